@@ -1,0 +1,544 @@
+"""The conventions that every NDCG number depends on.
+
+Each choice is an explicit value with a human label and its formula text, so
+that the side panel, the result sentence, the command line and the Excel
+export all say the same thing (see ``docs/conventions.md``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any, ClassVar, Self
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import ConventionError
+
+__all__ = [
+    "PRESETS",
+    "Conventions",
+    "DiscountRule",
+    "Gain",
+    "GainRule",
+    "IdealInventory",
+    "Rubric",
+    "RubricGrade",
+    "TieRule",
+    "UnknownRule",
+    "Weighting",
+    "ZeroIdealRule",
+    "format_cutoff",
+    "parse_cutoff",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class _Choice(StrEnum):
+    """A named choice with a label and formula text for people."""
+
+    _TEXT: ClassVar[dict[str, tuple[str, str]]]
+
+    @property
+    def label(self) -> str:
+        return self._TEXT[self.value][0]
+
+    @property
+    def formula(self) -> str:
+        return self._TEXT[self.value][1]
+
+
+class GainRule(_Choice):
+    LINEAR = "linear"
+    EXPONENTIAL = "exponential"
+    TABLE = "table"
+
+
+GainRule._TEXT = {
+    "linear": ("linear gain", "gain = grade"),
+    "exponential": ("exponential gain", "gain = 2^grade - 1"),
+    "table": ("gain table", "gain = table[grade]; grades not in the table keep gain = grade"),
+}
+
+
+class DiscountRule(_Choice):
+    LOG2 = "log2"
+
+
+DiscountRule._TEXT = {"log2": ("log2 discount", "discount(r) = 1 / log2(r + 1), r = 1-based rank")}
+
+
+class IdealInventory(_Choice):
+    RANKED = "ranked"
+    JUDGED = "judged"
+
+
+IdealInventory._TEXT = {
+    "ranked": ("ranked candidates only", "ideal list = the ranked candidates' gains, highest first"),
+    "judged": (
+        "every judged candidate",
+        "ideal list = every judged candidate of the query, retrieved or not, highest gain first",
+    ),
+}
+
+
+class TieRule(_Choice):
+    SUPPLIED = "supplied"
+    AVERAGE = "average"
+    PESSIMISTIC = "pessimistic"
+    OPTIMISTIC = "optimistic"
+    ID_DESC = "id-desc"
+
+
+TieRule._TEXT = {
+    "supplied": ("supplied order", "equal scores keep the given row order"),
+    "average": (
+        "averaged over tie orders",
+        "each member of a tie group gets the mean discount of the group's positions",
+    ),
+    "pessimistic": ("pessimistic", "equal scores ordered lowest gain first"),
+    "optimistic": ("optimistic", "equal scores ordered highest gain first"),
+    "id-desc": ("source id descending", "equal scores ordered by source id, descending (trec_eval)"),
+}
+
+
+class UnknownRule(_Choice):
+    UNRESOLVED = "unresolved"
+    ZERO = "zero"
+    CONDENSED = "condensed"
+
+
+UnknownRule._TEXT = {
+    "unresolved": (
+        "unknown grades leave NDCG unresolved",
+        "a query with an unknown grade gets no NDCG, only bounds",
+    ),
+    "zero": ("unknown grades count as 0", "gain(unknown) = 0, by declared choice"),
+    "condensed": (
+        "unknown grades removed (condensed list)",
+        "candidates without a grade are removed before ranking",
+    ),
+}
+
+
+class ZeroIdealRule(_Choice):
+    UNDEFINED = "undefined"
+    ZERO = "zero"
+
+
+ZeroIdealRule._TEXT = {
+    "undefined": ("ideal DCG 0 is undefined", "IDCG = 0: NDCG undefined, excluded from means"),
+    "zero": ("ideal DCG 0 counts as NDCG 0", "IDCG = 0: NDCG = 0, averaged in"),
+}
+
+
+class Weighting(_Choice):
+    EQUAL = "equal"
+    FREQUENCY = "frequency"
+    IMPORTANCE = "importance"
+
+
+Weighting._TEXT = {
+    "equal": ("equal-query mean", "mean = sum(NDCG_q) / n"),
+    "frequency": ("frequency-weighted mean", "mean = sum(f_q * NDCG_q) / sum(f_q)"),
+    "importance": ("importance-weighted mean", "mean = sum(w_q * NDCG_q) / sum(w_q)"),
+}
+
+
+def _fmt_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+@dataclass(frozen=True)
+class Gain:
+    """How a raw grade becomes a gain.
+
+    Parameters
+    ----------
+    rule : GainRule
+        ``linear``, ``exponential`` or ``table``.
+    table : tuple of (grade, gain)
+        The table for ``rule=table``; grades not in it keep gain = grade.
+    negative_as_zero : bool
+        Count negative gains as 0 (trec_eval only adds gains above 0).
+
+    Examples
+    --------
+    >>> Gain.parse("1=3,2=9").apply(np.array([0.0, 1.0, 2.0, 4.0])).tolist()
+    [0.0, 3.0, 9.0, 4.0]
+    """
+
+    rule: GainRule = GainRule.LINEAR
+    table: tuple[tuple[float, float], ...] = ()
+    negative_as_zero: bool = False
+
+    def __post_init__(self) -> None:
+        if self.rule is GainRule.TABLE and not self.table:
+            raise ConventionError("a gain table needs at least one grade=gain pair")
+        if self.rule is not GainRule.TABLE and self.table:
+            raise ConventionError(f"{self.rule} gain takes no table")
+        for grade, gain in self.table:
+            if not (math.isfinite(grade) and math.isfinite(gain)):
+                raise ConventionError("gain table entries must be finite numbers")
+
+    @classmethod
+    def parse(cls, text: str) -> Gain:
+        """Read ``linear``, ``exponential`` or a table ``G=V,G=V``."""
+        text = text.strip()
+        if text in ("linear", "exponential"):
+            return cls(GainRule(text))
+        pairs: list[tuple[float, float]] = []
+        for part in text.split(","):
+            grade, sep, gain = part.partition("=")
+            try:
+                if not sep:
+                    raise ValueError(part)
+                pairs.append((float(grade), float(gain)))
+            except ValueError as exc:
+                raise ConventionError(
+                    f"gain {text!r} is not linear, exponential or a table like 1=3,2=9"
+                ) from exc
+        grades = [g for g, _ in pairs]
+        if len(set(grades)) != len(grades):
+            raise ConventionError(f"gain table {text!r} names a grade twice")
+        return cls(GainRule.TABLE, tuple(sorted(pairs)))
+
+    @property
+    def text(self) -> str:
+        """The short form, as ``--gain`` takes it."""
+        if self.rule is GainRule.TABLE:
+            return ",".join(f"{_fmt_number(g)}={_fmt_number(v)}" for g, v in self.table)
+        return self.rule.value
+
+    @property
+    def label(self) -> str:
+        base = self.rule.label if self.rule is not GainRule.TABLE else f"gain table {self.text}"
+        return base + (", negative gains count as 0" if self.negative_as_zero else "")
+
+    @property
+    def formula(self) -> str:
+        base = self.rule.formula
+        if self.rule is GainRule.TABLE:
+            base = f"gain = table[grade] ({self.text}); other grades keep gain = grade"
+        return base + ("; gain = max(gain, 0)" if self.negative_as_zero else "")
+
+    def accepts_negative(self) -> bool:
+        """Whether negative grades have a meaning under this rule."""
+        return self.rule is not GainRule.EXPONENTIAL
+
+    def apply(self, grades: FloatArray) -> FloatArray:
+        """Transform grades (NaN stays NaN) into gains."""
+        grades = np.asarray(grades, dtype=np.float64)
+        if self.rule is GainRule.LINEAR:
+            gains = grades.copy()
+        elif self.rule is GainRule.EXPONENTIAL:
+            gains = np.exp2(grades) - 1.0
+        else:
+            gains = grades.copy()
+            for grade, gain in self.table:
+                gains[grades == grade] = gain
+        if self.negative_as_zero:
+            np.maximum(gains, 0.0, out=gains, where=~np.isnan(gains))
+        return gains
+
+
+@dataclass(frozen=True)
+class RubricGrade:
+    """One permitted grade and the words that define it."""
+
+    value: float
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """The permitted grades; grades outside it are flagged, not dropped.
+
+    Examples
+    --------
+    >>> r = Rubric.parse("0=no support,1=partial,2=direct")
+    >>> r.values, r.label_for(1.0)
+    ((0.0, 1.0, 2.0), 'partial')
+    """
+
+    grades: tuple[RubricGrade, ...]
+
+    def __post_init__(self) -> None:
+        if not self.grades:
+            raise ConventionError("a rubric needs at least one grade")
+        values = [g.value for g in self.grades]
+        if len(set(values)) != len(values):
+            raise ConventionError("a rubric names a grade twice")
+        if not all(math.isfinite(v) for v in values):
+            raise ConventionError("rubric grades must be finite numbers")
+        object.__setattr__(self, "grades", tuple(sorted(self.grades, key=lambda g: g.value)))
+
+    @classmethod
+    def parse(cls, text: str) -> Rubric:
+        """Read ``0=no support,1=partial,2=direct`` or ``0,1,2,3``."""
+        grades = []
+        for part in text.split(","):
+            value, _, label = part.partition("=")
+            try:
+                grades.append(RubricGrade(float(value), label.strip()))
+            except ValueError as exc:
+                raise ConventionError(f"rubric entry {part!r} does not start with a number") from exc
+        return cls(tuple(grades))
+
+    @classmethod
+    def from_values(cls, values: Iterable[float]) -> Rubric:
+        return cls(tuple(RubricGrade(float(v)) for v in sorted(set(values))))
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        return tuple(g.value for g in self.grades)
+
+    @property
+    def text(self) -> str:
+        return ",".join(
+            _fmt_number(g.value) + (f"={g.label}" if g.label else "") for g in self.grades
+        )
+
+    def label_for(self, value: float) -> str | None:
+        for grade in self.grades:
+            if grade.value == value:
+                return grade.label
+        return None
+
+    def value_for_label(self, label: str) -> float | None:
+        wanted = label.strip().casefold()
+        for grade in self.grades:
+            if grade.label and grade.label.casefold() == wanted:
+                return grade.value
+        return None
+
+    def contains(self, grades: FloatArray) -> npt.NDArray[np.bool_]:
+        return np.isin(np.asarray(grades, dtype=np.float64), np.array(self.values))
+
+
+def parse_cutoff(text: str | int | None) -> int | None:
+    """``"all"`` or None -> None; a positive whole number -> int."""
+    if text is None:
+        return None
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    else:
+        raw = str(text).strip().lower()
+        if raw in ("all", "none", ""):
+            return None
+        try:
+            value = int(raw)
+        except ValueError as exc:
+            raise ConventionError(f"cutoff {text!r} is not a positive whole number or 'all'") from exc
+    if value < 1:
+        raise ConventionError(f"cutoff {value} must be at least 1")
+    return value
+
+
+def format_cutoff(k: int | None) -> str:
+    return "all" if k is None else str(k)
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """Every choice an NDCG number depends on.
+
+    Examples
+    --------
+    >>> c = Conventions.preset("trec_eval")
+    >>> c.ties.value, c.ideal.value, c.unknown.value
+    ('id-desc', 'judged', 'zero')
+    >>> c.replace(cutoffs=(10,)).cutoffs
+    (10,)
+    """
+
+    gain: Gain = field(default_factory=Gain)
+    discount: DiscountRule = DiscountRule.LOG2
+    cutoffs: tuple[int | None, ...] = (None,)
+    ideal: IdealInventory = IdealInventory.RANKED
+    ties: TieRule = TieRule.AVERAGE
+    unknown: UnknownRule = UnknownRule.UNRESOLVED
+    zero_ideal: ZeroIdealRule = ZeroIdealRule.UNDEFINED
+    weighting: Weighting = Weighting.EQUAL
+    rubric: Rubric | None = None
+    preset: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.cutoffs:
+            raise ConventionError("declare at least one cutoff (a number or 'all')")
+        cutoffs = tuple(parse_cutoff(k) for k in self.cutoffs)
+        if len(set(cutoffs)) != len(cutoffs):
+            raise ConventionError("a cutoff is declared twice")
+        object.__setattr__(self, "cutoffs", cutoffs)
+        for name, kind in (
+            ("discount", DiscountRule),
+            ("ideal", IdealInventory),
+            ("ties", TieRule),
+            ("unknown", UnknownRule),
+            ("zero_ideal", ZeroIdealRule),
+            ("weighting", Weighting),
+        ):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except ValueError as exc:
+                choices = ", ".join(m.value for m in kind)
+                raise ConventionError(f"{name} {value!r} is not one of {choices}") from exc
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Conventions:
+        try:
+            base = PRESETS[name]
+        except KeyError as exc:
+            raise ConventionError(
+                f"preset {name!r} is not one of {', '.join(PRESETS)}"
+            ) from exc
+        return base.replace(**overrides) if overrides else base
+
+    def replace(self, **changes: Any) -> Self:
+        return replace(self, **changes)
+
+    def rubric_for(self, grades: FloatArray) -> Rubric:
+        """The declared rubric, or one derived from the grades seen.
+
+        Whole-number grades give every whole number from min(0, lowest) to the
+        highest; otherwise the distinct grades seen and 0.
+        """
+        if self.rubric is not None:
+            return self.rubric
+        seen = np.unique(grades[~np.isnan(grades)])
+        if seen.size == 0:
+            return Rubric.from_values((0.0, 1.0))
+        if np.all(seen == np.round(seen)) and seen[-1] - min(seen[0], 0) <= 100:
+            low = int(min(seen[0], 0.0))
+            return Rubric.from_values(range(low, int(seen[-1]) + 1))
+        return Rubric.from_values([0.0, *seen.tolist()])
+
+    def matching_presets(self) -> list[str]:
+        """Presets whose arithmetic these conventions reproduce."""
+        keys = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
+        out = []
+        for name, preset in PRESETS.items():
+            same = all(getattr(self, k) == getattr(preset, k) for k in keys)
+            table_variant = (
+                name == "trec_eval"
+                and self.gain.rule is GainRule.TABLE
+                and self.gain.negative_as_zero
+                and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
+            )
+            exp_variant = (
+                name == "ranx"
+                and self.gain == Gain(GainRule.EXPONENTIAL)
+                and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
+            )
+            if same or table_variant or exp_variant:
+                out.append(name)
+        return out
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(convention, choice label, formula) rows for people."""
+        cut = ", ".join(format_cutoff(k) for k in self.cutoffs)
+        rows = [
+            ("gain", self.gain.label, self.gain.formula),
+            ("discount", self.discount.label, self.discount.formula),
+            ("cutoffs", f"k = {cut}", "the same k cuts the actual and the ideal list"),
+            ("ideal inventory", self.ideal.label, self.ideal.formula),
+            ("ties", self.ties.label, self.ties.formula),
+            ("unknown grades", self.unknown.label, self.unknown.formula),
+            ("zero ideal", self.zero_ideal.label, self.zero_ideal.formula),
+            ("aggregation", self.weighting.label, self.weighting.formula),
+        ]
+        if self.rubric is not None:
+            rows.append(("rubric", self.rubric.text, "grades outside the rubric are flagged"))
+        if self.preset:
+            rows.append(("preset", self.preset, "the starting point these conventions came from"))
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping; :meth:`from_dict` reads it back."""
+        return {
+            "gain": self.gain.text,
+            "negative_gain_as_zero": self.gain.negative_as_zero,
+            "discount": self.discount.value,
+            "cutoffs": [format_cutoff(k) for k in self.cutoffs],
+            "ideal": self.ideal.value,
+            "ties": self.ties.value,
+            "unknown": self.unknown.value,
+            "zero_ideal": self.zero_ideal.value,
+            "weighting": self.weighting.value,
+            "rubric": self.rubric.text if self.rubric is not None else None,
+            "preset": self.preset,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Conventions:
+        try:
+            gain = Gain.parse(str(data.get("gain", "linear")))
+            if data.get("negative_gain_as_zero"):
+                gain = replace(gain, negative_as_zero=True)
+            rubric = data.get("rubric")
+            return cls(
+                gain=gain,
+                discount=DiscountRule(data.get("discount", "log2")),
+                cutoffs=tuple(parse_cutoff(k) for k in data.get("cutoffs", ["all"])),
+                ideal=IdealInventory(data.get("ideal", "ranked")),
+                ties=TieRule(data.get("ties", "average")),
+                unknown=UnknownRule(data.get("unknown", "unresolved")),
+                zero_ideal=ZeroIdealRule(data.get("zero_ideal", "undefined")),
+                weighting=Weighting(data.get("weighting", "equal")),
+                rubric=Rubric.parse(rubric) if rubric else None,
+                preset=data.get("preset") or None,
+            )
+        except (ValueError, TypeError) as exc:
+            raise ConventionError(f"stored conventions are not readable: {exc}") from exc
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Conventions))
+
+PRESETS: dict[str, Conventions] = {
+    "trec_eval": Conventions(
+        gain=Gain(GainRule.LINEAR, negative_as_zero=True),
+        ideal=IdealInventory.JUDGED,
+        ties=TieRule.ID_DESC,
+        unknown=UnknownRule.ZERO,
+        zero_ideal=ZeroIdealRule.ZERO,
+        preset="trec_eval",
+    ),
+    "sklearn": Conventions(
+        gain=Gain(GainRule.LINEAR),
+        ideal=IdealInventory.RANKED,
+        ties=TieRule.AVERAGE,
+        unknown=UnknownRule.ZERO,
+        zero_ideal=ZeroIdealRule.ZERO,
+        preset="sklearn",
+    ),
+    "ranx": Conventions(
+        gain=Gain(GainRule.LINEAR),
+        ideal=IdealInventory.JUDGED,
+        ties=TieRule.SUPPLIED,
+        unknown=UnknownRule.ZERO,
+        zero_ideal=ZeroIdealRule.ZERO,
+        preset="ranx",
+    ),
+}
+
+def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
+    """The peer's equivalent call for these cutoffs (and gain table)."""
+    ks = [k for k in cutoffs if k is not None]
+    if name == "trec_eval":
+        parts = []
+        if ks:
+            parts.append("-m ndcg_cut." + ",".join(map(str, ks)))
+        if None in cutoffs or not ks:
+            parts.append("-m ndcg" + (f".{gain.text}" if gain.rule is GainRule.TABLE else ""))
+        return "trec_eval " + " ".join(parts) + " QRELS RUN"
+    if name == "sklearn":
+        k = ks[0] if ks else None
+        return f"sklearn.metrics.ndcg_score(y_true, y_score, k={k})"
+    metric = "ndcg_burges" if gain.rule is GainRule.EXPONENTIAL else "ndcg"
+    names = [f"{metric}@{k}" for k in ks] + ([metric] if None in cutoffs else [])
+    return f"ranx.evaluate(qrels, run, {names!r})"

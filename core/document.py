@@ -1,0 +1,288 @@
+"""The document: queries and their candidates, stored column by column.
+
+A candidate is one row: query, source id, version, predicted score (NaN when
+the candidate was judged but not retrieved), the current grade and the
+original grade, each with a state (a number, ``unknown`` or ``unrateable``).
+Original grades are never overwritten; edits change the current grade and are
+recorded in the audit log.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from core.conventions import Conventions
+from core.errors import InputError
+
+__all__ = ["AuditEntry", "Document", "GradeState", "grade_text"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+class GradeState(IntEnum):
+    """What a grade cell holds. Only numbers take part in the arithmetic."""
+
+    NUMBER = 0
+    UNKNOWN = 1
+    UNRATEABLE = 2
+
+    @property
+    def label(self) -> str:
+        return ("number", "unknown", "unrateable")[self.value]
+
+
+def grade_text(grade: float, state: int) -> str:
+    """How a grade reads for people: the number, ``unknown`` or ``unrateable``."""
+    if state == GradeState.NUMBER:
+        return str(int(grade)) if float(grade).is_integer() else repr(float(grade))
+    return GradeState(state).label
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One grade change: who, when, where, from, to, and why."""
+
+    who: str
+    when: str
+    query: str
+    source_id: str
+    before: str
+    after: str
+    note: str = ""
+    origin: str = "app"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass(eq=False)
+class Document:
+    """Queries and candidates, column by column (numpy arrays).
+
+    Build one with :meth:`from_columns`; never one Python object per
+    candidate.
+
+    Examples
+    --------
+    >>> doc = Document.from_columns(
+    ...     query=["q1", "q1"], source_id=["a", "b"], score=[2.0, 1.0], grade=[1.0, None]
+    ... )
+    >>> doc.n_queries, len(doc), doc.state.tolist()
+    (1, 2, [0, 1])
+    """
+
+    query_ids: list[str]
+    query: IntArray
+    source_id: npt.NDArray[np.object_]
+    version: npt.NDArray[np.object_]
+    score: npt.NDArray[np.float64]
+    grade: npt.NDArray[np.float64]
+    state: npt.NDArray[np.int8]
+    original_grade: npt.NDArray[np.float64]
+    original_state: npt.NDArray[np.int8]
+    note: npt.NDArray[np.object_]
+    reason: npt.NDArray[np.object_]
+    frequency: npt.NDArray[np.float64]
+    importance: npt.NDArray[np.float64]
+    conventions: Conventions = field(default_factory=Conventions)
+    judgment_version: str = ""
+    name: str = ""
+    audit: list[AuditEntry] = field(default_factory=list)
+    _members: list[IntArray] | None = field(default=None, repr=False)
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def from_columns(
+        cls,
+        *,
+        query: Sequence[str],
+        source_id: Sequence[str],
+        score: Sequence[float | None] | npt.NDArray[np.float64] | None = None,
+        grade: Sequence[float | None] | npt.NDArray[np.float64] | None = None,
+        state: Sequence[int] | npt.NDArray[np.int8] | None = None,
+        version: Sequence[str] | None = None,
+        note: Sequence[str] | None = None,
+        reason: Sequence[str] | None = None,
+        frequency: dict[str, float] | None = None,
+        importance: dict[str, float] | None = None,
+        query_order: Sequence[str] | None = None,
+        conventions: Conventions | None = None,
+        judgment_version: str = "",
+        name: str = "",
+        source: str | None = None,
+        check: bool = True,
+    ) -> Document:
+        """Build a document from parallel columns.
+
+        ``grade`` None/NaN means unknown unless ``state`` says otherwise.
+        ``score`` None/NaN means judged but not retrieved. A query+source pair
+        may appear only once (``source`` names the file in that error).
+        """
+        n = len(query)
+        if len(source_id) != n:
+            raise ValueError("query and source_id differ in length")
+        qids: dict[str, int] = {}
+        for q in query_order or ():
+            qids.setdefault(str(q), len(qids))
+        qidx = np.fromiter((qids.setdefault(str(q), len(qids)) for q in query), np.int64, n)
+        if isinstance(source_id, np.ndarray) and source_id.dtype == object:
+            sid = source_id
+        else:
+            sid = np.empty(n, dtype=object)
+            sid[:] = [str(s) for s in source_id]
+
+        def floats(values: Iterable[float | None] | None) -> npt.NDArray[np.float64]:
+            if values is None:
+                return np.full(n, np.nan)
+            if isinstance(values, np.ndarray):
+                return values.astype(np.float64, copy=True)
+            return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+        def texts(values: Sequence[str] | None) -> npt.NDArray[np.object_]:
+            out = np.empty(n, dtype=object)
+            out[:] = [""] * n if values is None else [str(v) for v in values]
+            return out
+
+        scores = floats(score)
+        grades = floats(grade)
+        if state is None:
+            states = np.where(np.isnan(grades), GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
+        else:
+            states = np.asarray(state, dtype=np.int8).copy()
+            grades[states != GradeState.NUMBER] = np.nan
+            if np.any(np.isnan(grades[states == GradeState.NUMBER])):
+                raise ValueError("a grade in state 'number' has no value")
+        nq = len(qids)
+        freq = np.full(nq, np.nan)
+        imp = np.full(nq, np.nan)
+        for mapping, target in ((frequency, freq), (importance, imp)):
+            for q, w in (mapping or {}).items():
+                if q in qids:
+                    target[qids[q]] = w
+        doc = cls(
+            query_ids=list(qids),
+            query=qidx,
+            source_id=sid,
+            version=texts(version),
+            score=scores,
+            grade=grades,
+            state=states,
+            original_grade=grades.copy(),
+            original_state=states.copy(),
+            note=texts(note),
+            reason=texts(reason),
+            frequency=freq,
+            importance=imp,
+            conventions=conventions or Conventions(),
+            judgment_version=judgment_version,
+            name=name,
+        )
+        if check:
+            doc.check_unique(source)
+        return doc
+
+    def check_unique(self, source: str | None = None) -> None:
+        """Raise :class:`InputError` if a query+source pair repeats."""
+        duplicate = self.find_duplicate()
+        if duplicate is not None:
+            first, second = duplicate
+            raise InputError(
+                f"query {self.query_ids[int(self.query[first])]!r} lists source "
+                f"{self.source_id[first]!r} twice (rows {first + 1} and {second + 1} of the data)",
+                file=source,
+                hint="keep one row per query and source",
+            )
+
+    def find_duplicate(self) -> tuple[int, int] | None:
+        """The first two rows that repeat a query+source pair, if any."""
+        codes: dict[str, int] = {}
+        sid = np.fromiter((codes.setdefault(s, len(codes)) for s in self.source_id), np.int64,
+                          len(self))
+        key = self.query * max(len(codes), 1) + sid
+        order = np.argsort(key, kind="stable")
+        ks = key[order]
+        dup = np.flatnonzero(ks[1:] == ks[:-1])
+        if not dup.size:
+            return None
+        rows = sorted(int(order[d + 1]) for d in dup)
+        second = rows[0]
+        first = int(np.flatnonzero(key == key[second])[0])
+        return first, second
+
+    # -- shape ------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.query.shape[0])
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+    def members(self, q: int) -> IntArray:
+        """Candidate indices of query ``q`` in row order."""
+        if self._members is None:
+            order = np.argsort(self.query, kind="stable")
+            bounds = np.searchsorted(self.query[order], np.arange(self.n_queries + 1))
+            self._members = [order[bounds[i] : bounds[i + 1]] for i in range(self.n_queries)]
+        return self._members[q]
+
+    def query_index(self, query_id: str) -> int:
+        return self.query_ids.index(query_id)
+
+    # -- edits (the undo stack in the app calls these) -----------------------------------
+    def set_grade(
+        self,
+        index: int,
+        grade: float | None,
+        state: GradeState = GradeState.NUMBER,
+        *,
+        who: str,
+        note: str = "",
+        reason: str = "",
+        origin: str = "app",
+    ) -> AuditEntry:
+        """Change the current grade of one candidate and log it.
+
+        ``grade`` must be a finite number for ``state=NUMBER`` and None
+        otherwise. The original grade is untouched. Returns the audit entry.
+        """
+        state = GradeState(state)
+        if state is GradeState.NUMBER:
+            if grade is None or not math.isfinite(grade):
+                raise ValueError("a numeric grade must be a finite number")
+        else:
+            grade = None
+        before = grade_text(float(self.grade[index]), int(self.state[index]))
+        self.grade[index] = np.nan if grade is None else float(grade)
+        self.state[index] = state
+        self.reason[index] = reason if state is GradeState.UNRATEABLE else ""
+        entry = AuditEntry(
+            who=who,
+            when=_now(),
+            query=self.query_ids[int(self.query[index])],
+            source_id=str(self.source_id[index]),
+            before=before,
+            after=grade_text(np.nan if grade is None else float(grade), int(state)),
+            note=note,
+            origin=origin,
+        )
+        self.audit.append(entry)
+        return entry
+
+    def set_note(self, index: int, note: str) -> None:
+        self.note[index] = note
+
+    def changed(self) -> npt.NDArray[np.bool_]:
+        """Candidates whose current grade differs from the original."""
+        same_state = self.state == self.original_state
+        same_grade = (self.grade == self.original_grade) | (
+            np.isnan(self.grade) & np.isnan(self.original_grade)
+        )
+        return ~(same_state & same_grade)

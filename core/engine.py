@@ -1,0 +1,355 @@
+"""The NDCG engine: every candidate's rank, gain, discount and contribution,
+and DCG, ideal DCG and NDCG per query at each declared cutoff.
+
+All queries are evaluated at once with array operations (one sort for the
+ranked lists, one for the ideal lists); no Python loop runs per candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from core.conventions import (
+    Conventions,
+    IdealInventory,
+    TieRule,
+    UnknownRule,
+    ZeroIdealRule,
+    format_cutoff,
+)
+from core.document import Document, GradeState
+from core.errors import InputError
+
+__all__ = ["Evaluation", "QueryCutoff", "Status", "evaluate", "discount"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class Status(StrEnum):
+    """Why a query has, or has not, an NDCG value."""
+
+    OK = "ok"
+    UNDEFINED = "undefined"
+    UNRESOLVED = "unresolved"
+
+    @property
+    def reason(self) -> str:
+        return {
+            "ok": "NDCG is defined",
+            "undefined": "the ideal DCG is 0 (no positive gain to rank), so NDCG is 0/0",
+            "unresolved": "some grades are unknown, so NDCG is not determined",
+        }[self.value]
+
+
+_STATUS = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED)
+
+
+def discount(rank: npt.ArrayLike) -> FloatArray:
+    """``1 / log2(rank + 1)`` for 1-based ranks.
+
+    >>> discount([1, 3]).tolist()
+    [1.0, 0.5]
+    """
+    return 1.0 / np.log2(np.asarray(rank, dtype=np.float64) + 1.0)
+
+
+@dataclass(frozen=True)
+class QueryCutoff:
+    """One query's numbers at one cutoff (``None`` where not determined)."""
+
+    k: int | None
+    dcg: float | None
+    idcg: float | None
+    ndcg: float | None
+    status: Status
+
+
+def _segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
+    """1-based position within runs of equal keys, and the run starts."""
+    m = keys_sorted.shape[0]
+    first = np.ones(m, dtype=bool)
+    if m > 1:
+        first[1:] = keys_sorted[1:] != keys_sorted[:-1]
+    pos = np.arange(m)
+    start = np.maximum.accumulate(np.where(first, pos, 0)) if m else pos
+    return pos - start + 1, first
+
+
+def _order_ranked(doc: Document, idx: IntArray, gains: FloatArray, ties: TieRule) -> IntArray:
+    """Order the ranked candidates ``idx``: query, score descending, then ties."""
+    q = doc.query[idx]
+    neg_score = -doc.score[idx]
+    if ties is TieRule.PESSIMISTIC:
+        perm = np.lexsort((idx, gains[idx], neg_score, q))
+    elif ties is TieRule.OPTIMISTIC:
+        perm = np.lexsort((idx, -gains[idx], neg_score, q))
+    else:
+        perm = np.lexsort((idx, neg_score, q))
+    order = idx[perm]
+    if ties is TieRule.ID_DESC and order.size > 1:
+        qs = doc.query[order]
+        ss = doc.score[order]
+        same = (qs[1:] == qs[:-1]) & (ss[1:] == ss[:-1])
+        if same.any():
+            # Only tied candidates need their ids compared (strings are slow).
+            tied = np.zeros(order.size, dtype=bool)
+            tied[1:] |= same
+            tied[:-1] |= same
+            pos = np.flatnonzero(tied)
+            group = np.cumsum(np.r_[True, ~same])[pos]
+            ids = doc.source_id[order[pos]].astype(str)
+            _, code = np.unique(ids, return_inverse=True)
+            sub = np.lexsort((-code, group))
+            order[pos] = order[pos][sub]
+    return order
+
+
+class Evaluation:
+    """The engine's results for one document under one set of conventions.
+
+    Per candidate (aligned with the document's rows): ``rank`` (0 when not
+    ranked), ``gain`` (NaN when unknown), ``discount`` (the effective,
+    tie-averaged discount over the whole list; NaN when not ranked),
+    ``contribution`` (gain x discount), ``ideal_rank``, ``ideal_contribution``,
+    ``tie_size``. Per query and cutoff: ``dcg``, ``idcg``, ``ndcg`` (NaN where
+    not determined) and ``status``.
+    """
+
+    def __init__(self, doc: Document, conventions: Conventions) -> None:
+        self.doc = doc
+        self.conventions = conventions
+        c = conventions
+        n = len(doc)
+        nq = doc.n_queries
+        numeric = doc.state == GradeState.NUMBER
+        if not c.gain.accepts_negative():
+            bad = np.flatnonzero(numeric & (doc.grade < 0))
+            if bad.size:
+                i = int(bad[0])
+                raise InputError(
+                    f"grade {doc.grade[i]:g} of source {doc.source_id[i]!r} (query "
+                    f"{doc.query_ids[int(doc.query[i])]!r}) is negative, which "
+                    f"{c.gain.label} cannot take",
+                    hint="choose linear gain or a gain table, or correct the grade",
+                )
+        gain = np.full(n, np.nan)
+        gain[numeric] = c.gain.apply(doc.grade[numeric])
+        if c.unknown is UnknownRule.ZERO:
+            gain[~numeric] = 0.0
+        self.gain = gain
+        retrieved = ~np.isnan(doc.score)
+        ranked = retrieved & numeric if c.unknown is UnknownRule.CONDENSED else retrieved
+        inventory = ranked | ~retrieved if c.ideal is IdealInventory.JUDGED else ranked.copy()
+        if c.unknown is UnknownRule.CONDENSED:
+            inventory &= numeric
+        self.ranked_mask = ranked
+        self.inventory_mask = inventory
+
+        # Ranked lists, all queries at once.
+        order = _order_ranked(doc, np.flatnonzero(ranked), gain, c.ties)
+        self.order = order
+        q_sorted = doc.query[order]
+        rank, first = _segment_rank(q_sorted)
+        if c.ties is TieRule.AVERAGE:
+            s_sorted = doc.score[order]
+            new_group = first.copy()
+            if order.size > 1:
+                new_group[1:] |= s_sorted[1:] != s_sorted[:-1]
+        else:
+            new_group = np.ones(order.size, dtype=bool)
+        group = np.cumsum(new_group) - 1
+        group_size = np.bincount(group) if order.size else np.zeros(0, np.int64)
+        self._sorted_rank = rank
+        self._sorted_group = group
+        self._group_size = group_size
+        self._sorted_gain = gain[order]
+        self._sorted_query = q_sorted
+
+        self.rank = np.zeros(n, dtype=np.int64)
+        self.rank[order] = rank
+        self.tie_size = np.zeros(n, dtype=np.int64)
+        self.tie_size[order] = group_size[group] if order.size else 0
+        self.tie_first_rank = np.zeros(n, dtype=np.int64)
+        if order.size:
+            first_rank = rank[np.flatnonzero(new_group)]
+            self.tie_first_rank[order] = first_rank[group]
+        self.discount = np.full(n, np.nan)
+        self.discount[order] = self._effective_discount(None)
+        self.contribution = self.gain * self.discount
+
+        # Ideal lists, all queries at once.
+        inv = np.flatnonzero(inventory)
+        inv_gain = np.nan_to_num(gain[inv], nan=-np.inf)
+        iperm = np.lexsort((inv, -inv_gain, doc.query[inv]))
+        ideal_order = inv[iperm]
+        ideal_rank, _ = _segment_rank(doc.query[ideal_order])
+        self.ideal_order = ideal_order
+        self._ideal_rank_sorted = ideal_rank
+        self._ideal_gain_sorted = gain[ideal_order]
+        self.ideal_rank = np.zeros(n, dtype=np.int64)
+        self.ideal_rank[ideal_order] = ideal_rank
+        self.ideal_contribution = np.full(n, np.nan)
+        self.ideal_contribution[ideal_order] = gain[ideal_order] * discount(ideal_rank)
+
+        # Counts per query.
+        def count(mask: BoolArray) -> IntArray:
+            return np.bincount(doc.query[mask], minlength=nq).astype(np.int64)
+
+        self.n_total = count(np.ones(n, dtype=bool))
+        self.n_ranked = count(ranked)
+        self.n_retrieved = count(retrieved)
+        self.n_judged = count(numeric)
+        self.n_unknown = count(doc.state == GradeState.UNKNOWN)
+        self.n_unrateable = count(doc.state == GradeState.UNRATEABLE)
+        self.n_inventory = count(inventory)
+        self.n_open = count(inventory & ~numeric) if c.unknown is UnknownRule.UNRESOLVED else (
+            np.zeros(nq, dtype=np.int64)
+        )
+        if c.rubric is not None:
+            outside = numeric & ~c.rubric.contains(doc.grade)
+        else:
+            outside = np.zeros(n, dtype=bool)
+        self.outside_rubric = outside
+
+        # Per query and cutoff.
+        ks = c.cutoffs
+        self.dcg = np.empty((nq, len(ks)))
+        self.idcg = np.empty((nq, len(ks)))
+        for j, k in enumerate(ks):
+            eff = self._effective_discount(k)
+            contrib = np.where(eff > 0, self._sorted_gain * eff, 0.0)
+            self.dcg[:, j] = np.bincount(q_sorted, weights=contrib, minlength=nq)
+            keep = ideal_rank <= k if k is not None else np.ones(ideal_rank.size, dtype=bool)
+            icontrib = np.where(keep, self._ideal_gain_sorted * discount(ideal_rank), 0.0)
+            self.idcg[:, j] = np.bincount(
+                doc.query[ideal_order], weights=icontrib, minlength=nq
+            )
+        unresolved = self.n_open > 0
+        self.idcg[unresolved, :] = np.nan
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ndcg = self.dcg / self.idcg
+        zero = self.idcg == 0
+        ndcg[zero] = 0.0 if c.zero_ideal is ZeroIdealRule.ZERO else np.nan
+        ndcg[unresolved, :] = np.nan
+        self.ndcg = ndcg
+        status = np.zeros((nq, len(ks)), dtype=np.int8)
+        if c.zero_ideal is ZeroIdealRule.UNDEFINED:
+            status[zero] = 1
+        status[unresolved, :] = 2
+        self.status_code = status
+
+    # -- helpers ------------------------------------------------------------------------
+    def _effective_discount(self, k: int | None) -> FloatArray:
+        """Per ranked position: the mean discount of its tie group's positions
+        up to ``k`` (the plain discount where ties are not averaged)."""
+        rank = self._sorted_rank
+        d = discount(rank)
+        if k is not None:
+            d = np.where(rank <= k, d, 0.0)
+        if self._group_size.size == rank.size:
+            return d
+        sums = np.bincount(self._sorted_group, weights=d, minlength=self._group_size.size)
+        return sums[self._sorted_group] / self._group_size[self._sorted_group]
+
+    def contribution_at(self, k: int | None) -> FloatArray:
+        """Each candidate's contribution to DCG@k (0 beyond k, NaN when its
+        gain is unknown and it counts)."""
+        out = np.zeros(len(self.doc))
+        eff = self._effective_discount(k)
+        out[self.order] = np.where(eff > 0, self._sorted_gain * eff, 0.0)
+        out[~self.ranked_mask] = np.nan
+        return out
+
+    # -- per query views ------------------------------------------------------------------
+    @property
+    def cutoffs(self) -> tuple[int | None, ...]:
+        return self.conventions.cutoffs
+
+    def status(self, q: int, j: int = 0) -> Status:
+        return _STATUS[int(self.status_code[q, j])]
+
+    def query_status(self, q: int) -> Status:
+        """The query's worst status over the cutoffs."""
+        return _STATUS[int(self.status_code[q].max())]
+
+    def cutoff_results(self, q: int) -> list[QueryCutoff]:
+        def val(x: float) -> float | None:
+            return None if np.isnan(x) else float(x)
+
+        return [
+            QueryCutoff(
+                k,
+                val(self.dcg[q, j]),
+                val(self.idcg[q, j]),
+                val(self.ndcg[q, j]),
+                self.status(q, j),
+            )
+            for j, k in enumerate(self.cutoffs)
+        ]
+
+    def ranked(self, q: int) -> IntArray:
+        """Candidate indices of query ``q`` in evaluated order."""
+        lo, hi = np.searchsorted(self._sorted_query, [q, q + 1])
+        return self.order[lo:hi]
+
+    def ideal(self, q: int) -> IntArray:
+        """Candidate indices of query ``q``'s ideal list, best first."""
+        qs = self.doc.query[self.ideal_order]
+        lo, hi = np.searchsorted(qs, [q, q + 1])
+        return self.ideal_order[lo:hi]
+
+    def not_retrieved(self, q: int) -> IntArray:
+        """Judged-but-not-retrieved candidates of query ``q``."""
+        members = self.doc.members(q)
+        return members[np.isnan(self.doc.score[members])]
+
+    def tie_groups(self, q: int) -> list[tuple[int, int]]:
+        """(first rank, last rank) of every tie group of two or more."""
+        idx = self.ranked(q)
+        firsts = {
+            (int(self.tie_first_rank[i]), int(self.tie_first_rank[i] + self.tie_size[i] - 1))
+            for i in idx
+            if self.tie_size[i] > 1
+        }
+        if self.conventions.ties is not TieRule.AVERAGE:
+            # Groups are not merged in the arithmetic, but equal scores still tie.
+            scores = self.doc.score[idx]
+            out, start = [], 0
+            for r in range(1, len(idx) + 1):
+                if r == len(idx) or scores[r] != scores[start]:
+                    if r - start > 1:
+                        out.append((start + 1, r))
+                    start = r
+            return out
+        return sorted(firsts)
+
+    def describe_k(self, k: int | None) -> str:
+        return f"NDCG@{format_cutoff(k)}"
+
+
+def evaluate(doc: Document, conventions: Conventions | None = None) -> Evaluation:
+    """Evaluate every query of ``doc`` under ``conventions``.
+
+    Parameters
+    ----------
+    doc : Document
+        Queries and candidates.
+    conventions : Conventions, optional
+        Defaults to the document's own.
+
+    Examples
+    --------
+    Case A of the seed: grades A=3, B=1, C=0 ranked B, A, C.
+
+    >>> doc = Document.from_columns(query=["A"] * 3, source_id=["B", "A", "C"],
+    ...                             score=[3, 2, 1], grade=[1, 3, 0])
+    >>> float(evaluate(doc).ndcg[0, 0])  # (1 + 3/log2 3) / (3 + 1/log2 3)
+    0.7967075809905066
+    """
+    return Evaluation(doc, conventions or doc.conventions)

@@ -1,0 +1,66 @@
+"""Typed errors raised by :mod:`core`.
+
+Every error carries where the problem is (file, sheet, line or row, column)
+and what the user can do about it, so that the command line and the window
+can show one clear sentence instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ConventionError", "InputError", "NdcgError"]
+
+
+class NdcgError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+@dataclass(eq=False)
+class InputError(NdcgError):
+    """A file or value that cannot be read as asked.
+
+    Parameters
+    ----------
+    problem : str
+        What is wrong, in one sentence.
+    file : str, optional
+        The file's path or name.
+    line : int, optional
+        1-based line (text files) or row (sheets).
+    column : str, optional
+        The column's header or letter.
+    sheet : str, optional
+        The sheet's name, for workbooks.
+    hint : str, optional
+        What to do about it.
+    """
+
+    problem: str
+    file: str | None = None
+    line: int | None = None
+    column: str | None = None
+    sheet: str | None = None
+    hint: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = []
+        if self.file:
+            where.append(self.file)
+        if self.sheet:
+            where.append(f"sheet {self.sheet!r}")
+        if self.line is not None:
+            where.append(f"line {self.line}" if not self.sheet else f"row {self.line}")
+        if self.column:
+            where.append(f"column {self.column!r}")
+        text = (", ".join(where) + ": " if where else "") + self.problem
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+class ConventionError(NdcgError, ValueError):
+    """A convention that is malformed or cannot apply to the data."""
