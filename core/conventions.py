@@ -349,7 +349,7 @@ class Conventions:
 
     Examples
     --------
-    >>> c = Conventions.preset("trec_eval")
+    >>> c = Conventions.from_preset("trec_eval")
     >>> c.ties.value, c.ideal.value, c.unknown.value
     ('id-desc', 'judged', 'zero')
     >>> c.replace(cutoffs=(10,)).cutoffs
@@ -390,7 +390,7 @@ class Conventions:
                 raise ConventionError(f"{name} {value!r} is not one of {choices}") from exc
 
     @classmethod
-    def preset(cls, name: str, **overrides: Any) -> Conventions:
+    def from_preset(cls, name: str, **overrides: Any) -> Conventions:
         try:
             base = PRESETS[name]
         except KeyError as exc:

@@ -1,0 +1,207 @@
+"""What an unresolved query's NDCG could still be.
+
+While some grades are unknown, a query has no NDCG, only the interval of
+values its unknown grades could produce within the declared grade scale (the
+rubric's grades), and the one judgment that would narrow that interval most.
+
+With few unknowns every combination of grades is evaluated (the interval is
+exact); with many, a guaranteed outer interval is given instead, marked as
+not exact.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.conventions import TieRule, ZeroIdealRule
+from core.engine import Evaluation, discount
+
+__all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds"]
+
+FloatArray = npt.NDArray[np.float64]
+MAX_COMBINATIONS = 4096
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The interval of NDCG@k an unresolved query could still reach."""
+
+    k: int | None
+    low: float | None
+    high: float | None
+    exact: bool
+    open: int
+    may_be_undefined: bool = False
+
+
+@dataclass(frozen=True)
+class NextJudgment:
+    """The unknown judgment whose answer narrows the interval most.
+
+    ``widths`` maps each grade it could get to the interval width left.
+    """
+
+    index: int
+    source_id: str
+    worst_width: float
+    widths: dict[float, float]
+
+
+class _Query:
+    """One query's ranked and ideal gains, with the unknown ones marked."""
+
+    def __init__(self, ev: Evaluation, q: int, j: int) -> None:
+        c = ev.conventions
+        self.k = ev.cutoffs[j]
+        lo, hi = np.searchsorted(ev._sorted_query, [q, q + 1])
+        self.eff = ev._effective_discount(self.k)[lo:hi]
+        self.ranked = ev.order[lo:hi]
+        self.inventory = ev.ideal(q)
+        self.unknown = self.inventory[np.isnan(ev.gain[self.inventory])]
+        self.gain = ev.gain
+        rubric = c.rubric_for(ev.doc.grade)
+        self.values = np.unique(c.gain.apply(np.array(rubric.values)))
+        self.zero_ideal = c.zero_ideal
+        scores = ev.doc.score[self.ranked]
+        self.groups: list[tuple[int, int]] = []
+        self.descending = c.ties is TieRule.OPTIMISTIC
+        if c.ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC):
+            start = 0
+            for r in range(1, len(scores) + 1):
+                if r == len(scores) or scores[r] != scores[start]:
+                    if r - start > 1:
+                        self.groups.append((start, r))
+                    start = r
+
+    def ndcg(self, fill: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """NDCG for each row of ``fill`` (one gain per unknown candidate)."""
+        rows = fill.shape[0]
+        col = {int(i): n for n, i in enumerate(self.unknown)}
+        ranked = np.tile(self.gain[self.ranked], (rows, 1))
+        for pos, i in enumerate(self.ranked):
+            if int(i) in col:
+                ranked[:, pos] = fill[:, col[int(i)]]
+        for a, b in self.groups:
+            part = np.sort(ranked[:, a:b], axis=1)
+            ranked[:, a:b] = part[:, ::-1] if self.descending else part
+        dcg = ranked @ self.eff
+        inv = np.tile(self.gain[self.inventory], (rows, 1))
+        for pos, i in enumerate(self.inventory):
+            if int(i) in col:
+                inv[:, pos] = fill[:, col[int(i)]]
+        inv = -np.sort(-inv, axis=1)
+        if self.k is not None:
+            inv = inv[:, : self.k]
+        idcg = inv @ discount(np.arange(1, inv.shape[1] + 1))
+        undefined = idcg == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = dcg / idcg
+        if self.zero_ideal is ZeroIdealRule.ZERO:
+            out[undefined] = 0.0
+            undefined[:] = False
+        return out, undefined
+
+    def grid(self) -> FloatArray | None:
+        u = self.unknown.size
+        if self.values.size**u > MAX_COMBINATIONS:
+            return None
+        return np.array(list(itertools.product(self.values, repeat=u)), dtype=np.float64).reshape(
+            -1, u
+        )
+
+    def outer(self, fixed: dict[int, float] | None = None) -> tuple[float, float]:
+        """A guaranteed interval from the extreme fills."""
+        u = self.unknown.size
+        low_fill = np.full((1, u), self.values[0])
+        high_fill = np.full((1, u), self.values[-1])
+        for n, v in (fixed or {}).items():
+            low_fill[0, n] = high_fill[0, n] = v
+        col = {int(i): n for n, i in enumerate(self.unknown)}
+
+        def totals(fill_dcg: FloatArray, fill_idcg: FloatArray) -> tuple[float, float]:
+            ranked = self.gain[self.ranked].copy()
+            for pos, i in enumerate(self.ranked):
+                if int(i) in col:
+                    ranked[pos] = fill_dcg[0, col[int(i)]]
+            inv = self.gain[self.inventory].copy()
+            for pos, i in enumerate(self.inventory):
+                if int(i) in col:
+                    inv[pos] = fill_idcg[0, col[int(i)]]
+            inv = -np.sort(-inv)
+            if self.k is not None:
+                inv = inv[: self.k]
+            # Tie order within a group changes DCG by at most the spread of its
+            # discounts; bound it by sorting each group both ways.
+            dcg_lo = dcg_hi = float(ranked @ self.eff)
+            for a, b in self.groups:
+                up = np.sort(ranked[a:b]) @ self.eff[a:b]
+                down = np.sort(ranked[a:b])[::-1] @ self.eff[a:b]
+                base = ranked[a:b] @ self.eff[a:b]
+                dcg_lo += min(up, down) - base
+                dcg_hi += max(up, down) - base
+            idcg = float(inv @ discount(np.arange(1, inv.size + 1)))
+            return (dcg_lo if fill_dcg is low_fill else dcg_hi), idcg
+
+        dcg_min, idcg_max = totals(low_fill, high_fill)
+        dcg_max, idcg_min = totals(high_fill, low_fill)
+        if self.values[0] < 0 or idcg_min <= 0:
+            return (min(0.0, dcg_min / idcg_max) if idcg_max > 0 else 0.0), 1.0
+        return dcg_min / idcg_max, min(1.0, dcg_max / idcg_min)
+
+
+def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
+    """The NDCG@k interval query ``q`` could still reach (cutoff index ``j``).
+
+    For a query with no unknown grade counted, the interval is its value.
+    """
+    query = _Query(ev, q, j)
+    k = query.k
+    if query.unknown.size == 0:
+        v = ev.ndcg[q, j]
+        value = None if np.isnan(v) else float(v)
+        return Bounds(k, value, value, True, 0, value is None)
+    grid = query.grid()
+    if grid is None:
+        low, high = query.outer()
+        return Bounds(k, low, high, False, int(query.unknown.size))
+    values, undefined = query.ndcg(grid)
+    defined = values[~undefined]
+    if defined.size == 0:
+        return Bounds(k, None, None, True, int(query.unknown.size), True)
+    return Bounds(
+        k, float(defined.min()), float(defined.max()), True, int(query.unknown.size),
+        bool(undefined.any()),
+    )
+
+
+def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | None:
+    """The unknown grade whose answer, whatever it is, leaves the narrowest
+    interval (ties go to the better-ranked candidate)."""
+    query = _Query(ev, q, j)
+    u = query.unknown.size
+    if u == 0:
+        return None
+    grid = query.grid()
+    if grid is not None:
+        values, undefined = query.ndcg(grid)
+    best: NextJudgment | None = None
+    candidates = query.unknown[:200]
+    rank = ev.rank
+    for n, i in enumerate(candidates):
+        widths: dict[float, float] = {}
+        for v in query.values:
+            if grid is not None:
+                sel = (grid[:, n] == v) & ~undefined
+                widths[float(v)] = float(np.ptp(values[sel])) if sel.any() else 0.0
+            else:
+                low, high = query.outer({n: float(v)})
+                widths[float(v)] = high - low
+        worst = max(widths.values())
+        key = (worst, rank[i] if rank[i] else np.iinfo(np.int64).max)
+        if best is None or key < (best.worst_width, rank[best.index] or np.iinfo(np.int64).max):
+            best = NextJudgment(int(i), str(ev.doc.source_id[i]), worst, widths)
+    return best

@@ -1,0 +1,72 @@
+"""The seed's worked cases A-F as one small worksheet (the bundled example).
+
+Every query is named after its case; the expected values are in
+``docs/conventions.md`` and checked in ``tests/test_seed_cases.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.conventions import Conventions, Rubric
+from core.document import Document
+
+__all__ = ["EXAMPLE_CONVENTIONS", "EXAMPLE_PATH", "load_example", "seed_document"]
+
+EXAMPLE_PATH = Path(__file__).resolve().parent.parent / "resources" / "example.csv"
+
+EXAMPLE_CONVENTIONS = Conventions(
+    cutoffs=(1, 2, None),
+    rubric=Rubric.parse("0=no support,1=partial support,2=substantial support,3=direct support"),
+)
+
+# query, source id, score, grade (None = unknown); rows in ranked order.
+CASES: tuple[tuple[str, str, float, float | None], ...] = (
+    ("case-A", "B", 3.0, 1.0),
+    ("case-A", "A", 2.0, 3.0),
+    ("case-A", "C", 1.0, 0.0),
+    ("case-B", "C", 3.0, 0.0),
+    ("case-B", "A", 2.0, 3.0),
+    ("case-B", "B", 1.0, 1.0),
+    ("case-C", "B", 3.0, 1.0),
+    ("case-C", "A", 2.0, 3.0),
+    ("case-C", "C", 1.0, 0.0),
+    ("case-D-doubled", "B", 3.0, 2.0),
+    ("case-D-doubled", "A", 2.0, 6.0),
+    ("case-D-doubled", "C", 1.0, 0.0),
+    ("case-D-plus-one", "B", 3.0, 2.0),
+    ("case-D-plus-one", "A", 2.0, 4.0),
+    ("case-D-plus-one", "C", 1.0, 1.0),
+    ("case-E", "X", 0.5, 3.0),
+    ("case-E", "Y", 0.5, 1.0),
+    ("case-F-zero", "A", 3.0, 0.0),
+    ("case-F-zero", "B", 2.0, 0.0),
+    ("case-F-zero", "C", 1.0, 0.0),
+    ("case-F-unknown", "A", 3.0, 3.0),
+    ("case-F-unknown", "B", 2.0, None),
+    ("case-F-unknown", "C", 1.0, 0.0),
+)
+
+
+def seed_document(conventions: Conventions = EXAMPLE_CONVENTIONS) -> Document:
+    """The seed's cases as a document (versions ``v1``)."""
+    return Document.from_columns(
+        query=[c[0] for c in CASES],
+        source_id=[c[1] for c in CASES],
+        version=["v1"] * len(CASES),
+        score=[c[2] for c in CASES],
+        grade=[c[3] for c in CASES],
+        conventions=conventions,
+        judgment_version="seed-cases-v1",
+        name="seed cases A-F",
+    )
+
+
+def load_example() -> Document:
+    """The bundled example worksheet from ``resources/``."""
+    from core.io.delimited import read_delimited
+
+    doc = read_delimited(EXAMPLE_PATH, EXAMPLE_CONVENTIONS)
+    doc.judgment_version = "seed-cases-v1"
+    doc.name = "seed cases A-F"
+    return doc

@@ -1,0 +1,66 @@
+"""Open any supported input as a :class:`~core.document.Document`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.conventions import Conventions
+from core.document import Document
+from core.errors import InputError
+
+__all__ = ["WORKBOOK_SUFFIXES", "load_document"]
+
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+
+
+def load_document(
+    path: str | Path,
+    *,
+    qrels: str | Path | None = None,
+    conventions: Conventions | None = None,
+) -> Document:
+    """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels.
+
+    ``conventions`` replace the file's own (a workbook keeps its own when
+    None).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", file=str(path), hint="check the path")
+    if path.is_dir():
+        raise InputError("this is a folder, not a file", file=str(path))
+    if qrels is not None:
+        from core.io.trec import document_from_trec
+
+        return document_from_trec(path, qrels, conventions)
+    if path.suffix.lower() in WORKBOOK_SUFFIXES:
+        try:
+            from core.io.workbook import read_workbook
+        except ImportError as exc:  # pragma: no cover - until workbooks land
+            raise InputError("workbooks cannot be read yet", file=str(path)) from exc
+        doc = read_workbook(path)
+        if conventions is not None:
+            doc.conventions = conventions
+        return doc
+    if path.suffix.lower() == ".xls":
+        raise InputError(
+            "old .xls workbooks are not supported", file=str(path),
+            hint="save it as .xlsx in Excel or LibreOffice",
+        )
+    if _looks_like_trec_run(path):
+        raise InputError(
+            "this looks like a TREC run file", file=str(path),
+            hint="name its judgments with --qrels QRELS",
+        )
+    from core.io.delimited import read_delimited
+
+    return read_delimited(path, conventions)
+
+
+def _looks_like_trec_run(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(4096).split()
+    except OSError:
+        return False
+    return len(first) == 6 and first[1] in (b"Q0", b"0", b"q0")
