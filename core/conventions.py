@@ -20,12 +20,14 @@ from core.errors import ConventionError
 
 __all__ = [
     "PRESETS",
+    "ConsensusRule",
     "Conventions",
     "DiscountRule",
     "Gain",
     "GainRule",
     "IdealInventory",
     "Rubric",
+    "Rounding",
     "RubricGrade",
     "TieRule",
     "UnknownRule",
@@ -146,6 +148,43 @@ Weighting._TEXT = {
     "equal": ("equal-query mean", "mean = sum(NDCG_q) / n"),
     "frequency": ("frequency-weighted mean", "mean = sum(f_q * NDCG_q) / sum(f_q)"),
     "importance": ("importance-weighted mean", "mean = sum(w_q * NDCG_q) / sum(w_q)"),
+}
+
+
+class ConsensusRule(_Choice):
+    MEAN = "mean"
+    MEDIAN = "median"
+    MAJORITY = "majority"
+    MINIMUM = "minimum"
+    MAXIMUM = "maximum"
+
+
+ConsensusRule._TEXT = {
+    "mean": ("mean of the annotators' grades", "grade = mean(annotator grades)"),
+    "median": ("median of the annotators' grades", "grade = median(annotator grades)"),
+    "majority": (
+        "majority grade",
+        "grade = the most frequent annotator grade; a tie between grades goes to the lower",
+    ),
+    "minimum": ("lowest annotator grade", "grade = min(annotator grades)"),
+    "maximum": ("highest annotator grade", "grade = max(annotator grades)"),
+}
+
+
+class Rounding(_Choice):
+    NONE = "none"
+    HALF_UP = "half-up"
+    HALF_EVEN = "half-even"
+    FLOOR = "floor"
+    CEILING = "ceiling"
+
+
+Rounding._TEXT = {
+    "none": ("no rounding", "the consensus keeps full precision"),
+    "half-up": ("round half up", "grade = floor(x + 0.5)"),
+    "half-even": ("round half to even", "grade = round(x), .5 to the even neighbour"),
+    "floor": ("round down", "grade = floor(x) (trec_eval truncates fractional grades)"),
+    "ceiling": ("round up", "grade = ceil(x)"),
 }
 
 
@@ -365,6 +404,8 @@ class Conventions:
     zero_ideal: ZeroIdealRule = ZeroIdealRule.UNDEFINED
     weighting: Weighting = Weighting.EQUAL
     rubric: Rubric | None = None
+    consensus: ConsensusRule = ConsensusRule.MEAN
+    rounding: Rounding = Rounding.NONE
     preset: str | None = None
 
     def __post_init__(self) -> None:
@@ -381,6 +422,8 @@ class Conventions:
             ("unknown", UnknownRule),
             ("zero_ideal", ZeroIdealRule),
             ("weighting", Weighting),
+            ("consensus", ConsensusRule),
+            ("rounding", Rounding),
         ):
             value = getattr(self, name)
             try:
@@ -452,6 +495,10 @@ class Conventions:
             ("zero ideal", self.zero_ideal.label, self.zero_ideal.formula),
             ("aggregation", self.weighting.label, self.weighting.formula),
         ]
+        rows.append((
+            "consensus", f"{self.consensus.label}, {self.rounding.label}",
+            f"{self.consensus.formula}; {self.rounding.formula}",
+        ))
         if self.rubric is not None:
             rows.append(("rubric", self.rubric.text, "grades outside the rubric are flagged"))
         if self.preset:
@@ -471,6 +518,8 @@ class Conventions:
             "zero_ideal": self.zero_ideal.value,
             "weighting": self.weighting.value,
             "rubric": self.rubric.text if self.rubric is not None else None,
+            "consensus": self.consensus.value,
+            "rounding": self.rounding.value,
             "preset": self.preset,
         }
 
@@ -491,6 +540,8 @@ class Conventions:
                 zero_ideal=ZeroIdealRule(data.get("zero_ideal", "undefined")),
                 weighting=Weighting(data.get("weighting", "equal")),
                 rubric=Rubric.parse(rubric) if rubric else None,
+                consensus=ConsensusRule(data.get("consensus", "mean")),
+                rounding=Rounding(data.get("rounding", "none")),
                 preset=data.get("preset") or None,
             )
         except (ValueError, TypeError) as exc:

@@ -96,6 +96,10 @@ class Document:
     judgment_version: str = ""
     name: str = ""
     audit: list[AuditEntry] = field(default_factory=list)
+    #: Names of the annotators whose individual grades are kept, and their
+    #: grades (rows = candidates, columns = annotators; NaN = not graded).
+    annotators: list[str] = field(default_factory=list)
+    ratings: npt.NDArray[np.float64] | None = None
     _members: list[IntArray] | None = field(default=None, repr=False)
 
     # -- construction -------------------------------------------------------------
