@@ -138,9 +138,9 @@ class _Query:
             # discounts; bound it by sorting each group both ways.
             dcg_lo = dcg_hi = float(ranked @ self.eff)
             for a, b in self.groups:
-                up = np.sort(ranked[a:b]) @ self.eff[a:b]
-                down = np.sort(ranked[a:b])[::-1] @ self.eff[a:b]
-                base = ranked[a:b] @ self.eff[a:b]
+                up = float(np.sort(ranked[a:b]) @ self.eff[a:b])
+                down = float(np.sort(ranked[a:b])[::-1] @ self.eff[a:b])
+                base = float(ranked[a:b] @ self.eff[a:b])
                 dcg_lo += min(up, down) - base
                 dcg_hi += max(up, down) - base
             idcg = float(inv @ discount(np.arange(1, inv.size + 1)))

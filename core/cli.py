@@ -245,7 +245,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     from core.compare import run_compare_command
 
-    return run_compare_command(args, out)
+    return int(run_compare_command(args, out))
 
 
 def build_parser() -> argparse.ArgumentParser:

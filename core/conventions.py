@@ -26,8 +26,8 @@ __all__ = [
     "Gain",
     "GainRule",
     "IdealInventory",
-    "Rubric",
     "Rounding",
+    "Rubric",
     "RubricGrade",
     "TieRule",
     "UnknownRule",
@@ -47,11 +47,11 @@ class _Choice(StrEnum):
 
     @property
     def label(self) -> str:
-        return self._TEXT[self.value][0]
+        return type(self)._TEXT[str(self)][0]
 
     @property
     def formula(self) -> str:
-        return self._TEXT[self.value][1]
+        return type(self)._TEXT[str(self)][1]
 
 
 class GainRule(_Choice):
@@ -80,7 +80,10 @@ class IdealInventory(_Choice):
 
 
 IdealInventory._TEXT = {
-    "ranked": ("ranked candidates only", "ideal list = the ranked candidates' gains, highest first"),
+    "ranked": (
+        "ranked candidates only",
+        "ideal list = the ranked candidates' gains, highest first",
+    ),
     "judged": (
         "every judged candidate",
         "ideal list = every judged candidate of the query, retrieved or not, highest gain first",
@@ -104,7 +107,10 @@ TieRule._TEXT = {
     ),
     "pessimistic": ("pessimistic", "equal scores ordered lowest gain first"),
     "optimistic": ("optimistic", "equal scores ordered highest gain first"),
-    "id-desc": ("source id descending", "equal scores ordered by source id, descending (trec_eval)"),
+    "id-desc": (
+        "source id descending",
+        "equal scores ordered by source id, descending (trec_eval)",
+    ),
 }
 
 
@@ -325,7 +331,9 @@ class Rubric:
             try:
                 grades.append(RubricGrade(float(value), label.strip()))
             except ValueError as exc:
-                raise ConventionError(f"rubric entry {part!r} does not start with a number") from exc
+                raise ConventionError(
+                    f"rubric entry {part!r} does not start with a number"
+                ) from exc
         return cls(tuple(grades))
 
     @classmethod
@@ -372,7 +380,9 @@ def parse_cutoff(text: str | int | None) -> int | None:
         try:
             value = int(raw)
         except ValueError as exc:
-            raise ConventionError(f"cutoff {text!r} is not a positive whole number or 'all'") from exc
+            raise ConventionError(
+                f"cutoff {text!r} is not a positive whole number or 'all'"
+            ) from exc
     if value < 1:
         raise ConventionError(f"cutoff {value} must be at least 1")
     return value

@@ -108,7 +108,7 @@ class Document:
         cls,
         *,
         query: Sequence[str],
-        source_id: Sequence[str],
+        source_id: Sequence[str] | npt.NDArray[np.object_],
         score: Sequence[float | None] | npt.NDArray[np.float64] | None = None,
         grade: Sequence[float | None] | npt.NDArray[np.float64] | None = None,
         state: Sequence[int] | npt.NDArray[np.int8] | None = None,
@@ -158,7 +158,8 @@ class Document:
         scores = floats(score)
         grades = floats(grade)
         if state is None:
-            states = np.where(np.isnan(grades), GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
+            unknown = np.isnan(grades)
+            states = np.where(unknown, GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
         else:
             states = np.asarray(state, dtype=np.int8).copy()
             grades[states != GradeState.NUMBER] = np.nan
@@ -289,4 +290,5 @@ class Document:
         same_grade = (self.grade == self.original_grade) | (
             np.isnan(self.grade) & np.isnan(self.original_grade)
         )
-        return ~(same_state & same_grade)
+        changed: npt.NDArray[np.bool_] = ~(same_state & same_grade)
+        return changed

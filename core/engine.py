@@ -24,7 +24,7 @@ from core.conventions import (
 from core.document import Document, GradeState
 from core.errors import InputError
 
-__all__ = ["Evaluation", "QueryCutoff", "Status", "evaluate", "discount"]
+__all__ = ["Evaluation", "QueryCutoff", "Status", "discount", "evaluate"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -255,7 +255,8 @@ class Evaluation:
         if self._group_size.size == rank.size:
             return d
         sums = np.bincount(self._sorted_group, weights=d, minlength=self._group_size.size)
-        return sums[self._sorted_group] / self._group_size[self._sorted_group]
+        eff: FloatArray = sums[self._sorted_group] / self._group_size[self._sorted_group]
+        return eff
 
     def contribution_at(self, k: int | None) -> FloatArray:
         """Each candidate's contribution to DCG@k (0 beyond k, NaN when its

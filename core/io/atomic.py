@@ -45,4 +45,7 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 
 
 def atomic_write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
-    atomic_write(path, lambda tmp: tmp.write_text(text, encoding=encoding))
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, encoding=encoding)
+
+    atomic_write(path, write)

@@ -22,7 +22,9 @@ __all__ = ["HEADER_ALIASES", "read_delimited", "read_text", "write_delimited"]
 
 HEADER_ALIASES: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "topic", "topic_id", "question"),
-    "source_id": ("source_id", "source", "doc", "docid", "doc_id", "document", "docno", "url", "id"),
+    "source_id": (
+        "source_id", "source", "doc", "docid", "doc_id", "document", "docno", "url", "id",
+    ),
     "version": ("version", "source_version", "doc_version"),
     "score": ("score", "predicted_score", "prediction", "sim", "similarity"),
     "grade": ("grade", "label", "rating", "relevance", "rel", "judgment", "judgement"),

@@ -38,7 +38,7 @@ def load_document(
             from core.io.workbook import read_workbook
         except ImportError as exc:  # pragma: no cover - until workbooks land
             raise InputError("workbooks cannot be read yet", file=str(path)) from exc
-        doc = read_workbook(path)
+        doc: Document = read_workbook(path)
         if conventions is not None:
             doc.conventions = conventions
         return doc

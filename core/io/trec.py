@@ -17,7 +17,7 @@ import numpy as np
 from core.conventions import Conventions
 from core.document import Document, GradeState
 from core.errors import InputError
-from core.io.atomic import atomic_write
+from core.io.atomic import atomic_write_text
 
 __all__ = ["Run", "document_from_trec", "read_qrels", "read_run", "write_qrels", "write_run"]
 
@@ -204,7 +204,7 @@ def document_from_trec(
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:
-    atomic_write(Path(path), lambda tmp: tmp.write_text("".join(lines), encoding="utf-8"))
+    atomic_write_text(Path(path), "".join(lines))
 
 
 def _num(x: float) -> str:
