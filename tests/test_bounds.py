@@ -1,0 +1,141 @@
+"""Bounds of unresolved queries against every completion of the unknown grades."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.bounds import best_next_judgment, ndcg_bounds
+from core.conventions import Conventions, IdealInventory, Rubric, TieRule
+from core.document import Document, GradeState
+from core.engine import Status, evaluate
+
+RUBRIC = Rubric.parse("0,1,2,3")
+
+
+@st.composite
+def unresolved_queries(draw):
+    n = draw(st.integers(2, 6))
+    scores = [draw(st.sampled_from([None, 1.0, 2.0, 3.0, 3.0, 4.0])) for _ in range(n)]
+    if all(s is None for s in scores):
+        scores[0] = 1.0
+    grades = [draw(st.sampled_from([None, 0.0, 1.0, 2.0, 3.0])) for _ in range(n)]
+    if all(g is not None for g in grades):
+        grades[draw(st.integers(0, n - 1))] = None
+    conv = Conventions(
+        cutoffs=(draw(st.sampled_from([1, 2, 3, None])),),
+        ties=draw(st.sampled_from(list(TieRule))),
+        ideal=draw(st.sampled_from(list(IdealInventory))),
+        rubric=RUBRIC,
+    )
+    doc = Document.from_columns(
+        query=["q"] * n, source_id=[f"s{i}" for i in range(n)], score=scores, grade=grades
+    )
+    return doc, conv
+
+
+def completions(doc: Document, conv: Conventions, fixed: dict[int, float] | None = None):
+    ev = evaluate(doc, conv)
+    open_rows = [i for i in np.flatnonzero(ev.inventory_mask) if doc.state[i] != 0]
+    values = []
+    for combo in itertools.product(RUBRIC.values, repeat=len(open_rows)):
+        grade = doc.grade.copy()
+        grade[open_rows] = combo
+        if fixed and any(grade[i] != v for i, v in fixed.items()):
+            continue
+        filled = Document.from_columns(
+            query=["q"] * len(doc), source_id=doc.source_id.tolist(), score=doc.score,
+            grade=grade,
+        )
+        v = evaluate(filled, conv).ndcg[0, 0]
+        if not math.isnan(v):
+            values.append(v)
+    return open_rows, values
+
+
+@given(unresolved_queries())
+def test_exact_bounds_are_the_range_of_all_completions(case):
+    doc, conv = case
+    ev = evaluate(doc, conv)
+    if ev.status(0) is not Status.UNRESOLVED:
+        return  # unknowns outside the inventory (not retrieved, ranked ideal)
+    b = ndcg_bounds(ev, 0, 0)
+    _, values = completions(doc, conv)
+    assert b.exact
+    if not values:
+        assert b.low is None
+        assert b.high is None
+        return
+    assert b.low == pytest.approx(min(values), abs=1e-12)
+    assert b.high == pytest.approx(max(values), abs=1e-12)
+
+
+@given(unresolved_queries())
+def test_best_next_judgment_is_minimax(case):
+    doc, conv = case
+    ev = evaluate(doc, conv)
+    if ev.status(0) is not Status.UNRESOLVED:
+        return
+    best = best_next_judgment(ev, 0, 0)
+    assert best is not None
+    open_rows, _ = completions(doc, conv)
+    worst = {}
+    for i in open_rows:
+        widths = []
+        for v in RUBRIC.values:
+            _, values = completions(doc, conv, {i: v})
+            widths.append(max(values) - min(values) if values else 0.0)
+        worst[i] = max(widths)
+    assert best.worst_width == pytest.approx(min(worst.values()), abs=1e-12)
+    assert worst[best.index] == pytest.approx(best.worst_width, abs=1e-12)
+
+
+def test_outer_bounds_contain_every_completion_when_too_many_unknowns():
+    n = 9  # 4^9 combinations: more than the exact limit
+    rng = np.random.default_rng(7)
+    grades = [None] * 7 + [3.0, 1.0]
+    doc = Document.from_columns(
+        query=["q"] * n, source_id=[f"s{i}" for i in range(n)],
+        score=rng.permutation(n).astype(float), grade=grades,
+    )
+    conv = Conventions(cutoffs=(3,), rubric=RUBRIC)
+    ev = evaluate(doc, conv)
+    b = ndcg_bounds(ev, 0, 0)
+    assert not b.exact
+    for _ in range(300):
+        fill = rng.choice(RUBRIC.values, size=7)
+        g = np.array([*fill, 3.0, 1.0])
+        filled = Document.from_columns(
+            query=["q"] * n, source_id=doc.source_id.tolist(), score=doc.score, grade=g
+        )
+        v = evaluate(filled, conv).ndcg[0, 0]
+        assert b.low - 1e-12 <= v <= b.high + 1e-12
+
+
+def test_seed_case_f_unknown_bounds():
+    # A=3 at rank 1, B unknown at rank 2, C=0 at rank 3: any grade of B keeps
+    # the order ideal, so NDCG is 1 whatever B turns out to be.
+    doc = Document.from_columns(
+        query=["q"] * 3, source_id=list("ABC"), score=[3, 2, 1], grade=[3, None, 0]
+    )
+    ev = evaluate(doc, Conventions(rubric=RUBRIC))
+    b = ndcg_bounds(ev, 0, 0)
+    assert (b.low, b.high, b.exact, b.open) == (1.0, 1.0, True, 1)
+    assert ev.doc.state[1] == GradeState.UNKNOWN
+
+
+def test_worked_bounds_by_hand():
+    # B unknown ranked first, A=3 second. B=0: 3/L / 3; B=3: 1.
+    L = math.log2(3)
+    doc = Document.from_columns(
+        query=["q"] * 2, source_id=list("BA"), score=[2, 1], grade=[None, 3]
+    )
+    ev = evaluate(doc, Conventions(rubric=RUBRIC))
+    b = ndcg_bounds(ev, 0, 0)
+    assert b.low == pytest.approx((3 / L) / 3, abs=1e-15)
+    assert b.high == 1.0

@@ -1,0 +1,176 @@
+"""The evaluate command: output formats, convention flags, and bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from core.cli import main
+from core.examples import EXAMPLE_PATH
+from tests.conftest import REPO
+
+L = math.log2(3)
+
+
+def run(args, capsys=None):
+    out = io.StringIO()
+    code = main(list(args), out=out)
+    return code, out.getvalue()
+
+
+def test_json_shape_and_values():
+    code, text = run(["evaluate", str(EXAMPLE_PATH), "--k", "1", "--k", "all", "--format", "json"])
+    assert code == 0
+    data = json.loads(text)
+    assert set(data) >= {"conventions", "queries", "summary"}
+    assert data["conventions"]["cutoffs"] == ["1", "all"]
+    a = next(q for q in data["queries"] if q["query"] == "case-A")
+    assert a["status"] == "ok"
+    assert (a["ranked"], a["judged"], a["unknown"]) == (3, 3, 0)
+    assert [c["k"] for c in a["cutoffs"]] == [1, None]
+    assert a["cutoffs"][1]["ndcg"] == pytest.approx((1 + 3 / L) / (3 + 1 / L), abs=1e-15)
+    assert a["cutoffs"][0]["ndcg"] == pytest.approx(1 / 3, abs=1e-15)
+    f = next(q for q in data["queries"] if q["query"] == "case-F-zero")
+    assert f["status"] == "undefined"
+    assert f["cutoffs"][0]["ndcg"] is None
+    u = next(q for q in data["queries"] if q["query"] == "case-F-unknown")
+    assert u["status"] == "unresolved"
+    assert u["cutoffs"][0]["ndcg"] is None
+    assert u["cutoffs"][0]["bounds"]["exact"] is True
+    s = data["summary"][1]
+    assert s["k"] is None
+    assert s["included"] == 6
+    assert s["excluded"] == {"undefined": 1, "unresolved": 1}
+
+
+def test_preset_and_flags_override():
+    _, text = run([
+        "evaluate", str(EXAMPLE_PATH), "--preset", "sklearn", "--ties", "pessimistic",
+        "--format", "json",
+    ])
+    conv = json.loads(text)["conventions"]
+    assert conv["ties"] == "pessimistic"
+    assert conv["unknown"] == "zero"
+    assert conv["zero_ideal"] == "zero"
+    assert conv["matching_presets"] == []
+    data = json.loads(text)
+    f = next(q for q in data["queries"] if q["query"] == "case-F-zero")
+    assert f["cutoffs"][0]["ndcg"] == 0.0  # zero ideal counted as 0 by name
+
+
+def test_gain_table_flag():
+    _, text = run(["evaluate", str(EXAMPLE_PATH), "--gain", "1=2,3=7", "--format", "json"])
+    data = json.loads(text)
+    b = next(q for q in data["queries"] if q["query"] == "case-B")
+    assert b["cutoffs"][0]["ndcg"] == pytest.approx((7 / L + 2 / 2) / (7 + 2 / L), abs=1e-15)
+
+
+def test_table_names_the_conventions():
+    code, text = run(["evaluate", str(EXAMPLE_PATH), "--k", "2"])
+    assert code == 0
+    head = text.split("\n\n")[0]
+    for word in ("linear gain", "log2 discount", "k = 2", "ranked candidates only",
+                 "averaged over tie orders", "unresolved", "ideal DCG 0 is undefined"):
+        assert word in head
+    assert "case-A" in text
+    assert "0.7967" in text
+    assert "mean NDCG@2" in text
+
+
+def test_csv_format():
+    _, text = run(["evaluate", str(EXAMPLE_PATH), "--format", "csv"])
+    lines = text.strip().split("\n")
+    assert lines[0] == "query,k,dcg,idcg,ndcg,status,judged,total"
+    row = next(line for line in lines if line.startswith("case-A,"))
+    assert float(row.split(",")[4]) == pytest.approx((1 + 3 / L) / (3 + 1 / L), abs=1e-15)
+
+
+BAD = [
+    ("missing.csv", "query,source_id,grade\nq,a,1\n", "no 'score' column", "line 1"),
+    ("text.csv", "query,source_id,score,grade\nq,a,1,high\n", "'high' is not a number",
+     "line 2, column 'grade'"),
+    ("nan.csv", "query,source_id,score,grade\nq,a,nan,1\n", "not a finite number",
+     "line 2, column 'score'"),
+    ("dup.csv", "query,source_id,score,grade\nq,a,1,1\nq,a,2,0\n", "twice", "rows 1 and 2"),
+    ("empty.csv", "", "empty", "empty.csv"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "problem", "where"), BAD)
+def test_bad_input_one_line(tmp_path, capsys, name, text, problem, where):
+    path = tmp_path / name
+    path.write_text(text)
+    before = path.read_bytes()
+    code, _ = run(["evaluate", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert problem in err
+    assert where in err
+    assert str(path) in err
+    assert path.read_bytes() == before
+
+
+def test_negative_grade_under_exponential(tmp_path, capsys):
+    path = tmp_path / "neg.csv"
+    path.write_text("query,source_id,score,grade\nq,a,1,-1\n")
+    code, _ = run(["evaluate", str(path), "--gain", "exponential"])
+    assert code == 2
+    assert "negative" in capsys.readouterr().err
+
+
+def test_trec_run_needs_qrels(tmp_path, capsys):
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 2.5 tag\n")
+    code, _ = run(["evaluate", str(path)])
+    assert code == 2
+    assert "--qrels" in capsys.readouterr().err
+
+
+def test_bad_trec_score(tmp_path, capsys):
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 x tag\n")
+    qrels.write_text("q1 0 d1 1\n")
+    code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "line 2" in err
+    assert "score" in err
+
+
+def test_bad_cutoff(capsys):
+    code, _ = run(["evaluate", str(EXAMPLE_PATH), "--k", "0"])
+    assert code == 2
+    assert "cutoff 0" in capsys.readouterr().err
+
+
+def test_unreadable_file_is_one_line_without_traceback(tmp_path):
+    path = tmp_path / "binary.csv"
+    path.write_bytes(b"\x00\x01\x02garbage")
+    proc = subprocess.run(
+        [sys.executable, "-m", "core.cli", "evaluate", str(path)],
+        cwd=REPO, capture_output=True, text=True,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "binary" in proc.stderr
+    assert proc.stderr.count("\n") == 1
+
+
+def test_entry_point_dispatches_commands_without_qt():
+    code = (
+        "import sys, io\n"
+        "from app.launcher import main\n"
+        f"rc = main(['evaluate', {str(EXAMPLE_PATH)!r}, '--format', 'csv'])\n"
+        "assert rc == 0\n"
+        "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt loaded'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "case-A" in proc.stdout

@@ -1,0 +1,272 @@
+"""The engine against an independent, slow reference and its invariants."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.conventions import (
+    Conventions,
+    Gain,
+    GainRule,
+    IdealInventory,
+    TieRule,
+    UnknownRule,
+    ZeroIdealRule,
+)
+from core.document import Document, GradeState
+from core.engine import Status, evaluate
+from core.errors import InputError
+
+SCORES = st.sampled_from([None, 0.0, 0.5, 1.0, 2.0, 2.0])
+GRADES = st.sampled_from([None, 0.0, 1.0, 2.0, 3.0])
+
+
+@st.composite
+def documents(draw, max_queries=3, max_candidates=7, grades=GRADES):
+    queries, sids, scores, grade = [], [], [], []
+    for qn in range(draw(st.integers(1, max_queries))):
+        n = draw(st.integers(0, max_candidates))
+        names = draw(st.permutations("abcdefghij"))[:n]
+        for name in names:
+            queries.append(f"q{qn}")
+            sids.append(name)
+            scores.append(draw(SCORES))
+            grade.append(draw(grades))
+    if not queries:
+        queries, sids, scores, grade = ["q0"], ["a"], [1.0], [1.0]
+    return Document.from_columns(query=queries, source_id=sids, score=scores, grade=grade)
+
+
+CONVENTIONS = st.builds(
+    Conventions,
+    gain=st.sampled_from(
+        [Gain(), Gain(GainRule.EXPONENTIAL), Gain.parse("1=3,2=9,3=4.5")]
+    ),
+    cutoffs=st.sampled_from([(None,), (1,), (1, 3, None), (2, 5)]),
+    ideal=st.sampled_from(list(IdealInventory)),
+    ties=st.sampled_from(list(TieRule)),
+    unknown=st.sampled_from(list(UnknownRule)),
+    zero_ideal=st.sampled_from(list(ZeroIdealRule)),
+)
+
+
+def reference(doc: Document, c: Conventions, q: int, k: int | None) -> float | str | None:
+    """Slow, literal NDCG@k of one query; 'undefined' / 'unresolved' states."""
+    rows = [
+        (str(doc.source_id[i]), doc.score[i],
+         None if doc.state[i] != GradeState.NUMBER else float(doc.grade[i]), i)
+        for i in doc.members(q)
+    ]
+
+    def gain(g: float | None) -> float | None:
+        if g is None:
+            return 0.0 if c.unknown is UnknownRule.ZERO else None
+        return float(c.gain.apply(np.array([g]))[0])
+
+    if c.unknown is UnknownRule.CONDENSED:
+        rows = [r for r in rows if r[2] is not None]
+    ranked = [r for r in rows if not math.isnan(r[1])]
+    inventory = ranked if c.ideal is IdealInventory.RANKED else rows
+    gains = [gain(r[2]) for r in inventory]
+    if any(g is None for g in gains):
+        return "unresolved"
+    limit = len(ranked) if k is None else min(k, len(ranked))
+
+    def disc(pos: int) -> float:
+        return 1 / math.log2(pos + 2) if pos < limit else 0.0
+
+    groups: list[list[tuple]] = []
+    for r in sorted(ranked, key=lambda r: -r[1]):
+        if groups and groups[-1][0][1] == r[1]:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    dcg, pos = 0.0, 0
+    for grp in groups:
+        if c.ties is TieRule.AVERAGE:
+            perms = list(itertools.permutations(grp))
+            total = sum(
+                sum(gain(r[2]) * disc(pos + n) for n, r in enumerate(p)) for p in perms
+            )
+            dcg += total / len(perms)
+        else:
+            if c.ties is TieRule.SUPPLIED:
+                grp = sorted(grp, key=lambda r: r[3])
+            elif c.ties is TieRule.ID_DESC:
+                grp = sorted(grp, key=lambda r: r[0], reverse=True)
+            elif c.ties is TieRule.PESSIMISTIC:
+                grp = sorted(grp, key=lambda r: (gain(r[2]), r[3]))
+            else:
+                grp = sorted(grp, key=lambda r: (-gain(r[2]), r[3]))
+            dcg += sum(gain(r[2]) * disc(pos + n) for n, r in enumerate(grp))
+        pos += len(grp)
+    ideal = sorted(gains, reverse=True)
+    if k is not None:
+        ideal = ideal[:k]
+    idcg = sum(g / math.log2(n + 2) for n, g in enumerate(ideal))
+    if idcg == 0:
+        return 0.0 if c.zero_ideal is ZeroIdealRule.ZERO else "undefined"
+    return dcg / idcg
+
+
+@given(documents(), CONVENTIONS)
+def test_engine_matches_the_literal_reference(doc, conv):
+    ev = evaluate(doc, conv)
+    for q in range(doc.n_queries):
+        for j, k in enumerate(conv.cutoffs):
+            expected = reference(doc, conv, q, k)
+            if expected == "unresolved":
+                assert ev.status(q, j) is Status.UNRESOLVED
+                assert math.isnan(ev.ndcg[q, j])
+            elif expected == "undefined":
+                assert ev.status(q, j) is Status.UNDEFINED
+                assert math.isnan(ev.ndcg[q, j])
+            else:
+                assert ev.status(q, j) is Status.OK
+                assert ev.ndcg[q, j] == pytest.approx(expected, abs=1e-12)
+
+
+@given(documents(), CONVENTIONS)
+def test_contributions_sum_to_dcg(doc, conv):
+    ev = evaluate(doc, conv)
+    for j, k in enumerate(conv.cutoffs):
+        contrib = ev.contribution_at(k)
+        for q in range(doc.n_queries):
+            if ev.status(q, j) is Status.UNRESOLVED:
+                continue
+            members = ev.ranked(q)
+            assert np.nansum(contrib[members]) == pytest.approx(ev.dcg[q, j], abs=1e-12)
+
+
+@given(documents(grades=st.sampled_from([0.0, 1.0, 2.0, 3.0])))
+def test_tie_rules_are_ordered(doc):
+    base = Conventions(cutoffs=(1, 2, None), zero_ideal=ZeroIdealRule.ZERO)
+    pess, avg, opt = (evaluate(doc, base.replace(ties=t)).ndcg for t in (
+        TieRule.PESSIMISTIC, TieRule.AVERAGE, TieRule.OPTIMISTIC))
+    assert np.all(pess <= avg + 1e-12)
+    assert np.all(avg <= opt + 1e-12)
+
+
+@given(documents(grades=st.sampled_from([0.0, 1.0, 2.0, 3.0])), CONVENTIONS)
+def test_ndcg_lies_in_unit_interval(doc, conv):
+    nd = evaluate(doc, conv).ndcg
+    defined = nd[~np.isnan(nd)]
+    assert np.all(defined >= 0.0)
+    assert np.all(defined <= 1.0 + 1e-12)
+
+
+@given(documents(grades=st.sampled_from([0.0, 1.0, 2.0, 3.0])), st.floats(0.1, 10.0))
+def test_linear_gain_is_scale_invariant(doc, factor):
+    conv = Conventions(cutoffs=(1, 3, None))
+    a = evaluate(doc, conv)
+    doc.grade = doc.grade * factor
+    b = evaluate(doc, conv)
+    np.testing.assert_allclose(b.dcg, a.dcg * factor, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(b.ndcg, a.ndcg, rtol=1e-12, atol=1e-12)
+
+
+@given(documents(), st.randoms(use_true_random=False))
+def test_row_order_does_not_matter_except_supplied(doc, rnd):
+    perm = list(range(len(doc)))
+    rnd.shuffle(perm)
+    shuffled = Document.from_columns(
+        query=[doc.query_ids[doc.query[i]] for i in perm],
+        source_id=[doc.source_id[i] for i in perm],
+        score=doc.score[perm], grade=doc.grade[perm], query_order=doc.query_ids,
+    )
+    for ties in (TieRule.AVERAGE, TieRule.ID_DESC, TieRule.PESSIMISTIC, TieRule.OPTIMISTIC):
+        conv = Conventions(cutoffs=(1, 2, None), ties=ties, unknown=UnknownRule.ZERO)
+        np.testing.assert_array_equal(
+            evaluate(doc, conv).status_code, evaluate(shuffled, conv).status_code
+        )
+        np.testing.assert_allclose(
+            evaluate(doc, conv).ndcg, evaluate(shuffled, conv).ndcg, atol=1e-12
+        )
+
+
+def test_perfect_ranking_scores_one():
+    doc = Document.from_columns(
+        query=["q"] * 4, source_id=list("abcd"), score=[4, 3, 2, 1], grade=[3, 2, 2, 0]
+    )
+    for ties in TieRule:
+        ev = evaluate(doc, Conventions(cutoffs=(1, 2, 3, None), ties=ties))
+        assert ev.ndcg[0].tolist() == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_judged_not_retrieved_counts_only_in_the_judged_ideal():
+    doc = Document.from_columns(
+        query=["q"] * 3, source_id=list("abc"), score=[2.0, 1.0, None], grade=[1, 0, 3]
+    )
+    ranked = evaluate(doc, Conventions(ideal=IdealInventory.RANKED))
+    judged = evaluate(doc, Conventions(ideal=IdealInventory.JUDGED))
+    assert ranked.ndcg[0, 0] == 1.0
+    assert judged.idcg[0, 0] == pytest.approx(3 + 1 / math.log2(3), abs=1e-15)
+    assert judged.ndcg[0, 0] == pytest.approx(1 / (3 + 1 / math.log2(3)), abs=1e-15)
+    assert judged.rank[2] == 0
+    assert judged.ideal_rank[2] == 1
+    assert judged.not_retrieved(0).tolist() == [2]
+
+
+def test_condensed_removes_unknown_before_ranking():
+    doc = Document.from_columns(
+        query=["q"] * 3, source_id=list("abc"), score=[3.0, 2.0, 1.0], grade=[None, 0, 2]
+    )
+    ev = evaluate(doc, Conventions(unknown=UnknownRule.CONDENSED))
+    assert ev.rank.tolist() == [0, 1, 2]
+    assert ev.ndcg[0, 0] == pytest.approx((2 / math.log2(3)) / 2, abs=1e-15)
+    zero = evaluate(doc, Conventions(unknown=UnknownRule.ZERO))
+    assert zero.rank.tolist() == [1, 2, 3]
+    assert zero.ndcg[0, 0] == pytest.approx((2 / math.log2(4)) / 2, abs=1e-15)
+
+
+def test_unrateable_is_not_a_number():
+    doc = Document.from_columns(
+        query=["q"] * 2, source_id=list("ab"), score=[2.0, 1.0], grade=[None, 1],
+        state=[GradeState.UNRATEABLE, GradeState.NUMBER], reason=["paywalled", ""],
+    )
+    ev = evaluate(doc)
+    assert ev.status(0) is Status.UNRESOLVED
+    assert int(ev.n_unrateable[0]) == 1
+    assert int(ev.n_unknown[0]) == 0
+
+
+def test_negative_grade_under_exponential_gain_is_refused():
+    doc = Document.from_columns(query=["q"], source_id=["a"], score=[1.0], grade=[-1.0])
+    with pytest.raises(InputError, match="negative"):
+        evaluate(doc, Conventions(gain=Gain(GainRule.EXPONENTIAL)))
+    # linear gain takes it (as scikit-learn does); trec_eval counts it as 0
+    assert evaluate(doc, Conventions(zero_ideal=ZeroIdealRule.ZERO)).ndcg[0, 0] == 1.0
+    tre = evaluate(doc, Conventions.from_preset("trec_eval"))
+    assert tre.gain.tolist() == [0.0]
+    assert tre.ndcg[0, 0] == 0.0
+
+
+def test_id_desc_orders_only_tied_candidates_by_id():
+    doc = Document.from_columns(
+        query=["q"] * 4, source_id=["b", "d", "a", "c"], score=[1.0, 2.0, 1.0, 1.0],
+        grade=[0, 0, 0, 1],
+    )
+    ev = evaluate(doc, Conventions(ties=TieRule.ID_DESC))
+    assert doc.source_id[ev.ranked(0)].tolist() == ["d", "c", "b", "a"]
+
+
+def test_duplicate_rows_are_refused():
+    with pytest.raises(InputError, match="twice"):
+        Document.from_columns(query=["q", "q"], source_id=["a", "a"], score=[1, 2], grade=[1, 1])
+
+
+def test_set_grade_keeps_the_original_and_logs():
+    doc = Document.from_columns(query=["q"], source_id=["a"], score=[1.0], grade=[1.0])
+    entry = doc.set_grade(0, 3.0, who="ann", note="re-read")
+    assert doc.original_grade.tolist() == [1.0]
+    assert doc.grade.tolist() == [3.0]
+    assert (entry.before, entry.after, entry.who, entry.note) == ("1", "3", "ann", "re-read")
+    doc.set_grade(0, None, GradeState.UNKNOWN, who="ann")
+    assert doc.audit[-1].after == "unknown"
+    assert doc.changed().tolist() == [True]
