@@ -1,0 +1,449 @@
+"""A crash journal: every edit is on disk the moment it is made.
+
+Each edit appends one JSON line to a journal file and forces it to disk
+(``flush`` + ``os.fsync``), so a crash, a power cut or ``kill -9`` loses no
+acknowledged edit. The journal lives under
+``$XDG_STATE_HOME/ndcg-worksheet/journal/`` and is keyed by the document's
+absolute path (or ``untitled``). Saving clears it; opening a file whose
+journal is newer than the file offers to replay it.
+
+Entries record the *resulting* state of a candidate (grade, state, reason,
+note), never a difference, so undo and redo are journaled like any other edit
+and replaying the lines in order reproduces the document exactly.
+
+A journal file looks like::
+
+    {"kind": "header", "format": 1, "path": "/abs/file.csv", "created": "...", ...}
+    {"kind": "grade", "query": "q1", "source_id": "d3", "grade": 2.0, "state": 0, ...}
+    {"kind": "note", "query": "q1", "source_id": "d3", "note": "checked twice"}
+    {"kind": "conventions", "conventions": {...}}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import hashlib
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.conventions import Conventions
+from core.document import Document, GradeState
+from core.errors import ConventionError
+
+__all__ = [
+    "FORMAT",
+    "Journal",
+    "JournalRecorder",
+    "ReplayResult",
+    "journal_dir",
+]
+
+FORMAT = 1
+APP_NAME = "ndcg-worksheet"
+
+
+def journal_dir() -> Path:
+    """The folder holding journals: ``$XDG_STATE_HOME/ndcg-worksheet/journal``.
+
+    Falls back to ``~/.local/state`` when ``XDG_STATE_HOME`` is unset, as the
+    XDG base directory specification says.
+    """
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / APP_NAME / "journal"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
+
+
+def _key(path: Path | None) -> str:
+    if path is None:
+        return "untitled"
+    text = str(path)
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", path.name)[:40] or "file"
+    return f"{stem}-{digest}"
+
+
+def _grade_json(value: float) -> float | None:
+    return None if math.isnan(value) else float(value)
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """What :meth:`Journal.replay` did.
+
+    Attributes
+    ----------
+    applied : int
+        Entries applied to the document.
+    skipped : list of str
+        Why each other entry was left out (unknown candidate, unreadable line).
+    """
+
+    applied: int
+    skipped: list[str] = field(default_factory=list)
+
+
+class Journal:
+    """The journal of one document.
+
+    Parameters
+    ----------
+    path : path-like or None
+        The document's file, or None for an untitled document.
+    directory : path-like, optional
+        Where journals live; :func:`journal_dir` by default.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from core.examples import seed_document
+    >>> folder = tempfile.mkdtemp()
+    >>> doc = seed_document()
+    >>> journal = Journal(None, directory=folder)
+    >>> _ = doc.set_grade(0, 2.0, who="ana")
+    >>> journal.record_grade(doc, 0, who="ana")
+    >>> fresh = seed_document()
+    >>> journal.replay(fresh).applied, float(fresh.grade[0])
+    (1, 2.0)
+    >>> journal.clear(); journal.exists()
+    False
+    """
+
+    def __init__(self, path: str | Path | None, *, directory: str | Path | None = None) -> None:
+        self.path: Path | None = Path(os.path.abspath(path)) if path is not None else None
+        self.directory = Path(directory) if directory is not None else journal_dir()
+        self.file = self.directory / f"{_key(self.path)}.jsonl"
+        self._fh: Any = None
+
+    # -- state ------------------------------------------------------------------------
+    def exists(self) -> bool:
+        """True when the journal file exists (with or without edits)."""
+        return self.file.exists()
+
+    def entries(self) -> list[dict[str, Any]]:
+        """The readable edit entries in order (a torn last line is dropped)."""
+        return [e for e in self._read()[0] if e.get("kind") != "header"]
+
+    def header(self) -> dict[str, Any] | None:
+        """The header line, or None if there is none or it is unreadable."""
+        lines = self._read()[0]
+        if lines and lines[0].get("kind") == "header":
+            return lines[0]
+        return None
+
+    def is_pending(self) -> bool:
+        """True when unsaved edits of this document are in the journal.
+
+        The journal must belong to this path, hold at least one edit and be
+        newer than the file (a file saved after the journal was written wins).
+        """
+        header = self.header()
+        if header is None or header.get("path") != (str(self.path) if self.path else None):
+            return False
+        if not self.entries():
+            return False
+        if self.path is None:
+            return True
+        try:
+            file_mtime = self.path.stat().st_mtime_ns
+        except OSError:
+            return True  # the file is gone: the journal is all that is left
+        return self.file.stat().st_mtime_ns >= file_mtime
+
+    @classmethod
+    def pending(cls, path: str | Path | None, *, directory: str | Path | None = None) -> bool:
+        """Whether an unfinished journal newer than ``path`` exists."""
+        return cls(path, directory=directory).is_pending()
+
+    # -- writing ------------------------------------------------------------------------
+    def record_grade(self, doc: Document, index: int, *, who: str, note: str = "") -> None:
+        """Journal the current grade, state and reason of candidate ``index``."""
+        self.append([self.grade_entry(doc, index, who=who, note=note)])
+
+    def record_note(self, doc: Document, index: int) -> None:
+        """Journal the current note of candidate ``index``."""
+        self.append([self.note_entry(doc, index)])
+
+    def record_conventions(self, conventions: Conventions) -> None:
+        """Journal a change of the document's conventions."""
+        self.append([{"kind": "conventions", "conventions": conventions.to_dict(), "when": _now()}])
+
+    @staticmethod
+    def grade_entry(doc: Document, index: int, *, who: str, note: str = "") -> dict[str, Any]:
+        """The journal line for candidate ``index``'s current grade."""
+        return {
+            "kind": "grade",
+            "query": doc.query_ids[int(doc.query[index])],
+            "source_id": str(doc.source_id[index]),
+            "grade": _grade_json(float(doc.grade[index])),
+            "state": int(doc.state[index]),
+            "reason": str(doc.reason[index]),
+            "who": who,
+            "when": _now(),
+            "note": note,
+        }
+
+    @staticmethod
+    def note_entry(doc: Document, index: int) -> dict[str, Any]:
+        """The journal line for candidate ``index``'s current note."""
+        return {
+            "kind": "note",
+            "query": doc.query_ids[int(doc.query[index])],
+            "source_id": str(doc.source_id[index]),
+            "note": str(doc.note[index]),
+            "when": _now(),
+        }
+
+    def append(self, entries: Iterable[Mapping[str, Any]]) -> None:
+        """Append entries and force them to disk (one ``fsync`` for all)."""
+        lines = "".join(json.dumps(dict(e), ensure_ascii=False) + "\n" for e in entries)
+        if not lines:
+            return
+        fh = self._open()
+        fh.write(lines.encode("utf-8"))
+        fh.flush()
+        os.fsync(fh.fileno())
+
+    def _open(self) -> Any:
+        if self._fh is not None and not self._fh.closed and self.file.exists():
+            return self._fh
+        self.close()
+        self.directory.mkdir(parents=True, exist_ok=True)
+        fresh = not self.file.exists() or self.file.stat().st_size == 0
+        if not fresh:
+            self._cut_torn_tail()
+        fh = open(self.file, "ab")  # noqa: SIM115 - kept open between edits
+        if fresh:
+            header = {
+                "kind": "header", "format": FORMAT,
+                "path": str(self.path) if self.path else None, "created": _now(),
+                "base": self._base_stat(),
+            }
+            fh.write((json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+            with contextlib.suppress(OSError):  # make the new file's name durable too
+                dfd = os.open(self.directory, os.O_RDONLY)
+                try:
+                    os.fsync(dfd)
+                finally:
+                    os.close(dfd)
+        self._fh = fh
+        return fh
+
+    def _base_stat(self) -> dict[str, int] | None:
+        if self.path is None:
+            return None
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+    def _cut_torn_tail(self) -> None:
+        """Drop a half-written last line so the next entry starts on its own line."""
+        with open(self.file, "rb+") as fh:
+            data = fh.read()
+            if data.endswith(b"\n"):
+                return
+            fh.truncate(data.rfind(b"\n") + 1)
+
+    def close(self) -> None:
+        """Close the file handle (the journal stays on disk)."""
+        if self._fh is not None:
+            with contextlib.suppress(OSError):
+                self._fh.close()
+        self._fh = None
+
+    def clear(self) -> None:
+        """Delete the journal: call after the document was saved."""
+        self.close()
+        with contextlib.suppress(FileNotFoundError):
+            self.file.unlink()
+
+    def move_to(self, path: str | Path | None) -> None:
+        """Key the journal by a new path (after Save As); the old one is removed."""
+        self.clear()
+        self.path = Path(os.path.abspath(path)) if path is not None else None
+        self.file = self.directory / f"{_key(self.path)}.jsonl"
+
+    # -- reading ------------------------------------------------------------------------
+    def _read(self) -> tuple[list[dict[str, Any]], list[str]]:
+        try:
+            raw = self.file.read_bytes()
+        except OSError:
+            return [], []
+        out: list[dict[str, Any]] = []
+        bad: list[str] = []
+        lines = raw.split(b"\n")
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                torn = number == len(lines)  # no newline after it: a torn write
+                bad.append(f"line {number}: {'torn last write' if torn else 'unreadable'}")
+                continue
+            if isinstance(value, dict):
+                out.append(value)
+            else:
+                bad.append(f"line {number}: not an entry")
+        return out, bad
+
+    def replay(self, doc: Document) -> ReplayResult:
+        """Apply the journal's edits to ``doc`` (freshly read from the file).
+
+        Grades go through :meth:`Document.set_grade`, so the audit log gets
+        its entries back, with the original author and time. Entries for
+        candidates the document lacks are skipped and reported. A journal
+        written for a different file applies nothing.
+        """
+        lines, bad = self._read()
+        skipped = list(bad)
+        if not lines or lines[0].get("kind") != "header":
+            return ReplayResult(0, [*skipped, "no journal header"])
+        if lines[0].get("path") != (str(self.path) if self.path else None):
+            return ReplayResult(0, [*skipped, f"journal belongs to {lines[0].get('path')!r}"])
+        locate = _Locator(doc)
+        applied = 0
+        for entry in lines[1:]:
+            problem = _apply(doc, entry, locate)
+            if problem is None:
+                applied += 1
+            else:
+                skipped.append(problem)
+        return ReplayResult(applied, skipped)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.entries())
+
+
+class _Locator:
+    """(query id, source id) -> candidate index, built per query on demand."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.query_index = {q: i for i, q in enumerate(doc.query_ids)}
+        self.by_query: dict[int, dict[str, int]] = {}
+
+    def __call__(self, query: object, source_id: object) -> int | None:
+        q = self.query_index.get(str(query))
+        if q is None:
+            return None
+        table = self.by_query.get(q)
+        if table is None:
+            members = self.doc.members(q)
+            table = {str(self.doc.source_id[i]): int(i) for i in members}
+            self.by_query[q] = table
+        return table.get(str(source_id))
+
+
+def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | None:
+    kind = entry.get("kind")
+    if kind == "conventions":
+        try:
+            doc.conventions = Conventions.from_dict(entry.get("conventions") or {})
+        except ConventionError as exc:
+            return f"conventions entry unreadable: {exc}"
+        return None
+    if kind not in ("grade", "note"):
+        return f"unknown entry kind {kind!r}"
+    index = locate(entry.get("query"), entry.get("source_id"))
+    if index is None:
+        return f"no candidate {entry.get('source_id')!r} in query {entry.get('query')!r}"
+    if kind == "note":
+        doc.set_note(index, str(entry.get("note", "")))
+        return None
+    try:
+        state = GradeState(int(entry["state"]))
+        grade = entry.get("grade")
+        value = float(grade) if grade is not None and state is GradeState.NUMBER else None
+        audit = doc.set_grade(
+            index, value, state, who=str(entry.get("who", "")), note=str(entry.get("note", "")),
+            reason=str(entry.get("reason", "")),
+        )
+    except (KeyError, ValueError, TypeError) as exc:
+        return f"grade entry unreadable: {exc}"
+    if entry.get("when"):
+        doc.audit[-1] = replace(audit, when=str(entry["when"]))
+    return None
+
+
+class JournalRecorder:
+    """Journals whatever changed in a document since the last call.
+
+    Keeps a copy of the editable columns and, on :meth:`sync`, writes one
+    entry per changed candidate (and one for changed conventions). Suits
+    undo stacks: call ``sync`` whenever the stack's index changes, and undo
+    and redo are journaled as their resulting states.
+
+    Parameters
+    ----------
+    journal : Journal
+    doc : Document
+    who : str
+        The author written into grade entries.
+    """
+
+    def __init__(self, journal: Journal, doc: Document, *, who: str) -> None:
+        self.journal = journal
+        self.who = who
+        self.reset(doc)
+
+    def reset(self, doc: Document) -> None:
+        """Take ``doc`` as the new baseline (after open, replay or save)."""
+        self.doc = doc
+        self._grade = doc.grade.copy()
+        self._state = doc.state.copy()
+        self._reason = doc.reason.copy()
+        self._note = doc.note.copy()
+        self._conventions = doc.conventions
+        self._audit_len = len(doc.audit)
+
+    def changed_rows(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """Rows whose grade (or state, reason) and whose note changed."""
+        doc = self.doc
+        same = (doc.grade == self._grade) | (np.isnan(doc.grade) & np.isnan(self._grade))
+        moved = ~same | (doc.state != self._state) | (doc.reason != self._reason)
+        graded = np.flatnonzero(moved)
+        noted = np.flatnonzero(doc.note != self._note)
+        return graded, noted
+
+    def sync(self) -> int:
+        """Journal every change since the last call; returns the entry count."""
+        doc = self.doc
+        graded, noted = self.changed_rows()
+        audit_note = {}
+        for a in doc.audit[self._audit_len:]:
+            audit_note[(a.query, a.source_id)] = (a.who, a.note)
+        entries: list[dict[str, Any]] = []
+        if doc.conventions != self._conventions:
+            entries.append({
+                "kind": "conventions", "conventions": doc.conventions.to_dict(), "when": _now()
+            })
+        for i in graded.tolist():
+            key = (doc.query_ids[int(doc.query[i])], str(doc.source_id[i]))
+            who, note = audit_note.get(key, (self.who, ""))
+            entries.append(Journal.grade_entry(doc, i, who=who, note=note))
+        entries.extend(Journal.note_entry(doc, i) for i in noted.tolist())
+        self.journal.append(entries)
+        self._grade[graded] = doc.grade[graded]
+        self._state[graded] = doc.state[graded]
+        self._reason[graded] = doc.reason[graded]
+        self._note[noted] = doc.note[noted]
+        self._conventions = doc.conventions
+        self._audit_len = len(doc.audit)
+        return len(entries)

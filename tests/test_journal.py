@@ -1,0 +1,286 @@
+"""The crash journal: edits survive kill -9, torn writes, and stay with their file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.conventions import Conventions, GainRule
+from core.document import Document, GradeState
+from core.examples import seed_document
+from core.io.delimited import read_delimited, write_delimited
+from core.journal import Journal, JournalRecorder, journal_dir
+from tests.conftest import REPO
+
+
+@pytest.fixture
+def sheet(tmp_path: Path) -> Path:
+    path = tmp_path / "sheet.csv"
+    write_delimited(seed_document(), path)
+    return path
+
+
+def _same(a: Document, b: Document) -> None:
+    np.testing.assert_array_equal(a.grade, b.grade)
+    np.testing.assert_array_equal(a.state, b.state)
+    assert a.reason.tolist() == b.reason.tolist()
+    assert a.note.tolist() == b.note.tolist()
+
+
+def test_journal_lives_under_xdg_state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert journal_dir() == tmp_path / "state" / "ndcg-worksheet" / "journal"
+    assert Journal(None).file == journal_dir() / "untitled.jsonl"
+    a, b = Journal(tmp_path / "x" / "a.csv"), Journal(tmp_path / "y" / "a.csv")
+    assert a.file != b.file  # same name, other folder: another journal
+    assert a.file.parent == journal_dir()
+
+
+def test_grade_note_conventions_replay_exactly_with_audit(sheet: Path):
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    doc.set_grade(1, 2.5, who="ana", note="re-read")
+    journal.record_grade(doc, 1, who="ana", note="re-read")
+    doc.set_grade(4, None, GradeState.UNRATEABLE, who="bo", reason="page is blank")
+    journal.record_grade(doc, 4, who="bo")
+    doc.set_grade(1, None, GradeState.UNKNOWN, who="ana")  # an undo back to "unknown"
+    journal.record_grade(doc, 1, who="ana")
+    doc.set_note(7, "tab\there, newline\nthere, ünïcode")
+    journal.record_note(doc, 7)
+    conventions = doc.conventions.replace(
+        cutoffs=(3, None), gain=doc.conventions.gain.parse("exponential")
+    )
+    doc.conventions = conventions
+    journal.record_conventions(conventions)
+    assert journal.is_pending()
+    kinds = [e["kind"] for e in journal.entries()]
+    assert kinds == ["grade", "grade", "grade", "note", "conventions"]
+
+    fresh = read_delimited(sheet)
+    result = journal.replay(fresh)
+    assert (result.applied, result.skipped) == (5, [])
+    _same(fresh, doc)
+    assert fresh.reason[4] == "page is blank"
+    assert fresh.state[1] == GradeState.UNKNOWN
+    assert fresh.original_grade[1] == doc.original_grade[1] == 3.0  # raw grade kept
+    assert fresh.conventions == conventions
+    assert fresh.conventions.gain.rule is GainRule.EXPONENTIAL
+    # Audit entries come back with the original author, note and time.
+    got = [(a.who, a.source_id, a.before, a.after, a.note, a.when) for a in fresh.audit]
+    assert [g[:5] for g in got] == [
+        ("ana", "A", "3", "2.5", "re-read"),
+        ("bo", "A", "3", "unrateable", ""),
+        ("ana", "A", "2.5", "unknown", ""),
+    ]
+    assert [g[5] for g in got] == [e["when"] for e in journal.entries()[:3]]
+
+    journal.clear()
+    assert not journal.exists()
+    assert not Journal.pending(sheet)
+
+
+def test_torn_last_line_is_tolerated_and_later_edits_append_cleanly(sheet: Path):
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    doc.set_grade(0, 3.0, who="ana")
+    journal.record_grade(doc, 0, who="ana")
+    journal.close()
+    with open(journal.file, "ab") as fh:  # a write torn by a crash
+        fh.write(b'{"kind": "grade", "query": "case-A", "source_id": "A", "gra')
+    fresh = read_delimited(sheet)
+    result = journal.replay(fresh)
+    assert result.applied == 1
+    assert result.skipped == ["line 3: torn last write"]
+    assert fresh.grade[0] == 3.0
+
+    # The next session continues the same journal: the torn tail is cut first.
+    reopened = Journal(sheet)
+    doc.set_grade(2, 2.0, who="ana")
+    reopened.record_grade(doc, 2, who="ana")
+    lines = reopened.file.read_bytes().split(b"\n")
+    assert lines[-1] == b""
+    assert [json.loads(x)["kind"] for x in lines[:-1]] == ["header", "grade", "grade"]
+    again = read_delimited(sheet)
+    assert reopened.replay(again).applied == 2
+    _same(again, doc)
+
+
+def test_unknown_candidates_are_skipped_not_fatal(sheet: Path):
+    journal = Journal(sheet)
+    journal.append([
+        {"kind": "grade", "query": "case-A", "source_id": "nope", "grade": 1.0, "state": 0},
+        {"kind": "grade", "query": "no-such-query", "source_id": "A", "grade": 1.0, "state": 0},
+        {"kind": "grade", "query": "case-A", "source_id": "A", "grade": 0.0, "state": 0},
+        {"kind": "grade", "query": "case-A", "source_id": "B", "state": "x"},
+    ])
+    doc = read_delimited(sheet)
+    result = journal.replay(doc)
+    assert result.applied == 1
+    assert len(result.skipped) == 3
+    assert doc.grade[1] == 0.0
+
+
+def test_journal_for_a_different_file_is_not_applied(sheet: Path, tmp_path: Path):
+    other = tmp_path / "other.csv"
+    write_delimited(seed_document(), other)
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    doc.set_grade(0, 3.0, who="ana")
+    journal.record_grade(doc, 0, who="ana")
+    assert Journal.pending(sheet)
+    assert not Journal.pending(other)
+    target = read_delimited(other)
+    assert Journal(other).replay(target).applied == 0
+    # Even a journal file copied under the other file's key is refused.
+    Journal(other).file.write_bytes(journal.file.read_bytes())
+    result = Journal(other).replay(target)
+    assert result.applied == 0
+    assert "belongs to" in result.skipped[-1]
+    assert not Journal.pending(other)
+    assert target.grade[0] == 1.0
+
+
+def test_a_file_saved_after_the_journal_wins(sheet: Path):
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    doc.set_grade(0, 3.0, who="ana")
+    journal.record_grade(doc, 0, who="ana")
+    assert journal.is_pending()
+    st = journal.file.stat()
+    os.utime(sheet, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert not journal.is_pending()
+    os.utime(journal.file, ns=(st.st_atime_ns, st.st_mtime_ns + 2 * 10**9))
+    assert journal.is_pending()
+    sheet.unlink()  # the file is gone: the journal is what is left
+    assert journal.is_pending()
+
+
+def test_untitled_and_move_to(tmp_path: Path):
+    doc = seed_document()
+    journal = Journal(None)
+    recorder = JournalRecorder(journal, doc, who="ana")
+    doc.set_grade(3, 1.0, who="ana")
+    assert recorder.sync() == 1
+    assert Journal.pending(None)
+    journal.move_to(tmp_path / "saved.csv")  # after Save As
+    assert not Journal.pending(None)
+    assert not journal.exists()
+
+
+def test_recorder_journals_resulting_states_and_only_changes(sheet: Path):
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    recorder = JournalRecorder(journal, doc, who="ana")
+    assert recorder.sync() == 0
+    assert not journal.exists()  # nothing written for no change
+    doc.set_grade(0, 2.0, who="bo", note="why")
+    doc.set_grade(5, None, GradeState.UNRATEABLE, who="bo", reason="paywall")
+    doc.set_note(6, "n")
+    assert recorder.sync() == 3
+    entries = journal.entries()
+    assert [(e["kind"], e["source_id"]) for e in entries] == [
+        ("grade", "B"), ("grade", "B"), ("note", "B")
+    ]
+    assert (entries[0]["who"], entries[0]["note"]) == ("bo", "why")
+    assert entries[1]["reason"] == "paywall"
+    doc.set_grade(0, 1.0, who="bo")  # undo: the resulting (original) state
+    doc.conventions = doc.conventions.replace(cutoffs=(1,))
+    assert recorder.sync() == 2
+    fresh = read_delimited(sheet)
+    assert journal.replay(fresh).applied == 5
+    _same(fresh, doc)
+    assert fresh.conventions.cutoffs == (1,)
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys
+    from core.document import GradeState
+    from core.io.delimited import read_delimited
+    from core.journal import Journal, JournalRecorder
+
+    path = sys.argv[1]
+    doc = read_delimited(path)
+    recorder = JournalRecorder(Journal(path), doc, who="child")
+    i = 0
+    while True:
+        row = i % len(doc)
+        if i % 7 == 3:
+            doc.set_grade(row, None, GradeState.UNRATEABLE, who="child", reason=f"r{i}")
+        else:
+            doc.set_grade(row, i % 4 + 0.5, who="child", note=f"edit {i}")
+        if i % 5 == 0:
+            doc.set_note(row, f"note {i}")
+        recorder.sync()
+        print(i, flush=True)  # acknowledged: it is on disk
+        i += 1
+    """
+)
+
+
+def _expected(path: Path, edits: int, notes: set[str]) -> Document:
+    doc = read_delimited(path)
+    for i in range(edits):
+        row = i % len(doc)
+        if i % 7 == 3:
+            doc.set_grade(row, None, GradeState.UNRATEABLE, who="child", reason=f"r{i}")
+        else:
+            doc.set_grade(row, i % 4 + 0.5, who="child", note=f"edit {i}")
+        if i % 5 == 0 and f"note {i}" in notes:
+            doc.set_note(row, f"note {i}")
+    return doc
+
+
+def test_kill_9_loses_no_acknowledged_edit(sheet: Path):
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(sheet)], cwd=REPO, stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert proc.stdout is not None
+    acknowledged = -1
+    while acknowledged < 60:
+        line = proc.stdout.readline()
+        assert line, "the child died before it was killed"
+        acknowledged = int(line)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    # Between its last acknowledgement and the kill the child may have written
+    # more: every acknowledged edit must be there, and the replay must equal
+    # the in-memory document after exactly the edits the journal holds.
+    journal = Journal(sheet)
+    assert journal.is_pending()
+    grades = [e for e in journal.entries() if e["kind"] == "grade"]
+    assert [e["note"] for e in grades[: acknowledged + 1] if e["note"]] == [
+        f"edit {i}" for i in range(acknowledged + 1) if i % 7 != 3
+    ]
+    edits = len(grades)
+    assert edits >= acknowledged + 1
+    notes = {e["note"] for e in journal.entries() if e["kind"] == "note"}
+    # A note is missing only if the kill tore the very last edit's batch.
+    assert {f"note {i}" for i in range(edits - 1) if i % 5 == 0} <= notes
+    recovered = read_delimited(sheet)
+    result = journal.replay(recovered)
+    assert result.skipped in ([], [f"line {len(journal.entries()) + 2}: torn last write"])
+    expected = _expected(sheet, edits, notes)
+    _same(recovered, expected)
+    assert [(a.source_id, a.before, a.after, a.note) for a in recovered.audit] == [
+        (a.source_id, a.before, a.after, a.note) for a in expected.audit
+    ]
+
+
+def test_conventions_round_trip_through_the_journal(tmp_path: Path):
+    journal = Journal(tmp_path / "c.csv")
+    conventions = Conventions.from_preset("trec_eval", cutoffs=(10, None))
+    journal.record_conventions(conventions)
+    doc = seed_document()
+    assert journal.replay(doc).applied == 1
+    assert doc.conventions == conventions
