@@ -69,7 +69,8 @@ def conventions_from_args(args: argparse.Namespace, base: Conventions) -> Conven
     if args.gain:
         gain = Gain.parse(args.gain)
         if conv.gain.negative_as_zero and gain.accepts_negative():
-            gain = Gain(gain.rule, gain.table, negative_as_zero=True)
+            # a preset's handling of negative and fractional grades stays
+            gain = Gain(gain.rule, gain.table, negative_as_zero=True, truncate=conv.gain.truncate)
         changes["gain"] = gain
     if args.cutoffs:
         ks: list[int | None] = []

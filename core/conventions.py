@@ -210,6 +210,9 @@ class Gain:
         The table for ``rule=table``; grades not in it keep gain = grade.
     negative_as_zero : bool
         Count negative gains as 0 (trec_eval only adds gains above 0).
+    truncate : bool
+        Truncate fractional grades toward zero first (trec_eval reads grades
+        as whole numbers).
 
     Examples
     --------
@@ -220,6 +223,7 @@ class Gain:
     rule: GainRule = GainRule.LINEAR
     table: tuple[tuple[float, float], ...] = ()
     negative_as_zero: bool = False
+    truncate: bool = False
 
     def __post_init__(self) -> None:
         if self.rule is GainRule.TABLE and not self.table:
@@ -262,6 +266,8 @@ class Gain:
     @property
     def label(self) -> str:
         base = self.rule.label if self.rule is not GainRule.TABLE else f"gain table {self.text}"
+        if self.truncate:
+            base += ", fractional grades truncated"
         return base + (", negative gains count as 0" if self.negative_as_zero else "")
 
     @property
@@ -269,6 +275,8 @@ class Gain:
         base = self.rule.formula
         if self.rule is GainRule.TABLE:
             base = f"gain = table[grade] ({self.text}); other grades keep gain = grade"
+        if self.truncate:
+            base = "grade = trunc(grade); " + base
         return base + ("; gain = max(gain, 0)" if self.negative_as_zero else "")
 
     def accepts_negative(self) -> bool:
@@ -278,6 +286,8 @@ class Gain:
     def apply(self, grades: FloatArray) -> FloatArray:
         """Transform grades (NaN stays NaN) into gains."""
         grades = np.asarray(grades, dtype=np.float64)
+        if self.truncate:
+            grades = np.trunc(grades)
         if self.rule is GainRule.LINEAR:
             gains = grades.copy()
         elif self.rule is GainRule.EXPONENTIAL:
@@ -481,6 +491,7 @@ class Conventions:
                 name == "trec_eval"
                 and self.gain.rule is GainRule.TABLE
                 and self.gain.negative_as_zero
+                and self.gain.truncate
                 and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
             )
             exp_variant = (
@@ -520,6 +531,7 @@ class Conventions:
         return {
             "gain": self.gain.text,
             "negative_gain_as_zero": self.gain.negative_as_zero,
+            "truncate_grades": self.gain.truncate,
             "discount": self.discount.value,
             "cutoffs": [format_cutoff(k) for k in self.cutoffs],
             "ideal": self.ideal.value,
@@ -539,6 +551,8 @@ class Conventions:
             gain = Gain.parse(str(data.get("gain", "linear")))
             if data.get("negative_gain_as_zero"):
                 gain = replace(gain, negative_as_zero=True)
+            if data.get("truncate_grades"):
+                gain = replace(gain, truncate=True)
             rubric = data.get("rubric")
             return cls(
                 gain=gain,
@@ -562,7 +576,7 @@ FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Conventions))
 
 PRESETS: dict[str, Conventions] = {
     "trec_eval": Conventions(
-        gain=Gain(GainRule.LINEAR, negative_as_zero=True),
+        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
         ideal=IdealInventory.JUDGED,
         ties=TieRule.ID_DESC,
         unknown=UnknownRule.ZERO,

@@ -270,3 +270,13 @@ def test_set_grade_keeps_the_original_and_logs():
     doc.set_grade(0, None, GradeState.UNKNOWN, who="ann")
     assert doc.audit[-1].after == "unknown"
     assert doc.changed().tolist() == [True]
+
+
+def test_trec_eval_preset_truncates_fractional_grades():
+    doc = Document.from_columns(
+        query=["q"] * 2, source_id=list("ab"), score=[2.0, 1.0], grade=[0.5, 1.7]
+    )
+    ev = evaluate(doc, Conventions.from_preset("trec_eval"))
+    assert ev.gain.tolist() == [0.0, 1.0]
+    assert doc.grade.tolist() == [0.5, 1.7]  # the raw grades are kept
+    assert ev.ndcg[0, 0] == pytest.approx(1 / math.log2(3), abs=1e-15)
