@@ -238,6 +238,33 @@ class Document:
             self._members = [order[bounds[i] : bounds[i + 1]] for i in range(self.n_queries)]
         return self._members[q]
 
+    def subset(self, rows: IntArray) -> Document:
+        """A new document holding only ``rows`` (same conventions; copies)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        used = np.unique(self.query[rows])
+        remap = np.full(self.n_queries, -1, dtype=np.int64)
+        remap[used] = np.arange(used.size)
+        return Document(
+            query_ids=[self.query_ids[int(q)] for q in used],
+            query=remap[self.query[rows]],
+            source_id=self.source_id[rows].copy(),
+            version=self.version[rows].copy(),
+            score=self.score[rows].copy(),
+            grade=self.grade[rows].copy(),
+            state=self.state[rows].copy(),
+            original_grade=self.original_grade[rows].copy(),
+            original_state=self.original_state[rows].copy(),
+            note=self.note[rows].copy(),
+            reason=self.reason[rows].copy(),
+            frequency=self.frequency[used].copy(),
+            importance=self.importance[used].copy(),
+            conventions=self.conventions,
+            judgment_version=self.judgment_version,
+            name=self.name,
+            annotators=list(self.annotators),
+            ratings=None if self.ratings is None else self.ratings[rows].copy(),
+        )
+
     def query_index(self, query_id: str) -> int:
         return self.query_ids.index(query_id)
 

@@ -1,0 +1,162 @@
+"""Plots beside the grid: contribution per rank, NDCG against k, the
+distribution of NDCG over queries, and sorted deltas of a comparison.
+
+The numbers come from :mod:`core.plotdata`; this module only draws them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.engine import Evaluation
+from core.plotdata import (
+    Series,
+    contribution_series,
+    ndcg_by_k,
+    ndcg_distribution,
+    sorted_deltas,
+)
+
+__all__ = ["PlotPanel"]
+
+ACTUAL = "#1f77b4"
+IDEAL = "#b0b0b0"
+
+
+class _Canvas(FigureCanvasQTAgg):
+    def __init__(self) -> None:
+        self.figure_ = Figure(figsize=(5, 3.2), layout="constrained")
+        super().__init__(self.figure_)
+
+
+class PlotPanel(QWidget):
+    """Tabs of plots that follow the current evaluation and query."""
+
+    saved = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("plotPanel")
+        self.tabs = QTabWidget(self)
+        self.query_canvas = _Canvas()
+        self.all_canvas = _Canvas()
+        self.compare_canvas = _Canvas()
+        self.tabs.addTab(self.query_canvas, self.tr("This query"))
+        self.tabs.addTab(self.all_canvas, self.tr("All queries"))
+        self.tabs.addTab(self.compare_canvas, self.tr("Comparison"))
+        save = QPushButton(self.tr("Save plot…"), self)
+        save.setObjectName("savePlotButton")
+        save.clicked.connect(self._ask_and_save)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(save)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs)
+        layout.addLayout(row)
+        #: The series last drawn, by plot, for tests and tooltips.
+        self.series: dict[str, list[Series]] = {}
+        self._message(self.compare_canvas, self.tr("Load a second ranking to compare."))
+
+    # -- drawing ------------------------------------------------------------------------
+    def show_query(self, ev: Evaluation, q: int, j: int = 0) -> None:
+        actual, ideal = contribution_series(ev, q, j)
+        curve = ndcg_by_k(ev, q, max_k=200)
+        self.series["contribution"] = [actual, ideal]
+        self.series["ndcg_by_k"] = [curve]
+        fig = self.query_canvas.figure_
+        fig.clear()
+        left, right = fig.subplots(1, 2)
+        width = 0.4
+        left.bar([x - width / 2 for x in actual.x], _finite(actual.y), width, label=actual.name,
+                 color=ACTUAL)
+        left.bar([x + width / 2 for x in ideal.x], _finite(ideal.y), width, label=ideal.name,
+                 color=IDEAL)
+        unknown = [x for x, y in zip(actual.x, actual.y, strict=True) if math.isnan(y)]
+        if unknown:
+            left.plot(unknown, [0.0] * len(unknown), "x", color="#d62728",
+                      label=self.tr("unknown grade"))
+        left.set_xlabel(self.tr("rank"))
+        left.set_ylabel(self.tr("contribution (gain × discount)"))
+        left.set_title(ev.doc.query_ids[q])
+        left.legend(fontsize="small")
+        right.plot(curve.x, curve.y, marker=".", color=ACTUAL)
+        right.set_ylim(0.0, 1.05)
+        right.set_xlabel("k")
+        right.set_ylabel("NDCG@k")
+        if curve.y and all(math.isnan(v) for v in curve.y):
+            right.text(0.5, 0.5, ev.query_status(q).value, ha="center", transform=right.transAxes)
+        self.query_canvas.draw_idle()
+
+    def show_distribution(self, ev: Evaluation, j: int = 0) -> None:
+        hist, left_out = ndcg_distribution(ev, j)
+        self.series["distribution"] = [hist]
+        fig = self.all_canvas.figure_
+        fig.clear()
+        ax = fig.subplots()
+        ax.bar(hist.x, hist.y, width=0.1, align="edge", color=ACTUAL, edgecolor="white")
+        ax.set_xlim(0.0, 1.0)
+        ax.set_xlabel(hist.name)
+        ax.set_ylabel(self.tr("queries"))
+        ax.set_title(self.tr("{0} queries; {1} without NDCG left out").format(
+            int(sum(hist.y)), left_out))
+        self.all_canvas.draw_idle()
+
+    def show_deltas(self, queries: Sequence[str], deltas: Sequence[float], label: str) -> None:
+        series, names = sorted_deltas(queries, deltas)
+        self.series["deltas"] = [series]
+        fig = self.compare_canvas.figure_
+        fig.clear()
+        ax = fig.subplots()
+        colors = ["#d62728" if y < 0 else "#2ca02c" if y > 0 else IDEAL for y in series.y]
+        ax.bar(series.x, series.y, color=colors)
+        ax.axhline(0.0, color="black", linewidth=0.8)
+        ax.set_xlabel(self.tr("queries, sorted by delta"))
+        ax.set_ylabel(label)
+        if len(names) <= 30:
+            ax.set_xticks(series.x, names, rotation=90, fontsize="x-small")
+        self.compare_canvas.draw_idle()
+
+    def _message(self, canvas: _Canvas, text: str) -> None:
+        canvas.figure_.clear()
+        canvas.figure_.text(0.5, 0.5, text, ha="center", va="center")
+        canvas.draw_idle()
+
+    # -- saving ---------------------------------------------------------------------------
+    def current_figure(self) -> Figure:
+        canvas = self.tabs.currentWidget()
+        assert isinstance(canvas, _Canvas)
+        return canvas.figure_
+
+    def save(self, path: str | Path) -> None:
+        """Save the visible plot; the suffix (.png or .svg) picks the format."""
+        path = Path(path)
+        if path.suffix.lower() not in (".png", ".svg"):
+            path = path.with_suffix(".png")
+        self.current_figure().savefig(path)
+        self.saved.emit(str(path))
+
+    def _ask_and_save(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save plot"), "plot.png", self.tr("PNG image (*.png);;SVG image (*.svg)")
+        )
+        if path:
+            self.save(path)
+
+
+def _finite(values: Sequence[float]) -> list[float]:
+    return [0.0 if math.isnan(v) else v for v in values]
