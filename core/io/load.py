@@ -36,9 +36,14 @@ def load_document(
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         try:
             from core.io.workbook import read_workbook
-        except ImportError as exc:  # pragma: no cover - until workbooks land
-            raise InputError("workbooks cannot be read yet", file=str(path)) from exc
-        doc: Document = read_workbook(path)
+        except ImportError:
+            return _import_foreign(path, conventions, "workbooks of our own cannot be read yet")
+        try:
+            doc: Document = read_workbook(path)
+        except InputError as exc:
+            if "not an NDCG Worksheet workbook" not in str(exc):
+                raise
+            return _import_foreign(path, conventions, exc.problem)
         if conventions is not None:
             doc.conventions = conventions
         return doc
@@ -55,6 +60,22 @@ def load_document(
     from core.io.delimited import read_delimited
 
     return read_delimited(path, conventions)
+
+
+def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Document:
+    """An .xlsx that is not our own workbook: read it as annotators' judgments.
+
+    Strict: the first refused row, cell, formula or duplicate raises. The
+    import report is attached to the document as ``import_report``.
+    """
+    from core.io.annotator import import_annotations
+
+    result = import_annotations(path, conventions=conventions, strict=True)
+    result.report.notes.insert(
+        0, f"{path.name} is not an NDCG Worksheet workbook ({why}); "
+        "it was read as an annotators' spreadsheet")
+    setattr(result.document, "import_report", result.report)  # noqa: B010
+    return result.document
 
 
 def _looks_like_trec_run(path: Path) -> bool:

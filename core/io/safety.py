@@ -7,12 +7,29 @@ calamine spend memory on them.
 
 from __future__ import annotations
 
+import posixpath
+import re
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.errors import InputError
 
-__all__ = ["LIMITS", "check_xlsx"]
+__all__ = [
+    "EXCEL_MAX_COLUMNS",
+    "EXCEL_MAX_ROWS",
+    "LIMITS",
+    "WorkbookCheck",
+    "check_xlsx",
+    "column_letters",
+    "column_number",
+    "find_formulas",
+    "parse_xml",
+]
+
+EXCEL_MAX_ROWS = 1_048_576
+EXCEL_MAX_COLUMNS = 16_384
 
 LIMITS = {
     "file_bytes": 512 * 1024**2,
@@ -20,12 +37,23 @@ LIMITS = {
     "part_bytes": 1024**3,
     "total_bytes": 2 * 1024**3,
     "ratio": 200.0,
+    #: A reader allocates rows x columns cells for the used area of a sheet.
+    "sheet_cells": 12_000_000,
 }
 _REQUIRED = ("[Content_Types].xml",)
 
 
-def check_xlsx(path: str | Path) -> None:
-    """Raise :class:`InputError` unless ``path`` looks like a safe .xlsx."""
+def check_xlsx(path: str | Path) -> WorkbookCheck:
+    """Raise :class:`InputError` unless ``path`` looks like a safe .xlsx.
+
+    Checked before any parser sees the file: magic bytes (old .xls and
+    encrypted workbooks are OLE files), zip directory, part count, per-part
+    and total unpacked size and compression ratio (zip bombs), required
+    parts, no DTD or entity declaration in any XML part (billion laughs,
+    XXE), and each sheet's declared dimension and used area within Excel's
+    limits (a reader allocates the whole used area). Returns what was found,
+    including which sheets hold formula elements.
+    """
     path = Path(path)
     name = str(path)
     try:
@@ -80,3 +108,303 @@ def check_xlsx(path: str | Path) -> None:
                 f"the workbook lacks its {part} part", file=name,
                 hint="this is a zip file but not an .xlsx workbook",
             )
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return _check_parts(zf, infos, name)
+    except InputError:
+        raise
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError,
+            RuntimeError, NotImplementedError) as exc:
+        raise InputError(
+            f"the workbook is damaged or truncated ({type(exc).__name__}: {exc})",
+            file=name, hint="open it in Excel or LibreOffice and save it again",
+        ) from exc
+
+
+@dataclass
+class WorkbookCheck:
+    """What :func:`check_xlsx` found in a workbook that passed."""
+
+    #: Sheet names in workbook order, and each sheet's part in the zip.
+    sheets: list[str] = field(default_factory=list)
+    parts: dict[str, str] = field(default_factory=dict)
+    #: Sheets whose XML holds at least one formula element.
+    with_formulas: set[str] = field(default_factory=set)
+    #: Each sheet's used area (rows, columns) as found in its cells.
+    used: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+_NS_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_NS_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_NS_PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
+_FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref="([^"]*)"')
+_REF = re.compile(r"^\$?([A-Za-z]{1,7})\$?(\d{1,9})$")
+_CHUNK = 1 << 20
+
+
+def column_number(letters: str) -> int:
+    """``"A"`` -> 1, ``"XFD"`` -> 16384."""
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def column_letters(number: int) -> str:
+    """1 -> ``"A"``, 16384 -> ``"XFD"``."""
+    out = ""
+    while number > 0:
+        number, rem = divmod(number - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def parse_xml(data: bytes, *, file: str, part: str) -> Any:
+    """Parse a small XML part with defusedxml (no DTD, no entities)."""
+    from xml.etree.ElementTree import ParseError
+
+    import defusedxml.ElementTree as det
+    from defusedxml import DefusedXmlException
+
+    try:
+        return det.fromstring(data, forbid_dtd=True)
+    except DefusedXmlException as exc:
+        raise InputError(
+            f"part {part!r} declares XML entities or a DTD, which a workbook never needs"
+            " (an entity bomb such as billion laughs, or an external entity); refused",
+            file=file, hint="this file was crafted or damaged; do not open it elsewhere either",
+        ) from exc
+    except ParseError as exc:
+        raise InputError(f"part {part!r} is not well-formed XML ({exc})", file=file) from exc
+
+
+def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> bytes:
+    """Unpack one part, never past its declared size (a lying header)."""
+    chunks = []
+    got = 0
+    with zf.open(info) as fh:
+        while True:
+            chunk = fh.read(_CHUNK)
+            if not chunk:
+                break
+            got += len(chunk)
+            if got > info.file_size:
+                raise InputError(
+                    f"part {info.filename!r} unpacks to more than its declared size", file=file
+                )
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _resolve(base_part: str, target: str) -> str:
+    if target.startswith("/"):
+        return target.lstrip("/")
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base_part), target))
+
+
+def _rels_of(part: str) -> str:
+    return posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
+
+
+def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -> WorkbookCheck:
+    by_name = {i.filename: i for i in infos}
+    xml_data: dict[str, bytes] = {}
+    for info in infos:
+        if info.filename.lower().endswith((".xml", ".rels", ".vml")):
+            data = _read_part(zf, info, file)
+            if _DTD.search(data):
+                raise InputError(
+                    f"part {info.filename!r} declares XML entities or a DTD, which a workbook"
+                    " never needs (an entity bomb such as billion laughs, or an external"
+                    " entity); refused",
+                    file=file,
+                    hint="this file was crafted or damaged; do not open it elsewhere either",
+                )
+            xml_data[info.filename] = data
+    root_rels = "_rels/.rels"
+    if root_rels not in xml_data:
+        raise InputError(f"the workbook lacks its {root_rels} part", file=file,
+                         hint="this is a zip file but not an .xlsx workbook")
+    book_part = ""
+    root = parse_xml(xml_data[root_rels], file=file, part=root_rels)
+    for rel in root.iter(f"{_NS_PKG}Relationship"):
+        if rel.get("Type", "").endswith("/officeDocument"):
+            book_part = _resolve("", rel.get("Target", ""))
+    if book_part not in xml_data:
+        raise InputError("the workbook lacks its workbook part (xl/workbook.xml)", file=file,
+                         hint="this is a zip file but not an .xlsx workbook")
+    targets: dict[str, str] = {}
+    book_rels = _rels_of(book_part)
+    if book_rels in xml_data:
+        for rel in parse_xml(xml_data[book_rels], file=file, part=book_rels).iter(
+            f"{_NS_PKG}Relationship"
+        ):
+            targets[rel.get("Id", "")] = _resolve(book_part, rel.get("Target", ""))
+    check = WorkbookCheck()
+    book = parse_xml(xml_data[book_part], file=file, part=book_part)
+    for sheet in book.iter(f"{_NS_MAIN}sheet"):
+        sheet_name = sheet.get("name", "")
+        part = targets.get(sheet.get(f"{_NS_REL}id", ""), "")
+        check.sheets.append(sheet_name)
+        if part not in by_name:
+            raise InputError(f"sheet {sheet_name!r} has no part in the workbook", file=file,
+                             hint="open it in Excel or LibreOffice and save it again")
+        check.parts[sheet_name] = part
+        sheet_data = xml_data.get(part)
+        if sheet_data is None:
+            continue
+        data = sheet_data
+        rows, cols = _used_area(data, file=file, sheet=sheet_name)
+        check.used[sheet_name] = (rows, cols)
+        if _FORMULA.search(data):
+            check.with_formulas.add(sheet_name)
+    if not check.sheets:
+        raise InputError("the workbook has no sheets", file=file)
+    return check
+
+
+def _parse_ref(ref: str) -> tuple[int, int] | None:
+    m = _REF.match(ref.strip())
+    if not m:
+        return None
+    return int(m.group(2)), column_number(m.group(1))
+
+
+def _limit_error(what: str, file: str, sheet: str) -> InputError:
+    return InputError(
+        what, file=file, sheet=sheet,
+        hint=f"Excel's limits are {EXCEL_MAX_ROWS} rows and {EXCEL_MAX_COLUMNS} columns;"
+        " copy the data into a new sheet and save it again",
+    )
+
+
+def _used_area(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
+    """Rows and columns a reader would allocate; refuse what Excel could not hold."""
+    dim = _DIMENSION.search(data, 0, 1 << 16)
+    if dim:
+        for ref in dim.group(1).decode("ascii", "replace").split(":"):
+            rc = _parse_ref(ref)
+            if rc is None:
+                raise _limit_error(f"the sheet's dimension {ref!r} is not a cell reference",
+                                   file, sheet)
+            if rc[1] > EXCEL_MAX_COLUMNS:
+                raise _limit_error(
+                    f"the sheet declares {rc[1]:,} columns (dimension {dim.group(1).decode()!r})",
+                    file, sheet)
+            if rc[0] > EXCEL_MAX_ROWS:
+                raise _limit_error(
+                    f"the sheet declares {rc[0]:,} rows (dimension {dim.group(1).decode()!r})",
+                    file, sheet)
+    head = data[: 1 << 12]
+    plain = b"<worksheet" in head
+    cells_without_ref = data.count(b"<c>") + data.count(b"<c/>") + data.count(b"<c ") - data.count(
+        b'<c r="'
+    )
+    if plain and cells_without_ref == 0:
+        max_row = _max_row(data)
+        max_col = _max_col(data)
+    else:
+        max_row, max_col = _used_area_slow(data, file=file, sheet=sheet)
+    if max_col > EXCEL_MAX_COLUMNS:
+        raise _limit_error(f"the sheet uses {max_col:,} columns", file, sheet)
+    if max_row > EXCEL_MAX_ROWS:
+        raise _limit_error(f"the sheet uses {max_row:,} rows", file, sheet)
+    if max_row * max_col > LIMITS["sheet_cells"]:
+        raise _limit_error(
+            f"the sheet's used area is {max_row:,} rows x {max_col:,} columns"
+            f" ({column_letters(max_col)}{max_row}), too large to read safely",
+            file, sheet)
+    return max_row, max_col
+
+
+def _max_row(data: bytes) -> int:
+    for digits in range(10, 0, -1):
+        pattern = re.compile(rb'<c r="[A-Z]{1,7}(\d{%d})"' % digits)
+        found = pattern.findall(data)
+        if found:
+            return max(int(x) for x in found)
+    return 0
+
+
+def _max_col(data: bytes) -> int:
+    long = re.findall(rb'<c r="([A-Z]{2,7})\d', data)
+    if long:
+        return max(column_number(x.decode()) for x in long)
+    for letter in range(ord("Z"), ord("A") - 1, -1):
+        if re.search(rb'<c r="%c\d' % letter, data):
+            return letter - 64
+    return 0
+
+
+def _used_area_slow(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
+    """Exact used area when cells lack references or the XML uses prefixes."""
+    import io
+
+    from defusedxml.ElementTree import iterparse
+
+    max_row = max_col = 0
+    row = 0
+    col = 0
+    try:
+        for _event, elem in iterparse(io.BytesIO(data), events=("start",)):
+            tag = elem.tag.rsplit("}", 1)[-1]
+            if tag == "row":
+                r = elem.get("r")
+                row = int(r) if r and r.isdigit() else row + 1
+                col = 0
+            elif tag == "c":
+                rc = _parse_ref(elem.get("r") or "")
+                if rc is not None:
+                    row, col = rc
+                else:
+                    col += 1
+                max_row = max(max_row, row)
+                max_col = max(max_col, col)
+                if max_col > EXCEL_MAX_COLUMNS or max_row > EXCEL_MAX_ROWS:
+                    break
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"the sheet's XML is not readable ({exc})", file=file,
+                         sheet=sheet) from exc
+    return max_row, max_col
+
+
+def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:
+    """Every formula cell of one sheet part: (cell reference, formula text).
+
+    Nothing is evaluated; used to refuse formulas where data belongs.
+    """
+    import io
+
+    from defusedxml.ElementTree import iterparse
+
+    name = str(path)
+    out: list[tuple[str, str]] = []
+    try:
+        with zipfile.ZipFile(path) as zf:
+            data = _read_part(zf, zf.getinfo(part), name)
+        row = col = 0
+        ref = ""
+        for event, elem in iterparse(io.BytesIO(data), events=("start", "end")):
+            tag = elem.tag.rsplit("}", 1)[-1]
+            if event == "start":
+                if tag == "row":
+                    r = elem.get("r")
+                    row = int(r) if r and r.isdigit() else row + 1
+                    col = 0
+                elif tag == "c":
+                    rc = _parse_ref(elem.get("r") or "")
+                    row, col = rc if rc is not None else (row, col + 1)
+                    ref = f"{column_letters(col)}{row}"
+            elif tag == "f":
+                out.append((ref, "=" + (elem.text or "")))
+            elif tag == "row":
+                elem.clear()
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"the sheet's XML is not readable ({exc})", file=name) from exc
+    return out

@@ -1,0 +1,868 @@
+"""Import annotators' spreadsheets (.xlsx, .csv, .tsv) as a :class:`Document`.
+
+The layouts understood:
+
+- long: one row per judgment, with or without an annotator column;
+- wide: one grade column per annotator (``grade_alice``, ``rating bob``).
+
+Headers are detected from common names; the detected :class:`ColumnMapping`
+can be corrected and passed back. Every row that is not imported, and every
+value that was changed in meaning (a text label, a mark such as ``n/a``), is
+named in the :class:`ImportReport` with its row and column: nothing is
+silently dropped. Formulas in data cells are never evaluated; they are
+rejected with their cell.
+
+The functions form the API of the import wizard::
+
+    p = preview(path)                        # sheets, header row, first rows
+    mapping = p.mapping                      # detected; the user may correct it
+    result = import_annotations(path, mapping, rubric=..., consensus="median")
+    result.document, result.report
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.consensus import consensus as combine
+from core.conventions import ConsensusRule, Conventions, Rounding, Rubric
+from core.document import Document, GradeState
+from core.errors import InputError
+from core.io.safety import check_xlsx, column_letters, find_formulas
+
+__all__ = [
+    "ALIASES",
+    "UNKNOWN_MARKS",
+    "UNRATEABLE_MARKS",
+    "ColumnMapping",
+    "ImportReport",
+    "ImportResult",
+    "Issue",
+    "SheetPreview",
+    "Table",
+    "detect_mapping",
+    "import_annotations",
+    "import_table",
+    "preview",
+    "read_table",
+]
+
+#: Header names recognised for each field (compared lower-case, with spaces,
+#: dashes and dots read as underscores).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "query": ("query", "qid", "query_id", "topic", "topic_id", "question", "query_text"),
+    "source_id": (
+        "doc", "docid", "doc_id", "document", "document_id", "docno", "source", "source_id",
+        "url", "passage", "passage_id", "pid", "candidate", "id",
+    ),
+    "grade": (
+        "grade", "label", "rating", "relevance", "rel", "judgment", "judgement",
+        "relevance_grade", "relevance_label",
+    ),
+    "score": ("score", "predicted_score", "prediction", "sim", "similarity"),
+    "rank": ("rank", "position", "pos"),
+    "annotator": ("annotator", "annotator_id", "rater", "assessor", "judge", "reviewer", "user"),
+    "version": ("version", "source_version", "doc_version"),
+    "note": ("note", "notes", "comment", "comments"),
+    "reason": ("reason", "unrateable_reason"),
+}
+#: Marks that mean "not graded yet" (unknown) by default.
+UNKNOWN_MARKS: tuple[str, ...] = ("", "?", "unknown", "tbd", "todo")
+#: Marks that mean "looked at, could not be graded" (unrateable) by default;
+#: the mark itself is kept as the reason.
+UNRATEABLE_MARKS: tuple[str, ...] = (
+    "n/a", "na", "-", "skip", "skipped", "unrateable", "cannot judge", "can't judge",
+)
+SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
+                 "note", "reason")
+MAX_TEXT_BYTES = 2 * 1024**3
+_HEADER_SCAN = 20
+_PREVIEW_ROWS = 20
+
+
+def _norm(text: object) -> str:
+    return re.sub(r"[\s\-.]+", "_", str(text).strip().lower()).strip("_")
+
+
+# -- the mapping ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ColumnMapping:
+    """Which column holds what (0-based column indices; None = absent).
+
+    A long layout sets ``grade`` (and optionally ``annotator``); a wide one
+    sets ``grades``, one (column, annotator name) pair per annotator.
+    ``header_row`` is the 0-based row index of the header; data follow it.
+    ``unknown_marks`` and ``unrateable_marks`` declare which texts in a
+    grade cell mean which state (compared case-insensitively).
+    """
+
+    header_row: int = 0
+    query: int | None = None
+    source_id: int | None = None
+    grade: int | None = None
+    grades: tuple[tuple[int, str], ...] = ()
+    score: int | None = None
+    rank: int | None = None
+    annotator: int | None = None
+    version: int | None = None
+    note: int | None = None
+    reason: int | None = None
+    unknown_marks: tuple[str, ...] = UNKNOWN_MARKS
+    unrateable_marks: tuple[str, ...] = UNRATEABLE_MARKS
+
+    @property
+    def layout(self) -> str:
+        """``"wide"`` when grades come from one column per annotator, else ``"long"``."""
+        return "wide" if self.grades else "long"
+
+    def replace(self, **changes: Any) -> ColumnMapping:
+        return replace(self, **changes)
+
+    def used_columns(self) -> dict[int, str]:
+        """Column index -> the field it feeds."""
+        out = {getattr(self, f): f for f in SINGLE_FIELDS if getattr(self, f) is not None}
+        out.update({c: f"grade ({who})" for c, who in self.grades})
+        return out
+
+
+@dataclass
+class Table:
+    """Raw cells of one sheet or text file, as read (nothing interpreted)."""
+
+    file: str
+    rows: list[list[Any]]
+    sheet: str | None = None
+    sheets: list[str] = field(default_factory=list)
+    #: Formula cells: (0-based row, 0-based column, formula text).
+    formulas: list[tuple[int, int, str]] = field(default_factory=list)
+    encoding: str | None = None
+    delimiter: str | None = None
+
+    def header(self, mapping: ColumnMapping) -> list[str]:
+        if mapping.header_row < len(self.rows):
+            return [_text(c) for c in self.rows[mapping.header_row]]
+        return []
+
+
+@dataclass(frozen=True)
+class SheetPreview:
+    """What the wizard shows before importing."""
+
+    file: str
+    sheets: list[str]
+    sheet: str | None
+    header_row: int
+    header: list[str]
+    rows: list[list[str]]
+    mapping: ColumnMapping
+    encoding: str | None
+    delimiter: str | None
+    n_rows: int
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One finding of the import, with its place (1-based row, column header)."""
+
+    kind: str
+    row: int
+    column: str
+    problem: str
+    value: str = ""
+
+    def __str__(self) -> str:
+        where = f"row {self.row}" + (f", column {self.column!r}" if self.column else "")
+        return f"{where}: {self.problem}"
+
+
+#: Issue kinds. Rejected rows and cells are not imported (a rejected grade
+#: cell leaves that annotator's grade not given); the others are imported and
+#: flagged.
+ROW_REJECTED = "row rejected"
+CELL_REJECTED = "cell rejected"
+FORMULA = "formula"
+DUPLICATE = "duplicate"
+OUTSIDE_SCALE = "outside scale"
+FRACTIONAL = "fractional"
+LABEL = "label mapped"
+MARK = "mark"
+CONFLICT = "conflict"
+_FATAL = (ROW_REJECTED, CELL_REJECTED, FORMULA, DUPLICATE, CONFLICT)
+
+
+@dataclass
+class ImportReport:
+    """Everything the import did and refused, for people and the wizard."""
+
+    file: str
+    sheet: str | None = None
+    layout: str = "long"
+    encoding: str | None = None
+    delimiter: str | None = None
+    header_row: int = 1
+    rows_read: int = 0
+    rows_imported: int = 0
+    blank_rows: int = 0
+    candidates: int = 0
+    annotators: list[str] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    unmapped_labels: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    mapping: ColumnMapping | None = None
+
+    def of_kind(self, *kinds: str) -> list[Issue]:
+        return [i for i in self.issues if i.kind in kinds]
+
+    @property
+    def rejected(self) -> list[Issue]:
+        """Rows and cells not imported (including formulas and conflicts)."""
+        return self.of_kind(ROW_REJECTED, CELL_REJECTED, FORMULA, CONFLICT)
+
+    @property
+    def rows_rejected(self) -> int:
+        return len({i.row for i in self.of_kind(ROW_REJECTED)} |
+                   {i.row for i in self.of_kind(FORMULA) if "row rejected" in i.problem})
+
+    @property
+    def duplicates(self) -> list[Issue]:
+        return self.of_kind(DUPLICATE)
+
+    @property
+    def outside_scale(self) -> list[Issue]:
+        return self.of_kind(OUTSIDE_SCALE)
+
+    @property
+    def fractional(self) -> list[Issue]:
+        return self.of_kind(FRACTIONAL)
+
+    @property
+    def formulas(self) -> list[Issue]:
+        return self.of_kind(FORMULA)
+
+    @property
+    def clean(self) -> bool:
+        """No row or cell refused and no duplicate."""
+        return not self.of_kind(*_FATAL)
+
+    def first_problem(self) -> Issue | None:
+        fatal = self.of_kind(*_FATAL)
+        return min(fatal, key=lambda i: i.row) if fatal else None
+
+    def summary(self) -> list[str]:
+        """Sentences for people, most important first."""
+        where = self.file + (f", sheet {self.sheet!r}" if self.sheet else "")
+        lines = [
+            f"{where}: {self.layout} layout, header on row {self.header_row}; "
+            f"{self.rows_read} data rows read, {self.rows_imported} imported, "
+            f"{self.rows_rejected} rejected, {self.blank_rows} blank skipped; "
+            f"{self.candidates} candidates"
+            + (f", annotators {', '.join(self.annotators)}" if self.annotators else "")
+        ]
+        counts: dict[str, int] = {}
+        for issue in self.issues:
+            counts[issue.kind] = counts.get(issue.kind, 0) + 1
+        if counts:
+            lines.append("; ".join(f"{k}: {v}" for k, v in counts.items()))
+        if self.unmapped_labels:
+            lines.append("labels not in the rubric: " + ", ".join(
+                f"{k!r} ({v})" for k, v in self.unmapped_labels.items()))
+        lines.extend(self.notes)
+        return lines
+
+
+@dataclass
+class ImportResult:
+    """The imported document and its report."""
+
+    document: Document
+    report: ImportReport
+
+
+# -- reading raw tables ----------------------------------------------------------------
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 2**53:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def _decode(raw: bytes, name: str) -> tuple[str, str]:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        try:
+            return raw[3:].decode("utf-8"), "utf-8-sig"
+        except UnicodeDecodeError as exc:
+            raise InputError(f"the file starts like UTF-8 but is not ({exc.reason} at byte "
+                             f"{exc.start})", file=name) from exc
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError as exc:
+            raise InputError("the file starts like UTF-16 but is not", file=name) from exc
+    if b"\x00" in raw[:65536]:
+        raise InputError("the file is binary, not text (it holds NUL bytes)", file=name,
+                         hint="name a CSV, TSV or .xlsx file")
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = raw.decode("cp1252")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            "the file is binary, not text (neither UTF-8 nor Windows-1252)", file=name,
+            hint="name a CSV, TSV or .xlsx file",
+        ) from exc
+    controls = sum(1 for ch in text[:65536] if ord(ch) < 32 and ch not in "\t\r\n")
+    if controls > max(2, len(text[:65536]) // 100):
+        raise InputError("the file is binary, not text", file=name,
+                         hint="name a CSV, TSV or .xlsx file")
+    return text, "cp1252"
+
+
+def _sniff(text: str, path: Path) -> str:
+    if path.suffix.lower() in (".tsv", ".tab"):
+        return "\t"
+    sample = "\n".join(text.splitlines()[:20])
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",\t;|").delimiter
+    except csv.Error:
+        first = sample.split("\n", 1)[0]
+        counts = {d: first.count(d) for d in (",", "\t", ";", "|")}
+        best = max(counts, key=lambda d: counts[d])
+        return best if counts[best] else ","
+
+
+def _read_text_table(path: Path) -> Table:
+    name = str(path)
+    try:
+        if path.stat().st_size > MAX_TEXT_BYTES:
+            raise InputError("the file is larger than 2 GiB", file=name)
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=name) from exc
+    if not raw.strip():
+        raise InputError("the file is empty", file=name, hint="add a header line and rows")
+    if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
+        raise InputError("this is a workbook, not a text file", file=name,
+                         hint="give it the .xlsx extension")
+    text, encoding = _decode(raw, name)
+    delim = _sniff(text, path)
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
+    except csv.Error as exc:
+        raise InputError(f"the text cannot be split into fields ({exc})", file=name) from exc
+    return Table(file=name, rows=rows, encoding=encoding, delimiter=delim)
+
+
+def _read_xlsx_table(path: Path, sheet: str | None) -> Table:
+    name = str(path)
+    check = check_xlsx(path)
+    if sheet is None:
+        sheet = check.sheets[0]
+    elif sheet not in check.parts:
+        raise InputError(f"there is no sheet {sheet!r}", file=name,
+                         hint="sheets: " + ", ".join(check.sheets))
+    import python_calamine
+
+    try:
+        with python_calamine.CalamineWorkbook.from_path(name) as book:
+            rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+    except Exception as exc:  # calamine's own error classes vary by version
+        raise InputError(
+            f"the sheet cannot be read ({type(exc).__name__}: {exc})", file=name, sheet=sheet,
+            hint="open it in Excel or LibreOffice and save it again",
+        ) from exc
+    formulas: list[tuple[int, int, str]] = []
+    if sheet in check.with_formulas:
+        for ref, text in find_formulas(path, check.parts[sheet]):
+            m = re.match(r"([A-Z]+)(\d+)$", ref)
+            if m:
+                col = 0
+                for ch in m.group(1):
+                    col = col * 26 + ord(ch) - 64
+                formulas.append((int(m.group(2)) - 1, col - 1, text))
+    return Table(file=name, rows=[list(r) for r in rows], sheet=sheet, sheets=check.sheets,
+                 formulas=formulas)
+
+
+def read_table(path: str | Path, *, sheet: str | None = None) -> Table:
+    """Read the raw cells of a .xlsx sheet (first by default), .csv or .tsv.
+
+    A workbook passes :func:`core.io.safety.check_xlsx` first; its formula
+    cells are listed, never evaluated. Text files: UTF-8 (with or without
+    BOM), UTF-16 with BOM, or Windows-1252; delimiter detected.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", file=str(path), hint="check the path")
+    if path.is_dir():
+        raise InputError("this is a folder, not a file", file=str(path))
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        return _read_xlsx_table(path, sheet)
+    if suffix == ".xls":
+        raise InputError("old .xls workbooks are not supported", file=str(path),
+                         hint="save it as .xlsx in Excel or LibreOffice")
+    return _read_text_table(path)
+
+
+# -- detection ----------------------------------------------------------------------------
+def _field_of(header: str) -> str | None:
+    key = _norm(header)
+    for name, aliases in ALIASES.items():
+        if key in aliases:
+            return name
+    return None
+
+
+def _wide_annotator(header: str) -> str | None:
+    """``grade_alice`` / ``alice grade`` / ``rating (bob)`` -> the annotator's name."""
+    key = _norm(re.sub(r"[()\[\]:]", " ", header))
+    for alias in ALIASES["grade"]:
+        for pattern in (rf"^{alias}_(.+)$", rf"^(.+)_{alias}$"):
+            m = re.match(pattern, key)
+            if m and m.group(1) not in ALIASES["grade"]:
+                start = header.lower().find(m.group(1).split("_")[0])
+                raw = header[start:start + len(m.group(1))] if start >= 0 else m.group(1)
+                return raw.strip(" _-:()[]") or m.group(1)
+    return None
+
+
+def _score_header(row: Sequence[Any]) -> int:
+    return sum(1 for c in row if isinstance(c, str) and (_field_of(c) or _wide_annotator(c)))
+
+
+def detect_mapping(table: Table) -> ColumnMapping:
+    """Guess the header row and which column holds what.
+
+    The header is the first of the first 20 rows with the most recognised
+    names. A column named like ``grade``/``label``/``rating``/``relevance``
+    gives a long layout; several named ``grade_<annotator>`` (or
+    ``<annotator> rating``) give a wide one.
+    """
+    best_row, best = 0, 0
+    for i, row in enumerate(table.rows[:_HEADER_SCAN]):
+        score = _score_header(row)
+        if score > best:
+            best_row, best = i, score
+    header = [_text(c) for c in table.rows[best_row]] if table.rows else []
+    found: dict[str, int] = {}
+    wide: list[tuple[int, str]] = []
+    for col, name in enumerate(header):
+        f = _field_of(name)
+        if f is not None and f not in found:
+            found[f] = col
+        elif f is None:
+            who = _wide_annotator(name)
+            if who is not None:
+                wide.append((col, who))
+    if "grade" in found and wide:
+        # An exact "grade" column wins; per-annotator columns stay unmapped
+        # unless the user maps them.
+        wide = []
+    mapping = ColumnMapping(header_row=best_row, grades=tuple(wide))
+    fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
+    return replace(mapping, **fields)
+
+
+def preview(path: str | Path, *, sheet: str | None = None,
+            mapping: ColumnMapping | None = None) -> SheetPreview:
+    """Sheets, the detected header row, the first rows and the mapping."""
+    table = read_table(path, sheet=sheet)
+    mapping = mapping or detect_mapping(table)
+    start = mapping.header_row + 1
+    return SheetPreview(
+        file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
+        header=table.header(mapping),
+        rows=[[_text(c) for c in r] for r in table.rows[start:start + _PREVIEW_ROWS]],
+        mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
+        n_rows=max(0, len(table.rows) - start),
+    )
+
+
+# -- interpreting cells ---------------------------------------------------------------------
+class _Reject(Exception):
+    pass
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        raise _Reject(f"{value!r} is a true/false value, not a number")
+    if isinstance(value, (int, float)):
+        x = float(value)
+    else:
+        text = str(value).strip()
+        try:
+            x = float(text.replace(",", ".")) if text.count(",") == 1 and "." not in text \
+                else float(text)
+        except ValueError:
+            raise _Reject(f"{text!r} is not a number") from None
+    if not math.isfinite(x):
+        raise _Reject(f"{_text(value)!r} is not a finite number (NaN or infinite)")
+    return x
+
+
+@dataclass
+class _Grade:
+    value: float = math.nan
+    state: GradeState = GradeState.UNKNOWN
+    reason: str = ""
+
+
+# -- import -------------------------------------------------------------------------------
+def import_table(
+    table: Table,
+    mapping: ColumnMapping | None = None,
+    conventions: Conventions | None = None,
+    *,
+    rubric: Rubric | None = None,
+    strict: bool = False,
+) -> ImportResult:
+    """Turn a raw :class:`Table` into a document and a report.
+
+    ``conventions`` give the consensus rule and rounding for several
+    annotators and the rubric that maps text labels to grades (``rubric``
+    overrides it). With ``strict`` the first refused row or cell, formula or
+    duplicate raises :class:`InputError` instead of being reported.
+    """
+    conventions = conventions or Conventions()
+    if rubric is not None:
+        conventions = conventions.replace(rubric=rubric)
+    rubric = conventions.rubric
+    mapping = mapping or detect_mapping(table)
+    header = table.header(mapping)
+    name = table.file
+    report = ImportReport(file=name, sheet=table.sheet, layout=mapping.layout,
+                          encoding=table.encoding, delimiter=table.delimiter,
+                          header_row=mapping.header_row + 1, mapping=mapping)
+
+    def col_name(c: int) -> str:
+        label = header[c] if c < len(header) and header[c] else ""
+        if table.sheet is not None:
+            return f"{column_letters(c + 1)} ({label})" if label else column_letters(c + 1)
+        return label or f"field {c + 1}"
+
+    def fail(problem: str, *, line: int | None = None, column: str | None = None,
+             hint: str | None = None) -> InputError:
+        return InputError(problem, file=name, sheet=table.sheet, line=line, column=column,
+                          hint=hint)
+
+    for need in ("query", "source_id"):
+        if getattr(mapping, need) is None:
+            raise fail(f"no {need.replace('_', ' ')} column found in the header "
+                       f"({', '.join(h for h in header if h) or 'empty'})",
+                       line=mapping.header_row + 1,
+                       hint="name it e.g. " + "/".join(ALIASES[need][:4])
+                       + ", or choose it in the import mapping")
+    if mapping.grade is None and not mapping.grades:
+        raise fail(f"no grade column found in the header ({', '.join(h for h in header if h)})",
+                   line=mapping.header_row + 1,
+                   hint="name it grade/label/rating/relevance, one column per annotator as "
+                   "grade_<name>, or choose it in the import mapping")
+    width = max(mapping.used_columns()) + 1
+    formula_at: dict[int, list[tuple[int, str]]] = {}
+    for r, c, text in table.formulas:
+        formula_at.setdefault(r, []).append((c, text))
+    key_cols = {mapping.query, mapping.source_id, mapping.score, mapping.rank,
+                mapping.annotator}
+    unknown_marks = {m.strip().casefold() for m in mapping.unknown_marks}
+    unrateable_marks = {m.strip().casefold() for m in mapping.unrateable_marks}
+    scale = set(rubric.values) if rubric is not None else None
+
+    # Per candidate (query, source): index, and per annotator the grade.
+    index: dict[tuple[str, str], int] = {}
+    c_query: list[str] = []
+    c_source: list[str] = []
+    c_score: list[float] = []
+    c_version: list[str] = []
+    c_note: list[str] = []
+    c_first_row: list[int] = []
+    annotators: dict[str, int] = {}
+    grades: list[dict[int, _Grade]] = []
+    grade_row: dict[tuple[int, int], int] = {}
+    issues = report.issues
+    memo: dict[str, _Grade | str] = {}
+
+    def interpret(value: Any, row: int, cname: str) -> _Grade | None:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            x = float(value)
+            if not math.isfinite(x):
+                issues.append(Issue(CELL_REJECTED, row, cname,
+                                    f"grade {_text(value)!r} is not a finite number; "
+                                    "not imported", _text(value)))
+                return None
+            g = _Grade(x, GradeState.NUMBER)
+        else:
+            text = _text(value).strip()
+            known = memo.get(text)
+            if known is None:
+                key = text.casefold()
+                if key in unknown_marks:
+                    known = _Grade()
+                elif key in unrateable_marks:
+                    known = _Grade(math.nan, GradeState.UNRATEABLE, text)
+                else:
+                    try:
+                        known = _Grade(_number(text), GradeState.NUMBER)
+                    except _Reject as exc:
+                        lab = rubric.value_for_label(text) if rubric is not None else None
+                        if lab is not None:
+                            known = _Grade(lab, GradeState.NUMBER)
+                        elif key in ("nan", "inf", "-inf", "+inf", "infinity"):
+                            known = f"{exc}; not imported"
+                        else:
+                            known = (f"label {text!r} is not in the rubric"
+                                     + (f" ({rubric.text})" if rubric is not None
+                                        else " (no rubric declared)") + "; not imported")
+                memo[text] = known
+            if isinstance(known, str):
+                if "rubric" in known:
+                    report.unmapped_labels[text] = report.unmapped_labels.get(text, 0) + 1
+                issues.append(Issue(CELL_REJECTED, row, cname, known, text))
+                return None
+            g = known
+            if g.state is GradeState.UNRATEABLE:
+                issues.append(Issue(MARK, row, cname,
+                                    f"{text!r} read as unrateable (reason kept)", text))
+            elif g.state is GradeState.UNKNOWN and text:
+                issues.append(Issue(MARK, row, cname, f"{text!r} read as unknown", text))
+            elif g.state is GradeState.NUMBER and _text(value).strip() and not re.match(
+                r"^[\s+\-\d.,eE]+$", text
+            ):
+                issues.append(Issue(LABEL, row, cname,
+                                    f"label {text!r} read as grade {_text(g.value)}", text))
+        if g.state is GradeState.NUMBER:
+            if scale is not None and g.value not in scale:
+                issues.append(Issue(OUTSIDE_SCALE, row, cname,
+                                    f"grade {_text(g.value)} is outside the rubric "
+                                    f"({rubric.text if rubric else ''}); imported, flagged",
+                                    _text(value)))
+            if not float(g.value).is_integer():
+                issues.append(Issue(FRACTIONAL, row, cname,
+                                    f"grade {_text(g.value)} is fractional; imported as is",
+                                    _text(value)))
+        return g
+
+    rows = table.rows
+    has_annotator = mapping.annotator is not None
+    single = mapping.layout == "long" and not has_annotator
+    for r in range(mapping.header_row + 1, len(rows)):
+        raw = rows[r]
+        line = r + 1
+        if all(c is None or (isinstance(c, str) and not c.strip()) for c in raw):
+            report.blank_rows += 1
+            continue
+        report.rows_read += 1
+        if len(raw) < width:
+            raw = list(raw) + [""] * (width - len(raw))
+        bad_cells: set[int] = set()
+        row_formula = False
+        for c, text in formula_at.get(r, ()):
+            hit_key = c in key_cols
+            row_formula = row_formula or hit_key
+            issues.append(Issue(
+                FORMULA, line, col_name(c),
+                f"cell {column_letters(c + 1)}{line} holds the formula {text!r}; formulas are"
+                " never evaluated" + ("; row rejected" if hit_key else "; cell not imported"),
+                text))
+            bad_cells.add(c)
+        if row_formula:
+            continue
+        q = _text(raw[mapping.query]).strip() if mapping.query is not None else ""
+        s = _text(raw[mapping.source_id]).strip() if mapping.source_id is not None else ""
+        if not q or not s:
+            which = "query" if not q else "source_id"
+            issues.append(Issue(ROW_REJECTED, line, col_name(getattr(mapping, which)),
+                                f"the {which.replace('_', ' ')} is empty; row rejected"))
+            continue
+        score = math.nan
+        try:
+            if mapping.score is not None:
+                cell = raw[mapping.score]
+                if _text(cell).strip():
+                    score = _number(cell)
+            elif mapping.rank is not None:
+                cell = raw[mapping.rank]
+                if _text(cell).strip():
+                    score = -_number(cell)
+            else:
+                score = -float(line)
+        except _Reject as exc:
+            col = mapping.score if mapping.score is not None else mapping.rank
+            assert col is not None
+            issues.append(Issue(ROW_REJECTED, line, col_name(col), f"{exc}; row rejected",
+                                _text(raw[col])))
+            continue
+        who = ""
+        if has_annotator:
+            assert mapping.annotator is not None
+            who = _text(raw[mapping.annotator]).strip() or "(no name)"
+        key = (q, s)
+        ci = index.get(key)
+        if ci is None:
+            ci = index[key] = len(c_query)
+            c_query.append(q)
+            c_source.append(s)
+            c_score.append(score)
+            c_version.append(_text(raw[mapping.version]).strip()
+                             if mapping.version is not None else "")
+            c_note.append("")
+            c_first_row.append(line)
+            grades.append({})
+        elif single:
+            issues.append(Issue(DUPLICATE, line, col_name(mapping.source_id or 0),
+                                f"query {q!r} lists {s!r} again (first on row "
+                                f"{c_first_row[ci]}); the first row is kept"))
+            continue
+        elif not (score == c_score[ci] or (math.isnan(score) and math.isnan(c_score[ci]))) \
+                and mapping.rank is None and mapping.score is not None:
+            issues.append(Issue(CONFLICT, line, col_name(mapping.score),
+                                f"score {_text(score)} differs from {_text(c_score[ci])} on row "
+                                f"{c_first_row[ci]} for the same candidate; the first is kept"))
+        report.rows_imported += 1
+        if mapping.note is not None:
+            text = _text(raw[mapping.note]).strip()
+            if text:
+                c_note[ci] = "; ".join(x for x in (c_note[ci],
+                                                   f"{who}: {text}" if who else text) if x)
+        sources = ([(mapping.grade, who)] if mapping.layout == "long"
+                   else list(mapping.grades))
+        for col, ann in sources:
+            assert col is not None
+            if col in bad_cells:
+                continue
+            g = interpret(raw[col], line, col_name(col))
+            if g is None:
+                continue
+            if g.state is GradeState.UNRATEABLE and mapping.reason is not None:
+                given = _text(raw[mapping.reason]).strip()
+                if given:
+                    g = _Grade(g.value, g.state, given)
+            a = annotators.setdefault(ann, len(annotators))
+            prev = grade_row.get((ci, a))
+            if prev is not None:
+                old = grades[ci][a]
+                same = old.state == g.state and (old.value == g.value or (
+                    math.isnan(old.value) and math.isnan(g.value)))
+                issues.append(Issue(
+                    DUPLICATE if same else CONFLICT, line, col_name(col),
+                    (f"{ann + ' ' if ann else ''}graded {s!r} for {q!r} again (first on row "
+                     f"{prev})" + ("; the same grade, kept once" if same else
+                                   "; a different grade, the first is kept"))))
+                continue
+            grade_row[(ci, a)] = line
+            grades[ci][a] = g
+
+    if strict:
+        first = report.first_problem()
+        if first is not None:
+            n = len(report.of_kind(*_FATAL))
+            raise InputError(
+                first.problem + (f" (and {n - 1} more problems)" if n > 1 else ""),
+                file=name, sheet=table.sheet, line=first.row, column=first.column or None,
+                hint="fix the file, or import it in the app to see every problem",
+            )
+    n = len(c_query)
+    names = list(annotators)
+    m = len(names)
+    ratings = np.full((n, m), np.nan)
+    unrateable = np.zeros((n, m), dtype=bool)
+    reasons = [""] * n
+    for ci, per in enumerate(grades):
+        for a, g in per.items():
+            if g.state is GradeState.NUMBER:
+                ratings[ci, a] = g.value
+            elif g.state is GradeState.UNRATEABLE:
+                unrateable[ci, a] = True
+                tag = f"{names[a]}: {g.reason}" if names[a] and m > 1 else g.reason
+                reasons[ci] = "; ".join(x for x in (reasons[ci], tag) if x)
+    if m <= 1 and (single or not names or names == [""]):
+        grade = ratings[:, 0] if m else np.full(n, np.nan)
+        state = np.where(np.isnan(grade), GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
+        annot_names: list[str] = []
+        kept = None
+    else:
+        grade, state = combine(ratings, conventions.consensus, conventions.rounding)
+        annot_names = names
+        kept = ratings
+        report.notes.append(
+            f"the current grade is the {conventions.consensus.label} "
+            f"({conventions.consensus.formula}), {conventions.rounding.label}; "
+            "each annotator's grade is kept")
+    state = np.where((state == GradeState.UNKNOWN) & unrateable.any(axis=1),
+                     GradeState.UNRATEABLE, state).astype(np.int8)
+    reasons = [reasons[i] if state[i] == GradeState.UNRATEABLE else "" for i in range(n)]
+    if mapping.score is None and mapping.rank is not None:
+        report.notes.append(
+            f"no score column: score = -rank (from column {col_name(mapping.rank)!r}), "
+            "so the supplied ranking is kept")
+    elif mapping.score is None:
+        report.notes.append(
+            "no score or rank column: candidates keep the order of the rows as supplied, "
+            "score = -row number")
+    if not n:
+        raise fail("no candidate rows to import"
+                   + (f" (first problem: {report.first_problem()})"
+                      if report.first_problem() else ""),
+                   hint="check the header row and the column mapping")
+    doc = Document.from_columns(
+        query=c_query, source_id=c_source, score=np.array(c_score), grade=grade, state=state,
+        version=c_version, note=c_note, reason=reasons, conventions=conventions,
+        name=Path(name).stem, source=name, check=False,
+    )
+    doc.annotators = annot_names
+    doc.ratings = kept
+    report.candidates = n
+    report.annotators = annot_names
+    return ImportResult(doc, report)
+
+
+def import_annotations(
+    path: str | Path,
+    mapping: ColumnMapping | None = None,
+    *,
+    sheet: str | None = None,
+    rubric: Rubric | None = None,
+    consensus: ConsensusRule | str | None = None,
+    rounding: Rounding | str | None = None,
+    conventions: Conventions | None = None,
+    strict: bool = False,
+) -> ImportResult:
+    """Read an annotators' spreadsheet into a document and an import report.
+
+    Parameters
+    ----------
+    path : path
+        A .xlsx (first sheet unless ``sheet``), .csv or .tsv file. It is
+        only read, never changed.
+    mapping : ColumnMapping, optional
+        Which column holds what; detected from the header when None.
+    rubric : Rubric, optional
+        Grades allowed and the text labels that name them
+        (``"Highly relevant" -> 3``, case-insensitive).
+    consensus, rounding : optional
+        How several annotators' grades give the current grade; default the
+        conventions' own (``mean``, no rounding).
+    strict : bool
+        Raise :class:`InputError` on the first refused row or cell, formula
+        or duplicate instead of reporting it.
+    """
+    conventions = conventions or Conventions()
+    if consensus is not None:
+        conventions = conventions.replace(consensus=ConsensusRule(consensus))
+    if rounding is not None:
+        conventions = conventions.replace(rounding=Rounding(rounding))
+    table = read_table(path, sheet=sheet)
+    return import_table(table, mapping, conventions, rubric=rubric, strict=strict)

@@ -1,0 +1,298 @@
+"""Annotators' spreadsheets: layouts, labels, marks, consensus, report."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xlsxwriter
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.consensus import apply_rounding, consensus
+from core.conventions import Conventions, Rubric
+from core.document import GradeState
+from core.errors import InputError
+from core.io.annotator import (
+    ColumnMapping,
+    detect_mapping,
+    import_annotations,
+    preview,
+    read_table,
+)
+from core.io.load import load_document
+
+RUBRIC = Rubric.parse("0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant")
+U, N, R = GradeState.UNKNOWN, GradeState.NUMBER, GradeState.UNRATEABLE
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# -- consensus arithmetic, hand values ----------------------------------------------------
+RATINGS = np.array([
+    [3.0, 2.0, 2.0],
+    [1.0, np.nan, 2.0],
+    [np.nan, np.nan, np.nan],
+    [0.0, 3.0, np.nan],
+    [1.0, 2.0, 3.0],
+])
+
+
+@pytest.mark.parametrize(("rule", "expected"), [
+    ("mean", [7 / 3, 1.5, math.nan, 1.5, 2.0]),
+    ("median", [2.0, 1.5, math.nan, 1.5, 2.0]),
+    # majority: a tie between grades goes to the lower one
+    ("majority", [2.0, 1.0, math.nan, 0.0, 1.0]),
+    ("minimum", [2.0, 1.0, math.nan, 0.0, 1.0]),
+    ("maximum", [3.0, 2.0, math.nan, 3.0, 3.0]),
+])
+def test_consensus_rules_by_hand(rule: str, expected: list[float]) -> None:
+    grades, states = consensus(RATINGS, rule, "none")
+    np.testing.assert_allclose(grades, expected, rtol=0, atol=1e-15)
+    assert states.tolist() == [N, N, U, N, N]
+
+
+@pytest.mark.parametrize(("rounding", "expected"), [
+    ("none", [7 / 3, 1.5, math.nan, 1.5, 2.0]),
+    ("half-up", [2.0, 2.0, math.nan, 2.0, 2.0]),
+    ("half-even", [2.0, 2.0, math.nan, 2.0, 2.0]),
+    ("floor", [2.0, 1.0, math.nan, 1.0, 2.0]),
+    ("ceiling", [3.0, 2.0, math.nan, 2.0, 2.0]),
+])
+def test_consensus_rounding_by_hand(rounding: str, expected: list[float]) -> None:
+    grades, _ = consensus(RATINGS, "mean", rounding)
+    np.testing.assert_allclose(grades, expected)
+
+
+def test_rounding_halves() -> None:
+    x = np.array([0.5, 1.5, 2.5, 3.5, -1.5])
+    assert apply_rounding(x, "half-up").tolist() == [1.0, 2.0, 3.0, 4.0, -1.0]
+    assert apply_rounding(x, "half-even").tolist() == [0.0, 2.0, 2.0, 4.0, -2.0]
+
+
+def test_majority_with_clear_winner_and_lone_grade() -> None:
+    r = np.array([[2.0, 1.0, 2.0, 1.0, 1.0], [np.nan, np.nan, 3.0, np.nan, np.nan]])
+    assert consensus(r, "majority")[0].tolist() == [1.0, 3.0]
+
+
+@given(st.lists(st.lists(st.one_of(st.none(), st.integers(0, 4)), min_size=1, max_size=5),
+                min_size=1, max_size=8).filter(lambda rows: len({len(r) for r in rows}) == 1))
+def test_consensus_lies_between_min_and_max(rows: list[list[int | None]]) -> None:
+    r = np.array([[np.nan if v is None else float(v) for v in row] for row in rows])
+    lo, _ = consensus(r, "minimum")
+    hi, states = consensus(r, "maximum")
+    for rule in ("mean", "median", "majority"):
+        g, s = consensus(r, rule)
+        assert s.tolist() == states.tolist()
+        ok = ~np.isnan(lo)
+        assert np.all(g[ok] >= lo[ok])
+        assert np.all(g[ok] <= hi[ok])
+        assert np.all(np.isnan(g[~ok]))
+        if rule == "majority":  # the majority is one of the given grades
+            for i in np.flatnonzero(ok):
+                assert g[i] in r[i]
+
+
+# -- long and wide layouts ------------------------------------------------------------------
+LONG_CSV = (
+    "Topic,DocID,Annotator,Label,Rank,Note\n"
+    "q1,d1,alice,Highly relevant,1,\n"
+    "q1,d1,bob,2,1,looks fine\n"
+    "q1,d2,alice,N/A,2,\n"
+    "q1,d2,bob,?,2,\n"
+    "q1,d3,alice,1,3,\n"
+    "q1,d3,bob,Nope,3,\n"
+    ",,,,,\n"
+    "q2,d9,alice,RELEVANT,1,\n"
+)
+
+
+def test_long_layout_with_annotators(tmp_path: Path) -> None:
+    path = tmp_path / "long.csv"
+    path.write_text(LONG_CSV, encoding="utf-8")
+    before = sha(path)
+    m = detect_mapping(read_table(path))
+    assert (m.query, m.source_id, m.annotator, m.grade, m.rank, m.note) == (0, 1, 2, 3, 4, 5)
+    assert m.score is None
+    assert m.layout == "long"
+    res = import_annotations(path, rubric=RUBRIC, consensus="mean", rounding="none")
+    doc, rep = res.document, res.report
+    assert sha(path) == before
+    assert doc.annotators == ["alice", "bob"]
+    assert doc.ratings is not None
+    np.testing.assert_array_equal(
+        doc.ratings, [[3.0, 2.0], [np.nan, np.nan], [1.0, np.nan], [2.0, np.nan]])
+    np.testing.assert_array_equal(doc.grade, [2.5, np.nan, 1.0, 2.0])
+    assert doc.state.tolist() == [N, R, N, N]
+    # unrateable keeps the mark as its reason; "?" is unknown, never 0
+    assert doc.reason.tolist() == ["", "alice: N/A", "", ""]
+    np.testing.assert_array_equal(doc.score, [-1.0, -2.0, -3.0, -1.0])
+    assert any("score = -rank" in n for n in rep.notes)
+    assert doc.note[0] == "bob: looks fine"
+    assert rep.rows_read == 7
+    assert rep.rows_imported == 7
+    assert rep.blank_rows == 1
+    assert rep.unmapped_labels == {"Nope": 1}
+    (nope,) = rep.rejected
+    assert (nope.row, nope.column) == (7, "Label")
+    assert "not in the rubric" in nope.problem
+    assert not rep.duplicates
+
+
+def test_consensus_rule_and_rounding_are_declared(tmp_path: Path) -> None:
+    path = tmp_path / "long.csv"
+    path.write_text(LONG_CSV, encoding="utf-8")
+    res = import_annotations(path, rubric=RUBRIC, consensus="maximum", rounding="floor")
+    assert res.document.grade[0] == 3.0
+    res = import_annotations(path, rubric=RUBRIC, consensus="mean", rounding="half-up")
+    assert res.document.grade[0] == 3.0  # 2.5 rounds half up
+    assert res.document.conventions.consensus.value == "mean"
+    assert res.document.conventions.rounding.value == "half-up"
+    assert res.document.original_grade[0] == 3.0
+    assert any("round half up" in n for n in res.report.notes)
+    assert res.document.ratings is not None
+    assert res.document.ratings[0, 0] == 3.0
+
+
+def test_wide_xlsx_layout_and_rubric_labels(tmp_path: Path) -> None:
+    path = tmp_path / "wide.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["Project: demo"])
+    ws.write_row(2, 0, ["qid", "url", "score", "Grade Alice", "Bob rating", "Grade (Chen)"])
+    ws.write_row(3, 0, ["q1", "http://a", 0.9, 3, "relevant", 2.5])
+    ws.write_row(4, 0, ["q1", "http://b", 0.4, "n/a", "skip", ""])
+    ws.write_row(5, 0, ["q1", "http://c", 0.4, 7, 1, 1])
+    wb.close()
+    before = sha(path)
+    p = preview(path)
+    assert p.sheets == ["Judgments"]
+    assert p.header_row == 2
+    assert p.n_rows == 3
+    assert p.mapping.grades == ((3, "Alice"), (4, "Bob"), (5, "Chen"))
+    assert p.mapping.layout == "wide"
+    assert p.rows[0][:2] == ["q1", "http://a"]
+    res = import_annotations(path, rubric=RUBRIC, consensus="median")
+    doc, rep = res.document, res.report
+    assert sha(path) == before
+    assert doc.annotators == ["Alice", "Bob", "Chen"]
+    np.testing.assert_array_equal(doc.score, [0.9, 0.4, 0.4])
+    np.testing.assert_array_equal(doc.grade, [2.5, np.nan, 1.0])
+    assert doc.state.tolist() == [N, R, N]
+    assert doc.reason[1] == "Alice: n/a; Bob: skip"
+    assert [(i.row, i.column) for i in rep.outside_scale] == [
+        (4, "F (Grade (Chen))"), (6, "D (Grade Alice)")]
+    assert all("outside the rubric" in i.problem for i in rep.outside_scale)
+    (frac,) = rep.fractional
+    assert (frac.row, frac.column) == (4, "F (Grade (Chen))")
+
+
+def test_mapping_corrected_by_the_user(tmp_path: Path) -> None:
+    path = tmp_path / "odd.tsv"
+    path.write_text("who\tthing\tjudge1\tjudge2\nq1\ta\t1\t0\nq1\tb\t2\t2\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no query column"):
+        import_annotations(path)
+    mapping = ColumnMapping(query=0, source_id=1, grades=((2, "j1"), (3, "j2")))
+    res = import_annotations(path, mapping, consensus="minimum")
+    assert res.document.grade.tolist() == [0.0, 2.0]
+    assert res.report.delimiter == "\t"
+    # row order kept without a score or rank column, and it says so
+    np.testing.assert_array_equal(res.document.score, [-2.0, -3.0])
+    assert any("order of the rows as supplied" in n for n in res.report.notes)
+
+
+def test_single_grade_column_no_annotator(tmp_path: Path) -> None:
+    path = tmp_path / "plain.csv"
+    path.write_text("query;doc;relevance;score\nq1;a;1;2,5\nq1;b;-;1\nq1;c;;0\nq1;a;1;2\n",
+                    encoding="utf-8")
+    res = import_annotations(path)
+    doc, rep = res.document, res.report
+    assert rep.delimiter == ";"
+    assert doc.annotators == []
+    assert doc.ratings is None
+    np.testing.assert_array_equal(doc.grade, [1.0, np.nan, np.nan])
+    assert doc.state.tolist() == [N, R, U]
+    assert doc.reason.tolist() == ["", "-", ""]
+    np.testing.assert_array_equal(doc.score, [2.5, 1.0, 0.0])
+    (dup,) = rep.duplicates
+    assert dup.row == 5
+    assert "first on row 2" in dup.problem
+    with pytest.raises(InputError, match=r"plain.csv, line 5.*lists 'a' again"):
+        import_annotations(path, strict=True)
+
+
+def test_declared_marks_can_be_changed(tmp_path: Path) -> None:
+    path = tmp_path / "m.csv"
+    path.write_text("query,doc,grade\nq,a,skip\nq,b,?\n", encoding="utf-8")
+    m = detect_mapping(read_table(path)).replace(unknown_marks=("", "skip"),
+                                                unrateable_marks=("?",))
+    doc = import_annotations(path, m).document
+    assert doc.state.tolist() == [U, R]
+    assert doc.reason.tolist() == ["", "?"]
+
+
+def test_conflicting_grades_of_one_annotator(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    path.write_text("query,doc,annotator,grade\nq,a,x,1\nq,a,x,1\nq,a,x,2\n", encoding="utf-8")
+    rep = import_annotations(path).report
+    assert [i.kind for i in rep.issues] == ["duplicate", "conflict"]
+    assert [i.row for i in rep.issues] == [3, 4]
+
+
+@pytest.mark.parametrize(("encoding", "bom"), [("utf-8", False), ("utf-8", True),
+                                               ("cp1252", False)])
+def test_csv_encodings(tmp_path: Path, encoding: str, bom: bool) -> None:
+    path = tmp_path / "enc.csv"
+    data = "requête,document,note\nq€,dé,2\n".encode(encoding)
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
+    m = ColumnMapping(query=0, source_id=1, grade=2)
+    res = import_annotations(path, m)
+    assert res.document.query_ids == ["q€"]
+    assert res.document.source_id[0] == "dé"
+    assert res.report.encoding == {"utf-8": "utf-8-sig" if bom else "utf-8"}.get(
+        encoding, encoding)
+
+
+def test_formula_in_grade_cell_is_refused_not_evaluated(tmp_path: Path) -> None:
+    path = tmp_path / "f.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet()
+    ws.write_row(0, 0, ["query", "doc", "grade"])
+    ws.write_row(1, 0, ["q", "a", 2])
+    ws.write_row(2, 0, ["q", "b"])
+    ws.write_formula(2, 2, "=1+2", None, 3)
+    ws.write_formula(3, 0, '="q"', None, "q")
+    ws.write_row(3, 1, ["c", 1])
+    wb.close()
+    rep = import_annotations(path).report
+    f1, f2 = sorted(rep.formulas, key=lambda i: i.row)
+    assert (f1.row, f1.column, f1.value) == (3, "C (grade)", "=1+2")
+    assert "cell not imported" in f1.problem
+    assert (f2.row, f2.value) == (4, '="q"')
+    assert "row rejected" in f2.problem
+    doc = import_annotations(path).document
+    assert doc.source_id.tolist() == ["a", "b"]
+    assert doc.state.tolist() == [N, U]
+
+
+def test_load_document_routes_foreign_workbooks(tmp_path: Path) -> None:
+    path = tmp_path / "team.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet()
+    ws.write_row(0, 0, ["query", "docid", "rating", "score"])
+    ws.write_row(1, 0, ["q1", "d1", 2, 0.5])
+    ws.write_row(2, 0, ["q1", "d2", 0, 0.7])
+    wb.close()
+    before = sha(path)
+    doc = load_document(path, conventions=Conventions.from_preset("sklearn"))
+    assert sha(path) == before
+    assert doc.source_id.tolist() == ["d1", "d2"]
+    assert doc.grade.tolist() == [2.0, 0.0]
+    assert doc.conventions.preset == "sklearn"
+    notes = doc.import_report.notes
+    assert any("not an NDCG Worksheet workbook" in n for n in notes)
