@@ -1,0 +1,113 @@
+"""Broken and hostile files: one clear InputError each, bounded memory, file unchanged.
+
+The corpus is tests/data/hostile/, written by tests/data/make_hostile.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from core.errors import InputError
+from core.io.annotator import import_annotations
+from core.io.safety import check_xlsx
+
+HOSTILE = Path(__file__).resolve().parent / "data" / "hostile"
+REPO = Path(__file__).resolve().parent.parent
+
+# file -> key words the message must hold (besides the file's name)
+EXPECTED: dict[str, tuple[str, ...]] = {
+    "not_a_zip.xlsx": ("not an .xlsx workbook", "not a zip file"),
+    "truncated.xlsx": ("damaged or truncated",),
+    "encrypted.xlsx": ("encrypted", "password"),
+    "old_format.xls": ("old .xls", "save it as .xlsx"),
+    "billion_laughs.xlsx": ("xl/sharedStrings.xml", "entities", "billion laughs"),
+    "zip_bomb.xlsx": ("xl/worksheets/sheet1.xml", "zip bomb"),
+    "million_columns.xlsx": ("sheet 'Judgments'", "1,000,000 columns", "16384"),
+    "far_cell.xlsx": ("sheet 'Judgments'", "used area", "XFD1048576", "too large"),
+    "formulas.xlsx": ("sheet 'Judgments'", "row 3", "C3", "formula", "WEBSERVICE",
+                      "never evaluated"),
+    "empty.csv": ("empty",),
+    "garbage.csv": ("binary, not text",),
+    "nan_grades.csv": ("line 3", "column 'grade'", "'NaN'", "not a finite number"),
+    "cp1252_labels.csv": ("line 2", "'Très pertinent'", "not in the rubric"),
+    "duplicates.csv": ("line 4", "'d1' again", "first on row 2"),
+}
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_corpus_is_complete_small_and_reproducible() -> None:
+    sys.path.insert(0, str(HOSTILE.parent))
+    try:
+        import make_hostile
+    finally:
+        sys.path.pop(0)
+    built = make_hostile.build()
+    assert sorted(built) == sorted(EXPECTED)
+    for name, data in built.items():
+        assert len(data) < 200_000, name
+        assert (HOSTILE / name).read_bytes() == data, f"{name} differs: rerun make_hostile.py"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_hostile_file_gives_one_clear_error(name: str) -> None:
+    path = HOSTILE / name
+    before = sha(path)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError) as info:
+            import_annotations(path, strict=True)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    message = str(info.value)
+    assert message.startswith(str(path)), message
+    for word in EXPECTED[name]:
+        assert word in message, (word, message)
+    assert "Traceback" not in message
+    assert "\n" not in message
+    assert peak < 64 * 1024**2, f"{name}: {peak / 1024**2:.0f} MiB of Python memory"
+    assert sha(path) == before
+
+
+@pytest.mark.parametrize("name", ["zip_bomb.xlsx", "billion_laughs.xlsx", "far_cell.xlsx",
+                                  "million_columns.xlsx", "truncated.xlsx"])
+def test_check_xlsx_refuses_before_parsing(name: str) -> None:
+    with pytest.raises(InputError):
+        check_xlsx(HOSTILE / name)
+
+
+def test_whole_corpus_in_bounded_process_memory() -> None:
+    """Native memory (calamine, zlib) too: the peak RSS of a fresh process."""
+    code = (
+        "import json, resource, sys\n"
+        "from pathlib import Path\n"
+        "from core.errors import InputError\n"
+        "from core.io.annotator import import_annotations\n"
+        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "out = {}\n"
+        "for p in sorted(Path(sys.argv[1]).iterdir()):\n"
+        "    try:\n"
+        "        import_annotations(p, strict=True)\n"
+        "        out[p.name] = None\n"
+        "    except InputError as e:\n"
+        "        out[p.name] = str(e)\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(json.dumps({'base': base, 'peak': peak, 'out': out}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(HOSTILE)], capture_output=True,
+                          text=True, cwd=REPO, timeout=120, check=True)
+    result = json.loads(done.stdout)
+    assert sorted(result["out"]) == sorted(EXPECTED)
+    assert all(result["out"].values())
+    grown_mib = (result["peak"] - result["base"]) / 1024
+    assert grown_mib < 200, f"peak grew by {grown_mib:.0f} MiB"
