@@ -267,6 +267,12 @@ class Evaluation:
         out[~self.ranked_mask] = np.nan
         return out
 
+    def cumulative_dcg(self, q: int) -> FloatArray:
+        """Running DCG down query ``q``'s ranked list, aligned with :meth:`ranked`:
+        the sum of the contributions at ranks 1..r (NaN from the first unknown
+        gain on)."""
+        return np.cumsum(self.contribution[self.ranked(q)])
+
     # -- per query views ------------------------------------------------------------------
     @property
     def cutoffs(self) -> tuple[int | None, ...]:

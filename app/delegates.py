@@ -1,0 +1,118 @@
+"""Delegates: rounding for display, the grade editor, tie brackets.
+
+Delegates are dumb: they format what the model returns and hand edits back
+to the model (which asks the window for an undo command). Only camelCase Qt
+overrides are used; Qt never calls snake_case ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QLocale, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
+
+from app.models import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
+
+__all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number"]
+
+Index = QModelIndex | QPersistentModelIndex
+
+_BRACKET = {"first": "┌", "middle": "│", "last": "└"}
+
+
+def format_number(value: Any, decimals: int) -> str:
+    """A model value as display text: floats rounded, other values as they are."""
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "—"
+        return f"{value:.{decimals}f}"
+    return str(value)
+
+
+class NumberDelegate(QStyledItemDelegate):
+    """Rounds floats for display only; the model keeps full precision."""
+
+    def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._decimals = decimals
+
+    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
+        return format_number(value, self._decimals())
+
+
+class ScoreDelegate(NumberDelegate):
+    """Rounded scores; the editor is read-only and shows the full precision."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: Index) -> QWidget:
+        editor = QLineEdit(parent)
+        editor.setReadOnly(True)
+        editor.setObjectName("scoreEditor")
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(Qt.ItemDataRole.EditRole)))
+            editor.selectAll()
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: Index) -> None:
+        """Scores are the ranker's output: nothing to write back."""
+
+
+class RankDelegate(NumberDelegate):
+    """Draws a bracket beside the ranks of a tie group."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        place = index.data(TIE_ROLE)
+        if place:
+            option.text = f"{_BRACKET[str(place)]} {option.text}"
+
+
+class GradeDelegate(NumberDelegate):
+    """Shows a grade with its rubric label; edits through a combo box of the
+    rubric's grades plus unknown and unrateable (other numbers may be typed)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        value = index.data(Qt.ItemDataRole.DisplayRole)
+        label = index.data(LABEL_ROLE)
+        if isinstance(value, float):
+            text = str(int(value)) if value.is_integer() else repr(value)
+            option.text = f"{text} - {label}" if label else text
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: Index) -> QWidget:
+        combo = QComboBox(parent)
+        combo.setObjectName("gradeEditor")
+        combo.setEditable(True)
+        combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for text, _grade, _state in index.data(CHOICES_ROLE) or []:
+            combo.addItem(text)
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        if not isinstance(editor, QComboBox):
+            return
+        current = str(index.data(Qt.ItemDataRole.EditRole))
+        for row in range(editor.count()):
+            text = editor.itemText(row)
+            if text == current or text.split(" - ", 1)[0] == current:
+                editor.setCurrentIndex(row)
+                return
+        editor.setEditText(current)
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: Index) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)

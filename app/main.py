@@ -1,0 +1,82 @@
+"""Start the editor: ``ndcg-worksheet [FILE] [--qrels QRELS]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.settings import APPLICATION, ORGANIZATION, ensure_identity
+from app.window import APP_TITLE, MainWindow
+from core.document import Document
+from core.errors import NdcgError
+
+__all__ = ["build_window", "main", "parse_args"]
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="ndcg-worksheet",
+        description="Grade ranked candidates and compute NDCG with every convention declared.",
+    )
+    parser.add_argument("file", nargs="?", help="a worksheet (.csv, .tsv, .xlsx) or a TREC run")
+    parser.add_argument("--qrels", help="TREC qrels for a run file")
+    return parser.parse_args(list(argv))
+
+
+def _load(path: str | Path, qrels: str | Path | None) -> Document:
+    from core.io.load import load_document
+
+    return load_document(path, qrels=qrels)
+
+
+def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
+                 ) -> MainWindow:
+    """A ready main window: on ``path`` (with ``qrels`` for a TREC run) or on
+    the bundled example.
+
+    A file that cannot be read is reported in a message box (the error's own
+    sentence: file, line, column, what to do) and the example opens instead,
+    so the reviewer still gets a working window.
+    """
+    from core.examples import load_example
+
+    if QApplication.instance() is None:
+        raise RuntimeError("create a QApplication before building the window")
+    ensure_identity()
+    doc: Document | None = None
+    shown: Path | None = None
+    if path is not None:
+        try:
+            doc = _load(path, qrels)
+            shown = Path(path)
+            from core.engine import evaluate
+
+            evaluate(doc)  # fails now (e.g. negative grade, exponential gain), not later
+        except (NdcgError, OSError) as exc:
+            doc, shown = None, None
+            QMessageBox.warning(
+                None, APP_TITLE,
+                f"{exc}\n\nThe bundled example opens instead.",
+            )
+    if doc is None:
+        doc = load_example()
+    return MainWindow(doc, shown)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the editor; returns the exit status."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APPLICATION])
+    QApplication.setOrganizationName(ORGANIZATION)
+    QApplication.setApplicationName(APPLICATION)
+    window = build_window(args.file, qrels=args.qrels)
+    window.show()
+    return int(app.exec())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The window's panels: navigator, grid, conventions, summary, audit log."""

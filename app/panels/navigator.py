@@ -1,0 +1,121 @@
+"""The query navigator: every query, its NDCG at the main cutoff, its status
+and how much of it is judged; filter by text and status, sort by any column."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.delegates import NumberDelegate
+from app.models import STATUS_LOOK, QueryColumn, QueryFilterProxy, QueryListModel
+from core.engine import Evaluation, Status
+
+__all__ = ["QueryNavigator"]
+
+
+class QueryNavigator(QWidget):
+    """The list of queries (objectName ``queryNavigator``).
+
+    Emits :attr:`query_selected` with the query's index in the document.
+    """
+
+    query_selected = Signal(int)
+
+    def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("queryNavigator")
+        self.model = QueryListModel(self)
+        self.proxy = QueryFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setObjectName("queryFilter")
+        self.filter_edit.setPlaceholderText(self.tr("Filter queries…"))
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self.proxy.set_text)
+        self.status_boxes: dict[Status, QCheckBox] = {}
+        boxes = QHBoxLayout()
+        for status in Status:
+            look = STATUS_LOOK[status]
+            box = QCheckBox(look.label, self)
+            box.setObjectName(f"statusFilter_{status.value}")
+            box.setChecked(True)
+            box.setToolTip(status.reason)
+            box.setStyleSheet(f"color: {look.colour}")
+            box.toggled.connect(self._statuses_toggled)
+            self.status_boxes[status] = box
+            boxes.addWidget(box)
+        boxes.addStretch(1)
+        self.view = QTableView(self)
+        self.view.setObjectName("queryList")
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().setVisible(False)
+        self.view.horizontalHeader().setSectionResizeMode(
+            QueryColumn.QUERY, QHeaderView.ResizeMode.Stretch)
+        self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.filter_edit)
+        layout.addLayout(boxes)
+        layout.addWidget(self.view)
+
+    def set_evaluation(self, ev: Evaluation, *, queries: Sequence[int] | None = None) -> None:
+        self.model.set_evaluation(ev, queries=queries)
+
+    def select_query(self, q: int) -> None:
+        """Make ``q`` current (if the filter shows it) without re-emitting."""
+        source = self.model.index(q, 0)
+        proxy_index = self.proxy.mapFromSource(source)
+        if not proxy_index.isValid():
+            return
+        self.view.selectionModel().blockSignals(True)
+        try:
+            self.view.selectionModel().setCurrentIndex(
+                proxy_index,
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows,
+            )
+        finally:
+            self.view.selectionModel().blockSignals(False)
+        self.view.scrollTo(proxy_index)
+
+    def step(self, delta: int, *, status: Status | None = None) -> int | None:
+        """The query ``delta`` rows from the current one in the shown order
+        (only queries of ``status`` when given); None at the end."""
+        rows = self.proxy.rowCount()
+        if not rows:
+            return None
+        row = self.view.currentIndex().row()
+        row = (-1 if delta > 0 else rows) if row < 0 else row
+        ev = self.model.evaluation
+        while True:
+            row += 1 if delta > 0 else -1
+            if not 0 <= row < rows:
+                return None
+            q = self.proxy.mapToSource(self.proxy.index(row, 0)).row()
+            if status is None or (ev is not None and ev.query_status(q) is status):
+                return q
+
+    def _statuses_toggled(self) -> None:
+        self.proxy.set_statuses({s for s, box in self.status_boxes.items() if box.isChecked()})
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.query_selected.emit(self.proxy.mapToSource(current).row())

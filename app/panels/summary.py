@@ -1,0 +1,181 @@
+"""The current query's numbers at every cutoff, its status and reason, the
+bounds of an unresolved query and the judgment that would narrow them most,
+the result sentence (with Copy); and the footer with the mean over queries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.delegates import NumberDelegate, format_number
+from app.models import STATUS_LOOK, CutoffResultsModel
+from core.aggregate import query_sentence, summarize, summary_sentence
+from core.bounds import best_next_judgment, ndcg_bounds
+from core.conventions import format_cutoff
+from core.engine import Evaluation, Status
+
+__all__ = ["AggregateFooter", "SummaryPanel"]
+
+
+class SummaryPanel(QWidget):
+    """The summary of the current query (objectName ``summaryPanel``).
+
+    Bounds and the best next judgment are computed just after the other views
+    update (a zero-delay timer), so grading stays quick on long lists.
+    """
+
+    #: The reviewer asked to go to a candidate (the suggested judgment).
+    candidate_requested = Signal(int)
+
+    def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("summaryPanel")
+        self._decimals = decimals
+        self._ev: Evaluation | None = None
+        self._q = -1
+        self._next: int | None = None
+        self.title = QLabel(self)
+        self.title.setObjectName("summaryTitle")
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("summaryStatus")
+        self.status_label.setWordWrap(True)
+        self.model = CutoffResultsModel(self)
+        self.table = QTableView(self)
+        self.table.setObjectName("cutoffTable")
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(NumberDelegate(decimals, self.table))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setMaximumHeight(140)
+        self.bounds_label = QLabel(self)
+        self.bounds_label.setObjectName("boundsLabel")
+        self.bounds_label.setWordWrap(True)
+        self.next_label = QLabel(self)
+        self.next_label.setObjectName("nextJudgmentLabel")
+        self.next_label.setWordWrap(True)
+        self.next_button = QPushButton(self.tr("Go to it"), self)
+        self.next_button.setObjectName("goToNextJudgment")
+        self.next_button.clicked.connect(self._go_next)
+        self.sentence = QLabel(self)
+        self.sentence.setObjectName("resultSentence")
+        self.sentence.setWordWrap(True)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.copy_button = QPushButton(self.tr("Copy sentence"), self)
+        self.copy_button.setObjectName("copySentenceButton")
+        self.copy_button.clicked.connect(self.copy_sentence)
+        nxt = QHBoxLayout()
+        nxt.addWidget(self.next_label, 1)
+        nxt.addWidget(self.next_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.table)
+        layout.addWidget(self.bounds_label)
+        layout.addLayout(nxt)
+        layout.addWidget(self.sentence, 1)
+        layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignRight)
+        self._details = QTimer(self)
+        self._details.setSingleShot(True)
+        self._details.setInterval(0)
+        self._details.timeout.connect(self._compute_details)
+
+    def show_query(self, ev: Evaluation, q: int) -> None:
+        self._ev, self._q = ev, q
+        self.model.set_query(ev, q)
+        if q < 0 or q >= ev.doc.n_queries:
+            self.title.setText(self.tr("No query"))
+            for label in (self.status_label, self.bounds_label, self.next_label, self.sentence):
+                label.clear()
+            self.next_button.hide()
+            return
+        status = ev.query_status(q)
+        look = STATUS_LOOK[status]
+        self.title.setText(f"<b>{ev.doc.query_ids[q]}</b>")
+        self.status_label.setText(f"{look.label}: {status.reason}")
+        self.status_label.setStyleSheet(f"color: {look.colour}")
+        self.sentence.setText(query_sentence(ev, q, 0))
+        if status is Status.UNRESOLVED:
+            self.bounds_label.setText(self.tr("Computing bounds…"))
+            self.next_label.setText("")
+            self._details.start()
+        else:
+            self._details.stop()
+            self.bounds_label.clear()
+            self.next_label.clear()
+            self._next = None
+        self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
+
+    def sentence_text(self) -> str:
+        return self.sentence.text()
+
+    def copy_sentence(self) -> None:
+        QGuiApplication.clipboard().setText(self.sentence.text())
+
+    def _compute_details(self) -> None:
+        ev, q = self._ev, self._q
+        if ev is None or q < 0 or ev.query_status(q) is not Status.UNRESOLVED:
+            return
+        d = self._decimals()
+        parts = []
+        for j, k in enumerate(ev.cutoffs):
+            b = ndcg_bounds(ev, q, j)
+            if b.low is None or b.high is None:
+                span = "undefined whatever the unknown grades are"
+            else:
+                span = f"between {format_number(b.low, d)} and {format_number(b.high, d)}"
+                if not b.exact:
+                    span += " (outer bounds)"
+                if b.may_be_undefined:
+                    span += ", or undefined"
+            parts.append(f"NDCG@{format_cutoff(k)} {span}")
+        self.bounds_label.setText(
+            f"{int(ev.n_open[q])} unknown grade(s) of {int(ev.n_inventory[q])}: "
+            + "; ".join(parts))
+        best = best_next_judgment(ev, q, 0)
+        self._next = None if best is None else best.index
+        if best is None:
+            self.next_label.clear()
+        else:
+            self.next_label.setText(
+                f"Judge {best.source_id!r} next: whatever its grade, the NDCG@"
+                f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most "
+                f"{format_number(best.worst_width, d)} wide.")
+        self.next_button.setVisible(best is not None)
+
+    def _go_next(self) -> None:
+        if self._next is not None:
+            self.candidate_requested.emit(self._next)
+
+
+class AggregateFooter(QLabel):
+    """The mean over all queries at every cutoff, with included and excluded
+    counts (objectName ``aggregateFooter``)."""
+
+    def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("aggregateFooter")
+        self._decimals = decimals
+
+    def set_evaluation(self, ev: Evaluation) -> None:
+        parts, tips = [], []
+        d = self._decimals()
+        for s in summarize(ev):
+            mean = format_number(s.mean, d) if s.mean is not None else "no mean"
+            excluded = ", ".join(f"{n} {why}" for why, n in s.excluded.items()) or "none"
+            parts.append(f"NDCG@{format_cutoff(s.k)} {mean} over {s.included}/"
+                         f"{ev.doc.n_queries} (excluded: {excluded})")
+            tips.append(summary_sentence(ev, s))
+        self.setText(f"{ev.conventions.weighting.label}: " + " · ".join(parts))
+        self.setToolTip("\n\n".join(tips))

@@ -1,0 +1,163 @@
+"""Typed access to the user's settings, with one table of defaults.
+
+Every setting the app keeps lives in :data:`DEFAULTS` (key -> default); the
+type of the default is the type a read returns, so a value stored as text by
+one platform's backend still comes back as an ``int`` or ``bool``. Tests
+isolate the store (``tests/conftest.py``) and set values through
+:class:`Settings` like the app does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+
+__all__ = ["APPLICATION", "DEFAULTS", "ORGANIZATION", "Settings", "ensure_identity"]
+
+ORGANIZATION = "ndcg-worksheet"
+APPLICATION = "NDCG Worksheet"
+
+#: Every setting and its default; the default's type is the setting's type.
+DEFAULTS: dict[str, Any] = {
+    "reviewer/name": "",
+    "grading/last_unrateable_reason": "",
+    "grading/advance_after_grade": True,
+    "display/decimals": 4,
+    "window/geometry": QByteArray(),
+    "window/state": QByteArray(),
+    "files/last_directory": "",
+    "files/recent": [],
+}
+
+T = TypeVar("T")
+
+
+def ensure_identity() -> None:
+    """Name the organisation and application (where QSettings stores)."""
+    if not QCoreApplication.organizationName():
+        QCoreApplication.setOrganizationName(ORGANIZATION)
+    if not QCoreApplication.applicationName() or QCoreApplication.applicationName() == "python":
+        QCoreApplication.setApplicationName(APPLICATION)
+
+
+def _coerce(value: Any, default: T) -> T:
+    """``value`` as the type of ``default`` (QSettings may hand back text)."""
+    if value is None:
+        return default
+    kind = type(default)
+    try:
+        if kind is bool:
+            if isinstance(value, str):
+                return value.strip().lower() in ("1", "true", "yes", "on")  # type: ignore[return-value]
+            return bool(value)  # type: ignore[return-value]
+        if kind is int:
+            return int(value)  # type: ignore[return-value]
+        if kind is str:
+            return str(value)  # type: ignore[return-value]
+        if kind is list:
+            if isinstance(value, str):
+                return [value] if value else []  # type: ignore[return-value]
+            return [str(v) for v in value]  # type: ignore[return-value]
+        if kind is QByteArray:
+            return QByteArray(value)  # type: ignore[return-value]
+    except (TypeError, ValueError):
+        return default
+    return value
+
+
+class Settings:
+    """The app's settings; reads return the type of the key's default.
+
+    Examples
+    --------
+    >>> s = Settings()
+    >>> s.reviewer = "ana"
+    >>> s.reviewer
+    'ana'
+    """
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        ensure_identity()
+        self._store = store if store is not None else QSettings()
+
+    def value(self, key: str) -> Any:
+        """The stored value of ``key`` (one of :data:`DEFAULTS`), typed."""
+        default = DEFAULTS[key]
+        return _coerce(self._store.value(key, default), default)
+
+    def set_value(self, key: str, value: Any) -> None:
+        if key not in DEFAULTS:
+            raise KeyError(f"unknown setting {key!r}")
+        self._store.setValue(key, value)
+
+    def sync(self) -> None:
+        self._store.sync()
+
+    # -- the settings, typed ---------------------------------------------------------
+    @property
+    def reviewer(self) -> str:
+        """The name recorded in the audit log with every grade change."""
+        return str(self.value("reviewer/name")).strip()
+
+    @reviewer.setter
+    def reviewer(self, name: str) -> None:
+        self.set_value("reviewer/name", name.strip())
+
+    @property
+    def last_unrateable_reason(self) -> str:
+        return str(self.value("grading/last_unrateable_reason"))
+
+    @last_unrateable_reason.setter
+    def last_unrateable_reason(self, reason: str) -> None:
+        self.set_value("grading/last_unrateable_reason", reason)
+
+    @property
+    def advance_after_grade(self) -> bool:
+        """Move to the next row after a grade key."""
+        return bool(self.value("grading/advance_after_grade"))
+
+    @advance_after_grade.setter
+    def advance_after_grade(self, on: bool) -> None:
+        self.set_value("grading/advance_after_grade", bool(on))
+
+    @property
+    def decimals(self) -> int:
+        """Digits shown after the point (display only; values keep full precision)."""
+        return max(0, min(15, int(self.value("display/decimals"))))
+
+    @decimals.setter
+    def decimals(self, digits: int) -> None:
+        self.set_value("display/decimals", int(digits))
+
+    @property
+    def last_directory(self) -> str:
+        return str(self.value("files/last_directory"))
+
+    @last_directory.setter
+    def last_directory(self, path: str) -> None:
+        self.set_value("files/last_directory", path)
+
+    @property
+    def recent_files(self) -> list[str]:
+        return list(self.value("files/recent"))
+
+    @recent_files.setter
+    def recent_files(self, paths: list[str]) -> None:
+        self.set_value("files/recent", list(paths)[:10])
+
+    @property
+    def geometry(self) -> QByteArray:
+        return QByteArray(self.value("window/geometry"))
+
+    @geometry.setter
+    def geometry(self, data: QByteArray) -> None:
+        self.set_value("window/geometry", data)
+
+    @property
+    def window_state(self) -> QByteArray:
+        return QByteArray(self.value("window/state"))
+
+    @window_state.setter
+    def window_state(self, data: QByteArray) -> None:
+        self.set_value("window/state", data)

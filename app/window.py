@@ -1,0 +1,420 @@
+"""The main window: navigator, grid, conventions, summary and audit log over
+one document, one evaluation and one undo stack.
+
+Data flows one way: document -> :func:`core.engine.evaluate` -> models ->
+views. Edits come back as undo commands (:mod:`app.commands`) that call the
+non-undoable :meth:`MainWindow.apply_grade` / :meth:`MainWindow.apply_conventions`.
+Signals are connected here, in one place.
+
+Public API for code that extends the window (file operations, journal, find):
+``document``, ``path``, ``evaluation``, ``conventions``, ``undo_stack``,
+``settings``, ``current_query``, ``navigator``, ``grid``, ``not_retrieved_view``,
+``grid_model``, ``not_retrieved_model``, ``conventions_panel``,
+``summary_panel``, ``audit_view``, ``footer``, ``app_actions`` (id -> QAction), ``menus``,
+``toolbar``; signals ``document_replaced``, ``evaluation_changed``,
+``current_query_changed``, ``grade_changed``, ``conventions_changed``;
+methods ``set_document``, ``set_query``, ``select_candidate``, ``set_grade``,
+``change_conventions``, ``menu``; the hook ``save_handler``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QInputDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
+
+from app.actions import ACTIONS, MENUS, build_actions
+from app.commands import ChangeConventionsCommand, GradeValue, SetGradeCommand
+from app.models import GridColumn
+from app.panels.audit import AuditLogView
+from app.panels.conventions import ConventionsPanel
+from app.panels.grid import GradingTableView, GridPanel
+from app.panels.navigator import QueryNavigator
+from app.panels.summary import AggregateFooter, SummaryPanel
+from app.settings import Settings
+from core.conventions import Conventions
+from core.document import Document, GradeState
+from core.engine import Evaluation, Status, evaluate
+from core.errors import NdcgError
+
+__all__ = ["APP_TITLE", "MainWindow"]
+
+APP_TITLE = "NDCG Worksheet"
+
+
+class MainWindow(QMainWindow):
+    """The editor's main window over one document."""
+
+    #: The document was replaced (by :meth:`set_document`): carries the Document.
+    document_replaced = Signal(object)
+    #: A new evaluation is shown (after any edit): carries the Evaluation.
+    evaluation_changed = Signal(object)
+    #: Another query is shown: carries its index.
+    current_query_changed = Signal(int)
+    #: A candidate's grade changed (edit, undo or redo): carries its row index.
+    grade_changed = Signal(int)
+    #: The conventions changed (edit, undo or redo): carries the Conventions.
+    conventions_changed = Signal(object)
+
+    def __init__(self, document: Document | None = None, path: str | Path | None = None,
+                 *, settings: Settings | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.settings = settings or Settings()
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.setObjectName("undoStack")
+        #: Called to save before closing; returns True when saved (set by file operations).
+        self.save_handler: Callable[[], bool] | None = None
+        self.document: Document = document if document is not None else _empty_document()
+        self.path: Path | None = Path(path) if path is not None else None
+        self.evaluation: Evaluation = evaluate(self.document)
+        self._query = -1
+        self._pending: Evaluation | None = None
+        decimals = lambda: self.settings.decimals  # noqa: E731
+
+        self.grid_panel = GridPanel(decimals, self)
+        self.grid: GradingTableView = self.grid_panel.grid
+        self.not_retrieved_view: GradingTableView = self.grid_panel.not_retrieved
+        self.grid_model = self.grid_panel.model
+        self.not_retrieved_model = self.grid_panel.not_retrieved_model
+        self.setCentralWidget(self.grid_panel)
+
+        self.navigator = QueryNavigator(decimals, self)
+        self.conventions_panel = ConventionsPanel(self)
+        self.summary_panel = SummaryPanel(decimals, self)
+        self.audit_view = AuditLogView(self)
+        self.audit_model = self.audit_view.audit_model
+        self.docks: dict[str, QDockWidget] = {}
+        area = Qt.DockWidgetArea
+        for name, title, widget, where in (
+            ("queryNavigatorDock", self.tr("Queries"), self.navigator, area.LeftDockWidgetArea),
+            ("summaryPanelDock", self.tr("Summary"), self.summary_panel,
+             area.RightDockWidgetArea),
+            ("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
+             area.RightDockWidgetArea),
+            ("auditLogDock", self.tr("Audit log"), self.audit_view, area.BottomDockWidgetArea),
+        ):
+            dock = QDockWidget(title, self)
+            dock.setObjectName(name)
+            dock.setWidget(widget)
+            self.addDockWidget(where, dock)
+            self.docks[name] = dock
+        self.tabifyDockWidget(self.docks["summaryPanelDock"], self.docks["conventionsPanelDock"])
+        self.docks["summaryPanelDock"].raise_()
+
+        self.footer = AggregateFooter(decimals, self)
+        self.statusBar().addPermanentWidget(self.footer, 1)
+
+        self.app_actions: dict[str, QAction] = build_actions(self)
+        undo = self.undo_stack.createUndoAction(self, self.tr("&Undo"))
+        undo.setObjectName("undo")
+        undo.setShortcuts(QKeySequence.StandardKey.Undo)
+        redo = self.undo_stack.createRedoAction(self, self.tr("&Redo"))
+        redo.setObjectName("redo")
+        redo.setShortcuts(QKeySequence.StandardKey.Redo)
+        self.app_actions["undo"], self.app_actions["redo"] = undo, redo
+        self.menus: dict[str, QMenu] = {}
+        for menu_id, title in MENUS.items():
+            menu = self.menuBar().addMenu(self.tr(title))
+            menu.setObjectName(f"{menu_id}Menu")
+            self.menus[menu_id] = menu
+        self.menus["edit"].addAction(undo)
+        self.menus["edit"].addAction(redo)
+        self.menus["edit"].addSeparator()
+        self.toolbar = QToolBar(self.tr("Main"), self)
+        self.toolbar.setObjectName("mainToolBar")
+        self.addToolBar(self.toolbar)
+        for spec in ACTIONS:
+            self.menus[spec.menu].addAction(self.app_actions[spec.id])
+            if spec.toolbar:
+                self.toolbar.addAction(self.app_actions[spec.id])
+        for dock in self.docks.values():
+            self.menus["view"].addAction(dock.toggleViewAction())
+
+        self._connect()
+        self.set_document(self.document, self.path)
+
+    # -- wiring (the one place) -------------------------------------------------------
+    def _connect(self) -> None:
+        self.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        self.navigator.query_selected.connect(self.set_query)
+        for view in (self.grid, self.not_retrieved_view):
+            view.grade_key_pressed.connect(
+                lambda row, grade, state, v=view: self._grade_key(v, row, grade, state))
+        for model in (self.grid_model, self.not_retrieved_model):
+            model.grade_edit_requested.connect(
+                lambda i, grade, state: self.set_grade(i, grade, GradeState(state)))
+        self.conventions_panel.conventions_edited.connect(self._conventions_edited)
+        self.summary_panel.candidate_requested.connect(self.select_candidate)
+        a = self.app_actions
+        a["close"].triggered.connect(self.close)
+        a["quit"].triggered.connect(self.close)
+        a["set_reviewer"].triggered.connect(lambda: self.reviewer(ask=True, force=True))
+        a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
+        a["grade_unknown"].triggered.connect(
+            lambda: self._grade_selected(None, GradeState.UNKNOWN))
+        a["grade_unrateable"].triggered.connect(
+            lambda: self._grade_selected(None, GradeState.UNRATEABLE))
+        a["next_query"].triggered.connect(lambda: self._step_query(1))
+        a["previous_query"].triggered.connect(lambda: self._step_query(-1))
+        a["next_unresolved"].triggered.connect(
+            lambda: self._step_query(1, status=Status.UNRESOLVED))
+
+    # -- public API ---------------------------------------------------------------------
+    @property
+    def conventions(self) -> Conventions:
+        return self.document.conventions
+
+    @property
+    def current_query(self) -> int:
+        """The index of the query shown (-1 when the document has none)."""
+        return self._query
+
+    @property
+    def current_query_id(self) -> str | None:
+        q = self._query
+        return self.document.query_ids[q] if 0 <= q < self.document.n_queries else None
+
+    def menu(self, menu_id: str) -> QMenu:
+        """The menu ``file``, ``edit``, ``grade``, ``query`` or ``view``."""
+        return self.menus[menu_id]
+
+    def set_document(self, doc: Document, path: str | Path | None = None) -> None:
+        """Show ``doc`` (from ``path``, or None for a new/example document).
+
+        The one way to load a document: clears the undo stack (clean state),
+        evaluates, resets every view, shows the first query and emits
+        :attr:`document_replaced`. May raise :class:`core.errors.InputError`
+        when the document cannot be evaluated under its conventions.
+        """
+        ev = evaluate(doc)
+        self.document = doc
+        self.path = Path(path) if path is not None else None
+        self.evaluation = ev
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self._query = 0 if doc.n_queries else -1
+        self.navigator.set_evaluation(ev)
+        self.grid_model.set_evaluation(ev, self._query)
+        self.not_retrieved_model.set_evaluation(ev, self._query)
+        self.conventions_panel.set_conventions(doc.conventions)
+        self.summary_panel.show_query(ev, self._query)
+        self.footer.set_evaluation(ev)
+        self.audit_model.set_document(doc)
+        self.navigator.select_query(self._query)
+        self._update_title()
+        self.setWindowModified(False)
+        if self._query >= 0 and self.grid_model.rowCount():
+            self.grid.setCurrentIndex(self.grid_model.index(0, GridColumn.GRADE))
+        self.document_replaced.emit(doc)
+        self.evaluation_changed.emit(ev)
+        self.current_query_changed.emit(self._query)
+
+    def set_query(self, q: int) -> None:
+        """Show query ``q`` in the grid and the summary."""
+        if not 0 <= q < self.document.n_queries or q == self._query:
+            return
+        self._query = q
+        ev = self.evaluation
+        self.grid_model.set_evaluation(ev, q)
+        self.not_retrieved_model.set_evaluation(ev, q)
+        self.summary_panel.show_query(ev, q)
+        self.navigator.select_query(q)
+        if self.grid_model.rowCount():
+            self.grid.setCurrentIndex(self.grid_model.index(0, GridColumn.GRADE))
+        self.current_query_changed.emit(q)
+
+    def select_candidate(self, index: int) -> None:
+        """Show candidate ``index``'s query and make its grade cell current."""
+        self.set_query(int(self.document.query[index]))
+        for view, model in ((self.grid, self.grid_model),
+                            (self.not_retrieved_view, self.not_retrieved_model)):
+            row = model.row_of(index)
+            if row is not None:
+                view.setCurrentIndex(model.index(row, GridColumn.GRADE))
+                view.setFocus()
+                return
+
+    def reviewer(self, *, ask: bool = True, force: bool = False) -> str | None:
+        """The reviewer's name for the audit log, asked once and kept in settings."""
+        name = self.settings.reviewer
+        if (name and not force) or not ask:
+            return name or None
+        text, ok = QInputDialog.getText(
+            self, self.tr("Reviewer"),
+            self.tr("Your name, recorded with every grade change:"), text=name)
+        if not ok or not text.strip():
+            return name or None
+        self.settings.reviewer = text.strip()
+        return self.settings.reviewer
+
+    def set_grade(self, index: int, grade: float | None, state: GradeState = GradeState.NUMBER,
+                  *, reason: str | None = None, note: str = "") -> bool:
+        """Push an undoable grade change of candidate ``index``; False if refused.
+
+        Refused (with a status-bar message) when no reviewer name is given, the
+        unrateable reason is cancelled, or the grade is invalid under the
+        conventions (e.g. negative under exponential gain).
+        """
+        state = GradeState(state)
+        doc = self.document
+        if state is GradeState.NUMBER and (grade is None or grade != grade):
+            return False
+        if state is GradeState.NUMBER and grade is not None and grade < 0 and (
+                not self.conventions.gain.accepts_negative()):
+            self.statusBar().showMessage(self.tr(
+                "A negative grade cannot take %1; choose linear gain or a gain table.").replace(
+                    "%1", self.conventions.gain.label), 8000)
+            return False
+        if state is GradeState.UNRATEABLE and reason is None:
+            reason = self._ask_reason()
+            if reason is None:
+                return False
+        who = self.reviewer(ask=True)
+        if not who:
+            self.statusBar().showMessage(self.tr("Set a reviewer name to grade."), 8000)
+            return False
+        before = GradeValue.of(doc, index)
+        after = GradeValue(grade if state is GradeState.NUMBER else None, state,
+                           (reason or "") if state is GradeState.UNRATEABLE else "")
+        if before == after:
+            return True
+        label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_id[index]}"
+        self.undo_stack.push(SetGradeCommand(self, index, before, after, who=who, note=note,
+                                             label=label))
+        return True
+
+    def change_conventions(self, new: Conventions, text: str = "") -> str | None:
+        """Push an undoable change of conventions; the error text if refused."""
+        if new == self.conventions:
+            return None
+        try:
+            ev = evaluate(self.document, new)
+        except NdcgError as exc:
+            self.conventions_panel.set_conventions(self.conventions)
+            self.conventions_panel.show_error(str(exc))
+            self.statusBar().showMessage(str(exc), 10000)
+            return str(exc)
+        self._pending = ev
+        self.undo_stack.push(ChangeConventionsCommand(self, self.conventions, new,
+                                                      text or "change conventions"))
+        return None
+
+    # -- non-undoable edits (the commands call these) ------------------------------------
+    def apply_grade(self, index: int, value: GradeValue, *, who: str, note: str,
+                    origin: str) -> None:
+        doc = self.document
+        doc.set_grade(index, value.grade, value.state, who=who, note=note,
+                      reason=value.reason, origin=origin)
+        doc.reason[index] = value.reason  # restore exactly, whatever the state
+        self.evaluation = evaluate(doc)
+        q = int(doc.query[index])
+        if q != self._query:
+            self._query = -1
+            self.set_query(q)
+        self._refresh(changed=[index], queries=[q])
+        self.audit_model.sync()
+        self.grade_changed.emit(index)
+
+    def apply_conventions(self, conventions: Conventions) -> None:
+        pending, self._pending = self._pending, None
+        self.document.conventions = conventions
+        if pending is not None and pending.conventions == conventions and (
+                pending.doc is self.document):
+            self.evaluation = pending
+        else:
+            self.evaluation = evaluate(self.document)
+        self.conventions_panel.set_conventions(conventions)
+        self._refresh(changed=None, queries=None)
+        self.conventions_changed.emit(conventions)
+
+    # -- internals ----------------------------------------------------------------------
+    def _refresh(self, *, changed: list[int] | None, queries: list[int] | None) -> None:
+        ev = self.evaluation
+        self.navigator.set_evaluation(ev, queries=queries)
+        self.grid_model.set_evaluation(ev, self._query, changed=changed)
+        self.not_retrieved_model.set_evaluation(ev, self._query, changed=changed)
+        self.summary_panel.show_query(ev, self._query)
+        self.footer.set_evaluation(ev)
+        self.evaluation_changed.emit(ev)
+
+    def _update_title(self) -> None:
+        name = self.path.name if self.path is not None else (
+            f"{self.document.name} (example)" if self.document.name else "untitled")
+        self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
+
+    def _ask_reason(self) -> str | None:
+        text, ok = QInputDialog.getText(
+            self, self.tr("Unrateable"), self.tr("Why can this candidate not be judged?"),
+            text=self.settings.last_unrateable_reason)
+        if not ok:
+            return None
+        self.settings.last_unrateable_reason = text.strip()
+        return text.strip()
+
+    def _grade_key(self, view: GradingTableView, row: int, grade: float | None,
+                   state: int) -> None:
+        model = self.grid_model if view is self.grid else self.not_retrieved_model
+        if not 0 <= row < model.rowCount():
+            return
+        index = model.candidate(row)
+        column = view.currentIndex().column()
+        following = model.candidate(row + 1) if row + 1 < model.rowCount() else None
+        if not self.set_grade(index, grade, GradeState(state)):
+            return
+        if following is not None and self.settings.advance_after_grade:
+            target = model.row_of(following)
+            if target is not None:
+                view.selectionModel().setCurrentIndex(
+                    model.index(target, column),
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def _grade_selected(self, grade: float | None, state: GradeState) -> None:
+        for view in (self.grid, self.not_retrieved_view):
+            if view.hasFocus() and view.currentIndex().isValid():
+                self._grade_key(view, view.currentIndex().row(), grade, int(state))
+                return
+        if self.grid.currentIndex().isValid():
+            self._grade_key(self.grid, self.grid.currentIndex().row(), grade, int(state))
+
+    def _conventions_edited(self, new: Conventions, text: str) -> None:
+        self.change_conventions(new, text)
+
+    def _step_query(self, delta: int, *, status: Status | None = None) -> None:
+        q = self.navigator.step(delta, status=status)
+        if q is not None:
+            self.set_query(q)
+
+    # -- closing ------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.undo_stack.isClean():
+            event.accept()
+            return
+        buttons = QMessageBox.StandardButton
+        choices = buttons.Discard | buttons.Cancel
+        if self.save_handler is not None:
+            choices |= buttons.Save
+        answer = QMessageBox.question(
+            self, self.tr("Unsaved changes"),
+            self.tr("This worksheet has unsaved changes. Close anyway?"), choices,
+            buttons.Cancel)
+        saved = answer == buttons.Save and self.save_handler is not None and self.save_handler()
+        if answer == buttons.Discard or saved:
+            event.accept()
+        else:
+            event.ignore()
+
+
+def _empty_document() -> Document:
+    return Document.from_columns(query=[], source_id=[])
