@@ -1,0 +1,929 @@
+"""The audited Excel workbook: live formulas, cached results, lossless reopen.
+
+:func:`export_workbook` writes one workbook in which every derived number is a
+live formula over the Conventions sheet (change k or the gain rule in Excel or
+LibreOffice and everything recomputes) and also carries the engine's own
+result as the cached value, so viewers that do not calculate still show the
+numbers. A hidden sheet keeps the document as JSON, so that
+:func:`read_workbook` restores it exactly and picks up grades edited in the
+spreadsheet, logging each as an audit entry from outside the app.
+
+The layout is described in ``docs/workbook.md``. Only Excel-2007 functions are
+used (no ``_xlfn.`` prefix), and no array formulas, INDIRECT or OFFSET.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zipfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+from xml.etree.ElementTree import ParseError
+
+import numpy as np
+import numpy.typing as npt
+
+from core.aggregate import summarize
+from core.conventions import Conventions, GainRule, Weighting
+from core.document import AuditEntry, Document, GradeState
+from core.engine import Evaluation, evaluate
+from core.errors import InputError
+from core.io.atomic import atomic_write
+from core.io.safety import check_xlsx
+
+__all__ = [
+    "CANDIDATE_COLUMNS",
+    "METADATA_FORMAT",
+    "SHEETS",
+    "export_workbook",
+    "read_workbook",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+METADATA_FORMAT = "ndcg-worksheet workbook 1"
+SHEETS = {
+    "conventions": "Conventions",
+    "candidates": "Candidates",
+    "queries": "Queries",
+    "summary": "Summary",
+    "audit": "Audit",
+    "metadata": "ndcg_metadata",
+}
+#: Characters per metadata cell (Excel allows 32,767).
+CHUNK = 32_000
+#: What an "all" cutoff becomes inside formulas.
+ALL_K = 1_000_000_000
+#: Empty rows kept in the gain table so that entries can be added in Excel.
+GAIN_TABLE_SPARE = 10
+OUTSIDE_WHO = "spreadsheet edit"
+OUTSIDE_ORIGIN = "outside the app"
+
+# Candidates sheet: (letter, header). The first fifteen are for people, the
+# rest are helper columns the formulas need (grouped and collapsed).
+CANDIDATE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("A", "query"),
+    ("B", "source id"),
+    ("C", "version"),
+    ("D", "predicted score"),
+    ("E", "original grade"),
+    ("F", "current grade"),
+    ("G", "grade state"),
+    ("H", "note"),
+    ("I", "rank"),
+    ("J", "transformed gain"),
+    ("K", "discount"),
+    ("L", "contribution"),
+    ("M", "ideal rank"),
+    ("N", "ideal gain"),
+    ("O", "ideal contribution"),
+    ("P", "tie group"),
+    ("Q", "ranked (1/0)"),
+    ("R", "ranked so far"),
+    ("S", "position discount"),
+    ("T", "in ideal inventory (1/0)"),
+    ("U", "judged (1/0)"),
+    ("V", "gain known (1/0)"),
+    ("W", "inventory gain"),
+    ("X", "tie-averaged gain"),
+    ("Y", "tie-averaged gain x position discount"),
+    ("Z", "tie-averaged gain known (1/0)"),
+    ("AA", "grade used"),
+)
+_COL = {header: i for i, (_, header) in enumerate(CANDIDATE_COLUMNS)}
+_GRADE_COL = "F"
+_NOTE_COL = "H"
+
+QUERY_COLUMNS = (
+    "query", "k", "cutoff no.", "DCG", "ideal DCG", "NDCG", "status", "judged", "total",
+    "open (unknown in ideal inventory)", "frequency", "importance", "frequency used",
+    "frequency x NDCG", "importance used", "importance x NDCG",
+)
+SUMMARY_COLUMNS = (
+    "weighting", "k", "mean NDCG", "included", "excluded: undefined", "excluded: unresolved",
+    "excluded: no weight", "weight total", "declared",
+)
+AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin")
+
+
+# -- cached values -----------------------------------------------------------------------
+Cell = float | str
+
+
+def _num(x: float) -> Cell:
+    """A cached formula result: the number, or "" where the engine has none."""
+    return "" if math.isnan(x) else float(x)
+
+
+def _layout(doc: Document, ev: Evaluation) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Sheet row order (document indices) and each query's (start, stop).
+
+    Retrieved candidates come first, in evaluated order; candidates the
+    condensed rule removed stay at their score's place (after equal scores);
+    judged-but-not-retrieved candidates follow.
+    """
+    parts: list[np.ndarray] = []
+    blocks: list[tuple[int, int]] = []
+    start = 0
+    for q in range(doc.n_queries):
+        members = doc.members(q)
+        ranked = ev.ranked(q)
+        retrieved = members[~np.isnan(doc.score[members])]
+        removed = np.setdiff1d(retrieved, ranked, assume_unique=True)
+        removed = removed[np.argsort(np.searchsorted(members, removed), kind="stable")]
+        head = np.concatenate([ranked, removed]).astype(np.int64)
+        head = head[np.argsort(-doc.score[head], kind="stable")]
+        rows = np.concatenate([head, members[np.isnan(doc.score[members])]]).astype(np.int64)
+        parts.append(rows)
+        blocks.append((start, start + rows.size))
+        start += rows.size
+    perm = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    return perm, blocks
+
+
+def _candidate_values(
+    doc: Document, ev: Evaluation, perm: np.ndarray, blocks: list[tuple[int, int]]
+) -> dict[str, np.ndarray]:
+    """The engine's result for every formula column, in sheet order."""
+    n = perm.size
+    score = doc.score[perm]
+    retrieved = ~np.isnan(score)
+    ranked = ev.ranked_mask[perm]
+    known = doc.state[perm] == GradeState.NUMBER
+    gain = ev.gain[perm]
+    inventory = ev.inventory_mask[perm]
+    tie_group = np.zeros(n, dtype=np.int64)
+    so_far = np.zeros(n, dtype=np.int64)
+    position = np.zeros(n, dtype=np.int64)
+    ideal_gain = np.full(n, np.nan)
+    group_id = 0
+    for q, (lo, hi) in enumerate(blocks):
+        position[lo:hi] = np.arange(1, hi - lo + 1)
+        so_far[lo:hi] = np.cumsum(ranked[lo:hi])
+        s = score[lo:hi]
+        r = retrieved[lo:hi]
+        new = np.ones(hi - lo, dtype=bool)
+        if hi - lo > 1:
+            new[1:] = s[1:] != s[:-1]
+        ids = group_id + np.cumsum(new)
+        tie_group[lo:hi] = np.where(r, ids, 0)
+        group_id = int(ids[-1]) if hi > lo else group_id
+        ig = ev.gain[ev.ideal(q)]
+        ig = ig[~np.isnan(ig)]
+        ideal_gain[lo : lo + ig.size] = ig
+    with np.errstate(divide="ignore"):
+        pos_discount = np.where(ranked, 1.0 / np.log2(so_far + 1.0), np.nan)
+    gain_known = ~np.isnan(gain)
+    if ev.conventions.ties.value == "average":
+        g = np.where(ranked, tie_group, 0)
+        sums = np.bincount(g, weights=np.where(ranked & gain_known, gain, 0.0))
+        counts = np.bincount(g, weights=ranked.astype(np.float64))
+        unknown = np.bincount(g, weights=(ranked & ~gain_known).astype(np.float64))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            avg = np.where(unknown[g] > 0, np.nan, sums[g] / counts[g])
+        avg_gain = np.where(ranked, avg, np.nan)
+    else:
+        avg_gain = np.where(ranked, gain, np.nan)
+    ideal_contribution = ideal_gain * (1.0 / np.log2(position + 1.0))
+    used = np.where(known, doc.grade[perm], np.nan)
+    if ev.conventions.gain.truncate:
+        used = np.trunc(used)
+    return {
+        "rank": np.where(ranked, so_far, 0),
+        "gain": gain,
+        "discount": ev.discount[perm],
+        "contribution": ev.contribution[perm],
+        "ideal rank": position,
+        "ideal gain": ideal_gain,
+        "ideal contribution": ideal_contribution,
+        "tie group": tie_group,
+        "ranked": ranked,
+        "ranked so far": so_far,
+        "position discount": pos_discount,
+        "inventory": inventory,
+        "judged": known,
+        "gain known": gain_known,
+        "inventory gain": np.where(inventory & gain_known, gain, np.nan),
+        "avg gain": avg_gain,
+        "avg x discount": avg_gain * pos_discount,
+        "avg known": ~np.isnan(avg_gain),
+        "grade used": used,
+    }
+
+
+# -- formulas ------------------------------------------------------------------------------
+def _gain_formula(r: int) -> str:
+    g = f"AA{r}"
+    table = f"IF(COUNTIF(gain_grades,{g})>0,SUMIF(gain_grades,{g},gain_values),{g})"
+    t = f'IF(gain_rule="exponential",POWER(2,{g})-1,IF(gain_rule="table",{table},{g}))'
+    return (
+        f'=IF(G{r}<>"number",IF(unknown_rule="zero",0,""),'
+        f"IF(negative_gain_zero,MAX(0,{t}),{t}))"
+    )
+
+
+def _row_formulas(r: int, first: int, last: int, pos: int) -> list[tuple[int, str]]:
+    """(column index, formula) for sheet row ``r`` (1-based) in block first..last."""
+    def blk(col: str) -> str:
+        return f"${col}${first}:${col}${last}"
+
+    p, o, v, j, s = blk("Q"), blk("P"), blk("V"), blk("J"), blk("S")
+    so_far = f"=Q{r}" if r == first else f"=R{r - 1}+Q{r}"
+    return [
+        (6, f'=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
+            f'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
+        (8, f'=IF(Q{r}=1,R{r},"")'),
+        (9, _gain_formula(r)),
+        (10, f'=IF(Q{r}=1,IF(tie_rule="average",SUMIFS({s},{o},P{r},{p},1)'
+             f'/COUNTIFS({o},P{r},{p},1),S{r}),"")'),
+        (11, f'=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*K{r},"")'),
+        (13, f'=IF({pos}<=COUNT({blk("W")}),LARGE({blk("W")},{pos}),"")'),
+        (14, f'=IF(ISNUMBER(N{r}),N{r}*(1/LOG(M{r}+1,2)),"")'),
+        (16, f'=IF(AND(ISNUMBER(D{r}),OR(unknown_rule<>"condensed",G{r}="number")),1,0)'),
+        (17, so_far),
+        (18, f'=IF(Q{r}=1,1/LOG(R{r}+1,2),"")'),
+        (19, f'=IF(OR(Q{r}=1,AND(ideal_rule="judged",NOT(ISNUMBER(D{r})))),'
+             f'IF(AND(unknown_rule="condensed",U{r}=0),0,1),0)'),
+        (20, f'=IF(G{r}="number",1,0)'),
+        (21, f"=IF(ISNUMBER(J{r}),1,0)"),
+        (22, f'=IF(AND(T{r}=1,ISNUMBER(J{r})),J{r},"")'),
+        (23, f'=IF(Q{r}=1,IF(tie_rule="average",IF(COUNTIFS({o},P{r},{p},1,{v},0)>0,"",'
+             f'SUMIFS({j},{o},P{r},{p},1)/COUNTIFS({o},P{r},{p},1)),J{r}),"")'),
+        (24, f'=IF(ISNUMBER(X{r}),X{r}*S{r},"")'),
+        (25, f"=IF(ISNUMBER(X{r}),1,0)"),
+        (26, f'=IF(G{r}="number",IF(truncate_grades,TRUNC(F{r}),F{r}),"")'),
+    ]
+
+
+# -- export --------------------------------------------------------------------------------
+def export_workbook(
+    doc: Document, path: str | Path, *, conventions: Conventions | None = None
+) -> None:
+    """Write ``doc`` as an audited workbook with live formulas.
+
+    Parameters
+    ----------
+    doc : Document
+        The worksheet to export (unchanged).
+    path : str or Path
+        The ``.xlsx`` to write; replaced atomically.
+    conventions : Conventions, optional
+        The conventions the formulas start from; defaults to the document's.
+
+    Raises
+    ------
+    InputError
+        When the document cannot be evaluated under the conventions, or the
+        file cannot be written.
+    """
+    conv = conventions or doc.conventions
+    ev = evaluate(doc, conv)
+    atomic_write(Path(path), lambda tmp: _write(tmp, doc, ev))
+
+
+def _write(path: Path, doc: Document, ev: Evaluation) -> None:
+    import xlsxwriter
+
+    perm, blocks = _layout(doc, ev)
+    wb = xlsxwriter.Workbook(
+        str(path),
+        {
+            "constant_memory": True,
+            "strings_to_formulas": False,
+            "strings_to_numbers": False,
+            "strings_to_urls": False,
+        },
+    )
+    wb.worksheet_class = _worksheet_class()
+    try:
+        fmt = _Formats(wb)
+        names = _write_conventions(wb, fmt, doc, ev.conventions)
+        _write_candidates(wb, fmt, doc, ev, perm, blocks)
+        qrows = _write_queries(wb, fmt, doc, ev, blocks)
+        _write_summary(wb, fmt, ev, qrows)
+        _write_audit(wb, fmt, doc)
+        _write_metadata(wb, doc, ev.conventions, perm)
+        for name, ref in names.items():
+            wb.define_name(name, ref)
+    finally:
+        wb.close()
+
+
+def _worksheet_class() -> Any:
+    """xlsxwriter's worksheet, writing numbers with every digit.
+
+    xlsxwriter formats numbers with 16 significant digits, which loses the last
+    bit of values like 0.1 + 0.2; Python's shortest round-trip form keeps it.
+    """
+    from xlsxwriter.worksheet import Worksheet
+
+    class FullPrecisionWorksheet(Worksheet):  # type: ignore[misc]
+        def _xml_number_element(
+            self, number: float, attributes: Sequence[tuple[str, Any]] = ()
+        ) -> None:
+            attr = "".join(f' {k}="{self._escape_attributes(v)}"' for k, v in attributes)
+            self.fh.write(f"<c{attr}><v>{float(number)!r}</v></c>")
+
+    return FullPrecisionWorksheet
+
+
+class _Formats:
+    def __init__(self, wb: Any) -> None:
+        self.header = wb.add_format({"bold": True, "text_wrap": True, "valign": "top"})
+        self.text = wb.add_format({})
+        self.text_q = wb.add_format({"quote_prefix": True})
+        self.edit = wb.add_format({"locked": False, "bg_color": "#FFF2CC"})
+        self.edit_q = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "quote_prefix": True})
+        self.number = wb.add_format({"num_format": "0.0000"})
+        self.title = wb.add_format({"bold": True, "font_size": 13})
+        self.conv = wb.add_format({"bg_color": "#DDEBF7"})
+        self.conv_q = wb.add_format({"bg_color": "#DDEBF7", "quote_prefix": True})
+
+
+_RISKY = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+
+
+def _put_text(ws: Any, r: int, c: int, text: str, plain: Any, quoted: Any) -> None:
+    """User text always as a string; quote-prefixed when a spreadsheet would
+    otherwise read it as a formula on re-entry."""
+    ws.write_string(r, c, text, quoted if text.startswith(_RISKY) else plain)
+
+
+def _write_conventions(
+    wb: Any, fmt: _Formats, doc: Document, conv: Conventions
+) -> dict[str, str]:
+    ws = wb.add_worksheet(SHEETS["conventions"])
+    ws.set_column(0, 0, 26)
+    ws.set_column(1, 1, 22)
+    ws.set_column(2, 2, 90)
+    sheet = SHEETS["conventions"]
+    names: dict[str, str] = {}
+    ws.write_string(0, 0, "Conventions: every NDCG number in this workbook depends on these",
+                    fmt.title)
+    ws.write_string(1, 0, "convention", fmt.header)
+    ws.write_string(1, 1, "value (edit to recompute)", fmt.header)
+    ws.write_string(1, 2, "meaning / formula", fmt.header)
+    row = 2
+
+    def put(name: str, label: str, value: Any, meaning: str, choices: Sequence[str] = ()) -> None:
+        nonlocal row
+        ws.write_string(row, 0, label)
+        if isinstance(value, bool):
+            ws.write_boolean(row, 1, value, fmt.conv)
+        elif isinstance(value, int | float):
+            ws.write_number(row, 1, value, fmt.conv)
+        else:
+            _put_text(ws, row, 1, str(value), fmt.conv, fmt.conv_q)
+        _put_text(ws, row, 2, meaning, fmt.text, fmt.text_q)
+        if choices:
+            ws.data_validation(row, 1, row, 1, {"validate": "list", "source": list(choices)})
+        names[name] = f"={sheet}!$B${row + 1}"
+        row += 1
+
+    g = conv.gain
+    put("gain_rule", "gain rule", g.rule.value, g.formula, [m.value for m in GainRule])
+    put("negative_gain_zero", "negative gains count as 0", g.negative_as_zero,
+        "TRUE: gain = max(gain, 0)")
+    put("truncate_grades", "fractional grades truncated", g.truncate,
+        "TRUE: grade = trunc(grade) before the gain rule")
+    put("discount_rule", "discount", conv.discount.value, conv.discount.formula)
+    for j, k in enumerate(conv.cutoffs, start=1):
+        put(f"cut_{j}", f"cutoff {j} (k)", k if k is not None else "all",
+            "a whole number, or all; the same k cuts the actual and the ideal list")
+        ws.write_formula(row - 1, 3, f"=IF(ISNUMBER(cut_{j}),cut_{j},{ALL_K})", None,
+                         k if k is not None else ALL_K)
+        names[f"cutn_{j}"] = f"={sheet}!$D${row}"
+    put("ideal_rule", "ideal inventory", conv.ideal.value, conv.ideal.formula,
+        ["ranked", "judged"])
+    put("tie_rule", "ties", conv.ties.value,
+        conv.ties.formula + " (only average / not average recomputes here: the row order "
+        "of the other rules was fixed at export)")
+    put("unknown_rule", "unknown grades", conv.unknown.value, conv.unknown.formula,
+        ["unresolved", "zero", "condensed"])
+    put("zero_ideal_rule", "zero ideal", conv.zero_ideal.value, conv.zero_ideal.formula,
+        ["undefined", "zero"])
+    put("weighting", "weighting (declared)", conv.weighting.value, conv.weighting.formula,
+        [m.value for m in Weighting])
+    put("consensus_rule", "consensus", conv.consensus.value, conv.consensus.formula)
+    put("rounding_rule", "rounding", conv.rounding.value, conv.rounding.formula)
+    put("rubric_text", "rubric", conv.rubric.text if conv.rubric else "",
+        "the permitted grades (below); grades outside it are flagged, not dropped")
+    put("judgment_version", "judgment version", doc.judgment_version,
+        "the version of the judgments these grades come from")
+    put("preset", "preset", conv.preset or "", "the starting point these conventions came from")
+    put("document_name", "ranked list", doc.name, "the document's name")
+
+    row += 1
+    ws.write_string(row, 0, "gain table: grade", fmt.header)
+    ws.write_string(row, 1, "gain", fmt.header)
+    ws.write_string(row, 2, "used when the gain rule is 'table'; other grades keep gain = grade",
+                    fmt.header)
+    row += 1
+    first = row
+    for grade, gain in g.table:
+        ws.write_number(row, 0, grade, fmt.conv)
+        ws.write_number(row, 1, gain, fmt.conv)
+        row += 1
+    row += GAIN_TABLE_SPARE
+    names["gain_grades"] = f"={sheet}!$A${first + 1}:$A${row}"
+    names["gain_values"] = f"={sheet}!$B${first + 1}:$B${row}"
+
+    row += 1
+    rubric = conv.rubric_for(doc.grade[doc.state == GradeState.NUMBER])
+    ws.write_string(row, 0, "rubric: grade", fmt.header)
+    ws.write_string(row, 1, "label", fmt.header)
+    ws.write_string(row, 2, "the current-grade dropdown offers these and unknown, unrateable",
+                    fmt.header)
+    row += 1
+    first = row
+    for rg in rubric.grades:
+        ws.write_number(row, 0, rg.value)
+        _put_text(ws, row, 1, rg.label, fmt.text, fmt.text_q)
+        row += 1
+    for word in ("unknown", "unrateable"):
+        ws.write_string(row, 0, word)
+        row += 1
+    names["grade_list"] = f"={sheet}!$A${first + 1}:$A${row}"
+    return names
+
+
+def _write_candidates(
+    wb: Any, fmt: _Formats, doc: Document, ev: Evaluation, perm: np.ndarray,
+    blocks: list[tuple[int, int]],
+) -> None:
+    ws = wb.add_worksheet(SHEETS["candidates"])
+    ws.freeze_panes(1, 2)
+    ws.set_column(0, 1, 16)
+    ws.set_column(7, 7, 24)
+    ws.set_column(8, 14, 12)
+    ws.set_column(15, len(CANDIDATE_COLUMNS) - 1, 12, None, {"level": 1, "hidden": True})
+    for c, (_, header) in enumerate(CANDIDATE_COLUMNS):
+        ws.write_string(0, c, header, fmt.header)
+    vals = _candidate_values(doc, ev, perm, blocks)
+    cached: dict[int, list[Cell]] = {}
+    states = doc.state[perm]
+    state_text = np.array(["number", "unknown", "unrateable"], dtype=object)[states]
+    cached[6] = state_text.tolist()
+    cached[8] = [float(x) if x else "" for x in vals["rank"].tolist()]
+    for col, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
+                     (14, "ideal contribution"), (18, "position discount"),
+                     (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
+                     (26, "grade used")):
+        cached[col] = [_num(x) for x in vals[key].tolist()]
+    for col, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
+                     (21, "gain known"), (25, "avg known")):
+        cached[col] = [float(x) for x in vals[key].astype(np.float64).tolist()]
+    qids = doc.query_ids
+    query = doc.query[perm].tolist()
+    sid = doc.source_id[perm].tolist()
+    version = doc.version[perm].tolist()
+    score = doc.score[perm].tolist()
+    ograde = doc.original_grade[perm].tolist()
+    ostate = doc.original_state[perm].tolist()
+    grade = doc.grade[perm].tolist()
+    note = doc.note[perm].tolist()
+    tie = vals["tie group"].tolist()
+    pos = vals["ideal rank"].tolist()
+    block_of = np.repeat(np.arange(len(blocks)), [hi - lo for lo, hi in blocks]).tolist()
+    write_string = ws.write_string
+    write_number = ws.write_number
+    write_formula = ws.write_formula
+    for i in range(perm.size):
+        r = i + 1
+        lo, hi = blocks[block_of[i]]
+        _put_text(ws, r, 0, qids[query[i]], fmt.text, fmt.text_q)
+        _put_text(ws, r, 1, sid[i], fmt.text, fmt.text_q)
+        _put_text(ws, r, 2, version[i], fmt.text, fmt.text_q)
+        if not math.isnan(score[i]):
+            write_number(r, 3, score[i])
+        if ostate[i] == GradeState.NUMBER:
+            write_number(r, 4, ograde[i])
+        else:
+            write_string(r, 4, GradeState(ostate[i]).label)
+        if states[i] == GradeState.NUMBER:
+            write_number(r, 5, grade[i], fmt.edit)
+        else:
+            write_string(r, 5, GradeState(int(states[i])).label, fmt.edit)
+        _put_text(ws, r, 7, note[i], fmt.edit, fmt.edit_q)
+        write_number(r, 12, pos[i])
+        if tie[i]:
+            write_number(r, 15, tie[i])
+        for col, formula in _row_formulas(r + 1, lo + 2, hi + 1, pos[i]):
+            write_formula(r, col, formula, None, cached[col][i])
+    n = perm.size
+    if n:
+        ws.data_validation(1, 5, n, 5, {
+            "validate": "list", "source": "=grade_list", "error_type": "warning",
+            "error_title": "Not a rubric grade",
+            "error_message": "Enter a rubric grade, unknown or unrateable.",
+        })
+    ws.protect("", {"autofilter": True, "format_columns": True})
+
+
+def _write_queries(
+    wb: Any, fmt: _Formats, doc: Document, ev: Evaluation, blocks: list[tuple[int, int]]
+) -> int:
+    ws = wb.add_worksheet(SHEETS["queries"])
+    ws.freeze_panes(1, 1)
+    ws.set_column(0, 0, 18)
+    ws.set_column(1, len(QUERY_COLUMNS) - 1, 12)
+    for c, header in enumerate(QUERY_COLUMNS):
+        ws.write_string(0, c, header, fmt.header)
+    r = 1
+    for q, (lo, hi) in enumerate(blocks):
+        first, last = lo + 2, hi + 1
+
+        def blk(col: str, first: int = first, last: int = last) -> str:
+            return f"{SHEETS['candidates']}!${col}${first}:${col}${last}"
+
+        for j, k in enumerate(ev.cutoffs):
+            x = r + 1
+            kn = f"cutn_{j + 1}"
+            status = ev.status(q, j).value
+            ws.write_string(r, 0, doc.query_ids[q])
+            ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
+                             float(k) if k is not None else "all")
+            ws.write_number(r, 2, j + 1)
+            ws.write_formula(
+                r, 3, f'=IF(COUNTIFS({blk("I")},"<="&{kn},{blk("Z")},0)>0,"",'
+                f'SUMIFS({blk("Y")},{blk("I")},"<="&{kn}))', None, _num(ev.dcg[q, j]))
+            ws.write_formula(r, 4, f'=IF(J{x}>0,"",SUMIFS({blk("O")},{blk("M")},"<="&{kn}))',
+                             None, _num(ev.idcg[q, j]))
+            ws.write_formula(
+                r, 5, f'=IF(J{x}>0,"",IF(E{x}=0,IF(zero_ideal_rule="zero",0,""),D{x}/E{x}))',
+                None, _num(ev.ndcg[q, j]))
+            ws.write_formula(
+                r, 6, f'=IF(J{x}>0,"unresolved",IF(AND(E{x}=0,zero_ideal_rule<>"zero"),'
+                f'"undefined","ok"))', None, status)
+            ws.write_formula(r, 7, f'=SUM({blk("U")})', None, float(ev.n_judged[q]))
+            ws.write_formula(r, 8, f'=ROWS({blk("A")})', None, float(ev.n_total[q]))
+            ws.write_formula(
+                r, 9, f'=IF(unknown_rule="unresolved",COUNTIFS({blk("T")},1,{blk("U")},0),0)',
+                None, float(ev.n_open[q]))
+            nd = ev.ndcg[q, j]
+            for c, weights in ((10, doc.frequency), (12, doc.importance)):
+                w = float(weights[q])
+                if not math.isnan(w):
+                    ws.write_number(r, c, w)
+                L = "K" if c == 10 else "L"
+                use = not math.isnan(nd) and not math.isnan(w) and w > 0
+                ws.write_formula(r, c + 2, f'=IF(AND(G{x}="ok",ISNUMBER({L}{x}),{L}{x}>0),'
+                                 f'{L}{x},"")', None, w if use else "")
+                col = "M" if c == 10 else "O"
+                ws.write_formula(r, c + 3, f'=IF(ISNUMBER({col}{x}),{col}{x}*F{x},"")', None,
+                                 w * nd if use else "")
+            r += 1
+    return r
+
+
+def _write_summary(wb: Any, fmt: _Formats, ev: Evaluation, qrows: int) -> None:
+    ws = wb.add_worksheet(SHEETS["summary"])
+    ws.set_column(0, 0, 14)
+    ws.set_column(1, len(SUMMARY_COLUMNS) - 1, 14)
+    for c, header in enumerate(SUMMARY_COLUMNS):
+        ws.write_string(0, c, header, fmt.header)
+    qs = SHEETS["queries"]
+
+    def col(letter: str) -> str:
+        return f"{qs}!${letter}$2:${letter}${max(qrows, 2)}"
+
+    cut, status = col("C"), col("G")
+    r = 1
+    for weighting in Weighting:
+        for s, k in zip(summarize(ev, weighting), ev.cutoffs, strict=True):
+            j = ev.cutoffs.index(k) + 1
+            x = r + 1
+            ws.write_string(r, 0, weighting.value)
+            ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j}),cut_{j},"all")', None,
+                             float(k) if k is not None else "all")
+            und = f'=COUNTIFS({cut},{j},{status},"undefined")'
+            unr = f'=COUNTIFS({cut},{j},{status},"unresolved")'
+            if weighting is Weighting.EQUAL:
+                inc = f'=COUNTIFS({cut},{j},{status},"ok")'
+                mean = f'=IF(D{x}>0,SUMIFS({col("F")},{cut},{j},{status},"ok")/D{x},"")'
+                nowt = "=0"
+                total = f"=D{x}"
+            else:
+                used, prod = (("M", "N") if weighting is Weighting.FREQUENCY else ("O", "P"))
+                inc = f'=COUNTIFS({cut},{j},{col(used)},">0")'
+                total = f"=SUMIFS({col(used)},{cut},{j})"
+                mean = f'=IF(H{x}>0,SUMIFS({col(prod)},{cut},{j})/H{x},"")'
+                nowt = f'=COUNTIFS({cut},{j},{status},"ok")-D{x}'
+            ws.write_formula(r, 2, mean, fmt.number, s.mean if s.mean is not None else "")
+            ws.write_formula(r, 3, inc, None, float(s.included))
+            ws.write_formula(r, 4, und, None, float(s.excluded.get("undefined", 0)))
+            ws.write_formula(r, 5, unr, None, float(s.excluded.get("unresolved", 0)))
+            ws.write_formula(r, 6, nowt, None, float(s.excluded.get("no weight", 0)))
+            ws.write_formula(r, 7, total, None, float(s.weight_total))
+            declared = weighting is ev.conventions.weighting
+            ws.write_formula(r, 8, f'=IF(weighting="{weighting.value}","declared","")', None,
+                             "declared" if declared else "")
+            r += 1
+
+
+def _write_audit(wb: Any, fmt: _Formats, doc: Document) -> None:
+    ws = wb.add_worksheet(SHEETS["audit"])
+    ws.set_column(0, len(AUDIT_COLUMNS) - 1, 16)
+    for c, header in enumerate(AUDIT_COLUMNS):
+        ws.write_string(0, c, header, fmt.header)
+    for r, e in enumerate(doc.audit, start=1):
+        for c, text in enumerate(
+            (e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin)
+        ):
+            _put_text(ws, r, c, text, fmt.text, fmt.text_q)
+
+
+# -- metadata ------------------------------------------------------------------------------
+def _floats(a: FloatArray) -> list[float | None]:
+    return [None if math.isnan(x) else x for x in np.asarray(a, dtype=np.float64).tolist()]
+
+
+def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, Any]:
+    return {
+        "format": METADATA_FORMAT,
+        "query_ids": list(doc.query_ids),
+        "query": doc.query.tolist(),
+        "source_id": [str(s) for s in doc.source_id.tolist()],
+        "version": [str(s) for s in doc.version.tolist()],
+        "score": _floats(doc.score),
+        "grade": _floats(doc.grade),
+        "state": doc.state.astype(int).tolist(),
+        "original_grade": _floats(doc.original_grade),
+        "original_state": doc.original_state.astype(int).tolist(),
+        "note": [str(s) for s in doc.note.tolist()],
+        "reason": [str(s) for s in doc.reason.tolist()],
+        "frequency": _floats(doc.frequency),
+        "importance": _floats(doc.importance),
+        "conventions": doc.conventions.to_dict(),
+        "workbook_conventions": conv.to_dict(),
+        "judgment_version": doc.judgment_version,
+        "name": doc.name,
+        "audit": [
+            [e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin]
+            for e in doc.audit
+        ],
+        "annotators": list(doc.annotators),
+        "ratings": None if doc.ratings is None else [_floats(r) for r in doc.ratings],
+        "ratings_shape": None if doc.ratings is None else list(doc.ratings.shape),
+        "sheet_rows": perm.tolist(),
+    }
+
+
+def _write_metadata(wb: Any, doc: Document, conv: Conventions, perm: np.ndarray) -> None:
+    ws = wb.add_worksheet(SHEETS["metadata"])
+    # ASCII-only JSON, and "_x" escaped so that no reader takes it for an
+    # OOXML character escape (_x000D_).
+    text = json.dumps(_metadata(doc, conv, perm), ensure_ascii=True, allow_nan=False)
+    text = text.replace("_x", "\\u005fx")
+    chunks = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    ws.write_string(0, 0, METADATA_FORMAT)
+    ws.write_string(0, 1, str(len(chunks)))
+    ws.write_string(0, 2, "Kept by NDCG Worksheet to reopen this workbook exactly; do not edit.")
+    for i, chunk in enumerate(chunks, start=1):
+        ws.write_string(i, 0, chunk)
+    ws.hide()
+
+
+# -- reading -------------------------------------------------------------------------------
+_NOT_OURS = "this is not an NDCG Worksheet workbook"
+
+
+def read_workbook(path: str | Path) -> Document:
+    """Reopen a workbook written by :func:`export_workbook`.
+
+    Everything is restored from the hidden metadata sheet. Current grades and
+    notes edited in the spreadsheet are taken from the Candidates sheet; each
+    changed grade is logged as an :class:`AuditEntry` with origin
+    ``"outside the app"`` and who ``"spreadsheet edit"``.
+
+    Raises
+    ------
+    InputError
+        If the file is unsafe or damaged, is not one of our workbooks (its
+        metadata is missing or does not match), or an edited grade cell holds
+        something that is not a grade (naming sheet, row and column).
+    """
+    path = Path(path)
+    name = str(path)
+    check_xlsx(path)
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    errors: tuple[type[BaseException], ...] = (
+        zipfile.BadZipFile, InvalidFileException, KeyError, ParseError, ValueError, TypeError,
+        IndexError, AttributeError, OSError, EOFError,
+    )
+    sheet: str | None = None
+    try:
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        try:
+            sheet = SHEETS["metadata"]
+            meta = _read_metadata(wb, name)
+            doc = _document_from_metadata(meta, name)
+            sheet = SHEETS["candidates"]
+            _apply_edits(wb, doc, meta, name)
+        finally:
+            wb.close()
+    except InputError:
+        raise
+    except errors as exc:
+        raise InputError(
+            f"the workbook cannot be read: {type(exc).__name__}: {exc}", file=name, sheet=sheet,
+            hint="open it in Excel or LibreOffice and save it again",
+        ) from exc
+    return doc
+
+
+def _read_metadata(wb: Any, name: str) -> dict[str, Any]:
+    sheet = SHEETS["metadata"]
+    hint = "open it as an annotator sheet or a CSV instead"
+    if sheet not in wb.sheetnames:
+        raise InputError(f"{_NOT_OURS} (it has no {sheet!r} sheet)", file=name, hint=hint)
+    cells = [row[0] if row else None
+             for row in wb[sheet].iter_rows(min_col=1, max_col=2, values_only=True)]
+    first = list(next(wb[sheet].iter_rows(max_row=1, max_col=2, values_only=True), ()))
+    if not cells or cells[0] != METADATA_FORMAT or len(first) < 2:
+        raise InputError(f"{_NOT_OURS} (its metadata is missing or from another version)",
+                         file=name, sheet=sheet, hint=hint)
+    try:
+        count = int(str(first[1]))
+        chunks = cells[1 : 1 + count]
+        if len(chunks) != count or not all(isinstance(c, str) for c in chunks):
+            raise ValueError("metadata chunks are missing")
+        meta = json.loads("".join(str(c) for c in chunks))
+        if not isinstance(meta, dict) or meta.get("format") != METADATA_FORMAT:
+            raise ValueError("metadata format does not match")
+    except ValueError as exc:
+        raise InputError(f"{_NOT_OURS} (its metadata is damaged: {exc})", file=name,
+                         sheet=sheet, hint=hint) from exc
+    return meta
+
+
+def _document_from_metadata(meta: dict[str, Any], name: str) -> Document:
+    def floats(key: str) -> FloatArray:
+        return np.array([np.nan if v is None else v for v in meta[key]], dtype=np.float64)
+
+    def texts(key: str) -> npt.NDArray[np.object_]:
+        out = np.empty(len(meta[key]), dtype=object)
+        out[:] = [str(v) for v in meta[key]]
+        return out
+
+    try:
+        ratings = None
+        if meta.get("ratings") is not None:
+            shape = tuple(meta["ratings_shape"])
+            ratings = np.array(
+                [[np.nan if v is None else v for v in row] for row in meta["ratings"]],
+                dtype=np.float64,
+            ).reshape(shape)
+        doc = Document(
+            query_ids=[str(q) for q in meta["query_ids"]],
+            query=np.array(meta["query"], dtype=np.int64),
+            source_id=texts("source_id"),
+            version=texts("version"),
+            score=floats("score"),
+            grade=floats("grade"),
+            state=np.array(meta["state"], dtype=np.int8),
+            original_grade=floats("original_grade"),
+            original_state=np.array(meta["original_state"], dtype=np.int8),
+            note=texts("note"),
+            reason=texts("reason"),
+            frequency=floats("frequency"),
+            importance=floats("importance"),
+            conventions=Conventions.from_dict(meta["conventions"]),
+            judgment_version=str(meta["judgment_version"]),
+            name=str(meta["name"]),
+            audit=[AuditEntry(*(str(x) for x in e)) for e in meta["audit"]],
+            annotators=[str(a) for a in meta["annotators"]],
+            ratings=ratings,
+        )
+        n = len(doc)
+        sizes = {len(a) for a in (doc.source_id, doc.version, doc.score, doc.grade, doc.state,
+                                  doc.original_grade, doc.original_state, doc.note, doc.reason,
+                                  meta["sheet_rows"])}
+        if sizes != {n} or sorted(meta["sheet_rows"]) != list(range(n)):
+            raise ValueError("metadata columns differ in length")
+        if n and (doc.query.min() < 0 or doc.query.max() >= doc.n_queries):
+            raise ValueError("metadata query index out of range")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"{_NOT_OURS} (its metadata does not match: {exc})", file=name,
+                         sheet=SHEETS["metadata"],
+                         hint="open it as an annotator sheet or a CSV instead") from exc
+    return doc
+
+
+def _parse_grade(
+    cell: Any, doc: Document, name: str, row: int
+) -> tuple[float | None, GradeState]:
+    """A current-grade cell as (grade, state); InputError when it is not one."""
+    column = f"{_GRADE_COL} (current grade)"
+
+    def bad(problem: str) -> InputError:
+        return InputError(problem, file=name, sheet=SHEETS["candidates"], line=row,
+                          column=column,
+                          hint="enter a rubric grade (a number), unknown or unrateable")
+
+    if cell is None or getattr(cell, "value", None) is None:
+        return None, GradeState.UNKNOWN
+    if getattr(cell, "data_type", None) == "f":
+        raise bad("the current grade is a formula; a grade must be typed in as a value")
+    value = cell.value
+    if isinstance(value, bool):
+        raise bad(f"the current grade is {value!r}, not a grade")
+    if isinstance(value, int | float):
+        if not math.isfinite(value):
+            raise bad("the current grade is not a finite number")
+        return float(value), GradeState.NUMBER
+    if isinstance(value, str):
+        text = value.strip()
+        low = text.casefold()
+        if low in ("", "unknown"):
+            return None, GradeState.UNKNOWN
+        if low == "unrateable":
+            return None, GradeState.UNRATEABLE
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if math.isfinite(number):
+            return number, GradeState.NUMBER
+        rubric = doc.conventions.rubric
+        found = rubric.value_for_label(text) if rubric is not None else None
+        if found is not None:
+            return found, GradeState.NUMBER
+        raise bad(f"the current grade {text!r} is not a number, a rubric label, unknown or "
+                  "unrateable")
+    raise bad(f"the current grade {value!r} is not a grade")
+
+
+def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> None:
+    """Take current grades and notes edited in the spreadsheet; log each grade."""
+    sheet = SHEETS["candidates"]
+    if sheet not in wb.sheetnames:
+        raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
+                         hint="the sheet was renamed or deleted; restore it")
+    rows: list[int] = [int(i) for i in meta["sheet_rows"]]
+    grade_col = _COL["current grade"] + 1
+    note_col = _COL["note"] + 1
+    seen = 0
+    set_grade: Callable[..., AuditEntry] = doc.set_grade
+    for r, cells in enumerate(
+        wb[sheet].iter_rows(min_row=2, max_row=len(rows) + 1, max_col=note_col), start=2
+    ):
+        i = rows[r - 2]
+        seen += 1
+        cells = tuple(cells)
+        if len(cells) < note_col:
+            cells = cells + (None,) * (note_col - len(cells))
+        query = getattr(cells[0], "value", None)
+        source = getattr(cells[1], "value", None)
+        if (str(query), str(source)) != (doc.query_ids[int(doc.query[i])], doc.source_id[i]):
+            raise InputError(
+                f"this row should hold query {doc.query_ids[int(doc.query[i])]!r}, source "
+                f"{doc.source_id[i]!r}, but holds {query!r}, {source!r}",
+                file=name, sheet=sheet, line=r, column="A/B",
+                hint="rows were moved or deleted; undo that in the spreadsheet",
+            )
+        grade, state = _parse_grade(cells[grade_col - 1], doc, name, r)
+        note_cell = cells[note_col - 1]
+        note_value = getattr(note_cell, "value", None) if note_cell is not None else None
+        note = "" if note_value is None else str(note_value)
+        note_changed = note != doc.note[i]
+        if note_changed:
+            doc.set_note(i, note)
+        old_state = int(doc.state[i])
+        same = state == old_state and (
+            state != GradeState.NUMBER or grade == float(doc.grade[i])
+        )
+        if not same:
+            set_grade(i, grade, state, who=OUTSIDE_WHO, note=note if note_changed else "",
+                      origin=OUTSIDE_ORIGIN)
+    if seen != len(rows):
+        raise InputError(
+            f"the sheet has {seen} candidate rows, but {len(rows)} were exported",
+            file=name, sheet=sheet, line=seen + 2,
+            hint="rows were deleted; undo that in the spreadsheet",
+        )
+
+
+def _example(argv: Sequence[str] | None = None) -> int:
+    """``python -m core.io.workbook --example [OUT]``: write resources/example.xlsx."""
+    import argparse
+
+    from core.examples import seed_document
+
+    p = argparse.ArgumentParser(prog="python -m core.io.workbook")
+    p.add_argument("--example", action="store_true", required=True,
+                   help="export the seed's cases A-F")
+    p.add_argument("output", nargs="?",
+                   default=str(Path(__file__).resolve().parents[2] / "resources" / "example.xlsx"))
+    args = p.parse_args(argv)
+    export_workbook(seed_document(), args.output)
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(_example())

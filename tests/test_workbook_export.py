@@ -1,0 +1,480 @@
+"""The audited workbook without a spreadsheet engine: cached results equal the
+engine, layout and safety, lossless reopen, edits picked up with audit entries,
+bad cells and foreign workbooks refused with a location."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import shutil
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openpyxl
+import pytest
+
+from core.aggregate import summarize
+from core.cli import main
+from core.conventions import Conventions, Gain, Rubric, Weighting
+from core.document import Document, GradeState
+from core.engine import discount, evaluate
+from core.errors import InputError
+from core.examples import seed_document
+from core.io.workbook import (
+    CANDIDATE_COLUMNS,
+    OUTSIDE_ORIGIN,
+    OUTSIDE_WHO,
+    SHEETS,
+    export_workbook,
+    read_workbook,
+)
+
+HEADERS = [h for _, h in CANDIDATE_COLUMNS]
+
+
+# -- generated worksheets (also used by the LibreOffice tests) ---------------------------
+def make_document(
+    seed: int, *, n_queries: int = 9, fractional: bool = False, negative: bool = False
+) -> Document:
+    """Queries with ties, unknown and unrateable grades, judged-but-not-retrieved
+    candidates, an all-zero (undefined) query and weights with gaps."""
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list[Any]] = {k: [] for k in ("q", "s", "score", "grade", "state", "note")}
+    freq: dict[str, float] = {}
+    imp: dict[str, float] = {}
+    for qi in range(n_queries):
+        q = f"q{qi:02d}" if qi != 3 else "=SUM(1,2)"  # a hostile query id stays text
+        n = int(rng.integers(1, 9))
+        all_zero = qi == 1
+        for i in range(n):
+            rows["q"].append(q)
+            rows["s"].append(f"d{i}" if i != 2 else "+d2")
+            score = float(rng.integers(0, 4)) / 2.0
+            rows["score"].append(np.nan if rng.random() < 0.18 else score)
+            grade = 0.0 if all_zero else float(rng.integers(0, 4))
+            if fractional and rng.random() < 0.3:
+                grade += 0.5
+            if negative and rng.random() < 0.15:
+                grade = -1.0
+            u = rng.random()
+            state = GradeState.NUMBER
+            if not all_zero and qi % 3 == 2 and u < 0.25:
+                state = GradeState.UNKNOWN
+            elif not all_zero and qi % 4 == 0 and u > 0.9:
+                state = GradeState.UNRATEABLE
+            rows["grade"].append(grade if state == GradeState.NUMBER else None)
+            rows["state"].append(int(state))
+            rows["note"].append("=1+1 note" if (qi, i) == (0, 0) else "")
+        if qi % 2 == 0:
+            freq[q] = float(rng.integers(1, 5))
+        if qi % 3 != 1:
+            imp[q] = float(rng.integers(0, 3))
+    return Document.from_columns(
+        query=rows["q"], source_id=rows["s"], score=rows["score"], grade=rows["grade"],
+        state=rows["state"], note=rows["note"], frequency=freq, importance=imp,
+        version=["v1"] * len(rows["q"]), judgment_version=f"gen-{seed}", name=f"generated {seed}",
+    )
+
+
+def _same(got: Any, want: float, tol: float = 1e-12) -> bool:
+    if want is None or (isinstance(want, float) and math.isnan(want)):
+        return got in (None, "")
+    if not isinstance(got, int | float) or isinstance(got, bool):
+        return False
+    return abs(float(got) - want) <= tol * max(1.0, abs(want))
+
+
+def check_values(values: dict[str, list[list[Any]]], doc: Document, conv: Conventions) -> None:
+    """Every formula result in ``values`` (sheet -> rows) equals the engine's."""
+    ev = evaluate(doc, conv)
+    cand = values[SHEETS["candidates"]]
+    assert cand[0][: len(HEADERS)] == HEADERS
+    col = {h: i for i, h in enumerate(HEADERS)}
+    index = {(doc.query_ids[int(doc.query[i])], doc.source_id[i]): i for i in range(len(doc))}
+    ideal = {q: ev.gain[ev.ideal(q)] for q in range(doc.n_queries)}
+    assert len(cand) - 1 == len(doc)
+    for r, row in enumerate(cand[1:], start=2):
+        i = index[(row[col["query"]], row[col["source id"]])]
+        q = int(doc.query[i])
+        where = f"row {r} ({row[0]!r}, {row[1]!r})"
+        rank = float(ev.rank[i]) if ev.rank[i] else math.nan
+        assert _same(row[col["rank"]], rank), (where, row[col["rank"]], rank)
+        for name, want in (
+            ("transformed gain", ev.gain[i]),
+            ("discount", ev.discount[i]),
+            ("contribution", ev.contribution[i]),
+        ):
+            assert _same(row[col[name]], float(want)), (where, name, row[col[name]], want)
+        pos = int(row[col["ideal rank"]])
+        g = ideal[q][pos - 1] if pos <= ideal[q].size else math.nan
+        assert _same(row[col["ideal gain"]], float(g)), (where, row[col["ideal gain"]], g)
+        ic = float(g * discount(pos))
+        assert _same(row[col["ideal contribution"]], ic), (where, row[col["ideal contribution"]])
+        state = ("number", "unknown", "unrateable")[int(doc.state[i])]
+        assert row[col["grade state"]] == state
+    queries = values[SHEETS["queries"]]
+    assert len(queries) - 1 == doc.n_queries * len(conv.cutoffs)
+    qpos = {qid: q for q, qid in enumerate(doc.query_ids)}
+    for r, row in enumerate(queries[1:], start=2):
+        q, j = qpos[row[0]], int(row[2]) - 1
+        where = f"Queries row {r}"
+        k = conv.cutoffs[j]
+        assert row[1] == (k if k is not None else "all"), where
+        assert _same(row[3], float(ev.dcg[q, j])), (where, "dcg", row[3], ev.dcg[q, j])
+        assert _same(row[4], float(ev.idcg[q, j])), (where, "idcg", row[4], ev.idcg[q, j])
+        assert _same(row[5], float(ev.ndcg[q, j])), (where, "ndcg", row[5], ev.ndcg[q, j])
+        assert row[6] == ev.status(q, j).value, (where, row[6])
+        assert row[7:10] == [ev.n_judged[q], ev.n_total[q], ev.n_open[q]], where
+    summary = values[SHEETS["summary"]]
+    r = 1
+    for weighting in Weighting:
+        for j, s in enumerate(summarize(ev, weighting)):
+            row = summary[r]
+            assert row[0] == weighting.value
+            want = math.nan if s.mean is None else s.mean
+            assert _same(row[2], want), (weighting, j, row[2], s.mean)
+            assert row[3:7] == [
+                s.included, s.excluded.get("undefined", 0), s.excluded.get("unresolved", 0),
+                s.excluded.get("no weight", 0),
+            ], (weighting, j, row)
+            assert _same(row[7], s.weight_total)
+            r += 1
+
+
+def read_values(path: Path) -> dict[str, list[list[Any]]]:
+    wb = openpyxl.load_workbook(path, data_only=True, read_only=True)
+    try:
+        return {ws.title: [list(r) for r in ws.iter_rows(values_only=True)] for ws in wb}
+    finally:
+        wb.close()
+
+
+def all_cells(path: Path) -> dict[str, list[list[Any]]]:
+    """Formulas and values as stored (no evaluation)."""
+    wb = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return {ws.title: [[c.value for c in r] for r in ws.iter_rows()] for ws in wb}
+    finally:
+        wb.close()
+
+
+CONVENTIONS = [
+    Conventions(cutoffs=(1, 3, None)),
+    Conventions(gain=Gain.parse("exponential"), ideal="judged", ties="supplied",
+                unknown="zero", zero_ideal="zero", cutoffs=(2, 5), weighting="frequency"),
+    Conventions.from_preset("trec_eval", gain=Gain(Gain.parse("1=3,2=9").rule,
+                            ((1.0, 3.0), (2.0, 9.0)), negative_as_zero=True, truncate=True),
+                            cutoffs=(1, None)),
+    Conventions(ideal="judged", ties="pessimistic", unknown="condensed", cutoffs=(3, None),
+                weighting="importance"),
+    Conventions(ties="optimistic", zero_ideal="zero", cutoffs=(1, 2, 4)),
+    Conventions.from_preset("sklearn", cutoffs=(3,)),
+    Conventions.from_preset("ranx", gain=Gain.parse("exponential"), cutoffs=(None, 2)),
+    Conventions(gain=Gain.parse("0=0.5,3=10"), ideal="judged", unknown="condensed",
+                cutoffs=(2, None)),
+    Conventions(ties="id-desc", unknown="unresolved", ideal="judged", cutoffs=(1, None)),
+]
+
+
+def case(n: int) -> tuple[Document, Conventions]:
+    """Generated worksheet ``n`` with conventions that can take its grades."""
+    conv = CONVENTIONS[n]
+    doc = make_document(100 + n, fractional=n == 2, negative=n in (2, 4))
+    return doc, conv
+
+
+# -- cached results --------------------------------------------------------------------------
+@pytest.mark.parametrize("n", range(len(CONVENTIONS)))
+def test_cached_results_equal_the_engine(tmp_path: Path, n: int) -> None:
+    doc, conv = case(n)
+    out = tmp_path / "w.xlsx"
+    export_workbook(doc, out, conventions=conv)
+    check_values(read_values(out), doc, conv)
+
+
+def test_seed_cases_cached_values(tmp_path: Path) -> None:
+    doc = seed_document()
+    out = tmp_path / "seed.xlsx"
+    export_workbook(doc, out)
+    values = read_values(out)
+    check_values(values, doc, doc.conventions)
+    rows = {(r[0], r[1]): r for r in values["Queries"][1:]}
+    # Hand-derived: case A (1 + 3/L)/(3 + 1/L); case B linear; case E averaged ties at k=1.
+    L = math.log2(3)
+    assert rows[("case-A", "all")][5] == pytest.approx((1 + 3 / L) / (3 + 1 / L), abs=1e-15)
+    assert rows[("case-B", "all")][5] == pytest.approx((3 / L + 0.5) / (3 + 1 / L), abs=1e-15)
+    assert rows[("case-E", 1)][5] == pytest.approx(2 / 3, abs=1e-15)
+    assert rows[("case-F-zero", "all")][6] == "undefined"
+    assert rows[("case-F-unknown", "all")][6:8] == ["unresolved", 2]
+
+
+def test_layout_formulas_and_protection(tmp_path: Path) -> None:
+    doc = seed_document()
+    out = tmp_path / "seed.xlsx"
+    export_workbook(doc, out)
+    wb = openpyxl.load_workbook(out)
+    assert wb.sheetnames == [*SHEETS.values()]
+    assert wb[SHEETS["metadata"]].sheet_state == "hidden"
+    ws = wb[SHEETS["candidates"]]
+    assert ws.protection.sheet
+    assert ws["E2"].protection.locked
+    assert not ws["F2"].protection.locked
+    assert not ws["H2"].protection.locked
+    # Every derived cell is a formula; only Excel-2007 functions.
+    texts = []
+    for sheet in (SHEETS["candidates"], SHEETS["queries"], SHEETS["summary"]):
+        for row in wb[sheet].iter_rows(min_row=2):
+            texts += [c.value for c in row if c.data_type == "f"]
+    assert len(texts) > 23 * 17
+    joined = " ".join(texts)
+    for banned in ("_xlfn", "AVERAGEIF", "INDIRECT", "OFFSET", "RANK", "{"):
+        assert banned not in joined
+    assert ws["J2"].data_type == "f"
+    assert "gain_rule" in ws["J2"].value
+    assert "cutn_1" in wb[SHEETS["queries"]]["D2"].value
+    names = set(wb.defined_names)
+    assert {"gain_rule", "cut_1", "cut_3", "tie_rule", "ideal_rule", "unknown_rule",
+            "zero_ideal_rule", "gain_grades", "gain_values", "grade_list"} <= names
+    dv = ws.data_validations.dataValidation
+    assert any(v.type == "list" and "grade_list" in (v.formula1 or "") for v in dv)
+    # The conventions are readable by people, with labels.
+    conv_cells = [c for row in wb[SHEETS["conventions"]].iter_rows(values_only=True)
+                  for c in row if c is not None]
+    assert "ties" in conv_cells
+    assert "average" in conv_cells
+    assert "0=no support,1=partial support,2=substantial support,3=direct support" in conv_cells
+
+
+def test_user_text_is_written_as_text(tmp_path: Path) -> None:
+    doc = make_document(1)
+    out = tmp_path / "w.xlsx"
+    export_workbook(doc, out)
+    ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
+    hostile = [c for row in ws.iter_rows(max_col=8) for c in row
+               if c.column_letter in "ABCH" and isinstance(c.value, str)
+               and c.value[:1] in ("=", "+")]
+    assert hostile
+    for c in hostile:
+        assert c.data_type == "s", c.coordinate
+        assert c.quotePrefix, c.coordinate
+
+
+def test_full_precision_numbers(tmp_path: Path) -> None:
+    doc = Document.from_columns(query=["q", "q"], source_id=["a", "b"],
+                                score=[0.1 + 0.2, 1 / 3], grade=[math.pi, 1e-17])
+    out = tmp_path / "w.xlsx"
+    export_workbook(doc, out)
+    ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
+    got = {(ws.cell(r, 2).value): (ws.cell(r, 4).value, ws.cell(r, 6).value) for r in (2, 3)}
+    assert got == {"a": (0.1 + 0.2, math.pi), "b": (1 / 3, 1e-17)}
+
+
+# -- lossless reopen -----------------------------------------------------------------------------
+def _assert_same_document(a: Document, b: Document) -> None:
+    assert a.query_ids == b.query_ids
+    np.testing.assert_array_equal(a.query, b.query)
+    for name in ("source_id", "version", "note", "reason"):
+        assert getattr(a, name).tolist() == getattr(b, name).tolist(), name
+    for name in ("score", "grade", "original_grade", "frequency", "importance"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    for name in ("state", "original_state"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    assert a.conventions == b.conventions
+    assert (a.judgment_version, a.name, a.audit, a.annotators) == (
+        b.judgment_version, b.name, b.audit, b.annotators)
+    if a.ratings is None:
+        assert b.ratings is None
+    else:
+        np.testing.assert_array_equal(a.ratings, b.ratings)
+
+
+def _edited_document() -> Document:
+    doc = make_document(7)
+    doc.conventions = Conventions(cutoffs=(2, None),
+                                  rubric=Rubric.parse("0=no,1=some,2=a lot,3=all"))
+    doc.set_grade(0, 2.0, who="ann", note="second look _x000D_ kept")
+    doc.set_grade(3, None, GradeState.UNRATEABLE, who="bob", reason="page missing")
+    doc.set_note(4, "=HYPERLINK(\"http://x\") is only text\nwith a newline")
+    doc.annotators = ["ann", "bob"]
+    doc.ratings = np.full((len(doc), 2), np.nan)
+    doc.ratings[:5, 0] = [0, 1, 2, 3, 0.5]
+    return doc
+
+
+def test_round_trip_is_lossless(tmp_path: Path) -> None:
+    doc = _edited_document()
+    first = tmp_path / "first.xlsx"
+    export_workbook(doc, first)
+    back = read_workbook(first)
+    _assert_same_document(doc, back)
+    second = tmp_path / "second.xlsx"
+    export_workbook(back, second)
+    assert all_cells(first) == all_cells(second)
+
+
+def test_large_metadata_is_chunked(tmp_path: Path) -> None:
+    n = 3000
+    doc = Document.from_columns(query=[f"q{i // 30}" for i in range(n)],
+                                source_id=[f"source-{i}" for i in range(n)],
+                                score=np.arange(n, dtype=float), grade=[i % 4 for i in range(n)],
+                                note=["a fairly long note " * 3] * n)
+    out = tmp_path / "w.xlsx"
+    export_workbook(doc, out)
+    meta = all_cells(out)[SHEETS["metadata"]]
+    assert int(meta[0][1]) == len(meta) - 1 > 3
+    assert all(len(r[0]) <= 32_767 for r in meta[1:])
+    _assert_same_document(doc, read_workbook(out))
+
+
+def _edit(path: Path, out: Path, cells: dict[str, Any]) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb[SHEETS["candidates"]]
+    for ref, value in cells.items():
+        ws[ref].value = value
+        if isinstance(value, str):
+            ws[ref].data_type = "s"
+    wb.save(out)
+
+
+def test_edited_grades_are_picked_up_with_audit_entries(tmp_path: Path) -> None:
+    doc = seed_document()
+    out = tmp_path / "seed.xlsx"
+    export_workbook(doc, out)
+    edited = tmp_path / "edited.xlsx"
+    # Row 2 = case-A/B (grade 1); row 3 = case-A/A; row 4 = case-A/C; row 24 = case-F-unknown/C.
+    _edit(out, edited, {"F2": 3, "F3": "unrateable", "H3": "no page", "F4": "partial support",
+                        "H5": "only a note"})
+    back = read_workbook(edited)
+    a = back.query_index("case-A")
+    m = {back.source_id[i]: i for i in back.members(a)}
+    assert (back.grade[m["B"]], back.state[m["B"]]) == (3.0, GradeState.NUMBER)
+    assert back.state[m["A"]] == GradeState.UNRATEABLE
+    assert (back.grade[m["C"]], back.state[m["C"]]) == (1.0, GradeState.NUMBER)
+    assert back.original_grade[m["B"]] == 1.0  # raw grades never overwritten
+    assert back.note[m["A"]] == "no page"
+    assert back.note[back.members(back.query_index("case-B"))[0]] == "only a note"
+    assert [(e.who, e.origin, e.query, e.source_id, e.before, e.after, e.note)
+            for e in back.audit] == [
+        (OUTSIDE_WHO, OUTSIDE_ORIGIN, "case-A", "B", "1", "3", ""),
+        (OUTSIDE_WHO, OUTSIDE_ORIGIN, "case-A", "A", "3", "unrateable", "no page"),
+        (OUTSIDE_WHO, OUTSIDE_ORIGIN, "case-A", "C", "0", "1", ""),
+    ]
+    # Reading twice gives the same; the input file is never changed.
+    before = edited.read_bytes()
+    assert len(read_workbook(edited).audit) == 3
+    assert edited.read_bytes() == before
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("lots", "'lots' is not a number"),
+    ("=2+1", "is a formula"),
+    (True, "not a grade"),
+])
+def test_bad_grade_cell_names_sheet_row_column(tmp_path: Path, value: Any, message: str) -> None:
+    doc = seed_document()
+    out = tmp_path / "seed.xlsx"
+    export_workbook(doc, out)
+    edited = tmp_path / "edited.xlsx"
+    wb = openpyxl.load_workbook(out)
+    cell = wb[SHEETS["candidates"]]["F7"]
+    cell.value = value
+    wb.save(edited)
+    with pytest.raises(InputError) as info:
+        read_workbook(edited)
+    err = info.value
+    assert (err.sheet, err.line) == ("Candidates", 7)
+    assert err.column is not None
+    assert err.column.startswith("F")
+    assert message in str(err)
+
+
+def test_moved_rows_are_refused(tmp_path: Path) -> None:
+    out = tmp_path / "seed.xlsx"
+    export_workbook(seed_document(), out)
+    edited = tmp_path / "edited.xlsx"
+    _edit(out, edited, {"B2": "A", "B3": "B"})
+    with pytest.raises(InputError, match="rows were moved") as info:
+        read_workbook(edited)
+    assert (info.value.sheet, info.value.line) == ("Candidates", 2)
+
+
+def test_foreign_workbook_is_not_ours(tmp_path: Path) -> None:
+    path = tmp_path / "annotators.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.append(["query", "source", "grade"])
+    wb.active.append(["q1", "d1", 2])
+    wb.save(path)
+    with pytest.raises(InputError, match="not an NDCG Worksheet workbook"):
+        read_workbook(path)
+    # Our metadata sheet with damaged contents is refused the same way.
+    out = tmp_path / "seed.xlsx"
+    export_workbook(seed_document(), out)
+    wb = openpyxl.load_workbook(out)
+    wb[SHEETS["metadata"]]["A2"].value = '{"format": "something else"'
+    wb.save(path)
+    with pytest.raises(InputError, match="not an NDCG Worksheet workbook") as info:
+        read_workbook(path)
+    assert info.value.sheet == SHEETS["metadata"]
+
+
+def test_damaged_files_give_input_errors(tmp_path: Path) -> None:
+    out = tmp_path / "seed.xlsx"
+    export_workbook(seed_document(), out)
+    truncated = tmp_path / "truncated.xlsx"
+    truncated.write_bytes(out.read_bytes()[:3000])
+    with pytest.raises(InputError):
+        read_workbook(truncated)
+    # A workbook whose sheet XML is broken.
+    broken = tmp_path / "broken.xlsx"
+    with zipfile.ZipFile(out) as src, zipfile.ZipFile(broken, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename.startswith("xl/worksheets/sheet2"):
+                data = data[: len(data) // 2]
+            dst.writestr(info, data)
+    with pytest.raises(InputError) as err:
+        read_workbook(broken)
+    assert str(broken) in str(err.value)
+
+
+def test_export_is_atomic(tmp_path: Path) -> None:
+    out = tmp_path / "w.xlsx"
+    out.write_bytes(b"previous")
+    doc = Document.from_columns(query=["q"], source_id=["a"], score=[1.0], grade=[-1.0])
+    with pytest.raises(InputError):  # exponential gain cannot take a negative grade
+        export_workbook(doc, out, conventions=Conventions(gain=Gain.parse("exponential")))
+    assert out.read_bytes() == b"previous"
+    assert [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]
+
+
+def test_cli_export(tmp_path: Path) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text("query,source_id,score,grade\nq1,a,2,1\nq1,b,1,3\nq2,c,1,0\n")
+    out = tmp_path / "out.xlsx"
+    buf = io.StringIO()
+    assert main(["export", str(src), "-o", str(out), "--k", "1", "--gain", "exponential"],
+                out=buf) == 0
+    assert "wrote" in buf.getvalue()
+    doc = read_workbook(out)
+    assert doc.conventions.cutoffs == (1,)
+    assert doc.conventions.gain.rule.value == "exponential"
+    values = read_values(out)
+    assert values["Queries"][1][:7] == ["q1", 1, 1, 1, 7, pytest.approx(1 / 7), "ok"]
+    # The exported workbook is itself an input.
+    buf = io.StringIO()
+    assert main(["evaluate", str(out), "--format", "json"], out=buf) == 0
+    assert json.loads(buf.getvalue())["queries"][0]["status"] == "ok"
+
+
+def test_example_workbook_is_current(tmp_path: Path) -> None:
+    from core.io.workbook import _example
+
+    shipped = Path(__file__).resolve().parent.parent / "resources" / "example.xlsx"
+    fresh = tmp_path / "example.xlsx"
+    assert _example(["--example", str(fresh)]) == 0
+    assert all_cells(shipped) == all_cells(fresh)
+    shutil.copy(shipped, tmp_path / "copy.xlsx")
+    _assert_same_document(read_workbook(tmp_path / "copy.xlsx"), seed_document())
