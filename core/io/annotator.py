@@ -493,6 +493,17 @@ def preview(path: str | Path, *, sheet: str | None = None,
 
 
 # -- interpreting cells ---------------------------------------------------------------------
+def _filled(raw: Sequence[Any], *cols: int | None) -> bool:
+    """Whether the key cells hold something (then the row is not blank)."""
+    for c in cols:
+        if c is None or c >= len(raw):
+            return False
+        v = raw[c]
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return False
+    return True
+
+
 class _Reject(Exception):
     pass
 
@@ -554,6 +565,12 @@ def import_table(
             return f"{column_letters(c + 1)} ({label})" if label else column_letters(c + 1)
         return label or f"field {c + 1}"
 
+    col_names = [col_name(c) for c in range(max(len(header), 1 + max(
+        mapping.used_columns(), default=0)))]
+
+    def _cn(c: int) -> str:
+        return col_names[c] if c < len(col_names) else col_name(c)
+
     def fail(problem: str, *, line: int | None = None, column: str | None = None,
              hint: str | None = None) -> InputError:
         return InputError(problem, file=name, sheet=table.sheet, line=line, column=column,
@@ -580,6 +597,9 @@ def import_table(
     unknown_marks = {m.strip().casefold() for m in mapping.unknown_marks}
     unrateable_marks = {m.strip().casefold() for m in mapping.unrateable_marks}
     scale = set(rubric.values) if rubric is not None else None
+    # Whole-number grades inside the scale need no checks: one shared object each.
+    plain_grades = {v: _Grade(v, GradeState.NUMBER) for v in (
+        scale if scale is not None else map(float, range(-10, 101))) if float(v).is_integer()}
 
     # Per candidate (query, source): index, and per annotator the grade.
     index: dict[tuple[str, str], int] = {}
@@ -596,7 +616,9 @@ def import_table(
     memo: dict[str, _Grade | str] = {}
 
     def interpret(value: Any, row: int, cname: str) -> _Grade | None:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if type(value) is float and math.isfinite(value):
+            g = _Grade(value, GradeState.NUMBER)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
             x = float(value)
             if not math.isfinite(x):
                 issues.append(Issue(CELL_REJECTED, row, cname,
@@ -661,7 +683,9 @@ def import_table(
     for r in range(mapping.header_row + 1, len(rows)):
         raw = rows[r]
         line = r + 1
-        if all(c is None or (isinstance(c, str) and not c.strip()) for c in raw):
+        if not _filled(raw, mapping.query, mapping.source_id) and all(
+            c is None or (isinstance(c, str) and not c.strip()) for c in raw
+        ):
             report.blank_rows += 1
             continue
         report.rows_read += 1
@@ -673,7 +697,7 @@ def import_table(
             hit_key = c in key_cols
             row_formula = row_formula or hit_key
             issues.append(Issue(
-                FORMULA, line, col_name(c),
+                FORMULA, line, _cn(c),
                 f"cell {column_letters(c + 1)}{line} holds the formula {text!r}; formulas are"
                 " never evaluated" + ("; row rejected" if hit_key else "; cell not imported"),
                 text))
@@ -684,7 +708,7 @@ def import_table(
         s = _text(raw[mapping.source_id]).strip() if mapping.source_id is not None else ""
         if not q or not s:
             which = "query" if not q else "source_id"
-            issues.append(Issue(ROW_REJECTED, line, col_name(getattr(mapping, which)),
+            issues.append(Issue(ROW_REJECTED, line, _cn(getattr(mapping, which)),
                                 f"the {which.replace('_', ' ')} is empty; row rejected"))
             continue
         score = math.nan
@@ -702,7 +726,7 @@ def import_table(
         except _Reject as exc:
             col = mapping.score if mapping.score is not None else mapping.rank
             assert col is not None
-            issues.append(Issue(ROW_REJECTED, line, col_name(col), f"{exc}; row rejected",
+            issues.append(Issue(ROW_REJECTED, line, _cn(col), f"{exc}; row rejected",
                                 _text(raw[col])))
             continue
         who = ""
@@ -722,13 +746,13 @@ def import_table(
             c_first_row.append(line)
             grades.append({})
         elif single:
-            issues.append(Issue(DUPLICATE, line, col_name(mapping.source_id or 0),
+            issues.append(Issue(DUPLICATE, line, _cn(mapping.source_id or 0),
                                 f"query {q!r} lists {s!r} again (first on row "
                                 f"{c_first_row[ci]}); the first row is kept"))
             continue
         elif not (score == c_score[ci] or (math.isnan(score) and math.isnan(c_score[ci]))) \
                 and mapping.rank is None and mapping.score is not None:
-            issues.append(Issue(CONFLICT, line, col_name(mapping.score),
+            issues.append(Issue(CONFLICT, line, _cn(mapping.score),
                                 f"score {_text(score)} differs from {_text(c_score[ci])} on row "
                                 f"{c_first_row[ci]} for the same candidate; the first is kept"))
         report.rows_imported += 1
@@ -743,9 +767,12 @@ def import_table(
             assert col is not None
             if col in bad_cells:
                 continue
-            g = interpret(raw[col], line, col_name(col))
-            if g is None:
+            value = raw[col]
+            found = plain_grades.get(value) if type(value) is float else None
+            g_or_none = found if found is not None else interpret(value, line, col_names[col])
+            if g_or_none is None:
                 continue
+            g = g_or_none
             if g.state is GradeState.UNRATEABLE and mapping.reason is not None:
                 given = _text(raw[mapping.reason]).strip()
                 if given:
@@ -757,7 +784,7 @@ def import_table(
                 same = old.state == g.state and (old.value == g.value or (
                     math.isnan(old.value) and math.isnan(g.value)))
                 issues.append(Issue(
-                    DUPLICATE if same else CONFLICT, line, col_name(col),
+                    DUPLICATE if same else CONFLICT, line, _cn(col),
                     (f"{ann + ' ' if ann else ''}graded {s!r} for {q!r} again (first on row "
                      f"{prev})" + ("; the same grade, kept once" if same else
                                    "; a different grade, the first is kept"))))
@@ -803,10 +830,11 @@ def import_table(
             "each annotator's grade is kept")
     state = np.where((state == GradeState.UNKNOWN) & unrateable.any(axis=1),
                      GradeState.UNRATEABLE, state).astype(np.int8)
-    reasons = [reasons[i] if state[i] == GradeState.UNRATEABLE else "" for i in range(n)]
+    for i in np.flatnonzero(state != GradeState.UNRATEABLE).tolist():
+        reasons[i] = ""
     if mapping.score is None and mapping.rank is not None:
         report.notes.append(
-            f"no score column: score = -rank (from column {col_name(mapping.rank)!r}), "
+            f"no score column: score = -rank (from column {_cn(mapping.rank)!r}), "
             "so the supplied ranking is kept")
     elif mapping.score is None:
         report.notes.append(

@@ -214,7 +214,8 @@ def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
     for info in infos:
         if info.filename.lower().endswith((".xml", ".rels", ".vml")):
             data = _read_part(zf, info, file)
-            if _DTD.search(data):
+            if (b"<!D" in data or b"<!E" in data or b"<!d" in data or b"<!e" in data) and \
+                    _DTD.search(data):
                 raise InputError(
                     f"part {info.filename!r} declares XML entities or a DTD, which a workbook"
                     " never needs (an entity bomb such as billion laughs, or an external"
@@ -258,11 +259,17 @@ def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
         data = sheet_data
         rows, cols = _used_area(data, file=file, sheet=sheet_name)
         check.used[sheet_name] = (rows, cols)
-        if _FORMULA.search(data):
+        if _has_formula(data):
             check.with_formulas.add(sheet_name)
     if not check.sheets:
         raise InputError("the workbook has no sheets", file=file)
     return check
+
+
+def _has_formula(data: bytes) -> bool:
+    if b"<worksheet" in data[: 1 << 12]:
+        return b"<f>" in data or b"<f " in data or b"<f/" in data
+    return _FORMULA.search(data) is not None
 
 
 def _parse_ref(ref: str) -> tuple[int, int] | None:
@@ -303,8 +310,8 @@ def _used_area(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
         b'<c r="'
     )
     if plain and cells_without_ref == 0:
-        max_row = _max_row(data)
         max_col = _max_col(data)
+        max_row = _max_row(data, max_col)
     else:
         max_row, max_col = _used_area_slow(data, file=file, sheet=sheet)
     if max_col > EXCEL_MAX_COLUMNS:
@@ -319,23 +326,30 @@ def _used_area(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
     return max_row, max_col
 
 
-def _max_row(data: bytes) -> int:
-    for digits in range(10, 0, -1):
-        pattern = re.compile(rb'<c r="[A-Z]{1,7}(\d{%d})"' % digits)
-        found = pattern.findall(data)
+def _max_row(data: bytes, max_col: int) -> int:
+    """The highest row of a cell, or an upper bound when that is already safe.
+
+    Scans only for references with many digits, from the most down, and stops
+    as soon as the bound times ``max_col`` is within the cell limit.
+    """
+    found = re.findall(rb'<c r="[A-Z]{1,7}(\d{8,})"', data)
+    if found:
+        return max(int(x) for x in found)
+    for digits in range(7, 0, -1):
+        if max(max_col, 1) * (10**digits - 1) <= LIMITS["sheet_cells"]:
+            return int(10**digits - 1)
+        found = re.findall(rb'<c r="[A-Z]{1,7}(\d{%d})"' % digits, data)
         if found:
             return max(int(x) for x in found)
     return 0
 
 
 def _max_col(data: bytes) -> int:
+    """The highest column of a cell; 26 (Z) bounds single-letter columns."""
     long = re.findall(rb'<c r="([A-Z]{2,7})\d', data)
     if long:
         return max(column_number(x.decode()) for x in long)
-    for letter in range(ord("Z"), ord("A") - 1, -1):
-        if re.search(rb'<c r="%c\d' % letter, data):
-            return letter - 64
-    return 0
+    return 26 if b'<c r="' in data else 0
 
 
 def _used_area_slow(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
