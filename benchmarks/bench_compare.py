@@ -1,0 +1,108 @@
+"""Time ``compare`` of two runs against ``evaluate`` of one of them.
+
+Two TREC runs of Q queries x C candidates each (default 2,000 x 1,000) share
+one qrels file (J judged sources per query, grades 0-3). Run B re-scores A's
+candidates with noise and swaps a tenth of them for sources A did not
+retrieve; scores are floats rounded to 4 decimals, so some queries hold tied
+scores (the tie-rule check re-evaluates those). Both documents are read once,
+outside the timings; then the best of R repetitions is taken of
+
+- ``evaluate(doc_a, conventions)``
+- ``compare(doc_a, doc_b, conventions, resamples=N)`` (both evaluations, the
+  alignment, the randomization test, the bootstrap, the tie-rule check and
+  what changed)
+
+and their ratio is printed. Run: ``python benchmarks/bench_compare.py``
+(``--queries 200`` for a quick look).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.compare import compare
+from core.conventions import Conventions
+from core.engine import evaluate
+from core.io.trec import Run, document_from_trec
+
+
+def write_files(folder: Path, nq: int, nc: int, judged: int, seed: int) -> tuple[Path, Path, Path]:
+    rng = np.random.default_rng(seed)
+    qrels, run_a, run_b = folder / "qrels.txt", folder / "a.txt", folder / "b.txt"
+    pool = 3 * nc
+    with open(qrels, "w") as fq, open(run_a, "w") as fa, open(run_b, "w") as fb:
+        for q in range(nq):
+            docs = rng.choice(pool, size=nc + nc // 10, replace=False)
+            judged_docs = rng.choice(docs, size=judged, replace=False)
+            grades = rng.integers(0, 4, size=judged)
+            fq.writelines(f"q{q} 0 d{d} {g}\n" for d, g in zip(judged_docs, grades, strict=True))
+            a_docs = docs[:nc]
+            a_scores = np.round(np.sort(rng.random(nc))[::-1] * 100, 4)
+            fa.writelines(
+                f"q{q} Q0 d{d} {r} {float(s)!r} a\n"
+                for r, (d, s) in enumerate(zip(a_docs, a_scores, strict=True), 1)
+            )
+            b_docs = docs[nc // 10:]
+            b_scores = np.round(
+                np.concatenate([a_scores[nc // 10:], rng.random(nc // 10) * 100])
+                + rng.normal(0, 5, nc), 4,
+            )
+            order = np.argsort(-b_scores, kind="stable")
+            fb.writelines(
+                f"q{q} Q0 d{b_docs[i]} {r} {float(b_scores[i])!r} b\n"
+                for r, i in enumerate(order, 1)
+            )
+    return run_a, run_b, qrels
+
+
+def best(fn: object, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--queries", type=int, default=2000)
+    p.add_argument("--candidates", type=int, default=1000)
+    p.add_argument("--judged", type=int, default=200)
+    p.add_argument("--resamples", type=int, default=10000)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--preset", default="trec_eval")
+    args = p.parse_args()
+    conv = Conventions.from_preset(args.preset, cutoffs=(10, None))
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        ra, rb, qr = write_files(Path(tmp), args.queries, args.candidates, args.judged, 1)
+        doc_a = document_from_trec(Run(ra), qr)
+        doc_b = document_from_trec(Run(rb), qr)
+        setup = time.perf_counter() - t
+    print(f"{args.queries} queries x {args.candidates} candidates per run "
+          f"({len(doc_a)} and {len(doc_b)} rows with the judged-not-retrieved), "
+          f"{args.judged} judged per query; preset {args.preset}, cutoffs 10 and all; "
+          f"set-up {setup:.1f} s")
+    evaluate(doc_a, conv)  # warm-up
+    t_eval = best(lambda: evaluate(doc_a, conv), args.repeat)
+    result = compare(doc_a, doc_b, conv, resamples=args.resamples)
+    t_cmp = best(lambda: compare(doc_a, doc_b, conv, resamples=args.resamples), args.repeat)
+    ties = result.ties[0]
+    print(f"queries with tied scores: {ties.with_ties}; "
+          f"randomization: {result.tests[0].method}, {result.tests[0].resamples} sign vectors")
+    print(f"evaluate(A):            {t_eval:.3f} s (best of {args.repeat})")
+    print(f"compare(A, B, N={args.resamples}): {t_cmp:.3f} s (best of {args.repeat})")
+    print(f"ratio compare / evaluate: {t_cmp / t_eval:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1262 @@
+"""Compare two rankings of the same queries under the same judgments.
+
+Both documents are evaluated under one set of conventions. The query sets are
+aligned by query id (queries in only one document are named, never averaged
+in); candidates are aligned by source id within each query. Per query and
+cutoff: both NDCG values, the delta (B - A) and the outcome for B against A,
+and the candidates that moved, entered or left the cut with the contribution
+each gained or lost. Over the queries defined in both: the mean delta, a
+paired sign-flip randomization test and a bootstrap percentile interval (both
+with their resamples and seed stated), and how many deltas change sign or
+vanish under another tie rule. Finally, what differs between the two
+documents (declared conventions, candidate inventory, grades, order, weights)
+in one plain sentence that does not single out one cause when several changed.
+
+Everything per candidate is computed with array operations; candidate lists
+for one query are built only when asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+from core.aggregate import CutoffSummary, summarize
+from core.conventions import Conventions, TieRule, Weighting, format_cutoff
+from core.document import Document, GradeState
+from core.engine import Evaluation, Status, evaluate
+from core.errors import InputError
+
+__all__ = [
+    "TIE_TOLERANCE",
+    "CandidateChange",
+    "Comparison",
+    "InventoryChange",
+    "PairedTest",
+    "QueryDelta",
+    "TieSensitivity",
+    "WhatChanged",
+    "compare",
+    "compare_json",
+    "paired_bootstrap",
+    "paired_randomization",
+    "print_comparison",
+    "run_compare_command",
+    "subset_document",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Two NDCG values closer than this are a tie (floating-point noise, not a change).
+TIE_TOLERANCE = 1e-12
+#: Sign-flip vectors (or bootstrap samples) drawn per block, to bound memory.
+_BLOCK = 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# result values
+
+
+@dataclass(frozen=True)
+class CandidateChange:
+    """One candidate whose place in the cut at ``k`` differs between A and B.
+
+    ``kind`` is ``moved`` (in both cuts, at another rank), ``entered`` (in B's
+    cut only), ``left`` (in A's cut only) or ``regraded`` (same rank, another
+    gain). Ranks are None where the candidate is not ranked; contributions are
+    to DCG@k (0 outside the cut, NaN when the gain is unknown).
+    """
+
+    source_id: str
+    kind: str
+    rank_a: int | None
+    rank_b: int | None
+    contribution_a: float
+    contribution_b: float
+
+    @property
+    def delta(self) -> float:
+        """Contribution gained (positive) or lost (negative) from A to B."""
+        return self.contribution_b - self.contribution_a
+
+
+@dataclass(frozen=True)
+class QueryDelta:
+    """One query at one cutoff: both NDCG values, the delta and the outcome.
+
+    ``outcome`` is for B against A: ``win`` (B higher), ``loss`` (B lower),
+    ``tie`` (within :data:`TIE_TOLERANCE`) or ``not comparable`` (a value is
+    undefined or unresolved; the statuses say which).
+    """
+
+    query: str
+    k: int | None
+    ndcg_a: float | None
+    ndcg_b: float | None
+    status_a: Status
+    status_b: Status
+    delta: float | None
+    outcome: str
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """The paired statistics at one cutoff over the queries defined in both.
+
+    ``mean_a``/``mean_b``/``mean_delta`` are weighted means over those
+    ``n`` queries (weights of A under ``weighting``). The p-value is two-sided
+    for "the mean delta is 0", by flipping the sign of each query's delta:
+    ``method`` is ``exact`` (every one of the ``2**n`` sign vectors) or
+    ``monte carlo`` (``resamples`` random sign vectors, p = (1 + hits) /
+    (1 + resamples)). The interval is the bootstrap percentile interval of the
+    mean delta (queries resampled with replacement).
+    """
+
+    k: int | None
+    n: int
+    weighting: Weighting
+    mean_a: float | None
+    mean_b: float | None
+    mean_delta: float | None
+    wins: int
+    ties: int
+    losses: int
+    p_value: float | None
+    method: str
+    resamples: int
+    seed: int
+    ci_low: float | None
+    ci_high: float | None
+    confidence: float
+    bootstrap_resamples: int
+
+    def sentence(self) -> str:
+        at = f"NDCG@{format_cutoff(self.k)}"
+        if self.n == 0 or self.mean_delta is None:
+            return f"No query has {at} defined in both runs, so no paired statistics."
+        if self.method == "exact":
+            how = f"exact over all {self.resamples} sign vectors"
+        else:
+            how = f"{self.resamples} random sign vectors, seed {self.seed}"
+        ci = (
+            f"{self.confidence:.0%} bootstrap percentile interval [{self.ci_low:+.4f}, "
+            f"{self.ci_high:+.4f}] ({self.bootstrap_resamples} resamples, seed {self.seed})"
+        )
+        return (
+            f"Over the {self.n} queries with {at} defined in both ({self.weighting.label}): "
+            f"A {self.mean_a:.4f}, B {self.mean_b:.4f}, mean delta B - A {self.mean_delta:+.4f}; "
+            f"B wins {self.wins}, ties {self.ties}, loses {self.losses}; paired randomization "
+            f"test (two-sided, sign flips, {how}) p = {self.p_value:.4g}; {ci}."
+        )
+
+
+@dataclass(frozen=True)
+class TieSensitivity:
+    """Queries whose delta changes sign or vanishes under another tie rule.
+
+    ``per_rule`` maps each other tie rule to the number of queries (of those
+    defined in both) whose delta has another sign under it (+ to -, to 0, or
+    0 to +/-); ``queries`` names them, over every rule.
+    """
+
+    k: int | None
+    rule: TieRule
+    per_rule: dict[str, int]
+    queries: tuple[str, ...]
+    with_ties: int
+
+    @property
+    def count(self) -> int:
+        return len(self.queries)
+
+
+@dataclass(frozen=True)
+class InventoryChange:
+    """Sources of one query present in only one of the two documents."""
+
+    query: str
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WhatChanged:
+    """What differs between the two documents, condition by condition."""
+
+    conventions: tuple[tuple[str, Any, Any], ...]
+    queries_only_a: tuple[str, ...]
+    queries_only_b: tuple[str, ...]
+    inventory_queries: int
+    sources_added: int
+    sources_removed: int
+    judgment_version_a: str
+    judgment_version_b: str
+    grade_differences: int
+    grade_difference_queries: int
+    order_queries: int
+    weight_queries: int
+
+    @property
+    def changed(self) -> list[str]:
+        """Names of the conditions that differ, in a fixed order."""
+        out = []
+        if self.conventions:
+            out.append("declared conventions")
+        if self.queries_only_a or self.queries_only_b:
+            out.append("query set")
+        if self.inventory_queries:
+            out.append("candidate inventory")
+        if self.judgment_version_a != self.judgment_version_b or self.grade_differences:
+            out.append("grades")
+        if self.order_queries:
+            out.append("ranking order")
+        if self.weight_queries:
+            out.append("query weights")
+        return out
+
+    @property
+    def fixed(self) -> list[str]:
+        every = [
+            "declared conventions", "query set", "candidate inventory", "grades",
+            "ranking order", "query weights",
+        ]
+        changed = self.changed
+        return [c for c in every if c not in changed]
+
+    def details(self) -> list[str]:
+        """One line per condition, changed or not."""
+        lines = []
+        if self.conventions:
+            diffs = "; ".join(f"{name}: {a} -> {b}" for name, a, b in self.conventions)
+            lines.append(f"declared conventions differ: {diffs}")
+        else:
+            lines.append("declared conventions: the same")
+        if self.queries_only_a or self.queries_only_b:
+            lines.append(
+                f"query set: {len(self.queries_only_a)} only in A "
+                f"{_few(self.queries_only_a)}, {len(self.queries_only_b)} only in B "
+                f"{_few(self.queries_only_b)}"
+            )
+        else:
+            lines.append("query set: the same")
+        if self.inventory_queries:
+            lines.append(
+                f"candidate inventory: {self.sources_added} sources added and "
+                f"{self.sources_removed} removed, in {self.inventory_queries} queries"
+            )
+        else:
+            lines.append("candidate inventory: the same in every shared query")
+        va = self.judgment_version_a or "not declared"
+        vb = self.judgment_version_b or "not declared"
+        version = (
+            f"judgment version {va}" if va == vb else f"judgment version {va} -> {vb}"
+        )
+        lines.append(
+            f"grades: {version}; {self.grade_differences} grades differ"
+            + (f" in {self.grade_difference_queries} queries" if self.grade_differences else "")
+        )
+        lines.append(
+            f"ranking order: differs in {self.order_queries} queries"
+            if self.order_queries else "ranking order: the same in every shared query"
+        )
+        lines.append(
+            f"query weights: differ in {self.weight_queries} queries"
+            if self.weight_queries else "query weights: the same"
+        )
+        return lines
+
+    def sentence(self) -> str:
+        """One plain sentence; several changes are named together, not ranked."""
+        changed = self.changed
+        fixed = self.fixed
+        if not changed:
+            return (
+                "Nothing differs between the two documents: conventions, queries, inventory, "
+                "grades, order and weights are the same."
+            )
+        stayed = f" ({_join(fixed)} stayed fixed)" if fixed else ""
+        if len(changed) == 1:
+            return f"Only the {changed[0]} changed{stayed}, so the difference follows from it."
+        return (
+            f"The {_join(changed)} changed together{stayed}, so this comparison does not "
+            "isolate one cause of the difference."
+        )
+
+
+def _join(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _few(items: Sequence[str], n: int = 5) -> str:
+    if not items:
+        return ""
+    shown = ", ".join(items[:n])
+    return f"({shown}{', ...' if len(items) > n else ''})"
+
+
+# ---------------------------------------------------------------------------------------------
+# statistics
+
+
+def _hits(totals: FloatArray, observed: float) -> int:
+    """How many resampled statistics are at least as extreme as the observed."""
+    target = abs(observed)
+    return int(np.count_nonzero(np.abs(totals) >= target - 1e-12 * max(1.0, target)))
+
+
+def paired_randomization(
+    values: FloatArray,
+    *,
+    resamples: int = 10000,
+    seed: int = 0,
+) -> tuple[float, str, int]:
+    """Two-sided paired sign-flip test of "the sum of ``values`` is 0".
+
+    Parameters
+    ----------
+    values : ndarray of shape (n,) or (n, m)
+        Weighted deltas, one row per query (columns: independent statistics
+        that share the sign vectors).
+    resamples : int
+        Random sign vectors; when ``2**n <= resamples`` every sign vector is
+        enumerated instead.
+    seed : int
+        Seed of ``numpy.random.default_rng([seed, 0])``.
+
+    Returns
+    -------
+    p : float
+        For one column; see :func:`_randomization_columns` for several.
+    method : str
+        ``exact`` or ``monte carlo``.
+    used : int
+        The number of sign vectors used.
+
+    Examples
+    --------
+    >>> p, method, used = paired_randomization(np.array([0.1, 0.2, 0.3]))
+    >>> p, method, used  # only all + and all - are as extreme: 2 of 8
+    (0.25, 'exact', 8)
+    """
+    v = np.asarray(values, dtype=np.float64)
+    p, method, used = _randomization_columns(v.reshape(v.shape[0], -1), resamples, seed)
+    return float(p[0]), method, used
+
+
+def _randomization_columns(
+    v: FloatArray, resamples: int, seed: int
+) -> tuple[FloatArray, str, int]:
+    n, m = v.shape
+    observed = v.sum(axis=0)
+    if n == 0:
+        return np.ones(m), "exact", 1
+    if n < 63 and 2**n <= resamples:
+        total = 2**n
+        hits = np.zeros(m, dtype=np.int64)
+        bits = np.arange(n, dtype=np.int64)
+        for start in range(0, total, _BLOCK * 8):
+            codes = np.arange(start, min(total, start + _BLOCK * 8), dtype=np.int64)
+            flip = ((codes[:, None] >> bits[None, :]) & 1).astype(np.float64)
+            sums = observed[None, :] - 2.0 * (flip @ v)
+            for c in range(m):
+                hits[c] += _hits(sums[:, c], float(observed[c]))
+        return hits / total, "exact", total
+    rng = np.random.default_rng([seed, 0])
+    hits = np.zeros(m, dtype=np.int64)
+    done = 0
+    while done < resamples:
+        block = min(_BLOCK, resamples - done)
+        raw = rng.integers(0, 256, size=(block, (n + 7) // 8), dtype=np.uint8)
+        flip = np.unpackbits(raw, axis=1, count=n).astype(np.float64)
+        sums = observed[None, :] - 2.0 * (flip @ v)
+        for c in range(m):
+            hits[c] += _hits(sums[:, c], float(observed[c]))
+        done += block
+    p = np.asarray((hits + 1.0) / (resamples + 1.0), dtype=np.float64)
+    return p, "monte carlo", resamples
+
+
+def paired_bootstrap(
+    deltas: FloatArray,
+    weights: FloatArray,
+    *,
+    resamples: int = 10000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> tuple[FloatArray, FloatArray]:
+    """Bootstrap percentile interval of the weighted mean of ``deltas``.
+
+    Queries are drawn with replacement (``numpy.random.default_rng([seed,
+    1])``); the interval is the ``(1 - confidence) / 2`` and ``(1 +
+    confidence) / 2`` quantiles (linear interpolation) of the resampled means.
+    ``deltas`` may have several columns (cutoffs) sharing the draws.
+
+    Returns
+    -------
+    low, high : ndarray of shape (m,)
+    """
+    d = np.asarray(deltas, dtype=np.float64)
+    d = d.reshape(d.shape[0], -1)
+    w = np.asarray(weights, dtype=np.float64)
+    n, m = d.shape
+    if n == 0:
+        return np.full(m, np.nan), np.full(m, np.nan)
+    wd = d * w[:, None]
+    rng = np.random.default_rng([seed, 1])
+    equal = bool(np.all(w == w[0]))
+    columns = [np.ascontiguousarray(wd[:, c]) for c in range(m)]
+    means = np.empty((resamples, m))
+    done = 0
+    while done < resamples:
+        block = min(_BLOCK, resamples - done)
+        idx = rng.integers(0, n, size=(block, n))
+        den = n * float(w[0]) if equal else np.take(w, idx).sum(axis=1)
+        for c in range(m):
+            means[done : done + block, c] = np.take(columns[c], idx).sum(axis=1) / den
+        done += block
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.quantile(means, [alpha, 1.0 - alpha], axis=0)
+    return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers on documents
+
+
+def subset_document(doc: Document, queries: IntArray) -> Document:
+    """A document holding only the queries ``queries`` (rows keep their order)."""
+    queries = np.asarray(queries, dtype=np.int64)
+    new_index = np.full(doc.n_queries, -1, dtype=np.int64)
+    new_index[queries] = np.arange(queries.size)
+    rows = np.flatnonzero(new_index[doc.query] >= 0)
+    ratings = doc.ratings[rows] if doc.ratings is not None else None
+    return Document(
+        query_ids=[doc.query_ids[int(q)] for q in queries],
+        query=new_index[doc.query[rows]],
+        source_id=doc.source_id[rows],
+        version=doc.version[rows],
+        score=doc.score[rows],
+        grade=doc.grade[rows],
+        state=doc.state[rows],
+        original_grade=doc.original_grade[rows],
+        original_state=doc.original_state[rows],
+        note=doc.note[rows],
+        reason=doc.reason[rows],
+        frequency=doc.frequency[queries],
+        importance=doc.importance[queries],
+        conventions=doc.conventions,
+        judgment_version=doc.judgment_version,
+        name=doc.name,
+        annotators=list(doc.annotators),
+        ratings=ratings,
+    )
+
+
+def _source_codes(a: Document, b: Document) -> tuple[IntArray, IntArray, int]:
+    """One integer per distinct source id over both documents."""
+    codes: dict[object, int] = dict.fromkeys(itertools.chain(a.source_id, b.source_id), 0)
+    for i, key in enumerate(codes):
+        codes[key] = i
+    ca = np.fromiter(map(codes.__getitem__, a.source_id), np.int64, len(a))
+    cb = np.fromiter(map(codes.__getitem__, b.source_id), np.int64, len(b))
+    return ca, cb, max(len(codes), 1)
+
+
+def _partners(key_a: IntArray, key_b: IntArray, size: int) -> tuple[IntArray, IntArray]:
+    """For each key of A the row of B with the same key (-1: none), and back.
+
+    Keys are unique within each side; negative keys never match.
+    """
+    out_a = np.full(key_a.size, -1, dtype=np.int64)
+    out_b = np.full(key_b.size, -1, dtype=np.int64)
+    va = np.flatnonzero(key_a >= 0)
+    vb = np.flatnonzero(key_b >= 0)
+    if not va.size or not vb.size:
+        return out_a, out_b
+    if size <= 4 * (key_a.size + key_b.size) + 1_000_000:
+        table = np.full(size, -1, dtype=np.int64)
+        table[key_b[vb]] = vb
+        out_a[va] = table[key_a[va]]
+    else:
+        order = np.argsort(key_b[vb], kind="stable")
+        sorted_b = key_b[vb][order]
+        pos = np.searchsorted(sorted_b, key_a[va])
+        pos_c = np.minimum(pos, sorted_b.size - 1)
+        hit = sorted_b[pos_c] == key_a[va]
+        out_a[va[hit]] = vb[order[pos_c[hit]]]
+    matched = np.flatnonzero(out_a >= 0)
+    out_b[out_a[matched]] = matched
+    return out_a, out_b
+
+
+def _tied_queries(ev: Evaluation) -> IntArray:
+    """Queries with two ranked candidates of equal score."""
+    order = ev.order
+    if order.size < 2:
+        return np.zeros(0, dtype=np.int64)
+    q = ev.doc.query[order]
+    s = ev.doc.score[order]
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    return np.unique(q[1:][same])
+
+
+def _weights(doc: Document, weighting: Weighting) -> FloatArray:
+    if weighting is Weighting.EQUAL:
+        return np.ones(doc.n_queries)
+    w = doc.frequency if weighting is Weighting.FREQUENCY else doc.importance
+    return np.asarray(w, dtype=np.float64)
+
+
+def _sign(x: FloatArray) -> npt.NDArray[np.int8]:
+    out = np.zeros(x.shape, dtype=np.int8)
+    out[x > TIE_TOLERANCE] = 1
+    out[x < -TIE_TOLERANCE] = -1
+    return out
+
+
+def _conv_diff(a: Conventions, b: Conventions) -> tuple[tuple[str, Any, Any], ...]:
+    da, db = a.to_dict(), b.to_dict()
+    out = []
+    for key in da:
+        if da[key] != db.get(key):
+            va, vb = da[key], db.get(key)
+            if isinstance(va, list):
+                va = ",".join(map(str, va))
+            if isinstance(vb, list):
+                vb = ",".join(map(str, vb))
+            out.append((key, va, vb))
+    return tuple(out)
+
+
+def _float_or_none(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# the comparison
+
+
+@dataclass
+class Comparison:
+    """Two documents compared under one set of conventions.
+
+    Build it with :func:`compare`. ``common`` names the queries in both
+    documents (A's order), ``qa``/``qb`` their indices in each document;
+    ``ndcg_a``/``ndcg_b``/``delta`` are (queries in both x cutoffs) with NaN
+    where a value is not determined.
+    """
+
+    doc_a: Document
+    doc_b: Document
+    conventions: Conventions
+    ev_a: Evaluation
+    ev_b: Evaluation
+    common: list[str]
+    qa: IntArray
+    qb: IntArray
+    only_a: list[str]
+    only_b: list[str]
+    ndcg_a: FloatArray
+    ndcg_b: FloatArray
+    delta: FloatArray
+    summary_a: list[CutoffSummary]
+    summary_b: list[CutoffSummary]
+    tests: list[PairedTest]
+    ties: list[TieSensitivity]
+    changes: WhatChanged
+    partner_a: IntArray = field(repr=False)
+    partner_b: IntArray = field(repr=False)
+    row_common_a: IntArray = field(repr=False)
+    row_common_b: IntArray = field(repr=False)
+
+    @property
+    def cutoffs(self) -> tuple[int | None, ...]:
+        return self.conventions.cutoffs
+
+    def query_deltas(self, j: int = 0) -> list[QueryDelta]:
+        """Every shared query at cutoff index ``j``, largest |delta| first;
+        queries without a delta come last, in document order."""
+        d = self.delta[:, j]
+        defined = ~np.isnan(d)
+        idx = np.flatnonzero(defined)
+        idx = idx[np.argsort(-np.abs(d[idx]), kind="stable")]
+        rest = np.flatnonzero(~defined)
+        sign = _sign(d)
+        out = []
+        for i in (*idx.tolist(), *rest.tolist()):
+            qa, qb = int(self.qa[i]), int(self.qb[i])
+            outcome = ("tie", "win", "loss")[int(sign[i])] if defined[i] else "not comparable"
+            out.append(QueryDelta(
+                self.common[i], self.cutoffs[j],
+                _float_or_none(self.ndcg_a[i, j]), _float_or_none(self.ndcg_b[i, j]),
+                self.ev_a.status(qa, j), self.ev_b.status(qb, j),
+                _float_or_none(d[i]), outcome,
+            ))
+        return out
+
+    @cached_property
+    def _cut(self) -> list[tuple[BoolArray, BoolArray, FloatArray, FloatArray]]:
+        out = []
+        for k in self.cutoffs:
+            ca = self.ev_a.ranked_mask & (
+                True if k is None else (self.ev_a.tie_first_rank <= k)
+            )
+            cb = self.ev_b.ranked_mask & (
+                True if k is None else (self.ev_b.tie_first_rank <= k)
+            )
+            xa = np.where(ca, self.ev_a.contribution_at(k), 0.0)
+            xb = np.where(cb, self.ev_b.contribution_at(k), 0.0)
+            out.append((np.asarray(ca), np.asarray(cb), xa, xb))
+        return out
+
+    def movement_counts(self, j: int = 0) -> dict[str, IntArray]:
+        """Per shared query: how many candidates moved, entered, left the cut
+        at cutoff index ``j`` (arrays aligned with ``common``)."""
+        ca, cb, _, _ = self._cut[j]
+        n = len(self.common)
+        pa, pb = self.partner_a, self.partner_b
+        ra, rb = self.ev_a.rank, self.ev_b.rank
+        rows_a = np.flatnonzero(ca & (self.row_common_a >= 0))
+        p = pa[rows_a]
+        both = p >= 0
+        in_b = np.zeros(rows_a.size, dtype=bool)
+        in_b[both] = cb[p[both]]
+        moved = in_b & (ra[rows_a] != np.where(both, rb[np.maximum(p, 0)], -1))
+        left = ~in_b
+        rows_b = np.flatnonzero(cb & (self.row_common_b >= 0))
+        q = pb[rows_b]
+        in_a = np.zeros(rows_b.size, dtype=bool)
+        in_a[q >= 0] = ca[q[q >= 0]]
+        entered = ~in_a
+        ga = self.row_common_a[rows_a]
+        gb = self.row_common_b[rows_b]
+        return {
+            "moved": np.bincount(ga[moved], minlength=n),
+            "entered": np.bincount(gb[entered], minlength=n),
+            "left": np.bincount(ga[left], minlength=n),
+        }
+
+    def candidate_changes(self, query: str | int, j: int = 0) -> list[CandidateChange]:
+        """The candidates of one shared query that moved, entered, left or were
+        regraded at cutoff index ``j``, largest |contribution change| first."""
+        i = self.common.index(query) if isinstance(query, str) else int(query)
+        qa, qb = int(self.qa[i]), int(self.qb[i])
+        ca, cb, xa, xb = self._cut[j]
+        ga, gb = self.ev_a.gain, self.ev_b.gain
+        out: list[CandidateChange] = []
+
+        def rank(ev: Evaluation, r: int) -> int | None:
+            return int(ev.rank[r]) if ev.ranked_mask[r] else None
+
+        for r in self.doc_a.members(qa):
+            p = int(self.partner_a[r])
+            a_in = bool(ca[r])
+            b_in = p >= 0 and bool(cb[p])
+            if not a_in and not b_in:
+                continue
+            if a_in and not b_in:
+                kind = "left"
+            elif b_in and not a_in:
+                kind = "entered"
+            elif self.ev_a.rank[r] != self.ev_b.rank[p]:
+                kind = "moved"
+            elif not (ga[r] == gb[p] or (np.isnan(ga[r]) and np.isnan(gb[p]))):
+                kind = "regraded"
+            else:
+                continue
+            out.append(CandidateChange(
+                str(self.doc_a.source_id[r]), kind, rank(self.ev_a, r),
+                rank(self.ev_b, p) if p >= 0 else None,
+                float(xa[r]), float(xb[p]) if p >= 0 else 0.0,
+            ))
+        for r in self.doc_b.members(qb):
+            # Candidates of B without a row in A (those with one were seen above).
+            if cb[r] and self.partner_b[r] < 0:
+                out.append(CandidateChange(
+                    str(self.doc_b.source_id[r]), "entered", None, rank(self.ev_b, r),
+                    0.0, float(xb[r]),
+                ))
+
+        def size(c: CandidateChange) -> float:
+            d = c.delta
+            return -1.0 if math.isnan(d) else abs(d)
+
+        out.sort(key=size, reverse=True)
+        return out
+
+    def inventory(self) -> list[InventoryChange]:
+        """Per shared query with a difference: sources only in B (added) and
+        only in A (removed)."""
+        out = []
+        for i, name in enumerate(self.common):
+            ma = self.doc_a.members(int(self.qa[i]))
+            mb = self.doc_b.members(int(self.qb[i]))
+            removed = tuple(str(s) for s in self.doc_a.source_id[ma[self.partner_a[ma] < 0]])
+            added = tuple(str(s) for s in self.doc_b.source_id[mb[self.partner_b[mb] < 0]])
+            if added or removed:
+                out.append(InventoryChange(name, added, removed))
+        return out
+
+
+def compare(
+    doc_a: Document,
+    doc_b: Document,
+    conventions: Conventions | None = None,
+    *,
+    resamples: int = 10000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    bootstrap_resamples: int | None = None,
+) -> Comparison:
+    """Compare the rankings of ``doc_a`` (A) and ``doc_b`` (B).
+
+    Parameters
+    ----------
+    doc_a, doc_b : Document
+        The two documents; queries are matched by id, candidates by source id.
+    conventions : Conventions, optional
+        Applied to both; defaults to A's.
+    resamples : int
+        Random sign vectors of the randomization test (every one of the
+        ``2**n`` when that is not more).
+    seed : int
+        Seeds both the randomization test and the bootstrap.
+    confidence : float
+        Of the bootstrap percentile interval.
+    bootstrap_resamples : int, optional
+        Defaults to ``resamples``.
+
+    Examples
+    --------
+    >>> a = Document.from_columns(query=["q", "q"], source_id=["x", "y"],
+    ...                           score=[2, 1], grade=[0, 1])
+    >>> b = Document.from_columns(query=["q", "q"], source_id=["x", "y"],
+    ...                           score=[1, 2], grade=[0, 1])
+    >>> c = compare(a, b)
+    >>> round(float(c.delta[0, 0]), 6), c.query_deltas()[0].outcome  # 1 - 1/log2(3)
+    (0.36907, 'win')
+    """
+    if resamples < 1:
+        raise InputError("the number of resamples must be at least 1")
+    if not 0.0 < confidence < 1.0:
+        raise InputError("the confidence level must lie strictly between 0 and 1")
+    conv = conventions or doc_a.conventions
+    boot_n = bootstrap_resamples or resamples
+    # Queries.
+    index_a = {q: i for i, q in enumerate(doc_a.query_ids)}
+    index_b = {q: i for i, q in enumerate(doc_b.query_ids)}
+    common = [q for q in doc_a.query_ids if q in index_b]
+    only_a = [q for q in doc_a.query_ids if q not in index_b]
+    only_b = [q for q in doc_b.query_ids if q not in index_a]
+    nc = len(common)
+    qa = np.fromiter((index_a[q] for q in common), np.int64, nc)
+    qb = np.fromiter((index_b[q] for q in common), np.int64, nc)
+    common_of_a = np.full(doc_a.n_queries, -1, dtype=np.int64)
+    common_of_a[qa] = np.arange(nc)
+    common_of_b = np.full(doc_b.n_queries, -1, dtype=np.int64)
+    common_of_b[qb] = np.arange(nc)
+    row_common_a = common_of_a[doc_a.query]
+    row_common_b = common_of_b[doc_b.query]
+
+    def evaluate_b_and_align() -> tuple[Evaluation, IntArray, IntArray]:
+        ev = evaluate(doc_b, conv)
+        sa, sb, ns = _source_codes(doc_a, doc_b)
+        key_a = np.where(row_common_a >= 0, row_common_a * ns + sa, -1)
+        key_b = np.where(row_common_b >= 0, row_common_b * ns + sb, -1)
+        pa, pb = _partners(key_a, key_b, max(nc, 1) * ns)
+        return ev, pa, pb
+
+    # Two lanes: B's evaluation and the candidate alignment on a second thread,
+    # A's evaluation here; then the resampling there and the rest here. The
+    # array work releases the GIL, so on two cores the lanes overlap (the
+    # results do not depend on it).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        lane = pool.submit(evaluate_b_and_align)
+        try:
+            ev_a = evaluate(doc_a, conv)
+        finally:
+            ev_b, partner_a, partner_b = lane.result()
+        ndcg_a = ev_a.ndcg[qa]
+        ndcg_b = ev_b.ndcg[qb]
+        delta = ndcg_b - ndcg_a
+        w_all = _weights(doc_a, conv.weighting)[qa]
+        has_w = ~np.isnan(w_all) & (w_all > 0)
+        paired = ~np.isnan(delta) & has_w[:, None]
+        stats_lane = pool.submit(
+            _resampling, delta, w_all, paired, resamples, seed, boot_n, confidence
+        )
+        try:
+            ties = _tie_sensitivity(conv, ev_a, ev_b, qa, qb, delta, paired, common)
+            changes = _what_changed(
+                doc_a, doc_b, ev_a, ev_b, qa, qb, only_a, only_b, partner_a, partner_b,
+                row_common_a, row_common_b, nc,
+            )
+            summary_a, summary_b = summarize(ev_a), summarize(ev_b)
+        finally:
+            stats = stats_lane.result()
+
+    tests: list[PairedTest] = []
+    for j, k in enumerate(conv.cutoffs):
+        rows = np.flatnonzero(paired[:, j])
+        w = w_all[rows]
+        p, method, used, low, high = stats[j]
+        if rows.size:
+            wsum = float(w.sum())
+            mean_a = float(np.dot(w, ndcg_a[rows, j]) / wsum)
+            mean_b = float(np.dot(w, ndcg_b[rows, j]) / wsum)
+            mean_d = float(np.dot(w, delta[rows, j]) / wsum)
+        else:
+            mean_a = mean_b = mean_d = math.nan
+        s = _sign(delta[rows, j])
+        tests.append(PairedTest(
+            k, int(rows.size), conv.weighting, _float_or_none(mean_a), _float_or_none(mean_b),
+            _float_or_none(mean_d), int(np.count_nonzero(s > 0)), int(np.count_nonzero(s == 0)),
+            int(np.count_nonzero(s < 0)), _float_or_none(p), method, used, seed,
+            _float_or_none(low), _float_or_none(high), confidence, boot_n,
+        ))
+    return Comparison(
+        doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=common,
+        qa=qa, qb=qb, only_a=only_a, only_b=only_b, ndcg_a=ndcg_a, ndcg_b=ndcg_b, delta=delta,
+        summary_a=summary_a, summary_b=summary_b, tests=tests, ties=ties,
+        changes=changes, partner_a=partner_a, partner_b=partner_b,
+        row_common_a=row_common_a, row_common_b=row_common_b,
+    )
+
+
+def _resampling(
+    delta: FloatArray,
+    w_all: FloatArray,
+    paired: BoolArray,
+    resamples: int,
+    seed: int,
+    boot_n: int,
+    confidence: float,
+) -> dict[int, tuple[float, str, int, float, float]]:
+    """Per cutoff index: p-value, method, sign vectors, interval low and high.
+
+    Cutoffs with the same paired queries share their draws.
+    """
+    groups: dict[bytes, list[int]] = {}
+    for j in range(paired.shape[1]):
+        groups.setdefault(np.packbits(paired[:, j]).tobytes(), []).append(j)
+    stats: dict[int, tuple[float, str, int, float, float]] = {}
+    for cols in groups.values():
+        rows = np.flatnonzero(paired[:, cols[0]])
+        w = w_all[rows]
+        d = delta[rows][:, cols]
+        if rows.size:
+            pv, method, used = _randomization_columns(d * w[:, None], resamples, seed)
+            lo, hi = paired_bootstrap(d, w, resamples=boot_n, seed=seed, confidence=confidence)
+        else:
+            pv = np.full(len(cols), np.nan)
+            method, used = "none", 0
+            lo = hi = np.full(len(cols), np.nan)
+        for c, j in enumerate(cols):
+            stats[j] = (float(pv[c]), method, used, float(lo[c]), float(hi[c]))
+    return stats
+
+
+def _tie_rule_ndcg(ev: Evaluation, rules: Sequence[TieRule]) -> dict[TieRule, FloatArray]:
+    """NDCG (queries x cutoffs) of ``ev``'s document under other tie rules.
+
+    Only the members of tie groups (equal scores in one query) are placed
+    differently by another tie rule; the ideal DCG does not depend on it. So
+    each rule's DCG is the evaluated DCG minus the tied members' contributions
+    as placed under the evaluated rule plus their contributions as placed
+    under the other rule, with the engine's definitions: ``supplied`` row
+    order, ``id-desc`` source id descending, ``optimistic``/``pessimistic``
+    highest/lowest gain first, ``average`` the mean discount of the group's
+    positions (each up to k). ``tests/test_compare.py`` checks this against
+    :func:`core.engine.evaluate` under every rule.
+    """
+    doc = ev.doc
+    order = ev.order
+    out: dict[TieRule, FloatArray] = {}
+    if order.size < 2:
+        return {r: ev.ndcg.copy() for r in rules}
+    q = doc.query[order]
+    s = doc.score[order]
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not same.any():
+        return {r: ev.ndcg.copy() for r in rules}
+    tied = np.zeros(order.size, dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    pos = np.flatnonzero(tied)
+    rows = order[pos]
+    group = (np.cumsum(np.r_[True, ~same]) - 1)[pos]
+    _, group = np.unique(group, return_inverse=True)
+    slot_rank = ev.rank[rows].astype(np.float64)  # ranks of the group's slots, ascending
+    gains = ev.gain[rows]
+    rq = doc.query[rows]
+    nq = doc.n_queries
+
+    def placed(rule: TieRule) -> FloatArray:
+        if rule is TieRule.SUPPLIED:
+            perm = np.lexsort((rows, group))
+        elif rule is TieRule.OPTIMISTIC:
+            perm = np.lexsort((rows, -gains, group))
+        elif rule is TieRule.PESSIMISTIC:
+            perm = np.lexsort((rows, gains, group))
+        elif rule is TieRule.ID_DESC:
+            _, code = np.unique(doc.source_id[rows].astype(str), return_inverse=True)
+            perm = np.lexsort((-code, group))
+        else:
+            raise ValueError(rule)
+        # Members of a group are contiguous and their slots ascend, so sorting
+        # by group first keeps every gain within its own group's slots.
+        return np.asarray(gains[perm], dtype=np.float64)
+
+    def tied_dcg(rule: TieRule) -> FloatArray:
+        dcg = np.empty((nq, len(ev.cutoffs)))
+        g = gains if rule is TieRule.AVERAGE else placed(rule)
+        for j, k in enumerate(ev.cutoffs):
+            d = 1.0 / np.log2(slot_rank + 1.0)
+            if k is not None:
+                d = np.where(slot_rank <= k, d, 0.0)
+            if rule is TieRule.AVERAGE:
+                size = np.bincount(group)
+                d = (np.bincount(group, weights=d) / size)[group]
+            contrib = np.where(d > 0, g * d, 0.0)
+            dcg[:, j] = np.bincount(rq, weights=contrib, minlength=nq)
+        return dcg
+
+    base = tied_dcg(ev.conventions.ties)
+    idcg = ev.idcg
+    positive = idcg > 0
+    for rule in rules:
+        dcg = ev.dcg - base + tied_dcg(rule)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            nd = np.where(positive, dcg / idcg, ev.ndcg)
+        nd[np.isnan(ev.ndcg)] = np.nan
+        out[rule] = nd
+    return out
+
+
+def _tie_sensitivity(
+    conv: Conventions,
+    ev_a: Evaluation,
+    ev_b: Evaluation,
+    qa: IntArray,
+    qb: IntArray,
+    delta: FloatArray,
+    paired: BoolArray,
+    common: list[str],
+) -> list[TieSensitivity]:
+    """Count the shared queries whose delta changes sign or vanishes under
+    another tie rule (elsewhere every tie rule gives the same numbers)."""
+    ks = conv.cutoffs
+    others = [r for r in TieRule if r is not conv.ties]
+    nd_a = _tie_rule_ndcg(ev_a, others)
+    nd_b = _tie_rule_ndcg(ev_b, others)
+    with_ties = np.zeros(ev_a.doc.n_queries, dtype=bool)
+    with_ties[_tied_queries(ev_a)] = True
+    with_ties_b = np.zeros(ev_b.doc.n_queries, dtype=bool)
+    with_ties_b[_tied_queries(ev_b)] = True
+    n_tied = int(np.count_nonzero(with_ties[qa] | with_ties_b[qb]))
+    base = _sign(delta)
+    flagged = np.zeros(delta.shape, dtype=bool)
+    per_rule: list[dict[str, int]] = [{} for _ in ks]
+    for rule in others:
+        d = nd_b[rule][qb] - nd_a[rule][qa]
+        moved = paired & (_sign(d) != base)
+        flagged |= moved
+        for j in range(len(ks)):
+            per_rule[j][rule.value] = int(np.count_nonzero(moved[:, j]))
+    return [
+        TieSensitivity(
+            k, conv.ties, per_rule[j],
+            tuple(common[i] for i in np.flatnonzero(flagged[:, j])), n_tied,
+        )
+        for j, k in enumerate(ks)
+    ]
+
+
+def _what_changed(
+    doc_a: Document,
+    doc_b: Document,
+    ev_a: Evaluation,
+    ev_b: Evaluation,
+    qa: IntArray,
+    qb: IntArray,
+    only_a: list[str],
+    only_b: list[str],
+    partner_a: IntArray,
+    partner_b: IntArray,
+    row_common_a: IntArray,
+    row_common_b: IntArray,
+    nc: int,
+) -> WhatChanged:
+    in_a = row_common_a >= 0
+    in_b = row_common_b >= 0
+    removed = in_a & (partner_a < 0)
+    added = in_b & (partner_b < 0)
+    inv_q = np.zeros(nc, dtype=bool)
+    inv_q[row_common_a[removed]] = True
+    inv_q[row_common_b[added]] = True
+
+    rows = np.flatnonzero(partner_a >= 0)
+    p = partner_a[rows]
+    sa, sb = doc_a.state[rows], doc_b.state[p]
+    ga, gb = doc_a.grade[rows], doc_b.grade[p]
+    differ = (sa != sb) | ((sa == GradeState.NUMBER) & (ga != gb))
+    grade_q = np.unique(row_common_a[rows[differ]])
+
+    # Order: a candidate ranked in one and not the other, or at another rank.
+    ra_ranked = ev_a.ranked_mask[rows]
+    rb_ranked = ev_b.ranked_mask[p]
+    order_diff = (ra_ranked != rb_ranked) | (
+        ra_ranked & rb_ranked & (ev_a.rank[rows] != ev_b.rank[p])
+    )
+    order_q = np.zeros(nc, dtype=bool)
+    order_q[row_common_a[rows[order_diff]]] = True
+    order_q[row_common_a[np.flatnonzero(removed & ev_a.ranked_mask)]] = True
+    order_q[row_common_b[np.flatnonzero(added & ev_b.ranked_mask)]] = True
+
+    def differs(x: FloatArray, y: FloatArray) -> BoolArray:
+        same: BoolArray = (x == y) | (np.isnan(x) & np.isnan(y))
+        return ~same
+
+    weight_q = differs(doc_a.frequency[qa], doc_b.frequency[qb]) | differs(
+        doc_a.importance[qa], doc_b.importance[qb]
+    )
+    return WhatChanged(
+        conventions=_conv_diff(doc_a.conventions, doc_b.conventions),
+        queries_only_a=tuple(only_a),
+        queries_only_b=tuple(only_b),
+        inventory_queries=int(inv_q.sum()),
+        sources_added=int(added.sum()),
+        sources_removed=int(removed.sum()),
+        judgment_version_a=doc_a.judgment_version,
+        judgment_version_b=doc_b.judgment_version,
+        grade_differences=int(differ.sum()),
+        grade_difference_queries=int(grade_q.size),
+        order_queries=int(order_q.sum()),
+        weight_queries=int(weight_q.sum()),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# output
+
+
+def _fmt(x: float | None, signed: bool = False) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return f"{x:+.4f}" if signed else f"{x:.4f}"
+
+
+def _summary_text(s: CutoffSummary) -> str:
+    excl = ", ".join(f"{n} {why}" for why, n in s.excluded.items()) or "none"
+    return f"{_fmt(s.mean)} over {s.included} queries (excluded: {excl})"
+
+
+def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
+    """The ``--format json`` object. Each query lists its ``changes_per_query``
+    largest candidate changes (and the counts of all)."""
+    conv = c.conventions
+    cutoffs = []
+    for j, k in enumerate(c.cutoffs):
+        counts = c.movement_counts(j)
+        index = {q: i for i, q in enumerate(c.common)}
+        queries = []
+        for qd in c.query_deltas(j):
+            i = index[qd.query]
+            changes = c.candidate_changes(i, j)[:changes_per_query] if changes_per_query else []
+            queries.append({
+                "query": qd.query,
+                "ndcg_a": qd.ndcg_a,
+                "ndcg_b": qd.ndcg_b,
+                "status_a": qd.status_a.value,
+                "status_b": qd.status_b.value,
+                "delta": qd.delta,
+                "outcome": qd.outcome,
+                "moved": int(counts["moved"][i]),
+                "entered": int(counts["entered"][i]),
+                "left": int(counts["left"][i]),
+                "largest_changes": [
+                    {
+                        "source_id": ch.source_id, "kind": ch.kind,
+                        "rank_a": ch.rank_a, "rank_b": ch.rank_b,
+                        "contribution_a": _float_or_none(ch.contribution_a),
+                        "contribution_b": _float_or_none(ch.contribution_b),
+                        "delta": _float_or_none(ch.delta),
+                    }
+                    for ch in changes
+                ],
+            })
+        t = c.tests[j]
+        ts = c.ties[j]
+        sa, sb = c.summary_a[j], c.summary_b[j]
+        cutoffs.append({
+            "k": k,
+            "mean_a": {"mean": sa.mean, "included": sa.included, "excluded": sa.excluded},
+            "mean_b": {"mean": sb.mean, "included": sb.included, "excluded": sb.excluded},
+            "paired": {
+                "queries": t.n,
+                "weighting": t.weighting.value,
+                "mean_a": t.mean_a,
+                "mean_b": t.mean_b,
+                "mean_delta": t.mean_delta,
+                "wins": t.wins, "ties": t.ties, "losses": t.losses,
+                "tie_tolerance": TIE_TOLERANCE,
+                "randomization": {
+                    "p_value": t.p_value, "method": t.method, "sign_vectors": t.resamples,
+                    "two_sided": True, "seed": t.seed,
+                },
+                "bootstrap": {
+                    "low": t.ci_low, "high": t.ci_high, "confidence": t.confidence,
+                    "resamples": t.bootstrap_resamples, "seed": t.seed,
+                    "method": "percentile",
+                },
+                "sentence": t.sentence(),
+            },
+            "tie_rules": {
+                "rule": ts.rule.value,
+                "queries_with_ties": ts.with_ties,
+                "sign_changes_by_rule": ts.per_rule,
+                "queries": list(ts.queries),
+            },
+            "queries": queries,
+        })
+    ch = c.changes
+    return {
+        "a": c.doc_a.name or None,
+        "b": c.doc_b.name or None,
+        "conventions": {
+            **conv.to_dict(),
+            "described": [
+                {"convention": a, "choice": b, "formula": f} for a, b, f in conv.describe()
+            ],
+        },
+        "queries_in_both": len(c.common),
+        "queries_only_in_a": c.only_a,
+        "queries_only_in_b": c.only_b,
+        "what_changed": {
+            "changed": ch.changed,
+            "fixed": ch.fixed,
+            "sentence": ch.sentence(),
+            "details": ch.details(),
+            "conventions": [{"field": f, "a": a, "b": b} for f, a, b in ch.conventions],
+            "sources_added": ch.sources_added,
+            "sources_removed": ch.sources_removed,
+            "inventory_queries": ch.inventory_queries,
+            "judgment_version_a": ch.judgment_version_a or None,
+            "judgment_version_b": ch.judgment_version_b or None,
+            "grade_differences": ch.grade_differences,
+            "order_queries": ch.order_queries,
+            "weight_queries": ch.weight_queries,
+        },
+        "cutoffs": cutoffs,
+    }
+
+
+def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: str = "") -> None:
+    """The ``--format table`` report."""
+    conv = c.conventions
+    out.write(f"A: {name_a or c.doc_a.name or 'first run'}\n")
+    out.write(f"B: {name_b or c.doc_b.name or 'second run'}\n\n")
+    out.write("Conventions (applied to both)\n")
+    width = max(len(a) for a, _, _ in conv.describe())
+    for name, choice, formula in conv.describe():
+        out.write(f"  {name:<{width}}  {choice}  [{formula}]\n")
+    out.write("\n")
+    out.write(
+        f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A {_few(c.only_a)}, "
+        f"{len(c.only_b)} only in B {_few(c.only_b)}\n"
+    )
+    out.write("What changed: " + c.changes.sentence() + "\n")
+    for line in c.changes.details():
+        out.write(f"  {line}\n")
+    for j, k in enumerate(c.cutoffs):
+        at = f"NDCG@{format_cutoff(k)}"
+        out.write(f"\n{at} per query (delta = B - A, largest |delta| first)\n")
+        counts = c.movement_counts(j)
+        index = {q: i for i, q in enumerate(c.common)}
+        heads = ["query", "A", "B", "delta", "outcome", "moved", "entered", "left"]
+        rows = []
+        for qd in c.query_deltas(j):
+            i = index[qd.query]
+            a = _fmt(qd.ndcg_a) if qd.ndcg_a is not None else qd.status_a.value
+            b = _fmt(qd.ndcg_b) if qd.ndcg_b is not None else qd.status_b.value
+            rows.append([
+                qd.query, a, b, _fmt(qd.delta, signed=True), qd.outcome,
+                str(int(counts["moved"][i])), str(int(counts["entered"][i])),
+                str(int(counts["left"][i])),
+            ])
+        widths = [max(len(h), *(len(r[x]) for r in rows)) if rows else len(h)
+                  for x, h in enumerate(heads)]
+        out.write("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip()
+                  + "\n")
+        for r in rows:
+            out.write("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
+                      + "\n")
+        out.write(f"mean {at} of A = {_summary_text(c.summary_a[j])}\n")
+        out.write(f"mean {at} of B = {_summary_text(c.summary_b[j])}\n")
+        out.write(c.tests[j].sentence() + "\n")
+        ts = c.ties[j]
+        per = ", ".join(f"{r} {n}" for r, n in ts.per_rule.items())
+        out.write(
+            f"Tie rules: {ts.count} queries' delta changes sign or vanishes under another tie "
+            f"rule than {ts.rule.value} ({per}; {ts.with_ties} queries have tied scores)\n"
+        )
+
+
+def _load_pair(args: argparse.Namespace) -> tuple[Document, Document]:
+    from core.io.load import load_document
+
+    for name in (args.run_a, args.run_b):
+        path = Path(name)
+        if not path.exists():
+            raise InputError("no such file", file=name, hint="check the path")
+    if args.qrels is not None:
+        if not Path(args.qrels).exists():
+            raise InputError("no such file", file=str(args.qrels), hint="check the path")
+        from core.io.trec import Run, document_from_trec
+
+        doc_a = document_from_trec(Run(args.run_a), args.qrels)
+        doc_b = document_from_trec(Run(args.run_b), args.qrels)
+    else:
+        doc_a = load_document(args.run_a)
+        doc_b = load_document(args.run_b)
+    return doc_a, doc_b
+
+
+def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
+    """``ndcg-worksheet compare RUN_A RUN_B [--qrels QRELS] ...``."""
+    from core.cli import conventions_from_args
+
+    resamples = int(getattr(args, "resamples", 10000))
+    if resamples < 1:
+        raise InputError("--resamples must be at least 1")
+    seed = int(getattr(args, "seed", 0))
+    doc_a, doc_b = _load_pair(args)
+    conv = conventions_from_args(args, doc_a.conventions)
+    result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed)
+    if not result.common:
+        raise InputError(
+            "the two inputs share no query", file=args.run_b,
+            hint="compare two rankings of the same queries",
+        )
+    if getattr(args, "format", "table") == "json":
+        json.dump(compare_json(result), out, indent=2)
+        out.write("\n")
+    else:
+        print_comparison(result, out, name_a=args.run_a, name_b=args.run_b)
+    return 0

@@ -1,0 +1,396 @@
+"""Comparing two rankings: hand-computed deltas, the randomization test against
+direct enumeration, the bootstrap, tie-rule sensitivity against the engine,
+what changed, and the ``compare`` command."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.cli import main
+from core.compare import (
+    _tie_rule_ndcg,
+    compare,
+    paired_bootstrap,
+    paired_randomization,
+    subset_document,
+)
+from core.conventions import Conventions, TieRule, Weighting
+from core.document import Document
+from core.engine import evaluate
+
+L3 = math.log2(3.0)
+
+
+def doc_of(rows: list[tuple[str, str, float | None, float | None]], **kw: object) -> Document:
+    """rows: (query, source, score, grade)."""
+    return Document.from_columns(
+        query=[r[0] for r in rows], source_id=[r[1] for r in rows],
+        score=[r[2] for r in rows], grade=[r[3] for r in rows], **kw,  # type: ignore[arg-type]
+    )
+
+
+# A ranks x (grade 0) above y (grade 1) in q1, B the other way round; q2 is the
+# same in both; in q3 B demotes the relevant source.
+RUN_A = [
+    ("q1", "x", 2.0, 0.0), ("q1", "y", 1.0, 1.0),
+    ("q2", "u", 2.0, 2.0), ("q2", "v", 1.0, 0.0),
+    ("q3", "s", 2.0, 3.0), ("q3", "t", 1.0, 0.0),
+    ("q4", "m", 1.0, 1.0),
+]
+RUN_B = [
+    ("q1", "x", 1.0, 0.0), ("q1", "y", 2.0, 1.0),
+    ("q2", "u", 2.0, 2.0), ("q2", "v", 1.0, 0.0),
+    ("q3", "s", 1.0, 3.0), ("q3", "t", 2.0, 0.0),
+    ("q5", "m", 1.0, 1.0),
+]
+
+
+def test_hand_computed_deltas_and_outcomes() -> None:
+    conv = Conventions(cutoffs=(1, None))
+    c = compare(doc_of(RUN_A), doc_of(RUN_B), conv, resamples=100)
+    assert c.common == ["q1", "q2", "q3"]
+    assert c.only_a == ["q4"]
+    assert c.only_b == ["q5"]
+    # q1 whole list: A = (1/L3) / 1, B = 1; q3: A = 1, B = (3/L3) / 3 = 1/L3.
+    assert c.ndcg_a[0, 1] == pytest.approx(1 / L3, abs=1e-15)
+    assert c.delta[0, 1] == pytest.approx(1 - 1 / L3, abs=1e-15)
+    assert c.delta[1, 1] == 0.0
+    assert c.delta[2, 1] == pytest.approx(1 / L3 - 1, abs=1e-15)
+    # At k=1: q1 0 -> 1, q3 1 -> 0.
+    assert c.delta[:, 0].tolist() == [1.0, 0.0, -1.0]
+    rows = c.query_deltas(1)
+    # q1 and q3 have the same |delta|; the stable sort keeps document order.
+    assert [(r.query, r.outcome) for r in rows] == [
+        ("q1", "win"), ("q3", "loss"), ("q2", "tie")
+    ]
+    t = c.tests[1]
+    assert (t.n, t.wins, t.ties, t.losses) == (3, 1, 1, 1)
+    assert t.mean_delta == pytest.approx(0.0, abs=1e-15)
+    assert t.mean_a == pytest.approx((1 / L3 + 1 + 1) / 3)
+    # n = 3 <= log2(100): every sign vector; |sum| of +-a +-0 +-a is >= 0 always.
+    assert t.method == "exact"
+    assert t.resamples == 8
+    assert t.p_value == 1.0
+    # Each document's own mean covers its own queries (q4 / q5 included).
+    assert c.summary_a[1].included == 4
+    assert c.summary_a[1].mean == pytest.approx((1 / L3 + 1 + 1 + 1) / 4)
+
+
+def test_candidate_changes_with_contributions() -> None:
+    conv = Conventions(cutoffs=(1, None))
+    c = compare(doc_of(RUN_A), doc_of(RUN_B), conv, resamples=100)
+    whole = {ch.source_id: ch for ch in c.candidate_changes("q1", 1)}
+    assert whole["y"].kind == "moved"
+    assert (whole["y"].rank_a, whole["y"].rank_b) == (2, 1)
+    assert whole["y"].contribution_a == pytest.approx(1 / L3)
+    assert whole["y"].contribution_b == 1.0
+    assert whole["y"].delta == pytest.approx(1 - 1 / L3)
+    assert whole["x"].kind == "moved"
+    assert whole["x"].delta == 0.0  # grade 0 contributes nothing anywhere
+    at1 = {ch.source_id: ch.kind for ch in c.candidate_changes("q1", 0)}
+    assert at1 == {"y": "entered", "x": "left"}
+    first = c.candidate_changes("q3", 0)[0]
+    assert (first.source_id, first.kind, first.delta) == ("s", "left", -3.0)
+    counts = c.movement_counts(0)
+    assert counts["entered"].tolist() == [1, 0, 1]
+    assert counts["left"].tolist() == [1, 0, 1]
+    assert counts["moved"].tolist() == [0, 0, 0]
+    assert c.candidate_changes("q2", 1) == []
+
+
+def test_entered_from_outside_the_inventory_and_inventory_changes() -> None:
+    a = doc_of([("q", "x", 3.0, 1.0), ("q", "y", 2.0, 0.0)])
+    b = doc_of([("q", "z", 3.0, 2.0), ("q", "x", 2.0, 1.0)])
+    c = compare(a, b, Conventions(cutoffs=(None,)), resamples=10)
+    kinds = {ch.source_id: (ch.kind, ch.delta) for ch in c.candidate_changes("q")}
+    assert kinds["z"] == ("entered", 2.0)
+    assert kinds["y"][0] == "left"
+    assert kinds["x"] == ("moved", pytest.approx(1 / L3 - 1))
+    inv = c.inventory()
+    assert [(i.query, i.added, i.removed) for i in inv] == [("q", ("z",), ("y",))]
+    ch = c.changes
+    assert (ch.sources_added, ch.sources_removed, ch.inventory_queries) == (1, 1, 1)
+    assert "candidate inventory" in ch.changed
+    assert "ranking order" in ch.changed
+
+
+def test_weighted_mean_delta() -> None:
+    a = doc_of(RUN_A[:6], frequency={"q1": 3.0, "q2": 1.0, "q3": 1.0})
+    b = doc_of(RUN_B[:6], frequency={"q1": 3.0, "q2": 1.0, "q3": 1.0})
+    conv = Conventions(cutoffs=(None,), weighting=Weighting.FREQUENCY)
+    t = compare(a, b, conv, resamples=10).tests[0]
+    expected = (3 * (1 - 1 / L3) + 0 + (1 / L3 - 1)) / 5
+    assert t.mean_delta == pytest.approx(expected, abs=1e-15)
+    assert t.weighting is Weighting.FREQUENCY
+
+
+def test_undefined_and_unresolved_queries_are_not_paired() -> None:
+    a = doc_of([("q", "x", 2.0, 1.0), ("z", "x", 1.0, 0.0), ("u", "x", 1.0, None)])
+    b = doc_of([("q", "x", 2.0, 1.0), ("z", "x", 1.0, 0.0), ("u", "x", 1.0, 1.0)])
+    c = compare(a, b, Conventions(), resamples=10)
+    rows = {r.query: r for r in c.query_deltas(0)}
+    assert rows["z"].outcome == "not comparable"
+    assert rows["z"].status_a.value == "undefined"
+    assert rows["u"].status_a.value == "unresolved"
+    assert rows["u"].ndcg_b == 1.0
+    assert c.tests[0].n == 1
+    assert "grades" in c.changes.changed
+
+
+# -- the randomization test ---------------------------------------------------------------
+
+
+def enumerate_p(values: list[float]) -> float:
+    """Direct enumeration of every sign vector, written independently."""
+    observed = abs(sum(values))
+    hits = 0
+    for signs in itertools.product((1, -1), repeat=len(values)):
+        if abs(sum(s * v for s, v in zip(signs, values, strict=True))) >= observed - 1e-12:
+            hits += 1
+    return hits / 2 ** len(values)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[0.1, 0.2, 0.3], [0.5, -0.1, 0.2, 0.05, -0.3], [0.3, 0.3, -0.3, 0.0, 0.1, 0.25]],
+)
+def test_randomization_exact_matches_direct_enumeration(values: list[float]) -> None:
+    p, method, used = paired_randomization(np.array(values), resamples=1000)
+    assert method == "exact"
+    assert used == 2 ** len(values)
+    assert p == enumerate_p(values)
+
+
+def test_randomization_hand_value() -> None:
+    # Deltas 0.1, 0.2, 0.3: only all-plus and all-minus reach |0.6|: p = 2/8.
+    assert paired_randomization(np.array([0.1, 0.2, 0.3]))[0] == 0.25
+
+
+def test_randomization_monte_carlo_close_to_enumeration() -> None:
+    rng = np.random.default_rng(5)
+    values = rng.normal(0.05, 0.2, 16)
+    exact = enumerate_p_numpy(values)
+    p, method, used = paired_randomization(values, resamples=20000, seed=3)
+    assert method == "monte carlo"
+    assert used == 20000
+    # Standard error of the estimate is about sqrt(p(1-p)/N) <= 0.0036.
+    assert abs(p - exact) < 0.015
+    # Same seed, same answer; the count is (1 + hits) / (1 + N).
+    assert paired_randomization(values, resamples=20000, seed=3)[0] == p
+    assert round(p * 20001) == p * 20001
+
+
+def enumerate_p_numpy(values: np.ndarray) -> float:
+    n = values.size
+    signs = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)
+    sums = np.abs(signs @ values)
+    return float(np.mean(sums >= abs(values.sum()) - 1e-12))
+
+
+def test_bootstrap_hand_values() -> None:
+    low, high = paired_bootstrap(np.full(7, 0.25), np.ones(7), resamples=500, seed=1)
+    assert (low[0], high[0]) == (0.25, 0.25)
+    # Two deltas 0 and 1: a resampled mean is 0, 1/2 or 1 with chances 1/4,
+    # 1/2, 1/4, so the 2.5% and 97.5% quantiles are 0 and 1.
+    low, high = paired_bootstrap(np.array([0.0, 1.0]), np.ones(2), resamples=4000, seed=2)
+    assert (low[0], high[0]) == (0.0, 1.0)
+
+
+# -- tie rules ----------------------------------------------------------------------------
+
+
+def test_tie_sensitivity_hand_case() -> None:
+    # A ties x (grade 3) and y (grade 1); B puts x first. At k=1, averaged:
+    # A = (3 + 1) / 2 / 3 = 2/3, B = 1: delta +1/3. Optimistic and supplied
+    # (x is the first row) make A = 1: the delta vanishes; pessimistic and
+    # id-desc (y > x) make A = 1/3: the delta keeps its sign.
+    a = doc_of([("e", "x", 0.5, 3.0), ("e", "y", 0.5, 1.0)])
+    b = doc_of([("e", "x", 0.6, 3.0), ("e", "y", 0.5, 1.0)])
+    c = compare(a, b, Conventions(cutoffs=(1,)), resamples=10)
+    assert c.delta[0, 0] == pytest.approx(1 / 3)
+    ts = c.ties[0]
+    assert ts.rule is TieRule.AVERAGE
+    assert ts.per_rule == {"supplied": 1, "pessimistic": 0, "optimistic": 1, "id-desc": 0}
+    assert ts.queries == ("e",)
+    assert ts.with_ties == 1
+
+
+@st.composite
+def tied_documents(draw: st.DrawFn) -> Document:
+    nq = draw(st.integers(1, 4))
+    rows = []
+    for q in range(nq):
+        n = draw(st.integers(1, 8))
+        names = draw(st.permutations([f"s{i}" for i in range(n)]))
+        for name in names:
+            score = draw(st.sampled_from([None, 0.0, 1.0, 1.0, 2.0, 3.0]))
+            grade = draw(st.sampled_from([None, 0.0, 1.0, 2.0, 3.0]))
+            rows.append((f"q{q}", name, score, grade))
+    return doc_of(rows)
+
+
+@given(
+    doc=tied_documents(),
+    rule=st.sampled_from(list(TieRule)),
+    unknown=st.sampled_from(["zero", "condensed", "unresolved"]),
+    ideal=st.sampled_from(["ranked", "judged"]),
+    k=st.sampled_from([1, 2, 3, None]),
+)
+def test_tie_rule_shortcut_matches_the_engine(
+    doc: Document, rule: TieRule, unknown: str, ideal: str, k: int | None
+) -> None:
+    conv = Conventions(cutoffs=(k,), ties=rule, unknown=unknown, ideal=ideal)  # type: ignore[arg-type]
+    ev = evaluate(doc, conv)
+    others = list(TieRule)
+    fast = _tie_rule_ndcg(ev, others)
+    for other in others:
+        direct = evaluate(doc, conv.replace(ties=other)).ndcg
+        np.testing.assert_allclose(fast[other], direct, rtol=0, atol=1e-12)
+
+
+# -- invariants ---------------------------------------------------------------------------
+
+
+@given(doc=tied_documents(), seed=st.integers(0, 5))
+def test_comparing_a_document_with_itself(doc: Document, seed: int) -> None:
+    c = compare(doc, doc, Conventions(cutoffs=(2, None), unknown="zero"), resamples=50, seed=seed)
+    defined = ~np.isnan(c.delta)
+    assert np.all(c.delta[defined] == 0.0)
+    for t in c.tests:
+        if t.n:
+            assert t.p_value == 1.0
+            assert (t.ci_low, t.ci_high) == (0.0, 0.0)
+            assert t.wins == t.losses == 0
+    assert all(ts.count == 0 for ts in c.ties)
+    assert c.changes.changed == []
+    assert c.changes.sentence().startswith("Nothing differs")
+
+
+@given(a=tied_documents(), b=tied_documents(), seed=st.integers(0, 3))
+def test_swapping_the_runs_negates_the_deltas(a: Document, b: Document, seed: int) -> None:
+    conv = Conventions(cutoffs=(1, None), unknown="zero")
+    ab = compare(a, b, conv, resamples=40, seed=seed)
+    ba = compare(b, a, conv, resamples=40, seed=seed)
+    np.testing.assert_array_equal(ab.delta, -ba.delta)
+    for x, y in zip(ab.tests, ba.tests, strict=True):
+        assert x.p_value == y.p_value
+        assert (x.wins, x.losses) == (y.losses, y.wins)
+        if x.ci_low is not None and y.ci_high is not None:
+            assert x.ci_low == pytest.approx(-y.ci_high, abs=1e-12)
+    assert [t.count for t in ab.ties] == [t.count for t in ba.ties]
+
+
+def test_subset_document_keeps_rows_and_results() -> None:
+    doc = doc_of(RUN_A)
+    sub = subset_document(doc, np.array([2, 0]))
+    assert sub.query_ids == ["q3", "q1"]
+    full = evaluate(doc, Conventions())
+    part = evaluate(sub, Conventions())
+    assert part.ndcg[:, 0].tolist() == [full.ndcg[2, 0], full.ndcg[0, 0]]
+
+
+# -- what changed -------------------------------------------------------------------------
+
+
+def test_only_the_order_changed() -> None:
+    a = doc_of(RUN_A[:6], judgment_version="j1")
+    b = doc_of(RUN_B[:6], judgment_version="j1")
+    ch = compare(a, b, Conventions(), resamples=10).changes
+    assert ch.changed == ["ranking order"]
+    assert ch.order_queries == 2
+    assert ch.sentence().startswith("Only the ranking order changed")
+    assert "grades" in ch.sentence()  # named among what stayed fixed
+
+
+def test_several_changes_are_named_together() -> None:
+    b_rows = [(q, s, sc, (g + 1 if q == "q2" and g is not None else g)) for q, s, sc, g in RUN_B]
+    a = doc_of(RUN_A, judgment_version="j1", conventions=Conventions.from_preset("trec_eval"))
+    b = doc_of(b_rows, judgment_version="j2", conventions=Conventions.from_preset("sklearn"))
+    c = compare(a, b, Conventions(), resamples=10)
+    ch = c.changes
+    assert ch.changed == ["declared conventions", "query set", "grades", "ranking order"]
+    assert ch.grade_differences == 2
+    fields = {f: (x, y) for f, x, y in ch.conventions}
+    assert fields["ideal"] == ("judged", "ranked")
+    assert fields["ties"] == ("id-desc", "average")
+    assert fields["preset"] == ("trec_eval", "sklearn")
+    sentence = ch.sentence()
+    assert "changed together" in sentence
+    assert "does not isolate one cause" in sentence
+    assert any("judgment version j1 -> j2" in line for line in ch.details())
+
+
+# -- the command --------------------------------------------------------------------------
+
+
+def write_trec(tmp_path, rows_a, rows_b, qrels):  # type: ignore[no-untyped-def]
+    def run(rows, name):  # type: ignore[no-untyped-def]
+        path = tmp_path / name
+        path.write_text("".join(f"{q} Q0 {s} 0 {sc} {name}\n" for q, s, sc, _ in rows))
+        return str(path)
+
+    qpath = tmp_path / "qrels.txt"
+    qpath.write_text("".join(f"{q} 0 {s} {g}\n" for q, s, g in qrels))
+    return run(rows_a, "a"), run(rows_b, "b"), str(qpath)
+
+
+QRELS = [("q1", "x", 0), ("q1", "y", 1), ("q2", "u", 2), ("q3", "s", 3), ("q3", "t", 0),
+         ("q4", "m", 1), ("q5", "m", 1)]
+
+
+def test_compare_command_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    a, b, q = write_trec(tmp_path, RUN_A, RUN_B, QRELS)
+    out = io.StringIO()
+    code = main(["compare", a, b, "--qrels", q, "--preset", "trec_eval", "--k", "1",
+                 "--k", "all", "--format", "json", "--resamples", "500", "--seed", "7"], out=out)
+    assert code == 0
+    data = json.loads(out.getvalue())
+    assert data["queries_only_in_a"] == ["q4"]
+    assert data["queries_only_in_b"] == ["q5"]
+    assert data["conventions"]["ties"] == "id-desc"
+    whole = data["cutoffs"][1]
+    first = whole["queries"][0]
+    assert first["query"] == "q1"
+    assert first["delta"] == pytest.approx(1 - 1 / L3)
+    assert first["largest_changes"][0]["source_id"] == "y"
+    paired = whole["paired"]
+    assert paired["randomization"]["method"] == "exact"
+    assert paired["randomization"]["seed"] == 7
+    assert paired["bootstrap"]["resamples"] == 500
+    assert paired["queries"] == 3
+    assert "candidate inventory" not in data["what_changed"]["changed"]
+
+
+def test_compare_command_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    a, b, q = write_trec(tmp_path, RUN_A, RUN_B, QRELS)
+    out = io.StringIO()
+    assert main(["compare", a, b, "--qrels", q, "--k", "1", "--unjudged", "zero"], out=out) == 0
+    text = out.getvalue()
+    assert "Conventions (applied to both)" in text
+    assert "unknown grades count as 0" in text
+    assert "NDCG@1 per query" in text
+    assert "paired randomization test" in text
+    assert "bootstrap percentile interval" in text
+    assert "What changed:" in text
+    assert "1 only in A (q4)" in text
+
+
+def test_compare_command_bad_input(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    a, b, q = write_trec(tmp_path, RUN_A, RUN_B, QRELS)
+    assert main(["compare", a, str(tmp_path / "missing.txt"), "--qrels", q]) == 2
+    assert "missing.txt: no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("q1 Q0 x 1 high a\n")
+    assert main(["compare", a, str(bad), "--qrels", q]) == 2
+    err = capsys.readouterr().err
+    assert "bad.txt, line 1" in err
+    assert "Traceback" not in err
+    assert main(["compare", a, b, "--qrels", q, "--resamples", "0"]) == 2
