@@ -1,0 +1,343 @@
+"""Explain why two sets of conventions give one document different NDCG.
+
+Starting from the first conventions, one convention at a time is changed to
+the second's, in the fixed order :data:`STEP_ORDER`, and the document is
+evaluated after each step. Each step's share of the difference is the change
+it makes, per query and in the mean; the shares add up to the whole
+difference (to floating-point rounding).
+
+Only queries with an NDCG at both ends enter the sums. A query can lose its
+value after a step (undefined: ideal DCG 0; unresolved: an unknown grade)
+and regain it later: its change across that gap is booked on the step that
+gives the value back, and the step says how many such queries it holds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.conventions import PRESETS, Conventions, Weighting, format_cutoff, peer_command
+from core.document import Document
+from core.engine import Evaluation, evaluate
+from core.errors import ConventionError
+
+__all__ = [
+    "ARITHMETIC_FIELDS",
+    "STEP_ORDER",
+    "Explanation",
+    "PeerMatch",
+    "Step",
+    "explain",
+    "peer_matches",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: The order in which conventions are changed, one per step. Gain first (it
+#: changes every number), then the ranked list (ties), the ideal list
+#: (inventory), missing and empty judgments, the cutoffs, and last the
+#: weighting, which changes only the mean.
+STEP_ORDER: tuple[str, ...] = (
+    "gain", "discount", "ties", "ideal", "unknown", "zero_ideal", "cutoffs", "weighting",
+)
+#: The fields the preset matching compares (the arithmetic of one query).
+ARITHMETIC_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
+#: Fields that do not enter the evaluation of the document's current grades.
+_NOT_APPLIED = ("rubric", "consensus", "rounding", "preset")
+
+
+def _text(conv: Conventions, name: str) -> str:
+    value: Any = getattr(conv, name)
+    if name == "gain":
+        return str(conv.gain.label)
+    if name == "cutoffs":
+        return ", ".join(format_cutoff(k) for k in conv.cutoffs)
+    if name == "rubric":
+        return value.text if value is not None else "none"
+    if value is None:
+        return "none"
+    return str(getattr(value, "value", value))
+
+
+@dataclass(frozen=True)
+class PeerMatch:
+    """A peer whose arithmetic the conventions reproduce, and its command."""
+
+    preset: str
+    command: str
+
+
+def peer_matches(conv: Conventions) -> tuple[list[PeerMatch], str]:
+    """The matching presets with the peer's equivalent command, and a sentence.
+
+    When no preset matches, the sentence says so and names the nearest preset
+    and the conventions that differ from it.
+    """
+    matches = [
+        PeerMatch(name, peer_command(name, conv.cutoffs, conv.gain))
+        for name in conv.matching_presets()
+    ]
+    if matches:
+        text = "; ".join(f"{m.preset}: {m.command}" for m in matches)
+        return matches, f"These conventions reproduce {text}."
+    best_name, best_diff = "", list(ARITHMETIC_FIELDS)
+    for name, preset in PRESETS.items():
+        diff = [f for f in ARITHMETIC_FIELDS if getattr(conv, f) != getattr(preset, f)]
+        if len(diff) < len(best_diff):
+            best_name, best_diff = name, diff
+    differ = ", ".join(
+        f"{f} {_text(conv, f)} (theirs: {_text(PRESETS[best_name], f)})" for f in best_diff
+    )
+    return [], (
+        f"No peer preset matches these conventions; the nearest, {best_name}, differs in "
+        f"{differ}."
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One convention changed from the first set's choice to the second's.
+
+    ``ndcg`` holds the values after the step (queries x cutoffs);
+    ``contribution`` the step's share per query (NaN for queries without a
+    value at both ends); ``mean`` its share of the mean difference per
+    cutoff. ``undefined``/``unresolved`` count the queries with that status
+    after the step; ``bridged`` the queries whose change across a gap (no
+    value after an earlier step) is booked on this step.
+    """
+
+    field: str
+    before: str
+    after: str
+    conventions: Conventions
+    ndcg: FloatArray
+    contribution: FloatArray
+    mean: tuple[float | None, ...]
+    undefined: tuple[int, ...]
+    unresolved: tuple[int, ...]
+    bridged: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.field}: {self.before} -> {self.after}"
+
+
+@dataclass
+class Explanation:
+    """The step-by-step account of a difference between two conventions.
+
+    ``included`` (queries x cutoffs) marks the queries with a value (and a
+    weight) at both ends: the sums and means use those only.
+    """
+
+    doc: Document
+    start: Conventions
+    end: Conventions
+    steps: list[Step]
+    ndcg_start: FloatArray
+    ndcg_end: FloatArray
+    included: BoolArray
+    mean_start: tuple[float | None, ...]
+    mean_end: tuple[float | None, ...]
+    not_applied: list[tuple[str, str, str]]
+    peers_start: list[PeerMatch]
+    peers_end: list[PeerMatch]
+    peers_start_text: str
+    peers_end_text: str
+
+    @property
+    def total(self) -> FloatArray:
+        """End minus start per query and cutoff (NaN outside ``included``)."""
+        return np.where(self.included, self.ndcg_end - self.ndcg_start, np.nan)
+
+    @property
+    def mean_total(self) -> tuple[float | None, ...]:
+        return tuple(
+            None if a is None or b is None else b - a
+            for a, b in zip(self.mean_start, self.mean_end, strict=True)
+        )
+
+    def excluded(self, j: int = 0) -> dict[str, int]:
+        """Queries left out of the sums at cutoff index ``j``, by reason."""
+        s = np.isnan(self.ndcg_start[:, j])
+        e = np.isnan(self.ndcg_end[:, j])
+        out = {
+            "no value under the first conventions": int(np.count_nonzero(s)),
+            "no value under the second conventions": int(np.count_nonzero(e & ~s)),
+            "no weight": int(np.count_nonzero(~s & ~e & ~self.included[:, j])),
+        }
+        return {k: v for k, v in out.items() if v}
+
+    def sentence(self, j: int = 0) -> str:
+        """One paragraph for cutoff index ``j``."""
+        k_start = format_cutoff(self.start.cutoffs[j])
+        k_end = format_cutoff(self.end.cutoffs[j])
+        at = f"NDCG@{k_start}" if k_start == k_end else f"NDCG@{k_start} -> @{k_end}"
+        n = int(np.count_nonzero(self.included[:, j]))
+        a, b = self.mean_start[j], self.mean_end[j]
+        if a is None or b is None:
+            return f"No query has {at} under both conventions, so there is nothing to explain."
+        parts = [
+            f"{s.label} {s.mean[j]:+.4f}" for s in self.steps if s.mean[j] is not None
+        ]
+        steps = "; ".join(parts) if parts else "no convention that enters the arithmetic differs"
+        excl = ", ".join(f"{v} {why}" for why, v in self.excluded(j).items())
+        text = (
+            f"Mean {at} goes from {a:.4f} to {b:.4f} ({b - a:+.4f}) over the {n} queries with a "
+            f"value under both conventions"
+            + (f" (left out: {excl})" if excl else "")
+            + f". Changing one convention at a time, in the order {', '.join(STEP_ORDER)}: "
+            f"{steps}. The steps add up to the whole difference."
+        )
+        gaps = [
+            f"{s.bridged[j]} after the {s.field} step" for s in self.steps if s.bridged[j]
+        ]
+        if gaps:
+            text += (
+                " Some queries had no value after an intermediate step; their change across "
+                f"the gap is booked on the step that gives the value back ({', '.join(gaps)})."
+            )
+        if self.not_applied:
+            names = ", ".join(f"{f} ({x} -> {y})" for f, x, y in self.not_applied)
+            text += f" Also different, but not part of this evaluation's arithmetic: {names}."
+        return text
+
+
+def _weights(doc: Document, weighting: Weighting) -> FloatArray:
+    if weighting is Weighting.EQUAL:
+        return np.ones(doc.n_queries)
+    w = doc.frequency if weighting is Weighting.FREQUENCY else doc.importance
+    return np.asarray(w, dtype=np.float64)
+
+
+def _wmean(values: FloatArray, w: FloatArray, use: BoolArray) -> float | None:
+    total = float(w[use].sum())
+    if not use.any() or total <= 0:
+        return None
+    return float(np.dot(w[use], values[use]) / total)
+
+
+def _counts(ev: Evaluation, code: int) -> tuple[int, ...]:
+    return tuple(int(np.count_nonzero(ev.status_code[:, j] == code)) for j in
+                 range(len(ev.cutoffs)))
+
+
+def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
+    """Account for the difference between ``start`` and ``end`` on ``doc``.
+
+    Parameters
+    ----------
+    doc : Document
+        The document, evaluated under each intermediate set of conventions.
+    start, end : Conventions
+        The two sets; cutoffs are paired by position, so both must declare
+        the same number of cutoffs.
+
+    Returns
+    -------
+    Explanation
+        With one :class:`Step` per convention that differs, in
+        :data:`STEP_ORDER`.
+
+    Examples
+    --------
+    The seed's case B under linear and exponential gain:
+
+    >>> from core.conventions import Gain
+    >>> from core.examples import seed_document
+    >>> doc = seed_document()
+    >>> x = explain(doc, Conventions(), Conventions(gain=Gain.parse("exponential")))
+    >>> [s.field for s in x.steps]
+    ['gain']
+    >>> q = doc.query_ids.index("case-B")
+    >>> round(float(x.steps[0].contribution[q, 0]), 6)  # 0.644286 - 0.659001
+    -0.014715
+    """
+    if len(start.cutoffs) != len(end.cutoffs):
+        raise ConventionError(
+            f"the two conventions declare {len(start.cutoffs)} and {len(end.cutoffs)} cutoffs; "
+            "declare the same number (they are paired in order)"
+        )
+    ev_start = evaluate(doc, start)
+    nq, nk = ev_start.ndcg.shape
+    current = start
+    values = [ev_start.ndcg]
+    evs = [ev_start]
+    fields_changed: list[tuple[str, str, str, Conventions]] = []
+    for name in STEP_ORDER:
+        if getattr(current, name) == getattr(end, name):
+            continue
+        before = _text(current, name)
+        current = current.replace(**{name: getattr(end, name)})
+        fields_changed.append((name, before, _text(current, name), current))
+        if name == "weighting":
+            values.append(values[-1])
+            evs.append(evs[-1])
+        else:
+            ev = evaluate(doc, current)
+            values.append(ev.ndcg)
+            evs.append(ev)
+    ndcg_end = values[-1]
+
+    w_start = _weights(doc, start.weighting)
+    w_end = _weights(doc, end.weighting)
+    weighted = (~np.isnan(w_start) & (w_start > 0) & ~np.isnan(w_end) & (w_end > 0))
+    included = ~np.isnan(values[0]) & ~np.isnan(ndcg_end) & weighted[:, None]
+
+    last = values[0].copy()
+    gap = np.zeros((nq, nk), dtype=bool)
+    steps: list[Step] = []
+    for i, (name, before, after, conv) in enumerate(fields_changed, start=1):
+        v = values[i]
+        ev = evs[i]
+        has = ~np.isnan(v) & included
+        contribution = np.where(included, 0.0, np.nan)
+        contribution[has] = v[has] - last[has]
+        bridged = has & gap
+        last[has] = v[has]
+        gap = (gap & ~has) | (included & np.isnan(v))
+        if name == "weighting":
+            mean = tuple(
+                _diff(_wmean(ndcg_end[:, j], w_end, included[:, j]),
+                      _wmean(ndcg_end[:, j], w_start, included[:, j]))
+                for j in range(nk)
+            )
+        else:
+            mean = tuple(
+                _wmean(contribution[:, j], w_start, included[:, j]) for j in range(nk)
+            )
+        steps.append(Step(
+            field=name, before=before, after=after, conventions=conv, ndcg=v,
+            contribution=contribution, mean=mean, undefined=_counts(ev, 1),
+            unresolved=_counts(ev, 2),
+            bridged=tuple(int(np.count_nonzero(bridged[:, j])) for j in range(nk)),
+        ))
+
+    not_applied = [
+        (f, _text(start, f), _text(end, f))
+        for f in _NOT_APPLIED
+        if getattr(start, f) != getattr(end, f)
+    ]
+    peers_start, text_start = peer_matches(start)
+    peers_end, text_end = peer_matches(end)
+    return Explanation(
+        doc=doc, start=start, end=end, steps=steps, ndcg_start=values[0], ndcg_end=ndcg_end,
+        included=included,
+        mean_start=tuple(_wmean(values[0][:, j], w_start, included[:, j]) for j in range(nk)),
+        mean_end=tuple(_wmean(ndcg_end[:, j], w_end, included[:, j]) for j in range(nk)),
+        not_applied=not_applied, peers_start=peers_start, peers_end=peers_end,
+        peers_start_text=text_start, peers_end_text=text_end,
+    )
+
+
+def _diff(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None or math.isnan(a) or math.isnan(b):
+        return None
+    return a - b
