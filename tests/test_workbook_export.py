@@ -128,6 +128,13 @@ def check_values(values: dict[str, list[list[Any]]], doc: Document, conv: Conven
         assert _same(row[5], float(ev.ndcg[q, j])), (where, "ndcg", row[5], ev.ndcg[q, j])
         assert row[6] == ev.status(q, j).value, (where, row[6])
         assert row[7:10] == [ev.n_judged[q], ev.n_total[q], ev.n_open[q]], where
+        for c, weights in ((10, doc.frequency), (11, doc.importance)):
+            w = float(weights[q])
+            assert _same(row[c], w), (where, c)
+            use = not math.isnan(ev.ndcg[q, j]) and w > 0
+            used = w if use else math.nan
+            assert _same(row[c + 2 + (c - 10)], used), (where, c, row)
+            assert _same(row[c + 3 + (c - 10)], used * float(ev.ndcg[q, j])), (where, c, row)
     summary = values[SHEETS["summary"]]
     r = 1
     for weighting in Weighting:

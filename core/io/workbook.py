@@ -563,16 +563,16 @@ def _write_queries(
                 r, 9, f'=IF(unknown_rule="unresolved",COUNTIFS({blk("T")},1,{blk("U")},0),0)',
                 None, float(ev.n_open[q]))
             nd = ev.ndcg[q, j]
-            for c, weights in ((10, doc.frequency), (12, doc.importance)):
+            for wcol, used, prod, weights in ((10, "M", 13, doc.frequency),
+                                              (11, "O", 15, doc.importance)):
                 w = float(weights[q])
+                letter = "K" if wcol == 10 else "L"
                 if not math.isnan(w):
-                    ws.write_number(r, c, w)
-                L = "K" if c == 10 else "L"
+                    ws.write_number(r, wcol, w)
                 use = not math.isnan(nd) and not math.isnan(w) and w > 0
-                ws.write_formula(r, c + 2, f'=IF(AND(G{x}="ok",ISNUMBER({L}{x}),{L}{x}>0),'
-                                 f'{L}{x},"")', None, w if use else "")
-                col = "M" if c == 10 else "O"
-                ws.write_formula(r, c + 3, f'=IF(ISNUMBER({col}{x}),{col}{x}*F{x},"")', None,
+                ws.write_formula(r, prod - 1, f'=IF(AND(G{x}="ok",ISNUMBER({letter}{x}),'
+                                 f'{letter}{x}>0),{letter}{x},"")', None, w if use else "")
+                ws.write_formula(r, prod, f'=IF(ISNUMBER({used}{x}),{used}{x}*F{x},"")', None,
                                  w * nd if use else "")
             r += 1
     return r
