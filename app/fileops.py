@@ -1,0 +1,495 @@
+"""Open, Save, Save As, Export, recent files, and the crash journal, for one window.
+
+Reading and writing run off the UI thread (:mod:`app.workers`) behind a
+progress dialog that can cancel. Saving goes through
+:func:`core.io.atomic.atomic_write` (via the core writers), so a failed save
+leaves the previous file byte-identical; the error is shown as one message
+box with the :class:`~core.errors.InputError` text. Every change of the undo
+stack is journaled (:mod:`core.journal`); a successful save clears the
+journal, and opening a file with a pending journal offers to recover it.
+
+Wire it with ``install_file_ops(window)`` once the window exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
+
+from app.settings import Settings
+from app.workers import Task, run_task, show_error
+from core.document import Document
+from core.errors import InputError
+from core.journal import Journal, JournalRecorder
+
+__all__ = [
+    "CSV_FILTER",
+    "TEXT_SUFFIXES",
+    "XLSX_FILTER",
+    "FileOps",
+    "install_file_ops",
+    "workbook_export",
+    "write_document",
+]
+
+CSV_FILTER = "Worksheet CSV (*.csv)"
+TSV_FILTER = "Worksheet TSV (*.tsv)"
+XLSX_FILTER = "Excel workbook (*.xlsx)"
+OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm);;All files (*)"
+TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+MAX_RECENT = 10
+
+
+def workbook_export() -> Callable[[Document, Path], None] | None:
+    """``core.io.workbook.export_workbook`` when that module exists, else None."""
+    try:
+        module = importlib.import_module("core.io.workbook")
+    except ImportError:
+        return None
+    fn = getattr(module, "export_workbook", None)
+    return fn if callable(fn) else None
+
+
+def can_write(path: Path) -> bool:
+    """Whether :func:`write_document` knows the format of ``path``."""
+    suffix = path.suffix.lower()
+    return suffix in TEXT_SUFFIXES or (suffix == ".xlsx" and workbook_export() is not None)
+
+
+def write_document(doc: Document, path: Path) -> None:
+    """Write ``doc`` to ``path`` in the format its suffix names (atomically)."""
+    suffix = path.suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        from core.io.delimited import write_delimited
+
+        write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix])
+        return
+    if suffix == ".xlsx":
+        export = workbook_export()
+        if export is None:
+            raise InputError("workbooks cannot be written yet", file=str(path),
+                             hint="save as .csv")
+        export(doc, path)
+        return
+    raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
+                     hint="use .csv, .tsv or .xlsx")
+
+
+def snapshot(doc: Document) -> Document:
+    """A copy of the editable columns, so a save on another thread sees one moment."""
+    return replace(
+        doc, grade=doc.grade.copy(), state=doc.state.copy(), note=doc.note.copy(),
+        reason=doc.reason.copy(), audit=list(doc.audit), _members=None,
+    )
+
+
+def reviewer_name() -> str:
+    """The reviewer named in the settings, else the login name."""
+    name = Settings().reviewer
+    if name:
+        return name
+    with contextlib.suppress(Exception):
+        return getpass.getuser()
+    return "reviewer"
+
+
+class FileOps(QObject):
+    """File actions, recent files and the journal of one main window.
+
+    Parameters
+    ----------
+    window
+        The main window: ``document``, ``undo_stack``, ``set_document(doc,
+        path)`` and the signal ``document_replaced``.
+    """
+
+    #: The document was written to this path (Save, Save As).
+    saved = Signal(str)
+    #: A document was read from this path (Open).
+    opened = Signal(str)
+    recent_changed = Signal()
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.setObjectName("fileOps")
+        self.window = window
+        self.path: Path | None = _window_path(window)
+        self.task: Task | None = None
+        self.journal = Journal(self.path)
+        self.recorder: JournalRecorder | None = None
+        self._replacing = False
+        self.actions: dict[str, QAction] = {}
+        self._make_actions()
+        self._watch()
+        self._start_journal()
+
+    # -- actions ----------------------------------------------------------------------
+    def _make_actions(self) -> None:
+        specs: tuple[tuple[str, str, QKeySequence.StandardKey | None, Callable[[], Any], str], ...]
+        specs = (
+            ("open", self.tr("&Open…"), QKeySequence.StandardKey.Open, self.open_dialog,
+             self.tr("Open a worksheet (CSV, TSV or workbook)")),
+            ("save", self.tr("&Save"), QKeySequence.StandardKey.Save, self.save,
+             self.tr("Save the worksheet; the previous file survives any failure")),
+            ("save_as", self.tr("Save &As…"), QKeySequence.StandardKey.SaveAs, self.save_as,
+             self.tr("Save the worksheet under a new name")),
+            ("export", self.tr("&Export…"), None, self.export_dialog,
+             self.tr("Write a copy (workbook with formulas, or CSV) without changing "
+                     "the open file")),
+        )
+        for ident, text, key, slot, tip in specs:
+            action = self._existing_action(ident) or QAction(text, self.window)
+            action.setObjectName(ident)
+            if key is not None and action.shortcut().isEmpty():
+                action.setShortcuts(key)
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+            action.triggered.connect(lambda _checked=False, s=slot: s())
+            self.actions[ident] = action
+            self.window.addAction(action)
+        self.recent_menu = QMenu(self.tr("Open &Recent"), self.window)
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._fill_recent()
+        menu = self._file_menu()
+        if menu is not None:
+            before = menu.actions()[0] if menu.actions() else menu.addSeparator()
+            menu.insertAction(before, self.actions["open"])
+            menu.insertMenu(before, self.recent_menu)
+            for ident in ("save", "save_as", "export"):
+                menu.insertAction(before, self.actions[ident])
+            if not before.isSeparator():
+                menu.insertSeparator(before)
+
+    def _existing_action(self, ident: str) -> QAction | None:
+        found = self.window.findChild(QAction, ident)
+        return found if isinstance(found, QAction) else None
+
+    def _file_menu(self) -> QMenu | None:
+        bar = self.window.menuBar() if hasattr(self.window, "menuBar") else None
+        if bar is None:
+            return None
+        for action in bar.actions():
+            menu = action.menu()
+            if isinstance(menu, QMenu) and (
+                    menu.objectName() in ("file", "menu_file", "fileMenu")
+                    or action.text().replace("&", "").lower() == "file"):
+                return menu
+        menu = bar.addMenu(self.tr("&File"))
+        return menu if isinstance(menu, QMenu) else None
+
+    # -- recent files -----------------------------------------------------------------
+    @property
+    def recent_files(self) -> list[str]:
+        return Settings().recent_files
+
+    def add_recent(self, path: Path) -> None:
+        text = str(path.resolve())
+        files = [text] + [p for p in Settings().recent_files if p != text]
+        Settings().recent_files = files[:MAX_RECENT]
+        self.recent_changed.emit()
+
+    def forget_recent(self, path: str) -> None:
+        Settings().recent_files = [p for p in Settings().recent_files if p != path]
+        self.recent_changed.emit()
+
+    @Slot()
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files
+        for n, path in enumerate(files, start=1):
+            action = self.recent_menu.addAction(f"&{n % 10} {Path(path).name}")
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.setData(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.open_recent(p))
+        if not files:
+            empty = self.recent_menu.addAction(self.tr("(no recent files)"))
+            empty.setEnabled(False)
+
+    def open_recent(self, path: str) -> Task | None:
+        if not Path(path).exists():
+            self.forget_recent(path)
+            show_error(self.window, self.tr("Open recent"),
+                       InputError("the file is no longer there", file=path,
+                                  hint="it was removed from the recent files"))
+            return None
+        return self.open_path(Path(path))
+
+    # -- journal ----------------------------------------------------------------------
+    def _watch(self) -> None:
+        stack = self.window.undo_stack
+        stack.indexChanged.connect(self.record)
+        replaced = getattr(self.window, "document_replaced", None)
+        if replaced is not None:
+            replaced.connect(self._on_document_replaced)
+        changed = getattr(self.window, "evaluation_changed", None)
+        if changed is not None:
+            changed.connect(self.record)
+
+    def _start_journal(self) -> None:
+        doc = self.window.document
+        if self.journal.path != (Path(os.path.abspath(self.path)) if self.path else None):
+            self.journal.close()
+            self.journal = Journal(self.path)
+        self.recorder = JournalRecorder(self.journal, doc, who=reviewer_name()) if doc else None
+
+    @Slot()
+    def record(self, *_args: Any) -> None:
+        """Journal whatever the last edit changed (undo and redo included)."""
+        if self.recorder is None or self._replacing:
+            return
+        doc = self.window.document
+        if doc is not self.recorder.doc:
+            self._on_document_replaced()
+            return
+        try:
+            self.recorder.sync()
+        except OSError as exc:
+            show_error(self.window, self.tr("Journal"), InputError(
+                f"cannot write the crash journal: {exc.strerror or exc}",
+                file=str(self.journal.file), hint="edits are kept in memory; save soon"))
+
+    @Slot()
+    def _on_document_replaced(self, *_args: Any) -> None:
+        if self._replacing:
+            return
+        path = _window_path(self.window)
+        if path is not None or self.window.document is not getattr(self.recorder, "doc", None):
+            self.path = path
+        self._start_journal()
+
+    def _replace_document(self, doc: Document, path: Path | None) -> None:
+        self._replacing = True
+        try:
+            self.window.set_document(doc, path)
+        finally:
+            self._replacing = False
+        self.path = path
+        self._start_journal()
+
+    # -- open -------------------------------------------------------------------------
+    def open_dialog(self) -> Task | None:
+        if not self.maybe_save():
+            return None
+        start = Settings().last_directory or str(Path.home())
+        name, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open worksheet"), start,
+                                              self.tr(OPEN_FILTER))
+        return self.open_path(Path(name), ask_to_save=False) if name else None
+
+    def open_path(self, path: Path, *, ask_to_save: bool = True) -> Task | None:
+        """Read ``path`` off the UI thread; show it when read (offering recovery)."""
+        if ask_to_save and not self.maybe_save():
+            return None
+        path = Path(path)
+        conventions = self.window.document.conventions if self.window.document else None
+
+        def work(progress: Any, cancelled: Any) -> Document:
+            from core.io.load import load_document
+
+            if path.suffix.lower() in (".xlsx", ".xlsm"):
+                return load_document(path)
+            return load_document(path, conventions=conventions)
+
+        self.task = run_task(
+            self.window, self.tr("Opening {0}…").format(path.name), work,
+            on_done=lambda doc: self._opened(doc, path),
+            on_error=lambda exc: show_error(self.window, self.tr("Could not open"), exc),
+        )
+        return self.task
+
+    def _opened(self, doc: Document, path: Path) -> None:
+        recovered = False
+        journal = Journal(path)
+        if journal.is_pending():
+            answer = QMessageBox.question(
+                self.window, self.tr("Recover unsaved edits?"),
+                self.tr("{0} has {1} unsaved edits from a session that ended without "
+                        "saving. Recover them?").format(path.name, len(journal.entries())),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.Yes,
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                result = journal.replay(doc)
+                recovered = result.applied > 0
+                if result.skipped:
+                    show_error(self.window, self.tr("Recovery"), InputError(
+                        f"{len(result.skipped)} journal entries could not be applied "
+                        f"({result.skipped[0]})", file=str(path)))
+            else:
+                journal.clear()
+        journal.close()
+        self._replace_document(doc, path)
+        stack = self.window.undo_stack
+        stack.clear()
+        if recovered:
+            stack.resetClean()  # recovered edits are not on disk yet: the window is modified
+        else:
+            stack.setClean()
+        Settings().last_directory = str(path.parent)
+        self.add_recent(path)
+        self.opened.emit(str(path))
+
+    # -- save -------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """Ask to save unsaved changes; False when the user cancelled."""
+        stack = self.window.undo_stack
+        if stack.isClean() or self.window.document is None:
+            return True
+        answer = QMessageBox.question(
+            self.window, self.tr("Unsaved changes"),
+            self.tr("Save the changes to {0}?").format(self.path.name if self.path else
+                                                       self.tr("the untitled worksheet")),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Discard:
+            self.journal.clear()
+            return True
+        return self.save(blocking=True)
+
+    def save(self, *, blocking: bool = False) -> bool:
+        """Save to the current path (Save As when there is none or it cannot be written)."""
+        if self.path is None or not can_write(self.path):
+            return self.save_as(blocking=blocking)
+        return self.save_to(self.path, blocking=blocking)
+
+    def save_as(self, path: Path | None = None, *, blocking: bool = False) -> bool:
+        if path is None:
+            start = str(self.path.with_suffix(".csv")) if self.path else str(
+                Path(Settings().last_directory or Path.home()) / "worksheet.csv")
+            filters = [CSV_FILTER, TSV_FILTER] + ([XLSX_FILTER] if workbook_export() else [])
+            name, chosen = QFileDialog.getSaveFileName(
+                self.window, self.tr("Save worksheet as"), start, ";;".join(filters))
+            if not name:
+                return False
+            path = _with_suffix(Path(name), chosen)
+        return self.save_to(Path(path), blocking=blocking)
+
+    def save_to(self, path: Path, *, blocking: bool = False) -> bool:
+        """Write the document to ``path`` off the UI thread; True when it is started
+        (or, with ``blocking``, finished) without error."""
+        doc = snapshot(self.window.document)
+        stack = self.window.undo_stack
+        index = stack.index()
+        outcome: dict[str, bool] = {}
+
+        def done(_result: Any) -> None:
+            outcome["ok"] = True
+            if stack.index() == index:
+                stack.setClean()
+            if self.path is None or Path(path).resolve() != Path(self.path).resolve():
+                self.journal.move_to(path)
+                self.path = Path(path)
+                _set_window_path(self.window, self.path)
+            self.journal.clear()
+            if self.recorder is not None:
+                # The modal progress dialog kept edits out while saving: the
+                # document is what is on disk, the new baseline.
+                self.recorder.reset(self.window.document)
+            Settings().last_directory = str(Path(path).parent)
+            self.add_recent(Path(path))
+            self.saved.emit(str(path))
+
+        def failed(exc: BaseException) -> None:
+            outcome["ok"] = False
+            show_error(self.window, self.tr("Could not save"), exc)
+
+        self.task = run_task(
+            self.window, self.tr("Saving {0}…").format(Path(path).name),
+            lambda progress, cancelled: write_document(doc, Path(path)),
+            on_done=done, on_error=failed, on_cancel=lambda: outcome.update(ok=False),
+            show_after_ms=0,
+        )
+        if blocking:
+            _wait(self.task, outcome)
+            return outcome.get("ok", False)
+        return True
+
+    # -- export -----------------------------------------------------------------------
+    def export_dialog(self) -> Task | None:
+        filters = ([XLSX_FILTER] if workbook_export() else []) + [CSV_FILTER, TSV_FILTER]
+        base = self.path.stem if self.path else "worksheet"
+        suffix = ".xlsx" if workbook_export() else ".csv"
+        start = str(Path(Settings().last_directory or Path.home()) / f"{base}-export{suffix}")
+        name, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export"), start,
+                                                   ";;".join(filters))
+        return self.export(_with_suffix(Path(name), chosen)) if name else None
+
+    def export(self, path: Path) -> Task:
+        """Write a copy to ``path`` (the open file and its state are untouched)."""
+        doc = snapshot(self.window.document)
+        self.task = run_task(
+            self.window, self.tr("Exporting {0}…").format(Path(path).name),
+            lambda progress, cancelled: write_document(doc, Path(path)),
+            on_done=lambda _r: None,
+            on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),
+            show_after_ms=0,
+        )
+        return self.task
+
+
+def _wait(task: Task, outcome: dict[str, bool]) -> None:
+    from PySide6.QtCore import QEventLoop
+
+    if "ok" in outcome:
+        return
+    loop = QEventLoop()
+    task.finished.connect(loop.quit)
+    task.failed.connect(loop.quit)
+    task.cancelled.connect(loop.quit)
+    if "ok" not in outcome:
+        loop.exec()
+
+
+def _with_suffix(path: Path, chosen_filter: str) -> Path:
+    if path.suffix:
+        return path
+    if "xlsx" in chosen_filter:
+        return path.with_suffix(".xlsx")
+    if "tsv" in chosen_filter:
+        return path.with_suffix(".tsv")
+    return path.with_suffix(".csv")
+
+
+def _window_path(window: Any) -> Path | None:
+    for name in ("path", "file_path", "document_path", "current_path"):
+        value = getattr(window, name, None)
+        if callable(value):
+            value = value()
+        if isinstance(value, (str, Path)) and str(value):
+            return Path(value)
+    return None
+
+
+def _set_window_path(window: Any, path: Path) -> None:
+    setter = getattr(window, "set_path", None)
+    if callable(setter):
+        setter(path)
+    if isinstance(getattr(window, "path", None), (str, Path, type(None))):
+        with contextlib.suppress(AttributeError):
+            window.path = path
+    if isinstance(window, QWidget):
+        window.setWindowFilePath(str(path))
+
+
+def install_file_ops(window: Any) -> FileOps:
+    """Add Open, Save, Save As, Export and Open Recent to ``window`` and journal its edits.
+
+    Returns the :class:`FileOps` (also kept as ``window.file_ops``).
+    """
+    ops = FileOps(window)
+    window.file_ops = ops
+    return ops

@@ -1,0 +1,201 @@
+"""Long work (imports, saves, exports) off the UI thread, behind a progress dialog.
+
+A :class:`Task` runs one plain function on :class:`QThreadPool` and reports
+back on the UI thread through Qt signals (queued across threads). The window
+keeps painting and answering while it runs; the progress dialog's Cancel
+button abandons the task: its result, if it ever comes, is dropped. Core
+functions that accept a progress callback (``progress(done, total)``) get a
+determinate bar; the others show a busy bar.
+
+Example::
+
+    task = run_task(window, "Opening sheet.csv…", lambda progress, cancelled: load(path),
+                    on_done=window.set_loaded, on_error=show_error)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
+
+from core.errors import NdcgError
+
+__all__ = ["Cancelled", "Task", "error_text", "run_task", "show_error"]
+
+Progress = Callable[[int, int], None]
+Work = Callable[[Progress, Callable[[], bool]], Any]
+
+
+class Cancelled(Exception):
+    """Raised inside a task's function (by ``progress``) once the user cancelled."""
+
+
+def error_text(exc: BaseException) -> str:
+    """What the user reads: the typed error's own sentence, never a traceback."""
+    if isinstance(exc, NdcgError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    return f"unexpected error ({type(exc).__name__}): {exc}"
+
+
+def show_error(parent: QWidget | None, title: str, exc: BaseException) -> None:
+    """One message box with the error's text."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, error_text(exc),
+                      QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName("errorBox")
+    box.exec()
+
+
+class _Signals(QObject):
+    progressed = Signal(int, int)
+    succeeded = Signal(object)
+    failed = Signal(object)
+
+
+class _Runnable(QRunnable):
+    def __init__(self, work: Work, signals: _Signals, cancel: threading.Event) -> None:
+        super().__init__()
+        self.setAutoDelete(True)
+        self._work = work
+        self._signals = signals
+        self._cancel = cancel
+
+    def run(self) -> None:
+        def progress(done: int, total: int) -> None:
+            if self._cancel.is_set():
+                raise Cancelled
+            self._signals.progressed.emit(int(done), int(total))
+
+        try:
+            try:
+                result = self._work(progress, self._cancel.is_set)
+            except Cancelled:
+                self._signals.failed.emit(Cancelled())
+            except Exception as exc:  # every failure goes back to the UI thread
+                self._signals.failed.emit(exc)
+            else:
+                self._signals.succeeded.emit(result)
+        except RuntimeError:
+            # The receiving side is gone (the application is quitting): nobody
+            # is left to tell.
+            pass
+
+
+#: Tasks still running, kept alive here when nobody else holds them.
+_LIVE: set[Task] = set()
+
+
+class Task(QObject):
+    """One function running on the thread pool, with its progress dialog.
+
+    Signals (on the UI thread): :attr:`finished` with the result,
+    :attr:`failed` with the exception, :attr:`cancelled` when the user
+    cancelled. Exactly one of them is emitted, once.
+    """
+
+    finished = Signal(object)
+    failed = Signal(object)
+    cancelled = Signal()
+
+    def __init__(self, parent: QWidget | None, label: str, work: Work, *,
+                 pool: QThreadPool | None = None, show_after_ms: int = 400) -> None:
+        super().__init__(parent)
+        self.setObjectName("task")
+        self._cancel = threading.Event()
+        self._done = False
+        self._signals = _Signals()  # lives on the UI thread: its slots run here
+        self._signals.progressed.connect(self._on_progress)
+        self._signals.succeeded.connect(self._on_success)
+        self._signals.failed.connect(self._on_failure)
+        dialog = QProgressDialog(label, self.tr("Cancel"), 0, 0, parent)
+        dialog.setObjectName("taskProgress")
+        dialog.setWindowTitle(self.tr("Working…"))
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(show_after_ms)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.canceled.connect(self.cancel)
+        self.dialog = dialog
+        _LIVE.add(self)
+        self._pool = pool or QThreadPool.globalInstance()
+        self._pool.start(_Runnable(work, self._signals, self._cancel))
+
+    @property
+    def done(self) -> bool:
+        """True once the task finished, failed or was cancelled."""
+        return self._done
+
+    @Slot()
+    def cancel(self) -> None:
+        """Abandon the task: its result is dropped, :attr:`cancelled` is emitted."""
+        if self._done:
+            return
+        self._cancel.set()
+        self._finish()
+        self.cancelled.emit()
+
+    def _finish(self) -> None:
+        self._done = True
+        _LIVE.discard(self)
+        self.dialog.canceled.disconnect(self.cancel)
+        self.dialog.close()
+        self.dialog.deleteLater()
+
+    @Slot(int, int)
+    def _on_progress(self, done: int, total: int) -> None:
+        if self._done:
+            return
+        if self.dialog.maximum() != total:
+            self.dialog.setMaximum(max(total, 0))
+        self.dialog.setValue(min(done, total) if total > 0 else 0)
+
+    @Slot(object)
+    def _on_success(self, result: Any) -> None:
+        if self._done:
+            return
+        self._finish()
+        self.finished.emit(result)
+
+    @Slot(object)
+    def _on_failure(self, exc: BaseException) -> None:
+        if self._done:
+            return
+        if isinstance(exc, Cancelled):
+            self._finish()
+            self.cancelled.emit()
+            return
+        self._finish()
+        self.failed.emit(exc)
+
+
+def run_task(parent: QWidget | None, label: str, work: Work, *,
+             on_done: Callable[[Any], None],
+             on_error: Callable[[BaseException], None] | None = None,
+             on_cancel: Callable[[], None] | None = None,
+             pool: QThreadPool | None = None, show_after_ms: int = 400) -> Task:
+    """Run ``work(progress, cancelled)`` off the UI thread; callbacks run on it.
+
+    Without ``on_error`` a failure is shown as one message box with the
+    error's text.
+    """
+    task = Task(parent, label, work, pool=pool, show_after_ms=show_after_ms)
+    task.finished.connect(on_done)
+    if on_error is not None:
+        task.failed.connect(on_error)
+    else:
+        title = task.tr("NDCG Worksheet")
+        task.failed.connect(
+            lambda exc: QTimer.singleShot(0, lambda: show_error(parent, title, exc)))
+    if on_cancel is not None:
+        task.cancelled.connect(on_cancel)
+    # Drop the task object once it is over (it keeps no state anyone needs).
+    task.finished.connect(task.deleteLater)
+    task.failed.connect(task.deleteLater)
+    task.cancelled.connect(task.deleteLater)
+    return task

@@ -1,0 +1,387 @@
+"""Open, Save, Save As, Export, recent files, recovery, and work off the UI thread."""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QPushButton
+
+from app.commands import GradeValue, SetGradeCommand
+from app.fileops import FileOps, install_file_ops, write_document
+from app.settings import Settings
+from app.workers import Task, error_text, run_task
+from core.conventions import Conventions
+from core.document import Document, GradeState
+from core.errors import InputError
+from core.examples import seed_document
+from core.io.delimited import read_delimited
+from core.journal import Journal
+
+
+class StandInWindow(QMainWindow):
+    """The main window's file-facing surface (document, undo stack, set_document)."""
+
+    document_replaced = Signal()
+    evaluation_changed = Signal()
+
+    def __init__(self, doc: Document | None = None) -> None:
+        super().__init__()
+        self.document = doc or seed_document()
+        self.path: Path | None = None
+        self.undo_stack = QUndoStack(self)
+        self.menuBar().addMenu("&File").addAction("Quit")
+
+    def set_document(self, doc: Document, path: Path | None) -> None:
+        self.document, self.path = doc, path
+        self.document_replaced.emit()
+
+    def apply_grade(self, index: int, value: GradeValue, *, who: str, note: str,
+                    origin: str) -> None:
+        self.document.set_grade(index, value.grade, value.state, who=who, note=note,
+                                reason=value.reason, origin=origin)
+        self.evaluation_changed.emit()
+
+    def apply_conventions(self, conventions: Conventions) -> None:
+        self.document.conventions = conventions
+
+
+class Boxes:
+    """Message boxes shown (patched: never modal in tests)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.shown: list[str] = []
+        self.questions: list[str] = []
+        self.answers: list[QMessageBox.StandardButton] = []
+        boxes = self
+
+        def exec_(box: QMessageBox) -> int:
+            boxes.shown.append(box.text())
+            return int(QMessageBox.StandardButton.Ok.value)
+
+        def question(parent: Any, title: str, text: str, *args: Any) -> Any:
+            boxes.questions.append(text)
+            return boxes.answers.pop(0)
+
+        monkeypatch.setattr(QMessageBox, "exec", exec_)
+        monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+
+
+@pytest.fixture
+def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
+    return Boxes(monkeypatch)
+
+
+@pytest.fixture
+def sheet(tmp_path: Path) -> Path:
+    path = tmp_path / "sheet.csv"
+    write_document(seed_document(), path)
+    return path
+
+
+def _window(qtbot: Any, doc: Document | None = None) -> tuple[StandInWindow, FileOps]:
+    window = StandInWindow(doc)
+    qtbot.addWidget(window)
+    return window, install_file_ops(window)
+
+
+def _finish(qtbot: Any, task: Task | None) -> None:
+    assert task is not None
+    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+
+
+def _grade(window: StandInWindow, index: int, grade: float | None,
+           state: GradeState = GradeState.NUMBER, reason: str = "") -> None:
+    doc = window.document
+    window.undo_stack.push(SetGradeCommand(
+        window, index, GradeValue.of(doc, index), GradeValue(grade, state, reason), who="ana"))
+
+
+# -- workers ---------------------------------------------------------------------------
+def test_task_runs_off_the_ui_thread_and_the_ui_keeps_answering(qtbot: Any):
+    main = threading.get_ident()
+    release = threading.Event()
+    seen: dict[str, Any] = {}
+
+    def work(progress: Any, cancelled: Any) -> int:
+        seen["thread"] = threading.get_ident()
+        progress(1, 4)
+        # Only the UI thread's timer below can release this: if the UI were
+        # blocked by the task the wait would never end.
+        assert release.wait(10)
+        progress(4, 4)
+        return 42
+
+    results: list[int] = []
+    task = run_task(None, "working", work, on_done=results.append)
+    QTimer.singleShot(0, release.set)
+    qtbot.waitUntil(lambda: results == [42], timeout=10_000)
+    assert seen["thread"] != main
+    assert task.done
+
+
+def test_cancel_drops_the_result(qtbot: Any):
+    gate = threading.Event()
+    results: list[Any] = []
+    cancelled: list[bool] = []
+
+    def work(progress: Any, is_cancelled: Any) -> str:
+        gate.wait(10)
+        progress(1, 1)  # raises Cancelled: the work stops here
+        return "late"
+
+    task = run_task(None, "working", work, on_done=results.append,
+                    on_cancel=lambda: cancelled.append(True))
+    button = task.dialog.findChild(QPushButton)
+    assert button.text() == "Cancel"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert cancelled == [True]
+    assert task.done
+    gate.set()
+    QThreadPool.globalInstance().waitForDone(10_000)
+    qtbot.wait(20)
+    assert results == []
+
+
+def test_failure_reaches_the_ui_thread_as_the_typed_error(qtbot: Any):
+    errors: list[BaseException] = []
+
+    def work(progress: Any, cancelled: Any) -> None:
+        raise InputError("'x' is not a number", file="a.csv", line=3, column="score")
+
+    run_task(None, "working", work, on_done=lambda r: None, on_error=errors.append)
+    qtbot.waitUntil(lambda: bool(errors), timeout=10_000)
+    assert error_text(errors[0]) == "a.csv, line 3, column 'score': 'x' is not a number"
+    assert error_text(OSError(errno.EACCES, "Permission denied", "/x")) == (
+        "/x: Permission denied")
+
+
+def test_progress_drives_the_dialog(qtbot: Any):
+    release = threading.Event()
+    task_box: list[Task] = []
+
+    def work(progress: Any, cancelled: Any) -> None:
+        progress(30, 120)
+        release.wait(10)
+
+    task = run_task(None, "working", work, on_done=lambda r: None)
+    task_box.append(task)
+    qtbot.waitUntil(lambda: task.dialog.maximum() == 120, timeout=10_000)
+    assert task.dialog.value() == 30
+    release.set()
+    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+
+
+# -- open ------------------------------------------------------------------------------
+def test_open_shows_the_file_and_remembers_it(qtbot: Any, sheet: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    assert window.path == sheet
+    assert window.document.query_ids[0] == "case-A"
+    np.testing.assert_array_equal(window.document.grade, read_delimited(sheet).grade)
+    assert Settings().recent_files[0] == str(sheet.resolve())
+    assert window.undo_stack.isClean()
+    assert boxes.shown == []
+    assert boxes.questions == []
+
+
+def test_open_error_is_one_message_with_the_input_error_text(qtbot: Any, tmp_path: Path,
+                                                             boxes: Boxes):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("query,source_id,score,grade\nq1,d1,abc,1\n")
+    before = bad.read_bytes()
+    window, ops = _window(qtbot)
+    doc = window.document
+    _finish(qtbot, ops.open_path(bad))
+    assert boxes.shown == [f"{bad}, line 2, column 'score': 'abc' is not a number "
+                           "(use a plain decimal number)"]
+    assert window.document is doc  # nothing replaced
+    assert bad.read_bytes() == before  # an input file is never changed
+
+
+def test_recent_files_menu_and_a_vanished_file(qtbot: Any, sheet: Path, tmp_path: Path,
+                                               boxes: Boxes):
+    other = tmp_path / "other.tsv"
+    write_document(seed_document(), other)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _finish(qtbot, ops.open_path(other))
+    assert ops.recent_files == [str(other.resolve()), str(sheet.resolve())]
+    ops.recent_menu.aboutToShow.emit()
+    entries = [a.data() for a in ops.recent_menu.actions()]
+    assert entries == [str(other.resolve()), str(sheet.resolve())]
+    ops.recent_menu.actions()[1].trigger()
+    _finish(qtbot, ops.task)
+    assert window.path == sheet.resolve()
+    sheet.unlink()
+    assert ops.open_recent(str(sheet.resolve())) is None
+    assert "the file is no longer there" in boxes.shown[-1]
+    assert ops.recent_files == [str(other.resolve())]
+
+
+def test_actions_are_in_the_file_menu_with_standard_shortcuts(qtbot: Any):
+    window, ops = _window(qtbot)
+    menu = window.menuBar().actions()[0].menu()
+    names = [a.objectName() or (a.menu().objectName() if a.menu() else "") for a in
+             menu.actions() if not a.isSeparator()]
+    assert names[:5] == ["open", "recentMenu", "save", "save_as", "export"]
+    assert ops.actions["save"].shortcut().toString() == "Ctrl+S"
+    assert ops.actions["open"].shortcut().toString() == "Ctrl+O"
+
+
+# -- save ------------------------------------------------------------------------------
+def test_save_writes_the_edits_clears_the_journal_and_the_modified_flag(
+        qtbot: Any, sheet: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    _grade(window, 4, None, GradeState.UNRATEABLE, "paywall")
+    assert not window.undo_stack.isClean()
+    assert Journal.pending(sheet)
+    assert ops.save(blocking=True)
+    assert window.undo_stack.isClean()
+    assert not Journal(sheet).exists()
+    back = read_delimited(sheet)
+    assert back.grade[0] == 2.5
+    assert (back.state[4], back.reason[4]) == (GradeState.UNRATEABLE, "paywall")
+    assert boxes.shown == []
+
+
+def _no_temp_files(folder: Path) -> bool:
+    return not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("failure", ["disk full on replace", "disk full mid-write",
+                                     "permission denied"])
+def test_a_failed_save_leaves_the_old_file_byte_identical(
+        qtbot: Any, sheet: Path, boxes: Boxes, monkeypatch: pytest.MonkeyPatch, failure: str):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    before = sheet.read_bytes()
+    _grade(window, 0, 2.5)
+    if failure == "disk full on replace":
+        def replace(src: Any, dst: Any) -> None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        monkeypatch.setattr(os, "replace", replace)
+        expected = "could not save: No space left on device; the previous file is unchanged"
+    elif failure == "disk full mid-write":
+        real = Path.write_text
+
+        def half(self: Path, text: str, *args: Any, **kwargs: Any) -> int:
+            real(self, text[: len(text) // 2], *args, **kwargs)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        monkeypatch.setattr(Path, "write_text", half)
+        expected = "could not save: No space left on device; the previous file is unchanged"
+    else:
+        import tempfile
+
+        def denied(*args: Any, **kwargs: Any) -> Any:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        monkeypatch.setattr(tempfile, "mkstemp", denied)
+        expected = "cannot write here: Permission denied (choose a folder you can write to)"
+    assert not ops.save(blocking=True)
+    assert boxes.shown == [f"{sheet}: {expected}"]
+    assert sheet.read_bytes() == before
+    assert _no_temp_files(sheet.parent)
+    assert not window.undo_stack.isClean()  # still modified
+    assert Journal.pending(sheet)  # and the edit is still journaled
+
+
+def test_save_as_moves_the_document_and_export_does_not(qtbot: Any, sheet: Path,
+                                                        tmp_path: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 2, 3.0)
+    exported = tmp_path / "copy.tsv"
+    _finish(qtbot, ops.export(exported))
+    assert read_delimited(exported).grade[2] == 3.0
+    assert window.path == sheet
+    assert not window.undo_stack.isClean()
+    assert Journal.pending(sheet)
+    target = tmp_path / "renamed.csv"
+    assert ops.save_as(target, blocking=True)
+    assert window.path == target
+    assert ops.path == target
+    assert window.undo_stack.isClean()
+    assert read_delimited(target).grade[2] == 3.0
+    assert read_delimited(sheet).grade[2] == 0.0  # the old file is as it was
+    assert not Journal(sheet).exists()
+    assert not Journal(target).exists()
+    _grade(window, 2, 1.0)
+    assert Journal.pending(target)  # edits now journal under the new name
+
+
+def test_untitled_save_goes_to_save_as(qtbot: Any, tmp_path: Path, boxes: Boxes,
+                                       monkeypatch: pytest.MonkeyPatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    target = tmp_path / "new"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(target), "Worksheet TSV (*.tsv)")))
+    window, ops = _window(qtbot)
+    _grade(window, 0, 2.0)
+    assert Journal.pending(None)
+    assert ops.save(blocking=True)
+    assert window.path == tmp_path / "new.tsv"
+    assert read_delimited(tmp_path / "new.tsv").grade[0] == 2.0
+    assert not Journal.pending(None)
+
+
+# -- journal and recovery ----------------------------------------------------------------
+def test_every_undo_stack_change_is_journaled_and_recovered(qtbot: Any, sheet: Path,
+                                                            boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    _grade(window, 1, None, GradeState.UNKNOWN)
+    _grade(window, 5, None, GradeState.UNRATEABLE, "in Finnish")
+    window.undo_stack.undo()  # row 5 back to its grade
+    window.undo_stack.undo()  # row 1 back
+    window.undo_stack.redo()  # row 1 unknown again
+    kinds = [(e["source_id"], e["state"]) for e in Journal(sheet).entries()]
+    assert len(kinds) == 6
+    expected = window.document
+
+    # A new session (the old one crashed: the journal is still there).
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    window2, ops2 = _window(qtbot)
+    _finish(qtbot, ops2.open_path(sheet))
+    assert "6 unsaved edits" in boxes.questions[0]
+    doc = window2.document
+    np.testing.assert_array_equal(doc.grade, expected.grade)
+    np.testing.assert_array_equal(doc.state, expected.state)
+    assert doc.reason.tolist() == expected.reason.tolist()
+    assert not window2.undo_stack.isClean()  # recovered edits are not saved yet
+    assert [a.who for a in doc.audit] == ["ana"] * 6
+
+
+def test_declining_recovery_discards_the_journal(qtbot: Any, sheet: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    boxes.answers = [QMessageBox.StandardButton.No]
+    window2, ops2 = _window(qtbot)
+    _finish(qtbot, ops2.open_path(sheet))
+    assert window2.document.grade[0] == 1.0
+    assert window2.undo_stack.isClean()
+    assert not Journal(sheet).exists()
+
+
+def test_opening_over_unsaved_changes_asks_first(qtbot: Any, sheet: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _grade(window, 0, 2.5)
+    boxes.answers = [QMessageBox.StandardButton.Cancel]
+    assert ops.open_path(sheet) is None
+    assert window.path is None
+    assert window.document.grade[0] == 2.5
+    boxes.answers = [QMessageBox.StandardButton.Discard]
+    _finish(qtbot, ops.open_path(sheet))
+    assert window.path == sheet
+    assert not Journal.pending(None)  # the discarded untitled edits are gone
