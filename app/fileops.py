@@ -157,6 +157,9 @@ class FileOps(QObject):
             action.triggered.connect(lambda _checked=False, s=slot: s())
             self.actions[ident] = action
             self.window.addAction(action)
+        registry = getattr(self.window, "app_actions", None)
+        if isinstance(registry, dict):
+            registry.update(self.actions)
         self.recent_menu = QMenu(self.tr("Open &Recent"), self.window)
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -176,6 +179,9 @@ class FileOps(QObject):
         return found if isinstance(found, QAction) else None
 
     def _file_menu(self) -> QMenu | None:
+        menus = getattr(self.window, "menus", None)
+        if isinstance(menus, dict) and isinstance(menus.get("file"), QMenu):
+            return menus["file"]
         bar = self.window.menuBar() if hasattr(self.window, "menuBar") else None
         if bar is None:
             return None
@@ -230,12 +236,12 @@ class FileOps(QObject):
     def _watch(self) -> None:
         stack = self.window.undo_stack
         stack.indexChanged.connect(self.record)
+        # A macro (a paste) changes the index once, at its end: one batch, one fsync.
         replaced = getattr(self.window, "document_replaced", None)
         if replaced is not None:
             replaced.connect(self._on_document_replaced)
-        changed = getattr(self.window, "evaluation_changed", None)
-        if changed is not None:
-            changed.connect(self.record)
+        if hasattr(self.window, "save_handler"):
+            self.window.save_handler = lambda: self.save(blocking=True)
 
     def _start_journal(self) -> None:
         doc = self.window.document
@@ -483,6 +489,9 @@ def _set_window_path(window: Any, path: Path) -> None:
             window.path = path
     if isinstance(window, QWidget):
         window.setWindowFilePath(str(path))
+    retitle = getattr(window, "_update_title", None)
+    if callable(retitle):
+        retitle()
 
 
 def install_file_ops(window: Any) -> FileOps:

@@ -10,47 +10,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QPushButton
+from PySide6.QtCore import Qt, QThreadPool, QTimer
+from PySide6.QtWidgets import QMessageBox, QPushButton
 
-from app.commands import GradeValue, SetGradeCommand
 from app.fileops import FileOps, install_file_ops, write_document
 from app.settings import Settings
+from app.window import MainWindow
 from app.workers import Task, error_text, run_task
-from core.conventions import Conventions
 from core.document import Document, GradeState
 from core.errors import InputError
 from core.examples import seed_document
 from core.io.delimited import read_delimited
 from core.journal import Journal
-
-
-class StandInWindow(QMainWindow):
-    """The main window's file-facing surface (document, undo stack, set_document)."""
-
-    document_replaced = Signal()
-    evaluation_changed = Signal()
-
-    def __init__(self, doc: Document | None = None) -> None:
-        super().__init__()
-        self.document = doc or seed_document()
-        self.path: Path | None = None
-        self.undo_stack = QUndoStack(self)
-        self.menuBar().addMenu("&File").addAction("Quit")
-
-    def set_document(self, doc: Document, path: Path | None) -> None:
-        self.document, self.path = doc, path
-        self.document_replaced.emit()
-
-    def apply_grade(self, index: int, value: GradeValue, *, who: str, note: str,
-                    origin: str) -> None:
-        self.document.set_grade(index, value.grade, value.state, who=who, note=note,
-                                reason=value.reason, origin=origin)
-        self.evaluation_changed.emit()
-
-    def apply_conventions(self, conventions: Conventions) -> None:
-        self.document.conventions = conventions
 
 
 class Boxes:
@@ -86,9 +57,11 @@ def sheet(tmp_path: Path) -> Path:
     return path
 
 
-def _window(qtbot: Any, doc: Document | None = None) -> tuple[StandInWindow, FileOps]:
-    window = StandInWindow(doc)
-    qtbot.addWidget(window)
+def _window(qtbot: Any, doc: Document | None = None) -> tuple[MainWindow, FileOps]:
+    Settings().reviewer = "ana"
+    window = MainWindow(doc or seed_document())
+    # Closing a modified window asks a question: leave it clean for the teardown.
+    qtbot.addWidget(window, before_close_func=lambda w: w.undo_stack.setClean())
     return window, install_file_ops(window)
 
 
@@ -97,11 +70,9 @@ def _finish(qtbot: Any, task: Task | None) -> None:
     qtbot.waitUntil(lambda: task.done, timeout=10_000)
 
 
-def _grade(window: StandInWindow, index: int, grade: float | None,
+def _grade(window: MainWindow, index: int, grade: float | None,
            state: GradeState = GradeState.NUMBER, reason: str = "") -> None:
-    doc = window.document
-    window.undo_stack.push(SetGradeCommand(
-        window, index, GradeValue.of(doc, index), GradeValue(grade, state, reason), who="ana"))
+    assert window.set_grade(index, grade, state, reason=reason)
 
 
 # -- workers ---------------------------------------------------------------------------
@@ -385,3 +356,41 @@ def test_opening_over_unsaved_changes_asks_first(qtbot: Any, sheet: Path, boxes:
     _finish(qtbot, ops.open_path(sheet))
     assert window.path == sheet
     assert not Journal.pending(None)  # the discarded untitled edits are gone
+
+
+def test_closing_with_unsaved_changes_can_save_through_the_file_ops(
+        qtbot: Any, sheet: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 3, 3.0)
+    assert window.isWindowModified()
+    boxes.answers = [QMessageBox.StandardButton.Save]
+    assert window.close()
+    assert read_delimited(sheet).grade[3] == 3.0
+    assert not Journal(sheet).exists()
+
+
+def test_save_as_retitles_the_window(qtbot: Any, sheet: Path, tmp_path: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    assert window.windowTitle().startswith("sheet.csv")
+    assert ops.save_as(tmp_path / "graded.tsv", blocking=True)
+    assert window.windowTitle().startswith("graded.tsv")
+    assert not window.isWindowModified()
+
+
+def test_save_as_workbook_and_reopen(qtbot: Any, sheet: Path, tmp_path: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.0)
+    _grade(window, 4, None, GradeState.UNRATEABLE, "blank page")
+    book = tmp_path / "graded.xlsx"
+    assert ops.save_as(book, blocking=True)
+    assert book.read_bytes()[:2] == b"PK"
+    window2, ops2 = _window(qtbot)
+    _finish(qtbot, ops2.open_path(book))
+    assert boxes.shown == []
+    doc = window2.document
+    assert window2.path == book
+    assert doc.grade[0] == 2.0
+    assert (doc.state[4], doc.reason[4]) == (GradeState.UNRATEABLE, "blank page")
