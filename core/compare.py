@@ -774,24 +774,20 @@ def compare(
     row_common_a = common_of_a[doc_a.query]
     row_common_b = common_of_b[doc_b.query]
 
-    def evaluate_b_and_align() -> tuple[Evaluation, IntArray, IntArray]:
-        ev = evaluate(doc_b, conv)
-        sa, sb, ns = _source_codes(doc_a, doc_b)
-        key_a = np.where(row_common_a >= 0, row_common_a * ns + sa, -1)
-        key_b = np.where(row_common_b >= 0, row_common_b * ns + sb, -1)
-        pa, pb = _partners(key_a, key_b, max(nc, 1) * ns)
-        return ev, pa, pb
-
-    # Two lanes: B's evaluation and the candidate alignment on a second thread,
-    # A's evaluation here; then the resampling there and the rest here. The
-    # array work releases the GIL, so on two cores the lanes overlap (the
-    # results do not depend on it).
+    # Two lanes: B is evaluated on a second thread while the source ids are
+    # coded, A is evaluated and the candidates are aligned here; then the
+    # resampling runs there and the rest here. The array work releases the GIL,
+    # so on two cores the lanes overlap (the results do not depend on it).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        lane = pool.submit(evaluate_b_and_align)
+        lane = pool.submit(evaluate, doc_b, conv)
         try:
+            sa, sb, ns = _source_codes(doc_a, doc_b)
             ev_a = evaluate(doc_a, conv)
+            key_a = np.where(row_common_a >= 0, row_common_a * ns + sa, -1)
+            key_b = np.where(row_common_b >= 0, row_common_b * ns + sb, -1)
+            partner_a, partner_b = _partners(key_a, key_b, max(nc, 1) * ns)
         finally:
-            ev_b, partner_a, partner_b = lane.result()
+            ev_b = lane.result()
         ndcg_a = ev_a.ndcg[qa]
         ndcg_b = ev_b.ndcg[qb]
         delta = ndcg_b - ndcg_a
