@@ -246,8 +246,8 @@ class WhatChanged:
             lines.append("declared conventions: the same")
         if self.queries_only_a or self.queries_only_b:
             lines.append(
-                f"query set: {len(self.queries_only_a)} only in A "
-                f"{_few(self.queries_only_a)}, {len(self.queries_only_b)} only in B "
+                f"query set: {len(self.queries_only_a)} only in A"
+                f"{_few(self.queries_only_a)}, {len(self.queries_only_b)} only in B"
                 f"{_few(self.queries_only_b)}"
             )
         else:
@@ -289,7 +289,7 @@ class WhatChanged:
             )
         stayed = f" ({_join(fixed)} stayed fixed)" if fixed else ""
         if len(changed) == 1:
-            return f"Only the {changed[0]} changed{stayed}, so the difference follows from it."
+            return f"Only the {changed[0]} differs between the two documents{stayed}."
         return (
             f"The {_join(changed)} changed together{stayed}, so this comparison does not "
             "isolate one cause of the difference."
@@ -304,10 +304,11 @@ def _join(items: Sequence[str]) -> str:
 
 
 def _few(items: Sequence[str], n: int = 5) -> str:
+    """`` (a, b, ...)`` naming the first ``n`` items, or nothing."""
     if not items:
         return ""
     shown = ", ".join(items[:n])
-    return f"({shown}{', ...' if len(items) > n else ''})"
+    return f" ({shown}{', ...' if len(items) > n else ''})"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1174,8 +1175,8 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
         out.write(f"  {name:<{width}}  {choice}  [{formula}]\n")
     out.write("\n")
     out.write(
-        f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A {_few(c.only_a)}, "
-        f"{len(c.only_b)} only in B {_few(c.only_b)}\n"
+        f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A{_few(c.only_a)}, "
+        f"{len(c.only_b)} only in B{_few(c.only_b)}\n"
     )
     out.write("What changed: " + c.changes.sentence() + "\n")
     for line in c.changes.details():
@@ -1228,6 +1229,12 @@ def _load_pair(args: argparse.Namespace) -> tuple[Document, Document]:
 
         doc_a = document_from_trec(Run(args.run_a), args.qrels)
         doc_b = document_from_trec(Run(args.run_b), args.qrels)
+        for name, doc in ((args.run_a, doc_a), (args.run_b, doc_b)):
+            if doc.n_queries == 0:
+                raise InputError(
+                    f"no query of the run {name} has judgments in this file",
+                    file=str(args.qrels), hint="check that run and qrels use the same query ids",
+                )
     else:
         doc_a = load_document(args.run_a)
         doc_b = load_document(args.run_b)
@@ -1244,12 +1251,12 @@ def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
     seed = int(getattr(args, "seed", 0))
     doc_a, doc_b = _load_pair(args)
     conv = conventions_from_args(args, doc_a.conventions)
-    result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed)
-    if not result.common:
+    if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
-            "the two inputs share no query", file=args.run_b,
+            f"{args.run_a} and {args.run_b} share no query",
             hint="compare two rankings of the same queries",
         )
+    result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed)
     if getattr(args, "format", "table") == "json":
         json.dump(compare_json(result), out, indent=2)
         out.write("\n")

@@ -306,7 +306,7 @@ def test_only_the_order_changed() -> None:
     ch = compare(a, b, Conventions(), resamples=10).changes
     assert ch.changed == ["ranking order"]
     assert ch.order_queries == 2
-    assert ch.sentence().startswith("Only the ranking order changed")
+    assert ch.sentence().startswith("Only the ranking order differs between the two documents")
     assert "grades" in ch.sentence()  # named among what stayed fixed
 
 
@@ -394,3 +394,31 @@ def test_compare_command_bad_input(tmp_path, capsys) -> None:  # type: ignore[no
     assert "bad.txt, line 1" in err
     assert "Traceback" not in err
     assert main(["compare", a, b, "--qrels", q, "--resamples", "0"]) == 2
+    assert "--resamples must be at least 1" in capsys.readouterr().err
+    other = tmp_path / "other.txt"
+    other.write_text("q9 0 x 1\n")
+    assert main(["compare", a, b, "--qrels", str(other)]) == 2
+    assert "other.txt: no query of the run" in capsys.readouterr().err
+    c = tmp_path / "c.txt"
+    c.write_text("q5 Q0 m 1 1.0 c\n")
+    assert main(["compare", a, str(c), "--qrels", q]) == 2
+    assert "share no query" in capsys.readouterr().err
+
+
+def test_compare_command_worksheets(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def sheet(rows, name):  # type: ignore[no-untyped-def]
+        path = tmp_path / name
+        lines = ["query,source_id,score,grade"] + [
+            f"{q},{s},{sc},{'' if g is None else g}" for q, s, sc, g in rows
+        ]
+        path.write_text("\n".join(lines) + "\n")
+        return str(path)
+
+    out = io.StringIO()
+    code = main(["compare", sheet(RUN_A, "a.csv"), sheet(RUN_B, "b.csv"), "--format", "json",
+                 "--resamples", "100"], out=out)
+    assert code == 0
+    data = json.loads(out.getvalue())
+    q1 = next(q for q in data["cutoffs"][0]["queries"] if q["query"] == "q1")
+    assert q1["delta"] == pytest.approx(1 - 1 / L3)
+    assert data["conventions"]["unknown"] == "unresolved"
