@@ -1,0 +1,238 @@
+"""Copy, Paste into the grade column, and Fill down, for the candidate grids.
+
+Copy puts the selected rectangle on the clipboard as tab-separated text
+(what Excel and LibreOffice paste), every value at full precision: the
+rounding the grid shows is display only. Paste reads a spreadsheet range
+(:mod:`core.clipboard`) into the grade column; every pasted grade is one
+:class:`~app.commands.SetGradeCommand`, all of them inside one undo macro, so
+one Undo takes the whole paste back. A paste with a bad cell applies nothing
+and lists the bad cells. Fill down (Ctrl+D) copies the first selected grade
+into the selected rows below (or the grade above into a single row).
+
+Wire it with ``install_clipboard_actions(window)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
+
+from app.commands import GradeValue
+from app.models import CANDIDATE_ROLE, GridColumn
+from core.clipboard import CellError, PastedGrade, format_range, parse_grades, parse_range
+
+__all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]
+
+MAX_LISTED = 12
+
+
+def cell_text(value: Any) -> str:
+    """A model value as clipboard text: floats in full (round-trip) precision."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+class ClipboardActions(QObject):
+    """Copy / Paste / Fill down on the window's candidate grids."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.setObjectName("clipboardActions")
+        self.window = window
+        self.views: list[QTableView] = [
+            v for v in (getattr(window, "grid", None), getattr(window, "not_retrieved_view", None))
+            if isinstance(v, QTableView)
+        ]
+        for view in self.views:
+            # A rectangle to copy, a block of rows to paste or fill into.
+            view.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
+        self.actions: dict[str, QAction] = {}
+        for ident, text, key, slot, tip in (
+            ("copy", self.tr("&Copy"), QKeySequence.StandardKey.Copy, self.copy,
+             self.tr("Copy the selected cells (full precision, tab-separated)")),
+            ("paste", self.tr("&Paste grades"), QKeySequence.StandardKey.Paste, self.paste,
+             self.tr("Paste a column of grades from a spreadsheet into the grade column")),
+            ("fill_down", self.tr("Fill &down"), "Ctrl+D", self.fill_down,
+             self.tr("Copy the first selected grade into the selected rows below")),
+        ):
+            action = QAction(text, window)
+            action.setObjectName(ident)
+            if isinstance(key, QKeySequence.StandardKey):
+                action.setShortcuts(key)
+            else:
+                action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+            action.triggered.connect(lambda _checked=False, s=slot: s())
+            window.addAction(action)
+            self.actions[ident] = action
+        registry = getattr(window, "app_actions", None)
+        if isinstance(registry, dict):
+            registry.update(self.actions)
+        menus = getattr(window, "menus", None)
+        if isinstance(menus, dict) and "edit" in menus:
+            for action in self.actions.values():
+                menus["edit"].addAction(action)
+
+    # -- which view -------------------------------------------------------------------
+    def view(self) -> QTableView | None:
+        """The grid the user works in: the focused one, else the ranked grid."""
+        for view in self.views:
+            if view.hasFocus():
+                return view
+        return self.views[0] if self.views else None
+
+    @staticmethod
+    def _block(view: QTableView) -> tuple[int, int, int, int] | None:
+        """(top, left, bottom, right) of the selection, or the current cell."""
+        indexes = view.selectionModel().selectedIndexes() if view.selectionModel() else []
+        if not indexes:
+            current = view.currentIndex()
+            if not current.isValid():
+                return None
+            return current.row(), current.column(), current.row(), current.column()
+        rows = [i.row() for i in indexes]
+        cols = [i.column() for i in indexes]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    # -- copy ---------------------------------------------------------------------------
+    def copy_text(self, view: QTableView | None = None) -> str:
+        """The selection as clipboard text (hidden columns left out)."""
+        view = view or self.view()
+        if view is None:
+            return ""
+        block = self._block(view)
+        if block is None:
+            return ""
+        top, left, bottom, right = block
+        model = view.model()
+        columns = [c for c in range(left, right + 1) if not view.isColumnHidden(c)]
+        rows = [[cell_text(model.index(r, c).data(Qt.ItemDataRole.DisplayRole))
+                 for c in columns] for r in range(top, bottom + 1)]
+        return format_range(rows)
+
+    def copy(self) -> None:
+        text = self.copy_text()
+        if text:
+            QGuiApplication.clipboard().setText(text)
+
+    # -- paste --------------------------------------------------------------------------
+    def paste(self, text: str | None = None) -> bool:
+        """Paste grades (from the clipboard, or ``text``) from the selected row down.
+
+        Returns True when every pasted grade was applied (one undo step).
+        """
+        view = self.view()
+        if view is None:
+            return False
+        if text is None:
+            text = QGuiApplication.clipboard().text()
+        block = self._block(view)
+        if block is None:
+            return self._refuse(self.tr("Select the grade cell to paste into."))
+        top, _left, bottom, _right = block
+        cells = parse_range(text)
+        if not cells:
+            return self._refuse(self.tr("The clipboard holds no cells."))
+        if any(any(c.strip() for c in row[1:]) for row in cells):
+            return self._refuse(self.tr(
+                "Paste one column of grades: the clipboard holds {0} columns.").format(
+                    len(cells[0])))
+        rubric = self.window.conventions.rubric if hasattr(self.window, "conventions") else None
+        grid, errors = parse_grades([row[:1] for row in cells], rubric)
+        model = view.model()
+        if len(grid) == 1 and bottom > top:
+            grid = grid * (bottom - top + 1)  # one value into a selected block of rows
+        available = model.rowCount() - top
+        if len(grid) > available:
+            return self._refuse(self.tr(
+                "The paste has {0} rows but only {1} candidates follow the selected row; "
+                "nothing was pasted.").format(len(grid), available))
+        targets = [int(model.index(top + r, GridColumn.GRADE).data(CANDIDATE_ROLE))
+                   for r in range(len(grid))]
+        if errors:
+            return self._report(errors, view, top)
+        values = [row[0] for row in grid]
+        refused = self._apply(targets, [v for v in values if v is not None],
+                              self.tr("paste {0} grades").format(len(targets)))
+        if refused:
+            return self._refuse(self.tr("{0} grades were refused (see the status bar); the rest "
+                                        "were pasted.").format(refused))
+        return True
+
+    def _apply(self, targets: list[int], values: list[PastedGrade], text: str) -> int:
+        """Set each grade through the window, inside one undo macro; count refusals."""
+        stack = self.window.undo_stack
+        refused = 0
+        stack.beginMacro(text)
+        try:
+            for index, value in zip(targets, values, strict=True):
+                ok = self.window.set_grade(index, value.grade, value.state,
+                                           reason=value.reason, note="pasted")
+                refused += 0 if ok else 1
+        finally:
+            stack.endMacro()
+        return refused
+
+    def _report(self, errors: list[CellError], view: QTableView, top: int) -> bool:
+        model = view.model()
+        lines = []
+        for e in errors[:MAX_LISTED]:
+            row = top + e.row
+            source = model.index(row, GridColumn.SOURCE).data() if row < model.rowCount() else ""
+            lines.append(self.tr("pasted row {0} (grid row {1}, {2}): {3!r}: {4}").format(
+                e.row + 1, row + 1, source, e.text, e.problem))
+        if len(errors) > MAX_LISTED:
+            lines.append(self.tr("… and {0} more").format(len(errors) - MAX_LISTED))
+        return self._refuse(self.tr("Nothing was pasted: {0} cells are not grades.\n\n{1}").format(
+            len(errors), "\n".join(lines)))
+
+    def _refuse(self, text: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Paste grades"), text,
+                          QMessageBox.StandardButton.Ok, self.window)
+        box.setObjectName("pasteErrorBox")
+        box.exec()
+        return False
+
+    # -- fill down ------------------------------------------------------------------------
+    def fill_down(self) -> bool:
+        """Copy the top selected grade into the selected rows below it (one undo step)."""
+        view = self.view()
+        if view is None:
+            return False
+        block = self._block(view)
+        if block is None:
+            return False
+        top, _left, bottom, _right = block
+        model = view.model()
+        source_row = top if bottom > top else top - 1
+        if source_row < 0:
+            return False
+        doc = self.window.document
+        source = GradeValue.of(doc, int(model.index(source_row, 0).data(CANDIDATE_ROLE)))
+        first = source_row + 1
+        targets = [int(model.index(r, 0).data(CANDIDATE_ROLE)) for r in range(first, bottom + 1)]
+        value = PastedGrade(source.grade, source.state, source.reason)
+        refused = self._apply(targets, [value] * len(targets),
+                              self.tr("fill down {0} grades").format(len(targets)))
+        return refused == 0
+
+
+def install_clipboard_actions(window: Any) -> ClipboardActions:
+    """Add Copy (Ctrl+C), Paste grades (Ctrl+V) and Fill down (Ctrl+D) to ``window``.
+
+    Returns the :class:`ClipboardActions` (also kept as ``window.clipboard_actions``).
+    """
+    actions = ClipboardActions(window)
+    window.clipboard_actions = actions
+    return actions

@@ -1,0 +1,176 @@
+"""Find (Ctrl+F): a small bar that searches query ids and source ids.
+
+Enter jumps to the next match (switching the query in the navigator),
+Shift+Enter to the previous one; both wrap. Escape closes the bar and gives
+the grid its focus back. Matches run in document order: a query whose id
+matches, then its candidates whose source id matches, in grid order.
+Matching is a case-insensitive substring test.
+
+Wire it with ``install_find(window)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolBar, QToolButton, QWidget
+
+__all__ = ["FindBar", "find_matches", "install_find"]
+
+
+def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
+    """Every match of ``text`` as (query index, candidate index or -1 for the query itself)."""
+    needle = text.strip().casefold()
+    if not needle:
+        return []
+    hits = np.fromiter((needle in str(s).casefold() for s in doc.source_id), dtype=bool,
+                       count=len(doc))
+    found = np.flatnonzero(hits)
+    by_query: dict[int, list[int]] = {}
+    if found.size:
+        rank = np.asarray(ev.rank)[found] if ev is not None else np.zeros(found.size)
+        unranked = rank <= 0
+        order = np.lexsort((found, rank, unranked, doc.query[found]))
+        for i in found[order].tolist():
+            by_query.setdefault(int(doc.query[i]), []).append(int(i))
+    out: list[tuple[int, int]] = []
+    for q, qid in enumerate(doc.query_ids):
+        if needle in qid.casefold():
+            out.append((q, -1))
+        out.extend((q, i) for i in by_query.get(q, ()))
+    return out
+
+
+class _Field(QLineEdit):
+    """The search field: Enter / Shift+Enter step, Escape closes."""
+
+    step_requested = Signal(int)
+    close_requested = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            back = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self.step_requested.emit(-1 if back else 1)
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Escape:
+            self.close_requested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class FindBar(QToolBar):
+    """The find bar (a bottom tool bar, hidden until Ctrl+F)."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window.tr("Find"), window)
+        self.setObjectName("findBar")
+        self.setMovable(False)
+        self.window_ = window
+        box = QWidget(self)
+        layout = QHBoxLayout(box)
+        layout.setContentsMargins(4, 0, 4, 0)
+        label = QLabel(self.tr("Find:"), box)
+        self.field = _Field(box)
+        self.field.setObjectName("findField")
+        self.field.setPlaceholderText(self.tr("query id or source id (Enter: next, "
+                                              "Shift+Enter: previous)"))
+        self.field.setClearButtonEnabled(True)
+        self.field.setMinimumWidth(320)
+        label.setBuddy(self.field)
+        self.status = QLabel("", box)
+        self.status.setObjectName("findStatus")
+        self.status.setMinimumWidth(90)
+        previous = QToolButton(box)
+        previous.setText("▲")
+        previous.setToolTip(self.tr("Previous match (Shift+Enter)"))
+        previous.clicked.connect(lambda: self.step(-1))
+        following = QToolButton(box)
+        following.setText("▼")
+        following.setToolTip(self.tr("Next match (Enter)"))
+        following.clicked.connect(lambda: self.step(1))
+        close = QToolButton(box)
+        close.setText("✕")
+        close.setToolTip(self.tr("Close (Escape)"))
+        close.clicked.connect(self.close_bar)
+        for w in (label, self.field, previous, following, self.status, close):
+            layout.addWidget(w)
+        layout.addStretch(1)
+        self.addWidget(box)
+        self._matches: list[tuple[int, int]] | None = None
+        self.position = -1
+        self.field.textChanged.connect(self._invalidate)
+        self.field.step_requested.connect(self.step)
+        self.field.close_requested.connect(self.close_bar)
+        for name in ("document_replaced", "evaluation_changed"):
+            signal = getattr(window, name, None)
+            if signal is not None:
+                signal.connect(self._invalidate)
+        window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self)
+        self.hide()
+
+    def _invalidate(self, *_args: Any) -> None:
+        self._matches = None
+        self.position = -1
+        self.status.setText("")
+
+    def matches(self) -> list[tuple[int, int]]:
+        """The matches of the field's text (computed once per text and document)."""
+        if self._matches is None:
+            w = self.window_
+            self._matches = find_matches(w.document, getattr(w, "evaluation", None),
+                                         self.field.text())
+        return self._matches
+
+    def open_bar(self) -> None:
+        self.show()
+        self.field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.field.selectAll()
+
+    def close_bar(self) -> None:
+        self.hide()
+        grid = getattr(self.window_, "grid", None)
+        if grid is not None:
+            grid.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def step(self, delta: int) -> None:
+        """Go to the next (``delta=1``) or previous (``-1``) match, wrapping."""
+        found = self.matches()
+        if not found:
+            self.status.setText(self.tr("no match"))
+            return
+        if self.position < 0:
+            self.position = 0 if delta > 0 else len(found) - 1
+        else:
+            self.position = (self.position + delta) % len(found)
+        q, i = found[self.position]
+        w = self.window_
+        if i >= 0:
+            w.select_candidate(i)
+        else:
+            w.set_query(q)
+        self.status.setText(self.tr("{0} of {1}").format(self.position + 1, len(found)))
+        self.field.setFocus(Qt.FocusReason.OtherFocusReason)  # Enter keeps stepping
+
+
+def install_find(window: Any) -> FindBar:
+    """Add Find (Ctrl+F) and its bar to ``window``; returns the bar (``window.find_bar``)."""
+    bar = FindBar(window)
+    action = QAction(window.tr("&Find…"), window)
+    action.setObjectName("find")
+    action.setShortcuts(QKeySequence.StandardKey.Find)
+    action.setStatusTip(window.tr("Find a query id or a source id"))
+    action.triggered.connect(bar.open_bar)
+    window.addAction(action)
+    registry = getattr(window, "app_actions", None)
+    if isinstance(registry, dict):
+        registry["find"] = action
+    menus = getattr(window, "menus", None)
+    if isinstance(menus, dict) and "edit" in menus:
+        menus["edit"].addAction(action)
+    window.find_bar = bar
+    return bar

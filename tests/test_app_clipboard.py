@@ -1,0 +1,226 @@
+"""Copy, Paste grades, Fill down and Find, driven by real key clicks on the main window."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QTableView
+
+from app.clipboard_actions import cell_text, install_clipboard_actions
+from app.find import install_find
+from app.models import GridColumn
+from app.settings import Settings
+from app.window import MainWindow
+from core.document import GradeState
+from core.examples import load_example
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+L = math.log2(3)
+
+
+@pytest.fixture
+def shown(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Message boxes' texts (patched: never modal in tests)."""
+    texts: list[str] = []
+
+    def exec_(box: QMessageBox) -> int:
+        texts.append(box.text())
+        return int(QMessageBox.StandardButton.Ok.value)
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    return texts
+
+
+@pytest.fixture
+def window(qtbot: Any) -> MainWindow:
+    Settings().reviewer = "ana"
+    win = MainWindow(load_example())
+    qtbot.addWidget(win, before_close_func=lambda w: w.undo_stack.setClean())
+    install_clipboard_actions(win)
+    install_find(win)
+    win.resize(1200, 700)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    win.grid.setFocus()
+    return win
+
+
+def _go(window: MainWindow, row: int, col: int) -> QTableView:
+    grid = window.grid
+    grid.setCurrentIndex(grid.model().index(row, col))
+    grid.setFocus()
+    return grid
+
+
+def _grades(window: MainWindow) -> list[str]:
+    model = window.grid.model()
+    return [cell_text(model.index(r, GridColumn.GRADE).data()) for r in range(model.rowCount())]
+
+
+def test_cell_text_keeps_full_precision():
+    assert cell_text(0.1 + 0.2) == "0.30000000000000004"
+    assert cell_text(1 / L) == repr(1 / L)
+    assert cell_text(None) == ""
+    assert cell_text(float("nan")) == ""
+    assert cell_text(3) == "3"
+    assert cell_text("unknown") == "unknown"
+
+
+def test_copy_a_rectangle_with_full_precision(qtbot: Any, window: MainWindow):
+    grid = _go(window, 0, GridColumn.SOURCE)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    for _ in range(GridColumn.DISCOUNT - GridColumn.SOURCE):
+        qtbot.keyClick(grid, Qt.Key.Key_Right, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
+    text = QGuiApplication.clipboard().text()
+    rows = [line.split("\t") for line in text.split("\n")[:-1]]
+    assert text.endswith("\n")
+    # case-A in ranked order: B (score 3, grade 1), then A (score 2, grade 3).
+    assert [r[:6] for r in rows] == [
+        ["B", "v1", "3.0", "1.0", "number", "1.0"],
+        ["A", "v1", "2.0", "3.0", "number", "3.0"],
+    ]
+    assert rows[0][6] == "1.0"
+    assert float(rows[1][6]) == pytest.approx(1 / L, rel=1e-15)
+    assert len(rows[1][6]) >= 17  # not the grid's rounded 0.6309
+
+
+def test_paste_a_column_of_grades_is_one_undo_step(qtbot: Any, window: MainWindow,
+                                                   shown: list[str]):
+    QGuiApplication.clipboard().setText("2\r\nN/A\r\npartial support\r\n")  # from Excel
+    grid = _go(window, 0, GridColumn.GRADE)
+    before = window.undo_stack.count()
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert shown == []
+    doc = window.document
+    members = {doc.source_id[i]: i for i in doc.members(0)}
+    assert doc.grade[members["B"]] == 2.0
+    assert doc.state[members["A"]] == GradeState.UNRATEABLE
+    assert doc.grade[members["C"]] == 1.0
+    assert window.undo_stack.count() == before + 1
+    assert [a.note for a in doc.audit[-3:]] == ["pasted"] * 3
+    assert doc.original_grade[members["A"]] == 3.0  # raw grades untouched
+    window.undo_stack.undo()
+    assert (doc.grade[members["B"]], doc.grade[members["A"]], doc.grade[members["C"]]) == (
+        1.0, 3.0, 0.0)
+    assert doc.state[members["A"]] == GradeState.NUMBER
+
+
+def test_a_paste_with_bad_cells_applies_nothing_and_names_them(qtbot: Any, window: MainWindow,
+                                                               shown: list[str]):
+    QGuiApplication.clipboard().setText("2\nbogus\n0.87\n")
+    grid = _go(window, 0, GridColumn.GRADE)
+    grades = _grades(window)
+    count = window.undo_stack.count()
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert _grades(window) == grades
+    assert window.undo_stack.count() == count
+    assert len(shown) == 1
+    assert shown[0].startswith("Nothing was pasted: 2 cells are not grades.")
+    assert "pasted row 2 (grid row 2, A): 'bogus': not a grade" in shown[0]
+    assert "pasted row 3 (grid row 3, C): '0.87': 0.87 is not a grade of the rubric" in shown[0]
+
+
+def test_paste_refuses_too_many_rows_and_several_columns(qtbot: Any, window: MainWindow,
+                                                         shown: list[str]):
+    grid = _go(window, 1, GridColumn.GRADE)
+    QGuiApplication.clipboard().setText("1\n2\n3\n")
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    QGuiApplication.clipboard().setText("1\t2\n")
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert shown == [
+        "The paste has 3 rows but only 2 candidates follow the selected row; nothing was pasted.",
+        "Paste one column of grades: the clipboard holds 2 columns.",
+    ]
+    assert window.undo_stack.count() == 0
+
+
+def test_one_value_fills_a_selected_block(qtbot: Any, window: MainWindow, shown: list[str]):
+    grid = _go(window, 0, GridColumn.GRADE)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    QGuiApplication.clipboard().setText("unknown\n")
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert shown == []
+    assert _grades(window)[:2] == ["unknown", "unknown"]
+
+
+def test_fill_down(qtbot: Any, window: MainWindow):
+    grid = _go(window, 0, GridColumn.GRADE)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_D, CTRL)
+    assert _grades(window) == ["1.0", "1.0", "1.0"]
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert _grades(window) == ["1.0", "3.0", "0.0"]
+    # One cell: the grade above comes down.
+    grid = _go(window, 2, GridColumn.GRADE)
+    qtbot.keyClick(grid, Qt.Key.Key_D, CTRL)
+    assert _grades(window) == ["1.0", "3.0", "3.0"]
+
+
+def test_copy_then_paste_round_trips_grades_between_queries(qtbot: Any, window: MainWindow,
+                                                            shown: list[str]):
+    window.set_query(window.document.query_index("case-D-doubled"))
+    grid = _go(window, 0, GridColumn.GRADE)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
+    assert QGuiApplication.clipboard().text() == "2.0\n6.0\n0.0\n"
+    window.set_query(window.document.query_index("case-F-unknown"))
+    grid = _go(window, 0, GridColumn.GRADE)
+    QGuiApplication.clipboard().setText("3.0\n1.0\n0.0\n")
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert shown == []
+    assert _grades(window) == ["3.0", "1.0", "0.0"]  # the unknown is now judged
+
+
+# -- find ----------------------------------------------------------------------------------
+def test_find_jumps_through_queries_and_sources(qtbot: Any, window: MainWindow):
+    qtbot.keyClick(window.grid, Qt.Key.Key_F, CTRL)
+    field = window.findChild(QLineEdit, "findField")
+    assert field.isVisible()
+    assert QApplication.focusWidget() is field
+    qtbot.keyClicks(field, "case-e")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert window.current_query_id == "case-E"
+    bar = window.find_bar
+    assert bar.status.text() == "1 of 1"
+    field.clear()
+    qtbot.keyClicks(field, "x")  # source X of case-E only
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    doc = window.document
+    assert window.current_query_id == "case-E"
+    assert doc.source_id[window.grid_model.candidate(window.grid.currentIndex().row())] == "X"
+    field.clear()
+    qtbot.keyClicks(field, "C")  # source C in 8 queries, query ids case-C, case-…
+    matches = bar.matches()
+    first = matches[0]
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert bar.position == 0
+    assert window.current_query == first[0]
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    qtbot.keyClick(field, Qt.Key.Key_Return, SHIFT)  # back
+    assert bar.position == 0
+    qtbot.keyClick(field, Qt.Key.Key_Return, SHIFT)  # wraps to the last
+    assert bar.position == len(matches) - 1
+    assert window.current_query == matches[-1][0]
+    qtbot.keyClick(field, Qt.Key.Key_Escape)
+    assert not bar.isVisible()
+    assert QApplication.focusWidget() is window.grid
+
+
+def test_find_with_no_match_says_so(qtbot: Any, window: MainWindow):
+    qtbot.keyClick(window.grid, Qt.Key.Key_F, CTRL)
+    field = window.findChild(QLineEdit, "findField")
+    q = window.current_query
+    qtbot.keyClicks(field, "zzz")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert window.find_bar.status.text() == "no match"
+    assert window.current_query == q
