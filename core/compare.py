@@ -74,10 +74,11 @@ _BLOCK = 1024
 class CandidateChange:
     """One candidate whose place in the cut at ``k`` differs between A and B.
 
-    ``kind`` is ``moved`` (in both cuts, at another rank), ``entered`` (in B's
-    cut only), ``left`` (in A's cut only) or ``regraded`` (same rank, another
-    gain). Ranks are None where the candidate is not ranked; contributions are
-    to DCG@k (0 outside the cut, NaN when the gain is unknown).
+    ``kind`` is ``moved`` (in both cuts, at another rank, or at the same rank
+    in another tie group), ``entered`` (in B's cut only), ``left`` (in A's cut
+    only) or ``regraded`` (same rank, another gain). Ranks are None where the
+    candidate is not ranked; contributions are to DCG@k (0 outside the cut,
+    NaN when the gain is unknown).
     """
 
     source_id: str
@@ -627,79 +628,86 @@ class Comparison:
         return out
 
     def movement_counts(self, j: int = 0) -> dict[str, IntArray]:
-        """Per shared query: how many candidates moved, entered, left the cut
-        at cutoff index ``j`` (arrays aligned with ``common``)."""
-        ca, cb, _, _ = self._cut[j]
+        """Per shared query: how many candidates moved, were regraded, entered
+        or left the cut at cutoff index ``j`` (arrays aligned with ``common``;
+        the kinds of :class:`CandidateChange`)."""
+        ca, cb, xa, xb = self._cut[j]
         n = len(self.common)
         pa, pb = self.partner_a, self.partner_b
-        ra, rb = self.ev_a.rank, self.ev_b.rank
         rows_a = np.flatnonzero(ca & (self.row_common_a >= 0))
         p = pa[rows_a]
-        both = p >= 0
-        in_b = np.zeros(rows_a.size, dtype=bool)
-        in_b[both] = cb[p[both]]
-        moved = in_b & (ra[rows_a] != np.where(both, rb[np.maximum(p, 0)], -1))
-        left = ~in_b
+        has = p >= 0
+        pc = np.where(has, p, 0)
+        in_b = has & cb[pc]
+        ga, gb = self.ev_a.gain[rows_a], self.ev_b.gain[pc]
+        same_gain = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
+        same_rank = self.ev_a.rank[rows_a] == self.ev_b.rank[pc]
+        x_a, x_b = xa[rows_a], xb[pc]
+        shifted = (x_a != x_b) & ~(np.isnan(x_a) & np.isnan(x_b))
+        moved = in_b & (~same_rank | (same_gain & shifted))
+        regraded = in_b & same_rank & ~same_gain
         rows_b = np.flatnonzero(cb & (self.row_common_b >= 0))
         q = pb[rows_b]
-        in_a = np.zeros(rows_b.size, dtype=bool)
-        in_a[q >= 0] = ca[q[q >= 0]]
-        entered = ~in_a
-        ga = self.row_common_a[rows_a]
-        gb = self.row_common_b[rows_b]
+        in_a = (q >= 0) & ca[np.where(q >= 0, q, 0)]
+        qa_of = self.row_common_a[rows_a]
+        qb_of = self.row_common_b[rows_b]
         return {
-            "moved": np.bincount(ga[moved], minlength=n),
-            "entered": np.bincount(gb[entered], minlength=n),
-            "left": np.bincount(ga[left], minlength=n),
+            "moved": np.bincount(qa_of[moved], minlength=n),
+            "regraded": np.bincount(qa_of[regraded], minlength=n),
+            "entered": np.bincount(qb_of[~in_a], minlength=n),
+            "left": np.bincount(qa_of[~in_b], minlength=n),
         }
 
-    def candidate_changes(self, query: str | int, j: int = 0) -> list[CandidateChange]:
+    def candidate_changes(
+        self, query: str | int, j: int = 0, limit: int | None = None
+    ) -> list[CandidateChange]:
         """The candidates of one shared query that moved, entered, left or were
-        regraded at cutoff index ``j``, largest |contribution change| first."""
+        regraded at cutoff index ``j``, largest |contribution change| first
+        (unknown changes last); the first ``limit`` of them when given."""
         i = self.common.index(query) if isinstance(query, str) else int(query)
-        qa, qb = int(self.qa[i]), int(self.qb[i])
         ca, cb, xa, xb = self._cut[j]
-        ga, gb = self.ev_a.gain, self.ev_b.gain
-        out: list[CandidateChange] = []
-
-        def rank(ev: Evaluation, r: int) -> int | None:
-            return int(ev.rank[r]) if ev.ranked_mask[r] else None
-
-        for r in self.doc_a.members(qa):
-            p = int(self.partner_a[r])
-            a_in = bool(ca[r])
-            b_in = p >= 0 and bool(cb[p])
-            if not a_in and not b_in:
-                continue
-            if a_in and not b_in:
-                kind = "left"
-            elif b_in and not a_in:
-                kind = "entered"
-            elif self.ev_a.rank[r] != self.ev_b.rank[p]:
-                kind = "moved"
-            elif not (ga[r] == gb[p] or (np.isnan(ga[r]) and np.isnan(gb[p]))):
-                kind = "regraded"
-            else:
-                continue
-            out.append(CandidateChange(
-                str(self.doc_a.source_id[r]), kind, rank(self.ev_a, r),
-                rank(self.ev_b, p) if p >= 0 else None,
-                float(xa[r]), float(xb[p]) if p >= 0 else 0.0,
-            ))
-        for r in self.doc_b.members(qb):
-            # Candidates of B without a row in A (those with one were seen above).
-            if cb[r] and self.partner_b[r] < 0:
-                out.append(CandidateChange(
-                    str(self.doc_b.source_id[r]), "entered", None, rank(self.ev_b, r),
-                    0.0, float(xb[r]),
-                ))
-
-        def size(c: CandidateChange) -> float:
-            d = c.delta
-            return -1.0 if math.isnan(d) else abs(d)
-
-        out.sort(key=size, reverse=True)
-        return out
+        ev_a, ev_b = self.ev_a, self.ev_b
+        ma = self.doc_a.members(int(self.qa[i]))
+        mb = self.doc_b.members(int(self.qb[i]))
+        pa = self.partner_a[ma]
+        has = pa >= 0
+        pc = np.where(has, pa, 0)
+        a_in = ca[ma]
+        b_in = has & cb[pc]
+        rank_a = np.where(ev_a.ranked_mask[ma], ev_a.rank[ma], 0)
+        rank_b = np.where(has & ev_b.ranked_mask[pc], ev_b.rank[pc], 0)
+        ga, gb = ev_a.gain[ma], ev_b.gain[pc]
+        same_gain = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
+        kind = np.full(ma.size, "", dtype=object)
+        kind[a_in & ~b_in] = "left"
+        kind[b_in & ~a_in] = "entered"
+        both = a_in & b_in
+        xa_m = xa[ma]
+        xb_m = np.where(has, xb[pc], 0.0)
+        # Same rank and gain but another contribution: its tie group changed.
+        shifted = (xa_m != xb_m) & ~(np.isnan(xa_m) & np.isnan(xb_m))
+        kind[both & ((rank_a != rank_b) | (same_gain & shifted))] = "moved"
+        kind[both & (rank_a == rank_b) & ~same_gain] = "regraded"
+        keep = np.flatnonzero(kind != "")
+        # Candidates of B without a row in A (those with one were seen above).
+        new_b = mb[cb[mb] & (self.partner_b[mb] < 0)]
+        sources = np.concatenate([self.doc_a.source_id[ma[keep]], self.doc_b.source_id[new_b]])
+        kinds = np.concatenate([kind[keep], np.full(new_b.size, "entered", dtype=object)])
+        r_a = np.concatenate([rank_a[keep], np.zeros(new_b.size, dtype=np.int64)])
+        r_b = np.concatenate([rank_b[keep], ev_b.rank[new_b]])
+        x_a = np.concatenate([xa_m[keep], np.zeros(new_b.size)])
+        x_b = np.concatenate([xb_m[keep], xb[new_b]])
+        size = np.abs(x_b - x_a)
+        order = np.lexsort((np.arange(size.size), -np.nan_to_num(size, nan=-1.0)))
+        if limit is not None:
+            order = order[:limit]
+        return [
+            CandidateChange(
+                str(sources[t]), str(kinds[t]),
+                int(r_a[t]) or None, int(r_b[t]) or None, float(x_a[t]), float(x_b[t]),
+            )
+            for t in order
+        ]
 
     def inventory(self) -> list[InventoryChange]:
         """Per shared query with a difference: sources only in B (added) and
@@ -775,38 +783,40 @@ def compare(
     row_common_a = common_of_a[doc_a.query]
     row_common_b = common_of_b[doc_b.query]
 
-    # Two lanes: B is evaluated on a second thread while the source ids are
-    # coded, A is evaluated and the candidates are aligned here; then the
-    # resampling runs there and the rest here. The array work releases the GIL,
-    # so on two cores the lanes overlap (the results do not depend on it).
+    def align() -> tuple[IntArray, IntArray]:
+        sa, sb, ns = _source_codes(doc_a, doc_b)
+        key_a = np.where(row_common_a >= 0, row_common_a * ns + sa, -1)
+        key_b = np.where(row_common_b >= 0, row_common_b * ns + sb, -1)
+        return _partners(key_a, key_b, max(nc, 1) * ns)
+
+    # Two lanes: A is evaluated here while B is evaluated on a second thread;
+    # then the candidates are aligned there (Python-bound) while the
+    # resampling and the tie rules run here (array-bound). The array work
+    # releases the GIL, so on two cores the lanes overlap; the results do not
+    # depend on it.
     with ThreadPoolExecutor(max_workers=1) as pool:
         lane = pool.submit(evaluate, doc_b, conv)
         try:
-            sa, sb, ns = _source_codes(doc_a, doc_b)
             ev_a = evaluate(doc_a, conv)
-            key_a = np.where(row_common_a >= 0, row_common_a * ns + sa, -1)
-            key_b = np.where(row_common_b >= 0, row_common_b * ns + sb, -1)
-            partner_a, partner_b = _partners(key_a, key_b, max(nc, 1) * ns)
         finally:
             ev_b = lane.result()
-        ndcg_a = ev_a.ndcg[qa]
-        ndcg_b = ev_b.ndcg[qb]
-        delta = ndcg_b - ndcg_a
-        w_all = _weights(doc_a, conv.weighting)[qa]
-        has_w = ~np.isnan(w_all) & (w_all > 0)
-        paired = ~np.isnan(delta) & has_w[:, None]
-        stats_lane = pool.submit(
-            _resampling, delta, w_all, paired, resamples, seed, boot_n, confidence
-        )
+        aligned = pool.submit(align)
         try:
+            ndcg_a = ev_a.ndcg[qa]
+            ndcg_b = ev_b.ndcg[qb]
+            delta = ndcg_b - ndcg_a
+            w_all = _weights(doc_a, conv.weighting)[qa]
+            has_w = ~np.isnan(w_all) & (w_all > 0)
+            paired = ~np.isnan(delta) & has_w[:, None]
+            stats = _resampling(delta, w_all, paired, resamples, seed, boot_n, confidence)
             ties = _tie_sensitivity(conv, ev_a, ev_b, qa, qb, delta, paired, common)
-            changes = _what_changed(
-                doc_a, doc_b, ev_a, ev_b, qa, qb, only_a, only_b, partner_a, partner_b,
-                row_common_a, row_common_b, nc,
-            )
             summary_a, summary_b = summarize(ev_a), summarize(ev_b)
         finally:
-            stats = stats_lane.result()
+            partner_a, partner_b = aligned.result()
+    changes = _what_changed(
+        doc_a, doc_b, ev_a, ev_b, qa, qb, only_a, only_b, partner_a, partner_b,
+        row_common_a, row_common_b, nc,
+    )
 
     tests: list[PairedTest] = []
     for j, k in enumerate(conv.cutoffs):
@@ -1075,7 +1085,7 @@ def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
         queries = []
         for qd in c.query_deltas(j):
             i = index[qd.query]
-            changes = c.candidate_changes(i, j)[:changes_per_query] if changes_per_query else []
+            changes = c.candidate_changes(i, j, changes_per_query)
             queries.append({
                 "query": qd.query,
                 "ndcg_a": qd.ndcg_a,
@@ -1085,6 +1095,7 @@ def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
                 "delta": qd.delta,
                 "outcome": qd.outcome,
                 "moved": int(counts["moved"][i]),
+                "regraded": int(counts["regraded"][i]),
                 "entered": int(counts["entered"][i]),
                 "left": int(counts["left"][i]),
                 "largest_changes": [
@@ -1183,10 +1194,16 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
         out.write(f"  {line}\n")
     for j, k in enumerate(c.cutoffs):
         at = f"NDCG@{format_cutoff(k)}"
-        out.write(f"\n{at} per query (delta = B - A, largest |delta| first)\n")
+        out.write(
+            f"\n{at} per query (delta = B - A, largest |delta| first; candidates that moved, "
+            f"entered or left the cut at k = {format_cutoff(k)})\n"
+        )
         counts = c.movement_counts(j)
         index = {q: i for i, q in enumerate(c.common)}
-        heads = ["query", "A", "B", "delta", "outcome", "moved", "entered", "left"]
+        kinds = ["moved", "entered", "left"]
+        if counts["regraded"].any():
+            kinds.insert(1, "regraded")
+        heads = ["query", "A", "B", "delta", "outcome", *kinds]
         rows = []
         for qd in c.query_deltas(j):
             i = index[qd.query]
@@ -1194,8 +1211,7 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
             b = _fmt(qd.ndcg_b) if qd.ndcg_b is not None else qd.status_b.value
             rows.append([
                 qd.query, a, b, _fmt(qd.delta, signed=True), qd.outcome,
-                str(int(counts["moved"][i])), str(int(counts["entered"][i])),
-                str(int(counts["left"][i])),
+                *(str(int(counts[kind][i])) for kind in kinds),
             ])
         widths = [max(len(h), *(len(r[x]) for r in rows)) if rows else len(h)
                   for x, h in enumerate(heads)]

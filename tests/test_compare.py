@@ -422,3 +422,23 @@ def test_compare_command_worksheets(tmp_path) -> None:  # type: ignore[no-untype
     q1 = next(q for q in data["cutoffs"][0]["queries"] if q["query"] == "q1")
     assert q1["delta"] == pytest.approx(1 - 1 / L3)
     assert data["conventions"]["unknown"] == "unresolved"
+
+
+@given(a=tied_documents(), b=tied_documents(), k=st.sampled_from([1, 2, 3, None]),
+       ties=st.sampled_from(list(TieRule)))
+def test_candidate_changes_add_up_to_the_dcg_difference(
+    a: Document, b: Document, k: int | None, ties: TieRule
+) -> None:
+    conv = Conventions(cutoffs=(k,), unknown="zero", ties=ties)  # type: ignore[arg-type]
+    c = compare(a, b, conv, resamples=10)
+    for i, q in enumerate(c.common):
+        changes = c.candidate_changes(q)
+        total = sum(ch.delta for ch in changes)
+        expected = c.ev_b.dcg[c.qb[i], 0] - c.ev_a.dcg[c.qa[i], 0]
+        assert total == pytest.approx(expected, abs=1e-12)
+        deltas = [abs(ch.delta) for ch in changes]
+        assert deltas == sorted(deltas, reverse=True)
+        assert c.candidate_changes(q, 0, limit=2) == changes[:2]
+        counts = c.movement_counts(0)
+        for kind in ("moved", "regraded", "entered", "left"):
+            assert counts[kind][i] == sum(ch.kind == kind for ch in changes)
