@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -100,6 +101,9 @@ class Document:
     #: grades (rows = candidates, columns = annotators; NaN = not graded).
     annotators: list[str] = field(default_factory=list)
     ratings: npt.NDArray[np.float64] | None = None
+    #: What an import found (rows rejected, labels mapped, ...), when the
+    #: document came from an annotator sheet; see core.io.annotator.
+    import_report: Any = None
     _members: list[IntArray] | None = field(default=None, repr=False)
 
     # -- construction -------------------------------------------------------------

@@ -74,7 +74,7 @@ def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Do
     result.report.notes.insert(
         0, f"{path.name} is not an NDCG Worksheet workbook ({why}); "
         "it was read as an annotators' spreadsheet")
-    setattr(result.document, "import_report", result.report)  # noqa: B010
+    result.document.import_report = result.report
     return result.document
 
 
