@@ -233,13 +233,41 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    from core.io.workbook import export_workbook
+EXPORT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "tsv", ".qrels": "qrels", ".run": "run"}
 
+
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    from pathlib import Path
+
+    kind = args.to or EXPORT_FORMATS.get(Path(args.output).suffix.lower())
+    if kind is None:
+        raise NdcgError(
+            f"cannot tell the format of {args.output!r} from its suffix; "
+            f"name it with --to {'|'.join(sorted(set(EXPORT_FORMATS.values())))}"
+        )
     doc, conv = _load(args)
     doc.conventions = conv
-    export_workbook(doc, args.output)
-    out.write(f"wrote {args.output}\n")
+    if kind == "xlsx":
+        from core.io.workbook import export_workbook
+
+        export_workbook(doc, args.output)
+        out.write(f"wrote {args.output}\n")
+    elif kind in ("csv", "tsv"):
+        from core.io.delimited import write_delimited
+
+        write_delimited(doc, args.output, delimiter="," if kind == "csv" else "\t")
+        out.write(f"wrote {args.output}: {len(doc)} candidates\n")
+    elif kind == "qrels":
+        from core.io.trec import write_qrels
+
+        n = write_qrels(doc, args.output)
+        out.write(f"wrote {args.output}: {n} judgments from the current grades "
+                  "(unknown and unrateable left out)\n")
+    else:
+        from core.io.trec import write_run
+
+        n = write_run(doc, args.output)
+        out.write(f"wrote {args.output}: {n} ranked lines\n")
     return 0
 
 
@@ -264,9 +292,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--format", choices=["table", "json", "csv"], default="table")
     e.set_defaults(func=cmd_evaluate)
 
-    x = sub.add_parser("export", help="write an audited workbook with live formulas")
+    x = sub.add_parser(
+        "export",
+        help="write an audited workbook with live formulas (or CSV/TSV, TREC qrels or run)",
+    )
     x.add_argument("input")
-    x.add_argument("-o", "--output", required=True, help="the .xlsx to write")
+    x.add_argument("-o", "--output", required=True,
+                   help="the file to write: .xlsx, .csv, .tsv, .qrels or .run")
+    x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
+                   help="the format, when the suffix does not tell")
     x.add_argument("--qrels")
     add_convention_arguments(x)
     x.set_defaults(func=cmd_export)

@@ -174,3 +174,31 @@ def test_entry_point_dispatches_commands_without_qt():
                           text=True)
     assert proc.returncode == 0, proc.stderr
     assert "case-A" in proc.stdout
+
+
+def test_export_qrels_and_run_round_trip(tmp_path):
+    qrels, run_file = tmp_path / "out.qrels", tmp_path / "out.run"
+    assert run(["export", str(EXAMPLE_PATH), "-o", str(qrels)])[0] == 0
+    assert run(["export", str(EXAMPLE_PATH), "-o", str(run_file)])[0] == 0
+    lines = qrels.read_text().splitlines()
+    assert "case-A 0 A 3" in lines
+    assert not any(line.startswith("case-F-unknown 0 B ") for line in lines)  # unknown
+    code, text = run(["evaluate", str(run_file), "--qrels", str(qrels), "--format", "json",
+                      "--unjudged", "unresolved"])
+    assert code == 0
+    a = next(q for q in json.loads(text)["queries"] if q["query"] == "case-A")
+    assert a["cutoffs"][0]["ndcg"] == pytest.approx((1 + 3 / L) / (3 + 1 / L), abs=1e-15)
+    u = next(q for q in json.loads(text)["queries"] if q["query"] == "case-F-unknown")
+    assert u["status"] == "unresolved"  # the unknown grade stays unknown
+
+
+def test_export_csv_keeps_states(tmp_path):
+    out_csv = tmp_path / "w.tsv"
+    assert run(["export", str(EXAMPLE_PATH), "-o", str(out_csv)])[0] == 0
+    assert "case-F-unknown\tB\tv1\t2.0\tunknown" in out_csv.read_text()
+
+
+def test_export_unknown_suffix(tmp_path, capsys):
+    code, _ = run(["export", str(EXAMPLE_PATH), "-o", str(tmp_path / "x.bin")])
+    assert code == 2
+    assert "--to" in capsys.readouterr().err
