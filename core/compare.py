@@ -471,12 +471,13 @@ def subset_document(doc: Document, queries: IntArray) -> Document:
 
 
 def _source_codes(a: Document, b: Document) -> tuple[IntArray, IntArray, int]:
-    """One integer per distinct source id over both documents."""
-    codes: dict[object, int] = dict.fromkeys(itertools.chain(a.source_id, b.source_id), 0)
+    """One integer per distinct source id of A; B's ids get A's integers, or
+    -1 for ids A does not hold (those cannot match anyway)."""
+    codes: dict[object, int] = dict.fromkeys(a.source_id, 0)
     for i, key in enumerate(codes):
         codes[key] = i
     ca = np.fromiter(map(codes.__getitem__, a.source_id), np.int64, len(a))
-    cb = np.fromiter(map(codes.__getitem__, b.source_id), np.int64, len(b))
+    cb = np.fromiter(map(codes.get, b.source_id, itertools.repeat(-1)), np.int64, len(b))
     return ca, cb, max(len(codes), 1)
 
 
@@ -492,7 +493,7 @@ def _partners(key_a: IntArray, key_b: IntArray, size: int) -> tuple[IntArray, In
     if not va.size or not vb.size:
         return out_a, out_b
     if size <= 4 * (key_a.size + key_b.size) + 1_000_000:
-        table = np.full(size, -1, dtype=np.int64)
+        table = np.full(size, -1, dtype=np.int32 if key_b.size < 2**31 else np.int64)
         table[key_b[vb]] = vb
         out_a[va] = table[key_a[va]]
     else:
@@ -783,15 +784,20 @@ def compare(
     row_common_a = common_of_a[doc_a.query]
     row_common_b = common_of_b[doc_b.query]
 
-    def align() -> tuple[IntArray, IntArray]:
+    def align(ev_a: Evaluation, ev_b: Evaluation) -> tuple[IntArray, IntArray, WhatChanged]:
         sa, sb, ns = _source_codes(doc_a, doc_b)
         key_a = np.where(row_common_a >= 0, row_common_a * ns + sa, -1)
-        key_b = np.where(row_common_b >= 0, row_common_b * ns + sb, -1)
-        return _partners(key_a, key_b, max(nc, 1) * ns)
+        key_b = np.where((row_common_b >= 0) & (sb >= 0), row_common_b * ns + sb, -1)
+        pa, pb = _partners(key_a, key_b, max(nc, 1) * ns)
+        changes = _what_changed(
+            doc_a, doc_b, ev_a, ev_b, qa, qb, only_a, only_b, pa, pb,
+            row_common_a, row_common_b, nc,
+        )
+        return pa, pb, changes
 
     # Two lanes: A is evaluated here while B is evaluated on a second thread;
-    # then the candidates are aligned there (Python-bound) while the
-    # resampling and the tie rules run here (array-bound). The array work
+    # then the candidates are aligned and compared there (Python-bound) while
+    # the resampling and the tie rules run here (array-bound). The array work
     # releases the GIL, so on two cores the lanes overlap; the results do not
     # depend on it.
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -800,7 +806,7 @@ def compare(
             ev_a = evaluate(doc_a, conv)
         finally:
             ev_b = lane.result()
-        aligned = pool.submit(align)
+        aligned = pool.submit(align, ev_a, ev_b)
         try:
             ndcg_a = ev_a.ndcg[qa]
             ndcg_b = ev_b.ndcg[qb]
@@ -812,11 +818,7 @@ def compare(
             ties = _tie_sensitivity(conv, ev_a, ev_b, qa, qb, delta, paired, common)
             summary_a, summary_b = summarize(ev_a), summarize(ev_b)
         finally:
-            partner_a, partner_b = aligned.result()
-    changes = _what_changed(
-        doc_a, doc_b, ev_a, ev_b, qa, qb, only_a, only_b, partner_a, partner_b,
-        row_common_a, row_common_b, nc,
-    )
+            partner_a, partner_b, changes = aligned.result()
 
     tests: list[PairedTest] = []
     for j, k in enumerate(conv.cutoffs):
