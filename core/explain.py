@@ -15,7 +15,7 @@ gives the value back, and the step says how many such queries it holds.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -40,20 +40,25 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: The order in which conventions are changed, one per step. Gain first (it
-#: changes every number), then the ranked list (ties), the ideal list
-#: (inventory), missing and empty judgments, the cutoffs, and last the
-#: weighting, which changes only the mean.
+#: The order in which conventions are changed, one per step. The grades
+#: first (the annotators' consensus and its rounding, one step, taken only
+#: when the document keeps the annotators' grades), then the gain (it changes
+#: every number), the ranked list (ties), the ideal list (inventory), missing
+#: and empty judgments, the cutoffs, and last the weighting, which changes
+#: only the mean.
 STEP_ORDER: tuple[str, ...] = (
-    "gain", "discount", "ties", "ideal", "unknown", "zero_ideal", "cutoffs", "weighting",
+    "consensus", "gain", "discount", "ties", "ideal", "unknown", "zero_ideal", "cutoffs",
+    "weighting",
 )
 #: The fields the preset matching compares (the arithmetic of one query).
 ARITHMETIC_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
 #: Fields that do not enter the evaluation of the document's current grades.
-_NOT_APPLIED = ("rubric", "consensus", "rounding", "preset")
+_NOT_APPLIED = ("rubric", "preset")
 
 
 def _text(conv: Conventions, name: str) -> str:
+    if name == "consensus":
+        return f"{conv.consensus.value}, rounding {conv.rounding.value}"
     value: Any = getattr(conv, name)
     if name == "gain":
         return str(conv.gain.label)
@@ -151,6 +156,8 @@ class Explanation:
     peers_end: list[PeerMatch]
     peers_start_text: str
     peers_end_text: str
+    #: Candidates whose grade the consensus step recomputed.
+    regraded: int = 0
 
     @property
     def total(self) -> FloatArray:
@@ -203,6 +210,11 @@ class Explanation:
             text += (
                 " Some queries had no value after an intermediate step; their change across "
                 f"the gap is booked on the step that gives the value back ({', '.join(gaps)})."
+            )
+        if self.regraded:
+            text += (
+                f" The consensus step recomputed {self.regraded} grades from the annotators' "
+                "kept grades, where the two consensus rules disagree."
             )
         if self.not_applied:
             names = ", ".join(f"{f} ({x} -> {y})" for f, x, y in self.not_applied)
@@ -271,17 +283,32 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
     values = [ev_start.ndcg]
     evs = [ev_start]
     fields_changed: list[tuple[str, str, str, Conventions]] = []
+    regraded = 0
+    not_applied: list[tuple[str, str, str]] = []
+    graded_doc = doc
     for name in STEP_ORDER:
-        if getattr(current, name) == getattr(end, name):
-            continue
-        before = _text(current, name)
-        current = current.replace(**{name: getattr(end, name)})
+        if name == "consensus":
+            names = ("consensus", "rounding")
+            if all(getattr(current, f) == getattr(end, f) for f in names):
+                continue
+            if doc.ratings is None:
+                # No annotators' grades are kept: the consensus has nothing to act on.
+                not_applied.append(("consensus", _text(start, name), _text(end, name)))
+                continue
+            graded_doc, regraded = _regrade(doc, start, end)
+            before = _text(current, name)
+            current = current.replace(consensus=end.consensus, rounding=end.rounding)
+        else:
+            if getattr(current, name) == getattr(end, name):
+                continue
+            before = _text(current, name)
+            current = current.replace(**{name: getattr(end, name)})
         fields_changed.append((name, before, _text(current, name), current))
         if name == "weighting":
             values.append(values[-1])
             evs.append(evs[-1])
         else:
-            ev = evaluate(doc, current)
+            ev = evaluate(graded_doc, current)
             values.append(ev.ndcg)
             evs.append(ev)
     ndcg_end = values[-1]
@@ -320,7 +347,7 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
             bridged=tuple(int(np.count_nonzero(bridged[:, j])) for j in range(nk)),
         ))
 
-    not_applied = [
+    not_applied += [
         (f, _text(start, f), _text(end, f))
         for f in _NOT_APPLIED
         if getattr(start, f) != getattr(end, f)
@@ -333,8 +360,24 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
         mean_start=tuple(_wmean(values[0][:, j], w_start, included[:, j]) for j in range(nk)),
         mean_end=tuple(_wmean(ndcg_end[:, j], w_end, included[:, j]) for j in range(nk)),
         not_applied=not_applied, peers_start=peers_start, peers_end=peers_end,
-        peers_start_text=text_start, peers_end_text=text_end,
+        peers_start_text=text_start, peers_end_text=text_end, regraded=regraded,
     )
+
+
+def _regrade(doc: Document, start: Conventions, end: Conventions) -> tuple[Document, int]:
+    """The document with the grades the end's consensus gives where it differs
+    from the start's (other grades, including edited ones, stay as they are)."""
+    from core.consensus import consensus
+
+    assert doc.ratings is not None
+    g0, s0 = consensus(doc.ratings, start.consensus, start.rounding)
+    g1, s1 = consensus(doc.ratings, end.consensus, end.rounding)
+    differ = (s0 != s1) | ~((g0 == g1) | (np.isnan(g0) & np.isnan(g1)))
+    grade = doc.grade.copy()
+    state = doc.state.copy()
+    grade[differ] = g1[differ]
+    state[differ] = s1[differ]
+    return replace(doc, grade=grade, state=state), int(np.count_nonzero(differ))
 
 
 def _diff(a: float | None, b: float | None) -> float | None:

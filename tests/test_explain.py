@@ -186,3 +186,33 @@ def test_steps_sum_to_the_total(doc: Document, a: Conventions, b: Conventions) -
     # The ends are the two conventions' own values.
     np.testing.assert_array_equal(x.ndcg_start, evaluate(doc, a).ndcg)
     np.testing.assert_array_equal(x.ndcg_end, evaluate(doc, b).ndcg)
+
+
+def test_consensus_step_regrades_from_the_annotators() -> None:
+    # Three annotators; x: 3, 0, 0 (mean 1, majority 0); y: 1, 1, 2 (mean 4/3,
+    # majority 1); z: 2, 2, 2. The document's grades are the means.
+    ratings = np.array([[3.0, 0.0, 0.0], [1.0, 1.0, 2.0], [2.0, 2.0, 2.0]])
+    doc = doc_of([("q", "x", 3.0, 1.0), ("q", "y", 2.0, 4 / 3), ("q", "z", 1.0, 2.0)])
+    doc.annotators = ["a", "b", "c"]
+    doc.ratings = ratings
+    a = Conventions(consensus="mean")  # type: ignore[arg-type]
+    b = Conventions(consensus="majority", ties="supplied")  # type: ignore[arg-type]
+    x = explain(doc, a, b)
+    assert [s.field for s in x.steps] == ["consensus", "ties"]
+    assert x.regraded == 2
+    assert x.steps[0].label == "consensus: mean, rounding none -> majority, rounding none"
+    # Mean grades 1, 4/3, 2 in that order; majority grades 0, 1, 2.
+    ideal_mean = 2 + (4 / 3) / L3 + 1 / 2
+    start = (1 + (4 / 3) / L3 + 2 / 2) / ideal_mean
+    end = (0 + 1 / L3 + 2 / 2) / (2 + 1 / L3)
+    assert x.ndcg_start[0, 0] == pytest.approx(start)
+    assert x.ndcg_end[0, 0] == pytest.approx(end)
+    assert x.steps[0].contribution[0, 0] == pytest.approx(end - start)
+    assert "recomputed 2 grades" in x.sentence()
+    assert doc.grade.tolist() == [1.0, 4 / 3, 2.0]  # the document is not changed
+
+
+def test_consensus_without_kept_grades_is_named_only() -> None:
+    x = explain(doc_of(ROWS), Conventions(), Conventions(consensus="median"))  # type: ignore[arg-type]
+    assert x.steps == []
+    assert x.not_applied == [("consensus", "mean, rounding none", "median, rounding none")]
