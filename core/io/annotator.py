@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from core.consensus import consensus as combine
 from core.conventions import ConsensusRule, Conventions, Rounding, Rubric
@@ -532,6 +533,60 @@ class _Grade:
     reason: str = ""
 
 
+_PLAIN_NUMBER = re.compile(r"^[\s+\-\d.,eE]+$")
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """How one grade cell's value reads: its grade (None: not imported) and
+    the report's findings about it as (kind, problem, value shown)."""
+
+    grade: _Grade | None
+    issues: tuple[tuple[str, str, str], ...] = ()
+    unmapped: str | None = None
+
+    @property
+    def value(self) -> float:
+        return math.nan if self.grade is None else float(self.grade.value)
+
+    @property
+    def state(self) -> int:
+        return int(GradeState.UNKNOWN if self.grade is None else self.grade.state)
+
+    @property
+    def wordy(self) -> bool:
+        """Whether the report or the reasons need this cell's row."""
+        return bool(self.issues) or self.unmapped is not None or (
+            self.grade is not None and self.grade.state is GradeState.UNRATEABLE)
+
+
+def _objects(values: list[str]) -> npt.NDArray[np.object_]:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _float_cells(values: Sequence[Any]) -> npt.NDArray[np.float64]:
+    """The float cells as numbers; NaN for every other cell."""
+    nan = math.nan
+    return np.array([v if type(v) is float else nan for v in values], dtype=np.float64)
+
+
+def _codes(values: list[Any]) -> tuple[list[int], list[Any]]:
+    """A code per value, equal for equal values of one type, and each code's first value."""
+    seen: dict[Any, int] = {}
+    try:
+        codes = [seen.setdefault(v if type(v) is str else (type(v), v), len(seen))
+                 for v in values]
+    except TypeError:  # an unhashable cell (only from a hand-built Table)
+        return list(range(len(values))), values
+    firsts: list[Any] = [None] * len(seen)
+    for v, c in zip(values, codes, strict=True):
+        if firsts[c] is None:
+            firsts[c] = v
+    return codes, firsts
+
+
 # -- import -------------------------------------------------------------------------------
 def import_table(
     table: Table,
@@ -597,224 +652,330 @@ def import_table(
     unknown_marks = {m.strip().casefold() for m in mapping.unknown_marks}
     unrateable_marks = {m.strip().casefold() for m in mapping.unrateable_marks}
     scale = set(rubric.values) if rubric is not None else None
-    # Whole-number grades inside the scale need no checks: one shared object each.
-    plain_grades = {v: _Grade(v, GradeState.NUMBER) for v in (
-        scale if scale is not None else map(float, range(-10, 101))) if float(v).is_integer()}
+    # Whole-number grades inside the scale need no checks: they are read in bulk.
+    plain_keys = np.array(sorted(float(v) for v in (
+        scale if scale is not None else map(float, range(-10, 101))) if float(v).is_integer()),
+        dtype=np.float64)
 
-    # Per candidate (query, source): index, and per annotator the grade.
-    index: dict[tuple[str, str], int] = {}
-    c_query: list[str] = []
-    c_source: list[str] = []
-    c_score: list[float] = []
-    c_version: list[str] = []
-    c_note: list[str] = []
-    c_first_row: list[int] = []
-    annotators: dict[str, int] = {}
-    grades: list[dict[int, _Grade]] = []
-    grade_row: dict[tuple[int, int], int] = {}
-    issues = report.issues
-    memo: dict[str, _Grade | str] = {}
-
-    def interpret(value: Any, row: int, cname: str) -> _Grade | None:
+    def classify(value: Any) -> _Cell:
+        """How one grade cell's value reads, and what the report says about it."""
+        found: list[tuple[str, str, str]] = []
         if type(value) is float and math.isfinite(value):
             g = _Grade(value, GradeState.NUMBER)
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             x = float(value)
             if not math.isfinite(x):
-                issues.append(Issue(CELL_REJECTED, row, cname,
-                                    f"grade {_text(value)!r} is not a finite number; "
-                                    "not imported", _text(value)))
-                return None
+                return _Cell(None, ((CELL_REJECTED, f"grade {_text(value)!r} is not a finite "
+                                     "number; not imported", _text(value)),))
             g = _Grade(x, GradeState.NUMBER)
         else:
             text = _text(value).strip()
-            known = memo.get(text)
-            if known is None:
-                key = text.casefold()
-                if key in unknown_marks:
-                    known = _Grade()
-                elif key in unrateable_marks:
-                    known = _Grade(math.nan, GradeState.UNRATEABLE, text)
-                else:
-                    try:
-                        known = _Grade(_number(text), GradeState.NUMBER)
-                    except _Reject as exc:
-                        lab = rubric.value_for_label(text) if rubric is not None else None
-                        if lab is not None:
-                            known = _Grade(lab, GradeState.NUMBER)
-                        elif key in ("nan", "inf", "-inf", "+inf", "infinity"):
-                            known = f"{exc}; not imported"
-                        else:
-                            known = (f"label {text!r} is not in the rubric"
-                                     + (f" ({rubric.text})" if rubric is not None
-                                        else " (no rubric declared)") + "; not imported")
-                memo[text] = known
-            if isinstance(known, str):
-                if "rubric" in known:
-                    report.unmapped_labels[text] = report.unmapped_labels.get(text, 0) + 1
-                issues.append(Issue(CELL_REJECTED, row, cname, known, text))
-                return None
-            g = known
+            key = text.casefold()
+            if key in unknown_marks:
+                g = _Grade()
+            elif key in unrateable_marks:
+                g = _Grade(math.nan, GradeState.UNRATEABLE, text)
+            else:
+                try:
+                    g = _Grade(_number(text), GradeState.NUMBER)
+                except _Reject as exc:
+                    lab = rubric.value_for_label(text) if rubric is not None else None
+                    if lab is not None:
+                        g = _Grade(lab, GradeState.NUMBER)
+                    elif key in ("nan", "inf", "-inf", "+inf", "infinity"):
+                        return _Cell(None, ((CELL_REJECTED, f"{exc}; not imported", text),))
+                    else:
+                        return _Cell(None, ((
+                            CELL_REJECTED, f"label {text!r} is not in the rubric"
+                            + (f" ({rubric.text})" if rubric is not None
+                               else " (no rubric declared)") + "; not imported", text),),
+                            unmapped=text)
             if g.state is GradeState.UNRATEABLE:
-                issues.append(Issue(MARK, row, cname,
-                                    f"{text!r} read as unrateable (reason kept)", text))
+                found.append((MARK, f"{text!r} read as unrateable (reason kept)", text))
             elif g.state is GradeState.UNKNOWN and text:
-                issues.append(Issue(MARK, row, cname, f"{text!r} read as unknown", text))
-            elif g.state is GradeState.NUMBER and _text(value).strip() and not re.match(
-                r"^[\s+\-\d.,eE]+$", text
-            ):
-                issues.append(Issue(LABEL, row, cname,
-                                    f"label {text!r} read as grade {_text(g.value)}", text))
+                found.append((MARK, f"{text!r} read as unknown", text))
+            elif g.state is GradeState.NUMBER and text and not _PLAIN_NUMBER.match(text):
+                found.append((LABEL, f"label {text!r} read as grade {_text(g.value)}", text))
         if g.state is GradeState.NUMBER:
             if scale is not None and g.value not in scale:
-                issues.append(Issue(OUTSIDE_SCALE, row, cname,
-                                    f"grade {_text(g.value)} is outside the rubric "
-                                    f"({rubric.text if rubric else ''}); imported, flagged",
-                                    _text(value)))
+                found.append((OUTSIDE_SCALE, f"grade {_text(g.value)} is outside the rubric "
+                               f"({rubric.text if rubric else ''}); imported, flagged",
+                               _text(value)))
             if not float(g.value).is_integer():
-                issues.append(Issue(FRACTIONAL, row, cname,
-                                    f"grade {_text(g.value)} is fractional; imported as is",
-                                    _text(value)))
-        return g
+                found.append((FRACTIONAL, f"grade {_text(g.value)} is fractional; imported as is",
+                              _text(value)))
+        return _Cell(g, tuple(found))
 
-    rows = table.rows
-    has_annotator = mapping.annotator is not None
-    single = mapping.layout == "long" and not has_annotator
-    for r in range(mapping.header_row + 1, len(rows)):
-        raw = rows[r]
-        line = r + 1
+    # Everything below works column by column on the data rows; Python loops
+    # run only over the few cells that need words in the report. Findings are
+    # collected with a sort key (data row, step, grade column, order) so the
+    # report lists them exactly in reading order.
+    start = mapping.header_row + 1
+    data: list[Sequence[Any]] = list(table.rows[start:])
+    n_rows = len(data)
+    if n_rows and min(map(len, data)) < width:
+        data = [r if len(r) >= width else [*r, *[""] * (width - len(r))] for r in data]
+    columns: dict[int, list[Any]] = {}
+    stripped: dict[int, list[str]] = {}
+
+    def column(c: int) -> list[Any]:
+        got = columns.get(c)
+        if got is None:
+            got = columns[c] = [r[c] for r in data]
+        return got
+
+    def texts(c: int) -> list[str]:
+        got = stripped.get(c)
+        if got is None:
+            got = stripped[c] = [v.strip() if type(v) is str else _text(v).strip()
+                                 for v in column(c)]
+        return got
+
+    found: list[tuple[tuple[int, int, int, int], Issue]] = []
+    unmapped: list[tuple[tuple[int, int, int, int], str]] = []
+
+    # Rows: blank, formulas in key cells, empty query or source, bad score.
+    assert mapping.query is not None
+    assert mapping.source_id is not None
+    q_all = _objects(texts(mapping.query))
+    s_all = _objects(texts(mapping.source_id))
+    empty = np.flatnonzero((q_all == "") | (s_all == "")).tolist()
+    blank = np.zeros(n_rows, dtype=bool)
+    for i in empty:
+        raw = data[i]
         if not _filled(raw, mapping.query, mapping.source_id) and all(
             c is None or (isinstance(c, str) and not c.strip()) for c in raw
         ):
-            report.blank_rows += 1
+            blank[i] = True
+    report.blank_rows = int(blank.sum())
+    report.rows_read = n_rows - report.blank_rows
+    alive = ~blank
+    bad_cells: dict[int, set[int]] = {}
+    for r, cells in formula_at.items():
+        i = r - start
+        if not 0 <= i < n_rows or blank[i]:
             continue
-        report.rows_read += 1
-        if len(raw) < width:
-            raw = list(raw) + [""] * (width - len(raw))
-        bad_cells: set[int] = set()
-        row_formula = False
-        for c, text in formula_at.get(r, ()):
-            hit_key = c in key_cols
-            row_formula = row_formula or hit_key
-            issues.append(Issue(
-                FORMULA, line, _cn(c),
-                f"cell {column_letters(c + 1)}{line} holds the formula {text!r}; formulas are"
+        hits = [c in key_cols for c, _ in cells]
+        for seq, ((c, text), hit_key) in enumerate(zip(cells, hits, strict=True)):
+            found.append(((i, 0, 0, seq), Issue(
+                FORMULA, r + 1, _cn(c),
+                f"cell {column_letters(c + 1)}{r + 1} holds the formula {text!r}; formulas are"
                 " never evaluated" + ("; row rejected" if hit_key else "; cell not imported"),
-                text))
-            bad_cells.add(c)
-        if row_formula:
-            continue
-        q = _text(raw[mapping.query]).strip() if mapping.query is not None else ""
-        s = _text(raw[mapping.source_id]).strip() if mapping.source_id is not None else ""
-        if not q or not s:
-            which = "query" if not q else "source_id"
-            issues.append(Issue(ROW_REJECTED, line, _cn(getattr(mapping, which)),
-                                f"the {which.replace('_', ' ')} is empty; row rejected"))
-            continue
-        score = math.nan
-        try:
-            if mapping.score is not None:
-                cell = raw[mapping.score]
-                if _text(cell).strip():
-                    score = _number(cell)
-            elif mapping.rank is not None:
-                cell = raw[mapping.rank]
-                if _text(cell).strip():
-                    score = -_number(cell)
-            else:
-                score = -float(line)
-        except _Reject as exc:
-            col = mapping.score if mapping.score is not None else mapping.rank
-            assert col is not None
-            issues.append(Issue(ROW_REJECTED, line, _cn(col), f"{exc}; row rejected",
-                                _text(raw[col])))
-            continue
-        who = ""
-        if has_annotator:
-            assert mapping.annotator is not None
-            who = _text(raw[mapping.annotator]).strip() or "(no name)"
-        key = (q, s)
-        ci = index.get(key)
-        if ci is None:
-            ci = index[key] = len(c_query)
-            c_query.append(q)
-            c_source.append(s)
-            c_score.append(score)
-            c_version.append(_text(raw[mapping.version]).strip()
-                             if mapping.version is not None else "")
-            c_note.append("")
-            c_first_row.append(line)
-            grades.append({})
-        elif single:
-            issues.append(Issue(DUPLICATE, line, _cn(mapping.source_id or 0),
-                                f"query {q!r} lists {s!r} again (first on row "
-                                f"{c_first_row[ci]}); the first row is kept"))
-            continue
-        elif not (score == c_score[ci] or (math.isnan(score) and math.isnan(c_score[ci]))) \
-                and mapping.rank is None and mapping.score is not None:
-            issues.append(Issue(CONFLICT, line, _cn(mapping.score),
-                                f"score {_text(score)} differs from {_text(c_score[ci])} on row "
-                                f"{c_first_row[ci]} for the same candidate; the first is kept"))
-        report.rows_imported += 1
-        if mapping.note is not None:
-            text = _text(raw[mapping.note]).strip()
-            if text:
-                c_note[ci] = "; ".join(x for x in (c_note[ci],
-                                                   f"{who}: {text}" if who else text) if x)
-        sources = ([(mapping.grade, who)] if mapping.layout == "long"
-                   else list(mapping.grades))
-        for col, ann in sources:
-            assert col is not None
-            if col in bad_cells:
-                continue
-            value = raw[col]
-            found = plain_grades.get(value) if type(value) is float else None
-            g_or_none = found if found is not None else interpret(value, line, col_names[col])
-            if g_or_none is None:
-                continue
-            g = g_or_none
-            if g.state is GradeState.UNRATEABLE and mapping.reason is not None:
-                given = _text(raw[mapping.reason]).strip()
-                if given:
-                    g = _Grade(g.value, g.state, given)
-            a = annotators.setdefault(ann, len(annotators))
-            prev = grade_row.get((ci, a))
-            if prev is not None:
-                old = grades[ci][a]
-                same = old.state == g.state and (old.value == g.value or (
-                    math.isnan(old.value) and math.isnan(g.value)))
-                issues.append(Issue(
-                    DUPLICATE if same else CONFLICT, line, _cn(col),
-                    (f"{ann + ' ' if ann else ''}graded {s!r} for {q!r} again (first on row "
-                     f"{prev})" + ("; the same grade, kept once" if same else
-                                   "; a different grade, the first is kept"))))
-                continue
-            grade_row[(ci, a)] = line
-            grades[ci][a] = g
+                text)))
+            bad_cells.setdefault(i, set()).add(c)
+        if any(hits):
+            alive[i] = False
+    for i in empty:
+        if alive[i]:
+            which = "query" if not q_all[i] else "source_id"
+            found.append(((i, 1, 0, 0), Issue(
+                ROW_REJECTED, i + start + 1, _cn(getattr(mapping, which)),
+                f"the {which.replace('_', ' ')} is empty; row rejected")))
+            alive[i] = False
+    score_col = mapping.score if mapping.score is not None else mapping.rank
+    if score_col is not None:
+        cells_s = column(score_col)
+        score = _float_cells(cells_s)
+        for i in np.flatnonzero(~np.isfinite(score) & alive).tolist():
+            cell = cells_s[i]
+            x = math.nan
+            if _text(cell).strip():
+                try:
+                    x = _number(cell)
+                except _Reject as exc:
+                    found.append(((i, 1, 0, 0), Issue(
+                        ROW_REJECTED, i + start + 1, _cn(score_col), f"{exc}; row rejected",
+                        _text(cell))))
+                    alive[i] = False
+                    continue
+            score[i] = x
+        if mapping.score is None:
+            score = -score
+    else:
+        score = -np.arange(start + 1, start + 1 + n_rows, dtype=np.float64)
+
+    # Candidates: the first row of each (query, source) pair.
+    alive_idx = np.flatnonzero(alive)
+    q_alive = q_all[alive_idx]
+    s_alive = s_all[alive_idx]
+    index: dict[tuple[str, str], int] = {}
+    row_ci = np.array([index.setdefault(k, len(index)) for k in zip(
+        q_alive.tolist(), s_alive.tolist(), strict=True)], dtype=np.int64)
+    n = len(index)
+    is_first = np.ones(len(row_ci), dtype=bool)
+    if len(row_ci) > 1:
+        is_first[1:] = row_ci[1:] > np.maximum.accumulate(row_ci)[:-1]
+    first_rows = alive_idx[is_first]
+    c_first_row = (first_rows + start + 1).tolist()
+    c_score = score[first_rows]
+    has_annotator = mapping.annotator is not None
+    single = mapping.layout == "long" and not has_annotator
+    repeats = np.flatnonzero(~is_first).tolist()
+    if single:
+        for k in repeats:
+            i, ci = int(alive_idx[k]), int(row_ci[k])
+            found.append(((i, 2, 0, 0), Issue(
+                DUPLICATE, i + start + 1, _cn(mapping.source_id or 0),
+                f"query {q_alive[k]!r} lists {s_alive[k]!r} again (first on row "
+                f"{c_first_row[ci]}); the first row is kept")))
+        rows_in, ci_in = first_rows, row_ci[is_first]
+    else:
+        if mapping.rank is None and mapping.score is not None:
+            for k in repeats:
+                i, ci = int(alive_idx[k]), int(row_ci[k])
+                x, y = float(score[i]), float(c_score[ci])
+                if not (x == y or (math.isnan(x) and math.isnan(y))):
+                    found.append(((i, 2, 0, 0), Issue(
+                        CONFLICT, i + start + 1, _cn(mapping.score),
+                        f"score {_text(x)} differs from {_text(y)} on row "
+                        f"{c_first_row[ci]} for the same candidate; the first is kept")))
+        rows_in, ci_in = alive_idx, row_ci
+    report.rows_imported = len(rows_in)
+    c_query: list[str] = q_all[first_rows].tolist()
+    c_source: list[str] = s_all[first_rows].tolist()
+    if mapping.version is not None:
+        version_text = texts(mapping.version)
+        c_version = [version_text[i] for i in first_rows.tolist()]
+    else:
+        c_version = [""] * n
+    who_all = ([w or "(no name)" for w in texts(mapping.annotator)]
+               if mapping.annotator is not None else None)
+    c_note = [""] * n
+    if mapping.note is not None:
+        note_all = _objects(texts(mapping.note))
+        for k in np.flatnonzero(note_all[rows_in] != "").tolist():
+            i, ci = int(rows_in[k]), int(ci_in[k])
+            text = note_all[i]
+            who = who_all[i] if who_all is not None else ""
+            c_note[ci] = "; ".join(x for x in (c_note[ci],
+                                               f"{who}: {text}" if who else text) if x)
+
+    # Grade cells, one source column at a time: whole numbers of the scale in
+    # bulk, every other value classified once per distinct value.
+    sources: list[tuple[int, str]] = ([(mapping.grade, "")] if mapping.layout == "long"
+                                      and mapping.grade is not None else list(mapping.grades))
+    reason_text = texts(mapping.reason) if mapping.reason is not None else None
+    ev_rows: list[npt.NDArray[np.int64]] = []
+    ev_ci: list[npt.NDArray[np.int64]] = []
+    ev_value: list[npt.NDArray[np.float64]] = []
+    ev_state: list[npt.NDArray[np.int8]] = []
+    ev_reason: dict[tuple[int, int], str] = {}
+    for p, (col, _ann) in enumerate(sources):
+        rows_p, ci_p = rows_in, ci_in
+        bad = [i for i, cs in bad_cells.items() if col in cs]
+        if bad:
+            keep = ~np.isin(rows_p, bad)
+            rows_p, ci_p = rows_p[keep], ci_p[keep]
+        cells_g = column(col)
+        values = cells_g if len(rows_p) == n_rows else [cells_g[i] for i in rows_p.tolist()]
+        floats = _float_cells(values)
+        plain = np.isin(floats, plain_keys)
+        value = floats + 0.0
+        state = np.full(len(values), GradeState.NUMBER, dtype=np.int8)
+        valid = np.ones(len(values), dtype=bool)
+        other = np.flatnonzero(~plain)
+        if len(other):
+            codes, firsts = _codes([values[k] for k in other.tolist()])
+            kinds = [classify(v) for v in firsts]
+            code = np.array(codes, dtype=np.int64)
+            value[other] = np.array([c.value for c in kinds], dtype=np.float64)[code]
+            state[other] = np.array([c.state for c in kinds], dtype=np.int8)[code]
+            valid[other] = np.array([c.grade is not None for c in kinds], dtype=bool)[code]
+            wordy = np.array([c.wordy for c in kinds], dtype=bool)[code]
+            for j in np.flatnonzero(wordy).tolist():
+                k = int(other[j])
+                i = int(rows_p[k])
+                kind = kinds[codes[j]]
+                line = i + start + 1
+                for seq, (what, problem, shown) in enumerate(kind.issues):
+                    found.append(((i, 3, p, seq), Issue(what, line, col_names[col], problem,
+                                                        shown)))
+                if kind.unmapped is not None:
+                    unmapped.append(((i, 3, p, 0), kind.unmapped))
+                if kind.grade is not None and kind.grade.state is GradeState.UNRATEABLE:
+                    given = reason_text[i] if reason_text is not None else ""
+                    ev_reason[(p, i)] = given or kind.grade.reason
+        ev_rows.append(rows_p[valid])
+        ev_ci.append(ci_p[valid])
+        ev_value.append(value[valid])
+        ev_state.append(state[valid])
+
+    # Annotators in the order their first grade was read.
+    annotators: dict[str, int] = {}
+    if mapping.layout == "long":
+        rows_0 = ev_rows[0] if ev_rows else np.zeros(0, dtype=np.int64)
+        who_ev = ([who_all[i] for i in rows_0.tolist()] if who_all is not None
+                  else [""] * len(rows_0))
+        for w in who_ev:
+            annotators.setdefault(w, len(annotators))
+        ev_a = [np.array([annotators[w] for w in who_ev], dtype=np.int64)]
+    else:
+        started = sorted((int(r[0]), p) for p, r in enumerate(ev_rows) if len(r))
+        for _, p in started:
+            annotators.setdefault(sources[p][1], len(annotators))
+        ev_a = [np.full(len(r), annotators.get(sources[p][1], 0), dtype=np.int64)
+                for p, r in enumerate(ev_rows)]
+    names = list(annotators)
+    m = len(names)
+    all_rows = np.concatenate(ev_rows) if ev_rows else np.zeros(0, dtype=np.int64)
+    all_p = np.concatenate([np.full(len(r), p, dtype=np.int64) for p, r in enumerate(ev_rows)]
+                           ) if ev_rows else np.zeros(0, dtype=np.int64)
+    all_ci = np.concatenate(ev_ci) if ev_ci else np.zeros(0, dtype=np.int64)
+    all_a = np.concatenate(ev_a) if ev_a else np.zeros(0, dtype=np.int64)
+    all_value = np.concatenate(ev_value) if ev_value else np.zeros(0)
+    all_state = np.concatenate(ev_state) if ev_state else np.zeros(0, dtype=np.int8)
+    # One grade per candidate and annotator: the first read; repeats reported.
+    order = np.lexsort((all_p, all_rows))
+    pair = (all_ci * max(m, 1) + all_a)[order]
+    _, first_pos = np.unique(pair, return_index=True)
+    taken = np.zeros(len(order), dtype=bool)
+    taken[first_pos] = True
+    kept_ev = order[taken]
+    again = order[~taken].tolist()
+    if again:
+        first_of = dict(zip(pair[first_pos].tolist(), order[first_pos].tolist(), strict=True))
+        for e in again:
+            f = first_of[int(all_ci[e]) * max(m, 1) + int(all_a[e])]
+            i, p, ci = int(all_rows[e]), int(all_p[e]), int(all_ci[e])
+            ann = names[int(all_a[e])]
+            same = all_state[f] == all_state[e] and (all_value[f] == all_value[e] or (
+                math.isnan(all_value[f]) and math.isnan(all_value[e])))
+            found.append(((i, 3, p, 1 << 20), Issue(
+                DUPLICATE if same else CONFLICT, i + start + 1, _cn(sources[p][0]),
+                (f"{ann + ' ' if ann else ''}graded {c_source[ci]!r} for {c_query[ci]!r} again"
+                 f" (first on row {int(all_rows[f]) + start + 1})"
+                 + ("; the same grade, kept once" if same else
+                    "; a different grade, the first is kept")))))
+
+    found.sort(key=lambda t: t[0])
+    report.issues.extend(issue for _, issue in found)
+    unmapped.sort(key=lambda t: t[0])
+    for _, text in unmapped:
+        report.unmapped_labels[text] = report.unmapped_labels.get(text, 0) + 1
 
     if strict:
         first = report.first_problem()
         if first is not None:
-            n = len(report.of_kind(*_FATAL))
+            n_fatal = len(report.of_kind(*_FATAL))
             raise InputError(
-                first.problem + (f" (and {n - 1} more problems)" if n > 1 else ""),
+                first.problem + (f" (and {n_fatal - 1} more problems)" if n_fatal > 1 else ""),
                 file=name, sheet=table.sheet, line=first.row, column=first.column or None,
                 hint="fix the file, or import it in the app to see every problem",
             )
-    n = len(c_query)
-    names = list(annotators)
-    m = len(names)
     ratings = np.full((n, m), np.nan)
     unrateable = np.zeros((n, m), dtype=bool)
     reasons = [""] * n
-    for ci, per in enumerate(grades):
-        for a, g in per.items():
-            if g.state is GradeState.NUMBER:
-                ratings[ci, a] = g.value
-            elif g.state is GradeState.UNRATEABLE:
-                unrateable[ci, a] = True
-                tag = f"{names[a]}: {g.reason}" if names[a] and m > 1 else g.reason
-                reasons[ci] = "; ".join(x for x in (reasons[ci], tag) if x)
+    k_ci, k_a, k_state = all_ci[kept_ev], all_a[kept_ev], all_state[kept_ev]
+    number = k_state == GradeState.NUMBER
+    ratings[k_ci[number], k_a[number]] = all_value[kept_ev][number]
+    unrated = np.flatnonzero(k_state == GradeState.UNRATEABLE)
+    unrateable[k_ci[unrated], k_a[unrated]] = True
+    for j in unrated.tolist():
+        e = int(kept_ev[j])
+        ci, a = int(all_ci[e]), int(all_a[e])
+        given = ev_reason[(int(all_p[e]), int(all_rows[e]))]
+        tag = f"{names[a]}: {given}" if names[a] and m > 1 else given
+        reasons[ci] = "; ".join(x for x in (reasons[ci], tag) if x)
     if m <= 1 and (single or not names or names == [""]):
         grade = ratings[:, 0] if m else np.full(n, np.nan)
         state = np.where(np.isnan(grade), GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
