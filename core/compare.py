@@ -49,6 +49,7 @@ __all__ = [
     "WhatChanged",
     "compare",
     "compare_json",
+    "load_pair",
     "paired_bootstrap",
     "paired_randomization",
     "print_comparison",
@@ -344,7 +345,9 @@ def paired_randomization(
     Returns
     -------
     p : float
-        For one column; see :func:`_randomization_columns` for several.
+        The p-value of the first column: the share of sign vectors whose
+        |sum| is at least the observed |sum| (exact), or ``(1 + hits) / (1 +
+        resamples)`` (monte carlo).
     method : str
         ``exact`` or ``monte carlo``.
     used : int
@@ -1233,29 +1236,35 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
         )
 
 
-def _load_pair(args: argparse.Namespace) -> tuple[Document, Document]:
+def load_pair(
+    run_a: str | Path, run_b: str | Path, qrels: str | Path | None = None
+) -> tuple[Document, Document]:
+    """Read the two inputs of a comparison.
+
+    With ``qrels``, both are TREC runs joined with the same judgments;
+    without, each is a worksheet (CSV/TSV or workbook) with its own grades.
+    Raises :class:`InputError` naming the file for a missing or unreadable
+    input, and for a run none of whose queries is judged.
+    """
     from core.io.load import load_document
 
-    for name in (args.run_a, args.run_b):
-        path = Path(name)
-        if not path.exists():
-            raise InputError("no such file", file=name, hint="check the path")
-    if args.qrels is not None:
-        if not Path(args.qrels).exists():
-            raise InputError("no such file", file=str(args.qrels), hint="check the path")
-        from core.io.trec import Run, document_from_trec
+    for name in (run_a, run_b):
+        if not Path(name).exists():
+            raise InputError("no such file", file=str(name), hint="check the path")
+    if qrels is None:
+        return load_document(run_a), load_document(run_b)
+    if not Path(qrels).exists():
+        raise InputError("no such file", file=str(qrels), hint="check the path")
+    from core.io.trec import Run, document_from_trec
 
-        doc_a = document_from_trec(Run(args.run_a), args.qrels)
-        doc_b = document_from_trec(Run(args.run_b), args.qrels)
-        for name, doc in ((args.run_a, doc_a), (args.run_b, doc_b)):
-            if doc.n_queries == 0:
-                raise InputError(
-                    f"no query of the run {name} has judgments in this file",
-                    file=str(args.qrels), hint="check that run and qrels use the same query ids",
-                )
-    else:
-        doc_a = load_document(args.run_a)
-        doc_b = load_document(args.run_b)
+    doc_a = document_from_trec(Run(run_a), qrels)
+    doc_b = document_from_trec(Run(run_b), qrels)
+    for name, doc in ((run_a, doc_a), (run_b, doc_b)):
+        if doc.n_queries == 0:
+            raise InputError(
+                f"no query of the run {name} has judgments in this file",
+                file=str(qrels), hint="check that run and qrels use the same query ids",
+            )
     return doc_a, doc_b
 
 
@@ -1267,7 +1276,7 @@ def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
     if resamples < 1:
         raise InputError("--resamples must be at least 1")
     seed = int(getattr(args, "seed", 0))
-    doc_a, doc_b = _load_pair(args)
+    doc_a, doc_b = load_pair(args.run_a, args.run_b, args.qrels)
     conv = conventions_from_args(args, doc_a.conventions)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
