@@ -1175,6 +1175,10 @@ def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
             "grade_differences": ch.grade_differences,
             "order_queries": ch.order_queries,
             "weight_queries": ch.weight_queries,
+            "inventory": [
+                {"query": i.query, "added": list(i.added), "removed": list(i.removed)}
+                for i in c.inventory()
+            ],
         },
         "cutoffs": cutoffs,
     }
@@ -1197,6 +1201,15 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
     out.write("What changed: " + c.changes.sentence() + "\n")
     for line in c.changes.details():
         out.write(f"  {line}\n")
+        if line.startswith("candidate inventory:") and c.changes.inventory_queries:
+            inventory = c.inventory()
+            for item in inventory[:5]:
+                out.write(
+                    f"    {item.query}: added {len(item.added)}{_few(item.added, 3)}, "
+                    f"removed {len(item.removed)}{_few(item.removed, 3)}\n"
+                )
+            if len(inventory) > 5:
+                out.write(f"    ... and {len(inventory) - 5} more queries (all in --format json)\n")
     for j, k in enumerate(c.cutoffs):
         at = f"NDCG@{format_cutoff(k)}"
         out.write(

@@ -20,6 +20,7 @@ from core.compare import (
     compare,
     paired_bootstrap,
     paired_randomization,
+    print_comparison,
     subset_document,
 )
 from core.conventions import Conventions, TieRule, Weighting
@@ -116,6 +117,9 @@ def test_entered_from_outside_the_inventory_and_inventory_changes() -> None:
     assert kinds["x"] == ("moved", pytest.approx(1 / L3 - 1))
     inv = c.inventory()
     assert [(i.query, i.added, i.removed) for i in inv] == [("q", ("z",), ("y",))]
+    out = io.StringIO()
+    print_comparison(c, out)
+    assert "    q: added 1 (z), removed 1 (y)\n" in out.getvalue()
     ch = c.changes
     assert (ch.sources_added, ch.sources_removed, ch.inventory_queries) == (1, 1, 1)
     assert "candidate inventory" in ch.changed
@@ -367,6 +371,7 @@ def test_compare_command_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert paired["bootstrap"]["resamples"] == 500
     assert paired["queries"] == 3
     assert "candidate inventory" not in data["what_changed"]["changed"]
+    assert data["what_changed"]["inventory"] == []
 
 
 def test_compare_command_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
