@@ -201,8 +201,17 @@ class Explanation:
             f"value under both conventions"
             + (f" (left out: {excl})" if excl else "")
             + f". Changing one convention at a time, in the order {', '.join(STEP_ORDER)}: "
-            f"{steps}. The steps add up to the whole difference."
+            f"{steps}. The steps add up to the whole difference (to rounding)."
         )
+        status = [
+            f"after {s.field}: {s.undefined[j]} undefined, {s.unresolved[j]} unresolved"
+            for s in self.steps if s.undefined[j] or s.unresolved[j]
+        ]
+        if status:
+            text += (
+                f" Queries without a value ({'; '.join(status)}) enter the sums only if they "
+                "have a value at both ends."
+            )
         gaps = [
             f"{s.bridged[j]} after the {s.field} step" for s in self.steps if s.bridged[j]
         ]

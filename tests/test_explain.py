@@ -96,6 +96,7 @@ def test_unresolved_queries_are_left_out_and_counted() -> None:
     assert x.included[:, 0].tolist() == [False, True]
     assert x.excluded(0) == {"no value under the second conventions": 1}
     assert "left out: 1 no value under the second conventions" in x.sentence()
+    assert "(after unknown: 0 undefined, 1 unresolved) enter the sums only if" in x.sentence()
 
 
 def test_weighting_changes_only_the_mean() -> None:
