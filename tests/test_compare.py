@@ -447,3 +447,26 @@ def test_candidate_changes_add_up_to_the_dcg_difference(
         counts = c.movement_counts(0)
         for kind in ("moved", "regraded", "entered", "left"):
             assert counts[kind][i] == sum(ch.kind == kind for ch in changes)
+
+
+def test_weighted_randomization_matches_enumeration() -> None:
+    # Frequency-weighted: the statistic is sum(w * d) / sum(w); flipping a
+    # query's sign flips w * d. Enumerated directly over the four queries.
+    rows_a = [(f"q{i}", "x", 2.0, 1.0) for i in range(4)] + [
+        (f"q{i}", "y", 1.0, float(i)) for i in range(4)
+    ]
+    rows_b = [(f"q{i}", "x", 1.0, 1.0) for i in range(4)] + [
+        (f"q{i}", "y", 2.0, float(i)) for i in range(4)
+    ]
+    freq = {"q0": 1.0, "q1": 4.0, "q2": 2.0, "q3": 0.5}
+    conv = Conventions(cutoffs=(None,), weighting=Weighting.FREQUENCY)
+    c = compare(doc_of(rows_a, frequency=freq), doc_of(rows_b, frequency=freq), conv,
+                resamples=16)
+    t = c.tests[0]
+    rows = [i for i in range(4) if not np.isnan(c.delta[i, 0])]
+    w = [freq[c.common[i]] for i in rows]
+    d = [float(c.delta[i, 0]) for i in rows]
+    assert t.n == len(rows) == 4
+    assert t.method == "exact"
+    assert t.p_value == enumerate_p([wi * di for wi, di in zip(w, d, strict=True)])
+    assert t.mean_delta == pytest.approx(np.dot(w, d) / sum(w))
