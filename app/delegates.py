@@ -100,7 +100,20 @@ class GradeDelegate(NumberDelegate):
         combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         for text, _grade, _state in index.data(CHOICES_ROLE) or []:
             combo.addItem(text)
+        # Picking an item or pressing Return in the text commits at once.
+        combo.activated.connect(lambda _row: self._commit(combo))
+        line = combo.lineEdit()
+        if line is not None:
+            line.returnPressed.connect(lambda: self._commit(combo))
         return combo
+
+    def _commit(self, editor: QComboBox) -> None:
+        # Return in the text fires both returnPressed and activated: commit once.
+        if editor.property("committed"):
+            return
+        editor.setProperty("committed", True)
+        self.commitData.emit(editor)
+        self.closeEditor.emit(editor, QStyledItemDelegate.EndEditHint.NoHint)
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:
         if not isinstance(editor, QComboBox):

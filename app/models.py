@@ -261,13 +261,21 @@ class QueryFilterProxy(QSortFilterProxyModel):
         self._statuses: frozenset[Status] = frozenset(Status)
         self.setSortRole(SORT_ROLE)
 
+    def _refilter(self, change: Any) -> None:
+        # Qt 6.9 replaced invalidateFilter by begin/endFilterChange.
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            change()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - older Qt
+            change()
+            self.invalidateFilter()
+
     def set_text(self, text: str) -> None:
-        self._text = text.strip().casefold()
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "_text", text.strip().casefold()))
 
     def set_statuses(self, statuses: set[Status] | frozenset[Status]) -> None:
-        self._statuses = frozenset(statuses)
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "_statuses", frozenset(statuses)))
 
     @property
     def statuses(self) -> frozenset[Status]:

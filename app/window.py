@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
 
     # -- wiring (the one place) -------------------------------------------------------
     def _connect(self) -> None:
-        self.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.navigator.query_selected.connect(self.set_query)
         for view in (self.grid, self.not_retrieved_view):
             view.grade_key_pressed.connect(
@@ -348,6 +348,9 @@ class MainWindow(QMainWindow):
         self.summary_panel.show_query(ev, self._query)
         self.footer.set_evaluation(ev)
         self.evaluation_changed.emit(ev)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)
 
     def _update_title(self) -> None:
         name = self.path.name if self.path is not None else (

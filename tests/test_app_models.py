@@ -1,0 +1,177 @@
+"""Every Qt model passes pytest-qt's model tester, on the seed cases and on
+documents with ties, unknown, unrateable and not-retrieved candidates."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.models import (
+    CHOICES_ROLE,
+    LABEL_ROLE,
+    SORT_ROLE,
+    STATUS_LOOK,
+    TIE_ROLE,
+    AuditModel,
+    CandidateModel,
+    CutoffResultsModel,
+    GridColumn,
+    PairTableModel,
+    QueryColumn,
+    QueryFilterProxy,
+    QueryListModel,
+    parse_grade_text,
+)
+from core.conventions import Conventions, Rubric
+from core.document import Document, GradeState
+from core.engine import Status, evaluate
+from core.examples import seed_document
+
+L = math.log2(3)
+
+
+def mixed_document() -> Document:
+    """Ties, an unknown, an unrateable, a not-retrieved judged candidate."""
+    return Document.from_columns(
+        query=["q1"] * 5 + ["q2"] * 2,
+        source_id=["a", "b", "c", "d", "e", "x", "y"],
+        score=[3.0, 2.0, 2.0, 1.0, None, 1.0, 0.5],
+        grade=[2.0, 1.0, None, 5.0, 3.0, 0.0, 0.0],
+        state=[0, 0, 1, 0, 0, 0, 2],
+        reason=["", "", "", "", "", "", "broken link"],
+        conventions=Conventions(cutoffs=(2, None), ideal="judged",
+                                rubric=Rubric.parse("0=no,1=some,2=good,3=best")),
+    )
+
+
+@pytest.mark.parametrize("make", [seed_document, mixed_document])
+def test_every_model_passes_the_model_tester(qtmodeltester, make):
+    doc = make()
+    ev = evaluate(doc)
+    queries = QueryListModel()
+    queries.set_evaluation(ev)
+    qtmodeltester.check(queries)
+    proxy = QueryFilterProxy()
+    proxy.setSourceModel(queries)
+    proxy.sort(QueryColumn.NDCG)
+    qtmodeltester.check(proxy)
+    for section in ("ranked", "not_retrieved"):
+        for q in range(doc.n_queries):
+            grid = CandidateModel(section)
+            grid.set_evaluation(ev, q)
+            qtmodeltester.check(grid)
+    cut = CutoffResultsModel()
+    cut.set_query(ev, 0)
+    qtmodeltester.check(cut)
+    doc.set_grade(0, 1.0, who="t")
+    audit = AuditModel()
+    audit.set_document(doc)
+    qtmodeltester.check(audit)
+    pairs = PairTableModel(("grade", "gain"), value_is_number=True)
+    pairs.set_pairs([(1.0, 3.0), (2.0, 9.0)])
+    qtmodeltester.check(pairs)
+
+
+def test_grid_model_returns_raw_numbers_and_flags_states():
+    doc = mixed_document()
+    ev = evaluate(doc)
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(ev, 0)
+    # Rows: a (3.0), b and c tied (2.0), d (1.0); e is not retrieved.
+    assert [grid.data(grid.index(r, GridColumn.SOURCE)) for r in range(4)] == [
+        "a", "b", "c", "d"]
+    assert grid.data(grid.index(0, GridColumn.DISCOUNT)) == 1.0
+    # The tie group b, c is bracketed and explained.
+    assert grid.data(grid.index(1, GridColumn.RANK), TIE_ROLE) == "first"
+    assert grid.data(grid.index(2, GridColumn.RANK), TIE_ROLE) == "last"
+    assert "tied with ranks 2-3" in grid.data(grid.index(1, GridColumn.RANK),
+                                              Qt.ItemDataRole.ToolTipRole)
+    # Unknown is a state shown as text, italic, never 0.
+    unknown = grid.index(2, GridColumn.GRADE)
+    assert grid.data(unknown) == "unknown"
+    assert grid.data(unknown, Qt.ItemDataRole.FontRole).italic()
+    assert grid.data(grid.index(2, GridColumn.GAIN)) == "unknown"
+    # A grade outside the rubric is flagged.
+    assert grid.data(grid.index(3, GridColumn.STATE)) == "outside rubric"
+    assert grid.data(grid.index(3, GridColumn.GRADE), Qt.ItemDataRole.BackgroundRole) is not None
+    assert grid.data(grid.index(0, GridColumn.GRADE), LABEL_ROLE) == "good"
+    texts = [c[0] for c in grid.data(grid.index(0, GridColumn.GRADE), CHOICES_ROLE)]
+    assert texts == ["0 - no", "1 - some", "2 - good", "3 - best", "unknown", "unrateable"]
+    # Header tooltips carry the formulas of the current conventions.
+    tip = grid.headerData(GridColumn.GAIN, Qt.Orientation.Horizontal,
+                          Qt.ItemDataRole.ToolTipRole)
+    assert "gain = grade" in tip
+    # The judged-but-not-retrieved candidate is listed apart, with its ideal gain.
+    apart = CandidateModel("not_retrieved")
+    apart.set_evaluation(ev, 0)
+    assert apart.rowCount() == 1
+    assert apart.data(apart.index(0, GridColumn.SOURCE)) == "e"
+    assert apart.data(apart.index(0, GridColumn.IDEAL_GAIN)) == 3.0
+    # Grade 5 (d, outside the rubric) leads the ideal list; e comes second.
+    assert apart.data(apart.index(0, GridColumn.IDEAL_RANK)) == 2
+    assert apart.data(apart.index(0, GridColumn.RANK)) is None
+    # Unrateable looks different from unknown and from 0.
+    grid.set_evaluation(ev, 1)
+    assert grid.data(grid.index(1, GridColumn.GRADE)) == "unrateable"
+    assert "broken link" in grid.data(grid.index(1, GridColumn.GRADE),
+                                      Qt.ItemDataRole.ToolTipRole)
+
+
+def test_score_keeps_full_precision_on_hover():
+    doc = Document.from_columns(query=["q"], source_id=["a"], score=[0.123456789012345],
+                                grade=[1.0])
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(evaluate(doc), 0)
+    idx = grid.index(0, GridColumn.SCORE)
+    assert grid.data(idx) == 0.123456789012345
+    assert grid.data(idx, Qt.ItemDataRole.ToolTipRole) == "0.123456789012345"
+    assert grid.data(idx, Qt.ItemDataRole.EditRole) == "0.123456789012345"
+
+
+def test_navigator_statuses_are_distinct_in_text_symbol_and_colour():
+    looks = list(STATUS_LOOK.values())
+    assert len({lk.symbol for lk in looks}) == 3
+    assert len({lk.text for lk in looks}) == 3
+    assert len({lk.colour for lk in looks}) == 3
+    doc = seed_document()
+    queries = QueryListModel()
+    queries.set_evaluation(evaluate(doc))
+    status = {doc.query_ids[r]: queries.data(queries.index(r, QueryColumn.STATUS))
+              for r in range(doc.n_queries)}
+    assert status["case-A"] == "✓ ok"
+    assert status["case-F-zero"] == "∅ undefined"
+    assert status["case-F-unknown"] == "? unresolved"
+    r = doc.query_index("case-F-unknown")
+    assert queries.data(queries.index(r, QueryColumn.NDCG)) == "unresolved"
+    assert queries.data(queries.index(r, QueryColumn.JUDGED)) == "2/3"
+    a = doc.query_index("case-A")
+    # NDCG at the main (first) cutoff k = 1: 1/3 for case A.
+    assert queries.data(queries.index(a, QueryColumn.NDCG)) == pytest.approx(1 / 3)
+    assert queries.data(queries.index(a, QueryColumn.NDCG), SORT_ROLE) == pytest.approx(1 / 3)
+
+
+def test_navigator_filters_by_text_and_status():
+    doc = seed_document()
+    queries = QueryListModel()
+    queries.set_evaluation(evaluate(doc))
+    proxy = QueryFilterProxy()
+    proxy.setSourceModel(queries)
+    proxy.set_text("case-d")
+    assert proxy.rowCount() == 2
+    proxy.set_text("")
+    proxy.set_statuses({Status.UNDEFINED, Status.UNRESOLVED})
+    shown = {proxy.data(proxy.index(r, 0)) for r in range(proxy.rowCount())}
+    assert shown == {"case-F-zero", "case-F-unknown"}
+
+
+def test_parse_grade_text():
+    rubric = Rubric.parse("0=no,1=partial support")
+    assert parse_grade_text("1", rubric) == (1.0, GradeState.NUMBER)
+    assert parse_grade_text("Partial Support", rubric) == (1.0, GradeState.NUMBER)
+    assert parse_grade_text("1 - partial support", rubric) == (1.0, GradeState.NUMBER)
+    assert parse_grade_text("unknown", rubric) == (None, GradeState.UNKNOWN)
+    assert parse_grade_text("unrateable", rubric) == (None, GradeState.UNRATEABLE)
+    with pytest.raises(ValueError, match="not a grade"):
+        parse_grade_text("nan", rubric)

@@ -1,0 +1,300 @@
+"""The main window, driven by real key clicks: grading, undo/redo, the audit
+log, convention changes, the modified flag, closing, and opening files."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QInputDialog, QMessageBox, QWidget
+
+from app.main import build_window
+from app.models import CutoffColumn, GridColumn, QueryColumn
+from app.settings import Settings
+from core.document import Document, GradeState
+
+L = math.log2(3)
+
+
+@pytest.fixture
+def window(qtbot):
+    Settings().reviewer = "tester"
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.undo_stack.setClean()  # closing at teardown must not ask
+
+
+@pytest.fixture(autouse=True)
+def _never_block(monkeypatch):
+    """A close that would ask gets Discard unless a test says otherwise."""
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+def show(w, query_id: str) -> int:
+    q = w.document.query_index(query_id)
+    w.set_query(q)
+    assert w.current_query == q
+    return q
+
+
+def cell(w, row: int, col: GridColumn):
+    return w.grid_model.data(w.grid_model.index(row, col))
+
+
+def summary_ndcg(w, j: int):
+    m = w.summary_panel.model
+    return m.data(m.index(j, CutoffColumn.NDCG))
+
+
+def grade_row(qtbot, w, row: int, key: Qt.Key) -> None:
+    w.grid.setCurrentIndex(w.grid_model.index(row, GridColumn.GRADE))
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, key)
+
+
+def test_object_names_and_example(window):
+    for name in ("queryNavigator", "candidateGrid", "notRetrievedGrid", "conventionsPanel",
+                 "summaryPanel", "auditLog", "aggregateFooter"):
+        assert window.findChild(QWidget, name) is not None, name
+    assert window.document.name == "seed cases A-F"
+    assert window.document.n_queries == 8
+    assert window.navigator.model.rowCount() == 8
+    assert window.current_query == 0
+    assert window.grid_model.rowCount() == 3
+    assert "[*]" in window.windowTitle()
+    assert not window.isWindowModified()
+    assert "6/8" in window.footer.text()
+    assert "1 undefined" in window.footer.text()
+    assert "1 unresolved" in window.footer.text()
+
+
+def test_digit_keys_grade_and_recompute_case_a(qtbot, window):
+    w = window
+    show(w, "case-A")
+    # Rows in rank order: B (1), A (3), C (0).
+    assert [cell(w, r, GridColumn.SOURCE) for r in range(3)] == ["B", "A", "C"]
+    assert summary_ndcg(w, 2) == pytest.approx(0.796707, abs=1e-6)
+    grade_row(qtbot, w, 0, Qt.Key.Key_0)
+    # B is now 0; the cursor moved to the next row.
+    assert w.grid.currentIndex().row() == 1
+    assert cell(w, 0, GridColumn.GRADE) == 0.0
+    assert cell(w, 0, GridColumn.GAIN) == 0.0
+    assert cell(w, 0, GridColumn.CONTRIBUTION) == 0.0
+    assert cell(w, 1, GridColumn.CUMULATIVE) == pytest.approx(3 / L)
+    # DCG = 3/L, ideal DCG = 3: NDCG@all = 1/L; at k=1 it is 0, at k=2 (3/L)/(3) too.
+    m = w.summary_panel.model
+    assert m.data(m.index(2, CutoffColumn.DCG)) == pytest.approx(3 / L)
+    assert m.data(m.index(2, CutoffColumn.IDCG)) == pytest.approx(3.0)
+    assert summary_ndcg(w, 2) == pytest.approx(1 / L)
+    assert summary_ndcg(w, 0) == 0.0
+    nav = w.navigator.model
+    assert nav.data(nav.index(w.current_query, QueryColumn.NDCG)) == 0.0
+    # Grade C (row 2) with 2: DCG = 3/L + 2/2, ideal DCG = 3 + 2/L.
+    grade_row(qtbot, w, 2, Qt.Key.Key_2)
+    assert summary_ndcg(w, 2) == pytest.approx((3 / L + 1) / (3 + 2 / L))
+    i = w.grid_model.candidate(0)
+    assert w.document.original_grade[i] == 1.0  # raw grades are never overwritten
+    entries = [(e.who, e.source_id, e.before, e.after, e.origin) for e in w.document.audit]
+    assert entries == [("tester", "B", "1", "0", "app"), ("tester", "C", "0", "2", "app")]
+    assert w.audit_model.rowCount() == 2
+
+
+def test_grading_resolves_an_unresolved_query(qtbot, window):
+    w = window
+    q = show(w, "case-F-unknown")
+    assert w.evaluation.query_status(q).value == "unresolved"
+    assert "? unresolved" in w.summary_panel.status_label.text()
+    qtbot.waitUntil(lambda: "between" in w.summary_panel.bounds_label.text())
+    assert "'B'" in w.summary_panel.next_label.text()
+    assert cell(w, 1, GridColumn.GRADE) == "unknown"
+    grade_row(qtbot, w, 1, Qt.Key.Key_1)
+    assert w.evaluation.query_status(q).value == "ok"
+    # A=3, B=1, C=0 in ideal order: NDCG 1, DCG = 3 + 1/L.
+    assert summary_ndcg(w, 2) == pytest.approx(1.0)
+    m = w.summary_panel.model
+    assert m.data(m.index(2, CutoffColumn.DCG)) == pytest.approx(3 + 1 / L)
+    assert "reached NDCG@1 = 1.0000" in w.summary_panel.sentence_text()
+    assert "7/8" in w.footer.text()
+
+
+def test_undo_redo_round_trip_exactly_and_audit_tells_the_truth(qtbot, window):
+    w = window
+    q = show(w, "case-F-unknown")
+    i = w.grid_model.candidate(1)
+    ndcg_before = w.evaluation.ndcg.copy()
+    grade_row(qtbot, w, 1, Qt.Key.Key_3)
+    assert w.isWindowModified()
+    assert w.document.grade[i] == 3.0
+    after = w.evaluation.ndcg.copy()
+    w.undo_stack.undo()
+    assert w.document.state[i] == GradeState.UNKNOWN
+    assert math.isnan(w.document.grade[i])
+    assert w.document.reason[i] == ""
+    np.testing.assert_array_equal(w.evaluation.ndcg, ndcg_before)
+    assert not w.isWindowModified()
+    assert cell(w, 1, GridColumn.GRADE) == "unknown"
+    w.undo_stack.redo()
+    assert w.document.grade[i] == 3.0
+    np.testing.assert_array_equal(w.evaluation.ndcg, after)
+    origins = [(e.before, e.after, e.origin) for e in w.document.audit]
+    assert origins == [("unknown", "3", "app"), ("3", "unknown", "undo"),
+                       ("unknown", "3", "redo")]
+    assert w.audit_model.rowCount() == 3
+    assert w.evaluation.query_status(q).value == "ok"
+
+
+def test_unknown_and_unrateable_keys(qtbot, window, monkeypatch):
+    w = window
+    show(w, "case-A")
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: ("page did not load", True)))
+    grade_row(qtbot, w, 1, Qt.Key.Key_X)
+    i = w.grid_model.candidate(1)
+    assert w.document.state[i] == GradeState.UNRATEABLE
+    assert w.document.reason[i] == "page did not load"
+    idx = w.grid_model.index(1, GridColumn.GRADE)
+    assert w.grid_model.data(idx) == "unrateable"
+    assert w.grid_model.data(idx, Qt.ItemDataRole.FontRole).italic()
+    assert Settings().last_unrateable_reason == "page did not load"
+    grade_row(qtbot, w, 0, Qt.Key.Key_U)
+    assert w.document.state[w.grid_model.candidate(0)] == GradeState.UNKNOWN
+    assert w.evaluation.query_status(w.current_query).value == "unresolved"
+    # Undo twice restores grade, state and reason exactly.
+    w.undo_stack.undo()
+    w.undo_stack.undo()
+    assert w.document.state[i] == GradeState.NUMBER
+    assert w.document.grade[i] == 3.0
+    assert w.document.reason[i] == ""
+
+
+def test_grade_editor_offers_rubric_labels(qtbot, window):
+    w = window
+    show(w, "case-A")
+    idx = w.grid_model.index(2, GridColumn.GRADE)
+    w.grid.setCurrentIndex(idx)
+    w.grid.edit(idx)
+    combo = w.grid.findChild(QComboBox, "gradeEditor")
+    assert combo is not None
+    items = [combo.itemText(n) for n in range(combo.count())]
+    assert "2 - substantial support" in items
+    assert "unknown" in items
+    combo.setCurrentIndex(items.index("2 - substantial support"))
+    qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
+    assert w.document.grade[w.grid_model.candidate(2)] == 2.0
+    assert w.undo_stack.count() == 1
+
+
+def test_exponential_gain_from_the_dock_recomputes_and_undoes(window):
+    w = window
+    show(w, "case-B")
+    assert summary_ndcg(w, 2) == pytest.approx((3 / L + 0.5) / (3 + 1 / L))
+    combo = w.conventions_panel.findChild(QComboBox, "gainCombo")
+    combo.setCurrentIndex(combo.findData("exponential"))
+    assert w.conventions.gain.rule.value == "exponential"
+    assert summary_ndcg(w, 2) == pytest.approx(0.644286, abs=1e-6)
+    assert cell(w, 1, GridColumn.GAIN) == 7.0
+    assert "2^grade - 1" in w.grid_model.headerData(
+        GridColumn.GAIN, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert "2^grade - 1" in w.conventions_panel.gain_formula.text()
+    assert w.isWindowModified()
+    w.undo_stack.undo()
+    assert w.conventions.gain.rule.value == "linear"
+    assert combo.currentData() == "linear"
+    assert summary_ndcg(w, 2) == pytest.approx(0.659001, abs=1e-6)
+
+
+def test_presets_and_cutoffs(qtbot, window):
+    w = window
+    panel = w.conventions_panel
+    qtbot.mouseClick(panel.preset_buttons["trec_eval"], Qt.MouseButton.LeftButton)
+    assert "trec_eval" in panel.preset_match.text()
+    assert w.conventions.cutoffs == (1, 2, None)  # kept
+    # Zero ideal now counts as 0, unknowns as 0: no query is excluded.
+    assert "8/8" in w.footer.text()
+    panel.cutoffs_edit.setText("3, all")
+    panel.cutoffs_edit.editingFinished.emit()
+    assert w.conventions.cutoffs == (3, None)
+    assert w.summary_panel.model.rowCount() == 2
+    assert w.navigator.model.headerData(QueryColumn.NDCG, Qt.Orientation.Horizontal) == "NDCG@3"
+    panel.cutoffs_edit.setText("0")
+    panel.cutoffs_edit.editingFinished.emit()
+    assert "at least 1" in panel.error_label.text()
+    assert w.conventions.cutoffs == (3, None)
+
+
+def test_close_with_unsaved_changes_asks(qtbot, window, monkeypatch):
+    w = window
+    grade_row(qtbot, w, 0, Qt.Key.Key_2)
+    asked = []
+
+    def answer(choice):
+        def ask(*args, **kwargs):
+            asked.append(args[1])
+            return choice
+        return staticmethod(ask)
+
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Cancel))
+    assert not w.close()
+    assert w.isVisible()
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Discard))
+    assert w.close()
+    assert len(asked) == 2
+
+
+def test_unreadable_file_shows_the_error_and_opens_the_example(qtbot, tmp_path, monkeypatch):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("query,source_id,score,grade\nq1,a,high,1\n", encoding="utf-8")
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda *a, **k: shown.append(a[2])))
+    w = build_window(bad)
+    qtbot.addWidget(w)
+    assert len(shown) == 1
+    assert "bad.csv" in shown[0]
+    assert "line 2" in shown[0]
+    assert w.document.name == "seed cases A-F"
+
+
+def test_csv_file_opens_with_its_name_in_the_title(qtbot, tmp_path):
+    good = tmp_path / "run.csv"
+    good.write_text("query,source_id,score,grade\nq1,a,2,1\nq1,b,1,\nq2,c,1,0\n",
+                    encoding="utf-8")
+    w = build_window(good)
+    qtbot.addWidget(w)
+    assert w.windowTitle().startswith("run.csv[*]")
+    assert w.document.n_queries == 2
+    assert w.grid_model.rowCount() == 2
+
+
+def test_large_document_shows_one_query_and_grades(qtbot):
+    Settings().reviewer = "tester"
+    n_q, per = 100, 1000
+    rng = np.random.default_rng(7)
+    doc = Document.from_columns(
+        query=np.repeat([f"q{i:03d}" for i in range(n_q)], per).tolist(),
+        source_id=[f"d{i}" for i in range(n_q * per)],
+        score=rng.random(n_q * per),
+        grade=rng.integers(0, 4, n_q * per).astype(float),
+    )
+    from app.window import MainWindow
+
+    w = MainWindow(doc)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.grid_model.rowCount() == per
+    changed = []
+    w.grid_model.dataChanged.connect(lambda a, b, roles: changed.append((a.row(), b.row())))
+    row = 10
+    grade_row(qtbot, w, row, Qt.Key.Key_3)
+    i = w.grid_model.candidate(row)
+    assert w.document.grade[i] == 3.0
+    assert cell(w, row, GridColumn.GAIN) == 3.0
+    # Only the edited row and the columns every row shares were refreshed.
+    assert (row, row) in changed
+    assert len(changed) <= 3
+    w.undo_stack.setClean()
