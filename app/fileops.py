@@ -125,7 +125,7 @@ class FileOps(QObject):
         self.window = window
         self.path: Path | None = _window_path(window)
         self.task: Task | None = None
-        self.journal = Journal(self.path)
+        self.journal = Journal(self.path, background_fsync=True)
         self.recorder: JournalRecorder | None = None
         self._replacing = False
         self.actions: dict[str, QAction] = {}
@@ -247,7 +247,9 @@ class FileOps(QObject):
         doc = self.window.document
         if self.journal.path != (Path(os.path.abspath(self.path)) if self.path else None):
             self.journal.close()
-            self.journal = Journal(self.path)
+            # Written and flushed at once (survives a crash of the app), forced
+            # to disk by a helper thread so an edit never waits for the disk.
+            self.journal = Journal(self.path, background_fsync=True)
         self.recorder = JournalRecorder(self.journal, doc, who=reviewer_name()) if doc else None
 
     @Slot()

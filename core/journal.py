@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -121,11 +122,20 @@ class Journal:
     False
     """
 
-    def __init__(self, path: str | Path | None, *, directory: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None, *, directory: str | Path | None = None,
+                 background_fsync: bool = False) -> None:
         self.path: Path | None = Path(os.path.abspath(path)) if path is not None else None
         self.directory = Path(directory) if directory is not None else journal_dir()
         self.file = self.directory / f"{_key(self.path)}.jsonl"
         self._fh: Any = None
+        #: With ``background_fsync`` an edit is written and flushed to the
+        #: operating system at once (it survives the process being killed) and
+        #: forced to the disk by a helper thread moments later (so an edit does
+        #: not wait for the disk; a power cut may lose the last moments).
+        self.background_fsync = background_fsync
+        self._lock = threading.RLock()
+        self._wake = threading.Event()
+        self._syncer: threading.Thread | None = None
 
     # -- state ------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -211,10 +221,28 @@ class Journal:
         lines = "".join(json.dumps(dict(e), ensure_ascii=False) + "\n" for e in entries)
         if not lines:
             return
-        fh = self._open()
-        fh.write(lines.encode("utf-8"))
-        fh.flush()
-        os.fsync(fh.fileno())
+        with self._lock:
+            fh = self._open()
+            fh.write(lines.encode("utf-8"))
+            fh.flush()
+            if not self.background_fsync:
+                os.fsync(fh.fileno())
+                return
+        if self._syncer is None or not self._syncer.is_alive():
+            self._syncer = threading.Thread(target=self._sync_loop, name="journal-fsync",
+                                            daemon=True)
+            self._syncer.start()
+        self._wake.set()
+
+    def _sync_loop(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            with self._lock:
+                if self._fh is None or self._fh.closed:
+                    return
+                with contextlib.suppress(OSError, ValueError):
+                    os.fsync(self._fh.fileno())
 
     def _open(self) -> Any:
         if self._fh is not None and not self._fh.closed and self.file.exists():
@@ -261,11 +289,16 @@ class Journal:
             fh.truncate(data.rfind(b"\n") + 1)
 
     def close(self) -> None:
-        """Close the file handle (the journal stays on disk)."""
-        if self._fh is not None:
-            with contextlib.suppress(OSError):
-                self._fh.close()
-        self._fh = None
+        """Force pending entries to disk and close the file (the journal stays)."""
+        with self._lock:
+            if self._fh is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self._fh.flush()
+                    os.fsync(self._fh.fileno())
+                with contextlib.suppress(OSError):
+                    self._fh.close()
+            self._fh = None
+        self._wake.set()  # lets a helper thread see the closed file and end
 
     def clear(self) -> None:
         """Delete the journal: call after the document was saved."""

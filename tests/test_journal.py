@@ -209,7 +209,8 @@ CHILD = textwrap.dedent(
 
     path = sys.argv[1]
     doc = read_delimited(path)
-    recorder = JournalRecorder(Journal(path), doc, who="child")
+    journal = Journal(path, background_fsync=sys.argv[2] == "background")
+    recorder = JournalRecorder(journal, doc, who="child")
     i = 0
     while True:
         row = i % len(doc)
@@ -239,9 +240,10 @@ def _expected(path: Path, edits: int, notes: set[str]) -> Document:
     return doc
 
 
-def test_kill_9_loses_no_acknowledged_edit(sheet: Path):
+@pytest.mark.parametrize("fsync", ["inline", "background"])
+def test_kill_9_loses_no_acknowledged_edit(sheet: Path, fsync: str):
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(sheet)], cwd=REPO, stdout=subprocess.PIPE,
+        [sys.executable, "-c", CHILD, str(sheet), fsync], cwd=REPO, stdout=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert proc.stdout is not None
@@ -275,6 +277,24 @@ def test_kill_9_loses_no_acknowledged_edit(sheet: Path):
     assert [(a.source_id, a.before, a.after, a.note) for a in recovered.audit] == [
         (a.source_id, a.before, a.after, a.note) for a in expected.audit
     ]
+
+
+def test_background_fsync_writes_the_same_journal(sheet: Path):
+    doc = read_delimited(sheet)
+    journal = Journal(sheet, background_fsync=True)
+    recorder = JournalRecorder(journal, doc, who="ana")
+    for i in range(len(doc)):
+        doc.set_grade(i, 2.5, who="ana")
+        recorder.sync()
+    # Readable at once (flushed to the OS), before the helper thread ran.
+    assert len(journal.entries()) == len(doc)
+    journal.close()
+    assert journal._syncer is not None
+    journal._syncer.join(5)
+    assert not journal._syncer.is_alive()
+    fresh = read_delimited(sheet)
+    assert journal.replay(fresh).applied == len(doc)
+    _same(fresh, doc)
 
 
 def test_conventions_round_trip_through_the_journal(tmp_path: Path):
