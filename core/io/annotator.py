@@ -23,11 +23,14 @@ The functions form the API of the import wizard::
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -394,7 +397,8 @@ def _read_xlsx_table(path: Path, sheet: str | None) -> Table:
                 for ch in m.group(1):
                     col = col * 26 + ord(ch) - 64
                 formulas.append((int(m.group(2)) - 1, col - 1, text))
-    return Table(file=name, rows=[list(r) for r in rows], sheet=sheet, sheets=check.sheets,
+    rows = [r if type(r) is list else list(r) for r in rows]
+    return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
                  formulas=formulas)
 
 
@@ -568,12 +572,18 @@ def _objects(values: list[str]) -> npt.NDArray[np.object_]:
 
 def _float_cells(values: Sequence[Any]) -> npt.NDArray[np.float64]:
     """The float cells as numbers; NaN for every other cell."""
+    if set(map(type, values)) <= {float}:
+        return np.array(values, dtype=np.float64)
     nan = math.nan
     return np.array([v if type(v) is float else nan for v in values], dtype=np.float64)
 
 
 def _codes(values: list[Any]) -> tuple[list[int], list[Any]]:
     """A code per value, equal for equal values of one type, and each code's first value."""
+    if set(map(type, values)) <= {str}:  # text only: no 1 == 1.0 == True to tell apart
+        distinct = list(dict.fromkeys(values))
+        code_of = dict(zip(distinct, range(len(distinct)), strict=True))
+        return list(map(code_of.__getitem__, values)), distinct
     seen: dict[Any, int] = {}
     try:
         codes = [seen.setdefault(v if type(v) is str else (type(v), v), len(seen))
@@ -585,6 +595,22 @@ def _codes(values: list[Any]) -> tuple[list[int], list[Any]]:
         if firsts[c] is None:
             firsts[c] = v
     return codes, firsts
+
+
+@contextmanager
+def _bulk() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a sheet's cells are built.
+
+    Reading creates some hundred thousand lists and tuples, none of them in
+    a reference cycle; each collection pass would walk all of them again.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 # -- import -------------------------------------------------------------------------------
@@ -721,14 +747,18 @@ def import_table(
     def column(c: int) -> list[Any]:
         got = columns.get(c)
         if got is None:
-            got = columns[c] = [r[c] for r in data]
+            got = columns[c] = list(map(itemgetter(c), data))
         return got
 
     def texts(c: int) -> list[str]:
         got = stripped.get(c)
         if got is None:
-            got = stripped[c] = [v.strip() if type(v) is str else _text(v).strip()
-                                 for v in column(c)]
+            cells = column(c)
+            try:
+                got = list(map(str.strip, cells))
+            except TypeError:  # not all text
+                got = [v.strip() if type(v) is str else _text(v).strip() for v in cells]
+            stripped[c] = got
         return got
 
     found: list[tuple[tuple[int, int, int, int], Issue]] = []
@@ -796,12 +826,19 @@ def import_table(
 
     # Candidates: the first row of each (query, source) pair.
     alive_idx = np.flatnonzero(alive)
-    q_alive = q_all[alive_idx]
-    s_alive = s_all[alive_idx]
-    index: dict[tuple[str, str], int] = {}
-    row_ci = np.array([index.setdefault(k, len(index)) for k in zip(
-        q_alive.tolist(), s_alive.tolist(), strict=True)], dtype=np.int64)
-    n = len(index)
+    if len(alive_idx) == n_rows:
+        q_alive, s_alive = q_all, s_all
+        keys = zip(texts(mapping.query), texts(mapping.source_id), strict=True)
+    else:
+        q_alive, s_alive = q_all[alive_idx], s_all[alive_idx]
+        keys = zip(q_alive.tolist(), s_alive.tolist(), strict=True)
+    pairs = list(keys)
+    n = len(set(pairs))
+    if n == len(pairs):  # the usual case: every row its own candidate
+        row_ci = np.arange(n, dtype=np.int64)
+    else:
+        index: dict[tuple[str, str], int] = {}
+        row_ci = np.array([index.setdefault(k, len(index)) for k in pairs], dtype=np.int64)
     is_first = np.ones(len(row_ci), dtype=bool)
     if len(row_ci) > 1:
         is_first[1:] = row_ci[1:] > np.maximum.accumulate(row_ci)[:-1]
@@ -843,8 +880,8 @@ def import_table(
     c_note = [""] * n
     if mapping.note is not None:
         note_all = _objects(texts(mapping.note))
-        for k in np.flatnonzero(note_all[rows_in] != "").tolist():
-            i, ci = int(rows_in[k]), int(ci_in[k])
+        noted = np.flatnonzero(note_all[rows_in] != "")
+        for i, ci in zip(rows_in[noted].tolist(), ci_in[noted].tolist(), strict=True):
             text = note_all[i]
             who = who_all[i] if who_all is not None else ""
             c_note[ci] = "; ".join(x for x in (c_note[ci],
@@ -881,10 +918,8 @@ def import_table(
             value[other] = np.array([c.value for c in kinds], dtype=np.float64)[code]
             state[other] = np.array([c.state for c in kinds], dtype=np.int8)[code]
             valid[other] = np.array([c.grade is not None for c in kinds], dtype=bool)[code]
-            wordy = np.array([c.wordy for c in kinds], dtype=bool)[code]
-            for j in np.flatnonzero(wordy).tolist():
-                k = int(other[j])
-                i = int(rows_p[k])
+            wordy = np.flatnonzero(np.array([c.wordy for c in kinds], dtype=bool)[code])
+            for j, i in zip(wordy.tolist(), rows_p[other[wordy]].tolist(), strict=True):
                 kind = kinds[codes[j]]
                 line = i + start + 1
                 for seq, (what, problem, shown) in enumerate(kind.issues):
@@ -991,8 +1026,9 @@ def import_table(
             "each annotator's grade is kept")
     state = np.where((state == GradeState.UNKNOWN) & unrateable.any(axis=1),
                      GradeState.UNRATEABLE, state).astype(np.int8)
-    for i in np.flatnonzero(state != GradeState.UNRATEABLE).tolist():
-        reasons[i] = ""
+    for i in set(k_ci[unrated].tolist()):  # only these can hold a reason
+        if state[i] != GradeState.UNRATEABLE:
+            reasons[i] = ""
     if mapping.score is None and mapping.rank is not None:
         report.notes.append(
             f"no score column: score = -rank (from column {_cn(mapping.rank)!r}), "
@@ -1007,8 +1043,8 @@ def import_table(
                       if report.first_problem() else ""),
                    hint="check the header row and the column mapping")
     doc = Document.from_columns(
-        query=c_query, source_id=c_source, score=np.array(c_score), grade=grade, state=state,
-        version=c_version, note=c_note, reason=reasons, conventions=conventions,
+        query=c_query, source_id=_objects(c_source), score=np.array(c_score), grade=grade,
+        state=state, version=c_version, note=c_note, reason=reasons, conventions=conventions,
         name=Path(name).stem, source=name, check=False,
     )
     doc.annotators = annot_names
@@ -1053,5 +1089,6 @@ def import_annotations(
         conventions = conventions.replace(consensus=ConsensusRule(consensus))
     if rounding is not None:
         conventions = conventions.replace(rounding=Rounding(rounding))
-    table = read_table(path, sheet=sheet)
-    return import_table(table, mapping, conventions, rubric=rubric, strict=strict)
+    with _bulk():
+        table = read_table(path, sheet=sheet)
+        return import_table(table, mapping, conventions, rubric=rubric, strict=strict)

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from core.errors import InputError
 
 __all__ = [
@@ -140,8 +143,11 @@ _NS_PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 _DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref="([^"]*)"')
+_CELL_WITHOUT_REF = re.compile(rb'<c(?:[>/\t\n\r]| (?!r="))')
 _REF = re.compile(r"^\$?([A-Za-z]{1,7})\$?(\d{1,9})$")
 _CHUNK = 1 << 20
+#: Parts above this size have their declarations looked for in the sheet scan.
+_SCAN_LATER = 1 << 20
 
 
 def column_number(letters: str) -> int:
@@ -211,18 +217,16 @@ def _rels_of(part: str) -> str:
 def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -> WorkbookCheck:
     by_name = {i.filename: i for i in infos}
     xml_data: dict[str, bytes] = {}
+    later: list[str] = []
     for info in infos:
         if info.filename.lower().endswith((".xml", ".rels", ".vml")):
             data = _read_part(zf, info, file)
-            if (b"<!D" in data or b"<!E" in data or b"<!d" in data or b"<!e" in data) and \
-                    _DTD.search(data):
-                raise InputError(
-                    f"part {info.filename!r} declares XML entities or a DTD, which a workbook"
-                    " never needs (an entity bomb such as billion laughs, or an external"
-                    " entity); refused",
-                    file=file,
-                    hint="this file was crafted or damaged; do not open it elsewhere either",
-                )
+            if info.file_size > _SCAN_LATER:
+                # Big parts are sheets as a rule: their scan below looks for
+                # declarations in the same pass; any other is checked after.
+                later.append(info.filename)
+            else:
+                _refuse_declarations(data, file, info.filename)
             xml_data[info.filename] = data
     root_rels = "_rels/.rels"
     if root_rels not in xml_data:
@@ -256,14 +260,124 @@ def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
         sheet_data = xml_data.get(part)
         if sheet_data is None:
             continue
-        data = sheet_data
-        rows, cols = _used_area(data, file=file, sheet=sheet_name)
+        rows, cols, formulas = _scan_sheet(sheet_data, file=file, sheet=sheet_name, part=part)
         check.used[sheet_name] = (rows, cols)
-        if _has_formula(data):
+        if formulas:
             check.with_formulas.add(sheet_name)
+    scanned = set(check.parts.values())
+    for part in later:
+        if part not in scanned:
+            _refuse_declarations(xml_data[part], file, part)
     if not check.sheets:
         raise InputError("the workbook has no sheets", file=file)
     return check
+
+
+def _refuse_declarations(data: bytes, file: str, part: str) -> None:
+    """Refuse a DTD or entity declaration (billion laughs, external entities)."""
+    if b"<!" in data and _DTD.search(data):
+        raise InputError(
+            f"part {part!r} declares XML entities or a DTD, which a workbook"
+            " never needs (an entity bomb such as billion laughs, or an external"
+            " entity); refused",
+            file=file,
+            hint="this file was crafted or damaged; do not open it elsewhere either",
+        )
+
+
+def _scan_sheet(data: bytes, *, file: str, sheet: str, part: str) -> tuple[int, int, bool]:
+    """Refuse what a reader must not see; return the used area and whether formulas occur.
+
+    A sheet written the usual way (no namespace prefix, every cell starting
+    ``<c r="``) is scanned in one vectorised pass over its bytes; any other
+    falls back to regular expressions and, when cells lack references, to
+    an XML parse.
+    """
+    _check_dimension(data, file=file, sheet=sheet)
+    plain = b"<worksheet" in data[: 1 << 12]
+    fast = _scan_plain(data, file=file, part=part) if plain else None
+    if fast is not None:
+        max_row, max_col, formulas = fast
+    else:
+        _refuse_declarations(data, file, part)
+        max_row, max_col = _used_area(data, file=file, sheet=sheet)
+        formulas = _has_formula(data)
+    _check_area(max_row, max_col, file=file, sheet=sheet)
+    return max_row, max_col, formulas
+
+
+_CELL_REF = re.compile(rb'([A-Za-z]+)(\d+)"')
+_DIGITS = re.compile(rb"\d+")
+
+
+def _letter(x: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    return (x >= 65) & (x <= 90)
+
+
+def _scan_plain(data: bytes, *, file: str, part: str) -> tuple[int, int, bool] | None:
+    """Rows, columns and formula presence of a plain sheet, in one pass.
+
+    Looks only at the bytes after each ``<``: ``<!`` (refused when it is a
+    DTD or entity declaration), ``<f`` (a formula element) and ``<c`` (a
+    cell). Every cell must start ``<c r="`` and its reference with a letter,
+    else None (the caller then scans exactly). Columns are read from up to
+    three letters in bulk; rows exactly only where they could matter (more
+    digits than is safe with the columns found), else bounded.
+    """
+    a = np.frombuffer(data + b"\0" * 32, dtype=np.uint8)
+    lt = a[:-1] == 60  # "<"
+    after = a[1:]
+    if bool((lt & (after == 33)).any()):  # "<!": a comment, CDATA or a declaration
+        _refuse_declarations(data, file, part)
+    f_at = np.flatnonzero(lt & (after == 102))  # "<f"
+    formulas = bool(np.isin(a[f_at + 2], _AFTER_NAME).any())
+    c_at = np.flatnonzero(lt & (after == 99))  # "<c"
+    cells = c_at[np.isin(a[c_at + 2], _AFTER_NAME)]
+    if not len(cells):
+        return 0, 0, formulas
+    if not bool(((a[cells + 2] == 32) & (a[cells + 3] == 114) & (a[cells + 4] == 61)
+                 & (a[cells + 5] == 34)).all()):  # ' r="'
+        return None
+    ref = cells + 6
+    l0, l1, l2, l3 = (a[ref + k] & 0xDF for k in range(4))  # upper case
+    if not bool(_letter(l0).all()):
+        return None
+    two = _letter(l1)
+    three = two & _letter(l2)
+    four = three & _letter(l3)
+    if bool(four.any()):  # beyond column XFD: refused; say how far exactly
+        widest = 0
+        for pos in ref[four].tolist():
+            m = _CELL_REF.match(data, pos)
+            if m is not None:
+                widest = max(widest, column_number(m.group(1).decode("ascii")))
+        return 0, max(widest, EXCEL_MAX_COLUMNS + 1), formulas
+    col = l0.astype(np.int64) - 64
+    col = np.where(two, col * 26 + l1 - 64, col)
+    col = np.where(three, col * 26 + l2 - 64, col)
+    max_col = int(col.max())
+    safe = 0  # rows of up to `safe` digits cannot make the area too large
+    while safe < 6 and max_col * (10 ** (safe + 1) - 1) <= LIMITS["sheet_cells"]:
+        safe += 1
+    digits = ref + 1 + two + three
+    x = a[digits + safe]
+    pos = digits[(x >= 48) & (x <= 57)]
+    row = np.zeros(len(pos), dtype=np.int64)
+    going = np.ones(len(pos), dtype=bool)
+    for k in range(8):
+        x = a[pos + k]
+        going &= (x >= 48) & (x <= 57)
+        row = np.where(going, row * 10 + x - 48, row)
+    max_row = max(int(row.max(initial=0)), 10**safe - 1)
+    for start in pos[going].tolist():  # eight digits or more: far beyond the limit
+        m = _DIGITS.match(data, start)
+        if m is not None:
+            max_row = max(max_row, int(m.group()))
+    return max_row, max_col, formulas
+
+
+#: Bytes that may follow an element's name: space, tab, LF, CR, ">" and "/".
+_AFTER_NAME = np.array([32, 9, 10, 13, 62, 47], dtype=np.uint8)
 
 
 def _has_formula(data: bytes) -> bool:
@@ -287,8 +401,8 @@ def _limit_error(what: str, file: str, sheet: str) -> InputError:
     )
 
 
-def _used_area(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
-    """Rows and columns a reader would allocate; refuse what Excel could not hold."""
+def _check_dimension(data: bytes, *, file: str, sheet: str) -> None:
+    """Refuse a declared dimension beyond Excel's limits."""
     dim = _DIMENSION.search(data, 0, 1 << 16)
     if dim:
         for ref in dim.group(1).decode("ascii", "replace").split(":"):
@@ -304,16 +418,22 @@ def _used_area(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
                 raise _limit_error(
                     f"the sheet declares {rc[0]:,} rows (dimension {dim.group(1).decode()!r})",
                     file, sheet)
+
+
+def _used_area(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
+    """Rows and columns a reader would allocate (regular expressions, or a parse)."""
     head = data[: 1 << 12]
     plain = b"<worksheet" in head
-    cells_without_ref = data.count(b"<c>") + data.count(b"<c/>") + data.count(b"<c ") - data.count(
-        b'<c r="'
-    )
-    if plain and cells_without_ref == 0:
+    if plain and _CELL_WITHOUT_REF.search(data) is None:
         max_col = _max_col(data)
         max_row = _max_row(data, max_col)
     else:
         max_row, max_col = _used_area_slow(data, file=file, sheet=sheet)
+    return max_row, max_col
+
+
+def _check_area(max_row: int, max_col: int, *, file: str, sheet: str) -> None:
+    """Refuse a used area that Excel could not hold or a reader should not allocate."""
     if max_col > EXCEL_MAX_COLUMNS:
         raise _limit_error(f"the sheet uses {max_col:,} columns", file, sheet)
     if max_row > EXCEL_MAX_ROWS:
@@ -323,7 +443,6 @@ def _used_area(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
             f"the sheet's used area is {max_row:,} rows x {max_col:,} columns"
             f" ({column_letters(max_col)}{max_row}), too large to read safely",
             file, sheet)
-    return max_row, max_col
 
 
 def _max_row(data: bytes, max_col: int) -> int:
@@ -332,13 +451,13 @@ def _max_row(data: bytes, max_col: int) -> int:
     Scans only for references with many digits, from the most down, and stops
     as soon as the bound times ``max_col`` is within the cell limit.
     """
-    found = re.findall(rb'<c r="[A-Z]{1,7}(\d{8,})"', data)
+    found = re.findall(rb'<c r="[A-Za-z]+(\d{8,})"', data)
     if found:
         return max(int(x) for x in found)
     for digits in range(7, 0, -1):
         if max(max_col, 1) * (10**digits - 1) <= LIMITS["sheet_cells"]:
             return int(10**digits - 1)
-        found = re.findall(rb'<c r="[A-Z]{1,7}(\d{%d})"' % digits, data)
+        found = re.findall(rb'<c r="[A-Za-z]+(\d{%d})"' % digits, data)
         if found:
             return max(int(x) for x in found)
     return 0
@@ -346,7 +465,7 @@ def _max_row(data: bytes, max_col: int) -> int:
 
 def _max_col(data: bytes) -> int:
     """The highest column of a cell; 26 (Z) bounds single-letter columns."""
-    long = re.findall(rb'<c r="([A-Z]{2,7})\d', data)
+    long = re.findall(rb'<c r="([A-Za-z]{2,})\d', data)
     if long:
         return max(column_number(x.decode()) for x in long)
     return 26 if b'<c r="' in data else 0
