@@ -298,3 +298,47 @@ def test_large_document_shows_one_query_and_grades(qtbot):
     assert (row, row) in changed
     assert len(changed) <= 3
     w.undo_stack.setClean()
+
+
+def test_reviewer_is_asked_once_and_kept(qtbot, monkeypatch):
+    asked = []
+
+    def get_text(*args, **kwargs):
+        asked.append(args[1])
+        return ("Ana", True)
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
+    w = build_window(None)
+    qtbot.addWidget(w)
+    grade_row(qtbot, w, 0, Qt.Key.Key_2)
+    grade_row(qtbot, w, 1, Qt.Key.Key_2)
+    assert asked == ["Reviewer"]
+    assert Settings().reviewer == "Ana"
+    assert {e.who for e in w.document.audit} == {"Ana"}
+    w.undo_stack.setClean()
+
+
+def test_no_reviewer_name_means_no_edit(qtbot, monkeypatch):
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("", False)))
+    w = build_window(None)
+    qtbot.addWidget(w)
+    grade_row(qtbot, w, 0, Qt.Key.Key_2)
+    assert w.undo_stack.count() == 0
+    assert w.document.audit == []
+
+
+def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
+    from app import main as main_module
+
+    built = []
+
+    def fake_build(path=None, *, qrels=None):
+        built.append((path, qrels))
+        w = build_window(None)
+        monkeypatch.setattr(w, "show", lambda: None)
+        return w
+
+    monkeypatch.setattr(main_module, "build_window", fake_build)
+    monkeypatch.setattr(type(qapp), "exec", lambda self: 0)
+    assert main_module.main(["run.txt", "--qrels", "qrels.txt"]) == 0
+    assert built == [("run.txt", "qrels.txt")]

@@ -26,14 +26,18 @@ from core.bounds import best_next_judgment, ndcg_bounds
 from core.conventions import format_cutoff
 from core.engine import Evaluation, Status
 
-__all__ = ["AggregateFooter", "SummaryPanel"]
+__all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
+
+#: Quiet time after the last edit before bounds are recomputed.
+DETAILS_DELAY_MS = 150
 
 
 class SummaryPanel(QWidget):
     """The summary of the current query (objectName ``summaryPanel``).
 
-    Bounds and the best next judgment are computed just after the other views
-    update (a zero-delay timer), so grading stays quick on long lists.
+    Bounds and the best next judgment are computed a moment after the other
+    views update (a short single-shot timer, restarted by every edit), so
+    grading a run of rows on a long list never waits for them.
     """
 
     #: The reviewer asked to go to a candidate (the suggested judgment).
@@ -88,7 +92,7 @@ class SummaryPanel(QWidget):
         layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignRight)
         self._details = QTimer(self)
         self._details.setSingleShot(True)
-        self._details.setInterval(0)
+        self._details.setInterval(DETAILS_DELAY_MS)
         self._details.timeout.connect(self._compute_details)
 
     def show_query(self, ev: Evaluation, q: int) -> None:
