@@ -1,0 +1,184 @@
+"""The editor's responsiveness and memory on large worksheets.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_app.py [--repeat 15]
+
+1. Open: a 100,000-candidate worksheet CSV (1,000 queries x 100 candidates).
+   Reading the file is timed apart; then the time from "file read" to "first
+   query shown" (window built, evaluated, shown, events processed and painted).
+   Target: under 1 s.
+2. Edit: a grade change (undo command) in a 1,000-candidate query, until every
+   view has processed its signals and repainted (median of ``--repeat``),
+   both in a document holding only that query and in a 100,000-candidate
+   document (100 such queries). Target: 16 ms.
+3. Memory: peak RSS of a process that builds a 1,000,000-candidate document
+   and shows it in the window (a fresh subprocess). Target: under 1 GiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def make_document(queries: int, per_query: int, seed: int = 0):  # type: ignore[no-untyped-def]
+    from core.conventions import Conventions, Rubric
+    from core.document import Document
+
+    rng = np.random.default_rng(seed)
+    n = queries * per_query
+    qids = [f"q{q:05d}" for q in range(queries)]
+    query = np.repeat(np.arange(queries), per_query)
+    sid = np.empty(n, dtype=object)
+    sid[:] = [f"D{i}" for i in range(n)]
+    score = np.round(rng.gamma(2.0, 2.0, n), 2)
+    grade = rng.choice(4, n, p=[0.55, 0.25, 0.13, 0.07]).astype(np.float64)
+    grade[rng.random(n) < 0.02] = np.nan
+    return Document.from_columns(
+        query=[qids[q] for q in query.tolist()], source_id=sid, score=score, grade=grade,
+        conventions=Conventions(cutoffs=(10, None), rubric=Rubric.parse("0,1,2,3")),
+        name="bench", check=False,
+    )
+
+
+def _app():  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QApplication
+
+    home = tempfile.mkdtemp(prefix="bench-app-")
+    os.environ["XDG_STATE_HOME"] = home
+    from PySide6.QtCore import QSettings
+
+    app = QApplication.instance() or QApplication(["bench"])
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, home)
+    from app.settings import Settings
+
+    Settings().reviewer = "bench"
+    return app
+
+
+def _settle(window) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.processEvents()
+    window.grid.viewport().repaint()
+    window.navigator.repaint()
+    QApplication.processEvents()
+
+
+def bench_open(tmp: Path) -> dict[str, float]:
+    from app.clipboard_actions import install_clipboard_actions
+    from app.fileops import install_file_ops
+    from app.find import install_find
+    from app.window import MainWindow
+    from core.io.delimited import write_delimited
+    from core.io.load import load_document
+
+    _app()
+    path = tmp / "bench-100k.csv"
+    write_delimited(make_document(1000, 100), path)
+    t0 = time.perf_counter()
+    doc = load_document(path)
+    t1 = time.perf_counter()
+    window = MainWindow(doc, path)
+    install_file_ops(window)
+    install_clipboard_actions(window)
+    install_find(window)
+    window.resize(1400, 860)
+    window.show()
+    _settle(window)
+    t2 = time.perf_counter()
+    assert window.grid_model.rowCount() == 100
+    window.undo_stack.setClean()
+    window.close()
+    return {"read": t1 - t0, "shown": t2 - t1}
+
+
+def bench_edit(queries: int, repeat: int) -> list[float]:
+    from app.fileops import install_file_ops
+    from app.window import MainWindow
+
+    _app()
+    window = MainWindow(make_document(queries, 1000))
+    install_file_ops(window)  # the journal is part of an edit's cost
+    window.resize(1400, 860)
+    window.show()
+    _settle(window)
+    model = window.grid_model
+    times = []
+    for n in range(repeat + 2):
+        i = model.candidate(n % model.rowCount())
+        grade = float((int(np.nan_to_num(window.document.grade[i])) + 1) % 4)
+        t0 = time.perf_counter()
+        window.set_grade(i, grade)
+        _settle(window)
+        times.append(time.perf_counter() - t0)
+    window.undo_stack.setClean()
+    window.close()
+    return times[2:]  # the first edits warm caches
+
+
+MEMORY_CHILD = """
+import sys, resource
+sys.path.insert(0, {repo!r})
+from benchmarks.bench_app import _app, _settle, make_document
+from app.fileops import install_file_ops
+from app.window import MainWindow
+app = _app()
+doc = make_document(1000, 1000)
+built = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+window = MainWindow(doc)
+install_file_ops(window)
+window.resize(1400, 860)
+window.show()
+_settle(window)
+window.set_grade(window.grid_model.candidate(0), 3.0)
+_settle(window)
+print(built, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+window.undo_stack.setClean()
+"""
+
+
+def bench_memory() -> tuple[float, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", MEMORY_CHILD.format(repo=str(REPO))], capture_output=True,
+        text=True, check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    ).stdout.split()
+    built, peak = (int(x) / 1024 for x in out[-2:])  # ru_maxrss is in KiB on Linux
+    return built, peak
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        opened = bench_open(Path(tmp))
+    print(f"open 100,000 candidates: read {opened['read']:.2f} s; "
+          f"read -> first query shown {opened['shown']:.3f} s (target < 1 s)")
+    for queries in (1, 100):
+        t = bench_edit(queries, args.repeat)
+        print(f"grade edit, 1,000-candidate query in {queries * 1000:,} candidates: "
+              f"median {statistics.median(t) * 1e3:.1f} ms, max {max(t) * 1e3:.1f} ms "
+              f"(target 16 ms)")
+    built, peak = bench_memory()
+    print(f"1,000,000 candidates: peak RSS {built:.0f} MiB after building the document, "
+          f"{peak:.0f} MiB with the window shown and one edit (target < 1024 MiB)")
+    print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
