@@ -558,7 +558,7 @@ class CandidateModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and self._is_state_text(ev, i, col, state):
             return _UNRATEABLE if state is GradeState.UNRATEABLE else _GREY
         if role == Qt.ItemDataRole.TextAlignmentRole and col not in (
-                GridColumn.SOURCE, GridColumn.VERSION, GridColumn.STATE):
+                GridColumn.SOURCE, GridColumn.VERSION, GridColumn.STATE, GridColumn.GRADE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 

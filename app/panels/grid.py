@@ -105,6 +105,13 @@ class GridPanel(QWidget):
         )
         view.setAlternatingRowColors(False)
         view.verticalHeader().setDefaultSectionSize(22)
+        view.verticalHeader().setVisible(False)  # the rank column says where a row is
+        header = view.horizontalHeader()
+        header.setDefaultSectionSize(96)
+        header.resizeSection(GridColumn.RANK, 64)
+        header.resizeSection(GridColumn.GRADE, 190)
+        header.resizeSection(GridColumn.IDEAL_CONTRIBUTION, 130)
+        header.resizeSection(GridColumn.CUMULATIVE, 120)
         number = NumberDelegate(decimals, view)
         view.setItemDelegate(number)
         view.setItemDelegateForColumn(GridColumn.RANK, RankDelegate(decimals, view))

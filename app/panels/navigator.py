@@ -66,10 +66,16 @@ class QueryNavigator(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().setVisible(False)
-        self.view.horizontalHeader().setSectionResizeMode(
-            QueryColumn.QUERY, QHeaderView.ResizeMode.Stretch)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QueryColumn.QUERY, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(QueryColumn.QUERY, 140)
+        header.setResizeContentsPrecision(200)  # sample, never measure every query
+        self.view.setWordWrap(False)
+        self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.setMinimumWidth(360)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter_edit)

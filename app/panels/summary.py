@@ -12,6 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTableView,
@@ -46,6 +47,7 @@ class SummaryPanel(QWidget):
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("summaryPanel")
+        self.setMinimumWidth(420)
         self._decimals = decimals
         self._ev: Evaluation | None = None
         self._q = -1
@@ -63,6 +65,8 @@ class SummaryPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setMaximumHeight(140)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setDefaultSectionSize(22)
         self.bounds_label = QLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
         self.bounds_label.setWordWrap(True)
@@ -88,7 +92,8 @@ class SummaryPanel(QWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.bounds_label)
         layout.addLayout(nxt)
-        layout.addWidget(self.sentence, 1)
+        layout.addWidget(self.sentence)
+        layout.addStretch(1)
         layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignRight)
         self._details = QTimer(self)
         self._details.setSingleShot(True)
