@@ -316,7 +316,24 @@ class FileOps(QObject):
         )
         return self.task
 
-    def _opened(self, doc: Document, path: Path) -> None:
+    def offer_recovery(self) -> bool:
+        """Offer to replay a pending journal of the document already shown.
+
+        For a window built on a file (``build_window(path)``); :meth:`open_path`
+        does this by itself. True when edits were recovered.
+        """
+        if self.path is None or not Journal(self.path).is_pending():
+            return False
+        doc = self.window.document
+        self.journal.close()
+        recovered = self._recover(doc, self.path)
+        self._replace_document(doc, self.path)
+        if recovered:
+            self.window.undo_stack.resetClean()
+        return recovered
+
+    def _recover(self, doc: Document, path: Path) -> bool:
+        """Ask, then replay ``path``'s pending journal into ``doc`` (or discard it)."""
         recovered = False
         journal = Journal(path)
         if journal.is_pending():
@@ -337,6 +354,10 @@ class FileOps(QObject):
             else:
                 journal.clear()
         journal.close()
+        return recovered
+
+    def _opened(self, doc: Document, path: Path) -> None:
+        recovered = self._recover(doc, path)
         self._replace_document(doc, path)
         stack = self.window.undo_stack
         stack.clear()

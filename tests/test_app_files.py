@@ -394,3 +394,20 @@ def test_save_as_workbook_and_reopen(qtbot: Any, sheet: Path, tmp_path: Path, bo
     assert window2.path == book
     assert doc.grade[0] == 2.0
     assert (doc.state[4], doc.reason[4]) == (GradeState.UNRATEABLE, "blank page")
+
+
+def test_a_window_built_on_a_file_offers_recovery(qtbot: Any, sheet: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    # The app is started again on the same file (as build_window(path) does).
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    again = MainWindow(read_delimited(sheet), sheet)
+    qtbot.addWidget(again, before_close_func=lambda w: w.undo_stack.setClean())
+    ops2 = install_file_ops(again)
+    assert ops2.offer_recovery()
+    assert again.document.grade[0] == 2.5
+    assert not again.undo_stack.isClean()
+    assert again.evaluation.doc is again.document
+    _grade(again, 1, 0.0)
+    assert len(Journal(sheet).entries()) == 2  # the journal goes on where it was
