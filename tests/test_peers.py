@@ -25,7 +25,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +38,7 @@ from ranx import evaluate as ranx_evaluate
 from sklearn.metrics import ndcg_score
 
 from core.aggregate import summarize
-from core.conventions import Conventions, Gain, GainRule
+from core.conventions import Conventions, GainRule
 from core.document import Document
 from core.engine import Evaluation, evaluate
 from core.io.trec import document_from_trec
@@ -345,7 +345,9 @@ def compare_ranx(case: Case, ks: list[int], *, exponential: bool) -> None:
     metric = "ndcg_burges" if exponential else "ndcg"
     names = [metric] + [f"{metric}@{k}" for k in ks]
     theirs = ranx_scores(case, names)
-    gain = Gain(GainRule.EXPONENTIAL) if exponential else Gain(GainRule.LINEAR)
+    gain = Conventions.from_preset("ranx").gain
+    if exponential:  # ndcg_burges: the preset's gain with the exponential rule
+        gain = replace(gain, rule=GainRule.EXPONENTIAL)
     conv = Conventions.from_preset("ranx", cutoffs=(None, *ks), gain=gain)
     assert conv.matching_presets() == ["ranx"]
     ev = evaluate(case.document(), conv)
@@ -391,14 +393,12 @@ def test_ranx_gives_negative_grades_gain_0() -> None:
     assert theirs["ndcg_burges"]["q"] == pytest.approx(1 / L3, abs=TOL)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ranx preset uses linear gain without negative_as_zero: for grades b=-1 (rank 1), "
-    "a=1 (rank 2) it gives NDCG (-1 + 1/log2 3)/(1 - 1/log2 3) = -1.0, ranx gives 1/log2 3 "
-    "= 0.6309; exponential gain refuses the negative grade instead of ranx's 0",
-)
 def test_ranx_preset_negative_grades() -> None:
+    # Measured: the preset once used plain linear gain, giving b=-1 (rank 1),
+    # a=1 (rank 2) NDCG (-1 + 1/log2 3)/(1 - 1/log2 3) = -1.0 against ranx's
+    # 1/log2 3; under exponential gain it refused the grade.
     compare_ranx(NEGATIVE, [1], exponential=False)
+    compare_ranx(NEGATIVE, [1], exponential=True)
 
 
 FRACTIONAL = Case({"q": {"b": (2.0, 1.0), "a": (1.0, 1.7)}})
@@ -411,13 +411,9 @@ def test_ranx_truncates_fractional_grades() -> None:
     assert ranx_scores(FRACTIONAL, ["ndcg"], exact=True)["ndcg"]["q"] == pytest.approx(1.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ranx (and trec_eval) truncate fractional grades, the presets keep them: for "
-    "a=1.7, b=1 ranked b, a the ranx preset gives (1 + 1.7/log2 3)/(1.7 + 1/log2 3) = 0.8892, "
-    "ranx gives 1.0",
-)
 def test_ranx_preset_fractional_grades() -> None:
+    # Measured: a preset that keeps 1.7 gives (1 + 1.7/log2 3)/(1.7 + 1/log2 3)
+    # = 0.8892 for b=1, a=1.7 ranked b, a; ranx gives 1.0.
     ours = evaluate(FRACTIONAL.document(), Conventions.from_preset("ranx"))
     theirs = ranx_scores(FRACTIONAL, ["ndcg"], exact=True)["ndcg"]["q"]
     assert_close(float(ours.ndcg[0, 0]), theirs, "ndcg")

@@ -62,8 +62,11 @@ def engine_rows(
     """The engine's NDCG per query and the mean, keyed like :func:`expected_rows`."""
     overrides: dict[str, object] = {"cutoffs": cutoffs}
     if gain is not None:
-        # trec_eval's gain table, like its plain ndcg, gives negative grades 0.
-        overrides["gain"] = replace(Gain.parse(gain), negative_as_zero=True)
+        # The table replaces the gain rule; the preset's handling of negative
+        # and fractional grades stays (as the command line does).
+        table = Gain.parse(gain)
+        base = Conventions.from_preset("trec_eval").gain
+        overrides["gain"] = replace(base, rule=table.rule, table=table.table)
     conv = Conventions.from_preset("trec_eval", **overrides)
     ev = evaluate(document_from_trec(run, qrels), conv)
     out: Expected = {}
