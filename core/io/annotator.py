@@ -537,6 +537,8 @@ class _Grade:
     reason: str = ""
 
 
+#: Grade columns with at most this many distinct values are read value by value.
+_FEW_VALUES = 2000
 _PLAIN_NUMBER = re.compile(r"^[\s+\-\d.,eE]+$")
 
 
@@ -578,15 +580,19 @@ def _float_cells(values: Sequence[Any]) -> npt.NDArray[np.float64]:
     return np.array([v if type(v) is float else nan for v in values], dtype=np.float64)
 
 
-def _codes(values: list[Any]) -> tuple[list[int], list[Any]]:
-    """A code per value, equal for equal values of one type, and each code's first value."""
-    if set(map(type, values)) <= {str}:  # text only: no 1 == 1.0 == True to tell apart
+def _codes(values: list[Any], *, signed_zero: bool = True) -> tuple[list[int], list[Any]]:
+    """A code per value, equal for equal values of one type, and each code's first value.
+
+    ``signed_zero``: keep 0.0 and -0.0 apart (they compare equal).
+    """
+    if set(map(type, values)) <= {str, float}:  # no 1 == 1.0 == True to tell apart
         distinct = list(dict.fromkeys(values))
-        code_of = dict(zip(distinct, range(len(distinct)), strict=True))
-        return list(map(code_of.__getitem__, values)), distinct
+        if not signed_zero or not any(type(v) is float and v == 0 for v in distinct):
+            code_of = dict(zip(distinct, range(len(distinct)), strict=True))
+            return list(map(code_of.__getitem__, values)), distinct
     seen: dict[Any, int] = {}
     try:
-        codes = [seen.setdefault(v if type(v) is str else (type(v), v), len(seen))
+        codes = [seen.setdefault(v if type(v) is str else (type(v), v, repr(v)), len(seen))
                  for v in values]
     except TypeError:  # an unhashable cell (only from a hand-built Table)
         return list(range(len(values))), values
@@ -683,9 +689,14 @@ def import_table(
         scale if scale is not None else map(float, range(-10, 101))) if float(v).is_integer()),
         dtype=np.float64)
 
+    plain_set = set(plain_keys.tolist())
+    zero_plain = 0.0 in plain_set
+
     def classify(value: Any) -> _Cell:
         """How one grade cell's value reads, and what the report says about it."""
         found: list[tuple[str, str, str]] = []
+        if type(value) is float and value in plain_set:
+            return _Cell(_Grade(value + 0.0, GradeState.NUMBER))  # -0.0 reads as 0.0
         if type(value) is float and math.isfinite(value):
             g = _Grade(value, GradeState.NUMBER)
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -905,14 +916,21 @@ def import_table(
             rows_p, ci_p = rows_p[keep], ci_p[keep]
         cells_g = column(col)
         values = cells_g if len(rows_p) == n_rows else [cells_g[i] for i in rows_p.tolist()]
-        floats = _float_cells(values)
-        plain = np.isin(floats, plain_keys)
-        value = floats + 0.0
-        state = np.full(len(values), GradeState.NUMBER, dtype=np.int8)
-        valid = np.ones(len(values), dtype=bool)
-        other = np.flatnonzero(~plain)
-        if len(other):
+        codes, firsts = _codes(values, signed_zero=not zero_plain)
+        if len(firsts) <= _FEW_VALUES:  # grades: a handful of distinct values
+            value = np.empty(len(values))
+            state = np.empty(len(values), dtype=np.int8)
+            valid = np.empty(len(values), dtype=bool)
+            other = np.arange(len(values))
+        else:  # many distinct numbers: those of the scale in bulk
+            floats = _float_cells(values)
+            plain = np.isin(floats, plain_keys)
+            value = floats + 0.0
+            state = np.full(len(values), GradeState.NUMBER, dtype=np.int8)
+            valid = np.ones(len(values), dtype=bool)
+            other = np.flatnonzero(~plain)
             codes, firsts = _codes([values[k] for k in other.tolist()])
+        if len(other):
             kinds = [classify(v) for v in firsts]
             code = np.array(codes, dtype=np.int64)
             value[other] = np.array([c.value for c in kinds], dtype=np.float64)[code]

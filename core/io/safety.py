@@ -145,7 +145,6 @@ _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 _DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref="([^"]*)"')
 _CELL_WITHOUT_REF = re.compile(rb'<c(?:[>/\t\n\r]| (?!r="))')
 _REF = re.compile(r"^\$?([A-Za-z]{1,7})\$?(\d{1,9})$")
-_CHUNK = 1 << 20
 #: Parts above this size have their declarations looked for in the sheet scan.
 _SCAN_LATER = 1 << 20
 
@@ -188,20 +187,13 @@ def parse_xml(data: bytes, *, file: str, part: str) -> Any:
 
 def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> bytes:
     """Unpack one part, never past its declared size (a lying header)."""
-    chunks = []
-    got = 0
     with zf.open(info) as fh:
-        while True:
-            chunk = fh.read(_CHUNK)
-            if not chunk:
-                break
-            got += len(chunk)
-            if got > info.file_size:
-                raise InputError(
-                    f"part {info.filename!r} unpacks to more than its declared size", file=file
-                )
-            chunks.append(chunk)
-    return b"".join(chunks)
+        data = fh.read(info.file_size + 1)
+    if len(data) > info.file_size:
+        raise InputError(
+            f"part {info.filename!r} unpacks to more than its declared size", file=file
+        )
+    return data
 
 
 def _resolve(base_part: str, target: str) -> str:
@@ -324,14 +316,18 @@ def _scan_plain(data: bytes, *, file: str, part: str) -> tuple[int, int, bool] |
     three letters in bulk; rows exactly only where they could matter (more
     digits than is safe with the columns found), else bounded.
     """
-    a = np.frombuffer(data + b"\0" * 32, dtype=np.uint8)
-    lt = a[:-1] == 60  # "<"
-    after = a[1:]
-    if bool((lt & (after == 33)).any()):  # "<!": a comment, CDATA or a declaration
+    # Room to read past a tag near the end; usually the last bytes are
+    # closing tags only and the bytes need no copy.
+    tail = data[-64:]
+    pad = len(data) < 64 or b"<c" in tail or b"<f" in tail or b"<!" in tail
+    a = np.frombuffer(data + b"\0" * 32 if pad else data, dtype=np.uint8)
+    lt = np.flatnonzero(a[: len(a) - 32] == 60)  # "<"
+    after = a[lt + 1]
+    if bool((after == 33).any()):  # "<!": a comment, CDATA or a declaration
         _refuse_declarations(data, file, part)
-    f_at = np.flatnonzero(lt & (after == 102))  # "<f"
+    f_at = lt[after == 102]  # "<f"
     formulas = bool(np.isin(a[f_at + 2], _AFTER_NAME).any())
-    c_at = np.flatnonzero(lt & (after == 99))  # "<c"
+    c_at = lt[after == 99]  # "<c"
     cells = c_at[np.isin(a[c_at + 2], _AFTER_NAME)]
     if not len(cells):
         return 0, 0, formulas
