@@ -778,9 +778,10 @@ def import_table(
     # Rows: blank, formulas in key cells, empty query or source, bad score.
     assert mapping.query is not None
     assert mapping.source_id is not None
-    q_all = _objects(texts(mapping.query))
-    s_all = _objects(texts(mapping.source_id))
-    empty = np.flatnonzero((q_all == "") | (s_all == "")).tolist()
+    q_text = texts(mapping.query)
+    s_text = texts(mapping.source_id)
+    empty = (np.flatnonzero((_objects(q_text) == "") | (_objects(s_text) == "")).tolist()
+             if "" in q_text or "" in s_text else [])
     blank = np.zeros(n_rows, dtype=bool)
     for i in empty:
         raw = data[i]
@@ -808,7 +809,7 @@ def import_table(
             alive[i] = False
     for i in empty:
         if alive[i]:
-            which = "query" if not q_all[i] else "source_id"
+            which = "query" if not q_text[i] else "source_id"
             found.append(((i, 1, 0, 0), Issue(
                 ROW_REJECTED, i + start + 1, _cn(getattr(mapping, which)),
                 f"the {which.replace('_', ' ')} is empty; row rejected")))
@@ -837,24 +838,22 @@ def import_table(
 
     # Candidates: the first row of each (query, source) pair.
     alive_idx = np.flatnonzero(alive)
-    if len(alive_idx) == n_rows:
-        q_alive, s_alive = q_all, s_all
-        keys = zip(texts(mapping.query), texts(mapping.source_id), strict=True)
-    else:
-        q_alive, s_alive = q_all[alive_idx], s_all[alive_idx]
-        keys = zip(q_alive.tolist(), s_alive.tolist(), strict=True)
-    pairs = list(keys)
-    n = len(set(pairs))
-    if n == len(pairs):  # the usual case: every row its own candidate
-        row_ci = np.arange(n, dtype=np.int64)
+    every_row = len(alive_idx) == n_rows
+    q_alive = q_text if every_row else [q_text[i] for i in alive_idx.tolist()]
+    s_alive = s_text if every_row else [s_text[i] for i in alive_idx.tolist()]
+    n = len(s_alive)
+    if len(set(s_alive)) == n or len(set(zip(q_alive, s_alive, strict=True))) == n:
+        row_ci = np.arange(n, dtype=np.int64)  # the usual case: each row its own candidate
     else:
         index: dict[tuple[str, str], int] = {}
-        row_ci = np.array([index.setdefault(k, len(index)) for k in pairs], dtype=np.int64)
+        row_ci = np.array([index.setdefault(k, len(index)) for k in zip(
+            q_alive, s_alive, strict=True)], dtype=np.int64)
+        n = len(index)
     is_first = np.ones(len(row_ci), dtype=bool)
     if len(row_ci) > 1:
         is_first[1:] = row_ci[1:] > np.maximum.accumulate(row_ci)[:-1]
     first_rows = alive_idx[is_first]
-    c_first_row = (first_rows + start + 1).tolist()
+    c_first_row = first_rows + start + 1
     c_score = score[first_rows]
     has_annotator = mapping.annotator is not None
     single = mapping.layout == "long" and not has_annotator
@@ -879,8 +878,9 @@ def import_table(
                         f"{c_first_row[ci]} for the same candidate; the first is kept")))
         rows_in, ci_in = alive_idx, row_ci
     report.rows_imported = len(rows_in)
-    c_query: list[str] = q_all[first_rows].tolist()
-    c_source: list[str] = s_all[first_rows].tolist()
+    every_first = len(first_rows) == n_rows
+    c_query = q_text if every_first else [q_text[i] for i in first_rows.tolist()]
+    c_source = s_text if every_first else [s_text[i] for i in first_rows.tolist()]
     if mapping.version is not None:
         version_text = texts(mapping.version)
         c_version = [version_text[i] for i in first_rows.tolist()]
@@ -890,10 +890,10 @@ def import_table(
                if mapping.annotator is not None else None)
     c_note = [""] * n
     if mapping.note is not None:
-        note_all = _objects(texts(mapping.note))
-        noted = np.flatnonzero(note_all[rows_in] != "")
+        note_text = texts(mapping.note)
+        noted = np.flatnonzero(np.fromiter(map(bool, note_text), bool, n_rows)[rows_in])
         for i, ci in zip(rows_in[noted].tolist(), ci_in[noted].tolist(), strict=True):
-            text = note_all[i]
+            text = note_text[i]
             who = who_all[i] if who_all is not None else ""
             c_note[ci] = "; ".join(x for x in (c_note[ci],
                                                f"{who}: {text}" if who else text) if x)
@@ -918,26 +918,28 @@ def import_table(
         values = cells_g if len(rows_p) == n_rows else [cells_g[i] for i in rows_p.tolist()]
         codes, firsts = _codes(values, signed_zero=not zero_plain)
         if len(firsts) <= _FEW_VALUES:  # grades: a handful of distinct values
-            value = np.empty(len(values))
-            state = np.empty(len(values), dtype=np.int8)
-            valid = np.empty(len(values), dtype=bool)
-            other = np.arange(len(values))
+            other = None
         else:  # many distinct numbers: those of the scale in bulk
             floats = _float_cells(values)
-            plain = np.isin(floats, plain_keys)
+            other = np.flatnonzero(~np.isin(floats, plain_keys))
+            codes, firsts = _codes([values[k] for k in other.tolist()])
+        kinds = [classify(v) for v in firsts]
+        code = np.array(codes, dtype=np.int64)
+        k_value = np.array([c.value for c in kinds], dtype=np.float64)[code]
+        k_state = np.array([c.state for c in kinds], dtype=np.int8)[code]
+        k_valid = np.array([c.grade is not None for c in kinds], dtype=bool)[code]
+        wordy = np.flatnonzero(np.array([c.wordy for c in kinds], dtype=bool)[code])
+        if other is None:
+            value, state, valid = k_value, k_state, k_valid
+            wordy_rows = rows_p[wordy]
+        else:
             value = floats + 0.0
             state = np.full(len(values), GradeState.NUMBER, dtype=np.int8)
             valid = np.ones(len(values), dtype=bool)
-            other = np.flatnonzero(~plain)
-            codes, firsts = _codes([values[k] for k in other.tolist()])
-        if len(other):
-            kinds = [classify(v) for v in firsts]
-            code = np.array(codes, dtype=np.int64)
-            value[other] = np.array([c.value for c in kinds], dtype=np.float64)[code]
-            state[other] = np.array([c.state for c in kinds], dtype=np.int8)[code]
-            valid[other] = np.array([c.grade is not None for c in kinds], dtype=bool)[code]
-            wordy = np.flatnonzero(np.array([c.wordy for c in kinds], dtype=bool)[code])
-            for j, i in zip(wordy.tolist(), rows_p[other[wordy]].tolist(), strict=True):
+            value[other], state[other], valid[other] = k_value, k_state, k_valid
+            wordy_rows = rows_p[other[wordy]]
+        if len(wordy):
+            for j, i in zip(wordy.tolist(), wordy_rows.tolist(), strict=True):
                 kind = kinds[codes[j]]
                 line = i + start + 1
                 for seq, (what, problem, shown) in enumerate(kind.issues):

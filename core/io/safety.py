@@ -7,9 +7,11 @@ calamine spend memory on them.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 import zipfile
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,8 +147,9 @@ _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 _DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref="([^"]*)"')
 _CELL_WITHOUT_REF = re.compile(rb'<c(?:[>/\t\n\r]| (?!r="))')
 _REF = re.compile(r"^\$?([A-Za-z]{1,7})\$?(\d{1,9})$")
-#: Parts above this size have their declarations looked for in the sheet scan.
+#: Parts above this size are streamed through the sheet scan.
 _SCAN_LATER = 1 << 20
+_CHUNK = 1 << 20
 
 
 def column_number(letters: str) -> int:
@@ -209,38 +212,48 @@ def _rels_of(part: str) -> str:
 def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -> WorkbookCheck:
     by_name = {i.filename: i for i in infos}
     xml_data: dict[str, bytes] = {}
-    later: list[str] = []
+    # Big parts are sheets as a rule: they are streamed through the sheet
+    # scan, which also looks for declarations; any other is checked after.
+    big: dict[str, zipfile.ZipInfo] = {}
     for info in infos:
         if info.filename.lower().endswith((".xml", ".rels", ".vml")):
-            data = _read_part(zf, info, file)
             if info.file_size > _SCAN_LATER:
-                # Big parts are sheets as a rule: their scan below looks for
-                # declarations in the same pass; any other is checked after.
-                later.append(info.filename)
-            else:
-                _refuse_declarations(data, file, info.filename)
+                big[info.filename] = info
+                continue
+            data = _read_part(zf, info, file)
+            _refuse_declarations(data, file, info.filename)
             xml_data[info.filename] = data
+
+    def load(name: str) -> bytes | None:
+        if name not in xml_data and name in big:
+            xml_data[name] = _read_part(zf, big[name], file)
+            _refuse_declarations(xml_data[name], file, name)
+        return xml_data.get(name)
+
     root_rels = "_rels/.rels"
-    if root_rels not in xml_data:
+    root_data = load(root_rels)
+    if root_data is None:
         raise InputError(f"the workbook lacks its {root_rels} part", file=file,
                          hint="this is a zip file but not an .xlsx workbook")
     book_part = ""
-    root = parse_xml(xml_data[root_rels], file=file, part=root_rels)
+    root = parse_xml(root_data, file=file, part=root_rels)
     for rel in root.iter(f"{_NS_PKG}Relationship"):
         if rel.get("Type", "").endswith("/officeDocument"):
             book_part = _resolve("", rel.get("Target", ""))
-    if book_part not in xml_data:
+    book_data = load(book_part)
+    if book_data is None:
         raise InputError("the workbook lacks its workbook part (xl/workbook.xml)", file=file,
                          hint="this is a zip file but not an .xlsx workbook")
     targets: dict[str, str] = {}
     book_rels = _rels_of(book_part)
-    if book_rels in xml_data:
-        for rel in parse_xml(xml_data[book_rels], file=file, part=book_rels).iter(
+    rels_data = load(book_rels)
+    if rels_data is not None:
+        for rel in parse_xml(rels_data, file=file, part=book_rels).iter(
             f"{_NS_PKG}Relationship"
         ):
             targets[rel.get("Id", "")] = _resolve(book_part, rel.get("Target", ""))
     check = WorkbookCheck()
-    book = parse_xml(xml_data[book_part], file=file, part=book_part)
+    book = parse_xml(book_data, file=file, part=book_part)
     for sheet in book.iter(f"{_NS_MAIN}sheet"):
         sheet_name = sheet.get("name", "")
         part = targets.get(sheet.get(f"{_NS_REL}id", ""), "")
@@ -249,20 +262,54 @@ def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
             raise InputError(f"sheet {sheet_name!r} has no part in the workbook", file=file,
                              hint="open it in Excel or LibreOffice and save it again")
         check.parts[sheet_name] = part
-        sheet_data = xml_data.get(part)
-        if sheet_data is None:
+        if part in xml_data:
+            found = _scan_sheet(xml_data[part], file=file, sheet=sheet_name, part=part)
+        elif part in big:
+            found = _scan_big_sheet(zf, big[part], file=file, sheet=sheet_name)
+        else:
             continue
-        rows, cols, formulas = _scan_sheet(sheet_data, file=file, sheet=sheet_name, part=part)
+        rows, cols, formulas = found
         check.used[sheet_name] = (rows, cols)
         if formulas:
             check.with_formulas.add(sheet_name)
     scanned = set(check.parts.values())
-    for part in later:
+    for part in big:
         if part not in scanned:
-            _refuse_declarations(xml_data[part], file, part)
+            load(part)
     if not check.sheets:
         raise InputError("the workbook has no sheets", file=file)
     return check
+
+
+def _stream_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> Generator[bytes]:
+    """Unpack one part in pieces, never past its declared size (a lying header)."""
+    got = 0
+    with zf.open(info) as fh:
+        while chunk := fh.read(_CHUNK):
+            got += len(chunk)
+            if got > info.file_size:
+                raise InputError(
+                    f"part {info.filename!r} unpacks to more than its declared size", file=file
+                )
+            yield chunk
+
+
+def _scan_big_sheet(zf: zipfile.ZipFile, info: zipfile.ZipInfo, *, file: str,
+                    sheet: str) -> tuple[int, int, bool]:
+    """:func:`_scan_sheet` on a big part, unpacked and scanned piece by piece."""
+    chunks = _stream_part(zf, info, file)
+    try:
+        head = next(chunks, b"")
+        _check_dimension(head, file=file, sheet=sheet)
+        fast = (_scan_plain(itertools.chain([head], chunks), file=file, part=info.filename)
+                if b"<worksheet" in head[: 1 << 12] else None)
+    finally:
+        chunks.close()
+    if fast is None:
+        return _scan_sheet(_read_part(zf, info, file), file=file, sheet=sheet,
+                           part=info.filename)
+    _check_area(fast[0], fast[1], file=file, sheet=sheet)
+    return fast
 
 
 def _refuse_declarations(data: bytes, file: str, part: str) -> None:
@@ -287,7 +334,7 @@ def _scan_sheet(data: bytes, *, file: str, sheet: str, part: str) -> tuple[int, 
     """
     _check_dimension(data, file=file, sheet=sheet)
     plain = b"<worksheet" in data[: 1 << 12]
-    fast = _scan_plain(data, file=file, part=part) if plain else None
+    fast = _scan_plain([data], file=file, part=part) if plain else None
     if fast is not None:
         max_row, max_col, formulas = fast
     else:
@@ -306,25 +353,53 @@ def _letter(x: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
     return (x >= 65) & (x <= 90)
 
 
-def _scan_plain(data: bytes, *, file: str, part: str) -> tuple[int, int, bool] | None:
+def _scan_plain(chunks: Iterable[bytes], *, file: str, part: str) -> tuple[int, int, bool] | None:
     """Rows, columns and formula presence of a plain sheet, in one pass.
 
-    Looks only at the bytes after each ``<``: ``<!`` (refused when it is a
-    DTD or entity declaration), ``<f`` (a formula element) and ``<c`` (a
-    cell). Every cell must start ``<c r="`` and its reference with a letter,
-    else None (the caller then scans exactly). Columns are read from up to
-    three letters in bulk; rows exactly only where they could matter (more
-    digits than is safe with the columns found), else bounded.
+    The sheet comes in pieces (each scanned while it is in the cache) and
+    only the bytes after each ``<`` are looked at: ``<!`` (refused when it
+    is a DTD or entity declaration), ``<f`` (a formula element) and ``<c``
+    (a cell). Every cell must start ``<c r="`` and its reference with a
+    letter, else None (the caller then scans exactly).
     """
-    # Room to read past a tag near the end; usually the last bytes are
-    # closing tags only and the bytes need no copy.
-    tail = data[-64:]
-    pad = len(data) < 64 or b"<c" in tail or b"<f" in tail or b"<!" in tail
-    a = np.frombuffer(data + b"\0" * 32 if pad else data, dtype=np.uint8)
-    lt = np.flatnonzero(a[: len(a) - 32] == 60)  # "<"
+    max_row = max_col = 0
+    formulas = False
+    carry = b""
+    for chunk in itertools.chain(chunks, [b""]):
+        if chunk:
+            buf = carry + chunk
+            limit = len(buf) - _LOOK_AHEAD
+            if limit <= 0:
+                carry = buf
+                continue
+        else:  # the end: room to look past the last tag
+            buf = carry + b"\0" * _LOOK_AHEAD
+            limit = len(carry)
+        found = _scan_block(buf, limit, file=file, part=part)
+        if found is None:
+            return None
+        max_row, max_col = max(max_row, found[0]), max(max_col, found[1])
+        formulas = formulas or found[2]
+        carry = buf[limit:] if chunk else b""
+    return max_row, max_col, formulas
+
+
+#: Bytes after a "<" that a block scan may read.
+_LOOK_AHEAD = 32
+
+
+def _scan_block(buf: bytes, limit: int, *, file: str, part: str) -> tuple[int, int, bool] | None:
+    """:func:`_scan_plain` on the tags starting before ``limit``.
+
+    Columns are read from up to three letters and rows from up to seven
+    digits in bulk; longer references are beyond Excel's limits and parsed
+    one by one for the message.
+    """
+    a = np.frombuffer(buf, dtype=np.uint8)
+    lt = np.flatnonzero(a[:limit] == 60)  # "<"
     after = a[lt + 1]
     if bool((after == 33).any()):  # "<!": a comment, CDATA or a declaration
-        _refuse_declarations(data, file, part)
+        _refuse_declarations(buf, file, part)
     f_at = lt[after == 102]  # "<f"
     formulas = bool(np.isin(a[f_at + 2], _AFTER_NAME).any())
     c_at = lt[after == 99]  # "<c"
@@ -344,32 +419,28 @@ def _scan_plain(data: bytes, *, file: str, part: str) -> tuple[int, int, bool] |
     if bool(four.any()):  # beyond column XFD: refused; say how far exactly
         widest = 0
         for pos in ref[four].tolist():
-            m = _CELL_REF.match(data, pos)
+            m = _CELL_REF.match(buf, pos)
             if m is not None:
                 widest = max(widest, column_number(m.group(1).decode("ascii")))
         return 0, max(widest, EXCEL_MAX_COLUMNS + 1), formulas
     col = l0.astype(np.int64) - 64
     col = np.where(two, col * 26 + l1 - 64, col)
     col = np.where(three, col * 26 + l2 - 64, col)
-    max_col = int(col.max())
-    safe = 0  # rows of up to `safe` digits cannot make the area too large
-    while safe < 6 and max_col * (10 ** (safe + 1) - 1) <= LIMITS["sheet_cells"]:
-        safe += 1
-    digits = ref + 1 + two + three
-    x = a[digits + safe]
-    pos = digits[(x >= 48) & (x <= 57)]
+    pos = ref + 1 + two + three
     row = np.zeros(len(pos), dtype=np.int64)
     going = np.ones(len(pos), dtype=bool)
-    for k in range(8):
+    for k in range(7):
         x = a[pos + k]
         going &= (x >= 48) & (x <= 57)
         row = np.where(going, row * 10 + x - 48, row)
-    max_row = max(int(row.max(initial=0)), 10**safe - 1)
-    for start in pos[going].tolist():  # eight digits or more: far beyond the limit
-        m = _DIGITS.match(data, start)
+    x = a[pos + 7]
+    longer = going & (x >= 48) & (x <= 57)
+    max_row = int(row.max())
+    for start in pos[longer].tolist():  # eight digits or more: far beyond the limit
+        m = _DIGITS.match(buf, start)
         if m is not None:
             max_row = max(max_row, int(m.group()))
-    return max_row, max_col, formulas
+    return max_row, int(col.max()), formulas
 
 
 #: Bytes that may follow an element's name: space, tab, LF, CR, ">" and "/".
