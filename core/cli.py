@@ -68,7 +68,7 @@ def conventions_from_args(args: argparse.Namespace, base: Conventions) -> Conven
     changes: dict[str, Any] = {}
     if args.gain:
         gain = Gain.parse(args.gain)
-        if conv.gain.negative_as_zero and gain.accepts_negative():
+        if conv.gain.negative_as_zero:
             # a preset's handling of negative and fractional grades stays
             gain = Gain(gain.rule, gain.table, negative_as_zero=True, truncate=conv.gain.truncate)
         changes["gain"] = gain

@@ -281,7 +281,7 @@ class Gain:
 
     def accepts_negative(self) -> bool:
         """Whether negative grades have a meaning under this rule."""
-        return self.rule is not GainRule.EXPONENTIAL
+        return self.rule is not GainRule.EXPONENTIAL or self.negative_as_zero
 
     def apply(self, grades: FloatArray) -> FloatArray:
         """Transform grades (NaN stays NaN) into gains."""
@@ -496,7 +496,7 @@ class Conventions:
             )
             exp_variant = (
                 name == "ranx"
-                and self.gain == Gain(GainRule.EXPONENTIAL)
+                and self.gain == Gain(GainRule.EXPONENTIAL, negative_as_zero=True, truncate=True)
                 and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
             )
             if same or table_variant or exp_variant:
@@ -592,7 +592,7 @@ PRESETS: dict[str, Conventions] = {
         preset="sklearn",
     ),
     "ranx": Conventions(
-        gain=Gain(GainRule.LINEAR),
+        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
         ideal=IdealInventory.JUDGED,
         ties=TieRule.SUPPLIED,
         unknown=UnknownRule.ZERO,
