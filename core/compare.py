@@ -144,11 +144,16 @@ class PairedTest:
     ci_high: float | None
     confidence: float
     bootstrap_resamples: int
+    #: Shared queries left out, by reason.
+    excluded: dict[str, int] = field(default_factory=dict)
 
     def sentence(self) -> str:
         at = f"NDCG@{format_cutoff(self.k)}"
         if self.n == 0 or self.mean_delta is None:
-            return f"No query has {at} defined in both runs, so no paired statistics."
+            return (
+                f"No query has {at} defined (and weighted) in both runs, so no paired "
+                "statistics."
+            )
         if self.method == "exact":
             how = f"exact over all {self.resamples} sign vectors"
         else:
@@ -157,8 +162,11 @@ class PairedTest:
             f"{self.confidence:.0%} bootstrap percentile interval [{self.ci_low:+.4f}, "
             f"{self.ci_high:+.4f}] ({self.bootstrap_resamples} resamples, seed {self.seed})"
         )
+        excl = ", ".join(f"{v} {why}" for why, v in self.excluded.items())
+        left_out = f", left out: {excl}" if excl else ""
         return (
-            f"Over the {self.n} queries with {at} defined in both ({self.weighting.label}): "
+            f"Over the {self.n} queries with {at} defined in both ({self.weighting.label}"
+            f"{left_out}): "
             f"A {self.mean_a:.4f}, B {self.mean_b:.4f}, mean delta B - A {self.mean_delta:+.4f}; "
             f"B wins {self.wins}, ties {self.ties}, loses {self.losses}; paired randomization "
             f"test (two-sided, sign flips, {how}) p = {self.p_value:.4g}; {ci}."
@@ -836,11 +844,19 @@ def compare(
         else:
             mean_a = mean_b = mean_d = math.nan
         s = _sign(delta[rows, j])
+        no_a = np.isnan(ndcg_a[:, j])
+        no_b = np.isnan(ndcg_b[:, j]) & ~no_a
+        reasons = {
+            "without a value in A": int(np.count_nonzero(no_a)),
+            "without a value in B": int(np.count_nonzero(no_b)),
+            "without a weight": int(np.count_nonzero(~has_w & ~no_a & ~no_b)),
+        }
         tests.append(PairedTest(
             k, int(rows.size), conv.weighting, _float_or_none(mean_a), _float_or_none(mean_b),
             _float_or_none(mean_d), int(np.count_nonzero(s > 0)), int(np.count_nonzero(s == 0)),
             int(np.count_nonzero(s < 0)), _float_or_none(p), method, used, seed,
             _float_or_none(low), _float_or_none(high), confidence, boot_n,
+            {why: v for why, v in reasons.items() if v},
         ))
     return Comparison(
         doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=common,
@@ -1123,6 +1139,7 @@ def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
             "mean_b": {"mean": sb.mean, "included": sb.included, "excluded": sb.excluded},
             "paired": {
                 "queries": t.n,
+                "excluded": t.excluded,
                 "weighting": t.weighting.value,
                 "mean_a": t.mean_a,
                 "mean_b": t.mean_b,
@@ -1132,6 +1149,10 @@ def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
                 "randomization": {
                     "p_value": t.p_value, "method": t.method, "sign_vectors": t.resamples,
                     "two_sided": True, "seed": t.seed,
+                    "p_value_formula": (
+                        "share of all sign vectors with |sum| >= observed" if t.method == "exact"
+                        else "(1 + sign vectors with |sum| >= observed) / (1 + sign vectors)"
+                    ),
                 },
                 "bootstrap": {
                     "low": t.ci_low, "high": t.ci_high, "confidence": t.confidence,
