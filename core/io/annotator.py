@@ -30,7 +30,8 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from operator import itemgetter
+from itertools import repeat
+from operator import itemgetter, ne
 from pathlib import Path
 from typing import Any
 
@@ -890,10 +891,12 @@ def import_table(
                if mapping.annotator is not None else None)
     c_note = [""] * n
     if mapping.note is not None:
-        note_text = texts(mapping.note)
-        noted = np.flatnonzero(np.fromiter(map(bool, note_text), bool, n_rows)[rows_in])
+        note_cells = column(mapping.note)
+        noted = np.flatnonzero(np.fromiter(map(ne, note_cells, repeat("")), bool, n_rows)[rows_in])
         for i, ci in zip(rows_in[noted].tolist(), ci_in[noted].tolist(), strict=True):
-            text = note_text[i]
+            text = _text(note_cells[i]).strip()
+            if not text:
+                continue
             who = who_all[i] if who_all is not None else ""
             c_note[ci] = "; ".join(x for x in (c_note[ci],
                                                f"{who}: {text}" if who else text) if x)
@@ -1064,7 +1067,8 @@ def import_table(
                    hint="check the header row and the column mapping")
     doc = Document.from_columns(
         query=c_query, source_id=_objects(c_source), score=np.array(c_score), grade=grade,
-        state=state, version=c_version, note=c_note, reason=reasons, conventions=conventions,
+        state=state, version=c_version if mapping.version is not None else None,
+        note=c_note, reason=reasons, conventions=conventions,
         name=Path(name).stem, source=name, check=False,
     )
     doc.annotators = annot_names
