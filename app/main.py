@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.fileops import FileOps
 from app.settings import APPLICATION, ORGANIZATION, ensure_identity
 from app.window import APP_TITLE, MainWindow
 from core.document import Document
@@ -64,7 +65,25 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
             )
     if doc is None:
         doc = load_example()
-    return MainWindow(doc, shown)
+    window = MainWindow(doc, shown)
+    file_ops = _install_extras(window)
+    if shown is not None:
+        file_ops.offer_recovery()  # a crash left edits for this file
+    return window
+
+
+def _install_extras(window: MainWindow) -> FileOps:
+    """File operations and the crash journal, clipboard, find, and plots."""
+    from app.clipboard_actions import install_clipboard_actions
+    from app.fileops import install_file_ops
+    from app.find import install_find
+    from app.plot_dock import install_plots
+
+    file_ops = install_file_ops(window)
+    install_clipboard_actions(window)
+    install_find(window)
+    install_plots(window)
+    return file_ops
 
 
 def main(argv: Sequence[str] | None = None) -> int:

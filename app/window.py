@@ -413,6 +413,10 @@ class MainWindow(QMainWindow):
             self.tr("This worksheet has unsaved changes. Close anyway?"), choices,
             buttons.Cancel)
         saved = answer == buttons.Save and self.save_handler is not None and self.save_handler()
+        if answer == buttons.Discard:
+            file_ops = getattr(self, "file_ops", None)
+            if file_ops is not None:
+                file_ops.journal.clear()  # discarded edits are not offered back
         if answer == buttons.Discard or saved:
             event.accept()
         else:

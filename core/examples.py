@@ -11,9 +11,18 @@ from pathlib import Path
 from core.conventions import Conventions, Rubric
 from core.document import Document
 
-__all__ = ["EXAMPLE_CONVENTIONS", "EXAMPLE_PATH", "load_example", "seed_document"]
+__all__ = [
+    "EXAMPLE_CONVENTIONS",
+    "EXAMPLE_PATH",
+    "EXAMPLE_WORKBOOK",
+    "load_example",
+    "seed_document",
+]
 
-EXAMPLE_PATH = Path(__file__).resolve().parent.parent / "resources" / "example.csv"
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+#: The bundled example worksheet (an audited workbook) and the same rows as CSV.
+EXAMPLE_WORKBOOK = RESOURCES / "example.xlsx"
+EXAMPLE_PATH = RESOURCES / "example.csv"
 
 EXAMPLE_CONVENTIONS = Conventions(
     cutoffs=(1, 2, None),
@@ -63,10 +72,7 @@ def seed_document(conventions: Conventions = EXAMPLE_CONVENTIONS) -> Document:
 
 
 def load_example() -> Document:
-    """The bundled example worksheet from ``resources/``."""
-    from core.io.delimited import read_delimited
+    """The bundled example worksheet (``resources/example.xlsx``)."""
+    from core.io.workbook import read_workbook
 
-    doc = read_delimited(EXAMPLE_PATH, EXAMPLE_CONVENTIONS)
-    doc.judgment_version = "seed-cases-v1"
-    doc.name = "seed cases A-F"
-    return doc
+    return read_workbook(EXAMPLE_WORKBOOK)

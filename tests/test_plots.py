@@ -77,3 +77,20 @@ def test_panel_draws_the_series_values(qtbot, ev, tmp_path):
     assert (tmp_path / "plot.png").read_bytes().startswith(b"\x89PNG")
     panel.save(tmp_path / "plot.svg")
     assert b"<svg" in (tmp_path / "plot.svg").read_bytes()[:2000]
+
+
+def test_plots_dock_follows_the_window(qtbot):
+    from app.main import build_window
+
+    window = build_window(None)
+    qtbot.addWidget(window)
+    window.show()
+    plots = window.plots
+    plots.dock.raise_()
+    q = window.document.query_index("case-B")
+    window.set_query(q)
+    plots.redraw()
+    bars = [p.get_height() for p in plots.panel.query_canvas.figure_.axes[0].patches]
+    # first cutoff of the example is k = 1: actual C (grade 0), ideal A (grade 3)
+    assert bars == pytest.approx([0.0, 3.0])
+    assert window.findChild(type(plots.dock), "plotsDock") is plots.dock

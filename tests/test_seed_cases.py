@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from core.aggregate import query_sentence, summarize
 from core.conventions import Conventions, Gain, GainRule, TieRule, ZeroIdealRule
 from core.engine import Status, evaluate
-from core.examples import EXAMPLE_CONVENTIONS, load_example, seed_document
+from core.examples import EXAMPLE_CONVENTIONS, EXAMPLE_PATH, load_example, seed_document
+from core.io.delimited import read_delimited
 
 L = math.log2(3)
 
@@ -23,13 +25,20 @@ def q(ev, name):
     return ev.doc.query_index(name)
 
 
-def test_example_file_matches_the_seed_document():
-    a, b = load_example(), seed_document()
+@pytest.mark.parametrize("load", [load_example, lambda: read_delimited(EXAMPLE_PATH)])
+def test_example_files_match_the_seed_document(load):
+    a, b = load(), seed_document()
     assert a.query_ids == b.query_ids
     assert a.source_id.tolist() == b.source_id.tolist()
     assert a.score.tolist() == b.score.tolist()
     assert a.state.tolist() == b.state.tolist()
-    assert a.conventions == EXAMPLE_CONVENTIONS
+    assert np.array_equal(a.grade, b.grade, equal_nan=True)
+
+
+def test_bundled_workbook_declares_the_example_conventions():
+    doc = load_example()
+    assert doc.conventions == EXAMPLE_CONVENTIONS
+    assert doc.judgment_version == "seed-cases-v1"
 
 
 def test_case_a(ev):
