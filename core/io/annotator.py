@@ -983,13 +983,18 @@ def import_table(
     all_value = np.concatenate(ev_value) if ev_value else np.zeros(0)
     all_state = np.concatenate(ev_state) if ev_state else np.zeros(0, dtype=np.int8)
     # One grade per candidate and annotator: the first read; repeats reported.
-    order = np.lexsort((all_p, all_rows))
-    pair = (all_ci * max(m, 1) + all_a)[order]
-    _, first_pos = np.unique(pair, return_index=True)
-    taken = np.zeros(len(order), dtype=bool)
-    taken[first_pos] = True
-    kept_ev = order[taken]
-    again = order[~taken].tolist()
+    again: list[int] = []
+    if len(ci_in) == n and (mapping.layout == "long"
+                            or len({who for _, who in sources}) == len(sources)):
+        kept_ev = np.arange(len(all_rows))  # one row per candidate: no repeats possible
+    else:
+        order = np.lexsort((all_p, all_rows))
+        pair = (all_ci * max(m, 1) + all_a)[order]
+        _, first_pos = np.unique(pair, return_index=True)
+        taken = np.zeros(len(order), dtype=bool)
+        taken[first_pos] = True
+        kept_ev = order[taken]
+        again = order[~taken].tolist()
     if again:
         first_of = dict(zip(pair[first_pos].tolist(), order[first_pos].tolist(), strict=True))
         for e in again:
@@ -1028,10 +1033,11 @@ def import_table(
     ratings[k_ci[number], k_a[number]] = all_value[kept_ev][number]
     unrated = np.flatnonzero(k_state == GradeState.UNRATEABLE)
     unrateable[k_ci[unrated], k_a[unrated]] = True
-    for j in unrated.tolist():
-        e = int(kept_ev[j])
-        ci, a = int(all_ci[e]), int(all_a[e])
-        given = ev_reason[(int(all_p[e]), int(all_rows[e]))]
+    u_ev = kept_ev[unrated]
+    u_ev = u_ev[np.lexsort((all_p[u_ev], all_rows[u_ev]))]  # in reading order
+    for ci, a, p, i in zip(all_ci[u_ev].tolist(), all_a[u_ev].tolist(), all_p[u_ev].tolist(),
+                           all_rows[u_ev].tolist(), strict=True):
+        given = ev_reason[(p, i)]
         tag = f"{names[a]}: {given}" if names[a] and m > 1 else given
         reasons[ci] = "; ".join(x for x in (reasons[ci], tag) if x)
     if m <= 1 and (single or not names or names == [""]):
@@ -1049,9 +1055,9 @@ def import_table(
             "each annotator's grade is kept")
     state = np.where((state == GradeState.UNKNOWN) & unrateable.any(axis=1),
                      GradeState.UNRATEABLE, state).astype(np.int8)
-    for i in set(k_ci[unrated].tolist()):  # only these can hold a reason
-        if state[i] != GradeState.UNRATEABLE:
-            reasons[i] = ""
+    holders = np.unique(all_ci[u_ev])  # only these can hold a reason
+    for i in holders[state[holders] != GradeState.UNRATEABLE].tolist():
+        reasons[i] = ""
     if mapping.score is None and mapping.rank is not None:
         report.notes.append(
             f"no score column: score = -rank (from column {_cn(mapping.rank)!r}), "
