@@ -398,7 +398,8 @@ def _read_xlsx_table(path: Path, sheet: str | None) -> Table:
                 for ch in m.group(1):
                     col = col * 26 + ord(ch) - 64
                 formulas.append((int(m.group(2)) - 1, col - 1, text))
-    rows = [r if type(r) is list else list(r) for r in rows]
+    if type(rows) is not list or (rows and type(rows[0]) is not list):
+        rows = [list(r) for r in rows]  # calamine gives lists of lists; nothing to copy
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
                  formulas=formulas)
 
