@@ -296,3 +296,33 @@ def test_load_document_routes_foreign_workbooks(tmp_path: Path) -> None:
     assert doc.conventions.preset == "sklearn"
     notes = doc.import_report.notes
     assert any("not an NDCG Worksheet workbook" in n for n in notes)
+
+
+def test_findings_are_reported_in_reading_order(tmp_path: Path) -> None:
+    """Row by row; in a row the score first, then each grade column left to right."""
+    path = tmp_path / "order.csv"
+    path.write_text("query,doc,score,grade_a,grade_b\n"
+                    "q,d1,0.5,Relevant,7\n"
+                    "q,d1,0.4,2,n/a\n"
+                    "q,d2,0.3,Nope,1\n", encoding="utf-8")
+    rep = import_annotations(path, rubric=RUBRIC).report
+    assert [(i.row, i.kind, i.column) for i in rep.issues] == [
+        (2, "label mapped", "grade_a"), (2, "outside scale", "grade_b"),
+        (3, "conflict", "score"), (3, "duplicate", "grade_a"), (3, "mark", "grade_b"),
+        (3, "conflict", "grade_b"),
+        (4, "cell rejected", "grade_a"),
+    ]
+    assert rep.unmapped_labels == {"Nope": 1}
+    assert "first on row 2" in rep.issues[3].problem
+
+
+def test_workbook_with_an_empty_second_sheet(tmp_path: Path) -> None:
+    path = tmp_path / "two.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["query", "doc", "grade"])
+    ws.write_row(1, 0, ["q", "a", 2])
+    wb.add_worksheet("Notes")
+    wb.close()
+    res = import_annotations(path)
+    assert res.document.grade.tolist() == [2.0]

@@ -111,3 +111,49 @@ def test_whole_corpus_in_bounded_process_memory() -> None:
     assert all(result["out"].values())
     grown_mib = (result["peak"] - result["base"]) / 1024
     assert grown_mib < 200, f"peak grew by {grown_mib:.0f} MiB"
+
+
+def _builder():  # the corpus' own workbook writer
+    sys.path.insert(0, str(HOSTILE.parent))
+    try:
+        import make_hostile
+    finally:
+        sys.path.pop(0)
+    return make_hostile
+
+
+@pytest.mark.parametrize("cell", [
+    '<c\n r="XFD1048576"><v>1</v></c>',
+    '<c s="1" r="XFD1048576"><v>1</v></c>',
+    '<c r="xfd1048576"><v>1</v></c>',
+    '<c r="XFD1048576"/>',
+])
+def test_far_cell_however_written_is_refused_before_reading(tmp_path: Path, cell: str) -> None:
+    mk = _builder()
+    path = tmp_path / "far.xlsx"
+    path.write_bytes(mk._xlsx(mk._sheet(mk.GOOD_ROWS + f'<row r="1048576">{cell}</row>')))
+    with pytest.raises(InputError, match="too large to read safely"):
+        check_xlsx(path)
+
+
+@pytest.mark.parametrize("at", [0, 1 << 20, (1 << 20) - 7, 2 << 20])
+def test_big_sheet_scanned_in_pieces(tmp_path: Path, at: int) -> None:
+    """A sheet over 1 MiB is scanned piece by piece; a far cell anywhere is found.
+
+    ``at``: the far cell goes after the last row ending before this offset
+    (0: first in the sheet data; around 1 MiB: across the first piece's end).
+    """
+    mk = _builder()
+    filler = "".join(f'<row r="{r}"><c r="A{r}"><v>1</v></c></row>' for r in range(4, 60_000))
+    sheet = mk._sheet(mk.GOOD_ROWS + filler, dimension="A1:C59999")
+    assert len(sheet) > 2 << 20
+    ok = tmp_path / "big.xlsx"
+    ok.write_bytes(mk._xlsx(sheet))
+    assert check_xlsx(ok).used == {"Judgments": (59_999, 3)}
+    pos = (sheet.index("<sheetData>") + len("<sheetData>") if at == 0
+           else sheet.rindex("</row>", 0, at) + len("</row>"))
+    far = '<row r="5"><c r="XFD1048576"><v>1</v></c></row>'
+    bad = tmp_path / "big_far.xlsx"
+    bad.write_bytes(mk._xlsx(sheet[:pos] + far + sheet[pos:]))
+    with pytest.raises(InputError, match="XFD1048576"):
+        check_xlsx(bad)
