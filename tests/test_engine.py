@@ -280,3 +280,24 @@ def test_trec_eval_preset_truncates_fractional_grades():
     assert ev.gain.tolist() == [0.0, 1.0]
     assert doc.grade.tolist() == [0.5, 1.7]  # the raw grades are kept
     assert ev.ndcg[0, 0] == pytest.approx(1 / math.log2(3), abs=1e-15)
+
+
+@given(
+    st.lists(st.integers(1, 5), min_size=1, max_size=6),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_sort_within_queries_equals_a_global_lexsort(sizes, uniform, seed):
+    from core.engine import sort_within_queries
+
+    rng = np.random.default_rng(seed)
+    if uniform:
+        sizes = [sizes[0]] * len(sizes)  # the 2-D block path
+    q = np.repeat(np.arange(len(sizes)), sizes)
+    if not uniform and rng.random() < 0.5:
+        q = rng.permutation(q)  # the general path
+    a = rng.integers(0, 3, q.size).astype(float)
+    b = rng.integers(0, 3, q.size).astype(float)
+    pos = np.arange(q.size)
+    np.testing.assert_array_equal(sort_within_queries(q, [a]), np.lexsort((pos, a, q)))
+    np.testing.assert_array_equal(sort_within_queries(q, [a, b]), np.lexsort((pos, a, b, q)))
