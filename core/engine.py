@@ -10,6 +10,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -73,6 +74,11 @@ class QueryCutoff:
 
 def _segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
     """1-based position within runs of equal keys, and the run starts."""
+    blocks = _uniform_blocks(keys_sorted)
+    if blocks:
+        rows, size = blocks
+        within = np.arange(1, size + 1)
+        return np.tile(within, rows), np.tile(within == 1, rows)
     m = keys_sorted.shape[0]
     first = np.ones(m, dtype=bool)
     if m > 1:
@@ -80,6 +86,32 @@ def _segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
     pos = np.arange(m)
     start = np.maximum.accumulate(np.where(first, pos, 0)) if m else pos
     return pos - start + 1, first
+
+
+def _uniform_blocks(q: IntArray) -> tuple[int, int] | None:
+    """(blocks, size) when ``q`` is grouped in consecutive blocks of one size."""
+    n = q.shape[0]
+    if n < 2 or not bool(np.all(q[1:] >= q[:-1])):
+        return None
+    sizes = np.bincount(q)
+    sizes = sizes[sizes > 0]
+    m = int(sizes[0])
+    return (n // m, m) if bool(np.all(sizes == m)) else None
+
+
+_MAGNITUDE = np.int64(0x7FFFFFFFFFFFFFFF)
+
+
+def _sortable(key: FloatArray) -> IntArray:
+    """Whole numbers that sort as the float ``key`` does (stable integer sorts
+    are faster than float ones); -0.0 equals 0.0 and NaN sorts last."""
+    key = np.add(key, 0.0, dtype=np.float64)  # -0.0 -> 0.0, and a copy
+    nan = np.isnan(key)
+    if nan.any():
+        key[nan] = np.inf
+    bits = key.view(np.int64)
+    out: IntArray = bits ^ ((bits >> 63) & _MAGNITUDE)
+    return out
 
 
 def sort_within_queries(q: IntArray, keys: list[FloatArray]) -> IntArray:
@@ -90,22 +122,19 @@ def sort_within_queries(q: IntArray, keys: list[FloatArray]) -> IntArray:
     matrix) are sorted block by block as a 2-D array, several times faster
     than a global multi-key sort; other layouts take one stable pass a key.
     """
-    n = q.shape[0]
-    if n > 1 and bool(np.all(q[1:] >= q[:-1])):
-        sizes = np.bincount(q)
-        sizes = sizes[sizes > 0]
-        m = int(sizes[0])
-        if bool(np.all(sizes == m)):
-            rows = n // m
-            grid = [k.reshape(rows, m) for k in keys]
-            if len(grid) == 1:
-                local = np.argsort(grid[0], axis=1, kind="stable")
-            else:
-                local = np.lexsort(grid, axis=1)
-            perm: IntArray = (local + (np.arange(rows) * m)[:, None]).ravel()
-            return perm
-    perm = np.arange(n)
-    for key in keys:
+    int_keys = [_sortable(k) for k in keys]
+    blocks = _uniform_blocks(q)
+    if blocks:
+        rows, m = blocks
+        grid = [k.reshape(rows, m) for k in int_keys]
+        if len(grid) == 1:
+            local = np.argsort(grid[0], axis=1, kind="stable")
+        else:
+            local = np.lexsort(grid, axis=1)
+        perm: IntArray = (local + (np.arange(rows) * m)[:, None]).ravel()
+        return perm
+    perm = np.arange(q.shape[0])
+    for key in int_keys:
         perm = perm[np.argsort(key[perm], kind="stable")]
     return perm[np.argsort(q[perm], kind="stable")]
 
@@ -225,51 +254,45 @@ class Evaluation:
         self._sorted_gain = gain[order]
         self._sorted_query = q_sorted
 
-        self.rank = np.zeros(n, dtype=np.int64)
-        self.rank[order] = rank
-        self.tie_size = np.zeros(n, dtype=np.int64)
-        self.tie_size[order] = group_size[group] if order.size else 0
-        self.tie_first_rank = np.zeros(n, dtype=np.int64)
-        if order.size:
-            first_rank = rank[np.flatnonzero(new_group)]
-            self.tie_first_rank[order] = first_rank[group]
-        self.discount = np.full(n, np.nan)
-        self.discount[order] = self._effective_discount(None)
-        self.contribution = self.gain * self.discount
+        self._new_group = new_group
 
-        # Ideal lists, all queries at once.
+        # Ideal lists, all queries at once. Their totals need only the gains
+        # in order; which candidate stands where is worked out when asked.
         inv = np.flatnonzero(inventory)
-        inv_gain = np.nan_to_num(gain[inv], nan=-np.inf)
-        ideal_order = inv[sort_within_queries(doc.query[inv], [-inv_gain])]
-        ideal_rank, _ = _segment_rank(doc.query[ideal_order])
-        self.ideal_order = ideal_order
-        self._ideal_rank_sorted = ideal_rank
-        self._ideal_gain_sorted = gain[ideal_order]
-        self.ideal_rank = np.zeros(n, dtype=np.int64)
-        self.ideal_rank[ideal_order] = ideal_rank
-        self.ideal_contribution = np.full(n, np.nan)
-        ideal_discount = discount(ideal_rank)
-        self.ideal_contribution[ideal_order] = gain[ideal_order] * ideal_discount
-
-        # Counts per query.
-        def count(mask: BoolArray) -> IntArray:
-            return np.bincount(doc.query[mask], minlength=nq).astype(np.int64)
-
-        self.n_total = count(np.ones(n, dtype=bool))
-        self.n_ranked = count(ranked)
-        self.n_retrieved = count(retrieved)
-        self.n_judged = count(numeric)
-        self.n_unknown = count(doc.state == GradeState.UNKNOWN)
-        self.n_unrateable = count(doc.state == GradeState.UNRATEABLE)
-        self.n_inventory = count(inventory)
-        self.n_open = count(inventory & ~numeric) if c.unknown is UnknownRule.UNRESOLVED else (
-            np.zeros(nq, dtype=np.int64)
-        )
-        if c.rubric is not None:
-            outside = numeric & ~c.rubric.contains(doc.grade)
+        inv_gain = gain[inv]
+        if np.isnan(inv_gain).any():
+            inv_gain = np.where(np.isnan(inv_gain), -np.inf, inv_gain)
+        self._inventory = inv
+        self._inventory_key = -inv_gain
+        inv_query = doc.query[inv]
+        blocks = _uniform_blocks(inv_query)
+        if blocks:
+            rows, m = blocks
+            sorted_gain = np.sort(self._inventory_key.reshape(rows, m), axis=1).ravel()
+            sorted_gain = np.negative(sorted_gain, out=sorted_gain)
+            ideal_query = inv_query
         else:
-            outside = np.zeros(n, dtype=bool)
-        self.outside_rubric = outside
+            self.__dict__["ideal_order"] = inv[
+                sort_within_queries(inv_query, [self._inventory_key])
+            ]
+            sorted_gain = gain[self.ideal_order]
+            ideal_query = doc.query[self.ideal_order]
+        sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
+        ideal_rank, _ = _segment_rank(ideal_query)
+        self._ideal_rank_sorted = ideal_rank
+        self._ideal_gain_sorted = sorted_gain
+        self._ideal_query_sorted = ideal_query
+        ideal_discount = discount(ideal_rank)
+        self._ideal_discount = ideal_discount
+
+        self._numeric = numeric
+        self._retrieved = retrieved
+        #: Per query: candidates whose grade is not known but counts (only
+        #: under the ``unresolved`` rule; such a query has no NDCG).
+        self.n_open = (
+            self._count(inventory & ~numeric) if c.unknown is UnknownRule.UNRESOLVED
+            else np.zeros(nq, dtype=np.int64)
+        )
 
         # Per query and cutoff.
         ks = c.cutoffs
@@ -281,9 +304,7 @@ class Evaluation:
             self.dcg[:, j] = np.bincount(q_sorted, weights=contrib, minlength=nq)
             keep = ideal_rank <= k if k is not None else np.ones(ideal_rank.size, dtype=bool)
             icontrib = np.where(keep, self._ideal_gain_sorted * ideal_discount, 0.0)
-            self.idcg[:, j] = np.bincount(
-                doc.query[ideal_order], weights=icontrib, minlength=nq
-            )
+            self.idcg[:, j] = np.bincount(ideal_query, weights=icontrib, minlength=nq)
         unresolved = self.n_open > 0
         self.idcg[unresolved, :] = np.nan
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -309,8 +330,111 @@ class Evaluation:
         if self._group_size.size == rank.size:
             return d
         sums = np.bincount(self._sorted_group, weights=d, minlength=self._group_size.size)
-        eff: FloatArray = sums[self._sorted_group] / self._group_size[self._sorted_group]
+        eff: FloatArray = (sums / self._group_size)[self._sorted_group]
         return eff
+
+    # -- counts per query (computed when asked) ----------------------------------------
+    def _count(self, mask: BoolArray) -> IntArray:
+        counts: IntArray = np.bincount(self.doc.query[mask], minlength=self.doc.n_queries)
+        return counts.astype(np.int64)
+
+    @cached_property
+    def n_total(self) -> IntArray:
+        """Candidates per query."""
+        counts: IntArray = np.bincount(self.doc.query, minlength=self.doc.n_queries)
+        return counts.astype(np.int64)
+
+    @cached_property
+    def n_ranked(self) -> IntArray:
+        """Candidates in each ranked list."""
+        return self._count(self.ranked_mask)
+
+    @cached_property
+    def n_retrieved(self) -> IntArray:
+        """Candidates with a predicted score."""
+        return self._count(self._retrieved)
+
+    @cached_property
+    def n_judged(self) -> IntArray:
+        """Candidates with a numeric grade."""
+        return self._count(self._numeric)
+
+    @cached_property
+    def n_unknown(self) -> IntArray:
+        return self._count(self.doc.state == GradeState.UNKNOWN)
+
+    @cached_property
+    def n_unrateable(self) -> IntArray:
+        return self._count(self.doc.state == GradeState.UNRATEABLE)
+
+    @cached_property
+    def n_inventory(self) -> IntArray:
+        """Candidates in each ideal inventory."""
+        return self._count(self.inventory_mask)
+
+    @cached_property
+    def outside_rubric(self) -> BoolArray:
+        """Numeric grades that the declared rubric does not permit."""
+        rubric = self.conventions.rubric
+        if rubric is None:
+            return np.zeros(len(self.doc), dtype=bool)
+        outside: BoolArray = self._numeric & ~rubric.contains(self.doc.grade)
+        return outside
+
+    # -- per candidate, aligned with the document's rows (computed when asked) ------------
+    def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,
+                 where: IntArray) -> npt.NDArray[np.generic]:
+        out = np.full(len(self.doc), fill, dtype=values.dtype)
+        out[where] = values
+        return out
+
+    @cached_property
+    def rank(self) -> IntArray:
+        """1-based rank of each candidate; 0 when not ranked."""
+        return self._scatter(self._sorted_rank, 0, self.order)  # type: ignore[return-value]
+
+    @cached_property
+    def tie_size(self) -> IntArray:
+        """Size of each ranked candidate's tie group (1 when not tied)."""
+        size = self._group_size[self._sorted_group] if self.order.size else self._sorted_rank
+        return self._scatter(size, 0, self.order)  # type: ignore[return-value]
+
+    @cached_property
+    def tie_first_rank(self) -> IntArray:
+        """The first rank of each ranked candidate's tie group."""
+        first_rank = self._sorted_rank[np.flatnonzero(self._new_group)]
+        values = first_rank[self._sorted_group] if self.order.size else self._sorted_rank
+        return self._scatter(values, 0, self.order)  # type: ignore[return-value]
+
+    @cached_property
+    def discount(self) -> FloatArray:
+        """The effective (tie-averaged where declared) discount over the whole
+        list; NaN when not ranked."""
+        return self._scatter(self._effective_discount(None), np.nan, self.order)  # type: ignore[return-value]
+
+    @cached_property
+    def contribution(self) -> FloatArray:
+        """gain x discount over the whole list (NaN when either is unknown)."""
+        out: FloatArray = self.gain * self.discount
+        return out
+
+    @cached_property
+    def ideal_order(self) -> IntArray:
+        """Candidate indices of every ideal list, query by query, best first."""
+        perm = sort_within_queries(self.doc.query[self._inventory], [self._inventory_key])
+        order: IntArray = self._inventory[perm]
+        return order
+
+    @cached_property
+    def ideal_rank(self) -> IntArray:
+        """Rank in the ideal list; 0 when not in the ideal inventory."""
+        return self._scatter(self._ideal_rank_sorted, 0, self.ideal_order)  # type: ignore[return-value]
+
+    @cached_property
+    def ideal_contribution(self) -> FloatArray:
+        """gain x discount at the ideal rank; NaN outside the inventory."""
+        values = self.gain[self.ideal_order] * self._ideal_discount
+        return self._scatter(values, np.nan, self.ideal_order)  # type: ignore[return-value]
 
     def contribution_at(self, k: int | None) -> FloatArray:
         """Each candidate's contribution to DCG@k (0 beyond k, NaN when its

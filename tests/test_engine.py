@@ -296,8 +296,9 @@ def test_sort_within_queries_equals_a_global_lexsort(sizes, uniform, seed):
     q = np.repeat(np.arange(len(sizes)), sizes)
     if not uniform and rng.random() < 0.5:
         q = rng.permutation(q)  # the general path
-    a = rng.integers(0, 3, q.size).astype(float)
-    b = rng.integers(0, 3, q.size).astype(float)
+    values = np.array([-np.inf, -1.5, -0.0, 0.0, 1e-300, 2.5, np.inf])
+    a = rng.choice(values, q.size)
+    b = rng.choice(values, q.size)
     pos = np.arange(q.size)
     np.testing.assert_array_equal(sort_within_queries(q, [a]), np.lexsort((pos, a, q)))
     np.testing.assert_array_equal(sort_within_queries(q, [a, b]), np.lexsort((pos, a, b, q)))
