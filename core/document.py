@@ -122,6 +122,7 @@ class Document:
         frequency: dict[str, float] | None = None,
         importance: dict[str, float] | None = None,
         query_order: Sequence[str] | None = None,
+        query_codes: npt.NDArray[np.int64] | None = None,
         conventions: Conventions | None = None,
         judgment_version: str = "",
         name: str = "",
@@ -133,14 +134,27 @@ class Document:
         ``grade`` None/NaN means unknown unless ``state`` says otherwise.
         ``score`` None/NaN means judged but not retrieved. A query+source pair
         may appear only once (``source`` names the file in that error).
+
+        With ``query_codes`` (each row's index into ``query``), ``query`` is
+        the list of distinct query ids in order instead of one id per row.
         """
-        n = len(query)
-        if len(source_id) != n:
-            raise ValueError("query and source_id differ in length")
         qids: dict[str, int] = {}
         for q in query_order or ():
             qids.setdefault(str(q), len(qids))
-        qidx = np.fromiter((qids.setdefault(str(q), len(qids)) for q in query), np.int64, n)
+        if query_codes is not None:
+            for q in query:
+                qids.setdefault(str(q), len(qids))
+            if len(qids) != len(query) or query_order:
+                raise ValueError("query_codes need the distinct query ids, in order")
+            n = len(query_codes)
+            qidx = np.array(query_codes, dtype=np.int64)
+            if n and (qidx.min() < 0 or qidx.max() >= len(qids)):
+                raise ValueError("a query code is out of range")
+        else:
+            n = len(query)
+            qidx = np.fromiter((qids.setdefault(str(q), len(qids)) for q in query), np.int64, n)
+        if len(source_id) != n:
+            raise ValueError("query and source_id differ in length")
         if isinstance(source_id, np.ndarray) and source_id.dtype == object:
             sid = source_id
         else:
@@ -155,8 +169,10 @@ class Document:
             return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
         def texts(values: Sequence[str] | None) -> npt.NDArray[np.object_]:
+            if values is None:
+                return np.full(n, "", dtype=object)
             out = np.empty(n, dtype=object)
-            out[:] = [""] * n if values is None else [str(v) for v in values]
+            out[:] = [str(v) for v in values]
             return out
 
         scores = floats(score)
@@ -211,20 +227,33 @@ class Document:
             )
 
     def find_duplicate(self) -> tuple[int, int] | None:
-        """The first two rows that repeat a query+source pair, if any."""
-        codes: dict[str, int] = {}
-        sid = np.fromiter((codes.setdefault(s, len(codes)) for s in self.source_id), np.int64,
-                          len(self))
-        key = self.query * max(len(codes), 1) + sid
+        """The first two rows that repeat a query+source pair, if any.
+
+        ``second`` is the earliest row whose pair an earlier row holds, and
+        ``first`` the first row holding that pair.
+        """
+        n = len(self)
+        if n < 2:
+            return None
+        # Rows are sorted on a 64-bit key (query and the id's hash); only rows
+        # whose key repeats are compared as text, so a hash clash cannot lie.
+        hashes = np.fromiter(map(hash, self.source_id), np.int64, n).view(np.uint64)
+        key = hashes ^ (self.query.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
         order = np.argsort(key, kind="stable")
         ks = key[order]
-        dup = np.flatnonzero(ks[1:] == ks[:-1])
-        if not dup.size:
+        same = ks[1:] == ks[:-1]
+        if not same.any():
             return None
-        rows = sorted(int(order[d + 1]) for d in dup)
-        second = rows[0]
-        first = int(np.flatnonzero(key == key[second])[0])
-        return first, second
+        same_rows = np.zeros(n, dtype=bool)
+        same_rows[1:] |= same
+        same_rows[:-1] |= same
+        seen: dict[tuple[int, str], int] = {}
+        for i in np.sort(order[same_rows]).tolist():
+            pair = (int(self.query[i]), self.source_id[i])
+            first = seen.setdefault(pair, i)
+            if first != i:
+                return first, i
+        return None
 
     # -- shape ------------------------------------------------------------------------
     def __len__(self) -> int:

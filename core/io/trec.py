@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -93,109 +96,381 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
 
 
 #: The bytes ``bytes.split()`` treats as whitespace.
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[list(b" \t\n\r\x0b\x0c")] = True
-#: The fast reader works through the file in pieces of about this many bytes.
-_CHUNK = 1 << 21
+_WORD = bytes(0 if i in b" \t\n\r\x0b\x0c" else 1 for i in range(256))
+#: The fast reader works through a file in pieces of about this many bytes.
+_CHUNK = 1 << 22
+#: A fast reader's field is copied into rows of this many bytes at most (a
+#: longer id sends the whole file to the line-by-line reader).
+_MAX_WIDTH = 512
+_POW10 = 10.0 ** np.arange(16)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+U64Array = npt.NDArray[np.uint64]
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 
-def _fast_rows(raw: bytes, n_fields: int) -> list[tuple[list[bytes], npt.NDArray[np.int64]]] | None:
-    """Every non-blank line's fields, a chunk of lines at a time, with each
-    line's 1-based number (as ``bytes.splitlines`` counts them).
+def _check_head(head: bytes, path: Path) -> None:
+    """The checks :func:`_read_bytes` makes on a file's first bytes."""
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"\xd0\xcf\x11\xe0"):
+        raise InputError("this is a workbook, not a TREC text file", file=str(path))
+    if b"\x00" in head[:4096]:
+        raise InputError("the file is binary, not a TREC text file", file=str(path))
 
-    Returns None when some non-blank line does not have exactly ``n_fields``
-    fields; the line-by-line reader then names it.
+
+def _pieces(path: Path) -> Iterator[bytes]:
+    """The file in pieces of whole lines (a piece never splits ``\\r\\n``)."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below; errors must name the file
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
+    with fh:
+        rest = b""
+        first = True
+        while True:
+            try:
+                piece = fh.read(_CHUNK)
+            except OSError as exc:
+                raise InputError(
+                    f"cannot read the file: {exc.strerror or exc}", file=str(path)
+                ) from exc
+            if first:
+                _check_head(piece, path)
+                first = False
+            if not piece:
+                if rest:
+                    yield rest
+                return
+            data = rest + piece if rest else piece
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r", 0, len(data) - 1)) + 1
+            if cut == 0:
+                rest = data
+                continue
+            yield data[:cut]
+            rest = data[cut:]
+
+
+def _gather(b: npt.NDArray[np.uint8], start: IntArray, length: IntArray,
+            width: int) -> npt.NDArray[np.uint8]:
+    """Tokens copied into rows of ``width`` bytes, padded with zero bytes."""
+    n = start.size
+    inside = np.arange(width) < length[:, None]
+    dst = np.flatnonzero(inside)
+    src = dst + np.repeat(start - np.arange(n) * width, length)
+    out = np.zeros(n * width, dtype=np.uint8)
+    out[dst] = b[src]
+    return out.reshape(n, width)
+
+
+def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
+    """Parse fixed-width number tokens as Python's ``float`` would.
+
+    Plain decimals of at most 15 digits are computed exactly with numpy
+    (integer digits / a power of ten: both exact, one correctly rounded
+    division); the rest go through ``float``. None if a token is not a finite
+    number.
     """
-    if b"\x00" in raw:
+    n, width = m.shape
+    cols = np.ascontiguousarray(m.T)
+    mantissa = np.zeros(n, dtype=np.int64)
+    n_digits = np.zeros(n, dtype=np.int64)
+    n_frac = np.zeros(n, dtype=np.int64)
+    n_dot = np.zeros(n, dtype=np.int64)
+    bad = np.zeros(n, dtype=bool)
+    for j in range(width):
+        c = cols[j]
+        digit = c - np.uint8(48)
+        is_digit = digit < 10
+        is_dot = c == 46
+        mantissa = mantissa * np.where(is_digit, 10, 1) + np.where(is_digit, digit, 0)
+        n_digits += is_digit
+        n_frac += is_digit & (n_dot > 0)
+        n_dot += is_dot
+        other = ~(is_digit | is_dot | (c == 0))  # zero bytes pad the token
+        if j == 0:
+            other &= (c != 45) & (c != 43)
+        bad |= other
+    simple = ~bad & (n_dot <= 1) & (n_digits >= 1) & (n_digits <= 15)
+    value = mantissa / _POW10[np.minimum(n_frac, 15)]
+    value[cols[0] == 45] *= -1.0
+    other_rows = np.flatnonzero(~simple)
+    if other_rows.size:
+        try:
+            value[other_rows] = m[other_rows].view(f"S{width}").ravel().astype(np.float64)
+        except ValueError:
+            return None
+    if not np.all(np.isfinite(value)):
         return None
-    out = []
-    base = 0
-    pos, size = 0, len(raw)
-    while pos < size:
-        end = min(pos + _CHUNK, size)
-        if end < size:
-            nl = raw.find(b"\n", end)
-            end = size if nl < 0 else nl + 1
-        chunk = raw[pos:end]
-        pos = end
-        b = np.frombuffer(chunk, dtype=np.uint8)
-        space = _SPACE[b]
-        starts = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
+    result: FloatArray = value
+    return result
+
+
+class _Column:
+    """One text field of a file, coded: each row's code points at its
+    distinct token (``raw``, ordered by ``key``, first seen on row ``first``)."""
+
+    def __init__(self, code: IntArray, key: U64Array, raw: npt.NDArray[np.bytes_],
+                 first: IntArray) -> None:
+        self.code = code
+        self.key = key
+        self.raw = raw
+        self.first = first
+
+
+def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
+    """A 64-bit key per row of ``m``, the same whatever the padding (exact
+    when a token holds at most 8 bytes).
+
+    Tokens hold no zero byte, so a word is zero exactly when it is padding;
+    padding words leave the key alone.
+    """
+    words = m.view(np.uint64)
+    key = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        word = words[:, j]
+        mixed = (key ^ (key >> np.uint64(29))) * _MIX + word
+        key = np.where(word != 0, mixed, key)
+    return key
+
+
+class _Piece:
+    """What one piece of a file holds: per row its line (counted within the
+    piece), number and, per text field, the code of its token among the
+    piece's distinct tokens."""
+
+    def __init__(self, line: IntArray, n_breaks: int) -> None:
+        self.line = line
+        self.n_breaks = n_breaks
+        self.number = np.empty(0, dtype=np.float64)
+        self.code: list[IntArray] = []
+        self.key: list[U64Array] = []
+        self.raw: list[npt.NDArray[np.bytes_]] = []
+        self.first: list[IntArray] = []
+
+
+def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
+    """Distinct keys (sorted), each one's first row, each row's code.
+
+    Runs of equal keys (a run file lists a query's rows together) are
+    coded once each.
+    """
+    n = key.size
+    heads = np.flatnonzero(key[1:] != key[:-1]) + 1
+    if 4 * heads.size < n:
+        heads = np.concatenate((np.zeros(1, dtype=np.int64), heads))
+        uniq, first, inverse = np.unique(key[heads], return_index=True, return_inverse=True)
+        code = np.repeat(inverse, np.diff(heads, append=n))
+        return uniq, heads[first], code
+    uniq, first, code = np.unique(key, return_index=True, return_inverse=True)
+    return uniq, first, code
+
+
+def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
+                number_field: int) -> _Piece | None:
+    """Fields of one piece; None where the line-by-line reader must look."""
+    if b"\x00" in chunk:
+        return None
+    b = np.frombuffer(chunk, dtype=np.uint8)
+    word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
+    edges = np.flatnonzero(word[1:] != word[:-1]) + 1
+    if word[0]:
+        edges = np.concatenate((np.zeros(1, dtype=np.int64), edges))
+    if word[-1]:
+        edges = np.concatenate((edges, np.full(1, b.size, dtype=np.int64)))
+    starts, ends = edges[0::2], edges[1::2]
+    if b"\r" in chunk:
         newline = b == 10
         cr = b == 13
         cr[:-1] &= ~newline[1:]
         breaks = np.flatnonzero(newline | cr)
-        if starts.size % n_fields:
+    else:
+        breaks = np.flatnonzero(b == 10)
+    # Tokens on each line (the last line may have no break).
+    before = np.searchsorted(starts, breaks)
+    counts = np.diff(before, prepend=0, append=starts.size)
+    if np.any((counts != n_fields) & (counts != 0)):
+        return None
+    piece = _Piece(np.flatnonzero(counts), breaks.size)
+    for f in (number_field, *text_fields):
+        s = starts[f::n_fields]
+        length = ends[f::n_fields] - s
+        longest = int(length.max()) if length.size else 1
+        if longest > _MAX_WIDTH:
             return None
-        token_line = np.searchsorted(breaks, starts).reshape(-1, n_fields)
-        lines = token_line[:, 0]
-        if np.any(token_line != lines[:, None]) or np.any(lines[1:] == lines[:-1]):
-            return None
-        tokens = chunk.split()
-        if len(tokens) != starts.size:  # pragma: no cover - the same rule of whitespace
-            return None
-        out.append((tokens, lines + (base + 1)))
-        base += breaks.size
-    return out
+        width = -(-longest // 8) * 8
+        m = _gather(b, s, length, width)
+        if f == number_field:
+            number = _numbers(m)
+            if number is None:
+                return None
+            piece.number = number
+            continue
+        uniq, first, code = _code(_keys(m))
+        if width > 8 and not np.array_equal(m, m[first][code]):
+            return None  # two tokens share a key: rare; the slow path is exact
+        piece.code.append(code.astype(np.int64, copy=False))
+        piece.key.append(uniq)
+        piece.raw.append(m[first].view(f"S{width}").ravel())
+        piece.first.append(first.astype(np.int64, copy=False))
+    return piece
 
 
-def _decode_all(tokens: list[bytes]) -> list[str]:
+class _Table:
+    """A whole TREC file read column-wise (see :func:`_scan`)."""
+
+    def __init__(self, line: IntArray, number: FloatArray, columns: list[_Column]) -> None:
+        self.line = line
+        self.number = number
+        self.columns = columns
+
+
+def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> _Column | None:
+    """One text field's codes over every piece (None on a key clash)."""
+    if not pieces:
+        empty = np.empty(0, dtype=np.int64)
+        return _Column(empty, np.empty(0, dtype=np.uint64), np.empty(0, dtype="S1"), empty)
+    key = np.concatenate([p.key[i] for p in pieces])
+    raw = np.concatenate([p.raw[i] for p in pieces])
+    first = np.concatenate([p.first[i] + off for p, off in zip(pieces, offsets, strict=True)])
+    uniq, rep, inverse = np.unique(key, return_index=True, return_inverse=True)
+    if uniq.size != key.size and not np.array_equal(raw, raw[rep][inverse]):
+        return None
+    first_row = np.full(uniq.size, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first_row, inverse, first)
+    codes = []
+    start = 0
+    for p in pieces:
+        n_uniq = p.key[i].size
+        codes.append(inverse[start:start + n_uniq][p.code[i]])
+        start += n_uniq
+    return _Column(np.concatenate(codes), uniq, raw[rep], first_row)
+
+
+def _scan(path: Path, n_fields: int, text_fields: tuple[int, ...],
+          number_field: int) -> _Table | None:
+    """Read a TREC file column-wise with numpy, a piece at a time (two
+    pieces at once: numpy lets go of the interpreter lock).
+
+    Returns None when a line is irregular (a wrong number of fields, a bad
+    number, a zero byte, a very long token): the line-by-line reader then
+    reads the file and names the line.
+    """
+    pieces: list[_Piece] = []
+    offsets: list[int] = []
+    lines: list[IntArray] = []
+    base_line = rows = 0
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        pending: deque[Future[_Piece | None]] = deque()
+        chunks = _pieces(path)
+        while True:
+            while len(pending) < 2:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending.append(pool.submit(_read_piece, chunk, n_fields, text_fields,
+                                           number_field))
+            if not pending:
+                break
+            piece = pending.popleft().result()
+            if piece is None:
+                for job in pending:
+                    job.cancel()
+                return None
+            if piece.line.size:
+                pieces.append(piece)
+                offsets.append(rows)
+                lines.append(piece.line + (base_line + 1))
+                rows += piece.line.size
+            base_line += piece.n_breaks
+    columns = []
+    for i in range(len(text_fields)):
+        column = _merge(pieces, i, offsets)
+        if column is None:
+            return None
+        columns.append(column)
+    line = np.concatenate(lines) if lines else np.empty(0, dtype=np.int64)
+    numbers = np.concatenate([p.number for p in pieces]) if pieces else np.empty(0)
+    return _Table(line, numbers, columns)
+
+
+def _decode_all(raw: npt.NDArray[np.bytes_]) -> list[str]:
     """Decode many ids at once (each as :func:`_text` would)."""
+    tokens: list[bytes] = raw.tolist()
     try:
         return b"\n".join(tokens).decode("utf-8").split("\n") if tokens else []
     except UnicodeDecodeError:
         return [_text(t) for t in tokens]
 
 
+def _union(a: _Column, b: _Column) -> tuple[IntArray, IntArray, npt.NDArray[np.bytes_]] | None:
+    """Codes of both columns' distinct tokens in one common set (and its
+    tokens); None when two different tokens share a key."""
+    key = np.concatenate([a.key, b.key])
+    uniq, inverse = np.unique(key, return_inverse=True)
+    a_map, b_map = inverse[: a.key.size], inverse[a.key.size:]
+    width = max(a.raw.itemsize, b.raw.itemsize, 1)
+    raw = np.empty(uniq.size, dtype=f"S{width}")
+    raw[a_map] = a.raw
+    raw[b_map] = b.raw
+    if not np.array_equal(raw[a_map], a.raw):
+        return None
+    return a_map, b_map, raw
+
+
 class Run:
-    """A run file's columns: query, source, score (and each row's line)."""
+    """A run file's columns: query, source, score (and each row's line).
+
+    Read column-wise with numpy when every line is regular; any irregular
+    file is read line by line, so messages name the line.
+    """
 
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
         self.path = path
-        self.query: list[str] = []
-        self.source: list[str] = []
-        self.score = array("d")
-        self.line = array("l")
         self.tag = ""
-        raw = _read_bytes(path)
-        if not self._read_fast(raw):
-            self.query, self.source = [], []
-            self.score, self.line = array("d"), array("l")
-            self._read_lines(raw)
+        self._table = _scan(path, 6, (0, 2), 4)
+        self._query: list[str] | None = None
+        self._source: list[str] | None = None
+        if self._table is not None:
+            self.score: FloatArray = self._table.number
+            self.line: IntArray = self._table.line
+        else:
+            query: list[str] = []
+            source: list[str] = []
+            score = array("d")
+            line = array("q")
+            self._read_lines(_read_bytes(path), query, source, score, line)
+            self._query, self._source = query, source
+            self.score = np.frombuffer(score, dtype=np.float64)
+            self.line = np.frombuffer(line, dtype=np.int64)
 
-    def _read_fast(self, raw: bytes) -> bool:
-        """Whole chunks at a time; False where the line-by-line reader must
-        look (a line with the wrong number of fields, a bad score)."""
-        chunks = _fast_rows(raw, 6)
-        if chunks is None:
-            return False
-        names: dict[bytes, str] = {}
-        for tokens, lines in chunks:
-            try:
-                scores = np.fromiter(map(float, tokens[4::6]), np.float64, len(lines))
-            except ValueError:
-                return False
-            if not np.all(np.isfinite(scores)):
-                return False
-            query = tokens[0::6]
-            for qb in set(query):
-                if qb not in names:
-                    names[qb] = _text(qb)
-            self.query += map(names.__getitem__, query)
-            self.source += _decode_all(tokens[2::6])
-            self.score.frombytes(scores.tobytes())
-            self.line.extend(lines.tolist())
-        return True
+    @property
+    def query(self) -> list[str]:
+        """Each row's query id."""
+        if self._query is None:
+            assert self._table is not None
+            column = self._table.columns[0]
+            ids = np.array(_decode_all(column.raw), dtype=object)
+            self._query = ids[column.code].tolist()
+        return self._query
 
-    def _read_lines(self, raw: bytes) -> None:
+    @property
+    def source(self) -> list[str]:
+        """Each row's source id."""
+        if self._source is None:
+            assert self._table is not None
+            column = self._table.columns[1]
+            ids = np.array(_decode_all(column.raw), dtype=object)
+            self._source = ids[column.code].tolist()
+        return self._source
+
+    def _read_lines(self, raw: bytes, query: list[str], source: list[str], score: array[float],
+                    line: array[int]) -> None:
         name = str(self.path)
         queries: dict[bytes, str] = {}
-        q_app, s_app, sc_app, l_app = (
-            self.query.append, self.source.append, self.score.append, self.line.append
-        )
-        for line_no, line in enumerate(raw.splitlines(), start=1):
-            parts = line.split()
+        q_app, s_app, sc_app, l_app = query.append, source.append, score.append, line.append
+        for line_no, text in enumerate(raw.splitlines(), start=1):
+            parts = text.split()
             if not parts:
                 continue
             if len(parts) != 6:
@@ -204,10 +479,10 @@ class Run:
                     file=name, line=line_no,
                 )
             try:
-                score = float(parts[4])
+                value = float(parts[4])
             except ValueError:
-                score = math.nan
-            if not math.isfinite(score):
+                value = math.nan
+            if not math.isfinite(value):
                 raise InputError(
                     f"{_text(parts[4])!r} is not a finite number", file=name, line=line_no,
                     column="score (field 5)",
@@ -218,7 +493,7 @@ class Run:
                 q = queries[qb] = _text(qb)
             q_app(q)
             s_app(_text(parts[2]))
-            sc_app(score)
+            sc_app(value)
             l_app(line_no)
 
 
@@ -235,33 +510,145 @@ def document_from_trec(
 
     Queries in both files are kept. Run rows without a judgment get an unknown
     grade; judged sources the run did not retrieve are added without a score.
+    Rows keep the run's order; the judged-not-retrieved rows follow, query by
+    query (in the run's order), each query's in the qrels' order.
     """
     run = run if isinstance(run, Run) else Run(run)
+    qrels_path = Path(qrels_path)
+    name = Path(run.path).stem
+    if run._table is not None:
+        table = _scan(qrels_path, 4, (0, 2), 3)
+        if table is not None:
+            doc = _join_columns(run, run._table, table, qrels_path, conventions, name)
+            if doc is not None:
+                return doc
+    return _join_lines(run, qrels_path, conventions, name)
+
+
+def _duplicate_error(run: Run, doc: Document, rows: IntArray, first: int,
+                     second: int) -> InputError:
+    return InputError(
+        f"query {doc.query_ids[int(doc.query[second])]!r} retrieves source "
+        f"{doc.source_id[second]!r} twice (first on line {int(run.line[int(rows[first])])})",
+        file=str(run.path), line=int(run.line[int(rows[second])]),
+        hint="keep one line per query and source",
+    )
+
+
+def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
+                  conventions: Conventions | None, name: str) -> Document | None:
+    """The join on integer codes; None where the line-by-line join must do it
+    (two different ids that read as the same text, a key clash)."""
+    run_q, run_s = rt.columns
+    qrels_q, qrels_s = qt.columns
+    # A qrels file that judges a pair twice: the line reader names the lines.
+    pair = np.sort(qrels_q.code * max(qrels_s.key.size, 1) + qrels_s.code)
+    if np.any(pair[1:] == pair[:-1]):
+        read_qrels(qrels_path)
+        return None  # pragma: no cover - read_qrels raised
+    queries = _union(run_q, qrels_q)
+    sources = _union(run_s, qrels_s)
+    if queries is None or sources is None:
+        return None
+    rq_map, qq_map, q_raw = queries
+    rs_map, qs_map, s_raw = sources
+    # Queries in both files, in the order the run first lists them.
+    judged = np.zeros(q_raw.size, dtype=bool)
+    judged[qq_map] = True
+    kept = np.flatnonzero(judged[rq_map])
+    kept = kept[np.argsort(run_q.first[kept], kind="stable")]
+    query_ids = _decode_all(run_q.raw[kept])
+    if len(set(query_ids)) != len(query_ids):
+        return None  # different bytes, the same text (cp1252 fallback)
+    to_doc = np.full(q_raw.size, -1, dtype=np.int64)
+    to_doc[rq_map[kept]] = np.arange(kept.size)
+    run_query = to_doc[rq_map][run_q.code]
+    if kept.size == run_q.key.size:
+        rows = np.arange(run_query.size)
+    else:
+        rows = np.flatnonzero(run_query >= 0)
+        run_query = run_query[rows]
+    run_source = rs_map[run_s.code[rows]]
+    qrels_query = to_doc[qq_map][qrels_q.code]
+    judged_rows = np.flatnonzero(qrels_query >= 0)
+    qrels_query = qrels_query[judged_rows]
+    qrels_source = qs_map[qrels_s.code[judged_rows]]
+    grades = qt.number[judged_rows]
+    n_s = np.int64(max(s_raw.size, 1))
+    run_key = run_query * n_s + run_source
+    qrels_key = qrels_query * n_s + qrels_source
+    del run_q, run_s, qrels_q, qrels_s, pair
+    # Grades of the retrieved rows.
+    order = np.argsort(qrels_key)
+    sorted_key = qrels_key[order]
+    at = np.minimum(np.searchsorted(sorted_key, run_key), max(sorted_key.size - 1, 0))
+    hit = (sorted_key[at] == run_key) if sorted_key.size else np.zeros(run_key.size, bool)
+    grade = np.full(run_key.size, np.nan)
+    matched = order[at[hit]]
+    grade[hit] = grades[matched]
+    # Judged but not retrieved: query by query, in the qrels' order.
+    extra = np.ones(qrels_key.size, dtype=bool)
+    extra[matched] = False
+    extra_rows = np.flatnonzero(extra)
+    extra_rows = extra_rows[np.argsort(qrels_query[extra_rows], kind="stable")]
+    source_text = _decode_all(s_raw)
+    if len(set(source_text)) != len(source_text):
+        return None  # different bytes, the same text (cp1252 fallback)
+    texts = np.empty(len(source_text), dtype=object)
+    texts[:] = source_text
+    del source_text
+    source_code = np.concatenate([run_source, qrels_source[extra_rows]])
+    doc = Document.from_columns(
+        query=query_ids,
+        query_codes=np.concatenate([run_query, qrels_query[extra_rows]]),
+        source_id=texts[source_code],
+        score=np.concatenate([run.score[rows], np.full(extra_rows.size, np.nan)]),
+        grade=np.concatenate([grade, grades[extra_rows]]),
+        conventions=conventions,
+        name=name,
+        source=None,
+        check=False,
+    )
+    # A run that lists a pair twice (only the rows the document keeps count).
+    key_order = np.argsort(run_key, kind="stable")
+    sorted_run = run_key[key_order]
+    repeat = np.flatnonzero(sorted_run[1:] == sorted_run[:-1])
+    if repeat.size:
+        second = int(key_order[repeat + 1].min())
+        first = int(np.flatnonzero(run_key == run_key[second])[0])
+        raise _duplicate_error(run, doc, rows, first, second)
+    return doc
+
+
+def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
+                name: str) -> Document:
+    """The join on Python dicts (the text of every id)."""
     qrels, _ = read_qrels(qrels_path)
-    keep_q = set(run.query) & set(qrels)
-    n_run = len(run.query)
-    if len(keep_q) == len(set(run.query)):
+    run_query = run.query
+    keep_q = set(run_query) & set(qrels)
+    n_run = len(run_query)
+    if len(keep_q) == len(set(run_query)):
         rows = np.arange(n_run)
     else:
-        rows = np.fromiter((i for i, q in enumerate(run.query) if q in keep_q), np.int64)
-    query = [run.query[i] for i in rows]
+        rows = np.fromiter((i for i, q in enumerate(run_query) if q in keep_q), np.int64)
+    query = [run_query[i] for i in rows]
+    run_source = run.source
     source = np.empty(len(rows), dtype=object)
-    source[:] = [run.source[i] for i in rows]
-    score = np.frombuffer(run.score, dtype=np.float64)[rows]
+    source[:] = [run_source[i] for i in rows]
+    score = run.score[rows]
     grade = np.full(len(rows), np.nan)
     retrieved: dict[str, set[str]] = {q: set() for q in keep_q}
     for j in range(len(rows)):
         q = query[j]
-        judged = qrels[q]
         s = source[j]
-        g = judged.get(s)
+        g = qrels[q].get(s)
         if g is not None:
             grade[j] = g
             retrieved[q].add(s)
     extra_q: list[str] = []
     extra_s: list[str] = []
     extra_g: list[float] = []
-    order = [q for q in dict.fromkeys(run.query) if q in keep_q]
+    order = [q for q in dict.fromkeys(run_query) if q in keep_q]
     for q in order:
         seen = retrieved[q]
         for s, g in qrels[q].items():
@@ -279,18 +666,13 @@ def document_from_trec(
         grade=np.concatenate([grade, np.array(extra_g, dtype=np.float64)]),
         query_order=order,
         conventions=conventions,
-        name=Path(run.path).stem,
+        name=name,
         source=None,
         check=False,
     )
     dup = doc.find_duplicate()
     if dup is not None:
-        line = int(run.line[int(rows[dup[1]])])
-        raise InputError(
-            f"query {doc.query_ids[int(doc.query[dup[1]])]!r} retrieves source "
-            f"{doc.source_id[dup[1]]!r} twice (first on line {int(run.line[int(rows[dup[0]])])})",
-            file=str(run.path), line=line, hint="keep one line per query and source",
-        )
+        raise _duplicate_error(run, doc, rows, dup[0], dup[1])
     return doc
 
 

@@ -1,0 +1,434 @@
+"""The TREC reader: the column-wise (numpy) path against the line-by-line one.
+
+Every file is read twice: as the fast reader does (whole pieces of the file
+with numpy, codes joined on integers) and as the line-by-line reader does
+(Python dicts), which is what any irregular file gets. The two must give the
+same document, the same errors and the same line numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import core.io.trec as trec
+from core.document import Document
+from core.errors import InputError
+from core.io.trec import Run, document_from_trec
+
+
+@contextmanager
+def line_by_line() -> Any:
+    """Make every file take the line-by-line reader."""
+    with mock.patch.object(trec, "_scan", return_value=None):
+        yield
+
+
+def both(run: Path, qrels: Path) -> tuple[Document, Document]:
+    """The document as the fast path and as the line-by-line path read it."""
+    fast_run = Run(run)
+    assert fast_run._table is not None, "the fast reader should take this file"
+    fast = document_from_trec(fast_run, qrels)
+    with line_by_line():
+        slow = document_from_trec(run, qrels)
+    return fast, slow
+
+
+def columns(doc: Document) -> dict[str, Any]:
+    return {
+        "query_ids": doc.query_ids,
+        "query": doc.query.tolist(),
+        "source_id": doc.source_id.tolist(),
+        "score": [None if math.isnan(x) else x for x in doc.score.tolist()],
+        "grade": [None if math.isnan(x) else x for x in doc.grade.tolist()],
+        "state": doc.state.tolist(),
+        "name": doc.name,
+    }
+
+
+def assert_same(fast: Document, slow: Document) -> None:
+    assert columns(fast) == columns(slow)
+    assert all(type(s) is str for s in fast.source_id.tolist())
+    assert fast.source_id.dtype == object
+    # score/grade compared bit for bit (so -0.0 and 0.0 differ)
+    assert fast.score.tobytes() == slow.score.tobytes()
+    assert fast.grade.tobytes() == slow.grade.tobytes()
+
+
+def error_of(run: Path, qrels: Path, *, slow: bool = False) -> InputError:
+    if slow:
+        with line_by_line(), pytest.raises(InputError) as info:
+            document_from_trec(run, qrels)
+    else:
+        with pytest.raises(InputError) as info:
+            document_from_trec(run, qrels)
+    return info.value
+
+
+def write(path: Path, data: str | bytes) -> Path:
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return path
+
+
+# -- hand-made files --------------------------------------------------------------------
+
+
+RUN = """\
+q1 Q0 a 1 3.5 t
+q1 Q0 b 2 2 t
+q1 Q0 c 3 2 t
+q2 Q0 a 1 -1e-3 t
+
+q3 Q0 x 1 7 t
+q2 Q0 é 2 -0.0 t
+"""
+
+QRELS = """\
+q2 0 z 2
+q1 0 c 1
+q1 0 d 3
+q2 0 é 0.5
+q9 0 a 1
+q1 0 e 0
+"""
+
+
+def test_hand_made_join(tmp_path):
+    run, qrels = write(tmp_path / "r.txt", RUN), write(tmp_path / "q.txt", QRELS)
+    fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    # q3 has no judgments and q9 no run rows: both are left out.
+    assert fast.query_ids == ["q1", "q2"]
+    assert fast.source_id.tolist() == ["a", "b", "c", "a", "é", "d", "e", "z"]
+    assert fast.query.tolist() == [0, 0, 0, 1, 1, 0, 0, 1]
+    np.testing.assert_array_equal(fast.score[:5], [3.5, 2.0, 2.0, -0.001, -0.0])
+    assert math.copysign(1.0, fast.score[4]) == -1.0
+    assert np.isnan(fast.score[5:]).all()  # judged but not retrieved
+    np.testing.assert_array_equal(fast.grade, [np.nan, np.nan, 1, np.nan, 0.5, 3, 0, 2])
+    assert fast.state.tolist() == [1, 1, 0, 1, 0, 0, 0, 0]
+    assert fast.name == "r"
+
+
+def test_crlf_lone_cr_tabs_and_blank_lines(tmp_path):
+    text = RUN.replace("\n", "\r\n").replace("q1 Q0 b", "q1\tQ0\t b").encode()
+    text = text.replace(b"q3 Q0 x 1 7 t\r\n", b"   \t\r\nq3 Q0 x 1 7 t\r")
+    run = write(tmp_path / "r.txt", text)
+    qrels = write(tmp_path / "q.txt", "\n\n" + QRELS.replace("\n", "\r\n") + "  \n")
+    fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    assert len(fast) == 8
+
+
+def test_empty_and_disjoint_files(tmp_path):
+    run, qrels = write(tmp_path / "r.txt", ""), write(tmp_path / "q.txt", QRELS)
+    fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    assert len(fast) == 0
+    assert fast.query_ids == []
+    run = write(tmp_path / "r2.txt", "other Q0 a 1 1 t\n")
+    fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    assert len(fast) == 0
+
+
+def test_run_duplicate_names_both_lines(tmp_path):
+    run = write(tmp_path / "r.txt", RUN + "q1 Q0 b 9 0.5 t\nq1 Q0 a 9 0.5 t\n")
+    qrels = write(tmp_path / "q.txt", QRELS)
+    fast, slow = error_of(run, qrels), error_of(run, qrels, slow=True)
+    assert str(fast) == str(slow)
+    assert fast.line == 8
+    assert "source 'b' twice (first on line 2)" in fast.problem
+    assert fast.file == str(run)
+
+
+def test_duplicate_in_a_query_without_judgments_is_ignored(tmp_path):
+    run = write(tmp_path / "r.txt", RUN + "q3 Q0 x 2 1 t\n")
+    fast, slow = both(run, write(tmp_path / "q.txt", QRELS))
+    assert_same(fast, slow)
+
+
+def test_qrels_duplicate_names_both_lines(tmp_path):
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = write(tmp_path / "q.txt", QRELS + "q9 0 b 1\nq9 0 a 2\n")
+    fast, slow = error_of(run, qrels), error_of(run, qrels, slow=True)
+    assert str(fast) == str(slow)
+    assert fast.line == 8
+    assert "'a' of query 'q9' is judged twice (first on line 5)" in fast.problem
+
+
+@pytest.mark.parametrize(
+    ("line", "where", "problem"),
+    [
+        ("q1 Q0 f 4 1.5\n", None, "expected 6 fields"),
+        ("q1 Q0 f 4 1.5 t extra\n", None, "expected 6 fields"),
+        ("q1 Q0 f 4 nan t\n", "score (field 5)", "'nan' is not a finite number"),
+        ("q1 Q0 f 4 1e999 t\n", "score (field 5)", "is not a finite number"),
+        ("q1 Q0 f 4 1,5 t\n", "score (field 5)", "'1,5' is not a finite number"),
+        ("q1 Q0 f 4 - t\n", "score (field 5)", "'-' is not a finite number"),
+    ],
+)
+def test_bad_run_line_is_named(tmp_path, line, where, problem):
+    run = write(tmp_path / "r.txt", RUN + line + "q1 Q0 g 5 1 t\n")
+    qrels = write(tmp_path / "q.txt", QRELS)
+    err = error_of(run, qrels)
+    assert (err.line, err.column) == (8, where)
+    assert problem in err.problem
+    assert str(err) == str(error_of(run, qrels, slow=True))
+
+
+def test_bad_qrels_line_is_named(tmp_path):
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = write(tmp_path / "q.txt", QRELS + "q1 0 f\n")
+    err = error_of(run, qrels)
+    assert err.line == 7
+    assert "expected 4 fields" in err.problem
+    qrels = write(tmp_path / "q.txt", QRELS + "q1 0 f high\n")
+    err = error_of(run, qrels)
+    assert (err.line, err.column) == (7, "grade (field 4)")
+
+
+def test_workbook_and_binary_refused(tmp_path):
+    qrels = write(tmp_path / "q.txt", QRELS)
+    err = error_of(write(tmp_path / "r.xlsx", b"PK\x03\x04rest"), qrels)
+    assert "workbook" in err.problem
+    err = error_of(write(tmp_path / "r.bin", b"q1 Q0 a 1 1 t\n\x00\x01"), qrels)
+    assert "binary" in err.problem
+    err = error_of(tmp_path / "missing.txt", qrels)
+    assert "cannot read the file" in err.problem
+
+
+def test_zero_byte_late_in_file_goes_line_by_line(tmp_path):
+    # Past the first 4096 bytes a zero byte is part of an id, as before.
+    body = "".join(f"q1 Q0 d{i} {i} 1 t\n" for i in range(400))
+    run = write(tmp_path / "r.txt", body.encode() + b"q1 Q0 a\x00b 1 1 t\n")
+    pad = "".join(f"q1 0 d{i} 1\n" for i in range(400))
+    qrels = write(tmp_path / "q.txt", pad + "q1 0 a\x00b 2\n")
+    doc = document_from_trec(run, qrels)
+    assert doc.source_id[400] == "a\x00b"
+    assert doc.grade[400] == 2
+
+
+def test_non_utf8_ids_read_as_cp1252(tmp_path):
+    run = write(tmp_path / "r.txt", b"q1 Q0 caf\xe9 1 2 t\nq1 Q0 \xe2\x82\xac 2 1 t\n")
+    qrels = write(tmp_path / "q.txt", b"q1 0 caf\xe9 1\n")
+    fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    assert fast.source_id.tolist() == ["café", "€"]
+
+
+def test_different_bytes_same_text_as_line_by_line(tmp_path):
+    # b"caf\xc3\xa9" (UTF-8) and b"caf\xe9" (cp1252) both read as "café": the
+    # line-by-line reader sees one id, so the fast path must too.
+    run = write(tmp_path / "r.txt", "q1 Q0 café 1 2 t\n".encode() + b"q1 Q0 x 2 1 t\n")
+    qrels = write(tmp_path / "q.txt", b"q1 0 caf\xe9 3\n")
+    fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    assert fast.grade.tolist() == [3.0, pytest.approx(np.nan, nan_ok=True)]
+
+
+def test_key_clash_falls_back_exactly(tmp_path):
+    # Every id gets the same key: the byte check must notice and the result
+    # must still be exact.
+    run, qrels = write(tmp_path / "r.txt", RUN), write(tmp_path / "q.txt", QRELS)
+    with line_by_line():
+        slow = document_from_trec(run, qrels)
+    long_run = RUN.replace(" a ", " a-long-identifier ")
+    long_qrels = QRELS.replace(" a ", " a-long-identifier ")
+    run, qrels = write(tmp_path / "r.txt", long_run), write(tmp_path / "q.txt", long_qrels)
+    with mock.patch.object(trec, "_keys", lambda m: np.zeros(m.shape[0], dtype=np.uint64)):
+        fast = document_from_trec(run, qrels)
+    with line_by_line():
+        slow = document_from_trec(run, qrels)
+    assert_same(fast, slow)
+
+
+def test_very_long_id(tmp_path):
+    long_id = "x" * (trec._MAX_WIDTH + 1)
+    run = write(tmp_path / "r.txt", RUN + f"q1 Q0 {long_id} 9 1 t\n")
+    qrels = write(tmp_path / "q.txt", QRELS + f"q1 0 {long_id} 2\n")
+    doc = document_from_trec(run, qrels)
+    assert doc.source_id[5] == long_id
+    assert doc.grade[5] == 2
+
+
+# -- the number parser ------------------------------------------------------------------
+
+
+def parse(tokens: list[bytes]) -> np.ndarray | None:
+    width = -(-max(max(len(t) for t in tokens), 1) // 8) * 8
+    m = np.array(tokens, dtype=f"S{width}").view(np.uint8).reshape(len(tokens), width)
+    return trec._numbers(m)
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=20),
+       st.sampled_from(["{!r}", "{:.2f}", "{:.6g}", "{:.0f}", "{:+.3f}", "{:.15g}", "{:e}"]))
+def test_numbers_parse_as_float_does(values, fmt):
+    tokens = [fmt.format(v).encode() for v in values]
+    got = parse(tokens)
+    assert got is not None
+    assert got.tobytes() == np.array([float(t) for t in tokens]).tobytes()
+
+
+@pytest.mark.parametrize("token", [b"1,5", b"-", b".", b"1.2.3", b"nan", b"inf", b"--1", b"0x1",
+                                   b"1e400", b"\xe9"])
+def test_numbers_refuse_what_float_refuses(token):
+    assert parse([b"1", token]) is None
+
+
+def test_numbers_accept_what_float_accepts():
+    tokens = [b"1_000", b"+.5", b"5.", b"-0", b"007", b"1E3", b"123456789012345678"]
+    got = parse(tokens)
+    assert got is not None
+    assert got.tobytes() == np.array([float(t) for t in tokens]).tobytes()
+
+
+# -- random files -------------------------------------------------------------------------
+
+ID_CHARS = st.characters(
+    blacklist_characters=" \t\n\r\x0b\x0c\x00", blacklist_categories=("Cs",),
+)
+IDS = st.text(ID_CHARS, min_size=1, max_size=12)
+SCORES = st.one_of(
+    st.floats(-1e6, 1e6, allow_nan=False).map(repr),
+    st.integers(-5, 5).map(str),
+    st.sampled_from(["1.5", "2.25", "-0.0", "3", "1e-3"]),  # ties
+)
+ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@st.composite
+def trec_files(draw: st.DrawFn) -> tuple[bytes, bytes]:
+    queries = draw(st.lists(IDS, min_size=1, max_size=4, unique=True))
+    sources = draw(st.lists(IDS, min_size=1, max_size=8, unique=True))
+    pairs = draw(st.lists(
+        st.tuples(st.sampled_from(queries), st.sampled_from(sources)), unique=True, max_size=25,
+    ))
+    run_lines = [f"{q} Q0 {s} {i} {draw(SCORES)} tag" for i, (q, s) in enumerate(pairs)]
+    judged = draw(st.lists(st.sampled_from(pairs), unique=True)) if pairs else []
+    extra = draw(st.lists(st.tuples(st.sampled_from(queries) | IDS, IDS), max_size=8))
+    qrels_pairs = list(dict.fromkeys(judged + extra))
+    qrels_pairs = draw(st.permutations(qrels_pairs))
+    qrels_lines = [f"{q} {draw(st.sampled_from(['0', 'Q0']))} {s} "
+                   f"{draw(st.sampled_from(['0', '1', '2', '3', '-1', '0.5']))}"
+                   for q, s in qrels_pairs]
+
+    def join(lines: list[str]) -> bytes:
+        out = []
+        for line in lines:
+            if draw(st.booleans()) and draw(st.booleans()):
+                out.append(draw(st.sampled_from(["", "  ", "\t"])) + draw(ENDINGS))
+            sep = draw(st.sampled_from([" ", "\t", "  "]))
+            out.append(line.replace(" ", sep) + draw(ENDINGS))
+        text = "".join(out)
+        if draw(st.booleans()):
+            text = text.rstrip("\r\n")
+        return text.encode("utf-8")
+
+    return join(run_lines), join(qrels_lines)
+
+
+@given(trec_files(), st.sampled_from([16, 64, 1 << 22]))
+def test_fast_and_line_by_line_agree(files, chunk):
+    run_text, qrels_text = files
+    with tempfile.TemporaryDirectory() as tmp:
+        run = write(Path(tmp) / "run.txt", run_text)
+        qrels = write(Path(tmp) / "qrels.txt", qrels_text)
+        with mock.patch.object(trec, "_CHUNK", chunk):
+            fast, slow = both(run, qrels)
+            assert_same(fast, slow)
+            # The run's own columns read the same way too.
+            fast_run = Run(run)
+        with line_by_line():
+            slow_run = Run(run)
+        assert fast_run.query == slow_run.query
+        assert fast_run.source == slow_run.source
+        assert fast_run.score.tobytes() == slow_run.score.tobytes()
+        assert fast_run.line.tolist() == slow_run.line.tolist()
+
+
+@given(trec_files(), st.integers(0, 30))
+def test_run_duplicates_found_as_line_by_line(files, at):
+    run_text, qrels_text = files
+    lines = run_text.splitlines()
+    rows = [line for line in lines if line.split()]
+    if not rows:
+        return
+    copy = rows[at % len(rows)]
+    run_text = b"\n".join([*lines, b"", copy]) + b"\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        run = write(Path(tmp) / "run.txt", run_text)
+        qrels = write(Path(tmp) / "qrels.txt", qrels_text)
+        try:
+            document_from_trec(run, qrels)
+        except InputError as exc:
+            fast: str | None = str(exc)
+        else:
+            fast = None
+        try:
+            with line_by_line():
+                document_from_trec(run, qrels)
+        except InputError as exc:
+            slow: str | None = str(exc)
+        else:
+            slow = None
+        assert fast == slow
+
+
+def test_same_id_in_pieces_of_different_widths(tmp_path):
+    # "0" sits beside a 9-byte id in the run (16-byte rows) and alone in the
+    # qrels (8-byte rows): its key must not depend on the row width.
+    run = write(tmp_path / "r.txt", "0 Q0 0 0 0.0 tag\n0\U00010000\U00010000 Q0 0 1 0.0 tag\n")
+    qrels = write(tmp_path / "q.txt", "0 0 0 0\n")
+    fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    assert fast.query_ids == ["0"]
+    assert fast.grade.tolist() == [0.0]
+
+
+# -- Document.find_duplicate --------------------------------------------------------------
+
+
+def duplicate_oracle(query: list[str], source: list[str]) -> tuple[int, int] | None:
+    seen: dict[tuple[str, str], int] = {}
+    for i, pair in enumerate(zip(query, source, strict=True)):
+        if pair in seen:
+            return seen[pair], i
+        seen[pair] = i
+    return None
+
+
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3"]), st.sampled_from("abcdé")),
+                max_size=12),
+       st.booleans())
+def test_find_duplicate_matches_a_dict(rows, clash):
+    query = [q for q, _ in rows]
+    source = [s for _, s in rows]
+    doc = Document.from_columns(query=query, source_id=source, check=False)
+    if clash:  # every id hashes alike: only the text comparison may decide
+        with mock.patch("core.document.hash", return_value=7, create=True):
+            got = doc.find_duplicate()
+    else:
+        got = doc.find_duplicate()
+    assert got == duplicate_oracle(query, source)
+
+
+def test_from_columns_with_query_codes():
+    doc = Document.from_columns(query=["b", "a"], query_codes=np.array([1, 0, 1]),
+                                source_id=["x", "y", "z"], grade=[1.0, None, 2.0])
+    ref = Document.from_columns(query=["a", "b", "a"], source_id=["x", "y", "z"],
+                                grade=[1.0, None, 2.0], query_order=["b", "a"])
+    assert doc.query_ids == ref.query_ids == ["b", "a"]
+    assert doc.query.tolist() == ref.query.tolist() == [1, 0, 1]
+    with pytest.raises(ValueError, match="distinct"):
+        Document.from_columns(query=["a", "a"], query_codes=np.array([0]), source_id=["x"])
+    with pytest.raises(ValueError, match="out of range"):
+        Document.from_columns(query=["a"], query_codes=np.array([1]), source_id=["x"])
