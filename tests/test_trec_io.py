@@ -273,9 +273,13 @@ def parse(tokens: list[bytes]) -> np.ndarray | None:
        st.sampled_from(["{!r}", "{:.2f}", "{:.6g}", "{:.0f}", "{:+.3f}", "{:.15g}", "{:e}"]))
 def test_numbers_parse_as_float_does(values, fmt):
     tokens = [fmt.format(v).encode() for v in values]
+    expected = np.array([float(t) for t in tokens])
     got = parse(tokens)
+    if not np.isfinite(expected).all():  # e.g. the largest double to 15 digits
+        assert got is None
+        return
     assert got is not None
-    assert got.tobytes() == np.array([float(t) for t in tokens]).tobytes()
+    assert got.tobytes() == expected.tobytes()
 
 
 @pytest.mark.parametrize("token", [b"1,5", b"-", b".", b"1.2.3", b"nan", b"inf", b"--1", b"0x1",
