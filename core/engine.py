@@ -72,13 +72,14 @@ class QueryCutoff:
     status: Status
 
 
+def _block_rank(rows: int, size: int) -> tuple[IntArray, BoolArray]:
+    """:func:`_segment_rank` of ``rows`` consecutive blocks of ``size``."""
+    within = np.arange(1, size + 1)
+    return np.tile(within, rows), np.tile(within == 1, rows)
+
+
 def _segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
     """1-based position within runs of equal keys, and the run starts."""
-    blocks = _uniform_blocks(keys_sorted)
-    if blocks:
-        rows, size = blocks
-        within = np.arange(1, size + 1)
-        return np.tile(within, rows), np.tile(within == 1, rows)
     m = keys_sorted.shape[0]
     first = np.ones(m, dtype=bool)
     if m > 1:
@@ -114,16 +115,20 @@ def _sortable(key: FloatArray) -> IntArray:
     return out
 
 
-def sort_within_queries(q: IntArray, keys: list[FloatArray]) -> IntArray:
+def sort_within_queries(
+    q: IntArray, keys: list[FloatArray], blocks: tuple[int, int] | bool | None = True
+) -> IntArray:
     """A stable permutation ordering positions by ``q``, then by ``keys``
     (most significant last, as :func:`numpy.lexsort`), then by position.
 
     Rows grouped by query in blocks of one size (the usual run file or
     matrix) are sorted block by block as a 2-D array, several times faster
     than a global multi-key sort; other layouts take one stable pass a key.
+    ``blocks`` is :func:`_uniform_blocks` of ``q`` when the caller knows it.
     """
     int_keys = [_sortable(k) for k in keys]
-    blocks = _uniform_blocks(q)
+    if blocks is True:
+        blocks = _uniform_blocks(q)
     if blocks:
         rows, m = blocks
         grid = [k.reshape(rows, m) for k in int_keys]
@@ -164,17 +169,22 @@ def _rank_strings(values: npt.NDArray[np.object_]) -> IntArray:
 _SOURCE_KEYS: weakref.WeakKeyDictionary[Document, IntArray] = weakref.WeakKeyDictionary()
 
 
-def _order_ranked(doc: Document, idx: IntArray, gains: FloatArray, ties: TieRule) -> IntArray:
-    """Order the ranked candidates ``idx``: query, score descending, then ties."""
-    q = doc.query[idx]
-    neg_score = -doc.score[idx]
+def _order_ranked(
+    doc: Document, idx: IntArray | None, gains: FloatArray, ties: TieRule,
+    blocks: tuple[int, int] | None,
+) -> IntArray:
+    """Order the ranked candidates ``idx`` (None: every row): query, score
+    descending, then ties."""
+    q = doc.query if idx is None else doc.query[idx]
+    neg_score = -(doc.score if idx is None else doc.score[idx])
+    g = gains if idx is None else gains[idx]
     if ties is TieRule.PESSIMISTIC:
-        perm = sort_within_queries(q, [gains[idx], neg_score])
+        perm = sort_within_queries(q, [g, neg_score], blocks)
     elif ties is TieRule.OPTIMISTIC:
-        perm = sort_within_queries(q, [-gains[idx], neg_score])
+        perm = sort_within_queries(q, [-g, neg_score], blocks)
     else:
-        perm = sort_within_queries(q, [neg_score])
-    order = idx[perm]
+        perm = sort_within_queries(q, [neg_score], blocks)
+    order = perm if idx is None else idx[perm]
     if ties is TieRule.ID_DESC and order.size > 1:
         qs = doc.query[order]
         ss = doc.score[order]
@@ -220,10 +230,13 @@ class Evaluation:
                     f"{c.gain.label} cannot take",
                     hint="choose linear gain or a gain table, or correct the grade",
                 )
-        gain = np.full(n, np.nan)
-        gain[numeric] = c.gain.apply(doc.grade[numeric])
-        if c.unknown is UnknownRule.ZERO:
-            gain[~numeric] = 0.0
+        if numeric.all():
+            gain = c.gain.apply(doc.grade)
+        else:
+            gain = np.full(n, np.nan)
+            gain[numeric] = c.gain.apply(doc.grade[numeric])
+            if c.unknown is UnknownRule.ZERO:
+                gain[~numeric] = 0.0
         self.gain = gain
         retrieved = ~np.isnan(doc.score)
         ranked = retrieved & numeric if c.unknown is UnknownRule.CONDENSED else retrieved
@@ -233,11 +246,20 @@ class Evaluation:
         self.ranked_mask = ranked
         self.inventory_mask = inventory
 
-        # Ranked lists, all queries at once.
-        order = _order_ranked(doc, np.flatnonzero(ranked), gain, c.ties)
+        # Ranked lists, all queries at once. Rows grouped in equal blocks (a
+        # run file, a matrix) keep their query column through the sort.
+        every = bool(ranked.all())
+        idx = None if every else np.flatnonzero(ranked)
+        q_ranked = doc.query if idx is None else doc.query[idx]
+        blocks = _uniform_blocks(q_ranked)
+        order = _order_ranked(doc, idx, gain, c.ties, blocks)
         self.order = order
-        q_sorted = doc.query[order]
-        rank, first = _segment_rank(q_sorted)
+        if blocks:
+            q_sorted = q_ranked
+            rank, first = _block_rank(*blocks)
+        else:
+            q_sorted = doc.query[order]
+            rank, first = _segment_rank(q_sorted)
         if c.ties is TieRule.AVERAGE:
             s_sorted = doc.score[order]
             new_group = first.copy()
@@ -258,14 +280,16 @@ class Evaluation:
 
         # Ideal lists, all queries at once. Their totals need only the gains
         # in order; which candidate stands where is worked out when asked.
-        inv = np.flatnonzero(inventory)
-        inv_gain = gain[inv]
+        same_rows = every and bool(inventory.all())
+        inv = np.arange(n) if same_rows else np.flatnonzero(inventory)
+        inv_gain = gain if same_rows else gain[inv]
         if np.isnan(inv_gain).any():
             inv_gain = np.where(np.isnan(inv_gain), -np.inf, inv_gain)
         self._inventory = inv
         self._inventory_key = -inv_gain
-        inv_query = doc.query[inv]
-        blocks = _uniform_blocks(inv_query)
+        inv_query = doc.query if same_rows else doc.query[inv]
+        if not same_rows:
+            blocks = _uniform_blocks(inv_query)
         if blocks:
             rows, m = blocks
             sorted_gain = np.sort(self._inventory_key.reshape(rows, m), axis=1).ravel()
@@ -273,12 +297,12 @@ class Evaluation:
             ideal_query = inv_query
         else:
             self.__dict__["ideal_order"] = inv[
-                sort_within_queries(inv_query, [self._inventory_key])
+                sort_within_queries(inv_query, [self._inventory_key], blocks)
             ]
             sorted_gain = gain[self.ideal_order]
             ideal_query = doc.query[self.ideal_order]
         sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
-        ideal_rank, _ = _segment_rank(ideal_query)
+        ideal_rank = _block_rank(*blocks)[0] if blocks else _segment_rank(ideal_query)[0]
         self._ideal_rank_sorted = ideal_rank
         self._ideal_gain_sorted = sorted_gain
         self._ideal_query_sorted = ideal_query
@@ -298,13 +322,37 @@ class Evaluation:
         ks = c.cutoffs
         self.dcg = np.empty((nq, len(ks)))
         self.idcg = np.empty((nq, len(ks)))
+        averaged = group_size.size != rank.size
+        if averaged:
+            # DCG@k = sum over tie groups of (sum of the group's gains) x (sum
+            # of its positions' discounts up to k) / (its size); only groups
+            # that start within k add anything, so unknown gains further down
+            # do not make DCG@k unknown.
+            starts = np.flatnonzero(new_group)
+            group_gain = np.bincount(group, weights=self._sorted_gain, minlength=starts.size)
+            group_query = q_sorted[starts]
+        else:
+            contrib_all = self._sorted_gain * self._sorted_discount
+        icontrib_all = sorted_gain * ideal_discount
         for j, k in enumerate(ks):
-            eff = self._effective_discount(k)
-            contrib = np.where(eff > 0, self._sorted_gain * eff, 0.0)
-            self.dcg[:, j] = np.bincount(q_sorted, weights=contrib, minlength=nq)
-            keep = ideal_rank <= k if k is not None else np.ones(ideal_rank.size, dtype=bool)
-            icontrib = np.where(keep, self._ideal_gain_sorted * ideal_discount, 0.0)
-            self.idcg[:, j] = np.bincount(ideal_query, weights=icontrib, minlength=nq)
+            keep = rank <= k if k is not None else None
+            if averaged:
+                d = self._sorted_discount if keep is None else self._sorted_discount[keep]
+                g = group if keep is None else group[keep]
+                disc = np.bincount(g, weights=d, minlength=starts.size)
+                with np.errstate(invalid="ignore"):
+                    per_group = np.where(disc > 0, group_gain * disc / group_size, 0.0)
+                self.dcg[:, j] = np.bincount(group_query, weights=per_group, minlength=nq)
+            else:
+                self.dcg[:, j] = np.bincount(
+                    q_sorted if keep is None else q_sorted[keep],
+                    weights=contrib_all if keep is None else contrib_all[keep], minlength=nq,
+                )
+            ikeep = ideal_rank <= k if k is not None else None
+            self.idcg[:, j] = np.bincount(
+                ideal_query if ikeep is None else ideal_query[ikeep],
+                weights=icontrib_all if ikeep is None else icontrib_all[ikeep], minlength=nq,
+            )
         unresolved = self.n_open > 0
         self.idcg[unresolved, :] = np.nan
         with np.errstate(divide="ignore", invalid="ignore"):
