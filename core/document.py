@@ -128,6 +128,7 @@ class Document:
         name: str = "",
         source: str | None = None,
         check: bool = True,
+        copy: bool = True,
     ) -> Document:
         """Build a document from parallel columns.
 
@@ -137,6 +138,8 @@ class Document:
 
         With ``query_codes`` (each row's index into ``query``), ``query`` is
         the list of distinct query ids in order instead of one id per row.
+        ``copy=False`` hands numpy columns of the right type (int64 codes,
+        float64 scores and grades) over to the document as they are.
         """
         qids: dict[str, int] = {}
         for q in query_order or ():
@@ -147,7 +150,7 @@ class Document:
             if len(qids) != len(query) or query_order:
                 raise ValueError("query_codes need the distinct query ids, in order")
             n = len(query_codes)
-            qidx = np.array(query_codes, dtype=np.int64)
+            qidx = np.array(query_codes, dtype=np.int64, copy=copy or None)
             if n and (qidx.min() < 0 or qidx.max() >= len(qids)):
                 raise ValueError("a query code is out of range")
         else:
@@ -165,7 +168,7 @@ class Document:
             if values is None:
                 return np.full(n, np.nan)
             if isinstance(values, np.ndarray):
-                return values.astype(np.float64, copy=True)
+                return values.astype(np.float64, copy=copy)
             return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
         def texts(values: Sequence[str] | None) -> npt.NDArray[np.object_]:
@@ -179,7 +182,7 @@ class Document:
         grades = floats(grade)
         if state is None:
             unknown = np.isnan(grades)
-            states = np.where(unknown, GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
+            states = np.where(unknown, np.int8(GradeState.UNKNOWN), np.int8(GradeState.NUMBER))
         else:
             states = np.asarray(state, dtype=np.int8).copy()
             grades[states != GradeState.NUMBER] = np.nan

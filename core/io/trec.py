@@ -98,7 +98,7 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
 #: The bytes ``bytes.split()`` treats as whitespace.
 _WORD = bytes(0 if i in b" \t\n\r\x0b\x0c" else 1 for i in range(256))
 #: The fast reader works through a file in pieces of about this many bytes.
-_CHUNK = 1 << 22
+_CHUNK = 1 << 20
 #: A fast reader's field is copied into rows of this many bytes at most (a
 #: longer id sends the whole file to the line-by-line reader).
 _MAX_WIDTH = 512
@@ -107,6 +107,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 U64Array = npt.NDArray[np.uint64]
 IntArray = npt.NDArray[np.int64]
+Int32Array = npt.NDArray[np.int32]
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -209,7 +210,7 @@ class _Column:
     """One text field of a file, coded: each row's code points at its
     distinct token (``raw``, ordered by ``key``, first seen on row ``first``)."""
 
-    def __init__(self, code: IntArray, key: U64Array, raw: npt.NDArray[np.bytes_],
+    def __init__(self, code: Int32Array, key: U64Array, raw: npt.NDArray[np.bytes_],
                  first: IntArray) -> None:
         self.code = code
         self.key = key
@@ -238,7 +239,7 @@ class _Piece:
     piece), number and, per text field, the code of its token among the
     piece's distinct tokens."""
 
-    def __init__(self, line: IntArray, n_breaks: int) -> None:
+    def __init__(self, line: npt.NDArray[np.int32 | np.int64], n_breaks: int) -> None:
         self.line = line
         self.n_breaks = n_breaks
         self.number = np.empty(0, dtype=np.float64)
@@ -318,7 +319,7 @@ def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
 class _Table:
     """A whole TREC file read column-wise (see :func:`_scan`)."""
 
-    def __init__(self, line: IntArray, number: FloatArray, columns: list[_Column]) -> None:
+    def __init__(self, line: Int32Array, number: FloatArray, columns: list[_Column]) -> None:
         self.line = line
         self.number = number
         self.columns = columns
@@ -328,7 +329,8 @@ def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> _Column | None:
     """One text field's codes over every piece (None on a key clash)."""
     if not pieces:
         empty = np.empty(0, dtype=np.int64)
-        return _Column(empty, np.empty(0, dtype=np.uint64), np.empty(0, dtype="S1"), empty)
+        return _Column(empty.astype(np.int32), np.empty(0, dtype=np.uint64),
+                       np.empty(0, dtype="S1"), empty)
     key = np.concatenate([p.key[i] for p in pieces])
     raw = np.concatenate([p.raw[i] for p in pieces])
     first = np.concatenate([p.first[i] + off for p, off in zip(pieces, offsets, strict=True)])
@@ -341,7 +343,7 @@ def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> _Column | None:
     start = 0
     for p in pieces:
         n_uniq = p.key[i].size
-        codes.append(inverse[start:start + n_uniq][p.code[i]])
+        codes.append(inverse[start:start + n_uniq][p.code[i]].astype(np.int32))
         start += n_uniq
     return _Column(np.concatenate(codes), uniq, raw[rep], first_row)
 
@@ -357,7 +359,6 @@ def _scan(path: Path, n_fields: int, text_fields: tuple[int, ...],
     """
     pieces: list[_Piece] = []
     offsets: list[int] = []
-    lines: list[IntArray] = []
     base_line = rows = 0
     with ThreadPoolExecutor(max_workers=2) as pool:
         pending: deque[Future[_Piece | None]] = deque()
@@ -379,7 +380,7 @@ def _scan(path: Path, n_fields: int, text_fields: tuple[int, ...],
             if piece.line.size:
                 pieces.append(piece)
                 offsets.append(rows)
-                lines.append(piece.line + (base_line + 1))
+                piece.line = (piece.line + (base_line + 1)).astype(np.int32)
                 rows += piece.line.size
             base_line += piece.n_breaks
     columns = []
@@ -388,7 +389,8 @@ def _scan(path: Path, n_fields: int, text_fields: tuple[int, ...],
         if column is None:
             return None
         columns.append(column)
-    line = np.concatenate(lines) if lines else np.empty(0, dtype=np.int64)
+    line = (np.concatenate([p.line for p in pieces]).astype(np.int32, copy=False) if pieces
+            else np.empty(0, dtype=np.int32))
     numbers = np.concatenate([p.number for p in pieces]) if pieces else np.empty(0)
     return _Table(line, numbers, columns)
 
@@ -433,7 +435,7 @@ class Run:
         self._source: list[str] | None = None
         if self._table is not None:
             self.score: FloatArray = self._table.number
-            self.line: IntArray = self._table.line
+            self.line: npt.NDArray[np.int32 | np.int64] = self._table.line
         else:
             query: list[str] = []
             source: list[str] = []
@@ -513,39 +515,59 @@ def document_from_trec(
     Rows keep the run's order; the judged-not-retrieved rows follow, query by
     query (in the run's order), each query's in the qrels' order.
     """
+    own = not isinstance(run, Run)
     run = run if isinstance(run, Run) else Run(run)
     qrels_path = Path(qrels_path)
     name = Path(run.path).stem
     if run._table is not None:
         table = _scan(qrels_path, 4, (0, 2), 3)
         if table is not None:
-            doc = _join_columns(run, run._table, table, qrels_path, conventions, name)
+            doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
+                                release=own)
             if doc is not None:
                 return doc
     return _join_lines(run, qrels_path, conventions, name)
 
 
-def _duplicate_error(run: Run, doc: Document, rows: IntArray, first: int,
-                     second: int) -> InputError:
+def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:
+    """A run that lists a pair twice: ``first`` and ``second`` are run rows."""
     return InputError(
-        f"query {doc.query_ids[int(doc.query[second])]!r} retrieves source "
-        f"{doc.source_id[second]!r} twice (first on line {int(run.line[int(rows[first])])})",
-        file=str(run.path), line=int(run.line[int(rows[second])]),
+        f"query {query!r} retrieves source {source!r} twice "
+        f"(first on line {int(run.line[first])})",
+        file=str(run.path), line=int(run.line[second]),
         hint="keep one line per query and source",
     )
 
 
+def _first_repeat(key: IntArray) -> tuple[int, int] | None:
+    """The earliest row whose key an earlier row holds, and that earlier row."""
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    repeat = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
+    if not repeat.size:
+        return None
+    second = int(order[repeat + 1].min())
+    first = int(order[np.searchsorted(sorted_key, key[second])])
+    return first, second
+
+
 def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
-                  conventions: Conventions | None, name: str) -> Document | None:
+                  conventions: Conventions | None, name: str, *,
+                  release: bool = False) -> Document | None:
     """The join on integer codes; None where the line-by-line join must do it
-    (two different ids that read as the same text, a key clash)."""
+    (two different ids that read as the same text, a key clash).
+
+    The qrels' table is emptied as it is used, and so is the run's with
+    ``release`` (a run read for this document only): less memory at the peak.
+    """
     run_q, run_s = rt.columns
     qrels_q, qrels_s = qt.columns
     # A qrels file that judges a pair twice: the line reader names the lines.
-    pair = np.sort(qrels_q.code * max(qrels_s.key.size, 1) + qrels_s.code)
+    pair = np.sort(qrels_q.code * np.int64(max(qrels_s.key.size, 1)) + qrels_s.code)
     if np.any(pair[1:] == pair[:-1]):
         read_qrels(qrels_path)
         return None  # pragma: no cover - read_qrels raised
+    del pair
     queries = _union(run_q, qrels_q)
     sources = _union(run_s, qrels_s)
     if queries is None or sources is None:
@@ -558,66 +580,110 @@ def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
     kept = np.flatnonzero(judged[rq_map])
     kept = kept[np.argsort(run_q.first[kept], kind="stable")]
     query_ids = _decode_all(run_q.raw[kept])
-    if len(set(query_ids)) != len(query_ids):
-        return None  # different bytes, the same text (cp1252 fallback)
+    source_text = _decode_all(s_raw)
+    if len(set(query_ids)) != len(query_ids) or len(set(source_text)) != len(source_text):
+        return None  # different bytes, the same text (the cp1252 fallback)
+    texts = np.empty(len(source_text), dtype=object)
+    texts[:] = source_text
+    del source_text
     to_doc = np.full(q_raw.size, -1, dtype=np.int64)
     to_doc[rq_map[kept]] = np.arange(kept.size)
     run_query = to_doc[rq_map][run_q.code]
-    if kept.size == run_q.key.size:
-        rows = np.arange(run_query.size)
-    else:
+    rows: IntArray | None = None
+    if kept.size < run_q.key.size:
         rows = np.flatnonzero(run_query >= 0)
         run_query = run_query[rows]
-    run_source = rs_map[run_s.code[rows]]
+    run_source = rs_map[run_s.code if rows is None else run_s.code[rows]]
     qrels_query = to_doc[qq_map][qrels_q.code]
     judged_rows = np.flatnonzero(qrels_query >= 0)
     qrels_query = qrels_query[judged_rows]
     qrels_source = qs_map[qrels_s.code[judged_rows]]
     grades = qt.number[judged_rows]
+    del judged_rows, to_doc, run_q, run_s, qrels_q, qrels_s
+    qt.columns.clear()
+    if release:
+        rt.columns.clear()
+    n_run, n_qrels = run_query.size, qrels_query.size
     n_s = np.int64(max(s_raw.size, 1))
-    run_key = run_query * n_s + run_source
+    run_key = run_query * n_s
+    run_key += run_source
     qrels_key = qrels_query * n_s + qrels_source
-    del run_q, run_s, qrels_q, qrels_s, pair
-    # Grades of the retrieved rows.
-    order = np.argsort(qrels_key)
-    sorted_key = qrels_key[order]
-    at = np.minimum(np.searchsorted(sorted_key, run_key), max(sorted_key.size - 1, 0))
-    hit = (sorted_key[at] == run_key) if sorted_key.size else np.zeros(run_key.size, bool)
-    grade = np.full(run_key.size, np.nan)
-    matched = order[at[hit]]
-    grade[hit] = grades[matched]
+    # Pairs as cells of a (query x source) table when that table is small;
+    # otherwise sorted keys.
+    cells = int(max(kept.size, 1) * n_s)
+    dense = cells <= 4 * (n_run + n_qrels) + 1024
+    repeat: tuple[int, int] | None = None
+    if dense:
+        table = np.full(cells, -1, dtype=np.int32)
+        mark = np.arange(n_run, dtype=np.int32)
+        table[run_key] = mark
+        if np.any(table[run_key] != mark):
+            repeat = _first_repeat(run_key)
+        del mark
+    else:
+        repeat = _first_repeat(run_key)
+    if repeat is not None:
+        first, second = repeat
+        line_rows = np.arange(len(run.line)) if rows is None else rows
+        raise _duplicate_error(
+            run, query_ids[int(run_query[second])], texts[run_source[second]],
+            int(line_rows[first]), int(line_rows[second]),
+        )
+    # Each retrieved row's judgment (its qrels row, or -1).
+    if dense:
+        table.fill(-1)
+        table[qrels_key] = np.arange(n_qrels, dtype=np.int32)
+        match = table[run_key]
+        del table
+    elif n_qrels:
+        order = np.argsort(qrels_key)
+        sorted_key = qrels_key[order]
+        at = np.searchsorted(sorted_key, run_key)
+        np.minimum(at, n_qrels - 1, out=at)
+        match = order[at]
+        match[sorted_key[at] != run_key] = -1
+        del order, sorted_key, at
+    else:
+        match = np.full(n_run, -1, dtype=np.int64)
+    del run_key, qrels_key
+    hit = match >= 0
+    matched = match[hit]
+    del match
     # Judged but not retrieved: query by query, in the qrels' order.
-    extra = np.ones(qrels_key.size, dtype=bool)
+    extra = np.ones(n_qrels, dtype=bool)
     extra[matched] = False
     extra_rows = np.flatnonzero(extra)
     extra_rows = extra_rows[np.argsort(qrels_query[extra_rows], kind="stable")]
-    source_text = _decode_all(s_raw)
-    if len(set(source_text)) != len(source_text):
-        return None  # different bytes, the same text (cp1252 fallback)
-    texts = np.empty(len(source_text), dtype=object)
-    texts[:] = source_text
-    del source_text
-    source_code = np.concatenate([run_source, qrels_source[extra_rows]])
-    doc = Document.from_columns(
+    total = n_run + extra_rows.size
+    query = np.empty(total, dtype=np.int64)
+    query[:n_run] = run_query
+    query[n_run:] = qrels_query[extra_rows]
+    del run_query
+    source_id = np.empty(total, dtype=object)
+    np.take(texts, run_source, out=source_id[:n_run])
+    source_id[n_run:] = texts[qrels_source[extra_rows]]
+    del run_source
+    score = np.empty(total, dtype=np.float64)
+    score[:n_run] = run.score if rows is None else run.score[rows]
+    score[n_run:] = np.nan
+    if release:
+        run.score = rt.number = np.empty(0)
+    grade = np.full(total, np.nan)
+    grade[np.flatnonzero(hit)] = grades[matched]
+    grade[n_run:] = grades[extra_rows]
+    del hit, matched, extra, extra_rows
+    return Document.from_columns(
         query=query_ids,
-        query_codes=np.concatenate([run_query, qrels_query[extra_rows]]),
-        source_id=texts[source_code],
-        score=np.concatenate([run.score[rows], np.full(extra_rows.size, np.nan)]),
-        grade=np.concatenate([grade, grades[extra_rows]]),
+        query_codes=query,
+        source_id=source_id,
+        score=score,
+        grade=grade,
         conventions=conventions,
         name=name,
         source=None,
         check=False,
+        copy=False,
     )
-    # A run that lists a pair twice (only the rows the document keeps count).
-    key_order = np.argsort(run_key, kind="stable")
-    sorted_run = run_key[key_order]
-    repeat = np.flatnonzero(sorted_run[1:] == sorted_run[:-1])
-    if repeat.size:
-        second = int(key_order[repeat + 1].min())
-        first = int(np.flatnonzero(run_key == run_key[second])[0])
-        raise _duplicate_error(run, doc, rows, first, second)
-    return doc
 
 
 def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
@@ -672,7 +738,11 @@ def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
     )
     dup = doc.find_duplicate()
     if dup is not None:
-        raise _duplicate_error(run, doc, rows, dup[0], dup[1])
+        first, second = dup
+        raise _duplicate_error(
+            run, doc.query_ids[int(doc.query[second])], doc.source_id[second],
+            int(rows[first]), int(rows[second]),
+        )
     return doc
 
 
