@@ -436,3 +436,42 @@ def test_from_columns_with_query_codes():
         Document.from_columns(query=["a", "a"], query_codes=np.array([0]), source_id=["x"])
     with pytest.raises(ValueError, match="out of range"):
         Document.from_columns(query=["a"], query_codes=np.array([1]), source_id=["x"])
+
+
+# -- tokens ---------------------------------------------------------------------------------
+
+
+@given(trec_files())
+def test_plain_layout_tokens_match_the_general_ones(files):
+    for text, n_fields in zip(files, (6, 4), strict=True):
+        for chunk in (text, text.replace(b"\r\n", b"\n").replace(b"\r", b"\n"),
+                      b"\n".join(b" ".join(line.split()) for line in text.splitlines()
+                                 if line.split()) + b"\n"):
+            if not chunk:
+                continue
+            b = np.frombuffer(chunk, dtype=np.uint8)
+            word = np.frombuffer(chunk.translate(trec._WORD), dtype=np.bool_)
+            general = trec._tokens(b, word, n_fields, b"\r" in chunk)
+            plain = trec._plain_tokens(b, word, n_fields)
+            if plain is not None:
+                assert general is not None
+                for x, y in zip(plain[:3], general[:3], strict=True):
+                    assert x.tolist() == y.tolist()
+                assert plain[3] == general[3]
+
+
+def test_plain_layout_is_taken_for_the_usual_file():
+    chunk = b"q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1 t\n"
+    b = np.frombuffer(chunk, dtype=np.uint8)
+    word = np.frombuffer(chunk.translate(trec._WORD), dtype=np.bool_)
+    plain = trec._plain_tokens(b, word, 6)
+    assert plain is not None
+    assert plain[0][:6].tolist() == [0, 3, 6, 8, 10, 14]
+    assert plain[1][:6].tolist() == [2, 5, 7, 9, 13, 15]
+    assert plain[2].tolist() == [0, 1]
+    assert plain[3] == 2
+    for odd in (b"q1 Q0 a 1 2.5 t\n\nq1 Q0 b 2 1 t\n", b"q1  Q0 a 1 2.5 t\n", b" q1 Q0 a 1 2 t\n",
+                b"q1 Q0 a 1 2.5 t", b"q1 Q0 a 1 2.5\nt\n"):
+        b = np.frombuffer(odd, dtype=np.uint8)
+        word = np.frombuffer(odd.translate(trec._WORD), dtype=np.bool_)
+        assert trec._plain_tokens(b, word, 6) is None

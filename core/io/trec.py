@@ -151,16 +151,26 @@ def _pieces(path: Path) -> Iterator[bytes]:
             rest = data[cut:]
 
 
-def _gather(b: npt.NDArray[np.uint8], start: IntArray, length: IntArray,
+#: ``_LOW[i]`` keeps the first ``i`` bytes of a little-endian 8-byte word.
+_LOW = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _words(chunk: bytes) -> npt.NDArray[np.uint64]:
+    """Every 8-byte window of ``chunk`` as a little-endian word (a view: entry
+    ``i`` is bytes ``i .. i+7``; the chunk is padded with zero bytes)."""
+    padded = chunk + bytes(_MAX_WIDTH + 8)
+    return np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+
+
+def _gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
             width: int) -> npt.NDArray[np.uint8]:
     """Tokens copied into rows of ``width`` bytes, padded with zero bytes."""
-    n = start.size
-    inside = np.arange(width) < length[:, None]
-    dst = np.flatnonzero(inside)
-    src = dst + np.repeat(start - np.arange(n) * width, length)
-    out = np.zeros(n * width, dtype=np.uint8)
-    out[dst] = b[src]
-    return out.reshape(n, width)
+    out = np.empty((start.size, width // 8), dtype="<u8")
+    for j in range(width // 8):
+        word = words[start + 8 * j]
+        word &= _LOW[np.clip(length - 8 * j, 0, 8)]
+        out[:, j] = word
+    return out.view(np.uint8).reshape(start.size, width)
 
 
 def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
@@ -266,20 +276,40 @@ def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
     return uniq, first, code
 
 
-def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
-                number_field: int) -> _Piece | None:
-    """Fields of one piece; None where the line-by-line reader must look."""
-    if b"\x00" in chunk:
+def _plain_tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_],
+                  n_fields: int) -> tuple[IntArray, IntArray, IntArray, int] | None:
+    """Token starts and ends, each row's line (within the piece) and the
+    number of line breaks, for the usual layout: one whitespace byte after
+    every token, ``\\n`` after the last of a line, no blank lines. None
+    otherwise (:func:`_tokens` then looks)."""
+    space = np.flatnonzero(~word)
+    if not space.size or space[-1] != b.size - 1 or not word[0]:
         return None
-    b = np.frombuffer(chunk, dtype=np.uint8)
-    word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
+    if np.any(space[1:] - space[:-1] == 1):
+        return None
+    line_end = np.flatnonzero(b[space] == 10)
+    if line_end.size * n_fields != space.size or np.any(
+        line_end != np.arange(n_fields - 1, space.size, n_fields)
+    ):
+        return None
+    starts = np.empty(space.size, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = space[:-1] + 1
+    return starts, space, np.arange(line_end.size), int(line_end.size)
+
+
+def _tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_], n_fields: int,
+            has_cr: bool) -> tuple[IntArray, IntArray, IntArray, int] | None:
+    """Token starts and ends, each row's line (within the piece, as
+    ``bytes.splitlines`` counts) and the number of line breaks; None if a
+    non-blank line does not hold ``n_fields`` tokens."""
     edges = np.flatnonzero(word[1:] != word[:-1]) + 1
     if word[0]:
         edges = np.concatenate((np.zeros(1, dtype=np.int64), edges))
     if word[-1]:
         edges = np.concatenate((edges, np.full(1, b.size, dtype=np.int64)))
     starts, ends = edges[0::2], edges[1::2]
-    if b"\r" in chunk:
+    if has_cr:
         newline = b == 10
         cr = b == 13
         cr[:-1] &= ~newline[1:]
@@ -291,7 +321,24 @@ def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
     counts = np.diff(before, prepend=0, append=starts.size)
     if np.any((counts != n_fields) & (counts != 0)):
         return None
-    piece = _Piece(np.flatnonzero(counts), breaks.size)
+    return starts, ends, np.flatnonzero(counts), int(breaks.size)
+
+
+def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
+                number_field: int) -> _Piece | None:
+    """Fields of one piece; None where the line-by-line reader must look."""
+    if b"\x00" in chunk:
+        return None
+    b = np.frombuffer(chunk, dtype=np.uint8)
+    word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
+    got = _plain_tokens(b, word, n_fields) if b"\r" not in chunk else None
+    if got is None:
+        got = _tokens(b, word, n_fields, b"\r" in chunk)
+        if got is None:
+            return None
+    starts, ends, line, n_breaks = got
+    piece = _Piece(line, n_breaks)
+    words = _words(chunk)
     for f in (number_field, *text_fields):
         s = starts[f::n_fields]
         length = ends[f::n_fields] - s
@@ -299,7 +346,7 @@ def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
         if longest > _MAX_WIDTH:
             return None
         width = -(-longest // 8) * 8
-        m = _gather(b, s, length, width)
+        m = _gather(words, s, length, width)
         if f == number_field:
             number = _numbers(m)
             if number is None:
