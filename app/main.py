@@ -75,6 +75,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
 def _install_extras(window: MainWindow) -> FileOps:
     """File operations and the crash journal, clipboard, find, and plots."""
     from app.clipboard_actions import install_clipboard_actions
+    from app.compare_view import install_review
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.plot_dock import install_plots
@@ -83,6 +84,7 @@ def _install_extras(window: MainWindow) -> FileOps:
     install_clipboard_actions(window)
     install_find(window)
     install_plots(window)
+    install_review(window)
     return file_ops
 
 

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,9 @@ from core.conventions import Conventions, TieRule, Weighting, format_cutoff
 from core.document import Document, GradeState
 from core.engine import Evaluation, Status, evaluate
 from core.errors import InputError
+
+if TYPE_CHECKING:
+    from core.io.trec import Run
 
 __all__ = [
     "TIE_TOLERANCE",
@@ -49,11 +52,13 @@ __all__ = [
     "WhatChanged",
     "compare",
     "compare_json",
+    "load_against",
     "load_pair",
     "paired_bootstrap",
     "paired_randomization",
     "print_comparison",
     "run_compare_command",
+    "run_with_judgments",
     "subset_document",
 ]
 
@@ -1324,3 +1329,96 @@ def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
     else:
         print_comparison(result, out, name_a=args.run_a, name_b=args.run_b)
     return 0
+
+
+def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:
+    """A TREC run graded with another document's current grades.
+
+    For comparing a run against the document open in the editor: the run's
+    queries that ``judgments`` holds are kept (as trec_eval keeps the queries
+    in both files); a run row whose source ``judgments`` lists in that query
+    takes its grade and grade state (unknown and unrateable included), other
+    run rows are unknown; sources ``judgments`` lists but the run did not
+    retrieve are added without a score. Conventions, judgment version and
+    query weights are those of ``judgments``; the run's rank column is
+    ignored.
+
+    Parameters
+    ----------
+    run : str, Path or core.io.trec.Run
+        The run file (or one already read).
+    judgments : Document
+        The document whose grades judge the run.
+
+    Raises
+    ------
+    InputError
+        When no query of the run is in ``judgments``, or the run lists a
+        source twice for one query.
+    """
+    from core.io.trec import Run
+
+    run = run if isinstance(run, Run) else Run(run)
+    name = str(run.path)
+    index = {q: i for i, q in enumerate(judgments.query_ids)}
+    run_query, run_source = run.query, run.source
+    keep = [i for i, q in enumerate(run_query) if q in index]
+    if not keep:
+        raise InputError(
+            "no query of this run is in the open document", file=name,
+            hint="check that the run and the document use the same query ids",
+        )
+    row_of = {
+        (int(q), str(s)): r
+        for r, (q, s) in enumerate(zip(judgments.query.tolist(), judgments.source_id,
+                                       strict=True))
+    }
+    matched = np.fromiter(
+        (row_of.get((index[run_query[i]], run_source[i]), -1) for i in keep), np.int64, len(keep)
+    )
+    queries = list(dict.fromkeys(run_query[i] for i in keep))
+    seen = np.zeros(len(judgments), dtype=bool)
+    seen[matched[matched >= 0]] = True
+    extra_parts = [judgments.members(index[q]) for q in queries]
+    extra = np.concatenate(extra_parts) if extra_parts else np.zeros(0, dtype=np.int64)
+    extra = extra[~seen[extra]]
+    rows = np.concatenate([matched, extra])
+    has = rows >= 0
+    safe = np.where(has, rows, 0)
+    grade = np.where(has, judgments.grade[safe], np.nan)
+    state = np.where(has, judgments.state[safe], np.int8(GradeState.UNKNOWN)).astype(np.int8)
+    reason = [str(judgments.reason[r]) if r >= 0 else "" for r in rows.tolist()]
+    version = [str(judgments.version[r]) if r >= 0 else "" for r in rows.tolist()]
+    score = np.concatenate([run.score[keep], np.full(extra.size, np.nan)])
+    query = [run_query[i] for i in keep] + [judgments.query_ids[int(q)]
+                                            for q in judgments.query[extra]]
+    source = [run_source[i] for i in keep] + [str(s) for s in judgments.source_id[extra]]
+
+    def weights(values: FloatArray) -> dict[str, float]:
+        return {q: float(values[index[q]]) for q in queries if not np.isnan(values[index[q]])}
+
+    return Document.from_columns(
+        query=query, source_id=source, score=score, grade=grade, state=state,
+        reason=reason, version=version, query_order=queries,
+        frequency=weights(judgments.frequency), importance=weights(judgments.importance),
+        conventions=judgments.conventions, judgment_version=judgments.judgment_version,
+        name=Path(name).stem, source=name,
+    )
+
+
+def load_against(path: str | Path, judgments: Document) -> Document:
+    """The second document of a comparison with the open one.
+
+    A TREC run file is graded with ``judgments`` (:func:`run_with_judgments`);
+    anything else is read as a worksheet with its own grades
+    (:func:`core.io.load.load_document`).
+    """
+    from core.io.load import WORKBOOK_SUFFIXES, _looks_like_trec_run, load_document
+
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", file=str(path), hint="check the path")
+    if path.is_file() and path.suffix.lower() not in WORKBOOK_SUFFIXES and (
+            _looks_like_trec_run(path)):
+        return run_with_judgments(path, judgments)
+    return load_document(path)

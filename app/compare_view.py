@@ -1,0 +1,544 @@
+"""Compare the open document with a second ranking: a dock beside the grid.
+
+"Compare with another run…" (menu Review) asks for a worksheet (CSV/TSV,
+workbook) or a TREC run (graded with the open document's grades), compares
+off the UI thread (:func:`core.compare.compare`) and shows the per-query
+table (largest |delta| first; click a header to sort), the means, the paired
+test with its resamples and seed, the bootstrap interval, the tie-rule
+sensitivity and the "what changed" sentence. Selecting a query shows its
+candidate changes and makes it the window's current query; the plots dock
+draws the sorted deltas. Every number comes from :mod:`core.compare`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.delegates import NumberDelegate
+from app.workers import Task, run_task, show_error
+from core.compare import CandidateChange, Comparison, compare, load_against
+from core.conventions import format_cutoff
+from core.document import Document
+
+__all__ = [
+    "COMPARE_FILTER",
+    "RESAMPLES",
+    "SEED",
+    "ChangeColumn",
+    "ChangesModel",
+    "CompareColumn",
+    "CompareView",
+    "ComparisonModel",
+    "RowsModel",
+    "install_compare",
+    "install_review",
+    "review_menu",
+]
+
+Index = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole
+#: Sign-flip vectors and bootstrap samples of the paired statistics.
+RESAMPLES = 10000
+#: The seed of both; stated in the header with the resamples.
+SEED = 0
+COMPARE_FILTER = (
+    "Worksheets and TREC runs (*.csv *.tsv *.xlsx *.xlsm *.txt *.run *.trec);;All files (*)"
+)
+_WIN = QBrush(QColor("#dff3df"))
+_LOSS = QBrush(QColor("#f9dede"))
+
+
+def review_menu(window: Any) -> QMenu:
+    """The window's Review menu (created before View on first use)."""
+    menu = window.menus.get("review")
+    if menu is None:
+        menu = QMenu(window.tr("&Review"), window)
+        menu.setObjectName("reviewMenu")
+        view = window.menus.get("view")
+        bar = window.menuBar()
+        if view is not None:
+            bar.insertMenu(view.menuAction(), menu)
+        else:
+            bar.addMenu(menu)
+        window.menus["review"] = menu
+    return menu
+
+
+class SignedDelegate(NumberDelegate):
+    """Rounded numbers with an explicit sign (deltas)."""
+
+    def displayText(self, value: Any, locale: Any) -> str:
+        text = super().displayText(value, locale)
+        if isinstance(value, float) and not math.isnan(value) and value >= 0:
+            return "+" + text
+        return text
+
+
+class RowsModel(QAbstractTableModel):
+    """A read-only table of plain rows; the columns are an ``IntEnum``.
+
+    Cells hold core values as they are (floats at full precision, None for
+    "no value"); delegates round for display. :meth:`sort` reorders rows by
+    a column (None last) and keeps persistent indexes.
+    """
+
+    def __init__(self, columns: type[IntEnum], headers: dict[int, str],
+                 parent: Any = None) -> None:
+        super().__init__(parent)
+        self._columns = columns
+        self._headers = headers
+        self._rows: list[tuple[Any, ...]] = []
+        self._brushes: list[QBrush | None] = []
+
+    def set_rows(self, rows: Sequence[tuple[Any, ...]],
+                 brushes: Sequence[QBrush | None] | None = None) -> None:
+        self.beginResetModel()
+        self._rows = [tuple(r) for r in rows]
+        self._brushes = list(brushes) if brushes is not None else [None] * len(self._rows)
+        self.endResetModel()
+
+    def row(self, r: int) -> tuple[Any, ...]:
+        return self._rows[r]
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        return list(self._rows)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = DISPLAY) -> Any:
+        if role == DISPLAY and orientation == Qt.Orientation.Horizontal:
+            return self._headers.get(section)
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if not 0 <= index.column() < len(row):
+            return None
+        if role == DISPLAY:
+            return row[index.column()]
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self._brushes[index.row()]
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row[index.column()], float):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < self.columnCount():
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        descending = order == Qt.SortOrder.DescendingOrder
+        values = [r[column] for r in self._rows]
+        numbers = [i for i, v in enumerate(values)
+                   if isinstance(v, int | float) and not (isinstance(v, float) and math.isnan(v))]
+        texts = [i for i, v in enumerate(values) if isinstance(v, str)]
+        listed = set(numbers) | set(texts)
+        numbers.sort(key=lambda i: float(values[i]), reverse=descending)
+        texts.sort(key=lambda i: str(values[i]), reverse=descending)
+        # Numbers, then words (statuses), then empty cells, whatever the order.
+        perm = numbers + texts + [i for i in range(len(values)) if i not in listed]
+        where = {old_row: new_row for new_row, old_row in enumerate(perm)}
+        self._rows = [self._rows[i] for i in perm]
+        self._brushes = [self._brushes[i] for i in perm]
+        self.changePersistentIndexList(
+            old, [self.index(where[i.row()], i.column()) for i in old])
+        self.layoutChanged.emit()
+
+
+class CompareColumn(IntEnum):
+    QUERY = 0
+    NDCG_A = 1
+    NDCG_B = 2
+    DELTA = 3
+    OUTCOME = 4
+
+
+class ComparisonModel(RowsModel):
+    """One row per query at one cutoff: the shared queries in core's order
+    (largest |delta| first), then the queries only in A and only in B."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(CompareColumn, {
+            CompareColumn.QUERY: self.tr("query"),
+            CompareColumn.NDCG_A: self.tr("NDCG A"),
+            CompareColumn.NDCG_B: self.tr("NDCG B"),
+            CompareColumn.DELTA: self.tr("delta (B - A)"),
+            CompareColumn.OUTCOME: self.tr("B vs A"),
+        }, parent)
+        self.comparison: Comparison | None = None
+
+    def set_comparison(self, c: Comparison | None, j: int = 0) -> None:
+        self.comparison = c
+        rows: list[tuple[Any, ...]] = []
+        brushes: list[QBrush | None] = []
+        if c is not None:
+            for qd in c.query_deltas(j):
+                a = qd.ndcg_a if qd.ndcg_a is not None else qd.status_a.value
+                b = qd.ndcg_b if qd.ndcg_b is not None else qd.status_b.value
+                rows.append((qd.query, a, b, qd.delta, qd.outcome))
+                brushes.append(_WIN if qd.outcome == "win" else
+                               _LOSS if qd.outcome == "loss" else None)
+            for name, doc, ev, side in ((c.only_a, c.doc_a, c.ev_a, "A"),
+                                        (c.only_b, c.doc_b, c.ev_b, "B")):
+                for q in name:
+                    qi = doc.query_index(q)
+                    value = ev.ndcg[qi, j]
+                    shown: Any = float(value) if not math.isnan(value) else (
+                        ev.status(qi, j).value)
+                    cells = (shown, None) if side == "A" else (None, shown)
+                    rows.append((q, *cells, None, self.tr("only in {0}").format(side)))
+                    brushes.append(None)
+        self.set_rows(rows, brushes)
+
+    def query_of(self, row: int) -> str:
+        return str(self.row(row)[CompareColumn.QUERY])
+
+
+class ChangeColumn(IntEnum):
+    SOURCE = 0
+    KIND = 1
+    RANK_A = 2
+    RANK_B = 3
+    CONTRIBUTION_A = 4
+    CONTRIBUTION_B = 5
+    GAINED = 6
+
+
+class ChangesModel(RowsModel):
+    """The candidate changes of one query (core's order: largest change first)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(ChangeColumn, {
+            ChangeColumn.SOURCE: self.tr("source"),
+            ChangeColumn.KIND: self.tr("change"),
+            ChangeColumn.RANK_A: self.tr("rank A"),
+            ChangeColumn.RANK_B: self.tr("rank B"),
+            ChangeColumn.CONTRIBUTION_A: self.tr("contribution A"),
+            ChangeColumn.CONTRIBUTION_B: self.tr("contribution B"),
+            ChangeColumn.GAINED: self.tr("gained (+) / lost (-)"),
+        }, parent)
+
+    def set_changes(self, changes: Sequence[CandidateChange]) -> None:
+        self.set_rows(
+            [(ch.source_id, ch.kind, ch.rank_a, ch.rank_b, ch.contribution_a,
+              ch.contribution_b, ch.delta) for ch in changes],
+            [_WIN if ch.delta > 0 else _LOSS if ch.delta < 0 else None for ch in changes],
+        )
+
+
+def read_only_table(name: str, model: RowsModel, parent: QWidget) -> QTableView:
+    view = QTableView(parent)
+    view.setObjectName(name)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view
+
+
+class CompareView(QWidget):
+    """The comparison of the open document (A) with a second ranking (B)."""
+
+    #: A query row was selected: carries its id.
+    query_selected = Signal(str)
+
+    def __init__(self, decimals: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("compareView")
+        self.comparison: Comparison | None = None
+        self.cutoff = QComboBox(self)
+        self.cutoff.setObjectName("compareCutoff")
+        self.recompute_button = QPushButton(self.tr("Compare again"), self)
+        self.recompute_button.setObjectName("compareAgain")
+        self.recompute_button.setEnabled(False)
+        self.stale = QLabel(self)
+        self.stale.setObjectName("compareStale")
+        self.stale.setWordWrap(True)
+        self.header = QLabel(self.tr("Compare with another run… (menu Review) loads a second "
+                                     "ranking of the same queries."), self)
+        self.header.setObjectName("compareHeader")
+        self.header.setWordWrap(True)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.model = ComparisonModel(self)
+        self.table = read_only_table("compareTable", self.model, self)
+        self.table.setSortingEnabled(False)
+        header = self.table.horizontalHeader()
+        header.setSortIndicatorShown(True)
+        header.setSectionsClickable(True)
+        header.sortIndicatorChanged.connect(self.model.sort)
+        self.changes_title = QLabel(self)
+        self.changes_title.setObjectName("compareChangesTitle")
+        self.changes_title.setWordWrap(True)
+        self.changes_model = ChangesModel(self)
+        self.changes = read_only_table("compareChanges", self.changes_model, self)
+        number = NumberDelegate(decimals, self)
+        signed = SignedDelegate(decimals, self)
+        for col in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
+            self.table.setItemDelegateForColumn(col, number)
+        self.table.setItemDelegateForColumn(CompareColumn.DELTA, signed)
+        for change_col in (ChangeColumn.CONTRIBUTION_A, ChangeColumn.CONTRIBUTION_B):
+            self.changes.setItemDelegateForColumn(change_col, number)
+        self.changes.setItemDelegateForColumn(ChangeColumn.GAINED, signed)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel(self.tr("Cutoff:"), self))
+        top.addWidget(self.cutoff)
+        top.addStretch(1)
+        top.addWidget(self.recompute_button)
+        lower = QWidget(self)
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.changes_title)
+        lower_layout.addWidget(self.changes)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.table)
+        split.addWidget(lower)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.stale)
+        layout.addWidget(self.header)
+        layout.addWidget(split, 1)
+        self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+
+    @property
+    def j(self) -> int:
+        return max(self.cutoff.currentIndex(), 0)
+
+    def set_comparison(self, c: Comparison | None) -> None:
+        self.comparison = c
+        self.stale.clear()
+        self.cutoff.blockSignals(True)
+        self.cutoff.clear()
+        if c is not None:
+            self.cutoff.addItems([f"NDCG@{format_cutoff(k)}" for k in c.cutoffs])
+        self.cutoff.blockSignals(False)
+        self._show()
+
+    def _show(self) -> None:
+        c = self.comparison
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.model.set_comparison(c, self.j)
+        self.changes_model.set_changes([])
+        self.changes_title.setText(self.tr("Select a query to see its candidate changes."))
+        self.header.setText(self.header_text() if c is not None else "")
+
+    def header_text(self) -> str:
+        """The header: both runs, conventions, means, paired test, ties, what changed."""
+        c = self.comparison
+        if c is None:
+            return ""
+        j = self.j
+        at = f"NDCG@{format_cutoff(c.cutoffs[j])}"
+        sa, sb, test, ties = c.summary_a[j], c.summary_b[j], c.tests[j], c.ties[j]
+
+        def mean(s: Any) -> str:
+            value = "—" if s.mean is None else f"{s.mean:.4f}"
+            excl = ", ".join(f"{n} {why}" for why, n in s.excluded.items())
+            return f"{value} over {s.included} queries" + (f" (excluded: {excl})" if excl else "")
+
+        conv = "; ".join(f"{name}: {choice}" for name, choice, _f in c.conventions.describe())
+        per = ", ".join(f"{rule} {n}" for rule, n in ties.per_rule.items())
+        lines = [
+            f"A: {c.doc_a.name or 'this document'} — B: {c.doc_b.name or 'second run'}",
+            f"Conventions applied to both: {conv}.",
+            f"Mean {at}: A {mean(sa)}; B {mean(sb)}.",
+            test.sentence(),
+            f"Tie rules: {ties.count} queries' delta changes sign or vanishes under another "
+            f"tie rule than {ties.rule.value} ({per}; {ties.with_ties} queries have tied "
+            "scores).",
+            f"What changed: {c.changes.sentence()}",
+        ]
+        if c.only_a or c.only_b:
+            lines.append(
+                f"Queries only in A ({len(c.only_a)}): {', '.join(c.only_a) or 'none'}; "
+                f"only in B ({len(c.only_b)}): {', '.join(c.only_b) or 'none'} "
+                "(listed in the table, not averaged in).")
+        return "\n".join(lines)
+
+    def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows or self.comparison is None:
+            return
+        self.show_changes(self.model.query_of(rows[0].row()))
+
+    def show_changes(self, query: str) -> None:
+        """Show the candidate changes of ``query`` and announce it."""
+        c = self.comparison
+        if c is None:
+            return
+        if query in c.common:
+            changes = c.candidate_changes(query, self.j)
+            self.changes_model.set_changes(changes)
+            self.changes_title.setText(self.tr(
+                "{0}: {1} candidates moved, entered, left or were regraded at {2}").format(
+                    query, len(changes), f"NDCG@{format_cutoff(c.cutoffs[self.j])}"))
+        else:
+            self.changes_model.set_changes([])
+            self.changes_title.setText(self.tr("{0} is in one run only.").format(query))
+        self.query_selected.emit(query)
+
+    def mark_stale(self, why: str) -> None:
+        if self.comparison is not None:
+            self.stale.setText(self.tr("{0}: compare again to update these numbers.").format(why))
+
+
+class CompareController:
+    """Wires the compare action, the dock and the plots to one main window."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self.path: Path | None = None
+        self.task: Task | None = None
+        decimals = lambda: window.settings.decimals  # noqa: E731
+        self.view = CompareView(decimals, window)
+        self.dock = QDockWidget(window.tr("Comparison"), window)
+        self.dock.setObjectName("compareViewDock")
+        self.dock.setWidget(self.view)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        summary = window.docks.get("summaryPanelDock")
+        if summary is not None:
+            window.tabifyDockWidget(summary, self.dock)
+            summary.raise_()
+        self.dock.hide()
+        window.docks["compareViewDock"] = self.dock
+        window.menus["view"].addAction(self.dock.toggleViewAction())
+        self.action = QAction(window.tr("&Compare with another run…"), window)
+        self.action.setObjectName("compare_runs")
+        self.action.setStatusTip(window.tr(
+            "Compare this document's ranking with a second worksheet or TREC run"))
+        self.action.triggered.connect(self.ask)
+        window.app_actions["compare_runs"] = self.action
+        review_menu(window).addAction(self.action)
+        self.view.recompute_button.clicked.connect(self.again)
+        self.view.query_selected.connect(self._query_selected)
+        self.view.cutoff.currentIndexChanged.connect(lambda _i: self.plot())
+        window.document_replaced.connect(
+            lambda _doc: self.view.mark_stale(window.tr("Another document is open")))
+        window.evaluation_changed.connect(self._evaluation_changed)
+        self._shown_ev: Any = None
+
+    def ask(self) -> Task | None:
+        """Ask for the second ranking and compare."""
+        start = str(self.path.parent) if self.path is not None else (
+            str(self.window.path.parent) if self.window.path is not None else "")
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, self.window.tr("Compare with another run"), start,
+            self.window.tr(COMPARE_FILTER))
+        if not path:
+            return None
+        return self.compare_with(path)
+
+    def again(self) -> Task | None:
+        return self.compare_with(self.path) if self.path is not None else None
+
+    def compare_with(self, path: str | Path) -> Task:
+        """Compare the open document (A) with ``path`` (B) off the UI thread."""
+        path = Path(path)
+        self.path = path
+        w = self.window
+        # A snapshot: grading may go on while the comparison runs.
+        doc = w.document
+        doc_a: Document = dataclasses.replace(doc, grade=doc.grade.copy(),
+                                              state=doc.state.copy(), audit=[])
+        conv = w.conventions
+
+        def work(_progress: Any, _cancelled: Any) -> Comparison:
+            doc_b = load_against(path, doc_a)
+            return compare(doc_a, doc_b, conv, resamples=RESAMPLES, seed=SEED)
+
+        self.task = run_task(
+            w, w.tr("Comparing with {0}…").format(path.name), work,
+            on_done=self.show,
+            on_error=lambda exc: show_error(w, w.tr("Could not compare"), exc),
+        )
+        return self.task
+
+    def show(self, c: Comparison) -> None:
+        """Show ``c`` in the dock and its deltas in the plots dock."""
+        self.view.set_comparison(c)
+        self.view.recompute_button.setEnabled(self.path is not None)
+        self._shown_ev = self.window.evaluation
+        self.dock.show()
+        self.dock.raise_()
+        self.plot()
+
+    def plot(self) -> None:
+        c = self.view.comparison
+        plots = getattr(self.window, "plots", None)
+        if c is None or plots is None:
+            return
+        j = self.view.j
+        plots.show_comparison(list(c.common), [float(x) for x in c.delta[:, j]],
+                              f"delta NDCG@{format_cutoff(c.cutoffs[j])} (B - A)")
+
+    def _evaluation_changed(self, ev: Any) -> None:
+        if self._shown_ev is not None and ev is not self._shown_ev:
+            self.view.mark_stale(self.window.tr("Grades or conventions changed"))
+
+    def _query_selected(self, query: str) -> None:
+        doc = self.window.document
+        if query in doc.query_ids:
+            self.window.set_query(doc.query_index(query))
+
+
+def install_compare(window: Any) -> CompareController:
+    """Add the compare action and dock to ``window`` (as ``window.compare_view``)."""
+    controller = CompareController(window)
+    window.compare_view = controller
+    return controller
+
+
+def install_review(window: Any) -> None:
+    """The reviewing features: compare two runs, explain a disagreement, judges."""
+    from app.explain_view import install_explain
+    from app.judges_view import install_judges
+
+    install_compare(window)
+    install_explain(window)
+    install_judges(window)

@@ -1,0 +1,247 @@
+"""Explain why the current conventions and a peer's give different NDCG.
+
+"Explain a disagreement…" (menu Review) opens a dock with a preset combo
+(trec_eval, sklearn, ranx). The current conventions are changed into the
+preset's one convention at a time (:func:`core.explain.explain`; the
+cutoffs stay the current ones, so the values pair up) and each step is a
+row: the convention, its choice before and after, its share of the mean
+change and of the current query's change. The last row is the whole
+difference; the steps add up to it. Below: core's sentence and the peer
+commands that reproduce the current conventions (:func:`core.explain.peer_matches`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.compare_view import RowsModel, SignedDelegate, read_only_table, review_menu
+from core.conventions import PRESETS, Conventions, format_cutoff
+from core.document import Document
+from core.errors import NdcgError
+from core.explain import Explanation, explain, peer_matches
+
+__all__ = ["ExplainView", "StepColumn", "StepsModel", "install_explain"]
+
+REFRESH_DELAY_MS = 150
+_BOLD = QFont()
+_BOLD.setBold(True)
+
+
+class StepColumn(IntEnum):
+    CONVENTION = 0
+    FROM = 1
+    TO = 2
+    MEAN_CHANGE = 3
+    QUERY_CHANGE = 4
+
+
+class StepsModel(RowsModel):
+    """One row per step, then the total row (bold)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(StepColumn, {
+            StepColumn.CONVENTION: self.tr("convention changed"),
+            StepColumn.FROM: self.tr("from"),
+            StepColumn.TO: self.tr("to"),
+            StepColumn.MEAN_CHANGE: self.tr("mean change"),
+            StepColumn.QUERY_CHANGE: self.tr("this query's change"),
+        }, parent)
+
+    def set_explanation(self, x: Explanation | None, q: int, j: int) -> None:
+        if x is None:
+            self.set_rows([])
+            return
+        rows: list[tuple[Any, ...]] = []
+        for s in x.steps:
+            rows.append((s.field, s.before, s.after, s.mean[j], _cell(x, s.contribution, q, j)))
+        rows.append((self.tr("total"), self.tr("current conventions"),
+                     x.end.preset or self.tr("second conventions"), x.mean_total[j],
+                     _cell(x, x.total, q, j)))
+        self.set_rows(rows)
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.FontRole and index.isValid() and (
+                index.row() == self.rowCount() - 1):
+            return _BOLD
+        return super().data(index, role)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Steps keep their order (the order in which they were taken)."""
+
+
+def _cell(x: Explanation, values: Any, q: int, j: int) -> float | None:
+    if not 0 <= q < values.shape[0]:
+        return None
+    v = float(values[q, j])
+    return None if math.isnan(v) else v
+
+
+class ExplainView(QWidget):
+    """The step-by-step account of current conventions -> a preset's."""
+
+    def __init__(self, window: Any, decimals: Callable[[], int],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("explainView")
+        self.main = window
+        self.explanation: Explanation | None = None
+        self.preset = QComboBox(self)
+        self.preset.setObjectName("explainPreset")
+        self.preset.addItems(list(PRESETS))
+        self.cutoff = QComboBox(self)
+        self.cutoff.setObjectName("explainCutoff")
+        self.title = QLabel(self)
+        self.title.setObjectName("explainTitle")
+        self.title.setWordWrap(True)
+        self.model = StepsModel(self)
+        self.table = read_only_table("explainSteps", self.model, self)
+        signed = SignedDelegate(decimals, self)
+        for col in (StepColumn.MEAN_CHANGE, StepColumn.QUERY_CHANGE):
+            self.table.setItemDelegateForColumn(col, signed)
+        self.sentence = QLabel(self)
+        self.sentence.setObjectName("explainSentence")
+        self.sentence.setWordWrap(True)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.peers = QLabel(self)
+        self.peers.setObjectName("explainPeers")
+        self.peers.setWordWrap(True)
+        self.peers.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(self.tr("Current conventions against:"), self))
+        top.addWidget(self.preset)
+        top.addWidget(QLabel(self.tr("Cutoff:"), self))
+        top.addWidget(self.cutoff)
+        top.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.title)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.sentence)
+        layout.addWidget(self.peers)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(REFRESH_DELAY_MS)
+        self.timer.timeout.connect(self.refresh)
+        self.dirty = True
+        self.preset.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.cutoff.currentIndexChanged.connect(lambda _i: self.show_query())
+
+    @property
+    def j(self) -> int:
+        return max(self.cutoff.currentIndex(), 0)
+
+    def second_conventions(self) -> Conventions:
+        """The chosen preset, with the current cutoffs (paired in order) and rubric
+        (labels only, no arithmetic)."""
+        current = self.main.conventions
+        return Conventions.from_preset(self.preset.currentText(), cutoffs=current.cutoffs,
+                                       rubric=current.rubric)
+
+    def schedule(self, *_: object) -> None:
+        self.dirty = True
+        if self.isVisible():
+            self.timer.start()
+
+    def refresh(self) -> None:
+        """Explain now (the document under both conventions and every step)."""
+        self.timer.stop()
+        doc: Document = self.main.document
+        start: Conventions = self.main.conventions
+        end = self.second_conventions()
+        self.cutoff.blockSignals(True)
+        keep = self.cutoff.currentIndex()
+        self.cutoff.clear()
+        self.cutoff.addItems([f"NDCG@{format_cutoff(k)}" for k in start.cutoffs])
+        self.cutoff.setCurrentIndex(keep if 0 <= keep < len(start.cutoffs) else 0)
+        self.cutoff.blockSignals(False)
+        try:
+            self.explanation = explain(doc, start, end)
+        except NdcgError as exc:
+            self.explanation = None
+            self.title.setText(str(exc))
+        _matches, text = peer_matches(start)
+        self.peers.setText(self.tr("Peers for the current conventions: {0}").format(text))
+        self.dirty = False
+        self.show_query()
+
+    def show_query(self, *_: object) -> None:
+        """Show the steps for the window's current query and the chosen cutoff."""
+        x = self.explanation
+        q = self.main.current_query
+        j = self.j
+        self.model.set_explanation(x, q, j)
+        if x is None:
+            self.sentence.clear()
+            return
+        qid = self.main.current_query_id or "-"
+        k = format_cutoff(x.start.cutoffs[j])
+        self.title.setText(self.tr(
+            "From the current conventions to {0} (cutoffs kept), NDCG@{1}; "
+            "'this query' is {2}. The steps add up to the total row.").format(
+                self.preset.currentText(), k, qid))
+        self.sentence.setText(x.sentence(j))
+
+
+class ExplainController:
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        decimals = lambda: window.settings.decimals  # noqa: E731
+        self.view = ExplainView(window, decimals, window)
+        self.dock = QDockWidget(window.tr("Explain a disagreement"), window)
+        self.dock.setObjectName("explainViewDock")
+        self.dock.setWidget(self.view)
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
+        audit = window.docks.get("auditLogDock")
+        if audit is not None:
+            window.tabifyDockWidget(audit, self.dock)
+            audit.raise_()
+        self.dock.hide()
+        window.docks["explainViewDock"] = self.dock
+        window.menus["view"].addAction(self.dock.toggleViewAction())
+        self.action = QAction(window.tr("&Explain a disagreement…"), window)
+        self.action.setObjectName("explain_disagreement")
+        self.action.setStatusTip(window.tr(
+            "Why a peer's conventions (trec_eval, sklearn, ranx) give other numbers, "
+            "one convention at a time"))
+        self.action.triggered.connect(self.open)
+        window.app_actions["explain_disagreement"] = self.action
+        review_menu(window).addAction(self.action)
+        window.evaluation_changed.connect(self.view.schedule)
+        window.document_replaced.connect(self.view.schedule)
+        window.current_query_changed.connect(self._query_changed)
+        self.dock.visibilityChanged.connect(self._visibility_changed)
+
+    def open(self) -> None:
+        self.dock.show()
+        self.dock.raise_()
+        self.view.refresh()
+        self.view.preset.setFocus()
+
+    def _query_changed(self, _q: int) -> None:
+        if not self.view.dirty:
+            self.view.show_query()
+
+    def _visibility_changed(self, visible: bool) -> None:
+        if visible and self.view.dirty:
+            self.view.timer.start()
+
+
+def install_explain(window: Any) -> ExplainController:
+    """Add the explain action and dock to ``window`` (as ``window.explain_view``)."""
+    controller = ExplainController(window)
+    window.explain_view = controller
+    return controller

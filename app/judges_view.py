@@ -1,0 +1,252 @@
+"""How far the annotators (judges) agree: a dock.
+
+When the document keeps the annotators' individual grades
+(``Document.annotators`` / ``ratings``): Cohen's kappa for every pair and
+Krippendorff's alpha, each with the number of items it rests on
+(:func:`core.agreement.agreement`), the consensus rule and rounding that
+turned the individual grades into the document's grades, and for the current
+query each candidate's individual grades with a flag where they differ. When
+the document keeps no individual grades, the dock says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+
+from app.compare_view import RowsModel, read_only_table, review_menu
+from app.delegates import NumberDelegate
+from core.agreement import AgreementReport, agreement
+from core.document import Document, grade_text
+
+__all__ = [
+    "AlphaColumn",
+    "AlphaModel",
+    "CandidateAgreementModel",
+    "CandidateColumn",
+    "JudgesView",
+    "KappaColumn",
+    "KappaModel",
+    "install_judges",
+]
+
+_DISAGREE = QBrush(QColor("#ffe3b3"))
+
+
+class KappaColumn(IntEnum):
+    ANNOTATOR_A = 0
+    ANNOTATOR_B = 1
+    KAPPA = 2
+    ITEMS = 3
+
+
+class KappaModel(RowsModel):
+    """Cohen's kappa per pair of annotators (None: not defined)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(KappaColumn, {
+            KappaColumn.ANNOTATOR_A: self.tr("annotator"),
+            KappaColumn.ANNOTATOR_B: self.tr("annotator"),
+            KappaColumn.KAPPA: self.tr("Cohen's kappa"),
+            KappaColumn.ITEMS: self.tr("candidates both graded"),
+        }, parent)
+
+    def set_report(self, report: AgreementReport | None) -> None:
+        self.set_rows([] if report is None else [
+            (k.annotator_a, k.annotator_b, k.kappa, k.items) for k in report.kappas])
+
+
+class AlphaColumn(IntEnum):
+    METRIC = 0
+    ALPHA = 1
+    UNITS = 2
+    VALUES = 3
+
+
+class AlphaModel(RowsModel):
+    """Krippendorff's alpha per level of measurement (None: not defined)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(AlphaColumn, {
+            AlphaColumn.METRIC: self.tr("Krippendorff's alpha"),
+            AlphaColumn.ALPHA: self.tr("alpha"),
+            AlphaColumn.UNITS: self.tr("candidates with 2+ grades"),
+            AlphaColumn.VALUES: self.tr("grades"),
+        }, parent)
+
+    def set_report(self, report: AgreementReport | None) -> None:
+        self.set_rows([] if report is None else [
+            (metric.value, a.alpha, a.units, a.values) for metric, a in report.alphas.items()])
+
+
+class CandidateColumn(IntEnum):
+    """The fixed columns; one column per annotator and the flag follow."""
+
+    SOURCE = 0
+    GRADE = 1
+
+
+class CandidateAgreementModel(RowsModel):
+    """The current query's candidates: grade, each annotator's grade, the flag.
+
+    Columns: source, the document's grade, one per annotator, disagreement.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(CandidateColumn, {}, parent)
+        self.candidates: list[int] = []
+
+    def set_query(self, doc: Document, report: AgreementReport | None, rows: list[int]) -> None:
+        names = report.annotators if report is not None else []
+        self.beginResetModel()
+        self._headers = {0: self.tr("source"), 1: self.tr("grade")}
+        for a, name in enumerate(names):
+            self._headers[2 + a] = name
+        self._headers[2 + len(names)] = self.tr("disagree")
+        self.endResetModel()
+        self.candidates = rows if report is not None else []
+        table: list[tuple[Any, ...]] = []
+        brushes: list[QBrush | None] = []
+        if report is not None:
+            for i in rows:
+                grades = [None if math.isnan(g) else float(g) for g in report.grades[i]]
+                flag = bool(report.disagree[i])
+                table.append((str(doc.source_id[i]),
+                              grade_text(float(doc.grade[i]), int(doc.state[i])),
+                              *grades, self.tr("yes") if flag else ""))
+                brushes.append(_DISAGREE if flag else None)
+        self.set_rows(table, brushes)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Rows stay in ranked order, like the grid."""
+
+
+class JudgesView(QWidget):
+    """Agreement of the document's annotators (objectName ``judgesView``)."""
+
+    def __init__(self, decimals: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("judgesView")
+        self.report: AgreementReport | None = None
+        self.message = QLabel(self)
+        self.message.setObjectName("judgesMessage")
+        self.message.setWordWrap(True)
+        self.consensus = QLabel(self)
+        self.consensus.setObjectName("judgesConsensus")
+        self.consensus.setWordWrap(True)
+        self.kappa_model = KappaModel(self)
+        self.kappa_table = read_only_table("judgesKappa", self.kappa_model, self)
+        self.alpha_model = AlphaModel(self)
+        self.alpha_table = read_only_table("judgesAlpha", self.alpha_model, self)
+        number = NumberDelegate(decimals, self)
+        self.kappa_table.setItemDelegateForColumn(KappaColumn.KAPPA, number)
+        self.alpha_table.setItemDelegateForColumn(AlphaColumn.ALPHA, number)
+        self.query_title = QLabel(self)
+        self.query_title.setObjectName("judgesQueryTitle")
+        self.candidate_model = CandidateAgreementModel(self)
+        self.candidate_table = read_only_table("judgesCandidates", self.candidate_model, self)
+        self.candidate_table.setItemDelegate(NumberDelegate(decimals, self))
+        layout = QVBoxLayout(self)
+        for widget in (self.message, self.consensus, self.kappa_table, self.alpha_table,
+                       self.query_title, self.candidate_table):
+            layout.addWidget(widget)
+
+    def set_document(self, doc: Document) -> None:
+        """Agreement of ``doc``'s annotators (or the message that it has none)."""
+        has = doc.ratings is not None and bool(doc.annotators) and doc.ratings.size > 0
+        self.report = agreement(doc) if has else None
+        self.kappa_model.set_report(self.report)
+        self.alpha_model.set_report(self.report)
+        for w in (self.consensus, self.kappa_table, self.alpha_table, self.query_title,
+                  self.candidate_table):
+            w.setVisible(self.report is not None)
+        if self.report is None:
+            self.message.setText(self.tr(
+                "This document keeps no individual annotators' grades, so there is no "
+                "agreement to show. Open an annotators' spreadsheet (one grade column per "
+                "annotator) to see it."))
+        else:
+            self.message.setText("\n".join(self.report.sentences()))
+
+    def show_conventions(self, doc: Document) -> None:
+        conv = doc.conventions
+        self.consensus.setText(self.tr(
+            "Consensus: {0} ({1}); rounding: {2} ({3}). The grid shows the consensus grade "
+            "unless a reviewer changed it.").format(
+                conv.consensus.label, conv.consensus.formula, conv.rounding.label,
+                conv.rounding.formula))
+
+    def show_query(self, doc: Document, ranked: np.ndarray, q: int) -> None:
+        """The candidates of query ``q``: ``ranked`` first, then the rest."""
+        if self.report is None or not 0 <= q < doc.n_queries:
+            self.candidate_model.set_query(doc, None, [])
+            self.query_title.clear()
+            return
+        first = [int(i) for i in ranked]
+        seen = set(first)
+        rows = first + [int(i) for i in doc.members(q) if int(i) not in seen]
+        self.candidate_model.set_query(doc, self.report, rows)
+        n = sum(bool(self.report.disagree[i]) for i in rows)
+        self.query_title.setText(self.tr("{0}: the annotators disagree on {1} of {2} "
+                                         "candidates").format(doc.query_ids[q], n, len(rows)))
+
+
+class JudgesController:
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        decimals = lambda: window.settings.decimals  # noqa: E731
+        self.view = JudgesView(decimals, window)
+        self.dock = QDockWidget(window.tr("Judges"), window)
+        self.dock.setObjectName("judgesViewDock")
+        self.dock.setWidget(self.view)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        conventions = window.docks.get("conventionsPanelDock")
+        if conventions is not None:
+            window.tabifyDockWidget(conventions, self.dock)
+        summary = window.docks.get("summaryPanelDock")
+        if summary is not None:
+            summary.raise_()
+        window.docks["judgesViewDock"] = self.dock
+        window.menus["view"].addAction(self.dock.toggleViewAction())
+        self.action = QAction(window.tr("&Judges' agreement"), window)
+        self.action.setObjectName("show_judges")
+        self.action.setStatusTip(window.tr(
+            "Cohen's kappa, Krippendorff's alpha and the disagreements of the annotators"))
+        self.action.triggered.connect(self.open)
+        window.app_actions["show_judges"] = self.action
+        review_menu(window).addAction(self.action)
+        window.document_replaced.connect(self.document_replaced)
+        window.conventions_changed.connect(lambda _c: self.view.show_conventions(
+            window.document))
+        window.current_query_changed.connect(lambda _q: self.show_query())
+        window.grade_changed.connect(lambda _i: self.show_query())
+        self.document_replaced(window.document)
+
+    def open(self) -> None:
+        self.dock.show()
+        self.dock.raise_()
+
+    def document_replaced(self, doc: Document) -> None:
+        self.view.set_document(doc)
+        self.view.show_conventions(doc)
+        self.show_query()
+
+    def show_query(self) -> None:
+        w = self.window
+        q = w.current_query
+        ranked = w.evaluation.ranked(q) if 0 <= q < w.document.n_queries else np.zeros(0)
+        self.view.show_query(w.document, ranked, q)
+
+
+def install_judges(window: Any) -> JudgesController:
+    """Add the judges dock and action to ``window`` (as ``window.judges_view``)."""
+    controller = JudgesController(window)
+    window.judges_view = controller
+    return controller

@@ -1,0 +1,349 @@
+"""Reviewing in the window: compare two runs, explain a disagreement, judges.
+
+The example window holds the seed's cases A-F (cutoffs 1, 2, all). The
+second run differs from it only in case-A's order: A (grade 3) is put before
+B (grade 1), which makes case-A ideal. By hand, with L = log2(3):
+NDCG@all of case-A goes from (1 + 3/L) / (3 + 1/L) = 0.796708 to 1, and
+NDCG@1 from 1/3 to 1; every other query keeps its value (delta 0).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from app.compare_view import ChangeColumn, CompareColumn
+from app.explain_view import StepColumn
+from app.judges_view import AlphaColumn, KappaColumn
+from app.main import build_window
+from app.settings import Settings
+from core.compare import run_with_judgments
+from core.conventions import Conventions
+from core.document import Document, GradeState
+from core.engine import evaluate
+from core.errors import InputError
+from core.examples import CASES
+
+L = math.log2(3)
+CASE_A_ALL = (1 + 3 / L) / (3 + 1 / L)
+ALL = 2  # index of the cutoff "all" in the example's (1, 2, all)
+
+
+@pytest.fixture
+def window(qtbot):
+    Settings().reviewer = "tester"
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.undo_stack.setClean()
+
+
+@pytest.fixture(autouse=True)
+def _never_block(monkeypatch):
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+def _run_lines(swap_case_a: bool = True) -> list[str]:
+    """The example as a TREC run (rank column ignored), case-A reordered."""
+    lines = []
+    for q, source, score, _grade in CASES:
+        if swap_case_a and q == "case-A":
+            score = {"A": 3.0, "B": 2.0, "C": 1.0}[source]
+        lines.append(f"{q} Q0 {source} 1 {score} test")
+    return lines
+
+
+def _compare(qtbot, monkeypatch, w, path):
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(path), "")))
+    w.app_actions["compare_runs"].trigger()
+    view = w.compare_view.view
+    qtbot.waitUntil(lambda: view.comparison is not None, timeout=20000)
+    return view
+
+
+def _click_row(qtbot, table, row: int, column: int = 0) -> None:
+    rect = table.visualRect(table.model().index(row, column))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+# -- core helper -----------------------------------------------------------------------------
+def test_run_with_judgments_grades_the_run_with_the_open_document(tmp_path):
+    doc = Document.from_columns(
+        query=["q1", "q1", "q1", "q2"], source_id=["a", "b", "c", "a"],
+        score=[3, 2, 1, 1], grade=[2, None, 0, 1], judgment_version="j7",
+        frequency={"q1": 5.0})
+    doc.set_grade(2, None, GradeState.UNRATEABLE, who="t", reason="broken link")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 b 1 9 r\nq1 Q0 z 2 8 r\nq1 Q0 a 3 7 r\nq9 Q0 a 1 1 r\n")
+    b = run_with_judgments(run, doc)
+    assert b.query_ids == ["q1"]  # q9 is not judged, q2 not in the run
+    assert list(b.source_id) == ["b", "z", "a", "c"]  # run rows, then judged not retrieved
+    assert b.score[:3].tolist() == [9.0, 8.0, 7.0]
+    assert math.isnan(b.score[3])
+    assert b.state.tolist() == [GradeState.UNKNOWN, GradeState.UNKNOWN, GradeState.NUMBER,
+                                GradeState.UNRATEABLE]
+    assert b.grade[2] == 2.0
+    assert b.reason[3] == "broken link"
+    assert b.judgment_version == "j7"
+    assert b.frequency.tolist() == [5.0]
+    assert b.conventions == doc.conventions
+    bad = tmp_path / "other.txt"
+    bad.write_text("x Q0 a 1 1 r\n")
+    with pytest.raises(InputError, match="no query of this run"):
+        run_with_judgments(bad, doc)
+
+
+# -- compare ----------------------------------------------------------------------------------
+def test_compare_trec_run_hand_computed(qtbot, monkeypatch, window, tmp_path, qtmodeltester):
+    w = window
+    run = tmp_path / "swapped.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    assert w.docks["compareViewDock"].isVisible()
+    qtmodeltester.check(view.model)
+    view.cutoff.setCurrentIndex(ALL)
+    rows = view.model.rows()
+    # Largest |delta| first: case-A wins, the other defined queries tie, the
+    # undefined and unresolved ones are not comparable.
+    assert rows[0][CompareColumn.QUERY] == "case-A"
+    assert rows[0][CompareColumn.NDCG_A] == pytest.approx(CASE_A_ALL, abs=1e-12)
+    assert rows[0][CompareColumn.NDCG_B] == pytest.approx(1.0, abs=1e-12)
+    assert rows[0][CompareColumn.DELTA] == pytest.approx(1 - CASE_A_ALL, abs=1e-12)
+    assert rows[0][CompareColumn.OUTCOME] == "win"
+    outcomes = {r[CompareColumn.QUERY]: r[CompareColumn.OUTCOME] for r in rows}
+    assert outcomes == {
+        "case-A": "win", "case-B": "tie", "case-C": "tie", "case-D-doubled": "tie",
+        "case-D-plus-one": "tie", "case-E": "tie", "case-F-zero": "not comparable",
+        "case-F-unknown": "not comparable",
+    }
+    unknown = next(r for r in rows if r[CompareColumn.QUERY] == "case-F-unknown")
+    assert unknown[CompareColumn.NDCG_A] == "unresolved"
+    assert unknown[CompareColumn.DELTA] is None
+    text = view.header.text()
+    assert f"mean delta B - A {(1 - CASE_A_ALL) / 6:+.4f}" in text
+    assert "B wins 1, ties 5, loses 0" in text
+    assert "exact over all 64 sign vectors) p = 1" in text  # every sign vector is as extreme
+    assert "(10000 resamples, seed 0)" in text  # the bootstrap interval
+    assert "Tie rules: 0 queries' delta changes sign" in text
+    assert "Only the ranking order differs between the two documents" in text
+    # At cutoff 1: 1/3 -> 1.
+    view.cutoff.setCurrentIndex(0)
+    first = view.model.rows()[0]
+    assert first[CompareColumn.DELTA] == pytest.approx(2 / 3, abs=1e-12)
+
+
+def test_selecting_a_row_shows_changes_and_switches_query(qtbot, monkeypatch, window, tmp_path,
+                                                          qtmodeltester):
+    w = window
+    run = tmp_path / "swapped.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    view.cutoff.setCurrentIndex(ALL)
+    w.set_query(w.document.query_index("case-C"))
+    _click_row(qtbot, view.table, 0)
+    assert w.current_query == w.document.query_index("case-A")
+    qtmodeltester.check(view.changes_model)
+    changes = view.changes_model.rows()
+    # A: rank 2 -> 1 gains 3 - 3/L; B: rank 1 -> 2 loses 1 - 1/L; C stays.
+    assert [(r[ChangeColumn.SOURCE], r[ChangeColumn.KIND], r[ChangeColumn.RANK_A],
+             r[ChangeColumn.RANK_B]) for r in changes] == [("A", "moved", 2, 1),
+                                                           ("B", "moved", 1, 2)]
+    assert changes[0][ChangeColumn.GAINED] == pytest.approx(3 - 3 / L, abs=1e-12)
+    assert changes[1][ChangeColumn.GAINED] == pytest.approx(1 / L - 1, abs=1e-12)
+    # Another row: a tie has no changes, and the window follows.
+    row = next(i for i, r in enumerate(view.model.rows()) if r[CompareColumn.QUERY] == "case-E")
+    _click_row(qtbot, view.table, row)
+    assert w.current_query_id == "case-E"
+    assert view.changes_model.rowCount() == 0
+
+
+def test_plots_dock_shows_sorted_deltas(qtbot, monkeypatch, window, tmp_path):
+    w = window
+    run = tmp_path / "swapped.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    view.cutoff.setCurrentIndex(ALL)
+    ax = w.plots.panel.compare_canvas.figure_.axes[0]
+    heights = [p.get_height() for p in ax.patches]
+    # Six defined deltas, sorted: five ties, then case-A's gain.
+    assert heights == pytest.approx([0.0] * 5 + [1 - CASE_A_ALL], abs=1e-12)
+    assert w.plots.panel.tabs.currentIndex() == 2
+    view.cutoff.setCurrentIndex(0)
+    heights = [p.get_height() for p in w.plots.panel.compare_canvas.figure_.axes[0].patches]
+    assert heights == pytest.approx([0.0] * 5 + [2 / 3], abs=1e-12)
+
+
+def test_compare_worksheet_lists_queries_in_one_run_and_sorts(qtbot, monkeypatch, window,
+                                                              tmp_path, qtmodeltester):
+    w = window
+    lines = ["query,source_id,version,score,grade"]
+    for q, source, score, grade in CASES:
+        if q == "case-B":
+            continue  # only in A
+        if q == "case-A":
+            score = {"A": 3.0, "B": 2.0, "C": 1.0}[source]
+        lines.append(f"{q},{source},v1,{score},{'' if grade is None else grade}")
+    lines.append("case-Z,X,v1,1.0,2")  # only in B
+    path = tmp_path / "other.csv"
+    path.write_text("\n".join(lines) + "\n")
+    view = _compare(qtbot, monkeypatch, w, path)
+    view.cutoff.setCurrentIndex(ALL)
+    rows = view.model.rows()
+    only = {r[CompareColumn.QUERY]: r for r in rows if str(r[CompareColumn.OUTCOME]).startswith(
+        "only")}
+    assert set(only) == {"case-B", "case-Z"}
+    assert only["case-B"][CompareColumn.OUTCOME] == "only in A"
+    assert only["case-B"][CompareColumn.NDCG_B] is None
+    assert only["case-Z"][CompareColumn.NDCG_B] == pytest.approx(1.0)
+    assert "only in A (1): case-B" in view.header.text()
+    # Sort by delta through the header, descending on a second click.
+    header = view.table.horizontalHeader()
+    x = header.sectionViewportPosition(CompareColumn.DELTA) + header.sectionSize(
+        CompareColumn.DELTA) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(x, header.height() // 2))
+    deltas = [r[CompareColumn.DELTA] for r in view.model.rows()]
+    defined = [d for d in deltas if d is not None]
+    assert deltas[:len(defined)] == sorted(defined)
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(x, header.height() // 2))
+    deltas = [r[CompareColumn.DELTA] for r in view.model.rows()]
+    assert deltas[0] == pytest.approx(1 - CASE_A_ALL)
+    assert deltas[:len(defined)] == sorted(defined, reverse=True)
+    qtmodeltester.check(view.model)
+
+
+def test_compare_bad_file_shows_error_not_traceback(qtbot, monkeypatch, window, tmp_path):
+    shown = []
+    monkeypatch.setattr("app.compare_view.show_error",
+                        lambda parent, title, exc: shown.append(str(exc)))
+    path = tmp_path / "broken.csv"
+    path.write_text("query,source_id,score,grade\nq,a,notanumber,1\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(path), "")))
+    window.app_actions["compare_runs"].trigger()
+    qtbot.waitUntil(lambda: bool(shown), timeout=20000)
+    assert "broken.csv" in shown[0]
+    assert window.compare_view.view.comparison is None
+
+
+# -- explain ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("preset", ["sklearn", "trec_eval"])
+@pytest.mark.parametrize("query", ["case-A", "case-E", "case-F-unknown"])
+def test_explain_steps_sum_to_the_total(qtbot, window, qtmodeltester, preset, query):
+    w = window
+    w.set_query(w.document.query_index(query))
+    w.app_actions["explain_disagreement"].trigger()
+    view = w.explain_view.view
+    assert w.docks["explainViewDock"].isVisible()
+    view.preset.setCurrentText(preset)
+    view.cutoff.setCurrentIndex(ALL)
+    qtmodeltester.check(view.model)
+    rows = view.model.rows()
+    steps, total = rows[:-1], rows[-1]
+    assert total[StepColumn.CONVENTION] == "total"
+    end = Conventions.from_preset(preset, cutoffs=w.conventions.cutoffs,
+                                  rubric=w.conventions.rubric)
+    q = w.current_query
+    before = evaluate(w.document, w.conventions).ndcg[q, ALL]
+    after = evaluate(w.document, end).ndcg[q, ALL]
+    if math.isnan(before) or math.isnan(after):
+        assert total[StepColumn.QUERY_CHANGE] is None
+    else:
+        assert total[StepColumn.QUERY_CHANGE] == pytest.approx(after - before, abs=1e-12)
+        assert sum(s[StepColumn.QUERY_CHANGE] for s in steps) == pytest.approx(
+            after - before, abs=1e-12)
+    assert sum(s[StepColumn.MEAN_CHANGE] for s in steps) == pytest.approx(
+        total[StepColumn.MEAN_CHANGE], abs=1e-12)
+    fields = [s[StepColumn.CONVENTION] for s in steps]
+    assert "unknown" in fields
+    assert "zero_ideal" in fields
+    assert ("ties" in fields) == (preset == "trec_eval")
+    assert "No peer preset matches" in view.peers.text()
+    assert "nearest" in view.peers.text()
+
+
+def test_explain_trec_eval_case_e_tie_step(qtbot, window):
+    """case-E: X (3) and Y (1) tie at 0.5. Averaged: DCG@all = 2 * (1 + 1/L) = 3.261860 over
+    IDCG 3 + 1/L; trec_eval breaks the tie by id descending, Y before X: DCG = 1 + 3/L."""
+    w = window
+    w.set_query(w.document.query_index("case-E"))
+    w.explain_view.open()
+    view = w.explain_view.view
+    view.preset.setCurrentText("trec_eval")
+    view.cutoff.setCurrentIndex(ALL)
+    step = next(r for r in view.model.rows() if r[StepColumn.CONVENTION] == "ties")
+    assert (step[StepColumn.FROM], step[StepColumn.TO]) == ("average", "id-desc")
+    idcg = 3 + 1 / L
+    assert step[StepColumn.QUERY_CHANGE] == pytest.approx(
+        (1 + 3 / L) / idcg - 2 * (1 + 1 / L) / idcg, abs=1e-12)
+
+
+def test_explain_peer_commands_for_matching_conventions(qtbot, window):
+    w = window
+    w.change_conventions(Conventions.from_preset("trec_eval", cutoffs=(1, 2, None)))
+    w.explain_view.open()
+    text = w.explain_view.view.peers.text()
+    assert "trec_eval -m ndcg_cut.1,2 -m ndcg QRELS RUN" in text
+    # Same conventions: no step, the total is 0.
+    w.explain_view.view.preset.setCurrentText("trec_eval")
+    rows = w.explain_view.view.model.rows()
+    assert [r[StepColumn.CONVENTION] for r in rows] == ["total"]
+    assert rows[0][StepColumn.MEAN_CHANGE] == 0.0
+
+
+# -- judges -----------------------------------------------------------------------------------
+def _two_annotators() -> Document:
+    ratings = np.array([[0, 0], [1, 1], [1, 2], [2, 2], [np.nan, 1]], dtype=float)
+    doc = Document.from_columns(
+        query=["q1", "q1", "q1", "q1", "q2"], source_id=["a", "b", "c", "d", "a"],
+        score=[4, 3, 2, 1, 1], grade=[0, 1, 1.5, 2, 1], name="two judges")
+    doc.annotators = ["ann", "bob"]
+    doc.ratings = ratings
+    return doc
+
+
+def test_judges_view_kappa_alpha_and_flags(qtbot, window, qtmodeltester):
+    w = window
+    view = w.judges_view.view
+    assert "no individual annotators' grades" in view.message.text()
+    assert view.kappa_model.rowCount() == 0
+    w.set_document(_two_annotators())
+    w.app_actions["show_judges"].trigger()
+    assert w.docks["judgesViewDock"].isVisible()
+    qtmodeltester.check(view.kappa_model)
+    qtmodeltester.check(view.alpha_model)
+    qtmodeltester.check(view.candidate_model)
+    # By hand over the 4 candidates both graded: p_o = 3/4, p_e = 5/16,
+    # kappa = (3/4 - 5/16) / (1 - 5/16) = 7/11.
+    (row,) = view.kappa_model.rows()
+    assert row[KappaColumn.ANNOTATOR_A] == "ann"
+    assert row[KappaColumn.ANNOTATOR_B] == "bob"
+    assert row[KappaColumn.KAPPA] == pytest.approx(7 / 11, abs=1e-12)
+    assert row[KappaColumn.ITEMS] == 4
+    alphas = {r[AlphaColumn.METRIC]: r for r in view.alpha_model.rows()}
+    # Nominal alpha by hand: coincidences o_00 = 2, o_11 = 2, o_12 = o_21 = 1, o_22 = 2;
+    # n = 8, n_c = (2, 3, 3): D_o = 2/8, D_e = (64 - 4 - 9 - 9) / 56 = 42/56.
+    assert alphas["nominal"][AlphaColumn.ALPHA] == pytest.approx(1 - (2 / 8) / (42 / 56))
+    assert alphas["nominal"][AlphaColumn.UNITS] == 4
+    assert alphas["nominal"][AlphaColumn.VALUES] == 8
+    assert "mean of the annotators' grades" in view.consensus.text()
+    assert "no rounding" in view.consensus.text()
+    # The current query q1: individual grades and the flag on c.
+    m = view.candidate_model
+    headers = [m.headerData(c, Qt.Orientation.Horizontal) for c in range(m.columnCount())]
+    assert headers == ["source", "grade", "ann", "bob", "disagree"]
+    rows = m.rows()
+    assert [r[0] for r in rows] == ["a", "b", "c", "d"]
+    assert rows[2] == ("c", "1.5", 1.0, 2.0, "yes")
+    assert [r[4] for r in rows] == ["", "", "yes", ""]
+    assert "disagree on 1 of 4" in view.query_title.text()
+    w.set_query(1)
+    assert m.rows() == [("a", "1", None, 1.0, "")]
