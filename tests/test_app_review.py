@@ -20,6 +20,7 @@ from app.compare_view import ChangeColumn, CompareColumn
 from app.explain_view import StepColumn
 from app.judges_view import AlphaColumn, KappaColumn
 from app.main import build_window
+from app.models import GridColumn
 from app.settings import Settings
 from core.compare import run_with_judgments
 from core.conventions import Conventions
@@ -347,3 +348,33 @@ def test_judges_view_kappa_alpha_and_flags(qtbot, window, qtmodeltester):
     assert "disagree on 1 of 4" in view.query_title.text()
     w.set_query(1)
     assert m.rows() == [("a", "1", None, 1.0, "")]
+
+
+def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(
+        qtbot, monkeypatch, window, tmp_path):
+    w = window
+    run = tmp_path / "swapped.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    assert view.stale.text() == ""
+    first = view.comparison
+    # Grade case-A's C (rank 3 in both runs) 3 with a real key click: both runs
+    # use the open document's grades, so the delta at all changes.
+    w.set_query(w.document.query_index("case-A"))
+    c = int(np.flatnonzero((w.document.query == 0) & (w.document.source_id == "C"))[0])
+    row = w.grid_model.row_of(c)
+    w.grid.setCurrentIndex(w.grid_model.index(row, GridColumn.GRADE))
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_3)
+    assert "compare again" in view.stale.text()
+    qtbot.mouseClick(view.recompute_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.comparison is not first, timeout=20000)
+    assert view.stale.text() == ""
+    view.cutoff.setCurrentIndex(ALL)
+    # Grades A 3, B 1, C 3: A's order B, A, C: DCG 1 + 3/L + 3/2; B's A, B, C:
+    # 3 + 1/L + 3/2; ideal A, C, B: 3 + 3/L + 1/2.
+    idcg = 3 + 3 / L + 0.5
+    case_a = view.model.rows()[0]
+    assert case_a[CompareColumn.QUERY] == "case-A"
+    assert case_a[CompareColumn.DELTA] == pytest.approx(
+        (3 + 1 / L + 1.5) / idcg - (1 + 3 / L + 1.5) / idcg, abs=1e-12)
