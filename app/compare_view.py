@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -335,13 +336,23 @@ class CompareView(QWidget):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addWidget(self.changes_title)
         lower_layout.addWidget(self.changes)
+        # The header can be long (the paired test, what changed): it scrolls
+        # in its own pane so the tables keep their room.
+        scroll = QScrollArea(self)
+        scroll.setObjectName("compareHeaderArea")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.header)
+        self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(scroll)
         split.addWidget(self.table)
         split.addWidget(lower)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 2)
+        split.setStretchFactor(2, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.stale)
-        layout.addWidget(self.header)
         layout.addWidget(split, 1)
         self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
