@@ -172,10 +172,11 @@ class Document:
             return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
         def texts(values: Sequence[str] | None) -> npt.NDArray[np.object_]:
-            if values is None:
-                return np.full(n, "", dtype=object)
             out = np.empty(n, dtype=object)
-            out[:] = [str(v) for v in values]
+            if values is None:
+                out.fill("")
+            else:
+                out[:] = [str(v) for v in values]
             return out
 
         scores = floats(score)

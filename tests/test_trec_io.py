@@ -156,10 +156,13 @@ def test_duplicate_in_a_query_without_judgments_is_ignored(tmp_path):
     assert_same(fast, slow)
 
 
-def test_qrels_duplicate_names_both_lines(tmp_path):
+@pytest.mark.parametrize("table", [True, False])
+def test_qrels_duplicate_names_both_lines(tmp_path, table):
     run = write(tmp_path / "r.txt", RUN)
     qrels = write(tmp_path / "q.txt", QRELS + "q9 0 b 1\nq9 0 a 2\n")
-    fast, slow = error_of(run, qrels), error_of(run, qrels, slow=True)
+    with mock.patch.object(trec, "_cells", trec._cells if table else no_table):
+        fast = error_of(run, qrels)
+    slow = error_of(run, qrels, slow=True)
     assert str(fast) == str(slow)
     assert fast.line == 8
     assert "'a' of query 'q9' is judged twice (first on line 5)" in fast.problem
@@ -340,13 +343,19 @@ def trec_files(draw: st.DrawFn) -> tuple[bytes, bytes]:
     return join(run_lines), join(qrels_lines)
 
 
-@given(trec_files(), st.sampled_from([16, 64, 1 << 22]))
-def test_fast_and_line_by_line_agree(files, chunk):
+def no_table(cells: int, rows: int) -> None:
+    """Join and check pairs by sorting, as for a large query x source table."""
+    return None
+
+
+@given(trec_files(), st.sampled_from([16, 64, 1 << 22]), st.booleans())
+def test_fast_and_line_by_line_agree(files, chunk, table):
     run_text, qrels_text = files
+    cells = trec._cells if table else no_table
     with tempfile.TemporaryDirectory() as tmp:
         run = write(Path(tmp) / "run.txt", run_text)
         qrels = write(Path(tmp) / "qrels.txt", qrels_text)
-        with mock.patch.object(trec, "_CHUNK", chunk):
+        with mock.patch.object(trec, "_CHUNK", chunk), mock.patch.object(trec, "_cells", cells):
             fast, slow = both(run, qrels)
             assert_same(fast, slow)
             # The run's own columns read the same way too.
@@ -359,8 +368,8 @@ def test_fast_and_line_by_line_agree(files, chunk):
         assert fast_run.line.tolist() == slow_run.line.tolist()
 
 
-@given(trec_files(), st.integers(0, 30))
-def test_run_duplicates_found_as_line_by_line(files, at):
+@given(trec_files(), st.integers(0, 30), st.booleans())
+def test_run_duplicates_found_as_line_by_line(files, at, table):
     run_text, qrels_text = files
     lines = run_text.splitlines()
     rows = [line for line in lines if line.split()]
@@ -372,7 +381,8 @@ def test_run_duplicates_found_as_line_by_line(files, at):
         run = write(Path(tmp) / "run.txt", run_text)
         qrels = write(Path(tmp) / "qrels.txt", qrels_text)
         try:
-            document_from_trec(run, qrels)
+            with mock.patch.object(trec, "_cells", trec._cells if table else no_table):
+                document_from_trec(run, qrels)
         except InputError as exc:
             fast: str | None = str(exc)
         else:

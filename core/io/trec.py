@@ -607,13 +607,30 @@ def _duplicate_error(run: Run, query: str, source: str, first: int, second: int)
     )
 
 
-def _first_repeat(key: IntArray) -> tuple[int, int] | None:
-    """The earliest row whose key an earlier row holds, and that earlier row."""
+def _cells(cells: int, rows: int) -> Int32Array | None:
+    """Room for a table over ``cells`` keys (uninitialised), when that is
+    not much more than the rows it serves; None otherwise."""
+    return np.empty(cells, dtype=np.int32) if cells <= 4 * rows + 1024 else None
+
+
+def _has_repeat(key: IntArray, table: Int32Array | None) -> bool:
+    """Whether a key repeats: each row writes its number in its cell and
+    reads it back (only a repeated key can read another number), or, without
+    a table, by sorting."""
+    if table is None:
+        sorted_key = np.sort(key)
+        return bool(np.any(sorted_key[1:] == sorted_key[:-1]))
+    mark = np.arange(key.size, dtype=np.int32)
+    table[key] = mark
+    return bool(np.any(table[key] != mark))
+
+
+def _first_repeat(key: IntArray) -> tuple[int, int]:
+    """The earliest row whose key an earlier row holds, and that earlier row
+    (some key must repeat)."""
     order = np.argsort(key, kind="stable")
     sorted_key = key[order]
     repeat = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
-    if not repeat.size:
-        return None
     second = int(order[repeat + 1].min())
     first = int(order[np.searchsorted(sorted_key, key[second])])
     return first, second
@@ -631,8 +648,9 @@ def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
     run_q, run_s = rt.columns
     qrels_q, qrels_s = qt.columns
     # A qrels file that judges a pair twice: the line reader names the lines.
-    pair = np.sort(qrels_q.code * np.int64(max(qrels_s.key.size, 1)) + qrels_s.code)
-    if np.any(pair[1:] == pair[:-1]):
+    n_qs = max(qrels_s.key.size, 1)
+    pair = qrels_q.code * np.int64(n_qs) + qrels_s.code
+    if _has_repeat(pair, _cells(max(qrels_q.key.size, 1) * n_qs, pair.size)):
         read_qrels(qrels_path)
         return None  # pragma: no cover - read_qrels raised
     del pair
@@ -679,42 +697,35 @@ def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
     # Pairs as cells of a (query x source) table when that table is small;
     # otherwise sorted keys.
     cells = int(max(kept.size, 1) * n_s)
-    dense = cells <= 4 * (n_run + n_qrels) + 1024
-    repeat: tuple[int, int] | None = None
-    if dense:
-        table = np.full(cells, -1, dtype=np.int32)
-        mark = np.arange(n_run, dtype=np.int32)
-        table[run_key] = mark
-        if np.any(table[run_key] != mark):
-            repeat = _first_repeat(run_key)
-        del mark
-    else:
-        repeat = _first_repeat(run_key)
-    if repeat is not None:
-        first, second = repeat
+    table = _cells(cells, n_run + n_qrels)
+    if _has_repeat(run_key, table):
+        first, second = _first_repeat(run_key)
         line_rows = np.arange(len(run.line)) if rows is None else rows
         raise _duplicate_error(
             run, query_ids[int(run_query[second])], texts[run_source[second]],
             int(line_rows[first]), int(line_rows[second]),
         )
-    # Each retrieved row's judgment (its qrels row, or -1).
-    if dense:
-        table.fill(-1)
+    # Each retrieved row's judgment: its qrels row where ``hit``.
+    if not n_qrels:
+        match = np.zeros(n_run, dtype=np.int64)
+        hit = np.zeros(n_run, dtype=bool)
+    elif table is not None:
+        # The table is not cleared: a cell no qrels row wrote holds anything,
+        # so every match is checked against the qrels' own key.
         table[qrels_key] = np.arange(n_qrels, dtype=np.int32)
-        match = table[run_key]
+        match = table[run_key].astype(np.int64)
         del table
-    elif n_qrels:
+        np.clip(match, 0, n_qrels - 1, out=match)
+        hit = qrels_key[match] == run_key
+    else:
         order = np.argsort(qrels_key)
         sorted_key = qrels_key[order]
         at = np.searchsorted(sorted_key, run_key)
         np.minimum(at, n_qrels - 1, out=at)
         match = order[at]
-        match[sorted_key[at] != run_key] = -1
+        hit = sorted_key[at] == run_key
         del order, sorted_key, at
-    else:
-        match = np.full(n_run, -1, dtype=np.int64)
     del run_key, qrels_key
-    hit = match >= 0
     matched = match[hit]
     del match
     # Judged but not retrieved: query by query, in the qrels' order.
