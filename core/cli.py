@@ -313,6 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=["table", "json"], default="table")
     c.add_argument("--resamples", type=int, default=10000)
     c.add_argument("--seed", type=int, default=0)
+    c.add_argument(
+        "--export", metavar="OUT.xlsx",
+        help="also write a workbook: both runs' audited sheets and a Comparison sheet whose "
+        "NDCG values, deltas and means are live formulas",
+    )
     c.set_defaults(func=cmd_compare)
     return p
 

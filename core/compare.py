@@ -1315,6 +1315,10 @@ def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
     if resamples < 1:
         raise InputError("--resamples must be at least 1")
     seed = int(getattr(args, "seed", 0))
+    export = getattr(args, "export", None)
+    if export is not None and Path(export).suffix.lower() != ".xlsx":
+        raise InputError("--export writes an .xlsx workbook", file=str(export),
+                         hint="name the file OUT.xlsx")
     doc_a, doc_b = load_pair(args.run_a, args.run_b, args.qrels)
     conv = conventions_from_args(args, doc_a.conventions)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
@@ -1328,6 +1332,13 @@ def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n")
     else:
         print_comparison(result, out, name_a=args.run_a, name_b=args.run_b)
+    if export is not None:
+        from core.io.workbook import export_comparison_workbook
+
+        export_comparison_workbook(doc_a, doc_b, export, conventions=conv, comparison=result,
+                                   name_a=str(args.run_a), name_b=str(args.run_b))
+        if getattr(args, "format", "table") != "json":
+            out.write(f"\nwrote {export}\n")
     return 0
 
 

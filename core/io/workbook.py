@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.aggregate import summarize
+from core.compare import TIE_TOLERANCE, Comparison, compare
 from core.conventions import Conventions, GainRule, Weighting
 from core.document import AuditEntry, Document, GradeState
 from core.engine import Evaluation, evaluate
@@ -35,8 +36,10 @@ from core.io.safety import check_xlsx
 
 __all__ = [
     "CANDIDATE_COLUMNS",
+    "COMPARISON_SHEETS",
     "METADATA_FORMAT",
     "SHEETS",
+    "export_comparison_workbook",
     "export_workbook",
     "read_workbook",
 ]
@@ -51,6 +54,13 @@ SHEETS = {
     "summary": "Summary",
     "audit": "Audit",
     "metadata": "ndcg_metadata",
+}
+#: The sheets :func:`export_comparison_workbook` adds to those of :data:`SHEETS`.
+COMPARISON_SHEETS = {
+    "comparison": "Comparison",
+    "candidates_b": "Candidates B",
+    "queries_b": "Queries B",
+    "summary_b": "Summary B",
 }
 #: Characters per metadata cell (Excel allows 32,767).
 CHUNK = 32_000
@@ -105,6 +115,24 @@ SUMMARY_COLUMNS = (
     "weighting", "k", "mean NDCG", "included", "excluded: undefined", "excluded: unresolved",
     "excluded: no weight", "weight total", "declared",
 )
+COMPARISON_COLUMNS = (
+    "query", "k", "cutoff no.", "NDCG A", "status A", "NDCG B", "status B", "delta B - A",
+    "outcome (B against A)", "weight (A's, declared weighting)", "paired (1/0)",
+    "weight x NDCG A", "weight x NDCG B", "weight x delta",
+)
+MEANS_COLUMNS = (
+    "k", "cutoff no.", "paired queries", "weight total", "mean NDCG A", "mean NDCG B",
+    "mean delta B - A", "B wins", "ties", "B loses", "left out: no value in A",
+    "left out: no value in B", "left out: no weight", "weighting",
+)
+RESAMPLING_COLUMNS = (
+    "k at export", "cutoff no.", "randomization p-value (two-sided, sign flips)", "method",
+    "sign vectors", "seed", "bootstrap interval low", "bootstrap interval high", "confidence",
+    "bootstrap resamples", "computed for: paired queries", "computed for: mean delta",
+    "still current?",
+)
+#: Rows (0-based) of the Comparison sheet's parts.
+COMPARISON_HEADER_ROW = 6
 AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin")
 
 
@@ -283,7 +311,78 @@ def export_workbook(
     atomic_write(Path(path), lambda tmp: _write(tmp, doc, ev))
 
 
-def _write(path: Path, doc: Document, ev: Evaluation) -> None:
+def export_comparison_workbook(
+    doc_a: Document,
+    doc_b: Document,
+    path: str | Path,
+    *,
+    conventions: Conventions | None = None,
+    comparison: Comparison | None = None,
+    name_a: str = "",
+    name_b: str = "",
+    resamples: int = 10000,
+    seed: int = 0,
+) -> Comparison:
+    """Write the audited workbook of run A, run B beside it and a Comparison sheet.
+
+    The sheets of A are those of :func:`export_workbook` (and reopen as A
+    with :func:`read_workbook`); B gets its own ``Candidates B``, ``Queries
+    B`` and ``Summary B`` written by the same code, so both runs' NDCG are
+    live formulas over the one Conventions sheet. The Comparison sheet holds,
+    per shared query and cutoff, both NDCG values, the delta B - A and the
+    outcome as formulas, then the paired means over the queries defined (and
+    weighted) in both as formulas. The randomization p-value and the bootstrap
+    interval are values computed at export (resampling is not expressible as
+    an Excel 2007 formula), labelled with their resamples and seed, with a
+    formula saying whether they still belong to the live numbers.
+
+    Parameters
+    ----------
+    doc_a, doc_b : Document
+        The two runs (unchanged); queries matched by id.
+    path : str or Path
+        The ``.xlsx`` to write; replaced atomically.
+    conventions : Conventions, optional
+        Applied to both runs; defaults to ``comparison``'s, else A's.
+    comparison : Comparison, optional
+        An existing :func:`core.compare.compare` result of the same two
+        documents under the same conventions (saves computing it again).
+    name_a, name_b : str
+        How the sheet names the runs; default the documents' names.
+    resamples, seed : int
+        For the randomization test and bootstrap when ``comparison`` is not
+        given.
+
+    Returns
+    -------
+    Comparison
+        The comparison written.
+
+    Raises
+    ------
+    InputError
+        When ``comparison`` is of other documents or conventions, the runs
+        cannot be evaluated, or the file cannot be written.
+    """
+    conv = conventions or (comparison.conventions if comparison else doc_a.conventions)
+    if comparison is None:
+        comparison = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed)
+    elif comparison.doc_a is not doc_a or comparison.doc_b is not doc_b:
+        raise InputError("the comparison given was computed for other documents",
+                         hint="pass the comparison of these two documents, or none")
+    elif comparison.conventions != conv:
+        raise InputError("the comparison given was computed under other conventions",
+                         hint="pass the comparison under these conventions, or none")
+    done = comparison
+    labels = (name_a or doc_a.name or "run A", name_b or doc_b.name or "run B")
+    atomic_write(Path(path), lambda tmp: _write(tmp, doc_a, done.ev_a, done, labels))
+    return done
+
+
+def _write(
+    path: Path, doc: Document, ev: Evaluation, comparison: Comparison | None = None,
+    labels: tuple[str, str] = ("", ""),
+) -> None:
     import xlsxwriter
 
     perm, blocks = _layout(doc, ev)
@@ -299,10 +398,25 @@ def _write(path: Path, doc: Document, ev: Evaluation) -> None:
     wb.worksheet_class = _worksheet_class()
     try:
         fmt = _Formats(wb)
-        names = _write_conventions(wb, fmt, doc, ev.conventions)
+        grades = None
+        if comparison is not None:
+            b = comparison.doc_b
+            grades = np.concatenate([doc.grade[doc.state == GradeState.NUMBER],
+                                     b.grade[b.state == GradeState.NUMBER]])
+        names = _write_conventions(wb, fmt, doc, ev.conventions, grades)
+        cs = COMPARISON_SHEETS
+        compared = wb.add_worksheet(cs["comparison"]) if comparison is not None else None
         _write_candidates(wb, fmt, doc, ev, perm, blocks)
         qrows = _write_queries(wb, fmt, doc, ev, blocks)
         _write_summary(wb, fmt, ev, qrows)
+        if comparison is not None:
+            doc_b, ev_b = comparison.doc_b, comparison.ev_b
+            perm_b, blocks_b = _layout(doc_b, ev_b)
+            _write_candidates(wb, fmt, doc_b, ev_b, perm_b, blocks_b, cs["candidates_b"])
+            qrows_b = _write_queries(wb, fmt, doc_b, ev_b, blocks_b, cs["queries_b"],
+                                     cs["candidates_b"])
+            _write_summary(wb, fmt, ev_b, qrows_b, cs["summary_b"], cs["queries_b"])
+            names.update(_write_comparison(compared, fmt, comparison, labels))
         _write_audit(wb, fmt, doc)
         _write_metadata(wb, doc, ev.conventions, perm)
         for name, ref in names.items():
@@ -357,6 +471,13 @@ class _Formats:
         self.conv_q = wb.add_format({"bg_color": "#DDEBF7", "quote_prefix": True})
 
 
+def _sheet_ref(name: str) -> str:
+    """A sheet name as formulas write it (quoted when it is not one plain word)."""
+    if name.replace("_", "").isalnum() and not name[0].isdigit():
+        return name
+    return "'" + name.replace("'", "''") + "'"
+
+
 _RISKY = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 
 
@@ -367,7 +488,7 @@ def _put_text(ws: Any, r: int, c: int, text: str, plain: Any, quoted: Any) -> No
 
 
 def _write_conventions(
-    wb: Any, fmt: _Formats, doc: Document, conv: Conventions
+    wb: Any, fmt: _Formats, doc: Document, conv: Conventions, grades: FloatArray | None = None
 ) -> dict[str, str]:
     ws = wb.add_worksheet(SHEETS["conventions"])
     ws.set_column(0, 0, 26)
@@ -446,7 +567,9 @@ def _write_conventions(
     names["gain_values"] = f"={sheet}!$B${first + 1}:$B${row}"
 
     row += 1
-    rubric = conv.rubric_for(doc.grade[doc.state == GradeState.NUMBER])
+    if grades is None:
+        grades = doc.grade[doc.state == GradeState.NUMBER]
+    rubric = conv.rubric_for(grades)
     ws.write_string(row, 0, "rubric: grade", fmt.header)
     ws.write_string(row, 1, "label", fmt.header)
     ws.write_string(row, 2, "the current-grade dropdown offers these and unknown, unrateable",
@@ -466,9 +589,9 @@ def _write_conventions(
 
 def _write_candidates(
     wb: Any, fmt: _Formats, doc: Document, ev: Evaluation, perm: np.ndarray,
-    blocks: list[tuple[int, int]],
+    blocks: list[tuple[int, int]], sheet: str = SHEETS["candidates"],
 ) -> None:
-    ws = wb.add_worksheet(SHEETS["candidates"])
+    ws = wb.add_worksheet(sheet)
     ws.freeze_panes(1, 2)
     ws.set_column(0, 1, 16)
     ws.set_column(7, 7, 24)
@@ -538,9 +661,11 @@ def _write_candidates(
 
 
 def _write_queries(
-    wb: Any, fmt: _Formats, doc: Document, ev: Evaluation, blocks: list[tuple[int, int]]
+    wb: Any, fmt: _Formats, doc: Document, ev: Evaluation, blocks: list[tuple[int, int]],
+    sheet: str = SHEETS["queries"], candidates: str = SHEETS["candidates"],
 ) -> int:
-    ws = wb.add_worksheet(SHEETS["queries"])
+    ws = wb.add_worksheet(sheet)
+    cands = _sheet_ref(candidates)
     ws.freeze_panes(1, 1)
     ws.set_column(0, 0, 18)
     ws.set_column(1, len(QUERY_COLUMNS) - 1, 12)
@@ -551,7 +676,7 @@ def _write_queries(
         first, last = lo + 2, hi + 1
 
         def blk(col: str, first: int = first, last: int = last) -> str:
-            return f"{SHEETS['candidates']}!${col}${first}:${col}${last}"
+            return f"{cands}!${col}${first}:${col}${last}"
 
         for j, k in enumerate(ev.cutoffs):
             x = r + 1
@@ -593,13 +718,16 @@ def _write_queries(
     return r
 
 
-def _write_summary(wb: Any, fmt: _Formats, ev: Evaluation, qrows: int) -> None:
-    ws = wb.add_worksheet(SHEETS["summary"])
+def _write_summary(
+    wb: Any, fmt: _Formats, ev: Evaluation, qrows: int, sheet: str = SHEETS["summary"],
+    queries: str = SHEETS["queries"],
+) -> None:
+    ws = wb.add_worksheet(sheet)
     ws.set_column(0, 0, 14)
     ws.set_column(1, len(SUMMARY_COLUMNS) - 1, 14)
     for c, header in enumerate(SUMMARY_COLUMNS):
         ws.write_string(0, c, header, fmt.header)
-    qs = SHEETS["queries"]
+    qs = _sheet_ref(queries)
 
     def col(letter: str) -> str:
         return f"{qs}!${letter}$2:${letter}${max(qrows, 2)}"
@@ -636,6 +764,174 @@ def _write_summary(wb: Any, fmt: _Formats, ev: Evaluation, qrows: int) -> None:
             ws.write_formula(r, 8, f'=IF(weighting="{weighting.value}","declared","")', None,
                              "declared" if declared else "")
             r += 1
+
+
+def _write_comparison(
+    ws: Any, fmt: _Formats, c: Comparison, labels: tuple[str, str]
+) -> dict[str, str]:
+    """The Comparison sheet; returns the names it defines."""
+    sheet = _sheet_ref(COMPARISON_SHEETS["comparison"])
+    qa_sheet, qb_sheet = _sheet_ref(SHEETS["queries"]), _sheet_ref(COMPARISON_SHEETS["queries_b"])
+    conv = c.conventions
+    cutoffs = conv.cutoffs
+    ncut = len(cutoffs)
+    ws.set_column(0, 0, 20)
+    ws.set_column(1, len(COMPARISON_COLUMNS) - 1, 13)
+    ws.write_string(0, 0, "Comparison: B - A, both runs evaluated under the Conventions sheet",
+                    fmt.title)
+    for row, (what, text) in enumerate(
+        (("run A", labels[0]), ("run B", labels[1]), ("what changed", c.changes.sentence())),
+        start=1,
+    ):
+        ws.write_string(row, 0, what)
+        _put_text(ws, row, 1, text, fmt.text, fmt.text_q)
+    ws.write_string(4, 0, "tie tolerance")
+    ws.write_number(4, 1, TIE_TOLERANCE, fmt.conv)
+    ws.write_string(4, 2, "a |delta| up to this is a tie (floating-point noise, not a change)")
+    names = {"tie_tolerance": f"={sheet}!$B$5"}
+    top = COMPARISON_HEADER_ROW
+    for col, header in enumerate(COMPARISON_COLUMNS):
+        ws.write_string(top, col, header, fmt.header)
+    ws.freeze_panes(top + 1, 1)
+    if conv.weighting is Weighting.EQUAL:
+        weights = np.ones(len(c.common))
+    else:
+        w = c.doc_a.frequency if conv.weighting is Weighting.FREQUENCY else c.doc_a.importance
+        weights = np.asarray(w, dtype=np.float64)[c.qa]
+    has_w = ~np.isnan(weights) & (weights > 0)
+
+    def k_formula(j: int) -> str:
+        return f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")'
+
+    def k_value(k: int | None) -> Cell:
+        return float(k) if k is not None else "all"
+
+    r = top + 1
+    first = r + 1
+    for i, query in enumerate(c.common):
+        qa, qb = int(c.qa[i]), int(c.qb[i])
+        for j, k in enumerate(cutoffs):
+            x = r + 1
+            ra, rb = 2 + qa * ncut + j, 2 + qb * ncut + j
+            na, nb, d = float(c.ndcg_a[i, j]), float(c.ndcg_b[i, j]), float(c.delta[i, j])
+            paired = bool(has_w[i]) and not math.isnan(d)
+            if math.isnan(d):
+                outcome = "not comparable"
+            else:
+                outcome = "win" if d > TIE_TOLERANCE else "loss" if d < -TIE_TOLERANCE else "tie"
+            wq = float(weights[i])
+            _put_text(ws, r, 0, query, fmt.text, fmt.text_q)
+            ws.write_formula(r, 1, k_formula(j), None, k_value(k))
+            ws.write_number(r, 2, j + 1)
+            for col, ref, value in ((3, f"{qa_sheet}!$F${ra}", na), (5, f"{qb_sheet}!$F${rb}", nb)):
+                ws.write_formula(r, col, f'=IF(ISNUMBER({ref}),{ref},"")', fmt.number,
+                                 _num(value))
+            ws.write_formula(r, 4, f"={qa_sheet}!$G${ra}", None, c.ev_a.status(qa, j).value)
+            ws.write_formula(r, 6, f"={qb_sheet}!$G${rb}", None, c.ev_b.status(qb, j).value)
+            ws.write_formula(r, 7, f'=IF(AND(ISNUMBER(D{x}),ISNUMBER(F{x})),F{x}-D{x},"")',
+                             fmt.number, _num(d))
+            ws.write_formula(
+                r, 8, f'=IF(ISNUMBER(H{x}),IF(H{x}>tie_tolerance,"win",'
+                f'IF(H{x}<-tie_tolerance,"loss","tie")),"not comparable")', None, outcome)
+            freq, imp = f"{qa_sheet}!$K${ra}", f"{qa_sheet}!$L${ra}"
+            ws.write_formula(
+                r, 9, f'=IF(weighting="equal",1,IF(weighting="frequency",'
+                f'IF(ISNUMBER({freq}),{freq},""),IF(ISNUMBER({imp}),{imp},"")))', None,
+                _num(wq))
+            ws.write_formula(r, 10, f"=IF(AND(ISNUMBER(H{x}),ISNUMBER(J{x})),IF(J{x}>0,1,0),0)",
+                             None, 1.0 if paired else 0.0)
+            for col, letter, value in ((11, "D", na), (12, "F", nb), (13, "H", d)):
+                ws.write_formula(r, col, f"=IF(K{x}=1,J{x}*{letter}{x},0)", None,
+                                 wq * value if paired else 0.0)
+            r += 1
+    last = max(r, first)
+
+    def rng(col: str) -> str:
+        return f"${col}${first}:${col}${last}"
+
+    cut = rng("C")
+    r += 1
+    ws.write_string(r, 0, "Paired means over the queries with NDCG defined in both runs and a "
+                    "weight (formulas; weights are run A's under the declared weighting)",
+                    fmt.header)
+    r += 1
+    for col, header in enumerate(MEANS_COLUMNS):
+        ws.write_string(r, col, header, fmt.header)
+    r += 1
+    means_row: list[int] = []
+    for j, k in enumerate(cutoffs):
+        x = r + 1
+        means_row.append(x)
+        t = c.tests[j]
+        paired_j = has_w & ~np.isnan(c.delta[:, j])
+        total = float(weights[paired_j].sum())
+        ws.write_formula(r, 0, k_formula(j), None, k_value(k))
+        ws.write_number(r, 1, j + 1)
+        ws.write_formula(r, 2, f"=COUNTIFS({cut},{j + 1},{rng('K')},1)", None, float(t.n))
+        ws.write_formula(r, 3, f"=SUMIFS({rng('J')},{cut},{j + 1},{rng('K')},1)", None, total)
+        for col, letter, mean in ((4, "L", t.mean_a), (5, "M", t.mean_b),
+                                  (6, "N", t.mean_delta)):
+            ws.write_formula(r, col, f'=IF(C{x}>0,SUMIFS({rng(letter)},{cut},{j + 1})/D{x},"")',
+                             fmt.number, "" if mean is None else mean)
+        for col, word, value in ((7, "win", t.wins), (8, "tie", t.ties), (9, "loss", t.losses)):
+            ws.write_formula(r, col, f'=COUNTIFS({cut},{j + 1},{rng("K")},1,{rng("I")},"{word}")',
+                             None, float(value))
+        status_a, status_b = rng("E"), rng("G")
+        ws.write_formula(r, 10, f'=COUNTIFS({cut},{j + 1},{status_a},"<>ok")', None,
+                         float(t.excluded.get("without a value in A", 0)))
+        ws.write_formula(r, 11, f'=COUNTIFS({cut},{j + 1},{status_a},"ok",{status_b},"<>ok")',
+                         None, float(t.excluded.get("without a value in B", 0)))
+        ws.write_formula(
+            r, 12, f'=COUNTIFS({cut},{j + 1},{status_a},"ok",{status_b},"ok",{rng("K")},0)',
+            None, float(t.excluded.get("without a weight", 0)))
+        ws.write_formula(r, 13, "=weighting", None, conv.weighting.value)
+        r += 1
+
+    r += 1
+    ws.write_string(
+        r, 0, "Randomization test and bootstrap interval: values computed by NDCG Worksheet at "
+        "export, not formulas (drawing thousands of random resamples cannot be written as an "
+        "Excel 2007 formula). They do not follow edits to the Conventions sheet or to grades; "
+        "'still current?' compares the live paired count and mean delta with those they were "
+        "computed for.", fmt.header)
+    r += 1
+    for col, header in enumerate(RESAMPLING_COLUMNS):
+        ws.write_string(r, col, header, fmt.header)
+    r += 1
+    for j, k in enumerate(cutoffs):
+        x, m = r + 1, means_row[j]
+        t = c.tests[j]
+        if k is None:
+            ws.write_string(r, 0, "all")
+        else:
+            ws.write_number(r, 0, k)
+        ws.write_number(r, 1, j + 1)
+        for col, stat in ((2, t.p_value), (6, t.ci_low), (7, t.ci_high), (11, t.mean_delta)):
+            if stat is None:
+                ws.write_string(r, col, "")
+            else:
+                ws.write_number(r, col, stat, fmt.number if col != 2 else None)
+        ws.write_string(r, 3, t.method)
+        ws.write_number(r, 4, t.resamples)
+        ws.write_number(r, 5, t.seed)
+        ws.write_number(r, 8, t.confidence)
+        ws.write_number(r, 9, t.bootstrap_resamples)
+        ws.write_number(r, 10, t.n)
+        ws.write_formula(
+            r, 12, f'=IF(AND(C{m}=K{x},IF(ISNUMBER(G{m}),IF(ISNUMBER(L{x}),'
+            f'ABS(G{m}-L{x})<=tie_tolerance,FALSE),NOT(ISNUMBER(L{x})))),"current",'
+            f'"stale: compare again in the app")', None, "current")
+        r += 1
+
+    for title, queries in (("queries only in A (not compared)", c.only_a),
+                           ("queries only in B (not compared)", c.only_b)):
+        r += 1
+        ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.header)
+        for q in queries:
+            r += 1
+            _put_text(ws, r, 0, q, fmt.text, fmt.text_q)
+        r += 1
+    return names
 
 
 def _write_audit(wb: Any, fmt: _Formats, doc: Document) -> None:
