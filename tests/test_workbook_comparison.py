@@ -113,10 +113,11 @@ def comparison_rows(values: dict[str, list[list[Any]]]) -> dict[str, list[list[A
 
 def check_comparison(
     values: dict[str, list[list[Any]]], doc_a: Document, doc_b: Document, conv: Conventions,
-    *, exported: Conventions | None = None,
+    *, exported: Conventions | None = None, exported_b: Document | None = None,
 ) -> None:
     """Every Comparison result in ``values`` equals ``core.compare`` under ``conv``
-    (the resampling values are those computed under ``exported``)."""
+    (the resampling values are those computed at export: under ``exported``, with
+    B as ``exported_b``)."""
     c = compare(doc_a, doc_b, conv, resamples=200, seed=3)
     parts = comparison_rows(values)
     rows = parts["per_query"]
@@ -149,7 +150,7 @@ def check_comparison(
             t.excluded.get("without a weight", 0),
         ], (k, row)
         assert row[13] == conv.weighting.value
-    old = compare(doc_a, doc_b, exported or conv, resamples=200, seed=3)
+    old = compare(doc_a, exported_b or doc_b, exported or conv, resamples=200, seed=3)
     for row, t_old, t in zip(parts["resampling"], old.tests, c.tests, strict=True):
         assert _same(row[2], math.nan if t_old.p_value is None else t_old.p_value)
         assert row[3:6] == [t_old.method, t_old.resamples, 3]
@@ -316,6 +317,16 @@ def _set_conventions(src: Path, dst: Path, values: dict[str, Any]) -> None:
     wb.save(dst)
 
 
+def _set_grade_b(src: Path, dst: Path, query: str, source: str, grade: float) -> None:
+    """Type a grade into run B's current-grade cell of (query, source)."""
+    wb = openpyxl.load_workbook(src)
+    ws = wb[COMPARISON_SHEETS["candidates_b"]]
+    (row,) = [r for r in range(2, ws.max_row + 1)
+              if (ws.cell(r, 1).value, ws.cell(r, 2).value) == (query, source)]
+    ws.cell(row, 6).value = grade
+    wb.save(dst)
+
+
 @pytest.fixture(scope="module")
 def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     src = tmp_path_factory.mktemp("cmp-export")
@@ -340,17 +351,27 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                      {"cut_1": 2, "weighting": "importance"})
     jobs["gen_k"] = (src / "gen_k.xlsx", ga, gb, gconv.replace(cutoffs=(2, 3, None),
                                                                weighting="importance"), gconv)
+    # A grade typed into Candidates B: B's NDCG, the deltas and the means follow.
+    _set_grade_b(src / "seed.xlsx", src / "seed_graded.xlsx", "case-A", "A", 0.0)
+    b_graded = seed_pair()[1]
+    (i,) = [i for i in range(len(b_graded)) if b_graded.query_ids[int(b_graded.query[i])]
+            == "case-A" and b_graded.source_id[i] == "A"]
+    b_graded.set_grade(i, 0.0, who="t")
+    jobs["seed_graded"] = (src / "seed_graded.xlsx", a, b_graded, conv, conv)
     paths = recalculate([j[0] for j in jobs.values()], out)
     return {"jobs": jobs, "values": {name: read_values(p)
                                      for name, p in zip(jobs, paths, strict=True)}}
 
 
 @pytest.mark.libreoffice
-@pytest.mark.parametrize("name", ["seed", "gen", "seed_k", "seed_rules", "gen_k"])
+@pytest.mark.parametrize("name", ["seed", "gen", "seed_k", "seed_rules", "gen_k",
+                                  "seed_graded"])
 def test_recalculated_comparison_equals_compare(recalculated: dict[str, Any], name: str) -> None:
     _path, a, b, conv, exported = recalculated["jobs"][name]
     values = recalculated["values"][name]
-    check_comparison(values, a, b, conv, exported=exported)
+    # The resampling values were computed for the workbook as exported.
+    exported_b = seed_pair()[1] if name == "seed_graded" else b
+    check_comparison(values, a, b, conv, exported=exported, exported_b=exported_b)
     check_values(values, a, conv)
     check_b_sheets(values, b, conv)
 
@@ -368,3 +389,15 @@ def test_changed_k_moves_the_deltas(recalculated: dict[str, Any]) -> None:
     assert parts["resampling"][2][12] == "current"
     before = comparison_rows(recalculated["values"]["seed"])
     assert before["resampling"][0][12] == "current"
+
+
+@pytest.mark.libreoffice
+def test_grade_typed_into_run_b_moves_the_delta(recalculated: dict[str, Any]) -> None:
+    """case-A's A (grade 3, ranked first in B) regraded 0 in Candidates B: B's
+    NDCG@1 is 0, the delta 0 - 1/3, a loss; every resampling row is stale."""
+    parts = comparison_rows(recalculated["values"]["seed_graded"])
+    row = next(r for r in parts["per_query"] if r[0] == "case-A" and r[2] == 1)
+    assert row[5] == 0
+    assert row[7] == pytest.approx(-1 / 3, abs=1e-12)
+    assert row[8] == "loss"
+    assert all(r[12].startswith("stale") for r in parts["resampling"])
