@@ -132,7 +132,7 @@ RESAMPLING_COLUMNS = (
     "still current?",
 )
 #: Rows (0-based) of the Comparison sheet's parts.
-COMPARISON_HEADER_ROW = 6
+COMPARISON_HEADER_ROW = 7
 AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin")
 
 
@@ -780,15 +780,18 @@ def _write_comparison(
     ws.write_string(0, 0, "Comparison: B - A, both runs evaluated under the Conventions sheet",
                     fmt.title)
     for row, (what, text) in enumerate(
-        (("run A", labels[0]), ("run B", labels[1]), ("what changed", c.changes.sentence())),
+        (("run A", labels[0]), ("run B", labels[1]),
+         ("what changed (at export)", c.changes.sentence()),
+         ("reopening", "NDCG Worksheet reopens this workbook as run A (with grades edited in "
+          "Candidates); grades edited in Candidates B recompute here but are not read back")),
         start=1,
     ):
         ws.write_string(row, 0, what)
         _put_text(ws, row, 1, text, fmt.text, fmt.text_q)
-    ws.write_string(4, 0, "tie tolerance")
-    ws.write_number(4, 1, TIE_TOLERANCE, fmt.conv)
-    ws.write_string(4, 2, "a |delta| up to this is a tie (floating-point noise, not a change)")
-    names = {"tie_tolerance": f"={sheet}!$B$5"}
+    ws.write_string(5, 0, "tie tolerance")
+    ws.write_number(5, 1, TIE_TOLERANCE, fmt.conv)
+    ws.write_string(5, 2, "a |delta| up to this is a tie (floating-point noise, not a change)")
+    names = {"tie_tolerance": f"={sheet}!$B$6"}
     top = COMPARISON_HEADER_ROW
     for col, header in enumerate(COMPARISON_COLUMNS):
         ws.write_string(top, col, header, fmt.header)
