@@ -308,6 +308,14 @@ class GridColumn(IntEnum):
     IDEAL_CONTRIBUTION = 12
 
 
+_GRID_COLUMNS: tuple[GridColumn, ...] = tuple(GridColumn)
+#: The roles the grid answers; painting asks for many more, answered at once.
+_GRID_ROLES = frozenset({
+    DISPLAY, EDIT, TOOLTIP, SORT_ROLE, TIE_ROLE, CANDIDATE_ROLE, LABEL_ROLE, CHOICES_ROLE,
+    Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+})
+_STATES: tuple[GradeState, ...] = tuple(GradeState)
 GRID_TITLES = {
     GridColumn.RANK: "Rank",
     GridColumn.SOURCE: "Source",
@@ -511,12 +519,13 @@ class CandidateModel(QAbstractTableModel):
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         ev = self._ev
-        if ev is None or not index.isValid() or not 0 <= index.row() < self._rows.size:
+        if ev is None or role not in _GRID_ROLES or not index.isValid() or (
+                not 0 <= index.row() < self._rows.size):
             return None
         i = int(self._rows[index.row()])
-        col = GridColumn(index.column())
+        col = _GRID_COLUMNS[index.column()]
         doc = ev.doc
-        state = GradeState(int(doc.state[i]))
+        state = _STATES[int(doc.state[i])]
         if role == CANDIDATE_ROLE:
             return i
         if role in (DISPLAY, SORT_ROLE):

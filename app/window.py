@@ -81,7 +81,10 @@ class MainWindow(QMainWindow):
         self.evaluation: Evaluation = evaluate(self.document)
         self._query = -1
         self._pending: Evaluation | None = None
-        decimals = lambda: self.settings.decimals  # noqa: E731
+        # Read once: delegates ask for every painted cell, and QSettings reads
+        # are far slower than an attribute (see refresh_display_settings).
+        self._decimals = self.settings.decimals
+        decimals = lambda: self._decimals  # noqa: E731
 
         self.grid_panel = GridPanel(decimals, self)
         self.grid: GradingTableView = self.grid_panel.grid
@@ -351,6 +354,12 @@ class MainWindow(QMainWindow):
 
     def _clean_changed(self, clean: bool) -> None:
         self.setWindowModified(not clean)
+
+    def refresh_display_settings(self) -> None:
+        """Re-read display settings (decimals) and repaint."""
+        self._decimals = self.settings.decimals
+        for view in (self.grid, self.not_retrieved_view, self.navigator.view):
+            view.viewport().update()
 
     def _update_title(self) -> None:
         name = self.path.name if self.path is not None else (

@@ -38,6 +38,10 @@ class QueryNavigator(QWidget):
         self.setObjectName("queryNavigator")
         self.model = QueryListModel(self)
         self.proxy = QueryFilterProxy(self)
+        # Rows do not jump while a reviewer grades: the order and the status
+        # filter are applied when asked (header click, filter change), and a
+        # grade edit repaints one row instead of re-sorting the whole list.
+        self.proxy.setDynamicSortFilter(False)
         self.proxy.setSourceModel(self.model)
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setObjectName("queryFilter")
@@ -67,10 +71,11 @@ class QueryNavigator(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().setVisible(False)
         header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(QueryColumn.QUERY, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(QueryColumn.QUERY, 140)
-        header.setResizeContentsPrecision(200)  # sample, never measure every query
+        # Column widths are fitted once per document (sampling 200 rows), not on
+        # every edit: live resize-to-contents re-measures rows on each change.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(200)
+        header.setStretchLastSection(True)
         self.view.setWordWrap(False)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
@@ -83,7 +88,13 @@ class QueryNavigator(QWidget):
         layout.addWidget(self.view)
 
     def set_evaluation(self, ev: Evaluation, *, queries: Sequence[int] | None = None) -> None:
+        new_document = self.model.evaluation is None or self.model.evaluation.doc is not ev.doc
         self.model.set_evaluation(ev, queries=queries)
+        if new_document:
+            self.view.resizeColumnsToContents()
+            header = self.view.horizontalHeader()
+            header.resizeSection(QueryColumn.QUERY,
+                                 max(120, min(header.sectionSize(QueryColumn.QUERY), 220)))
 
     def select_query(self, q: int) -> None:
         """Make ``q`` current (if the filter shows it) without re-emitting."""
