@@ -155,7 +155,17 @@ class Document:
                 raise ValueError("a query code is out of range")
         else:
             n = len(query)
-            qidx = np.fromiter((qids.setdefault(str(q), len(qids)) for q in query), np.int64, n)
+            try:
+                firsts = dict.fromkeys(query)  # distinct ids, first seen first
+            except TypeError:  # unhashable ids: their text is the id
+                firsts = dict.fromkeys(str(q) for q in query)
+                query = [str(q) for q in query]
+            for q in firsts:
+                qids.setdefault(str(q), len(qids))
+            if all(type(q) is str for q in firsts):
+                qidx = np.fromiter(map(qids.__getitem__, query), np.int64, n)
+            else:
+                qidx = np.fromiter((qids[str(q)] for q in query), np.int64, n)
         if len(source_id) != n:
             raise ValueError("query and source_id differ in length")
         if isinstance(source_id, np.ndarray) and source_id.dtype == object:

@@ -485,3 +485,16 @@ def test_plain_layout_is_taken_for_the_usual_file():
         b = np.frombuffer(odd, dtype=np.uint8)
         word = np.frombuffer(odd.translate(trec._WORD), dtype=np.bool_)
         assert trec._plain_tokens(b, word, 6) is None
+
+
+def test_from_columns_query_codes_from_mixed_ids():
+    # 1 and "1" are the same query (its text); order is first seen.
+    doc = Document.from_columns(query=[2, 1, "1", "x", 2.5, 2], source_id=list("abcdef"))
+    assert doc.query_ids == ["2", "1", "x", "2.5"]
+    assert doc.query.tolist() == [0, 1, 1, 2, 3, 0]
+    doc = Document.from_columns(query=[["q"], ["q"]], source_id=["a", "b"])
+    assert doc.query_ids == ["['q']"]
+    assert doc.query.tolist() == [0, 0]
+    doc = Document.from_columns(query=["b", "a"], source_id=["x", "y"], query_order=["a", "z"])
+    assert doc.query_ids == ["a", "z", "b"]
+    assert doc.query.tolist() == [2, 0]
