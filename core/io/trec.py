@@ -706,6 +706,7 @@ def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
             int(line_rows[first]), int(line_rows[second]),
         )
     # Each retrieved row's judgment: its qrels row where ``hit``.
+    match: npt.NDArray[np.int32 | np.int64]
     if not n_qrels:
         match = np.zeros(n_run, dtype=np.int64)
         hit = np.zeros(n_run, dtype=bool)
@@ -713,7 +714,7 @@ def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
         # The table is not cleared: a cell no qrels row wrote holds anything,
         # so every match is checked against the qrels' own key.
         table[qrels_key] = np.arange(n_qrels, dtype=np.int32)
-        match = table[run_key].astype(np.int64)
+        match = table[run_key]
         del table
         np.clip(match, 0, n_qrels - 1, out=match)
         hit = qrels_key[match] == run_key
