@@ -72,6 +72,13 @@ class QueryCutoff:
     status: Status
 
 
+def _ideal_key(gains: FloatArray) -> FloatArray:
+    """Sort key of the ideal list: highest gain first, unknown (NaN) last."""
+    key: FloatArray = np.negative(gains)
+    key[np.isnan(key)] = np.inf
+    return key
+
+
 def _block_rank(rows: int, size: int) -> tuple[IntArray, BoolArray]:
     """:func:`_segment_rank` of ``rows`` consecutive blocks of ``size``."""
     within = np.arange(1, size + 1)
@@ -111,8 +118,10 @@ def _sortable(key: FloatArray) -> IntArray:
     if nan.any():
         key[nan] = np.inf
     bits = key.view(np.int64)
-    out: IntArray = bits ^ ((bits >> 63) & _MAGNITUDE)
-    return out
+    flip: IntArray = bits >> 63  # in place from here: keys are large
+    flip &= _MAGNITUDE
+    flip ^= bits
+    return flip
 
 
 def sort_within_queries(
@@ -176,7 +185,7 @@ def _order_ranked(
     """Order the ranked candidates ``idx`` (None: every row): query, score
     descending, then ties."""
     q = doc.query if idx is None else doc.query[idx]
-    neg_score = -(doc.score if idx is None else doc.score[idx])
+    neg_score = -doc.score if idx is None else np.negative(doc.score[idx], out=None)
     g = gains if idx is None else gains[idx]
     if ties is TieRule.PESSIMISTIC:
         perm = sort_within_queries(q, [g, neg_score], blocks)
@@ -260,54 +269,48 @@ class Evaluation:
         else:
             q_sorted = doc.query[order]
             rank, first = _segment_rank(q_sorted)
-        if c.ties is TieRule.AVERAGE:
+        # Tie groups (only where ties are averaged; otherwise every position
+        # stands alone and no group arrays are kept).
+        averaged = c.ties is TieRule.AVERAGE and order.size > 0
+        self._sorted_group: IntArray | None = None
+        self._group_size: IntArray | None = None
+        self._new_group: BoolArray | None = None
+        if averaged:
             s_sorted = doc.score[order]
             new_group = first.copy()
             if order.size > 1:
                 new_group[1:] |= s_sorted[1:] != s_sorted[:-1]
-        else:
-            new_group = np.ones(order.size, dtype=bool)
-        group = np.cumsum(new_group) - 1
-        group_size = np.bincount(group) if order.size else np.zeros(0, np.int64)
+            del s_sorted
+            group = np.cumsum(new_group) - 1
+            group_size = np.bincount(group)
+            self._sorted_group, self._group_size, self._new_group = group, group_size, new_group
         self._sorted_rank = rank
-        self._sorted_discount = discount(rank)
-        self._sorted_group = group
-        self._group_size = group_size
+        sorted_discount = discount(rank)
         self._sorted_gain = gain[order]
         self._sorted_query = q_sorted
-
-        self._new_group = new_group
 
         # Ideal lists, all queries at once. Their totals need only the gains
         # in order; which candidate stands where is worked out when asked.
         same_rows = every and bool(inventory.all())
         inv = np.arange(n) if same_rows else np.flatnonzero(inventory)
-        inv_gain = gain if same_rows else gain[inv]
-        if np.isnan(inv_gain).any():
-            inv_gain = np.where(np.isnan(inv_gain), -np.inf, inv_gain)
-        self._inventory = inv
-        self._inventory_key = -inv_gain
+        inv_key = _ideal_key(gain if same_rows else gain[inv])
         inv_query = doc.query if same_rows else doc.query[inv]
         if not same_rows:
             blocks = _uniform_blocks(inv_query)
         if blocks:
             rows, m = blocks
-            sorted_gain = np.sort(self._inventory_key.reshape(rows, m), axis=1).ravel()
+            sorted_gain = np.sort(inv_key.reshape(rows, m), axis=1).ravel()
             sorted_gain = np.negative(sorted_gain, out=sorted_gain)
             ideal_query = inv_query
         else:
-            self.__dict__["ideal_order"] = inv[
-                sort_within_queries(inv_query, [self._inventory_key], blocks)
-            ]
+            self.__dict__["ideal_order"] = inv[sort_within_queries(inv_query, [inv_key], blocks)]
             sorted_gain = gain[self.ideal_order]
             ideal_query = doc.query[self.ideal_order]
+        del inv, inv_key
         sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
         ideal_rank = _block_rank(*blocks)[0] if blocks else _segment_rank(ideal_query)[0]
         self._ideal_rank_sorted = ideal_rank
-        self._ideal_gain_sorted = sorted_gain
-        self._ideal_query_sorted = ideal_query
         ideal_discount = discount(ideal_rank)
-        self._ideal_discount = ideal_discount
 
         self._numeric = numeric
         self._retrieved = retrieved
@@ -322,7 +325,6 @@ class Evaluation:
         ks = c.cutoffs
         self.dcg = np.empty((nq, len(ks)))
         self.idcg = np.empty((nq, len(ks)))
-        averaged = group_size.size != rank.size
         if averaged:
             # DCG@k = sum over tie groups of (sum of the group's gains) x (sum
             # of its positions' discounts up to k) / (its size); only groups
@@ -332,12 +334,15 @@ class Evaluation:
             group_gain = np.bincount(group, weights=self._sorted_gain, minlength=starts.size)
             group_query = q_sorted[starts]
         else:
-            contrib_all = self._sorted_gain * self._sorted_discount
-        icontrib_all = sorted_gain * ideal_discount
+            contrib_all = self._sorted_gain * sorted_discount
+            del sorted_discount
+        # Large inputs: keep few full-length temporaries alive at once.
+        icontrib_all = np.multiply(sorted_gain, ideal_discount, out=sorted_gain)
+        del ideal_discount, first, q_ranked, idx
         for j, k in enumerate(ks):
             keep = rank <= k if k is not None else None
             if averaged:
-                d = self._sorted_discount if keep is None else self._sorted_discount[keep]
+                d = sorted_discount if keep is None else sorted_discount[keep]
                 g = group if keep is None else group[keep]
                 disc = np.bincount(g, weights=d, minlength=starts.size)
                 with np.errstate(invalid="ignore"):
@@ -372,10 +377,10 @@ class Evaluation:
         """Per ranked position: the mean discount of its tie group's positions
         up to ``k`` (the plain discount where ties are not averaged)."""
         rank = self._sorted_rank
-        d = self._sorted_discount
+        d = discount(rank)
         if k is not None:
             d = np.where(rank <= k, d, 0.0)
-        if self._group_size.size == rank.size:
+        if self._sorted_group is None or self._group_size is None:
             return d
         sums = np.bincount(self._sorted_group, weights=d, minlength=self._group_size.size)
         eff: FloatArray = (sums / self._group_size)[self._sorted_group]
@@ -444,15 +449,19 @@ class Evaluation:
     @cached_property
     def tie_size(self) -> IntArray:
         """Size of each ranked candidate's tie group (1 when not tied)."""
-        size = self._group_size[self._sorted_group] if self.order.size else self._sorted_rank
+        if self._sorted_group is None or self._group_size is None:
+            size = np.ones(self.order.size, dtype=np.int64)
+        else:
+            size = self._group_size[self._sorted_group]
         return self._scatter(size, 0, self.order)  # type: ignore[return-value]
 
     @cached_property
     def tie_first_rank(self) -> IntArray:
         """The first rank of each ranked candidate's tie group."""
+        if self._sorted_group is None or self._new_group is None:
+            return self.rank
         first_rank = self._sorted_rank[np.flatnonzero(self._new_group)]
-        values = first_rank[self._sorted_group] if self.order.size else self._sorted_rank
-        return self._scatter(values, 0, self.order)  # type: ignore[return-value]
+        return self._scatter(first_rank[self._sorted_group], 0, self.order)  # type: ignore[return-value]
 
     @cached_property
     def discount(self) -> FloatArray:
@@ -469,8 +478,9 @@ class Evaluation:
     @cached_property
     def ideal_order(self) -> IntArray:
         """Candidate indices of every ideal list, query by query, best first."""
-        perm = sort_within_queries(self.doc.query[self._inventory], [self._inventory_key])
-        order: IntArray = self._inventory[perm]
+        inv = np.flatnonzero(self.inventory_mask)
+        perm = sort_within_queries(self.doc.query[inv], [_ideal_key(self.gain[inv])])
+        order: IntArray = inv[perm]
         return order
 
     @cached_property
@@ -481,7 +491,7 @@ class Evaluation:
     @cached_property
     def ideal_contribution(self) -> FloatArray:
         """gain x discount at the ideal rank; NaN outside the inventory."""
-        values = self.gain[self.ideal_order] * self._ideal_discount
+        values = self.gain[self.ideal_order] * discount(self._ideal_rank_sorted)
         return self._scatter(values, np.nan, self.ideal_order)  # type: ignore[return-value]
 
     def contribution_at(self, k: int | None) -> FloatArray:
