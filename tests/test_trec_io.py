@@ -498,3 +498,18 @@ def test_from_columns_query_codes_from_mixed_ids():
     doc = Document.from_columns(query=["b", "a"], source_id=["x", "y"], query_order=["a", "z"])
     assert doc.query_ids == ["a", "z", "b"]
     assert doc.query.tolist() == [2, 0]
+
+
+def test_fast_run_with_a_qrels_file_read_line_by_line(tmp_path):
+    # A zero byte past the first 4096 bytes sends only the qrels to the line
+    # reader; the run's columns then feed the dict join.
+    pad = "".join(f"q1 0 pad{i} 1\n" for i in range(400))
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = write(tmp_path / "q.txt", (QRELS + pad).encode() + b"q2 0 a\x00 3\n")
+    fast_run = Run(run)
+    assert fast_run._table is not None
+    doc = document_from_trec(fast_run, qrels)
+    with line_by_line():
+        slow = document_from_trec(run, qrels)
+    assert_same(doc, slow)
+    assert "a\x00" in doc.source_id.tolist()
