@@ -104,6 +104,17 @@ def _full(value: float) -> str:
     return "—" if math.isnan(value) else repr(float(value))
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Two numbers are the same (NaN is the same as NaN)."""
+    return bool(a == b) or (a != a and b != b)
+
+
+def _differs(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Where two float arrays differ (NaN equals NaN)."""
+    out: npt.NDArray[np.bool_] = (a != b) & ~(np.isnan(a) & np.isnan(b))
+    return out
+
+
 def parse_grade_text(text: str, rubric: Rubric | None) -> tuple[float | None, GradeState]:
     """Read what a reviewer typed as a grade.
 
@@ -418,13 +429,19 @@ class CandidateModel(QAbstractTableModel):
         dropped = members[~np.isnan(ev.doc.score[members]) & (ev.rank[members] == 0)]
         return np.concatenate([ranked, dropped]).astype(np.int64)
 
-    def _derive(self, ev: Evaluation, q: int) -> None:
+    def _derive(self, ev: Evaluation, q: int, *, same_order: bool = False) -> None:
+        """Per-query values the cells look up. ``same_order``: the rows and the
+        tie rule are as before, so the tie groups (which follow the scores of
+        the ranked rows only) are kept."""
         self._rubric = ev.conventions.rubric_for(ev.doc.grade)
-        self._tie = {}
         if self.section != "ranked" or q < 0:
+            self._tie = {}
             self._cumulative = np.zeros(0)
             return
         self._cumulative = ev.cumulative_dcg(q)
+        if same_order:
+            return
+        self._tie = {}
         ranked = ev.ranked(q)
         for n, (a, b) in enumerate(ev.tie_groups(q)):
             for r in range(a, b + 1):
@@ -451,9 +468,11 @@ class CandidateModel(QAbstractTableModel):
             self.endResetModel()
             return
         if np.array_equal(new_rows, self._rows):
+            old_cumulative = self._cumulative
             self._ev = ev
-            self._derive(ev, q)
-            self._emit_changed(ev, changed)
+            self._derive(ev, q, same_order=old is not None and (
+                old.conventions.ties is ev.conventions.ties))
+            self._emit_changed(ev, changed, old, old_cumulative)
             return
         # The order changed (tie rule by gain, condensed list): move rows, keep selection.
         self.layoutAboutToBeChanged.emit()
@@ -467,26 +486,49 @@ class CandidateModel(QAbstractTableModel):
         self.layoutChanged.emit()
         self._emit_changed(ev, None)
 
-    def _emit_changed(self, ev: Evaluation, changed: Sequence[int] | None) -> None:
+    def _emit_changed(self, ev: Evaluation, changed: Sequence[int] | None,
+                      old: Evaluation | None = None,
+                      old_cumulative: npt.NDArray[np.float64] | None = None) -> None:
+        """Tell the views which cells an edit changed.
+
+        A view repaints the bounding box of every range it is told about, and
+        a painted cell costs several calls into Python; so beyond the edited
+        rows' own cells, only the shared-column cells whose value really
+        changed are named (cumulative DCG below the edit, the ideal ranks and
+        ideal contributions that moved).
+        """
         if not self._rows.size:
             return
         last = len(GridColumn) - 1
         rank_dependent = ev.conventions.ties.value in ("pessimistic", "optimistic") or (
             ev.conventions.unknown.value == "condensed")
         rows = [r for r in (self.row_of(c) for c in changed or ()) if r is not None]
-        if changed is None or rank_dependent or not rows:
-            # Cumulative DCG and ideal ranks move for every row below the edit.
+        if changed is None or rank_dependent or old is None or (
+                old.conventions != ev.conventions):
             self.dataChanged.emit(self.index(0, GridColumn.RANK), self.index(
                 self._rows.size - 1, last))
             return
-        # The edited rows' own cells, then the columns every row shares.
+        # The edited rows' own cells.
         for r in rows:
             self.dataChanged.emit(self.index(r, GridColumn.GRADE), self.index(r, last))
-        top = min(rows)
-        self.dataChanged.emit(self.index(top, GridColumn.CUMULATIVE),
-                              self.index(self._rows.size - 1, GridColumn.CUMULATIVE))
-        self.dataChanged.emit(self.index(0, GridColumn.IDEAL_RANK),
-                              self.index(self._rows.size - 1, GridColumn.IDEAL_CONTRIBUTION))
+        ids = self._rows
+        if old_cumulative is not None and old_cumulative.size == self._cumulative.size:
+            self._emit_runs(GridColumn.CUMULATIVE, GridColumn.CUMULATIVE,
+                            _differs(old_cumulative, self._cumulative))
+        else:
+            self._emit_runs(GridColumn.CUMULATIVE, GridColumn.CUMULATIVE,
+                            np.ones(ids.size, dtype=bool))
+        moved = old.ideal_rank[ids] != ev.ideal_rank[ids]
+        moved |= _differs(old.ideal_contribution[ids], ev.ideal_contribution[ids])
+        self._emit_runs(GridColumn.IDEAL_RANK, GridColumn.IDEAL_CONTRIBUTION, moved)
+
+    def _emit_runs(self, first: int, last: int, mask: npt.NDArray[np.bool_]) -> None:
+        """One dataChanged from the first to the last row set in ``mask`` (the
+        grid view cuts it to the rows on screen)."""
+        rows = np.flatnonzero(mask)
+        if rows.size:
+            self.dataChanged.emit(self.index(int(rows[0]), first),
+                                  self.index(int(rows[-1]), last))
 
     # -- Qt model API -----------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
@@ -713,10 +755,17 @@ class CutoffResultsModel(QAbstractTableModel):
             self._ev, self._q = ev, q
             self.endResetModel()
             return
+        old, same_query = self._ev, q == self._q and self._ev is not None
         self._ev, self._q = ev, q
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(self.rowCount() - 1, len(CutoffColumn) - 1))
+        last = len(CutoffColumn) - 1
+        for j in range(self.rowCount()):
+            # Only rows whose numbers or status changed are repainted.
+            if same_query and old is not None and old.cutoffs[j] == ev.cutoffs[j] and all(
+                    _same(a[q, j], b[q, j]) for a, b in (
+                        (old.dcg, ev.dcg), (old.idcg, ev.idcg), (old.ndcg, ev.ndcg),
+                        (old.status_code, ev.status_code))):
+                continue
+            self.dataChanged.emit(self.index(j, 0), self.index(j, last))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid() or self._ev is None or self._q < 0:

@@ -9,10 +9,10 @@ it into an undo command.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -45,6 +45,37 @@ class GradingTableView(QTableView):
 
     #: (row, grade or None, state) for a grade key pressed on ``row``.
     grade_key_pressed = Signal(int, object, int)
+
+    def dataChanged(self, topLeft: QModelIndex | QPersistentModelIndex,
+                    bottomRight: QModelIndex | QPersistentModelIndex,
+                    roles: Sequence[int] = ()) -> None:
+        """Repaint only the visible part of a changed range.
+
+        Qt repaints the whole viewport for a range that reaches far beyond
+        what is shown (a column's worth of cells after a grade edit), and a
+        painted cell costs several calls into Python; so the range is cut to
+        the rows and columns on screen first (not while an editor is open:
+        Qt also refreshes the editor from the range).
+        """
+        if (self.state() != QAbstractItemView.State.EditingState and topLeft.isValid()
+                and bottomRight.isValid() and topLeft.parent() == bottomRight.parent()):
+            model = self.model()
+            port = self.viewport().rect()
+            rows, cols = model.rowCount(), model.columnCount()
+            top = self.rowAt(port.top())
+            bottom = self.rowAt(port.bottom())
+            left = self.columnAt(port.left())
+            right = self.columnAt(port.right())
+            top = 0 if top < 0 else top
+            bottom = rows - 1 if bottom < 0 else bottom
+            left = 0 if left < 0 else left
+            right = cols - 1 if right < 0 else right
+            r0, r1 = max(topLeft.row(), top), min(bottomRight.row(), bottom)
+            c0, c1 = max(topLeft.column(), left), min(bottomRight.column(), right)
+            if r0 > r1 or c0 > c1:
+                return
+            topLeft, bottomRight = model.index(r0, c0), model.index(r1, c1)
+        super().dataChanged(topLeft, bottomRight, list(roles))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier

@@ -111,10 +111,14 @@ class SummaryPanel(QWidget):
             return
         status = ev.query_status(q)
         look = STATUS_LOOK[status]
-        self.title.setText(f"<b>{ev.doc.query_ids[q]}</b>")
-        self.status_label.setText(f"{look.label}: {status.reason}")
-        self.status_label.setStyleSheet(f"color: {look.colour}")
-        self.sentence.setText(query_sentence(ev, q, 0))
+        # Unchanged texts and styles are not set again: a word-wrapped label
+        # relayouts and a style sheet re-polishes on every set.
+        _set_text(self.title, f"<b>{ev.doc.query_ids[q]}</b>")
+        _set_text(self.status_label, f"{look.label}: {status.reason}")
+        style = f"color: {look.colour}"
+        if self.status_label.styleSheet() != style:
+            self.status_label.setStyleSheet(style)
+        _set_text(self.sentence, query_sentence(ev, q, 0))
         if status is Status.UNRESOLVED:
             self.bounds_label.setText(self.tr("Computing bounds…"))
             self.next_label.setText("")
@@ -168,6 +172,11 @@ class SummaryPanel(QWidget):
             self.candidate_requested.emit(self._next)
 
 
+def _set_text(label: QLabel, text: str) -> None:
+    if label.text() != text:
+        label.setText(text)
+
+
 class AggregateFooter(QLabel):
     """The mean over all queries at every cutoff, with included and excluded
     counts (objectName ``aggregateFooter``)."""
@@ -186,5 +195,7 @@ class AggregateFooter(QLabel):
             parts.append(f"NDCG@{format_cutoff(s.k)} {mean} over {s.included}/"
                          f"{ev.doc.n_queries} (excluded: {excluded})")
             tips.append(summary_sentence(ev, s))
-        self.setText(f"{ev.conventions.weighting.label}: " + " · ".join(parts))
-        self.setToolTip("\n\n".join(tips))
+        _set_text(self, f"{ev.conventions.weighting.label}: " + " · ".join(parts))
+        tip = "\n\n".join(tips)
+        if self.toolTip() != tip:
+            self.setToolTip(tip)
