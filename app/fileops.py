@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
 from core.document import Document
-from core.errors import InputError
+from core.errors import InputError, NdcgError
 from core.journal import Journal, JournalRecorder
 
 __all__ = [
@@ -46,6 +46,7 @@ CSV_FILTER = "Worksheet CSV (*.csv)"
 TSV_FILTER = "Worksheet TSV (*.tsv)"
 XLSX_FILTER = "Excel workbook (*.xlsx)"
 OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm);;All files (*)"
+IMPORT_FILTER = "Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv);;All files (*)"
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 MAX_RECENT = 10
 
@@ -115,8 +116,10 @@ class FileOps(QObject):
 
     #: The document was written to this path (Save, Save As).
     saved = Signal(str)
-    #: A document was read from this path (Open).
+    #: A document was read from this path (Open, or the import wizard's Finish).
     opened = Signal(str)
+    #: An annotators' sheet was imported through the wizard: carries the ImportReport.
+    imported = Signal(object)
     recent_changed = Signal()
 
     def __init__(self, window: Any) -> None:
@@ -128,6 +131,12 @@ class FileOps(QObject):
         self.journal = Journal(self.path, background_fsync=True)
         self.recorder: JournalRecorder | None = None
         self._replacing = False
+        #: The annotators' sheet the document was imported from: Save never writes
+        #: over it (it goes to Save As).
+        self.imported_from: Path | None = None
+        #: The report of the last import (the wizard's, or a strict open's).
+        self.last_import_report: Any = None
+        self.import_wizard: Any = None
         self.actions: dict[str, QAction] = {}
         self._make_actions()
         self._watch()
@@ -146,6 +155,13 @@ class FileOps(QObject):
             ("export", self.tr("&Export…"), None, self.export_dialog,
              self.tr("Write a copy (workbook with formulas, or CSV) without changing "
                      "the open file")),
+            ("import_annotations", self.tr("&Import annotators' sheet…"), None,
+             self.import_dialog,
+             self.tr("Import an annotators' spreadsheet: choose the columns, read the "
+                     "report, then open the result")),
+            ("last_import_report", self.tr("Last import &report…"), None,
+             self.show_import_report,
+             self.tr("Show what the last import read, refused and flagged")),
         )
         for ident, text, key, slot, tip in specs:
             action = self._existing_action(ident) or QAction(text, self.window)
@@ -160,6 +176,7 @@ class FileOps(QObject):
         registry = getattr(self.window, "app_actions", None)
         if isinstance(registry, dict):
             registry.update(self.actions)
+        self.actions["last_import_report"].setEnabled(False)
         self.recent_menu = QMenu(self.tr("Open &Recent"), self.window)
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -169,7 +186,8 @@ class FileOps(QObject):
             before = menu.actions()[0] if menu.actions() else menu.addSeparator()
             menu.insertAction(before, self.actions["open"])
             menu.insertMenu(before, self.recent_menu)
-            for ident in ("save", "save_as", "export"):
+            for ident in ("save", "save_as", "export", "import_annotations",
+                          "last_import_report"):
                 menu.insertAction(before, self.actions[ident])
             if not before.isSeparator():
                 menu.insertSeparator(before)
@@ -302,16 +320,15 @@ class FileOps(QObject):
         path = Path(path)
         conventions = self.window.document.conventions if self.window.document else None
 
-        def work(progress: Any, cancelled: Any) -> Document:
-            from core.io.load import load_document
+        def work(progress: Any, cancelled: Any) -> Document | None:
+            from app.import_wizard import load_unless_foreign
 
-            if path.suffix.lower() in (".xlsx", ".xlsm"):
-                return load_document(path)
-            return load_document(path, conventions=conventions)
+            # None: an annotators' sheet, not a file of our own: the wizard imports it.
+            return load_unless_foreign(path, conventions)
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), work,
-            on_done=lambda doc: self._opened(doc, path),
+            on_done=lambda doc: self._opened_or_import(doc, path),
             on_error=lambda exc: show_error(self.window, self.tr("Could not open"), exc),
         )
         return self.task
@@ -356,9 +373,19 @@ class FileOps(QObject):
         journal.close()
         return recovered
 
+    def _opened_or_import(self, doc: Document | None, path: Path) -> None:
+        if doc is None:
+            self.run_import_wizard(path)
+        else:
+            self._opened(doc, path)
+
     def _opened(self, doc: Document, path: Path) -> None:
         recovered = self._recover(doc, path)
         self._replace_document(doc, path)
+        self.imported_from = None
+        report = getattr(doc, "import_report", None)
+        if report is not None:  # a foreign file read strictly (build_window)
+            self._remember_report(report)
         stack = self.window.undo_stack
         stack.clear()
         if recovered:
@@ -368,6 +395,61 @@ class FileOps(QObject):
         Settings().last_directory = str(path.parent)
         self.add_recent(path)
         self.opened.emit(str(path))
+
+    # -- import -----------------------------------------------------------------------
+    def import_dialog(self) -> bool:
+        """Choose an annotators' sheet and run the import wizard on it."""
+        if not self.maybe_save():
+            return False
+        start = Settings().last_directory or str(Path.home())
+        name, _ = QFileDialog.getOpenFileName(self.window, self.tr("Import annotators' sheet"),
+                                              start, self.tr(IMPORT_FILTER))
+        return self.run_import_wizard(Path(name)) if name else False
+
+    def run_import_wizard(self, path: Path) -> bool:
+        """The import wizard on ``path``; Finish shows the imported document.
+
+        True when a document was imported.
+        """
+        from app.import_wizard import ImportWizard, rubric_text_for
+
+        doc = self.window.document
+        wizard = ImportWizard(path, doc.conventions if doc is not None else None,
+                              rubric_text_for(doc), self.window)
+        self.import_wizard = wizard
+        try:
+            accepted = wizard.exec() == int(ImportWizard.DialogCode.Accepted.value)
+            result = wizard.result_value
+        finally:
+            self.import_wizard = None
+            wizard.deleteLater()
+        if not accepted or result is None:
+            return False
+        result.document.import_report = result.report
+        try:
+            self._opened(result.document, path)
+        except NdcgError as exc:  # the document cannot be evaluated under its conventions
+            show_error(self.window, self.tr("Could not open"), exc)
+            return False
+        # The window shows the sheet's name, but Save must not write over the
+        # annotators' file: it asks for a new name.
+        self.imported_from = path
+        self.imported.emit(result.report)
+        return True
+
+    def _remember_report(self, report: Any) -> None:
+        self.last_import_report = report
+        self.actions["last_import_report"].setEnabled(True)
+
+    def show_import_report(self) -> Any:
+        """A dialog with the last import's report (None when nothing was imported)."""
+        if self.last_import_report is None:
+            return None
+        from app.import_wizard import ImportReportDialog
+
+        dialog = ImportReportDialog(self.last_import_report, self.window)
+        dialog.exec()
+        return dialog
 
     # -- save -------------------------------------------------------------------------
     def maybe_save(self) -> bool:
@@ -391,13 +473,16 @@ class FileOps(QObject):
 
     def save(self, *, blocking: bool = False) -> bool:
         """Save to the current path (Save As when there is none or it cannot be written)."""
-        if self.path is None or not can_write(self.path):
+        if self.path is None or not can_write(self.path) or self.path == self.imported_from:
             return self.save_as(blocking=blocking)
         return self.save_to(self.path, blocking=blocking)
 
     def save_as(self, path: Path | None = None, *, blocking: bool = False) -> bool:
         if path is None:
-            start = str(self.path.with_suffix(".csv")) if self.path else str(
+            proposed = self.path
+            if proposed is not None and proposed == self.imported_from:
+                proposed = proposed.with_name(f"{proposed.stem}-graded.csv")
+            start = str(proposed.with_suffix(".csv")) if proposed else str(
                 Path(Settings().last_directory or Path.home()) / "worksheet.csv")
             filters = [CSV_FILTER, TSV_FILTER] + ([XLSX_FILTER] if workbook_export() else [])
             name, chosen = QFileDialog.getSaveFileName(

@@ -1,0 +1,418 @@
+"""The import wizard for annotators' sheets: preview, mapping, report, Finish."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openpyxl
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QMessageBox, QWizard
+
+from app.fileops import FileOps, install_file_ops, write_document
+from app.import_wizard import (
+    GradeColumnsModel,
+    ImportReportDialog,
+    ImportWizard,
+    IssuesModel,
+    PreviewModel,
+    is_foreign_sheet,
+)
+from app.settings import Settings
+from app.window import MainWindow
+from core.conventions import ConsensusRule, Conventions, Rubric
+from core.document import GradeState
+from core.examples import seed_document
+from core.io.annotator import ColumnMapping, import_annotations, preview
+
+RUBRIC = "0=not relevant,1=partial,2=relevant,3=highly relevant"
+WIDE_CSV = """query,doc,model_conf,grade_alice,grade_bob,notes
+q1,d1,0.9,Highly relevant,relevant,
+q1,d2,0.7,partial,not relevant,checked
+q1,d3,abc,relevant,relevant,
+q2,d4,0.5,relevant,5,
+q2,d5,0.4,n/a,1.5,
+q2,d6,0.3,meh,partial,
+"""
+
+
+@pytest.fixture
+def wide_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "wide.csv"
+    path.write_text(WIDE_CSV, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def long_xlsx(tmp_path: Path) -> Path:
+    """Two sheets: an 'About' sheet first, the judgments (header on row 3) second."""
+    book = openpyxl.Workbook()
+    about = book.active
+    about.title = "About"
+    about["A1"] = "Relevance judgments, round 2"
+    sheet = book.create_sheet("Judgments")
+    sheet["A1"] = "Exported from the labelling tool"
+    sheet.append([])
+    rows: list[list[Any]] = [
+        ["Topic", "Document", "Rank", "Assessor", "Relevance"],
+        ["t1", "a", 1, "ann", 2],
+        ["t1", "a", 2, "ben", 3],       # a different rank for the same candidate: first kept
+        ["t1", "b", 2, "ann", 0],
+        ["t1", "b", 2, "ben", 1],
+        ["t1", "b", 2, "ben", 1],       # ben again, same grade: a duplicate
+        ["t2", "c", 1, "ann", 3],
+        ["t2", "c", 1, "ben", "=1+1"],  # a formula: never evaluated, cell refused
+        ["t2", "d", 2, "ann", 2.5],     # fractional
+    ]
+    for row in rows:
+        sheet.append(row)
+    path = tmp_path / "judgments.xlsx"
+    book.save(path)
+    return path
+
+
+class Boxes:
+    """Message boxes shown (patched: never modal in tests)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.shown: list[str] = []
+        boxes = self
+
+        def exec_(box: QMessageBox) -> int:
+            boxes.shown.append(box.text())
+            return int(QMessageBox.StandardButton.Ok.value)
+
+        monkeypatch.setattr(QMessageBox, "exec", exec_)
+
+
+@pytest.fixture
+def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
+    return Boxes(monkeypatch)
+
+
+def _window(qtbot: Any) -> tuple[MainWindow, FileOps]:
+    Settings().reviewer = "ana"
+    window = MainWindow(seed_document())
+    qtbot.addWidget(window, before_close_func=lambda w: w.undo_stack.setClean())
+    return window, install_file_ops(window)
+
+
+def _idle(qtbot: Any, wizard: ImportWizard) -> None:
+    qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
+
+
+def _drive(monkeypatch: pytest.MonkeyPatch, qtbot: Any,
+           steps: Callable[[ImportWizard], None]) -> list[ImportWizard]:
+    """Replace the wizard's modal exec by ``steps`` (shown, driven, then closed)."""
+    seen: list[ImportWizard] = []
+
+    def exec_(wizard: ImportWizard) -> int:
+        seen.append(wizard)
+        wizard.show()
+        qtbot.waitExposed(wizard)
+        _idle(qtbot, wizard)
+        steps(wizard)
+        return int(wizard.result())
+
+    monkeypatch.setattr(ImportWizard, "exec", exec_)
+    return seen
+
+
+def _choose(qtbot: Any, combo: QComboBox, text: str) -> None:
+    """Pick an item by typing its first letters into the focused combo, as a user does."""
+    combo.setFocus()
+    qtbot.keyClicks(combo, text)
+    assert combo.currentText().startswith(text), combo.currentText()
+
+
+def _next(qtbot: Any, wizard: ImportWizard) -> None:
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.NextButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+
+
+def _finish(qtbot: Any, wizard: ImportWizard) -> None:
+    button = wizard.button(QWizard.WizardButton.FinishButton)
+    assert button.isEnabled()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+# -- models ----------------------------------------------------------------------------
+def test_every_wizard_model_passes_the_model_tester(qtmodeltester: Any, wide_csv: Path):
+    p = preview(wide_csv)
+    model = PreviewModel()
+    model.set_preview(p)
+    assert (model.rowCount(), model.columnCount()) == (6, 6)
+    assert model.headerData(3, Qt.Orientation.Horizontal) == "D: grade_alice\n→ grade (alice)"
+    assert model.index(2, 2).data() == "abc"
+    qtmodeltester.check(model)
+
+    grades = GradeColumnsModel()
+    grades.set_columns(p.header, p.mapping.grades)
+    assert grades.grades() == ((3, "alice"), (4, "bob"))
+    qtmodeltester.check(grades)
+    grades.setData(grades.index(4, 0), Qt.CheckState.Unchecked, Qt.ItemDataRole.CheckStateRole)
+    grades.setData(grades.index(3, 1), "Alice P.")
+    assert grades.grades() == ((3, "Alice P."),)
+
+    result = import_annotations(wide_csv, p.mapping.replace(score=2), rubric=Rubric.parse(RUBRIC))
+    issues = IssuesModel()
+    issues.set_report(result.report)
+    assert issues.rowCount() == len(result.report.issues) == 12
+    assert [issues.index(4, c).data() for c in range(5)] == [
+        "row rejected", 4, "model_conf", "'abc' is not a number; row rejected", "abc"]
+    qtmodeltester.check(issues)
+
+
+# -- the wizard on a wide CSV ----------------------------------------------------------
+def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pytest.MonkeyPatch,
+                                                   wide_csv: Path, tmp_path: Path,
+                                                   boxes: Boxes):
+    before = wide_csv.read_bytes()
+    window, ops = _window(qtbot)
+    seed_rubric = window.document.conventions.rubric
+    assert seed_rubric is not None
+    checked: dict[str, Any] = {}
+
+    def steps(w: ImportWizard) -> None:
+        assert w.objectName() == "importWizard"
+        page1 = w.sheet_page
+        assert page1.header_row.value() == 1
+        assert page1.model.rowCount() == 6
+        assert page1.table.model().index(0, 3).data() == "Highly relevant"
+        assert not page1.sheet.isEnabled()  # a text file has one table
+        _next(qtbot, w)
+        page2 = w.mapping_page
+        # Detected: query, doc, two annotators' grade columns, notes; no score.
+        assert page2.layout_combo.currentData() == "wide"
+        assert page2.combos["query"].currentData() == 0
+        assert page2.combos["source_id"].currentData() == 1
+        assert page2.combos["note"].currentData() == 5
+        assert page2.combos["score"].currentData() is None
+        assert page2.grades_model.grades() == ((3, "alice"), (4, "bob"))
+        assert page2.rubric.text() == seed_rubric.text  # prefilled from the open document
+        # The user picks the score column and types the annotators' rubric.
+        _choose(qtbot, page2.combos["score"], "C: model")
+        assert page2.combos["score"].currentData() == 2
+        page2.rubric.clear()
+        qtbot.keyClicks(page2.rubric, RUBRIC)
+        _next(qtbot, w)
+        assert w.currentId() == ImportWizard.REPORT
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        view = w.report_page.view
+        counts = {k: label.text() for k, label in view.counts.items()}
+        checked.update(counts)
+        assert counts["rows_read"] == "6"
+        assert counts["rows_imported"] == "5"
+        assert counts["rows_rejected"] == "1"
+        assert counts["outside_scale"] == "2"
+        assert counts["fractional"] == "1"
+        assert counts["unmapped"] == "'meh' (1)"
+        assert counts["duplicates"] == "0"
+        assert counts["annotators"] == "alice, bob"
+        rejected = [view.issues_model.issue(r) for r in range(view.issues_model.rowCount())
+                    if view.issues_model.issue(r).kind == "row rejected"]
+        assert [(i.row, i.column, i.problem) for i in rejected] == [
+            (4, "model_conf", "'abc' is not a number; row rejected")]
+        assert "labels not in the rubric: 'meh' (1)" in view.notes.toPlainText()
+        _finish(qtbot, w)
+
+    seen = _drive(monkeypatch, qtbot, steps)
+    assert ops.run_import_wizard(wide_csv)
+    assert len(seen) == 1
+    assert checked
+    # The window shows what the core import gives with the same mapping.
+    expected = import_annotations(
+        wide_csv, ColumnMapping(query=0, source_id=1, score=2, note=5,
+                                grades=((3, "alice"), (4, "bob"))),
+        rubric=Rubric.parse(RUBRIC), conventions=seed_document().conventions)
+    doc = window.document
+    np.testing.assert_array_equal(doc.grade, expected.document.grade)
+    # Hand-derived: mean of alice and bob; alice's n/a and 'meh' leave bob's grade alone.
+    np.testing.assert_array_equal(doc.grade, [2.5, 0.5, 3.5, 1.5, 1.0])
+    np.testing.assert_array_equal(doc.score, [0.9, 0.7, 0.5, 0.4, 0.3])
+    np.testing.assert_array_equal(doc.ratings, expected.document.ratings)
+    assert list(doc.source_id) == ["d1", "d2", "d4", "d5", "d6"]
+    assert doc.annotators == ["alice", "bob"]
+    assert doc.conventions.rubric == Rubric.parse(RUBRIC)
+    assert window.path == wide_csv
+    assert "wide.csv" in window.windowTitle()
+    assert window.undo_stack.isClean()
+    assert not window.isWindowModified()
+    assert boxes.shown == []
+    # The report stays viewable.
+    assert ops.actions["last_import_report"].isEnabled()
+    shown: list[ImportReportDialog] = []
+    monkeypatch.setattr(ImportReportDialog, "exec", lambda d: shown.append(d) or 0)
+    ops.actions["last_import_report"].trigger()
+    assert shown[0].view.counts["rows_rejected"].text() == "1"
+    assert shown[0].view.issues_model.rowCount() == 12
+    # Save never writes over the annotators' file: it asks for a new name.
+    asked: list[str] = []
+
+    def save_name(parent: Any, title: str, start: str, filters: str) -> tuple[str, str]:
+        asked.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
+    assert window.set_grade(0, 3.0)
+    assert not ops.save(blocking=True)
+    assert asked == [str(tmp_path / "wide-graded.csv")]
+    assert wide_csv.read_bytes() == before
+
+
+def test_a_mapping_without_a_query_is_one_message_and_no_finish(
+        qtbot: Any, wide_csv: Path, boxes: Boxes):
+    window, _ops = _window(qtbot)
+    wizard = ImportWizard(wide_csv, Conventions(), "", window)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    _next(qtbot, wizard)
+    wizard.mapping_page.set_column("query", None)
+    _next(qtbot, wizard)
+    assert wizard.result_value is None
+    assert boxes.shown == [
+        f"{wide_csv}, line 1: no query column found in the header (query, doc, model_conf, "
+        "grade_alice, grade_bob, notes) (name it e.g. query/qid/query_id/topic, or choose it "
+        "in the import mapping)"]
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert wizard.report_page.view.summary.text() == boxes.shown[0]
+
+
+def test_a_malformed_rubric_keeps_the_mapping_page(qtbot: Any, wide_csv: Path, boxes: Boxes):
+    wizard = ImportWizard(wide_csv, Conventions(), "0=no,one=partial")
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    _next(qtbot, wizard)
+    _next(qtbot, wizard)
+    assert wizard.currentId() == ImportWizard.MAPPING
+    assert "does not start with a number" in wizard.mapping_page.problem.text()
+
+
+# -- a long workbook -------------------------------------------------------------------
+def test_long_xlsx_with_an_annotator_column(qtbot: Any, monkeypatch: pytest.MonkeyPatch,
+                                            long_xlsx: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+
+    def steps(w: ImportWizard) -> None:
+        page1 = w.sheet_page
+        assert [page1.sheet.itemText(i) for i in range(page1.sheet.count())] == [
+            "About", "Judgments"]
+        assert page1.sheet.currentText() == "About"
+        page1.sheet.setFocus()
+        qtbot.keyClick(page1.sheet, Qt.Key.Key_Down)  # the user picks the second sheet
+        _idle(qtbot, w)
+        assert w.preview_value is not None
+        assert w.preview_value.sheet == "Judgments"
+        assert page1.header_row.value() == 3
+        assert page1.model.index(0, 3).data() == "ann"
+        _next(qtbot, w)
+        page2 = w.mapping_page
+        assert page2.layout_combo.currentData() == "long"
+        assert {f: c.currentData() for f, c in page2.combos.items()} == {
+            "query": 0, "source_id": 1, "score": None, "rank": 2, "grade": 4,
+            "annotator": 3, "version": None, "note": None, "reason": None}
+        page2.rubric.setText("0,1,2,3")
+        page2.consensus.setCurrentIndex(page2.consensus.findData(ConsensusRule.MAXIMUM))
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        report = w.report_page.view.report
+        assert report is not None
+        found = [(i.kind, i.row, i.column) for i in report.issues]
+        assert ("duplicate", 8, "E (Relevance)") in found
+        assert ("formula", 10, "E (Relevance)") in found
+        assert ("fractional", 11, "E (Relevance)") in found
+        counts = w.report_page.view.counts
+        assert counts["formulas"].text() == "1"
+        assert counts["duplicates"].text() == "1"
+        assert counts["annotators"].text() == "ann, ben"
+        notes = w.report_page.view.notes.toPlainText()
+        assert "no score column: score = -rank (from column 'C (Rank)')" in notes
+        assert "highest annotator grade" in notes
+        _finish(qtbot, w)
+
+    seen = _drive(monkeypatch, qtbot, steps)
+    assert ops.run_import_wizard(long_xlsx)
+    assert len(seen) == 1
+    expected = import_annotations(
+        long_xlsx, ColumnMapping(header_row=2, query=0, source_id=1, rank=2, annotator=3,
+                                 grade=4),
+        sheet="Judgments", rubric=Rubric.parse("0,1,2,3"), consensus="maximum",
+        conventions=seed_document().conventions)
+    doc = window.document
+    np.testing.assert_array_equal(doc.grade, expected.document.grade)
+    # Hand-derived maximum: a max(2,3)=3, b max(0,1)=1, c ann only 3 (ben's formula
+    # refused), d 2.5.
+    np.testing.assert_array_equal(doc.grade, [3.0, 1.0, 3.0, 2.5])
+    assert list(doc.state) == [GradeState.NUMBER] * 4
+    assert window.path == long_xlsx
+    assert "judgments.xlsx" in window.windowTitle()
+    assert window.undo_stack.isClean()
+
+
+# -- the open path ---------------------------------------------------------------------
+def test_open_a_foreign_sheet_runs_the_wizard(qtbot: Any, monkeypatch: pytest.MonkeyPatch,
+                                              wide_csv: Path, long_xlsx: Path, tmp_path: Path,
+                                              boxes: Boxes):
+    own = tmp_path / "own.csv"
+    write_document(seed_document(), own)
+    book = tmp_path / "own.xlsx"
+    write_document(seed_document(), book)
+    assert is_foreign_sheet(wide_csv)
+    assert is_foreign_sheet(long_xlsx)
+    assert not is_foreign_sheet(own)
+    assert not is_foreign_sheet(book)
+
+    window, ops = _window(qtbot)
+    chosen: list[Path] = [wide_csv]
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(chosen[0]), "")))
+
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        w.mapping_page.set_column("score", 2)
+        w.mapping_page.rubric.setText(RUBRIC)
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    seen = _drive(monkeypatch, qtbot, steps)
+    ops.actions["open"].trigger()
+    qtbot.waitUntil(lambda: len(seen) == 1 and window.path == wide_csv, timeout=10_000)
+    assert seen[0].path == wide_csv
+    np.testing.assert_array_equal(window.document.grade, [2.5, 0.5, 3.5, 1.5, 1.0])
+    assert Settings().recent_files[0] == str(wide_csv.resolve())
+
+    # Our own worksheet CSV opens directly, without the wizard.
+    chosen[0] = own
+    ops.actions["open"].trigger()
+    qtbot.waitUntil(lambda: window.path == own, timeout=10_000)
+    assert len(seen) == 1
+    assert ops.imported_from is None
+
+    # File > Import annotators' sheet… always runs the wizard, even on our own CSV;
+    # Cancel leaves the window as it was.
+    def cancel(w: ImportWizard) -> None:
+        qtbot.mouseClick(w.button(QWizard.WizardButton.CancelButton),
+                         Qt.MouseButton.LeftButton)
+
+    seen2 = _drive(monkeypatch, qtbot, cancel)
+    doc = window.document
+    ops.actions["import_annotations"].trigger()
+    assert len(seen2) == 1
+    assert seen2[0].path == own
+    assert seen2[0].result() == QDialog.DialogCode.Rejected
+    assert window.document is doc
+    assert boxes.shown == []
+
+
+def test_file_menu_lists_the_import_actions(qtbot: Any):
+    window, ops = _window(qtbot)
+    menu = window.menus["file"]
+    names = [a.objectName() for a in menu.actions() if not a.isSeparator()]
+    assert names[4:7] == ["export", "import_annotations", "last_import_report"]
+    assert not ops.actions["last_import_report"].isEnabled()
