@@ -150,6 +150,16 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     }
 
 
+def dump_json(obj: Any, out: TextIO, *, rows: int) -> None:
+    """Indented JSON for a few hundred queries; compact (and written by the
+    C encoder, ten times faster) beyond, where nobody reads it by eye."""
+    if rows <= 500:
+        json.dump(obj, out, indent=2)
+    else:
+        json.dump(obj, out, separators=(",", ":"))
+    out.write("\n")
+
+
 def _fmt(x: float | None) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4f}"
 
@@ -224,8 +234,7 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     doc, conv = _load(args)
     ev = evaluate(doc, conv)
     if args.format == "json":
-        json.dump(evaluation_json(ev), out, indent=2)
-        out.write("\n")
+        dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
     elif args.format == "csv":
         print_csv(ev, out)
     else:

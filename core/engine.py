@@ -26,7 +26,15 @@ from core.conventions import (
 from core.document import Document, GradeState
 from core.errors import InputError
 
-__all__ = ["Evaluation", "QueryCutoff", "Status", "discount", "evaluate"]
+__all__ = [
+    "Evaluation",
+    "QueryCutoff",
+    "Status",
+    "discount",
+    "evaluate",
+    "sort_within_queries",
+    "source_order_keys",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -153,7 +161,7 @@ def sort_within_queries(
     return perm[np.argsort(q[perm], kind="stable")]
 
 
-def _source_keys(doc: Document, rows: IntArray) -> IntArray:
+def source_order_keys(doc: Document, rows: IntArray) -> IntArray:
     """Code-point order of the source ids of ``rows`` (equal ids, equal keys).
 
     The whole document's keys are computed once and kept when many rows ask
@@ -205,7 +213,7 @@ def _order_ranked(
             tied[:-1] |= same
             pos = np.flatnonzero(tied)
             group = np.cumsum(np.r_[True, ~same])[pos]
-            code = _source_keys(doc, order[pos])
+            code = source_order_keys(doc, order[pos])
             sub = np.lexsort((-code, group))
             order[pos] = order[pos][sub]
     return order
