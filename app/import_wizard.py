@@ -566,13 +566,16 @@ class MappingPage(QWizardPage):
             return  # back and forth keeps the user's corrections
         self._shown = value
         mapping = value.mapping
+        # Rows wider than the header offer their extra columns too (by letter).
+        width = self.wiz.sheet_page.model.columnCount()
+        header = [*value.header, *([""] * (width - len(value.header)))]
         for field, combo in self.combos.items():
             combo.clear()
             combo.addItem(self.tr("(none)"), None)
-            for col in range(len(value.header)):
-                combo.addItem(_column_name(col, value.header), col)
+            for col in range(len(header)):
+                combo.addItem(_column_name(col, header), col)
             combo.setCurrentIndex(max(0, combo.findData(getattr(mapping, field))))
-        self.grades_model.set_columns(value.header, mapping.grades)
+        self.grades_model.set_columns(header, mapping.grades)
         self.grades_view.resizeColumnsToContents()
         self.unknown_marks.setText(", ".join(m for m in mapping.unknown_marks if m))
         self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
@@ -756,6 +759,12 @@ class ImportWizard(QWizard):
         self._run(self.tr("Importing {0}…").format(path.name),
                   lambda progress, cancelled: import_annotations(
                       path, mapping, sheet=sheet, conventions=conventions), done)
+
+    def done(self, result: int) -> None:
+        # Closing while reading or importing abandons that work: its result is dropped.
+        if self.task is not None and not self.task.done:
+            self.task.cancel()
+        super().done(result)
 
     @property
     def report(self) -> ImportReport | None:

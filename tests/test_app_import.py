@@ -416,3 +416,28 @@ def test_file_menu_lists_the_import_actions(qtbot: Any):
     names = [a.objectName() for a in menu.actions() if not a.isSeparator()]
     assert names[4:7] == ["export", "import_annotations", "last_import_report"]
     assert not ops.actions["last_import_report"].isEnabled()
+
+
+def test_the_header_row_can_be_corrected(qtbot: Any, long_xlsx: Path, boxes: Boxes):
+    wizard = ImportWizard(long_xlsx, Conventions(), "")
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    page = wizard.sheet_page
+    page.sheet.setFocus()
+    qtbot.keyClick(page.sheet, Qt.Key.Key_Down)
+    _idle(qtbot, wizard)
+    assert page.header_row.value() == 3
+    # The user says the header is on row 4: the rows below it are previewed, and
+    # the model names that row's cells as the columns.
+    page.header_row.setFocus()
+    page.header_row.selectAll()
+    qtbot.keyClicks(page.header_row, "4")
+    qtbot.keyClick(page.header_row, Qt.Key.Key_Return)
+    _idle(qtbot, wizard)
+    assert wizard.preview_value is not None
+    assert wizard.preview_value.header_row == 3
+    assert wizard.preview_value.header == ["t1", "a", "1", "ann", "2"]
+    assert page.model.index(0, 3).data() == "ben"
+    assert page.model.rowCount() == 7
+    assert boxes.shown == []
