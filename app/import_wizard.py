@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -364,15 +366,17 @@ class ImportReportView(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.summary)
-        form = QFormLayout()
+        grid = QGridLayout()  # three label/value pairs a line: the issue table keeps its room
         self.counts: dict[str, QLabel] = {}
-        for key, text in COUNT_LABELS.items():
+        for n, (key, text) in enumerate(COUNT_LABELS.items()):
             label = QLabel(self)
             label.setObjectName(f"count_{key}")
             label.setWordWrap(True)
-            form.addRow(self.tr(text) + ":", label)
+            line, pair = divmod(n, 3)
+            grid.addWidget(QLabel(self.tr(text) + ":", self), line, 2 * pair)
+            grid.addWidget(label, line, 2 * pair + 1)
             self.counts[key] = label
-        layout.addLayout(form)
+        layout.addLayout(grid)
         self.issues_model = IssuesModel(self)
         self.issues = QTableView(self)
         self.issues.setObjectName("importIssues")
@@ -384,7 +388,7 @@ class ImportReportView(QWidget):
         self.notes = QPlainTextEdit(self)
         self.notes.setObjectName("importNotes")
         self.notes.setReadOnly(True)
-        self.notes.setMaximumHeight(90)
+        self.notes.setMaximumHeight(72)
         layout.addWidget(self.notes)
         self.report: ImportReport | None = None
 
@@ -504,8 +508,13 @@ class MappingPage(QWizardPage):
         self.setTitle(self.tr("Columns and grades"))
         self.wiz = wizard
         self._shown: SheetPreview | None = None
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        columns = QHBoxLayout()
+        outer.addLayout(columns)
         form = QFormLayout()
+        columns.addLayout(form, 1)
+        layout = QVBoxLayout()
+        columns.addLayout(layout, 1)
         self.layout_combo = QComboBox(self)
         self.layout_combo.setObjectName("layoutCombo")
         self.layout_combo.addItem(self.tr("long: one row per judgment"), LONG)
@@ -517,7 +526,6 @@ class MappingPage(QWizardPage):
             combo.setObjectName(f"map_{field}")
             form.addRow(self.tr(text) + ":", combo)
             self.combos[field] = combo
-        layout.addLayout(form)
         self.grades_model = GradeColumnsModel(self)
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
@@ -552,12 +560,12 @@ class MappingPage(QWizardPage):
         conv_form.addRow(self.tr("Rounding of the consensus:"), self.rounding)
         conv_form.addRow(self.tr("Marks read as unknown (blank always):"), self.unknown_marks)
         conv_form.addRow(self.tr("Marks read as unrateable:"), self.unrateable_marks)
-        layout.addLayout(conv_form)
+        outer.addLayout(conv_form)
         self.problem = QLabel(self)
         self.problem.setObjectName("mappingProblem")
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b00020")
-        layout.addWidget(self.problem)
+        outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
 
     def initializePage(self) -> None:
