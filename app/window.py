@@ -47,6 +47,7 @@ from core.conventions import Conventions
 from core.document import Document, GradeState
 from core.engine import Evaluation, Status, evaluate
 from core.errors import NdcgError
+from core.incremental import reevaluate
 
 __all__ = ["APP_TITLE", "MainWindow"]
 
@@ -321,7 +322,12 @@ class MainWindow(QMainWindow):
         doc.set_grade(index, value.grade, value.state, who=who, note=note,
                       reason=value.reason, origin=origin)
         doc.reason[index] = value.reason  # restore exactly, whatever the state
-        self.evaluation = evaluate(doc)
+        ev = self.evaluation
+        if ev.doc is doc and ev.conventions == doc.conventions:
+            # Only this row's query is evaluated again where the order allows.
+            self.evaluation = reevaluate(ev, [index])
+        else:
+            self.evaluation = evaluate(doc)
         q = int(doc.query[index])
         if q != self._query:
             self._query = -1
