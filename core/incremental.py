@@ -84,6 +84,16 @@ def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike) -> Evaluatio
     bounds = np.searchsorted(ev._sorted_query, np.stack([queries, queries + 1]))
     for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
         new._sorted_gain[lo:hi] = new.gain[ev.order[lo:hi]]
+    # The ideal lists keep their places (the inventory does not follow
+    # grades); the changed queries' lists are re-sorted in the part.
+    ideal = ev.ideal_order.copy()
+    ideal_bounds = np.searchsorted(doc.query[ideal], np.stack([queries, queries + 1]))
+    part_ideal = members[part.ideal_order]
+    at = 0
+    for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):
+        ideal[lo:hi] = part_ideal[at:at + hi - lo]
+        at += hi - lo
+    new.__dict__["ideal_order"] = ideal
     new.n_open = ev.n_open.copy()
     new.n_open[queries] = part.n_open
     for name in ("dcg", "idcg", "ndcg", "status_code"):
