@@ -94,8 +94,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APPLICATION])
     QApplication.setOrganizationName(ORGANIZATION)
     QApplication.setApplicationName(APPLICATION)
-    window = build_window(args.file, qrels=args.qrels)
+    foreign = None
+    if args.file and not args.qrels:
+        from app.import_wizard import is_foreign_sheet
+
+        if is_foreign_sheet(Path(args.file)):
+            foreign = Path(args.file)  # an annotators' sheet: the import wizard reads it
+    window = build_window(None if foreign else args.file, qrels=args.qrels)
     window.show()
+    if foreign is not None:
+        from PySide6.QtCore import QTimer
+
+        file_ops = window.file_ops  # type: ignore[attr-defined]
+        QTimer.singleShot(0, lambda: file_ops.run_import_wizard(foreign))
     return int(app.exec())
 
 

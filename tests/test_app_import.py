@@ -441,3 +441,30 @@ def test_the_header_row_can_be_corrected(qtbot: Any, long_xlsx: Path, boxes: Box
     assert page.model.index(0, 3).data() == "ben"
     assert page.model.rowCount() == 7
     assert boxes.shown == []
+
+
+def test_launching_on_a_foreign_sheet_runs_the_wizard(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, wide_csv: Path
+):
+    """``ndcg-worksheet wide.csv`` opens the import wizard on it, not a strict import."""
+    from PySide6.QtWidgets import QApplication
+
+    import app.main
+
+    asked: list[Path] = []
+    monkeypatch.setattr(FileOps, "run_import_wizard", lambda self, path: asked.append(path))
+    shown: list[MainWindow] = []
+
+    def run_loop(*_: Any) -> int:
+        shown.extend(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+        qtbot.wait(50)  # the wizard is started from the event loop
+        return 0
+
+    monkeypatch.setattr(QApplication, "exec", run_loop)
+    assert app.main.main([str(wide_csv)]) == 0
+    assert asked == [wide_csv]
+    window = next(w for w in shown if w.isVisible())
+    assert window.document.name == "seed cases A-F"  # the example until the import finishes
+    for w in shown:
+        w.undo_stack.setClean()
+        w.close()
