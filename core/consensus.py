@@ -65,6 +65,23 @@ def _majority(ratings: FloatArray) -> FloatArray:
     return out
 
 
+def _median(ratings: FloatArray) -> FloatArray:
+    """Median of the grades given per row (each row holds at least one).
+
+    One sort along the annotators (NaN last), then the middle one or two of
+    the ``k`` grades given: the same values as ``np.nanmedian``, without its
+    per-row machinery for the few annotators of a workbook.
+    """
+    srt = np.sort(ratings, axis=1)
+    k = np.count_nonzero(~np.isnan(srt), axis=1)
+    rows = np.arange(len(srt))
+    low = srt[rows, (k - 1) // 2]
+    high = srt[rows, k // 2]
+    with np.errstate(over="ignore", invalid="ignore"):
+        out: FloatArray = np.where(low == high, low + 0.0, (low + high) / 2)  # no -0.0
+    return out
+
+
 def consensus(
     ratings: FloatArray,
     rule: ConsensusRule | str,
@@ -114,7 +131,7 @@ def consensus(
         if rule is ConsensusRule.MEAN:
             val = np.nanmean(rows, axis=1)
         elif rule is ConsensusRule.MEDIAN:
-            val = np.nanmedian(rows, axis=1)
+            val = _median(rows)
         elif rule is ConsensusRule.MINIMUM:
             val = np.nanmin(rows, axis=1)
         elif rule is ConsensusRule.MAXIMUM:

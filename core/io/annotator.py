@@ -582,7 +582,8 @@ def _float_cells(values: Sequence[Any]) -> npt.NDArray[np.float64]:
     return np.array([v if type(v) is float else nan for v in values], dtype=np.float64)
 
 
-def _codes(values: list[Any], *, signed_zero: bool = True) -> tuple[list[int], list[Any]]:
+def _codes(values: Sequence[Any], *, signed_zero: bool = True,
+           ) -> tuple[npt.NDArray[np.int64], list[Any]]:
     """A code per value, equal for equal values of one type, and each code's first value.
 
     ``signed_zero``: keep 0.0 and -0.0 apart (they compare equal).
@@ -591,18 +592,19 @@ def _codes(values: list[Any], *, signed_zero: bool = True) -> tuple[list[int], l
         distinct = list(dict.fromkeys(values))
         if not signed_zero or not any(type(v) is float and v == 0 for v in distinct):
             code_of = dict(zip(distinct, range(len(distinct)), strict=True))
-            return list(map(code_of.__getitem__, values)), distinct
+            return np.fromiter(map(code_of.__getitem__, values), np.int64,
+                               len(values)), distinct
     seen: dict[Any, int] = {}
     try:
         codes = [seen.setdefault(v if type(v) is str else (type(v), v, repr(v)), len(seen))
                  for v in values]
     except TypeError:  # an unhashable cell (only from a hand-built Table)
-        return list(range(len(values))), values
+        return np.arange(len(values), dtype=np.int64), list(values)
     firsts: list[Any] = [None] * len(seen)
     for v, c in zip(values, codes, strict=True):
         if firsts[c] is None:
             firsts[c] = v
-    return codes, firsts
+    return np.array(codes, dtype=np.int64), firsts
 
 
 @contextmanager
@@ -754,10 +756,13 @@ def import_table(
     n_rows = len(data)
     if n_rows and min(map(len, data)) < width:
         data = [r if len(r) >= width else [*r, *[""] * (width - len(r))] for r in data]
-    columns: dict[int, list[Any]] = {}
+    columns: dict[int, Sequence[Any]] = {}
     stripped: dict[int, list[str]] = {}
+    if n_rows and max(map(len, data)) <= 2 * width:
+        # Narrow rows: every column in one transposing pass.
+        columns.update(enumerate(zip(*data, strict=False)))
 
-    def column(c: int) -> list[Any]:
+    def column(c: int) -> Sequence[Any]:
         got = columns.get(c)
         if got is None:
             got = columns[c] = list(map(itemgetter(c), data))
@@ -890,7 +895,7 @@ def import_table(
         c_version = [""] * n
     who_all = ([w or "(no name)" for w in texts(mapping.annotator)]
                if mapping.annotator is not None else None)
-    c_note = [""] * n
+    c_note: dict[int, str] = {}  # candidate -> note (the few that have one)
     if mapping.note is not None:
         note_cells = column(mapping.note)
         noted = np.flatnonzero(np.fromiter(map(ne, note_cells, repeat("")), bool, n_rows)[rows_in])
@@ -899,7 +904,7 @@ def import_table(
             if not text:
                 continue
             who = who_all[i] if who_all is not None else ""
-            c_note[ci] = "; ".join(x for x in (c_note[ci],
+            c_note[ci] = "; ".join(x for x in (c_note.get(ci, ""),
                                                f"{who}: {text}" if who else text) if x)
 
     # Grade cells, one source column at a time: whole numbers of the scale in
@@ -928,7 +933,7 @@ def import_table(
             other = np.flatnonzero(~np.isin(floats, plain_keys))
             codes, firsts = _codes([values[k] for k in other.tolist()])
         kinds = [classify(v) for v in firsts]
-        code = np.array(codes, dtype=np.int64)
+        code = codes
         k_value = np.array([c.value for c in kinds], dtype=np.float64)[code]
         k_state = np.array([c.state for c in kinds], dtype=np.int8)[code]
         k_valid = np.array([c.grade is not None for c in kinds], dtype=bool)[code]
@@ -1028,7 +1033,7 @@ def import_table(
             )
     ratings = np.full((n, m), np.nan)
     unrateable = np.zeros((n, m), dtype=bool)
-    reasons = [""] * n
+    reasons: dict[int, str] = {}  # candidate -> reason (the few unrateable)
     k_ci, k_a, k_state = all_ci[kept_ev], all_a[kept_ev], all_state[kept_ev]
     number = k_state == GradeState.NUMBER
     ratings[k_ci[number], k_a[number]] = all_value[kept_ev][number]
@@ -1040,7 +1045,7 @@ def import_table(
                            all_rows[u_ev].tolist(), strict=True):
         given = ev_reason[(p, i)]
         tag = f"{names[a]}: {given}" if names[a] and m > 1 else given
-        reasons[ci] = "; ".join(x for x in (reasons[ci], tag) if x)
+        reasons[ci] = "; ".join(x for x in (reasons.get(ci, ""), tag) if x)
     if m <= 1 and (single or not names or names == [""]):
         grade = ratings[:, 0] if m else np.full(n, np.nan)
         state = np.where(np.isnan(grade), GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
@@ -1058,7 +1063,7 @@ def import_table(
                      GradeState.UNRATEABLE, state).astype(np.int8)
     holders = np.unique(all_ci[u_ev])  # only these can hold a reason
     for i in holders[state[holders] != GradeState.UNRATEABLE].tolist():
-        reasons[i] = ""
+        reasons.pop(i, None)
     if mapping.score is None and mapping.rank is not None:
         report.notes.append(
             f"no score column: score = -rank (from column {_cn(mapping.rank)!r}), "
@@ -1073,11 +1078,16 @@ def import_table(
                       if report.first_problem() else ""),
                    hint="check the header row and the column mapping")
     doc = Document.from_columns(
-        query=c_query, source_id=_objects(c_source), score=np.array(c_score), grade=grade,
+        query=c_query, source_id=_objects(c_source), score=c_score, grade=grade,
         state=state, version=c_version if mapping.version is not None else None,
-        note=c_note, reason=reasons, conventions=conventions,
-        name=Path(name).stem, source=name, check=False,
+        conventions=conventions, name=Path(name).stem, source=name, check=False, copy=False,
     )
+    # Notes and reasons are few: written into the document's empty text
+    # columns instead of handing over a column of mostly empty texts.
+    for texts_of, target in ((c_note, doc.note), (reasons, doc.reason)):
+        for ci, text in texts_of.items():
+            if text:
+                target[ci] = text
     doc.annotators = annot_names
     doc.ratings = kept
     report.candidates = n
