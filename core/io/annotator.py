@@ -383,7 +383,11 @@ def _read_xlsx_table(path: Path, sheet: str | None) -> Table:
 
     try:
         with python_calamine.CalamineWorkbook.from_path(name) as book:
-            rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+            found = book.get_sheet_by_name(sheet)
+            # Rows must keep their sheet positions; when the used area starts
+            # at A1 (the usual case) nothing is skipped and the faster
+            # default gives the very same rows.
+            rows = found.to_python(skip_empty_area=found.start not in ((0, 0), None))
     except Exception as exc:  # calamine's own error classes vary by version
         raise InputError(
             f"the sheet cannot be read ({type(exc).__name__}: {exc})", file=name, sheet=sheet,
@@ -754,11 +758,13 @@ def import_table(
     start = mapping.header_row + 1
     data: list[Sequence[Any]] = list(table.rows[start:])
     n_rows = len(data)
-    if n_rows and min(map(len, data)) < width:
+    lengths = set(map(len, data))
+    if n_rows and min(lengths) < width:
         data = [r if len(r) >= width else [*r, *[""] * (width - len(r))] for r in data]
+        lengths = set(map(len, data))
     columns: dict[int, Sequence[Any]] = {}
     stripped: dict[int, list[str]] = {}
-    if n_rows and max(map(len, data)) <= 2 * width:
+    if n_rows and max(lengths) <= 2 * width:
         # Narrow rows: every column in one transposing pass.
         columns.update(enumerate(zip(*data, strict=False)))
 
