@@ -954,17 +954,22 @@ def import_table(
             value[other], state[other], valid[other] = k_value, k_state, k_valid
             wordy_rows = rows_p[other[wordy]]
         if len(wordy):
-            for j, i in zip(wordy.tolist(), wordy_rows.tolist(), strict=True):
-                kind = kinds[codes[j]]
-                line = i + start + 1
+            # One distinct value at a time (a handful), its rows in bulk; the
+            # findings are put in reading order by the sort below.
+            w_code = codes[wordy]
+            cname = col_names[col]
+            for k in np.unique(w_code).tolist():
+                kind = kinds[k]
+                rows_k = wordy_rows[w_code == k].tolist()
                 for seq, (what, problem, shown) in enumerate(kind.issues):
-                    found.append(((i, 3, p, seq), Issue(what, line, col_names[col], problem,
-                                                        shown)))
+                    found.extend([((i, 3, p, seq), Issue(what, i + start + 1, cname, problem,
+                                                         shown)) for i in rows_k])
                 if kind.unmapped is not None:
-                    unmapped.append(((i, 3, p, 0), kind.unmapped))
+                    unmapped.extend([((i, 3, p, 0), kind.unmapped) for i in rows_k])
                 if kind.grade is not None and kind.grade.state is GradeState.UNRATEABLE:
-                    given = reason_text[i] if reason_text is not None else ""
-                    ev_reason[(p, i)] = given or kind.grade.reason
+                    for i in rows_k:
+                        given = reason_text[i] if reason_text is not None else ""
+                        ev_reason[(p, i)] = given or kind.grade.reason
         ev_rows.append(rows_p[valid])
         ev_ci.append(ci_p[valid])
         ev_value.append(value[valid])
