@@ -11,7 +11,9 @@ import itertools
 import posixpath
 import re
 import zipfile
+from collections import deque
 from collections.abc import Generator, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -365,23 +367,48 @@ def _scan_plain(chunks: Iterable[bytes], *, file: str, part: str) -> tuple[int, 
     max_row = max_col = 0
     formulas = False
     carry = b""
-    for chunk in itertools.chain(chunks, [b""]):
-        if chunk:
-            buf = carry + chunk
-            limit = len(buf) - _LOOK_AHEAD
-            if limit <= 0:
-                carry = buf
-                continue
-        else:  # the end: room to look past the last tag
-            buf = carry + b"\0" * _LOOK_AHEAD
-            limit = len(carry)
-        found = _scan_block(buf, limit, file=file, part=part)
-        if found is None:
-            return None
-        max_row, max_col = max(max_row, found[0]), max(max_col, found[1])
-        formulas = formulas or found[2]
-        carry = buf[limit:] if chunk else b""
+    # Pieces are scanned on two worker threads while the next ones are
+    # unpacked here: zlib and the vectorised scan release the GIL. At most a
+    # few pieces are in flight, so memory stays bounded; every piece is
+    # scanned before this returns, so the caller still sees the whole sheet.
+    with ThreadPoolExecutor(2, thread_name_prefix="xlsx-scan") as pool:
+        pending: deque[Future[tuple[int, int, bool] | None]] = deque()
+
+        def take() -> bool:
+            nonlocal max_row, max_col, formulas
+            found = pending.popleft().result()
+            if found is None:
+                return False
+            max_row, max_col = max(max_row, found[0]), max(max_col, found[1])
+            formulas = formulas or found[2]
+            return True
+
+        for chunk in itertools.chain(chunks, [b""]):
+            if chunk:
+                buf = carry + chunk
+                limit = len(buf) - _LOOK_AHEAD
+                if limit <= 0:
+                    carry = buf
+                    continue
+            else:  # the end: room to look past the last tag
+                buf = carry + b"\0" * _LOOK_AHEAD
+                limit = len(carry)
+            pending.append(pool.submit(_scan_block, buf, limit, file=file, part=part))
+            while len(pending) > 3:
+                if not take():
+                    _cancel(pending)
+                    return None
+            carry = buf[limit:] if chunk else b""
+        while pending:
+            if not take():
+                _cancel(pending)
+                return None
     return max_row, max_col, formulas
+
+
+def _cancel(pending: deque[Future[Any]]) -> None:
+    for fut in pending:
+        fut.cancel()
 
 
 #: Bytes after a "<" that a block scan may read.
