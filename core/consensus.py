@@ -125,8 +125,9 @@ def consensus(
     n = r.shape[0]
     graded = ~np.isnan(r)
     any_grade = graded.any(axis=1) if r.shape[1] else np.zeros(n, dtype=bool)
+    every = bool(any_grade.all())
     out = np.full(n, np.nan)
-    rows = r[any_grade]
+    rows = r if every else r[any_grade]
     if rows.size:
         if rule is ConsensusRule.MEAN:
             val = np.nanmean(rows, axis=1)
@@ -138,6 +139,9 @@ def consensus(
             val = np.nanmax(rows, axis=1)
         else:
             val = _majority(rows)
-        out[any_grade] = apply_rounding(val, rounding)
+        if every:
+            out = apply_rounding(val, rounding)
+        else:
+            out[any_grade] = apply_rounding(val, rounding)
     states = np.where(any_grade, GradeState.NUMBER, GradeState.UNKNOWN).astype(np.int8)
     return out, states

@@ -189,6 +189,15 @@ class Issue:
         return f"{where}: {self.problem}"
 
 
+def _issue(kind: str, row: int, column: str, problem: str, value: str) -> Issue:
+    """``Issue(kind, row, column, problem, value)`` for the thousands of grade
+    cells that need a word: filled in directly, past the frozen dataclass's
+    per-field ``object.__setattr__`` calls (the same object)."""
+    issue = object.__new__(Issue)
+    issue.__dict__.update(kind=kind, row=row, column=column, problem=problem, value=value)
+    return issue
+
+
 #: Issue kinds. Rejected rows and cells are not imported (a rejected grade
 #: cell leaves that annotator's grade not given); the others are imported and
 #: flagged.
@@ -962,8 +971,8 @@ def import_table(
                 kind = kinds[k]
                 rows_k = wordy_rows[w_code == k].tolist()
                 for seq, (what, problem, shown) in enumerate(kind.issues):
-                    found.extend([((i, 3, p, seq), Issue(what, i + start + 1, cname, problem,
-                                                         shown)) for i in rows_k])
+                    found.extend([((i, 3, p, seq), _issue(what, i + start + 1, cname, problem,
+                                                          shown)) for i in rows_k])
                 if kind.unmapped is not None:
                     unmapped.extend([((i, 3, p, 0), kind.unmapped) for i in rows_k])
                 if kind.grade is not None and kind.grade.state is GradeState.UNRATEABLE:
