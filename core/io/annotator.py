@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import gc
 import io
+import itertools
 import math
 import re
 from collections.abc import Iterator, Sequence
@@ -802,8 +803,12 @@ def import_table(
     assert mapping.source_id is not None
     q_text = texts(mapping.query)
     s_text = texts(mapping.source_id)
+    # Distinct queries (first seen first) and sources, each found in one pass
+    # and used again below (empty cells, candidates, the document's codes).
+    q_first = dict.fromkeys(q_text)
+    s_set = set(s_text)
     empty = (np.flatnonzero((_objects(q_text) == "") | (_objects(s_text) == "")).tolist()
-             if "" in q_text or "" in s_text else [])
+             if "" in q_first or "" in s_set else [])
     blank = np.zeros(n_rows, dtype=bool)
     for i in empty:
         raw = data[i]
@@ -864,7 +869,8 @@ def import_table(
     q_alive = q_text if every_row else [q_text[i] for i in alive_idx.tolist()]
     s_alive = s_text if every_row else [s_text[i] for i in alive_idx.tolist()]
     n = len(s_alive)
-    if len(set(s_alive)) == n or len(set(zip(q_alive, s_alive, strict=True))) == n:
+    if len(s_set if every_row else set(s_alive)) == n or len(set(zip(
+            q_alive, s_alive, strict=True))) == n:
         row_ci = np.arange(n, dtype=np.int64)  # the usual case: each row its own candidate
     else:
         index: dict[tuple[str, str], int] = {}
@@ -1092,13 +1098,20 @@ def import_table(
         report.notes.append(
             "no score or rank column: candidates keep the order of the rows as supplied, "
             "score = -row number")
+    if every_first:  # the candidates' queries are those of all rows
+        q_index = dict(zip(q_first, range(len(q_first)), strict=True))
+    else:
+        q_index = dict(zip(dict.fromkeys(c_query), itertools.count()))
+    q_ids = list(q_index)
+    q_codes = np.fromiter(map(q_index.__getitem__, c_query), np.int64, len(c_query))
     if not n:
         raise fail("no candidate rows to import"
                    + (f" (first problem: {report.first_problem()})"
                       if report.first_problem() else ""),
                    hint="check the header row and the column mapping")
     doc = Document.from_columns(
-        query=c_query, source_id=_objects(c_source), score=c_score, grade=grade,
+        query=q_ids, query_codes=q_codes, source_id=_objects(c_source), score=c_score,
+        grade=grade,
         state=state, version=c_version if mapping.version is not None else None,
         conventions=conventions, name=Path(name).stem, source=name, check=False, copy=False,
     )
