@@ -1060,12 +1060,16 @@ def import_table(
     ratings = np.full((n, m), np.nan)
     unrateable = np.zeros((n, m), dtype=bool)
     reasons: dict[int, str] = {}  # candidate -> reason (the few unrateable)
-    k_ci, k_a, k_state = all_ci[kept_ev], all_a[kept_ev], all_state[kept_ev]
+    if again:
+        k_ci, k_a, k_state = all_ci[kept_ev], all_a[kept_ev], all_state[kept_ev]
+        k_value = all_value[kept_ev]
+    else:  # every grade read is kept, in order
+        k_ci, k_a, k_state, k_value = all_ci, all_a, all_state, all_value
     number = k_state == GradeState.NUMBER
-    ratings[k_ci[number], k_a[number]] = all_value[kept_ev][number]
+    ratings[k_ci[number], k_a[number]] = k_value[number]
     unrated = np.flatnonzero(k_state == GradeState.UNRATEABLE)
     unrateable[k_ci[unrated], k_a[unrated]] = True
-    u_ev = kept_ev[unrated]
+    u_ev = kept_ev[unrated] if again else unrated
     u_ev = u_ev[np.lexsort((all_p[u_ev], all_rows[u_ev]))]  # in reading order
     for ci, a, p, i in zip(all_ci[u_ev].tolist(), all_a[u_ev].tolist(), all_p[u_ev].tolist(),
                            all_rows[u_ev].tolist(), strict=True):
