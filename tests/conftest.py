@@ -39,3 +39,27 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
         QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(home / ".config")
     )
     yield
+
+
+def doc_of(rows, **kw):  # type: ignore[no-untyped-def]
+    """A document from (query, source, score, grade) rows."""
+    from core.document import Document
+
+    return Document.from_columns(
+        query=[r[0] for r in rows], source_id=[r[1] for r in rows],
+        score=[r[2] for r in rows], grade=[r[3] for r in rows], **kw,
+    )
+
+
+@pytest.fixture
+def window(qtbot):  # type: ignore[no-untyped-def]
+    """The main window on the bundled example, shown, with a reviewer name."""
+    from app.main import build_window
+    from app.settings import Settings
+
+    Settings().reviewer = "tester"
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.undo_stack.setClean()  # closing at teardown must not ask

@@ -19,9 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from app.compare_view import ChangeColumn, CompareColumn
 from app.explain_view import StepColumn
 from app.judges_view import AlphaColumn, KappaColumn
-from app.main import build_window
 from app.models import GridColumn
-from app.settings import Settings
 from core.compare import run_with_judgments
 from core.conventions import Conventions
 from core.document import Document, GradeState
@@ -34,14 +32,6 @@ CASE_A_ALL = (1 + 3 / L) / (3 + 1 / L)
 ALL = 2  # index of the cutoff "all" in the example's (1, 2, all)
 
 
-@pytest.fixture
-def window(qtbot):
-    Settings().reviewer = "tester"
-    w = build_window(None)
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.undo_stack.setClean()
 
 
 @pytest.fixture(autouse=True)

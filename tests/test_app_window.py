@@ -18,14 +18,6 @@ from core.document import Document, GradeState
 L = math.log2(3)
 
 
-@pytest.fixture
-def window(qtbot):
-    Settings().reviewer = "tester"
-    w = build_window(None)
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.undo_stack.setClean()  # closing at teardown must not ask
 
 
 @pytest.fixture(autouse=True)

@@ -26,16 +26,11 @@ from core.compare import (
 from core.conventions import Conventions, TieRule, Weighting
 from core.document import Document
 from core.engine import evaluate
+from tests.conftest import doc_of
 
 L3 = math.log2(3.0)
 
 
-def doc_of(rows: list[tuple[str, str, float | None, float | None]], **kw: object) -> Document:
-    """rows: (query, source, score, grade)."""
-    return Document.from_columns(
-        query=[r[0] for r in rows], source_id=[r[1] for r in rows],
-        score=[r[2] for r in rows], grade=[r[3] for r in rows], **kw,  # type: ignore[arg-type]
-    )
 
 
 # A ranks x (grade 0) above y (grade 1) in q1, B the other way round; q2 is the

@@ -14,15 +14,11 @@ from core.document import Document
 from core.engine import evaluate
 from core.errors import ConventionError
 from core.explain import STEP_ORDER, explain, peer_matches
+from tests.conftest import doc_of
 
 L3 = math.log2(3.0)
 
 
-def doc_of(rows: list[tuple[str, str, float | None, float | None]], **kw: object) -> Document:
-    return Document.from_columns(
-        query=[r[0] for r in rows], source_id=[r[1] for r in rows],
-        score=[r[2] for r in rows], grade=[r[3] for r in rows], **kw,  # type: ignore[arg-type]
-    )
 
 
 # "h": z (grade 2) was judged but not retrieved; "e": the seed's case E, a tie.
