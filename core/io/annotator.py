@@ -152,6 +152,8 @@ class Table:
     formulas: list[tuple[int, int, str]] = field(default_factory=list)
     encoding: str | None = None
     delimiter: str | None = None
+    #: Every row has the same length (calamine's rows do).
+    rectangular: bool = False
 
     def header(self, mapping: ColumnMapping) -> list[str]:
         if mapping.header_row < len(self.rows):
@@ -415,7 +417,7 @@ def _read_xlsx_table(path: Path, sheet: str | None) -> Table:
     if type(rows) is not list or (rows and type(rows[0]) is not list):
         rows = [list(r) for r in rows]  # calamine gives lists of lists; nothing to copy
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
-                 formulas=formulas)
+                 formulas=formulas, rectangular=True)
 
 
 def read_table(path: str | Path, *, sheet: str | None = None) -> Table:
@@ -766,9 +768,9 @@ def import_table(
     # collected with a sort key (data row, step, grade column, order) so the
     # report lists them exactly in reading order.
     start = mapping.header_row + 1
-    data: list[Sequence[Any]] = list(table.rows[start:])
+    data: list[list[Any]] = table.rows[start:]
     n_rows = len(data)
-    lengths = set(map(len, data))
+    lengths = ({len(data[0])} if table.rectangular and data else set(map(len, data)))
     if n_rows and min(lengths) < width:
         data = [r if len(r) >= width else [*r, *[""] * (width - len(r))] for r in data]
         lengths = set(map(len, data))
