@@ -12,7 +12,7 @@ import posixpath
 import re
 import zipfile
 from collections import deque
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -565,28 +565,34 @@ def _max_col(data: bytes) -> int:
     return 26 if b'<c r="' in data else 0
 
 
-def _used_area_slow(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
-    """Exact used area when cells lack references or the XML uses prefixes."""
+def _walk_cells(data: bytes, events: tuple[str, ...]) -> Iterator[tuple[str, str, Any, int, int]]:
+    """Parse sheet XML (defused), yielding (event, tag, element, row, column)
+    with each cell's position: from its reference, or counted on from the
+    previous cell and row when the reference is missing."""
     import io
 
     from defusedxml.ElementTree import iterparse
 
-    max_row = max_col = 0
-    row = 0
-    col = 0
-    try:
-        for _event, elem in iterparse(io.BytesIO(data), events=("start",)):
-            tag = elem.tag.rsplit("}", 1)[-1]
+    row = col = 0
+    for event, elem in iterparse(io.BytesIO(data), events=events):
+        tag = elem.tag.rsplit("}", 1)[-1]
+        if event == "start":
             if tag == "row":
                 r = elem.get("r")
                 row = int(r) if r and r.isdigit() else row + 1
                 col = 0
             elif tag == "c":
                 rc = _parse_ref(elem.get("r") or "")
-                if rc is not None:
-                    row, col = rc
-                else:
-                    col += 1
+                row, col = rc if rc is not None else (row, col + 1)
+        yield event, tag, elem, row, col
+
+
+def _used_area_slow(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
+    """Exact used area when cells lack references or the XML uses prefixes."""
+    max_row = max_col = 0
+    try:
+        for _event, tag, _elem, row, col in _walk_cells(data, ("start",)):
+            if tag == "c":
                 max_row = max(max_row, row)
                 max_col = max(max_col, col)
                 if max_col > EXCEL_MAX_COLUMNS or max_row > EXCEL_MAX_ROWS:
@@ -604,27 +610,15 @@ def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:
 
     Nothing is evaluated; used to refuse formulas where data belongs.
     """
-    import io
-
-    from defusedxml.ElementTree import iterparse
-
     name = str(path)
     out: list[tuple[str, str]] = []
     try:
         with zipfile.ZipFile(path) as zf:
             data = _read_part(zf, zf.getinfo(part), name)
-        row = col = 0
         ref = ""
-        for event, elem in iterparse(io.BytesIO(data), events=("start", "end")):
-            tag = elem.tag.rsplit("}", 1)[-1]
+        for event, tag, elem, row, col in _walk_cells(data, ("start", "end")):
             if event == "start":
-                if tag == "row":
-                    r = elem.get("r")
-                    row = int(r) if r and r.isdigit() else row + 1
-                    col = 0
-                elif tag == "c":
-                    rc = _parse_ref(elem.get("r") or "")
-                    row, col = rc if rc is not None else (row, col + 1)
+                if tag == "c":
                     ref = f"{column_letters(col)}{row}"
             elif tag == "f":
                 out.append((ref, "=" + (elem.text or "")))
