@@ -105,6 +105,8 @@ class Document:
     #: document came from an annotator sheet; see core.io.annotator.
     import_report: Any = None
     _members: list[IntArray] | None = field(default=None, repr=False)
+    _source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = field(
+        default=None, repr=False)
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -123,6 +125,7 @@ class Document:
         importance: dict[str, float] | None = None,
         query_order: Sequence[str] | None = None,
         query_codes: npt.NDArray[np.int64] | None = None,
+        source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = None,
         conventions: Conventions | None = None,
         judgment_version: str = "",
         name: str = "",
@@ -140,6 +143,8 @@ class Document:
         the list of distinct query ids in order instead of one id per row.
         ``copy=False`` hands numpy columns of the right type (int64 codes,
         float64 scores and grades) over to the document as they are.
+        ``source_codes`` is what :meth:`source_codes` would find, from a reader
+        that has it already (it is not checked).
         """
         qids: dict[str, int] = {}
         for q in query_order or ():
@@ -224,6 +229,7 @@ class Document:
             judgment_version=judgment_version,
             name=name,
         )
+        doc._source_codes = source_codes
         if check:
             doc.check_unique(source)
         return doc
@@ -277,6 +283,30 @@ class Document:
     def n_queries(self) -> int:
         return len(self.query_ids)
 
+    def source_codes(self) -> tuple[IntArray, npt.NDArray[np.object_]]:
+        """Each row's source id as an integer, and the ids those integers
+        stand for (each id once; after :meth:`subset` it may hold ids no row
+        has any more): equal ids, equal codes.
+
+        Worked out once (source ids never change); a reader that joined its
+        rows on such codes hands them over (``from_columns(source_codes=)``).
+
+        >>> doc = Document.from_columns(query=["q", "q", "r"], source_id=["x", "y", "x"])
+        >>> codes, ids = doc.source_codes()
+        >>> codes.tolist(), ids.tolist()
+        ([0, 1, 0], ['x', 'y'])
+        """
+        if self._source_codes is None:
+            index: dict[object, int] = dict.fromkeys(self.source_id.tolist(), 0)
+            for i, key in enumerate(index):
+                index[key] = i
+            codes = np.fromiter(map(index.__getitem__, self.source_id.tolist()), np.int64,
+                                len(self))
+            ids = np.empty(len(index), dtype=object)
+            ids[:] = list(index)
+            self._source_codes = (codes, ids)
+        return self._source_codes
+
     def members(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in row order."""
         if self._members is None:
@@ -310,6 +340,8 @@ class Document:
             name=self.name,
             annotators=list(self.annotators),
             ratings=None if self.ratings is None else self.ratings[rows].copy(),
+            _source_codes=None if self._source_codes is None else (
+                self._source_codes[0][rows], self._source_codes[1]),
         )
 
     def query_index(self, query_id: str) -> int:

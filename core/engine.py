@@ -167,23 +167,22 @@ def source_order_keys(doc: Document, rows: IntArray) -> IntArray:
     The whole document's keys are computed once and kept when many rows ask
     (an editor re-evaluates often; source ids never change).
     """
-    cached = _SOURCE_KEYS.get(doc)
+    cached = _SOURCE_RANKS.get(doc)
     if cached is None and rows.size * 5 > len(doc):
-        cached = _rank_strings(doc.source_id)
-        _SOURCE_KEYS[doc] = cached
+        # Python's sort of the distinct ids beats numpy's fixed-width unicode
+        # sort by far when ids repeat across queries, and is no slower otherwise.
+        ids = doc.source_codes()[1].tolist()
+        cached = np.empty(len(ids), dtype=np.int64)
+        cached[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
+        _SOURCE_RANKS[doc] = cached
     if cached is not None:
-        return cached[rows]
-    return _rank_strings(doc.source_id[rows])
+        return cached[doc.source_codes()[0][rows]]
+    rank = {s: i for i, s in enumerate(sorted(set(doc.source_id[rows].tolist())))}
+    return np.fromiter(map(rank.__getitem__, doc.source_id[rows].tolist()), np.int64, rows.size)
 
 
-def _rank_strings(values: npt.NDArray[np.object_]) -> IntArray:
-    # Python's sort of the distinct strings beats numpy's fixed-width unicode
-    # sort by far when ids repeat across queries, and is no slower otherwise.
-    rank = {s: i for i, s in enumerate(sorted(set(values.tolist())))}
-    return np.fromiter(map(rank.__getitem__, values.tolist()), np.int64, values.shape[0])
-
-
-_SOURCE_KEYS: weakref.WeakKeyDictionary[Document, IntArray] = weakref.WeakKeyDictionary()
+#: Per document: each distinct source id's place in code-point order.
+_SOURCE_RANKS: weakref.WeakKeyDictionary[Document, IntArray] = weakref.WeakKeyDictionary()
 
 
 def _order_ranked(
