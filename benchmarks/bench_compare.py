@@ -14,11 +14,20 @@ outside the timings; then the best of R repetitions is taken of
 
 and their ratio is printed. Run: ``python benchmarks/bench_compare.py``
 (``--queries 200`` for a quick look).
+
+``--processes N`` times the commands instead, as a user runs them: ``N``
+turns of ``ndcg-worksheet evaluate A --qrels Q`` and ``ndcg-worksheet
+compare A B --qrels Q`` (each a fresh process, reading the files, table
+output to a file), and prints each turn's ratio and their median.
+``--data DIR`` keeps the generated files there (and reuses them).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -74,6 +83,40 @@ def best(fn: object, repeat: int) -> tuple[float, float]:
     return min(wall), min(cpu)
 
 
+def processes(folder: Path, turns: int, preset: str, resamples: int) -> None:
+    """Turns of the two commands as fresh processes; prints the ratios."""
+    # The entry point's module, run by this interpreter (a version manager's
+    # shim in front of ``ndcg-worksheet`` would add its own start-up to both).
+    command = [sys.executable, "-m", "app.launcher"]
+    common = ["--qrels", str(folder / "qrels.txt"), "--preset", preset, "--k", "10", "--k", "all"]
+    evaluate_cmd = [*command, "evaluate", str(folder / "a.txt"), *common]
+    compare_cmd = [*command, "compare", str(folder / "a.txt"), str(folder / "b.txt"), *common,
+                   "--resamples", str(resamples)]
+
+    def run(cmd: list[str]) -> tuple[float, float]:
+        """Wall time and CPU time (user + system, all threads) of one run."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with open(folder / "out.txt", "w") as out:
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=out, check=True)
+            wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return wall, cpu
+
+    run(evaluate_cmd)  # warm the page cache
+    ratios, cpu_ratios = [], []
+    for turn in range(turns):
+        (t_eval, c_eval), (t_cmp, c_cmp) = run(evaluate_cmd), run(compare_cmd)
+        ratios.append(t_cmp / t_eval)
+        cpu_ratios.append(c_cmp / c_eval)
+        print(f"turn {turn + 1}: evaluate {t_eval:.2f} s ({c_eval:.2f} s CPU), compare "
+              f"{t_cmp:.2f} s ({c_cmp:.2f} s CPU), ratio {t_cmp / t_eval:.2f} "
+              f"(CPU {c_cmp / c_eval:.2f})")
+    print(f"median ratio compare / evaluate (whole processes): {statistics.median(ratios):.2f} "
+          f"wall, {statistics.median(cpu_ratios):.2f} CPU")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--queries", type=int, default=2000)
@@ -82,11 +125,21 @@ def main() -> None:
     p.add_argument("--resamples", type=int, default=10000)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--preset", default="trec_eval")
+    p.add_argument("--processes", type=int, default=0, metavar="N",
+                   help="time N turns of the two commands as processes instead")
+    p.add_argument("--data", type=Path, help="keep (and reuse) the generated files here")
     args = p.parse_args()
     conv = Conventions.from_preset(args.preset, cutoffs=(10, None))
     with tempfile.TemporaryDirectory() as tmp:
+        folder = args.data or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         t = time.perf_counter()
-        ra, rb, qr = write_files(Path(tmp), args.queries, args.candidates, args.judged, 1)
+        ra, rb, qr = folder / "a.txt", folder / "b.txt", folder / "qrels.txt"
+        if args.data is None or not rb.exists():
+            write_files(folder, args.queries, args.candidates, args.judged, 1)
+        if args.processes:
+            processes(folder, args.processes, args.preset, args.resamples)
+            return
         doc_a = document_from_trec(Run(ra), qr)
         doc_b = document_from_trec(Run(rb), qr)
         setup = time.perf_counter() - t

@@ -38,7 +38,7 @@ from core.engine import Evaluation, Status, evaluate, source_order_keys
 from core.errors import InputError
 
 if TYPE_CHECKING:
-    from core.io.trec import Run
+    from core.io.trec import QrelsColumns, Run
 
 __all__ = [
     "TIE_TOLERANCE",
@@ -403,8 +403,13 @@ def _randomization_columns(
     nb = (n + 7) // 8
     padded = np.zeros((nb * 8, m))
     padded[:n] = v
-    bit_of = ((np.arange(256)[:, None] >> (7 - np.arange(8))[None, :]) & 1).astype(np.float64)
-    table = np.einsum("xk,bkc->bxc", bit_of, padded.reshape(nb, 8, m))  # nb x 256 x m
+    # table[b, x, c]: the sum of column c over the queries of byte b whose bit
+    # is set in x (built bit by bit: no BLAS threads for so small a product).
+    bit_of = ((np.arange(256)[:, None] >> (7 - np.arange(8))[None, :]) & 1).astype(bool)
+    grouped = padded.reshape(nb, 8, m)
+    table = np.zeros((nb, 256, m))
+    for bit in range(8):
+        table[:, bit_of[:, bit], :] += grouped[:, bit, None, :]
     offsets = (np.arange(nb) * 256)[None, :]
     columns = [np.ascontiguousarray(table[:, :, c]).ravel() for c in range(m)]
     while done < resamples:
@@ -451,15 +456,23 @@ def paired_bootstrap(
     wd = d * w[:, None]
     rng = np.random.default_rng([seed, 1])
     equal = bool(np.all(w == w[0]))
-    columns = [np.ascontiguousarray(wd[:, c]) for c in range(m)]
+    # Two columns ride in one complex number (real and imaginary parts add
+    # apart), so one gather serves both.
+    pairs = [wd[:, c] + 1j * wd[:, c + 1] for c in range(0, m - 1, 2)]
+    single = np.ascontiguousarray(wd[:, m - 1]) if m % 2 else None
     means = np.empty((resamples, m))
     done = 0
     while done < resamples:
         block = min(_BLOCK, resamples - done)
         idx = rng.integers(0, n, size=(block, n))
         den = n * float(w[0]) if equal else np.take(w, idx).sum(axis=1)
-        for c in range(m):
-            means[done : done + block, c] = np.take(columns[c], idx).sum(axis=1) / den
+        rows = slice(done, done + block)
+        for c, pair in enumerate(pairs):
+            sums = np.take(pair, idx).sum(axis=1)
+            means[rows, 2 * c] = sums.real / den
+            means[rows, 2 * c + 1] = sums.imag / den
+        if single is not None:
+            means[rows, m - 1] = np.take(single, idx).sum(axis=1) / den
         done += block
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(means, [alpha, 1.0 - alpha], axis=0)
@@ -500,14 +513,15 @@ def subset_document(doc: Document, queries: IntArray) -> Document:
 
 
 def _source_codes(a: Document, b: Document) -> tuple[IntArray, IntArray, int]:
-    """One integer per distinct source id of A; B's ids get A's integers, or
-    -1 for ids A does not hold (those cannot match anyway)."""
-    codes: dict[object, int] = dict.fromkeys(a.source_id, 0)
-    for i, key in enumerate(codes):
-        codes[key] = i
-    ca = np.fromiter(map(codes.__getitem__, a.source_id), np.int64, len(a))
-    cb = np.fromiter(map(codes.get, b.source_id, itertools.repeat(-1)), np.int64, len(b))
-    return ca, cb, max(len(codes), 1)
+    """Each row's source id as an integer (:meth:`Document.source_codes` of
+    A); B's ids get A's integers, or -1 for ids A does not hold (those cannot
+    match anyway). Only the distinct ids are looked up."""
+    ca, ids_a = a.source_codes()
+    codes_b, ids_b = b.source_codes()
+    index = dict(zip(ids_a.tolist(), range(ids_a.size), strict=True))
+    b_to_a = np.fromiter(map(index.get, ids_b.tolist(), itertools.repeat(-1)), np.int64,
+                         ids_b.size)
+    return ca, b_to_a[codes_b], max(ids_a.size, 1)
 
 
 def _partners(key_a: IntArray, key_b: IntArray, size: int) -> tuple[IntArray, IntArray]:
@@ -657,35 +671,65 @@ class Comparison:
             out.append((np.asarray(ca), np.asarray(cb), xa, xb))
         return out
 
+    @cached_property
+    def _across(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray]:
+        """Each side's values at its partner rows, gathered once for every
+        cutoff: for A's rows B's rank, first rank of the tie group and gain
+        (0, 0, NaN without a partner); for B's rows A's first rank; and each
+        side's own first ranks (0: not ranked)."""
+        ev_a, ev_b = self.ev_a, self.ev_b
+        pa, pb = self.partner_a, self.partner_b
+        no_a, no_b = pa < 0, pb < 0
+        pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
+        rank_b = ev_b.rank[pc]
+        rank_b[no_a] = 0
+        first_b = ev_b.tie_first_rank[pc]
+        first_b[no_a] = 0
+        gain_b = ev_b.gain[pc]
+        gain_b[no_a] = np.nan
+        first_a_at_b = ev_a.tie_first_rank[qc]
+        first_a_at_b[no_b] = 0
+        return rank_b, first_b, first_a_at_b, gain_b, ev_a.tie_first_rank, ev_b.tie_first_rank
+
     def movement_counts(self, j: int = 0) -> dict[str, IntArray]:
         """Per shared query: how many candidates moved, were regraded, entered
         or left the cut at cutoff index ``j`` (arrays aligned with ``common``;
         the kinds of :class:`CandidateChange`)."""
-        ca, cb, xa, xb = self._cut[j]
+        k = self.cutoffs[j]
         n = len(self.common)
-        pa, pb = self.partner_a, self.partner_b
-        rows_a = np.flatnonzero(ca & (self.row_common_a >= 0))
-        p = pa[rows_a]
-        has = p >= 0
-        pc = np.where(has, p, 0)
-        in_b = has & cb[pc]
-        ga, gb = self.ev_a.gain[rows_a], self.ev_b.gain[pc]
-        same_gain = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
-        same_rank = self.ev_a.rank[rows_a] == self.ev_b.rank[pc]
-        x_a, x_b = xa[rows_a], xb[pc]
-        shifted = (x_a != x_b) & ~(np.isnan(x_a) & np.isnan(x_b))
-        moved = in_b & (~same_rank | (same_gain & shifted))
-        regraded = in_b & same_rank & ~same_gain
-        rows_b = np.flatnonzero(cb & (self.row_common_b >= 0))
-        q = pb[rows_b]
-        in_a = (q >= 0) & ca[np.where(q >= 0, q, 0)]
-        qa_of = self.row_common_a[rows_a]
-        qb_of = self.row_common_b[rows_b]
+        rank_b, first_b, first_a_at_b, gain_b, first_a, first_b_own = self._across
+
+        def cut(first: IntArray) -> BoolArray:  # ranked, and its tie group starts within k
+            inside: BoolArray = first > 0
+            if k is not None:
+                inside &= first <= k
+            return inside
+
+        a_in = cut(first_a)
+        a_in &= self.row_common_a >= 0
+        b_in = cut(first_b)  # A's rows whose partner is in B's cut
+        both = a_in & b_in
+        ga = self.ev_a.gain
+        same_gain = (ga == gain_b) | (np.isnan(ga) & np.isnan(gain_b))
+        same_rank = self.ev_a.rank == rank_b
+        moved = both & ~same_rank
+        regraded = both & same_rank & ~same_gain
+        if self.conventions.ties is TieRule.AVERAGE:
+            # Same rank and gain but another contribution: its tie group changed
+            # (only averaged ties share contributions).
+            _, _, xa, xb = self._cut[j]
+            x_b = xb[np.where(self.partner_a >= 0, self.partner_a, 0)]
+            shifted = (xa != x_b) & ~(np.isnan(xa) & np.isnan(x_b))
+            moved |= both & same_rank & same_gain & shifted
+        entered = cut(first_b_own)
+        entered &= self.row_common_b >= 0
+        entered &= ~cut(first_a_at_b)
+        common_a = self.row_common_a
         return {
-            "moved": np.bincount(qa_of[moved], minlength=n),
-            "regraded": np.bincount(qa_of[regraded], minlength=n),
-            "entered": np.bincount(qb_of[~in_a], minlength=n),
-            "left": np.bincount(qa_of[~in_b], minlength=n),
+            "moved": np.bincount(common_a[moved], minlength=n),
+            "regraded": np.bincount(common_a[regraded], minlength=n),
+            "entered": np.bincount(self.row_common_b[entered], minlength=n),
+            "left": np.bincount(common_a[a_in & ~b_in], minlength=n),
         }
 
     def candidate_changes(
@@ -739,18 +783,29 @@ class Comparison:
             for t in order
         ]
 
-    def inventory(self) -> list[InventoryChange]:
-        """Per shared query with a difference: sources only in B (added) and
-        only in A (removed)."""
-        out = []
-        for i, name in enumerate(self.common):
-            ma = self.doc_a.members(int(self.qa[i]))
-            mb = self.doc_b.members(int(self.qb[i]))
-            removed = tuple(str(s) for s in self.doc_a.source_id[ma[self.partner_a[ma] < 0]])
-            added = tuple(str(s) for s in self.doc_b.source_id[mb[self.partner_b[mb] < 0]])
-            if added or removed:
-                out.append(InventoryChange(name, added, removed))
-        return out
+    def inventory(self, limit: int | None = None) -> list[InventoryChange]:
+        """Per shared query with a difference (the first ``limit`` of them when
+        given): sources only in B (added) and only in A (removed), in row order."""
+        def by_query(row_common: IntArray, partner: IntArray) -> tuple[IntArray, IntArray]:
+            rows = np.flatnonzero((row_common >= 0) & (partner < 0))
+            rows = rows[np.argsort(row_common[rows], kind="stable")]
+            return rows, row_common[rows]
+
+        rows_a, q_a = by_query(self.row_common_a, self.partner_a)
+        rows_b, q_b = by_query(self.row_common_b, self.partner_b)
+        queries = np.union1d(q_a, q_b)[:limit]
+        lo_a, hi_a = np.searchsorted(q_a, queries), np.searchsorted(q_a, queries, "right")
+        lo_b, hi_b = np.searchsorted(q_b, queries), np.searchsorted(q_b, queries, "right")
+        ids_a, ids_b = self.doc_a.source_id, self.doc_b.source_id
+        return [
+            InventoryChange(
+                self.common[i],
+                tuple(str(s) for s in ids_b[rows_b[b0:b1]]),
+                tuple(str(s) for s in ids_a[rows_a[a0:a1]]),
+            )
+            for i, a0, a1, b0, b1 in zip(queries.tolist(), lo_a.tolist(), hi_a.tolist(),
+                                         lo_b.tolist(), hi_b.tolist(), strict=True)
+        ]
 
 
 def compare(
@@ -762,6 +817,8 @@ def compare(
     seed: int = 0,
     confidence: float = 0.95,
     bootstrap_resamples: int | None = None,
+    evaluation_a: Evaluation | None = None,
+    evaluation_b: Evaluation | None = None,
 ) -> Comparison:
     """Compare the rankings of ``doc_a`` (A) and ``doc_b`` (B).
 
@@ -780,6 +837,9 @@ def compare(
         Of the bootstrap percentile interval.
     bootstrap_resamples : int, optional
         Defaults to ``resamples``.
+    evaluation_a, evaluation_b : Evaluation, optional
+        ``evaluate(doc_a, conventions)`` (and of ``doc_b``) when the caller
+        has it already (the command line evaluates each run as it is read).
 
     Examples
     --------
@@ -824,17 +884,26 @@ def compare(
         )
         return pa, pb, changes
 
-    # Two lanes: A is evaluated here while B is evaluated on a second thread;
-    # then the candidates are aligned and compared there (Python-bound) while
-    # the resampling and the tie rules run here (array-bound). The array work
-    # releases the GIL, so on two cores the lanes overlap; the results do not
-    # depend on it.
+    for given, doc in ((evaluation_a, doc_a), (evaluation_b, doc_b)):
+        if given is not None and (given.doc is not doc or given.conventions != conv):
+            raise ValueError("an evaluation given is not of its document under these conventions")
+    others = [r for r in TieRule if r is not conv.ties]
+
+    def side(doc: Document, ev: Evaluation | None) -> _Side:
+        ev = evaluate(doc, conv) if ev is None else ev
+        return _Side(ev, _tie_rule_ndcg(ev, others), _tied_queries(ev))
+
+    # Two lanes, each evaluating one side and working out its NDCG under the
+    # other tie rules; then the alignment of the candidates runs on the second
+    # while the resampling runs here. The array work releases the GIL, so on
+    # two cores the lanes overlap; the results do not depend on it.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        lane = pool.submit(evaluate, doc_b, conv)
+        lane = pool.submit(side, doc_b, evaluation_b)
         try:
-            ev_a = evaluate(doc_a, conv)
+            a = side(doc_a, evaluation_a)
         finally:
-            ev_b = lane.result()
+            b = lane.result()
+        ev_a, ev_b = a.evaluation, b.evaluation
         aligned = pool.submit(align, ev_a, ev_b)
         try:
             ndcg_a = ev_a.ndcg[qa]
@@ -844,7 +913,7 @@ def compare(
             has_w = ~np.isnan(w_all) & (w_all > 0)
             paired = ~np.isnan(delta) & has_w[:, None]
             stats = _resampling(delta, w_all, paired, resamples, seed, boot_n, confidence)
-            ties = _tie_sensitivity(conv, ev_a, ev_b, qa, qb, delta, paired, common)
+            ties = _tie_sensitivity(conv, a, b, qa, qb, delta, paired, common)
             summary_a, summary_b = summarize(ev_a), summarize(ev_b)
         finally:
             partner_a, partner_b, changes = aligned.result()
@@ -997,10 +1066,20 @@ def _tie_rule_ndcg(ev: Evaluation, rules: Sequence[TieRule]) -> dict[TieRule, Fl
     return out
 
 
+@dataclass
+class _Side:
+    """One side of a comparison: its evaluation, its NDCG under the other tie
+    rules, and which of its queries hold tied scores."""
+
+    evaluation: Evaluation
+    tie_ndcg: dict[TieRule, FloatArray]
+    tied: IntArray
+
+
 def _tie_sensitivity(
     conv: Conventions,
-    ev_a: Evaluation,
-    ev_b: Evaluation,
+    a: _Side,
+    b: _Side,
     qa: IntArray,
     qb: IntArray,
     delta: FloatArray,
@@ -1010,19 +1089,16 @@ def _tie_sensitivity(
     """Count the shared queries whose delta changes sign or vanishes under
     another tie rule (elsewhere every tie rule gives the same numbers)."""
     ks = conv.cutoffs
-    others = [r for r in TieRule if r is not conv.ties]
-    nd_a = _tie_rule_ndcg(ev_a, others)
-    nd_b = _tie_rule_ndcg(ev_b, others)
-    with_ties = np.zeros(ev_a.doc.n_queries, dtype=bool)
-    with_ties[_tied_queries(ev_a)] = True
-    with_ties_b = np.zeros(ev_b.doc.n_queries, dtype=bool)
-    with_ties_b[_tied_queries(ev_b)] = True
+    with_ties = np.zeros(a.evaluation.doc.n_queries, dtype=bool)
+    with_ties[a.tied] = True
+    with_ties_b = np.zeros(b.evaluation.doc.n_queries, dtype=bool)
+    with_ties_b[b.tied] = True
     n_tied = int(np.count_nonzero(with_ties[qa] | with_ties_b[qb]))
     base = _sign(delta)
     flagged = np.zeros(delta.shape, dtype=bool)
     per_rule: list[dict[str, int]] = [{} for _ in ks]
-    for rule in others:
-        d = nd_b[rule][qb] - nd_a[rule][qa]
+    for rule, nd_a in a.tie_ndcg.items():
+        d = b.tie_ndcg[rule][qb] - nd_a[qa]
         moved = paired & (_sign(d) != base)
         flagged |= moved
         for j in range(len(ks)):
@@ -1243,14 +1319,15 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
     for line in c.changes.details():
         out.write(f"  {line}\n")
         if line.startswith("candidate inventory:") and c.changes.inventory_queries:
-            inventory = c.inventory()
-            for item in inventory[:5]:
+            inventory = c.inventory(limit=5)
+            for item in inventory:
                 out.write(
                     f"    {item.query}: added {len(item.added)}{_few(item.added, 3)}, "
                     f"removed {len(item.removed)}{_few(item.removed, 3)}\n"
                 )
-            if len(inventory) > 5:
-                out.write(f"    ... and {len(inventory) - 5} more queries (all in --format json)\n")
+            more = c.changes.inventory_queries - len(inventory)
+            if more > 0:
+                out.write(f"    ... and {more} more queries (all in --format json)\n")
     for j, k in enumerate(c.cutoffs):
         at = f"NDCG@{format_cutoff(k)}"
         out.write(
@@ -1300,26 +1377,53 @@ def load_pair(
     Raises :class:`InputError` naming the file for a missing or unreadable
     input, and for a run none of whose queries is judged.
     """
-    from core.io.load import load_document
-
-    for name in (run_a, run_b):
-        if not Path(name).exists():
-            raise InputError("no such file", file=str(name), hint="check the path")
+    _check_exist(run_a, run_b, qrels)
     if qrels is None:
-        return load_document(run_a), load_document(run_b)
-    if not Path(qrels).exists():
-        raise InputError("no such file", file=str(qrels), hint="check the path")
-    from core.io.trec import Run, document_from_trec
+        from core.io.load import load_document
 
-    doc_a = document_from_trec(Run(run_a), qrels)
-    doc_b = document_from_trec(Run(run_b), qrels)
-    for name, doc in ((run_a, doc_a), (run_b, doc_b)):
-        if doc.n_queries == 0:
-            raise InputError(
-                f"no query of the run {name} has judgments in this file",
-                file=str(qrels), hint="check that run and qrels use the same query ids",
-            )
-    return doc_a, doc_b
+        return load_document(run_a), load_document(run_b)
+    from core.io.trec import QrelsColumns
+
+    judgments = QrelsColumns(qrels)
+    return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
+
+
+def _check_exist(*paths: str | Path | None) -> None:
+    for name in paths:
+        if name is not None and not Path(name).exists():
+            raise InputError("no such file", file=str(name), hint="check the path")
+
+
+def _judged_run(run: str | Path, judgments: QrelsColumns) -> Document:
+    from core.io.trec import document_from_trec
+
+    doc = document_from_trec(run, judgments)
+    if doc.n_queries == 0:
+        raise InputError(
+            f"no query of the run {run} has judgments in this file",
+            file=str(judgments.path), hint="check that run and qrels use the same query ids",
+        )
+    return doc
+
+
+def _read_and_evaluate(
+    run_a: str | Path, run_b: str | Path, qrels: str | Path, conv: Conventions
+) -> tuple[Document, Document, Evaluation, Evaluation]:
+    """Both runs read and evaluated, B on a second thread while A here (the
+    reading and the array work release the GIL, so two cores share it)."""
+    from core.io.trec import QrelsColumns
+
+    judgments = QrelsColumns(qrels)
+
+    def one(run: str | Path) -> tuple[Document, Evaluation]:
+        doc = _judged_run(run, judgments)
+        return doc, evaluate(doc, conv)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        lane = pool.submit(one, run_b)
+        doc_a, ev_a = one(run_a)
+        doc_b, ev_b = lane.result()
+    return doc_a, doc_b, ev_a, ev_b
 
 
 def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
@@ -1334,14 +1438,23 @@ def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
     if export is not None and Path(export).suffix.lower() != ".xlsx":
         raise InputError("--export writes an .xlsx workbook", file=str(export),
                          hint="name the file OUT.xlsx")
-    doc_a, doc_b = load_pair(args.run_a, args.run_b, args.qrels)
-    conv = conventions_from_args(args, doc_a.conventions)
+    ev_a = ev_b = None
+    if args.qrels is None:
+        doc_a, doc_b = load_pair(args.run_a, args.run_b)
+        conv = conventions_from_args(args, doc_a.conventions)
+    else:
+        # A run joined with qrels has the default conventions: they are known
+        # before the runs are read.
+        _check_exist(args.run_a, args.run_b, args.qrels)
+        conv = conventions_from_args(args, Conventions())
+        doc_a, doc_b, ev_a, ev_b = _read_and_evaluate(args.run_a, args.run_b, args.qrels, conv)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
             f"{args.run_a} and {args.run_b} share no query",
             hint="compare two rankings of the same queries",
         )
-    result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed)
+    result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed,
+                     evaluation_a=ev_a, evaluation_b=ev_b)
     if getattr(args, "format", "table") == "json":
         from core.cli import dump_json
 

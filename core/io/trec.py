@@ -373,6 +373,10 @@ class _Table:
         self.number = number
         self.columns = columns
 
+    def copy(self) -> _Table:
+        """Another table over the same arrays (a join empties its table's list)."""
+        return _Table(self.line, self.number, list(self.columns))
+
 
 def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> _Column | None:
     """One text field's codes over every piece (None on a key clash)."""
@@ -552,9 +556,19 @@ def read_run(path: str | Path) -> Run:
     return Run(path)
 
 
+class QrelsColumns:
+    """A qrels file read once, column-wise, for joining with several runs:
+    :func:`document_from_trec` takes it in place of the path (a file the
+    column-wise reader cannot take is read line by line at each join)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._table = _scan(self.path, 4, (0, 2), 3)
+
+
 def document_from_trec(
     run: str | Path | Run,
-    qrels_path: str | Path,
+    qrels: str | Path | QrelsColumns,
     conventions: Conventions | None = None,
 ) -> Document:
     """Join a run and qrels into a document.
@@ -566,16 +580,21 @@ def document_from_trec(
     """
     own = not isinstance(run, Run)
     run = run if isinstance(run, Run) else Run(run)
-    qrels_path = Path(qrels_path)
+    shared = isinstance(qrels, QrelsColumns)
+    qrels_path = qrels.path if isinstance(qrels, QrelsColumns) else Path(qrels)
     name = Path(run.path).stem
     if run._table is not None:
-        table = _scan(qrels_path, 4, (0, 2), 3)
+        if isinstance(qrels, QrelsColumns):
+            table = None if qrels._table is None else qrels._table.copy()
+        else:
+            table = _scan(qrels_path, 4, (0, 2), 3)
         if table is not None:
             doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
                                 release=own)
             if doc is not None:
                 del table
-                if own:
+                if own and not shared:
+                    # (A caller joining several runs reuses the freed memory.)
                     del run
                     _release_free_memory()
                 return doc
@@ -739,10 +758,11 @@ def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
     query[:n_run] = run_query
     query[n_run:] = qrels_query[extra_rows]
     del run_query
-    source_id = np.empty(total, dtype=object)
-    np.take(texts, run_source, out=source_id[:n_run])
-    source_id[n_run:] = texts[qrels_source[extra_rows]]
+    source_code = np.empty(total, dtype=np.int64)
+    source_code[:n_run] = run_source
+    source_code[n_run:] = qrels_source[extra_rows]
     del run_source
+    source_id = texts[source_code]
     score = np.empty(total, dtype=np.float64)
     score[:n_run] = run.score if rows is None else run.score[rows]
     score[n_run:] = np.nan
@@ -756,6 +776,7 @@ def _join_columns(run: Run, rt: _Table, qt: _Table, qrels_path: Path,
         query=query_ids,
         query_codes=query,
         source_id=source_id,
+        source_codes=(source_code, texts),
         score=score,
         grade=grade,
         conventions=conventions,
