@@ -529,37 +529,45 @@ def _partners(key_a: IntArray, key_b: IntArray, size: int) -> tuple[IntArray, In
 
     Keys are unique within each side; negative keys never match.
     """
-    out_a = np.full(key_a.size, -1, dtype=np.int64)
-    out_b = np.full(key_b.size, -1, dtype=np.int64)
-    va = np.flatnonzero(key_a >= 0)
-    vb = np.flatnonzero(key_b >= 0)
-    if not va.size or not vb.size:
-        return out_a, out_b
-    if size <= 4 * (key_a.size + key_b.size) + 1_000_000:
-        table = np.full(size, -1, dtype=np.int32 if key_b.size < 2**31 else np.int64)
-        table[key_b[vb]] = vb
-        out_a[va] = table[key_a[va]]
+    na, nb = key_a.size, key_b.size
+    out_b = np.full(nb, -1, dtype=np.int64)
+    # Rows without a key are few or none: the usual case skips their index.
+    va = None if key_a.min(initial=0) >= 0 else np.flatnonzero(key_a >= 0)
+    vb = None if key_b.min(initial=0) >= 0 else np.flatnonzero(key_b >= 0)
+    if size <= 4 * (na + nb) + 1_000_000:
+        table = np.full(size, -1, dtype=np.int32 if nb < 2**31 else np.int64)
+        if vb is None:
+            table[key_b] = np.arange(nb, dtype=table.dtype)
+        else:
+            table[key_b[vb]] = vb
+        if va is None:
+            out_a = table[key_a].astype(np.int64)
+        else:
+            out_a = np.full(na, -1, dtype=np.int64)
+            out_a[va] = table[key_a[va]]
     else:
-        order = np.argsort(key_b[vb], kind="stable")
-        sorted_b = key_b[vb][order]
-        pos = np.searchsorted(sorted_b, key_a[va])
-        pos_c = np.minimum(pos, sorted_b.size - 1)
-        hit = sorted_b[pos_c] == key_a[va]
-        out_a[va[hit]] = vb[order[pos_c[hit]]]
+        va = np.arange(na) if va is None else va
+        vb = np.arange(nb) if vb is None else vb
+        out_a = np.full(na, -1, dtype=np.int64)
+        if va.size and vb.size:
+            order = np.argsort(key_b[vb], kind="stable")
+            sorted_b = key_b[vb][order]
+            pos = np.searchsorted(sorted_b, key_a[va])
+            pos_c = np.minimum(pos, sorted_b.size - 1)
+            hit = sorted_b[pos_c] == key_a[va]
+            out_a[va[hit]] = vb[order[pos_c[hit]]]
     matched = np.flatnonzero(out_a >= 0)
     out_b[out_a[matched]] = matched
     return out_a, out_b
 
 
-def _tied_queries(ev: Evaluation) -> IntArray:
-    """Queries with two ranked candidates of equal score."""
-    order = ev.order
-    if order.size < 2:
-        return np.zeros(0, dtype=np.int64)
-    q = ev.doc.query[order]
-    s = ev.doc.score[order]
-    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    return np.unique(q[1:][same])
+def _keys(row_common: IntArray, source: IntArray, ns: int) -> IntArray:
+    """One integer per (shared query, source) pair; -1 where either is missing."""
+    key = row_common * ns
+    key += source
+    if row_common.min(initial=0) < 0 or source.min(initial=0) < 0:
+        key[(row_common < 0) | (source < 0)] = -1
+    return key
 
 
 def _weights(doc: Document, weighting: Weighting) -> FloatArray:
@@ -673,23 +681,8 @@ class Comparison:
 
     @cached_property
     def _across(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray]:
-        """Each side's values at its partner rows, gathered once for every
-        cutoff: for A's rows B's rank, first rank of the tie group and gain
-        (0, 0, NaN without a partner); for B's rows A's first rank; and each
-        side's own first ranks (0: not ranked)."""
-        ev_a, ev_b = self.ev_a, self.ev_b
-        pa, pb = self.partner_a, self.partner_b
-        no_a, no_b = pa < 0, pb < 0
-        pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
-        rank_b = ev_b.rank[pc]
-        rank_b[no_a] = 0
-        first_b = ev_b.tie_first_rank[pc]
-        first_b[no_a] = 0
-        gain_b = ev_b.gain[pc]
-        gain_b[no_a] = np.nan
-        first_a_at_b = ev_a.tie_first_rank[qc]
-        first_a_at_b[no_b] = 0
-        return rank_b, first_b, first_a_at_b, gain_b, ev_a.tie_first_rank, ev_b.tie_first_rank
+        """:func:`_gather_across` (worked out by :func:`compare` on its second lane)."""
+        return _gather_across(self.ev_a, self.ev_b, self.partner_a, self.partner_b)
 
     def movement_counts(self, j: int = 0) -> dict[str, IntArray]:
         """Per shared query: how many candidates moved, were regraded, entered
@@ -808,6 +801,26 @@ class Comparison:
         ]
 
 
+def _gather_across(
+    ev_a: Evaluation, ev_b: Evaluation, pa: IntArray, pb: IntArray
+) -> tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray]:
+    """Each side's values at its partner rows, gathered once for every cutoff:
+    for A's rows B's rank, first rank of the tie group and gain (0, 0, NaN
+    without a partner); for B's rows A's first rank; and each side's own
+    first ranks (0: not ranked)."""
+    no_a, no_b = pa < 0, pb < 0
+    pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
+    rank_b = ev_b.rank[pc]
+    rank_b[no_a] = 0
+    first_b = ev_b.tie_first_rank[pc]
+    first_b[no_a] = 0
+    gain_b = ev_b.gain[pc]
+    gain_b[no_a] = np.nan
+    first_a_at_b = ev_a.tie_first_rank[qc]
+    first_a_at_b[no_b] = 0
+    return rank_b, first_b, first_a_at_b, gain_b, ev_a.tie_first_rank, ev_b.tie_first_rank
+
+
 def compare(
     doc_a: Document,
     doc_b: Document,
@@ -873,16 +886,17 @@ def compare(
     row_common_a = common_of_a[doc_a.query]
     row_common_b = common_of_b[doc_b.query]
 
-    def align(ev_a: Evaluation, ev_b: Evaluation) -> tuple[IntArray, IntArray, WhatChanged]:
+    def align(ev_a: Evaluation, ev_b: Evaluation) -> tuple[IntArray, IntArray, WhatChanged,
+                                                          Any]:
         sa, sb, ns = _source_codes(doc_a, doc_b)
-        key_a = np.where(row_common_a >= 0, row_common_a * ns + sa, -1)
-        key_b = np.where((row_common_b >= 0) & (sb >= 0), row_common_b * ns + sb, -1)
-        pa, pb = _partners(key_a, key_b, max(nc, 1) * ns)
+        pa, pb = _partners(_keys(row_common_a, sa, ns), _keys(row_common_b, sb, ns),
+                           max(nc, 1) * ns)
+        across = _gather_across(ev_a, ev_b, pa, pb)
         changes = _what_changed(
             doc_a, doc_b, ev_a, ev_b, qa, qb, only_a, only_b, pa, pb,
-            row_common_a, row_common_b, nc,
+            row_common_a, row_common_b, nc, across,
         )
-        return pa, pb, changes
+        return pa, pb, changes, across
 
     for given, doc in ((evaluation_a, doc_a), (evaluation_b, doc_b)):
         if given is not None and (given.doc is not doc or given.conventions != conv):
@@ -891,7 +905,8 @@ def compare(
 
     def side(doc: Document, ev: Evaluation | None) -> _Side:
         ev = evaluate(doc, conv) if ev is None else ev
-        return _Side(ev, _tie_rule_ndcg(ev, others), _tied_queries(ev))
+        ev.tie_first_rank  # noqa: B018 - what the alignment reads, worked out in this lane
+        return _Side(ev, *_tie_facts(ev, others))
 
     # Two lanes, each evaluating one side and working out its NDCG under the
     # other tie rules; then the alignment of the candidates runs on the second
@@ -916,7 +931,7 @@ def compare(
             ties = _tie_sensitivity(conv, a, b, qa, qb, delta, paired, common)
             summary_a, summary_b = summarize(ev_a), summarize(ev_b)
         finally:
-            partner_a, partner_b, changes = aligned.result()
+            partner_a, partner_b, changes, across = aligned.result()
 
     tests: list[PairedTest] = []
     for j, k in enumerate(conv.cutoffs):
@@ -945,13 +960,15 @@ def compare(
             _float_or_none(low), _float_or_none(high), confidence, boot_n,
             {why: v for why, v in reasons.items() if v},
         ))
-    return Comparison(
+    result = Comparison(
         doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=common,
         qa=qa, qb=qb, only_a=only_a, only_b=only_b, ndcg_a=ndcg_a, ndcg_b=ndcg_b, delta=delta,
         summary_a=summary_a, summary_b=summary_b, tests=tests, ties=ties,
         changes=changes, partner_a=partner_a, partner_b=partner_b,
         row_common_a=row_common_a, row_common_b=row_common_b,
     )
+    result.__dict__["_across"] = across
+    return result
 
 
 def _resampling(
@@ -988,7 +1005,16 @@ def _resampling(
 
 
 def _tie_rule_ndcg(ev: Evaluation, rules: Sequence[TieRule]) -> dict[TieRule, FloatArray]:
-    """NDCG (queries x cutoffs) of ``ev``'s document under other tie rules.
+    """NDCG (queries x cutoffs) of ``ev``'s document under other tie rules
+    (see :func:`_tie_facts`)."""
+    return _tie_facts(ev, rules)[0]
+
+
+def _tie_facts(
+    ev: Evaluation, rules: Sequence[TieRule]
+) -> tuple[dict[TieRule, FloatArray], IntArray]:
+    """NDCG (queries x cutoffs) of ``ev``'s document under other tie rules,
+    and the queries that hold two ranked candidates of equal score.
 
     Only the members of tie groups (equal scores in one query) are placed
     differently by another tie rule; the ideal DCG does not depend on it. So
@@ -1003,13 +1029,15 @@ def _tie_rule_ndcg(ev: Evaluation, rules: Sequence[TieRule]) -> dict[TieRule, Fl
     doc = ev.doc
     order = ev.order
     out: dict[TieRule, FloatArray] = {}
+    none = np.zeros(0, dtype=np.int64)
     if order.size < 2:
-        return {r: ev.ndcg.copy() for r in rules}
+        return {r: ev.ndcg.copy() for r in rules}, none
     q = doc.query[order]
     s = doc.score[order]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():
-        return {r: ev.ndcg.copy() for r in rules}
+        return {r: ev.ndcg.copy() for r in rules}, none
+    tied_queries = np.unique(q[1:][same])
     tied = np.zeros(order.size, dtype=bool)
     tied[1:] |= same
     tied[:-1] |= same
@@ -1063,7 +1091,7 @@ def _tie_rule_ndcg(ev: Evaluation, rules: Sequence[TieRule]) -> dict[TieRule, Fl
             nd = np.where(positive, dcg / idcg, ev.ndcg)
         nd[np.isnan(ev.ndcg)] = np.nan
         out[rule] = nd
-    return out
+    return out, tied_queries
 
 
 @dataclass
@@ -1126,32 +1154,29 @@ def _what_changed(
     row_common_a: IntArray,
     row_common_b: IntArray,
     nc: int,
+    across: tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray],
 ) -> WhatChanged:
     in_a = row_common_a >= 0
     in_b = row_common_b >= 0
-    removed = in_a & (partner_a < 0)
+    has = partner_a >= 0
+    removed = in_a & ~has
     added = in_b & (partner_b < 0)
     inv_q = np.zeros(nc, dtype=bool)
     inv_q[row_common_a[removed]] = True
     inv_q[row_common_b[added]] = True
 
-    rows = np.flatnonzero(partner_a >= 0)
-    p = partner_a[rows]
-    sa, sb = doc_a.state[rows], doc_b.state[p]
-    ga, gb = doc_a.grade[rows], doc_b.grade[p]
-    differ = (sa != sb) | ((sa == GradeState.NUMBER) & (ga != gb))
-    grade_q = np.unique(row_common_a[rows[differ]])
+    pc = np.where(has, partner_a, 0)
+    sa, sb = doc_a.state, doc_b.state[pc]
+    differ = (sa != sb) | ((sa == GradeState.NUMBER) & (doc_a.grade != doc_b.grade[pc]))
+    differ &= has & in_a
+    grade_q = np.bincount(row_common_a[differ], minlength=nc) > 0
 
-    # Order: a candidate ranked in one and not the other, or at another rank.
-    ra_ranked = ev_a.ranked_mask[rows]
-    rb_ranked = ev_b.ranked_mask[p]
-    order_diff = (ra_ranked != rb_ranked) | (
-        ra_ranked & rb_ranked & (ev_a.rank[rows] != ev_b.rank[p])
-    )
+    # Order: a candidate ranked in one and not the other, or at another rank
+    # (rank 0: not ranked, or no partner).
+    rank_b_at_a = across[0]
     order_q = np.zeros(nc, dtype=bool)
-    order_q[row_common_a[rows[order_diff]]] = True
-    order_q[row_common_a[np.flatnonzero(removed & ev_a.ranked_mask)]] = True
-    order_q[row_common_b[np.flatnonzero(added & ev_b.ranked_mask)]] = True
+    order_q[row_common_a[in_a & (ev_a.rank != rank_b_at_a)]] = True
+    order_q[row_common_b[added & ev_b.ranked_mask]] = True
 
     def differs(x: FloatArray, y: FloatArray) -> BoolArray:
         same: BoolArray = (x == y) | (np.isnan(x) & np.isnan(y))
@@ -1169,8 +1194,8 @@ def _what_changed(
         sources_removed=int(removed.sum()),
         judgment_version_a=doc_a.judgment_version,
         judgment_version_b=doc_b.judgment_version,
-        grade_differences=int(differ.sum()),
-        grade_difference_queries=int(grade_q.size),
+        grade_differences=int(np.count_nonzero(differ)),
+        grade_difference_queries=int(np.count_nonzero(grade_q)),
         order_queries=int(order_q.sum()),
         weight_queries=int(weight_q.sum()),
     )

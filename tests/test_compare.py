@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from core.cli import main
 from core.compare import (
+    _partners,
     _tie_rule_ndcg,
     compare,
     paired_bootstrap,
@@ -444,6 +445,64 @@ def test_candidate_changes_add_up_to_the_dcg_difference(
         counts = c.movement_counts(0)
         for kind in ("moved", "regraded", "entered", "left"):
             assert counts[kind][i] == sum(ch.kind == kind for ch in changes)
+
+
+@given(a=tied_documents(), data=st.data(), ties=st.sampled_from(list(TieRule)),
+       unknown=st.sampled_from(["zero", "condensed"]))
+def test_what_changed_counts_match_the_lists_query_by_query(
+    a: Document, data: st.DataObject, ties: TieRule, unknown: str
+) -> None:
+    # B is A with some scores and grades redrawn (so many queries keep their
+    # order); the counts are checked against each query's ranked source ids
+    # and each shared source's grade.
+    rows = []
+    for i in range(len(a)):
+        score, grade = a.score[i], a.grade[i]
+        if data.draw(st.booleans()):
+            score = data.draw(st.sampled_from([np.nan, 0.0, 1.0, 2.0]))
+        if data.draw(st.integers(0, 3)) == 0:
+            grade = data.draw(st.sampled_from([np.nan, 0.0, 3.0]))
+        rows.append((a.query_ids[int(a.query[i])], str(a.source_id[i]),
+                     None if np.isnan(score) else float(score),
+                     None if np.isnan(grade) else float(grade)))
+    b = doc_of(rows)
+    c = compare(a, b, Conventions(ties=ties, unknown=unknown), resamples=10)  # type: ignore[arg-type]
+    order = grades = differences = 0
+    for i in range(len(c.common)):
+        ranked_a = [str(s) for s in a.source_id[c.ev_a.ranked(int(c.qa[i]))]]
+        ranked_b = [str(s) for s in b.source_id[c.ev_b.ranked(int(c.qb[i]))]]
+        order += ranked_a != ranked_b
+        graded_a = {str(a.source_id[r]): (a.state[r], a.grade[r]) for r in a.members(int(c.qa[i]))}
+        graded_b = {str(b.source_id[r]): (b.state[r], b.grade[r]) for r in b.members(int(c.qb[i]))}
+        here = sum(
+            graded_a[s][0] != graded_b[s][0]
+            or (graded_a[s][0] == 0 and graded_a[s][1] != graded_b[s][1])
+            for s in graded_a.keys() & graded_b.keys()
+        )
+        differences += here
+        grades += here > 0
+    assert c.changes.order_queries == order
+    assert c.changes.grade_differences == differences
+    assert c.changes.grade_difference_queries == grades
+
+
+@given(keys_a=st.lists(st.integers(-1, 40)), keys_b=st.lists(st.integers(-1, 40)))
+def test_partners_by_table_and_by_sorting_match_a_dictionary(
+    keys_a: list[int], keys_b: list[int]
+) -> None:
+    # Keys are unique within a side; -1 (no key) may repeat and never matches.
+    ka = np.array([k for i, k in enumerate(keys_a) if k < 0 or k not in keys_a[:i]], dtype=np.int64)
+    kb = np.array([k for i, k in enumerate(keys_b) if k < 0 or k not in keys_b[:i]], dtype=np.int64)
+    row_b = {int(k): r for r, k in enumerate(kb) if k >= 0}
+    want_a = [row_b.get(int(k), -1) if k >= 0 else -1 for k in ka]
+    want_b = [-1] * kb.size
+    for r, p in enumerate(want_a):
+        if p >= 0:
+            want_b[p] = r
+    for size in (41, 10**9):  # a table of every key, then sorted keys
+        out_a, out_b = _partners(ka, kb, size)
+        assert out_a.tolist() == want_a
+        assert out_b.tolist() == want_b
 
 
 def test_weighted_randomization_matches_enumeration() -> None:
