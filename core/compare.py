@@ -1419,10 +1419,10 @@ def _check_exist(*paths: str | Path | None) -> None:
             raise InputError("no such file", file=str(name), hint="check the path")
 
 
-def _judged_run(run: str | Path, judgments: QrelsColumns) -> Document:
+def _judged_run(run: str | Path, judgments: QrelsColumns, threads: int = 2) -> Document:
     from core.io.trec import document_from_trec
 
-    doc = document_from_trec(run, judgments)
+    doc = document_from_trec(run, judgments, threads=threads)
     if doc.n_queries == 0:
         raise InputError(
             f"no query of the run {run} has judgments in this file",
@@ -1441,7 +1441,7 @@ def _read_and_evaluate(
     judgments = QrelsColumns(qrels)
 
     def one(run: str | Path) -> tuple[Document, Evaluation]:
-        doc = _judged_run(run, judgments)
+        doc = _judged_run(run, judgments, threads=1)
         return doc, evaluate(doc, conv)
 
     with ThreadPoolExecutor(max_workers=1) as pool:

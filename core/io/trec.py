@@ -402,9 +402,10 @@ def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> _Column | None:
 
 
 def _scan(path: Path, n_fields: int, text_fields: tuple[int, ...],
-          number_field: int) -> _Table | None:
+          number_field: int, threads: int = 2) -> _Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
-    pieces at once: numpy lets go of the interpreter lock).
+    pieces at once on ``threads`` threads: numpy lets go of the interpreter
+    lock; a caller reading two files at once gives each one).
 
     Returns None when a line is irregular (a wrong number of fields, a bad
     number, a zero byte, a very long token): the line-by-line reader then
@@ -413,7 +414,7 @@ def _scan(path: Path, n_fields: int, text_fields: tuple[int, ...],
     pieces: list[_Piece] = []
     offsets: list[int] = []
     base_line = rows = 0
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=threads) as pool:
         pending: deque[Future[_Piece | None]] = deque()
         chunks = _pieces(path)
         while True:
@@ -479,11 +480,11 @@ class Run:
     file is read line by line, so messages name the line.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, threads: int = 2) -> None:
         path = Path(path)
         self.path = path
         self.tag = ""
-        self._table = _scan(path, 6, (0, 2), 4)
+        self._table = _scan(path, 6, (0, 2), 4, threads)
         self._query: list[str] | None = None
         self._source: list[str] | None = None
         if self._table is not None:
@@ -570,6 +571,8 @@ def document_from_trec(
     run: str | Path | Run,
     qrels: str | Path | QrelsColumns,
     conventions: Conventions | None = None,
+    *,
+    threads: int = 2,
 ) -> Document:
     """Join a run and qrels into a document.
 
@@ -577,9 +580,11 @@ def document_from_trec(
     grade; judged sources the run did not retrieve are added without a score.
     Rows keep the run's order; the judged-not-retrieved rows follow, query by
     query (in the run's order), each query's in the qrels' order.
+    ``threads`` read a run given as a path (one when another file is read at
+    the same time).
     """
     own = not isinstance(run, Run)
-    run = run if isinstance(run, Run) else Run(run)
+    run = run if isinstance(run, Run) else Run(run, threads=threads)
     shared = isinstance(qrels, QrelsColumns)
     qrels_path = qrels.path if isinstance(qrels, QrelsColumns) else Path(qrels)
     name = Path(run.path).stem
