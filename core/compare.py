@@ -650,19 +650,21 @@ class Comparison:
         defined = ~np.isnan(d)
         idx = np.flatnonzero(defined)
         idx = idx[np.argsort(-np.abs(d[idx]), kind="stable")]
-        rest = np.flatnonzero(~defined)
-        sign = _sign(d)
-        out = []
-        for i in (*idx.tolist(), *rest.tolist()):
-            qa, qb = int(self.qa[i]), int(self.qb[i])
-            outcome = ("tie", "win", "loss")[int(sign[i])] if defined[i] else "not comparable"
-            out.append(QueryDelta(
-                self.common[i], self.cutoffs[j],
-                _float_or_none(self.ndcg_a[i, j]), _float_or_none(self.ndcg_b[i, j]),
-                self.ev_a.status(qa, j), self.ev_b.status(qb, j),
-                _float_or_none(d[i]), outcome,
-            ))
-        return out
+        order = np.concatenate([idx, np.flatnonzero(~defined)])
+        statuses, outcomes, k = tuple(Status), ("tie", "win", "loss"), self.cutoffs[j]
+
+        def values(x: FloatArray) -> list[float | None]:
+            return [None if v != v else v for v in x[order].tolist()]  # NaN: None
+
+        return [
+            QueryDelta(self.common[i], k, a, b, statuses[sa], statuses[sb], delta,
+                       outcomes[sign] if delta is not None else "not comparable")
+            for i, a, b, sa, sb, delta, sign in zip(
+                order.tolist(), values(self.ndcg_a[:, j]), values(self.ndcg_b[:, j]),
+                self.ev_a.status_code[self.qa[order], j].tolist(),
+                self.ev_b.status_code[self.qb[order], j].tolist(),
+                values(d), _sign(d)[order].tolist(), strict=True)
+        ]
 
     @cached_property
     def _cut(self) -> list[tuple[BoolArray, BoolArray, FloatArray, FloatArray]]:
@@ -812,8 +814,11 @@ def _gather_across(
     pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
     rank_b = ev_b.rank[pc]
     rank_b[no_a] = 0
-    first_b = ev_b.tie_first_rank[pc]
-    first_b[no_a] = 0
+    if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
+        first_b = rank_b
+    else:
+        first_b = ev_b.tie_first_rank[pc]
+        first_b[no_a] = 0
     gain_b = ev_b.gain[pc]
     gain_b[no_a] = np.nan
     first_a_at_b = ev_a.tie_first_rank[qc]
@@ -1032,7 +1037,7 @@ def _tie_facts(
     none = np.zeros(0, dtype=np.int64)
     if order.size < 2:
         return {r: ev.ndcg.copy() for r in rules}, none
-    q = doc.query[order]
+    q = ev.sorted_query
     s = doc.score[order]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():

@@ -543,6 +543,11 @@ class Evaluation:
             for j, k in enumerate(self.cutoffs)
         ]
 
+    @property
+    def sorted_query(self) -> IntArray:
+        """The query of each position of :attr:`order` (ascending)."""
+        return self._sorted_query
+
     def ranked(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in evaluated order."""
         lo, hi = np.searchsorted(self._sorted_query, [q, q + 1])
