@@ -1424,13 +1424,14 @@ def _check_exist(*paths: str | Path | None) -> None:
             raise InputError("no such file", file=str(name), hint="check the path")
 
 
-def _judged_run(run: str | Path, judgments: QrelsColumns, threads: int = 2) -> Document:
-    from core.io.trec import document_from_trec
+def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
+    from core.io.trec import Run, document_from_trec
 
-    doc = document_from_trec(run, judgments, threads=threads)
+    doc = document_from_trec(run, judgments)
     if doc.n_queries == 0:
+        name = run.path if isinstance(run, Run) else run
         raise InputError(
-            f"no query of the run {run} has judgments in this file",
+            f"no query of the run {name} has judgments in this file",
             file=str(judgments.path), hint="check that run and qrels use the same query ids",
         )
     return doc
@@ -1439,17 +1440,20 @@ def _judged_run(run: str | Path, judgments: QrelsColumns, threads: int = 2) -> D
 def _read_and_evaluate(
     run_a: str | Path, run_b: str | Path, qrels: str | Path, conv: Conventions
 ) -> tuple[Document, Document, Evaluation, Evaluation]:
-    """Both runs read and evaluated, B on a second thread while A here (the
-    reading and the array work release the GIL, so two cores share it)."""
-    from core.io.trec import QrelsColumns
+    """Both runs read and evaluated, B on a second thread while A here, the
+    qrels read on a third while the runs are (the reading and the array work
+    release the GIL, so two cores share it; each file is read on one thread)."""
+    from core.io.trec import QrelsColumns, Run
 
-    judgments = QrelsColumns(qrels)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        judgments = pool.submit(QrelsColumns, qrels, threads=1)
 
-    def one(run: str | Path) -> tuple[Document, Evaluation]:
-        doc = _judged_run(run, judgments, threads=1)
-        return doc, evaluate(doc, conv)
+        def one(path: str | Path) -> tuple[Document, Evaluation]:
+            run = Run(path, threads=1)
+            doc = _judged_run(run, judgments.result())
+            del run
+            return doc, evaluate(doc, conv)
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
         lane = pool.submit(one, run_b)
         doc_a, ev_a = one(run_a)
         doc_b, ev_b = lane.result()

@@ -562,9 +562,9 @@ class QrelsColumns:
     :func:`document_from_trec` takes it in place of the path (a file the
     column-wise reader cannot take is read line by line at each join)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, threads: int = 2) -> None:
         self.path = Path(path)
-        self._table = _scan(self.path, 4, (0, 2), 3)
+        self._table = _scan(self.path, 4, (0, 2), 3, threads)
 
 
 def document_from_trec(
