@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from itertools import repeat
 from operator import itemgetter, ne
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -177,9 +177,13 @@ class SheetPreview:
     n_rows: int
 
 
-@dataclass(frozen=True)
-class Issue:
-    """One finding of the import, with its place (1-based row, column header)."""
+class Issue(NamedTuple):
+    """One finding of the import, with its place (1-based row, column header).
+
+    A named tuple: an import may make tens of thousands (one per label read
+    as a grade), and a tuple is built several times faster than a frozen
+    dataclass.
+    """
 
     kind: str
     row: int
@@ -190,15 +194,6 @@ class Issue:
     def __str__(self) -> str:
         where = f"row {self.row}" + (f", column {self.column!r}" if self.column else "")
         return f"{where}: {self.problem}"
-
-
-def _issue(kind: str, row: int, column: str, problem: str, value: str) -> Issue:
-    """``Issue(kind, row, column, problem, value)`` for the thousands of grade
-    cells that need a word: filled in directly, past the frozen dataclass's
-    per-field ``object.__setattr__`` calls (the same object)."""
-    issue = object.__new__(Issue)
-    issue.__dict__.update(kind=kind, row=row, column=column, problem=problem, value=value)
-    return issue
 
 
 #: Issue kinds. Rejected rows and cells are not imported (a rejected grade
@@ -979,8 +974,8 @@ def import_table(
                 kind = kinds[k]
                 rows_k = wordy_rows[w_code == k].tolist()
                 for seq, (what, problem, shown) in enumerate(kind.issues):
-                    found.extend([((i, 3, p, seq), _issue(what, i + start + 1, cname, problem,
-                                                          shown)) for i in rows_k])
+                    found.extend([((i, 3, p, seq), Issue(what, i + start + 1, cname, problem,
+                                                         shown)) for i in rows_k])
                 if kind.unmapped is not None:
                     unmapped.extend([((i, 3, p, 0), kind.unmapped) for i in rows_k])
                 if kind.grade is not None and kind.grade.state is GradeState.UNRATEABLE:
@@ -1171,4 +1166,8 @@ def import_annotations(
         conventions = conventions.replace(rounding=Rounding(rounding))
     with _bulk():
         table = read_table(path, sheet=sheet)
-        return import_table(table, mapping, conventions, rubric=rubric, strict=strict)
+        result = import_table(table, mapping, conventions, rubric=rubric, strict=strict)
+        # Freed while the collector still sleeps: the cells it never tracked
+        # leave its count as they go, so waking it does not start a full pass.
+        del table
+    return result
