@@ -682,7 +682,7 @@ class Comparison:
         return out
 
     @cached_property
-    def _across(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray]:
+    def _across(self) -> _Across:
         """:func:`_gather_across` (worked out by :func:`compare` on its second lane)."""
         return _gather_across(self.ev_a, self.ev_b, self.partner_a, self.partner_b)
 
@@ -692,7 +692,7 @@ class Comparison:
         the kinds of :class:`CandidateChange`)."""
         k = self.cutoffs[j]
         n = len(self.common)
-        rank_b, first_b, first_a_at_b, gain_b, first_a, first_b_own = self._across
+        across = self._across
 
         def cut(first: IntArray) -> BoolArray:  # ranked, and its tie group starts within k
             inside: BoolArray = first > 0
@@ -700,25 +700,25 @@ class Comparison:
                 inside &= first <= k
             return inside
 
-        a_in = cut(first_a)
+        a_in = cut(self.ev_a.tie_first_rank)
         a_in &= self.row_common_a >= 0
-        b_in = cut(first_b)  # A's rows whose partner is in B's cut
+        b_in = cut(across.first_b)  # A's rows whose partner is in B's cut
         both = a_in & b_in
-        ga = self.ev_a.gain
+        ga, gain_b = self.ev_a.gain, across.gain_b
         same_gain = (ga == gain_b) | (np.isnan(ga) & np.isnan(gain_b))
-        same_rank = self.ev_a.rank == rank_b
+        same_rank = self.ev_a.rank == across.rank_b
         moved = both & ~same_rank
         regraded = both & same_rank & ~same_gain
         if self.conventions.ties is TieRule.AVERAGE:
             # Same rank and gain but another contribution: its tie group changed
             # (only averaged ties share contributions).
             _, _, xa, xb = self._cut[j]
-            x_b = xb[np.where(self.partner_a >= 0, self.partner_a, 0)]
+            x_b = xb[across.at_b]
             shifted = (xa != x_b) & ~(np.isnan(xa) & np.isnan(x_b))
             moved |= both & same_rank & same_gain & shifted
-        entered = cut(first_b_own)
+        entered = cut(self.ev_b.tie_first_rank)
         entered &= self.row_common_b >= 0
-        entered &= ~cut(first_a_at_b)
+        entered &= ~cut(across.first_a_at_b)
         common_a = self.row_common_a
         return {
             "moved": np.bincount(common_a[moved], minlength=n),
@@ -803,13 +803,23 @@ class Comparison:
         ]
 
 
-def _gather_across(
-    ev_a: Evaluation, ev_b: Evaluation, pa: IntArray, pb: IntArray
-) -> tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray]:
-    """Each side's values at its partner rows, gathered once for every cutoff:
-    for A's rows B's rank, first rank of the tie group and gain (0, 0, NaN
-    without a partner); for B's rows A's first rank; and each side's own
-    first ranks (0: not ranked)."""
+@dataclass
+class _Across:
+    """Each side's values at its partner rows, gathered once for every cutoff
+    (:func:`_gather_across`). For A's rows: ``at_b`` the partner row (0 where
+    none, see ``has_b``), B's ``rank_b``, ``first_b`` (first rank of the tie
+    group) and ``gain_b`` (0, 0, NaN without a partner); for B's rows A's
+    ``first_a_at_b`` (0 without a partner). Rank 0: not ranked."""
+
+    at_b: IntArray
+    has_b: BoolArray
+    rank_b: IntArray
+    first_b: IntArray
+    gain_b: FloatArray
+    first_a_at_b: IntArray
+
+
+def _gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: IntArray, pb: IntArray) -> _Across:
     no_a, no_b = pa < 0, pb < 0
     pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
     rank_b = ev_b.rank[pc]
@@ -823,7 +833,7 @@ def _gather_across(
     gain_b[no_a] = np.nan
     first_a_at_b = ev_a.tie_first_rank[qc]
     first_a_at_b[no_b] = 0
-    return rank_b, first_b, first_a_at_b, gain_b, ev_a.tie_first_rank, ev_b.tie_first_rank
+    return _Across(pc, ~no_a, rank_b, first_b, gain_b, first_a_at_b)
 
 
 def compare(
@@ -892,7 +902,7 @@ def compare(
     row_common_b = common_of_b[doc_b.query]
 
     def align(ev_a: Evaluation, ev_b: Evaluation) -> tuple[IntArray, IntArray, WhatChanged,
-                                                          Any]:
+                                                          _Across]:
         sa, sb, ns = _source_codes(doc_a, doc_b)
         pa, pb = _partners(_keys(row_common_a, sa, ns), _keys(row_common_b, sb, ns),
                            max(nc, 1) * ns)
@@ -1159,18 +1169,18 @@ def _what_changed(
     row_common_a: IntArray,
     row_common_b: IntArray,
     nc: int,
-    across: tuple[IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray],
+    across: _Across,
 ) -> WhatChanged:
     in_a = row_common_a >= 0
     in_b = row_common_b >= 0
-    has = partner_a >= 0
+    has = across.has_b
     removed = in_a & ~has
     added = in_b & (partner_b < 0)
     inv_q = np.zeros(nc, dtype=bool)
     inv_q[row_common_a[removed]] = True
     inv_q[row_common_b[added]] = True
 
-    pc = np.where(has, partner_a, 0)
+    pc = across.at_b
     sa, sb = doc_a.state, doc_b.state[pc]
     differ = (sa != sb) | ((sa == GradeState.NUMBER) & (doc_a.grade != doc_b.grade[pc]))
     differ &= has & in_a
@@ -1178,9 +1188,8 @@ def _what_changed(
 
     # Order: a candidate ranked in one and not the other, or at another rank
     # (rank 0: not ranked, or no partner).
-    rank_b_at_a = across[0]
     order_q = np.zeros(nc, dtype=bool)
-    order_q[row_common_a[in_a & (ev_a.rank != rank_b_at_a)]] = True
+    order_q[row_common_a[in_a & (ev_a.rank != across.rank_b)]] = True
     order_q[row_common_b[added & ev_b.ranked_mask]] = True
 
     def differs(x: FloatArray, y: FloatArray) -> BoolArray:

@@ -177,8 +177,9 @@ def source_order_keys(doc: Document, rows: IntArray) -> IntArray:
         _SOURCE_RANKS[doc] = cached
     if cached is not None:
         return cached[doc.source_codes()[0][rows]]
-    rank = {s: i for i, s in enumerate(sorted(set(doc.source_id[rows].tolist())))}
-    return np.fromiter(map(rank.__getitem__, doc.source_id[rows].tolist()), np.int64, rows.size)
+    ids = doc.source_id[rows].tolist()
+    rank = {s: i for i, s in enumerate(sorted(set(ids)))}
+    return np.fromiter(map(rank.__getitem__, ids), np.int64, rows.size)
 
 
 #: Per document: each distinct source id's place in code-point order.

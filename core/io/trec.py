@@ -585,12 +585,15 @@ def document_from_trec(
     """
     own = not isinstance(run, Run)
     run = run if isinstance(run, Run) else Run(run, threads=threads)
-    shared = isinstance(qrels, QrelsColumns)
-    qrels_path = qrels.path if isinstance(qrels, QrelsColumns) else Path(qrels)
+    shared: QrelsColumns | None = None
+    if isinstance(qrels, QrelsColumns):
+        shared, qrels_path = qrels, qrels.path
+    else:
+        qrels_path = Path(qrels)
     name = Path(run.path).stem
     if run._table is not None:
-        if isinstance(qrels, QrelsColumns):
-            table = None if qrels._table is None else qrels._table.copy()
+        if shared is not None:
+            table = None if shared._table is None else shared._table.copy()
         else:
             table = _scan(qrels_path, 4, (0, 2), 3)
         if table is not None:
@@ -598,7 +601,7 @@ def document_from_trec(
                                 release=own)
             if doc is not None:
                 del table
-                if own and not shared:
+                if own and shared is None:
                     # (A caller joining several runs reuses the freed memory.)
                     del run
                     _release_free_memory()
