@@ -14,10 +14,12 @@ used (no ``_xlfn.`` prefix), and no array formulas, INDIRECT or OFFSET.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import re
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import ParseError
@@ -242,47 +244,54 @@ def _candidate_values(
 
 
 # -- formulas ------------------------------------------------------------------------------
-def _gain_formula(r: int) -> str:
-    g = f"AA{r}"
-    table = f"IF(COUNTIF(gain_grades,{g})>0,SUMIF(gain_grades,{g},gain_values),{g})"
-    t = f'IF(gain_rule="exponential",POWER(2,{g})-1,IF(gain_rule="table",{table},{g}))'
-    return (
-        f'=IF(G{r}<>"number",IF(unknown_rule="zero",0,""),'
-        f"IF(negative_gain_zero,MAX(0,{t}),{t}))"
-    )
+#: The gain of row {r}: the grade used (column AA) through the gain rule.
+_GAIN = (
+    '=IF(G{r}<>"number",IF(unknown_rule="zero",0,""),'
+    "IF(negative_gain_zero,MAX(0,{t}),{t}))"
+).replace("{t}", 'IF(gain_rule="exponential",POWER(2,AA{r})-1,IF(gain_rule="table",'
+          "IF(COUNTIF(gain_grades,AA{r})>0,SUMIF(gain_grades,AA{r},gain_values),AA{r}),AA{r}))")
+
+#: The formulas of a Candidates row: (column index, formula) with the fields
+#: {r} (its sheet row), {prev} (the row above), {pos} (its position in the
+#: query's block of rows) and {J} {P} {Q} {S} {V} {W}: those columns' ranges
+#: over the block. Column R (ranked so far) starts a block with =Q{r}.
+_FORMULAS: tuple[tuple[int, str], ...] = (
+    (6, '=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
+        'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
+    (8, '=IF(Q{r}=1,R{r},"")'),
+    (9, _GAIN),
+    (10, '=IF(Q{r}=1,IF(tie_rule="average",SUMIFS({S},{P},P{r},{Q},1)'
+         '/COUNTIFS({P},P{r},{Q},1),S{r}),"")'),
+    (11, '=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*K{r},"")'),
+    (13, '=IF({pos}<=COUNT({W}),LARGE({W},{pos}),"")'),
+    (14, '=IF(ISNUMBER(N{r}),N{r}*(1/LOG(M{r}+1,2)),"")'),
+    (16, '=IF(AND(ISNUMBER(D{r}),OR(unknown_rule<>"condensed",G{r}="number")),1,0)'),
+    (17, "=R{prev}+Q{r}"),
+    (18, '=IF(Q{r}=1,1/LOG(R{r}+1,2),"")'),
+    (19, '=IF(OR(Q{r}=1,AND(ideal_rule="judged",NOT(ISNUMBER(D{r})))),'
+         'IF(AND(unknown_rule="condensed",U{r}=0),0,1),0)'),
+    (20, '=IF(G{r}="number",1,0)'),
+    (21, "=IF(ISNUMBER(J{r}),1,0)"),
+    (22, '=IF(AND(T{r}=1,ISNUMBER(J{r})),J{r},"")'),
+    (23, '=IF(Q{r}=1,IF(tie_rule="average",IF(COUNTIFS({P},P{r},{Q},1,{V},0)>0,"",'
+         'SUMIFS({J},{P},P{r},{Q},1)/COUNTIFS({P},P{r},{Q},1)),J{r}),"")'),
+    (24, '=IF(ISNUMBER(X{r}),X{r}*S{r},"")'),
+    (25, "=IF(ISNUMBER(X{r}),1,0)"),
+    (26, '=IF(G{r}="number",IF(truncate_grades,TRUNC(F{r}),F{r}),"")'),
+)
+_BLOCK_COLUMNS = "JPQSVW"
+_FIRST_SO_FAR = "=Q{r}"
+
+
+def _block_fields(first: int, last: int) -> dict[str, str]:
+    return {c: f"${c}${first}:${c}${last}" for c in _BLOCK_COLUMNS}
 
 
 def _row_formulas(r: int, first: int, last: int, pos: int) -> list[tuple[int, str]]:
     """(column index, formula) for sheet row ``r`` (1-based) in block first..last."""
-    def blk(col: str) -> str:
-        return f"${col}${first}:${col}${last}"
-
-    p, o, v, j, s = blk("Q"), blk("P"), blk("V"), blk("J"), blk("S")
-    so_far = f"=Q{r}" if r == first else f"=R{r - 1}+Q{r}"
-    return [
-        (6, f'=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
-            f'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
-        (8, f'=IF(Q{r}=1,R{r},"")'),
-        (9, _gain_formula(r)),
-        (10, f'=IF(Q{r}=1,IF(tie_rule="average",SUMIFS({s},{o},P{r},{p},1)'
-             f'/COUNTIFS({o},P{r},{p},1),S{r}),"")'),
-        (11, f'=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*K{r},"")'),
-        (13, f'=IF({pos}<=COUNT({blk("W")}),LARGE({blk("W")},{pos}),"")'),
-        (14, f'=IF(ISNUMBER(N{r}),N{r}*(1/LOG(M{r}+1,2)),"")'),
-        (16, f'=IF(AND(ISNUMBER(D{r}),OR(unknown_rule<>"condensed",G{r}="number")),1,0)'),
-        (17, so_far),
-        (18, f'=IF(Q{r}=1,1/LOG(R{r}+1,2),"")'),
-        (19, f'=IF(OR(Q{r}=1,AND(ideal_rule="judged",NOT(ISNUMBER(D{r})))),'
-             f'IF(AND(unknown_rule="condensed",U{r}=0),0,1),0)'),
-        (20, f'=IF(G{r}="number",1,0)'),
-        (21, f"=IF(ISNUMBER(J{r}),1,0)"),
-        (22, f'=IF(AND(T{r}=1,ISNUMBER(J{r})),J{r},"")'),
-        (23, f'=IF(Q{r}=1,IF(tie_rule="average",IF(COUNTIFS({o},P{r},{p},1,{v},0)>0,"",'
-             f'SUMIFS({j},{o},P{r},{p},1)/COUNTIFS({o},P{r},{p},1)),J{r}),"")'),
-        (24, f'=IF(ISNUMBER(X{r}),X{r}*S{r},"")'),
-        (25, f"=IF(ISNUMBER(X{r}),1,0)"),
-        (26, f'=IF(G{r}="number",IF(truncate_grades,TRUNC(F{r}),F{r}),"")'),
-    ]
+    fields = _block_fields(first, last)
+    return [(c, (_FIRST_SO_FAR if c == 17 and r == first else t).format(
+        r=r, prev=r - 1, pos=pos, **fields)) for c, t in _FORMULAS]
 
 
 # -- export --------------------------------------------------------------------------------
@@ -443,6 +452,16 @@ def _worksheet_class() -> Any:
                 self._write_single_row(row)
             self.table[row][col] = CellFormulaTuple(formula[1:], None, value)
 
+        def put_rows(self, last_row: int, last_col: int, rows: Iterable[str]) -> None:
+            """Rows rendered as ``<row>`` elements (by :func:`_candidate_rows`),
+            following the rows written so far, up to ``last_row``."""
+            if self._check_dimensions(last_row, last_col):
+                raise ValueError(f"cell ({last_row}, {last_col}) is outside a worksheet")
+            self._write_single_row(last_row)  # what xlsxwriter holds goes first
+            write = self.fh.write
+            for xml in rows:
+                write(xml)
+
         def _xml_number_element(
             self, number: float, attributes: Sequence[tuple[str, Any]] = ()
         ) -> None:
@@ -599,65 +618,209 @@ def _write_candidates(
     ws.set_column(15, len(CANDIDATE_COLUMNS) - 1, 12, None, {"level": 1, "hidden": True})
     for c, (_, header) in enumerate(CANDIDATE_COLUMNS):
         ws.write_string(0, c, header, fmt.header)
-    vals = _candidate_values(doc, ev, perm, blocks)
-    cached: dict[int, list[Cell]] = {}
-    states = doc.state[perm]
-    state_text = np.array(["number", "unknown", "unrateable"], dtype=object)[states]
-    cached[6] = state_text.tolist()
-    cached[8] = [float(x) if x else "" for x in vals["rank"].tolist()]
-    for col, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
-                     (14, "ideal contribution"), (18, "position discount"),
-                     (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
-                     (26, "grade used")):
-        cached[col] = [_num(x) for x in vals[key].tolist()]
-    for col, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
-                     (21, "gain known"), (25, "avg known")):
-        cached[col] = [float(x) for x in vals[key].astype(np.float64).tolist()]
-    qids = doc.query_ids
-    query = doc.query[perm].tolist()
-    sid = doc.source_id[perm].tolist()
-    version = doc.version[perm].tolist()
-    score = doc.score[perm].tolist()
-    ograde = doc.original_grade[perm].tolist()
-    ostate = doc.original_state[perm].tolist()
-    grade = doc.grade[perm].tolist()
-    note = doc.note[perm].tolist()
-    tie = vals["tie group"].tolist()
-    pos = vals["ideal rank"].tolist()
-    block_of = np.repeat(np.arange(len(blocks)), [hi - lo for lo, hi in blocks]).tolist()
-    write_string = ws.write_string
-    write_number = ws.write_number
-    put_formula = ws.put_formula
-    for i in range(perm.size):
-        r = i + 1
-        lo, hi = blocks[block_of[i]]
-        _put_text(ws, r, 0, qids[query[i]], fmt.text, fmt.text_q)
-        _put_text(ws, r, 1, sid[i], fmt.text, fmt.text_q)
-        _put_text(ws, r, 2, version[i], fmt.text, fmt.text_q)
-        if not math.isnan(score[i]):
-            write_number(r, 3, score[i])
-        if ostate[i] == GradeState.NUMBER:
-            write_number(r, 4, ograde[i])
-        else:
-            write_string(r, 4, GradeState(ostate[i]).label)
-        if states[i] == GradeState.NUMBER:
-            write_number(r, 5, grade[i], fmt.edit)
-        else:
-            write_string(r, 5, GradeState(int(states[i])).label, fmt.edit)
-        _put_text(ws, r, 7, note[i], fmt.edit, fmt.edit_q)
-        write_number(r, 12, pos[i])
-        if tie[i]:
-            write_number(r, 15, tie[i])
-        for col, formula in _row_formulas(r + 1, lo + 2, hi + 1, pos[i]):
-            put_formula(r, col, formula, cached[col][i])
     n = perm.size
     if n:
+        ws.put_rows(n, len(CANDIDATE_COLUMNS) - 1, _candidate_rows(doc, ev, perm, blocks, fmt))
         ws.data_validation(1, 5, n, 5, {
             "validate": "list", "source": "=grade_list", "error_type": "warning",
             "error_title": "Not a rubric grade",
             "error_message": "Enter a rubric grade, unknown or unrateable.",
         })
     ws.protect("", {"autofilter": True, "format_columns": True})
+
+
+
+# -- the Candidates rows, rendered ---------------------------------------------------------
+# A row of the Candidates sheet is 27 cells, 18 of them formulas; xlsxwriter's
+# per-cell path (a tuple stored, then one method call, attribute list and
+# escape pass per cell) was most of the export's time. The rows are rendered
+# here instead, from one template per query block, into exactly the XML
+# xlsxwriter writes for the same calls (inline strings in constant-memory
+# mode; tests/test_workbook_export.py compares the two).
+
+#: Text that needs more than a plain copy: XML specials, control characters,
+#: a literal ``_xHHHH_`` (Excel's own escape), or whitespace at either end.
+_SPECIAL_TEXT = re.compile(r"[&<>\x00-\x08\x0b-\x1f]|_x[0-9a-fA-F]{4}_|^\s|\s$")
+
+
+def _escape_xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _inline_text(text: str) -> tuple[str, str]:
+    """The ``<t>`` attribute and content of an inline string cell, as
+    xlsxwriter writes them: cut to Excel's 32,767 UTF-16 units, control
+    characters as ``_xHHHH_``, whitespace at an end preserved. Text is never
+    read as markup (xlsxwriter passes text shaped ``<r>...</r>`` through as
+    rich-text XML; here it stays text)."""
+    if len(text) < 16_384 and not _SPECIAL_TEXT.search(text):
+        return "", text
+    from xlsxwriter.utility import _preserve_whitespace, _utf16_len, _utf16_truncate
+    from xlsxwriter.xmlwriter import XMLwriter
+
+    if len(text) > 16_383 and _utf16_len(text) > 32_767:
+        text = _utf16_truncate(text, 32_767)
+    text = XMLwriter._escape_control_characters(text)
+    return (' xml:space="preserve"' if _preserve_whitespace(text) else ""), _escape_xml(text)
+
+
+def _text_columns(values: Sequence[str], plain: int, quoted: int,
+                  ) -> tuple[list[int], list[str], list[str]]:
+    """Per cell: style index (quoted when a spreadsheet would read the text as
+    a formula on re-entry), ``<t>`` attribute and content."""
+    seen: dict[str, tuple[int, str, str]] = {}
+    out = []
+    for text in values:
+        got = seen.get(text)
+        if got is None:
+            got = seen[text] = (quoted if text.startswith(_RISKY) else plain, *_inline_text(text))
+        out.append(got)
+    styles, attrs, texts = zip(*out, strict=True) if out else ((), (), ())
+    return list(styles), list(attrs), list(texts)
+
+
+def _number_text(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = None,
+                 ) -> list[str]:
+    """Numbers as written (every digit); "" where NaN or ``empty``."""
+    a = np.asarray(values, dtype=np.float64)
+    out = list(map(repr, a.tolist()))
+    blank = np.isnan(a) if empty is None else np.isnan(a) | empty
+    for i in np.flatnonzero(blank).tolist():
+        out[i] = ""
+    return out
+
+
+def _row_templates() -> tuple[str, str, tuple[str, ...]]:
+    """The XML of a Candidates row with positional fields: for a block's
+    first row and for the others, and the fields' names in order."""
+    letters = [c for c, _ in CANDIDATE_COLUMNS]
+    formulas = dict(_FORMULAS)
+    names: list[str] = ["r", "prev", "pos"]
+
+    def field(name: str) -> str:
+        if name not in names:
+            names.append(name)
+        return "{" + name + "}"
+
+    def text(c: int) -> str:
+        return (f'<c r="{letters[c]}{{r}}" s="{field(f"s{c}")}" t="inlineStr">'
+                f'<is><t{field(f"p{c}")}>{field(f"t{c}")}</t></is></c>')
+
+    def formula(c: int, template: str) -> str:
+        t = ' t="str"' if c == 6 else ""  # the grade state is text
+        return (f'<c r="{letters[c]}{{r}}"{t}><f>{_escape_xml(template[1:])}</f>'
+                f'<v>{field(f"v{c}")}</v></c>')
+
+    def row(so_far: str) -> str:
+        cells = ['<row r="{r}">']
+        for c in range(len(CANDIDATE_COLUMNS)):
+            if c in (0, 1, 2, 7):
+                cells.append(text(c))
+            elif c in (3, 4, 5, 12, 15):
+                cells.append(field(f"c{c}"))  # a number or label cell, rendered whole
+            else:
+                cells.append(formula(c, so_far if c == 17 else formulas[c]))
+        cells.append("</row>")
+        return "".join(cells)
+
+    first, other = row(_FIRST_SO_FAR), row(formulas[17])
+    for i, name in enumerate(names):  # positional fields format faster
+        first = first.replace("{" + name + "}", "{" + str(i) + "}")
+        other = other.replace("{" + name + "}", "{" + str(i) + "}")
+    return first, other, tuple(names)
+
+
+#: Rows rendered at a time (whole query blocks): the fields of a batch are
+#: lists of strings, so this bounds the export's memory.
+_ROWS_PER_BATCH = 8192
+
+
+def _candidate_rows(
+    doc: Document, ev: Evaluation, perm: np.ndarray, blocks: list[tuple[int, int]],
+    fmt: _Formats,
+) -> Iterator[str]:
+    """The Candidates sheet's data rows as XML, a batch of whole query blocks
+    at a time: user text as strings, numbers with every digit, the formulas
+    of :data:`_FORMULAS` with the engine's results cached."""
+    score = doc.score[perm]
+    if np.isinf(score).any():
+        raise InputError("a predicted score is infinite, which a workbook cannot hold",
+                         hint="give the candidate a finite score or none")
+    vals = _candidate_values(doc, ev, perm, blocks)
+    styles = (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
+              fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
+    first_t, other_t, names = _row_templates()
+    batch: list[tuple[int, int]] = []
+    for k, (lo, hi) in enumerate(blocks):
+        if hi > lo:
+            batch.append((lo, hi))
+        if batch and (k == len(blocks) - 1 or hi - batch[0][0] >= _ROWS_PER_BATCH):
+            a, b = batch[0][0], batch[-1][1]
+            fields = _row_fields(doc, perm[a:b], score[a:b],
+                                 {key: v[a:b] for key, v in vals.items()}, a + 2, styles)
+            rows = zip(*(fields[name] for name in names), strict=True)
+            piece: list[str] = []
+            for lo_b, hi_b in batch:
+                first, other = first_t, other_t
+                for letter, ref in _block_fields(lo_b + 2, hi_b + 1).items():
+                    first = first.replace("{" + letter + "}", ref)
+                    other = other.replace("{" + letter + "}", ref)
+                piece.append(first.format(*next(rows)))
+                fill = other.format
+                piece.extend(fill(*args) for args in itertools.islice(rows, hi_b - lo_b - 1))
+            yield "".join(piece)
+            batch = []
+
+
+def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[str, np.ndarray],
+                first_row: int, styles: tuple[int, int, int, int]) -> dict[str, Sequence[Any]]:
+    """The fields of :func:`_row_templates` for consecutive sheet rows from
+    ``first_row`` on, one list per field."""
+    n = perm.size
+    excel_row = list(range(first_row, first_row + n))
+    out: dict[str, Sequence[Any]] = {"r": excel_row, "prev": [r - 1 for r in excel_row],
+                                     "pos": vals["ideal rank"].tolist()}
+    text_fmt, text_q, edit, edit_q = styles
+    qids = doc.query_ids
+    for c, values, plain, quoted in (
+        (0, [qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q),
+        (1, doc.source_id[perm].tolist(), text_fmt, text_q),
+        (2, doc.version[perm].tolist(), text_fmt, text_q),
+        (7, doc.note[perm].tolist(), edit, edit_q),
+    ):
+        out[f"s{c}"], out[f"p{c}"], out[f"t{c}"] = _text_columns(values, plain, quoted)
+
+    labels = {int(s): f't="inlineStr"><is><t>{GradeState(int(s)).label}</t></is></c>'
+              for s in GradeState}
+
+    def graded(col: str, grade: np.ndarray, state: np.ndarray, style: str) -> list[str]:
+        shown = _number_text(np.where(state == GradeState.NUMBER, grade, 0.0))
+        return [f'<c r="{col}{r}"{style}><v>{g}</v></c>' if s == GradeState.NUMBER
+                else f'<c r="{col}{r}"{style} {labels[s]}'
+                for r, g, s in zip(excel_row, shown, state.tolist(), strict=True)]
+
+    out["c3"] = [f'<c r="D{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
+        excel_row, _number_text(score), strict=True)]
+    out["c4"] = graded("E", doc.original_grade[perm], doc.original_state[perm], "")
+    out["c5"] = graded("F", doc.grade[perm], doc.state[perm], f' s="{edit}"')
+    out["c12"] = [f'<c r="M{r}"><v>{v}</v></c>' for r, v in zip(
+        excel_row, _number_text(vals["ideal rank"]), strict=True)]
+    tie = vals["tie group"]
+    out["c15"] = [f'<c r="P{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
+        excel_row, _number_text(tie, tie == 0), strict=True)]
+    out["v6"] = np.array(["number", "unknown", "unrateable"], dtype=object)[
+        doc.state[perm]].tolist()
+    rank = vals["rank"]
+    out["v8"] = _number_text(rank, rank == 0)
+    for c, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
+                   (14, "ideal contribution"), (18, "position discount"),
+                   (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
+                   (26, "grade used")):
+        out[f"v{c}"] = _number_text(vals[key])
+    for c, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
+                   (21, "gain known"), (25, "avg known")):
+        out[f"v{c}"] = _number_text(vals[key].astype(np.float64))
+    return out
 
 
 def _write_queries(

@@ -1,0 +1,178 @@
+"""The Candidates rows the export renders itself are the XML xlsxwriter writes
+for the same cells, written one call per cell (the oracle below is the export's
+former loop); user text shaped like markup stays text."""
+
+from __future__ import annotations
+
+import math
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openpyxl
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from core.conventions import Conventions
+from core.document import Document, GradeState
+from core.engine import Evaluation
+from core.io import workbook as wbmod
+from core.io.workbook import CANDIDATE_COLUMNS, SHEETS, export_workbook, read_workbook
+from tests.test_workbook_export import make_document
+
+
+def _cell_by_cell(wb: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.ndarray,
+                  blocks: list[tuple[int, int]], sheet: str = SHEETS["candidates"]) -> None:
+    """The Candidates sheet written through xlsxwriter's per-cell calls."""
+    ws = wb.add_worksheet(sheet)
+    ws.freeze_panes(1, 2)
+    ws.set_column(0, 1, 16)
+    ws.set_column(7, 7, 24)
+    ws.set_column(8, 14, 12)
+    ws.set_column(15, len(CANDIDATE_COLUMNS) - 1, 12, None, {"level": 1, "hidden": True})
+    for c, (_, header) in enumerate(CANDIDATE_COLUMNS):
+        ws.write_string(0, c, header, fmt.header)
+    vals = wbmod._candidate_values(doc, ev, perm, blocks)
+
+    def cached_number(x: float) -> Any:
+        return "" if math.isnan(x) else float(x)
+
+    cached: dict[int, list[Any]] = {6: [GradeState(int(s)).label for s in doc.state[perm]]}
+    cached[8] = [float(x) if x else "" for x in vals["rank"].tolist()]
+    for col, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
+                     (14, "ideal contribution"), (18, "position discount"),
+                     (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
+                     (26, "grade used")):
+        cached[col] = [cached_number(x) for x in vals[key].tolist()]
+    for col, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
+                     (21, "gain known"), (25, "avg known")):
+        cached[col] = [float(x) for x in vals[key].astype(np.float64).tolist()]
+    block_of = np.repeat(np.arange(len(blocks)), [hi - lo for lo, hi in blocks]).tolist()
+    pos = vals["ideal rank"].tolist()
+    tie = vals["tie group"].tolist()
+    for i, row in enumerate(perm.tolist()):
+        r = i + 1
+        lo, hi = blocks[block_of[i]]
+        for c, text, plain, quoted in (
+            (0, doc.query_ids[int(doc.query[row])], fmt.text, fmt.text_q),
+            (1, doc.source_id[row], fmt.text, fmt.text_q),
+            (2, doc.version[row], fmt.text, fmt.text_q),
+            (7, doc.note[row], fmt.edit, fmt.edit_q),
+        ):
+            wbmod._put_text(ws, r, c, text, plain, quoted)
+        if not math.isnan(doc.score[row]):
+            ws.write_number(r, 3, doc.score[row])
+        for c, grade, state, style in ((4, doc.original_grade, doc.original_state, None),
+                                       (5, doc.grade, doc.state, fmt.edit)):
+            if state[row] == GradeState.NUMBER:
+                ws.write_number(r, c, grade[row], style)
+            else:
+                ws.write_string(r, c, GradeState(int(state[row])).label, style)
+        ws.write_number(r, 12, pos[i])
+        if tie[i]:
+            ws.write_number(r, 15, tie[i])
+        for col, formula in wbmod._row_formulas(r + 1, lo + 2, hi + 1, pos[i]):
+            ws.put_formula(r, col, formula, cached[col][i])
+    n = perm.size
+    if n:
+        ws.data_validation(1, 5, n, 5, {
+            "validate": "list", "source": "=grade_list", "error_type": "warning",
+            "error_title": "Not a rubric grade",
+            "error_message": "Enter a rubric grade, unknown or unrateable.",
+        })
+    ws.protect("", {"autofilter": True, "format_columns": True})
+
+
+def _sheets(path: Path) -> dict[str, str]:
+    """Every sheet's XML, each style index replaced by the style it names
+    (the two writers may number the same styles differently)."""
+    with zipfile.ZipFile(path) as z:
+        book = z.read("xl/workbook.xml").decode()
+        rels = z.read("xl/_rels/workbook.xml.rels").decode()
+        styles = z.read("xl/styles.xml").decode()
+        xfs = re.findall(r"<xf .*?(?:/>|</xf>)",
+                         re.search(r"<cellXfs[^>]*>(.*?)</cellXfs>", styles, re.S).group(1))
+        target = dict(re.findall(r'<Relationship Id="(rId\d+)" Type="[^"]*" Target="([^"]+)"',
+                                 rels))
+        out = {}
+        for name, rid in re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="(rId\d+)"', book):
+            xml = z.read("xl/" + target[rid]).decode()
+            out[name] = re.sub(r' s="(\d+)"', lambda m: f' s="{xfs[int(m.group(1))]}"', xml)
+    return out
+
+
+def _both(doc: Document, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str],
+                                                                             dict[str, str]]:
+    export_workbook(doc, tmp / "rendered.xlsx")
+    with monkeypatch.context() as m:
+        m.setattr(wbmod, "_write_candidates", _cell_by_cell)
+        export_workbook(doc, tmp / "cells.xlsx")
+    return _sheets(tmp / "rendered.xlsx"), _sheets(tmp / "cells.xlsx")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rendered_rows_are_what_xlsxwriter_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  seed: int) -> None:
+    doc = make_document(seed, n_queries=12, fractional=seed % 2 == 1, negative=seed == 2)
+    monkeypatch.setattr(wbmod, "_ROWS_PER_BATCH", seed * 4)  # 0: a batch per query
+    rendered, cells = _both(doc, tmp_path, monkeypatch)
+    assert rendered.keys() == cells.keys()
+    assert rendered[SHEETS["candidates"]].count("<row ") == len(doc) + 1
+    for name in rendered:
+        assert rendered[name] == cells[name], name
+
+
+# Text the writers must escape: XML specials, control characters, Excel's own
+# _xHHHH_ escapes, whitespace at the ends, formula-like starts, non-ASCII.
+_TEXT = st.text(
+    alphabet=st.one_of(st.sampled_from(list("&<>\"'_x0F=+-@ \t\n\r\x01\x1f")),
+                       st.characters(exclude_categories=("Cs",))),
+    max_size=12,
+).filter(lambda t: not (t.startswith("<r>") and t.endswith("</r>")))
+
+
+@settings(max_examples=25, deadline=None)
+@example(ids=["_x0041_", " lead", "trail ", "a\x01b", "=1+1", "x" * 20_000],
+         notes=["_X00fF_ \n", "\t"], version="a&b")
+@given(ids=st.lists(_TEXT, min_size=1, max_size=6, unique=True), notes=st.lists(_TEXT, max_size=6),
+       version=_TEXT)
+def test_any_text_is_written_as_xlsxwriter_writes_it(tmp_path_factory: pytest.TempPathFactory,
+                                                     ids: list[str], notes: list[str],
+                                                     version: str) -> None:
+    tmp = tmp_path_factory.mktemp("text")
+    doc = Document.from_columns(query=["q"] * len(ids), source_id=ids,
+                                score=[float(i % 3) for i in range(len(ids))],
+                                grade=[float(i % 4) for i in range(len(ids))],
+                                version=[version] * len(ids),
+                                conventions=Conventions(cutoffs=(2, None)))
+    for i, note in enumerate(notes[: len(ids)]):
+        doc.note[i] = note
+    with pytest.MonkeyPatch.context() as mp:
+        rendered, cells = _both(doc, tmp, mp)
+    assert rendered[SHEETS["candidates"]] == cells[SHEETS["candidates"]]
+
+
+def test_text_shaped_like_markup_stays_text(tmp_path: Path) -> None:
+    # xlsxwriter passes a string "<r>...</r>" through as rich-text XML; the
+    # rendered rows escape it like any other text.
+    doc = Document.from_columns(query=["q", "q"], source_id=["<r><t>x</t></r>", "a&b<c>"],
+                                score=[2.0, 1.0], grade=[1.0, 0.0])
+    doc.note[0] = "<r>note</r>"
+    out = tmp_path / "w.xlsx"
+    export_workbook(doc, out)
+    ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
+    assert [ws.cell(r, 2).value for r in (2, 3)] == ["<r><t>x</t></r>", "a&b<c>"]
+    assert ws.cell(2, 8).value == "<r>note</r>"
+    back = read_workbook(out)
+    assert list(back.source_id) == ["<r><t>x</t></r>", "a&b<c>"]
+    assert back.note[0] == "<r>note</r>"
+
+
+def test_an_infinite_score_is_refused_with_a_message(tmp_path: Path) -> None:
+    doc = Document.from_columns(query=["q"], source_id=["a"], score=[math.inf], grade=[1.0])
+    with pytest.raises(wbmod.InputError, match="infinite"):
+        export_workbook(doc, tmp_path / "w.xlsx")
+    assert not (tmp_path / "w.xlsx").exists()
