@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from core.clipboard import PastedGrade, read_grade
 from core.conventions import Conventions, Rubric, format_cutoff
 from core.document import AuditEntry, Document, GradeState, grade_text
 from core.engine import Evaluation, Status
@@ -115,12 +116,14 @@ def _differs(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDAr
     return out
 
 
-def parse_grade_text(text: str, rubric: Rubric | None) -> tuple[float | None, GradeState]:
+def parse_grade_text(text: str, rubric: Rubric | None) -> PastedGrade:
     """Read what a reviewer typed as a grade.
 
-    A number, a rubric label (case-insensitive), ``unknown`` or ``unrateable``
-    (also a rubric label followed by its number, as the grade editor lists
-    them: ``2 - substantial support``).
+    The grammar of pasted cells (:func:`core.clipboard.read_grade`: a number,
+    a rubric label, ``unknown``, ``N/A`` or ``unrateable: reason``), a number
+    outside the rubric allowed, plus what the grade editor lists: a number
+    followed by its label (``2 - substantial support``) and ``x`` for
+    unrateable.
 
     Raises
     ------
@@ -128,24 +131,15 @@ def parse_grade_text(text: str, rubric: Rubric | None) -> tuple[float | None, Gr
         When the text is none of these.
     """
     raw = text.strip()
-    low = raw.casefold()
-    if low in ("unknown", "?", ""):
-        return None, GradeState.UNKNOWN
-    if low in ("unrateable", "x"):
-        return None, GradeState.UNRATEABLE
-    head = raw.split(" - ", 1)[0].strip()
-    try:
-        value = float(head)
-    except ValueError:
-        value = math.nan
-    if math.isfinite(value):
-        return value, GradeState.NUMBER
-    if rubric is not None:
-        found = rubric.value_for_label(raw)
-        if found is not None:
-            return found, GradeState.NUMBER
-    raise ValueError(
-        f"{text!r} is not a grade: type a number, a rubric label, unknown or unrateable")
+    if raw.casefold() == "x":
+        return PastedGrade(None, GradeState.UNRATEABLE)
+    head, sep, _ = raw.partition(" - ")
+    if sep:
+        try:
+            return read_grade(head, rubric, outside_rubric=True)
+        except ValueError:
+            pass
+    return read_grade(raw, rubric, outside_rubric=True)
 
 
 # -- the query navigator ---------------------------------------------------------------
@@ -384,8 +378,9 @@ class CandidateModel(QAbstractTableModel):
     :attr:`grade_edit_requested` and the window pushes an undo command.
     """
 
-    #: (candidate index, grade or None, state) asked for by an edit.
-    grade_edit_requested = Signal(int, object, int)
+    #: (candidate index, grade or None, state, unrateable reason or None) asked
+    #: for by an edit.
+    grade_edit_requested = Signal(int, object, int, object)
 
     def __init__(self, section: str = "ranked", parent: Any = None) -> None:
         super().__init__(parent)
@@ -722,13 +717,16 @@ class CandidateModel(QAbstractTableModel):
         if (self._ev is None or role != EDIT or not index.isValid()
                 or index.column() != GridColumn.GRADE):
             return False
-        rubric = self._rubric
-        try:
-            grade, state = (value if isinstance(value, tuple)
-                            else parse_grade_text(str(value), rubric))
-        except ValueError:
-            return False
-        self.grade_edit_requested.emit(int(self._rows[index.row()]), grade, int(state))
+        reason: str | None = None  # None: the window asks for an unrateable reason
+        if isinstance(value, tuple):
+            grade, state = value
+        else:
+            try:
+                got = parse_grade_text(str(value), self._rubric)
+            except ValueError:
+                return False
+            grade, state, reason = got.grade, got.state, got.reason or None
+        self.grade_edit_requested.emit(int(self._rows[index.row()]), grade, int(state), reason)
         return True
 
 

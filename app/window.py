@@ -158,7 +158,8 @@ class MainWindow(QMainWindow):
                 lambda row, grade, state, v=view: self._grade_key(v, row, grade, state))
         for model in (self.grid_model, self.not_retrieved_model):
             model.grade_edit_requested.connect(
-                lambda i, grade, state: self.set_grade(i, grade, GradeState(state)))
+                lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
+                                                               reason=reason))
         self.conventions_panel.conventions_edited.connect(self._conventions_edited)
         self.summary_panel.candidate_requested.connect(self.select_candidate)
         a = self.app_actions

@@ -7,10 +7,11 @@ wrapped in double quotes (inner quotes doubled), lines ended by ``\\r\\n``
 last row. :func:`parse_range` reads that back into a rectangle of strings;
 :func:`format_range` writes one.
 
-:func:`parse_grade` maps pasted text to a grade through the rubric: numbers,
-rubric labels, blank / ``unknown`` and ``N/A`` / ``unrateable``. Bad cells
-become :class:`CellError` values (with row and column) instead of exceptions,
-so a paste can report every bad cell at once.
+:func:`read_grade` reads text as a grade through the rubric: numbers, rubric
+labels, blank / ``unknown`` and ``N/A`` / ``unrateable`` (the grammar the
+grid's editor, pasting and a workbook's grade cells share). :func:`parse_grade`
+makes a bad pasted cell a :class:`CellError` value (with row and column)
+instead of an exception, so a paste can report every bad cell at once.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = [
     "parse_grade",
     "parse_grades",
     "parse_range",
+    "read_grade",
 ]
 
 UNKNOWN_WORDS = frozenset({"unknown", "?", "not judged", "unjudged"})
@@ -163,27 +165,29 @@ class CellError:
         return f"row {self.row + 1}, column {self.column + 1}: {self.text!r}: {self.problem}"
 
 
-def parse_grade(
-    text: str, rubric: Rubric | None = None, *, row: int = 0, column: int = 0
-) -> PastedGrade | CellError:
-    """Read one pasted cell as a grade.
+def read_grade(text: str, rubric: Rubric | None = None, *,
+               outside_rubric: bool = False) -> PastedGrade:
+    """Read text as a grade: the one grammar of the grid's editor, pasted
+    cells and a workbook's grade cells.
 
     Accepted: a finite number (``2``, ``2.5``, ``2,5``); a rubric label
     (case-insensitive); ``N=label`` as the rubric prints it; blank,
     ``unknown`` or ``?`` (state unknown); ``N/A``, ``unrateable`` or
-    ``unrateable: reason`` (state unrateable, with the reason). With a
-    rubric, a number outside it is an error (a pasted column of scores, not
-    grades, is the usual cause).
+    ``unrateable: reason`` (state unrateable, with the reason). With a rubric,
+    a number outside it is refused unless ``outside_rubric``.
+
+    Raises
+    ------
+    ValueError
+        Why the text is not a grade, in one sentence.
 
     Examples
     --------
     >>> r = Rubric.parse("0=no,1=partial,2=direct")
-    >>> parse_grade("partial", r)
-    PastedGrade(grade=1.0, state=<GradeState.NUMBER: 0>, reason='')
-    >>> parse_grade("N/A", r).state.label
-    'unrateable'
-    >>> print(parse_grade("0.87", r, row=2, column=0))
-    row 3, column 1: '0.87': 0.87 is not a grade of the rubric (0, 1, 2)
+    >>> read_grade("unrateable: page gone", r)
+    PastedGrade(grade=None, state=<GradeState.UNRATEABLE: 2>, reason='page gone')
+    >>> read_grade("7", r, outside_rubric=True).grade
+    7.0
     """
     cell = text.strip()
     folded = cell.casefold()
@@ -201,20 +205,42 @@ def parse_grade(
             if value is not None and (rubric.label_for(value) or "").casefold() != (
                 label.strip().casefold()
             ):
-                return CellError(row, column, text, "the number and the rubric label disagree")
+                raise ValueError("the number and the rubric label disagree")
     if value is None:
-        hint = (
+        raise ValueError("not a grade; " + (
             f"use a number or a rubric label ({rubric.text})" if rubric is not None
-            else "use a number, blank/unknown or N/A"
-        )
-        return CellError(row, column, text, f"not a grade; {hint}")
+            else "use a number, blank/unknown or N/A"))
     if not math.isfinite(value):
-        return CellError(row, column, text, "not a finite number")
-    if rubric is not None and rubric.label_for(value) is None:
+        raise ValueError("not a finite number")
+    if rubric is not None and not outside_rubric and rubric.label_for(value) is None:
         allowed = ", ".join(_fmt(v) for v in rubric.values)
-        problem = f"{_fmt(value)} is not a grade of the rubric ({allowed})"
-        return CellError(row, column, text, problem)
+        raise ValueError(f"{_fmt(value)} is not a grade of the rubric ({allowed})")
     return PastedGrade(value, GradeState.NUMBER)
+
+
+def parse_grade(
+    text: str, rubric: Rubric | None = None, *, row: int = 0, column: int = 0
+) -> PastedGrade | CellError:
+    """Read one pasted cell as a grade (:func:`read_grade`); a cell that is
+    not one becomes a :class:`CellError` at ``row``, ``column``.
+
+    With a rubric, a number outside it is an error (a pasted column of
+    scores, not grades, is the usual cause).
+
+    Examples
+    --------
+    >>> r = Rubric.parse("0=no,1=partial,2=direct")
+    >>> parse_grade("partial", r)
+    PastedGrade(grade=1.0, state=<GradeState.NUMBER: 0>, reason='')
+    >>> parse_grade("N/A", r).state.label
+    'unrateable'
+    >>> print(parse_grade("0.87", r, row=2, column=0))
+    row 3, column 1: '0.87': 0.87 is not a grade of the rubric (0, 1, 2)
+    """
+    try:
+        return read_grade(text, rubric)
+    except ValueError as exc:
+        return CellError(row, column, text, str(exc))
 
 
 def _fmt(value: float) -> str:

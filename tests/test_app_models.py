@@ -168,10 +168,27 @@ def test_navigator_filters_by_text_and_status():
 
 def test_parse_grade_text():
     rubric = Rubric.parse("0=no,1=partial support")
-    assert parse_grade_text("1", rubric) == (1.0, GradeState.NUMBER)
-    assert parse_grade_text("Partial Support", rubric) == (1.0, GradeState.NUMBER)
-    assert parse_grade_text("1 - partial support", rubric) == (1.0, GradeState.NUMBER)
-    assert parse_grade_text("unknown", rubric) == (None, GradeState.UNKNOWN)
-    assert parse_grade_text("unrateable", rubric) == (None, GradeState.UNRATEABLE)
-    with pytest.raises(ValueError, match="not a grade"):
+    number, unknown, unrateable = GradeState.NUMBER, GradeState.UNKNOWN, GradeState.UNRATEABLE
+    cases = {
+        "1": (1.0, number, ""),
+        "Partial Support": (1.0, number, ""),
+        "1 - partial support": (1.0, number, ""),  # as the grade editor lists it
+        "1=partial support": (1.0, number, ""),  # as the rubric prints it
+        "2,5": (2.5, number, ""),  # outside the rubric: typed on purpose, taken
+        "unknown": (None, unknown, ""),
+        "?": (None, unknown, ""),
+        "": (None, unknown, ""),
+        "unrateable": (None, unrateable, ""),
+        "N/A": (None, unrateable, ""),
+        "x": (None, unrateable, ""),
+        "unrateable: page gone": (None, unrateable, "page gone"),
+    }
+    for text, want in cases.items():
+        got = parse_grade_text(text, rubric)
+        assert (got.grade, got.state, got.reason) == want, text
+    with pytest.raises(ValueError, match="not a finite number"):
         parse_grade_text("nan", rubric)
+    with pytest.raises(ValueError, match="not a grade"):
+        parse_grade_text("lots", rubric)
+    with pytest.raises(ValueError, match="disagree"):
+        parse_grade_text("0=partial support", rubric)

@@ -375,6 +375,22 @@ def test_edited_grades_are_picked_up_with_audit_entries(tmp_path: Path) -> None:
     assert edited.read_bytes() == before
 
 
+def test_grade_cells_read_like_typed_and_pasted_grades(tmp_path: Path) -> None:
+    doc = seed_document()
+    out = tmp_path / "seed.xlsx"
+    export_workbook(doc, out)
+    edited = tmp_path / "edited.xlsx"
+    # Row 2 = case-A/B; row 3 = case-A/A; row 4 = case-A/C (see above).
+    _edit(out, edited, {"F2": "N/A", "F3": "unrateable: page gone", "F4": "2,5"})
+    back = read_workbook(edited)
+    m = {back.source_id[i]: i for i in back.members(back.query_index("case-A"))}
+    assert (back.state[m["B"]], back.reason[m["B"]]) == (GradeState.UNRATEABLE, "")
+    assert (back.state[m["A"]], back.reason[m["A"]]) == (GradeState.UNRATEABLE, "page gone")
+    assert (back.grade[m["C"]], back.state[m["C"]]) == (2.5, GradeState.NUMBER)
+    assert [(e.source_id, e.after) for e in back.audit] == [
+        ("B", "unrateable"), ("A", "unrateable"), ("C", "2.5")]
+
+
 @pytest.mark.parametrize(("value", "message"), [
     ("lots", "'lots' is not a number"),
     ("=2+1", "is a formula"),

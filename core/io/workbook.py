@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.aggregate import summarize
+from core.clipboard import PastedGrade, read_grade
 from core.compare import TIE_TOLERANCE, Comparison, compare
 from core.conventions import Conventions, GainRule, Weighting
 from core.document import AuditEntry, Document, GradeState
@@ -1291,10 +1292,11 @@ def _document_from_metadata(meta: dict[str, Any], name: str) -> Document:
     return doc
 
 
-def _parse_grade(
-    cell: Any, doc: Document, name: str, row: int
-) -> tuple[float | None, GradeState]:
-    """A current-grade cell as (grade, state); InputError when it is not one."""
+def _parse_grade(cell: Any, doc: Document, name: str, row: int) -> PastedGrade:
+    """A current-grade cell as a grade, state and reason (the grammar of typed
+    and pasted grades, :func:`core.clipboard.read_grade`; a number outside
+    the rubric is taken: the sheet's dropdown only warns); InputError when it
+    is not one."""
     column = f"{_GRADE_COL} (current grade)"
 
     def bad(problem: str) -> InputError:
@@ -1303,7 +1305,7 @@ def _parse_grade(
                           hint="enter a rubric grade (a number), unknown or unrateable")
 
     if cell is None or getattr(cell, "value", None) is None:
-        return None, GradeState.UNKNOWN
+        return PastedGrade(None, GradeState.UNKNOWN)
     if getattr(cell, "data_type", None) == "f":
         raise bad("the current grade is a formula; a grade must be typed in as a value")
     value = cell.value
@@ -1312,26 +1314,13 @@ def _parse_grade(
     if isinstance(value, int | float):
         if not math.isfinite(value):
             raise bad("the current grade is not a finite number")
-        return float(value), GradeState.NUMBER
+        return PastedGrade(float(value), GradeState.NUMBER)
     if isinstance(value, str):
-        text = value.strip()
-        low = text.casefold()
-        if low in ("", "unknown"):
-            return None, GradeState.UNKNOWN
-        if low == "unrateable":
-            return None, GradeState.UNRATEABLE
         try:
-            number = float(text)
-        except ValueError:
-            number = math.nan
-        if math.isfinite(number):
-            return number, GradeState.NUMBER
-        rubric = doc.conventions.rubric
-        found = rubric.value_for_label(text) if rubric is not None else None
-        if found is not None:
-            return found, GradeState.NUMBER
-        raise bad(f"the current grade {text!r} is not a number, a rubric label, unknown or "
-                  "unrateable")
+            return read_grade(value, doc.conventions.rubric, outside_rubric=True)
+        except ValueError as exc:
+            raise bad(f"the current grade {value.strip()!r} is not a number, a rubric label, "
+                      f"unknown or unrateable ({exc})") from None
     raise bad(f"the current grade {value!r} is not a grade")
 
 
@@ -1363,7 +1352,8 @@ def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> Non
                 file=name, sheet=sheet, line=r, column="A/B",
                 hint="rows were moved or deleted; undo that in the spreadsheet",
             )
-        grade, state = _parse_grade(cells[grade_col - 1], doc, name, r)
+        got = _parse_grade(cells[grade_col - 1], doc, name, r)
+        grade, state, reason = got.grade, got.state, got.reason
         note_cell = cells[note_col - 1]
         note_value = getattr(note_cell, "value", None) if note_cell is not None else None
         note = "" if note_value is None else str(note_value)
@@ -1372,11 +1362,12 @@ def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> Non
             doc.set_note(i, note)
         old_state = int(doc.state[i])
         same = state == old_state and (
-            state != GradeState.NUMBER or grade == float(doc.grade[i])
+            grade == float(doc.grade[i]) if state == GradeState.NUMBER
+            else state != GradeState.UNRATEABLE or not reason or reason == doc.reason[i]
         )
         if not same:
             set_grade(i, grade, state, who=OUTSIDE_WHO, note=note if note_changed else "",
-                      origin=OUTSIDE_ORIGIN)
+                      origin=OUTSIDE_ORIGIN, reason=reason or doc.reason[i])
     if seen != len(rows):
         raise InputError(
             f"the sheet has {seen} candidate rows, but {len(rows)} were exported",
