@@ -322,6 +322,25 @@ def test_round_trip_is_lossless(tmp_path: Path) -> None:
     assert all_cells(first) == all_cells(second)
 
 
+
+def test_text_excel_escapes_or_cuts_reopens_unchanged(tmp_path: Path) -> None:
+    # Control characters are stored as _xHHHH_ (and a literal _xHHHH_ as
+    # _x005F_xHHHH_), which openpyxl does not undo; a note longer than a cell
+    # holds is cut in the sheet. Reopening takes none of them for an edit.
+    notes = ["a\x01b", "_x0041_", " both ends ", "x" * 40_000, "é☃"]
+    doc = Document.from_columns(query=["q\x02"] * len(notes),
+                                source_id=[f"s{i}_x0042_" for i in range(len(notes))],
+                                score=[float(i) for i in range(len(notes))], grade=[1.0] * len(notes))
+    for i, note in enumerate(notes):
+        doc.note[i] = note
+    out = tmp_path / "w.xlsx"
+    export_workbook(doc, out)
+    ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
+    assert {ws.cell(r, 8).value for r in range(2, 7)} >= {"a_x0001_b", "_x005F_x0041_"}
+    back = read_workbook(out)
+    assert back.audit == []
+    _assert_same_document(doc, back)
+
 def test_large_metadata_is_chunked(tmp_path: Path) -> None:
     n = 3000
     doc = Document.from_columns(query=[f"q{i // 30}" for i in range(n)],

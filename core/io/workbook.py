@@ -1292,6 +1292,26 @@ def _document_from_metadata(meta: dict[str, Any], name: str) -> Document:
     return doc
 
 
+def _cell_text(value: Any) -> str:
+    """A cell's text as the spreadsheet shows it: openpyxl leaves Excel's
+    ``_xHHHH_`` escapes (control characters, and ``_x005F_`` before a
+    literal ``_xHHHH_``) as they are stored; they are undone here."""
+    from openpyxl.utils.escape import unescape
+
+    return unescape(value) if isinstance(value, str) else str(value)
+
+
+def _same_text(cell: str, text: str) -> bool:
+    """Whether a text cell still holds ``text`` as exported: a text longer
+    than a cell can hold (32,767 UTF-16 units) was cut, and the workbook's
+    metadata keeps the whole."""
+    if cell == text:
+        return True
+    from xlsxwriter.utility import _utf16_len, _utf16_truncate
+
+    return bool(_utf16_len(text) > 32_767 and cell == _utf16_truncate(text, 32_767))
+
+
 def _parse_grade(cell: Any, doc: Document, name: str, row: int) -> PastedGrade:
     """A current-grade cell as a grade, state and reason (the grammar of typed
     and pasted grades, :func:`core.clipboard.read_grade`; a number outside
@@ -1316,6 +1336,7 @@ def _parse_grade(cell: Any, doc: Document, name: str, row: int) -> PastedGrade:
             raise bad("the current grade is not a finite number")
         return PastedGrade(float(value), GradeState.NUMBER)
     if isinstance(value, str):
+        value = _cell_text(value)
         try:
             return read_grade(value, doc.conventions.rubric, outside_rubric=True)
         except ValueError as exc:
@@ -1343,9 +1364,10 @@ def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> Non
         cells = tuple(cells)
         if len(cells) < note_col:
             cells = cells + (None,) * (note_col - len(cells))
-        query = getattr(cells[0], "value", None)
-        source = getattr(cells[1], "value", None)
-        if (str(query), str(source)) != (doc.query_ids[int(doc.query[i])], doc.source_id[i]):
+        query = _cell_text(getattr(cells[0], "value", None))
+        source = _cell_text(getattr(cells[1], "value", None))
+        if not (_same_text(query, doc.query_ids[int(doc.query[i])])
+                and _same_text(source, doc.source_id[i])):
             raise InputError(
                 f"this row should hold query {doc.query_ids[int(doc.query[i])]!r}, source "
                 f"{doc.source_id[i]!r}, but holds {query!r}, {source!r}",
@@ -1356,8 +1378,8 @@ def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> Non
         grade, state, reason = got.grade, got.state, got.reason
         note_cell = cells[note_col - 1]
         note_value = getattr(note_cell, "value", None) if note_cell is not None else None
-        note = "" if note_value is None else str(note_value)
-        note_changed = note != doc.note[i]
+        note = "" if note_value is None else _cell_text(note_value)
+        note_changed = not _same_text(note, doc.note[i])
         if note_changed:
             doc.set_note(i, note)
         old_state = int(doc.state[i])
