@@ -1,9 +1,10 @@
 """Explain why the current conventions and a peer's give different NDCG.
 
-"Explain a disagreement…" (menu Review) opens a dock with a preset combo
-(trec_eval, sklearn, ranx). The current conventions are changed into the
-preset's one convention at a time (:func:`core.explain.explain`; the
-cutoffs stay the current ones, so the values pair up) and each step is a
+"Explain a disagreement…" (menu Review) opens a dock with two combos: from
+the current conventions or a preset, to a preset (trec_eval, sklearn,
+ranx). The first conventions are changed into the second one convention at
+a time (:func:`core.explain.explain`; the cutoffs and rubric stay the
+current ones, so the values pair up) and each step is a
 row: the convention, its choice before and after, its share of the mean
 change and of the current query's change. The last row is the whole
 difference; the steps add up to it. Below: core's sentence and the peer
@@ -68,7 +69,7 @@ class StepsModel(RowsModel):
         rows: list[tuple[Any, ...]] = []
         for s in x.steps:
             rows.append((s.field, s.before, s.after, s.mean[j], _cell(x, s.contribution, q, j)))
-        rows.append((self.tr("total"), self.tr("current conventions"),
+        rows.append((self.tr("total"), x.start.preset or self.tr("current conventions"),
                      x.end.preset or self.tr("second conventions"), x.mean_total[j],
                      _cell(x, x.total, q, j)))
         self.set_rows(rows)
@@ -91,7 +92,8 @@ def _cell(x: Explanation, values: Any, q: int, j: int) -> float | None:
 
 
 class ExplainView(QWidget):
-    """The step-by-step account of current conventions -> a preset's."""
+    """The step-by-step account of the current conventions (or a preset's) ->
+    a preset's."""
 
     def __init__(self, window: Any, decimals: Callable[[], int],
                  parent: QWidget | None = None) -> None:
@@ -99,6 +101,11 @@ class ExplainView(QWidget):
         self.setObjectName("explainView")
         self.main = window
         self.explanation: Explanation | None = None
+        self.start = QComboBox(self)
+        self.start.setObjectName("explainFrom")
+        self.start.addItem(self.tr("current conventions"), "")
+        for name in PRESETS:
+            self.start.addItem(name, name)
         self.preset = QComboBox(self)
         self.preset.setObjectName("explainPreset")
         self.preset.addItems(list(PRESETS))
@@ -121,7 +128,9 @@ class ExplainView(QWidget):
         self.peers.setWordWrap(True)
         self.peers.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Current conventions against:"), self))
+        top.addWidget(QLabel(self.tr("From:"), self))
+        top.addWidget(self.start)
+        top.addWidget(QLabel(self.tr("to:"), self))
         top.addWidget(self.preset)
         top.addWidget(QLabel(self.tr("Cutoff:"), self))
         top.addWidget(self.cutoff)
@@ -137,6 +146,7 @@ class ExplainView(QWidget):
         self.timer.setInterval(REFRESH_DELAY_MS)
         self.timer.timeout.connect(self.refresh)
         self.dirty = True
+        self.start.currentIndexChanged.connect(lambda _i: self.refresh())
         self.preset.currentIndexChanged.connect(lambda _i: self.refresh())
         self.cutoff.currentIndexChanged.connect(lambda _i: self.show_query())
 
@@ -144,12 +154,20 @@ class ExplainView(QWidget):
     def j(self) -> int:
         return max(self.cutoff.currentIndex(), 0)
 
-    def second_conventions(self) -> Conventions:
-        """The chosen preset, with the current cutoffs (paired in order) and rubric
+    def _preset(self, name: str) -> Conventions:
+        """A preset with the current cutoffs (paired in order) and rubric
         (labels only, no arithmetic)."""
         current = self.main.conventions
-        return Conventions.from_preset(self.preset.currentText(), cutoffs=current.cutoffs,
-                                       rubric=current.rubric)
+        return Conventions.from_preset(name, cutoffs=current.cutoffs, rubric=current.rubric)
+
+    def first_conventions(self) -> Conventions:
+        """The current conventions, or the preset chosen in "From"."""
+        name = self.start.currentData()
+        return self._preset(name) if name else self.main.conventions
+
+    def second_conventions(self) -> Conventions:
+        """The preset chosen in "to"."""
+        return self._preset(self.preset.currentText())
 
     def schedule(self, *_: object) -> None:
         self.dirty = True
@@ -160,7 +178,7 @@ class ExplainView(QWidget):
         """Explain now (the document under both conventions and every step)."""
         self.timer.stop()
         doc: Document = self.main.document
-        start: Conventions = self.main.conventions
+        start = self.first_conventions()
         end = self.second_conventions()
         self.cutoff.blockSignals(True)
         keep = self.cutoff.currentIndex()
@@ -173,7 +191,7 @@ class ExplainView(QWidget):
         except NdcgError as exc:
             self.explanation = None
             self.title.setText(str(exc))
-        _matches, text = peer_matches(start)
+        _matches, text = peer_matches(self.main.conventions)
         self.peers.setText(self.tr("Peers for the current conventions: {0}").format(text))
         self.dirty = False
         self.show_query()
@@ -190,9 +208,9 @@ class ExplainView(QWidget):
         qid = self.main.current_query_id or "-"
         k = format_cutoff(x.start.cutoffs[j])
         self.title.setText(self.tr(
-            "From the current conventions to {0} (cutoffs kept), NDCG@{1}; "
-            "'this query' is {2}. The steps add up to the total row.").format(
-                self.preset.currentText(), k, qid))
+            "From {0} to {1} (cutoffs kept), NDCG@{2}; "
+            "'this query' is {3}. The steps add up to the total row.").format(
+                self.start.currentText(), self.preset.currentText(), k, qid))
         self.sentence.setText(x.sentence(j))
 
 

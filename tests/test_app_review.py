@@ -20,6 +20,7 @@ from app.compare_view import ChangeColumn, CompareColumn
 from app.explain_view import StepColumn
 from app.judges_view import AlphaColumn, KappaColumn
 from app.models import GridColumn
+from core.aggregate import summarize
 from core.compare import run_with_judgments
 from core.conventions import Conventions
 from core.document import Document, GradeState
@@ -276,6 +277,34 @@ def test_explain_trec_eval_case_e_tie_step(qtbot, window):
     assert step[StepColumn.QUERY_CHANGE] == pytest.approx(
         (1 + 3 / L) / idcg - 2 * (1 + 1 / L) / idcg, abs=1e-12)
 
+
+
+def test_explain_from_one_preset_to_another(qtbot, window):
+    # trec_eval against sklearn on the window's document, whatever the
+    # current conventions: the steps add up to the difference of the means.
+    w = window
+    w.set_query(w.document.query_index("case-E"))
+    w.explain_view.open()
+    view = w.explain_view.view
+    view.start.setCurrentIndex(view.start.findData("trec_eval"))
+    view.preset.setCurrentText("sklearn")
+    view.cutoff.setCurrentIndex(ALL)
+    assert "From trec_eval to sklearn" in view.title.text()
+    rows = view.model.rows()
+    steps, total = rows[:-1], rows[-1]
+    assert (total[StepColumn.FROM], total[StepColumn.TO]) == ("trec_eval", "sklearn")
+    first, second = (Conventions.from_preset(name, cutoffs=w.conventions.cutoffs,
+                                             rubric=w.conventions.rubric)
+                     for name in ("trec_eval", "sklearn"))
+    mean = [summarize(evaluate(w.document, c))[ALL].mean for c in (first, second)]
+    assert total[StepColumn.MEAN_CHANGE] == pytest.approx(mean[1] - mean[0], abs=1e-12)
+    assert sum(s[StepColumn.MEAN_CHANGE] for s in steps) == pytest.approx(
+        mean[1] - mean[0], abs=1e-12)
+    tie = next(s for s in steps if s[StepColumn.CONVENTION] == "ties")
+    assert (tie[StepColumn.FROM], tie[StepColumn.TO]) == ("id-desc", "average")
+    # Back to the current conventions: the ties step runs the other way round.
+    view.start.setCurrentIndex(0)
+    assert "From current conventions to sklearn" in view.title.text()
 
 def test_explain_peer_commands_for_matching_conventions(qtbot, window):
     w = window

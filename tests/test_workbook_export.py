@@ -330,7 +330,8 @@ def test_text_excel_escapes_or_cuts_reopens_unchanged(tmp_path: Path) -> None:
     notes = ["a\x01b", "_x0041_", " both ends ", "x" * 40_000, "é☃"]
     doc = Document.from_columns(query=["q\x02"] * len(notes),
                                 source_id=[f"s{i}_x0042_" for i in range(len(notes))],
-                                score=[float(i) for i in range(len(notes))], grade=[1.0] * len(notes))
+                                score=[float(i) for i in range(len(notes))],
+                                grade=[1.0] * len(notes))
     for i, note in enumerate(notes):
         doc.note[i] = note
     out = tmp_path / "w.xlsx"
