@@ -182,6 +182,18 @@ def test_grade_editor_offers_rubric_labels(qtbot, window):
 
 
 
+def type_grade(qtbot, w, row: int, text: str) -> None:
+    """Open the grid's grade editor on ``row``, type ``text`` and press Return."""
+    qtbot.waitUntil(lambda: w.grid.findChild(QComboBox, "gradeEditor") is None)
+    idx = w.grid_model.index(row, GridColumn.GRADE)
+    w.grid.setCurrentIndex(idx)
+    w.grid.edit(idx)
+    combo = w.grid.findChild(QComboBox, "gradeEditor")
+    combo.lineEdit().selectAll()
+    qtbot.keyClicks(combo.lineEdit(), text)
+    qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
+
+
 def test_typed_unrateable_reason_needs_no_dialog(qtbot, window, monkeypatch):
     # The editor reads typed text with the grammar of pasted cells: a reason
     # after "unrateable:" is taken as typed; "N/A" alone asks for one.
@@ -189,28 +201,17 @@ def test_typed_unrateable_reason_needs_no_dialog(qtbot, window, monkeypatch):
     show(w, "case-A")
     asked: list[bool] = []
     monkeypatch.setattr(w, "_ask_reason", lambda: asked.append(True) or "asked")
-    idx = w.grid_model.index(1, GridColumn.GRADE)
-    w.grid.setCurrentIndex(idx)
-    w.grid.edit(idx)
-    combo = w.grid.findChild(QComboBox, "gradeEditor")
-    combo.lineEdit().selectAll()
-    qtbot.keyClicks(combo.lineEdit(), "unrateable: page gone")
-    qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
+    type_grade(qtbot, w, 1, "unrateable: page gone")
     i = w.grid_model.candidate(1)
     assert (w.document.state[i], w.document.reason[i]) == (GradeState.UNRATEABLE, "page gone")
     assert asked == []
-    qtbot.waitUntil(lambda: w.grid.findChild(QComboBox, "gradeEditor") is None)
-    idx = w.grid_model.index(2, GridColumn.GRADE)
-    w.grid.setCurrentIndex(idx)
-    w.grid.edit(idx)
-    combo = w.grid.findChild(QComboBox, "gradeEditor")
-    combo.lineEdit().selectAll()
-    qtbot.keyClicks(combo.lineEdit(), "N/A")
-    qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
+    type_grade(qtbot, w, 2, "N/A")
     j = w.grid_model.candidate(2)
     assert (w.document.state[j], w.document.reason[j]) == (GradeState.UNRATEABLE, "asked")
     assert asked == [True]
-    assert w.undo_stack.count() == 2
+    type_grade(qtbot, w, 0, "2,5")  # a decimal comma, outside the rubric: typed on purpose
+    assert w.document.grade[w.grid_model.candidate(0)] == 2.5
+    assert w.undo_stack.count() == 3
 
 def test_exponential_gain_from_the_dock_recomputes_and_undoes(window):
     w = window

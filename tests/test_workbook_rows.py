@@ -20,21 +20,13 @@ from core.conventions import Conventions
 from core.document import Document, GradeState
 from core.engine import Evaluation
 from core.io import workbook as wbmod
-from core.io.workbook import CANDIDATE_COLUMNS, SHEETS, export_workbook, read_workbook
+from core.io.workbook import SHEETS, export_workbook, read_workbook
 from tests.test_workbook_export import make_document
 
 
-def _cell_by_cell(wb: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.ndarray,
-                  blocks: list[tuple[int, int]], sheet: str = SHEETS["candidates"]) -> None:
-    """The Candidates sheet written through xlsxwriter's per-cell calls."""
-    ws = wb.add_worksheet(sheet)
-    ws.freeze_panes(1, 2)
-    ws.set_column(0, 1, 16)
-    ws.set_column(7, 7, 24)
-    ws.set_column(8, 14, 12)
-    ws.set_column(15, len(CANDIDATE_COLUMNS) - 1, 12, None, {"level": 1, "hidden": True})
-    for c, (_, header) in enumerate(CANDIDATE_COLUMNS):
-        ws.write_string(0, c, header, fmt.header)
+def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.ndarray,
+                  blocks: list[tuple[int, int]]) -> None:
+    """The Candidates rows written through xlsxwriter's per-cell calls."""
     vals = wbmod._candidate_values(doc, ev, perm, blocks)
 
     def cached_number(x: float) -> Any:
@@ -76,14 +68,6 @@ def _cell_by_cell(wb: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
             ws.write_number(r, 15, tie[i])
         for col, formula in wbmod._row_formulas(r + 1, lo + 2, hi + 1, pos[i]):
             ws.put_formula(r, col, formula, cached[col][i])
-    n = perm.size
-    if n:
-        ws.data_validation(1, 5, n, 5, {
-            "validate": "list", "source": "=grade_list", "error_type": "warning",
-            "error_title": "Not a rubric grade",
-            "error_message": "Enter a rubric grade, unknown or unrateable.",
-        })
-    ws.protect("", {"autofilter": True, "format_columns": True})
 
 
 def _sheets(path: Path) -> dict[str, str]:
@@ -108,7 +92,7 @@ def _both(doc: Document, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[di
                                                                              dict[str, str]]:
     export_workbook(doc, tmp / "rendered.xlsx")
     with monkeypatch.context() as m:
-        m.setattr(wbmod, "_write_candidates", _cell_by_cell)
+        m.setattr(wbmod, "_put_candidate_rows", _cell_by_cell)
         export_workbook(doc, tmp / "cells.xlsx")
     return _sheets(tmp / "rendered.xlsx"), _sheets(tmp / "cells.xlsx")
 

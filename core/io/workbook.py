@@ -621,7 +621,7 @@ def _write_candidates(
         ws.write_string(0, c, header, fmt.header)
     n = perm.size
     if n:
-        ws.put_rows(n, len(CANDIDATE_COLUMNS) - 1, _candidate_rows(doc, ev, perm, blocks, fmt))
+        _put_candidate_rows(ws, fmt, doc, ev, perm, blocks)
         ws.data_validation(1, 5, n, 5, {
             "validate": "list", "source": "=grade_list", "error_type": "warning",
             "error_title": "Not a rubric grade",
@@ -630,6 +630,11 @@ def _write_candidates(
     ws.protect("", {"autofilter": True, "format_columns": True})
 
 
+def _put_candidate_rows(ws: Any, fmt: _Formats, doc: Document, ev: Evaluation,
+                        perm: np.ndarray, blocks: list[tuple[int, int]]) -> None:
+    """The Candidates sheet's data rows, below its header row."""
+    ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1, _candidate_rows(doc, ev, perm, blocks, fmt))
+
 
 # -- the Candidates rows, rendered ---------------------------------------------------------
 # A row of the Candidates sheet is 27 cells, 18 of them formulas; xlsxwriter's
@@ -637,7 +642,7 @@ def _write_candidates(
 # escape pass per cell) was most of the export's time. The rows are rendered
 # here instead, from one template per query block, into exactly the XML
 # xlsxwriter writes for the same calls (inline strings in constant-memory
-# mode; tests/test_workbook_export.py compares the two).
+# mode; tests/test_workbook_rows.py compares the two).
 
 #: Text that needs more than a plain copy: XML specials, control characters,
 #: a literal ``_xHHHH_`` (Excel's own escape), or whitespace at either end.
