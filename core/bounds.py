@@ -57,8 +57,8 @@ class _Query:
     def __init__(self, ev: Evaluation, q: int, j: int) -> None:
         c = ev.conventions
         self.k = ev.cutoffs[j]
-        lo, hi = np.searchsorted(ev._sorted_query, [q, q + 1])
-        self.eff = ev._effective_discount(self.k)[lo:hi]
+        lo, hi = ev.positions(q)
+        self.eff = ev.effective_discount(self.k)[lo:hi]
         self.ranked = ev.order[lo:hi]
         self.inventory = ev.ideal(q)
         self.unknown = self.inventory[np.isnan(ev.gain[self.inventory])]

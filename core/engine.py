@@ -7,6 +7,7 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 
 from __future__ import annotations
 
+import copy
 import weakref
 from dataclasses import dataclass
 from enum import StrEnum
@@ -217,6 +218,14 @@ def _order_ranked(
             sub = np.lexsort((-code, group))
             order[pos] = order[pos][sub]
     return order
+
+
+#: Results that follow from scores, ranks and the inventory only (kept by
+#: :meth:`Evaluation.with_queries_from`).
+_GRADE_FREE = frozenset({
+    "n_total", "n_ranked", "n_retrieved", "n_inventory", "rank", "tie_size",
+    "tie_first_rank", "discount",
+})
 
 
 class Evaluation:
@@ -549,10 +558,64 @@ class Evaluation:
         """The query of each position of :attr:`order` (ascending)."""
         return self._sorted_query
 
+    def positions(self, q: int) -> tuple[int, int]:
+        """The slice of :attr:`order` that holds query ``q``'s ranked candidates."""
+        lo, hi = np.searchsorted(self._sorted_query, [q, q + 1])
+        return int(lo), int(hi)
+
     def ranked(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in evaluated order."""
-        lo, hi = np.searchsorted(self._sorted_query, [q, q + 1])
+        lo, hi = self.positions(q)
         return self.order[lo:hi]
+
+    def effective_discount(self, k: int | None) -> FloatArray:
+        """The discount each position of :attr:`order` takes at cutoff ``k``:
+        the mean discount of its tie group's positions up to ``k`` where ties
+        are averaged, else its own (0 past ``k``)."""
+        return self._effective_discount(k)
+
+    def with_queries_from(self, part: Evaluation, members: IntArray) -> Evaluation:
+        """This evaluation with the grade-dependent results of some queries
+        taken from ``part``, an evaluation of ``doc.subset(members)`` under
+        the same conventions (``members``: every row of those queries, in
+        document order).
+
+        Valid only while the ranked order and the ideal inventory do not
+        depend on grades (see :func:`core.incremental.reevaluate`): what
+        follows from scores and ranks alone is kept; gains, the ideal order
+        within each query, and the per-query numbers are spliced in.
+        """
+        doc = self.doc
+        queries = np.unique(doc.query[members])
+        new = copy.copy(self)
+        for name, attr in vars(Evaluation).items():
+            if isinstance(attr, cached_property) and name not in _GRADE_FREE:
+                new.__dict__.pop(name, None)
+        new.gain = self.gain.copy()
+        new.gain[members] = part.gain
+        new._numeric = self._numeric.copy()
+        new._numeric[members] = part._numeric
+        new._sorted_gain = self._sorted_gain.copy()
+        bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
+        for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
+            new._sorted_gain[lo:hi] = new.gain[self.order[lo:hi]]
+        # The ideal lists keep their places (the inventory does not follow
+        # grades); the changed queries' lists are re-sorted in the part.
+        ideal = self.ideal_order.copy()
+        ideal_bounds = np.searchsorted(doc.query[ideal], np.stack([queries, queries + 1]))
+        part_ideal = members[part.ideal_order]
+        at = 0
+        for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):
+            ideal[lo:hi] = part_ideal[at:at + hi - lo]
+            at += hi - lo
+        new.__dict__["ideal_order"] = ideal
+        new.n_open = self.n_open.copy()
+        new.n_open[queries] = part.n_open
+        for name in ("dcg", "idcg", "ndcg", "status_code"):
+            values = getattr(self, name).copy()
+            values[queries] = getattr(part, name)
+            setattr(new, name, values)
+        return new
 
     def ideal(self, q: int) -> IntArray:
         """Candidate indices of query ``q``'s ideal list, best first."""

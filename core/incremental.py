@@ -10,9 +10,7 @@ document is evaluated.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -22,11 +20,6 @@ from core.engine import Evaluation, evaluate
 
 __all__ = ["reevaluate"]
 
-#: Results that follow from scores, ranks and the inventory only (kept).
-_GRADE_FREE = frozenset({
-    "n_total", "n_ranked", "n_retrieved", "n_inventory", "rank", "tie_size",
-    "tie_first_rank", "discount",
-})
 _ORDER_FREE_TIES = (TieRule.SUPPLIED, TieRule.AVERAGE, TieRule.ID_DESC)
 
 
@@ -70,34 +63,4 @@ def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike) -> Evaluatio
     members = np.sort(np.concatenate([doc.members(int(q)) for q in queries]))
     # The changed queries alone, rows in document order: the same sorts and
     # sums run over the same values in the same order as in the whole.
-    part = Evaluation(doc.subset(members), c)
-
-    new = copy.copy(ev)
-    for name, attr in vars(Evaluation).items():
-        if isinstance(attr, cached_property) and name not in _GRADE_FREE:
-            new.__dict__.pop(name, None)
-    new.gain = ev.gain.copy()
-    new.gain[members] = part.gain
-    new._numeric = ev._numeric.copy()
-    new._numeric[members] = part._numeric
-    new._sorted_gain = ev._sorted_gain.copy()
-    bounds = np.searchsorted(ev._sorted_query, np.stack([queries, queries + 1]))
-    for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
-        new._sorted_gain[lo:hi] = new.gain[ev.order[lo:hi]]
-    # The ideal lists keep their places (the inventory does not follow
-    # grades); the changed queries' lists are re-sorted in the part.
-    ideal = ev.ideal_order.copy()
-    ideal_bounds = np.searchsorted(doc.query[ideal], np.stack([queries, queries + 1]))
-    part_ideal = members[part.ideal_order]
-    at = 0
-    for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):
-        ideal[lo:hi] = part_ideal[at:at + hi - lo]
-        at += hi - lo
-    new.__dict__["ideal_order"] = ideal
-    new.n_open = ev.n_open.copy()
-    new.n_open[queries] = part.n_open
-    for name in ("dcg", "idcg", "ndcg", "status_code"):
-        values = getattr(ev, name).copy()
-        values[queries] = getattr(part, name)
-        setattr(new, name, values)
-    return new
+    return ev.with_queries_from(Evaluation(doc.subset(members), c), members)
