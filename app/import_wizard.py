@@ -56,6 +56,7 @@ from core.io.annotator import (
     import_annotations,
     preview,
 )
+from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES, is_annotator_sheet
 from core.io.safety import column_letters
 
 __all__ = [
@@ -67,7 +68,6 @@ __all__ = [
     "IssueColumn",
     "IssuesModel",
     "PreviewModel",
-    "is_foreign_sheet",
     "load_unless_foreign",
     "rubric_text_for",
 ]
@@ -91,47 +91,6 @@ MAPPED_FIELDS: dict[str, str] = {
     "reason": "Unrateable reason",
 }
 LONG, WIDE = "long", "wide"
-TEXT_SHEET_SUFFIXES = (".csv", ".tsv")
-WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
-
-
-def is_foreign_sheet(path: Path) -> bool:
-    """Whether ``path`` is an annotators' sheet rather than a file of our own.
-
-    A workbook is foreign when :func:`core.io.workbook.read_workbook` says it is
-    not an NDCG Worksheet workbook; a CSV/TSV when its header lacks a column
-    the plain worksheet needs (query, source_id, score, grade) and it is not a
-    TREC run. Other files (and unreadable ones) are not: the ordinary open
-    reports their problem.
-    """
-    suffix = path.suffix.lower()
-    if suffix in WORKBOOK_SUFFIXES:
-        from core.io.workbook import read_workbook
-
-        try:
-            read_workbook(path)
-        except InputError as exc:
-            return "not an NDCG Worksheet workbook" in str(exc)
-        return False
-    if suffix not in TEXT_SHEET_SUFFIXES:
-        return False
-    from core.io.delimited import REQUIRED, _match_header, _sniff_delimiter
-    from core.io.load import _looks_like_trec_run
-
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-    except OSError:
-        return False
-    if not head.strip() or b"\x00" in head or head.startswith(b"PK\x03\x04"):
-        return False
-    text = head.decode("utf-8-sig", errors="replace")
-    first = text.splitlines()[0] if text.splitlines() else ""
-    import csv
-
-    header = next(csv.reader([first], delimiter=_sniff_delimiter(first, path)), [])
-    found = _match_header(header)
-    return not all(f in found for f in REQUIRED) and not _looks_like_trec_run(path)
 
 
 def _column_name(col: int, header: list[str]) -> str:
@@ -789,7 +748,7 @@ def rubric_text_for(doc: Document | None) -> str:
 
 def load_unless_foreign(path: Path, conventions: Conventions | None) -> Document | None:
     """Open ``path`` as :func:`core.io.load.load_document` does; None for an
-    annotators' sheet (see :func:`is_foreign_sheet`), which the wizard imports.
+    annotators' sheet (see :func:`core.io.load.is_annotator_sheet`), which the wizard imports.
 
     Our own workbooks are read once (no separate check).
     """
@@ -806,6 +765,6 @@ def load_unless_foreign(path: Path, conventions: Conventions | None) -> Document
                 return None
             raise
         return doc
-    if suffix in TEXT_SHEET_SUFFIXES and path.is_file() and is_foreign_sheet(path):
+    if suffix in TEXT_SHEET_SUFFIXES and path.is_file() and is_annotator_sheet(path):
         return None
     return load_document(path, conventions=conventions)

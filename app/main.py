@@ -96,9 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     QApplication.setApplicationName(APPLICATION)
     foreign = None
     if args.file and not args.qrels:
-        from app.import_wizard import is_foreign_sheet
+        from core.io.load import is_annotator_sheet
 
-        if is_foreign_sheet(Path(args.file)):
+        if is_annotator_sheet(Path(args.file)):
             foreign = Path(args.file)  # an annotators' sheet: the import wizard reads it
     window = build_window(None if foreign else args.file, qrels=args.qrels)
     window.show()

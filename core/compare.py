@@ -1596,12 +1596,12 @@ def load_against(path: str | Path, judgments: Document) -> Document:
     anything else is read as a worksheet with its own grades
     (:func:`core.io.load.load_document`).
     """
-    from core.io.load import WORKBOOK_SUFFIXES, _looks_like_trec_run, load_document
+    from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
 
     path = Path(path)
     if not path.exists():
         raise InputError("no such file", file=str(path), hint="check the path")
     if path.is_file() and path.suffix.lower() not in WORKBOOK_SUFFIXES and (
-            _looks_like_trec_run(path)):
+            looks_like_trec_run(path)):
         return run_with_judgments(path, judgments)
     return load_document(path)

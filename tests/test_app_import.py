@@ -19,7 +19,6 @@ from app.import_wizard import (
     ImportWizard,
     IssuesModel,
     PreviewModel,
-    is_foreign_sheet,
 )
 from app.settings import Settings
 from app.window import MainWindow
@@ -27,6 +26,7 @@ from core.conventions import ConsensusRule, Conventions, Rubric
 from core.document import GradeState
 from core.examples import seed_document
 from core.io.annotator import ColumnMapping, import_annotations, preview
+from core.io.load import is_annotator_sheet
 
 RUBRIC = "0=not relevant,1=partial,2=relevant,3=highly relevant"
 WIDE_CSV = """query,doc,model_conf,grade_alice,grade_bob,notes
@@ -362,10 +362,10 @@ def test_open_a_foreign_sheet_runs_the_wizard(qtbot: Any, monkeypatch: pytest.Mo
     write_document(seed_document(), own)
     book = tmp_path / "own.xlsx"
     write_document(seed_document(), book)
-    assert is_foreign_sheet(wide_csv)
-    assert is_foreign_sheet(long_xlsx)
-    assert not is_foreign_sheet(own)
-    assert not is_foreign_sheet(book)
+    assert is_annotator_sheet(wide_csv)
+    assert is_annotator_sheet(long_xlsx)
+    assert not is_annotator_sheet(own)
+    assert not is_annotator_sheet(book)
 
     window, ops = _window(qtbot)
     chosen: list[Path] = [wide_csv]

@@ -56,7 +56,7 @@ def read_text(path: Path) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
-def _sniff_delimiter(first_line: str, path: Path) -> str:
+def sniff_delimiter(first_line: str, path: Path) -> str:
     if path.suffix.lower() in (".tsv", ".tab"):
         return "\t"
     counts = {d: first_line.count(d) for d in (",", "\t", ";", "|")}
@@ -64,7 +64,7 @@ def _sniff_delimiter(first_line: str, path: Path) -> str:
     return best if counts[best] else ","
 
 
-def _match_header(names: Sequence[str]) -> dict[str, int]:
+def match_header(names: Sequence[str]) -> dict[str, int]:
     cleaned = [n.strip().lower().replace(" ", "_").replace("-", "_") for n in names]
     out: dict[str, int] = {}
     for field, aliases in HEADER_ALIASES.items():
@@ -97,13 +97,13 @@ def read_delimited(path: str | Path, conventions: Conventions | None = None) -> 
     name = str(path)
     text = read_text(path)
     first = text.split("\n", 1)[0]
-    delim = _sniff_delimiter(first, path)
+    delim = sniff_delimiter(first, path)
     rows = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
     try:
         header = next(rows)
     except StopIteration:
         raise InputError("the file is empty", file=name, hint="add a header line") from None
-    cols = _match_header(header)
+    cols = match_header(header)
     missing = [f for f in REQUIRED if f not in cols]
     if missing:
         raise InputError(

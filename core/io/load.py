@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 from core.conventions import Conventions
 from core.document import Document
 from core.errors import InputError
 
-__all__ = ["WORKBOOK_SUFFIXES", "load_document"]
+__all__ = [
+    "TEXT_SHEET_SUFFIXES",
+    "WORKBOOK_SUFFIXES",
+    "is_annotator_sheet",
+    "load_document",
+    "looks_like_trec_run",
+]
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+TEXT_SHEET_SUFFIXES = (".csv", ".tsv")
 
 
 def load_document(
@@ -52,7 +60,7 @@ def load_document(
             "old .xls workbooks are not supported", file=str(path),
             hint="save it as .xlsx in Excel or LibreOffice",
         )
-    if _looks_like_trec_run(path):
+    if looks_like_trec_run(path):
         raise InputError(
             "this looks like a TREC run file", file=str(path),
             hint="name its judgments with --qrels QRELS",
@@ -78,10 +86,46 @@ def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Do
     return result.document
 
 
-def _looks_like_trec_run(path: Path) -> bool:
+def looks_like_trec_run(path: Path) -> bool:
     try:
         with open(path, "rb") as fh:
             first = fh.readline(4096).split()
     except OSError:
         return False
     return len(first) == 6 and first[1] in (b"Q0", b"0", b"q0")
+
+
+def is_annotator_sheet(path: Path) -> bool:
+    """Whether ``path`` is an annotators' sheet rather than a file of our own.
+
+    A workbook is foreign when :func:`core.io.workbook.read_workbook` says it is
+    not an NDCG Worksheet workbook; a CSV/TSV when its header lacks a column
+    the plain worksheet needs (query, source_id, score, grade) and it is not a
+    TREC run. Other files (and unreadable ones) are not: the ordinary open
+    reports their problem.
+    """
+    suffix = path.suffix.lower()
+    if suffix in WORKBOOK_SUFFIXES:
+        from core.io.workbook import read_workbook
+
+        try:
+            read_workbook(path)
+        except InputError as exc:
+            return "not an NDCG Worksheet workbook" in str(exc)
+        return False
+    if suffix not in TEXT_SHEET_SUFFIXES:
+        return False
+    from core.io.delimited import REQUIRED, match_header, sniff_delimiter
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return False
+    if not head.strip() or b"\x00" in head or head.startswith(b"PK\x03\x04"):
+        return False
+    text = head.decode("utf-8-sig", errors="replace")
+    first = text.splitlines()[0] if text.splitlines() else ""
+    header = next(csv.reader([first], delimiter=sniff_delimiter(first, path)), [])
+    found = match_header(header)
+    return not all(f in found for f in REQUIRED) and not looks_like_trec_run(path)
