@@ -160,3 +160,16 @@ def test_an_infinite_score_is_refused_with_a_message(tmp_path: Path) -> None:
     with pytest.raises(wbmod.InputError, match="infinite"):
         export_workbook(doc, tmp_path / "w.xlsx")
     assert not (tmp_path / "w.xlsx").exists()
+
+
+def test_a_document_beyond_a_sheet_is_refused_by_name(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wbmod, "EXCEL_MAX_ROWS", 10)  # a sheet of 9 rows below the header
+    doc = Document.from_columns(query=["q"] * 12, source_id=[f"d{i}" for i in range(12)],
+                                score=[float(i) for i in range(12)], grade=[1.0] * 12)
+    out = tmp_path / "w.xlsx"
+    with pytest.raises(wbmod.InputError, match="Candidates sheet would need 12 rows") as info:
+        export_workbook(doc, out)
+    assert info.value.file == str(out)
+    assert "CSV" in (info.value.hint or "")
+    assert not out.exists()

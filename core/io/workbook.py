@@ -35,7 +35,7 @@ from core.document import AuditEntry, Document, GradeState
 from core.engine import Evaluation, evaluate
 from core.errors import InputError
 from core.io.atomic import atomic_write
-from core.io.safety import check_xlsx
+from core.io.safety import EXCEL_MAX_ROWS, check_xlsx
 
 __all__ = [
     "CANDIDATE_COLUMNS",
@@ -318,6 +318,7 @@ def export_workbook(
     """
     conv = conventions or doc.conventions
     ev = evaluate(doc, conv)
+    _check_fits(doc, ev, Path(path))
     atomic_write(Path(path), lambda tmp: _write(tmp, doc, ev))
 
 
@@ -385,6 +386,8 @@ def export_comparison_workbook(
                          hint="pass the comparison under these conventions, or none")
     done = comparison
     labels = (name_a or doc_a.name or "run A", name_b or doc_b.name or "run B")
+    _check_fits(doc_a, done.ev_a, Path(path))
+    _check_fits(done.doc_b, done.ev_b, Path(path))
     atomic_write(Path(path), lambda tmp: _write(tmp, doc_a, done.ev_a, done, labels))
     return done
 
@@ -433,6 +436,18 @@ def _write(
             wb.define_name(name, ref)
     finally:
         wb.close()
+
+
+def _check_fits(doc: Document, ev: Evaluation, path: Path) -> None:
+    """Refuse a document whose Candidates or Queries rows exceed a sheet."""
+    rows = {"Candidates": len(doc), "Queries": doc.n_queries * len(ev.conventions.cutoffs)}
+    for sheet, n in rows.items():
+        if n > EXCEL_MAX_ROWS - 1:
+            raise InputError(
+                f"the {sheet} sheet would need {n:,} rows; a workbook sheet holds "
+                f"{EXCEL_MAX_ROWS - 1:,} below its header", file=str(path),
+                hint="export as CSV, TSV or TREC qrels/run instead, or split the document",
+            )
 
 
 def _worksheet_class() -> Any:
