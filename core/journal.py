@@ -22,6 +22,7 @@ A journal file looks like::
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import datetime as _dt
 import hashlib
 import json
@@ -415,6 +416,39 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | N
     return None
 
 
+def _addresses(a: npt.NDArray[np.object_]) -> npt.NDArray[np.intp]:
+    """The object pointers an object array holds, as integers (a view that
+    lives no longer than the caller's reference to ``a``)."""
+    cells = (ctypes.c_ssize_t * a.size).from_address(a.ctypes.data)
+    return np.ctypeslib.as_array(cells)
+
+
+def _differ(now: npt.NDArray[np.object_], before: npt.NDArray[np.object_],
+            ) -> npt.NDArray[np.bool_]:
+    """``now != before`` for two object arrays of equal shape, fast where
+    most entries hold the very same objects (a copy of an array holds the
+    same objects until an entry is set): those are equal by one pointer
+    comparison each, and only the others are compared by value.
+
+    Examples
+    --------
+    >>> a = np.array(["x", "y", "z"], dtype=object)
+    >>> b = a.copy()
+    >>> b[1] = "".join(["y"])  # an equal value, another object
+    >>> b[2] = "w"
+    >>> _differ(a, b).tolist()
+    [False, False, True]
+    """
+    if not (now.dtype == before.dtype == object and now.shape == before.shape
+            and now.flags.c_contiguous and before.flags.c_contiguous and now.size):
+        return np.asarray(now != before, dtype=bool)
+    out = np.zeros(now.shape, dtype=bool)
+    other = np.flatnonzero(_addresses(now) != _addresses(before))
+    if other.size:
+        out.flat[other] = now.flat[other] != before.flat[other]
+    return out
+
+
 class JournalRecorder:
     """Journals whatever changed in a document since the last call.
 
@@ -450,9 +484,9 @@ class JournalRecorder:
         """Rows whose grade (or state, reason) and whose note changed."""
         doc = self.doc
         same = (doc.grade == self._grade) | (np.isnan(doc.grade) & np.isnan(self._grade))
-        moved = ~same | (doc.state != self._state) | (doc.reason != self._reason)
+        moved = ~same | (doc.state != self._state) | _differ(doc.reason, self._reason)
         graded = np.flatnonzero(moved)
-        noted = np.flatnonzero(doc.note != self._note)
+        noted = np.flatnonzero(_differ(doc.note, self._note))
         return graded, noted
 
     def sync(self) -> int:

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.conventions import Conventions, GainRule
 from core.document import Document, GradeState
 from core.examples import seed_document
 from core.io.delimited import read_delimited, write_delimited
-from core.journal import Journal, JournalRecorder, journal_dir
+from core.journal import Journal, JournalRecorder, _differ, journal_dir
 from tests.conftest import REPO
 
 
@@ -304,3 +306,19 @@ def test_conventions_round_trip_through_the_journal(tmp_path: Path):
     doc = seed_document()
     assert journal.replay(doc).applied == 1
     assert doc.conventions == conventions
+
+
+@given(texts=st.lists(st.sampled_from(["", "a", "b", "note", "é"]), min_size=1, max_size=40),
+       edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(["", "a", "b", "new"]),
+                                st.booleans()), max_size=12))
+def test_differ_is_elementwise_inequality(texts: list[str], edits: list[tuple[int, str, bool]],
+                                          ) -> None:
+    # The recorder's copy holds the same objects until an entry is set; an
+    # entry set to an equal string (another object) is not a change.
+    before = np.array(texts, dtype=object)
+    now = before.copy()
+    for i, text, fresh in edits:
+        if i < now.size:
+            now[i] = "".join(list(text)) if fresh else text
+    assert _differ(now, before).tolist() == (now != before).tolist()
+    assert _differ(now[::2], before[::2]).tolist() == (now[::2] != before[::2]).tolist()
