@@ -227,6 +227,11 @@ _GRADE_FREE = frozenset({
     "tie_first_rank", "discount",
 })
 
+#: Grade-dependent lazy results spliced by :meth:`Evaluation.with_queries_from`
+#: when already worked out: per query, or per candidate row.
+_PER_QUERY = frozenset({"n_judged", "n_unknown", "n_unrateable"})
+_SPLICED = _PER_QUERY | {"outside_rubric", "contribution", "ideal_rank", "ideal_contribution"}
+
 
 class Evaluation:
     """The engine's results for one document under one set of conventions.
@@ -590,7 +595,13 @@ class Evaluation:
         new = copy.copy(self)
         for name, attr in vars(Evaluation).items():
             if isinstance(attr, cached_property) and name not in _GRADE_FREE:
-                new.__dict__.pop(name, None)
+                old = new.__dict__.pop(name, None)
+                # What this evaluation worked out already is spliced too (the
+                # editor asks for it after every edit), per query or per row.
+                if old is not None and name in _SPLICED:
+                    values = old.copy()
+                    values[queries if name in _PER_QUERY else members] = getattr(part, name)
+                    new.__dict__[name] = values
         new.gain = self.gain.copy()
         new.gain[members] = part.gain
         new._numeric = self._numeric.copy()
@@ -602,7 +613,9 @@ class Evaluation:
         # The ideal lists keep their places (the inventory does not follow
         # grades); the changed queries' lists are re-sorted in the part.
         ideal = self.ideal_order.copy()
-        ideal_bounds = np.searchsorted(doc.query[ideal], np.stack([queries, queries + 1]))
+        # The ideal lists follow the queries in order, n_inventory long each.
+        ideal_start = np.concatenate([[0], np.cumsum(self.n_inventory)])
+        ideal_bounds = np.stack([ideal_start[queries], ideal_start[queries + 1]])
         part_ideal = members[part.ideal_order]
         at = 0
         for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):

@@ -63,8 +63,8 @@ def _set(doc: Document, i: int, grade: float | str | None) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(cases())
-def test_reevaluate_equals_fresh_evaluate(case):  # type: ignore[no-untyped-def]
+@given(cases(), st.booleans())
+def test_reevaluate_equals_fresh_evaluate(case, warm):  # type: ignore[no-untyped-def]
     query, ids, score, grades, conventions, edits = case
     n = len(query)
     doc = Document.from_columns(
@@ -72,7 +72,10 @@ def test_reevaluate_equals_fresh_evaluate(case):  # type: ignore[no-untyped-def]
         grade=[np.nan] * n, conventions=conventions)
     for i, g in enumerate(grades):
         _set(doc, i, g)
-    before = evaluate(doc)  # nothing asked of it yet: its lazy results come later
+    before = evaluate(doc)
+    if warm:  # as in the editor: its lazy results asked for before the edit (then spliced)
+        for name in ARRAYS:
+            getattr(before, name)
     twin = evaluate(doc)
     kept = {name: np.array(getattr(twin, name), copy=True) for name in ARRAYS}
     for i, g in edits:
