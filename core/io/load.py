@@ -98,21 +98,20 @@ def looks_like_trec_run(path: Path) -> bool:
 def is_annotator_sheet(path: Path) -> bool:
     """Whether ``path`` is an annotators' sheet rather than a file of our own.
 
-    A workbook is foreign when :func:`core.io.workbook.read_workbook` says it is
-    not an NDCG Worksheet workbook; a CSV/TSV when its header lacks a column
-    the plain worksheet needs (query, source_id, score, grade) and it is not a
-    TREC run. Other files (and unreadable ones) are not: the ordinary open
-    reports their problem.
+    A workbook is foreign when it lacks this app's metadata
+    (:func:`core.io.workbook.is_own_workbook`, which reads that sheet only);
+    a CSV/TSV when its header lacks a column the plain worksheet needs
+    (query, source_id, score, grade) and it is not a TREC run. Other files
+    (and unreadable ones) are not: the ordinary open reports their problem.
     """
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
-        from core.io.workbook import read_workbook
+        from core.io.workbook import is_own_workbook
 
         try:
-            read_workbook(path)
-        except InputError as exc:
-            return "not an NDCG Worksheet workbook" in str(exc)
-        return False
+            return not is_own_workbook(path)  # the metadata sheet only
+        except InputError:
+            return False
     if suffix not in TEXT_SHEET_SUFFIXES:
         return False
     from core.io.delimited import REQUIRED, match_header, sniff_delimiter

@@ -44,6 +44,7 @@ __all__ = [
     "SHEETS",
     "export_comparison_workbook",
     "export_workbook",
+    "is_own_workbook",
     "read_workbook",
 ]
 
@@ -1232,6 +1233,40 @@ def read_workbook(path: str | Path) -> Document:
             hint="open it in Excel or LibreOffice and save it again",
         ) from exc
     return doc
+
+
+def is_own_workbook(path: str | Path) -> bool:
+    """Whether ``path`` carries this app's metadata as :func:`read_workbook`
+    needs it (only the metadata sheet is read).
+
+    Raises
+    ------
+    InputError
+        If the file is unsafe or damaged.
+    """
+    path = Path(path)
+    name = str(path)
+    check_xlsx(path)
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        try:
+            _read_metadata(wb, name)
+        finally:
+            wb.close()
+    except InputError as exc:
+        if exc.problem.startswith(_NOT_OURS):
+            return False
+        raise
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, ParseError, ValueError,
+            TypeError, IndexError, AttributeError, OSError, EOFError) as exc:
+        raise InputError(
+            f"the workbook cannot be read: {type(exc).__name__}: {exc}", file=name,
+            hint="open it in Excel or LibreOffice and save it again",
+        ) from exc
+    return True
 
 
 def _read_metadata(wb: Any, name: str) -> dict[str, Any]:
