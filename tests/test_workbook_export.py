@@ -434,6 +434,47 @@ def test_bad_grade_cell_names_sheet_row_column(tmp_path: Path, value: Any, messa
     assert message in str(err)
 
 
+
+def test_a_formula_in_a_grade_cell_is_refused_with_its_row(tmp_path: Path) -> None:
+    doc = seed_document()
+    out = tmp_path / "seed.xlsx"
+    export_workbook(doc, out)
+    wb = openpyxl.load_workbook(out)
+    wb[SHEETS["candidates"]]["F9"] = "=1+2"  # a real formula: calamine would give its value
+    edited = tmp_path / "edited.xlsx"
+    wb.save(edited)
+    with pytest.raises(InputError, match="is a formula") as info:
+        read_workbook(edited)
+    assert (info.value.sheet, info.value.line) == ("Candidates", 9)
+
+
+def test_formula_rows_finds_the_cells_of_one_column_across_pieces(tmp_path: Path) -> None:
+    # Over 1 MiB of sheet XML, so the streaming scan meets piece boundaries.
+    import xlsxwriter
+
+    from core.io.safety import check_xlsx, find_formulas, formula_rows
+
+    path = tmp_path / "many.xlsx"
+    wb = xlsxwriter.Workbook(str(path), {"constant_memory": True})
+    ws = wb.add_worksheet("S")
+    want = set()
+    for r in range(30_000):
+        ws.write_string(r, 0, f"row {r} " + "x" * (r % 40))
+        if r % 997 == 3:
+            ws.write_formula(r, 5, f"=A{r + 1}&\"<F\"", None, "")
+            want.add(r + 1)
+        else:
+            ws.write_number(r, 5, r % 4)
+        ws.write_formula(r, 6, f"=F{r + 1}+1", None, 0)  # another column's formulas
+    wb.close()
+    check = check_xlsx(path)
+    part = check.parts["S"]
+    assert set(formula_rows(path, part, "F")) == want
+    assert len(formula_rows(path, part, "G")) == 30_000
+    assert formula_rows(path, part, "A") == []
+    exact = {int(ref[1:]) for ref, _ in find_formulas(path, part) if ref[0] == "F"}
+    assert exact == want
+
 def test_moved_rows_are_refused(tmp_path: Path) -> None:
     out = tmp_path / "seed.xlsx"
     export_workbook(seed_document(), out)

@@ -32,6 +32,7 @@ __all__ = [
     "column_letters",
     "column_number",
     "find_formulas",
+    "formula_rows",
     "parse_xml",
 ]
 
@@ -603,6 +604,42 @@ def _used_area_slow(data: bytes, *, file: str, sheet: str) -> tuple[int, int]:
         raise InputError(f"the sheet's XML is not readable ({exc})", file=file,
                          sheet=sheet) from exc
     return max_row, max_col
+
+
+#: After a cell's start tag: optional blanks, then a formula element.
+_FORMULA_NEXT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+#: Bytes a cell's start tag and its formula element's start fit in.
+_TAG_ROOM = 4096
+
+
+def formula_rows(path: str | Path, part: str, column: str) -> list[int] | None:
+    """The 1-based rows whose cell in ``column`` (letters) holds a formula,
+    found in one streaming pass over a sheet part without parsing it;
+    None when some cell's start tag does not begin with its reference
+    (the caller must then parse, :func:`find_formulas`).
+    """
+    name = str(path)
+    needle = b' r="' + column.upper().encode("ascii")
+    rows: list[int] = []
+    with zipfile.ZipFile(path) as zf:
+        carry = b""
+        for chunk in itertools.chain(_stream_part(zf, zf.getinfo(part), name), [b""]):
+            buf = carry + chunk
+            limit = len(buf) - _TAG_ROOM if chunk else len(buf)
+            odd = _CELL_WITHOUT_REF.search(buf)  # one past the limit is seen again
+            if odd is not None and odd.start() < limit:
+                return None
+            at = buf.find(needle)
+            while 0 <= at < limit:
+                digits = _DIGITS.match(buf, at + len(needle))
+                if (digits is not None and buf[at - 2:at] in (b"<c", b":c")
+                        and buf[digits.end():digits.end() + 1] == b'"'):
+                    end = buf.find(b">", digits.end())
+                    if end > 0 and buf[end - 1:end] != b"/" and _FORMULA_NEXT.match(buf, end + 1):
+                        rows.append(int(digits.group()))
+                at = buf.find(needle, at + 1)
+            carry = buf[max(limit, 0):] if chunk else b""
+    return rows
 
 
 def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:

@@ -18,11 +18,10 @@ import itertools
 import json
 import math
 import re
-import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from xml.etree.ElementTree import ParseError
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +34,13 @@ from core.document import AuditEntry, Document, GradeState
 from core.engine import Evaluation, evaluate
 from core.errors import InputError
 from core.io.atomic import atomic_write
-from core.io.safety import EXCEL_MAX_ROWS, check_xlsx
+from core.io.safety import (
+    EXCEL_MAX_ROWS,
+    WorkbookCheck,
+    check_xlsx,
+    find_formulas,
+    formula_rows,
+)
 
 __all__ = [
     "CANDIDATE_COLUMNS",
@@ -1195,7 +1200,9 @@ def read_workbook(path: str | Path) -> Document:
     Everything is restored from the hidden metadata sheet. Current grades and
     notes edited in the spreadsheet are taken from the Candidates sheet; each
     changed grade is logged as an :class:`AuditEntry` with origin
-    ``"outside the app"`` and who ``"spreadsheet edit"``.
+    ``"outside the app"`` and who ``"spreadsheet edit"``. The sheets are read
+    with python-calamine; a grade cell holding a formula is found by
+    :func:`core.io.safety.formula_rows` (calamine gives values only).
 
     Raises
     ------
@@ -1206,32 +1213,17 @@ def read_workbook(path: str | Path) -> Document:
     """
     path = Path(path)
     name = str(path)
-    check_xlsx(path)
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
-
-    errors: tuple[type[BaseException], ...] = (
-        zipfile.BadZipFile, InvalidFileException, KeyError, ParseError, ValueError, TypeError,
-        IndexError, AttributeError, OSError, EOFError,
-    )
-    sheet: str | None = None
-    try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=False)
-        try:
-            sheet = SHEETS["metadata"]
-            meta = _read_metadata(wb, name)
-            doc = _document_from_metadata(meta, name)
-            sheet = SHEETS["candidates"]
-            _apply_edits(wb, doc, meta, name)
-        finally:
-            wb.close()
-    except InputError:
-        raise
-    except errors as exc:
-        raise InputError(
-            f"the workbook cannot be read: {type(exc).__name__}: {exc}", file=name, sheet=sheet,
-            hint="open it in Excel or LibreOffice and save it again",
-        ) from exc
+    check = check_xlsx(path)
+    sheet = SHEETS["metadata"]
+    with _reading(name, lambda: sheet):
+        meta = _read_metadata(_sheet_rows(path, check, sheet), name)
+        doc = _document_from_metadata(meta, name)
+        sheet = SHEETS["candidates"]
+        if sheet not in check.parts:
+            raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
+                             hint="the sheet was renamed or deleted; restore it")
+        rows = _sheet_rows(path, check, sheet)
+        _apply_edits(rows, _grade_formula_rows(path, check), doc, meta, name)
     return doc
 
 
@@ -1246,42 +1238,69 @@ def is_own_workbook(path: str | Path) -> bool:
     """
     path = Path(path)
     name = str(path)
-    check_xlsx(path)
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
-
+    check = check_xlsx(path)
     try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=False)
-        try:
-            _read_metadata(wb, name)
-        finally:
-            wb.close()
+        with _reading(name, lambda: SHEETS["metadata"]):
+            _read_metadata(_sheet_rows(path, check, SHEETS["metadata"]), name)
     except InputError as exc:
         if exc.problem.startswith(_NOT_OURS):
             return False
         raise
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, ParseError, ValueError,
-            TypeError, IndexError, AttributeError, OSError, EOFError) as exc:
-        raise InputError(
-            f"the workbook cannot be read: {type(exc).__name__}: {exc}", file=name,
-            hint="open it in Excel or LibreOffice and save it again",
-        ) from exc
     return True
 
 
-def _read_metadata(wb: Any, name: str) -> dict[str, Any]:
+@contextmanager
+def _reading(name: str, sheet: Callable[[], str]) -> Iterator[None]:
+    """Any failure of the reader becomes an InputError naming the file and
+    the sheet being read."""
+    try:
+        yield
+    except InputError:
+        raise
+    except Exception as exc:  # calamine's own error classes vary by version
+        raise InputError(
+            f"the workbook cannot be read: {type(exc).__name__}: {exc}", file=name,
+            sheet=sheet(), hint="open it in Excel or LibreOffice and save it again",
+        ) from exc
+
+
+def _sheet_rows(path: Path, check: WorkbookCheck, sheet: str) -> list[list[Any]]:
+    """A sheet's cells from A1 (rows keep their sheet positions); [] when the
+    workbook has no such sheet."""
+    if sheet not in check.parts:
+        return []
+    import python_calamine
+
+    with python_calamine.CalamineWorkbook.from_path(str(path)) as book:
+        rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+    return [list(r) for r in rows]
+
+
+def _grade_formula_rows(path: Path, check: WorkbookCheck) -> set[int]:
+    """Sheet rows whose current-grade cell holds a formula."""
+    sheet = SHEETS["candidates"]
+    if sheet not in check.with_formulas:
+        return set()
+    part = check.parts[sheet]
+    rows = formula_rows(path, part, _GRADE_COL)
+    if rows is None:  # cells without their reference first: parse the sheet
+        rows = [int(ref[len(_GRADE_COL):]) for ref, _ in find_formulas(path, part)
+                if ref.startswith(_GRADE_COL) and ref[len(_GRADE_COL):].isdigit()]
+    return set(rows)
+
+
+def _read_metadata(rows: list[list[Any]], name: str) -> dict[str, Any]:
     sheet = SHEETS["metadata"]
     hint = "open it as an annotator sheet or a CSV instead"
-    if sheet not in wb.sheetnames:
+    if not rows:
         raise InputError(f"{_NOT_OURS} (it has no {sheet!r} sheet)", file=name, hint=hint)
-    cells = [row[0] if row else None
-             for row in wb[sheet].iter_rows(min_col=1, max_col=2, values_only=True)]
-    first = list(next(wb[sheet].iter_rows(max_row=1, max_col=2, values_only=True), ()))
-    if not cells or cells[0] != METADATA_FORMAT or len(first) < 2:
+    cells = [row[0] if row else None for row in rows]
+    first = rows[0]
+    if cells[0] != METADATA_FORMAT or len(first) < 2:
         raise InputError(f"{_NOT_OURS} (its metadata is missing or from another version)",
                          file=name, sheet=sheet, hint=hint)
     try:
-        count = int(str(first[1]))
+        count = int(first[1]) if isinstance(first[1], float) else int(str(first[1]))
         chunks = cells[1 : 1 + count]
         if len(chunks) != count or not all(isinstance(c, str) for c in chunks):
             raise ValueError("metadata chunks are missing")
@@ -1348,12 +1367,11 @@ def _document_from_metadata(meta: dict[str, Any], name: str) -> Document:
 
 
 def _cell_text(value: Any) -> str:
-    """A cell's text as the spreadsheet shows it: openpyxl leaves Excel's
-    ``_xHHHH_`` escapes (control characters, and ``_x005F_`` before a
-    literal ``_xHHHH_``) as they are stored; they are undone here."""
-    from openpyxl.utils.escape import unescape
-
-    return unescape(value) if isinstance(value, str) else str(value)
+    """A text cell's value as text (calamine has undone Excel's ``_xHHHH_``
+    escapes); a whole number typed where text was is shown without ``.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _same_text(cell: str, text: str) -> bool:
@@ -1367,7 +1385,7 @@ def _same_text(cell: str, text: str) -> bool:
     return bool(_utf16_len(text) > 32_767 and cell == _utf16_truncate(text, 32_767))
 
 
-def _parse_grade(cell: Any, doc: Document, name: str, row: int) -> PastedGrade:
+def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) -> PastedGrade:
     """A current-grade cell as a grade, state and reason (the grammar of typed
     and pasted grades, :func:`core.clipboard.read_grade`; a number outside
     the rubric is taken: the sheet's dropdown only warns); InputError when it
@@ -1379,11 +1397,10 @@ def _parse_grade(cell: Any, doc: Document, name: str, row: int) -> PastedGrade:
                           column=column,
                           hint="enter a rubric grade (a number), unknown or unrateable")
 
-    if cell is None or getattr(cell, "value", None) is None:
-        return PastedGrade(None, GradeState.UNKNOWN)
-    if getattr(cell, "data_type", None) == "f":
+    if formula or (isinstance(value, str) and value.lstrip().startswith("=")):
         raise bad("the current grade is a formula; a grade must be typed in as a value")
-    value = cell.value
+    if value is None or value == "":
+        return PastedGrade(None, GradeState.UNKNOWN)
     if isinstance(value, bool):
         raise bad(f"the current grade is {value!r}, not a grade")
     if isinstance(value, int | float):
@@ -1391,7 +1408,6 @@ def _parse_grade(cell: Any, doc: Document, name: str, row: int) -> PastedGrade:
             raise bad("the current grade is not a finite number")
         return PastedGrade(float(value), GradeState.NUMBER)
     if isinstance(value, str):
-        value = _cell_text(value)
         try:
             return read_grade(value, doc.conventions.rubric, outside_rubric=True)
         except ValueError as exc:
@@ -1400,27 +1416,24 @@ def _parse_grade(cell: Any, doc: Document, name: str, row: int) -> PastedGrade:
     raise bad(f"the current grade {value!r} is not a grade")
 
 
-def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> None:
-    """Take current grades and notes edited in the spreadsheet; log each grade."""
+def _apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
+                 meta: dict[str, Any], name: str) -> None:
+    """Take current grades and notes edited in the spreadsheet (the Candidates
+    sheet's cells from A1; ``formulas``: sheet rows whose grade cell holds a
+    formula); log each grade."""
     sheet = SHEETS["candidates"]
-    if sheet not in wb.sheetnames:
-        raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
-                         hint="the sheet was renamed or deleted; restore it")
     rows: list[int] = [int(i) for i in meta["sheet_rows"]]
-    grade_col = _COL["current grade"] + 1
-    note_col = _COL["note"] + 1
-    seen = 0
+    grade_col = _COL["current grade"]
+    note_col = _COL["note"]
+    width = note_col + 1
     set_grade: Callable[..., AuditEntry] = doc.set_grade
-    for r, cells in enumerate(
-        wb[sheet].iter_rows(min_row=2, max_row=len(rows) + 1, max_col=note_col), start=2
-    ):
+    present = cells[1 : len(rows) + 1]
+    for r, row in enumerate(present, start=2):
         i = rows[r - 2]
-        seen += 1
-        cells = tuple(cells)
-        if len(cells) < note_col:
-            cells = cells + (None,) * (note_col - len(cells))
-        query = _cell_text(getattr(cells[0], "value", None))
-        source = _cell_text(getattr(cells[1], "value", None))
+        if len(row) < width:
+            row = [*row, *[""] * (width - len(row))]
+        query = _cell_text(row[0])
+        source = _cell_text(row[1])
         if not (_same_text(query, doc.query_ids[int(doc.query[i])])
                 and _same_text(source, doc.source_id[i])):
             raise InputError(
@@ -1429,10 +1442,9 @@ def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> Non
                 file=name, sheet=sheet, line=r, column="A/B",
                 hint="rows were moved or deleted; undo that in the spreadsheet",
             )
-        got = _parse_grade(cells[grade_col - 1], doc, name, r)
+        got = _parse_grade(row[grade_col], r in formulas, doc, name, r)
         grade, state, reason = got.grade, got.state, got.reason
-        note_cell = cells[note_col - 1]
-        note_value = getattr(note_cell, "value", None) if note_cell is not None else None
+        note_value = row[note_col]
         note = "" if note_value is None else _cell_text(note_value)
         note_changed = not _same_text(note, doc.note[i])
         if note_changed:
@@ -1445,10 +1457,10 @@ def _apply_edits(wb: Any, doc: Document, meta: dict[str, Any], name: str) -> Non
         if not same:
             set_grade(i, grade, state, who=OUTSIDE_WHO, note=note if note_changed else "",
                       origin=OUTSIDE_ORIGIN, reason=reason or doc.reason[i])
-    if seen != len(rows):
+    if len(present) != len(rows):
         raise InputError(
-            f"the sheet has {seen} candidate rows, but {len(rows)} were exported",
-            file=name, sheet=sheet, line=seen + 2,
+            f"the sheet has {len(present)} candidate rows, but {len(rows)} were exported",
+            file=name, sheet=sheet, line=len(present) + 2,
             hint="rows were deleted; undo that in the spreadsheet",
         )
 
