@@ -83,7 +83,7 @@ def bare(path: Path, doc: Document, formulas: bool) -> None:
         ws.write_number(r, 15, pos[i])
         if formulas:
             lo, hi = blocks[block_of[i]]
-            for col, f in wbmod._row_formulas(r + 1, lo + 2, hi + 1, pos[i]):
+            for col, f in wbmod._row_formulas(r + 1, lo + 2, hi + 1):
                 ws.write_formula(r, col, f, None, cached[col][i])
         else:
             for col in (6, 8, 9, 10, 11, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26):

@@ -1,6 +1,7 @@
 """The Candidates rows the export renders itself are the XML xlsxwriter writes
 for the same cells, written one call per cell (the oracle below is the export's
-former loop); user text shaped like markup stays text."""
+former loop), once each shared formula is written out in its cells; user text
+shaped like markup stays text."""
 
 from __future__ import annotations
 
@@ -66,13 +67,40 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
         ws.write_number(r, 12, pos[i])
         if tie[i]:
             ws.write_number(r, 15, tie[i])
-        for col, formula in wbmod._row_formulas(r + 1, lo + 2, hi + 1, pos[i]):
+        for col, formula in wbmod._row_formulas(r + 1, lo + 2, hi + 1):
             ws.put_formula(r, col, formula, cached[col][i])
 
 
+_MASTER = re.compile(r'<c r="([A-Z]+\d+)"([^>]*)><f t="shared" ref="[^"]+" si="(\d+)">([^<]*)</f>')
+_SHARED = re.compile(r'<c r="([A-Z]+\d+)"([^>]*)><f t="shared" si="(\d+)"/>')
+
+
+def _written_out(xml: str) -> str:
+    """Each shared formula written out in every cell that shares it
+    (translated as Excel does, by openpyxl's Translator)."""
+    from openpyxl.formula.translate import Translator
+
+    masters: dict[str, tuple[str, str]] = {}
+
+    def master(m: re.Match[str]) -> str:
+        masters[m.group(3)] = (m.group(1), m.group(4))
+        return f'<c r="{m.group(1)}"{m.group(2)}><f>{m.group(4)}</f>'
+
+    def shared(m: re.Match[str]) -> str:
+        origin, text = masters[m.group(3)]
+        plain = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        moved = Translator("=" + plain, origin=origin).translate_formula(m.group(1))[1:]
+        moved = moved.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return f'<c r="{m.group(1)}"{m.group(2)}><f>{moved}</f>'
+
+    xml = _MASTER.sub(master, xml)
+    return _SHARED.sub(shared, xml)
+
+
 def _sheets(path: Path) -> dict[str, str]:
-    """Every sheet's XML, each style index replaced by the style it names
-    (the two writers may number the same styles differently)."""
+    """Every sheet's XML, shared formulas written out, each style index
+    replaced by the style it names (the two writers may number the same
+    styles differently)."""
     with zipfile.ZipFile(path) as z:
         book = z.read("xl/workbook.xml").decode()
         rels = z.read("xl/_rels/workbook.xml.rels").decode()
@@ -83,7 +111,7 @@ def _sheets(path: Path) -> dict[str, str]:
                                  rels))
         out = {}
         for name, rid in re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="(rId\d+)"', book):
-            xml = z.read("xl/" + target[rid]).decode()
+            xml = _written_out(z.read("xl/" + target[rid]).decode())
             out[name] = re.sub(r' s="(\d+)"', lambda m: f' s="{xfs[int(m.group(1))]}"', xml)
     return out
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -259,9 +259,11 @@ _GAIN = (
           "IF(COUNTIF(gain_grades,AA{r})>0,SUMIF(gain_grades,AA{r},gain_values),AA{r}),AA{r}))")
 
 #: The formulas of a Candidates row: (column index, formula) with the fields
-#: {r} (its sheet row), {prev} (the row above), {pos} (its position in the
-#: query's block of rows) and {J} {P} {Q} {S} {V} {W}: those columns' ranges
-#: over the block. Column R (ranked so far) starts a block with =Q{r}.
+#: {r} (its sheet row), {prev} (the row above) and {J} {P} {Q} {S} {V} {W}:
+#: those columns' ranges over the query's block of rows (column M holds the
+#: row's position in the block). Column R (ranked so far) starts a block
+#: with =Q{r}. Within a block each column's formula is the same but for the
+#: row, so the rows share it (Excel's shared formulas).
 _FORMULAS: tuple[tuple[int, str], ...] = (
     (6, '=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
         'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
@@ -270,7 +272,7 @@ _FORMULAS: tuple[tuple[int, str], ...] = (
     (10, '=IF(Q{r}=1,IF(tie_rule="average",SUMIFS({S},{P},P{r},{Q},1)'
          '/COUNTIFS({P},P{r},{Q},1),S{r}),"")'),
     (11, '=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*K{r},"")'),
-    (13, '=IF({pos}<=COUNT({W}),LARGE({W},{pos}),"")'),
+    (13, '=IF(M{r}<=COUNT({W}),LARGE({W},M{r}),"")'),
     (14, '=IF(ISNUMBER(N{r}),N{r}*(1/LOG(M{r}+1,2)),"")'),
     (16, '=IF(AND(ISNUMBER(D{r}),OR(unknown_rule<>"condensed",G{r}="number")),1,0)'),
     (17, "=R{prev}+Q{r}"),
@@ -294,11 +296,11 @@ def _block_fields(first: int, last: int) -> dict[str, str]:
     return {c: f"${c}${first}:${c}${last}" for c in _BLOCK_COLUMNS}
 
 
-def _row_formulas(r: int, first: int, last: int, pos: int) -> list[tuple[int, str]]:
+def _row_formulas(r: int, first: int, last: int) -> list[tuple[int, str]]:
     """(column index, formula) for sheet row ``r`` (1-based) in block first..last."""
     fields = _block_fields(first, last)
     return [(c, (_FIRST_SO_FAR if c == 17 and r == first else t).format(
-        r=r, prev=r - 1, pos=pos, **fields)) for c, t in _FORMULAS]
+        r=r, prev=r - 1, **fields)) for c, t in _FORMULAS]
 
 
 # -- export --------------------------------------------------------------------------------
@@ -717,12 +719,33 @@ def _number_text(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = No
     return out
 
 
-def _row_templates() -> tuple[str, str, tuple[str, ...]]:
-    """The XML of a Candidates row with positional fields: for a block's
-    first row and for the others, and the fields' names in order."""
+class _Templates(NamedTuple):
+    """The XML of a Candidates row with positional fields, by its place in a
+    query's block: ``single`` (a block of one row: every formula written
+    out), ``first`` (every shared formula's first cell, holding its text),
+    ``second`` (and the start of column R's, which begins a row later),
+    ``second_of_two`` (column R written out: a range of one cell is not
+    shared), ``other`` (every formula shared); and the fields' names."""
+
+    single: str
+    first: str
+    second: str
+    second_of_two: str
+    other: str
+    names: tuple[str, ...]
+
+
+#: Column R's formulas are shared from a block's second row (its first is =Q{r}).
+_SO_FAR_COL = 17
+
+
+def _row_templates() -> _Templates:
+    """See :class:`_Templates`. Besides the positional fields, the block's
+    ranges ({J} ...), each shared formula's range ({ref<c>}) and index
+    ({si<c>}) are filled in per block."""
     letters = [c for c, _ in CANDIDATE_COLUMNS]
     formulas = dict(_FORMULAS)
-    names: list[str] = ["r", "prev", "pos"]
+    names: list[str] = ["r", "prev"]
 
     def field(name: str) -> str:
         if name not in names:
@@ -733,28 +756,51 @@ def _row_templates() -> tuple[str, str, tuple[str, ...]]:
         return (f'<c r="{letters[c]}{{r}}" s="{field(f"s{c}")}" t="inlineStr">'
                 f'<is><t{field(f"p{c}")}>{field(f"t{c}")}</t></is></c>')
 
-    def formula(c: int, template: str) -> str:
+    def formula(c: int, how: str, template: str) -> str:
         t = ' t="str"' if c == 6 else ""  # the grade state is text
-        return (f'<c r="{letters[c]}{{r}}"{t}><f>{_escape_xml(template[1:])}</f>'
-                f'<v>{field(f"v{c}")}</v></c>')
+        body = _escape_xml(template[1:])
+        f = {"plain": f"<f>{body}</f>",
+             "master": f'<f t="shared" ref="{{ref{c}}}" si="{{si{c}}}">{body}</f>',
+             "shared": f'<f t="shared" si="{{si{c}}}"/>'}[how]
+        return f'<c r="{letters[c]}{{r}}"{t}>{f}<v>{field(f"v{c}")}</v></c>'
 
-    def row(so_far: str) -> str:
+    def row(how: str, so_far_how: str, so_far: str) -> str:
         cells = ['<row r="{r}">']
         for c in range(len(CANDIDATE_COLUMNS)):
             if c in (0, 1, 2, 7):
                 cells.append(text(c))
             elif c in (3, 4, 5, 12, 15):
                 cells.append(field(f"c{c}"))  # a number or label cell, rendered whole
+            elif c == _SO_FAR_COL:
+                cells.append(formula(c, so_far_how, so_far))
             else:
-                cells.append(formula(c, so_far if c == 17 else formulas[c]))
+                cells.append(formula(c, how, formulas[c]))
         cells.append("</row>")
         return "".join(cells)
 
-    first, other = row(_FIRST_SO_FAR), row(formulas[17])
+    later = formulas[_SO_FAR_COL]
+    out = [row("plain", "plain", _FIRST_SO_FAR), row("master", "plain", _FIRST_SO_FAR),
+           row("shared", "master", later), row("shared", "plain", later),
+           row("shared", "shared", later)]
     for i, name in enumerate(names):  # positional fields format faster
-        first = first.replace("{" + name + "}", "{" + str(i) + "}")
-        other = other.replace("{" + name + "}", "{" + str(i) + "}")
-    return first, other, tuple(names)
+        out = [t.replace("{" + name + "}", "{" + str(i) + "}") for t in out]
+    single, first, second, second_of_two, other = out
+    return _Templates(single, first, second, second_of_two, other, tuple(names))
+
+
+def _block_templates(t: _Templates, first: int, last: int, si: int) -> tuple[str, ...]:
+    """The templates of one block (sheet rows first..last) with its ranges,
+    and its shared formulas numbered from ``si``."""
+    out = [t.single, t.first, t.second, t.second_of_two, t.other]
+    letters = [c for c, _ in CANDIDATE_COLUMNS]
+    fill = {"{" + k + "}": v for k, v in _block_fields(first, last).items()}
+    for n, (c, _) in enumerate(_FORMULAS):
+        top = first + 1 if c == _SO_FAR_COL else first
+        fill["{ref" + str(c) + "}"] = f"{letters[c]}{top}:{letters[c]}{last}"
+        fill["{si" + str(c) + "}"] = str(si + n)
+    for key, value in fill.items():
+        out = [x.replace(key, value) for x in out]
+    return tuple(out)
 
 
 #: Rows rendered at a time (whole query blocks): the fields of a batch are
@@ -776,7 +822,9 @@ def _candidate_rows(
     vals = _candidate_values(doc, ev, perm, blocks)
     styles = (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
               fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
-    first_t, other_t, names = _row_templates()
+    templates = _row_templates()
+    names = templates.names
+    si = 0
     batch: list[tuple[int, int]] = []
     for k, (lo, hi) in enumerate(blocks):
         if hi > lo:
@@ -788,13 +836,17 @@ def _candidate_rows(
             rows = zip(*(fields[name] for name in names), strict=True)
             piece: list[str] = []
             for lo_b, hi_b in batch:
-                first, other = first_t, other_t
-                for letter, ref in _block_fields(lo_b + 2, hi_b + 1).items():
-                    first = first.replace("{" + letter + "}", ref)
-                    other = other.replace("{" + letter + "}", ref)
+                n = hi_b - lo_b
+                single, first, second, second_of_two, other = _block_templates(
+                    templates, lo_b + 2, hi_b + 1, si)
+                if n == 1:
+                    piece.append(single.format(*next(rows)))
+                    continue
+                si += len(_FORMULAS)
                 piece.append(first.format(*next(rows)))
+                piece.append((second if n > 2 else second_of_two).format(*next(rows)))
                 fill = other.format
-                piece.extend(fill(*args) for args in itertools.islice(rows, hi_b - lo_b - 1))
+                piece.extend(fill(*args) for args in itertools.islice(rows, n - 2))
             yield "".join(piece)
             batch = []
 
@@ -805,8 +857,7 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
     ``first_row`` on, one list per field."""
     n = perm.size
     excel_row = list(range(first_row, first_row + n))
-    out: dict[str, Sequence[Any]] = {"r": excel_row, "prev": [r - 1 for r in excel_row],
-                                     "pos": vals["ideal rank"].tolist()}
+    out: dict[str, Sequence[Any]] = {"r": excel_row, "prev": [r - 1 for r in excel_row]}
     text_fmt, text_q, edit, edit_q = styles
     qids = doc.query_ids
     for c, values, plain, quoted in (
