@@ -68,7 +68,7 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
         if tie[i]:
             ws.write_number(r, 15, tie[i])
         for col, formula in wbmod._row_formulas(r + 1, lo + 2, hi + 1):
-            ws.put_formula(r, col, formula, cached[col][i])
+            ws.write_formula(r, col, formula, None, cached[col][i])
 
 
 _MASTER = re.compile(r'<c r="([A-Z]+\d+)"([^>]*)><f t="shared" ref="[^"]+" si="(\d+)">([^<]*)</f>')

@@ -289,6 +289,8 @@ _FORMULAS: tuple[tuple[int, str], ...] = (
     (26, '=IF(G{r}="number",IF(truncate_grades,TRUNC(F{r}),F{r}),"")'),
 )
 _BLOCK_COLUMNS = "JPQSVW"
+#: Column R (ranked so far): =Q{r} in a block's first row, shared from its second.
+_SO_FAR_COL = 17
 _FIRST_SO_FAR = "=Q{r}"
 
 
@@ -299,7 +301,7 @@ def _block_fields(first: int, last: int) -> dict[str, str]:
 def _row_formulas(r: int, first: int, last: int) -> list[tuple[int, str]]:
     """(column index, formula) for sheet row ``r`` (1-based) in block first..last."""
     fields = _block_fields(first, last)
-    return [(c, (_FIRST_SO_FAR if c == 17 and r == first else t).format(
+    return [(c, (_FIRST_SO_FAR if c == _SO_FAR_COL and r == first else t).format(
         r=r, prev=r - 1, **fields)) for c, t in _FORMULAS]
 
 
@@ -464,18 +466,9 @@ def _worksheet_class() -> Any:
     xlsxwriter formats numbers with 16 significant digits, which loses the last
     bit of values like 0.1 + 0.2; Python's shortest round-trip form keeps it.
     """
-    from xlsxwriter.worksheet import CellFormulaTuple, Worksheet
+    from xlsxwriter.worksheet import Worksheet
 
     class FullPrecisionWorksheet(Worksheet):  # type: ignore[misc]
-        def put_formula(self, row: int, col: int, formula: str, value: Cell) -> None:
-            """write_formula for our own formulas, without its per-call parsing:
-            no A1 notation, no array or dynamic-array formulas, no _xlfn."""
-            if self._check_dimensions(row, col):
-                raise ValueError(f"cell ({row}, {col}) is outside a worksheet")
-            if self.constant_memory and row > self.previous_row:
-                self._write_single_row(row)
-            self.table[row][col] = CellFormulaTuple(formula[1:], None, value)
-
         def put_rows(self, last_row: int, last_col: int, rows: Iterable[str]) -> None:
             """Rows rendered as ``<row>`` elements (by :func:`_candidate_rows`),
             following the rows written so far, up to ``last_row``."""
@@ -733,10 +726,6 @@ class _Templates(NamedTuple):
     second_of_two: str
     other: str
     names: tuple[str, ...]
-
-
-#: Column R's formulas are shared from a block's second row (its first is =Q{r}).
-_SO_FAR_COL = 17
 
 
 def _row_templates() -> _Templates:
@@ -1266,14 +1255,14 @@ def read_workbook(path: str | Path) -> Document:
     name = str(path)
     check = check_xlsx(path)
     sheet = SHEETS["metadata"]
-    with _reading(name, lambda: sheet):
-        meta = _read_metadata(_sheet_rows(path, check, sheet), name)
+    with _reading(name, lambda: sheet), _calamine(path) as book:
+        meta = _read_metadata(_sheet_rows(book, check, sheet), name)
         doc = _document_from_metadata(meta, name)
         sheet = SHEETS["candidates"]
         if sheet not in check.parts:
             raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
                              hint="the sheet was renamed or deleted; restore it")
-        rows = _sheet_rows(path, check, sheet)
+        rows = _sheet_rows(book, check, sheet)
         _apply_edits(rows, _grade_formula_rows(path, check), doc, meta, name)
     return doc
 
@@ -1291,8 +1280,8 @@ def is_own_workbook(path: str | Path) -> bool:
     name = str(path)
     check = check_xlsx(path)
     try:
-        with _reading(name, lambda: SHEETS["metadata"]):
-            _read_metadata(_sheet_rows(path, check, SHEETS["metadata"]), name)
+        with _reading(name, lambda: SHEETS["metadata"]), _calamine(path) as book:
+            _read_metadata(_sheet_rows(book, check, SHEETS["metadata"]), name)
     except InputError as exc:
         if exc.problem.startswith(_NOT_OURS):
             return False
@@ -1315,15 +1304,21 @@ def _reading(name: str, sheet: Callable[[], str]) -> Iterator[None]:
         ) from exc
 
 
-def _sheet_rows(path: Path, check: WorkbookCheck, sheet: str) -> list[list[Any]]:
+@contextmanager
+def _calamine(path: Path) -> Iterator[Any]:
+    """The workbook opened once for every sheet read from it."""
+    import python_calamine
+
+    with python_calamine.CalamineWorkbook.from_path(str(path)) as book:
+        yield book
+
+
+def _sheet_rows(book: Any, check: WorkbookCheck, sheet: str) -> list[list[Any]]:
     """A sheet's cells from A1 (rows keep their sheet positions); [] when the
     workbook has no such sheet."""
     if sheet not in check.parts:
         return []
-    import python_calamine
-
-    with python_calamine.CalamineWorkbook.from_path(str(path)) as book:
-        rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+    rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
     return [list(r) for r in rows]
 
 
