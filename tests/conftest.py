@@ -17,8 +17,9 @@ settings.register_profile(
 settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-TREC_REFERENCE = SHARED / "reference" / "trec_eval"
+#: trec_eval's own test files, copied into the repository with their notice
+#: (``tests/data/trec_eval/README.md``): no test reads outside the repository.
+TREC_REFERENCE = REPO / "tests" / "data" / "trec_eval"
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """trec_eval's own test suite, reproduced with the ``trec_eval`` preset.
 
 The files are unmodified copies of trec_eval 10.0's ``test/`` folder (see
-``../shared/reference/trec_eval/README.md``). Every ``ndcg``, ``ndcg_cut_K``
+``tests/data/trec_eval/README.md``). Every ``ndcg``, ``ndcg_cut_K``
 and ``ndcg_<gain table>`` row of the expected outputs, per query and ``all``,
 is recomputed by the engine (and by the command line) and compared at the
 4 decimals trec_eval prints.
@@ -109,7 +109,7 @@ def assert_reproduced(expected: Expected, ours: Expected) -> None:
 
 
 def test_reference_files_are_there() -> None:
-    # CI has ../shared; a missing folder must fail, never skip.
+    # They are part of the repository: a missing file must fail, never skip.
     for path in (RESULTS, RESULTS_TRUNC, QRELS, QRELS_LEVEL):
         assert path.is_file(), path
 
