@@ -88,9 +88,22 @@ def _install_extras(window: MainWindow) -> FileOps:
     return file_ops
 
 
+def _warn_broken_qt() -> None:
+    """Say so when the installed PySide6 is the release that crashes this
+    Python (``pyproject.toml`` excludes it; an older environment may still
+    hold it)."""
+    import PySide6
+
+    if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
+        print("ndcg-worksheet: PySide6 6.12.0 on Python 3.11 crashes after a few hundred "
+              "edits; install another release: pip install 'PySide6-Essentials!=6.12.0'",
+              file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the editor; returns the exit status."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    _warn_broken_qt()
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APPLICATION])
     QApplication.setOrganizationName(ORGANIZATION)
     QApplication.setApplicationName(APPLICATION)

@@ -7,6 +7,7 @@ The numbers come from :mod:`core.plotdata`; this module only draws them.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -41,6 +42,16 @@ class _Canvas(FigureCanvasQTAgg):
     def __init__(self) -> None:
         self.figure_ = Figure(figsize=(5, 3.2), layout="constrained")
         super().__init__(self.figure_)
+
+    def draw(self) -> None:
+        """Draw; while the dock is too small for the axes and their labels
+        (at start-up, or squeezed by the user) the constrained layout cannot
+        place them and matplotlib warns on stderr at every draw. The figure is
+        then drawn as it is, and laid out again at the next resize."""
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore", message="constrained_layout not applied", category=UserWarning)
+            super().draw()
 
 
 class PlotPanel(QWidget):
