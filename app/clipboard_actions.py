@@ -3,7 +3,7 @@
 Copy puts the selected rectangle on the clipboard as tab-separated text
 (what Excel and LibreOffice paste), every value at full precision: the
 rounding the grid shows is display only. Paste reads a spreadsheet range
-(:mod:`core.clipboard`) into the grade column; every pasted grade is one
+(:mod:`core.model.grades`) into the grade column; every pasted grade is one
 :class:`~app.commands.SetGradeCommand`, all of them inside one undo macro, so
 one Undo takes the whole paste back. A paste with a bad cell applies nothing
 and lists the bad cells. Fill down (Ctrl+D) copies the first selected grade
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 
 from app.commands import GradeValue
 from app.models import CANDIDATE_ROLE, GridColumn
-from core.clipboard import CellError, PastedGrade, format_range, parse_grades, parse_range
+from core.model.grades import CellError, PastedGrade, format_range, parse_grades, parse_range
 
 __all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]
 

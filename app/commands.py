@@ -15,8 +15,8 @@ from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
-from core.conventions import Conventions
-from core.document import Document, GradeState, grade_text
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState, grade_text
 
 __all__ = ["ChangeConventionsCommand", "GradeValue", "SetGradeCommand", "WorksheetEditor"]
 

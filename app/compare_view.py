@@ -2,12 +2,12 @@
 
 "Compare with another run…" (menu Review) asks for a worksheet (CSV/TSV,
 workbook) or a TREC run (graded with the open document's grades), compares
-off the UI thread (:func:`core.compare.compare`) and shows the per-query
+off the UI thread (:func:`core.analysis.compare.compare`) and shows the per-query
 table (largest |delta| first; click a header to sort), the means, the paired
 test with its resamples and seed, the bootstrap interval, the tie-rule
 sensitivity and the "what changed" sentence. Selecting a query shows its
 candidate changes and makes it the window's current query; the plots dock
-draws the sorted deltas. Every number comes from :mod:`core.compare`.
+draws the sorted deltas. Every number comes from :mod:`core.analysis.compare`.
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ from PySide6.QtWidgets import (
 
 from app.delegates import NumberDelegate
 from app.workers import Task, run_task, show_error
-from core.compare import CandidateChange, Comparison, compare, load_against
-from core.conventions import format_cutoff
-from core.document import Document
+from core.analysis.compare import CandidateChange, Comparison, compare, load_against
+from core.model.conventions import format_cutoff
+from core.model.document import Document
 
 __all__ = [
     "COMPARE_FILTER",

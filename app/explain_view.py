@@ -3,12 +3,12 @@
 "Explain a disagreement…" (menu Review) opens a dock with two combos: from
 the current conventions or a preset, to a preset (trec_eval, sklearn,
 ranx). The first conventions are changed into the second one convention at
-a time (:func:`core.explain.explain`; the cutoffs and rubric stay the
+a time (:func:`core.analysis.explain.explain`; the cutoffs and rubric stay the
 current ones, so the values pair up) and each step is a
 row: the convention, its choice before and after, its share of the mean
 change and of the current query's change. The last row is the whole
 difference; the steps add up to it. Below: core's sentence and the peer
-commands that reproduce the current conventions (:func:`core.explain.peer_matches`).
+commands that reproduce the current conventions (:func:`core.analysis.explain.peer_matches`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.compare_view import RowsModel, SignedDelegate, read_only_table, review_menu
-from core.conventions import PRESETS, Conventions, format_cutoff
-from core.document import Document
+from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
-from core.explain import Explanation, explain, peer_matches
+from core.model.conventions import PRESETS, Conventions, format_cutoff
+from core.model.document import Document
 
 __all__ = ["ExplainView", "StepColumn", "StepsModel", "install_explain"]
 

@@ -5,7 +5,7 @@ progress dialog that can cancel. Saving goes through
 :func:`core.io.atomic.atomic_write` (via the core writers), so a failed save
 leaves the previous file byte-identical; the error is shown as one message
 box with the :class:`~core.errors.InputError` text. Every change of the undo
-stack is journaled (:mod:`core.journal`); a successful save clears the
+stack is journaled (:mod:`core.io.journal`); a successful save clears the
 journal, and opening a file with a pending journal offers to recover it.
 
 Wire it with ``install_file_ops(window)`` once the window exists.
@@ -28,9 +28,9 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
-from core.document import Document
 from core.errors import InputError, NdcgError
-from core.journal import Journal, JournalRecorder
+from core.io.journal import Journal, JournalRecorder
+from core.model.document import Document
 
 __all__ = [
     "CSV_FILTER",

@@ -44,8 +44,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.workers import Task, error_text, run_task, show_error
-from core.conventions import ConsensusRule, Conventions, Rounding, Rubric
-from core.document import Document
 from core.errors import ConventionError, InputError
 from core.io.annotator import (
     ColumnMapping,
@@ -58,6 +56,8 @@ from core.io.annotator import (
 )
 from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES, is_annotator_sheet
 from core.io.safety import column_letters
+from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
+from core.model.document import Document
 
 __all__ = [
     "MAPPED_FIELDS",

@@ -3,7 +3,7 @@
 When the document keeps the annotators' individual grades
 (``Document.annotators`` / ``ratings``): Cohen's kappa for every pair and
 Krippendorff's alpha, each with the number of items it rests on
-(:func:`core.agreement.agreement`), the consensus rule and rounding that
+(:func:`core.analysis.agreement.agreement`), the consensus rule and rounding that
 turned the individual grades into the document's grades, and for the current
 query each candidate's individual grades with a flag where they differ. When
 the document keeps no individual grades, the dock says so.
@@ -23,8 +23,8 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
 from app.compare_view import RowsModel, read_only_table, review_menu
 from app.delegates import NumberDelegate
-from core.agreement import AgreementReport, agreement
-from core.document import Document, grade_text
+from core.analysis.agreement import AgreementReport, agreement
+from core.model.document import Document, grade_text
 
 __all__ = [
     "AlphaColumn",

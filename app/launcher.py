@@ -15,7 +15,7 @@ COMMANDS = frozenset({"evaluate", "export", "compare", "-h", "--help"})
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in COMMANDS:
-        from core.cli import main as cli_main
+        from app.cli.main import main as cli_main
 
         return cli_main(args)
     from app.main import main as gui_main

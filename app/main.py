@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.fileops import FileOps
 from app.settings import APPLICATION, ORGANIZATION, ensure_identity
 from app.window import APP_TITLE, MainWindow
-from core.document import Document
 from core.errors import NdcgError
+from core.model.document import Document
 
 __all__ = ["build_window", "main", "parse_args"]
 
@@ -43,7 +43,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     sentence: file, line, column, what to do) and the example opens instead,
     so the reviewer still gets a working window.
     """
-    from core.examples import load_example
+    from core.io.example import load_example
 
     if QApplication.instance() is None:
         raise RuntimeError("create a QApplication before building the window")
@@ -54,7 +54,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         try:
             doc = _load(path, qrels)
             shown = Path(path)
-            from core.engine import evaluate
+            from core.engine.evaluation import evaluate
 
             evaluate(doc)  # fails now (e.g. negative grade, exponential gain), not later
         except (NdcgError, OSError) as exc:

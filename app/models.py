@@ -25,10 +25,10 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.clipboard import PastedGrade, read_grade
-from core.conventions import Conventions, Rubric, format_cutoff
-from core.document import AuditEntry, Document, GradeState, grade_text
-from core.engine import Evaluation, Status
+from core.engine.evaluation import Evaluation, Status
+from core.model.conventions import Conventions, Rubric, format_cutoff
+from core.model.document import AuditEntry, Document, GradeState, grade_text
+from core.model.grades import PastedGrade, read_grade
 
 __all__ = [
     "CANDIDATE_ROLE",
@@ -119,7 +119,7 @@ def _differs(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDAr
 def parse_grade_text(text: str, rubric: Rubric | None) -> PastedGrade:
     """Read what a reviewer typed as a grade.
 
-    The grammar of pasted cells (:func:`core.clipboard.read_grade`: a number,
+    The grammar of pasted cells (:func:`core.model.grades.read_grade`: a number,
     a rubric label, ``unknown``, ``N/A`` or ``unrateable: reason``), a number
     outside the rubric allowed, plus what the grade editor lists: a number
     followed by its label (``2 - substantial support``) and ``x`` for

@@ -1,7 +1,7 @@
 """Plots beside the grid: contribution per rank, NDCG against k, the
 distribution of NDCG over queries, and sorted deltas of a comparison.
 
-The numbers come from :mod:`core.plotdata`; this module only draws them.
+The numbers come from :mod:`core.analysis.plotdata`; this module only draws them.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.engine import Evaluation
-from core.plotdata import (
+from core.analysis.plotdata import (
     Series,
     contribution_series,
     ndcg_by_k,
     ndcg_distribution,
     sorted_deltas,
 )
+from core.engine.evaluation import Evaluation
 
 __all__ = ["PlotPanel"]
 

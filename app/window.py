@@ -43,11 +43,11 @@ from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings
-from core.conventions import Conventions
-from core.document import Document, GradeState
-from core.engine import Evaluation, Status, evaluate
+from core.engine.evaluation import Evaluation, Status, evaluate
+from core.engine.incremental import reevaluate
 from core.errors import NdcgError
-from core.incremental import reevaluate
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
 
 __all__ = ["APP_TITLE", "MainWindow"]
 

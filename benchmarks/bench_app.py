@@ -34,8 +34,8 @@ sys.path.insert(0, str(REPO))
 
 
 def make_document(queries: int, per_query: int, seed: int = 0):  # type: ignore[no-untyped-def]
-    from core.conventions import Conventions, Rubric
-    from core.document import Document
+    from core.model.conventions import Conventions, Rubric
+    from core.model.document import Document
 
     rng = np.random.default_rng(seed)
     n = queries * per_query

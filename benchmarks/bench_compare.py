@@ -43,10 +43,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.compare import compare
-from core.conventions import Conventions
-from core.engine import evaluate
+from core.analysis.compare import compare
+from core.engine.evaluation import evaluate
 from core.io.trec import Run, document_from_trec
+from core.model.conventions import Conventions
 
 
 def write_files(folder: Path, nq: int, nc: int, judged: int, seed: int) -> tuple[Path, Path, Path]:

@@ -1,6 +1,6 @@
 """Speed and memory of ``ndcg-worksheet evaluate`` against the peers.
 
-1. Whole processes, side by side: ``python -m core.cli evaluate RUN --qrels
+1. Whole processes, side by side: ``python -m app.cli.main evaluate RUN --qrels
    QRELS --preset trec_eval --k 10 --k all --format json`` against a
    pytrec_eval script (``parse_run`` + ``parse_qrel`` + ``ndcg`` and
    ``ndcg_cut.10``, results dumped as JSON). Wall time and peak resident
@@ -58,7 +58,7 @@ def run_child(argv: list[str], out_path: Path) -> tuple[float, float]:
 
 
 def processes(run: Path, qrels: Path, repeat: int) -> None:
-    ours_cmd = [sys.executable, "-m", "core.cli", "evaluate", str(run), "--qrels", str(qrels),
+    ours_cmd = [sys.executable, "-m", "app.cli.main", "evaluate", str(run), "--qrels", str(qrels),
                 "--preset", "trec_eval", "--k", "10", "--k", "all", "--format", "json"]
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "pytrec_bench.py"
@@ -100,10 +100,10 @@ def check_agreement(ours: dict, peer: dict) -> None:  # type: ignore[type-arg]
 def in_memory(n_queries: int, n_candidates: int, repeat: int) -> None:
     from sklearn.metrics import ndcg_score
 
-    from core.aggregate import summarize
-    from core.conventions import Conventions
-    from core.document import Document
-    from core.engine import evaluate
+    from core.analysis.aggregate import summarize
+    from core.engine.evaluation import evaluate
+    from core.model.conventions import Conventions
+    from core.model.document import Document
 
     rng = np.random.default_rng(1)
     y_true = rng.choice(4, (n_queries, n_candidates), p=[0.55, 0.25, 0.13, 0.07]).astype(float)

@@ -29,10 +29,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.conventions import Conventions
-from core.document import Document
-from core.engine import evaluate
+from core.engine.evaluation import evaluate
 from core.io import workbook as wbmod
+from core.model.conventions import Conventions
+from core.model.document import Document
 
 
 def make(n: int, per_query: int = 100, seed: int = 0) -> Document:

@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import python_calamine
 import xlsxwriter
 
-from core.conventions import Rubric
 from core.io.annotator import import_annotations
+from core.model.conventions import Rubric
 
 LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 

@@ -44,7 +44,7 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
 
 def doc_of(rows, **kw):  # type: ignore[no-untyped-def]
     """A document from (query, source, score, grade) rows."""
-    from core.document import Document
+    from core.model.document import Document
 
     return Document.from_columns(
         query=[r[0] for r in rows], source_id=[r[1] for r in rows],

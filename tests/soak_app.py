@@ -49,7 +49,7 @@ _SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
 def _state_name(doc, index: int) -> str:  # type: ignore[no-untyped-def]
-    from core.document import GradeState
+    from core.model.document import GradeState
 
     return GradeState(int(doc.state[index])).name.lower()
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
-from core.agreement import (
+from core.analysis.agreement import (
     AlphaMetric,
     KappaWeights,
     agreement,
@@ -19,7 +19,7 @@ from core.agreement import (
     krippendorff_alpha,
     pairwise_kappa,
 )
-from core.document import Document
+from core.model.document import Document
 
 nan = np.nan
 

@@ -12,9 +12,7 @@ import xlsxwriter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.consensus import apply_rounding, consensus
-from core.conventions import Conventions, Rubric
-from core.document import GradeState
+from core.analysis.consensus import apply_rounding, consensus
 from core.errors import InputError
 from core.io.annotator import (
     ColumnMapping,
@@ -24,6 +22,8 @@ from core.io.annotator import (
     read_table,
 )
 from core.io.load import load_document
+from core.model.conventions import Conventions, Rubric
+from core.model.document import GradeState
 
 RUBRIC = Rubric.parse("0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant")
 U, N, R = GradeState.UNKNOWN, GradeState.NUMBER, GradeState.UNRATEABLE

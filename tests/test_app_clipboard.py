@@ -15,8 +15,8 @@ from app.find import install_find
 from app.models import GridColumn
 from app.settings import Settings
 from app.window import MainWindow
-from core.document import GradeState
-from core.examples import load_example
+from core.io.example import load_example
+from core.model.document import GradeState
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier

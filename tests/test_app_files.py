@@ -17,11 +17,11 @@ from app.fileops import FileOps, install_file_ops, write_document
 from app.settings import Settings
 from app.window import MainWindow
 from app.workers import Task, error_text, run_task
-from core.document import Document, GradeState
 from core.errors import InputError
-from core.examples import seed_document
 from core.io.delimited import read_delimited
-from core.journal import Journal
+from core.io.journal import Journal
+from core.model.document import Document, GradeState
+from core.model.examples import seed_document
 
 
 class Boxes:

@@ -22,11 +22,11 @@ from app.import_wizard import (
 )
 from app.settings import Settings
 from app.window import MainWindow
-from core.conventions import ConsensusRule, Conventions, Rubric
-from core.document import GradeState
-from core.examples import seed_document
 from core.io.annotator import ColumnMapping, import_annotations, preview
 from core.io.load import is_annotator_sheet
+from core.model.conventions import ConsensusRule, Conventions, Rubric
+from core.model.document import GradeState
+from core.model.examples import seed_document
 
 RUBRIC = "0=not relevant,1=partial,2=relevant,3=highly relevant"
 WIDE_CSV = """query,doc,model_conf,grade_alice,grade_bob,notes

@@ -24,10 +24,10 @@ from app.models import (
     QueryListModel,
     parse_grade_text,
 )
-from core.conventions import Conventions, Rubric
-from core.document import Document, GradeState
-from core.engine import Status, evaluate
-from core.examples import seed_document
+from core.engine.evaluation import Status, evaluate
+from core.model.conventions import Conventions, Rubric
+from core.model.document import Document, GradeState
+from core.model.examples import seed_document
 
 L = math.log2(3)
 

@@ -20,13 +20,13 @@ from app.compare_view import ChangeColumn, CompareColumn
 from app.explain_view import StepColumn
 from app.judges_view import AlphaColumn, KappaColumn
 from app.models import GridColumn
-from core.aggregate import summarize
-from core.compare import run_with_judgments
-from core.conventions import Conventions
-from core.document import Document, GradeState
-from core.engine import evaluate
+from core.analysis.aggregate import summarize
+from core.analysis.compare import run_with_judgments
+from core.engine.evaluation import evaluate
 from core.errors import InputError
-from core.examples import CASES
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
+from core.model.examples import CASES
 
 L = math.log2(3)
 CASE_A_ALL = (1 + 3 / L) / (3 + 1 / L)

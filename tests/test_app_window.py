@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QInputDialog, QMessageBox, QWidget
 from app.main import build_window
 from app.models import CutoffColumn, GridColumn, QueryColumn
 from app.settings import Settings
-from core.document import Document, GradeState
+from core.model.document import Document, GradeState
 
 L = math.log2(3)
 

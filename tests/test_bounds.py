@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.bounds import best_next_judgment, ndcg_bounds
-from core.conventions import Conventions, IdealInventory, Rubric, TieRule
-from core.document import Document, GradeState
-from core.engine import Status, evaluate
+from core.analysis.bounds import best_next_judgment, ndcg_bounds
+from core.engine.evaluation import Status, evaluate
+from core.model.conventions import Conventions, IdealInventory, Rubric, TieRule
+from core.model.document import Document, GradeState
 
 RUBRIC = Rubric.parse("0,1,2,3")
 

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from core.cli import main
-from core.examples import EXAMPLE_PATH
+from app.cli.main import main
+from core.model.examples import EXAMPLE_PATH
 from tests.conftest import REPO
 
 L = math.log2(3)
@@ -153,7 +153,7 @@ def test_unreadable_file_is_one_line_without_traceback(tmp_path):
     path = tmp_path / "binary.csv"
     path.write_bytes(b"\x00\x01\x02garbage")
     proc = subprocess.run(
-        [sys.executable, "-m", "core.cli", "evaluate", str(path)],
+        [sys.executable, "-m", "app.cli.main", "evaluate", str(path)],
         cwd=REPO, capture_output=True, text=True,
     )
     assert proc.returncode == 2

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.clipboard import (
+from core.model.conventions import Rubric
+from core.model.document import GradeState
+from core.model.grades import (
     CellError,
     PastedGrade,
     format_range,
@@ -14,8 +16,6 @@ from core.clipboard import (
     parse_grades,
     parse_range,
 )
-from core.conventions import Rubric
-from core.document import GradeState
 
 RUBRIC = Rubric.parse("0=no support,1=partial support,2=substantial support,3=direct support")
 

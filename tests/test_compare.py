@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.cli import main
-from core.compare import (
+from app.cli.main import main
+from core.analysis.compare import (
     _partners,
     _tie_rule_ndcg,
     compare,
@@ -24,9 +24,9 @@ from core.compare import (
     print_comparison,
     subset_document,
 )
-from core.conventions import Conventions, TieRule, Weighting
-from core.document import Document
-from core.engine import evaluate
+from core.engine.evaluation import evaluate
+from core.model.conventions import Conventions, TieRule, Weighting
+from core.model.document import Document
 from tests.conftest import doc_of
 
 L3 = math.log2(3.0)

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.conventions import (
+from core.engine.evaluation import Status, evaluate
+from core.errors import InputError
+from core.model.conventions import (
     Conventions,
     Gain,
     GainRule,
@@ -19,9 +21,7 @@ from core.conventions import (
     UnknownRule,
     ZeroIdealRule,
 )
-from core.document import Document, GradeState
-from core.engine import Status, evaluate
-from core.errors import InputError
+from core.model.document import Document, GradeState
 
 SCORES = st.sampled_from([None, 0.0, 0.5, 1.0, 2.0, 2.0])
 GRADES = st.sampled_from([None, 0.0, 1.0, 2.0, 3.0])
@@ -288,7 +288,7 @@ def test_trec_eval_preset_truncates_fractional_grades():
     st.integers(0, 2**32 - 1),
 )
 def test_sort_within_queries_equals_a_global_lexsort(sizes, uniform, seed):
-    from core.engine import sort_within_queries
+    from core.engine.evaluation import sort_within_queries
 
     rng = np.random.default_rng(seed)
     if uniform:

@@ -1,4 +1,4 @@
-"""core.incremental.reevaluate equals a fresh evaluate after grade edits."""
+"""core.engine.incremental.reevaluate equals a fresh evaluate after grade edits."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.conventions import (
+from core.engine.evaluation import evaluate
+from core.engine.incremental import reevaluate
+from core.model.conventions import (
     Conventions,
     Gain,
     GainRule,
@@ -15,9 +17,7 @@ from core.conventions import (
     UnknownRule,
     ZeroIdealRule,
 )
-from core.document import Document, GradeState
-from core.engine import evaluate
-from core.incremental import reevaluate
+from core.model.document import Document, GradeState
 
 ARRAYS = ("ndcg", "dcg", "idcg", "status_code", "rank", "gain", "discount", "contribution",
           "ideal_rank", "ideal_contribution", "order", "ideal_order", "n_total", "n_ranked",

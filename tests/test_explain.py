@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.conventions import Conventions, Gain, Rubric, Weighting
-from core.document import Document
-from core.engine import evaluate
+from core.analysis.explain import STEP_ORDER, explain, peer_matches
+from core.engine.evaluation import evaluate
 from core.errors import ConventionError
-from core.explain import STEP_ORDER, explain, peer_matches
+from core.model.conventions import Conventions, Gain, Rubric, Weighting
+from core.model.document import Document
 from tests.conftest import doc_of
 
 L3 = math.log2(3.0)

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.conventions import Conventions, GainRule
-from core.document import Document, GradeState
-from core.examples import seed_document
 from core.io.delimited import read_delimited, write_delimited
-from core.journal import Journal, JournalRecorder, _differ, journal_dir
+from core.io.journal import Journal, JournalRecorder, _differ, journal_dir
+from core.model.conventions import Conventions, GainRule
+from core.model.document import Document, GradeState
+from core.model.examples import seed_document
 from tests.conftest import REPO
 
 
@@ -205,9 +205,9 @@ def test_recorder_journals_resulting_states_and_only_changes(sheet: Path):
 CHILD = textwrap.dedent(
     """
     import sys
-    from core.document import GradeState
+    from core.model.document import GradeState
     from core.io.delimited import read_delimited
-    from core.journal import Journal, JournalRecorder
+    from core.io.journal import Journal, JournalRecorder
 
     path = sys.argv[1]
     doc = read_delimited(path)

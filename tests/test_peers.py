@@ -37,11 +37,11 @@ from ranx import Qrels, Run
 from ranx import evaluate as ranx_evaluate
 from sklearn.metrics import ndcg_score
 
-from core.aggregate import summarize
-from core.conventions import Conventions, GainRule
-from core.document import Document
-from core.engine import Evaluation, evaluate
+from core.analysis.aggregate import summarize
+from core.engine.evaluation import Evaluation, evaluate
 from core.io.trec import document_from_trec
+from core.model.conventions import Conventions, GainRule
+from core.model.document import Document
 
 TOL = 1e-9
 

@@ -7,10 +7,10 @@ import math
 import pytest
 
 from app.plots import PlotPanel
-from core.conventions import Gain, GainRule
-from core.engine import evaluate
-from core.examples import seed_document
-from core.plotdata import contribution_series, ndcg_by_k, ndcg_distribution, sorted_deltas
+from core.analysis.plotdata import contribution_series, ndcg_by_k, ndcg_distribution, sorted_deltas
+from core.engine.evaluation import evaluate
+from core.model.conventions import Gain, GainRule
+from core.model.examples import seed_document
 
 L = math.log2(3)
 

@@ -7,11 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from core.aggregate import query_sentence, summarize
-from core.conventions import Conventions, Gain, GainRule, TieRule, ZeroIdealRule
-from core.engine import Status, evaluate
-from core.examples import EXAMPLE_CONVENTIONS, EXAMPLE_PATH, load_example, seed_document
+from core.analysis.aggregate import query_sentence, summarize
+from core.engine.evaluation import Status, evaluate
 from core.io.delimited import read_delimited
+from core.io.example import load_example
+from core.model.conventions import Conventions, Gain, GainRule, TieRule, ZeroIdealRule
+from core.model.examples import EXAMPLE_CONVENTIONS, EXAMPLE_PATH, seed_document
 
 L = math.log2(3)
 

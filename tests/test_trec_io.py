@@ -21,9 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import core.io.trec as trec
-from core.document import Document
 from core.errors import InputError
 from core.io.trec import Run, document_from_trec
+from core.model.document import Document
 
 
 @contextmanager
@@ -428,7 +428,7 @@ def test_find_duplicate_matches_a_dict(rows, clash):
     source = [s for _, s in rows]
     doc = Document.from_columns(query=query, source_id=source, check=False)
     if clash:  # every id hashes alike: only the text comparison may decide
-        with mock.patch("core.document.hash", return_value=7, create=True):
+        with mock.patch("core.model.document.hash", return_value=7, create=True):
             got = doc.find_duplicate()
     else:
         got = doc.find_duplicate()

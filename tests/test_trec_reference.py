@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from core.aggregate import summarize
-from core.cli import main
-from core.conventions import Conventions, Gain
-from core.engine import evaluate
+from app.cli.main import main
+from core.analysis.aggregate import summarize
+from core.engine.evaluation import evaluate
 from core.io.trec import document_from_trec
+from core.model.conventions import Conventions, Gain
 from tests.conftest import TREC_REFERENCE
 
 #: trec_eval prints 4 decimals: a match is within half a unit of the last one.

@@ -3,8 +3,8 @@ Comparison sheet whose NDCG values, deltas, outcomes and paired means are
 formulas over both Queries sheets.
 
 Without a spreadsheet engine: the cached results equal hand-computed deltas and
-``core.compare``. With headless LibreOffice (one ``soffice`` call for every
-workbook): each Comparison formula equals ``core.compare`` to 1e-12, as
+``core.analysis.compare``. With headless LibreOffice (one ``soffice`` call for every
+workbook): each Comparison formula equals ``core.analysis.compare`` to 1e-12, as
 exported and after k and other rules are changed in the shared Conventions
 sheet. A missing LibreOffice fails these tests, never skips them.
 """
@@ -20,12 +20,9 @@ import numpy as np
 import openpyxl
 import pytest
 
-from core.cli import main
-from core.compare import compare
-from core.conventions import Conventions, Gain
-from core.document import Document
+from app.cli.main import main
+from core.analysis.compare import compare
 from core.errors import InputError
-from core.examples import CASES, seed_document
 from core.io.delimited import write_delimited
 from core.io.workbook import (
     COMPARISON_COLUMNS,
@@ -37,6 +34,9 @@ from core.io.workbook import (
     export_comparison_workbook,
     read_workbook,
 )
+from core.model.conventions import Conventions, Gain
+from core.model.document import Document
+from core.model.examples import CASES, seed_document
 from tests.libreoffice import read_values, recalculate
 from tests.test_workbook_export import _assert_same_document, _same, check_values, make_document
 
@@ -115,7 +115,7 @@ def check_comparison(
     values: dict[str, list[list[Any]]], doc_a: Document, doc_b: Document, conv: Conventions,
     *, exported: Conventions | None = None, exported_b: Document | None = None,
 ) -> None:
-    """Every Comparison result in ``values`` equals ``core.compare`` under ``conv``
+    """Every Comparison result in ``values`` equals ``core.analysis.compare`` under ``conv``
     (the resampling values are those computed at export: under ``exported``, with
     B as ``exported_b``)."""
     c = compare(doc_a, doc_b, conv, resamples=200, seed=3)

@@ -16,13 +16,10 @@ import numpy as np
 import openpyxl
 import pytest
 
-from core.aggregate import summarize
-from core.cli import main
-from core.conventions import Conventions, Gain, Rubric, Weighting
-from core.document import Document, GradeState
-from core.engine import discount, evaluate
+from app.cli.main import main
+from core.analysis.aggregate import summarize
+from core.engine.evaluation import discount, evaluate
 from core.errors import InputError
-from core.examples import seed_document
 from core.io.workbook import (
     CANDIDATE_COLUMNS,
     OUTSIDE_ORIGIN,
@@ -31,6 +28,9 @@ from core.io.workbook import (
     export_workbook,
     read_workbook,
 )
+from core.model.conventions import Conventions, Gain, Rubric, Weighting
+from core.model.document import Document, GradeState
+from core.model.examples import seed_document
 
 HEADERS = [h for _, h in CANDIDATE_COLUMNS]
 
@@ -554,11 +554,11 @@ def test_cli_export(tmp_path: Path) -> None:
 
 
 def test_example_workbook_is_current(tmp_path: Path) -> None:
-    from core.io.workbook import _example
+    from core.io.example import write_example
 
     shipped = Path(__file__).resolve().parent.parent / "resources" / "example.xlsx"
     fresh = tmp_path / "example.xlsx"
-    assert _example(["--example", str(fresh)]) == 0
+    assert write_example([str(fresh)]) == 0
     assert all_cells(shipped) == all_cells(fresh)
     shutil.copy(shipped, tmp_path / "copy.xlsx")
     _assert_same_document(read_workbook(tmp_path / "copy.xlsx"), seed_document())

@@ -16,10 +16,10 @@ import openpyxl
 import pytest
 import xlsxwriter
 
-from core.conventions import Conventions, Gain
-from core.document import Document, GradeState
-from core.examples import seed_document
 from core.io.workbook import OUTSIDE_ORIGIN, SHEETS, export_workbook, read_workbook
+from core.model.conventions import Conventions, Gain
+from core.model.document import Document, GradeState
+from core.model.examples import seed_document
 from tests.libreoffice import read_values, recalculate
 from tests.test_workbook_export import CONVENTIONS, _assert_same_document, case, check_values
 

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from core.conventions import Conventions
-from core.document import Document, GradeState
-from core.engine import Evaluation
+from core.engine.evaluation import Evaluation
 from core.io import workbook as wbmod
 from core.io.workbook import SHEETS, export_workbook, read_workbook
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
 from tests.test_workbook_export import make_document
 
 

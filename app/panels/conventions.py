@@ -2,7 +2,7 @@
 and which presets the current conventions match.
 
 The panel never changes the document: it emits :attr:`conventions_edited`
-with the new :class:`~core.conventions.Conventions` and the window pushes an
+with the new :class:`~core.model.conventions.Conventions` and the window pushes an
 undo command; the window then calls :meth:`ConventionsPanel.set_conventions`.
 """
 
@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.models import PairTableModel
-from core.conventions import (
+from core.errors import ConventionError
+from core.model.conventions import (
     PRESETS,
     ConsensusRule,
     Conventions,
@@ -46,7 +47,6 @@ from core.conventions import (
     format_cutoff,
     parse_cutoff,
 )
-from core.errors import ConventionError
 
 __all__ = ["CHOICE_FIELDS", "ConventionsPanel"]
 

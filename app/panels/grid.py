@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models import CandidateModel, GridColumn
-from core.document import GradeState
+from core.model.document import GradeState
 
 __all__ = ["GRADE_KEYS", "GradingTableView", "GridPanel"]
 

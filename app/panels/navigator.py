@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.delegates import NumberDelegate
 from app.models import STATUS_LOOK, QueryColumn, QueryFilterProxy, QueryListModel
-from core.engine import Evaluation, Status
+from core.engine.evaluation import Evaluation, Status
 
 __all__ = ["QueryNavigator"]
 

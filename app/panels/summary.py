@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 
 from app.delegates import NumberDelegate, format_number
 from app.models import STATUS_LOOK, CutoffResultsModel
-from core.aggregate import query_sentence, summarize, summary_sentence
-from core.bounds import best_next_judgment, ndcg_bounds
-from core.conventions import format_cutoff
-from core.engine import Evaluation, Status
+from core.analysis.aggregate import query_sentence, summarize, summary_sentence
+from core.analysis.bounds import best_next_judgment, ndcg_bounds
+from core.engine.evaluation import Evaluation, Status
+from core.model.conventions import format_cutoff
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
 

@@ -39,11 +39,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from core.consensus import consensus as combine
-from core.conventions import ConsensusRule, Conventions, Rounding, Rubric
-from core.document import Document, GradeState
+from core.analysis.consensus import consensus as combine
 from core.errors import InputError
 from core.io.safety import check_xlsx, column_letters, find_formulas
+from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
+from core.model.document import Document, GradeState
 
 __all__ = [
     "ALIASES",

@@ -14,9 +14,9 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from core.conventions import Conventions
-from core.document import Document, GradeState
 from core.errors import InputError
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
 
 __all__ = ["HEADER_ALIASES", "read_delimited", "read_text", "write_delimited"]
 

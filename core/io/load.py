@@ -1,13 +1,13 @@
-"""Open any supported input as a :class:`~core.document.Document`."""
+"""Open any supported input as a :class:`~core.model.document.Document`."""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
 
-from core.conventions import Conventions
-from core.document import Document
 from core.errors import InputError
+from core.model.conventions import Conventions
+from core.model.document import Document
 
 __all__ = [
     "TEXT_SHEET_SUFFIXES",

@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import Conventions
-from core.document import Document, GradeState
 from core.errors import InputError
 from core.io.atomic import atomic_write_text
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
 
 __all__ = ["Run", "document_from_trec", "read_qrels", "read_run", "write_qrels", "write_run"]
 

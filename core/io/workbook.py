@@ -26,12 +26,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from core.aggregate import summarize
-from core.clipboard import PastedGrade, read_grade
-from core.compare import TIE_TOLERANCE, Comparison, compare
-from core.conventions import Conventions, GainRule, Weighting
-from core.document import AuditEntry, Document, GradeState
-from core.engine import Evaluation, evaluate
+from core.analysis.aggregate import summarize
+from core.analysis.compare import TIE_TOLERANCE, Comparison, compare
+from core.engine.evaluation import Evaluation, evaluate
 from core.errors import InputError
 from core.io.atomic import atomic_write
 from core.io.safety import (
@@ -41,6 +38,9 @@ from core.io.safety import (
     find_formulas,
     formula_rows,
 )
+from core.model.conventions import Conventions, GainRule, Weighting
+from core.model.document import AuditEntry, Document, GradeState
+from core.model.grades import PastedGrade, read_grade
 
 __all__ = [
     "CANDIDATE_COLUMNS",
@@ -366,7 +366,7 @@ def export_comparison_workbook(
     conventions : Conventions, optional
         Applied to both runs; defaults to ``comparison``'s, else A's.
     comparison : Comparison, optional
-        An existing :func:`core.compare.compare` result of the same two
+        An existing :func:`core.analysis.compare.compare` result of the same two
         documents under the same conventions (saves computing it again).
     name_a, name_b : str
         How the sheet names the runs; default the documents' names.
@@ -1433,7 +1433,7 @@ def _same_text(cell: str, text: str) -> bool:
 
 def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) -> PastedGrade:
     """A current-grade cell as a grade, state and reason (the grammar of typed
-    and pasted grades, :func:`core.clipboard.read_grade`; a number outside
+    and pasted grades, :func:`core.model.grades.read_grade`; a number outside
     the rubric is taken: the sheet's dropdown only warns); InputError when it
     is not one."""
     column = f"{_GRADE_COL} (current grade)"
@@ -1510,23 +1510,3 @@ def _apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
             hint="rows were deleted; undo that in the spreadsheet",
         )
 
-
-def _example(argv: Sequence[str] | None = None) -> int:
-    """``python -m core.io.workbook --example [OUT]``: write resources/example.xlsx."""
-    import argparse
-
-    from core.examples import seed_document
-
-    p = argparse.ArgumentParser(prog="python -m core.io.workbook")
-    p.add_argument("--example", action="store_true", required=True,
-                   help="export the seed's cases A-F")
-    p.add_argument("output", nargs="?",
-                   default=str(Path(__file__).resolve().parents[2] / "resources" / "example.xlsx"))
-    args = p.parse_args(argv)
-    export_workbook(seed_document(), args.output)
-    print(f"wrote {args.output}")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(_example())

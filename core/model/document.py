@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import Conventions
 from core.errors import InputError
+from core.model.conventions import Conventions
 
 __all__ = ["AuditEntry", "Document", "GradeState", "grade_text"]
 

@@ -16,7 +16,8 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import (
+from core.errors import InputError
+from core.model.conventions import (
     Conventions,
     IdealInventory,
     TieRule,
@@ -24,8 +25,7 @@ from core.conventions import (
     ZeroIdealRule,
     format_cutoff,
 )
-from core.document import Document, GradeState
-from core.errors import InputError
+from core.model.document import Document, GradeState
 
 __all__ = [
     "Evaluation",
@@ -586,7 +586,7 @@ class Evaluation:
         document order).
 
         Valid only while the ranked order and the ideal inventory do not
-        depend on grades (see :func:`core.incremental.reevaluate`): what
+        depend on grades (see :func:`core.engine.incremental.reevaluate`): what
         follows from scores and ranks alone is kept; gains, the ideal order
         within each query, and the per-query numbers are spliced in.
         """

@@ -1,5 +1,7 @@
 """The seed's worked cases A-F as one small worksheet (the bundled example).
 
+:func:`core.io.example.load_example` reads the bundled workbook.
+
 Every query is named after its case; the expected values are in
 ``docs/conventions.md`` and checked in ``tests/test_seed_cases.py``.
 """
@@ -8,18 +10,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.conventions import Conventions, Rubric
-from core.document import Document
+from core.model.conventions import Conventions, Rubric
+from core.model.document import Document
 
 __all__ = [
     "EXAMPLE_CONVENTIONS",
     "EXAMPLE_PATH",
     "EXAMPLE_WORKBOOK",
-    "load_example",
     "seed_document",
 ]
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 #: The bundled example worksheet (an audited workbook) and the same rows as CSV.
 EXAMPLE_WORKBOOK = RESOURCES / "example.xlsx"
 EXAMPLE_PATH = RESOURCES / "example.csv"
@@ -70,9 +71,3 @@ def seed_document(conventions: Conventions = EXAMPLE_CONVENTIONS) -> Document:
         name="seed cases A-F",
     )
 
-
-def load_example() -> Document:
-    """The bundled example worksheet (``resources/example.xlsx``)."""
-    from core.io.workbook import read_workbook
-
-    return read_workbook(EXAMPLE_WORKBOOK)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import TieRule, ZeroIdealRule
-from core.engine import Evaluation, discount
+from core.engine.evaluation import Evaluation, discount
+from core.model.conventions import TieRule, ZeroIdealRule
 
 __all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds"]
 

@@ -19,7 +19,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
-from core.document import Document
+from core.model.document import Document
 
 __all__ = [
     "AgreementReport",

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.conventions import format_cutoff
-from core.engine import Evaluation, evaluate
+from core.engine.evaluation import Evaluation, evaluate
+from core.model.conventions import format_cutoff
 
 __all__ = [
     "Series",

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.conventions import Weighting, format_cutoff
-from core.engine import Evaluation, Status
+from core.engine.evaluation import Evaluation, Status
+from core.model.conventions import Weighting, format_cutoff
 
 __all__ = ["CutoffSummary", "query_sentence", "summarize", "summary_sentence"]
 

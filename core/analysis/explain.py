@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import PRESETS, Conventions, Weighting, format_cutoff, peer_command
-from core.document import Document
-from core.engine import Evaluation, evaluate
+from core.engine.evaluation import Evaluation, evaluate
 from core.errors import ConventionError
+from core.model.conventions import PRESETS, Conventions, Weighting, format_cutoff, peer_command
+from core.model.document import Document
 
 __all__ = [
     "ARITHMETIC_FIELDS",
@@ -271,8 +271,8 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
     --------
     The seed's case B under linear and exponential gain:
 
-    >>> from core.conventions import Gain
-    >>> from core.examples import seed_document
+    >>> from core.model.conventions import Gain
+    >>> from core.model.examples import seed_document
     >>> doc = seed_document()
     >>> x = explain(doc, Conventions(), Conventions(gain=Gain.parse("exponential")))
     >>> [s.field for s in x.steps]
@@ -376,7 +376,7 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
 def _regrade(doc: Document, start: Conventions, end: Conventions) -> tuple[Document, int]:
     """The document with the grades the end's consensus gives where it differs
     from the start's (other grades, including edited ones, stay as they are)."""
-    from core.consensus import consensus
+    from core.analysis.consensus import consensus
 
     assert doc.ratings is not None
     g0, s0 = consensus(doc.ratings, start.consensus, start.rounding)

@@ -14,9 +14,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from core.aggregate import summarize, summary_sentence
-from core.bounds import ndcg_bounds
-from core.conventions import (
+from core.analysis.aggregate import summarize, summary_sentence
+from core.analysis.bounds import ndcg_bounds
+from core.engine.evaluation import Evaluation, Status, evaluate
+from core.errors import NdcgError
+from core.model.conventions import (
     PRESETS,
     Conventions,
     Gain,
@@ -29,9 +31,7 @@ from core.conventions import (
     format_cutoff,
     parse_cutoff,
 )
-from core.document import Document
-from core.engine import Evaluation, Status, evaluate
-from core.errors import NdcgError
+from core.model.document import Document
 
 __all__ = ["add_convention_arguments", "conventions_from_args", "main"]
 
@@ -281,7 +281,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    from core.compare import run_compare_command
+    from core.analysis.compare import run_compare_command
 
     return int(run_compare_command(args, out))
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import TieRule, UnknownRule
-from core.engine import Evaluation, evaluate
+from core.engine.evaluation import Evaluation, evaluate
+from core.model.conventions import TieRule, UnknownRule
 
 __all__ = ["reevaluate"]
 
@@ -46,7 +46,7 @@ def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike) -> Evaluatio
 
     Examples
     --------
-    >>> from core.document import Document
+    >>> from core.model.document import Document
     >>> doc = Document.from_columns(query=["A"] * 3, source_id=["B", "A", "C"],
     ...                             score=[3, 2, 1], grade=[1, 3, 0])
     >>> ev = evaluate(doc)

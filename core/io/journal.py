@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import Conventions
-from core.document import Document, GradeState
 from core.errors import ConventionError
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
 
 __all__ = [
     "FORMAT",
@@ -110,7 +110,7 @@ class Journal:
     Examples
     --------
     >>> import tempfile
-    >>> from core.examples import seed_document
+    >>> from core.model.examples import seed_document
     >>> folder = tempfile.mkdtemp()
     >>> doc = seed_document()
     >>> journal = Journal(None, directory=folder)

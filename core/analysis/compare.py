@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from core.aggregate import CutoffSummary, summarize
-from core.conventions import Conventions, TieRule, Weighting, format_cutoff
-from core.document import Document, GradeState
-from core.engine import Evaluation, Status, evaluate, source_order_keys
+from core.analysis.aggregate import CutoffSummary, summarize
+from core.engine.evaluation import Evaluation, Status, evaluate, source_order_keys
 from core.errors import InputError
+from core.model.conventions import Conventions, TieRule, Weighting, format_cutoff
+from core.model.document import Document, GradeState
 
 if TYPE_CHECKING:
     from core.io.trec import QrelsColumns, Run
@@ -1471,7 +1471,7 @@ def _read_and_evaluate(
 
 def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
     """``ndcg-worksheet compare RUN_A RUN_B [--qrels QRELS] ...``."""
-    from core.cli import conventions_from_args
+    from app.cli.main import conventions_from_args
 
     resamples = int(getattr(args, "resamples", 10000))
     if resamples < 1:
@@ -1499,7 +1499,7 @@ def run_compare_command(args: argparse.Namespace, out: TextIO) -> int:
     result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed,
                      evaluation_a=ev_a, evaluation_b=ev_b)
     if getattr(args, "format", "table") == "json":
-        from core.cli import dump_json
+        from app.cli.main import dump_json
 
         dump_json(compare_json(result), out, rows=len(result.common))
     else:

@@ -21,8 +21,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.conventions import Rubric
-from core.document import GradeState
+from core.model.conventions import Rubric
+from core.model.document import GradeState
 
 __all__ = [
     "UNKNOWN_WORDS",

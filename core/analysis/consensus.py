@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from core.conventions import ConsensusRule, Rounding
-from core.document import GradeState
+from core.model.conventions import ConsensusRule, Rounding
+from core.model.document import GradeState
 
 __all__ = ["apply_rounding", "consensus"]
 

@@ -1,0 +1,2 @@
+"""The command line (``ndcg-worksheet evaluate|export|compare``): Qt-free, an
+adapter over ``core`` beside the window."""

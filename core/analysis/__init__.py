@@ -1,0 +1,2 @@
+"""Analysis over evaluations: aggregates, bounds, explanations, agreement,
+consensus, comparisons and plot data."""

@@ -1,0 +1,1 @@
+"""Reports: evaluations and comparisons as JSON, tables, CSV and sentences."""
