@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ConventionError", "InputError", "NdcgError"]
+__all__ = ["ConventionError", "InputError", "NdcgError", "NotOwnWorkbook"]
 
 
 class NdcgError(Exception):
@@ -64,3 +64,9 @@ class InputError(NdcgError):
 
 class ConventionError(NdcgError, ValueError):
     """A convention that is malformed or cannot apply to the data."""
+
+
+class NotOwnWorkbook(InputError):
+    """An ``.xlsx`` that is not an audited workbook written by this app (no
+    metadata sheet): callers read it as an annotators' sheet instead. Raised
+    so that nobody tells it apart by the text of a message."""
