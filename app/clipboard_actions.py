@@ -4,10 +4,11 @@ Copy puts the selected rectangle on the clipboard as tab-separated text
 (what Excel and LibreOffice paste), every value at full precision: the
 rounding the grid shows is display only. Paste reads a spreadsheet range
 (:mod:`core.model.grades`) into the grade column; every pasted grade is one
-:class:`~app.commands.SetGradeCommand`, all of them inside one undo macro, so
-one Undo takes the whole paste back. A paste with a bad cell applies nothing
-and lists the bad cells. Fill down (Ctrl+D) copies the first selected grade
-into the selected rows below (or the grade above into a single row).
+one step of the session (:meth:`app.window.MainWindow.set_grades`: one
+re-evaluation, one undo), so one Undo takes the whole paste back. A paste with
+a bad cell applies nothing and lists the bad cells. Fill down (Ctrl+D)
+copies the first selected grade into the selected rows below (or the grade
+above into a single row), also as one step.
 
 Wire it with ``install_clipboard_actions(window)``.
 """
@@ -21,9 +22,9 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 
-from app.commands import GradeValue
 from app.models import CANDIDATE_ROLE, GridColumn
-from core.model.grades import CellError, PastedGrade, format_range, parse_grades, parse_range
+from core.model.edits import GradeValue
+from core.model.grades import CellError, format_range, parse_grades, parse_range
 
 __all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]
 
@@ -163,26 +164,16 @@ class ClipboardActions(QObject):
         if errors:
             return self._report(errors, view, top)
         values = [row[0] for row in grid]
-        refused = self._apply(targets, [v for v in values if v is not None],
-                              self.tr("paste {0} grades").format(len(targets)))
-        if refused:
-            return self._refuse(self.tr("{0} grades were refused (see the status bar); the rest "
-                                        "were pasted.").format(refused))
-        return True
+        grades = [GradeValue.typed(v.grade, v.state, v.reason) for v in values if v is not None]
+        return self._apply(targets, grades, self.tr("paste {0} grades").format(len(targets)))
 
-    def _apply(self, targets: list[int], values: list[PastedGrade], text: str) -> int:
-        """Set each grade through the window, inside one undo macro; count refusals."""
-        stack = self.window.undo_stack
-        refused = 0
-        stack.beginMacro(text)
-        try:
-            for index, value in zip(targets, values, strict=True):
-                ok = self.window.set_grade(index, value.grade, value.state,
-                                           reason=value.reason, note="pasted")
-                refused += 0 if ok else 1
-        finally:
-            stack.endMacro()
-        return refused
+    def _apply(self, targets: list[int], values: list[GradeValue], text: str) -> bool:
+        """Set the grades through the window as one step (one undo, one
+        re-evaluation); all of them, or none with the reason shown."""
+        if self.window.set_grades(targets, values, note="pasted", text=text):
+            return True
+        return self._refuse(self.tr("Nothing was pasted: {0}").format(
+            self.window.statusBar().currentMessage()))
 
     def _report(self, errors: list[CellError], view: QTableView, top: int) -> bool:
         model = view.model()
@@ -222,10 +213,8 @@ class ClipboardActions(QObject):
         source = GradeValue.of(doc, int(model.index(source_row, 0).data(CANDIDATE_ROLE)))
         first = source_row + 1
         targets = [int(model.index(r, 0).data(CANDIDATE_ROLE)) for r in range(first, bottom + 1)]
-        value = PastedGrade(source.grade, source.state, source.reason)
-        refused = self._apply(targets, [value] * len(targets),
-                              self.tr("fill down {0} grades").format(len(targets)))
-        return refused == 0
+        return self._apply(targets, [source] * len(targets),
+                           self.tr("fill down {0} grades").format(len(targets)))
 
 
 def install_clipboard_actions(window: Any) -> ClipboardActions:

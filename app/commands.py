@@ -1,94 +1,47 @@
-"""Undo commands: every user edit goes through one of these on one QUndoStack.
+"""The window's undo stack over the session's history.
 
-Commands call the window's non-undoable ``apply_*`` methods, so nothing
-recurses. Undoing a grade change restores the previous grade, state and
-reason exactly and *appends* a compensating audit entry (origin ``undo``);
-redoing appends another (origin ``redo``). The audit log is append-only, so it
-always tells the truth about what happened, including the change of mind.
+Every user edit is applied by :class:`core.session.Worksheet` (one step, one
+record of what changed) and then pushed here as an :class:`EditCommand`, so
+Qt's Undo/Redo actions, their texts and the stack's clean state (the modified
+flag) follow the session's own history step for step: ``undo()`` and
+``redo()`` only ask the session, which writes the audit log's compensating
+entries. The edit is applied *before* the push, so an edit the session
+refuses (a grade the conventions cannot take, conventions the document
+cannot be evaluated under) never reaches the stack.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from typing import Protocol
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from PySide6.QtGui import QUndoCommand
+from core.model.edits import Edit
+from core.session import Changes, Worksheet
 
-from core.model.conventions import Conventions
-from core.model.document import Document, GradeState, grade_text
-
-__all__ = ["ChangeConventionsCommand", "GradeValue", "SetGradeCommand", "WorksheetEditor"]
+__all__ = ["EditCommand", "push_edit"]
 
 
-@dataclass(frozen=True)
-class GradeValue:
-    """A grade cell's full content: number (or None), state and reason."""
+class EditCommand(QUndoCommand):
+    """One applied step of the session's history."""
 
-    grade: float | None
-    state: GradeState
-    reason: str = ""
-
-    @classmethod
-    def of(cls, doc: Document, index: int) -> GradeValue:
-        state = GradeState(int(doc.state[index]))
-        value = float(doc.grade[index])
-        return cls(None if state is not GradeState.NUMBER or math.isnan(value) else value,
-                   state, str(doc.reason[index]))
-
-    @property
-    def text(self) -> str:
-        return grade_text(math.nan if self.grade is None else self.grade, int(self.state))
-
-
-class WorksheetEditor(Protocol):
-    """What the commands edit (the main window implements it)."""
-
-    def apply_grade(self, index: int, value: GradeValue, *, who: str, note: str,
-                    origin: str) -> None: ...
-
-    def apply_conventions(self, conventions: Conventions) -> None: ...
-
-
-class SetGradeCommand(QUndoCommand):
-    """Set one candidate's grade (logged in the audit log by the document)."""
-
-    def __init__(self, editor: WorksheetEditor, index: int, before: GradeValue,
-                 after: GradeValue, *, who: str, note: str = "", label: str = "") -> None:
-        super().__init__(f"grade {label or index}: {before.text} → {after.text}")
-        self.editor = editor
-        self.index = index
-        self.before = before
-        self.after = after
-        self.who = who
-        self.note = note
-        self._done_once = False
+    def __init__(self, session: Worksheet, text: str) -> None:
+        super().__init__(text)
+        self.session = session
+        self._pushing = True
 
     def redo(self) -> None:
-        origin = "redo" if self._done_once else "app"
-        note = self.note if not self._done_once else f"redo: {self.note}".rstrip(": ")
-        self._done_once = True
-        self.editor.apply_grade(self.index, self.after, who=self.who, note=note, origin=origin)
+        if self._pushing:  # QUndoStack.push calls redo: the step is applied already
+            self._pushing = False
+            return
+        self.session.redo()
 
     def undo(self) -> None:
-        self.editor.apply_grade(
-            self.index, self.before, who=self.who,
-            note=f"undo of {self.before.text} → {self.after.text}", origin="undo",
-        )
+        self.session.undo()
 
 
-class ChangeConventionsCommand(QUndoCommand):
-    """Replace the conventions (every view recomputes)."""
-
-    def __init__(self, editor: WorksheetEditor, before: Conventions, after: Conventions,
-                 text: str = "") -> None:
-        super().__init__(text or "change conventions")
-        self.editor = editor
-        self.before = before
-        self.after = after
-
-    def redo(self) -> None:
-        self.editor.apply_conventions(self.after)
-
-    def undo(self) -> None:
-        self.editor.apply_conventions(self.before)
+def push_edit(stack: QUndoStack, session: Worksheet, edit: Edit) -> Changes:
+    """Apply ``edit`` and push it as one undo step (nothing is pushed when it
+    changes nothing). Raises what :meth:`Worksheet.apply` raises."""
+    changes = session.apply(edit)
+    if not changes.empty:
+        stack.push(EditCommand(session, edit.text or changes.text))
+    return changes

@@ -29,8 +29,9 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
-from core.io.journal import Journal, JournalRecorder
+from core.io.journal import Journal
 from core.model.document import Document
+from core.session import Changes
 
 __all__ = [
     "CSV_FILTER",
@@ -129,7 +130,8 @@ class FileOps(QObject):
         self.path: Path | None = _window_path(window)
         self.task: Task | None = None
         self.journal = Journal(self.path, background_fsync=True)
-        self.recorder: JournalRecorder | None = None
+        #: The document the journal is for.
+        self._journaled: Document | None = None
         self._replacing = False
         #: The annotators' sheet the document was imported from: Save never writes
         #: over it (it goes to Save As).
@@ -252,9 +254,9 @@ class FileOps(QObject):
 
     # -- journal ----------------------------------------------------------------------
     def _watch(self) -> None:
-        stack = self.window.undo_stack
-        stack.indexChanged.connect(self.record)
-        # A macro (a paste) changes the index once, at its end: one batch, one fsync.
+        # Every step of the session (an edit, a paste, an undo) is one record:
+        # one batch of journal lines, one write.
+        self.window.session.subscribe(self.record)
         replaced = getattr(self.window, "document_replaced", None)
         if replaced is not None:
             replaced.connect(self._on_document_replaced)
@@ -262,25 +264,19 @@ class FileOps(QObject):
             self.window.save_handler = lambda: self.save(blocking=True)
 
     def _start_journal(self) -> None:
-        doc = self.window.document
+        self._journaled = self.window.document
         if self.journal.path != (Path(os.path.abspath(self.path)) if self.path else None):
             self.journal.close()
             # Written and flushed at once (survives a crash of the app), forced
             # to disk by a helper thread so an edit never waits for the disk.
             self.journal = Journal(self.path, background_fsync=True)
-        self.recorder = JournalRecorder(self.journal, doc, who=reviewer_name()) if doc else None
 
-    @Slot()
-    def record(self, *_args: Any) -> None:
-        """Journal whatever the last edit changed (undo and redo included)."""
-        if self.recorder is None or self._replacing:
-            return
-        doc = self.window.document
-        if doc is not self.recorder.doc:
-            self._on_document_replaced()
+    def record(self, changes: Changes) -> None:
+        """Journal what one step changed (undo and redo included)."""
+        if changes.document or self._replacing:
             return
         try:
-            self.recorder.sync()
+            self.journal.record(self.window.document, changes)
         except OSError as exc:
             show_error(self.window, self.tr("Journal"), InputError(
                 f"cannot write the crash journal: {exc.strerror or exc}",
@@ -291,7 +287,7 @@ class FileOps(QObject):
         if self._replacing:
             return
         path = _window_path(self.window)
-        if path is not None or self.window.document is not getattr(self.recorder, "doc", None):
+        if path is not None or self.window.document is not self._journaled:
             self.path = path
         self._start_journal()
 
@@ -301,7 +297,8 @@ class FileOps(QObject):
             self.window.set_document(doc, path)
         finally:
             self._replacing = False
-        self.path = path
+        if path is not None or self.window.document is not self._journaled:
+            self.path = path
         self._start_journal()
 
     # -- open -------------------------------------------------------------------------
@@ -509,10 +506,6 @@ class FileOps(QObject):
                 self.path = Path(path)
                 _set_window_path(self.window, self.path)
             self.journal.clear()
-            if self.recorder is not None:
-                # The modal progress dialog kept edits out while saving: the
-                # document is what is on disk, the new baseline.
-                self.recorder.reset(self.window.document)
             Settings().last_directory = str(Path(path).parent)
             self.add_recent(Path(path))
             self.saved.emit(str(path))

@@ -1,20 +1,22 @@
 """The main window: navigator, grid, conventions, summary and audit log over
 one document, one evaluation and one undo stack.
 
-Data flows one way: document -> :func:`core.engine.evaluate` -> models ->
-views. Edits come back as undo commands (:mod:`app.commands`) that call the
-non-undoable :meth:`MainWindow.apply_grade` / :meth:`MainWindow.apply_conventions`.
-Signals are connected here, in one place.
+Data flows one way: document -> :func:`core.engine.evaluation.evaluate` -> models ->
+views. Edits are values (:mod:`core.model.edits`) applied by the window's
+:class:`core.session.Worksheet` as one step each and pushed on the undo stack
+(:mod:`app.commands`); the session answers every step, undo and redo with a
+record of what changed, and the window refreshes its views from that record
+(:meth:`MainWindow._on_changes`). Signals are connected here, in one place.
 
 Public API for code that extends the window (file operations, journal, find):
-``document``, ``path``, ``evaluation``, ``conventions``, ``undo_stack``,
+``session``, ``document``, ``path``, ``evaluation``, ``conventions``, ``undo_stack``,
 ``settings``, ``current_query``, ``navigator``, ``grid``, ``not_retrieved_view``,
 ``grid_model``, ``not_retrieved_model``, ``conventions_panel``,
 ``summary_panel``, ``audit_view``, ``footer``, ``app_actions`` (id -> QAction), ``menus``,
 ``toolbar``; signals ``document_replaced``, ``evaluation_changed``,
 ``current_query_changed``, ``grade_changed``, ``conventions_changed``;
 methods ``set_document``, ``set_query``, ``select_candidate``, ``set_grade``,
-``change_conventions``, ``menu``; the hook ``save_handler``.
+``set_grades``, ``change_conventions``, ``menu``; the hook ``save_handler``.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.actions import ACTIONS, MENUS, build_actions
-from app.commands import ChangeConventionsCommand, GradeValue, SetGradeCommand
+from app.commands import push_edit
 from app.models import GridColumn
 from app.panels.audit import AuditLogView
 from app.panels.conventions import ConventionsPanel
@@ -44,10 +46,11 @@ from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings
 from core.engine.evaluation import Evaluation, Status, evaluate
-from core.engine.incremental import reevaluate
 from core.errors import NdcgError
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
+from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
+from core.session import Changes, Worksheet
 
 __all__ = ["APP_TITLE", "MainWindow"]
 
@@ -63,7 +66,7 @@ class MainWindow(QMainWindow):
     evaluation_changed = Signal(object)
     #: Another query is shown: carries its index.
     current_query_changed = Signal(int)
-    #: A candidate's grade changed (edit, undo or redo): carries its row index.
+    #: Grades changed (edit, paste, undo or redo): carries the first changed row.
     grade_changed = Signal(int)
     #: The conventions changed (edit, undo or redo): carries the Conventions.
     conventions_changed = Signal(object)
@@ -77,11 +80,11 @@ class MainWindow(QMainWindow):
         self.undo_stack.setObjectName("undoStack")
         #: Called to save before closing; returns True when saved (set by file operations).
         self.save_handler: Callable[[], bool] | None = None
-        self.document: Document = document if document is not None else _empty_document()
+        #: The document, its evaluation and the history of edits (Qt-free).
+        self.session = Worksheet(document if document is not None else _empty_document())
+        self.session.subscribe(self._on_changes)
         self.path: Path | None = Path(path) if path is not None else None
-        self.evaluation: Evaluation = evaluate(self.document)
         self._query = -1
-        self._pending: Evaluation | None = None
         # Read once: delegates ask for every painted cell, and QSettings reads
         # are far slower than an attribute (see refresh_display_settings).
         self._decimals = self.settings.decimals
@@ -178,6 +181,14 @@ class MainWindow(QMainWindow):
 
     # -- public API ---------------------------------------------------------------------
     @property
+    def document(self) -> Document:
+        return self.session.document
+
+    @property
+    def evaluation(self) -> Evaluation:
+        return self.session.evaluation
+
+    @property
     def conventions(self) -> Conventions:
         return self.document.conventions
 
@@ -203,11 +214,10 @@ class MainWindow(QMainWindow):
         :attr:`document_replaced`. May raise :class:`core.errors.InputError`
         when the document cannot be evaluated under its conventions.
         """
-        ev = evaluate(doc)
-        self.document = doc
-        self.path = Path(path) if path is not None else None
-        self.evaluation = ev
+        ev = evaluate(doc)  # raises before anything changes
         self.undo_stack.clear()
+        self.session.replace_document(doc, ev)
+        self.path = Path(path) if path is not None else None
         self.undo_stack.setClean()
         self._query = 0 if doc.n_queries else -1
         self.navigator.set_evaluation(ev)
@@ -266,88 +276,75 @@ class MainWindow(QMainWindow):
 
     def set_grade(self, index: int, grade: float | None, state: GradeState = GradeState.NUMBER,
                   *, reason: str | None = None, note: str = "") -> bool:
-        """Push an undoable grade change of candidate ``index``; False if refused.
+        """Set candidate ``index``'s grade as one undoable step; False if refused.
 
         Refused (with a status-bar message) when no reviewer name is given, the
         unrateable reason is cancelled, or the grade is invalid under the
         conventions (e.g. negative under exponential gain).
         """
         state = GradeState(state)
-        doc = self.document
         if state is GradeState.NUMBER and (grade is None or grade != grade):
-            return False
-        if state is GradeState.NUMBER and grade is not None and grade < 0 and (
-                not self.conventions.gain.accepts_negative()):
-            self.statusBar().showMessage(self.tr(
-                "A negative grade cannot take %1; choose linear gain or a gain table.").replace(
-                    "%1", self.conventions.gain.label), 8000)
             return False
         if state is GradeState.UNRATEABLE and reason is None:
             reason = self._ask_reason()
             if reason is None:
                 return False
+        doc = self.document
+        value = GradeValue.typed(grade, state, reason)
+        before = GradeValue.of(doc, index)
+        label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_id[index]}"
+        return self.set_grades([index], [value], note=note,
+                               text=f"grade {label}: {before.text} → {value.text}")
+
+    def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",
+                   text: str = "") -> bool:
+        """Give ``rows`` the grades ``values`` as one undoable step (a paste, a
+        fill-down: one re-evaluation, one refresh); False if refused (the
+        reason is in the status bar)."""
         who = self.reviewer(ask=True)
         if not who:
             self.statusBar().showMessage(self.tr("Set a reviewer name to grade."), 8000)
             return False
-        before = GradeValue.of(doc, index)
-        after = GradeValue(grade if state is GradeState.NUMBER else None, state,
-                           (reason or "") if state is GradeState.UNRATEABLE else "")
-        if before == after:
-            return True
-        label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_id[index]}"
-        self.undo_stack.push(SetGradeCommand(self, index, before, after, who=who, note=note,
-                                             label=label))
-        return True
+        return self._push(SetGrades.of(rows, values, who=who, note=note,
+                                       text=text or f"set {len(rows)} grades")) is None
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
         """Push an undoable change of conventions; the error text if refused."""
         if new == self.conventions:
             return None
-        try:
-            ev = evaluate(self.document, new)
-        except NdcgError as exc:
+        problem = self._push(SetConventions(new, text or "change conventions"))
+        if problem is not None:
             self.conventions_panel.set_conventions(self.conventions)
-            self.conventions_panel.show_error(str(exc))
+            self.conventions_panel.show_error(problem)
+        return problem
+
+    def _push(self, edit: Edit) -> str | None:
+        """Apply ``edit`` as one undo step; the error text (also shown in the
+        status bar) if the session refused it."""
+        try:
+            push_edit(self.undo_stack, self.session, edit)
+        except NdcgError as exc:
             self.statusBar().showMessage(str(exc), 10000)
             return str(exc)
-        self._pending = ev
-        self.undo_stack.push(ChangeConventionsCommand(self, self.conventions, new,
-                                                      text or "change conventions"))
         return None
 
-    # -- non-undoable edits (the commands call these) ------------------------------------
-    def apply_grade(self, index: int, value: GradeValue, *, who: str, note: str,
-                    origin: str) -> None:
-        doc = self.document
-        doc.set_grade(index, value.grade, value.state, who=who, note=note,
-                      reason=value.reason, origin=origin)
-        doc.reason[index] = value.reason  # restore exactly, whatever the state
-        ev = self.evaluation
-        if ev.doc is doc and ev.conventions == doc.conventions:
-            # Only this row's query is evaluated again where the order allows.
-            self.evaluation = reevaluate(ev, [index])
-        else:
-            self.evaluation = evaluate(doc)
-        q = int(doc.query[index])
-        if q != self._query:
+    # -- the session's records of what changed (edits, undo, redo) ------------------------
+    def _on_changes(self, changes: Changes) -> None:
+        if changes.document:
+            return  # set_document shows a new document itself
+        if changes.conventions:
+            self.conventions_panel.set_conventions(self.conventions)
+            self._refresh(changed=None, queries=None)
+            self.conventions_changed.emit(self.conventions)
+            return
+        rows = changes.rows.tolist()
+        queries = changes.queries.tolist()
+        if self._query not in queries:
             self._query = -1
-            self.set_query(q)
-        self._refresh(changed=[index], queries=[q])
+            self.set_query(int(self.document.query[rows[0]]))
+        self._refresh(changed=rows, queries=queries)
         self.audit_model.sync()
-        self.grade_changed.emit(index)
-
-    def apply_conventions(self, conventions: Conventions) -> None:
-        pending, self._pending = self._pending, None
-        self.document.conventions = conventions
-        if pending is not None and pending.conventions == conventions and (
-                pending.doc is self.document):
-            self.evaluation = pending
-        else:
-            self.evaluation = evaluate(self.document)
-        self.conventions_panel.set_conventions(conventions)
-        self._refresh(changed=None, queries=None)
-        self.conventions_changed.emit(conventions)
+        self.grade_changed.emit(rows[0])
 
     # -- internals ----------------------------------------------------------------------
     def _refresh(self, *, changed: list[int] | None, queries: list[int] | None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
@@ -110,6 +111,48 @@ def test_paste_a_column_of_grades_is_one_undo_step(qtbot: Any, window: MainWindo
     assert (doc.grade[members["B"]], doc.grade[members["A"]], doc.grade[members["C"]]) == (
         1.0, 3.0, 0.0)
     assert doc.state[members["A"]] == GradeState.NUMBER
+
+
+def test_a_50_cell_paste_is_one_re_evaluation_and_so_is_its_undo(
+        qtbot: Any, monkeypatch: pytest.MonkeyPatch, shown: list[str]):
+    import core.session
+    from core.model.document import Document
+
+    n = 60
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"https://x.org/{i}" for i in range(n)],
+                                score=[float(n - i) for i in range(n)], grade=[None] * n)
+    Settings().reviewer = "ana"
+    win = MainWindow(doc)
+    qtbot.addWidget(win, before_close_func=lambda w: w.undo_stack.setClean())
+    install_clipboard_actions(win)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win)  # the shortcuts' context
+    calls = {"reevaluate": 0, "evaluate": 0, "summary": 0, "navigator": 0}
+    real_re, real_ev = core.session.reevaluate, core.session.evaluate
+    monkeypatch.setattr(core.session, "reevaluate", lambda *a: (
+        calls.__setitem__("reevaluate", calls["reevaluate"] + 1), real_re(*a))[1])
+    monkeypatch.setattr(core.session, "evaluate", lambda *a: (
+        calls.__setitem__("evaluate", calls["evaluate"] + 1), real_ev(*a))[1])
+    show, navigate = win.summary_panel.show_query, win.navigator.set_evaluation
+    monkeypatch.setattr(win.summary_panel, "show_query", lambda *a: (
+        calls.__setitem__("summary", calls["summary"] + 1), show(*a))[1])
+    monkeypatch.setattr(win.navigator, "set_evaluation", lambda *a, **k: (
+        calls.__setitem__("navigator", calls["navigator"] + 1), navigate(*a, **k))[1])
+    QGuiApplication.clipboard().setText("".join(f"{i % 4}\r\n" for i in range(50)))
+    grid = _go(win, 0, GridColumn.GRADE)
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert shown == []
+    assert win.document.grade[:50].tolist() == [float(i % 4) for i in range(50)]
+    assert calls == {"reevaluate": 1, "evaluate": 0, "summary": 1, "navigator": 1}
+    assert win.undo_stack.count() == 1
+    qtbot.keyClick(grid, Qt.Key.Key_Z, CTRL)
+    assert np.isnan(win.document.grade[:50]).all()
+    assert calls == {"reevaluate": 2, "evaluate": 0, "summary": 2, "navigator": 2}
+    qtbot.keyClick(grid, Qt.Key.Key_Z, CTRL | SHIFT)
+    assert calls == {"reevaluate": 3, "evaluate": 0, "summary": 3, "navigator": 3}
+    assert len(win.document.audit) == 150  # 50 pasted, 50 undone, 50 redone
 
 
 def test_a_paste_with_bad_cells_applies_nothing_and_names_them(qtbot: Any, window: MainWindow,

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from core.io.delimited import read_delimited, write_delimited
-from core.io.journal import Journal, JournalRecorder, _differ, journal_dir
+from core.io.journal import Journal, journal_dir
 from core.model.conventions import Conventions, GainRule
 from core.model.document import Document, GradeState
+from core.model.edits import GradeValue, SetConventions, SetGrades
 from core.model.examples import seed_document
+from core.session import Worksheet
 from tests.conftest import REPO
 
 
@@ -165,39 +165,57 @@ def test_a_file_saved_after_the_journal_wins(sheet: Path):
     assert journal.is_pending()
 
 
+def journaled(doc: Document, journal: Journal) -> tuple[Worksheet, list[int]]:
+    """A session whose every step is journaled, and the entry count per step."""
+    session = Worksheet(doc)
+    counts: list[int] = []
+    session.subscribe(lambda changes: counts.append(journal.record(session.document, changes)))
+    return session, counts
+
+
+def grade(value: float | None, state: GradeState = GradeState.NUMBER, reason: str = "",
+          ) -> GradeValue:
+    return GradeValue.typed(value, state, reason)
+
+
 def test_untitled_and_move_to(tmp_path: Path):
-    doc = seed_document()
     journal = Journal(None)
-    recorder = JournalRecorder(journal, doc, who="ana")
-    doc.set_grade(3, 1.0, who="ana")
-    assert recorder.sync() == 1
+    session, counts = journaled(seed_document(), journal)
+    session.apply(SetGrades.of([3], [grade(1.0)], who="ana"))
+    assert counts == [1]
     assert Journal.pending(None)
     journal.move_to(tmp_path / "saved.csv")  # after Save As
     assert not Journal.pending(None)
     assert not journal.exists()
 
 
-def test_recorder_journals_resulting_states_and_only_changes(sheet: Path):
+def test_each_step_journals_its_rows_resulting_states(sheet: Path):
     doc = read_delimited(sheet)
     journal = Journal(sheet)
-    recorder = JournalRecorder(journal, doc, who="ana")
-    assert recorder.sync() == 0
+    session, counts = journaled(doc, journal)
+    same = GradeValue.of(doc, 0)
+    session.apply(SetGrades.of([0], [same], who="bo"))
+    assert counts == []
     assert not journal.exists()  # nothing written for no change
-    doc.set_grade(0, 2.0, who="bo", note="why")
-    doc.set_grade(5, None, GradeState.UNRATEABLE, who="bo", reason="paywall")
+    session.apply(SetGrades((0, 5), (grade(2.0), grade(None, GradeState.UNRATEABLE, "paywall")),
+                            "bo", ("why", "")))
     doc.set_note(6, "n")
-    assert recorder.sync() == 3
+    journal.record_note(doc, 6)
+    assert counts == [2]
     entries = journal.entries()
     assert [(e["kind"], e["source_id"]) for e in entries] == [
         ("grade", "B"), ("grade", "B"), ("note", "B")
     ]
     assert (entries[0]["who"], entries[0]["note"]) == ("bo", "why")
     assert entries[1]["reason"] == "paywall"
-    doc.set_grade(0, 1.0, who="bo")  # undo: the resulting (original) state
-    doc.conventions = doc.conventions.replace(cutoffs=(1,))
-    assert recorder.sync() == 2
+    session.undo()  # the resulting (original) states, the last written first
+    session.apply(SetConventions(doc.conventions.replace(cutoffs=(1,))))
+    assert counts == [2, 2, 1]
+    assert [e["kind"] for e in journal.entries()[3:]] == ["grade", "grade", "conventions"]
+    # Row 5 held 1 before the step; the last row written is undone first.
+    assert journal.entries()[3]["note"] == "undo of 1 → unrateable"
     fresh = read_delimited(sheet)
-    assert journal.replay(fresh).applied == 5
+    assert journal.replay(fresh).applied == 6
     _same(fresh, doc)
     assert fresh.conventions.cutoffs == (1,)
 
@@ -206,23 +224,28 @@ CHILD = textwrap.dedent(
     """
     import sys
     from core.model.document import GradeState
+    from core.model.edits import GradeValue, SetGrades
     from core.io.delimited import read_delimited
-    from core.io.journal import Journal, JournalRecorder
+    from core.io.journal import Journal
+    from core.session import Worksheet
 
     path = sys.argv[1]
     doc = read_delimited(path)
     journal = Journal(path, background_fsync=sys.argv[2] == "background")
-    recorder = JournalRecorder(journal, doc, who="child")
+    session = Worksheet(doc)
+    session.subscribe(lambda changes: journal.record(doc, changes))
     i = 0
     while True:
         row = i % len(doc)
         if i % 7 == 3:
-            doc.set_grade(row, None, GradeState.UNRATEABLE, who="child", reason=f"r{i}")
+            value = GradeValue(None, GradeState.UNRATEABLE, f"r{i}")
+            session.apply(SetGrades.of([row], [value], who="child"))
         else:
-            doc.set_grade(row, i % 4 + 0.5, who="child", note=f"edit {i}")
+            value = GradeValue(i % 4 + 0.5, GradeState.NUMBER)
+            session.apply(SetGrades.of([row], [value], who="child", note=f"edit {i}"))
         if i % 5 == 0:
             doc.set_note(row, f"note {i}")
-        recorder.sync()
+            journal.record_note(doc, row)
         print(i, flush=True)  # acknowledged: it is on disk
         i += 1
     """
@@ -284,10 +307,10 @@ def test_kill_9_loses_no_acknowledged_edit(sheet: Path, fsync: str):
 def test_background_fsync_writes_the_same_journal(sheet: Path):
     doc = read_delimited(sheet)
     journal = Journal(sheet, background_fsync=True)
-    recorder = JournalRecorder(journal, doc, who="ana")
+    session, counts = journaled(doc, journal)
     for i in range(len(doc)):
-        doc.set_grade(i, 2.5, who="ana")
-        recorder.sync()
+        session.apply(SetGrades.of([i], [grade(2.5)], who="ana"))
+    assert counts == [1] * len(doc)
     # Readable at once (flushed to the OS), before the helper thread ran.
     assert len(journal.entries()) == len(doc)
     journal.close()
@@ -307,18 +330,3 @@ def test_conventions_round_trip_through_the_journal(tmp_path: Path):
     assert journal.replay(doc).applied == 1
     assert doc.conventions == conventions
 
-
-@given(texts=st.lists(st.sampled_from(["", "a", "b", "note", "é"]), min_size=1, max_size=40),
-       edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(["", "a", "b", "new"]),
-                                st.booleans()), max_size=12))
-def test_differ_is_elementwise_inequality(texts: list[str], edits: list[tuple[int, str, bool]],
-                                          ) -> None:
-    # The recorder's copy holds the same objects until an entry is set; an
-    # entry set to an equal string (another object) is not a change.
-    before = np.array(texts, dtype=object)
-    now = before.copy()
-    for i, text, fresh in edits:
-        if i < now.size:
-            now[i] = "".join(list(text)) if fresh else text
-    assert _differ(now, before).tolist() == (now != before).tolist()
-    assert _differ(now[::2], before[::2]).tolist() == (now[::2] != before[::2]).tolist()

@@ -9,7 +9,9 @@ journal is newer than the file offers to replay it.
 
 Entries record the *resulting* state of a candidate (grade, state, reason,
 note), never a difference, so undo and redo are journaled like any other edit
-and replaying the lines in order reproduces the document exactly.
+and replaying the lines in order reproduces the document exactly. The editor
+hands every step's record of what changed (:class:`core.session.Changes`) to
+:meth:`Journal.record`: the rows are known, nothing is searched for.
 
 A journal file looks like::
 
@@ -22,7 +24,6 @@ A journal file looks like::
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import datetime as _dt
 import hashlib
 import json
@@ -35,17 +36,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from core.errors import ConventionError
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
+from core.session import Changes
 
 __all__ = [
     "FORMAT",
     "Journal",
-    "JournalRecorder",
     "ReplayResult",
     "journal_dir",
 ]
@@ -179,6 +177,20 @@ class Journal:
         return cls(path, directory=directory).is_pending()
 
     # -- writing ------------------------------------------------------------------------
+    def record(self, doc: Document, changes: Changes) -> int:
+        """Journal one step of a session (an edit, an undo, a redo): the
+        conventions when they changed, and each changed row's resulting grade
+        with the author and note of its audit entry; one write, one
+        ``fsync``. Returns the number of entries."""
+        entries: list[dict[str, Any]] = []
+        if changes.conventions:
+            entries.append({"kind": "conventions", "conventions": doc.conventions.to_dict(),
+                            "when": _now()})
+        for row, audit in zip(changes.rows.tolist(), changes.audit, strict=True):
+            entries.append(self.grade_entry(doc, row, who=audit.who, note=audit.note))
+        self.append(entries)
+        return len(entries)
+
     def record_grade(self, doc: Document, index: int, *, who: str, note: str = "") -> None:
         """Journal the current grade, state and reason of candidate ``index``."""
         self.append([self.grade_entry(doc, index, who=who, note=note)])
@@ -415,102 +427,3 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | N
         doc.audit[-1] = replace(audit, when=str(entry["when"]))
     return None
 
-
-def _addresses(a: npt.NDArray[np.object_]) -> npt.NDArray[np.intp]:
-    """The object pointers an object array holds, as integers (a view that
-    lives no longer than the caller's reference to ``a``)."""
-    cells = (ctypes.c_ssize_t * a.size).from_address(a.ctypes.data)
-    return np.ctypeslib.as_array(cells)
-
-
-def _differ(now: npt.NDArray[np.object_], before: npt.NDArray[np.object_],
-            ) -> npt.NDArray[np.bool_]:
-    """``now != before`` for two object arrays of equal shape, fast where
-    most entries hold the very same objects (a copy of an array holds the
-    same objects until an entry is set): those are equal by one pointer
-    comparison each, and only the others are compared by value.
-
-    Examples
-    --------
-    >>> a = np.array(["x", "y", "z"], dtype=object)
-    >>> b = a.copy()
-    >>> b[1] = "".join(["y"])  # an equal value, another object
-    >>> b[2] = "w"
-    >>> _differ(a, b).tolist()
-    [False, False, True]
-    """
-    if not (now.dtype == before.dtype == object and now.shape == before.shape
-            and now.flags.c_contiguous and before.flags.c_contiguous and now.size):
-        return np.asarray(now != before, dtype=bool)
-    out = np.zeros(now.shape, dtype=bool)
-    other = np.flatnonzero(_addresses(now) != _addresses(before))
-    if other.size:
-        out.flat[other] = now.flat[other] != before.flat[other]
-    return out
-
-
-class JournalRecorder:
-    """Journals whatever changed in a document since the last call.
-
-    Keeps a copy of the editable columns and, on :meth:`sync`, writes one
-    entry per changed candidate (and one for changed conventions). Suits
-    undo stacks: call ``sync`` whenever the stack's index changes, and undo
-    and redo are journaled as their resulting states.
-
-    Parameters
-    ----------
-    journal : Journal
-    doc : Document
-    who : str
-        The author written into grade entries.
-    """
-
-    def __init__(self, journal: Journal, doc: Document, *, who: str) -> None:
-        self.journal = journal
-        self.who = who
-        self.reset(doc)
-
-    def reset(self, doc: Document) -> None:
-        """Take ``doc`` as the new baseline (after open, replay or save)."""
-        self.doc = doc
-        self._grade = doc.grade.copy()
-        self._state = doc.state.copy()
-        self._reason = doc.reason.copy()
-        self._note = doc.note.copy()
-        self._conventions = doc.conventions
-        self._audit_len = len(doc.audit)
-
-    def changed_rows(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-        """Rows whose grade (or state, reason) and whose note changed."""
-        doc = self.doc
-        same = (doc.grade == self._grade) | (np.isnan(doc.grade) & np.isnan(self._grade))
-        moved = ~same | (doc.state != self._state) | _differ(doc.reason, self._reason)
-        graded = np.flatnonzero(moved)
-        noted = np.flatnonzero(_differ(doc.note, self._note))
-        return graded, noted
-
-    def sync(self) -> int:
-        """Journal every change since the last call; returns the entry count."""
-        doc = self.doc
-        graded, noted = self.changed_rows()
-        audit_note = {}
-        for a in doc.audit[self._audit_len:]:
-            audit_note[(a.query, a.source_id)] = (a.who, a.note)
-        entries: list[dict[str, Any]] = []
-        if doc.conventions != self._conventions:
-            entries.append({
-                "kind": "conventions", "conventions": doc.conventions.to_dict(), "when": _now()
-            })
-        for i in graded.tolist():
-            key = (doc.query_ids[int(doc.query[i])], str(doc.source_id[i]))
-            who, note = audit_note.get(key, (self.who, ""))
-            entries.append(Journal.grade_entry(doc, i, who=who, note=note))
-        entries.extend(Journal.note_entry(doc, i) for i in noted.tolist())
-        self.journal.append(entries)
-        self._grade[graded] = doc.grade[graded]
-        self._state[graded] = doc.state[graded]
-        self._reason[graded] = doc.reason[graded]
-        self._note[noted] = doc.note[noted]
-        self._conventions = doc.conventions
-        self._audit_len = len(doc.audit)
-        return len(entries)

@@ -1,0 +1,111 @@
+"""Edits as values: what a reviewer can change in a worksheet.
+
+An edit says what it wants (these rows get these grades; these conventions
+replace the current ones); :class:`core.session.Worksheet` applies it as one
+step and answers with a record of what changed. Edits are plain frozen values,
+so the window, the command line, a merge or a test build them the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState, grade_text
+
+__all__ = ["Edit", "GradeValue", "SetConventions", "SetGrades"]
+
+
+@dataclass(frozen=True)
+class GradeValue:
+    """A grade cell's full content: the number (or None), the state and the
+    unrateable reason.
+
+    Examples
+    --------
+    >>> GradeValue(2.0, GradeState.NUMBER).text, GradeValue(None, GradeState.UNKNOWN).text
+    ('2', 'unknown')
+    """
+
+    grade: float | None
+    state: GradeState
+    reason: str = ""
+
+    @classmethod
+    def of(cls, doc: Document, index: int) -> GradeValue:
+        """What candidate ``index`` holds now (the reason whatever the state,
+        so that restoring it is exact)."""
+        state = GradeState(int(doc.state[index]))
+        value = float(doc.grade[index])
+        return cls(None if state is not GradeState.NUMBER or math.isnan(value) else value,
+                   state, str(doc.reason[index]))
+
+    @classmethod
+    def typed(cls, grade: float | None, state: GradeState | int, reason: str | None = None,
+              ) -> GradeValue:
+        """A value as a person enters it: no number unless ``state`` is a
+        number, a reason only for an unrateable grade."""
+        state = GradeState(state)
+        return cls(grade if state is GradeState.NUMBER else None, state,
+                   (reason or "") if state is GradeState.UNRATEABLE else "")
+
+    @property
+    def text(self) -> str:
+        """How the audit log and the undo menu write it."""
+        return grade_text(math.nan if self.grade is None else self.grade, int(self.state))
+
+
+@dataclass(frozen=True)
+class SetGrades:
+    """Give ``rows`` the grades ``values`` (one step, one undo).
+
+    Parameters
+    ----------
+    rows : tuple of int
+        Candidate indices; each at most once.
+    values : tuple of GradeValue
+        One per row.
+    who : str
+        The reviewer, for the audit log.
+    notes : tuple of str
+        One audit note per row (empty tuple: no notes).
+    text : str
+        How the step reads in the Edit menu ("grade q1/d3: 1 → 2").
+    """
+
+    rows: tuple[int, ...]
+    values: tuple[GradeValue, ...]
+    who: str
+    notes: tuple[str, ...] = ()
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.rows) != len(self.values):
+            raise ValueError("one value per row")
+        if self.notes and len(self.notes) != len(self.rows):
+            raise ValueError("one note per row, or none")
+        if len(set(self.rows)) != len(self.rows):
+            raise ValueError("a row is set twice in one step")
+
+    @classmethod
+    def of(cls, rows: Sequence[int], values: Sequence[GradeValue], *, who: str,
+           note: str = "", text: str = "") -> SetGrades:
+        """The same note for every row."""
+        return cls(tuple(int(r) for r in rows), tuple(values), who,
+                   (note,) * len(rows) if note else (), text)
+
+    def note(self, i: int) -> str:
+        return self.notes[i] if self.notes else ""
+
+
+@dataclass(frozen=True)
+class SetConventions:
+    """Replace the document's conventions (every number is computed again)."""
+
+    conventions: Conventions
+    text: str = "change conventions"
+
+
+Edit = SetGrades | SetConventions

@@ -1,0 +1,303 @@
+"""A worksheet session: one document, its evaluation and the undo history,
+with no Qt in sight.
+
+Every change goes through :meth:`Worksheet.apply` as an edit value
+(:mod:`core.model.edits`) and comes back as one :class:`Changes` record:
+which candidates changed, which queries' numbers may have moved, whether the
+conventions changed, and the audit entries written. Whoever shows or keeps
+the worksheet (the window's Qt models, the crash journal, the plots)
+subscribes to those records instead of being told by a window or diffing
+columns: a paste of 50 grades is one step, one re-evaluation, one record,
+and undoing it is the same (the pattern of Anki's ``OpChanges`` and napari's
+evented containers).
+
+The undo history lives here: :meth:`undo` and :meth:`redo` step through the
+applied edits, writing the audit log's compensating entries (origin ``undo``
+and ``redo``), so the log stays append-only and tells the truth, including a
+change of mind. The window's ``QUndoStack`` mirrors this history for Qt's
+actions and the clean state (:mod:`app.commands`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from core.engine.evaluation import Evaluation, evaluate
+from core.engine.incremental import reevaluate
+from core.errors import ConventionError
+from core.model.conventions import Conventions
+from core.model.document import AuditEntry, Document, GradeState
+from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
+
+__all__ = ["Changes", "Listener", "Worksheet"]
+
+IntArray = npt.NDArray[np.int64]
+_NONE: IntArray = np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What one step changed.
+
+    Attributes
+    ----------
+    rows : ndarray of int
+        Candidates whose grade, state or reason changed, in the order they
+        were written (one audit entry each, same order).
+    queries : ndarray of int
+        Queries whose numbers may have changed (sorted).
+    conventions : bool
+        The conventions changed: every number may have changed.
+    document : bool
+        The whole document was replaced (opened, recovered, imported).
+    audit : tuple of AuditEntry
+        The entries this step appended to the audit log.
+    origin : str
+        ``app`` (a new edit), ``undo``, ``redo`` or ``open``.
+    text : str
+        The step's description ("paste 50 grades").
+    """
+
+    rows: IntArray = field(default_factory=lambda: _NONE)
+    queries: IntArray = field(default_factory=lambda: _NONE)
+    conventions: bool = False
+    document: bool = False
+    audit: tuple[AuditEntry, ...] = ()
+    origin: str = "app"
+    text: str = ""
+
+    @property
+    def everything(self) -> bool:
+        """Every number and view may have changed."""
+        return self.conventions or self.document
+
+    @property
+    def empty(self) -> bool:
+        return not (self.rows.size or self.conventions or self.document)
+
+
+Listener = Callable[[Changes], None]
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One applied edit and what it replaced."""
+
+    edit: Edit
+    before: tuple[GradeValue, ...] | Conventions
+
+
+class Worksheet:
+    """A document, its current evaluation and the history of edits.
+
+    Parameters
+    ----------
+    document : Document
+    evaluation : Evaluation, optional
+        ``evaluate(document)`` when the caller has it already.
+
+    Examples
+    --------
+    >>> from core.model.examples import seed_document
+    >>> ws = Worksheet(seed_document())
+    >>> seen = []
+    >>> _ = ws.subscribe(seen.append)
+    >>> change = ws.apply(SetGrades.of([0, 1], [GradeValue(0.0, GradeState.NUMBER)] * 2,
+    ...                                who="ana", text="two grades"))
+    >>> change.rows.tolist(), len(change.audit), len(seen)
+    ([0, 1], 2, 1)
+    >>> ws.undo().origin, ws.can_undo, ws.can_redo
+    ('undo', False, True)
+    """
+
+    def __init__(self, document: Document, evaluation: Evaluation | None = None) -> None:
+        if evaluation is not None and (evaluation.doc is not document
+                                       or evaluation.conventions != document.conventions):
+            raise ValueError("the evaluation given is not of this document")
+        self._doc = document
+        self._ev = evaluation if evaluation is not None else evaluate(document)
+        self._history: list[_Step] = []
+        self._done = 0
+        self._listeners: list[Listener] = []
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def document(self) -> Document:
+        return self._doc
+
+    @property
+    def evaluation(self) -> Evaluation:
+        return self._ev
+
+    @property
+    def conventions(self) -> Conventions:
+        return self._doc.conventions
+
+    @property
+    def can_undo(self) -> bool:
+        return self._done > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self._done < len(self._history)
+
+    @property
+    def position(self) -> int:
+        """How many steps of the history are applied."""
+        return self._done
+
+    def step_text(self, i: int) -> str:
+        """The description of history step ``i``."""
+        return self._history[i].edit.text
+
+    # -- listening -----------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(changes)`` after every step; returns the way to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _tell(self, changes: Changes) -> Changes:
+        for listener in list(self._listeners):
+            listener(changes)
+        return changes
+
+    # -- steps ---------------------------------------------------------------------------
+    def check(self, edit: Edit) -> None:
+        """Raise :class:`~core.errors.ConventionError` for a grade the current
+        conventions cannot take (a negative grade under exponential gain)."""
+        if isinstance(edit, SetGrades):
+            gain = self.conventions.gain
+            if not gain.accepts_negative() and any(
+                    v.state is GradeState.NUMBER and v.grade is not None and v.grade < 0
+                    for v in edit.values):
+                raise ConventionError(
+                    f"A negative grade cannot take {gain.label}; choose linear gain or a "
+                    "gain table.")
+
+    def apply(self, edit: Edit) -> Changes:
+        """Apply ``edit`` as one step of the history and tell the listeners.
+
+        Rows that already hold the value asked for are left out; an edit that
+        changes nothing is no step (its :class:`Changes` is empty and nobody
+        is told). Raises :class:`~core.errors.NdcgError` (nothing changed) when
+        the result cannot be evaluated.
+        """
+        self.check(edit)
+        if isinstance(edit, SetConventions):
+            if edit.conventions == self.conventions:
+                return Changes()
+            step = _Step(edit, self.conventions)
+            changes = self._set_conventions(edit.conventions, "app", edit.text)
+        else:
+            edit = self._effective(edit)
+            if not edit.rows:
+                return Changes()
+            step = _Step(edit, tuple(GradeValue.of(self._doc, r) for r in edit.rows))
+            changes = self._set_grades(edit.rows, edit.values, edit.who,
+                                       [edit.note(i) for i in range(len(edit.rows))],
+                                       "app", edit.text)
+        del self._history[self._done:]
+        self._history.append(step)
+        self._done += 1
+        return self._tell(changes)
+
+    def undo(self) -> Changes | None:
+        """Undo the last applied step (None when there is none)."""
+        if not self._done:
+            return None
+        step = self._history[self._done - 1]
+        edit = step.edit
+        if isinstance(edit, SetConventions):
+            assert isinstance(step.before, Conventions)
+            changes = self._set_conventions(step.before, "undo", edit.text)
+        else:
+            assert isinstance(step.before, tuple)
+            back = range(len(edit.rows) - 1, -1, -1)  # the last written is undone first
+            changes = self._set_grades(
+                [edit.rows[i] for i in back], [step.before[i] for i in back], edit.who,
+                [f"undo of {step.before[i].text} → {edit.values[i].text}" for i in back],
+                "undo", edit.text)
+        self._done -= 1
+        return self._tell(changes)
+
+    def redo(self) -> Changes | None:
+        """Apply again the step last undone (None when there is none)."""
+        if not self.can_redo:
+            return None
+        edit = self._history[self._done].edit
+        if isinstance(edit, SetConventions):
+            changes = self._set_conventions(edit.conventions, "redo", edit.text)
+        else:
+            notes = [f"redo: {edit.note(i)}".rstrip(": ") for i in range(len(edit.rows))]
+            changes = self._set_grades(edit.rows, edit.values, edit.who, notes, "redo",
+                                       edit.text)
+        self._done += 1
+        return self._tell(changes)
+
+    def replace_document(self, document: Document, evaluation: Evaluation | None = None,
+                         ) -> Changes:
+        """Start over on another document (opened, recovered, imported): the
+        history is cleared. Raises before anything changes when ``document``
+        cannot be evaluated under its conventions."""
+        ev = evaluation if evaluation is not None else evaluate(document)
+        if ev.doc is not document:
+            raise ValueError("the evaluation given is not of this document")
+        self._doc, self._ev = document, ev
+        self._history.clear()
+        self._done = 0
+        return self._tell(Changes(
+            queries=np.arange(document.n_queries, dtype=np.int64), document=True,
+            origin="open"))
+
+    # -- internals -------------------------------------------------------------------------
+    def _effective(self, edit: SetGrades) -> SetGrades:
+        """``edit`` without the rows that hold their value already."""
+        keep = [i for i, (r, v) in enumerate(zip(edit.rows, edit.values, strict=True))
+                if GradeValue.of(self._doc, r) != v]
+        if len(keep) == len(edit.rows):
+            return edit
+        return SetGrades(tuple(edit.rows[i] for i in keep), tuple(edit.values[i] for i in keep),
+                         edit.who, tuple(edit.notes[i] for i in keep) if edit.notes else (),
+                         edit.text)
+
+    def _set_conventions(self, conventions: Conventions, origin: str, text: str) -> Changes:
+        ev = evaluate(self._doc, conventions)  # raises before anything changes
+        self._doc.conventions = conventions
+        self._ev = ev
+        return Changes(queries=np.arange(self._doc.n_queries, dtype=np.int64),
+                       conventions=True, origin=origin, text=text)
+
+    def _set_grades(self, rows: list[int] | tuple[int, ...], values: tuple[GradeValue, ...]
+                    | list[GradeValue], who: str, notes: list[str], origin: str,
+                    text: str) -> Changes:
+        doc = self._doc
+        before = [GradeValue.of(doc, r) for r in rows]
+        audit_start = len(doc.audit)
+        try:
+            for row, value, note in zip(rows, values, notes, strict=True):
+                self._write(row, value, who=who, note=note, origin=origin)
+            ev = reevaluate(self._ev, list(rows))
+        except BaseException:
+            for row, value in zip(rows, before, strict=True):  # nothing half-done stays
+                self._restore(row, value)
+            del doc.audit[audit_start:]
+            raise
+        self._ev = ev
+        changed = np.fromiter(rows, np.int64, len(rows))
+        return Changes(rows=changed, queries=np.unique(doc.query[changed]),
+                       audit=tuple(doc.audit[audit_start:]), origin=origin, text=text)
+
+    def _write(self, row: int, value: GradeValue, *, who: str, note: str, origin: str) -> None:
+        self._doc.set_grade(row, value.grade, value.state, who=who, note=note,
+                            reason=value.reason, origin=origin)
+        self._doc.reason[row] = value.reason  # restore exactly, whatever the state
+
+    def _restore(self, row: int, value: GradeValue) -> None:
+        doc = self._doc
+        doc.grade[row] = np.nan if value.grade is None else value.grade
+        doc.state[row] = int(value.state)
+        doc.reason[row] = value.reason
