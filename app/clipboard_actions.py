@@ -22,7 +22,8 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 
 from app.commands import GradeValue
-from app.models import CANDIDATE_ROLE, GridColumn
+from app.models.candidates import GridColumn
+from app.models.roles import CANDIDATE_ROLE
 from core.model.grades import CellError, PastedGrade, format_range, parse_grades, parse_range
 
 __all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]

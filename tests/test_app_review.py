@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from app.compare_view import ChangeColumn, CompareColumn
 from app.explain_view import StepColumn
 from app.judges_view import AlphaColumn, KappaColumn
-from app.models import GridColumn
+from app.models.candidates import GridColumn
 from core.analysis.aggregate import summarize
 from core.analysis.compare import run_with_judgments
 from core.engine.evaluation import evaluate

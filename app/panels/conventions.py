@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.models import PairTableModel
+from app.models.pairs import PairTableModel
 from core.errors import ConventionError
 from core.model.conventions import (
     PRESETS,
