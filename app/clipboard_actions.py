@@ -22,7 +22,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 
-from app.models import CANDIDATE_ROLE, GridColumn
+from app.models.candidates import GridColumn
+from app.models.roles import CANDIDATE_ROLE
 from core.model.edits import GradeValue
 from core.model.grades import CellError, format_range, parse_grades, parse_range
 

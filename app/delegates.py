@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.models import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
+from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
 
 __all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number"]
 

@@ -318,7 +318,7 @@ class FileOps(QObject):
         conventions = self.window.document.conventions if self.window.document else None
 
         def work(progress: Any, cancelled: Any) -> Document | None:
-            from app.import_wizard import load_unless_foreign
+            from app.import_wizard.wizard import load_unless_foreign
 
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
             return load_unless_foreign(path, conventions)
@@ -408,7 +408,7 @@ class FileOps(QObject):
 
         True when a document was imported.
         """
-        from app.import_wizard import ImportWizard, rubric_text_for
+        from app.import_wizard.wizard import ImportWizard, rubric_text_for
 
         doc = self.window.document
         wizard = ImportWizard(path, doc.conventions if doc is not None else None,
@@ -442,7 +442,7 @@ class FileOps(QObject):
         """A dialog with the last import's report (None when nothing was imported)."""
         if self.last_import_report is None:
             return None
-        from app.import_wizard import ImportReportDialog
+        from app.import_wizard.report import ImportReportDialog
 
         dialog = ImportReportDialog(self.last_import_report, self.window)
         dialog.exec()

@@ -75,10 +75,10 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
 def _install_extras(window: MainWindow) -> FileOps:
     """File operations and the crash journal, clipboard, find, and plots."""
     from app.clipboard_actions import install_clipboard_actions
-    from app.compare_view import install_review
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.plot_dock import install_plots
+    from app.review.install import install_review
 
     file_ops = install_file_ops(window)
     install_clipboard_actions(window)

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from app.actions import ACTIONS, MENUS, build_actions
 from app.commands import push_edit
-from app.models import GridColumn
+from app.models.candidates import GridColumn
 from app.panels.audit import AuditLogView
 from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel

@@ -89,7 +89,7 @@ class StackModel:
 
 def soak(window, edits: int, seed: int) -> None:  # type: ignore[no-untyped-def]
     """``edits`` key clicks on the grid; the document must follow the model."""
-    from app.models import GridColumn
+    from app.models.candidates import GridColumn
 
     rng = random.Random(seed)
     doc = window.document

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QTableView
 
 from app.clipboard_actions import cell_text, install_clipboard_actions
 from app.find import install_find
-from app.models import GridColumn
+from app.models.candidates import GridColumn
 from app.settings import Settings
 from app.window import MainWindow
 from core.io.example import load_example

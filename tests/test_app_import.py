@@ -13,13 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QMessageBox, QWizard
 
 from app.fileops import FileOps, install_file_ops, write_document
-from app.import_wizard import (
-    GradeColumnsModel,
-    ImportReportDialog,
-    ImportWizard,
-    IssuesModel,
-    PreviewModel,
-)
+from app.import_wizard.report import ImportReportDialog
+from app.import_wizard.tables import GradeColumnsModel, IssuesModel, PreviewModel
+from app.import_wizard.wizard import ImportWizard
 from app.settings import Settings
 from app.window import MainWindow
 from core.io.annotator import ColumnMapping, import_annotations, preview
@@ -468,3 +464,27 @@ def test_launching_on_a_foreign_sheet_runs_the_wizard(
     for w in shown:
         w.undo_stack.setClean()
         w.close()
+
+
+def test_a_workbook_not_ours_goes_to_the_wizard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """The typed NotOwnWorkbook sends an .xlsx to the wizard, whatever its text;
+    another InputError from the workbook reader is raised."""
+    import core.io.workbook
+    from app.import_wizard.wizard import load_unless_foreign
+    from core.errors import InputError, NotOwnWorkbook
+
+    path = tmp_path / "theirs.xlsx"
+    path.write_bytes(b"")
+
+    def not_ours(_path: Path) -> Any:
+        raise NotOwnWorkbook("no metadata sheet")
+
+    monkeypatch.setattr(core.io.workbook, "read_workbook", not_ours)
+    assert load_unless_foreign(path, None) is None
+
+    def broken(_path: Path) -> Any:
+        raise InputError("the grade column is damaged")
+
+    monkeypatch.setattr(core.io.workbook, "read_workbook", broken)
+    with pytest.raises(InputError, match="damaged"):
+        load_unless_foreign(path, None)

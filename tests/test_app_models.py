@@ -8,22 +8,14 @@ import math
 import pytest
 from PySide6.QtCore import Qt
 
-from app.models import (
-    CHOICES_ROLE,
-    LABEL_ROLE,
-    SORT_ROLE,
-    STATUS_LOOK,
-    TIE_ROLE,
-    AuditModel,
-    CandidateModel,
-    CutoffResultsModel,
-    GridColumn,
-    PairTableModel,
-    QueryColumn,
-    QueryFilterProxy,
-    QueryListModel,
-    parse_grade_text,
-)
+from app.models.audit import AuditModel
+from app.models.candidates import CandidateModel, GridColumn
+from app.models.cutoffs import CutoffResultsModel
+from app.models.grade_input import parse_grade_text
+from app.models.looks import STATUS_LOOK
+from app.models.pairs import PairTableModel
+from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel
+from app.models.roles import CHOICES_ROLE, LABEL_ROLE, SORT_ROLE, TIE_ROLE
 from core.engine.evaluation import Status, evaluate
 from core.model.conventions import Conventions, Rubric
 from core.model.document import Document, GradeState

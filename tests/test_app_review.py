@@ -16,10 +16,10 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from app.compare_view import ChangeColumn, CompareColumn
-from app.explain_view import StepColumn
-from app.judges_view import AlphaColumn, KappaColumn
-from app.models import GridColumn
+from app.models.candidates import GridColumn
+from app.review.compare_view import ChangeColumn, CompareColumn
+from app.review.explain_view import StepColumn
+from app.review.judges_view import AlphaColumn, KappaColumn
 from core.analysis.aggregate import summarize
 from core.analysis.compare import run_with_judgments
 from core.engine.evaluation import evaluate
@@ -214,7 +214,7 @@ def test_compare_worksheet_lists_queries_in_one_run_and_sorts(qtbot, monkeypatch
 
 def test_compare_bad_file_shows_error_not_traceback(qtbot, monkeypatch, window, tmp_path):
     shown = []
-    monkeypatch.setattr("app.compare_view.show_error",
+    monkeypatch.setattr("app.review.compare_view.show_error",
                         lambda parent, title, exc: shown.append(str(exc)))
     path = tmp_path / "broken.csv"
     path.write_text("query,source_id,score,grade\nq,a,notanumber,1\n")
@@ -397,3 +397,20 @@ def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(
     assert case_a[CompareColumn.QUERY] == "case-A"
     assert case_a[CompareColumn.DELTA] == pytest.approx(
         (3 + 1 / L + 1.5) / idcg - (1 + 3 / L + 1.5) / idcg, abs=1e-12)
+
+
+def test_review_views_share_only_common():
+    """The three docks import app.review.common, never each other."""
+    import ast
+    from pathlib import Path
+
+    import app.review
+
+    folder = Path(app.review.__file__).parent
+    views = {"compare_view", "explain_view", "judges_view"}
+    for name in views:
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        review = {m for m in imported if m.startswith("app.review")}
+        assert review <= {"app.review.common"}, (name, review)

@@ -11,7 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QInputDialog, QMessageBox, QWidget
 
 from app.main import build_window
-from app.models import CutoffColumn, GridColumn, QueryColumn
+from app.models.candidates import GridColumn
+from app.models.cutoffs import CutoffColumn
+from app.models.queries import QueryColumn
 from app.settings import Settings
 from core.model.document import Document, GradeState
 

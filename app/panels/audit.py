@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from app.models import AuditColumn, AuditModel
+from app.models.audit import AuditColumn, AuditModel
 
 __all__ = ["AuditLogView"]
 

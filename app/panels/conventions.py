@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.models import PairTableModel
+from app.models.pairs import PairTableModel
 from core.errors import ConventionError
 from core.model.conventions import (
     PRESETS,
@@ -84,8 +84,31 @@ class ConventionsPanel(QWidget):
         self._updating = False
         inner = QWidget()
         body = QVBoxLayout(inner)
+        body.addWidget(self._build_presets(inner))
+        body.addWidget(self._build_gain(inner))
+        body.addWidget(self._build_cutoffs(inner))
+        self.combos: dict[str, QComboBox] = {}
+        self.formulas: dict[str, QLabel] = {"gain": self.gain_formula,
+                                            "cutoffs": self.cutoffs_formula}
+        for name, kind, title in CHOICE_FIELDS:
+            body.addWidget(self._build_choice(name, kind, title, inner))
+        body.addWidget(self._build_rubric(inner))
+        self.error_label = QLabel(inner)
+        self.error_label.setObjectName("conventionsError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #b3261e")
+        body.addWidget(self.error_label)
+        body.addStretch(1)
 
-        # Presets.
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    # -- the boxes ----------------------------------------------------------------------
+    def _build_presets(self, inner: QWidget) -> QGroupBox:
         presets = QGroupBox(self.tr("Presets"), inner)
         row = QHBoxLayout(presets)
         self.preset_buttons: dict[str, QPushButton] = {}
@@ -101,9 +124,9 @@ class ConventionsPanel(QWidget):
         self.preset_match.setObjectName("presetMatch")
         self.preset_match.setWordWrap(True)
         row.addWidget(self.preset_match, 1)
-        body.addWidget(presets)
+        return presets
 
-        # Gain.
+    def _build_gain(self, inner: QWidget) -> QGroupBox:
         gain_box = QGroupBox(self.tr("Gain"), inner)
         gain_layout = QVBoxLayout(gain_box)
         self.gain_combo = QComboBox(gain_box)
@@ -124,9 +147,9 @@ class ConventionsPanel(QWidget):
         gain_layout.addWidget(self.gain_table)
         gain_layout.addLayout(self._pair_buttons(self.gain_table, self.gain_table_model, "gain"))
         gain_layout.addWidget(self.gain_formula)
-        body.addWidget(gain_box)
+        return gain_box
 
-        # Cutoffs.
+    def _build_cutoffs(self, inner: QWidget) -> QGroupBox:
         cut_box = QGroupBox(self.tr("Cutoffs k"), inner)
         cut_layout = QFormLayout(cut_box)
         self.cutoffs_edit = QLineEdit(cut_box)
@@ -136,30 +159,27 @@ class ConventionsPanel(QWidget):
         self.cutoffs_formula = _formula_label("cutoffs", cut_box)
         cut_layout.addRow(self.tr("k ="), self.cutoffs_edit)
         cut_layout.addRow(self.cutoffs_formula)
-        body.addWidget(cut_box)
+        return cut_box
 
-        # The plain choices.
-        self.combos: dict[str, QComboBox] = {}
-        self.formulas: dict[str, QLabel] = {"gain": self.gain_formula,
-                                            "cutoffs": self.cutoffs_formula}
-        for name, kind, title in CHOICE_FIELDS:
-            box = QGroupBox(self.tr(title), inner)
-            lay = QVBoxLayout(box)
-            combo = QComboBox(box)
-            combo.setObjectName(f"{name}Combo")
-            for member in kind:
-                combo.addItem(member.label, member.value)
-                combo.setItemData(combo.count() - 1, member.formula,
-                                  Qt.ItemDataRole.ToolTipRole)
-            combo.currentIndexChanged.connect(lambda _=0, n=name: self._choice_made(n))
-            formula = _formula_label(name, box)
-            lay.addWidget(combo)
-            lay.addWidget(formula)
-            self.combos[name] = combo
-            self.formulas[name] = formula
-            body.addWidget(box)
+    def _build_choice(self, name: str, kind: Any, title: str, inner: QWidget) -> QGroupBox:
+        """One plain choice convention: its combo (added to :attr:`combos`) and formula."""
+        box = QGroupBox(self.tr(title), inner)
+        lay = QVBoxLayout(box)
+        combo = QComboBox(box)
+        combo.setObjectName(f"{name}Combo")
+        for member in kind:
+            combo.addItem(member.label, member.value)
+            combo.setItemData(combo.count() - 1, member.formula,
+                              Qt.ItemDataRole.ToolTipRole)
+        combo.currentIndexChanged.connect(lambda _=0, n=name: self._choice_made(n))
+        formula = _formula_label(name, box)
+        lay.addWidget(combo)
+        lay.addWidget(formula)
+        self.combos[name] = combo
+        self.formulas[name] = formula
+        return box
 
-        # Rubric.
+    def _build_rubric(self, inner: QWidget) -> QGroupBox:
         rubric_box = QGroupBox(self.tr("Rubric (grade labels)"), inner)
         rubric_layout = QVBoxLayout(rubric_box)
         self.rubric_model = PairTableModel(("grade", "label"), value_is_number=False,
@@ -172,21 +192,7 @@ class ConventionsPanel(QWidget):
         rubric_layout.addLayout(self._pair_buttons(self.rubric_table, self.rubric_model,
                                                    "rubric"))
         rubric_layout.addWidget(self.rubric_formula)
-        body.addWidget(rubric_box)
-
-        self.error_label = QLabel(inner)
-        self.error_label.setObjectName("conventionsError")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #b3261e")
-        body.addWidget(self.error_label)
-        body.addStretch(1)
-
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(inner)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        return rubric_box
 
     # -- building blocks ----------------------------------------------------------------
     @staticmethod

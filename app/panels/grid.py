@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
-from app.models import CandidateModel, GridColumn
+from app.models.candidates import CandidateModel, GridColumn
 from core.model.document import GradeState
 
 __all__ = ["GRADE_KEYS", "GradingTableView", "GridPanel"]

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.delegates import NumberDelegate
-from app.models import STATUS_LOOK, QueryColumn, QueryFilterProxy, QueryListModel
+from app.models.looks import STATUS_LOOK
+from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel
 from core.engine.evaluation import Evaluation, Status
 
 __all__ = ["QueryNavigator"]

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.delegates import NumberDelegate, format_number
-from app.models import STATUS_LOOK, CutoffResultsModel
+from app.models.cutoffs import CutoffResultsModel
+from app.models.looks import STATUS_LOOK
 from core.analysis.aggregate import query_sentence, summarize, summary_sentence
 from core.analysis.bounds import best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status

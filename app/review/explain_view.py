@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.compare_view import RowsModel, SignedDelegate, read_only_table, review_menu
+from app.review.common import RowsModel, SignedDelegate, read_only_table, review_menu
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
 from core.model.conventions import PRESETS, Conventions, format_cutoff

@@ -20,32 +20,26 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelection,
-    QModelIndex,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QMenu,
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from app.delegates import NumberDelegate
+from app.review.common import RowsModel, SignedDelegate, read_only_table, review_menu
 from app.workers import Task, run_task, show_error
 from core.analysis.compare import CandidateChange, Comparison, compare, load_against
 from core.model.conventions import format_cutoff
@@ -60,14 +54,9 @@ __all__ = [
     "CompareColumn",
     "CompareView",
     "ComparisonModel",
-    "RowsModel",
     "install_compare",
-    "install_review",
-    "review_menu",
 ]
 
-Index = QModelIndex | QPersistentModelIndex
-DISPLAY = Qt.ItemDataRole.DisplayRole
 #: Sign-flip vectors and bootstrap samples of the paired statistics.
 RESAMPLES = 10000
 #: The seed of both; stated in the header with the resamples.
@@ -77,115 +66,6 @@ COMPARE_FILTER = (
 )
 _WIN = QBrush(QColor("#dff3df"))
 _LOSS = QBrush(QColor("#f9dede"))
-
-
-def review_menu(window: Any) -> QMenu:
-    """The window's Review menu (created before View on first use)."""
-    menu = window.menus.get("review")
-    if menu is None:
-        menu = QMenu(window.tr("&Review"), window)
-        menu.setObjectName("reviewMenu")
-        view = window.menus.get("view")
-        bar = window.menuBar()
-        if view is not None:
-            bar.insertMenu(view.menuAction(), menu)
-        else:
-            bar.addMenu(menu)
-        window.menus["review"] = menu
-    return menu
-
-
-class SignedDelegate(NumberDelegate):
-    """Rounded numbers with an explicit sign (deltas)."""
-
-    def displayText(self, value: Any, locale: Any) -> str:
-        text = super().displayText(value, locale)
-        if isinstance(value, float) and not math.isnan(value) and value >= 0:
-            return "+" + text
-        return text
-
-
-class RowsModel(QAbstractTableModel):
-    """A read-only table of plain rows; the columns are an ``IntEnum``.
-
-    Cells hold core values as they are (floats at full precision, None for
-    "no value"); delegates round for display. :meth:`sort` reorders rows by
-    a column (None last) and keeps persistent indexes.
-    """
-
-    def __init__(self, columns: type[IntEnum], headers: dict[int, str],
-                 parent: Any = None) -> None:
-        super().__init__(parent)
-        self._columns = columns
-        self._headers = headers
-        self._rows: list[tuple[Any, ...]] = []
-        self._brushes: list[QBrush | None] = []
-
-    def set_rows(self, rows: Sequence[tuple[Any, ...]],
-                 brushes: Sequence[QBrush | None] | None = None) -> None:
-        self.beginResetModel()
-        self._rows = [tuple(r) for r in rows]
-        self._brushes = list(brushes) if brushes is not None else [None] * len(self._rows)
-        self.endResetModel()
-
-    def row(self, r: int) -> tuple[Any, ...]:
-        return self._rows[r]
-
-    def rows(self) -> list[tuple[Any, ...]]:
-        return list(self._rows)
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = DISPLAY) -> Any:
-        if role == DISPLAY and orientation == Qt.Orientation.Horizontal:
-            return self._headers.get(section)
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
-        if not 0 <= index.column() < len(row):
-            return None
-        if role == DISPLAY:
-            return row[index.column()]
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return self._brushes[index.row()]
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row[index.column()], float):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not 0 <= column < self.columnCount():
-            return
-        self.layoutAboutToBeChanged.emit()
-        old = self.persistentIndexList()
-        descending = order == Qt.SortOrder.DescendingOrder
-        values = [r[column] for r in self._rows]
-        numbers = [i for i, v in enumerate(values)
-                   if isinstance(v, int | float) and not (isinstance(v, float) and math.isnan(v))]
-        texts = [i for i, v in enumerate(values) if isinstance(v, str)]
-        listed = set(numbers) | set(texts)
-        numbers.sort(key=lambda i: float(values[i]), reverse=descending)
-        texts.sort(key=lambda i: str(values[i]), reverse=descending)
-        # Numbers, then words (statuses), then empty cells, whatever the order.
-        perm = numbers + texts + [i for i in range(len(values)) if i not in listed]
-        where = {old_row: new_row for new_row, old_row in enumerate(perm)}
-        self._rows = [self._rows[i] for i in perm]
-        self._brushes = [self._brushes[i] for i in perm]
-        self.changePersistentIndexList(
-            old, [self.index(where[i.row()], i.column()) for i in old])
-        self.layoutChanged.emit()
 
 
 class CompareColumn(IntEnum):
@@ -267,19 +147,6 @@ class ChangesModel(RowsModel):
               ch.contribution_b, ch.delta) for ch in changes],
             [_WIN if ch.delta > 0 else _LOSS if ch.delta < 0 else None for ch in changes],
         )
-
-
-def read_only_table(name: str, model: RowsModel, parent: QWidget) -> QTableView:
-    view = QTableView(parent)
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().hide()
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    view.horizontalHeader().setStretchLastSection(True)
-    return view
 
 
 class CompareView(QWidget):
@@ -544,12 +411,3 @@ def install_compare(window: Any) -> CompareController:
     window.compare_view = controller
     return controller
 
-
-def install_review(window: Any) -> None:
-    """The reviewing features: compare two runs, explain a disagreement, judges."""
-    from app.explain_view import install_explain
-    from app.judges_view import install_judges
-
-    install_compare(window)
-    install_explain(window)
-    install_judges(window)

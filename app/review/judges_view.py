@@ -21,8 +21,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
-from app.compare_view import RowsModel, read_only_table, review_menu
 from app.delegates import NumberDelegate
+from app.review.common import RowsModel, read_only_table, review_menu
 from core.analysis.agreement import AgreementReport, agreement
 from core.model.document import Document, grade_text
 

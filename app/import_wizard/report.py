@@ -1,0 +1,131 @@
+"""An import report on screen: summary, counts, every issue, notes; and the
+dialog that shows the last import's report after the wizard closed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.import_wizard.tables import IssueColumn, IssuesModel
+from core.io.annotator import ImportReport
+
+__all__ = ["COUNT_LABELS", "ImportReportDialog", "ImportReportView", "report_counts"]
+
+#: The counts shown above the issue table: objectName suffix -> label.
+COUNT_LABELS: dict[str, str] = {
+    "rows_read": "Rows read",
+    "rows_imported": "Rows imported",
+    "rows_rejected": "Rows rejected",
+    "cells_rejected": "Rows and cells refused",
+    "blank_rows": "Blank rows skipped",
+    "duplicates": "Duplicates",
+    "outside_scale": "Grades outside the scale",
+    "fractional": "Fractional grades",
+    "unmapped": "Unmapped labels",
+    "formulas": "Formulas refused",
+    "candidates": "Candidates",
+    "annotators": "Annotators",
+}
+
+
+def report_counts(report: ImportReport) -> dict[str, str]:
+    """What each count label shows for ``report`` (texts straight from the report)."""
+    return {
+        "rows_read": str(report.rows_read),
+        "rows_imported": str(report.rows_imported),
+        "rows_rejected": str(report.rows_rejected),
+        "cells_rejected": str(len(report.rejected)),
+        "blank_rows": str(report.blank_rows),
+        "duplicates": str(len(report.duplicates)),
+        "outside_scale": str(len(report.outside_scale)),
+        "fractional": str(len(report.fractional)),
+        "unmapped": ", ".join(f"{k!r} ({v})" for k, v in report.unmapped_labels.items())
+        or "none",
+        "formulas": str(len(report.formulas)),
+        "candidates": str(report.candidates),
+        "annotators": ", ".join(report.annotators) or "one grade per candidate",
+    }
+
+
+class ImportReportView(QWidget):
+    """An import report: summary sentences, counts, every issue, and notes."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("importReportView")
+        layout = QVBoxLayout(self)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("importSummary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.summary)
+        grid = QGridLayout()  # three label/value pairs a line: the issue table keeps its room
+        self.counts: dict[str, QLabel] = {}
+        for n, (key, text) in enumerate(COUNT_LABELS.items()):
+            label = QLabel(self)
+            label.setObjectName(f"count_{key}")
+            label.setWordWrap(True)
+            line, pair = divmod(n, 3)
+            grid.addWidget(QLabel(self.tr(text) + ":", self), line, 2 * pair)
+            grid.addWidget(label, line, 2 * pair + 1)
+            self.counts[key] = label
+        layout.addLayout(grid)
+        self.issues_model = IssuesModel(self)
+        self.issues = QTableView(self)
+        self.issues.setObjectName("importIssues")
+        self.issues.setModel(self.issues_model)
+        self.issues.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.issues.horizontalHeader().setSectionResizeMode(
+            IssueColumn.PROBLEM, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.issues, 1)
+        self.notes = QPlainTextEdit(self)
+        self.notes.setObjectName("importNotes")
+        self.notes.setReadOnly(True)
+        self.notes.setMaximumHeight(72)
+        layout.addWidget(self.notes)
+        self.report: ImportReport | None = None
+
+    def set_report(self, report: ImportReport | None, error: str = "") -> None:
+        self.report = report
+        self.issues_model.set_report(report)
+        if report is None:
+            self.summary.setText(error)
+            for label in self.counts.values():
+                label.setText("")
+            self.notes.setPlainText("")
+            return
+        lines = report.summary()
+        self.summary.setText(lines[0])
+        for key, text in report_counts(report).items():
+            self.counts[key].setText(text)
+        self.notes.setPlainText("\n".join([*lines[1:]]))
+
+
+class ImportReportDialog(QDialog):
+    """The last import's report, viewable after the wizard closed."""
+
+    def __init__(self, report: ImportReport, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("importReportDialog")
+        self.setWindowTitle(self.tr("Import report — {0}").format(Path(report.file).name))
+        layout = QVBoxLayout(self)
+        self.view = ImportReportView(self)
+        self.view.set_report(report)
+        layout.addWidget(self.view)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(760, 520)

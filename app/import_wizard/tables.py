@@ -1,0 +1,210 @@
+"""The wizard's table models: the sheet's first rows, wide layouts' grade
+columns, and an import report's issues."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QWidget
+
+from core.io.annotator import ColumnMapping, ImportReport, Issue, SheetPreview
+from core.io.safety import column_letters
+
+__all__ = [
+    "GradeColumnsModel",
+    "IssueColumn",
+    "IssuesModel",
+    "PreviewModel",
+    "column_name",
+]
+
+Index = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole
+EDIT = Qt.ItemDataRole.EditRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+CHECK = Qt.ItemDataRole.CheckStateRole
+
+
+def column_name(col: int, header: list[str]) -> str:
+    """A sheet column as the wizard names it: its letter and header (``B: doc``)."""
+    letter = column_letters(col + 1)
+    label = header[col] if col < len(header) else ""
+    return f"{letter}: {label}" if label else letter
+
+
+class PreviewModel(QAbstractTableModel):
+    """The first rows of the sheet as read (text), under the detected header."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._preview: SheetPreview | None = None
+        self._width = 0
+        self._used: dict[int, str] = {}
+
+    def set_preview(self, value: SheetPreview | None, mapping: ColumnMapping | None = None
+                    ) -> None:
+        self.beginResetModel()
+        self._preview = value
+        self._width = 0 if value is None else max(
+            [len(value.header), *(len(r) for r in value.rows)])
+        mapping = mapping or (value.mapping if value is not None else None)
+        self._used = mapping.used_columns() if mapping is not None else {}
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or self._preview is None else len(self._preview.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._width
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or self._preview is None or role not in (DISPLAY, TOOLTIP):
+            return None
+        row = self._preview.rows[index.row()]
+        return row[index.column()] if index.column() < len(row) else ""
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if self._preview is None or role not in (DISPLAY, TOOLTIP):
+            return None
+        if orientation == Qt.Orientation.Vertical:
+            return None if role == TOOLTIP else str(section + 1)
+        if not 0 <= section < self._width:
+            return None
+        name = column_name(section, self._preview.header)
+        field = self._used.get(section)
+        if role == TOOLTIP:
+            return f"{name} — " + (f"read as {field}" if field else "not imported")
+        return f"{name}\n→ {field}" if field else name
+
+
+class GradeColumnsModel(QAbstractTableModel):
+    """Wide layouts: which columns hold one annotator's grades, and whose."""
+
+    class Column(IntEnum):
+        COLUMN = 0
+        ANNOTATOR = 1
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._header: list[str] = []
+        self._checked: list[bool] = []
+        self._names: list[str] = []
+
+    def set_columns(self, header: list[str], grades: tuple[tuple[int, str], ...]) -> None:
+        self.beginResetModel()
+        self._header = list(header)
+        chosen = dict(grades)
+        self._checked = [c in chosen for c in range(len(header))]
+        self._names = [chosen.get(c, h) for c, h in enumerate(header)]
+        self.endResetModel()
+
+    def grades(self) -> tuple[tuple[int, str], ...]:
+        """The checked columns with their annotator names, as the mapping takes them."""
+        return tuple((c, self._names[c]) for c, on in enumerate(self._checked) if on)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._header)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.Column)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() == self.Column.COLUMN:
+            return base | Qt.ItemFlag.ItemIsUserCheckable
+        return base | Qt.ItemFlag.ItemIsEditable
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid():
+            return None
+        r, col = index.row(), index.column()
+        if col == self.Column.COLUMN:
+            if role == DISPLAY:
+                return column_name(r, self._header)
+            if role == CHECK:
+                return (Qt.CheckState.Checked if self._checked[r]
+                        else Qt.CheckState.Unchecked)
+            return None
+        if role in (DISPLAY, EDIT):
+            return self._names[r]
+        return None
+
+    def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:
+        if not index.isValid():
+            return False
+        r, col = index.row(), index.column()
+        if col == self.Column.COLUMN and role == CHECK:
+            on = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value)
+            self._checked[r] = on
+        elif col == self.Column.ANNOTATOR and role == EDIT and str(value).strip():
+            self._names[r] = str(value).strip()
+        else:
+            return False
+        self.dataChanged.emit(index, index, [role, DISPLAY])
+        return True
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role != DISPLAY:
+            return None
+        if orientation == Qt.Orientation.Vertical:
+            return str(section + 1) if 0 <= section < len(self._header) else None
+        titles = {self.Column.COLUMN: self.tr("Grade column"),
+                  self.Column.ANNOTATOR: self.tr("Annotator")}
+        return titles.get(self.Column(section)) if 0 <= section < len(self.Column) else None
+
+
+class IssueColumn(IntEnum):
+    KIND = 0
+    ROW = 1
+    COLUMN = 2
+    PROBLEM = 3
+    VALUE = 4
+
+
+ISSUE_TITLES = {IssueColumn.KIND: "Kind", IssueColumn.ROW: "Row", IssueColumn.COLUMN: "Column",
+                IssueColumn.PROBLEM: "Problem", IssueColumn.VALUE: "Value"}
+
+
+class IssuesModel(QAbstractTableModel):
+    """Every finding of an import report, one per row, in reading order."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._issues: list[Issue] = []
+
+    def set_report(self, report: ImportReport | None) -> None:
+        self.beginResetModel()
+        self._issues = list(report.issues) if report is not None else []
+        self.endResetModel()
+
+    def issue(self, row: int) -> Issue:
+        return self._issues[row]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._issues)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(IssueColumn)
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or role not in (DISPLAY, TOOLTIP):
+            return None
+        issue = self._issues[index.row()]
+        col = IssueColumn(index.column())
+        if role == TOOLTIP:
+            return str(issue)
+        if col is IssueColumn.ROW:
+            return issue.row  # the file's own row number, as the report gives it
+        return {IssueColumn.KIND: issue.kind, IssueColumn.COLUMN: issue.column,
+                IssueColumn.PROBLEM: issue.problem, IssueColumn.VALUE: issue.value}[col]
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role != DISPLAY or orientation != Qt.Orientation.Horizontal:
+            return None
+        if not 0 <= section < len(IssueColumn):
+            return None
+        return self.tr(ISSUE_TITLES[IssueColumn(section)])

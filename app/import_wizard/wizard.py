@@ -1,0 +1,185 @@
+"""The import wizard itself: three pages over :mod:`core.io.annotator`, the
+reading and importing off the UI thread; and what opening a file decides
+(our own file, or an annotators' sheet for the wizard)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QWidget, QWizard
+
+from app.import_wizard.pages import MappingPage, ReportPage, SheetPage
+from app.workers import Task, error_text, run_task, show_error
+from core.errors import InputError, NotOwnWorkbook
+from core.io.annotator import (
+    ColumnMapping,
+    ImportReport,
+    ImportResult,
+    SheetPreview,
+    import_annotations,
+    preview,
+)
+from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES, is_annotator_sheet
+from core.model.conventions import ConsensusRule, Conventions, Rounding
+from core.model.document import Document
+
+__all__ = ["ImportWizard", "load_unless_foreign", "rubric_text_for"]
+
+
+class ImportWizard(QWizard):
+    """Import an annotators' spreadsheet: sheet, mapping, report, then Finish.
+
+    Parameters
+    ----------
+    path
+        The .xlsx, .csv or .tsv file (only read, never changed).
+    conventions
+        The conventions the imported document starts from (the open
+        document's); the page's rubric, consensus and rounding replace theirs.
+    rubric_text
+        The rubric prefilled on the mapping page.
+    """
+
+    #: The wizard's background work finished (preview or import); tests wait on it.
+    work_finished = Signal()
+
+    SHEET, MAPPING, REPORT = 0, 1, 2
+
+    def __init__(self, path: str | Path, conventions: Conventions | None = None,
+                 rubric_text: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("importWizard")
+        self.path = Path(path)
+        self.conventions = conventions or Conventions()
+        if rubric_text is None:
+            rubric_text = self.conventions.rubric.text if self.conventions.rubric else ""
+        self.setWindowTitle(self.tr("Import annotators' sheet — {0}").format(self.path.name))
+        self.preview_value: SheetPreview | None = None
+        self.result_value: ImportResult | None = None
+        self.error: str = ""
+        self.busy = False
+        self.task: Task | None = None
+        self.sheet_page = SheetPage(self)
+        self.mapping_page = MappingPage(self, self.conventions, rubric_text)
+        self.report_page = ReportPage(self)
+        self.setPage(self.SHEET, self.sheet_page)
+        self.setPage(self.MAPPING, self.mapping_page)
+        self.setPage(self.REPORT, self.report_page)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.resize(860, 640)
+        self.load_preview()
+
+    # -- background work ------------------------------------------------------------
+    def _run(self, label: str, work: Any, done: Any) -> None:
+        self.busy = True
+        self._pages_changed()
+
+        def finished(value: Any) -> None:
+            self.busy = False
+            done(value)
+            self._pages_changed()
+            self.work_finished.emit()
+
+        def failed(exc: BaseException) -> None:
+            self.busy = False
+            self.error = error_text(exc)
+            if self.currentId() == self.REPORT:
+                self.report_page.view.set_report(None, self.error)
+            self._pages_changed()
+            self.work_finished.emit()
+            show_error(self, self.tr("Import"), exc)
+
+        def cancelled() -> None:
+            self.busy = False
+            self._pages_changed()
+            self.work_finished.emit()
+
+        self.error = ""
+        self.task = run_task(self, label, work, on_done=finished, on_error=failed,
+                             on_cancel=cancelled)
+
+    def _pages_changed(self) -> None:
+        for page in (self.sheet_page, self.mapping_page, self.report_page):
+            page.completeChanged.emit()
+
+    def load_preview(self, *, sheet: str | None = None,
+                     mapping: ColumnMapping | None = None) -> None:
+        """Read the sheet's first rows (and detect the mapping unless given)."""
+        path = self.path
+
+        def done(value: SheetPreview) -> None:
+            self.preview_value = value
+            self.sheet_page.show_preview(value)
+
+        self._run(self.tr("Reading {0}…").format(path.name),
+                  lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping), done)
+
+    def import_conventions(self) -> Conventions:
+        """The open conventions with the page's rubric, consensus and rounding."""
+        page = self.mapping_page
+        return self.conventions.replace(
+            rubric=page.rubric_value(), consensus=ConsensusRule(page.consensus.currentData()),
+            rounding=Rounding(page.rounding.currentData()))
+
+    def run_import(self) -> None:
+        """Import with the page's mapping; the report page shows the result."""
+        self.result_value = None
+        path = self.path
+        mapping = self.mapping_page.mapping()
+        sheet = self.preview_value.sheet if self.preview_value is not None else None
+        conventions = self.import_conventions()
+
+        def done(result: ImportResult) -> None:
+            self.result_value = result
+            self.report_page.view.set_report(result.report)
+
+        self._run(self.tr("Importing {0}…").format(path.name),
+                  lambda progress, cancelled: import_annotations(
+                      path, mapping, sheet=sheet, conventions=conventions), done)
+
+    def done(self, result: int) -> None:
+        # Closing while reading or importing abandons that work: its result is dropped.
+        if self.task is not None and not self.task.done:
+            self.task.cancel()
+        super().done(result)
+
+    @property
+    def report(self) -> ImportReport | None:
+        return self.result_value.report if self.result_value is not None else None
+
+
+def rubric_text_for(doc: Document | None) -> str:
+    """The rubric to prefill: the document's declared one, else the one its grades imply."""
+    if doc is None:
+        return ""
+    conventions = doc.conventions
+    return conventions.rubric_for(doc.grade).text
+
+
+def load_unless_foreign(path: Path, conventions: Conventions | None) -> Document | None:
+    """Open ``path`` as :func:`core.io.load.load_document` does; None for an
+    annotators' sheet (see :func:`core.io.load.is_annotator_sheet`), which the wizard imports.
+
+    Our own workbooks are read once (no separate check).
+    """
+    from core.io.load import load_document
+
+    suffix = path.suffix.lower()
+    if suffix in WORKBOOK_SUFFIXES and path.is_file():
+        from core.io.workbook import read_workbook
+
+        try:
+            doc: Document = read_workbook(path)
+        except NotOwnWorkbook:
+            return None
+        except InputError as exc:
+            # TODO(lead): drop once NotOwnWorkbook lands
+            if "not an NDCG Worksheet workbook" in str(exc):
+                return None
+            raise
+        return doc
+    if suffix in TEXT_SHEET_SUFFIXES and path.is_file() and is_annotator_sheet(path):
+        return None
+    return load_document(path, conventions=conventions)

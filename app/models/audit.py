@@ -1,0 +1,77 @@
+"""The audit log: every grade change, oldest first."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from app.models.roles import DISPLAY, TOOLTIP, Index
+from core.model.document import AuditEntry, Document
+
+__all__ = ["AuditColumn", "AuditModel"]
+
+
+class AuditColumn(IntEnum):
+    WHEN = 0
+    WHO = 1
+    QUERY = 2
+    SOURCE = 3
+    BEFORE = 4
+    AFTER = 5
+    NOTE = 6
+    ORIGIN = 7
+
+
+class AuditModel(QAbstractTableModel):
+    """The document's audit log, oldest first; rows are appended, never edited."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._log: list[AuditEntry] = []
+        self._shown = 0
+
+    def set_document(self, doc: Document) -> None:
+        self.beginResetModel()
+        self._log = doc.audit
+        self._shown = len(self._log)
+        self.endResetModel()
+
+    def sync(self) -> None:
+        """Show entries appended to the log since the last call."""
+        n = len(self._log)
+        if n > self._shown:
+            self.beginInsertRows(QModelIndex(), self._shown, n - 1)
+            self._shown = n
+            self.endInsertRows()
+        elif n < self._shown:
+            self.beginResetModel()
+            self._shown = n
+            self.endResetModel()
+
+    def entry(self, row: int) -> AuditEntry:
+        return self._log[row]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._shown
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(AuditColumn)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = DISPLAY) -> Any:
+        if role != DISPLAY or orientation != Qt.Orientation.Horizontal:
+            return None
+        if not 0 <= section < len(AuditColumn):
+            return None
+        return ("When", "Who", "Query", "Source", "Before", "After", "Note", "Origin")[section]
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < self._shown:
+            return None
+        e = self._log[index.row()]
+        if role in (DISPLAY, TOOLTIP):
+            return (e.when, e.who, e.query, e.source_id, e.before, e.after, e.note,
+                    e.origin)[index.column()]
+        return None

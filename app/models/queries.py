@@ -1,0 +1,171 @@
+"""The query navigator: every query with its NDCG, status and judged count."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from app.models.looks import ITALIC, STATUS_LOOK, full_text, qt_number
+from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
+from core.engine.evaluation import Evaluation, Status
+from core.model.conventions import format_cutoff
+
+__all__ = ["QueryColumn", "QueryFilterProxy", "QueryListModel"]
+
+
+class QueryColumn(IntEnum):
+    QUERY = 0
+    NDCG = 1
+    STATUS = 2
+    JUDGED = 3
+
+
+class QueryListModel(QAbstractTableModel):
+    """Every query with its NDCG at the main (first) cutoff, status and judged count."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._ev: Evaluation | None = None
+
+    def set_evaluation(self, ev: Evaluation, *, queries: Sequence[int] | None = None) -> None:
+        """Show ``ev``; when only ``queries`` changed, only their rows are refreshed."""
+        old = self._ev
+        if old is None or old.doc is not ev.doc:
+            self.beginResetModel()
+            self._ev = ev
+            self.endResetModel()
+            return
+        self._ev = ev
+        if old.conventions.cutoffs[0] != ev.conventions.cutoffs[0]:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, QueryColumn.NDCG,
+                                        QueryColumn.NDCG)
+        last = len(QueryColumn) - 1
+        if queries is None:
+            if self.rowCount():
+                self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, last))
+            return
+        for q in queries:
+            self.dataChanged.emit(self.index(q, 0), self.index(q, last))
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        return self._ev
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() or self._ev is None:
+            return 0
+        return self._ev.doc.n_queries
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(QueryColumn)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = DISPLAY) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(QueryColumn):
+            return None
+        col = QueryColumn(section)
+        k = format_cutoff(self._ev.cutoffs[0]) if self._ev is not None else "k"
+        if role == DISPLAY:
+            return {
+                QueryColumn.QUERY: self.tr("Query"),
+                QueryColumn.NDCG: f"NDCG@{k}",
+                QueryColumn.STATUS: self.tr("Status"),
+                QueryColumn.JUDGED: self.tr("Judged"),
+            }[col]
+        if role == TOOLTIP:
+            return {
+                QueryColumn.QUERY: self.tr("The query's id"),
+                QueryColumn.NDCG: f"NDCG@{k} = DCG@{k} / ideal DCG@{k} (the main, first cutoff)",
+                QueryColumn.STATUS: self.tr("ok, undefined (ideal DCG 0) or unresolved "
+                                            "(unknown grades)"),
+                QueryColumn.JUDGED: self.tr("candidates with a numeric grade / all candidates"),
+            }[col]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        ev = self._ev
+        if ev is None or not index.isValid():
+            return None
+        q, col = index.row(), QueryColumn(index.column())
+        status = ev.status(q, 0)
+        look = STATUS_LOOK[status]
+        if role == DISPLAY:
+            if col is QueryColumn.QUERY:
+                return ev.doc.query_ids[q]
+            if col is QueryColumn.NDCG:
+                return qt_number(ev.ndcg[q, 0]) if status is Status.OK else look.text
+            if col is QueryColumn.STATUS:
+                return look.label
+            return f"{int(ev.n_judged[q])}/{int(ev.n_total[q])}"
+        if role == SORT_ROLE:
+            if col is QueryColumn.QUERY:
+                return ev.doc.query_ids[q]
+            if col is QueryColumn.NDCG:
+                v = ev.ndcg[q, 0]
+                return -1.0 if math.isnan(v) else float(v)
+            if col is QueryColumn.STATUS:
+                return int(ev.status_code[q, 0])
+            total = int(ev.n_total[q])
+            return float(ev.n_judged[q]) / total if total else 0.0
+        if role == Qt.ItemDataRole.ForegroundRole and col in (QueryColumn.STATUS,
+                                                               QueryColumn.NDCG):
+            return None if status is Status.OK and col is QueryColumn.NDCG else QBrush(
+                QColor(look.colour))
+        if role == Qt.ItemDataRole.FontRole and status is not Status.OK and (
+                col is QueryColumn.NDCG):
+            return ITALIC
+        if role == TOOLTIP:
+            if col is QueryColumn.NDCG and status is Status.OK:
+                return full_text(ev.ndcg[q, 0])
+            if col in (QueryColumn.STATUS, QueryColumn.NDCG):
+                return f"{look.text}: {status.reason}"
+            if col is QueryColumn.JUDGED:
+                return (f"{int(ev.n_judged[q])} judged, {int(ev.n_unknown[q])} unknown, "
+                        f"{int(ev.n_unrateable[q])} unrateable of {int(ev.n_total[q])}")
+        if role == Qt.ItemDataRole.TextAlignmentRole and col is not QueryColumn.QUERY:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class QueryFilterProxy(QSortFilterProxyModel):
+    """Filter queries by text (in the id) and by status; sort by raw values."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._text = ""
+        self._statuses: frozenset[Status] = frozenset(Status)
+        self.setSortRole(SORT_ROLE)
+
+    def _refilter(self, change: Any) -> None:
+        # Qt 6.9 replaced invalidateFilter by begin/endFilterChange.
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            change()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - older Qt
+            change()
+            self.invalidateFilter()
+
+    def set_text(self, text: str) -> None:
+        self._refilter(lambda: setattr(self, "_text", text.strip().casefold()))
+
+    def set_statuses(self, statuses: set[Status] | frozenset[Status]) -> None:
+        self._refilter(lambda: setattr(self, "_statuses", frozenset(statuses)))
+
+    @property
+    def statuses(self) -> frozenset[Status]:
+        return self._statuses
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        model = self.sourceModel()
+        if not isinstance(model, QueryListModel) or model.evaluation is None:
+            return True
+        ev = model.evaluation
+        if self._text and self._text not in ev.doc.query_ids[source_row].casefold():
+            return False
+        return ev.status(source_row, 0) in self._statuses
