@@ -1,5 +1,7 @@
 """The window's actions, declared once (id, text, shortcut, menu); menus and
-the toolbar are built from this table."""
+the toolbar are built from this table. Add-ons (file operations, clipboard,
+find, review docks) declare theirs as :class:`ActionSpec` values too and add
+them with :meth:`app.window.MainWindow.add_action`."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction, QKeySequence
 
-__all__ = ["ACTIONS", "MENUS", "ActionSpec", "build_actions"]
+__all__ = ["ACTIONS", "MENUS", "ActionSpec", "build_actions", "make_action"]
 
 Key = QKeySequence.StandardKey
 
@@ -31,6 +33,7 @@ MENUS: dict[str, str] = {
     "edit": "&Edit",
     "grade": "&Grade",
     "query": "&Query",
+    "review": "&Review",
     "view": "&View",
 }
 
@@ -58,18 +61,20 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("actions", text)
 
 
+def make_action(spec: ActionSpec, parent: QObject) -> QAction:
+    """The QAction of ``spec`` (objectName = id, shortcut, tips)."""
+    action = QAction(_tr(spec.text), parent)
+    action.setObjectName(spec.id)
+    if isinstance(spec.shortcut, QKeySequence.StandardKey):
+        action.setShortcuts(spec.shortcut)
+    elif spec.shortcut:
+        action.setShortcut(QKeySequence(spec.shortcut))
+    if spec.tip:
+        action.setStatusTip(_tr(spec.tip))
+        action.setToolTip(_tr(spec.tip))
+    return action
+
+
 def build_actions(parent: QObject) -> dict[str, QAction]:
     """One QAction per :data:`ACTIONS` entry, keyed by id (objectName = id)."""
-    out: dict[str, QAction] = {}
-    for spec in ACTIONS:
-        action = QAction(_tr(spec.text), parent)
-        action.setObjectName(spec.id)
-        if isinstance(spec.shortcut, QKeySequence.StandardKey):
-            action.setShortcuts(spec.shortcut)
-        elif spec.shortcut:
-            action.setShortcut(QKeySequence(spec.shortcut))
-        if spec.tip:
-            action.setStatusTip(_tr(spec.tip))
-            action.setToolTip(_tr(spec.tip))
-        out[spec.id] = action
-    return out
+    return {spec.id: make_action(spec, parent) for spec in ACTIONS}

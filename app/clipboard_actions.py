@@ -16,16 +16,20 @@ Wire it with ``install_clipboard_actions(window)``.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 
+from app.actions import ActionSpec
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE
 from core.model.edits import GradeValue
 from core.model.grades import CellError, format_range, parse_grades, parse_range
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
 
 __all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]
 
@@ -46,45 +50,27 @@ def cell_text(value: Any) -> str:
 class ClipboardActions(QObject):
     """Copy / Paste / Fill down on the window's candidate grids."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.setObjectName("clipboardActions")
         self.window = window
-        self.views: list[QTableView] = [
-            v for v in (getattr(window, "grid", None), getattr(window, "not_retrieved_view", None))
-            if isinstance(v, QTableView)
-        ]
+        self.views: list[QTableView] = [window.grid, window.not_retrieved_view]
         for view in self.views:
             # A rectangle to copy, a block of rows to paste or fill into.
             view.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
+        key = QKeySequence.StandardKey
         self.actions: dict[str, QAction] = {}
-        for ident, text, key, slot, tip in (
-            ("copy", self.tr("&Copy"), QKeySequence.StandardKey.Copy, self.copy,
-             self.tr("Copy the selected cells (full precision, tab-separated)")),
-            ("paste", self.tr("&Paste grades"), QKeySequence.StandardKey.Paste, self.paste,
-             self.tr("Paste a column of grades from a spreadsheet into the grade column")),
-            ("fill_down", self.tr("Fill &down"), "Ctrl+D", self.fill_down,
-             self.tr("Copy the first selected grade into the selected rows below")),
+        for spec, slot in (
+            (ActionSpec("copy", "&Copy", "edit", key.Copy,
+                        "Copy the selected cells (full precision, tab-separated)"), self.copy),
+            (ActionSpec("paste", "&Paste grades", "edit", key.Paste,
+                        "Paste a column of grades from a spreadsheet into the grade column"),
+             self.paste),
+            (ActionSpec("fill_down", "Fill &down", "edit", "Ctrl+D",
+                        "Copy the first selected grade into the selected rows below"),
+             self.fill_down),
         ):
-            action = QAction(text, window)
-            action.setObjectName(ident)
-            if isinstance(key, QKeySequence.StandardKey):
-                action.setShortcuts(key)
-            else:
-                action.setShortcut(QKeySequence(key))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-            action.triggered.connect(lambda _checked=False, s=slot: s())
-            window.addAction(action)
-            self.actions[ident] = action
-        registry = getattr(window, "app_actions", None)
-        if isinstance(registry, dict):
-            registry.update(self.actions)
-        menus = getattr(window, "menus", None)
-        if isinstance(menus, dict) and "edit" in menus:
-            for action in self.actions.values():
-                menus["edit"].addAction(action)
+            self.actions[spec.id] = window.add_action(spec, slot)
 
     # -- which view -------------------------------------------------------------------
     def view(self) -> QTableView | None:
@@ -150,7 +136,7 @@ class ClipboardActions(QObject):
             return self._refuse(self.tr(
                 "Paste one column of grades: the clipboard holds {0} columns.").format(
                     len(cells[0])))
-        rubric = self.window.conventions.rubric if hasattr(self.window, "conventions") else None
+        rubric = self.window.conventions.rubric
         grid, errors = parse_grades([row[:1] for row in cells], rubric)
         model = view.model()
         if len(grid) == 1 and bottom > top:
@@ -218,11 +204,6 @@ class ClipboardActions(QObject):
                            self.tr("fill down {0} grades").format(len(targets)))
 
 
-def install_clipboard_actions(window: Any) -> ClipboardActions:
-    """Add Copy (Ctrl+C), Paste grades (Ctrl+V) and Fill down (Ctrl+D) to ``window``.
-
-    Returns the :class:`ClipboardActions` (also kept as ``window.clipboard_actions``).
-    """
-    actions = ClipboardActions(window)
-    window.clipboard_actions = actions
-    return actions
+def install_clipboard_actions(window: MainWindow) -> ClipboardActions:
+    """Add Copy (Ctrl+C), Paste grades (Ctrl+V) and Fill down (Ctrl+D) to ``window``."""
+    return ClipboardActions(window)

@@ -4,28 +4,37 @@ Reading and writing run off the UI thread (:mod:`app.workers`) behind a
 progress dialog that can cancel. Saving goes through
 :func:`core.io.atomic.atomic_write` (via the core writers), so a failed save
 leaves the previous file byte-identical; the error is shown as one message
-box with the :class:`~core.errors.InputError` text. Every change of the undo
-stack is journaled (:mod:`core.io.journal`); a successful save clears the
+box with the :class:`~core.errors.InputError` text. Every step of the session
+is journaled (:mod:`core.io.journal`); a successful save clears the
 journal, and opening a file with a pending journal offers to recover it.
 
-Wire it with ``install_file_ops(window)`` once the window exists.
+Wire it with ``install_file_ops(window)`` once the window exists. What can be
+written, and how, is :mod:`app.file_formats`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import getpass
-import importlib
 import os
-from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
+from app.actions import ActionSpec
+from app.file_formats import (
+    CSV_FILTER,
+    IMPORT_FILTER,
+    OPEN_FILTER,
+    TSV_FILTER,
+    XLSX_FILTER,
+    can_write,
+    snapshot,
+    wait_for,
+    with_suffix,
+    write_document,
+)
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
@@ -33,76 +42,12 @@ from core.io.journal import Journal
 from core.model.document import Document
 from core.session import Changes
 
-__all__ = [
-    "CSV_FILTER",
-    "TEXT_SUFFIXES",
-    "XLSX_FILTER",
-    "FileOps",
-    "install_file_ops",
-    "workbook_export",
-    "write_document",
-]
+if TYPE_CHECKING:
+    from app.window import MainWindow
 
-CSV_FILTER = "Worksheet CSV (*.csv)"
-TSV_FILTER = "Worksheet TSV (*.tsv)"
-XLSX_FILTER = "Excel workbook (*.xlsx)"
-OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm);;All files (*)"
-IMPORT_FILTER = "Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv);;All files (*)"
-TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+__all__ = ["FileOps", "install_file_ops"]
+
 MAX_RECENT = 10
-
-
-def workbook_export() -> Callable[[Document, Path], None] | None:
-    """``core.io.workbook.export_workbook`` when that module exists, else None."""
-    try:
-        module = importlib.import_module("core.io.workbook")
-    except ImportError:
-        return None
-    fn = getattr(module, "export_workbook", None)
-    return fn if callable(fn) else None
-
-
-def can_write(path: Path) -> bool:
-    """Whether :func:`write_document` knows the format of ``path``."""
-    suffix = path.suffix.lower()
-    return suffix in TEXT_SUFFIXES or (suffix == ".xlsx" and workbook_export() is not None)
-
-
-def write_document(doc: Document, path: Path) -> None:
-    """Write ``doc`` to ``path`` in the format its suffix names (atomically)."""
-    suffix = path.suffix.lower()
-    if suffix in TEXT_SUFFIXES:
-        from core.io.delimited import write_delimited
-
-        write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix])
-        return
-    if suffix == ".xlsx":
-        export = workbook_export()
-        if export is None:
-            raise InputError("workbooks cannot be written yet", file=str(path),
-                             hint="save as .csv")
-        export(doc, path)
-        return
-    raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
-                     hint="use .csv, .tsv or .xlsx")
-
-
-def snapshot(doc: Document) -> Document:
-    """A copy of the editable columns, so a save on another thread sees one moment."""
-    return replace(
-        doc, grade=doc.grade.copy(), state=doc.state.copy(), note=doc.note.copy(),
-        reason=doc.reason.copy(), audit=list(doc.audit), _members=None,
-    )
-
-
-def reviewer_name() -> str:
-    """The reviewer named in the settings, else the login name."""
-    name = Settings().reviewer
-    if name:
-        return name
-    with contextlib.suppress(Exception):
-        return getpass.getuser()
-    return "reviewer"
 
 
 class FileOps(QObject):
@@ -111,8 +56,7 @@ class FileOps(QObject):
     Parameters
     ----------
     window
-        The main window: ``document``, ``undo_stack``, ``set_document(doc,
-        path)`` and the signal ``document_replaced``.
+        The main window whose document is read, saved and journaled.
     """
 
     #: The document was written to this path (Save, Save As).
@@ -123,11 +67,11 @@ class FileOps(QObject):
     imported = Signal(object)
     recent_changed = Signal()
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.setObjectName("fileOps")
         self.window = window
-        self.path: Path | None = _window_path(window)
+        self.path: Path | None = window.path
         self.task: Task | None = None
         self.journal = Journal(self.path, background_fsync=True)
         #: The document the journal is for.
@@ -146,73 +90,32 @@ class FileOps(QObject):
 
     # -- actions ----------------------------------------------------------------------
     def _make_actions(self) -> None:
-        specs: tuple[tuple[str, str, QKeySequence.StandardKey | None, Callable[[], Any], str], ...]
+        key = QKeySequence.StandardKey
         specs = (
-            ("open", self.tr("&Open…"), QKeySequence.StandardKey.Open, self.open_dialog,
-             self.tr("Open a worksheet (CSV, TSV or workbook)")),
-            ("save", self.tr("&Save"), QKeySequence.StandardKey.Save, self.save,
-             self.tr("Save the worksheet; the previous file survives any failure")),
-            ("save_as", self.tr("Save &As…"), QKeySequence.StandardKey.SaveAs, self.save_as,
-             self.tr("Save the worksheet under a new name")),
-            ("export", self.tr("&Export…"), None, self.export_dialog,
-             self.tr("Write a copy (workbook with formulas, or CSV) without changing "
-                     "the open file")),
-            ("import_annotations", self.tr("&Import annotators' sheet…"), None,
-             self.import_dialog,
-             self.tr("Import an annotators' spreadsheet: choose the columns, read the "
-                     "report, then open the result")),
-            ("last_import_report", self.tr("Last import &report…"), None,
-             self.show_import_report,
-             self.tr("Show what the last import read, refused and flagged")),
+            (ActionSpec("open", "&Open…", "file", key.Open,
+                        "Open a worksheet (CSV, TSV or workbook)"), self.open_dialog),
+            (ActionSpec("save", "&Save", "file", key.Save,
+                        "Save the worksheet; the previous file survives any failure"), self.save),
+            (ActionSpec("save_as", "Save &As…", "file", key.SaveAs,
+                        "Save the worksheet under a new name"), self.save_as),
+            (ActionSpec("export", "&Export…", "file", None,
+                        "Write a copy (workbook with formulas, or CSV) without changing the "
+                        "open file"), self.export_dialog),
+            (ActionSpec("import_annotations", "&Import annotators' sheet…", "file", None,
+                        "Import an annotators' spreadsheet: choose the columns, read the "
+                        "report, then open the result"), self.import_dialog),
+            (ActionSpec("last_import_report", "Last import &report…", "file", None,
+                        "Show what the last import read, refused and flagged"),
+             self.show_import_report),
         )
-        for ident, text, key, slot, tip in specs:
-            action = self._existing_action(ident) or QAction(text, self.window)
-            action.setObjectName(ident)
-            if key is not None and action.shortcut().isEmpty():
-                action.setShortcuts(key)
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-            action.triggered.connect(lambda _checked=False, s=slot: s())
-            self.actions[ident] = action
-            self.window.addAction(action)
-        registry = getattr(self.window, "app_actions", None)
-        if isinstance(registry, dict):
-            registry.update(self.actions)
+        for spec, slot in specs:
+            self.actions[spec.id] = self.window.add_action(spec, slot, at_top=True)
         self.actions["last_import_report"].setEnabled(False)
         self.recent_menu = QMenu(self.tr("Open &Recent"), self.window)
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
-        menu = self._file_menu()
-        if menu is not None:
-            before = menu.actions()[0] if menu.actions() else menu.addSeparator()
-            menu.insertAction(before, self.actions["open"])
-            menu.insertMenu(before, self.recent_menu)
-            for ident in ("save", "save_as", "export", "import_annotations",
-                          "last_import_report"):
-                menu.insertAction(before, self.actions[ident])
-            if not before.isSeparator():
-                menu.insertSeparator(before)
-
-    def _existing_action(self, ident: str) -> QAction | None:
-        found = self.window.findChild(QAction, ident)
-        return found if isinstance(found, QAction) else None
-
-    def _file_menu(self) -> QMenu | None:
-        menus = getattr(self.window, "menus", None)
-        if isinstance(menus, dict) and isinstance(menus.get("file"), QMenu):
-            return menus["file"]
-        bar = self.window.menuBar() if hasattr(self.window, "menuBar") else None
-        if bar is None:
-            return None
-        for action in bar.actions():
-            menu = action.menu()
-            if isinstance(menu, QMenu) and (
-                    menu.objectName() in ("file", "menu_file", "fileMenu")
-                    or action.text().replace("&", "").lower() == "file"):
-                return menu
-        menu = bar.addMenu(self.tr("&File"))
-        return menu if isinstance(menu, QMenu) else None
+        self.window.add_submenu("file", self.recent_menu, after=self.actions["open"])
 
     # -- recent files -----------------------------------------------------------------
     @property
@@ -257,11 +160,10 @@ class FileOps(QObject):
         # Every step of the session (an edit, a paste, an undo) is one record:
         # one batch of journal lines, one write.
         self.window.session.subscribe(self.record)
-        replaced = getattr(self.window, "document_replaced", None)
-        if replaced is not None:
-            replaced.connect(self._on_document_replaced)
-        if hasattr(self.window, "save_handler"):
-            self.window.save_handler = lambda: self.save(blocking=True)
+        self.window.document_replaced.connect(self._on_document_replaced)
+        # Discarded edits are not offered back.
+        self.window.changes_discarded.connect(lambda: self.journal.clear())
+        self.window.save_handler = lambda: self.save(blocking=True)
 
     def _start_journal(self) -> None:
         self._journaled = self.window.document
@@ -286,7 +188,7 @@ class FileOps(QObject):
     def _on_document_replaced(self, *_args: Any) -> None:
         if self._replacing:
             return
-        path = _window_path(self.window)
+        path = self.window.path
         if path is not None or self.window.document is not self._journaled:
             self.path = path
         self._start_journal()
@@ -380,7 +282,7 @@ class FileOps(QObject):
         recovered = self._recover(doc, path)
         self._replace_document(doc, path)
         self.imported_from = None
-        report = getattr(doc, "import_report", None)
+        report = doc.import_report
         if report is not None:  # a foreign file read strictly (build_window)
             self._remember_report(report)
         stack = self.window.undo_stack
@@ -481,12 +383,12 @@ class FileOps(QObject):
                 proposed = proposed.with_name(f"{proposed.stem}-graded.csv")
             start = str(proposed.with_suffix(".csv")) if proposed else str(
                 Path(Settings().last_directory or Path.home()) / "worksheet.csv")
-            filters = [CSV_FILTER, TSV_FILTER] + ([XLSX_FILTER] if workbook_export() else [])
+            filters = [CSV_FILTER, TSV_FILTER, XLSX_FILTER]
             name, chosen = QFileDialog.getSaveFileName(
                 self.window, self.tr("Save worksheet as"), start, ";;".join(filters))
             if not name:
                 return False
-            path = _with_suffix(Path(name), chosen)
+            path = with_suffix(Path(name), chosen)
         return self.save_to(Path(path), blocking=blocking)
 
     def save_to(self, path: Path, *, blocking: bool = False) -> bool:
@@ -504,7 +406,7 @@ class FileOps(QObject):
             if self.path is None or Path(path).resolve() != Path(self.path).resolve():
                 self.journal.move_to(path)
                 self.path = Path(path)
-                _set_window_path(self.window, self.path)
+                self.window.set_path(self.path)
             self.journal.clear()
             Settings().last_directory = str(Path(path).parent)
             self.add_recent(Path(path))
@@ -521,19 +423,19 @@ class FileOps(QObject):
             show_after_ms=0,
         )
         if blocking:
-            _wait(self.task, outcome)
+            wait_for(self.task, outcome)
             return outcome.get("ok", False)
         return True
 
     # -- export -----------------------------------------------------------------------
     def export_dialog(self) -> Task | None:
-        filters = ([XLSX_FILTER] if workbook_export() else []) + [CSV_FILTER, TSV_FILTER]
+        filters = [XLSX_FILTER, CSV_FILTER, TSV_FILTER]
         base = self.path.stem if self.path else "worksheet"
-        suffix = ".xlsx" if workbook_export() else ".csv"
+        suffix = ".xlsx"
         start = str(Path(Settings().last_directory or Path.home()) / f"{base}-export{suffix}")
         name, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export"), start,
                                                    ";;".join(filters))
-        return self.export(_with_suffix(Path(name), chosen)) if name else None
+        return self.export(with_suffix(Path(name), chosen)) if name else None
 
     def export(self, path: Path) -> Task:
         """Write a copy to ``path`` (the open file and its state are untouched)."""
@@ -548,58 +450,7 @@ class FileOps(QObject):
         return self.task
 
 
-def _wait(task: Task, outcome: dict[str, bool]) -> None:
-    from PySide6.QtCore import QEventLoop
-
-    if "ok" in outcome:
-        return
-    loop = QEventLoop()
-    task.finished.connect(loop.quit)
-    task.failed.connect(loop.quit)
-    task.cancelled.connect(loop.quit)
-    if "ok" not in outcome:
-        loop.exec()
-
-
-def _with_suffix(path: Path, chosen_filter: str) -> Path:
-    if path.suffix:
-        return path
-    if "xlsx" in chosen_filter:
-        return path.with_suffix(".xlsx")
-    if "tsv" in chosen_filter:
-        return path.with_suffix(".tsv")
-    return path.with_suffix(".csv")
-
-
-def _window_path(window: Any) -> Path | None:
-    for name in ("path", "file_path", "document_path", "current_path"):
-        value = getattr(window, name, None)
-        if callable(value):
-            value = value()
-        if isinstance(value, (str, Path)) and str(value):
-            return Path(value)
-    return None
-
-
-def _set_window_path(window: Any, path: Path) -> None:
-    setter = getattr(window, "set_path", None)
-    if callable(setter):
-        setter(path)
-    if isinstance(getattr(window, "path", None), (str, Path, type(None))):
-        with contextlib.suppress(AttributeError):
-            window.path = path
-    if isinstance(window, QWidget):
-        window.setWindowFilePath(str(path))
-    retitle = getattr(window, "_update_title", None)
-    if callable(retitle):
-        retitle()
-
-
-def install_file_ops(window: Any) -> FileOps:
-    """Add Open, Save, Save As, Export and Open Recent to ``window`` and journal its edits.
-
-    Returns the :class:`FileOps` (also kept as ``window.file_ops``).
-    """
-    ops = FileOps(window)
-    window.file_ops = ops
-    return ops
+def install_file_ops(window: MainWindow) -> FileOps:
+    """Add Open, Save, Save As, Export and Open Recent to ``window`` and journal
+    its edits; :func:`app.main.build_window` keeps it as ``window.file_ops``."""
+    return FileOps(window)

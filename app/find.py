@@ -11,12 +11,17 @@ Wire it with ``install_find(window)``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolBar, QToolButton, QWidget
+
+from app.actions import ActionSpec
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
 
 __all__ = ["FindBar", "find_matches", "install_find"]
 
@@ -66,7 +71,7 @@ class _Field(QLineEdit):
 class FindBar(QToolBar):
     """The find bar (a bottom tool bar, hidden until Ctrl+F)."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window.tr("Find"), window)
         self.setObjectName("findBar")
         self.setMovable(False)
@@ -106,10 +111,8 @@ class FindBar(QToolBar):
         self.field.textChanged.connect(self._invalidate)
         self.field.step_requested.connect(self.step)
         self.field.close_requested.connect(self.close_bar)
-        for name in ("document_replaced", "evaluation_changed"):
-            signal = getattr(window, name, None)
-            if signal is not None:
-                signal.connect(self._invalidate)
+        window.document_replaced.connect(self._invalidate)
+        window.evaluation_changed.connect(self._invalidate)
         window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self)
         self.hide()
 
@@ -122,8 +125,7 @@ class FindBar(QToolBar):
         """The matches of the field's text (computed once per text and document)."""
         if self._matches is None:
             w = self.window_
-            self._matches = find_matches(w.document, getattr(w, "evaluation", None),
-                                         self.field.text())
+            self._matches = find_matches(w.document, w.evaluation, self.field.text())
         return self._matches
 
     def open_bar(self) -> None:
@@ -133,9 +135,7 @@ class FindBar(QToolBar):
 
     def close_bar(self) -> None:
         self.hide()
-        grid = getattr(self.window_, "grid", None)
-        if grid is not None:
-            grid.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.window_.grid.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def step(self, delta: int) -> None:
         """Go to the next (``delta=1``) or previous (``-1``) match, wrapping."""
@@ -157,20 +157,9 @@ class FindBar(QToolBar):
         self.field.setFocus(Qt.FocusReason.OtherFocusReason)  # Enter keeps stepping
 
 
-def install_find(window: Any) -> FindBar:
-    """Add Find (Ctrl+F) and its bar to ``window``; returns the bar (``window.find_bar``)."""
+def install_find(window: MainWindow) -> FindBar:
+    """Add Find (Ctrl+F) and its bar to ``window``; returns the bar."""
     bar = FindBar(window)
-    action = QAction(window.tr("&Find…"), window)
-    action.setObjectName("find")
-    action.setShortcuts(QKeySequence.StandardKey.Find)
-    action.setStatusTip(window.tr("Find a query id or a source id"))
-    action.triggered.connect(bar.open_bar)
-    window.addAction(action)
-    registry = getattr(window, "app_actions", None)
-    if isinstance(registry, dict):
-        registry["find"] = action
-    menus = getattr(window, "menus", None)
-    if isinstance(menus, dict) and "edit" in menus:
-        menus["edit"].addAction(action)
-    window.find_bar = bar
+    window.add_action(ActionSpec("find", "&Find…", "edit", QKeySequence.StandardKey.Find,
+                                 "Find a query id or a source id"), bar.open_bar)
     return bar

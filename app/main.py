@@ -73,18 +73,25 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
 
 
 def _install_extras(window: MainWindow) -> FileOps:
-    """File operations and the crash journal, clipboard, find, and plots."""
+    """File operations and the crash journal, clipboard, find, plots and the
+    review docks: each gets the window's typed API, none knows another; what
+    one offers another is connected here."""
     from app.clipboard_actions import install_clipboard_actions
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.plot_dock import install_plots
-    from app.review.install import install_review
+    from app.review.compare_view import install_compare
+    from app.review.explain_view import install_explain
+    from app.review.judges_view import install_judges
 
-    file_ops = install_file_ops(window)
-    install_clipboard_actions(window)
-    install_find(window)
-    install_plots(window)
-    install_review(window)
+    window.file_ops = file_ops = install_file_ops(window)
+    window.clipboard_actions = install_clipboard_actions(window)
+    window.find_bar = install_find(window)
+    window.plots = plots = install_plots(window)
+    window.compare_view = compare = install_compare(window)
+    compare.deltas_shown.connect(plots.show_comparison)
+    window.explain_view = install_explain(window)
+    window.judges_view = install_judges(window)
     return file_ops
 
 
@@ -118,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if foreign is not None:
         from PySide6.QtCore import QTimer
 
-        file_ops = window.file_ops  # type: ignore[attr-defined]
+        file_ops = window.file_ops
+        assert file_ops is not None  # build_window installs it
         QTimer.singleShot(0, lambda: file_ops.run_import_wizard(foreign))
     return int(app.exec())
 

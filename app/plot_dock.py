@@ -6,12 +6,14 @@ only while the dock is visible; grading never waits for a plot.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QDockWidget
 
 from app.plots import PlotPanel
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
 
 __all__ = ["PlotDock", "install_plots"]
 
@@ -21,19 +23,12 @@ REDRAW_DELAY_MS = 120
 class PlotDock:
     """Keeps a :class:`PlotPanel` in step with one main window."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.panel = PlotPanel()
-        self.dock = QDockWidget(window.tr("Plots"), window)
-        self.dock.setObjectName("plotsDock")
-        self.dock.setWidget(self.panel)
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
-        audit = window.docks.get("auditLogDock")
-        if audit is not None:
-            window.tabifyDockWidget(audit, self.dock)
-            audit.raise_()
-        window.docks["plotsDock"] = self.dock
-        window.menus["view"].addAction(self.dock.toggleViewAction())
+        self.dock = window.add_dock("plotsDock", window.tr("Plots"), self.panel,
+                                    Qt.DockWidgetArea.BottomDockWidgetArea,
+                                    tab_with="auditLogDock")
         self.timer = QTimer(self.panel)
         self.timer.setSingleShot(True)
         self.timer.setInterval(REDRAW_DELAY_MS)
@@ -56,7 +51,7 @@ class PlotDock:
         """Draw the current query and the distribution now."""
         ev = self.window.evaluation
         q = self.window.current_query
-        if ev is None or q is None or q < 0:
+        if q < 0:
             return
         self.panel.show_query(ev, q, 0)
         self.panel.show_distribution(ev, 0)
@@ -67,8 +62,6 @@ class PlotDock:
         self.panel.tabs.setCurrentIndex(2)
 
 
-def install_plots(window: Any) -> PlotDock:
-    """Add the plots dock to ``window`` (as ``window.plots``)."""
-    plots = PlotDock(window)
-    window.plots = plots
-    return plots
+def install_plots(window: MainWindow) -> PlotDock:
+    """Add the plots dock to ``window``."""
+    return PlotDock(window)

@@ -8,21 +8,29 @@ views. Edits are values (:mod:`core.model.edits`) applied by the window's
 record of what changed, and the window refreshes its views from that record
 (:meth:`MainWindow._on_changes`). Signals are connected here, in one place.
 
-Public API for code that extends the window (file operations, journal, find):
-``session``, ``document``, ``path``, ``evaluation``, ``conventions``, ``undo_stack``,
-``settings``, ``current_query``, ``navigator``, ``grid``, ``not_retrieved_view``,
-``grid_model``, ``not_retrieved_model``, ``conventions_panel``,
-``summary_panel``, ``audit_view``, ``footer``, ``app_actions`` (id -> QAction), ``menus``,
-``toolbar``; signals ``document_replaced``, ``evaluation_changed``,
-``current_query_changed``, ``grade_changed``, ``conventions_changed``;
-methods ``set_document``, ``set_query``, ``select_candidate``, ``set_grade``,
-``set_grades``, ``change_conventions``, ``menu``; the hook ``save_handler``.
+The typed API for add-ons (file operations, clipboard, find, plots, the review
+docks); none of them touches anything else:
+- state: ``session``, ``document``, ``path``, ``evaluation``, ``conventions``,
+  ``undo_stack``, ``settings``, ``decimals`` (a callable), ``current_query``,
+  ``current_query_id``, the views ``grid``, ``not_retrieved_view``,
+  ``grid_model``, ``not_retrieved_model``, ``summary_panel``, ``app_actions``
+  (id -> QAction), ``docks`` (objectName -> dock);
+- signals ``document_replaced``, ``evaluation_changed``, ``current_query_changed``,
+  ``grade_changed``, ``conventions_changed``, ``changes_discarded``;
+- methods ``set_document``, ``set_path``, ``set_query``, ``select_candidate``,
+  ``set_grade``, ``set_grades``, ``change_conventions``, ``menu``,
+  ``add_action``, ``add_submenu``, ``add_dock``, ``show_message``; the hook
+  ``save_handler``.
+The add-ons themselves are typed attributes (``file_ops``, ``clipboard_actions``,
+``find_bar``, ``plots``, ``compare_view``, ``explain_view``, ``judges_view``),
+None until :func:`app.main.build_window` installs them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
@@ -36,7 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.actions import ACTIONS, MENUS, build_actions
+from app.actions import ACTIONS, MENUS, ActionSpec, build_actions, make_action
 from app.commands import push_edit
 from app.models.candidates import GridColumn
 from app.panels.audit import AuditLogView
@@ -51,6 +59,15 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
 from core.session import Changes, Worksheet
+
+if TYPE_CHECKING:
+    from app.clipboard_actions import ClipboardActions
+    from app.fileops import FileOps
+    from app.find import FindBar
+    from app.plot_dock import PlotDock
+    from app.review.compare_view import CompareController
+    from app.review.explain_view import ExplainController
+    from app.review.judges_view import JudgesController
 
 __all__ = ["APP_TITLE", "MainWindow"]
 
@@ -70,6 +87,8 @@ class MainWindow(QMainWindow):
     grade_changed = Signal(int)
     #: The conventions changed (edit, undo or redo): carries the Conventions.
     conventions_changed = Signal(object)
+    #: The user closed the window discarding unsaved changes.
+    changes_discarded = Signal()
 
     def __init__(self, document: Document | None = None, path: str | Path | None = None,
                  *, settings: Settings | None = None, parent: QWidget | None = None) -> None:
@@ -89,6 +108,16 @@ class MainWindow(QMainWindow):
         # are far slower than an attribute (see refresh_display_settings).
         self._decimals = self.settings.decimals
         decimals = lambda: self._decimals  # noqa: E731
+        #: The digits numbers are shown with (display only; values keep full precision).
+        self.decimals: Callable[[], int] = decimals
+        # The add-ons, installed by app.main.build_window.
+        self.file_ops: FileOps | None = None
+        self.clipboard_actions: ClipboardActions | None = None
+        self.find_bar: FindBar | None = None
+        self.plots: PlotDock | None = None
+        self.compare_view: CompareController | None = None
+        self.explain_view: ExplainController | None = None
+        self.judges_view: JudgesController | None = None
 
         self.grid_panel = GridPanel(decimals, self)
         self.grid: GradingTableView = self.grid_panel.grid
@@ -103,23 +132,6 @@ class MainWindow(QMainWindow):
         self.audit_view = AuditLogView(self)
         self.audit_model = self.audit_view.audit_model
         self.docks: dict[str, QDockWidget] = {}
-        area = Qt.DockWidgetArea
-        for name, title, widget, where in (
-            ("queryNavigatorDock", self.tr("Queries"), self.navigator, area.LeftDockWidgetArea),
-            ("summaryPanelDock", self.tr("Summary"), self.summary_panel,
-             area.RightDockWidgetArea),
-            ("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
-             area.RightDockWidgetArea),
-            ("auditLogDock", self.tr("Audit log"), self.audit_view, area.BottomDockWidgetArea),
-        ):
-            dock = QDockWidget(title, self)
-            dock.setObjectName(name)
-            dock.setWidget(widget)
-            self.addDockWidget(where, dock)
-            self.docks[name] = dock
-        self.tabifyDockWidget(self.docks["summaryPanelDock"], self.docks["conventionsPanelDock"])
-        self.docks["summaryPanelDock"].raise_()
-
         self.footer = AggregateFooter(decimals, self)
         self.statusBar().addPermanentWidget(self.footer, 1)
 
@@ -136,6 +148,8 @@ class MainWindow(QMainWindow):
             menu = self.menuBar().addMenu(self.tr(title))
             menu.setObjectName(f"{menu_id}Menu")
             self.menus[menu_id] = menu
+        #: Per menu, the action that add_action(at_top=True) inserts before.
+        self._menu_tops: dict[str, QAction] = {}
         self.menus["edit"].addAction(undo)
         self.menus["edit"].addAction(redo)
         self.menus["edit"].addSeparator()
@@ -146,8 +160,15 @@ class MainWindow(QMainWindow):
             self.menus[spec.menu].addAction(self.app_actions[spec.id])
             if spec.toolbar:
                 self.toolbar.addAction(self.app_actions[spec.id])
-        for dock in self.docks.values():
-            self.menus["view"].addAction(dock.toggleViewAction())
+        area = Qt.DockWidgetArea
+        self.add_dock("queryNavigatorDock", self.tr("Queries"), self.navigator,
+                      area.LeftDockWidgetArea)
+        self.add_dock("summaryPanelDock", self.tr("Summary"), self.summary_panel,
+                      area.RightDockWidgetArea)
+        self.add_dock("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
+                      area.RightDockWidgetArea, tab_with="summaryPanelDock")
+        self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
+                      area.BottomDockWidgetArea)
 
         self._connect()
         self.set_document(self.document, self.path)
@@ -203,8 +224,68 @@ class MainWindow(QMainWindow):
         return self.document.query_ids[q] if 0 <= q < self.document.n_queries else None
 
     def menu(self, menu_id: str) -> QMenu:
-        """The menu ``file``, ``edit``, ``grade``, ``query`` or ``view``."""
+        """The menu ``file``, ``edit``, ``grade``, ``query``, ``review`` or ``view``."""
         return self.menus[menu_id]
+
+    def add_action(self, spec: ActionSpec, slot: Callable[[], object], *,
+                   at_top: bool = False) -> QAction:
+        """Add an add-on's action: made from ``spec``, its shortcut live in the
+        whole window, listed in ``app_actions`` and in the menu ``spec.menu``
+        (at the end, or with ``at_top`` before the menu's own actions, in the
+        order added), on the toolbar when ``spec.toolbar``."""
+        action = make_action(spec, self)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        self.app_actions[spec.id] = action
+        menu = self.menus[spec.menu]
+        if at_top:
+            top = self._menu_tops.get(spec.menu)
+            if top is None:
+                first = menu.actions()[0] if menu.actions() else None
+                top = menu.insertSeparator(first) if first is not None else menu.addSeparator()
+                self._menu_tops[spec.menu] = top
+            menu.insertAction(top, action)
+        else:
+            menu.addAction(action)
+        if spec.toolbar:
+            self.toolbar.addAction(action)
+        return action
+
+    def add_submenu(self, menu_id: str, submenu: QMenu, *, after: QAction) -> None:
+        """Put ``submenu`` into the menu ``menu_id`` right after ``after``."""
+        menu = self.menus[menu_id]
+        actions = menu.actions()
+        following = actions[actions.index(after) + 1] if after in actions[:-1] else None
+        if following is None:
+            menu.addMenu(submenu)
+        else:
+            menu.insertMenu(following, submenu)
+
+    def add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, *,
+                 tab_with: str | None = None) -> QDockWidget:
+        """A dock around ``widget`` (objectName ``name``, listed in ``docks`` and
+        the View menu); with ``tab_with``, tabbed behind that dock."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[name] = dock
+        self.menus["view"].addAction(dock.toggleViewAction())
+        other = self.docks.get(tab_with) if tab_with else None
+        if other is not None:
+            self.tabifyDockWidget(other, dock)
+            other.raise_()
+        return dock
+
+    def set_path(self, path: str | Path | None) -> None:
+        """The file the document is saved to (title bar and Open Recent follow)."""
+        self.path = Path(path) if path is not None else None
+        self.setWindowFilePath(str(self.path) if self.path is not None else "")
+        self._update_title()
+
+    def show_message(self, text: str, ms: int = 8000) -> None:
+        """A message in the status bar for ``ms`` milliseconds."""
+        self.statusBar().showMessage(text, ms)
 
     def set_document(self, doc: Document, path: str | Path | None = None) -> None:
         """Show ``doc`` (from ``path``, or None for a new/example document).
@@ -218,6 +299,7 @@ class MainWindow(QMainWindow):
         self.undo_stack.clear()
         self.session.replace_document(doc, ev)
         self.path = Path(path) if path is not None else None
+        self.setWindowFilePath(str(self.path) if self.path is not None else "")
         self.undo_stack.setClean()
         self._query = 0 if doc.n_queries else -1
         self.navigator.set_evaluation(ev)
@@ -427,9 +509,7 @@ class MainWindow(QMainWindow):
             buttons.Cancel)
         saved = answer == buttons.Save and self.save_handler is not None and self.save_handler()
         if answer == buttons.Discard:
-            file_ops = getattr(self, "file_ops", None)
-            if file_ops is not None:
-                file_ops.journal.clear()  # discarded edits are not offered back
+            self.changes_discarded.emit()  # e.g. the journal forgets them
         if answer == buttons.Discard or saved:
             event.accept()
         else:

@@ -53,9 +53,6 @@ def take(out: Path, query: str | None) -> Path:
     from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.clipboard_actions import install_clipboard_actions
-    from app.fileops import install_file_ops
-    from app.find import install_find
     from app.main import build_window
     from app.settings import Settings
 
@@ -65,9 +62,6 @@ def take(out: Path, query: str | None) -> Path:
                       os.environ["XDG_CONFIG_HOME"])
     Settings().reviewer = "ana"
     window = build_window()
-    install_file_ops(window)
-    install_clipboard_actions(window)
-    install_find(window)
     window.resize(1400, 860)
     window.move(0, 0)
     window.show()

@@ -42,8 +42,8 @@ def window(qtbot: Any) -> MainWindow:
     Settings().reviewer = "ana"
     win = MainWindow(load_example())
     qtbot.addWidget(win, before_close_func=lambda w: w.undo_stack.setClean())
-    install_clipboard_actions(win)
-    install_find(win)
+    win.clipboard_actions = install_clipboard_actions(win)
+    win.find_bar = install_find(win)
     win.resize(1200, 700)
     win.show()
     qtbot.waitExposed(win)

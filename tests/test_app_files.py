@@ -13,7 +13,8 @@ import pytest
 from PySide6.QtCore import Qt, QThreadPool, QTimer
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
-from app.fileops import FileOps, install_file_ops, write_document
+from app.file_formats import write_document
+from app.fileops import FileOps, install_file_ops
 from app.settings import Settings
 from app.window import MainWindow
 from app.workers import Task, error_text, run_task

@@ -12,7 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QMessageBox, QWizard
 
-from app.fileops import FileOps, install_file_ops, write_document
+from app.file_formats import write_document
+from app.fileops import FileOps, install_file_ops
 from app.import_wizard.report import ImportReportDialog
 from app.import_wizard.tables import GradeColumnsModel, IssuesModel, PreviewModel
 from app.import_wizard.wizard import ImportWizard

@@ -2,5 +2,5 @@
 
 Each dock is its own module (:mod:`.compare_view`, :mod:`.explain_view`,
 :mod:`.judges_view`); they share only :mod:`.common` and never import each
-other. :func:`app.review.install.install_review` adds all three to a window.
+other; :func:`app.main.build_window` installs them.
 """

@@ -1,4 +1,4 @@
-"""What the review docks share: the Review menu, read-only row tables, signed numbers."""
+"""What the review docks share: read-only row tables and signed numbers."""
 
 from __future__ import annotations
 
@@ -9,30 +9,14 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from app.delegates import NumberDelegate
 
-__all__ = ["RowsModel", "SignedDelegate", "read_only_table", "review_menu"]
+__all__ = ["RowsModel", "SignedDelegate", "read_only_table"]
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
-
-
-def review_menu(window: Any) -> QMenu:
-    """The window's Review menu (created before View on first use)."""
-    menu = window.menus.get("review")
-    if menu is None:
-        menu = QMenu(window.tr("&Review"), window)
-        menu.setObjectName("reviewMenu")
-        view = window.menus.get("view")
-        bar = window.menuBar()
-        if view is not None:
-            bar.insertMenu(view.menuAction(), menu)
-        else:
-            bar.addMenu(menu)
-        window.menus["review"] = menu
-    return menu
 
 
 class SignedDelegate(NumberDelegate):

@@ -17,17 +17,17 @@ import math
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QItemSelection,
+    QObject,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
-    QDockWidget,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -38,12 +38,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.actions import ActionSpec
 from app.delegates import NumberDelegate
-from app.review.common import RowsModel, SignedDelegate, read_only_table, review_menu
+from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
 from core.analysis.compare import CandidateChange, Comparison, compare, load_against
 from core.model.conventions import format_cutoff
 from core.model.document import Document
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
 
 __all__ = [
     "COMPARE_FILTER",
@@ -306,33 +310,25 @@ class CompareView(QWidget):
             self.stale.setText(self.tr("{0}: compare again to update these numbers.").format(why))
 
 
-class CompareController:
-    """Wires the compare action, the dock and the plots to one main window."""
+class CompareController(QObject):
+    """Wires the compare action and the dock to one main window."""
 
-    def __init__(self, window: Any) -> None:
+    #: A comparison's sorted deltas to plot: (queries, deltas, axis label).
+    deltas_shown = Signal(list, list, str)
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.path: Path | None = None
         self.task: Task | None = None
-        decimals = lambda: window.settings.decimals  # noqa: E731
-        self.view = CompareView(decimals, window)
-        self.dock = QDockWidget(window.tr("Comparison"), window)
-        self.dock.setObjectName("compareViewDock")
-        self.dock.setWidget(self.view)
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        summary = window.docks.get("summaryPanelDock")
-        if summary is not None:
-            window.tabifyDockWidget(summary, self.dock)
-            summary.raise_()
+        self.view = CompareView(window.decimals, window)
+        self.dock = window.add_dock("compareViewDock", window.tr("Comparison"), self.view,
+                                    Qt.DockWidgetArea.RightDockWidgetArea,
+                                    tab_with="summaryPanelDock")
         self.dock.hide()
-        window.docks["compareViewDock"] = self.dock
-        window.menus["view"].addAction(self.dock.toggleViewAction())
-        self.action = QAction(window.tr("&Compare with another run…"), window)
-        self.action.setObjectName("compare_runs")
-        self.action.setStatusTip(window.tr(
-            "Compare this document's ranking with a second worksheet or TREC run"))
-        self.action.triggered.connect(self.ask)
-        window.app_actions["compare_runs"] = self.action
-        review_menu(window).addAction(self.action)
+        self.action = window.add_action(ActionSpec(
+            "compare_runs", "&Compare with another run…", "review", None,
+            "Compare this document's ranking with a second worksheet or TREC run"), self.ask)
         self.view.recompute_button.clicked.connect(self.again)
         self.view.query_selected.connect(self._query_selected)
         self.view.cutoff.currentIndexChanged.connect(lambda _i: self.plot())
@@ -388,12 +384,11 @@ class CompareController:
 
     def plot(self) -> None:
         c = self.view.comparison
-        plots = getattr(self.window, "plots", None)
-        if c is None or plots is None:
+        if c is None:
             return
         j = self.view.j
-        plots.show_comparison(list(c.common), [float(x) for x in c.delta[:, j]],
-                              f"delta NDCG@{format_cutoff(c.cutoffs[j])} (B - A)")
+        self.deltas_shown.emit(list(c.common), [float(x) for x in c.delta[:, j]],
+                               f"delta NDCG@{format_cutoff(c.cutoffs[j])} (B - A)")
 
     def _evaluation_changed(self, ev: Any) -> None:
         if self._shown_ev is not None and ev is not self._shown_ev:
@@ -405,9 +400,7 @@ class CompareController:
             self.window.set_query(doc.query_index(query))
 
 
-def install_compare(window: Any) -> CompareController:
-    """Add the compare action and dock to ``window`` (as ``window.compare_view``)."""
-    controller = CompareController(window)
-    window.compare_view = controller
-    return controller
+def install_compare(window: MainWindow) -> CompareController:
+    """Add the compare action and dock to ``window``."""
+    return CompareController(window)
 

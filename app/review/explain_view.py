@@ -16,24 +16,27 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
-    QDockWidget,
     QHBoxLayout,
     QLabel,
     QVBoxLayout,
     QWidget,
 )
 
-from app.review.common import RowsModel, SignedDelegate, read_only_table, review_menu
+from app.actions import ActionSpec
+from app.review.common import RowsModel, SignedDelegate, read_only_table
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
 from core.model.conventions import PRESETS, Conventions, format_cutoff
 from core.model.document import Document
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
 
 __all__ = ["ExplainView", "StepColumn", "StepsModel", "install_explain"]
 
@@ -215,29 +218,17 @@ class ExplainView(QWidget):
 
 
 class ExplainController:
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
-        decimals = lambda: window.settings.decimals  # noqa: E731
-        self.view = ExplainView(window, decimals, window)
-        self.dock = QDockWidget(window.tr("Explain a disagreement"), window)
-        self.dock.setObjectName("explainViewDock")
-        self.dock.setWidget(self.view)
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
-        audit = window.docks.get("auditLogDock")
-        if audit is not None:
-            window.tabifyDockWidget(audit, self.dock)
-            audit.raise_()
+        self.view = ExplainView(window, window.decimals, window)
+        self.dock = window.add_dock("explainViewDock", window.tr("Explain a disagreement"),
+                                    self.view, Qt.DockWidgetArea.BottomDockWidgetArea,
+                                    tab_with="auditLogDock")
         self.dock.hide()
-        window.docks["explainViewDock"] = self.dock
-        window.menus["view"].addAction(self.dock.toggleViewAction())
-        self.action = QAction(window.tr("&Explain a disagreement…"), window)
-        self.action.setObjectName("explain_disagreement")
-        self.action.setStatusTip(window.tr(
+        self.action = window.add_action(ActionSpec(
+            "explain_disagreement", "&Explain a disagreement…", "review", None,
             "Why a peer's conventions (trec_eval, sklearn, ranx) give other numbers, "
-            "one convention at a time"))
-        self.action.triggered.connect(self.open)
-        window.app_actions["explain_disagreement"] = self.action
-        review_menu(window).addAction(self.action)
+            "one convention at a time"), self.open)
         window.evaluation_changed.connect(self.view.schedule)
         window.document_replaced.connect(self.view.schedule)
         window.current_query_changed.connect(self._query_changed)
@@ -258,8 +249,6 @@ class ExplainController:
             self.view.timer.start()
 
 
-def install_explain(window: Any) -> ExplainController:
-    """Add the explain action and dock to ``window`` (as ``window.explain_view``)."""
-    controller = ExplainController(window)
-    window.explain_view = controller
-    return controller
+def install_explain(window: MainWindow) -> ExplainController:
+    """Add the explain action and dock to ``window``."""
+    return ExplainController(window)

@@ -14,17 +14,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QBrush, QColor
-from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from app.actions import ActionSpec
 from app.delegates import NumberDelegate
-from app.review.common import RowsModel, read_only_table, review_menu
+from app.review.common import RowsModel, read_only_table
 from core.analysis.agreement import AgreementReport, agreement
 from core.model.document import Document, grade_text
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
 
 __all__ = [
     "AlphaColumn",
@@ -199,29 +203,17 @@ class JudgesView(QWidget):
 
 
 class JudgesController:
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
-        decimals = lambda: window.settings.decimals  # noqa: E731
-        self.view = JudgesView(decimals, window)
-        self.dock = QDockWidget(window.tr("Judges"), window)
-        self.dock.setObjectName("judgesViewDock")
-        self.dock.setWidget(self.view)
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        conventions = window.docks.get("conventionsPanelDock")
-        if conventions is not None:
-            window.tabifyDockWidget(conventions, self.dock)
-        summary = window.docks.get("summaryPanelDock")
-        if summary is not None:
-            summary.raise_()
-        window.docks["judgesViewDock"] = self.dock
-        window.menus["view"].addAction(self.dock.toggleViewAction())
-        self.action = QAction(window.tr("&Judges' agreement"), window)
-        self.action.setObjectName("show_judges")
-        self.action.setStatusTip(window.tr(
-            "Cohen's kappa, Krippendorff's alpha and the disagreements of the annotators"))
-        self.action.triggered.connect(self.open)
-        window.app_actions["show_judges"] = self.action
-        review_menu(window).addAction(self.action)
+        self.view = JudgesView(window.decimals, window)
+        self.dock = window.add_dock("judgesViewDock", window.tr("Judges"), self.view,
+                                    Qt.DockWidgetArea.RightDockWidgetArea,
+                                    tab_with="conventionsPanelDock")
+        window.docks["summaryPanelDock"].raise_()
+        self.action = window.add_action(ActionSpec(
+            "show_judges", "&Judges' agreement", "review", None,
+            "Cohen's kappa, Krippendorff's alpha and the disagreements of the annotators"),
+            self.open)
         window.document_replaced.connect(self.document_replaced)
         window.conventions_changed.connect(lambda _c: self.view.show_conventions(
             window.document))
@@ -245,8 +237,6 @@ class JudgesController:
         self.view.show_query(w.document, ranked, q)
 
 
-def install_judges(window: Any) -> JudgesController:
-    """Add the judges dock and action to ``window`` (as ``window.judges_view``)."""
-    controller = JudgesController(window)
-    window.judges_view = controller
-    return controller
+def install_judges(window: MainWindow) -> JudgesController:
+    """Add the judges dock and action to ``window``."""
+    return JudgesController(window)

@@ -1,0 +1,103 @@
+"""What the editor can save to and how: the file dialogs' filters, the
+formats by suffix, and the copy of a document a save on another thread
+writes."""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop
+
+from app.settings import Settings
+from app.workers import Task
+from core.errors import InputError
+from core.model.document import Document
+
+__all__ = [
+    "CSV_FILTER",
+    "IMPORT_FILTER",
+    "OPEN_FILTER",
+    "TEXT_SUFFIXES",
+    "TSV_FILTER",
+    "XLSX_FILTER",
+    "can_write",
+    "reviewer_name",
+    "snapshot",
+    "wait_for",
+    "with_suffix",
+    "write_document",
+]
+
+CSV_FILTER = "Worksheet CSV (*.csv)"
+TSV_FILTER = "Worksheet TSV (*.tsv)"
+XLSX_FILTER = "Excel workbook (*.xlsx)"
+OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm);;All files (*)"
+IMPORT_FILTER = "Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv);;All files (*)"
+TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+
+
+def can_write(path: Path) -> bool:
+    """Whether :func:`write_document` knows the format of ``path``."""
+    suffix = path.suffix.lower()
+    return suffix in TEXT_SUFFIXES or suffix == ".xlsx"
+
+
+def write_document(doc: Document, path: Path) -> None:
+    """Write ``doc`` to ``path`` in the format its suffix names (atomically)."""
+    suffix = path.suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        from core.io.delimited import write_delimited
+
+        write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix])
+        return
+    if suffix == ".xlsx":
+        from core.io.workbook import export_workbook
+
+        export_workbook(doc, path)
+        return
+    raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
+                     hint="use .csv, .tsv or .xlsx")
+
+
+def snapshot(doc: Document) -> Document:
+    """A copy of the editable columns, so a save on another thread sees one moment."""
+    return replace(
+        doc, grade=doc.grade.copy(), state=doc.state.copy(), note=doc.note.copy(),
+        reason=doc.reason.copy(), audit=list(doc.audit), _members=None,
+    )
+
+
+def reviewer_name() -> str:
+    """The reviewer named in the settings, else the login name."""
+    name = Settings().reviewer
+    if name:
+        return name
+    with contextlib.suppress(Exception):
+        return getpass.getuser()
+    return "reviewer"
+
+
+def with_suffix(path: Path, chosen_filter: str) -> Path:
+    """``path``, with the suffix of the dialog's chosen filter when it has none."""
+    if path.suffix:
+        return path
+    if "xlsx" in chosen_filter:
+        return path.with_suffix(".xlsx")
+    if "tsv" in chosen_filter:
+        return path.with_suffix(".tsv")
+    return path.with_suffix(".csv")
+
+
+def wait_for(task: Task, outcome: dict[str, bool]) -> None:
+    """Run the event loop until ``task`` ends (``outcome`` gets ``ok`` then)."""
+    if "ok" in outcome:
+        return
+    loop = QEventLoop()
+    task.finished.connect(loop.quit)
+    task.failed.connect(loop.quit)
+    task.cancelled.connect(loop.quit)
+    if "ok" not in outcome:
+        loop.exec()
