@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from core.analysis.aggregate import summarize, summary_sentence
+from core.analysis.aggregate import summarize
 from core.analysis.bounds import ndcg_bounds
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import NdcgError
@@ -32,6 +32,7 @@ from core.model.conventions import (
     parse_cutoff,
 )
 from core.model.document import Document
+from core.reports.sentences import summary_sentence
 
 __all__ = ["add_convention_arguments", "conventions_from_args", "main"]
 
