@@ -47,7 +47,8 @@ from PySide6.QtWidgets import (
 
 from app.delegates import NumberDelegate
 from app.workers import Task, run_task, show_error
-from core.analysis.compare import CandidateChange, Comparison, compare, load_against
+from core.analysis.compare import CandidateChange, Comparison, compare
+from core.io.pairs import load_against
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 

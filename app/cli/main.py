@@ -7,16 +7,11 @@ file, line and column, and a non-zero exit status; never a traceback.
 from __future__ import annotations
 
 import argparse
-import csv
-import json
-import math
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from core.analysis.aggregate import summarize
-from core.analysis.bounds import ndcg_bounds
-from core.engine.evaluation import Evaluation, Status, evaluate
+from core.engine.evaluation import evaluate
 from core.errors import NdcgError
 from core.model.conventions import (
     PRESETS,
@@ -28,11 +23,12 @@ from core.model.conventions import (
     UnknownRule,
     Weighting,
     ZeroIdealRule,
-    format_cutoff,
     parse_cutoff,
 )
 from core.model.document import Document
-from core.reports.sentences import summary_sentence
+from core.reports.csv import print_csv
+from core.reports.json import dump_json, evaluation_json
+from core.reports.table import print_table
 
 __all__ = ["add_convention_arguments", "conventions_from_args", "main"]
 
@@ -91,136 +87,6 @@ def conventions_from_args(args: argparse.Namespace, base: Conventions) -> Conven
     if args.rubric:
         changes["rubric"] = Rubric.parse(args.rubric)
     return conv.replace(**changes) if changes else conv
-
-
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else float(x)
-
-
-def evaluation_json(ev: Evaluation) -> dict[str, Any]:
-    """The ``--format json`` object."""
-    doc = ev.doc
-    queries = []
-    for q in range(doc.n_queries):
-        cutoffs = []
-        for j, k in enumerate(ev.cutoffs):
-            item: dict[str, Any] = {
-                "k": k,
-                "dcg": _num(ev.dcg[q, j]),
-                "idcg": _num(ev.idcg[q, j]),
-                "ndcg": _num(ev.ndcg[q, j]),
-                "status": ev.status(q, j).value,
-            }
-            if ev.status(q, j) is Status.UNRESOLVED:
-                b = ndcg_bounds(ev, q, j)
-                item["bounds"] = {"low": b.low, "high": b.high, "exact": b.exact}
-            cutoffs.append(item)
-        queries.append({
-            "query": doc.query_ids[q],
-            "status": ev.query_status(q).value,
-            "ranked": int(ev.n_ranked[q]),
-            "judged": int(ev.n_judged[q]),
-            "unknown": int(ev.n_unknown[q]),
-            "unrateable": int(ev.n_unrateable[q]),
-            "total": int(ev.n_total[q]),
-            "cutoffs": cutoffs,
-        })
-    summary = [
-        {
-            "k": s.k,
-            "mean": s.mean,
-            "included": s.included,
-            "excluded": s.excluded,
-            "weighting": s.weighting.value,
-            "sentence": summary_sentence(ev, s),
-        }
-        for s in summarize(ev)
-    ]
-    conv = ev.conventions
-    return {
-        "conventions": {
-            **conv.to_dict(),
-            "described": [
-                {"convention": a, "choice": b, "formula": c} for a, b, c in conv.describe()
-            ],
-            "matching_presets": conv.matching_presets(),
-        },
-        "judgment_version": doc.judgment_version or None,
-        "queries": queries,
-        "summary": summary,
-    }
-
-
-def dump_json(obj: Any, out: TextIO, *, rows: int) -> None:
-    """Indented JSON for a few hundred queries; compact (and written by the
-    C encoder, ten times faster) beyond, where nobody reads it by eye."""
-    if rows <= 500:
-        json.dump(obj, out, indent=2)
-    else:
-        json.dump(obj, out, separators=(",", ":"))
-    out.write("\n")
-
-
-def _fmt(x: float | None) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4f}"
-
-
-def print_table(ev: Evaluation, out: TextIO) -> None:
-    conv = ev.conventions
-    out.write("Conventions\n")
-    width = max(len(a) for a, _, _ in conv.describe())
-    for name, choice, formula in conv.describe():
-        out.write(f"  {name:<{width}}  {choice}  [{formula}]\n")
-    if ev.doc.judgment_version:
-        out.write(f"  {'judgments':<{width}}  version {ev.doc.judgment_version}\n")
-    out.write("\n")
-    heads = ["query", "status", "judged"] + [f"NDCG@{format_cutoff(k)}" for k in ev.cutoffs]
-    rows = []
-    for q in range(ev.doc.n_queries):
-        cells = [
-            ev.doc.query_ids[q],
-            ev.query_status(q).value,
-            f"{int(ev.n_judged[q])}/{int(ev.n_total[q])}",
-        ]
-        for j in range(len(ev.cutoffs)):
-            st = ev.status(q, j)
-            if st is Status.OK:
-                cells.append(_fmt(ev.ndcg[q, j]))
-            elif st is Status.UNRESOLVED:
-                b = ndcg_bounds(ev, q, j)
-                approx = "" if b.exact else "~"
-                cells.append(f"[{_fmt(b.low)}, {_fmt(b.high)}]{approx}")
-            else:
-                cells.append(st.value)
-        rows.append(cells)
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(heads)]
-    out.write("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip() + "\n")
-    for r in rows:
-        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
-    out.write("\n")
-    for s in summarize(ev):
-        excl = ", ".join(f"{n} {why}" for why, n in s.excluded.items()) or "none"
-        out.write(
-            f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
-            f"({s.weighting.label}; excluded: {excl})\n"
-        )
-    if any(ev.status_code.ravel() == 2):
-        out.write("\n[low, high]: the interval unknown grades could still produce "
-                  "(~ marks an outer interval)\n")
-
-
-def print_csv(ev: Evaluation, out: TextIO) -> None:
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["query", "k", "dcg", "idcg", "ndcg", "status", "judged", "total"])
-    for q in range(ev.doc.n_queries):
-        for j, k in enumerate(ev.cutoffs):
-            w.writerow([
-                ev.doc.query_ids[q], format_cutoff(k),
-                *("" if math.isnan(x) else repr(float(x))
-                  for x in (ev.dcg[q, j], ev.idcg[q, j], ev.ndcg[q, j])),
-                ev.status(q, j).value, int(ev.n_judged[q]), int(ev.n_total[q]),
-            ])
 
 
 def _load(args: argparse.Namespace) -> tuple[Document, Conventions]:
@@ -282,9 +148,11 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    from core.analysis.compare import run_compare_command
+    # Imported here: the comparison package loads only for this command, so
+    # evaluate and export start without it.
+    from app.cli.compare import cmd_compare as run
 
-    return int(run_compare_command(args, out))
+    return run(args, out)
 
 
 def build_parser() -> argparse.ArgumentParser:
