@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from app.cli.main import conventions_from_args
+from app.cli.options import conventions_from_args
 from core.analysis.compare import compare
 from core.engine.evaluation import evaluate
 from core.errors import InputError

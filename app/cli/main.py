@@ -1,7 +1,10 @@
 """The command line: ``ndcg-worksheet evaluate|export|compare ...``.
 
-Pure Python: no Qt is imported here. Bad input ends with one line naming the
-file, line and column, and a non-zero exit status; never a traceback.
+The parser and the dispatch; the commands are :mod:`app.cli.evaluate`,
+:mod:`app.cli.export` and :mod:`app.cli.compare`, the convention flags
+:mod:`app.cli.options`. Pure Python: no Qt is imported here. Bad input ends
+with one line naming the file, line and column, and a non-zero exit status;
+never a traceback.
 """
 
 from __future__ import annotations
@@ -9,142 +12,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
-from core.engine.evaluation import evaluate
+from app.cli.evaluate import cmd_evaluate
+from app.cli.export import EXPORT_FORMATS, cmd_export
+from app.cli.options import add_convention_arguments
 from core.errors import NdcgError
-from core.model.conventions import (
-    PRESETS,
-    Conventions,
-    Gain,
-    IdealInventory,
-    Rubric,
-    TieRule,
-    UnknownRule,
-    Weighting,
-    ZeroIdealRule,
-    parse_cutoff,
-)
-from core.model.document import Document
-from core.reports.csv import print_csv
-from core.reports.json import dump_json, evaluation_json
-from core.reports.table import print_table
 
-__all__ = ["add_convention_arguments", "conventions_from_args", "main"]
+__all__ = ["build_parser", "main"]
 
 PROG = "ndcg-worksheet"
-
-
-def _choices(kind: type[Any]) -> list[str]:
-    return [m.value for m in kind]
-
-
-def add_convention_arguments(p: argparse.ArgumentParser) -> None:
-    """The convention flags shared by every command."""
-    g = p.add_argument_group("conventions (explicit flags override the preset)")
-    g.add_argument("--preset", choices=sorted(PRESETS), help="start from a peer's conventions")
-    g.add_argument("--gain", metavar="linear|exponential|G=V,...", help="gain rule")
-    g.add_argument(
-        "--k", action="append", metavar="N|all", dest="cutoffs",
-        help="cutoff; repeat for several (default: all)",
-    )
-    g.add_argument("--ties", choices=_choices(TieRule))
-    g.add_argument("--ideal", choices=_choices(IdealInventory))
-    g.add_argument("--unjudged", choices=_choices(UnknownRule), help="unknown grades")
-    g.add_argument("--zero-ideal", choices=_choices(ZeroIdealRule))
-    g.add_argument("--weighting", choices=_choices(Weighting))
-    g.add_argument("--rubric", metavar="G=LABEL,...", help="the permitted grades")
-
-
-def conventions_from_args(args: argparse.Namespace, base: Conventions) -> Conventions:
-    """The document's conventions, then the preset, then explicit flags."""
-    conv = base
-    if args.preset:
-        keep = {"cutoffs": conv.cutoffs, "rubric": conv.rubric, "weighting": conv.weighting}
-        conv = PRESETS[args.preset].replace(**keep)
-    changes: dict[str, Any] = {}
-    if args.gain:
-        gain = Gain.parse(args.gain)
-        if conv.gain.negative_as_zero:
-            # a preset's handling of negative and fractional grades stays
-            gain = Gain(gain.rule, gain.table, negative_as_zero=True, truncate=conv.gain.truncate)
-        changes["gain"] = gain
-    if args.cutoffs:
-        ks: list[int | None] = []
-        for text in args.cutoffs:
-            for part in text.split(","):
-                k = parse_cutoff(part)
-                if k not in ks:
-                    ks.append(k)
-        changes["cutoffs"] = tuple(ks)
-    for flag, name in (
-        ("ties", "ties"), ("ideal", "ideal"), ("unjudged", "unknown"),
-        ("zero_ideal", "zero_ideal"), ("weighting", "weighting"),
-    ):
-        value = getattr(args, flag)
-        if value is not None:
-            changes[name] = value
-    if args.rubric:
-        changes["rubric"] = Rubric.parse(args.rubric)
-    return conv.replace(**changes) if changes else conv
-
-
-def _load(args: argparse.Namespace) -> tuple[Document, Conventions]:
-    from core.io.load import load_document
-
-    doc = load_document(args.input, qrels=args.qrels)
-    conv = conventions_from_args(args, doc.conventions)
-    return doc, conv
-
-
-def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
-    doc, conv = _load(args)
-    ev = evaluate(doc, conv)
-    if args.format == "json":
-        dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
-    elif args.format == "csv":
-        print_csv(ev, out)
-    else:
-        print_table(ev, out)
-    return 0
-
-
-EXPORT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "tsv", ".qrels": "qrels", ".run": "run"}
-
-
-def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    from pathlib import Path
-
-    kind = args.to or EXPORT_FORMATS.get(Path(args.output).suffix.lower())
-    if kind is None:
-        raise NdcgError(
-            f"cannot tell the format of {args.output!r} from its suffix; "
-            f"name it with --to {'|'.join(sorted(set(EXPORT_FORMATS.values())))}"
-        )
-    doc, conv = _load(args)
-    doc.conventions = conv
-    if kind == "xlsx":
-        from core.io.workbook import export_workbook
-
-        export_workbook(doc, args.output)
-        out.write(f"wrote {args.output}\n")
-    elif kind in ("csv", "tsv"):
-        from core.io.delimited import write_delimited
-
-        write_delimited(doc, args.output, delimiter="," if kind == "csv" else "\t")
-        out.write(f"wrote {args.output}: {len(doc)} candidates\n")
-    elif kind == "qrels":
-        from core.io.trec import write_qrels
-
-        n = write_qrels(doc, args.output)
-        out.write(f"wrote {args.output}: {n} judgments from the current grades "
-                  "(unknown and unrateable left out)\n")
-    else:
-        from core.io.trec import write_run
-
-        n = write_run(doc, args.output)
-        out.write(f"wrote {args.output}: {n} ranked lines\n")
-    return 0
 
 
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
