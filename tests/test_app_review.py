@@ -21,9 +21,9 @@ from app.review.compare_view import ChangeColumn, CompareColumn
 from app.review.explain_view import StepColumn
 from app.review.judges_view import AlphaColumn, KappaColumn
 from core.analysis.aggregate import summarize
-from core.analysis.compare import run_with_judgments
 from core.engine.evaluation import evaluate
 from core.errors import InputError
+from core.io.pairs import run_with_judgments
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.examples import CASES

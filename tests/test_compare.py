@@ -16,17 +16,17 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.analysis.compare import (
-    _partners,
-    _tie_rule_ndcg,
     compare,
     paired_bootstrap,
     paired_randomization,
-    print_comparison,
     subset_document,
 )
+from core.analysis.compare.align import partners
+from core.analysis.compare.changes import tie_rule_ndcg
 from core.engine.evaluation import evaluate
 from core.model.conventions import Conventions, TieRule, Weighting
 from core.model.document import Document
+from core.reports.table import print_comparison
 from tests.conftest import doc_of
 
 L3 = math.log2(3.0)
@@ -252,7 +252,7 @@ def test_tie_rule_shortcut_matches_the_engine(
     conv = Conventions(cutoffs=(k,), ties=rule, unknown=unknown, ideal=ideal)  # type: ignore[arg-type]
     ev = evaluate(doc, conv)
     others = list(TieRule)
-    fast = _tie_rule_ndcg(ev, others)
+    fast = tie_rule_ndcg(ev, others)
     for other in others:
         direct = evaluate(doc, conv.replace(ties=other)).ndcg
         np.testing.assert_allclose(fast[other], direct, rtol=0, atol=1e-12)
@@ -500,7 +500,7 @@ def test_partners_by_table_and_by_sorting_match_a_dictionary(
         if p >= 0:
             want_b[p] = r
     for size in (41, 10**9):  # a table of every key, then sorted keys
-        out_a, out_b = _partners(ka, kb, size)
+        out_a, out_b = partners(ka, kb, size)
         assert out_a.tolist() == want_a
         assert out_b.tolist() == want_b
 

@@ -7,12 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from core.analysis.aggregate import query_sentence, summarize
+from core.analysis.aggregate import summarize
 from core.engine.evaluation import Status, evaluate
 from core.io.delimited import read_delimited
 from core.io.example import load_example
 from core.model.conventions import Conventions, Gain, GainRule, TieRule, ZeroIdealRule
 from core.model.examples import EXAMPLE_CONVENTIONS, EXAMPLE_PATH, seed_document
+from core.reports.sentences import query_sentence
 
 L = math.log2(3)
 

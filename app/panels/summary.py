@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
-from core.analysis.aggregate import query_sentence, summarize, summary_sentence
+from core.analysis.aggregate import summarize
 from core.analysis.bounds import best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
+from core.reports.sentences import query_sentence, summary_sentence
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
 

@@ -42,7 +42,8 @@ from app.actions import ActionSpec
 from app.delegates import NumberDelegate
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
-from core.analysis.compare import CandidateChange, Comparison, compare, load_against
+from core.analysis.compare import CandidateChange, Comparison, compare
+from core.io.pairs import load_against
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 

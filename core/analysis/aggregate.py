@@ -1,16 +1,23 @@
-"""Means over queries, with what was included and what was excluded (and why),
-and the result sentence that carries every convention with the number."""
+"""Means over queries, with what was included and what was excluded (and why).
+
+The sentences that carry a mean with every convention are
+:mod:`core.reports.sentences`; the phrase naming what a mean left out is
+:func:`excluded_phrase` here, because the analyses' own sentences use it too.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status
-from core.model.conventions import Weighting, format_cutoff
+from core.model.conventions import Weighting
+from core.model.document import Document
 
-__all__ = ["CutoffSummary", "query_sentence", "summarize", "summary_sentence"]
+__all__ = ["CutoffSummary", "excluded_phrase", "query_weights", "summarize"]
 
 
 @dataclass(frozen=True)
@@ -25,12 +32,12 @@ class CutoffSummary:
     weight_total: float = 0.0
 
 
-def _weights(ev: Evaluation, weighting: Weighting) -> np.ndarray:
+def query_weights(doc: Document, weighting: Weighting) -> npt.NDArray[np.float64]:
+    """Each query's weight under ``weighting`` (1 each when equal; NaN: none)."""
     if weighting is Weighting.EQUAL:
-        return np.ones(ev.doc.n_queries)
-    if weighting is Weighting.FREQUENCY:
-        return ev.doc.frequency
-    return ev.doc.importance
+        return np.ones(doc.n_queries)
+    w = doc.frequency if weighting is Weighting.FREQUENCY else doc.importance
+    return np.asarray(w, dtype=np.float64)
 
 
 def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[CutoffSummary]:
@@ -41,7 +48,7 @@ def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[Cutoff
     and counted as ``no weight``.
     """
     weighting = weighting or ev.conventions.weighting
-    w = _weights(ev, weighting)
+    w = query_weights(ev.doc, weighting)
     has_weight = ~np.isnan(w) & (w > 0)
     out = []
     for j, k in enumerate(ev.cutoffs):
@@ -63,52 +70,33 @@ def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[Cutoff
     return out
 
 
-def _conventions_clause(ev: Evaluation, k: int | None) -> str:
-    c = ev.conventions
-    cut = "the whole list" if k is None else f"k = {k}"
-    return (
-        f"under {c.gain.label} ({c.gain.formula}), {c.discount.label} "
-        f"({c.discount.formula}), {cut} applied to both the actual and the ideal list, "
-        f"ideal inventory: {c.ideal.label}, ties: {c.ties.label}, "
-        f"{c.unknown.label}, {c.zero_ideal.label}"
-    )
+def excluded_phrase(
+    excluded: Mapping[str, int], *, label: str = "excluded", empty: str | None = "none"
+) -> str:
+    """What a mean left out, by reason, as one phrase.
 
+    Parameters
+    ----------
+    excluded : mapping of str to int
+        Queries left out, by reason (as :attr:`CutoffSummary.excluded`), in
+        the order they are to be named.
+    label : str
+        The word before the list (``excluded``, ``left out``).
+    empty : str or None
+        Said when nothing was left out; None: say nothing (an empty string).
 
-def _version(ev: Evaluation) -> str:
-    v = ev.doc.judgment_version
-    return f"judgment version {v!r}" if v else "judgment version not declared"
-
-
-def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
-    """One reproducible sentence for query ``q`` at cutoff index ``j``."""
-    k = ev.cutoffs[j]
-    doc = ev.doc
-    name = f"ranked list {doc.name!r}" if doc.name else "the ranked list"
-    head = f"For query {doc.query_ids[q]!r}, {name} ({int(ev.n_ranked[q])} ranked candidates)"
-    inv = f"{int(ev.n_inventory[q])} candidates in the ideal inventory"
-    st = ev.status(q, j)
-    at = f"NDCG@{format_cutoff(k)}"
-    if st is Status.OK:
-        body = (
-            f"reached {at} = {ev.ndcg[q, j]:.4f} (DCG {ev.dcg[q, j]:.4f} / ideal DCG "
-            f"{ev.idcg[q, j]:.4f})"
-        )
-    elif st is Status.UNDEFINED:
-        body = f"has no {at}: {st.reason}"
-    else:
-        body = (
-            f"has no {at} yet: {int(ev.n_open[q])} of {int(ev.n_inventory[q])} grades are "
-            "not known"
-        )
-    return f"{head} {body} {_conventions_clause(ev, k)}; {inv}; {_version(ev)}."
-
-
-def summary_sentence(ev: Evaluation, s: CutoffSummary) -> str:
-    """One sentence for a mean, with its population and conventions."""
-    at = f"NDCG@{format_cutoff(s.k)}"
-    excl = ", ".join(f"{n} {why}" for why, n in s.excluded.items()) or "none"
-    value = f"{s.mean:.4f}" if s.mean is not None else "not defined (no query included)"
-    return (
-        f"The {s.weighting.label} of {at} over {s.included} of {ev.doc.n_queries} queries is "
-        f"{value} (excluded: {excl}) {_conventions_clause(ev, s.k)}; {_version(ev)}."
-    )
+    Examples
+    --------
+    >>> excluded_phrase({"undefined": 2, "unresolved": 1})
+    'excluded: 2 undefined, 1 unresolved'
+    >>> excluded_phrase({})
+    'excluded: none'
+    >>> excluded_phrase({}, label="left out", empty=None)
+    ''
+    """
+    listed = ", ".join(f"{n} {why}" for why, n in excluded.items())
+    if not listed:
+        if empty is None:
+            return ""
+        listed = empty
+    return f"{label}: {listed}"

@@ -21,9 +21,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.aggregate import excluded_phrase, query_weights
 from core.engine.evaluation import Evaluation, evaluate
 from core.errors import ConventionError
-from core.model.conventions import PRESETS, Conventions, Weighting, format_cutoff, peer_command
+from core.model.conventions import PRESETS, Conventions, format_cutoff, peer_command
 from core.model.document import Document
 
 __all__ = [
@@ -195,11 +196,11 @@ class Explanation:
             f"{s.label} {s.mean[j]:+.4f}" for s in self.steps if s.mean[j] is not None
         ]
         steps = "; ".join(parts) if parts else "no convention that enters the arithmetic differs"
-        excl = ", ".join(f"{v} {why}" for why, v in self.excluded(j).items())
+        left = excluded_phrase(self.excluded(j), label="left out", empty=None)
         text = (
             f"Mean {at} goes from {a:.4f} to {b:.4f} ({b - a:+.4f}) over the {n} queries with a "
             f"value under both conventions"
-            + (f" (left out: {excl})" if excl else "")
+            + (f" ({left})" if left else "")
             + f". Changing one convention at a time, in the order {', '.join(STEP_ORDER)}: "
             f"{steps}. The steps add up to the whole difference (to rounding)."
         )
@@ -229,13 +230,6 @@ class Explanation:
             names = ", ".join(f"{f} ({x} -> {y})" for f, x, y in self.not_applied)
             text += f" Also different, but not part of this evaluation's arithmetic: {names}."
         return text
-
-
-def _weights(doc: Document, weighting: Weighting) -> FloatArray:
-    if weighting is Weighting.EQUAL:
-        return np.ones(doc.n_queries)
-    w = doc.frequency if weighting is Weighting.FREQUENCY else doc.importance
-    return np.asarray(w, dtype=np.float64)
 
 
 def _wmean(values: FloatArray, w: FloatArray, use: BoolArray) -> float | None:
@@ -286,14 +280,52 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
             f"the two conventions declare {len(start.cutoffs)} and {len(end.cutoffs)} cutoffs; "
             "declare the same number (they are paired in order)"
         )
+    walk = _walk(doc, start, end)
+    values = walk.values
+    ndcg_end = values[-1]
+    w_start = query_weights(doc, start.weighting)
+    w_end = query_weights(doc, end.weighting)
+    weighted = (~np.isnan(w_start) & (w_start > 0) & ~np.isnan(w_end) & (w_end > 0))
+    included = ~np.isnan(values[0]) & ~np.isnan(ndcg_end) & weighted[:, None]
+    steps = _steps(walk, included, w_start, w_end)
+    not_applied = walk.not_applied + [
+        (f, _text(start, f), _text(end, f))
+        for f in _NOT_APPLIED
+        if getattr(start, f) != getattr(end, f)
+    ]
+    peers_start, text_start = peer_matches(start)
+    peers_end, text_end = peer_matches(end)
+    nk = ndcg_end.shape[1]
+    return Explanation(
+        doc=doc, start=start, end=end, steps=steps, ndcg_start=values[0], ndcg_end=ndcg_end,
+        included=included,
+        mean_start=tuple(_wmean(values[0][:, j], w_start, included[:, j]) for j in range(nk)),
+        mean_end=tuple(_wmean(ndcg_end[:, j], w_end, included[:, j]) for j in range(nk)),
+        not_applied=not_applied, peers_start=peers_start, peers_end=peers_end,
+        peers_start_text=text_start, peers_end_text=text_end, regraded=walk.regraded,
+    )
+
+
+@dataclass
+class _Walk:
+    """The conventions changed one at a time from the start to the end:
+    ``changed`` (field, before, after, conventions after the step) and, from
+    the start on, each step's NDCG ``values`` and evaluation ``evs``; the
+    consensus differences that could not apply (``not_applied``) and how many
+    grades the consensus step recomputed (``regraded``)."""
+
+    changed: list[tuple[str, str, str, Conventions]]
+    values: list[FloatArray]
+    evs: list[Evaluation]
+    not_applied: list[tuple[str, str, str]]
+    regraded: int
+
+
+def _walk(doc: Document, start: Conventions, end: Conventions) -> _Walk:
+    """Evaluate ``doc`` after each step of :data:`STEP_ORDER` that changes something."""
     ev_start = evaluate(doc, start)
-    nq, nk = ev_start.ndcg.shape
     current = start
-    values = [ev_start.ndcg]
-    evs = [ev_start]
-    fields_changed: list[tuple[str, str, str, Conventions]] = []
-    regraded = 0
-    not_applied: list[tuple[str, str, str]] = []
+    walk = _Walk([], [ev_start.ndcg], [ev_start], [], 0)
     graded_doc = doc
     for name in STEP_ORDER:
         if name == "consensus":
@@ -302,9 +334,9 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
                 continue
             if doc.ratings is None:
                 # No annotators' grades are kept: the consensus has nothing to act on.
-                not_applied.append(("consensus", _text(start, name), _text(end, name)))
+                walk.not_applied.append(("consensus", _text(start, name), _text(end, name)))
                 continue
-            graded_doc, regraded = _regrade(doc, start, end)
+            graded_doc, walk.regraded = _regrade(doc, start, end)
             before = _text(current, name)
             current = current.replace(consensus=end.consensus, rounding=end.rounding)
         else:
@@ -312,27 +344,29 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
                 continue
             before = _text(current, name)
             current = current.replace(**{name: getattr(end, name)})
-        fields_changed.append((name, before, _text(current, name), current))
+        walk.changed.append((name, before, _text(current, name), current))
         if name == "weighting":
-            values.append(values[-1])
-            evs.append(evs[-1])
+            walk.values.append(walk.values[-1])
+            walk.evs.append(walk.evs[-1])
         else:
             ev = evaluate(graded_doc, current)
-            values.append(ev.ndcg)
-            evs.append(ev)
+            walk.values.append(ev.ndcg)
+            walk.evs.append(ev)
+    return walk
+
+
+def _steps(walk: _Walk, included: BoolArray, w_start: FloatArray,
+           w_end: FloatArray) -> list[Step]:
+    """Each step's share of the difference, per query and in the mean."""
+    values = walk.values
     ndcg_end = values[-1]
-
-    w_start = _weights(doc, start.weighting)
-    w_end = _weights(doc, end.weighting)
-    weighted = (~np.isnan(w_start) & (w_start > 0) & ~np.isnan(w_end) & (w_end > 0))
-    included = ~np.isnan(values[0]) & ~np.isnan(ndcg_end) & weighted[:, None]
-
+    nq, nk = ndcg_end.shape
     last = values[0].copy()
     gap = np.zeros((nq, nk), dtype=bool)
     steps: list[Step] = []
-    for i, (name, before, after, conv) in enumerate(fields_changed, start=1):
+    for i, (name, before, after, conv) in enumerate(walk.changed, start=1):
         v = values[i]
-        ev = evs[i]
+        ev = walk.evs[i]
         has = ~np.isnan(v) & included
         contribution = np.where(included, 0.0, np.nan)
         contribution[has] = v[has] - last[has]
@@ -355,22 +389,7 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
             unresolved=_counts(ev, 2),
             bridged=tuple(int(np.count_nonzero(bridged[:, j])) for j in range(nk)),
         ))
-
-    not_applied += [
-        (f, _text(start, f), _text(end, f))
-        for f in _NOT_APPLIED
-        if getattr(start, f) != getattr(end, f)
-    ]
-    peers_start, text_start = peer_matches(start)
-    peers_end, text_end = peer_matches(end)
-    return Explanation(
-        doc=doc, start=start, end=end, steps=steps, ndcg_start=values[0], ndcg_end=ndcg_end,
-        included=included,
-        mean_start=tuple(_wmean(values[0][:, j], w_start, included[:, j]) for j in range(nk)),
-        mean_end=tuple(_wmean(ndcg_end[:, j], w_end, included[:, j]) for j in range(nk)),
-        not_applied=not_applied, peers_start=peers_start, peers_end=peers_end,
-        peers_start_text=text_start, peers_end_text=text_end, regraded=regraded,
-    )
+    return steps
 
 
 def _regrade(doc: Document, start: Conventions, end: Conventions) -> tuple[Document, int]:

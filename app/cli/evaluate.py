@@ -1,0 +1,37 @@
+"""``ndcg-worksheet evaluate INPUT [--qrels QRELS] [--format table|json|csv]``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from app.cli.options import conventions_from_args
+from core.engine.evaluation import evaluate
+from core.io.load import load_document
+from core.model.conventions import Conventions
+from core.model.document import Document
+from core.reports.csv import print_csv
+from core.reports.json import dump_json, evaluation_json
+from core.reports.table import print_table
+
+__all__ = ["cmd_evaluate", "load_input"]
+
+
+def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
+    """The document named by ``args.input`` (joined with ``args.qrels`` when
+    given) and the conventions its flags give."""
+    doc = load_document(args.input, qrels=args.qrels)
+    conv = conventions_from_args(args, doc.conventions)
+    return doc, conv
+
+
+def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    doc, conv = load_input(args)
+    ev = evaluate(doc, conv)
+    if args.format == "json":
+        dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
+    elif args.format == "csv":
+        print_csv(ev, out)
+    else:
+        print_table(ev, out)
+    return 0

@@ -1,0 +1,39 @@
+"""Compare two rankings of the same queries under the same judgments.
+
+:func:`compare` (in :mod:`~core.analysis.compare.comparison`) evaluates both
+documents under one set of conventions and returns a :class:`Comparison`. The
+work is split by concern: :mod:`~core.analysis.compare.align` matches queries
+and candidates, :mod:`~core.analysis.compare.statistics` holds the paired
+randomization test and the bootstrap, :mod:`~core.analysis.compare.changes`
+what differs between the two documents and the tie-rule sensitivity. Reading
+the inputs is :mod:`core.io.pairs`; writing the results is :mod:`core.reports`.
+"""
+
+from core.analysis.compare.align import subset_document
+from core.analysis.compare.changes import (
+    CandidateChange,
+    InventoryChange,
+    TieSensitivity,
+    WhatChanged,
+)
+from core.analysis.compare.comparison import Comparison, PairedTest, QueryDelta, compare
+from core.analysis.compare.statistics import (
+    TIE_TOLERANCE,
+    paired_bootstrap,
+    paired_randomization,
+)
+
+__all__ = [
+    "TIE_TOLERANCE",
+    "CandidateChange",
+    "Comparison",
+    "InventoryChange",
+    "PairedTest",
+    "QueryDelta",
+    "TieSensitivity",
+    "WhatChanged",
+    "compare",
+    "paired_bootstrap",
+    "paired_randomization",
+    "subset_document",
+]

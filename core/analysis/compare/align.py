@@ -1,0 +1,348 @@
+"""Aligning two documents for a comparison: queries by id, candidates by source id.
+
+Queries in only one document are named, never averaged in. Within each shared
+query a candidate of A is matched with the candidate of B that has its source
+id (its *partner*); each side's values at its partner rows are gathered once
+(:class:`Across`). The movement of candidates in and out of the cut at each
+cutoff is counted here from those arrays.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.engine.evaluation import Evaluation
+from core.model.document import Document
+
+__all__ = [
+    "Across",
+    "Cut",
+    "QueryAlignment",
+    "align_candidates",
+    "align_queries",
+    "changed_candidates",
+    "cut_contributions",
+    "gather_across",
+    "movement_counts",
+    "pair_keys",
+    "partners",
+    "source_codes",
+    "subset_document",
+    "unmatched_rows",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+#: Per cutoff: A's rows in the cut, B's rows in the cut, and each row's
+#: contribution to DCG@k (0 outside the cut).
+Cut = tuple[BoolArray, BoolArray, FloatArray, FloatArray]
+
+
+def subset_document(doc: Document, queries: IntArray) -> Document:
+    """A document holding only the queries ``queries`` (rows keep their order)."""
+    queries = np.asarray(queries, dtype=np.int64)
+    new_index = np.full(doc.n_queries, -1, dtype=np.int64)
+    new_index[queries] = np.arange(queries.size)
+    rows = np.flatnonzero(new_index[doc.query] >= 0)
+    ratings = doc.ratings[rows] if doc.ratings is not None else None
+    return Document(
+        query_ids=[doc.query_ids[int(q)] for q in queries],
+        query=new_index[doc.query[rows]],
+        source_id=doc.source_id[rows],
+        version=doc.version[rows],
+        score=doc.score[rows],
+        grade=doc.grade[rows],
+        state=doc.state[rows],
+        original_grade=doc.original_grade[rows],
+        original_state=doc.original_state[rows],
+        note=doc.note[rows],
+        reason=doc.reason[rows],
+        frequency=doc.frequency[queries],
+        importance=doc.importance[queries],
+        conventions=doc.conventions,
+        judgment_version=doc.judgment_version,
+        name=doc.name,
+        annotators=list(doc.annotators),
+        ratings=ratings,
+    )
+
+
+@dataclass(frozen=True)
+class QueryAlignment:
+    """The queries of A and B matched by id.
+
+    ``common`` names the queries in both (A's order), ``qa``/``qb`` their
+    indices in each document; ``only_a``/``only_b`` the others.
+    ``row_common_a``/``row_common_b`` give each row's index in ``common``
+    (-1: its query is in one document only).
+    """
+
+    common: list[str]
+    only_a: list[str]
+    only_b: list[str]
+    qa: IntArray
+    qb: IntArray
+    row_common_a: IntArray
+    row_common_b: IntArray
+
+
+def align_queries(doc_a: Document, doc_b: Document) -> QueryAlignment:
+    """Match the queries of ``doc_a`` and ``doc_b`` by id."""
+    index_a = {q: i for i, q in enumerate(doc_a.query_ids)}
+    index_b = {q: i for i, q in enumerate(doc_b.query_ids)}
+    common = [q for q in doc_a.query_ids if q in index_b]
+    only_a = [q for q in doc_a.query_ids if q not in index_b]
+    only_b = [q for q in doc_b.query_ids if q not in index_a]
+    nc = len(common)
+    qa = np.fromiter((index_a[q] for q in common), np.int64, nc)
+    qb = np.fromiter((index_b[q] for q in common), np.int64, nc)
+    common_of_a = np.full(doc_a.n_queries, -1, dtype=np.int64)
+    common_of_a[qa] = np.arange(nc)
+    common_of_b = np.full(doc_b.n_queries, -1, dtype=np.int64)
+    common_of_b[qb] = np.arange(nc)
+    return QueryAlignment(
+        common, only_a, only_b, qa, qb, common_of_a[doc_a.query], common_of_b[doc_b.query]
+    )
+
+
+def source_codes(a: Document, b: Document) -> tuple[IntArray, IntArray, int]:
+    """Each row's source id as an integer (:meth:`Document.source_codes` of
+    A); B's ids get A's integers, or -1 for ids A does not hold (those cannot
+    match anyway). Only the distinct ids are looked up."""
+    ca, ids_a = a.source_codes()
+    codes_b, ids_b = b.source_codes()
+    index = dict(zip(ids_a.tolist(), range(ids_a.size), strict=True))
+    b_to_a = np.fromiter(map(index.get, ids_b.tolist(), itertools.repeat(-1)), np.int64,
+                         ids_b.size)
+    return ca, b_to_a[codes_b], max(ids_a.size, 1)
+
+
+def partners(key_a: IntArray, key_b: IntArray, size: int) -> tuple[IntArray, IntArray]:
+    """For each key of A the row of B with the same key (-1: none), and back.
+
+    Keys are unique within each side; negative keys never match.
+    """
+    na, nb = key_a.size, key_b.size
+    out_b = np.full(nb, -1, dtype=np.int64)
+    # Rows without a key are few or none: the usual case skips their index.
+    va = None if key_a.min(initial=0) >= 0 else np.flatnonzero(key_a >= 0)
+    vb = None if key_b.min(initial=0) >= 0 else np.flatnonzero(key_b >= 0)
+    if size <= 4 * (na + nb) + 1_000_000:
+        table = np.full(size, -1, dtype=np.int32 if nb < 2**31 else np.int64)
+        if vb is None:
+            table[key_b] = np.arange(nb, dtype=table.dtype)
+        else:
+            table[key_b[vb]] = vb
+        if va is None:
+            out_a = table[key_a].astype(np.int64)
+        else:
+            out_a = np.full(na, -1, dtype=np.int64)
+            out_a[va] = table[key_a[va]]
+    else:
+        va = np.arange(na) if va is None else va
+        vb = np.arange(nb) if vb is None else vb
+        out_a = np.full(na, -1, dtype=np.int64)
+        if va.size and vb.size:
+            order = np.argsort(key_b[vb], kind="stable")
+            sorted_b = key_b[vb][order]
+            pos = np.searchsorted(sorted_b, key_a[va])
+            pos_c = np.minimum(pos, sorted_b.size - 1)
+            hit = sorted_b[pos_c] == key_a[va]
+            out_a[va[hit]] = vb[order[pos_c[hit]]]
+    matched = np.flatnonzero(out_a >= 0)
+    out_b[out_a[matched]] = matched
+    return out_a, out_b
+
+
+def pair_keys(row_common: IntArray, source: IntArray, ns: int) -> IntArray:
+    """One integer per (shared query, source) pair; -1 where either is missing."""
+    key = row_common * ns
+    key += source
+    if row_common.min(initial=0) < 0 or source.min(initial=0) < 0:
+        key[(row_common < 0) | (source < 0)] = -1
+    return key
+
+
+@dataclass
+class Across:
+    """Each side's values at its partner rows, gathered once for every cutoff
+    (:func:`gather_across`). For A's rows: ``at_b`` the partner row (0 where
+    none, see ``has_b``), B's ``rank_b``, ``first_b`` (first rank of the tie
+    group) and ``gain_b`` (0, 0, NaN without a partner); for B's rows A's
+    ``first_a_at_b`` (0 without a partner). Rank 0: not ranked."""
+
+    at_b: IntArray
+    has_b: BoolArray
+    rank_b: IntArray
+    first_b: IntArray
+    gain_b: FloatArray
+    first_a_at_b: IntArray
+
+
+def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: IntArray, pb: IntArray) -> Across:
+    """Gather B's ranks and gains at A's rows (and A's first ranks at B's) through
+    the partners ``pa`` (A's row -> B's) and ``pb`` (B's row -> A's)."""
+    no_a, no_b = pa < 0, pb < 0
+    pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
+    rank_b = ev_b.rank[pc]
+    rank_b[no_a] = 0
+    if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
+        first_b = rank_b
+    else:
+        first_b = ev_b.tie_first_rank[pc]
+        first_b[no_a] = 0
+    gain_b = ev_b.gain[pc]
+    gain_b[no_a] = np.nan
+    first_a_at_b = ev_a.tie_first_rank[qc]
+    first_a_at_b[no_b] = 0
+    return Across(pc, ~no_a, rank_b, first_b, gain_b, first_a_at_b)
+
+
+def align_candidates(
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment
+) -> tuple[IntArray, IntArray, Across]:
+    """Match the candidates of the shared queries by source id.
+
+    Returns each row of A's partner in B (-1: none), each row of B's partner
+    in A, and the values gathered across (:func:`gather_across`).
+    """
+    sa, sb, ns = source_codes(ev_a.doc, ev_b.doc)
+    pa, pb = partners(
+        pair_keys(queries.row_common_a, sa, ns), pair_keys(queries.row_common_b, sb, ns),
+        max(len(queries.common), 1) * ns,
+    )
+    return pa, pb, gather_across(ev_a, ev_b, pa, pb)
+
+
+def cut_contributions(
+    ev_a: Evaluation, ev_b: Evaluation, cutoffs: tuple[int | None, ...]
+) -> list[Cut]:
+    """Per cutoff: which rows of A and of B are in the cut, and their
+    contributions to DCG@k (0 outside the cut)."""
+    out = []
+    for k in cutoffs:
+        ca = ev_a.ranked_mask & (
+            True if k is None else (ev_a.tie_first_rank <= k)
+        )
+        cb = ev_b.ranked_mask & (
+            True if k is None else (ev_b.tie_first_rank <= k)
+        )
+        xa = np.where(ca, ev_a.contribution_at(k), 0.0)
+        xb = np.where(cb, ev_b.contribution_at(k), 0.0)
+        out.append((np.asarray(ca), np.asarray(cb), xa, xb))
+    return out
+
+
+def movement_counts(
+    ev_a: Evaluation,
+    ev_b: Evaluation,
+    queries: QueryAlignment,
+    across: Across,
+    k: int | None,
+    cut: Cut | None,
+) -> dict[str, IntArray]:
+    """Per shared query: how many candidates moved, were regraded, entered or
+    left the cut at ``k`` (arrays aligned with ``queries.common``).
+
+    ``cut`` is :func:`cut_contributions` at ``k`` when ties are averaged (a
+    candidate at the same rank with the same gain then moved if its tie group,
+    and so its contribution, changed); None otherwise.
+    """
+    n = len(queries.common)
+    row_common_a, row_common_b = queries.row_common_a, queries.row_common_b
+
+    def inside(first: IntArray) -> BoolArray:  # ranked, and its tie group starts within k
+        out: BoolArray = first > 0
+        if k is not None:
+            out &= first <= k
+        return out
+
+    a_in = inside(ev_a.tie_first_rank)
+    a_in &= row_common_a >= 0
+    b_in = inside(across.first_b)  # A's rows whose partner is in B's cut
+    both = a_in & b_in
+    ga, gain_b = ev_a.gain, across.gain_b
+    same_gain = (ga == gain_b) | (np.isnan(ga) & np.isnan(gain_b))
+    same_rank = ev_a.rank == across.rank_b
+    moved = both & ~same_rank
+    regraded = both & same_rank & ~same_gain
+    if cut is not None:
+        # Same rank and gain but another contribution: its tie group changed
+        # (only averaged ties share contributions).
+        _, _, xa, xb = cut
+        x_b = xb[across.at_b]
+        shifted = (xa != x_b) & ~(np.isnan(xa) & np.isnan(x_b))
+        moved |= both & same_rank & same_gain & shifted
+    entered = inside(ev_b.tie_first_rank)
+    entered &= row_common_b >= 0
+    entered &= ~inside(across.first_a_at_b)
+    return {
+        "moved": np.bincount(row_common_a[moved], minlength=n),
+        "regraded": np.bincount(row_common_a[regraded], minlength=n),
+        "entered": np.bincount(row_common_b[entered], minlength=n),
+        "left": np.bincount(row_common_a[a_in & ~b_in], minlength=n),
+    }
+
+
+def changed_candidates(
+    ev_a: Evaluation,
+    ev_b: Evaluation,
+    partner_a: IntArray,
+    partner_b: IntArray,
+    cut: Cut,
+    query_a: int,
+    query_b: int,
+) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.object_], IntArray, IntArray, FloatArray,
+           FloatArray]:
+    """The candidates of one shared query (``query_a`` in A, ``query_b`` in B)
+    that moved, entered, left or were regraded in ``cut``.
+
+    Returns their source ids, kinds, ranks in A and B (0: not ranked) and
+    contributions in A and B, A's rows first, then B's rows without a partner.
+    """
+    ca, cb, xa, xb = cut
+    ma = ev_a.doc.members(query_a)
+    mb = ev_b.doc.members(query_b)
+    pa = partner_a[ma]
+    has = pa >= 0
+    pc = np.where(has, pa, 0)
+    a_in = ca[ma]
+    b_in = has & cb[pc]
+    rank_a = np.where(ev_a.ranked_mask[ma], ev_a.rank[ma], 0)
+    rank_b = np.where(has & ev_b.ranked_mask[pc], ev_b.rank[pc], 0)
+    ga, gb = ev_a.gain[ma], ev_b.gain[pc]
+    same_gain = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
+    kind = np.full(ma.size, "", dtype=object)
+    kind[a_in & ~b_in] = "left"
+    kind[b_in & ~a_in] = "entered"
+    both = a_in & b_in
+    xa_m = xa[ma]
+    xb_m = np.where(has, xb[pc], 0.0)
+    # Same rank and gain but another contribution: its tie group changed.
+    shifted = (xa_m != xb_m) & ~(np.isnan(xa_m) & np.isnan(xb_m))
+    kind[both & ((rank_a != rank_b) | (same_gain & shifted))] = "moved"
+    kind[both & (rank_a == rank_b) & ~same_gain] = "regraded"
+    keep = np.flatnonzero(kind != "")
+    # Candidates of B without a row in A (those with one were seen above).
+    new_b = mb[cb[mb] & (partner_b[mb] < 0)]
+    return (
+        np.concatenate([ev_a.doc.source_id[ma[keep]], ev_b.doc.source_id[new_b]]),
+        np.concatenate([kind[keep], np.full(new_b.size, "entered", dtype=object)]),
+        np.concatenate([rank_a[keep], np.zeros(new_b.size, dtype=np.int64)]),
+        np.concatenate([rank_b[keep], ev_b.rank[new_b]]),
+        np.concatenate([xa_m[keep], np.zeros(new_b.size)]),
+        np.concatenate([xb_m[keep], xb[new_b]]),
+    )
+
+
+def unmatched_rows(row_common: IntArray, partner: IntArray) -> tuple[IntArray, IntArray]:
+    """The rows of shared queries without a partner, grouped by shared query
+    (row order within each), and their shared query index."""
+    rows = np.flatnonzero((row_common >= 0) & (partner < 0))
+    rows = rows[np.argsort(row_common[rows], kind="stable")]
+    return rows, row_common[rows]

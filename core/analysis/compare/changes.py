@@ -1,0 +1,450 @@
+"""What differs between the two compared documents, and how much it matters.
+
+The values a comparison reports beside the NDCG deltas: the candidates that
+moved, entered or left the cut (:class:`CandidateChange`), the sources present
+in one document only (:class:`InventoryChange`), the conditions that differ
+between the documents (:class:`WhatChanged`, worked out by
+:func:`what_changed`), and how many deltas change sign or vanish under another
+tie rule (:class:`TieSensitivity`, from :func:`tie_facts` and
+:func:`tie_sensitivity`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis.compare.align import Across, QueryAlignment
+from core.analysis.compare.statistics import sign
+from core.engine.evaluation import Evaluation, source_order_keys
+from core.model.conventions import Conventions, TieRule
+from core.model.document import Document, GradeState
+
+__all__ = [
+    "CandidateChange",
+    "InventoryChange",
+    "Side",
+    "TieSensitivity",
+    "WhatChanged",
+    "conventions_diff",
+    "few",
+    "tie_facts",
+    "tie_rule_ndcg",
+    "tie_sensitivity",
+    "what_changed",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class CandidateChange:
+    """One candidate whose place in the cut at ``k`` differs between A and B.
+
+    ``kind`` is ``moved`` (in both cuts, at another rank, or at the same rank
+    in another tie group), ``entered`` (in B's cut only), ``left`` (in A's cut
+    only) or ``regraded`` (same rank, another gain). Ranks are None where the
+    candidate is not ranked; contributions are to DCG@k (0 outside the cut,
+    NaN when the gain is unknown).
+    """
+
+    source_id: str
+    kind: str
+    rank_a: int | None
+    rank_b: int | None
+    contribution_a: float
+    contribution_b: float
+
+    @property
+    def delta(self) -> float:
+        """Contribution gained (positive) or lost (negative) from A to B."""
+        return self.contribution_b - self.contribution_a
+
+
+@dataclass(frozen=True)
+class InventoryChange:
+    """Sources of one query present in only one of the two documents."""
+
+    query: str
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WhatChanged:
+    """What differs between the two documents, condition by condition."""
+
+    conventions: tuple[tuple[str, Any, Any], ...]
+    queries_only_a: tuple[str, ...]
+    queries_only_b: tuple[str, ...]
+    inventory_queries: int
+    sources_added: int
+    sources_removed: int
+    judgment_version_a: str
+    judgment_version_b: str
+    grade_differences: int
+    grade_difference_queries: int
+    order_queries: int
+    weight_queries: int
+
+    @property
+    def changed(self) -> list[str]:
+        """Names of the conditions that differ, in a fixed order."""
+        out = []
+        if self.conventions:
+            out.append("declared conventions")
+        if self.queries_only_a or self.queries_only_b:
+            out.append("query set")
+        if self.inventory_queries:
+            out.append("candidate inventory")
+        if self.judgment_version_a != self.judgment_version_b or self.grade_differences:
+            out.append("grades")
+        if self.order_queries:
+            out.append("ranking order")
+        if self.weight_queries:
+            out.append("query weights")
+        return out
+
+    @property
+    def fixed(self) -> list[str]:
+        every = [
+            "declared conventions", "query set", "candidate inventory", "grades",
+            "ranking order", "query weights",
+        ]
+        changed = self.changed
+        return [c for c in every if c not in changed]
+
+    def details(self) -> list[str]:
+        """One line per condition, changed or not."""
+        lines = []
+        if self.conventions:
+            diffs = "; ".join(f"{name}: {a} -> {b}" for name, a, b in self.conventions)
+            lines.append(f"declared conventions differ: {diffs}")
+        else:
+            lines.append("declared conventions: the same")
+        if self.queries_only_a or self.queries_only_b:
+            lines.append(
+                f"query set: {len(self.queries_only_a)} only in A"
+                f"{few(self.queries_only_a)}, {len(self.queries_only_b)} only in B"
+                f"{few(self.queries_only_b)}"
+            )
+        else:
+            lines.append("query set: the same")
+        if self.inventory_queries:
+            lines.append(
+                f"candidate inventory: {self.sources_added} sources added and "
+                f"{self.sources_removed} removed, in {self.inventory_queries} queries"
+            )
+        else:
+            lines.append("candidate inventory: the same in every shared query")
+        va = self.judgment_version_a or "not declared"
+        vb = self.judgment_version_b or "not declared"
+        version = (
+            f"judgment version {va}" if va == vb else f"judgment version {va} -> {vb}"
+        )
+        lines.append(
+            f"grades: {version}; {self.grade_differences} grades differ"
+            + (f" in {self.grade_difference_queries} queries" if self.grade_differences else "")
+        )
+        lines.append(
+            f"ranking order: differs in {self.order_queries} queries"
+            if self.order_queries else "ranking order: the same in every shared query"
+        )
+        lines.append(
+            f"query weights: differ in {self.weight_queries} queries"
+            if self.weight_queries else "query weights: the same"
+        )
+        return lines
+
+    def sentence(self) -> str:
+        """One plain sentence; several changes are named together, not ranked."""
+        changed = self.changed
+        fixed = self.fixed
+        if not changed:
+            return (
+                "Nothing differs between the two documents: conventions, queries, inventory, "
+                "grades, order and weights are the same."
+            )
+        stayed = f" ({_join(fixed)} stayed fixed)" if fixed else ""
+        if len(changed) == 1:
+            return f"Only the {changed[0]} differs between the two documents{stayed}."
+        return (
+            f"The {_join(changed)} changed together{stayed}, so this comparison does not "
+            "isolate one cause of the difference."
+        )
+
+
+def _join(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def few(items: Sequence[str], n: int = 5) -> str:
+    """`` (a, b, ...)`` naming the first ``n`` items, or nothing."""
+    if not items:
+        return ""
+    shown = ", ".join(items[:n])
+    return f" ({shown}{', ...' if len(items) > n else ''})"
+
+
+def conventions_diff(a: Conventions, b: Conventions) -> tuple[tuple[str, Any, Any], ...]:
+    """The declared conventions that differ: (field, A's value, B's value)."""
+    da, db = a.to_dict(), b.to_dict()
+    out = []
+    for key in da:
+        if da[key] != db.get(key):
+            va, vb = da[key], db.get(key)
+            if isinstance(va, list):
+                va = ",".join(map(str, va))
+            if isinstance(vb, list):
+                vb = ",".join(map(str, vb))
+            out.append((key, va, vb))
+    return tuple(out)
+
+
+def what_changed(
+    ev_a: Evaluation,
+    ev_b: Evaluation,
+    queries: QueryAlignment,
+    partner_b: IntArray,
+    across: Across,
+) -> WhatChanged:
+    """Condition by condition, what differs between the two evaluated documents
+    (``partner_b`` and ``across`` from
+    :func:`core.analysis.compare.align.align_candidates`)."""
+    doc_a, doc_b = ev_a.doc, ev_b.doc
+    qa, qb, nc = queries.qa, queries.qb, len(queries.common)
+    row_common_a, row_common_b = queries.row_common_a, queries.row_common_b
+    in_a = row_common_a >= 0
+    in_b = row_common_b >= 0
+    has = across.has_b
+    removed = in_a & ~has
+    added = in_b & (partner_b < 0)
+    inv_q = np.zeros(nc, dtype=bool)
+    inv_q[row_common_a[removed]] = True
+    inv_q[row_common_b[added]] = True
+
+    pc = across.at_b
+    sa, sb = doc_a.state, doc_b.state[pc]
+    differ = (sa != sb) | ((sa == GradeState.NUMBER) & (doc_a.grade != doc_b.grade[pc]))
+    differ &= has & in_a
+    grade_q = np.bincount(row_common_a[differ], minlength=nc) > 0
+
+    # Order: a candidate ranked in one and not the other, or at another rank
+    # (rank 0: not ranked, or no partner).
+    order_q = np.zeros(nc, dtype=bool)
+    order_q[row_common_a[in_a & (ev_a.rank != across.rank_b)]] = True
+    order_q[row_common_b[added & ev_b.ranked_mask]] = True
+
+    def differs(x: FloatArray, y: FloatArray) -> BoolArray:
+        same: BoolArray = (x == y) | (np.isnan(x) & np.isnan(y))
+        return ~same
+
+    weight_q = differs(doc_a.frequency[qa], doc_b.frequency[qb]) | differs(
+        doc_a.importance[qa], doc_b.importance[qb]
+    )
+    return WhatChanged(
+        conventions=conventions_diff(doc_a.conventions, doc_b.conventions),
+        queries_only_a=tuple(queries.only_a),
+        queries_only_b=tuple(queries.only_b),
+        inventory_queries=int(inv_q.sum()),
+        sources_added=int(added.sum()),
+        sources_removed=int(removed.sum()),
+        judgment_version_a=doc_a.judgment_version,
+        judgment_version_b=doc_b.judgment_version,
+        grade_differences=int(np.count_nonzero(differ)),
+        grade_difference_queries=int(np.count_nonzero(grade_q)),
+        order_queries=int(order_q.sum()),
+        weight_queries=int(weight_q.sum()),
+    )
+
+
+@dataclass(frozen=True)
+class TieSensitivity:
+    """Queries whose delta changes sign or vanishes under another tie rule.
+
+    ``per_rule`` maps each other tie rule to the number of queries (of those
+    defined in both) whose delta has another sign under it (+ to -, to 0, or
+    0 to +/-); ``queries`` names them, over every rule.
+    """
+
+    k: int | None
+    rule: TieRule
+    per_rule: dict[str, int]
+    queries: tuple[str, ...]
+    with_ties: int
+
+    @property
+    def count(self) -> int:
+        return len(self.queries)
+
+
+@dataclass
+class Side:
+    """One side of a comparison: its evaluation, its NDCG under the other tie
+    rules, and which of its queries hold tied scores."""
+
+    evaluation: Evaluation
+    tie_ndcg: dict[TieRule, FloatArray]
+    tied: IntArray
+
+
+def tie_rule_ndcg(ev: Evaluation, rules: Sequence[TieRule]) -> dict[TieRule, FloatArray]:
+    """NDCG (queries x cutoffs) of ``ev``'s document under other tie rules
+    (see :func:`tie_facts`)."""
+    return tie_facts(ev, rules)[0]
+
+
+def tie_facts(
+    ev: Evaluation, rules: Sequence[TieRule]
+) -> tuple[dict[TieRule, FloatArray], IntArray]:
+    """NDCG (queries x cutoffs) of ``ev``'s document under other tie rules,
+    and the queries that hold two ranked candidates of equal score.
+
+    Only the members of tie groups (equal scores in one query) are placed
+    differently by another tie rule; the ideal DCG does not depend on it. So
+    each rule's DCG is the evaluated DCG minus the tied members' contributions
+    as placed under the evaluated rule plus their contributions as placed
+    under the other rule, with the engine's definitions: ``supplied`` row
+    order, ``id-desc`` source id descending, ``optimistic``/``pessimistic``
+    highest/lowest gain first, ``average`` the mean discount of the group's
+    positions (each up to k). ``tests/test_compare.py`` checks this against
+    :func:`core.engine.evaluate` under every rule.
+    """
+    groups = _tie_groups(ev)
+    if groups is None:
+        return {r: ev.ndcg.copy() for r in rules}, np.zeros(0, dtype=np.int64)
+    out: dict[TieRule, FloatArray] = {}
+    base = _tied_dcg(ev, groups, ev.conventions.ties)
+    idcg = ev.idcg
+    positive = idcg > 0
+    for rule in rules:
+        dcg = ev.dcg - base + _tied_dcg(ev, groups, rule)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            nd = np.where(positive, dcg / idcg, ev.ndcg)
+        nd[np.isnan(ev.ndcg)] = np.nan
+        out[rule] = nd
+    return out, groups.queries
+
+
+@dataclass
+class _TieGroups:
+    """The ranked candidates that share their score with another of their
+    query: ``rows`` in ranked order, ``group`` numbering their tie groups 0, 1,
+    2, ..., ``slot_rank`` the ranks of the group's slots (ascending), their
+    ``gains`` and ``query``; ``queries`` the queries holding a tie."""
+
+    rows: IntArray
+    group: IntArray
+    slot_rank: FloatArray
+    gains: FloatArray
+    query: IntArray
+    queries: IntArray
+
+
+def _tie_groups(ev: Evaluation) -> _TieGroups | None:
+    """The tie groups of ``ev``'s ranked lists, or None when there is none."""
+    order = ev.order
+    if order.size < 2:
+        return None
+    q = ev.sorted_query
+    s = ev.doc.score[order]
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not same.any():
+        return None
+    tied_queries = np.unique(q[1:][same])
+    tied = np.zeros(order.size, dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    pos = np.flatnonzero(tied)
+    rows = order[pos]
+    group = (np.cumsum(np.r_[True, ~same]) - 1)[pos]
+    # renumber the (ascending) group ids 0, 1, 2, ... without sorting
+    if group.size:
+        group = np.cumsum(np.r_[True, group[1:] != group[:-1]]) - 1
+    slot_rank = ev.rank[rows].astype(np.float64)  # ranks of the group's slots, ascending
+    return _TieGroups(rows, group, slot_rank, ev.gain[rows], ev.doc.query[rows], tied_queries)
+
+
+def _placed(doc: Document, t: _TieGroups, rule: TieRule) -> FloatArray:
+    """The tied members' gains in the order ``rule`` places them in their slots."""
+    rows, group, gains = t.rows, t.group, t.gains
+    if rule is TieRule.SUPPLIED:
+        perm = np.lexsort((rows, group))
+    elif rule is TieRule.OPTIMISTIC:
+        perm = np.lexsort((rows, -gains, group))
+    elif rule is TieRule.PESSIMISTIC:
+        perm = np.lexsort((rows, gains, group))
+    elif rule is TieRule.ID_DESC:
+        code = source_order_keys(doc, rows)
+        perm = np.lexsort((-code, group))
+    else:
+        raise ValueError(rule)
+    # Members of a group are contiguous and their slots ascend, so sorting
+    # by group first keeps every gain within its own group's slots.
+    return np.asarray(gains[perm], dtype=np.float64)
+
+
+def _tied_dcg(ev: Evaluation, t: _TieGroups, rule: TieRule) -> FloatArray:
+    """The tied members' share of DCG (queries x cutoffs) as placed by ``rule``."""
+    nq = ev.doc.n_queries
+    dcg = np.empty((nq, len(ev.cutoffs)))
+    g = t.gains if rule is TieRule.AVERAGE else _placed(ev.doc, t, rule)
+    slot_rank, group = t.slot_rank, t.group
+    for j, k in enumerate(ev.cutoffs):
+        d = 1.0 / np.log2(slot_rank + 1.0)
+        if k is not None:
+            d = np.where(slot_rank <= k, d, 0.0)
+        if rule is TieRule.AVERAGE:
+            size = np.bincount(group)
+            d = (np.bincount(group, weights=d) / size)[group]
+        contrib = np.where(d > 0, g * d, 0.0)
+        dcg[:, j] = np.bincount(t.query, weights=contrib, minlength=nq)
+    return dcg
+
+
+def tie_sensitivity(
+    conv: Conventions,
+    a: Side,
+    b: Side,
+    queries: QueryAlignment,
+    delta: FloatArray,
+    paired: BoolArray,
+) -> list[TieSensitivity]:
+    """Count the shared queries whose delta changes sign or vanishes under
+    another tie rule (elsewhere every tie rule gives the same numbers).
+
+    ``delta`` and ``paired`` are (shared queries x cutoffs): B - A, and
+    whether the query enters the paired statistics.
+    """
+    ks = conv.cutoffs
+    qa, qb, common = queries.qa, queries.qb, queries.common
+    with_ties = np.zeros(a.evaluation.doc.n_queries, dtype=bool)
+    with_ties[a.tied] = True
+    with_ties_b = np.zeros(b.evaluation.doc.n_queries, dtype=bool)
+    with_ties_b[b.tied] = True
+    n_tied = int(np.count_nonzero(with_ties[qa] | with_ties_b[qb]))
+    base = sign(delta)
+    flagged = np.zeros(delta.shape, dtype=bool)
+    per_rule: list[dict[str, int]] = [{} for _ in ks]
+    for rule, nd_a in a.tie_ndcg.items():
+        d = b.tie_ndcg[rule][qb] - nd_a[qa]
+        moved = paired & (sign(d) != base)
+        flagged |= moved
+        for j in range(len(ks)):
+            per_rule[j][rule.value] = int(np.count_nonzero(moved[:, j]))
+    return [
+        TieSensitivity(
+            k, conv.ties, per_rule[j],
+            tuple(common[i] for i in np.flatnonzero(flagged[:, j])), n_tied,
+        )
+        for j, k in enumerate(ks)
+    ]

@@ -1,0 +1,445 @@
+"""Compare two rankings of the same queries under the same judgments.
+
+Both documents are evaluated under one set of conventions. The query sets are
+aligned by query id (queries in only one document are named, never averaged
+in); candidates are aligned by source id within each query
+(:mod:`core.analysis.compare.align`). Per query and cutoff: both NDCG values,
+the delta (B - A) and the outcome for B against A, and the candidates that
+moved, entered or left the cut with the contribution each gained or lost. Over
+the queries defined in both: the mean delta, a paired sign-flip randomization
+test and a bootstrap percentile interval (both with their resamples and seed
+stated; :mod:`core.analysis.compare.statistics`), and how many deltas change
+sign or vanish under another tie rule. Finally, what differs between the two
+documents (:mod:`core.analysis.compare.changes`).
+
+Everything per candidate is computed with array operations; candidate lists
+for one query are built only when asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis.aggregate import CutoffSummary, excluded_phrase, query_weights, summarize
+from core.analysis.compare.align import (
+    Across,
+    Cut,
+    QueryAlignment,
+    align_candidates,
+    align_queries,
+    changed_candidates,
+    cut_contributions,
+    gather_across,
+    movement_counts,
+    unmatched_rows,
+)
+from core.analysis.compare.changes import (
+    CandidateChange,
+    InventoryChange,
+    Side,
+    TieSensitivity,
+    WhatChanged,
+    tie_facts,
+    tie_sensitivity,
+    what_changed,
+)
+from core.analysis.compare.statistics import resampling, sign
+from core.engine.evaluation import Evaluation, Status, evaluate
+from core.errors import InputError
+from core.model.conventions import Conventions, TieRule, Weighting, format_cutoff
+from core.model.document import Document
+
+__all__ = ["Comparison", "PairedTest", "QueryDelta", "compare"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class QueryDelta:
+    """One query at one cutoff: both NDCG values, the delta and the outcome.
+
+    ``outcome`` is for B against A: ``win`` (B higher), ``loss`` (B lower),
+    ``tie`` (within :data:`TIE_TOLERANCE`) or ``not comparable`` (a value is
+    undefined or unresolved; the statuses say which).
+    """
+
+    query: str
+    k: int | None
+    ndcg_a: float | None
+    ndcg_b: float | None
+    status_a: Status
+    status_b: Status
+    delta: float | None
+    outcome: str
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """The paired statistics at one cutoff over the queries defined in both.
+
+    ``mean_a``/``mean_b``/``mean_delta`` are weighted means over those
+    ``n`` queries (weights of A under ``weighting``). The p-value is two-sided
+    for "the mean delta is 0", by flipping the sign of each query's delta:
+    ``method`` is ``exact`` (every one of the ``2**n`` sign vectors) or
+    ``monte carlo`` (``resamples`` random sign vectors, p = (1 + hits) /
+    (1 + resamples)). The interval is the bootstrap percentile interval of the
+    mean delta (queries resampled with replacement).
+    """
+
+    k: int | None
+    n: int
+    weighting: Weighting
+    mean_a: float | None
+    mean_b: float | None
+    mean_delta: float | None
+    wins: int
+    ties: int
+    losses: int
+    p_value: float | None
+    method: str
+    resamples: int
+    seed: int
+    ci_low: float | None
+    ci_high: float | None
+    confidence: float
+    bootstrap_resamples: int
+    #: Shared queries left out, by reason.
+    excluded: dict[str, int] = field(default_factory=dict)
+
+    def sentence(self) -> str:
+        at = f"NDCG@{format_cutoff(self.k)}"
+        if self.n == 0 or self.mean_delta is None:
+            return (
+                f"No query has {at} defined (and weighted) in both runs, so no paired "
+                "statistics."
+            )
+        if self.method == "exact":
+            how = f"exact over all {self.resamples} sign vectors"
+        else:
+            how = f"{self.resamples} random sign vectors, seed {self.seed}"
+        ci = (
+            f"{self.confidence:.0%} bootstrap percentile interval [{self.ci_low:+.4f}, "
+            f"{self.ci_high:+.4f}] ({self.bootstrap_resamples} resamples, seed {self.seed})"
+        )
+        left = excluded_phrase(self.excluded, label="left out", empty=None)
+        left_out = f", {left}" if left else ""
+        return (
+            f"Over the {self.n} queries with {at} defined in both ({self.weighting.label}"
+            f"{left_out}): "
+            f"A {self.mean_a:.4f}, B {self.mean_b:.4f}, mean delta B - A {self.mean_delta:+.4f}; "
+            f"B wins {self.wins}, ties {self.ties}, loses {self.losses}; paired randomization "
+            f"test (two-sided, sign flips, {how}) p = {self.p_value:.4g}; {ci}."
+        )
+
+
+def _float_or_none(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+@dataclass
+class Comparison:
+    """Two documents compared under one set of conventions.
+
+    Build it with :func:`compare`. ``common`` names the queries in both
+    documents (A's order), ``qa``/``qb`` their indices in each document;
+    ``ndcg_a``/``ndcg_b``/``delta`` are (queries in both x cutoffs) with NaN
+    where a value is not determined.
+    """
+
+    doc_a: Document
+    doc_b: Document
+    conventions: Conventions
+    ev_a: Evaluation
+    ev_b: Evaluation
+    common: list[str]
+    qa: IntArray
+    qb: IntArray
+    only_a: list[str]
+    only_b: list[str]
+    ndcg_a: FloatArray
+    ndcg_b: FloatArray
+    delta: FloatArray
+    summary_a: list[CutoffSummary]
+    summary_b: list[CutoffSummary]
+    tests: list[PairedTest]
+    ties: list[TieSensitivity]
+    changes: WhatChanged
+    partner_a: IntArray = field(repr=False)
+    partner_b: IntArray = field(repr=False)
+    row_common_a: IntArray = field(repr=False)
+    row_common_b: IntArray = field(repr=False)
+
+    @property
+    def cutoffs(self) -> tuple[int | None, ...]:
+        return self.conventions.cutoffs
+
+    def query_deltas(self, j: int = 0) -> list[QueryDelta]:
+        """Every shared query at cutoff index ``j``, largest |delta| first;
+        queries without a delta come last, in document order."""
+        d = self.delta[:, j]
+        defined = ~np.isnan(d)
+        idx = np.flatnonzero(defined)
+        idx = idx[np.argsort(-np.abs(d[idx]), kind="stable")]
+        order = np.concatenate([idx, np.flatnonzero(~defined)])
+        statuses, outcomes, k = tuple(Status), ("tie", "win", "loss"), self.cutoffs[j]
+
+        def values(x: FloatArray) -> list[float | None]:
+            return [None if v != v else v for v in x[order].tolist()]  # NaN: None
+
+        return [
+            QueryDelta(self.common[i], k, a, b, statuses[sa], statuses[sb], delta,
+                       outcomes[s] if delta is not None else "not comparable")
+            for i, a, b, sa, sb, delta, s in zip(
+                order.tolist(), values(self.ndcg_a[:, j]), values(self.ndcg_b[:, j]),
+                self.ev_a.status_code[self.qa[order], j].tolist(),
+                self.ev_b.status_code[self.qb[order], j].tolist(),
+                values(d), sign(d)[order].tolist(), strict=True)
+        ]
+
+    @cached_property
+    def _cut(self) -> list[Cut]:
+        return cut_contributions(self.ev_a, self.ev_b, self.cutoffs)
+
+    @cached_property
+    def _across(self) -> Across:
+        """:func:`~core.analysis.compare.align.gather_across` (worked out by
+        :func:`compare` on its second lane)."""
+        return gather_across(self.ev_a, self.ev_b, self.partner_a, self.partner_b)
+
+    @property
+    def _queries(self) -> QueryAlignment:
+        return QueryAlignment(self.common, self.only_a, self.only_b, self.qa, self.qb,
+                              self.row_common_a, self.row_common_b)
+
+    def movement_counts(self, j: int = 0) -> dict[str, IntArray]:
+        """Per shared query: how many candidates moved, were regraded, entered
+        or left the cut at cutoff index ``j`` (arrays aligned with ``common``;
+        the kinds of :class:`CandidateChange`)."""
+        # Only averaged ties share contributions: the cut's are read then only.
+        cut = self._cut[j] if self.conventions.ties is TieRule.AVERAGE else None
+        return movement_counts(self.ev_a, self.ev_b, self._queries, self._across,
+                               self.cutoffs[j], cut)
+
+    def candidate_changes(
+        self, query: str | int, j: int = 0, limit: int | None = None
+    ) -> list[CandidateChange]:
+        """The candidates of one shared query that moved, entered, left or were
+        regraded at cutoff index ``j``, largest |contribution change| first
+        (unknown changes last); the first ``limit`` of them when given."""
+        i = self.common.index(query) if isinstance(query, str) else int(query)
+        sources, kinds, r_a, r_b, x_a, x_b = changed_candidates(
+            self.ev_a, self.ev_b, self.partner_a, self.partner_b, self._cut[j],
+            int(self.qa[i]), int(self.qb[i]),
+        )
+        size = np.abs(x_b - x_a)
+        order = np.lexsort((np.arange(size.size), -np.nan_to_num(size, nan=-1.0)))
+        if limit is not None:
+            order = order[:limit]
+        return [
+            CandidateChange(
+                str(sources[t]), str(kinds[t]),
+                int(r_a[t]) or None, int(r_b[t]) or None, float(x_a[t]), float(x_b[t]),
+            )
+            for t in order
+        ]
+
+    def inventory(self, limit: int | None = None) -> list[InventoryChange]:
+        """Per shared query with a difference (the first ``limit`` of them when
+        given): sources only in B (added) and only in A (removed), in row order."""
+        rows_a, q_a = unmatched_rows(self.row_common_a, self.partner_a)
+        rows_b, q_b = unmatched_rows(self.row_common_b, self.partner_b)
+        queries = np.union1d(q_a, q_b)[:limit]
+        lo_a, hi_a = np.searchsorted(q_a, queries), np.searchsorted(q_a, queries, "right")
+        lo_b, hi_b = np.searchsorted(q_b, queries), np.searchsorted(q_b, queries, "right")
+        ids_a, ids_b = self.doc_a.source_id, self.doc_b.source_id
+        return [
+            InventoryChange(
+                self.common[i],
+                tuple(str(s) for s in ids_b[rows_b[b0:b1]]),
+                tuple(str(s) for s in ids_a[rows_a[a0:a1]]),
+            )
+            for i, a0, a1, b0, b1 in zip(queries.tolist(), lo_a.tolist(), hi_a.tolist(),
+                                         lo_b.tolist(), hi_b.tolist(), strict=True)
+        ]
+
+
+def compare(
+    doc_a: Document,
+    doc_b: Document,
+    conventions: Conventions | None = None,
+    *,
+    resamples: int = 10000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    bootstrap_resamples: int | None = None,
+    evaluation_a: Evaluation | None = None,
+    evaluation_b: Evaluation | None = None,
+) -> Comparison:
+    """Compare the rankings of ``doc_a`` (A) and ``doc_b`` (B).
+
+    Parameters
+    ----------
+    doc_a, doc_b : Document
+        The two documents; queries are matched by id, candidates by source id.
+    conventions : Conventions, optional
+        Applied to both; defaults to A's.
+    resamples : int
+        Random sign vectors of the randomization test (every one of the
+        ``2**n`` when that is not more).
+    seed : int
+        Seeds both the randomization test and the bootstrap.
+    confidence : float
+        Of the bootstrap percentile interval.
+    bootstrap_resamples : int, optional
+        Defaults to ``resamples``.
+    evaluation_a, evaluation_b : Evaluation, optional
+        ``evaluate(doc_a, conventions)`` (and of ``doc_b``) when the caller
+        has it already (the command line evaluates each run as it is read).
+
+    Examples
+    --------
+    >>> a = Document.from_columns(query=["q", "q"], source_id=["x", "y"],
+    ...                           score=[2, 1], grade=[0, 1])
+    >>> b = Document.from_columns(query=["q", "q"], source_id=["x", "y"],
+    ...                           score=[1, 2], grade=[0, 1])
+    >>> c = compare(a, b)
+    >>> round(float(c.delta[0, 0]), 6), c.query_deltas()[0].outcome  # 1 - 1/log2(3)
+    (0.36907, 'win')
+    """
+    conv = conventions or doc_a.conventions
+    _check_arguments(resamples, confidence, conv, (evaluation_a, doc_a), (evaluation_b, doc_b))
+    boot_n = bootstrap_resamples or resamples
+    queries = align_queries(doc_a, doc_b)
+    # Two lanes, each evaluating one side and working out its NDCG under the
+    # other tie rules; then the alignment of the candidates runs on the second
+    # while the resampling runs here. The array work releases the GIL, so on
+    # two cores the lanes overlap; the results do not depend on it.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        lane = pool.submit(_side, doc_b, evaluation_b, conv)
+        try:
+            a = _side(doc_a, evaluation_a, conv)
+        finally:
+            b = lane.result()
+        ev_a, ev_b = a.evaluation, b.evaluation
+        aligned = pool.submit(_align, ev_a, ev_b, queries)
+        try:
+            values = _Paired.of(ev_a, ev_b, queries, conv.weighting)
+            stats = resampling(values.delta, values.weight, values.paired, resamples, seed,
+                               boot_n, confidence)
+            ties = tie_sensitivity(conv, a, b, queries, values.delta, values.paired)
+            summary_a, summary_b = summarize(ev_a), summarize(ev_b)
+        finally:
+            partner_a, partner_b, changes, across = aligned.result()
+    tests = [_paired_test(values, j, k, conv.weighting, stats[j], seed, confidence, boot_n)
+             for j, k in enumerate(conv.cutoffs)]
+    result = Comparison(
+        doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=queries.common,
+        qa=queries.qa, qb=queries.qb, only_a=queries.only_a, only_b=queries.only_b,
+        ndcg_a=values.ndcg_a, ndcg_b=values.ndcg_b, delta=values.delta, summary_a=summary_a,
+        summary_b=summary_b, tests=tests, ties=ties, changes=changes, partner_a=partner_a,
+        partner_b=partner_b, row_common_a=queries.row_common_a,
+        row_common_b=queries.row_common_b,
+    )
+    result.__dict__["_across"] = across
+    return result
+
+
+def _check_arguments(
+    resamples: int, confidence: float, conv: Conventions,
+    *given: tuple[Evaluation | None, Document],
+) -> None:
+    if resamples < 1:
+        raise InputError("the number of resamples must be at least 1")
+    if not 0.0 < confidence < 1.0:
+        raise InputError("the confidence level must lie strictly between 0 and 1")
+    for ev, doc in given:
+        if ev is not None and (ev.doc is not doc or ev.conventions != conv):
+            raise ValueError("an evaluation given is not of its document under these conventions")
+
+
+def _side(doc: Document, ev: Evaluation | None, conv: Conventions) -> Side:
+    """One lane of :func:`compare`: the evaluation, and NDCG under the other tie rules."""
+    ev = evaluate(doc, conv) if ev is None else ev
+    ev.tie_first_rank  # noqa: B018 - what the alignment reads, worked out in this lane
+    return Side(ev, *tie_facts(ev, [r for r in TieRule if r is not conv.ties]))
+
+
+def _align(
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment
+) -> tuple[IntArray, IntArray, WhatChanged, Across]:
+    """The other lane of :func:`compare`: the candidates matched, and what changed."""
+    pa, pb, across = align_candidates(ev_a, ev_b, queries)
+    return pa, pb, what_changed(ev_a, ev_b, queries, pb, across), across
+
+
+@dataclass
+class _Paired:
+    """Both NDCG values and the delta of the shared queries (queries x
+    cutoffs), A's query weights, which queries have one, and which enter the
+    paired statistics (a delta and a weight)."""
+
+    ndcg_a: FloatArray
+    ndcg_b: FloatArray
+    delta: FloatArray
+    weight: FloatArray
+    has_weight: BoolArray
+    paired: BoolArray
+
+    @classmethod
+    def of(cls, ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
+           weighting: Weighting) -> _Paired:
+        ndcg_a = ev_a.ndcg[queries.qa]
+        ndcg_b = ev_b.ndcg[queries.qb]
+        delta = ndcg_b - ndcg_a
+        w_all = query_weights(ev_a.doc, weighting)[queries.qa]
+        has_w = ~np.isnan(w_all) & (w_all > 0)
+        paired = ~np.isnan(delta) & has_w[:, None]
+        return cls(ndcg_a, ndcg_b, delta, w_all, has_w, paired)
+
+
+def _paired_test(
+    v: _Paired,
+    j: int,
+    k: int | None,
+    weighting: Weighting,
+    stats: tuple[float, str, int, float, float],
+    seed: int,
+    confidence: float,
+    boot_n: int,
+) -> PairedTest:
+    """The paired statistics at cutoff index ``j`` (``stats`` from
+    :func:`~core.analysis.compare.statistics.resampling`)."""
+    ndcg_a, ndcg_b, delta = v.ndcg_a, v.ndcg_b, v.delta
+    rows = np.flatnonzero(v.paired[:, j])
+    w = v.weight[rows]
+    p, method, used, low, high = stats
+    if rows.size:
+        wsum = float(w.sum())
+        mean_a = float(np.dot(w, ndcg_a[rows, j]) / wsum)
+        mean_b = float(np.dot(w, ndcg_b[rows, j]) / wsum)
+        mean_d = float(np.dot(w, delta[rows, j]) / wsum)
+    else:
+        mean_a = mean_b = mean_d = math.nan
+    s = sign(delta[rows, j])
+    no_a = np.isnan(ndcg_a[:, j])
+    no_b = np.isnan(ndcg_b[:, j]) & ~no_a
+    reasons = {
+        "without a value in A": int(np.count_nonzero(no_a)),
+        "without a value in B": int(np.count_nonzero(no_b)),
+        "without a weight": int(np.count_nonzero(~v.has_weight & ~no_a & ~no_b)),
+    }
+    return PairedTest(
+        k, int(rows.size), weighting, _float_or_none(mean_a), _float_or_none(mean_b),
+        _float_or_none(mean_d), int(np.count_nonzero(s > 0)), int(np.count_nonzero(s == 0)),
+        int(np.count_nonzero(s < 0)), _float_or_none(p), method, used, seed,
+        _float_or_none(low), _float_or_none(high), confidence, boot_n,
+        {why: n for why, n in reasons.items() if n},
+    )

@@ -1,0 +1,183 @@
+"""Reading the two inputs of a comparison.
+
+Two TREC runs joined with one qrels file (:func:`load_pair`,
+:func:`read_judged_pair`), two worksheets with their own grades
+(:func:`load_pair`), or a run graded with the grades of the document open in
+the editor (:func:`run_with_judgments`, :func:`load_against`). The documents
+are handed to :func:`core.analysis.compare.compare`; nothing here compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import InputError
+from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
+from core.io.trec import QrelsColumns, Run, document_from_trec
+from core.model.document import Document, GradeState
+
+__all__ = [
+    "check_exist",
+    "load_against",
+    "load_pair",
+    "read_judged_pair",
+    "run_with_judgments",
+]
+
+FloatArray = npt.NDArray[np.float64]
+T = TypeVar("T")
+
+
+def load_pair(
+    run_a: str | Path, run_b: str | Path, qrels: str | Path | None = None
+) -> tuple[Document, Document]:
+    """Read the two inputs of a comparison.
+
+    With ``qrels``, both are TREC runs joined with the same judgments;
+    without, each is a worksheet (CSV/TSV or workbook) with its own grades.
+    Raises :class:`InputError` naming the file for a missing or unreadable
+    input, and for a run none of whose queries is judged.
+    """
+    check_exist(run_a, run_b, qrels)
+    if qrels is None:
+        return load_document(run_a), load_document(run_b)
+    judgments = QrelsColumns(qrels)
+    return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
+
+
+def check_exist(*paths: str | Path | None) -> None:
+    """Raise :class:`InputError` naming the first of ``paths`` that does not exist."""
+    for name in paths:
+        if name is not None and not Path(name).exists():
+            raise InputError("no such file", file=str(name), hint="check the path")
+
+
+def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
+    doc = document_from_trec(run, judgments)
+    if doc.n_queries == 0:
+        name = run.path if isinstance(run, Run) else run
+        raise InputError(
+            f"no query of the run {name} has judgments in this file",
+            file=str(judgments.path), hint="check that run and qrels use the same query ids",
+        )
+    return doc
+
+
+def read_judged_pair(
+    run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T]
+) -> tuple[Document, Document, T, T]:
+    """Both runs read, joined with ``qrels`` and handed to ``then`` (the
+    command line evaluates them), B on a second thread while A here, the qrels
+    read on a third while the runs are (the reading and the array work release
+    the GIL, so two cores share it; each file is read on one thread).
+
+    Returns both documents and what ``then`` made of each.
+    """
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        judgments = pool.submit(QrelsColumns, qrels, threads=1)
+
+        def one(path: str | Path) -> tuple[Document, T]:
+            run = Run(path, threads=1)
+            doc = _judged_run(run, judgments.result())
+            del run
+            return doc, then(doc)
+
+        lane = pool.submit(one, run_b)
+        doc_a, ev_a = one(run_a)
+        doc_b, ev_b = lane.result()
+    return doc_a, doc_b, ev_a, ev_b
+
+
+def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:
+    """A TREC run graded with another document's current grades.
+
+    For comparing a run against the document open in the editor: the run's
+    queries that ``judgments`` holds are kept (as trec_eval keeps the queries
+    in both files); a run row whose source ``judgments`` lists in that query
+    takes its grade and grade state (unknown and unrateable included), other
+    run rows are unknown; sources ``judgments`` lists but the run did not
+    retrieve are added without a score. Conventions, judgment version and
+    query weights are those of ``judgments``; the run's rank column is
+    ignored.
+
+    Parameters
+    ----------
+    run : str, Path or core.io.trec.Run
+        The run file (or one already read).
+    judgments : Document
+        The document whose grades judge the run.
+
+    Raises
+    ------
+    InputError
+        When no query of the run is in ``judgments``, or the run lists a
+        source twice for one query.
+    """
+    run = run if isinstance(run, Run) else Run(run)
+    name = str(run.path)
+    index = {q: i for i, q in enumerate(judgments.query_ids)}
+    run_query, run_source = run.query, run.source
+    keep = [i for i, q in enumerate(run_query) if q in index]
+    if not keep:
+        raise InputError(
+            "no query of this run is in the open document", file=name,
+            hint="check that the run and the document use the same query ids",
+        )
+    row_of = {
+        (int(q), str(s)): r
+        for r, (q, s) in enumerate(zip(judgments.query.tolist(), judgments.source_id,
+                                       strict=True))
+    }
+    matched = np.fromiter(
+        (row_of.get((index[run_query[i]], run_source[i]), -1) for i in keep), np.int64, len(keep)
+    )
+    queries = list(dict.fromkeys(run_query[i] for i in keep))
+    seen = np.zeros(len(judgments), dtype=bool)
+    seen[matched[matched >= 0]] = True
+    extra_parts = [judgments.members(index[q]) for q in queries]
+    extra = np.concatenate(extra_parts) if extra_parts else np.zeros(0, dtype=np.int64)
+    extra = extra[~seen[extra]]
+    rows = np.concatenate([matched, extra])
+    has = rows >= 0
+    safe = np.where(has, rows, 0)
+    grade = np.where(has, judgments.grade[safe], np.nan)
+    state = np.where(has, judgments.state[safe], np.int8(GradeState.UNKNOWN)).astype(np.int8)
+    reason = [str(judgments.reason[r]) if r >= 0 else "" for r in rows.tolist()]
+    version = [str(judgments.version[r]) if r >= 0 else "" for r in rows.tolist()]
+    score = np.concatenate([run.score[keep], np.full(extra.size, np.nan)])
+    query = [run_query[i] for i in keep] + [judgments.query_ids[int(q)]
+                                            for q in judgments.query[extra]]
+    source = [run_source[i] for i in keep] + [str(s) for s in judgments.source_id[extra]]
+
+    def weights(values: FloatArray) -> dict[str, float]:
+        return {q: float(values[index[q]]) for q in queries if not np.isnan(values[index[q]])}
+
+    return Document.from_columns(
+        query=query, source_id=source, score=score, grade=grade, state=state,
+        reason=reason, version=version, query_order=queries,
+        frequency=weights(judgments.frequency), importance=weights(judgments.importance),
+        conventions=judgments.conventions, judgment_version=judgments.judgment_version,
+        name=Path(name).stem, source=name,
+    )
+
+
+def load_against(path: str | Path, judgments: Document) -> Document:
+    """The second document of a comparison with the open one.
+
+    A TREC run file is graded with ``judgments`` (:func:`run_with_judgments`);
+    anything else is read as a worksheet with its own grades
+    (:func:`core.io.load.load_document`).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", file=str(path), hint="check the path")
+    if path.is_file() and path.suffix.lower() not in WORKBOOK_SUFFIXES and (
+            looks_like_trec_run(path)):
+        return run_with_judgments(path, judgments)
+    return load_document(path)

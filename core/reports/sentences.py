@@ -1,0 +1,66 @@
+"""Sentences that state a result with every convention behind it.
+
+One reproducible sentence per query (:func:`query_sentence`) and per mean
+(:func:`summary_sentence`); the phrase naming what a mean left out is
+:func:`core.analysis.aggregate.excluded_phrase` (re-exported here), so every
+report spells it the same way.
+"""
+
+from __future__ import annotations
+
+from core.analysis.aggregate import CutoffSummary, excluded_phrase
+from core.engine.evaluation import Evaluation, Status
+from core.model.conventions import format_cutoff
+
+__all__ = ["excluded_phrase", "query_sentence", "summary_sentence"]
+
+
+def _conventions_clause(ev: Evaluation, k: int | None) -> str:
+    c = ev.conventions
+    cut = "the whole list" if k is None else f"k = {k}"
+    return (
+        f"under {c.gain.label} ({c.gain.formula}), {c.discount.label} "
+        f"({c.discount.formula}), {cut} applied to both the actual and the ideal list, "
+        f"ideal inventory: {c.ideal.label}, ties: {c.ties.label}, "
+        f"{c.unknown.label}, {c.zero_ideal.label}"
+    )
+
+
+def _version(ev: Evaluation) -> str:
+    v = ev.doc.judgment_version
+    return f"judgment version {v!r}" if v else "judgment version not declared"
+
+
+def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
+    """One reproducible sentence for query ``q`` at cutoff index ``j``."""
+    k = ev.cutoffs[j]
+    doc = ev.doc
+    name = f"ranked list {doc.name!r}" if doc.name else "the ranked list"
+    head = f"For query {doc.query_ids[q]!r}, {name} ({int(ev.n_ranked[q])} ranked candidates)"
+    inv = f"{int(ev.n_inventory[q])} candidates in the ideal inventory"
+    st = ev.status(q, j)
+    at = f"NDCG@{format_cutoff(k)}"
+    if st is Status.OK:
+        body = (
+            f"reached {at} = {ev.ndcg[q, j]:.4f} (DCG {ev.dcg[q, j]:.4f} / ideal DCG "
+            f"{ev.idcg[q, j]:.4f})"
+        )
+    elif st is Status.UNDEFINED:
+        body = f"has no {at}: {st.reason}"
+    else:
+        body = (
+            f"has no {at} yet: {int(ev.n_open[q])} of {int(ev.n_inventory[q])} grades are "
+            "not known"
+        )
+    return f"{head} {body} {_conventions_clause(ev, k)}; {inv}; {_version(ev)}."
+
+
+def summary_sentence(ev: Evaluation, s: CutoffSummary) -> str:
+    """One sentence for a mean, with its population and conventions."""
+    at = f"NDCG@{format_cutoff(s.k)}"
+    value = f"{s.mean:.4f}" if s.mean is not None else "not defined (no query included)"
+    return (
+        f"The {s.weighting.label} of {at} over {s.included} of {ev.doc.n_queries} queries is "
+        f"{value} ({excluded_phrase(s.excluded)}) {_conventions_clause(ev, s.k)}; "
+        f"{_version(ev)}."
+    )

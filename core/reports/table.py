@@ -1,0 +1,152 @@
+"""Evaluations and comparisons as plain-text tables (the ``--format table`` output).
+
+Each table states the conventions first; each mean names what it left out.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, TextIO
+
+from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
+from core.analysis.bounds import ndcg_bounds
+from core.engine.evaluation import Evaluation, Status
+from core.model.conventions import Conventions, format_cutoff
+
+if TYPE_CHECKING:
+    from core.analysis.compare import Comparison
+
+__all__ = ["print_comparison", "print_table"]
+
+
+def _fmt(x: float | None, signed: bool = False) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return f"{x:+.4f}" if signed else f"{x:.4f}"
+
+
+def _write_conventions(conv: Conventions, out: TextIO) -> int:
+    """The conventions, one a line; returns the width of their names."""
+    width = max(len(a) for a, _, _ in conv.describe())
+    for name, choice, formula in conv.describe():
+        out.write(f"  {name:<{width}}  {choice}  [{formula}]\n")
+    return width
+
+
+def _write_rows(heads: list[str], rows: list[list[str]], out: TextIO) -> None:
+    """Left-aligned columns, each as wide as its widest cell."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(heads)]
+    out.write("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip() + "\n")
+    for r in rows:
+        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
+
+
+def print_table(ev: Evaluation, out: TextIO) -> None:
+    """The ``evaluate --format table`` report: conventions, NDCG per query
+    and cutoff (an interval where unknown grades leave it open), the means."""
+    out.write("Conventions\n")
+    width = _write_conventions(ev.conventions, out)
+    if ev.doc.judgment_version:
+        out.write(f"  {'judgments':<{width}}  version {ev.doc.judgment_version}\n")
+    out.write("\n")
+    heads = ["query", "status", "judged"] + [f"NDCG@{format_cutoff(k)}" for k in ev.cutoffs]
+    rows = []
+    for q in range(ev.doc.n_queries):
+        cells = [
+            ev.doc.query_ids[q],
+            ev.query_status(q).value,
+            f"{int(ev.n_judged[q])}/{int(ev.n_total[q])}",
+        ]
+        for j in range(len(ev.cutoffs)):
+            st = ev.status(q, j)
+            if st is Status.OK:
+                cells.append(_fmt(ev.ndcg[q, j]))
+            elif st is Status.UNRESOLVED:
+                b = ndcg_bounds(ev, q, j)
+                approx = "" if b.exact else "~"
+                cells.append(f"[{_fmt(b.low)}, {_fmt(b.high)}]{approx}")
+            else:
+                cells.append(st.value)
+        rows.append(cells)
+    _write_rows(heads, rows, out)
+    out.write("\n")
+    for s in summarize(ev):
+        out.write(
+            f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
+            f"({s.weighting.label}; {excluded_phrase(s.excluded)})\n"
+        )
+    if any(ev.status_code.ravel() == 2):
+        out.write("\n[low, high]: the interval unknown grades could still produce "
+                  "(~ marks an outer interval)\n")
+
+
+def _summary_text(s: CutoffSummary) -> str:
+    return f"{_fmt(s.mean)} over {s.included} queries ({excluded_phrase(s.excluded)})"
+
+
+def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: str = "") -> None:
+    """The ``compare --format table`` report: the conventions, what changed,
+    then per cutoff the queries' deltas, the means and the paired statistics."""
+    # Imported here: the comparison package loads only when a comparison is
+    # reported, so ``evaluate`` starts without it.
+    from core.analysis.compare.changes import few
+
+    out.write(f"A: {name_a or c.doc_a.name or 'first run'}\n")
+    out.write(f"B: {name_b or c.doc_b.name or 'second run'}\n\n")
+    out.write("Conventions (applied to both)\n")
+    _write_conventions(c.conventions, out)
+    out.write("\n")
+    out.write(
+        f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A{few(c.only_a)}, "
+        f"{len(c.only_b)} only in B{few(c.only_b)}\n"
+    )
+    out.write("What changed: " + c.changes.sentence() + "\n")
+    for line in c.changes.details():
+        out.write(f"  {line}\n")
+        if line.startswith("candidate inventory:") and c.changes.inventory_queries:
+            inventory = c.inventory(limit=5)
+            for item in inventory:
+                out.write(
+                    f"    {item.query}: added {len(item.added)}{few(item.added, 3)}, "
+                    f"removed {len(item.removed)}{few(item.removed, 3)}\n"
+                )
+            more = c.changes.inventory_queries - len(inventory)
+            if more > 0:
+                out.write(f"    ... and {more} more queries (all in --format json)\n")
+    for j, k in enumerate(c.cutoffs):
+        _write_cutoff(c, j, k, out)
+
+
+def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO) -> None:
+    """One cutoff of :func:`print_comparison`."""
+    at = f"NDCG@{format_cutoff(k)}"
+    out.write(
+        f"\n{at} per query (delta = B - A, largest |delta| first; candidates that moved, "
+        f"entered or left the cut at k = {format_cutoff(k)})\n"
+    )
+    counts = c.movement_counts(j)
+    index = {q: i for i, q in enumerate(c.common)}
+    kinds = ["moved", "entered", "left"]
+    if counts["regraded"].any():
+        kinds.insert(1, "regraded")
+    heads = ["query", "A", "B", "delta", "outcome", *kinds]
+    rows = []
+    for qd in c.query_deltas(j):
+        i = index[qd.query]
+        a = _fmt(qd.ndcg_a) if qd.ndcg_a is not None else qd.status_a.value
+        b = _fmt(qd.ndcg_b) if qd.ndcg_b is not None else qd.status_b.value
+        rows.append([
+            qd.query, a, b, _fmt(qd.delta, signed=True), qd.outcome,
+            *(str(int(counts[kind][i])) for kind in kinds),
+        ])
+    _write_rows(heads, rows, out)
+    out.write(f"mean {at} of A = {_summary_text(c.summary_a[j])}\n")
+    out.write(f"mean {at} of B = {_summary_text(c.summary_b[j])}\n")
+    out.write(c.tests[j].sentence() + "\n")
+    ts = c.ties[j]
+    per = ", ".join(f"{r} {n}" for r, n in ts.per_rule.items())
+    out.write(
+        f"Tie rules: {ts.count} queries' delta changes sign or vanishes under another tie "
+        f"rule than {ts.rule.value} ({per}; {ts.with_ties} queries have tied scores)\n"
+    )
