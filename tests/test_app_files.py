@@ -242,7 +242,7 @@ def test_a_failed_save_leaves_the_old_file_byte_identical(
         def replace(src: Any, dst: Any) -> None:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         monkeypatch.setattr(os, "replace", replace)
-        expected = "could not save: No space left on device; the previous file is unchanged"
+        expected = "could not save: the disk is full; the previous file is unchanged"
     elif failure == "disk full mid-write":
         real = Path.write_text
 
@@ -250,14 +250,14 @@ def test_a_failed_save_leaves_the_old_file_byte_identical(
             real(self, text[: len(text) // 2], *args, **kwargs)
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         monkeypatch.setattr(Path, "write_text", half)
-        expected = "could not save: No space left on device; the previous file is unchanged"
+        expected = "could not save: the disk is full; the previous file is unchanged"
     else:
         import tempfile
 
         def denied(*args: Any, **kwargs: Any) -> Any:
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
         monkeypatch.setattr(tempfile, "mkstemp", denied)
-        expected = "cannot write here: Permission denied (choose a folder you can write to)"
+        expected = "cannot write here: permission denied (choose a folder you can write to)"
     assert not ops.save(blocking=True)
     assert boxes.shown == [f"{sheet}: {expected}"]
     assert sheet.read_bytes() == before

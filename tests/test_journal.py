@@ -150,19 +150,66 @@ def test_journal_for_a_different_file_is_not_applied(sheet: Path, tmp_path: Path
     assert target.grade[0] == 1.0
 
 
-def test_a_file_saved_after_the_journal_wins(sheet: Path):
+def test_a_journal_replays_only_over_the_file_it_was_made_on(sheet: Path):
     doc = read_delimited(sheet)
     journal = Journal(sheet)
     doc.set_grade(0, 3.0, who="ana")
     journal.record_grade(doc, 0, who="ana")
     assert journal.is_pending()
-    st = journal.file.stat()
-    os.utime(sheet, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
-    assert not journal.is_pending()
-    os.utime(journal.file, ns=(st.st_atime_ns, st.st_mtime_ns + 2 * 10**9))
+    st = sheet.stat()
+    os.utime(sheet, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # touched, same bytes
     assert journal.is_pending()
+    assert not journal.is_stale()
+    with sheet.open("a") as fh:  # a colleague appends a row
+        fh.write("case-A,Z,v1,0.5,1,,\n")
+    assert not journal.is_pending()  # never replayed over the newer file
+    assert journal.is_stale()
+    os.utime(journal.file)  # however new the journal is
+    assert not journal.is_pending()
+    aside = journal.set_aside()
+    assert aside is not None
+    assert aside.exists()
+    assert ".stale-" in aside.name
+    assert not journal.exists()
+    assert not Journal(sheet).is_stale()
+
+
+def test_a_journal_survives_its_file_being_gone(sheet: Path):
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    doc.set_grade(0, 3.0, who="ana")
+    journal.record_grade(doc, 0, who="ana")
     sheet.unlink()  # the file is gone: the journal is what is left
     assert journal.is_pending()
+
+
+def test_one_journal_whatever_path_opened_the_file(sheet: Path, tmp_path: Path):
+    link = tmp_path / "link.csv"
+    link.symlink_to(sheet)
+    doc = read_delimited(link)
+    by_link = Journal(link)
+    doc.set_grade(0, 3.0, who="ana")
+    by_link.record_grade(doc, 0, who="ana")
+    by_target = Journal(sheet)
+    assert by_target.file == by_link.file
+    assert by_target.is_pending()
+
+
+def test_a_journal_of_an_earlier_version_keeps_the_time_rule(sheet: Path):
+    journal = Journal(sheet)
+    doc = read_delimited(sheet)
+    doc.set_grade(0, 3.0, who="ana")
+    journal.record_grade(doc, 0, who="ana")
+    lines = journal.file.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["base"] = {"size": 1, "mtime_ns": 1}  # what version 1 wrote
+    journal.close()
+    journal.file.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    st = journal.file.stat()
+    os.utime(sheet, ns=(st.st_atime_ns, st.st_mtime_ns - 10**9))
+    assert journal.is_pending()
+    os.utime(sheet, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert journal.is_stale()
 
 
 def journaled(doc: Document, journal: Journal) -> tuple[Worksheet, list[int]]:

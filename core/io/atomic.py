@@ -1,28 +1,86 @@
-"""Write files so that the previous version survives any failure."""
+"""Write files so that the previous version survives any failure.
+
+The new content goes to a temporary file beside the target, is forced to
+disk, then replaces the target in one step. The target is the file itself:
+a symbolic link is followed (the link stays a link to the updated file), the
+file's permissions are kept, and a file whose write permission is off is
+refused rather than silently replaced.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from core.errors import InputError
+from core.io.identity import real_path
 
-__all__ = ["atomic_write", "atomic_write_text"]
+__all__ = ["atomic_write", "atomic_write_text", "check_writable"]
+
+_REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOENT: "the folder is gone",
+}
+
+
+def _os_error(exc: BaseException) -> OSError | None:
+    """The operating system's error behind ``exc`` (a writer library may wrap it)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _reason(exc: OSError) -> str:
+    return _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+
+
+def check_writable(path: str | Path) -> None:
+    """Raise :class:`InputError` when ``path`` exists as a file whose write
+    permission is off (a file marked read-only is never replaced), or is not
+    a regular file."""
+    target = real_path(path)
+    try:
+        st = target.stat()
+    except OSError:
+        return  # a new file
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError("this is not a regular file", file=str(path),
+                         hint="choose a file name, not a folder or device")
+    if not st.st_mode & stat.S_IWUSR:
+        raise InputError("the file is read-only; it was not changed", file=str(path),
+                         hint="save under another name, or make the file writable first")
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Call ``write(tmp)`` on a temporary file beside ``path``, flush it to
-    disk, then replace ``path``. On any failure ``path`` is left as it was."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
+    """Call ``write(tmp)`` on a temporary file beside ``path``'s real file,
+    flush it to disk, then replace that file. On any failure ``path`` is left
+    as it was and one :class:`InputError` says why."""
+    check_writable(path)
+    target = real_path(path)
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                        dir=target.parent)
     except OSError as exc:
         raise InputError(
-            f"cannot write here: {exc.strerror or exc}", file=str(path),
+            f"cannot write here: {_reason(exc)}", file=str(path),
             hint="choose a folder you can write to",
         ) from exc
     os.close(fd)
@@ -32,13 +90,14 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         with contextlib.suppress(OSError):
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise InputError(
-            f"could not save: {exc.strerror or exc}; the previous file is unchanged",
-            file=str(path),
-        ) from exc
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except Exception as exc:
+        cause = _os_error(exc)
+        if cause is None:
+            raise
+        raise InputError(f"could not save: {_reason(cause)}; the previous file is unchanged",
+                         file=str(path)) from exc
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()

@@ -4,8 +4,12 @@ Each edit appends one JSON line to a journal file and forces it to disk
 (``flush`` + ``os.fsync``), so a crash, a power cut or ``kill -9`` loses no
 acknowledged edit. The journal lives under
 ``$XDG_STATE_HOME/ndcg-worksheet/journal/`` and is keyed by the document's
-absolute path (or ``untitled``). Saving clears it; opening a file whose
-journal is newer than the file offers to replay it.
+real path (symbolic links resolved, so the file has one journal whatever path
+opened it), or ``untitled``. Its header records the file as it was read
+(:class:`core.io.identity.FileState`: size, time, content digest). Saving
+clears it; opening the same, unchanged file offers to replay it. A journal
+whose file changed on disk since is *stale*: it is never replayed over the
+newer file (the editor sets it aside and says so).
 
 Entries record the *resulting* state of a candidate (grade, state, reason,
 note), never a difference, so undo and redo are journaled like any other edit
@@ -37,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import ConventionError
+from core.io.identity import FileState, real_path
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.session import Changes
@@ -122,8 +127,11 @@ class Journal:
     """
 
     def __init__(self, path: str | Path | None, *, directory: str | Path | None = None,
-                 background_fsync: bool = False) -> None:
-        self.path: Path | None = Path(os.path.abspath(path)) if path is not None else None
+                 background_fsync: bool = False, base: FileState | None = None) -> None:
+        self.path: Path | None = real_path(path) if path is not None else None
+        #: The file as the document was read from it (taken at the first edit
+        #: when not given).
+        self.base = base
         self.directory = Path(directory) if directory is not None else journal_dir()
         self.file = self.directory / f"{_key(self.path)}.jsonl"
         self._fh: Any = None
@@ -153,23 +161,45 @@ class Journal:
         return None
 
     def is_pending(self) -> bool:
-        """True when unsaved edits of this document are in the journal.
+        """True when unsaved edits of this document are in the journal and
+        may be replayed: the journal belongs to this path, holds at least one
+        edit, and the file is the one the edits were made on (or is gone)."""
+        return self._edits_for_this_path() and not self._file_changed()
 
-        The journal must belong to this path, hold at least one edit and be
-        newer than the file (a file saved after the journal was written wins).
-        """
+    def is_stale(self) -> bool:
+        """True when the journal holds edits of this path, but the file
+        changed on disk since they were made: they must not be replayed."""
+        return self._edits_for_this_path() and self._file_changed()
+
+    def _edits_for_this_path(self) -> bool:
         header = self.header()
         if header is None or header.get("path") != (str(self.path) if self.path else None):
             return False
-        if not self.entries():
-            return False
-        if self.path is None:
-            return True
+        return bool(self.entries())
+
+    def _file_changed(self) -> bool:
+        if self.path is None or not self.path.exists():
+            return False  # untitled, or the file is gone: the journal is all there is
+        header = self.header() or {}
+        base = FileState.from_dict(header.get("base"))
+        if base is not None:
+            return not base.matches(self.path)
+        # A journal of an earlier version (no digest): a file saved after it wins.
         try:
-            file_mtime = self.path.stat().st_mtime_ns
+            return self.file.stat().st_mtime_ns < self.path.stat().st_mtime_ns
         except OSError:
-            return True  # the file is gone: the journal is all that is left
-        return self.file.stat().st_mtime_ns >= file_mtime
+            return False
+
+    def set_aside(self) -> Path | None:
+        """Rename a stale journal so that it is kept but never replayed;
+        returns where it went."""
+        self.close()
+        if not self.file.exists():
+            return None
+        stamp = _now().replace(":", "").replace("-", "")[:15]
+        target = self.file.with_name(f"{self.file.stem}.stale-{stamp}.jsonl")
+        os.replace(self.file, target)
+        return target
 
     @classmethod
     def pending(cls, path: str | Path | None, *, directory: str | Path | None = None) -> bool:
@@ -270,7 +300,7 @@ class Journal:
             header = {
                 "kind": "header", "format": FORMAT,
                 "path": str(self.path) if self.path else None, "created": _now(),
-                "base": self._base_stat(),
+                "base": self._base(),
             }
             fh.write((json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8"))
             fh.flush()
@@ -284,14 +314,10 @@ class Journal:
         self._fh = fh
         return fh
 
-    def _base_stat(self) -> dict[str, int] | None:
-        if self.path is None:
-            return None
-        try:
-            st = self.path.stat()
-        except OSError:
-            return None
-        return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    def _base(self) -> dict[str, Any] | None:
+        if self.base is None and self.path is not None:
+            self.base = FileState.of(self.path)
+        return self.base.to_dict() if self.base is not None else None
 
     def _cut_torn_tail(self) -> None:
         """Drop a half-written last line so the next entry starts on its own line."""
@@ -319,11 +345,17 @@ class Journal:
         with contextlib.suppress(FileNotFoundError):
             self.file.unlink()
 
-    def move_to(self, path: str | Path | None) -> None:
+    def move_to(self, path: str | Path | None, base: FileState | None = None) -> None:
         """Key the journal by a new path (after Save As); the old one is removed."""
         self.clear()
-        self.path = Path(os.path.abspath(path)) if path is not None else None
+        self.path = real_path(path) if path is not None else None
         self.file = self.directory / f"{_key(self.path)}.jsonl"
+        self.base = base
+
+    def rebase(self, base: FileState | None) -> None:
+        """The file was saved: later edits are journaled against this state."""
+        self.clear()
+        self.base = base
 
     # -- reading ------------------------------------------------------------------------
     def _read(self) -> tuple[list[dict[str, Any]], list[str]]:

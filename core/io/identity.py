@@ -1,0 +1,99 @@
+"""What a file on disk was when it was read, to tell later whether someone
+else changed it.
+
+The editor keeps the :class:`FileState` of the file it opened (or last
+saved): Save asks before writing over a file changed on disk since, and the
+crash journal records it, so that edits journaled against one version of a
+file are never replayed over another. Paths are compared by their real path,
+so a file opened through a symbolic link and later by its target (as Open
+Recent stores it) is one file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FileState", "real_path"]
+
+_PIECE = 1 << 20
+
+
+def real_path(path: str | Path) -> Path:
+    """``path`` absolute, with every symbolic link resolved (the file itself)."""
+    return Path(os.path.realpath(path))
+
+
+def _digest(path: Path) -> str:
+    sha = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while piece := fh.read(_PIECE):
+            sha.update(piece)
+    return sha.hexdigest()
+
+
+@dataclass(frozen=True)
+class FileState:
+    """A file's size, modification time and content digest at one moment.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> (folder / "a.csv").write_text("query,source_id\\n")
+    16
+    >>> state = FileState.of(folder / "a.csv")
+    >>> state.matches(folder / "a.csv")
+    True
+    >>> _ = (folder / "a.csv").write_text("query,source_id\\nq,d\\n")
+    >>> state.matches(folder / "a.csv")
+    False
+    """
+
+    size: int
+    mtime_ns: int
+    digest: str
+
+    @classmethod
+    def of(cls, path: str | Path) -> FileState | None:
+        """The state of ``path`` now; None when it cannot be read."""
+        try:
+            st = os.stat(path)
+            return cls(st.st_size, st.st_mtime_ns, _digest(Path(path)))
+        except OSError:
+            return None
+
+    def matches(self, path: str | Path) -> bool:
+        """Whether ``path`` holds the same content as when this state was taken
+        (a file only touched, same bytes, still matches)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if st.st_size != self.size:
+            return False
+        if st.st_mtime_ns == self.mtime_ns:
+            return True
+        try:
+            return _digest(Path(path)) == self.digest
+        except OSError:
+            return False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> FileState | None:
+        """Read :meth:`to_dict`'s output back; None for anything else."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            size, mtime, digest = data["size"], data["mtime_ns"], data["digest"]
+        except KeyError:
+            return None
+        if not (isinstance(size, int) and isinstance(mtime, int) and isinstance(digest, str)):
+            return None
+        return cls(size, mtime, digest)
