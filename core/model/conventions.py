@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import ConventionError
+from core.model.numbers import number_text
 
 __all__ = [
     "PRESETS",
@@ -194,10 +195,6 @@ Rounding._TEXT = {
 }
 
 
-def _fmt_number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
 @dataclass(frozen=True)
 class Gain:
     """How a raw grade becomes a gain.
@@ -260,7 +257,7 @@ class Gain:
     def text(self) -> str:
         """The short form, as ``--gain`` takes it."""
         if self.rule is GainRule.TABLE:
-            return ",".join(f"{_fmt_number(g)}={_fmt_number(v)}" for g, v in self.table)
+            return ",".join(f"{number_text(g)}={number_text(v)}" for g, v in self.table)
         return self.rule.value
 
     @property
@@ -357,7 +354,7 @@ class Rubric:
     @property
     def text(self) -> str:
         return ",".join(
-            _fmt_number(g.value) + (f"={g.label}" if g.label else "") for g in self.grades
+            number_text(g.value) + (f"={g.label}" if g.label else "") for g in self.grades
         )
 
     def label_for(self, value: float) -> str | None:

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.model.conventions import Conventions
+from core.model.numbers import number_text
 
 __all__ = ["AuditEntry", "Document", "GradeState", "grade_text"]
 
@@ -42,7 +43,7 @@ class GradeState(IntEnum):
 def grade_text(grade: float, state: int) -> str:
     """How a grade reads for people: the number, ``unknown`` or ``unrateable``."""
     if state == GradeState.NUMBER:
-        return str(int(grade)) if float(grade).is_integer() else repr(float(grade))
+        return number_text(grade)
     return GradeState(state).label
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from core.model.conventions import Rubric
 from core.model.document import GradeState
+from core.model.numbers import number_text
 
 __all__ = [
     "UNKNOWN_WORDS",
@@ -213,8 +214,8 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     if not math.isfinite(value):
         raise ValueError("not a finite number")
     if rubric is not None and not outside_rubric and rubric.label_for(value) is None:
-        allowed = ", ".join(_fmt(v) for v in rubric.values)
-        raise ValueError(f"{_fmt(value)} is not a grade of the rubric ({allowed})")
+        allowed = ", ".join(number_text(v) for v in rubric.values)
+        raise ValueError(f"{number_text(value)} is not a grade of the rubric ({allowed})")
     return PastedGrade(value, GradeState.NUMBER)
 
 
@@ -241,10 +242,6 @@ def parse_grade(
         return read_grade(text, rubric)
     except ValueError as exc:
         return CellError(row, column, text, str(exc))
-
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _number(text: str) -> float | None:
