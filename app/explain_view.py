@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
 from app.compare_view import RowsModel, SignedDelegate, read_only_table, review_menu
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
-from core.model.conventions import PRESETS, Conventions, format_cutoff
+from core.model.conventions import Conventions, format_cutoff
 from core.model.document import Document
+from core.model.presets import PRESETS
 
 __all__ = ["ExplainView", "StepColumn", "StepsModel", "install_explain"]
 

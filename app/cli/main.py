@@ -19,7 +19,6 @@ from core.analysis.bounds import ndcg_bounds
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import NdcgError
 from core.model.conventions import (
-    PRESETS,
     Conventions,
     Gain,
     IdealInventory,
@@ -32,6 +31,7 @@ from core.model.conventions import (
     parse_cutoff,
 )
 from core.model.document import Document
+from core.model.presets import PRESETS
 
 __all__ = ["add_convention_arguments", "conventions_from_args", "main"]
 

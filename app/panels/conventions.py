@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 from app.models import PairTableModel
 from core.errors import ConventionError
 from core.model.conventions import (
-    PRESETS,
     ConsensusRule,
     Conventions,
     DiscountRule,
@@ -47,6 +46,7 @@ from core.model.conventions import (
     format_cutoff,
     parse_cutoff,
 )
+from core.model.presets import PRESETS
 
 __all__ = ["CHOICE_FIELDS", "ConventionsPanel"]
 

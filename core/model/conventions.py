@@ -8,7 +8,7 @@ export all say the same thing (see ``docs/conventions.md``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Self
@@ -20,7 +20,6 @@ from core.errors import ConventionError
 from core.model.numbers import number_text
 
 __all__ = [
-    "PRESETS",
     "ConsensusRule",
     "Conventions",
     "DiscountRule",
@@ -451,12 +450,11 @@ class Conventions:
 
     @classmethod
     def from_preset(cls, name: str, **overrides: Any) -> Conventions:
-        try:
-            base = PRESETS[name]
-        except KeyError as exc:
-            raise ConventionError(
-                f"preset {name!r} is not one of {', '.join(PRESETS)}"
-            ) from exc
+        """Preset ``name`` (see :mod:`core.model.presets`) with ``overrides``."""
+        # The presets are Conventions values, so their module imports this one.
+        from core.model.presets import preset
+
+        base = preset(name)
         return base.replace(**overrides) if overrides else base
 
     def replace(self, **changes: Any) -> Self:
@@ -479,26 +477,11 @@ class Conventions:
         return Rubric.from_values([0.0, *seen.tolist()])
 
     def matching_presets(self) -> list[str]:
-        """Presets whose arithmetic these conventions reproduce."""
-        keys = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
-        out = []
-        for name, preset in PRESETS.items():
-            same = all(getattr(self, k) == getattr(preset, k) for k in keys)
-            table_variant = (
-                name == "trec_eval"
-                and self.gain.rule is GainRule.TABLE
-                and self.gain.negative_as_zero
-                and self.gain.truncate
-                and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
-            )
-            exp_variant = (
-                name == "ranx"
-                and self.gain == Gain(GainRule.EXPONENTIAL, negative_as_zero=True, truncate=True)
-                and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
-            )
-            if same or table_variant or exp_variant:
-                out.append(name)
-        return out
+        """Presets whose arithmetic these conventions reproduce
+        (:func:`core.model.presets.matching_presets`)."""
+        from core.model.presets import matching_presets
+
+        return matching_presets(self)
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(convention, choice label, formula) rows for people."""
@@ -570,47 +553,3 @@ class Conventions:
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Conventions))
-
-PRESETS: dict[str, Conventions] = {
-    "trec_eval": Conventions(
-        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
-        ideal=IdealInventory.JUDGED,
-        ties=TieRule.ID_DESC,
-        unknown=UnknownRule.ZERO,
-        zero_ideal=ZeroIdealRule.ZERO,
-        preset="trec_eval",
-    ),
-    "sklearn": Conventions(
-        gain=Gain(GainRule.LINEAR),
-        ideal=IdealInventory.RANKED,
-        ties=TieRule.AVERAGE,
-        unknown=UnknownRule.ZERO,
-        zero_ideal=ZeroIdealRule.ZERO,
-        preset="sklearn",
-    ),
-    "ranx": Conventions(
-        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
-        ideal=IdealInventory.JUDGED,
-        ties=TieRule.SUPPLIED,
-        unknown=UnknownRule.ZERO,
-        zero_ideal=ZeroIdealRule.ZERO,
-        preset="ranx",
-    ),
-}
-
-def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
-    """The peer's equivalent call for these cutoffs (and gain table)."""
-    ks = [k for k in cutoffs if k is not None]
-    if name == "trec_eval":
-        parts = []
-        if ks:
-            parts.append("-m ndcg_cut." + ",".join(map(str, ks)))
-        if None in cutoffs or not ks:
-            parts.append("-m ndcg" + (f".{gain.text}" if gain.rule is GainRule.TABLE else ""))
-        return "trec_eval " + " ".join(parts) + " QRELS RUN"
-    if name == "sklearn":
-        k = ks[0] if ks else None
-        return f"sklearn.metrics.ndcg_score(y_true, y_score, k={k})"
-    metric = "ndcg_burges" if gain.rule is GainRule.EXPONENTIAL else "ndcg"
-    names = [f"{metric}@{k}" for k in ks] + ([metric] if None in cutoffs else [])
-    return f"ranx.evaluate(qrels, run, {names!r})"
