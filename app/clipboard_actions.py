@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 
 from app.commands import GradeValue
 from app.models import CANDIDATE_ROLE, GridColumn
-from core.model.grades import CellError, PastedGrade, format_range, parse_grades, parse_range
+from core.io.clipboard import format_range, parse_range
+from core.model.grades import CellError, PastedGrade, parse_grades
 
 __all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]
 

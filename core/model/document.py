@@ -13,7 +13,6 @@ import datetime as _dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -21,30 +20,13 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.model.conventions import Conventions
-from core.model.numbers import number_text
+
+# A grade's state and text belong to the grade grammar; importers find them here too.
+from core.model.grades import GradeState, grade_text
 
 __all__ = ["AuditEntry", "Document", "GradeState", "grade_text"]
 
 IntArray = npt.NDArray[np.int64]
-
-
-class GradeState(IntEnum):
-    """What a grade cell holds. Only numbers take part in the arithmetic."""
-
-    NUMBER = 0
-    UNKNOWN = 1
-    UNRATEABLE = 2
-
-    @property
-    def label(self) -> str:
-        return ("number", "unknown", "unrateable")[self.value]
-
-
-def grade_text(grade: float, state: int) -> str:
-    """How a grade reads for people: the number, ``unknown`` or ``unrateable``."""
-    if state == GradeState.NUMBER:
-        return number_text(grade)
-    return GradeState(state).label
 
 
 @dataclass(frozen=True)
