@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.model.conventions import Conventions
+from core.model.conventions import Conventions, Weighting
 
 # A grade's state and text belong to the grade grammar; importers find them here too.
 from core.model.grades import GradeState, grade_text
@@ -27,6 +27,7 @@ from core.model.grades import GradeState, grade_text
 __all__ = ["AuditEntry", "Document", "GradeState", "grade_text"]
 
 IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -326,6 +327,34 @@ class Document:
             _source_codes=None if self._source_codes is None else (
                 self._source_codes[0][rows], self._source_codes[1]),
         )
+
+    def query_weights(self, weighting: Weighting) -> FloatArray:
+        """Each query's weight in a mean of per-query values under ``weighting``.
+
+        ``equal`` weighs every query 1; ``frequency`` and ``importance`` take
+        the query's declared frequency or importance, NaN where none was
+        declared. A query whose weight is NaN or not above 0 has no weight: a
+        weighted mean leaves it out (and counts it as such).
+
+        Returns
+        -------
+        numpy.ndarray of float64
+            One weight per query, in :attr:`query_ids` order (a new array).
+
+        Examples
+        --------
+        >>> doc = Document.from_columns(query=["a", "b"], source_id=["x", "y"],
+        ...                             frequency={"a": 3.0})
+        >>> doc.query_weights(Weighting.EQUAL).tolist()
+        [1.0, 1.0]
+        >>> doc.query_weights(Weighting.FREQUENCY).tolist()
+        [3.0, nan]
+        """
+        weighting = Weighting(weighting)
+        if weighting is Weighting.EQUAL:
+            return np.ones(self.n_queries)
+        w = self.frequency if weighting is Weighting.FREQUENCY else self.importance
+        return np.array(w, dtype=np.float64)
 
     def query_index(self, query_id: str) -> int:
         return self.query_ids.index(query_id)
