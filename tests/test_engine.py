@@ -288,7 +288,7 @@ def test_trec_eval_preset_truncates_fractional_grades():
     st.integers(0, 2**32 - 1),
 )
 def test_sort_within_queries_equals_a_global_lexsort(sizes, uniform, seed):
-    from core.engine.evaluation import sort_within_queries
+    from core.engine.order import sort_within_queries
 
     rng = np.random.default_rng(seed)
     if uniform:
