@@ -26,6 +26,7 @@ from core.errors import InputError
 from core.model.conventions import (
     Conventions,
     IdealInventory,
+    Rubric,
     TieRule,
     UnknownRule,
     ZeroIdealRule,
@@ -156,13 +157,10 @@ class Evaluation:
 
     # -- the steps of __init__ ------------------------------------------------------------
     def _rank_lists(self) -> tuple[int, int] | None:
-        """Order the ranked lists (:func:`~core.engine.order.ranked_lists`)
-        and find their tie groups where ties are averaged (otherwise every
-        position stands alone and no group arrays are kept).
-
-        Returns the ranked rows' uniform blocks, which the ideal lists reuse
-        when they hold the same rows.
-        """
+        """Order the ranked lists and find their tie groups where ties are
+        averaged (otherwise every position stands alone and no group arrays
+        are kept). Returns the ranked rows' uniform blocks (the ideal lists
+        reuse them when they hold the same rows)."""
         order, q_sorted, rank, first, blocks = ranked_lists(
             self.doc, self.ranked_mask, self.gain, self.conventions.ties)
         self.order = order
@@ -254,20 +252,6 @@ class Evaluation:
         status[unresolved, :] = 2
         return ndcg, status
 
-    # -- helpers ------------------------------------------------------------------------
-    def _effective_discount(self, k: int | None) -> FloatArray:
-        """Per ranked position: the mean discount of its tie group's positions
-        up to ``k`` (the plain discount where ties are not averaged)."""
-        rank = self._sorted_rank
-        d = discount(rank)
-        if k is not None:
-            d = np.where(rank <= k, d, 0.0)
-        if self._sorted_group is None or self._group_size is None:
-            return d
-        sums = np.bincount(self._sorted_group, weights=d, minlength=self._group_size.size)
-        eff: FloatArray = (sums / self._group_size)[self._sorted_group]
-        return eff
-
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
         counts: IntArray = np.bincount(self.doc.query[mask], minlength=self.doc.n_queries)
@@ -306,6 +290,12 @@ class Evaluation:
     def n_inventory(self) -> IntArray:
         """Candidates in each ideal inventory."""
         return self._count(self.inventory_mask)
+
+    @cached_property
+    def rubric(self) -> Rubric:
+        """The grade scale: the declared rubric, or the one the document's
+        grades imply (:meth:`~core.model.conventions.Conventions.rubric_for`)."""
+        return self.conventions.rubric_for(self.doc.grade)
 
     @cached_property
     def outside_rubric(self) -> BoolArray:
@@ -349,7 +339,7 @@ class Evaluation:
     def discount(self) -> FloatArray:
         """The effective (tie-averaged where declared) discount over the whole
         list; NaN when not ranked."""
-        return self._scatter(self._effective_discount(None), np.nan, self.order)  # type: ignore[return-value]
+        return self._scatter(self.effective_discount(None), np.nan, self.order)  # type: ignore[return-value]
 
     @cached_property
     def contribution(self) -> FloatArray:
@@ -380,7 +370,7 @@ class Evaluation:
         """Each candidate's contribution to DCG@k (0 beyond k, NaN when its
         gain is unknown and it counts)."""
         out = np.zeros(len(self.doc))
-        eff = self._effective_discount(k)
+        eff = self.effective_discount(k)
         out[self.order] = np.where(eff > 0, self._sorted_gain * eff, 0.0)
         out[~self.ranked_mask] = np.nan
         return out
@@ -407,16 +397,8 @@ class Evaluation:
         def val(x: float) -> float | None:
             return None if np.isnan(x) else float(x)
 
-        return [
-            QueryCutoff(
-                k,
-                val(self.dcg[q, j]),
-                val(self.idcg[q, j]),
-                val(self.ndcg[q, j]),
-                self.status(q, j),
-            )
-            for j, k in enumerate(self.cutoffs)
-        ]
+        return [QueryCutoff(k, val(self.dcg[q, j]), val(self.idcg[q, j]), val(self.ndcg[q, j]),
+                            self.status(q, j)) for j, k in enumerate(self.cutoffs)]
 
     @property
     def sorted_query(self) -> IntArray:
@@ -433,16 +415,36 @@ class Evaluation:
         lo, hi = self.positions(q)
         return self.order[lo:hi]
 
-    def effective_discount(self, k: int | None) -> FloatArray:
-        """The discount each position of :attr:`order` takes at cutoff ``k``:
-        the mean discount of its tie group's positions up to ``k`` where ties
-        are averaged, else its own (0 past ``k``)."""
-        return self._effective_discount(k)
+    def effective_discount(self, k: int | None, q: int | None = None) -> FloatArray:
+        """The discount each position of :attr:`order` (with ``q``: of
+        :meth:`positions` ``(q)`` only) takes at cutoff ``k``: the mean discount
+        of its tie group's positions up to ``k`` where ties are averaged, else
+        its own (0 past ``k``)."""
+        lo, hi = self.positions(q) if q is not None else (0, None)
+        rank = self._sorted_rank[lo:hi]
+        d = discount(rank)
+        if k is not None:
+            d = np.where(rank <= k, d, 0.0)
+        if self._sorted_group is None or self._group_size is None:
+            return d
+        group = self._sorted_group[lo:hi]
+        first = int(group[0]) if lo and group.size else 0  # a query holds whole tie groups
+        if first:
+            group = group - first
+        size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
+        sums = np.bincount(group, weights=d, minlength=size.size)
+        eff: FloatArray = (sums / size)[group]
+        return eff
+
+    @cached_property
+    def _ideal_start(self) -> IntArray:
+        """Where each query's ideal list starts in :attr:`ideal_order` (the
+        lists follow the queries in order, :attr:`n_inventory` long each)."""
+        return np.concatenate([[0], np.cumsum(self.n_inventory)])
 
     def ideal(self, q: int) -> IntArray:
         """Candidate indices of query ``q``'s ideal list, best first."""
-        qs = self.doc.query[self.ideal_order]
-        lo, hi = np.searchsorted(qs, [q, q + 1])
+        lo, hi = self._ideal_start[q:q + 2].tolist()
         return self.ideal_order[lo:hi]
 
     def not_retrieved(self, q: int) -> IntArray:
@@ -453,22 +455,19 @@ class Evaluation:
     def tie_groups(self, q: int) -> list[tuple[int, int]]:
         """(first rank, last rank) of every tie group of two or more."""
         idx = self.ranked(q)
-        firsts = {
-            (int(self.tie_first_rank[i]), int(self.tie_first_rank[i] + self.tie_size[i] - 1))
-            for i in idx
-            if self.tie_size[i] > 1
-        }
-        if self.conventions.ties is not TieRule.AVERAGE:
-            # Groups are not merged in the arithmetic, but equal scores still tie.
-            scores = self.doc.score[idx]
-            out, start = [], 0
-            for r in range(1, len(idx) + 1):
-                if r == len(idx) or scores[r] != scores[start]:
-                    if r - start > 1:
-                        out.append((start + 1, r))
-                    start = r
-            return out
-        return sorted(firsts)
+        if self.conventions.ties is TieRule.AVERAGE:
+            first, size = self.tie_first_rank, self.tie_size
+            return sorted({(int(first[i]), int(first[i] + size[i] - 1))
+                           for i in idx if size[i] > 1})
+        # Groups are not merged in the arithmetic, but equal scores still tie.
+        scores = self.doc.score[idx]
+        out, start = [], 0
+        for r in range(1, len(idx) + 1):
+            if r == len(idx) or scores[r] != scores[start]:
+                if r - start > 1:
+                    out.append((start + 1, r))
+                start = r
+        return out
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"

@@ -30,7 +30,7 @@ _ORDER_FREE_TIES = (TieRule.SUPPLIED, TieRule.AVERAGE, TieRule.ID_DESC)
 #: :func:`splice`).
 _GRADE_FREE = frozenset({
     "n_total", "n_ranked", "n_retrieved", "n_inventory", "rank", "tie_size",
-    "tie_first_rank", "discount",
+    "tie_first_rank", "discount", "_ideal_start",
 })
 
 #: Grade-dependent lazy results spliced by :func:`splice` when already
