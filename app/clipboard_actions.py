@@ -25,8 +25,9 @@ from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 from app.actions import ActionSpec
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE
+from core.io.clipboard import format_range, parse_range
 from core.model.edits import GradeValue
-from core.model.grades import CellError, format_range, parse_grades, parse_range
+from core.model.grades import CellError, parse_grades
 
 if TYPE_CHECKING:
     from app.window import MainWindow

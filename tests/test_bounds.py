@@ -139,3 +139,28 @@ def test_worked_bounds_by_hand():
     b = ndcg_bounds(ev, 0, 0)
     assert b.low == pytest.approx((3 / L) / 3, abs=1e-15)
     assert b.high == 1.0
+
+
+@given(st.lists(unresolved_queries(), min_size=2, max_size=4))
+def test_each_query_is_bounded_as_if_it_stood_alone(parts):
+    """Bounds work on the query's own rows: next to other queries, a query's
+    interval and best next judgment are those of the query alone."""
+    conv = parts[0][1]
+    docs = [doc for doc, _ in parts]
+    whole = Document.from_columns(
+        query=[f"q{n}" for n, d in enumerate(docs) for _ in range(len(d))],
+        source_id=[s for d in docs for s in d.source_id],
+        score=np.concatenate([d.score for d in docs]),
+        grade=np.concatenate([d.grade for d in docs]),
+    )
+    ev = evaluate(whole, conv)
+    offset = 0
+    for q, doc in enumerate(docs):
+        alone = evaluate(doc, conv)
+        assert ndcg_bounds(ev, q) == ndcg_bounds(alone, 0)
+        got, want = best_next_judgment(ev, q), best_next_judgment(alone, 0)
+        assert (got is None) == (want is None)
+        if got is not None and want is not None:
+            assert (got.index - offset, got.source_id, got.widths) == (
+                want.index, want.source_id, want.widths)
+        offset += len(doc)

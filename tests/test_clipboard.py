@@ -6,15 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.io.clipboard import format_range, parse_range
 from core.model.conventions import Rubric
 from core.model.document import GradeState
 from core.model.grades import (
     CellError,
     PastedGrade,
-    format_range,
     parse_grade,
     parse_grades,
-    parse_range,
 )
 
 RUBRIC = Rubric.parse("0=no support,1=partial support,2=substantial support,3=direct support")
@@ -137,3 +136,29 @@ def test_parse_grades_reports_every_bad_cell_and_keeps_the_good_ones():
 def test_every_rubric_value_and_label_reads_back(grade):
     assert parse_grade(repr(grade.value), RUBRIC) == PastedGrade(grade.value, GradeState.NUMBER)
     assert parse_grade(grade.label.upper(), RUBRIC) == PastedGrade(grade.value, GradeState.NUMBER)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tbd", PastedGrade(None, GradeState.UNKNOWN)),
+        ("TODO", PastedGrade(None, GradeState.UNKNOWN)),
+        ("-", PastedGrade(None, GradeState.UNRATEABLE)),
+        ("Skip", PastedGrade(None, GradeState.UNRATEABLE)),
+        ("skipped: duplicate page", PastedGrade(None, GradeState.UNRATEABLE, "duplicate page")),
+        ("can't judge", PastedGrade(None, GradeState.UNRATEABLE)),
+        ("-1", PastedGrade(-1.0, GradeState.NUMBER)),
+    ],
+)
+def test_the_annotator_import_words_paste_too(text: str, expected: PastedGrade):
+    assert parse_grade(text) == expected
+
+
+def test_every_default_annotator_mark_reads_as_the_same_state():
+    from core.io.annotator import UNKNOWN_MARKS, UNRATEABLE_MARKS
+
+    for mark in UNKNOWN_MARKS:
+        assert parse_grade(mark.upper(), RUBRIC) == PastedGrade(None, GradeState.UNKNOWN), mark
+    for mark in UNRATEABLE_MARKS:
+        got = parse_grade(f" {mark.upper()} ", RUBRIC)
+        assert got == PastedGrade(None, GradeState.UNRATEABLE), mark

@@ -288,7 +288,7 @@ def test_trec_eval_preset_truncates_fractional_grades():
     st.integers(0, 2**32 - 1),
 )
 def test_sort_within_queries_equals_a_global_lexsort(sizes, uniform, seed):
-    from core.engine.evaluation import sort_within_queries
+    from core.engine.order import sort_within_queries
 
     rng = np.random.default_rng(seed)
     if uniform:
@@ -302,3 +302,18 @@ def test_sort_within_queries_equals_a_global_lexsort(sizes, uniform, seed):
     pos = np.arange(q.size)
     np.testing.assert_array_equal(sort_within_queries(q, [a]), np.lexsort((pos, a, q)))
     np.testing.assert_array_equal(sort_within_queries(q, [a, b]), np.lexsort((pos, a, b, q)))
+
+
+@given(documents(), CONVENTIONS)
+def test_per_query_views_equal_slices_of_the_whole(doc, conv):
+    """effective_discount(k, q) and ideal(q) work on query q alone; they equal
+    (bit for bit) the slices of the whole-document arrays."""
+    ev = evaluate(doc, conv)
+    ideal_queries = doc.query[ev.ideal_order]
+    for q in range(doc.n_queries):
+        lo, hi = ev.positions(q)
+        for k in conv.cutoffs:
+            np.testing.assert_array_equal(ev.effective_discount(k, q),
+                                          ev.effective_discount(k)[lo:hi])
+        np.testing.assert_array_equal(ev.ideal(q), ev.ideal_order[ideal_queries == q])
+    assert ev.rubric == conv.rubric_for(doc.grade)

@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from core.model.conventions import (
-    PRESETS,
     Conventions,
     Gain,
     IdealInventory,
@@ -17,6 +16,7 @@ from core.model.conventions import (
     ZeroIdealRule,
     parse_cutoff,
 )
+from core.model.presets import PRESETS, apply_preset
 
 __all__ = ["add_convention_arguments", "conventions_from_args"]
 
@@ -46,8 +46,7 @@ def conventions_from_args(args: argparse.Namespace, base: Conventions) -> Conven
     """The document's conventions, then the preset, then explicit flags."""
     conv = base
     if args.preset:
-        keep = {"cutoffs": conv.cutoffs, "rubric": conv.rubric, "weighting": conv.weighting}
-        conv = PRESETS[args.preset].replace(**keep)
+        conv = apply_preset(conv, args.preset)
     changes: dict[str, Any] = {}
     if args.gain:
         gain = Gain.parse(args.gain)

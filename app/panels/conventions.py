@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 from app.models.pairs import PairTableModel
 from core.errors import ConventionError
 from core.model.conventions import (
-    PRESETS,
     ConsensusRule,
     Conventions,
     DiscountRule,
@@ -47,6 +46,7 @@ from core.model.conventions import (
     format_cutoff,
     parse_cutoff,
 )
+from core.model.presets import PRESETS, apply_preset
 
 __all__ = ["CHOICE_FIELDS", "ConventionsPanel"]
 
@@ -270,11 +270,11 @@ class ConventionsPanel(QWidget):
             self.conventions_edited.emit(new, what)
 
     def apply_preset(self, name: str) -> None:
-        """Switch to preset ``name``, keeping cutoffs, rubric and weighting."""
+        """Switch to preset ``name`` (:func:`core.model.presets.apply_preset`:
+        the preset's arithmetic; cutoffs, rubric, weighting, consensus and
+        rounding kept)."""
         c = self._c
-        new = Conventions.from_preset(name, cutoffs=c.cutoffs, rubric=c.rubric,
-                                      weighting=c.weighting, consensus=c.consensus,
-                                      rounding=c.rounding)
+        new = apply_preset(c, name)
         if new != c:
             self.conventions_edited.emit(new, f"preset {name}")
 

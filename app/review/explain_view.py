@@ -32,8 +32,9 @@ from app.actions import ActionSpec
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
-from core.model.conventions import PRESETS, Conventions, format_cutoff
+from core.model.conventions import Conventions, format_cutoff
 from core.model.document import Document
+from core.model.presets import PRESETS, apply_preset
 
 if TYPE_CHECKING:
     from app.window import MainWindow
@@ -158,10 +159,10 @@ class ExplainView(QWidget):
         return max(self.cutoff.currentIndex(), 0)
 
     def _preset(self, name: str) -> Conventions:
-        """A preset with the current cutoffs (paired in order) and rubric
-        (labels only, no arithmetic)."""
-        current = self.main.conventions
-        return Conventions.from_preset(name, cutoffs=current.cutoffs, rubric=current.rubric)
+        """Preset ``name`` over the current conventions (the one rule,
+        :func:`core.model.presets.apply_preset`: the cutoffs stay, so the
+        steps pair them in order)."""
+        return apply_preset(self.main.conventions, name)
 
     def first_conventions(self) -> Conventions:
         """The current conventions, or the preset chosen in "From"."""

@@ -55,16 +55,16 @@ class _Query:
     """One query's ranked and ideal gains, with the unknown ones marked."""
 
     def __init__(self, ev: Evaluation, q: int, j: int) -> None:
+        # Only query q's slices are worked on (what the whole document needs,
+        # the ideal order and the rubric, the evaluation works out once).
         c = ev.conventions
         self.k = ev.cutoffs[j]
-        lo, hi = ev.positions(q)
-        self.eff = ev.effective_discount(self.k)[lo:hi]
-        self.ranked = ev.order[lo:hi]
+        self.eff = ev.effective_discount(self.k, q)
+        self.ranked = ev.ranked(q)
         self.inventory = ev.ideal(q)
         self.unknown = self.inventory[np.isnan(ev.gain[self.inventory])]
         self.gain = ev.gain
-        rubric = c.rubric_for(ev.doc.grade)
-        self.values = np.unique(c.gain.apply(np.array(rubric.values)))
+        self.values = np.unique(c.gain.apply(np.array(ev.rubric.values)))
         self.zero_ideal = c.zero_ideal
         scores = ev.doc.score[self.ranked]
         self.groups: list[tuple[int, int]] = []

@@ -24,8 +24,9 @@ import numpy.typing as npt
 from core.analysis.aggregate import excluded_phrase, query_weights
 from core.engine.evaluation import Evaluation, evaluate
 from core.errors import ConventionError
-from core.model.conventions import PRESETS, Conventions, format_cutoff, peer_command
+from core.model.conventions import Conventions, format_cutoff
 from core.model.document import Document
+from core.model.presets import PRESETS, peer_command
 
 __all__ = [
     "ARITHMETIC_FIELDS",

@@ -1,25 +1,37 @@
 """The conventions that every NDCG number depends on.
 
-Each choice is an explicit value with a human label and its formula text, so
-that the side panel, the result sentence, the command line and the Excel
-export all say the same thing (see ``docs/conventions.md``).
+Each choice is an explicit value with a human label and its formula text
+(:mod:`core.model.choices`, re-exported here), so that the side panel, the
+result sentence, the command line and the Excel export all say the same thing
+(see ``docs/conventions.md``). The peers' presets are in
+:mod:`core.model.presets`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 import numpy as np
 import numpy.typing as npt
 
 from core.errors import ConventionError
+from core.model.choices import (
+    ConsensusRule,
+    DiscountRule,
+    GainRule,
+    IdealInventory,
+    Rounding,
+    TieRule,
+    UnknownRule,
+    Weighting,
+    ZeroIdealRule,
+)
+from core.model.numbers import number_text
 
 __all__ = [
-    "PRESETS",
     "ConsensusRule",
     "Conventions",
     "DiscountRule",
@@ -38,164 +50,6 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
-
-
-class _Choice(StrEnum):
-    """A named choice with a label and formula text for people."""
-
-    _TEXT: ClassVar[dict[str, tuple[str, str]]]
-
-    @property
-    def label(self) -> str:
-        return type(self)._TEXT[str(self)][0]
-
-    @property
-    def formula(self) -> str:
-        return type(self)._TEXT[str(self)][1]
-
-
-class GainRule(_Choice):
-    LINEAR = "linear"
-    EXPONENTIAL = "exponential"
-    TABLE = "table"
-
-
-GainRule._TEXT = {
-    "linear": ("linear gain", "gain = grade"),
-    "exponential": ("exponential gain", "gain = 2^grade - 1"),
-    "table": ("gain table", "gain = table[grade]; grades not in the table keep gain = grade"),
-}
-
-
-class DiscountRule(_Choice):
-    LOG2 = "log2"
-
-
-DiscountRule._TEXT = {"log2": ("log2 discount", "discount(r) = 1 / log2(r + 1), r = 1-based rank")}
-
-
-class IdealInventory(_Choice):
-    RANKED = "ranked"
-    JUDGED = "judged"
-
-
-IdealInventory._TEXT = {
-    "ranked": (
-        "ranked candidates only",
-        "ideal list = the ranked candidates' gains, highest first",
-    ),
-    "judged": (
-        "every judged candidate",
-        "ideal list = every judged candidate of the query, retrieved or not, highest gain first",
-    ),
-}
-
-
-class TieRule(_Choice):
-    SUPPLIED = "supplied"
-    AVERAGE = "average"
-    PESSIMISTIC = "pessimistic"
-    OPTIMISTIC = "optimistic"
-    ID_DESC = "id-desc"
-
-
-TieRule._TEXT = {
-    "supplied": ("supplied order", "equal scores keep the given row order"),
-    "average": (
-        "averaged over tie orders",
-        "each member of a tie group gets the mean discount of the group's positions",
-    ),
-    "pessimistic": ("pessimistic", "equal scores ordered lowest gain first"),
-    "optimistic": ("optimistic", "equal scores ordered highest gain first"),
-    "id-desc": (
-        "source id descending",
-        "equal scores ordered by source id, descending (trec_eval)",
-    ),
-}
-
-
-class UnknownRule(_Choice):
-    UNRESOLVED = "unresolved"
-    ZERO = "zero"
-    CONDENSED = "condensed"
-
-
-UnknownRule._TEXT = {
-    "unresolved": (
-        "unknown grades leave NDCG unresolved",
-        "a query with an unknown grade gets no NDCG, only bounds",
-    ),
-    "zero": ("unknown grades count as 0", "gain(unknown) = 0, by declared choice"),
-    "condensed": (
-        "unknown grades removed (condensed list)",
-        "candidates without a grade are removed before ranking",
-    ),
-}
-
-
-class ZeroIdealRule(_Choice):
-    UNDEFINED = "undefined"
-    ZERO = "zero"
-
-
-ZeroIdealRule._TEXT = {
-    "undefined": ("ideal DCG 0 is undefined", "IDCG = 0: NDCG undefined, excluded from means"),
-    "zero": ("ideal DCG 0 counts as NDCG 0", "IDCG = 0: NDCG = 0, averaged in"),
-}
-
-
-class Weighting(_Choice):
-    EQUAL = "equal"
-    FREQUENCY = "frequency"
-    IMPORTANCE = "importance"
-
-
-Weighting._TEXT = {
-    "equal": ("equal-query mean", "mean = sum(NDCG_q) / n"),
-    "frequency": ("frequency-weighted mean", "mean = sum(f_q * NDCG_q) / sum(f_q)"),
-    "importance": ("importance-weighted mean", "mean = sum(w_q * NDCG_q) / sum(w_q)"),
-}
-
-
-class ConsensusRule(_Choice):
-    MEAN = "mean"
-    MEDIAN = "median"
-    MAJORITY = "majority"
-    MINIMUM = "minimum"
-    MAXIMUM = "maximum"
-
-
-ConsensusRule._TEXT = {
-    "mean": ("mean of the annotators' grades", "grade = mean(annotator grades)"),
-    "median": ("median of the annotators' grades", "grade = median(annotator grades)"),
-    "majority": (
-        "majority grade",
-        "grade = the most frequent annotator grade; a tie between grades goes to the lower",
-    ),
-    "minimum": ("lowest annotator grade", "grade = min(annotator grades)"),
-    "maximum": ("highest annotator grade", "grade = max(annotator grades)"),
-}
-
-
-class Rounding(_Choice):
-    NONE = "none"
-    HALF_UP = "half-up"
-    HALF_EVEN = "half-even"
-    FLOOR = "floor"
-    CEILING = "ceiling"
-
-
-Rounding._TEXT = {
-    "none": ("no rounding", "the consensus keeps full precision"),
-    "half-up": ("round half up", "grade = floor(x + 0.5)"),
-    "half-even": ("round half to even", "grade = round(x), .5 to the even neighbour"),
-    "floor": ("round down", "grade = floor(x) (trec_eval truncates fractional grades)"),
-    "ceiling": ("round up", "grade = ceil(x)"),
-}
-
-
-def _fmt_number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 @dataclass(frozen=True)
@@ -260,7 +114,7 @@ class Gain:
     def text(self) -> str:
         """The short form, as ``--gain`` takes it."""
         if self.rule is GainRule.TABLE:
-            return ",".join(f"{_fmt_number(g)}={_fmt_number(v)}" for g, v in self.table)
+            return ",".join(f"{number_text(g)}={number_text(v)}" for g, v in self.table)
         return self.rule.value
 
     @property
@@ -357,7 +211,7 @@ class Rubric:
     @property
     def text(self) -> str:
         return ",".join(
-            _fmt_number(g.value) + (f"={g.label}" if g.label else "") for g in self.grades
+            number_text(g.value) + (f"={g.label}" if g.label else "") for g in self.grades
         )
 
     def label_for(self, value: float) -> str | None:
@@ -454,12 +308,11 @@ class Conventions:
 
     @classmethod
     def from_preset(cls, name: str, **overrides: Any) -> Conventions:
-        try:
-            base = PRESETS[name]
-        except KeyError as exc:
-            raise ConventionError(
-                f"preset {name!r} is not one of {', '.join(PRESETS)}"
-            ) from exc
+        """Preset ``name`` (see :mod:`core.model.presets`) with ``overrides``."""
+        # The presets are Conventions values, so their module imports this one.
+        from core.model.presets import preset
+
+        base = preset(name)
         return base.replace(**overrides) if overrides else base
 
     def replace(self, **changes: Any) -> Self:
@@ -482,26 +335,11 @@ class Conventions:
         return Rubric.from_values([0.0, *seen.tolist()])
 
     def matching_presets(self) -> list[str]:
-        """Presets whose arithmetic these conventions reproduce."""
-        keys = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
-        out = []
-        for name, preset in PRESETS.items():
-            same = all(getattr(self, k) == getattr(preset, k) for k in keys)
-            table_variant = (
-                name == "trec_eval"
-                and self.gain.rule is GainRule.TABLE
-                and self.gain.negative_as_zero
-                and self.gain.truncate
-                and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
-            )
-            exp_variant = (
-                name == "ranx"
-                and self.gain == Gain(GainRule.EXPONENTIAL, negative_as_zero=True, truncate=True)
-                and all(getattr(self, k) == getattr(preset, k) for k in keys[1:])
-            )
-            if same or table_variant or exp_variant:
-                out.append(name)
-        return out
+        """Presets whose arithmetic these conventions reproduce
+        (:func:`core.model.presets.matching_presets`)."""
+        from core.model.presets import matching_presets
+
+        return matching_presets(self)
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(convention, choice label, formula) rows for people."""
@@ -573,47 +411,3 @@ class Conventions:
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Conventions))
-
-PRESETS: dict[str, Conventions] = {
-    "trec_eval": Conventions(
-        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
-        ideal=IdealInventory.JUDGED,
-        ties=TieRule.ID_DESC,
-        unknown=UnknownRule.ZERO,
-        zero_ideal=ZeroIdealRule.ZERO,
-        preset="trec_eval",
-    ),
-    "sklearn": Conventions(
-        gain=Gain(GainRule.LINEAR),
-        ideal=IdealInventory.RANKED,
-        ties=TieRule.AVERAGE,
-        unknown=UnknownRule.ZERO,
-        zero_ideal=ZeroIdealRule.ZERO,
-        preset="sklearn",
-    ),
-    "ranx": Conventions(
-        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
-        ideal=IdealInventory.JUDGED,
-        ties=TieRule.SUPPLIED,
-        unknown=UnknownRule.ZERO,
-        zero_ideal=ZeroIdealRule.ZERO,
-        preset="ranx",
-    ),
-}
-
-def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
-    """The peer's equivalent call for these cutoffs (and gain table)."""
-    ks = [k for k in cutoffs if k is not None]
-    if name == "trec_eval":
-        parts = []
-        if ks:
-            parts.append("-m ndcg_cut." + ",".join(map(str, ks)))
-        if None in cutoffs or not ks:
-            parts.append("-m ndcg" + (f".{gain.text}" if gain.rule is GainRule.TABLE else ""))
-        return "trec_eval " + " ".join(parts) + " QRELS RUN"
-    if name == "sklearn":
-        k = ks[0] if ks else None
-        return f"sklearn.metrics.ndcg_score(y_true, y_score, k={k})"
-    metric = "ndcg_burges" if gain.rule is GainRule.EXPONENTIAL else "ndcg"
-    names = [f"{metric}@{k}" for k in ks] + ([metric] if None in cutoffs else [])
-    return f"ranx.evaluate(qrels, run, {names!r})"

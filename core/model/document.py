@@ -13,37 +13,21 @@ import datetime as _dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.model.conventions import Conventions
+from core.model.conventions import Conventions, Weighting
+
+# A grade's state and text belong to the grade grammar; importers find them here too.
+from core.model.grades import GradeState, grade_text
 
 __all__ = ["AuditEntry", "Document", "GradeState", "grade_text"]
 
 IntArray = npt.NDArray[np.int64]
-
-
-class GradeState(IntEnum):
-    """What a grade cell holds. Only numbers take part in the arithmetic."""
-
-    NUMBER = 0
-    UNKNOWN = 1
-    UNRATEABLE = 2
-
-    @property
-    def label(self) -> str:
-        return ("number", "unknown", "unrateable")[self.value]
-
-
-def grade_text(grade: float, state: int) -> str:
-    """How a grade reads for people: the number, ``unknown`` or ``unrateable``."""
-    if state == GradeState.NUMBER:
-        return str(int(grade)) if float(grade).is_integer() else repr(float(grade))
-    return GradeState(state).label
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -146,31 +130,8 @@ class Document:
         ``source_codes`` is what :meth:`source_codes` would find, from a reader
         that has it already (it is not checked).
         """
-        qids: dict[str, int] = {}
-        for q in query_order or ():
-            qids.setdefault(str(q), len(qids))
-        if query_codes is not None:
-            for q in query:
-                qids.setdefault(str(q), len(qids))
-            if len(qids) != len(query) or query_order:
-                raise ValueError("query_codes need the distinct query ids, in order")
-            n = len(query_codes)
-            qidx = np.array(query_codes, dtype=np.int64, copy=copy or None)
-            if n and (qidx.min() < 0 or qidx.max() >= len(qids)):
-                raise ValueError("a query code is out of range")
-        else:
-            n = len(query)
-            try:
-                firsts = dict.fromkeys(query)  # distinct ids, first seen first
-            except TypeError:  # unhashable ids: their text is the id
-                firsts = dict.fromkeys(str(q) for q in query)
-                query = [str(q) for q in query]
-            for q in firsts:
-                qids.setdefault(str(q), len(qids))
-            if all(type(q) is str for q in firsts):
-                qidx = np.fromiter(map(qids.__getitem__, query), np.int64, n)
-            else:
-                qidx = np.fromiter((qids[str(q)] for q in query), np.int64, n)
+        qids, qidx = _query_codes(query, query_order, query_codes, copy)
+        n = int(qidx.shape[0])
         if len(source_id) != n:
             raise ValueError("query and source_id differ in length")
         if isinstance(source_id, np.ndarray) and source_id.dtype == object:
@@ -178,51 +139,23 @@ class Document:
         else:
             sid = np.empty(n, dtype=object)
             sid[:] = [str(s) for s in source_id]
-
-        def floats(values: Iterable[float | None] | None) -> npt.NDArray[np.float64]:
-            if values is None:
-                return np.full(n, np.nan)
-            if isinstance(values, np.ndarray):
-                return values.astype(np.float64, copy=copy)
-            return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-
-        def texts(values: Sequence[str] | None) -> npt.NDArray[np.object_]:
-            out = np.empty(n, dtype=object)
-            if values is None:
-                out.fill("")
-            else:
-                out[:] = [str(v) for v in values]
-            return out
-
-        scores = floats(score)
-        grades = floats(grade)
-        if state is None:
-            unknown = np.isnan(grades)
-            states = np.where(unknown, np.int8(GradeState.UNKNOWN), np.int8(GradeState.NUMBER))
-        else:
-            states = np.asarray(state, dtype=np.int8).copy()
-            grades[states != GradeState.NUMBER] = np.nan
-            if np.any(np.isnan(grades[states == GradeState.NUMBER])):
-                raise ValueError("a grade in state 'number' has no value")
-        nq = len(qids)
-        freq = np.full(nq, np.nan)
-        imp = np.full(nq, np.nan)
-        for mapping, target in ((frequency, freq), (importance, imp)):
-            for q, w in (mapping or {}).items():
-                if q in qids:
-                    target[qids[q]] = w
+        scores = _floats(score, n, copy)
+        grades = _floats(grade, n, copy)
+        states = _states(grades, state)
+        freq = _per_query(qids, frequency)
+        imp = _per_query(qids, importance)
         doc = cls(
             query_ids=list(qids),
             query=qidx,
             source_id=sid,
-            version=texts(version),
+            version=_texts(version, n),
             score=scores,
             grade=grades,
             state=states,
             original_grade=grades.copy(),
             original_state=states.copy(),
-            note=texts(note),
-            reason=texts(reason),
+            note=_texts(note, n),
+            reason=_texts(reason, n),
             frequency=freq,
             importance=imp,
             conventions=conventions or Conventions(),
@@ -344,6 +277,34 @@ class Document:
                 self._source_codes[0][rows], self._source_codes[1]),
         )
 
+    def query_weights(self, weighting: Weighting) -> FloatArray:
+        """Each query's weight in a mean of per-query values under ``weighting``.
+
+        ``equal`` weighs every query 1; ``frequency`` and ``importance`` take
+        the query's declared frequency or importance, NaN where none was
+        declared. A query whose weight is NaN or not above 0 has no weight: a
+        weighted mean leaves it out (and counts it as such).
+
+        Returns
+        -------
+        numpy.ndarray of float64
+            One weight per query, in :attr:`query_ids` order (a new array).
+
+        Examples
+        --------
+        >>> doc = Document.from_columns(query=["a", "b"], source_id=["x", "y"],
+        ...                             frequency={"a": 3.0})
+        >>> doc.query_weights(Weighting.EQUAL).tolist()
+        [1.0, 1.0]
+        >>> doc.query_weights(Weighting.FREQUENCY).tolist()
+        [3.0, nan]
+        """
+        weighting = Weighting(weighting)
+        if weighting is Weighting.EQUAL:
+            return np.ones(self.n_queries)
+        w = self.frequency if weighting is Weighting.FREQUENCY else self.importance
+        return np.array(w, dtype=np.float64)
+
     def query_index(self, query_id: str) -> int:
         return self.query_ids.index(query_id)
 
@@ -398,3 +359,81 @@ class Document:
         )
         changed: npt.NDArray[np.bool_] = ~(same_state & same_grade)
         return changed
+
+
+# -- from_columns, step by step ----------------------------------------------------------
+def _query_codes(
+    query: Sequence[str], query_order: Sequence[str] | None,
+    query_codes: npt.NDArray[np.int64] | None, copy: bool,
+) -> tuple[dict[str, int], IntArray]:
+    """The distinct query ids (id -> code, ``query_order`` first, then first
+    seen first) and each row's code."""
+    qids: dict[str, int] = {}
+    for q in query_order or ():
+        qids.setdefault(str(q), len(qids))
+    if query_codes is not None:
+        for q in query:
+            qids.setdefault(str(q), len(qids))
+        if len(qids) != len(query) or query_order:
+            raise ValueError("query_codes need the distinct query ids, in order")
+        qidx = np.array(query_codes, dtype=np.int64, copy=copy or None)
+        if len(qidx) and (qidx.min() < 0 or qidx.max() >= len(qids)):
+            raise ValueError("a query code is out of range")
+        return qids, qidx
+    n = len(query)
+    try:
+        firsts = dict.fromkeys(query)  # distinct ids, first seen first
+    except TypeError:  # unhashable ids: their text is the id
+        firsts = dict.fromkeys(str(q) for q in query)
+        query = [str(q) for q in query]
+    for q in firsts:
+        qids.setdefault(str(q), len(qids))
+    if all(type(q) is str for q in firsts):
+        qidx = np.fromiter(map(qids.__getitem__, query), np.int64, n)
+    else:
+        qidx = np.fromiter((qids[str(q)] for q in query), np.int64, n)
+    return qids, qidx
+
+
+def _floats(values: Iterable[float | None] | None, n: int,
+            copy: bool) -> npt.NDArray[np.float64]:
+    """A float column; None (or no column at all) is NaN."""
+    if values is None:
+        return np.full(n, np.nan)
+    if isinstance(values, np.ndarray):
+        return values.astype(np.float64, copy=copy)
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def _texts(values: Sequence[str] | None, n: int) -> npt.NDArray[np.object_]:
+    """A text column; no column at all is empty texts."""
+    out = np.empty(n, dtype=object)
+    if values is None:
+        out.fill("")
+    else:
+        out[:] = [str(v) for v in values]
+    return out
+
+
+def _states(grades: npt.NDArray[np.float64],
+            state: Sequence[int] | npt.NDArray[np.int8] | None) -> npt.NDArray[np.int8]:
+    """Each grade's state: from ``state`` (non-numbers' grades become NaN in
+    place), else unknown where the grade is NaN."""
+    if state is None:
+        unknown = np.isnan(grades)
+        return np.where(unknown, np.int8(GradeState.UNKNOWN), np.int8(GradeState.NUMBER))
+    states = np.asarray(state, dtype=np.int8).copy()
+    grades[states != GradeState.NUMBER] = np.nan
+    if np.any(np.isnan(grades[states == GradeState.NUMBER])):
+        raise ValueError("a grade in state 'number' has no value")
+    return states
+
+
+def _per_query(qids: dict[str, int], values: dict[str, float] | None) -> FloatArray:
+    """A per-query column from an id -> value mapping (NaN where not given;
+    ids of no query are ignored)."""
+    out = np.full(len(qids), np.nan)
+    for q, w in (values or {}).items():
+        if q in qids:
+            out[qids[q]] = w
+    return out

@@ -1,17 +1,17 @@
-"""Rectangular ranges as spreadsheets put them on the clipboard, and pasted grades.
+"""The one grade grammar: what a grade cell holds, how it reads as text and
+how text reads as a grade.
 
-Excel and LibreOffice copy a range as tab-separated text: one line per row,
-cells separated by tabs, a cell that holds a tab, a line break or a quote
-wrapped in double quotes (inner quotes doubled), lines ended by ``\\r\\n``
-(Excel) or ``\\n`` (LibreOffice on Linux), usually with a line break after the
-last row. :func:`parse_range` reads that back into a rectangle of strings;
-:func:`format_range` writes one.
-
-:func:`read_grade` reads text as a grade through the rubric: numbers, rubric
-labels, blank / ``unknown`` and ``N/A`` / ``unrateable`` (the grammar the
-grid's editor, pasting and a workbook's grade cells share). :func:`parse_grade`
-makes a bad pasted cell a :class:`CellError` value (with row and column)
-instead of an exception, so a paste can report every bad cell at once.
+A grade is a number, ``unknown`` (not graded yet) or ``unrateable`` (looked
+at, could not be graded): :class:`GradeState`. :func:`grade_text` writes a
+grade for people and the audit log. :func:`read_grade` reads text as a grade
+through the rubric: numbers, rubric labels, the unknown words (blank,
+``unknown``, ``?``, ``tbd`` ...) and the unrateable words (``N/A``, ``-``,
+``skip``, ``unrateable: reason`` ...) -- the grammar the grid's editor,
+pasting and a workbook's grade cells share; its words include every default
+mark the annotator-sheet import reads (:mod:`core.io.annotator`).
+:func:`parse_grade` makes a bad pasted cell a :class:`CellError` value (with
+row and column) instead of an exception, so a paste can report every bad cell
+at once. Splitting clipboard text into cells is :mod:`core.io.clipboard`.
 """
 
 from __future__ import annotations
@@ -20,117 +20,52 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 
 from core.model.conventions import Rubric
-from core.model.document import GradeState
+from core.model.numbers import number_text
 
 __all__ = [
     "UNKNOWN_WORDS",
     "UNRATEABLE_WORDS",
     "CellError",
+    "GradeState",
     "PastedGrade",
-    "format_range",
+    "grade_text",
     "parse_grade",
     "parse_grades",
-    "parse_range",
     "read_grade",
 ]
 
-UNKNOWN_WORDS = frozenset({"unknown", "?", "not judged", "unjudged"})
-UNRATEABLE_WORDS = frozenset(
-    {"unrateable", "unratable", "n/a", "na", "#n/a", "not rateable", "not ratable", "cannot judge"}
-)
+#: Texts (compared case-insensitively, blank too) that mean "not graded yet".
+UNKNOWN_WORDS = frozenset({"unknown", "?", "not judged", "unjudged", "tbd", "todo"})
+#: Texts that mean "looked at, could not be graded"; ``word: reason`` keeps a reason.
+UNRATEABLE_WORDS = frozenset({
+    "unrateable", "unratable", "n/a", "na", "#n/a", "-", "skip", "skipped",
+    "not rateable", "not ratable", "cannot judge", "can't judge",
+})
+
+
+class GradeState(IntEnum):
+    """What a grade cell holds. Only numbers take part in the arithmetic."""
+
+    NUMBER = 0
+    UNKNOWN = 1
+    UNRATEABLE = 2
+
+    @property
+    def label(self) -> str:
+        return ("number", "unknown", "unrateable")[self.value]
+
+
+def grade_text(grade: float, state: int) -> str:
+    """How a grade reads for people: the number, ``unknown`` or ``unrateable``."""
+    if state == GradeState.NUMBER:
+        return number_text(grade)
+    return GradeState(state).label
+
+
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
-
-
-def parse_range(text: str) -> list[list[str]]:
-    """Split clipboard text into a rectangle of cells.
-
-    Rows may end with ``\\r\\n``, ``\\n`` or ``\\r``; one final line break is
-    not a row. Quoted cells may hold tabs, line breaks and doubled quotes. A
-    quote that does not open a well-formed quoted cell is kept as text. Short
-    rows are padded with empty cells so the result is rectangular.
-
-    Examples
-    --------
-    >>> parse_range('1\\t"two\\tlines\\nhere"\\r\\n3\\r\\n')
-    [['1', 'two\\tlines\\nhere'], ['3', '']]
-    >>> parse_range("")
-    []
-    >>> parse_range("\\n")
-    [['']]
-    """
-    if text == "":
-        return []
-    rows: list[list[str]] = []
-    row: list[str] = []
-    i, n = 0, len(text)
-    while True:
-        cell, i = _cell(text, i, n)
-        row.append(cell)
-        if i >= n:
-            rows.append(row)
-            break
-        ch = text[i]
-        if ch == "\t":
-            i += 1
-            continue
-        # a line break: \r\n, \n or \r
-        i += 2 if text.startswith("\r\n", i) else 1
-        rows.append(row)
-        row = []
-        if i >= n:
-            break
-    width = max(len(r) for r in rows)
-    return [r + [""] * (width - len(r)) for r in rows]
-
-
-def _cell(text: str, i: int, n: int) -> tuple[str, int]:
-    """One cell starting at ``i``; returns it and the index of its end."""
-    if i < n and text[i] == '"':
-        parts: list[str] = []
-        j = i + 1
-        while j < n:
-            k = text.find('"', j)
-            if k < 0:
-                break
-            parts.append(text[j:k])
-            if k + 1 < n and text[k + 1] == '"':
-                parts.append('"')
-                j = k + 2
-                continue
-            end = k + 1
-            if end >= n or text[end] in "\t\r\n":
-                return "".join(parts), end
-            break
-        # not a well-formed quoted cell: fall through and take it literally
-    j = i
-    while j < n and text[j] not in "\t\r\n":
-        j += 1
-    return text[i:j], j
-
-
-def format_range(rows: Sequence[Sequence[str]], *, line_end: str = "\n") -> str:
-    """Join a rectangle of cells as clipboard text (the inverse of :func:`parse_range`).
-
-    Cells holding a tab, a line break or a quote are quoted; every row,
-    including the last, ends with ``line_end``.
-
-    Examples
-    --------
-    >>> format_range([["a", "b\\tc"], ["d", ""]])
-    'a\\t"b\\tc"\\nd\\t\\n'
-    """
-    out: list[str] = []
-    for row in rows:
-        out.append("\t".join(_quote(str(c)) for c in row) + line_end)
-    return "".join(out)
-
-
-def _quote(cell: str) -> str:
-    if any(c in cell for c in '\t\r\n"'):
-        return '"' + cell.replace('"', '""') + '"'
-    return cell
 
 
 @dataclass(frozen=True)
@@ -171,10 +106,12 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     cells and a workbook's grade cells.
 
     Accepted: a finite number (``2``, ``2.5``, ``2,5``); a rubric label
-    (case-insensitive); ``N=label`` as the rubric prints it; blank,
-    ``unknown`` or ``?`` (state unknown); ``N/A``, ``unrateable`` or
-    ``unrateable: reason`` (state unrateable, with the reason). With a rubric,
-    a number outside it is refused unless ``outside_rubric``.
+    (case-insensitive); ``N=label`` as the rubric prints it; blank or one of
+    :data:`UNKNOWN_WORDS` (``unknown``, ``?``, ``tbd`` ...: state unknown);
+    one of :data:`UNRATEABLE_WORDS` (``N/A``, ``-``, ``skip``,
+    ``unrateable`` ...), alone or as ``word: reason`` (state unrateable, with
+    the reason). Words are compared case-insensitively. With a rubric, a
+    number outside it is refused unless ``outside_rubric``.
 
     Raises
     ------
@@ -213,8 +150,8 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     if not math.isfinite(value):
         raise ValueError("not a finite number")
     if rubric is not None and not outside_rubric and rubric.label_for(value) is None:
-        allowed = ", ".join(_fmt(v) for v in rubric.values)
-        raise ValueError(f"{_fmt(value)} is not a grade of the rubric ({allowed})")
+        allowed = ", ".join(number_text(v) for v in rubric.values)
+        raise ValueError(f"{number_text(value)} is not a grade of the rubric ({allowed})")
     return PastedGrade(value, GradeState.NUMBER)
 
 
@@ -241,10 +178,6 @@ def parse_grade(
         return read_grade(text, rubric)
     except ValueError as exc:
         return CellError(row, column, text, str(exc))
-
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _number(text: str) -> float | None:

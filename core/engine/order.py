@@ -1,0 +1,248 @@
+"""Ordering for the engine: the ranked lists and the ideal lists of every
+query at once.
+
+Rows are sorted per query with stable integer sorts (floats are mapped to
+integers that sort the same way); rows grouped by query in blocks of one
+size (a run file, a matrix) are sorted block by block as a 2-D array. Ties
+between equal scores are ordered as the declared tie rule says. Nothing here
+depends on a cutoff; :mod:`core.engine.evaluation` does the arithmetic.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+import numpy.typing as npt
+
+from core.model.conventions import TieRule
+from core.model.document import Document
+
+__all__ = [
+    "block_rank",
+    "ideal_key",
+    "ideal_lists",
+    "order_ranked",
+    "ranked_lists",
+    "score_ties",
+    "segment_rank",
+    "sort_within_queries",
+    "source_order_keys",
+    "uniform_blocks",
+]
+
+Blocks = tuple[int, int] | None
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def ideal_key(gains: FloatArray) -> FloatArray:
+    """Sort key of the ideal list: highest gain first, unknown (NaN) last."""
+    key: FloatArray = np.negative(gains)
+    key[np.isnan(key)] = np.inf
+    return key
+
+
+def block_rank(rows: int, size: int) -> tuple[IntArray, BoolArray]:
+    """:func:`segment_rank` of ``rows`` consecutive blocks of ``size``."""
+    within = np.arange(1, size + 1)
+    return np.tile(within, rows), np.tile(within == 1, rows)
+
+
+def segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
+    """1-based position within runs of equal keys, and the run starts."""
+    m = keys_sorted.shape[0]
+    first = np.ones(m, dtype=bool)
+    if m > 1:
+        first[1:] = keys_sorted[1:] != keys_sorted[:-1]
+    pos = np.arange(m)
+    start = np.maximum.accumulate(np.where(first, pos, 0)) if m else pos
+    return pos - start + 1, first
+
+
+def uniform_blocks(q: IntArray) -> tuple[int, int] | None:
+    """(blocks, size) when ``q`` is grouped in consecutive blocks of one size."""
+    n = q.shape[0]
+    if n < 2 or not bool(np.all(q[1:] >= q[:-1])):
+        return None
+    sizes = np.bincount(q)
+    sizes = sizes[sizes > 0]
+    m = int(sizes[0])
+    return (n // m, m) if bool(np.all(sizes == m)) else None
+
+
+_MAGNITUDE = np.int64(0x7FFFFFFFFFFFFFFF)
+
+
+def _sortable(key: FloatArray) -> IntArray:
+    """Whole numbers that sort as the float ``key`` does (stable integer sorts
+    are faster than float ones); -0.0 equals 0.0 and NaN sorts last."""
+    key = np.add(key, 0.0, dtype=np.float64)  # -0.0 -> 0.0, and a copy
+    nan = np.isnan(key)
+    if nan.any():
+        key[nan] = np.inf
+    bits = key.view(np.int64)
+    flip: IntArray = bits >> 63  # in place from here: keys are large
+    flip &= _MAGNITUDE
+    flip ^= bits
+    return flip
+
+
+def sort_within_queries(
+    q: IntArray, keys: list[FloatArray], blocks: tuple[int, int] | bool | None = True
+) -> IntArray:
+    """A stable permutation ordering positions by ``q``, then by ``keys``
+    (most significant last, as :func:`numpy.lexsort`), then by position.
+
+    Rows grouped by query in blocks of one size (the usual run file or
+    matrix) are sorted block by block as a 2-D array, several times faster
+    than a global multi-key sort; other layouts take one stable pass a key.
+    ``blocks`` is :func:`uniform_blocks` of ``q`` when the caller knows it.
+    """
+    int_keys = [_sortable(k) for k in keys]
+    if blocks is True:
+        blocks = uniform_blocks(q)
+    if blocks:
+        rows, m = blocks
+        grid = [k.reshape(rows, m) for k in int_keys]
+        if len(grid) == 1:
+            local = np.argsort(grid[0], axis=1, kind="stable")
+        else:
+            local = np.lexsort(grid, axis=1)
+        perm: IntArray = (local + (np.arange(rows) * m)[:, None]).ravel()
+        return perm
+    perm = np.arange(q.shape[0])
+    for key in int_keys:
+        perm = perm[np.argsort(key[perm], kind="stable")]
+    return perm[np.argsort(q[perm], kind="stable")]
+
+
+def source_order_keys(doc: Document, rows: IntArray) -> IntArray:
+    """Code-point order of the source ids of ``rows`` (equal ids, equal keys).
+
+    The whole document's keys are computed once and kept when many rows ask
+    (an editor re-evaluates often; source ids never change).
+    """
+    cached = _SOURCE_RANKS.get(doc)
+    if cached is None and rows.size * 5 > len(doc):
+        # Python's sort of the distinct ids beats numpy's fixed-width unicode
+        # sort by far when ids repeat across queries, and is no slower otherwise.
+        ids = doc.source_codes()[1].tolist()
+        cached = np.empty(len(ids), dtype=np.int64)
+        cached[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
+        _SOURCE_RANKS[doc] = cached
+    if cached is not None:
+        return cached[doc.source_codes()[0][rows]]
+    ids = doc.source_id[rows].tolist()
+    rank = {s: i for i, s in enumerate(sorted(set(ids)))}
+    return np.fromiter(map(rank.__getitem__, ids), np.int64, rows.size)
+
+
+#: Per document: each distinct source id's place in code-point order.
+_SOURCE_RANKS: weakref.WeakKeyDictionary[Document, IntArray] = weakref.WeakKeyDictionary()
+
+
+def order_ranked(
+    doc: Document, idx: IntArray | None, gains: FloatArray, ties: TieRule,
+    blocks: tuple[int, int] | None,
+) -> IntArray:
+    """Order the ranked candidates ``idx`` (None: every row): query, score
+    descending, then ties."""
+    q = doc.query if idx is None else doc.query[idx]
+    neg_score = -doc.score if idx is None else np.negative(doc.score[idx], out=None)
+    g = gains if idx is None else gains[idx]
+    if ties is TieRule.PESSIMISTIC:
+        perm = sort_within_queries(q, [g, neg_score], blocks)
+    elif ties is TieRule.OPTIMISTIC:
+        perm = sort_within_queries(q, [-g, neg_score], blocks)
+    else:
+        perm = sort_within_queries(q, [neg_score], blocks)
+    order = perm if idx is None else idx[perm]
+    if ties is TieRule.ID_DESC and order.size > 1:
+        qs = doc.query[order]
+        ss = doc.score[order]
+        same = (qs[1:] == qs[:-1]) & (ss[1:] == ss[:-1])
+        if same.any():
+            # Only tied candidates need their ids compared (strings are slow).
+            tied = np.zeros(order.size, dtype=bool)
+            tied[1:] |= same
+            tied[:-1] |= same
+            pos = np.flatnonzero(tied)
+            group = np.cumsum(np.r_[True, ~same])[pos]
+            code = source_order_keys(doc, order[pos])
+            sub = np.lexsort((-code, group))
+            order[pos] = order[pos][sub]
+    return order
+
+
+def ranked_lists(
+    doc: Document, ranked: BoolArray, gains: FloatArray, ties: TieRule
+) -> tuple[IntArray, IntArray, IntArray, BoolArray, Blocks]:
+    """Every query's ranked list at once.
+
+    Returns the candidate indices in evaluated order (query by query), the
+    query of each position, its 1-based rank, whether it starts its query,
+    and the uniform blocks of the ranked rows (:func:`uniform_blocks`).
+    """
+    # Rows grouped in equal blocks (a run file, a matrix) keep their query
+    # column through the sort.
+    idx = None if bool(ranked.all()) else np.flatnonzero(ranked)
+    q_ranked = doc.query if idx is None else doc.query[idx]
+    blocks = uniform_blocks(q_ranked)
+    order = order_ranked(doc, idx, gains, ties, blocks)
+    if blocks:
+        rank, first = block_rank(*blocks)
+        return order, q_ranked, rank, first, blocks
+    q_sorted = doc.query[order]
+    rank, first = segment_rank(q_sorted)
+    return order, q_sorted, rank, first, blocks
+
+
+def score_ties(
+    scores: FloatArray, order: IntArray, first: BoolArray
+) -> tuple[IntArray, IntArray, BoolArray]:
+    """Tie groups of the ranked lists (``order``, query starts ``first``):
+    each position's group, each group's size, and where groups start (a new
+    query or a new score)."""
+    s_sorted = scores[order]
+    new_group = first.copy()
+    if order.size > 1:
+        new_group[1:] |= s_sorted[1:] != s_sorted[:-1]
+    del s_sorted
+    group = np.cumsum(new_group) - 1
+    return group, np.bincount(group), new_group
+
+
+def ideal_lists(
+    doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
+) -> tuple[FloatArray, IntArray, IntArray, IntArray | None]:
+    """Every query's ideal list at once, highest gain first.
+
+    ``same_rows``: the inventory is every row and so is the ranked list, whose
+    ``blocks`` are then reused. Returns the gains in ideal order (NaN where
+    unknown), the query and the 1-based rank of each position, and the
+    candidate indices in that order when the sort found them (None when only
+    the gains were sorted: which candidate stands where is worked out when
+    asked).
+    """
+    inv = np.arange(len(doc)) if same_rows else np.flatnonzero(inventory)
+    inv_key = ideal_key(gains if same_rows else gains[inv])
+    inv_query = doc.query if same_rows else doc.query[inv]
+    if not same_rows:
+        blocks = uniform_blocks(inv_query)
+    ideal_order: IntArray | None = None
+    if blocks:
+        rows, m = blocks
+        sorted_gain = np.sort(inv_key.reshape(rows, m), axis=1).ravel()
+        sorted_gain = np.negative(sorted_gain, out=sorted_gain)
+        ideal_query = inv_query
+    else:
+        ideal_order = inv[sort_within_queries(inv_query, [inv_key], blocks)]
+        sorted_gain = gains[ideal_order]
+        ideal_query = doc.query[ideal_order]
+    del inv, inv_key
+    sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
+    ideal_rank = block_rank(*blocks)[0] if blocks else segment_rank(ideal_query)[0]
+    return sorted_gain, ideal_query, ideal_rank, ideal_order

@@ -1,0 +1,148 @@
+"""The peers' conventions as presets, and the one rule of what a preset sets.
+
+A preset is the arithmetic of a peer tool (trec_eval, scikit-learn, ranx):
+how grades become gains, the discount, the ideal inventory, ties, unknown
+grades and an ideal DCG of 0. Choosing a preset replaces exactly those
+choices (:data:`PRESET_FIELDS`) and names the preset; what the user declared
+about the data itself (cutoffs, rubric, query weighting, consensus and
+rounding) is kept. See ``docs/conventions.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.errors import ConventionError
+from core.model.conventions import (
+    Conventions,
+    Gain,
+    GainRule,
+    IdealInventory,
+    TieRule,
+    UnknownRule,
+    ZeroIdealRule,
+)
+
+__all__ = [
+    "PRESETS",
+    "PRESET_FIELDS",
+    "apply_preset",
+    "matching_presets",
+    "peer_command",
+    "preset",
+]
+
+#: The fields a preset sets: its arithmetic. Every other field (cutoffs,
+#: rubric, weighting, consensus, rounding) belongs to the user's data.
+PRESET_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
+
+PRESETS: dict[str, Conventions] = {
+    "trec_eval": Conventions(
+        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
+        ideal=IdealInventory.JUDGED,
+        ties=TieRule.ID_DESC,
+        unknown=UnknownRule.ZERO,
+        zero_ideal=ZeroIdealRule.ZERO,
+        preset="trec_eval",
+    ),
+    "sklearn": Conventions(
+        gain=Gain(GainRule.LINEAR),
+        ideal=IdealInventory.RANKED,
+        ties=TieRule.AVERAGE,
+        unknown=UnknownRule.ZERO,
+        zero_ideal=ZeroIdealRule.ZERO,
+        preset="sklearn",
+    ),
+    "ranx": Conventions(
+        gain=Gain(GainRule.LINEAR, negative_as_zero=True, truncate=True),
+        ideal=IdealInventory.JUDGED,
+        ties=TieRule.SUPPLIED,
+        unknown=UnknownRule.ZERO,
+        zero_ideal=ZeroIdealRule.ZERO,
+        preset="ranx",
+    ),
+}
+
+
+def preset(name: str) -> Conventions:
+    """The preset called ``name``, as it stands (every other field at its default).
+
+    Raises
+    ------
+    ConventionError
+        When no preset has that name.
+    """
+    try:
+        return PRESETS[name]
+    except KeyError as exc:
+        raise ConventionError(f"preset {name!r} is not one of {', '.join(PRESETS)}") from exc
+
+
+def apply_preset(current: Conventions, name: str) -> Conventions:
+    """``current`` switched to preset ``name``: THE rule of what a preset sets.
+
+    The preset's arithmetic (gain, discount, ideal, ties, unknown, zero_ideal:
+    :data:`PRESET_FIELDS`) and its name replace ``current``'s; ``current``'s
+    cutoffs, rubric, weighting, consensus and rounding are kept.
+
+    Raises
+    ------
+    ConventionError
+        When no preset has that name.
+
+    Examples
+    --------
+    >>> from core.model.conventions import Weighting
+    >>> mine = Conventions(cutoffs=(10,), weighting=Weighting.FREQUENCY)
+    >>> c = apply_preset(mine, "trec_eval")
+    >>> c.cutoffs, c.weighting.value, c.ties.value, c.preset
+    ((10,), 'frequency', 'id-desc', 'trec_eval')
+    """
+    chosen = preset(name)
+    return current.replace(**{f: getattr(chosen, f) for f in PRESET_FIELDS}, preset=name)
+
+
+def matching_presets(conv: Conventions) -> list[str]:
+    """Presets whose arithmetic ``conv`` reproduces, in :data:`PRESETS` order.
+
+    Besides an exact match of :data:`PRESET_FIELDS`, trec_eval also matches a
+    gain table read as trec_eval reads grades (truncated, negative gains as
+    0), and ranx its exponential gain read the same way (``ndcg_burges``).
+    """
+    rest = PRESET_FIELDS[1:]  # all but the gain
+    out = []
+    for name, p in PRESETS.items():
+        same = all(getattr(conv, k) == getattr(p, k) for k in PRESET_FIELDS)
+        table_variant = (
+            name == "trec_eval"
+            and conv.gain.rule is GainRule.TABLE
+            and conv.gain.negative_as_zero
+            and conv.gain.truncate
+            and all(getattr(conv, k) == getattr(p, k) for k in rest)
+        )
+        exp_variant = (
+            name == "ranx"
+            and conv.gain == Gain(GainRule.EXPONENTIAL, negative_as_zero=True, truncate=True)
+            and all(getattr(conv, k) == getattr(p, k) for k in rest)
+        )
+        if same or table_variant or exp_variant:
+            out.append(name)
+    return out
+
+
+def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
+    """The peer's equivalent call for these cutoffs (and gain table)."""
+    ks = [k for k in cutoffs if k is not None]
+    if name == "trec_eval":
+        parts = []
+        if ks:
+            parts.append("-m ndcg_cut." + ",".join(map(str, ks)))
+        if None in cutoffs or not ks:
+            parts.append("-m ndcg" + (f".{gain.text}" if gain.rule is GainRule.TABLE else ""))
+        return "trec_eval " + " ".join(parts) + " QRELS RUN"
+    if name == "sklearn":
+        k = ks[0] if ks else None
+        return f"sklearn.metrics.ndcg_score(y_true, y_score, k={k})"
+    metric = "ndcg_burges" if gain.rule is GainRule.EXPONENTIAL else "ndcg"
+    names = [f"{metric}@{k}" for k in ks] + ([metric] if None in cutoffs else [])
+    return f"ranx.evaluate(qrels, run, {names!r})"
