@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.analysis.compare import compare
 from core.engine.evaluation import evaluate
 from core.io.trec import Run, document_from_trec
-from core.model.conventions import Conventions
+from core.model.presets import preset
 
 
 def write_files(folder: Path, nq: int, nc: int, judged: int, seed: int) -> tuple[Path, Path, Path]:
@@ -137,7 +137,7 @@ def main() -> int:
                    help="turns of the two commands as processes (0: in memory only)")
     p.add_argument("--data", type=Path, help="keep (and reuse) the generated files here")
     args = p.parse_args()
-    conv = Conventions.from_preset(args.preset, cutoffs=(10, None))
+    conv = preset(args.preset, cutoffs=(10, None))
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.data or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)

@@ -102,8 +102,8 @@ def in_memory(n_queries: int, n_candidates: int, repeat: int) -> None:
 
     from core.analysis.aggregate import summarize
     from core.engine.evaluation import evaluate
-    from core.model.conventions import Conventions
     from core.model.document import Document
+    from core.model.presets import preset
 
     rng = np.random.default_rng(1)
     y_true = rng.choice(4, (n_queries, n_candidates), p=[0.55, 0.25, 0.13, 0.07]).astype(float)
@@ -115,7 +115,7 @@ def in_memory(n_queries: int, n_candidates: int, repeat: int) -> None:
         score=y_score.ravel(), grade=y_true.ravel(),
     )
     build = time.perf_counter() - start
-    conv = Conventions.from_preset("sklearn", cutoffs=(10,))
+    conv = preset("sklearn", cutoffs=(10,))
     ours_t, peer_t = [], []
     for _ in range(repeat):
         start = time.perf_counter()

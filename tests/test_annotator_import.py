@@ -22,8 +22,9 @@ from core.io.annotator import (
     read_table,
 )
 from core.io.load import load_document
-from core.model.conventions import Conventions, Rubric
+from core.model.conventions import Rubric
 from core.model.document import GradeState
+from core.model.presets import preset
 
 RUBRIC = Rubric.parse("0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant")
 U, N, R = GradeState.UNKNOWN, GradeState.NUMBER, GradeState.UNRATEABLE
@@ -289,7 +290,7 @@ def test_load_document_routes_foreign_workbooks(tmp_path: Path) -> None:
     ws.write_row(2, 0, ["q1", "d2", 0, 0.7])
     wb.close()
     before = sha(path)
-    doc = load_document(path, conventions=Conventions.from_preset("sklearn"))
+    doc = load_document(path, conventions=preset("sklearn"))
     assert sha(path) == before
     assert doc.source_id.tolist() == ["d1", "d2"]
     assert doc.grade.tolist() == [2.0, 0.0]

@@ -24,9 +24,9 @@ from core.analysis.aggregate import summarize
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.pairs import run_with_judgments
-from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.examples import CASES
+from core.model.presets import apply_preset, preset
 
 L = math.log2(3)
 CASE_A_ALL = (1 + 3 / L) / (3 + 1 / L)
@@ -241,8 +241,7 @@ def test_explain_steps_sum_to_the_total(qtbot, window, qtmodeltester, preset, qu
     rows = view.model.rows()
     steps, total = rows[:-1], rows[-1]
     assert total[StepColumn.CONVENTION] == "total"
-    end = Conventions.from_preset(preset, cutoffs=w.conventions.cutoffs,
-                                  rubric=w.conventions.rubric)
+    end = apply_preset(w.conventions, preset)  # the one rule: cutoffs and the rest kept
     q = w.current_query
     before = evaluate(w.document, w.conventions).ndcg[q, ALL]
     after = evaluate(w.document, end).ndcg[q, ALL]
@@ -293,7 +292,7 @@ def test_explain_from_one_preset_to_another(qtbot, window):
     rows = view.model.rows()
     steps, total = rows[:-1], rows[-1]
     assert (total[StepColumn.FROM], total[StepColumn.TO]) == ("trec_eval", "sklearn")
-    first, second = (Conventions.from_preset(name, cutoffs=w.conventions.cutoffs,
+    first, second = (preset(name, cutoffs=w.conventions.cutoffs,
                                              rubric=w.conventions.rubric)
                      for name in ("trec_eval", "sklearn"))
     mean = [summarize(evaluate(w.document, c))[ALL].mean for c in (first, second)]
@@ -308,7 +307,7 @@ def test_explain_from_one_preset_to_another(qtbot, window):
 
 def test_explain_peer_commands_for_matching_conventions(qtbot, window):
     w = window
-    w.change_conventions(Conventions.from_preset("trec_eval", cutoffs=(1, 2, None)))
+    w.change_conventions(preset("trec_eval", cutoffs=(1, 2, None)))
     w.explain_view.open()
     text = w.explain_view.view.peers.text()
     assert "trec_eval -m ndcg_cut.1,2 -m ndcg QRELS RUN" in text

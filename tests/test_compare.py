@@ -26,6 +26,7 @@ from core.analysis.compare.changes import tie_rule_ndcg
 from core.engine.evaluation import evaluate
 from core.model.conventions import Conventions, TieRule, Weighting
 from core.model.document import Document
+from core.model.presets import preset
 from core.reports.table import print_comparison
 from tests.conftest import doc_of
 
@@ -314,8 +315,8 @@ def test_only_the_order_changed() -> None:
 
 def test_several_changes_are_named_together() -> None:
     b_rows = [(q, s, sc, (g + 1 if q == "q2" and g is not None else g)) for q, s, sc, g in RUN_B]
-    a = doc_of(RUN_A, judgment_version="j1", conventions=Conventions.from_preset("trec_eval"))
-    b = doc_of(b_rows, judgment_version="j2", conventions=Conventions.from_preset("sklearn"))
+    a = doc_of(RUN_A, judgment_version="j1", conventions=preset("trec_eval"))
+    b = doc_of(b_rows, judgment_version="j2", conventions=preset("sklearn"))
     c = compare(a, b, Conventions(), resamples=10)
     ch = c.changes
     assert ch.changed == ["declared conventions", "query set", "grades", "ranking order"]

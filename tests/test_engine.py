@@ -22,6 +22,7 @@ from core.model.conventions import (
     ZeroIdealRule,
 )
 from core.model.document import Document, GradeState
+from core.model.presets import preset
 
 SCORES = st.sampled_from([None, 0.0, 0.5, 1.0, 2.0, 2.0])
 GRADES = st.sampled_from([None, 0.0, 1.0, 2.0, 3.0])
@@ -242,7 +243,7 @@ def test_negative_grade_under_exponential_gain_is_refused():
         evaluate(doc, Conventions(gain=Gain(GainRule.EXPONENTIAL)))
     # linear gain takes it (as scikit-learn does); trec_eval counts it as 0
     assert evaluate(doc, Conventions(zero_ideal=ZeroIdealRule.ZERO)).ndcg[0, 0] == 1.0
-    tre = evaluate(doc, Conventions.from_preset("trec_eval"))
+    tre = evaluate(doc, preset("trec_eval"))
     assert tre.gain.tolist() == [0.0]
     assert tre.ndcg[0, 0] == 0.0
 
@@ -276,7 +277,7 @@ def test_trec_eval_preset_truncates_fractional_grades():
     doc = Document.from_columns(
         query=["q"] * 2, source_id=list("ab"), score=[2.0, 1.0], grade=[0.5, 1.7]
     )
-    ev = evaluate(doc, Conventions.from_preset("trec_eval"))
+    ev = evaluate(doc, preset("trec_eval"))
     assert ev.gain.tolist() == [0.0, 1.0]
     assert doc.grade.tolist() == [0.5, 1.7]  # the raw grades are kept
     assert ev.ndcg[0, 0] == pytest.approx(1 / math.log2(3), abs=1e-15)

@@ -14,6 +14,7 @@ from core.engine.evaluation import evaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions, Gain, Rubric, Weighting
 from core.model.document import Document
+from core.model.presets import preset
 from tests.conftest import doc_of
 
 L3 = math.log2(3.0)
@@ -30,8 +31,8 @@ ROWS = [
 
 def test_trec_eval_to_sklearn_hand_computed() -> None:
     doc = doc_of(ROWS)
-    a = Conventions.from_preset("trec_eval", cutoffs=(1, None))
-    b = Conventions.from_preset("sklearn", cutoffs=(1, None))
+    a = preset("trec_eval", cutoffs=(1, None))
+    b = preset("sklearn", cutoffs=(1, None))
     x = explain(doc, a, b)
     assert [s.field for s in x.steps] == ["gain", "ties", "ideal"]
     gain, ties, ideal = x.steps
@@ -97,8 +98,8 @@ def test_unresolved_queries_are_left_out_and_counted() -> None:
 
 def test_weighting_changes_only_the_mean() -> None:
     doc = doc_of(ROWS, frequency={"h": 3.0, "e": 1.0})
-    a = Conventions.from_preset("trec_eval")
-    b = Conventions.from_preset("sklearn", weighting=Weighting.FREQUENCY)
+    a = preset("trec_eval")
+    b = preset("sklearn", weighting=Weighting.FREQUENCY)
     x = explain(doc, a, b)
     assert x.steps[-1].field == "weighting"
     last = x.steps[-1]
@@ -124,7 +125,7 @@ def test_cutoff_counts_must_match() -> None:
 
 
 def test_peer_matches_and_none() -> None:
-    matches, text = peer_matches(Conventions.from_preset("ranx", cutoffs=(10,)))
+    matches, text = peer_matches(preset("ranx", cutoffs=(10,)))
     assert [m.preset for m in matches] == ["ranx"]
     assert matches[0].command == "ranx.evaluate(qrels, run, ['ndcg@10'])"
     assert text.startswith("These conventions reproduce ranx:")
@@ -154,7 +155,7 @@ def documents(draw: st.DrawFn) -> Document:
 conventions = st.builds(
     Conventions,
     gain=st.sampled_from([Gain.parse("linear"), Gain.parse("exponential"), Gain.parse("1=3,2=9"),
-                          Conventions.from_preset("trec_eval").gain]),
+                          preset("trec_eval").gain]),
     cutoffs=st.sampled_from([(1, None), (2, 3), (None, 1)]),
     ideal=st.sampled_from(["ranked", "judged"]),
     ties=st.sampled_from(["supplied", "average", "pessimistic", "optimistic", "id-desc"]),

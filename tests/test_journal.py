@@ -15,10 +15,11 @@ import pytest
 
 from core.io.delimited import read_delimited, write_delimited
 from core.io.journal import Journal, journal_dir
-from core.model.conventions import Conventions, GainRule
+from core.model.conventions import GainRule
 from core.model.document import Document, GradeState
 from core.model.edits import GradeValue, SetConventions, SetGrades
 from core.model.examples import seed_document
+from core.model.presets import preset
 from core.session import Worksheet
 from tests.conftest import REPO
 
@@ -371,7 +372,7 @@ def test_background_fsync_writes_the_same_journal(sheet: Path):
 
 def test_conventions_round_trip_through_the_journal(tmp_path: Path):
     journal = Journal(tmp_path / "c.csv")
-    conventions = Conventions.from_preset("trec_eval", cutoffs=(10, None))
+    conventions = preset("trec_eval", cutoffs=(10, None))
     journal.record_conventions(conventions)
     doc = seed_document()
     assert journal.replay(doc).applied == 1

@@ -40,8 +40,9 @@ from sklearn.metrics import ndcg_score
 from core.analysis.aggregate import summarize
 from core.engine.evaluation import Evaluation, evaluate
 from core.io.trec import document_from_trec
-from core.model.conventions import Conventions, GainRule
+from core.model.conventions import GainRule
 from core.model.document import Document
+from core.model.presets import matching_presets, preset
 
 TOL = 1e-9
 
@@ -192,7 +193,7 @@ cutoff_sets = st.lists(st.integers(1, 10), min_size=1, max_size=3, unique=True)
 @settings(max_examples=50)
 @given(case=trec_cases, ks=cutoff_sets)
 def test_trec_eval_preset_matches_pytrec_eval(case: Case, ks: list[int]) -> None:
-    conv = Conventions.from_preset("trec_eval", cutoffs=(None, *ks))
+    conv = preset("trec_eval", cutoffs=(None, *ks))
     ev = evaluate(case.document(), conv)
     compare_trec(ev, pytrec(case.run(), case.qrels(), ks), ks)
 
@@ -202,7 +203,7 @@ def test_trec_eval_preset_matches_pytrec_eval(case: Case, ks: list[int]) -> None
 def test_trec_eval_preset_matches_pytrec_eval_on_negative_grades(
     case: Case, ks: list[int]
 ) -> None:
-    conv = Conventions.from_preset("trec_eval", cutoffs=(None, *ks))
+    conv = preset("trec_eval", cutoffs=(None, *ks))
     ev = evaluate(case.document(), conv)
     compare_trec(ev, pytrec(case.run(), case.qrels(), ks), ks)
 
@@ -227,7 +228,7 @@ def test_trec_files_match_pytrec_eval_parsers(case: Case, ks: list[int], seed: o
         doc = document_from_trec(run_path, qrels_path)
         with open(run_path) as fr, open(qrels_path) as fq:
             theirs = pytrec(pytrec_eval.parse_run(fr), pytrec_eval.parse_qrel(fq), ks)
-    ev = evaluate(doc, Conventions.from_preset("trec_eval", cutoffs=(None, *ks)))
+    ev = evaluate(doc, preset("trec_eval", cutoffs=(None, *ks)))
     compare_trec(ev, theirs, ks)
 
 
@@ -257,7 +258,7 @@ def test_trec_hand_cases(
     theirs = pytrec(case.run(), case.qrels(), ks)["q"]
     name = "ndcg" if k is None else f"ndcg_cut_{k}"
     assert abs(theirs[name] - expected) <= TOL
-    ev = evaluate(case.document(), Conventions.from_preset("trec_eval", cutoffs=(k,)))
+    ev = evaluate(case.document(), preset("trec_eval", cutoffs=(k,)))
     assert_close(float(ev.ndcg[0, 0]), expected, name)
 
 
@@ -300,7 +301,7 @@ def test_sklearn_preset_matches_ndcg_score(
     # The preset reads unknown grades as 0, as sklearn can only be given 0.
     y_peer = np.where(known, y_true, 0.0)
     ev = evaluate(sklearn_document(y_true, known, y_score),
-                  Conventions.from_preset("sklearn", cutoffs=(k,)))
+                  preset("sklearn", cutoffs=(k,)))
     for q in range(y_true.shape[0]):
         theirs = ndcg_score(y_peer[q:q + 1], y_score[q:q + 1], k=k, ignore_ties=False)
         assert_close(float(ev.ndcg[q, 0]), float(theirs), f"query {q}, k={k}")
@@ -313,14 +314,14 @@ def test_sklearn_hand_cases() -> None:
     y_true, y_score = np.array([[3.0, 1.0]]), np.array([[1.0, 1.0]])
     assert abs(ndcg_score(y_true, y_score, k=1, ignore_ties=False) - 2 / 3) <= TOL
     ev = evaluate(sklearn_document(y_true, np.ones((1, 2), bool), y_score),
-                  Conventions.from_preset("sklearn", cutoffs=(1,)))
+                  preset("sklearn", cutoffs=(1,)))
     assert_close(float(ev.ndcg[0, 0]), 2 / 3, "case E")
     # An all-zero row counts 0 and is averaged in: (0 + 0.5) / 2.
     y_true = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
     y_score = np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
     assert abs(ndcg_score(y_true, y_score) - 0.25) <= TOL
     ev = evaluate(sklearn_document(y_true, np.ones((2, 3), bool), y_score),
-                  Conventions.from_preset("sklearn"))
+                  preset("sklearn"))
     assert_close(mean_at(ev, 0), 0.25, "mean with a zero ideal")
     # sklearn refuses negative grades, so the preset is compared on grades >= 0.
     with pytest.raises(ValueError, match="negative"):
@@ -345,11 +346,11 @@ def compare_ranx(case: Case, ks: list[int], *, exponential: bool) -> None:
     metric = "ndcg_burges" if exponential else "ndcg"
     names = [metric] + [f"{metric}@{k}" for k in ks]
     theirs = ranx_scores(case, names)
-    gain = Conventions.from_preset("ranx").gain
+    gain = preset("ranx").gain
     if exponential:  # ndcg_burges: the preset's gain with the exponential rule
         gain = replace(gain, rule=GainRule.EXPONENTIAL)
-    conv = Conventions.from_preset("ranx", cutoffs=(None, *ks), gain=gain)
-    assert conv.matching_presets() == ["ranx"]
+    conv = preset("ranx", cutoffs=(None, *ks), gain=gain)
+    assert matching_presets(conv) == ["ranx"]
     ev = evaluate(case.document(), conv)
     for j, name in enumerate(names):
         ours = per_query(ev, j)
@@ -414,6 +415,6 @@ def test_ranx_truncates_fractional_grades() -> None:
 def test_ranx_preset_fractional_grades() -> None:
     # Measured: a preset that keeps 1.7 gives (1 + 1.7/log2 3)/(1.7 + 1/log2 3)
     # = 0.8892 for b=1, a=1.7 ranked b, a; ranx gives 1.0.
-    ours = evaluate(FRACTIONAL.document(), Conventions.from_preset("ranx"))
+    ours = evaluate(FRACTIONAL.document(), preset("ranx"))
     theirs = ranx_scores(FRACTIONAL, ["ndcg"], exact=True)["ndcg"]["q"]
     assert_close(float(ours.ndcg[0, 0]), theirs, "ndcg")

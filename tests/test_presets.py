@@ -15,7 +15,7 @@ from core.model.conventions import (
     TieRule,
     Weighting,
 )
-from core.model.presets import PRESET_FIELDS, PRESETS, apply_preset, matching_presets
+from core.model.presets import PRESET_FIELDS, PRESETS, apply_preset, matching_presets, preset
 
 KEPT = ("cutoffs", "rubric", "weighting", "consensus", "rounding")
 
@@ -42,22 +42,22 @@ def test_apply_preset_sets_the_arithmetic_and_keeps_the_rest(name):
     for f in KEPT:
         assert getattr(new, f) == getattr(MINE, f)
     assert new.preset == name
-    assert matching_presets(new) == new.matching_presets()
-    assert name in new.matching_presets()
+    assert matching_presets(new) == matching_presets(new)
+    assert name in matching_presets(new)
     assert apply_preset(new, name) == new
 
 
 def test_apply_preset_to_the_defaults_is_the_preset():
-    for name, preset in PRESETS.items():
-        assert apply_preset(Conventions(), name) == preset
-        assert Conventions.from_preset(name) == preset
+    for name, stored in PRESETS.items():
+        assert apply_preset(Conventions(), name) == stored
+        assert preset(name) == stored
 
 
 def test_unknown_preset():
     with pytest.raises(ConventionError, match="not one of trec_eval, sklearn, ranx"):
         apply_preset(MINE, "galago")
     with pytest.raises(ConventionError, match="not one of"):
-        Conventions.from_preset("galago")
+        preset("galago")
 
 
 def test_matching_presets_variants():

@@ -13,6 +13,7 @@ from core.io.delimited import read_delimited
 from core.io.example import load_example
 from core.model.conventions import Conventions, Gain, GainRule, TieRule, ZeroIdealRule
 from core.model.examples import EXAMPLE_CONVENTIONS, EXAMPLE_PATH, seed_document
+from core.model.presets import matching_presets, preset
 from core.reports.sentences import query_sentence
 
 L = math.log2(3)
@@ -167,6 +168,6 @@ def test_result_sentence_carries_the_conventions(ev):
 
 
 def test_conventions_presets_are_declared():
-    c = Conventions.from_preset("trec_eval")
-    assert c.matching_presets() == ["trec_eval"]
-    assert Conventions().matching_presets() == []
+    c = preset("trec_eval")
+    assert matching_presets(c) == ["trec_eval"]
+    assert matching_presets(Conventions()) == []

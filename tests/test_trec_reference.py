@@ -21,7 +21,8 @@ from app.cli.main import main
 from core.analysis.aggregate import summarize
 from core.engine.evaluation import evaluate
 from core.io.trec import document_from_trec
-from core.model.conventions import Conventions, Gain
+from core.model.conventions import Gain
+from core.model.presets import preset
 from tests.conftest import TREC_REFERENCE
 
 #: trec_eval prints 4 decimals: a match is within half a unit of the last one.
@@ -65,9 +66,9 @@ def engine_rows(
         # The table replaces the gain rule; the preset's handling of negative
         # and fractional grades stays (as the command line does).
         table = Gain.parse(gain)
-        base = Conventions.from_preset("trec_eval").gain
+        base = preset("trec_eval").gain
         overrides["gain"] = replace(base, rule=table.rule, table=table.table)
-    conv = Conventions.from_preset("trec_eval", **overrides)
+    conv = preset("trec_eval", **overrides)
     ev = evaluate(document_from_trec(run, qrels), conv)
     out: Expected = {}
     for j, k in enumerate(cutoffs):

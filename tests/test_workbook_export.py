@@ -31,6 +31,7 @@ from core.io.workbook import (
 from core.model.conventions import Conventions, Gain, Rubric, Weighting
 from core.model.document import Document, GradeState
 from core.model.examples import seed_document
+from core.model.presets import preset
 
 HEADERS = [h for _, h in CANDIDATE_COLUMNS]
 
@@ -172,14 +173,14 @@ CONVENTIONS = [
     Conventions(cutoffs=(1, 3, None)),
     Conventions(gain=Gain.parse("exponential"), ideal="judged", ties="supplied",
                 unknown="zero", zero_ideal="zero", cutoffs=(2, 5), weighting="frequency"),
-    Conventions.from_preset("trec_eval", gain=Gain(Gain.parse("1=3,2=9").rule,
+    preset("trec_eval", gain=Gain(Gain.parse("1=3,2=9").rule,
                             ((1.0, 3.0), (2.0, 9.0)), negative_as_zero=True, truncate=True),
                             cutoffs=(1, None)),
     Conventions(ideal="judged", ties="pessimistic", unknown="condensed", cutoffs=(3, None),
                 weighting="importance"),
     Conventions(ties="optimistic", zero_ideal="zero", cutoffs=(1, 2, 4)),
-    Conventions.from_preset("sklearn", cutoffs=(3,)),
-    Conventions.from_preset("ranx", gain=Gain.parse("exponential"), cutoffs=(None, 2)),
+    preset("sklearn", cutoffs=(3,)),
+    preset("ranx", gain=Gain.parse("exponential"), cutoffs=(None, 2)),
     Conventions(gain=Gain.parse("0=0.5,3=10"), ideal="judged", unknown="condensed",
                 cutoffs=(2, None)),
     Conventions(ties="id-desc", unknown="unresolved", ideal="judged", cutoffs=(1, None)),

@@ -46,7 +46,7 @@ from core.model.conventions import (
     format_cutoff,
     parse_cutoff,
 )
-from core.model.presets import PRESETS, apply_preset
+from core.model.presets import PRESETS, apply_preset, matching_presets
 
 __all__ = ["CHOICE_FIELDS", "ConventionsPanel"]
 
@@ -245,7 +245,7 @@ class ConventionsPanel(QWidget):
             self.rubric_formula.setText(
                 f"rubric {c.rubric.text}: grades outside it are flagged" if c.rubric else
                 "no rubric declared: the grades seen define the scale")
-            matches = c.matching_presets()
+            matches = matching_presets(c)
             self.preset_match.setText(
                 self.tr("matches: ") + ", ".join(matches) if matches
                 else self.tr("matches no preset"))

@@ -26,7 +26,7 @@ from core.engine.evaluation import Evaluation, evaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions, format_cutoff
 from core.model.document import Document
-from core.model.presets import PRESETS, peer_command
+from core.model.presets import PRESETS, matching_presets, peer_command
 
 __all__ = [
     "ARITHMETIC_FIELDS",
@@ -89,7 +89,7 @@ def peer_matches(conv: Conventions) -> tuple[list[PeerMatch], str]:
     """
     matches = [
         PeerMatch(name, peer_command(name, conv.cutoffs, conv.gain))
-        for name in conv.matching_presets()
+        for name in matching_presets(conv)
     ]
     if matches:
         text = "; ".join(f"{m.preset}: {m.command}" for m in matches)

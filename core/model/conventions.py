@@ -262,11 +262,11 @@ class Conventions:
 
     Examples
     --------
-    >>> c = Conventions.from_preset("trec_eval")
-    >>> c.ties.value, c.ideal.value, c.unknown.value
-    ('id-desc', 'judged', 'zero')
-    >>> c.replace(cutoffs=(10,)).cutoffs
-    (10,)
+    >>> c = Conventions(cutoffs=(10, None))
+    >>> c.ties.value, c.ideal.value, c.unknown.value, c.cutoffs
+    ('average', 'ranked', 'unresolved', (10, None))
+
+    The peers' conventions are :mod:`core.model.presets`.
     """
 
     gain: Gain = field(default_factory=Gain)
@@ -306,15 +306,6 @@ class Conventions:
                 choices = ", ".join(m.value for m in kind)
                 raise ConventionError(f"{name} {value!r} is not one of {choices}") from exc
 
-    @classmethod
-    def from_preset(cls, name: str, **overrides: Any) -> Conventions:
-        """Preset ``name`` (see :mod:`core.model.presets`) with ``overrides``."""
-        # The presets are Conventions values, so their module imports this one.
-        from core.model.presets import preset
-
-        base = preset(name)
-        return base.replace(**overrides) if overrides else base
-
     def replace(self, **changes: Any) -> Self:
         return replace(self, **changes)
 
@@ -333,13 +324,6 @@ class Conventions:
             low = int(min(seen[0], 0.0))
             return Rubric.from_values(range(low, int(seen[-1]) + 1))
         return Rubric.from_values([0.0, *seen.tolist()])
-
-    def matching_presets(self) -> list[str]:
-        """Presets whose arithmetic these conventions reproduce
-        (:func:`core.model.presets.matching_presets`)."""
-        from core.model.presets import matching_presets
-
-        return matching_presets(self)
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(convention, choice label, formula) rows for people."""

@@ -11,6 +11,7 @@ rounding) is kept. See ``docs/conventions.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from core.errors import ConventionError
 from core.model.conventions import (
@@ -64,8 +65,15 @@ PRESETS: dict[str, Conventions] = {
 }
 
 
-def preset(name: str) -> Conventions:
-    """The preset called ``name``, as it stands (every other field at its default).
+def preset(name: str, **overrides: Any) -> Conventions:
+    """The preset called ``name`` (every other field at its default), with
+    ``overrides`` replacing fields.
+
+    Examples
+    --------
+    >>> c = preset("trec_eval", cutoffs=(10,))
+    >>> c.ties.value, c.ideal.value, c.cutoffs
+    ('id-desc', 'judged', (10,))
 
     Raises
     ------
@@ -73,9 +81,10 @@ def preset(name: str) -> Conventions:
         When no preset has that name.
     """
     try:
-        return PRESETS[name]
+        base = PRESETS[name]
     except KeyError as exc:
         raise ConventionError(f"preset {name!r} is not one of {', '.join(PRESETS)}") from exc
+    return base.replace(**overrides) if overrides else base
 
 
 def apply_preset(current: Conventions, name: str) -> Conventions:

@@ -14,6 +14,7 @@ from core.analysis.aggregate import summarize
 from core.analysis.bounds import ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Conventions
+from core.model.presets import matching_presets
 from core.reports.sentences import summary_sentence
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     return {
         "conventions": {
             **_conventions_json(conv),
-            "matching_presets": conv.matching_presets(),
+            "matching_presets": matching_presets(conv),
         },
         "judgment_version": doc.judgment_version or None,
         "queries": queries,
