@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from core.analysis.consensus import consensus as combine
 from core.errors import InputError
+from core.io.headers import ALIASES, field_of, normalize, sniff_delimiter
 from core.io.safety import check_xlsx, column_letters, find_formulas
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.document import Document, GradeState
@@ -62,25 +63,6 @@ __all__ = [
     "read_table",
 ]
 
-#: Header names recognised for each field (compared lower-case, with spaces,
-#: dashes and dots read as underscores).
-ALIASES: dict[str, tuple[str, ...]] = {
-    "query": ("query", "qid", "query_id", "topic", "topic_id", "question", "query_text"),
-    "source_id": (
-        "doc", "docid", "doc_id", "document", "document_id", "docno", "source", "source_id",
-        "url", "passage", "passage_id", "pid", "candidate", "id",
-    ),
-    "grade": (
-        "grade", "label", "rating", "relevance", "rel", "judgment", "judgement",
-        "relevance_grade", "relevance_label",
-    ),
-    "score": ("score", "predicted_score", "prediction", "sim", "similarity"),
-    "rank": ("rank", "position", "pos"),
-    "annotator": ("annotator", "annotator_id", "rater", "assessor", "judge", "reviewer", "user"),
-    "version": ("version", "source_version", "doc_version"),
-    "note": ("note", "notes", "comment", "comments"),
-    "reason": ("reason", "unrateable_reason"),
-}
 #: Marks that mean "not graded yet" (unknown) by default.
 UNKNOWN_MARKS: tuple[str, ...] = ("", "?", "unknown", "tbd", "todo")
 #: Marks that mean "looked at, could not be graded" (unrateable) by default;
@@ -91,12 +73,10 @@ UNRATEABLE_MARKS: tuple[str, ...] = (
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
                  "note", "reason")
 MAX_TEXT_BYTES = 2 * 1024**3
+#: Header names a missing column's message suggests.
+_EXAMPLES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/document"}
 _HEADER_SCAN = 20
 _PREVIEW_ROWS = 20
-
-
-def _norm(text: object) -> str:
-    return re.sub(r"[\s\-.]+", "_", str(text).strip().lower()).strip("_")
 
 
 # -- the mapping ---------------------------------------------------------------------------
@@ -343,19 +323,6 @@ def _decode(raw: bytes, name: str) -> tuple[str, str]:
     return text, "cp1252"
 
 
-def _sniff(text: str, path: Path) -> str:
-    if path.suffix.lower() in (".tsv", ".tab"):
-        return "\t"
-    sample = "\n".join(text.splitlines()[:20])
-    try:
-        return csv.Sniffer().sniff(sample, delimiters=",\t;|").delimiter
-    except csv.Error:
-        first = sample.split("\n", 1)[0]
-        counts = {d: first.count(d) for d in (",", "\t", ";", "|")}
-        best = max(counts, key=lambda d: counts[d])
-        return best if counts[best] else ","
-
-
 def _read_text_table(path: Path) -> Table:
     name = str(path)
     try:
@@ -370,7 +337,7 @@ def _read_text_table(path: Path) -> Table:
         raise InputError("this is a workbook, not a text file", file=name,
                          hint="give it the .xlsx extension")
     text, encoding = _decode(raw, name)
-    delim = _sniff(text, path)
+    delim = sniff_delimiter(text, path)
     try:
         rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
     except csv.Error as exc:
@@ -437,17 +404,9 @@ def read_table(path: str | Path, *, sheet: str | None = None) -> Table:
 
 
 # -- detection ----------------------------------------------------------------------------
-def _field_of(header: str) -> str | None:
-    key = _norm(header)
-    for name, aliases in ALIASES.items():
-        if key in aliases:
-            return name
-    return None
-
-
 def _wide_annotator(header: str) -> str | None:
     """``grade_alice`` / ``alice grade`` / ``rating (bob)`` -> the annotator's name."""
-    key = _norm(re.sub(r"[()\[\]:]", " ", header))
+    key = normalize(re.sub(r"[()\[\]:]", " ", header))
     for alias in ALIASES["grade"]:
         for pattern in (rf"^{alias}_(.+)$", rf"^(.+)_{alias}$"):
             m = re.match(pattern, key)
@@ -459,7 +418,7 @@ def _wide_annotator(header: str) -> str | None:
 
 
 def _score_header(row: Sequence[Any]) -> int:
-    return sum(1 for c in row if isinstance(c, str) and (_field_of(c) or _wide_annotator(c)))
+    return sum(1 for c in row if isinstance(c, str) and (field_of(c) or _wide_annotator(c)))
 
 
 def detect_mapping(table: Table) -> ColumnMapping:
@@ -479,7 +438,7 @@ def detect_mapping(table: Table) -> ColumnMapping:
     found: dict[str, int] = {}
     wide: list[tuple[int, str]] = []
     for col, name in enumerate(header):
-        f = _field_of(name)
+        f = field_of(name)
         if f is not None and f not in found:
             found[f] = col
         elif f is None:
@@ -683,7 +642,7 @@ def import_table(
             raise fail(f"no {need.replace('_', ' ')} column found in the header "
                        f"({', '.join(h for h in header if h) or 'empty'})",
                        line=mapping.header_row + 1,
-                       hint="name it e.g. " + "/".join(ALIASES[need][:4])
+                       hint="name it e.g. " + _EXAMPLES[need]
                        + ", or choose it in the import mapping")
     if mapping.grade is None and not mapping.grades:
         raise fail(f"no grade column found in the header ({', '.join(h for h in header if h)})",
