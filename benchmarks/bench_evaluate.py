@@ -31,6 +31,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+# Part 2 imports core in this process: this checkout's, not whichever one is
+# installed (part 1's children already run with cwd=REPO).
+sys.path.insert(0, str(REPO))
 
 PYTREC_SCRIPT = """\
 import json, sys

@@ -299,6 +299,27 @@ def test_load_document_routes_foreign_workbooks(tmp_path: Path) -> None:
     assert any("not an NDCG Worksheet workbook" in n for n in notes)
 
 
+def test_load_document_routes_on_not_own_workbook(tmp_path: Path, monkeypatch) -> None:
+    """The typed error routes an .xlsx to the importer, whatever its message says."""
+    import core.io.workbook as workbook
+    from core.errors import NotOwnWorkbook
+
+    path = tmp_path / "team.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet()
+    ws.write_row(0, 0, ["query", "docid", "rating", "score"])
+    ws.write_row(1, 0, ["q1", "d1", 2, 0.5])
+    wb.close()
+
+    def not_ours(p: object) -> None:
+        raise NotOwnWorkbook("no metadata sheet", file=str(p))
+
+    monkeypatch.setattr(workbook, "read_workbook", not_ours)
+    doc = load_document(path)
+    assert doc.source_id.tolist() == ["d1"]
+    assert "(no metadata sheet)" in doc.import_report.notes[0]
+
+
 def test_findings_are_reported_in_reading_order(tmp_path: Path) -> None:
     """Row by row; in a row the score first, then each grade column left to right."""
     path = tmp_path / "order.csv"

@@ -20,16 +20,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import core.io.trec as trec
 from core.errors import InputError
-from core.io.trec import Run, document_from_trec
+from core.io.trec import Run, document_from_trec, join, scan
 from core.model.document import Document
 
 
 @contextmanager
 def line_by_line() -> Any:
     """Make every file take the line-by-line reader."""
-    with mock.patch.object(trec, "_scan", return_value=None):
+    with mock.patch.object(scan, "scan_file", return_value=None):
         yield
 
 
@@ -160,7 +159,7 @@ def test_duplicate_in_a_query_without_judgments_is_ignored(tmp_path):
 def test_qrels_duplicate_names_both_lines(tmp_path, table):
     run = write(tmp_path / "r.txt", RUN)
     qrels = write(tmp_path / "q.txt", QRELS + "q9 0 b 1\nq9 0 a 2\n")
-    with mock.patch.object(trec, "_cells", trec._cells if table else no_table):
+    with mock.patch.object(join, "_cells", join._cells if table else no_table):
         fast = error_of(run, qrels)
     slow = error_of(run, qrels, slow=True)
     assert str(fast) == str(slow)
@@ -247,7 +246,7 @@ def test_key_clash_falls_back_exactly(tmp_path):
     long_run = RUN.replace(" a ", " a-long-identifier ")
     long_qrels = QRELS.replace(" a ", " a-long-identifier ")
     run, qrels = write(tmp_path / "r.txt", long_run), write(tmp_path / "q.txt", long_qrels)
-    with mock.patch.object(trec, "_keys", lambda m: np.zeros(m.shape[0], dtype=np.uint64)):
+    with mock.patch.object(scan, "_keys", lambda m: np.zeros(m.shape[0], dtype=np.uint64)):
         fast = document_from_trec(run, qrels)
     with line_by_line():
         slow = document_from_trec(run, qrels)
@@ -255,7 +254,7 @@ def test_key_clash_falls_back_exactly(tmp_path):
 
 
 def test_very_long_id(tmp_path):
-    long_id = "x" * (trec._MAX_WIDTH + 1)
+    long_id = "x" * (scan._MAX_WIDTH + 1)
     run = write(tmp_path / "r.txt", RUN + f"q1 Q0 {long_id} 9 1 t\n")
     qrels = write(tmp_path / "q.txt", QRELS + f"q1 0 {long_id} 2\n")
     doc = document_from_trec(run, qrels)
@@ -269,7 +268,7 @@ def test_very_long_id(tmp_path):
 def parse(tokens: list[bytes]) -> np.ndarray | None:
     width = -(-max(max(len(t) for t in tokens), 1) // 8) * 8
     m = np.array(tokens, dtype=f"S{width}").view(np.uint8).reshape(len(tokens), width)
-    return trec._numbers(m)
+    return scan._numbers(m)
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=20),
@@ -351,11 +350,11 @@ def no_table(cells: int, rows: int) -> None:
 @given(trec_files(), st.sampled_from([16, 64, 1 << 22]), st.booleans())
 def test_fast_and_line_by_line_agree(files, chunk, table):
     run_text, qrels_text = files
-    cells = trec._cells if table else no_table
+    cells = join._cells if table else no_table
     with tempfile.TemporaryDirectory() as tmp:
         run = write(Path(tmp) / "run.txt", run_text)
         qrels = write(Path(tmp) / "qrels.txt", qrels_text)
-        with mock.patch.object(trec, "_CHUNK", chunk), mock.patch.object(trec, "_cells", cells):
+        with mock.patch.object(scan, "_CHUNK", chunk), mock.patch.object(join, "_cells", cells):
             fast, slow = both(run, qrels)
             assert_same(fast, slow)
             # The run's own columns read the same way too.
@@ -381,7 +380,7 @@ def test_run_duplicates_found_as_line_by_line(files, at, table):
         run = write(Path(tmp) / "run.txt", run_text)
         qrels = write(Path(tmp) / "qrels.txt", qrels_text)
         try:
-            with mock.patch.object(trec, "_cells", trec._cells if table else no_table):
+            with mock.patch.object(join, "_cells", join._cells if table else no_table):
                 document_from_trec(run, qrels)
         except InputError as exc:
             fast: str | None = str(exc)
@@ -460,9 +459,9 @@ def test_plain_layout_tokens_match_the_general_ones(files):
             if not chunk:
                 continue
             b = np.frombuffer(chunk, dtype=np.uint8)
-            word = np.frombuffer(chunk.translate(trec._WORD), dtype=np.bool_)
-            general = trec._tokens(b, word, n_fields, b"\r" in chunk)
-            plain = trec._plain_tokens(b, word, n_fields)
+            word = np.frombuffer(chunk.translate(scan._WORD), dtype=np.bool_)
+            general = scan._tokens(b, word, n_fields, b"\r" in chunk)
+            plain = scan._plain_tokens(b, word, n_fields)
             if plain is not None:
                 assert general is not None
                 for x, y in zip(plain[:3], general[:3], strict=True):
@@ -473,8 +472,8 @@ def test_plain_layout_tokens_match_the_general_ones(files):
 def test_plain_layout_is_taken_for_the_usual_file():
     chunk = b"q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1 t\n"
     b = np.frombuffer(chunk, dtype=np.uint8)
-    word = np.frombuffer(chunk.translate(trec._WORD), dtype=np.bool_)
-    plain = trec._plain_tokens(b, word, 6)
+    word = np.frombuffer(chunk.translate(scan._WORD), dtype=np.bool_)
+    plain = scan._plain_tokens(b, word, 6)
     assert plain is not None
     assert plain[0][:6].tolist() == [0, 3, 6, 8, 10, 14]
     assert plain[1][:6].tolist() == [2, 5, 7, 9, 13, 15]
@@ -483,8 +482,8 @@ def test_plain_layout_is_taken_for_the_usual_file():
     for odd in (b"q1 Q0 a 1 2.5 t\n\nq1 Q0 b 2 1 t\n", b"q1  Q0 a 1 2.5 t\n", b" q1 Q0 a 1 2 t\n",
                 b"q1 Q0 a 1 2.5 t", b"q1 Q0 a 1 2.5\nt\n"):
         b = np.frombuffer(odd, dtype=np.uint8)
-        word = np.frombuffer(odd.translate(trec._WORD), dtype=np.bool_)
-        assert trec._plain_tokens(b, word, 6) is None
+        word = np.frombuffer(odd.translate(scan._WORD), dtype=np.bool_)
+        assert scan._plain_tokens(b, word, 6) is None
 
 
 def test_from_columns_query_codes_from_mixed_ids():

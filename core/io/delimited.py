@@ -11,27 +11,16 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
 from pathlib import Path
 
 from core.errors import InputError
+from core.io.headers import ALIASES as HEADER_ALIASES
+from core.io.headers import REQUIRED, header_delimiter, match_header
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 
 __all__ = ["HEADER_ALIASES", "read_delimited", "read_text", "write_delimited"]
 
-HEADER_ALIASES: dict[str, tuple[str, ...]] = {
-    "query": ("query", "qid", "query_id", "topic", "topic_id", "question"),
-    "source_id": (
-        "source_id", "source", "doc", "docid", "doc_id", "document", "docno", "url", "id",
-    ),
-    "version": ("version", "source_version", "doc_version"),
-    "score": ("score", "predicted_score", "prediction", "sim", "similarity"),
-    "grade": ("grade", "label", "rating", "relevance", "rel", "judgment", "judgement"),
-    "note": ("note", "notes", "comment", "comments"),
-    "reason": ("reason", "unrateable_reason"),
-}
-REQUIRED = ("query", "source_id", "score", "grade")
 MAX_BYTES = 2 * 1024**3
 
 
@@ -56,25 +45,6 @@ def read_text(path: Path) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
-def sniff_delimiter(first_line: str, path: Path) -> str:
-    if path.suffix.lower() in (".tsv", ".tab"):
-        return "\t"
-    counts = {d: first_line.count(d) for d in (",", "\t", ";", "|")}
-    best = max(counts, key=lambda d: counts[d])
-    return best if counts[best] else ","
-
-
-def match_header(names: Sequence[str]) -> dict[str, int]:
-    cleaned = [n.strip().lower().replace(" ", "_").replace("-", "_") for n in names]
-    out: dict[str, int] = {}
-    for field, aliases in HEADER_ALIASES.items():
-        for alias in aliases:
-            if alias in cleaned and cleaned.index(alias) not in out.values():
-                out[field] = cleaned.index(alias)
-                break
-    return out
-
-
 def _number(text: str, *, file: str, line: int, column: str) -> float:
     try:
         value = float(text)
@@ -97,7 +67,7 @@ def read_delimited(path: str | Path, conventions: Conventions | None = None) -> 
     name = str(path)
     text = read_text(path)
     first = text.split("\n", 1)[0]
-    delim = sniff_delimiter(first, path)
+    delim = header_delimiter(first, path)
     rows = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
     try:
         header = next(rows)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from core.errors import InputError
+from core.errors import InputError, NotOwnWorkbook
 from core.model.conventions import Conventions
 from core.model.document import Document
 
@@ -48,7 +48,10 @@ def load_document(
             return _import_foreign(path, conventions, "workbooks of our own cannot be read yet")
         try:
             doc: Document = read_workbook(path)
+        except NotOwnWorkbook as exc:
+            return _import_foreign(path, conventions, exc.problem)
         except InputError as exc:
+            # TODO(lead): drop once NotOwnWorkbook lands
             if "not an NDCG Worksheet workbook" not in str(exc):
                 raise
             return _import_foreign(path, conventions, exc.problem)
@@ -114,7 +117,7 @@ def is_annotator_sheet(path: Path) -> bool:
             return False
     if suffix not in TEXT_SHEET_SUFFIXES:
         return False
-    from core.io.delimited import REQUIRED, match_header, sniff_delimiter
+    from core.io.headers import REQUIRED, header_delimiter, match_header
 
     try:
         with open(path, "rb") as fh:
@@ -125,6 +128,6 @@ def is_annotator_sheet(path: Path) -> bool:
         return False
     text = head.decode("utf-8-sig", errors="replace")
     first = text.splitlines()[0] if text.splitlines() else ""
-    header = next(csv.reader([first], delimiter=sniff_delimiter(first, path)), [])
+    header = next(csv.reader([first], delimiter=header_delimiter(first, path)), [])
     found = match_header(header)
     return not all(f in found for f in REQUIRED) and not looks_like_trec_run(path)

@@ -1,0 +1,136 @@
+"""The document of an import: each candidate's grades by annotator, the
+current grade by the declared consensus, the reasons and notes."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis.consensus import consensus as combine
+from core.io.annotator.cells import objects
+from core.io.annotator.grades import Grades, IntArray
+from core.io.annotator.report import ImportReport
+from core.io.annotator.rows import Candidates, Rows
+from core.io.annotator.sheet import Sheet
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
+
+__all__ = ["build_document"]
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions, g: Grades,
+                   kept_ev: IntArray, again: list[int], rows: Rows, cands: Candidates,
+                   c_note: dict[int, str]) -> Document:
+    """The document of the candidates with their current grades (the notes
+    on the consensus and the scores go into ``report``). Raises when no
+    candidate is left."""
+    n, m, names = cands.n, len(g.names), g.names
+    ratings, unrateable, u_ev = _ratings(g, kept_ev, again, n)
+    reasons = _reasons(g, u_ev)
+    mapping = sheet.mapping
+    single = mapping.layout == "long" and mapping.annotator is None
+    if m <= 1 and (single or not names or names == [""]):
+        grade = ratings[:, 0] if m else np.full(n, np.nan)
+        state = np.where(np.isnan(grade), GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)
+        annot_names: list[str] = []
+        kept = None
+    else:
+        grade, state = combine(ratings, conventions.consensus, conventions.rounding)
+        annot_names = names
+        kept = ratings
+        report.notes.append(
+            f"the current grade is the {conventions.consensus.label} "
+            f"({conventions.consensus.formula}), {conventions.rounding.label}; "
+            "each annotator's grade is kept")
+    state = np.where((state == GradeState.UNKNOWN) & unrateable.any(axis=1),
+                     GradeState.UNRATEABLE, state).astype(np.int8)
+    holders = np.unique(g.candidate[u_ev])  # only these can hold a reason
+    for i in holders[state[holders] != GradeState.UNRATEABLE].tolist():
+        reasons.pop(i, None)
+    _score_note(sheet, report)
+    q_ids, q_codes = _query_codes(rows, cands)
+    if not n:
+        raise sheet.fail("no candidate rows to import"
+                         + (f" (first problem: {report.first_problem()})"
+                            if report.first_problem() else ""),
+                         hint="check the header row and the column mapping")
+    doc = Document.from_columns(
+        query=q_ids, query_codes=q_codes, source_id=objects(cands.source), score=cands.score,
+        grade=grade,
+        state=state, version=cands.version if mapping.version is not None else None,
+        conventions=conventions, name=Path(sheet.file).stem, source=sheet.file, check=False,
+        copy=False,
+    )
+    # Notes and reasons are few: written into the document's empty text
+    # columns instead of handing over a column of mostly empty texts.
+    for texts_of, target in ((c_note, doc.note), (reasons, doc.reason)):
+        for ci, text in texts_of.items():
+            if text:
+                target[ci] = text
+    doc.annotators = annot_names
+    doc.ratings = kept
+    return doc
+
+
+def _ratings(g: Grades, kept_ev: IntArray, again: list[int],
+             n: int) -> tuple[FloatArray, BoolArray, IntArray]:
+    """Candidates x annotators: the numeric grades kept (NaN: none) and
+    which are unrateable; and the unrateable grades, in reading order."""
+    m = len(g.names)
+    ratings = np.full((n, m), np.nan)
+    unrateable = np.zeros((n, m), dtype=bool)
+    if again:
+        k_ci, k_a, k_state = g.candidate[kept_ev], g.annotator[kept_ev], g.state[kept_ev]
+        k_value = g.value[kept_ev]
+    else:  # every grade read is kept, in order
+        k_ci, k_a, k_state, k_value = g.candidate, g.annotator, g.state, g.value
+    number = k_state == GradeState.NUMBER
+    ratings[k_ci[number], k_a[number]] = k_value[number]
+    unrated = np.flatnonzero(k_state == GradeState.UNRATEABLE)
+    unrateable[k_ci[unrated], k_a[unrated]] = True
+    u_ev = kept_ev[unrated] if again else unrated
+    u_ev = u_ev[np.lexsort((g.column[u_ev], g.rows[u_ev]))]  # in reading order
+    return ratings, unrateable, u_ev
+
+
+def _reasons(g: Grades, u_ev: IntArray) -> dict[int, str]:
+    """Candidate -> the reasons its unrateable grades give (the few
+    unrateable), each with its annotator's name when there are several."""
+    m, names = len(g.names), g.names
+    reasons: dict[int, str] = {}
+    for ci, a, p, i in zip(g.candidate[u_ev].tolist(), g.annotator[u_ev].tolist(),
+                           g.column[u_ev].tolist(), g.rows[u_ev].tolist(), strict=True):
+        given = g.reason[(p, i)]
+        tag = f"{names[a]}: {given}" if names[a] and m > 1 else given
+        reasons[ci] = "; ".join(x for x in (reasons.get(ci, ""), tag) if x)
+    return reasons
+
+
+def _score_note(sheet: Sheet, report: ImportReport) -> None:
+    """Say where the scores came from when there is no score column."""
+    mapping = sheet.mapping
+    if mapping.score is None and mapping.rank is not None:
+        report.notes.append(
+            f"no score column: score = -rank (from column {sheet.name(mapping.rank)!r}), "
+            "so the supplied ranking is kept")
+    elif mapping.score is None:
+        report.notes.append(
+            "no score or rank column: candidates keep the order of the rows as supplied, "
+            "score = -row number")
+
+
+def _query_codes(rows: Rows, cands: Candidates) -> tuple[list[str], IntArray]:
+    """The queries (first seen first) and each candidate's query code."""
+    c_query = cands.query
+    if cands.every_row:  # the candidates' queries are those of all rows
+        q_index = dict(zip(rows.queries, range(len(rows.queries)), strict=True))
+    else:
+        q_index = dict(zip(dict.fromkeys(c_query), itertools.count()))
+    q_codes = np.fromiter(map(q_index.__getitem__, c_query), np.int64, len(c_query))
+    return list(q_index), q_codes

@@ -1,0 +1,117 @@
+"""What the annotators' importer reads and is told: the raw :class:`Table`
+of a sheet, the :class:`ColumnMapping` (which column holds what) and the
+wizard's :class:`SheetPreview`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+__all__ = [
+    "SINGLE_FIELDS",
+    "UNKNOWN_MARKS",
+    "UNRATEABLE_MARKS",
+    "ColumnMapping",
+    "SheetPreview",
+    "Table",
+    "cell_text",
+]
+
+#: Marks that mean "not graded yet" (unknown) by default.
+UNKNOWN_MARKS: tuple[str, ...] = ("", "?", "unknown", "tbd", "todo")
+#: Marks that mean "looked at, could not be graded" (unrateable) by default;
+#: the mark itself is kept as the reason.
+UNRATEABLE_MARKS: tuple[str, ...] = (
+    "n/a", "na", "-", "skip", "skipped", "unrateable", "cannot judge", "can't judge",
+)
+SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
+                 "note", "reason")
+
+
+def cell_text(value: Any) -> str:
+    """A cell as text: empty for None, whole floats without ``.0``."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 2**53:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class ColumnMapping:
+    """Which column holds what (0-based column indices; None = absent).
+
+    A long layout sets ``grade`` (and optionally ``annotator``); a wide one
+    sets ``grades``, one (column, annotator name) pair per annotator.
+    ``header_row`` is the 0-based row index of the header; data follow it.
+    ``unknown_marks`` and ``unrateable_marks`` declare which texts in a
+    grade cell mean which state (compared case-insensitively).
+    """
+
+    header_row: int = 0
+    query: int | None = None
+    source_id: int | None = None
+    grade: int | None = None
+    grades: tuple[tuple[int, str], ...] = ()
+    score: int | None = None
+    rank: int | None = None
+    annotator: int | None = None
+    version: int | None = None
+    note: int | None = None
+    reason: int | None = None
+    unknown_marks: tuple[str, ...] = UNKNOWN_MARKS
+    unrateable_marks: tuple[str, ...] = UNRATEABLE_MARKS
+
+    @property
+    def layout(self) -> str:
+        """``"wide"`` when grades come from one column per annotator, else ``"long"``."""
+        return "wide" if self.grades else "long"
+
+    def replace(self, **changes: Any) -> ColumnMapping:
+        return replace(self, **changes)
+
+    def used_columns(self) -> dict[int, str]:
+        """Column index -> the field it feeds."""
+        out = {getattr(self, f): f for f in SINGLE_FIELDS if getattr(self, f) is not None}
+        out.update({c: f"grade ({who})" for c, who in self.grades})
+        return out
+
+
+@dataclass
+class Table:
+    """Raw cells of one sheet or text file, as read (nothing interpreted)."""
+
+    file: str
+    rows: list[list[Any]]
+    sheet: str | None = None
+    sheets: list[str] = field(default_factory=list)
+    #: Formula cells: (0-based row, 0-based column, formula text).
+    formulas: list[tuple[int, int, str]] = field(default_factory=list)
+    encoding: str | None = None
+    delimiter: str | None = None
+    #: Every row has the same length (calamine's rows do).
+    rectangular: bool = False
+
+    def header(self, mapping: ColumnMapping) -> list[str]:
+        if mapping.header_row < len(self.rows):
+            return [cell_text(c) for c in self.rows[mapping.header_row]]
+        return []
+
+
+@dataclass(frozen=True)
+class SheetPreview:
+    """What the wizard shows before importing."""
+
+    file: str
+    sheets: list[str]
+    sheet: str | None
+    header_row: int
+    header: list[str]
+    rows: list[list[str]]
+    mapping: ColumnMapping
+    encoding: str | None
+    delimiter: str | None
+    n_rows: int
+

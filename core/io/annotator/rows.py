@@ -1,0 +1,248 @@
+"""The rows of an import: which are blank or refused, their scores, and the
+candidates they make (the first row of each query and source)."""
+
+from __future__ import annotations
+
+import math
+from itertools import repeat
+from operator import ne
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from core.io.annotator.cells import Reject, filled, float_cells, number, objects
+from core.io.annotator.model import cell_text
+from core.io.annotator.report import (
+    CONFLICT,
+    DUPLICATE,
+    FORMULA,
+    ROW_REJECTED,
+    ImportReport,
+    Issue,
+)
+from core.io.annotator.sheet import Sheet
+from core.io.safety import column_letters
+
+__all__ = ["Candidates", "Rows", "annotator_names", "find_candidates", "notes", "read_rows"]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class Rows(NamedTuple):
+    """The data rows as read: each row's query and source, the distinct
+    queries (first seen first) and sources, the rows imported (``alive``),
+    the cells a formula refused (data row -> columns), each row's score."""
+
+    query: list[str]
+    source: list[str]
+    queries: dict[str, None]
+    sources: set[str]
+    alive: BoolArray
+    bad_cells: dict[int, set[int]]
+    score: FloatArray
+
+
+class Candidates(NamedTuple):
+    """The candidates: one per (query, source), from its first data row.
+
+    ``rows`` are the data rows whose grades are read and ``of_row`` their
+    candidate (with one grade column and no annotator, a repeated row is
+    not read: only the first rows are). ``every_row``: each data row is its
+    own candidate.
+    """
+
+    n: int
+    rows: IntArray
+    of_row: IntArray
+    first_rows: IntArray
+    score: FloatArray
+    query: list[str]
+    source: list[str]
+    version: list[str]
+    every_row: bool
+
+
+def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
+    """Blank rows, formulas, empty query or source cells, bad scores."""
+    mapping = sheet.mapping
+    assert mapping.query is not None
+    assert mapping.source_id is not None
+    q_text = sheet.texts(mapping.query)
+    s_text = sheet.texts(mapping.source_id)
+    # Distinct queries (first seen first) and sources, each found in one pass
+    # and used again below (empty cells, candidates, the document's codes).
+    q_first = dict.fromkeys(q_text)
+    s_set = set(s_text)
+    empty = (np.flatnonzero((objects(q_text) == "") | (objects(s_text) == "")).tolist()
+             if "" in q_first or "" in s_set else [])
+    blank = np.zeros(sheet.n_rows, dtype=bool)
+    for i in empty:
+        raw = sheet.data[i]
+        if not filled(raw, mapping.query, mapping.source_id) and all(
+            c is None or (isinstance(c, str) and not c.strip()) for c in raw
+        ):
+            blank[i] = True
+    report.blank_rows = int(blank.sum())
+    report.rows_read = sheet.n_rows - report.blank_rows
+    alive = ~blank
+    bad_cells = _formulas(sheet, blank, alive)
+    for i in empty:
+        if alive[i]:
+            which = "query" if not q_text[i] else "source_id"
+            sheet.found.append(((i, 1, 0, 0), Issue(
+                ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
+                f"the {which.replace('_', ' ')} is empty; row rejected")))
+            alive[i] = False
+    score = _scores(sheet, alive)
+    return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score)
+
+
+def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set[int]]:
+    """Report every formula cell of a data row; a formula in a key cell
+    (query, source, score, rank, annotator) rejects its row. Returns the
+    refused cells (data row -> columns)."""
+    mapping = sheet.mapping
+    key_cols = {mapping.query, mapping.source_id, mapping.score, mapping.rank,
+                mapping.annotator}
+    formula_at: dict[int, list[tuple[int, str]]] = {}
+    for r, c, text in sheet.table.formulas:
+        formula_at.setdefault(r, []).append((c, text))
+    bad_cells: dict[int, set[int]] = {}
+    for r, cells in formula_at.items():
+        i = r - sheet.start
+        if not 0 <= i < sheet.n_rows or blank[i]:
+            continue
+        hits = [c in key_cols for c, _ in cells]
+        for seq, ((c, text), hit_key) in enumerate(zip(cells, hits, strict=True)):
+            sheet.found.append(((i, 0, 0, seq), Issue(
+                FORMULA, r + 1, sheet.name(c),
+                f"cell {column_letters(c + 1)}{r + 1} holds the formula {text!r}; formulas are"
+                " never evaluated" + ("; row rejected" if hit_key else "; cell not imported"),
+                text)))
+            bad_cells.setdefault(i, set()).add(c)
+        if any(hits):
+            alive[i] = False
+    return bad_cells
+
+
+def _scores(sheet: Sheet, alive: BoolArray) -> FloatArray:
+    """Each data row's score: the score column, else minus the rank, else
+    minus the row number (the rows' order kept). A score that is not a
+    number rejects its row."""
+    mapping = sheet.mapping
+    score_col = mapping.score if mapping.score is not None else mapping.rank
+    if score_col is None:
+        return -np.arange(sheet.start + 1, sheet.start + 1 + sheet.n_rows, dtype=np.float64)
+    cells_s = sheet.column(score_col)
+    score = float_cells(cells_s)
+    for i in np.flatnonzero(~np.isfinite(score) & alive).tolist():
+        cell = cells_s[i]
+        x = math.nan
+        if cell_text(cell).strip():
+            try:
+                x = number(cell)
+            except Reject as exc:
+                sheet.found.append(((i, 1, 0, 0), Issue(
+                    ROW_REJECTED, sheet.row_number(i), sheet.name(score_col),
+                    f"{exc}; row rejected", cell_text(cell))))
+                alive[i] = False
+                continue
+        score[i] = x
+    return -score if mapping.score is None else score
+
+
+def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidates:
+    """The first row of each (query, source) pair is its candidate; repeats
+    are reported (with one grade column and no annotator) or checked for a
+    different score."""
+    mapping = sheet.mapping
+    q_text, s_text = rows.query, rows.source
+    alive_idx = np.flatnonzero(rows.alive)
+    every_row = len(alive_idx) == sheet.n_rows
+    q_alive = q_text if every_row else [q_text[i] for i in alive_idx.tolist()]
+    s_alive = s_text if every_row else [s_text[i] for i in alive_idx.tolist()]
+    n = len(s_alive)
+    if len(rows.sources if every_row else set(s_alive)) == n or len(set(zip(
+            q_alive, s_alive, strict=True))) == n:
+        row_ci = np.arange(n, dtype=np.int64)  # the usual case: each row its own candidate
+    else:
+        index: dict[tuple[str, str], int] = {}
+        row_ci = np.array([index.setdefault(k, len(index)) for k in zip(
+            q_alive, s_alive, strict=True)], dtype=np.int64)
+        n = len(index)
+    is_first = np.ones(len(row_ci), dtype=bool)
+    if len(row_ci) > 1:
+        is_first[1:] = row_ci[1:] > np.maximum.accumulate(row_ci)[:-1]
+    first_rows = alive_idx[is_first]
+    c_score = rows.score[first_rows]
+    _report_repeats(sheet, rows, alive_idx, row_ci, is_first, q_alive, s_alive, c_score)
+    if mapping.layout == "long" and mapping.annotator is None:
+        rows_in, ci_in = first_rows, row_ci[is_first]
+    else:
+        rows_in, ci_in = alive_idx, row_ci
+    report.rows_imported = len(rows_in)
+    every_first = len(first_rows) == sheet.n_rows
+    c_query = q_text if every_first else [q_text[i] for i in first_rows.tolist()]
+    c_source = s_text if every_first else [s_text[i] for i in first_rows.tolist()]
+    if mapping.version is not None:
+        version_text = sheet.texts(mapping.version)
+        c_version = [version_text[i] for i in first_rows.tolist()]
+    else:
+        c_version = [""] * n
+    return Candidates(n, rows_in, ci_in, first_rows, c_score, c_query, c_source, c_version,
+                      every_first)
+
+
+def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntArray,
+                    is_first: BoolArray, q_alive: list[str], s_alive: list[str],
+                    c_score: FloatArray) -> None:
+    """A repeated (query, source) row: a duplicate with one grade column and
+    no annotator (not read), else a conflict when its score differs."""
+    mapping = sheet.mapping
+    c_first_row = alive_idx[is_first] + sheet.start + 1
+    repeats = np.flatnonzero(~is_first).tolist()
+    if mapping.layout == "long" and mapping.annotator is None:
+        for k in repeats:
+            i, ci = int(alive_idx[k]), int(row_ci[k])
+            sheet.found.append(((i, 2, 0, 0), Issue(
+                DUPLICATE, sheet.row_number(i), sheet.name(mapping.source_id or 0),
+                f"query {q_alive[k]!r} lists {s_alive[k]!r} again (first on row "
+                f"{c_first_row[ci]}); the first row is kept")))
+    elif mapping.rank is None and mapping.score is not None:
+        for k in repeats:
+            i, ci = int(alive_idx[k]), int(row_ci[k])
+            x, y = float(rows.score[i]), float(c_score[ci])
+            if not (x == y or (math.isnan(x) and math.isnan(y))):
+                sheet.found.append(((i, 2, 0, 0), Issue(
+                    CONFLICT, sheet.row_number(i), sheet.name(mapping.score),
+                    f"score {cell_text(x)} differs from {cell_text(y)} on row "
+                    f"{c_first_row[ci]} for the same candidate; the first is kept")))
+
+
+def annotator_names(sheet: Sheet) -> list[str] | None:
+    """Each data row's annotator (long layout with an annotator column)."""
+    column = sheet.mapping.annotator
+    return [w or "(no name)" for w in sheet.texts(column)] if column is not None else None
+
+
+def notes(sheet: Sheet, cands: Candidates, who_all: list[str] | None) -> dict[int, str]:
+    """Candidate -> its notes (the few that have one), each prefixed with its
+    annotator's name when there is one."""
+    c_note: dict[int, str] = {}
+    if sheet.mapping.note is None:
+        return c_note
+    rows_in, ci_in = cands.rows, cands.of_row
+    note_cells = sheet.column(sheet.mapping.note)
+    noted = np.flatnonzero(
+        np.fromiter(map(ne, note_cells, repeat("")), bool, sheet.n_rows)[rows_in])
+    for i, ci in zip(rows_in[noted].tolist(), ci_in[noted].tolist(), strict=True):
+        text = cell_text(note_cells[i]).strip()
+        if not text:
+            continue
+        who = who_all[i] if who_all is not None else ""
+        c_note[ci] = "; ".join(x for x in (c_note.get(ci, ""),
+                                           f"{who}: {text}" if who else text) if x)
+    return c_note

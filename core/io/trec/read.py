@@ -1,0 +1,150 @@
+"""Reading TREC run and qrels files.
+
+A run line is ``query Q0 source rank score tag``; a qrels line is
+``query iteration source grade``. Both are read column-wise by the fast
+reader (:mod:`core.io.trec.scan`) when every line is regular, and line by
+line otherwise, so that a message names the line.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import InputError
+from core.io.trec import scan
+from core.io.trec.scan import FloatArray, decode_all
+from core.io.trec.text import decode, finite, read_bytes
+
+__all__ = ["Qrels", "QrelsColumns", "Run", "read_qrels", "read_run"]
+
+Qrels = dict[str, dict[str, float]]
+
+
+def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
+    """Read a qrels file: ``{query: {source: grade}}`` and each pair's line."""
+    path = Path(path)
+    name = str(path)
+    qrels: Qrels = {}
+    where: dict[tuple[str, str], int] = {}
+    for line_no, line in enumerate(read_bytes(path).splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 4:
+            raise InputError(
+                f"expected 4 fields (query iteration source grade), found {len(parts)}",
+                file=name, line=line_no,
+            )
+        q, doc = decode(parts[0]), decode(parts[2])
+        grade = finite(parts[3], file=name, line=line_no, column="grade (field 4)")
+        judged = qrels.setdefault(q, {})
+        if doc in judged:
+            raise InputError(
+                f"source {doc!r} of query {q!r} is judged twice (first on line "
+                f"{where[(q, doc)]})", file=name, line=line_no,
+                hint="keep one judgment per query and source",
+            )
+        judged[doc] = grade
+        where[(q, doc)] = line_no
+    return qrels, where
+
+
+class Run:
+    """A run file's columns: query, source, score (and each row's line).
+
+    Read column-wise with numpy when every line is regular; any irregular
+    file is read line by line, so messages name the line.
+    """
+
+    def __init__(self, path: str | Path, *, threads: int = 2) -> None:
+        path = Path(path)
+        self.path = path
+        self.tag = ""
+        # Called through its module: one patch of scan.scan_file sends every
+        # file to the line-by-line reader (the tests compare the two).
+        self._table = scan.scan_file(path, 6, (0, 2), 4, threads)
+        self._query: list[str] | None = None
+        self._source: list[str] | None = None
+        if self._table is not None:
+            self.score: FloatArray = self._table.number
+            self.line: npt.NDArray[np.int32 | np.int64] = self._table.line
+        else:
+            query: list[str] = []
+            source: list[str] = []
+            score = array("d")
+            line = array("q")
+            self._read_lines(read_bytes(path), query, source, score, line)
+            self._query, self._source = query, source
+            self.score = np.frombuffer(score, dtype=np.float64)
+            self.line = np.frombuffer(line, dtype=np.int64)
+
+    @property
+    def query(self) -> list[str]:
+        """Each row's query id."""
+        if self._query is None:
+            assert self._table is not None
+            column = self._table.columns[0]
+            ids = np.array(decode_all(column.raw), dtype=object)
+            self._query = ids[column.code].tolist()
+        return self._query
+
+    @property
+    def source(self) -> list[str]:
+        """Each row's source id."""
+        if self._source is None:
+            assert self._table is not None
+            column = self._table.columns[1]
+            ids = np.array(decode_all(column.raw), dtype=object)
+            self._source = ids[column.code].tolist()
+        return self._source
+
+    def _read_lines(self, raw: bytes, query: list[str], source: list[str], score: array[float],
+                    line: array[int]) -> None:
+        name = str(self.path)
+        queries: dict[bytes, str] = {}
+        q_app, s_app, sc_app, l_app = query.append, source.append, score.append, line.append
+        for line_no, text in enumerate(raw.splitlines(), start=1):
+            parts = text.split()
+            if not parts:
+                continue
+            if len(parts) != 6:
+                raise InputError(
+                    f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
+                    file=name, line=line_no,
+                )
+            try:
+                value = float(parts[4])
+            except ValueError:
+                value = math.nan
+            if not math.isfinite(value):
+                raise InputError(
+                    f"{decode(parts[4])!r} is not a finite number", file=name, line=line_no,
+                    column="score (field 5)",
+                )
+            qb = parts[0]
+            q = queries.get(qb)
+            if q is None:
+                q = queries[qb] = decode(qb)
+            q_app(q)
+            s_app(decode(parts[2]))
+            sc_app(value)
+            l_app(line_no)
+
+
+def read_run(path: str | Path) -> Run:
+    return Run(path)
+
+
+class QrelsColumns:
+    """A qrels file read once, column-wise, for joining with several runs:
+    :func:`document_from_trec` takes it in place of the path (a file the
+    column-wise reader cannot take is read line by line at each join)."""
+
+    def __init__(self, path: str | Path, *, threads: int = 2) -> None:
+        self.path = Path(path)
+        self._table = scan.scan_file(self.path, 4, (0, 2), 3, threads)

@@ -1,0 +1,377 @@
+"""The fast reader of TREC files: a whole file column-wise with numpy.
+
+A file is read in pieces of whole lines; each piece's tokens are found and
+copied into fixed-width rows of bytes (:func:`_tokens`, :func:`_gather`),
+numbers parsed in bulk (:func:`_numbers`) and ids coded by a 64-bit key
+(:func:`_keys`). Any irregular file (a wrong number of fields, a bad number,
+a zero byte, a very long token, two ids sharing a key) is left to the
+line-by-line reader, which names the line: :func:`scan_file` then returns
+None.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import InputError
+from core.io.trec.text import check_head, decode
+
+__all__ = ["Column", "FloatArray", "IntArray", "Table", "decode_all", "scan_file"]
+
+#: The bytes ``bytes.split()`` treats as whitespace.
+_WORD = bytes(0 if i in b" \t\n\r\x0b\x0c" else 1 for i in range(256))
+#: The fast reader works through a file in pieces of about this many bytes.
+_CHUNK = 1 << 20
+#: A fast reader's field is copied into rows of this many bytes at most (a
+#: longer id sends the whole file to the line-by-line reader).
+_MAX_WIDTH = 512
+_POW10 = 10.0 ** np.arange(16)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+U64Array = npt.NDArray[np.uint64]
+IntArray = npt.NDArray[np.int64]
+Int32Array = npt.NDArray[np.int32]
+FloatArray = npt.NDArray[np.float64]
+
+
+def _pieces(path: Path) -> Iterator[bytes]:
+    """The file in pieces of whole lines (a piece never splits ``\\r\\n``)."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below; errors must name the file
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
+    with fh:
+        rest = b""
+        first = True
+        while True:
+            try:
+                piece = fh.read(_CHUNK)
+            except OSError as exc:
+                raise InputError(
+                    f"cannot read the file: {exc.strerror or exc}", file=str(path)
+                ) from exc
+            if first:
+                check_head(piece, path)
+                first = False
+            if not piece:
+                if rest:
+                    yield rest
+                return
+            data = rest + piece if rest else piece
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r", 0, len(data) - 1)) + 1
+            if cut == 0:
+                rest = data
+                continue
+            yield data[:cut]
+            rest = data[cut:]
+
+
+#: ``_LOW[i]`` keeps the first ``i`` bytes of a little-endian 8-byte word.
+_LOW = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _words(chunk: bytes) -> npt.NDArray[np.uint64]:
+    """Every 8-byte window of ``chunk`` as a little-endian word (a view: entry
+    ``i`` is bytes ``i .. i+7``; the chunk is padded with zero bytes)."""
+    padded = chunk + bytes(_MAX_WIDTH + 8)
+    return np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+
+
+def _gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
+            width: int) -> npt.NDArray[np.uint8]:
+    """Tokens copied into rows of ``width`` bytes, padded with zero bytes."""
+    out = np.empty((start.size, width // 8), dtype="<u8")
+    for j in range(width // 8):
+        word = words[start + 8 * j]
+        word &= _LOW[np.clip(length - 8 * j, 0, 8)]
+        out[:, j] = word
+    return out.view(np.uint8).reshape(start.size, width)
+
+
+def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
+    """Parse fixed-width number tokens as Python's ``float`` would.
+
+    Plain decimals of at most 15 digits are computed exactly with numpy
+    (integer digits / a power of ten: both exact, one correctly rounded
+    division); the rest go through ``float``. None if a token is not a finite
+    number.
+    """
+    n, width = m.shape
+    cols = np.ascontiguousarray(m.T)
+    mantissa = np.zeros(n, dtype=np.int64)
+    n_digits = np.zeros(n, dtype=np.int64)
+    n_frac = np.zeros(n, dtype=np.int64)
+    n_dot = np.zeros(n, dtype=np.int64)
+    bad = np.zeros(n, dtype=bool)
+    for j in range(width):
+        c = cols[j]
+        digit = c - np.uint8(48)
+        is_digit = digit < 10
+        is_dot = c == 46
+        mantissa = mantissa * np.where(is_digit, 10, 1) + np.where(is_digit, digit, 0)
+        n_digits += is_digit
+        n_frac += is_digit & (n_dot > 0)
+        n_dot += is_dot
+        other = ~(is_digit | is_dot | (c == 0))  # zero bytes pad the token
+        if j == 0:
+            other &= (c != 45) & (c != 43)
+        bad |= other
+    simple = ~bad & (n_dot <= 1) & (n_digits >= 1) & (n_digits <= 15)
+    value = mantissa / _POW10[np.minimum(n_frac, 15)]
+    value[cols[0] == 45] *= -1.0
+    other_rows = np.flatnonzero(~simple)
+    if other_rows.size:
+        try:
+            value[other_rows] = m[other_rows].view(f"S{width}").ravel().astype(np.float64)
+        except ValueError:
+            return None
+    if not np.all(np.isfinite(value)):
+        return None
+    result: FloatArray = value
+    return result
+
+
+class Column:
+    """One text field of a file, coded: each row's code points at its
+    distinct token (``raw``, ordered by ``key``, first seen on row ``first``)."""
+
+    def __init__(self, code: Int32Array, key: U64Array, raw: npt.NDArray[np.bytes_],
+                 first: IntArray) -> None:
+        self.code = code
+        self.key = key
+        self.raw = raw
+        self.first = first
+
+
+def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
+    """A 64-bit key per row of ``m``, the same whatever the padding (exact
+    when a token holds at most 8 bytes).
+
+    Tokens hold no zero byte, so a word is zero exactly when it is padding;
+    padding words leave the key alone.
+    """
+    words = m.view(np.uint64)
+    key = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        word = words[:, j]
+        mixed = (key ^ (key >> np.uint64(29))) * _MIX + word
+        key = np.where(word != 0, mixed, key)
+    return key
+
+
+class _Piece:
+    """What one piece of a file holds: per row its line (counted within the
+    piece), number and, per text field, the code of its token among the
+    piece's distinct tokens."""
+
+    def __init__(self, line: npt.NDArray[np.int32 | np.int64], n_breaks: int) -> None:
+        self.line = line
+        self.n_breaks = n_breaks
+        self.number = np.empty(0, dtype=np.float64)
+        self.code: list[IntArray] = []
+        self.key: list[U64Array] = []
+        self.raw: list[npt.NDArray[np.bytes_]] = []
+        self.first: list[IntArray] = []
+
+
+def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
+    """Distinct keys (sorted), each one's first row, each row's code.
+
+    Runs of equal keys (a run file lists a query's rows together) are
+    coded once each.
+    """
+    n = key.size
+    heads = np.flatnonzero(key[1:] != key[:-1]) + 1
+    if 4 * heads.size < n:
+        heads = np.concatenate((np.zeros(1, dtype=np.int64), heads))
+        uniq, first, inverse = np.unique(key[heads], return_index=True, return_inverse=True)
+        code = np.repeat(inverse, np.diff(heads, append=n))
+        return uniq, heads[first], code
+    uniq, first, code = np.unique(key, return_index=True, return_inverse=True)
+    return uniq, first, code
+
+
+def _plain_tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_],
+                  n_fields: int) -> tuple[IntArray, IntArray, IntArray, int] | None:
+    """Token starts and ends, each row's line (within the piece) and the
+    number of line breaks, for the usual layout: one whitespace byte after
+    every token, ``\\n`` after the last of a line, no blank lines. None
+    otherwise (:func:`_tokens` then looks)."""
+    space = np.flatnonzero(~word)
+    if not space.size or space[-1] != b.size - 1 or not word[0]:
+        return None
+    if np.any(space[1:] - space[:-1] == 1):
+        return None
+    line_end = np.flatnonzero(b[space] == 10)
+    if line_end.size * n_fields != space.size or np.any(
+        line_end != np.arange(n_fields - 1, space.size, n_fields)
+    ):
+        return None
+    starts = np.empty(space.size, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = space[:-1] + 1
+    return starts, space, np.arange(line_end.size), int(line_end.size)
+
+
+def _tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_], n_fields: int,
+            has_cr: bool) -> tuple[IntArray, IntArray, IntArray, int] | None:
+    """Token starts and ends, each row's line (within the piece, as
+    ``bytes.splitlines`` counts) and the number of line breaks; None if a
+    non-blank line does not hold ``n_fields`` tokens."""
+    edges = np.flatnonzero(word[1:] != word[:-1]) + 1
+    if word[0]:
+        edges = np.concatenate((np.zeros(1, dtype=np.int64), edges))
+    if word[-1]:
+        edges = np.concatenate((edges, np.full(1, b.size, dtype=np.int64)))
+    starts, ends = edges[0::2], edges[1::2]
+    if has_cr:
+        newline = b == 10
+        cr = b == 13
+        cr[:-1] &= ~newline[1:]
+        breaks = np.flatnonzero(newline | cr)
+    else:
+        breaks = np.flatnonzero(b == 10)
+    # Tokens on each line (the last line may have no break).
+    before = np.searchsorted(starts, breaks)
+    counts = np.diff(before, prepend=0, append=starts.size)
+    if np.any((counts != n_fields) & (counts != 0)):
+        return None
+    return starts, ends, np.flatnonzero(counts), int(breaks.size)
+
+
+def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
+                number_field: int) -> _Piece | None:
+    """Fields of one piece; None where the line-by-line reader must look."""
+    if b"\x00" in chunk:
+        return None
+    b = np.frombuffer(chunk, dtype=np.uint8)
+    word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
+    got = _plain_tokens(b, word, n_fields) if b"\r" not in chunk else None
+    if got is None:
+        got = _tokens(b, word, n_fields, b"\r" in chunk)
+        if got is None:
+            return None
+    starts, ends, line, n_breaks = got
+    piece = _Piece(line, n_breaks)
+    words = _words(chunk)
+    for f in (number_field, *text_fields):
+        s = starts[f::n_fields]
+        length = ends[f::n_fields] - s
+        longest = int(length.max()) if length.size else 1
+        if longest > _MAX_WIDTH:
+            return None
+        width = -(-longest // 8) * 8
+        m = _gather(words, s, length, width)
+        if f == number_field:
+            number = _numbers(m)
+            if number is None:
+                return None
+            piece.number = number
+            continue
+        uniq, first, code = _code(_keys(m))
+        if width > 8 and not np.array_equal(m, m[first][code]):
+            return None  # two tokens share a key: rare; the slow path is exact
+        piece.code.append(code.astype(np.int64, copy=False))
+        piece.key.append(uniq)
+        piece.raw.append(m[first].view(f"S{width}").ravel())
+        piece.first.append(first.astype(np.int64, copy=False))
+    return piece
+
+
+class Table:
+    """A whole TREC file read column-wise (see :func:`scan_file`)."""
+
+    def __init__(self, line: Int32Array, number: FloatArray, columns: list[Column]) -> None:
+        self.line = line
+        self.number = number
+        self.columns = columns
+
+    def copy(self) -> Table:
+        """Another table over the same arrays (a join empties its table's list)."""
+        return Table(self.line, self.number, list(self.columns))
+
+
+def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> Column | None:
+    """One text field's codes over every piece (None on a key clash)."""
+    if not pieces:
+        empty = np.empty(0, dtype=np.int64)
+        return Column(empty.astype(np.int32), np.empty(0, dtype=np.uint64),
+                      np.empty(0, dtype="S1"), empty)
+    key = np.concatenate([p.key[i] for p in pieces])
+    raw = np.concatenate([p.raw[i] for p in pieces])
+    first = np.concatenate([p.first[i] + off for p, off in zip(pieces, offsets, strict=True)])
+    uniq, rep, inverse = np.unique(key, return_index=True, return_inverse=True)
+    if uniq.size != key.size and not np.array_equal(raw, raw[rep][inverse]):
+        return None
+    first_row = np.full(uniq.size, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first_row, inverse, first)
+    codes = []
+    start = 0
+    for p in pieces:
+        n_uniq = p.key[i].size
+        codes.append(inverse[start:start + n_uniq][p.code[i]].astype(np.int32))
+        start += n_uniq
+    return Column(np.concatenate(codes), uniq, raw[rep], first_row)
+
+
+def scan_file(path: Path, n_fields: int, text_fields: tuple[int, ...],
+              number_field: int, threads: int = 2) -> Table | None:
+    """Read a TREC file column-wise with numpy, a piece at a time (two
+    pieces at once on ``threads`` threads: numpy lets go of the interpreter
+    lock; a caller reading two files at once gives each one).
+
+    Returns None when a line is irregular (a wrong number of fields, a bad
+    number, a zero byte, a very long token): the line-by-line reader then
+    reads the file and names the line.
+    """
+    pieces: list[_Piece] = []
+    offsets: list[int] = []
+    base_line = rows = 0
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        pending: deque[Future[_Piece | None]] = deque()
+        chunks = _pieces(path)
+        while True:
+            while len(pending) < 2:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending.append(pool.submit(_read_piece, chunk, n_fields, text_fields,
+                                           number_field))
+            if not pending:
+                break
+            piece = pending.popleft().result()
+            if piece is None:
+                for job in pending:
+                    job.cancel()
+                return None
+            if piece.line.size:
+                pieces.append(piece)
+                offsets.append(rows)
+                piece.line = (piece.line + (base_line + 1)).astype(np.int32)
+                rows += piece.line.size
+            base_line += piece.n_breaks
+    columns = []
+    for i in range(len(text_fields)):
+        column = _merge(pieces, i, offsets)
+        if column is None:
+            return None
+        columns.append(column)
+    line = (np.concatenate([p.line for p in pieces]).astype(np.int32, copy=False) if pieces
+            else np.empty(0, dtype=np.int32))
+    numbers = np.concatenate([p.number for p in pieces]) if pieces else np.empty(0)
+    return Table(line, numbers, columns)
+
+
+def decode_all(raw: npt.NDArray[np.bytes_]) -> list[str]:
+    """Decode many ids at once (each as :func:`~core.io.trec.text.decode` would)."""
+    tokens: list[bytes] = raw.tolist()
+    try:
+        return b"\n".join(tokens).decode("utf-8").split("\n") if tokens else []
+    except UnicodeDecodeError:
+        return [decode(t) for t in tokens]
