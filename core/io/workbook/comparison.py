@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from core.analysis.compare import TIE_TOLERANCE, Comparison
 from core.io.workbook.layout import (
@@ -17,6 +18,7 @@ from core.io.workbook.layout import (
     RESAMPLING_COLUMNS,
     SHEETS,
     Cell,
+    FloatArray,
     Formats,
     num,
     put_text,
@@ -24,16 +26,56 @@ from core.io.workbook.layout import (
 )
 from core.model.conventions import Weighting
 
+_QA = sheet_ref(SHEETS["queries"])
+_QB = sheet_ref(COMPARISON_SHEETS["queries_b"])
+
 
 def write_comparison(
     ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str]
 ) -> dict[str, str]:
-    """The Comparison sheet; returns the names it defines."""
-    sheet = sheet_ref(COMPARISON_SHEETS["comparison"])
-    qa_sheet, qb_sheet = sheet_ref(SHEETS["queries"]), sheet_ref(COMPARISON_SHEETS["queries_b"])
+    """The Comparison sheet, top to bottom: the runs and the tie tolerance, a
+    row per shared query and cutoff, the paired means, the resampling results
+    and the queries only one run has; returns the names it defines."""
+    names = _write_heading(ws, fmt, c, labels)
     conv = c.conventions
-    cutoffs = conv.cutoffs
-    ncut = len(cutoffs)
+    if conv.weighting is Weighting.EQUAL:
+        weights = np.ones(len(c.common))
+    else:
+        w = c.doc_a.frequency if conv.weighting is Weighting.FREQUENCY else c.doc_a.importance
+        weights = np.asarray(w, dtype=np.float64)[c.qa]
+    has_w = ~np.isnan(weights) & (weights > 0)
+    first = COMPARISON_HEADER_ROW + 2
+    r = COMPARISON_HEADER_ROW + 1
+    for i in range(len(c.common)):
+        for j in range(len(conv.cutoffs)):
+            _write_pair(ws, fmt, c, r, i, j, float(weights[i]), bool(has_w[i]))
+            r += 1
+    r, means_row = _write_means(ws, fmt, c, weights, has_w, (first, max(r, first)), r + 1)
+    r = _write_resampling(ws, fmt, c, means_row, r + 1)
+    for title, queries in (("queries only in A (not compared)", c.only_a),
+                           ("queries only in B (not compared)", c.only_b)):
+        r += 1
+        ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.header)
+        for q in queries:
+            r += 1
+            put_text(ws, r, 0, q, fmt.text, fmt.text_q)
+        r += 1
+    return names
+
+
+def _k_formula(j: int) -> str:
+    """Cutoff ``j`` (0-based) as the Conventions sheet holds it."""
+    return f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")'
+
+
+def _k_value(k: int | None) -> Cell:
+    return float(k) if k is not None else "all"
+
+
+def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str],
+                   ) -> dict[str, str]:
+    """The title, the runs, what changed, the tie tolerance (named) and the
+    header of the per-query rows."""
     ws.set_column(0, 0, 20)
     ws.set_column(1, len(COMPARISON_COLUMNS) - 1, 13)
     ws.write_string(0, 0, "Comparison: B - A, both runs evaluated under the Conventions sheet",
@@ -50,69 +92,64 @@ def write_comparison(
     ws.write_string(5, 0, "tie tolerance")
     ws.write_number(5, 1, TIE_TOLERANCE, fmt.conv)
     ws.write_string(5, 2, "a |delta| up to this is a tie (floating-point noise, not a change)")
-    names = {"tie_tolerance": f"={sheet}!$B$6"}
+    names = {"tie_tolerance": f"={sheet_ref(COMPARISON_SHEETS['comparison'])}!$B$6"}
     top = COMPARISON_HEADER_ROW
     for col, header in enumerate(COMPARISON_COLUMNS):
         ws.write_string(top, col, header, fmt.header)
     ws.freeze_panes(top + 1, 1)
-    if conv.weighting is Weighting.EQUAL:
-        weights = np.ones(len(c.common))
+    return names
+
+
+def _write_pair(ws: Any, fmt: Formats, c: Comparison, r: int, i: int, j: int, wq: float,
+                has_weight: bool) -> None:
+    """Row ``r`` (0-based): shared query ``i`` at cutoff ``j``, both runs'
+    NDCG and status read from their Queries sheets, the delta, the outcome,
+    run A's weight ``wq`` and the weighted products the means sum."""
+    x = r + 1
+    qa, qb = int(c.qa[i]), int(c.qb[i])
+    ncut = len(c.conventions.cutoffs)
+    ra, rb = 2 + qa * ncut + j, 2 + qb * ncut + j
+    na, nb, d = float(c.ndcg_a[i, j]), float(c.ndcg_b[i, j]), float(c.delta[i, j])
+    paired = has_weight and not math.isnan(d)
+    if math.isnan(d):
+        outcome = "not comparable"
     else:
-        w = c.doc_a.frequency if conv.weighting is Weighting.FREQUENCY else c.doc_a.importance
-        weights = np.asarray(w, dtype=np.float64)[c.qa]
-    has_w = ~np.isnan(weights) & (weights > 0)
+        outcome = "win" if d > TIE_TOLERANCE else "loss" if d < -TIE_TOLERANCE else "tie"
+    put_text(ws, r, 0, c.common[i], fmt.text, fmt.text_q)
+    ws.write_formula(r, 1, _k_formula(j), None, _k_value(c.conventions.cutoffs[j]))
+    ws.write_number(r, 2, j + 1)
+    for col, ref, value in ((3, f"{_QA}!$F${ra}", na), (5, f"{_QB}!$F${rb}", nb)):
+        ws.write_formula(r, col, f'=IF(ISNUMBER({ref}),{ref},"")', fmt.number, num(value))
+    ws.write_formula(r, 4, f"={_QA}!$G${ra}", None, c.ev_a.status(qa, j).value)
+    ws.write_formula(r, 6, f"={_QB}!$G${rb}", None, c.ev_b.status(qb, j).value)
+    ws.write_formula(r, 7, f'=IF(AND(ISNUMBER(D{x}),ISNUMBER(F{x})),F{x}-D{x},"")',
+                     fmt.number, num(d))
+    ws.write_formula(
+        r, 8, f'=IF(ISNUMBER(H{x}),IF(H{x}>tie_tolerance,"win",'
+        f'IF(H{x}<-tie_tolerance,"loss","tie")),"not comparable")', None, outcome)
+    freq, imp = f"{_QA}!$K${ra}", f"{_QA}!$L${ra}"
+    ws.write_formula(
+        r, 9, f'=IF(weighting="equal",1,IF(weighting="frequency",'
+        f'IF(ISNUMBER({freq}),{freq},""),IF(ISNUMBER({imp}),{imp},"")))', None, num(wq))
+    ws.write_formula(r, 10, f"=IF(AND(ISNUMBER(H{x}),ISNUMBER(J{x})),IF(J{x}>0,1,0),0)",
+                     None, 1.0 if paired else 0.0)
+    for col, letter, value in ((11, "D", na), (12, "F", nb), (13, "H", d)):
+        ws.write_formula(r, col, f"=IF(K{x}=1,J{x}*{letter}{x},0)", None,
+                         wq * value if paired else 0.0)
 
-    def k_formula(j: int) -> str:
-        return f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")'
 
-    def k_value(k: int | None) -> Cell:
-        return float(k) if k is not None else "all"
-
-    r = top + 1
-    first = r + 1
-    for i, query in enumerate(c.common):
-        qa, qb = int(c.qa[i]), int(c.qb[i])
-        for j, k in enumerate(cutoffs):
-            x = r + 1
-            ra, rb = 2 + qa * ncut + j, 2 + qb * ncut + j
-            na, nb, d = float(c.ndcg_a[i, j]), float(c.ndcg_b[i, j]), float(c.delta[i, j])
-            paired = bool(has_w[i]) and not math.isnan(d)
-            if math.isnan(d):
-                outcome = "not comparable"
-            else:
-                outcome = "win" if d > TIE_TOLERANCE else "loss" if d < -TIE_TOLERANCE else "tie"
-            wq = float(weights[i])
-            put_text(ws, r, 0, query, fmt.text, fmt.text_q)
-            ws.write_formula(r, 1, k_formula(j), None, k_value(k))
-            ws.write_number(r, 2, j + 1)
-            for col, ref, value in ((3, f"{qa_sheet}!$F${ra}", na), (5, f"{qb_sheet}!$F${rb}", nb)):
-                ws.write_formula(r, col, f'=IF(ISNUMBER({ref}),{ref},"")', fmt.number,
-                                 num(value))
-            ws.write_formula(r, 4, f"={qa_sheet}!$G${ra}", None, c.ev_a.status(qa, j).value)
-            ws.write_formula(r, 6, f"={qb_sheet}!$G${rb}", None, c.ev_b.status(qb, j).value)
-            ws.write_formula(r, 7, f'=IF(AND(ISNUMBER(D{x}),ISNUMBER(F{x})),F{x}-D{x},"")',
-                             fmt.number, num(d))
-            ws.write_formula(
-                r, 8, f'=IF(ISNUMBER(H{x}),IF(H{x}>tie_tolerance,"win",'
-                f'IF(H{x}<-tie_tolerance,"loss","tie")),"not comparable")', None, outcome)
-            freq, imp = f"{qa_sheet}!$K${ra}", f"{qa_sheet}!$L${ra}"
-            ws.write_formula(
-                r, 9, f'=IF(weighting="equal",1,IF(weighting="frequency",'
-                f'IF(ISNUMBER({freq}),{freq},""),IF(ISNUMBER({imp}),{imp},"")))', None,
-                num(wq))
-            ws.write_formula(r, 10, f"=IF(AND(ISNUMBER(H{x}),ISNUMBER(J{x})),IF(J{x}>0,1,0),0)",
-                             None, 1.0 if paired else 0.0)
-            for col, letter, value in ((11, "D", na), (12, "F", nb), (13, "H", d)):
-                ws.write_formula(r, col, f"=IF(K{x}=1,J{x}*{letter}{x},0)", None,
-                                 wq * value if paired else 0.0)
-            r += 1
-    last = max(r, first)
+def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
+                 has_w: npt.NDArray[np.bool_], rows: tuple[int, int], r: int,
+                 ) -> tuple[int, list[int]]:
+    """The paired means per cutoff from row ``r`` (0-based) down, as formulas
+    over the per-query ``rows`` (1-based first, last); returns the row after
+    them and each cutoff's row (1-based)."""
+    first, last = rows
 
     def rng(col: str) -> str:
         return f"${col}${first}:${col}${last}"
 
     cut = rng("C")
-    r += 1
     ws.write_string(r, 0, "Paired means over the queries with NDCG defined in both runs and a "
                     "weight (formulas; weights are run A's under the declared weighting)",
                     fmt.header)
@@ -121,13 +158,13 @@ def write_comparison(
         ws.write_string(r, col, header, fmt.header)
     r += 1
     means_row: list[int] = []
-    for j, k in enumerate(cutoffs):
+    for j, k in enumerate(c.conventions.cutoffs):
         x = r + 1
         means_row.append(x)
         t = c.tests[j]
         paired_j = has_w & ~np.isnan(c.delta[:, j])
         total = float(weights[paired_j].sum())
-        ws.write_formula(r, 0, k_formula(j), None, k_value(k))
+        ws.write_formula(r, 0, _k_formula(j), None, _k_value(k))
         ws.write_number(r, 1, j + 1)
         ws.write_formula(r, 2, f"=COUNTIFS({cut},{j + 1},{rng('K')},1)", None, float(t.n))
         ws.write_formula(r, 3, f"=SUMIFS({rng('J')},{cut},{j + 1},{rng('K')},1)", None, total)
@@ -146,10 +183,17 @@ def write_comparison(
         ws.write_formula(
             r, 12, f'=COUNTIFS({cut},{j + 1},{status_a},"ok",{status_b},"ok",{rng("K")},0)',
             None, float(t.excluded.get("without a weight", 0)))
-        ws.write_formula(r, 13, "=weighting", None, conv.weighting.value)
+        ws.write_formula(r, 13, "=weighting", None, c.conventions.weighting.value)
         r += 1
+    return r, means_row
 
-    r += 1
+
+def _write_resampling(ws: Any, fmt: Formats, c: Comparison, means_row: list[int], r: int,
+                      ) -> int:
+    """The randomization test and bootstrap interval per cutoff from row ``r``
+    (0-based) down: values computed at export, each with a formula saying
+    whether it still belongs to the live means (``means_row``); returns the
+    row after them."""
     ws.write_string(
         r, 0, "Randomization test and bootstrap interval: values computed by NDCG Worksheet at "
         "export, not formulas (drawing thousands of random resamples cannot be written as an "
@@ -160,7 +204,7 @@ def write_comparison(
     for col, header in enumerate(RESAMPLING_COLUMNS):
         ws.write_string(r, col, header, fmt.header)
     r += 1
-    for j, k in enumerate(cutoffs):
+    for j, k in enumerate(c.conventions.cutoffs):
         x, m = r + 1, means_row[j]
         t = c.tests[j]
         if k is None:
@@ -184,13 +228,4 @@ def write_comparison(
             f'ABS(G{m}-L{x})<=tie_tolerance,FALSE),NOT(ISNUMBER(L{x})))),"current",'
             f'"stale: compare again in the app")', None, "current")
         r += 1
-
-    for title, queries in (("queries only in A (not compared)", c.only_a),
-                           ("queries only in B (not compared)", c.only_b)):
-        r += 1
-        ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.header)
-        for q in queries:
-            r += 1
-            put_text(ws, r, 0, q, fmt.text, fmt.text_q)
-        r += 1
-    return names
+    return r
