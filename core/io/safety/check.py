@@ -123,6 +123,8 @@ def _rels_of(part: str) -> str:
 
 
 def _check_parts(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -> WorkbookCheck:
+    """Refuse declarations in any XML part, find the workbook's sheets through
+    its relationships and scan each (see :func:`check_xlsx`)."""
     by_name = {i.filename: i for i in infos}
     xml_data: dict[str, bytes] = {}
     # Big parts are sheets as a rule: they are streamed through the sheet

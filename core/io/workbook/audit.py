@@ -9,6 +9,7 @@ from core.model.document import Document
 
 
 def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
+    """A row per audit entry of ``doc``, user text written as text."""
     ws = wb.add_worksheet(SHEETS["audit"])
     ws.set_column(0, len(AUDIT_COLUMNS) - 1, 16)
     for c, header in enumerate(AUDIT_COLUMNS):

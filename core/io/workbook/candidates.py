@@ -100,7 +100,7 @@ def _text_columns(values: Sequence[str], plain: int, quoted: int,
 
 
 def number_text(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = None,
-                 ) -> list[str]:
+                ) -> list[str]:
     """Numbers as written (every digit); "" where NaN or ``empty``."""
     a = np.asarray(values, dtype=np.float64)
     out = list(map(repr, a.tolist()))

@@ -70,7 +70,7 @@ def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) 
 
 
 def apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
-                 meta: dict[str, Any], name: str) -> None:
+                meta: dict[str, Any], name: str) -> None:
     """Take current grades and notes edited in the spreadsheet (the Candidates
     sheet's cells from A1; ``formulas``: sheet rows whose grade cell holds a
     formula); log each grade."""

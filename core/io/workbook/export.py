@@ -126,6 +126,8 @@ def _write(
     path: Path, doc: Document, ev: Evaluation, comparison: Comparison | None = None,
     labels: tuple[str, str] = ("", ""),
 ) -> None:
+    """Write the workbook of ``doc`` (and, given ``comparison``, run B's
+    sheets and the Comparison sheet) to ``path``, sheet by sheet."""
     import xlsxwriter
 
     perm, blocks = row_layout(doc, ev)
@@ -157,7 +159,7 @@ def _write(
             perm_b, blocks_b = row_layout(doc_b, ev_b)
             write_candidates(wb, fmt, doc_b, ev_b, perm_b, blocks_b, cs["candidates_b"])
             qrows_b = write_queries(wb, fmt, doc_b, ev_b, blocks_b, cs["queries_b"],
-                                     cs["candidates_b"])
+                                    cs["candidates_b"])
             write_summary(wb, fmt, ev_b, qrows_b, cs["summary_b"], cs["queries_b"])
             names.update(write_comparison(compared, fmt, comparison, labels))
         write_audit(wb, fmt, doc)

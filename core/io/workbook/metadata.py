@@ -83,7 +83,7 @@ def read_metadata(rows: list[list[Any]], name: str) -> dict[str, Any]:
     first = rows[0]
     if cells[0] != METADATA_FORMAT or len(first) < 2:
         raise NotOwnWorkbook(f"{_NOT_OURS} (its metadata is missing or from another version)",
-                            file=name, sheet=sheet, hint=hint)
+                             file=name, sheet=sheet, hint=hint)
     try:
         count = int(first[1]) if isinstance(first[1], float) else int(str(first[1]))
         chunks = cells[1 : 1 + count]
@@ -94,7 +94,7 @@ def read_metadata(rows: list[list[Any]], name: str) -> dict[str, Any]:
             raise ValueError("metadata format does not match")
     except ValueError as exc:
         raise NotOwnWorkbook(f"{_NOT_OURS} (its metadata is damaged: {exc})", file=name,
-                            sheet=sheet, hint=hint) from exc
+                             sheet=sheet, hint=hint) from exc
     return meta
 
 
@@ -147,6 +147,6 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
             raise ValueError("metadata query index out of range")
     except (KeyError, TypeError, ValueError) as exc:
         raise NotOwnWorkbook(f"{_NOT_OURS} (its metadata does not match: {exc})", file=name,
-                            sheet=SHEETS["metadata"],
-                            hint="open it as an annotator sheet or a CSV instead") from exc
+                             sheet=SHEETS["metadata"],
+                             hint="open it as an annotator sheet or a CSV instead") from exc
     return doc

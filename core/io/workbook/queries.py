@@ -25,6 +25,9 @@ def write_queries(
     wb: Any, fmt: Formats, doc: Document, ev: Evaluation, blocks: list[tuple[int, int]],
     sheet: str = SHEETS["queries"], candidates: str = SHEETS["candidates"],
 ) -> int:
+    """The Queries sheet (or run B's): a row per query and cutoff over the
+    query's block of ``candidates`` rows; returns its row count (with the
+    header)."""
     ws = wb.add_worksheet(sheet)
     cands = sheet_ref(candidates)
     ws.freeze_panes(1, 1)
@@ -83,6 +86,8 @@ def write_summary(
     wb: Any, fmt: Formats, ev: Evaluation, qrows: int, sheet: str = SHEETS["summary"],
     queries: str = SHEETS["queries"],
 ) -> None:
+    """The Summary sheet (or run B's): a row per weighting and cutoff over the
+    ``qrows`` rows of ``queries``."""
     ws = wb.add_worksheet(sheet)
     ws.set_column(0, 0, 14)
     ws.set_column(1, len(SUMMARY_COLUMNS) - 1, 14)
