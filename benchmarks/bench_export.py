@@ -30,7 +30,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.engine.evaluation import evaluate
-from core.io import workbook as wbmod
+from core.io.workbook import export_workbook
+from core.io.workbook.formulas import row_formulas
+from core.io.workbook.values import candidate_values, row_layout
 from core.model.conventions import Conventions
 from core.model.document import Document
 
@@ -53,8 +55,8 @@ def bare(path: Path, doc: Document, formulas: bool) -> None:
     import xlsxwriter
 
     ev = evaluate(doc)
-    perm, blocks = wbmod._layout(doc, ev)
-    vals = wbmod._candidate_values(doc, ev, perm, blocks)
+    perm, blocks = row_layout(doc, ev)
+    vals = candidate_values(doc, ev, perm, blocks)
     cached = {c: np.nan_to_num(v.astype(np.float64), nan=0.0).tolist()
               for c, v in zip(range(6, 27), [vals[k] for k in (
                   "judged", "rank", "rank", "gain", "discount", "contribution", "ideal rank",
@@ -83,7 +85,7 @@ def bare(path: Path, doc: Document, formulas: bool) -> None:
         ws.write_number(r, 15, pos[i])
         if formulas:
             lo, hi = blocks[block_of[i]]
-            for col, f in wbmod._row_formulas(r + 1, lo + 2, hi + 1):
+            for col, f in row_formulas(r + 1, lo + 2, hi + 1):
                 ws.write_formula(r, col, f, None, cached[col][i])
         else:
             for col in (6, 8, 9, 10, 11, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26):
@@ -108,7 +110,7 @@ def main() -> None:
     doc = make(args.candidates)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        audited = timed(lambda: wbmod.export_workbook(doc, out / "audited.xlsx"), args.repeat)
+        audited = timed(lambda: export_workbook(doc, out / "audited.xlsx"), args.repeat)
         formulas = timed(lambda: bare(out / "bare_f.xlsx", doc, True), args.repeat)
         values = timed(lambda: bare(out / "bare_v.xlsx", doc, False), args.repeat)
         size = (out / "audited.xlsx").stat().st_size

@@ -19,13 +19,15 @@ import pytest
 from app.cli.main import main
 from core.analysis.aggregate import summarize
 from core.engine.evaluation import discount, evaluate
-from core.errors import InputError
+from core.errors import InputError, NotOwnWorkbook
 from core.io.workbook import (
     CANDIDATE_COLUMNS,
+    METADATA_FORMAT,
     OUTSIDE_ORIGIN,
     OUTSIDE_WHO,
     SHEETS,
     export_workbook,
+    is_own_workbook,
     read_workbook,
 )
 from core.model.conventions import Conventions, Gain, Rubric, Weighting
@@ -492,15 +494,27 @@ def test_foreign_workbook_is_not_ours(tmp_path: Path) -> None:
     wb.active.append(["query", "source", "grade"])
     wb.active.append(["q1", "d1", 2])
     wb.save(path)
-    with pytest.raises(InputError, match="not an NDCG Worksheet workbook"):
+    with pytest.raises(NotOwnWorkbook, match="not an NDCG Worksheet workbook"):
         read_workbook(path)
+    assert not is_own_workbook(path)
     # Our metadata sheet with damaged contents is refused the same way.
     out = tmp_path / "seed.xlsx"
     export_workbook(seed_document(), out)
+    assert is_own_workbook(out)
     wb = openpyxl.load_workbook(out)
     wb[SHEETS["metadata"]]["A2"].value = '{"format": "something else"'
     wb.save(path)
-    with pytest.raises(InputError, match="not an NDCG Worksheet workbook") as info:
+    with pytest.raises(NotOwnWorkbook, match="not an NDCG Worksheet workbook") as info:
+        read_workbook(path)
+    assert info.value.sheet == SHEETS["metadata"]
+    assert not is_own_workbook(path)
+    # Metadata of our format that does not hold a document.
+    wb = openpyxl.load_workbook(out)
+    ws = wb[SHEETS["metadata"]]
+    ws["B1"].value = "1"
+    ws["A2"].value = json.dumps({"format": METADATA_FORMAT})
+    wb.save(path)
+    with pytest.raises(NotOwnWorkbook, match="its metadata does not match") as info:
         read_workbook(path)
     assert info.value.sheet == SHEETS["metadata"]
 

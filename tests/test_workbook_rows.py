@@ -18,8 +18,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.engine.evaluation import Evaluation
-from core.io import workbook as wbmod
+from core.errors import InputError
 from core.io.workbook import SHEETS, export_workbook, read_workbook
+from core.io.workbook import candidates as candidates_sheet
+from core.io.workbook import export as export_module
+from core.io.workbook.formulas import row_formulas
+from core.io.workbook.layout import put_text
+from core.io.workbook.values import candidate_values
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from tests.test_workbook_export import make_document
@@ -28,7 +33,7 @@ from tests.test_workbook_export import make_document
 def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.ndarray,
                   blocks: list[tuple[int, int]]) -> None:
     """The Candidates rows written through xlsxwriter's per-cell calls."""
-    vals = wbmod._candidate_values(doc, ev, perm, blocks)
+    vals = candidate_values(doc, ev, perm, blocks)
 
     def cached_number(x: float) -> Any:
         return "" if math.isnan(x) else float(x)
@@ -55,7 +60,7 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
             (2, doc.version[row], fmt.text, fmt.text_q),
             (7, doc.note[row], fmt.edit, fmt.edit_q),
         ):
-            wbmod._put_text(ws, r, c, text, plain, quoted)
+            put_text(ws, r, c, text, plain, quoted)
         if not math.isnan(doc.score[row]):
             ws.write_number(r, 3, doc.score[row])
         for c, grade, state, style in ((4, doc.original_grade, doc.original_state, None),
@@ -67,7 +72,7 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
         ws.write_number(r, 12, pos[i])
         if tie[i]:
             ws.write_number(r, 15, tie[i])
-        for col, formula in wbmod._row_formulas(r + 1, lo + 2, hi + 1):
+        for col, formula in row_formulas(r + 1, lo + 2, hi + 1):
             ws.write_formula(r, col, formula, None, cached[col][i])
 
 
@@ -120,7 +125,7 @@ def _both(doc: Document, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[di
                                                                              dict[str, str]]:
     export_workbook(doc, tmp / "rendered.xlsx")
     with monkeypatch.context() as m:
-        m.setattr(wbmod, "_put_candidate_rows", _cell_by_cell)
+        m.setattr(candidates_sheet, "_put_candidate_rows", _cell_by_cell)
         export_workbook(doc, tmp / "cells.xlsx")
     return _sheets(tmp / "rendered.xlsx"), _sheets(tmp / "cells.xlsx")
 
@@ -129,7 +134,7 @@ def _both(doc: Document, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[di
 def test_rendered_rows_are_what_xlsxwriter_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   seed: int) -> None:
     doc = make_document(seed, n_queries=12, fractional=seed % 2 == 1, negative=seed == 2)
-    monkeypatch.setattr(wbmod, "_ROWS_PER_BATCH", seed * 4)  # 0: a batch per query
+    monkeypatch.setattr(candidates_sheet, "_ROWS_PER_BATCH", seed * 4)  # 0: a batch per query
     rendered, cells = _both(doc, tmp_path, monkeypatch)
     assert rendered.keys() == cells.keys()
     assert rendered[SHEETS["candidates"]].count("<row ") == len(doc) + 1
@@ -185,18 +190,18 @@ def test_text_shaped_like_markup_stays_text(tmp_path: Path) -> None:
 
 def test_an_infinite_score_is_refused_with_a_message(tmp_path: Path) -> None:
     doc = Document.from_columns(query=["q"], source_id=["a"], score=[math.inf], grade=[1.0])
-    with pytest.raises(wbmod.InputError, match="infinite"):
+    with pytest.raises(InputError, match="infinite"):
         export_workbook(doc, tmp_path / "w.xlsx")
     assert not (tmp_path / "w.xlsx").exists()
 
 
 def test_a_document_beyond_a_sheet_is_refused_by_name(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(wbmod, "EXCEL_MAX_ROWS", 10)  # a sheet of 9 rows below the header
+    monkeypatch.setattr(export_module, "EXCEL_MAX_ROWS", 10)  # a sheet of 9 rows below the header
     doc = Document.from_columns(query=["q"] * 12, source_id=[f"d{i}" for i in range(12)],
                                 score=[float(i) for i in range(12)], grade=[1.0] * 12)
     out = tmp_path / "w.xlsx"
-    with pytest.raises(wbmod.InputError, match="Candidates sheet would need 12 rows") as info:
+    with pytest.raises(InputError, match="Candidates sheet would need 12 rows") as info:
         export_workbook(doc, out)
     assert info.value.file == str(out)
     assert "CSV" in (info.value.hint or "")

@@ -1,0 +1,39 @@
+"""Checks a workbook must pass before any parser sees it.
+
+Zip bombs, encrypted or old binary workbooks, truncated files and other
+hostile input are refused here with one clear message, before openpyxl or
+calamine spend memory on them.
+
+The modules, bottom to top: :mod:`~core.io.safety.limits` (Excel's limits
+and cell references), :mod:`~core.io.safety.parts` (reading zip parts
+safely), :mod:`~core.io.safety.scan` (the vectorised one-pass sheet scan),
+:mod:`~core.io.safety.sheets` (each sheet's dimension and used area),
+:mod:`~core.io.safety.check` (:func:`check_xlsx`) and
+:mod:`~core.io.safety.formulas` (finding formula cells).
+"""
+
+from __future__ import annotations
+
+from core.io.safety.check import WorkbookCheck, check_xlsx
+from core.io.safety.formulas import find_formulas, formula_rows
+from core.io.safety.limits import (
+    EXCEL_MAX_COLUMNS,
+    EXCEL_MAX_ROWS,
+    LIMITS,
+    column_letters,
+    column_number,
+)
+from core.io.safety.parts import parse_xml
+
+__all__ = [
+    "EXCEL_MAX_COLUMNS",
+    "EXCEL_MAX_ROWS",
+    "LIMITS",
+    "WorkbookCheck",
+    "check_xlsx",
+    "column_letters",
+    "column_number",
+    "find_formulas",
+    "formula_rows",
+    "parse_xml",
+]

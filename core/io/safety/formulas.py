@@ -1,0 +1,76 @@
+"""Finding formula cells in a sheet part, without evaluating anything: used
+to refuse formulas where data belongs."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import zipfile
+from pathlib import Path
+
+from core.errors import InputError
+from core.io.safety.limits import column_letters
+from core.io.safety.parts import read_part, stream_part
+from core.io.safety.scan import DIGITS
+from core.io.safety.sheets import CELL_WITHOUT_REF, walk_cells
+
+#: After a cell's start tag: optional blanks, then a formula element.
+_FORMULA_NEXT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+#: Bytes a cell's start tag and its formula element's start fit in.
+_TAG_ROOM = 4096
+
+
+def formula_rows(path: str | Path, part: str, column: str) -> list[int] | None:
+    """The 1-based rows whose cell in ``column`` (letters) holds a formula,
+    found in one streaming pass over a sheet part without parsing it;
+    None when some cell's start tag does not begin with its reference
+    (the caller must then parse, :func:`find_formulas`).
+    """
+    name = str(path)
+    needle = b' r="' + column.upper().encode("ascii")
+    rows: list[int] = []
+    with zipfile.ZipFile(path) as zf:
+        carry = b""
+        for chunk in itertools.chain(stream_part(zf, zf.getinfo(part), name), [b""]):
+            buf = carry + chunk
+            limit = len(buf) - _TAG_ROOM if chunk else len(buf)
+            odd = CELL_WITHOUT_REF.search(buf)  # one past the limit is seen again
+            if odd is not None and odd.start() < limit:
+                return None
+            at = buf.find(needle)
+            while 0 <= at < limit:
+                digits = DIGITS.match(buf, at + len(needle))
+                if (digits is not None and buf[at - 2:at] in (b"<c", b":c")
+                        and buf[digits.end():digits.end() + 1] == b'"'):
+                    end = buf.find(b">", digits.end())
+                    if end > 0 and buf[end - 1:end] != b"/" and _FORMULA_NEXT.match(buf, end + 1):
+                        rows.append(int(digits.group()))
+                at = buf.find(needle, at + 1)
+            carry = buf[max(limit, 0):] if chunk else b""
+    return rows
+
+
+def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:
+    """Every formula cell of one sheet part: (cell reference, formula text).
+
+    Nothing is evaluated; used to refuse formulas where data belongs.
+    """
+    name = str(path)
+    out: list[tuple[str, str]] = []
+    try:
+        with zipfile.ZipFile(path) as zf:
+            data = read_part(zf, zf.getinfo(part), name)
+        ref = ""
+        for event, tag, elem, row, col in walk_cells(data, ("start", "end")):
+            if event == "start":
+                if tag == "c":
+                    ref = f"{column_letters(col)}{row}"
+            elif tag == "f":
+                out.append((ref, "=" + (elem.text or "")))
+            elif tag == "row":
+                elem.clear()
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"the sheet's XML is not readable ({exc})", file=name) from exc
+    return out

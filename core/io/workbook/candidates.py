@@ -1,0 +1,288 @@
+"""The Candidates sheet: one row per candidate, grades and notes editable,
+every derived column a live formula with the engine's result cached."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from core.engine.evaluation import Evaluation
+from core.errors import InputError
+from core.io.workbook.formulas import FIRST_SO_FAR, FORMULAS, SO_FAR_COL, block_fields
+from core.io.workbook.layout import CANDIDATE_COLUMNS, RISKY, SHEETS, FloatArray, Formats
+from core.io.workbook.values import candidate_values
+from core.model.document import Document, GradeState
+
+
+def write_candidates(
+    wb: Any, fmt: Formats, doc: Document, ev: Evaluation, perm: np.ndarray,
+    blocks: list[tuple[int, int]], sheet: str = SHEETS["candidates"],
+) -> None:
+    """The Candidates sheet (or run B's, ``sheet``) of ``doc`` laid out as
+    ``perm`` and ``blocks`` (:func:`core.io.workbook.values.row_layout`)."""
+    ws = wb.add_worksheet(sheet)
+    ws.freeze_panes(1, 2)
+    ws.set_column(0, 1, 16)
+    ws.set_column(7, 7, 24)
+    ws.set_column(8, 14, 12)
+    ws.set_column(15, len(CANDIDATE_COLUMNS) - 1, 12, None, {"level": 1, "hidden": True})
+    for c, (_, header) in enumerate(CANDIDATE_COLUMNS):
+        ws.write_string(0, c, header, fmt.header)
+    n = perm.size
+    if n:
+        _put_candidate_rows(ws, fmt, doc, ev, perm, blocks)
+        ws.data_validation(1, 5, n, 5, {
+            "validate": "list", "source": "=grade_list", "error_type": "warning",
+            "error_title": "Not a rubric grade",
+            "error_message": "Enter a rubric grade, unknown or unrateable.",
+        })
+    ws.protect("", {"autofilter": True, "format_columns": True})
+
+
+def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
+                        perm: np.ndarray, blocks: list[tuple[int, int]]) -> None:
+    """The Candidates sheet's data rows, below its header row."""
+    ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1, _candidate_rows(doc, ev, perm, blocks, fmt))
+
+
+# -- the Candidates rows, rendered ---------------------------------------------------------
+# A row of the Candidates sheet is 27 cells, 18 of them formulas; xlsxwriter's
+# per-cell path (a tuple stored, then one method call, attribute list and
+# escape pass per cell) was most of the export's time. The rows are rendered
+# here instead, from one template per query block, into exactly the XML
+# xlsxwriter writes for the same calls (inline strings in constant-memory
+# mode; tests/test_workbook_rows.py compares the two).
+
+#: Text that needs more than a plain copy: XML specials, control characters,
+#: a literal ``_xHHHH_`` (Excel's own escape), or whitespace at either end.
+_SPECIAL_TEXT = re.compile(r"[&<>\x00-\x08\x0b-\x1f]|_x[0-9a-fA-F]{4}_|^\s|\s$")
+
+
+def _escape_xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _inline_text(text: str) -> tuple[str, str]:
+    """The ``<t>`` attribute and content of an inline string cell, as
+    xlsxwriter writes them: cut to Excel's 32,767 UTF-16 units, control
+    characters as ``_xHHHH_``, whitespace at an end preserved. Text is never
+    read as markup (xlsxwriter passes text shaped ``<r>...</r>`` through as
+    rich-text XML; here it stays text)."""
+    if len(text) < 16_384 and not _SPECIAL_TEXT.search(text):
+        return "", text
+    from xlsxwriter.utility import _preserve_whitespace, _utf16_len, _utf16_truncate
+    from xlsxwriter.xmlwriter import XMLwriter
+
+    if len(text) > 16_383 and _utf16_len(text) > 32_767:
+        text = _utf16_truncate(text, 32_767)
+    text = XMLwriter._escape_control_characters(text)
+    return (' xml:space="preserve"' if _preserve_whitespace(text) else ""), _escape_xml(text)
+
+
+def _text_columns(values: Sequence[str], plain: int, quoted: int,
+                  ) -> tuple[list[int], list[str], list[str]]:
+    """Per cell: style index (quoted when a spreadsheet would read the text as
+    a formula on re-entry), ``<t>`` attribute and content."""
+    seen: dict[str, tuple[int, str, str]] = {}
+    out = []
+    for text in values:
+        got = seen.get(text)
+        if got is None:
+            got = seen[text] = (quoted if text.startswith(RISKY) else plain, *_inline_text(text))
+        out.append(got)
+    styles, attrs, texts = zip(*out, strict=True) if out else ((), (), ())
+    return list(styles), list(attrs), list(texts)
+
+
+def number_text(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = None,
+                ) -> list[str]:
+    """Numbers as written (every digit); "" where NaN or ``empty``."""
+    a = np.asarray(values, dtype=np.float64)
+    out = list(map(repr, a.tolist()))
+    blank = np.isnan(a) if empty is None else np.isnan(a) | empty
+    for i in np.flatnonzero(blank).tolist():
+        out[i] = ""
+    return out
+
+
+class _Templates(NamedTuple):
+    """The XML of a Candidates row with positional fields, by its place in a
+    query's block: ``single`` (a block of one row: every formula written
+    out), ``first`` (every shared formula's first cell, holding its text),
+    ``second`` (and the start of column R's, which begins a row later),
+    ``second_of_two`` (column R written out: a range of one cell is not
+    shared), ``other`` (every formula shared); and the fields' names."""
+
+    single: str
+    first: str
+    second: str
+    second_of_two: str
+    other: str
+    names: tuple[str, ...]
+
+
+def _row_templates() -> _Templates:
+    """See :class:`_Templates`. Besides the positional fields, the block's
+    ranges ({J} ...), each shared formula's range ({ref<c>}) and index
+    ({si<c>}) are filled in per block."""
+    letters = [c for c, _ in CANDIDATE_COLUMNS]
+    formulas = dict(FORMULAS)
+    names: list[str] = ["r", "prev"]
+
+    def field(name: str) -> str:
+        if name not in names:
+            names.append(name)
+        return "{" + name + "}"
+
+    def text(c: int) -> str:
+        return (f'<c r="{letters[c]}{{r}}" s="{field(f"s{c}")}" t="inlineStr">'
+                f'<is><t{field(f"p{c}")}>{field(f"t{c}")}</t></is></c>')
+
+    def formula(c: int, how: str, template: str) -> str:
+        t = ' t="str"' if c == 6 else ""  # the grade state is text
+        body = _escape_xml(template[1:])
+        f = {"plain": f"<f>{body}</f>",
+             "master": f'<f t="shared" ref="{{ref{c}}}" si="{{si{c}}}">{body}</f>',
+             "shared": f'<f t="shared" si="{{si{c}}}"/>'}[how]
+        return f'<c r="{letters[c]}{{r}}"{t}>{f}<v>{field(f"v{c}")}</v></c>'
+
+    def row(how: str, so_far_how: str, so_far: str) -> str:
+        cells = ['<row r="{r}">']
+        for c in range(len(CANDIDATE_COLUMNS)):
+            if c in (0, 1, 2, 7):
+                cells.append(text(c))
+            elif c in (3, 4, 5, 12, 15):
+                cells.append(field(f"c{c}"))  # a number or label cell, rendered whole
+            elif c == SO_FAR_COL:
+                cells.append(formula(c, so_far_how, so_far))
+            else:
+                cells.append(formula(c, how, formulas[c]))
+        cells.append("</row>")
+        return "".join(cells)
+
+    later = formulas[SO_FAR_COL]
+    out = [row("plain", "plain", FIRST_SO_FAR), row("master", "plain", FIRST_SO_FAR),
+           row("shared", "master", later), row("shared", "plain", later),
+           row("shared", "shared", later)]
+    for i, name in enumerate(names):  # positional fields format faster
+        out = [t.replace("{" + name + "}", "{" + str(i) + "}") for t in out]
+    single, first, second, second_of_two, other = out
+    return _Templates(single, first, second, second_of_two, other, tuple(names))
+
+
+def _block_templates(t: _Templates, first: int, last: int, si: int) -> tuple[str, ...]:
+    """The templates of one block (sheet rows first..last) with its ranges,
+    and its shared formulas numbered from ``si``."""
+    out = [t.single, t.first, t.second, t.second_of_two, t.other]
+    letters = [c for c, _ in CANDIDATE_COLUMNS]
+    fill = {"{" + k + "}": v for k, v in block_fields(first, last).items()}
+    for n, (c, _) in enumerate(FORMULAS):
+        top = first + 1 if c == SO_FAR_COL else first
+        fill["{ref" + str(c) + "}"] = f"{letters[c]}{top}:{letters[c]}{last}"
+        fill["{si" + str(c) + "}"] = str(si + n)
+    for key, value in fill.items():
+        out = [x.replace(key, value) for x in out]
+    return tuple(out)
+
+
+#: Rows rendered at a time (whole query blocks): the fields of a batch are
+#: lists of strings, so this bounds the export's memory.
+_ROWS_PER_BATCH = 8192
+
+
+def _candidate_rows(
+    doc: Document, ev: Evaluation, perm: np.ndarray, blocks: list[tuple[int, int]],
+    fmt: Formats,
+) -> Iterator[str]:
+    """The Candidates sheet's data rows as XML, a batch of whole query blocks
+    at a time: user text as strings, numbers with every digit, the formulas
+    of :data:`FORMULAS` with the engine's results cached."""
+    score = doc.score[perm]
+    if np.isinf(score).any():
+        raise InputError("a predicted score is infinite, which a workbook cannot hold",
+                         hint="give the candidate a finite score or none")
+    vals = candidate_values(doc, ev, perm, blocks)
+    styles = (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
+              fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
+    templates = _row_templates()
+    names = templates.names
+    si = 0
+    batch: list[tuple[int, int]] = []
+    for k, (lo, hi) in enumerate(blocks):
+        if hi > lo:
+            batch.append((lo, hi))
+        if batch and (k == len(blocks) - 1 or hi - batch[0][0] >= _ROWS_PER_BATCH):
+            a, b = batch[0][0], batch[-1][1]
+            fields = _row_fields(doc, perm[a:b], score[a:b],
+                                 {key: v[a:b] for key, v in vals.items()}, a + 2, styles)
+            rows = zip(*(fields[name] for name in names), strict=True)
+            piece: list[str] = []
+            for lo_b, hi_b in batch:
+                n = hi_b - lo_b
+                single, first, second, second_of_two, other = _block_templates(
+                    templates, lo_b + 2, hi_b + 1, si)
+                if n == 1:
+                    piece.append(single.format(*next(rows)))
+                    continue
+                si += len(FORMULAS)
+                piece.append(first.format(*next(rows)))
+                piece.append((second if n > 2 else second_of_two).format(*next(rows)))
+                fill = other.format
+                piece.extend(fill(*args) for args in itertools.islice(rows, n - 2))
+            yield "".join(piece)
+            batch = []
+
+
+def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[str, np.ndarray],
+                first_row: int, styles: tuple[int, int, int, int]) -> dict[str, Sequence[Any]]:
+    """The fields of :func:`_row_templates` for consecutive sheet rows from
+    ``first_row`` on, one list per field."""
+    n = perm.size
+    excel_row = list(range(first_row, first_row + n))
+    out: dict[str, Sequence[Any]] = {"r": excel_row, "prev": [r - 1 for r in excel_row]}
+    text_fmt, text_q, edit, edit_q = styles
+    qids = doc.query_ids
+    for c, values, plain, quoted in (
+        (0, [qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q),
+        (1, doc.source_id[perm].tolist(), text_fmt, text_q),
+        (2, doc.version[perm].tolist(), text_fmt, text_q),
+        (7, doc.note[perm].tolist(), edit, edit_q),
+    ):
+        out[f"s{c}"], out[f"p{c}"], out[f"t{c}"] = _text_columns(values, plain, quoted)
+
+    labels = {int(s): f't="inlineStr"><is><t>{GradeState(int(s)).label}</t></is></c>'
+              for s in GradeState}
+
+    def graded(col: str, grade: np.ndarray, state: np.ndarray, style: str) -> list[str]:
+        shown = number_text(np.where(state == GradeState.NUMBER, grade, 0.0))
+        return [f'<c r="{col}{r}"{style}><v>{g}</v></c>' if s == GradeState.NUMBER
+                else f'<c r="{col}{r}"{style} {labels[s]}'
+                for r, g, s in zip(excel_row, shown, state.tolist(), strict=True)]
+
+    out["c3"] = [f'<c r="D{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
+        excel_row, number_text(score), strict=True)]
+    out["c4"] = graded("E", doc.original_grade[perm], doc.original_state[perm], "")
+    out["c5"] = graded("F", doc.grade[perm], doc.state[perm], f' s="{edit}"')
+    out["c12"] = [f'<c r="M{r}"><v>{v}</v></c>' for r, v in zip(
+        excel_row, number_text(vals["ideal rank"]), strict=True)]
+    tie = vals["tie group"]
+    out["c15"] = [f'<c r="P{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
+        excel_row, number_text(tie, tie == 0), strict=True)]
+    out["v6"] = np.array(["number", "unknown", "unrateable"], dtype=object)[
+        doc.state[perm]].tolist()
+    rank = vals["rank"]
+    out["v8"] = number_text(rank, rank == 0)
+    for c, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
+                   (14, "ideal contribution"), (18, "position discount"),
+                   (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
+                   (26, "grade used")):
+        out[f"v{c}"] = number_text(vals[key])
+    for c, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
+                   (21, "gain known"), (25, "avg known")):
+        out[f"v{c}"] = number_text(vals[key].astype(np.float64))
+    return out

@@ -1,0 +1,150 @@
+"""The Conventions sheet: every convention as a named cell the formulas read
+(edit one and the workbook recomputes), the gain table and the rubric."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.io.workbook.layout import (
+    ALL_K,
+    GAIN_TABLE_SPARE,
+    SHEETS,
+    FloatArray,
+    Formats,
+    put_text,
+)
+from core.model.conventions import Conventions, GainRule, Weighting
+from core.model.document import Document, GradeState
+
+_SHEET = SHEETS["conventions"]
+
+
+def write_conventions(
+    wb: Any, fmt: Formats, doc: Document, conv: Conventions, grades: FloatArray | None = None
+) -> dict[str, str]:
+    """The Conventions sheet; returns the names it defines (each convention's
+    cell, the gain table's columns and the rubric's grades). ``grades``: the
+    grades the rubric must cover (default the document's)."""
+    ws = wb.add_worksheet(_SHEET)
+    ws.set_column(0, 0, 26)
+    ws.set_column(1, 1, 22)
+    ws.set_column(2, 2, 90)
+    ws.write_string(0, 0, "Conventions: every NDCG number in this workbook depends on these",
+                    fmt.title)
+    ws.write_string(1, 0, "convention", fmt.header)
+    ws.write_string(1, 1, "value (edit to recompute)", fmt.header)
+    ws.write_string(1, 2, "meaning / formula", fmt.header)
+    settings = _Settings(ws, fmt, row=2)
+    _put_conventions(settings, doc, conv)
+    names = settings.names
+    row = _write_gain_table(ws, fmt, conv, settings.row + 1, names)
+    if grades is None:
+        grades = doc.grade[doc.state == GradeState.NUMBER]
+    _write_rubric(ws, fmt, conv, grades, row + 1, names)
+    return names
+
+
+class _Settings:
+    """The rows of conventions, one named value cell each, from ``row`` down."""
+
+    def __init__(self, ws: Any, fmt: Formats, row: int) -> None:
+        self.ws, self.fmt, self.row = ws, fmt, row
+        self.names: dict[str, str] = {}
+
+    def put(self, name: str, label: str, value: Any, meaning: str,
+            choices: Sequence[str] = ()) -> None:
+        """One convention: its label, its value (named ``name``; a dropdown of
+        ``choices`` when given) and what it means."""
+        ws, fmt, row = self.ws, self.fmt, self.row
+        ws.write_string(row, 0, label)
+        if isinstance(value, bool):
+            ws.write_boolean(row, 1, value, fmt.conv)
+        elif isinstance(value, int | float):
+            ws.write_number(row, 1, value, fmt.conv)
+        else:
+            put_text(ws, row, 1, str(value), fmt.conv, fmt.conv_q)
+        put_text(ws, row, 2, meaning, fmt.text, fmt.text_q)
+        if choices:
+            ws.data_validation(row, 1, row, 1, {"validate": "list", "source": list(choices)})
+        self.names[name] = f"={_SHEET}!$B${row + 1}"
+        self.row += 1
+
+
+def _put_conventions(s: _Settings, doc: Document, conv: Conventions) -> None:
+    """Every convention, each cutoff with its numeric form (``cutn_j``: "all"
+    as :data:`ALL_K`) beside it, and the document's name and version."""
+    g = conv.gain
+    s.put("gain_rule", "gain rule", g.rule.value, g.formula, [m.value for m in GainRule])
+    s.put("negative_gain_zero", "negative gains count as 0", g.negative_as_zero,
+          "TRUE: gain = max(gain, 0)")
+    s.put("truncate_grades", "fractional grades truncated", g.truncate,
+          "TRUE: grade = trunc(grade) before the gain rule")
+    s.put("discount_rule", "discount", conv.discount.value, conv.discount.formula)
+    for j, k in enumerate(conv.cutoffs, start=1):
+        s.put(f"cut_{j}", f"cutoff {j} (k)", k if k is not None else "all",
+              "a whole number, or all; the same k cuts the actual and the ideal list")
+        s.ws.write_formula(s.row - 1, 3, f"=IF(ISNUMBER(cut_{j}),cut_{j},{ALL_K})", None,
+                           k if k is not None else ALL_K)
+        s.names[f"cutn_{j}"] = f"={_SHEET}!$D${s.row}"
+    s.put("ideal_rule", "ideal inventory", conv.ideal.value, conv.ideal.formula,
+          ["ranked", "judged"])
+    s.put("tie_rule", "ties", conv.ties.value,
+          conv.ties.formula + " (only average / not average recomputes here: the row order "
+          "of the other rules was fixed at export)")
+    s.put("unknown_rule", "unknown grades", conv.unknown.value, conv.unknown.formula,
+          ["unresolved", "zero", "condensed"])
+    s.put("zero_ideal_rule", "zero ideal", conv.zero_ideal.value, conv.zero_ideal.formula,
+          ["undefined", "zero"])
+    s.put("weighting", "weighting (declared)", conv.weighting.value, conv.weighting.formula,
+          [m.value for m in Weighting])
+    s.put("consensus_rule", "consensus", conv.consensus.value, conv.consensus.formula)
+    s.put("rounding_rule", "rounding", conv.rounding.value, conv.rounding.formula)
+    s.put("rubric_text", "rubric", conv.rubric.text if conv.rubric else "",
+          "the permitted grades (below); grades outside it are flagged, not dropped")
+    s.put("judgment_version", "judgment version", doc.judgment_version,
+          "the version of the judgments these grades come from")
+    s.put("preset", "preset", conv.preset or "",
+          "the starting point these conventions came from")
+    s.put("document_name", "ranked list", doc.name, "the document's name")
+
+
+def _write_gain_table(ws: Any, fmt: Formats, conv: Conventions, row: int,
+                      names: dict[str, str]) -> int:
+    """The gain table from ``row`` down, with :data:`GAIN_TABLE_SPARE` empty
+    rows for entries added in the spreadsheet; returns the row after it."""
+    ws.write_string(row, 0, "gain table: grade", fmt.header)
+    ws.write_string(row, 1, "gain", fmt.header)
+    ws.write_string(row, 2, "used when the gain rule is 'table'; other grades keep gain = grade",
+                    fmt.header)
+    row += 1
+    first = row
+    for grade, gain in conv.gain.table:
+        ws.write_number(row, 0, grade, fmt.conv)
+        ws.write_number(row, 1, gain, fmt.conv)
+        row += 1
+    row += GAIN_TABLE_SPARE
+    names["gain_grades"] = f"={_SHEET}!$A${first + 1}:$A${row}"
+    names["gain_values"] = f"={_SHEET}!$B${first + 1}:$B${row}"
+    return row
+
+
+def _write_rubric(ws: Any, fmt: Formats, conv: Conventions, grades: FloatArray, row: int,
+                  names: dict[str, str]) -> None:
+    """The rubric's grades and labels from ``row`` down, then unknown and
+    unrateable: the list the current-grade dropdown offers (``grade_list``)."""
+    rubric = conv.rubric_for(grades)
+    ws.write_string(row, 0, "rubric: grade", fmt.header)
+    ws.write_string(row, 1, "label", fmt.header)
+    ws.write_string(row, 2, "the current-grade dropdown offers these and unknown, unrateable",
+                    fmt.header)
+    row += 1
+    first = row
+    for rg in rubric.grades:
+        ws.write_number(row, 0, rg.value)
+        put_text(ws, row, 1, rg.label, fmt.text, fmt.text_q)
+        row += 1
+    for word in ("unknown", "unrateable"):
+        ws.write_string(row, 0, word)
+        row += 1
+    names["grade_list"] = f"={_SHEET}!$A${first + 1}:$A${row}"

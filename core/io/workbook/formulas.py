@@ -1,0 +1,58 @@
+"""The formulas of the Candidates sheet's rows, over the Conventions sheet's
+names and the query's block of rows."""
+
+from __future__ import annotations
+
+#: The gain of row {r}: the grade used (column AA) through the gain rule.
+_GAIN = (
+    '=IF(G{r}<>"number",IF(unknown_rule="zero",0,""),'
+    "IF(negative_gain_zero,MAX(0,{t}),{t}))"
+).replace("{t}", 'IF(gain_rule="exponential",POWER(2,AA{r})-1,IF(gain_rule="table",'
+          "IF(COUNTIF(gain_grades,AA{r})>0,SUMIF(gain_grades,AA{r},gain_values),AA{r}),AA{r}))")
+
+#: The formulas of a Candidates row: (column index, formula) with the fields
+#: {r} (its sheet row), {prev} (the row above) and {J} {P} {Q} {S} {V} {W}:
+#: those columns' ranges over the query's block of rows (column M holds the
+#: row's position in the block). Column R (ranked so far) starts a block
+#: with =Q{r}. Within a block each column's formula is the same but for the
+#: row, so the rows share it (Excel's shared formulas).
+FORMULAS: tuple[tuple[int, str], ...] = (
+    (6, '=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
+        'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
+    (8, '=IF(Q{r}=1,R{r},"")'),
+    (9, _GAIN),
+    (10, '=IF(Q{r}=1,IF(tie_rule="average",SUMIFS({S},{P},P{r},{Q},1)'
+         '/COUNTIFS({P},P{r},{Q},1),S{r}),"")'),
+    (11, '=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*K{r},"")'),
+    (13, '=IF(M{r}<=COUNT({W}),LARGE({W},M{r}),"")'),
+    (14, '=IF(ISNUMBER(N{r}),N{r}*(1/LOG(M{r}+1,2)),"")'),
+    (16, '=IF(AND(ISNUMBER(D{r}),OR(unknown_rule<>"condensed",G{r}="number")),1,0)'),
+    (17, "=R{prev}+Q{r}"),
+    (18, '=IF(Q{r}=1,1/LOG(R{r}+1,2),"")'),
+    (19, '=IF(OR(Q{r}=1,AND(ideal_rule="judged",NOT(ISNUMBER(D{r})))),'
+         'IF(AND(unknown_rule="condensed",U{r}=0),0,1),0)'),
+    (20, '=IF(G{r}="number",1,0)'),
+    (21, "=IF(ISNUMBER(J{r}),1,0)"),
+    (22, '=IF(AND(T{r}=1,ISNUMBER(J{r})),J{r},"")'),
+    (23, '=IF(Q{r}=1,IF(tie_rule="average",IF(COUNTIFS({P},P{r},{Q},1,{V},0)>0,"",'
+         'SUMIFS({J},{P},P{r},{Q},1)/COUNTIFS({P},P{r},{Q},1)),J{r}),"")'),
+    (24, '=IF(ISNUMBER(X{r}),X{r}*S{r},"")'),
+    (25, "=IF(ISNUMBER(X{r}),1,0)"),
+    (26, '=IF(G{r}="number",IF(truncate_grades,TRUNC(F{r}),F{r}),"")'),
+)
+_BLOCK_COLUMNS = "JPQSVW"
+#: Column R (ranked so far): =Q{r} in a block's first row, shared from its second.
+SO_FAR_COL = 17
+FIRST_SO_FAR = "=Q{r}"
+
+
+def block_fields(first: int, last: int) -> dict[str, str]:
+    """The fields {J} {P} {Q} {S} {V} {W}: those columns' ranges over sheet rows first..last."""
+    return {c: f"${c}${first}:${c}${last}" for c in _BLOCK_COLUMNS}
+
+
+def row_formulas(r: int, first: int, last: int) -> list[tuple[int, str]]:
+    """(column index, formula) for sheet row ``r`` (1-based) in block first..last."""
+    fields = block_fields(first, last)
+    return [(c, (FIRST_SO_FAR if c == SO_FAR_COL and r == first else t).format(
+        r=r, prev=r - 1, **fields)) for c, t in FORMULAS]

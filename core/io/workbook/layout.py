@@ -1,0 +1,142 @@
+"""The workbook's layout: sheet names, column headers, the formats, and how
+user text and cached results are written into cells."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+
+METADATA_FORMAT = "ndcg-worksheet workbook 1"
+SHEETS = {
+    "conventions": "Conventions",
+    "candidates": "Candidates",
+    "queries": "Queries",
+    "summary": "Summary",
+    "audit": "Audit",
+    "metadata": "ndcg_metadata",
+}
+#: The sheets :func:`export_comparison_workbook` adds to those of :data:`SHEETS`.
+COMPARISON_SHEETS = {
+    "comparison": "Comparison",
+    "candidates_b": "Candidates B",
+    "queries_b": "Queries B",
+    "summary_b": "Summary B",
+}
+#: Characters per metadata cell (Excel allows 32,767).
+CHUNK = 32_000
+#: What an "all" cutoff becomes inside formulas.
+ALL_K = 1_000_000_000
+#: Empty rows kept in the gain table so that entries can be added in Excel.
+GAIN_TABLE_SPARE = 10
+OUTSIDE_WHO = "spreadsheet edit"
+OUTSIDE_ORIGIN = "outside the app"
+
+# Candidates sheet: (letter, header). The first fifteen are for people, the
+# rest are helper columns the formulas need (grouped and collapsed).
+CANDIDATE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("A", "query"),
+    ("B", "source id"),
+    ("C", "version"),
+    ("D", "predicted score"),
+    ("E", "original grade"),
+    ("F", "current grade"),
+    ("G", "grade state"),
+    ("H", "note"),
+    ("I", "rank"),
+    ("J", "transformed gain"),
+    ("K", "discount"),
+    ("L", "contribution"),
+    ("M", "ideal rank"),
+    ("N", "ideal gain"),
+    ("O", "ideal contribution"),
+    ("P", "tie group"),
+    ("Q", "ranked (1/0)"),
+    ("R", "ranked so far"),
+    ("S", "position discount"),
+    ("T", "in ideal inventory (1/0)"),
+    ("U", "judged (1/0)"),
+    ("V", "gain known (1/0)"),
+    ("W", "inventory gain"),
+    ("X", "tie-averaged gain"),
+    ("Y", "tie-averaged gain x position discount"),
+    ("Z", "tie-averaged gain known (1/0)"),
+    ("AA", "grade used"),
+)
+#: Column index (0-based) of each Candidates header.
+COLUMN_INDEX = {header: i for i, (_, header) in enumerate(CANDIDATE_COLUMNS)}
+GRADE_COLUMN = "F"
+
+QUERY_COLUMNS = (
+    "query", "k", "cutoff no.", "DCG", "ideal DCG", "NDCG", "status", "judged", "total",
+    "open (unknown in ideal inventory)", "frequency", "importance", "frequency used",
+    "frequency x NDCG", "importance used", "importance x NDCG",
+)
+SUMMARY_COLUMNS = (
+    "weighting", "k", "mean NDCG", "included", "excluded: undefined", "excluded: unresolved",
+    "excluded: no weight", "weight total", "declared",
+)
+COMPARISON_COLUMNS = (
+    "query", "k", "cutoff no.", "NDCG A", "status A", "NDCG B", "status B", "delta B - A",
+    "outcome (B against A)", "weight (A's, declared weighting)", "paired (1/0)",
+    "weight x NDCG A", "weight x NDCG B", "weight x delta",
+)
+MEANS_COLUMNS = (
+    "k", "cutoff no.", "paired queries", "weight total", "mean NDCG A", "mean NDCG B",
+    "mean delta B - A", "B wins", "ties", "B loses", "left out: no value in A",
+    "left out: no value in B", "left out: no weight", "weighting",
+)
+RESAMPLING_COLUMNS = (
+    "k at export", "cutoff no.", "randomization p-value (two-sided, sign flips)", "method",
+    "sign vectors", "seed", "bootstrap interval low", "bootstrap interval high", "confidence",
+    "bootstrap resamples", "computed for: paired queries", "computed for: mean delta",
+    "still current?",
+)
+#: Rows (0-based) of the Comparison sheet's parts.
+COMPARISON_HEADER_ROW = 7
+AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin")
+
+#: A cached formula result: a number or text.
+Cell = float | str
+
+
+def num(x: float) -> Cell:
+    """A cached formula result: the number, or "" where the engine has none."""
+    return "" if math.isnan(x) else float(x)
+
+
+class Formats:
+    """The cell formats every sheet shares (``_q``: quote-prefixed, for text a
+    spreadsheet would otherwise read as a formula)."""
+
+    def __init__(self, wb: Any) -> None:
+        self.header = wb.add_format({"bold": True, "text_wrap": True, "valign": "top"})
+        self.text = wb.add_format({})
+        self.text_q = wb.add_format({"quote_prefix": True})
+        self.edit = wb.add_format({"locked": False, "bg_color": "#FFF2CC"})
+        self.edit_q = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "quote_prefix": True})
+        self.number = wb.add_format({"num_format": "0.0000"})
+        self.title = wb.add_format({"bold": True, "font_size": 13})
+        self.conv = wb.add_format({"bg_color": "#DDEBF7"})
+        self.conv_q = wb.add_format({"bg_color": "#DDEBF7", "quote_prefix": True})
+
+
+def sheet_ref(name: str) -> str:
+    """A sheet name as formulas write it (quoted when it is not one plain word)."""
+    if name.replace("_", "").isalnum() and not name[0].isdigit():
+        return name
+    return "'" + name.replace("'", "''") + "'"
+
+
+#: What a text starting with makes a spreadsheet read it as a formula on re-entry.
+RISKY = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+
+
+def put_text(ws: Any, r: int, c: int, text: str, plain: Any, quoted: Any) -> None:
+    """User text always as a string; quote-prefixed when a spreadsheet would
+    otherwise read it as a formula on re-entry."""
+    ws.write_string(r, c, text, quoted if text.startswith(RISKY) else plain)

@@ -1,0 +1,152 @@
+"""The hidden metadata sheet: the document as JSON, written so that
+:func:`core.io.workbook.read_workbook` restores it exactly, and read back."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import NotOwnWorkbook
+from core.io.workbook.layout import CHUNK, METADATA_FORMAT, SHEETS, FloatArray
+from core.model.conventions import Conventions
+from core.model.document import AuditEntry, Document
+
+#: How every refusal of a workbook without our metadata begins (raised as
+#: :class:`core.errors.NotOwnWorkbook`).
+_NOT_OURS = "this is not an NDCG Worksheet workbook"
+
+
+def _floats(a: FloatArray) -> list[float | None]:
+    return [None if math.isnan(x) else x for x in np.asarray(a, dtype=np.float64).tolist()]
+
+
+def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, Any]:
+    """The document, the workbook's conventions and the sheet row order as JSON values."""
+    return {
+        "format": METADATA_FORMAT,
+        "query_ids": list(doc.query_ids),
+        "query": doc.query.tolist(),
+        "source_id": [str(s) for s in doc.source_id.tolist()],
+        "version": [str(s) for s in doc.version.tolist()],
+        "score": _floats(doc.score),
+        "grade": _floats(doc.grade),
+        "state": doc.state.astype(int).tolist(),
+        "original_grade": _floats(doc.original_grade),
+        "original_state": doc.original_state.astype(int).tolist(),
+        "note": [str(s) for s in doc.note.tolist()],
+        "reason": [str(s) for s in doc.reason.tolist()],
+        "frequency": _floats(doc.frequency),
+        "importance": _floats(doc.importance),
+        "conventions": doc.conventions.to_dict(),
+        "workbook_conventions": conv.to_dict(),
+        "judgment_version": doc.judgment_version,
+        "name": doc.name,
+        "audit": [
+            [e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin]
+            for e in doc.audit
+        ],
+        "annotators": list(doc.annotators),
+        "ratings": None if doc.ratings is None else [_floats(r) for r in doc.ratings],
+        "ratings_shape": None if doc.ratings is None else list(doc.ratings.shape),
+        "sheet_rows": perm.tolist(),
+    }
+
+
+def write_metadata(wb: Any, doc: Document, conv: Conventions, perm: np.ndarray) -> None:
+    """The hidden sheet: a format line, then the JSON in cells of :data:`CHUNK` characters."""
+    ws = wb.add_worksheet(SHEETS["metadata"])
+    # ASCII-only JSON, and "_x" escaped so that no reader takes it for an
+    # OOXML character escape (_x000D_).
+    text = json.dumps(_metadata(doc, conv, perm), ensure_ascii=True, allow_nan=False)
+    text = text.replace("_x", "\\u005fx")
+    chunks = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    ws.write_string(0, 0, METADATA_FORMAT)
+    ws.write_string(0, 1, str(len(chunks)))
+    ws.write_string(0, 2, "Kept by NDCG Worksheet to reopen this workbook exactly; do not edit.")
+    for i, chunk in enumerate(chunks, start=1):
+        ws.write_string(i, 0, chunk)
+    ws.hide()
+
+
+def read_metadata(rows: list[list[Any]], name: str) -> dict[str, Any]:
+    """The JSON of the metadata sheet (its cells from A1); NotOwnWorkbook when
+    it is missing, from another version or damaged."""
+    sheet = SHEETS["metadata"]
+    hint = "open it as an annotator sheet or a CSV instead"
+    if not rows:
+        raise NotOwnWorkbook(f"{_NOT_OURS} (it has no {sheet!r} sheet)", file=name, hint=hint)
+    cells = [row[0] if row else None for row in rows]
+    first = rows[0]
+    if cells[0] != METADATA_FORMAT or len(first) < 2:
+        raise NotOwnWorkbook(f"{_NOT_OURS} (its metadata is missing or from another version)",
+                             file=name, sheet=sheet, hint=hint)
+    try:
+        count = int(first[1]) if isinstance(first[1], float) else int(str(first[1]))
+        chunks = cells[1 : 1 + count]
+        if len(chunks) != count or not all(isinstance(c, str) for c in chunks):
+            raise ValueError("metadata chunks are missing")
+        meta = json.loads("".join(str(c) for c in chunks))
+        if not isinstance(meta, dict) or meta.get("format") != METADATA_FORMAT:
+            raise ValueError("metadata format does not match")
+    except ValueError as exc:
+        raise NotOwnWorkbook(f"{_NOT_OURS} (its metadata is damaged: {exc})", file=name,
+                             sheet=sheet, hint=hint) from exc
+    return meta
+
+
+def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
+    """The document the metadata holds; NotOwnWorkbook when it does not match."""
+    def floats(key: str) -> FloatArray:
+        return np.array([np.nan if v is None else v for v in meta[key]], dtype=np.float64)
+
+    def texts(key: str) -> npt.NDArray[np.object_]:
+        out = np.empty(len(meta[key]), dtype=object)
+        out[:] = [str(v) for v in meta[key]]
+        return out
+
+    try:
+        ratings = None
+        if meta.get("ratings") is not None:
+            shape = tuple(meta["ratings_shape"])
+            ratings = np.array(
+                [[np.nan if v is None else v for v in row] for row in meta["ratings"]],
+                dtype=np.float64,
+            ).reshape(shape)
+        doc = Document(
+            query_ids=[str(q) for q in meta["query_ids"]],
+            query=np.array(meta["query"], dtype=np.int64),
+            source_id=texts("source_id"),
+            version=texts("version"),
+            score=floats("score"),
+            grade=floats("grade"),
+            state=np.array(meta["state"], dtype=np.int8),
+            original_grade=floats("original_grade"),
+            original_state=np.array(meta["original_state"], dtype=np.int8),
+            note=texts("note"),
+            reason=texts("reason"),
+            frequency=floats("frequency"),
+            importance=floats("importance"),
+            conventions=Conventions.from_dict(meta["conventions"]),
+            judgment_version=str(meta["judgment_version"]),
+            name=str(meta["name"]),
+            audit=[AuditEntry(*(str(x) for x in e)) for e in meta["audit"]],
+            annotators=[str(a) for a in meta["annotators"]],
+            ratings=ratings,
+        )
+        n = len(doc)
+        sizes = {len(a) for a in (doc.source_id, doc.version, doc.score, doc.grade, doc.state,
+                                  doc.original_grade, doc.original_state, doc.note, doc.reason,
+                                  meta["sheet_rows"])}
+        if sizes != {n} or sorted(meta["sheet_rows"]) != list(range(n)):
+            raise ValueError("metadata columns differ in length")
+        if n and (doc.query.min() < 0 or doc.query.max() >= doc.n_queries):
+            raise ValueError("metadata query index out of range")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise NotOwnWorkbook(f"{_NOT_OURS} (its metadata does not match: {exc})", file=name,
+                             sheet=SHEETS["metadata"],
+                             hint="open it as an annotator sheet or a CSV instead") from exc
+    return doc

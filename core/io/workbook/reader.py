@@ -1,0 +1,116 @@
+"""Reopening a workbook written by :func:`core.io.workbook.export_workbook`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError, NotOwnWorkbook
+from core.io.safety import WorkbookCheck, check_xlsx, find_formulas, formula_rows
+from core.io.workbook.edits import apply_edits
+from core.io.workbook.layout import GRADE_COLUMN, SHEETS
+from core.io.workbook.metadata import document_from_metadata, read_metadata
+from core.model.document import Document
+
+
+def read_workbook(path: str | Path) -> Document:
+    """Reopen a workbook written by :func:`core.io.workbook.export_workbook`.
+
+    Everything is restored from the hidden metadata sheet. Current grades and
+    notes edited in the spreadsheet are taken from the Candidates sheet; each
+    changed grade is logged as an :class:`AuditEntry` with origin
+    ``"outside the app"`` and who ``"spreadsheet edit"``. The sheets are read
+    with python-calamine; a grade cell holding a formula is found by
+    :func:`core.io.safety.formula_rows` (calamine gives values only).
+
+    Raises
+    ------
+    NotOwnWorkbook
+        If it is not one of our workbooks (its metadata is missing or does
+        not match): read it as an annotators' sheet instead.
+    InputError
+        If the file is unsafe or damaged, or an edited grade cell holds
+        something that is not a grade (naming sheet, row and column).
+    """
+    path = Path(path)
+    name = str(path)
+    check = check_xlsx(path)
+    sheet = SHEETS["metadata"]
+    with _reading(name, lambda: sheet), _calamine(path) as book:
+        meta = read_metadata(_sheet_rows(book, check, sheet), name)
+        doc = document_from_metadata(meta, name)
+        sheet = SHEETS["candidates"]
+        if sheet not in check.parts:
+            raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
+                             hint="the sheet was renamed or deleted; restore it")
+        rows = _sheet_rows(book, check, sheet)
+        apply_edits(rows, _grade_formula_rows(path, check), doc, meta, name)
+    return doc
+
+
+def is_own_workbook(path: str | Path) -> bool:
+    """Whether ``path`` carries this app's metadata as :func:`read_workbook`
+    needs it (only the metadata sheet is read).
+
+    Raises
+    ------
+    InputError
+        If the file is unsafe or damaged.
+    """
+    path = Path(path)
+    name = str(path)
+    check = check_xlsx(path)
+    try:
+        with _reading(name, lambda: SHEETS["metadata"]), _calamine(path) as book:
+            read_metadata(_sheet_rows(book, check, SHEETS["metadata"]), name)
+    except NotOwnWorkbook:
+        return False
+    return True
+
+
+@contextmanager
+def _reading(name: str, sheet: Callable[[], str]) -> Iterator[None]:
+    """Any failure of the reader becomes an InputError naming the file and
+    the sheet being read."""
+    try:
+        yield
+    except InputError:
+        raise
+    except Exception as exc:  # calamine's own error classes vary by version
+        raise InputError(
+            f"the workbook cannot be read: {type(exc).__name__}: {exc}", file=name,
+            sheet=sheet(), hint="open it in Excel or LibreOffice and save it again",
+        ) from exc
+
+
+@contextmanager
+def _calamine(path: Path) -> Iterator[Any]:
+    """The workbook opened once for every sheet read from it."""
+    import python_calamine
+
+    with python_calamine.CalamineWorkbook.from_path(str(path)) as book:
+        yield book
+
+
+def _sheet_rows(book: Any, check: WorkbookCheck, sheet: str) -> list[list[Any]]:
+    """A sheet's cells from A1 (rows keep their sheet positions); [] when the
+    workbook has no such sheet."""
+    if sheet not in check.parts:
+        return []
+    rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+    return [list(r) for r in rows]
+
+
+def _grade_formula_rows(path: Path, check: WorkbookCheck) -> set[int]:
+    """Sheet rows whose current-grade cell holds a formula."""
+    sheet = SHEETS["candidates"]
+    if sheet not in check.with_formulas:
+        return set()
+    part = check.parts[sheet]
+    rows = formula_rows(path, part, GRADE_COLUMN)
+    if rows is None:  # cells without their reference first: parse the sheet
+        rows = [int(ref[len(GRADE_COLUMN):]) for ref, _ in find_formulas(path, part)
+                if ref.startswith(GRADE_COLUMN) and ref[len(GRADE_COLUMN):].isdigit()]
+    return set(rows)
