@@ -13,6 +13,7 @@ from PySide6.QtCore import QEventLoop
 
 from app.settings import Settings
 from app.workers import Task
+from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.model.document import Document
 
@@ -56,7 +57,7 @@ def write_document(doc: Document, path: Path) -> None:
     if suffix == ".xlsx":
         from core.io.workbook import export_workbook
 
-        export_workbook(doc, path)
+        export_workbook(evaluate(doc), path)
         return
     raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
                      hint="use .csv, .tsv or .xlsx")

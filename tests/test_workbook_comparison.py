@@ -22,7 +22,6 @@ import pytest
 
 from app.cli.main import main
 from core.analysis.compare import compare
-from core.errors import InputError
 from core.io.delimited import write_delimited
 from core.io.workbook import (
     COMPARISON_COLUMNS,
@@ -183,7 +182,7 @@ def _cached(path: Path) -> dict[str, list[list[Any]]]:
 def test_hand_computed_deltas_on_the_seed_pair(tmp_path: Path) -> None:
     a, b = seed_pair()
     path = tmp_path / "pair.xlsx"
-    export_comparison_workbook(a, b, path, resamples=200, seed=3)
+    export_comparison_workbook(compare(a, b, resamples=200, seed=3), path)
     parts = comparison_rows(_cached(path))
     got = {(row[0], row[2]): row for row in parts["per_query"]}
     # cutoffs (1, 2, all); L = log2(3)
@@ -237,7 +236,7 @@ def test_hand_computed_deltas_on_the_seed_pair(tmp_path: Path) -> None:
 def test_cached_values_equal_the_engine(tmp_path: Path) -> None:
     a, b, conv = generated_pair()
     path = tmp_path / "gen.xlsx"
-    export_comparison_workbook(a, b, path, conventions=conv, resamples=200, seed=3)
+    export_comparison_workbook(compare(a, b, conv, resamples=200, seed=3), path)
     values = _cached(path)
     check_comparison(values, a, b, conv)
     check_values(values, a, conv)
@@ -247,7 +246,7 @@ def test_cached_values_equal_the_engine(tmp_path: Path) -> None:
 def test_formulas_refer_to_both_queries_sheets(tmp_path: Path) -> None:
     a, b = seed_pair()
     path = tmp_path / "pair.xlsx"
-    export_comparison_workbook(a, b, path, resamples=200, seed=3)
+    export_comparison_workbook(compare(a, b, resamples=200, seed=3), path)
     wb = openpyxl.load_workbook(path)
     ws = wb[COMPARISON_SHEETS["comparison"]]
     r = COMPARISON_HEADER_ROW + 2
@@ -268,16 +267,19 @@ def test_formulas_refer_to_both_queries_sheets(tmp_path: Path) -> None:
     _assert_same_document(read_workbook(path), a)
 
 
-def test_comparison_of_other_documents_is_refused(tmp_path: Path) -> None:
+def test_the_workbook_writes_the_comparison_it_is_handed(tmp_path: Path) -> None:
+    # io computes nothing: the resampling values are those of the Comparison given
+    # (its resamples and seed), under its conventions.
     a, b = seed_pair()
-    c = compare(a, b, resamples=10)
-    with pytest.raises(InputError, match="other documents"):
-        export_comparison_workbook(b, a, tmp_path / "x.xlsx", comparison=c)
-    with pytest.raises(InputError, match="other conventions"):
-        export_comparison_workbook(a, b, tmp_path / "x.xlsx", comparison=c,
-                                   conventions=a.conventions.replace(cutoffs=(5,)))
-    assert not (tmp_path / "x.xlsx").exists()
-    assert export_comparison_workbook(a, b, tmp_path / "y.xlsx", comparison=c) is c
+    conv = a.conventions.replace(cutoffs=(2,))
+    c = compare(a, b, conv, resamples=10, seed=9)
+    path = tmp_path / "handed.xlsx"
+    export_comparison_workbook(c, path)
+    parts = comparison_rows(_cached(path))
+    assert [r[3:6] for r in parts["resampling"]] == [[t.method, t.resamples, 9] for t in c.tests]
+    assert [r[1] for r in parts["per_query"]] == [2] * len(c.common)
+    for row, delta in zip(parts["per_query"], c.delta[:, 0].tolist(), strict=True):
+        assert _same(row[7], delta), (row, delta)
 
 
 def test_cli_compare_export(tmp_path: Path) -> None:
@@ -335,10 +337,9 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     conv = a.conventions
     ga, gb, gconv = generated_pair()
     jobs: dict[str, tuple[Path, Document, Document, Conventions, Conventions]] = {}
-    export_comparison_workbook(a, b, src / "seed.xlsx", resamples=200, seed=3)
+    export_comparison_workbook(compare(a, b, resamples=200, seed=3), src / "seed.xlsx")
     jobs["seed"] = (src / "seed.xlsx", a, b, conv, conv)
-    export_comparison_workbook(ga, gb, src / "gen.xlsx", conventions=gconv, resamples=200,
-                               seed=3)
+    export_comparison_workbook(compare(ga, gb, gconv, resamples=200, seed=3), src / "gen.xlsx")
     jobs["gen"] = (src / "gen.xlsx", ga, gb, gconv, gconv)
     _set_conventions(src / "seed.xlsx", src / "seed_k.xlsx", {"cut_1": 3})
     jobs["seed_k"] = (src / "seed_k.xlsx", a, b, conv.replace(cutoffs=(3, 2, None)), conv)

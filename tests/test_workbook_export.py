@@ -201,14 +201,14 @@ def case(n: int) -> tuple[Document, Conventions]:
 def test_cached_results_equal_the_engine(tmp_path: Path, n: int) -> None:
     doc, conv = case(n)
     out = tmp_path / "w.xlsx"
-    export_workbook(doc, out, conventions=conv)
+    export_workbook(evaluate(doc, conv), out)
     check_values(read_values(out), doc, conv)
 
 
 def test_seed_cases_cached_values(tmp_path: Path) -> None:
     doc = seed_document()
     out = tmp_path / "seed.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     values = read_values(out)
     check_values(values, doc, doc.conventions)
     rows = {(r[0], r[1]): r for r in values["Queries"][1:]}
@@ -224,7 +224,7 @@ def test_seed_cases_cached_values(tmp_path: Path) -> None:
 def test_layout_formulas_and_protection(tmp_path: Path) -> None:
     doc = seed_document()
     out = tmp_path / "seed.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     wb = openpyxl.load_workbook(out)
     assert wb.sheetnames == [*SHEETS.values()]
     assert wb[SHEETS["metadata"]].sheet_state == "hidden"
@@ -261,7 +261,7 @@ def test_layout_formulas_and_protection(tmp_path: Path) -> None:
 def test_user_text_is_written_as_text(tmp_path: Path) -> None:
     doc = make_document(1)
     out = tmp_path / "w.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
     hostile = [c for row in ws.iter_rows(max_col=8) for c in row
                if c.column_letter in "ABCH" and isinstance(c.value, str)
@@ -276,7 +276,7 @@ def test_full_precision_numbers(tmp_path: Path) -> None:
     doc = Document.from_columns(query=["q", "q"], source_id=["a", "b"],
                                 score=[0.1 + 0.2, 1 / 3], grade=[math.pi, 1e-17])
     out = tmp_path / "w.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
     got = {(ws.cell(r, 2).value): (ws.cell(r, 4).value, ws.cell(r, 6).value) for r in (2, 3)}
     assert got == {"a": (0.1 + 0.2, math.pi), "b": (1 / 3, 1e-17)}
@@ -317,11 +317,11 @@ def _edited_document() -> Document:
 def test_round_trip_is_lossless(tmp_path: Path) -> None:
     doc = _edited_document()
     first = tmp_path / "first.xlsx"
-    export_workbook(doc, first)
+    export_workbook(evaluate(doc), first)
     back = read_workbook(first)
     _assert_same_document(doc, back)
     second = tmp_path / "second.xlsx"
-    export_workbook(back, second)
+    export_workbook(evaluate(back), second)
     assert all_cells(first) == all_cells(second)
 
 
@@ -338,7 +338,7 @@ def test_text_excel_escapes_or_cuts_reopens_unchanged(tmp_path: Path) -> None:
     for i, note in enumerate(notes):
         doc.note[i] = note
     out = tmp_path / "w.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
     assert {ws.cell(r, 8).value for r in range(2, 7)} >= {"a_x0001_b", "_x005F_x0041_"}
     back = read_workbook(out)
@@ -352,7 +352,7 @@ def test_large_metadata_is_chunked(tmp_path: Path) -> None:
                                 score=np.arange(n, dtype=float), grade=[i % 4 for i in range(n)],
                                 note=["a fairly long note " * 3] * n)
     out = tmp_path / "w.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     meta = all_cells(out)[SHEETS["metadata"]]
     assert int(meta[0][1]) == len(meta) - 1 > 3
     assert all(len(r[0]) <= 32_767 for r in meta[1:])
@@ -372,7 +372,7 @@ def _edit(path: Path, out: Path, cells: dict[str, Any]) -> None:
 def test_edited_grades_are_picked_up_with_audit_entries(tmp_path: Path) -> None:
     doc = seed_document()
     out = tmp_path / "seed.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     edited = tmp_path / "edited.xlsx"
     # Row 2 = case-A/B (grade 1); row 3 = case-A/A; row 4 = case-A/C; row 24 = case-F-unknown/C.
     _edit(out, edited, {"F2": 3, "F3": "unrateable", "H3": "no page", "F4": "partial support",
@@ -401,7 +401,7 @@ def test_edited_grades_are_picked_up_with_audit_entries(tmp_path: Path) -> None:
 def test_grade_cells_read_like_typed_and_pasted_grades(tmp_path: Path) -> None:
     doc = seed_document()
     out = tmp_path / "seed.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     edited = tmp_path / "edited.xlsx"
     # Row 2 = case-A/B; row 3 = case-A/A; row 4 = case-A/C (see above).
     _edit(out, edited, {"F2": "N/A", "F3": "unrateable: page gone", "F4": "2,5"})
@@ -422,7 +422,7 @@ def test_grade_cells_read_like_typed_and_pasted_grades(tmp_path: Path) -> None:
 def test_bad_grade_cell_names_sheet_row_column(tmp_path: Path, value: Any, message: str) -> None:
     doc = seed_document()
     out = tmp_path / "seed.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     edited = tmp_path / "edited.xlsx"
     wb = openpyxl.load_workbook(out)
     cell = wb[SHEETS["candidates"]]["F7"]
@@ -441,7 +441,7 @@ def test_bad_grade_cell_names_sheet_row_column(tmp_path: Path, value: Any, messa
 def test_a_formula_in_a_grade_cell_is_refused_with_its_row(tmp_path: Path) -> None:
     doc = seed_document()
     out = tmp_path / "seed.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     wb = openpyxl.load_workbook(out)
     wb[SHEETS["candidates"]]["F9"] = "=1+2"  # a real formula: calamine would give its value
     edited = tmp_path / "edited.xlsx"
@@ -480,7 +480,7 @@ def test_formula_rows_finds_the_cells_of_one_column_across_pieces(tmp_path: Path
 
 def test_moved_rows_are_refused(tmp_path: Path) -> None:
     out = tmp_path / "seed.xlsx"
-    export_workbook(seed_document(), out)
+    export_workbook(evaluate(seed_document()), out)
     edited = tmp_path / "edited.xlsx"
     _edit(out, edited, {"B2": "A", "B3": "B"})
     with pytest.raises(InputError, match="rows were moved") as info:
@@ -499,7 +499,7 @@ def test_foreign_workbook_is_not_ours(tmp_path: Path) -> None:
     assert not is_own_workbook(path)
     # Our metadata sheet with damaged contents is refused the same way.
     out = tmp_path / "seed.xlsx"
-    export_workbook(seed_document(), out)
+    export_workbook(evaluate(seed_document()), out)
     assert is_own_workbook(out)
     wb = openpyxl.load_workbook(out)
     wb[SHEETS["metadata"]]["A2"].value = '{"format": "something else"'
@@ -521,7 +521,7 @@ def test_foreign_workbook_is_not_ours(tmp_path: Path) -> None:
 
 def test_damaged_files_give_input_errors(tmp_path: Path) -> None:
     out = tmp_path / "seed.xlsx"
-    export_workbook(seed_document(), out)
+    export_workbook(evaluate(seed_document()), out)
     truncated = tmp_path / "truncated.xlsx"
     truncated.write_bytes(out.read_bytes()[:3000])
     with pytest.raises(InputError):
@@ -544,7 +544,7 @@ def test_export_is_atomic(tmp_path: Path) -> None:
     out.write_bytes(b"previous")
     doc = Document.from_columns(query=["q"], source_id=["a"], score=[1.0], grade=[-1.0])
     with pytest.raises(InputError):  # exponential gain cannot take a negative grade
-        export_workbook(doc, out, conventions=Conventions(gain=Gain.parse("exponential")))
+        export_workbook(evaluate(doc, Conventions(gain=Gain.parse("exponential"))), out)
     assert out.read_bytes() == b"previous"
     assert [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]
 
@@ -569,7 +569,7 @@ def test_cli_export(tmp_path: Path) -> None:
 
 
 def test_example_workbook_is_current(tmp_path: Path) -> None:
-    from core.io.example import write_example
+    from app.cli.example import write_example
 
     shipped = Path(__file__).resolve().parent.parent / "resources" / "example.xlsx"
     fresh = tmp_path / "example.xlsx"

@@ -16,6 +16,7 @@ import openpyxl
 import pytest
 import xlsxwriter
 
+from core.engine.evaluation import evaluate
 from core.io.workbook import OUTSIDE_ORIGIN, SHEETS, export_workbook, read_workbook
 from core.model.conventions import Conventions, Gain
 from core.model.document import Document, GradeState
@@ -73,10 +74,10 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for n in range(len(CONVENTIONS)):
         doc, conv = case(n)
         path = src / f"case{n}.xlsx"
-        export_workbook(doc, path, conventions=conv)
+        export_workbook(evaluate(doc, conv), path)
         jobs[f"case{n}"] = (path, doc, conv)
     seed = seed_document()
-    export_workbook(seed, src / "seed.xlsx")
+    export_workbook(evaluate(seed), src / "seed.xlsx")
     jobs["seed"] = (src / "seed.xlsx", seed, seed.conventions)
 
     # k, the gain rule and the ideal inventory changed in the Conventions sheet.

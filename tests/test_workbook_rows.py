@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from core.engine.evaluation import Evaluation
+from core.engine.evaluation import Evaluation, evaluate
 from core.errors import InputError
 from core.io.workbook import SHEETS, export_workbook, read_workbook
 from core.io.workbook import candidates as candidates_sheet
@@ -123,10 +123,10 @@ def _sheets(path: Path) -> dict[str, str]:
 
 def _both(doc: Document, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str],
                                                                              dict[str, str]]:
-    export_workbook(doc, tmp / "rendered.xlsx")
+    export_workbook(evaluate(doc), tmp / "rendered.xlsx")
     with monkeypatch.context() as m:
         m.setattr(candidates_sheet, "_put_candidate_rows", _cell_by_cell)
-        export_workbook(doc, tmp / "cells.xlsx")
+        export_workbook(evaluate(doc), tmp / "cells.xlsx")
     return _sheets(tmp / "rendered.xlsx"), _sheets(tmp / "cells.xlsx")
 
 
@@ -179,7 +179,7 @@ def test_text_shaped_like_markup_stays_text(tmp_path: Path) -> None:
                                 score=[2.0, 1.0], grade=[1.0, 0.0])
     doc.note[0] = "<r>note</r>"
     out = tmp_path / "w.xlsx"
-    export_workbook(doc, out)
+    export_workbook(evaluate(doc), out)
     ws = openpyxl.load_workbook(out)[SHEETS["candidates"]]
     assert [ws.cell(r, 2).value for r in (2, 3)] == ["<r><t>x</t></r>", "a&b<c>"]
     assert ws.cell(2, 8).value == "<r>note</r>"
@@ -191,7 +191,7 @@ def test_text_shaped_like_markup_stays_text(tmp_path: Path) -> None:
 def test_an_infinite_score_is_refused_with_a_message(tmp_path: Path) -> None:
     doc = Document.from_columns(query=["q"], source_id=["a"], score=[math.inf], grade=[1.0])
     with pytest.raises(InputError, match="infinite"):
-        export_workbook(doc, tmp_path / "w.xlsx")
+        export_workbook(evaluate(doc), tmp_path / "w.xlsx")
     assert not (tmp_path / "w.xlsx").exists()
 
 
@@ -202,7 +202,7 @@ def test_a_document_beyond_a_sheet_is_refused_by_name(tmp_path: Path,
                                 score=[float(i) for i in range(12)], grade=[1.0] * 12)
     out = tmp_path / "w.xlsx"
     with pytest.raises(InputError, match="Candidates sheet would need 12 rows") as info:
-        export_workbook(doc, out)
+        export_workbook(evaluate(doc), out)
     assert info.value.file == str(out)
     assert "CSV" in (info.value.hint or "")
     assert not out.exists()

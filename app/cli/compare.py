@@ -55,8 +55,7 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if export is not None:
         from core.io.workbook import export_comparison_workbook
 
-        export_comparison_workbook(doc_a, doc_b, export, conventions=conv, comparison=result,
-                                   name_a=str(args.run_a), name_b=str(args.run_b))
+        export_comparison_workbook(result, export, name_a=str(args.run_a), name_b=str(args.run_b))
         if getattr(args, "format", "table") != "json":
             out.write(f"\nwrote {export}\n")
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app.cli.evaluate import load_input
+from core.engine.evaluation import evaluate
 from core.errors import NdcgError
 
 __all__ = ["EXPORT_FORMATS", "cmd_export"]
@@ -28,7 +29,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     if kind == "xlsx":
         from core.io.workbook import export_workbook
 
-        export_workbook(doc, args.output)
+        export_workbook(evaluate(doc), args.output)
         out.write(f"wrote {args.output}\n")
     elif kind in ("csv", "tsv"):
         from core.io.delimited import write_delimited

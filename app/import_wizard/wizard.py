@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWidget, QWizard
 
 from app.import_wizard.pages import MappingPage, ReportPage, SheetPage
 from app.workers import Task, error_text, run_task, show_error
-from core.errors import InputError, NotOwnWorkbook
+from core.errors import NotOwnWorkbook
 from core.io.annotator import (
     ColumnMapping,
     ImportReport,
@@ -174,11 +174,6 @@ def load_unless_foreign(path: Path, conventions: Conventions | None) -> Document
             doc: Document = read_workbook(path)
         except NotOwnWorkbook:
             return None
-        except InputError as exc:
-            # TODO(lead): drop once NotOwnWorkbook lands
-            if "not an NDCG Worksheet workbook" in str(exc):
-                return None
-            raise
         return doc
     if suffix in TEXT_SHEET_SUFFIXES and path.is_file() and is_annotator_sheet(path):
         return None

@@ -42,18 +42,11 @@ def load_document(
 
         return document_from_trec(path, qrels, conventions)
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
-        try:
-            from core.io.workbook import read_workbook
-        except ImportError:
-            return _import_foreign(path, conventions, "workbooks of our own cannot be read yet")
+        from core.io.workbook import read_workbook
+
         try:
             doc: Document = read_workbook(path)
         except NotOwnWorkbook as exc:
-            return _import_foreign(path, conventions, exc.problem)
-        except InputError as exc:
-            # TODO(lead): drop once NotOwnWorkbook lands
-            if "not an NDCG Worksheet workbook" not in str(exc):
-                raise
             return _import_foreign(path, conventions, exc.problem)
         if conventions is not None:
             doc.conventions = conventions

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from core.analysis.compare import Comparison, compare
-from core.engine.evaluation import Evaluation, evaluate
+from core.analysis.compare import Comparison
+from core.engine.evaluation import Evaluation
 from core.errors import InputError
 from core.io.atomic import atomic_write
 from core.io.safety import EXCEL_MAX_ROWS
@@ -22,48 +22,32 @@ from core.io.workbook.layout import COMPARISON_SHEETS, Formats
 from core.io.workbook.metadata import write_metadata
 from core.io.workbook.queries import write_queries, write_summary
 from core.io.workbook.values import row_layout
-from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 
 
-def export_workbook(
-    doc: Document, path: str | Path, *, conventions: Conventions | None = None
-) -> None:
-    """Write ``doc`` as an audited workbook with live formulas.
+def export_workbook(ev: Evaluation, path: str | Path) -> None:
+    """Write ``ev.doc`` as an audited workbook whose formulas start from
+    ``ev.conventions`` (their cached results are ``ev``'s numbers).
 
     Parameters
     ----------
-    doc : Document
-        The worksheet to export (unchanged).
+    ev : Evaluation
+        The worksheet and its evaluation (unchanged):
+        ``export_workbook(evaluate(doc, conventions), path)``.
     path : str or Path
         The ``.xlsx`` to write; replaced atomically.
-    conventions : Conventions, optional
-        The conventions the formulas start from; defaults to the document's.
 
     Raises
     ------
     InputError
-        When the document cannot be evaluated under the conventions, or the
-        file cannot be written.
+        When the document does not fit a sheet, or the file cannot be written.
     """
-    conv = conventions or doc.conventions
-    ev = evaluate(doc, conv)
-    _check_fits(doc, ev, Path(path))
-    atomic_write(Path(path), lambda tmp: _write(tmp, doc, ev))
+    _check_fits(ev.doc, ev, Path(path))
+    atomic_write(Path(path), lambda tmp: _write(tmp, ev.doc, ev))
 
 
-def export_comparison_workbook(
-    doc_a: Document,
-    doc_b: Document,
-    path: str | Path,
-    *,
-    conventions: Conventions | None = None,
-    comparison: Comparison | None = None,
-    name_a: str = "",
-    name_b: str = "",
-    resamples: int = 10000,
-    seed: int = 0,
-) -> Comparison:
+def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str = "",
+                               name_b: str = "") -> None:
     """Write the audited workbook of run A, run B beside it and a Comparison sheet.
 
     The sheets of A are those of :func:`export_workbook` (and reopen as A
@@ -73,53 +57,28 @@ def export_comparison_workbook(
     per shared query and cutoff, both NDCG values, the delta B - A and the
     outcome as formulas, then the paired means over the queries defined (and
     weighted) in both as formulas. The randomization p-value and the bootstrap
-    interval are values computed at export (resampling is not expressible as
-    an Excel 2007 formula), labelled with their resamples and seed, with a
-    formula saying whether they still belong to the live numbers.
+    interval are ``c``'s values (resampling is not expressible as an Excel
+    2007 formula), labelled with their resamples and seed, with a formula
+    saying whether they still belong to the live numbers.
 
     Parameters
     ----------
-    doc_a, doc_b : Document
-        The two runs (unchanged); queries matched by id.
+    c : Comparison
+        :func:`core.analysis.compare.compare` of the two runs (unchanged).
     path : str or Path
         The ``.xlsx`` to write; replaced atomically.
-    conventions : Conventions, optional
-        Applied to both runs; defaults to ``comparison``'s, else A's.
-    comparison : Comparison, optional
-        An existing :func:`core.analysis.compare.compare` result of the same two
-        documents under the same conventions (saves computing it again).
     name_a, name_b : str
         How the sheet names the runs; default the documents' names.
-    resamples, seed : int
-        For the randomization test and bootstrap when ``comparison`` is not
-        given.
-
-    Returns
-    -------
-    Comparison
-        The comparison written.
 
     Raises
     ------
     InputError
-        When ``comparison`` is of other documents or conventions, the runs
-        cannot be evaluated, or the file cannot be written.
+        When a run does not fit a sheet, or the file cannot be written.
     """
-    conv = conventions or (comparison.conventions if comparison else doc_a.conventions)
-    if comparison is None:
-        comparison = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed)
-    elif comparison.doc_a is not doc_a or comparison.doc_b is not doc_b:
-        raise InputError("the comparison given was computed for other documents",
-                         hint="pass the comparison of these two documents, or none")
-    elif comparison.conventions != conv:
-        raise InputError("the comparison given was computed under other conventions",
-                         hint="pass the comparison under these conventions, or none")
-    done = comparison
-    labels = (name_a or doc_a.name or "run A", name_b or doc_b.name or "run B")
-    _check_fits(doc_a, done.ev_a, Path(path))
-    _check_fits(done.doc_b, done.ev_b, Path(path))
-    atomic_write(Path(path), lambda tmp: _write(tmp, doc_a, done.ev_a, done, labels))
-    return done
+    labels = (name_a or c.doc_a.name or "run A", name_b or c.doc_b.name or "run B")
+    _check_fits(c.doc_a, c.ev_a, Path(path))
+    _check_fits(c.doc_b, c.ev_b, Path(path))
+    atomic_write(Path(path), lambda tmp: _write(tmp, c.doc_a, c.ev_a, c, labels))
 
 
 def _write(
