@@ -11,13 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Weighting
-from core.model.document import Document
+from core.model.document import has_weight
 
-__all__ = ["CutoffSummary", "excluded_phrase", "query_weights", "summarize"]
+__all__ = ["CutoffSummary", "excluded_phrase", "summarize"]
 
 
 @dataclass(frozen=True)
@@ -32,14 +31,6 @@ class CutoffSummary:
     weight_total: float = 0.0
 
 
-def query_weights(doc: Document, weighting: Weighting) -> npt.NDArray[np.float64]:
-    """Each query's weight under ``weighting`` (1 each when equal; NaN: none)."""
-    if weighting is Weighting.EQUAL:
-        return np.ones(doc.n_queries)
-    w = doc.frequency if weighting is Weighting.FREQUENCY else doc.importance
-    return np.asarray(w, dtype=np.float64)
-
-
 def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[CutoffSummary]:
     """Mean NDCG per cutoff under the chosen weights.
 
@@ -48,20 +39,20 @@ def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[Cutoff
     and counted as ``no weight``.
     """
     weighting = weighting or ev.conventions.weighting
-    w = query_weights(ev.doc, weighting)
-    has_weight = ~np.isnan(w) & (w > 0)
+    w = ev.doc.query_weights(weighting)
+    weighted = has_weight(w)
     out = []
     for j, k in enumerate(ev.cutoffs):
         nd = ev.ndcg[:, j]
         status = ev.status_code[:, j]
         defined = ~np.isnan(nd)
-        use = defined & has_weight
+        use = defined & weighted
         excluded: dict[str, int] = {}
         for code, st in ((1, Status.UNDEFINED), (2, Status.UNRESOLVED)):
             count = int(np.count_nonzero(status == code))
             if count:
                 excluded[st.value] = count
-        missing = int(np.count_nonzero(defined & ~has_weight))
+        missing = int(np.count_nonzero(defined & ~weighted))
         if missing:
             excluded["no weight"] = missing
         total = float(w[use].sum()) if use.any() else 0.0

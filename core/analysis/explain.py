@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.aggregate import excluded_phrase, query_weights
+from core.analysis.aggregate import excluded_phrase
 from core.engine.evaluation import Evaluation, evaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions, format_cutoff
-from core.model.document import Document
+from core.model.document import Document, has_weight
 from core.model.presets import PRESETS, matching_presets, peer_command
 
 __all__ = [
@@ -284,9 +284,9 @@ def explain(doc: Document, start: Conventions, end: Conventions) -> Explanation:
     walk = _walk(doc, start, end)
     values = walk.values
     ndcg_end = values[-1]
-    w_start = query_weights(doc, start.weighting)
-    w_end = query_weights(doc, end.weighting)
-    weighted = (~np.isnan(w_start) & (w_start > 0) & ~np.isnan(w_end) & (w_end > 0))
+    w_start = doc.query_weights(start.weighting)
+    w_end = doc.query_weights(end.weighting)
+    weighted = has_weight(w_start) & has_weight(w_end)
     included = ~np.isnan(values[0]) & ~np.isnan(ndcg_end) & weighted[:, None]
     steps = _steps(walk, included, w_start, w_end)
     not_applied = walk.not_applied + [

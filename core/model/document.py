@@ -24,7 +24,7 @@ from core.model.conventions import Conventions, Weighting
 # A grade's state and text belong to the grade grammar; importers find them here too.
 from core.model.grades import GradeState, grade_text
 
-__all__ = ["AuditEntry", "Document", "GradeState", "grade_text"]
+__all__ = ["AuditEntry", "Document", "GradeState", "grade_text", "has_weight"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -437,3 +437,16 @@ def _per_query(qids: dict[str, int], values: dict[str, float] | None) -> FloatAr
         if q in qids:
             out[qids[q]] = w
     return out
+
+
+def has_weight(weights: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which of :meth:`Document.query_weights` count in a weighted mean: a
+    weight that is NaN (none declared) or not above 0 leaves its query out.
+
+    Examples
+    --------
+    >>> has_weight(np.array([1.0, np.nan, 0.0, 2.5])).tolist()
+    [True, False, False, True]
+    """
+    mask: npt.NDArray[np.bool_] = ~np.isnan(weights) & (weights > 0)
+    return mask

@@ -26,7 +26,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.aggregate import CutoffSummary, excluded_phrase, query_weights, summarize
+from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
 from core.analysis.compare.align import (
     Across,
     Cut,
@@ -53,7 +53,7 @@ from core.analysis.compare.statistics import resampling, sign
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import InputError
 from core.model.conventions import Conventions, TieRule, Weighting, format_cutoff
-from core.model.document import Document
+from core.model.document import Document, has_weight
 
 __all__ = ["Comparison", "PairedTest", "QueryDelta", "compare"]
 
@@ -399,8 +399,8 @@ class _Paired:
         ndcg_a = ev_a.ndcg[queries.qa]
         ndcg_b = ev_b.ndcg[queries.qb]
         delta = ndcg_b - ndcg_a
-        w_all = query_weights(ev_a.doc, weighting)[queries.qa]
-        has_w = ~np.isnan(w_all) & (w_all > 0)
+        w_all = ev_a.doc.query_weights(weighting)[queries.qa]
+        has_w = has_weight(w_all)
         paired = ~np.isnan(delta) & has_w[:, None]
         return cls(ndcg_a, ndcg_b, delta, w_all, has_w, paired)
 

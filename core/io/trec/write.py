@@ -8,6 +8,7 @@ import numpy as np
 
 from core.io.atomic import atomic_write_text
 from core.model.document import Document, GradeState
+from core.model.numbers import number_text
 
 __all__ = ["write_qrels", "write_run"]
 
@@ -16,17 +17,13 @@ def _write_lines(path: Path, lines: list[str]) -> None:
     atomic_write_text(Path(path), "".join(lines))
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
-
-
 def write_qrels(doc: Document, path: str | Path) -> int:
     """Write the current numeric grades as qrels; returns the lines written.
 
     Unknown and unrateable grades are not judgments and are left out.
     """
     lines = [
-        f"{doc.query_ids[int(doc.query[i])]} 0 {doc.source_id[i]} {_num(doc.grade[i])}\n"
+        f"{doc.query_ids[int(doc.query[i])]} 0 {doc.source_id[i]} {number_text(doc.grade[i])}\n"
         for i in range(len(doc))
         if doc.state[i] == GradeState.NUMBER
     ]

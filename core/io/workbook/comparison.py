@@ -24,7 +24,7 @@ from core.io.workbook.layout import (
     put_text,
     sheet_ref,
 )
-from core.model.conventions import Weighting
+from core.model.document import has_weight
 
 _QA = sheet_ref(SHEETS["queries"])
 _QB = sheet_ref(COMPARISON_SHEETS["queries_b"])
@@ -38,12 +38,8 @@ def write_comparison(
     and the queries only one run has; returns the names it defines."""
     names = _write_heading(ws, fmt, c, labels)
     conv = c.conventions
-    if conv.weighting is Weighting.EQUAL:
-        weights = np.ones(len(c.common))
-    else:
-        w = c.doc_a.frequency if conv.weighting is Weighting.FREQUENCY else c.doc_a.importance
-        weights = np.asarray(w, dtype=np.float64)[c.qa]
-    has_w = ~np.isnan(weights) & (weights > 0)
+    weights = c.doc_a.query_weights(conv.weighting)[c.qa]
+    has_w = has_weight(weights)
     first = COMPARISON_HEADER_ROW + 2
     r = COMPARISON_HEADER_ROW + 1
     for i in range(len(c.common)):

@@ -17,14 +17,13 @@ from core.io.workbook.layout import (
 )
 from core.model.document import AuditEntry, Document, GradeState
 from core.model.grades import PastedGrade, read_grade
+from core.model.numbers import number_text
 
 
 def _cell_text(value: Any) -> str:
     """A text cell's value as text (calamine has undone Excel's ``_xHHHH_``
     escapes); a whole number typed where text was is shown without ``.0``."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    return number_text(value) if isinstance(value, float) else str(value)
 
 
 def _same_text(cell: str, text: str) -> bool:
