@@ -237,6 +237,18 @@ def test_declared_marks_can_be_changed(tmp_path: Path) -> None:
     assert doc.reason.tolist() == ["", "?"]
 
 
+def test_the_grade_words_are_the_grammar_s(tmp_path: Path) -> None:
+    # One list of words for typed, pasted and imported grades (core.model.grades).
+    from core.model.grades import read_grade
+
+    words = ["not judged", "Unjudged", "TBD", "#N/A", "not rateable", "Skip", "3"]
+    path = tmp_path / "words.csv"
+    path.write_text("query,doc,grade\n" + "".join(f"q,d{i},{w}\n" for i, w in enumerate(words)),
+                    encoding="utf-8")
+    doc = import_annotations(path).document
+    assert doc.state.tolist() == [int(read_grade(w).state) for w in words] == [U, U, U, R, R, R, N]
+
+
 def test_conflicting_grades_of_one_annotator(tmp_path: Path) -> None:
     path = tmp_path / "c.csv"
     path.write_text("query,doc,annotator,grade\nq,a,x,1\nq,a,x,1\nq,a,x,2\n", encoding="utf-8")

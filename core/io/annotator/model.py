@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
+
 __all__ = [
     "SINGLE_FIELDS",
     "UNKNOWN_MARKS",
@@ -17,13 +19,12 @@ __all__ = [
     "cell_text",
 ]
 
-#: Marks that mean "not graded yet" (unknown) by default.
-UNKNOWN_MARKS: tuple[str, ...] = ("", "?", "unknown", "tbd", "todo")
-#: Marks that mean "looked at, could not be graded" (unrateable) by default;
-#: the mark itself is kept as the reason.
-UNRATEABLE_MARKS: tuple[str, ...] = (
-    "n/a", "na", "-", "skip", "skipped", "unrateable", "cannot judge", "can't judge",
-)
+#: Marks that mean "not graded yet" (unknown) by default: the grade
+#: grammar's words (:data:`core.model.grades.UNKNOWN_WORDS`) and a blank cell.
+UNKNOWN_MARKS: tuple[str, ...] = ("", *sorted(UNKNOWN_WORDS))
+#: Marks that mean "looked at, could not be graded" (unrateable) by default,
+#: the grammar's words; the mark itself is kept as the reason.
+UNRATEABLE_MARKS: tuple[str, ...] = tuple(sorted(UNRATEABLE_WORDS))
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
                  "note", "reason")
 
