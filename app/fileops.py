@@ -14,7 +14,6 @@ written, and how, is :mod:`app.file_formats`.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,9 +34,11 @@ from app.file_formats import (
     with_suffix,
     write_document,
 )
+from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
+from core.io.identity import FileState, real_path
 from core.io.journal import Journal
 from core.model.document import Document
 from core.session import Changes
@@ -72,8 +73,13 @@ class FileOps(QObject):
         self.setObjectName("fileOps")
         self.window = window
         self.path: Path | None = window.path
+        #: The file as the document was read from it (or last saved): Save asks
+        #: before writing over a file changed on disk since.
+        self.file_state: FileState | None = FileState.of(self.path) if self.path else None
+        #: What to ask before a file is written (read-only, changed, lossy).
+        self.checks = SaveChecks(window)
         self.task: Task | None = None
-        self.journal = Journal(self.path, background_fsync=True)
+        self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
         #: The document the journal is for.
         self._journaled: Document | None = None
         self._replacing = False
@@ -167,11 +173,11 @@ class FileOps(QObject):
 
     def _start_journal(self) -> None:
         self._journaled = self.window.document
-        if self.journal.path != (Path(os.path.abspath(self.path)) if self.path else None):
+        if self.journal.path != (real_path(self.path) if self.path else None):
             self.journal.close()
             # Written and flushed at once (survives a crash of the app), forced
             # to disk by a helper thread so an edit never waits for the disk.
-            self.journal = Journal(self.path, background_fsync=True)
+            self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
 
     def record(self, changes: Changes) -> None:
         """Journal what one step changed (undo and redo included)."""
@@ -219,15 +225,16 @@ class FileOps(QObject):
         path = Path(path)
         conventions = self.window.document.conventions if self.window.document else None
 
-        def work(progress: Any, cancelled: Any) -> Document | None:
+        def work(progress: Any, cancelled: Any) -> tuple[Document | None, FileState | None]:
             from app.import_wizard.wizard import load_unless_foreign
 
+            state = FileState.of(path)  # what was read, to notice changes made later
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            return load_unless_foreign(path, conventions)
+            return load_unless_foreign(path, conventions), state
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), work,
-            on_done=lambda doc: self._opened_or_import(doc, path),
+            on_done=lambda read: self._opened_or_import(read[0], read[1], path),
             on_error=lambda exc: show_error(self.window, self.tr("Could not open"), exc),
         )
         return self.task
@@ -238,25 +245,36 @@ class FileOps(QObject):
         For a window built on a file (``build_window(path)``); :meth:`open_path`
         does this by itself. True when edits were recovered.
         """
-        if self.path is None or not Journal(self.path).is_pending():
+        path = self.path
+        if path is None or not (Journal(path).is_pending() or Journal(path).is_stale()):
             return False
         doc = self.window.document
         self.journal.close()
-        recovered = self._recover(doc, self.path)
-        self._replace_document(doc, self.path)
+        recovered = self._recover(doc, path)
+        self._replace_document(doc, path)
         if recovered:
             self.window.undo_stack.resetClean()
         return recovered
 
     def _recover(self, doc: Document, path: Path) -> bool:
-        """Ask, then replay ``path``'s pending journal into ``doc`` (or discard it)."""
+        """Ask, then replay ``path``'s pending journal into ``doc`` (or discard
+        it); a journal made on an earlier version of the file is set aside."""
         recovered = False
         journal = Journal(path)
-        if journal.is_pending():
+        if journal.is_stale():
+            n = len(journal.entries())
+            aside = journal.set_aside()
+            QMessageBox.warning(
+                self.window, self.tr("Unsaved edits not recovered"),
+                self.tr("{0} has {1} from a session that ended without saving, "
+                        "but the file changed on disk since they were made, so they were not "
+                        "applied to it. They are kept in {2}.").format(
+                    path.name, _edits(n), aside))
+        elif journal.is_pending():
             answer = QMessageBox.question(
                 self.window, self.tr("Recover unsaved edits?"),
-                self.tr("{0} has {1} unsaved edits from a session that ended without "
-                        "saving. Recover them?").format(path.name, len(journal.entries())),
+                self.tr("{0} has {1} from a session that ended without "
+                        "saving. Recover them?").format(path.name, _edits(len(journal.entries()))),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                 QMessageBox.StandardButton.Yes,
             )
@@ -272,13 +290,15 @@ class FileOps(QObject):
         journal.close()
         return recovered
 
-    def _opened_or_import(self, doc: Document | None, path: Path) -> None:
+    def _opened_or_import(self, doc: Document | None, state: FileState | None,
+                          path: Path) -> None:
         if doc is None:
             self.run_import_wizard(path)
         else:
-            self._opened(doc, path)
+            self._opened(doc, path, state)
 
-    def _opened(self, doc: Document, path: Path) -> None:
+    def _opened(self, doc: Document, path: Path, state: FileState | None = None) -> None:
+        self.file_state = state
         recovered = self._recover(doc, path)
         self._replace_document(doc, path)
         self.imported_from = None
@@ -371,21 +391,24 @@ class FileOps(QObject):
         return self.save(blocking=True)
 
     def save(self, *, blocking: bool = False) -> bool:
-        """Save to the current path (Save As when there is none or it cannot be written)."""
+        """Save to the current path (Save As when there is none, its format
+        cannot be written, or it is the annotators' sheet imported from)."""
         if self.path is None or not can_write(self.path) or self.path == self.imported_from:
             return self.save_as(blocking=blocking)
         return self.save_to(self.path, blocking=blocking)
 
     def save_as(self, path: Path | None = None, *, blocking: bool = False) -> bool:
+        """Ask for a file name (an audited workbook, .xlsx, unless another
+        format is chosen) and save there."""
         if path is None:
             proposed = self.path
             if proposed is not None and proposed == self.imported_from:
-                proposed = proposed.with_name(f"{proposed.stem}-graded.csv")
-            start = str(proposed.with_suffix(".csv")) if proposed else str(
-                Path(Settings().last_directory or Path.home()) / "worksheet.csv")
-            filters = [CSV_FILTER, TSV_FILTER, XLSX_FILTER]
+                proposed = proposed.with_name(f"{proposed.stem}-graded")
+            folder = Path(Settings().last_directory or Path.home())
+            start = str((proposed or folder / "worksheet").with_suffix(".xlsx"))
             name, chosen = QFileDialog.getSaveFileName(
-                self.window, self.tr("Save worksheet as"), start, ";;".join(filters))
+                self.window, self.tr("Save worksheet as"), start,
+                ";;".join([XLSX_FILTER, CSV_FILTER, TSV_FILTER]), XLSX_FILTER)
             if not name:
                 return False
             path = with_suffix(Path(name), chosen)
@@ -393,7 +416,14 @@ class FileOps(QObject):
 
     def save_to(self, path: Path, *, blocking: bool = False) -> bool:
         """Write the document to ``path`` off the UI thread; True when it is started
-        (or, with ``blocking``, finished) without error."""
+        (or, with ``blocking``, finished) without error. Asks first when the
+        file is read-only, changed on disk since it was read, or of a format
+        that loses part of the worksheet."""
+        path = Path(path)
+        same = self.path is not None and real_path(path) == real_path(self.path)
+        if not self.checks.allow(path, self.file_state if same else None,
+                                 self.window.document, save_as=self.save_as):
+            return False
         doc = snapshot(self.window.document)
         stack = self.window.undo_stack
         index = stack.index()
@@ -401,24 +431,15 @@ class FileOps(QObject):
 
         def done(_result: Any) -> None:
             outcome["ok"] = True
-            if stack.index() == index:
-                stack.setClean()
-            if self.path is None or Path(path).resolve() != Path(self.path).resolve():
-                self.journal.move_to(path)
-                self.path = Path(path)
-                self.window.set_path(self.path)
-            self.journal.clear()
-            Settings().last_directory = str(Path(path).parent)
-            self.add_recent(Path(path))
-            self.saved.emit(str(path))
+            self._saved(path, clean=stack.index() == index)
 
         def failed(exc: BaseException) -> None:
             outcome["ok"] = False
             show_error(self.window, self.tr("Could not save"), exc)
 
         self.task = run_task(
-            self.window, self.tr("Saving {0}…").format(Path(path).name),
-            lambda progress, cancelled: write_document(doc, Path(path)),
+            self.window, self.tr("Saving {0}…").format(path.name),
+            lambda progress, cancelled: write_document(doc, path),
             on_done=done, on_error=failed, on_cancel=lambda: outcome.update(ok=False),
             show_after_ms=0,
         )
@@ -426,6 +447,21 @@ class FileOps(QObject):
             wait_for(self.task, outcome)
             return outcome.get("ok", False)
         return True
+
+    def _saved(self, path: Path, *, clean: bool) -> None:
+        if clean:
+            self.window.undo_stack.setClean()
+        self.file_state = FileState.of(path)
+        if self.path is None or real_path(path) != real_path(self.path):
+            self.path = path
+            self.window.set_path(path)
+            self.journal.move_to(path, self.file_state)
+        else:
+            self.journal.rebase(self.file_state)
+        Settings().last_directory = str(path.parent)
+        self.add_recent(path)
+        self.window.show_message(self.tr("Saved {0}").format(path), 10000)
+        self.saved.emit(str(path))
 
     # -- export -----------------------------------------------------------------------
     def export_dialog(self) -> Task | None:
@@ -443,11 +479,16 @@ class FileOps(QObject):
         self.task = run_task(
             self.window, self.tr("Exporting {0}…").format(Path(path).name),
             lambda progress, cancelled: write_document(doc, Path(path)),
-            on_done=lambda _r: None,
+            on_done=lambda _r: self.window.show_message(
+                self.tr("Exported {0}").format(path), 10000),
             on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),
             show_after_ms=0,
         )
         return self.task
+
+
+def _edits(n: int) -> str:
+    return f"{n} unsaved edit" if n == 1 else f"{n} unsaved edits"
 
 
 def install_file_ops(window: MainWindow) -> FileOps:

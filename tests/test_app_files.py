@@ -217,13 +217,31 @@ def test_save_writes_the_edits_clears_the_journal_and_the_modified_flag(
     _grade(window, 4, None, GradeState.UNRATEABLE, "paywall")
     assert not window.undo_stack.isClean()
     assert Journal.pending(sheet)
+    boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
     assert ops.save(blocking=True)
+    assert "the original grade of 2 edited candidates" in boxes.questions[0]
+    assert "the conventions declared (cutoffs: k = 1, 2, all" in boxes.questions[0]
     assert window.undo_stack.isClean()
     assert not Journal(sheet).exists()
     back = read_delimited(sheet)
     assert back.grade[0] == 2.5
     assert (back.state[4], back.reason[4]) == (GradeState.UNRATEABLE, "paywall")
     assert boxes.shown == []
+    assert window.statusBar().currentMessage() == f"Saved {sheet}"
+    _grade(window, 1, 0.0)
+    assert ops.save(blocking=True)  # the format was accepted once for this file
+    assert len(boxes.questions) == 1
+
+
+def test_a_lossy_save_declined_writes_nothing(qtbot: Any, sheet: Path, boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    before = sheet.read_bytes()
+    _grade(window, 0, 2.5)
+    boxes.answers = [QMessageBox.StandardButton.Cancel]
+    assert not ops.save(blocking=True)
+    assert sheet.read_bytes() == before
+    assert not window.undo_stack.isClean()
 
 
 def _no_temp_files(folder: Path) -> bool:
@@ -238,6 +256,7 @@ def test_a_failed_save_leaves_the_old_file_byte_identical(
     _finish(qtbot, ops.open_path(sheet))
     before = sheet.read_bytes()
     _grade(window, 0, 2.5)
+    boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
     if failure == "disk full on replace":
         def replace(src: Any, dst: Any) -> None:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -278,6 +297,7 @@ def test_save_as_moves_the_document_and_export_does_not(qtbot: Any, sheet: Path,
     assert not window.undo_stack.isClean()
     assert Journal.pending(sheet)
     target = tmp_path / "renamed.csv"
+    boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
     assert ops.save_as(target, blocking=True)
     assert window.path == target
     assert ops.path == target
@@ -300,6 +320,7 @@ def test_untitled_save_goes_to_save_as(qtbot: Any, tmp_path: Path, boxes: Boxes,
     window, ops = _window(qtbot)
     _grade(window, 0, 2.0)
     assert Journal.pending(None)
+    boxes.answers = [QMessageBox.StandardButton.Save]  # TSV keeps less: save anyway
     assert ops.save(blocking=True)
     assert window.path == tmp_path / "new.tsv"
     assert read_delimited(tmp_path / "new.tsv").grade[0] == 2.0
@@ -365,7 +386,7 @@ def test_closing_with_unsaved_changes_can_save_through_the_file_ops(
     _finish(qtbot, ops.open_path(sheet))
     _grade(window, 3, 3.0)
     assert window.isWindowModified()
-    boxes.answers = [QMessageBox.StandardButton.Save]
+    boxes.answers = [QMessageBox.StandardButton.Save, QMessageBox.StandardButton.Save]
     assert window.close()
     assert read_delimited(sheet).grade[3] == 3.0
     assert not Journal(sheet).exists()
@@ -375,6 +396,7 @@ def test_save_as_retitles_the_window(qtbot: Any, sheet: Path, tmp_path: Path, bo
     window, ops = _window(qtbot)
     _finish(qtbot, ops.open_path(sheet))
     assert window.windowTitle().startswith("sheet.csv")
+    boxes.answers = [QMessageBox.StandardButton.Save]  # TSV keeps less: save anyway
     assert ops.save_as(tmp_path / "graded.tsv", blocking=True)
     assert window.windowTitle().startswith("graded.tsv")
     assert not window.isWindowModified()

@@ -249,14 +249,16 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
     # Save never writes over the annotators' file: it asks for a new name.
     asked: list[str] = []
 
-    def save_name(parent: Any, title: str, start: str, filters: str) -> tuple[str, str]:
+    def save_name(parent: Any, title: str, start: str, filters: str,
+                  chosen: str = "") -> tuple[str, str]:
         asked.append(start)
+        assert filters.startswith("Excel workbook (*.xlsx)")
         return "", ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
     assert window.set_grade(0, 3.0)
     assert not ops.save(blocking=True)
-    assert asked == [str(tmp_path / "wide-graded.csv")]
+    assert asked == [str(tmp_path / "wide-graded.xlsx")]  # an audited workbook by default
     assert wide_csv.read_bytes() == before
 
 

@@ -13,13 +13,15 @@ import io
 import math
 from pathlib import Path
 
+import numpy as np
+
 from core.errors import InputError
 from core.io.headers import ALIASES as HEADER_ALIASES
 from core.io.headers import REQUIRED, header_delimiter, match_header
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 
-__all__ = ["HEADER_ALIASES", "read_delimited", "read_text", "write_delimited"]
+__all__ = ["HEADER_ALIASES", "not_kept", "read_delimited", "read_text", "write_delimited"]
 
 MAX_BYTES = 2 * 1024**3
 
@@ -152,3 +154,39 @@ def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",") ->
             _cell(str(doc.reason[i])),
         ])
     atomic_write_text(Path(path), buf.getvalue())
+
+
+def not_kept(doc: Document) -> list[str]:
+    """What a worksheet CSV/TSV of ``doc`` would not keep, for people (empty
+    when the file keeps everything): the file holds each candidate's query,
+    source, version, score, current grade, note and reason, nothing else.
+
+    Examples
+    --------
+    >>> doc = Document.from_columns(query=["q"], source_id=["d"], grade=[1.0])
+    >>> not_kept(doc)
+    []
+    >>> _ = doc.set_grade(0, 2.0, who="ana")
+    >>> not_kept(doc)
+    ['the audit log (1 entry)', 'the original grade of 1 edited candidate']
+    """
+    lost: list[str] = []
+    default = {name: label for name, label, _ in Conventions().describe()}
+    declared = [f"{name}: {label}" for name, label, _ in doc.conventions.describe()
+                if default.get(name) != label and name != "preset"]
+    if declared:
+        lost.append("the conventions declared (" + "; ".join(declared) + ")")
+    if doc.audit:
+        n = len(doc.audit)
+        lost.append(f"the audit log ({n} {'entry' if n == 1 else 'entries'})")
+    edited = int(doc.changed().sum())
+    if edited:
+        lost.append(f"the original grade of {edited} edited "
+                    f"{'candidate' if edited == 1 else 'candidates'}")
+    if doc.annotators:
+        lost.append(f"the individual grades of {len(doc.annotators)} annotators")
+    if doc.judgment_version:
+        lost.append(f"the judgment version ({doc.judgment_version})")
+    if not (np.isnan(doc.frequency).all() and np.isnan(doc.importance).all()):
+        lost.append("the query weights (frequency, importance)")
+    return lost

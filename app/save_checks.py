@@ -1,0 +1,98 @@
+"""What the editor asks before it writes a file, and when.
+
+Saving respects the file: a file whose write permission is off is not
+replaced (Save As is offered instead); a file changed on disk since it was
+read (a colleague appended a row) is not overwritten without asking; and a
+format that keeps less than the worksheet (CSV, TSV: no conventions, no audit
+log, no original grades) says exactly what it will not keep, once per file
+and session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QMessageBox
+
+from app.file_formats import TEXT_SUFFIXES
+from core.errors import InputError
+from core.io.atomic import check_writable
+from core.io.delimited import not_kept
+from core.io.identity import FileState, real_path
+from core.model.document import Document
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
+
+__all__ = ["SaveChecks"]
+
+Button = QMessageBox.StandardButton
+
+
+class SaveChecks(QObject):
+    """The questions before a save, for one window."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        #: Files whose lossy format the user accepted in this session.
+        self._lossy_ok: set[Path] = set()
+
+    def allow(self, path: Path, read_as: FileState | None, doc: Document, *,
+              save_as: Callable[[], object]) -> bool:
+        """Whether to go on writing ``path`` with ``doc``.
+
+        ``read_as`` is the file as the document was read from it (None when
+        ``path`` is another file); ``save_as`` is offered for a read-only file.
+        """
+        return (self._writable(path, save_as) and self._unchanged(path, read_as)
+                and self._lossy_accepted(path, doc))
+
+    def _writable(self, path: Path, save_as: Callable[[], object]) -> bool:
+        try:
+            check_writable(path)
+        except InputError as exc:
+            answer = QMessageBox.warning(
+                self.window, self.tr("Read-only file"),
+                self.tr("{0}\n\nSave a copy under another name?").format(exc),
+                Button.Save | Button.Cancel, Button.Save)
+            if answer == Button.Save:
+                save_as()
+            return False
+        return True
+
+    def _unchanged(self, path: Path, read_as: FileState | None) -> bool:
+        if read_as is None or not path.exists() or read_as.matches(path):
+            return True
+        answer = QMessageBox.question(
+            self.window, self.tr("File changed on disk"),
+            self.tr("{0} changed on disk since it was opened (another program or a colleague "
+                    "wrote to it). Replace it with this worksheet, losing those changes?"
+                    ).format(path.name),
+            Button.Yes | Button.Cancel, Button.Cancel)
+        if answer == Button.Yes:
+            return True
+        self.window.show_message(self.tr(
+            "Not saved: {0} changed on disk. Use Save As to keep both.").format(path))
+        return False
+
+    def _lossy_accepted(self, path: Path, doc: Document) -> bool:
+        if path.suffix.lower() not in TEXT_SUFFIXES or real_path(path) in self._lossy_ok:
+            return True
+        lost = not_kept(doc)
+        if not lost:
+            return True
+        kind = path.suffix.lstrip(".").upper()
+        answer = QMessageBox.question(
+            self.window, self.tr("Save as {0}?").format(kind),
+            self.tr("{0} keeps the grades, notes and reasons, but not:\n\n{1}\n\nAn audited "
+                    "workbook (.xlsx) keeps everything. Save as {2} anyway?").format(
+                path.name, "\n".join(f"• {item}" for item in lost), kind),
+            Button.Save | Button.Cancel, Button.Cancel)
+        if answer != Button.Save:
+            return False
+        self._lossy_ok.add(real_path(path))
+        return True

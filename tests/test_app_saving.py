@@ -1,0 +1,137 @@
+"""Saving respects the file: read-only files, links, files changed on disk
+since they were opened, and a crash journal tied to the file it was made on."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from app.file_formats import write_document
+from core.io.delimited import read_delimited
+from core.io.journal import Journal
+from core.model.examples import seed_document
+from tests.test_app_files import Boxes, _finish, _grade, _window
+
+Button = QMessageBox.StandardButton
+
+
+@pytest.fixture
+def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
+    found = Boxes(monkeypatch)
+    warnings: list[str] = []
+
+    def warning(parent: Any, title: str, text: str, *args: Any) -> Any:
+        warnings.append(text)
+        return found.answers.pop(0) if found.answers else Button.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(warning))
+    found.warnings = warnings  # type: ignore[attr-defined]
+    return found
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Path:
+    path = tmp_path / "sheet.xlsx"
+    write_document(seed_document(), path)
+    return path
+
+
+def test_a_read_only_file_is_not_replaced_and_save_as_is_offered(
+        qtbot: Any, book: Path, boxes: Boxes, monkeypatch: pytest.MonkeyPatch):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(book))
+    _grade(window, 0, 2.5)
+    book.chmod(0o444)
+    before = book.read_bytes()
+    offered: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(
+        lambda *a, **k: (offered.append(a[2]), ("", ""))[1]))
+    boxes.answers = [Button.Save]  # "Save a copy under another name?"
+    assert not ops.save(blocking=True)
+    assert "the file is read-only; it was not changed" in boxes.warnings[0]  # type: ignore[attr-defined]
+    assert offered == [str(book)]
+    assert book.read_bytes() == before
+    assert stat.S_IMODE(book.stat().st_mode) == 0o444
+    assert not window.undo_stack.isClean()
+
+
+def test_saving_through_a_link_writes_the_file_and_keeps_the_link(
+        qtbot: Any, book: Path, tmp_path: Path, boxes: Boxes):
+    link = tmp_path / "link.xlsx"
+    link.symlink_to(book)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(link))
+    _grade(window, 0, 2.5)
+    assert ops.save(blocking=True)
+    assert link.is_symlink()
+    assert window.path == link
+    from core.io.workbook import read_workbook
+    assert read_workbook(book).grade[0] == 2.5
+
+
+def test_a_file_changed_on_disk_is_not_overwritten_without_asking(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    with sheet.open("a") as fh:  # a colleague appends a row
+        fh.write("case-A,Z,v1,0.25,2,,\n")
+    colleague = sheet.read_bytes()
+    boxes.answers = [Button.Cancel]
+    assert not ops.save(blocking=True)
+    assert "changed on disk since it was opened" in boxes.questions[0]
+    assert sheet.read_bytes() == colleague
+    assert "Use Save As to keep both" in window.statusBar().currentMessage()
+    boxes.answers = [Button.Yes, Button.Save]  # replace it; CSV keeps less: save anyway
+    assert ops.save(blocking=True)
+    assert read_delimited(sheet).grade[0] == 2.5
+    assert len(read_delimited(sheet)) == len(seed_document())
+
+
+def test_a_journal_made_on_an_older_file_is_set_aside_not_replayed(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)  # journaled; then the session "crashes"
+    assert Journal(sheet).is_pending()
+    with sheet.open("a") as fh:  # the file changes on disk before the next start
+        fh.write("case-A,Z,v1,0.25,2,,\n")
+    window2, ops2 = _window(qtbot)
+    _finish(qtbot, ops2.open_path(sheet))
+    assert boxes.questions == []  # nothing offered to replay over the newer file
+    (warning,) = boxes.warnings  # type: ignore[attr-defined]
+    assert "changed on disk since they were made, so they were not applied" in warning
+    assert window2.document.grade[0] == 1.0
+    assert not Journal(sheet).exists()
+    kept = list(Journal(sheet).directory.glob("*.stale-*.jsonl"))
+    assert len(kept) == 1
+    assert str(kept[0]) in warning
+    _window3, ops3 = _window(qtbot)  # and never again
+    _finish(qtbot, ops3.open_path(sheet))
+    assert boxes.questions == []
+    assert len(boxes.warnings) == 1  # type: ignore[attr-defined]
+
+
+def test_the_journal_is_found_by_the_file_s_real_path(qtbot: Any, tmp_path: Path,
+                                                        boxes: Boxes):
+    sheet = tmp_path / "data" / "sheet.csv"
+    sheet.parent.mkdir()
+    write_document(seed_document(), sheet)
+    link = tmp_path / "link.csv"
+    link.symlink_to(sheet)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(link))  # opened by the link ...
+    _grade(window, 0, 2.5)
+    boxes.answers = [Button.Yes]
+    window2, ops2 = _window(qtbot)
+    _finish(qtbot, ops2.open_path(sheet))  # ... reopened by the file (Open Recent)
+    assert "has 1 unsaved edit from a session" in boxes.questions[0]
+    assert window2.document.grade[0] == 2.5

@@ -1,0 +1,89 @@
+"""Atomic writes respect the file: its permissions, its links, its read-only
+flag, and say why a write failed in one sentence; the old file survives."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from core.errors import InputError
+from core.io.atomic import atomic_write, atomic_write_text
+
+
+def test_the_file_keeps_its_permissions(tmp_path: Path):
+    target = tmp_path / "a.csv"
+    target.write_text("old")
+    target.chmod(0o640)
+    atomic_write_text(target, "new")
+    assert target.read_text() == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_a_read_only_file_is_refused_and_unchanged(tmp_path: Path):
+    target = tmp_path / "a.csv"
+    target.write_text("old")
+    target.chmod(0o444)
+    with pytest.raises(InputError, match="the file is read-only; it was not changed"):
+        atomic_write_text(target, "new")
+    assert target.read_text() == "old"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["a.csv"]
+
+
+def test_a_link_stays_a_link_to_the_updated_file(tmp_path: Path):
+    real = tmp_path / "data" / "a.csv"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    atomic_write_text(link, "new")
+    assert link.is_symlink()
+    assert real.read_text() == "new"
+    assert [p.name for p in real.parent.iterdir()] == ["a.csv"]
+
+
+def test_a_folder_is_not_a_file(tmp_path: Path):
+    with pytest.raises(InputError, match="not a regular file"):
+        atomic_write_text(tmp_path, "x")
+
+
+class WrappedError(Exception):
+    """What a writer library raises around the operating system's error
+    (xlsxwriter's FileCreateError)."""
+
+
+@pytest.mark.parametrize(("code", "reason"), [
+    (errno.ENOSPC, "the disk is full"), (errno.EROFS, "the disk is read-only"),
+    (errno.EACCES, "permission denied"), (errno.ENOENT, "the folder is gone"),
+])
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_the_system_s_reason_is_named_and_the_old_file_survives(
+        tmp_path: Path, code: int, reason: str, wrapped: bool):
+    target = tmp_path / "a.xlsx"
+    target.write_bytes(b"old")
+
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(b"half")
+        error = OSError(code, os.strerror(code))
+        if not wrapped:
+            raise error
+        raise WrappedError("could not close the file") from error
+
+    with pytest.raises(InputError) as info:
+        atomic_write(target, write)
+    assert str(info.value) == f"{target}: could not save: {reason}; the previous file is unchanged"
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.xlsx"]
+
+
+def test_an_error_of_ours_passes_through(tmp_path: Path):
+    def write(tmp: Path) -> None:
+        raise InputError("the Candidates sheet would need 2,000,000 rows")
+
+    with pytest.raises(InputError, match="2,000,000 rows"):
+        atomic_write(tmp_path / "a.xlsx", write)
+    assert list(tmp_path.iterdir()) == []
