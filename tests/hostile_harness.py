@@ -77,7 +77,7 @@ def _child(case: dict[str, Any], out: int, err: int) -> None:
         code = entry(list(case["argv"]))
     except SystemExit as exc:  # argparse
         code = exc.code if isinstance(exc.code, int) else 2
-    except BaseException:  # noqa: BLE001 - reported as the traceback a user would see
+    except BaseException:
         import traceback
 
         traceback.print_exc()
@@ -110,7 +110,7 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
 def main() -> int:
     cases = json.load(sys.stdin)
     # Import what every child needs once, before forking: the children start warm.
-    import app.cli.main  # noqa: F401
+    import app.cli.main
 
     if any(c.get("entry") == "window" for c in cases):
         import app.main  # noqa: F401
