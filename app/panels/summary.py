@@ -7,22 +7,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from app.delegates import NumberDelegate, format_number
-from app.models.cutoffs import CutoffResultsModel
+from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
+from app.panels.fit import columns_width
 from core.analysis.aggregate import query_sentence, summarize, summary_sentence
 from core.analysis.bounds import best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
@@ -48,7 +53,7 @@ class SummaryPanel(QWidget):
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("summaryPanel")
-        self.setMinimumWidth(420)
+        self.setMinimumWidth(220)
         self._decimals = decimals
         self._ev: Evaluation | None = None
         self._q = -1
@@ -65,13 +70,17 @@ class SummaryPanel(QWidget):
         self.table.setItemDelegate(NumberDelegate(decimals, self.table))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.setMaximumHeight(140)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.model.modelReset.connect(self._fit_table_height)
+        # A handful of cells: fitted live, so no header or number is ever cut.
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(
+            CutoffColumn.STATUS, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.bounds_label = QLabel(self)
+        self.bounds_label = _HidingLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
         self.bounds_label.setWordWrap(True)
-        self.next_label = QLabel(self)
+        self.next_label = _HidingLabel(self)
         self.next_label.setObjectName("nextJudgmentLabel")
         self.next_label.setWordWrap(True)
         self.next_button = QPushButton(self.tr("Go to it"), self)
@@ -87,15 +96,28 @@ class SummaryPanel(QWidget):
         nxt = QHBoxLayout()
         nxt.addWidget(self.next_label, 1)
         nxt.addWidget(self.next_button)
-        layout = QVBoxLayout(self)
+        # In a scroll area: in a short dock the sentence scrolls instead of
+        # being cut off.
+        inner = QWidget()
+        inner.setObjectName("summaryContents")
+        scroll = QScrollArea(self)
+        scroll.setObjectName("summaryScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(inner)
         layout.addWidget(self.title)
         layout.addWidget(self.status_label)
         layout.addWidget(self.table)
         layout.addWidget(self.bounds_label)
         layout.addLayout(nxt)
         layout.addWidget(self.sentence)
-        layout.addStretch(1)
         layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignRight)
+        layout.addStretch(1)
         self._details = QTimer(self)
         self._details.setSingleShot(True)
         self._details.setInterval(DETAILS_DELAY_MS)
@@ -130,6 +152,19 @@ class SummaryPanel(QWidget):
             self.next_label.clear()
             self._next = None
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
+
+    def sizeHint(self) -> QSize:
+        """Wide enough for the cutoff table without a cut header."""
+        return QSize(max(self.minimumWidth(), columns_width(self.table) + 24),
+                     super().sizeHint().height())
+
+    def _fit_table_height(self) -> None:
+        """The cutoff table as tall as its rows (no empty band under them)."""
+        rows = self.model.rowCount()
+        header = self.table.horizontalHeader().sizeHint().height()
+        height = header + rows * self.table.verticalHeader().defaultSectionSize()
+        scroll = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        self.table.setFixedHeight(height + 2 * self.table.frameWidth() + scroll // 3)
 
     def sentence_text(self) -> str:
         return self.sentence.text()
@@ -173,6 +208,18 @@ class SummaryPanel(QWidget):
             self.candidate_requested.emit(self._next)
 
 
+class _HidingLabel(QLabel):
+    """A label that takes no room while it has nothing to say."""
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setVisible(bool(text))
+
+    def clear(self) -> None:
+        super().clear()
+        self.hide()
+
+
 def _set_text(label: QLabel, text: str) -> None:
     if label.text() != text:
         label.setText(text)
@@ -180,23 +227,46 @@ def _set_text(label: QLabel, text: str) -> None:
 
 class AggregateFooter(QLabel):
     """The mean over all queries at every cutoff, with included and excluded
-    counts (objectName ``aggregateFooter``)."""
+    counts (objectName ``aggregateFooter``); the sentences behind each mean
+    on hover. Never wider than the status bar: an end that does not fit is
+    elided (the whole text is :meth:`text` and the tooltip)."""
 
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("aggregateFooter")
         self._decimals = decimals
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def set_evaluation(self, ev: Evaluation) -> None:
-        parts, tips = [], []
         d = self._decimals()
-        for s in summarize(ev):
-            mean = format_number(s.mean, d) if s.mean is not None else "no mean"
-            excluded = ", ".join(f"{n} {why}" for why, n in s.excluded.items()) or "none"
-            parts.append(f"NDCG@{format_cutoff(s.k)} {mean} over {s.included}/"
-                         f"{ev.doc.n_queries} (excluded: {excluded})")
-            tips.append(summary_sentence(ev, s))
-        _set_text(self, f"{ev.conventions.weighting.label}: " + " · ".join(parts))
-        tip = "\n\n".join(tips)
+        summaries = summarize(ev)
+        n = ev.doc.n_queries
+
+        def means(s: Any) -> str:
+            return f"NDCG@{format_cutoff(s.k)} " + (
+                format_number(s.mean, d) if s.mean is not None else "no mean")
+
+        def over(s: Any) -> str:
+            excluded = ", ".join(f"{count} {why}" for why, count in s.excluded.items())
+            return f"over {s.included}/{n}" + (f" (excluded: {excluded})" if excluded else "")
+
+        counts = {(s.included, tuple(s.excluded.items())) for s in summaries}
+        if len(counts) == 1:  # the usual case: one "over" for every cutoff
+            text = " · ".join(means(s) for s in summaries) + " " + over(summaries[0])
+        else:
+            text = " · ".join(f"{means(s)} {over(s)}" for s in summaries)
+        _set_text(self, f"{ev.conventions.weighting.label}: {text}")
+        tip = "\n\n".join(summary_sentence(ev, s) for s in summaries)
         if self.toolTip() != tip:
             self.setToolTip(tip)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             rect.width())
+        painter = QPainter(self)
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         text)

@@ -324,8 +324,7 @@ class CompareController(QObject):
         self.view = CompareView(window.decimals, window)
         self.dock = window.add_dock("compareViewDock", window.tr("Comparison"), self.view,
                                     Qt.DockWidgetArea.RightDockWidgetArea,
-                                    tab_with="summaryPanelDock")
-        self.dock.hide()
+                                    tab_with="summaryPanelDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "compare_runs", "&Compare with another run…", "review", None,
             "Compare this document's ranking with a second worksheet or TREC run"), self.ask)
