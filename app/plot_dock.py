@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 
-from app.plots import PlotPanel
+from app.plots import DeltaStats, PlotPanel
 
 if TYPE_CHECKING:
     from app.window import MainWindow
@@ -57,8 +57,9 @@ class PlotDock:
         self.panel.show_distribution(ev, 0)
         self.dirty = False
 
-    def show_comparison(self, queries: list[str], deltas: list[float], label: str) -> None:
-        self.panel.show_deltas(queries, deltas, label)
+    def show_comparison(self, queries: list[str], deltas: list[float], label: str,
+                        stats: DeltaStats | None = None) -> None:
+        self.panel.show_deltas(queries, deltas, label, stats)
         self.panel.tabs.setCurrentIndex(2)
 
 
