@@ -34,11 +34,11 @@ class UnjudgedBanner(QFrame):
 
     #: (objectName, button text, rule, tooltip) of the choices.
     CHOICES = (
-        ("treatAsNotRelevant", "Count them as not relevant (like trec_eval)", UnknownRule.ZERO,
-         "An unjudged candidate gains 0: every query gets an NDCG (trec_eval's rule)"),
-        ("condenseLists", "Condense the lists (drop them)", UnknownRule.CONDENSED,
+        ("treatAsNotRelevant", "Count as not relevant", UnknownRule.ZERO,
+         "trec_eval's rule: an unjudged candidate gains 0, so every query gets an NDCG"),
+        ("condenseLists", "Condense the lists", UnknownRule.CONDENSED,
          "Unjudged candidates are removed before ranking (condensed lists, Sakai 2007)"),
-        ("keepUnresolved", "Keep them unresolved", UnknownRule.UNRESOLVED,
+        ("keepUnresolved", "Keep unresolved", UnknownRule.UNRESOLVED,
          "Leave the rule as it is: judge the candidates, and each query resolves when its "
          "last unknown grade is set"),
     )
@@ -84,8 +84,8 @@ class UnjudgedBanner(QFrame):
         unresolved = sum(ev.query_status(q) is Status.UNRESOLVED for q in range(doc.n_queries))
         self.text.setText(self.tr(
             "<b>{0} of {1} retrieved candidates are not in the qrels</b> (unjudged), so NDCG "
-            "is unresolved for {2} of {3} queries. trec_eval counts unjudged candidates as "
-            "not relevant; a condensed list drops them; or keep the queries unresolved and "
+            "is unresolved for {2} of {3} queries. Count them as not relevant (like "
+            "trec_eval), drop them (condensed lists), or keep the queries unresolved and "
             "judge the candidates.").format(
                 f"{n_unknown:,}", f"{max(retrieved, n_unknown):,}", f"{unresolved:,}",
                 f"{doc.n_queries:,}"))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QVBoxLayout
 
 from app.actions import ActionSpec
@@ -44,6 +44,19 @@ class ShortcutColumn(IntEnum):
     WHERE = 2
 
 
+#: Qt's codes after F35 are dedicated keys (Help, Save, Copy, Back, media
+#: keys); a standard shortcut lists them beside Ctrl+S or F1, but few
+#: keyboards have them.
+_DEDICATED_KEYS = 0x01000053
+
+
+def _keys_text(action: QAction) -> str:
+    """The action's shortcuts as the user types them (dedicated keys left out)."""
+    shown = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()
+             if not k.isEmpty() and k[0].key().value < _DEDICATED_KEYS]  # type: ignore[index]
+    return ", ".join(shown)
+
+
 def _plain(text: str) -> str:
     return text.replace("&", "").rstrip("…").rstrip(".")
 
@@ -54,8 +67,7 @@ def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     for menu_id, menu in window.menus.items():
         for action in menu.actions():
-            keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText)
-                             for k in action.shortcuts() if not k.isEmpty())
+            keys = _keys_text(action)
             if keys and not action.isSeparator():
                 rows.append((keys, _plain(action.text()), _plain(menu.title())
                              or menu_id))

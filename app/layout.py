@@ -36,8 +36,9 @@ AREA_SIZE: dict[Qt.DockWidgetArea, tuple[float, float, int]] = {
     Qt.DockWidgetArea.BottomDockWidgetArea: (0.2, 0.2, 110),
     Qt.DockWidgetArea.TopDockWidgetArea: (0.2, 0.2, 110),
 }
-#: The share of its column a dock split below another gets.
-BELOW_SHARE = 0.4
+#: The least and the most of its column a dock split below another gets (the
+#: upper one asks for its size hint between those).
+LEAST_BELOW, MOST_BELOW = 0.35, 0.6
 
 
 @dataclass(frozen=True)
@@ -152,8 +153,13 @@ class Workplace:
             column = above.height() + self.docks[name].height()
             if column <= 0:
                 column = height
-            lower = round(column * BELOW_SHARE)
-            w.resizeDocks([above, self.docks[name]], [column - lower, lower],
+            # The upper dock gets what its contents ask for (a summary's texts),
+            # within limits; the lower one the rest.
+            title = above.height() - above.widget().height()  # the dock's title bar
+            wanted = above.widget().sizeHint().height() + max(0, min(title, 40))
+            upper = max(round(column * (1 - MOST_BELOW)),
+                        min(wanted, round(column * (1 - LEAST_BELOW))))
+            w.resizeDocks([above, self.docks[name]], [upper, column - upper],
                           Qt.Orientation.Vertical)
 
     # -- remembered between sessions ---------------------------------------------------------

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
             model.grade_edit_requested.connect(
                 lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
                                                                reason=reason))
-        self.conventions_panel.conventions_edited.connect(self._conventions_edited)
+        self.conventions_panel.conventions_edited.connect(self.change_conventions)
         self.summary_panel.candidate_requested.connect(self.select_candidate)
         a = self.app_actions
         a["close"].triggered.connect(self.close)
@@ -453,9 +453,6 @@ class MainWindow(QMainWindow):
         self.settings.last_unrateable_reason = text.strip()
         return text.strip()
 
-    def _conventions_edited(self, new: Conventions, text: str) -> None:
-        self.change_conventions(new, text)
-
     def _step_query(self, delta: int, *, status: Status | None = None) -> None:
         q = self.navigator.step(delta, status=status)
         if q is not None:
@@ -464,9 +461,9 @@ class MainWindow(QMainWindow):
     # -- showing, closing ------------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if not self._fitted:  # the first time the views have their real size
+        if not self._fitted:  # once laid out, the first time: the rows in view count
             self._fitted = True
-            self.fit_columns()
+            QTimer.singleShot(0, self.fit_columns)
 
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.models.audit import AuditColumn, AuditModel
+from app.panels.fit import fit_columns
 
 __all__ = ["AuditLogView"]
 
@@ -25,12 +26,29 @@ class AuditLogView(QTableView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.verticalHeader().setVisible(False)
-        self.horizontalHeader().setSectionResizeMode(AuditColumn.NOTE,
-                                                     QHeaderView.ResizeMode.Stretch)
-        self.audit_model.rowsInserted.connect(lambda *_: self.scrollToBottom())
+        self.setWordWrap(False)
+        # Fitted to the rows in view whenever entries come (one per edit) or
+        # the view is shown; the note takes what is left.
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(AuditColumn.NOTE, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self.audit_model.rowsInserted.connect(lambda *_: self._entries_added())
+        self.audit_model.modelReset.connect(self.fit_columns)
         self.placeholder = self.tr(
             "No grade changes yet. Every grade you set, paste or undo is listed here with "
             "your name and the time, and saved with the workbook.")
+
+    def fit_columns(self) -> None:
+        fit_columns(self, most=260, skip=(AuditColumn.NOTE,))
+
+    def _entries_added(self) -> None:
+        self.scrollToBottom()
+        self.fit_columns()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self.fit_columns)  # once laid out: the rows in view count
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -109,6 +109,7 @@ class GridPanel(QWidget):
         self.not_retrieved_label = QLabel(self)
         self.not_retrieved_label.setObjectName("notRetrievedLabel")
         self.not_retrieved_label.setWordWrap(True)
+        self.not_retrieved_label.setMinimumWidth(40)  # a one-line text never widens the grid
         self._lower = lower = QWidget(self)
         box = QVBoxLayout(lower)
         box.setContentsMargins(0, 0, 0, 0)

@@ -87,7 +87,7 @@ class QueryNavigator(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
-        self.setMinimumWidth(200)
+        self.setMinimumWidth(160)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter_edit)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.delegates import NumberDelegate, format_number
-from app.models.cutoffs import CutoffColumn, CutoffResultsModel
+from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width
 from core.analysis.aggregate import query_sentence, summarize, summary_sentence
@@ -53,7 +53,7 @@ class SummaryPanel(QWidget):
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("summaryPanel")
-        self.setMinimumWidth(220)
+        self.setMinimumWidth(160)
         self._decimals = decimals
         self._ev: Evaluation | None = None
         self._q = -1
@@ -71,11 +71,10 @@ class SummaryPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.model.modelReset.connect(self._fit_table_height)
-        # A handful of cells: fitted live, so no header or number is ever cut.
+        # A handful of cells: fitted live, so no header, number or status is
+        # ever cut (a narrow dock scrolls the table instead).
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setSectionResizeMode(
-            CutoffColumn.STATUS, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.bounds_label = _HidingLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
@@ -98,7 +97,7 @@ class SummaryPanel(QWidget):
         nxt.addWidget(self.next_button)
         # In a scroll area: in a short dock the sentence scrolls instead of
         # being cut off.
-        inner = QWidget()
+        self._inner = inner = QWidget()
         inner.setObjectName("summaryContents")
         scroll = QScrollArea(self)
         scroll.setObjectName("summaryScroll")
@@ -110,13 +109,15 @@ class SummaryPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
         layout = QVBoxLayout(inner)
-        layout.addWidget(self.title)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.copy_button)  # beside the title: always in view
+        layout.addLayout(head)
         layout.addWidget(self.status_label)
         layout.addWidget(self.table)
         layout.addWidget(self.bounds_label)
         layout.addLayout(nxt)
         layout.addWidget(self.sentence)
-        layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignRight)
         layout.addStretch(1)
         self._details = QTimer(self)
         self._details.setSingleShot(True)
@@ -154,9 +155,15 @@ class SummaryPanel(QWidget):
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
 
     def sizeHint(self) -> QSize:
-        """Wide enough for the cutoff table without a cut header."""
-        return QSize(max(self.minimumWidth(), columns_width(self.table) + 24),
-                     super().sizeHint().height())
+        """Wide enough for the cutoff table without a cut header; as tall as
+        the current query's texts are at that width (or at the panel's own
+        width once shown)."""
+        width = max(self.minimumWidth(), columns_width(self.table) + 24)
+        if self.isVisible():
+            width = self.width()
+        layout = self._inner.layout()
+        height = layout.heightForWidth(width - 16) if layout is not None else -1
+        return QSize(width, height if height > 0 else super().sizeHint().height())
 
     def _fit_table_height(self) -> None:
         """The cutoff table as tall as its rows (no empty band under them)."""
@@ -164,7 +171,8 @@ class SummaryPanel(QWidget):
         header = self.table.horizontalHeader().sizeHint().height()
         height = header + rows * self.table.verticalHeader().defaultSectionSize()
         scroll = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        self.table.setFixedHeight(height + 2 * self.table.frameWidth() + scroll // 3)
+        # (room for a horizontal scroll bar, so a narrow dock hides no row)
+        self.table.setFixedHeight(height + 2 * self.table.frameWidth() + scroll)
 
     def sentence_text(self) -> str:
         return self.sentence.text()
