@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 __all__ = ["PlotDock", "install_plots"]
 
 REDRAW_DELAY_MS = 120
+#: Below this height the plots' axes and labels do not fit: showing the dock
+#: (its tab clicked) grows the bottom area to :data:`SHOWN_HEIGHT`.
+LEAST_HEIGHT = 240
+#: The height the plots get when shown in a smaller bottom area (at most
+#: this share of the window).
+SHOWN_HEIGHT, SHOWN_SHARE = 320, 0.45
 
 
 class PlotDock:
@@ -44,6 +50,11 @@ class PlotDock:
             self.timer.start()
 
     def _visibility_changed(self, visible: bool) -> None:
+        if visible and self.dock.height() < LEAST_HEIGHT and not self.dock.isFloating():
+            # The bottom area starts small for the audit log; the plots need room.
+            height = min(SHOWN_HEIGHT, round(self.window.height() * SHOWN_SHARE))
+            if height > self.dock.height():
+                self.window.resizeDocks([self.dock], [height], Qt.Orientation.Vertical)
         if visible and self.dirty:
             self.timer.start()
 

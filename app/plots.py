@@ -48,7 +48,8 @@ DeltaStats = tuple[float, float | None, float | None, float]
 def integer_axis(ax: Axes, which: str = "x") -> None:
     """Ticks on whole numbers only (ranks, cutoffs, counts are never 2.5)."""
     axis = ax.xaxis if which == "x" else ax.yaxis
-    axis.set_major_locator(MaxNLocator(integer=True))
+    # min_n_ticks=1: integers even when the view holds only one (a single rank)
+    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 class _Canvas(FigureCanvasQTAgg):
@@ -116,7 +117,7 @@ class PlotPanel(QWidget):
                       label=self.tr("unknown grade"))
         left.set_xlabel(self.tr("rank"))
         integer_axis(left)
-        left.set_ylabel(self.tr("contribution (gain × discount)"))
+        left.set_ylabel(self.tr("gain × discount"))
         left.set_title(ev.doc.query_ids[q])
         left.legend(fontsize="small")
         right.plot(curve.x, curve.y, marker=".", color=ACTUAL)
