@@ -319,6 +319,8 @@ class MainWindow(QMainWindow):
         self.summary_panel.show_query(ev, q)
         self.navigator.select_query(q)
         self._show_first_row()
+        if self._fitted:
+            self.grid_panel.widen_columns()
         self.current_query_changed.emit(q)
 
     def select_candidate(self, index: int) -> None:

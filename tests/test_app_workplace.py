@@ -298,6 +298,25 @@ def test_an_unrateable_reason_is_shown_in_the_grade_cell(window):
     assert option.text == "unrateable: page did not load"
 
 
+def test_the_grade_column_fits_every_grade_of_the_rubric(qtbot, window):
+    """Set any grade on any row: its text is whole (never '2 - substantial s…')."""
+    w = window
+    _settle(qtbot, w)
+    w.set_query(w.document.query_index("case-A"))
+    delegate = w.grid.itemDelegateForColumn(GridColumn.GRADE)
+    metrics = w.grid.fontMetrics()
+    for row, key in enumerate((Qt.Key.Key_2, Qt.Key.Key_1, Qt.Key.Key_3)):
+        w.grid.setCurrentIndex(w.grid_model.index(row, GridColumn.GRADE))
+        w.grid.setFocus()
+        qtbot.keyClick(w.grid, key)
+        option = QStyleOptionViewItem()
+        delegate.initStyleOption(option, w.grid_model.index(row, GridColumn.GRADE))
+        assert " - " in option.text
+        assert metrics.horizontalAdvance(option.text) + 6 <= w.grid.columnWidth(
+            GridColumn.GRADE), option.text
+    w.undo_stack.setClean()
+
+
 # -- TREC run with qrels ---------------------------------------------------------------------
 def test_trec_banner_counts_the_unjudged_and_its_choices_are_undoable(qtbot):
     w = build_window(TREC_REFERENCE / "results.test", qrels=TREC_REFERENCE / "qrels.test")

@@ -12,12 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
     QSplitter,
+    QStyle,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -25,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models.candidates import CandidateModel, GridColumn
+from app.models.roles import CHOICES_ROLE
 from app.panels.fit import fit_columns
 from core.model.document import GradeState
 
@@ -91,6 +101,25 @@ class GradingTableView(QTableView):
         super().keyPressEvent(event)
 
 
+def _choices_width(view: QTableView) -> int:
+    """The width of the widest grade the editor offers (``2 - substantial
+    support``), as the view draws a cell."""
+    model = view.model()
+    if model is None or not model.rowCount():
+        return 0
+    choices = model.index(0, GridColumn.GRADE).data(CHOICES_ROLE) or []
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.features |= QStyleOptionViewItem.ViewItemFeature.HasDisplay
+    widest = 0
+    for text, _grade, _state in choices:
+        option.text = text
+        size = view.style().sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, option,
+                                             QSize(), view)
+        widest = max(widest, size.width())
+    return widest + (1 if view.showGrid() else 0)
+
+
 class GridPanel(QWidget):
     """The ranked grid (``candidateGrid``) over the not-retrieved one
     (``notRetrievedGrid``)."""
@@ -138,7 +167,24 @@ class GridPanel(QWidget):
         most = max(160, self.grid.viewport().width() // 3)
         for view in (self.grid, self.not_retrieved):
             fit_columns(view, most=most)
+        self.widen_columns()
         self.grid.horizontalScrollBar().setValue(0)
+
+    def widen_columns(self) -> None:
+        """Widen (never narrow) the text columns for the query now shown (a
+        longer source id), and the grade column for every grade of the rubric
+        (any row may be given any of them): columns do not jump back and forth
+        from query to query, nor when a grade is set."""
+        most = max(160, self.grid.viewport().width() // 3)
+        for view in (self.grid, self.not_retrieved):
+            header = view.horizontalHeader()
+            for col in (GridColumn.SOURCE, GridColumn.VERSION, GridColumn.GRADE):
+                wanted = max(view.sizeHintForColumn(col), header.sectionSizeHint(col))
+                if col is GridColumn.GRADE:
+                    wanted = max(wanted, _choices_width(view))
+                wanted = min(most, wanted)
+                if wanted > header.sectionSize(col):
+                    header.resizeSection(col, wanted)
 
     def grade_row(self, view: GradingTableView, row: int, grade: float | None,
                   state: GradeState, apply: Callable[[int, float | None, GradeState], bool],
