@@ -33,6 +33,9 @@ class AuditLogView(QTableView):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(AuditColumn.NOTE, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
+        # Only the rows in view are measured (Qt's default also measures up to
+        # 1000 more: far too slow once per edit on a long log).
+        header.setResizeContentsPrecision(0)
         self.audit_model.rowsInserted.connect(lambda *_: self._entries_added())
         self.audit_model.modelReset.connect(self.fit_columns)
         self.placeholder = self.tr(
@@ -43,8 +46,18 @@ class AuditLogView(QTableView):
         fit_columns(self, most=260, skip=(AuditColumn.NOTE,))
 
     def _entries_added(self) -> None:
+        """Scroll to the new entry and widen the columns it does not fit
+        (only its own cells are measured: one entry per edit)."""
         self.scrollToBottom()
-        self.fit_columns()
+        row = self.audit_model.rowCount() - 1
+        header = self.horizontalHeader()
+        for col in range(self.audit_model.columnCount()):
+            if col == AuditColumn.NOTE or row < 0:
+                continue
+            wanted = min(260, self.sizeHintForIndex(self.audit_model.index(row, col)).width()
+                         + (1 if self.showGrid() else 0))
+            if wanted > header.sectionSize(col):
+                header.resizeSection(col, wanted)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -235,7 +235,9 @@ class GridPanel(QWidget):
         # Fitted to the contents when a document is shown (fit_columns): the
         # widths here only hold until then.
         header.setDefaultSectionSize(80)
-        header.setResizeContentsPrecision(200)
+        # The rows in view and 50 more are measured (Qt's default, 1000 more,
+        # would cost a query switch tens of milliseconds on a long list).
+        header.setResizeContentsPrecision(50)
         view.setWordWrap(False)
         number = NumberDelegate(decimals, view)
         view.setItemDelegate(number)

@@ -71,10 +71,12 @@ class SummaryPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.model.modelReset.connect(self._fit_table_height)
-        # A handful of cells: fitted live, so no header, number or status is
-        # ever cut (a narrow dock scrolls the table instead).
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+        # A handful of cells, fitted when another query, another status or
+        # other cutoffs are shown (not at every edit: a grade changes the
+        # numbers, not their width), so no header, number or status is ever
+        # cut (a narrow dock scrolls the table instead).
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self._fitted_for: object = None
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.bounds_label = _HidingLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
@@ -135,6 +137,10 @@ class SummaryPanel(QWidget):
             return
         status = ev.query_status(q)
         look = STATUS_LOOK[status]
+        shown = (q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist()))
+        if shown != self._fitted_for:
+            self._fitted_for = shown
+            self.table.resizeColumnsToContents()
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
         _set_text(self.title, f"<b>{ev.doc.query_ids[q]}</b>")
@@ -221,7 +227,8 @@ class _HidingLabel(QLabel):
 
     def setText(self, text: str) -> None:
         super().setText(text)
-        self.setVisible(bool(text))
+        if self.isHidden() == bool(text):
+            self.setVisible(bool(text))
 
     def clear(self) -> None:
         super().clear()
