@@ -81,7 +81,8 @@ class RankDelegate(NumberDelegate):
 
 
 class GradeDelegate(NumberDelegate):
-    """Shows a grade with its rubric label; edits through a combo box of the
+    """Shows a grade with its rubric label (an unrateable one with its
+    reason); edits through a combo box of the
     rubric's grades plus unknown and unrateable (other numbers may be typed)."""
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
@@ -91,6 +92,8 @@ class GradeDelegate(NumberDelegate):
         if isinstance(value, float):
             text = str(int(value)) if value.is_integer() else repr(value)
             option.text = f"{text} - {label}" if label else text
+        elif label:  # unrateable: its reason (what the editor and a paste read back)
+            option.text = f"{value}: {label}"
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: Index) -> QWidget:

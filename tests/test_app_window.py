@@ -249,7 +249,8 @@ def test_presets_and_cutoffs(qtbot, window):
     assert w.navigator.model.headerData(QueryColumn.NDCG, Qt.Orientation.Horizontal) == "NDCG@3"
     panel.cutoffs_edit.setText("0")
     panel.cutoffs_edit.editingFinished.emit()
-    assert "at least 1" in panel.error_label.text()
+    # The error is shown at the field, not at the bottom of the panel.
+    assert "at least 1" in panel.field_errors["cutoffs"].text()
     assert w.conventions.cutoffs == (3, None)
 
 
@@ -326,31 +327,46 @@ def test_large_document_shows_one_query_and_grades(qtbot):
     w.undo_stack.setClean()
 
 
-def test_reviewer_is_asked_once_and_kept(qtbot, monkeypatch):
+def test_reviewer_defaults_to_the_login_name_without_asking(qtbot, monkeypatch):
+    import getpass
+
     asked = []
-
-    def get_text(*args, **kwargs):
-        asked.append(args[1])
-        return ("Ana", True)
-
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: asked.append(a) or ("x", True)))
+    monkeypatch.setattr(getpass, "getuser", lambda: "ana.login")
+    assert Settings().reviewer == ""
     w = build_window(None)
     qtbot.addWidget(w)
     grade_row(qtbot, w, 0, Qt.Key.Key_2)
     grade_row(qtbot, w, 1, Qt.Key.Key_2)
-    assert asked == ["Reviewer"]
-    assert Settings().reviewer == "Ana"
-    assert {e.who for e in w.document.audit} == {"Ana"}
+    assert asked == []
+    assert w.undo_stack.count() == 2
+    assert {e.who for e in w.document.audit} == {"ana.login"}
+    assert w.preferences.button.text() == "Reviewer: ana.login"
     w.undo_stack.setClean()
 
 
-def test_no_reviewer_name_means_no_edit(qtbot, monkeypatch):
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("", False)))
+def test_preferences_change_the_reviewer_and_the_digits(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from app.preferences import PreferencesDialog
+
+    def fill(dialog):
+        dialog.reviewer.setText("Ana")
+        dialog.decimals.setValue(2)
+        return int(QDialog.DialogCode.Accepted.value)
+
+    monkeypatch.setattr(PreferencesDialog, "exec", fill)
     w = build_window(None)
     qtbot.addWidget(w)
+    qtbot.mouseClick(w.preferences.button, Qt.MouseButton.LeftButton)
+    assert Settings().reviewer == "Ana"
+    assert w.decimals() == 2
+    assert w.preferences.button.text() == "Reviewer: Ana"
+    assert "NDCG@1 0.36 " in w.footer.text()  # mean of 1/3, 0, 1/3, 1/3, 1/2, 2/3
     grade_row(qtbot, w, 0, Qt.Key.Key_2)
-    assert w.undo_stack.count() == 0
-    assert w.document.audit == []
+    assert w.document.audit[-1].who == "Ana"
+    w.undo_stack.setClean()
 
 
 def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
@@ -358,8 +374,8 @@ def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
 
     built = []
 
-    def fake_build(path=None, *, qrels=None):
-        built.append((path, qrels))
+    def fake_build(path=None, *, qrels=None, preset=None):
+        built.append((path, qrels, preset))
         w = build_window(None)
         monkeypatch.setattr(w, "show", lambda: None)
         return w
@@ -367,4 +383,5 @@ def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
     monkeypatch.setattr(main_module, "build_window", fake_build)
     monkeypatch.setattr(type(qapp), "exec", lambda self: 0)
     assert main_module.main(["run.txt", "--qrels", "qrels.txt"]) == 0
-    assert built == [("run.txt", "qrels.txt")]
+    assert main_module.main(["run.txt", "--qrels", "q.txt", "--preset", "trec_eval"]) == 0
+    assert built == [("run.txt", "qrels.txt", None), ("run.txt", "q.txt", "trec_eval")]
