@@ -385,3 +385,46 @@ def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
     assert main_module.main(["run.txt", "--qrels", "qrels.txt"]) == 0
     assert main_module.main(["run.txt", "--qrels", "q.txt", "--preset", "trec_eval"]) == 0
     assert built == [("run.txt", "qrels.txt", None), ("run.txt", "q.txt", "trec_eval")]
+
+
+def test_bounds_of_a_long_query_are_worked_out_off_the_ui_thread(qtbot, monkeypatch):
+    """One query of 40,000 retrieved candidates, one judged: the window shows
+    it at once, computes the bounds and the next judgment on a worker thread
+    (the UI thread keeps answering), and drops a result that comes too late
+    for the query shown."""
+    import threading
+
+    import app.panels.summary as summary
+
+    n = 40_000
+    grade: list[float | None] = [None] * n
+    grade[3] = 2.0
+    doc = Document.from_columns(query=["long"] * n + ["short"] * 2,
+                                source_id=[f"https://x.org/{i}" for i in range(n + 2)],
+                                score=[*np.linspace(1, 0, n).tolist(), 1.0, 0.5],
+                                grade=[*grade, 1.0, 0.0])
+    threads: list[str] = []
+    real = summary.best_next_judgment
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        threads.append(threading.current_thread().name)
+        return real(*args)
+
+    monkeypatch.setattr(summary, "best_next_judgment", spy)
+    Settings().reviewer = "tester"
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.set_document(doc)
+    w.show()
+    panel = w.summary_panel
+    assert panel.bounds_label.text() == "Computing bounds…"
+    qtbot.waitUntil(lambda: "between" in panel.bounds_label.text(), timeout=60_000)
+    assert "39999 unknown grade(s) of 40000" in panel.bounds_label.text()
+    assert "'https://x.org/0'" in panel.next_label.text()
+    assert threads
+    assert threading.main_thread().name not in threads
+    # A late result for a query no longer shown is dropped.
+    w.set_query(1)
+    panel._show_details((w.evaluation, 0), ([], None))
+    assert panel.bounds_label.text() == ""
+    panel.details_job.wait()

@@ -28,8 +28,9 @@ from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width
+from app.workers import LatestJob
 from core.analysis.aggregate import summarize
-from core.analysis.bounds import best_next_judgment, ndcg_bounds
+from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
 from core.reports.sentences import query_sentence, summary_sentence
@@ -126,6 +127,12 @@ class SummaryPanel(QWidget):
         self._details.setSingleShot(True)
         self._details.setInterval(DETAILS_DELAY_MS)
         self._details.timeout.connect(self._compute_details)
+        #: The bounds and the next judgment, worked out off the UI thread.
+        self.details_job = LatestJob(self)
+        self.details_job.finished.connect(self._show_details)
+        self.details_job.failed.connect(
+            lambda _key, exc: self.bounds_label.setText(self.tr("Bounds not available: {0}")
+                                                        .format(exc)))
 
     def show_query(self, ev: Evaluation, q: int) -> None:
         self._ev, self._q = ev, q
@@ -156,6 +163,7 @@ class SummaryPanel(QWidget):
             self._details.start()
         else:
             self._details.stop()
+            self.details_job.cancel()
             self.bounds_label.clear()
             self.next_label.clear()
             self._next = None
@@ -188,13 +196,28 @@ class SummaryPanel(QWidget):
         QGuiApplication.clipboard().setText(self.sentence.text())
 
     def _compute_details(self) -> None:
+        """Start the bounds and the best next judgment off the UI thread (a
+        long query takes seconds); :meth:`_show_details` shows them if the
+        query and its evaluation are still the ones shown."""
         ev, q = self._ev, self._q
         if ev is None or q < 0 or ev.query_status(q) is not Status.UNRESOLVED:
             return
+
+        def work() -> tuple[list[Bounds], NextJudgment | None]:
+            return ([ndcg_bounds(ev, q, j) for j in range(len(ev.cutoffs))],
+                    best_next_judgment(ev, q, 0))
+
+        self.details_job.submit((ev, q), work)
+
+    def _show_details(self, key: tuple[Evaluation, int],
+                      found: tuple[list[Bounds], NextJudgment | None]) -> None:
+        ev, q = key
+        if ev is not self._ev or q != self._q:
+            return  # another query or another evaluation is shown by now
+        bounds, best = found
         d = self._decimals()
         parts = []
-        for j, k in enumerate(ev.cutoffs):
-            b = ndcg_bounds(ev, q, j)
+        for k, b in zip(ev.cutoffs, bounds, strict=True):
             if b.low is None or b.high is None:
                 span = "undefined whatever the unknown grades are"
             else:
@@ -207,7 +230,6 @@ class SummaryPanel(QWidget):
         self.bounds_label.setText(
             f"{int(ev.n_open[q])} unknown grade(s) of {int(ev.n_inventory[q])}: "
             + "; ".join(parts))
-        best = best_next_judgment(ev, q, 0)
         self._next = None if best is None else best.index
         if best is None:
             self.next_label.clear()
