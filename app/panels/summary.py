@@ -123,11 +123,15 @@ class SummaryPanel(QWidget):
         layout.addLayout(nxt)
         layout.addWidget(self.sentence)
         layout.addStretch(1)
+        self._start_details()
+
+    def _start_details(self) -> None:
+        """The bounds and the next judgment: a moment after the last edit
+        (a single-shot timer), then worked out off the UI thread."""
         self._details = QTimer(self)
         self._details.setSingleShot(True)
         self._details.setInterval(DETAILS_DELAY_MS)
         self._details.timeout.connect(self._compute_details)
-        #: The bounds and the next judgment, worked out off the UI thread.
         self.details_job = LatestJob(self)
         self.details_job.finished.connect(self._show_details)
         self.details_job.failed.connect(
