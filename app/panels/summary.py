@@ -29,7 +29,7 @@ from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width
 from app.workers import LatestJob
-from core.analysis.aggregate import summarize
+from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
@@ -289,8 +289,8 @@ class AggregateFooter(QLabel):
                 format_number(s.mean, d) if s.mean is not None else "no mean")
 
         def over(s: Any) -> str:
-            excluded = ", ".join(f"{count} {why}" for why, count in s.excluded.items())
-            return f"over {s.included}/{n}" + (f" (excluded: {excluded})" if excluded else "")
+            excluded = excluded_phrase(s.excluded, empty=None)
+            return f"over {s.included}/{n}" + (f" ({excluded})" if excluded else "")
 
         counts = {(s.included, tuple(s.excluded.items())) for s in summaries}
         if len(counts) == 1:  # the usual case: one "over" for every cutoff

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QWidget
 
 from app.delegates import format_number
+from core.analysis.aggregate import excluded_phrase
 from core.analysis.compare import PairedTest
 from core.model.conventions import format_cutoff
 
@@ -70,10 +71,9 @@ class ComparisonStats(QGroupBox):
         d = self._decimals()
         at = f"NDCG@{format_cutoff(test.k)}"
         self.setTitle(self.tr("Paired statistics at {0}").format(at))
-        excluded = ", ".join(f"{n} {why}" for why, n in test.excluded.items())
+        left_out = excluded_phrase(test.excluded, label="left out", empty=None)
         self.values["Queries"].setText(self.tr("{0} with {1} defined in both ({2}{3})").format(
-            test.n, at, test.weighting.label,
-            self.tr("; left out: {0}").format(excluded) if excluded else ""))
+            test.n, at, test.weighting.label, f"; {left_out}" if left_out else ""))
         if test.n == 0 or test.mean_delta is None:
             self.values["MeanDelta"].setText(self.tr("no paired statistics"))
             return

@@ -44,6 +44,7 @@ from app.panels.wheel import guard_wheel
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.review.compare_stats import ComparisonStats
 from app.workers import Task, run_task, show_error
+from core.analysis.aggregate import excluded_phrase
 from core.analysis.compare import CandidateChange, Comparison, compare
 from core.io.pairs import load_against
 from core.model.conventions import format_cutoff
@@ -272,8 +273,8 @@ class CompareView(QWidget):
 
         def mean(s: Any) -> str:
             value = "—" if s.mean is None else f"{s.mean:.4f}"
-            excl = ", ".join(f"{n} {why}" for why, n in s.excluded.items())
-            return f"{value} over {s.included} queries" + (f" (excluded: {excl})" if excl else "")
+            excl = excluded_phrase(s.excluded, empty=None)
+            return f"{value} over {s.included} queries" + (f" ({excl})" if excl else "")
 
         conv = "; ".join(f"{name}: {choice}" for name, choice, _f in c.conventions.describe())
         per = ", ".join(f"{rule} {n}" for rule, n in ties.per_rule.items())
