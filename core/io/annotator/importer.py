@@ -5,7 +5,7 @@ consensus, report)."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -50,6 +50,7 @@ def import_table(
     rubric: Rubric | None = None,
     strict: bool = False,
     guess: bool = True,
+    labels: Mapping[str, float] | None = None,
 ) -> ImportResult:
     """Turn a raw :class:`Table` into a document and a report.
 
@@ -59,8 +60,10 @@ def import_table(
     (or with one of grades only) and with ``guess``, the sheet's labels are
     read as :func:`~core.io.annotator.scales.guess_labels` reads them, and
     the rubric they imply becomes the document's when none was declared.
-    With ``strict`` the first refused row or cell, formula or duplicate
-    raises :class:`InputError` instead of being reported.
+    ``labels`` (label -> grade) are the user's answers for labels no rule
+    reads; they come first. With ``strict`` the first refused row or cell,
+    formula or duplicate raises :class:`InputError` instead of being
+    reported.
     """
     conventions = conventions or Conventions()
     if rubric is not None:
@@ -72,10 +75,10 @@ def import_table(
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
-    labels = _labels(sheet, conventions, guess)
-    if labels is not None and conventions.rubric is None and labels.rubric is not None:
-        conventions = conventions.replace(rubric=labels.rubric)
-    reader = GradeReader(mapping, conventions.rubric, labels.keys() if labels else None)
+    guessed = _labels(sheet, conventions, guess, labels or {})
+    if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
+        conventions = conventions.replace(rubric=guessed.rubric)
+    reader = GradeReader(mapping, conventions.rubric, guessed.keys() if guessed else None)
     # Rows: blank, formulas in key cells, empty query or source, bad score;
     # then the candidates, each from its first row.
     rows = read_rows(sheet, report)
@@ -88,7 +91,7 @@ def import_table(
     kept_ev, again = first_grades(sheet, grades, cands)
     sheet.report_findings(report)
     count_judgments(sheet, report, rows, grades, kept_ev)
-    _label_report(report, conventions, labels)
+    _label_report(report, conventions, guessed)
     report.notes.extend(table.notes)
     if strict:
         _raise_first_problem(sheet, report)
@@ -99,13 +102,24 @@ def import_table(
     return ImportResult(doc, report)
 
 
-def _labels(sheet: Sheet, conventions: Conventions, guess: bool) -> LabelGuess | None:
-    """How the sheet's labels read when no rubric with labels is declared."""
+def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
+            answers: Mapping[str, float]) -> LabelGuess | None:
+    """How the sheet's labels read: the user's answers, then (when no
+    rubric with labels is declared and ``guess``) the guess."""
     declared = conventions.rubric
     if not guess or (declared is not None and any(g.label for g in declared.grades)):
-        return None
+        if not answers:
+            return None
+        return LabelGuess(grades=dict(answers), scale="the grades given to the labels")
     found = text_labels([sheet.column(c) for c, _ in sheet.mapping.sources()], sheet.mapping)
-    return guess_labels(found) if found else None
+    if not found and not answers:
+        return None
+    guessed = guess_labels({t: n for t, n in found.items() if t not in answers})
+    if answers:
+        guessed.grades = {**guessed.grades, **answers}
+        guessed.scale = "; ".join(x for x in ("the grades given to the labels", guessed.scale)
+                                  if x)
+    return guessed
 
 
 def _label_report(report: ImportReport, conventions: Conventions,
@@ -147,6 +161,7 @@ def import_annotations(
     conventions: Conventions | None = None,
     strict: bool = False,
     guess: bool = True,
+    labels: Mapping[str, float] | None = None,
 ) -> ImportResult:
     """Read an annotators' spreadsheet into a document and an import report.
 
@@ -172,6 +187,9 @@ def import_annotations(
     guess : bool
         Read labels on a known scale when no rubric with labels is declared
         (see :func:`import_table`).
+    labels : mapping, optional
+        The grades of labels no rule reads (label -> grade), as the user
+        gives them.
     """
     conventions = conventions or Conventions()
     if consensus is not None:
@@ -181,7 +199,7 @@ def import_annotations(
     with bulk():
         table = read_guessed(path, sheet)
         result = import_table(table, mapping, conventions, rubric=rubric, strict=strict,
-                              guess=guess)
+                              guess=guess, labels=labels)
         # Freed while the collector still sleeps: the cells it never tracked
         # leave its count as they go, so waking it does not start a full pass.
         del table

@@ -109,16 +109,23 @@ def wide_annotator(header: str) -> str | None:
     for alias in _GRADE_WORDS:
         for pattern in (rf"^{alias}_(.+)$", rf"^(.+)_{alias}$"):
             m = re.match(pattern, key)
-            if m and m.group(1) not in _GRADE_WORDS and not _combined(m.group(1)):
+            if m and m.group(1) not in _GRADE_WORDS and not _combined(m.group(1)) \
+                    and _short(m.group(1)):
                 start = header.lower().find(m.group(1).split("_")[0])
                 raw = header[start:start + len(m.group(1))] if start >= 0 else m.group(1)
                 return raw.strip(" _-:()[]") or m.group(1)
     for word in _ANNOTATOR_WORDS:
         m = re.match(rf"^{word}s?_?(.+)$", key)
         if m and m.group(1) not in ("id", "name", "email", "s") and not _combined(m.group(1)) \
-                and not set(m.group(1).split("_")) & _FIELD_WORDS:
+                and not set(m.group(1).split("_")) & _FIELD_WORDS and _short(m.group(1)):
             return " ".join(header.split())
     return None
+
+
+def _short(name: str) -> bool:
+    """A name is a few words (a title such as ``Relevance judgments - batch 7
+    (sent by ...)`` names no annotator)."""
+    return len(name.split("_")) <= 3 and len(name) <= 40
 
 
 def _combined(name: str) -> bool:
