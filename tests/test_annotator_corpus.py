@@ -298,3 +298,22 @@ def test_reading_never_changes_the_sheets() -> None:
     for name in SHEETS:
         read_table(DATA / name)
     assert {n: (DATA / n).read_bytes() for n in SHEETS} == before
+
+
+def test_a_rubric_declared_by_the_user_wins(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]):
+    """The issue: '--rubric' with the labels spelt otherwise still reads them
+    (case and spaces ignored), and the user's grades win over the known scale."""
+    sheet = DATA / "issue_batch7.xlsx"
+    out = tmp_path / "o.csv"
+    code, _text, err = run_cli(["import", str(sheet), "-o", str(out), "--rubric",
+                                "1=not relevant,2=relevant,3=HIGHLY RELEVANT",
+                                "--consensus", "median"], capsys)
+    assert (code, err) == (0, "")
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = {(r["query"], r["source_id"]): r["grade"] for r in csv.DictReader(fh)}
+    judged = _by_candidate(EXPECTED["issue_batch7.xlsx"])
+    for key, grades in judged.items():
+        nums = sorted(g + 1 for g in grades.values() if not isinstance(g, str))
+        want = "" if not nums else float(np.median(nums))
+        assert (float(got[key]) if got[key] else "") == want, key

@@ -167,3 +167,20 @@ def test_labels_on_no_known_scale_are_asked_for(qtbot: Any, monkeypatch: pytest.
     # By hand: x, y = (kinda, spot on) (spot on, meh) (meh, kinda) (kinda, spot on).
     np.testing.assert_array_equal(doc.grade, [1.0, 0.0, 0.5, 1.0])
     assert boxes.shown == []
+
+
+def test_the_labels_model_passes_the_model_tester(qtmodeltester: Any) -> None:
+    from app.import_wizard.tables import LabelsModel
+
+    model = LabelsModel()
+    model.set_labels({"meh": 2, "spot on": 1})
+    assert model.rowCount() == 2
+    assert model.setData(model.index(0, 2), "1,5")
+    assert not model.setData(model.index(1, 2), "lots")
+    assert not model.setData(model.index(1, 0), "2")  # the label itself is not edited
+    assert model.answers() == {"meh": 1.5}
+    assert model.index(0, 2).data() == "1.5"
+    assert model.unanswered() == ["spot on"]
+    qtmodeltester.check(model)
+    assert model.setData(model.index(0, 2), "")
+    assert model.answers() == {}

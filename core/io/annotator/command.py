@@ -67,7 +67,8 @@ def unreadable(report: ImportReport) -> InputError | None:
     """Why an import cannot stand (labels no rule reads), naming ``--rubric``."""
     if not report.unmapped_labels:
         return None
-    labels = ", ".join(f"{k!r} ({v} cells)" for k, v in report.unmapped_labels.items())
+    labels = ", ".join(f"{k!r} ({v} cell{'' if v == 1 else 's'})"
+                       for k, v in report.unmapped_labels.items())
     known = ",".join(f"{g:g}={t}" for t, g in sorted(report.labels.items(), key=lambda x: x[1]))
     example = ",".join(x for x in (known, *(f"N={k}" for k in report.unmapped_labels)) if x)
     return InputError(
