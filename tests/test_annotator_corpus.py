@@ -317,3 +317,22 @@ def test_a_rubric_declared_by_the_user_wins(tmp_path: Path,
         nums = sorted(g + 1 for g in grades.values() if not isinstance(g, str))
         want = "" if not nums else float(np.median(nums))
         assert (float(got[key]) if got[key] else "") == want, key
+
+
+def test_import_writes_trec_qrels_of_the_consensus(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "run12.qrels"
+    code, _text, err = run_cli(["import", str(DATA / "run_12_judgments.xlsx"), "-o", str(out)],
+                               capsys)
+    assert (code, err) == (0, "")
+    want = {(q, s): v for q, s, v, _ in EXPECTED["run_12_judgments.xlsx"]["candidates"]}
+    lines = [line.split() for line in out.read_text("utf-8").splitlines()]
+    assert {(q, s): float(g) for q, it, s, g in lines if it == "0"} == want
+    # ids with spaces cannot be qrels ids: one line naming the sheet and the flag
+    code, _text, err = run_cli(["import", str(DATA / "label_studio_export.csv"), "-o",
+                                str(tmp_path / "ls.qrels")], capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "the query 'what is ndcg' holds spaces" in err
+    assert "--map query=COLUMN" in err
+    assert not (tmp_path / "ls.qrels").exists()

@@ -445,10 +445,12 @@ def read_table_from_rows(rows: list[list[object]]):
 
 
 @pytest.mark.parametrize(("text", "delimiter"), [
-    ("Batch 7, sent by X\n\nq;d;0,5;2\nq;e;0,25;1\n", ";"),
+    ("Batch 7, sent by X\n\nquery;doc;score;grade\nq;d;0,5;2\nq;e;0,25;1\n", ";"),
     ("query,doc,grade\nq,d,1\n", ","),
     ("query\tdoc\tnote\nq\td\tgood, really, good\nq\te\tok\n", "\t"),
     ("qid|docno|rating\n1|d1|2\n", "|"),
+    ("query,doc,note\nq,d,a;b;c;d;e\nq,e,f;g;h;i;j\nq,f,k;l;m;n;o\n", ","),
+    ("Batch 7, from X\nquery;doc;score;grade\nq;d;0,5;2\nq;e;1;1\nq;f;0,25;0\n", ";"),
     ("just one column\nvalue\n", ","),
 ])
 def test_the_delimiter_splits_the_lines_alike(text: str, delimiter: str) -> None:

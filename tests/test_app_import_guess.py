@@ -184,3 +184,19 @@ def test_the_labels_model_passes_the_model_tester(qtmodeltester: Any) -> None:
     qtmodeltester.check(model)
     assert model.setData(model.index(0, 2), "")
     assert model.answers() == {}
+
+
+def test_the_editor_opens_a_run_with_a_sheet_as_qrels(qtbot: Any, boxes: Boxes) -> None:
+    """``ndcg-worksheet RUN --qrels SHEET``: the sheet's consensus are the judgments."""
+    from app.main import build_window
+
+    window = build_window(DATA / "run_12.run", qrels=DATA / "run_12_judgments.xlsx")
+    qtbot.addWidget(window, before_close_func=lambda w: w.undo_stack.setClean())
+    assert boxes.shown == []
+    doc = window.document
+    assert doc.name == "run_12"
+    want = _consensus("run_12_judgments.xlsx")
+    assert len(doc) == len(want)
+    for i in range(len(doc)):
+        key = (doc.query_ids[int(doc.query[i])], str(doc.source_id[i]))
+        assert doc.grade[i] == pytest.approx(want[key])

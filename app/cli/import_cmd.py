@@ -93,7 +93,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     problem = unreadable(report)
     if problem is not None:
         raise problem
-    _write(result.document, args.output, suffix)
+    _write(result.document, args.output, suffix, args.input)
     out.write(report.headline() + "\n")
     if report.rejected_judgments:
         row, column, why = report.rejected_judgments[0]
@@ -105,16 +105,16 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _write(doc: Any, output: str, suffix: str) -> None:
+def _write(doc: Any, output: str, suffix: str, sheet: str) -> None:
     if suffix == ".xlsx":
         from core.engine.evaluation import evaluate
         from core.io.workbook import export_workbook
 
         export_workbook(evaluate(doc), output)
     elif suffix == ".qrels":
-        from core.io.trec import write_qrels
+        from core.io.annotator.qrels import write_judgments_qrels
 
-        write_qrels(doc, output)
+        write_judgments_qrels(doc, output, sheet)
     else:
         from core.io.annotator.write import write_worksheet_csv
 

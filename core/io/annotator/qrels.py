@@ -17,12 +17,13 @@ from pathlib import Path
 from core.errors import InputError
 from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
+from core.io.atomic import atomic_write_text
 from core.io.trec import document_from_trec
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["is_judgment_sheet", "run_with_judgments"]
+__all__ = ["is_judgment_sheet", "run_with_judgments", "write_judgments_qrels"]
 
 _SHEET_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv")
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
@@ -93,6 +94,15 @@ def _qrels_lines(doc: Document, path: Path) -> list[str]:
                     f"{'query' if what == 'query' else 'source_id'}=COLUMN")
         lines.append(f"{query} 0 {source} {number_text(doc.grade[i])}\n")
     return lines
+
+
+def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) -> int:
+    """Write an imported sheet's current grades as TREC qrels (atomically);
+    returns the lines written. Raises :class:`InputError` naming ``sheet``
+    when an id holds spaces (a qrels line could not hold it)."""
+    lines = _qrels_lines(doc, Path(sheet))
+    atomic_write_text(Path(path), "".join(lines))
+    return len(lines)
 
 
 def run_with_judgments(run: str | Path, sheet: str | Path,

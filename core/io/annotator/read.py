@@ -90,17 +90,20 @@ def _read_text_table(path: Path) -> Table:
 def sniff_delimiter(text: str, path: Path) -> str:
     """The delimiter of an annotators' text sheet: a tab for .tsv/.tab;
     else, of comma, tab, semicolon and bar, the one that splits most of the
-    first 50 non-blank lines into the same number of fields (weighed by that
-    number, so a decimal comma in a semicolon file does not win, nor a
-    comma in a title line above the header); a comma when none splits.
+    first 50 non-blank lines into the same number (two or more) of fields,
+    the one giving more fields on a tie (so that a decimal comma in a
+    semicolon file does not win, nor a comma in a title line above the
+    header, nor semicolons inside a comma file's notes); a comma when none
+    splits.
 
-    >>> sniff_delimiter("Batch 7, sent by X\\n\\nq;d;0,5;2\\nq;e;0,25;1\\n", Path("a.csv"))
+    >>> sniff_delimiter("Batch 7, sent by X\\n\\nq;d;s;g\\nq;d;0,5;2\\nq;e;0,25;1\\n",
+    ...                 Path("a.csv"))
     ';'
     """
     if path.suffix.lower() in (".tsv", ".tab"):
         return "\t"
     lines = list(islice((ln for ln in text.splitlines() if ln.strip()), _SNIFF_LINES))
-    best, best_score = ",", 0
+    best, best_score = ",", (0, 0)
     for delim in DELIMITERS:
         if not any(delim in ln for ln in lines):
             continue
@@ -115,7 +118,7 @@ def sniff_delimiter(text: str, path: Path) -> str:
         if not counts:
             continue
         width = max(counts, key=lambda w: (counts[w], w))
-        score = counts[width] * (width - 1)
+        score = (counts[width], width)
         if score > best_score:
             best, best_score = delim, score
     return best
