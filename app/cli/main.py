@@ -1,10 +1,10 @@
-"""The command line: ``ndcg-worksheet evaluate|export|compare ...``.
+"""The command line: ``ndcg-worksheet evaluate|export|compare|import ...``.
 
 The parser and the dispatch; the commands are :mod:`app.cli.evaluate`,
-:mod:`app.cli.export` and :mod:`app.cli.compare`, the convention flags
-:mod:`app.cli.options`. Pure Python: no Qt is imported here. Bad input ends
-with one line naming the file, line and column, and a non-zero exit status;
-never a traceback.
+:mod:`app.cli.export`, :mod:`app.cli.compare` and :mod:`app.cli.import_cmd`,
+the convention flags :mod:`app.cli.options`. Pure Python: no Qt is imported
+here. Bad input ends with one line naming the file, line and column, and a
+non-zero exit status; never a traceback.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import TextIO
 
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import EXPORT_FORMATS, cmd_export
+from app.cli.import_cmd import add_import_parser
 from app.cli.options import add_convention_arguments
 from core.errors import NdcgError
 
@@ -74,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
         "NDCG values, deltas and means are live formulas",
     )
     c.set_defaults(func=cmd_compare)
+
+    add_import_parser(sub)
     return p
 
 

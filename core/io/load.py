@@ -27,7 +27,8 @@ def load_document(
     qrels: str | Path | None = None,
     conventions: Conventions | None = None,
 ) -> Document:
-    """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels.
+    """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels
+    (TREC qrels or an annotators' sheet of judgments).
 
     ``conventions`` replace the file's own (a workbook keeps its own when
     None).
@@ -38,8 +39,11 @@ def load_document(
     if path.is_dir():
         raise InputError("this is a folder, not a file", file=str(path))
     if qrels is not None:
+        from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.trec import document_from_trec
 
+        if is_judgment_sheet(qrels):  # an annotators' sheet as the judgments
+            return run_with_judgments(path, qrels, conventions)
         return document_from_trec(path, qrels, conventions)
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         from core.io.workbook import read_workbook
