@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
+from core.model.numbers import number_text
 
 __all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number"]
 
@@ -90,7 +91,10 @@ class GradeDelegate(NumberDelegate):
         value = index.data(Qt.ItemDataRole.DisplayRole)
         label = index.data(LABEL_ROLE)
         if isinstance(value, float):
-            text = str(int(value)) if value.is_integer() else repr(value)
+            # A whole grade as it is typed; a fraction (a consensus of several
+            # annotators) at the grid's precision, like every other number.
+            text = number_text(value) if value.is_integer() else format_number(
+                value, self._decimals())
             option.text = f"{text} - {label}" if label else text
         elif label:  # unrateable: its reason (what the editor and a paste read back)
             option.text = f"{value}: {label}"
