@@ -14,6 +14,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     ideal_key,
     ideal_lists,
@@ -22,7 +23,6 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     sort_within_queries,
     source_order_keys,
 )
-from core.engine.gains import check_totals, gains
 from core.model.conventions import (
     Conventions,
     IdealInventory,

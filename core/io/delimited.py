@@ -194,13 +194,11 @@ def read_delimited(path: str | Path, conventions: Conventions | None = None, *,
     delim = header_delimiter(first, path)
     header: list[str] = []
     records = _records(text, delim, name, header)
-    for at, row in records:
-        if not _blank(row):
-            header += row
-            break
-    else:
+    header_line = next(((at, row) for at, row in records if not _blank(row)), None)
+    if header_line is None:
         raise InputError("the file is empty", file=name, hint="add a header line")
-    cols = _columns(header, name, at)
+    header += header_line[1]
+    cols = _columns(header, name, header_line[0])
     heads = {f: header[i].strip() for f, i in cols.items()}
     out = _Columns()
     for line, row in records:
