@@ -45,10 +45,10 @@ def _number(text: str, *, file: str, line: int, column: str) -> float:
     try:
         return read_number(text)
     except NumberError as exc:
-        raise InputError(
-            f"{text!r} is {exc.reason}", file=file, line=line, column=column,
-            hint="leave the cell empty instead" if exc.not_finite else "use a plain decimal number",
-        ) from exc
+        hint = None if exc.detail else (
+            "leave the cell empty instead" if exc.not_finite else "use a plain decimal number")
+        raise InputError(f"{text!r} is {exc.reason}", file=file, line=line, column=column,
+                         hint=hint) from exc
 
 
 def _open_quote_field(line: str, delim: str) -> int | None:

@@ -71,6 +71,8 @@ def decode_text(raw: bytes, name: str, encoding: str | None = None) -> str:
     naming the line and character of the first byte that does not decode,
     or of a NUL character."""
     codec = _encoding_of(raw, encoding, name)
+    if not codec.startswith(("utf-16", "utf-32")) and b"\0" in raw:
+        _refuse_nul(raw[:raw.index(b"\0")].decode(codec, errors="replace"), name)
     try:
         text = raw.decode(codec)
     except UnicodeDecodeError as exc:
@@ -86,15 +88,19 @@ def decode_text(raw: bytes, name: str, encoding: str | None = None) -> str:
         ) from exc
     if text.startswith("\ufeff"):
         text = text[1:]
-    nul = text.find("\0")
-    if nul >= 0:
-        line, char = position(text, nul)
-        raise InputError(
-            f"the file is binary, not text (a NUL character at character {char})",
-            file=name, line=line,
-            hint="name a CSV or TSV file; a UTF-16 file needs its byte order mark",
-        )
+    if "\0" in text:
+        _refuse_nul(text[:text.index("\0")], name)
     return text
+
+
+def _refuse_nul(before: str, name: str) -> None:
+    """Refuse a file with a NUL character after the text ``before``."""
+    line, char = position(before, len(before))
+    raise InputError(
+        f"the file is binary, not text (a NUL character at character {char})",
+        file=name, line=line,
+        hint="name a CSV or TSV file; a UTF-16 file needs its byte order mark",
+    )
 
 
 def read_text(path: str | Path, encoding: str | None = None) -> str:

@@ -61,10 +61,10 @@ def _why(cell: str, decimal_comma: bool) -> NumberError:
         return NumberError(cell, not_finite=True)
     if "_" in cell and _NUMBER.fullmatch(cell.replace("_", "")):
         return NumberError(cell, "digits grouped with '_'; write the digits alone")
+    if _GROUPED.fullmatch(cell):  # refused even where decimal commas are declared
+        return NumberError(cell, "a thousands separator or a decimal comma; write "
+                                 f"{cell.replace(',', '')} or {cell.replace(',', '.')}")
     if _COMMA.fullmatch(cell):
-        if decimal_comma:  # only the ambiguous form is refused where commas are declared
-            return NumberError(cell, "a thousands separator or a decimal comma; write "
-                                     f"{cell.replace(',', '')} or {cell.replace(',', '.')}")
         return NumberError(cell, f"a decimal comma; write {cell.replace(',', '.')}")
     if folded.startswith(("0x", "0o", "0b")):
         return NumberError(cell, "not a decimal number")

@@ -39,9 +39,10 @@ def finite(token: bytes, *, file: str, line: int, column: str) -> float:
     """A token as a finite number by the one grammar
     (:func:`core.model.numbers.read_number`: no ``1_0``, ``nan``, ``1e999``),
     else an error naming its line and column."""
+    text = decode(token)
     try:
-        return read_number(token.decode("latin-1"))
+        return read_number(text)
     except NumberError as exc:
         detail = f" ({exc.detail})" if exc.detail else ""
-        raise InputError(f"{decode(token)!r} is not a finite number{detail}", file=file,
+        raise InputError(f"{text!r} is not a finite number{detail}", file=file,
                          line=line, column=column) from None
