@@ -21,8 +21,9 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,23 +33,13 @@ from core.io.headers import REQUIRED, header_delimiter, match_header, normalize
 from core.io.textfile import line_text, read_text
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
-from core.model.numbers import NumberError, read_number
-from core.reports.text import csv_line, protect, unprotect
+from core.model.numbers import NumberError, read_numbers
+from core.reports.text import csv_line, protect, unprotect_all
 
 __all__ = ["HEADER_ALIASES", "not_kept", "read_delimited", "read_text", "write_delimited"]
 
 #: The longest field the reader takes (the csv module's own limit).
 MAX_FIELD = csv.field_size_limit()
-
-
-def _number(text: str, *, file: str, line: int, column: str) -> float:
-    try:
-        return read_number(text)
-    except NumberError as exc:
-        hint = None if exc.detail else (
-            "leave the cell empty instead" if exc.not_finite else "use a plain decimal number")
-        raise InputError(f"{text!r} is {exc.reason}", file=file, line=line, column=column,
-                         hint=hint) from exc
 
 
 def _open_quote_field(line: str, delim: str) -> int | None:
@@ -96,22 +87,6 @@ def _csv_error(exc: csv.Error, text: str, delim: str, name: str, line: int,
     return InputError(problem, file=name, line=line, column=column, hint=hint)
 
 
-def _records(text: str, delim: str, name: str,
-             header: list[str]) -> Iterator[tuple[int, list[str]]]:
-    """Each record with the line it starts on; errors name that line (and
-    the column, by ``header`` once the caller has filled it in)."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
-    while True:
-        start = reader.line_num + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            raise _csv_error(exc, text, delim, name, start, header) from None
-        yield start, row
-
-
 def _blank(row: list[str]) -> bool:
     return not row or all(not c.strip() for c in row)
 
@@ -138,46 +113,104 @@ def _columns(header: list[str], name: str, line: int) -> dict[str, int]:
     return cols
 
 
-class _Columns:
-    """The columns of a worksheet as they are read."""
-
-    def __init__(self) -> None:
-        self.query: list[str] = []
-        self.sid: list[str] = []
-        self.version: list[str] = []
-        self.score: list[float | None] = []
-        self.grade: list[float | None] = []
-        self.state: list[int] = []
-        self.note: list[str] = []
-        self.reason: list[str] = []
+def _numbers(texts: list[str], lines: list[int], name: str, column: str) -> list[float]:
+    """The numbers of a column (each text stripped, none empty), else an
+    error naming the line of the first that is not one."""
+    try:
+        return read_numbers(texts)
+    except NumberError as exc:
+        hint = None if exc.detail else (
+            "leave the cell empty instead" if exc.not_finite else "use a plain decimal number")
+        raise InputError(f"{exc.text!r} is {exc.reason}", file=name, line=lines[exc.index],
+                         column=column, hint=hint) from exc
 
 
-def _read_row(row: list[str], out: _Columns, cols: dict[str, int], heads: dict[str, str],
-              name: str, line: int) -> None:
-    q = unprotect(row[cols["query"]])
-    s = unprotect(row[cols["source_id"]])
-    if not q or not s:
-        which = "query" if not q else "source_id"
-        raise InputError(f"the {which} is empty", file=name, line=line, column=heads[which])
-    out.query.append(q)
-    out.sid.append(s)
-    out.version.append(unprotect(row[cols["version"]]) if "version" in cols else "")
-    out.note.append(unprotect(row[cols["note"]], trim=False) if "note" in cols else "")
-    sc = row[cols["score"]].strip()
-    out.score.append(_number(sc, file=name, line=line, column=heads["score"]) if sc else None)
-    g = row[cols["grade"]].strip()
-    why = unprotect(row[cols["reason"]]) if "reason" in cols else ""
-    if not g or g.lower() == "unknown":
-        out.grade.append(None)
-        out.state.append(GradeState.UNKNOWN)
-    elif g.lower() == "unrateable":
-        out.grade.append(None)
-        out.state.append(GradeState.UNRATEABLE)
-    else:
-        out.grade.append(_number(g, file=name, line=line, column=heads["grade"]))
-        out.state.append(GradeState.NUMBER)
-        why = ""
-    out.reason.append(why)
+def _optional_numbers(cells: Sequence[str], lines: list[int], name: str,
+                      column: str) -> list[float | None]:
+    """A column of numbers where an empty cell is None (a score not given)."""
+    texts = [c.strip() for c in cells]
+    if all(texts):
+        return list(_numbers(texts, lines, name, column))
+    at = [i for i, t in enumerate(texts) if t]
+    out: list[float | None] = [None] * len(texts)
+    for i, value in zip(at, _numbers([texts[i] for i in at], [lines[i] for i in at], name,
+                                     column), strict=True):
+        out[i] = value
+    return out
+
+
+#: The words of a worksheet's grade column (compared in lower case).
+_GRADE_WORDS = {"": GradeState.UNKNOWN, "unknown": GradeState.UNKNOWN,
+                "unrateable": GradeState.UNRATEABLE}
+
+
+def _grades(cells: Sequence[str], lines: list[int], name: str,
+            column: str) -> tuple[list[float | None], list[int]]:
+    """A grade column: numbers, or the words unknown/unrateable (or empty)."""
+    texts = [c.strip() for c in cells]
+    state = [int(_GRADE_WORDS.get(t.lower(), GradeState.NUMBER)) for t in texts]
+    if not any(state):
+        return list(_numbers(texts, lines, name, column)), state
+    at = [i for i, st in enumerate(state) if st == GradeState.NUMBER]
+    grade: list[float | None] = [None] * len(texts)
+    for i, value in zip(at, _numbers([texts[i] for i in at], [lines[i] for i in at], name,
+                                     column), strict=True):
+        grade[i] = value
+    return grade, state
+
+
+def _ids(cells: Sequence[str], lines: list[int], name: str, which: str,
+         column: str) -> list[str]:
+    """An id column by the CSV rule (:func:`core.reports.text.unprotect`); an
+    empty id is an error naming its line."""
+    ids = unprotect_all(cells)
+    if not all(ids):
+        raise InputError(f"the {which} is empty", file=name, line=lines[ids.index("")],
+                         column=column)
+    return ids
+
+
+def _header(reader: Any, text: str, delim: str, name: str) -> tuple[list[str], int]:
+    """The first row that is not blank, and its line."""
+    start = 1
+    try:
+        for row in reader:
+            if not _blank(row):
+                return row, start
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise _csv_error(exc, text, delim, name, start, []) from None
+    raise InputError("the file is empty", file=name, hint="add a header line")
+
+
+def _rows(reader: Any, header: list[str], query: int, text: str, delim: str,
+          name: str) -> tuple[list[list[str]], list[int]]:
+    """The data rows (blank ones skipped) and the line each starts on; a row
+    with another number of fields than the header, or one the csv module
+    refuses, is an error naming its line."""
+    width = len(header)
+    data: list[list[str]] = []
+    lines: list[int] = []
+    start = reader.line_num + 1
+    try:
+        for row in reader:
+            line, start = start, reader.line_num + 1
+            if len(row) != width or not row[query]:
+                if _blank(row):
+                    continue
+                if len(row) != width:
+                    raise InputError(
+                        f"expected {width} fields, as the header has, found {len(row)}",
+                        file=name, line=line,
+                        column=header[len(row)].strip() or None if len(row) < width else None,
+                        hint="the row is cut short or has a delimiter too many; quote text "
+                             "that holds the delimiter",
+                    )
+            data.append(row)
+            lines.append(line)
+    except csv.Error as exc:
+        raise _csv_error(exc, text, delim, name, start, header) from None
+    return data, lines
 
 
 def read_delimited(path: str | Path, conventions: Conventions | None = None, *,
@@ -192,30 +225,29 @@ def read_delimited(path: str | Path, conventions: Conventions | None = None, *,
     text = read_text(path, encoding)
     first = next((line for line in io.StringIO(text, newline="") if line.strip()), "")
     delim = header_delimiter(first, path)
-    header: list[str] = []
-    records = _records(text, delim, name, header)
-    header_line = next(((at, row) for at, row in records if not _blank(row)), None)
-    if header_line is None:
-        raise InputError("the file is empty", file=name, hint="add a header line")
-    header += header_line[1]
-    cols = _columns(header, name, header_line[0])
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
+    header, header_line = _header(reader, text, delim, name)
+    cols = _columns(header, name, header_line)
     heads = {f: header[i].strip() for f, i in cols.items()}
-    out = _Columns()
-    for line, row in records:
-        if _blank(row):
-            continue
-        if len(row) != len(header):
-            raise InputError(
-                f"expected {len(header)} fields, as the header has, found {len(row)}",
-                file=name, line=line,
-                column=header[len(row)].strip() or None if len(row) < len(header) else None,
-                hint="the row is cut short or has a delimiter too many; quote text that "
-                     "holds the delimiter",
-            )
-        _read_row(row, out, cols, heads, name, line)
+    data, lines = _rows(reader, header, cols["query"], text, delim, name)
+    n = len(data)
+
+    def column(field: str) -> list[str]:
+        i = cols[field]
+        return [row[i] for row in data]
+
+    def text_of(field: str, trim: bool = True) -> list[str]:
+        return unprotect_all(column(field), trim=trim) if field in cols else [""] * n
+
+    grade, state = _grades(column("grade"), lines, name, heads["grade"])
+    reason = [why if st != GradeState.NUMBER else "" for why, st in
+              zip(text_of("reason"), state, strict=True)]
     return Document.from_columns(
-        query=out.query, source_id=out.sid, version=out.version, score=out.score,
-        grade=out.grade, state=out.state, note=out.note, reason=out.reason,
+        query=_ids(column("query"), lines, name, "query", heads["query"]),
+        source_id=_ids(column("source_id"), lines, name, "source_id", heads["source_id"]),
+        version=text_of("version"),
+        score=_optional_numbers(column("score"), lines, name, heads["score"]),
+        grade=grade, state=state, note=text_of("note", trim=False), reason=reason,
         conventions=conventions, name=path.stem, source=name,
     )
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
-__all__ = ["NumberError", "number_text", "read_number"]
+__all__ = ["NumberError", "number_text", "read_number", "read_numbers"]
 
 #: The grammar: an optional sign, ASCII digits with an optional decimal point
 #: (``2``, ``2.5``, ``2.``, ``.5``), an optional exponent (``1e-3``).
@@ -45,6 +46,8 @@ class NumberError(ValueError):
         self.text = text
         self.detail = detail
         self.not_finite = not_finite
+        #: Which of :func:`read_numbers`'s texts it is.
+        self.index = 0
         super().__init__(self.reason)
 
     @property
@@ -144,3 +147,44 @@ def number_text(x: float) -> str:
     """
     value = float(x)
     return str(int(value)) if value.is_integer() else repr(value)
+
+
+def read_numbers(texts: Sequence[str]) -> list[float]:
+    """:func:`read_number` of each text (no decimal comma), the usual case
+    (every text in the grammar) at the speed of ``float``.
+
+    Raises
+    ------
+    NumberError
+        For the first text outside the grammar; its ``index`` says which.
+
+    Examples
+    --------
+    >>> read_numbers(["1", "2.5", " 3 "])
+    [1.0, 2.5, 3.0]
+    >>> try:
+    ...     read_numbers(["1", "1_0"])
+    ... except NumberError as exc:
+    ...     print(exc.index, exc.text)
+    1 1_0
+    """
+    try:
+        values = list(map(float, texts))
+    except ValueError:
+        pass
+    else:
+        # What float takes beyond the grammar: '_', nan and inf (an 'n'
+        # either way), other digits than ASCII's, and numbers it rounds to
+        # infinity. None of them here: every text is in the grammar.
+        joined = "".join(texts)
+        if (joined.isascii() and "_" not in joined and "n" not in joined
+                and "N" not in joined and not any(map(math.isinf, values))):
+            return values
+    out = []
+    for i, text in enumerate(texts):
+        try:
+            out.append(read_number(text))
+        except NumberError as exc:
+            exc.index = i
+            raise
+    return out

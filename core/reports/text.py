@@ -42,7 +42,10 @@ hold).
 
 from __future__ import annotations
 
-__all__ = ["FORMULA_STARTS", "csv_field", "csv_line", "protect", "unprotect", "visible"]
+from collections.abc import Sequence
+
+__all__ = ["FORMULA_STARTS", "csv_field", "csv_line", "protect", "unprotect", "unprotect_all",
+           "visible"]
 
 #: First characters a spreadsheet may read as the start of a formula.
 FORMULA_STARTS = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
@@ -103,6 +106,13 @@ def unprotect(cell: str, *, trim: bool = True) -> str:
     if cell.startswith(_MARK):
         return cell[1:]
     return cell.strip() if trim else cell
+
+
+def unprotect_all(cells: Sequence[str], *, trim: bool = True) -> list[str]:
+    """:func:`unprotect` of each cell (a column at once)."""
+    if trim:
+        return [c[1:] if c[:1] == _MARK else c.strip() for c in cells]
+    return [c[1:] if c[:1] == _MARK else c for c in cells]
 
 
 def csv_field(text: str, delimiter: str = ",") -> str:
