@@ -25,8 +25,8 @@ note, reason) and read back:
 * *Reading.* As in a spreadsheet's cell, a leading apostrophe marks text
   and is not part of it: one leading apostrophe is removed and the rest is
   kept exactly (white space too). A cell without one is read with the
-  white space around ids trimmed (a hand-written ``q1, d1`` reads ``d1``);
-  notes and reasons are kept as they are.
+  white space around it trimmed (a hand-written ``q1, d1`` reads ``d1``),
+  except a note, which is kept as it is.
 
 So every text reads back exactly as it was written (``unprotect(protect(t))
 == t`` for any ``t``), a spreadsheet shows the formula as text, and a hand
@@ -96,7 +96,7 @@ def protect(text: str) -> str:
 def unprotect(cell: str, *, trim: bool = True) -> str:
     """A CSV/TSV cell's text: one leading apostrophe removed (the rest kept
     exactly), else the cell, trimmed of surrounding white space when
-    ``trim`` (ids; notes and reasons are read with ``trim=False``).
+    ``trim`` (ids, versions, reasons; notes are read with ``trim=False``).
 
     Examples
     --------
