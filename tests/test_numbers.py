@@ -109,3 +109,37 @@ def test_read_number_takes_nothing_float_refuses_and_never_underscores(text: str
     assert math.isfinite(value)
     assert "_" not in text
     assert all(c in "0123456789+-.eE" for c in text.strip())
+
+
+@pytest.mark.parametrize("text", ["1_0=3", "nan=1", "1=inf", "0x1=2"])
+def test_a_gain_table_reads_its_numbers_by_the_grammar(text: str) -> None:
+    from core.errors import ConventionError
+    from core.model.conventions import Gain
+
+    with pytest.raises(ConventionError, match="not linear, exponential or a table"):
+        Gain.parse(text)
+
+
+@pytest.mark.parametrize("text", ["1_0", "nan=x", "0,inf"])
+def test_a_rubric_reads_its_numbers_by_the_grammar(text: str) -> None:
+    from core.errors import ConventionError
+    from core.model.conventions import Rubric
+
+    with pytest.raises(ConventionError, match="does not start with a number"):
+        Rubric.parse(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [("2,5", 2.5), (" 3 ", 3.0), ("1e0", 1.0)])
+def test_an_annotator_cell_reads_numbers_by_the_grammar(text: str, expected: float) -> None:
+    from core.io.annotator.cells import number
+
+    assert number(text) == expected
+
+
+@pytest.mark.parametrize(("text", "why"), [("1_0", "grouped with '_'"), ("1,000", "thousands"),
+                                           ("nan", "not a finite number")])
+def test_an_annotator_cell_outside_the_grammar_is_rejected(text: str, why: str) -> None:
+    from core.io.annotator.cells import Reject, number
+
+    with pytest.raises(Reject, match=why):
+        number(text)

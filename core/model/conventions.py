@@ -29,7 +29,7 @@ from core.model.choices import (
     Weighting,
     ZeroIdealRule,
 )
-from core.model.numbers import number_text
+from core.model.numbers import number_text, read_number
 
 __all__ = [
     "ConsensusRule",
@@ -100,7 +100,7 @@ class Gain:
             try:
                 if not sep:
                     raise ValueError(part)
-                pairs.append((float(grade), float(gain)))
+                pairs.append((read_number(grade), read_number(gain)))
             except ValueError as exc:
                 raise ConventionError(
                     f"gain {text!r} is not linear, exponential or a table like 1=3,2=9"
@@ -194,7 +194,7 @@ class Rubric:
         for part in text.split(","):
             value, _, label = part.partition("=")
             try:
-                grades.append(RubricGrade(float(value), label.strip()))
+                grades.append(RubricGrade(read_number(value), label.strip()))
             except ValueError as exc:
                 raise ConventionError(
                     f"rubric entry {part!r} does not start with a number"

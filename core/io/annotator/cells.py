@@ -24,6 +24,7 @@ from core.io.annotator.report import (
 from core.io.annotator.scales import KNOWN_SCALES, label_key, numbered_label
 from core.model.conventions import Rubric
 from core.model.document import GradeState
+from core.model.numbers import NumberError, read_number
 
 __all__ = [
     "FEW_VALUES",
@@ -57,7 +58,9 @@ class Reject(Exception):
 
 
 def number(value: Any) -> float:
-    """A cell as a finite number (a decimal comma read as a point); :class:`Reject` otherwise."""
+    """A cell as a finite number by the one number grammar
+    (:func:`core.model.numbers.read_number`, a decimal comma read as a point);
+    :class:`Reject` otherwise."""
     if isinstance(value, bool):
         raise Reject(f"{value!r} is a true/false value, not a number")
     if isinstance(value, (int, float)):
@@ -65,10 +68,9 @@ def number(value: Any) -> float:
     else:
         text = str(value).strip()
         try:
-            x = float(text.replace(",", ".")) if text.count(",") == 1 and "." not in text \
-                else float(text)
-        except ValueError:
-            raise Reject(f"{text!r} is not a number") from None
+            x = read_number(text, decimal_comma=True)
+        except NumberError as exc:
+            raise Reject(f"{text!r} is {exc.reason}") from None
     if not math.isfinite(x):
         raise Reject(f"{cell_text(value)!r} is not a finite number (NaN or infinite)")
     return x

@@ -19,6 +19,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table
+from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
 from core.io.safety import check_xlsx, column_letters, find_formulas
 
@@ -67,12 +68,7 @@ def _decode(raw: bytes, name: str) -> tuple[str, str]:
 
 def _read_text_table(path: Path) -> Table:
     name = str(path)
-    try:
-        if path.stat().st_size > MAX_TEXT_BYTES:
-            raise InputError("the file is larger than 2 GiB", file=name)
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=name) from exc
+    raw = read_input(path, MAX_TEXT_BYTES)  # a FIFO or a folder is refused, never waited on
     if not raw.strip():
         raise InputError("the file is empty", file=name, hint="add a header line and rows")
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
@@ -206,10 +202,7 @@ def read_table(path: str | Path, *, sheet: str | None = None,
     with BOM, or Windows-1252; delimiter detected.
     """
     path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", file=str(path), hint="check the path")
-    if path.is_dir():
-        raise InputError("this is a folder, not a file", file=str(path))
+    check_input(path)  # a missing file, a folder, a FIFO or a device: refused, not waited on
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx_table(path, sheet, choose)
