@@ -118,7 +118,8 @@ def main() -> int:
         import matplotlib.pyplot  # noqa: F401
 
         import app.main
-        import app.plot_dock  # noqa: F401
+        import app.plot_dock
+        import app.window  # noqa: F401
     json.dump([run(case) for case in cases], sys.stdout)
     return 0
 
