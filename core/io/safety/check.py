@@ -112,8 +112,11 @@ def _check_parts(zf: zipfile.ZipFile, pkg: Package) -> WorkbookCheck:
 def _root(zf: zipfile.ZipFile, info: zipfile.ZipInfo, pkg: Package) -> tuple[str, str] | None:
     """The part's root element, or None when it is not XML (an image, say).
     A part whose content type says XML must be XML."""
-    with zf.open(info) as fh:
-        head = fh.read(HEAD)
+    chunks = stream_part(zf, info, pkg.file)
+    try:
+        head = next(chunks, b"")[:HEAD]
+    finally:
+        chunks.close()
     root = root_element(head, file=pkg.file, part=info.filename)
     if root is None and head.strip() and pkg.content_type(info.filename).endswith("xml"):
         raise damaged(f"part {info.filename!r} should be XML but is not", pkg.file)

@@ -42,7 +42,7 @@ _OTHER_MAIN = {
     "sheet.binary": "a binary workbook (.xlsb)",
 }
 _NS_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-_WHAT = {"sheet": "a worksheet", "strings": "the shared strings", "styles": "the styles",
+_WHAT = {"sheet": "a worksheet", "strings": "shared strings", "styles": "styles",
          "workbook": "the workbook"}
 
 
@@ -150,7 +150,7 @@ def read_package(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
         if rel.get("Type", "").endswith("/officeDocument"):
             pkg.workbook = resolve(pkg, "", rel) or ""
     _check_workbook_part(pkg)
-    rel_targets = _workbook_relationships(zf, pkg)
+    rels = _workbook_relationships(zf, pkg)
     seen: set[str] = set()
     for _, attrs in _load(zf, pkg, pkg.workbook, ("sheet",), "workbook"):
         name = attrs.get("name", "")
@@ -158,7 +158,7 @@ def read_package(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
             raise crafted(f"two sheets are named {name!r}; a reader could take either", file)
         seen.add(name.lower())
         rid = attrs.get(f"{_NS_REL}id", "")
-        part = rel_targets.get(rid)
+        part = resolve(pkg, pkg.workbook, rels[rid]) if rid in rels else None
         if part is None or part not in pkg.infos:
             raise damaged(f"sheet {name!r} has no part in the workbook", file)
         pkg.sheets.append((name, part))
@@ -182,24 +182,24 @@ def _check_workbook_part(pkg: Package) -> None:
     pkg.kinds[part] = "workbook"
 
 
-def _workbook_relationships(zf: zipfile.ZipFile, pkg: Package) -> dict[str, str]:
-    """The workbook's relationships by id; the parts they give a kind."""
+def _workbook_relationships(zf: zipfile.ZipFile, pkg: Package) -> dict[str, dict[str, str]]:
+    """The workbook's relationships by id; the shared strings and styles
+    they name are given their kind (and must exist). Other relationships
+    (themes, links, ...) are resolved only when a sheet names them."""
     part = rels_of(pkg.workbook)
     if part not in pkg.infos:
         return {}
-    targets: dict[str, str] = {}
+    rels: dict[str, dict[str, str]] = {}
     for _, rel in _load(zf, pkg, part, ("Relationship",), "workbook relationships"):
-        found = resolve(pkg, pkg.workbook, rel)
-        if found is None:
-            continue
-        targets[rel.get("Id", "")] = found
+        rels[rel.get("Id", "")] = rel
         kind = REL_KINDS.get(rel.get("Type", "").rsplit("/", 1)[-1])
         if kind in ("strings", "styles"):
-            if found not in pkg.infos:
-                raise damaged(f"the workbook's {_WHAT[kind]} part {found!r} is missing",
-                              pkg.file)
+            found = resolve(pkg, pkg.workbook, rel)
+            if found is None or found not in pkg.infos:
+                raise damaged(f"the workbook's {_WHAT[kind]} part"
+                              f" {found or rel.get('Target', '')!r} is missing", pkg.file)
             _give_kind(pkg, found, kind, _WHAT[kind])
-    return targets
+    return rels
 
 
 def _give_kind(pkg: Package, part: str, kind: str, used_as: str) -> None:

@@ -80,7 +80,11 @@ def stream_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> Genera
         if len(header) < _LOCAL.size or not header.startswith(b"PK\x03\x04"):
             raise damaged(f"part {name!r} has no zip header where the directory says", file)
         name_len, extra_len = _LOCAL.unpack(header)[-2:]
-        fh.seek(info.header_offset + _LOCAL.size + name_len + extra_len)
+        local = fh.read(name_len).decode("utf-8" if info.flag_bits & 0x800 else "cp437",
+                                         "replace")
+        if local != info.orig_filename:
+            raise damaged(f"part {name!r} is named {local!r} in its zip header", file)
+        fh.seek(extra_len, io.SEEK_CUR)
         if info.compress_type == zipfile.ZIP_STORED:
             if info.compress_size != info.file_size:
                 raise crafted(f"part {name!r} is stored unpacked but declares two sizes", file)
