@@ -1,6 +1,7 @@
 """Broken and hostile files: one clear InputError each, bounded memory, file unchanged.
 
-The corpus is tests/data/hostile/, written by tests/data/make_hostile.py.
+The corpus is tests/data/hostile/, written by tests/data/make_hostile.py (the
+.xlsx corpus in tests/data/hostile/xlsx/ is tests/test_hostile_xlsx.py's).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def test_whole_corpus_in_bounded_process_memory() -> None:
         "from core.io.annotator import import_annotations\n"
         "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "out = {}\n"
-        "for p in sorted(Path(sys.argv[1]).iterdir()):\n"
+        "for p in sorted(p for p in Path(sys.argv[1]).iterdir() if p.is_file()):\n"
         "    try:\n"
         "        import_annotations(p, strict=True)\n"
         "        out[p.name] = None\n"
