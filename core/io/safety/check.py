@@ -12,7 +12,7 @@ from core.errors import InputError
 from core.io.safety.archive import check_directory, check_file, read_directory
 from core.io.safety.counts import check_xml_part
 from core.io.safety.limits import cells_allowed, crafted, damaged
-from core.io.safety.package import ROOT_KINDS, Package, read_package
+from core.io.safety.package import ROOT_KINDS, WHAT, Package, read_package
 from core.io.safety.parts import HEAD, read_part, root_element, stream_part
 from core.io.safety.sheets import SheetPart, scan_big_sheet, scan_sheet
 
@@ -131,7 +131,6 @@ def _agree(pkg: Package, part: str, root: tuple[str, str] | None, kind: str | No
     if wanted is None or wanted == kind:
         return
     found = f"<{root[1]}>" if root else "no XML"
-    what = {"sheet": "a worksheet", "strings": "shared strings", "styles": "styles",
-            "workbook": "the workbook"}[wanted]
+    what = WHAT[wanted]
     used = f"sheet {sheet!r}" if sheet is not None else f"part {part!r}"
     raise crafted(f"{used} should hold {what} but part {part!r} holds {found}", pkg.file)

@@ -8,11 +8,10 @@ import re
 import zipfile
 from pathlib import Path
 
-from core.errors import InputError
 from core.io.safety.limits import column_letters
-from core.io.safety.parts import open_part, stream_part, xml_error
+from core.io.safety.parts import open_part, stream_part
 from core.io.safety.scan import DIGITS
-from core.io.safety.sheets import CELL_WITHOUT_REF, walk_cells
+from core.io.safety.sheets import CELL_WITHOUT_REF, unreadable, walk_cells
 
 #: After a cell's start tag: optional blanks, then a formula element.
 _FORMULA_NEXT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -67,10 +66,6 @@ def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:
                         ref = f"{column_letters(col)}{row}"
                 elif tag == "f":
                     out.append((ref, "=" + (elem.text or "")))
-    except InputError:
-        raise
     except Exception as exc:
-        err = xml_error(exc, file=name, part=part)
-        raise InputError(f"the sheet's XML is not readable ({err.problem})", file=name,
-                         hint=err.hint) from exc
+        raise unreadable(exc, file=name, part=part, sheet=None) from exc
     return out

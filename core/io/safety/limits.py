@@ -22,8 +22,8 @@ EXCEL_MAX_ROWS = 1_048_576
 EXCEL_MAX_COLUMNS = 16_384
 
 LIMITS = {
-    #: Four times the largest workbook the app's own export can write
-    #: (Excel's 1,048,576 rows of candidates, about 150 MB).
+    #: More than three times the largest workbook the app's own export can
+    #: write (1,000,000 candidates: 136 MB; Excel's 1,048,576 rows: ~145 MB).
     "file_bytes": 512 * 1024**2,
     "parts": 10_000,
     #: A part bigger than ``ratio_floor`` (or all parts together, when

@@ -42,7 +42,7 @@ _OTHER_MAIN = {
     "sheet.binary": "a binary workbook (.xlsb)",
 }
 _NS_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-_WHAT = {"sheet": "a worksheet", "strings": "shared strings", "styles": "styles",
+WHAT = {"sheet": "a worksheet", "strings": "shared strings", "styles": "styles",
          "workbook": "the workbook"}
 
 
@@ -196,9 +196,9 @@ def _workbook_relationships(zf: zipfile.ZipFile, pkg: Package) -> dict[str, dict
         if kind in ("strings", "styles"):
             found = resolve(pkg, pkg.workbook, rel)
             if found is None or found not in pkg.infos:
-                raise damaged(f"the workbook's {_WHAT[kind]} part"
+                raise damaged(f"the workbook's {WHAT[kind]} part"
                               f" {found or rel.get('Target', '')!r} is missing", pkg.file)
-            _give_kind(pkg, found, kind, _WHAT[kind])
+            _give_kind(pkg, found, kind, WHAT[kind])
     return rels
 
 
@@ -207,7 +207,7 @@ def _give_kind(pkg: Package, part: str, kind: str, used_as: str) -> None:
     another use says otherwise."""
     before = pkg.kinds.get(part)
     if before is not None and before != kind:
-        raise crafted(f"part {part!r} is used both as {_WHAT[before]} and as {used_as}", pkg.file)
+        raise crafted(f"part {part!r} is used both as {WHAT[before]} and as {used_as}", pkg.file)
     declared = pkg.declared_kind(part)
     if declared != kind:
         ctype = pkg.content_type(part)

@@ -130,10 +130,13 @@ def _inflated(fh: IO[bytes], info: zipfile.ZipInfo, file: str) -> Iterator[bytes
 def refuse_declarations(data: bytes, file: str, part: str) -> None:
     """Refuse a DTD or entity declaration (billion laughs, external entities)."""
     if b"<!" in data and _DTD.search(data):
-        raise crafted(
-            f"part {part!r} declares XML entities or a DTD, which a workbook"
-            " never needs (an entity bomb such as billion laughs, or an external"
-            " entity); refused", file)
+        raise _declarations(file, part)
+
+
+def _declarations(file: str, part: str) -> InputError:
+    return crafted(f"part {part!r} declares XML entities or a DTD, which a workbook never"
+                   " needs (an entity bomb such as billion laughs, or an external entity);"
+                   " refused", file)
 
 
 def root_element(head: bytes, *, file: str, part: str) -> tuple[str, str] | None:
@@ -240,9 +243,7 @@ def xml_error(exc: Exception, *, file: str, part: str) -> InputError:
     if isinstance(exc, InputError):
         return exc
     if isinstance(exc, DefusedXmlException):
-        return crafted(
-            f"part {part!r} declares XML entities or a DTD, which a workbook never needs"
-            " (an entity bomb such as billion laughs, or an external entity); refused", file)
+        return _declarations(file, part)
     if isinstance(exc, ParseError):
         return InputError(f"part {part!r} is not well-formed XML ({exc})", file=file)
     return InputError(f"part {part!r} cannot be read ({type(exc).__name__}: {exc})", file=file)

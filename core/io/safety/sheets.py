@@ -162,10 +162,15 @@ def used_area_parsed(source: IO[bytes], where: SheetPart, *, file: str) -> tuple
                 max_col = max(max_col, col)
                 if max_col > EXCEL_MAX_COLUMNS or max_row > EXCEL_MAX_ROWS:
                     break
-    except InputError:
-        raise
     except Exception as exc:
-        err = xml_error(exc, file=file, part=where.part)
-        raise InputError(f"the sheet's XML is not readable ({err.problem})", file=file,
-                         sheet=where.sheet, hint=err.hint) from exc
+        raise unreadable(exc, file=file, part=where.part, sheet=where.sheet) from exc
     return max_row, max_col
+
+
+def unreadable(exc: Exception, *, file: str, part: str, sheet: str | None) -> InputError:
+    """What a streaming parse of a sheet raised, as one clear error."""
+    if isinstance(exc, InputError):
+        return exc
+    err = xml_error(exc, file=file, part=part)
+    return InputError(f"the sheet's XML is not readable ({err.problem})", file=file,
+                      sheet=sheet, hint=err.hint)
