@@ -104,6 +104,8 @@ def _stored(fh: IO[bytes], info: zipfile.ZipInfo, file: str) -> Iterator[bytes]:
 
 
 def _inflated(fh: IO[bytes], info: zipfile.ZipInfo, file: str) -> Iterator[bytes]:
+    if info.compress_size == 0 and info.file_size == 0:
+        return  # an empty part some writers pack as no bytes at all
     inflate = zlib.decompressobj(-15)
     left, got = info.compress_size, 0
     try:
