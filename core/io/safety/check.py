@@ -72,6 +72,8 @@ def check_xlsx(path: str | Path) -> WorkbookCheck:
 def _check_parts(zf: zipfile.ZipFile, pkg: Package) -> WorkbookCheck:
     """Every part by what it holds (see :func:`check_xlsx`)."""
     file = pkg.file
+    if not pkg.sheets:
+        raise InputError("the workbook has no sheets", file=file)
     names = {part: sheet for sheet, part in pkg.sheets}
     package_bytes = sum(i.file_size for i in pkg.infos.values())
     check = WorkbookCheck(sheets=[s for s, _ in pkg.sheets], parts=dict(pkg.sheets))
@@ -104,8 +106,6 @@ def _check_parts(zf: zipfile.ZipFile, pkg: Package) -> WorkbookCheck:
         check.used[sheet] = (rows, cols)
         if formulas:
             check.with_formulas.add(sheet)
-    if not check.sheets:
-        raise InputError("the workbook has no sheets", file=file)
     return check
 
 
