@@ -35,6 +35,7 @@ EXPECTED: dict[str, dict[str, Any]] = json.loads((CORPUS / "expected.json").read
 #: Refused files that pass the safety checks: the reader refuses them.
 READER_DECIDES = {
     "escaped_target.xlsx",  # calamine does not undo %-escapes in a target
+    "workbook_part_renamed.xlsx",  # calamine opens xl/workbook.xml by name
     "sheet_xml_broken.xlsx", "formula_grade.xlsx", "formula_query.xlsx",
     "prefixed_formula.xlsx", "control_chars_grade.xlsx", "control_chars_sheet_name.xlsx",
     "own_candidates_is_metadata.xlsx",

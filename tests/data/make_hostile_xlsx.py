@@ -203,6 +203,22 @@ def many_parts_bomb() -> bytes:
     return pack(list(book().items()) + [(f"customXml/item{i}.xml", blanks) for i in range(11)])
 
 
+def renamed_workbook(keep_usual: bool) -> bytes:
+    """The workbook part under another name, which the package relationships
+    give (readers open ``xl/workbook.xml`` by name); with ``keep_usual``,
+    a second workbook with another sheet at the usual name too."""
+    parts = book()
+    parts["xl/book.xml"] = workbook('<sheet name="Other" sheetId="1" r:id="rId1"/>').encode()
+    parts["xl/_rels/book.xml.rels"] = parts["xl/_rels/workbook.xml.rels"]
+    parts["_rels/.rels"] = relationships([("rId1", "officeDocument", "xl/book.xml")]).encode()
+    overrides = {**OVERRIDES, "xl/book.xml": SML + "sheet.main+xml"}
+    if not keep_usual:
+        del parts["xl/workbook.xml"], parts["xl/_rels/workbook.xml.rels"]
+        del overrides["xl/workbook.xml"]
+    parts["[Content_Types].xml"] = content_types(overrides).encode()
+    return pack(parts)
+
+
 def docx() -> bytes:
     word = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
     return pack({
@@ -406,6 +422,8 @@ CASES: dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]] = {
     "no_strings_part.xlsx": (_book(drop=("xl/sharedStrings.xml",)), True, ("shared strings part 'xl/sharedStrings.xml' is missing",)),
     "no_sheets.xlsx": (_book(workbook_xml=workbook("")), True, ("no sheets",)),
     "word_document.xlsx": (docx, True, ("Word document",)),
+    "workbook_part_renamed.xlsx": (lambda: renamed_workbook(False), True, ("cannot be read",)),
+    "two_workbook_parts.xlsx": (lambda: renamed_workbook(True), True, ("two workbook parts", "xl/book.xml")),
     "workbook_wrong_type.xlsx": (_book(overrides={**OVERRIDES, "xl/workbook.xml": "application/xml"}), True, ("xl/workbook.xml", "content type")),
     "sheet_part_untyped_dat.xlsx": (_dat_book(sheet(far()), typed=False), True, ("xl/worksheets/sheet1.dat", "[Content_Types].xml")),
     "sheet_is_strings_part.xlsx": (_book(rels=[("rId1", "worksheet", "sharedStrings.xml"), BOOK_RELS[1]]), True, ("xl/sharedStrings.xml", "used both")),

@@ -15,6 +15,7 @@ from core.io.safety.limits import crafted, damaged
 from core.io.safety.parts import iter_events, read_part, root_element, xml_error
 
 CONTENT_TYPES = "[Content_Types].xml"
+_USUAL_BOOK = "xl/workbook.xml"
 ROOT_RELS = "_rels/.rels"
 _SML = "application/vnd.openxmlformats-officedocument.spreadsheetml."
 _MS = "application/vnd.ms-excel."
@@ -146,9 +147,15 @@ def read_package(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
     if ROOT_RELS not in pkg.infos:
         raise InputError(f"the workbook lacks its {ROOT_RELS} part", file=file,
                          hint="this is a zip file but not an .xlsx workbook")
-    for _, rel in _load(zf, pkg, ROOT_RELS, ("Relationship",), "package relationships"):
-        if rel.get("Type", "").endswith("/officeDocument"):
-            pkg.workbook = resolve(pkg, "", rel) or ""
+    books = [resolve(pkg, "", rel) or "" for _, rel in _load(
+        zf, pkg, ROOT_RELS, ("Relationship",), "package relationships")
+        if rel.get("Type", "").endswith("/officeDocument")]
+    # Readers also open the usual workbook part by its name.
+    if len(books) > 1 or (books and books[0] != _USUAL_BOOK and _USUAL_BOOK in pkg.infos):
+        raise crafted("the package names two workbook parts"
+                      f" ({', '.join(repr(b) for b in sorted({*books, _USUAL_BOOK}))});"
+                      " a reader could take either", file)
+    pkg.workbook = books[0] if books else ""
     _check_workbook_part(pkg)
     rels = _workbook_relationships(zf, pkg)
     seen: set[str] = set()
