@@ -35,11 +35,15 @@ _ASCII_SAFE = re.compile(
 class _Chunks(io.RawIOBase):
     """A stream over :func:`stream_part`'s pieces (for a streaming parse)."""
 
-    def __init__(self, chunks: Iterator[bytes]) -> None:
+    def __init__(self, chunks: Generator[bytes]) -> None:
         self._chunks, self._left = chunks, b""
 
     def readable(self) -> bool:
         return True
+
+    def close(self) -> None:
+        self._chunks.close()  # the part's file too, when a parse stops early
+        super().close()
 
     def readinto(self, buffer: Any) -> int:
         while not self._left:
