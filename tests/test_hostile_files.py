@@ -96,7 +96,7 @@ def test_whole_corpus_in_bounded_process_memory() -> None:
         "from core.io.annotator import import_annotations\n"
         "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "out = {}\n"
-        "for p in sorted(p for p in Path(sys.argv[1]).iterdir() if p.is_file()):\n"
+        "for p in sorted(q for q in Path(sys.argv[1]).iterdir() if q.is_file()):\n"
         "    try:\n"
         "        import_annotations(p, strict=True)\n"
         "        out[p.name] = None\n"
