@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QObject
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 
-__all__ = ["ACTIONS", "MENUS", "ActionSpec", "build_actions", "make_action"]
+__all__ = ["ACTIONS", "MENUS", "ActionSpec", "build_actions", "build_menus", "make_action"]
 
 Key = QKeySequence.StandardKey
 
@@ -35,13 +36,12 @@ MENUS: dict[str, str] = {
     "query": "&Query",
     "review": "&Review",
     "view": "&View",
+    "help": "&Help",
 }
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("close", "&Close window", "file", Key.Close, "Close the window"),
     ActionSpec("quit", "&Quit", "file", Key.Quit, "Quit NDCG Worksheet"),
-    ActionSpec("set_reviewer", "Set &reviewer name…", "edit", None,
-               "The name the audit log records with every grade change"),
     ActionSpec("copy_sentence", "Copy result &sentence", "edit", "Ctrl+Shift+C",
                "Copy the current query's result sentence", toolbar=True),
     ActionSpec("grade_unknown", "Mark &unknown", "grade", None,
@@ -54,6 +54,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Show the next query of the navigator", toolbar=True),
     ActionSpec("next_unresolved", "Next &unresolved query", "query", "Ctrl+U",
                "Show the next query whose NDCG waits for unknown grades"),
+    ActionSpec("reset_layout", "&Reset layout", "view", None,
+               "Put every panel back where it was at the first start"),
 )
 
 
@@ -78,3 +80,34 @@ def make_action(spec: ActionSpec, parent: QObject) -> QAction:
 def build_actions(parent: QObject) -> dict[str, QAction]:
     """One QAction per :data:`ACTIONS` entry, keyed by id (objectName = id)."""
     return {spec.id: make_action(spec, parent) for spec in ACTIONS}
+
+
+def build_menus(window: QMainWindow, actions: dict[str, QAction],
+                undo_stack: QUndoStack) -> tuple[dict[str, QMenu], QToolBar]:
+    """The menu bar (one menu per :data:`MENUS` entry, objectName ``<id>Menu``)
+    and the main toolbar, filled from :data:`ACTIONS`; Undo and Redo (from
+    ``undo_stack``, added to ``actions``) open the Edit menu."""
+    undo = undo_stack.createUndoAction(window, _tr("&Undo"))
+    undo.setObjectName("undo")
+    undo.setShortcuts(QKeySequence.StandardKey.Undo)
+    redo = undo_stack.createRedoAction(window, _tr("&Redo"))
+    redo.setObjectName("redo")
+    redo.setShortcuts(QKeySequence.StandardKey.Redo)
+    actions["undo"], actions["redo"] = undo, redo
+    menus: dict[str, QMenu] = {}
+    for menu_id, title in MENUS.items():
+        menu = window.menuBar().addMenu(_tr(title))
+        menu.setObjectName(f"{menu_id}Menu")
+        menus[menu_id] = menu
+    menus["edit"].addAction(undo)
+    menus["edit"].addAction(redo)
+    menus["edit"].addSeparator()
+    toolbar = QToolBar(_tr("Main"), window)
+    toolbar.setObjectName("mainToolBar")
+    window.addToolBar(toolbar)
+    for spec in ACTIONS:
+        menus[spec.menu].addAction(actions[spec.id])
+        if spec.toolbar:
+            toolbar.addAction(actions[spec.id])
+    menus["view"].addSeparator()  # the docks' show/hide entries follow
+    return menus, toolbar

@@ -37,14 +37,24 @@ __all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]
 MAX_LISTED = 12
 
 
+#: Whole numbers up to this size are copied without a decimal point (2, not
+#: 2.0); every float this small is exactly an integer and reads back the same.
+_WHOLE = 2.0**53
+
+
 def cell_text(value: Any) -> str:
-    """A model value as clipboard text: floats in full (round-trip) precision."""
+    """A model value as clipboard text: floats in full (round-trip) precision,
+    whole numbers as integers (a grade of 2 is ``2``, as typed)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, float):
-        return "" if math.isnan(value) else repr(value)
+        if math.isnan(value):
+            return ""
+        if value.is_integer() and abs(value) < _WHOLE:
+            return str(int(value))
+        return repr(value)
     return str(value)
 
 

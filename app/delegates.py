@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
+from core.model.numbers import number_text
 
 __all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number"]
 
@@ -81,7 +82,8 @@ class RankDelegate(NumberDelegate):
 
 
 class GradeDelegate(NumberDelegate):
-    """Shows a grade with its rubric label; edits through a combo box of the
+    """Shows a grade with its rubric label (an unrateable one with its
+    reason); edits through a combo box of the
     rubric's grades plus unknown and unrateable (other numbers may be typed)."""
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
@@ -89,8 +91,13 @@ class GradeDelegate(NumberDelegate):
         value = index.data(Qt.ItemDataRole.DisplayRole)
         label = index.data(LABEL_ROLE)
         if isinstance(value, float):
-            text = str(int(value)) if value.is_integer() else repr(value)
+            # A whole grade as it is typed; a fraction (a consensus of several
+            # annotators) at the grid's precision, like every other number.
+            text = number_text(value) if value.is_integer() else format_number(
+                value, self._decimals())
             option.text = f"{text} - {label}" if label else text
+        elif label:  # unrateable: its reason (what the editor and a paste read back)
+            option.text = f"{value}: {label}"
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: Index) -> QWidget:

@@ -4,14 +4,11 @@ writes."""
 
 from __future__ import annotations
 
-import contextlib
-import getpass
 from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop
 
-from app.settings import Settings
 from app.workers import Task
 from core.engine.evaluation import evaluate
 from core.errors import InputError
@@ -25,7 +22,6 @@ __all__ = [
     "TSV_FILTER",
     "XLSX_FILTER",
     "can_write",
-    "reviewer_name",
     "snapshot",
     "wait_for",
     "with_suffix",
@@ -69,16 +65,6 @@ def snapshot(doc: Document) -> Document:
         doc, grade=doc.grade.copy(), state=doc.state.copy(), note=doc.note.copy(),
         reason=doc.reason.copy(), audit=list(doc.audit), _members=None,
     )
-
-
-def reviewer_name() -> str:
-    """The reviewer named in the settings, else the login name."""
-    name = Settings().reviewer
-    if name:
-        return name
-    with contextlib.suppress(Exception):
-        return getpass.getuser()
-    return "reviewer"
 
 
 def with_suffix(path: Path, chosen_filter: str) -> Path:

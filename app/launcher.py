@@ -1,6 +1,6 @@
 """The ``ndcg-worksheet`` entry point.
 
-Commands (``evaluate``, ``export``, ``compare``) run without loading Qt; any
+Commands (``evaluate``, ``export``, ``compare``, ``import``) run without loading Qt; any
 other invocation opens the desktop editor.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-COMMANDS = frozenset({"evaluate", "export", "compare", "-h", "--help"})
+COMMANDS = frozenset({"evaluate", "export", "compare", "import", "-h", "--help"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

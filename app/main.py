@@ -1,4 +1,9 @@
-"""Start the editor: ``ndcg-worksheet [FILE] [--qrels QRELS]``."""
+"""Start the editor: ``ndcg-worksheet [FILE] [--qrels QRELS] [--preset NAME]``.
+
+:func:`build_window` is the composition root: it makes the window, installs
+the add-ons (each gets the window's typed API), connects what one offers
+another, and restores the layout the user left.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
 
 from app.fileops import FileOps
 from app.settings import APPLICATION, ORGANIZATION, ensure_identity
 from app.window import APP_TITLE, MainWindow
 from core.errors import NdcgError
 from core.model.document import Document
+from core.model.presets import PRESETS, apply_preset
 
 __all__ = ["build_window", "main", "parse_args"]
 
@@ -25,6 +31,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("file", nargs="?", help="a worksheet (.csv, .tsv, .xlsx) or a TREC run")
     parser.add_argument("--qrels", help="TREC qrels for a run file")
+    parser.add_argument("--preset", choices=list(PRESETS),
+                        help="open with a peer's conventions (its gain, discount, ideal list, "
+                             "ties, unknown and zero-ideal rules; cutoffs, rubric, "
+                             "weighting, consensus and rounding are kept)")
     return parser.parse_args(list(argv))
 
 
@@ -35,13 +45,15 @@ def _load(path: str | Path, qrels: str | Path | None) -> Document:
 
 
 def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
-                 ) -> MainWindow:
+                 preset: str | None = None) -> MainWindow:
     """A ready main window: on ``path`` (with ``qrels`` for a TREC run) or on
-    the bundled example.
+    the bundled example, under ``preset``'s conventions when one is named.
 
     A file that cannot be read is reported in a message box (the error's own
     sentence: file, line, column, what to do) and the example opens instead,
-    so the reviewer still gets a working window.
+    so the reviewer still gets a working window. The window has the geometry
+    and dock layout the user left (the default one at a first start); a TREC
+    run whose candidates are not all judged shows what can be done about it.
     """
     from core.io.example import load_example
 
@@ -56,6 +68,8 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
             shown = Path(path)
             from core.engine.evaluation import evaluate
 
+            if preset is not None:
+                doc.conventions = apply_preset(doc.conventions, preset)
             evaluate(doc)  # fails now (e.g. negative grade, exponential gain), not later
         except (NdcgError, OSError) as exc:
             doc, shown = None, None
@@ -65,21 +79,31 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
             )
     if doc is None:
         doc = load_example()
+        if preset is not None:
+            doc.conventions = apply_preset(doc.conventions, preset)
     window = MainWindow(doc, shown)
     file_ops = _install_extras(window)
+    window.workplace.restore()
     if shown is not None:
         file_ops.offer_recovery()  # a crash left edits for this file
+    if shown is not None and qrels is not None and window.unjudged_banner is not None:
+        window.unjudged_banner.offer()
     return window
 
 
 def _install_extras(window: MainWindow) -> FileOps:
-    """File operations and the crash journal, clipboard, find, plots and the
-    review docks: each gets the window's typed API, none knows another; what
-    one offers another is connected here."""
+    """File operations and the crash journal, clipboard, find, plots, the
+    review docks, preferences, the unjudged banner, dropped files and help:
+    each gets the window's typed API, none knows another; what one offers
+    another is connected here."""
+    from app.banner import install_banner
     from app.clipboard_actions import install_clipboard_actions
+    from app.drop import install_drop
     from app.fileops import install_file_ops
     from app.find import install_find
+    from app.help import install_help
     from app.plot_dock import install_plots
+    from app.preferences import install_preferences
     from app.review.compare_view import install_compare
     from app.review.explain_view import install_explain
     from app.review.judges_view import install_judges
@@ -92,7 +116,38 @@ def _install_extras(window: MainWindow) -> FileOps:
     compare.deltas_shown.connect(plots.show_comparison)
     window.explain_view = install_explain(window)
     window.judges_view = install_judges(window)
+    window.preferences = install_preferences(window)
+    window.unjudged_banner = install_banner(window)
+    window.file_drop = install_drop(window, file_ops.open_path)
+    window.help_menu = install_help(window)  # last: it lists every action's shortcut
     return file_ops
+
+
+def _splash(name: str) -> QSplashScreen:
+    """A small window saying which file is being read, shown at once (reading
+    a large run takes seconds before the main window can appear)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor, QPainter, QPixmap
+
+    pixmap = QPixmap(460, 110)
+    pixmap.fill(QColor("#f4f6f8"))
+    painter = QPainter(pixmap)
+    painter.setPen(QColor("#1f3b57"))
+    font = painter.font()
+    font.setPointSizeF(font.pointSizeF() * 1.4)
+    font.setBold(True)
+    painter.setFont(font)
+    painter.drawText(pixmap.rect().adjusted(16, 14, -16, -50),
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), APP_TITLE)
+    painter.end()
+    splash = QSplashScreen(pixmap)
+    splash.setObjectName("startSplash")
+    splash.show()
+    splash.showMessage(f"Opening {name}…",
+                       int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom),
+                       QColor("#333333"))
+    QApplication.processEvents()  # painted now, before the file is read
+    return splash
 
 
 def _warn_broken_qt() -> None:
@@ -120,8 +175,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if is_annotator_sheet(Path(args.file)):
             foreign = Path(args.file)  # an annotators' sheet: the import wizard reads it
-    window = build_window(None if foreign else args.file, qrels=args.qrels)
+    splash = _splash(Path(args.file).name) if args.file and not foreign else None
+    window = build_window(None if foreign else args.file, qrels=args.qrels,
+                          preset=args.preset)
     window.show()
+    if splash is not None:
+        splash.finish(window)
     if foreign is not None:
         from PySide6.QtCore import QTimer
 

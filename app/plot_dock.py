@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 
-from app.plots import PlotPanel
+from app.plots import DeltaStats, PlotPanel
 
 if TYPE_CHECKING:
     from app.window import MainWindow
@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 __all__ = ["PlotDock", "install_plots"]
 
 REDRAW_DELAY_MS = 120
+#: Below this height the plots' axes and labels do not fit: showing the dock
+#: (its tab clicked) grows the bottom area to :data:`SHOWN_HEIGHT`.
+LEAST_HEIGHT = 240
+#: The height the plots get when shown in a smaller bottom area (at most
+#: this share of the window).
+SHOWN_HEIGHT, SHOWN_SHARE = 320, 0.45
 
 
 class PlotDock:
@@ -44,6 +50,11 @@ class PlotDock:
             self.timer.start()
 
     def _visibility_changed(self, visible: bool) -> None:
+        if visible and self.dock.height() < LEAST_HEIGHT and not self.dock.isFloating():
+            # The bottom area starts small for the audit log; the plots need room.
+            height = min(SHOWN_HEIGHT, round(self.window.height() * SHOWN_SHARE))
+            if height > self.dock.height():
+                self.window.resizeDocks([self.dock], [height], Qt.Orientation.Vertical)
         if visible and self.dirty:
             self.timer.start()
 
@@ -57,8 +68,9 @@ class PlotDock:
         self.panel.show_distribution(ev, 0)
         self.dirty = False
 
-    def show_comparison(self, queries: list[str], deltas: list[float], label: str) -> None:
-        self.panel.show_deltas(queries, deltas, label)
+    def show_comparison(self, queries: list[str], deltas: list[float], label: str,
+                        stats: DeltaStats | None = None) -> None:
+        self.panel.show_deltas(queries, deltas, label, stats)
         self.panel.tabs.setCurrentIndex(2)
 
 

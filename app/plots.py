@@ -11,8 +11,10 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -32,10 +34,22 @@ from core.analysis.plotdata import (
 )
 from core.engine.evaluation import Evaluation
 
-__all__ = ["PlotPanel"]
+__all__ = ["DeltaStats", "PlotPanel", "integer_axis"]
 
 ACTUAL = "#1f77b4"
 IDEAL = "#b0b0b0"
+MEAN = "#6a3d9a"
+
+#: The mean delta and its interval: (mean, low, high, confidence), low and high None
+#: when there is no interval.
+DeltaStats = tuple[float, float | None, float | None, float]
+
+
+def integer_axis(ax: Axes, which: str = "x") -> None:
+    """Ticks on whole numbers only (ranks, cutoffs, counts are never 2.5)."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    # min_n_ticks=1: integers even when the view holds only one (a single rank)
+    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 class _Canvas(FigureCanvasQTAgg):
@@ -102,13 +116,15 @@ class PlotPanel(QWidget):
             left.plot(unknown, [0.0] * len(unknown), "x", color="#d62728",
                       label=self.tr("unknown grade"))
         left.set_xlabel(self.tr("rank"))
-        left.set_ylabel(self.tr("contribution (gain × discount)"))
+        integer_axis(left)
+        left.set_ylabel(self.tr("gain × discount"))
         left.set_title(ev.doc.query_ids[q])
         left.legend(fontsize="small")
         right.plot(curve.x, curve.y, marker=".", color=ACTUAL)
         right.set_ylim(0.0, 1.05)
         right.set_xlabel("k")
         right.set_ylabel("NDCG@k")
+        integer_axis(right)
         if curve.y and all(math.isnan(v) for v in curve.y):
             right.text(0.5, 0.5, ev.query_status(q).value, ha="center", transform=right.transAxes)
         self.query_canvas.draw_idle()
@@ -123,11 +139,15 @@ class PlotPanel(QWidget):
         ax.set_xlim(0.0, 1.0)
         ax.set_xlabel(hist.name)
         ax.set_ylabel(self.tr("queries"))
+        integer_axis(ax, "y")
         ax.set_title(self.tr("{0} queries; {1} without NDCG left out").format(
             int(sum(hist.y)), left_out))
         self.all_canvas.draw_idle()
 
-    def show_deltas(self, queries: Sequence[str], deltas: Sequence[float], label: str) -> None:
+    def show_deltas(self, queries: Sequence[str], deltas: Sequence[float], label: str,
+                    stats: DeltaStats | None = None) -> None:
+        """The per-query deltas sorted, with the mean delta as a line and its
+        interval as a band when ``stats`` are given."""
         series, names = sorted_deltas(queries, deltas)
         self.series["deltas"] = [series]
         fig = self.compare_canvas.figure_
@@ -136,10 +156,23 @@ class PlotPanel(QWidget):
         colors = ["#d62728" if y < 0 else "#2ca02c" if y > 0 else IDEAL for y in series.y]
         ax.bar(series.x, series.y, color=colors)
         ax.axhline(0.0, color="black", linewidth=0.8)
+        if stats is not None:
+            mean, low, high, confidence = stats
+            ax.axhline(mean, color=MEAN, linewidth=1.5, linestyle="--",
+                       label=self.tr("mean delta {0:+.4f}").format(mean))
+            if low is not None and high is not None:
+                # A band across the bars (a collection: ax.patches stay the bars).
+                edges = [min(series.x, default=0.0) - 0.5, max(series.x, default=0.0) + 0.5]
+                ax.fill_between(edges, low, high, color=MEAN, alpha=0.15, linewidth=0,
+                                label=self.tr("{0:.0%} interval [{1:+.4f}, {2:+.4f}]").format(
+                                    confidence, low, high))
+            ax.legend(fontsize="small", loc="upper left")
         ax.set_xlabel(self.tr("queries, sorted by delta"))
         ax.set_ylabel(label)
         if len(names) <= 30:
             ax.set_xticks(series.x, names, rotation=90, fontsize="x-small")
+        else:
+            integer_axis(ax)
         self.compare_canvas.draw_idle()
 
     def _message(self, canvas: _Canvas, text: str) -> None:

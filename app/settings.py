@@ -9,11 +9,13 @@ isolate the store (``tests/conftest.py``) and set values through
 
 from __future__ import annotations
 
+import contextlib
+import getpass
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
-__all__ = ["APPLICATION", "DEFAULTS", "ORGANIZATION", "Settings", "ensure_identity"]
+__all__ = ["APPLICATION", "DEFAULTS", "ORGANIZATION", "Settings", "ensure_identity", "login_name"]
 
 ORGANIZATION = "ndcg-worksheet"
 APPLICATION = "NDCG Worksheet"
@@ -39,6 +41,16 @@ def ensure_identity() -> None:
         QCoreApplication.setOrganizationName(ORGANIZATION)
     if not QCoreApplication.applicationName() or QCoreApplication.applicationName() == "python":
         QCoreApplication.setApplicationName(APPLICATION)
+
+
+def login_name() -> str:
+    """The operating system's user name (the reviewer's name until one is set),
+    or ``reviewer`` when the system does not say."""
+    with contextlib.suppress(Exception):
+        name = getpass.getuser().strip()
+        if name:
+            return name
+    return "reviewer"
 
 
 def _coerce(value: Any, default: T) -> T:
@@ -97,7 +109,8 @@ class Settings:
     # -- the settings, typed ---------------------------------------------------------
     @property
     def reviewer(self) -> str:
-        """The name recorded in the audit log with every grade change."""
+        """The name set in the preferences for the audit log ("" when none is:
+        the window then records :func:`login_name`)."""
         return str(self.value("reviewer/name")).strip()
 
     @reviewer.setter

@@ -9,21 +9,27 @@ record of what changed, and the window refreshes its views from that record
 (:meth:`MainWindow._on_changes`). Signals are connected here, in one place.
 
 The typed API for add-ons (file operations, clipboard, find, plots, the review
-docks); none of them touches anything else:
+docks, preferences, help); none of them touches anything else:
 - state: ``session``, ``document``, ``path``, ``evaluation``, ``conventions``,
-  ``undo_stack``, ``settings``, ``decimals`` (a callable), ``current_query``,
-  ``current_query_id``, the views ``grid``, ``not_retrieved_view``,
-  ``grid_model``, ``not_retrieved_model``, ``summary_panel``, ``app_actions``
-  (id -> QAction), ``docks`` (objectName -> dock);
+  ``undo_stack``, ``settings``, ``decimals`` (a callable), ``reviewer()`` (the
+  name the audit log records), ``current_query``, ``current_query_id``, the
+  views ``grid``, ``not_retrieved_view``, ``grid_model``, ``not_retrieved_model``,
+  ``grid_panel``, ``summary_panel``, ``app_actions`` (id -> QAction), ``menus``,
+  ``docks`` (objectName -> dock), ``workplace`` (the layout: reset, save, restore);
 - signals ``document_replaced``, ``evaluation_changed``, ``current_query_changed``,
   ``grade_changed``, ``conventions_changed``, ``changes_discarded``;
 - methods ``set_document``, ``set_path``, ``set_query``, ``select_candidate``,
   ``set_grade``, ``set_grades``, ``change_conventions``, ``menu``,
-  ``add_action``, ``add_submenu``, ``add_dock``, ``show_message``; the hook
+  ``add_action``, ``add_submenu``, ``add_dock`` (with its home: ``tab_with``,
+  ``below``, ``hidden``), ``show_message``, ``fit_columns``; the hook
   ``save_handler``.
 The add-ons themselves are typed attributes (``file_ops``, ``clipboard_actions``,
-``find_bar``, ``plots``, ``compare_view``, ``explain_view``, ``judges_view``),
-None until :func:`app.main.build_window` installs them.
+``find_bar``, ``plots``, ``compare_view``, ``explain_view``, ``judges_view``,
+``preferences``, ``unjudged_banner``, ``file_drop``, ``help_menu``), None until
+:func:`app.main.build_window` installs them.
+
+Grading never opens a dialog except to ask why a candidate is unrateable: the
+reviewer's name defaults to the operating system's user name.
 """
 
 from __future__ import annotations
@@ -32,27 +38,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QInputDialog,
-    QMainWindow,
-    QMenu,
-    QMessageBox,
-    QToolBar,
-    QWidget,
-)
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QUndoStack
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
-from app.actions import ACTIONS, MENUS, ActionSpec, build_actions, make_action
+from app.actions import ActionSpec, build_actions, build_menus, make_action
 from app.commands import push_edit
+from app.layout import DockHome, Workplace
 from app.models.candidates import GridColumn
 from app.panels.audit import AuditLogView
 from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
-from app.settings import Settings
+from app.settings import Settings, login_name
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import NdcgError
 from core.model.conventions import Conventions
@@ -61,10 +60,14 @@ from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
 from core.session import Changes, Worksheet
 
 if TYPE_CHECKING:
+    from app.banner import UnjudgedBanner
     from app.clipboard_actions import ClipboardActions
+    from app.drop import FileDrop
     from app.fileops import FileOps
     from app.find import FindBar
+    from app.help import HelpMenu
     from app.plot_dock import PlotDock
+    from app.preferences import Preferences
     from app.review.compare_view import CompareController
     from app.review.explain_view import ExplainController
     from app.review.judges_view import JudgesController
@@ -118,6 +121,10 @@ class MainWindow(QMainWindow):
         self.compare_view: CompareController | None = None
         self.explain_view: ExplainController | None = None
         self.judges_view: JudgesController | None = None
+        self.preferences: Preferences | None = None
+        self.help_menu: HelpMenu | None = None
+        self.unjudged_banner: UnjudgedBanner | None = None
+        self.file_drop: FileDrop | None = None
 
         self.grid_panel = GridPanel(decimals, self)
         self.grid: GradingTableView = self.grid_panel.grid
@@ -131,44 +138,28 @@ class MainWindow(QMainWindow):
         self.summary_panel = SummaryPanel(decimals, self)
         self.audit_view = AuditLogView(self)
         self.audit_model = self.audit_view.audit_model
-        self.docks: dict[str, QDockWidget] = {}
         self.footer = AggregateFooter(decimals, self)
         self.statusBar().addPermanentWidget(self.footer, 1)
 
         self.app_actions: dict[str, QAction] = build_actions(self)
-        undo = self.undo_stack.createUndoAction(self, self.tr("&Undo"))
-        undo.setObjectName("undo")
-        undo.setShortcuts(QKeySequence.StandardKey.Undo)
-        redo = self.undo_stack.createRedoAction(self, self.tr("&Redo"))
-        redo.setObjectName("redo")
-        redo.setShortcuts(QKeySequence.StandardKey.Redo)
-        self.app_actions["undo"], self.app_actions["redo"] = undo, redo
-        self.menus: dict[str, QMenu] = {}
-        for menu_id, title in MENUS.items():
-            menu = self.menuBar().addMenu(self.tr(title))
-            menu.setObjectName(f"{menu_id}Menu")
-            self.menus[menu_id] = menu
+        self.menus: dict[str, QMenu]
+        self.menus, self.toolbar = build_menus(self, self.app_actions, self.undo_stack)
         #: Per menu, the action that add_action(at_top=True) inserts before.
         self._menu_tops: dict[str, QAction] = {}
-        self.menus["edit"].addAction(undo)
-        self.menus["edit"].addAction(redo)
-        self.menus["edit"].addSeparator()
-        self.toolbar = QToolBar(self.tr("Main"), self)
-        self.toolbar.setObjectName("mainToolBar")
-        self.addToolBar(self.toolbar)
-        for spec in ACTIONS:
-            self.menus[spec.menu].addAction(self.app_actions[spec.id])
-            if spec.toolbar:
-                self.toolbar.addAction(self.app_actions[spec.id])
+        #: Where the docks live, the default layout, the saved one.
+        self.workplace = Workplace(self, self.settings)
+        self.docks: dict[str, QDockWidget] = self.workplace.docks
         area = Qt.DockWidgetArea
         self.add_dock("queryNavigatorDock", self.tr("Queries"), self.navigator,
                       area.LeftDockWidgetArea)
         self.add_dock("summaryPanelDock", self.tr("Summary"), self.summary_panel,
                       area.RightDockWidgetArea)
+        # Below the summary, not behind it: a convention's effect shows as it changes.
         self.add_dock("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
-                      area.RightDockWidgetArea, tab_with="summaryPanelDock")
+                      area.RightDockWidgetArea, below="summaryPanelDock")
         self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
                       area.BottomDockWidgetArea)
+        self._fitted = False
 
         self._connect()
         self.set_document(self.document, self.path)
@@ -179,22 +170,24 @@ class MainWindow(QMainWindow):
         self.navigator.query_selected.connect(self.set_query)
         for view in (self.grid, self.not_retrieved_view):
             view.grade_key_pressed.connect(
-                lambda row, grade, state, v=view: self._grade_key(v, row, grade, state))
+                lambda row, grade, state, v=view: self.grid_panel.grade_row(
+                    v, row, grade, GradeState(state), self.set_grade,
+                    advance=self.settings.advance_after_grade))
         for model in (self.grid_model, self.not_retrieved_model):
             model.grade_edit_requested.connect(
                 lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
                                                                reason=reason))
-        self.conventions_panel.conventions_edited.connect(self._conventions_edited)
+        self.conventions_panel.conventions_edited.connect(self.change_conventions)
         self.summary_panel.candidate_requested.connect(self.select_candidate)
         a = self.app_actions
         a["close"].triggered.connect(self.close)
         a["quit"].triggered.connect(self.close)
-        a["set_reviewer"].triggered.connect(lambda: self.reviewer(ask=True, force=True))
+        a["reset_layout"].triggered.connect(lambda: self.workplace.reset())
         a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
-        a["grade_unknown"].triggered.connect(
-            lambda: self._grade_selected(None, GradeState.UNKNOWN))
-        a["grade_unrateable"].triggered.connect(
-            lambda: self._grade_selected(None, GradeState.UNRATEABLE))
+        for action, state in (("grade_unknown", GradeState.UNKNOWN),
+                              ("grade_unrateable", GradeState.UNRATEABLE)):
+            a[action].triggered.connect(lambda _c=False, s=state: self.grid_panel.grade_current(
+                None, s, self.set_grade, advance=self.settings.advance_after_grade))
         a["next_query"].triggered.connect(lambda: self._step_query(1))
         a["previous_query"].triggered.connect(lambda: self._step_query(-1))
         a["next_unresolved"].triggered.connect(
@@ -262,19 +255,15 @@ class MainWindow(QMainWindow):
             menu.insertMenu(following, submenu)
 
     def add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, *,
-                 tab_with: str | None = None) -> QDockWidget:
+                 tab_with: str | None = None, below: str | None = None,
+                 hidden: bool = False) -> QDockWidget:
         """A dock around ``widget`` (objectName ``name``, listed in ``docks`` and
-        the View menu); with ``tab_with``, tabbed behind that dock."""
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        self.docks[name] = dock
+        the View menu) in ``area``: with ``tab_with``, tabbed behind that dock;
+        with ``below``, under that dock in its column; ``hidden`` until shown.
+        That is its home: View > Reset layout puts it back there."""
+        dock = self.workplace.add_dock(name, title, widget,
+                                       DockHome(area, tab_with, below, hidden))
         self.menus["view"].addAction(dock.toggleViewAction())
-        other = self.docks.get(tab_with) if tab_with else None
-        if other is not None:
-            self.tabifyDockWidget(other, dock)
-            other.raise_()
         return dock
 
     def set_path(self, path: str | Path | None) -> None:
@@ -312,8 +301,9 @@ class MainWindow(QMainWindow):
         self.navigator.select_query(self._query)
         self._update_title()
         self.setWindowModified(False)
-        if self._query >= 0 and self.grid_model.rowCount():
-            self.grid.setCurrentIndex(self.grid_model.index(0, GridColumn.GRADE))
+        self._show_first_row()
+        if self.isVisible():
+            self.fit_columns()
         self.document_replaced.emit(doc)
         self.evaluation_changed.emit(ev)
         self.current_query_changed.emit(self._query)
@@ -328,8 +318,9 @@ class MainWindow(QMainWindow):
         self.not_retrieved_model.set_evaluation(ev, q)
         self.summary_panel.show_query(ev, q)
         self.navigator.select_query(q)
-        if self.grid_model.rowCount():
-            self.grid.setCurrentIndex(self.grid_model.index(0, GridColumn.GRADE))
+        self._show_first_row()
+        if self._fitted:
+            self.grid_panel.widen_columns()
         self.current_query_changed.emit(q)
 
     def select_candidate(self, index: int) -> None:
@@ -343,26 +334,18 @@ class MainWindow(QMainWindow):
                 view.setFocus()
                 return
 
-    def reviewer(self, *, ask: bool = True, force: bool = False) -> str | None:
-        """The reviewer's name for the audit log, asked once and kept in settings."""
-        name = self.settings.reviewer
-        if (name and not force) or not ask:
-            return name or None
-        text, ok = QInputDialog.getText(
-            self, self.tr("Reviewer"),
-            self.tr("Your name, recorded with every grade change:"), text=name)
-        if not ok or not text.strip():
-            return name or None
-        self.settings.reviewer = text.strip()
-        return self.settings.reviewer
+    def reviewer(self) -> str:
+        """The name the audit log records: the one set in the preferences, else
+        the operating system's user name (grading never stops to ask)."""
+        return self.settings.reviewer or login_name()
 
     def set_grade(self, index: int, grade: float | None, state: GradeState = GradeState.NUMBER,
                   *, reason: str | None = None, note: str = "") -> bool:
         """Set candidate ``index``'s grade as one undoable step; False if refused.
 
-        Refused (with a status-bar message) when no reviewer name is given, the
-        unrateable reason is cancelled, or the grade is invalid under the
-        conventions (e.g. negative under exponential gain).
+        Refused (with a status-bar message) when the unrateable reason is
+        cancelled or the grade is invalid under the conventions (e.g. negative
+        under exponential gain).
         """
         state = GradeState(state)
         if state is GradeState.NUMBER and (grade is None or grade != grade):
@@ -383,11 +366,7 @@ class MainWindow(QMainWindow):
         """Give ``rows`` the grades ``values`` as one undoable step (a paste, a
         fill-down: one re-evaluation, one refresh); False if refused (the
         reason is in the status bar)."""
-        who = self.reviewer(ask=True)
-        if not who:
-            self.statusBar().showMessage(self.tr("Set a reviewer name to grade."), 8000)
-            return False
-        return self._push(SetGrades.of(rows, values, who=who, note=note,
+        return self._push(SetGrades.of(rows, values, who=self.reviewer(), note=note,
                                        text=text or f"set {len(rows)} grades")) is None
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
@@ -429,6 +408,19 @@ class MainWindow(QMainWindow):
         self.grade_changed.emit(rows[0])
 
     # -- internals ----------------------------------------------------------------------
+    def _show_first_row(self) -> None:
+        """The first row's grade cell current, the grid shown from its first
+        column (Rank, Source) and row."""
+        if self._query < 0 or not self.grid_model.rowCount():
+            return
+        self.grid.setAutoScroll(False)  # setCurrentIndex would scroll to the grade column
+        try:
+            self.grid.setCurrentIndex(self.grid_model.index(0, GridColumn.GRADE))
+        finally:
+            self.grid.setAutoScroll(True)
+        self.grid.scrollToTop()
+        self.grid.horizontalScrollBar().setValue(0)
+
     def _refresh(self, *, changed: list[int] | None, queries: list[int] | None) -> None:
         ev = self.evaluation
         self.navigator.set_evaluation(ev, queries=queries)
@@ -446,6 +438,8 @@ class MainWindow(QMainWindow):
         self._decimals = self.settings.decimals
         for view in (self.grid, self.not_retrieved_view, self.navigator.view):
             view.viewport().update()
+        self.summary_panel.show_query(self.evaluation, self._query)
+        self.footer.set_evaluation(self.evaluation)
 
     def _update_title(self) -> None:
         name = self.path.name if self.path is not None else (
@@ -461,44 +455,33 @@ class MainWindow(QMainWindow):
         self.settings.last_unrateable_reason = text.strip()
         return text.strip()
 
-    def _grade_key(self, view: GradingTableView, row: int, grade: float | None,
-                   state: int) -> None:
-        model = self.grid_model if view is self.grid else self.not_retrieved_model
-        if not 0 <= row < model.rowCount():
-            return
-        index = model.candidate(row)
-        column = view.currentIndex().column()
-        following = model.candidate(row + 1) if row + 1 < model.rowCount() else None
-        if not self.set_grade(index, grade, GradeState(state)):
-            return
-        if following is not None and self.settings.advance_after_grade:
-            target = model.row_of(following)
-            if target is not None:
-                view.selectionModel().setCurrentIndex(
-                    model.index(target, column),
-                    QItemSelectionModel.SelectionFlag.ClearAndSelect)
-
-    def _grade_selected(self, grade: float | None, state: GradeState) -> None:
-        for view in (self.grid, self.not_retrieved_view):
-            if view.hasFocus() and view.currentIndex().isValid():
-                self._grade_key(view, view.currentIndex().row(), grade, int(state))
-                return
-        if self.grid.currentIndex().isValid():
-            self._grade_key(self.grid, self.grid.currentIndex().row(), grade, int(state))
-
-    def _conventions_edited(self, new: Conventions, text: str) -> None:
-        self.change_conventions(new, text)
-
     def _step_query(self, delta: int, *, status: Status | None = None) -> None:
         q = self.navigator.step(delta, status=status)
         if q is not None:
             self.set_query(q)
 
-    # -- closing ------------------------------------------------------------------------
+    # -- showing, closing ------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._fitted:  # once laid out, the first time: the rows in view count
+            self._fitted = True
+            QTimer.singleShot(0, self.fit_columns)
+
+    def fit_columns(self) -> None:
+        """Size the grids' columns to their contents and headers, and show the
+        grid from its first column."""
+        self.grid_panel.fit_columns()
+        self.navigator.fit_columns()  # (the summary's small table fits itself)
+
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.undo_stack.isClean():
-            event.accept()
+        if not self.undo_stack.isClean() and not self._may_close():
+            event.ignore()
             return
+        self.workplace.save()  # the next start opens as the user left it
+        event.accept()
+
+    def _may_close(self) -> bool:
+        """Ask what to do with unsaved changes; True to close."""
         buttons = QMessageBox.StandardButton
         choices = buttons.Discard | buttons.Cancel
         if self.save_handler is not None:
@@ -510,10 +493,7 @@ class MainWindow(QMainWindow):
         saved = answer == buttons.Save and self.save_handler is not None and self.save_handler()
         if answer == buttons.Discard:
             self.changes_discarded.emit()  # e.g. the journal forgets them
-        if answer == buttons.Discard or saved:
-            event.accept()
-        else:
-            event.ignore()
+        return answer == buttons.Discard or bool(saved)
 
 
 def _empty_document() -> Document:

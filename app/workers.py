@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from core.errors import NdcgError
 
-__all__ = ["Cancelled", "Task", "error_text", "run_task", "show_error"]
+__all__ = ["Cancelled", "LatestJob", "Task", "error_text", "run_task", "show_error"]
 
 Progress = Callable[[int, int], None]
 Work = Callable[[Progress, Callable[[], bool]], Any]
@@ -199,3 +199,72 @@ def run_task(parent: QWidget | None, label: str, work: Work, *,
     task.failed.connect(task.deleteLater)
     task.cancelled.connect(task.deleteLater)
     return task
+
+
+class LatestJob(QObject):
+    """Quiet work off the UI thread where only the latest request matters
+    (the bounds of the query shown): each :meth:`submit` supersedes the one
+    before, whose result, when it comes, is dropped. No dialog: the caller
+    shows "computing…" meanwhile. One worker thread, so a superseded request
+    still running delays the next by its own (short) time only.
+
+    :attr:`finished` carries ``(key, result)``; :attr:`failed` ``(key, exc)``.
+    """
+
+    finished = Signal(object, object)
+    failed = Signal(object, object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._latest = 0
+        self._signals = _Signals()
+        self._signals.succeeded.connect(self._on_success)
+        self._signals.failed.connect(self._on_failure)
+
+    def submit(self, key: Any, work: Callable[[], Any]) -> None:
+        """Run ``work()`` off the UI thread; report it under ``key`` unless
+        another submit (or :meth:`cancel`) came first."""
+        self._latest += 1
+        number = self._latest
+
+        def tagged(_progress: Progress, _cancelled: Callable[[], bool]) -> Any:
+            if number != self._latest:
+                return (number, key, _SUPERSEDED)
+            try:
+                return (number, key, work())
+            except Exception as exc:  # reported, with its key, on the UI thread
+                return (number, key, _Failed(exc))
+
+        self._pool.start(_Runnable(tagged, self._signals, threading.Event()))
+
+    def cancel(self) -> None:
+        """Drop whatever is running or waiting."""
+        self._latest += 1
+
+    def wait(self, msecs: int = -1) -> bool:
+        """Block until the worker is idle (tests, closing)."""
+        return bool(self._pool.waitForDone(msecs))
+
+    @Slot(object)
+    def _on_success(self, tagged: Any) -> None:
+        number, key, result = tagged
+        if number != self._latest or result is _SUPERSEDED:
+            return
+        if isinstance(result, _Failed):
+            self.failed.emit(key, result.exc)
+        else:
+            self.finished.emit(key, result)
+
+    @Slot(object)
+    def _on_failure(self, _exc: BaseException) -> None:
+        pass  # failures come tagged through _on_success
+
+
+_SUPERSEDED = object()
+
+
+class _Failed:
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc

@@ -1,24 +1,33 @@
-"""Take docs/screenshot.png: the editor on the bundled example, under Xvfb.
+"""Take the editor's screenshots under Xvfb, at the sizes of real screens.
 
-    python docs/screenshot.py [--out docs/screenshot.png] [--query case-E]
+    python docs/screenshot.py [--sizes 1280x800 1920x1080] [--query case-E]
 
-Starts its own Xvfb on a free display (``Xvfb :N -screen 0 1400x900x24``),
-runs the real window (``app.main.build_window``) with the file, clipboard and
-find pieces installed, grabs the main window, and stops the Xvfb it started.
-With ``--offscreen`` it uses Qt's offscreen platform instead (no X server).
+For each size it starts its own Xvfb (``Xvfb :N -screen 0 WxHx24``), runs
+the real window (``app.main.build_window``) as at a first start (its default
+geometry and layout on that screen), grades one unknown so the audit log and
+the recomputed numbers show, grabs the window into
+``docs/screenshot-WxH.png``, checks the layout (the grid is the largest
+panel, Rank and Source are in view, no header text is cut) and stops the
+Xvfb it started. The 1280x800 one is also ``docs/screenshot.png`` (the
+README's). With ``--offscreen`` it uses Qt's offscreen platform with a
+virtual screen of that size instead (no X server).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+SIZES = ("1280x800", "1920x1080")
 
 
 def _free_display() -> int:
@@ -28,29 +37,57 @@ def _free_display() -> int:
     raise SystemExit("no free X display between :99 and :139")
 
 
-def start_xvfb() -> subprocess.Popen[bytes]:
+def start_xvfb(size: str) -> tuple[subprocess.Popen[bytes], str]:
     n = _free_display()
-    proc = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+    proc = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
+    for _ in range(200):
         if Path(f"/tmp/.X11-unix/X{n}").exists():
             break
         if proc.poll() is not None:
             raise SystemExit(f"Xvfb :{n} did not start (exit {proc.returncode})")
         time.sleep(0.05)
-    os.environ["DISPLAY"] = f":{n}"
-    os.environ["QT_QPA_PLATFORM"] = "xcb"
-    return proc
+    return proc, f":{n}"
 
 
-def take(out: Path, query: str | None) -> Path:
-    import tempfile
+def _offscreen_platform(size: str, folder: Path) -> str:
+    width, height = (int(v) for v in size.split("x"))
+    config = folder / "screen.json"
+    config.write_text(json.dumps({"screens": [{
+        "name": "virtual", "x": 0, "y": 0, "width": width, "height": height,
+        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    return f"offscreen:configfile={config}"
 
-    # Keep the user's settings and journal out of it: a throw-away home.
-    home = tempfile.mkdtemp(prefix="ndcg-screenshot-")
-    os.environ["XDG_CONFIG_HOME"] = str(Path(home) / "config")
-    os.environ["XDG_STATE_HOME"] = str(Path(home) / "state")
-    from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
+
+def layout_problems(window: object) -> list[str]:
+    """What a reviewer would find cut or squeezed in ``window``."""
+    from app.models.candidates import GridColumn
+    from app.panels.fit import elided_headers
+
+    w = window
+    problems = []
+    for view in (w.grid, w.navigator.view, w.summary_panel.table, w.audit_view):  # type: ignore[attr-defined]
+        cut = elided_headers(view)
+        if cut:
+            problems.append(f"{view.objectName()}: header text cut: {cut}")
+    grid = w.grid  # type: ignore[attr-defined]
+    for col in (GridColumn.RANK, GridColumn.SOURCE):
+        right = grid.columnViewportPosition(col) + grid.columnWidth(col)
+        if grid.columnViewportPosition(col) < 0 or right > grid.viewport().width():
+            problems.append(f"grid column {col.name} is not in view")
+    area = grid.width() * grid.height()
+    for name, dock in w.docks.items():  # type: ignore[attr-defined]
+        if dock.isVisible() and not dock.visibleRegion().isEmpty() and (
+                dock.width() * dock.height() >= area):
+            problems.append(f"{name} ({dock.width()}x{dock.height()}) is not smaller than "
+                            f"the grid ({grid.width()}x{grid.height()})")
+    return problems
+
+
+def take(out: Path, query: str | None) -> list[str]:
+    """In this process (its platform set): the first-start window, graded once,
+    grabbed into ``out``; the layout problems found."""
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from app.main import build_window
@@ -61,53 +98,70 @@ def take(out: Path, query: str | None) -> Path:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
                       os.environ["XDG_CONFIG_HOME"])
     Settings().reviewer = "ana"
-    window = build_window()
-    window.resize(1400, 860)
-    window.move(0, 0)
+    window = build_window()  # no saved layout: the first-start one
     window.show()
-    # One graded unknown, so the audit log and the recomputed numbers show.
     doc = window.document
     q = doc.query_index("case-F-unknown")
     unknown = next(int(i) for i in doc.members(q) if doc.source_id[i] == "B")
     window.set_grade(unknown, 2.0, note="read the full text")
     if query:
         window.set_query(doc.query_index(query))
-    # Staging only (the defaults belong to the window): room for the numbers.
-    docks = window.docks
-    window.resizeDocks([docks["summaryPanelDock"]], [420], Qt.Orientation.Horizontal)
-    window.resizeDocks([docks["auditLogDock"]], [150], Qt.Orientation.Vertical)
-    window.grid.resizeColumnsToContents()
     window.grid.setFocus()
     # Let the window map, lay out and paint (a local loop: app.quit() would close it).
     loop = QEventLoop()
-    QTimer.singleShot(600, loop.quit)
+    QTimer.singleShot(800, loop.quit)
     loop.exec()
     out.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(out)):
         raise SystemExit(f"could not write {out}")
+    problems = layout_problems(window)
     window.undo_stack.setClean()
     window.close()
-    return out
+    return problems
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshot.png")
-    parser.add_argument("--query", default="case-E", help="the query to show")
-    parser.add_argument("--offscreen", action="store_true", help="no Xvfb: Qt offscreen")
-    args = parser.parse_args(argv)
+def _child(size: str, out: Path, query: str | None, offscreen: bool) -> int:
+    """Run :func:`take` in a fresh process on its own screen of ``size``."""
+    home = Path(tempfile.mkdtemp(prefix="ndcg-screenshot-"))
+    env = dict(os.environ, XDG_CONFIG_HOME=str(home / "config"),
+               XDG_STATE_HOME=str(home / "state"), HOME=str(home))
     xvfb = None
-    if args.offscreen:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    else:
-        xvfb = start_xvfb()
     try:
-        print(take(args.out, args.query))
+        if offscreen:
+            env["QT_QPA_PLATFORM"] = _offscreen_platform(size, home)
+        else:
+            xvfb, display = start_xvfb(size)
+            env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb")
+        command = [sys.executable, __file__, "--take", str(out)]
+        if query:
+            command += ["--query", query]
+        return subprocess.run(command, env=env, check=False).returncode
     finally:
         if xvfb is not None:
             xvfb.terminate()
             xvfb.wait(10)
-    return 0
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", nargs="+", default=list(SIZES), help="screen sizes, WxH")
+    parser.add_argument("--folder", type=Path, default=REPO / "docs")
+    parser.add_argument("--query", default="case-E", help="the query to show")
+    parser.add_argument("--offscreen", action="store_true", help="no Xvfb: Qt offscreen")
+    parser.add_argument("--take", type=Path, help=argparse.SUPPRESS)  # the child's job
+    args = parser.parse_args(argv)
+    if args.take is not None:
+        problems = take(args.take, args.query)
+        print(args.take, "; ".join(problems) if problems else "layout checks: ok")
+        return 1 if problems else 0
+    status = 0
+    for size in args.sizes:
+        out = args.folder / f"screenshot-{size}.png"
+        status |= _child(size, out, args.query, args.offscreen)
+        if size == SIZES[0] and out.exists():
+            shutil.copyfile(out, args.folder / "screenshot.png")  # the README's
+    return status
 
 
 if __name__ == "__main__":

@@ -360,3 +360,149 @@ def test_workbook_with_an_empty_second_sheet(tmp_path: Path) -> None:
     wb.close()
     res = import_annotations(path)
     assert res.document.grade.tolist() == [2.0]
+
+
+# -- guessing: labels, headers, delimiters ---------------------------------------------
+def test_labels_read_on_one_known_scale_by_hand() -> None:
+    from core.io.annotator.scales import guess_labels
+
+    g = guess_labels({"Highly relevant": 1, "Relevant": 1, "Not relevant": 1})
+    assert g.grades == {"Highly relevant": 2.0, "Relevant": 1.0, "Not relevant": 0.0}
+    # 'Relevant' is 2 next to 'Partially relevant' and 'Irrelevant'
+    g = guess_labels({"Irrelevant": 1, "Partially relevant": 1, "Relevant": 1})
+    assert g.grades == {"Irrelevant": 0.0, "Partially relevant": 1.0, "Relevant": 2.0}
+    # ... and 2 of 0-3 next to 'partial' and 'highly relevant'
+    g = guess_labels({"partial": 2, "relevant": 1, "HIGHLY  RELEVANT": 1, "meh": 4})
+    assert g.grades == {"partial": 1.0, "relevant": 2.0, "HIGHLY  RELEVANT": 3.0}
+    assert g.unmapped == {"meh": 4}
+    assert g.rubric is not None
+    assert g.rubric.text == "0=Not relevant,1=partial,2=relevant,3=HIGHLY RELEVANT"
+    g = guess_labels({"Perfect": 1, "bad": 1, "Good": 1})
+    assert g.grades == {"Perfect": 4.0, "bad": 0.0, "Good": 2.0}
+    assert g.rubric is not None
+    assert g.rubric.values == (0.0, 1.0, 2.0, 3.0, 4.0)
+    g = guess_labels({"No support": 1, "Partial support": 1, "Direct support": 1})
+    assert list(g.grades.values()) == [0.0, 1.0, 2.0]
+    g = guess_labels({"Yes": 1, "No": 1})
+    assert g.grades == {"Yes": 1.0, "No": 0.0}
+
+
+def test_numbered_labels_give_their_number() -> None:
+    from core.io.annotator.scales import guess_labels, numbered_label
+
+    assert numbered_label("2 - Relevant") == (2.0, "Relevant")
+    assert numbered_label("3: Perfect") == (3.0, "Perfect")
+    assert numbered_label("(1) Partial") == (1.0, "Partial")
+    assert numbered_label("Relevant (2)") == (2.0, "Relevant")
+    assert numbered_label("0,5 - half") == (0.5, "half")
+    for text in ("2", "2.5", "Relevant", "2 -", "N/A", "3 3"):
+        assert numbered_label(text) is None, text
+    # the numbered labels' words read on a scale bring its missing level
+    g = guess_labels({"1 - Somewhat relevant": 1, "2 - Relevant": 1, "3 - Highly relevant": 1,
+                      "Relevant": 2})
+    assert g.grades["Relevant"] == 2.0
+    assert g.rubric is not None
+    assert g.rubric.text == ("0=Not relevant,1=Somewhat relevant,2=Relevant,"
+                             "3=Highly relevant")
+
+
+@pytest.mark.parametrize(("header", "field", "annotator"), [
+    ("Input.query", "query", None), ("Input.doc_id", "source_id", None),
+    ("Answer.relevance", "grade", None), ("WorkerId", "annotator", None),
+    ("AssignmentStatus", "status", None), ("Query Text", "query", None),
+    ("Doc ID", "source_id", None), ("Doc URL", "source_id", None),
+    ("Relevance (0-3)", "grade", None), ("Rater", "annotator", None),
+    ("Annotator A", None, "Annotator A"), ("Rater 2", None, "Rater 2"),
+    ("grade_alice", None, "alice"), ("Bob rating", None, "Bob"),
+    ("Final grade", None, None), ("Consensus label", None, None), ("HITId", None, None),
+    ("Reviewer notes", "note", None), ("Case ID", None, None), ("Title", None, None),
+    ("Relevance judgments \u2013 batch 7 (sent by Vendor X \u2026)", None, None),
+])
+def test_headers_as_tools_write_them(header: str, field: str | None,
+                                     annotator: str | None) -> None:
+    from core.io.annotator.names import name_field
+
+    named = name_field(header)
+    assert (named.field, named.annotator) == (field, annotator)
+
+
+def test_the_better_name_wins_a_field() -> None:
+    # Label Studio: 'id' is the task, 'doc' the document; Query ID over Query.
+    table = read_table_from_rows([["annotation_id", "id", "query", "doc", "relevance"],
+                                  ["1", "7", "q", "d", "Relevant"]])
+    m = detect_mapping(table)
+    assert (m.query, m.source_id, m.grade) == (2, 3, 4)
+    table = read_table_from_rows([["Query", "Query ID", "Document ID", "Label"],
+                                  ["cheap flights", "17", "p1", "Good"]])
+    m = detect_mapping(table)
+    assert (m.query, m.source_id, m.grade) == (1, 2, 3)
+
+
+def read_table_from_rows(rows: list[list[object]]):
+    from core.io.annotator.model import Table
+
+    return Table(file="t.csv", rows=[list(r) for r in rows])
+
+
+@pytest.mark.parametrize(("text", "delimiter"), [
+    ("Batch 7, sent by X\n\nquery;doc;score;grade\nq;d;0,5;2\nq;e;0,25;1\n", ";"),
+    ("query,doc,grade\nq,d,1\n", ","),
+    ("query\tdoc\tnote\nq\td\tgood, really, good\nq\te\tok\n", "\t"),
+    ("qid|docno|rating\n1|d1|2\n", "|"),
+    ("query,doc,note\nq,d,a;b;c;d;e\nq,e,f;g;h;i;j\nq,f,k;l;m;n;o\n", ","),
+    ("Batch 7, from X\nquery;doc;score;grade\nq;d;0,5;2\nq;e;1;1\nq;f;0,25;0\n", ";"),
+    ("just one column\nvalue\n", ","),
+])
+def test_the_delimiter_splits_the_lines_alike(text: str, delimiter: str) -> None:
+    from core.io.annotator.read import sniff_delimiter
+
+    assert sniff_delimiter(text, Path("x.csv")) == delimiter
+
+
+def test_a_sheet_not_starting_at_a1_keeps_its_row_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "offset.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet()
+    ws.write_row(2, 2, ["query", "doc", "grade"])
+    ws.write_row(3, 2, ["q", "a", 2])
+    ws.write_row(4, 2, ["q", "b", "nope"])
+    wb.close()
+    rep = import_annotations(path).report
+    assert rep.header_row == 3
+    assert [(r, c) for r, c, _ in rep.rejected_judgments] == [(5, "E (grade)")]
+
+
+# -- nothing dropped, whatever the cells ------------------------------------------------
+_CELL = st.sampled_from(["0", "1", "2", "3", "1.5", "", "n/a", "?", "-", "skip", "Relevant",
+                         "Highly relevant", "meh", "2 - Relevant", "nan", "x"])
+
+
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", ""]), st.sampled_from(["a", "b", "c", ""]),
+                          _CELL, _CELL, st.sampled_from(["0.5", "", "abc", "1"])),
+                min_size=1, max_size=12),
+       st.booleans())
+def test_every_judgment_read_is_imported_or_rejected(rows: list[tuple[str, ...]],
+                                                      wide: bool) -> None:
+    """imported + rejected = judgments read; a rejected judgment names its row,
+    column and reason; no grade is ever 0 unless a 0 was written."""
+    from core.io.annotator import import_table
+
+    if wide:
+        header = ["query", "doc", "grade_x", "grade_y", "score"]
+        data = [list(r) for r in rows]
+    else:
+        header = ["query", "doc", "annotator", "grade", "score"]
+        data = [[q, d, who, g, s] for q, d, gx, gy, s in rows
+                for who, g in (("x", gx), ("y", gy))]
+    table = read_table_from_rows([header, *data])
+    if not any(q and d and s != "abc" for q, d, *_, s in rows):  # no row can be imported
+        with pytest.raises(InputError, match="no candidate rows"):
+            import_table(table)
+        return
+    result = import_table(table)
+    rep = result.report
+    assert rep.judgments_imported + len(rep.rejected_judgments) == rep.judgments_read
+    assert all(row >= 2 and column and why for row, column, why in rep.rejected_judgments)
+    doc = result.document
+    zeros = sum(r[2:4].count("0") for r in rows)
+    assert int(np.sum(doc.grade == 0)) <= zeros

@@ -71,6 +71,11 @@ def test_cell_text_keeps_full_precision():
     assert cell_text(float("nan")) == ""
     assert cell_text(3) == "3"
     assert cell_text("unknown") == "unknown"
+    # A whole number reads as typed: a grade of 2 is "2", not "2.0".
+    assert cell_text(2.0) == "2"
+    assert cell_text(-1.0) == "-1"
+    assert cell_text(2.5) == "2.5"
+    assert cell_text(1e300) == "1e+300"  # beyond exact integers: repr
 
 
 def test_copy_a_rectangle_with_full_precision(qtbot: Any, window: MainWindow):
@@ -84,10 +89,10 @@ def test_copy_a_rectangle_with_full_precision(qtbot: Any, window: MainWindow):
     assert text.endswith("\n")
     # case-A in ranked order: B (score 3, grade 1), then A (score 2, grade 3).
     assert [r[:6] for r in rows] == [
-        ["B", "v1", "3.0", "1.0", "number", "1.0"],
-        ["A", "v1", "2.0", "3.0", "number", "3.0"],
+        ["B", "v1", "3", "1", "number", "1"],
+        ["A", "v1", "2", "3", "number", "3"],
     ]
-    assert rows[0][6] == "1.0"
+    assert rows[0][6] == "1"
     assert float(rows[1][6]) == pytest.approx(1 / L, rel=1e-15)
     assert len(rows[1][6]) >= 17  # not the grid's rounded 0.6309
 
@@ -198,14 +203,14 @@ def test_fill_down(qtbot: Any, window: MainWindow):
     qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
     qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
     qtbot.keyClick(grid, Qt.Key.Key_D, CTRL)
-    assert _grades(window) == ["1.0", "1.0", "1.0"]
+    assert _grades(window) == ["1", "1", "1"]
     assert window.undo_stack.count() == 1
     window.undo_stack.undo()
-    assert _grades(window) == ["1.0", "3.0", "0.0"]
+    assert _grades(window) == ["1", "3", "0"]
     # One cell: the grade above comes down.
     grid = _go(window, 2, GridColumn.GRADE)
     qtbot.keyClick(grid, Qt.Key.Key_D, CTRL)
-    assert _grades(window) == ["1.0", "3.0", "3.0"]
+    assert _grades(window) == ["1", "3", "3"]
 
 
 def test_copy_then_paste_round_trips_grades_between_queries(qtbot: Any, window: MainWindow,
@@ -215,13 +220,13 @@ def test_copy_then_paste_round_trips_grades_between_queries(qtbot: Any, window: 
     qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
     qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
     qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
-    assert QGuiApplication.clipboard().text() == "2.0\n6.0\n0.0\n"
+    assert QGuiApplication.clipboard().text() == "2\n6\n0\n"
     window.set_query(window.document.query_index("case-F-unknown"))
     grid = _go(window, 0, GridColumn.GRADE)
     QGuiApplication.clipboard().setText("3.0\n1.0\n0.0\n")
     qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
     assert shown == []
-    assert _grades(window) == ["3.0", "1.0", "0.0"]  # the unknown is now judged
+    assert _grades(window) == ["3", "1", "0"]  # the unknown is now judged
 
 
 # -- find ----------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ from core.model.document import GradeState
 from core.model.examples import seed_document
 
 RUBRIC = "0=not relevant,1=partial,2=relevant,3=highly relevant"
+#: The rubric the wizard proposes from WIDE_CSV's labels, as the file spells them.
+PROPOSED = "0=not relevant,1=partial,2=relevant,3=Highly relevant"
 WIDE_CSV = """query,doc,model_conf,grade_alice,grade_bob,notes
 q1,d1,0.9,Highly relevant,relevant,
 q1,d2,0.7,partial,not relevant,checked
@@ -130,6 +132,19 @@ def _next(qtbot: Any, wizard: ImportWizard) -> None:
     _idle(qtbot, wizard)
 
 
+def _import_anyway(qtbot: Any, wizard: ImportWizard, text: str) -> None:
+    """Finish waits while judgments are rejected; the user ticks "import anyway"."""
+    finish = wizard.button(QWizard.WizardButton.FinishButton)
+    box = wizard.report_page.anyway
+    assert box.isVisible()
+    assert box.text().startswith(text), box.text()
+    assert not finish.isEnabled()
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert box.isChecked()
+    assert finish.isEnabled()
+
+
 def _finish(qtbot: Any, wizard: ImportWizard) -> None:
     button = wizard.button(QWizard.WizardButton.FinishButton)
     assert button.isEnabled()
@@ -189,12 +204,16 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
         assert page2.combos["note"].currentData() == 5
         assert page2.combos["score"].currentData() is None
         assert page2.grades_model.grades() == ((3, "alice"), (4, "bob"))
-        assert page2.rubric.text() == seed_rubric.text  # prefilled from the open document
-        # The user picks the score column and types the annotators' rubric.
+        # The rubric is proposed from the file's labels, not copied from the open
+        # document's (a behaviour change: the seed's rubric would reject every label).
+        assert page2.rubric.text() == PROPOSED != seed_rubric.text
+        assert page2.labels_info.text().startswith("Labels read (the scale not relevant / "
+                                                   "somewhat relevant / relevant / highly")
+        assert page2.labels_model.rowCount() == 1  # 'meh' is asked for
+        assert page2.labels_model.index(0, 0).data() == "meh"
+        # The user picks the score column.
         _choose(qtbot, page2.combos["score"], "C: model")
         assert page2.combos["score"].currentData() == 2
-        page2.rubric.clear()
-        qtbot.keyClicks(page2.rubric, RUBRIC)
         _next(qtbot, w)
         assert w.currentId() == ImportWizard.REPORT
         qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
@@ -214,6 +233,12 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
         assert [(i.row, i.column, i.problem) for i in rejected] == [
             (4, "model_conf", "'abc' is not a number; row rejected")]
         assert "labels not in the rubric: 'meh' (1)" in view.notes.toPlainText()
+        # Rejected judgments: abc's row (alice and bob) and alice's 'meh'. Finish
+        # waits for an explicit "import anyway" that says how many.
+        assert counts["judgments_read"] == "12"
+        assert counts["judgments_rejected"] == "3"
+        assert "12 judgments read in 6 rows: 9 imported, 3 rejected" in view.summary.text()
+        _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected")
         _finish(qtbot, w)
 
     seen = _drive(monkeypatch, qtbot, steps)
@@ -233,7 +258,7 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
     np.testing.assert_array_equal(doc.ratings, expected.document.ratings)
     assert list(doc.source_id) == ["d1", "d2", "d4", "d5", "d6"]
     assert doc.annotators == ["alice", "bob"]
-    assert doc.conventions.rubric == Rubric.parse(RUBRIC)
+    assert doc.conventions.rubric == Rubric.parse(PROPOSED)
     assert window.path == wide_csv
     assert "wide.csv" in window.windowTitle()
     assert window.undo_stack.isClean()
@@ -282,11 +307,15 @@ def test_a_mapping_without_a_query_is_one_message_and_no_finish(
 
 
 def test_a_malformed_rubric_keeps_the_mapping_page(qtbot: Any, wide_csv: Path, boxes: Boxes):
-    wizard = ImportWizard(wide_csv, Conventions(), "0=no,one=partial")
+    wizard = ImportWizard(wide_csv, Conventions(), "")
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)
     _next(qtbot, wizard)
+    rubric = wizard.mapping_page.rubric
+    rubric.setFocus()
+    rubric.selectAll()
+    qtbot.keyClicks(rubric, "0=no,one=partial")
     _next(qtbot, wizard)
     assert wizard.currentId() == ImportWizard.MAPPING
     assert "does not start with a number" in wizard.mapping_page.problem.text()
@@ -301,11 +330,17 @@ def test_long_xlsx_with_an_annotator_column(qtbot: Any, monkeypatch: pytest.Monk
         page1 = w.sheet_page
         assert [page1.sheet.itemText(i) for i in range(page1.sheet.count())] == [
             "About", "Judgments"]
-        assert page1.sheet.currentText() == "About"
+        # The data's sheet is guessed (the About sheet before it is passed over).
+        assert page1.sheet.currentText() == "Judgments"
+        assert page1.header_row.value() == 3
         page1.sheet.setFocus()
-        qtbot.keyClick(page1.sheet, Qt.Key.Key_Down)  # the user picks the second sheet
+        qtbot.keyClick(page1.sheet, Qt.Key.Key_Up)  # the user looks at the About sheet
         _idle(qtbot, w)
         assert w.preview_value is not None
+        assert w.preview_value.sheet == "About"
+        assert page1.header_row.value() == 1
+        qtbot.keyClick(page1.sheet, Qt.Key.Key_Down)  # and goes back: guessed again
+        _idle(qtbot, w)
         assert w.preview_value.sheet == "Judgments"
         assert page1.header_row.value() == 3
         assert page1.model.index(0, 3).data() == "ann"
@@ -314,7 +349,7 @@ def test_long_xlsx_with_an_annotator_column(qtbot: Any, monkeypatch: pytest.Monk
         assert page2.layout_combo.currentData() == "long"
         assert {f: c.currentData() for f, c in page2.combos.items()} == {
             "query": 0, "source_id": 1, "score": None, "rank": 2, "grade": 4,
-            "annotator": 3, "version": None, "note": None, "reason": None}
+            "annotator": 3, "version": None, "note": None, "reason": None, "status": None}
         page2.rubric.setText("0,1,2,3")
         page2.consensus.setCurrentIndex(page2.consensus.findData(ConsensusRule.MAXIMUM))
         _next(qtbot, w)
@@ -332,6 +367,8 @@ def test_long_xlsx_with_an_annotator_column(qtbot: Any, monkeypatch: pytest.Monk
         notes = w.report_page.view.notes.toPlainText()
         assert "no score column: score = -rank (from column 'C (Rank)')" in notes
         assert "highest annotator grade" in notes
+        # ben's repeated grade and his formula
+        _import_anyway(qtbot, w, "Import anyway: 2 of the 8 judgments read are rejected")
         _finish(qtbot, w)
 
     seen = _drive(monkeypatch, qtbot, steps)
@@ -377,6 +414,7 @@ def test_open_a_foreign_sheet_runs_the_wizard(qtbot: Any, monkeypatch: pytest.Mo
         w.mapping_page.rubric.setText(RUBRIC)
         _next(qtbot, w)
         qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _import_anyway(qtbot, w, "Import anyway: 3 of the 12")
         _finish(qtbot, w)
 
     seen = _drive(monkeypatch, qtbot, steps)

@@ -184,3 +184,29 @@ def test_parse_grade_text():
         parse_grade_text("lots", rubric)
     with pytest.raises(ValueError, match="disagree"):
         parse_grade_text("0=partial support", rubric)
+
+
+def test_a_consensus_grade_shows_at_the_grid_s_precision(qtbot):
+    """Three annotators' mean, 5/3, reads 1.6667 in the grid (the model keeps
+    every digit); a whole grade reads as typed, with its rubric label."""
+    from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
+
+    from app.delegates import GradeDelegate
+
+    doc = Document.from_columns(query=["q", "q"], source_id=["a", "b"], score=[2.0, 1.0],
+                                grade=[5 / 3, 2.0],
+                                conventions=Conventions(rubric=Rubric.parse("0,1,2=fair,3")))
+    model = CandidateModel("ranked")
+    model.set_evaluation(evaluate(doc), 0)
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    delegate = GradeDelegate(lambda: 4, view)
+    texts = []
+    for row in range(2):
+        option = QStyleOptionViewItem()
+        index = model.index(row, GridColumn.GRADE)
+        delegate.initStyleOption(option, index)
+        texts.append(option.text)
+    assert texts == ["1.6667", "2 - fair"]
+    assert model.data(model.index(0, GridColumn.GRADE)) == 5 / 3

@@ -131,6 +131,31 @@ def test_compare_trec_run_hand_computed(qtbot, monkeypatch, window, tmp_path, qt
     assert first[CompareColumn.DELTA] == pytest.approx(2 / 3, abs=1e-12)
 
 
+def test_compare_statistics_are_a_form_of_their_own(qtbot, monkeypatch, window, tmp_path):
+    w = window
+    run = tmp_path / "swapped.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    view.cutoff.setCurrentIndex(ALL)
+    stats = view.stats
+    assert stats.title() == "Paired statistics at NDCG@all"
+    assert stats.text("Queries").startswith("6 with NDCG@all defined in both (equal-query mean")
+    assert stats.text("MeanDelta") == f"<b style='color: #1b7f3b'>{(1 - CASE_A_ALL) / 6:+.4f}</b>"
+    assert stats.text("PValue").startswith("<b>1</b> (two-sided paired randomization test, "
+                                           "exact over all 64 sign vectors)")
+    test = view.comparison.tests[ALL]
+    assert stats.text("Interval").startswith(
+        f"<b>[{test.ci_low:+.4f}, {test.ci_high:+.4f}]</b> (95% bootstrap")
+    assert stats.text("Outcomes") == "1 / 5 / 0"
+    # Visible without scrolling: above the tables, not inside a scrolling pane.
+    assert stats.isVisibleTo(view)
+    assert stats.geometry().bottom() < view.table.mapTo(view, view.table.rect().topLeft()).y()
+    # The plots dock draws the same mean and interval.
+    ax = w.plots.panel.compare_canvas.figure_.axes[0]
+    mean = next(line for line in ax.lines if line.get_linestyle() == "--")
+    assert mean.get_ydata()[0] == pytest.approx(test.mean_delta)
+
+
 def test_selecting_a_row_shows_changes_and_switches_query(qtbot, monkeypatch, window, tmp_path,
                                                           qtmodeltester):
     w = window
@@ -399,7 +424,8 @@ def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(
 
 
 def test_review_views_share_only_common():
-    """The three docks import app.review.common, never each other."""
+    """The three docks import app.review.common (and the comparison its own
+    statistics form), never each other."""
     import ast
     from pathlib import Path
 
@@ -407,9 +433,10 @@ def test_review_views_share_only_common():
 
     folder = Path(app.review.__file__).parent
     views = {"compare_view", "explain_view", "judges_view"}
-    for name in views:
+    own = {"compare_view": {"app.review.compare_stats"}}
+    for name in (*views, "compare_stats"):
         tree = ast.parse((folder / f"{name}.py").read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         review = {m for m in imported if m.startswith("app.review")}
-        assert review <= {"app.review.common"}, (name, review)
+        assert review <= {"app.review.common"} | own.get(name, set()), (name, review)

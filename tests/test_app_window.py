@@ -249,7 +249,8 @@ def test_presets_and_cutoffs(qtbot, window):
     assert w.navigator.model.headerData(QueryColumn.NDCG, Qt.Orientation.Horizontal) == "NDCG@3"
     panel.cutoffs_edit.setText("0")
     panel.cutoffs_edit.editingFinished.emit()
-    assert "at least 1" in panel.error_label.text()
+    # The error is shown at the field, not at the bottom of the panel.
+    assert "at least 1" in panel.field_errors["cutoffs"].text()
     assert w.conventions.cutoffs == (3, None)
 
 
@@ -326,31 +327,46 @@ def test_large_document_shows_one_query_and_grades(qtbot):
     w.undo_stack.setClean()
 
 
-def test_reviewer_is_asked_once_and_kept(qtbot, monkeypatch):
+def test_reviewer_defaults_to_the_login_name_without_asking(qtbot, monkeypatch):
+    import getpass
+
     asked = []
-
-    def get_text(*args, **kwargs):
-        asked.append(args[1])
-        return ("Ana", True)
-
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: asked.append(a) or ("x", True)))
+    monkeypatch.setattr(getpass, "getuser", lambda: "ana.login")
+    assert Settings().reviewer == ""
     w = build_window(None)
     qtbot.addWidget(w)
     grade_row(qtbot, w, 0, Qt.Key.Key_2)
     grade_row(qtbot, w, 1, Qt.Key.Key_2)
-    assert asked == ["Reviewer"]
-    assert Settings().reviewer == "Ana"
-    assert {e.who for e in w.document.audit} == {"Ana"}
+    assert asked == []
+    assert w.undo_stack.count() == 2
+    assert {e.who for e in w.document.audit} == {"ana.login"}
+    assert w.preferences.button.text() == "Reviewer: ana.login"
     w.undo_stack.setClean()
 
 
-def test_no_reviewer_name_means_no_edit(qtbot, monkeypatch):
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("", False)))
+def test_preferences_change_the_reviewer_and_the_digits(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from app.preferences import PreferencesDialog
+
+    def fill(dialog):
+        dialog.reviewer.setText("Ana")
+        dialog.decimals.setValue(2)
+        return int(QDialog.DialogCode.Accepted.value)
+
+    monkeypatch.setattr(PreferencesDialog, "exec", fill)
     w = build_window(None)
     qtbot.addWidget(w)
+    qtbot.mouseClick(w.preferences.button, Qt.MouseButton.LeftButton)
+    assert Settings().reviewer == "Ana"
+    assert w.decimals() == 2
+    assert w.preferences.button.text() == "Reviewer: Ana"
+    assert "NDCG@1 0.36 " in w.footer.text()  # mean of 1/3, 0, 1/3, 1/3, 1/2, 2/3
     grade_row(qtbot, w, 0, Qt.Key.Key_2)
-    assert w.undo_stack.count() == 0
-    assert w.document.audit == []
+    assert w.document.audit[-1].who == "Ana"
+    w.undo_stack.setClean()
 
 
 def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
@@ -358,8 +374,8 @@ def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
 
     built = []
 
-    def fake_build(path=None, *, qrels=None):
-        built.append((path, qrels))
+    def fake_build(path=None, *, qrels=None, preset=None):
+        built.append((path, qrels, preset))
         w = build_window(None)
         monkeypatch.setattr(w, "show", lambda: None)
         return w
@@ -367,4 +383,48 @@ def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
     monkeypatch.setattr(main_module, "build_window", fake_build)
     monkeypatch.setattr(type(qapp), "exec", lambda self: 0)
     assert main_module.main(["run.txt", "--qrels", "qrels.txt"]) == 0
-    assert built == [("run.txt", "qrels.txt")]
+    assert main_module.main(["run.txt", "--qrels", "q.txt", "--preset", "trec_eval"]) == 0
+    assert built == [("run.txt", "qrels.txt", None), ("run.txt", "q.txt", "trec_eval")]
+
+
+def test_bounds_of_a_long_query_are_worked_out_off_the_ui_thread(qtbot, monkeypatch):
+    """One query of 40,000 retrieved candidates, one judged: the window shows
+    it at once, computes the bounds and the next judgment on a worker thread
+    (the UI thread keeps answering), and drops a result that comes too late
+    for the query shown."""
+    import threading
+
+    import app.panels.summary as summary
+
+    n = 40_000
+    grade: list[float | None] = [None] * n
+    grade[3] = 2.0
+    doc = Document.from_columns(query=["long"] * n + ["short"] * 2,
+                                source_id=[f"https://x.org/{i}" for i in range(n + 2)],
+                                score=[*np.linspace(1, 0, n).tolist(), 1.0, 0.5],
+                                grade=[*grade, 1.0, 0.0])
+    threads: list[str] = []
+    real = summary.best_next_judgment
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        threads.append(threading.current_thread().name)
+        return real(*args)
+
+    monkeypatch.setattr(summary, "best_next_judgment", spy)
+    Settings().reviewer = "tester"
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.set_document(doc)
+    w.show()
+    panel = w.summary_panel
+    assert panel.bounds_label.text() == "Computing bounds…"
+    qtbot.waitUntil(lambda: "between" in panel.bounds_label.text(), timeout=60_000)
+    assert "39999 unknown grade(s) of 40000" in panel.bounds_label.text()
+    assert "'https://x.org/0'" in panel.next_label.text()
+    assert threads
+    assert threading.main_thread().name not in threads
+    # A late result for a query no longer shown is dropped.
+    w.set_query(1)
+    panel._show_details((w.evaluation, 0), ([], None))
+    assert panel.bounds_label.text() == ""
+    panel.details_job.wait()

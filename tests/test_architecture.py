@@ -75,6 +75,16 @@ def _long_functions(path: Path, root: Path = REPO) -> list[str]:
     ]
 
 
+def test_no_module_over_500_lines():
+    long = [f"{p.relative_to(REPO)} ({n})" for p in _sources()
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES]
+    assert long == []
+
+
+def test_no_function_over_80_lines():
+    assert [f for p in _sources() for f in _long_functions(p)] == []
+
+
 @pytest.mark.parametrize(("body_lines", "reported"), [(79, False), (80, True)])
 def test_the_function_check_counts_the_def_line(tmp_path: Path, body_lines: int,
                                                 reported: bool):

@@ -164,3 +164,58 @@ def test_each_query_is_bounded_as_if_it_stood_alone(parts):
             assert (got.index - offset, got.source_id, got.widths) == (
                 want.index, want.source_id, want.widths)
         offset += len(doc)
+
+
+@given(
+    grades=st.lists(st.sampled_from([None, None, 0.0, 1.0, 2.0, 3.0]), min_size=1, max_size=30),
+    retrieved=st.lists(st.booleans(), min_size=30, max_size=30),
+    scores=st.lists(st.integers(0, 6), min_size=30, max_size=30),
+    k=st.sampled_from([None, 1, 3, 10]),
+    ideal=st.sampled_from(list(IdealInventory)),
+    ties=st.sampled_from([TieRule.AVERAGE, TieRule.SUPPLIED, TieRule.ID_DESC]),
+    rubric=st.sampled_from(["0,1,2,3", "0,1", "1,2,5"]),
+)
+def test_the_one_change_interval_equals_the_full_one(grades, retrieved, scores, k, ideal, ties,
+                                                     rubric):
+    """best_next_judgment's fast path (one grade fixed, by prefix sums) gives
+    the outer interval the full computation gives, for every unknown and grade."""
+    from core.analysis.bounds import _OneChange, _Query
+
+    n = len(grades)
+    if all(g is not None for g in grades):
+        grades = [None, *grades[1:]]
+    score = [float(s) if r else None for s, r in zip(scores[:n], retrieved[:n], strict=True)]
+    if all(s is None for s in score):
+        score[0] = 1.0
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"d{i}" for i in range(n)],
+                                score=score, grade=grades)
+    conv = Conventions(cutoffs=(k,), ideal=ideal, ties=ties, rubric=Rubric.parse(rubric))
+    ev = evaluate(doc, conv)
+    query = _Query(ev, 0, 0)
+    fast = _OneChange(query)
+    for m in range(query.unknown.size):
+        for v in query.values:
+            expected = query.outer({m: float(v)})
+            got = fast.outer(m, float(v))
+            assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), (m, v)
+
+
+def test_the_next_judgment_of_a_long_query_sorts_no_list_again(monkeypatch):
+    """40,000 retrieved, one judged: each of the tries (a candidate, a grade)
+    is worked out by prefix sums, never by the full outer computation that
+    sorts the whole ideal list again (it took minutes)."""
+    from core.analysis import bounds
+
+    calls = []
+    full = bounds._Query.outer
+    monkeypatch.setattr(bounds._Query, "outer",
+                        lambda self, fixed=None: (calls.append(fixed), full(self, fixed))[1])
+    n = 40_000
+    grade: list[float | None] = [None] * n
+    grade[5] = 2.0
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"https://x.org/{i}" for i in range(n)],
+                                score=np.linspace(1, 0, n), grade=grade)
+    best = best_next_judgment(evaluate(doc), 0, 0)
+    assert best is not None
+    assert best.index == 0  # the top-ranked unknown narrows most
+    assert calls == []

@@ -94,3 +94,55 @@ def test_plots_dock_follows_the_window(qtbot):
     # first cutoff of the example is k = 1: actual C (grade 0), ideal A (grade 3)
     assert bars == pytest.approx([0.0, 3.0])
     assert window.findChild(type(plots.dock), "plotsDock") is plots.dock
+
+
+def test_integer_axes_get_whole_number_ticks(qtbot, ev):
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    # One rank at k = 1 (case-A): a view around 1 must not tick 0.6, 0.7, ...
+    panel.show_query(ev, ev.doc.query_index("case-A"), ev.cutoffs.index(1))
+    panel.show_distribution(ev, 0)
+    panel.query_canvas.draw()
+    panel.all_canvas.draw()
+    rank_axis, k_axis = panel.query_canvas.figure_.axes
+    counts = panel.all_canvas.figure_.axes[0]
+    for ticks in (rank_axis.get_xticks(), k_axis.get_xticks(), counts.get_yticks()):
+        assert len(ticks) >= 1
+        assert all(float(t).is_integer() for t in ticks), list(ticks)
+    assert 1.0 in list(rank_axis.get_xticks())
+
+
+def test_delta_plot_draws_the_mean_and_its_interval(qtbot):
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.show_deltas(["a", "b", "c"], [0.1, -0.3, 0.4], "delta NDCG@10",
+                      (0.0667, -0.2, 0.3, 0.95))
+    ax = panel.compare_canvas.figure_.axes[0]
+    assert [p.get_height() for p in ax.patches] == pytest.approx([-0.3, 0.1, 0.4])
+    means = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert len(means) == 1
+    assert list(means[0].get_ydata()) == pytest.approx([0.0667, 0.0667])
+    (band,) = ax.collections
+    ys = band.get_paths()[0].vertices[:, 1]
+    assert (ys.min(), ys.max()) == pytest.approx((-0.2, 0.3))
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["mean delta +0.0667", "95% interval [-0.2000, +0.3000]"]
+    # Without statistics: the bars and the zero line only.
+    panel.show_deltas(["a", "b"], [0.1, -0.3], "delta NDCG@10")
+    ax = panel.compare_canvas.figure_.axes[0]
+    assert not ax.collections
+    assert ax.get_legend() is None
+
+
+def test_showing_the_plots_gives_them_room(qtbot):
+    from app.main import build_window
+    from app.plot_dock import LEAST_HEIGHT
+
+    window = build_window(None)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    dock = window.plots.dock
+    assert window.docks["auditLogDock"].height() < LEAST_HEIGHT  # the bottom starts small
+    dock.raise_()
+    qtbot.waitUntil(lambda: dock.height() >= min(LEAST_HEIGHT, window.height() * 0.45 - 1))

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.export import refuse_writing_over_inputs
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare
 from core.engine.evaluation import evaluate
@@ -29,6 +30,8 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if export is not None and Path(export).suffix.lower() != ".xlsx":
         raise InputError("--export writes an .xlsx workbook", file=str(export),
                          hint="name the file OUT.xlsx")
+    if export is not None:
+        refuse_writing_over_inputs(export, args.run_a, args.run_b, args.qrels)
     ev_a = ev_b = None
     if args.qrels is None:
         doc_a, doc_b = load_pair(args.run_a, args.run_b)

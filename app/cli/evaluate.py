@@ -20,7 +20,7 @@ __all__ = ["cmd_evaluate", "load_input"]
 def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
     """The document named by ``args.input`` (joined with ``args.qrels`` when
     given) and the conventions its flags give."""
-    doc = load_document(args.input, qrels=args.qrels)
+    doc = load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None))
     conv = conventions_from_args(args, doc.conventions)
     return doc, conv
 

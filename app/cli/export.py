@@ -4,16 +4,34 @@ CSV/TSV, or TREC qrels or run."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TextIO
 
 from app.cli.evaluate import load_input
 from core.engine.evaluation import evaluate
-from core.errors import NdcgError
+from core.errors import InputError, NdcgError
 
-__all__ = ["EXPORT_FORMATS", "cmd_export"]
+__all__ = ["EXPORT_FORMATS", "cmd_export", "refuse_writing_over_inputs"]
 
 EXPORT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "tsv", ".qrels": "qrels", ".run": "run"}
+
+
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): compare where they lead
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_writing_over_inputs(output: str | Path, *inputs: str | Path | None) -> None:
+    """Raise :class:`InputError` when ``output`` is one of ``inputs`` (the same
+    file by any path: a link, ``./a.csv``, a hard link): an export never
+    rewrites what it reads."""
+    for given in inputs:
+        if given is not None and _same_file(output, given):
+            raise InputError("the output is the input file; nothing was written",
+                             file=str(output), hint="name another output file")
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
@@ -24,6 +42,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
             f"cannot tell the format of {args.output!r} from its suffix; "
             f"name it with --to {'|'.join(sorted(set(EXPORT_FORMATS.values())))}"
         )
+    refuse_writing_over_inputs(args.output, args.input, args.qrels)
     doc, conv = load_input(args)
     doc.conventions = conv
     if kind == "xlsx":

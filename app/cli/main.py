@@ -1,10 +1,11 @@
-"""The command line: ``ndcg-worksheet evaluate|export|compare ...``.
+"""The command line: ``ndcg-worksheet evaluate|export|compare|import ...``.
 
 The parser and the dispatch; the commands are :mod:`app.cli.evaluate`,
-:mod:`app.cli.export` and :mod:`app.cli.compare`, the convention flags
-:mod:`app.cli.options`. Pure Python: no Qt is imported here. Bad input ends
-with one line naming the file, line and column, and a non-zero exit status;
-never a traceback.
+:mod:`app.cli.export`, :mod:`app.cli.compare` and :mod:`app.cli.import_cmd`,
+the convention flags :mod:`app.cli.options`. Pure Python: no Qt is imported
+here. Bad input ends with one line naming the file, line and column (control
+characters in it shown escaped), and exit status 2; never a traceback. An
+export never writes over one of its inputs.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from typing import TextIO
 
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import EXPORT_FORMATS, cmd_export
+from app.cli.import_cmd import add_import_parser
 from app.cli.options import add_convention_arguments
 from core.errors import NdcgError
+from core.reports.text import visible
 
 __all__ = ["build_parser", "main"]
 
@@ -32,6 +35,14 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     return run(args, out)
 
 
+def _add_encoding(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--encoding", metavar="NAME",
+        help="the encoding of a CSV/TSV input that is not UTF-8 and has no byte order mark, "
+        "e.g. cp1252 (without it, a byte that is not UTF-8 is an error naming its line)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROG,
@@ -43,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("evaluate", help="print NDCG per query and the means")
     e.add_argument("input", help="worksheet CSV/TSV, workbook .xlsx, or TREC run (with --qrels)")
     e.add_argument("--qrels", help="TREC qrels file; INPUT is then a TREC run")
+    _add_encoding(e)
     add_convention_arguments(e)
     e.add_argument("--format", choices=["table", "json", "csv"], default="table")
     e.set_defaults(func=cmd_evaluate)
@@ -57,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
                    help="the format, when the suffix does not tell")
     x.add_argument("--qrels")
+    _add_encoding(x)
     add_convention_arguments(x)
     x.set_defaults(func=cmd_export)
 
@@ -74,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
         "NDCG values, deltas and means are live formulas",
     )
     c.set_defaults(func=cmd_compare)
+
+    add_import_parser(sub)
     return p
 
 
@@ -85,7 +100,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     try:
         return int(args.func(args, out))
     except NdcgError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        # One line, whatever the message quotes (an id with a line break or an
+        # escape sequence is shown escaped, never acted on by the terminal).
+        print(f"{PROG}: error: {visible(str(exc))}", file=sys.stderr)
         return 2
     except MemoryError:
         print(f"{PROG}: error: not enough memory for this input", file=sys.stderr)

@@ -26,6 +26,9 @@ __all__ = ["COUNT_LABELS", "ImportReportDialog", "ImportReportView", "report_cou
 
 #: The counts shown above the issue table: objectName suffix -> label.
 COUNT_LABELS: dict[str, str] = {
+    "judgments_read": "Judgments read",
+    "judgments_imported": "Judgments imported",
+    "judgments_rejected": "Judgments rejected",
     "rows_read": "Rows read",
     "rows_imported": "Rows imported",
     "rows_rejected": "Rows rejected",
@@ -44,6 +47,9 @@ COUNT_LABELS: dict[str, str] = {
 def report_counts(report: ImportReport) -> dict[str, str]:
     """What each count label shows for ``report`` (texts straight from the report)."""
     return {
+        "judgments_read": str(report.judgments_read),
+        "judgments_imported": str(report.judgments_imported),
+        "judgments_rejected": str(len(report.rejected_judgments)),
         "rows_read": str(report.rows_read),
         "rows_imported": str(report.rows_imported),
         "rows_rejected": str(report.rows_rejected),

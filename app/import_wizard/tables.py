@@ -1,8 +1,10 @@
 """The wizard's table models: the sheet's first rows, wide layouts' grade
-columns, and an import report's issues."""
+columns, the labels no rule reads (with the grades the user gives them), and
+an import report's issues."""
 
 from __future__ import annotations
 
+import math
 from enum import IntEnum
 from typing import Any
 
@@ -11,11 +13,13 @@ from PySide6.QtWidgets import QWidget
 
 from core.io.annotator import ColumnMapping, ImportReport, Issue, SheetPreview
 from core.io.safety import column_letters
+from core.model.numbers import number_text
 
 __all__ = [
     "GradeColumnsModel",
     "IssueColumn",
     "IssuesModel",
+    "LabelsModel",
     "PreviewModel",
     "column_name",
 ]
@@ -154,6 +158,85 @@ class GradeColumnsModel(QAbstractTableModel):
             return str(section + 1) if 0 <= section < len(self._header) else None
         titles = {self.Column.COLUMN: self.tr("Grade column"),
                   self.Column.ANNOTATOR: self.tr("Annotator")}
+        return titles.get(self.Column(section)) if 0 <= section < len(self.Column) else None
+
+
+class LabelsModel(QAbstractTableModel):
+    """The labels no rule reads: each with the cells holding it and the grade
+    the user gives it (empty: its cells are rejected)."""
+
+    class Column(IntEnum):
+        LABEL = 0
+        CELLS = 1
+        GRADE = 2
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._labels: list[tuple[str, int]] = []
+        self._grades: dict[str, float] = {}
+
+    def set_labels(self, labels: dict[str, int]) -> None:
+        self.beginResetModel()
+        self._labels = list(labels.items())
+        self._grades = {}
+        self.endResetModel()
+
+    def answers(self) -> dict[str, float]:
+        """Label -> the grade the user gave it."""
+        return dict(self._grades)
+
+    def unanswered(self) -> list[str]:
+        return [t for t, _ in self._labels if t not in self._grades]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._labels)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.Column)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return base | Qt.ItemFlag.ItemIsEditable if index.column() == self.Column.GRADE else base
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or role not in (DISPLAY, EDIT, TOOLTIP):
+            return None
+        text, cells = self._labels[index.row()]
+        col = self.Column(index.column())
+        if role == TOOLTIP:
+            return f"{text!r}: give it a grade, or leave it empty to reject its {cells} cells"
+        if col is self.Column.LABEL:
+            return text
+        if col is self.Column.CELLS:
+            return cells
+        grade = self._grades.get(text)
+        return "" if grade is None else number_text(grade)
+
+    def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:
+        if not index.isValid() or index.column() != self.Column.GRADE or role != EDIT:
+            return False
+        text = self._labels[index.row()][0]
+        raw = str(value).strip().replace(",", ".")
+        if not raw:
+            self._grades.pop(text, None)
+        else:
+            try:
+                grade = float(raw)
+            except ValueError:
+                return False
+            if not math.isfinite(grade):
+                return False
+            self._grades[text] = grade
+        self.dataChanged.emit(index, index, [DISPLAY, EDIT])
+        return True
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role != DISPLAY or orientation != Qt.Orientation.Horizontal:
+            return None
+        titles = {self.Column.LABEL: self.tr("Label"), self.Column.CELLS: self.tr("Cells"),
+                  self.Column.GRADE: self.tr("Grade")}
         return titles.get(self.Column(section)) if 0 <= section < len(self.Column) else None
 
 

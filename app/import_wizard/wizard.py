@@ -39,7 +39,8 @@ class ImportWizard(QWizard):
         The conventions the imported document starts from (the open
         document's); the page's rubric, consensus and rounding replace theirs.
     rubric_text
-        The rubric prefilled on the mapping page.
+        The rubric prefilled on the mapping page when the sheet's labels
+        propose none (a sheet of numbers); a sheet of labels proposes its own.
     """
 
     #: The wizard's background work finished (preview or import); tests wait on it.
@@ -104,9 +105,10 @@ class ImportWizard(QWizard):
         for page in (self.sheet_page, self.mapping_page, self.report_page):
             page.completeChanged.emit()
 
-    def load_preview(self, *, sheet: str | None = None,
-                     mapping: ColumnMapping | None = None) -> None:
-        """Read the sheet's first rows (and detect the mapping unless given)."""
+    def load_preview(self, *, sheet: str | None = None, mapping: ColumnMapping | None = None,
+                     header_row: int | None = None) -> None:
+        """Read the sheet and guess again: the sheet (unless given), the
+        header row (unless given, 0-based), the mapping and the labels."""
         path = self.path
 
         def done(value: SheetPreview) -> None:
@@ -114,30 +116,35 @@ class ImportWizard(QWizard):
             self.sheet_page.show_preview(value)
 
         self._run(self.tr("Reading {0}…").format(path.name),
-                  lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping), done)
+                  lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping,
+                                                      header_row=header_row), done)
 
     def import_conventions(self) -> Conventions:
-        """The open conventions with the page's rubric, consensus and rounding."""
+        """The open conventions with the page's rubric, consensus and rounding
+        (no rubric declared when the page holds the one proposed from the
+        sheet's labels: the import reads them as proposed)."""
         page = self.mapping_page
         return self.conventions.replace(
-            rubric=page.rubric_value(), consensus=ConsensusRule(page.consensus.currentData()),
+            rubric=page.declared_rubric(), consensus=ConsensusRule(page.consensus.currentData()),
             rounding=Rounding(page.rounding.currentData()))
 
     def run_import(self) -> None:
-        """Import with the page's mapping; the report page shows the result."""
+        """Import with the page's mapping and the grades given to the labels;
+        the report page shows the result."""
         self.result_value = None
         path = self.path
         mapping = self.mapping_page.mapping()
         sheet = self.preview_value.sheet if self.preview_value is not None else None
         conventions = self.import_conventions()
+        labels = self.mapping_page.labels_model.answers()
 
         def done(result: ImportResult) -> None:
             self.result_value = result
-            self.report_page.view.set_report(result.report)
+            self.report_page.show_report(result.report)
 
         self._run(self.tr("Importing {0}…").format(path.name),
                   lambda progress, cancelled: import_annotations(
-                      path, mapping, sheet=sheet, conventions=conventions), done)
+                      path, mapping, sheet=sheet, conventions=conventions, labels=labels), done)
 
     def done(self, result: int) -> None:
         # Closing while reading or importing abandons that work: its result is dropped.

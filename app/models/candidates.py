@@ -327,6 +327,8 @@ class CandidateModel(QAbstractTableModel):
         if role == TOOLTIP:
             return self._tooltip(ev, i, index.row(), col, state)
         if role == LABEL_ROLE and col is GridColumn.GRADE:
+            if state is GradeState.UNRATEABLE:
+                return str(doc.reason[i] or "")  # shown beside "unrateable", not only on hover
             if state is not GradeState.NUMBER:
                 return ""
             label = self._rubric.label_for(float(doc.grade[i]))

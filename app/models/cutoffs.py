@@ -70,12 +70,13 @@ class CutoffResultsModel(QAbstractTableModel):
             return None
         col = CutoffColumn(section)
         if role == DISPLAY:
-            return ("k", "DCG@k", "ideal DCG@k", "NDCG@k", "Status")[col]
+            return ("k", "DCG@k", "IDCG@k", "NDCG@k", "Status")[col]
         if role == TOOLTIP:
             return (
                 "the cutoff; the same k cuts the actual and the ideal list",
                 "DCG@k = sum over ranks r ≤ k of gain × discount(r)",
-                "ideal DCG@k = DCG@k of the ideal list (gains sorted highest first)",
+                "IDCG@k, the ideal DCG@k: DCG@k of the ideal list (gains sorted highest "
+                "first)",
                 "NDCG@k = DCG@k / ideal DCG@k",
                 "ok, undefined (ideal DCG 0) or unresolved (unknown grades)",
             )[col]

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.models.audit import AuditColumn, AuditModel
+from app.panels.fit import fit_columns
 
 __all__ = ["AuditLogView"]
 
 
 class AuditLogView(QTableView):
-    """The document's audit log (objectName ``auditLog``)."""
+    """The document's audit log (objectName ``auditLog``); while it is empty
+    it says what will appear in it."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -22,6 +26,49 @@ class AuditLogView(QTableView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.verticalHeader().setVisible(False)
-        self.horizontalHeader().setSectionResizeMode(AuditColumn.NOTE,
-                                                     QHeaderView.ResizeMode.Stretch)
-        self.audit_model.rowsInserted.connect(lambda *_: self.scrollToBottom())
+        self.setWordWrap(False)
+        # Fitted to the rows in view whenever entries come (one per edit) or
+        # the view is shown; the note takes what is left.
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(AuditColumn.NOTE, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        # Only the rows in view are measured (Qt's default also measures up to
+        # 1000 more: far too slow once per edit on a long log).
+        header.setResizeContentsPrecision(0)
+        self.audit_model.rowsInserted.connect(lambda *_: self._entries_added())
+        self.audit_model.modelReset.connect(self.fit_columns)
+        self.placeholder = self.tr(
+            "No grade changes yet. Every grade you set, paste or undo is listed here with "
+            "your name and the time, and saved with the workbook.")
+
+    def fit_columns(self) -> None:
+        fit_columns(self, most=260, skip=(AuditColumn.NOTE,))
+
+    def _entries_added(self) -> None:
+        """Scroll to the new entry and widen the columns it does not fit
+        (only its own cells are measured: one entry per edit)."""
+        self.scrollToBottom()
+        row = self.audit_model.rowCount() - 1
+        header = self.horizontalHeader()
+        for col in range(self.audit_model.columnCount()):
+            if col == AuditColumn.NOTE or row < 0:
+                continue
+            wanted = min(260, self.sizeHintForIndex(self.audit_model.index(row, col)).width()
+                         + (1 if self.showGrid() else 0))
+            if wanted > header.sectionSize(col):
+                header.resizeSection(col, wanted)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self.fit_columns)  # once laid out: the rows in view count
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.audit_model.rowCount():
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().placeholderText().color())
+        painter.drawText(self.viewport().rect().adjusted(12, 8, -12, -8),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+                             | Qt.TextFlag.TextWordWrap), self.placeholder)

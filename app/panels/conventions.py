@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -22,12 +22,14 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from app.models.pairs import PairTableModel
+from app.panels.wheel import guard_wheel
 from core.errors import ConventionError
 from core.model.conventions import (
     ConsensusRule,
@@ -71,6 +73,25 @@ def _formula_label(name: str, parent: QWidget) -> QLabel:
     return label
 
 
+def _error_label(name: str, parent: QWidget) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #b3261e")
+    label.hide()
+    return label
+
+
+def _combo(name: str, parent: QWidget) -> QComboBox:
+    """A choice box that may be narrower than its longest item (the panel
+    fits a side column); the open list shows every item whole."""
+    combo = QComboBox(parent)
+    combo.setObjectName(name)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(16)
+    return combo
+
+
 class ConventionsPanel(QWidget):
     """Every convention, editable (objectName ``conventionsPanel``)."""
 
@@ -84,6 +105,12 @@ class ConventionsPanel(QWidget):
         self._updating = False
         inner = QWidget()
         body = QVBoxLayout(inner)
+        #: Errors that belong to no one field (a change the window refused):
+        #: at the top, where they are seen without scrolling.
+        self.error_label = _error_label("conventionsError", inner)
+        body.addWidget(self.error_label)
+        #: Each field's own error, shown under the field.
+        self.field_errors: dict[str, QLabel] = {}
         body.addWidget(self._build_presets(inner))
         body.addWidget(self._build_gain(inner))
         body.addWidget(self._build_cutoffs(inner))
@@ -93,24 +120,32 @@ class ConventionsPanel(QWidget):
         for name, kind, title in CHOICE_FIELDS:
             body.addWidget(self._build_choice(name, kind, title, inner))
         body.addWidget(self._build_rubric(inner))
-        self.error_label = QLabel(inner)
-        self.error_label.setObjectName("conventionsError")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #b3261e")
-        body.addWidget(self.error_label)
         body.addStretch(1)
 
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(inner)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("conventionsScroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll_area.setWidget(inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        outer.addWidget(self.scroll_area)
+        guard_wheel(self)  # scrolling the panel never changes a convention
+
+    def sizeHint(self) -> QSize:
+        """As narrow as the boxes allow (their texts wrap), plus the scroll bar."""
+        scroll = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        widget = self.scroll_area.widget()
+        inner = widget.minimumSizeHint().width() if widget is not None else 0
+        return QSize(inner + scroll + 2 * self.scroll_area.frameWidth() + 2,
+                     super().sizeHint().height())
 
     # -- the boxes ----------------------------------------------------------------------
     def _build_presets(self, inner: QWidget) -> QGroupBox:
         presets = QGroupBox(self.tr("Presets"), inner)
-        row = QHBoxLayout(presets)
+        column = QVBoxLayout(presets)
+        row = QHBoxLayout()
+        column.addLayout(row)
         self.preset_buttons: dict[str, QPushButton] = {}
         for name in PRESETS:
             button = QPushButton(name, presets)
@@ -123,14 +158,14 @@ class ConventionsPanel(QWidget):
         self.preset_match = QLabel(presets)
         self.preset_match.setObjectName("presetMatch")
         self.preset_match.setWordWrap(True)
-        row.addWidget(self.preset_match, 1)
+        row.addStretch(1)
+        column.addWidget(self.preset_match)
         return presets
 
     def _build_gain(self, inner: QWidget) -> QGroupBox:
         gain_box = QGroupBox(self.tr("Gain"), inner)
         gain_layout = QVBoxLayout(gain_box)
-        self.gain_combo = QComboBox(gain_box)
-        self.gain_combo.setObjectName("gainCombo")
+        self.gain_combo = _combo("gainCombo", gain_box)
         for rule in GainRule:
             self.gain_combo.addItem(rule.label, rule.value)
         self.gain_combo.currentIndexChanged.connect(self._gain_rule_chosen)
@@ -147,6 +182,7 @@ class ConventionsPanel(QWidget):
         gain_layout.addWidget(self.gain_table)
         gain_layout.addLayout(self._pair_buttons(self.gain_table, self.gain_table_model, "gain"))
         gain_layout.addWidget(self.gain_formula)
+        gain_layout.addWidget(self._field_error("gain", gain_box))
         return gain_box
 
     def _build_cutoffs(self, inner: QWidget) -> QGroupBox:
@@ -156,8 +192,10 @@ class ConventionsPanel(QWidget):
         self.cutoffs_edit.setObjectName("cutoffsEdit")
         self.cutoffs_edit.setToolTip(self.tr("One or more cutoffs, comma separated: 1, 5, all"))
         self.cutoffs_edit.editingFinished.connect(self._cutoffs_edited)
+        self.cutoffs_edit.textEdited.connect(lambda _t: self._recheck_cutoffs())
         self.cutoffs_formula = _formula_label("cutoffs", cut_box)
         cut_layout.addRow(self.tr("k ="), self.cutoffs_edit)
+        cut_layout.addRow(self._field_error("cutoffs", cut_box))
         cut_layout.addRow(self.cutoffs_formula)
         return cut_box
 
@@ -165,8 +203,7 @@ class ConventionsPanel(QWidget):
         """One plain choice convention: its combo (added to :attr:`combos`) and formula."""
         box = QGroupBox(self.tr(title), inner)
         lay = QVBoxLayout(box)
-        combo = QComboBox(box)
-        combo.setObjectName(f"{name}Combo")
+        combo = _combo(f"{name}Combo", box)
         for member in kind:
             combo.addItem(member.label, member.value)
             combo.setItemData(combo.count() - 1, member.formula,
@@ -192,6 +229,7 @@ class ConventionsPanel(QWidget):
         rubric_layout.addLayout(self._pair_buttons(self.rubric_table, self.rubric_model,
                                                    "rubric"))
         rubric_layout.addWidget(self.rubric_formula)
+        rubric_layout.addWidget(self._field_error("rubric", rubric_box))
         return rubric_box
 
     # -- building blocks ----------------------------------------------------------------
@@ -249,24 +287,44 @@ class ConventionsPanel(QWidget):
             self.preset_match.setText(
                 self.tr("matches: ") + ", ".join(matches) if matches
                 else self.tr("matches no preset"))
-            self.error_label.clear()
+            self.clear_errors()
         finally:
             self._updating = False
 
-    def show_error(self, text: str) -> None:
-        self.error_label.setText(text)
+    def _field_error(self, name: str, parent: QWidget) -> QLabel:
+        label = _error_label(f"{name}Error", parent)
+        self.field_errors[name] = label
+        return label
+
+    def show_error(self, text: str, field: str | None = None) -> None:
+        """Show ``text`` under ``field`` (``gain``, ``cutoffs``, ``rubric``), or at
+        the top of the panel for no one field; scrolled into view."""
+        label = self.field_errors.get(field or "", self.error_label)
+        label.setText(text)
+        label.setVisible(bool(text))
+        if field == "cutoffs":
+            self.cutoffs_edit.setStyleSheet("border: 1px solid #b3261e" if text else "")
+            self.cutoffs_edit.setToolTip(text or self.tr(
+                "One or more cutoffs, comma separated: 1, 5, all"))
+        if text:
+            self.scroll_area.ensureWidgetVisible(self.cutoffs_edit if field == "cutoffs" else label)
+
+    def clear_errors(self) -> None:
+        self.show_error("")
+        for name in self.field_errors:
+            self.show_error("", name)
 
     # -- editing ------------------------------------------------------------------------
-    def _propose(self, what: str, **changes: Any) -> None:
+    def _propose(self, what: str, field: str | None = None, **changes: Any) -> None:
         if self._updating:
             return
         try:
             new = self._c.replace(**changes)
         except (ConventionError, ValueError) as exc:
-            self.show_error(str(exc))
+            self.show_error(str(exc), field)
             return
         if new != self._c:
-            self.error_label.clear()
+            self.clear_errors()
             self.conventions_edited.emit(new, what)
 
     def apply_preset(self, name: str) -> None:
@@ -289,9 +347,9 @@ class ConventionsPanel(QWidget):
         try:
             gain = Gain(rule, table, self.negative_as_zero.isChecked())
         except ConventionError as exc:
-            self.show_error(str(exc))
+            self.show_error(str(exc), "gain")
             return
-        self._propose(f"gain: {gain.label}", gain=gain)
+        self._propose(f"gain: {gain.label}", "gain", gain=gain)
 
     def _gain_table_edited(self) -> None:
         if self._updating:
@@ -299,7 +357,7 @@ class ConventionsPanel(QWidget):
         pairs = self.gain_table_model.pairs()
         grades = [g for g, _ in pairs]
         if len(set(grades)) != len(grades):
-            self.show_error(self.tr("the gain table names a grade twice"))
+            self.show_error(self.tr("the gain table names a grade twice"), "gain")
             return
         try:
             gain = (Gain(GainRule.TABLE, tuple(sorted((float(g), float(v)) for g, v in pairs)),
@@ -307,24 +365,35 @@ class ConventionsPanel(QWidget):
                     if pairs else Gain(GainRule.LINEAR,
                                        negative_as_zero=self.negative_as_zero.isChecked()))
         except ConventionError as exc:
-            self.show_error(str(exc))
+            self.show_error(str(exc), "gain")
             return
-        self._propose(f"gain: {gain.label}", gain=gain)
+        self._propose(f"gain: {gain.label}", "gain", gain=gain)
+
+    def _read_cutoffs(self) -> tuple[tuple[int | None, ...], str]:
+        """The typed cutoffs, or () and what is wrong with them."""
+        try:
+            cutoffs = tuple(parse_cutoff(part.strip()) for part in
+                            self.cutoffs_edit.text().split(",") if part.strip())
+        except ConventionError as exc:
+            return (), str(exc)
+        if not cutoffs:
+            return (), self.tr("declare at least one cutoff (a number or 'all')")
+        return cutoffs, ""
 
     def _cutoffs_edited(self) -> None:
         if self._updating:
             return
-        try:
-            cutoffs = tuple(parse_cutoff(part) for part in
-                            self.cutoffs_edit.text().split(",") if part.strip())
-        except ConventionError as exc:
-            self.show_error(str(exc))
-            return
-        if not cutoffs:
-            self.show_error(self.tr("declare at least one cutoff (a number or 'all')"))
+        cutoffs, problem = self._read_cutoffs()
+        if problem:
+            self.show_error(problem, "cutoffs")
             return
         self._propose("cutoffs k = " + ", ".join(format_cutoff(k) for k in cutoffs),
-                      cutoffs=cutoffs)
+                      "cutoffs", cutoffs=cutoffs)
+
+    def _recheck_cutoffs(self) -> None:
+        """While typing: an error shown at the field goes once the text is right."""
+        if self.field_errors["cutoffs"].text() and not self._read_cutoffs()[1]:
+            self.show_error("", "cutoffs")
 
     def _choice_made(self, name: str) -> None:
         if self._updating:
@@ -342,6 +411,7 @@ class ConventionsPanel(QWidget):
             rubric = (Rubric(tuple(RubricGrade(float(v), str(label).strip())
                                    for v, label in pairs)) if pairs else None)
         except ConventionError as exc:
-            self.show_error(str(exc))
+            self.show_error(str(exc), "rubric")
             return
-        self._propose("rubric " + (rubric.text if rubric else "removed"), rubric=rubric)
+        self._propose("rubric " + (rubric.text if rubric else "removed"), "rubric",
+                      rubric=rubric)

@@ -12,12 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
     QSplitter,
+    QStyle,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -25,6 +34,8 @@ from PySide6.QtWidgets import (
 
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models.candidates import CandidateModel, GridColumn
+from app.models.roles import CHOICES_ROLE
+from app.panels.fit import fit_columns
 from core.model.document import GradeState
 
 __all__ = ["GRADE_KEYS", "GradingTableView", "GridPanel"]
@@ -90,6 +101,25 @@ class GradingTableView(QTableView):
         super().keyPressEvent(event)
 
 
+def _choices_width(view: QTableView) -> int:
+    """The width of the widest grade the editor offers (``2 - substantial
+    support``), as the view draws a cell."""
+    model = view.model()
+    if model is None or not model.rowCount():
+        return 0
+    choices = model.index(0, GridColumn.GRADE).data(CHOICES_ROLE) or []
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.features |= QStyleOptionViewItem.ViewItemFeature.HasDisplay
+    widest = 0
+    for text, _grade, _state in choices:
+        option.text = text
+        size = view.style().sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, option,
+                                             QSize(), view)
+        widest = max(widest, size.width())
+    return widest + (1 if view.showGrid() else 0)
+
+
 class GridPanel(QWidget):
     """The ranked grid (``candidateGrid``) over the not-retrieved one
     (``notRetrievedGrid``)."""
@@ -108,20 +138,84 @@ class GridPanel(QWidget):
         self.not_retrieved_label = QLabel(self)
         self.not_retrieved_label.setObjectName("notRetrievedLabel")
         self.not_retrieved_label.setWordWrap(True)
-        lower = QWidget(self)
+        self.not_retrieved_label.setMinimumWidth(40)  # a one-line text never widens the grid
+        self._lower = lower = QWidget(self)
         box = QVBoxLayout(lower)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.not_retrieved_label)
         box.addWidget(self.not_retrieved)
-        split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(self.grid)
-        split.addWidget(lower)
-        split.setStretchFactor(0, 4)
-        split.setStretchFactor(1, 1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        self.split = QSplitter(Qt.Orientation.Vertical, self)
+        self.split.setObjectName("gridSplitter")
+        self.split.addWidget(self.grid)
+        self.split.addWidget(lower)
+        self.split.setStretchFactor(0, 4)
+        self.split.setStretchFactor(1, 1)
+        self.split.setCollapsible(0, False)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addWidget(self.split)
         self.not_retrieved_model.modelReset.connect(self._update_label)
+
+    def add_banner(self, banner: QWidget) -> None:
+        """Show ``banner`` above the grids (e.g. what to do about unjudged candidates)."""
+        self._layout.insertWidget(0, banner)
+
+    def fit_columns(self) -> None:
+        """Columns sized to their contents and headers (a long source id at
+        most about a third of the grid, its full text on hover); the grid
+        shown from its first column."""
+        most = max(160, self.grid.viewport().width() // 3)
+        for view in (self.grid, self.not_retrieved):
+            fit_columns(view, most=most)
+        self.widen_columns()
+        self.grid.horizontalScrollBar().setValue(0)
+
+    def widen_columns(self) -> None:
+        """Widen (never narrow) the text columns for the query now shown (a
+        longer source id), and the grade column for every grade of the rubric
+        (any row may be given any of them): columns do not jump back and forth
+        from query to query, nor when a grade is set."""
+        most = max(160, self.grid.viewport().width() // 3)
+        for view in (self.grid, self.not_retrieved):
+            header = view.horizontalHeader()
+            for col in (GridColumn.SOURCE, GridColumn.VERSION, GridColumn.GRADE):
+                wanted = max(view.sizeHintForColumn(col), header.sectionSizeHint(col))
+                if col is GridColumn.GRADE:
+                    wanted = max(wanted, _choices_width(view))
+                wanted = min(most, wanted)
+                if wanted > header.sectionSize(col):
+                    header.resizeSection(col, wanted)
+
+    def grade_row(self, view: GradingTableView, row: int, grade: float | None,
+                  state: GradeState, apply: Callable[[int, float | None, GradeState], bool],
+                  *, advance: bool) -> None:
+        """Grade ``view``'s ``row`` through ``apply`` (the window's undoable
+        set_grade); when it is applied and ``advance``, the next row's cell in
+        the same column becomes current."""
+        model = self.model if view is self.grid else self.not_retrieved_model
+        if not 0 <= row < model.rowCount():
+            return
+        column = view.currentIndex().column()
+        following = model.candidate(row + 1) if row + 1 < model.rowCount() else None
+        if not apply(model.candidate(row), grade, state) or following is None or not advance:
+            return
+        target = model.row_of(following)  # the rows may have moved (ties by gain)
+        if target is not None:
+            view.selectionModel().setCurrentIndex(
+                model.index(target, column), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def grade_current(self, grade: float | None, state: GradeState,
+                      apply: Callable[[int, float | None, GradeState], bool],
+                      *, advance: bool) -> None:
+        """Grade the current row of the focused grid (else of the ranked one)."""
+        for view in (self.grid, self.not_retrieved):
+            if view.hasFocus() and view.currentIndex().isValid():
+                self.grade_row(view, view.currentIndex().row(), grade, state, apply,
+                               advance=advance)
+                return
+        if self.grid.currentIndex().isValid():
+            self.grade_row(self.grid, self.grid.currentIndex().row(), grade, state, apply,
+                           advance=advance)
 
     def _make_view(self, name: str, model: CandidateModel,
                    decimals: Callable[[], int]) -> GradingTableView:
@@ -138,11 +232,13 @@ class GridPanel(QWidget):
         view.verticalHeader().setDefaultSectionSize(22)
         view.verticalHeader().setVisible(False)  # the rank column says where a row is
         header = view.horizontalHeader()
-        header.setDefaultSectionSize(96)
-        header.resizeSection(GridColumn.RANK, 64)
-        header.resizeSection(GridColumn.GRADE, 190)
-        header.resizeSection(GridColumn.IDEAL_CONTRIBUTION, 130)
-        header.resizeSection(GridColumn.CUMULATIVE, 120)
+        # Fitted to the contents when a document is shown (fit_columns): the
+        # widths here only hold until then.
+        header.setDefaultSectionSize(80)
+        # The rows in view and 50 more are measured (Qt's default, 1000 more,
+        # would cost a query switch tens of milliseconds on a long list).
+        header.setResizeContentsPrecision(50)
+        view.setWordWrap(False)
         number = NumberDelegate(decimals, view)
         view.setItemDelegate(number)
         view.setItemDelegateForColumn(GridColumn.RANK, RankDelegate(decimals, view))
@@ -153,10 +249,16 @@ class GridPanel(QWidget):
     def _update_label(self) -> None:
         n = self.not_retrieved_model.rowCount()
         self.not_retrieved_label.setText(
-            self.tr("Judged but not retrieved: %n candidate(s). They have no rank; the ideal "
-                    "gain and ideal contribution columns show what they add to the ideal "
-                    "list.", "", n)
-        )
+            self.tr("Judged but not retrieved: %n candidate(s), no rank; they count in the "
+                    "ideal list only.", "", n) if n else
+            self.tr("Judged but not retrieved: none for this query."))
         self.not_retrieved_label.setToolTip(self.tr(
-            "Counted in the ideal list only when the ideal inventory is 'every judged "
-            "candidate'"))
+            "Candidates the qrels or the sheet judge but the ranking does not list. The ideal "
+            "gain and ideal contribution columns show what they add to the ideal list; they "
+            "count there only when the ideal inventory is 'every judged candidate'."))
+        # An empty table is no use: the line above says there is nothing, and
+        # the ranked grid gets the room.
+        self.not_retrieved.setVisible(n > 0)
+        self.not_retrieved_label.setWordWrap(n > 0)
+        most = self.not_retrieved_label.sizeHint().height()
+        self._lower.setMaximumHeight(16777215 if n else most)  # (16777215: Qt's no limit)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel
+from app.panels.fit import columns_width, fit_columns
 from core.engine.evaluation import Evaluation, Status
 
 __all__ = ["QueryNavigator"]
@@ -38,6 +39,7 @@ class QueryNavigator(QWidget):
         super().__init__(parent)
         self.setObjectName("queryNavigator")
         self.model = QueryListModel(self)
+        self._selecting = False
         self.proxy = QueryFilterProxy(self)
         # Rows do not jump while a reviewer grades: the order and the status
         # filter are applied when asked (header click, filter change), and a
@@ -74,14 +76,18 @@ class QueryNavigator(QWidget):
         header = self.view.horizontalHeader()
         # Column widths are fitted once per document (sampling 200 rows), not on
         # every edit: live resize-to-contents re-measures rows on each change.
+        # The query ids take what is left (elided, whole on hover), so the
+        # numbers, the status and the judged count are never cut.
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(QueryColumn.QUERY, QHeaderView.ResizeMode.Stretch)
         header.setResizeContentsPrecision(200)
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)
         self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
-        self.setMinimumWidth(360)
+        self.setMinimumWidth(160)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter_edit)
@@ -92,10 +98,20 @@ class QueryNavigator(QWidget):
         new_document = self.model.evaluation is None or self.model.evaluation.doc is not ev.doc
         self.model.set_evaluation(ev, queries=queries)
         if new_document:
-            self.view.resizeColumnsToContents()
-            header = self.view.horizontalHeader()
-            header.resizeSection(QueryColumn.QUERY,
-                                 max(120, min(header.sectionSize(QueryColumn.QUERY), 220)))
+            self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """The number, status and judged columns fitted to their contents."""
+        fit_columns(self.view, skip=(QueryColumn.QUERY,))
+
+    def sizeHint(self) -> QSize:
+        """Wide enough for every column and the query ids (up to 220 px)."""
+        ids = min(220, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
+        extra = max(0, ids - self.view.horizontalHeader().sectionSizeHint(QueryColumn.QUERY))
+        layout = self.layout()
+        margins = layout.contentsMargins().left() * 2 if layout is not None else 0
+        width = columns_width(self.view) + extra + margins
+        return QSize(max(width, self.minimumWidth()), super().sizeHint().height())
 
     def select_query(self, q: int) -> None:
         """Make ``q`` current (if the filter shows it) without re-emitting."""
@@ -103,7 +119,10 @@ class QueryNavigator(QWidget):
         proxy_index = self.proxy.mapFromSource(source)
         if not proxy_index.isValid():
             return
-        self.view.selectionModel().blockSignals(True)
+        # Not by blocking the selection model's signals: the view repaints the
+        # rows it is told about, and a silent change left the previous rows
+        # painted as selected (several "current" queries at once).
+        self._selecting = True
         try:
             self.view.selectionModel().setCurrentIndex(
                 proxy_index,
@@ -111,7 +130,7 @@ class QueryNavigator(QWidget):
                 | QItemSelectionModel.SelectionFlag.Rows,
             )
         finally:
-            self.view.selectionModel().blockSignals(False)
+            self._selecting = False
         self.view.scrollTo(proxy_index)
 
     def step(self, delta: int, *, status: Status | None = None) -> int | None:
@@ -135,5 +154,5 @@ class QueryNavigator(QWidget):
         self.proxy.set_statuses({s for s, box in self.status_boxes.items() if box.isChecked()})
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
+        if current.isValid() and not self._selecting:
             self.query_selected.emit(self.proxy.mapToSource(current).row())

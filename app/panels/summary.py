@@ -7,14 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -23,8 +27,10 @@ from PySide6.QtWidgets import (
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
-from core.analysis.aggregate import summarize
-from core.analysis.bounds import best_next_judgment, ndcg_bounds
+from app.panels.fit import columns_width
+from app.workers import LatestJob
+from core.analysis.aggregate import excluded_phrase, summarize
+from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
 from core.reports.sentences import query_sentence, summary_sentence
@@ -49,7 +55,7 @@ class SummaryPanel(QWidget):
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("summaryPanel")
-        self.setMinimumWidth(420)
+        self.setMinimumWidth(160)
         self._decimals = decimals
         self._ev: Evaluation | None = None
         self._q = -1
@@ -66,13 +72,18 @@ class SummaryPanel(QWidget):
         self.table.setItemDelegate(NumberDelegate(decimals, self.table))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.setMaximumHeight(140)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.model.modelReset.connect(self._fit_table_height)
+        # A handful of cells, fitted when another query, another status or
+        # other cutoffs are shown (not at every edit: a grade changes the
+        # numbers, not their width), so no header, number or status is ever
+        # cut (a narrow dock scrolls the table instead).
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self._fitted_for: object = None
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.bounds_label = QLabel(self)
+        self.bounds_label = _HidingLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
         self.bounds_label.setWordWrap(True)
-        self.next_label = QLabel(self)
+        self.next_label = _HidingLabel(self)
         self.next_label.setObjectName("nextJudgmentLabel")
         self.next_label.setWordWrap(True)
         self.next_button = QPushButton(self.tr("Go to it"), self)
@@ -88,19 +99,44 @@ class SummaryPanel(QWidget):
         nxt = QHBoxLayout()
         nxt.addWidget(self.next_label, 1)
         nxt.addWidget(self.next_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
+        # In a scroll area: in a short dock the sentence scrolls instead of
+        # being cut off.
+        self._inner = inner = QWidget()
+        inner.setObjectName("summaryContents")
+        scroll = QScrollArea(self)
+        scroll.setObjectName("summaryScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(inner)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.copy_button)  # beside the title: always in view
+        layout.addLayout(head)
         layout.addWidget(self.status_label)
         layout.addWidget(self.table)
         layout.addWidget(self.bounds_label)
         layout.addLayout(nxt)
         layout.addWidget(self.sentence)
         layout.addStretch(1)
-        layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignRight)
+        self._start_details()
+
+    def _start_details(self) -> None:
+        """The bounds and the next judgment: a moment after the last edit
+        (a single-shot timer), then worked out off the UI thread."""
         self._details = QTimer(self)
         self._details.setSingleShot(True)
         self._details.setInterval(DETAILS_DELAY_MS)
         self._details.timeout.connect(self._compute_details)
+        self.details_job = LatestJob(self)
+        self.details_job.finished.connect(self._show_details)
+        self.details_job.failed.connect(
+            lambda _key, exc: self.bounds_label.setText(self.tr("Bounds not available: {0}")
+                                                        .format(exc)))
 
     def show_query(self, ev: Evaluation, q: int) -> None:
         self._ev, self._q = ev, q
@@ -113,6 +149,10 @@ class SummaryPanel(QWidget):
             return
         status = ev.query_status(q)
         look = STATUS_LOOK[status]
+        shown = (q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist()))
+        if shown != self._fitted_for:
+            self._fitted_for = shown
+            self.table.resizeColumnsToContents()
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
         _set_text(self.title, f"<b>{ev.doc.query_ids[q]}</b>")
@@ -127,10 +167,31 @@ class SummaryPanel(QWidget):
             self._details.start()
         else:
             self._details.stop()
+            self.details_job.cancel()
             self.bounds_label.clear()
             self.next_label.clear()
             self._next = None
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
+
+    def sizeHint(self) -> QSize:
+        """Wide enough for the cutoff table without a cut header; as tall as
+        the current query's texts are at that width (or at the panel's own
+        width once shown)."""
+        width = max(self.minimumWidth(), columns_width(self.table) + 24)
+        if self.isVisible():
+            width = self.width()
+        layout = self._inner.layout()
+        height = layout.heightForWidth(width - 16) if layout is not None else -1
+        return QSize(width, height if height > 0 else super().sizeHint().height())
+
+    def _fit_table_height(self) -> None:
+        """The cutoff table as tall as its rows (no empty band under them)."""
+        rows = self.model.rowCount()
+        header = self.table.horizontalHeader().sizeHint().height()
+        height = header + rows * self.table.verticalHeader().defaultSectionSize()
+        scroll = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        # (room for a horizontal scroll bar, so a narrow dock hides no row)
+        self.table.setFixedHeight(height + 2 * self.table.frameWidth() + scroll)
 
     def sentence_text(self) -> str:
         return self.sentence.text()
@@ -139,13 +200,28 @@ class SummaryPanel(QWidget):
         QGuiApplication.clipboard().setText(self.sentence.text())
 
     def _compute_details(self) -> None:
+        """Start the bounds and the best next judgment off the UI thread (a
+        long query takes seconds); :meth:`_show_details` shows them if the
+        query and its evaluation are still the ones shown."""
         ev, q = self._ev, self._q
         if ev is None or q < 0 or ev.query_status(q) is not Status.UNRESOLVED:
             return
+
+        def work() -> tuple[list[Bounds], NextJudgment | None]:
+            return ([ndcg_bounds(ev, q, j) for j in range(len(ev.cutoffs))],
+                    best_next_judgment(ev, q, 0))
+
+        self.details_job.submit((ev, q), work)
+
+    def _show_details(self, key: tuple[Evaluation, int],
+                      found: tuple[list[Bounds], NextJudgment | None]) -> None:
+        ev, q = key
+        if ev is not self._ev or q != self._q:
+            return  # another query or another evaluation is shown by now
+        bounds, best = found
         d = self._decimals()
         parts = []
-        for j, k in enumerate(ev.cutoffs):
-            b = ndcg_bounds(ev, q, j)
+        for k, b in zip(ev.cutoffs, bounds, strict=True):
             if b.low is None or b.high is None:
                 span = "undefined whatever the unknown grades are"
             else:
@@ -158,7 +234,6 @@ class SummaryPanel(QWidget):
         self.bounds_label.setText(
             f"{int(ev.n_open[q])} unknown grade(s) of {int(ev.n_inventory[q])}: "
             + "; ".join(parts))
-        best = best_next_judgment(ev, q, 0)
         self._next = None if best is None else best.index
         if best is None:
             self.next_label.clear()
@@ -174,6 +249,19 @@ class SummaryPanel(QWidget):
             self.candidate_requested.emit(self._next)
 
 
+class _HidingLabel(QLabel):
+    """A label that takes no room while it has nothing to say."""
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        if self.isHidden() == bool(text):
+            self.setVisible(bool(text))
+
+    def clear(self) -> None:
+        super().clear()
+        self.hide()
+
+
 def _set_text(label: QLabel, text: str) -> None:
     if label.text() != text:
         label.setText(text)
@@ -181,23 +269,46 @@ def _set_text(label: QLabel, text: str) -> None:
 
 class AggregateFooter(QLabel):
     """The mean over all queries at every cutoff, with included and excluded
-    counts (objectName ``aggregateFooter``)."""
+    counts (objectName ``aggregateFooter``); the sentences behind each mean
+    on hover. Never wider than the status bar: an end that does not fit is
+    elided (the whole text is :meth:`text` and the tooltip)."""
 
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("aggregateFooter")
         self._decimals = decimals
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def set_evaluation(self, ev: Evaluation) -> None:
-        parts, tips = [], []
         d = self._decimals()
-        for s in summarize(ev):
-            mean = format_number(s.mean, d) if s.mean is not None else "no mean"
-            excluded = ", ".join(f"{n} {why}" for why, n in s.excluded.items()) or "none"
-            parts.append(f"NDCG@{format_cutoff(s.k)} {mean} over {s.included}/"
-                         f"{ev.doc.n_queries} (excluded: {excluded})")
-            tips.append(summary_sentence(ev, s))
-        _set_text(self, f"{ev.conventions.weighting.label}: " + " · ".join(parts))
-        tip = "\n\n".join(tips)
+        summaries = summarize(ev)
+        n = ev.doc.n_queries
+
+        def means(s: Any) -> str:
+            return f"NDCG@{format_cutoff(s.k)} " + (
+                format_number(s.mean, d) if s.mean is not None else "no mean")
+
+        def over(s: Any) -> str:
+            excluded = excluded_phrase(s.excluded, empty=None)
+            return f"over {s.included}/{n}" + (f" ({excluded})" if excluded else "")
+
+        counts = {(s.included, tuple(s.excluded.items())) for s in summaries}
+        if len(counts) == 1:  # the usual case: one "over" for every cutoff
+            text = " · ".join(means(s) for s in summaries) + " " + over(summaries[0])
+        else:
+            text = " · ".join(f"{means(s)} {over(s)}" for s in summaries)
+        _set_text(self, f"{ev.conventions.weighting.label}: {text}")
+        tip = "\n\n".join(summary_sentence(ev, s) for s in summaries)
         if self.toolTip() != tip:
             self.setToolTip(tip)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             rect.width())
+        painter = QPainter(self)
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         text)

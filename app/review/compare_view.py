@@ -40,8 +40,11 @@ from PySide6.QtWidgets import (
 
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
+from app.panels.wheel import guard_wheel
 from app.review.common import RowsModel, SignedDelegate, read_only_table
+from app.review.compare_stats import ComparisonStats
 from app.workers import Task, run_task, show_error
+from core.analysis.aggregate import excluded_phrase
 from core.analysis.compare import CandidateChange, Comparison, compare
 from core.io.pairs import load_against
 from core.model.conventions import format_cutoff
@@ -66,8 +69,11 @@ __all__ = [
 RESAMPLES = 10000
 #: The seed of both; stated in the header with the resamples.
 SEED = 0
+#: A TREC run may have any name (``results.test``, ``input.uogTrA``): the first
+#: filter, the one the dialog opens with, shows every file.
 COMPARE_FILTER = (
-    "Worksheets and TREC runs (*.csv *.tsv *.xlsx *.xlsm *.txt *.run *.trec);;All files (*)"
+    "Worksheets and TREC runs (*);;Worksheets (*.csv *.tsv *.xlsx *.xlsm);;"
+    "TREC runs (*.run *.trec *.test *.res *.txt)"
 )
 _WIN = QBrush(QColor("#dff3df"))
 _LOSS = QBrush(QColor("#f9dede"))
@@ -215,17 +221,21 @@ class CompareView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.header)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # The statistics one looks for first, each on its own line, always in view.
+        self.stats = ComparisonStats(decimals, self)
         split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(scroll)
         split.addWidget(self.table)
         split.addWidget(lower)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 2)
+        split.addWidget(scroll)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.stale)
+        layout.addWidget(self.stats)
         layout.addWidget(split, 1)
+        guard_wheel(self)
         self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
@@ -250,6 +260,7 @@ class CompareView(QWidget):
         self.changes_model.set_changes([])
         self.changes_title.setText(self.tr("Select a query to see its candidate changes."))
         self.header.setText(self.header_text() if c is not None else "")
+        self.stats.show_test(c.tests[self.j] if c is not None else None)
 
     def header_text(self) -> str:
         """The header: both runs, conventions, means, paired test, ties, what changed."""
@@ -262,8 +273,8 @@ class CompareView(QWidget):
 
         def mean(s: Any) -> str:
             value = "—" if s.mean is None else f"{s.mean:.4f}"
-            excl = ", ".join(f"{n} {why}" for why, n in s.excluded.items())
-            return f"{value} over {s.included} queries" + (f" (excluded: {excl})" if excl else "")
+            excl = excluded_phrase(s.excluded, empty=None)
+            return f"{value} over {s.included} queries" + (f" ({excl})" if excl else "")
 
         conv = "; ".join(f"{name}: {choice}" for name, choice, _f in c.conventions.describe())
         per = ", ".join(f"{rule} {n}" for rule, n in ties.per_rule.items())
@@ -314,8 +325,9 @@ class CompareView(QWidget):
 class CompareController(QObject):
     """Wires the compare action and the dock to one main window."""
 
-    #: A comparison's sorted deltas to plot: (queries, deltas, axis label).
-    deltas_shown = Signal(list, list, str)
+    #: A comparison's deltas to plot: (queries, deltas, axis label, the mean
+    #: delta with its interval as (mean, low, high, confidence) or None).
+    deltas_shown = Signal(list, list, str, object)
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -325,8 +337,7 @@ class CompareController(QObject):
         self.view = CompareView(window.decimals, window)
         self.dock = window.add_dock("compareViewDock", window.tr("Comparison"), self.view,
                                     Qt.DockWidgetArea.RightDockWidgetArea,
-                                    tab_with="summaryPanelDock")
-        self.dock.hide()
+                                    tab_with="summaryPanelDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "compare_runs", "&Compare with another run…", "review", None,
             "Compare this document's ranking with a second worksheet or TREC run"), self.ask)
@@ -388,8 +399,11 @@ class CompareController(QObject):
         if c is None:
             return
         j = self.view.j
+        test = c.tests[j]
+        stats = None if test.mean_delta is None else (
+            test.mean_delta, test.ci_low, test.ci_high, test.confidence)
         self.deltas_shown.emit(list(c.common), [float(x) for x in c.delta[:, j]],
-                               f"delta NDCG@{format_cutoff(c.cutoffs[j])} (B - A)")
+                               f"delta NDCG@{format_cutoff(c.cutoffs[j])} (B - A)", stats)
 
     def _evaluation_changed(self, ev: Any) -> None:
         if self._shown_ev is not None and ev is not self._shown_ev:

@@ -224,8 +224,7 @@ class ExplainController:
         self.view = ExplainView(window, window.decimals, window)
         self.dock = window.add_dock("explainViewDock", window.tr("Explain a disagreement"),
                                     self.view, Qt.DockWidgetArea.BottomDockWidgetArea,
-                                    tab_with="auditLogDock")
-        self.dock.hide()
+                                    tab_with="auditLogDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "explain_disagreement", "&Explain a disagreement…", "review", None,
             "Why a peer's conventions (trec_eval, sklearn, ranx) give other numbers, "

@@ -208,8 +208,7 @@ class JudgesController:
         self.view = JudgesView(window.decimals, window)
         self.dock = window.add_dock("judgesViewDock", window.tr("Judges"), self.view,
                                     Qt.DockWidgetArea.RightDockWidgetArea,
-                                    tab_with="conventionsPanelDock")
-        window.docks["summaryPanelDock"].raise_()
+                                    tab_with="conventionsPanelDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "show_judges", "&Judges' agreement", "review", None,
             "Cohen's kappa, Krippendorff's alpha and the disagreements of the annotators"),
@@ -227,6 +226,12 @@ class JudgesController:
 
     def document_replaced(self, doc: Document) -> None:
         self.view.set_document(doc)
+        if self.view.report is not None and not self.dock.isVisible() and (
+                self.window.isVisible()):
+            self.dock.show()  # annotators' grades: their agreement is one tab away
+            front = self.window.docks.get("conventionsPanelDock")
+            if front is not None and front.isVisible():
+                front.raise_()
         self.view.show_conventions(doc)
         self.show_query()
 

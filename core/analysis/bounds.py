@@ -64,6 +64,11 @@ class _Query:
         self.inventory = ev.ideal(q)
         self.unknown = self.inventory[np.isnan(ev.gain[self.inventory])]
         self.gain = ev.gain
+        # Where each ranked and each ideal position's candidate sits among the
+        # unknown ones (-1: known), so a fill of the unknown gains is placed by
+        # indexing, in the query's own size.
+        self.ranked_col = _columns(self.ranked, self.unknown)
+        self.inventory_col = _columns(self.inventory, self.unknown)
         self.values = np.unique(c.gain.apply(np.array(ev.rubric.values)))
         self.zero_ideal = c.zero_ideal
         scores = ev.doc.score[self.ranked]
@@ -80,19 +85,12 @@ class _Query:
     def ndcg(self, fill: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """NDCG for each row of ``fill`` (one gain per unknown candidate)."""
         rows = fill.shape[0]
-        col = {int(i): n for n, i in enumerate(self.unknown)}
-        ranked = np.tile(self.gain[self.ranked], (rows, 1))
-        for pos, i in enumerate(self.ranked):
-            if int(i) in col:
-                ranked[:, pos] = fill[:, col[int(i)]]
+        ranked = _placed(np.tile(self.gain[self.ranked], (rows, 1)), self.ranked_col, fill)
         for a, b in self.groups:
             part = np.sort(ranked[:, a:b], axis=1)
             ranked[:, a:b] = part[:, ::-1] if self.descending else part
         dcg = ranked @ self.eff
-        inv = np.tile(self.gain[self.inventory], (rows, 1))
-        for pos, i in enumerate(self.inventory):
-            if int(i) in col:
-                inv[:, pos] = fill[:, col[int(i)]]
+        inv = _placed(np.tile(self.gain[self.inventory], (rows, 1)), self.inventory_col, fill)
         inv = -np.sort(-inv, axis=1)
         if self.k is not None:
             inv = inv[:, : self.k]
@@ -120,17 +118,11 @@ class _Query:
         high_fill = np.full((1, u), self.values[-1])
         for n, v in (fixed or {}).items():
             low_fill[0, n] = high_fill[0, n] = v
-        col = {int(i): n for n, i in enumerate(self.unknown)}
 
         def totals(fill_dcg: FloatArray, fill_idcg: FloatArray) -> tuple[float, float]:
-            ranked = self.gain[self.ranked].copy()
-            for pos, i in enumerate(self.ranked):
-                if int(i) in col:
-                    ranked[pos] = fill_dcg[0, col[int(i)]]
-            inv = self.gain[self.inventory].copy()
-            for pos, i in enumerate(self.inventory):
-                if int(i) in col:
-                    inv[pos] = fill_idcg[0, col[int(i)]]
+            ranked = _placed(self.gain[self.ranked][None, :].copy(), self.ranked_col, fill_dcg)[0]
+            inv = _placed(self.gain[self.inventory][None, :].copy(), self.inventory_col,
+                          fill_idcg)[0]
             inv = -np.sort(-inv)
             if self.k is not None:
                 inv = inv[: self.k]
@@ -148,9 +140,93 @@ class _Query:
 
         dcg_min, idcg_max = totals(low_fill, high_fill)
         dcg_max, idcg_min = totals(high_fill, low_fill)
-        if self.values[0] < 0 or idcg_min <= 0:
-            return (min(0.0, dcg_min / idcg_max) if idcg_max > 0 else 0.0), 1.0
-        return dcg_min / idcg_max, min(1.0, dcg_max / idcg_min)
+        return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max)
+
+
+class _OneChange:
+    """The outer interval when one unknown grade is fixed, each in O(log n):
+    what :meth:`_Query.outer` gives for ``{n: v}``, from the extreme fills
+    worked out once (for queries without tie groups to reorder)."""
+
+    def __init__(self, query: _Query) -> None:
+        self.query = query
+        low, high = query.values[0], query.values[-1]
+        self.low, self.high = float(low), float(high)
+        u = query.unknown.size
+        fills = {v: np.full((1, u), v) for v in (self.low, self.high)}
+        ranked = {v: _placed(query.gain[query.ranked][None, :].copy(), query.ranked_col,
+                             fills[v])[0] for v in fills}
+        self.dcg = {v: float(ranked[v] @ query.eff) for v in fills}
+        # The discount each unknown candidate's gain gets (0: not ranked, or past k).
+        self.weight = np.zeros(u)
+        mask = query.ranked_col >= 0
+        self.weight[query.ranked_col[mask]] = query.eff[mask]
+        self.ideal = {v: _SortedGains(-np.sort(-_placed(
+            query.gain[query.inventory][None, :].copy(), query.inventory_col, fills[v])[0]),
+            query.k) for v in fills}
+
+    def outer(self, n: int, v: float) -> tuple[float, float]:
+        w = float(self.weight[n])
+        dcg_min = self.dcg[self.low] + (v - self.low) * w
+        dcg_max = self.dcg[self.high] + (v - self.high) * w
+        idcg_max = self.ideal[self.high].replace(self.high, v)
+        idcg_min = self.ideal[self.low].replace(self.low, v)
+        return _interval(self.query.values, dcg_min, dcg_max, idcg_min, idcg_max)
+
+
+class _SortedGains:
+    """A list of gains, highest first, cut at k: its DCG after one gain is
+    replaced by another, by prefix sums instead of sorting again."""
+
+    def __init__(self, gains: FloatArray, k: int | None) -> None:
+        m = gains.size
+        d = np.zeros(m + 2)
+        d[: m + 1] = discount(np.arange(1, m + 2))
+        if k is not None:
+            d[k:] = 0.0
+        self.gains, self.d, self.m = gains, d, m
+        self.at = np.concatenate([[0.0], np.cumsum(gains * d[:m])])  # t at t
+        self.later = np.concatenate([[0.0], np.cumsum(gains * d[1:m + 1])])  # t at t+1
+        before = np.concatenate([[0.0], d[: max(m - 1, 0)]])
+        self.earlier = np.concatenate([[0.0], np.cumsum(gains * before)])  # t at t-1
+
+    def replace(self, old: float, new: float) -> float:
+        g, d, m = self.gains, self.d, self.m
+        p = int(np.searchsorted(-g, -old, side="left"))  # g[p] == old
+        r = int(np.searchsorted(-g, -new, side="left"))  # how many are above new
+        r -= 1 if g[p] > new else 0  # ... not counting the one replaced
+        if r <= p:  # new moves up: g[r..p-1] move one place down
+            return float(self.at[r] + new * d[r] + self.later[p] - self.later[r]
+                         + self.at[m] - self.at[p + 1])
+        # new moves down: g[p+1..r] move one place up
+        return float(self.at[p] + self.earlier[r + 1] - self.earlier[p + 1] + new * d[r]
+                     + self.at[m] - self.at[r + 1])
+
+
+def _interval(values: FloatArray, dcg_min: float, dcg_max: float, idcg_min: float,
+              idcg_max: float) -> tuple[float, float]:
+    """The outer NDCG interval from the extreme DCGs and ideal DCGs."""
+    if values[0] < 0 or idcg_min <= 0:
+        return (min(0.0, dcg_min / idcg_max) if idcg_max > 0 else 0.0), 1.0
+    return dcg_min / idcg_max, min(1.0, dcg_max / idcg_min)
+
+
+def _columns(rows: npt.NDArray[np.int64], unknown: npt.NDArray[np.int64],
+             ) -> npt.NDArray[np.int64]:
+    """For each of ``rows``, its position in ``unknown`` (-1 where absent)."""
+    if unknown.size == 0:
+        return np.full(rows.size, -1, dtype=np.int64)
+    order = np.argsort(unknown, kind="stable")
+    where = np.minimum(np.searchsorted(unknown[order], rows), unknown.size - 1)
+    hit = unknown[order][where] == rows
+    return np.where(hit, order[where], -1).astype(np.int64)
+
+
+def _placed(gains: FloatArray, cols: npt.NDArray[np.int64], fill: FloatArray) -> FloatArray:
+    """``gains`` (one row per fill) with the unknown positions taken from ``fill``."""
+    mask = cols >= 0
+    gains[:, mask] = fill[:, cols[mask]]
+    return gains
 
 
 def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
@@ -190,6 +266,7 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
         values, undefined = query.ndcg(grid)
     best: NextJudgment | None = None
     candidates = query.unknown[:200]
+    fast = _OneChange(query) if grid is None and not query.groups else None
     rank = ev.rank
     for n, i in enumerate(candidates):
         widths: dict[float, float] = {}
@@ -198,7 +275,8 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
                 sel = (grid[:, n] == v) & ~undefined
                 widths[float(v)] = float(np.ptp(values[sel])) if sel.any() else 0.0
             else:
-                low, high = query.outer({n: float(v)})
+                low, high = (fast.outer(n, float(v)) if fast is not None
+                             else query.outer({n: float(v)}))
                 widths[float(v)] = high - low
         worst = max(widths.values())
         key = (worst, rank[i] if rank[i] else np.iinfo(np.int64).max)

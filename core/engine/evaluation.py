@@ -14,6 +14,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     ideal_key,
     ideal_lists,
@@ -22,7 +23,6 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     sort_within_queries,
     source_order_keys,
 )
-from core.errors import InputError
 from core.model.conventions import (
     Conventions,
     IdealInventory,
@@ -89,34 +89,6 @@ class QueryCutoff:
 
 
 
-def _gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
-    """Each candidate's gain: NaN when its grade is unknown, unless unknown
-    grades count as 0.
-
-    Raises
-    ------
-    InputError
-        For a negative grade under a gain that cannot take one.
-    """
-    if not c.gain.accepts_negative():
-        bad = np.flatnonzero(numeric & (doc.grade < 0))
-        if bad.size:
-            i = int(bad[0])
-            raise InputError(
-                f"grade {doc.grade[i]:g} of source {doc.source_id[i]!r} (query "
-                f"{doc.query_ids[int(doc.query[i])]!r}) is negative, which "
-                f"{c.gain.label} cannot take",
-                hint="choose linear gain or a gain table, or correct the grade",
-            )
-    if numeric.all():
-        return c.gain.apply(doc.grade)
-    gain = np.full(len(doc), np.nan)
-    gain[numeric] = c.gain.apply(doc.grade[numeric])
-    if c.unknown is UnknownRule.ZERO:
-        gain[~numeric] = 0.0
-    return gain
-
-
 class Evaluation:
     """The engine's results for one document under one set of conventions.
 
@@ -135,7 +107,7 @@ class Evaluation:
         retrieved = ~np.isnan(doc.score)
         self._numeric = numeric
         self._retrieved = retrieved
-        self.gain = _gains(doc, c, numeric)
+        self.gain = gains(doc, c, numeric)
         ranked = retrieved & numeric if c.unknown is UnknownRule.CONDENSED else retrieved
         inventory = ranked | ~retrieved if c.ideal is IdealInventory.JUDGED else ranked.copy()
         if c.unknown is UnknownRule.CONDENSED:
@@ -154,6 +126,7 @@ class Evaluation:
         self.dcg = self._dcg_at_cutoffs()
         self.idcg = self._idcg_at_cutoffs(blocks)
         self.ndcg, self.status_code = self._ndcg_and_status()
+        check_totals(self)
 
     # -- the steps of __init__ ------------------------------------------------------------
     def _rank_lists(self) -> tuple[int, int] | None:

@@ -2,8 +2,18 @@
 
 An empty score means the candidate was judged but not retrieved; an empty
 grade means unknown; the words ``unknown`` and ``unrateable`` name those
-states. Anything else that is not a finite number is an error naming the
-file, line and column.
+states. Numbers are read by the one strict grammar
+(:func:`core.model.numbers.read_number`: no ``1_0``, ``nan``, ``inf``,
+``1e999`` or decimal comma). The file is read strictly: UTF-8 unless a byte
+order mark or the caller says otherwise (:mod:`core.io.textfile`), every row
+with as many fields as the header, quotes balanced. Anything else is an
+error naming the file, line and column.
+
+Text cells follow one rule for formula-like text (see
+:mod:`core.reports.text`): the writer puts one apostrophe in front of text a
+spreadsheet would run as a formula, text starting with an apostrophe and
+text with white space at either end; the reader removes one leading
+apostrophe, so that every id reads back exactly as it was written.
 """
 
 from __future__ import annotations
@@ -11,149 +21,263 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from core.errors import InputError
 from core.io.headers import ALIASES as HEADER_ALIASES
-from core.io.headers import REQUIRED, header_delimiter, match_header
+from core.io.headers import REQUIRED, header_delimiter, match_header, normalize
+from core.io.textfile import line_text, read_text
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
+from core.model.numbers import NumberError, read_numbers
+from core.reports.text import csv_line, protect, unprotect_all
 
 __all__ = ["HEADER_ALIASES", "not_kept", "read_delimited", "read_text", "write_delimited"]
 
-MAX_BYTES = 2 * 1024**3
+#: The longest field the reader takes (the csv module's own limit).
+MAX_FIELD = csv.field_size_limit()
 
 
-def read_text(path: Path) -> str:
-    """Read a text file as UTF-8 (with or without BOM), else cp1252."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError("file is larger than 2 GiB", file=str(path))
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
-    if raw.startswith(b"PK\x03\x04") or raw.startswith(b"\xd0\xcf\x11\xe0"):
-        raise InputError(
-            "this is a workbook, not a text file", file=str(path), hint="save it as .xlsx"
-        )
-    if b"\x00" in raw[:4096]:
-        raise InputError("the file is binary, not text", file=str(path))
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return raw.decode("cp1252", errors="replace")
+def _open_quote_field(line: str, delim: str) -> int | None:
+    """The field (0-based) of ``line`` whose opening quote is never closed."""
+    field, quoted, at_start, i = 0, False, True, 0
+    while i < len(line):
+        c = line[i]
+        if quoted:
+            if c == '"':
+                if line[i + 1:i + 2] == '"':
+                    i += 1
+                else:
+                    quoted = False
+        elif c == delim:
+            field += 1
+            at_start = True
+            i += 1
+            continue
+        elif c == '"' and at_start:
+            quoted = True
+        at_start = False
+        i += 1
+    return field if quoted else None
 
 
-def _number(text: str, *, file: str, line: int, column: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as exc:
-        raise InputError(
-            f"{text!r} is not a number", file=file, line=line, column=column,
-            hint="use a plain decimal number",
-        ) from exc
-    if not math.isfinite(value):
-        raise InputError(
-            f"{text!r} is not a finite number", file=file, line=line, column=column,
-            hint="leave the cell empty instead",
-        )
-    return value
+def _csv_error(exc: csv.Error, text: str, delim: str, name: str, line: int,
+               header: list[str]) -> InputError:
+    """A clear error for what the csv module refused on record line ``line``."""
+    why = str(exc)
+    column = None
+    if "end of data" in why:
+        field = _open_quote_field(line_text(text, line), delim)
+        column = header[field] if field is not None and field < len(header) else None
+        problem = ("a quoted field that starts on this line has no closing quote "
+                   "(the file may be cut short)")
+        hint = 'close the quote; a quote inside a quoted field is written twice ("")'
+    elif "field limit" in why:
+        problem = f"a field is longer than {MAX_FIELD:,} characters"
+        hint = "ids, notes and reasons must be shorter"
+    elif "expected after" in why:
+        problem = "text follows a closing quote"
+        hint = 'a quote inside a quoted field is written twice (""); quote the whole field'
+    else:
+        problem, hint = f"the line cannot be split into fields ({why})", None
+    return InputError(problem, file=name, line=line, column=column, hint=hint)
 
 
-def read_delimited(path: str | Path, conventions: Conventions | None = None) -> Document:
-    """Read a worksheet CSV/TSV into a :class:`Document`."""
-    path = Path(path)
-    name = str(path)
-    text = read_text(path)
-    first = text.split("\n", 1)[0]
-    delim = header_delimiter(first, path)
-    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
-    try:
-        header = next(rows)
-    except StopIteration:
-        raise InputError("the file is empty", file=name, hint="add a header line") from None
+def _blank(row: list[str]) -> bool:
+    return not row or all(not c.strip() for c in row)
+
+
+def _columns(header: list[str], name: str, line: int) -> dict[str, int]:
+    """Field -> column of a worksheet's header; errors for a missing or doubled column."""
     cols = match_header(header)
     missing = [f for f in REQUIRED if f not in cols]
     if missing:
         raise InputError(
             f"no {missing[0]!r} column in the header ({', '.join(header)})",
-            file=name, line=1,
+            file=name, line=line,
             hint="the header needs query, source_id, score and grade (version optional)",
         )
-    header_name = {f: header[i].strip() for f, i in cols.items()}
-    width = max(cols.values()) + 1
-    query: list[str] = []
-    sid: list[str] = []
-    version: list[str] = []
-    score: list[float | None] = []
-    grade: list[float | None] = []
-    state: list[int] = []
-    note: list[str] = []
-    reason: list[str] = []
-    for line_no, row in enumerate(rows, start=2):
-        if not row or all(not c.strip() for c in row):
-            continue
-        if len(row) < width:
-            row = row + [""] * (width - len(row))
-        q = row[cols["query"]].strip()
-        s = row[cols["source_id"]].strip()
-        if not q or not s:
-            which = "query" if not q else "source_id"
+    seen: dict[str, int] = {}
+    for i, cell in enumerate(header):
+        key = normalize(cell)
+        if key and key in seen and any(key == normalize(header[c]) for c in cols.values()):
             raise InputError(
-                f"the {which} is empty", file=name, line=line_no, column=header_name[which],
+                f"the header names {cell.strip()!r} twice (columns {seen[key] + 1} and {i + 1})",
+                file=name, line=line, hint="keep one column of each name",
             )
-        query.append(q)
-        sid.append(s)
-        version.append(row[cols["version"]].strip() if "version" in cols else "")
-        note.append(row[cols["note"]] if "note" in cols else "")
-        sc = row[cols["score"]].strip()
-        score.append(
-            _number(sc, file=name, line=line_no, column=header_name["score"]) if sc else None
-        )
-        g = row[cols["grade"]].strip()
-        why = row[cols["reason"]].strip() if "reason" in cols else ""
-        if not g or g.lower() == "unknown":
-            grade.append(None)
-            state.append(GradeState.UNKNOWN)
-        elif g.lower() == "unrateable":
-            grade.append(None)
-            state.append(GradeState.UNRATEABLE)
-        else:
-            grade.append(_number(g, file=name, line=line_no, column=header_name["grade"]))
-            state.append(GradeState.NUMBER)
-            why = ""
-        reason.append(why)
+        seen.setdefault(key, i)
+    return cols
+
+
+def _numbers(texts: list[str], lines: list[int], name: str, column: str) -> list[float]:
+    """The numbers of a column (each text stripped, none empty), else an
+    error naming the line of the first that is not one."""
+    try:
+        return read_numbers(texts)
+    except NumberError as exc:
+        hint = None if exc.detail else (
+            "leave the cell empty instead" if exc.not_finite else "use a plain decimal number")
+        raise InputError(f"{exc.text!r} is {exc.reason}", file=name, line=lines[exc.index],
+                         column=column, hint=hint) from exc
+
+
+def _optional_numbers(cells: Sequence[str], lines: list[int], name: str,
+                      column: str) -> list[float | None]:
+    """A column of numbers where an empty cell is None (a score not given)."""
+    texts = [c.strip() for c in cells]
+    if all(texts):
+        return list(_numbers(texts, lines, name, column))
+    at = [i for i, t in enumerate(texts) if t]
+    out: list[float | None] = [None] * len(texts)
+    for i, value in zip(at, _numbers([texts[i] for i in at], [lines[i] for i in at], name,
+                                     column), strict=True):
+        out[i] = value
+    return out
+
+
+#: The words of a worksheet's grade column (compared in lower case).
+_GRADE_WORDS = {"": GradeState.UNKNOWN, "unknown": GradeState.UNKNOWN,
+                "unrateable": GradeState.UNRATEABLE}
+
+
+def _grades(cells: Sequence[str], lines: list[int], name: str,
+            column: str) -> tuple[list[float | None], list[int]]:
+    """A grade column: numbers, or the words unknown/unrateable (or empty)."""
+    texts = [c.strip() for c in cells]
+    state = [int(_GRADE_WORDS.get(t.lower(), GradeState.NUMBER)) for t in texts]
+    if not any(state):
+        return list(_numbers(texts, lines, name, column)), state
+    at = [i for i, st in enumerate(state) if st == GradeState.NUMBER]
+    grade: list[float | None] = [None] * len(texts)
+    for i, value in zip(at, _numbers([texts[i] for i in at], [lines[i] for i in at], name,
+                                     column), strict=True):
+        grade[i] = value
+    return grade, state
+
+
+def _ids(cells: Sequence[str], lines: list[int], name: str, which: str,
+         column: str) -> list[str]:
+    """An id column by the CSV rule (:func:`core.reports.text.unprotect`); an
+    empty id is an error naming its line."""
+    ids = unprotect_all(cells)
+    if not all(ids):
+        raise InputError(f"the {which} is empty", file=name, line=lines[ids.index("")],
+                         column=column)
+    return ids
+
+
+def _header(reader: Any, text: str, delim: str, name: str) -> tuple[list[str], int]:
+    """The first row that is not blank, and its line."""
+    start = 1
+    try:
+        for row in reader:
+            if not _blank(row):
+                return row, start
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise _csv_error(exc, text, delim, name, start, []) from None
+    raise InputError("the file is empty", file=name, hint="add a header line")
+
+
+def _rows(reader: Any, header: list[str], query: int, text: str, delim: str,
+          name: str) -> tuple[list[list[str]], list[int]]:
+    """The data rows (blank ones skipped) and the line each starts on; a row
+    with another number of fields than the header, or one the csv module
+    refuses, is an error naming its line."""
+    width = len(header)
+    data: list[list[str]] = []
+    lines: list[int] = []
+    start = reader.line_num + 1
+    try:
+        for row in reader:
+            line, start = start, reader.line_num + 1
+            if len(row) != width or not row[query]:
+                if _blank(row):
+                    continue
+                if len(row) != width:
+                    raise InputError(
+                        f"expected {width} fields, as the header has, found {len(row)}",
+                        file=name, line=line,
+                        column=header[len(row)].strip() or None if len(row) < width else None,
+                        hint="the row is cut short or has a delimiter too many; quote text "
+                             "that holds the delimiter",
+                    )
+            data.append(row)
+            lines.append(line)
+    except csv.Error as exc:
+        raise _csv_error(exc, text, delim, name, start, header) from None
+    return data, lines
+
+
+def read_delimited(path: str | Path, conventions: Conventions | None = None, *,
+                   encoding: str | None = None) -> Document:
+    """Read a worksheet CSV/TSV into a :class:`Document`.
+
+    ``encoding`` is the file's declared encoding when it is not UTF-8 and has
+    no byte order mark (see :mod:`core.io.textfile`).
+    """
+    path = Path(path)
+    name = str(path)
+    text = read_text(path, encoding)
+    first = next((line for line in io.StringIO(text, newline="") if line.strip()), "")
+    delim = header_delimiter(first, path)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
+    header, header_line = _header(reader, text, delim, name)
+    cols = _columns(header, name, header_line)
+    heads = {f: header[i].strip() for f, i in cols.items()}
+    data, lines = _rows(reader, header, cols["query"], text, delim, name)
+    n = len(data)
+
+    def column(field: str) -> list[str]:
+        i = cols[field]
+        return [row[i] for row in data]
+
+    def text_of(field: str, trim: bool = True) -> list[str]:
+        return unprotect_all(column(field), trim=trim) if field in cols else [""] * n
+
+    grade, state = _grades(column("grade"), lines, name, heads["grade"])
+    reason = [why if st != GradeState.NUMBER else "" for why, st in
+              zip(text_of("reason"), state, strict=True)]
     return Document.from_columns(
-        query=query, source_id=sid, version=version, score=score, grade=grade, state=state,
-        note=note, reason=reason, conventions=conventions, name=path.stem, source=name,
+        query=_ids(column("query"), lines, name, "query", heads["query"]),
+        source_id=_ids(column("source_id"), lines, name, "source_id", heads["source_id"]),
+        version=text_of("version"),
+        score=_optional_numbers(column("score"), lines, name, heads["score"]),
+        grade=grade, state=state, note=text_of("note", trim=False), reason=reason,
+        conventions=conventions, name=path.stem, source=name,
     )
 
 
-def _cell(text: str) -> str:
-    """Neutralise text that a spreadsheet would run as a formula (CWE-1236)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r", "\0") else text
+def _text_cell(text: str, what: str, row: int) -> str:
+    """A text cell as written (:func:`core.reports.text.protect`); a NUL refused."""
+    if "\0" in text:
+        raise InputError(f"the {what} of row {row + 1} holds a NUL character, which a text "
+                         "file cannot hold; nothing was written", hint="save as .xlsx")
+    return protect(text)
 
 
 def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",") -> None:
-    """Write the current grades as a worksheet CSV (full precision)."""
+    """Write the current grades as a worksheet CSV/TSV (full precision; text
+    cells by the rule of :mod:`core.reports.text`, quoted where needed)."""
     from core.io.atomic import atomic_write_text
 
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
-    w.writerow(["query", "source_id", "version", "score", "grade", "note", "reason"])
+    parts = [csv_line(["query", "source_id", "version", "score", "grade", "note", "reason"],
+                      delimiter)]
     for i in range(len(doc)):
         st = int(doc.state[i])
         grade = repr(float(doc.grade[i])) if st == GradeState.NUMBER else GradeState(st).label
         score = "" if math.isnan(doc.score[i]) else repr(float(doc.score[i]))
-        w.writerow([
-            _cell(doc.query_ids[int(doc.query[i])]), _cell(str(doc.source_id[i])),
-            _cell(str(doc.version[i])), score, grade, _cell(str(doc.note[i])),
-            _cell(str(doc.reason[i])),
-        ])
-    atomic_write_text(Path(path), buf.getvalue())
+        parts.append(csv_line([
+            _text_cell(doc.query_ids[int(doc.query[i])], "query", i),
+            _text_cell(str(doc.source_id[i]), "source id", i),
+            _text_cell(str(doc.version[i]), "version", i), score, grade,
+            _text_cell(str(doc.note[i]), "note", i), _text_cell(str(doc.reason[i]), "reason", i),
+        ], delimiter))
+    atomic_write_text(Path(path), "".join(parts))
 
 
 def not_kept(doc: Document) -> list[str]:

@@ -6,6 +6,7 @@ import csv
 from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
+from core.io.files import check_input, open_input
 from core.model.conventions import Conventions
 from core.model.document import Document
 
@@ -26,20 +27,26 @@ def load_document(
     *,
     qrels: str | Path | None = None,
     conventions: Conventions | None = None,
+    encoding: str | None = None,
 ) -> Document:
-    """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels.
+    """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels
+    (TREC qrels or an annotators' sheet of judgments).
 
     ``conventions`` replace the file's own (a workbook keeps its own when
-    None).
+    None). ``encoding`` declares a worksheet CSV/TSV's encoding when it is
+    not UTF-8 (:mod:`core.io.textfile`). Only regular files are read: a
+    missing file, a folder, a FIFO, a device or a looping link is refused
+    before anything is opened (:func:`core.io.files.check_input`).
     """
     path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", file=str(path), hint="check the path")
-    if path.is_dir():
-        raise InputError("this is a folder, not a file", file=str(path))
+    check_input(path)
     if qrels is not None:
+        check_input(qrels)
+        from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.trec import document_from_trec
 
+        if is_judgment_sheet(qrels):  # an annotators' sheet as the judgments
+            return run_with_judgments(path, qrels, conventions)
         return document_from_trec(path, qrels, conventions)
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         from core.io.workbook import read_workbook
@@ -63,7 +70,7 @@ def load_document(
         )
     from core.io.delimited import read_delimited
 
-    return read_delimited(path, conventions)
+    return read_delimited(path, conventions, encoding=encoding)
 
 
 def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Document:
@@ -84,9 +91,9 @@ def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Do
 
 def looks_like_trec_run(path: Path) -> bool:
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             first = fh.readline(4096).split()
-    except OSError:
+    except (OSError, InputError):
         return False
     return len(first) == 6 and first[1] in (b"Q0", b"0", b"q0")
 
@@ -100,6 +107,10 @@ def is_annotator_sheet(path: Path) -> bool:
     (query, source_id, score, grade) and it is not a TREC run. Other files
     (and unreadable ones) are not: the ordinary open reports their problem.
     """
+    try:
+        check_input(path)  # a FIFO would block the workbook reader
+    except InputError:
+        return False
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         from core.io.workbook import is_own_workbook
@@ -113,9 +124,9 @@ def is_annotator_sheet(path: Path) -> bool:
     from core.io.headers import REQUIRED, header_delimiter, match_header
 
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             head = fh.read(65536)
-    except OSError:
+    except (OSError, InputError):
         return False
     if not head.strip() or b"\x00" in head or head.startswith(b"PK\x03\x04"):
         return False

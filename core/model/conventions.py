@@ -145,7 +145,8 @@ class Gain:
         if self.rule is GainRule.LINEAR:
             gains = grades.copy()
         elif self.rule is GainRule.EXPONENTIAL:
-            gains = np.exp2(grades) - 1.0
+            with np.errstate(over="ignore"):  # an infinite gain is the engine's error to name
+                gains = np.exp2(grades) - 1.0
         else:
             gains = grades.copy()
             for grade, gain in self.table:

@@ -16,14 +16,12 @@ at once. Splitting clipboard text into cells is :mod:`core.io.clipboard`.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
 from core.model.conventions import Rubric
-from core.model.numbers import number_text
+from core.model.numbers import NumberError, number_text, read_number
 
 __all__ = [
     "UNKNOWN_WORDS",
@@ -65,8 +63,6 @@ def grade_text(grade: float, state: int) -> str:
     return GradeState(state).label
 
 
-_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
-
 
 @dataclass(frozen=True)
 class PastedGrade:
@@ -105,7 +101,9 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     """Read text as a grade: the one grammar of the grid's editor, pasted
     cells and a workbook's grade cells.
 
-    Accepted: a finite number (``2``, ``2.5``, ``2,5``); a rubric label
+    Accepted: a finite number by :func:`core.model.numbers.read_number`
+    with a decimal comma declared (``2``, ``2.5``, ``2,5``; not ``1_0``,
+    ``nan``, ``1e999`` or the ambiguous ``1,000``); a rubric label
     (case-insensitive); ``N=label`` as the rubric prints it; blank or one of
     :data:`UNKNOWN_WORDS` (``unknown``, ``?``, ``tbd`` ...: state unknown);
     one of :data:`UNRATEABLE_WORDS` (``N/A``, ``-``, ``skip``,
@@ -133,22 +131,22 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     head, colon, tail = cell.partition(":")
     if folded in UNRATEABLE_WORDS or (colon and head.strip().casefold() in UNRATEABLE_WORDS):
         return PastedGrade(None, GradeState.UNRATEABLE, tail.strip())
-    value = _number(cell)
+    value, why = _number(cell)
+    if why is not None and why.not_finite:
+        raise ValueError(why.reason)
     if value is None and rubric is not None:
         value = rubric.value_for_label(cell)
         if value is None:
             number, eq, label = cell.partition("=")
-            value = _number(number) if eq else None
+            value = _number(number)[0] if eq else None
             if value is not None and (rubric.label_for(value) or "").casefold() != (
                 label.strip().casefold()
             ):
                 raise ValueError("the number and the rubric label disagree")
     if value is None:
-        raise ValueError("not a grade; " + (
+        raise ValueError("not a grade; " + (f"{why.detail}; " if why and why.detail else "") + (
             f"use a number or a rubric label ({rubric.text})" if rubric is not None
             else "use a number, blank/unknown or N/A"))
-    if not math.isfinite(value):
-        raise ValueError("not a finite number")
     if rubric is not None and not outside_rubric and rubric.label_for(value) is None:
         allowed = ", ".join(number_text(v) for v in rubric.values)
         raise ValueError(f"{number_text(value)} is not a grade of the rubric ({allowed})")
@@ -180,14 +178,12 @@ def parse_grade(
         return CellError(row, column, text, str(exc))
 
 
-def _number(text: str) -> float | None:
-    text = text.strip()
-    if _DECIMAL_COMMA.match(text):
-        text = text.replace(",", ".")
+def _number(text: str) -> tuple[float | None, NumberError | None]:
+    """The number ``text`` holds (decimal comma declared), else why not."""
     try:
-        return float(text)
-    except ValueError:
-        return None
+        return read_number(text, decimal_comma=True), None
+    except NumberError as exc:
+        return None, exc
 
 
 def parse_grades(

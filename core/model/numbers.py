@@ -1,13 +1,123 @@
-"""Numbers as people read them: the one number-to-text of the model.
+"""Numbers as people read and write them: the one number-to-text and the one
+text-to-number of the model.
 
 Grades, gain tables, rubrics, audit entries and qrels lines all write a
-number the same way, so that what a file says, what the window shows and what
-the command line prints agree character for character.
+number the same way (:func:`number_text`), so that what a file says, what the
+window shows and what the command line prints agree character for character.
+Grades, scores and qrels read a number by one strict grammar
+(:func:`read_number`): Python's ``float`` also takes ``1_0`` (ten),
+``nan``, ``infinity``, ``\u0661`` (an Arabic-Indic one) and ``1e999``
+(infinity), none of which a person means as a grade or a score.
 """
 
 from __future__ import annotations
 
-__all__ = ["number_text"]
+import math
+import re
+from collections.abc import Sequence
+
+__all__ = ["NumberError", "number_text", "read_number", "read_numbers"]
+
+#: The grammar: an optional sign, ASCII digits with an optional decimal point
+#: (``2``, ``2.5``, ``2.``, ``.5``), an optional exponent (``1e-3``).
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: A decimal comma (``2,5``), where a reader declares it.
+_COMMA = re.compile(r"([+-]?[0-9]+),([0-9]+)")
+#: ``1,000``: a thousands separator as much as a decimal comma.
+_GROUPED = re.compile(r"[+-]?[1-9][0-9]{0,2},[0-9]{3}")
+_WORDS_NOT_FINITE = frozenset({"nan", "inf", "infinity"})
+
+
+class NumberError(ValueError):
+    """Text that is not a number of the grammar (see :func:`read_number`).
+
+    Attributes
+    ----------
+    text : str
+        The text as given.
+    detail : str
+        Why, when more can be said than "not a number" (empty otherwise).
+    not_finite : bool
+        The text names NaN or an infinity, or a number beyond the largest
+        float.
+    """
+
+    def __init__(self, text: str, detail: str = "", *, not_finite: bool = False) -> None:
+        self.text = text
+        self.detail = detail
+        self.not_finite = not_finite
+        #: Which of :func:`read_numbers`'s texts it is.
+        self.index = 0
+        super().__init__(self.reason)
+
+    @property
+    def reason(self) -> str:
+        """``not a number`` or ``not a finite number``, with the detail."""
+        base = "not a finite number" if self.not_finite else "not a number"
+        return f"{base} ({self.detail})" if self.detail else base
+
+
+def _why(cell: str, decimal_comma: bool) -> NumberError:
+    """The error for text outside the grammar, saying what it looks like."""
+    folded = cell.casefold().lstrip("+-")
+    if folded in _WORDS_NOT_FINITE:
+        return NumberError(cell, not_finite=True)
+    if "_" in cell and _NUMBER.fullmatch(cell.replace("_", "")):
+        return NumberError(cell, "digits grouped with '_'; write the digits alone")
+    if _GROUPED.fullmatch(cell):  # refused even where decimal commas are declared
+        return NumberError(cell, "a thousands separator or a decimal comma; write "
+                                 f"{cell.replace(',', '')} or {cell.replace(',', '.')}")
+    if _COMMA.fullmatch(cell):
+        return NumberError(cell, f"a decimal comma; write {cell.replace(',', '.')}")
+    if folded.startswith(("0x", "0o", "0b")):
+        return NumberError(cell, "not a decimal number")
+    if any(ch.isdigit() and not "0" <= ch <= "9" for ch in cell):
+        return NumberError(cell, "digits other than 0-9")
+    return NumberError(cell)
+
+
+def read_number(text: str, *, decimal_comma: bool = False) -> float:
+    """Read text as a finite number by the one grammar of grades, scores and
+    qrels.
+
+    Accepted, after surrounding white space: an optional sign, ASCII digits
+    with an optional decimal point, an optional exponent (``2``, ``-0.5``,
+    ``.5``, ``3.``, ``1e-3``, ``2E+2``); with ``decimal_comma``, also a
+    decimal comma (``2,5``) unless it could as well be a thousands separator
+    (``1,000``). Refused: underscores (``1_0``), ``nan`` and the infinities,
+    hexadecimal, other digits than 0-9, a number beyond the largest float
+    (``1e999``). ``-0`` reads as ``-0.0`` (equal to 0), as ``float`` reads it.
+
+    Raises
+    ------
+    NumberError
+        A :class:`ValueError` saying why (:attr:`NumberError.reason`).
+
+    Examples
+    --------
+    >>> read_number(" 2.5 "), read_number("1e2"), read_number("-0")
+    (2.5, 100.0, -0.0)
+    >>> read_number("2,5", decimal_comma=True)
+    2.5
+    >>> read_number("1_0")
+    Traceback (most recent call last):
+    ...
+    core.model.numbers.NumberError: not a number (digits grouped with '_'; write the digits alone)
+    >>> read_number("1e999")
+    Traceback (most recent call last):
+    ...
+    core.model.numbers.NumberError: not a finite number (beyond the largest number, about 1.8e308)
+    """
+    cell = text.strip()
+    if _NUMBER.fullmatch(cell):
+        value = float(cell)
+    elif decimal_comma and _COMMA.fullmatch(cell) and not _GROUPED.fullmatch(cell):
+        value = float(cell.replace(",", "."))
+    else:
+        raise _why(cell, decimal_comma)
+    if math.isinf(value):
+        raise NumberError(cell, "beyond the largest number, about 1.8e308", not_finite=True)
+    return value
 
 
 def number_text(x: float) -> str:
@@ -37,3 +147,44 @@ def number_text(x: float) -> str:
     """
     value = float(x)
     return str(int(value)) if value.is_integer() else repr(value)
+
+
+def read_numbers(texts: Sequence[str]) -> list[float]:
+    """:func:`read_number` of each text (no decimal comma), the usual case
+    (every text in the grammar) at the speed of ``float``.
+
+    Raises
+    ------
+    NumberError
+        For the first text outside the grammar; its ``index`` says which.
+
+    Examples
+    --------
+    >>> read_numbers(["1", "2.5", " 3 "])
+    [1.0, 2.5, 3.0]
+    >>> try:
+    ...     read_numbers(["1", "1_0"])
+    ... except NumberError as exc:
+    ...     print(exc.index, exc.text)
+    1 1_0
+    """
+    try:
+        values = list(map(float, texts))
+    except ValueError:
+        pass
+    else:
+        # What float takes beyond the grammar: '_', nan and inf (an 'n'
+        # either way), other digits than ASCII's, and numbers it rounds to
+        # infinity. None of them here: every text is in the grammar.
+        joined = "".join(texts)
+        if (joined.isascii() and "_" not in joined and "n" not in joined
+                and "N" not in joined and not any(map(math.isinf, values))):
+            return values
+    out = []
+    for i, text in enumerate(texts):
+        try:
+            out.append(read_number(text))
+        except NumberError as exc:
+            exc.index = i
+            raise
+    return out

@@ -87,13 +87,30 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     }
 
 
+def _finite(obj: Any) -> Any:
+    """``obj`` with every NaN or infinity replaced by None."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def dump_json(obj: Any, out: TextIO, *, rows: int) -> None:
-    """Indented JSON for a few hundred queries; compact (and written by the
-    C encoder, ten times faster) beyond, where nobody reads it by eye."""
-    if rows <= 500:
-        json.dump(obj, out, indent=2)
-    else:
-        json.dump(obj, out, separators=(",", ":"))
+    """Standard JSON (RFC 8259: never ``NaN`` or ``Infinity``; a number that
+    is not finite is ``null``), control characters in text escaped.
+
+    Indented for a few hundred queries; compact (and written by the C
+    encoder, ten times faster) beyond, where nobody reads it by eye.
+    """
+    options: dict[str, Any] = {"indent": 2} if rows <= 500 else {"separators": (",", ":")}
+    try:
+        text = json.dumps(obj, allow_nan=False, **options)
+    except ValueError:  # a float that is not finite somewhere: null, as NaN is
+        text = json.dumps(_finite(obj), allow_nan=False, **options)
+    out.write(text)
     out.write("\n")
 
 

@@ -1,6 +1,9 @@
 """Evaluations and comparisons as plain-text tables (the ``--format table`` output).
 
 Each table states the conventions first; each mean names what it left out.
+Every line is written through :func:`core.reports.text.visible`: an id that
+holds an escape sequence or a carriage return is shown with its control
+characters escaped, never acted on by the terminal.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
 from core.analysis.bounds import ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Conventions, format_cutoff
+from core.reports.text import visible
 
 if TYPE_CHECKING:
     from core.analysis.compare import Comparison
@@ -25,31 +29,37 @@ def _fmt(x: float | None, signed: bool = False) -> str:
     return f"{x:+.4f}" if signed else f"{x:.4f}"
 
 
+def _line(out: TextIO, text: str = "") -> None:
+    """One line of a table, its control characters shown (:func:`visible`)."""
+    out.write(visible(text) + "\n")
+
+
 def _write_conventions(conv: Conventions, out: TextIO) -> int:
     """The conventions, one a line; returns the width of their names."""
     width = max(len(a) for a, _, _ in conv.describe())
     for name, choice, formula in conv.describe():
-        out.write(f"  {name:<{width}}  {choice}  [{formula}]\n")
+        _line(out, f"  {name:<{width}}  {choice}  [{formula}]")
     return width
 
 
 def _write_rows(heads: list[str], rows: list[list[str]], out: TextIO) -> None:
     """Left-aligned columns, each as wide as its widest cell."""
+    rows = [[visible(c) for c in r] for r in rows]
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
               for i, h in enumerate(heads)]
-    out.write("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip() + "\n")
+    _line(out, "  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip())
     for r in rows:
-        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
+        _line(out, "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
 
 
 def print_table(ev: Evaluation, out: TextIO) -> None:
     """The ``evaluate --format table`` report: conventions, NDCG per query
     and cutoff (an interval where unknown grades leave it open), the means."""
-    out.write("Conventions\n")
+    _line(out, "Conventions")
     width = _write_conventions(ev.conventions, out)
     if ev.doc.judgment_version:
-        out.write(f"  {'judgments':<{width}}  version {ev.doc.judgment_version}\n")
-    out.write("\n")
+        _line(out, f"  {'judgments':<{width}}  version {ev.doc.judgment_version}")
+    _line(out)
     heads = ["query", "status", "judged"] + [f"NDCG@{format_cutoff(k)}" for k in ev.cutoffs]
     rows = []
     for q in range(ev.doc.n_queries):
@@ -70,15 +80,14 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
                 cells.append(st.value)
         rows.append(cells)
     _write_rows(heads, rows, out)
-    out.write("\n")
+    _line(out)
     for s in summarize(ev):
-        out.write(
-            f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
-            f"({s.weighting.label}; {excluded_phrase(s.excluded)})\n"
-        )
+        _line(out, f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
+                   f"({s.weighting.label}; {excluded_phrase(s.excluded)})")
     if any(ev.status_code.ravel() == 2):
-        out.write("\n[low, high]: the interval unknown grades could still produce "
-                  "(~ marks an outer interval)\n")
+        _line(out)
+        _line(out, "[low, high]: the interval unknown grades could still produce "
+                   "(~ marks an outer interval)")
 
 
 def _summary_text(s: CutoffSummary) -> str:
@@ -92,28 +101,25 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
     # reported, so ``evaluate`` starts without it.
     from core.analysis.compare.changes import few
 
-    out.write(f"A: {name_a or c.doc_a.name or 'first run'}\n")
-    out.write(f"B: {name_b or c.doc_b.name or 'second run'}\n\n")
-    out.write("Conventions (applied to both)\n")
+    _line(out, f"A: {name_a or c.doc_a.name or 'first run'}")
+    _line(out, f"B: {name_b or c.doc_b.name or 'second run'}")
+    _line(out)
+    _line(out, "Conventions (applied to both)")
     _write_conventions(c.conventions, out)
-    out.write("\n")
-    out.write(
-        f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A{few(c.only_a)}, "
-        f"{len(c.only_b)} only in B{few(c.only_b)}\n"
-    )
-    out.write("What changed: " + c.changes.sentence() + "\n")
+    _line(out)
+    _line(out, f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A{few(c.only_a)}, "
+               f"{len(c.only_b)} only in B{few(c.only_b)}")
+    _line(out, "What changed: " + c.changes.sentence())
     for line in c.changes.details():
-        out.write(f"  {line}\n")
+        _line(out, f"  {line}")
         if line.startswith("candidate inventory:") and c.changes.inventory_queries:
             inventory = c.inventory(limit=5)
             for item in inventory:
-                out.write(
-                    f"    {item.query}: added {len(item.added)}{few(item.added, 3)}, "
-                    f"removed {len(item.removed)}{few(item.removed, 3)}\n"
-                )
+                _line(out, f"    {item.query}: added {len(item.added)}{few(item.added, 3)}, "
+                           f"removed {len(item.removed)}{few(item.removed, 3)}")
             more = c.changes.inventory_queries - len(inventory)
             if more > 0:
-                out.write(f"    ... and {more} more queries (all in --format json)\n")
+                _line(out, f"    ... and {more} more queries (all in --format json)")
     for j, k in enumerate(c.cutoffs):
         _write_cutoff(c, j, k, out)
 
@@ -121,10 +127,9 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
 def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO) -> None:
     """One cutoff of :func:`print_comparison`."""
     at = f"NDCG@{format_cutoff(k)}"
-    out.write(
-        f"\n{at} per query (delta = B - A, largest |delta| first; candidates that moved, "
-        f"entered or left the cut at k = {format_cutoff(k)})\n"
-    )
+    _line(out)
+    _line(out, f"{at} per query (delta = B - A, largest |delta| first; candidates that moved, "
+               f"entered or left the cut at k = {format_cutoff(k)})")
     counts = c.movement_counts(j)
     index = {q: i for i, q in enumerate(c.common)}
     kinds = ["moved", "entered", "left"]
@@ -141,12 +146,10 @@ def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO) -> None:
             *(str(int(counts[kind][i])) for kind in kinds),
         ])
     _write_rows(heads, rows, out)
-    out.write(f"mean {at} of A = {_summary_text(c.summary_a[j])}\n")
-    out.write(f"mean {at} of B = {_summary_text(c.summary_b[j])}\n")
-    out.write(c.tests[j].sentence() + "\n")
+    _line(out, f"mean {at} of A = {_summary_text(c.summary_a[j])}")
+    _line(out, f"mean {at} of B = {_summary_text(c.summary_b[j])}")
+    _line(out, c.tests[j].sentence())
     ts = c.ties[j]
     per = ", ".join(f"{r} {n}" for r, n in ts.per_rule.items())
-    out.write(
-        f"Tie rules: {ts.count} queries' delta changes sign or vanishes under another tie "
-        f"rule than {ts.rule.value} ({per}; {ts.with_ties} queries have tied scores)\n"
-    )
+    _line(out, f"Tie rules: {ts.count} queries' delta changes sign or vanishes under another "
+               f"tie rule than {ts.rule.value} ({per}; {ts.with_ties} queries have tied scores)")

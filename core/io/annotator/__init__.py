@@ -3,34 +3,48 @@
 The layouts understood:
 
 - long: one row per judgment, with or without an annotator column;
-- wide: one grade column per annotator (``grade_alice``, ``rating bob``).
+- wide: one grade column per annotator (``grade_alice``, ``Annotator B``).
 
-Headers are detected from common names; the detected :class:`ColumnMapping`
-can be corrected and passed back. Every row that is not imported, and every
-value that was changed in meaning (a text label, a mark such as ``n/a``), is
-named in the :class:`ImportReport` with its row and column: nothing is
-silently dropped. Formulas in data cells are never evaluated; they are
-rejected with their cell.
+Everything is guessed as people and tools write their sheets, and can be
+corrected: the sheet (an Instructions sheet before the data is passed over),
+the header row (a title or blank row above it does not count), the columns
+(by their names, ``Input.query``, ``Doc URL``, ``Relevance (0-3)``, and
+without a grade column's name by their cells) and the labels (a number
+written with them, ``2 - Relevant``, or their place on a well-known scale).
+Every judgment read (a grade cell of a row that holds one) is imported or
+rejected with its row, column and reason in the :class:`ImportReport`:
+nothing is silently dropped. Formulas in data cells are never evaluated;
+they are rejected with their cell.
 
 The functions form the API of the import wizard::
 
-    p = preview(path)                        # sheets, header row, first rows
-    mapping = p.mapping                      # detected; the user may correct it
+    p = preview(path)                  # sheet, header row, mapping, labels guessed
+    mapping = p.mapping                # the user may correct it; p.rubric is proposed
     result = import_annotations(path, mapping, rubric=..., consensus="median")
     result.document, result.report
 
+and of the command line (:mod:`~core.io.annotator.command`,
+:mod:`~core.io.annotator.write`) and ``--qrels SHEET``
+(:mod:`~core.io.annotator.qrels`).
+
 The package, bottom to top: :mod:`~core.io.annotator.model` (mapping,
-table, preview), :mod:`~core.io.annotator.report` (findings and the
-report), :mod:`~core.io.annotator.read` (raw cells of a sheet),
-:mod:`~core.io.annotator.detect` (header row and mapping),
+table, preview), :mod:`~core.io.annotator.scales` (labels and the scales
+they are read on), :mod:`~core.io.annotator.names` (what a header names),
+:mod:`~core.io.annotator.report` (findings and the report),
+:mod:`~core.io.annotator.read` (raw cells of a sheet),
 :mod:`~core.io.annotator.cells` (a cell as a grade or a number),
+:mod:`~core.io.annotator.detect` (sheet, header row and mapping),
 :mod:`~core.io.annotator.sheet` (the data rows under a mapping), the import's
 steps :mod:`~core.io.annotator.rows`, :mod:`~core.io.annotator.grades`,
-:mod:`~core.io.annotator.build`, and :mod:`~core.io.annotator.importer`, which
-runs them. Header names and delimiters are :mod:`core.io.headers`'.
+:mod:`~core.io.annotator.judgments`, :mod:`~core.io.annotator.build`, and
+:mod:`~core.io.annotator.importer`, which runs them; above it
+:mod:`~core.io.annotator.overrides` (what the user says over the guess),
+:mod:`~core.io.annotator.command`, :mod:`~core.io.annotator.write` and
+:mod:`~core.io.annotator.qrels`. Header names and delimiters are shared with
+:mod:`core.io.headers`.
 """
 
-from core.io.annotator.detect import detect_mapping, preview
+from core.io.annotator.detect import choose_sheet, detect_mapping, preview, read_guessed
 from core.io.annotator.importer import import_annotations, import_table
 from core.io.annotator.model import (
     SINGLE_FIELDS,
@@ -55,6 +69,7 @@ from core.io.annotator.report import (
     ImportResult,
     Issue,
 )
+from core.io.annotator.scales import KNOWN_SCALES, LabelGuess, guess_labels
 from core.io.headers import ALIASES
 
 __all__ = [
@@ -64,6 +79,7 @@ __all__ = [
     "DUPLICATE",
     "FORMULA",
     "FRACTIONAL",
+    "KNOWN_SCALES",
     "LABEL",
     "MARK",
     "MAX_TEXT_BYTES",
@@ -76,11 +92,15 @@ __all__ = [
     "ImportReport",
     "ImportResult",
     "Issue",
+    "LabelGuess",
     "SheetPreview",
     "Table",
+    "choose_sheet",
     "detect_mapping",
+    "guess_labels",
     "import_annotations",
     "import_table",
     "preview",
+    "read_guessed",
     "read_table",
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from core.io.annotator.report import (
     MARK,
     OUTSIDE_SCALE,
 )
+from core.io.annotator.scales import KNOWN_SCALES, label_key, numbered_label
 from core.model.conventions import Rubric
 from core.model.document import GradeState
 
@@ -32,8 +34,10 @@ __all__ = [
     "codes",
     "filled",
     "float_cells",
+    "grade_like",
     "number",
     "objects",
+    "text_labels",
 ]
 
 
@@ -161,10 +165,17 @@ class GradeReader:
     need no checks: the import reads them in bulk, without calling it.
     """
 
-    def __init__(self, mapping: ColumnMapping, rubric: Rubric | None) -> None:
+    def __init__(self, mapping: ColumnMapping, rubric: Rubric | None,
+                 labels: dict[str, float] | None = None) -> None:
         self.rubric = rubric
         self.unknown_marks = {m.strip().casefold() for m in mapping.unknown_marks}
         self.unrateable_marks = {m.strip().casefold() for m in mapping.unrateable_marks}
+        #: Label (:func:`~core.io.annotator.scales.label_key`) -> grade: the
+        #: rubric's labels, then the labels guessed from the sheet.
+        self.labels = {label_key(g.label): g.value for g in (rubric.grades if rubric else ())
+                       if g.label}
+        for key, grade in (labels or {}).items():
+            self.labels.setdefault(key, grade)
         self.scale = set(rubric.values) if rubric is not None else None
         self.plain_keys = np.array(sorted(float(v) for v in (
             self.scale if self.scale is not None else map(float, range(-10, 101)))
@@ -214,17 +225,20 @@ class GradeReader:
             try:
                 g = Grade(number(text), GradeState.NUMBER)
             except Reject as exc:
-                lab = rubric.value_for_label(text) if rubric is not None else None
+                lab = self.labels.get(label_key(text))
+                numbered = numbered_label(text) if lab is None else None
                 if lab is not None:
                     g = Grade(lab, GradeState.NUMBER)
+                elif numbered is not None:
+                    g = Grade(numbered[0], GradeState.NUMBER)
                 elif key in _NOT_FINITE:
                     return Cell(None, ((CELL_REJECTED, f"{exc}; not imported", text),))
                 else:
                     return Cell(None, ((
                         CELL_REJECTED, f"label {text!r} is not in the rubric"
                         + (f" ({rubric.text})" if rubric is not None
-                           else " (no rubric declared)") + "; not imported", text),),
-                        unmapped=text)
+                           else " (none declared) nor on a known scale") + "; not imported",
+                        text),), unmapped=text)
         if g.state is GradeState.UNRATEABLE:
             return g, [(MARK, f"{text!r} read as unrateable (reason kept)", text)]
         if g.state is GradeState.UNKNOWN and text:
@@ -232,3 +246,56 @@ class GradeReader:
         if g.state is GradeState.NUMBER and text and not _PLAIN_NUMBER.match(text):
             return g, [(LABEL, f"label {text!r} read as grade {cell_text(g.value)}", text)]
         return g, []
+
+
+def _number_text(text: str) -> bool:
+    try:
+        number(text)
+    except Reject:
+        return text.casefold() in _NOT_FINITE
+    return True
+
+
+def text_labels(columns: Iterable[Sequence[Any]], mapping: ColumnMapping) -> dict[str, int]:
+    """The labels of grade cells (text -> cells holding it, stripped): the
+    texts that are neither a number nor one of the mapping's marks."""
+    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    counts: Counter[str] = Counter()
+    for cells in columns:
+        counts.update(v for v in cells if type(v) is str)
+    out: dict[str, int] = {}
+    for value, n in counts.items():
+        text = value.strip()
+        if text and text.casefold() not in marks and not _number_text(text):
+            out[text] = out.get(text, 0) + n
+    return out
+
+
+_SCALE_KEYS = frozenset(k for scale in KNOWN_SCALES for level in scale.levels for k in level)
+
+
+def grade_like(values: Sequence[Any], marks: set[str]) -> bool:
+    """Whether a column's filled cells read as grades: nearly all a grade
+    mark, a small whole or half number, a numbered label or a known scale's
+    label, with at most 12 distinct values."""
+    if not values:
+        return False
+    good = 0
+    distinct: set[Any] = set()
+    for v in values:
+        text = cell_text(v).strip()
+        if text.casefold() in marks:
+            good += 1
+            continue
+        try:
+            x = number(v)
+        except Reject:
+            key = label_key(text)
+            if key in _SCALE_KEYS or numbered_label(text) is not None:
+                good += 1
+                distinct.add(key)
+            continue
+        if -10 <= x <= 100 and (2 * x).is_integer():
+            good += 1
+            distinct.add(x)
+    return good >= 0.8 * len(values) and 0 < len(distinct) <= 12

@@ -1,84 +1,212 @@
-"""Detecting the header row and the column mapping, and the wizard's preview."""
+"""Guessing how a sheet reads: which sheet, which row is the header, which
+column holds what (long or wide), and the wizard's preview.
+
+The header is the row of the first 30 that names most fields
+(:func:`header_score`): a title row (one cell, merged or not) or a blank row
+above it does not count, nor do data rows below it. Columns are named by
+their headers (:mod:`~core.io.annotator.names`); a sheet whose headers name
+no grade column has its grade columns found by their cells (grades, known
+labels and marks), as has a sheet without a source id column its URLs.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from core.io.annotator.cells import grade_like, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
+from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.read import read_table
-from core.io.headers import ALIASES, field_of, normalize
+from core.io.annotator.scales import LabelGuess, guess_labels
+from core.io.safety import column_letters
 
-__all__ = ["detect_mapping", "preview"]
+__all__ = ["choose_sheet", "detect_mapping", "header_score",
+           "label_guess", "preview", "read_guessed"]
 
-_HEADER_SCAN = 20
+_HEADER_SCAN = 30
 _PREVIEW_ROWS = 20
+#: Data rows whose cells tell what an unnamed column holds.
+_SAMPLE = 500
+#: The order fields take their columns in (a column feeds one field).
+_FIELD_ORDER = ("query", "source_id", "grade", "annotator", "score", "rank", "status",
+                "version", "note", "reason")
 
 
-def _wide_annotator(header: str) -> str | None:
-    """``grade_alice`` / ``alice grade`` / ``rating (bob)`` -> the annotator's name."""
-    key = normalize(re.sub(r"[()\[\]:]", " ", header))
-    for alias in ALIASES["grade"]:
-        for pattern in (rf"^{alias}_(.+)$", rf"^(.+)_{alias}$"):
-            m = re.match(pattern, key)
-            if m and m.group(1) not in ALIASES["grade"]:
-                start = header.lower().find(m.group(1).split("_")[0])
-                raw = header[start:start + len(m.group(1))] if start >= 0 else m.group(1)
-                return raw.strip(" _-:()[]") or m.group(1)
-    return None
+def _filled(c: Any) -> bool:
+    return c is not None and not (isinstance(c, str) and not c.strip())
 
 
-def _score_header(row: Sequence[Any]) -> int:
-    return sum(1 for c in row if isinstance(c, str) and (field_of(c) or _wide_annotator(c)))
+def _numeric(c: Any) -> bool:
+    if isinstance(c, (int, float)):
+        return True
+    try:
+        float(str(c).strip().replace(",", "."))
+    except ValueError:
+        return False
+    return True
 
 
-def detect_mapping(table: Table) -> ColumnMapping:
-    """Guess the header row and which column holds what.
+def header_score(row: Sequence[Any]) -> float:
+    """How much ``row`` looks like a header: 2 for each cell naming a field
+    or an annotator's grades (1 for a weaker name), a little for other text,
+    less for numbers; 0 for a row of fewer than two cells (a title)."""
+    cells = [c for c in row if _filled(c)]
+    if len(cells) < 2:
+        return 0.0
+    score = 0.0
+    for c in cells:
+        if _numeric(c):
+            score -= 0.5
+            continue
+        named = name_field(str(c))
+        if named.field is not None:
+            score += 1.0 if named.rank >= 1000 else 2.0
+        elif named.annotator is not None:
+            score += 2.0
+        else:
+            score += 0.25
+    texts = [str(c).strip() for c in cells]
+    return score - 0.5 * (len(texts) - len(set(texts)))
 
-    The header is the first of the first 20 rows with the most recognised
-    names. A column named like ``grade``/``label``/``rating``/``relevance``
-    gives a long layout; several named ``grade_<annotator>`` (or
-    ``<annotator> rating``) give a wide one.
-    """
-    best_row, best = 0, 0
-    for i, row in enumerate(table.rows[:_HEADER_SCAN]):
-        score = _score_header(row)
+
+def _header_row(rows: list[list[Any]]) -> int:
+    best_row, best = 0, 0.0
+    for i, row in enumerate(rows[:_HEADER_SCAN]):
+        score = header_score(row)
         if score > best:
             best_row, best = i, score
-    header = [cell_text(c) for c in table.rows[best_row]] if table.rows else []
-    found: dict[str, int] = {}
+    return best_row
+
+
+def choose_sheet(heads: dict[str, list[list[Any]]]) -> str:
+    """The sheet whose best header row scores highest (the first on a tie):
+    the data, not an Instructions sheet before it."""
+    names = list(heads)
+    return max(names, key=lambda n: (max(map(header_score, heads[n][:_HEADER_SCAN]),
+                                         default=0.0), -names.index(n)))
+
+
+def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]:
+    """Field -> column, and the annotators' grade columns, from the names."""
+    offers: dict[str, list[tuple[int, int]]] = {}
     wide: list[tuple[int, str]] = []
     for col, name in enumerate(header):
-        f = field_of(name)
-        if f is not None and f not in found:
-            found[f] = col
-        elif f is None:
-            who = _wide_annotator(name)
-            if who is not None:
-                wide.append((col, who))
+        named = name_field(name)
+        if named.field is not None:
+            offers.setdefault(named.field, []).append((named.rank, col))
+        elif named.annotator is not None:
+            wide.append((col, named.annotator))
+    found: dict[str, int] = {}
+    used: set[int] = set()
+    for f in _FIELD_ORDER:
+        free = sorted(o for o in offers.get(f, ()) if o[1] not in used)
+        if free:
+            found[f] = free[0][1]
+            used.add(free[0][1])
+    return found, wide
+
+
+def _by_cells(table: Table, header_row: int, header: list[str], found: dict[str, int],
+              wide: list[tuple[int, str]], marks: set[str]) -> list[tuple[int, str]]:
+    """Columns the names left unknown, read by their cells: the grade
+    columns when no name gave one (one: long; several: one per annotator),
+    and a column of URLs as the source id. Returns the wide columns."""
+    sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
+              if any(map(_filled, r))]
+    width = max([len(header), *map(len, sample)], default=0)
+    taken = set(found.values()) | {c for c, _ in wide}
+    free = [c for c in range(width) if c not in taken
+            and not (c < len(header) and combined_grade(header[c]))]
+
+    def column(c: int) -> list[Any]:
+        return [r[c] for r in sample if c < len(r) and _filled(r[c])]
+
+    if "grade" not in found and not wide:
+        graded = [c for c in free if grade_like(column(c), marks)]
+        if len(graded) == 1:
+            found["grade"] = graded[0]
+        elif graded:
+            wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
+                     else column_letters(c + 1)) for c in graded]
+        free = [c for c in free if c not in graded]
+    if "source_id" not in found:
+        for c in free:
+            cells = column(c)
+            if cells and sum(str(v).strip().lower().startswith(("http://", "https://", "www."))
+                             for v in cells) >= 0.8 * len(cells):
+                found["source_id"] = c
+                break
+    return wide
+
+
+def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
+    """Annotators' names made unique (a repeated name takes its column letter)."""
+    names = [n for _, n in wide]
+    return tuple((c, n if names.count(n) == 1 else f"{n} ({column_letters(c + 1)})")
+                 for c, n in wide)
+
+
+def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping:
+    """Guess the header row (unless given, 0-based) and which column holds what.
+
+    Columns are named by their headers; an exact grade column gives a long
+    layout (with the annotator column when there is one), several
+    annotators' grade columns (``grade_alice``, ``Annotator B``) a wide one.
+    Without a named grade column, the columns whose cells read as grades
+    are taken.
+    """
+    if header_row is None:
+        header_row = _header_row(table.rows)
+    header = [cell_text(c) for c in table.rows[header_row]] if header_row < len(
+        table.rows) else []
+    found, wide = _by_names(header)
     if "grade" in found and wide:
-        # An exact "grade" column wins; per-annotator columns stay unmapped
+        # An exact grade column wins; per-annotator columns stay unmapped
         # unless the user maps them.
         wide = []
-    mapping = ColumnMapping(header_row=best_row, grades=tuple(wide))
+    marks = {m.strip().casefold() for m in (*ColumnMapping().unknown_marks,
+                                            *ColumnMapping().unrateable_marks)}
+    wide = _by_cells(table, header_row, header, found, wide, marks)
+    if wide:
+        found.pop("grade", None)
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
-    return replace(mapping, **fields)
+    return ColumnMapping(header_row=header_row, grades=_unique(wide), **fields)
+
+
+def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:
+    """The grade columns' labels (text -> cells holding it) and how they read."""
+    start = mapping.header_row + 1
+    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
+               for c, _ in mapping.sources()]
+    labels = text_labels(columns, mapping)
+    return labels, guess_labels(labels)
+
+
+def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
+    """The sheet's cells: ``sheet``, else the workbook's sheet that holds the data."""
+    return read_table(path, sheet=sheet, choose=choose_sheet)
 
 
 def preview(path: str | Path, *, sheet: str | None = None,
-            mapping: ColumnMapping | None = None) -> SheetPreview:
-    """Sheets, the detected header row, the first rows and the mapping."""
-    table = read_table(path, sheet=sheet)
-    mapping = mapping or detect_mapping(table)
+            mapping: ColumnMapping | None = None, header_row: int | None = None,
+            ) -> SheetPreview:
+    """Sheets, the header row, the first rows, the mapping and the labels.
+
+    Unless given, the sheet, the header row (0-based) and the mapping are
+    guessed; a header row given without a mapping has its mapping guessed
+    for that row.
+    """
+    table = read_guessed(path, sheet)
+    mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
+    labels, guess = label_guess(table, mapping)
     return SheetPreview(
         file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
         header=table.header(mapping),
         rows=[[cell_text(c) for c in r] for r in table.rows[start:start + _PREVIEW_ROWS]],
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
-        n_rows=max(0, len(table.rows) - start),
+        n_rows=max(0, len(table.rows) - start), labels=labels, label_grades=guess.grades,
+        unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
     )
-

@@ -51,18 +51,12 @@ def _joined(parts: list[npt.NDArray[_S]], empty: npt.NDArray[_S]) -> npt.NDArray
     return np.concatenate(parts) if parts else empty
 
 
-def _sources(mapping: ColumnMapping) -> list[tuple[int, str]]:
-    if mapping.layout == "long" and mapping.grade is not None:
-        return [(mapping.grade, "")]
-    return list(mapping.grades)
-
-
 def read_grades(sheet: Sheet, reader: GradeReader, bad_cells: dict[int, set[int]],
                 cands: Candidates, who_all: list[str] | None) -> Grades:
     """Read every grade column over the candidates' rows (a cell refused
     for a formula is not read)."""
     mapping = sheet.mapping
-    sources = _sources(mapping)
+    sources = mapping.sources()
     reason_text = sheet.texts(mapping.reason) if mapping.reason is not None else None
     ev_reason: dict[tuple[int, int], str] = {}
     read: list[tuple[IntArray, IntArray, FloatArray, StateArray]] = []

@@ -5,27 +5,29 @@ consensus, report)."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from core.errors import InputError
 from core.io.annotator.build import build_document
-from core.io.annotator.cells import GradeReader
-from core.io.annotator.detect import detect_mapping
+from core.io.annotator.cells import GradeReader, text_labels
+from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.grades import first_grades, read_grades
+from core.io.annotator.judgments import count_judgments
 from core.io.annotator.model import ColumnMapping, Table
-from core.io.annotator.read import read_table
 from core.io.annotator.report import FATAL, ImportReport, ImportResult
 from core.io.annotator.rows import annotator_names, find_candidates, notes, read_rows
+from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
+from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
-__all__ = ["import_annotations", "import_table"]
+__all__ = ["bulk", "import_annotations", "import_table"]
 
 
 @contextmanager
-def _bulk() -> Iterator[None]:
+def bulk() -> Iterator[None]:
     """Pause the cyclic garbage collector while a sheet's cells are built.
 
     Reading creates some hundred thousand lists and tuples, none of them in
@@ -47,13 +49,21 @@ def import_table(
     *,
     rubric: Rubric | None = None,
     strict: bool = False,
+    guess: bool = True,
+    labels: Mapping[str, float] | None = None,
 ) -> ImportResult:
     """Turn a raw :class:`Table` into a document and a report.
 
     ``conventions`` give the consensus rule and rounding for several
     annotators and the rubric that maps text labels to grades (``rubric``
-    overrides it). With ``strict`` the first refused row or cell, formula or
-    duplicate raises :class:`InputError` instead of being reported.
+    overrides it). A rubric with labels is the user's word; without one
+    (or with one of grades only) and with ``guess``, the sheet's labels are
+    read as :func:`~core.io.annotator.scales.guess_labels` reads them, and
+    the rubric they imply becomes the document's when none was declared.
+    ``labels`` (label -> grade) are the user's answers for labels no rule
+    reads; they come first. With ``strict`` the first refused row or cell,
+    formula or duplicate raises :class:`InputError` instead of being
+    reported.
     """
     conventions = conventions or Conventions()
     if rubric is not None:
@@ -63,7 +73,12 @@ def import_table(
                           encoding=table.encoding, delimiter=table.delimiter,
                           header_row=mapping.header_row + 1, mapping=mapping)
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
-    reader = GradeReader(mapping, conventions.rubric)
+    report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
+                           else column_letters(c + 1) for c in mapping.used_columns()}
+    guessed = _labels(sheet, conventions, guess, labels or {})
+    if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
+        conventions = conventions.replace(rubric=guessed.rubric)
+    reader = GradeReader(mapping, conventions.rubric, guessed.keys() if guessed else None)
     # Rows: blank, formulas in key cells, empty query or source, bad score;
     # then the candidates, each from its first row.
     rows = read_rows(sheet, report)
@@ -75,6 +90,9 @@ def import_table(
     grades = read_grades(sheet, reader, rows.bad_cells, cands, who_all)
     kept_ev, again = first_grades(sheet, grades, cands)
     sheet.report_findings(report)
+    count_judgments(sheet, report, rows, grades, kept_ev)
+    _label_report(report, conventions, guessed)
+    report.notes.extend(table.notes)
     if strict:
         _raise_first_problem(sheet, report)
     doc = build_document(sheet, report, conventions, grades, kept_ev, again, rows, cands,
@@ -82,6 +100,41 @@ def import_table(
     report.candidates = cands.n
     report.annotators = doc.annotators
     return ImportResult(doc, report)
+
+
+def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
+            answers: Mapping[str, float]) -> LabelGuess | None:
+    """How the sheet's labels read: the user's answers, then (when no
+    rubric with labels is declared and ``guess``) the guess."""
+    declared = conventions.rubric
+    if not guess or (declared is not None and any(g.label for g in declared.grades)):
+        if not answers:
+            return None
+        return LabelGuess(grades=dict(answers), scale="the grades given to the labels")
+    found = text_labels([sheet.column(c) for c, _ in sheet.mapping.sources()], sheet.mapping)
+    if not found and not answers:
+        return None
+    guessed = guess_labels({t: n for t, n in found.items() if t not in answers})
+    if answers:
+        guessed.grades = {**guessed.grades, **answers}
+        guessed.scale = "; ".join(x for x in ("the grades given to the labels", guessed.scale)
+                                  if x)
+    return guessed
+
+
+def _label_report(report: ImportReport, conventions: Conventions,
+                  labels: LabelGuess | None) -> None:
+    """Each label read -> its grade, and how, for the report."""
+    rubric = conventions.rubric
+    if labels is not None:
+        report.labels = {t: g for t, g in labels.grades.items()
+                         if t not in report.unmapped_labels}
+        report.scale = labels.scale
+    elif rubric is not None:
+        report.labels = {g.label: g.value for g in rubric.grades if g.label}
+        report.scale = "the rubric declared" if report.labels else ""
+    if rubric is not None:
+        report.notes.append(f"rubric: {rubric.text}")
 
 
 def _raise_first_problem(sheet: Sheet, report: ImportReport) -> None:
@@ -107,6 +160,8 @@ def import_annotations(
     rounding: Rounding | str | None = None,
     conventions: Conventions | None = None,
     strict: bool = False,
+    guess: bool = True,
+    labels: Mapping[str, float] | None = None,
 ) -> ImportResult:
     """Read an annotators' spreadsheet into a document and an import report.
 
@@ -115,6 +170,9 @@ def import_annotations(
     path : path
         A .xlsx (first sheet unless ``sheet``), .csv or .tsv file. It is
         only read, never changed.
+    sheet : str, optional
+        The workbook's sheet; by default the one that holds the data (an
+        Instructions sheet before it is passed over).
     mapping : ColumnMapping, optional
         Which column holds what; detected from the header when None.
     rubric : Rubric, optional
@@ -126,15 +184,22 @@ def import_annotations(
     strict : bool
         Raise :class:`InputError` on the first refused row or cell, formula
         or duplicate instead of reporting it.
+    guess : bool
+        Read labels on a known scale when no rubric with labels is declared
+        (see :func:`import_table`).
+    labels : mapping, optional
+        The grades of labels no rule reads (label -> grade), as the user
+        gives them.
     """
     conventions = conventions or Conventions()
     if consensus is not None:
         conventions = conventions.replace(consensus=ConsensusRule(consensus))
     if rounding is not None:
         conventions = conventions.replace(rounding=Rounding(rounding))
-    with _bulk():
-        table = read_table(path, sheet=sheet)
-        result = import_table(table, mapping, conventions, rubric=rubric, strict=strict)
+    with bulk():
+        table = read_guessed(path, sheet)
+        result = import_table(table, mapping, conventions, rubric=rubric, strict=strict,
+                              guess=guess, labels=labels)
         # Freed while the collector still sleeps: the cells it never tracked
         # leave its count as they go, so waking it does not start a full pass.
         del table

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.model.conventions import Rubric
 from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 
 __all__ = [
@@ -26,7 +27,7 @@ UNKNOWN_MARKS: tuple[str, ...] = ("", *sorted(UNKNOWN_WORDS))
 #: the grammar's words; the mark itself is kept as the reason.
 UNRATEABLE_MARKS: tuple[str, ...] = tuple(sorted(UNRATEABLE_WORDS))
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
-                 "note", "reason")
+                 "note", "reason", "status")
 
 
 def cell_text(value: Any) -> str:
@@ -48,7 +49,9 @@ class ColumnMapping:
     sets ``grades``, one (column, annotator name) pair per annotator.
     ``header_row`` is the 0-based row index of the header; data follow it.
     ``unknown_marks`` and ``unrateable_marks`` declare which texts in a
-    grade cell mean which state (compared case-insensitively).
+    grade cell mean which state (compared case-insensitively). ``status``
+    is a crowd-work assignment's status (Mechanical Turk's
+    ``AssignmentStatus``): a row whose status is ``Rejected`` is not imported.
     """
 
     header_row: int = 0
@@ -62,6 +65,7 @@ class ColumnMapping:
     version: int | None = None
     note: int | None = None
     reason: int | None = None
+    status: int | None = None
     unknown_marks: tuple[str, ...] = UNKNOWN_MARKS
     unrateable_marks: tuple[str, ...] = UNRATEABLE_MARKS
 
@@ -72,6 +76,13 @@ class ColumnMapping:
 
     def replace(self, **changes: Any) -> ColumnMapping:
         return replace(self, **changes)
+
+    def sources(self) -> list[tuple[int, str]]:
+        """The grade columns with their annotators' names (a long layout's
+        one grade column has the name ``""``)."""
+        if self.layout == "long":
+            return [(self.grade, "")] if self.grade is not None else []
+        return list(self.grades)
 
     def used_columns(self) -> dict[int, str]:
         """Column index -> the field it feeds."""
@@ -94,6 +105,8 @@ class Table:
     delimiter: str | None = None
     #: Every row has the same length (calamine's rows do).
     rectangular: bool = False
+    #: What reading did to the cells, for the report (merged cells filled down).
+    notes: list[str] = field(default_factory=list)
 
     def header(self, mapping: ColumnMapping) -> list[str]:
         if mapping.header_row < len(self.rows):
@@ -115,4 +128,11 @@ class SheetPreview:
     encoding: str | None
     delimiter: str | None
     n_rows: int
+    #: The grade columns' labels (text -> cells holding it) and how they
+    #: read: label -> grade, those no rule reads, the rubric they imply.
+    labels: dict[str, int] = field(default_factory=dict)
+    label_grades: dict[str, float] = field(default_factory=dict)
+    unmapped: dict[str, int] = field(default_factory=dict)
+    rubric: Rubric | None = None
+    scale: str = ""
 

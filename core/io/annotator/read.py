@@ -1,21 +1,35 @@
 """Reading a sheet's raw cells: a .xlsx sheet (after the safety checks), a
-.csv or a .tsv file, nothing interpreted."""
+.csv or a .tsv file, nothing interpreted.
+
+Two things are done to the cells, both as people read the sheet: a cell
+merged down over several rows (a query written once for its documents) is
+read on every row it covers, and a text file's delimiter is the one that
+splits its lines alike (a title line above the header does not count).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import re
+from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table
-from core.io.headers import sniff_delimiter
-from core.io.safety import check_xlsx, find_formulas
+from core.io.headers import DELIMITERS
+from core.io.safety import check_xlsx, column_letters, find_formulas
 
-__all__ = ["MAX_TEXT_BYTES", "read_table"]
+__all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "ChooseSheet", "read_table", "sniff_delimiter"]
 
 MAX_TEXT_BYTES = 2 * 1024**3
+#: Rows of each sheet shown to a :data:`ChooseSheet`.
+HEAD_ROWS = 30
+#: Picks the sheet to read from each sheet's first rows (in workbook order).
+ChooseSheet = Callable[[dict[str, list[list[Any]]]], str]
+_SNIFF_LINES = 50
 
 
 def _decode(raw: bytes, name: str) -> tuple[str, str]:
@@ -73,23 +87,93 @@ def _read_text_table(path: Path) -> Table:
     return Table(file=name, rows=rows, encoding=encoding, delimiter=delim)
 
 
-def _read_xlsx_table(path: Path, sheet: str | None) -> Table:
+def sniff_delimiter(text: str, path: Path) -> str:
+    """The delimiter of an annotators' text sheet: a tab for .tsv/.tab;
+    else, of comma, tab, semicolon and bar, the one that splits most of the
+    first 50 non-blank lines into the same number (two or more) of fields,
+    the one giving more fields on a tie (so that a decimal comma in a
+    semicolon file does not win, nor a comma in a title line above the
+    header, nor semicolons inside a comma file's notes); a comma when none
+    splits.
+
+    >>> sniff_delimiter("Batch 7, sent by X\\n\\nq;d;s;g\\nq;d;0,5;2\\nq;e;0,25;1\\n",
+    ...                 Path("a.csv"))
+    ';'
+    """
+    if path.suffix.lower() in (".tsv", ".tab"):
+        return "\t"
+    lines = list(islice((ln for ln in text.splitlines() if ln.strip()), _SNIFF_LINES))
+    best, best_score = ",", (0, 0)
+    for delim in DELIMITERS:
+        if not any(delim in ln for ln in lines):
+            continue
+        try:
+            widths = [len(r) for r in csv.reader(lines, delimiter=delim)]
+        except csv.Error:
+            continue
+        counts: dict[int, int] = {}
+        for w in widths:
+            if w > 1:
+                counts[w] = counts.get(w, 0) + 1
+        if not counts:
+            continue
+        width = max(counts, key=lambda w: (counts[w], w))
+        score = (counts[width], width)
+        if score > best_score:
+            best, best_score = delim, score
+    return best
+
+
+def _fill_merged(rows: list[list[Any]], merged: list[Any] | None) -> list[str]:
+    """Read a cell merged down over several rows on every row it covers
+    (its top cell holds the value; calamine leaves the others empty).
+    Returns what was filled, for the report's notes."""
+    filled = []
+    for (r0, c0), (r1, _c1) in merged or ():
+        if r1 <= r0 or r0 >= len(rows) or c0 >= len(rows[r0]):
+            continue
+        value = rows[r0][c0]
+        for r in range(r0 + 1, min(r1, len(rows) - 1) + 1):
+            if c0 < len(rows[r]):
+                rows[r][c0] = value
+        ref = f"{column_letters(c0 + 1)}{r0 + 1}:{column_letters(c0 + 1)}{r1 + 1}"
+        filled.append(f"merged cells {ref} read as {value!r} on each of their rows")
+    return filled
+
+
+def _heads(book: Any, sheets: list[str]) -> dict[str, list[list[Any]]]:
+    """Each sheet's first rows (empty for a sheet calamine cannot read)."""
+    heads: dict[str, list[list[Any]]] = {}
+    for name in sheets:
+        try:
+            heads[name] = [list(r) for r in islice(book.get_sheet_by_name(name).iter_rows(),
+                                                   HEAD_ROWS)]
+        except Exception:  # calamine's own error classes vary; the read says why
+            heads[name] = []
+    return heads
+
+
+def _read_xlsx_table(path: Path, sheet: str | None,
+                     choose: ChooseSheet | None = None) -> Table:
     name = str(path)
     check = check_xlsx(path)
-    if sheet is None:
-        sheet = check.sheets[0]
-    elif sheet not in check.parts:
+    if sheet is not None and sheet not in check.parts:
         raise InputError(f"there is no sheet {sheet!r}", file=name,
                          hint="sheets: " + ", ".join(check.sheets))
     import python_calamine
 
     try:
         with python_calamine.CalamineWorkbook.from_path(name) as book:
+            if sheet is None:
+                sheet = check.sheets[0]
+                if choose is not None and len(check.sheets) > 1:
+                    sheet = choose(_heads(book, check.sheets))
             found = book.get_sheet_by_name(sheet)
-            # Rows must keep their sheet positions; when the used area starts
-            # at A1 (the usual case) nothing is skipped and the faster
-            # default gives the very same rows.
-            rows = found.to_python(skip_empty_area=found.start not in ((0, 0), None))
+            # Rows must keep their sheet positions: when the used area starts
+            # at A1 (the usual case) the faster default gives the very same
+            # rows; otherwise the empty rows and columns before it are kept.
+            rows = found.to_python(skip_empty_area=found.start in ((0, 0), None))
+            merged = found.merged_cell_ranges
     except Exception as exc:  # calamine's own error classes vary by version
         raise InputError(
             f"the sheet cannot be read ({type(exc).__name__}: {exc})", file=name, sheet=sheet,
@@ -106,16 +190,20 @@ def _read_xlsx_table(path: Path, sheet: str | None) -> Table:
                 formulas.append((int(m.group(2)) - 1, col - 1, text))
     if type(rows) is not list or (rows and type(rows[0]) is not list):
         rows = [list(r) for r in rows]  # calamine gives lists of lists; nothing to copy
+    notes = _fill_merged(rows, merged) if merged else []
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
-                 formulas=formulas, rectangular=True)
+                 formulas=formulas, rectangular=True, notes=notes)
 
 
-def read_table(path: str | Path, *, sheet: str | None = None) -> Table:
-    """Read the raw cells of a .xlsx sheet (first by default), .csv or .tsv.
+def read_table(path: str | Path, *, sheet: str | None = None,
+               choose: ChooseSheet | None = None) -> Table:
+    """Read the raw cells of a .xlsx sheet, .csv or .tsv.
 
-    A workbook passes :func:`core.io.safety.check_xlsx` first; its formula
-    cells are listed, never evaluated. Text files: UTF-8 (with or without
-    BOM), UTF-16 with BOM, or Windows-1252; delimiter detected.
+    The sheet read is ``sheet``; else, in a workbook of several sheets, the
+    one ``choose`` picks from their first rows; else the first. A workbook
+    passes :func:`core.io.safety.check_xlsx` first; its formula cells are
+    listed, never evaluated. Text files: UTF-8 (with or without BOM), UTF-16
+    with BOM, or Windows-1252; delimiter detected.
     """
     path = Path(path)
     if not path.exists():
@@ -124,7 +212,7 @@ def read_table(path: str | Path, *, sheet: str | None = None) -> Table:
         raise InputError("this is a folder, not a file", file=str(path))
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        return _read_xlsx_table(path, sheet)
+        return _read_xlsx_table(path, sheet, choose)
     if suffix == ".xls":
         raise InputError("old .xls workbooks are not supported", file=str(path),
                          hint="save it as .xlsx in Excel or LibreOffice")

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from core.io.annotator.model import ColumnMapping
+from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
 from core.model.document import Document
+from core.model.numbers import number_text
 
 __all__ = [
     "CELL_REJECTED",
@@ -79,6 +80,22 @@ class ImportReport:
     unmapped_labels: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     mapping: ColumnMapping | None = None
+    #: Rows that hold no judgment (a total row, a row without source id and
+    #: grades), skipped: (row, why).
+    skipped_rows: list[tuple[int, str]] = field(default_factory=list)
+    #: Judgments: one per grade cell of every row read (one per row in a
+    #: long layout, one per annotator's column in a wide one). Those read
+    #: are imported or rejected, never dropped:
+    #: ``judgments_imported + len(rejected_judgments) == judgments_read``.
+    judgments_read: int = 0
+    judgments_imported: int = 0
+    #: Each judgment not imported: (row, column, why).
+    rejected_judgments: list[tuple[int, str, str]] = field(default_factory=list)
+    #: Each label read -> its grade, and how the labels were read.
+    labels: dict[str, float] = field(default_factory=dict)
+    scale: str = ""
+    #: Column index -> its header as read (the mapping's columns, for JSON).
+    column_names: dict[int, str] = field(default_factory=dict)
 
     def of_kind(self, *kinds: str) -> list[Issue]:
         return [i for i in self.issues if i.kind in kinds]
@@ -118,16 +135,22 @@ class ImportReport:
         fatal = self.of_kind(*FATAL)
         return min(fatal, key=lambda i: i.row) if fatal else None
 
+    def headline(self) -> str:
+        """What was read, imported and rejected, in one sentence."""
+        where = self.file + (f", sheet {self.sheet!r}" if self.sheet else "")
+        skipped = len(self.skipped_rows)
+        return (
+            f"{where}: {self.layout} layout, header on row {self.header_row}; "
+            f"{self.judgments_read} judgments read in {self.rows_read} rows: "
+            f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
+            f"{self.blank_rows} blank rows"
+            + (f" and {skipped} rows without a judgment" if skipped else "") + " skipped; "
+            f"{self.candidates} candidates"
+            + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
+
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
-        where = self.file + (f", sheet {self.sheet!r}" if self.sheet else "")
-        lines = [
-            f"{where}: {self.layout} layout, header on row {self.header_row}; "
-            f"{self.rows_read} data rows read, {self.rows_imported} imported, "
-            f"{self.rows_rejected} rejected, {self.blank_rows} blank skipped; "
-            f"{self.candidates} candidates"
-            + (f", annotators {', '.join(self.annotators)}" if self.annotators else "")
-        ]
+        lines = [self.headline()]
         counts: dict[str, int] = {}
         for issue in self.issues:
             counts[issue.kind] = counts.get(issue.kind, 0) + 1
@@ -136,8 +159,42 @@ class ImportReport:
         if self.unmapped_labels:
             lines.append("labels not in the rubric: " + ", ".join(
                 f"{k!r} ({v})" for k, v in self.unmapped_labels.items()))
+        if self.labels:
+            lines.append(f"labels read as grades ({self.scale or 'the rubric'}): " + ", ".join(
+                f"{k!r} = {number_text(v)}" for k, v in self.labels.items()))
+        lines.extend(f"row {r} skipped: {why}" for r, why in self.skipped_rows[:20])
+        if len(self.skipped_rows) > 20:
+            lines.append(f"... and {len(self.skipped_rows) - 20} more rows without a judgment")
         lines.extend(self.notes)
         return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON values: what was read and how, every rejected
+        judgment with its row, column and reason."""
+        mapping = self.mapping or ColumnMapping()
+        names = self.column_names
+        fields: dict[str, Any] = {f: names.get(getattr(mapping, f))
+                                  for f in SINGLE_FIELDS if getattr(mapping, f) is not None}
+        if mapping.grades:
+            fields["annotators"] = [names.get(c) for c, _ in mapping.grades]
+        return {
+            "file": self.file, "sheet": self.sheet, "layout": self.layout,
+            "header_row": self.header_row, "encoding": self.encoding,
+            "delimiter": self.delimiter, "mapping": fields,
+            "annotators": list(self.annotators),
+            "rubric": dict(self.labels), "scale": self.scale,
+            "rows_read": self.rows_read, "judgments_read": self.judgments_read,
+            "imported": self.judgments_imported,
+            "rejected": [{"row": r, "column": c, "reason": why}
+                         for r, c, why in self.rejected_judgments],
+            "blank_rows": self.blank_rows,
+            "skipped": [{"row": r, "reason": why} for r, why in self.skipped_rows],
+            "candidates": self.candidates,
+            "unmapped_labels": dict(self.unmapped_labels),
+            "issues": [{"kind": i.kind, "row": i.row, "column": i.column,
+                        "problem": i.problem, "value": i.value} for i in self.issues],
+            "notes": list(self.notes),
+        }
 
 
 @dataclass

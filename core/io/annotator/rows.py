@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from itertools import repeat
 from operator import ne
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ from core.io.annotator.report import (
     ImportReport,
     Issue,
 )
+from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
@@ -34,7 +35,9 @@ BoolArray = npt.NDArray[np.bool_]
 class Rows(NamedTuple):
     """The data rows as read: each row's query and source, the distinct
     queries (first seen first) and sources, the rows imported (``alive``),
-    the cells a formula refused (data row -> columns), each row's score."""
+    the cells a formula refused (data row -> columns), each row's score,
+    and the rows that hold a judgment (``judged``: not blank, not a total
+    row or another row without a source id and grades)."""
 
     query: list[str]
     source: list[str]
@@ -43,6 +46,7 @@ class Rows(NamedTuple):
     alive: BoolArray
     bad_cells: dict[int, set[int]]
     score: FloatArray
+    judged: BoolArray
 
 
 class Candidates(NamedTuple):
@@ -65,8 +69,34 @@ class Candidates(NamedTuple):
     every_row: bool
 
 
+#: First words of a row that sums up the rows above it rather than judging.
+TOTAL_WORDS = frozenset({"total", "totals", "grand total", "sum", "subtotal", "average",
+                         "mean", "count", "overall", "avg"})
+#: Assignment statuses whose rows are not imported (crowd work the requester refused).
+REFUSED_STATUS = frozenset({"rejected"})
+
+
+def _blank(raw: list[Any]) -> bool:
+    return all(c is None or (isinstance(c, str) and not c.strip()) for c in raw)
+
+
+def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None:
+    """Why a row that is not blank holds no judgment (None: it does): a
+    total row, or a row without a source id and without grades."""
+    if not source_empty:
+        return None
+    first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
+    if label_key(first) in TOTAL_WORDS:
+        return f"a {first!r} row, not a judgment"
+    grade_cells = [c for c, _ in sheet.mapping.sources()]
+    if all(c >= len(raw) or not cell_text(raw[c]).strip() for c in grade_cells):
+        return f"no source id and no grade ({first!r})"
+    return None
+
+
 def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
-    """Blank rows, formulas, empty query or source cells, bad scores."""
+    """Blank rows and rows without a judgment, formulas, empty query or
+    source cells, refused assignments, bad scores."""
     mapping = sheet.mapping
     assert mapping.query is not None
     assert mapping.source_id is not None
@@ -78,17 +108,20 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
     s_set = set(s_text)
     empty = (np.flatnonzero((objects(q_text) == "") | (objects(s_text) == "")).tolist()
              if "" in q_first or "" in s_set else [])
-    blank = np.zeros(sheet.n_rows, dtype=bool)
+    skip = np.zeros(sheet.n_rows, dtype=bool)
     for i in empty:
         raw = sheet.data[i]
-        if not filled(raw, mapping.query, mapping.source_id) and all(
-            c is None or (isinstance(c, str) and not c.strip()) for c in raw
-        ):
-            blank[i] = True
-    report.blank_rows = int(blank.sum())
-    report.rows_read = sheet.n_rows - report.blank_rows
-    alive = ~blank
-    bad_cells = _formulas(sheet, blank, alive)
+        if not filled(raw, mapping.query, mapping.source_id) and _blank(raw):
+            skip[i] = True
+            report.blank_rows += 1
+            continue
+        why = _no_judgment(sheet, raw, not s_text[i])
+        if why is not None:
+            skip[i] = True
+            report.skipped_rows.append((sheet.row_number(i), why))
+    report.rows_read = sheet.n_rows - int(skip.sum())
+    alive = ~skip
+    bad_cells = _formulas(sheet, skip, alive)
     for i in empty:
         if alive[i]:
             which = "query" if not q_text[i] else "source_id"
@@ -96,8 +129,23 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
                 ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
                 f"the {which.replace('_', ' ')} is empty; row rejected")))
             alive[i] = False
+    _refused(sheet, alive)
     score = _scores(sheet, alive)
-    return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score)
+    return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip)
+
+
+def _refused(sheet: Sheet, alive: BoolArray) -> None:
+    """Reject the rows of assignments the requester refused (status ``Rejected``)."""
+    col = sheet.mapping.status
+    if col is None:
+        return
+    status = sheet.texts(col)
+    for i in np.flatnonzero(alive).tolist():
+        if status[i].casefold() in REFUSED_STATUS:
+            sheet.found.append(((i, 1, 0, 1), Issue(
+                ROW_REJECTED, sheet.row_number(i), sheet.name(col),
+                f"the assignment's status is {status[i]!r}; row rejected", status[i])))
+            alive[i] = False
 
 
 def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set[int]]:

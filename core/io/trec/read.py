@@ -8,7 +8,6 @@ line otherwise, so that a message names the line.
 
 from __future__ import annotations
 
-import math
 from array import array
 from pathlib import Path
 
@@ -117,15 +116,7 @@ class Run:
                     f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
                     file=name, line=line_no,
                 )
-            try:
-                value = float(parts[4])
-            except ValueError:
-                value = math.nan
-            if not math.isfinite(value):
-                raise InputError(
-                    f"{decode(parts[4])!r} is not a finite number", file=name, line=line_no,
-                    column="score (field 5)",
-                )
+            value = finite(parts[4], file=name, line=line_no, column="score (field 5)")
             qb = parts[0]
             q = queries.get(qb)
             if q is None:

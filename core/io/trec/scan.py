@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.io.files import open_input
 from core.io.trec.text import check_head, decode
 
 __all__ = ["Column", "FloatArray", "IntArray", "Table", "decode_all", "scan_file"]
@@ -32,6 +33,9 @@ _CHUNK = 1 << 20
 #: longer id sends the whole file to the line-by-line reader).
 _MAX_WIDTH = 512
 _POW10 = 10.0 ** np.arange(16)
+#: The bytes a number token may hold (zero bytes pad the token).
+_NUMBER_BYTE = np.zeros(256, dtype=bool)
+_NUMBER_BYTE[list(b"0123456789.eE+-\x00")] = True
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 U64Array = npt.NDArray[np.uint64]
@@ -42,10 +46,7 @@ FloatArray = npt.NDArray[np.float64]
 
 def _pieces(path: Path) -> Iterator[bytes]:
     """The file in pieces of whole lines (a piece never splits ``\\r\\n``)."""
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed below; errors must name the file
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
+    fh = open_input(path)  # a regular file only: a FIFO or a device is refused
     with fh:
         rest = b""
         first = True
@@ -127,8 +128,14 @@ def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     value[cols[0] == 45] *= -1.0
     other_rows = np.flatnonzero(~simple)
     if other_rows.size:
+        # The one number grammar (core.model.numbers.read_number): numpy, as
+        # float, takes '1_0', 'nan' and 'infinity'; leave anything but digits,
+        # '.', 'e', 'E', '+' and '-' to the line-by-line reader.
+        tokens = m[other_rows]
+        if not np.all(_NUMBER_BYTE[tokens]):
+            return None
         try:
-            value[other_rows] = m[other_rows].view(f"S{width}").ravel().astype(np.float64)
+            value[other_rows] = tokens.view(f"S{width}").ravel().astype(np.float64)
         except ValueError:
             return None
     if not np.all(np.isfinite(value)):

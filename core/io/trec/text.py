@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from core.errors import InputError
+from core.io.files import read_input
+from core.model.numbers import NumberError, read_number
 
 __all__ = ["check_head", "decode", "finite", "read_bytes"]
 
@@ -19,11 +20,9 @@ def check_head(head: bytes, path: Path) -> None:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The whole file, after :func:`check_head`."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
+    """The whole of a regular file (a FIFO or a device is refused before it
+    is opened: :func:`core.io.files.read_input`), after :func:`check_head`."""
+    raw = read_input(path)
     check_head(raw, path)
     return raw
 
@@ -37,16 +36,13 @@ def decode(b: bytes) -> str:
 
 
 def finite(token: bytes, *, file: str, line: int, column: str) -> float:
-    """A token as a finite number, else an error naming its line and column."""
+    """A token as a finite number by the one grammar
+    (:func:`core.model.numbers.read_number`: no ``1_0``, ``nan``, ``1e999``),
+    else an error naming its line and column."""
+    text = decode(token)
     try:
-        value = float(token)
-    except ValueError:
-        value = math.nan
-        bad = True
-    else:
-        bad = not math.isfinite(value)
-    if bad:
-        raise InputError(
-            f"{decode(token)!r} is not a finite number", file=file, line=line, column=column
-        )
-    return value
+        return read_number(text)
+    except NumberError as exc:
+        detail = f" ({exc.detail})" if exc.detail else ""
+        raise InputError(f"{text!r} is not a finite number{detail}", file=file,
+                         line=line, column=column) from None

@@ -1,43 +1,108 @@
-"""Writing a document as TREC qrels or a TREC run."""
+"""Writing a document as TREC qrels or a TREC run.
+
+A TREC line is fields separated by white space, so an id that holds white
+space (a space, a tab, a line break, any Unicode space) would be read back as
+several fields, and an empty id as none: such ids are refused, with the
+query and row named, before anything is written. A NUL character is refused
+too (a reader takes the file for binary). Every other id is written exactly
+as it is: TREC files are not spreadsheets, so formula-like text (``=1+1``,
+``-x``, ``@y``) is written without the apostrophe the CSV/TSV writer puts in
+front of it (:mod:`core.reports.text`), and reads back the same.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from core.errors import InputError
 from core.io.atomic import atomic_write_text
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["write_qrels", "write_run"]
+__all__ = ["check_trec_ids", "write_qrels", "write_run"]
+
+#: What a TREC field cannot hold: white space (Python's, the widest reading
+#: of it: str.split's) and NUL.
+_NOT_IN_FIELD = re.compile(r"[\s\x00]")
+_HINT = "rename the id, or export to .csv, .tsv or .xlsx, which hold any text"
+
+
+def _why_not(text: str) -> str | None:
+    if not text:
+        return "is empty"
+    found = _NOT_IN_FIELD.search(text)
+    if found is None:
+        return None
+    what = "a NUL character" if found.group() == "\0" else f"white space ({found.group()!r})"
+    return f"holds {what}"
+
+
+def check_trec_ids(doc: Document, rows: Iterable[int], path: str | Path, tag: str = "") -> None:
+    """Raise :class:`InputError` for the first id among ``rows`` (their
+    queries', their sources') or the tag that a TREC line cannot hold;
+    nothing has been written then."""
+    queries_seen: set[int] = set()
+    for i in rows:
+        q = int(doc.query[i])
+        if q not in queries_seen:
+            queries_seen.add(q)
+            why = _why_not(doc.query_ids[q])
+            if why is not None:
+                raise InputError(f"query id {doc.query_ids[q]!r} {why}, which a TREC file "
+                                 "cannot hold; nothing was written", file=str(path), hint=_HINT)
+        source = str(doc.source_id[i])
+        why = _why_not(source)
+        if why is not None:
+            raise InputError(
+                f"source id {source!r} of query {doc.query_ids[q]!r} (row {i + 1}) {why}, "
+                "which a TREC file cannot hold; nothing was written", file=str(path), hint=_HINT)
+    if tag:
+        why = _why_not(tag)
+        if why is not None:
+            raise InputError(f"the run tag {tag!r} {why}", file=str(path), hint="name another tag")
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:
-    atomic_write_text(Path(path), "".join(lines))
+    try:
+        atomic_write_text(Path(path), "".join(lines))
+    except UnicodeEncodeError as exc:
+        raise InputError(f"an id holds text that UTF-8 cannot encode ({exc.reason}); "
+                         "nothing was written", file=str(path)) from exc
 
 
 def write_qrels(doc: Document, path: str | Path) -> int:
     """Write the current numeric grades as qrels; returns the lines written.
 
-    Unknown and unrateable grades are not judgments and are left out.
+    Unknown and unrateable grades are not judgments and are left out. Ids a
+    TREC line cannot hold are refused first (:func:`check_trec_ids`).
     """
+    rows = np.flatnonzero(doc.state == GradeState.NUMBER).tolist()
+    check_trec_ids(doc, rows, path)
     lines = [
         f"{doc.query_ids[int(doc.query[i])]} 0 {doc.source_id[i]} {number_text(doc.grade[i])}\n"
-        for i in range(len(doc))
-        if doc.state[i] == GradeState.NUMBER
+        for i in rows
     ]
     _write_lines(Path(path), lines)
     return len(lines)
 
 
 def write_run(doc: Document, path: str | Path, tag: str = "ndcg-worksheet") -> int:
-    """Write the retrieved candidates as a run, ranked by score then row order."""
-    lines = []
+    """Write the retrieved candidates as a run, ranked by score then row order.
+
+    Ids a TREC line cannot hold are refused first (:func:`check_trec_ids`).
+    """
+    ranked = []
     for q in range(doc.n_queries):
         idx = doc.members(q)
         idx = idx[~np.isnan(doc.score[idx])]
-        idx = idx[np.argsort(-doc.score[idx], kind="stable")]
+        ranked.append(idx[np.argsort(-doc.score[idx], kind="stable")])
+    check_trec_ids(doc, (int(i) for idx in ranked for i in idx), path, tag)
+    lines = []
+    for q, idx in enumerate(ranked):
         for r, i in enumerate(idx, start=1):
             lines.append(
                 f"{doc.query_ids[q]} Q0 {doc.source_id[i]} {r} {float(doc.score[i])!r} {tag}\n"

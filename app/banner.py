@@ -1,0 +1,116 @@
+"""A banner above the grid when a TREC run's candidates are not all judged.
+
+A run joined with qrels gives every retrieved candidate the qrels do not
+judge an unknown grade; under the default rule (unknown grades leave NDCG
+unresolved) nearly every query is then unresolved. The banner says how many
+candidates are unjudged and offers the three ways out in one click: count
+them as not relevant (what trec_eval does), condense the lists (drop them
+before ranking), or keep the queries unresolved. A choice changes the
+conventions' ``unknown`` rule through the window, so it is one undo step.
+
+Wire it with ``install_banner(window)``; :meth:`UnjudgedBanner.offer` shows it
+when there is something to say.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+from core.engine.evaluation import Status
+from core.model.conventions import UnknownRule
+from core.model.document import GradeState
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
+
+__all__ = ["UnjudgedBanner", "install_banner"]
+
+
+class UnjudgedBanner(QFrame):
+    """The unjudged-candidates banner (objectName ``unjudgedBanner``)."""
+
+    #: (objectName, button text, rule, tooltip) of the choices.
+    CHOICES = (
+        ("treatAsNotRelevant", "Count as not relevant", UnknownRule.ZERO,
+         "trec_eval's rule: an unjudged candidate gains 0, so every query gets an NDCG"),
+        ("condenseLists", "Condense the lists", UnknownRule.CONDENSED,
+         "Unjudged candidates are removed before ranking (condensed lists, Sakai 2007)"),
+        ("keepUnresolved", "Keep unresolved", UnknownRule.UNRESOLVED,
+         "Leave the rule as it is: judge the candidates, and each query resolves when its "
+         "last unknown grade is set"),
+    )
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("unjudgedBanner")
+        self.window_ = window
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("#unjudgedBanner { background: #fff4ce; border: 1px solid #e0c060 }")
+        self.text = QLabel(self)
+        self.text.setObjectName("unjudgedText")
+        self.text.setWordWrap(True)
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        for name, label, rule, tip in self.CHOICES:
+            button = QPushButton(self.tr(label), self)
+            button.setObjectName(name)
+            button.setToolTip(self.tr(tip))
+            button.clicked.connect(lambda _=False, r=rule: self.choose(r))
+            self.buttons[name] = button
+            row.addWidget(button)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.text)
+        layout.addLayout(row)
+        self.hide()
+        window.document_replaced.connect(lambda _doc: self.hide())
+        window.conventions_changed.connect(self._conventions_changed)
+
+    def offer(self) -> bool:
+        """Show the banner when candidates are unjudged and leave queries
+        unresolved; True when shown."""
+        w = self.window_
+        doc, ev = w.document, w.evaluation
+        unknown = doc.state == int(GradeState.UNKNOWN)
+        n_unknown = int(np.count_nonzero(unknown))
+        if not n_unknown or w.conventions.unknown is not UnknownRule.UNRESOLVED:
+            self.hide()
+            return False
+        retrieved = int(np.count_nonzero(~np.isnan(doc.score)))
+        unresolved = sum(ev.query_status(q) is Status.UNRESOLVED for q in range(doc.n_queries))
+        self.text.setText(self.tr(
+            "<b>{0} of {1} retrieved candidates are not in the qrels</b> (unjudged), so NDCG "
+            "is unresolved for {2} of {3} queries. Count them as not relevant (like "
+            "trec_eval), drop them (condensed lists), or keep the queries unresolved and "
+            "judge the candidates.").format(
+                f"{n_unknown:,}", f"{max(retrieved, n_unknown):,}", f"{unresolved:,}",
+                f"{doc.n_queries:,}"))
+        self.show()
+        return True
+
+    def choose(self, rule: UnknownRule) -> None:
+        """Apply ``rule`` to unknown grades (one undo step) and close the banner."""
+        w = self.window_
+        self.hide()
+        if rule is w.conventions.unknown:
+            return
+        problem = w.change_conventions(w.conventions.replace(unknown=rule),
+                                       f"unknown: {rule.label}")
+        if problem is None:
+            w.show_message(self.tr("Unknown grades: {0}. Edit > Undo brings the previous rule "
+                                   "back.").format(rule.label))
+
+    def _conventions_changed(self, conventions: Any) -> None:
+        if conventions.unknown is not UnknownRule.UNRESOLVED:
+            self.hide()
+
+
+def install_banner(window: MainWindow) -> UnjudgedBanner:
+    """Put the (hidden) unjudged-candidates banner above ``window``'s grid."""
+    banner = UnjudgedBanner(window)
+    window.grid_panel.add_banner(banner)
+    return banner

@@ -1,0 +1,121 @@
+"""``ndcg-worksheet import SHEET -o OUT.csv|OUT.xlsx ...``: an annotators' sheet
+as a worksheet CSV or an audited workbook.
+
+Without flags the sheet, the header row, the layout (long or wide), the
+columns and the rubric are guessed (:mod:`core.io.annotator`); each flag
+overrides one guess. A sheet that cannot be read unambiguously (a needed
+column not found, labels on no known scale) ends with one line naming the
+file and the flag to pass; every judgment read is imported or listed as
+rejected (``--report``), never dropped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+__all__ = ["CONSENSUS", "OUTPUTS", "ROUNDING", "add_import_parser", "cmd_import"]
+
+#: The command line's spellings -> the conventions' own.
+CONSENSUS = {"mean": "mean", "median": "median", "majority": "majority", "min": "minimum",
+             "max": "maximum", "minimum": "minimum", "maximum": "maximum"}
+ROUNDING = {"none": "none", "half-up": "half-up", "half-even": "half-even", "floor": "floor",
+            "ceil": "ceiling", "ceiling": "ceiling"}
+OUTPUTS = (".csv", ".xlsx", ".qrels")
+_FIELDS = "query, source_id, version, score, rank, grade, annotator, note, reason, status"
+
+
+def add_import_parser(sub: Any) -> None:
+    """The ``import`` command's parser, under ``sub`` (the commands' subparsers)."""
+    p = sub.add_parser(
+        "import", help="read an annotators' sheet (guessed) into a worksheet CSV or workbook",
+        description="Read an annotators' sheet (.xlsx, .csv, .tsv). Without flags the sheet, "
+        "header row, layout, columns and rubric are guessed.")
+    p.add_argument("input", metavar="SHEET")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="OUT.csv: the worksheet CSV (query,source_id,version,score,grade and "
+                   "each annotator's grade); OUT.xlsx: the audited workbook; OUT.qrels: TREC "
+                   "qrels of the current grades")
+    p.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: guessed)")
+    p.add_argument("--header-row", type=int, metavar="N",
+                   help="the header's row, 1-based (default: guessed)")
+    p.add_argument("--map", action="append", default=[], metavar="FIELD=COLUMN",
+                   help=f"read FIELD from COLUMN (a header, letter or number); FIELD is one "
+                   f"of {_FIELDS}; repeat for several")
+    p.add_argument("--annotators", metavar="COL,COL,...",
+                   help="one annotator's grades per column (a wide sheet)")
+    p.add_argument("--rubric", metavar="G=LABEL,...",
+                   help="the permitted grades and their labels (default: read from the "
+                   "labels on a known scale)")
+    p.add_argument("--consensus", choices=list(CONSENSUS), default="mean",
+                   help="several annotators' grades -> the grade (default: mean)")
+    p.add_argument("--rounding", choices=list(ROUNDING), default="none",
+                   help="rounding of the consensus (default: none)")
+    p.add_argument("--report", metavar="REPORT.json",
+                   help="write what was read, imported and rejected (row, column, reason)")
+    p.set_defaults(func=cmd_import)
+
+
+def _pairs(items: list[str]) -> dict[str, str]:
+    from core.errors import InputError
+
+    out: dict[str, str] = {}
+    for item in items:
+        field, sep, column = item.partition("=")
+        if not sep or not field.strip() or not column.strip():
+            raise InputError(f"--map {item!r} is not FIELD=COLUMN",
+                             hint=f"e.g. --map query=Topic; fields: {_FIELDS}")
+        out[field.strip()] = column.strip()
+    return out
+
+
+def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    """Import, check, write the output and the report; print what was done."""
+    from core.errors import InputError
+    from core.io.annotator.command import import_sheet, unreadable
+
+    suffix = Path(args.output).suffix.lower()
+    if suffix not in OUTPUTS:
+        raise InputError(f"cannot write {args.output!r}: name it .csv (the worksheet CSV), "
+                         ".xlsx (the audited workbook) or .qrels")
+    annotators = [c for c in (args.annotators or "").split(",") if c.strip()]
+    result = import_sheet(
+        args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),
+        annotators=annotators or None, rubric=args.rubric,
+        consensus=CONSENSUS[args.consensus], rounding=ROUNDING[args.rounding])
+    report = result.report
+    if args.report:
+        from core.io.atomic import atomic_write_text
+
+        atomic_write_text(Path(args.report), json.dumps(report.to_json(), indent=1) + "\n")
+    problem = unreadable(report)
+    if problem is not None:
+        raise problem
+    _write(result.document, args.output, suffix, args.input)
+    out.write(report.headline() + "\n")
+    if report.rejected_judgments:
+        row, column, why = report.rejected_judgments[0]
+        out.write(f"{len(report.rejected_judgments)} judgments rejected, the first on row "
+                  f"{row}, column {column!r}: {why}"
+                  + (f"; every one is in {args.report}" if args.report else
+                     "; pass --report REPORT.json for the list") + "\n")
+    out.write(f"wrote {args.output}: {len(result.document)} candidates\n")
+    return 0
+
+
+def _write(doc: Any, output: str, suffix: str, sheet: str) -> None:
+    if suffix == ".xlsx":
+        from core.engine.evaluation import evaluate
+        from core.io.workbook import export_workbook
+
+        export_workbook(evaluate(doc), output)
+    elif suffix == ".qrels":
+        from core.io.annotator.qrels import write_judgments_qrels
+
+        write_judgments_qrels(doc, output, sheet)
+    else:
+        from core.io.annotator.write import write_worksheet_csv
+
+        write_worksheet_csv(doc, output)

@@ -1,0 +1,234 @@
+"""The wizard's second page: which column holds what, how the labels read
+(proposed from the sheet's own labels; those on no known scale asked for),
+the rubric, the consensus rule and the rounding."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
+from core.errors import ConventionError
+from core.io.annotator import ColumnMapping, SheetPreview
+from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
+from core.model.numbers import number_text
+
+if TYPE_CHECKING:
+    from app.import_wizard.wizard import ImportWizard
+
+__all__ = ["LONG", "MAPPED_FIELDS", "WIDE", "MappingPage"]
+
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+
+#: Fields of a :class:`ColumnMapping` that take one column, with their labels.
+MAPPED_FIELDS: dict[str, str] = {
+    "query": "Query",
+    "source_id": "Source id",
+    "score": "Score",
+    "rank": "Rank",
+    "grade": "Grade (long layout)",
+    "annotator": "Annotator (long layout)",
+    "version": "Version",
+    "note": "Note",
+    "reason": "Unrateable reason",
+    "status": "Assignment status",
+}
+LONG, WIDE = "long", "wide"
+
+
+class MappingPage(QWizardPage):
+    """Page 2: which column holds what, the labels, the rubric, consensus and rounding."""
+
+    def __init__(self, wizard: ImportWizard, conventions: Conventions, rubric_text: str) -> None:
+        super().__init__(wizard)
+        self.setObjectName("mappingPage")
+        self.setTitle(self.tr("Columns and grades"))
+        self.wiz = wizard
+        self._shown: SheetPreview | None = None
+        #: The rubric prefilled when the sheet has no labels to propose one.
+        self._fallback_rubric = rubric_text
+        #: The rubric proposed from the sheet's labels ("" when none).
+        self.proposed_rubric = ""
+        outer = QVBoxLayout(self)
+        columns = QHBoxLayout()
+        outer.addLayout(columns, 1)
+        form = QFormLayout()
+        columns.addLayout(form, 1)
+        right = QVBoxLayout()
+        columns.addLayout(right, 1)
+        self.layout_combo = QComboBox(self)
+        self.layout_combo.setObjectName("layoutCombo")
+        self.layout_combo.addItem(self.tr("long: one row per judgment"), LONG)
+        self.layout_combo.addItem(self.tr("wide: one grade column per annotator"), WIDE)
+        form.addRow(self.tr("Layout:"), self.layout_combo)
+        self.combos: dict[str, QComboBox] = {}
+        for field, text in MAPPED_FIELDS.items():
+            combo = QComboBox(self)
+            combo.setObjectName(f"map_{field}")
+            form.addRow(self.tr(text) + ":", combo)
+            self.combos[field] = combo
+        self.grades_model = GradeColumnsModel(self)
+        self.grades_view = QTableView(self)
+        self.grades_view.setObjectName("gradeColumns")
+        self.grades_view.setModel(self.grades_model)
+        self.grades_view.horizontalHeader().setStretchLastSection(True)
+        right.addWidget(QLabel(self.tr("Annotator grade columns (wide layout):"), self))
+        right.addWidget(self.grades_view, 1)
+        self._labels_box(right)
+        outer.addLayout(self._conventions_form(conventions))
+        self.problem = QLabel(self)
+        self.problem.setObjectName("mappingProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b00020")
+        outer.addWidget(self.problem)
+        self.layout_combo.currentIndexChanged.connect(self._layout_changed)
+
+    def _labels_box(self, into: QVBoxLayout) -> None:
+        """How the labels read, and the table that asks for the others."""
+        self.labels_info = QLabel(self)
+        self.labels_info.setObjectName("labelsInfo")
+        self.labels_info.setWordWrap(True)
+        into.addWidget(self.labels_info)
+        self.unmapped_prompt = QLabel(self)
+        self.unmapped_prompt.setObjectName("unmappedPrompt")
+        self.unmapped_prompt.setWordWrap(True)
+        into.addWidget(self.unmapped_prompt)
+        self.labels_model = LabelsModel(self)
+        self.unmapped_view = QTableView(self)
+        self.unmapped_view.setObjectName("unmappedLabels")
+        self.unmapped_view.setModel(self.labels_model)
+        self.unmapped_view.horizontalHeader().setSectionResizeMode(
+            LabelsModel.Column.LABEL, QHeaderView.ResizeMode.Stretch)
+        into.addWidget(self.unmapped_view)
+
+    def _conventions_form(self, conventions: Conventions) -> QFormLayout:
+        conv_form = QFormLayout()
+        self.rubric = QLineEdit(self)
+        self.rubric.setObjectName("rubricEdit")
+        self.rubric.setPlaceholderText("0=not relevant,1=partial,2=relevant,3=highly relevant")
+        self.rubric.setToolTip(self.tr(
+            "Permitted grades and their labels, proposed from the sheet's labels; text labels "
+            "in the sheet are read through it. Empty: no rubric (labels on a known scale are "
+            "still read)."))
+        self.consensus = QComboBox(self)
+        self.consensus.setObjectName("consensusCombo")
+        for rule in ConsensusRule:
+            self.consensus.addItem(rule.label, rule)
+            self.consensus.setItemData(self.consensus.count() - 1, rule.formula, TOOLTIP)
+        self.consensus.setCurrentIndex(self.consensus.findData(conventions.consensus))
+        self.rounding = QComboBox(self)
+        self.rounding.setObjectName("roundingCombo")
+        for r in Rounding:
+            self.rounding.addItem(r.label, r)
+            self.rounding.setItemData(self.rounding.count() - 1, r.formula, TOOLTIP)
+        self.rounding.setCurrentIndex(self.rounding.findData(conventions.rounding))
+        self.unknown_marks = QLineEdit(self)
+        self.unknown_marks.setObjectName("unknownMarks")
+        self.unrateable_marks = QLineEdit(self)
+        self.unrateable_marks.setObjectName("unrateableMarks")
+        conv_form.addRow(self.tr("Rubric:"), self.rubric)
+        conv_form.addRow(self.tr("Several annotators:"), self.consensus)
+        conv_form.addRow(self.tr("Rounding of the consensus:"), self.rounding)
+        conv_form.addRow(self.tr("Marks read as unknown (blank always):"), self.unknown_marks)
+        conv_form.addRow(self.tr("Marks read as unrateable:"), self.unrateable_marks)
+        return conv_form
+
+    def initializePage(self) -> None:
+        value = self.wiz.preview_value
+        if value is None or value is self._shown:
+            return  # back and forth keeps the user's corrections
+        self._shown = value
+        mapping = value.mapping
+        # Rows wider than the header offer their extra columns too (by letter).
+        width = self.wiz.sheet_page.model.columnCount()
+        header = [*value.header, *([""] * (width - len(value.header)))]
+        for field, combo in self.combos.items():
+            combo.clear()
+            combo.addItem(self.tr("(none)"), None)
+            for col in range(len(header)):
+                combo.addItem(column_name(col, header), col)
+            combo.setCurrentIndex(max(0, combo.findData(getattr(mapping, field))))
+        self.grades_model.set_columns(header, mapping.grades)
+        self.grades_view.resizeColumnsToContents()
+        self.unknown_marks.setText(", ".join(m for m in mapping.unknown_marks if m))
+        self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
+        self.layout_combo.setCurrentIndex(self.layout_combo.findData(mapping.layout))
+        self._layout_changed()
+        self._show_labels(value)
+
+    def _show_labels(self, value: SheetPreview) -> None:
+        """The rubric proposed from the sheet's labels, how they read, and
+        the labels on no known scale, asked for."""
+        self.proposed_rubric = value.rubric.text if value.rubric is not None else ""
+        self.rubric.setText(self.proposed_rubric or self._fallback_rubric)
+        if value.label_grades:
+            read = ", ".join(f"{k!r} = {number_text(v)}" for k, v in value.label_grades.items())
+            self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(value.scale, read))
+        else:
+            self.labels_info.setText(self.tr("The grade columns hold no text labels."))
+        self.labels_model.set_labels(value.unmapped)
+        unmapped = len(value.unmapped)
+        self.unmapped_prompt.setVisible(bool(unmapped))
+        self.unmapped_view.setVisible(bool(unmapped))
+        self.unmapped_prompt.setText(self.tr(
+            "{0} labels are on no known scale and not in the rubric. Give each its grade "
+            "below; a label left without one has its cells rejected.").format(unmapped))
+
+    def _layout_changed(self, *_args: Any) -> None:
+        wide = self.layout_combo.currentData() == WIDE
+        self.combos["grade"].setEnabled(not wide)
+        self.combos["annotator"].setEnabled(not wide)
+        self.grades_view.setEnabled(wide)
+
+    def set_column(self, field: str, col: int | None) -> None:
+        """Map ``field`` to sheet column ``col`` (0-based; None = not imported)."""
+        combo = self.combos[field]
+        combo.setCurrentIndex(combo.findData(col))
+
+    def mapping(self) -> ColumnMapping:
+        """The mapping as the page shows it."""
+        value = self.wiz.preview_value
+        base = value.mapping if value is not None else ColumnMapping()
+        fields: dict[str, Any] = {f: c.currentData() for f, c in self.combos.items()}
+        if self.layout_combo.currentData() == WIDE:
+            fields.update(grade=None, annotator=None, grades=self.grades_model.grades())
+        else:
+            fields["grades"] = ()
+        unknown = ("", *(m.strip() for m in self.unknown_marks.text().split(",") if m.strip()))
+        unrateable = tuple(m.strip() for m in self.unrateable_marks.text().split(",")
+                           if m.strip())
+        return base.replace(unknown_marks=unknown, unrateable_marks=unrateable, **fields)
+
+    def rubric_value(self) -> Rubric | None:
+        """The rubric typed (None when empty); raises ConventionError when malformed."""
+        text = self.rubric.text().strip()
+        return Rubric.parse(text) if text else None
+
+    def declared_rubric(self) -> Rubric | None:
+        """The rubric the user declares: None when the field is empty or
+        holds the proposal unchanged (the import then reads the labels as
+        proposed, every spelling of them included)."""
+        if self.proposed_rubric and self.rubric.text().strip() == self.proposed_rubric:
+            return None
+        return self.rubric_value()
+
+    def validatePage(self) -> bool:
+        try:
+            self.rubric_value()
+        except ConventionError as exc:
+            self.problem.setText(self.tr("Rubric: {0}").format(exc))
+            return False
+        self.problem.setText("")
+        return True

@@ -1,0 +1,54 @@
+"""Column widths that fit their contents and never cut a header's text."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
+
+__all__ = ["columns_width", "elided_headers", "fit_columns"]
+
+
+def fit_columns(view: QTableView, *, most: int = 320, skip: tuple[int, ...] = ()) -> None:
+    """Size ``view``'s columns to their contents and header texts (the rows
+    on screen are measured), none wider than ``most`` unless its header
+    needs it; the ``skip`` columns keep their resize mode (e.g. one that
+    stretches)."""
+    header = view.horizontalHeader()
+    for col in range(header.count()):
+        if col in skip or view.isColumnHidden(col):
+            continue
+        view.resizeColumnToContents(col)
+        needed = header.sectionSizeHint(col)
+        if header.sectionSize(col) > max(most, needed):
+            header.resizeSection(col, max(most, needed))
+
+
+def columns_width(view: QTableView) -> int:
+    """The width the view needs to show every column's header text whole:
+    the fitted sections (a stretching one at its header's width), the frame
+    and a vertical scroll bar."""
+    header = view.horizontalHeader()
+    total = 0
+    for col in range(header.count()):
+        if view.isColumnHidden(col):
+            continue
+        stretch = header.sectionResizeMode(col) == QHeaderView.ResizeMode.Stretch
+        total += header.sectionSizeHint(col) if stretch else header.sectionSize(col)
+    scroll = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+    return total + 2 * view.frameWidth() + scroll
+
+
+def elided_headers(view: QTableView) -> list[str]:
+    """The header texts of ``view``'s shown columns that do not fit their
+    section (text width plus the style's margins)."""
+    header = view.horizontalHeader()
+    model = view.model()
+    metrics = header.fontMetrics()
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    out = []
+    for col in range(header.count()):
+        if view.isColumnHidden(col):
+            continue
+        text = str(model.headerData(col, header.orientation()) or "")
+        if metrics.horizontalAdvance(text) + 2 * margin > header.sectionSize(col):
+            out.append(text)
+    return out

@@ -1,0 +1,87 @@
+"""Each candidate's gain, and the checks that gains and their sums are numbers.
+
+A gain must be a finite number: ``2^grade - 1`` is beyond the largest float
+(about 1.8e308) from grade 1024 on, and the sum of finite gains can be too
+(two grades of 1e308). Such a grade is an error naming the grade, the source,
+the query and the gain rule, never an infinite NDCG: ``Infinity`` is not JSON,
+and ``<v>inf</v>`` in a workbook cell is read by no spreadsheet.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import InputError
+from core.model.conventions import Conventions, UnknownRule
+from core.model.document import Document
+
+if TYPE_CHECKING:
+    from core.engine.evaluation import Evaluation
+
+__all__ = ["check_totals", "gains"]
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+_LARGEST = "the largest number a computer's float holds (about 1.8e308)"
+
+
+def _where(doc: Document, i: int) -> str:
+    return f"source {doc.source_id[i]!r} (query {doc.query_ids[int(doc.query[i])]!r})"
+
+
+def gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
+    """Each candidate's gain: NaN when its grade is unknown, unless unknown
+    grades count as 0.
+
+    Raises
+    ------
+    InputError
+        For a negative grade under a gain that cannot take one, and for a
+        grade whose gain is beyond the largest float.
+    """
+    if not c.gain.accepts_negative():
+        bad = np.flatnonzero(numeric & (doc.grade < 0))
+        if bad.size:
+            i = int(bad[0])
+            raise InputError(
+                f"grade {doc.grade[i]:g} of {_where(doc, i)} is negative, which "
+                f"{c.gain.label} cannot take",
+                hint="choose linear gain or a gain table, or correct the grade",
+            )
+    if numeric.all():
+        gain = c.gain.apply(doc.grade)
+    else:
+        gain = np.full(len(doc), np.nan)
+        gain[numeric] = c.gain.apply(doc.grade[numeric])
+        if c.unknown is UnknownRule.ZERO:
+            gain[~numeric] = 0.0
+    if np.isinf(gain).any():
+        i = int(np.flatnonzero(np.isinf(gain))[0])
+        raise InputError(
+            f"grade {doc.grade[i]:g} of {_where(doc, i)} gives a gain beyond "
+            f"{_LARGEST} under {c.gain.label} ({c.gain.formula})",
+            hint="correct the grade, or choose linear gain or a gain table",
+        )
+    return gain
+
+
+def check_totals(ev: Evaluation) -> None:
+    """Raise :class:`InputError` naming the first query whose DCG or ideal
+    DCG is beyond the largest float (its gains, each finite, add up beyond
+    it), so that no NDCG is infinite or silently undefined."""
+    over = (np.isinf(ev.dcg) | np.isinf(ev.idcg)
+            | ((ev.status_code == 0) & ~np.isfinite(ev.ndcg))).any(axis=1)
+    if over.any():
+        q = int(np.flatnonzero(over)[0])
+        doc = ev.doc
+        members = doc.members(q)
+        largest = float(np.nanmax(np.abs(doc.grade[members])))
+        raise InputError(
+            f"the gains of query {doc.query_ids[q]!r} add up beyond {_LARGEST} under "
+            f"{ev.conventions.gain.label}; its NDCG cannot be computed",
+            hint=f"correct its grades; the largest is {largest:g}",
+        )

@@ -1,0 +1,77 @@
+"""The ``import`` command's reading of a sheet: everything guessed unless
+told, and what stops it, in the command line's words (the flag to pass)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from core.errors import InputError
+from core.io.annotator.detect import read_guessed
+from core.io.annotator.importer import bulk, import_table
+from core.io.annotator.model import ColumnMapping, Table
+from core.io.annotator.overrides import column_list, guess_mapping, missing_field
+from core.io.annotator.report import ImportReport, ImportResult
+from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
+
+__all__ = ["import_sheet", "unreadable"]
+
+_NAMES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/url",
+          "grade": "grade/label/rating/relevance"}
+
+
+def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
+    header = table.header(mapping)
+    if need == "grade":
+        problem = "no grade column found"
+        hint = ("pass --map grade=COLUMN (one grade column, with --map annotator=COLUMN "
+                "for several annotators' rows) or --annotators COL,COL,... (one column "
+                "per annotator)")
+    else:
+        problem = f"no {need.replace('_', ' ')} column found"
+        hint = f"pass --map {need}=COLUMN, or name the column {_NAMES[need]}"
+    return InputError(f"{problem} in the header on row {mapping.header_row + 1} "
+                      f"({column_list(header)})", file=table.file, sheet=table.sheet,
+                      hint=hint + ("" if mapping.header_row == 0 and len(table.rows) < 2
+                                   else "; --header-row N if the header is another row"))
+
+
+def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int | None = None,
+                 fields: Mapping[str, str] | None = None,
+                 annotators: Sequence[str] | None = None, rubric: str | None = None,
+                 consensus: str = "mean", rounding: str = "none") -> ImportResult:
+    """Import ``path`` as the command line says: ``header_row`` is 1-based,
+    ``fields`` maps a field to a column (header, letter or number),
+    ``annotators`` names one annotator's grade column each, ``rubric`` is
+    ``G=LABEL,...`` text. The rest is guessed.
+
+    Raises :class:`InputError` (with the flag to pass) when the query, the
+    source id or a grade column is not found.
+    """
+    conventions = Conventions().replace(consensus=ConsensusRule(consensus),
+                                        rounding=Rounding(rounding))
+    declared = Rubric.parse(rubric) if rubric else None
+    with bulk():
+        table = read_guessed(path, sheet)
+        mapping = guess_mapping(table, header_row=header_row, fields=fields,
+                                annotators=annotators)
+        need = missing_field(mapping)
+        if need is not None:
+            raise _missing(table, mapping, need)
+        result = import_table(table, mapping, conventions, rubric=declared)
+        del table
+    return result
+
+
+def unreadable(report: ImportReport) -> InputError | None:
+    """Why an import cannot stand (labels no rule reads), naming ``--rubric``."""
+    if not report.unmapped_labels:
+        return None
+    labels = ", ".join(f"{k!r} ({v} cell{'' if v == 1 else 's'})"
+                       for k, v in report.unmapped_labels.items())
+    known = ",".join(f"{g:g}={t}" for t, g in sorted(report.labels.items(), key=lambda x: x[1]))
+    example = ",".join(x for x in (known, *(f"N={k}" for k in report.unmapped_labels)) if x)
+    return InputError(
+        f"labels on no known scale and not in the rubric: {labels}", file=report.file,
+        sheet=report.sheet,
+        hint=f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")

@@ -1,0 +1,156 @@
+"""What a header names: a field (query, source id, grade ...), one annotator's
+grade column, or nothing.
+
+Headers are read as people and tools write them: ``Topic``, ``Doc URL``,
+``Input.doc_id`` and ``Answer.relevance`` (Mechanical Turk), ``Query Text``
+and ``Doc ID`` (Quepid), ``Relevance (0-3)``, ``WorkerId``. Each field's
+names are ranked (:data:`FIELD_NAMES`): when two columns could hold a field,
+the better name wins (``Query ID`` over ``Query``, ``doc`` over ``id``).
+A header that is a grade or annotator word with a name (``grade_alice``,
+``Bob rating``, ``Annotator A``, ``Rater 2``) is one annotator's grade column.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.io.headers import ALIASES, normalize
+
+__all__ = ["FIELD_NAMES", "Named", "combined_grade", "name_field", "wide_annotator"]
+
+
+def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """``first``, then the shared aliases of ``field`` not among them, then ``then``."""
+    shared = ALIASES.get(field, ())
+    return tuple(dict.fromkeys((*first, *shared, *then)))
+
+
+#: Each field's header names (after :func:`~core.io.headers.normalize`), best first.
+FIELD_NAMES: dict[str, tuple[str, ...]] = {
+    "query": _ranked("query", ("query_id", "qid", "topic_id", "topic_number", "topic", "query"),
+                     ("question_id", "query_string", "search_query", "search_term", "keyword",
+                      "keywords")),
+    "source_id": _ranked(
+        "source_id", ("doc_id", "docid", "docno", "document_id", "source_id", "doc", "document",
+                      "source", "passage_id", "pid", "passage", "doc_url", "document_url"),
+        ("link", "result_id", "item_id", "product_id")),
+    "grade": _ranked("grade", (), ("relevance_judgment", "relevance_judgement", "answer",
+                                   "assessment", "judgement_label")),
+    "annotator": _ranked("annotator", (), (
+        "annotator_name", "annotator_email", "rater_id", "rater_name", "assessor_id",
+        "judge_id", "reviewer_id", "user_id", "worker", "workerid", "worker_id",
+        "labeler", "labeller", "labeler_id", "grader", "completed_by", "annotated_by")),
+    "score": _ranked("score", (), ("model_score", "retrieval_score", "bm25")),
+    "rank": _ranked("rank", (), ("ranking", "position_in_results")),
+    "version": _ranked("version", ()),
+    "note": _ranked("note", (), ("remark", "remarks", "feedback", "annotator_notes")),
+    "reason": _ranked("reason", (), ("why_unrateable",)),
+    "status": ("assignmentstatus", "assignment_status", "status"),
+}
+#: Words of a header that name a field when the whole header does not
+#: (``Doc URL``, ``Topic no``): a weaker match than any of the names above.
+_TOKENS: dict[str, frozenset[str]] = {
+    "query": frozenset({"query", "qid", "topic", "question"}),
+    "source_id": frozenset({"doc", "docid", "docno", "document", "url", "passage", "pid",
+                            "link"}),
+    "score": frozenset({"score"}),
+    "rank": frozenset({"rank", "position"}),
+    "version": frozenset({"version"}),
+    "note": frozenset({"note", "notes", "comment", "comments", "remark", "remarks"}),
+    "reason": frozenset({"reason"}),
+}
+_TOKEN_RANK = 1000
+_FIELD_WORDS = frozenset().union(*_TOKENS.values())
+_GRADE_WORDS = FIELD_NAMES["grade"]
+_ANNOTATOR_WORDS = ("annotator", "rater", "assessor", "judge", "reviewer", "worker",
+                    "labeler", "labeller", "grader")
+#: Columns of a combined grade, never one annotator's.
+_NOT_ANNOTATORS = frozenset({"consensus", "final", "agreed", "gold", "average", "mean",
+                             "median", "majority", "adjudicated", "overall", "avg", "total",
+                             "score", "scale", "level"})
+#: Tool prefixes (Mechanical Turk's ``Input.`` and ``Answer.``).
+_PREFIX = re.compile(r"^\s*(?:input|answer|answers|output|data|meta)\s*[.:]\s*", re.I)
+#: A bracketed scale in a header: ``Relevance (0-3)``, ``Grade [1 to 5]``.
+_SCALE_NOTE = re.compile(r"\s*[(\[][^()\[\]]*\d[^()\[\]]*[)\]]\s*")
+_INDEX = {f: {n: i for i, n in enumerate(names)} for f, names in FIELD_NAMES.items()}
+
+
+class Named:
+    """What one header names: ``field`` with its ``rank`` (lower is
+    better), or an annotator's grade column (``annotator``), or nothing."""
+
+    __slots__ = ("annotator", "field", "rank")
+
+    def __init__(self, field: str | None = None, rank: int = 0,
+                 annotator: str | None = None) -> None:
+        self.field = field
+        self.rank = rank
+        self.annotator = annotator
+
+    def __bool__(self) -> bool:
+        return self.field is not None or self.annotator is not None
+
+
+def _plain(header: str) -> str:
+    """The header without a tool prefix or a bracketed scale, normalised."""
+    return normalize(_SCALE_NOTE.sub(" ", _PREFIX.sub("", header)))
+
+
+def wide_annotator(header: str) -> str | None:
+    """The annotator whose grades the column holds, or None.
+
+    ``grade_alice`` / ``alice grade`` / ``rating (bob)`` give the name;
+    ``Annotator A`` / ``Rater 2`` give the whole header.
+
+    >>> wide_annotator("Grade (Chen)"), wide_annotator("Annotator B"), wide_annotator("Topic")
+    ('Chen', 'Annotator B', None)
+    """
+    key = normalize(re.sub(r"[()\[\]:]", " ", _SCALE_NOTE.sub(" ", _PREFIX.sub("", header))))
+    for alias in _GRADE_WORDS:
+        for pattern in (rf"^{alias}_(.+)$", rf"^(.+)_{alias}$"):
+            m = re.match(pattern, key)
+            if m and m.group(1) not in _GRADE_WORDS and not _combined(m.group(1)) \
+                    and _short(m.group(1)):
+                start = header.lower().find(m.group(1).split("_")[0])
+                raw = header[start:start + len(m.group(1))] if start >= 0 else m.group(1)
+                return raw.strip(" _-:()[]") or m.group(1)
+    for word in _ANNOTATOR_WORDS:
+        m = re.match(rf"^{word}s?_?(.+)$", key)
+        if m and m.group(1) not in ("id", "name", "email", "s") and not _combined(m.group(1)) \
+                and not set(m.group(1).split("_")) & _FIELD_WORDS and _short(m.group(1)):
+            return " ".join(header.split())
+    return None
+
+
+def _short(name: str) -> bool:
+    """A name is a few words (a title such as ``Relevance judgments - batch 7
+    (sent by ...)`` names no annotator)."""
+    return len(name.split("_")) <= 3 and len(name) <= 40
+
+
+def _combined(name: str) -> bool:
+    return bool(set(name.split("_")) & _NOT_ANNOTATORS)
+
+
+def combined_grade(header: str) -> bool:
+    """Whether a header names a grade combined from several (``Final grade``,
+    ``Consensus``, ``Average``): never one annotator's column."""
+    return _combined(_plain(header))
+
+
+def name_field(header: str) -> Named:
+    """What ``header`` names (a :class:`Named`, false when nothing)."""
+    if not header.strip():
+        return Named()
+    for key in dict.fromkeys((normalize(header), _plain(header))):
+        for f, index in _INDEX.items():
+            if key in index:
+                return Named(f, index[key])
+    who = wide_annotator(header)
+    if who is not None:
+        return Named(annotator=who)
+    tokens = set(_plain(header).split("_"))
+    for f, words in _TOKENS.items():
+        if tokens & words:
+            return Named(f, _TOKEN_RANK)
+    return Named()

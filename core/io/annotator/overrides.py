@@ -1,0 +1,97 @@
+"""What the user says about a sheet, over what was guessed: the header row,
+``FIELD=COLUMN`` pairs and the annotators' grade columns, with columns named
+by header, letter or number (the command line's ``--map``, ``--annotators``
+and ``--header-row``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.errors import InputError
+from core.io.annotator.detect import detect_mapping
+from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, Table
+from core.io.headers import normalize
+from core.io.safety import column_letters, column_number
+
+__all__ = ["MAPPABLE", "column_list", "find_column", "guess_mapping", "missing_field"]
+
+#: Fields ``FIELD=COLUMN`` may name (``source`` is ``source_id``).
+MAPPABLE = SINGLE_FIELDS
+_FIELD_ALIASES = {"source": "source_id", "doc": "source_id", "label": "grade"}
+
+
+def column_list(header: Sequence[str]) -> str:
+    """The columns as messages list them: ``A (Topic), B (Doc URL), C``."""
+    return ", ".join(f"{column_letters(c + 1)} ({h})" if h else column_letters(c + 1)
+                     for c, h in enumerate(header)) or "none"
+
+
+def find_column(header: Sequence[str], ref: str, *, file: str, sheet: str | None) -> int:
+    """The 0-based column ``ref`` names: a header (exactly, then compared as
+    headers are), else a column letter (``C``), else a 1-based number."""
+    text = ref.strip()
+    for same in (lambda h: h.strip() == text, lambda h: normalize(h) == normalize(text)):
+        hits = [c for c, h in enumerate(header) if h and same(h)]
+        if hits:
+            return hits[0]
+    if text.isascii() and text.isalpha() and len(text) <= 3:
+        return column_number(text.upper()) - 1
+    if text.isdigit() and int(text) >= 1:
+        return int(text) - 1
+    raise InputError(f"no column {ref!r} in the header ({column_list(header)})", file=file,
+                     sheet=sheet, hint="name a column by its header, its letter or its number")
+
+
+def _field(name: str, *, file: str) -> str:
+    key = normalize(name)
+    key = _FIELD_ALIASES.get(key, key)
+    if key not in MAPPABLE:
+        raise InputError(f"{name!r} is not a field one can map", file=file,
+                         hint="fields: " + ", ".join(MAPPABLE))
+    return key
+
+
+def guess_mapping(table: Table, *, header_row: int | None = None,
+                  fields: Mapping[str, str] | None = None,
+                  annotators: Sequence[str] | None = None) -> ColumnMapping:
+    """The guessed mapping of ``table`` with what the user said over it.
+
+    ``header_row`` is 1-based (the sheet's own row number); the columns are
+    then guessed for that row. ``fields``: field -> column; ``annotators``:
+    the columns of one annotator's grades each (a wide layout, named by
+    their headers). A column the user names feeds that field only.
+    """
+    if header_row is not None and not 1 <= header_row <= max(len(table.rows), 1):
+        raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
+                         file=table.file, sheet=table.sheet, hint="pass --header-row N")
+    mapping = detect_mapping(table, None if header_row is None else header_row - 1)
+    header = table.header(mapping)
+    where: dict[str, Any] = {"file": table.file, "sheet": table.sheet}
+    chosen = {_field(f, file=table.file): find_column(header, ref, **where)
+              for f, ref in (fields or {}).items()}
+    grades: tuple[tuple[int, str], ...] | None = None
+    if annotators:
+        cols = [find_column(header, ref, **where) for ref in annotators]
+        grades = tuple((c, header[c] if c < len(header) and header[c]
+                        else column_letters(c + 1)) for c in cols)
+    taken = set(chosen.values()) | {c for c, _ in grades or ()}
+    changes: dict[str, Any] = {f: None for f in SINGLE_FIELDS
+                               if getattr(mapping, f) in taken and f not in chosen}
+    changes.update(chosen)
+    if grades is not None:
+        changes.update(grades=grades, grade=None)
+    elif "grade" in chosen:
+        changes["grades"] = ()
+    else:
+        changes["grades"] = tuple((c, who) for c, who in mapping.grades if c not in taken)
+    return mapping.replace(**changes)
+
+
+def missing_field(mapping: ColumnMapping) -> str | None:
+    """The first needed field the mapping lacks: query, source_id or a grade column."""
+    for need in ("query", "source_id"):
+        if getattr(mapping, need) is None:
+            return need
+    return "grade" if not mapping.sources() else None
+

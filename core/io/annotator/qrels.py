@@ -1,0 +1,128 @@
+"""An annotators' sheet as the judgments of a TREC run (``--qrels SHEET``).
+
+Judgments need no score or rank: each candidate's current grade (the
+declared consensus of its annotators) is a qrels line, unknown and
+unrateable grades are left out, as :func:`core.io.trec.write_qrels` does.
+The sheet is imported as the ``import`` command reads it (guessed sheet,
+header, columns and labels), written as TREC qrels to a temporary file and
+joined with the run by :func:`core.io.trec.document_from_trec`, so that a
+sheet and a qrels file of the same judgments give the same document.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from core.errors import InputError
+from core.io.annotator.importer import import_annotations
+from core.io.annotator.report import ImportReport
+from core.io.atomic import atomic_write_text
+from core.io.trec import document_from_trec
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
+from core.model.numbers import number_text
+
+__all__ = ["is_judgment_sheet", "run_with_judgments", "write_judgments_qrels"]
+
+_SHEET_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv")
+_HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
+         "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
+
+
+def _trec_line(line: str) -> bool:
+    parts = line.split()
+    if len(parts) != 4:
+        return False
+    try:
+        float(parts[3])
+    except ValueError:
+        return False
+    return True
+
+
+def is_judgment_sheet(path: str | Path) -> bool:
+    """Whether a file given as qrels is an annotators' sheet: a workbook,
+    or a text file whose first line is not a TREC qrels line
+    (``query iteration source grade``) and is a CSV/TSV or holds a comma,
+    semicolon or tab."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        return True
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return False
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True  # UTF-16 text: a spreadsheet's export, never a qrels file
+    text = head.decode("utf-8-sig", errors="replace")
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    if not first or _trec_line(first):
+        return False
+    return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
+
+
+def _check(report: ImportReport, path: Path) -> None:
+    """Refuse a sheet whose labels or cells were not all read."""
+    hint = _HINT.format(path.name)
+    if report.unmapped_labels:
+        labels = ", ".join(f"{k!r} ({v})" for k, v in report.unmapped_labels.items())
+        raise InputError(f"labels on no known scale and in no rubric: {labels}",
+                         file=str(path), sheet=report.sheet, hint=hint)
+    refused = [r for r in report.rejected_judgments if "assignment's status" not in r[2]]
+    if refused:
+        row, column, why = refused[0]
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        raise InputError(f"{why}{more}", file=str(path), sheet=report.sheet, line=row,
+                         column=column, hint=hint)
+
+
+def _qrels_lines(doc: Document, path: Path) -> list[str]:
+    lines = []
+    for i in range(len(doc)):
+        if doc.state[i] != GradeState.NUMBER:
+            continue
+        query, source = doc.query_ids[int(doc.query[i])], str(doc.source_id[i])
+        for what, text in (("query", query), ("source id", source)):
+            if len(text.split()) != 1:
+                raise InputError(
+                    f"the {what} {text!r} holds spaces: a run's ids cannot, so no run "
+                    "can be joined with it", file=str(path),
+                    hint="map the column of ids with ndcg-worksheet import --map "
+                    f"{'query' if what == 'query' else 'source_id'}=COLUMN")
+        lines.append(f"{query} 0 {source} {number_text(doc.grade[i])}\n")
+    return lines
+
+
+def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) -> int:
+    """Write an imported sheet's current grades as TREC qrels (atomically);
+    returns the lines written. Raises :class:`InputError` naming ``sheet``
+    when an id holds spaces (a qrels line could not hold it)."""
+    lines = _qrels_lines(doc, Path(sheet))
+    atomic_write_text(Path(path), "".join(lines))
+    return len(lines)
+
+
+def run_with_judgments(run: str | Path, sheet: str | Path,
+                       conventions: Conventions | None = None) -> Document:
+    """Join a TREC run with the judgments of an annotators' sheet.
+
+    Raises :class:`InputError` when the sheet's labels or cells are not all
+    read (rows of assignments the requester rejected excepted), naming the
+    first problem and the ``import`` command that shows them all.
+    """
+    sheet = Path(sheet)
+    result = import_annotations(sheet, conventions=conventions)
+    _check(result.report, sheet)
+    lines = _qrels_lines(result.document, sheet)
+    with tempfile.TemporaryDirectory(prefix="ndcg-qrels-") as tmp:
+        qrels = Path(tmp) / f"{sheet.stem}.qrels"
+        qrels.write_text("".join(lines), encoding="utf-8")
+        try:
+            return document_from_trec(run, qrels, conventions)
+        except InputError as exc:
+            if exc.file == str(qrels):  # name the sheet, not the file made from it
+                raise InputError(exc.problem, file=str(sheet), hint=exc.hint) from exc
+            raise

@@ -1,0 +1,234 @@
+"""Grade labels as annotators write them, and the rubric they imply.
+
+A label gives its grade in one of three ways, tried in this order when the
+user declared no rubric with labels:
+
+- a number written with it: ``2 - Relevant``, ``3: Perfect``, ``(1) Partial``,
+  ``Relevant (2)`` (:func:`numbered_label`);
+- its place on a well-known scale (:data:`KNOWN_SCALES`): ``Not relevant``,
+  ``Relevant``, ``Highly relevant`` read 0, 1, 2; ``Bad`` ... ``Perfect`` 0 to
+  4; case, spaces, dashes and underscores ignored (:func:`label_key`);
+- nothing else: the label is *unmapped*, and the user is asked for it (the
+  wizard) or told to declare it (the command line's ``--rubric``).
+
+:func:`guess_labels` reads the distinct labels of a sheet at once, so that one
+scale is chosen for all of them (``Relevant`` is 1 next to ``Highly
+relevant`` and 2 next to ``Partially relevant`` and ``Irrelevant``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from core.model.conventions import Rubric, RubricGrade
+
+__all__ = [
+    "KNOWN_SCALES",
+    "LabelGuess",
+    "Scale",
+    "guess_labels",
+    "label_key",
+    "numbered_label",
+]
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A well-known scale: its name and each level's names (grade = the
+    level's place, from 0), the first name of a level being its usual one."""
+
+    name: str
+    levels: tuple[tuple[str, ...], ...]
+
+    def grade_of(self, key: str) -> int | None:
+        for grade, names in enumerate(self.levels):
+            if key in names:
+                return grade
+        return None
+
+
+_NOT = ("not relevant", "non relevant", "nonrelevant", "notrelevant")
+_PARTLY = ("somewhat relevant", "partially relevant", "partly relevant", "partial",
+           "marginally relevant", "slightly relevant")
+_HIGHLY = ("highly relevant", "very relevant")
+
+#: The scales a label is read on, tried in this order (the first that holds
+#: every label of the sheet wins; otherwise the one holding most).
+KNOWN_SCALES: tuple[Scale, ...] = (
+    Scale("not relevant / relevant / highly relevant", (_NOT, ("relevant",), _HIGHLY)),
+    Scale("not relevant / somewhat relevant / relevant / highly relevant",
+          (_NOT, _PARTLY, ("relevant",), _HIGHLY)),
+    Scale("irrelevant / partially relevant / relevant",
+          (("irrelevant",), ("partially relevant", "partly relevant", "partial"),
+           ("relevant",))),
+    Scale("bad / fair / good / excellent / perfect",
+          (("bad",), ("fair",), ("good",), ("excellent",), ("perfect",))),
+    Scale("no / partial / direct support",
+          (("no support", "no"), ("partial support", "partial"),
+           ("direct support", "direct", "full support"))),
+    Scale("fails to meet / slightly / moderately / highly / fully meets",
+          (("fails to meet", "fails"), ("slightly meets",), ("moderately meets",),
+           ("highly meets",), ("fully meets",))),
+    Scale("no / yes", (("no",), ("yes",))),
+)
+
+_SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015.]+")
+_NUMBER = r"([+-]?\d+(?:[.,]\d+)?)"
+_LETTER = re.compile(r"[^\W\d_]")
+#: ``2 - Relevant``, ``3: Perfect``, ``1) partial``, ``2 Relevant``.
+_LEADING = re.compile(r"^\s*" + _NUMBER + r"\s*(?:[-\u2010-\u2015:=.)\]|/]\s*|\s+)(.+?)\s*$")
+#: ``(2) Relevant``, ``[2] Relevant``.
+_BRACKETED = re.compile(r"^\s*[(\[]\s*" + _NUMBER + r"\s*[)\]]\s*(.+?)\s*$")
+#: ``Relevant (2)``, ``Relevant [2]``.
+_TRAILING = re.compile(r"^\s*(.+?)\s*[(\[]\s*" + _NUMBER + r"\s*[)\]]\s*$")
+
+
+def label_key(text: str) -> str:
+    """A label as it is compared: lower case, runs of spaces, dashes,
+    underscores and dots read as one space, no punctuation at either end.
+
+    >>> label_key("  Highly-Relevant! "), label_key("not_relevant")
+    ('highly relevant', 'not relevant')
+    """
+    return _SEPARATORS.sub(" ", text.casefold()).strip(" !?:;,()[]")
+
+
+def numbered_label(text: str) -> tuple[float, str] | None:
+    """The grade a label writes with it, and the label's words; None when
+    the text is not a number with words.
+
+    >>> numbered_label("2 - Relevant"), numbered_label("3: Perfect")
+    ((2.0, 'Relevant'), (3.0, 'Perfect'))
+    >>> numbered_label("Relevant (1)"), numbered_label("2.5"), numbered_label("Relevant")
+    ((1.0, 'Relevant'), None, None)
+    """
+    for pattern, number_first in ((_BRACKETED, True), (_LEADING, True), (_TRAILING, False)):
+        m = pattern.match(text)
+        if m is None:
+            continue
+        number, words = (m.group(1), m.group(2)) if number_first else (m.group(2), m.group(1))
+        if _LETTER.search(words):
+            return float(number.replace(",", ".")), words.strip()
+    return None
+
+
+@dataclass
+class LabelGuess:
+    """How a sheet's labels read.
+
+    ``grades``: each label read (as written) -> its grade; ``unmapped``: the
+    labels no rule reads -> how many cells hold them; ``rubric``: the grades
+    the labels imply, each with its label (None when the sheet has no
+    label); ``scale``: how the labels were read, for people.
+    """
+
+    grades: dict[str, float] = field(default_factory=dict)
+    unmapped: dict[str, int] = field(default_factory=dict)
+    rubric: Rubric | None = None
+    scale: str = ""
+
+    def keys(self) -> dict[str, float]:
+        """Each label's compared form (:func:`label_key`) -> its grade."""
+        return {label_key(text): grade for text, grade in self.grades.items()}
+
+
+def _choose_scale(keys: list[str]) -> Scale | None:
+    """The first scale that holds every key, else the one holding most
+    (None when none holds any)."""
+    best, best_n = None, 0
+    for scale in KNOWN_SCALES:
+        n = sum(scale.grade_of(k) is not None for k in keys)
+        if n == len(keys) and n:
+            return scale
+        if n > best_n:
+            best, best_n = scale, n
+    return best
+
+
+def _numbered(labels: Mapping[str, int], guess: LabelGuess,
+              named: dict[float, str]) -> list[str]:
+    """Read the labels that write their number; returns the others."""
+    rest = []
+    for text in labels:
+        found = numbered_label(text)
+        if found is None:
+            rest.append(text)
+        else:
+            guess.grades[text] = found[0]
+            named.setdefault(found[0], found[1])
+    return rest
+
+
+def _complete(named: dict[float, str]) -> None:
+    """Numbered labels whose words are all levels of one known scale, each
+    at its own number, bring the scale's other levels into the rubric."""
+    keys = {v: label_key(t) for v, t in named.items()}
+    for scale in KNOWN_SCALES:
+        if len(scale.levels) > len(named) and all(
+                scale.grade_of(k) == v for v, k in keys.items()):
+            for grade, names in enumerate(scale.levels):
+                named.setdefault(float(grade), names[0].capitalize())
+            return
+
+
+def guess_labels(labels: Mapping[str, int]) -> LabelGuess:
+    """Read a sheet's distinct labels (text -> cells holding it).
+
+    Numbered labels give their number; the others are read on one known
+    scale, chosen for all of them; a label of a numbered one's words (``2 -
+    Relevant`` next to ``Relevant``) takes its number.
+
+    >>> g = guess_labels({"Highly relevant": 3, "relevant": 5, "Not relevant": 2, "meh": 1})
+    >>> g.grades, g.unmapped, g.rubric.text
+    ({'Highly relevant': 2.0, 'relevant': 1.0, 'Not relevant': 0.0}, {'meh': 1}, \
+'0=Not relevant,1=relevant,2=Highly relevant')
+    """
+    guess = LabelGuess()
+    named: dict[float, str] = {}
+    rest = _numbered(labels, guess, named)
+    if named:
+        _complete(named)
+        guess.scale = "the number written with each label"
+    by_words = {label_key(t): v for v, t in named.items()}
+    still = []
+    for text in rest:
+        key = label_key(text)
+        if key in by_words:
+            guess.grades[text] = by_words[key]
+        else:
+            still.append(text)
+    scale = _choose_scale([label_key(t) for t in still])
+    if scale is not None:
+        seen: dict[int, list[str]] = {}
+        for text in still:
+            grade = scale.grade_of(label_key(text))
+            if grade is not None:
+                guess.grades[text] = float(grade)
+                seen.setdefault(grade, []).append(text)
+        for grade, names in enumerate(scale.levels):
+            if float(grade) not in named:
+                named[float(grade)] = _level_label(seen.get(grade, []), names[0], labels)
+        guess.scale = "; ".join(x for x in (guess.scale, f"the scale {scale.name}") if x)
+    guess.unmapped = {t: labels[t] for t in labels if t not in guess.grades}
+    if named:
+        guess.rubric = Rubric(tuple(RubricGrade(v, _rubric_label(t))
+                                    for v, t in sorted(named.items())))
+    return guess
+
+
+def _level_label(texts: list[str], usual: str, counts: Mapping[str, int]) -> str:
+    """A level's label in the rubric: the one way the sheet writes it; when
+    it writes it several ways, the usual name if they all spell it, else
+    the most frequent; the usual name when the sheet never uses the level."""
+    if not texts:
+        return usual.capitalize()
+    if len(texts) > 1 and {label_key(t) for t in texts} == {usual}:
+        return usual.capitalize()
+    return max(texts, key=lambda t: counts[t])
+
+
+def _rubric_label(text: str) -> str:
+    """A label as a rubric's text can hold it (no comma: it separates grades)."""
+    return " ".join(text.replace(",", " ").split())

@@ -1,0 +1,55 @@
+"""An import written as a worksheet CSV: ``query,source_id,version,score,grade``
+(the grade is the declared consensus, empty when no annotator gave a number),
+then the grade's state and reason, the note, and each annotator's grade."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+
+from core.io.atomic import atomic_write_text
+from core.model.document import Document, GradeState
+from core.model.numbers import number_text
+
+__all__ = ["WORKSHEET_COLUMNS", "write_worksheet_csv"]
+
+#: The worksheet's own columns, first in every file written.
+WORKSHEET_COLUMNS = ("query", "source_id", "version", "score", "grade")
+
+
+def _number(x: float) -> str:
+    return "" if math.isnan(x) else number_text(x)
+
+
+def _text(text: str) -> str:
+    """Text a spreadsheet would run as a formula, neutralised (CWE-1236), as
+    :mod:`core.io.delimited` writes it."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r", "\0") else text
+
+
+def write_worksheet_csv(doc: Document, path: str | Path) -> int:
+    """Write ``doc`` as a worksheet CSV (atomically); returns the rows written.
+
+    Extra columns follow the worksheet's own: ``state`` (number, unknown,
+    unrateable), ``reason``, ``note`` and ``grade_<annotator>`` for each
+    annotator kept (empty where that annotator gave no number).
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    names = list(doc.annotators) if doc.ratings is not None else []
+    w.writerow([*WORKSHEET_COLUMNS, "state", "reason", "note",
+                *(f"grade_{n}" for n in names)])
+    ratings = doc.ratings
+    for i in range(len(doc)):
+        state = GradeState(int(doc.state[i]))
+        grade = number_text(doc.grade[i]) if state is GradeState.NUMBER else ""
+        row = [_text(doc.query_ids[int(doc.query[i])]), _text(str(doc.source_id[i])),
+               _text(str(doc.version[i])), _number(float(doc.score[i])), grade, state.label,
+               _text(str(doc.reason[i])), _text(str(doc.note[i]))]
+        if ratings is not None and names:
+            row.extend(_number(float(x)) for x in ratings[i])
+        w.writerow(row)
+    atomic_write_text(Path(path), buf.getvalue())
+    return len(doc)

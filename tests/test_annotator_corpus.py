@@ -1,0 +1,338 @@
+"""Annotators' sheets as they really arrive (tests/data/annotators/, made by
+tests/data/make_annotators.py): each imported without flags (those that need
+flags, with them) through the command line and through the wizard's
+guessing function, compared with the grades it was written from."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from app.cli.main import main
+from core.io.annotator import import_annotations, preview, read_table
+from core.io.annotator.detect import read_guessed
+from core.io.annotator.overrides import guess_mapping
+from core.io.load import load_document
+from core.io.workbook import read_workbook
+from core.model.conventions import Rubric
+from core.model.document import GradeState
+
+DATA = Path(__file__).parent / "data" / "annotators"
+EXPECTED: dict[str, dict[str, Any]] = json.loads((DATA / "expected.json").read_text("utf-8"))
+SHEETS = sorted(EXPECTED)
+NAMES = {"min": "minimum", "max": "maximum"}
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(args, out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+def _by_candidate(expected: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """(query, source) -> annotator -> grade or state, as the sheet was written."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for q, s, who, grade in expected["judgments"]:
+        out.setdefault((q, s), {})[who] = grade
+    return out
+
+
+def _mapping_names(mapping: Any, header: list[str]) -> dict[str, Any]:
+    names: dict[str, Any] = {}
+    for field in ("query", "source_id", "grade", "annotator", "score", "rank", "status",
+                  "version", "note", "reason"):
+        col = getattr(mapping, field)
+        if col is not None:
+            names[field] = header[col]
+    if mapping.grades:
+        names["annotators"] = [header[c] for c, _ in mapping.grades]
+    return names
+
+
+def _flag_values(flags: list[str], name: str) -> list[str]:
+    return [flags[i + 1] for i, f in enumerate(flags) if f == name]
+
+
+def test_the_corpus_is_the_issue_s_kinds_and_at_least_fifteen() -> None:
+    assert len(SHEETS) >= 15
+    suffixes = {Path(n).suffix for n in SHEETS}
+    assert suffixes >= {".xlsx", ".csv", ".tsv", ".txt"}
+    layouts = {e["layout"] for e in EXPECTED.values()}
+    assert layouts == {"long", "wide"}
+    reading = {"--map", "--rubric", "--annotators", "--header-row", "--sheet"}
+    need = sorted(n for n, e in EXPECTED.items() if reading & set(e["flags"]))
+    # Only these need to be told how to read them (the others at most choose a consensus).
+    assert need == ["french_cp1252.csv", "no_query_column.csv", "unknown_labels.csv"]
+
+
+# -- the command line -------------------------------------------------------------------
+@pytest.mark.parametrize("name", SHEETS)
+def test_command_line_import_gives_the_written_grades(name: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]):
+    expected = EXPECTED[name]
+    sheet = DATA / name
+    before = sheet.read_bytes()
+    out_csv, report_path = tmp_path / "out.csv", tmp_path / "report.json"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--report",
+                              str(report_path), *expected["flags"]], capsys)
+    assert (code, err) == (0, ""), err
+    assert sheet.read_bytes() == before
+    report = json.loads(report_path.read_text("utf-8"))
+    assert report["sheet"] == expected["sheet"]
+    assert report["header_row"] == expected["header_row"]
+    assert report["layout"] == expected["layout"]
+    assert report["mapping"] == expected["mapping"]
+    # Nothing dropped: every judgment read is imported or rejected with its place.
+    assert report["imported"] + len(report["rejected"]) == report["judgments_read"]
+    assert [[r["row"], r["column"]] for r in report["rejected"]] == expected["rejected"]
+    assert all(r["reason"] for r in report["rejected"])
+    assert [s["row"] for s in report["skipped"]] == expected["skipped"]
+    for label, grade in expected["labels"].items():
+        assert report["rubric"][label] == grade, label
+    assert f"{len(report['rejected'])} rejected" in out
+
+    with open(out_csv, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0])[:5] == ["query", "source_id", "version", "score", "grade"]
+    got = {(r["query"], r["source_id"]): r for r in rows}
+    assert len(got) == len(rows) == len(expected["candidates"])
+    judged = _by_candidate(expected)
+    for q, s, value, state in expected["candidates"]:
+        row = got[(q, s)]
+        assert row["state"] == state, (q, s)
+        if value is None:
+            assert row["grade"] == ""  # no annotator gave a number: empty, never 0
+        else:
+            assert float(row["grade"]) == pytest.approx(value, abs=1e-12), (q, s)
+        for who, grade in judged[(q, s)].items():
+            cell = row[f"grade_{who}"] if who else row["grade"]
+            if isinstance(grade, str):  # unknown or unrateable: no number
+                assert cell == "", (q, s, who)
+            else:
+                assert float(cell) == grade, (q, s, who)
+
+
+# -- the wizard's guessing function -----------------------------------------------------
+@pytest.mark.parametrize("name", SHEETS)
+def test_the_wizard_s_guess_gives_the_written_grades(name: str):
+    """What the wizard proposes (sheet, header row, mapping, rubric from the
+    labels), then the import it runs with that rubric declared."""
+    expected = EXPECTED[name]
+    flags = expected["flags"]
+    p = preview(DATA / name)
+    assert p.sheet == expected["sheet"]
+    assert p.header_row + 1 == expected["header_row"]
+    fields = dict(x.split("=", 1) for x in _flag_values(flags, "--map"))
+    mapping = p.mapping
+    if fields:  # what the user chooses in the mapping page
+        mapping = guess_mapping(read_guessed(DATA / name), fields=fields)
+    assert _mapping_names(mapping, p.header) == expected["mapping"]
+    declared = _flag_values(flags, "--rubric")
+    if declared:  # labels on no known scale: the wizard names them for the user
+        assert set(p.unmapped) == set(expected["labels"])
+        rubric = Rubric.parse(declared[0])
+    else:
+        assert p.unmapped == {}
+        for label, grade in expected["labels"].items():
+            assert p.label_grades[label] == grade, label
+        rubric = p.rubric
+    rule = NAMES.get(expected["consensus"], expected["consensus"])
+    result = import_annotations(DATA / name, mapping, sheet=p.sheet, rubric=rubric,
+                                consensus=rule, rounding=expected["rounding"], guess=False)
+    doc, report = result.document, result.report
+    assert report.judgments_imported + len(report.rejected_judgments) == report.judgments_read
+    assert [[r, c] for r, c, _ in report.rejected_judgments] == expected["rejected"]
+    index = {(doc.query_ids[int(doc.query[i])], str(doc.source_id[i])): i
+             for i in range(len(doc))}
+    judged = _by_candidate(expected)
+    states = {"number": GradeState.NUMBER, "unknown": GradeState.UNKNOWN,
+              "unrateable": GradeState.UNRATEABLE}
+    for q, s, value, state in expected["candidates"]:
+        i = index[(q, s)]
+        assert doc.state[i] == states[state], (q, s)
+        if value is not None:
+            assert doc.grade[i] == pytest.approx(value, abs=1e-12)
+        for who, grade in judged[(q, s)].items():
+            got = (doc.ratings[i, doc.annotators.index(who)] if who and doc.ratings is not None
+                   else doc.grade[i])
+            if isinstance(grade, str):
+                assert math.isnan(got), (q, s, who)
+            else:
+                assert got == grade, (q, s, who)
+
+
+# -- what cannot be read without flags: one clear line each ----------------------------
+def test_unknown_labels_without_a_rubric_is_one_line_naming_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = DATA / "unknown_labels.csv"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith(f"ndcg-worksheet: error: {sheet}: labels on no known scale")
+    for label in ("'meh'", "'kinda'", "'spot on'"):
+        assert label in err
+    assert "--rubric" in err
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_no_recognisable_query_column_is_one_line_naming_the_flag(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = DATA / "no_query_column.csv"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert code == 2
+    assert out == ""
+    assert err == (f"ndcg-worksheet: error: {sheet}: no query column found in the header on "
+                   "row 1 (A (who), B (thing), C (judge1), D (judge2)) (pass --map "
+                   "query=COLUMN, or name the column query/qid/query_id/topic; --header-row N "
+                   "if the header is another row)\n")
+
+
+def test_a_mapped_column_that_does_not_exist_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = DATA / "no_query_column.csv"
+    code, _out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                               "--map", "query=Topic"], capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "no column 'Topic' in the header (A (who), B (thing)" in err
+
+
+# -- the outputs -------------------------------------------------------------------------
+def test_the_workbook_keeps_every_annotator_s_grade(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "batch7.xlsx"
+    code, text, _ = run_cli(["import", str(DATA / "issue_batch7.xlsx"), "-o", str(out)],
+                            capsys)
+    assert code == 0
+    assert f"wrote {out}: 20 candidates" in text
+    doc = read_workbook(out)
+    assert doc.annotators == ["Annotator A", "Annotator B", "Annotator C"]
+    judged = _by_candidate(EXPECTED["issue_batch7.xlsx"])
+    assert doc.ratings is not None
+    for i in range(len(doc)):
+        key = (doc.query_ids[int(doc.query[i])], str(doc.source_id[i]))
+        want = [judged[key][w] for w in doc.annotators]
+        want = [np.nan if isinstance(g, str) else g for g in want]
+        np.testing.assert_array_equal(doc.ratings[i], want)
+    assert doc.conventions.rubric == Rubric.parse(
+        "0=Not relevant,1=Relevant,2=Highly relevant")
+
+
+def test_consensus_and_rounding_spellings(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """The issue's spellings (min, max, ceil) are the conventions' minimum,
+    maximum, ceiling."""
+    sheet = DATA / "wide_grade_columns.csv"
+    grades = {}
+    for rule, rounding in (("min", "ceil"), ("minimum", "ceiling"), ("max", "none")):
+        out = tmp_path / f"{rule}-{rounding}.csv"
+        assert run_cli(["import", str(sheet), "-o", str(out), "--consensus", rule,
+                        "--rounding", rounding], capsys)[0] == 0
+        with open(out, newline="", encoding="utf-8") as fh:
+            grades[rule] = [r["grade"] for r in csv.DictReader(fh)]
+    # by hand: alice, bob, chen = (2,3,2) (1,?,2) (0,-,skip) (n/a,,1) (3,3,2) (1,2,)
+    assert grades["min"] == grades["minimum"] == ["2", "1", "0", "1", "2", "1"]
+    assert grades["max"] == ["3", "2", "0", "1", "3", "2"]
+
+
+# -- an annotators' sheet as the judgments of a run -------------------------------------
+def test_evaluate_a_run_with_a_sheet_as_qrels(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]):
+    """The sheet (no flags) and TREC qrels of its consensus give the same numbers."""
+    run = DATA / "run_12.run"
+    expected = EXPECTED["run_12_judgments.xlsx"]
+    qrels = tmp_path / "same.qrels"
+    qrels.write_text("".join(f"{q} 0 {s} {v!r}\n" for q, s, v, _ in expected["candidates"]),
+                     encoding="utf-8")
+    code, from_sheet, err = run_cli(["evaluate", str(run), "--qrels",
+                                     str(DATA / "run_12_judgments.xlsx"), "--format", "json"],
+                                    capsys)
+    assert (code, err) == (0, "")
+    code, from_qrels, _ = run_cli(["evaluate", str(run), "--qrels", str(qrels),
+                                   "--format", "json"], capsys)
+    assert code == 0
+    a, b = json.loads(from_sheet), json.loads(from_qrels)
+    assert a["queries"] == b["queries"]
+    assert a["summary"] == b["summary"]
+    assert a["summary"][0]["included"] == 2
+    doc = load_document(run, qrels=DATA / "run_12_judgments.xlsx")
+    grades = {(q, s): v for q, s, v, _ in expected["candidates"]}
+    for i in range(len(doc)):
+        key = (doc.query_ids[int(doc.query[i])], str(doc.source_id[i]))
+        assert doc.grade[i] == pytest.approx(grades[key])
+
+
+def test_a_sheet_with_unknown_labels_as_qrels_is_one_line(capsys: pytest.CaptureFixture[str]):
+    code, _out, err = run_cli(["evaluate", str(DATA / "run_12.run"), "--qrels",
+                               str(DATA / "unknown_labels.csv")], capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "labels on no known scale and in no rubric: 'kinda' (3), 'spot on' (3), 'meh' (2)" \
+        in err
+    assert "ndcg-worksheet import unknown_labels.csv -o judgments.qrels" in err
+
+
+def test_trec_qrels_are_still_read_as_trec(tmp_path: Path) -> None:
+    from core.io.annotator.qrels import is_judgment_sheet
+
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("7 0 B07001X 2\n", encoding="utf-8")
+    assert not is_judgment_sheet(qrels)
+    tabbed = tmp_path / "q.tsv"
+    tabbed.write_text("7\t0\tB07001X\t2\n", encoding="utf-8")
+    assert not is_judgment_sheet(tabbed)
+    assert is_judgment_sheet(DATA / "qid_docno_rater_rating.csv")
+    assert is_judgment_sheet(DATA / "excel_unicode_text.txt")
+    assert is_judgment_sheet(DATA / "run_12_judgments.xlsx")
+
+
+def test_reading_never_changes_the_sheets() -> None:
+    before = {n: (DATA / n).read_bytes() for n in SHEETS}
+    for name in SHEETS:
+        read_table(DATA / name)
+    assert {n: (DATA / n).read_bytes() for n in SHEETS} == before
+
+
+def test_a_rubric_declared_by_the_user_wins(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]):
+    """The issue: '--rubric' with the labels spelt otherwise still reads them
+    (case and spaces ignored), and the user's grades win over the known scale."""
+    sheet = DATA / "issue_batch7.xlsx"
+    out = tmp_path / "o.csv"
+    code, _text, err = run_cli(["import", str(sheet), "-o", str(out), "--rubric",
+                                "1=not relevant,2=relevant,3=HIGHLY RELEVANT",
+                                "--consensus", "median"], capsys)
+    assert (code, err) == (0, "")
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = {(r["query"], r["source_id"]): r["grade"] for r in csv.DictReader(fh)}
+    judged = _by_candidate(EXPECTED["issue_batch7.xlsx"])
+    for key, grades in judged.items():
+        nums = sorted(g + 1 for g in grades.values() if not isinstance(g, str))
+        want = "" if not nums else float(np.median(nums))
+        assert (float(got[key]) if got[key] else "") == want, key
+
+
+def test_import_writes_trec_qrels_of_the_consensus(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "run12.qrels"
+    code, _text, err = run_cli(["import", str(DATA / "run_12_judgments.xlsx"), "-o", str(out)],
+                               capsys)
+    assert (code, err) == (0, "")
+    want = {(q, s): v for q, s, v, _ in EXPECTED["run_12_judgments.xlsx"]["candidates"]}
+    lines = [line.split() for line in out.read_text("utf-8").splitlines()]
+    assert {(q, s): float(g) for q, it, s, g in lines if it == "0"} == want
+    # ids with spaces cannot be qrels ids: one line naming the sheet and the flag
+    code, _text, err = run_cli(["import", str(DATA / "label_studio_export.csv"), "-o",
+                                str(tmp_path / "ls.qrels")], capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "the query 'what is ndcg' holds spaces" in err
+    assert "--map query=COLUMN" in err
+    assert not (tmp_path / "ls.qrels").exists()

@@ -1,0 +1,433 @@
+"""The window as a workplace (issue 15): first-start geometry and layout on
+real screen sizes, the layout remembered, grading without dialogs, the wheel,
+errors at their field, one current query, the TREC banner, dropped files,
+help, and the launch options."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from fnmatch import fnmatch
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QWheelEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QInputDialog,
+    QMessageBox,
+    QStyleOptionViewItem,
+    QTableView,
+)
+
+from app.main import build_window
+from app.models.candidates import GridColumn
+from app.panels.fit import elided_headers
+from app.settings import Settings
+from core.engine.evaluation import Status
+from core.model.conventions import UnknownRule
+from core.model.presets import matching_presets
+from tests.conftest import REPO, TREC_REFERENCE
+
+SCREENS = {"1280x800": QRect(0, 0, 1280, 800), "1920x1080": QRect(0, 0, 1920, 1080)}
+
+
+@pytest.fixture(autouse=True)
+def _never_block(monkeypatch):
+    """A close that would ask gets Discard."""
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+def _settle(qtbot, w) -> None:
+    """Let the window lay out (and the deferred column fit run)."""
+    qtbot.waitExposed(w)
+    qtbot.wait(1)  # the event loop runs once: queued layout requests and timers at 0 ms
+    QApplication.processEvents()
+
+
+def _grid_is_largest_and_nothing_is_cut(w) -> None:
+    grid = w.grid
+    area = grid.width() * grid.height()
+    shown = {name: dock for name, dock in w.docks.items()
+             if dock.isVisible() and not dock.visibleRegion().isEmpty()}
+    assert {"queryNavigatorDock", "summaryPanelDock", "conventionsPanelDock",
+            "auditLogDock"} <= set(shown)
+    for name, dock in shown.items():
+        assert dock.width() * dock.height() < area, (name, dock.size(), grid.size())
+    for col in (GridColumn.RANK, GridColumn.SOURCE, GridColumn.VERSION):
+        left = grid.columnViewportPosition(col)
+        assert left >= 0, col
+        assert left + grid.columnWidth(col) <= grid.viewport().width(), col
+    for view in (w.grid, w.navigator.view, w.summary_panel.table, w.audit_view):
+        assert elided_headers(view) == [], view.objectName()
+
+
+# -- first start, both screens ---------------------------------------------------------------
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_first_start_layout_on_real_screen_sizes(qtbot, window, screen):
+    available = SCREENS[screen]
+    window.workplace.reset(available)
+    _settle(qtbot, window)
+    # About 85 % of the screen, centred.
+    assert window.width() == round(available.width() * 0.85)
+    assert window.height() == round(available.height() * 0.85)
+    assert window.geometry().center() == available.center()
+    # The summary and the conventions are both in view: one above the other.
+    summary, conventions = (window.docks[n] for n in ("summaryPanelDock",
+                                                      "conventionsPanelDock"))
+    assert conventions.x() == summary.x()
+    assert conventions.y() > summary.y() + summary.height() - 1
+    # The bottom area (audit log, plots) starts small.
+    assert window.docks["auditLogDock"].height() <= 0.22 * window.height()
+    _grid_is_largest_and_nothing_is_cut(window)
+    # Long status-bar means are elided, never widening the window.
+    assert window.footer.minimumSizeHint().width() == 0
+
+
+def test_first_start_on_a_1280x800_screen_in_its_own_process(tmp_path):
+    """The real path: the screen reports 1280x800 and nothing is passed in."""
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{
+        "name": "s", "x": 0, "y": 0, "width": 1280, "height": 800, "logicalDpi": 96,
+        "logicalBaseDpi": 96, "dpr": 1}]}))
+    script = textwrap.dedent("""
+        import json
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from app.main import build_window
+        w = build_window(None)
+        w.show()
+        for _ in range(5):
+            app.processEvents()
+        g = w.geometry()
+        print(json.dumps({"window": [g.x(), g.y(), g.width(), g.height()],
+                          "grid": [w.grid.width(), w.grid.height()],
+                          "nav": [w.docks["queryNavigatorDock"].width(),
+                                  w.docks["queryNavigatorDock"].height()]}))
+    """)
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+               XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, check=True,
+                         capture_output=True, text=True, timeout=120)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["window"] == [96, 60, 1088, 680]
+    assert got["grid"][0] * got["grid"][1] > got["nav"][0] * got["nav"][1]
+
+
+# -- remembered ------------------------------------------------------------------------------
+def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(SCREENS["1280x800"])
+    _settle(qtbot, w)
+    # The user makes it theirs: smaller window (within the test screen's 800x800:
+    # a restored window is kept on its screen), narrower navigator, no conventions.
+    w.setGeometry(20, 30, 760, 560)
+    _settle(qtbot, w)
+    w.resizeDocks([w.docks["queryNavigatorDock"]], [250], Qt.Orientation.Horizontal)
+    w.docks["conventionsPanelDock"].close()
+    _settle(qtbot, w)
+    nav_width = w.docks["queryNavigatorDock"].width()
+    assert w.close()
+
+    again = build_window(None)
+    qtbot.addWidget(again)
+    again.show()
+    _settle(qtbot, again)
+    assert (again.width(), again.height()) == (760, 560)
+    assert again.docks["queryNavigatorDock"].width() == nav_width
+    assert not again.docks["conventionsPanelDock"].isVisible()
+    # View > Reset layout: the first-start layout again.
+    view_menu = again.menu("view")
+    assert again.app_actions["reset_layout"] in view_menu.actions()
+    again.app_actions["reset_layout"].trigger()
+    _settle(qtbot, again)
+    assert again.docks["conventionsPanelDock"].isVisible()
+    available = again.screen().availableGeometry()
+    assert again.width() == round(available.width() * 0.85)
+
+
+# -- grading never stops -------------------------------------------------------------------
+def test_no_modal_dialog_during_100_typed_grades(qtbot, monkeypatch, tmp_path):
+    import getpass
+
+    opened: list[str] = []
+    monkeypatch.setattr(QDialog, "exec", lambda self: opened.append(type(self).__name__) or 0)
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: opened.append("getText") or ("", False)))
+    for name in ("warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, name,
+                            staticmethod(lambda *a, n=name, **k: opened.append(n)))
+    monkeypatch.setattr(getpass, "getuser", lambda: "grader")
+    sheet = tmp_path / "sheet.csv"
+    rows = ["query,source_id,score,grade"]
+    rows += [f"q{q},d{q}-{r},{100 - r},"for q in range(4) for r in range(25)]
+    sheet.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    w = build_window(sheet)
+    qtbot.addWidget(w)
+    w.show()
+    keys = [Qt.Key.Key_0, Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3]
+    for q in range(4):
+        w.set_query(q)
+        w.grid.setFocus()
+        assert w.grid.currentIndex().row() == 0
+        for r in range(25):
+            qtbot.keyClick(w.grid, keys[(q + r) % 4])
+            assert QApplication.activeModalWidget() is None
+    assert opened == []
+    assert w.undo_stack.count() == 100
+    assert int((w.document.state == 0).sum()) == 100  # every grade is a number now
+    assert {e.who for e in w.document.audit} == {"grader"}
+    assert all(w.evaluation.query_status(q) is Status.OK for q in range(4))
+    w.undo_stack.setClean()
+
+
+# -- the wheel and field errors --------------------------------------------------------------
+def _wheel(widget, steps: int = -1) -> QWheelEvent:
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+    return event
+
+
+def test_wheel_over_a_panel_combo_does_not_change_a_convention(qtbot, window):
+    panel = window.conventions_panel
+    before = window.conventions
+    steps = window.undo_stack.count()
+    for name, combo in panel.combos.items():
+        index = combo.currentIndex()
+        assert combo.focusPolicy() == Qt.FocusPolicy.StrongFocus, name  # no focus by wheel
+        event = _wheel(combo)
+        assert not event.isAccepted(), name  # left for the panel to scroll
+        assert combo.currentIndex() == index, name
+    assert window.conventions == before
+    assert window.undo_stack.count() == steps
+    # Focused (clicked or tabbed into), the wheel chooses as usual: one undo step.
+    combo = panel.combos["zero_ideal"]
+    combo.setFocus()
+    qtbot.waitUntil(combo.hasFocus)
+    _wheel(combo)
+    assert window.conventions.zero_ideal is not before.zero_ideal
+    assert window.undo_stack.count() == steps + 1
+
+
+def test_a_cutoff_error_is_shown_at_the_field(qtbot, window):
+    panel = window.conventions_panel
+    field = panel.cutoffs_edit
+    error = panel.field_errors["cutoffs"]
+    before = window.conventions.cutoffs
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, "5, ten")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert "'ten'" in error.text()
+    assert error.isVisibleTo(panel)
+    assert "b3261e" in field.styleSheet()  # the field itself is marked
+    # Under the field, in the same box (not at the bottom of the panel).
+    assert error.parent() is field.parent()
+    assert error.geometry().top() >= field.geometry().bottom()
+    assert panel.error_label.text() == ""
+    assert window.conventions.cutoffs == before
+    field.selectAll()
+    qtbot.keyClicks(field, "5, 10")
+    assert error.text() == ""  # gone as soon as the text is right
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert window.conventions.cutoffs == (5, 10)
+
+
+# -- one current query -----------------------------------------------------------------------
+def _painted_selected_rows(w) -> list[int]:
+    """Navigator rows painted with the selection colour, read back from what
+    is on screen (the offscreen platform's backing store)."""
+    for _ in range(3):
+        QApplication.processEvents()
+    view = w.navigator.view
+    image = w.screen().grabWindow(w.winId()).toImage()
+    highlight = view.palette().highlight().color()
+    rows = []
+    for row in range(view.model().rowCount()):
+        centre = view.viewport().mapTo(w, view.visualRect(view.model().index(row, 1)).center())
+        c = image.pixelColor(centre.x(), centre.y())
+        if abs(c.red() - highlight.red()) + abs(c.green() - highlight.green()) + abs(
+                c.blue() - highlight.blue()) < 30:
+            rows.append(row)
+    return rows
+
+
+def test_one_current_query_in_the_navigator_always(qtbot, window):
+    w = window
+    _settle(qtbot, w)
+    view = w.navigator.view
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.visualRect(view.model().index(2, 1)).center())
+    assert w.current_query == 2
+    assert _painted_selected_rows(w) == [2]
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
+    assert w.current_query == 3
+    assert _painted_selected_rows(w) == [3]
+    w.app_actions["next_query"].trigger()
+    assert _painted_selected_rows(w) == [4]
+    w.find_bar.open_bar()
+    qtbot.keyClicks(w.find_bar.field, "case-A")
+    qtbot.keyClick(w.find_bar.field, Qt.Key.Key_Return)
+    assert w.current_query == 0
+    assert _painted_selected_rows(w) == [0]
+    w.compare_view._query_selected("case-E")  # what a click in the comparison table does
+    assert _painted_selected_rows(w) == [w.document.query_index("case-E")]
+    assert len(view.selectionModel().selectedRows()) == 1
+
+
+# -- what the grid and the clipboard show ----------------------------------------------------
+def test_an_unrateable_reason_is_shown_in_the_grade_cell(window):
+    w = window
+    w.set_query(w.document.query_index("case-A"))
+    i = w.grid_model.candidate(1)
+    assert w.set_grade(i, None, 2, reason="page did not load")  # 2: unrateable
+    index = w.grid_model.index(1, GridColumn.GRADE)
+    option = QStyleOptionViewItem()
+    w.grid.itemDelegateForColumn(GridColumn.GRADE).initStyleOption(option, index)
+    assert option.text == "unrateable: page did not load"
+
+
+def test_the_grade_column_fits_every_grade_of_the_rubric(qtbot, window):
+    """Set any grade on any row: its text is whole (never '2 - substantial s…')."""
+    w = window
+    _settle(qtbot, w)
+    w.set_query(w.document.query_index("case-A"))
+    delegate = w.grid.itemDelegateForColumn(GridColumn.GRADE)
+    metrics = w.grid.fontMetrics()
+    for row, key in enumerate((Qt.Key.Key_2, Qt.Key.Key_1, Qt.Key.Key_3)):
+        w.grid.setCurrentIndex(w.grid_model.index(row, GridColumn.GRADE))
+        w.grid.setFocus()
+        qtbot.keyClick(w.grid, key)
+        option = QStyleOptionViewItem()
+        delegate.initStyleOption(option, w.grid_model.index(row, GridColumn.GRADE))
+        assert " - " in option.text
+        assert metrics.horizontalAdvance(option.text) + 6 <= w.grid.columnWidth(
+            GridColumn.GRADE), option.text
+    w.undo_stack.setClean()
+
+
+# -- TREC run with qrels ---------------------------------------------------------------------
+def test_trec_banner_counts_the_unjudged_and_its_choices_are_undoable(qtbot):
+    w = build_window(TREC_REFERENCE / "results.test", qrels=TREC_REFERENCE / "qrels.test")
+    qtbot.addWidget(w)
+    w.show()
+    banner = w.unjudged_banner
+    assert banner.isVisibleTo(w)
+    assert "762 of 1,500 retrieved candidates are not in the qrels" in banner.text.text()
+    assert "unresolved for 3 of 3 queries" in banner.text.text()
+    qtbot.mouseClick(banner.buttons["treatAsNotRelevant"], Qt.MouseButton.LeftButton)
+    assert not banner.isVisibleTo(w)
+    assert w.conventions.unknown is UnknownRule.ZERO
+    assert all(w.evaluation.query_status(q) is Status.OK for q in range(3))
+    assert "Undo" in w.statusBar().currentMessage()
+    w.undo_stack.undo()
+    assert w.conventions.unknown is UnknownRule.UNRESOLVED
+    assert banner.offer()
+    qtbot.mouseClick(banner.buttons["condenseLists"], Qt.MouseButton.LeftButton)
+    assert w.conventions.unknown is UnknownRule.CONDENSED
+    w.undo_stack.undo()
+    assert banner.offer()
+    steps = w.undo_stack.count()
+    qtbot.mouseClick(banner.buttons["keepUnresolved"], Qt.MouseButton.LeftButton)
+    assert not banner.isVisibleTo(w)
+    assert w.conventions.unknown is UnknownRule.UNRESOLVED
+    assert w.undo_stack.count() == steps
+    w.undo_stack.setClean()
+
+
+def test_a_preset_at_launch_needs_no_banner(qtbot):
+    w = build_window(TREC_REFERENCE / "results.test", qrels=TREC_REFERENCE / "qrels.test",
+                     preset="trec_eval")
+    qtbot.addWidget(w)
+    from core.io.load import load_document
+
+    own = load_document(TREC_REFERENCE / "results.test", qrels=TREC_REFERENCE / "qrels.test")
+    assert "trec_eval" in matching_presets(w.conventions)
+    assert w.conventions.unknown is UnknownRule.ZERO
+    assert w.conventions.cutoffs == own.conventions.cutoffs  # kept, as the buttons do
+    assert not w.unjudged_banner.isVisibleTo(w)
+    assert not w.isWindowModified()  # the launch preset is no edit
+    from app.main import parse_args
+
+    assert parse_args(["run", "--qrels", "q", "--preset", "ranx"]).preset == "ranx"
+    with pytest.raises(SystemExit):
+        parse_args(["run", "--preset", "nonsense"])
+
+
+def test_compare_dialog_shows_trec_files_by_default():
+    from app.review.compare_view import COMPARE_FILTER
+
+    first = COMPARE_FILTER.split(";;")[0]
+    patterns = first[first.index("(") + 1:first.index(")")].split()
+    assert any(fnmatch("results.test", p) for p in patterns)
+    assert any(fnmatch("input.uogTrA", p) for p in patterns)
+
+
+# -- files -----------------------------------------------------------------------------------
+def _drag(kind, mime: QMimeData):
+    if kind is QDragEnterEvent:
+        return QDragEnterEvent(QPoint(40, 40), Qt.DropAction.CopyAction, mime,
+                               Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    return QDropEvent(QPointF(40, 40), Qt.DropAction.CopyAction, mime,
+                      Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+
+
+def test_dropping_a_file_on_the_window_opens_it(qtbot, window, tmp_path):
+    sheet = tmp_path / "dropped.csv"
+    sheet.write_text("query,source_id,score,grade\nq1,a,2,1\nq1,b,1,0\n", encoding="utf-8")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(tmp_path))])  # a folder is refused
+    enter = _drag(QDragEnterEvent, mime)
+    QApplication.sendEvent(window, enter)
+    assert not enter.isAccepted()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(sheet))])
+    enter = _drag(QDragEnterEvent, mime)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(window, _drag(QDropEvent, mime))
+    qtbot.waitUntil(lambda: window.path == sheet, timeout=10000)
+    assert window.document.n_queries == 1
+    assert window.windowTitle().startswith("dropped.csv")
+    assert str(sheet.resolve()) in Settings().recent_files  # File > Open Recent lists it
+    names = [a.text() for a in window.menu("file").actions()]
+    assert "Open &Recent" in names
+
+
+# -- help and launch ---------------------------------------------------------------------------
+def test_help_lists_every_shortcut_and_about(qtbot, window, monkeypatch):
+    assert window.menus["help"].title() == "&Help"
+    dialog = window.help_menu.shortcuts_dialog()
+    qtbot.addWidget(dialog)
+    rows = dialog.findChild(QTableView, "shortcutsTable").model().rows()
+    by_what = {what: keys for keys, what, _where in rows}
+    assert by_what["Save"] == "Ctrl+S"
+    assert by_what["Find"] == "Ctrl+F"
+    assert by_what["Next query"] == "Ctrl+Down"
+    assert by_what["Keyboard shortcuts"] == "F1"
+    assert any(keys == "0 … 9" for keys, _w, _m in rows)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "about", staticmethod(lambda *a: shown.append(a[2])))
+    window.app_actions["about"].trigger()
+    assert f"NDCG Worksheet {importlib.metadata.version('ndcg-worksheet')}" in shown[0]
+
+
+def test_a_splash_names_the_file_at_once(qtbot):
+    from app.main import _splash
+
+    splash = _splash("big.run")
+    qtbot.addWidget(splash)
+    assert splash.isVisible()
+    assert splash.message() == "Opening big.run…"
