@@ -1,6 +1,7 @@
 """Broken and hostile files: one clear InputError each, bounded memory, file unchanged.
 
-The corpus is tests/data/hostile/, written by tests/data/make_hostile.py.
+The corpus is tests/data/hostile/, written by tests/data/make_hostile.py (the
+.xlsx corpus in tests/data/hostile/xlsx/ is tests/test_hostile_xlsx.py's).
 """
 
 from __future__ import annotations

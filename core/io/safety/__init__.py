@@ -1,13 +1,20 @@
 """Checks a workbook must pass before any parser sees it.
 
-Zip bombs, encrypted or old binary workbooks, truncated files and other
-hostile input are refused here with one clear message, before openpyxl or
-calamine spend memory on them.
+Zip bombs, XML bombs, encrypted or old binary workbooks, truncated files,
+packages whose parts lie about what they are, and sheets or tables that
+declare more than their bytes can hold are refused here with one clear
+message, before openpyxl or calamine spend memory on them. Parts are found
+through the content types and the relationships and checked by what they
+hold, never by their names.
 
-The modules, bottom to top: :mod:`~core.io.safety.limits` (Excel's limits
-and cell references), :mod:`~core.io.safety.parts` (reading zip parts
-safely), :mod:`~core.io.safety.scan` (the vectorised one-pass sheet scan),
+The modules, bottom to top: :mod:`~core.io.safety.limits` (Excel's limits,
+what a part's bytes can hold, cell references), :mod:`~core.io.safety.parts`
+(unpacking parts exactly, root elements, streaming defused parses),
+:mod:`~core.io.safety.archive` (the file and its zip directory),
+:mod:`~core.io.safety.package` (content types and relationships),
+:mod:`~core.io.safety.scan` (the vectorised one-pass sheet scan),
 :mod:`~core.io.safety.sheets` (each sheet's dimension and used area),
+:mod:`~core.io.safety.counts` (declared string and style counts),
 :mod:`~core.io.safety.check` (:func:`check_xlsx`) and
 :mod:`~core.io.safety.formulas` (finding formula cells).
 """

@@ -8,11 +8,10 @@ import re
 import zipfile
 from pathlib import Path
 
-from core.errors import InputError
 from core.io.safety.limits import column_letters
-from core.io.safety.parts import read_part, stream_part
+from core.io.safety.parts import open_part, stream_part
 from core.io.safety.scan import DIGITS
-from core.io.safety.sheets import CELL_WITHOUT_REF, walk_cells
+from core.io.safety.sheets import CELL_WITHOUT_REF, unreadable, walk_cells
 
 #: After a cell's start tag: optional blanks, then a formula element.
 _FORMULA_NEXT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -58,19 +57,15 @@ def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:
     name = str(path)
     out: list[tuple[str, str]] = []
     try:
-        with zipfile.ZipFile(path) as zf:
-            data = read_part(zf, zf.getinfo(part), name)
-        ref = ""
-        for event, tag, elem, row, col in walk_cells(data, ("start", "end")):
-            if event == "start":
-                if tag == "c":
-                    ref = f"{column_letters(col)}{row}"
-            elif tag == "f":
-                out.append((ref, "=" + (elem.text or "")))
-            elif tag == "row":
-                elem.clear()
-    except InputError:
-        raise
+        with zipfile.ZipFile(path) as zf, open_part(zf, zf.getinfo(part), name) as fh:
+            ref = ""
+            for event, tag, elem, row, col in walk_cells(fh, ("start", "end"), file=name,
+                                                         part=part):
+                if event == "start":
+                    if tag == "c":
+                        ref = f"{column_letters(col)}{row}"
+                elif tag == "f":
+                    out.append((ref, "=" + (elem.text or "")))
     except Exception as exc:
-        raise InputError(f"the sheet's XML is not readable ({exc})", file=name) from exc
+        raise unreadable(exc, file=name, part=part, sheet=None) from exc
     return out

@@ -1,5 +1,16 @@
 """Excel's limits, what a workbook may ask a reader to allocate, and cell
-references (``"XFD"`` <-> 16384)."""
+references (``"XFD"`` <-> 16384).
+
+No limit here is a fixed size that a real workbook could reach. Sizes follow
+from the compression ratio (a part may unpack to at most ``ratio`` times its
+packed size) and from the sheet's own limits (1,048,576 rows x 16,384
+columns). What a reader allocates from a declared number (a sheet's used
+area, a shared-string count, a style count) is held to what the part's real
+bytes can hold: every cell costs at least ``cell_bytes`` bytes of XML, every
+string ``string_bytes``, every style entry ``style_bytes``. Small declared
+numbers (up to the ``floor_*`` values) always pass, so that sparse but honest
+sheets still open; a reader's memory for them stays small.
+"""
 
 from __future__ import annotations
 
@@ -11,16 +22,38 @@ EXCEL_MAX_ROWS = 1_048_576
 EXCEL_MAX_COLUMNS = 16_384
 
 LIMITS = {
+    #: More than three times the largest workbook the app's own export can
+    #: write (1,000,000 candidates: 136 MB; Excel's 1,048,576 rows: ~145 MB).
     "file_bytes": 512 * 1024**2,
     "parts": 10_000,
-    "part_bytes": 1024**3,
-    "total_bytes": 2 * 1024**3,
-    "ratio": 200.0,
-    #: A reader allocates rows x columns cells for the used area of a sheet.
-    "sheet_cells": 12_000_000,
+    #: A part bigger than ``ratio_floor`` (or all parts together, when
+    #: bigger than ``total_ratio_floor``) may unpack to at most ``ratio``
+    #: times its packed size: more is a zip bomb. Sheet XML packs about 10:1.
+    "ratio": 200,
+    "ratio_floor": 10 * 1024**2,
+    "total_ratio_floor": 100 * 1024**2,
+    #: The least XML a cell, a shared string (``<si/>``) or a style entry
+    #: (``<xf/>``) can be written in.
+    "cell_bytes": 10,
+    "string_bytes": 5,
+    "style_bytes": 4,
+    #: Declared numbers that always pass (a reader allocates about 32 bytes
+    #: a cell, 24 a string).
+    "floor_cells": 4 * 1024**2,
+    "floor_strings": 1024**2,
+    "floor_styles": 65_536,
+    #: Elements nested deeper than this are refused before a parse (a
+    #: workbook's XML nests about 10 deep).
+    "depth": 128,
 }
 
 _REF = re.compile(r"^\$?([A-Za-z]{1,7})\$?(\d{1,9})$")
+
+
+def cells_allowed(part_bytes: int) -> int:
+    """How many cells (of a used area, or declared) ``part_bytes`` bytes of
+    sheet XML can stand for."""
+    return max(LIMITS["floor_cells"], part_bytes // LIMITS["cell_bytes"])
 
 
 def column_number(letters: str) -> int:
@@ -55,3 +88,14 @@ def limit_error(what: str, file: str, sheet: str) -> InputError:
         hint=f"Excel's limits are {EXCEL_MAX_ROWS} rows and {EXCEL_MAX_COLUMNS} columns;"
         " copy the data into a new sheet and save it again",
     )
+
+
+def crafted(what: str, file: str) -> InputError:
+    """The error for a part that no spreadsheet program writes."""
+    return InputError(what, file=file,
+                      hint="this file was crafted or damaged; do not open it elsewhere either")
+
+
+def damaged(what: str, file: str) -> InputError:
+    """The error for a workbook whose package is broken."""
+    return InputError(what, file=file, hint="open it in Excel or LibreOffice and save it again")

@@ -18,6 +18,9 @@ from core.io.safety.parts import refuse_declarations
 
 _CELL_REF = re.compile(rb'([A-Za-z]+)(\d+)"')
 DIGITS = re.compile(rb"\d+")
+#: A prefixed cell element (``<x:c ...``): readers match local names.
+_PREFIXED_CELL = re.compile(rb"<[A-Za-z_][\w.\-]*:c[\s/>]")
+_NAME_CHARS = re.compile(rb"[\w.\-]*")
 #: Bytes after a "<" that a block scan may read.
 _LOOK_AHEAD = 32
 #: Bytes that may follow an element's name: space, tab, LF, CR, ">" and "/".
@@ -85,6 +88,23 @@ def _cancel(pending: deque[Future[Any]]) -> None:
 
 
 
+def _prefixed_cell(buf: bytes, a: npt.NDArray[np.uint8], limit: int) -> bool:
+    """Whether a prefixed cell element (``<x:c``) may start before
+    ``limit``: its rare ``:c`` is found in bulk, then each is looked at. A
+    ``:c`` after 256 bytes of name characters (a name that began in the
+    previous piece) counts too."""
+    colon = np.flatnonzero(a[:limit + 2] == 58)  # ":"
+    colon = colon[(a[colon + 1] == 99) & np.isin(a[colon + 2], _AFTER_NAME)]  # "c"
+    for at in colon.tolist():
+        start = buf.rfind(b"<", max(0, at - 256), at)
+        if start >= 0:
+            if _PREFIXED_CELL.match(buf, start):
+                return True
+        elif _NAME_CHARS.fullmatch(buf, max(0, at - 256), at):
+            return True
+    return False
+
+
 def _scan_block(buf: bytes, limit: int, *, file: str, part: str) -> tuple[int, int, bool] | None:
     """:func:`scan_plain` on the tags starting before ``limit``.
 
@@ -93,6 +113,8 @@ def _scan_block(buf: bytes, limit: int, *, file: str, part: str) -> tuple[int, i
     one by one for the message.
     """
     a = np.frombuffer(buf, dtype=np.uint8)
+    if _prefixed_cell(buf, a, limit):
+        return None
     lt = np.flatnonzero(a[:limit] == 60)  # "<"
     after = a[lt + 1]
     if bool((after == 33).any()):  # "<!": a comment, CDATA or a declaration
