@@ -186,12 +186,10 @@ def _count(d: dict[str, Any], key: str) -> int:
 
 def _given(data: Any, what: str) -> Given:
     d = _mapping(data, what)
-    try:
-        if isinstance(d.get("state"), bool):
-            raise ValueError
-        state = GradeState(d.get("state"))
-    except ValueError:
-        raise ValueError(f"{what} state: not a grade state") from None
+    raw = d.get("state")
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw not in {s.value for s in GradeState}:
+        raise ValueError(f"{what} state: not a grade state")
+    state = GradeState(raw)
     grade = d.get("grade")
     if state is GradeState.NUMBER:
         if isinstance(grade, bool) or not isinstance(grade, int | float) or not math.isfinite(
