@@ -187,7 +187,7 @@ def _count(d: dict[str, Any], key: str) -> int:
 def _given(data: Any, what: str) -> Given:
     d = _mapping(data, what)
     raw = d.get("state")
-    if isinstance(raw, bool) or not isinstance(raw, int) or raw not in {s.value for s in GradeState}:
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw not in set(GradeState):
         raise ValueError(f"{what} state: not a grade state")
     state = GradeState(raw)
     grade = d.get("grade")
