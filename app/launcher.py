@@ -1,7 +1,7 @@
 """The ``ndcg-worksheet`` entry point.
 
-Commands (``evaluate``, ``export``, ``compare``) run without loading Qt; any
-other invocation opens the desktop editor.
+Commands (``evaluate``, ``export``, ``compare``, ``split``, ``merge``) run
+without loading Qt; any other invocation opens the desktop editor.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-COMMANDS = frozenset({"evaluate", "export", "compare", "-h", "--help"})
+COMMANDS = frozenset({"evaluate", "export", "compare", "split", "merge", "-h", "--help"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

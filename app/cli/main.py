@@ -1,7 +1,8 @@
-"""The command line: ``ndcg-worksheet evaluate|export|compare ...``.
+"""The command line: ``ndcg-worksheet evaluate|export|compare|split|merge ...``.
 
 The parser and the dispatch; the commands are :mod:`app.cli.evaluate`,
-:mod:`app.cli.export` and :mod:`app.cli.compare`, the convention flags
+:mod:`app.cli.export`, :mod:`app.cli.compare`, and the review round's
+:mod:`app.cli.split` and :mod:`app.cli.merge`; the convention flags
 :mod:`app.cli.options`. Pure Python: no Qt is imported here. Bad input ends
 with one line naming the file, line and column, and a non-zero exit status;
 never a traceback.
@@ -16,7 +17,9 @@ from typing import TextIO
 
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import EXPORT_FORMATS, cmd_export
+from app.cli.merge import add_merge_arguments, cmd_merge
 from app.cli.options import add_convention_arguments
+from app.cli.split import add_split_arguments, cmd_split
 from core.errors import NdcgError
 
 __all__ = ["build_parser", "main"]
@@ -74,6 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
         "NDCG values, deltas and means are live formulas",
     )
     c.set_defaults(func=cmd_compare)
+
+    s = sub.add_parser("split", help="hand a workbook out to reviewers, one workbook each")
+    add_split_arguments(s)
+    s.set_defaults(func=cmd_split)
+
+    m = sub.add_parser("merge", help="merge the reviewers' returned workbooks into one")
+    add_merge_arguments(m)
+    m.set_defaults(func=cmd_merge)
     return p
 
 

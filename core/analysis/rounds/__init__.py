@@ -11,7 +11,7 @@ round's documents check their base by (:mod:`~core.analysis.rounds.base`).
 
 from __future__ import annotations
 
-from core.analysis.rounds.base import base_id
+from core.analysis.rounds.base import base_id, now
 from core.analysis.rounds.handout import (
     HandOut,
     check_reviewers,
@@ -31,6 +31,7 @@ __all__ = [
     "base_id",
     "check_reviewers",
     "merge",
+    "now",
     "plan_hand_out",
     "reviewer_document",
 ]

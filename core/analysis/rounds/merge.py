@@ -74,8 +74,9 @@ class _Source:
     returned: Returned
     label: str
     changes: list[int]  # the returned document's changed rows
-    share: Share | None = None  # None: refused as a whole
+    share: Share | None = None  # None: refused as a whole, for this reason
     overlap: tuple[str, ...] = ()
+    reason: str = ""
 
 
 def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
@@ -97,11 +98,11 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
     bid = base_id(base)
     where = {(base.query_ids[q], str(s)): i for i, (q, s) in enumerate(
         zip(base.query.tolist(), base.source_id.tolist(), strict=True))}
-    sources = _sources(returned)
+    sources = _sources(returned, bid)
     refused: list[Refusal] = []
     changes: dict[int, list[tuple[str, GradeKey]]] = {}
     for src in sources:
-        refusal = _check(src, bid, base, where, changes)
+        refusal = _take(src, base, where, changes)
         if refusal is not None:
             refused.append(refusal)
     merged = _copy(base)
@@ -111,7 +112,7 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
     for i in sorted(changes):
         outcome.settle(i, changes[i])
     outcome.apply(who, when)
-    merged.audit.extend(_reviewer_entries(sources, bid))
+    merged.audit.extend(_reviewer_entries(sources))
     merged.audit.extend(outcome.entries)
     _take_notes(merged, base, accepted, where)
     if accepted:
@@ -129,39 +130,50 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
         reviewers=tuple(_count(s) for s in sources))
 
 
-def _sources(returned: Sequence[Returned]) -> list[_Source]:
-    """Each returned document with its label (the reviewer; the file's name
-    where a reviewer comes twice or none is recorded) and its changes."""
-    names = [r.document.assignment.reviewer if r.document.assignment is not None else ""
-             for r in returned]
+def _sources(returned: Sequence[Returned], bid: str) -> list[_Source]:
+    """Each returned document with its changes and, when it was handed out
+    from this base to one reviewer, their share; then its label (the
+    reviewer; with the file's name where it would repeat, or the file's name
+    where no reviewer is recorded)."""
     out = []
-    for r, name in zip(returned, names, strict=True):
-        label = name if name and names.count(name) == 1 else (
-            f"{name} ({r.name})" if name else PurePath(r.name).stem or r.name)
+    for r in returned:
         doc = r.document
         changed = [i for i in range(len(doc)) if grade_key(doc, i) != original_key(doc, i)]
-        out.append(_Source(r, label, changed))
+        src = _Source(r, "", changed)
+        a = doc.assignment
+        if a is None:
+            src.reason = "it carries no assignment (it was not handed out with split)"
+        elif len(a.shares) != 1:
+            src.reason = "it holds a whole round (a merged workbook), not one reviewer's share"
+        elif a.base_id != bid:
+            src.reason = (f"it was handed out from another base (base id {a.base_id}; this "
+                          f"base is {bid}): the base's grades or candidates differ from those "
+                          "handed out")
+        else:
+            src.share, src.overlap = a.shares[0], a.overlap
+        out.append(src)
+    accepted = [s.share.reviewer for s in out if s.share is not None]
+    used: set[str] = set()
+    for src in sorted(out, key=lambda s: s.share is None):  # the accepted first
+        a = src.returned.document.assignment
+        name = a.reviewer if a is not None and a.reviewer else PurePath(src.returned.name).stem
+        if name in used or (src.share is not None and accepted.count(name) > 1):
+            name = f"{name} ({src.returned.name})"
+        while name in used:
+            name += "'"
+        used.add(name)
+        src.label = name
     return out
 
 
-def _check(src: _Source, bid: str, base: Document, where: dict[tuple[str, str], int],
-           changes: dict[int, list[tuple[str, GradeKey]]]) -> Refusal | None:
-    """Take ``src``'s changes its assignment covers into ``changes``; the
-    refusal of the others, if any."""
+def _take(src: _Source, base: Document, where: dict[tuple[str, str], int],
+          changes: dict[int, list[tuple[str, GradeKey]]]) -> Refusal | None:
+    """Take ``src``'s changes its share covers into ``changes``; the refusal
+    of the others (or of all, when ``src`` was refused as a whole)."""
+    if src.share is None:
+        return Refusal(src.returned.name, src.label, src.reason, len(src.changes), ())
     doc = src.returned.document
-    a = doc.assignment
-    reason = None
-    if a is None:
-        reason = "it carries no assignment (it was not handed out with split)"
-    elif len(a.shares) != 1:
-        reason = "it holds a whole round (a merged workbook), not one reviewer's share"
-    elif a.base_id != bid:
-        reason = (f"it was handed out from another base (base id {a.base_id}; this base "
-                  f"is {bid}): the base's grades or candidates differ from those handed out")
-    if reason is not None or a is None:
-        return Refusal(src.returned.name, src.label, reason or "", len(src.changes), ())
-    src.share, src.overlap = a.shares[0], a.overlap
-    mine = set(a.shares[0].queries)
+    mine = set(src.share.queries)
     foreign: dict[str, int] = {}
     for i in src.changes:
         qid = doc.query_ids[int(doc.query[i])]
@@ -280,16 +292,15 @@ def _annotator_columns(doc: Document, labels: list[str]) -> dict[str, int]:
     return columns
 
 
-def _reviewer_entries(sources: list[_Source], bid: str) -> list[AuditEntry]:
+def _reviewer_entries(sources: list[_Source]) -> list[AuditEntry]:
     """Every entry of the documents handed out from this base; an edit made
     in a spreadsheet is their reviewer's."""
     out = []
     for src in sources:
-        a = src.returned.document.assignment
-        if a is None or len(a.shares) != 1 or a.base_id != bid:
+        if src.share is None:
             continue
         for e in src.returned.document.audit:
-            out.append(replace(e, who=a.reviewer) if e.who == _OUTSIDE_WHO else e)
+            out.append(replace(e, who=src.share.reviewer) if e.who == _OUTSIDE_WHO else e)
     return out
 
 
