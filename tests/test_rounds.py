@@ -16,17 +16,22 @@ from hypothesis import strategies as st
 from core.analysis.consensus import consensus
 from core.analysis.queue import judging_queue
 from core.analysis.rounds import (
+    BOTH,
     MERGE_ORIGIN,
     HandOut,
     Returned,
     base_id,
+    conflict_row,
+    conflict_status,
     merge,
+    open_conflicts,
     plan_hand_out,
+    resolutions,
     reviewer_document,
 )
 from core.engine.evaluation import evaluate
 from core.errors import InputError
-from core.model.assignment import Assignment, Share
+from core.model.assignment import Assignment, Conflict, Given, Share
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.document import Document, GradeState
 
@@ -421,3 +426,68 @@ def test_random_rounds_lose_nothing(case):
     for c in result.conflicts:
         i = row(m, c.query, c.source_id)
         assert m.state[i] == doc.state[row(doc, c.query, c.source_id)]
+
+
+# -- conflicts: resolutions and where they stand ------------------------------------------
+def test_conflict_resolutions_and_status():
+    doc = base_doc([3], seed=3)
+    doc.conventions = doc.conventions.replace(consensus=ConsensusRule.MEDIAN)
+    ben = hand_out(doc, ["ben"])[1]["ben"]
+    cara = hand_out(doc, ["cara"])[1]["cara"]
+    q = ben.query_ids[0]
+    x, y = unknown_sources(ben, q)[:2]
+    grade(ben, q, x, 1.0, "ben")
+    grade(cara, q, x, 3.0, "cara")
+    grade(ben, q, y, None, "ben", GradeState.UNRATEABLE, "paywall")
+    grade(cara, q, y, 2.0, "cara")
+    result = merge(doc, [Returned("b.xlsx", ben), Returned("c.xlsx", cara)], who="lead",
+                   when=WHEN)
+    m = result.document
+    cx, cy = result.conflicts
+    assert open_conflicts(m) == [cx, cy]
+    assert [(r.label, r.grade) for r in resolutions(m, cx)] == [
+        ("ben", 1.0), ("cara", 3.0), (BOTH, 2.0)]  # the median of 1 and 3
+    # a number and an unrateable grade: no consensus to keep both
+    assert [(r.label, r.state, r.reason) for r in resolutions(m, cy)] == [
+        ("ben", GradeState.UNRATEABLE, "paywall"), ("cara", GradeState.NUMBER, "")]
+    assert resolutions(m, cy)[0].text == "ben's grade: unrateable: paywall"
+    i = conflict_row(m, cx)
+    assert i == row(m, q, x)
+    m.set_grade(i, 3.0, who="lead")
+    assert conflict_status(m, cx) == "cara"
+    m.set_grade(i, 2.0, who="lead")
+    assert conflict_status(m, cx) == BOTH
+    m.set_grade(i, 0.0, who="lead")
+    assert conflict_status(m, cx) == "changed"
+    m.set_grade(i, None, GradeState.UNKNOWN, who="lead")
+    assert conflict_status(m, cx) == "open"
+    assert conflict_status(doc.subset(np.flatnonzero(doc.query != doc.query_index(q))),
+                           cx) == "gone"
+
+
+def test_assignment_json_is_validated_field_by_field():
+    a = Assignment("b", "base.xlsx", WHEN, (Share("ana", ("q1",), 2),), ("q1",), (
+        Conflict("q1", "d1", Given("", None, GradeState.UNKNOWN),
+                 (Given("ana", 2.0, GradeState.NUMBER),
+                  Given("ben", None, GradeState.UNRATEABLE, "why"))),))
+    assert Assignment.from_dict(a.to_dict()) == a
+    for change, field in (({"shares": []}, "no share"),
+                          ({"shares": "ana"}, "shares: not a list"),
+                          ({"base_id": 3}, "base_id: not a text"),
+                          ({"overlap": [1]}, "overlap: not a list of texts")):
+        with pytest.raises(ValueError, match=field):
+            Assignment.from_dict({**a.to_dict(), **change})
+    bad = a.to_dict()
+    bad["conflicts"][0]["values"][0]["state"] = 7
+    with pytest.raises(ValueError, match="conflict value state"):
+        Assignment.from_dict(bad)
+    bad = a.to_dict()
+    bad["conflicts"][0]["base"]["grade"] = 1.0
+    with pytest.raises(ValueError, match="conflict base grade"):
+        Assignment.from_dict(bad)
+    bad = a.to_dict()
+    bad["shares"][0]["unknown"] = -1
+    with pytest.raises(ValueError, match="unknown: not a count"):
+        Assignment.from_dict(bad)
+    with pytest.raises(ValueError, match="not a JSON object"):
+        Assignment.from_dict([])

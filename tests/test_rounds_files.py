@@ -222,3 +222,20 @@ def test_bad_input_ends_with_one_line(base_file: Path, tmp_path: Path,
         assert "Traceback" not in err
     assert base_file.read_bytes() == before
     assert not (tmp_path / "m.xlsx").exists()
+
+
+def test_a_damaged_assignment_is_not_our_metadata(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.errors import NotOwnWorkbook
+    from core.model.assignment import Assignment, Share
+
+    doc = base_doc([2])
+    doc.assignment = Assignment("b", "base.xlsx", "now", (Share("ana", ("q00",), 2),))
+    monkeypatch.setattr(Assignment, "to_dict", lambda self: {"shares": "ana"})
+    export_workbook(evaluate(doc), tmp_path / "bad.xlsx")
+    with pytest.raises(NotOwnWorkbook, match="assignment shares: not a list"):
+        read_workbook(tmp_path / "bad.xlsx")
+    monkeypatch.undo()
+    plain = base_doc([2])
+    export_workbook(evaluate(plain), tmp_path / "plain.xlsx")
+    assert read_workbook(tmp_path / "plain.xlsx").assignment is None

@@ -5,7 +5,8 @@ Pure functions over documents (no file is read or written here; see
 :mod:`core.io.rounds`): :func:`plan_hand_out` and :func:`reviewer_document`
 (:mod:`~core.analysis.rounds.handout`), :func:`merge`
 (:mod:`~core.analysis.rounds.merge`, its result in
-:mod:`~core.analysis.rounds.report`), and :func:`base_id`, the identity a
+:mod:`~core.analysis.rounds.report`), the conflicts' resolutions
+(:mod:`~core.analysis.rounds.resolve`), and :func:`base_id`, the identity a
 round's documents check their base by (:mod:`~core.analysis.rounds.base`).
 """
 
@@ -20,18 +21,32 @@ from core.analysis.rounds.handout import (
 )
 from core.analysis.rounds.merge import MERGE_ORIGIN, Returned, merge
 from core.analysis.rounds.report import MergeResult, Refusal, ReviewerCount
+from core.analysis.rounds.resolve import (
+    BOTH,
+    Resolution,
+    conflict_row,
+    conflict_status,
+    open_conflicts,
+    resolutions,
+)
 
 __all__ = [
+    "BOTH",
     "MERGE_ORIGIN",
     "HandOut",
     "MergeResult",
     "Refusal",
+    "Resolution",
     "Returned",
     "ReviewerCount",
     "base_id",
     "check_reviewers",
+    "conflict_row",
+    "conflict_status",
     "merge",
     "now",
+    "open_conflicts",
     "plan_hand_out",
+    "resolutions",
     "reviewer_document",
 ]
