@@ -224,3 +224,27 @@ def test_reviewer_progress():
         Share("ana", ("a", "b"), 3), Share("ben", ("b", "c"), 2)), overlap=("b",))
     got = [(p.reviewer, p.graded, p.assigned) for p in reviewer_progress(doc)]
     assert got == [("ana", 1, 3), ("ben", 1, 2)]
+
+
+@pytest.mark.parametrize("rubric", ["0,1,2", "-1,0,2"])
+def test_every_candidate_at_once_equals_one_at_a_time(rubric):
+    """The queue's fast path gives each candidate what bounds' one-change
+    outer interval gives it, to the bit."""
+    from core.analysis.bounds import _OneChange, _Query
+
+    n = 40
+    rng = np.random.default_rng(5)
+    grades = [None if rng.random() < 0.6 else float(rng.integers(0, 3)) for _ in range(n)]
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"s{i}" for i in range(n)],
+                                score=rng.permutation(n).astype(float), grade=grades)
+    conv = Conventions(cutoffs=(10,), rubric=Rubric.parse(rubric))
+    ev = evaluate(doc, conv)
+    judged = query_judgments(ev, 0, 0)
+    query = _Query(ev, 0, 0)
+    fast = _OneChange(query)
+    position = {int(i): k for k, i in enumerate(query.unknown.tolist())}
+    assert not judged.exact
+    for i, worst in zip(judged.rows.tolist(), judged.worst.tolist(), strict=True):
+        k = position[i]
+        widths = [fast.outer(k, float(v)) for v in query.values]
+        assert worst == max(high - low for low, high in widths)

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 # The per-query machinery of the bounds (one unknown fixed, in O(log n) on the
 # fast path); the queue asks it for every candidate instead of the best one.
-from core.analysis.bounds import _OneChange, _Query
+from core.analysis.bounds import MAX_COMBINATIONS, _OneChange, _Query
 from core.engine.evaluation import Evaluation
 from core.model.document import Document, GradeState, has_weight
 
@@ -145,26 +145,25 @@ def query_judgments(ev: Evaluation, q: int, j: int = 0) -> QueryJudgments:
     where = {int(i): n for n, i in enumerate(query.unknown.tolist())}
     cols = np.array([where.get(int(i), -1) for i in rows], dtype=np.int64)
     worst = np.full(rows.size, np.nan)
-    grid = query.grid()
+    grid = _grid(query.values, query.unknown.size)
     if grid is not None:
         values, undefined = query.ndcg(grid)
         defined = values[~undefined]
         low = None if defined.size == 0 else float(defined.min())
         high = None if defined.size == 0 else float(defined.max())
-        for r, n in enumerate(cols.tolist()):
-            if n >= 0:
-                worst[r] = max(_ptp(values[(grid[:, n] == v) & ~undefined])
-                               for v in query.values)
+        listed = cols >= 0
+        worst[listed] = _grid_worst(values, undefined, query.values.size,
+                                    query.unknown.size)[cols[listed]]
         exact = True
     else:
         low, high = query.outer()
-        fast = _OneChange(query) if not query.groups else None
-        slow = set(range(min(MAX_SLOW, query.unknown.size)))
-        for r, n in enumerate(cols.tolist()):
-            if n >= 0 and (fast is not None or n in slow):
-                worst[r] = max(_width(fast.outer(n, float(v)) if fast is not None
-                                      else query.outer({n: float(v)}))
-                               for v in query.values)
+        if not query.groups:
+            listed = cols >= 0
+            worst[listed] = _fast_worst(_OneChange(query), cols[listed])
+        else:
+            for r, n in enumerate(cols.tolist()):
+                if 0 <= n < MAX_SLOW:
+                    worst[r] = max(_width(query.outer({n: float(v)})) for v in query.values)
         exact = False
     width = 0.0 if low is None or high is None else high - low
     worst[cols < 0] = width  # outside the interval's inventory: its judgment changes nothing
@@ -233,8 +232,54 @@ def _queue_order(doc: Document, ev: Evaluation, rows: IntArray, gain: FloatArray
     return order
 
 
-def _ptp(values: FloatArray) -> float:
-    return float(np.ptp(values)) if values.size else 0.0
+def _grid(values: FloatArray, u: int) -> FloatArray | None:
+    """Every combination of ``values`` for ``u`` unknown gains, in the order
+    of ``bounds``' grid (the last varies fastest); None past its limit."""
+    if values.size**u > MAX_COMBINATIONS:
+        return None
+    if u == 0:
+        return np.zeros((1, 0))
+    index = np.indices((values.size,) * u).reshape(u, -1).T
+    grid: FloatArray = values[index]
+    return grid
+
+
+def _grid_worst(values: FloatArray, undefined: npt.NDArray[np.bool_], grades: int,
+                u: int) -> FloatArray:
+    """For each of the ``u`` unknown gains, the widest range of the defined
+    NDCG ``values`` (one per combination of :func:`_grid`) left once it is
+    fixed, over its ``grades`` values (0 where none is defined): the values as
+    a tensor with one axis per unknown, each axis in turn in front."""
+    tensor = np.where(undefined, np.nan, values).reshape((grades,) * u)
+    worst = np.zeros(u)
+    for n in range(u):
+        per_grade = np.moveaxis(tensor, n, 0).reshape(grades, -1)
+        width = np.fmax.reduce(per_grade, axis=1) - np.fmin.reduce(per_grade, axis=1)
+        worst[n] = float(np.nan_to_num(width, nan=0.0).max())
+    return worst
+
+
+def _fast_worst(fast: _OneChange, cols: IntArray) -> FloatArray:
+    """``max over grades of the width of fast.outer(n, grade)`` for each of
+    ``cols``, at once: with one unknown gain fixed to ``v`` the ideal DCGs do
+    not depend on which one, and the DCGs move by ``v`` times its discount."""
+    values = fast.query.values
+    weight = fast.weight[cols]
+    worst = np.zeros(cols.size)
+    for v in values.tolist():
+        dcg_min = fast.dcg[fast.low] + (v - fast.low) * weight
+        dcg_max = fast.dcg[fast.high] + (v - fast.high) * weight
+        idcg_max = fast.ideal[fast.high].replace(fast.high, v)
+        idcg_min = fast.ideal[fast.low].replace(fast.low, v)
+        # bounds._interval, over every candidate at once
+        if values[0] < 0 or idcg_min <= 0:
+            low = np.minimum(0.0, dcg_min / idcg_max) if idcg_max > 0 else np.zeros(cols.size)
+            high = np.ones(cols.size)
+        else:
+            low = dcg_min / idcg_max
+            high = np.minimum(1.0, dcg_max / idcg_min)
+        worst = np.maximum(worst, high - low)
+    return worst
 
 
 def _width(interval: tuple[float, float]) -> float:
