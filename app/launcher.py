@@ -1,7 +1,7 @@
 """The ``ndcg-worksheet`` entry point.
 
-Commands (``evaluate``, ``export``, ``compare``, ``import``) run without loading Qt; any
-other invocation opens the desktop editor.
+Commands (``evaluate``, ``export``, ``compare``, ``import``, ``split``,
+``merge``) run without loading Qt; any other invocation opens the desktop editor.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-COMMANDS = frozenset({"evaluate", "export", "compare", "import", "-h", "--help"})
+COMMANDS = frozenset({"evaluate", "export", "compare", "import", "split", "merge", "-h",
+                      "--help"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -105,8 +105,11 @@ def _install_extras(window: MainWindow) -> FileOps:
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
     from app.review.compare_view import install_compare
+    from app.review.conflicts_view import install_conflicts
     from app.review.explain_view import install_explain
     from app.review.judges_view import install_judges
+    from app.review.queue_view import install_queue
+    from app.review.rounds import install_rounds
 
     window.file_ops = file_ops = install_file_ops(window)
     window.clipboard_actions = install_clipboard_actions(window)
@@ -116,6 +119,10 @@ def _install_extras(window: MainWindow) -> FileOps:
     compare.deltas_shown.connect(plots.show_comparison)
     window.explain_view = install_explain(window)
     window.judges_view = install_judges(window)
+    # The review round's docks and actions (children of the window: they live as long).
+    install_queue(window)
+    install_conflicts(window)
+    install_rounds(window, file_ops.open_path)
     window.preferences = install_preferences(window)
     window.unjudged_banner = install_banner(window)
     window.file_drop = install_drop(window, file_ops.open_path)

@@ -1,9 +1,10 @@
-"""The command line: ``ndcg-worksheet evaluate|export|compare|import ...``.
+"""The command line: ``ndcg-worksheet evaluate|export|compare|import|split|merge ...``.
 
 The parser and the dispatch; the commands are :mod:`app.cli.evaluate`,
-:mod:`app.cli.export`, :mod:`app.cli.compare` and :mod:`app.cli.import_cmd`,
-the convention flags :mod:`app.cli.options`. Pure Python: no Qt is imported
-here. Bad input ends with one line naming the file, line and column (control
+:mod:`app.cli.export`, :mod:`app.cli.compare`, :mod:`app.cli.import_cmd`, and
+the review round's :mod:`app.cli.split` and :mod:`app.cli.merge`; the
+convention flags :mod:`app.cli.options`. Pure Python: no Qt is imported here.
+Bad input ends with one line naming the file, line and column (control
 characters in it shown escaped), and exit status 2; never a traceback. An
 export never writes over one of its inputs.
 """
@@ -18,7 +19,9 @@ from typing import TextIO
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import EXPORT_FORMATS, cmd_export
 from app.cli.import_cmd import add_import_parser
+from app.cli.merge import add_merge_arguments, cmd_merge
 from app.cli.options import add_convention_arguments
+from app.cli.split import add_split_arguments, cmd_split
 from core.errors import NdcgError
 from core.reports.text import visible
 
@@ -89,6 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_compare)
 
     add_import_parser(sub)
+
+    s = sub.add_parser("split", help="hand a workbook out to reviewers, one workbook each")
+    add_split_arguments(s)
+    s.set_defaults(func=cmd_split)
+
+    m = sub.add_parser("merge", help="merge the reviewers' returned workbooks into one")
+    add_merge_arguments(m)
+    m.set_defaults(func=cmd_merge)
     return p
 
 

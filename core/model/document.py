@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.model.assignment import Assignment
 from core.model.conventions import Conventions, Weighting
 
 # A grade's state and text belong to the grade grammar; importers find them here too.
@@ -85,6 +86,9 @@ class Document:
     #: grades (rows = candidates, columns = annotators; NaN = not graded).
     annotators: list[str] = field(default_factory=list)
     ratings: npt.NDArray[np.float64] | None = None
+    #: The review round this document belongs to (a reviewer's or a merged
+    #: workbook; see core.model.assignment), None otherwise.
+    assignment: Assignment | None = None
     #: What an import found (rows rejected, labels mapped, ...), when the
     #: document came from an annotator sheet; see core.io.annotator.
     import_report: Any = None

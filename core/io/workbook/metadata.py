@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from core.errors import NotOwnWorkbook
 from core.io.workbook.layout import CHUNK, METADATA_FORMAT, SHEETS, FloatArray
+from core.model.assignment import Assignment
 from core.model.conventions import Conventions
 from core.model.document import AuditEntry, Document
 
@@ -26,7 +27,7 @@ def _floats(a: FloatArray) -> list[float | None]:
 
 def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, Any]:
     """The document, the workbook's conventions and the sheet row order as JSON values."""
-    return {
+    meta: dict[str, Any] = {
         "format": METADATA_FORMAT,
         "query_ids": list(doc.query_ids),
         "query": doc.query.tolist(),
@@ -54,6 +55,9 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         "ratings_shape": None if doc.ratings is None else list(doc.ratings.shape),
         "sheet_rows": perm.tolist(),
     }
+    if doc.assignment is not None:  # optional: a review round's workbook only
+        meta["assignment"] = doc.assignment.to_dict()
+    return meta
 
 
 def write_metadata(wb: Any, doc: Document, conv: Conventions, perm: np.ndarray) -> None:
@@ -136,6 +140,8 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
             audit=[AuditEntry(*(str(x) for x in e)) for e in meta["audit"]],
             annotators=[str(a) for a in meta["annotators"]],
             ratings=ratings,
+            assignment=(None if meta.get("assignment") is None
+                        else Assignment.from_dict(meta["assignment"])),
         )
         n = len(doc)
         sizes = {len(a) for a in (doc.source_id, doc.version, doc.score, doc.grade, doc.state,

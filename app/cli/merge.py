@@ -1,0 +1,65 @@
+"""``ndcg-worksheet merge BASE RETURNED... -o MERGED.xlsx [--report MERGE.json]``:
+bring the reviewers' workbooks back into one."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+from pathlib import Path
+from typing import TextIO
+
+from core.analysis.rounds import Returned, merge, now
+from core.engine.evaluation import evaluate
+from core.errors import InputError
+from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
+
+__all__ = ["add_merge_arguments", "cmd_merge"]
+
+
+def add_merge_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("base", metavar="BASE", help="the workbook (or file) the round was split from")
+    p.add_argument("returned", metavar="RETURNED", nargs="+",
+                   help="the reviewers' workbooks as they came back")
+    p.add_argument("-o", "--output", required=True, metavar="MERGED.xlsx",
+                   help="the merged workbook to write")
+    p.add_argument("--report", metavar="MERGE.json",
+                   help="also write what the merge did as JSON")
+
+
+def _who() -> str:
+    with contextlib.suppress(Exception):
+        name = getpass.getuser().strip()
+        if name:
+            return name
+    return "merge"
+
+
+def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
+    """Merge, write the merged workbook (and the report), print what was done."""
+    if Path(args.output).suffix.lower() != ".xlsx":
+        raise InputError("the merged workbook is an .xlsx", file=str(args.output),
+                         hint="name it MERGED.xlsx")
+    outputs = [args.output] + ([args.report] if args.report else [])
+    check_outputs(outputs, [args.base, *args.returned])
+    base = read_base(args.base)
+    returned = [Returned(name, doc) for name, doc in read_returned(args.returned)]
+    result = merge(base, returned, who=_who(), when=now(), base_name=Path(args.base).name)
+    from core.io.workbook import export_workbook
+
+    export_workbook(evaluate(result.document), args.output)
+    if args.report:
+        write_merge_report(result.to_dict(base=str(args.base), merged=str(args.output)),
+                           args.report)
+    out.write(f"merged {len(returned)} workbooks into {args.output}: {result.summary()}\n")
+    for c in result.reviewers:
+        out.write(f"  {c.reviewer} ({c.workbook}): graded {c.graded} of {c.assigned}, "
+                  f"{c.changes} changes\n")
+    for r in result.refused:
+        out.write(f"  refused {r.workbook}: {r.reason} ({r.changes} changes not taken)\n")
+    if result.conflicts:
+        out.write(f"  {len(result.conflicts)} conflicts left open: open {args.output} in the "
+                  "editor (Review > Conflicts) to resolve them\n")
+    if args.report:
+        out.write(f"wrote {args.report}\n")
+    return 0

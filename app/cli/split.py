@@ -1,0 +1,54 @@
+"""``ndcg-worksheet split BOOK --reviewers ana,ben [--overlap F] [--seed S] -o DIR``:
+hand a base out to reviewers, one workbook each."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TextIO
+
+from core.analysis.queue import judging_queue
+from core.analysis.rounds import now, plan_hand_out, reviewer_document
+from core.engine.evaluation import evaluate
+from core.io.rounds import check_outputs, read_base, reviewer_path, write_workbooks
+
+__all__ = ["add_split_arguments", "cmd_split"]
+
+
+def add_split_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", metavar="BOOK", help="the base: a workbook, CSV/TSV or TREC run")
+    p.add_argument("--qrels", help="TREC qrels file; BOOK is then a TREC run")
+    p.add_argument("--reviewers", required=True, metavar="NAME,NAME,...",
+                   help="who judges (one workbook each)")
+    p.add_argument("--overlap", type=float, default=0.0, metavar="FRACTION",
+                   help="the share of queries given to two reviewers, for agreement "
+                        "(default 0)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="draws the overlap queries and breaks ties (default 0)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="the folder for the reviewers' workbooks (BOOK-name.xlsx)")
+
+
+def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
+    """Plan the hand-out over the judging queue and write each reviewer's workbook."""
+    base = read_base(args.input, qrels=args.qrels)
+    ev = evaluate(base)
+    plan = plan_hand_out(base, judging_queue(ev), str(args.reviewers).split(","),
+                         overlap=args.overlap, seed=args.seed, when=now(),
+                         base_name=Path(args.input).name)
+    paths = [reviewer_path(args.output, args.input, s.reviewer) for s in plan.shares]
+    check_outputs(paths, [p for p in (args.input, args.qrels) if p is not None])
+    docs = [reviewer_document(base, ev, plan, s.reviewer) for s in plan.shares]
+    write_workbooks([(p, evaluate(d)) for p, d in zip(paths, docs, strict=True)])
+    out.write(f"handed out {args.input} (base id {plan.base_id}) to {len(plan.shares)} "
+              f"reviewers, seed {plan.seed}:\n")
+    for share, path in zip(plan.shares, paths, strict=True):
+        out.write(f"  {share.reviewer}: {len(share.queries)} queries, {share.unknown} unknown "
+                  f"candidates -> {path}\n")
+    if plan.overlap:
+        out.write(f"  {len(plan.overlap)} queries given to two reviewers (for agreement): "
+                  f"{', '.join(plan.overlap)}\n")
+    if plan.left_out:
+        out.write(f"  {len(plan.left_out)} queries without an unknown candidate were not "
+                  "handed out\n")
+    return 0

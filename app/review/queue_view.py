@@ -1,0 +1,249 @@
+"""The judging queue: a dock listing the unknown candidates of the whole
+document, the one whose judgment narrows the mean NDCG's interval most first
+(:func:`core.analysis.queue.judging_queue`), with a Next button that shows
+the first candidate still unknown; and, when the document belongs to a review
+round, each reviewer's progress (graded / assigned).
+
+Review > Judging queue opens it. The queue is worked out off the UI thread
+(:class:`app.workers.LatestJob`), a moment after the last edit, and only
+while the dock is shown; the queries an edit did not touch are not worked
+out again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.actions import ActionSpec
+from app.delegates import NumberDelegate, format_number
+from app.review.common import RowsModel, read_only_table
+from app.workers import LatestJob
+from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, reviewer_progress
+from core.engine.evaluation import Evaluation
+from core.model.conventions import format_cutoff
+from core.model.document import Document, GradeState
+from core.session import Changes
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
+
+__all__ = ["ProgressColumn", "QueueColumn", "QueueController", "QueueView", "install_queue"]
+
+REFRESH_DELAY_MS = 150
+
+
+class QueueColumn(IntEnum):
+    POSITION = 0
+    QUERY = 1
+    SOURCE = 2
+    RANK = 3
+    NARROWING = 4
+    WORST = 5
+
+
+class QueueModel(RowsModel):
+    """The queue's entries in order (never re-sorted: the order is the point)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(QueueColumn, {
+            QueueColumn.POSITION: self.tr("#"),
+            QueueColumn.QUERY: self.tr("query"),
+            QueueColumn.SOURCE: self.tr("source"),
+            QueueColumn.RANK: self.tr("rank"),
+            QueueColumn.NARROWING: self.tr("narrows the mean by"),
+            QueueColumn.WORST: self.tr("query's interval left"),
+        }, parent)
+        self.candidates: list[int] = []
+
+    def set_queue(self, doc: Document, ev: Evaluation, queue: JudgingQueue | None) -> None:
+        rows: list[tuple[Any, ...]] = []
+        self.candidates = [] if queue is None else queue.rows.tolist()
+        if queue is not None:
+            for n, (i, narrow, worst) in enumerate(zip(
+                    self.candidates, queue.narrowing.tolist(), queue.worst.tolist(),
+                    strict=True), start=1):
+                rank = int(ev.rank[i])
+                rows.append((n, doc.query_ids[int(doc.query[i])], str(doc.source_id[i]),
+                             rank if rank else None, None if narrow != narrow else narrow,
+                             None if worst != worst else worst))
+        self.set_rows(rows)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The queue keeps its order."""
+
+
+class ProgressColumn(IntEnum):
+    REVIEWER = 0
+    GRADED = 1
+    ASSIGNED = 2
+
+
+class ProgressModel(RowsModel):
+    """Per reviewer of the round: graded of assigned unknown grades."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(ProgressColumn, {
+            ProgressColumn.REVIEWER: self.tr("reviewer"),
+            ProgressColumn.GRADED: self.tr("graded"),
+            ProgressColumn.ASSIGNED: self.tr("assigned"),
+        }, parent)
+
+    def set_document(self, doc: Document) -> None:
+        self.set_rows([(p.reviewer, p.graded, p.assigned) for p in reviewer_progress(doc)])
+
+
+class QueueView(QWidget):
+    """The queue, its Next button and the reviewers' progress (objectName
+    ``judgingQueueView``)."""
+
+    def __init__(self, decimals: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("judgingQueueView")
+        self._decimals = decimals
+        self.message = QLabel(self)
+        self.message.setObjectName("queueMessage")
+        self.message.setWordWrap(True)
+        self.next_button = QPushButton(self.tr("&Next"), self)
+        self.next_button.setObjectName("queueNextButton")
+        self.next_button.setToolTip(self.tr(
+            "Show the first candidate of the queue whose grade is still unknown"))
+        self.model = QueueModel(self)
+        self.table = read_only_table("queueTable", self.model, self)
+        number = NumberDelegate(decimals, self)
+        for column in (QueueColumn.NARROWING, QueueColumn.WORST):
+            self.table.setItemDelegateForColumn(column, number)
+        self.progress_title = QLabel(self.tr("Progress of the round's reviewers"), self)
+        self.progress_model = ProgressModel(self)
+        self.progress_table = read_only_table("queueProgress", self.progress_model, self)
+        top = QHBoxLayout()
+        top.addWidget(self.message, 1)
+        top.addWidget(self.next_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.progress_title)
+        layout.addWidget(self.progress_table)
+
+    def show_queue(self, doc: Document, ev: Evaluation, queue: JudgingQueue) -> None:
+        self.model.set_queue(doc, ev, queue)
+        d = self._decimals()
+        k = format_cutoff(queue.k)
+        if not len(queue):
+            text = self.tr("No unknown grade is left to judge.")
+        elif queue.low is None or queue.high is None:
+            text = self.tr("{0} unknown grades; no query has an NDCG@{1} to average.").format(
+                len(queue), k)
+        else:
+            first = queue.narrowing[0]
+            text = self.tr("Mean NDCG@{0} between {1} and {2}{3}; {4} unknown grades. Judging "
+                           "the first narrows it by at least {5}.").format(
+                k, format_number(queue.low, d), format_number(queue.high, d),
+                "" if queue.exact else self.tr(" (outer bounds)"), len(queue),
+                format_number(float(first), d) if first == first else self.tr("(not worked out)"))
+        self.message.setText(text)
+        self.next_button.setEnabled(bool(len(queue)))
+
+    def show_progress(self, doc: Document) -> None:
+        self.progress_model.set_document(doc)
+        shown = self.progress_model.rowCount() > 0
+        self.progress_title.setVisible(shown)
+        self.progress_table.setVisible(shown)
+
+
+class QueueController(QObject):
+    """Keeps the queue dock in step with the window's document."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("queueController")
+        self.window = window
+        self.view = QueueView(window.decimals, window)
+        self.dock = window.add_dock("judgingQueueDock", window.tr("Judging queue"), self.view,
+                                    Qt.DockWidgetArea.BottomDockWidgetArea,
+                                    tab_with="auditLogDock", hidden=True)
+        self.action = window.add_action(ActionSpec(
+            "show_queue", "Judging &queue", "review", None,
+            "The unknown candidates of every query, the one that narrows the mean NDCG "
+            "most first"), self.open)
+        #: The latest queue shown (None until worked out).
+        self.queue: JudgingQueue | None = None
+        self.job = LatestJob(self)
+        self.job.finished.connect(self._show)
+        self.job.failed.connect(lambda _key, exc: self.view.message.setText(
+            self.tr("The queue is not available: {0}").format(exc)))
+        self._known: dict[int, QueryJudgments] = {}  # per query, while its grades stay
+        self._stale = True
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_DELAY_MS)
+        self._timer.timeout.connect(self.refresh)
+        window.session.subscribe(self._changed)
+        self.dock.visibilityChanged.connect(self._shown)
+        self.view.next_button.clicked.connect(self.next)
+        self.view.table.doubleClicked.connect(self._go_to)
+
+    def open(self) -> None:
+        self.dock.show()
+        self.dock.raise_()
+        self.refresh()
+
+    def _shown(self, shown: bool) -> None:
+        if shown and self._stale:
+            self.refresh()
+
+    def _changed(self, changes: Changes) -> None:
+        """Forget what an edit touched, and work the queue out again soon."""
+        if changes.everything or self.window.conventions.rubric is None:
+            self._known.clear()  # (an implied rubric may change with any grade)
+        else:
+            for q in changes.queries.tolist():
+                self._known.pop(int(q), None)
+        self._stale = True
+        self._timer.start()
+
+    def refresh(self) -> None:
+        """Work the queue out off the UI thread (only while the dock is shown)."""
+        if not self.dock.isVisible():
+            self._stale = True
+            return
+        self._stale = False
+        ev = self.window.evaluation
+        known = dict(self._known)
+        self.view.message.setText(self.tr("Working out the judging queue…"))
+        self.job.submit(ev, lambda: judging_queue(ev, 0, reuse=known))
+
+    def _show(self, ev: Evaluation, queue: JudgingQueue) -> None:
+        w = self.window
+        if ev is not w.evaluation:
+            return  # an edit came since: its own refresh follows
+        self.queue = queue
+        self._known = {p.query: p for p in queue.queries}
+        self.view.show_queue(w.document, ev, queue)
+        self.view.show_progress(w.document)
+
+    def next(self) -> int | None:
+        """Show the first candidate of the queue still unknown; its index."""
+        if self.queue is None:
+            return None
+        doc = self.window.document
+        for i in self.queue.rows.tolist():
+            if i < len(doc) and doc.state[i] == GradeState.UNKNOWN:
+                self.window.select_candidate(i)
+                return int(i)
+        self.window.show_message(self.tr("Every candidate of the queue is judged."))
+        return None
+
+    def _go_to(self, index: QModelIndex) -> None:
+        candidates = self.view.model.candidates
+        if 0 <= index.row() < len(candidates):
+            self.window.select_candidate(candidates[index.row()])
+
+
+def install_queue(window: MainWindow) -> QueueController:
+    """Add the judging queue's dock and action to ``window``."""
+    return QueueController(window)

@@ -1,0 +1,314 @@
+"""Run a review round from the editor: Review > Hand out to reviewers… and
+Review > Merge returned workbooks….
+
+Both start from the document shown (the round's base) and do what the
+command line's ``split`` and ``merge`` do (:mod:`core.analysis.rounds`,
+:mod:`core.io.rounds`): the plan and the reviewers' documents, or the merge,
+are worked out by core; the files are read and written off the UI thread
+(:func:`app.workers.run_task`). A merge writes the merged workbook and opens
+it: its conflicts, if any, show in the Conflicts dock.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.actions import ActionSpec
+from app.workers import Task, run_task, show_error
+from core.analysis.queue import judging_queue
+from core.analysis.rounds import HandOut, MergeResult, Returned, merge, now, plan_hand_out
+from core.analysis.rounds import reviewer_document as make_reviewer_document
+from core.engine.evaluation import evaluate
+from core.errors import InputError, NdcgError
+from core.io.rounds import (
+    check_outputs,
+    read_returned,
+    reviewer_path,
+    write_merge_report,
+    write_workbooks,
+)
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
+
+__all__ = ["HandOutDialog", "MergeDialog", "RoundsController", "install_rounds"]
+
+
+def _error_label(parent: QWidget, name: str) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #b00020")
+    return label
+
+
+class HandOutDialog(QDialog):
+    """Reviewers, overlap, seed and folder (objectName ``handOutDialog``); OK
+    hands out, a problem is shown in the dialog."""
+
+    def __init__(self, controller: RoundsController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("handOutDialog")
+        self.setWindowTitle(self.tr("Hand out to reviewers"))
+        self.controller = controller
+        self.reviewers = QLineEdit(self)
+        self.reviewers.setObjectName("handOutReviewers")
+        self.reviewers.setPlaceholderText(self.tr("ana, ben, cara"))
+        self.overlap = QDoubleSpinBox(self)
+        self.overlap.setObjectName("handOutOverlap")
+        self.overlap.setRange(0.0, 1.0)
+        self.overlap.setSingleStep(0.05)
+        self.overlap.setToolTip(self.tr("The share of queries given to two reviewers, for "
+                                        "agreement"))
+        self.seed = QSpinBox(self)
+        self.seed.setObjectName("handOutSeed")
+        self.seed.setRange(0, 2**31 - 1)
+        self.folder = QLineEdit(self)
+        self.folder.setObjectName("handOutFolder")
+        browse = QPushButton(self.tr("Browse…"), self)
+        browse.clicked.connect(self._browse)
+        folder_row = QHBoxLayout()
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(browse)
+        form = QFormLayout()
+        form.addRow(self.tr("Reviewers:"), self.reviewers)
+        form.addRow(self.tr("Overlap:"), self.overlap)
+        form.addRow(self.tr("Seed:"), self.seed)
+        form.addRow(self.tr("Folder:"), folder_row)
+        note = QLabel(self.tr(
+            "Each reviewer gets a workbook with their queries (about the same number of "
+            "unknown candidates each), in the order of the judging queue. The base is the "
+            "document as it is now: merge the returned workbooks into it as it is now."), self)
+        note.setWordWrap(True)
+        self.error = _error_label(self, "handOutError")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self._ok)
+        buttons.rejected.connect(self.reject)
+        self.button_box = buttons
+        layout = QVBoxLayout(self)
+        layout.addWidget(note)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+
+    def _browse(self) -> None:
+        name = QFileDialog.getExistingDirectory(self, self.tr("Folder for the reviewers' "
+                                                              "workbooks"), self.folder.text())
+        if name:
+            self.folder.setText(name)
+
+    def _ok(self) -> None:
+        try:
+            self.controller.hand_out(self.reviewers.text().split(","), self.overlap.value(),
+                                     self.seed.value(), self.folder.text().strip())
+        except NdcgError as exc:
+            self.error.setText(str(exc))
+            return
+        self.accept()
+
+
+class MergeDialog(QDialog):
+    """The returned workbooks, the merged workbook and the report (objectName
+    ``mergeDialog``); OK merges into the document shown."""
+
+    def __init__(self, controller: RoundsController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mergeDialog")
+        self.setWindowTitle(self.tr("Merge returned workbooks"))
+        self.controller = controller
+        self.files = QListWidget(self)
+        self.files.setObjectName("mergeFiles")
+        add = QPushButton(self.tr("Add…"), self)
+        add.clicked.connect(self._add)
+        remove = QPushButton(self.tr("Remove"), self)
+        remove.clicked.connect(lambda: [self.files.takeItem(self.files.row(item))
+                                        for item in self.files.selectedItems()])
+        files_buttons = QVBoxLayout()
+        files_buttons.addWidget(add)
+        files_buttons.addWidget(remove)
+        files_buttons.addStretch(1)
+        files_row = QHBoxLayout()
+        files_row.addWidget(self.files, 1)
+        files_row.addLayout(files_buttons)
+        self.output = QLineEdit(self)
+        self.output.setObjectName("mergeOutput")
+        self.report = QLineEdit(self)
+        self.report.setObjectName("mergeReport")
+        self.report.setPlaceholderText(self.tr("optional: MERGE.json"))
+        form = QFormLayout()
+        form.addRow(self.tr("Returned workbooks:"), files_row)
+        form.addRow(self.tr("Merged workbook:"), self._with_browse(self.output, ".xlsx"))
+        form.addRow(self.tr("Report:"), self._with_browse(self.report, ".json"))
+        note = QLabel(self.tr(
+            "The base is the document shown. A grade one reviewer changed is taken; on "
+            "overlap queries both reviewers' grades become ratings; different grades elsewhere "
+            "are conflicts to resolve; a workbook from another base is refused."), self)
+        note.setWordWrap(True)
+        self.error = _error_label(self, "mergeError")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self._ok)
+        buttons.rejected.connect(self.reject)
+        self.button_box = buttons
+        layout = QVBoxLayout(self)
+        layout.addWidget(note)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+
+    def _with_browse(self, edit: QLineEdit, suffix: str) -> QHBoxLayout:
+        button = QPushButton(self.tr("Browse…"), self)
+        button.clicked.connect(lambda: self._save_as(edit, suffix))
+        row = QHBoxLayout()
+        row.addWidget(edit, 1)
+        row.addWidget(button)
+        return row
+
+    def _add(self) -> None:
+        names, _ = QFileDialog.getOpenFileNames(self, self.tr("Returned workbooks"), "",
+                                                self.tr("Workbooks (*.xlsx)"))
+        self.files.addItems(names)
+
+    def _save_as(self, edit: QLineEdit, suffix: str) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, self.tr("Save as"), edit.text(),
+                                              f"*{suffix}")
+        if name:
+            edit.setText(name)
+
+    def paths(self) -> list[str]:
+        return [self.files.item(i).text() for i in range(self.files.count())]
+
+    def _ok(self) -> None:
+        try:
+            self.controller.merge_files(self.paths(), self.output.text().strip(),
+                                        self.report.text().strip() or None)
+        except NdcgError as exc:
+            self.error.setText(str(exc))
+            return
+        self.accept()
+
+
+class RoundsController(QObject):
+    """The two actions and what they run."""
+
+    def __init__(self, window: MainWindow, open_path: Callable[[Path], Any]) -> None:
+        super().__init__(window)
+        self.setObjectName("roundsController")
+        self.window = window
+        self.open_path = open_path
+        #: The latest hand-out and merge (for the status bar and tests).
+        self.last_hand_out: HandOut | None = None
+        self.last_merge: MergeResult | None = None
+        self.task: Task | None = None
+        window.add_action(ActionSpec(
+            "hand_out", "&Hand out to reviewers…", "review", None,
+            "Write one workbook per reviewer with their share of the queries to judge"),
+            self.show_hand_out)
+        window.add_action(ActionSpec(
+            "merge_returned", "&Merge returned workbooks…", "review", None,
+            "Merge the reviewers' returned workbooks into the document shown"),
+            self.show_merge)
+
+    def show_hand_out(self) -> HandOutDialog:
+        dialog = HandOutDialog(self, self.window)
+        dialog.open()
+        return dialog
+
+    def show_merge(self) -> MergeDialog:
+        dialog = MergeDialog(self, self.window)
+        dialog.open()
+        return dialog
+
+    def _base_name(self) -> str:
+        w = self.window
+        return w.path.name if w.path is not None else f"{w.document.name or 'untitled'}.xlsx"
+
+    def hand_out(self, reviewers: list[str], overlap: float, seed: int, folder: str) -> Task:
+        """Plan the hand-out of the document shown and write the reviewers'
+        workbooks into ``folder``; InputError (nothing written) when it cannot."""
+        if not folder:
+            raise InputError("name a folder for the reviewers' workbooks")
+        w = self.window
+        doc, ev = w.document, w.evaluation
+        base = self._base_name()
+        plan = plan_hand_out(doc, judging_queue(ev), reviewers, overlap=overlap, seed=seed,
+                             when=now(), base_name=base)
+        paths = [reviewer_path(folder, base, s.reviewer) for s in plan.shares]
+        check_outputs(paths, [w.path] if w.path is not None else [])
+        docs = [make_reviewer_document(doc, ev, plan, s.reviewer) for s in plan.shares]
+        self.task = run_task(
+            w, self.tr("Handing out to {0} reviewers…").format(len(paths)),
+            lambda _p, _c: write_workbooks([(p, evaluate(d)) for p, d in zip(
+                paths, docs, strict=True)]),
+            on_done=lambda _written: self._handed_out(plan, folder),
+            on_error=lambda exc: show_error(w, self.tr("Could not hand out"), exc))
+        return self.task
+
+    def _handed_out(self, plan: HandOut, folder: str) -> None:
+        self.last_hand_out = plan
+        self.window.show_message(self.tr("Handed out to {0} in {1}").format(
+            ", ".join(f"{s.reviewer} ({len(s.queries)} queries, {s.unknown} unknown)"
+                      for s in plan.shares), folder), 20000)
+
+    def merge_files(self, paths: list[str], output: str, report: str | None) -> Task:
+        """Merge the returned workbooks ``paths`` into the document shown,
+        write ``output`` (and ``report``), then open ``output``; InputError
+        (nothing written) when the names cannot be used."""
+        if not paths:
+            raise InputError("add the returned workbooks to merge")
+        if Path(output).suffix.lower() != ".xlsx":
+            raise InputError("the merged workbook is an .xlsx", file=output or None,
+                             hint="name it MERGED.xlsx")
+        w = self.window
+        outputs = [output] + ([report] if report else [])
+        check_outputs(outputs, [*([w.path] if w.path is not None else []), *paths])
+        base = copy.deepcopy(w.document)  # the worker reads a copy: edits may go on
+        who, base_name = w.reviewer(), self._base_name()
+
+        def work(_progress: Any, _cancelled: Any) -> MergeResult:
+            returned = [Returned(name, doc) for name, doc in read_returned(paths)]
+            result = merge(base, returned, who=who, when=now(), base_name=base_name)
+            from core.io.workbook import export_workbook
+
+            export_workbook(evaluate(result.document), output)
+            if report:
+                write_merge_report(result.to_dict(base=base_name, merged=output), report)
+            return result
+
+        self.task = run_task(w, self.tr("Merging {0} workbooks…").format(len(paths)), work,
+                             on_done=lambda result: self._merged(result, output),
+                             on_error=lambda exc: show_error(w, self.tr("Could not merge"), exc))
+        return self.task
+
+    def _merged(self, result: MergeResult, output: str) -> None:
+        self.last_merge = result
+        self.window.show_message(self.tr("Merged into {0}: {1}").format(
+            output, result.summary()), 30000)
+        self.open_path(Path(output))
+
+
+def install_rounds(window: MainWindow, open_path: Callable[[Path], Any]) -> RoundsController:
+    """Add Hand out and Merge to ``window``'s Review menu; ``open_path`` opens
+    the merged workbook (:meth:`app.fileops.FileOps.open_path`)."""
+    return RoundsController(window, open_path)

@@ -1,0 +1,52 @@
+"""Review rounds: hand a base document out to reviewers, and merge what
+they return.
+
+Pure functions over documents (no file is read or written here; see
+:mod:`core.io.rounds`): :func:`plan_hand_out` and :func:`reviewer_document`
+(:mod:`~core.analysis.rounds.handout`), :func:`merge`
+(:mod:`~core.analysis.rounds.merge`, its result in
+:mod:`~core.analysis.rounds.report`), the conflicts' resolutions
+(:mod:`~core.analysis.rounds.resolve`), and :func:`base_id`, the identity a
+round's documents check their base by (:mod:`~core.analysis.rounds.base`).
+"""
+
+from __future__ import annotations
+
+from core.analysis.rounds.base import base_id, now
+from core.analysis.rounds.handout import (
+    HandOut,
+    check_reviewers,
+    plan_hand_out,
+    reviewer_document,
+)
+from core.analysis.rounds.merge import MERGE_ORIGIN, Returned, merge
+from core.analysis.rounds.report import MergeResult, Refusal, ReviewerCount
+from core.analysis.rounds.resolve import (
+    BOTH,
+    Resolution,
+    conflict_row,
+    conflict_status,
+    open_conflicts,
+    resolutions,
+)
+
+__all__ = [
+    "BOTH",
+    "MERGE_ORIGIN",
+    "HandOut",
+    "MergeResult",
+    "Refusal",
+    "Resolution",
+    "Returned",
+    "ReviewerCount",
+    "base_id",
+    "check_reviewers",
+    "conflict_row",
+    "conflict_status",
+    "merge",
+    "now",
+    "open_conflicts",
+    "plan_hand_out",
+    "resolutions",
+    "reviewer_document",
+]

@@ -1,0 +1,331 @@
+"""Bring the reviewers' documents back: a three-way merge against the base.
+
+A **change** is a candidate whose current grade in a returned document
+differs from its grade as handed out (the returned document's original
+grade; grades edited in a spreadsheet are current grades, read back as audit
+entries). Every change found ends in exactly one count:
+
+- **refused**: its document carries no assignment, holds a whole round, was
+  handed out from another base (its base id differs), or its assignment does
+  not cover the change's query (or the base lacks the candidate, or the
+  grade handed out is not the base's): not taken, named with the reason;
+- **overlap ratings**: on a query the round gave to two reviewers, every
+  numeric grade becomes that reviewer's annotator rating and the candidate's
+  grade the declared consensus of its ratings (agreeing grades too: agreement
+  needs them);
+- **taken**: the one change of a candidate, or the first of several equal
+  ones (the others count as **identical**);
+- **conflicts**: different grades for a candidate outside an overlap query:
+  the base's grade stays, each reviewer's grade is listed (and, if a number,
+  kept as their rating, like equal grades of several reviewers).
+
+So ``taken + identical + conflicting + overlap_ratings + refused`` is the
+number of changes found (``conflicting`` counts each conflict's grades).
+
+The merged document is a copy of the base with the grades merged, the
+reviewers' ratings as new annotators, an :class:`Assignment` recording the
+round (its shares, overlap queries and open conflicts, after any the base
+had), and its audit log: the base's entries, then every entry of each
+document handed out from this base (who, when, from, to, note; an edit made
+in a spreadsheet is the reviewer's), then one entry per grade the merge
+changed (origin ``merge``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import PurePath
+
+import numpy as np
+
+from core.analysis.consensus import consensus
+from core.analysis.rounds.base import (
+    GradeKey,
+    base_id,
+    given,
+    grade_key,
+    original_key,
+)
+from core.analysis.rounds.report import MergeResult, Refusal, ReviewerCount
+from core.model.assignment import Assignment, Conflict, Share
+from core.model.document import AuditEntry, Document, GradeState, grade_text
+
+__all__ = ["MERGE_ORIGIN", "Returned", "merge"]
+
+#: The audit log's origin of the grades a merge set.
+MERGE_ORIGIN = "merge"
+#: Who a grade edited in a spreadsheet is from (core.io.workbook writes it).
+_OUTSIDE_WHO = "spreadsheet edit"
+
+
+@dataclass(frozen=True)
+class Returned:
+    """A reviewer's document as it came back, and its file's name."""
+
+    name: str
+    document: Document
+
+
+@dataclass
+class _Source:
+    """One returned document on its way through the merge."""
+
+    returned: Returned
+    label: str
+    changes: list[int]  # the returned document's changed rows
+    share: Share | None = None  # None: refused as a whole, for this reason
+    overlap: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
+          base_name: str = "") -> MergeResult:
+    """Merge ``returned`` into a copy of ``base`` (see the module's
+    description); ``base`` is not changed.
+
+    Parameters
+    ----------
+    base : Document
+        The document the round was handed out from.
+    returned : sequence of Returned
+        The reviewers' documents, in the order their entries are logged.
+    who, when : str
+        Who merges, and when (the merge's audit entries).
+    base_name : str
+        The base's file name (the merged round's record).
+    """
+    bid = base_id(base)
+    where = {(base.query_ids[q], str(s)): i for i, (q, s) in enumerate(
+        zip(base.query.tolist(), base.source_id.tolist(), strict=True))}
+    sources = _sources(returned, bid)
+    refused: list[Refusal] = []
+    changes: dict[int, list[tuple[str, GradeKey]]] = {}
+    for src in sources:
+        refusal = _take(src, base, where, changes)
+        if refusal is not None:
+            refused.append(refusal)
+    merged = _copy(base)
+    accepted = [s for s in sources if s.share is not None]
+    overlap = tuple(dict.fromkeys(q for s in accepted for q in s.overlap))
+    outcome = _Outcome(merged, base, set(overlap))
+    for i in sorted(changes):
+        outcome.settle(i, changes[i])
+    outcome.apply(who, when)
+    merged.audit.extend(_reviewer_entries(sources))
+    merged.audit.extend(outcome.entries)
+    _take_notes(merged, base, accepted, where)
+    if accepted:
+        before = base.assignment.conflicts if base.assignment is not None else ()
+        merged.assignment = Assignment(
+            bid, base_name, when,
+            tuple(Share(s.label, s.share.queries, s.share.unknown)
+                  for s in accepted if s.share is not None),
+            overlap, before + tuple(outcome.conflicts))
+    return MergeResult(
+        document=merged, base_id=bid, changes_found=sum(len(s.changes) for s in sources),
+        taken=outcome.taken, identical=outcome.identical, conflicts=tuple(outcome.conflicts),
+        overlap_ratings=outcome.overlap_ratings, refused=tuple(refused),
+        unknown_left=int(np.count_nonzero(merged.state == GradeState.UNKNOWN)),
+        reviewers=tuple(_count(s) for s in sources))
+
+
+def _sources(returned: Sequence[Returned], bid: str) -> list[_Source]:
+    """Each returned document with its changes and, when it was handed out
+    from this base to one reviewer, their share; then its label (the
+    reviewer; with the file's name where it would repeat, or the file's name
+    where no reviewer is recorded)."""
+    out = []
+    for r in returned:
+        doc = r.document
+        changed = [i for i in range(len(doc)) if grade_key(doc, i) != original_key(doc, i)]
+        src = _Source(r, "", changed)
+        a = doc.assignment
+        if a is None:
+            src.reason = "it carries no assignment (it was not handed out with split)"
+        elif len(a.shares) != 1:
+            src.reason = "it holds a whole round (a merged workbook), not one reviewer's share"
+        elif a.base_id != bid:
+            src.reason = (f"it was handed out from another base (base id {a.base_id}; this "
+                          f"base is {bid}): the base's grades or candidates differ from those "
+                          "handed out")
+        else:
+            src.share, src.overlap = a.shares[0], a.overlap
+        out.append(src)
+    accepted = [s.share.reviewer for s in out if s.share is not None]
+    used: set[str] = set()
+    for src in sorted(out, key=lambda s: s.share is None):  # the accepted first
+        a = src.returned.document.assignment
+        name = a.reviewer if a is not None and a.reviewer else PurePath(src.returned.name).stem
+        if name in used or (src.share is not None and accepted.count(name) > 1):
+            name = f"{name} ({src.returned.name})"
+        while name in used:
+            name += "'"
+        used.add(name)
+        src.label = name
+    return out
+
+
+def _take(src: _Source, base: Document, where: dict[tuple[str, str], int],
+          changes: dict[int, list[tuple[str, GradeKey]]]) -> Refusal | None:
+    """Take ``src``'s changes its share covers into ``changes``; the refusal
+    of the others (or of all, when ``src`` was refused as a whole)."""
+    if src.share is None:
+        return Refusal(src.returned.name, src.label, src.reason, len(src.changes), ())
+    doc = src.returned.document
+    mine = set(src.share.queries)
+    foreign: dict[str, int] = {}
+    for i in src.changes:
+        qid = doc.query_ids[int(doc.query[i])]
+        row = where.get((qid, str(doc.source_id[i])))
+        if qid not in mine or row is None or grade_key(base, row) != original_key(doc, i):
+            foreign[qid] = foreign.get(qid, 0) + 1
+            continue
+        changes.setdefault(row, []).append((src.label, grade_key(doc, i)))
+    if not foreign:
+        return None
+    outside = ", ".join(sorted(foreign))
+    return Refusal(src.returned.name, src.label,
+                   f"its assignment does not cover what it changed in {outside}",
+                   sum(foreign.values()), tuple(sorted(foreign)))
+
+
+def _count(src: _Source) -> ReviewerCount:
+    """What ``src``'s reviewer did: of the unknown candidates handed out in
+    their queries, how many they graded; their changes."""
+    doc = src.returned.document
+    a = doc.assignment
+    mine = set(a.shares[0].queries) if a is not None and len(a.shares) == 1 else set(
+        doc.query_ids)
+    in_share = np.array([doc.query_ids[q] in mine for q in range(doc.n_queries)], dtype=bool)
+    rows = in_share[doc.query] if len(doc) else np.zeros(0, dtype=bool)
+    was = rows & (doc.original_state == GradeState.UNKNOWN)
+    graded = int(np.count_nonzero(was & (doc.state != GradeState.UNKNOWN)))
+    return ReviewerCount(src.label, src.returned.name, int(np.count_nonzero(was)), graded,
+                         len(src.changes))
+
+
+class _Outcome:
+    """The merged grades, ratings and counts, candidate by candidate."""
+
+    def __init__(self, merged: Document, base: Document, overlap: set[str]) -> None:
+        self.merged, self.base, self.overlap = merged, base, overlap
+        self.taken = self.identical = self.overlap_ratings = 0
+        self.conflicts: list[Conflict] = []
+        self.values: dict[int, tuple[GradeKey, str]] = {}  # row -> grade, audit note
+        self.ratings: dict[tuple[int, str], float] = {}
+        self.consensus_rows: list[int] = []
+        self.entries: list[AuditEntry] = []
+
+    def settle(self, i: int, found: list[tuple[str, GradeKey]]) -> None:
+        doc = self.base
+        qid = doc.query_ids[int(doc.query[i])]
+        numeric = all(k[0] == GradeState.NUMBER for _, k in found)
+        if numeric and (qid in self.overlap or len(found) > 1):
+            for label, key in found:
+                self.ratings[(i, label)] = np.nan if key[1] is None else key[1]
+        if qid in self.overlap and numeric:
+            self.overlap_ratings += len(found)
+            self.consensus_rows.append(i)
+            return
+        first = found[0][1]
+        if all(k == first for _, k in found):
+            self.taken += 1
+            self.identical += len(found) - 1
+            who = ", ".join(label for label, _ in found)
+            self.values[i] = (first, f"taken from {who}" if len(found) == 1 else
+                              f"the same grade from {who}")
+            return
+        self.conflicts.append(Conflict(qid, str(doc.source_id[i]), given("", grade_key(doc, i)),
+                                       tuple(given(label, k) for label, k in found)))
+
+    def apply(self, who: str, when: str) -> None:
+        """Write the ratings, the consensus of the overlap rows, the taken
+        grades and their audit entries into the merged document."""
+        doc = self.merged
+        labels = list(dict.fromkeys(label for _, label in self.ratings))
+        columns = _annotator_columns(doc, labels)
+        for (i, label), value in self.ratings.items():
+            assert doc.ratings is not None
+            doc.ratings[i, columns[label]] = value
+        if self.consensus_rows and doc.ratings is not None:
+            rows = np.array(self.consensus_rows, dtype=np.int64)
+            grades, _ = consensus(doc.ratings[rows], doc.conventions.consensus,
+                                  doc.conventions.rounding)
+            rule = doc.conventions.consensus.value
+            for i, g in zip(rows.tolist(), grades.tolist(), strict=True):
+                names = ", ".join(f"{a}: {grade_text(v, 0)}" for a, v in zip(
+                    doc.annotators, doc.ratings[i].tolist(), strict=True) if v == v)
+                self.values[i] = ((int(GradeState.NUMBER), float(g), ""),
+                                  f"consensus ({rule}) of {names}")
+        for i in sorted(self.values):
+            key, note = self.values[i]
+            before = grade_key(doc, i)
+            if key == before:
+                continue
+            state, grade, reason = key
+            doc.grade[i] = np.nan if grade is None else grade
+            doc.state[i] = state
+            doc.reason[i] = reason
+            self.entries.append(AuditEntry(
+                who=who, when=when, query=doc.query_ids[int(doc.query[i])],
+                source_id=str(doc.source_id[i]), before=given("", before).text,
+                after=given("", key).text, note=note, origin=MERGE_ORIGIN))
+
+
+def _annotator_columns(doc: Document, labels: list[str]) -> dict[str, int]:
+    """A new annotator column for each label (the document's ratings grown)."""
+    if not labels:
+        return {}
+    names = list(doc.annotators)
+    columns = {}
+    for label in labels:
+        name, n = label, 2
+        while name in names:
+            name, n = f"{label} ({n})", n + 1
+        columns[label] = len(names)
+        names.append(name)
+    old = doc.ratings if doc.ratings is not None else np.full((len(doc), len(doc.annotators)),
+                                                              np.nan)
+    doc.ratings = np.hstack([old, np.full((len(doc), len(labels)), np.nan)])
+    doc.annotators = names
+    return columns
+
+
+def _reviewer_entries(sources: list[_Source]) -> list[AuditEntry]:
+    """Every entry of the documents handed out from this base; an edit made
+    in a spreadsheet is their reviewer's."""
+    out = []
+    for src in sources:
+        if src.share is None:
+            continue
+        for e in src.returned.document.audit:
+            out.append(replace(e, who=src.share.reviewer) if e.who == _OUTSIDE_WHO else e)
+    return out
+
+
+def _take_notes(merged: Document, base: Document, accepted: list[_Source],
+                where: dict[tuple[str, str], int]) -> None:
+    """Notes the reviewers changed on candidates of their queries (several
+    different ones are joined, each with its reviewer)."""
+    notes: dict[int, dict[str, str]] = {}
+    for src in accepted:
+        doc = src.returned.document
+        mine = set(src.share.queries) if src.share is not None else set()
+        for i in range(len(doc)):
+            qid = doc.query_ids[int(doc.query[i])]
+            row = where.get((qid, str(doc.source_id[i])))
+            if qid in mine and row is not None and doc.note[i] != base.note[row]:
+                notes.setdefault(row, {})[src.label] = str(doc.note[i])
+    for row, by in notes.items():
+        texts = list(dict.fromkeys(by.values()))
+        merged.note[row] = texts[0] if len(texts) == 1 else " | ".join(
+            f"{label}: {text}" for label, text in by.items())
+
+
+def _copy(doc: Document) -> Document:
+    """A copy of ``doc`` with everything a merge keeps."""
+    out = doc.subset(np.arange(len(doc), dtype=np.int64))
+    out.audit = list(doc.audit)
+    out.assignment = doc.assignment
+    return out

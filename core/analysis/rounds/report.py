@@ -1,0 +1,107 @@
+"""What a merge did, as values and as the JSON of ``MERGE.json``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.model.assignment import Conflict, Given
+from core.model.document import Document, GradeState
+
+__all__ = ["MergeResult", "Refusal", "ReviewerCount"]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A returned document whose changes (all, or those outside its
+    assignment: ``queries``) were not taken, and why."""
+
+    workbook: str
+    reviewer: str
+    reason: str
+    changes: int
+    queries: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReviewerCount:
+    """One returned document's reviewer: of the ``assigned`` unknown
+    candidates handed out, ``graded`` have a grade now; ``changes`` found."""
+
+    reviewer: str
+    workbook: str
+    assigned: int
+    graded: int
+    changes: int
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """The merged document and the counts of :func:`core.analysis.rounds.merge`.
+
+    ``taken + identical + conflicting + overlap_ratings + refused_changes``
+    equals ``changes_found``.
+    """
+
+    document: Document
+    base_id: str
+    changes_found: int
+    taken: int
+    identical: int
+    conflicts: tuple[Conflict, ...]
+    overlap_ratings: int
+    refused: tuple[Refusal, ...]
+    unknown_left: int
+    reviewers: tuple[ReviewerCount, ...]
+
+    @property
+    def conflicting(self) -> int:
+        """The changes in conflicts (each conflict's grades)."""
+        return sum(len(c.values) for c in self.conflicts)
+
+    @property
+    def refused_changes(self) -> int:
+        return sum(r.changes for r in self.refused)
+
+    def summary(self) -> str:
+        """One line: every count."""
+        text = (f"{self.changes_found} changes found: {self.taken} taken, {self.identical} "
+                f"identical, {len(self.conflicts)} conflicts ({self.conflicting} grades), "
+                f"{self.overlap_ratings} overlap ratings, {self.refused_changes} refused; "
+                f"{self.unknown_left} unknown left")
+        return text
+
+    def to_dict(self, *, base: str = "", merged: str = "") -> dict[str, Any]:
+        """The JSON of ``MERGE.json`` (file names as given)."""
+        return {
+            "base": base,
+            "base_id": self.base_id,
+            "merged": merged,
+            "changes_found": self.changes_found,
+            "taken": self.taken,
+            "identical": self.identical,
+            "conflicts": [{
+                "query": c.query, "source_id": c.source_id, "base": _grade_json(c.base),
+                "values": {g.reviewer: _grade_json(g) for g in c.values},
+            } for c in self.conflicts],
+            "conflicting": self.conflicting,
+            "overlap_ratings": self.overlap_ratings,
+            "refused": [{
+                "workbook": r.workbook, "reviewer": r.reviewer, "reason": r.reason,
+                "changes": r.changes, "queries": list(r.queries),
+            } for r in self.refused],
+            "unknown_left": self.unknown_left,
+            "reviewers": {c.reviewer: {
+                "workbook": c.workbook, "graded": c.graded, "assigned": c.assigned,
+                "changes": c.changes,
+            } for c in self.reviewers},
+        }
+
+
+def _grade_json(g: Given) -> float | str:
+    """A grade as JSON: the number, or ``unknown`` / ``unrateable[: reason]``."""
+    if g.state is GradeState.NUMBER and g.grade is not None:
+        return g.grade
+    if g.state is GradeState.UNRATEABLE and g.reason:
+        return f"unrateable: {g.reason}"
+    return g.text

@@ -1,0 +1,111 @@
+"""Resolving the conflicts a merge left open: the choices, and where each
+conflict stands in a document now.
+
+A conflict (:class:`~core.model.assignment.Conflict`) is resolved by setting
+the candidate's grade, one undoable edit like any other: to one reviewer's
+grade, or, when every grade is a number, to the declared consensus of the
+candidate's annotator ratings (the merge kept each reviewer's grade as their
+rating), which keeps both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.analysis.consensus import consensus
+from core.analysis.rounds.base import GradeKey, grade_key
+from core.model.assignment import Conflict, Given
+from core.model.document import Document, GradeState
+
+__all__ = ["BOTH", "Resolution", "conflict_row", "conflict_status", "open_conflicts",
+           "resolutions"]
+
+#: The label of the resolution that keeps both reviewers' grades as ratings.
+BOTH = "both"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """One way to settle a conflict: the grade it sets, and what it says."""
+
+    label: str
+    text: str
+    grade: float | None
+    state: GradeState
+    reason: str = ""
+
+    @property
+    def key(self) -> GradeKey:
+        return int(self.state), self.grade, self.reason
+
+
+def conflict_row(doc: Document, c: Conflict) -> int | None:
+    """The candidate row of ``c`` in ``doc`` (None when it has none)."""
+    if c.query not in doc.query_ids:
+        return None
+    members = doc.members(doc.query_index(c.query))
+    hit = members[doc.source_id[members] == c.source_id]
+    return int(hit[0]) if hit.size else None
+
+
+def resolutions(doc: Document, c: Conflict) -> list[Resolution]:
+    """Each reviewer's grade, then (when every grade is a number and the
+    candidate keeps annotator ratings) both as ratings: their consensus.
+
+    Examples
+    --------
+    >>> from core.model.assignment import Given
+    >>> doc = Document.from_columns(query=["q"], source_id=["a"], grade=[None])
+    >>> doc.annotators, doc.ratings = ["ana", "ben"], np.array([[0.0, 3.0]])
+    >>> c = Conflict("q", "a", Given("", None, GradeState.UNKNOWN),
+    ...              (Given("ana", 0.0, GradeState.NUMBER), Given("ben", 3.0, GradeState.NUMBER)))
+    >>> for r in resolutions(doc, c):
+    ...     print(r.label, r.grade, r.text)
+    ana 0.0 ana's grade: 0
+    ben 3.0 ben's grade: 3
+    both 1.5 both as ratings: consensus (mean) 1.5
+    """
+    out = [Resolution(g.reviewer, f"{g.reviewer}'s grade: {_text(g)}", g.grade, g.state,
+                      g.reason) for g in c.values]
+    i = conflict_row(doc, c)
+    numbers = all(g.state is GradeState.NUMBER for g in c.values)
+    if i is None or not numbers or doc.ratings is None or np.isnan(doc.ratings[i]).all():
+        return out
+    conv = doc.conventions
+    grades, _ = consensus(doc.ratings[[i]], conv.consensus, conv.rounding)
+    value = float(grades[0])
+    shown = Given(BOTH, value, GradeState.NUMBER)
+    rounding = "" if conv.rounding.value == "none" else f", {conv.rounding.value}"
+    out.append(Resolution(BOTH, f"both as ratings: consensus ({conv.consensus.value}"
+                                f"{rounding}) {shown.text}", value, GradeState.NUMBER))
+    return out
+
+
+def conflict_status(doc: Document, c: Conflict) -> str:
+    """Where ``c`` stands: the resolution its candidate's grade matches
+    (``ana``, ``both``), ``open`` while it keeps the base's grade,
+    ``changed`` when set to another grade, ``gone`` without its candidate."""
+    i = conflict_row(doc, c)
+    if i is None:
+        return "gone"
+    now = grade_key(doc, i)
+    for r in resolutions(doc, c):
+        if r.key == now:
+            return r.label
+    base = c.base
+    if (int(base.state), base.grade, base.reason) == now:
+        return "open"
+    return "changed"
+
+
+def open_conflicts(doc: Document) -> list[Conflict]:
+    """The conflicts of ``doc``'s round that still keep the base's grade."""
+    if doc.assignment is None:
+        return []
+    return [c for c in doc.assignment.conflicts if conflict_status(doc, c) == "open"]
+
+
+def _text(g: Given) -> str:
+    return f"{g.text}: {g.reason}" if g.state is GradeState.UNRATEABLE and g.reason else g.text

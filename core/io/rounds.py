@@ -1,0 +1,107 @@
+"""A review round's files: the base and the returned workbooks in, the
+reviewers' workbooks, the merged workbook and ``MERGE.json`` out.
+
+Handed its results (evaluations, the merge report's JSON): nothing is
+computed here. Every problem is one :class:`~core.errors.InputError` naming
+the file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from core.engine.evaluation import Evaluation
+from core.errors import InputError, NotOwnWorkbook
+from core.io.atomic import atomic_write_text
+from core.io.identity import real_path
+from core.io.load import WORKBOOK_SUFFIXES, load_document
+from core.model.document import Document
+
+__all__ = [
+    "check_outputs",
+    "read_base",
+    "read_returned",
+    "reviewer_path",
+    "write_merge_report",
+    "write_workbooks",
+]
+
+
+def read_base(path: str | Path, *, qrels: str | Path | None = None) -> Document:
+    """The base of a round: any input the editor opens (a workbook's grades
+    edited in a spreadsheet are taken, as on reopening)."""
+    return load_document(path, qrels=qrels)
+
+
+def read_returned(paths: Sequence[str | Path]) -> list[tuple[str, Document]]:
+    """Each returned workbook's name and document (grades edited in Excel or
+    LibreOffice come back as current grades with audit entries from outside
+    the app). A file that is not one of our workbooks is an InputError."""
+    from core.io.workbook import read_workbook
+
+    out = []
+    for p in paths:
+        path = Path(p)
+        if not path.exists():
+            raise InputError("no such file", file=str(path), hint="check the path")
+        if path.suffix.lower() not in WORKBOOK_SUFFIXES:
+            raise InputError("a returned workbook is an .xlsx written by split", file=str(path),
+                             hint="name the workbooks the reviewers returned")
+        try:
+            doc = read_workbook(path)
+        except NotOwnWorkbook as exc:
+            raise InputError(f"{exc.problem}: it cannot be a returned reviewer's workbook",
+                             file=str(path),
+                             hint="name the workbooks split wrote and the reviewers returned"
+                             ) from exc
+        out.append((path.name, doc))
+    return out
+
+
+def reviewer_path(folder: str | Path, base: str | Path, reviewer: str) -> Path:
+    """Where ``split`` writes ``reviewer``'s workbook: ``FOLDER/BASE-reviewer.xlsx``."""
+    return Path(folder) / f"{Path(base).stem}-{reviewer}.xlsx"
+
+
+def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -> None:
+    """InputError when an output would replace an input (inputs are never
+    changed) or two outputs are the same file."""
+    seen: dict[Path, str] = {}
+    for p in inputs:
+        seen[real_path(Path(p))] = "input"
+    for p in outputs:
+        key = real_path(Path(p))
+        if key in seen:
+            what = "an input" if seen[key] == "input" else "another output"
+            raise InputError(f"writing here would replace {what}", file=str(p),
+                             hint="name another file; a round never changes its inputs")
+        seen[key] = "output"
+
+
+def write_workbooks(evaluations: Sequence[tuple[Path, Evaluation]]) -> list[Path]:
+    """Write each evaluation as an audited workbook at its path (folders made
+    as needed); the paths written, in order."""
+    from core.io.workbook import export_workbook
+
+    written = []
+    for path, ev in evaluations:
+        folder = path.parent
+        if folder.exists() and not folder.is_dir():
+            raise InputError("this is a file, not a folder", file=str(folder),
+                             hint="name a folder for the reviewers' workbooks")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot make the folder: {exc.strerror or exc}",
+                             file=str(folder), hint="choose a folder you can write to") from exc
+        export_workbook(ev, path)
+        written.append(path)
+    return written
+
+
+def write_merge_report(data: dict[str, Any], path: str | Path) -> None:
+    """``MERGE.json``, written atomically."""
+    atomic_write_text(Path(path), json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,201 @@
+"""A review round as a document remembers it: who judges which queries of
+which base, handed out when, and the conflicts a merge left open.
+
+A reviewer's workbook (``ndcg-worksheet split``) carries an
+:class:`Assignment` with one :class:`Share`, its own; a merged workbook
+(``ndcg-worksheet merge``) carries the round's shares and the conflicts the
+merge could not settle. The value is stored in the workbook's metadata
+(:meth:`Assignment.to_dict`, :meth:`Assignment.from_dict`), so it survives the
+round trip through Excel or LibreOffice.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.model.grades import GradeState, grade_text
+
+__all__ = ["Assignment", "Conflict", "Given", "Share"]
+
+
+@dataclass(frozen=True)
+class Share:
+    """One reviewer's part of a round.
+
+    Attributes
+    ----------
+    reviewer : str
+        Who judges.
+    queries : tuple of str
+        The queries handed to them (query ids), in their order of work.
+    unknown : int
+        How many of those queries' candidates were unknown when handed out.
+    """
+
+    reviewer: str
+    queries: tuple[str, ...]
+    unknown: int = 0
+
+
+@dataclass(frozen=True)
+class Given:
+    """One reviewer's grade for a candidate (a merge's conflict keeps these)."""
+
+    reviewer: str
+    grade: float | None
+    state: GradeState
+    reason: str = ""
+
+    @property
+    def text(self) -> str:
+        """The grade as the audit log writes it (``2``, ``unknown``, ...)."""
+        return grade_text(math.nan if self.grade is None else self.grade, int(self.state))
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two or more reviewers gave one candidate different grades outside an
+    overlap query: the base's grade stayed, their grades are kept here."""
+
+    query: str
+    source_id: str
+    base: Given
+    values: tuple[Given, ...]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Who judges which queries of which base, handed out when.
+
+    Attributes
+    ----------
+    base_id : str
+        The identity of the base document the round started from
+        (:func:`core.analysis.rounds.base_id`).
+    base_name : str
+        The base's file name, for messages.
+    when : str
+        When it was handed out (ISO 8601, UTC), or merged.
+    shares : tuple of Share
+        One per reviewer: a reviewer's workbook holds its own only.
+    overlap : tuple of str
+        The queries given to two reviewers (for agreement).
+    conflicts : tuple of Conflict
+        Left open by a merge (a merged document only).
+
+    Examples
+    --------
+    >>> a = Assignment("b1", "base.xlsx", "2024-01-01T00:00:00+00:00",
+    ...                (Share("ana", ("q1", "q2"), 5),), overlap=("q2",))
+    >>> a.reviewer, Assignment.from_dict(a.to_dict()) == a
+    ('ana', True)
+    """
+
+    base_id: str
+    base_name: str
+    when: str
+    shares: tuple[Share, ...]
+    overlap: tuple[str, ...] = ()
+    conflicts: tuple[Conflict, ...] = field(default=())
+
+    @property
+    def reviewer(self) -> str:
+        """The reviewer of a reviewer's workbook ('' when it holds a whole round)."""
+        return self.shares[0].reviewer if len(self.shares) == 1 else ""
+
+    def queries(self) -> set[str]:
+        """Every query handed out in this assignment."""
+        return {q for s in self.shares for q in s.queries}
+
+    # -- the metadata's JSON ----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON values (every number a float or an int, every text a string)."""
+        return {
+            "base_id": self.base_id,
+            "base_name": self.base_name,
+            "when": self.when,
+            "shares": [{"reviewer": s.reviewer, "queries": list(s.queries),
+                        "unknown": s.unknown} for s in self.shares],
+            "overlap": list(self.overlap),
+            "conflicts": [{"query": c.query, "source_id": c.source_id,
+                           "base": _given_dict(c.base),
+                           "values": [_given_dict(g) for g in c.values]}
+                          for c in self.conflicts],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Assignment:
+        """The assignment :meth:`to_dict` wrote; ValueError naming the field
+        that does not match."""
+        d = _mapping(data, "assignment")
+        shares = tuple(
+            Share(_text(s, "reviewer"), _texts(s, "queries"), _count(s, "unknown"))
+            for s in (_mapping(x, "assignment share") for x in _list(d, "shares")))
+        conflicts = tuple(
+            Conflict(_text(c, "query"), _text(c, "source_id"),
+                     _given(c.get("base"), "conflict base"),
+                     tuple(_given(g, "conflict value") for g in _list(c, "values")))
+            for c in (_mapping(x, "assignment conflict") for x in _list(d, "conflicts")))
+        if not shares:
+            raise ValueError("assignment: no share")
+        return cls(_text(d, "base_id"), _text(d, "base_name"), _text(d, "when"), shares,
+                   _texts(d, "overlap"), conflicts)
+
+
+# -- validating the JSON field by field ---------------------------------------------------
+def _given_dict(g: Given) -> dict[str, Any]:
+    return {"reviewer": g.reviewer, "grade": g.grade, "state": int(g.state), "reason": g.reason}
+
+
+def _mapping(data: Any, what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ValueError(f"{what}: not a JSON object")
+    return data
+
+
+def _list(d: dict[str, Any], key: str) -> list[Any]:
+    value = d.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"assignment {key}: not a list")
+    return value
+
+
+def _text(d: dict[str, Any], key: str) -> str:
+    value = d.get(key)
+    if not isinstance(value, str):
+        raise ValueError(f"assignment {key}: not a text")
+    return value
+
+
+def _texts(d: dict[str, Any], key: str) -> tuple[str, ...]:
+    values = _list(d, key)
+    if not all(isinstance(v, str) for v in values):
+        raise ValueError(f"assignment {key}: not a list of texts")
+    return tuple(values)
+
+
+def _count(d: dict[str, Any], key: str) -> int:
+    value = d.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 or (
+            value != int(value)):
+        raise ValueError(f"assignment {key}: not a count")
+    return int(value)
+
+
+def _given(data: Any, what: str) -> Given:
+    d = _mapping(data, what)
+    raw = d.get("state")
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw not in set(GradeState):
+        raise ValueError(f"{what} state: not a grade state")
+    state = GradeState(raw)
+    grade = d.get("grade")
+    if state is GradeState.NUMBER:
+        if isinstance(grade, bool) or not isinstance(grade, int | float) or not math.isfinite(
+                grade):
+            raise ValueError(f"{what} grade: not a finite number")
+        grade = float(grade)
+    elif grade is not None:
+        raise ValueError(f"{what} grade: a {state.name.lower()} grade has no number")
+    return Given(_text(d, "reviewer"), grade, state, _text(d, "reason"))

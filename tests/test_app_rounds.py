@@ -1,0 +1,211 @@
+"""A review round in the window (pytest-qt): the judging queue's Next button,
+the conflicts view (take one grade, keep both, undo), and Hand out / Merge
+from the Review menu."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
+
+from app.models.candidates import GridColumn
+from app.review.conflicts_view import ConflictColumn, ConflictsController
+from app.review.queue_view import QueueColumn, QueueController
+from app.review.rounds import RoundsController
+from core.analysis.queue import judging_queue
+from core.analysis.rounds import Returned, merge
+from core.engine.evaluation import evaluate
+from core.io.workbook import read_workbook
+from core.model.assignment import Assignment, Share
+from core.model.conventions import ConsensusRule
+from core.model.document import Document, GradeState
+from tests.test_rounds import WHEN, base_doc, grade, hand_out, row, unknown_sources
+from tests.test_rounds_files import edit_grades, unknown_of
+
+
+@pytest.fixture(autouse=True)
+def _never_block(monkeypatch):
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+def controller(window, kind):  # type: ignore[no-untyped-def]
+    found = window.findChild(QObject, {QueueController: "queueController",
+                                       ConflictsController: "conflictsController",
+                                       RoundsController: "roundsController"}[kind])
+    assert isinstance(found, kind)
+    return found
+
+
+def current_candidate(window) -> int:  # type: ignore[no-untyped-def]
+    index = window.grid.currentIndex()
+    assert index.column() == GridColumn.GRADE
+    return int(window.grid_model.candidates()[index.row()])
+
+
+# -- the judging queue ---------------------------------------------------------------------
+def test_queue_next_button_jumps_to_the_first_unknown(qtbot, window):
+    doc = base_doc([2, 3, 1], seed=4)
+    window.set_document(doc)
+    queue = controller(window, QueueController)
+    assert not queue.dock.isVisible()  # hidden until asked for
+    window.app_actions["show_queue"].trigger()
+    assert queue.dock.isVisible()
+    expected = judging_queue(evaluate(doc)).rows.tolist()
+    qtbot.waitUntil(lambda: queue.queue is not None, timeout=10000)
+    model = queue.view.model
+    assert model.candidates == expected
+    assert model.rowCount() == 6
+    first = expected[0]
+    assert model.index(0, QueueColumn.SOURCE).data() == doc.source_id[first]
+    qtbot.mouseClick(queue.view.next_button, Qt.MouseButton.LeftButton)
+    assert window.current_query == int(doc.query[first])
+    assert current_candidate(window) == first
+    # grade it with a key in the grid: the queue is worked out again without it
+    qtbot.keyClick(window.grid, "2")
+    assert doc.state[first] == GradeState.NUMBER
+    assert doc.grade[first] == 2.0
+    qtbot.waitUntil(lambda: queue.queue is not None and first not in queue.queue.rows,
+                    timeout=10000)
+    after = judging_queue(evaluate(doc)).rows.tolist()
+    assert model.candidates == after
+    qtbot.mouseClick(queue.view.next_button, Qt.MouseButton.LeftButton)
+    assert current_candidate(window) == after[0]
+    # undo: the candidate is back in the queue
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: queue.queue is not None and first in queue.queue.rows,
+                    timeout=10000)
+    assert model.candidates == expected
+    assert "Mean NDCG@3 between" in queue.view.message.text()
+
+
+def test_queue_shows_the_reviewers_progress(qtbot, window):
+    doc = base_doc([2, 3], seed=1)
+    doc.assignment = Assignment("id", "base.xlsx", WHEN, (Share("ana", ("q00",), 2),
+                                                          Share("ben", ("q01",), 3)))
+    doc.set_grade(row(doc, "q01", unknown_sources(doc, "q01")[0]), 1.0, who="ben")
+    window.set_document(doc)
+    queue = controller(window, QueueController)
+    window.app_actions["show_queue"].trigger()
+    qtbot.waitUntil(lambda: queue.queue is not None, timeout=10000)
+    progress = queue.view.progress_model
+    assert progress.rows() == [("ana", 0, 2), ("ben", 1, 3)]
+    assert queue.view.progress_table.isVisible()
+
+
+# -- the conflicts view ---------------------------------------------------------------------
+def merged_with_conflict() -> tuple[Document, str, str]:
+    """A merged document with one open conflict (ben 0, cara 2 on q, x) and
+    one taken grade."""
+    doc = base_doc([3, 3], seed=8)
+    doc.conventions = doc.conventions.replace(consensus=ConsensusRule.MEAN)
+    ben = hand_out(doc, ["ben"])[1]["ben"]
+    cara = hand_out(doc, ["cara"])[1]["cara"]
+    q = ben.query_ids[0]
+    x, y = unknown_sources(ben, q)[:2]
+    grade(ben, q, x, 0.0, "ben")
+    grade(ben, q, y, 1.0, "ben")
+    grade(cara, q, x, 2.0, "cara")
+    result = merge(doc, [Returned("ben.xlsx", ben), Returned("cara.xlsx", cara)],
+                   who="lead", when=WHEN)
+    assert len(result.conflicts) == 1
+    return result.document, q, x
+
+
+def test_conflicts_view_takes_one_grade_or_keeps_both(qtbot, window):
+    merged, q, x = merged_with_conflict()
+    window.set_document(merged)
+    conflicts = controller(window, ConflictsController)
+    assert conflicts.dock.isVisible()  # a merge left a conflict: shown at once
+    view = conflicts.view
+    assert view.model.rowCount() == 1
+    assert view.model.index(0, ConflictColumn.GRADES).data() == "ben: 0, cara: 2"
+    assert view.model.index(0, ConflictColumn.STATUS).data() == "open"
+    assert "1 of 1 conflicts open" in view.message.text()
+    rect = view.table.visualRect(view.model.index(0, ConflictColumn.QUERY))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert set(view.choice_buttons) == {"ben", "cara", "both"}
+    i = row(merged, q, x)
+    steps = window.undo_stack.count()
+    qtbot.mouseClick(view.choice_buttons["cara"], Qt.MouseButton.LeftButton)
+    assert (merged.state[i], merged.grade[i]) == (GradeState.NUMBER, 2.0)
+    assert window.undo_stack.count() == steps + 1
+    assert view.model.index(0, ConflictColumn.STATUS).data() == "cara's grade"
+    entry = merged.audit[-1]
+    assert (entry.query, entry.source_id, entry.before, entry.after) == (q, x, "unknown", "2")
+    assert entry.note == "conflict resolved: cara's grade: 2"
+    assert "0 of 1 conflicts open" in view.message.text()
+    # undo: open again
+    qtbot.keyClick(window.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert merged.state[i] == GradeState.UNKNOWN
+    assert view.model.index(0, ConflictColumn.STATUS).data() == "open"
+    # keep both: the consensus (mean) of the two ratings
+    (both,) = [b for b in view.findChildren(QPushButton, "conflictTake_both")
+               if b.isVisible()]
+    assert both is view.choice_buttons["both"]
+    assert both.text() == "Keep both as ratings (1)"
+    qtbot.mouseClick(both, Qt.MouseButton.LeftButton)
+    assert merged.grade[i] == 1.0
+    assert merged.ratings is not None
+    assert merged.ratings[i].tolist() == [0.0, 2.0]
+    assert view.model.index(0, ConflictColumn.STATUS).data() == "both, as ratings"
+    assert window.undo_stack.count() == steps + 1  # the undone step was replaced
+    # Show candidate
+    window.set_query(1 - int(merged.query[i]))
+    qtbot.mouseClick(view.go_button, Qt.MouseButton.LeftButton)
+    assert current_candidate(window) == i
+
+
+def test_no_conflict_says_so(window):
+    conflicts = controller(window, ConflictsController)
+    assert conflicts.view.model.rowCount() == 0
+    assert not conflicts.dock.isVisible()
+    assert conflicts.view.message.text().startswith("No conflict")
+
+
+# -- hand out and merge from the menu ---------------------------------------------------------
+def _ok(dialog) -> None:  # type: ignore[no-untyped-def]
+    dialog.button_box.button(QDialogButtonBox.StandardButton.Ok).click()
+
+
+def test_hand_out_and_merge_from_the_review_menu(qtbot, window, tmp_path: Path):
+    doc = base_doc([3, 2, 4], seed=2)
+    window.set_document(doc)
+    rounds = controller(window, RoundsController)
+    dialog = rounds.show_hand_out()
+    qtbot.keyClicks(dialog.reviewers, "ana,ana")
+    dialog.folder.setText(str(tmp_path / "round"))
+    _ok(dialog)
+    assert "named twice" in dialog.error.text()  # the dialog stays, nothing written
+    assert dialog.isVisible()
+    assert not (tmp_path / "round").exists()
+    dialog.reviewers.setText("ana, ben")
+    _ok(dialog)
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: rounds.last_hand_out is not None, timeout=20000)
+    books = {r: tmp_path / "round" / f"untitled-{r}.xlsx" for r in ("ana", "ben")}
+    assert all(p.exists() for p in books.values())
+    ana = read_workbook(books["ana"])
+    assert ana.assignment is not None
+    assert ana.assignment.shares == (rounds.last_hand_out.share("ana"),)
+    q = ana.query_ids[0]
+    s = unknown_of(ana, q)[0]
+    edit_grades(books["ana"], {(q, s): 3})
+    merge_dialog = rounds.show_merge()
+    merge_dialog.files.addItems([str(p) for p in books.values()])
+    merge_dialog.output.setText(str(tmp_path / "merged.xlsx"))
+    merge_dialog.report.setText(str(tmp_path / "merge.json"))
+    _ok(merge_dialog)
+    qtbot.waitUntil(lambda: window.path == tmp_path / "merged.xlsx", timeout=20000)
+    assert rounds.last_merge is not None
+    assert (rounds.last_merge.changes_found, rounds.last_merge.taken) == (1, 1)
+    shown = window.document
+    assert shown.grade[row(shown, q, s)] == 3.0
+    assert shown.assignment is not None
+    assert [x.reviewer for x in shown.assignment.shares] == ["ana", "ben"]
+    report = json.loads((tmp_path / "merge.json").read_text())
+    assert (report["changes_found"], report["taken"], report["refused"]) == (1, 1, [])
+    assert report["base"] == "untitled.xlsx"

@@ -1,0 +1,241 @@
+"""``split`` and ``merge`` on files: the command line, the assignment through
+the workbook round trip, grades edited in the returned workbooks as a
+reviewer's Excel would (openpyxl) and re-saved by LibreOffice, the merged
+workbook reopened, and bad input (exit status 2, one line, inputs unchanged)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from app.cli.main import main
+from core.analysis.queue import judging_queue
+from core.analysis.rounds import MERGE_ORIGIN, base_id, plan_hand_out
+from core.engine.evaluation import evaluate
+from core.io.rounds import read_base
+from core.io.workbook import OUTSIDE_ORIGIN, SHEETS, export_workbook, read_workbook
+from core.model.document import Document, GradeState
+from tests.libreoffice import recalculate
+from tests.test_rounds import base_doc, row
+
+
+def run(*args: Any) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main([str(a) for a in args], out=out)
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def base_file(tmp_path: Path) -> Path:
+    path = tmp_path / "base.xlsx"
+    export_workbook(evaluate(base_doc([3, 4, 2, 5, 3, 0], seed=9)), path)
+    return path
+
+
+def edit_grades(path: Path, grades: dict[tuple[str, str], Any], dst: Path | None = None) -> None:
+    """Type ``grades`` into the Candidates sheet's current-grade cells, as a
+    reviewer does in Excel (openpyxl keeps the rest of the workbook)."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb[SHEETS["candidates"]]
+    left = dict(grades)
+    for r in range(2, ws.max_row + 1):
+        key = (ws[f"A{r}"].value, ws[f"B{r}"].value)
+        if key in left:
+            ws[f"F{r}"].value = left.pop(key)
+    assert not left, f"no such rows: {left}"
+    wb.save(dst or path)
+
+
+def unknown_of(doc: Document, query: str) -> list[str]:
+    return [str(doc.source_id[i]) for i in doc.members(doc.query_index(query)).tolist()
+            if doc.state[i] == GradeState.UNKNOWN]
+
+
+def split(base: Path, out: Path, *extra: Any) -> dict[str, Path]:
+    code, text = run("split", base, "--reviewers", "ana,ben", "-o", out, *extra)
+    assert code == 0
+    assert "handed out" in text
+    return {name: out / f"{base.stem}-{name}.xlsx" for name in ("ana", "ben")}
+
+
+def test_split_writes_one_workbook_per_reviewer(base_file: Path, tmp_path: Path) -> None:
+    before = base_file.read_bytes()
+    code, text = run("split", base_file, "--reviewers", "ana,ben,cara", "--overlap", "0.4",
+                     "--seed", "3", "-o", tmp_path / "round")
+    assert code == 0
+    base = read_base(base_file)
+    plan = plan_hand_out(base, judging_queue(evaluate(base)), ["ana", "ben", "cara"],
+                         overlap=0.4, seed=3, when="")
+    assert base_file.read_bytes() == before  # the base is never changed
+    for share in plan.shares:
+        path = tmp_path / "round" / f"base-{share.reviewer}.xlsx"
+        assert f"{share.reviewer}: {len(share.queries)} queries, {share.unknown} unknown" in text
+        doc = read_workbook(path)  # the assignment survives the workbook
+        a = doc.assignment
+        assert a is not None
+        assert (a.reviewer, a.base_id, a.base_name, a.shares) == (
+            share.reviewer, base_id(base), "base.xlsx", (share,))
+        assert a.overlap == tuple(q for q in plan.overlap if q in share.queries)
+        assert doc.query_ids == list(share.queries)
+        assert len(doc) == sum(len(base.members(base.query_index(q))) for q in share.queries)
+    assert "2 queries given to two reviewers" in text
+    assert "1 queries without an unknown candidate" in text
+    # the same seed, the same round
+    run("split", base_file, "--reviewers", "ana,ben,cara", "--overlap", "0.4", "--seed", "3",
+        "-o", tmp_path / "again")
+    for name in ("ana", "ben", "cara"):
+        first = read_workbook(tmp_path / "round" / f"base-{name}.xlsx").assignment
+        again = read_workbook(tmp_path / "again" / f"base-{name}.xlsx").assignment
+        assert first is not None
+        assert again is not None
+        assert (first.shares, first.overlap) == (again.shares, again.overlap)
+
+
+def test_merge_takes_excel_edits_and_refuses_another_base(base_file: Path,
+                                                          tmp_path: Path) -> None:
+    books = split(base_file, tmp_path / "round", "--overlap", "0.5", "--seed", "1")
+    ana, ben = read_workbook(books["ana"]), read_workbook(books["ben"])
+    assert ana.assignment is not None
+    assert ben.assignment is not None
+    shared = ana.assignment.overlap[0]
+    mine = next(q for q in ana.query_ids if q not in ben.query_ids)
+    s = unknown_of(ana, shared)
+    m = unknown_of(ana, mine)
+    edit_grades(books["ana"], {(mine, m[0]): 2, (mine, m[1]): "3", (shared, s[0]): 1})
+    edit_grades(books["ben"], {(shared, s[0]): 3, (shared, s[1]): "n/a"})
+    # a round handed out before the base changed: another base
+    other = base_doc([3, 4, 2, 5, 3, 0], seed=9)
+    other.set_grade(0, 3.0 if other.grade[0] != 3.0 else 2.0, who="lead")
+    export_workbook(evaluate(other), tmp_path / "other.xlsx")
+    old = split(tmp_path / "other.xlsx", tmp_path / "old")
+    q = read_workbook(old["ana"]).query_ids[0]
+    edit_grades(old["ana"], {(q, unknown_of(read_workbook(old["ana"]), q)[0]): 1})
+    report = tmp_path / "MERGE.json"
+    code, text = run("merge", base_file, books["ana"], books["ben"], old["ana"],
+                     "-o", tmp_path / "merged.xlsx", "--report", report)
+    assert code == 0
+    data = json.loads(report.read_text())
+    assert data["changes_found"] == 6
+    assert (data["taken"], data["identical"], data["overlap_ratings"]) == (3, 0, 2)
+    assert data["conflicts"] == []
+    (refused,) = data["refused"]
+    assert refused["workbook"] == "other-ana.xlsx"
+    assert "another base" in refused["reason"]
+    assert refused["changes"] == 1
+    assert data["reviewers"]["ana"]["graded"] == 3
+    assert data["reviewers"]["ben"]["graded"] == 2
+    assert "refused other-ana.xlsx" in text
+    merged = read_workbook(tmp_path / "merged.xlsx")
+    assert merged.grade[row(merged, mine, m[0])] == 2.0
+    assert merged.grade[row(merged, mine, m[1])] == 3.0
+    assert merged.grade[row(merged, shared, s[0])] == 2.0  # the mean of 1 and 3
+    i = row(merged, shared, s[1])  # ben alone, and not a number: taken
+    assert merged.state[i] == GradeState.UNRATEABLE
+    outside = [(e.who, e.query, e.source_id, e.after) for e in merged.audit
+               if e.origin == OUTSIDE_ORIGIN]
+    assert sorted(outside) == sorted([  # each reviewer's, in their sheet's row order
+        ("ana", mine, m[0], "2"), ("ana", mine, m[1], "3"), ("ana", shared, s[0], "1"),
+        ("ben", shared, s[0], "3"), ("ben", shared, s[1], "unrateable")])
+    assert [who for who, *_ in outside] == ["ana"] * 3 + ["ben"] * 2
+    assert sum(e.origin == MERGE_ORIGIN for e in merged.audit) == 4
+    assert merged.annotators == ["ana", "ben"]
+    assert merged.assignment is not None
+    assert [x.reviewer for x in merged.assignment.shares] == ["ana", "ben"]
+
+
+def test_conflicts_are_kept_in_the_merged_workbook(base_file: Path, tmp_path: Path) -> None:
+    books = split(base_file, tmp_path / "round")
+    code, _ = run("split", base_file, "--reviewers", "cara", "-o", tmp_path / "second")
+    assert code == 0
+    cara = tmp_path / "second" / "base-cara.xlsx"
+    ben = read_workbook(books["ben"])
+    q = ben.query_ids[0]
+    x = unknown_of(ben, q)[0]
+    edit_grades(books["ben"], {(q, x): 0})
+    edit_grades(cara, {(q, x): 2})
+    code, text = run("merge", base_file, books["ben"], cara, "-o", tmp_path / "merged.xlsx",
+                     "--report", tmp_path / "merge.json")
+    assert code == 0
+    assert "1 conflicts left open" in text
+    data = json.loads((tmp_path / "merge.json").read_text())
+    assert data["conflicts"] == [{"query": q, "source_id": x, "base": "unknown",
+                                  "values": {"ben": 0.0, "cara": 2.0}}]
+    merged = read_workbook(tmp_path / "merged.xlsx")
+    assert merged.assignment is not None
+    (c,) = merged.assignment.conflicts
+    assert (c.query, c.source_id) == (q, x)
+    assert [(g.reviewer, g.grade) for g in c.values] == [("ben", 0.0), ("cara", 2.0)]
+    assert merged.state[row(merged, q, x)] == GradeState.UNKNOWN
+
+
+@pytest.mark.libreoffice
+def test_merge_picks_up_edits_resaved_by_libreoffice(base_file: Path, tmp_path: Path) -> None:
+    books = split(base_file, tmp_path / "round")
+    ana = read_workbook(books["ana"])
+    q = ana.query_ids[0]
+    a, b = unknown_of(ana, q)[:2]
+    edit_grades(books["ana"], {(q, a): 2, (q, b): "unknown"})  # b typed as it was
+    (resaved,) = recalculate([books["ana"]], tmp_path / "lo")
+    code, _ = run("merge", base_file, resaved, "-o", tmp_path / "merged.xlsx",
+                  "--report", tmp_path / "merge.json")
+    assert code == 0
+    data = json.loads((tmp_path / "merge.json").read_text())
+    assert (data["changes_found"], data["taken"]) == (1, 1)
+    merged = read_workbook(tmp_path / "merged.xlsx")
+    assert merged.grade[row(merged, q, a)] == 2.0
+    assert [(e.who, e.source_id, e.origin) for e in merged.audit] == [
+        ("ana", a, OUTSIDE_ORIGIN), (merged.audit[-1].who, a, MERGE_ORIGIN)]
+
+
+def test_bad_input_ends_with_one_line(base_file: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    books = split(base_file, tmp_path / "round")
+    capsys.readouterr()
+    before = base_file.read_bytes()
+    csv = tmp_path / "x.csv"
+    csv.write_text("query,source_id,score,grade\nq,a,1,1\n")
+    cases = [
+        (("merge", base_file, tmp_path / "missing.xlsx", "-o", tmp_path / "m.xlsx"),
+         "no such file"),
+        (("merge", base_file, csv, "-o", tmp_path / "m.xlsx"), "an .xlsx written by split"),
+        (("merge", base_file, books["ana"], "-o", base_file), "would replace an input"),
+        (("merge", base_file, books["ana"], "-o", tmp_path / "m.csv"), "is an .xlsx"),
+        (("merge", base_file, base_file, "-o", tmp_path / "m.xlsx", "--report",
+          tmp_path / "m.xlsx"), "would replace another output"),
+        (("split", base_file, "--reviewers", "ana,Ana", "-o", tmp_path), "named twice"),
+        (("split", base_file, "--reviewers", "ana,ben", "--overlap", "2", "-o", tmp_path),
+         "between 0 and 1"),
+        (("split", base_file, "--reviewers", "../x", "-o", tmp_path), "cannot name a file"),
+        (("split", base_file, "--reviewers", "ana", "-o", base_file), "not a folder"),
+    ]
+    for args, message in cases:
+        code, _ = run(*args)
+        err = capsys.readouterr().err
+        assert code == 2, args
+        assert message in err, (args, err)
+        assert len(err.strip().splitlines()) == 1
+        assert "Traceback" not in err
+    assert base_file.read_bytes() == before
+    assert not (tmp_path / "m.xlsx").exists()
+
+
+def test_a_damaged_assignment_is_not_our_metadata(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.errors import NotOwnWorkbook
+    from core.model.assignment import Assignment, Share
+
+    doc = base_doc([2])
+    doc.assignment = Assignment("b", "base.xlsx", "now", (Share("ana", ("q00",), 2),))
+    monkeypatch.setattr(Assignment, "to_dict", lambda self: {"shares": "ana"})
+    export_workbook(evaluate(doc), tmp_path / "bad.xlsx")
+    with pytest.raises(NotOwnWorkbook, match="assignment shares: not a list"):
+        read_workbook(tmp_path / "bad.xlsx")
+    monkeypatch.undo()
+    plain = base_doc([2])
+    export_workbook(evaluate(plain), tmp_path / "plain.xlsx")
+    assert read_workbook(tmp_path / "plain.xlsx").assignment is None
