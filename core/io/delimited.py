@@ -99,7 +99,9 @@ def _columns(header: list[str], name: str, line: int) -> dict[str, int]:
         raise InputError(
             f"no {missing[0]!r} column in the header ({', '.join(header)})",
             file=name, line=line,
-            hint="the header needs query, source_id, score and grade (version optional)",
+            hint="the header needs query, source_id, score and grade (version optional); "
+                 "annotators' judgments without scores are read by "
+                 f"`ndcg-worksheet import {Path(name).name} -o OUT.csv`",
         )
     seen: dict[str, int] = {}
     for i, cell in enumerate(header):
