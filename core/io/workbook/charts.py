@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.analysis.aggregate import summarize
 from core.io.workbook.comparison import SORTED_DELTA, ComparisonPlaces
 from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, sheet_ref
 from core.io.workbook.words import Text, join
@@ -40,8 +41,9 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
     s.skip(CHART_ROWS * (2 if comparison is not None else 1))
     s.section("Queries per NDCG range (the distribution chart's data)")
     columns = [(run, j) for j in range(runs[0].n_cutoffs) for run in runs][: s.width - 1]
-    first = _distribution_table(s, columns, len(runs) > 1)
+    first, counts = _distribution_table(s, columns, len(runs) > 1)
     dist = wb.add_chart({"type": "column"})
+    bins = [f"{EDGES[b]:.1f} to {EDGES[b + 1]:.1f}" for b in range(len(EDGES) - 1)]
     for c, (run, j) in enumerate(columns, start=1):
         dist.add_series({
             "name": [SHEETS["report"], first - 1, c],
@@ -50,6 +52,7 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
             "fill": {"color": _COLOURS[(c - 1) % len(_COLOURS)]},
             "gap": 60,
         })
+        _cache(dist, bins, counts[c - 1])
     _style(dist, "NDCG distribution over queries", "NDCG", "queries")
     s.ws.insert_chart(anchor, 0, dist, {"x_offset": 4, "y_offset": 4, "object_position": 1})
     by_k = wb.add_chart({"type": "line"})
@@ -61,6 +64,8 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
             "marker": {"type": "circle", "size": 7},
             "line": {"color": _COLOURS[n]}, "data_labels": {"value": True, "num_format": "0.00"},
         })
+        _cache(by_k, [f"NDCG@{format_cutoff(k)}" for k in run.ev.cutoffs],
+               [s.mean for s in summarize(run.ev)])
     _style(by_k, "Mean NDCG against k (declared weighting)", "k", "mean NDCG")
     by_k.set_y_axis({"name": "mean NDCG", "min": 0, "max": 1, "major_gridlines": {
         "visible": True, "line": {"color": "#D9D9D9"}}})
@@ -69,6 +74,16 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
         c, places, _ = comparison
         s.ws.insert_chart(anchor + CHART_ROWS, 0, _deltas_chart(wb, c, places),
                           {"x_offset": 4, "y_offset": 4, "object_position": 1})
+
+
+def _cache(chart: Any, categories: Sequence[str] | None, values: Sequence[float | None]) -> None:
+    """The last series' values now (and its categories' text) stored with the
+    chart, as the cells' cached results are: a viewer that does not calculate
+    draws it, and text categories are written as text."""
+    series = chart.series[-1]
+    if categories is not None:
+        chart.formula_data[series["cat_data_id"]] = list(categories)
+    chart.formula_data[series["val_data_id"]] = list(values)
 
 
 def _style(chart: Any, title: str, x: str, y: str) -> None:
@@ -80,9 +95,12 @@ def _style(chart: Any, title: str, x: str, y: str) -> None:
     chart.set_size(_SIZE)
 
 
-def _distribution_table(s: ReportSheet, columns: Sequence[tuple[Run, int]], named: bool) -> int:
+def _distribution_table(s: ReportSheet, columns: Sequence[tuple[Run, int]], named: bool,
+                        ) -> tuple[int, list[list[float]]]:
     """Queries per NDCG range, a column per (run, cutoff): COUNTIFS over the
-    run's Queries sheet; returns the first data row (0-based)."""
+    run's Queries sheet; returns the first data row (0-based) and each
+    column's counts now."""
+    counts: list[list[float]] = [[] for _ in columns]
     headers: list[str | Text] = ["NDCG range"]
     for run, j in columns:
         name = f"cut_{j + 1}"
@@ -103,6 +121,7 @@ def _distribution_table(s: ReportSheet, columns: Sequence[tuple[Run, int]], name
             formula, now = _count(run, j, test, lo if b > 0 else None,
                                   hi if b < len(EDGES) - 2 else None)
             s.ws.write_formula(s.row, c, formula, None, now)
+            counts[c - 1].append(now)
         s.row += 1
     s.ws.write_string(s.row, 0, "undefined or unresolved", s.fmt.label)
     for c, (run, j) in enumerate(columns, start=1):
@@ -115,7 +134,7 @@ def _distribution_table(s: ReportSheet, columns: Sequence[tuple[Run, int]], name
             f"{col}{first + len(EDGES) - 1})", None,
             float(np.isnan(ev.ndcg[:, j]).sum()))
     s.row += 1
-    return first
+    return first, counts
 
 
 def _count(run: Run, j: int, tests: list[str], lo: float | None,
@@ -149,6 +168,9 @@ def _deltas_chart(wb: Any, c: Comparison, places: ComparisonPlaces) -> Any:
         "fill": {"color": _GAIN}, "invert_if_negative": True,
         "invert_if_negative_color": _LOSS, "gap": 30,
     })
+    d0 = c.delta[:, 0]
+    shown: list[float | None] = sorted(d0[~np.isnan(d0)].tolist())
+    _cache(chart, None, shown + [None] * (n - len(shown)))
     at = format_cutoff(c.conventions.cutoffs[0])
     _style(chart, f"Per-query delta B - A at the first cutoff (k = {at} at export), sorted",
            "queries, largest loss to largest gain", "delta B - A")

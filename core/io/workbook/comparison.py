@@ -93,6 +93,7 @@ def write_comparison(
         r += 1
     print_setup(ws, c.doc_a.judgment_version, header_rows=(COMPARISON_HEADER_ROW,) * 2,
                 query_column=True)
+    ws.print_area(0, 0, r, len(COMPARISON_COLUMNS) - 1)  # not the hidden helper columns
     return ComparisonPlaces(names, first, last, means_row, resampling_row, len(c.common))
 
 
