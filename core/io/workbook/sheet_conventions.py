@@ -77,7 +77,11 @@ class SheetConventions:
 
 
 class _Refused(Exception):
-    """A cell whose value the app will not take."""
+    """A cell whose value the app will not take (``row``: a gain table's row)."""
+
+    def __init__(self, problem: str, row: int | None = None) -> None:
+        super().__init__(problem)
+        self.row = row
 
 
 def defined_names(path: Path, file: str) -> dict[str, str]:
@@ -187,8 +191,10 @@ def _shown(value: Any) -> str:
     return repr(_text(value))
 
 
-def _words(value: Any) -> str:
-    """A convention's value as the audit log writes it."""
+def _words(name: str, value: Any) -> str:
+    """Named cell ``name``'s value as the audit log writes it."""
+    if name.startswith("cut_"):
+        return format_cutoff(value)
     if value is None or value == "" or value == ():
         return "(none)"
     if isinstance(value, bool):
@@ -257,14 +263,15 @@ def _gain_table(sheet: _Cells) -> tuple[tuple[float, float], ...]:
         ok = [isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
               for v in (grade, gain)]
         if not all(ok):
-            raise _Refused(f"row {row} holds grade {_shown(grade)} and gain {_shown(gain)}; "
-                           "each row needs two numbers (or neither)")
+            raise _Refused(f"grade {_shown(grade)} and gain {_shown(gain)}: each row of the "
+                           "table needs two numbers (or neither)", row)
         if float(grade) in pairs:
-            raise _Refused(f"grade {number_text(float(grade))} is in the table twice (row "
-                           f"{row} again); the formulas would add its gains")
+            raise _Refused(f"grade {number_text(float(grade))} is in the table twice; the "
+                           "formulas would add its gains", row)
         pairs[float(grade)] = float(gain)
     if not pairs:
-        raise _Refused("the gain rule is table, but the gain table is empty")
+        raise _Refused("the gain rule is table, but the gain table is empty",
+                       sheet.range("gain_grades")[0][0])
     return tuple(sorted(pairs.items()))
 
 
@@ -304,7 +311,8 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
         try:
             now["gain_grades"] = _gain_table(sheet)
         except _Refused as exc:
-            out.refused.append(sheet.refusal("gain_rule", "gain table", str(exc)))
+            out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, line=exc.row,
+                                          column="A/B (gain table)", hint=_KEEP))
         fields["gain_grades"] = ("gain table", None)
     cuts = [(j, now.get(f"cut_{j}", 0)) for j in range(1, len(stored.cutoffs) + 1)]
     for j, k in cuts:
@@ -331,7 +339,8 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
             ref = _SHEET
         out.entries.append(AuditEntry(
             OUTSIDE_WHO, when, CONVENTION_ENTRY, CONVENTION_ENTRY,
-            f"{label} = {_words(before[name])}", f"{label} = {_words(now.get(name, ()))}",
+            f"{label} = {_words(name, before[name])}",
+            f"{label} = {_words(name, now.get(name, ()))}",
             f"edited in {ref}", OUTSIDE_ORIGIN))
     out.conventions = conventions
     out.judgment_version, out.name = now["judgment_version"], now["document_name"]
