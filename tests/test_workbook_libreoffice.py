@@ -19,8 +19,8 @@ import openpyxl
 import pytest
 import xlsxwriter
 
-from core.engine.evaluation import evaluate
 from core.analysis.compare import compare
+from core.engine.evaluation import evaluate
 from core.io.workbook import (
     CONVENTION_ENTRY,
     OUTSIDE_ORIGIN,
@@ -224,7 +224,8 @@ def test_conventions_edited_in_the_sheet_reopen_as_libreoffice_computed(
     assert {(e.query, e.source_id, e.origin) for e in back.audit} == {
         (CONVENTION_ENTRY, CONVENTION_ENTRY, OUTSIDE_ORIGIN)}
     found = reopened(back)
-    assert found is not None and not found.refused
+    assert found is not None
+    assert not found.refused
     assert len(found.conventions) == len(changed)
     # ... and its NDCG is LibreOffice's, for every query, cutoff and mean.
     check_values(read_values(out), back, back.conventions)

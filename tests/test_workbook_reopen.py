@@ -83,7 +83,9 @@ def test_edited_conventions_are_taken_and_logged(seed_book: Path, tmp_path: Path
     ]
     found = reopened(doc)
     assert found is not None
-    assert found.conventions == tuple(doc.audit) and not found.refused and not found.grades
+    assert found.conventions == tuple(doc.audit)
+    assert not found.refused
+    assert not found.grades
     assert "cutoff 1 (k) = 1 \u2192 5 (edited in Conventions!B8)" in found.message
     # The numbers the app computes are those of the edited conventions:
     # case-A at k = 5 with exponential gain, hand-derived.
@@ -118,14 +120,18 @@ def test_grades_and_conventions_edited_together(seed_book: Path, tmp_path: Path)
         ("case-A", "1", "3"),
     ]
     found = reopened(doc)
-    assert found is not None and len(found.conventions) == 1 and len(found.grades) == 1
+    assert found is not None
+    assert len(found.conventions) == 1
+    assert len(found.grades) == 1
     # Saved by the app and reopened: nothing is new any more.
     again = tmp_path / "again.xlsx"
     export_workbook(evaluate(doc), again)
     back = read_workbook(again)
     _assert_same_document(back, doc)
     found = reopened(back)
-    assert found is not None and found.empty and found.message == ""
+    assert found is not None
+    assert found.empty
+    assert found.message == ""
     # The Audit sheet shows the convention's entry as it shows a grade's.
     rows = list(openpyxl.load_workbook(again)[SHEETS["audit"]].iter_rows(values_only=True))
     assert rows[1][2:6] == (CONVENTION_ENTRY, CONVENTION_ENTRY, "unknown grades = unresolved",

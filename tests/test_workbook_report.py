@@ -194,7 +194,8 @@ def test_booleans_read_true_false_and_k_all_is_never_a_number_on_view(seed_book:
                 if isinstance(c.value, int | float) and not isinstance(c.value, bool) and (
                         c.value >= ALL_K):
                     stand_ins.append((sheet, c.coordinate))
-                    assert sheet == SHEETS["conventions"] and c.column_letter == "D"
+                    assert sheet == SHEETS["conventions"]
+                    assert c.column_letter == "D"
                     assert "D" in _hidden_columns(ws)
                     assert '"all"' in ws[c.coordinate].number_format
     assert stand_ins  # cutoff 3 is all

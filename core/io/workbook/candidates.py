@@ -26,7 +26,6 @@ from core.io.workbook.page import (
 from core.io.workbook.values import candidate_values
 from core.model.document import Document, GradeState
 
-
 #: Columns shown with four decimals (full precision in the cell): gain,
 #: discount, contribution, ideal gain and ideal contribution.
 DECIMAL_COLUMNS = (9, 10, 11, 13, 14)

@@ -18,7 +18,7 @@ from core.model.conventions import format_cutoff
 
 if TYPE_CHECKING:
     from core.analysis.compare import Comparison
-    from core.io.workbook.report import Run, ReportSheet
+    from core.io.workbook.report import ReportSheet, Run
 
 #: The distribution's bins: [0, 0.1), ..., [0.9, 1]; the first also takes
 #: values below 0 and the last values above 1 (as the app's plot clips them).
@@ -44,7 +44,7 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
     first, counts = _distribution_table(s, columns, len(runs) > 1)
     dist = wb.add_chart({"type": "column"})
     bins = [f"{EDGES[b]:.1f} to {EDGES[b + 1]:.1f}" for b in range(len(EDGES) - 1)]
-    for c, (run, j) in enumerate(columns, start=1):
+    for c in range(1, len(columns) + 1):
         dist.add_series({
             "name": [SHEETS["report"], first - 1, c],
             "categories": f"={report}!$A${first + 1}:$A${first + len(EDGES) - 1}",
@@ -65,14 +65,14 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
             "line": {"color": _COLOURS[n]}, "data_labels": {"value": True, "num_format": "0.00"},
         })
         _cache(by_k, [f"NDCG@{format_cutoff(k)}" for k in run.ev.cutoffs],
-               [s.mean for s in summarize(run.ev)])
+               [m.mean for m in summarize(run.ev)])
     _style(by_k, "Mean NDCG against k (declared weighting)", "k", "mean NDCG")
     by_k.set_y_axis({"name": "mean NDCG", "min": 0, "max": 1, "major_gridlines": {
         "visible": True, "line": {"color": "#D9D9D9"}}})
     s.ws.insert_chart(anchor, 4, by_k, {"x_offset": 4, "y_offset": 4, "object_position": 1})
     if comparison is not None:
-        c, places, _ = comparison
-        s.ws.insert_chart(anchor + CHART_ROWS, 0, _deltas_chart(wb, c, places),
+        pair, places, _ = comparison
+        s.ws.insert_chart(anchor + CHART_ROWS, 0, _deltas_chart(wb, pair, places),
                           {"x_offset": 4, "y_offset": 4, "object_position": 1})
 
 

@@ -10,8 +10,8 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.io.workbook.layout import Formats
 from core.io.safety import column_letters
+from core.io.workbook.layout import Formats
 
 #: Points per line of 11-point text (Calibri, xlsxwriter's default font).
 LINE = 15.0

@@ -14,10 +14,10 @@ from typing import Any
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.compare import TIE_TOLERANCE, Comparison
 from core.engine.evaluation import Evaluation
+from core.io.safety import column_letters
 from core.io.workbook.charts import write_charts
 from core.io.workbook.comparison import LOSSES_SO_FAR, ComparisonPlaces
 from core.io.workbook.layout import COMPARISON_SHEETS, Formats, put_text, sheet_ref
-from core.io.safety import column_letters
 from core.io.workbook.page import header_row, lines_needed, print_setup, set_widths
 from core.io.workbook.queries import UNRESOLVED_SO_FAR, summary_row
 from core.io.workbook.report_words import conventions_words, cutoff_text, weighting_text
@@ -272,17 +272,17 @@ def _paired_table(s: ReportSheet, c: Comparison, places: ComparisonPlaces) -> No
         s.row += 1
 
 
-def _listed(s: ReportSheet, count: tuple[str, int], rows: int,
+def _listed(s: ReportSheet, counted: tuple[str, int], rows: int,
             columns: Sequence[tuple[str, str, Any]], sheet_rows: tuple[str, str, int, int],
             values: Sequence[Sequence[Any]], more: str) -> None:
     """Up to ``rows`` items found by their running number (``sheet_rows``:
     the sheet, the running-count column's letter, its first and last rows,
     1-based), each with ``columns`` (header, column letter, style) of the
-    sheet; ``count``: the formula of how many there are and their number now,
+    sheet; ``counted``: the formula of how many there are and their number now,
     ``values``: the items' values now. The rows beyond those filled at export
     are hidden (they fill in, and a line says so, when edits add items)."""
     sheet, so_far, top, last = sheet_rows
-    count, count_now = count
+    count, count_now = counted
     s.headers([h for h, _, _ in columns])
     if not count_now:
         s.ws.set_row(s.row - 1, None, None, {"hidden": True})
