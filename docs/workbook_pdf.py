@@ -6,8 +6,9 @@ cases) to PDF as LibreOffice prints them, and their pages to PNG, into docs/.
 Writes ``workbook-example.pdf`` (``resources/example.xlsx``),
 ``workbook-comparison.pdf`` (run A = the example, run B = the same cases
 ranked otherwise: ``comparison_example``) and ``workbook-example-N.png`` /
-``workbook-comparison-N.png`` for every page (``pdftoppm``, Debian's
-poppler-utils), and prints each PDF's page count. Needs LibreOffice
+``workbook-comparison-N.png`` for the example's every page and the
+comparison's Report (``pdftoppm``, Debian's poppler-utils), and prints each
+PDF's page count. Needs LibreOffice
 (``soffice``; Debian: libreoffice-calc-nogui).
 """
 
@@ -36,6 +37,10 @@ _B_ROWS: dict[str, list[tuple[str, float, float | None]]] = {
     "case-B": [("C", 3.0, 0.0), ("B", 2.0, 1.0), ("A", 1.0, 3.0)],
     "case-G": [("X", 1.0, 2.0), ("Y", 0.5, 0.0)],
 }
+
+
+#: Pages drawn as PNG (None: all): the comparison's Report only.
+_PNG_PAGES = {"workbook-example": None, "workbook-comparison": 4}
 
 
 def comparison_example() -> Comparison:
@@ -73,7 +78,8 @@ def main() -> None:
             shutil.copy(pdf, target)
             for old in args.out.glob(f"{pdf.stem}-*.png"):
                 old.unlink()
-            subprocess.run(["pdftoppm", "-r", str(args.dpi), "-png", str(target),
+            last = ["-l", str(_PNG_PAGES[pdf.stem])] if _PNG_PAGES.get(pdf.stem) else []
+            subprocess.run(["pdftoppm", "-r", str(args.dpi), *last, "-png", str(target),
                             str(args.out / pdf.stem)], check=True)
             print(f"{target}: {len(pdf_pages(target))} pages")
 
