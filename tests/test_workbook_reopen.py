@@ -34,9 +34,10 @@ from core.model.examples import seed_document
 from tests.test_workbook_export import _assert_same_document, _edited_document
 
 
-@pytest.fixture
-def seed_book(tmp_path: Path) -> Path:
-    path = tmp_path / "seed.xlsx"
+@pytest.fixture(scope="module")
+def seed_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seed's workbook, as exported (the tests edit copies of it)."""
+    path = tmp_path_factory.mktemp("seed") / "seed.xlsx"
     export_workbook(evaluate(seed_document()), path)
     return path
 
@@ -324,3 +325,26 @@ def test_untouched_metadata_with_every_field_in_use_passes(tmp_path: Path) -> No
     _tamper(path, redone, lambda meta: None)  # read and written back unchanged
     _assert_same_document(read_workbook(redone), doc)
     assert doc.state[3] == GradeState.UNRATEABLE
+
+
+def test_a_session_journal_replays_over_a_workbook_edited_outside(seed_book: Path,
+                                                                   tmp_path: Path) -> None:
+    # The reopening's entries come from the file, the session's from the
+    # journal: replayed over the file read again, both are there, once each.
+    from core.io.journal import Journal
+    from core.model.edits import GradeValue, SetGrades
+    from core.session import Worksheet
+
+    edited = tmp_path / "edited.xlsx"
+    _edit(seed_book, edited, {"cut_2": 3})
+    doc = read_workbook(edited)
+    session = Worksheet(doc)
+    journal = Journal(edited, directory=tmp_path / "journal")
+    session.subscribe(lambda changes: journal.record(session.document, changes))
+    session.apply(SetGrades.of([0], [GradeValue(2.0, GradeState.NUMBER)], who="ana"))
+    fresh = read_workbook(edited)
+    assert journal.replay(fresh).applied == 1
+    assert [(e.query, e.before, e.after) for e in fresh.audit] == [
+        (CONVENTION_ENTRY, "cutoff 2 (k) = 2", "cutoff 2 (k) = 3"), ("case-A", "1", "2")]
+    assert fresh.conventions.cutoffs == (1, 3, None)
+    assert fresh.grade[0] == 2.0

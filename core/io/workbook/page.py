@@ -10,7 +10,6 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.io.safety import column_letters
 from core.io.workbook.layout import Formats
 
 #: Points per line of 11-point text (Calibri, xlsxwriter's default font).
@@ -116,11 +115,3 @@ def print_setup(ws: Any, judgment_version: str, *, header_rows: tuple[int, int] 
     ws.set_header(f"&L&8&F&C&8&A&R&8{version}", {"margin": 0.3})
     ws.set_footer("&C&8Page &P of &N", {"margin": 0.3})
     ws.hide_gridlines(0 if gridlines else 1)
-
-
-def cell(row: int, col: int, *, absolute: bool = True) -> str:
-    """A cell reference from 0-based row and column (``$B$7``)."""
-    d = "$" if absolute else ""
-    return f"{d}{column_letters(col + 1)}{d}{row + 1}"
-
-

@@ -16,7 +16,7 @@ from typing import Any
 
 from core.model.numbers import number_text
 
-__all__ = ["Text", "choice_text", "join", "quoted", "value"]
+__all__ = ["Text", "choice_text", "join", "quoted", "value", "when"]
 
 #: How a cell's number is shown: TEXT's format and Python's equivalent.
 _SHOWN = {
