@@ -2,13 +2,15 @@
 
 A throw-away profile forces recalculation on load (``OOXMLRecalcMode`` and
 ``ODFRecalcMode`` = 0, "always"), otherwise LibreOffice would keep the cached
-results xlsxwriter stored. Several workbooks go through one ``soffice`` call,
+results xlsxwriter stored; :func:`to_pdf` prints workbooks to PDF as
+LibreOffice lays out their pages. Several workbooks go through one ``soffice`` call,
 since a cold start costs about 1-2 s. A missing ``soffice`` raises
 (``FileNotFoundError``): the tests that need it fail, never skip.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
@@ -16,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["read_values", "recalculate"]
+__all__ = ["pdf_pages", "read_values", "recalculate", "to_pdf"]
 
 _XCU = """<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry"
@@ -44,9 +46,34 @@ def recalculate(paths: Sequence[Path], outdir: Path, *, timeout: float = 240.0) 
     """Open each workbook in LibreOffice, recalculate everything, save as .xlsx in
     ``outdir`` (same file names; they must differ from each other). Returns the
     new paths, in order."""
+    return _convert(paths, outdir, "xlsx", timeout)
+
+
+def to_pdf(paths: Sequence[Path], outdir: Path, *, timeout: float = 240.0) -> list[Path]:
+    """Print each workbook to PDF as LibreOffice prints it (its page setup,
+    recalculated first), into ``outdir``; returns the PDFs, in order."""
+    return _convert(paths, outdir, "pdf", timeout)
+
+
+def pdf_pages(path: Path) -> list[tuple[float, float]]:
+    """Each page's (width, height) in points, read from the PDF's page objects."""
+    data = Path(path).read_bytes()
+    boxes = re.findall(rb"/Type\s*/Page\b(?!s)[^>]*?/MediaBox\s*\[([^\]]*)\]", data)
+    if not boxes:  # the MediaBox written before the type
+        boxes = re.findall(rb"/MediaBox\s*\[([^\]]*)\][^>]*?/Type\s*/Page\b(?!s)", data)
+    out = []
+    for box in boxes:
+        x0, y0, x1, y1 = (float(v) for v in box.split())
+        out.append((x1 - x0, y1 - y0))
+    if len(out) != len(re.findall(rb"/Type\s*/Page\b(?!s)", data)):
+        raise ValueError(f"{path}: could not read every page's size")
+    return out
+
+
+def _convert(paths: Sequence[Path], outdir: Path, kind: str, timeout: float) -> list[Path]:
     paths = [Path(p) for p in paths]
-    if len({p.name for p in paths}) != len(paths):
-        raise ValueError("workbooks recalculated together need distinct file names")
+    if len({p.stem for p in paths}) != len(paths):
+        raise ValueError("workbooks converted together need distinct file names")
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     if any(p.parent.resolve() == outdir.resolve() for p in paths):
@@ -58,10 +85,10 @@ def recalculate(paths: Sequence[Path], outdir: Path, *, timeout: float = 240.0) 
         (user / "registrymodifications.xcu").write_text(_XCU, encoding="utf-8")
         cmd = [
             exe, f"-env:UserInstallation={Path(profile).as_uri()}", "--headless", "--norestore",
-            "--convert-to", "xlsx", "--outdir", str(outdir), *map(str, paths),
+            "--convert-to", kind, "--outdir", str(outdir), *map(str, paths),
         ]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-    out = [outdir / p.name for p in paths]
+    out = [outdir / f"{p.stem}.{kind}" for p in paths]
     missing = [str(p) for p in out if not p.exists()]
     if proc.returncode != 0 or missing:
         raise RuntimeError(

@@ -224,17 +224,21 @@ def test_bad_input_ends_with_one_line(base_file: Path, tmp_path: Path,
     assert not (tmp_path / "m.xlsx").exists()
 
 
-def test_a_damaged_assignment_is_not_our_metadata(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.errors import NotOwnWorkbook
+def test_a_damaged_assignment_is_refused_naming_the_field(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.errors import InputError, NotOwnWorkbook
     from core.model.assignment import Assignment, Share
 
     doc = base_doc([2])
     doc.assignment = Assignment("b", "base.xlsx", "now", (Share("ana", ("q00",), 2),))
     monkeypatch.setattr(Assignment, "to_dict", lambda self: {"shares": "ana"})
     export_workbook(evaluate(doc), tmp_path / "bad.xlsx")
-    with pytest.raises(NotOwnWorkbook, match="assignment shares: not a list"):
+    before = (tmp_path / "bad.xlsx").read_bytes()
+    with pytest.raises(InputError,
+                       match=r"field 'assignment' .*assignment shares: not a list") as err:
         read_workbook(tmp_path / "bad.xlsx")
+    assert not isinstance(err.value, NotOwnWorkbook)
+    assert (tmp_path / "bad.xlsx").read_bytes() == before
     monkeypatch.undo()
     plain = base_doc([2])
     export_workbook(evaluate(plain), tmp_path / "plain.xlsx")

@@ -257,10 +257,11 @@ def test_formulas_refer_to_both_queries_sheets(tmp_path: Path) -> None:
     assert formulas
     for word in ("_xlfn", "INDIRECT", "OFFSET", "AVERAGEIF"):
         assert not [f for f in formulas if word in f], word
-    assert wb.sheetnames[:2] == [SHEETS["conventions"], COMPARISON_SHEETS["comparison"]]
+    assert wb.sheetnames[:3] == [SHEETS["report"], SHEETS["conventions"],
+                                 COMPARISON_SHEETS["comparison"]]
     assert wb.sheetnames == [
-        "Conventions", "Comparison", "Candidates", "Queries", "Summary", "Candidates B",
-        "Queries B", "Summary B", "Audit", "ndcg_metadata",
+        "Report", "Conventions", "Comparison", "Candidates", "Queries", "Summary",
+        "Candidates B", "Queries B", "Summary B", "Audit", "ndcg_metadata",
     ]
     wb.close()
     # The workbook still reopens as run A.

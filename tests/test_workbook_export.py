@@ -508,15 +508,18 @@ def test_foreign_workbook_is_not_ours(tmp_path: Path) -> None:
         read_workbook(path)
     assert info.value.sheet == SHEETS["metadata"]
     assert not is_own_workbook(path)
-    # Metadata of our format that does not hold a document.
+    # Metadata of our format that does not hold a document: our workbook,
+    # damaged (refused naming the field, not read as an annotators' sheet).
     wb = openpyxl.load_workbook(out)
     ws = wb[SHEETS["metadata"]]
     ws["B1"].value = "1"
     ws["A2"].value = json.dumps({"format": METADATA_FORMAT})
     wb.save(path)
-    with pytest.raises(NotOwnWorkbook, match="its metadata does not match") as info:
+    with pytest.raises(InputError, match="field 'query_ids' is missing") as info:
         read_workbook(path)
+    assert not isinstance(info.value, NotOwnWorkbook)
     assert info.value.sheet == SHEETS["metadata"]
+    assert is_own_workbook(path)
 
 
 def test_damaged_files_give_input_errors(tmp_path: Path) -> None:
@@ -526,17 +529,18 @@ def test_damaged_files_give_input_errors(tmp_path: Path) -> None:
     truncated.write_bytes(out.read_bytes()[:3000])
     with pytest.raises(InputError):
         read_workbook(truncated)
-    # A workbook whose sheet XML is broken.
-    broken = tmp_path / "broken.xlsx"
-    with zipfile.ZipFile(out) as src, zipfile.ZipFile(broken, "w") as dst:
-        for info in src.infolist():
-            data = src.read(info.filename)
-            if info.filename.startswith("xl/worksheets/sheet2"):
-                data = data[: len(data) // 2]
-            dst.writestr(info, data)
-    with pytest.raises(InputError) as err:
-        read_workbook(broken)
-    assert str(broken) in str(err.value)
+    # A workbook whose sheet XML is broken (sheet2: Conventions, sheet3: Candidates).
+    for part in ("sheet2", "sheet3"):
+        broken = tmp_path / f"broken-{part}.xlsx"
+        with zipfile.ZipFile(out) as src, zipfile.ZipFile(broken, "w") as dst:
+            for info in src.infolist():
+                data = src.read(info.filename)
+                if info.filename.startswith(f"xl/worksheets/{part}"):
+                    data = data[: len(data) // 2]
+                dst.writestr(info, data)
+        with pytest.raises(InputError) as err:
+            read_workbook(broken)
+        assert str(broken) in str(err.value)
 
 
 def test_export_is_atomic(tmp_path: Path) -> None:

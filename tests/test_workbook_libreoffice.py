@@ -1,6 +1,9 @@
 """The workbook's formulas, recalculated by a real spreadsheet engine
 (headless LibreOffice), equal the engine to 1e-12: as exported, after k and the
-gain rule are changed in the Conventions sheet, and after grades are edited.
+gain rule are changed in the Conventions sheet, and after grades are edited;
+the files LibreOffice saved reopen in the app with the edited conventions and
+the same NDCG; the Report's text recomputes to what the app wrote; the
+example prints in a few landscape pages.
 
 All workbooks go through one ``soffice`` call (module fixture), so the suite
 pays LibreOffice's cold start once. A missing LibreOffice fails these tests.
@@ -16,8 +19,17 @@ import openpyxl
 import pytest
 import xlsxwriter
 
+from core.analysis.compare import compare
 from core.engine.evaluation import evaluate
-from core.io.workbook import OUTSIDE_ORIGIN, SHEETS, export_workbook, read_workbook
+from core.io.workbook import (
+    CONVENTION_ENTRY,
+    OUTSIDE_ORIGIN,
+    SHEETS,
+    export_comparison_workbook,
+    export_workbook,
+    read_workbook,
+    reopened,
+)
 from core.model.conventions import Conventions, Gain
 from core.model.document import Document, GradeState
 from core.model.examples import seed_document
@@ -160,8 +172,14 @@ def test_edited_grades_recompute_and_reopen(recalculated: dict[str, Any]) -> Non
 
 def test_libreoffice_resave_reopens_losslessly(recalculated: dict[str, Any]) -> None:
     for name in ("case2", "seed"):
-        _, doc, _conv = recalculated["jobs"][name]
-        _assert_same_document(read_workbook(recalculated["out"][name]), doc)
+        _, doc, conv = recalculated["jobs"][name]
+        back = read_workbook(recalculated["out"][name])
+        # A workbook reopens under the conventions its sheets show (case 2 was
+        # exported under trec_eval's, not the document's own defaults).
+        assert back.conventions == conv
+        assert back.audit == doc.audit
+        back.conventions = doc.conventions
+        _assert_same_document(back, doc)
 
 
 def test_helper_really_recalculates(tmp_path: Path) -> None:
@@ -181,3 +199,77 @@ def test_missing_soffice_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.setattr(shutil, "which", lambda _name: None)
     with pytest.raises(FileNotFoundError, match="libreoffice-calc-nogui"):
         recalculate([tmp_path / "x.xlsx"], tmp_path / "out")
+
+
+# -- reopening what LibreOffice recalculated and saved ---------------------------------------
+@pytest.mark.parametrize(("name", "changed"), [
+    ("k_changed", {"gain rule = linear": "gain rule = exponential",
+                   "cutoff 1 (k) = 1": "cutoff 1 (k) = 2", "cutoff 3 (k) = all":
+                   "cutoff 3 (k) = 4", "ideal inventory = ranked": "ideal inventory = judged"}),
+    ("rules_changed", {"ties = average": "ties = supplied",
+                       "unknown grades = unresolved": "unknown grades = zero",
+                       "zero ideal = undefined": "zero ideal = zero"}),
+    ("table_changed", {"gain table = 0=0.5,3=10": "gain table = 0=0.5,1=4,3=10",
+                       "cutoff 1 (k) = 2": "cutoff 1 (k) = all",
+                       "cutoff 2 (k) = all": "cutoff 2 (k) = 1"}),
+])
+def test_conventions_edited_in_the_sheet_reopen_as_libreoffice_computed(
+        recalculated: dict[str, Any], name: str, changed: dict[str, str]) -> None:
+    _path, _doc, conv = recalculated["jobs"][name]
+    out = recalculated["out"][name]
+    back = read_workbook(out)
+    # The app takes the sheet's conventions and logs each change once ...
+    assert back.conventions == conv
+    assert {e.before: e.after for e in back.audit} == changed
+    assert {(e.query, e.source_id, e.origin) for e in back.audit} == {
+        (CONVENTION_ENTRY, CONVENTION_ENTRY, OUTSIDE_ORIGIN)}
+    found = reopened(back)
+    assert found is not None
+    assert not found.refused
+    assert len(found.conventions) == len(changed)
+    # ... and its NDCG is LibreOffice's, for every query, cutoff and mean.
+    check_values(read_values(out), back, back.conventions)
+
+
+def test_the_report_recalculated_reads_what_the_app_wrote(recalculated: dict[str, Any]) -> None:
+    """Every sentence, word and number of the Report as LibreOffice computes it
+    equals the cached text the app wrote; after k and the gain rule changed,
+    the Report says so."""
+    for name in ("seed", "case2"):
+        path = recalculated["jobs"][name][0]
+        cached = _report(read_values(path))
+        recomputed = _report(read_values(recalculated["out"][name]))
+        assert len(cached) == len(recomputed)
+        for (r, c, want), (_, _, got) in zip(cached, recomputed, strict=True):
+            if isinstance(want, float):
+                assert got == pytest.approx(want, abs=1e-12), (name, r, c)
+            else:
+                assert got == want, (name, r, c)
+    texts = [v for _, _, v in _report(read_values(recalculated["out"]["k_changed"]))]
+    assert "k = 2, 3, 4; the same k cuts the actual and the ideal list" in texts
+    assert "exponential gain (gain = 2^grade - 1)" in texts
+    assert any(str(t).startswith("The equal-query mean of NDCG@2 over ") for t in texts)
+
+
+def _report(values: dict[str, list[list[Any]]]) -> list[tuple[int, int, Any]]:
+    return [(r, c, v) for r, row in enumerate(values[SHEETS["report"]])
+            for c, v in enumerate(row) if v not in (None, "")]
+
+
+def test_the_example_prints_in_a_few_landscape_pages(tmp_path: Path) -> None:
+    from app.cli.example import write_example
+    from tests.libreoffice import pdf_pages, to_pdf
+    from tests.test_workbook_comparison import seed_pair
+
+    src = tmp_path / "in"
+    src.mkdir()
+    assert write_example([str(src / "example.xlsx")]) == 0
+    a, b = seed_pair()
+    export_comparison_workbook(compare(a, b, resamples=200, seed=3), src / "pair.xlsx")
+    example, pair = to_pdf([src / "example.xlsx", src / "pair.xlsx"], tmp_path / "pdf")
+    pages = pdf_pages(example)
+    assert 1 < len(pages) < 8
+    assert all(w > h for w, h in pages)  # landscape
+    pages = pdf_pages(pair)
+    assert all(w > h for w, h in pages)
+    assert len(pages) < 16

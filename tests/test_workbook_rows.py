@@ -103,9 +103,9 @@ def _written_out(xml: str) -> str:
 
 
 def _sheets(path: Path) -> dict[str, str]:
-    """Every sheet's XML, shared formulas written out, each style index
-    replaced by the style it names (the two writers may number the same
-    styles differently)."""
+    """Every sheet's XML, shared formulas written out, each style index (of a
+    cell or a column) replaced by the style it names (the two writers may
+    number the same styles differently)."""
     with zipfile.ZipFile(path) as z:
         book = z.read("xl/workbook.xml").decode()
         rels = z.read("xl/_rels/workbook.xml.rels").decode()
@@ -117,7 +117,8 @@ def _sheets(path: Path) -> dict[str, str]:
         out = {}
         for name, rid in re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="(rId\d+)"', book):
             xml = _written_out(z.read("xl/" + target[rid]).decode())
-            out[name] = re.sub(r' s="(\d+)"', lambda m: f' s="{xfs[int(m.group(1))]}"', xml)
+            out[name] = re.sub(r' (s|style)="(\d+)"',
+                               lambda m: f' {m.group(1)}="{xfs[int(m.group(2))]}"', xml)
     return out
 
 

@@ -32,6 +32,7 @@ from core.io.workbook.layout import (
     COMPARISON_COLUMNS,
     COMPARISON_HEADER_ROW,
     COMPARISON_SHEETS,
+    CONVENTION_ENTRY,
     MEANS_COLUMNS,
     METADATA_FORMAT,
     OUTSIDE_ORIGIN,
@@ -42,6 +43,7 @@ from core.io.workbook.layout import (
     SUMMARY_COLUMNS,
 )
 from core.io.workbook.reader import is_own_workbook, read_workbook
+from core.io.workbook.reopened import Reopened, reopened
 
 __all__ = [
     "AUDIT_COLUMNS",
@@ -49,6 +51,7 @@ __all__ = [
     "COMPARISON_COLUMNS",
     "COMPARISON_HEADER_ROW",
     "COMPARISON_SHEETS",
+    "CONVENTION_ENTRY",
     "MEANS_COLUMNS",
     "METADATA_FORMAT",
     "OUTSIDE_ORIGIN",
@@ -57,8 +60,10 @@ __all__ = [
     "RESAMPLING_COLUMNS",
     "SHEETS",
     "SUMMARY_COLUMNS",
+    "Reopened",
     "export_comparison_workbook",
     "export_workbook",
     "is_own_workbook",
     "read_workbook",
+    "reopened",
 ]

@@ -1,21 +1,34 @@
-"""The Audit sheet: every grade change, who made it, when and from where."""
+"""The Audit sheet: every grade change, who made it, when and from where (a
+convention changed in the spreadsheet is an entry too: query and source
+``—``, from and to ``<convention> = <value>``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from core.io.workbook.layout import AUDIT_COLUMNS, SHEETS, Formats, put_text
+from core.io.workbook.page import header_row, header_widths, print_setup, set_widths, text_width
 from core.model.document import Document
 
 
 def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
     """A row per audit entry of ``doc``, user text written as text."""
     ws = wb.add_worksheet(SHEETS["audit"])
-    ws.set_column(0, len(AUDIT_COLUMNS) - 1, 16)
-    for c, header in enumerate(AUDIT_COLUMNS):
-        ws.write_string(0, c, header, fmt.header)
-    for r, e in enumerate(doc.audit, start=1):
+    log = doc.audit
+    widths = header_widths(AUDIT_COLUMNS, [
+        text_width([e.who for e in log], 10, 24), 21, text_width([e.query for e in log], 8, 30),
+        text_width([e.source_id for e in log], 8, 30), text_width([e.before for e in log], 8, 30),
+        text_width([e.after for e in log], 8, 30), text_width([e.note for e in log], 12, 40),
+        16])
+    set_widths(ws, widths)
+    header_row(ws, fmt, 0, AUDIT_COLUMNS, widths)
+    ws.freeze_panes(1, 0)
+    for r, e in enumerate(log, start=1):
         for c, text in enumerate(
             (e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin)
         ):
             put_text(ws, r, c, text, fmt.text, fmt.text_q)
+    if not log:
+        ws.write_string(1, 0, "No grade or convention has been changed since the judgments "
+                        "were read.")
+    print_setup(ws, doc.judgment_version, header_rows=(0, 0))

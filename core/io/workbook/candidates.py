@@ -15,8 +15,20 @@ from core.engine.evaluation import Evaluation
 from core.errors import InputError
 from core.io.workbook.formulas import FIRST_SO_FAR, FORMULAS, SO_FAR_COL, block_fields
 from core.io.workbook.layout import CANDIDATE_COLUMNS, RISKY, SHEETS, FloatArray, Formats
+from core.io.workbook.page import (
+    colour_words,
+    header_row,
+    header_widths,
+    print_setup,
+    set_widths,
+    text_width,
+)
 from core.io.workbook.values import candidate_values
 from core.model.document import Document, GradeState
+
+#: Columns shown with four decimals (full precision in the cell): gain,
+#: discount, contribution, ideal gain and ideal contribution.
+DECIMAL_COLUMNS = (9, 10, 11, 13, 14)
 
 
 def write_candidates(
@@ -27,12 +39,13 @@ def write_candidates(
     ``perm`` and ``blocks`` (:func:`core.io.workbook.values.row_layout`)."""
     ws = wb.add_worksheet(sheet)
     ws.freeze_panes(1, 2)
-    ws.set_column(0, 1, 16)
-    ws.set_column(7, 7, 24)
-    ws.set_column(8, 14, 12)
+    headers = [h for _, h in CANDIDATE_COLUMNS]
+    shown = header_widths(headers[:15], _widths(doc))
+    set_widths(ws, shown, formats=dict.fromkeys(DECIMAL_COLUMNS, fmt.number))
     ws.set_column(15, len(CANDIDATE_COLUMNS) - 1, 12, None, {"level": 1, "hidden": True})
-    for c, (_, header) in enumerate(CANDIDATE_COLUMNS):
-        ws.write_string(0, c, header, fmt.header)
+    header_row(ws, fmt, 0, headers[:15], shown)
+    for c in range(15, len(headers)):  # the helper columns' headers, hidden
+        ws.write_string(0, c, headers[c], fmt.header)
     n = perm.size
     if n:
         _put_candidate_rows(ws, fmt, doc, ev, perm, blocks)
@@ -41,7 +54,20 @@ def write_candidates(
             "error_title": "Not a rubric grade",
             "error_message": "Enter a rubric grade, unknown or unrateable.",
         })
+    colour_words(ws, fmt, 1, n, 6, ("unknown", "unrateable"))
+    print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
+    ws.print_area(0, 0, max(n, 1), 14)  # the columns people read, not the helpers
     ws.protect("", {"autofilter": True, "format_columns": True})
+
+
+def _widths(doc: Document) -> list[float]:
+    """Widths of the columns people read (A-O), from their contents."""
+    def longest(values: Any, low: float, high: float) -> float:
+        return text_width(values, low, high) if len(values) else low
+
+    return [longest(doc.query_ids, 8, 40), longest(doc.source_id.tolist(), 7, 40),
+            longest(doc.version.tolist(), 7, 20), 9.0, 8.0, 8.0, 10.5,
+            longest(doc.note.tolist(), 12, 50), 5.0, 9.0, 9.0, 9.0, 5.0, 9.0, 9.0]
 
 
 def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
@@ -126,10 +152,12 @@ class _Templates(NamedTuple):
     names: tuple[str, ...]
 
 
-def _row_templates() -> _Templates:
+def _row_templates(decimal: int) -> _Templates:
     """See :class:`_Templates`. Besides the positional fields, the block's
     ranges ({J} ...), each shared formula's range ({ref<c>}) and index
-    ({si<c>}) are filled in per block."""
+    ({si<c>}) are filled in per block. ``decimal``: the style index of the
+    columns shown with four decimals (:data:`DECIMAL_COLUMNS`), the style
+    xlsxwriter gives a cell of a column with a default format."""
     letters = [c for c, _ in CANDIDATE_COLUMNS]
     formulas = dict(FORMULAS)
     names: list[str] = ["r", "prev"]
@@ -145,6 +173,8 @@ def _row_templates() -> _Templates:
 
     def formula(c: int, how: str, template: str) -> str:
         t = ' t="str"' if c == 6 else ""  # the grade state is text
+        if c in DECIMAL_COLUMNS:
+            t = f' s="{decimal}"'
         body = _escape_xml(template[1:])
         f = {"plain": f"<f>{body}</f>",
              "master": f'<f t="shared" ref="{{ref{c}}}" si="{{si{c}}}">{body}</f>',
@@ -209,7 +239,7 @@ def _candidate_rows(
     vals = candidate_values(doc, ev, perm, blocks)
     styles = (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
               fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
-    templates = _row_templates()
+    templates = _row_templates(fmt.number._get_xf_index())
     names = templates.names
     si = 0
     batch: list[tuple[int, int]] = []

@@ -4,6 +4,7 @@ means as formulas, and the resampling results computed at export."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,39 +25,106 @@ from core.io.workbook.layout import (
     put_text,
     sheet_ref,
 )
+from core.io.workbook.page import (
+    colour_outcomes,
+    colour_words,
+    header_row,
+    header_widths,
+    print_setup,
+    set_widths,
+    text_width,
+    wrapped_row,
+)
 from core.model.document import has_weight
 
 _QA = sheet_ref(SHEETS["queries"])
 _QB = sheet_ref(COMPARISON_SHEETS["queries_b"])
 
 
+#: The Comparison sheet's helper columns (hidden): the deltas at the first
+#: cutoff, the same sorted (the Report's chart) and how many B losses so far
+#: (the Report's list of regressed queries).
+FIRST_DELTA, SORTED_DELTA, LOSSES_SO_FAR = 14, 15, 16
+
+
+@dataclass(frozen=True)
+class ComparisonPlaces:
+    """Where the Comparison sheet holds what the Report reads (1-based rows)."""
+
+    names: dict[str, str]
+    first: int
+    last: int
+    means_rows: list[int]
+    resampling_rows: list[int]
+    n_common: int
+
+
 def write_comparison(
     ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str]
-) -> dict[str, str]:
+) -> ComparisonPlaces:
     """The Comparison sheet, top to bottom: the runs and the tie tolerance, a
     row per shared query and cutoff, the paired means, the resampling results
-    and the queries only one run has; returns the names it defines."""
+    and the queries only one run has; returns where its parts are."""
     names = _write_heading(ws, fmt, c, labels)
     conv = c.conventions
     weights = c.doc_a.query_weights(conv.weighting)[c.qa]
     has_w = has_weight(weights)
     first = COMPARISON_HEADER_ROW + 2
+    last = max(first + len(c.common) * len(conv.cutoffs) - 1, first)
+    helpers = _Helpers(c, first, last)
     r = COMPARISON_HEADER_ROW + 1
     for i in range(len(c.common)):
         for j in range(len(conv.cutoffs)):
             _write_pair(ws, fmt, c, r, i, j, float(weights[i]), bool(has_w[i]))
+            helpers.write(ws, r, i, j)
             r += 1
-    r, means_row = _write_means(ws, fmt, c, weights, has_w, (first, max(r, first)), r + 1)
-    r = _write_resampling(ws, fmt, c, means_row, r + 1)
+    colour_words(ws, fmt, first - 1, r - 1, 4, ("ok", "undefined", "unresolved"))
+    colour_words(ws, fmt, first - 1, r - 1, 6, ("ok", "undefined", "unresolved"))
+    colour_outcomes(ws, fmt, first - 1, r - 1, 8)
+    r, means_row = _write_means(ws, fmt, c, weights, has_w, (first, last), r + 1)
+    r, resampling_row = _write_resampling(ws, fmt, c, means_row, r + 1)
     for title, queries in (("queries only in A (not compared)", c.only_a),
                            ("queries only in B (not compared)", c.only_b)):
         r += 1
-        ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.header)
+        ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.label)
         for q in queries:
             r += 1
             put_text(ws, r, 0, q, fmt.text, fmt.text_q)
         r += 1
-    return names
+    print_setup(ws, c.doc_a.judgment_version, header_rows=(COMPARISON_HEADER_ROW,) * 2,
+                query_column=True)
+    ws.print_area(0, 0, r, len(COMPARISON_COLUMNS) - 1)  # not the hidden helper columns
+    return ComparisonPlaces(names, first, last, means_row, resampling_row, len(c.common))
+
+
+class _Helpers:
+    """The hidden helper cells of the per-query rows (first..last, 1-based):
+    the delta at the first cutoff, those deltas sorted, and the losses so far,
+    with their values now."""
+
+    def __init__(self, c: Comparison, first: int, last: int) -> None:
+        self.first, self.last, self.n = first, last, len(c.common)
+        d0 = c.delta[:, 0]
+        self.sorted = np.sort(d0[~np.isnan(d0)]).tolist()
+        with np.errstate(invalid="ignore"):
+            self.losses = np.cumsum((c.delta < -TIE_TOLERANCE).ravel()).tolist()
+        self.delta = c.delta
+
+    def write(self, ws: Any, r: int, i: int, j: int) -> None:
+        """Row ``r`` (0-based), query ``i`` at cutoff ``j``."""
+        x, first = r + 1, self.first
+        d = float(self.delta[i, j])
+        ws.write_formula(r, FIRST_DELTA, f'=IF(AND(C{x}=1,ISNUMBER(H{x})),H{x},"")', None,
+                         d if j == 0 and not math.isnan(d) else "")
+        n = x - first + 1
+        if n <= self.n:
+            firsts = f"$O${first}:$O${self.last}"
+            ws.write_formula(r, SORTED_DELTA,
+                             f"=IF({n}<=COUNT({firsts}),SMALL({firsts},{n}),NA())", None,
+                             self.sorted[n - 1] if n <= len(self.sorted) else "#N/A")
+        loss = f'IF(I{x}="loss",1,0)'
+        ws.write_formula(r, LOSSES_SO_FAR, f"={loss}" if x == first else f"=Q{r}+{loss}", None,
+                         float(self.losses[n - 1]))
 
 
 def _k_formula(j: int) -> str:
@@ -68,14 +136,32 @@ def _k_value(k: int | None) -> Cell:
     return float(k) if k is not None else "all"
 
 
+def _widths(c: Comparison) -> list[float]:
+    """The Comparison sheet's column widths: the queries' ids first."""
+    return header_widths(COMPARISON_COLUMNS, [
+        text_width([*c.common, "queries only in A"], 12, 36), 6, 6, 9, 10, 9, 10, 10, 11, 11,
+        8, 10, 10, 10])
+
+
+def _long_text(ws: Any, fmt: Formats, row: int, cols: tuple[int, int], text: str,
+               widths: list[float], style: Any = None) -> None:
+    """``text`` across columns ``cols`` (first, last), wrapped, its row tall enough."""
+    first, last = cols
+    ws.merge_range(row, first, row, last, "", style or fmt.wrap)
+    put_text(ws, row, first, text, style or fmt.wrap, fmt.wrap_q)
+    wrapped_row(ws, row, text, sum(widths[first : last + 1]))
+
+
 def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str],
                    ) -> dict[str, str]:
     """The title, the runs, what changed, the tie tolerance (named) and the
     header of the per-query rows."""
-    ws.set_column(0, 0, 20)
-    ws.set_column(1, len(COMPARISON_COLUMNS) - 1, 13)
+    widths = _widths(c)
+    set_widths(ws, widths)
+    ws.set_column(FIRST_DELTA, LOSSES_SO_FAR, 11, None, {"level": 1, "hidden": True})
     ws.write_string(0, 0, "Comparison: B - A, both runs evaluated under the Conventions sheet",
                     fmt.title)
+    last = len(COMPARISON_COLUMNS) - 1
     for row, (what, text) in enumerate(
         (("run A", labels[0]), ("run B", labels[1]),
          ("what changed (at export)", c.changes.sentence()),
@@ -83,14 +169,18 @@ def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str]
           "Candidates); grades edited in Candidates B recompute here but are not read back")),
         start=1,
     ):
-        ws.write_string(row, 0, what)
-        put_text(ws, row, 1, text, fmt.text, fmt.text_q)
-    ws.write_string(5, 0, "tie tolerance")
+        ws.write_string(row, 0, what, fmt.label)
+        _long_text(ws, fmt, row, (1, last), text, widths)
+    ws.write_string(5, 0, "tie tolerance", fmt.label)
     ws.write_number(5, 1, TIE_TOLERANCE, fmt.conv)
-    ws.write_string(5, 2, "a |delta| up to this is a tie (floating-point noise, not a change)")
+    ws.merge_range(5, 2, 5, last, "a |delta| up to this is a tie (floating-point noise, not a "
+                   "change)", fmt.text)
     names = {"tie_tolerance": f"={sheet_ref(COMPARISON_SHEETS['comparison'])}!$B$6"}
     top = COMPARISON_HEADER_ROW
-    for col, header in enumerate(COMPARISON_COLUMNS):
+    header_row(ws, fmt, top, COMPARISON_COLUMNS, widths)
+    for col, header in ((FIRST_DELTA, "delta at the first cutoff (for the Report)"),
+                        (SORTED_DELTA, "those sorted (the Report's chart)"),
+                        (LOSSES_SO_FAR, "B losses so far (for the Report)")):
         ws.write_string(top, col, header, fmt.header)
     ws.freeze_panes(top + 1, 1)
     return names
@@ -119,7 +209,7 @@ def _write_pair(ws: Any, fmt: Formats, c: Comparison, r: int, i: int, j: int, wq
     ws.write_formula(r, 4, f"={_QA}!$G${ra}", None, c.ev_a.status(qa, j).value)
     ws.write_formula(r, 6, f"={_QB}!$G${rb}", None, c.ev_b.status(qb, j).value)
     ws.write_formula(r, 7, f'=IF(AND(ISNUMBER(D{x}),ISNUMBER(F{x})),F{x}-D{x},"")',
-                     fmt.number, num(d))
+                     fmt.signed, num(d))
     ws.write_formula(
         r, 8, f'=IF(ISNUMBER(H{x}),IF(H{x}>tie_tolerance,"win",'
         f'IF(H{x}<-tie_tolerance,"loss","tie")),"not comparable")', None, outcome)
@@ -130,7 +220,7 @@ def _write_pair(ws: Any, fmt: Formats, c: Comparison, r: int, i: int, j: int, wq
     ws.write_formula(r, 10, f"=IF(AND(ISNUMBER(H{x}),ISNUMBER(J{x})),IF(J{x}>0,1,0),0)",
                      None, 1.0 if paired else 0.0)
     for col, letter, value in ((11, "D", na), (12, "F", nb), (13, "H", d)):
-        ws.write_formula(r, col, f"=IF(K{x}=1,J{x}*{letter}{x},0)", None,
+        ws.write_formula(r, col, f"=IF(K{x}=1,J{x}*{letter}{x},0)", fmt.number,
                          wq * value if paired else 0.0)
 
 
@@ -146,12 +236,13 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
         return f"${col}${first}:${col}${last}"
 
     cut = rng("C")
-    ws.write_string(r, 0, "Paired means over the queries with NDCG defined in both runs and a "
-                    "weight (formulas; weights are run A's under the declared weighting)",
-                    fmt.header)
+    widths = _widths(c)
+    _long_text(ws, fmt, r, (0, len(MEANS_COLUMNS) - 1),
+               "Paired means over the queries with NDCG defined in both runs and a weight "
+               "(formulas; weights are run A's under the declared weighting)", widths,
+               fmt.section)
     r += 1
-    for col, header in enumerate(MEANS_COLUMNS):
-        ws.write_string(r, col, header, fmt.header)
+    header_row(ws, fmt, r, MEANS_COLUMNS, widths[: len(MEANS_COLUMNS)])
     r += 1
     means_row: list[int] = []
     for j, k in enumerate(c.conventions.cutoffs):
@@ -167,7 +258,8 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
         for col, letter, mean in ((4, "L", t.mean_a), (5, "M", t.mean_b),
                                   (6, "N", t.mean_delta)):
             ws.write_formula(r, col, f'=IF(C{x}>0,SUMIFS({rng(letter)},{cut},{j + 1})/D{x},"")',
-                             fmt.number, "" if mean is None else mean)
+                             fmt.signed if col == 6 else fmt.number,
+                             "" if mean is None else mean)
         for col, word, value in ((7, "win", t.wins), (8, "tie", t.ties), (9, "loss", t.losses)):
             ws.write_formula(r, col, f'=COUNTIFS({cut},{j + 1},{rng("K")},1,{rng("I")},"{word}")',
                              None, float(value))
@@ -185,23 +277,26 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
 
 
 def _write_resampling(ws: Any, fmt: Formats, c: Comparison, means_row: list[int], r: int,
-                      ) -> int:
+                      ) -> tuple[int, list[int]]:
     """The randomization test and bootstrap interval per cutoff from row ``r``
     (0-based) down: values computed at export, each with a formula saying
     whether it still belongs to the live means (``means_row``); returns the
-    row after them."""
-    ws.write_string(
-        r, 0, "Randomization test and bootstrap interval: values computed by NDCG Worksheet at "
+    row after them and each cutoff's row (1-based)."""
+    widths = _widths(c)
+    _long_text(
+        ws, fmt, r, (0, len(RESAMPLING_COLUMNS) - 1),
+        "Randomization test and bootstrap interval: values computed by NDCG Worksheet at "
         "export, not formulas (drawing thousands of random resamples cannot be written as an "
         "Excel 2007 formula). They do not follow edits to the Conventions sheet or to grades; "
         "'still current?' compares the live paired count and mean delta with those they were "
-        "computed for.", fmt.header)
+        "computed for.", widths, fmt.section)
     r += 1
-    for col, header in enumerate(RESAMPLING_COLUMNS):
-        ws.write_string(r, col, header, fmt.header)
+    header_row(ws, fmt, r, RESAMPLING_COLUMNS, widths[: len(RESAMPLING_COLUMNS)])
     r += 1
+    rows: list[int] = []
     for j, k in enumerate(c.conventions.cutoffs):
         x, m = r + 1, means_row[j]
+        rows.append(x)
         t = c.tests[j]
         if k is None:
             ws.write_string(r, 0, "all")
@@ -212,7 +307,7 @@ def _write_resampling(ws: Any, fmt: Formats, c: Comparison, means_row: list[int]
             if stat is None:
                 ws.write_string(r, col, "")
             else:
-                ws.write_number(r, col, stat, fmt.number if col != 2 else None)
+                ws.write_number(r, col, stat, None if col == 2 else fmt.signed)
         ws.write_string(r, 3, t.method)
         ws.write_number(r, 4, t.resamples)
         ws.write_number(r, 5, t.seed)
@@ -224,4 +319,4 @@ def _write_resampling(ws: Any, fmt: Formats, c: Comparison, means_row: list[int]
             f'ABS(G{m}-L{x})<=tie_tolerance,FALSE),NOT(ISNUMBER(L{x})))),"current",'
             f'"stale: compare again in the app")', None, "current")
         r += 1
-    return r
+    return r, rows

@@ -8,16 +8,22 @@ from typing import Any
 
 from core.io.workbook.layout import (
     ALL_K,
+    CONVENTION_LABELS,
     GAIN_TABLE_SPARE,
     SHEETS,
     FloatArray,
     Formats,
     put_text,
 )
-from core.model.conventions import Conventions, GainRule, Weighting
+from core.io.workbook.page import header_row, print_setup, set_widths, wrapped_row
+from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
 
 _SHEET = SHEETS["conventions"]
+
+
+#: Widths of the label, value and meaning columns (characters).
+_WIDTHS = (30.0, 32.0, 72.0)
 
 
 def write_conventions(
@@ -27,21 +33,29 @@ def write_conventions(
     cell, the gain table's columns and the rubric's grades). ``grades``: the
     grades the rubric must cover (default the document's)."""
     ws = wb.add_worksheet(_SHEET)
-    ws.set_column(0, 0, 26)
-    ws.set_column(1, 1, 22)
-    ws.set_column(2, 2, 90)
+    set_widths(ws, _WIDTHS)
+    # The numbers formulas use for the cutoffs (k = all as a large number): hidden.
+    ws.set_column(3, 3, 12, fmt.k_used, {"hidden": True})
     ws.write_string(0, 0, "Conventions: every NDCG number in this workbook depends on these",
                     fmt.title)
-    ws.write_string(1, 0, "convention", fmt.header)
-    ws.write_string(1, 1, "value (edit to recompute)", fmt.header)
-    ws.write_string(1, 2, "meaning / formula", fmt.header)
-    settings = _Settings(ws, fmt, row=2)
+    intro = ("Edit a value in the blue cells and every sheet recomputes (TRUE or FALSE, a "
+             "whole number or all, or a choice from the cell's list). NDCG Worksheet takes "
+             "the edited conventions when it reopens this file, and records each change in "
+             "its audit log.")
+    ws.merge_range(1, 0, 1, 2, intro, fmt.wrap)
+    wrapped_row(ws, 1, intro, sum(_WIDTHS))
+    header_row(ws, fmt, 2, ("convention", "value (edit to recompute)", "meaning / formula"),
+               _WIDTHS)
+    ws.freeze_panes(3, 0)
+    settings = _Settings(ws, fmt, row=3)
     _put_conventions(settings, doc, conv)
     names = settings.names
     row = _write_gain_table(ws, fmt, conv, settings.row + 1, names)
     if grades is None:
         grades = doc.grade[doc.state == GradeState.NUMBER]
     _write_rubric(ws, fmt, conv, grades, row + 1, names)
+    print_setup(ws, doc.judgment_version, header_rows=(2, 2), gridlines=False)
+    ws.fit_to_pages(1, 1)  # one page: the conventions are read together
     return names
 
 
@@ -57,15 +71,18 @@ class _Settings:
         """One convention: its label, its value (named ``name``; a dropdown of
         ``choices`` when given) and what it means."""
         ws, fmt, row = self.ws, self.fmt, self.row
-        ws.write_string(row, 0, label)
+        ws.write_string(row, 0, label, fmt.label)
         if isinstance(value, bool):
-            ws.write_boolean(row, 1, value, fmt.conv)
+            ws.write_boolean(row, 1, value, fmt.conv_bool)
+            choices = ("TRUE", "FALSE")
         elif isinstance(value, int | float):
-            ws.write_number(row, 1, value, fmt.conv)
+            ws.write_number(row, 1, value, fmt.conv_number)
         else:
             put_text(ws, row, 1, str(value), fmt.conv, fmt.conv_q)
-        put_text(ws, row, 2, meaning, fmt.text, fmt.text_q)
-        if choices:
+        put_text(ws, row, 2, meaning, fmt.wrap, fmt.wrap_q)
+        wrapped_row(ws, row, meaning, _WIDTHS[2],
+                    (value if isinstance(value, str) else "", _WIDTHS[1]))
+        if choices and not isinstance(value, bool):
             ws.data_validation(row, 1, row, 1, {"validate": "list", "source": list(choices)})
         self.names[name] = f"={_SHEET}!$B${row + 1}"
         self.row += 1
@@ -75,38 +92,39 @@ def _put_conventions(s: _Settings, doc: Document, conv: Conventions) -> None:
     """Every convention, each cutoff with its numeric form (``cutn_j``: "all"
     as :data:`ALL_K`) beside it, and the document's name and version."""
     g = conv.gain
-    s.put("gain_rule", "gain rule", g.rule.value, g.formula, [m.value for m in GainRule])
-    s.put("negative_gain_zero", "negative gains count as 0", g.negative_as_zero,
+    label = CONVENTION_LABELS
+
+    def choice(name: str, value: Any) -> None:  # one of core.model.choices
+        s.put(name, label[name], value.value, value.formula, [m.value for m in type(value)])
+
+    choice("gain_rule", g.rule)
+    s.put("negative_gain_zero", label["negative_gain_zero"], g.negative_as_zero,
           "TRUE: gain = max(gain, 0)")
-    s.put("truncate_grades", "fractional grades truncated", g.truncate,
+    s.put("truncate_grades", label["truncate_grades"], g.truncate,
           "TRUE: grade = trunc(grade) before the gain rule")
-    s.put("discount_rule", "discount", conv.discount.value, conv.discount.formula)
+    choice("discount_rule", conv.discount)
     for j, k in enumerate(conv.cutoffs, start=1):
         s.put(f"cut_{j}", f"cutoff {j} (k)", k if k is not None else "all",
               "a whole number, or all; the same k cuts the actual and the ideal list")
         s.ws.write_formula(s.row - 1, 3, f"=IF(ISNUMBER(cut_{j}),cut_{j},{ALL_K})", None,
                            k if k is not None else ALL_K)
         s.names[f"cutn_{j}"] = f"={_SHEET}!$D${s.row}"
-    s.put("ideal_rule", "ideal inventory", conv.ideal.value, conv.ideal.formula,
-          ["ranked", "judged"])
-    s.put("tie_rule", "ties", conv.ties.value,
+    choice("ideal_rule", conv.ideal)
+    s.put("tie_rule", label["tie_rule"], conv.ties.value,
           conv.ties.formula + " (only average / not average recomputes here: the row order "
-          "of the other rules was fixed at export)")
-    s.put("unknown_rule", "unknown grades", conv.unknown.value, conv.unknown.formula,
-          ["unresolved", "zero", "condensed"])
-    s.put("zero_ideal_rule", "zero ideal", conv.zero_ideal.value, conv.zero_ideal.formula,
-          ["undefined", "zero"])
-    s.put("weighting", "weighting (declared)", conv.weighting.value, conv.weighting.formula,
-          [m.value for m in Weighting])
-    s.put("consensus_rule", "consensus", conv.consensus.value, conv.consensus.formula)
-    s.put("rounding_rule", "rounding", conv.rounding.value, conv.rounding.formula)
-    s.put("rubric_text", "rubric", conv.rubric.text if conv.rubric else "",
-          "the permitted grades (below); grades outside it are flagged, not dropped")
-    s.put("judgment_version", "judgment version", doc.judgment_version,
+          "of the other rules was fixed at export)", [m.value for m in TieRule])
+    for name, value in (("unknown_rule", conv.unknown), ("zero_ideal_rule", conv.zero_ideal),
+                        ("weighting", conv.weighting), ("consensus_rule", conv.consensus),
+                        ("rounding_rule", conv.rounding)):
+        choice(name, value)
+    s.put("rubric_text", label["rubric_text"], conv.rubric.text if conv.rubric else "",
+          "the permitted grades (below); grades outside it are flagged, not dropped; "
+          "empty: derived from the grades seen")
+    s.put("judgment_version", label["judgment_version"], doc.judgment_version,
           "the version of the judgments these grades come from")
-    s.put("preset", "preset", conv.preset or "",
+    s.put("preset", label["preset"], conv.preset or "",
           "the starting point these conventions came from")
-    s.put("document_name", "ranked list", doc.name, "the document's name")
+    s.put("document_name", label["document_name"], doc.name, "the document's name")
 
 
 def _write_gain_table(ws: Any, fmt: Formats, conv: Conventions, row: int,

@@ -69,10 +69,10 @@ def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) 
 
 
 def apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
-                meta: dict[str, Any], name: str) -> None:
+                meta: dict[str, Any], name: str) -> int:
     """Take current grades and notes edited in the spreadsheet (the Candidates
     sheet's cells from A1; ``formulas``: sheet rows whose grade cell holds a
-    formula); log each grade."""
+    formula); log each grade. Returns how many notes changed."""
     sheet = SHEETS["candidates"]
     rows: list[int] = [int(i) for i in meta["sheet_rows"]]
     grade_col = COLUMN_INDEX["current grade"]
@@ -80,6 +80,7 @@ def apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
     width = note_col + 1
     set_grade: Callable[..., AuditEntry] = doc.set_grade
     present = cells[1 : len(rows) + 1]
+    notes = 0
     for r, row in enumerate(present, start=2):
         i = rows[r - 2]
         if len(row) < width:
@@ -101,6 +102,7 @@ def apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
         note_changed = not _same_text(note, doc.note[i])
         if note_changed:
             doc.set_note(i, note)
+            notes += 1
         old_state = int(doc.state[i])
         same = state == old_state and (
             grade == float(doc.grade[i]) if state == GradeState.NUMBER
@@ -115,3 +117,4 @@ def apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
             file=name, sheet=sheet, line=len(present) + 2,
             hint="rows were deleted; undo that in the spreadsheet",
         )
+    return notes

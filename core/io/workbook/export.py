@@ -18,9 +18,10 @@ from core.io.workbook.audit import write_audit
 from core.io.workbook.candidates import write_candidates
 from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
-from core.io.workbook.layout import COMPARISON_SHEETS, Formats
+from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats
 from core.io.workbook.metadata import write_metadata
 from core.io.workbook.queries import write_queries, write_summary
+from core.io.workbook.report import Run, write_report
 from core.io.workbook.values import row_layout
 from core.model.document import Document, GradeState
 
@@ -102,6 +103,8 @@ def _write(
     wb.worksheet_class = _worksheet_class()
     try:
         fmt = Formats(wb)
+        report = wb.add_worksheet(SHEETS["report"])
+        report.activate()
         grades = None
         if comparison is not None:
             b = comparison.doc_b
@@ -113,6 +116,8 @@ def _write(
         write_candidates(wb, fmt, doc, ev, perm, blocks)
         qrows = write_queries(wb, fmt, doc, ev, blocks)
         write_summary(wb, fmt, ev, qrows)
+        runs = [Run("A", ev, SHEETS["queries"], SHEETS["summary"], qrows)]
+        places = None
         if comparison is not None:
             doc_b, ev_b = comparison.doc_b, comparison.ev_b
             perm_b, blocks_b = row_layout(doc_b, ev_b)
@@ -120,9 +125,13 @@ def _write(
             qrows_b = write_queries(wb, fmt, doc_b, ev_b, blocks_b, cs["queries_b"],
                                     cs["candidates_b"])
             write_summary(wb, fmt, ev_b, qrows_b, cs["summary_b"], cs["queries_b"])
-            names.update(write_comparison(compared, fmt, comparison, labels))
+            runs.append(Run("B", ev_b, cs["queries_b"], cs["summary_b"], qrows_b))
+            places = write_comparison(compared, fmt, comparison, labels)
+            names.update(places.names)
         write_audit(wb, fmt, doc)
         write_metadata(wb, doc, ev.conventions, perm)
+        write_report(wb, report, fmt, runs, None if comparison is None or places is None
+                     else (comparison, places, labels))
         for name, ref in names.items():
             wb.define_name(name, ref)
     finally:

@@ -13,6 +13,7 @@ FloatArray = npt.NDArray[np.float64]
 
 METADATA_FORMAT = "ndcg-worksheet workbook 1"
 SHEETS = {
+    "report": "Report",
     "conventions": "Conventions",
     "candidates": "Candidates",
     "queries": "Queries",
@@ -35,6 +36,36 @@ ALL_K = 1_000_000_000
 GAIN_TABLE_SPARE = 10
 OUTSIDE_WHO = "spreadsheet edit"
 OUTSIDE_ORIGIN = "outside the app"
+#: The query and source id of an audit entry that records a convention (not a
+#: grade) changed: the entry's from and to say "<convention> = <value>".
+CONVENTION_ENTRY = "—"
+
+#: The Conventions sheet's named cells people read, by name: their labels
+#: (the cutoffs' are "cutoff j (k)", the gain table's "gain table").
+CONVENTION_LABELS = {
+    "gain_rule": "gain rule",
+    "negative_gain_zero": "negative gains count as 0",
+    "truncate_grades": "fractional grades truncated",
+    "discount_rule": "discount",
+    "ideal_rule": "ideal inventory",
+    "tie_rule": "ties",
+    "unknown_rule": "unknown grades",
+    "zero_ideal_rule": "zero ideal",
+    "weighting": "weighting (declared)",
+    "consensus_rule": "consensus",
+    "rounding_rule": "rounding",
+    "rubric_text": "rubric",
+    "judgment_version": "judgment version",
+    "preset": "preset",
+    "document_name": "ranked list",
+}
+
+#: The app's colours (app/models/looks.py, app/review/compare_view.py,
+#: app/models/candidates.py): a status's font, an outcome's background, a
+#: grade state's font.
+STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "unresolved": "#B3261E"}
+OUTCOME_COLOURS = {"win": "#DFF3DF", "loss": "#F9DEDE"}
+STATE_COLOURS = {"unknown": "#6B6B6B", "unrateable": "#7A3E9D"}
 
 # Candidates sheet: (letter, header). The first fifteen are for people, the
 # rest are helper columns the formulas need (grouped and collapsed).
@@ -114,15 +145,34 @@ class Formats:
     spreadsheet would otherwise read as a formula)."""
 
     def __init__(self, wb: Any) -> None:
-        self.header = wb.add_format({"bold": True, "text_wrap": True, "valign": "top"})
+        self.header = wb.add_format({"bold": True, "text_wrap": True, "valign": "top",
+                                     "bg_color": "#F2F2F2", "bottom": 1})
         self.text = wb.add_format({})
         self.text_q = wb.add_format({"quote_prefix": True})
+        self.wrap = wb.add_format({"text_wrap": True, "valign": "top"})
+        self.wrap_q = wb.add_format({"text_wrap": True, "valign": "top", "quote_prefix": True})
         self.edit = wb.add_format({"locked": False, "bg_color": "#FFF2CC"})
         self.edit_q = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "quote_prefix": True})
+        #: Full precision in the cell, four decimals on screen and paper.
         self.number = wb.add_format({"num_format": "0.0000"})
-        self.title = wb.add_format({"bold": True, "font_size": 13})
-        self.conv = wb.add_format({"bg_color": "#DDEBF7"})
-        self.conv_q = wb.add_format({"bg_color": "#DDEBF7", "quote_prefix": True})
+        self.signed = wb.add_format({"num_format": "+0.0000;-0.0000;0.0000"})
+        self.whole = wb.add_format({"num_format": "0"})
+        self.title = wb.add_format({"bold": True, "font_size": 14})
+        self.section = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
+        self.label = wb.add_format({"bold": True, "valign": "top"})
+        conv = {"bg_color": "#DDEBF7", "valign": "top", "text_wrap": True, "align": "left"}
+        self.conv = wb.add_format(conv)
+        self.conv_q = wb.add_format({**conv, "quote_prefix": True})
+        #: A TRUE/FALSE cell shows TRUE or FALSE whatever the reader makes of it.
+        self.conv_bool = wb.add_format({**conv, "num_format": '"TRUE";"TRUE";"FALSE"'})
+        self.conv_number = wb.add_format(conv)
+        #: The number formulas use for k = all reads "all".
+        self.k_used = wb.add_format({"num_format": f'[={ALL_K}]"all";0'})
+        self.colour = {word: wb.add_format({"font_color": c}) for word, c in (
+            *STATUS_COLOURS.items(), *STATE_COLOURS.items())}
+        self.outcome = {word: wb.add_format({"bg_color": c}) for word, c in
+                        OUTCOME_COLOURS.items()}
+        self.declared = wb.add_format({"bold": True})
 
 
 def sheet_ref(name: str) -> str:

@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.errors import NotOwnWorkbook
+from core.errors import ConventionError, NotOwnWorkbook
 from core.io.workbook.layout import CHUNK, METADATA_FORMAT, SHEETS, FloatArray
+from core.io.workbook.metadata_check import MetadataError, check_metadata, metadata_error
 from core.model.assignment import Assignment
 from core.model.conventions import Conventions
 from core.model.document import AuditEntry, Document
@@ -103,56 +104,63 @@ def read_metadata(rows: list[list[Any]], name: str) -> dict[str, Any]:
 
 
 def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
-    """The document the metadata holds; NotOwnWorkbook when it does not match."""
-    def floats(key: str) -> FloatArray:
-        return np.array([np.nan if v is None else v for v in meta[key]], dtype=np.float64)
+    """The document the metadata holds, checked field by field first
+    (:func:`~core.io.workbook.metadata_check.check_metadata`); an
+    :class:`InputError` naming the field when it is not as the app wrote it."""
+    check_metadata(meta, name)
+
+    def floats(values: list[Any]) -> FloatArray:
+        return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
     def texts(key: str) -> npt.NDArray[np.object_]:
         out = np.empty(len(meta[key]), dtype=object)
-        out[:] = [str(v) for v in meta[key]]
+        out[:] = meta[key]
         return out
 
     try:
         ratings = None
-        if meta.get("ratings") is not None:
-            shape = tuple(meta["ratings_shape"])
-            ratings = np.array(
-                [[np.nan if v is None else v for v in row] for row in meta["ratings"]],
-                dtype=np.float64,
-            ).reshape(shape)
+        if meta["ratings"] is not None:
+            ratings = floats([v for row in meta["ratings"] for v in row]).reshape(
+                tuple(meta["ratings_shape"]))
         doc = Document(
-            query_ids=[str(q) for q in meta["query_ids"]],
+            query_ids=list(meta["query_ids"]),
             query=np.array(meta["query"], dtype=np.int64),
             source_id=texts("source_id"),
             version=texts("version"),
-            score=floats("score"),
-            grade=floats("grade"),
+            score=floats(meta["score"]),
+            grade=floats(meta["grade"]),
             state=np.array(meta["state"], dtype=np.int8),
-            original_grade=floats("original_grade"),
+            original_grade=floats(meta["original_grade"]),
             original_state=np.array(meta["original_state"], dtype=np.int8),
             note=texts("note"),
             reason=texts("reason"),
-            frequency=floats("frequency"),
-            importance=floats("importance"),
-            conventions=Conventions.from_dict(meta["conventions"]),
-            judgment_version=str(meta["judgment_version"]),
-            name=str(meta["name"]),
-            audit=[AuditEntry(*(str(x) for x in e)) for e in meta["audit"]],
-            annotators=[str(a) for a in meta["annotators"]],
+            frequency=floats(meta["frequency"]),
+            importance=floats(meta["importance"]),
+            conventions=stored_conventions(meta, "conventions"),
+            judgment_version=meta["judgment_version"],
+            name=meta["name"],
+            audit=[AuditEntry(*e) for e in meta["audit"]],
+            annotators=list(meta["annotators"]),
             ratings=ratings,
             assignment=(None if meta.get("assignment") is None
                         else Assignment.from_dict(meta["assignment"])),
         )
-        n = len(doc)
-        sizes = {len(a) for a in (doc.source_id, doc.version, doc.score, doc.grade, doc.state,
-                                  doc.original_grade, doc.original_state, doc.note, doc.reason,
-                                  meta["sheet_rows"])}
-        if sizes != {n} or sorted(meta["sheet_rows"]) != list(range(n)):
-            raise ValueError("metadata columns differ in length")
-        if n and (doc.query.min() < 0 or doc.query.max() >= doc.n_queries):
-            raise ValueError("metadata query index out of range")
-    except (KeyError, TypeError, ValueError) as exc:
-        raise NotOwnWorkbook(f"{_NOT_OURS} (its metadata does not match: {exc})", file=name,
-                             sheet=SHEETS["metadata"],
-                             hint="open it as an annotator sheet or a CSV instead") from exc
+        duplicate = doc.find_duplicate()
+        if duplicate is not None:
+            first, second = duplicate
+            raise MetadataError("source_id", (
+                f"lists source {doc.source_id[first]!r} of query "
+                f"{doc.query_ids[int(doc.query[first])]!r} twice (items {first} and {second})"))
+    except MetadataError as bad:
+        raise metadata_error(bad, name) from None
     return doc
+
+
+def stored_conventions(meta: dict[str, Any], key: str) -> Conventions:
+    """The conventions record ``key`` of checked metadata (``conventions``:
+    the document's; ``workbook_conventions``: those the sheets were written
+    with)."""
+    try:
+        return Conventions.from_dict(meta[key])
+    except ConventionError as exc:
+        raise MetadataError(key, f"is not readable: {exc}") from None

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from core.analysis.aggregate import summarize
 from core.engine.evaluation import Evaluation
 from core.io.workbook.layout import (
@@ -17,8 +19,23 @@ from core.io.workbook.layout import (
     num,
     sheet_ref,
 )
+from core.io.workbook.page import (
+    colour_words,
+    header_row,
+    header_widths,
+    print_setup,
+    set_widths,
+    text_width,
+)
 from core.model.conventions import Weighting
 from core.model.document import Document
+
+#: The Queries sheet's helper column (hidden): how many queries so far are
+#: unresolved, counted on their first cutoff's row (the Report lists them).
+UNRESOLVED_SO_FAR = 16
+#: The columns of each weighting (weight, weight used, weight x NDCG), hidden
+#: when the document declares no such weight.
+_WEIGHT_COLUMNS = {Weighting.FREQUENCY: (10, 12, 13), Weighting.IMPORTANCE: (11, 14, 15)}
 
 
 def write_queries(
@@ -29,57 +46,86 @@ def write_queries(
     query's block of ``candidates`` rows; returns its row count (with the
     header)."""
     ws = wb.add_worksheet(sheet)
-    cands = sheet_ref(candidates)
+    widths = header_widths(QUERY_COLUMNS, [
+        text_width(doc.query_ids, 8, 40), 6, 6, 10, 10, 10, 11, 7, 7, 13, 10, 10, 10, 11, 10,
+        11])
+    set_widths(ws, widths)
+    ws.set_column(UNRESOLVED_SO_FAR, UNRESOLVED_SO_FAR, 10, None, {"hidden": True})
+    for weighting, cols in _WEIGHT_COLUMNS.items():
+        if np.isnan(doc.query_weights(weighting)).all():
+            for c in cols:
+                ws.set_column(c, c, widths[c], None, {"hidden": True})
+    header_row(ws, fmt, 0, QUERY_COLUMNS, widths)
+    ws.write_string(0, UNRESOLVED_SO_FAR, "unresolved so far (for the Report)", fmt.header)
     ws.freeze_panes(1, 1)
-    ws.set_column(0, 0, 18)
-    ws.set_column(1, len(QUERY_COLUMNS) - 1, 12)
-    for c, header in enumerate(QUERY_COLUMNS):
-        ws.write_string(0, c, header, fmt.header)
+    cands = sheet_ref(candidates)
     r = 1
+    unresolved = 0
     for q, (lo, hi) in enumerate(blocks):
-        first, last = lo + 2, hi + 1
-
-        def blk(col: str, first: int = first, last: int = last) -> str:
-            return f"{cands}!${col}${first}:${col}${last}"
-
-        for j, k in enumerate(ev.cutoffs):
-            x = r + 1
-            kn = f"cutn_{j + 1}"
-            status = ev.status(q, j).value
-            ws.write_string(r, 0, doc.query_ids[q])
-            ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
-                             float(k) if k is not None else "all")
-            ws.write_number(r, 2, j + 1)
-            ws.write_formula(
-                r, 3, f'=IF(COUNTIFS({blk("I")},"<="&{kn},{blk("Z")},0)>0,"",'
-                f'SUMIFS({blk("Y")},{blk("I")},"<="&{kn}))', None, num(ev.dcg[q, j]))
-            ws.write_formula(r, 4, f'=IF(J{x}>0,"",SUMIFS({blk("O")},{blk("M")},"<="&{kn}))',
-                             None, num(ev.idcg[q, j]))
-            ws.write_formula(
-                r, 5, f'=IF(J{x}>0,"",IF(E{x}=0,IF(zero_ideal_rule="zero",0,""),D{x}/E{x}))',
-                None, num(ev.ndcg[q, j]))
-            ws.write_formula(
-                r, 6, f'=IF(J{x}>0,"unresolved",IF(AND(E{x}=0,zero_ideal_rule<>"zero"),'
-                f'"undefined","ok"))', None, status)
-            ws.write_formula(r, 7, f'=SUM({blk("U")})', None, float(ev.n_judged[q]))
-            ws.write_formula(r, 8, f'=ROWS({blk("A")})', None, float(ev.n_total[q]))
-            ws.write_formula(
-                r, 9, f'=IF(unknown_rule="unresolved",COUNTIFS({blk("T")},1,{blk("U")},0),0)',
-                None, float(ev.n_open[q]))
-            nd = ev.ndcg[q, j]
-            for wcol, used, prod, weights in ((10, "M", 13, doc.frequency),
-                                              (11, "O", 15, doc.importance)):
-                w = float(weights[q])
-                letter = "K" if wcol == 10 else "L"
-                if not math.isnan(w):
-                    ws.write_number(r, wcol, w)
-                use = not math.isnan(nd) and not math.isnan(w) and w > 0
-                ws.write_formula(r, prod - 1, f'=IF(AND(G{x}="ok",ISNUMBER({letter}{x}),'
-                                 f'{letter}{x}>0),{letter}{x},"")', None, w if use else "")
-                ws.write_formula(r, prod, f'=IF(ISNUMBER({used}{x}),{used}{x}*F{x},"")', None,
-                                 w * nd if use else "")
+        for j in range(len(ev.cutoffs)):
+            if j == 0 and ev.status(q, 0).value == "unresolved":
+                unresolved += 1
+            _query_row(ws, fmt, doc, ev, (q, j), r, cands, (lo + 2, hi + 1))
+            so_far = f"IF(AND(C{r + 1}=1,G{r + 1}=\"unresolved\"),1,0)"
+            ws.write_formula(r, UNRESOLVED_SO_FAR,
+                             f"={so_far}" if r == 1 else f"=Q{r}+{so_far}", None,
+                             float(unresolved))
             r += 1
+    colour_words(ws, fmt, 1, r - 1, 6, ("ok", "undefined", "unresolved"))
+    print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
     return r
+
+
+def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[int, int],
+               r: int, cands: str, block: tuple[int, int]) -> None:
+    """Row ``r`` (0-based): query ``q`` at cutoff ``j`` over its block of
+    Candidates rows (1-based first, last)."""
+    q, j = at
+    x = r + 1
+    first, last = block
+    k = ev.cutoffs[j]
+    kn = f"cutn_{j + 1}"
+
+    def blk(col: str) -> str:
+        return f"{cands}!${col}${first}:${col}${last}"
+
+    ws.write_string(r, 0, doc.query_ids[q])
+    ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
+                     float(k) if k is not None else "all")
+    ws.write_number(r, 2, j + 1)
+    ws.write_formula(
+        r, 3, f'=IF(COUNTIFS({blk("I")},"<="&{kn},{blk("Z")},0)>0,"",'
+        f'SUMIFS({blk("Y")},{blk("I")},"<="&{kn}))', fmt.number, num(ev.dcg[q, j]))
+    ws.write_formula(r, 4, f'=IF(J{x}>0,"",SUMIFS({blk("O")},{blk("M")},"<="&{kn}))',
+                     fmt.number, num(ev.idcg[q, j]))
+    ws.write_formula(
+        r, 5, f'=IF(J{x}>0,"",IF(E{x}=0,IF(zero_ideal_rule="zero",0,""),D{x}/E{x}))',
+        fmt.number, num(ev.ndcg[q, j]))
+    ws.write_formula(
+        r, 6, f'=IF(J{x}>0,"unresolved",IF(AND(E{x}=0,zero_ideal_rule<>"zero"),'
+        f'"undefined","ok"))', None, ev.status(q, j).value)
+    ws.write_formula(r, 7, f'=SUM({blk("U")})', None, float(ev.n_judged[q]))
+    ws.write_formula(r, 8, f'=ROWS({blk("A")})', None, float(ev.n_total[q]))
+    ws.write_formula(
+        r, 9, f'=IF(unknown_rule="unresolved",COUNTIFS({blk("T")},1,{blk("U")},0),0)',
+        None, float(ev.n_open[q]))
+    nd = ev.ndcg[q, j]
+    for wcol, used, prod, weights in ((10, "M", 13, doc.frequency),
+                                      (11, "O", 15, doc.importance)):
+        w = float(weights[q])
+        letter = "K" if wcol == 10 else "L"
+        if not math.isnan(w):
+            ws.write_number(r, wcol, w)
+        use = not math.isnan(nd) and not math.isnan(w) and w > 0
+        ws.write_formula(r, prod - 1, f'=IF(AND(G{x}="ok",ISNUMBER({letter}{x}),'
+                         f'{letter}{x}>0),{letter}{x},"")', None, w if use else "")
+        ws.write_formula(r, prod, f'=IF(ISNUMBER({used}{x}),{used}{x}*F{x},"")', fmt.number,
+                         w * nd if use else "")
+
+
+def summary_row(weighting: Weighting, j: int, n_cutoffs: int) -> int:
+    """The Summary sheet's row (1-based) of ``weighting`` at cutoff ``j`` (0-based)."""
+    return 2 + list(Weighting).index(weighting) * n_cutoffs + j
 
 
 def write_summary(
@@ -87,46 +133,62 @@ def write_summary(
     queries: str = SHEETS["queries"],
 ) -> None:
     """The Summary sheet (or run B's): a row per weighting and cutoff over the
-    ``qrows`` rows of ``queries``."""
+    ``qrows`` rows of ``queries``; the weightings the document gives no
+    weights for are hidden unless declared."""
     ws = wb.add_worksheet(sheet)
-    ws.set_column(0, 0, 14)
-    ws.set_column(1, len(SUMMARY_COLUMNS) - 1, 14)
-    for c, header in enumerate(SUMMARY_COLUMNS):
-        ws.write_string(0, c, header, fmt.header)
+    widths = header_widths(SUMMARY_COLUMNS, [12, 6, 10, 9, 11, 11, 11, 9, 9])
+    set_widths(ws, widths)
+    header_row(ws, fmt, 0, SUMMARY_COLUMNS, widths)
+    ws.freeze_panes(1, 1)
     qs = sheet_ref(queries)
 
     def col(letter: str) -> str:
         return f"{qs}!${letter}$2:${letter}${max(qrows, 2)}"
 
-    cut, status = col("C"), col("G")
     r = 1
     for weighting in Weighting:
-        for s, k in zip(summarize(ev, weighting), ev.cutoffs, strict=True):
-            j = ev.cutoffs.index(k) + 1
-            x = r + 1
-            ws.write_string(r, 0, weighting.value)
-            ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j}),cut_{j},"all")', None,
-                             float(k) if k is not None else "all")
-            und = f'=COUNTIFS({cut},{j},{status},"undefined")'
-            unr = f'=COUNTIFS({cut},{j},{status},"unresolved")'
-            if weighting is Weighting.EQUAL:
-                inc = f'=COUNTIFS({cut},{j},{status},"ok")'
-                mean = f'=IF(D{x}>0,SUMIFS({col("F")},{cut},{j},{status},"ok")/D{x},"")'
-                nowt = "=0"
-                total = f"=D{x}"
-            else:
-                used, prod = (("M", "N") if weighting is Weighting.FREQUENCY else ("O", "P"))
-                inc = f'=COUNTIFS({cut},{j},{col(used)},">0")'
-                total = f"=SUMIFS({col(used)},{cut},{j})"
-                mean = f'=IF(H{x}>0,SUMIFS({col(prod)},{cut},{j})/H{x},"")'
-                nowt = f'=COUNTIFS({cut},{j},{status},"ok")-D{x}'
-            ws.write_formula(r, 2, mean, fmt.number, s.mean if s.mean is not None else "")
-            ws.write_formula(r, 3, inc, None, float(s.included))
-            ws.write_formula(r, 4, und, None, float(s.excluded.get("undefined", 0)))
-            ws.write_formula(r, 5, unr, None, float(s.excluded.get("unresolved", 0)))
-            ws.write_formula(r, 6, nowt, None, float(s.excluded.get("no weight", 0)))
-            ws.write_formula(r, 7, total, None, float(s.weight_total))
-            declared = weighting is ev.conventions.weighting
-            ws.write_formula(r, 8, f'=IF(weighting="{weighting.value}","declared","")', None,
-                             "declared" if declared else "")
+        unused = (weighting is not ev.conventions.weighting and weighting is not Weighting.EQUAL
+                  and np.isnan(ev.doc.query_weights(weighting)).all())
+        for j, s in enumerate(summarize(ev, weighting)):
+            if unused:
+                ws.set_row(r, None, None, {"hidden": True})
+            _summary_row(ws, fmt, ev, weighting, (j, s), r, col)
             r += 1
+    ws.conditional_format(1, 0, r - 1, len(SUMMARY_COLUMNS) - 1, {
+        "type": "formula", "criteria": '=$I2="declared"', "format": fmt.declared})
+    print_setup(ws, ev.doc.judgment_version, header_rows=(0, 0))
+
+
+def _summary_row(ws: Any, fmt: Formats, ev: Evaluation, weighting: Weighting, at: tuple[int, Any],
+                 r: int, col: Any) -> None:
+    """Row ``r`` (0-based): the mean under ``weighting`` at cutoff ``j``
+    (``s``: the engine's, cached) over the Queries columns ``col(letter)``."""
+    j0, s = at
+    j = j0 + 1
+    x = r + 1
+    cut, status = col("C"), col("G")
+    ws.write_string(r, 0, weighting.value)
+    ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j}),cut_{j},"all")', None,
+                     float(s.k) if s.k is not None else "all")
+    und = f'=COUNTIFS({cut},{j},{status},"undefined")'
+    unr = f'=COUNTIFS({cut},{j},{status},"unresolved")'
+    if weighting is Weighting.EQUAL:
+        inc = f'=COUNTIFS({cut},{j},{status},"ok")'
+        mean = f'=IF(D{x}>0,SUMIFS({col("F")},{cut},{j},{status},"ok")/D{x},"")'
+        nowt = "=0"
+        total = f"=D{x}"
+    else:
+        used, prod = (("M", "N") if weighting is Weighting.FREQUENCY else ("O", "P"))
+        inc = f'=COUNTIFS({cut},{j},{col(used)},">0")'
+        total = f"=SUMIFS({col(used)},{cut},{j})"
+        mean = f'=IF(H{x}>0,SUMIFS({col(prod)},{cut},{j})/H{x},"")'
+        nowt = f'=COUNTIFS({cut},{j},{status},"ok")-D{x}'
+    ws.write_formula(r, 2, mean, fmt.number, s.mean if s.mean is not None else "")
+    ws.write_formula(r, 3, inc, None, float(s.included))
+    ws.write_formula(r, 4, und, None, float(s.excluded.get("undefined", 0)))
+    ws.write_formula(r, 5, unr, None, float(s.excluded.get("unresolved", 0)))
+    ws.write_formula(r, 6, nowt, None, float(s.excluded.get("no weight", 0)))
+    ws.write_formula(r, 7, total, None, float(s.weight_total))
+    declared = weighting is ev.conventions.weighting
+    ws.write_formula(r, 8, f'=IF(weighting="{weighting.value}","declared","")', None,
+                     "declared" if declared else "")

@@ -11,18 +11,32 @@ from core.errors import InputError, NotOwnWorkbook
 from core.io.safety import WorkbookCheck, check_xlsx, find_formulas, formula_rows
 from core.io.workbook.edits import apply_edits
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
-from core.io.workbook.metadata import document_from_metadata, read_metadata
+from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
+from core.io.workbook.metadata_check import MetadataError, metadata_error
+from core.io.workbook.reopened import Reopened, remember
+from core.io.workbook.sheet_conventions import (
+    check_grades,
+    defined_names,
+    read_sheet_conventions,
+)
+from core.model.conventions import Conventions
 from core.model.document import Document
 
 
 def read_workbook(path: str | Path) -> Document:
     """Reopen a workbook written by :func:`core.io.workbook.export_workbook`.
 
-    Everything is restored from the hidden metadata sheet. Current grades and
-    notes edited in the spreadsheet are taken from the Candidates sheet; each
-    changed grade is logged as an :class:`AuditEntry` with origin
-    ``"outside the app"`` and who ``"spreadsheet edit"``. The sheets are read
-    with python-calamine; a grade cell holding a formula is found by
+    Everything is restored from the hidden metadata sheet (checked field by
+    field). The conventions are those the Conventions sheet holds: each one
+    edited in the spreadsheet is taken and logged as an :class:`AuditEntry`
+    (query and source ``—``; :mod:`~core.io.workbook.sheet_conventions`),
+    unless a cell holds a value the app cannot take, when the conventions the
+    workbook was written with stay and the cell is reported. Current grades
+    and notes edited in the spreadsheet are taken from the Candidates sheet;
+    each changed grade is logged as an :class:`AuditEntry` with origin
+    ``"outside the app"`` and who ``"spreadsheet edit"``. What was taken or
+    refused is :func:`core.io.workbook.reopened` of the document. The sheets
+    are read with python-calamine; a grade cell holding a formula is found by
     :func:`core.io.safety.formula_rows` (calamine gives values only).
 
     Raises
@@ -41,13 +55,35 @@ def read_workbook(path: str | Path) -> Document:
     with _reading(name, lambda: sheet), _calamine(path) as book:
         meta = read_metadata(_sheet_rows(book, check, sheet), name)
         doc = document_from_metadata(meta, name)
+        stored = _stored(meta, name)
+        sheet = SHEETS["conventions"]
+        names = defined_names(path, name)
+        found = read_sheet_conventions(
+            _sheet_rows(book, check, sheet) if sheet in check.parts else None, names, stored,
+            doc, name)
+        doc.conventions = found.conventions  # the rubric reads grade labels
         sheet = SHEETS["candidates"]
         if sheet not in check.parts:
             raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
                              hint="the sheet was renamed or deleted; restore it")
         rows = _sheet_rows(book, check, sheet)
-        apply_edits(rows, _grade_formula_rows(path, check), doc, meta, name)
+        start = len(doc.audit)
+        notes = apply_edits(rows, _grade_formula_rows(path, check), doc, meta, name)
+        grades = tuple(doc.audit[start:])
+    found = check_grades(found, doc, names, stored, name)
+    doc.conventions = found.conventions
+    doc.audit[start:start] = found.entries  # the conventions first, then the grades
+    doc.judgment_version, doc.name = found.judgment_version, found.name
+    remember(doc, Reopened(name, tuple(found.entries), grades, notes, tuple(found.refused)))
     return doc
+
+
+def _stored(meta: dict[str, Any], name: str) -> Conventions:
+    """The conventions the workbook's sheets were written with."""
+    try:
+        return stored_conventions(meta, "workbook_conventions")
+    except MetadataError as bad:
+        raise metadata_error(bad, name) from None
 
 
 def is_own_workbook(path: str | Path) -> bool:

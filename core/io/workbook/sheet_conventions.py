@@ -1,0 +1,368 @@
+"""Conventions edited in the Conventions sheet, taken back on reopening.
+
+The sheet invites edits ("edit to recompute"), and the spreadsheet's numbers
+follow them; so does the app: what the sheet holds becomes the document's
+conventions, each change an audit entry made outside the app (query and
+source ``—``, from and to ``<convention> = <value>``, the cell in the note).
+A value the formulas would read differently from the app (k = -1, an unknown
+gain rule, a k typed as text) is refused with its cell, and then nothing of
+the sheet is taken: the conventions stored with the workbook stay.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import posixpath
+import zipfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from core.errors import ConventionError, InputError
+from core.io.safety import column_letters, parse_xml
+from core.io.safety.limits import parse_ref
+from core.io.workbook.layout import (
+    CONVENTION_ENTRY,
+    CONVENTION_LABELS,
+    OUTSIDE_ORIGIN,
+    OUTSIDE_WHO,
+    SHEETS,
+)
+from core.model.conventions import (
+    ConsensusRule,
+    Conventions,
+    DiscountRule,
+    Gain,
+    GainRule,
+    IdealInventory,
+    Rounding,
+    Rubric,
+    TieRule,
+    UnknownRule,
+    Weighting,
+    ZeroIdealRule,
+    format_cutoff,
+)
+from core.model.document import AuditEntry, Document
+from core.model.numbers import number_text
+
+__all__ = ["SheetConventions", "defined_names", "read_sheet_conventions"]
+
+_SHEET = SHEETS["conventions"]
+_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+#: The named cells holding a choice, and the choices.
+_CHOICES: dict[str, Any] = {
+    "gain_rule": GainRule, "discount_rule": DiscountRule, "ideal_rule": IdealInventory,
+    "tie_rule": TieRule, "unknown_rule": UnknownRule, "zero_ideal_rule": ZeroIdealRule,
+    "weighting": Weighting, "consensus_rule": ConsensusRule, "rounding_rule": Rounding,
+}
+_KEEP = ("the conventions stored with the workbook are kept; correct the cell (or undo the "
+         "edit) and open the file again")
+
+
+@dataclass
+class SheetConventions:
+    """What the Conventions sheet holds, against what it was written with."""
+
+    #: The conventions the document reopens under.
+    conventions: Conventions
+    #: One audit entry per convention (or name, or version) changed, in sheet order.
+    entries: list[AuditEntry] = field(default_factory=list)
+    judgment_version: str = ""
+    name: str = ""
+    #: Cells not taken, each naming its cell (then nothing was taken).
+    refused: list[InputError] = field(default_factory=list)
+
+
+class _Refused(Exception):
+    """A cell whose value the app will not take (``row``: a gain table's row)."""
+
+    def __init__(self, problem: str, row: int | None = None) -> None:
+        super().__init__(problem)
+        self.row = row
+
+
+def defined_names(path: Path, file: str) -> dict[str, str]:
+    """The workbook's defined names (global ones): name -> ``Sheet!$B$7``."""
+    with zipfile.ZipFile(path) as zf:
+        root = parse_xml(zf.read("_rels/.rels"), file=file, part="_rels/.rels")
+        book = next((r.get("Target", "") for r in root.iter(f"{_REL}Relationship")
+                     if r.get("Type", "").endswith("/officeDocument")), "xl/workbook.xml")
+        book = posixpath.normpath(book.lstrip("/"))
+        xml = parse_xml(zf.read(book), file=file, part=book)
+    return {d.get("name", ""): (d.text or "") for d in xml.iter(f"{_NS}definedName")
+            if d.get("localSheetId") is None}
+
+
+class _Cells:
+    """The Conventions sheet's named cells: where each is and what it holds."""
+
+    def __init__(self, cells: list[list[Any]], names: dict[str, str], file: str) -> None:
+        self.cells, self.names, self.file = cells, names, file
+
+    def where(self, name: str) -> tuple[int, int]:
+        """(row, column), 1-based, of the cell named ``name`` on the sheet."""
+        sheet, _, ref = self.names.get(name, "").rpartition("!")
+        at = parse_ref(ref) if sheet.strip("'").replace("''", "'") == _SHEET else None
+        if at is None:
+            raise _Refused(f"the cell named {name} is no longer on the {_SHEET} sheet")
+        return at
+
+    def value(self, name: str) -> Any:
+        row, col = self.where(name)
+        line = self.cells[row - 1] if row <= len(self.cells) else []
+        return line[col - 1] if col <= len(line) else ""
+
+    def range(self, name: str) -> list[tuple[int, Any, Any]]:
+        """(row, grade cell, gain cell) of each row of the gain table."""
+        sheet, _, ref = self.names.get(name, "").rpartition("!")
+        top, _, bottom = ref.partition(":")
+        first, last = parse_ref(top), parse_ref(bottom)
+        if sheet.strip("'") != _SHEET or first is None or last is None:
+            raise _Refused(f"the cells named {name} are no longer on the {_SHEET} sheet")
+        out = []
+        for row in range(first[0], last[0] + 1):
+            line = self.cells[row - 1] if row <= len(self.cells) else []
+            cell = [line[c - 1] if c <= len(line) else "" for c in (1, 2)]
+            out.append((row, cell[0], cell[1]))
+        return out
+
+    def refusal(self, name: str, label: str, problem: str) -> InputError:
+        try:
+            row, col = self.where(name)
+        except _Refused:
+            return InputError(problem, file=self.file, sheet=_SHEET, hint=_KEEP)
+        return InputError(problem, file=self.file, sheet=_SHEET, line=row,
+                          column=f"{column_letters(col)} ({label})", hint=_KEEP)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == ""
+
+
+def _choice(value: Any, kind: Any) -> Any:
+    """A choice as the formulas compare it (text, regardless of case)."""
+    if isinstance(value, str):
+        for m in kind:
+            if value.casefold() == m.value.casefold():
+                return m
+    choices = ", ".join(m.value for m in kind)
+    raise _Refused(f"{_shown(value)} is not one of {choices}")
+
+
+def _flag(value: Any) -> bool:
+    """TRUE or FALSE (an empty cell is FALSE to a formula too)."""
+    if isinstance(value, bool):
+        return value
+    if _empty(value):
+        return False
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    raise _Refused(f"{_shown(value)} is not TRUE or FALSE")
+
+
+def _cutoff(value: Any) -> int | None:
+    """A whole number of at least 1, or the text all."""
+    if isinstance(value, str) and value.strip().casefold() == "all":
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if math.isfinite(value) and value == int(value) and value >= 1:
+            return int(value)
+        raise _Refused(f"k = {number_text(float(value))} is not a whole number of at least 1")
+    if isinstance(value, str) and value.strip():
+        raise _Refused(f"k is the text {value!r}, which the formulas read as all; type a "
+                       "number or the word all")
+    raise _Refused(f"{_shown(value)} is not a whole number of at least 1 or all")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float | int) and not isinstance(value, bool):
+        return number_text(float(value))
+    return "" if _empty(value) else str(value)
+
+
+def _shown(value: Any) -> str:
+    if _empty(value):
+        return "an empty cell"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return repr(_text(value))
+
+
+def _words(name: str, value: Any) -> str:
+    """Named cell ``name``'s value as the audit log writes it."""
+    if name.startswith("cut_"):
+        return format_cutoff(value)
+    if value is None or value == "" or value == ():
+        return "(none)"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, Rubric):
+        return value.text
+    if isinstance(value, tuple):
+        return Gain(GainRule.TABLE, value).text
+    return str(getattr(value, "value", value))
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def _rubric(value: Any) -> Rubric | None:
+    if _empty(value):
+        return None
+    try:
+        return Rubric.parse(_text(value))
+    except ConventionError as exc:
+        raise _Refused(str(exc)) from None
+
+
+def _fields(stored: Conventions) -> dict[str, tuple[str, Any]]:
+    """Each named cell in sheet order: its label and how its value is read."""
+    label = CONVENTION_LABELS
+    fields: dict[str, tuple[str, Any]] = {}
+    for name in ("gain_rule", "negative_gain_zero", "truncate_grades", "discount_rule"):
+        fields[name] = (label[name], _flag if name in ("negative_gain_zero", "truncate_grades")
+                        else (lambda v, kind=_CHOICES[name]: _choice(v, kind)))
+    for j in range(1, len(stored.cutoffs) + 1):
+        fields[f"cut_{j}"] = (f"cutoff {j} (k)", _cutoff)
+    for name in ("ideal_rule", "tie_rule", "unknown_rule", "zero_ideal_rule", "weighting",
+                 "consensus_rule", "rounding_rule"):
+        fields[name] = (label[name], lambda v, kind=_CHOICES[name]: _choice(v, kind))
+    fields["rubric_text"] = (label["rubric_text"], _rubric)
+    fields["judgment_version"] = (label["judgment_version"], _text)
+    fields["preset"] = (label["preset"], lambda v: _text(v) or None)
+    fields["document_name"] = (label["document_name"], _text)
+    return fields
+
+
+def _as_written(stored: Conventions, doc: Document) -> dict[str, Any]:
+    """What each named cell held when the workbook was written."""
+    g = stored.gain
+    out: dict[str, Any] = {
+        "gain_rule": g.rule, "negative_gain_zero": g.negative_as_zero,
+        "truncate_grades": g.truncate, "discount_rule": stored.discount,
+        "ideal_rule": stored.ideal, "tie_rule": stored.ties, "unknown_rule": stored.unknown,
+        "zero_ideal_rule": stored.zero_ideal, "weighting": stored.weighting,
+        "consensus_rule": stored.consensus, "rounding_rule": stored.rounding,
+        "rubric_text": stored.rubric, "judgment_version": doc.judgment_version,
+        "preset": stored.preset, "document_name": doc.name, "gain_grades": g.table,
+    }
+    out.update({f"cut_{j}": k for j, k in enumerate(stored.cutoffs, start=1)})
+    return out
+
+
+def _gain_table(sheet: _Cells) -> tuple[tuple[float, float], ...]:
+    """The gain table's rows: grade and gain both numbers, or both empty."""
+    pairs: dict[float, float] = {}
+    for row, grade, gain in sheet.range("gain_grades"):
+        if _empty(grade) and _empty(gain):
+            continue
+        ok = [isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+              for v in (grade, gain)]
+        if not all(ok):
+            raise _Refused(f"grade {_shown(grade)} and gain {_shown(gain)}: each row of the "
+                           "table needs two numbers (or neither)", row)
+        if float(grade) in pairs:
+            raise _Refused(f"grade {number_text(float(grade))} is in the table twice; the "
+                           "formulas would add its gains", row)
+        pairs[float(grade)] = float(gain)
+    if not pairs:
+        raise _Refused("the gain rule is table, but the gain table is empty",
+                       sheet.range("gain_grades")[0][0])
+    return tuple(sorted(pairs.items()))
+
+
+def _build(now: dict[str, Any], stored: Conventions) -> Conventions:
+    """The conventions the cells hold."""
+    rule = now["gain_rule"]
+    gain = Gain(rule, now.get("gain_grades", ()) if rule is GainRule.TABLE else (),
+                now["negative_gain_zero"], now["truncate_grades"])
+    return replace(
+        stored, gain=gain, discount=now["discount_rule"],
+        cutoffs=tuple(now[f"cut_{j}"] for j in range(1, len(stored.cutoffs) + 1)),
+        ideal=now["ideal_rule"], ties=now["tie_rule"], unknown=now["unknown_rule"],
+        zero_ideal=now["zero_ideal_rule"], weighting=now["weighting"],
+        rubric=now["rubric_text"], consensus=now["consensus_rule"],
+        rounding=now["rounding_rule"], preset=now["preset"])
+
+
+def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
+                           stored: Conventions, doc: Document, file: str) -> SheetConventions:
+    """The conventions (and the document's name and judgment version) the
+    Conventions sheet ``cells`` hold, against ``stored`` (those it was written
+    with): the changes as audit entries, or the cells refused."""
+    out = SheetConventions(stored, judgment_version=doc.judgment_version, name=doc.name)
+    if cells is None:
+        out.refused.append(InputError(f"the workbook has no {_SHEET} sheet", file=file,
+                                      hint=_KEEP))
+        return out
+    sheet = _Cells(cells, names, file)
+    fields = _fields(stored)
+    now: dict[str, Any] = {}
+    for name, (label, read) in fields.items():
+        try:
+            now[name] = read(sheet.value(name))
+        except _Refused as exc:
+            out.refused.append(sheet.refusal(name, label, str(exc)))
+    if now.get("gain_rule") is GainRule.TABLE:
+        try:
+            now["gain_grades"] = _gain_table(sheet)
+        except _Refused as exc:
+            out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, line=exc.row,
+                                          column="A/B (gain table)", hint=_KEEP))
+        fields["gain_grades"] = ("gain table", None)
+    cuts = [(j, now.get(f"cut_{j}", 0)) for j in range(1, len(stored.cutoffs) + 1)]
+    for j, k in cuts:
+        if k != 0 and [k2 for _, k2 in cuts].index(k) != j - 1:
+            out.refused.append(sheet.refusal(f"cut_{j}", f"cutoff {j} (k)", (
+                f"k = {format_cutoff(k)} is already cutoff {[k2 for _, k2 in cuts].index(k) + 1}"
+                "; each cutoff once")))
+    if out.refused:
+        return out
+    try:
+        conventions = _build(now, stored)
+    except ConventionError as exc:
+        out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, hint=_KEEP))
+        return out
+    before = _as_written(stored, doc)
+    when = _now()
+    for name, (label, _) in fields.items():
+        if now.get(name, ()) == before[name]:
+            continue
+        try:
+            row, col = sheet.where(name)
+            ref = f"{_SHEET}!{column_letters(col)}{row}"
+        except _Refused:
+            ref = _SHEET
+        out.entries.append(AuditEntry(
+            OUTSIDE_WHO, when, CONVENTION_ENTRY, CONVENTION_ENTRY,
+            f"{label} = {_words(name, before[name])}",
+            f"{label} = {_words(name, now.get(name, ()))}",
+            f"edited in {ref}", OUTSIDE_ORIGIN))
+    out.conventions = conventions
+    out.judgment_version, out.name = now["judgment_version"], now["document_name"]
+    return out
+
+
+def check_grades(found: SheetConventions, doc: Document, names: dict[str, str],
+                 stored: Conventions, file: str) -> SheetConventions:
+    """``found`` as it stands with the document's grades (after the grades
+    edited in the spreadsheet were taken): a gain rule that cannot take a
+    negative grade is refused at its cell, and nothing of the sheet is taken."""
+    gain = found.conventions.gain
+    if found.refused or gain.accepts_negative():
+        return found
+    negative = (doc.state == 0) & (doc.grade < 0)
+    if not negative.any():
+        return found
+    i = int(negative.nonzero()[0][0])
+    problem = (f"{gain.label} cannot take the negative grade {number_text(float(doc.grade[i]))}"
+               f" of source {doc.source_id[i]!r} (query {doc.query_ids[int(doc.query[i])]!r}); "
+               "choose linear gain or a gain table, or set negative gains to count as 0")
+    refusal = _Cells([], names, file).refusal("gain_rule", CONVENTION_LABELS["gain_rule"],
+                                               problem)
+    return SheetConventions(stored, judgment_version=doc.judgment_version, name=doc.name,
+                            refused=[refusal])

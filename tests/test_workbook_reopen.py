@@ -1,0 +1,350 @@
+"""Reopening a workbook edited outside the app: conventions changed in the
+Conventions sheet become the document's (each an audit entry from outside
+the app, announced by ``reopened``), a value the app cannot take is refused
+with its cell and the stored conventions stay; and the app's own metadata is
+checked field by field, a tampered file refused naming the field."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from app.cli.main import main
+from core.engine.evaluation import evaluate
+from core.errors import InputError, NotOwnWorkbook
+from core.io.load import load_document
+from core.io.workbook import (
+    CONVENTION_ENTRY,
+    OUTSIDE_ORIGIN,
+    OUTSIDE_WHO,
+    SHEETS,
+    export_workbook,
+    read_workbook,
+    reopened,
+)
+from core.model.conventions import Gain
+from core.model.document import GradeState
+from core.model.examples import seed_document
+from tests.test_workbook_export import _assert_same_document, _edited_document
+
+
+@pytest.fixture(scope="module")
+def seed_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seed's workbook, as exported (the tests edit copies of it)."""
+    path = tmp_path_factory.mktemp("seed") / "seed.xlsx"
+    export_workbook(evaluate(seed_document()), path)
+    return path
+
+
+def _names(wb: Any) -> dict[str, str]:
+    return {n: d.attr_text.split("!")[1].replace("$", "") for n, d in wb.defined_names.items()
+            if ":" not in d.attr_text}
+
+
+def _edit(src: Path, dst: Path, values: dict[str, Any], cells: dict[str, Any] | None = None,
+          ) -> None:
+    """Named Conventions cells (and other Conventions cells) set as a person would."""
+    wb = openpyxl.load_workbook(src)
+    ws = wb[SHEETS["conventions"]]
+    names = _names(wb)
+    for name, value in {**values, **(cells or {})}.items():
+        ws[names.get(name, name)].value = value
+    wb.save(dst)
+
+
+def test_edited_conventions_are_taken_and_logged(seed_book: Path, tmp_path: Path) -> None:
+    edited = tmp_path / "edited.xlsx"
+    _edit(seed_book, edited, {"cut_1": 5, "gain_rule": "Exponential", "negative_gain_zero": True,
+                              "judgment_version": "round 2"})
+    before = edited.read_bytes()
+    doc = read_workbook(edited)
+    assert edited.read_bytes() == before
+    conv = doc.conventions
+    assert conv.cutoffs == (5, 2, None)
+    assert conv.gain == Gain(Gain.parse("exponential").rule, negative_as_zero=True)
+    assert doc.judgment_version == "round 2"
+    assert conv.rubric == seed_document().conventions.rubric  # untouched
+    got = [(e.who, e.query, e.source_id, e.before, e.after, e.note, e.origin) for e in doc.audit]
+    dash = CONVENTION_ENTRY
+    assert got == [
+        (OUTSIDE_WHO, dash, dash, "gain rule = linear", "gain rule = exponential",
+         "edited in Conventions!B4", OUTSIDE_ORIGIN),
+        (OUTSIDE_WHO, dash, dash, "negative gains count as 0 = FALSE",
+         "negative gains count as 0 = TRUE", "edited in Conventions!B5", OUTSIDE_ORIGIN),
+        (OUTSIDE_WHO, dash, dash, "cutoff 1 (k) = 1", "cutoff 1 (k) = 5",
+         "edited in Conventions!B8", OUTSIDE_ORIGIN),
+        (OUTSIDE_WHO, dash, dash, "judgment version = seed-cases-v1",
+         "judgment version = round 2", "edited in Conventions!B19", OUTSIDE_ORIGIN),
+    ]
+    found = reopened(doc)
+    assert found is not None
+    assert found.conventions == tuple(doc.audit)
+    assert not found.refused
+    assert not found.grades
+    assert "cutoff 1 (k) = 1 \u2192 5 (edited in Conventions!B8)" in found.message
+    # The numbers the app computes are those of the edited conventions:
+    # case-A at k = 5 with exponential gain, hand-derived.
+    ev = evaluate(doc)
+    a = doc.query_index("case-A")
+    dcg = 1 + 7 / math.log2(3)
+    ideal = 7 + 1 / math.log2(3)
+    assert ev.ndcg[a, 0] == pytest.approx(dcg / ideal, abs=1e-15)
+
+
+def test_the_command_line_evaluates_the_edited_conventions(seed_book: Path,
+                                                           tmp_path: Path) -> None:
+    edited = tmp_path / "edited.xlsx"
+    _edit(seed_book, edited, {"cut_1": 3, "cut_2": "all", "cut_3": 1})
+    out = io.StringIO()
+    assert main(["evaluate", str(edited), "--format", "json"], out=out) == 0
+    report = json.loads(out.getvalue())
+    assert report["conventions"]["cutoffs"] == ["3", "all", "1"]
+    assert load_document(edited).conventions.cutoffs == (3, None, 1)
+
+
+def test_grades_and_conventions_edited_together(seed_book: Path, tmp_path: Path) -> None:
+    edited = tmp_path / "edited.xlsx"
+    wb = openpyxl.load_workbook(seed_book)
+    wb[SHEETS["conventions"]][_names(wb)["unknown_rule"]].value = "zero"
+    wb[SHEETS["candidates"]]["F2"].value = 3  # case-A/B: 1 -> 3
+    wb.save(edited)
+    doc = read_workbook(edited)
+    assert doc.conventions.unknown.value == "zero"
+    assert [(e.query, e.before, e.after) for e in doc.audit] == [
+        (CONVENTION_ENTRY, "unknown grades = unresolved", "unknown grades = zero"),
+        ("case-A", "1", "3"),
+    ]
+    found = reopened(doc)
+    assert found is not None
+    assert len(found.conventions) == 1
+    assert len(found.grades) == 1
+    # Saved by the app and reopened: nothing is new any more.
+    again = tmp_path / "again.xlsx"
+    export_workbook(evaluate(doc), again)
+    back = read_workbook(again)
+    _assert_same_document(back, doc)
+    found = reopened(back)
+    assert found is not None
+    assert found.empty
+    assert found.message == ""
+    # The Audit sheet shows the convention's entry as it shows a grade's.
+    rows = list(openpyxl.load_workbook(again)[SHEETS["audit"]].iter_rows(values_only=True))
+    assert rows[1][2:6] == (CONVENTION_ENTRY, CONVENTION_ENTRY, "unknown grades = unresolved",
+                            "unknown grades = zero")
+
+
+def test_a_gain_table_typed_into_the_sheet(seed_book: Path, tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(seed_book)
+    first = wb.defined_names["gain_grades"].attr_text.split("!")[1].split(":")[0]
+    row = int(first.replace("$", "")[1:])
+    edited = tmp_path / "edited.xlsx"
+    _edit(seed_book, edited, {"gain_rule": "table"},
+          {f"A{row}": 3, f"B{row}": 10, f"A{row + 2}": 1, f"B{row + 2}": 2.5})
+    doc = read_workbook(edited)
+    assert doc.conventions.gain == Gain.parse("1=2.5,3=10")
+    assert [e.after for e in doc.audit] == ["gain rule = table", "gain table = 1=2.5,3=10"]
+    # A row with a grade and no gain is refused at its row.
+    _edit(seed_book, edited, {"gain_rule": "table"}, {f"A{row}": 3, f"A{row + 1}": 1,
+                                                      f"B{row + 1}": 2})
+    found = reopened(read_workbook(edited))
+    assert found is not None
+    (err,) = found.refused
+    assert (err.line, err.column) == (row, "A/B (gain table)")
+    assert "grade '3' and gain an empty cell" in err.problem
+
+
+@pytest.mark.parametrize(("values", "column", "problem"), [
+    ({"cut_1": -1}, "B (cutoff 1 (k))", "k = -1 is not a whole number of at least 1"),
+    ({"cut_2": 2.5}, "B (cutoff 2 (k))", "k = 2.5 is not a whole number"),
+    ({"cut_2": "5"}, "B (cutoff 2 (k))", "k is the text '5', which the formulas read as all"),
+    ({"cut_3": None}, "B (cutoff 3 (k))", "an empty cell is not a whole number"),
+    ({"cut_3": 2}, "B (cutoff 3 (k))", "k = 2 is already cutoff 2"),
+    ({"gain_rule": "quadratic"}, "B (gain rule)", "'quadratic' is not one of linear, "
+                                                  "exponential, table"),
+    ({"gain_rule": "linear "}, "B (gain rule)", "'linear ' is not one of"),
+    ({"gain_rule": "table"}, "A/B (gain table)", "the gain table is empty"),
+    ({"tie_rule": 3}, "B (ties)", "'3' is not one of supplied, average"),
+    ({"negative_gain_zero": "yes"}, "B (negative gains count as 0)",
+     "'yes' is not TRUE or FALSE"),
+    ({"rubric_text": "a,b"}, "B (rubric)", "does not start with a number"),
+])
+def test_a_value_the_app_cannot_take_is_refused_with_its_cell(
+        seed_book: Path, tmp_path: Path, values: dict[str, Any], column: str,
+        problem: str) -> None:
+    edited = tmp_path / "edited.xlsx"
+    # A valid change beside the bad one is not taken either: all or nothing.
+    _edit(seed_book, edited, {"zero_ideal_rule": "zero", **values})
+    before = edited.read_bytes()
+    doc = read_workbook(edited)
+    assert edited.read_bytes() == before
+    assert doc.conventions == seed_document().conventions
+    assert doc.audit == []
+    found = reopened(doc)
+    assert found is not None
+    (err,) = found.refused
+    assert isinstance(err, InputError)
+    assert (err.sheet, err.column) == (SHEETS["conventions"], column)
+    wb = openpyxl.load_workbook(edited)
+    where = (wb.defined_names["gain_grades"].attr_text.split("!")[1].split(":")[0]
+             if "gain table" in problem else _names(wb)[next(iter(values))])
+    assert err.line == int(where.replace("$", "")[1:])
+    assert problem in err.problem
+    assert str(err.file) == str(edited)
+    assert "stored with the workbook are kept" in found.message
+    assert f"row {err.line}, column {column}: " in found.message
+
+
+def test_a_gain_rule_the_grades_cannot_take_is_refused(tmp_path: Path) -> None:
+    doc = seed_document()
+    doc.set_grade(0, -1.0, who="ann")
+    path = tmp_path / "neg.xlsx"
+    export_workbook(evaluate(doc), path)
+    edited = tmp_path / "edited.xlsx"
+    _edit(path, edited, {"gain_rule": "exponential"})
+    back = read_workbook(edited)
+    assert back.conventions.gain.rule.value == "linear"
+    found = reopened(back)
+    assert found is not None
+    (err,) = found.refused
+    assert err.column == "B (gain rule)"
+    assert "cannot take the negative grade -1 of source 'B'" in err.problem
+    evaluate(back)  # the document reopens under conventions that take its grades
+
+
+def test_a_deleted_conventions_sheet_keeps_the_stored_conventions(seed_book: Path,
+                                                                  tmp_path: Path) -> None:
+    wb = openpyxl.load_workbook(seed_book)
+    del wb[SHEETS["conventions"]]
+    edited = tmp_path / "edited.xlsx"
+    wb.save(edited)
+    doc = read_workbook(edited)
+    assert doc.conventions == seed_document().conventions
+    found = reopened(doc)
+    assert found is not None
+    assert "has no 'Conventions' sheet" in found.refused[0].problem or (
+        "no Conventions sheet" in found.refused[0].problem)
+
+
+# -- the metadata, field by field (issue 18) --------------------------------------------------
+def _meta(path: Path) -> tuple[Any, dict[str, Any]]:
+    wb = openpyxl.load_workbook(path)
+    ws = wb[SHEETS["metadata"]]
+    text = "".join(str(ws.cell(r, 1).value) for r in range(2, 2 + int(ws["B1"].value)))
+    return wb, json.loads(text)
+
+
+def _tamper(src: Path, dst: Path, change: Any) -> None:
+    wb, meta = _meta(src)
+    change(meta)
+    ws = wb[SHEETS["metadata"]]
+    text = json.dumps(meta).replace("_x", "\\u005fx")
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, 1).value = None
+    ws["B1"].value = "1"
+    ws["A2"].value = text
+    wb.save(dst)
+
+
+def _set(key: str, value: Any) -> Any:
+    return lambda meta: meta.__setitem__(key, value)
+
+
+def _item(key: str, i: int, value: Any) -> Any:
+    return lambda meta: meta[key].__setitem__(i, value)
+
+
+TAMPERED = [
+    ("original state 5", _item("original_state", 3, 5), "original_state",
+     "item 3 is 5, not a grade state"),
+    ("state as text", _item("state", 0, "0"), "state", "item 0 is '0', not a grade state"),
+    ("infinite original grade", _item("original_grade", 2, math.inf), "original_grade",
+     "item 2 is inf, not a finite number"),
+    ("grade without a number state", _item("grade", 21, 2.0), "grade",
+     "a grade is a number exactly when its state is 0"),
+    ("annotators without their grades", _set("annotators", ["ann", "bob"]), "ratings",
+     "missing for the 2 annotators"),
+    ("ratings of another shape", lambda m: (m.__setitem__("annotators", ["ann"]),
+                                            m.__setitem__("ratings_shape", [23, 2]),
+                                            m.__setitem__("ratings", [[1.0, 2.0]] * 23)),
+     "ratings_shape", "is [23, 2], not [23, 1]"),
+    ("a query+source pair twice", _item("source_id", 1, "B"), "source_id",
+     "lists source 'B' of query 'case-A' twice"),
+    ("k given as a string", lambda m: m["workbook_conventions"].__setitem__("cutoffs", "12"),
+     "workbook_conventions", "holds cutoffs '12'"),
+    ("k given as a number", lambda m: m["conventions"].__setitem__("cutoffs", [1, 2]),
+     "conventions", "holds cutoffs [1, 2]"),
+    ("an unknown tie rule", lambda m: m["conventions"].__setitem__("ties", "random"),
+     "conventions", "is not readable"),
+    ("a boolean as text", lambda m: m["conventions"].__setitem__("truncate_grades", "no"),
+     "conventions", "holds truncate_grades 'no' of the wrong type"),
+    ("a query number out of range", _item("query", 0, 99), "query",
+     "item 0 is 99, not a query number from 0 to 7"),
+    ("a column too short", lambda m: m["note"].pop(), "note", "holds 22 values, not 23"),
+    ("sheet rows repeated", _item("sheet_rows", 0, 1), "sheet_rows", "names a row twice"),
+    ("an audit entry of 3 fields", _set("audit", [["a", "b", "c"]]), "audit",
+     "entry 0 is not 8 texts"),
+    ("a missing field", lambda m: m.pop("frequency"), "frequency", "is missing"),
+    ("weights of the wrong length", _set("importance", [1.0]), "importance",
+     "holds 1 values, not 8"),
+    ("a name that is not text", _set("name", 7), "name", "is 7, not text"),
+    ("a query id twice", _item("query_ids", 1, "case-A"), "query_ids", "names a query twice"),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "field", "problem"), TAMPERED,
+                         ids=[t[0] for t in TAMPERED])
+def test_tampered_metadata_is_refused_naming_the_field(
+        seed_book: Path, tmp_path: Path, what: str, change: Any, field: str,
+        problem: str) -> None:
+    bad = tmp_path / "tampered.xlsx"
+    _tamper(seed_book, bad, change)
+    before = bad.read_bytes()
+    with pytest.raises(InputError) as info:
+        read_workbook(bad)
+    err = info.value
+    assert not isinstance(err, NotOwnWorkbook), what  # ours, damaged: not an annotators' sheet
+    assert err.sheet == SHEETS["metadata"]
+    assert f"field {field!r}" in err.problem, (what, err.problem)
+    assert problem in err.problem, (what, err.problem)
+    assert bad.read_bytes() == before
+    with pytest.raises(InputError, match=f"field {field!r}"):
+        load_document(bad)  # the window's and the command line's way in
+
+
+def test_untouched_metadata_with_every_field_in_use_passes(tmp_path: Path) -> None:
+    doc = _edited_document()  # annotators, ratings, audit, notes, reasons, a rubric
+    path = tmp_path / "full.xlsx"
+    export_workbook(evaluate(doc), path)
+    redone = tmp_path / "redone.xlsx"
+    _tamper(path, redone, lambda meta: None)  # read and written back unchanged
+    _assert_same_document(read_workbook(redone), doc)
+    assert doc.state[3] == GradeState.UNRATEABLE
+
+
+def test_a_session_journal_replays_over_a_workbook_edited_outside(seed_book: Path,
+                                                                   tmp_path: Path) -> None:
+    # The reopening's entries come from the file, the session's from the
+    # journal: replayed over the file read again, both are there, once each.
+    from core.io.journal import Journal
+    from core.model.edits import GradeValue, SetGrades
+    from core.session import Worksheet
+
+    edited = tmp_path / "edited.xlsx"
+    _edit(seed_book, edited, {"cut_2": 3})
+    doc = read_workbook(edited)
+    session = Worksheet(doc)
+    journal = Journal(edited, directory=tmp_path / "journal")
+    session.subscribe(lambda changes: journal.record(session.document, changes))
+    session.apply(SetGrades.of([0], [GradeValue(2.0, GradeState.NUMBER)], who="ana"))
+    fresh = read_workbook(edited)
+    assert journal.replay(fresh).applied == 1
+    assert [(e.query, e.before, e.after) for e in fresh.audit] == [
+        (CONVENTION_ENTRY, "cutoff 2 (k) = 2", "cutoff 2 (k) = 3"), ("case-A", "1", "2")]
+    assert fresh.conventions.cutoffs == (1, 3, None)
+    assert fresh.grade[0] == 2.0
