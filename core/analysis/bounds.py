@@ -20,9 +20,10 @@ import numpy.typing as npt
 from core.engine.evaluation import Evaluation, discount
 from core.model.conventions import TieRule, ZeroIdealRule
 
-__all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds"]
+__all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds", "unresolved_bounds"]
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 MAX_COMBINATIONS = 4096
 
 
@@ -64,7 +65,7 @@ class _Query:
         self.inventory = ev.ideal(q)
         self.unknown = self.inventory[np.isnan(ev.gain[self.inventory])]
         self.gain = ev.gain
-        self.values = np.unique(c.gain.apply(np.array(ev.rubric.values)))
+        self.values = _values(ev)
         self.zero_ideal = c.zero_ideal
         scores = ev.doc.score[self.ranked]
         self.groups: list[tuple[int, int]] = []
@@ -153,29 +154,178 @@ class _Query:
         return dcg_min / idcg_max, min(1.0, dcg_max / idcg_min)
 
 
+def _values(ev: Evaluation) -> FloatArray:
+    """The gains the declared grade scale allows, ascending."""
+    return np.unique(ev.conventions.gain.apply(np.array(ev.rubric.values)))
+
+
+def _is_exact(values: FloatArray, u: int) -> bool:
+    """Whether every completion of ``u`` unknown grades can be evaluated."""
+    return bool(values.size**u <= MAX_COMBINATIONS) if values.size > 1 else True
+
+
 def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
     """The NDCG@k interval query ``q`` could still reach (cutoff index ``j``).
 
     For a query with no unknown grade counted, the interval is its value.
+    The work is the query's own: its rows, and every completion of its
+    unknown grades when there are few (the interval is then exact).
     """
     query = _Query(ev, q, j)
     k = query.k
-    if query.unknown.size == 0:
+    u = int(query.unknown.size)
+    if u == 0:
         v = ev.ndcg[q, j]
         value = None if np.isnan(v) else float(v)
         return Bounds(k, value, value, True, 0, value is None)
+    if not _is_exact(query.values, u):
+        low, high = _OuterBounds(ev, query.values, q).at(k)
+        return Bounds(k, float(low[0]), float(high[0]), False, u)
+    return _exact_bounds(query)
+
+
+def _exact_bounds(query: _Query) -> Bounds:
+    """The interval over every completion of the query's unknown grades."""
+    k, u = query.k, int(query.unknown.size)
     grid = query.grid()
-    if grid is None:
-        low, high = query.outer()
-        return Bounds(k, low, high, False, int(query.unknown.size))
+    assert grid is not None
     values, undefined = query.ndcg(grid)
     defined = values[~undefined]
     if defined.size == 0:
-        return Bounds(k, None, None, True, int(query.unknown.size), True)
-    return Bounds(
-        k, float(defined.min()), float(defined.max()), True, int(query.unknown.size),
-        bool(undefined.any()),
-    )
+        return Bounds(k, None, None, True, u, True)
+    return Bounds(k, float(defined.min()), float(defined.max()), True, u,
+                  bool(undefined.any()))
+
+
+def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
+    """:func:`ndcg_bounds` of every unresolved query, per cutoff index: the
+    same intervals, with the outer ones worked out for all queries at once
+    (one pass over the document per cutoff instead of one call per query).
+    """
+    values = _values(ev)
+    unresolved = np.flatnonzero(ev.n_open > 0)
+    exact = [int(q) for q in unresolved if _is_exact(values, int(ev.n_open[q]))]
+    outer = np.setdiff1d(unresolved, exact)
+    bounds = _OuterBounds(ev, values) if outer.size else None
+    out: list[dict[int, Bounds]] = []
+    for j, k in enumerate(ev.cutoffs):
+        found: dict[int, Bounds] = {}
+        if bounds is not None:
+            low, high = bounds.at(k)
+            for q, lo, hi in zip(outer.tolist(), low[outer].tolist(), high[outer].tolist(),
+                                 strict=True):
+                found[q] = Bounds(k, lo, hi, False, int(ev.n_open[q]))
+        for q in exact:
+            found[q] = _exact_bounds(_Query(ev, q, j))
+        out.append(dict(sorted(found.items())))
+    return out
+
+
+class _OuterBounds:
+    """Guaranteed (outer) intervals of every query, or of query ``q`` alone,
+    from the extreme completions: each unknown gain at the scale's lowest or
+    highest value. Every step is a pass over the queries' own rows, summed
+    per query in row order (so a query alone gets the very same numbers)."""
+
+    def __init__(self, ev: Evaluation, values: FloatArray, q: int | None = None) -> None:
+        self.ev, self.q = ev, q
+        self.low_value, self.high_value = float(values[0]), float(values[-1])
+        n_queries = 1 if q is not None else ev.doc.n_queries
+        first = 0 if q is None else q
+        self.n_queries = n_queries
+        # The ranked lists: each position's query, gain (NaN: unknown).
+        lo, hi = ev.positions(q) if q is not None else (0, ev.order.size)
+        self.ranked = ev.order[lo:hi]
+        self.ranked_query = ev.sorted_query[lo:hi] - first
+        gain = ev.gain[self.ranked]
+        unknown = np.isnan(gain)
+        self.fill_low = np.where(unknown, self.low_value, gain)
+        self.fill_high = np.where(unknown, self.high_value, gain)
+        # The ideal inventories: known gains, best first, with their ranks.
+        if q is None:
+            ideal_gain, ideal_query = ev.ideal_gains()
+        else:
+            ideal = ev.ideal(q)
+            ideal_gain, ideal_query = ev.gain[ideal], ev.doc.query[ideal] - first
+        known = ~np.isnan(ideal_gain)
+        starts = np.searchsorted(ideal_query, np.arange(n_queries))
+        self.n_unknown = np.bincount(ideal_query[~known], minlength=n_queries)
+        self.known_query = ideal_query[known]
+        self.known_gain = ideal_gain[known]
+        self.known_rank = (np.flatnonzero(known) - starts[self.known_query]) + 1
+        longest = int(np.bincount(ideal_query, minlength=1).max()) if ideal_query.size else 0
+        self.cumulative = np.concatenate(([0.0], np.cumsum(discount(np.arange(1, longest + 1)))))
+        self.groups = self._tie_groups() if ev.conventions.ties in (
+            TieRule.PESSIMISTIC, TieRule.OPTIMISTIC) else None
+
+    def _tie_groups(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """Positions of tie groups of two or more (ranked order), each one's
+        group, its mirror position in the group, and each group's query."""
+        score = self.ev.doc.score[self.ranked]
+        new = np.ones(score.size, dtype=bool)
+        new[1:] = (score[1:] != score[:-1]) | (self.ranked_query[1:] != self.ranked_query[:-1])
+        group = np.cumsum(new) - 1
+        size = np.bincount(group)
+        pos = np.flatnonzero(size[group] > 1)
+        heads = np.flatnonzero(new[pos])
+        local = np.repeat(np.arange(heads.size), np.diff(heads, append=pos.size))
+        start = heads[local]
+        mirror = start + (start + size[group[pos]] - 1) - np.arange(pos.size)
+        return pos, local, mirror, self.ranked_query[pos[heads]]
+
+    def _dcg(self, fill: FloatArray, eff: FloatArray, low: bool) -> FloatArray:
+        """DCG per query with ``fill``; with tie groups whose order is not
+        fixed, the lowest (``low``) or highest DCG any order of each group
+        gives (bounded by sorting the group both ways)."""
+        dcg: FloatArray = np.bincount(self.ranked_query, weights=fill * eff,
+                                      minlength=self.n_queries)
+        if self.groups is None:
+            return dcg
+        pos, local, mirror, group_query = self.groups
+        f, e = fill[pos], eff[pos]
+        asc = f[np.lexsort((f, local))]
+        n_groups = group_query.size
+        up = np.bincount(local, weights=asc * e, minlength=n_groups)
+        down = np.bincount(local, weights=asc[mirror] * e, minlength=n_groups)
+        base = np.bincount(local, weights=f * e, minlength=n_groups)
+        shift = (np.minimum(up, down) if low else np.maximum(up, down)) - base
+        widest: FloatArray = dcg + np.bincount(group_query, weights=shift,
+                                               minlength=self.n_queries)
+        return widest
+
+    def _idcg(self, value: float, k: int | None) -> FloatArray:
+        """Ideal DCG@k per query with every unknown gain at ``value``: the
+        known gains above it keep their ranks, the rest move down by the
+        number of unknowns, which fill the ranks between."""
+        nq, u = self.n_queries, self.n_unknown
+        above = np.bincount(self.known_query, weights=self.known_gain > value, minlength=nq)
+        above = above.astype(np.int64)
+        rank = self.known_rank + np.where(self.known_rank > above[self.known_query],
+                                          u[self.known_query], 0)
+        contribution = self.known_gain * discount(rank)
+        if k is not None:
+            contribution[rank > k] = 0.0
+        idcg = np.bincount(self.known_query, weights=contribution, minlength=nq)
+        first, last = above, above + u
+        if k is not None:
+            first, last = np.minimum(first, k), np.minimum(last, k)
+        filled: FloatArray = idcg + value * (self.cumulative[last] - self.cumulative[first])
+        return filled
+
+    def at(self, k: int | None) -> tuple[FloatArray, FloatArray]:
+        """(low, high) per query at cutoff ``k``."""
+        eff = self.ev.effective_discount(k, self.q)
+        dcg_min = self._dcg(self.fill_low, eff, True)
+        dcg_max = self._dcg(self.fill_high, eff, False)
+        idcg_max = self._idcg(self.high_value, k)
+        idcg_min = self._idcg(self.low_value, k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            low = dcg_min / idcg_max
+            high = np.minimum(1.0, dcg_max / idcg_min)
+        loose = (self.low_value < 0) | (idcg_min <= 0)
+        low = np.where(loose, np.where(idcg_max > 0, np.minimum(0.0, low), 0.0), low)
+        high = np.where(loose, 1.0, high)
+        return low, high
 
 
 def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | None:

@@ -150,7 +150,7 @@ class Evaluation:
         )
         # One step at a time, so that few full-length temporaries of large
         # inputs are alive at once.
-        blocks = self._rank_lists()
+        blocks = self._blocks = self._rank_lists()
         self.dcg = self._dcg_at_cutoffs()
         self.idcg = self._idcg_at_cutoffs(blocks)
         self.ndcg, self.status_code = self._ndcg_and_status()
@@ -442,9 +442,27 @@ class Evaluation:
         lists follow the queries in order, :attr:`n_inventory` long each)."""
         return np.concatenate([[0], np.cumsum(self.n_inventory)])
 
+    def ideal_range(self, q: int) -> tuple[int, int]:
+        """The slice of :attr:`ideal_order` that holds query ``q``'s ideal list."""
+        lo, hi = self._ideal_start[q:q + 2].tolist()
+        return int(lo), int(hi)
+
+    def ideal_gains(self) -> tuple[FloatArray, IntArray]:
+        """Every query's ideal list as gains, best first and unknown (NaN)
+        last, with the query of each position: the gains of
+        :attr:`ideal_order`, found by sorting the values only when the order
+        has not been worked out."""
+        if "ideal_order" in self.__dict__:
+            order = self.ideal_order
+            return self.gain[order], self.doc.query[order]
+        same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
+        gains, query, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask, same_rows,
+                                         self._blocks)
+        return gains, query
+
     def ideal(self, q: int) -> IntArray:
         """Candidate indices of query ``q``'s ideal list, best first."""
-        lo, hi = self._ideal_start[q:q + 2].tolist()
+        lo, hi = self.ideal_range(q)
         return self.ideal_order[lo:hi]
 
     def not_retrieved(self, q: int) -> IntArray:

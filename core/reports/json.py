@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any, TextIO
 
 from core.analysis.aggregate import summarize
-from core.analysis.bounds import ndcg_bounds
+from core.analysis.bounds import unresolved_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Conventions
 from core.model.presets import matching_presets
@@ -39,6 +39,7 @@ def _conventions_json(conv: Conventions) -> dict[str, Any]:
 def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     """The ``evaluate --format json`` object."""
     doc = ev.doc
+    bounds = unresolved_bounds(ev)
     queries = []
     for q in range(doc.n_queries):
         cutoffs = []
@@ -51,7 +52,7 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
                 "status": ev.status(q, j).value,
             }
             if ev.status(q, j) is Status.UNRESOLVED:
-                b = ndcg_bounds(ev, q, j)
+                b = bounds[j][q]
                 item["bounds"] = {"low": b.low, "high": b.high, "exact": b.exact}
             cutoffs.append(item)
         queries.append({
@@ -88,12 +89,13 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
 
 
 def dump_json(obj: Any, out: TextIO, *, rows: int) -> None:
-    """Indented JSON for a few hundred queries; compact (and written by the
-    C encoder, ten times faster) beyond, where nobody reads it by eye."""
+    """Indented JSON for a few hundred queries; compact beyond, where nobody
+    reads it by eye, and made in one piece by the C encoder (``json.dump``
+    writes piece by piece from Python, several times slower)."""
     if rows <= 500:
         json.dump(obj, out, indent=2)
     else:
-        json.dump(obj, out, separators=(",", ":"))
+        out.write(json.dumps(obj, separators=(",", ":")))
     out.write("\n")
 
 

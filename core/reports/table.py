@@ -9,7 +9,7 @@ import math
 from typing import TYPE_CHECKING, TextIO
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
-from core.analysis.bounds import ndcg_bounds
+from core.analysis.bounds import unresolved_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Conventions, format_cutoff
 
@@ -52,6 +52,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     out.write("\n")
     heads = ["query", "status", "judged"] + [f"NDCG@{format_cutoff(k)}" for k in ev.cutoffs]
     rows = []
+    bounds = unresolved_bounds(ev)
     for q in range(ev.doc.n_queries):
         cells = [
             ev.doc.query_ids[q],
@@ -63,7 +64,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
             if st is Status.OK:
                 cells.append(_fmt(ev.ndcg[q, j]))
             elif st is Status.UNRESOLVED:
-                b = ndcg_bounds(ev, q, j)
+                b = bounds[j][q]
                 approx = "" if b.exact else "~"
                 cells.append(f"[{_fmt(b.low)}, {_fmt(b.high)}]{approx}")
             else:
