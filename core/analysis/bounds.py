@@ -221,6 +221,11 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     return out
 
 
+def _sums(index: IntArray, weights: FloatArray, n: int) -> FloatArray:
+    """The sum of ``weights`` per ``index`` (0 to ``n`` - 1), in row order."""
+    return np.bincount(index, weights=weights, minlength=n).astype(np.float64, copy=False)
+
+
 class _OuterBounds:
     """Guaranteed (outer) intervals of every query, or of query ``q`` alone,
     from the extreme completions: each unknown gain at the scale's lowest or
@@ -277,21 +282,18 @@ class _OuterBounds:
         """DCG per query with ``fill``; with tie groups whose order is not
         fixed, the lowest (``low``) or highest DCG any order of each group
         gives (bounded by sorting the group both ways)."""
-        dcg: FloatArray = np.bincount(self.ranked_query, weights=fill * eff,
-                                      minlength=self.n_queries)
+        dcg = _sums(self.ranked_query, fill * eff, self.n_queries)
         if self.groups is None:
             return dcg
         pos, local, mirror, group_query = self.groups
         f, e = fill[pos], eff[pos]
         asc = f[np.lexsort((f, local))]
         n_groups = group_query.size
-        up = np.bincount(local, weights=asc * e, minlength=n_groups)
-        down = np.bincount(local, weights=asc[mirror] * e, minlength=n_groups)
-        base = np.bincount(local, weights=f * e, minlength=n_groups)
+        up = _sums(local, asc * e, n_groups)
+        down = _sums(local, asc[mirror] * e, n_groups)
+        base = _sums(local, f * e, n_groups)
         shift = (np.minimum(up, down) if low else np.maximum(up, down)) - base
-        widest: FloatArray = dcg + np.bincount(group_query, weights=shift,
-                                               minlength=self.n_queries)
-        return widest
+        return dcg + _sums(group_query, shift, self.n_queries)
 
     def _idcg(self, value: float, k: int | None) -> FloatArray:
         """Ideal DCG@k per query with every unknown gain at ``value``: the
