@@ -171,8 +171,12 @@ def order_ranked(
             tied[:-1] |= same
             pos = np.flatnonzero(tied)
             group = np.cumsum(np.r_[True, ~same])[pos]
-            code = source_order_keys(doc, order[pos])
-            sub = np.lexsort((-code, group))
+            ids = doc.source_bytes()
+            if ids is not None and ids.is_utf8():  # the bytes' order is the text's
+                sub = ids.sort_descending(order[pos], group)
+            else:
+                code = source_order_keys(doc, order[pos])
+                sub = np.lexsort((-code, group))
             order[pos] = order[pos][sub]
     return order
 

@@ -1,12 +1,15 @@
 """The fast reader of TREC files: a whole file column-wise with numpy.
 
-A file is read in pieces of whole lines; each piece's tokens are found and
-copied into fixed-width rows of bytes (:func:`_tokens`, :func:`_gather`),
-numbers parsed in bulk (:func:`_numbers`) and ids coded by a 64-bit key
-(:func:`_keys`). Any irregular file (a wrong number of fields, a bad number,
-a zero byte, a very long token, two ids sharing a key) is left to the
-line-by-line reader, which names the line: :func:`scan_file` then returns
-None.
+A file is read in pieces of whole lines; each piece's tokens are found
+(:func:`_plain_tokens` for the usual layout, else :func:`_tokens`), numbers
+parsed in bulk from fixed-width rows of bytes (:func:`_gather`,
+:func:`_numbers`), query ids coded by a 64-bit key (:func:`_keys`), and
+source ids, nearly one per row, kept as bytes back to back
+(:class:`~core.model.ids.IdBytes`) with a 64-bit key each
+(:func:`_source_keys`). Any irregular file (a wrong number of fields, a bad
+number, a zero byte, a very long token, two query ids sharing a key) is
+left to the line-by-line reader, which names the line: :func:`scan_file`
+then returns None.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.io.trec.text import check_head, decode
+from core.model.ids import PAD, IdBytes
 
 __all__ = ["Column", "FloatArray", "IntArray", "Table", "decode_all", "scan_file"]
 
@@ -79,7 +83,7 @@ _LOW = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=
 def _words(chunk: bytes) -> npt.NDArray[np.uint64]:
     """Every 8-byte window of ``chunk`` as a little-endian word (a view: entry
     ``i`` is bytes ``i .. i+7``; the chunk is padded with zero bytes)."""
-    padded = chunk + bytes(_MAX_WIDTH + 8)
+    padded = chunk + bytes(_MAX_WIDTH + 16)
     return np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
 
 
@@ -165,21 +169,6 @@ def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
     return key
 
 
-class _Piece:
-    """What one piece of a file holds: per row its line (counted within the
-    piece), number and, per text field, the code of its token among the
-    piece's distinct tokens."""
-
-    def __init__(self, line: npt.NDArray[np.int32 | np.int64], n_breaks: int) -> None:
-        self.line = line
-        self.n_breaks = n_breaks
-        self.number = np.empty(0, dtype=np.float64)
-        self.code: list[IntArray] = []
-        self.key: list[U64Array] = []
-        self.raw: list[npt.NDArray[np.bytes_]] = []
-        self.first: list[IntArray] = []
-
-
 def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
     """Distinct keys (sorted), each one's first row, each row's code.
 
@@ -197,26 +186,26 @@ def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
     return uniq, first, code
 
 
-def _plain_tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_],
-                  n_fields: int) -> tuple[IntArray, IntArray, IntArray, int] | None:
-    """Token starts and ends, each row's line (within the piece) and the
-    number of line breaks, for the usual layout: one whitespace byte after
-    every token, ``\\n`` after the last of a line, no blank lines. None
-    otherwise (:func:`_tokens` then looks)."""
-    space = np.flatnonzero(~word)
-    if not space.size or space[-1] != b.size - 1 or not word[0]:
+def _plain_tokens(b: npt.NDArray[np.uint8],
+                  n_fields: int) -> tuple[IntArray, IntArray, None, int] | None:
+    """Token starts and ends and the number of lines, for the usual layout:
+    one space between tokens, ``\n`` after the last of a line, no other
+    whitespace or control byte, no blank lines (each row is then its own
+    line). None otherwise (:func:`_tokens` then looks)."""
+    gaps = np.flatnonzero(b <= 32)
+    if not gaps.size or gaps[-1] != b.size - 1 or gaps[0] == 0:
         return None
-    if np.any(space[1:] - space[:-1] == 1):
+    kind = b[gaps]
+    n_lines = int(np.count_nonzero(kind == 10))
+    if (n_lines * n_fields != gaps.size
+            or int(np.count_nonzero(kind == 32)) != gaps.size - n_lines
+            or not bool(np.all(kind[n_fields - 1::n_fields] == 10))
+            or bool(np.any(gaps[1:] - gaps[:-1] == 1))):
         return None
-    line_end = np.flatnonzero(b[space] == 10)
-    if line_end.size * n_fields != space.size or np.any(
-        line_end != np.arange(n_fields - 1, space.size, n_fields)
-    ):
-        return None
-    starts = np.empty(space.size, dtype=np.int64)
+    starts = np.empty(gaps.size, dtype=np.int64)
     starts[0] = 0
-    starts[1:] = space[:-1] + 1
-    return starts, space, np.arange(line_end.size), int(line_end.size)
+    starts[1:] = gaps[:-1] + 1
+    return starts, gaps, None, n_lines
 
 
 def _tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_], n_fields: int,
@@ -245,28 +234,73 @@ def _tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_], n_fields: int
     return starts, ends, np.flatnonzero(counts), int(breaks.size)
 
 
-def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
+class _Piece:
+    """What one piece of a file holds: per row its line within the piece
+    (None: row ``i`` is line ``i``) and number, the query ids coded among the
+    piece's distinct ones, and the source ids as bytes with their keys."""
+
+    def __init__(self, line: IntArray | None, n_rows: int, n_breaks: int) -> None:
+        self.line = line
+        self.n_rows = n_rows
+        self.n_breaks = n_breaks
+        self.number = np.empty(0, dtype=np.float64)
+        self.code = np.empty(0, dtype=np.int64)
+        self.key = np.empty(0, dtype=np.uint64)
+        self.raw = np.empty(0, dtype="S8")
+        self.first = np.empty(0, dtype=np.int64)
+        self.source_key = np.empty(0, dtype=np.uint64)
+        self.arena = np.empty(0, dtype=np.uint8)
+        self.length = np.empty(0, dtype=np.int64)
+        self.ascii = True
+
+
+def _source_keys(m: npt.NDArray[np.uint8]) -> U64Array:
+    """The source ids' keys (:func:`_keys`, which
+    :func:`core.model.ids.token_keys` equals)."""
+    return _keys(m)
+
+
+def _arena(m: npt.NDArray[np.uint8], length: IntArray) -> npt.NDArray[np.uint8]:
+    """The tokens of ``m`` (rows of zero-padded bytes, at least one byte
+    wider than the longest), each followed by ``\n``, back to back."""
+    m[np.arange(length.size), length] = 10
+    flat = m.ravel()
+    arena: npt.NDArray[np.uint8] = flat[flat != 0]
+    return arena
+
+
+def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int,
                 number_field: int) -> _Piece | None:
     """Fields of one piece; None where the line-by-line reader must look."""
     if b"\x00" in chunk:
         return None
     b = np.frombuffer(chunk, dtype=np.uint8)
-    word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
-    got = _plain_tokens(b, word, n_fields) if b"\r" not in chunk else None
+    got: tuple[IntArray, IntArray, IntArray | None, int] | None = (
+        _plain_tokens(b, n_fields) if b"\r" not in chunk else None)
     if got is None:
+        word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
         got = _tokens(b, word, n_fields, b"\r" in chunk)
         if got is None:
             return None
-    starts, ends, line, n_breaks = got
-    piece = _Piece(line, n_breaks)
+    starts, ends, line, n_rows = got
+    if line is not None:
+        n_rows = line.size
+    piece = _Piece(line, n_rows, got[3])
     words = _words(chunk)
-    for f in (number_field, *text_fields):
+    for f in (number_field, query_field, source_field):
         s = starts[f::n_fields]
         length = ends[f::n_fields] - s
         longest = int(length.max()) if length.size else 1
         if longest > _MAX_WIDTH:
             return None
         width = -(-longest // 8) * 8
+        if f == source_field:
+            m = _gather(words, s, length, -(-(longest + 1) // 8) * 8)
+            piece.source_key = _source_keys(m)
+            piece.arena = _arena(m, length)
+            piece.length = length
+            piece.ascii = chunk.isascii()
+            continue
         m = _gather(words, s, length, width)
         if f == number_field:
             number = _numbers(m)
@@ -277,50 +311,97 @@ def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
         uniq, first, code = _code(_keys(m))
         if width > 8 and not np.array_equal(m, m[first][code]):
             return None  # two tokens share a key: rare; the slow path is exact
-        piece.code.append(code.astype(np.int64, copy=False))
-        piece.key.append(uniq)
-        piece.raw.append(m[first].view(f"S{width}").ravel())
-        piece.first.append(first.astype(np.int64, copy=False))
+        piece.code = code.astype(np.int64, copy=False)
+        piece.key = uniq
+        piece.raw = m[first].view(f"S{width}").ravel()
+        piece.first = first.astype(np.int64, copy=False)
     return piece
 
 
 class Table:
-    """A whole TREC file read column-wise (see :func:`scan_file`)."""
+    """A whole TREC file read column-wise (see :func:`scan_file`): per row
+    its number, its query (coded) and source id (as bytes, with keys)."""
 
-    def __init__(self, line: Int32Array, number: FloatArray, columns: list[Column]) -> None:
-        self.line = line
+    def __init__(self, line: Int32Array | None, number: FloatArray, query: Column,
+                 source: IdBytes, source_key: U64Array) -> None:
+        self._line = line
         self.number = number
-        self.columns = columns
+        self.query = query
+        self.source = source
+        self.source_key = source_key
 
-    def copy(self) -> Table:
-        """Another table over the same arrays (a join empties its table's list)."""
-        return Table(self.line, self.number, list(self.columns))
+    @property
+    def line(self) -> Int32Array:
+        """Each row's line number (1-based)."""
+        if self._line is None:
+            return np.arange(1, self.number.size + 1, dtype=np.int32)
+        return self._line
 
 
-def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> Column | None:
-    """One text field's codes over every piece (None on a key clash)."""
+def _merge(pieces: list[_Piece], offsets: list[int]) -> Column | None:
+    """The query ids' codes over every piece (None on a key clash)."""
     if not pieces:
         empty = np.empty(0, dtype=np.int64)
         return Column(empty.astype(np.int32), np.empty(0, dtype=np.uint64),
                       np.empty(0, dtype="S1"), empty)
-    key = np.concatenate([p.key[i] for p in pieces])
-    raw = np.concatenate([p.raw[i] for p in pieces])
-    first = np.concatenate([p.first[i] + off for p, off in zip(pieces, offsets, strict=True)])
+    key = np.concatenate([p.key for p in pieces])
+    raw = np.concatenate([p.raw for p in pieces])
+    first = np.concatenate([p.first + off for p, off in zip(pieces, offsets, strict=True)])
     uniq, rep, inverse = np.unique(key, return_index=True, return_inverse=True)
     if uniq.size != key.size and not np.array_equal(raw, raw[rep][inverse]):
         return None
     first_row = np.full(uniq.size, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(first_row, inverse, first)
-    codes = []
+    code = np.empty(sum(p.n_rows for p in pieces), dtype=np.int32)
     start = 0
-    for p in pieces:
-        n_uniq = p.key[i].size
-        codes.append(inverse[start:start + n_uniq][p.code[i]].astype(np.int32))
+    for p, off in zip(pieces, offsets, strict=True):
+        n_uniq = p.key.size
+        code[off:off + p.n_rows] = inverse[start:start + n_uniq][p.code]
         start += n_uniq
-    return Column(np.concatenate(codes), uniq, raw[rep], first_row)
+    return Column(code, uniq, raw[rep], first_row)
 
 
-def scan_file(path: Path, n_fields: int, text_fields: tuple[int, ...],
+def _merge_sources(pieces: list[_Piece]) -> tuple[IdBytes, U64Array]:
+    """The source ids of every piece in one arena (each piece's arrays are
+    dropped once copied), and their keys."""
+    total = sum(p.arena.size for p in pieces)
+    n = sum(p.n_rows for p in pieces)
+    arena = np.empty(total + PAD, dtype=np.uint8)
+    arena[total:] = 0
+    size = np.empty(n, dtype=np.int64)
+    key = np.empty(n, dtype=np.uint64)
+    at = row = 0
+    for p in pieces:
+        arena[at:at + p.arena.size] = p.arena
+        size[row:row + p.n_rows] = p.length + 1
+        key[row:row + p.n_rows] = p.source_key
+        at += p.arena.size
+        row += p.n_rows
+        p.arena = p.length = p.source_key = np.empty(0, dtype=np.uint8)
+    offset = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(size, out=offset[1:])
+    return IdBytes(arena, offset, all(p.ascii for p in pieces)), key
+
+
+def _lines(pieces: list[_Piece], bases: list[int]) -> Int32Array | None:
+    """Each row's line number; None when every row is its own line."""
+    if all(p.line is None for p in pieces) and all(
+            base == off for base, off in zip(bases, _row_offsets(pieces), strict=True)):
+        return None
+    parts = [(np.arange(p.n_rows) if p.line is None else p.line) + (base + 1)
+             for p, base in zip(pieces, bases, strict=True)]
+    return np.concatenate(parts).astype(np.int32) if parts else np.empty(0, dtype=np.int32)
+
+
+def _row_offsets(pieces: list[_Piece]) -> list[int]:
+    out, rows = [], 0
+    for p in pieces:
+        out.append(rows)
+        rows += p.n_rows
+    return out
+
+
+def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
               number_field: int, threads: int = 2) -> Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
     pieces at once on ``threads`` threads: numpy lets go of the interpreter
@@ -331,8 +412,8 @@ def scan_file(path: Path, n_fields: int, text_fields: tuple[int, ...],
     reads the file and names the line.
     """
     pieces: list[_Piece] = []
-    offsets: list[int] = []
-    base_line = rows = 0
+    bases: list[int] = []
+    base_line = 0
     with ThreadPoolExecutor(max_workers=threads) as pool:
         pending: deque[Future[_Piece | None]] = deque()
         chunks = _pieces(path)
@@ -341,8 +422,8 @@ def scan_file(path: Path, n_fields: int, text_fields: tuple[int, ...],
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
-                pending.append(pool.submit(_read_piece, chunk, n_fields, text_fields,
-                                           number_field))
+                pending.append(pool.submit(_read_piece, chunk, n_fields, query_field,
+                                           source_field, number_field))
             if not pending:
                 break
             piece = pending.popleft().result()
@@ -350,22 +431,17 @@ def scan_file(path: Path, n_fields: int, text_fields: tuple[int, ...],
                 for job in pending:
                     job.cancel()
                 return None
-            if piece.line.size:
+            if piece.n_rows:
                 pieces.append(piece)
-                offsets.append(rows)
-                piece.line = (piece.line + (base_line + 1)).astype(np.int32)
-                rows += piece.line.size
+                bases.append(base_line)
             base_line += piece.n_breaks
-    columns = []
-    for i in range(len(text_fields)):
-        column = _merge(pieces, i, offsets)
-        if column is None:
-            return None
-        columns.append(column)
-    line = (np.concatenate([p.line for p in pieces]).astype(np.int32, copy=False) if pieces
-            else np.empty(0, dtype=np.int32))
+    query = _merge(pieces, _row_offsets(pieces))
+    if query is None:
+        return None
+    line = _lines(pieces, bases)
     numbers = np.concatenate([p.number for p in pieces]) if pieces else np.empty(0)
-    return Table(line, numbers, columns)
+    source, source_key = _merge_sources(pieces)
+    return Table(line, numbers, query, source, source_key)
 
 
 def decode_all(raw: npt.NDArray[np.bytes_]) -> list[str]:

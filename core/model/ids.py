@@ -1,0 +1,256 @@
+"""Ids kept as the bytes a file gave them, decoded only when asked.
+
+A TREC run of millions of rows gives millions of source ids; as Python
+strings they cost ~60 bytes and a fraction of a microsecond each, and
+evaluating needs none of them: the join compares bytes and the trec_eval
+tie order sorts them. :class:`IdBytes` holds them back to back in one byte
+array (each one followed by ``\\n``), decodes them as the line-by-line
+reader does (UTF-8, else Windows-1252) when a caller asks for text, and
+works out from the bytes what the engine needs: their code-point order and
+which rows hold the same id.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["IdBytes", "decode", "token_keys", "words"]
+
+U8Array = npt.NDArray[np.uint8]
+U64Array = npt.NDArray[np.uint64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Zero bytes after the last id, so that any 8-byte word starting in an id
+#: can be read (see :func:`words`).
+PAD = 8
+#: ``LOW[i]`` keeps the first ``i`` bytes of a little-endian 8-byte word.
+LOW = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def decode(b: bytes) -> str:
+    """An id as text: UTF-8, else Windows-1252."""
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return b.decode("cp1252", errors="replace")
+
+
+def words(buffer: U8Array) -> U64Array:
+    """Every 8-byte window of ``buffer`` as a little-endian word (a view:
+    entry ``i`` is bytes ``i .. i+7``)."""
+    return np.ndarray(shape=(max(buffer.size - 7, 0),), dtype="<u8", buffer=buffer.data,
+                      strides=(1,))
+
+
+def word_at(w: U64Array, start: IntArray, length: IntArray, j: int) -> U64Array:
+    """The ``j``-th 8-byte word of each token (little-endian, zero bytes
+    past its end)."""
+    at = start + 8 * j if j else start.copy()
+    np.minimum(at, w.size - 1, out=at)  # a word past a token's end is masked away
+    word: U64Array = w[at]
+    word &= LOW[np.clip(length - 8 * j, 0, 8)]
+    return word
+
+
+def token_keys(w: U64Array, start: IntArray, length: IntArray) -> U64Array:
+    """A 64-bit key per token (``length`` bytes at ``start`` of the words
+    ``w``): the bytes themselves up to 8 bytes, a mix of the words beyond.
+    Equal tokens get equal keys; different ones rarely do (compare the bytes
+    to be sure)."""
+    key = word_at(w, start, length, 0)
+    longest = int(length.max()) if length.size else 0
+    for j in range(1, -(-longest // 8)):
+        rows = np.flatnonzero(length > 8 * j)
+        if rows.size == length.size:
+            key = (key ^ (key >> np.uint64(29))) * _MIX + word_at(w, start, length, j)
+        else:
+            k = key[rows]
+            key[rows] = (k ^ (k >> np.uint64(29))) * _MIX + word_at(
+                w, start[rows], length[rows], j)
+    return key
+
+
+class IdBytes:
+    """Ids as bytes: id ``i`` is ``arena[offset[i]:offset[i + 1] - 1]`` (the
+    byte after each id is ``\\n``; :data:`PAD` zero bytes end the arena).
+
+    ``ascii``: every byte is below 0x80 (then text order is byte order, and
+    decoding cannot fail); None when not known.
+    """
+
+    def __init__(self, arena: U8Array, offset: IntArray, ascii: bool | None = None) -> None:
+        self.arena = arena
+        self.offset = offset
+        self.ascii = ascii
+
+    @classmethod
+    def from_texts(cls, texts: list[str]) -> IdBytes:
+        """Ids given as text (encoded as UTF-8)."""
+        data = "".join(t + "\n" for t in texts).encode("utf-8")
+        arena = np.zeros(len(data) + PAD, dtype=np.uint8)
+        arena[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        lengths = np.array([len(t.encode("utf-8")) + 1 for t in texts], dtype=np.int64)
+        offset = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        return cls(arena, offset, data.isascii())
+
+    def __len__(self) -> int:
+        return int(self.offset.size - 1)
+
+    @property
+    def start(self) -> IntArray:
+        return self.offset[:-1]
+
+    @property
+    def length(self) -> IntArray:
+        """Each id's length in bytes."""
+        length: IntArray = np.diff(self.offset) - 1
+        return length
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.arena.nbytes + self.offset.nbytes)
+
+    def is_utf8(self) -> bool:
+        """Whether every id is valid UTF-8 (its text is then its bytes decoded,
+        and different bytes are different texts in the same order)."""
+        if self.ascii is None:
+            used = self.arena[: int(self.offset[-1])]
+            self.ascii = bool(used.tobytes().isascii())
+        if self.ascii:
+            return True
+        try:
+            self.arena[: int(self.offset[-1])].tobytes().decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    def texts(self, rows: IntArray | None = None) -> list[str]:
+        """The ids (of ``rows``) as text."""
+        ids = self if rows is None else self.take(rows)
+        data = ids.arena[: int(ids.offset[-1])].tobytes()
+        if not data:
+            return []
+        try:
+            return data.decode("utf-8").split("\n")[:-1]
+        except UnicodeDecodeError:
+            return [decode(b) for b in data.split(b"\n")[:-1]]
+
+    def keys(self, rows: IntArray | None = None) -> U64Array:
+        """:func:`token_keys` of the ids (of ``rows``)."""
+        start, length = self.start, self.length
+        if rows is not None:
+            start, length = start[rows], length[rows]
+        return token_keys(words(self.arena), start, length)
+
+    def take(self, rows: IntArray) -> IdBytes:
+        """The ids of ``rows``, in a new arena."""
+        start, size = self.start[rows], np.diff(self.offset)[rows]
+        offset = np.zeros(rows.size + 1, dtype=np.int64)
+        np.cumsum(size, out=offset[1:])
+        total = int(offset[-1])
+        arena = np.zeros(total + PAD, dtype=np.uint8)
+        if total:
+            index = np.repeat(start - offset[:-1], size)
+            index += np.arange(total)
+            arena[:total] = self.arena[index]
+        return IdBytes(arena, offset, self.ascii)
+
+    @staticmethod
+    def concat(parts: list[IdBytes]) -> IdBytes:
+        """The ids of ``parts``, one after the other, in a new arena."""
+        sizes = [int(p.offset[-1]) for p in parts]
+        arena = np.zeros(sum(sizes) + PAD, dtype=np.uint8)
+        offset = np.zeros(sum(len(p) for p in parts) + 1, dtype=np.int64)
+        at = row = 0
+        for p, size in zip(parts, sizes, strict=True):
+            arena[at:at + size] = p.arena[:size]
+            offset[row + 1:row + len(p) + 1] = p.offset[1:] + at
+            at += size
+            row += len(p)
+        ascii = None if any(p.ascii is None for p in parts) else all(p.ascii for p in parts)
+        return IdBytes(arena, offset, ascii)
+
+    def codes(self) -> tuple[IntArray, npt.NDArray[np.object_]] | None:
+        """Each id as an integer (equal bytes, equal integers) and the ids
+        those integers stand for, as text; None when two different ids share
+        a key or when ids not in UTF-8 might decode to one text (the caller
+        then compares texts)."""
+        if not self.is_utf8():
+            return None
+        key = self.keys()
+        uniq, first, code = np.unique(key, return_index=True, return_inverse=True)
+        if uniq.size != key.size and not self.same(np.arange(len(self)), self,
+                                                     first[code]).all():
+            return None
+        texts = np.empty(uniq.size, dtype=object)
+        texts[:] = self.texts(first)
+        return code.astype(np.int64, copy=False), texts
+
+    def same(self, rows: IntArray, other: IdBytes, other_rows: IntArray) -> BoolArray:
+        """Whether the id of each of ``rows`` has the very bytes of the id of
+        the matching one of ``other_rows`` in ``other``."""
+        la, lb = self.length[rows], other.length[other_rows]
+        equal: BoolArray = la == lb
+        wa, wb = words(self.arena), words(other.arena)
+        sa, sb = self.start[rows], other.start[other_rows]
+        longest = int(la.max()) if la.size else 0
+        for j in range(-(-longest // 8)):
+            live = np.flatnonzero(equal & (la > 8 * j))
+            if not live.size:
+                break
+            equal[live] = word_at(wa, sa[live], la[live], j) == word_at(
+                wb, sb[live], lb[live], j)
+        return equal
+
+    def sort_descending(self, rows: IntArray, group: IntArray) -> IntArray:
+        """The stable permutation of ``rows`` that puts them in order of
+        ``group`` (ascending) and, within a group, by id in descending byte
+        order (code-point order for UTF-8): the trec_eval tie order.
+
+        Each round sorts on one integer: the group (``bits`` wide) and the
+        next ``64 - bits`` bits' worth of whole bytes of the ids; rows still
+        tied with a neighbour go on to the next bytes.
+        """
+        start, length = self.start[rows], self.length[rows]
+        w = words(self.arena)
+        perm = np.arange(rows.size)
+        live = np.arange(rows.size)  # positions of perm still to sort
+        segment = np.asarray(group, dtype=np.int64)
+        if bool(np.any(segment[1:] < segment[:-1])):
+            segment = np.unique(segment, return_inverse=True)[1].astype(np.int64)
+        done = 0  # bytes of the ids compared so far
+        while live.size > 1:
+            n = int(segment[-1] - segment[0]) + 1
+            width = (64 - n.bit_length()) // 8  # bytes per round
+            at = perm[live]
+            key = _chunk(w, start[at] + done, length[at] - done, width)
+            key ^= np.uint64((1 << (8 * width)) - 1)  # descending ids
+            key |= (segment - segment[0]).astype(np.uint64) << np.uint64(8 * width)
+            if bool(np.any(key[1:] < key[:-1])):
+                sub = np.argsort(key, kind="stable")
+                perm[live] = at[sub]
+                key = key[sub]
+            done += width
+            same = key[1:] == key[:-1]
+            tied = np.zeros(live.size, dtype=bool)
+            tied[1:] |= same
+            tied[:-1] |= same
+            if not tied.any() or int(length[perm[live[tied]]].max()) <= done:
+                break  # the rest are equal ids
+            segment = np.cumsum(np.concatenate(([True], ~same)))[tied]
+            live = live[tied]
+        return perm
+
+
+def _chunk(w: U64Array, start: IntArray, length: IntArray, width: int) -> U64Array:
+    """The ``width`` bytes (at most 8) at ``start`` of each token (zero bytes
+    past its ``length`` bytes left) as a big-endian integer."""
+    at = np.minimum(start, w.size - 1)
+    word: U64Array = w[at]
+    word &= LOW[np.clip(length, 0, 8)]
+    word = word.byteswap()
+    word >>= np.uint64(64 - 8 * width)
+    return word
