@@ -101,9 +101,24 @@ def sort_within_queries(
     than a global multi-key sort; other layouts take one stable pass a key.
     ``blocks`` is :func:`uniform_blocks` of ``q`` when the caller knows it.
     """
-    int_keys = [_sortable(k) for k in keys]
+    perm = _sort_within_queries(q, keys, blocks)
+    return np.arange(q.shape[0]) if perm is None else perm
+
+
+def _sort_within_queries(
+    q: IntArray, keys: list[FloatArray], blocks: tuple[int, int] | bool | None
+) -> IntArray | None:
+    """:func:`sort_within_queries`; None when the rows are in that order
+    already (a run file lists each query's rows by descending score)."""
     if blocks is True:
         blocks = uniform_blocks(q)
+    if blocks and len(keys) == 1:
+        rows, m = blocks
+        key = keys[0].reshape(rows, m)
+        # NaN compares false, so a key holding one is sorted below.
+        if bool(np.all(key[:, 1:] >= key[:, :-1])):
+            return None
+    int_keys = [_sortable(k) for k in keys]
     if blocks:
         rows, m = blocks
         grid = [k.reshape(rows, m) for k in int_keys]
@@ -111,7 +126,8 @@ def sort_within_queries(
             local = np.argsort(grid[0], axis=1, kind="stable")
         else:
             local = np.lexsort(grid, axis=1)
-        perm: IntArray = (local + (np.arange(rows) * m)[:, None]).ravel()
+        local += (np.arange(rows) * m)[:, None]
+        perm: IntArray = local.ravel()
         return perm
     perm = np.arange(q.shape[0])
     for key in int_keys:
@@ -146,39 +162,56 @@ _SOURCE_RANKS: weakref.WeakKeyDictionary[Document, IntArray] = weakref.WeakKeyDi
 
 def order_ranked(
     doc: Document, idx: IntArray | None, gains: FloatArray, ties: TieRule,
-    blocks: tuple[int, int] | None,
+    blocks: tuple[int, int] | None, q: IntArray | None = None,
 ) -> IntArray:
-    """Order the ranked candidates ``idx`` (None: every row): query, score
-    descending, then ties."""
-    q = doc.query if idx is None else doc.query[idx]
-    neg_score = -doc.score if idx is None else np.negative(doc.score[idx], out=None)
-    g = gains if idx is None else gains[idx]
-    if ties is TieRule.PESSIMISTIC:
-        perm = sort_within_queries(q, [g, neg_score], blocks)
-    elif ties is TieRule.OPTIMISTIC:
-        perm = sort_within_queries(q, [-g, neg_score], blocks)
+    """Order the ranked candidates ``idx`` (None: every row; ``q``: their
+    queries, when the caller has them): query, score descending, then ties.
+    The result may be ``idx`` itself, reordered."""
+    if q is None:
+        q = doc.query if idx is None else doc.query[idx]
+    neg_score = np.negative(doc.score if idx is None else doc.score[idx])
+    if ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC):
+        g = gains if idx is None else gains[idx]
+        keys = [g if ties is TieRule.PESSIMISTIC else -g, neg_score]
     else:
-        perm = sort_within_queries(q, [neg_score], blocks)
-    order = perm if idx is None else idx[perm]
+        keys = [neg_score]
+    perm = _sort_within_queries(q, keys, blocks)
+    if perm is None:
+        order = np.arange(q.shape[0]) if idx is None else idx
+    else:
+        order = perm if idx is None else idx[perm]
     if ties is TieRule.ID_DESC and order.size > 1:
-        qs = doc.query[order]
-        ss = doc.score[order]
-        same = (qs[1:] == qs[:-1]) & (ss[1:] == ss[:-1])
-        if same.any():
-            # Only tied candidates need their ids compared (strings are slow).
-            tied = np.zeros(order.size, dtype=bool)
-            tied[1:] |= same
-            tied[:-1] |= same
-            pos = np.flatnonzero(tied)
-            group = np.cumsum(np.r_[True, ~same])[pos]
-            ids = doc.source_bytes()
-            if ids is not None and ids.is_utf8():  # the bytes' order is the text's
-                sub = ids.sort_descending(order[pos], group)
-            else:
-                code = source_order_keys(doc, order[pos])
-                sub = np.lexsort((-code, group))
-            order[pos] = order[pos][sub]
+        # Queries stay in place in uniform blocks.
+        qs = q if perm is None or blocks else q[perm]
+        ss = neg_score if perm is None else neg_score[perm]
+        _id_desc_ties(doc, order, qs, ss)
     return order
+
+
+def _id_desc_ties(doc: Document, order: IntArray, qs: IntArray, ss: FloatArray) -> None:
+    """Put tied candidates of ``order`` (their queries ``qs`` and scores
+    ``ss``) in descending order of their ids, in place."""
+    same = qs[1:] == qs[:-1]
+    same &= ss[1:] == ss[:-1]
+    if not same.any():
+        return
+    # Only tied candidates need their ids compared (strings are slow).
+    tied = np.zeros(order.size, dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    pos = np.flatnonzero(tied)
+    starts = np.ones(pos.size, dtype=bool)  # a tied position that starts a group
+    inner = pos[pos > 0]
+    starts[pos.size - inner.size:] = ~same[inner - 1]
+    group = np.cumsum(starts)
+    ids = doc.source_bytes()
+    rows = order[pos]
+    if ids is not None and ids.is_utf8():  # the bytes' order is the text's
+        sub = ids.sort_descending(rows, group)
+    else:
+        code = source_order_keys(doc, rows)
+        sub = np.lexsort((-code, group))
+    order[pos] = rows[sub]
 
 
 def ranked_lists(
@@ -195,7 +228,7 @@ def ranked_lists(
     idx = None if bool(ranked.all()) else np.flatnonzero(ranked)
     q_ranked = doc.query if idx is None else doc.query[idx]
     blocks = uniform_blocks(q_ranked)
-    order = order_ranked(doc, idx, gains, ties, blocks)
+    order = order_ranked(doc, idx, gains, ties, blocks, q_ranked)
     if blocks:
         rank, first = block_rank(*blocks)
         return order, q_ranked, rank, first, blocks
@@ -219,6 +252,34 @@ def score_ties(
     return group, np.bincount(group), new_group
 
 
+#: :func:`_sorted_by_query` codes at most this many distinct values.
+_FEW_VALUES = 1 << 16
+
+
+def _sorted_by_query(q: IntArray, key: FloatArray,
+                     n_queries: int) -> tuple[FloatArray, IntArray] | None:
+    """The values of ``key`` sorted by query (``q``), then ascending, and the
+    query of each; None when ``key`` holds too many distinct values.
+
+    Each row is one integer (its query, then its value's place among the
+    distinct values), so one plain sort orders them all.
+    """
+    values = np.unique(key)
+    if values.size > _FEW_VALUES or q.size == 0:
+        return None
+    bits = values.size.bit_length()
+    if n_queries.bit_length() + bits > 63:
+        return None
+    packed = np.searchsorted(values, key).astype(np.uint64)
+    packed |= q.astype(np.uint64) << np.uint64(bits)
+    packed.sort()
+    place = packed & np.uint64((1 << bits) - 1)
+    sorted_key: FloatArray = values[place]
+    del place
+    packed >>= np.uint64(bits)
+    return sorted_key, packed.view(np.int64)
+
+
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
 ) -> tuple[FloatArray, IntArray, IntArray, IntArray | None]:
@@ -237,11 +298,15 @@ def ideal_lists(
     if not same_rows:
         blocks = uniform_blocks(inv_query)
     ideal_order: IntArray | None = None
+    packed = None if blocks else _sorted_by_query(inv_query, inv_key, doc.n_queries)
     if blocks:
         rows, m = blocks
         sorted_gain = np.sort(inv_key.reshape(rows, m), axis=1).ravel()
         sorted_gain = np.negative(sorted_gain, out=sorted_gain)
         ideal_query = inv_query
+    elif packed is not None:
+        sorted_gain, ideal_query = packed
+        sorted_gain = np.negative(sorted_gain, out=sorted_gain)
     else:
         ideal_order = inv[sort_within_queries(inv_query, [inv_key], blocks)]
         sorted_gain = gains[ideal_order]
