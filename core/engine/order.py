@@ -114,9 +114,9 @@ def _sort_within_queries(
         blocks = uniform_blocks(q)
     if blocks and len(keys) == 1:
         rows, m = blocks
-        key = keys[0].reshape(rows, m)
+        grid_key = keys[0].reshape(rows, m)
         # NaN compares false, so a key holding one is sorted below.
-        if bool(np.all(key[:, 1:] >= key[:, :-1])):
+        if bool(np.all(grid_key[:, 1:] >= grid_key[:, :-1])):
             return None
     int_keys = [_sortable(k) for k in keys]
     if blocks:
