@@ -229,8 +229,8 @@ class Evaluation:
                     per_group = np.where(disc > 0, group_gain * disc / group_size, 0.0)
                 dcg[:, j] = np.bincount(group_query, weights=per_group, minlength=nq)
             return dcg
-        contrib_all = self._sorted_gain * sorted_discount
-        del sorted_discount
+        contrib_all = sorted_discount
+        contrib_all *= self._sorted_gain
         for j, k in enumerate(ks):
             keep = rank <= k if k is not None else None
             dcg[:, j] = np.bincount(
@@ -338,7 +338,8 @@ class Evaluation:
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
     def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,
                  where: IntArray) -> npt.NDArray[np.generic]:
-        out = np.full(len(self.doc), fill, dtype=values.dtype)
+        dtype = np.int64 if values.dtype.kind in "iu" else values.dtype  # (ranks: int32)
+        out = np.full(len(self.doc), fill, dtype=dtype)
         out[where] = values
         return out
 

@@ -38,17 +38,18 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 
-def ideal_key(gains: FloatArray) -> FloatArray:
-    """Sort key of the ideal list: highest gain first, unknown (NaN) last."""
-    key: FloatArray = np.negative(gains)
+def ideal_key(gains: FloatArray, *, overwrite: bool = False) -> FloatArray:
+    """Sort key of the ideal list: highest gain first, unknown (NaN) last
+    (``overwrite``: in ``gains`` itself)."""
+    key: FloatArray = np.negative(gains, out=gains if overwrite else None)
     key[np.isnan(key)] = np.inf
     return key
 
 
 def block_rank(rows: int, size: int) -> tuple[IntArray, BoolArray]:
     """:func:`segment_rank` of ``rows`` consecutive blocks of ``size``."""
-    within = np.arange(1, size + 1)
-    return np.tile(within, rows), np.tile(within == 1, rows)
+    within = np.arange(1, size + 1, dtype=np.int32)
+    return np.tile(within, rows), np.tile(within == 1, rows)  # type: ignore[return-value]
 
 
 def segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
@@ -56,10 +57,11 @@ def segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
     m = keys_sorted.shape[0]
     first = np.ones(m, dtype=bool)
     if m > 1:
-        first[1:] = keys_sorted[1:] != keys_sorted[:-1]
-    pos = np.arange(m)
-    start = np.maximum.accumulate(np.where(first, pos, 0)) if m else pos
-    return pos - start + 1, first
+        np.not_equal(keys_sorted[1:], keys_sorted[:-1], out=first[1:])
+    heads = np.flatnonzero(first).astype(np.int32)
+    rank = np.arange(1, m + 1, dtype=np.int32)
+    rank -= np.repeat(heads, np.diff(heads, append=m))
+    return rank, first  # type: ignore[return-value]
 
 
 def uniform_blocks(q: IntArray) -> tuple[int, int] | None:
@@ -169,7 +171,11 @@ def order_ranked(
     The result may be ``idx`` itself, reordered."""
     if q is None:
         q = doc.query if idx is None else doc.query[idx]
-    neg_score = np.negative(doc.score if idx is None else doc.score[idx])
+    if idx is None:
+        neg_score = np.negative(doc.score)
+    else:
+        neg_score = doc.score[idx]
+        np.negative(neg_score, out=neg_score)
     if ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC):
         g = gains if idx is None else gains[idx]
         keys = [g if ties is TieRule.PESSIMISTIC else -g, neg_score]
@@ -184,15 +190,17 @@ def order_ranked(
         # Queries stay in place in uniform blocks.
         qs = q if perm is None or blocks else q[perm]
         ss = neg_score if perm is None else neg_score[perm]
-        _id_desc_ties(doc, order, qs, ss)
+        del neg_score, keys
+        same = qs[1:] == qs[:-1]
+        same &= ss[1:] == ss[:-1]
+        del qs, ss
+        _id_desc_ties(doc, order, same)
     return order
 
 
-def _id_desc_ties(doc: Document, order: IntArray, qs: IntArray, ss: FloatArray) -> None:
-    """Put tied candidates of ``order`` (their queries ``qs`` and scores
-    ``ss``) in descending order of their ids, in place."""
-    same = qs[1:] == qs[:-1]
-    same &= ss[1:] == ss[:-1]
+def _id_desc_ties(doc: Document, order: IntArray, same: BoolArray) -> None:
+    """Put tied candidates of ``order`` (``same``: each position has the
+    query and score of the next) in descending order of their ids, in place."""
     if not same.any():
         return
     # Only tied candidates need their ids compared (strings are slow).
@@ -200,10 +208,14 @@ def _id_desc_ties(doc: Document, order: IntArray, qs: IntArray, ss: FloatArray) 
     tied[1:] |= same
     tied[:-1] |= same
     pos = np.flatnonzero(tied)
-    starts = np.ones(pos.size, dtype=bool)  # a tied position that starts a group
-    inner = pos[pos > 0]
+    del tied
+    # A tied position starts a group unless tied with the one before.
+    starts = np.ones(pos.size, dtype=bool)
+    inner = pos[1:] if pos[0] == 0 else pos
     starts[pos.size - inner.size:] = ~same[inner - 1]
-    group = np.cumsum(starts)
+    del inner, same
+    group = np.cumsum(starts, dtype=np.int32 if pos.size < 2**31 else np.int64)
+    del starts
     ids = doc.source_bytes()
     rows = order[pos]
     if ids is not None and ids.is_utf8():  # the bytes' order is the text's
@@ -252,26 +264,28 @@ def score_ties(
     return group, np.bincount(group), new_group
 
 
-#: :func:`_sorted_by_query` codes at most this many distinct values.
+#: The ideal lists are sorted as packed integers when the gains take at most
+#: this many distinct values.
 _FEW_VALUES = 1 << 16
 
 
-def _sorted_by_query(q: IntArray, key: FloatArray,
+def _sorted_by_query(q: IntArray, code: IntArray, values: FloatArray,
                      n_queries: int) -> tuple[FloatArray, IntArray] | None:
-    """The values of ``key`` sorted by query (``q``), then ascending, and the
-    query of each; None when ``key`` holds too many distinct values.
+    """``values[code]`` sorted by query (``q``), then ascending, and the
+    query of each (``code`` is reused); None when they do not fit one
+    integer.
 
     Each row is one integer (its query, then its value's place among the
     distinct values), so one plain sort orders them all.
     """
-    values = np.unique(key)
-    if values.size > _FEW_VALUES or q.size == 0:
-        return None
     bits = values.size.bit_length()
     if n_queries.bit_length() + bits > 63:
         return None
-    packed = np.searchsorted(values, key).astype(np.uint64)
-    packed |= q.astype(np.uint64) << np.uint64(bits)
+    packed = code.view(np.uint64)
+    high = q.astype(np.uint64)
+    high <<= np.uint64(bits)
+    packed |= high
+    del high
     packed.sort()
     place = packed & np.uint64((1 << bits) - 1)
     sorted_key: FloatArray = values[place]
@@ -292,26 +306,35 @@ def ideal_lists(
     the gains were sorted: which candidate stands where is worked out when
     asked).
     """
-    inv = np.arange(len(doc)) if same_rows else np.flatnonzero(inventory)
-    inv_key = ideal_key(gains if same_rows else gains[inv])
-    inv_query = doc.query if same_rows else doc.query[inv]
+    inv = None if same_rows or bool(inventory.all()) else np.flatnonzero(inventory)
+    inv_key = ideal_key(gains) if inv is None else ideal_key(gains[inv], overwrite=True)
+    inv_query = doc.query if inv is None else doc.query[inv]
     if not same_rows:
         blocks = uniform_blocks(inv_query)
     ideal_order: IntArray | None = None
-    packed = None if blocks else _sorted_by_query(inv_query, inv_key, doc.n_queries)
+    packed = None
     if blocks:
         rows, m = blocks
-        sorted_gain = np.sort(inv_key.reshape(rows, m), axis=1).ravel()
-        sorted_gain = np.negative(sorted_gain, out=sorted_gain)
+        grid = inv_key.reshape(rows, m)
+        grid.sort(axis=1)
+        sorted_gain = np.negative(inv_key, out=inv_key)
         ideal_query = inv_query
-    elif packed is not None:
-        sorted_gain, ideal_query = packed
-        sorted_gain = np.negative(sorted_gain, out=sorted_gain)
     else:
-        ideal_order = inv[sort_within_queries(inv_query, [inv_key], blocks)]
-        sorted_gain = gains[ideal_order]
-        ideal_query = doc.query[ideal_order]
-    del inv, inv_key
+        values = np.unique(inv_key)
+        if values.size <= _FEW_VALUES and inv_key.size:
+            code = np.searchsorted(values, inv_key)
+            packed = _sorted_by_query(inv_query, code, values, doc.n_queries)
+            del code
+        if packed is not None:
+            del inv_key
+            sorted_gain, ideal_query = packed
+            sorted_gain = np.negative(sorted_gain, out=sorted_gain)
+        else:
+            perm = sort_within_queries(inv_query, [inv_key], blocks)
+            ideal_order = perm if inv is None else inv[perm]
+            sorted_gain = gains[ideal_order]
+            ideal_query = doc.query[ideal_order]
+    del inv
     sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
     ideal_rank = block_rank(*blocks)[0] if blocks else segment_rank(ideal_query)[0]
     return sorted_gain, ideal_query, ideal_rank, ideal_order

@@ -189,6 +189,23 @@ class IdBytes:
         texts[:] = self.texts(first)
         return code.astype(np.int64, copy=False), texts
 
+    def extend(self, other: IdBytes) -> IdBytes:
+        """These ids followed by ``other``'s: this arena and offsets made
+        longer (in place when the allocator can; nothing may view them)."""
+        size, more = int(self.offset[-1]), int(other.offset[-1])
+        n, m = len(self), len(other)
+        try:
+            self.arena.resize(size + more + PAD, refcheck=False)
+            self.offset.resize(n + m + 1, refcheck=False)
+        except ValueError:  # not their own data
+            return IdBytes.concat([self, other])
+        self.arena[size:size + more] = other.arena[:more]
+        self.arena[size + more:] = 0
+        self.offset[n + 1:] = other.offset[1:] + size
+        if self.ascii is not None:
+            self.ascii = None if other.ascii is None else self.ascii and other.ascii
+        return self
+
     def same(self, rows: IntArray, other: IdBytes, other_rows: IntArray) -> BoolArray:
         """Whether the id of each of ``rows`` has the very bytes of the id of
         the matching one of ``other_rows`` in ``other``."""
@@ -214,27 +231,35 @@ class IdBytes:
         next ``64 - bits`` bits' worth of whole bytes of the ids; rows still
         tied with a neighbour go on to the next bytes.
         """
-        start, length = self.start[rows], self.length[rows]
+        start = self.offset[rows]
+        length = (self.offset[rows + 1] - start - 1).astype(np.int32)
         w = words(self.arena)
-        perm = np.arange(rows.size)
-        live = np.arange(rows.size)  # positions of perm still to sort
-        segment = np.asarray(group, dtype=np.int64)
+        perm = np.arange(rows.size, dtype=np.int32)
+        live = perm.copy()  # positions of perm still to sort
+        segment = np.asarray(group)
         if bool(np.any(segment[1:] < segment[:-1])):
-            segment = np.unique(segment, return_inverse=True)[1].astype(np.int64)
+            segment = np.unique(segment, return_inverse=True)[1]
         done = 0  # bytes of the ids compared so far
         while live.size > 1:
             n = int(segment[-1] - segment[0]) + 1
             width = (64 - n.bit_length()) // 8  # bytes per round
             at = perm[live]
-            key = _chunk(w, start[at] + done, length[at] - done, width)
+            key = _chunk(w, start[at], length[at], done, width)
             key ^= np.uint64((1 << (8 * width)) - 1)  # descending ids
-            key |= (segment - segment[0]).astype(np.uint64) << np.uint64(8 * width)
+            high = segment.astype(np.uint64)
+            high -= np.uint64(segment[0])
+            high <<= np.uint64(8 * width)
+            key |= high
+            del high
             if bool(np.any(key[1:] < key[:-1])):
                 sub = np.argsort(key, kind="stable")
                 perm[live] = at[sub]
                 key = key[sub]
+                del sub
+            del at
             done += width
             same = key[1:] == key[:-1]
+            del key
             tied = np.zeros(live.size, dtype=bool)
             tied[1:] |= same
             tied[:-1] |= same
@@ -242,15 +267,23 @@ class IdBytes:
                 break  # the rest are equal ids
             segment = np.cumsum(np.concatenate(([True], ~same)))[tied]
             live = live[tied]
-        return perm
+        return perm.astype(np.int64)
 
 
-def _chunk(w: U64Array, start: IntArray, length: IntArray, width: int) -> U64Array:
-    """The ``width`` bytes (at most 8) at ``start`` of each token (zero bytes
-    past its ``length`` bytes left) as a big-endian integer."""
-    at = np.minimum(start, w.size - 1)
+def _chunk(w: U64Array, start: IntArray, length: npt.NDArray[np.int32], done: int,
+           width: int) -> U64Array:
+    """The ``width`` bytes (at most 8) after the first ``done`` of each token
+    (``length`` bytes at ``start``; zero bytes past its end) as a big-endian
+    integer. ``start`` is reused."""
+    at = start
+    at += done
+    np.minimum(at, w.size - 1, out=at)
     word: U64Array = w[at]
-    word &= LOW[np.clip(length, 0, 8)]
-    word = word.byteswap()
+    del at
+    left = length - np.int32(done)
+    np.clip(left, 0, 8, out=left)
+    word &= LOW[left]
+    del left
+    word.byteswap(inplace=True)
     word >>= np.uint64(64 - 8 * width)
     return word

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ctypes
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -56,7 +56,8 @@ def document_from_trec(
     if run._table is not None:
         table = shared._table if shared is not None else scan.scan_file(qrels_path, 4, 0, 2, 3)
         if table is not None:
-            doc = _join_columns(run, run._table, table, qrels_path, conventions, name)
+            doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
+                                release=own)
             if doc is not None:
                 del table
                 if own and shared is None:
@@ -100,7 +101,8 @@ _CLASH = (-1, -1)
 
 def _pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Array:
     """A 64-bit key per (query code, source key) pair."""
-    pair: U64Array = query.astype(np.uint64) * _MIX
+    pair: U64Array = query.astype(np.uint64)
+    pair *= _MIX
     pair ^= key
     return pair
 
@@ -130,10 +132,13 @@ def _repeat(pair: U64Array, query: npt.NDArray[np.int32 | np.int64], ids: IdByte
 
 class _KeyTable:
     """Rows of distinct 64-bit keys in an open-addressing table (linear
-    probing, a quarter full), filled and probed for many keys at once."""
+    probing, at most a third full), filled and probed for many keys at once."""
+
+    #: Keys probed at once (bounds the temporary arrays).
+    BLOCK = 1 << 20
 
     def __init__(self, keys: U64Array) -> None:
-        bits = max((4 * keys.size).bit_length(), 4)
+        bits = max((3 * keys.size).bit_length(), 4)
         self.keys = keys
         self.mask = (1 << bits) - 1
         self.shift = np.uint64(64 - bits)
@@ -149,11 +154,20 @@ class _KeyTable:
             slot = (slot[~placed] + 1) & self.mask
 
     def _home(self, keys: U64Array) -> IntArray:
-        return ((keys * _MIX) >> self.shift).astype(np.int64)
+        home = keys * _MIX
+        home >>= self.shift
+        slot: IntArray = home.view(np.int64)
+        return slot
 
-    def find(self, keys: U64Array) -> IntArray:
+    def find(self, keys: U64Array) -> npt.NDArray[np.int32]:
         """The row holding each key; -1 where none does."""
-        found = np.full(keys.size, -1, dtype=np.int64)
+        found = np.empty(keys.size, dtype=np.int32)
+        for lo in range(0, keys.size, self.BLOCK):
+            found[lo:lo + self.BLOCK] = self._find(keys[lo:lo + self.BLOCK])
+        return found
+
+    def _find(self, keys: U64Array) -> npt.NDArray[np.int32]:
+        found = np.full(keys.size, -1, dtype=np.int32)
         pending = np.arange(keys.size)
         slot = self._home(keys)
         while pending.size:
@@ -202,9 +216,12 @@ def _common_queries(rt: Table, qt: Table) -> tuple[list[str], IntArray, IntArray
 
 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
-                  conventions: Conventions | None, name: str) -> Document | None:
+                  conventions: Conventions | None, name: str, *,
+                  release: bool = False) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
-    must do it (ids that are not UTF-8, a key clash)."""
+    must do it (ids that are not UTF-8, a key clash). With ``release`` (a
+    run read for this document only), the run's columns become the
+    document's where they can (less memory at the peak)."""
     if not (rt.source.is_utf8() and qt.source.is_utf8()):
         return None  # different bytes might read as one text (the cp1252 fallback)
     found = _repeat(_pair_keys(qt.query.code, qt.source_key), qt.query.code, qt.source)
@@ -239,11 +256,13 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     del run_pair
     hit = np.flatnonzero(matched >= 0)
     match = judged[matched[hit]]
+    del matched
     run_rows = hit if rows is None else rows[hit]
     same = (qrels_query[match] == run_query[hit]) & rt.source.same(run_rows, qt.source, match)
     hit, match = hit[same], match[same]
-    return _assemble(run, rt, qt, query_ids, conventions, name, _Join(
-        run_query, rows, qrels_query, judged, hit, match))
+    join = _Join(run_query, rows, qrels_query, judged, hit, match)
+    del run_query
+    return _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
 
 
 class _Join(NamedTuple):
@@ -260,27 +279,52 @@ class _Join(NamedTuple):
     match: IntArray
 
 
+def _grow(a: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
+    """``a`` made ``n`` long, its data kept (in place when the allocator can;
+    ``a`` must have no views)."""
+    try:
+        a.resize(n, refcheck=False)
+    except ValueError:  # not its own data
+        out = np.empty(n, dtype=a.dtype)
+        out[: a.size] = a
+        return out
+    return a
+
+
 def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
-              conventions: Conventions | None, name: str, j: _Join) -> Document:
+              conventions: Conventions | None, name: str, j: _Join, *,
+              release: bool) -> Document:
     """The document: the run's rows, then the judged rows it did not
-    retrieve, query by query in the qrels' order."""
+    retrieve, query by query in the qrels' order. With ``release`` and every
+    run row kept, the run's scores, ids and query codes are lengthened into
+    the document's columns and the run lets go of them."""
     n_run = j.run_query.size
     extra = np.ones(qt.number.size, dtype=bool)
     extra[j.match] = False
     extra_rows = j.judged[extra[j.judged]]
     extra_rows = extra_rows[np.argsort(j.qrels_query[extra_rows], kind="stable")]
+    del extra
     total = n_run + extra_rows.size
-    query = np.empty(total, dtype=np.int64)
-    query[:n_run] = j.run_query
+    extra_ids = qt.source.take(extra_rows)
+    if release and j.rows is None:
+        query = _grow(j.run_query, total)
+        score = _grow(run.score, total)
+        run.score = rt.number = np.empty(0)
+        ids = rt.source.extend(extra_ids)
+        rt.source = IdBytes.from_texts([])
+        rt.source_key = np.empty(0, dtype=np.uint64)
+    else:
+        query = np.empty(total, dtype=np.int64)
+        query[:n_run] = j.run_query
+        score = np.empty(total, dtype=np.float64)
+        score[:n_run] = run.score if j.rows is None else run.score[j.rows]
+        run_ids = rt.source if j.rows is None else rt.source.take(j.rows)
+        ids = IdBytes.concat([run_ids, extra_ids])
     query[n_run:] = j.qrels_query[extra_rows]
-    score = np.empty(total, dtype=np.float64)
-    score[:n_run] = run.score if j.rows is None else run.score[j.rows]
     score[n_run:] = np.nan
     grade = np.full(total, np.nan)
     grade[j.hit] = qt.number[j.match]
     grade[n_run:] = qt.number[extra_rows]
-    run_ids = rt.source if j.rows is None else rt.source.take(j.rows)
-    ids = IdBytes.concat([run_ids, qt.source.take(extra_rows)])
     return Document.from_columns(
         query=query_ids, query_codes=query, source_id=ids, score=score, grade=grade,
         conventions=conventions, name=name, source=None, check=False, copy=False,

@@ -244,14 +244,20 @@ class _Piece:
         self.n_rows = n_rows
         self.n_breaks = n_breaks
         self.number = np.empty(0, dtype=np.float64)
-        self.code = np.empty(0, dtype=np.int64)
+        self.code = np.empty(0, dtype=np.int32)
         self.key = np.empty(0, dtype=np.uint64)
         self.raw = np.empty(0, dtype="S8")
         self.first = np.empty(0, dtype=np.int64)
         self.source_key = np.empty(0, dtype=np.uint64)
         self.arena = np.empty(0, dtype=np.uint8)
-        self.length = np.empty(0, dtype=np.int64)
+        self.length = np.empty(0, dtype=np.int32)
         self.ascii = True
+
+    def drop(self) -> None:
+        """Let go of the per-row arrays (copied into the whole file's)."""
+        self.number = self.source_key = np.empty(0)
+        self.code = self.length = np.empty(0, dtype=np.int32)
+        self.arena = np.empty(0, dtype=np.uint8)
 
 
 def _source_keys(m: npt.NDArray[np.uint8]) -> U64Array:
@@ -298,7 +304,7 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
             m = _gather(words, s, length, -(-(longest + 1) // 8) * 8)
             piece.source_key = _source_keys(m)
             piece.arena = _arena(m, length)
-            piece.length = length
+            piece.length = length.astype(np.int32)
             piece.ascii = chunk.isascii()
             continue
         m = _gather(words, s, length, width)
@@ -311,7 +317,7 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
         uniq, first, code = _code(_keys(m))
         if width > 8 and not np.array_equal(m, m[first][code]):
             return None  # two tokens share a key: rare; the slow path is exact
-        piece.code = code.astype(np.int64, copy=False)
+        piece.code = code.astype(np.int32)
         piece.key = uniq
         piece.raw = m[first].view(f"S{width}").ravel()
         piece.first = first.astype(np.int64, copy=False)
@@ -338,49 +344,59 @@ class Table:
         return self._line
 
 
-def _merge(pieces: list[_Piece], offsets: list[int]) -> Column | None:
-    """The query ids' codes over every piece (None on a key clash)."""
+def _query_codes(pieces: list[_Piece]) -> tuple[Column, list[IntArray]] | None:
+    """The query ids' distinct tokens over every piece, and per piece the map
+    from its codes to theirs (None on a key clash)."""
     if not pieces:
         empty = np.empty(0, dtype=np.int64)
         return Column(empty.astype(np.int32), np.empty(0, dtype=np.uint64),
-                      np.empty(0, dtype="S1"), empty)
+                      np.empty(0, dtype="S1"), empty), []
     key = np.concatenate([p.key for p in pieces])
     raw = np.concatenate([p.raw for p in pieces])
-    first = np.concatenate([p.first + off for p, off in zip(pieces, offsets, strict=True)])
+    first = np.concatenate([p.first + off for p, off in zip(pieces, _row_offsets(pieces),
+                                                             strict=True)])
     uniq, rep, inverse = np.unique(key, return_index=True, return_inverse=True)
     if uniq.size != key.size and not np.array_equal(raw, raw[rep][inverse]):
         return None
     first_row = np.full(uniq.size, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(first_row, inverse, first)
-    code = np.empty(sum(p.n_rows for p in pieces), dtype=np.int32)
-    start = 0
-    for p, off in zip(pieces, offsets, strict=True):
-        n_uniq = p.key.size
-        code[off:off + p.n_rows] = inverse[start:start + n_uniq][p.code]
-        start += n_uniq
-    return Column(code, uniq, raw[rep], first_row)
+    maps, start = [], 0
+    for p in pieces:
+        maps.append(inverse[start:start + p.key.size].astype(np.int32))
+        start += p.key.size
+    return Column(np.empty(0, dtype=np.int32), uniq, raw[rep], first_row), maps
 
 
-def _merge_sources(pieces: list[_Piece]) -> tuple[IdBytes, U64Array]:
-    """The source ids of every piece in one arena (each piece's arrays are
-    dropped once copied), and their keys."""
-    total = sum(p.arena.size for p in pieces)
+def _merge(pieces: list[_Piece], bases: list[int]) -> Table | None:
+    """The pieces' columns in whole-file arrays, each piece's arrays dropped
+    once copied (None on a key clash)."""
+    found = _query_codes(pieces)
+    if found is None:
+        return None
+    query, maps = found
     n = sum(p.n_rows for p in pieces)
+    total = sum(p.arena.size for p in pieces)
+    number = np.empty(n, dtype=np.float64)
+    query.code = np.empty(n, dtype=np.int32)
+    key = np.empty(n, dtype=np.uint64)
+    offset = np.empty(n + 1, dtype=np.int64)
+    offset[0] = 0
     arena = np.empty(total + PAD, dtype=np.uint8)
     arena[total:] = 0
-    size = np.empty(n, dtype=np.int64)
-    key = np.empty(n, dtype=np.uint64)
-    at = row = 0
-    for p in pieces:
+    line = _lines(pieces, bases)
+    row = at = 0
+    for p, code_map in zip(pieces, maps, strict=True):
+        end = row + p.n_rows
+        number[row:end] = p.number
+        query.code[row:end] = code_map[p.code]
+        key[row:end] = p.source_key
         arena[at:at + p.arena.size] = p.arena
-        size[row:row + p.n_rows] = p.length + 1
-        key[row:row + p.n_rows] = p.source_key
-        at += p.arena.size
-        row += p.n_rows
-        p.arena = p.length = p.source_key = np.empty(0, dtype=np.uint8)
-    offset = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(size, out=offset[1:])
-    return IdBytes(arena, offset, all(p.ascii for p in pieces)), key
+        np.cumsum(p.length + 1, out=offset[row + 1:end + 1])
+        offset[row + 1:end + 1] += at
+        row, at = end, at + p.arena.size
+        p.drop()
+    ids = IdBytes(arena, offset, all(p.ascii for p in pieces))
+    return Table(line, number, query, ids, key)
 
 
 def _lines(pieces: list[_Piece], bases: list[int]) -> Int32Array | None:
@@ -435,13 +451,7 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
                 pieces.append(piece)
                 bases.append(base_line)
             base_line += piece.n_breaks
-    query = _merge(pieces, _row_offsets(pieces))
-    if query is None:
-        return None
-    line = _lines(pieces, bases)
-    numbers = np.concatenate([p.number for p in pieces]) if pieces else np.empty(0)
-    source, source_key = _merge_sources(pieces)
-    return Table(line, numbers, query, source, source_key)
+    return _merge(pieces, bases)
 
 
 def decode_all(raw: npt.NDArray[np.bytes_]) -> list[str]:
