@@ -161,7 +161,8 @@ def scale(data: Path, big: Path, shape: str, repeat: int) -> None:
             children = []
             for where in (data / shape, big):
                 run, qrels = where / "run.txt", where / "qrels.txt"
-                lines = sum(1 for _ in open(run, "rb"))
+                with open(run, "rb") as f:
+                    lines = sum(1 for _ in f)
                 children.append(Child(
                     f"{lines / 1e6:.0f}M candidates",
                     [sys.executable, "-m", "app.cli.main", "evaluate", str(run), "--qrels",
@@ -174,9 +175,9 @@ def scale(data: Path, big: Path, shape: str, repeat: int) -> None:
             for child in children:
                 print(child.line())
             small, large = children
-            print(f"   ratio: wall {statistics.median(large.wall) / statistics.median(small.wall):.2f},"
-                  f" cpu {statistics.median(large.cpu) / statistics.median(small.cpu):.2f}; "
-                  f"peak {max(large.rss) / 1024:.2f} GiB")
+            wall = statistics.median(large.wall) / statistics.median(small.wall)
+            cpu = statistics.median(large.cpu) / statistics.median(small.cpu)
+            print(f"   ratio: wall {wall:.2f}, cpu {cpu:.2f}; peak {max(large.rss) / 1024:.2f} GiB")
 
 
 def in_memory(n_queries: int, n_candidates: int, repeat: int) -> None:

@@ -11,6 +11,7 @@ depends on a cutoff; :mod:`core.engine.evaluation` does the arithmetic.
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +37,8 @@ Blocks = tuple[int, int] | None
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+#: Ranks (1-based positions in a list) are int32: lists are far shorter.
+RankArray = npt.NDArray[np.int32]
 
 
 def ideal_key(gains: FloatArray, *, overwrite: bool = False) -> FloatArray:
@@ -46,13 +49,13 @@ def ideal_key(gains: FloatArray, *, overwrite: bool = False) -> FloatArray:
     return key
 
 
-def block_rank(rows: int, size: int) -> tuple[IntArray, BoolArray]:
+def block_rank(rows: int, size: int) -> tuple[RankArray, BoolArray]:
     """:func:`segment_rank` of ``rows`` consecutive blocks of ``size``."""
     within = np.arange(1, size + 1, dtype=np.int32)
-    return np.tile(within, rows), np.tile(within == 1, rows)  # type: ignore[return-value]
+    return np.tile(within, rows), np.tile(within == 1, rows)
 
 
-def segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
+def segment_rank(keys_sorted: IntArray) -> tuple[RankArray, BoolArray]:
     """1-based position within runs of equal keys, and the run starts."""
     m = keys_sorted.shape[0]
     first = np.ones(m, dtype=bool)
@@ -61,7 +64,7 @@ def segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
     heads = np.flatnonzero(first).astype(np.int32)
     rank = np.arange(1, m + 1, dtype=np.int32)
     rank -= np.repeat(heads, np.diff(heads, append=m))
-    return rank, first  # type: ignore[return-value]
+    return rank, first
 
 
 def uniform_blocks(q: IntArray) -> tuple[int, int] | None:
@@ -214,7 +217,8 @@ def _id_desc_ties(doc: Document, order: IntArray, same: BoolArray) -> None:
     inner = pos[1:] if pos[0] == 0 else pos
     starts[pos.size - inner.size:] = ~same[inner - 1]
     del inner, same
-    group = np.cumsum(starts, dtype=np.int32 if pos.size < 2**31 else np.int64)
+    group: npt.NDArray[np.integer[Any]] = np.cumsum(
+        starts, dtype=np.int32 if pos.size < 2**31 else np.int64)
     del starts
     ids = doc.source_bytes()
     rows = order[pos]
@@ -228,7 +232,7 @@ def _id_desc_ties(doc: Document, order: IntArray, same: BoolArray) -> None:
 
 def ranked_lists(
     doc: Document, ranked: BoolArray, gains: FloatArray, ties: TieRule
-) -> tuple[IntArray, IntArray, IntArray, BoolArray, Blocks]:
+) -> tuple[IntArray, IntArray, RankArray, BoolArray, Blocks]:
     """Every query's ranked list at once.
 
     Returns the candidate indices in evaluated order (query by query), the
@@ -296,7 +300,7 @@ def _sorted_by_query(q: IntArray, code: IntArray, values: FloatArray,
 
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
-) -> tuple[FloatArray, IntArray, IntArray, IntArray | None]:
+) -> tuple[FloatArray, IntArray, RankArray, IntArray | None]:
     """Every query's ideal list at once, highest gain first.
 
     ``same_rows``: the inventory is every row and so is the ranked list, whose
@@ -336,5 +340,6 @@ def ideal_lists(
             ideal_query = doc.query[ideal_order]
     del inv
     sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
+    sorted_gain = sorted_gain.astype(np.float64, copy=False)
     ideal_rank = block_rank(*blocks)[0] if blocks else segment_rank(ideal_query)[0]
     return sorted_gain, ideal_query, ideal_rank, ideal_order

@@ -12,6 +12,8 @@ which rows hold the same id.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -222,7 +224,8 @@ class IdBytes:
                 wb, sb[live], lb[live], j)
         return equal
 
-    def sort_descending(self, rows: IntArray, group: IntArray) -> IntArray:
+    def sort_descending(self, rows: IntArray,
+                        group: npt.NDArray[np.integer[Any]]) -> IntArray:
         """The stable permutation of ``rows`` that puts them in order of
         ``group`` (ascending) and, within a group, by id in descending byte
         order (code-point order for UTF-8): the trec_eval tie order.

@@ -255,7 +255,8 @@ class _Piece:
 
     def drop(self) -> None:
         """Let go of the per-row arrays (copied into the whole file's)."""
-        self.number = self.source_key = np.empty(0)
+        self.number = np.empty(0)
+        self.source_key = np.empty(0, dtype=np.uint64)
         self.code = self.length = np.empty(0, dtype=np.int32)
         self.arena = np.empty(0, dtype=np.uint8)
 
@@ -344,7 +345,7 @@ class Table:
         return self._line
 
 
-def _query_codes(pieces: list[_Piece]) -> tuple[Column, list[IntArray]] | None:
+def _query_codes(pieces: list[_Piece]) -> tuple[Column, list[Int32Array]] | None:
     """The query ids' distinct tokens over every piece, and per piece the map
     from its codes to theirs (None on a key clash)."""
     if not pieces:
