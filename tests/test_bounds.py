@@ -194,13 +194,15 @@ def unresolved_documents(draw):
     return doc, conv
 
 
-@given(unresolved_documents(), st.booleans())
-def test_all_bounds_at_once_are_each_querys_bounds(case, outer):
-    """unresolved_bounds (every query at once) gives exactly ndcg_bounds of
-    each query, and the outer intervals are those of the query-by-query
-    extreme completions (_Query.outer)."""
+@given(unresolved_documents(), st.booleans(), st.sampled_from([1, 20, 1 << 18]))
+def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
+    """unresolved_bounds (every query at once, in chunks of ``chunk``
+    positions) gives exactly ndcg_bounds of each query, and the outer
+    intervals are those of the query-by-query extreme completions
+    (_Query.outer)."""
     doc, conv = case
-    with mock.patch.object(bounds, "MAX_COMBINATIONS", 0 if outer else bounds.MAX_COMBINATIONS):
+    with mock.patch.object(bounds, "MAX_COMBINATIONS", 0 if outer else bounds.MAX_COMBINATIONS), \
+            mock.patch.object(bounds._OuterBounds, "CHUNK", chunk):
         ev = evaluate(doc, conv)
         every = bounds.unresolved_bounds(ev)
         unresolved = {q for q in range(doc.n_queries) if ev.n_open[q] > 0}

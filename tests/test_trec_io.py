@@ -291,6 +291,24 @@ def test_numbers_parse_as_float_does(values, fmt):
     assert got.tobytes() == expected.tobytes()
 
 
+@given(st.lists(st.text("0123456789.-+eE", min_size=1, max_size=20), min_size=1, max_size=8))
+def test_numbers_parse_any_token_as_float_does(texts):
+    """Tokens of digits, dots, signs and exponents: the same value as float,
+    bit for bit, or refused where float refuses (or overflows)."""
+    tokens = [t.encode() for t in texts]
+    try:
+        expected = np.array([float(t) for t in tokens])
+    except ValueError:
+        assert parse(tokens) is None
+        return
+    got = parse(tokens)
+    if not np.isfinite(expected).all():
+        assert got is None
+        return
+    assert got is not None
+    assert got.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("token", [b"1,5", b"-", b".", b"1.2.3", b"nan", b"inf", b"--1", b"0x1",
                                    b"1e400", b"\xe9"])
 def test_numbers_refuse_what_float_refuses(token):

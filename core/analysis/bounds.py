@@ -179,7 +179,7 @@ def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
         value = None if np.isnan(v) else float(v)
         return Bounds(k, value, value, True, 0, value is None)
     if not _is_exact(query.values, u):
-        low, high = _OuterBounds(ev, query.values, q).at(k)
+        (low, high), = _OuterBounds(ev, query.values, q).at((k,))
         return Bounds(k, float(low[0]), float(high[0]), False, u)
     return _exact_bounds(query)
 
@@ -206,12 +206,12 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     unresolved = np.flatnonzero(ev.n_open > 0)
     exact = [int(q) for q in unresolved if _is_exact(values, int(ev.n_open[q]))]
     outer = np.setdiff1d(unresolved, exact)
-    bounds = _OuterBounds(ev, values) if outer.size else None
+    every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
     out: list[dict[int, Bounds]] = []
     for j, k in enumerate(ev.cutoffs):
         found: dict[int, Bounds] = {}
-        if bounds is not None:
-            low, high = bounds.at(k)
+        if every is not None:
+            low, high = every[j]
             for q, lo, hi in zip(outer.tolist(), low[outer].tolist(), high[outer].tolist(),
                                  strict=True):
                 found[q] = Bounds(k, lo, hi, False, int(ev.n_open[q]))
@@ -229,46 +229,90 @@ def _sums(index: IntArray, weights: FloatArray, n: int) -> FloatArray:
 class _OuterBounds:
     """Guaranteed (outer) intervals of every query, or of query ``q`` alone,
     from the extreme completions: each unknown gain at the scale's lowest or
-    highest value. Every step is a pass over the queries' own rows, summed
-    per query in row order (so a query alone gets the very same numbers)."""
+    highest value. Queries are worked in chunks of whole queries (the
+    temporary arrays are a chunk's), each summed in row order, so a query
+    alone gets the very same numbers."""
+
+    #: About this many positions are worked at once.
+    CHUNK = 1 << 18
 
     def __init__(self, ev: Evaluation, values: FloatArray, q: int | None = None) -> None:
         self.ev, self.q = ev, q
         self.low_value, self.high_value = float(values[0]), float(values[-1])
-        n_queries = 1 if q is not None else ev.doc.n_queries
-        first = 0 if q is None else q
-        self.n_queries = n_queries
-        # The ranked lists: each position's query, gain (NaN: unknown).
-        lo, hi = ev.positions(q) if q is not None else (0, ev.order.size)
-        self.ranked = ev.order[lo:hi]
-        self.ranked_query = ev.sorted_query[lo:hi] - first
-        gain = ev.gain[self.ranked]
-        unknown = np.isnan(gain)
-        self.fill_low = np.where(unknown, self.low_value, gain)
-        self.fill_high = np.where(unknown, self.high_value, gain)
-        # The ideal inventories: known gains, best first, with their ranks.
+        self.tied = ev.conventions.ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC)
         if q is None:
-            ideal_gain, ideal_query = ev.ideal_gains()
+            nq = ev.doc.n_queries
+            self.ideal_gain, self.ideal_query = ev.ideal_gains()
+            self.ideal_start = np.searchsorted(self.ideal_query, np.arange(nq + 1))
+            self.ranked_start = np.searchsorted(ev.sorted_query, np.arange(nq + 1))
+            per_chunk = max(1, self.CHUNK * nq // max(ev.order.size, 1))
+            self.chunks = [(a, min(a + per_chunk, nq)) for a in range(0, nq, per_chunk)]
         else:
             ideal = ev.ideal(q)
-            ideal_gain, ideal_query = ev.gain[ideal], ev.doc.query[ideal] - first
-        known = ~np.isnan(ideal_gain)
-        starts = np.searchsorted(ideal_query, np.arange(n_queries))
-        self.n_unknown = np.bincount(ideal_query[~known], minlength=n_queries)
-        self.known_query = ideal_query[known]
-        self.known_gain = ideal_gain[known]
-        self.known_rank = (np.flatnonzero(known) - starts[self.known_query]) + 1
-        longest = int(np.bincount(ideal_query, minlength=1).max()) if ideal_query.size else 0
+            self.ideal_gain = ev.gain[ideal]
+            self.ideal_query = np.full(ideal.size, q, dtype=np.int64)
+            self.ideal_start = np.array([0, ideal.size])
+            self.ranked_start = np.array(ev.positions(q))
+            self.chunks = [(q, q + 1)]
+        longest = int(np.diff(self.ideal_start).max()) if self.ideal_start.size > 1 else 0
         self.cumulative = np.concatenate(([0.0], np.cumsum(discount(np.arange(1, longest + 1)))))
-        self.groups = self._tie_groups() if ev.conventions.ties in (
-            TieRule.PESSIMISTIC, TieRule.OPTIMISTIC) else None
 
-    def _tie_groups(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-        """Positions of tie groups of two or more (ranked order), each one's
-        group, its mirror position in the group, and each group's query."""
-        score = self.ev.doc.score[self.ranked]
+    def at(self, cutoffs: tuple[int | None, ...]) -> list[tuple[FloatArray, FloatArray]]:
+        """(low, high) per query (of all queries, or of ``q`` alone) at each
+        of ``cutoffs``."""
+        n = len(self.ideal_start) - 1
+        out = [(np.empty(n), np.empty(n)) for _ in cutoffs]
+        base = self.chunks[0][0]
+        for a, b in self.chunks:
+            i, j = a - base, b - base
+            for (low, high), bounds in zip(out, self._chunk(cutoffs, a, b, i, j), strict=True):
+                low[i:j], high[i:j] = bounds
+        return out
+
+    def _chunk(self, cutoffs: tuple[int | None, ...], a: int, b: int, i: int,
+               j: int) -> list[tuple[FloatArray, FloatArray]]:
+        """Queries ``a`` to ``b`` - 1 (``i`` to ``j`` - 1 of this object's)."""
+        ev, nq = self.ev, b - a
+        plo, phi = int(self.ranked_start[i]), int(self.ranked_start[j])
+        query = ev.sorted_query[plo:phi] - a
+        gain = ev.sorted_gain[plo:phi]
+        unknown = np.isnan(gain)
+        ilo, ihi = int(self.ideal_start[i]), int(self.ideal_start[j])
+        ideal = _IdealChunk(self.ideal_gain[ilo:ihi], self.ideal_query[ilo:ihi] - a, nq,
+                            self.cumulative)
+        out = []
+        for k in cutoffs:
+            eff = ev.effective_discount(k, span=(plo, phi))
+            known_part = eff * gain
+            known_part[unknown] = 0.0
+            known_sum = _sums(query, known_part, nq)
+            open_sum = _sums(query, eff * unknown, nq)
+            dcg_min = known_sum + self.low_value * open_sum
+            dcg_max = known_sum + self.high_value * open_sum
+            if self.tied:
+                dcg_min += self._tie_shift(query, gain, eff, plo, phi, nq, self.low_value, True)
+                dcg_max += self._tie_shift(query, gain, eff, plo, phi, nq, self.high_value,
+                                           False)
+            idcg_max = ideal.idcg(self.high_value, k)
+            idcg_min = ideal.idcg(self.low_value, k)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                low = dcg_min / idcg_max
+                high = np.minimum(1.0, dcg_max / idcg_min)
+            loose = (self.low_value < 0) | (idcg_min <= 0)
+            low = np.where(loose, np.where(idcg_max > 0, np.minimum(0.0, low), 0.0), low)
+            high = np.where(loose, 1.0, high)
+            out.append((low, high))
+        return out
+
+    def _tie_shift(self, query: IntArray, gain: FloatArray, eff: FloatArray, plo: int,
+                   phi: int, nq: int, value: float, low: bool) -> FloatArray:
+        """Per query, how much lower (``low``) or higher any order of its tie
+        groups of two or more can make DCG (unknown gains at ``value``),
+        bounded by sorting each group both ways."""
+        fill = np.where(np.isnan(gain), value, gain)
+        score = self.ev.doc.score[self.ev.order[plo:phi]]
         new = np.ones(score.size, dtype=bool)
-        new[1:] = (score[1:] != score[:-1]) | (self.ranked_query[1:] != self.ranked_query[:-1])
+        new[1:] = (score[1:] != score[:-1]) | (query[1:] != query[:-1])
         group = np.cumsum(new) - 1
         size = np.bincount(group)
         pos = np.flatnonzero(size[group] > 1)
@@ -276,58 +320,52 @@ class _OuterBounds:
         local = np.repeat(np.arange(heads.size), np.diff(heads, append=pos.size))
         start = heads[local]
         mirror = start + (start + size[group[pos]] - 1) - np.arange(pos.size)
-        return pos, local, mirror, self.ranked_query[pos[heads]]
-
-    def _dcg(self, fill: FloatArray, eff: FloatArray, low: bool) -> FloatArray:
-        """DCG per query with ``fill``; with tie groups whose order is not
-        fixed, the lowest (``low``) or highest DCG any order of each group
-        gives (bounded by sorting the group both ways)."""
-        dcg = _sums(self.ranked_query, fill * eff, self.n_queries)
-        if self.groups is None:
-            return dcg
-        pos, local, mirror, group_query = self.groups
         f, e = fill[pos], eff[pos]
         asc = f[np.lexsort((f, local))]
-        n_groups = group_query.size
-        up = _sums(local, asc * e, n_groups)
-        down = _sums(local, asc[mirror] * e, n_groups)
-        base = _sums(local, f * e, n_groups)
+        up = _sums(local, asc * e, heads.size)
+        down = _sums(local, asc[mirror] * e, heads.size)
+        base = _sums(local, f * e, heads.size)
         shift = (np.minimum(up, down) if low else np.maximum(up, down)) - base
-        return dcg + _sums(group_query, shift, self.n_queries)
+        return _sums(query[pos[heads]], shift, nq)
 
-    def _idcg(self, value: float, k: int | None) -> FloatArray:
-        """Ideal DCG@k per query with every unknown gain at ``value``: the
-        known gains above it keep their ranks, the rest move down by the
-        number of unknowns, which fill the ranks between."""
-        nq, u = self.n_queries, self.n_unknown
-        above = np.bincount(self.known_query, weights=self.known_gain > value, minlength=nq)
-        above = above.astype(np.int64)
-        rank = self.known_rank + np.where(self.known_rank > above[self.known_query],
-                                          u[self.known_query], 0)
-        contribution = self.known_gain * discount(rank)
+
+class _IdealChunk:
+    """Some queries' ideal lists (known gains best first, unknown last) and
+    their ideal DCG@k with every unknown gain at a value: the known gains
+    above it keep their ranks, the rest move down by the number of unknowns,
+    which fill the ranks between."""
+
+    def __init__(self, gain: FloatArray, query: IntArray, nq: int,
+                 cumulative: FloatArray) -> None:
+        self.gain, self.query, self.nq, self.cumulative = gain, query, nq, cumulative
+        self.unknown = np.isnan(gain)
+        self.u = np.bincount(query[self.unknown], minlength=nq)
+        starts = np.searchsorted(query, np.arange(nq))
+        self.rank = np.arange(1, gain.size + 1) - starts[query]
+        self.filled: dict[float, tuple[IntArray, FloatArray, IntArray]] = {}
+
+    def _fill(self, value: float) -> tuple[IntArray, FloatArray, IntArray]:
+        """Each known gain's rank and contribution with unknowns at ``value``,
+        and how many known gains stand above it per query."""
+        if value not in self.filled:
+            gain, query = self.gain, self.query
+            above = np.bincount(query, weights=gain > value, minlength=self.nq).astype(np.int64)
+            rank = self.rank + np.where(self.rank > above[query], self.u[query], 0)
+            contribution = gain * discount(rank)
+            contribution[self.unknown] = 0.0
+            self.filled[value] = rank, contribution, above
+        return self.filled[value]
+
+    def idcg(self, value: float, k: int | None) -> FloatArray:
+        rank, contribution, above = self._fill(value)
         if k is not None:
-            contribution[rank > k] = 0.0
-        idcg = np.bincount(self.known_query, weights=contribution, minlength=nq)
-        first, last = above, above + u
+            contribution = np.where(rank <= k, contribution, 0.0)
+        idcg = _sums(self.query, contribution, self.nq)
+        first, last = above, above + self.u
         if k is not None:
             first, last = np.minimum(first, k), np.minimum(last, k)
         filled: FloatArray = idcg + value * (self.cumulative[last] - self.cumulative[first])
         return filled
-
-    def at(self, k: int | None) -> tuple[FloatArray, FloatArray]:
-        """(low, high) per query at cutoff ``k``."""
-        eff = self.ev.effective_discount(k, self.q)
-        dcg_min = self._dcg(self.fill_low, eff, True)
-        dcg_max = self._dcg(self.fill_high, eff, False)
-        idcg_max = self._idcg(self.high_value, k)
-        idcg_min = self._idcg(self.low_value, k)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            low = dcg_min / idcg_max
-            high = np.minimum(1.0, dcg_max / idcg_min)
-        loose = (self.low_value < 0) | (idcg_min <= 0)
-        low = np.where(loose, np.where(idcg_max > 0, np.minimum(0.0, low), 0.0), low)
-        high = np.where(loose, 1.0, high)
-        return low, high
 
 
 def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | None:

@@ -445,16 +445,21 @@ class Evaluation:
         lo, hi = self.positions(q)
         return self.order[lo:hi]
 
-    def effective_discount(self, k: int | None, q: int | None = None) -> FloatArray:
+    def effective_discount(self, k: int | None, q: int | None = None, *,
+                           span: tuple[int, int] | None = None) -> FloatArray:
         """The discount each position of :attr:`order` (with ``q``: of
-        :meth:`positions` ``(q)`` only) takes at cutoff ``k``: the mean discount
-        of its tie group's positions up to ``k`` where ties are averaged, else
-        its own (0 past ``k``)."""
-        lo, hi = self.positions(q) if q is not None else (0, None)
+        :meth:`positions` ``(q)`` only; with ``span``: of those positions, which
+        hold whole queries) takes at cutoff ``k``: the mean discount of its
+        tie group's positions up to ``k`` where ties are averaged, else its
+        own (0 past ``k``)."""
+        if span is not None:
+            lo, hi = span
+        else:
+            lo, hi = self.positions(q) if q is not None else (0, self.order.size)
         rank = self._sorted_rank[lo:hi]
         d = discount(rank)
         if k is not None:
-            d = np.where(rank <= k, d, 0.0)
+            d[rank > k] = 0.0
         if self._sorted_group is None or self._group_size is None:
             return d
         group = self._sorted_group[lo:hi]
@@ -463,8 +468,14 @@ class Evaluation:
             group = group - first
         size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
         sums = np.bincount(group, weights=d, minlength=size.size)
-        eff: FloatArray = (sums / size)[group]
+        sums /= size
+        eff: FloatArray = sums[group]
         return eff
+
+    @property
+    def sorted_gain(self) -> FloatArray:
+        """The gain of each position of :attr:`order` (NaN: unknown)."""
+        return self._sorted_gain
 
     @cached_property
     def _ideal_start(self) -> IntArray:

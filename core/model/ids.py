@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["IdBytes", "decode", "token_keys", "words"]
+__all__ = ["IdBytes", "decode", "row_keys", "token_keys", "words"]
 
 U8Array = npt.NDArray[np.uint8]
 U64Array = npt.NDArray[np.uint64]
@@ -29,7 +29,6 @@ BoolArray = npt.NDArray[np.bool_]
 PAD = 8
 #: ``LOW[i]`` keeps the first ``i`` bytes of a little-endian 8-byte word.
 LOW = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
-_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def decode(b: bytes) -> str:
@@ -47,32 +46,52 @@ def words(buffer: U8Array) -> U64Array:
                       strides=(1,))
 
 
-def word_at(w: U64Array, start: IntArray, length: IntArray, j: int) -> U64Array:
-    """The ``j``-th 8-byte word of each token (little-endian, zero bytes
-    past its end)."""
-    at = start + 8 * j if j else start.copy()
-    np.minimum(at, w.size - 1, out=at)  # a word past a token's end is masked away
-    word: U64Array = w[at]
-    word &= LOW[np.clip(length - 8 * j, 0, 8)]
-    return word
+#: Added to the ``j``-th 8-byte word of a token before it is mixed (so
+#: the same bytes at another place mix differently).
+_PLACE = np.arange(1, 65, dtype=np.uint64) * np.uint64(0xD6E8FEB86659FD93)
+_C1, _C2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
+#: Tokens keyed or compared at once (bounds the temporary arrays).
+_BLOCK = 1 << 14
+
+
+def row_keys(m: npt.NDArray[np.uint8]) -> U64Array:
+    """A 64-bit key per row of ``m`` (a token's bytes, zero-padded to a
+    multiple of 8): the sum of its 8-byte words each mixed with its place.
+    Equal tokens get equal keys whatever the padding; different ones rarely
+    do (compare the bytes to be sure)."""
+    w = m.view(np.uint64)
+    h = w + _PLACE[: w.shape[1]]
+    h ^= h >> np.uint64(33)
+    h *= _C1
+    h ^= h >> np.uint64(33)
+    h *= _C2
+    h ^= h >> np.uint64(33)
+    h[w == 0] = 0  # padding: tokens hold no zero byte
+    key: U64Array = h.sum(axis=1, dtype=np.uint64)
+    return key
 
 
 def token_keys(w: U64Array, start: IntArray, length: IntArray) -> U64Array:
-    """A 64-bit key per token (``length`` bytes at ``start`` of the words
-    ``w``): the bytes themselves up to 8 bytes, a mix of the words beyond.
-    Equal tokens get equal keys; different ones rarely do (compare the bytes
-    to be sure)."""
-    key = word_at(w, start, length, 0)
+    """:func:`row_keys` of the tokens ``length`` bytes long at ``start`` of
+    the words ``w``."""
+    keys = np.empty(start.size, dtype=np.uint64)
+    for lo in range(0, start.size, _BLOCK):
+        s, n = start[lo:lo + _BLOCK], length[lo:lo + _BLOCK]
+        keys[lo:lo + _BLOCK] = row_keys(_rows(w, s, n).view(np.uint8))
+    return keys
+
+
+def _rows(w: U64Array, start: IntArray, length: IntArray) -> U64Array:
+    """The tokens' 8-byte words (zero past each end), a row each."""
     longest = int(length.max()) if length.size else 0
-    for j in range(1, -(-longest // 8)):
-        rows = np.flatnonzero(length > 8 * j)
-        if rows.size == length.size:
-            key = (key ^ (key >> np.uint64(29))) * _MIX + word_at(w, start, length, j)
-        else:
-            k = key[rows]
-            key[rows] = (k ^ (k >> np.uint64(29))) * _MIX + word_at(
-                w, start[rows], length[rows], j)
-    return key
+    steps = np.arange(0, max(-(-longest // 8), 1) * 8, 8)
+    at = (start[:, None] + steps).ravel()
+    np.minimum(at, w.size - 1, out=at)
+    rows: U64Array = w[at]
+    left = (length[:, None] - steps).ravel()
+    np.clip(left, 0, 8, out=left)
+    rows &= LOW[left]
+    return rows.reshape(start.size, steps.size)
 
 
 class IdBytes:
@@ -211,17 +230,15 @@ class IdBytes:
     def same(self, rows: IntArray, other: IdBytes, other_rows: IntArray) -> BoolArray:
         """Whether the id of each of ``rows`` has the very bytes of the id of
         the matching one of ``other_rows`` in ``other``."""
-        la, lb = self.length[rows], other.length[other_rows]
-        equal: BoolArray = la == lb
+        la = self.offset[rows + 1] - self.offset[rows]
+        equal: BoolArray = la == other.offset[other_rows + 1] - other.offset[other_rows]
         wa, wb = words(self.arena), words(other.arena)
-        sa, sb = self.start[rows], other.start[other_rows]
-        longest = int(la.max()) if la.size else 0
-        for j in range(-(-longest // 8)):
-            live = np.flatnonzero(equal & (la > 8 * j))
-            if not live.size:
-                break
-            equal[live] = word_at(wa, sa[live], la[live], j) == word_at(
-                wb, sb[live], lb[live], j)
+        live = np.flatnonzero(equal)
+        for lo in range(0, live.size, _BLOCK):
+            at = live[lo:lo + _BLOCK]
+            a, b = rows[at], other_rows[at]
+            n = la[at] - 1
+            equal[at] = (_rows(wa, self.offset[a], n) == _rows(wb, other.offset[b], n)).all(1)
         return equal
 
     def sort_descending(self, rows: IntArray,
