@@ -467,7 +467,7 @@ class Evaluation:
         if first:
             group = group - first
         size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
-        sums = np.bincount(group, weights=d, minlength=size.size)
+        sums = np.bincount(group, weights=d, minlength=size.size).astype(np.float64, copy=False)
         sums /= size
         eff: FloatArray = sums[group]
         return eff
