@@ -19,8 +19,9 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.io.trec import scan
+from core.io.trec.columns import Column, IntArray, Table, U64Array
 from core.io.trec.read import QrelsColumns, Run, read_qrels
-from core.io.trec.scan import Column, IntArray, Table, U64Array, decode_all
+from core.io.trec.scan import decode_all
 from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.ids import IdBytes

@@ -23,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
 from core.io.trec.text import check_head, decode
-from core.model.ids import PAD, IdBytes, row_keys
+from core.model.ids import row_keys
 
 __all__ = ["Column", "FloatArray", "IntArray", "Table", "decode_all", "scan_file"]
 
@@ -38,10 +39,6 @@ _MAX_WIDTH = 512
 _POW10 = 10.0 ** np.arange(16)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
-U64Array = npt.NDArray[np.uint64]
-IntArray = npt.NDArray[np.int64]
-Int32Array = npt.NDArray[np.int32]
-FloatArray = npt.NDArray[np.float64]
 
 
 def _pieces(path: Path) -> Iterator[bytes]:
@@ -153,18 +150,6 @@ def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     return result
 
 
-class Column:
-    """One text field of a file, coded: each row's code points at its
-    distinct token (``raw``, ordered by ``key``, first seen on row ``first``)."""
-
-    def __init__(self, code: Int32Array, key: U64Array, raw: npt.NDArray[np.bytes_],
-                 first: IntArray) -> None:
-        self.code = code
-        self.key = key
-        self.raw = raw
-        self.first = first
-
-
 def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
     """A 64-bit key per row of ``m``, the same whatever the padding (exact
     when a token holds at most 8 bytes).
@@ -246,33 +231,6 @@ def _tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_], n_fields: int
     return starts, ends, np.flatnonzero(counts), int(breaks.size)
 
 
-class _Piece:
-    """What one piece of a file holds: per row its line within the piece
-    (None: row ``i`` is line ``i``) and number, the query ids coded among the
-    piece's distinct ones, and the source ids as bytes with their keys."""
-
-    def __init__(self, line: IntArray | None, n_rows: int, n_breaks: int) -> None:
-        self.line = line
-        self.n_rows = n_rows
-        self.n_breaks = n_breaks
-        self.number = np.empty(0, dtype=np.float64)
-        self.code = np.empty(0, dtype=np.int32)
-        self.key = np.empty(0, dtype=np.uint64)
-        self.raw = np.empty(0, dtype="S8")
-        self.first = np.empty(0, dtype=np.int64)
-        self.source_key = np.empty(0, dtype=np.uint64)
-        self.arena = np.empty(0, dtype=np.uint8)
-        self.length = np.empty(0, dtype=np.int32)
-        self.ascii = True
-
-    def drop(self) -> None:
-        """Let go of the per-row arrays (copied into the whole file's)."""
-        self.number = np.empty(0)
-        self.source_key = np.empty(0, dtype=np.uint64)
-        self.code = self.length = np.empty(0, dtype=np.int32)
-        self.arena = np.empty(0, dtype=np.uint8)
-
-
 def _source_keys(m: npt.NDArray[np.uint8]) -> U64Array:
     """The source ids' keys (:func:`core.model.ids.row_keys`)."""
     return row_keys(m)
@@ -288,7 +246,7 @@ def _arena(m: npt.NDArray[np.uint8], length: IntArray) -> npt.NDArray[np.uint8]:
 
 
 def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int,
-                number_field: int) -> _Piece | None:
+                number_field: int) -> Piece | None:
     """Fields of one piece; None where the line-by-line reader must look."""
     if b"\x00" in chunk:
         return None
@@ -303,7 +261,7 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
     starts, ends, line, n_rows = got
     if line is not None:
         n_rows = line.size
-    piece = _Piece(line, n_rows, got[3])
+    piece = Piece(line, n_rows, got[3])
     words = _words(chunk)
     for f in (number_field, query_field, source_field):
         s = starts[f::n_fields]
@@ -336,99 +294,6 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
     return piece
 
 
-class Table:
-    """A whole TREC file read column-wise (see :func:`scan_file`): per row
-    its number, its query (coded) and source id (as bytes, with keys)."""
-
-    def __init__(self, line: Int32Array | None, number: FloatArray, query: Column,
-                 source: IdBytes, source_key: U64Array) -> None:
-        self._line = line
-        self.number = number
-        self.query = query
-        self.source = source
-        self.source_key = source_key
-
-    @property
-    def line(self) -> Int32Array:
-        """Each row's line number (1-based)."""
-        if self._line is None:
-            return np.arange(1, self.number.size + 1, dtype=np.int32)
-        return self._line
-
-
-def _query_codes(pieces: list[_Piece]) -> tuple[Column, list[Int32Array]] | None:
-    """The query ids' distinct tokens over every piece, and per piece the map
-    from its codes to theirs (None on a key clash)."""
-    if not pieces:
-        empty = np.empty(0, dtype=np.int64)
-        return Column(empty.astype(np.int32), np.empty(0, dtype=np.uint64),
-                      np.empty(0, dtype="S1"), empty), []
-    key = np.concatenate([p.key for p in pieces])
-    raw = np.concatenate([p.raw for p in pieces])
-    first = np.concatenate([p.first + off for p, off in zip(pieces, _row_offsets(pieces),
-                                                             strict=True)])
-    uniq, rep, inverse = np.unique(key, return_index=True, return_inverse=True)
-    if uniq.size != key.size and not np.array_equal(raw, raw[rep][inverse]):
-        return None
-    first_row = np.full(uniq.size, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(first_row, inverse, first)
-    maps, start = [], 0
-    for p in pieces:
-        maps.append(inverse[start:start + p.key.size].astype(np.int32))
-        start += p.key.size
-    return Column(np.empty(0, dtype=np.int32), uniq, raw[rep], first_row), maps
-
-
-def _merge(pieces: list[_Piece], bases: list[int]) -> Table | None:
-    """The pieces' columns in whole-file arrays, each piece's arrays dropped
-    once copied (None on a key clash)."""
-    found = _query_codes(pieces)
-    if found is None:
-        return None
-    query, maps = found
-    n = sum(p.n_rows for p in pieces)
-    total = sum(p.arena.size for p in pieces)
-    number = np.empty(n, dtype=np.float64)
-    query.code = np.empty(n, dtype=np.int32)
-    key = np.empty(n, dtype=np.uint64)
-    offset = np.empty(n + 1, dtype=np.int64)
-    offset[0] = 0
-    arena = np.empty(total + PAD, dtype=np.uint8)
-    arena[total:] = 0
-    line = _lines(pieces, bases)
-    row = at = 0
-    for p, code_map in zip(pieces, maps, strict=True):
-        end = row + p.n_rows
-        number[row:end] = p.number
-        query.code[row:end] = code_map[p.code]
-        key[row:end] = p.source_key
-        arena[at:at + p.arena.size] = p.arena
-        np.cumsum(p.length + 1, out=offset[row + 1:end + 1])
-        offset[row + 1:end + 1] += at
-        row, at = end, at + p.arena.size
-        p.drop()
-    ids = IdBytes(arena, offset, all(p.ascii for p in pieces))
-    return Table(line, number, query, ids, key)
-
-
-def _lines(pieces: list[_Piece], bases: list[int]) -> Int32Array | None:
-    """Each row's line number; None when every row is its own line."""
-    if all(p.line is None for p in pieces) and all(
-            base == off for base, off in zip(bases, _row_offsets(pieces), strict=True)):
-        return None
-    parts = [(np.arange(p.n_rows) if p.line is None else p.line) + (base + 1)
-             for p, base in zip(pieces, bases, strict=True)]
-    return np.concatenate(parts).astype(np.int32) if parts else np.empty(0, dtype=np.int32)
-
-
-def _row_offsets(pieces: list[_Piece]) -> list[int]:
-    out, rows = [], 0
-    for p in pieces:
-        out.append(rows)
-        rows += p.n_rows
-    return out
-
-
 def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
               number_field: int, threads: int = 2) -> Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
@@ -439,31 +304,35 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     number, a zero byte, a very long token): the line-by-line reader then
     reads the file and names the line.
     """
-    pieces: list[_Piece] = []
-    bases: list[int] = []
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # the reader names the problem
+    columns = Columns(size)
     base_line = 0
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        pending: deque[Future[_Piece | None]] = deque()
+        pending: deque[tuple[Future[Piece | None], int]] = deque()
         chunks = _pieces(path)
         while True:
             while len(pending) < 2:
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
-                pending.append(pool.submit(_read_piece, chunk, n_fields, query_field,
-                                           source_field, number_field))
+                pending.append((pool.submit(_read_piece, chunk, n_fields, query_field,
+                                            source_field, number_field), len(chunk)))
             if not pending:
                 break
-            piece = pending.popleft().result()
+            job, piece_bytes = pending.popleft()
+            piece = job.result()
             if piece is None:
-                for job in pending:
-                    job.cancel()
+                for other, _ in pending:
+                    other.cancel()
                 return None
             if piece.n_rows:
-                pieces.append(piece)
-                bases.append(base_line)
+                columns.add(piece, piece_bytes, base_line)
             base_line += piece.n_breaks
-    return _merge(pieces, bases)
+            del piece
+    return columns.finish()
 
 
 def decode_all(raw: npt.NDArray[np.bytes_]) -> list[str]:
