@@ -9,8 +9,6 @@ ids' text (:func:`_join_lines`) for any file the fast reader leaves.
 
 from __future__ import annotations
 
-import ctypes
-import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.io.trec import scan
+from core.io.trec import alloc, scan
 from core.io.trec.columns import Column, IntArray, Table, U64Array
 from core.io.trec.read import QrelsColumns, Run, read_qrels
 from core.io.trec.scan import decode_all
@@ -64,24 +62,9 @@ def document_from_trec(
                 if own and shared is None:
                     # (A caller joining several runs reuses the freed memory.)
                     del run
-                    _release_free_memory()
+                    alloc.release_free_memory()
                 return doc
     return _join_lines(run, qrels_path, conventions, name)
-
-
-def _release_free_memory() -> None:
-    """Hand the C allocator's free pages back to the system (glibc only).
-
-    Reading leaves tens of MB of freed temporaries resident in the heap;
-    without this they add to the peak memory of whatever runs next.
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return
-    trim(0)
 
 
 def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.io.trec import alloc
 from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
 from core.io.trec.text import check_head, decode
 from core.model.ids import row_keys
@@ -304,12 +305,23 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     number, a zero byte, a very long token): the line-by-line reader then
     reads the file and names the line.
     """
+    alloc.tune()
     try:
         size = path.stat().st_size
     except OSError:
         size = 0  # the reader names the problem
     columns = Columns(size)
     base_line = 0
+    if threads <= 1:  # on this thread
+        for piece_bytes in _pieces(path):
+            one = _read_piece(piece_bytes, n_fields, query_field, source_field, number_field)
+            if one is None:
+                return None
+            if one.n_rows:
+                columns.add(one, len(piece_bytes), base_line)
+            base_line += one.n_breaks
+            del one
+        return columns.finish()
     with ThreadPoolExecutor(max_workers=threads) as pool:
         pending: deque[tuple[Future[Piece | None], int]] = deque()
         chunks = _pieces(path)
