@@ -313,12 +313,12 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     columns = Columns(size)
     base_line = 0
     if threads <= 1:  # on this thread
-        for piece_bytes in _pieces(path):
-            one = _read_piece(piece_bytes, n_fields, query_field, source_field, number_field)
+        for text in _pieces(path):
+            one = _read_piece(text, n_fields, query_field, source_field, number_field)
             if one is None:
                 return None
             if one.n_rows:
-                columns.add(one, len(piece_bytes), base_line)
+                columns.add(one, len(text), base_line)
             base_line += one.n_breaks
             del one
         return columns.finish()
