@@ -1,18 +1,29 @@
 """Speed and memory of ``ndcg-worksheet evaluate`` against the peers.
 
-1. Whole processes, side by side: ``python -m app.cli.main evaluate RUN --qrels
-   QRELS --preset trec_eval --k 10 --k all --format json`` against a
-   pytrec_eval script (``parse_run`` + ``parse_qrel`` + ``ndcg`` and
-   ``ndcg_cut.10``, results dumped as JSON). Wall time and peak resident
-   memory of each child (``os.wait4``), median and maximum over repeats;
-   the two outputs' means are checked to agree.
+1. Whole processes, side by side, for each shape of source id that
+   ``make_data.py`` writes (shared, unique, URL): ``python -m app.cli.main
+   evaluate RUN --qrels QRELS --k 10 --k 100 --k all --format json`` with
+   the trec_eval preset and with the default conventions (unknown grades
+   unresolved, so every query's bounds are computed), against a pytrec_eval
+   script (``parse_run`` + ``parse_qrel`` + ``ndcg`` and ``ndcg_cut.10,100``,
+   results dumped as JSON). The three run in turns (pytrec_eval, ours with
+   the preset, ours by default, then again), so all see the same state of
+   the machine; wall time, CPU time and peak resident memory of each child
+   (``os.wait4``), medians; the preset's means are checked against
+   pytrec_eval's. Both sides run as installed: their bytecode compiled
+   (ours into a temporary cache, whatever ``PYTHONDONTWRITEBYTECODE`` says),
+   one untimed turn first.
 2. In memory, same process: the engine with ties averaged (``sklearn``
    preset, k=10) against ``sklearn.metrics.ndcg_score(ignore_ties=False)``
    on a 2,000 x 1,000 matrix with many tied scores.
+3. With ``--scale DIR``: ours alone on a larger run (e.g. 10,000 queries x
+   1,000 from ``make_data.py --queries 10000 --ids unique --out DIR``) next
+   to the 2,000-query one of the same shape, both conventions.
 
 Usage (after ``python benchmarks/make_data.py``)::
 
-    python benchmarks/bench_evaluate.py [--repeat 3] [--data benchmarks/data]
+    python benchmarks/bench_evaluate.py [--repeat 3] [--shapes shared unique url]
+        [--data benchmarks/data] [--skip-memory-part] [--scale benchmarks/data/10m]
 """
 
 from __future__ import annotations
@@ -42,53 +53,93 @@ with open(sys.argv[1]) as f:
     run = pytrec_eval.parse_run(f)
 with open(sys.argv[2]) as f:
     qrels = pytrec_eval.parse_qrel(f)
-result = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg", "ndcg_cut.10"}).evaluate(run)
+result = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg", "ndcg_cut.10,100"}).evaluate(run)
 json.dump(result, sys.stdout)
 """
 
-
-def run_child(argv: list[str], out_path: Path) -> tuple[float, float]:
-    """Run one process; (wall seconds, peak RSS in MB)."""
-    with open(out_path, "w") as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, cwd=REPO)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise SystemExit(f"{argv[:4]} failed with status {proc.returncode}")
-    return wall, usage.ru_maxrss / 1024  # Linux reports KiB
+CUTOFFS = ["--k", "10", "--k", "100", "--k", "all"]
 
 
-def processes(run: Path, qrels: Path, repeat: int) -> None:
+class Child:
+    """One command, its environment and its measurements."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str]) -> None:
+        self.name, self.argv, self.env = name, argv, env
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.rss: list[float] = []
+
+    def run(self, out_path: Path, *, timed: bool = True) -> None:
+        with open(out_path, "w") as out:
+            start = time.perf_counter()
+            proc = subprocess.Popen(self.argv, stdout=out, cwd=REPO, env=self.env)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"{self.name} failed with status {os.waitstatus_to_exitcode(status)}")
+        if timed:
+            self.wall.append(wall)
+            self.cpu.append(usage.ru_utime + usage.ru_stime)
+            self.rss.append(usage.ru_maxrss / 1024)  # Linux reports KiB
+
+    def line(self) -> str:
+        w = self.wall
+        return (f"   {self.name:<22} wall {statistics.median(w):6.2f} s ({min(w):.2f}-"
+                f"{max(w):.2f})  cpu {statistics.median(self.cpu):6.2f} s  "
+                f"peak RSS {max(self.rss):7.1f} MB")
+
+
+def environments(tmp: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """(ours, peer): ours with its bytecode compiled into ``tmp`` (as an
+    installed package has it), the peer as it is installed."""
+    ours = dict(os.environ, PYTHONPYCACHEPREFIX=str(tmp / "pycache"))
+    ours.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "app", "core"], cwd=REPO,
+                   env=ours, check=True)
+    return ours, dict(os.environ)
+
+
+def processes(data: Path, shape: str, repeat: int) -> dict[str, float]:
+    """Part 1 for one shape; returns the ratios."""
+    run, qrels = data / shape / "run.txt", data / shape / "qrels.txt"
+    if not run.exists():
+        raise SystemExit(f"{run} is missing: run python benchmarks/make_data.py first")
     ours_cmd = [sys.executable, "-m", "app.cli.main", "evaluate", str(run), "--qrels", str(qrels),
-                "--preset", "trec_eval", "--k", "10", "--k", "all", "--format", "json"]
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "pytrec_bench.py"
+                *CUTOFFS, "--format", "json"]
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        env, peer_env = environments(tmp)
+        script = tmp / "pytrec_bench.py"
         script.write_text(PYTREC_SCRIPT)
-        peer_cmd = [sys.executable, str(script), str(run), str(qrels)]
-        ours_out, peer_out = Path(tmp) / "ours.json", Path(tmp) / "peer.json"
-        times: dict[str, list[float]] = {"ours": [], "pytrec_eval": []}
-        rss: dict[str, list[float]] = {"ours": [], "pytrec_eval": []}
-        for _ in range(repeat):  # interleaved, so both see the same machine state
-            for name, cmd, out in (("ours", ours_cmd, ours_out),
-                                   ("pytrec_eval", peer_cmd, peer_out)):
-                wall, peak = run_child(cmd, out)
-                times[name].append(wall)
-                rss[name].append(peak)
-        ours = json.loads(ours_out.read_text())
-        peer = json.loads(peer_out.read_text())
-    check_agreement(ours, peer)
-    print(f"1. whole process, {run.name} + {qrels.name}, {repeat} runs each")
-    print(f"   ours:        {' '.join(ours_cmd[1:])}")
-    print("   pytrec_eval: parse_run + parse_qrel + evaluate(ndcg, ndcg_cut.10) + json.dump")
-    for name in times:
-        print(f"   {name:<12} wall {statistics.median(times[name]):6.2f} s (median; "
-              f"{min(times[name]):.2f}-{max(times[name]):.2f})   "
-              f"peak RSS {max(rss[name]):7.1f} MB")
-    t = statistics.median(times["ours"]) / statistics.median(times["pytrec_eval"])
-    m = max(rss["ours"]) / max(rss["pytrec_eval"])
-    print(f"   ratio ours/pytrec_eval: time {t:.2f}, memory {m:.2f}")
+        children = [
+            Child("pytrec_eval", [sys.executable, str(script), str(run), str(qrels)], peer_env),
+            Child("ours --preset trec_eval", [*ours_cmd, "--preset", "trec_eval"], env),
+            Child("ours (default)", ours_cmd, env),
+        ]
+        outs = [tmp / f"out{i}.json" for i in range(len(children))]
+        for child, out in zip(children, outs, strict=True):
+            child.run(out, timed=False)
+        for _ in range(repeat):  # in turns, so all see the same machine state
+            for child, out in zip(children, outs, strict=True):
+                child.run(out)
+        peer = json.loads(outs[0].read_text())
+        check_agreement(json.loads(outs[1].read_text()), peer)
+        default = json.loads(outs[2].read_text())
+    size = run.stat().st_size / 1e6
+    print(f"1. whole process, {shape} ids ({run.parent.name}/run.txt, {size:.0f} MB), "
+          f"{repeat} turns; {len(peer)} queries, default: "
+          f"{sum(s['excluded'].get('unresolved', 0) for s in default['summary'][:1])} unresolved")
+    ratios: dict[str, float] = {}
+    for child in children:
+        print(child.line())
+    p = children[0]
+    for child in children[1:]:
+        t = statistics.median(child.wall) / statistics.median(p.wall)
+        c = statistics.median(child.cpu) / statistics.median(p.cpu)
+        m = max(child.rss) / max(p.rss)
+        ratios[child.name] = t
+        print(f"   ratio {child.name} / pytrec_eval: wall {t:.2f}, cpu {c:.2f}, memory {m:.2f}")
+    return ratios
 
 
 def check_agreement(ours: dict, peer: dict) -> None:  # type: ignore[type-arg]
@@ -98,6 +149,35 @@ def check_agreement(ours: dict, peer: dict) -> None:  # type: ignore[type-arg]
         name = "ndcg" if s["k"] is None else f"ndcg_cut_{s['k']}"
         theirs = float(np.mean([v[name] for v in peer.values()]))
         assert abs(s["mean"] - theirs) <= 1e-9, (name, s["mean"], theirs)
+
+
+def scale(data: Path, big: Path, shape: str, repeat: int) -> None:
+    """Part 3: ours on the larger run next to the 2,000-query one."""
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        env, _ = environments(tmp)
+        for label, conv in (("--preset trec_eval", ["--preset", "trec_eval"]),
+                            ("default", [])):
+            children = []
+            for where in (data / shape, big):
+                run, qrels = where / "run.txt", where / "qrels.txt"
+                with open(run, "rb") as f:
+                    lines = sum(1 for _ in f)
+                children.append(Child(
+                    f"{lines / 1e6:.0f}M candidates",
+                    [sys.executable, "-m", "app.cli.main", "evaluate", str(run), "--qrels",
+                     str(qrels), *CUTOFFS, *conv, "--format", "json"], env))
+            out = tmp / "out.json"
+            for _ in range(repeat):
+                for child in children:
+                    child.run(out)
+            print(f"3. scale, {shape} ids, {label}, {repeat} turns")
+            for child in children:
+                print(child.line())
+            small, large = children
+            wall = statistics.median(large.wall) / statistics.median(small.wall)
+            cpu = statistics.median(large.cpu) / statistics.median(small.cpu)
+            print(f"   ratio: wall {wall:.2f}, cpu {cpu:.2f}; peak {max(large.rss) / 1024:.2f} GiB")
 
 
 def in_memory(n_queries: int, n_candidates: int, repeat: int) -> None:
@@ -141,15 +221,22 @@ def in_memory(n_queries: int, n_candidates: int, repeat: int) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--data", type=Path, default=HERE / "data")
+    p.add_argument("--shapes", nargs="+", default=["shared", "unique", "url"])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--skip-processes", action="store_true")
+    p.add_argument("--skip-memory-part", action="store_true")
+    p.add_argument("--scale", type=Path, help="a larger run's folder (part 3)")
+    p.add_argument("--scale-shape", default="unique")
     args = p.parse_args()
-    run, qrels = args.data / "run.txt", args.data / "qrels.txt"
+    print(f"load average at start: {os.getloadavg()[0]:.1f}")
     if not args.skip_processes:
-        if not run.exists():
-            raise SystemExit(f"{run} is missing: run python benchmarks/make_data.py first")
-        processes(run, qrels, args.repeat)
-    in_memory(2000, 1000, args.repeat)
+        for shape in args.shapes:
+            processes(args.data, shape, args.repeat)
+    if not args.skip_memory_part:
+        in_memory(2000, 1000, args.repeat)
+    if args.scale:
+        scale(args.data, args.scale, args.scale_shape, args.repeat)
+    print(f"load average at end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

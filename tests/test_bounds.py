@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.analysis import bounds
 from core.analysis.bounds import best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Status, evaluate
 from core.model.conventions import Conventions, IdealInventory, Rubric, TieRule
@@ -219,3 +221,70 @@ def test_the_next_judgment_of_a_long_query_sorts_no_list_again(monkeypatch):
     assert best is not None
     assert best.index == 0  # the top-ranked unknown narrows most
     assert calls == []
+
+
+@st.composite
+def unresolved_documents(draw):
+    """Several queries of 1-12 candidates: tied scores, unknown and
+    unrateable grades, judged-not-retrieved rows, any tie rule, inventory,
+    cutoffs and a rubric that may hold negative grades."""
+    rubric = draw(st.sampled_from([RUBRIC, Rubric.parse("-1,0,2"), Rubric.parse("0,1")]))
+    grades = [None, *rubric.values]
+    query, score, grade, state = [], [], [], []
+    for q in range(draw(st.integers(1, 5))):
+        n = draw(st.integers(1, 12))
+        for _ in range(n):
+            query.append(f"q{q}")
+            score.append(draw(st.sampled_from([None, 1.0, 2.0, 2.0, 3.0, 4.0, 5.0])))
+            g = draw(st.sampled_from(grades))
+            grade.append(g)
+            state.append(GradeState.NUMBER if g is not None else draw(
+                st.sampled_from([GradeState.UNKNOWN, GradeState.UNRATEABLE])))
+    cutoffs = tuple(draw(st.lists(st.sampled_from([1, 2, 3, 5, None]), min_size=1, max_size=3,
+                                  unique=True)))
+    conv = Conventions(cutoffs=cutoffs, ties=draw(st.sampled_from(list(TieRule))),
+                       ideal=draw(st.sampled_from(list(IdealInventory))), rubric=rubric)
+    doc = Document.from_columns(query=query, source_id=[f"s{i}" for i in range(len(query))],
+                                score=score, grade=grade, state=state)
+    return doc, conv
+
+
+@given(unresolved_documents(), st.booleans(), st.sampled_from([1, 20, 1 << 18]))
+def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
+    """unresolved_bounds (every query at once, in chunks of ``chunk``
+    positions) gives exactly ndcg_bounds of each query, and the outer
+    intervals are those of the query-by-query extreme completions
+    (_Query.outer)."""
+    doc, conv = case
+    with mock.patch.object(bounds, "MAX_COMBINATIONS", 0 if outer else bounds.MAX_COMBINATIONS), \
+            mock.patch.object(bounds._OuterBounds, "CHUNK", chunk):
+        ev = evaluate(doc, conv)
+        every = bounds.unresolved_bounds(ev)
+        unresolved = {q for q in range(doc.n_queries) if ev.n_open[q] > 0}
+        for j in range(len(conv.cutoffs)):
+            assert set(every[j]) == unresolved
+            for q in unresolved:
+                b = every[j][q]
+                assert b == ndcg_bounds(ev, q, j)
+                assert ev.status(q, j) is Status.UNRESOLVED
+                if not b.exact:
+                    low, high = bounds._Query(ev, q, j).outer()
+                    assert b.low == pytest.approx(low, abs=1e-12)
+                    assert b.high == pytest.approx(high, abs=1e-12)
+
+
+def test_outer_bounds_by_hand():
+    # One query, cutoff 2, average ties, unknown x at rank 1 (score 3), A=3 at
+    # rank 2, B=1 at rank 3; grades 0..3. Lowest: x=0 ranked, x=3 in the ideal
+    # list (3, 3, 1): DCG 3/L, IDCG@2 3 + 3/L. Highest: x=3 ranked, x=0
+    # ideally (3, 1, 0): DCG 3 + 3/L, IDCG@2 3 + 1/L, capped at 1.
+    L = math.log2(3)
+    doc = Document.from_columns(query=["q"] * 3, source_id=["x", "A", "B"],
+                                score=[3, 2, 1], grade=[None, 3, 1])
+    ev = evaluate(doc, Conventions(cutoffs=(2,), rubric=RUBRIC))
+    with mock.patch.object(bounds, "MAX_COMBINATIONS", 0):
+        b = ndcg_bounds(ev, 0, 0)
+        assert bounds.unresolved_bounds(ev)[0][0] == b
+    assert not b.exact
+    assert b.low == pytest.approx((3 / L) / (3 + 3 / L), abs=1e-15)
+    assert b.high == 1.0

@@ -20,9 +20,10 @@ import numpy.typing as npt
 from core.engine.evaluation import Evaluation, discount
 from core.model.conventions import TieRule, ZeroIdealRule
 
-__all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds"]
+__all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds", "unresolved_bounds"]
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 MAX_COMBINATIONS = 4096
 
 
@@ -69,7 +70,7 @@ class _Query:
         # indexing, in the query's own size.
         self.ranked_col = _columns(self.ranked, self.unknown)
         self.inventory_col = _columns(self.inventory, self.unknown)
-        self.values = np.unique(c.gain.apply(np.array(ev.rubric.values)))
+        self.values = _values(ev)
         self.zero_ideal = c.zero_ideal
         scores = ev.doc.score[self.ranked]
         self.groups: list[tuple[int, int]] = []
@@ -229,29 +230,218 @@ def _placed(gains: FloatArray, cols: npt.NDArray[np.int64], fill: FloatArray) ->
     return gains
 
 
+def _values(ev: Evaluation) -> FloatArray:
+    """The gains the declared grade scale allows, ascending."""
+    return np.unique(ev.conventions.gain.apply(np.array(ev.rubric.values)))
+
+
+def _is_exact(values: FloatArray, u: int) -> bool:
+    """Whether every completion of ``u`` unknown grades can be evaluated."""
+    return bool(values.size**u <= MAX_COMBINATIONS) if values.size > 1 else True
+
+
 def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
     """The NDCG@k interval query ``q`` could still reach (cutoff index ``j``).
 
     For a query with no unknown grade counted, the interval is its value.
+    The work is the query's own: its rows, and every completion of its
+    unknown grades when there are few (the interval is then exact).
     """
     query = _Query(ev, q, j)
     k = query.k
-    if query.unknown.size == 0:
+    u = int(query.unknown.size)
+    if u == 0:
         v = ev.ndcg[q, j]
         value = None if np.isnan(v) else float(v)
         return Bounds(k, value, value, True, 0, value is None)
+    if not _is_exact(query.values, u):
+        (low, high), = _OuterBounds(ev, query.values, q).at((k,))
+        return Bounds(k, float(low[0]), float(high[0]), False, u)
+    return _exact_bounds(query)
+
+
+def _exact_bounds(query: _Query) -> Bounds:
+    """The interval over every completion of the query's unknown grades."""
+    k, u = query.k, int(query.unknown.size)
     grid = query.grid()
-    if grid is None:
-        low, high = query.outer()
-        return Bounds(k, low, high, False, int(query.unknown.size))
+    assert grid is not None
     values, undefined = query.ndcg(grid)
     defined = values[~undefined]
     if defined.size == 0:
-        return Bounds(k, None, None, True, int(query.unknown.size), True)
-    return Bounds(
-        k, float(defined.min()), float(defined.max()), True, int(query.unknown.size),
-        bool(undefined.any()),
-    )
+        return Bounds(k, None, None, True, u, True)
+    return Bounds(k, float(defined.min()), float(defined.max()), True, u,
+                  bool(undefined.any()))
+
+
+def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
+    """:func:`ndcg_bounds` of every unresolved query, per cutoff index: the
+    same intervals, with the outer ones worked out for all queries at once
+    (one pass over the document per cutoff instead of one call per query).
+    """
+    values = _values(ev)
+    unresolved = np.flatnonzero(ev.n_open > 0)
+    exact = [int(q) for q in unresolved if _is_exact(values, int(ev.n_open[q]))]
+    outer = np.setdiff1d(unresolved, exact)
+    every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
+    out: list[dict[int, Bounds]] = []
+    for j, k in enumerate(ev.cutoffs):
+        found: dict[int, Bounds] = {}
+        if every is not None:
+            low, high = every[j]
+            for q, lo, hi in zip(outer.tolist(), low[outer].tolist(), high[outer].tolist(),
+                                 strict=True):
+                found[q] = Bounds(k, lo, hi, False, int(ev.n_open[q]))
+        for q in exact:
+            found[q] = _exact_bounds(_Query(ev, q, j))
+        out.append(dict(sorted(found.items())))
+    return out
+
+
+def _sums(index: IntArray, weights: FloatArray, n: int) -> FloatArray:
+    """The sum of ``weights`` per ``index`` (0 to ``n`` - 1), in row order."""
+    return np.bincount(index, weights=weights, minlength=n).astype(np.float64, copy=False)
+
+
+class _OuterBounds:
+    """Guaranteed (outer) intervals of every query, or of query ``q`` alone,
+    from the extreme completions: each unknown gain at the scale's lowest or
+    highest value. Queries are worked in chunks of whole queries (the
+    temporary arrays are a chunk's), each summed in row order, so a query
+    alone gets the very same numbers."""
+
+    #: About this many positions are worked at once.
+    CHUNK = 1 << 18
+
+    def __init__(self, ev: Evaluation, values: FloatArray, q: int | None = None) -> None:
+        self.ev, self.q = ev, q
+        self.low_value, self.high_value = float(values[0]), float(values[-1])
+        self.tied = ev.conventions.ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC)
+        if q is None:
+            nq = ev.doc.n_queries
+            self.ideal_gain, self.ideal_query = ev.ideal_gains()
+            self.ideal_start = np.searchsorted(self.ideal_query, np.arange(nq + 1))
+            self.ranked_start = np.searchsorted(ev.sorted_query, np.arange(nq + 1))
+            per_chunk = max(1, self.CHUNK * nq // max(ev.order.size, 1))
+            self.chunks = [(a, min(a + per_chunk, nq)) for a in range(0, nq, per_chunk)]
+        else:
+            ideal = ev.ideal(q)
+            self.ideal_gain = ev.gain[ideal]
+            self.ideal_query = np.full(ideal.size, q, dtype=np.int64)
+            self.ideal_start = np.array([0, ideal.size])
+            self.ranked_start = np.array(ev.positions(q))
+            self.chunks = [(q, q + 1)]
+        longest = int(np.diff(self.ideal_start).max()) if self.ideal_start.size > 1 else 0
+        self.cumulative = np.concatenate(([0.0], np.cumsum(discount(np.arange(1, longest + 1)))))
+
+    def at(self, cutoffs: tuple[int | None, ...]) -> list[tuple[FloatArray, FloatArray]]:
+        """(low, high) per query (of all queries, or of ``q`` alone) at each
+        of ``cutoffs``."""
+        n = len(self.ideal_start) - 1
+        out = [(np.empty(n), np.empty(n)) for _ in cutoffs]
+        base = self.chunks[0][0]
+        for a, b in self.chunks:
+            i, j = a - base, b - base
+            for (low, high), bounds in zip(out, self._chunk(cutoffs, a, b, i, j), strict=True):
+                low[i:j], high[i:j] = bounds
+        return out
+
+    def _chunk(self, cutoffs: tuple[int | None, ...], a: int, b: int, i: int,
+               j: int) -> list[tuple[FloatArray, FloatArray]]:
+        """Queries ``a`` to ``b`` - 1 (``i`` to ``j`` - 1 of this object's)."""
+        ev, nq = self.ev, b - a
+        plo, phi = int(self.ranked_start[i]), int(self.ranked_start[j])
+        query = ev.sorted_query[plo:phi] - a
+        gain = ev.sorted_gain[plo:phi]
+        unknown = np.isnan(gain)
+        ilo, ihi = int(self.ideal_start[i]), int(self.ideal_start[j])
+        ideal = _IdealChunk(self.ideal_gain[ilo:ihi], self.ideal_query[ilo:ihi] - a, nq,
+                            self.cumulative)
+        out = []
+        for k in cutoffs:
+            eff = ev.effective_discount(k, span=(plo, phi))
+            known_part = eff * gain
+            known_part[unknown] = 0.0
+            known_sum = _sums(query, known_part, nq)
+            open_sum = _sums(query, eff * unknown, nq)
+            dcg_min = known_sum + self.low_value * open_sum
+            dcg_max = known_sum + self.high_value * open_sum
+            if self.tied:
+                dcg_min += self._tie_shift(query, gain, eff, plo, phi, nq, self.low_value, True)
+                dcg_max += self._tie_shift(query, gain, eff, plo, phi, nq, self.high_value,
+                                           False)
+            idcg_max = ideal.idcg(self.high_value, k)
+            idcg_min = ideal.idcg(self.low_value, k)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                low = dcg_min / idcg_max
+                high = np.minimum(1.0, dcg_max / idcg_min)
+            loose = (self.low_value < 0) | (idcg_min <= 0)
+            low = np.where(loose, np.where(idcg_max > 0, np.minimum(0.0, low), 0.0), low)
+            high = np.where(loose, 1.0, high)
+            out.append((low, high))
+        return out
+
+    def _tie_shift(self, query: IntArray, gain: FloatArray, eff: FloatArray, plo: int,
+                   phi: int, nq: int, value: float, low: bool) -> FloatArray:
+        """Per query, how much lower (``low``) or higher any order of its tie
+        groups of two or more can make DCG (unknown gains at ``value``),
+        bounded by sorting each group both ways."""
+        fill = np.where(np.isnan(gain), value, gain)
+        score = self.ev.doc.score[self.ev.order[plo:phi]]
+        new = np.ones(score.size, dtype=bool)
+        new[1:] = (score[1:] != score[:-1]) | (query[1:] != query[:-1])
+        group = np.cumsum(new) - 1
+        size = np.bincount(group)
+        pos = np.flatnonzero(size[group] > 1)
+        heads = np.flatnonzero(new[pos])
+        local = np.repeat(np.arange(heads.size), np.diff(heads, append=pos.size))
+        start = heads[local]
+        mirror = start + (start + size[group[pos]] - 1) - np.arange(pos.size)
+        f, e = fill[pos], eff[pos]
+        asc = f[np.lexsort((f, local))]
+        up = _sums(local, asc * e, heads.size)
+        down = _sums(local, asc[mirror] * e, heads.size)
+        base = _sums(local, f * e, heads.size)
+        shift = (np.minimum(up, down) if low else np.maximum(up, down)) - base
+        return _sums(query[pos[heads]], shift, nq)
+
+
+class _IdealChunk:
+    """Some queries' ideal lists (known gains best first, unknown last) and
+    their ideal DCG@k with every unknown gain at a value: the known gains
+    above it keep their ranks, the rest move down by the number of unknowns,
+    which fill the ranks between."""
+
+    def __init__(self, gain: FloatArray, query: IntArray, nq: int,
+                 cumulative: FloatArray) -> None:
+        self.gain, self.query, self.nq, self.cumulative = gain, query, nq, cumulative
+        self.unknown = np.isnan(gain)
+        self.u = np.bincount(query[self.unknown], minlength=nq)
+        starts = np.searchsorted(query, np.arange(nq))
+        self.rank = np.arange(1, gain.size + 1) - starts[query]
+        self.filled: dict[float, tuple[IntArray, FloatArray, IntArray]] = {}
+
+    def _fill(self, value: float) -> tuple[IntArray, FloatArray, IntArray]:
+        """Each known gain's rank and contribution with unknowns at ``value``,
+        and how many known gains stand above it per query."""
+        if value not in self.filled:
+            gain, query = self.gain, self.query
+            above = np.bincount(query, weights=gain > value, minlength=self.nq).astype(np.int64)
+            rank = self.rank + np.where(self.rank > above[query], self.u[query], 0)
+            contribution = gain * discount(rank)
+            contribution[self.unknown] = 0.0
+            self.filled[value] = rank, contribution, above
+        return self.filled[value]
+
+    def idcg(self, value: float, k: int | None) -> FloatArray:
+        rank, contribution, above = self._fill(value)
+        if k is not None:
+            contribution = np.where(rank <= k, contribution, 0.0)
+        idcg = _sums(self.query, contribution, self.nq)
+        first, last = above, above + self.u
+        if k is not None:
+            first, last = np.minimum(first, k), np.minimum(last, k)
+        filled: FloatArray = idcg + value * (self.cumulative[last] - self.cumulative[first])
+        return filled
 
 
 def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | None:

@@ -7,8 +7,6 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
 from functools import cached_property
 
 import numpy as np
@@ -22,6 +20,12 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     score_ties,
     sort_within_queries,
     source_order_keys,
+)
+from core.engine.values import (  # Status, QueryCutoff, discount: re-exported
+    _STATUS,
+    QueryCutoff,
+    Status,
+    discount,
 )
 from core.model.conventions import (
     Conventions,
@@ -47,46 +51,6 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-
-
-class Status(StrEnum):
-    """Why a query has, or has not, an NDCG value."""
-
-    OK = "ok"
-    UNDEFINED = "undefined"
-    UNRESOLVED = "unresolved"
-
-    @property
-    def reason(self) -> str:
-        return {
-            "ok": "NDCG is defined",
-            "undefined": "the ideal DCG is 0 (no positive gain to rank), so NDCG is 0/0",
-            "unresolved": "some grades are unknown, so NDCG is not determined",
-        }[self.value]
-
-
-_STATUS = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED)
-
-
-def discount(rank: npt.ArrayLike) -> FloatArray:
-    """``1 / log2(rank + 1)`` for 1-based ranks.
-
-    >>> discount([1, 3]).tolist()
-    [1.0, 0.5]
-    """
-    return 1.0 / np.log2(np.asarray(rank, dtype=np.float64) + 1.0)
-
-
-@dataclass(frozen=True)
-class QueryCutoff:
-    """One query's numbers at one cutoff (``None`` where not determined)."""
-
-    k: int | None
-    dcg: float | None
-    idcg: float | None
-    ndcg: float | None
-    status: Status
-
 
 
 class Evaluation:
@@ -122,7 +86,7 @@ class Evaluation:
         )
         # One step at a time, so that few full-length temporaries of large
         # inputs are alive at once.
-        blocks = self._rank_lists()
+        blocks = self._blocks = self._rank_lists()
         self.dcg = self._dcg_at_cutoffs()
         self.idcg = self._idcg_at_cutoffs(blocks)
         self.ndcg, self.status_code = self._ndcg_and_status()
@@ -173,8 +137,8 @@ class Evaluation:
                     per_group = np.where(disc > 0, group_gain * disc / group_size, 0.0)
                 dcg[:, j] = np.bincount(group_query, weights=per_group, minlength=nq)
             return dcg
-        contrib_all = self._sorted_gain * sorted_discount
-        del sorted_discount
+        contrib_all = sorted_discount
+        contrib_all *= self._sorted_gain
         for j, k in enumerate(ks):
             keep = rank <= k if k is not None else None
             dcg[:, j] = np.bincount(
@@ -282,7 +246,8 @@ class Evaluation:
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
     def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,
                  where: IntArray) -> npt.NDArray[np.generic]:
-        out = np.full(len(self.doc), fill, dtype=values.dtype)
+        dtype = np.int64 if values.dtype.kind in "iu" else values.dtype  # (ranks: int32)
+        out = np.full(len(self.doc), fill, dtype=dtype)
         out[where] = values
         return out
 
@@ -388,16 +353,21 @@ class Evaluation:
         lo, hi = self.positions(q)
         return self.order[lo:hi]
 
-    def effective_discount(self, k: int | None, q: int | None = None) -> FloatArray:
+    def effective_discount(self, k: int | None, q: int | None = None, *,
+                           span: tuple[int, int] | None = None) -> FloatArray:
         """The discount each position of :attr:`order` (with ``q``: of
-        :meth:`positions` ``(q)`` only) takes at cutoff ``k``: the mean discount
-        of its tie group's positions up to ``k`` where ties are averaged, else
-        its own (0 past ``k``)."""
-        lo, hi = self.positions(q) if q is not None else (0, None)
+        :meth:`positions` ``(q)`` only; with ``span``: of those positions, which
+        hold whole queries) takes at cutoff ``k``: the mean discount of its
+        tie group's positions up to ``k`` where ties are averaged, else its
+        own (0 past ``k``)."""
+        if span is not None:
+            lo, hi = span
+        else:
+            lo, hi = self.positions(q) if q is not None else (0, self.order.size)
         rank = self._sorted_rank[lo:hi]
         d = discount(rank)
         if k is not None:
-            d = np.where(rank <= k, d, 0.0)
+            d[rank > k] = 0.0
         if self._sorted_group is None or self._group_size is None:
             return d
         group = self._sorted_group[lo:hi]
@@ -405,9 +375,15 @@ class Evaluation:
         if first:
             group = group - first
         size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
-        sums = np.bincount(group, weights=d, minlength=size.size)
-        eff: FloatArray = (sums / size)[group]
+        sums = np.bincount(group, weights=d, minlength=size.size).astype(np.float64, copy=False)
+        sums /= size
+        eff: FloatArray = sums[group]
         return eff
+
+    @property
+    def sorted_gain(self) -> FloatArray:
+        """The gain of each position of :attr:`order` (NaN: unknown)."""
+        return self._sorted_gain
 
     @cached_property
     def _ideal_start(self) -> IntArray:
@@ -415,9 +391,27 @@ class Evaluation:
         lists follow the queries in order, :attr:`n_inventory` long each)."""
         return np.concatenate([[0], np.cumsum(self.n_inventory)])
 
+    def ideal_range(self, q: int) -> tuple[int, int]:
+        """The slice of :attr:`ideal_order` that holds query ``q``'s ideal list."""
+        lo, hi = self._ideal_start[q:q + 2].tolist()
+        return int(lo), int(hi)
+
+    def ideal_gains(self) -> tuple[FloatArray, IntArray]:
+        """Every query's ideal list as gains, best first and unknown (NaN)
+        last, with the query of each position: the gains of
+        :attr:`ideal_order`, found by sorting the values only when the order
+        has not been worked out."""
+        if "ideal_order" in self.__dict__:
+            order = self.ideal_order
+            return self.gain[order], self.doc.query[order]
+        same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
+        gains, query, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask, same_rows,
+                                         self._blocks)
+        return gains, query
+
     def ideal(self, q: int) -> IntArray:
         """Candidate indices of query ``q``'s ideal list, best first."""
-        lo, hi = self._ideal_start[q:q + 2].tolist()
+        lo, hi = self.ideal_range(q)
         return self.ideal_order[lo:hi]
 
     def not_retrieved(self, q: int) -> IntArray:

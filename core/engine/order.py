@@ -11,6 +11,7 @@ depends on a cutoff; :mod:`core.engine.evaluation` does the arithmetic.
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,30 +37,34 @@ Blocks = tuple[int, int] | None
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+#: Ranks (1-based positions in a list) are int32: lists are far shorter.
+RankArray = npt.NDArray[np.int32]
 
 
-def ideal_key(gains: FloatArray) -> FloatArray:
-    """Sort key of the ideal list: highest gain first, unknown (NaN) last."""
-    key: FloatArray = np.negative(gains)
+def ideal_key(gains: FloatArray, *, overwrite: bool = False) -> FloatArray:
+    """Sort key of the ideal list: highest gain first, unknown (NaN) last
+    (``overwrite``: in ``gains`` itself)."""
+    key: FloatArray = np.negative(gains, out=gains if overwrite else None)
     key[np.isnan(key)] = np.inf
     return key
 
 
-def block_rank(rows: int, size: int) -> tuple[IntArray, BoolArray]:
+def block_rank(rows: int, size: int) -> tuple[RankArray, BoolArray]:
     """:func:`segment_rank` of ``rows`` consecutive blocks of ``size``."""
-    within = np.arange(1, size + 1)
+    within = np.arange(1, size + 1, dtype=np.int32)
     return np.tile(within, rows), np.tile(within == 1, rows)
 
 
-def segment_rank(keys_sorted: IntArray) -> tuple[IntArray, BoolArray]:
+def segment_rank(keys_sorted: IntArray) -> tuple[RankArray, BoolArray]:
     """1-based position within runs of equal keys, and the run starts."""
     m = keys_sorted.shape[0]
     first = np.ones(m, dtype=bool)
     if m > 1:
-        first[1:] = keys_sorted[1:] != keys_sorted[:-1]
-    pos = np.arange(m)
-    start = np.maximum.accumulate(np.where(first, pos, 0)) if m else pos
-    return pos - start + 1, first
+        np.not_equal(keys_sorted[1:], keys_sorted[:-1], out=first[1:])
+    heads = np.flatnonzero(first).astype(np.int32)
+    rank = np.arange(1, m + 1, dtype=np.int32)
+    rank -= np.repeat(heads, np.diff(heads, append=m))
+    return rank, first
 
 
 def uniform_blocks(q: IntArray) -> tuple[int, int] | None:
@@ -101,9 +106,24 @@ def sort_within_queries(
     than a global multi-key sort; other layouts take one stable pass a key.
     ``blocks`` is :func:`uniform_blocks` of ``q`` when the caller knows it.
     """
-    int_keys = [_sortable(k) for k in keys]
+    perm = _sort_within_queries(q, keys, blocks)
+    return np.arange(q.shape[0]) if perm is None else perm
+
+
+def _sort_within_queries(
+    q: IntArray, keys: list[FloatArray], blocks: tuple[int, int] | bool | None
+) -> IntArray | None:
+    """:func:`sort_within_queries`; None when the rows are in that order
+    already (a run file lists each query's rows by descending score)."""
     if blocks is True:
         blocks = uniform_blocks(q)
+    if blocks and len(keys) == 1:
+        rows, m = blocks
+        grid_key = keys[0].reshape(rows, m)
+        # NaN compares false, so a key holding one is sorted below.
+        if bool(np.all(grid_key[:, 1:] >= grid_key[:, :-1])):
+            return None
+    int_keys = [_sortable(k) for k in keys]
     if blocks:
         rows, m = blocks
         grid = [k.reshape(rows, m) for k in int_keys]
@@ -111,7 +131,8 @@ def sort_within_queries(
             local = np.argsort(grid[0], axis=1, kind="stable")
         else:
             local = np.lexsort(grid, axis=1)
-        perm: IntArray = (local + (np.arange(rows) * m)[:, None]).ravel()
+        local += (np.arange(rows) * m)[:, None]
+        perm: IntArray = local.ravel()
         return perm
     perm = np.arange(q.shape[0])
     for key in int_keys:
@@ -146,40 +167,72 @@ _SOURCE_RANKS: weakref.WeakKeyDictionary[Document, IntArray] = weakref.WeakKeyDi
 
 def order_ranked(
     doc: Document, idx: IntArray | None, gains: FloatArray, ties: TieRule,
-    blocks: tuple[int, int] | None,
+    blocks: tuple[int, int] | None, q: IntArray | None = None,
 ) -> IntArray:
-    """Order the ranked candidates ``idx`` (None: every row): query, score
-    descending, then ties."""
-    q = doc.query if idx is None else doc.query[idx]
-    neg_score = -doc.score if idx is None else np.negative(doc.score[idx], out=None)
-    g = gains if idx is None else gains[idx]
-    if ties is TieRule.PESSIMISTIC:
-        perm = sort_within_queries(q, [g, neg_score], blocks)
-    elif ties is TieRule.OPTIMISTIC:
-        perm = sort_within_queries(q, [-g, neg_score], blocks)
+    """Order the ranked candidates ``idx`` (None: every row; ``q``: their
+    queries, when the caller has them): query, score descending, then ties.
+    The result may be ``idx`` itself, reordered."""
+    if q is None:
+        q = doc.query if idx is None else doc.query[idx]
+    if idx is None:
+        neg_score = np.negative(doc.score)
     else:
-        perm = sort_within_queries(q, [neg_score], blocks)
-    order = perm if idx is None else idx[perm]
+        neg_score = doc.score[idx]
+        np.negative(neg_score, out=neg_score)
+    if ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC):
+        g = gains if idx is None else gains[idx]
+        keys = [g if ties is TieRule.PESSIMISTIC else -g, neg_score]
+    else:
+        keys = [neg_score]
+    perm = _sort_within_queries(q, keys, blocks)
+    if perm is None:
+        order = np.arange(q.shape[0]) if idx is None else idx
+    else:
+        order = perm if idx is None else idx[perm]
     if ties is TieRule.ID_DESC and order.size > 1:
-        qs = doc.query[order]
-        ss = doc.score[order]
-        same = (qs[1:] == qs[:-1]) & (ss[1:] == ss[:-1])
-        if same.any():
-            # Only tied candidates need their ids compared (strings are slow).
-            tied = np.zeros(order.size, dtype=bool)
-            tied[1:] |= same
-            tied[:-1] |= same
-            pos = np.flatnonzero(tied)
-            group = np.cumsum(np.r_[True, ~same])[pos]
-            code = source_order_keys(doc, order[pos])
-            sub = np.lexsort((-code, group))
-            order[pos] = order[pos][sub]
+        # Queries stay in place in uniform blocks.
+        qs = q if perm is None or blocks else q[perm]
+        ss = neg_score if perm is None else neg_score[perm]
+        del neg_score, keys
+        same = qs[1:] == qs[:-1]
+        same &= ss[1:] == ss[:-1]
+        del qs, ss
+        _id_desc_ties(doc, order, same)
     return order
+
+
+def _id_desc_ties(doc: Document, order: IntArray, same: BoolArray) -> None:
+    """Put tied candidates of ``order`` (``same``: each position has the
+    query and score of the next) in descending order of their ids, in place."""
+    if not same.any():
+        return
+    # Only tied candidates need their ids compared (strings are slow).
+    tied = np.zeros(order.size, dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    pos = np.flatnonzero(tied)
+    del tied
+    # A tied position starts a group unless tied with the one before.
+    starts = np.ones(pos.size, dtype=bool)
+    inner = pos[1:] if pos[0] == 0 else pos
+    starts[pos.size - inner.size:] = ~same[inner - 1]
+    del inner, same
+    group: npt.NDArray[np.integer[Any]] = np.cumsum(
+        starts, dtype=np.int32 if pos.size < 2**31 else np.int64)
+    del starts
+    ids = doc.source_bytes()
+    rows = order[pos]
+    if ids is not None and ids.is_utf8():  # the bytes' order is the text's
+        sub = ids.sort_descending(rows, group)
+    else:
+        code = source_order_keys(doc, rows)
+        sub = np.lexsort((-code, group))
+    order[pos] = rows[sub]
 
 
 def ranked_lists(
     doc: Document, ranked: BoolArray, gains: FloatArray, ties: TieRule
-) -> tuple[IntArray, IntArray, IntArray, BoolArray, Blocks]:
+) -> tuple[IntArray, IntArray, RankArray, BoolArray, Blocks]:
     """Every query's ranked list at once.
 
     Returns the candidate indices in evaluated order (query by query), the
@@ -191,7 +244,7 @@ def ranked_lists(
     idx = None if bool(ranked.all()) else np.flatnonzero(ranked)
     q_ranked = doc.query if idx is None else doc.query[idx]
     blocks = uniform_blocks(q_ranked)
-    order = order_ranked(doc, idx, gains, ties, blocks)
+    order = order_ranked(doc, idx, gains, ties, blocks, q_ranked)
     if blocks:
         rank, first = block_rank(*blocks)
         return order, q_ranked, rank, first, blocks
@@ -215,9 +268,39 @@ def score_ties(
     return group, np.bincount(group), new_group
 
 
+#: The ideal lists are sorted as packed integers when the gains take at most
+#: this many distinct values.
+_FEW_VALUES = 1 << 16
+
+
+def _sorted_by_query(q: IntArray, code: IntArray, values: FloatArray,
+                     n_queries: int) -> tuple[FloatArray, IntArray] | None:
+    """``values[code]`` sorted by query (``q``), then ascending, and the
+    query of each (``code`` is reused); None when they do not fit one
+    integer.
+
+    Each row is one integer (its query, then its value's place among the
+    distinct values), so one plain sort orders them all.
+    """
+    bits = values.size.bit_length()
+    if n_queries.bit_length() + bits > 63:
+        return None
+    packed = code.view(np.uint64)
+    high = q.astype(np.uint64)
+    high <<= np.uint64(bits)
+    packed |= high
+    del high
+    packed.sort()
+    place = packed & np.uint64((1 << bits) - 1)
+    sorted_key: FloatArray = values[place]
+    del place
+    packed >>= np.uint64(bits)
+    return sorted_key, packed.view(np.int64)
+
+
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
-) -> tuple[FloatArray, IntArray, IntArray, IntArray | None]:
+) -> tuple[FloatArray, IntArray, RankArray, IntArray | None]:
     """Every query's ideal list at once, highest gain first.
 
     ``same_rows``: the inventory is every row and so is the ranked list, whose
@@ -227,22 +310,36 @@ def ideal_lists(
     the gains were sorted: which candidate stands where is worked out when
     asked).
     """
-    inv = np.arange(len(doc)) if same_rows else np.flatnonzero(inventory)
-    inv_key = ideal_key(gains if same_rows else gains[inv])
-    inv_query = doc.query if same_rows else doc.query[inv]
+    inv = None if same_rows or bool(inventory.all()) else np.flatnonzero(inventory)
+    inv_key = ideal_key(gains) if inv is None else ideal_key(gains[inv], overwrite=True)
+    inv_query = doc.query if inv is None else doc.query[inv]
     if not same_rows:
         blocks = uniform_blocks(inv_query)
     ideal_order: IntArray | None = None
+    packed = None
     if blocks:
         rows, m = blocks
-        sorted_gain = np.sort(inv_key.reshape(rows, m), axis=1).ravel()
-        sorted_gain = np.negative(sorted_gain, out=sorted_gain)
+        grid = inv_key.reshape(rows, m)
+        grid.sort(axis=1)
+        sorted_gain = np.negative(inv_key, out=inv_key)
         ideal_query = inv_query
     else:
-        ideal_order = inv[sort_within_queries(inv_query, [inv_key], blocks)]
-        sorted_gain = gains[ideal_order]
-        ideal_query = doc.query[ideal_order]
-    del inv, inv_key
+        values = np.unique(inv_key)
+        if values.size <= _FEW_VALUES and inv_key.size:
+            code = np.searchsorted(values, inv_key)
+            packed = _sorted_by_query(inv_query, code, values, doc.n_queries)
+            del code
+        if packed is not None:
+            del inv_key
+            sorted_gain, ideal_query = packed
+            sorted_gain = np.negative(sorted_gain, out=sorted_gain)
+        else:
+            perm = sort_within_queries(inv_query, [inv_key], blocks)
+            ideal_order = perm if inv is None else inv[perm]
+            sorted_gain = gains[ideal_order]
+            ideal_query = doc.query[ideal_order]
+    del inv
     sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
+    sorted_gain = sorted_gain.astype(np.float64, copy=False)
     ideal_rank = block_rank(*blocks)[0] if blocks else segment_rank(ideal_query)[0]
     return sorted_gain, ideal_query, ideal_rank, ideal_order

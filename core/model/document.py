@@ -13,7 +13,7 @@ import datetime as _dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,11 @@ from core.model.conventions import Conventions, Weighting
 
 # A grade's state and text belong to the grade grammar; importers find them here too.
 from core.model.grades import GradeState, grade_text
+from core.model.ids import IdBytes
+from core.model.lazy import Column as _Column
+from core.model.lazy import DecodedIds as _DecodedIds
+from core.model.lazy import EmptyTexts as _EmptyTexts
+from core.model.lazy import Unmade
 
 __all__ = ["AuditEntry", "Document", "GradeState", "grade_text", "has_weight"]
 
@@ -67,15 +72,24 @@ class Document:
 
     query_ids: list[str]
     query: IntArray
-    source_id: npt.NDArray[np.object_]
-    version: npt.NDArray[np.object_]
+    # Text columns may be given Unmade (made when first read: _Column).
+    if TYPE_CHECKING:
+        source_id: npt.NDArray[np.object_]
+        version: npt.NDArray[np.object_]
+    else:
+        source_id: npt.NDArray[np.object_] = _Column()
+        version: npt.NDArray[np.object_] = _Column()
     score: npt.NDArray[np.float64]
     grade: npt.NDArray[np.float64]
     state: npt.NDArray[np.int8]
     original_grade: npt.NDArray[np.float64]
     original_state: npt.NDArray[np.int8]
-    note: npt.NDArray[np.object_]
-    reason: npt.NDArray[np.object_]
+    if TYPE_CHECKING:
+        note: npt.NDArray[np.object_]
+        reason: npt.NDArray[np.object_]
+    else:
+        note: npt.NDArray[np.object_] = _Column()
+        reason: npt.NDArray[np.object_] = _Column()
     frequency: npt.NDArray[np.float64]
     importance: npt.NDArray[np.float64]
     conventions: Conventions = field(default_factory=Conventions)
@@ -95,6 +109,9 @@ class Document:
     _members: list[IntArray] | None = field(default=None, repr=False)
     _source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = field(
         default=None, repr=False)
+    #: The source ids as the file's bytes, when a reader kept them so
+    #: (:meth:`source_bytes`).
+    _id_bytes: IdBytes | None = field(default=None, repr=False)
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -102,7 +119,7 @@ class Document:
         cls,
         *,
         query: Sequence[str],
-        source_id: Sequence[str] | npt.NDArray[np.object_],
+        source_id: Sequence[str] | npt.NDArray[np.object_] | IdBytes,
         score: Sequence[float | None] | npt.NDArray[np.float64] | None = None,
         grade: Sequence[float | None] | npt.NDArray[np.float64] | None = None,
         state: Sequence[int] | npt.NDArray[np.int8] | None = None,
@@ -132,13 +149,19 @@ class Document:
         ``copy=False`` hands numpy columns of the right type (int64 codes,
         float64 scores and grades) over to the document as they are.
         ``source_codes`` is what :meth:`source_codes` would find, from a reader
-        that has it already (it is not checked).
+        that has it already (it is not checked). ``source_id`` given as
+        :class:`~core.model.ids.IdBytes` is kept so and decoded when first
+        read; text columns not given are made when first read.
         """
         qids, qidx = _query_codes(query, query_order, query_codes, copy)
         n = int(qidx.shape[0])
         if len(source_id) != n:
             raise ValueError("query and source_id differ in length")
-        if isinstance(source_id, np.ndarray) and source_id.dtype == object:
+        id_bytes = source_id if isinstance(source_id, IdBytes) else None
+        sid: npt.NDArray[np.object_] | Unmade
+        if isinstance(source_id, IdBytes):
+            sid = _DecodedIds(source_id)
+        elif isinstance(source_id, np.ndarray) and source_id.dtype == object:
             sid = source_id
         else:
             sid = np.empty(n, dtype=object)
@@ -151,7 +174,7 @@ class Document:
         doc = cls(
             query_ids=list(qids),
             query=qidx,
-            source_id=sid,
+            source_id=sid,  # type: ignore[arg-type]  # (made when first read)
             version=_texts(version, n),
             score=scores,
             grade=grades,
@@ -167,6 +190,7 @@ class Document:
             name=name,
         )
         doc._source_codes = source_codes
+        doc._id_bytes = id_bytes
         if check:
             doc.check_unique(source)
         return doc
@@ -233,6 +257,8 @@ class Document:
         >>> codes.tolist(), ids.tolist()
         ([0, 1, 0], ['x', 'y'])
         """
+        if self._source_codes is None and self._id_bytes is not None:
+            self._source_codes = self._id_bytes.codes()
         if self._source_codes is None:
             index: dict[object, int] = dict.fromkeys(self.source_id.tolist(), 0)
             for i, key in enumerate(index):
@@ -243,6 +269,11 @@ class Document:
             ids[:] = list(index)
             self._source_codes = (codes, ids)
         return self._source_codes
+
+    def source_bytes(self) -> IdBytes | None:
+        """The source ids as the file's bytes, when the document was read so
+        (a TREC run); None otherwise."""
+        return self._id_bytes
 
     def members(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in row order."""
@@ -410,12 +441,11 @@ def _floats(values: Iterable[float | None] | None, n: int,
 
 
 def _texts(values: Sequence[str] | None, n: int) -> npt.NDArray[np.object_]:
-    """A text column; no column at all is empty texts."""
-    out = np.empty(n, dtype=object)
+    """A text column; no column at all is empty texts (made when first read)."""
     if values is None:
-        out.fill("")
-    else:
-        out[:] = [str(v) for v in values]
+        return _EmptyTexts(n)  # type: ignore[return-value]  # a _Column takes it
+    out = np.empty(n, dtype=object)
+    out[:] = [str(v) for v in values]
     return out
 
 
@@ -454,3 +484,4 @@ def has_weight(weights: FloatArray) -> npt.NDArray[np.bool_]:
     """
     mask: npt.NDArray[np.bool_] = ~np.isnan(weights) & (weights > 0)
     return mask
+

@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any, TextIO
 
 from core.analysis.aggregate import summarize
-from core.analysis.bounds import ndcg_bounds
+from core.analysis.bounds import unresolved_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Conventions
 from core.model.presets import matching_presets
@@ -39,6 +39,7 @@ def _conventions_json(conv: Conventions) -> dict[str, Any]:
 def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     """The ``evaluate --format json`` object."""
     doc = ev.doc
+    bounds = unresolved_bounds(ev)
     queries = []
     for q in range(doc.n_queries):
         cutoffs = []
@@ -51,7 +52,7 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
                 "status": ev.status(q, j).value,
             }
             if ev.status(q, j) is Status.UNRESOLVED:
-                b = ndcg_bounds(ev, q, j)
+                b = bounds[j][q]
                 item["bounds"] = {"low": b.low, "high": b.high, "exact": b.exact}
             cutoffs.append(item)
         queries.append({

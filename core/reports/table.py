@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING, TextIO
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
-from core.analysis.bounds import ndcg_bounds
+from core.analysis.bounds import unresolved_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Conventions, format_cutoff
 from core.reports.text import visible
@@ -62,6 +62,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     _line(out)
     heads = ["query", "status", "judged"] + [f"NDCG@{format_cutoff(k)}" for k in ev.cutoffs]
     rows = []
+    bounds = unresolved_bounds(ev)
     for q in range(ev.doc.n_queries):
         cells = [
             ev.doc.query_ids[q],
@@ -73,7 +74,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
             if st is Status.OK:
                 cells.append(_fmt(ev.ndcg[q, j]))
             elif st is Status.UNRESOLVED:
-                b = ndcg_bounds(ev, q, j)
+                b = bounds[j][q]
                 approx = "" if b.exact else "~"
                 cells.append(f"[{_fmt(b.low)}, {_fmt(b.high)}]{approx}")
             else:

@@ -9,27 +9,23 @@ ids' text (:func:`_join_lines`) for any file the fast reader leaves.
 
 from __future__ import annotations
 
-import ctypes
-import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.io.trec import scan
+from core.io.trec import alloc, scan
+from core.io.trec.columns import Column, IntArray, Table, U64Array
 from core.io.trec.read import QrelsColumns, Run, read_qrels
-from core.io.trec.scan import Column, IntArray, Table, decode_all
+from core.io.trec.scan import decode_all
 from core.model.conventions import Conventions
 from core.model.document import Document
+from core.model.ids import IdBytes
 
 __all__ = ["document_from_trec"]
 
-Int32Array = npt.NDArray[np.int32]
-BoolArray = npt.NDArray[np.bool_]
-ObjectArray = npt.NDArray[np.object_]
-_NO_ROWS = np.empty(0, dtype=np.int64)
 
 
 def document_from_trec(
@@ -57,10 +53,7 @@ def document_from_trec(
         qrels_path = Path(qrels)
     name = Path(run.path).stem
     if run._table is not None:
-        if shared is not None:
-            table = None if shared._table is None else shared._table.copy()
-        else:
-            table = scan.scan_file(qrels_path, 4, (0, 2), 3)
+        table = shared._table if shared is not None else scan.scan_file(qrels_path, 4, 0, 2, 3)
         if table is not None:
             doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
                                 release=own)
@@ -69,24 +62,9 @@ def document_from_trec(
                 if own and shared is None:
                     # (A caller joining several runs reuses the freed memory.)
                     del run
-                    _release_free_memory()
+                    alloc.release_free_memory()
                 return doc
     return _join_lines(run, qrels_path, conventions, name)
-
-
-def _release_free_memory() -> None:
-    """Hand the C allocator's free pages back to the system (glibc only).
-
-    Reading leaves tens of MB of freed temporaries resident in the heap;
-    without this they add to the peak memory of whatever runs next.
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return
-    trim(0)
 
 
 def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:
@@ -99,34 +77,91 @@ def _duplicate_error(run: Run, query: str, source: str, first: int, second: int)
     )
 
 
-# -- the join on integer codes -----------------------------------------------------------
-def _cells(cells: int, rows: int) -> Int32Array | None:
-    """Room for a table over ``cells`` keys (uninitialised), when that is
-    not much more than the rows it serves; None otherwise."""
-    return np.empty(cells, dtype=np.int32) if cells <= 4 * rows + 1024 else None
+# -- the join on integer codes and bytes ----------------------------------------------------
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+#: What :func:`_repeat` says of two different pairs sharing a key.
+_CLASH = (-1, -1)
 
 
-def _has_repeat(key: IntArray, table: Int32Array | None) -> bool:
-    """Whether a key repeats: each row writes its number in its cell and
-    reads it back (only a repeated key can read another number), or, without
-    a table, by sorting."""
-    if table is None:
-        sorted_key = np.sort(key)
-        return bool(np.any(sorted_key[1:] == sorted_key[:-1]))
-    mark = np.arange(key.size, dtype=np.int32)
-    table[key] = mark
-    return bool(np.any(table[key] != mark))
+def _pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Array:
+    """A 64-bit key per (query code, source key) pair."""
+    pair: U64Array = query.astype(np.uint64)
+    pair *= _MIX
+    pair ^= key
+    return pair
 
 
-def _first_repeat(key: IntArray) -> tuple[int, int]:
-    """The earliest row whose key an earlier row holds, and that earlier row
-    (some key must repeat)."""
-    order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
-    repeat = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
-    second = int(order[repeat + 1].min())
-    first = int(order[np.searchsorted(sorted_key, key[second])])
+def _repeat(pair: U64Array, query: npt.NDArray[np.int32 | np.int64], ids: IdBytes,
+            id_rows: IntArray | None = None) -> tuple[int, int] | None:
+    """The earliest row whose (query, source) pair an earlier row holds, and
+    the first row holding it (rows of ``pair``; ``id_rows`` takes them to
+    ``ids``); None when no pair repeats; :data:`_CLASH` when two different
+    pairs share a key (the bytes tell)."""
+    ordered = np.sort(pair)
+    if not bool(np.any(ordered[1:] == ordered[:-1])):
+        return None
+    del ordered
+    order = np.argsort(pair, kind="stable")
+    sorted_pair = pair[order]
+    at = np.flatnonzero(sorted_pair[1:] == sorted_pair[:-1])
+    a, b = order[at], order[at + 1]
+    ia, ib = (a, b) if id_rows is None else (id_rows[a], id_rows[b])
+    same = (query[a] == query[b]) & ids.same(ia, ids, ib)
+    if not bool(same.all()):
+        return _CLASH
+    second = int(b.min())
+    first = int(order[np.searchsorted(sorted_pair, pair[second])])
     return first, second
+
+
+class _KeyTable:
+    """Rows of distinct 64-bit keys in an open-addressing table (linear
+    probing, at most a third full), filled and probed for many keys at once."""
+
+    #: Keys probed at once (bounds the temporary arrays).
+    BLOCK = 1 << 20
+
+    def __init__(self, keys: U64Array) -> None:
+        bits = max((3 * keys.size).bit_length(), 4)
+        self.keys = keys
+        self.mask = (1 << bits) - 1
+        self.shift = np.uint64(64 - bits)
+        self.slots = np.full(1 << bits, -1, dtype=np.int32)
+        pending = np.arange(keys.size, dtype=np.int32)
+        slot = self._home(keys)
+        while pending.size:
+            free = np.flatnonzero(self.slots[slot] < 0)
+            self.slots[slot[free]] = pending[free]  # one of several writers wins
+            placed = np.zeros(pending.size, dtype=bool)
+            placed[free[self.slots[slot[free]] == pending[free]]] = True
+            pending = pending[~placed]
+            slot = (slot[~placed] + 1) & self.mask
+
+    def _home(self, keys: U64Array) -> IntArray:
+        home = keys * _MIX
+        home >>= self.shift
+        slot: IntArray = home.view(np.int64)
+        return slot
+
+    def find(self, keys: U64Array) -> npt.NDArray[np.int32]:
+        """The row holding each key; -1 where none does."""
+        found = np.empty(keys.size, dtype=np.int32)
+        for lo in range(0, keys.size, self.BLOCK):
+            found[lo:lo + self.BLOCK] = self._find(keys[lo:lo + self.BLOCK])
+        return found
+
+    def _find(self, keys: U64Array) -> npt.NDArray[np.int32]:
+        found = np.full(keys.size, -1, dtype=np.int32)
+        pending = np.arange(keys.size)
+        slot = self._home(keys)
+        while pending.size:
+            row = self.slots[slot]
+            taken = np.flatnonzero(row >= 0)
+            hit = self.keys[row[taken]] == keys[pending[taken]]
+            found[pending[taken[hit]]] = row[taken[hit]]
+            go_on = taken[~hit]
+            pending, slot = pending[go_on], (slot[go_on] + 1) & self.mask
+        return found
 
 
 def _union(a: Column, b: Column) -> tuple[IntArray, IntArray, npt.NDArray[np.bytes_]] | None:
@@ -144,213 +179,140 @@ def _union(a: Column, b: Column) -> tuple[IntArray, IntArray, npt.NDArray[np.byt
     return a_map, b_map, raw
 
 
-class _Ids(NamedTuple):
-    """The ids of both files in the document's codes.
-
-    ``query_ids``: the queries in both files, in the order the run first
-    lists them; ``texts``: every distinct source's text. ``to_doc`` takes a
-    query of the common set to its document code (-1: not kept); the maps
-    take each file's own codes to the common sets.
-    """
-
-    query_ids: list[str]
-    texts: ObjectArray
-    to_doc: IntArray
-    rq_map: IntArray
-    qq_map: IntArray
-    rs_map: IntArray
-    qs_map: IntArray
-
-
-class _Pairs:
-    """Each row's query and source as document codes: the run's rows kept
-    (``rows``; None: all of them) and the qrels' rows of kept queries with
-    their grades. The assembly empties the run's arrays as it copies them
-    (less memory at the peak)."""
-
-    def __init__(self, run_query: IntArray, run_source: IntArray, rows: IntArray | None,
-                 qrels_query: IntArray, qrels_source: IntArray,
-                 grades: npt.NDArray[np.float64]) -> None:
-        self.run_query = run_query
-        self.run_source = run_source
-        self.rows = rows
-        self.qrels_query = qrels_query
-        self.qrels_source = qrels_source
-        self.grades = grades
+def _common_queries(rt: Table, qt: Table) -> tuple[list[str], IntArray, IntArray] | None:
+    """The queries in both files, in the order the run first lists them, and
+    each file's query codes taken to theirs (-1: not kept); None on a key
+    clash or on two ids that decode to the same text."""
+    union = _union(rt.query, qt.query)
+    if union is None:
+        return None
+    run_map, qrels_map, raw = union
+    judged = np.zeros(raw.size, dtype=bool)
+    judged[qrels_map] = True
+    kept = np.flatnonzero(judged[run_map])
+    kept = kept[np.argsort(rt.query.first[kept], kind="stable")]
+    query_ids = decode_all(rt.query.raw[kept])
+    if len(set(query_ids)) != len(query_ids):
+        return None  # different bytes, the same text (the cp1252 fallback)
+    to_doc = np.full(raw.size, -1, dtype=np.int64)
+    to_doc[run_map[kept]] = np.arange(kept.size)
+    return query_ids, to_doc[run_map], to_doc[qrels_map]
 
 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
                   release: bool = False) -> Document | None:
-    """The join on integer codes; None where the line-by-line join must do it
-    (two different ids that read as the same text, a key clash).
-
-    The qrels' table is emptied as it is used, and so is the run's with
-    ``release`` (a run read for this document only): less memory at the peak.
-    """
-    if _qrels_repeat(qt):
+    """The join on integer codes and bytes; None where the line-by-line join
+    must do it (ids that are not UTF-8, a key clash). With ``release`` (a
+    run read for this document only), the run's columns become the
+    document's where they can (less memory at the peak)."""
+    if not (rt.source.is_utf8() and qt.source.is_utf8()):
+        return None  # different bytes might read as one text (the cp1252 fallback)
+    found = _repeat(_pair_keys(qt.query.code, qt.source_key), qt.query.code, qt.source)
+    if found == _CLASH:
+        return None
+    if found is not None:
         # A qrels file that judges a pair twice: the line reader names the lines.
         read_qrels(qrels_path)
         return None  # pragma: no cover - read_qrels raised
-    ids = _common_ids(rt, qt)
-    if ids is None:
+    common = _common_queries(rt, qt)
+    if common is None:
         return None
-    query_ids, texts = ids.query_ids, ids.texts
-    pairs = _pairs(rt, qt, ids, release=release)
-    del ids
-    matched, hit = _match(run, pairs, query_ids, texts)
-    query, source_code, score, grade = _assemble(run, rt, pairs, matched, hit, release=release)
-    del pairs, matched, hit
-    return Document.from_columns(
-        query=query_ids,
-        query_codes=query,
-        source_id=texts[source_code],
-        source_codes=(source_code, texts),
-        score=score,
-        grade=grade,
-        conventions=conventions,
-        name=name,
-        source=None,
-        check=False,
-        copy=False,
-    )
-
-
-def _qrels_repeat(qt: Table) -> bool:
-    """Whether the qrels judge a (query, source) pair twice."""
-    qrels_q, qrels_s = qt.columns
-    n_qs = max(qrels_s.key.size, 1)
-    pair = qrels_q.code * np.int64(n_qs) + qrels_s.code
-    return _has_repeat(pair, _cells(max(qrels_q.key.size, 1) * n_qs, pair.size))
-
-
-def _common_ids(rt: Table, qt: Table) -> _Ids | None:
-    """Both files' ids in one set each (queries, sources) and the queries
-    kept; None on a key clash or on two ids that decode to the same text."""
-    run_q, run_s = rt.columns
-    qrels_q, qrels_s = qt.columns
-    queries = _union(run_q, qrels_q)
-    sources = _union(run_s, qrels_s)
-    if queries is None or sources is None:
-        return None
-    rq_map, qq_map, q_raw = queries
-    rs_map, qs_map, s_raw = sources
-    # Queries in both files, in the order the run first lists them.
-    judged = np.zeros(q_raw.size, dtype=bool)
-    judged[qq_map] = True
-    kept = np.flatnonzero(judged[rq_map])
-    kept = kept[np.argsort(run_q.first[kept], kind="stable")]
-    query_ids = decode_all(run_q.raw[kept])
-    source_text = decode_all(s_raw)
-    if len(set(query_ids)) != len(query_ids) or len(set(source_text)) != len(source_text):
-        return None  # different bytes, the same text (the cp1252 fallback)
-    texts = np.empty(len(source_text), dtype=object)
-    texts[:] = source_text
-    del source_text
-    to_doc = np.full(q_raw.size, -1, dtype=np.int64)
-    to_doc[rq_map[kept]] = np.arange(kept.size)
-    return _Ids(query_ids, texts, to_doc, rq_map, qq_map, rs_map, qs_map)
-
-
-def _pairs(rt: Table, qt: Table, ids: _Ids, *, release: bool) -> _Pairs:
-    """The rows of kept queries in document codes; the qrels' table (and the
-    run's with ``release``) is emptied."""
-    run_q, run_s = rt.columns
-    qrels_q, qrels_s = qt.columns
-    run_query = ids.to_doc[ids.rq_map][run_q.code]
+    query_ids, run_to_doc, qrels_to_doc = common
+    run_query = run_to_doc[rt.query.code]
     rows: IntArray | None = None
-    if len(ids.query_ids) < run_q.key.size:
+    if len(query_ids) < rt.query.key.size:
         rows = np.flatnonzero(run_query >= 0)
         run_query = run_query[rows]
-    run_source = ids.rs_map[run_s.code if rows is None else run_s.code[rows]]
-    qrels_query = ids.to_doc[ids.qq_map][qrels_q.code]
-    judged_rows = np.flatnonzero(qrels_query >= 0)
-    qrels_query = qrels_query[judged_rows]
-    qrels_source = ids.qs_map[qrels_s.code[judged_rows]]
-    grades = qt.number[judged_rows]
-    del judged_rows, run_q, run_s, qrels_q, qrels_s
-    qt.columns.clear()
-    if release:
-        rt.columns.clear()
-    return _Pairs(run_query, run_source, rows, qrels_query, qrels_source, grades)
+    run_pair = _pair_keys(run_query, rt.source_key if rows is None else rt.source_key[rows])
+    found = _repeat(run_pair, run_query, rt.source, rows)
+    if found == _CLASH:
+        return None
+    if found is not None:
+        first, second = found
+        line_rows = np.arange(len(run.score)) if rows is None else rows
+        raise _duplicate_error(run, query_ids[int(run_query[second])],
+                               rt.source.texts(line_rows[[second]])[0],
+                               int(line_rows[first]), int(line_rows[second]))
+    qrels_query = qrels_to_doc[qt.query.code]
+    judged = np.flatnonzero(qrels_query >= 0)
+    matched = _KeyTable(_pair_keys(qrels_query[judged], qt.source_key[judged])).find(run_pair)
+    del run_pair
+    hit = np.flatnonzero(matched >= 0)
+    match = judged[matched[hit]]
+    del matched
+    run_rows = hit if rows is None else rows[hit]
+    same = (qrels_query[match] == run_query[hit]) & rt.source.same(run_rows, qt.source, match)
+    hit, match = hit[same], match[same]
+    join = _Join(run_query, rows, qrels_query, judged, hit, match)
+    del run_query
+    return _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
 
 
-def _match(run: Run, pairs: _Pairs, query_ids: list[str],
-           texts: ObjectArray) -> tuple[npt.NDArray[np.int32 | np.int64], BoolArray]:
-    """Each retrieved row's judgment: the qrels rows (``matched``) of the
-    run rows where ``hit``. A run that retrieves a pair twice raises."""
-    run_query, run_source = pairs.run_query, pairs.run_source
-    n_run, n_qrels = run_query.size, pairs.qrels_query.size
-    n_s = np.int64(max(texts.size, 1))
-    run_key = run_query * n_s
-    run_key += run_source
-    qrels_key = pairs.qrels_query * n_s + pairs.qrels_source
-    # Pairs as cells of a (query x source) table when that table is small;
-    # otherwise sorted keys.
-    cells = int(max(len(query_ids), 1) * n_s)
-    table = _cells(cells, n_run + n_qrels)
-    if _has_repeat(run_key, table):
-        first, second = _first_repeat(run_key)
-        line_rows = np.arange(len(run.line)) if pairs.rows is None else pairs.rows
-        raise _duplicate_error(
-            run, query_ids[int(run_query[second])], texts[run_source[second]],
-            int(line_rows[first]), int(line_rows[second]),
-        )
-    del run_query, run_source
-    match: npt.NDArray[np.int32 | np.int64]
-    if not n_qrels:
-        match = np.zeros(n_run, dtype=np.int64)
-        hit = np.zeros(n_run, dtype=bool)
-    elif table is not None:
-        # The table is not cleared: a cell no qrels row wrote holds anything,
-        # so every match is checked against the qrels' own key.
-        table[qrels_key] = np.arange(n_qrels, dtype=np.int32)
-        match = table[run_key]
-        del table
-        np.clip(match, 0, n_qrels - 1, out=match)
-        hit = qrels_key[match] == run_key
-    else:
-        order = np.argsort(qrels_key)
-        sorted_key = qrels_key[order]
-        at = np.searchsorted(sorted_key, run_key)
-        np.minimum(at, n_qrels - 1, out=at)
-        match = order[at]
-        hit = sorted_key[at] == run_key
-        del order, sorted_key, at
-    del run_key, qrels_key
-    return match[hit], hit
+class _Join(NamedTuple):
+    """Where the rows go: the run's rows kept (``rows``; None: all of them)
+    with their document query codes; the qrels' judged rows of kept queries;
+    the kept run rows (``hit``, positions among the kept) that a qrels row
+    (``match``) judges."""
+
+    run_query: IntArray
+    rows: IntArray | None
+    qrels_query: IntArray
+    judged: IntArray
+    hit: IntArray
+    match: IntArray
 
 
-def _assemble(
-    run: Run, rt: Table, pairs: _Pairs, matched: npt.NDArray[np.int32 | np.int64],
-    hit: BoolArray, *, release: bool,
-) -> tuple[IntArray, IntArray, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The document's query and source codes, scores and grades: the run's
-    rows, then the judged rows it did not retrieve, query by query in the
-    qrels' order."""
-    n_run, n_qrels = pairs.run_query.size, pairs.qrels_query.size
-    extra = np.ones(n_qrels, dtype=bool)
-    extra[matched] = False
-    extra_rows = np.flatnonzero(extra)
-    extra_rows = extra_rows[np.argsort(pairs.qrels_query[extra_rows], kind="stable")]
+def _grow(a: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
+    """``a`` made ``n`` long, its data kept (in place when the allocator can;
+    ``a`` must have no views)."""
+    try:
+        a.resize(n, refcheck=False)
+    except ValueError:  # not its own data
+        out = np.empty(n, dtype=a.dtype)
+        out[: a.size] = a
+        return out
+    return a
+
+
+def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
+              conventions: Conventions | None, name: str, j: _Join, *,
+              release: bool) -> Document:
+    """The document: the run's rows, then the judged rows it did not
+    retrieve, query by query in the qrels' order. With ``release`` and every
+    run row kept, the run's scores, ids and query codes are lengthened into
+    the document's columns and the run lets go of them."""
+    n_run = j.run_query.size
+    extra = np.ones(qt.number.size, dtype=bool)
+    extra[j.match] = False
+    extra_rows = j.judged[extra[j.judged]]
+    extra_rows = extra_rows[np.argsort(j.qrels_query[extra_rows], kind="stable")]
+    del extra
     total = n_run + extra_rows.size
-    query = np.empty(total, dtype=np.int64)
-    query[:n_run] = pairs.run_query
-    query[n_run:] = pairs.qrels_query[extra_rows]
-    pairs.run_query = _NO_ROWS
-    source_code = np.empty(total, dtype=np.int64)
-    source_code[:n_run] = pairs.run_source
-    source_code[n_run:] = pairs.qrels_source[extra_rows]
-    pairs.run_source = _NO_ROWS
-    score = np.empty(total, dtype=np.float64)
-    score[:n_run] = run.score if pairs.rows is None else run.score[pairs.rows]
-    score[n_run:] = np.nan
-    if release:
+    extra_ids = qt.source.take(extra_rows)
+    if release and j.rows is None:
+        query = _grow(j.run_query, total)
+        score = _grow(run.score, total)
         run.score = rt.number = np.empty(0)
+        ids = rt.source.extend(extra_ids)
+        rt.source = IdBytes.from_texts([])
+        rt.source_key = np.empty(0, dtype=np.uint64)
+    else:
+        query = np.empty(total, dtype=np.int64)
+        query[:n_run] = j.run_query
+        score = np.empty(total, dtype=np.float64)
+        score[:n_run] = run.score if j.rows is None else run.score[j.rows]
+        run_ids = rt.source if j.rows is None else rt.source.take(j.rows)
+        ids = IdBytes.concat([run_ids, extra_ids])
+    query[n_run:] = j.qrels_query[extra_rows]
+    score[n_run:] = np.nan
     grade = np.full(total, np.nan)
-    grade[np.flatnonzero(hit)] = pairs.grades[matched]
-    grade[n_run:] = pairs.grades[extra_rows]
-    return query, source_code, score, grade
+    grade[j.hit] = qt.number[j.match]
+    grade[n_run:] = qt.number[extra_rows]
+    return Document.from_columns(
+        query=query_ids, query_codes=query, source_id=ids, score=score, grade=grade,
+        conventions=conventions, name=name, source=None, check=False, copy=False,
+    )
 
 
 # -- the join on the text of every id ----------------------------------------------------

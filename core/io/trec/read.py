@@ -66,12 +66,12 @@ class Run:
         self.tag = ""
         # Called through its module: one patch of scan.scan_file sends every
         # file to the line-by-line reader (the tests compare the two).
-        self._table = scan.scan_file(path, 6, (0, 2), 4, threads)
+        self._table = scan.scan_file(path, 6, 0, 2, 4, threads)
         self._query: list[str] | None = None
         self._source: list[str] | None = None
+        self._line: npt.NDArray[np.int32 | np.int64] | None = None
         if self._table is not None:
             self.score: FloatArray = self._table.number
-            self.line: npt.NDArray[np.int32 | np.int64] = self._table.line
         else:
             query: list[str] = []
             source: list[str] = []
@@ -80,14 +80,22 @@ class Run:
             self._read_lines(read_bytes(path), query, source, score, line)
             self._query, self._source = query, source
             self.score = np.frombuffer(score, dtype=np.float64)
-            self.line = np.frombuffer(line, dtype=np.int64)
+            self._line = np.frombuffer(line, dtype=np.int64)
+
+    @property
+    def line(self) -> npt.NDArray[np.int32 | np.int64]:
+        """Each row's line number."""
+        if self._line is None:
+            assert self._table is not None
+            return self._table.line
+        return self._line
 
     @property
     def query(self) -> list[str]:
         """Each row's query id."""
         if self._query is None:
             assert self._table is not None
-            column = self._table.columns[0]
+            column = self._table.query
             ids = np.array(decode_all(column.raw), dtype=object)
             self._query = ids[column.code].tolist()
         return self._query
@@ -97,9 +105,7 @@ class Run:
         """Each row's source id."""
         if self._source is None:
             assert self._table is not None
-            column = self._table.columns[1]
-            ids = np.array(decode_all(column.raw), dtype=object)
-            self._source = ids[column.code].tolist()
+            self._source = self._table.source.texts()
         return self._source
 
     def _read_lines(self, raw: bytes, query: list[str], source: list[str], score: array[float],
@@ -138,4 +144,4 @@ class QrelsColumns:
 
     def __init__(self, path: str | Path, *, threads: int = 2) -> None:
         self.path = Path(path)
-        self._table = scan.scan_file(self.path, 4, (0, 2), 3, threads)
+        self._table = scan.scan_file(self.path, 4, 0, 2, 3, threads)

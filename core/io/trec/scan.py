@@ -1,12 +1,15 @@
 """The fast reader of TREC files: a whole file column-wise with numpy.
 
-A file is read in pieces of whole lines; each piece's tokens are found and
-copied into fixed-width rows of bytes (:func:`_tokens`, :func:`_gather`),
-numbers parsed in bulk (:func:`_numbers`) and ids coded by a 64-bit key
-(:func:`_keys`). Any irregular file (a wrong number of fields, a bad number,
-a zero byte, a very long token, two ids sharing a key) is left to the
-line-by-line reader, which names the line: :func:`scan_file` then returns
-None.
+A file is read in pieces of whole lines; each piece's tokens are found
+(:func:`_plain_tokens` for the usual layout, else :func:`_tokens`), numbers
+parsed in bulk from fixed-width rows of bytes (:func:`_gather`,
+:func:`_numbers`), query ids coded by a 64-bit key (:func:`_keys`), and
+source ids, nearly one per row, kept as bytes back to back
+(:class:`~core.model.ids.IdBytes`) with a 64-bit key each
+(:func:`_source_keys`). Any irregular file (a wrong number of fields, a bad
+number, a zero byte, a very long token, two query ids sharing a key) is
+left to the line-by-line reader, which names the line: :func:`scan_file`
+then returns None.
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.io.files import open_input
+from core.io.trec import alloc
+from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
 from core.io.trec.text import check_head, decode
+from core.model.ids import row_keys
 
 __all__ = ["Column", "FloatArray", "IntArray", "Table", "decode_all", "scan_file"]
 
@@ -38,10 +44,6 @@ _NUMBER_BYTE = np.zeros(256, dtype=bool)
 _NUMBER_BYTE[list(b"0123456789.eE+-\x00")] = True
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
-U64Array = npt.NDArray[np.uint64]
-IntArray = npt.NDArray[np.int64]
-Int32Array = npt.NDArray[np.int32]
-FloatArray = npt.NDArray[np.float64]
 
 
 def _pieces(path: Path) -> Iterator[bytes]:
@@ -80,18 +82,24 @@ _LOW = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=
 def _words(chunk: bytes) -> npt.NDArray[np.uint64]:
     """Every 8-byte window of ``chunk`` as a little-endian word (a view: entry
     ``i`` is bytes ``i .. i+7``; the chunk is padded with zero bytes)."""
-    padded = chunk + bytes(_MAX_WIDTH + 8)
+    padded = chunk + bytes(_MAX_WIDTH + 16)
     return np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
 
 
 def _gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
             width: int) -> npt.NDArray[np.uint8]:
-    """Tokens copied into rows of ``width`` bytes, padded with zero bytes."""
-    out = np.empty((start.size, width // 8), dtype="<u8")
-    for j in range(width // 8):
-        word = words[start + 8 * j]
-        word &= _LOW[np.clip(length - 8 * j, 0, 8)]
-        out[:, j] = word
+    """Tokens copied into rows of ``width`` bytes, padded with zero bytes
+    (every row's words in one gather: each token's bytes are read together)."""
+    if width == 8:
+        out = words[start]
+        out &= _LOW[np.minimum(length, 8)]
+    else:
+        steps = np.arange(0, width, 8)
+        # A flat index: numpy's fast path for one-dimensional gathers.
+        out = words[(start[:, None] + steps).ravel()]
+        left = (length[:, None] - steps).ravel()
+        np.clip(left, 0, 8, out=left)
+        out &= _LOW[left]
     return out.view(np.uint8).reshape(start.size, width)
 
 
@@ -106,20 +114,26 @@ def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     n, width = m.shape
     cols = np.ascontiguousarray(m.T)
     mantissa = np.zeros(n, dtype=np.int64)
-    n_digits = np.zeros(n, dtype=np.int64)
-    n_frac = np.zeros(n, dtype=np.int64)
-    n_dot = np.zeros(n, dtype=np.int64)
+    # Counts up to the width (512 at most).
+    n_digits = np.zeros(n, dtype=np.int16)
+    n_frac = np.zeros(n, dtype=np.int16)
+    n_dot = np.zeros(n, dtype=np.int16)
+    seen_dot = np.zeros(n, dtype=bool)
     bad = np.zeros(n, dtype=bool)
     for j in range(width):
         c = cols[j]
         digit = c - np.uint8(48)
         is_digit = digit < 10
         is_dot = c == 46
-        mantissa = mantissa * np.where(is_digit, 10, 1) + np.where(is_digit, digit, 0)
+        step = mantissa * np.int64(10)
+        step += digit
+        np.copyto(mantissa, step, where=is_digit)
         n_digits += is_digit
-        n_frac += is_digit & (n_dot > 0)
+        n_frac += is_digit & seen_dot
         n_dot += is_dot
-        other = ~(is_digit | is_dot | (c == 0))  # zero bytes pad the token
+        seen_dot |= is_dot
+        other = c > 57  # not a digit, a dot or padding (zero bytes)
+        other |= (c < 48) & (c != 46) & (c != 0)
         if j == 0:
             other &= (c != 45) & (c != 43)
         bad |= other
@@ -144,18 +158,6 @@ def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     return result
 
 
-class Column:
-    """One text field of a file, coded: each row's code points at its
-    distinct token (``raw``, ordered by ``key``, first seen on row ``first``)."""
-
-    def __init__(self, code: Int32Array, key: U64Array, raw: npt.NDArray[np.bytes_],
-                 first: IntArray) -> None:
-        self.code = code
-        self.key = key
-        self.raw = raw
-        self.first = first
-
-
 def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
     """A 64-bit key per row of ``m``, the same whatever the padding (exact
     when a token holds at most 8 bytes).
@@ -170,21 +172,6 @@ def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
         mixed = (key ^ (key >> np.uint64(29))) * _MIX + word
         key = np.where(word != 0, mixed, key)
     return key
-
-
-class _Piece:
-    """What one piece of a file holds: per row its line (counted within the
-    piece), number and, per text field, the code of its token among the
-    piece's distinct tokens."""
-
-    def __init__(self, line: npt.NDArray[np.int32 | np.int64], n_breaks: int) -> None:
-        self.line = line
-        self.n_breaks = n_breaks
-        self.number = np.empty(0, dtype=np.float64)
-        self.code: list[IntArray] = []
-        self.key: list[U64Array] = []
-        self.raw: list[npt.NDArray[np.bytes_]] = []
-        self.first: list[IntArray] = []
 
 
 def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
@@ -204,26 +191,26 @@ def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
     return uniq, first, code
 
 
-def _plain_tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_],
-                  n_fields: int) -> tuple[IntArray, IntArray, IntArray, int] | None:
-    """Token starts and ends, each row's line (within the piece) and the
-    number of line breaks, for the usual layout: one whitespace byte after
-    every token, ``\\n`` after the last of a line, no blank lines. None
-    otherwise (:func:`_tokens` then looks)."""
-    space = np.flatnonzero(~word)
-    if not space.size or space[-1] != b.size - 1 or not word[0]:
+def _plain_tokens(b: npt.NDArray[np.uint8],
+                  n_fields: int) -> tuple[IntArray, IntArray, None, int] | None:
+    """Token starts and ends and the number of lines, for the usual layout:
+    one space between tokens, ``\n`` after the last of a line, no other
+    whitespace or control byte, no blank lines (each row is then its own
+    line). None otherwise (:func:`_tokens` then looks)."""
+    gaps = np.flatnonzero(b <= 32)
+    if not gaps.size or gaps[-1] != b.size - 1 or gaps[0] == 0:
         return None
-    if np.any(space[1:] - space[:-1] == 1):
+    kind = b[gaps]
+    n_lines = int(np.count_nonzero(kind == 10))
+    if (n_lines * n_fields != gaps.size
+            or int(np.count_nonzero(kind == 32)) != gaps.size - n_lines
+            or not bool(np.all(kind[n_fields - 1::n_fields] == 10))
+            or bool(np.any(gaps[1:] - gaps[:-1] == 1))):
         return None
-    line_end = np.flatnonzero(b[space] == 10)
-    if line_end.size * n_fields != space.size or np.any(
-        line_end != np.arange(n_fields - 1, space.size, n_fields)
-    ):
-        return None
-    starts = np.empty(space.size, dtype=np.int64)
+    starts = np.empty(gaps.size, dtype=np.int64)
     starts[0] = 0
-    starts[1:] = space[:-1] + 1
-    return starts, space, np.arange(line_end.size), int(line_end.size)
+    starts[1:] = gaps[:-1] + 1
+    return starts, gaps, None, n_lines
 
 
 def _tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_], n_fields: int,
@@ -252,28 +239,52 @@ def _tokens(b: npt.NDArray[np.uint8], word: npt.NDArray[np.bool_], n_fields: int
     return starts, ends, np.flatnonzero(counts), int(breaks.size)
 
 
-def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
-                number_field: int) -> _Piece | None:
+def _source_keys(m: npt.NDArray[np.uint8]) -> U64Array:
+    """The source ids' keys (:func:`core.model.ids.row_keys`)."""
+    return row_keys(m)
+
+
+def _arena(m: npt.NDArray[np.uint8], length: IntArray) -> npt.NDArray[np.uint8]:
+    """The tokens of ``m`` (rows of zero-padded bytes, at least one byte
+    wider than the longest), each followed by ``\n``, back to back."""
+    m[np.arange(length.size), length] = 10
+    flat = m.ravel()
+    arena: npt.NDArray[np.uint8] = flat[flat != 0]
+    return arena
+
+
+def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int,
+                number_field: int) -> Piece | None:
     """Fields of one piece; None where the line-by-line reader must look."""
     if b"\x00" in chunk:
         return None
     b = np.frombuffer(chunk, dtype=np.uint8)
-    word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
-    got = _plain_tokens(b, word, n_fields) if b"\r" not in chunk else None
+    got: tuple[IntArray, IntArray, IntArray | None, int] | None = (
+        _plain_tokens(b, n_fields) if b"\r" not in chunk else None)
     if got is None:
+        word = np.frombuffer(chunk.translate(_WORD), dtype=np.bool_)
         got = _tokens(b, word, n_fields, b"\r" in chunk)
         if got is None:
             return None
-    starts, ends, line, n_breaks = got
-    piece = _Piece(line, n_breaks)
+    starts, ends, line, n_rows = got
+    if line is not None:
+        n_rows = line.size
+    piece = Piece(line, n_rows, got[3])
     words = _words(chunk)
-    for f in (number_field, *text_fields):
+    for f in (number_field, query_field, source_field):
         s = starts[f::n_fields]
         length = ends[f::n_fields] - s
         longest = int(length.max()) if length.size else 1
         if longest > _MAX_WIDTH:
             return None
         width = -(-longest // 8) * 8
+        if f == source_field:
+            m = _gather(words, s, length, -(-(longest + 1) // 8) * 8)
+            piece.source_key = _source_keys(m)
+            piece.arena = _arena(m, length)
+            piece.length = length.astype(np.int32)
+            piece.ascii = chunk.isascii()
+            continue
         m = _gather(words, s, length, width)
         if f == number_field:
             number = _numbers(m)
@@ -284,50 +295,14 @@ def _read_piece(chunk: bytes, n_fields: int, text_fields: tuple[int, ...],
         uniq, first, code = _code(_keys(m))
         if width > 8 and not np.array_equal(m, m[first][code]):
             return None  # two tokens share a key: rare; the slow path is exact
-        piece.code.append(code.astype(np.int64, copy=False))
-        piece.key.append(uniq)
-        piece.raw.append(m[first].view(f"S{width}").ravel())
-        piece.first.append(first.astype(np.int64, copy=False))
+        piece.code = code.astype(np.int32)
+        piece.key = uniq
+        piece.raw = m[first].view(f"S{width}").ravel()
+        piece.first = first.astype(np.int64, copy=False)
     return piece
 
 
-class Table:
-    """A whole TREC file read column-wise (see :func:`scan_file`)."""
-
-    def __init__(self, line: Int32Array, number: FloatArray, columns: list[Column]) -> None:
-        self.line = line
-        self.number = number
-        self.columns = columns
-
-    def copy(self) -> Table:
-        """Another table over the same arrays (a join empties its table's list)."""
-        return Table(self.line, self.number, list(self.columns))
-
-
-def _merge(pieces: list[_Piece], i: int, offsets: list[int]) -> Column | None:
-    """One text field's codes over every piece (None on a key clash)."""
-    if not pieces:
-        empty = np.empty(0, dtype=np.int64)
-        return Column(empty.astype(np.int32), np.empty(0, dtype=np.uint64),
-                      np.empty(0, dtype="S1"), empty)
-    key = np.concatenate([p.key[i] for p in pieces])
-    raw = np.concatenate([p.raw[i] for p in pieces])
-    first = np.concatenate([p.first[i] + off for p, off in zip(pieces, offsets, strict=True)])
-    uniq, rep, inverse = np.unique(key, return_index=True, return_inverse=True)
-    if uniq.size != key.size and not np.array_equal(raw, raw[rep][inverse]):
-        return None
-    first_row = np.full(uniq.size, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(first_row, inverse, first)
-    codes = []
-    start = 0
-    for p in pieces:
-        n_uniq = p.key[i].size
-        codes.append(inverse[start:start + n_uniq][p.code[i]].astype(np.int32))
-        start += n_uniq
-    return Column(np.concatenate(codes), uniq, raw[rep], first_row)
-
-
-def scan_file(path: Path, n_fields: int, text_fields: tuple[int, ...],
+def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
               number_field: int, threads: int = 2) -> Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
     pieces at once on ``threads`` threads: numpy lets go of the interpreter
@@ -337,42 +312,46 @@ def scan_file(path: Path, n_fields: int, text_fields: tuple[int, ...],
     number, a zero byte, a very long token): the line-by-line reader then
     reads the file and names the line.
     """
-    pieces: list[_Piece] = []
-    offsets: list[int] = []
-    base_line = rows = 0
+    alloc.tune()
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # the reader names the problem
+    columns = Columns(size)
+    base_line = 0
+    if threads <= 1:  # on this thread
+        for text in _pieces(path):
+            one = _read_piece(text, n_fields, query_field, source_field, number_field)
+            if one is None:
+                return None
+            if one.n_rows:
+                columns.add(one, len(text), base_line)
+            base_line += one.n_breaks
+            del one
+        return columns.finish()
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        pending: deque[Future[_Piece | None]] = deque()
+        pending: deque[tuple[Future[Piece | None], int]] = deque()
         chunks = _pieces(path)
         while True:
             while len(pending) < 2:
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
-                pending.append(pool.submit(_read_piece, chunk, n_fields, text_fields,
-                                           number_field))
+                pending.append((pool.submit(_read_piece, chunk, n_fields, query_field,
+                                            source_field, number_field), len(chunk)))
             if not pending:
                 break
-            piece = pending.popleft().result()
+            job, piece_bytes = pending.popleft()
+            piece = job.result()
             if piece is None:
-                for job in pending:
-                    job.cancel()
+                for other, _ in pending:
+                    other.cancel()
                 return None
-            if piece.line.size:
-                pieces.append(piece)
-                offsets.append(rows)
-                piece.line = (piece.line + (base_line + 1)).astype(np.int32)
-                rows += piece.line.size
+            if piece.n_rows:
+                columns.add(piece, piece_bytes, base_line)
             base_line += piece.n_breaks
-    columns = []
-    for i in range(len(text_fields)):
-        column = _merge(pieces, i, offsets)
-        if column is None:
-            return None
-        columns.append(column)
-    line = (np.concatenate([p.line for p in pieces]).astype(np.int32, copy=False) if pieces
-            else np.empty(0, dtype=np.int32))
-    numbers = np.concatenate([p.number for p in pieces]) if pieces else np.empty(0)
-    return Table(line, numbers, columns)
+            del piece
+    return columns.finish()
 
 
 def decode_all(raw: npt.NDArray[np.bytes_]) -> list[str]:

@@ -1,0 +1,82 @@
+"""The values the engine works with: the discount of a rank, and why a query
+has (or has not) an NDCG (each candidate's gain: :mod:`core.engine.gains`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["QueryCutoff", "Status", "discount"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class Status(StrEnum):
+    """Why a query has, or has not, an NDCG value."""
+
+    OK = "ok"
+    UNDEFINED = "undefined"
+    UNRESOLVED = "unresolved"
+
+    @property
+    def reason(self) -> str:
+        return {
+            "ok": "NDCG is defined",
+            "undefined": "the ideal DCG is 0 (no positive gain to rank), so NDCG is 0/0",
+            "unresolved": "some grades are unknown, so NDCG is not determined",
+        }[self.value]
+
+
+_STATUS = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED)
+
+
+def discount(rank: npt.ArrayLike) -> FloatArray:
+    """``1 / log2(rank + 1)`` for 1-based ranks.
+
+    Many whole-number ranks are looked up in a table of the same values
+    (ranks repeat: one logarithm per distinct rank).
+
+    >>> discount([1, 3]).tolist()
+    [1.0, 0.5]
+    """
+    r = np.asarray(rank)
+    if r.dtype.kind in "iu" and r.size > 256:
+        low, high = int(r.min()), int(r.max())
+        if low >= 1 and high <= _TABLE_LIMIT:
+            global _TABLE
+            if _TABLE.size <= high:
+                _TABLE = _table(max(high + 1, 2 * _TABLE.size))
+            looked_up: FloatArray = _TABLE[r]
+            return looked_up
+    return _discount(r)
+
+
+def _discount(rank: npt.NDArray[np.generic]) -> FloatArray:
+    out: FloatArray = 1.0 / np.log2(np.asarray(rank, dtype=np.float64) + 1.0)
+    return out
+
+
+def _table(n: int) -> FloatArray:
+    """:func:`discount` of ranks 0 .. n - 1 (rank 0, never looked up, is inf)."""
+    with np.errstate(divide="ignore"):
+        return _discount(np.arange(n))
+
+
+#: Discounts of ranks 0, 1, 2, ... (grown when a larger rank asks; ranks
+#: beyond the limit are computed).
+_TABLE = _table(1024)
+_TABLE_LIMIT = 1 << 24
+
+
+@dataclass(frozen=True)
+class QueryCutoff:
+    """One query's numbers at one cutoff (``None`` where not determined)."""
+
+    k: int | None
+    dcg: float | None
+    idcg: float | None
+    ndcg: float | None
+    status: Status

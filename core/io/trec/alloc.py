@@ -1,0 +1,63 @@
+"""The C allocator's settings for reading big files column-wise (glibc only).
+
+The fast reader works through a file in pieces of about 1 MiB, each making
+and dropping a few MB of numpy temporaries, and the engine then makes and
+drops arrays of tens of MB. With glibc's default settings the freed memory
+at the top of the heap is handed back to the system after every piece (its
+trim threshold follows the size of the last large block freed) and the
+reader's worker threads each get an arena of their own, so every piece
+touches fresh pages again: a 2,000,000-row run took ~150,000 page faults
+and a second of system time. :func:`tune` keeps blocks under 32 MiB in the
+heap, keeps up to 64 MiB free at its top and makes threads share one arena:
+~60,000 faults, with a lower peak. :func:`release_free_memory` hands the
+free pages back when a document is read.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from typing import Any
+
+__all__ = ["release_free_memory", "tune"]
+
+# mallopt parameters (glibc's malloc.h).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
+_SETTINGS = ((_M_MMAP_THRESHOLD, 32 << 20), (_M_TRIM_THRESHOLD, 64 << 20), (_M_ARENA_MAX, 1))
+
+_tuned = False
+
+
+def _libc() -> Any | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt  # noqa: B018 - glibc has it; musl does not
+        libc.malloc_trim  # noqa: B018
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+def tune() -> None:
+    """Set the allocator for big column-wise reads (once per process)."""
+    global _tuned
+    if _tuned:
+        return
+    _tuned = True
+    libc = _libc()
+    if libc is not None:
+        for parameter, value in _SETTINGS:
+            libc.mallopt(parameter, value)
+
+
+def release_free_memory() -> None:
+    """Hand the C allocator's free pages back to the system.
+
+    Reading leaves tens of MB of freed temporaries resident in the heap;
+    without this they add to the peak memory of whatever runs next.
+    """
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)

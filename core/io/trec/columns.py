@@ -1,0 +1,184 @@
+"""A TREC file's columns as the fast reader builds them, a piece at a time.
+
+Each piece of the file (:mod:`core.io.trec.scan`) gives its rows' numbers,
+query ids (coded among the piece's distinct ones) and source ids (bytes back
+to back, with a key each). :class:`Columns` copies them into whole-file
+arrays as the pieces come and lets go of each piece, so the reader never
+holds a file's rows twice: the arrays are sized from the first piece and the
+file's size, lengthened if the file holds more, and cut to size at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.model.ids import PAD, IdBytes
+
+__all__ = ["Column", "Columns", "FloatArray", "IntArray", "Piece", "Table", "U64Array"]
+
+U64Array = npt.NDArray[np.uint64]
+IntArray = npt.NDArray[np.int64]
+Int32Array = npt.NDArray[np.int32]
+FloatArray = npt.NDArray[np.float64]
+
+
+class Column:
+    """One text field of a file, coded: each row's code points at its
+    distinct token (``raw``, ordered by ``key``, first seen on row ``first``)."""
+
+    def __init__(self, code: Int32Array, key: U64Array, raw: npt.NDArray[np.bytes_],
+                 first: IntArray) -> None:
+        self.code = code
+        self.key = key
+        self.raw = raw
+        self.first = first
+
+
+class Table:
+    """A whole TREC file read column-wise: per row its number, its query
+    (coded) and source id (as bytes, with keys)."""
+
+    def __init__(self, line: Int32Array | None, number: FloatArray, query: Column,
+                 source: IdBytes, source_key: U64Array) -> None:
+        self._line = line
+        self.number = number
+        self.query = query
+        self.source = source
+        self.source_key = source_key
+
+    @property
+    def line(self) -> Int32Array:
+        """Each row's line number (1-based)."""
+        if self._line is None:
+            return np.arange(1, self.number.size + 1, dtype=np.int32)
+        return self._line
+
+
+class Piece:
+    """What one piece of a file holds: per row its line within the piece
+    (None: row ``i`` is line ``i``) and number, the query ids coded among the
+    piece's distinct ones, and the source ids as bytes with their keys."""
+
+    def __init__(self, line: IntArray | None, n_rows: int, n_breaks: int) -> None:
+        self.line = line
+        self.n_rows = n_rows
+        self.n_breaks = n_breaks
+        self.number = np.empty(0, dtype=np.float64)
+        self.code = np.empty(0, dtype=np.int32)
+        self.key = np.empty(0, dtype=np.uint64)
+        self.raw = np.empty(0, dtype="S8")
+        self.first = np.empty(0, dtype=np.int64)
+        self.source_key = np.empty(0, dtype=np.uint64)
+        self.arena = np.empty(0, dtype=np.uint8)
+        self.length = np.empty(0, dtype=np.int32)
+        self.ascii = True
+
+
+def _resize(a: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
+    """``a`` made ``n`` long, in place (the allocator moves pages rather than
+    copying them; ``a`` is the reader's own, with no views)."""
+    a.resize(n, refcheck=False)
+    return a
+
+
+class Columns:
+    """A file's columns, filled a piece at a time (see the module)."""
+
+    def __init__(self, file_size: int) -> None:
+        self.file_size = file_size
+        self.rows = self.bytes = 0
+        self.number = np.empty(0, dtype=np.float64)
+        self.code = np.empty(0, dtype=np.int32)
+        self.key = np.empty(0, dtype=np.uint64)
+        self.offset = np.zeros(1, dtype=np.int64)
+        self.arena = np.empty(0, dtype=np.uint8)
+        self.query_key: list[U64Array] = []
+        self.query_raw: list[npt.NDArray[np.bytes_]] = []
+        self.query_first: list[IntArray] = []
+        self.lines: list[tuple[int, IntArray | None, int]] = []
+        self.ascii = True
+
+    def add(self, piece: Piece, piece_bytes: int, base_line: int) -> None:
+        """Copy a piece's rows in (its first line is ``base_line`` + 1)."""
+        n0, n1 = self.rows, self.rows + piece.n_rows
+        a0, a1 = self.bytes, self.bytes + piece.arena.size
+        if not n0:
+            # Sized from the first piece (the rest of the file is alike);
+            # pages never written cost no memory.
+            scale = 1.05 * self.file_size / max(piece_bytes, 1)
+            rows = int(scale * piece.n_rows) + 1024
+            self.number = np.empty(rows, dtype=np.float64)
+            self.code = np.empty(rows, dtype=np.int32)
+            self.key = np.empty(rows, dtype=np.uint64)
+            self.offset = np.empty(rows + 1, dtype=np.int64)
+            self.offset[0] = 0
+            self.arena = np.empty(int(scale * piece.arena.size) + 4096, dtype=np.uint8)
+        if n1 > self.number.size or a1 + PAD > self.arena.size:
+            self._room(max(n1, int(1.5 * self.number.size)),
+                       max(a1 + PAD, int(1.5 * self.arena.size)))
+        self.number[n0:n1] = piece.number
+        self.code[n0:n1] = piece.code
+        self.code[n0:n1] += sum(k.size for k in self.query_key)
+        self.key[n0:n1] = piece.source_key
+        np.cumsum(piece.length + 1, out=self.offset[n0 + 1:n1 + 1])
+        self.offset[n0 + 1:n1 + 1] += a0
+        self.arena[a0:a1] = piece.arena
+        self.query_key.append(piece.key)
+        self.query_raw.append(piece.raw)
+        self.query_first.append(piece.first + n0)
+        self.lines.append((n0, piece.line, base_line))
+        self.ascii &= piece.ascii
+        self.rows, self.bytes = n1, a1
+
+    def _room(self, rows: int, size: int) -> None:
+        """Room for ``rows`` rows and ``size`` bytes of ids (a file that
+        holds more than its first piece promised)."""
+        self.number = _resize(self.number, rows)
+        self.code = _resize(self.code, rows)
+        self.key = _resize(self.key, rows)
+        self.offset = _resize(self.offset, rows + 1)
+        self.arena = _resize(self.arena, size)
+
+    def finish(self) -> Table | None:
+        """The whole file's table (None when two query ids share a key)."""
+        query = self._queries()
+        if query is None:
+            return None
+        n = self.rows
+        self.arena = _resize(self.arena, self.bytes + PAD)
+        self.arena[self.bytes:] = 0
+        ids = IdBytes(self.arena, _resize(self.offset, n + 1), self.ascii)
+        return Table(self._line(), _resize(self.number, n), query, ids, _resize(self.key, n))
+
+    def _queries(self) -> Column | None:
+        """The query ids' distinct tokens over every piece, each row's code
+        among them (None on a key clash)."""
+        if not self.query_key:
+            return Column(np.empty(0, dtype=np.int32), np.empty(0, dtype=np.uint64),
+                          np.empty(0, dtype="S1"), np.empty(0, dtype=np.int64))
+        key = np.concatenate(self.query_key)
+        raw = np.concatenate(self.query_raw)
+        first = np.concatenate(self.query_first)
+        uniq, rep, inverse = np.unique(key, return_index=True, return_inverse=True)
+        if uniq.size != key.size and not np.array_equal(raw, raw[rep][inverse]):
+            return None
+        first_row = np.full(uniq.size, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(first_row, inverse, first)
+        code = inverse.astype(np.int32)[self.code[: self.rows]]
+        self.code = np.empty(0, dtype=np.int32)
+        return Column(code, uniq, raw[rep], first_row)
+
+    def _line(self) -> Int32Array | None:
+        """Each row's line number; None when every row is its own line."""
+        if all(line is None and base == row for row, line, base in self.lines):
+            return None
+        parts = [(np.arange(self._size(i)) if line is None else line) + (base + 1)
+                 for i, (_, line, base) in enumerate(self.lines)]
+        return np.concatenate(parts).astype(np.int32)
+
+    def _size(self, i: int) -> int:
+        end = self.lines[i + 1][0] if i + 1 < len(self.lines) else self.rows
+        return end - self.lines[i][0]

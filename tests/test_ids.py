@@ -1,0 +1,56 @@
+"""Ids kept as bytes (core.model.ids.IdBytes) against the same ids as text."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.model.ids import IdBytes
+
+#: Short and long ids (several 8-byte words), shared prefixes, characters of
+#: one to four bytes, and the odd zero byte (which text may hold).
+TEXTS = st.builds(
+    lambda head, tail: head + tail,
+    st.sampled_from(["", "d", "doc-0000000", "https://www.example.com/very/long/path/"]),
+    st.text(st.sampled_from("ab-é€\U0001f600\x00z9"), max_size=40),
+).filter(bool)
+
+
+@given(st.lists(TEXTS, min_size=1, max_size=40), st.data())
+def test_take_extend_concat_keep_the_ids(texts, data):
+    ids = IdBytes.from_texts(texts)
+    assert ids.texts() == texts
+    assert len(ids) == len(texts)
+    rows = np.array(data.draw(st.lists(st.integers(0, len(texts) - 1), max_size=60)),
+                    dtype=np.int64)
+    taken = ids.take(rows)
+    assert taken.texts() == [texts[r] for r in rows]
+    assert ids.texts(rows) == [texts[r] for r in rows]
+    more = data.draw(st.lists(TEXTS, max_size=10))
+    both = IdBytes.concat([ids, IdBytes.from_texts(more)])
+    assert both.texts() == texts + more
+    grown = IdBytes.from_texts(texts).extend(IdBytes.from_texts(more))
+    assert grown.texts() == texts + more
+    assert grown.arena[int(grown.offset[-1]):].tolist() == [0] * 8  # the words' padding
+
+
+@given(st.lists(TEXTS, min_size=1, max_size=30), st.data())
+def test_same_and_codes_follow_the_text(texts, data):
+    ids = IdBytes.from_texts(texts)
+    n = len(texts)
+    a = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=40)))
+    b = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=a.size, max_size=a.size)))
+    other = IdBytes.from_texts(list(reversed(texts)))
+    got = ids.same(a, other, n - 1 - b)
+    assert got.tolist() == [texts[i] == texts[j] for i, j in zip(a, b, strict=True)]
+    found = ids.codes()
+    assert found is not None
+    codes, distinct = found
+    assert distinct[codes].tolist() == texts
+    assert len(set(distinct.tolist())) == distinct.size
+    keys = ids.keys()
+    for i in range(n):
+        for j in range(n):
+            if texts[i] == texts[j]:
+                assert keys[i] == keys[j]
