@@ -506,3 +506,22 @@ def test_every_judgment_read_is_imported_or_rejected(rows: list[tuple[str, ...]]
     doc = result.document
     zeros = sum(r[2:4].count("0") for r in rows)
     assert int(np.sum(doc.grade == 0)) <= zeros
+
+
+def test_consensus_grades_are_judged_by_their_ratings_against_the_rubric() -> None:
+    from core.engine.evaluation import evaluate
+    from core.model.document import Document
+
+    nan = math.nan
+    doc = Document.from_columns(
+        query=["q"] * 6, source_id=list("abcdef"), score=[6, 5, 4, 3, 2, 1],
+        # b: mean of 1, 2, 2 (not a rubric grade, inside its ratings: fine);
+        # c: a rating of 5 outside the rubric; d: typed 7 over ratings 1 and 2;
+        # e: typed 2, in the rubric; f: no ratings, grade 9 outside the rubric.
+        grade=[2, 5 / 3, 2, 7, 2, 9],
+    )
+    doc.annotators = ["ann", "bob", "cy"]
+    doc.ratings = np.array([[2, 2, nan], [1, 2, 2], [1, 5, nan], [1, 2, nan],
+                            [0, 0, 1], [nan, nan, nan]], dtype=float)
+    doc.conventions = doc.conventions.replace(rubric=Rubric.parse("0,1,2,3"))
+    assert evaluate(doc).outside_rubric.tolist() == [False, False, True, True, False, True]

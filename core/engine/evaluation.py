@@ -236,11 +236,30 @@ class Evaluation:
 
     @cached_property
     def outside_rubric(self) -> BoolArray:
-        """Numeric grades that the declared rubric does not permit."""
+        """Numeric grades that the declared rubric does not permit.
+
+        A candidate with annotators' ratings is judged by its ratings: it is
+        flagged when one of them is outside the rubric, or when its grade is
+        neither in the rubric nor between the lowest and highest rating (a
+        mean or median of permitted grades, such as 5/3, is not flagged; a
+        grade typed over the consensus is judged as any other).
+        """
         rubric = self.conventions.rubric
         if rubric is None:
             return np.zeros(len(self.doc), dtype=bool)
         outside: BoolArray = self._numeric & ~rubric.contains(self.doc.grade)
+        ratings = self.doc.ratings
+        if ratings is None or not ratings.size:
+            return outside
+        rated = ~np.isnan(ratings)
+        rows = np.flatnonzero(rated.any(axis=1))
+        if rows.size == 0:
+            return outside
+        r = ratings[rows]
+        bad_rating = (rated[rows] & ~rubric.contains(np.nan_to_num(r))).any(axis=1)
+        grade = self.doc.grade[rows]
+        inside_range = (grade >= np.nanmin(r, axis=1)) & (grade <= np.nanmax(r, axis=1))
+        outside[rows] = self._numeric[rows] & (bad_rating | (outside[rows] & ~inside_range))
         return outside
 
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
