@@ -428,3 +428,23 @@ def test_bounds_of_a_long_query_are_worked_out_off_the_ui_thread(qtbot, monkeypa
     panel._show_details((w.evaluation, 0), ([], None))
     assert panel.bounds_label.text() == ""
     panel.details_job.wait()
+
+
+def test_a_query_kept_open_by_unrateable_candidates_says_so(qtbot):
+    from core.model.conventions import Conventions, Rubric
+
+    doc = Document.from_columns(
+        query=["q", "q"], source_id=["a", "b"], score=[2.0, 1.0], grade=[3.0, None],
+        state=[GradeState.NUMBER, GradeState.UNRATEABLE],
+        conventions=Conventions(cutoffs=(2,), rubric=Rubric.parse("0,1,2,3")),
+    )
+    Settings().reviewer = "tester"
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.set_document(doc)
+    w.show()
+    panel = w.summary_panel
+    qtbot.waitUntil(lambda: "between" in panel.bounds_label.text(), timeout=10_000)
+    assert panel.next_label.text().startswith("Only unrateable candidates keep this query open")
+    assert not panel.next_button.isVisible()
+    panel.details_job.wait()

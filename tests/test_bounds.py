@@ -288,3 +288,26 @@ def test_outer_bounds_by_hand():
     assert not b.exact
     assert b.low == pytest.approx((3 / L) / (3 + 3 / L), abs=1e-15)
     assert b.high == 1.0
+
+
+def test_the_next_judgment_is_never_an_unrateable_candidate():
+    # a (rank 1) is unrateable: its gain is open like an unknown one, and
+    # judging it would narrow most, but it was looked at and could not be
+    # judged; the next judgment asked for is b, the one still to be given.
+    doc = Document.from_columns(
+        query=["q"] * 3, source_id=["a", "b", "c"], score=[3.0, 2.0, 1.0],
+        grade=[None, None, 3.0],
+        state=[GradeState.UNRATEABLE, GradeState.UNKNOWN, GradeState.NUMBER],
+    )
+    ev = evaluate(doc, Conventions(cutoffs=(3,), rubric=RUBRIC))
+    assert ev.status(0) is Status.UNRESOLVED
+    best = best_next_judgment(ev, 0, 0)
+    assert best is not None
+    assert best.source_id == "b"
+    only = Document.from_columns(
+        query=["q"] * 2, source_id=["a", "c"], score=[2.0, 1.0], grade=[None, 3.0],
+        state=[GradeState.UNRATEABLE, GradeState.NUMBER],
+    )
+    ev = evaluate(only, Conventions(cutoffs=(2,), rubric=RUBRIC))
+    assert ev.status(0) is Status.UNRESOLVED
+    assert best_next_judgment(ev, 0, 0) is None

@@ -236,7 +236,10 @@ class SummaryPanel(QWidget):
             + "; ".join(parts))
         self._next = None if best is None else best.index
         if best is None:
-            self.next_label.clear()
+            self.next_label.setText(
+                "Only unrateable candidates keep this query open: grade them if you can, "
+                "or choose how unknown grades count in the Conventions panel."
+                if int(ev.n_unrateable[q]) else "")
         else:
             self.next_label.setText(
                 f"Judge {best.source_id!r} next: whatever its grade, the NDCG@"

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, discount
 from core.model.conventions import TieRule, ZeroIdealRule
+from core.model.grades import GradeState
 
 __all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds", "unresolved_bounds"]
 
@@ -446,19 +447,24 @@ class _IdealChunk:
 
 def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | None:
     """The unknown grade whose answer, whatever it is, leaves the narrowest
-    interval (ties go to the better-ranked candidate)."""
+    interval (ties go to the better-ranked candidate).
+
+    Only a grade still to be given is named: an unrateable candidate (looked
+    at, could not be judged) takes part in the interval but is not asked for
+    again, as in :func:`core.analysis.queue.judging_queue`.
+    """
     query = _Query(ev, q, j)
-    u = query.unknown.size
-    if u == 0:
+    asked = np.flatnonzero(ev.doc.state[query.unknown] == GradeState.UNKNOWN)[:200]
+    if asked.size == 0:
         return None
     grid = query.grid()
     if grid is not None:
         values, undefined = query.ndcg(grid)
     best: NextJudgment | None = None
-    candidates = query.unknown[:200]
     fast = _OneChange(query) if grid is None and not query.groups else None
     rank = ev.rank
-    for n, i in enumerate(candidates):
+    for n in asked.tolist():
+        i = int(query.unknown[n])
         widths: dict[float, float] = {}
         for v in query.values:
             if grid is not None:
