@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -525,3 +526,46 @@ def test_consensus_grades_are_judged_by_their_ratings_against_the_rubric() -> No
                             [0, 0, 1], [nan, nan, nan]], dtype=float)
     doc.conventions = doc.conventions.replace(rubric=Rubric.parse("0,1,2,3"))
     assert evaluate(doc).outside_rubric.tolist() == [False, False, True, True, False, True]
+
+
+def _with_error_values(path: Path, cells: dict[str, str]) -> None:
+    """A workbook whose ``cells`` hold Excel error values without a formula
+    (as Excel stores a typed ``#N/A``, or a sheet saved as values)."""
+    import zipfile
+
+    wb = xlsxwriter.Workbook(path.with_suffix(".tmp.xlsx"))
+    ws = wb.add_worksheet()
+    ws.write_row(0, 0, ["query", "docid", "grade"])
+    for r, (q, d, g) in enumerate([("q1", "d1", 2), ("q1", "d2", 1), ("q1", "d3", 0),
+                                   ("q2", "d1", 3)], start=1):
+        ws.write_row(r, 0, [q, d, g])
+    wb.close()
+    with zipfile.ZipFile(path.with_suffix(".tmp.xlsx")) as src, \
+            zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                for ref, error in cells.items():
+                    data, n = re.subn(rb'<c r="' + ref.encode() + rb'"[^>]*>.*?</c>',
+                                      f'<c r="{ref}" t="e"><v>{error}</v></c>'.encode(), data)
+                    assert n == 1
+            out.writestr(info, data)
+
+
+def test_error_values_are_refused_cells_never_blanks(tmp_path: Path) -> None:
+    path = tmp_path / "errors.xlsx"
+    _with_error_values(path, {"C3": "#DIV/0!", "A4": "#REF!"})
+    before = path.read_bytes()
+    res = import_annotations(path)
+    problems = [(i.row, i.column, i.problem) for i in res.report.rejected]
+    assert problems == [
+        (3, "C (grade)", "cell C3 holds the error value '#DIV/0!', not data; cell not imported"),
+        (4, "A (query)", "cell A4 holds the error value '#REF!', not data; row rejected"),
+    ]
+    doc = res.document
+    pairs = {(doc.query_ids[int(q)], s): (g, int(st_)) for q, s, g, st_ in
+             zip(doc.query, doc.source_id, doc.grade, doc.state, strict=True)}
+    assert set(pairs) == {("q1", "d1"), ("q1", "d2"), ("q2", "d1")}
+    assert pairs[("q1", "d1")] == (2.0, GradeState.NUMBER)
+    assert pairs[("q1", "d2")][1] == GradeState.UNKNOWN
+    assert path.read_bytes() == before

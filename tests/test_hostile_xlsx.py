@@ -39,7 +39,7 @@ READER_DECIDES = {
     "workbook_part_renamed.xlsx",  # calamine opens xl/workbook.xml by name
     "sheet_xml_broken.xlsx", "formula_grade.xlsx", "formula_query.xlsx",
     "prefixed_formula.xlsx", "control_chars_grade.xlsx", "control_chars_sheet_name.xlsx",
-    "own_candidates_is_metadata.xlsx",
+    "own_candidates_is_metadata.xlsx", "error_cells.xlsx",
 }
 #: Files that are read and that export and the window meet as good.xlsx.
 PLAIN_GOOD = {"stored_parts.xlsx", "absolute_target.xlsx", "dimension_too_small.xlsx",

@@ -481,7 +481,7 @@ CASES: dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]] = {
     "control_chars_sheet_name.xlsx": (_book(workbook_xml=workbook('<sheet name="Jud&#10;gments" sheetId="1" r:id="rId1"/>'),
                                             sheet_xml=sheet(rows(grade3='<c r="C3" t="inlineStr"><is><t>very</t></is></c>'))), True, ("row 3", "'very'")),
     "huge_cell_text.xlsx": (_book(sheet_xml=sheet(rows().replace(istr("B3", "d2"), istr("B3", "d" * 4_000_000)))), False, ()),
-    "error_cells.xlsx": (_book(sheet_xml=sheet(rows(grade3='<c r="C3" t="e"><v>#DIV/0!</v></c>'))), False, ()),
+    "error_cells.xlsx": (_book(sheet_xml=sheet(rows(grade3='<c r="C3" t="e"><v>#DIV/0!</v></c>'))), True, ("row 3", "C3", "'#DIV/0!'", "not data")),
     # the app's own workbook, tampered where the safety checks decide
     "own_far_cell_candidates.xlsx": (own(_append_far_cell("Candidates")), True, ("sheet 'Candidates'", "XFD1048576", "too large to read safely")),
     "own_far_cell_metadata.xlsx": (own(_append_far_cell("ndcg_metadata")), True, ("sheet 'ndcg_metadata'", "XFD1048576")),

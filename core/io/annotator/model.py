@@ -101,6 +101,9 @@ class Table:
     sheets: list[str] = field(default_factory=list)
     #: Formula cells: (0-based row, 0-based column, formula text).
     formulas: list[tuple[int, int, str]] = field(default_factory=list)
+    #: Error values without a formula (#DIV/0!, #N/A, ...), which readers
+    #: give as empty cells: (0-based row, 0-based column, the error).
+    errors: list[tuple[int, int, str]] = field(default_factory=list)
     encoding: str | None = None
     delimiter: str | None = None
     #: Every row has the same length (calamine's rows do).

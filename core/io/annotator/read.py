@@ -21,7 +21,7 @@ from core.errors import InputError
 from core.io.annotator.model import Table
 from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
-from core.io.safety import check_xlsx, column_letters, find_formulas
+from core.io.safety import check_xlsx, column_letters, find_cells_not_data
 
 __all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "ChooseSheet", "read_table", "sniff_delimiter"]
 
@@ -176,19 +176,28 @@ def _read_xlsx_table(path: Path, sheet: str | None,
             hint="open it in Excel or LibreOffice and save it again",
         ) from exc
     formulas: list[tuple[int, int, str]] = []
+    errors: list[tuple[int, int, str]] = []
     if sheet in check.with_formulas:
-        for ref, text in find_formulas(path, check.parts[sheet]):
-            m = re.match(r"([A-Z]+)(\d+)$", ref)
-            if m:
-                col = 0
-                for ch in m.group(1):
-                    col = col * 26 + ord(ch) - 64
-                formulas.append((int(m.group(2)) - 1, col - 1, text))
+        found_formulas, found_errors = find_cells_not_data(path, check.parts[sheet])
+        formulas, errors = _cells(found_formulas), _cells(found_errors)
     if type(rows) is not list or (rows and type(rows[0]) is not list):
         rows = [list(r) for r in rows]  # calamine gives lists of lists; nothing to copy
     notes = _fill_merged(rows, merged) if merged else []
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
-                 formulas=formulas, rectangular=True, notes=notes)
+                 formulas=formulas, errors=errors, rectangular=True, notes=notes)
+
+
+def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """(reference, text) as (0-based row, 0-based column, text)."""
+    out = []
+    for ref, text in found:
+        m = re.match(r"([A-Z]+)(\d+)$", ref)
+        if m:
+            col = 0
+            for ch in m.group(1):
+                col = col * 26 + ord(ch) - 64
+            out.append((int(m.group(2)) - 1, col - 1, text))
+    return out
 
 
 def read_table(path: str | Path, *, sheet: str | None = None,

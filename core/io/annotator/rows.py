@@ -149,14 +149,15 @@ def _refused(sheet: Sheet, alive: BoolArray) -> None:
 
 
 def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set[int]]:
-    """Report every formula cell of a data row; a formula in a key cell
+    """Report every formula cell and every error value (#DIV/0!, #N/A: read
+    as empty, it would pass for a blank) of a data row; one in a key cell
     (query, source, score, rank, annotator) rejects its row. Returns the
     refused cells (data row -> columns)."""
     mapping = sheet.mapping
     key_cols = {mapping.query, mapping.source_id, mapping.score, mapping.rank,
                 mapping.annotator}
     formula_at: dict[int, list[tuple[int, str]]] = {}
-    for r, c, text in sheet.table.formulas:
+    for r, c, text in sorted([*sheet.table.formulas, *sheet.table.errors]):
         formula_at.setdefault(r, []).append((c, text))
     bad_cells: dict[int, set[int]] = {}
     for r, cells in formula_at.items():
@@ -167,8 +168,10 @@ def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set
         for seq, ((c, text), hit_key) in enumerate(zip(cells, hits, strict=True)):
             sheet.found.append(((i, 0, 0, seq), Issue(
                 FORMULA, r + 1, sheet.name(c),
-                f"cell {column_letters(c + 1)}{r + 1} holds the formula {text!r}; formulas are"
-                " never evaluated" + ("; row rejected" if hit_key else "; cell not imported"),
+                f"cell {column_letters(c + 1)}{r + 1} holds "
+                + (f"the formula {text!r}; formulas are never evaluated" if text.startswith("=")
+                   else f"the error value {text!r}, not data")
+                + ("; row rejected" if hit_key else "; cell not imported"),
                 text)))
             bad_cells.setdefault(i, set()).add(c)
         if any(hits):

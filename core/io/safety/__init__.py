@@ -22,7 +22,7 @@ what a part's bytes can hold, cell references), :mod:`~core.io.safety.parts`
 from __future__ import annotations
 
 from core.io.safety.check import WorkbookCheck, check_xlsx
-from core.io.safety.formulas import find_formulas, formula_rows
+from core.io.safety.formulas import find_cells_not_data, find_formulas, formula_rows
 from core.io.safety.limits import (
     EXCEL_MAX_COLUMNS,
     EXCEL_MAX_ROWS,
@@ -40,6 +40,7 @@ __all__ = [
     "check_xlsx",
     "column_letters",
     "column_number",
+    "find_cells_not_data",
     "find_formulas",
     "formula_rows",
     "parse_xml",

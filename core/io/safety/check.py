@@ -27,7 +27,8 @@ class WorkbookCheck:
     #: Sheet names in workbook order, and each sheet's part in the zip.
     sheets: list[str] = field(default_factory=list)
     parts: dict[str, str] = field(default_factory=dict)
-    #: Sheets whose XML holds at least one formula element.
+    #: Sheets whose XML holds at least one formula element or error value
+    #: (:func:`~core.io.safety.formulas.find_formulas` lists them).
     with_formulas: set[str] = field(default_factory=set)
     #: Each sheet's used area (rows, columns) as found in its cells.
     used: dict[str, tuple[int, int]] = field(default_factory=dict)

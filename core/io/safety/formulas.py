@@ -54,18 +54,36 @@ def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:
 
     Nothing is evaluated; used to refuse formulas where data belongs.
     """
+    return find_cells_not_data(path, part)[0]
+
+
+def find_cells_not_data(path: str | Path,
+                        part: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The cells of one sheet part whose value is not data, in one parse:
+    formula cells (reference, formula text) and error values without a
+    formula (reference, the error as written, such as ``#DIV/0!``; readers
+    give such a cell as empty, so it would pass for a blank).
+    """
     name = str(path)
-    out: list[tuple[str, str]] = []
+    formulas: list[tuple[str, str]] = []
+    errors: list[tuple[str, str]] = []
     try:
         with zipfile.ZipFile(path) as zf, open_part(zf, zf.getinfo(part), name) as fh:
-            ref = ""
+            ref, formula, value = "", False, ""
             for event, tag, elem, row, col in walk_cells(fh, ("start", "end"), file=name,
                                                          part=part):
                 if event == "start":
                     if tag == "c":
-                        ref = f"{column_letters(col)}{row}"
+                        ref, formula, value = f"{column_letters(col)}{row}", False, ""
                 elif tag == "f":
-                    out.append((ref, "=" + (elem.text or "")))
+                    formulas.append((ref, "=" + (elem.text or "")))
+                    formula = True
+                elif tag == "v":
+                    value = elem.text or ""
+                elif tag == "c":
+                    if elem.get("t") == "e" and not formula:
+                        errors.append((ref, value.strip() or "#VALUE!"))
+                    elem.clear()
     except Exception as exc:
         raise unreadable(exc, file=name, part=part, sheet=None) from exc
-    return out
+    return formulas, errors

@@ -120,7 +120,8 @@ def _scan_block(buf: bytes, limit: int, *, file: str, part: str) -> tuple[int, i
     if bool((after == 33).any()):  # "<!": a comment, CDATA or a declaration
         refuse_declarations(buf, file, part)
     f_at = lt[after == 102]  # "<f"
-    formulas = bool(np.isin(a[f_at + 2], _AFTER_NAME).any())
+    formulas = (bool(np.isin(a[f_at + 2], _AFTER_NAME).any())
+                or buf.find(b't="e"', 0, limit) >= 0 or buf.find(b"t='e'", 0, limit) >= 0)
     c_at = lt[after == 99]  # "<c"
     cells = c_at[np.isin(a[c_at + 2], _AFTER_NAME)]
     if not len(cells):

@@ -24,7 +24,9 @@ from core.io.safety.limits import (
 from core.io.safety.parts import iter_events, open_part, stream_part, xml_error
 from core.io.safety.scan import scan_plain
 
-_FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+#: A formula element, or a cell of type "e" (an error value such as #DIV/0!):
+#: a cell whose value is not data, looked at by :mod:`core.io.safety.formulas`.
+_FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]|\st\s*=\s*[\"']e[\"']")
 _DIMENSION = re.compile(rb'<(?:[\w.\-]+:)?dimension\s+ref\s*=\s*["\']([^"\']*)["\']')
 CELL_WITHOUT_REF = re.compile(rb'<c(?:[>/\t\n\r]| (?!r="))')
 
