@@ -36,8 +36,8 @@ def scan_plain(chunks: Iterable[bytes], *, file: str, part: str) -> tuple[int, i
 
     The sheet comes in pieces (each scanned while it is in the cache) and
     only the bytes after each ``<`` are looked at: ``<!`` (refused when it
-    is a DTD or entity declaration), ``<f`` (a formula element) and ``<c``
-    (a cell). Every cell must start ``<c r="`` and its reference with a
+    is a DTD or entity declaration), ``<f`` (a formula element), ``<v>#``
+    (an error value such as ``#DIV/0!``) and ``<c`` (a cell). Every cell must start ``<c r="`` and its reference with a
     letter, else None (the caller then scans exactly).
     """
     max_row = max_col = 0
@@ -120,8 +120,9 @@ def _scan_block(buf: bytes, limit: int, *, file: str, part: str) -> tuple[int, i
     if bool((after == 33).any()):  # "<!": a comment, CDATA or a declaration
         refuse_declarations(buf, file, part)
     f_at = lt[after == 102]  # "<f"
+    v_at = lt[after == 118]  # "<v": an error value is the only one written "<v>#"
     formulas = (bool(np.isin(a[f_at + 2], _AFTER_NAME).any())
-                or buf.find(b't="e"', 0, limit) >= 0 or buf.find(b"t='e'", 0, limit) >= 0)
+                or bool(((a[v_at + 2] == 62) & (a[v_at + 3] == 35)).any()))
     c_at = lt[after == 99]  # "<c"
     cells = c_at[np.isin(a[c_at + 2], _AFTER_NAME)]
     if not len(cells):
