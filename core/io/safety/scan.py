@@ -37,8 +37,9 @@ def scan_plain(chunks: Iterable[bytes], *, file: str, part: str) -> tuple[int, i
     The sheet comes in pieces (each scanned while it is in the cache) and
     only the bytes after each ``<`` are looked at: ``<!`` (refused when it
     is a DTD or entity declaration), ``<f`` (a formula element), ``<v>#``
-    (an error value such as ``#DIV/0!``) and ``<c`` (a cell). Every cell must start ``<c r="`` and its reference with a
-    letter, else None (the caller then scans exactly).
+    (an error value such as ``#DIV/0!``) and ``<c`` (a cell). Every cell
+    must start ``<c r="`` and its reference with a letter, else None (the
+    caller then scans exactly).
     """
     max_row = max_col = 0
     formulas = False
