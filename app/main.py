@@ -88,6 +88,8 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         file_ops.offer_recovery()  # a crash left edits for this file
     if shown is not None and qrels is not None and window.unjudged_banner is not None:
         window.unjudged_banner.offer()
+    if shown is not None and window.outside_edits is not None:
+        window.outside_edits.offer(window.document)  # edits made in the spreadsheet
     return window
 
 
@@ -102,6 +104,7 @@ def _install_extras(window: MainWindow) -> FileOps:
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.help import install_help
+    from app.outside_edits import install_outside_edits
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
     from app.review.compare_view import install_compare
@@ -125,6 +128,7 @@ def _install_extras(window: MainWindow) -> FileOps:
     install_rounds(window, file_ops.open_path)
     window.preferences = install_preferences(window)
     window.unjudged_banner = install_banner(window)
+    window.outside_edits = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)
     window.help_menu = install_help(window)  # last: it lists every action's shortcut
     return file_ops

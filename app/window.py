@@ -23,13 +23,11 @@ docks, preferences, help); none of them touches anything else:
   ``add_action``, ``add_submenu``, ``add_dock`` (with its home: ``tab_with``,
   ``below``, ``hidden``), ``show_message``, ``fit_columns``; the hook
   ``save_handler``.
-The add-ons themselves are typed attributes (``file_ops``, ``clipboard_actions``,
-``find_bar``, ``plots``, ``compare_view``, ``explain_view``, ``judges_view``,
-``preferences``, ``unjudged_banner``, ``file_drop``, ``help_menu``), None until
-:func:`app.main.build_window` installs them.
-
-Grading never opens a dialog except to ask why a candidate is unrateable: the
-reviewer's name defaults to the operating system's user name.
+The add-ons are typed attributes (``file_ops``, ``clipboard_actions``, ``find_bar``,
+``plots``, ``compare_view``, ``explain_view``, ``judges_view``, ``preferences``,
+``unjudged_banner``, ``outside_edits``, ``file_drop``, ``help_menu``), None until
+:func:`app.main.build_window` installs them. Grading never opens a dialog except
+to ask why a candidate is unrateable.
 """
 
 from __future__ import annotations
@@ -66,6 +64,7 @@ if TYPE_CHECKING:
     from app.fileops import FileOps
     from app.find import FindBar
     from app.help import HelpMenu
+    from app.outside_edits import OutsideEditsBanner
     from app.plot_dock import PlotDock
     from app.preferences import Preferences
     from app.review.compare_view import CompareController
@@ -124,6 +123,7 @@ class MainWindow(QMainWindow):
         self.preferences: Preferences | None = None
         self.help_menu: HelpMenu | None = None
         self.unjudged_banner: UnjudgedBanner | None = None
+        self.outside_edits: OutsideEditsBanner | None = None
         self.file_drop: FileDrop | None = None
 
         self.grid_panel = GridPanel(decimals, self)

@@ -1,0 +1,88 @@
+"""A banner above the grid when a reopened workbook was edited outside the app.
+
+A reviewer who changes k or the gain rule in the workbook's Conventions sheet
+(or grades in Candidates) and reopens the file gets those edits as the
+document's, each recorded in the audit log (origin "outside the app"). The
+window says so where the eye is: this banner lists what was taken and which
+convention cells were refused (with their cells: the stored conventions
+stayed), with a button that shows the audit log. It closes on its button and
+when another document is shown.
+
+Wire it with ``install_outside_edits(window)``; :meth:`OutsideEditsBanner.offer`
+shows it for a document when its reopening found something.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+from core.io.workbook import reopened
+from core.model.document import Document
+
+if TYPE_CHECKING:
+    from app.window import MainWindow
+
+__all__ = ["OutsideEditsBanner", "install_outside_edits"]
+
+
+class OutsideEditsBanner(QFrame):
+    """The edited-outside banner (objectName ``outsideEditsBanner``)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("outsideEditsBanner")
+        self.window_ = window
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("#outsideEditsBanner { background: #e8f1fb; border: 1px solid #8fb3de }")
+        self.text = QLabel(self)
+        self.text.setObjectName("outsideEditsText")
+        self.text.setWordWrap(True)
+        self.show_log = QPushButton(self.tr("Show the audit log"), self)
+        self.show_log.setObjectName("showAuditLog")
+        self.show_log.clicked.connect(self._show_log)
+        self.close_button = QPushButton(self.tr("Close"), self)
+        self.close_button.setObjectName("closeOutsideEdits")
+        self.close_button.clicked.connect(self.hide)
+        row = QHBoxLayout()
+        row.addWidget(self.show_log)
+        row.addWidget(self.close_button)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.text)
+        layout.addLayout(row)
+        self.hide()
+        window.document_replaced.connect(self.offer)
+
+    def offer(self, doc: Document) -> bool:
+        """Show what reopening ``doc``'s workbook took or refused; True when shown."""
+        found = reopened(doc)
+        if found is None or found.empty:
+            self.hide()
+            return False
+        lines = found.lines()
+        self.text.setText(
+            f"<b>{html.escape(lines[0], quote=False)}</b>"
+            + "".join(f"<br>{html.escape(line.strip(), quote=False)}" for line in lines[1:]))
+        self.show()
+        self.window_.show_message(self.tr("{0} was edited outside the app: see the banner "
+                                          "above the grid").format(Path(found.file).name),
+                                  12000)
+        return True
+
+    def _show_log(self) -> None:
+        dock = self.window_.docks.get("auditLogDock")
+        if dock is not None:
+            dock.show()
+            dock.raise_()
+
+
+def install_outside_edits(window: MainWindow) -> OutsideEditsBanner:
+    """Put the (hidden) edited-outside banner above ``window``'s grid."""
+    banner = OutsideEditsBanner(window)
+    window.grid_panel.add_banner(banner)
+    return banner
