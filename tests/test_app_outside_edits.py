@@ -45,7 +45,8 @@ def test_conventions_edited_in_the_sheet_are_announced_at_launch(qtbot: Any, boo
     _edit(book, edited, {"gain_rule": "exponential", "cut_1": 3})
     w = _window(qtbot, edited)
     banner = w.outside_edits
-    assert banner is not None and banner.isVisible()
+    assert banner is not None
+    assert banner.isVisible()
     text = banner.text.text()
     assert text.startswith("<b>Conventions edited in the spreadsheet are now the document's")
     assert "<br>gain rule = linear → exponential (edited in Conventions!B4)" in text
@@ -67,7 +68,8 @@ def test_conventions_edited_in_the_sheet_are_announced_at_launch(qtbot: Any, boo
 def test_a_refused_cell_is_named_and_an_unedited_book_says_nothing(qtbot: Any, book: Path,
                                                                    tmp_path: Path) -> None:
     w = _window(qtbot, book)
-    assert w.outside_edits is not None and not w.outside_edits.isVisible()
+    assert w.outside_edits is not None
+    assert not w.outside_edits.isVisible()
     bad = tmp_path / "bad.xlsx"
     _edit(book, bad, {"cut_1": -1})
     task = w.file_ops.open_path(bad, ask_to_save=False)
@@ -77,7 +79,8 @@ def test_a_refused_cell_is_named_and_an_unedited_book_says_nothing(qtbot: Any, b
     qtbot.waitUntil(banner.isVisible, timeout=5_000)
     text = banner.text.text()
     assert text.startswith("<b>Convention cells not taken")
-    assert "sheet Conventions, row " in text and "column B" in text
+    assert "sheet Conventions, row " in text
+    assert "column B" in text
     assert w.conventions == seed_document().conventions
     # Another document shown: the banner goes.
     task = w.file_ops.open_path(book, ask_to_save=False)
