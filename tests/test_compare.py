@@ -26,6 +26,7 @@ from core.analysis.compare.changes import tie_rule_ndcg
 from core.engine.evaluation import evaluate
 from core.model.conventions import Conventions, TieRule, Weighting
 from core.model.document import Document
+from core.model.ids import IdBytes
 from core.model.presets import preset
 from core.reports.table import print_comparison
 from tests.conftest import doc_of
@@ -226,18 +227,29 @@ def test_tie_sensitivity_hand_case() -> None:
     assert ts.with_ties == 1
 
 
+#: Source ids whose code-point order is not their length's or their first byte's.
+_NAMES = ["s0", "s1", "s10", "s9", "S2", "doc-1", "doc-10", "d\u00e9", "d\u00e8z", "\u00e9", "zz",
+          "a b", "a"]
+
+
 @st.composite
 def tied_documents(draw: st.DrawFn) -> Document:
+    """Small documents with tied scores; their ids held as text or, as a TREC
+    run's are, as bytes (core.model.ids.IdBytes)."""
     nq = draw(st.integers(1, 4))
     rows = []
     for q in range(nq):
         n = draw(st.integers(1, 8))
-        names = draw(st.permutations([f"s{i}" for i in range(n)]))
+        names = draw(st.permutations(_NAMES))[:n]
         for name in names:
             score = draw(st.sampled_from([None, 0.0, 1.0, 1.0, 2.0, 3.0]))
             grade = draw(st.sampled_from([None, 0.0, 1.0, 2.0, 3.0]))
             rows.append((f"q{q}", name, score, grade))
-    return doc_of(rows)
+    if draw(st.booleans()):
+        return doc_of(rows)
+    return Document.from_columns(
+        query=[r[0] for r in rows], source_id=IdBytes.from_texts([r[1] for r in rows]),
+        score=[r[2] for r in rows], grade=[r[3] for r in rows])
 
 
 @given(

@@ -384,8 +384,11 @@ def _placed(doc: Document, t: _TieGroups, rule: TieRule) -> FloatArray:
     elif rule is TieRule.PESSIMISTIC:
         perm = np.lexsort((rows, gains, group))
     elif rule is TieRule.ID_DESC:
-        code = source_order_keys(doc, rows)
-        perm = np.lexsort((-code, group))
+        ids = doc.source_bytes()
+        if ids is not None and ids.is_utf8():  # a TREC run's: the bytes' order is the text's
+            perm = ids.sort_descending(rows, group)  # (no id decoded)
+        else:
+            perm = np.lexsort((-source_order_keys(doc, rows), group))
     else:
         raise ValueError(rule)
     # Members of a group are contiguous and their slots ascend, so sorting
