@@ -277,6 +277,9 @@ def test_charts_plot_the_report_tables(seed_book: Path) -> None:
     assert last - first == 9
     dist, by_k = ws._charts
     assert type(dist).__name__ == "BarChart"
+    # Whole queries: the count axis from 0 in steps of 1 (a few queries), no 0.5.
+    assert (dist.y_axis.scaling.min, dist.y_axis.majorUnit) == (0, 1)
+    assert dist.y_axis.numFmt.formatCode == "0"
     assert [s.val.numRef.f for s in dist.series] == [
         f"Report!${c}${first}:${c}${last}" for c in "BCD"]
     assert dist.series[0].cat.strRef.f == f"Report!$A${first}:$A${last}"  # text, not numbers

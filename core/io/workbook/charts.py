@@ -54,6 +54,12 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
         })
         _cache(dist, bins, counts[c - 1])
     _style(dist, "NDCG distribution over queries", "NDCG", "queries")
+    # Counts are whole numbers: ticks of 1 while few (no 0.5 queries), the
+    # automatic whole steps beyond.
+    peak = max((max(c, default=0) for c in counts), default=0)
+    dist.set_y_axis({"name": "queries", "min": 0, "num_format": "0",
+                     **({"major_unit": 1} if peak <= 10 else {}),
+                     "major_gridlines": {"visible": True, "line": {"color": "#D9D9D9"}}})
     s.ws.insert_chart(anchor, 0, dist, {"x_offset": 4, "y_offset": 4, "object_position": 1})
     by_k = wb.add_chart({"type": "line"})
     for n, (run, (lo, hi)) in enumerate(zip(runs, tables, strict=True)):
