@@ -1,4 +1,4 @@
-"""A banner above the grid when a TREC run's candidates are not all judged.
+"""Banners above the grid, and the one shown when a TREC run's candidates are not all judged.
 
 A run joined with qrels gives every retrieved candidate the qrels do not
 judge an unknown grade; under the default rule (unknown grades leave NDCG
@@ -26,10 +26,42 @@ from core.model.document import GradeState
 if TYPE_CHECKING:
     from app.window import MainWindow
 
-__all__ = ["UnjudgedBanner", "install_banner"]
+__all__ = ["Banner", "UnjudgedBanner", "install_banner"]
 
 
-class UnjudgedBanner(QFrame):
+class Banner(QFrame):
+    """A framed message above the grid: a text (rich text allowed) over a row
+    of buttons, hidden until there is something to say. Subclasses add their
+    buttons with :meth:`add_button`."""
+
+    def __init__(self, window: MainWindow, name: str, background: str, border: str) -> None:
+        super().__init__(window)
+        self.setObjectName(name)
+        self.window_ = window
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet(f"#{name} {{ background: {background}; border: 1px solid {border} }}")
+        self.text = QLabel(self)
+        self.text.setObjectName(name.replace("Banner", "Text"))
+        self.text.setWordWrap(True)
+        self._row = QHBoxLayout()
+        self._row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.text)
+        layout.addLayout(self._row)
+        self.hide()
+
+    def add_button(self, name: str, label: str, tip: str = "") -> QPushButton:
+        """A button (objectName ``name``) at the end of the row."""
+        button = QPushButton(label, self)
+        button.setObjectName(name)
+        if tip:
+            button.setToolTip(tip)
+        self._row.insertWidget(self._row.count() - 1, button)
+        return button
+
+
+class UnjudgedBanner(Banner):
     """The unjudged-candidates banner (objectName ``unjudgedBanner``)."""
 
     #: (objectName, button text, rule, tooltip) of the choices.
@@ -44,29 +76,12 @@ class UnjudgedBanner(QFrame):
     )
 
     def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.setObjectName("unjudgedBanner")
-        self.window_ = window
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("#unjudgedBanner { background: #fff4ce; border: 1px solid #e0c060 }")
-        self.text = QLabel(self)
-        self.text.setObjectName("unjudgedText")
-        self.text.setWordWrap(True)
+        super().__init__(window, "unjudgedBanner", "#fff4ce", "#e0c060")
         self.buttons: dict[str, QPushButton] = {}
-        row = QHBoxLayout()
         for name, label, rule, tip in self.CHOICES:
-            button = QPushButton(self.tr(label), self)
-            button.setObjectName(name)
-            button.setToolTip(self.tr(tip))
+            button = self.add_button(name, self.tr(label), self.tr(tip))
             button.clicked.connect(lambda _=False, r=rule: self.choose(r))
             self.buttons[name] = button
-            row.addWidget(button)
-        row.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.addWidget(self.text)
-        layout.addLayout(row)
-        self.hide()
         window.document_replaced.connect(lambda _doc: self.hide())
         window.conventions_changed.connect(self._conventions_changed)
 

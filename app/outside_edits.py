@@ -18,8 +18,7 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
-
+from app.banner import Banner
 from core.io.workbook import reopened
 from core.model.document import Document
 
@@ -29,33 +28,15 @@ if TYPE_CHECKING:
 __all__ = ["OutsideEditsBanner", "install_outside_edits"]
 
 
-class OutsideEditsBanner(QFrame):
+class OutsideEditsBanner(Banner):
     """The edited-outside banner (objectName ``outsideEditsBanner``)."""
 
     def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.setObjectName("outsideEditsBanner")
-        self.window_ = window
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("#outsideEditsBanner { background: #e8f1fb; border: 1px solid #8fb3de }")
-        self.text = QLabel(self)
-        self.text.setObjectName("outsideEditsText")
-        self.text.setWordWrap(True)
-        self.show_log = QPushButton(self.tr("Show the audit log"), self)
-        self.show_log.setObjectName("showAuditLog")
+        super().__init__(window, "outsideEditsBanner", "#e8f1fb", "#8fb3de")
+        self.show_log = self.add_button("showAuditLog", self.tr("Show the audit log"))
         self.show_log.clicked.connect(self._show_log)
-        self.close_button = QPushButton(self.tr("Close"), self)
-        self.close_button.setObjectName("closeOutsideEdits")
+        self.close_button = self.add_button("closeOutsideEdits", self.tr("Close"))
         self.close_button.clicked.connect(self.hide)
-        row = QHBoxLayout()
-        row.addWidget(self.show_log)
-        row.addWidget(self.close_button)
-        row.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.addWidget(self.text)
-        layout.addLayout(row)
-        self.hide()
         window.document_replaced.connect(self.offer)
 
     def offer(self, doc: Document) -> bool:
