@@ -128,14 +128,11 @@ class Evaluation:
             starts = np.flatnonzero(self._new_group)
             group_gain = np.bincount(group, weights=self._sorted_gain, minlength=starts.size)
             group_query = q_sorted[starts]
+            disc_all = np.bincount(group, weights=sorted_discount, minlength=starts.size)
+            first_rank = rank[starts]
             for j, k in enumerate(ks):
-                keep = rank <= k if k is not None else None
-                d = sorted_discount if keep is None else sorted_discount[keep]
-                g = group if keep is None else group[keep]
-                disc = np.bincount(g, weights=d, minlength=starts.size)
-                with np.errstate(invalid="ignore"):
-                    per_group = np.where(disc > 0, group_gain * disc / group_size, 0.0)
-                dcg[:, j] = np.bincount(group_query, weights=per_group, minlength=nq)
+                dcg[:, j] = _group_dcg(k, starts, first_rank, group_size, group_gain,
+                                       group_query, disc_all, sorted_discount, nq)
             return dcg
         contrib_all = sorted_discount
         contrib_all *= self._sorted_gain
@@ -438,6 +435,36 @@ class Evaluation:
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"
+
+
+def _group_dcg(k: int | None, starts: IntArray, first_rank: IntArray, size: IntArray,
+               gain: FloatArray, query: IntArray, disc_all: FloatArray,
+               sorted_discount: FloatArray, nq: int) -> FloatArray:
+    """DCG@k per query from tie groups (their first positions ``starts`` and
+    ranks, sizes, gain totals, queries and discount totals): groups wholly
+    within k take their discount total, the one group per query that k cuts
+    the sum of its positions up to k (in position order, as the totals), the
+    groups after k nothing; only the groups that start within k are summed."""
+    if k is None:
+        within = np.arange(starts.size)
+        disc = disc_all
+    else:
+        within = np.flatnonzero(first_rank <= k)
+        disc = disc_all[within]
+        cut = np.flatnonzero(first_rank[within] + size[within] - 1 > k)
+        if cut.size:
+            disc = disc.copy()
+            g = within[cut]
+            n = k - first_rank[g] + 1  # positions of each cut group within k
+            pos = np.repeat(starts[g] - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+            owner = np.repeat(np.arange(cut.size), n)
+            disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
+    g_gain, g_size = (gain, size) if k is None else (gain[within], size[within])
+    with np.errstate(invalid="ignore"):
+        per_group = np.where(disc > 0, g_gain * disc / g_size, 0.0)
+    q = query if k is None else query[within]
+    out: FloatArray = np.bincount(q, weights=per_group, minlength=nq)
+    return out
 
 
 def evaluate(doc: Document, conventions: Conventions | None = None) -> Evaluation:
