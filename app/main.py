@@ -260,11 +260,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             foreign = Path(args.file)  # an annotators' sheet: the import wizard reads it
     splash = None
     if args.file and not foreign:
-        # Read while the splash shows and the window's modules load and the
-        # window is built.
+        # Read while the window's modules load and the window is built.
+        splash = _splash(Path(args.file).name)
         key = (str(args.file), None if args.qrels is None else str(args.qrels))
         _READING[key] = _read_in_background(args.file, args.qrels)
-        splash = _splash(Path(args.file).name)
     window = build_window(None if foreign else args.file, qrels=args.qrels,
                           preset=args.preset)
     _READING.clear()

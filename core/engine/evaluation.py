@@ -8,6 +8,7 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -437,9 +438,10 @@ class Evaluation:
         return f"NDCG@{format_cutoff(k)}"
 
 
-def _group_dcg(k: int | None, starts: IntArray, first_rank: IntArray, size: IntArray,
-               gain: FloatArray, query: IntArray, disc_all: FloatArray,
-               sorted_discount: FloatArray, nq: int) -> FloatArray:
+def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
+               size: IntArray, gain: npt.NDArray[Any], query: npt.NDArray[Any],
+               disc_all: npt.NDArray[Any], sorted_discount: FloatArray,
+               nq: int) -> FloatArray:
     """DCG@k per query from tie groups (their first positions ``starts`` and
     ranks, sizes, gain totals, queries and discount totals): groups wholly
     within k take their discount total, the one group per query that k cuts
@@ -453,7 +455,7 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: IntArray, size: IntA
         disc = disc_all[within]
         cut = np.flatnonzero(first_rank[within] + size[within] - 1 > k)
         if cut.size:
-            disc = disc.copy()
+            disc = disc.astype(np.float64)  # a copy
             g = within[cut]
             n = k - first_rank[g] + 1  # positions of each cut group within k
             pos = np.repeat(starts[g] - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
@@ -463,7 +465,8 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: IntArray, size: IntA
     with np.errstate(invalid="ignore"):
         per_group = np.where(disc > 0, g_gain * disc / g_size, 0.0)
     q = query if k is None else query[within]
-    out: FloatArray = np.bincount(q, weights=per_group, minlength=nq)
+    out: FloatArray = np.bincount(q, weights=per_group, minlength=nq).astype(np.float64,
+                                                                             copy=False)
     return out
 
 
