@@ -34,6 +34,7 @@ from app.file_formats import (
     with_suffix,
     write_document,
 )
+from app.open_progress import PaintFirst
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
@@ -224,6 +225,7 @@ class FileOps(QObject):
             return None
         path = Path(path)
         conventions = self.window.document.conventions if self.window.document else None
+        gate = PaintFirst(path)  # a large file's progress shows before reading starts
 
         def work(progress: Any, cancelled: Any) -> tuple[Document | None, FileState | None]:
             from app.import_wizard.wizard import load_unless_foreign
@@ -233,10 +235,11 @@ class FileOps(QObject):
             return load_unless_foreign(path, conventions), state
 
         self.task = run_task(
-            self.window, self.tr("Opening {0}…").format(path.name), work,
+            self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
             on_done=lambda read: self._opened_or_import(read[0], read[1], path),
             on_error=lambda exc: show_error(self.window, self.tr("Could not open"), exc),
         )
+        gate.show(self.task.dialog)
         return self.task
 
     def offer_recovery(self) -> bool:

@@ -9,17 +9,26 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen, QWidget
 
-from app.fileops import FileOps
 from app.settings import APPLICATION, ORGANIZATION, ensure_identity
-from app.window import APP_TITLE, MainWindow
 from core.errors import NdcgError
-from core.model.document import Document
 from core.model.presets import PRESETS, apply_preset
+
+if TYPE_CHECKING:
+    from app.fileops import FileOps
+    from app.window import MainWindow
+    from core.model.document import Document
+
+# The window's modules are imported once the splash shows (they take a
+# second or more, matplotlib included), while the file is read.
 
 __all__ = ["build_window", "main", "parse_args"]
 
@@ -44,6 +53,42 @@ def _load(path: str | Path, qrels: str | Path | None) -> Document:
     return load_document(path, qrels=qrels)
 
 
+def _read_in_background(path: str | Path,
+                        qrels: str | Path | None) -> Callable[[], Document]:
+    """Start reading ``path`` on a thread (numpy lets go of the interpreter
+    lock, so the window's modules load meanwhile); the returned function
+    waits for the document (and raises what reading raised)."""
+    box: list[Document | BaseException] = []
+
+    def read() -> None:
+        try:
+            box.append(_load(path, qrels))
+        except BaseException as exc:  # handed to the waiting side
+            box.append(exc)
+
+    thread = threading.Thread(target=read, name="open-file", daemon=True)
+    thread.start()
+
+    def wait() -> Document:
+        thread.join()
+        got = box[0]
+        if isinstance(got, BaseException):
+            raise got
+        return got
+
+    return wait
+
+
+def _import_window_modules() -> None:
+    """Import what the window and its add-ons need (nothing is built)."""
+    import app.plot_dock  # matplotlib: the longest import
+    import app.window  # noqa: F401
+
+
+#: Files :func:`main` started reading before the splash showed, by (path, qrels).
+_READING: dict[tuple[str, str | None], Callable[[], Document]] = {}
+
+
 def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
                  preset: str | None = None) -> MainWindow:
     """A ready main window: on ``path`` (with ``qrels`` for a TREC run) or on
@@ -54,34 +99,47 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     so the reviewer still gets a working window. The window has the geometry
     and dock layout the user left (the default one at a first start); a TREC
     run whose candidates are not all judged shows what can be done about it.
+    The file is read on a thread (started by :func:`main` when it showed the
+    splash) while the window is built.
     """
     from core.io.example import load_example
 
     if QApplication.instance() is None:
         raise RuntimeError("create a QApplication before building the window")
     ensure_identity()
-    doc: Document | None = None
-    shown: Path | None = None
+    reading = None
     if path is not None:
-        try:
-            doc = _load(path, qrels)
-            shown = Path(path)
-            from core.engine.evaluation import evaluate
+        key = (str(path), None if qrels is None else str(qrels))
+        reading = _READING.pop(key, None) or _read_in_background(path, qrels)
+    _import_window_modules()
+    from app.window import APP_TITLE, MainWindow
 
+    window: MainWindow | None = None
+    if reading is not None and path is not None:
+        # An empty window first, then the document shown in it: it is
+        # evaluated once (a document that cannot be evaluated raises here,
+        # before anything changes), not once per step.
+        window = MainWindow(None)
+        try:
+            doc = reading()
             if preset is not None:
                 doc.conventions = apply_preset(doc.conventions, preset)
-            evaluate(doc)  # fails now (e.g. negative grade, exponential gain), not later
+            window.set_document(doc, Path(path))
         except (NdcgError, OSError) as exc:
-            doc, shown = None, None
             QMessageBox.warning(
                 None, APP_TITLE,
                 f"{exc}\n\nThe bundled example opens instead.",
             )
-    if doc is None:
-        doc = load_example()
+    shown = window.path if window is not None else None
+    if shown is None:
+        example = load_example()
         if preset is not None:
-            doc.conventions = apply_preset(doc.conventions, preset)
-    window = MainWindow(doc, shown)
+            example.conventions = apply_preset(example.conventions, preset)
+        if window is None:
+            window = MainWindow(example, None)
+        else:
+            window.set_document(example, None)
+    assert window is not None
     file_ops = _install_extras(window)
     window.workplace.restore()
     if shown is not None:
@@ -134,6 +192,17 @@ def _install_extras(window: MainWindow) -> FileOps:
     return file_ops
 
 
+class _Splash(QSplashScreen):
+    """A splash screen that shows without Qt's own wait for the window system
+    (up to a second, all of it on some platforms): :func:`_splash` waits for
+    it a bounded time itself."""
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.Show:
+            return QWidget.event(self, e)
+        return super().event(e)
+
+
 def _splash(name: str) -> QSplashScreen:
     """A small window saying which file is being read, shown at once (reading
     a large run takes seconds before the main window can appear)."""
@@ -149,15 +218,22 @@ def _splash(name: str) -> QSplashScreen:
     font.setBold(True)
     painter.setFont(font)
     painter.drawText(pixmap.rect().adjusted(16, 14, -16, -50),
-                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), APP_TITLE)
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), APPLICATION)
     painter.end()
-    splash = QSplashScreen(pixmap)
+    splash = _Splash(pixmap)
     splash.setObjectName("startSplash")
     splash.show()
     splash.showMessage(f"Opening {name}…",
                        int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom),
                        QColor("#333333"))
-    QApplication.processEvents()  # painted now, before the file is read
+    # Painted now: once the window system shows it (0.3 s at most).
+    handle = splash.windowHandle()
+    deadline = time.monotonic() + 0.3
+    QApplication.processEvents()
+    while handle is not None and not handle.isExposed() and time.monotonic() < deadline:
+        time.sleep(0.005)
+        QApplication.processEvents()
+    splash.repaint()
     return splash
 
 
@@ -186,9 +262,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if is_annotator_sheet(Path(args.file)):
             foreign = Path(args.file)  # an annotators' sheet: the import wizard reads it
-    splash = _splash(Path(args.file).name) if args.file and not foreign else None
+    splash = None
+    if args.file and not foreign:
+        # Read while the window's modules load and the window is built.
+        splash = _splash(Path(args.file).name)
+        key = (str(args.file), None if args.qrels is None else str(args.qrels))
+        _READING[key] = _read_in_background(args.file, args.qrels)
     window = build_window(None if foreign else args.file, qrels=args.qrels,
                           preset=args.preset)
+    _READING.clear()
     window.show()
     if splash is not None:
         splash.finish(window)

@@ -12,6 +12,16 @@
    document (100 such queries). Target: 16 ms.
 3. Memory: peak RSS of a process that builds a 1,000,000-candidate document
    and shows it in the window (a fresh subprocess). Target: under 1 GiB.
+4. With ``--open-run DIR`` (``DIR/run.txt`` and ``DIR/qrels.txt``, e.g. the
+   2,000 x 1,000 unique-id run of ``make_data.py``): the editor opening it in
+   a fresh process, as ``python -m app.main RUN --qrels QRELS`` does (splash,
+   read, evaluate, window), and File > Open of the same document saved as a
+   worksheet CSV (progress dialog, read off the UI thread, window refreshed),
+   each in turns with ``evaluate RUN --qrels QRELS --preset trec_eval``. Per
+   process: time from its start to the first paint of the progress indication
+   (the splash, the progress dialog), to the window usable (shown, its
+   events processed, the event loop running), and peak RSS. Targets: progress
+   within 0.5 s, usable within 1.5x the evaluate command, under 1 GiB.
 """
 
 from __future__ import annotations
@@ -160,10 +170,127 @@ def bench_memory() -> tuple[float, float]:
     return built, peak
 
 
+#: Part 4's child: ``argv`` = start time (the parent's ``time.time()`` just
+#: before starting it), mode (``launch`` or ``menu``), file, [qrels]. Prints
+#: ``progress usable`` in seconds since the start.
+OPEN_CHILD = """
+import sys, time
+T0 = float(sys.argv[1])
+mode, path = sys.argv[2], sys.argv[3]
+sys.path.insert(0, {repo!r})
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+from benchmarks.bench_app import _app, _settle
+import app.main as main_module
+marks = {{}}
+
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.Paint and "progress" not in marks
+                and obj.objectName() in ("startSplash", "taskProgress")):
+            marks["progress"] = time.time() - T0
+        if (mode == "launch" and event.type() == QEvent.Type.Show and "shown" not in marks
+                and obj.objectName() == "mainWindow"):
+            marks["shown"] = 1
+            QTimer.singleShot(0, usable)  # once the window is up and events run
+        return False
+
+qapp = _app()
+spy = FirstPaint()
+qapp.installEventFilter(spy)
+
+def usable():
+    window = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow")
+    _settle(window)
+    marks["usable"] = time.time() - T0
+    window.undo_stack.setClean()
+    print(marks.get("progress", -1.0), marks["usable"])
+    sys.stdout.flush()
+    qapp.exit(0)
+
+if mode == "launch":
+    sys.exit(main_module.main([path, "--qrels", sys.argv[4]]))
+window = main_module.build_window()
+window.resize(1400, 860)
+window.show()
+_settle(window)
+T0 = time.time()  # File > Open starts now
+task = window.file_ops.open_path(main_module.Path(path), ask_to_save=False)
+task.finished.connect(lambda _: QTimer.singleShot(0, usable))
+sys.exit(qapp.exec())
+"""
+
+
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, list[str]]:
+    """Run ``argv`` (``{t0}`` in it becomes the start time); its wall time,
+    peak RSS (MiB) and output words."""
+    with tempfile.TemporaryFile("w+") as out:
+        t0 = time.time()
+        proc = subprocess.Popen([a.replace("{t0}", repr(t0)) for a in argv], stdout=out,
+                                cwd=REPO, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.time() - t0
+        if os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"{argv[:4]} failed: {os.waitstatus_to_exitcode(status)}")
+        out.seek(0)
+        return wall, usage.ru_maxrss / 1024, out.read().split()
+
+
+def bench_open_run(folder: Path, turns: int, *, menu: bool = True) -> None:
+    """Part 4: the editor opening a large run, at launch and by File > Open."""
+    run, qrels = folder / "run.txt", folder / "qrels.txt"
+    py = sys.executable
+    child = OPEN_CHILD.format(repo=str(REPO))
+    with tempfile.TemporaryDirectory() as tmp_name:
+        # As installed: the bytecode compiled (into the temporary folder).
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+               "PYTHONPYCACHEPREFIX": str(Path(tmp_name) / "pycache")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        subprocess.run([py, "-m", "compileall", "-q", "app", "core", "benchmarks"], cwd=REPO,
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        csv = Path(tmp_name) / "worksheet.csv"
+        subprocess.run([py, "-m", "app.cli.main", "export", str(run), "--qrels", str(qrels),
+                        "-o", str(csv)], cwd=REPO, check=True, stdout=subprocess.DEVNULL,
+                       env=env)
+        rows: dict[str, list[tuple[float, float, float]]] = {}
+        commands = {
+            "evaluate --preset trec_eval": [py, "-m", "app.cli.main", "evaluate", str(run),
+                                            "--qrels", str(qrels), "--preset", "trec_eval",
+                                            "--format", "json"],
+            "launch: app.main RUN --qrels": [py, "-c", child, "{t0}", "launch", str(run),
+                                             str(qrels)],
+            "File > Open (worksheet CSV)": [py, "-c", child, "{t0}", "menu", str(csv)],
+        }
+        if not menu:
+            del commands["File > Open (worksheet CSV)"]
+        for _ in range(turns):  # in turns: all see the same machine
+            for name, argv in commands.items():
+                wall, rss, words = _timed(argv, env)
+                progress, usable = (float(w) for w in words[-2:]) if words[-1:] and \
+                    name != "evaluate --preset trec_eval" else (0.0, wall)
+                rows.setdefault(name, []).append((progress, usable, rss))
+    base = statistics.median(u for _, u, _ in rows["evaluate --preset trec_eval"])
+    print(f"4. opening {run} ({run.stat().st_size / 1e6:.0f} MB) with its qrels, "
+          f"{turns} turns, load average {os.getloadavg()[0]:.1f}")
+    for name, got in rows.items():
+        prog = statistics.median(p for p, _, _ in got)
+        use = statistics.median(u for _, u, _ in got)
+        print(f"   {name:<30} progress {prog:5.2f} s  usable {use:5.2f} s "
+              f"({min(u for _, u, _ in got):.2f}-{max(u for _, u, _ in got):.2f}; "
+              f"{use / base:.2f}x evaluate)  peak RSS {max(r for _, _, r in got):6.0f} MiB")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--open-run", type=Path, metavar="DIR",
+                        help="part 4 only: open DIR/run.txt with DIR/qrels.txt")
+    parser.add_argument("--turns", type=int, default=3, help="turns of part 4")
+    parser.add_argument("--no-menu", action="store_true", help="part 4 without File > Open")
     args = parser.parse_args()
+    if args.open_run is not None:
+        bench_open_run(args.open_run, args.turns, menu=not args.no_menu)
+        return 0
     # First, while this process is small: a child's peak RSS counts the
     # parent it was forked from.
     built, peak = bench_memory()

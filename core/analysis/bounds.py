@@ -360,10 +360,16 @@ class _OuterBounds:
         out = []
         for k in cutoffs:
             eff = ev.effective_discount(k, span=(plo, phi))
-            known_part = eff * gain
-            known_part[unknown] = 0.0
-            known_sum = _sums(query, known_part, nq)
-            open_sum = _sums(query, eff * unknown, nq)
+            # Positions past k add nothing (their discount is 0): the sums
+            # skip them, in the same row order.
+            at = np.flatnonzero(eff) if k is not None else None
+            q_at = query if at is None else query[at]
+            e_at = eff if at is None else eff[at]
+            u_at = unknown if at is None else unknown[at]
+            known_part = e_at * (gain if at is None else gain[at])
+            known_part[u_at] = 0.0
+            known_sum = _sums(q_at, known_part, nq)
+            open_sum = _sums(q_at, e_at * u_at, nq)
             dcg_min = known_sum + self.low_value * open_sum
             dcg_max = known_sum + self.high_value * open_sum
             if self.tied:

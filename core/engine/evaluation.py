@@ -8,11 +8,12 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.gains import check_totals, gains
+from core.engine.gains import check_totals, gains, outside_rubric
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     ideal_key,
     ideal_lists,
@@ -128,14 +129,11 @@ class Evaluation:
             starts = np.flatnonzero(self._new_group)
             group_gain = np.bincount(group, weights=self._sorted_gain, minlength=starts.size)
             group_query = q_sorted[starts]
+            disc_all = np.bincount(group, weights=sorted_discount, minlength=starts.size)
+            first_rank = rank[starts]
             for j, k in enumerate(ks):
-                keep = rank <= k if k is not None else None
-                d = sorted_discount if keep is None else sorted_discount[keep]
-                g = group if keep is None else group[keep]
-                disc = np.bincount(g, weights=d, minlength=starts.size)
-                with np.errstate(invalid="ignore"):
-                    per_group = np.where(disc > 0, group_gain * disc / group_size, 0.0)
-                dcg[:, j] = np.bincount(group_query, weights=per_group, minlength=nq)
+                dcg[:, j] = _group_dcg(k, starts, first_rank, group_size, group_gain,
+                                       group_query, disc_all, sorted_discount, nq)
             return dcg
         contrib_all = sorted_discount
         contrib_all *= self._sorted_gain
@@ -236,31 +234,9 @@ class Evaluation:
 
     @cached_property
     def outside_rubric(self) -> BoolArray:
-        """Numeric grades that the declared rubric does not permit.
-
-        A candidate with annotators' ratings is judged by its ratings: it is
-        flagged when one of them is outside the rubric, or when its grade is
-        neither in the rubric nor between the lowest and highest rating (a
-        mean or median of permitted grades, such as 5/3, is not flagged; a
-        grade typed over the consensus is judged as any other).
-        """
-        rubric = self.conventions.rubric
-        if rubric is None:
-            return np.zeros(len(self.doc), dtype=bool)
-        outside: BoolArray = self._numeric & ~rubric.contains(self.doc.grade)
-        ratings = self.doc.ratings
-        if ratings is None or not ratings.size:
-            return outside
-        rated = ~np.isnan(ratings)
-        rows = np.flatnonzero(rated.any(axis=1))
-        if rows.size == 0:
-            return outside
-        r = ratings[rows]
-        bad_rating = (rated[rows] & ~rubric.contains(np.nan_to_num(r))).any(axis=1)
-        grade = self.doc.grade[rows]
-        inside_range = (grade >= np.nanmin(r, axis=1)) & (grade <= np.nanmax(r, axis=1))
-        outside[rows] = self._numeric[rows] & (bad_rating | (outside[rows] & ~inside_range))
-        return outside
+        """Numeric grades that the declared rubric does not permit (see
+        :func:`core.engine.gains.outside_rubric`)."""
+        return outside_rubric(self.doc, self.conventions.rubric, self._numeric)
 
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
     def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,
@@ -457,6 +433,38 @@ class Evaluation:
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"
+
+
+def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
+               size: IntArray, gain: npt.NDArray[Any], query: npt.NDArray[Any],
+               disc_all: npt.NDArray[Any], sorted_discount: FloatArray,
+               nq: int) -> FloatArray:
+    """DCG@k per query from tie groups (their first positions ``starts`` and
+    ranks, sizes, gain totals, queries and discount totals): groups wholly
+    within k take their discount total, the one group per query that k cuts
+    the sum of its positions up to k (in position order, as the totals), the
+    groups after k nothing; only the groups that start within k are summed."""
+    if k is None:
+        within = np.arange(starts.size)
+        disc = disc_all
+    else:
+        within = np.flatnonzero(first_rank <= k)
+        disc = disc_all[within]
+        cut = np.flatnonzero(first_rank[within] + size[within] - 1 > k)
+        if cut.size:
+            disc = disc.astype(np.float64)  # a copy
+            g = within[cut]
+            n = k - first_rank[g] + 1  # positions of each cut group within k
+            pos = np.repeat(starts[g] - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+            owner = np.repeat(np.arange(cut.size), n)
+            disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
+    g_gain, g_size = (gain, size) if k is None else (gain[within], size[within])
+    with np.errstate(invalid="ignore"):
+        per_group = np.where(disc > 0, g_gain * disc / g_size, 0.0)
+    q = query if k is None else query[within]
+    out: FloatArray = np.bincount(q, weights=per_group, minlength=nq).astype(np.float64,
+                                                                             copy=False)
+    return out
 
 
 def evaluate(doc: Document, conventions: Conventions | None = None) -> Evaluation:

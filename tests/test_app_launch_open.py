@@ -1,0 +1,56 @@
+"""The editor opening a file at launch: read on a thread, evaluated once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox
+
+from core.engine import evaluation
+from core.model.conventions import TieRule
+
+
+def _trec(tmp_path: Path) -> tuple[Path, Path]:
+    run = tmp_path / "r.run"
+    run.write_text("q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq2 Q0 c 1 1.0 t\n")
+    qrels = tmp_path / "r.qrels"
+    qrels.write_text("q1 0 a 2\nq1 0 b 0\nq2 0 c 1\n")
+    return run, qrels
+
+
+def test_a_run_opened_at_launch_is_evaluated_once(qtbot, tmp_path, monkeypatch):
+    from app.main import build_window
+
+    run, qrels = _trec(tmp_path)
+    seen: list[int] = []
+    original = evaluation.Evaluation.__init__
+
+    def counting(self, doc, conventions):  # type: ignore[no-untyped-def]
+        seen.append(len(doc.score))
+        original(self, doc, conventions)
+
+    monkeypatch.setattr(evaluation.Evaluation, "__init__", counting)
+    window = build_window(run, qrels=qrels, preset="trec_eval")
+    qtbot.addWidget(window)
+    assert window.path == run
+    assert window.document.n_queries == 2
+    assert window.document.conventions.ties is TieRule.ID_DESC  # the preset's tie rule
+    assert seen.count(3) == 1  # the three-candidate document: one evaluation
+    assert window.session.evaluation.doc is window.document
+
+
+def test_an_unreadable_run_opens_the_example_with_a_message(qtbot, tmp_path, monkeypatch):
+    from app.main import build_window
+
+    run, qrels = _trec(tmp_path)
+    run.write_text("q1 Q0 a 1\n")  # four fields: line 1 named
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+    window = build_window(run, qrels=qrels)
+    qtbot.addWidget(window)
+    assert window.path is None
+    assert len(warned) == 1
+    assert "line 1" in warned[0]
+    assert "example opens instead" in warned[0]
+    assert window.document.n_queries > 0
