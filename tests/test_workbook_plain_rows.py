@@ -166,3 +166,17 @@ def test_rows_out_of_order_or_saved_with_shared_strings_fall_back(tmp_path: Path
     moved = tmp_path / "m.xlsx"
     _rewrite(path, moved, {b'<row r="3"': b'<row r="7"'})
     assert _both(moved)[0] is None
+
+
+def test_a_row_longer_than_any_export_writes_is_left_to_calamine(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.io.workbook.plain_rows as plain_rows
+
+    path = tmp_path / "w.xlsx"
+    export_workbook(evaluate(_doc(["a", "b", "c"])), path)
+    assert _both(path)[0] is not None
+    monkeypatch.setattr(plain_rows, "_LONGEST_ROW", 64)  # pieces arrive without a row's end
+    monkeypatch.setattr(plain_rows, "stream_part", lambda zf, info, name: iter(
+        [zf.read(info)[i:i + 32] for i in range(0, info.file_size, 32)]))
+    assert _both(path)[0] is None
+    assert read_workbook(path).source_id.tolist() == ["a", "b", "c"]

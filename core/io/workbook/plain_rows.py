@@ -50,6 +50,9 @@ _ENTITIES = ((b"&lt;", b"<"), (b"&gt;", b">"), (b"&quot;", b'"'), (b"&apos;", b"
 #: Excel's escape of a character (``_x000D_``), which readers undo.
 _ESCAPE = re.compile(rb"_[xX][0-9A-Fa-f]{4}_")
 _ROW_START, _ROW_END = b"<row ", b"</row>"
+#: More XML than any row the export writes (27 cells, two texts of at most
+#: 32,767 characters) without a row's end: left to calamine.
+_LONGEST_ROW = 16 << 20
 
 
 class _NotPlain(Exception):
@@ -72,6 +75,8 @@ def read_plain_candidates(path: str | Path, part: str, name: str) -> CandidateCe
             buf = carry + chunk
             end = buf.rfind(_ROW_END)
             if end < 0:
+                if len(buf) > _LONGEST_ROW:  # no row of the export is this long
+                    return None
                 carry = buf
                 continue
             end += len(_ROW_END)
