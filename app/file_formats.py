@@ -51,8 +51,9 @@ def write_document(doc: Document, path: Path) -> None:
         write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix])
         return
     if suffix == ".xlsx":
-        from core.io.workbook import export_workbook
+        from core.io.workbook import check_fits, export_workbook
 
+        check_fits(doc, doc.conventions, path)  # before anything is computed
         export_workbook(evaluate(doc), path)
         return
     raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),

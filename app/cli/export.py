@@ -46,8 +46,9 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     doc, conv = load_input(args)
     doc.conventions = conv
     if kind == "xlsx":
-        from core.io.workbook import export_workbook
+        from core.io.workbook import check_fits, export_workbook
 
+        check_fits(doc, conv, args.output)  # before anything is computed
         export_workbook(evaluate(doc), args.output)
         out.write(f"wrote {args.output}\n")
     elif kind in ("csv", "tsv"):

@@ -25,7 +25,7 @@ Queries and Summary, :mod:`~core.io.workbook.comparison`,
 
 from __future__ import annotations
 
-from core.io.workbook.export import export_comparison_workbook, export_workbook
+from core.io.workbook.export import check_fits, export_comparison_workbook, export_workbook
 from core.io.workbook.layout import (
     AUDIT_COLUMNS,
     CANDIDATE_COLUMNS,
@@ -61,6 +61,7 @@ __all__ = [
     "SHEETS",
     "SUMMARY_COLUMNS",
     "Reopened",
+    "check_fits",
     "export_comparison_workbook",
     "export_workbook",
     "is_own_workbook",

@@ -4,8 +4,12 @@ changed grade is logged as an audit entry from outside the app."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from core.errors import InputError
 from core.io.workbook.layout import (
@@ -68,25 +72,104 @@ def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) 
     raise bad(f"the current grade {value!r} is not a grade")
 
 
-def apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
+@dataclass
+class CandidateCells:
+    """The Candidates sheet's cells that reopening reads, one list per column,
+    from the sheet's second row on (sheet row ``r`` is item ``r - 2``)."""
+
+    query: list[Any] = field(default_factory=list)
+    source: list[Any] = field(default_factory=list)
+    grade: list[Any] = field(default_factory=list)
+    note: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Sequence[Any]]) -> CandidateCells:
+        """From the sheet's rows (each from column A; the header row first)."""
+        out = cls()
+        grade_col, note_col = COLUMN_INDEX["current grade"], COLUMN_INDEX["note"]
+        width = note_col + 1
+        add = (out.query.append, out.source.append, out.grade.append, out.note.append)
+        rows = iter(rows)
+        next(rows, None)  # the header
+        for row in rows:
+            if len(row) < width:
+                row = [*row, *[""] * (width - len(row))]
+            add[0](row[0])
+            add[1](row[1])
+            add[2](row[grade_col])
+            add[3](row[note_col])
+        return out
+
+    def __len__(self) -> int:
+        return len(self.query)
+
+
+def _unchanged(got: PastedGrade, state: int, grade: float, reason: str) -> bool:
+    """Whether a grade cell read as ``got`` holds the candidate's grade."""
+    return got.state == state and (
+        got.grade == grade if state == GradeState.NUMBER
+        else state != GradeState.UNRATEABLE or not got.reason or got.reason == reason)
+
+
+def _suspects(cells: CandidateCells, rows: npt.NDArray[np.int64], formulas: set[int],
+              doc: Document, parse: Callable[[str], PastedGrade | None]) -> list[int]:
+    """The items whose cells may differ from what was exported (others hold
+    exactly the exported query, source, note and an unchanged grade): only
+    they need a closer look. ``parse`` reads a text grade cell (None when
+    it is not a grade)."""
+    qids = doc.query_ids
+    want_q = [qids[q] for q in doc.query[rows].tolist()]
+    want_s = doc.source_id[rows].tolist()
+    want_n = doc.note[rows].tolist()
+    grade = doc.grade[rows].tolist()
+    state = doc.state[rows].tolist()
+    reason = doc.reason[rows]
+    number = int(GradeState.NUMBER)
+    n = rows.size
+    out: list[int] = []
+    for k, (q, s, g, note, wq, ws, wn, wg, st) in enumerate(zip(
+            cells.query[:n], cells.source[:n], cells.grade[:n], cells.note[:n],
+            want_q, want_s, want_n, grade, state, strict=False)):
+        if q != wq or s != ws or (note != wn and (note is not None or wn != "")):
+            out.append(k)
+        elif g.__class__ is float:
+            if st != number or g != wg:
+                out.append(k)
+        elif g.__class__ is str:
+            got = parse(g)
+            if got is None or not _unchanged(got, st, wg, reason[k]):
+                out.append(k)
+        else:
+            out.append(k)
+    if formulas:
+        present = min(n, len(cells))
+        out = sorted(set(out) | {r - 2 for r in formulas if 0 <= r - 2 < present})
+    return out
+
+
+def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
                 meta: dict[str, Any], name: str) -> int:
     """Take current grades and notes edited in the spreadsheet (the Candidates
-    sheet's cells from A1; ``formulas``: sheet rows whose grade cell holds a
+    sheet's cells; ``formulas``: sheet rows whose grade cell holds a
     formula); log each grade. Returns how many notes changed."""
     sheet = SHEETS["candidates"]
-    rows: list[int] = [int(i) for i in meta["sheet_rows"]]
-    grade_col = COLUMN_INDEX["current grade"]
-    note_col = COLUMN_INDEX["note"]
-    width = note_col + 1
+    rows = np.asarray(meta["sheet_rows"], dtype=np.int64)
     set_grade: Callable[..., AuditEntry] = doc.set_grade
-    present = cells[1 : len(rows) + 1]
+    texts: dict[str, PastedGrade | None] = {}
+
+    def parse(text: str) -> PastedGrade | None:
+        if text not in texts:
+            try:
+                texts[text] = _parse_grade(text, False, doc, name, 0)
+            except InputError:
+                texts[text] = None
+        return texts[text]
+
     notes = 0
-    for r, row in enumerate(present, start=2):
-        i = rows[r - 2]
-        if len(row) < width:
-            row = [*row, *[""] * (width - len(row))]
-        query = _cell_text(row[0])
-        source = _cell_text(row[1])
+    for k in _suspects(cells, rows, formulas, doc, parse):
+        r, i = k + 2, int(rows[k])
+        query = _cell_text(cells.query[k])
+        source = _cell_text(cells.source[k])
         if not (_same_text(query, doc.query_ids[int(doc.query[i])])
                 and _same_text(source, doc.source_id[i])):
             raise InputError(
@@ -95,26 +178,22 @@ def apply_edits(cells: list[list[Any]], formulas: set[int], doc: Document,
                 file=name, sheet=sheet, line=r, column="A/B",
                 hint="rows were moved or deleted; undo that in the spreadsheet",
             )
-        got = _parse_grade(row[grade_col], r in formulas, doc, name, r)
-        grade, state, reason = got.grade, got.state, got.reason
-        note_value = row[note_col]
+        got = _parse_grade(cells.grade[k], r in formulas, doc, name, r)
+        note_value = cells.note[k]
         note = "" if note_value is None else _cell_text(note_value)
         note_changed = not _same_text(note, doc.note[i])
         if note_changed:
             doc.set_note(i, note)
             notes += 1
-        old_state = int(doc.state[i])
-        same = state == old_state and (
-            grade == float(doc.grade[i]) if state == GradeState.NUMBER
-            else state != GradeState.UNRATEABLE or not reason or reason == doc.reason[i]
-        )
-        if not same:
-            set_grade(i, grade, state, who=OUTSIDE_WHO, note=note if note_changed else "",
-                      origin=OUTSIDE_ORIGIN, reason=reason or doc.reason[i])
-    if len(present) != len(rows):
+        if not _unchanged(got, int(doc.state[i]), float(doc.grade[i]), doc.reason[i]):
+            set_grade(i, got.grade, got.state, who=OUTSIDE_WHO,
+                      note=note if note_changed else "", origin=OUTSIDE_ORIGIN,
+                      reason=got.reason or doc.reason[i])
+    present = min(len(cells), rows.size)
+    if present != rows.size:
         raise InputError(
-            f"the sheet has {len(present)} candidate rows, but {len(rows)} were exported",
-            file=name, sheet=sheet, line=len(present) + 2,
+            f"the sheet has {present} candidate rows, but {rows.size} were exported",
+            file=name, sheet=sheet, line=present + 2,
             hint="rows were deleted; undo that in the spreadsheet",
         )
     return notes

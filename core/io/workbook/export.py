@@ -23,6 +23,7 @@ from core.io.workbook.metadata import write_metadata
 from core.io.workbook.queries import write_queries, write_summary
 from core.io.workbook.report import Run, write_report
 from core.io.workbook.values import row_layout
+from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 
 
@@ -43,7 +44,7 @@ def export_workbook(ev: Evaluation, path: str | Path) -> None:
     InputError
         When the document does not fit a sheet, or the file cannot be written.
     """
-    _check_fits(ev.doc, ev, Path(path))
+    check_fits(ev.doc, ev.conventions, path)
     atomic_write(Path(path), lambda tmp: _write(tmp, ev.doc, ev))
 
 
@@ -77,8 +78,8 @@ def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str =
         When a run does not fit a sheet, or the file cannot be written.
     """
     labels = (name_a or c.doc_a.name or "run A", name_b or c.doc_b.name or "run B")
-    _check_fits(c.doc_a, c.ev_a, Path(path))
-    _check_fits(c.doc_b, c.ev_b, Path(path))
+    check_fits(c.doc_a, c.ev_a.conventions, path)
+    check_fits(c.doc_b, c.ev_b.conventions, path)
     atomic_write(Path(path), lambda tmp: _write(tmp, c.doc_a, c.ev_a, c, labels))
 
 
@@ -138,9 +139,12 @@ def _write(
         wb.close()
 
 
-def _check_fits(doc: Document, ev: Evaluation, path: Path) -> None:
-    """Refuse a document whose Candidates or Queries rows exceed a sheet."""
-    rows = {"Candidates": len(doc), "Queries": doc.n_queries * len(ev.conventions.cutoffs)}
+def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> None:
+    """Refuse a document whose Candidates or Queries rows exceed a sheet
+    (1,048,575 rows below the header) with an :class:`InputError`; callers
+    ask before evaluating, so that nothing is computed for a workbook that
+    cannot be written."""
+    rows = {"Candidates": len(doc), "Queries": doc.n_queries * len(conventions.cutoffs)}
     for sheet, n in rows.items():
         if n > EXCEL_MAX_ROWS - 1:
             raise InputError(

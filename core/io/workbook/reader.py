@@ -9,10 +9,11 @@ from typing import Any
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.safety import WorkbookCheck, check_xlsx, find_formulas, formula_rows
-from core.io.workbook.edits import apply_edits
+from core.io.workbook.edits import CandidateCells, apply_edits
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
+from core.io.workbook.plain_rows import read_plain_candidates
 from core.io.workbook.reopened import Reopened, remember
 from core.io.workbook.sheet_conventions import (
     check_grades,
@@ -66,9 +67,13 @@ def read_workbook(path: str | Path) -> Document:
         if sheet not in check.parts:
             raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
                              hint="the sheet was renamed or deleted; restore it")
-        rows = _sheet_rows(book, check, sheet)
+        cells = read_plain_candidates(path, check.parts[sheet], name)
+        formulas: set[int] = set()  # the simple form has no formula in a grade cell
+        if cells is None:  # saved by a spreadsheet program: parse the sheet
+            cells = _candidate_cells(book, sheet)
+            formulas = _grade_formula_rows(path, check)
         start = len(doc.audit)
-        notes = apply_edits(rows, _grade_formula_rows(path, check), doc, meta, name)
+        notes = apply_edits(cells, formulas, doc, meta, name)
         grades = tuple(doc.audit[start:])
     found = check_grades(found, doc, names, stored, name)
     doc.conventions = found.conventions
@@ -137,6 +142,15 @@ def _sheet_rows(book: Any, check: WorkbookCheck, sheet: str) -> list[list[Any]]:
         return []
     rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
     return [list(r) for r in rows]
+
+
+def _candidate_cells(book: Any, sheet: str) -> CandidateCells:
+    """The Candidates cells reopening reads (query, source, current grade,
+    note), taken row by row: the other columns never become Python objects."""
+    found = book.get_sheet_by_name(sheet)
+    if tuple(found.start or ()) == (0, 0):  # rows and columns from A1
+        return CandidateCells.from_rows(found.iter_rows())
+    return CandidateCells.from_rows(found.to_python(skip_empty_area=False))
 
 
 def _grade_formula_rows(path: Path, check: WorkbookCheck) -> set[int]:
