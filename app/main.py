@@ -85,7 +85,7 @@ def _import_window_modules() -> None:
     import app.window  # noqa: F401
 
 
-#: Files :func:`main` started reading before the splash showed, by (path, qrels).
+#: Files :func:`main` started reading once the splash showed, by (path, qrels).
 _READING: dict[tuple[str, str | None], Callable[[], Document]] = {}
 
 
