@@ -181,7 +181,7 @@ def test_the_one_change_interval_equals_the_full_one(grades, retrieved, scores, 
                                                      rubric):
     """best_next_judgment's fast path (one grade fixed, by prefix sums) gives
     the outer interval the full computation gives, for every unknown and grade."""
-    from core.analysis.bounds import _OneChange, _Query
+    from core.analysis.bounds import OneJudgment, OpenQuery
 
     n = len(grades)
     if all(g is not None for g in grades):
@@ -193,8 +193,8 @@ def test_the_one_change_interval_equals_the_full_one(grades, retrieved, scores, 
                                 score=score, grade=grades)
     conv = Conventions(cutoffs=(k,), ideal=ideal, ties=ties, rubric=Rubric.parse(rubric))
     ev = evaluate(doc, conv)
-    query = _Query(ev, 0, 0)
-    fast = _OneChange(query)
+    query = OpenQuery(ev, 0, 0)
+    fast = OneJudgment(query)
     for m in range(query.unknown.size):
         for v in query.values:
             expected = query.outer({m: float(v)})
@@ -209,8 +209,8 @@ def test_the_next_judgment_of_a_long_query_sorts_no_list_again(monkeypatch):
     from core.analysis import bounds
 
     calls = []
-    full = bounds._Query.outer
-    monkeypatch.setattr(bounds._Query, "outer",
+    full = bounds.OpenQuery.outer
+    monkeypatch.setattr(bounds.OpenQuery, "outer",
                         lambda self, fixed=None: (calls.append(fixed), full(self, fixed))[1])
     n = 40_000
     grade: list[float | None] = [None] * n
@@ -254,7 +254,7 @@ def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
     """unresolved_bounds (every query at once, in chunks of ``chunk``
     positions) gives exactly ndcg_bounds of each query, and the outer
     intervals are those of the query-by-query extreme completions
-    (_Query.outer)."""
+    (OpenQuery.outer)."""
     doc, conv = case
     with mock.patch.object(bounds, "MAX_COMBINATIONS", 0 if outer else bounds.MAX_COMBINATIONS), \
             mock.patch.object(bounds._OuterBounds, "CHUNK", chunk):
@@ -268,7 +268,7 @@ def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
                 assert b == ndcg_bounds(ev, q, j)
                 assert ev.status(q, j) is Status.UNRESOLVED
                 if not b.exact:
-                    low, high = bounds._Query(ev, q, j).outer()
+                    low, high = bounds.OpenQuery(ev, q, j).outer()
                     assert b.low == pytest.approx(low, abs=1e-12)
                     assert b.high == pytest.approx(high, abs=1e-12)
 

@@ -230,7 +230,7 @@ def test_reviewer_progress():
 def test_every_candidate_at_once_equals_one_at_a_time(rubric):
     """The queue's fast path gives each candidate what bounds' one-change
     outer interval gives it, to the bit."""
-    from core.analysis.bounds import _OneChange, _Query
+    from core.analysis.bounds import OneJudgment, OpenQuery
 
     n = 40
     rng = np.random.default_rng(5)
@@ -240,8 +240,8 @@ def test_every_candidate_at_once_equals_one_at_a_time(rubric):
     conv = Conventions(cutoffs=(10,), rubric=Rubric.parse(rubric))
     ev = evaluate(doc, conv)
     judged = query_judgments(ev, 0, 0)
-    query = _Query(ev, 0, 0)
-    fast = _OneChange(query)
+    query = OpenQuery(ev, 0, 0)
+    fast = OneJudgment(query)
     position = {int(i): k for k, i in enumerate(query.unknown.tolist())}
     assert not judged.exact
     for i, worst in zip(judged.rows.tolist(), judged.worst.tolist(), strict=True):

@@ -21,7 +21,8 @@ from core.engine.evaluation import Evaluation, discount
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
-__all__ = ["Bounds", "NextJudgment", "best_next_judgment", "ndcg_bounds", "unresolved_bounds"]
+__all__ = ["Bounds", "NextJudgment", "OneJudgment", "OpenQuery", "best_next_judgment",
+           "ndcg_bounds", "unresolved_bounds"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -53,8 +54,10 @@ class NextJudgment:
     widths: dict[float, float]
 
 
-class _Query:
-    """One query's ranked and ideal gains, with the unknown ones marked."""
+class OpenQuery:
+    """One query's ranked and ideal gains, with the unknown ones marked: the
+    interval its unknown grades leave (:meth:`outer`, :meth:`ndcg` of a grid
+    of completions); :mod:`core.analysis.queue` works on it too."""
 
     def __init__(self, ev: Evaluation, q: int, j: int) -> None:
         # Only query q's slices are worked on (what the whole document needs,
@@ -145,12 +148,12 @@ class _Query:
         return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max)
 
 
-class _OneChange:
+class OneJudgment:
     """The outer interval when one unknown grade is fixed, each in O(log n):
-    what :meth:`_Query.outer` gives for ``{n: v}``, from the extreme fills
+    what :meth:`OpenQuery.outer` gives for ``{n: v}``, from the extreme fills
     worked out once (for queries without tie groups to reorder)."""
 
-    def __init__(self, query: _Query) -> None:
+    def __init__(self, query: OpenQuery) -> None:
         self.query = query
         low, high = query.values[0], query.values[-1]
         self.low, self.high = float(low), float(high)
@@ -248,7 +251,7 @@ def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
     The work is the query's own: its rows, and every completion of its
     unknown grades when there are few (the interval is then exact).
     """
-    query = _Query(ev, q, j)
+    query = OpenQuery(ev, q, j)
     k = query.k
     u = int(query.unknown.size)
     if u == 0:
@@ -261,7 +264,7 @@ def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
     return _exact_bounds(query)
 
 
-def _exact_bounds(query: _Query) -> Bounds:
+def _exact_bounds(query: OpenQuery) -> Bounds:
     """The interval over every completion of the query's unknown grades."""
     k, u = query.k, int(query.unknown.size)
     grid = query.grid()
@@ -293,7 +296,7 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
                                  strict=True):
                 found[q] = Bounds(k, lo, hi, False, int(ev.n_open[q]))
         for q in exact:
-            found[q] = _exact_bounds(_Query(ev, q, j))
+            found[q] = _exact_bounds(OpenQuery(ev, q, j))
         out.append(dict(sorted(found.items())))
     return out
 
@@ -459,7 +462,7 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
     at, could not be judged) takes part in the interval but is not asked for
     again, as in :func:`core.analysis.queue.judging_queue`.
     """
-    query = _Query(ev, q, j)
+    query = OpenQuery(ev, q, j)
     asked = np.flatnonzero(ev.doc.state[query.unknown] == GradeState.UNKNOWN)[:200]
     if asked.size == 0:
         return None
@@ -467,7 +470,7 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
     if grid is not None:
         values, undefined = query.ndcg(grid)
     best: NextJudgment | None = None
-    fast = _OneChange(query) if grid is None and not query.groups else None
+    fast = OneJudgment(query) if grid is None and not query.groups else None
     rank = ev.rank
     for n in asked.tolist():
         i = int(query.unknown[n])

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 # The per-query machinery of the bounds (one unknown fixed, in O(log n) on the
 # fast path); the queue asks it for every candidate instead of the best one.
-from core.analysis.bounds import MAX_COMBINATIONS, _OneChange, _Query
+from core.analysis.bounds import MAX_COMBINATIONS, OneJudgment, OpenQuery
 from core.engine.evaluation import Evaluation
 from core.model.document import Document, GradeState, has_weight
 
@@ -141,7 +141,7 @@ def query_judgments(ev: Evaluation, q: int, j: int = 0) -> QueryJudgments:
         v = float(ev.ndcg[q, j])
         value = None if np.isnan(v) else v
         return QueryJudgments(q, value, value, True, rows, np.zeros(rows.size))
-    query = _Query(ev, q, j)
+    query = OpenQuery(ev, q, j)
     where = {int(i): n for n, i in enumerate(query.unknown.tolist())}
     cols = np.array([where.get(int(i), -1) for i in rows], dtype=np.int64)
     worst = np.full(rows.size, np.nan)
@@ -159,7 +159,7 @@ def query_judgments(ev: Evaluation, q: int, j: int = 0) -> QueryJudgments:
         low, high = query.outer()
         if not query.groups:
             listed = cols >= 0
-            worst[listed] = _fast_worst(_OneChange(query), cols[listed])
+            worst[listed] = _fast_worst(OneJudgment(query), cols[listed])
         else:
             for r, n in enumerate(cols.tolist()):
                 if 0 <= n < MAX_SLOW:
@@ -259,7 +259,7 @@ def _grid_worst(values: FloatArray, undefined: npt.NDArray[np.bool_], grades: in
     return worst
 
 
-def _fast_worst(fast: _OneChange, cols: IntArray) -> FloatArray:
+def _fast_worst(fast: OneJudgment, cols: IntArray) -> FloatArray:
     """``max over grades of the width of fast.outer(n, grade)`` for each of
     ``cols``, at once: with one unknown gain fixed to ``v`` the ideal DCGs do
     not depend on which one, and the DCGs move by ``v`` times its discount."""
