@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from core.model.document import Document
 
 # The window's modules are imported once the splash shows (they take a
-# second or more, matplotlib included), while the file is read.
+# second or more), while the file is read; matplotlib waits for the plots.
 
 __all__ = ["build_window", "main", "parse_args"]
 
@@ -81,8 +81,8 @@ def _read_in_background(path: str | Path,
 
 def _import_window_modules() -> None:
     """Import what the window and its add-ons need (nothing is built)."""
-    import app.plot_dock  # matplotlib: the longest import
-    import app.window  # noqa: F401
+    import app.plot_dock
+    import app.window  # noqa: F401  (matplotlib waits until plots are first shown)
 
 
 #: Files :func:`main` started reading once the splash showed, by (path, qrels).

@@ -1,7 +1,9 @@
 """The plots dock: follows the current query and evaluation.
 
 Drawing takes tens of milliseconds, so it is deferred (debounced) and done
-only while the dock is visible; grading never waits for a plot.
+only while the dock is visible; grading never waits for a plot. The plots
+themselves (matplotlib, a second to import) are made the first time they are
+needed, the dock shown or a comparison plotted, never while the window opens.
 """
 
 from __future__ import annotations
@@ -9,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-
-from app.plots import DeltaStats, PlotPanel
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
+    from app.plots import DeltaStats, PlotPanel
     from app.window import MainWindow
 
 __all__ = ["PlotDock", "install_plots"]
@@ -31,11 +33,14 @@ class PlotDock:
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.panel = PlotPanel()
-        self.dock = window.add_dock("plotsDock", window.tr("Plots"), self.panel,
+        self.holder = QWidget()
+        self.holder.setObjectName("plotsHolder")
+        QVBoxLayout(self.holder).setContentsMargins(0, 0, 0, 0)
+        self._panel: PlotPanel | None = None
+        self.dock = window.add_dock("plotsDock", window.tr("Plots"), self.holder,
                                     Qt.DockWidgetArea.BottomDockWidgetArea,
                                     tab_with="auditLogDock")
-        self.timer = QTimer(self.panel)
+        self.timer = QTimer(self.holder)
         self.timer.setSingleShot(True)
         self.timer.setInterval(REDRAW_DELAY_MS)
         self.timer.timeout.connect(self.redraw)
@@ -44,9 +49,26 @@ class PlotDock:
         window.evaluation_changed.connect(self.schedule)
         self.dock.visibilityChanged.connect(self._visibility_changed)
 
+    @property
+    def panel(self) -> PlotPanel:
+        """The plots, made when first asked for."""
+        if self._panel is None:
+            from app.plots import PlotPanel  # matplotlib: loaded when plots are first needed
+
+            self._panel = PlotPanel()
+            layout = self.holder.layout()
+            assert layout is not None
+            layout.addWidget(self._panel)
+        return self._panel
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the plots (and matplotlib) have been made yet."""
+        return self._panel is not None
+
     def schedule(self, *_: object) -> None:
         self.dirty = True
-        if self.panel.isVisible():
+        if self.holder.isVisible():
             self.timer.start()
 
     def _visibility_changed(self, visible: bool) -> None:

@@ -146,3 +146,42 @@ def test_showing_the_plots_gives_them_room(qtbot):
     assert window.docks["auditLogDock"].height() < LEAST_HEIGHT  # the bottom starts small
     dock.raise_()
     qtbot.waitUntil(lambda: dock.height() >= min(LEAST_HEIGHT, window.height() * 0.45 - 1))
+
+
+_LAZY = r"""
+import sys
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from app.main import build_window
+w = build_window(None)
+w.show()
+app.processEvents()
+print("before", "matplotlib" in sys.modules, w.plots.loaded)
+w.docks["plotsDock"].show()
+w.docks["plotsDock"].raise_()
+for _ in range(50):
+    app.processEvents()
+    if w.plots.loaded and not w.plots.dirty:
+        break
+    import time; time.sleep(0.05)
+print("after", "matplotlib" in sys.modules, w.plots.loaded, w.plots.dirty,
+      *[p.get_height() for p in w.plots.panel.query_canvas.figure_.axes[0].patches])
+w.close()
+"""
+
+
+def test_the_window_opens_without_matplotlib_and_plots_draw_when_shown(tmp_path) -> None:
+    """matplotlib (a second to import) is loaded when the plots are first
+    shown, not while the window opens; then they draw the current query."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path / ".config")}
+    out = subprocess.run([sys.executable, "-c", _LAZY], capture_output=True, text=True,
+                         env=env, timeout=120, check=True)
+    lines = out.stdout.splitlines()
+    assert lines[0] == "before False False"
+    # case-A at the example's first cutoff, k = 1: actual B (grade 1), ideal A (grade 3).
+    assert lines[1] == "after True True False 1.0 3.0"
