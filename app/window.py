@@ -357,7 +357,7 @@ class MainWindow(QMainWindow):
         doc = self.document
         value = GradeValue.typed(grade, state, reason)
         before = GradeValue.of(doc, index)
-        label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_id[index]}"
+        label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_text(index)}"
         return self.set_grades([index], [value], note=note,
                                text=f"grade {label}: {before.text} → {value.text}")
 

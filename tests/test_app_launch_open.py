@@ -54,3 +54,19 @@ def test_an_unreadable_run_opens_the_example_with_a_message(qtbot, tmp_path, mon
     assert "line 1" in warned[0]
     assert "example opens instead" in warned[0]
     assert window.document.n_queries > 0
+
+
+def test_a_run_is_shown_without_decoding_all_its_ids(qtbot, tmp_path):
+    """The grid shows a query's ids one by one; the run's column of ids (two
+    million in a real run) stays bytes while the window opens and grades."""
+    from app.main import build_window
+
+    run, qrels = _trec(tmp_path)
+    window = build_window(run, qrels=qrels, preset="trec_eval")
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.grid_model.rowCount() == 2)
+    assert window.grid_model.data(window.grid_model.index(0, 1)) == "a"
+    doc = window.document
+    assert doc.source_bytes() is not None
+    assert type(doc.__dict__["_made_source_id"]).__name__ == "DecodedIds"

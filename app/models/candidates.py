@@ -377,7 +377,7 @@ class CandidateModel(QAbstractTableModel):
             r = int(ev.rank[i])
             return r if r else None
         if col is GridColumn.SOURCE:
-            return str(doc.source_id[i])
+            return doc.source_text(i)
         if col is GridColumn.VERSION:
             return str(doc.version[i])
         if col is GridColumn.SCORE:

@@ -122,7 +122,7 @@ class CandidateAgreementModel(RowsModel):
             for i in rows:
                 grades = [None if math.isnan(g) else float(g) for g in report.grades[i]]
                 flag = bool(report.disagree[i])
-                table.append((str(doc.source_id[i]),
+                table.append((doc.source_text(i),
                               grade_text(float(doc.grade[i]), int(doc.state[i])),
                               *grades, self.tr("yes") if flag else ""))
                 brushes.append(_DISAGREE if flag else None)

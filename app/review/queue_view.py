@@ -68,7 +68,7 @@ class QueueModel(RowsModel):
                     self.candidates, queue.narrowing.tolist(), queue.worst.tolist(),
                     strict=True), start=1):
                 rank = int(ev.rank[i])
-                rows.append((n, doc.query_ids[int(doc.query[i])], str(doc.source_id[i]),
+                rows.append((n, doc.query_ids[int(doc.query[i])], doc.source_text(i),
                              rank if rank else None, None if narrow != narrow else narrow,
                              None if worst != worst else worst))
         self.set_rows(rows)

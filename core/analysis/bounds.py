@@ -486,5 +486,5 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
         worst = max(widths.values())
         key = (worst, rank[i] if rank[i] else np.iinfo(np.int64).max)
         if best is None or key < (best.worst_width, rank[best.index] or np.iinfo(np.int64).max):
-            best = NextJudgment(int(i), str(ev.doc.source_id[i]), worst, widths)
+            best = NextJudgment(int(i), ev.doc.source_text(i), worst, widths)
     return best

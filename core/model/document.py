@@ -270,6 +270,14 @@ class Document:
             self._source_codes = (codes, ids)
         return self._source_codes
 
+    def source_text(self, i: int) -> str:
+        """Candidate ``i``'s source id as text; a run's ids kept as bytes are
+        not all decoded for it (a grid shows a few hundred of millions)."""
+        if self._id_bytes is not None and isinstance(self.__dict__.get("_made_source_id"),
+                                                     Unmade):
+            return self._id_bytes.text(i)
+        return str(self.source_id[i])
+
     def source_bytes(self) -> IdBytes | None:
         """The source ids as the file's bytes, when the document was read so
         (a TREC run); None otherwise."""

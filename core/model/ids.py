@@ -148,6 +148,10 @@ class IdBytes:
             return False
         return True
 
+    def text(self, i: int) -> str:
+        """Id ``i`` as text (as :meth:`texts` gives it)."""
+        return decode(self.arena[int(self.offset[i]):int(self.offset[i + 1]) - 1].tobytes())
+
     def texts(self, rows: IntArray | None = None) -> list[str]:
         """The ids (of ``rows``) as text."""
         ids = self if rows is None else self.take(rows)
