@@ -451,6 +451,26 @@ def test_a_formula_in_a_grade_cell_is_refused_with_its_row(tmp_path: Path) -> No
     assert (info.value.sheet, info.value.line) == ("Candidates", 9)
 
 
+@pytest.mark.parametrize("error", ["#N/A", "#DIV/0!"])
+def test_an_error_value_in_a_grade_cell_is_refused_not_read_as_unknown(tmp_path: Path,
+                                                                        error: str) -> None:
+    # An error value typed over a grade (openpyxl stores "#N/A" as Excel does:
+    # a cell of type "e", which readers give as empty) is no judgment.
+    out = tmp_path / "seed.xlsx"
+    export_workbook(evaluate(seed_document()), out)
+    wb = openpyxl.load_workbook(out)
+    cell = wb[SHEETS["candidates"]]["F3"]
+    cell.value = error
+    assert cell.data_type == "e"
+    edited = tmp_path / "edited.xlsx"
+    wb.save(edited)
+    before = edited.read_bytes()
+    with pytest.raises(InputError, match="error value") as info:
+        read_workbook(edited)
+    assert (info.value.sheet, info.value.line) == ("Candidates", 3)
+    assert edited.read_bytes() == before
+
+
 def test_formula_rows_finds_the_cells_of_one_column_across_pieces(tmp_path: Path) -> None:
     # Over 1 MiB of sheet XML, so the streaming scan meets piece boundaries.
     import xlsxwriter

@@ -15,12 +15,15 @@ from core.io.safety.sheets import CELL_WITHOUT_REF, unreadable, walk_cells
 
 #: After a cell's start tag: optional blanks, then a formula element.
 _FORMULA_NEXT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+#: In a cell's start tag: the type of an error value (#N/A, #DIV/0!, ...).
+_ERROR_TYPE = re.compile(rb"""\st\s*=\s*["']e["']""")
 #: Bytes a cell's start tag and its formula element's start fit in.
 _TAG_ROOM = 4096
 
 
 def formula_rows(path: str | Path, part: str, column: str) -> list[int] | None:
-    """The 1-based rows whose cell in ``column`` (letters) holds a formula,
+    """The 1-based rows whose cell in ``column`` (letters) holds a formula or
+    an error value (not data either: readers give it as an empty cell),
     found in one streaming pass over a sheet part without parsing it;
     None when some cell's start tag does not begin with its reference
     (the caller must then parse, :func:`find_formulas`).
@@ -42,7 +45,8 @@ def formula_rows(path: str | Path, part: str, column: str) -> list[int] | None:
                 if (digits is not None and buf[at - 2:at] in (b"<c", b":c")
                         and buf[digits.end():digits.end() + 1] == b'"'):
                     end = buf.find(b">", digits.end())
-                    if end > 0 and buf[end - 1:end] != b"/" and _FORMULA_NEXT.match(buf, end + 1):
+                    if end > 0 and (_ERROR_TYPE.search(buf, at, end) or (
+                            buf[end - 1:end] != b"/" and _FORMULA_NEXT.match(buf, end + 1))):
                         rows.append(int(digits.group()))
                 at = buf.find(needle, at + 1)
             carry = buf[max(limit, 0):] if chunk else b""

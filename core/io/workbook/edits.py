@@ -54,7 +54,8 @@ def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) 
                           hint="enter a rubric grade (a number), unknown or unrateable")
 
     if formula or (isinstance(value, str) and value.lstrip().startswith("=")):
-        raise bad("the current grade is a formula; a grade must be typed in as a value")
+        raise bad("the current grade is a formula or an error value (such as #N/A); a grade "
+                  "must be typed in as a value")
     if value is None or value == "":
         return PastedGrade(None, GradeState.UNKNOWN)
     if isinstance(value, bool):

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, NotOwnWorkbook
-from core.io.safety import WorkbookCheck, check_xlsx, find_formulas, formula_rows
+from core.io.safety import WorkbookCheck, check_xlsx, find_cells_not_data, formula_rows
 from core.io.workbook.edits import CandidateCells, apply_edits
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
@@ -154,13 +154,14 @@ def _candidate_cells(book: Any, sheet: str) -> CandidateCells:
 
 
 def _grade_formula_rows(path: Path, check: WorkbookCheck) -> set[int]:
-    """Sheet rows whose current-grade cell holds a formula."""
+    """Sheet rows whose current-grade cell holds a formula or an error value."""
     sheet = SHEETS["candidates"]
     if sheet not in check.with_formulas:
         return set()
     part = check.parts[sheet]
     rows = formula_rows(path, part, GRADE_COLUMN)
     if rows is None:  # cells without their reference first: parse the sheet
-        rows = [int(ref[len(GRADE_COLUMN):]) for ref, _ in find_formulas(path, part)
+        formulas, errors = find_cells_not_data(path, part)
+        rows = [int(ref[len(GRADE_COLUMN):]) for ref, _ in [*formulas, *errors]
                 if ref.startswith(GRADE_COLUMN) and ref[len(GRADE_COLUMN):].isdigit()]
     return set(rows)
