@@ -54,12 +54,26 @@ if TYPE_CHECKING:
 __all__ = ["HandOutDialog", "MergeDialog", "RoundsController", "install_rounds"]
 
 
-def _error_label(parent: QWidget, name: str) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setStyleSheet("color: #b00020")
-    return label
+def _lay_out(dialog: QDialog, note: str, form: QFormLayout, error_name: str,
+            ok: Callable[[], None]) -> tuple[QLabel, QDialogButtonBox]:
+    """A round dialog's body: the note, the form, the error line (objectName
+    ``error_name``, red) and OK/Cancel (OK calls ``ok``)."""
+    text = QLabel(note, dialog)
+    text.setWordWrap(True)
+    error = QLabel(dialog)
+    error.setObjectName(error_name)
+    error.setWordWrap(True)
+    error.setStyleSheet("color: #b00020")
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog)
+    buttons.accepted.connect(ok)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(text)
+    layout.addLayout(form)
+    layout.addWidget(error)
+    layout.addWidget(buttons)
+    return error, buttons
 
 
 class HandOutDialog(QDialog):
@@ -95,22 +109,11 @@ class HandOutDialog(QDialog):
         form.addRow(self.tr("Overlap:"), self.overlap)
         form.addRow(self.tr("Seed:"), self.seed)
         form.addRow(self.tr("Folder:"), folder_row)
-        note = QLabel(self.tr(
+        self.error, self.button_box = _lay_out(self, self.tr(
             "Each reviewer gets a workbook with their queries (about the same number of "
             "unknown candidates each), in the order of the judging queue. The base is the "
-            "document as it is now: merge the returned workbooks into it as it is now."), self)
-        note.setWordWrap(True)
-        self.error = _error_label(self, "handOutError")
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.accepted.connect(self._ok)
-        buttons.rejected.connect(self.reject)
-        self.button_box = buttons
-        layout = QVBoxLayout(self)
-        layout.addWidget(note)
-        layout.addLayout(form)
-        layout.addWidget(self.error)
-        layout.addWidget(buttons)
+            "document as it is now: merge the returned workbooks into it as it is now."),
+            form, "handOutError", self._ok)
 
     def _browse(self) -> None:
         name = QFileDialog.getExistingDirectory(self, self.tr("Folder for the reviewers' "
@@ -160,22 +163,11 @@ class MergeDialog(QDialog):
         form.addRow(self.tr("Returned workbooks:"), files_row)
         form.addRow(self.tr("Merged workbook:"), self._with_browse(self.output, ".xlsx"))
         form.addRow(self.tr("Report:"), self._with_browse(self.report, ".json"))
-        note = QLabel(self.tr(
+        self.error, self.button_box = _lay_out(self, self.tr(
             "The base is the document shown. A grade one reviewer changed is taken; on "
             "overlap queries both reviewers' grades become ratings; different grades elsewhere "
-            "are conflicts to resolve; a workbook from another base is refused."), self)
-        note.setWordWrap(True)
-        self.error = _error_label(self, "mergeError")
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.accepted.connect(self._ok)
-        buttons.rejected.connect(self.reject)
-        self.button_box = buttons
-        layout = QVBoxLayout(self)
-        layout.addWidget(note)
-        layout.addLayout(form)
-        layout.addWidget(self.error)
-        layout.addWidget(buttons)
+            "are conflicts to resolve; a workbook from another base is refused."),
+            form, "mergeError", self._ok)
 
     def _with_browse(self, edit: QLineEdit, suffix: str) -> QHBoxLayout:
         button = QPushButton(self.tr("Browse…"), self)
