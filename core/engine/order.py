@@ -21,6 +21,7 @@ from core.model.document import Document
 
 __all__ = [
     "block_rank",
+    "id_desc_order",
     "ideal_key",
     "ideal_lists",
     "order_ranked",
@@ -220,14 +221,21 @@ def _id_desc_ties(doc: Document, order: IntArray, same: BoolArray) -> None:
     group: npt.NDArray[np.integer[Any]] = np.cumsum(
         starts, dtype=np.int32 if pos.size < 2**31 else np.int64)
     del starts
-    ids = doc.source_bytes()
     rows = order[pos]
-    if ids is not None and ids.is_utf8():  # the bytes' order is the text's
-        sub = ids.sort_descending(rows, group)
-    else:
-        code = source_order_keys(doc, rows)
-        sub = np.lexsort((-code, group))
-    order[pos] = rows[sub]
+    order[pos] = rows[id_desc_order(doc, rows, group)]
+
+
+def id_desc_order(doc: Document, rows: IntArray,
+                  group: npt.NDArray[np.integer[Any]]) -> IntArray:
+    """The stable permutation of ``rows`` that orders them by ``group``
+    (ascending) and, within a group, by source id descending (code-point
+    order): trec_eval's tie order. A run's ids kept as UTF-8 bytes are sorted
+    as bytes (their order is the text's), without decoding them."""
+    ids = doc.source_bytes()
+    if ids is not None and ids.is_utf8():
+        return ids.sort_descending(rows, group)
+    perm: IntArray = np.lexsort((-source_order_keys(doc, rows), group))
+    return perm
 
 
 def ranked_lists(

@@ -20,7 +20,8 @@ import numpy.typing as npt
 
 from core.analysis.compare.align import Across, QueryAlignment
 from core.analysis.compare.statistics import sign
-from core.engine.evaluation import Evaluation, source_order_keys
+from core.engine.evaluation import Evaluation
+from core.engine.order import id_desc_order
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
 
@@ -384,11 +385,7 @@ def _placed(doc: Document, t: _TieGroups, rule: TieRule) -> FloatArray:
     elif rule is TieRule.PESSIMISTIC:
         perm = np.lexsort((rows, gains, group))
     elif rule is TieRule.ID_DESC:
-        ids = doc.source_bytes()
-        if ids is not None and ids.is_utf8():  # a TREC run's: the bytes' order is the text's
-            perm = ids.sort_descending(rows, group)  # (no id decoded)
-        else:
-            perm = np.lexsort((-source_order_keys(doc, rows), group))
+        perm = id_desc_order(doc, rows, group)
     else:
         raise ValueError(rule)
     # Members of a group are contiguous and their slots ascend, so sorting
