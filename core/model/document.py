@@ -273,8 +273,7 @@ class Document:
     def source_text(self, i: int) -> str:
         """Candidate ``i``'s source id as text; a run's ids kept as bytes are
         not all decoded for it (a grid shows a few hundred of millions)."""
-        if self._id_bytes is not None and isinstance(self.__dict__.get("_made_source_id"),
-                                                     Unmade):
+        if self._id_bytes is not None and not vars(Document)["source_id"].is_made(self):
             return self._id_bytes.text(i)
         return str(self.source_id[i])
 
