@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
@@ -21,7 +20,7 @@ from core.errors import InputError
 from core.io.annotator.model import Table
 from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
-from core.io.safety import check_xlsx, column_letters, find_cells_not_data
+from core.io.safety import check_xlsx, column_letters, find_cells_not_data, parse_ref
 
 __all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "ChooseSheet", "read_table", "sniff_delimiter"]
 
@@ -189,15 +188,8 @@ def _read_xlsx_table(path: Path, sheet: str | None,
 
 def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
     """(reference, text) as (0-based row, 0-based column, text)."""
-    out = []
-    for ref, text in found:
-        m = re.match(r"([A-Z]+)(\d+)$", ref)
-        if m:
-            col = 0
-            for ch in m.group(1):
-                col = col * 26 + ord(ch) - 64
-            out.append((int(m.group(2)) - 1, col - 1, text))
-    return out
+    places = [(parse_ref(ref), text) for ref, text in found]
+    return [(at[0] - 1, at[1] - 1, text) for at, text in places if at is not None]
 
 
 def read_table(path: str | Path, *, sheet: str | None = None,

@@ -29,6 +29,7 @@ from core.io.safety.limits import (
     LIMITS,
     column_letters,
     column_number,
+    parse_ref,
 )
 from core.io.safety.parts import parse_xml
 
@@ -43,5 +44,6 @@ __all__ = [
     "find_cells_not_data",
     "find_formulas",
     "formula_rows",
+    "parse_ref",
     "parse_xml",
 ]
