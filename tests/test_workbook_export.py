@@ -475,7 +475,7 @@ def test_formula_rows_finds_the_cells_of_one_column_across_pieces(tmp_path: Path
     # Over 1 MiB of sheet XML, so the streaming scan meets piece boundaries.
     import xlsxwriter
 
-    from core.io.safety import check_xlsx, find_formulas, formula_rows
+    from core.io.safety import check_xlsx, find_cells_not_data, formula_rows
 
     path = tmp_path / "many.xlsx"
     wb = xlsxwriter.Workbook(str(path), {"constant_memory": True})
@@ -495,7 +495,9 @@ def test_formula_rows_finds_the_cells_of_one_column_across_pieces(tmp_path: Path
     assert set(formula_rows(path, part, "F")) == want
     assert len(formula_rows(path, part, "G")) == 30_000
     assert formula_rows(path, part, "A") == []
-    exact = {int(ref[1:]) for ref, _ in find_formulas(path, part) if ref[0] == "F"}
+    formulas, errors = find_cells_not_data(path, part)
+    assert errors == []
+    exact = {int(ref[1:]) for ref, _ in formulas if ref[0] == "F"}
     assert exact == want
 
 def test_moved_rows_are_refused(tmp_path: Path) -> None:

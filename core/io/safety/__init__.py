@@ -22,7 +22,7 @@ what a part's bytes can hold, cell references), :mod:`~core.io.safety.parts`
 from __future__ import annotations
 
 from core.io.safety.check import WorkbookCheck, check_xlsx
-from core.io.safety.formulas import find_cells_not_data, find_formulas, formula_rows
+from core.io.safety.formulas import find_cells_not_data, formula_rows
 from core.io.safety.limits import (
     EXCEL_MAX_COLUMNS,
     EXCEL_MAX_ROWS,
@@ -42,7 +42,6 @@ __all__ = [
     "column_letters",
     "column_number",
     "find_cells_not_data",
-    "find_formulas",
     "formula_rows",
     "parse_ref",
     "parse_xml",

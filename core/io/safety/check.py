@@ -33,7 +33,7 @@ class WorkbookCheck:
     sheets: list[str] = field(default_factory=list)
     parts: dict[str, str] = field(default_factory=dict)
     #: Sheets whose XML holds at least one formula element or error value
-    #: (:func:`~core.io.safety.formulas.find_formulas` lists them).
+    #: (:func:`~core.io.safety.formulas.find_cells_not_data` lists them).
     with_formulas: set[str] = field(default_factory=set)
     #: Each sheet's used area (rows, columns) as found in its cells.
     used: dict[str, tuple[int, int]] = field(default_factory=dict)

@@ -26,7 +26,7 @@ def formula_rows(path: str | Path, part: str, column: str) -> list[int] | None:
     an error value (not data either: readers give it as an empty cell),
     found in one streaming pass over a sheet part without parsing it;
     None when some cell's start tag does not begin with its reference
-    (the caller must then parse, :func:`find_formulas`).
+    (the caller must then parse, :func:`find_cells_not_data`).
     """
     name = str(path)
     needle = b' r="' + column.upper().encode("ascii")
@@ -51,14 +51,6 @@ def formula_rows(path: str | Path, part: str, column: str) -> list[int] | None:
                 at = buf.find(needle, at + 1)
             carry = buf[max(limit, 0):] if chunk else b""
     return rows
-
-
-def find_formulas(path: str | Path, part: str) -> list[tuple[str, str]]:
-    """Every formula cell of one sheet part: (cell reference, formula text).
-
-    Nothing is evaluated; used to refuse formulas where data belongs.
-    """
-    return find_cells_not_data(path, part)[0]
 
 
 def find_cells_not_data(path: str | Path,
