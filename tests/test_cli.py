@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -174,6 +175,26 @@ def test_entry_point_dispatches_commands_without_qt():
                           text=True)
     assert proc.returncode == 0, proc.stderr
     assert "case-A" in proc.stdout
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
+def test_one_blas_thread_unless_the_user_says(given, expected):
+    # numpy's OpenBLAS threads spin at start and take a core from the readers.
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = (
+        "import os, app.cli.main, numpy, threadpoolctl\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], sorted({i['num_threads'] for i in"
+        " threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    setting, threads = proc.stdout.split(maxsplit=1)
+    assert setting == expected
+    if expected == "1":
+        assert threads.strip() == "[1]"
 
 
 def test_export_qrels_and_run_round_trip(tmp_path):
