@@ -119,6 +119,7 @@ def reference(doc: Document, c: Conventions, q: int, k: int | None) -> float | s
 @given(documents(), CONVENTIONS)
 def test_engine_matches_the_literal_reference(doc, conv):
     ev = evaluate(doc, conv)
+    table, worst = ev.status_table()
     for q in range(doc.n_queries):
         for j, k in enumerate(conv.cutoffs):
             expected = reference(doc, conv, q, k)
@@ -131,6 +132,8 @@ def test_engine_matches_the_literal_reference(doc, conv):
             else:
                 assert ev.status(q, j) is Status.OK
                 assert ev.ndcg[q, j] == pytest.approx(expected, abs=1e-12)
+            assert table[q][j] is ev.status(q, j)
+        assert worst[q] is ev.query_status(q)
 
 
 @given(documents(), CONVENTIONS)

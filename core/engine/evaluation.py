@@ -326,6 +326,14 @@ class Evaluation:
         """The query's worst status over the cutoffs."""
         return _STATUS[int(self.status_code[q].max())]
 
+    def status_table(self) -> tuple[list[list[Status]], list[Status]]:
+        """Every query's status at each cutoff, and its worst one (as
+        :meth:`status` and :meth:`query_status`, all at once)."""
+        codes = self.status_code
+        at_cutoffs = [[_STATUS[c] for c in row] for row in codes.tolist()]
+        worst = [_STATUS[c] for c in codes.max(axis=1, initial=0).tolist()]
+        return at_cutoffs, worst
+
     def cutoff_results(self, q: int) -> list[QueryCutoff]:
         def val(x: float) -> float | None:
             return None if np.isnan(x) else float(x)

@@ -10,9 +10,12 @@ import json
 import math
 from typing import TYPE_CHECKING, Any, TextIO
 
+import numpy as np
+
 from core.analysis.aggregate import summarize
 from core.analysis.bounds import unresolved_bounds
 from core.engine.evaluation import Evaluation, Status
+from core.engine.values import FloatArray
 from core.model.conventions import Conventions
 from core.model.presets import matching_presets
 from core.reports.sentences import summary_sentence
@@ -36,33 +39,46 @@ def _conventions_json(conv: Conventions) -> dict[str, Any]:
     }
 
 
+def _nullable(values: FloatArray) -> list[Any]:
+    """``values`` as nested lists of Python floats, None where NaN."""
+    out = values.astype(object)
+    out[np.isnan(values)] = None
+    listed: list[Any] = out.tolist()
+    return listed
+
+
 def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     """The ``evaluate --format json`` object."""
     doc = ev.doc
     bounds = unresolved_bounds(ev)
+    # Whole columns as Python lists first: one conversion each, not one per cell.
+    dcg, idcg, ndcg = _nullable(ev.dcg), _nullable(ev.idcg), _nullable(ev.ndcg)
+    status, worst = ev.status_table()
+    counts = zip(ev.n_ranked.tolist(), ev.n_judged.tolist(), ev.n_unknown.tolist(),
+                 ev.n_unrateable.tolist(), ev.n_total.tolist(), strict=True)
     queries = []
-    for q in range(doc.n_queries):
+    for q, (ranked, judged, unknown, unrateable, total) in enumerate(counts):
         cutoffs = []
         for j, k in enumerate(ev.cutoffs):
             item: dict[str, Any] = {
                 "k": k,
-                "dcg": _num(ev.dcg[q, j]),
-                "idcg": _num(ev.idcg[q, j]),
-                "ndcg": _num(ev.ndcg[q, j]),
-                "status": ev.status(q, j).value,
+                "dcg": dcg[q][j],
+                "idcg": idcg[q][j],
+                "ndcg": ndcg[q][j],
+                "status": status[q][j].value,
             }
-            if ev.status(q, j) is Status.UNRESOLVED:
+            if status[q][j] is Status.UNRESOLVED:
                 b = bounds[j][q]
                 item["bounds"] = {"low": b.low, "high": b.high, "exact": b.exact}
             cutoffs.append(item)
         queries.append({
             "query": doc.query_ids[q],
-            "status": ev.query_status(q).value,
-            "ranked": int(ev.n_ranked[q]),
-            "judged": int(ev.n_judged[q]),
-            "unknown": int(ev.n_unknown[q]),
-            "unrateable": int(ev.n_unrateable[q]),
-            "total": int(ev.n_total[q]),
+            "status": worst[q].value,
+            "ranked": ranked,
+            "judged": judged,
+            "unknown": unknown,
+            "unrateable": unrateable,
+            "total": total,
             "cutoffs": cutoffs,
         })
     summary = [
