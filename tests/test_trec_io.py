@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from core.errors import InputError
 from core.io.trec import Run, document_from_trec, join, scan
+from core.io.trec import columns as trec_columns
 from core.model.document import Document
 
 
@@ -546,3 +547,34 @@ def test_fast_run_with_a_qrels_file_read_line_by_line(tmp_path):
         slow = document_from_trec(run, qrels)
     assert_same(doc, slow)
     assert "a\x00" in doc.source_id.tolist()
+
+
+@pytest.mark.parametrize("lengthen", [True, False])
+def test_ids_that_change_length_down_the_file(tmp_path, lengthen):
+    # The reader sizes its columns from the first piece: ids that lengthen
+    # down the file need more id bytes than promised, ids that shorten more
+    # rows; each grows on its own, and the file reads as line by line.
+    # (Lengthening ids under a shortening tag: the first piece's lines are
+    # mostly tag, the last ones mostly id.)
+    # Shortening ones: a few long lines, then many more rows than the +1024
+    # the reader adds to its estimate.
+    sizes = list(range(1, 400)) if lengthen else [400] * 20 + [1] * 3000
+    run_lines = [f"q{q} Q0 {'d' * n}{q} 1 {n % 7}.5 {'t' * (400 - n) if lengthen else 't'}"
+                 for q, n in enumerate(sizes)]
+    qrels_lines = [f"q{q} 0 {'d' * n}{q} {n % 3}" for q, n in enumerate(sizes)]
+    run = write(tmp_path / "run.txt", "\n".join(run_lines) + "\n")
+    qrels = write(tmp_path / "qrels.txt", "\n".join(qrels_lines) + "\n")
+    grown: list[str] = []
+    resize = trec_columns._resize
+
+    def spy(a: Any, n: int) -> Any:
+        if n > a.size:
+            grown.append("ids" if a.dtype == np.uint8 else "rows")
+        return resize(a, n)
+
+    with mock.patch.object(scan, "_CHUNK", 4096), mock.patch.object(trec_columns, "_resize", spy):
+        fast, slow = both(run, qrels)
+    assert_same(fast, slow)
+    assert len(fast) == len(sizes)
+    assert fast.n_queries == len(sizes)
+    assert set(grown) == ({"ids"} if lengthen else {"rows"})

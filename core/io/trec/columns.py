@@ -115,10 +115,13 @@ class Columns:
             self.key = np.empty(rows, dtype=np.uint64)
             self.offset = np.empty(rows + 1, dtype=np.int64)
             self.offset[0] = 0
-            self.arena = np.empty(int(scale * piece.arena.size) + 4096, dtype=np.uint8)
-        if n1 > self.number.size or a1 + PAD > self.arena.size:
-            self._room(max(n1, int(1.5 * self.number.size)),
-                       max(a1 + PAD, int(1.5 * self.arena.size)))
+            # Ids often lengthen down a file (q0_7 ... q1999_7): more room
+            # for their bytes than the first piece promises.
+            self.arena = np.empty(int(1.25 * scale * piece.arena.size) + 4096, dtype=np.uint8)
+        if n1 > self.number.size:
+            self._more_rows(max(n1, int(1.5 * self.number.size)))
+        if a1 + PAD > self.arena.size:
+            self.arena = _resize(self.arena, max(a1 + PAD, int(1.5 * self.arena.size)))
         self.number[n0:n1] = piece.number
         self.code[n0:n1] = piece.code
         self.code[n0:n1] += sum(k.size for k in self.query_key)
@@ -133,14 +136,13 @@ class Columns:
         self.ascii &= piece.ascii
         self.rows, self.bytes = n1, a1
 
-    def _room(self, rows: int, size: int) -> None:
-        """Room for ``rows`` rows and ``size`` bytes of ids (a file that
-        holds more than its first piece promised)."""
+    def _more_rows(self, rows: int) -> None:
+        """Room for ``rows`` rows (a file that holds more than its first
+        piece promised)."""
         self.number = _resize(self.number, rows)
         self.code = _resize(self.code, rows)
         self.key = _resize(self.key, rows)
         self.offset = _resize(self.offset, rows + 1)
-        self.arena = _resize(self.arena, size)
 
     def finish(self) -> Table | None:
         """The whole file's table (None when two query ids share a key)."""
