@@ -170,6 +170,8 @@ def test_entry_point_dispatches_commands_without_qt():
         f"rc = main(['evaluate', {str(EXAMPLE_PATH)!r}, '--format', 'csv'])\n"
         "assert rc == 0\n"
         "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt loaded'\n"
+        "lazy = ('core.analysis.rounds', 'core.analysis.compare', 'core.io.workbook')\n"
+        "assert not [m for m in sys.modules if m.startswith(lazy)], 'loaded for nothing'\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True)

@@ -9,10 +9,7 @@ import getpass
 from pathlib import Path
 from typing import TextIO
 
-from core.analysis.rounds import Returned, merge, now
-from core.engine.evaluation import evaluate
 from core.errors import InputError
-from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
 
 __all__ = ["add_merge_arguments", "cmd_merge"]
 
@@ -37,6 +34,13 @@ def _who() -> str:
 
 def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     """Merge, write the merged workbook (and the report), print what was done."""
+    # Imported here: the review rounds load only for their commands, so
+    # evaluate and export start without them.
+    from core.analysis.rounds import Returned, merge, now
+    from core.engine.evaluation import evaluate
+    from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
+    from core.io.workbook import export_workbook
+
     if Path(args.output).suffix.lower() != ".xlsx":
         raise InputError("the merged workbook is an .xlsx", file=str(args.output),
                          hint="name it MERGED.xlsx")
@@ -45,8 +49,6 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     base = read_base(args.base)
     returned = [Returned(name, doc) for name, doc in read_returned(args.returned)]
     result = merge(base, returned, who=_who(), when=now(), base_name=Path(args.base).name)
-    from core.io.workbook import export_workbook
-
     export_workbook(evaluate(result.document), args.output)
     if args.report:
         write_merge_report(result.to_dict(base=str(args.base), merged=str(args.output)),
