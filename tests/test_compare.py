@@ -24,6 +24,7 @@ from core.analysis.compare import (
 from core.analysis.compare.align import partners
 from core.analysis.compare.changes import tie_rule_ndcg
 from core.engine.evaluation import evaluate
+from core.io.trec import document_from_trec
 from core.model.conventions import Conventions, TieRule, Weighting
 from core.model.document import Document
 from core.model.ids import IdBytes
@@ -539,3 +540,24 @@ def test_weighted_randomization_matches_enumeration() -> None:
     assert t.method == "exact"
     assert t.p_value == enumerate_p([wi * di for wi, di in zip(w, d, strict=True)])
     assert t.mean_delta == pytest.approx(np.dot(w, d) / sum(w))
+
+
+def test_changes_and_inventory_of_runs_read_as_bytes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Two TREC runs keep their ids as bytes; the changes and the inventory
+    # decode only the rows they name, and say what the decoded ids say.
+    rows_a = [("q1", "é-x", 3.0, 0), ("q1", "y", 2.0, 0), ("q1", "only-a", 1.0, 0)]
+    rows_b = [("q1", "y", 3.0, 0), ("q1", "é-x", 2.0, 0), ("q1", "only-b", 1.0, 0)]
+    a, b, q = write_trec(tmp_path, rows_a, rows_b, [("q1", "é-x", 1), ("q1", "y", 2)])
+    docs = [document_from_trec(a, q), document_from_trec(b, q)]
+    assert all(d.source_bytes() is not None for d in docs)
+    c = compare(*docs, Conventions(cutoffs=(None,)), resamples=10)
+    changes = [(ch.source_id, ch.kind) for ch in c.candidate_changes("q1")]
+    inventory = [(i.query, i.added, i.removed) for i in c.inventory()]
+    assert not any(vars(Document)["source_id"].is_made(d) for d in docs)
+    assert sorted(changes) == [("only-a", "left"), ("only-b", "entered"), ("y", "moved"),
+                               ("é-x", "moved")]
+    assert inventory == [("q1", ("only-b",), ("only-a",))]
+    for d in docs:
+        d.source_id  # noqa: B018 - the whole column decoded: the same answers
+    assert sorted((ch.source_id, ch.kind) for ch in c.candidate_changes("q1")) == sorted(changes)
+    assert [(i.query, i.added, i.removed) for i in c.inventory()] == inventory

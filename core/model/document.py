@@ -260,26 +260,32 @@ class Document:
         if self._source_codes is None and self._id_bytes is not None:
             self._source_codes = self._id_bytes.codes()
         if self._source_codes is None:
-            index: dict[object, int] = dict.fromkeys(self.source_id.tolist(), 0)
-            for i, key in enumerate(index):
-                index[key] = i
-            codes = np.fromiter(map(index.__getitem__, self.source_id.tolist()), np.int64,
-                                len(self))
+            ids_list = self.source_id.tolist()
+            index = {key: i for i, key in enumerate(dict.fromkeys(ids_list))}
+            codes = np.fromiter(map(index.__getitem__, ids_list), np.int64, len(self))
             ids = np.empty(len(index), dtype=object)
             ids[:] = list(index)
             self._source_codes = (codes, ids)
         return self._source_codes
 
+    def _ids_undecoded(self) -> IdBytes | None:
+        """A run's ids kept as bytes, while no one has asked for all as text."""
+        return None if vars(Document)["source_id"].is_made(self) else self._id_bytes
+
     def source_text(self, i: int) -> str:
-        """Candidate ``i``'s source id as text; a run's ids kept as bytes are
-        not all decoded for it (a grid shows a few hundred of millions)."""
-        if self._id_bytes is not None and not vars(Document)["source_id"].is_made(self):
-            return self._id_bytes.text(i)
-        return str(self.source_id[i])
+        """Candidate ``i``'s source id as text, not decoding all of a run's
+        ids for it (a grid shows a few hundred of millions)."""
+        ids = self._ids_undecoded()
+        return str(self.source_id[i]) if ids is None else ids.text(i)
+
+    def source_texts(self, rows: IntArray) -> npt.NDArray[np.object_]:
+        """The source ids of ``rows`` as text (decoding those rows' only)."""
+        ids, out = self._ids_undecoded(), np.empty(rows.size, dtype=object)
+        out[:] = self.source_id[rows] if ids is None else ids.texts(rows)
+        return out
 
     def source_bytes(self) -> IdBytes | None:
-        """The source ids as the file's bytes, when the document was read so
-        (a TREC run); None otherwise."""
+        """The source ids as the file's bytes (a TREC run's); None otherwise."""
         return self._id_bytes
 
     def members(self, q: int) -> IntArray:

@@ -331,7 +331,7 @@ def changed_candidates(
     # Candidates of B without a row in A (those with one were seen above).
     new_b = mb[cb[mb] & (partner_b[mb] < 0)]
     return (
-        np.concatenate([ev_a.doc.source_id[ma[keep]], ev_b.doc.source_id[new_b]]),
+        np.concatenate([ev_a.doc.source_texts(ma[keep]), ev_b.doc.source_texts(new_b)]),
         np.concatenate([kind[keep], np.full(new_b.size, "entered", dtype=object)]),
         np.concatenate([rank_a[keep], np.zeros(new_b.size, dtype=np.int64)]),
         np.concatenate([rank_b[keep], ev_b.rank[new_b]]),

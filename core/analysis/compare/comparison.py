@@ -259,12 +259,13 @@ class Comparison:
         queries = np.union1d(q_a, q_b)[:limit]
         lo_a, hi_a = np.searchsorted(q_a, queries), np.searchsorted(q_a, queries, "right")
         lo_b, hi_b = np.searchsorted(q_b, queries), np.searchsorted(q_b, queries, "right")
-        ids_a, ids_b = self.doc_a.source_id, self.doc_b.source_id
+        # Only these queries' ids as text (a run's ids stay bytes otherwise).
+        texts_a, texts_b = self.doc_a.source_texts, self.doc_b.source_texts
         return [
             InventoryChange(
                 self.common[i],
-                tuple(str(s) for s in ids_b[rows_b[b0:b1]]),
-                tuple(str(s) for s in ids_a[rows_a[a0:a1]]),
+                tuple(str(s) for s in texts_b(rows_b[b0:b1])),
+                tuple(str(s) for s in texts_a(rows_a[a0:a1])),
             )
             for i, a0, a1, b0, b1 in zip(queries.tolist(), lo_a.tolist(), hi_a.tolist(),
                                          lo_b.tolist(), hi_b.tolist(), strict=True)
