@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.engine.evaluation import Status, evaluate
+from core.engine.order import tied_positions
 from core.errors import InputError
 from core.model.conventions import (
     Conventions,
@@ -371,3 +372,20 @@ def test_ids_as_bytes_evaluate_as_text(doc, conv):
     assert fast.doc.source_id.tolist() == doc.source_id.tolist()
     codes, ids = fast.doc.source_codes()
     assert ids[codes].tolist() == doc.source_id.tolist()
+
+
+@given(st.lists(st.booleans(), max_size=40))
+def test_tied_positions_by_hand(same_list):
+    # Position i ties with i + 1 where same[i]; a run of ties is one group.
+    same = np.array(same_list, dtype=bool)
+    n = len(same_list) + 1
+    expected_pos, expected_group, group = [], [], -1
+    for i in range(n):
+        after_prev = i > 0 and same_list[i - 1]
+        if after_prev or (i < n - 1 and same_list[i]):
+            group += 0 if after_prev else 1
+            expected_pos.append(i)
+            expected_group.append(group)
+    pos, grp = tied_positions(same)
+    assert pos.tolist() == expected_pos
+    assert grp.tolist() == expected_group

@@ -30,6 +30,7 @@ __all__ = [
     "segment_rank",
     "sort_within_queries",
     "source_order_keys",
+    "tied_positions",
     "uniform_blocks",
 ]
 
@@ -208,21 +209,29 @@ def _id_desc_ties(doc: Document, order: IntArray, same: BoolArray) -> None:
     if not same.any():
         return
     # Only tied candidates need their ids compared (strings are slow).
-    tied = np.zeros(order.size, dtype=bool)
+    pos, group = tied_positions(same)
+    rows = order[pos]
+    order[pos] = rows[id_desc_order(doc, rows, group)]
+
+
+def tied_positions(same: BoolArray) -> tuple[IntArray, npt.NDArray[np.integer[Any]]]:
+    """The positions tied with a neighbour (``same[i]``: position ``i`` ties
+    with ``i + 1``) and each one's tie group, numbered 0, 1, ... in order."""
+    tied = np.zeros(same.size + 1, dtype=bool)
     tied[1:] |= same
     tied[:-1] |= same
     pos = np.flatnonzero(tied)
     del tied
+    if not pos.size:
+        return pos, np.zeros(0, dtype=np.int32)
     # A tied position starts a group unless tied with the one before.
     starts = np.ones(pos.size, dtype=bool)
     inner = pos[1:] if pos[0] == 0 else pos
     starts[pos.size - inner.size:] = ~same[inner - 1]
-    del inner, same
     group: npt.NDArray[np.integer[Any]] = np.cumsum(
         starts, dtype=np.int32 if pos.size < 2**31 else np.int64)
-    del starts
-    rows = order[pos]
-    order[pos] = rows[id_desc_order(doc, rows, group)]
+    group -= 1
+    return pos, group
 
 
 def id_desc_order(doc: Document, rows: IntArray,

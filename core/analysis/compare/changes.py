@@ -21,7 +21,7 @@ import numpy.typing as npt
 from core.analysis.compare.align import Across, QueryAlignment
 from core.analysis.compare.statistics import sign
 from core.engine.evaluation import Evaluation
-from core.engine.order import id_desc_order
+from core.engine.order import id_desc_order, tied_positions
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
 
@@ -344,7 +344,7 @@ class _TieGroups:
     ``gains`` and ``query``; ``queries`` the queries holding a tie."""
 
     rows: IntArray
-    group: IntArray
+    group: npt.NDArray[np.integer[Any]]
     slot_rank: FloatArray
     gains: FloatArray
     query: IntArray
@@ -362,15 +362,8 @@ def _tie_groups(ev: Evaluation) -> _TieGroups | None:
     if not same.any():
         return None
     tied_queries = np.unique(q[1:][same])
-    tied = np.zeros(order.size, dtype=bool)
-    tied[1:] |= same
-    tied[:-1] |= same
-    pos = np.flatnonzero(tied)
+    pos, group = tied_positions(same)
     rows = order[pos]
-    group = (np.cumsum(np.r_[True, ~same]) - 1)[pos]
-    # renumber the (ascending) group ids 0, 1, 2, ... without sorting
-    if group.size:
-        group = np.cumsum(np.r_[True, group[1:] != group[:-1]]) - 1
     slot_rank = ev.rank[rows].astype(np.float64)  # ranks of the group's slots, ascending
     return _TieGroups(rows, group, slot_rank, ev.gain[rows], ev.doc.query[rows], tied_queries)
 
