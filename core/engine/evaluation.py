@@ -453,7 +453,6 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
     the sum of its positions up to k (in position order, as the totals), the
     groups after k nothing; only the groups that start within k are summed."""
     if k is None:
-        within = np.arange(starts.size)
         disc = disc_all
     else:
         within = np.flatnonzero(first_rank <= k)
@@ -467,8 +466,11 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
             owner = np.repeat(np.arange(cut.size), n)
             disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
     g_gain, g_size = (gain, size) if k is None else (gain[within], size[within])
-    with np.errstate(invalid="ignore"):
-        per_group = np.where(disc > 0, g_gain * disc / g_size, 0.0)
+    # In place: one array as long as the groups, not three.
+    with np.errstate(invalid="ignore"):  # an infinite gain times a zero discount
+        per_group = np.multiply(g_gain, disc, dtype=np.float64)
+        per_group /= g_size
+    per_group[disc <= 0] = 0.0
     q = query if k is None else query[within]
     out: FloatArray = np.bincount(q, weights=per_group, minlength=nq).astype(np.float64,
                                                                              copy=False)
