@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.io.trec import alloc, scan
+from core.io.trec import scan
 from core.io.trec.columns import Column, IntArray, Table, U64Array
 from core.io.trec.read import QrelsColumns, Run, read_qrels
 from core.io.trec.scan import decode_all
@@ -58,11 +58,6 @@ def document_from_trec(
             doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
                                 release=own)
             if doc is not None:
-                del table
-                if own and shared is None:
-                    # (A caller joining several runs reuses the freed memory.)
-                    del run
-                    alloc.release_free_memory()
                 return doc
     return _join_lines(run, qrels_path, conventions, name)
 
