@@ -12,6 +12,7 @@ not exact.
 from __future__ import annotations
 
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -343,10 +344,17 @@ class _OuterBounds:
         n = len(self.ideal_start) - 1
         out = [(np.empty(n), np.empty(n)) for _ in cutoffs]
         base = self.chunks[0][0]
-        for a, b in self.chunks:
+
+        def chunk(a: int, b: int) -> None:
             i, j = a - base, b - base
             for (low, high), bounds in zip(out, self._chunk(cutoffs, a, b, i, j), strict=True):
                 low[i:j], high[i:j] = bounds
+
+        if len(self.chunks) == 1:
+            chunk(*self.chunks[0])
+        else:  # chunks of whole queries, each writing its own slices: two at once
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                list(pool.map(chunk, *zip(*self.chunks, strict=True)))
         return out
 
     def _chunk(self, cutoffs: tuple[int | None, ...], a: int, b: int, i: int,

@@ -47,9 +47,10 @@ def discount(rank: npt.ArrayLike) -> FloatArray:
         low, high = int(r.min()), int(r.max())
         if low >= 1 and high <= _TABLE_LIMIT:
             global _TABLE
-            if _TABLE.size <= high:
-                _TABLE = _table(max(high + 1, 2 * _TABLE.size))
-            looked_up: FloatArray = _TABLE[r]
+            table = _TABLE  # (threads may grow it at once: each uses its own)
+            if table.size <= high:
+                table = _TABLE = _table(max(high + 1, 2 * table.size))
+            looked_up: FloatArray = table[r]
             return looked_up
     return _discount(r)
 
