@@ -80,8 +80,23 @@ def _read_in_background(path: str | Path,
 
 
 def _import_window_modules() -> None:
-    """Import what the window and its add-ons need (nothing is built)."""
+    """Import what the window and its add-ons need (nothing is built): a
+    file given at launch is read meanwhile."""
+    import app.banner
+    import app.clipboard_actions
+    import app.drop
+    import app.fileops
+    import app.find
+    import app.help
+    import app.outside_edits
     import app.plot_dock
+    import app.preferences
+    import app.review.compare_view
+    import app.review.conflicts_view
+    import app.review.explain_view
+    import app.review.judges_view
+    import app.review.queue_view
+    import app.review.rounds
     import app.window  # noqa: F401  (matplotlib waits until plots are first shown)
 
 
