@@ -470,8 +470,9 @@ class MainWindow(QMainWindow):
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the
         grid from its first column."""
+        # The navigator fits its columns to each new document itself, and the
+        # summary's small table fits itself.
         self.grid_panel.fit_columns()
-        self.navigator.fit_columns()  # (the summary's small table fits itself)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.undo_stack.isClean() and not self._may_close():
