@@ -130,22 +130,27 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     from app.window import APP_TITLE, MainWindow
 
     window: MainWindow | None = None
+    file_ops: FileOps | None = None
+    shown: Path | None = None
     if reading is not None and path is not None:
-        # An empty window first, then the document shown in it: it is
-        # evaluated once (a document that cannot be evaluated raises here,
-        # before anything changes), not once per step.
+        # An empty window first, its add-ons installed for the file while it
+        # is read, then the document shown in it: it is evaluated once (a
+        # document that cannot be evaluated raises here, before anything
+        # changes), not once per step.
         window = MainWindow(None)
+        window.set_path(path)
+        file_ops = _install_extras(window)
         try:
             doc = reading()
             if preset is not None:
                 doc.conventions = apply_preset(doc.conventions, preset)
             window.set_document(doc, Path(path))
+            shown = window.path
         except (NdcgError, OSError) as exc:
             QMessageBox.warning(
                 None, APP_TITLE,
                 f"{exc}\n\nThe bundled example opens instead.",
             )
-    shown = window.path if window is not None else None
     if shown is None:
         example = load_example()
         if preset is not None:
@@ -155,7 +160,8 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         else:
             window.set_document(example, None)
     assert window is not None
-    file_ops = _install_extras(window)
+    if file_ops is None:
+        file_ops = _install_extras(window)
     window.workplace.restore()
     if shown is not None:
         file_ops.offer_recovery()  # a crash left edits for this file
