@@ -134,12 +134,14 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     shown: Path | None = None
     if reading is not None and path is not None:
         # An empty window first, its add-ons installed for the file while it
-        # is read, then the document shown in it: it is evaluated once (a
-        # document that cannot be evaluated raises here, before anything
-        # changes), not once per step.
+        # is read (a regular file: file operations read it to know it again;
+        # a FIFO or a device is left to the reader to refuse), then the
+        # document shown in it: it is evaluated once (a document that cannot
+        # be evaluated raises here, before anything changes), not once per step.
         window = MainWindow(None)
-        window.set_path(path)
-        file_ops = _install_extras(window)
+        if Path(path).is_file():
+            window.set_path(path)
+            file_ops = _install_extras(window)
         try:
             doc = reading()
             if preset is not None:

@@ -470,9 +470,7 @@ class MainWindow(QMainWindow):
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the
         grid from its first column."""
-        # The navigator fits its columns to each new document itself, and the
-        # summary's small table fits itself.
-        self.grid_panel.fit_columns()
+        self.grid_panel.fit_columns()  # (the navigator and the summary fit themselves)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.undo_stack.isClean() and not self._may_close():
