@@ -80,8 +80,23 @@ def _read_in_background(path: str | Path,
 
 
 def _import_window_modules() -> None:
-    """Import what the window and its add-ons need (nothing is built)."""
+    """Import what the window and its add-ons need (nothing is built): a
+    file given at launch is read meanwhile."""
+    import app.banner
+    import app.clipboard_actions
+    import app.drop
+    import app.fileops
+    import app.find
+    import app.help
+    import app.outside_edits
     import app.plot_dock
+    import app.preferences
+    import app.review.compare_view
+    import app.review.conflicts_view
+    import app.review.explain_view
+    import app.review.judges_view
+    import app.review.queue_view
+    import app.review.rounds
     import app.window  # noqa: F401  (matplotlib waits until plots are first shown)
 
 
@@ -115,22 +130,29 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     from app.window import APP_TITLE, MainWindow
 
     window: MainWindow | None = None
+    file_ops: FileOps | None = None
+    shown: Path | None = None
     if reading is not None and path is not None:
-        # An empty window first, then the document shown in it: it is
-        # evaluated once (a document that cannot be evaluated raises here,
-        # before anything changes), not once per step.
+        # An empty window first, its add-ons installed for the file while it
+        # is read (a regular file: file operations read it to know it again;
+        # a FIFO or a device is left to the reader to refuse), then the
+        # document shown in it: it is evaluated once (a document that cannot
+        # be evaluated raises here, before anything changes), not once per step.
         window = MainWindow(None)
+        if Path(path).is_file():
+            window.set_path(path)
+            file_ops = _install_extras(window)
         try:
             doc = reading()
             if preset is not None:
                 doc.conventions = apply_preset(doc.conventions, preset)
             window.set_document(doc, Path(path))
+            shown = window.path
         except (NdcgError, OSError) as exc:
             QMessageBox.warning(
                 None, APP_TITLE,
                 f"{exc}\n\nThe bundled example opens instead.",
             )
-    shown = window.path if window is not None else None
     if shown is None:
         example = load_example()
         if preset is not None:
@@ -140,7 +162,8 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         else:
             window.set_document(example, None)
     assert window is not None
-    file_ops = _install_extras(window)
+    if file_ops is None:
+        file_ops = _install_extras(window)
     window.workplace.restore()
     if shown is not None:
         file_ops.offer_recovery()  # a crash left edits for this file

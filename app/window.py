@@ -470,8 +470,7 @@ class MainWindow(QMainWindow):
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the
         grid from its first column."""
-        self.grid_panel.fit_columns()
-        self.navigator.fit_columns()  # (the summary's small table fits itself)
+        self.grid_panel.fit_columns()  # (the navigator and the summary fit themselves)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.undo_stack.isClean() and not self._may_close():

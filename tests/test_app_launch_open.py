@@ -70,3 +70,21 @@ def test_a_run_is_shown_without_decoding_all_its_ids(qtbot, tmp_path):
     doc = window.document
     assert doc.source_bytes() is not None
     assert type(doc.__dict__["_made_source_id"]).__name__ == "DecodedIds"
+
+
+def test_the_add_ons_know_the_file_opened_at_launch(qtbot, tmp_path):
+    """The add-ons are installed while the run is read: file operations still
+    take the file's state (Save asks before writing over a file changed
+    since) and keep the crash journal for it, as when installed after."""
+    from app.main import build_window
+    from core.io.identity import FileState, real_path
+
+    run, qrels = _trec(tmp_path)
+    window = build_window(run, qrels=qrels)
+    qtbot.addWidget(window)
+    ops = window.file_ops
+    assert ops is not None
+    assert ops.path == run
+    assert ops.file_state == FileState.of(run)
+    assert ops.journal.path == real_path(run)
+    assert ops.journal.base == ops.file_state

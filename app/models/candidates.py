@@ -30,6 +30,7 @@ from app.models.roles import (
     Index,
 )
 from core.engine.evaluation import Evaluation
+from core.engine.query_values import QueryValues, query_tie_groups, query_values
 from core.model.conventions import Conventions, Rubric
 from core.model.document import GradeState, grade_text
 
@@ -142,6 +143,10 @@ class CandidateModel(QAbstractTableModel):
         self._q = -1
         self._rows: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._cumulative: npt.NDArray[np.float64] = np.zeros(0)
+        #: The shown rows' ranks, discounts, ideal ranks... (one query's, not
+        #: the whole document's: a large run shows a few hundred of millions).
+        self._values: QueryValues | None = None
+        self._outside: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
         self._tie: dict[int, tuple[str, int, int, int]] = {}
         self._rubric = Rubric.from_values((0.0, 1.0))
 
@@ -172,24 +177,27 @@ class CandidateModel(QAbstractTableModel):
             return ev.not_retrieved(q).astype(np.int64)
         ranked = ev.ranked(q)
         members = ev.doc.members(q)
-        dropped = members[~np.isnan(ev.doc.score[members]) & (ev.rank[members] == 0)]
+        dropped = members[~np.isnan(ev.doc.score[members]) & ~ev.ranked_mask[members]]
         return np.concatenate([ranked, dropped]).astype(np.int64)
 
     def _derive(self, ev: Evaluation, q: int, *, same_order: bool = False) -> None:
         """Per-query values the cells look up. ``same_order``: the rows and the
         tie rule are as before, so the tie groups (which follow the scores of
         the ranked rows only) are kept."""
-        self._rubric = ev.conventions.rubric_for(ev.doc.grade)
-        if self.section != "ranked" or q < 0:
+        self._rubric = ev.rubric
+        rows = self._rows
+        self._values = values = query_values(ev, q, rows) if q >= 0 else None
+        self._outside = ev.outside_rubric[rows]
+        if self.section != "ranked" or values is None:
             self._tie = {}
             self._cumulative = np.zeros(0)
             return
-        self._cumulative = ev.cumulative_dcg(q)
+        self._cumulative = values.cumulative
         if same_order:
             return
         self._tie = {}
         ranked = ev.ranked(q)
-        for n, (a, b) in enumerate(ev.tie_groups(q)):
+        for n, (a, b) in enumerate(query_tie_groups(ev, q)):
             for r in range(a, b + 1):
                 place = "first" if r == a else "last" if r == b else "middle"
                 self._tie[int(ranked[r - 1])] = (place, a, b, n)
@@ -214,11 +222,11 @@ class CandidateModel(QAbstractTableModel):
             self.endResetModel()
             return
         if np.array_equal(new_rows, self._rows):
-            old_cumulative = self._cumulative
+            old_cumulative, old_values = self._cumulative, self._values
             self._ev = ev
             self._derive(ev, q, same_order=old is not None and (
                 old.conventions.ties is ev.conventions.ties))
-            self._emit_changed(ev, changed, old, old_cumulative)
+            self._emit_changed(ev, changed, old, old_cumulative, old_values)
             return
         # The order changed (tie rule by gain, condensed list): move rows, keep selection.
         self.layoutAboutToBeChanged.emit()
@@ -234,7 +242,8 @@ class CandidateModel(QAbstractTableModel):
 
     def _emit_changed(self, ev: Evaluation, changed: Sequence[int] | None,
                       old: Evaluation | None = None,
-                      old_cumulative: npt.NDArray[np.float64] | None = None) -> None:
+                      old_cumulative: npt.NDArray[np.float64] | None = None,
+                      old_values: QueryValues | None = None) -> None:
         """Tell the views which cells an edit changed.
 
         A view repaints the bounding box of every range it is told about, and
@@ -249,8 +258,9 @@ class CandidateModel(QAbstractTableModel):
         rank_dependent = ev.conventions.ties.value in ("pessimistic", "optimistic") or (
             ev.conventions.unknown.value == "condensed")
         rows = [r for r in (self.row_of(c) for c in changed or ()) if r is not None]
-        if changed is None or rank_dependent or old is None or (
-                old.conventions != ev.conventions):
+        new_values = self._values
+        if changed is None or rank_dependent or old is None or old_values is None or (
+                new_values is None or old.conventions != ev.conventions):
             self.dataChanged.emit(self.index(0, GridColumn.RANK), self.index(
                 self._rows.size - 1, last))
             return
@@ -264,8 +274,8 @@ class CandidateModel(QAbstractTableModel):
         else:
             self._emit_runs(GridColumn.CUMULATIVE, GridColumn.CUMULATIVE,
                             np.ones(ids.size, dtype=bool))
-        moved = old.ideal_rank[ids] != ev.ideal_rank[ids]
-        moved |= _differs(old.ideal_contribution[ids], ev.ideal_contribution[ids])
+        moved = old_values.ideal_rank != new_values.ideal_rank
+        moved |= _differs(old_values.ideal_contribution, new_values.ideal_contribution)
         self._emit_runs(GridColumn.IDEAL_RANK, GridColumn.IDEAL_CONTRIBUTION, moved)
 
     def _emit_runs(self, first: int, last: int, mask: npt.NDArray[np.bool_]) -> None:
@@ -346,7 +356,7 @@ class CandidateModel(QAbstractTableModel):
             tie = self._tie.get(i)
             return tie[0] if tie else None
         if role == Qt.ItemDataRole.BackgroundRole:
-            if col in (GridColumn.GRADE, GridColumn.STATE) and ev.outside_rubric[i]:
+            if col in (GridColumn.GRADE, GridColumn.STATE) and self._outside[index.row()]:
                 return _OUTSIDE
             tie = self._tie.get(i)
             if tie is not None and col in (GridColumn.RANK, GridColumn.SCORE):
@@ -373,8 +383,10 @@ class CandidateModel(QAbstractTableModel):
     def _value(self, ev: Evaluation, i: int, row: int, col: GridColumn,
                state: GradeState) -> Any:
         doc = ev.doc
+        v = self._values
+        assert v is not None  # rows are shown only with their values
         if col is GridColumn.RANK:
-            r = int(ev.rank[i])
+            r = int(v.rank[row])
             return r if r else None
         if col is GridColumn.SOURCE:
             return doc.source_text(i)
@@ -385,19 +397,19 @@ class CandidateModel(QAbstractTableModel):
         if col is GridColumn.GRADE:
             return float(doc.grade[i]) if state is GradeState.NUMBER else state.label
         if col is GridColumn.STATE:
-            return "outside rubric" if ev.outside_rubric[i] else state.label
+            return "outside rubric" if self._outside[row] else state.label
         if col is GridColumn.GAIN:
             return self._gain_value(ev.gain[i], state)
         if col is GridColumn.DISCOUNT:
-            return qt_number(ev.discount[i])
+            return qt_number(v.discount[row])
         if col is GridColumn.CONTRIBUTION:
             if not ev.ranked_mask[i]:
                 return None
-            return self._gain_value(ev.contribution[i], state)
+            return self._gain_value(v.contribution[row], state)
         if col is GridColumn.CUMULATIVE:
             return qt_number(self._cumulative[row]) if row < self._cumulative.size else None
         if col is GridColumn.IDEAL_RANK:
-            r = int(ev.ideal_rank[i])
+            r = int(v.ideal_rank[row])
             return r if r else None
         if col is GridColumn.IDEAL_GAIN:
             if not ev.inventory_mask[i]:
@@ -405,7 +417,7 @@ class CandidateModel(QAbstractTableModel):
             return self._gain_value(ev.gain[i], state)
         if not ev.inventory_mask[i]:
             return None
-        return self._gain_value(ev.ideal_contribution[i], state)
+        return self._gain_value(v.ideal_contribution[row], state)
 
     @staticmethod
     def _gain_value(value: float, state: GradeState) -> Any:
@@ -417,14 +429,17 @@ class CandidateModel(QAbstractTableModel):
                  state: GradeState) -> str | None:
         doc = ev.doc
         c = ev.conventions
+        v = self._values
+        assert v is not None  # rows are shown only with their values
+        rank, ideal_rank = int(v.rank[row]), int(v.ideal_rank[row])
         if col is GridColumn.RANK:
             tie = self._tie.get(i)
-            if not ev.rank[i]:
+            if not rank:
                 return "not ranked: " + c.unknown.formula
             if tie is not None:
                 return (f"tied with ranks {tie[1]}-{tie[2]} (score {full_text(doc.score[i])}); "
                         f"ties: {c.ties.label}")
-            return f"rank {int(ev.rank[i])}"
+            return f"rank {rank}"
         if col is GridColumn.SCORE:
             return full_text(doc.score[i])
         if col in (GridColumn.GRADE, GridColumn.STATE):
@@ -437,7 +452,7 @@ class CandidateModel(QAbstractTableModel):
                 rubric = self._rubric
                 label = rubric.label_for(float(doc.grade[i]))
                 parts.append(f"grade {full_text(doc.grade[i])}" + (f": {label}" if label else ""))
-                if ev.outside_rubric[i]:
+                if self._outside[row]:
                     parts.append(f"outside the rubric ({c.rubric.text if c.rubric else ''})")
             original = grade_text(float(doc.original_grade[i]), int(doc.original_state[i]))
             current = grade_text(float(doc.grade[i]), int(state))
@@ -449,21 +464,21 @@ class CandidateModel(QAbstractTableModel):
         if col is GridColumn.GAIN:
             return f"{c.gain.formula}: {full_text(ev.gain[i])}"
         if col is GridColumn.DISCOUNT:
-            return f"{c.discount.formula}: {full_text(ev.discount[i])}"
+            return f"{c.discount.formula}: {full_text(v.discount[row])}"
         if col is GridColumn.CONTRIBUTION:
-            return (f"gain × discount = {full_text(ev.gain[i])} × {full_text(ev.discount[i])} = "
-                    f"{full_text(ev.contribution[i])}")
+            return (f"gain × discount = {full_text(ev.gain[i])} × {full_text(v.discount[row])} "
+                    f"= {full_text(v.contribution[row])}")
         if col is GridColumn.CUMULATIVE and row < self._cumulative.size:
-            return (f"sum of contributions at ranks 1..{int(ev.rank[i])} = "
+            return (f"sum of contributions at ranks 1..{rank} = "
                     f"{full_text(self._cumulative[row])}")
         if col is GridColumn.IDEAL_RANK:
-            return (f"ideal rank {int(ev.ideal_rank[i])}" if ev.ideal_rank[i] else
+            return (f"ideal rank {ideal_rank}" if ideal_rank else
                     "not in the ideal list") + f" ({c.ideal.label})"
         if col is GridColumn.IDEAL_GAIN:
             return f"{c.gain.formula}: {full_text(ev.gain[i])}"
         if col is GridColumn.IDEAL_CONTRIBUTION:
-            return (f"ideal gain × discount(ideal rank {int(ev.ideal_rank[i])}) = "
-                    f"{full_text(ev.ideal_contribution[i])}")
+            return (f"ideal gain × discount(ideal rank {ideal_rank}) = "
+                    f"{full_text(v.ideal_contribution[row])}")
         return None
 
     def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:

@@ -101,6 +101,18 @@ class GradingTableView(QTableView):
         super().keyPressEvent(event)
 
 
+#: At most this many rows are measured when columns are fitted.
+_MEASURED_ROWS = 50
+
+
+def _measure_rows_in_view(view: QTableView) -> None:
+    """Fit ``view``'s columns to the rows it has room for (at least one, at
+    most :data:`_MEASURED_ROWS`), from the first one on screen: what is seen
+    is measured, and each measured cell costs several calls into Python."""
+    room = view.viewport().height() // max(1, view.verticalHeader().defaultSectionSize()) + 1
+    view.horizontalHeader().setResizeContentsPrecision(max(1, min(_MEASURED_ROWS, room)))
+
+
 def _choices_width(view: QTableView) -> int:
     """The width of the widest grade the editor offers (``2 - substantial
     support``), as the view draws a cell."""
@@ -166,8 +178,9 @@ class GridPanel(QWidget):
         shown from its first column."""
         most = max(160, self.grid.viewport().width() // 3)
         for view in (self.grid, self.not_retrieved):
+            _measure_rows_in_view(view)
             fit_columns(view, most=most)
-        self.widen_columns()
+        self._widen(measured=True)
         self.grid.horizontalScrollBar().setValue(0)
 
     def widen_columns(self) -> None:
@@ -175,11 +188,19 @@ class GridPanel(QWidget):
         longer source id), and the grade column for every grade of the rubric
         (any row may be given any of them): columns do not jump back and forth
         from query to query, nor when a grade is set."""
+        self._widen(measured=False)
+
+    def _widen(self, *, measured: bool) -> None:
+        """:meth:`widen_columns`; ``measured``: the columns were just fitted to
+        the rows now shown, so only the grade column's choices are measured."""
         most = max(160, self.grid.viewport().width() // 3)
         for view in (self.grid, self.not_retrieved):
             header = view.horizontalHeader()
+            if not measured:
+                _measure_rows_in_view(view)
             for col in (GridColumn.SOURCE, GridColumn.VERSION, GridColumn.GRADE):
-                wanted = max(view.sizeHintForColumn(col), header.sectionSizeHint(col))
+                wanted = 0 if measured else max(view.sizeHintForColumn(col),
+                                                header.sectionSizeHint(col))
                 if col is GridColumn.GRADE:
                     wanted = max(wanted, _choices_width(view))
                 wanted = min(most, wanted)
@@ -235,9 +256,10 @@ class GridPanel(QWidget):
         # Fitted to the contents when a document is shown (fit_columns): the
         # widths here only hold until then.
         header.setDefaultSectionSize(80)
-        # The rows in view and 50 more are measured (Qt's default, 1000 more,
-        # would cost a query switch tens of milliseconds on a long list).
-        header.setResizeContentsPrecision(50)
+        # The rows in view are measured (_measure_rows_in_view; Qt's default,
+        # 1000 rows, would cost a query switch tens of milliseconds on a long
+        # list, and a grid's cell is measured through Python several times).
+        header.setResizeContentsPrecision(_MEASURED_ROWS)
         view.setWordWrap(False)
         number = NumberDelegate(decimals, view)
         view.setItemDelegate(number)
