@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from core.engine.evaluation import evaluate
 from core.engine.incremental import reevaluate
+from core.io.journal import Journal
+from core.io.trec import document_from_trec
 from core.model.conventions import (
     Conventions,
     Gain,
@@ -112,3 +114,24 @@ def test_reevaluate_hand_computed():
     assert new.ndcg[1, 0] == 1.0
     assert ev.ndcg[0, 0] == (1 + 3 / np.log2(3)) / (3 + 1 / np.log2(3))
     assert list(new.ideal_rank[:3]) == [3, 1, 2]
+
+
+def test_an_edit_of_a_run_leaves_its_ids_as_bytes(tmp_path):  # type: ignore[no-untyped-def]
+    # A grade typed into a 2M-row run must not decode 2M ids (the subset of
+    # the changed query, the ideal order, the journal line): same results.
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"q{q} Q0 doc-é{q}-{i} {i} {9 - i // 2} t\n"
+                           for q in range(3) for i in range(8)))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 doc-é{q}-{i} {i % 3}\n" for q in range(3) for i in range(5)))
+    doc = document_from_trec(run, qrels)
+    ev = evaluate(doc)
+    doc.set_grade(6, 2.0, who="me")
+    new = reevaluate(ev, [6])
+    entry = Journal.grade_entry(doc, 6, who="me")
+    assert not vars(Document)["source_id"].is_made(doc)
+    assert entry["source_id"] == "doc-é0-6"
+    assert doc.audit[-1].source_id == "doc-é0-6"
+    fresh = evaluate(doc)
+    np.testing.assert_array_equal(new.ndcg, fresh.ndcg)
+    np.testing.assert_array_equal(new.ideal_order, fresh.ideal_order)

@@ -112,9 +112,23 @@ def splice(whole: Evaluation, part: Evaluation, members: IntArray) -> Evaluation
     bounds = np.searchsorted(whole._sorted_query, np.stack([queries, queries + 1]))
     for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
         new._sorted_gain[lo:hi] = new.gain[whole.order[lo:hi]]
+    if "ideal_order" in whole.__dict__:  # else worked out when asked, from the new gains
+        new.__dict__["ideal_order"] = _spliced_ideal_order(whole, part, members, queries)
+    new.n_open = whole.n_open.copy()
+    new.n_open[queries] = part.n_open
+    for name in ("dcg", "idcg", "ndcg", "status_code"):
+        values = getattr(whole, name).copy()
+        values[queries] = getattr(part, name)
+        setattr(new, name, values)
+    return new
+
+
+def _spliced_ideal_order(whole: Evaluation, part: Evaluation, members: IntArray,
+                         queries: IntArray) -> IntArray:
+    """``whole``'s ideal order with the lists of ``queries`` taken from ``part``."""
     # The ideal lists keep their places (the inventory does not follow
     # grades); the changed queries' lists are re-sorted in the part.
-    ideal = whole.ideal_order.copy()
+    ideal: IntArray = whole.ideal_order.copy()
     # The ideal lists follow the queries in order, n_inventory long each.
     ideal_start = np.concatenate([[0], np.cumsum(whole.n_inventory)])
     ideal_bounds = np.stack([ideal_start[queries], ideal_start[queries + 1]])
@@ -123,11 +137,4 @@ def splice(whole: Evaluation, part: Evaluation, members: IntArray) -> Evaluation
     for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):
         ideal[lo:hi] = part_ideal[at:at + hi - lo]
         at += hi - lo
-    new.__dict__["ideal_order"] = ideal
-    new.n_open = whole.n_open.copy()
-    new.n_open[queries] = part.n_open
-    for name in ("dcg", "idcg", "ndcg", "status_code"):
-        values = getattr(whole, name).copy()
-        values[queries] = getattr(part, name)
-        setattr(new, name, values)
-    return new
+    return ideal

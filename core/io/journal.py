@@ -239,7 +239,7 @@ class Journal:
         return {
             "kind": "grade",
             "query": doc.query_ids[int(doc.query[index])],
-            "source_id": str(doc.source_id[index]),
+            "source_id": doc.source_text(index),
             "grade": _grade_json(float(doc.grade[index])),
             "state": int(doc.state[index]),
             "reason": str(doc.reason[index]),
@@ -254,7 +254,7 @@ class Journal:
         return {
             "kind": "note",
             "query": doc.query_ids[int(doc.query[index])],
-            "source_id": str(doc.source_id[index]),
+            "source_id": doc.source_text(index),
             "note": str(doc.note[index]),
             "when": _now(),
         }

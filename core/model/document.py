@@ -297,23 +297,23 @@ class Document:
         return self._members[q]
 
     def subset(self, rows: IntArray) -> Document:
-        """A new document holding only ``rows`` (same conventions; copies)."""
-        rows = np.asarray(rows, dtype=np.int64)
+        """A new document of only ``rows`` (copies; columns not made stay so)."""
+        rows, lazy = np.asarray(rows, dtype=np.int64), vars(Document)
         used = np.unique(self.query[rows])
         remap = np.full(self.n_queries, -1, dtype=np.int64)
         remap[used] = np.arange(used.size)
         return Document(
             query_ids=[self.query_ids[int(q)] for q in used],
             query=remap[self.query[rows]],
-            source_id=self.source_id[rows].copy(),
-            version=self.version[rows].copy(),
+            source_id=lazy["source_id"].take(self, rows),
+            version=lazy["version"].take(self, rows),
             score=self.score[rows].copy(),
             grade=self.grade[rows].copy(),
             state=self.state[rows].copy(),
             original_grade=self.original_grade[rows].copy(),
             original_state=self.original_state[rows].copy(),
-            note=self.note[rows].copy(),
-            reason=self.reason[rows].copy(),
+            note=lazy["note"].take(self, rows),
+            reason=lazy["reason"].take(self, rows),
             frequency=self.frequency[used].copy(),
             importance=self.importance[used].copy(),
             conventions=self.conventions,
@@ -387,7 +387,7 @@ class Document:
             who=who,
             when=_now(),
             query=self.query_ids[int(self.query[index])],
-            source_id=str(self.source_id[index]),
+            source_id=self.source_text(index),
             before=before,
             after=grade_text(np.nan if grade is None else float(grade), int(state)),
             note=note,

@@ -26,6 +26,10 @@ class Unmade:
     def make(self) -> npt.NDArray[np.object_]:
         raise NotImplementedError
 
+    def take(self, rows: npt.NDArray[np.int64]) -> Unmade:
+        """The column of ``rows`` only, still not made."""
+        raise NotImplementedError
+
 
 class EmptyTexts(Unmade):
     """``n`` empty texts (a version, note or reason column nobody set)."""
@@ -38,6 +42,9 @@ class EmptyTexts(Unmade):
         out.fill("")
         return out
 
+    def take(self, rows: npt.NDArray[np.int64]) -> Unmade:
+        return EmptyTexts(rows.size)
+
 
 class DecodedIds(Unmade):
     """Ids kept as bytes, as text."""
@@ -49,6 +56,9 @@ class DecodedIds(Unmade):
         out = np.empty(len(self.ids), dtype=object)
         out[:] = self.ids.texts()
         return out
+
+    def take(self, rows: npt.NDArray[np.int64]) -> Unmade:
+        return DecodedIds(self.ids.take(rows))
 
 
 class Column(Generic[_T]):
@@ -77,3 +87,11 @@ class Column(Generic[_T]):
 
     def is_made(self, obj: object) -> bool:
         return not isinstance(obj.__dict__[self.slot], Unmade)
+
+    def take(self, obj: object, rows: npt.NDArray[np.int64]) -> _T | Unmade:
+        """A copy of ``rows`` of ``obj``'s column, left unmade if it is."""
+        value = obj.__dict__[self.slot]
+        if isinstance(value, Unmade):
+            return value.take(rows)
+        taken: _T = value[rows].copy()
+        return taken
