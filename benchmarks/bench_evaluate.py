@@ -7,10 +7,11 @@
    unresolved, so every query's bounds are computed), against a pytrec_eval
    script (``parse_run`` + ``parse_qrel`` + ``ndcg`` and ``ndcg_cut.10,100``,
    results dumped as JSON). The three run in turns (pytrec_eval, ours with
-   the preset, ours by default, then again), so all see the same state of
-   the machine; wall time, CPU time and peak resident memory of each child
-   (``os.wait4``), medians; the preset's means are checked against
-   pytrec_eval's. Both sides run as installed: their bytecode compiled
+   the preset, ours by default; the next turn starts with the second, and
+   so on: a process right after the peer's pays for the memory it handed
+   back), so all see the same state of the machine; wall time, CPU time and
+   peak resident memory of each child (``os.wait4``), medians; the preset's
+   means are checked against pytrec_eval's. Both sides run as installed: their bytecode compiled
    (ours into a temporary cache, whatever ``PYTHONDONTWRITEBYTECODE`` says),
    one untimed turn first.
 2. In memory, same process: the engine with ties averaged (``sklearn``
@@ -119,8 +120,13 @@ def processes(data: Path, shape: str, repeat: int) -> dict[str, float]:
         outs = [tmp / f"out{i}.json" for i in range(len(children))]
         for child, out in zip(children, outs, strict=True):
             child.run(out, timed=False)
-        for _ in range(repeat):  # in turns, so all see the same machine state
-            for child, out in zip(children, outs, strict=True):
+        # In turns, so all see the same machine state, each turn starting one
+        # further along: whichever runs right after the peer's exit pays
+        # (on this VM) for faulting in the memory it handed back, so no
+        # command may always follow the same one.
+        pairs = list(zip(children, outs, strict=True))
+        for turn in range(repeat):
+            for child, out in pairs[turn % len(pairs):] + pairs[:turn % len(pairs)]:
                 child.run(out)
         peer = json.loads(outs[0].read_text())
         check_agreement(json.loads(outs[1].read_text()), peer)

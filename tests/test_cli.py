@@ -179,23 +179,28 @@ def test_entry_point_dispatches_commands_without_qt():
     assert "case-A" in proc.stdout
 
 
-@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
-def test_one_blas_thread_unless_the_user_says(given, expected):
-    # numpy's OpenBLAS threads spin at start and take a core from the readers.
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    if given is not None:
-        env["OPENBLAS_NUM_THREADS"] = given
+@pytest.mark.parametrize("user_set", [False, True])
+def test_numpy_settings_unless_the_user_says(user_set):
+    # One BLAS thread (numpy's spinning OpenBLAS threads take a core from the
+    # readers) and no huge-page advice (slow faults on a VM), unless the
+    # user's environment says otherwise.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")}
+    if user_set:
+        env.update(OPENBLAS_NUM_THREADS="2", NUMPY_MADVISE_HUGEPAGE="1")
     code = (
         "import os, app.cli.main, numpy, threadpoolctl\n"
-        "print(os.environ['OPENBLAS_NUM_THREADS'], sorted({i['num_threads'] for i in"
-        " threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'}))\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'],"
+        " numpy._core.multiarray._get_madvise_hugepage(),"
+        " sorted({i['num_threads'] for i in threadpoolctl.threadpool_info()"
+        " if i['internal_api'] == 'openblas'}))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, env=env)
     assert proc.returncode == 0, proc.stderr
-    setting, threads = proc.stdout.split(maxsplit=1)
-    assert setting == expected
-    if expected == "1":
+    blas, huge, threads = proc.stdout.split(maxsplit=2)
+    assert (blas, huge) == (("2", "True") if user_set else ("1", "False"))
+    if not user_set:
         assert threads.strip() == "[1]"
 
 
