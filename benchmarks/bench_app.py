@@ -178,6 +178,7 @@ import sys, time
 T0 = float(sys.argv[1])
 mode, path = sys.argv[2], sys.argv[3]
 sys.path.insert(0, {repo!r})
+import app  # first, as the entry point: its numpy settings precede numpy
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 from benchmarks.bench_app import _app, _settle
