@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from core.engine.evaluation import Evaluation, evaluate
 from core.engine.incremental import reevaluate
-from core.engine.query_values import query_ideal, query_tie_groups, query_values
+from core.engine.query_values import query_ideal, query_values
 from core.model.conventions import Conventions, TieRule, UnknownRule
 from core.model.document import Document, GradeState
 from tests.test_engine import CONVENTIONS, documents
@@ -29,7 +29,20 @@ def _assert_agree(ev: Evaluation, rnd: np.random.Generator) -> None:
         np.testing.assert_array_equal(v.ideal_contribution, ev.ideal_contribution[rows])
         np.testing.assert_array_equal(v.cumulative, ev.cumulative_dcg(q))
         np.testing.assert_array_equal(query_ideal(ev, q), ev.ideal(q))
-        assert query_tie_groups(ev, q) == ev.tie_groups(q)
+        # The query's tie groups: runs of equal scores down its ranked list,
+        # and (ties averaged) the whole-document tie arrays' groups.
+        ranked = ev.ranked(q)
+        scores = ev.doc.score[ranked].tolist()
+        runs, start = [], 0
+        for r in range(1, len(scores) + 1):
+            if r == len(scores) or scores[r] != scores[start]:
+                runs += [(start + 1, r)] if r - start > 1 else []
+                start = r
+        assert ev.tie_groups(q) == runs
+        if ev.conventions.ties is TieRule.AVERAGE:
+            first, size = ev.tie_first_rank, ev.tie_size
+            assert runs == sorted({(int(first[i]), int(first[i] + size[i] - 1))
+                                   for i in ranked if size[i] > 1})
 
 
 @settings(max_examples=300, deadline=None)
@@ -86,4 +99,4 @@ def test_query_values_by_hand():
     assert v.ideal_rank.tolist() == [2, 1, 3]  # ideal: b (3), d (2), a (1), c (0)
     np.testing.assert_allclose(v.ideal_contribution, [2 / np.log2(3), 3.0, 0.5])
     np.testing.assert_allclose(v.cumulative, np.cumsum([1.0, 3 * shared, 0.0, 2 / np.log2(5)]))
-    assert query_tie_groups(ev, 0) == [(2, 3)]
+    assert ev.tie_groups(0) == [(2, 3)]

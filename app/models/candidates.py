@@ -30,7 +30,7 @@ from app.models.roles import (
     Index,
 )
 from core.engine.evaluation import Evaluation
-from core.engine.query_values import QueryValues, query_tie_groups, query_values
+from core.engine.query_values import QueryValues, query_values
 from core.model.conventions import Conventions, Rubric
 from core.model.document import GradeState, grade_text
 
@@ -197,7 +197,7 @@ class CandidateModel(QAbstractTableModel):
             return
         self._tie = {}
         ranked = ev.ranked(q)
-        for n, (a, b) in enumerate(query_tie_groups(ev, q)):
+        for n, (a, b) in enumerate(ev.tie_groups(q)):
             for r in range(a, b + 1):
                 place = "first" if r == a else "last" if r == b else "middle"
                 self._tie[int(ranked[r - 1])] = (place, a, b, n)

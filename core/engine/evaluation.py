@@ -423,21 +423,16 @@ class Evaluation:
         return members[np.isnan(self.doc.score[members])]
 
     def tie_groups(self, q: int) -> list[tuple[int, int]]:
-        """(first rank, last rank) of every tie group of two or more."""
-        idx = self.ranked(q)
-        if self.conventions.ties is TieRule.AVERAGE:
-            first, size = self.tie_first_rank, self.tie_size
-            return sorted({(int(first[i]), int(first[i] + size[i] - 1))
-                           for i in idx if size[i] > 1})
-        # Groups are not merged in the arithmetic, but equal scores still tie.
-        scores = self.doc.score[idx]
-        out, start = [], 0
-        for r in range(1, len(idx) + 1):
-            if r == len(idx) or scores[r] != scores[start]:
-                if r - start > 1:
-                    out.append((start + 1, r))
-                start = r
-        return out
+        """(first rank, last rank) of every tie group of two or more in query
+        ``q``'s ranked list: runs of equal scores (under every tie rule; only
+        ``average`` merges them in the arithmetic), from the query's rows."""
+        scores = self.doc.score[self.ranked(q)]
+        if scores.size < 2:
+            return []
+        starts = np.flatnonzero(np.concatenate([[True], scores[1:] != scores[:-1]]))
+        ends = np.append(starts[1:], scores.size)
+        long = ends - starts > 1
+        return list(zip((starts[long] + 1).tolist(), ends[long].tolist(), strict=True))
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"

@@ -4,8 +4,7 @@
 contributions and ideal ranks as whole-document arrays, computed when first
 asked; an editor showing one query of a large run needs a few hundred of
 them. :func:`query_values` gives the same numbers for the rows of one query
-(equal to the whole-document arrays at those rows), :func:`query_tie_groups`
-the query's tie groups (equal to :meth:`Evaluation.tie_groups`).
+(equal to the whole-document arrays at those rows).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from core.engine.evaluation import Evaluation
 from core.engine.order import ideal_key
 from core.engine.values import discount
 
-__all__ = ["QueryValues", "query_tie_groups", "query_values"]
+__all__ = ["QueryValues", "query_ideal", "query_values"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -99,17 +98,3 @@ def query_values(ev: Evaluation, q: int, rows: npt.ArrayLike) -> QueryValues:
                        ideal_rank=ideal_rank, ideal_contribution=ideal_contribution,
                        cumulative=cumulative)
 
-
-def query_tie_groups(ev: Evaluation, q: int) -> list[tuple[int, int]]:
-    """(first rank, last rank) of every tie group of two or more in query
-    ``q``'s ranked list: runs of equal scores (under every tie rule; only
-    ``average`` merges them in the arithmetic). Equal to
-    :meth:`Evaluation.tie_groups`."""
-    scores = ev.doc.score[ev.ranked(q)]
-    n = scores.size
-    if n < 2:
-        return []
-    starts = np.flatnonzero(np.concatenate([[True], scores[1:] != scores[:-1]]))
-    ends = np.append(starts[1:], n)
-    long = ends - starts > 1
-    return list(zip((starts[long] + 1).tolist(), ends[long].tolist(), strict=True))
