@@ -39,6 +39,9 @@ __all__ = ["DeltaStats", "PlotPanel", "integer_axis"]
 ACTUAL = "#1f77b4"
 IDEAL = "#b0b0b0"
 MEAN = "#6a3d9a"
+#: A query's plots show its first this many ranks (a bar per rank: tens of
+#: thousands of bars took matplotlib minutes and cannot be read).
+PLOT_RANKS = 200
 
 #: The mean delta and its interval: (mean, low, high, confidence), low and high None
 #: when there is no interval.
@@ -99,8 +102,8 @@ class PlotPanel(QWidget):
 
     # -- drawing ------------------------------------------------------------------------
     def show_query(self, ev: Evaluation, q: int, j: int = 0) -> None:
-        actual, ideal = contribution_series(ev, q, j)
-        curve = ndcg_by_k(ev, q, max_k=200)
+        actual, ideal = contribution_series(ev, q, j, max_rank=PLOT_RANKS)
+        curve = ndcg_by_k(ev, q, max_k=PLOT_RANKS)
         self.series["contribution"] = [actual, ideal]
         self.series["ndcg_by_k"] = [curve]
         fig = self.query_canvas.figure_
@@ -115,7 +118,9 @@ class PlotPanel(QWidget):
         if unknown:
             left.plot(unknown, [0.0] * len(unknown), "x", color="#d62728",
                       label=self.tr("unknown grade"))
-        left.set_xlabel(self.tr("rank"))
+        ranked = int(ev.n_ranked[q])
+        left.set_xlabel(self.tr("rank") if ranked <= PLOT_RANKS else
+                        self.tr("rank (the first {0} of {1})").format(PLOT_RANKS, ranked))
         integer_axis(left)
         left.set_ylabel(self.tr("gain × discount"))
         left.set_title(ev.doc.query_ids[q])

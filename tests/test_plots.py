@@ -6,10 +6,11 @@ import math
 
 import pytest
 
-from app.plots import PlotPanel
+from app.plots import PLOT_RANKS, PlotPanel
 from core.analysis.plotdata import contribution_series, ndcg_by_k, ndcg_distribution, sorted_deltas
 from core.engine.evaluation import evaluate
 from core.model.conventions import Gain, GainRule
+from core.model.document import Document
 from core.model.examples import seed_document
 
 L = math.log2(3)
@@ -185,3 +186,23 @@ def test_the_window_opens_without_matplotlib_and_plots_draw_when_shown(tmp_path)
     assert lines[0] == "before False False"
     # case-A at the example's first cutoff, k = 1: actual B (grade 1), ideal A (grade 3).
     assert lines[1] == "after True True False 1.0 3.0"
+
+
+def test_a_long_query_plots_its_first_ranks(qtbot):
+    # 5,000 candidates: the bars stop at PLOT_RANKS (each list), the axis says so.
+    n = 5000
+    doc = Document.from_columns(query=["long"] * n, source_id=[f"d{i}" for i in range(n)],
+                                score=list(range(n, 0, -1)), grade=[i % 4 for i in range(n)])
+    ev = evaluate(doc)
+    actual, ideal = contribution_series(ev, 0, max_rank=PLOT_RANKS)
+    assert actual.x == tuple(float(r) for r in range(1, PLOT_RANKS + 1))
+    assert ideal.x == actual.x
+    whole_actual, _ = contribution_series(ev, 0)
+    assert actual.y == whole_actual.y[:PLOT_RANKS]
+    assert ideal.y[0] == 3.0  # the best grade first
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.show_query(ev, 0)
+    left = panel.query_canvas.figure_.axes[0]
+    assert len(left.patches) == 2 * PLOT_RANKS
+    assert left.get_xlabel() == f"rank (the first {PLOT_RANKS} of {n})"

@@ -33,8 +33,10 @@ class Series:
     y: tuple[float, ...]
 
 
-def contribution_series(ev: Evaluation, q: int, j: int = 0) -> tuple[Series, Series]:
-    """Contribution per rank of the actual and the ideal list at cutoff ``j``.
+def contribution_series(ev: Evaluation, q: int, j: int = 0,
+                        max_rank: int | None = None) -> tuple[Series, Series]:
+    """Contribution per rank of the actual and the ideal list at cutoff ``j``
+    (ranks 1 .. ``max_rank`` at most).
 
     The actual list's contributions are tie-averaged where the conventions say
     so; unknown gains give NaN.
@@ -50,6 +52,9 @@ def contribution_series(ev: Evaluation, q: int, j: int = 0) -> tuple[Series, Ser
         keep = min(len(ranked), k)
         contrib, ranked = contrib[:keep], ranked[:keep]
         icontrib, irank = icontrib[:k], irank[:k]
+    if max_rank is not None:  # both lists are in rank order
+        contrib, ranked = contrib[:max_rank], ranked[:max_rank]
+        icontrib, irank = icontrib[:max_rank], irank[:max_rank]
     at = f"@{format_cutoff(k)}"
     actual = Series(
         f"actual{at}", tuple(float(r) for r in ev.rank[ranked]), tuple(map(float, contrib))
