@@ -326,33 +326,6 @@ def test_per_query_views_equal_slices_of_the_whole(doc, conv):
 
 # -- ids kept as bytes ---------------------------------------------------------------------
 
-#: Ids with long shared prefixes (several 8-byte words alike), prefixes of
-#: each other, and characters of one to four bytes in UTF-8.
-ID_TEXTS = st.builds(
-    lambda head, tail: head + tail,
-    st.sampled_from(["", "doc-", "https://www.example.com/a/", "https://www.example.com/b"]),
-    st.text(st.sampled_from("ab-é€\U0001f600z0"), max_size=12),
-).filter(bool)
-
-
-@given(st.lists(ID_TEXTS, min_size=1, max_size=30), st.data())
-def test_ids_sorted_as_bytes_are_sorted_as_text(texts, data):
-    """IdBytes.sort_descending puts rows in the order the text of their ids
-    gives (descending code points, equal ids kept in order), within groups."""
-    from core.model.ids import IdBytes
-
-    ids = IdBytes.from_texts(texts)
-    rows = np.array(data.draw(st.permutations(range(len(texts)))), dtype=np.int64)
-    rows = rows[: data.draw(st.integers(1, len(texts)))]
-    group = np.sort(np.array(data.draw(st.lists(st.integers(0, 3), min_size=rows.size,
-                                                max_size=rows.size)), dtype=np.int64))
-    rank = {t: n for n, t in enumerate(sorted(set(texts)))}
-    code = np.array([rank[texts[r]] for r in rows], dtype=np.int64)
-    np.testing.assert_array_equal(ids.sort_descending(rows, group), np.lexsort((-code, group)))
-    assert ids.texts() == texts
-    assert ids.texts(rows) == [texts[r] for r in rows]
-
-
 def with_id_bytes(doc: Document) -> Document:
     """The same document with its source ids kept as bytes (as a TREC run's)."""
     from core.model.ids import IdBytes

@@ -8,13 +8,22 @@ from hypothesis import strategies as st
 
 from core.model.ids import IdBytes
 
+
+def id_texts(heads: list[str], characters: str, longest: int) -> st.SearchStrategy[str]:
+    """Non-empty ids: one of ``heads``, then up to ``longest`` of ``characters``."""
+    return st.builds(lambda head, tail: head + tail, st.sampled_from(heads),
+                     st.text(st.sampled_from(characters), max_size=longest)).filter(bool)
+
+
 #: Short and long ids (several 8-byte words), shared prefixes, characters of
 #: one to four bytes, and the odd zero byte (which text may hold).
-TEXTS = st.builds(
-    lambda head, tail: head + tail,
-    st.sampled_from(["", "d", "doc-0000000", "https://www.example.com/very/long/path/"]),
-    st.text(st.sampled_from("ab-é€\U0001f600\x00z9"), max_size=40),
-).filter(bool)
+TEXTS = id_texts(["", "d", "doc-0000000", "https://www.example.com/very/long/path/"],
+                 "ab-é€\U0001f600\x00z9", 40)
+#: Ids with long shared prefixes (several 8-byte words alike), prefixes of
+#: each other, and characters of one to four bytes in UTF-8 (no zero byte:
+#: the sort reads one as the end of the id).
+SORTED_TEXTS = id_texts(["", "doc-", "https://www.example.com/a/", "https://www.example.com/b"],
+                        "ab-é€\U0001f600z0", 12)
 
 
 @given(st.lists(TEXTS, min_size=1, max_size=40), st.data())
@@ -76,3 +85,19 @@ def test_one_id_as_text_without_decoding_the_column():
     assert type(doc.__dict__["_made_source_id"]).__name__ == "DecodedIds"  # still bytes
     assert doc.source_id.tolist() == ["d\u00e9", "caf\u00e9", "plain"]
     assert [doc.source_text(i) for i in range(3)] == doc.source_id.tolist()
+
+
+@given(st.lists(SORTED_TEXTS, min_size=1, max_size=30), st.data())
+def test_ids_sorted_as_bytes_are_sorted_as_text(texts, data):
+    """IdBytes.sort_descending puts rows in the order the text of their ids
+    gives (descending code points, equal ids kept in order), within groups."""
+    ids = IdBytes.from_texts(texts)
+    rows = np.array(data.draw(st.permutations(range(len(texts)))), dtype=np.int64)
+    rows = rows[: data.draw(st.integers(1, len(texts)))]
+    group = np.sort(np.array(data.draw(st.lists(st.integers(0, 3), min_size=rows.size,
+                                                max_size=rows.size)), dtype=np.int64))
+    rank = {t: n for n, t in enumerate(sorted(set(texts)))}
+    code = np.array([rank[texts[r]] for r in rows], dtype=np.int64)
+    np.testing.assert_array_equal(ids.sort_descending(rows, group), np.lexsort((-code, group)))
+    assert ids.texts() == texts
+    assert ids.texts(rows) == [texts[r] for r in rows]
