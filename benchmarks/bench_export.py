@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -125,17 +126,23 @@ def plain_values(path: Path, doc: Document, columns: list[list[float]]) -> None:
     for c in range(27):
         ws.write_string(0, c, f"column {c}")
     for r, i in enumerate(perm, start=1):
-        ws.write_string(r, 0, qids[query[i]])
-        ws.write_string(r, 1, sid[i])
-        ws.write_string(r, 2, "v1")
-        ws.write_number(r, 3, score[i])
-        ws.write_number(r, 4, grade[i])
-        ws.write_number(r, 5, grade[i])
+        _key_cells(ws, r, qids[query[i]], sid[i], score[i], grade[i])
         ws.write_string(r, 6, "number")
-        ws.write_string(r, 7, "")
         for col, values in enumerate(computed, start=8):
             ws.write_number(r, col, values[r - 1])
     wb.close()
+
+
+def _key_cells(ws: Any, r: int, query: str, source: str, score: float, grade: float) -> None:
+    """A Candidates row's plain cells as both floors write them: query,
+    source, version, score, grade, original grade and an empty note."""
+    ws.write_string(r, 0, query)
+    ws.write_string(r, 1, source)
+    ws.write_string(r, 2, "v1")
+    ws.write_number(r, 3, score)
+    ws.write_number(r, 4, grade)
+    ws.write_number(r, 5, grade)
+    ws.write_string(r, 7, "")
 
 
 def bare_formulas(path: Path, doc: Document) -> None:
@@ -168,13 +175,7 @@ def bare_formulas(path: Path, doc: Document) -> None:
     pos = vals["ideal rank"].tolist()
     for i in range(perm.size):
         r = i + 1
-        ws.write_string(r, 0, qids[query[i]])
-        ws.write_string(r, 1, sid[i])
-        ws.write_string(r, 2, "v1")
-        ws.write_number(r, 3, score[i])
-        ws.write_number(r, 4, grade[i])
-        ws.write_number(r, 5, grade[i])
-        ws.write_string(r, 7, "")
+        _key_cells(ws, r, qids[query[i]], sid[i], score[i], grade[i])
         ws.write_number(r, 12, pos[i])
         ws.write_number(r, 15, pos[i])
         lo, hi = blocks[block_of[i]]
