@@ -1,5 +1,6 @@
 """The layering rules: core never loads Qt; Qt is present for the app tests;
-the import contracts hold; no module over 500 lines, no function over 80.
+the import contracts hold; no function over 80 lines; a module past 700 lines
+only where its reason is written down (``REVIEWED_LARGE``).
 
 The contracts themselves live in ``pyproject.toml`` (``[tool.importlinter]``)
 and ``.ci/run`` runs ``lint-imports``; the test runs them too, so a broken
@@ -56,7 +57,12 @@ def test_qt_imports():
 
 #: Where the size limits apply: the product's code.
 SIZED = ("core", "app", "benchmarks")
-MAX_MODULE_LINES = 500
+#: Past this many lines a module is a smell to discuss in review: split it
+#: where a concept ends, or keep it whole and say why in ``REVIEWED_LARGE``.
+#: Never a target to squeeze lines or move helpers into unrelated modules for.
+REVIEW_MODULE_LINES = 700
+#: Modules kept whole past ``REVIEW_MODULE_LINES``, each with the reason.
+REVIEWED_LARGE: dict[str, str] = {}
 MAX_FUNCTION_LINES = 80
 
 
@@ -75,9 +81,10 @@ def _long_functions(path: Path, root: Path = REPO) -> list[str]:
     ]
 
 
-def test_no_module_over_500_lines():
-    long = [f"{p.relative_to(REPO)} ({n})" for p in _sources()
-            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES]
+def test_no_module_past_700_lines_without_a_reason():
+    long = [f"{rel} ({n})" for p in _sources()
+            if (n := len(p.read_text().splitlines())) > REVIEW_MODULE_LINES
+            and (rel := p.relative_to(REPO).as_posix()) not in REVIEWED_LARGE]
     assert long == []
 
 
