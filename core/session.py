@@ -195,9 +195,12 @@ class Worksheet:
         return self._saved != self.checkpoint
 
     def mark_saved(self, checkpoint: int | None = None) -> Changes:
-        """The file now holds state ``checkpoint`` (default: the current one,
-        e.g. the state a snapshot was written from while edits went on);
-        listeners are told with an empty record of origin ``save``."""
+        """The file now holds state ``checkpoint`` (default: the current one;
+        given, e.g. the state a snapshot was written from while edits went
+        on); listeners are told with an empty record of origin ``save``. A
+        state of a document replaced since is ignored."""
+        if checkpoint is not None and checkpoint < self._base:
+            return Changes()  # a state of the document shown before: not this one's
         self._saved = self.checkpoint if checkpoint is None else checkpoint
         return self._tell(Changes(origin="save"))
 

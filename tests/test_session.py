@@ -217,13 +217,14 @@ def test_the_saved_position_follows_undo_and_redo(session: Worksheet):
     seen: list[Changes] = []
     session.subscribe(seen.append)
     assert not session.modified  # the document as given is the saved state
-    assert session.undo_text is None and session.redo_text is None
+    assert (session.undo_text, session.redo_text) == (None, None)
     session.apply(SetGrades.of([0], [num(2.0)], who="ana", text="first"))
     session.apply(SetGrades.of([1], [num(0.0)], who="ana", text="second"))
     assert session.modified
     assert (session.undo_text, session.redo_text) == ("second", None)
     saved = session.mark_saved()
-    assert saved.empty and saved.origin == "save" and seen[-1] is saved
+    assert (saved.empty, saved.origin) == (True, "save")
+    assert seen[-1] is saved
     assert not session.modified
     session.undo()  # back past the save: modified
     assert session.modified
@@ -232,7 +233,8 @@ def test_the_saved_position_follows_undo_and_redo(session: Worksheet):
     assert not session.modified
     session.undo()
     session.undo()
-    assert session.modified and not session.can_undo
+    assert session.modified
+    assert not session.can_undo
     session.apply(SetGrades.of([2], [num(1.0)], who="ana", text="branch"))
     # The saved state was on the redo tail this edit dropped: out of reach.
     while session.can_undo:
