@@ -63,7 +63,7 @@ class MainWindow(WindowApi):
         self.save_handler = None
         #: The document, its evaluation, the history of edits and the saved
         #: position (Qt-free); every view follows its records of what changed.
-        self.session = Worksheet(document if document is not None else _empty_document())
+        self.session = Worksheet(_empty_document())  # (shown by set_document below)
         #: The file the document is saved to: this is its one owner (set_path).
         self._path: Path | None = None
         self._query = -1
@@ -126,7 +126,7 @@ class MainWindow(WindowApi):
 
         self._connect()
         self._follow_session()
-        self.set_document(self.document, path)
+        self.set_document(document if document is not None else self.document, path)
 
     # -- wiring (the one place) -------------------------------------------------------
     def _connect(self) -> None:
@@ -168,13 +168,13 @@ class MainWindow(WindowApi):
         def data(show: Listener) -> None:  # a save changes no data: views skip it
             s.subscribe(lambda c: None if c.empty else show(c))
 
-        s.subscribe(self._follow_query)
-        data(lambda c: self.navigator.set_evaluation(
-            s.evaluation, queries=None if c.everything else c.queries.tolist()))
         def grid(model: CandidateModel) -> Listener:
             return lambda c: model.set_evaluation(
                 s.evaluation, self._query, changed=None if c.everything else c.rows.tolist())
 
+        s.subscribe(self._follow_query)
+        data(lambda c: self.navigator.set_evaluation(
+            s.evaluation, queries=None if c.everything else c.queries.tolist()))
         data(grid(self.grid_model))
         data(grid(self.not_retrieved_model))
         data(lambda c: self.summary_panel.show_query(s.evaluation, self._query))

@@ -204,12 +204,6 @@ class Worksheet:
         self._saved = self.checkpoint if checkpoint is None else checkpoint
         return self._tell(Changes(origin="save"))
 
-    def mark_unsaved(self) -> Changes:
-        """No state of the history is on disk (e.g. edits recovered from a
-        crash journal): the document stays modified whatever is undone."""
-        self._saved = None
-        return self._tell(Changes(origin="save"))
-
     # -- listening -----------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(changes)`` after every step; returns the way to stop."""
