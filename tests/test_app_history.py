@@ -148,7 +148,7 @@ def test_opening_a_file_reaches_every_view_through_the_session(
     window.session.subscribe(views)
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         staticmethod(lambda *_a, **_k: (str(other), "")))
-    ops.actions["open"].trigger()  # File > Open
+    _keys(qtbot, window, Qt.Key.Key_O)  # Ctrl+O: File > Open
     assert ops.task is not None
     qtbot.waitUntil(lambda: window.path == other, timeout=20_000)
 
