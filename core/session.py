@@ -206,7 +206,8 @@ class Worksheet:
 
     # -- listening -----------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(changes)`` after every step; returns the way to stop."""
+        """Call ``listener(changes)`` after every step, and with an empty record
+        (origin ``save``) when the saved position moves; returns the way to stop."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
