@@ -20,7 +20,7 @@ from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["GRID_KEYS", "HelpMenu", "ShortcutColumn", "about_text", "install_help",
            "shortcut_rows"]
@@ -61,7 +61,7 @@ def _plain(text: str) -> str:
     return text.replace("&", "").rstrip("…").rstrip(".")
 
 
-def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
+def shortcut_rows(window: WindowApi) -> list[tuple[str, str, str]]:
     """(keys, what they do, where) for every action with a shortcut, by menu,
     then the grid's own keys."""
     rows: list[tuple[str, str, str]] = []
@@ -94,7 +94,7 @@ def about_text() -> str:
 class HelpMenu(QObject):
     """Help > Keyboard shortcuts and Help > About."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("helpMenu")
         self.window = window
@@ -142,6 +142,6 @@ class HelpMenu(QObject):
         QMessageBox.about(self.window, self.tr("About NDCG Worksheet"), about_text())
 
 
-def install_help(window: MainWindow) -> HelpMenu:
+def install_help(window: WindowApi) -> HelpMenu:
     """Add the Help menu's Keyboard shortcuts (F1) and About."""
     return HelpMenu(window)

@@ -75,7 +75,7 @@ def test_queue_next_button_jumps_to_the_first_unknown(qtbot, window):
     qtbot.mouseClick(queue.view.next_button, Qt.MouseButton.LeftButton)
     assert current_candidate(window) == after[0]
     # undo: the candidate is back in the queue
-    window.undo_stack.undo()
+    window.session.undo()
     qtbot.waitUntil(lambda: queue.queue is not None and first in queue.queue.rows,
                     timeout=10000)
     assert model.candidates == expected
@@ -129,10 +129,10 @@ def test_conflicts_view_takes_one_grade_or_keeps_both(qtbot, window):
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert set(view.choice_buttons) == {"ben", "cara", "both"}
     i = row(merged, q, x)
-    steps = window.undo_stack.count()
+    steps = window.session.position
     qtbot.mouseClick(view.choice_buttons["cara"], Qt.MouseButton.LeftButton)
     assert (merged.state[i], merged.grade[i]) == (GradeState.NUMBER, 2.0)
-    assert window.undo_stack.count() == steps + 1
+    assert window.session.position == steps + 1
     assert view.model.index(0, ConflictColumn.STATUS).data() == "cara's grade"
     entry = merged.audit[-1]
     assert (entry.query, entry.source_id, entry.before, entry.after) == (q, x, "unknown", "2")
@@ -152,7 +152,7 @@ def test_conflicts_view_takes_one_grade_or_keeps_both(qtbot, window):
     assert merged.ratings is not None
     assert merged.ratings[i].tolist() == [0.0, 2.0]
     assert view.model.index(0, ConflictColumn.STATUS).data() == "both, as ratings"
-    assert window.undo_stack.count() == steps + 1  # the undone step was replaced
+    assert window.session.position == steps + 1  # the undone step was replaced
     # Show candidate
     window.set_query(1 - int(merged.query[i]))
     qtbot.mouseClick(view.go_button, Qt.MouseButton.LeftButton)

@@ -7,7 +7,7 @@ base's grade, each reviewer's, the grade now and where it stands
 (:func:`core.analysis.rounds.conflict_status`). The buttons under the table
 settle the selected conflict: one reviewer's grade, or both kept as ratings
 (their declared consensus); each is one undoable edit
-(:meth:`app.window.MainWindow.set_grades`), written to the audit log.
+(:meth:`app.window_api.WindowApi.set_grades`), written to the audit log.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from core.model.document import Document, grade_text
 from core.model.edits import GradeValue
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["ConflictColumn", "ConflictsController", "ConflictsModel", "ConflictsView",
            "install_conflicts"]
@@ -142,7 +142,7 @@ class ConflictsView(QWidget):
 class ConflictsController(QObject):
     """Keeps the conflicts dock in step with the window's document."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("conflictsController")
         self.window = window
@@ -228,7 +228,7 @@ class ConflictsController(QObject):
                 self.window.select_candidate(i)
 
 
-def install_conflicts(window: MainWindow) -> ConflictsController:
+def install_conflicts(window: WindowApi) -> ConflictsController:
     """Add the conflicts dock and action to ``window``."""
     return ConflictsController(window)
 

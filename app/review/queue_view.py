@@ -30,7 +30,7 @@ from core.model.document import Document, GradeState
 from core.session import Changes
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["ProgressColumn", "QueueColumn", "QueueController", "QueueView", "install_queue"]
 
@@ -158,7 +158,7 @@ class QueueView(QWidget):
 class QueueController(QObject):
     """Keeps the queue dock in step with the window's document."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("queueController")
         self.window = window
@@ -198,6 +198,8 @@ class QueueController(QObject):
 
     def _changed(self, changes: Changes) -> None:
         """Forget what an edit touched, and work the queue out again soon."""
+        if changes.empty:  # a save: nothing to work out again
+            return
         if changes.everything or self.window.conventions.rubric is None:
             self._known.clear()  # (an implied rubric may change with any grade)
         else:
@@ -244,6 +246,6 @@ class QueueController(QObject):
             self.window.select_candidate(candidates[index.row()])
 
 
-def install_queue(window: MainWindow) -> QueueController:
+def install_queue(window: WindowApi) -> QueueController:
     """Add the judging queue's dock and action to ``window``."""
     return QueueController(window)

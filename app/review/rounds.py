@@ -49,7 +49,7 @@ from core.io.rounds import (
 )
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["HandOutDialog", "MergeDialog", "RoundsController", "install_rounds"]
 
@@ -204,7 +204,7 @@ class MergeDialog(QDialog):
 class RoundsController(QObject):
     """The two actions and what they run."""
 
-    def __init__(self, window: MainWindow, open_path: Callable[[Path], Any]) -> None:
+    def __init__(self, window: WindowApi, open_path: Callable[[Path], Any]) -> None:
         super().__init__(window)
         self.setObjectName("roundsController")
         self.window = window
@@ -300,7 +300,7 @@ class RoundsController(QObject):
         self.open_path(Path(output))
 
 
-def install_rounds(window: MainWindow, open_path: Callable[[Path], Any]) -> RoundsController:
+def install_rounds(window: WindowApi, open_path: Callable[[Path], Any]) -> RoundsController:
     """Add Hand out and Merge to ``window``'s Review menu; ``open_path`` opens
     the merged workbook (:meth:`app.fileops.FileOps.open_path`)."""
     return RoundsController(window, open_path)

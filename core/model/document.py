@@ -356,7 +356,7 @@ class Document:
     def query_index(self, query_id: str) -> int:
         return self.query_ids.index(query_id)
 
-    # -- edits (the undo stack in the app calls these) -----------------------------------
+    # -- edits (the session, core.session, calls these) -----------------------------------
     def set_grade(
         self,
         index: int,
