@@ -42,6 +42,7 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMainWindow, QMenu, QMe
 
 from app.actions import ActionSpec, build_actions, build_menus, make_action
 from app.commands import push_edit
+from app.judgment_clock import ActivityClock
 from app.layout import DockHome, Workplace
 from app.models.candidates import GridColumn
 from app.panels.audit import AuditLogView
@@ -104,6 +105,8 @@ class MainWindow(QMainWindow):
         #: The document, its evaluation and the history of edits (Qt-free).
         self.session = Worksheet(document if document is not None else _empty_document())
         self.session.subscribe(self._on_changes)
+        #: The active seconds each typed grade took (the audit's time per judgment).
+        self.activity_clock = ActivityClock(self.session, self)
         self.path: Path | None = Path(path) if path is not None else None
         self._query = -1
         # Read once: delegates ask for every painted cell, and QSettings reads
@@ -359,15 +362,18 @@ class MainWindow(QMainWindow):
         before = GradeValue.of(doc, index)
         label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_text(index)}"
         return self.set_grades([index], [value], note=note,
-                               text=f"grade {label}: {before.text} → {value.text}")
+                               text=f"grade {label}: {before.text} → {value.text}",
+                               seconds=self.activity_clock.lap())
 
     def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",
-                   text: str = "") -> bool:
+                   text: str = "", seconds: float | None = None) -> bool:
         """Give ``rows`` the grades ``values`` as one undoable step (a paste, a
         fill-down: one re-evaluation, one refresh); False if refused (the
-        reason is in the status bar)."""
+        reason is in the status bar). ``seconds``: the active time a typed
+        grade took (a paste or fill-down is not timed)."""
         return self._push(SetGrades.of(rows, values, who=self.reviewer(), note=note,
-                                       text=text or f"set {len(rows)} grades")) is None
+                                       text=text or f"set {len(rows)} grades",
+                                       seconds=seconds)) is None
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
         """Push an undoable change of conventions; the error text if refused."""

@@ -92,7 +92,7 @@ def test_queue_shows_the_reviewers_progress(qtbot, window):
     window.app_actions["show_queue"].trigger()
     qtbot.waitUntil(lambda: queue.queue is not None, timeout=10000)
     progress = queue.view.progress_model
-    assert progress.rows() == [("ana", 0, 2), ("ben", 1, 3)]
+    assert progress.rows() == [("ana", 0, 2, None, None, None), ("ben", 1, 3, None, None, None)]
     assert queue.view.progress_table.isVisible()
 
 
