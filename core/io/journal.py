@@ -456,8 +456,8 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | N
         grade = entry.get("grade")
         value = float(grade) if grade is not None and state is GradeState.NUMBER else None
         seconds = entry.get("seconds")
-        if seconds is not None and not (isinstance(seconds, int | float)
-                                        and math.isfinite(seconds) and seconds >= 0):
+        if seconds is not None and (isinstance(seconds, bool) or not (
+                isinstance(seconds, int | float) and math.isfinite(seconds) and seconds >= 0)):
             seconds = None  # a damaged timing loses the timing, never the grade
         audit = doc.set_grade(
             index, value, state, who=str(entry.get("who", "")), note=str(entry.get("note", "")),
