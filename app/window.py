@@ -31,6 +31,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
 
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
+from app.judgment_clock import ActivityClock
 from app.layout import DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
 from app.panels.audit import AuditLogView
@@ -64,6 +65,8 @@ class MainWindow(WindowApi):
         #: The document, its evaluation, the history of edits and the saved
         #: position (Qt-free); every view follows its records of what changed.
         self.session = Worksheet(_empty_document())  # (shown by set_document below)
+        #: The active seconds each typed grade took (the audit's time per judgment).
+        self.activity_clock = ActivityClock(self.session, self)
         #: The file the document is saved to: this is its one owner (set_path).
         self._path: Path | None = None
         self._query = -1
@@ -328,15 +331,18 @@ class MainWindow(WindowApi):
         before = GradeValue.of(doc, index)
         label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_text(index)}"
         return self.set_grades([index], [value], note=note,
-                               text=f"grade {label}: {before.text} → {value.text}")
+                               text=f"grade {label}: {before.text} → {value.text}",
+                               seconds=self.activity_clock.lap())
 
     def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",
-                   text: str = "") -> bool:
+                   text: str = "", seconds: float | None = None) -> bool:
         """Give ``rows`` the grades ``values`` as one undoable step (a paste, a
         fill-down: one re-evaluation, one refresh); False if refused (the
-        reason is in the status bar)."""
+        reason is in the status bar). ``seconds``: the active time a typed
+        grade took (a paste or fill-down is not timed)."""
         return self._push(SetGrades.of(rows, values, who=self.reviewer(), note=note,
-                                       text=text or f"set {len(rows)} grades")) is None
+                                       text=text or f"set {len(rows)} grades",
+                                       seconds=seconds)) is None
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
         """Push an undoable change of conventions; the error text if refused."""

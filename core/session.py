@@ -251,7 +251,7 @@ class Worksheet:
                          next(self._states))
             changes = self._set_grades(edit.rows, edit.values, edit.who,
                                        [edit.note(i) for i in range(len(edit.rows))],
-                                       "app", edit.text)
+                                       "app", edit.text, seconds=edit.row_seconds())
         del self._history[self._done:]
         self._history.append(step)
         self._done += 1
@@ -318,7 +318,7 @@ class Worksheet:
             return edit
         return SetGrades(tuple(edit.rows[i] for i in keep), tuple(edit.values[i] for i in keep),
                          edit.who, tuple(edit.notes[i] for i in keep) if edit.notes else (),
-                         edit.text)
+                         edit.text, edit.seconds)
 
     def _set_conventions(self, conventions: Conventions, origin: str, text: str) -> Changes:
         ev = evaluate(self._doc, conventions)  # raises before anything changes
@@ -329,13 +329,13 @@ class Worksheet:
 
     def _set_grades(self, rows: list[int] | tuple[int, ...], values: tuple[GradeValue, ...]
                     | list[GradeValue], who: str, notes: list[str], origin: str,
-                    text: str) -> Changes:
+                    text: str, *, seconds: float | None = None) -> Changes:
         doc = self._doc
         before = [GradeValue.of(doc, r) for r in rows]
         audit_start = len(doc.audit)
         try:
             for row, value, note in zip(rows, values, notes, strict=True):
-                self._write(row, value, who=who, note=note, origin=origin)
+                self._write(row, value, who=who, note=note, origin=origin, seconds=seconds)
             ev = reevaluate(self._ev, list(rows))
         except BaseException:
             for row, value in zip(rows, before, strict=True):  # nothing half-done stays
@@ -347,9 +347,10 @@ class Worksheet:
         return Changes(rows=changed, queries=np.unique(doc.query[changed]),
                        audit=tuple(doc.audit[audit_start:]), origin=origin, text=text)
 
-    def _write(self, row: int, value: GradeValue, *, who: str, note: str, origin: str) -> None:
+    def _write(self, row: int, value: GradeValue, *, who: str, note: str, origin: str,
+               seconds: float | None = None) -> None:
         self._doc.set_grade(row, value.grade, value.state, who=who, note=note,
-                            reason=value.reason, origin=origin)
+                            reason=value.reason, origin=origin, seconds=seconds)
         self._doc.reason[row] = value.reason  # restore exactly, whatever the state
 
     def _restore(self, row: int, value: GradeValue) -> None:

@@ -23,6 +23,7 @@ from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.review.common import RowsModel, read_only_table
 from app.workers import LatestJob
+from core.analysis.pace import CAP_SECONDS, IDLE_SECONDS
 from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, reviewer_progress
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
@@ -81,20 +82,28 @@ class ProgressColumn(IntEnum):
     REVIEWER = 0
     GRADED = 1
     ASSIGNED = 2
+    MEDIAN = 3
+    PACE = 4
+    LEFT = 5
 
 
 class ProgressModel(RowsModel):
-    """Per reviewer of the round: graded of assigned unknown grades."""
+    """Per reviewer of the round: graded of assigned unknown grades, the
+    median seconds per timed judgment, judgments per hour and the time left."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(ProgressColumn, {
             ProgressColumn.REVIEWER: self.tr("reviewer"),
             ProgressColumn.GRADED: self.tr("graded"),
             ProgressColumn.ASSIGNED: self.tr("assigned"),
+            ProgressColumn.MEDIAN: self.tr("median s / judgment"),
+            ProgressColumn.PACE: self.tr("judgments / hour"),
+            ProgressColumn.LEFT: self.tr("minutes left"),
         }, parent)
 
     def set_document(self, doc: Document) -> None:
-        self.set_rows([(p.reviewer, p.graded, p.assigned) for p in reviewer_progress(doc)])
+        self.set_rows([(p.reviewer, p.graded, p.assigned, p.pace.median_seconds,
+                        p.pace.per_hour, p.minutes_left) for p in reviewer_progress(doc)])
 
 
 class QueueView(QWidget):
@@ -120,6 +129,13 @@ class QueueView(QWidget):
         self.progress_title = QLabel(self.tr("Progress of the round's reviewers"), self)
         self.progress_model = ProgressModel(self)
         self.progress_table = read_only_table("queueProgress", self.progress_model, self)
+        tenths = NumberDelegate(lambda: 1, self)
+        for timed in (ProgressColumn.MEDIAN, ProgressColumn.PACE, ProgressColumn.LEFT):
+            self.progress_table.setItemDelegateForColumn(timed, tenths)
+        self.progress_table.setToolTip(self.tr(
+            "Timed judgments only: the active seconds from one grade to the next in the "
+            "editor, a pause counted for at most {0} s, a judgment for at most {1} s").format(
+            int(IDLE_SECONDS), int(CAP_SECONDS)))
         top = QHBoxLayout()
         top.addWidget(self.message, 1)
         top.addWidget(self.next_button)

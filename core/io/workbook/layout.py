@@ -129,7 +129,8 @@ RESAMPLING_COLUMNS = (
 )
 #: Rows (0-based) of the Comparison sheet's parts.
 COMPARISON_HEADER_ROW = 7
-AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin")
+AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin",
+                 "seconds")
 
 #: A cached formula result: a number or text.
 Cell = float | str
@@ -157,6 +158,7 @@ class Formats:
         self.number = wb.add_format({"num_format": "0.0000"})
         self.signed = wb.add_format({"num_format": "+0.0000;-0.0000;0.0000"})
         self.whole = wb.add_format({"num_format": "0"})
+        self.seconds = wb.add_format({"num_format": "0.0"})
         self.title = wb.add_format({"bold": True, "font_size": 14})
         self.section = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
         self.label = wb.add_format({"bold": True, "valign": "top"})
