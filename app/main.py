@@ -198,6 +198,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.help import install_help
+    from app.keyboard import install_keyboard
     from app.outside_edits import install_outside_edits
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
@@ -224,6 +225,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     window.unjudged_banner = banner = install_banner(window)
     window.outside_edits = outside = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)
+    window.keyboard = install_keyboard(window)
     window.help_menu = install_help(window)  # last: it lists every action's shortcut
     return _Extras(file_ops, banner, outside)
 

@@ -142,7 +142,7 @@ class WindowApi(QMainWindow):
         raise NotImplementedError
 
     def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",
-                   text: str = "") -> bool:
+                   text: str = "", seconds: float | None = None) -> bool:
         raise NotImplementedError
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:

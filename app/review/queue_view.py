@@ -194,6 +194,7 @@ class QueueController(QObject):
             self.tr("The queue is not available: {0}").format(exc)))
         self._known: dict[int, QueryJudgments] = {}  # per query, while its grades stay
         self._stale = True
+        self._after_refresh = False  # the keyboard's Next waits for the queue
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -201,6 +202,10 @@ class QueueController(QObject):
         window.session.subscribe(self._changed)
         self.dock.visibilityChanged.connect(self._shown)
         self.view.next_button.clicked.connect(self.next)
+        self.next_action = window.add_action(ActionSpec(
+            "queue_next", "Judge the queue's ne&xt", "review", "Ctrl+Shift+J",
+            "Show the first candidate of the judging queue whose grade is still unknown"),
+            self._next_from_keyboard)
         self.view.table.doubleClicked.connect(self._go_to)
 
     def open(self) -> None:
@@ -243,6 +248,18 @@ class QueueController(QObject):
         self._known = {p.query: p for p in queue.queries}
         self.view.show_queue(w.document, ev, queue)
         self.view.show_progress(w.document)
+        if self._after_refresh:
+            self._after_refresh = False
+            self.next()
+
+    def _next_from_keyboard(self) -> None:
+        """The queue's Next from anywhere: the queue is worked out first when
+        it is not yet (the dock opened; the candidate shown once it is)."""
+        if self.queue is None or self._stale:
+            self._after_refresh = True
+            self.open()
+            return
+        self.next()
 
     def next(self) -> int | None:
         """Show the first candidate of the queue still unknown; its index."""

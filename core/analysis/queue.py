@@ -53,6 +53,7 @@ __all__ = [
     "Progress",
     "QueryJudgments",
     "judging_queue",
+    "next_unknown",
     "query_judgments",
     "reviewer_progress",
 ]
@@ -285,6 +286,42 @@ def _fast_worst(fast: OneJudgment, cols: IntArray) -> FloatArray:
 
 def _width(interval: tuple[float, float]) -> float:
     return interval[1] - interval[0]
+
+
+# -- the next candidate to judge, in the order the grid shows them ------------------------
+def next_unknown(ev: Evaluation, after: int | None = None) -> int | None:
+    """The first candidate whose grade is unknown after candidate ``after``
+    (None: from the start), query by query in document order, within a query
+    in ranked order and then the judged-but-not-retrieved ones (the grids'
+    order), wrapping around once; None when no grade is unknown. An
+    unrateable candidate is judged: never named.
+
+    Examples
+    --------
+    >>> from core.engine.evaluation import evaluate
+    >>> doc = Document.from_columns(query=["a", "a", "b"], source_id=["x", "y", "x"],
+    ...                             score=[1.0, 2.0, 1.0], grade=[None, None, 2.0])
+    >>> next_unknown(evaluate(doc)), next_unknown(evaluate(doc), after=1)
+    (1, 0)
+    """
+    doc = ev.doc
+    unknown = doc.state == GradeState.UNKNOWN
+    if not unknown.any():
+        return None
+    start = 0 if after is None else int(doc.query[after])
+    for step in range(doc.n_queries + 1):
+        q = (start + step) % doc.n_queries
+        if not unknown[doc.members(q)].any():
+            continue
+        ranked = ev.ranked(q)
+        rest = np.setdiff1d(doc.members(q), ranked, assume_unique=True)
+        rows = np.concatenate([ranked, rest]).tolist()
+        if step == 0 and after is not None:
+            rows = rows[rows.index(after) + 1:] if after in rows else rows
+        for i in rows:
+            if unknown[i]:
+                return int(i)
+    return None
 
 
 # -- progress of a round's reviewers -----------------------------------------------------
