@@ -30,6 +30,7 @@ from app.models.roles import (
     Index,
 )
 from core.engine.evaluation import Evaluation
+from core.engine.order import order_follows_grades
 from core.engine.query_values import QueryValues, query_values
 from core.model.conventions import Conventions, Rubric
 from core.model.document import GradeState, grade_text
@@ -255,8 +256,7 @@ class CandidateModel(QAbstractTableModel):
         if not self._rows.size:
             return
         last = len(GridColumn) - 1
-        rank_dependent = ev.conventions.ties.value in ("pessimistic", "optimistic") or (
-            ev.conventions.unknown.value == "condensed")
+        rank_dependent = order_follows_grades(ev.conventions)
         rows = [r for r in (self.row_of(c) for c in changed or ()) if r is not None]
         new_values = self._values
         if changed is None or rank_dependent or old is None or old_values is None or (
