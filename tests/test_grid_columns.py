@@ -64,6 +64,8 @@ def test_every_column_is_declared_whole() -> None:
                 for row in range(shown.rows.size):
                     value = col.value(shown, row)
                     assert value is None or isinstance(value, int | float | str), col.key
+                    if col.ranked_only and not shown.ev.ranked_mask[shown.row(row)]:
+                        assert value is None or col.key == "score", col.key  # nothing to say
                     tip = col.tooltip(shown, row)
                     assert tip is None or tip.strip(), col.key
                     if col.edit is not None:
@@ -208,3 +210,14 @@ def test_the_workbook_and_the_grid_agree(tmp_path: Path, conv: Conventions) -> N
             seen += 1
     assert seen == len(doc) == len(sheet) - 1
     assert np.isnan(doc.score).any()  # a not-retrieved candidate was compared too
+
+
+def test_the_not_retrieved_grid_hides_the_ranked_only_columns(qtbot: Any) -> None:
+    from app.panels.grid import GridPanel
+
+    panel = GridPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    hidden = [panel.not_retrieved.isColumnHidden(n) for n in range(len(GRID_COLUMNS))]
+    assert [GRID_COLUMNS[n].key for n, h in enumerate(hidden) if h] == [
+        "rank", "score", "discount", "contribution", "cumulative"]
+    assert not any(panel.grid.isColumnHidden(n) for n in range(len(GRID_COLUMNS)))

@@ -149,7 +149,8 @@ class CandidateColumn:
     value is not a number it is the grade state's word (shown as such).
     ``follows``: the array (one value per shown row) whose change means the
     cell changed after another row's grade edit (None: only the edited
-    row's cells change).
+    row's cells change). ``ranked_only``: it says nothing of a candidate
+    that is not ranked (the grid of the judged-but-not-retrieved hides it).
     """
 
     key: str
@@ -163,6 +164,7 @@ class CandidateColumn:
     edit: Cell | None = None
     state_words: bool = False
     follows: Callable[[ShownRows], npt.NDArray[Any]] | None = None
+    ranked_only: bool = False
 
 
 # -- the cells ------------------------------------------------------------------------------
@@ -318,7 +320,7 @@ def _original(shown: ShownRows, row: int) -> Any:
 #: the workbook, one row per candidate of every query, with the query.
 COLUMNS: tuple[CandidateColumn, ...] = (
     CandidateColumn(
-        "rank", "Rank", _rank, tooltip=_rank_tip, sheet=("I", "rank"),
+        "rank", "Rank", _rank, tooltip=_rank_tip, sheet=("I", "rank"), ranked_only=True,
         formula=lambda c: f"1-based position in the ranked list: score descending; ties: "
                           f"{c.ties.label} ({c.ties.formula})"),
     CandidateColumn(
@@ -329,7 +331,7 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         sheet=("C", "version"), formula=lambda c: "the source's version"),
     CandidateColumn(
         "score", "Score", lambda s, r: _number(s.ev.doc.score[s.row(r)]), tooltip=_score_text,
-        edit=_score_text, sheet=("D", "predicted score"),
+        edit=_score_text, sheet=("D", "predicted score"), ranked_only=True,
         formula=lambda c: "the ranker's predicted score (full precision on hover); not a grade"),
     CandidateColumn(
         "grade", "Grade", _grade, tooltip=_grade_tip, align=Align.LEFT, edit=_grade_edit_text,
@@ -349,14 +351,15 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         "discount", "Discount", lambda s, r: _number(s.values.discount[r]),
         tooltip=lambda s, r: f"{s.ev.conventions.discount.formula}: "
                              f"{full_text(s.values.discount[r])}",
-        sheet=("K", "discount"), formula=lambda c: f"{c.discount.formula}; ties: {c.ties.formula}"),
+        sheet=("K", "discount"), ranked_only=True,
+        formula=lambda c: f"{c.discount.formula}; ties: {c.ties.formula}"),
     CandidateColumn(
         "contribution", "Contribution", _contribution, tooltip=_contribution_tip,
-        state_words=True, sheet=("L", "contribution"),
+        state_words=True, sheet=("L", "contribution"), ranked_only=True,
         formula=lambda c: "contribution = gain × discount"),
     CandidateColumn(
         "cumulative", "Cumulative DCG", _cumulative, tooltip=_cumulative_tip,
-        follows=lambda s: s.cumulative,
+        follows=lambda s: s.cumulative, ranked_only=True,
         formula=lambda c: "cumulative DCG at rank r = sum of the contributions at ranks 1..r "
                           "(the whole list)"),
     CandidateColumn(
