@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, discount
-from core.engine.order import ties_follow_gains
+from core.engine.order import list_starts, tie_starts, ties_follow_gains
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
@@ -401,8 +401,7 @@ class _OuterBounds:
         bounded by sorting each group both ways."""
         fill = np.where(np.isnan(gain), value, gain)
         score = self.ev.doc.score[self.ev.order[plo:phi]]
-        new = np.ones(score.size, dtype=bool)
-        new[1:] = (score[1:] != score[:-1]) | (query[1:] != query[:-1])
+        new = tie_starts(score, list_starts(query))
         group = np.cumsum(new) - 1
         size = np.bincount(group)
         pos = np.flatnonzero(size[group] > 1)
