@@ -104,7 +104,8 @@ class Evaluation:
 
     def __init__(self, doc: Document, conventions: Conventions) -> None:
         self.doc = doc
-        self.conventions = c = conventions
+        self.conventions = conventions
+        c = conventions
         numeric = doc.state == GradeState.NUMBER
         retrieved = ~np.isnan(doc.score)
         self._numeric = numeric
@@ -122,7 +123,8 @@ class Evaluation:
         )
         # One step at a time, so that few full-length temporaries of large
         # inputs are alive at once.
-        blocks = self._blocks = self._rank_lists()
+        blocks = self._rank_lists()
+        self._blocks = blocks
         dcg = self._dcg_at_cutoffs()
         idcg = self._idcg_at_cutoffs(blocks)
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
@@ -180,8 +182,10 @@ class Evaluation:
         """DCG per query (rows) and cutoff (columns) over the ranked lists."""
         nq = self.doc.n_queries
         ks = self.cutoffs
-        rank, q_sorted = self._sorted_rank, self._sorted_query
-        group, group_size = self._sorted_group, self._group_size
+        rank = self._sorted_rank
+        q_sorted = self._sorted_query
+        group = self._sorted_group
+        group_size = self._group_size
         sorted_discount = discount(rank)
         dcg = np.empty((nq, len(ks)))
         if group is not None and group_size is not None and self._new_group is not None:
@@ -560,15 +564,17 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
             pos = np.repeat(starts[g] - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
             owner = np.repeat(np.arange(cut.size), n)
             disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
-    g_gain, g_size = (gain, size) if k is None else (gain[within], size[within])
+    if k is not None:  # the groups that start within k
+        gain = gain[within]
+        size = size[within]
+        query = query[within]
     # In place: one array as long as the groups, not three.
     with np.errstate(invalid="ignore"):  # an infinite gain times a zero discount
-        per_group = np.multiply(g_gain, disc, dtype=np.float64)
-        per_group /= g_size
+        per_group = np.multiply(gain, disc, dtype=np.float64)
+        per_group /= size
     per_group[disc <= 0] = 0.0
-    q = query if k is None else query[within]
-    out: FloatArray = np.bincount(q, weights=per_group, minlength=nq).astype(np.float64,
-                                                                             copy=False)
+    sums = np.bincount(query, weights=per_group, minlength=nq)
+    out: FloatArray = sums.astype(np.float64, copy=False)
     return out
 
 
