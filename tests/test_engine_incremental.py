@@ -79,8 +79,8 @@ def _set(doc: Document, i: int, grade: float | str | None) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(cases(), st.booleans())
-def test_reevaluate_equals_fresh_evaluate(case, warm):  # type: ignore[no-untyped-def]
+@given(cases(), st.booleans(), st.booleans())
+def test_reevaluate_equals_fresh_evaluate(case, warm, chain):  # type: ignore[no-untyped-def]
     query, ids, score, grades, conventions, edits = case
     n = len(query)
     doc = Document.from_columns(
@@ -95,14 +95,25 @@ def test_reevaluate_equals_fresh_evaluate(case, warm):  # type: ignore[no-untype
     twin = evaluate(doc)
     kept = {name: np.array(getattr(twin, name), copy=True) for name in ARRAYS
             if name != "rubric"}
-    for i, g in edits:
-        _set(doc, i, g)
-    fast = reevaluate(before, [i for i, _ in edits])
+    if chain:  # as in the editor: one edit after another, each spliced into the last
+        fast = before
+        for i, g in edits:
+            _set(doc, i, g)
+            fast = reevaluate(fast, [i])
+            if warm:
+                for name in ARRAYS:
+                    getattr(fast, name)
+    else:
+        for i, g in edits:
+            _set(doc, i, g)
+        fast = reevaluate(before, [i for i, _ in edits])
     fresh = evaluate(doc)
     assert {"n_judged", "ideal_order", "tie_start", "rubric"} <= set(LAZY)
     for name in ARRAYS:
         _same(getattr(fast, name), getattr(fresh, name), name)
+    assert fast.status_table() == fresh.status_table()
     for q in range(doc.n_queries):
+        assert fast.cutoff_results(q) == fresh.cutoff_results(q)
         np.testing.assert_array_equal(fast.ranked(q), fresh.ranked(q))
         np.testing.assert_array_equal(fast.ideal(q), fresh.ideal(q))
         np.testing.assert_array_equal(fast.cumulative_dcg(q), fresh.cumulative_dcg(q))
