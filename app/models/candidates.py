@@ -55,7 +55,7 @@ def _differs(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
 class GridColumn(IntEnum):
     """The places in :data:`~core.engine.columns.GRID_COLUMNS` of the columns
     the app's code names (a column nobody names needs no member;
-    tests/test_app_models.py checks they agree with the table)."""
+    tests/test_grid_columns.py checks they agree with the table)."""
 
     RANK = 0
     SOURCE = 1
