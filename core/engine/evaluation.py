@@ -498,13 +498,17 @@ class Evaluation:
         queries = np.unique(self.doc.query[members])
         new = copy.copy(self)
         for name, attr in vars(type(self)).items():
-            if not isinstance(attr, _Lazy) or attr.on_edit == "keep":
+            if not isinstance(attr, cached_property):
+                continue
+            # A plain cached_property says nothing: it is worked out again.
+            on_edit = attr.on_edit if isinstance(attr, _Lazy) else "drop"
+            if on_edit == "keep":
                 continue
             old = new.__dict__.pop(name, None)
             # What this evaluation worked out already is spliced too (the
             # editor asks for it after every edit), per query or per row.
-            if old is not None and attr.on_edit != "drop":
-                at = queries if attr.on_edit == "queries" else members
+            if old is not None and on_edit != "drop":
+                at = queries if on_edit == "queries" else members
                 new.__dict__[name] = _put(old, at, getattr(part, name))
         new.gain = _put(self.gain, members, part.gain)
         new._numeric = _put(self._numeric, members, part._numeric)
