@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
+
 FloatArray = npt.NDArray[np.float64]
 
 METADATA_FORMAT = "ndcg-worksheet workbook 1"
@@ -67,24 +69,14 @@ STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "unresolved": "#B3261
 OUTCOME_COLOURS = {"win": "#DFF3DF", "loss": "#F9DEDE"}
 STATE_COLOURS = {"unknown": "#6B6B6B", "unrateable": "#7A3E9D"}
 
-# Candidates sheet: (letter, header). The first fifteen are for people, the
-# rest are helper columns the formulas need (grouped and collapsed).
+# Candidates sheet: (letter, header). The first fifteen are for people: the
+# candidate columns the workbook shows, declared with the grid's
+# (core.engine.columns), at their letters; the rest are helper columns the
+# formulas need (grouped and collapsed).
+_READABLE = tuple(sorted((c.sheet for c in ALL_CANDIDATE_COLUMNS if c.sheet is not None),
+                         key=lambda lh: (len(lh[0]), lh[0])))
 CANDIDATE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("A", "query"),
-    ("B", "source id"),
-    ("C", "version"),
-    ("D", "predicted score"),
-    ("E", "original grade"),
-    ("F", "current grade"),
-    ("G", "grade state"),
-    ("H", "note"),
-    ("I", "rank"),
-    ("J", "transformed gain"),
-    ("K", "discount"),
-    ("L", "contribution"),
-    ("M", "ideal rank"),
-    ("N", "ideal gain"),
-    ("O", "ideal contribution"),
+    *_READABLE,
     ("P", "tie group"),
     ("Q", "ranked (1/0)"),
     ("R", "ranked so far"),
