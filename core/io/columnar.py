@@ -140,10 +140,12 @@ def _ids(table: pa.Table, name: str, file: str) -> Any:
     import pyarrow.compute as pc
 
     col = table.column(name).combine_chunks()
-    if pa.types.is_integer(col.type) or pa.types.is_null(col.type):  # null: all missing
+    if pa.types.is_dictionary(col.type):  # pandas' categories, Parquet's dictionaries
+        col = col.dictionary_decode()
+    text = (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
+            or getattr(pa.types, "is_string_view", bool)(col.type))  # polars: string views
+    if text or pa.types.is_integer(col.type) or pa.types.is_null(col.type):  # null: all missing
         col = pc.cast(col, pa.large_string())
-    elif pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
-        col = col.cast(pa.large_string())
     else:
         raise InputError(f"ids must be text or whole numbers, not {col.type}",
                          file=file, column=name)
