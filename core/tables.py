@@ -43,10 +43,12 @@ if TYPE_CHECKING:
 __all__ = [
     "ROW_COLUMNS",
     "TableResult",
+    "conventions_of",
     "evaluate_rows",
     "evaluate_tables",
     "finish",
     "group_count",
+    "groups_for",
     "output_schema",
 ]
 
@@ -84,7 +86,8 @@ class TableResult:
     conventions: Conventions
 
 
-def _conventions(conventions: Conventions | str | None) -> Conventions:
+def conventions_of(conventions: Conventions | str | None) -> Conventions:
+    """Conventions given as a value, a preset's name, or None (the defaults)."""
     if isinstance(conventions, str):
         return apply_preset(Conventions(), conventions)
     return conventions if conventions is not None else Conventions()
@@ -135,7 +138,7 @@ def evaluate_tables(run: Any, qrels: Any, conventions: Conventions | str | None 
     conventions : Conventions, preset name or None
         None: the defaults; a name (``"trec_eval"``): that preset.
     """
-    conv = _conventions(conventions)
+    conv = conventions_of(conventions)
     doc, _ = join_tables(side_from_table(_arrow(run, "run"), "run", "run table"),
                          side_from_table(_arrow(qrels, "qrels"), "qrels", "qrels table"), conv)
     ev = evaluate(doc, conv)
@@ -192,10 +195,12 @@ def finish(collected: pa.Table, conventions: Conventions) -> TableResult:
         raise InputError(str(problems[0].as_py()))
     ordered = collected.take(pc.sort_indices(collected, [("first_row", "ascending")]))
     per_query = ordered.select([name for name, _ in COLUMNS])
+    # NaN, not null, where a number is missing (pandas on the way may have made it null)
+    per_query = _table({n: pc.fill_null(per_query.column(n), math.nan) if kind == "number"
+                        else per_query.column(n) for n, kind in COLUMNS}, COLUMNS, conventions)
     rows = {name: per_query.column(name).to_numpy(zero_copy_only=False)
-            for name in ("ndcg", "status", "weight")}
-    rows["status"] = rows["status"].tolist()
-    per_query = _table({n: per_query.column(n) for n, _ in COLUMNS}, COLUMNS, conventions)
+            for name in ("ndcg", "weight")}
+    rows["status"] = per_query.column("status").to_pylist()
     return TableResult(per_query, _summary_table(summarize_rows(rows, conventions), conventions),
                        conventions)
 
@@ -214,3 +219,11 @@ def group_count(rows: int, bytes_per_row: float, budget: int = WORKER_BUDGET) ->
     need = rows * max(bytes_per_row, 1.0) * PEAK_FACTOR
     return max(1, math.ceil(need / per_group))
 
+
+
+def groups_for(rows: int, sample: pa.Table, least: int = 1) -> int:
+    """:func:`group_count` for ``rows`` rows like those of ``sample`` (some
+    of them, in :data:`ROW_COLUMNS`), and at least ``least`` groups (one per
+    core, say)."""
+    per_row = sample.nbytes / len(sample) if len(sample) else 64.0
+    return max(least, group_count(rows, per_row))

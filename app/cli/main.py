@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from app.cli.engine import add_engine_arguments
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import EXPORT_FORMATS, cmd_export
 from app.cli.import_cmd import add_import_parser
@@ -61,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_encoding(e)
     add_convention_arguments(e)
     e.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    add_engine_arguments(e)
     e.set_defaults(func=cmd_evaluate)
 
     x = sub.add_parser(
