@@ -113,6 +113,8 @@ class Peaks:
 
 def _kind(p: psutil.Process) -> str:
     cmd = " ".join(p.cmdline())
+    if "resource_tracker" in cmd:
+        return "helper"
     if "java" in p.name():
         return "spark JVM"
     if "pyspark" in cmd or "daemon" in cmd:

@@ -33,6 +33,7 @@ from core.errors import InputError
 from core.io.files import check_input, open_input
 from core.model.conventions import Conventions
 from core.model.document import Document
+from core.model.ids import PAD, IdBytes
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -258,11 +259,29 @@ def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
     doc = Document.from_columns(
         query=queries.filter(pa.array(keep)).to_pylist(),
         query_codes=np.concatenate([to_doc[rq[rows]], to_doc[jq[extra]]]).astype(np.int64),
-        source_id=source.to_numpy(zero_copy_only=False),
+        source_id=_id_bytes(source),
         score=score, grade=grade, conventions=conventions, name=name, source=None,
         check=False, copy=False,
     )
     return doc, rows
+
+
+def _id_bytes(ids: Any) -> IdBytes:
+    """Arrow text as :class:`~core.model.ids.IdBytes` (each id's UTF-8 bytes
+    and a line break, back to back): the engine orders and compares them
+    as bytes, and they are decoded only when asked, as the TREC reader's are."""
+    pa = pyarrow_module()
+    import pyarrow.compute as pc
+
+    lines = pc.binary_join_element_wise(ids, pa.scalar("", ids.type), pa.scalar("\n", ids.type))
+    lines = lines.cast(pa.large_string())
+    _, offsets, data = lines.buffers()
+    offset = np.frombuffer(offsets, dtype=np.int64)[lines.offset: lines.offset + len(lines) + 1]
+    first, last = int(offset[0]), int(offset[-1])
+    arena = np.zeros(last - first + PAD, dtype=np.uint8)
+    if data is not None:
+        arena[: last - first] = np.frombuffer(data, dtype=np.uint8)[first:last]
+    return IdBytes(arena, offset - first)
 
 
 def _side_from_file(path: Path, role: str) -> Side:
