@@ -19,7 +19,15 @@ from app.cli.main import main
 from core.analysis.per_query import COLUMNS
 from core.errors import InputError
 from core.model.conventions import Conventions
-from core.tables import TableResult, evaluate_rows, evaluate_tables, finish, group_count
+from core.tables import (
+    FIXED_COST,
+    PEAK_FACTOR,
+    TableResult,
+    evaluate_rows,
+    evaluate_tables,
+    finish,
+    group_count,
+)
 from tests.test_parquet_io import DATA, parquet, qrels_table, run_table
 
 README = Path(__file__).parent.parent / "README.md"
@@ -147,8 +155,11 @@ def test_a_groups_problem_is_raised_by_finish():
 def test_group_count_keeps_a_group_within_the_budget():
     assert group_count(0, 100.0) == 1
     n = group_count(50_000_000, 80.0)
-    budget_rows = ((1 << 30) // 2 - (150 << 20)) / (80.0 * 6.0)
+    # the fewest groups whose rows, at PEAK_FACTOR times their size, fit half a GiB
+    # after the fixed cost
+    budget_rows = ((1 << 30) // 2 - FIXED_COST) / (80.0 * PEAK_FACTOR)
     assert 50_000_000 / n <= budget_rows < 50_000_000 / (n - 1)
+    assert 50 < n < 200  # ~526,000 rows a group
 
 
 def test_per_query_columns_are_declared_once():
