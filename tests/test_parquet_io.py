@@ -204,3 +204,26 @@ def test_compare_and_export_take_parquet(tmp_path):
                 io.StringIO()) == 0
     assert read_qrels(target)[0] == {q: j for q, j in read_qrels(DATA / "qrels.test")[0].items()
                                      if q in {str(x) for x in Run(DATA / "results.test").query}}
+
+
+def test_worksheet_table_equals_its_csv(tmp_path):
+    csv = tmp_path / "w.csv"
+    csv.write_text("query,source_id,version,score,grade\n"
+                   "a,x,v1,2.5,1\na,y,v1,,3\nb,x,,1.5,\nb,z,,0.25,0\n", encoding="utf-8")
+    table = pa.table({"query": ["a", "a", "b", "b"], "source_id": ["x", "y", "x", "z"],
+                      "version": ["v1", "v1", "", ""], "score": [2.5, None, 1.5, 0.25],
+                      "grade": pa.array([1, 3, None, 0], pa.int64())})
+    from_csv, from_parquet = load_document(csv), load_document(parquet(tmp_path / "w.pq", table))
+    from_parquet.name = from_csv.name
+    assert_same(from_parquet, from_csv)
+    assert from_parquet.version.tolist() == from_csv.version.tolist()
+
+
+def test_the_editor_opens_a_parquet_run_with_parquet_qrels(tmp_path):
+    from app.main import _load
+
+    run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test")
+    text = document_from_trec(DATA / "results.test", DATA / "qrels.test")
+    doc = _load(run_pq, qrels_pq)
+    doc.name = text.name
+    assert_same(doc, text)

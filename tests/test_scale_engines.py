@@ -76,10 +76,11 @@ def spark():
 
 @pytest.fixture(scope="module")
 def dask_client():
-    from distributed import Client
+    from distributed import Client, LocalCluster
 
-    with Client(processes=False, n_workers=2, threads_per_worker=1,
-                dashboard_address=":0") as client:
+    # in this process, but listening on TCP so that the command line can reach it
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         yield client
 
 
@@ -183,3 +184,13 @@ def test_engine_flags_are_checked_first(files, capsys):
     text = DATA / "results.test"
     assert "reads Parquet files" in error(capsys, str(text), "--qrels", str(qrels),
                                           "--engine", "dask")
+
+
+def test_dask_command_line_on_a_running_scheduler(dask_client, files):
+    run, qrels, _, _ = files["trec"]
+    address = dask_client.scheduler.address
+    assert address.startswith("tcp://")
+    local = cli(str(run), "--qrels", str(qrels), "--format", "csv", "--preset", "ranx")
+    on_dask = cli(str(run), "--qrels", str(qrels), "--format", "csv", "--preset", "ranx",
+                  "--engine", "dask", "--cluster", address)
+    assert on_dask == local
