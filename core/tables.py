@@ -156,26 +156,29 @@ def output_schema() -> tuple[tuple[str, str], ...]:
     return (*COLUMNS, *_EXTRA)
 
 
-def _side(rows: pa.Table, which: int, role: str) -> Side:
+def _side(rows: pa.Table, which: int, role: str, file: str) -> Side:
     import pyarrow.compute as pc
 
     part = rows.filter(pc.equal(rows.column("side"), which))
     part = part.take(pc.sort_indices(part.column("row")))
     renamed = part.rename_columns(
         ["side", "query", "source_id", "score" if role == "run" else "grade", "row"])
-    side = side_from_table(renamed.select([1, 2, 3]), role, role)
+    side = side_from_table(renamed.select([1, 2, 3]), role, file)
     side.rows = part.column("row").to_numpy() + 1
     return side
 
 
-def evaluate_rows(rows: pa.Table, conventions: Conventions) -> pa.Table:
+def evaluate_rows(rows: pa.Table, conventions: Conventions,
+                  files: tuple[str, str] = ("run", "qrels")) -> pa.Table:
     """The per-query table of the whole queries in ``rows`` (:data:`ROW_COLUMNS`),
     with each query's first run row; a problem (a bad value, a pair twice)
-    is one row naming it, for the driver to report."""
+    is one row naming it (and the file, of ``files``: the run's, the
+    qrels'), for the driver to report."""
     rows = rows.select([name for name, _ in ROW_COLUMNS])
     out_columns = output_schema()
     try:
-        doc, kept = join_tables(_side(rows, 0, "run"), _side(rows, 1, "qrels"), conventions)
+        doc, kept = join_tables(_side(rows, 0, "run", files[0]), _side(rows, 1, "qrels", files[1]),
+                                conventions)
         out = per_query_rows(evaluate(doc, conventions))
     except InputError as exc:
         empty: dict[str, list[str | None]] = {name: [None] for name, _ in out_columns}

@@ -227,3 +227,10 @@ def test_the_editor_opens_a_parquet_run_with_parquet_qrels(tmp_path):
     doc = _load(run_pq, qrels_pq)
     doc.name = text.name
     assert_same(doc, text)
+
+
+def test_a_text_file_beside_a_table_is_named_by_its_lines(tmp_path, capsys):
+    run = write(tmp_path / "r.txt", "a Q0 x 1 2 t\nb Q0 y 1 2 t\na Q0 x 2 1 t\n")
+    err = error_line(capsys, "evaluate", str(run), "--qrels", str(good_qrels(tmp_path)))
+    assert f"{run}, column 'source_id': query 'a' retrieves source 'x' twice (lines 1 and 3)" \
+        in err

@@ -146,7 +146,8 @@ def test_a_bad_row_on_a_worker_is_one_line(spark, dask_client, tmp_path, capsys)
         assert code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1
-        assert "query 'a' retrieves source 'x' twice (rows 1 and 3)" in err
+        assert f"{run}, column 'source_id': query 'a' retrieves source 'x' twice (rows 1 and 3)" \
+            in err
 
 
 def error(capsys, *argv: str) -> str:

@@ -84,11 +84,11 @@ def _group(query: Any, n: int) -> Any:
     return pd.util.hash_pandas_object(query, index=False) % n
 
 
-def _evaluate_partition(part: Any, conv: Conventions) -> Any:
+def _evaluate_partition(part: Any, conv: Conventions, files: tuple[str, str]) -> Any:
     import pyarrow as pa
 
     table = pa.Table.from_pandas(part.drop(columns="group"), preserve_index=False)
-    return evaluate_rows(table, conv).to_pandas()
+    return evaluate_rows(table, conv, files).to_pandas()
 
 
 def evaluate_dask(run: Any, qrels: Any, conventions: Conventions | str | None = None, *,
@@ -110,5 +110,5 @@ def evaluate_dask(run: Any, qrels: Any, conventions: Conventions | str | None = 
     meta = pd.DataFrame({name: pd.Series(dtype=_PANDAS_TYPES[kind])
                          for name, kind in output_schema()})
     out = keyed.shuffle("group", npartitions=groups).map_partitions(
-        _evaluate_partition, conv, meta=meta)
+        _evaluate_partition, conv, (run_name, qrels_name), meta=meta)
     return finish(pa.Table.from_pandas(out.compute(), preserve_index=False), conv)

@@ -119,7 +119,7 @@ def evaluate_spark(run: Any, qrels: Any, conventions: Conventions | str | None =
     keyed = rows.withColumn("group", F.pmod(F.xxhash64("query"), F.lit(n)))
 
     def evaluate_group(table: Any) -> Any:
-        return evaluate_rows(table, conv)
+        return evaluate_rows(table, conv, (run_name, qrels_name))
 
     out = (keyed.repartition(n, "group").groupBy("group")
            .applyInArrow(evaluate_group, spark_schema(output_schema())))

@@ -131,6 +131,7 @@ class Side:
     value: FloatArray
     file: str
     rows: IntArray | None = None  # file rows when they are not 1..n
+    unit: str = "row"  # what a message calls them: a text file's are lines
 
     def row(self, i: int) -> int:
         return int(self.rows[i]) if self.rows is not None else i + 1
@@ -220,7 +221,7 @@ def _refuse_repeat(side: Side, pair: IntArray, what: str, rows: IntArray | None 
     first, second = found if rows is None else (int(rows[found[0]]), int(rows[found[1]]))
     query, source = side.query[second].as_py(), side.source[second].as_py()
     raise InputError(
-        f"query {query!r} {what} source {source!r} twice (rows {side.row(first)} and "
+        f"query {query!r} {what} source {source!r} twice ({side.unit}s {side.row(first)} and "
         f"{side.row(second)})", file=side.file, column="source_id",
         hint="keep one row per query and source",
     )
@@ -295,7 +296,7 @@ def _side_from_file(path: Path, role: str) -> Side:
         run = Run(path)
         return Side(pa.array(run.query, pa.large_string()), pa.array(run.source, pa.large_string()),
                     np.asarray(run.score, dtype=np.float64), str(path),
-                    np.asarray(run.line, dtype=np.int64))
+                    np.asarray(run.line, dtype=np.int64), "line")
     from core.io.trec import read_qrels
 
     judged, where = read_qrels(path)
@@ -305,7 +306,7 @@ def _side_from_file(path: Path, role: str) -> Side:
     pairs = [pairs[i] for i in order]
     return Side(pa.array([p[0] for p in pairs], pa.large_string()),
                 pa.array([p[1] for p in pairs], pa.large_string()),
-                np.array([p[2] for p in pairs], dtype=np.float64), str(path), lines[order])
+                np.array([p[2] for p in pairs], dtype=np.float64), str(path), lines[order], "line")
 
 
 def document_from_tables(run: str | Path, qrels: str | Path,
