@@ -182,6 +182,8 @@ def test_engine_flags_are_checked_first(files, capsys):
     assert "--workers" in error(capsys, str(run), "--qrels", str(qrels), "--engine", "spark",
                                 "--workers", "2")
     assert "--qrels" in error(capsys, str(run), "--engine", "dask")
+    assert "go with --engine spark or --engine dask" in error(
+        capsys, str(run), "--qrels", str(qrels), "--cluster", "local[2]")
     text = DATA / "results.test"
     assert "reads Parquet files" in error(capsys, str(text), "--qrels", str(qrels),
                                           "--engine", "dask")

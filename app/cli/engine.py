@@ -33,6 +33,8 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
+    if args.engine == "local":
+        raise NdcgError("--cluster and --workers go with --engine spark or --engine dask")
     if args.workers is not None and (args.engine != "dask" or args.cluster is not None):
         raise NdcgError("--workers sizes the local Dask cluster: use it with --engine dask "
                         "and without --cluster")
