@@ -31,7 +31,7 @@ __all__ = [
 CSV_FILTER = "Worksheet CSV (*.csv)"
 TSV_FILTER = "Worksheet TSV (*.tsv)"
 XLSX_FILTER = "Excel workbook (*.xlsx)"
-OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm);;All files (*)"
+OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm *.parquet);;All files (*)"
 IMPORT_FILTER = "Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv);;All files (*)"
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 

@@ -26,6 +26,11 @@ def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
 
 
 def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    if getattr(args, "engine", "local") != "local" or getattr(args, "cluster", None) \
+            or getattr(args, "workers", None) is not None:
+        from app.cli.engine import evaluate_on_engine
+
+        return evaluate_on_engine(args, out)
     doc, conv = load_input(args)
     ev = evaluate(doc, conv)
     if args.format == "json":

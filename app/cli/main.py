@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from app.cli.engine import add_engine_arguments
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import EXPORT_FORMATS, cmd_export
 from app.cli.import_cmd import add_import_parser
@@ -55,11 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     e = sub.add_parser("evaluate", help="print NDCG per query and the means")
-    e.add_argument("input", help="worksheet CSV/TSV, workbook .xlsx, or TREC run (with --qrels)")
-    e.add_argument("--qrels", help="TREC qrels file; INPUT is then a TREC run")
+    e.add_argument("input", help="worksheet CSV/TSV, workbook .xlsx, Parquet, or a run "
+                   "(TREC or Parquet, with --qrels)")
+    e.add_argument("--qrels", help="TREC qrels or Parquet file; INPUT is then a run")
     _add_encoding(e)
     add_convention_arguments(e)
     e.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    add_engine_arguments(e)
     e.set_defaults(func=cmd_evaluate)
 
     x = sub.add_parser(

@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status
+from core.engine.values import FloatArray
 from core.model.conventions import Weighting
 from core.model.document import has_weight
 
-__all__ = ["CutoffSummary", "excluded_phrase", "summarize"]
+__all__ = ["CutoffSummary", "excluded_phrase", "summarize", "summarize_values"]
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,22 @@ def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[Cutoff
     and counted as ``no weight``.
     """
     weighting = weighting or ev.conventions.weighting
-    w = ev.doc.query_weights(weighting)
+    return summarize_values(ev.ndcg, ev.status_code, ev.cutoffs,
+                            ev.doc.query_weights(weighting), weighting)
+
+
+def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],
+                     cutoffs: tuple[int | None, ...], w: FloatArray,
+                     weighting: Weighting) -> list[CutoffSummary]:
+    """:func:`summarize` from per-query values: NDCG and status codes (one
+    row per query, one column per cutoff) and each query's weight (the
+    per-query table of a cluster's workers gives them,
+    :mod:`core.analysis.per_query`)."""
     weighted = has_weight(w)
     out = []
-    for j, k in enumerate(ev.cutoffs):
-        nd = ev.ndcg[:, j]
-        status = ev.status_code[:, j]
+    for j, k in enumerate(cutoffs):
+        nd = ndcg[:, j]
+        status = status_code[:, j]
         defined = ~np.isnan(nd)
         use = defined & weighted
         excluded: dict[str, int] = {}

@@ -30,7 +30,8 @@ def load_document(
     encoding: str | None = None,
 ) -> Document:
     """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels
-    (TREC qrels or an annotators' sheet of judgments).
+    (TREC qrels or an annotators' sheet of judgments); a worksheet, run or
+    qrels may be a Parquet table (:mod:`core.io.columnar`, told by its bytes).
 
     ``conventions`` replace the file's own (a workbook keeps its own when
     None). ``encoding`` declares a worksheet CSV/TSV's encoding when it is
@@ -42,12 +43,20 @@ def load_document(
     check_input(path)
     if qrels is not None:
         check_input(qrels)
+        from core.io.columnar import document_from_tables, is_parquet
+
+        if is_parquet(path) or is_parquet(qrels):
+            return document_from_tables(path, qrels, conventions)
         from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.trec import document_from_trec
 
         if is_judgment_sheet(qrels):  # an annotators' sheet as the judgments
             return run_with_judgments(path, qrels, conventions)
         return document_from_trec(path, qrels, conventions)
+    from core.io.columnar import is_parquet, read_parquet_document
+
+    if is_parquet(path):
+        return read_parquet_document(path, conventions)
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         from core.io.workbook import read_workbook
 

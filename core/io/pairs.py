@@ -47,8 +47,29 @@ def load_pair(
     check_exist(run_a, run_b, qrels)
     if qrels is None:
         return load_document(run_a), load_document(run_b)
+    if _any_parquet(run_a, run_b, qrels):
+        return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
     judgments = QrelsColumns(qrels)
     return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
+
+
+def _any_parquet(*paths: str | Path) -> bool:
+    from core.io.columnar import is_parquet
+
+    return any(is_parquet(p) for p in paths)
+
+
+def _judged_table(run: str | Path, qrels: str | Path) -> Document:
+    """A run and qrels of which one at least is Parquet (:mod:`core.io.columnar`)."""
+    from core.io.columnar import document_from_tables
+
+    doc = document_from_tables(run, qrels)
+    if doc.n_queries == 0:
+        raise InputError(
+            f"no query of the run {run} has judgments in this file",
+            file=str(qrels), hint="check that run and qrels use the same query ids",
+        )
+    return doc
 
 
 def check_exist(*paths: str | Path | None) -> None:
@@ -79,6 +100,9 @@ def read_judged_pair(
 
     Returns both documents and what ``then`` made of each.
     """
+    if _any_parquet(run_a, run_b, qrels):
+        doc_a, doc_b = _judged_table(run_a, qrels), _judged_table(run_b, qrels)
+        return doc_a, doc_b, then(doc_a), then(doc_b)
     with ThreadPoolExecutor(max_workers=2) as pool:
         judgments = pool.submit(QrelsColumns, qrels, threads=1)
 

@@ -22,14 +22,14 @@ from core.reports.sentences import summary_sentence
 if TYPE_CHECKING:
     from core.analysis.compare import CandidateChange, Comparison
 
-__all__ = ["compare_json", "dump_json", "evaluation_json"]
+__all__ = ["compare_json", "conventions_json", "dump_json", "evaluation_json"]
 
 
 def _num(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
-def _conventions_json(conv: Conventions) -> dict[str, Any]:
+def conventions_json(conv: Conventions) -> dict[str, Any]:
     return {
         **conv.to_dict(),
         "described": [
@@ -94,7 +94,7 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     conv = ev.conventions
     return {
         "conventions": {
-            **_conventions_json(conv),
+            **conventions_json(conv),
             "matching_presets": matching_presets(conv),
         },
         "judgment_version": doc.judgment_version or None,
@@ -136,7 +136,7 @@ def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
     return {
         "a": c.doc_a.name or None,
         "b": c.doc_b.name or None,
-        "conventions": _conventions_json(c.conventions),
+        "conventions": conventions_json(c.conventions),
         "queries_in_both": len(c.common),
         "queries_only_in_a": c.only_a,
         "queries_only_in_b": c.only_b,

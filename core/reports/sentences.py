@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
-from core.model.conventions import format_cutoff
+from core.model.conventions import Conventions, format_cutoff
 
-__all__ = ["excluded_phrase", "query_sentence", "summary_sentence"]
+__all__ = ["excluded_phrase", "mean_sentence", "query_sentence", "summary_sentence"]
 
 
 def _conventions_clause(ev: Evaluation, k: int | None) -> str:
-    c = ev.conventions
+    return _clause(ev.conventions, k)
+
+
+def _clause(c: Conventions, k: int | None) -> str:
     cut = "the whole list" if k is None else f"k = {k}"
     return (
         f"under {c.gain.label} ({c.gain.formula}), {c.discount.label} "
@@ -57,10 +60,18 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
 
 def summary_sentence(ev: Evaluation, s: CutoffSummary) -> str:
     """One sentence for a mean, with its population and conventions."""
+    return mean_sentence(s, ev.conventions, ev.doc.n_queries, ev.doc.judgment_version)
+
+
+def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,
+                  judgment_version: str = "") -> str:
+    """:func:`summary_sentence` from the mean's own parts (a cluster's
+    per-query table has no evaluation)."""
     at = f"NDCG@{format_cutoff(s.k)}"
     value = f"{s.mean:.4f}" if s.mean is not None else "not defined (no query included)"
+    version = (f"judgment version {judgment_version!r}" if judgment_version
+               else "judgment version not declared")
     return (
-        f"The {s.weighting.label} of {at} over {s.included} of {ev.doc.n_queries} queries is "
-        f"{value} ({excluded_phrase(s.excluded)}) {_conventions_clause(ev, s.k)}; "
-        f"{_version(ev)}."
+        f"The {s.weighting.label} of {at} over {s.included} of {n_queries} queries is "
+        f"{value} ({excluded_phrase(s.excluded)}) {_clause(conventions, s.k)}; {version}."
     )

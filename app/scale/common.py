@@ -1,0 +1,50 @@
+"""What the Spark and Dask adapters share: the engines' extras, reaching a
+cluster, and the per-query table's columns in each engine's types."""
+
+from __future__ import annotations
+
+import importlib
+import socket
+from urllib.parse import urlsplit
+
+from core.errors import NdcgError
+
+__all__ = ["ENGINES", "EXTRAS", "SAMPLE_ROWS", "check_reachable", "require", "spark_schema"]
+
+ENGINES = ("local", "spark", "dask")
+#: What to install for each engine.
+EXTRAS = {"spark": "pip install -e '.[spark]'", "dask": "pip install -e '.[dask]'"}
+#: Rows read to size the groups (``core.tables.groups_for``).
+SAMPLE_ROWS = 10_000
+_SPARK_TYPES = {"text": "string", "number": "double", "count": "bigint", "flag": "boolean"}
+
+
+def require(engine: str, *modules: str) -> None:
+    """Import ``modules`` or stop with one line naming the extra to install."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            raise NdcgError(f"--engine {engine} needs the Python package {name.split('.')[0]!r}, "
+                            f"which is not installed: {EXTRAS[engine]}") from None
+
+
+def check_reachable(address: str, what: str, timeout: float = 5.0) -> None:
+    """Stop with one line when nothing listens at ``address``
+    (``spark://host:port``, ``tcp://host:port`` or ``host:port``)."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or port is None:
+        raise NdcgError(f"{address!r} is not a {what} address (host:port)")
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        raise NdcgError(f"cannot reach the {what} at {address} ({exc.strerror or exc})") from None
+
+
+def spark_schema(columns: tuple[tuple[str, str], ...]) -> str:
+    """Columns as Spark's DDL schema text."""
+    return ", ".join(f"`{name}` {_SPARK_TYPES[kind]}" for name, kind in columns)

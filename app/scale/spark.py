@@ -1,0 +1,126 @@
+"""Evaluate on Spark: ``groupBy(group).applyInArrow`` over groups of whole queries.
+
+:func:`evaluate_spark` takes Spark DataFrames (a notebook's, or the
+command line's Parquet files) and returns :class:`core.tables.TableResult`.
+The run and the qrels become one table of rows (``core.tables.ROW_COLUMNS``:
+the side, the ids as text, the score or grade, the row's place in its
+file), each row goes to the group ``xxhash64(query) mod groups`` (so a
+query's rows meet in one group), and each group is evaluated by
+:func:`core.tables.evaluate_rows` in a Python worker. ``applyInArrow`` is
+``applyInPandas``'s Arrow twin (Spark 4): the group arrives as the Arrow
+table the engine reads, with no pandas copy. The driver collects the
+per-query table only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from app.scale.common import SAMPLE_ROWS, require, spark_schema
+from core.errors import InputError, NdcgError
+from core.io.columnar import resolve_columns
+from core.model.conventions import Conventions
+from core.tables import (
+    TableResult,
+    conventions_of,
+    evaluate_rows,
+    finish,
+    groups_for,
+    output_schema,
+)
+
+__all__ = ["evaluate_spark", "read_parquet", "spark_session"]
+
+
+def spark_session(master: str = "local[*]") -> Any:
+    """A Spark session on ``master`` (the one already running, if any)."""
+    require("spark", "pyspark", "pyarrow", "pandas")
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    try:
+        return (SparkSession.builder.master(master).appName("ndcg-worksheet")
+                .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
+                .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+                .getOrCreate())
+    except Exception as exc:  # no Java, a bad master URL: pyspark's own errors
+        raise NdcgError(f"could not start Spark on {master} ({_first_line(exc)}); "
+                        "Spark needs a Java runtime (java -version)") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def read_parquet(spark: Any, path: str) -> Any:
+    """A Parquet file (or folder of them) as a Spark DataFrame."""
+    try:
+        return spark.read.parquet(path)
+    except Exception as exc:  # AnalysisException: no such path, not Parquet
+        raise InputError(f"Spark cannot read it ({_first_line(exc)})", file=path) from None
+
+
+def _ids_or_numbers(df: Any, role: str, file: str) -> list[str]:
+    from pyspark.sql import types as T
+
+    q, s, v = resolve_columns(df.columns, role, file)
+    kinds = {f.name: f.dataType for f in df.schema.fields}
+    for name in (q, s):
+        if not isinstance(kinds[name], T.StringType | T.IntegralType | T.NullType):
+            raise InputError(f"ids must be text or whole numbers, not {kinds[name].simpleString()}",
+                             file=file, column=name)
+    if not isinstance(kinds[v], T.NumericType | T.NullType):
+        raise InputError(f"must hold numbers, not {kinds[v].simpleString()}", file=file, column=v)
+    return [q, s, v]
+
+
+def _rows(df: Any, role: str, side: int, file: str) -> Any:
+    """``df``'s rows as :data:`core.tables.ROW_COLUMNS`. A row's place is
+    its index in its Parquet file (``_metadata.row_index``) when Spark read
+    it from one; otherwise the order Spark gives (``monotonically_increasing_id``)."""
+    from pyspark.errors import AnalysisException
+    from pyspark.sql import functions as F
+
+    q, s, v = _ids_or_numbers(df, role, file)
+    row = F.col("_metadata.row_index")
+    try:
+        df.select(row)  # resolved now: a DataFrame not read from a file has no _metadata
+    except AnalysisException:
+        row = F.monotonically_increasing_id()
+    return df.select(
+        F.lit(side).cast("long").alias("side"),
+        F.col(f"`{q}`").cast("string").alias("query"),
+        F.col(f"`{s}`").cast("string").alias("source_id"),
+        F.col(f"`{v}`").cast("double").alias("value"),
+        row.cast("long").alias("row"),
+    )
+
+
+def evaluate_spark(run: Any, qrels: Any, conventions: Conventions | str | None = None, *,
+                   groups: int | None = None, run_name: str = "run",
+                   qrels_name: str = "qrels") -> TableResult:
+    """Evaluate a run DataFrame against a qrels DataFrame on their Spark
+    session: the numbers of ``ndcg-worksheet evaluate`` on the same rows.
+
+    ``groups``: how many groups of whole queries (by default, from the
+    rows' count and size so that a group stays within a worker's GiB, and
+    at least one per core).
+    """
+    from pyspark.sql import functions as F
+
+    conv = conventions_of(conventions)
+    rows = _rows(run, "run", 0, run_name).unionByName(_rows(qrels, "qrels", 1, qrels_name))
+    cores = int(rows.sparkSession.sparkContext.defaultParallelism)
+    n = groups or groups_for(rows.count(), rows.limit(SAMPLE_ROWS).toArrow(), cores)
+    keyed = rows.withColumn("group", F.pmod(F.xxhash64("query"), F.lit(n)))
+
+    def evaluate_group(table: Any) -> Any:
+        return evaluate_rows(table, conv, (run_name, qrels_name))
+
+    out = (keyed.repartition(n, "group").groupBy("group")
+           .applyInArrow(evaluate_group, spark_schema(output_schema())))
+    return finish(out.toArrow(), conv)

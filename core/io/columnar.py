@@ -1,0 +1,347 @@
+"""Columnar inputs: Parquet files and Arrow tables of runs, qrels and worksheets.
+
+The schema (``docs/scale.md``, *Parquet inputs*), declared here once:
+
+* a **run**: ``query``, ``source_id``, ``score``;
+* **qrels**: ``query``, ``source_id``, ``grade``, or BEIR's ``query-id``,
+  ``corpus-id``, ``score`` (there the score is the grade);
+* a **worksheet**: ``query``, ``source_id``, ``score`` (null: judged, not
+  retrieved), ``grade`` (null: unknown) and, optionally, ``version``.
+
+Ids are text or whole numbers (written as decimal text); scores and grades
+are numbers. The checks are the TREC reader's: no missing id, finite numbers,
+one judgment per (query, source) pair and one run row per pair; a bad table
+gets one line naming the file and the column. The join of a run and its
+qrels (:func:`join_tables`) follows :func:`core.io.trec.document_from_trec`:
+queries in both are kept, rows keep the run's order and the judged sources
+the run did not retrieve follow, query by query, in the qrels' order.
+
+pyarrow is imported when first needed (the ``[parquet]`` extra); without it
+reading a Parquet file is a clear error naming the extra.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import InputError
+from core.io.files import check_input, open_input
+from core.model.conventions import Conventions
+from core.model.document import Document
+from core.model.ids import PAD, IdBytes
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "PARQUET_EXTRA",
+    "ROLES",
+    "Side",
+    "document_from_tables",
+    "is_parquet",
+    "join_tables",
+    "pyarrow_module",
+    "read_parquet",
+    "read_parquet_document",
+    "resolve_columns",
+    "side_from_table",
+    "worksheet_from_table",
+]
+
+#: What to install for Parquet and Arrow tables.
+PARQUET_EXTRA = "pip install -e '.[parquet]'"
+_MAGIC = b"PAR1"
+
+#: Each role's columns: (what the column holds, the names it may have), in
+#: the order :func:`resolve_columns` gives them. The first name is ours;
+#: a second is BEIR's.
+ROLES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "run": (("query", ("query",)), ("source_id", ("source_id",)), ("score", ("score",))),
+    "qrels": (("query", ("query", "query-id")), ("source_id", ("source_id", "corpus-id")),
+              ("grade", ("grade", "score"))),
+    "worksheet": (("query", ("query",)), ("source_id", ("source_id",)), ("score", ("score",)),
+                  ("grade", ("grade",))),
+}
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+def pyarrow_module() -> Any:
+    """pyarrow, or a clear error naming the extra to install."""
+    try:
+        import pyarrow
+    except ImportError:
+        raise InputError("reading Parquet files and Arrow tables needs pyarrow",
+                         hint=f"install it: {PARQUET_EXTRA}") from None
+    return pyarrow
+
+
+def is_parquet(path: str | Path) -> bool:
+    """Whether ``path`` is a Parquet file (from its first bytes, not its name)."""
+    try:
+        with open_input(path) as fh:
+            return fh.read(4) == _MAGIC
+    except (OSError, InputError):
+        return False
+
+
+def read_parquet(path: str | Path) -> pa.Table:
+    """A Parquet file as an Arrow table, or an error naming the file."""
+    check_input(path)
+    pyarrow_module()
+    import pyarrow.parquet as pq
+
+    try:
+        table: pa.Table = pq.read_table(str(path))
+    except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
+        raise InputError(f"not a readable Parquet file ({exc})", file=str(path)) from None
+    return table
+
+
+def resolve_columns(names: list[str], role: str, file: str) -> list[str]:
+    """The columns of ``names`` that hold each of ``role``'s fields, in
+    :data:`ROLES` order, or an error naming the file and the missing one."""
+    found = []
+    for what, options in ROLES[role]:
+        hit = next((n for n in options if n in names), None)
+        if hit is None:
+            wanted = " or ".join(repr(n) for n in options)
+            raise InputError(
+                f"no column {wanted} (the {what} of a {role}); the table has "
+                f"{', '.join(repr(n) for n in names) or 'no columns'}",
+                file=file, column=options[0],
+                hint="docs/scale.md lists the columns of runs, qrels and worksheets",
+            )
+        found.append(hit)
+    return found
+
+
+@dataclass
+class Side:
+    """One table's columns after the checks: ids as Arrow text arrays,
+    numbers as float64, and each row's number (1-based) for messages."""
+
+    query: Any
+    source: Any
+    value: FloatArray
+    file: str
+    rows: IntArray | None = None  # file rows when they are not 1..n
+    unit: str = "row"  # what a message calls them: a text file's are lines
+
+    def row(self, i: int) -> int:
+        return int(self.rows[i]) if self.rows is not None else i + 1
+
+
+def _ids(table: pa.Table, name: str, file: str) -> Any:
+    pa = pyarrow_module()
+    import pyarrow.compute as pc
+
+    col = table.column(name).combine_chunks()
+    if pa.types.is_dictionary(col.type):  # pandas' categories, Parquet's dictionaries
+        col = col.dictionary_decode()
+    text = (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
+            or getattr(pa.types, "is_string_view", bool)(col.type))  # polars: string views
+    if text or pa.types.is_integer(col.type) or pa.types.is_null(col.type):  # null: all missing
+        col = pc.cast(col, pa.large_string())
+    else:
+        raise InputError(f"ids must be text or whole numbers, not {col.type}",
+                         file=file, column=name)
+    bad = pc.or_kleene(pc.is_null(col), pc.equal(pc.utf8_length(col), 0))
+    if pc.any(bad).as_py():
+        row = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
+        raise InputError(f"row {row + 1} has no id", file=file, column=name,
+                         hint="every row needs a query and a source id")
+    return col
+
+
+def _numbers(table: pa.Table, name: str, file: str, *, nulls: bool = False) -> FloatArray:
+    """A numeric column as float64: NaN where null when ``nulls`` allows it;
+    any other missing or infinite value is an error naming its row."""
+    pa = pyarrow_module()
+    import pyarrow.compute as pc
+
+    col = table.column(name).combine_chunks()
+    if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)
+            or pa.types.is_decimal(col.type) or pa.types.is_null(col.type)):
+        raise InputError(f"must hold numbers, not {col.type}", file=file, column=name)
+    values: FloatArray = np.ascontiguousarray(
+        pc.cast(col, pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
+    null = pc.is_null(col).to_numpy(zero_copy_only=False) if col.null_count else None
+    bad = ~np.isfinite(values)
+    if null is not None:
+        bad &= ~null
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(f"row {row + 1} holds {float(values[row])!r}, not a finite number",
+                         file=file, column=name)
+    if null is not None and not nulls:
+        row = int(np.flatnonzero(null)[0])
+        raise InputError(f"row {row + 1} has no value", file=file, column=name)
+    return values
+
+
+def side_from_table(table: pa.Table, role: str, file: str) -> Side:
+    """A run's or qrels' columns, checked (``role`` is ``run`` or ``qrels``)."""
+    q, s, v = resolve_columns(table.column_names, role, file)
+    return Side(_ids(table, q, file), _ids(table, s, file), _numbers(table, v, file), file)
+
+
+def _first_repeat(pair: IntArray) -> tuple[int, int] | None:
+    """The earliest row repeating an earlier row's pair, and that first row."""
+    order = np.argsort(pair, kind="stable")
+    ordered = pair[order]
+    same = np.flatnonzero(ordered[1:] == ordered[:-1])
+    if not same.size:
+        return None
+    second = int(order[same + 1].min())
+    first = int(order[np.searchsorted(ordered, pair[second])])
+    return first, second
+
+
+def _encode(a: Any, b: Any) -> tuple[IntArray, IntArray, Any]:
+    """Codes of both text arrays in one dictionary (first appearance, ``a``
+    first), and the dictionary."""
+    pa = pyarrow_module()
+    enc = pa.concat_arrays([a, b]).dictionary_encode()
+    codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return codes[: len(a)], codes[len(a):], enc.dictionary
+
+
+def _refuse_repeat(side: Side, pair: IntArray, what: str, rows: IntArray | None = None) -> None:
+    """An error naming the first pair ``side`` holds twice (``pair``: the
+    pairs of its rows ``rows``, all when None)."""
+    found = _first_repeat(pair if rows is None else pair[rows])
+    if found is None:
+        return
+    first, second = found if rows is None else (int(rows[found[0]]), int(rows[found[1]]))
+    query, source = side.query[second].as_py(), side.source[second].as_py()
+    raise InputError(
+        f"query {query!r} {what} source {source!r} twice ({side.unit}s {side.row(first)} and "
+        f"{side.row(second)})", file=side.file, column="source_id",
+        hint="keep one row per query and source",
+    )
+
+
+def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
+                name: str = "") -> tuple[Document, IntArray]:
+    """The document of a run joined with its qrels, and the run rows it kept
+    (positions in ``run``), as :func:`core.io.trec.document_from_trec` joins."""
+    rq, jq, queries = _encode(run.query, qrels.query)
+    rs, js, _ = _encode(run.source, qrels.source)
+    n_source = int(max(rs.max(initial=-1), js.max(initial=-1))) + 1
+    run_pair, qrels_pair = rq * n_source + rs, jq * n_source + js
+    _refuse_repeat(qrels, qrels_pair, "judges")
+    n_query = len(queries)
+    keep = (np.bincount(rq, minlength=n_query) > 0) & (np.bincount(jq, minlength=n_query) > 0)
+    to_doc = np.cumsum(keep) - 1
+    rows = np.flatnonzero(keep[rq])
+    _refuse_repeat(run, run_pair, "retrieves", rows if rows.size < rq.size else None)
+    judged = np.flatnonzero(keep[jq])
+    order = judged[np.argsort(qrels_pair[judged], kind="stable")]
+    sorted_pair = qrels_pair[order]
+    at = np.minimum(np.searchsorted(sorted_pair, run_pair[rows]), max(order.size - 1, 0))
+    hit = np.flatnonzero(sorted_pair[at] == run_pair[rows]) if order.size else at[:0]
+    matched = np.zeros(jq.size, dtype=bool)
+    matched[order[at[hit]]] = True
+    extra = judged[~matched[judged]]
+    extra = extra[np.argsort(to_doc[jq[extra]], kind="stable")]
+    n_run = rows.size
+    grade = np.full(n_run + extra.size, np.nan)
+    grade[hit] = qrels.value[order[at[hit]]]
+    grade[n_run:] = qrels.value[extra]
+    score = np.concatenate([run.value[rows], np.full(extra.size, np.nan)])
+    pa = pyarrow_module()
+    source = pa.concat_arrays([run.source.take(pa.array(rows)), qrels.source.take(pa.array(extra))])
+    doc = Document.from_columns(
+        query=queries.filter(pa.array(keep)).to_pylist(),
+        query_codes=np.concatenate([to_doc[rq[rows]], to_doc[jq[extra]]]).astype(np.int64),
+        source_id=_id_bytes(source),
+        score=score, grade=grade, conventions=conventions, name=name, source=None,
+        check=False, copy=False,
+    )
+    return doc, rows
+
+
+def _id_bytes(ids: Any) -> IdBytes:
+    """Arrow text as :class:`~core.model.ids.IdBytes` (each id's UTF-8 bytes
+    and a line break, back to back): the engine orders and compares them
+    as bytes, and they are decoded only when asked, as the TREC reader's are."""
+    pa = pyarrow_module()
+    import pyarrow.compute as pc
+
+    lines = pc.binary_join_element_wise(ids, pa.scalar("", ids.type), pa.scalar("\n", ids.type))
+    lines = lines.cast(pa.large_string())
+    _, offsets, data = lines.buffers()
+    offset = np.frombuffer(offsets, dtype=np.int64)[lines.offset: lines.offset + len(lines) + 1]
+    first, last = int(offset[0]), int(offset[-1])
+    arena = np.zeros(last - first + PAD, dtype=np.uint8)
+    if data is not None:
+        arena[: last - first] = np.frombuffer(data, dtype=np.uint8)[first:last]
+    return IdBytes(arena, offset - first)
+
+
+def _side_from_file(path: Path, role: str) -> Side:
+    """A run or qrels file, Parquet or TREC text, as checked columns."""
+    if is_parquet(path):
+        return side_from_table(read_parquet(path), role, str(path))
+    pa = pyarrow_module()
+    if role == "run":
+        from core.io.trec import Run
+
+        run = Run(path)
+        return Side(pa.array(run.query, pa.large_string()), pa.array(run.source, pa.large_string()),
+                    np.asarray(run.score, dtype=np.float64), str(path),
+                    np.asarray(run.line, dtype=np.int64), "line")
+    from core.io.trec import read_qrels
+
+    judged, where = read_qrels(path)
+    pairs = [(q, s, g) for q, sources in judged.items() for s, g in sources.items()]
+    lines = np.array([where[(q, s)] for q, s, _ in pairs], dtype=np.int64)
+    order = np.argsort(lines, kind="stable")  # the file's order
+    pairs = [pairs[i] for i in order]
+    return Side(pa.array([p[0] for p in pairs], pa.large_string()),
+                pa.array([p[1] for p in pairs], pa.large_string()),
+                np.array([p[2] for p in pairs], dtype=np.float64), str(path), lines[order], "line")
+
+
+def document_from_tables(run: str | Path, qrels: str | Path,
+                         conventions: Conventions | None = None) -> Document:
+    """A run and its qrels, either or both Parquet (the other TREC text),
+    joined as :func:`core.io.trec.document_from_trec` joins."""
+    run, qrels = Path(run), Path(qrels)
+    doc, _ = join_tables(_side_from_file(run, "run"), _side_from_file(qrels, "qrels"),
+                         conventions, run.stem)
+    return doc
+
+
+def worksheet_from_table(table: pa.Table, file: str, conventions: Conventions | None = None,
+                         name: str = "") -> Document:
+    """A worksheet table: query, source_id, score, grade and optional version."""
+    q, s, sc, g = resolve_columns(table.column_names, "worksheet", file)
+    version = None
+    if "version" in table.column_names:
+        col = table.column("version")
+        version = ["" if v is None else str(v) for v in col.to_pylist()]
+    return Document.from_columns(
+        query=_ids(table, q, file).to_pylist(),
+        source_id=_ids(table, s, file).to_numpy(zero_copy_only=False),
+        score=_numbers(table, sc, file, nulls=True),
+        grade=_numbers(table, g, file, nulls=True),
+        version=version, conventions=conventions, name=name, source=file,
+    )
+
+
+def read_parquet_document(path: str | Path, conventions: Conventions | None = None) -> Document:
+    """A Parquet worksheet; a Parquet run (no grade column) asks for its qrels."""
+    path = Path(path)
+    table = read_parquet(path)
+    if "grade" not in table.column_names and "score" in table.column_names:
+        raise InputError("this Parquet table has no grade column: it looks like a run",
+                         file=str(path), column="grade",
+                         hint="name its judgments with --qrels QRELS")
+    return worksheet_from_table(table, str(path), conventions, path.stem)

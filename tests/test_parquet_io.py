@@ -1,0 +1,236 @@
+"""Parquet inputs: the same documents and numbers as the TREC text they hold,
+and one clear line for a bad table."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+
+from app.cli.main import main
+from core.errors import InputError
+from core.io.columnar import is_parquet
+from core.io.load import load_document
+from core.io.trec import Run, document_from_trec, read_qrels
+from tests.test_trec_io import QRELS, RUN, assert_same, trec_files, write
+
+DATA = Path(__file__).parent / "data" / "trec_eval"
+
+
+def run_table(path: Path) -> pa.Table:
+    """The TREC run at ``path`` as a Parquet run's table (the file's order)."""
+    run = Run(path)
+    return pa.table({"query": run.query, "source_id": run.source,
+                     "score": pa.array(run.score, pa.float64())})
+
+
+def qrels_table(path: Path, *, beir: bool = False) -> pa.Table:
+    judged, where = read_qrels(path)
+    rows = sorted(((where[(q, s)], q, s, g) for q, ss in judged.items() for s, g in ss.items()))
+    names = ("query-id", "corpus-id", "score") if beir else ("query", "source_id", "grade")
+    return pa.table(dict(zip(names, ([r[1] for r in rows], [r[2] for r in rows],
+                                     [r[3] for r in rows]), strict=True)))
+
+
+def parquet(path: Path, table: pa.Table) -> Path:
+    pq.write_table(table, path)
+    return path
+
+
+def as_parquet(tmp: Path, run: Path, qrels: Path, *, beir: bool = False) -> tuple[Path, Path]:
+    return (parquet(tmp / "run.parquet", run_table(run)),
+            parquet(tmp / "qrels.parquet", qrels_table(qrels, beir=beir)))
+
+
+def test_hand_made_files_read_as_their_text(tmp_path):
+    run, qrels = write(tmp_path / "r.txt", RUN), write(tmp_path / "q.txt", QRELS)
+    text = document_from_trec(run, qrels)
+    run_pq, qrels_pq = as_parquet(tmp_path, run, qrels)
+    assert is_parquet(run_pq)
+    assert not is_parquet(run)
+    for r, q in ((run_pq, qrels_pq), (run_pq, qrels), (run, qrels_pq)):
+        doc = load_document(r, qrels=q)
+        doc.name = text.name
+        assert_same(doc, text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(trec_files())
+def test_parquet_equals_trec_text(files):
+    run_text, qrels_text = files
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        run, qrels = write(t / "r.txt", run_text), write(t / "q.txt", qrels_text)
+        try:
+            text = document_from_trec(run, qrels)
+        except InputError:
+            return  # a duplicate the TREC reader refuses: tested below
+        for beir in (False, True):
+            run_pq, qrels_pq = as_parquet(t, run, qrels, beir=beir)
+            doc = load_document(run_pq, qrels=qrels_pq)
+            doc.name = text.name
+            assert_same(doc, text)
+
+
+def evaluate_json(*argv: str) -> dict:
+    out = io.StringIO()
+    assert main(["evaluate", *argv, "--format", "json"], out) == 0
+    return json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize("preset", [None, "trec_eval", "sklearn", "ranx"])
+def test_trec_eval_suite_evaluates_the_same_from_parquet(tmp_path, preset):
+    run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test",
+                                  beir=preset == "ranx")
+    flags = ["--preset", preset] if preset else []
+    text = evaluate_json(str(DATA / "results.test"), "--qrels", str(DATA / "qrels.test"), *flags)
+    assert text["queries"]
+    assert evaluate_json(str(run_pq), "--qrels", str(qrels_pq), *flags) == text
+
+
+def test_whole_number_ids_are_their_decimal_text(tmp_path):
+    run = parquet(tmp_path / "r.parquet", pa.table({
+        "query": pa.array([7, 7, 8], pa.int64()), "source_id": ["10", "11", "10"],
+        "score": [2.0, 1.0, 5.0]}))
+    qrels = parquet(tmp_path / "q.parquet", pa.table({
+        "query-id": ["7", "8"], "corpus-id": pa.array([11, 12], pa.int32()),
+        "score": pa.array([2, 1], pa.int64())}))
+    doc = load_document(run, qrels=qrels)
+    assert doc.query_ids == ["7", "8"]
+    assert doc.source_id.tolist() == ["10", "11", "10", "12"]
+    grade = doc.grade.tolist()
+    assert grade[1::2] == [2.0, 1.0]
+    assert all(g != g for g in grade[::2])
+
+
+def test_worksheet_table(tmp_path):
+    path = parquet(tmp_path / "w.parquet", pa.table({
+        "query": ["a", "a", "b"], "source_id": ["x", "y", "x"],
+        "score": [2.0, None, 1.0], "grade": [1.0, 3.0, None],
+        "version": ["v1", "v1", None]}))
+    doc = load_document(path)
+    assert doc.query_ids == ["a", "b"]
+    assert doc.score.tolist()[0] == 2.0
+    assert doc.score.tolist()[2] == 1.0
+    assert doc.score[1] != doc.score[1]  # judged, not retrieved
+    assert doc.grade.tolist()[:2] == [1.0, 3.0]
+    assert doc.grade[2] != doc.grade[2]
+    out = io.StringIO()
+    assert main(["evaluate", str(path), "--format", "csv"], out) == 0
+    assert out.getvalue().splitlines()[1].startswith("a,all,")
+
+
+def error_line(capsys, *argv: str) -> str:
+    assert main(list(argv), io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    return err
+
+
+def good_qrels(tmp_path: Path) -> Path:
+    return parquet(tmp_path / "q.parquet", pa.table({
+        "query": ["a"], "source_id": ["x"], "grade": [1.0]}))
+
+
+@pytest.mark.parametrize(("columns", "words"), [
+    ({"query": ["a"], "source": ["x"], "score": [1.0]}, ["r.parquet", "'source_id'", "no column"]),
+    ({"query": ["a"], "source_id": ["x"], "score": ["1"]}, ["column 'score'", "numbers"]),
+    ({"query": ["a"], "source_id": [1.5], "score": [1.0]}, ["column 'source_id'", "ids"]),
+    ({"query": [None], "source_id": ["x"], "score": [1.0]}, ["column 'query'", "row 1 has no id"]),
+    ({"query": ["a", ""], "source_id": ["x", "y"], "score": [1.0, 2.0]}, ["row 2 has no id"]),
+    ({"query": ["a", "a"], "source_id": ["x", "y"], "score": [1.0, float("nan")]},
+     ["column 'score'", "row 2 holds nan, not a finite number"]),
+    ({"query": ["a"], "source_id": ["x"], "score": [float("inf")]}, ["row 1 holds inf"]),
+    ({"query": ["a"], "source_id": ["x"], "score": [None]}, ["row 1 has no value"]),
+    ({"query": ["a", "b", "a"], "source_id": ["x", "x", "x"], "score": [1.0, 2.0, 3.0]},
+     ["r.parquet", "query 'a' retrieves source 'x' twice (rows 1 and 3)"]),
+])
+def test_bad_run_table_gets_one_line(tmp_path, capsys, columns, words):
+    run = parquet(tmp_path / "r.parquet", pa.table(columns))
+    err = error_line(capsys, "evaluate", str(run), "--qrels", str(good_qrels(tmp_path)))
+    for word in words:
+        assert word in err
+
+
+def test_qrels_judging_a_pair_twice(tmp_path, capsys):
+    run = parquet(tmp_path / "r.parquet", pa.table({
+        "query": ["a"], "source_id": ["x"], "score": [1.0]}))
+    qrels = parquet(tmp_path / "q.parquet", pa.table({
+        "query-id": ["a", "a"], "corpus-id": ["y", "y"], "score": [1, 2]}))
+    err = error_line(capsys, "evaluate", str(run), "--qrels", str(qrels))
+    assert "q.parquet" in err
+    assert "judges source 'y' twice (rows 1 and 2)" in err
+
+
+def test_not_parquet_inside_and_run_without_qrels(tmp_path, capsys):
+    broken = tmp_path / "b.parquet"
+    broken.write_bytes(b"PAR1 and then nothing")
+    assert "not a readable Parquet file" in error_line(capsys, "evaluate", str(broken))
+    run = parquet(tmp_path / "r.parquet", pa.table({
+        "query": ["a"], "source_id": ["x"], "score": [1.0]}))
+    assert "--qrels" in error_line(capsys, "evaluate", str(run))
+
+
+def test_without_pyarrow_the_error_names_the_extra(tmp_path, capsys):
+    run = parquet(tmp_path / "r.parquet", pa.table({
+        "query": ["a"], "source_id": ["x"], "score": [1.0]}))
+    with mock.patch.dict(sys.modules, {"pyarrow": None, "pyarrow.parquet": None}):
+        err = error_line(capsys, "evaluate", str(run), "--qrels", str(good_qrels(tmp_path)))
+    assert "pyarrow" in err
+    assert "pip install -e '.[parquet]'" in err
+
+
+def test_compare_and_export_take_parquet(tmp_path):
+    run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test")
+    out_text, out_pq = io.StringIO(), io.StringIO()
+    run, qrels = str(DATA / "results.test"), str(DATA / "qrels.test")
+    assert main(["compare", run, run, "--qrels", qrels, "--format", "json",
+                 "--resamples", "50"], out_text) == 0
+    assert main(["compare", str(run_pq), run, "--qrels", str(qrels_pq), "--format", "json",
+                 "--resamples", "50"], out_pq) == 0
+    a, b = json.loads(out_text.getvalue()), json.loads(out_pq.getvalue())
+    a.pop("a"), b.pop("a")
+    assert a == b
+    target = tmp_path / "out.qrels"
+    assert main(["export", str(run_pq), "--qrels", str(qrels_pq), "-o", str(target)],
+                io.StringIO()) == 0
+    assert read_qrels(target)[0] == {q: j for q, j in read_qrels(DATA / "qrels.test")[0].items()
+                                     if q in {str(x) for x in Run(DATA / "results.test").query}}
+
+
+def test_worksheet_table_equals_its_csv(tmp_path):
+    csv = tmp_path / "w.csv"
+    csv.write_text("query,source_id,version,score,grade\n"
+                   "a,x,v1,2.5,1\na,y,v1,,3\nb,x,,1.5,\nb,z,,0.25,0\n", encoding="utf-8")
+    table = pa.table({"query": ["a", "a", "b", "b"], "source_id": ["x", "y", "x", "z"],
+                      "version": ["v1", "v1", "", ""], "score": [2.5, None, 1.5, 0.25],
+                      "grade": pa.array([1, 3, None, 0], pa.int64())})
+    from_csv, from_parquet = load_document(csv), load_document(parquet(tmp_path / "w.pq", table))
+    from_parquet.name = from_csv.name
+    assert_same(from_parquet, from_csv)
+    assert from_parquet.version.tolist() == from_csv.version.tolist()
+
+
+def test_the_editor_opens_a_parquet_run_with_parquet_qrels(tmp_path):
+    from app.main import _load
+
+    run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test")
+    text = document_from_trec(DATA / "results.test", DATA / "qrels.test")
+    doc = _load(run_pq, qrels_pq)
+    doc.name = text.name
+    assert_same(doc, text)
+
+
+def test_a_text_file_beside_a_table_is_named_by_its_lines(tmp_path, capsys):
+    run = write(tmp_path / "r.txt", "a Q0 x 1 2 t\nb Q0 y 1 2 t\na Q0 x 2 1 t\n")
+    err = error_line(capsys, "evaluate", str(run), "--qrels", str(good_qrels(tmp_path)))
+    assert f"{run}, column 'source_id': query 'a' retrieves source 'x' twice (lines 1 and 3)" \
+        in err

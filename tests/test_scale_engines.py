@@ -1,0 +1,199 @@
+"""Spark (local mode) and Dask (dask.distributed) give the numbers of the
+single-machine ``evaluate``, bit for bit, for every preset and the defaults
+(unresolved bounds included); a missing engine or an unreachable cluster is
+one line, never a traceback.
+
+One Spark session and one in-process Dask client serve the whole module.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from unittest import mock
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from app.cli.main import main
+from core.tables import evaluate_tables
+from tests.test_parquet_io import DATA, parquet, qrels_table, run_table
+from tests.test_tables import same
+
+PRESETS = [None, "trec_eval", "sklearn", "ranx"]
+
+
+def generated() -> tuple[pa.Table, pa.Table]:
+    """40 queries of 25 candidates: scores with ties, a third judged, grades
+    0-3, some queries with only grade 0 (undefined), judged sources the run
+    did not retrieve, qrels of queries the run lacks, ids like URLs."""
+    rng = np.random.default_rng(7)
+    q, s, score, jq, js, grade = [], [], [], [], [], []
+    for i in range(40):
+        for j in range(25):
+            q.append(f"q{i}")
+            s.append(f"https://example.org/{i}/{j}?x=1")
+            score.append(float(rng.integers(0, 8)) / 4)  # ties
+            if rng.random() < 0.35:
+                jq.append(f"q{i}")
+                js.append(s[-1])
+                grade.append(0.0 if i % 9 == 0 else float(rng.integers(0, 4)))
+        jq.append(f"q{i}")
+        js.append(f"https://example.org/{i}/unretrieved")
+        grade.append(0.0 if i % 9 == 0 else 2.0)
+    jq += ["q-only-judged"]
+    js += ["x"]
+    grade += [1.0]
+    run = pa.table({"query": q, "source_id": s, "score": score})
+    return run, pa.table({"query": jq, "source_id": js, "grade": grade})
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, tuple[Path, Path, pa.Table, pa.Table]]:
+    root = tmp_path_factory.mktemp("scale")
+    out = {}
+    trec = (run_table(DATA / "results.test"), qrels_table(DATA / "qrels.test"))
+    for name, (run, qrels) in {"trec": trec, "generated": generated()}.items():
+        # several row groups: the engines read them in the file's order
+        r, q = root / f"{name}.run.parquet", root / f"{name}.qrels.parquet"
+        pa.parquet.write_table(run, r, row_group_size=400)
+        pa.parquet.write_table(qrels, q, row_group_size=700)
+        out[name] = (r, q, run, qrels)
+    return out
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from app.scale.spark import spark_session
+
+    session = spark_session("local[2]")
+    session.conf.set("spark.sql.shuffle.partitions", "4")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    from distributed import Client, LocalCluster
+
+    # in this process, but listening on TCP so that the command line can reach it
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        yield client
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("data", ["trec", "generated"])
+def test_spark_equals_one_machine(spark, files, data, preset):
+    from app.scale.spark import evaluate_spark, read_parquet
+
+    run, qrels, run_t, qrels_t = files[data]
+    whole = evaluate_tables(run_t, qrels_t, preset)
+    assert "unresolved" in whole.per_query.column("status").to_pylist() or preset
+    result = evaluate_spark(read_parquet(spark, str(run)), read_parquet(spark, str(qrels)),
+                            preset, groups=3)
+    same(result.per_query, whole.per_query)
+    same(result.summary, whole.summary)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("data", ["trec", "generated"])
+def test_dask_equals_one_machine(dask_client, files, data, preset):
+    from app.scale.dask import evaluate_dask, read_parquet
+
+    run, qrels, run_t, qrels_t = files[data]
+    whole = evaluate_tables(run_t, qrels_t, preset)
+    result = evaluate_dask(read_parquet(str(run)), read_parquet(str(qrels)), preset, groups=3)
+    same(result.per_query, whole.per_query)
+    same(result.summary, whole.summary)
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(["evaluate", *argv], out), out.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_spark_command_line_prints_what_evaluate_prints(spark, files, fmt):
+    run, qrels, _, _ = files["generated"]
+    local = cli(str(run), "--qrels", str(qrels), "--format", fmt, "--preset", "trec_eval")
+    on_spark = cli(str(run), "--qrels", str(qrels), "--format", fmt, "--preset", "trec_eval",
+                   "--engine", "spark")
+    assert local[0] == on_spark[0] == 0
+    assert on_spark[1] == local[1]
+    if fmt == "json":
+        assert json.loads(on_spark[1])["summary"][0]["mean"] is not None
+
+
+def test_dask_command_line_on_a_local_cluster(files):
+    run, qrels, _, _ = files["generated"]
+    local = cli(str(run), "--qrels", str(qrels), "--format", "json")
+    on_dask = cli(str(run), "--qrels", str(qrels), "--format", "json", "--engine", "dask",
+                  "--workers", "1")
+    assert on_dask == local
+
+
+def test_a_bad_row_on_a_worker_is_one_line(spark, dask_client, tmp_path, capsys):
+    run = parquet(tmp_path / "r.parquet", pa.table({
+        "query": ["a", "b", "a"], "source_id": ["x", "x", "x"], "score": [1.0, 2.0, 3.0]}))
+    qrels = parquet(tmp_path / "q.parquet", pa.table({
+        "query": ["a"], "source_id": ["x"], "grade": [1.0]}))
+    for engine in ("spark", "dask"):
+        code, _ = cli(str(run), "--qrels", str(qrels), "--engine", engine,
+                      *(["--workers", "1"] if engine == "dask" else []))
+        assert code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        assert f"{run}, column 'source_id': query 'a' retrieves source 'x' twice (rows 1 and 3)" \
+            in err
+
+
+def error(capsys, *argv: str) -> str:
+    code, _ = cli(*argv)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    return err
+
+
+def test_an_engine_not_installed_names_its_extra(files, capsys):
+    run, qrels, _, _ = files["generated"]
+    for engine, module in (("spark", "pyspark"), ("dask", "distributed")):
+        with mock.patch.dict("sys.modules", {module: None}):
+            err = error(capsys, str(run), "--qrels", str(qrels), "--engine", engine)
+        assert f"pip install -e '.[{engine}]'" in err
+        assert module in err
+
+
+def test_an_unreachable_cluster_is_one_line(files, capsys):
+    run, qrels, _, _ = files["generated"]
+    err = error(capsys, str(run), "--qrels", str(qrels), "--engine", "dask",
+                "--cluster", "tcp://127.0.0.1:9")
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+    err = error(capsys, str(run), "--qrels", str(qrels), "--engine", "spark",
+                "--cluster", "spark://127.0.0.1:9")
+    assert "cannot reach the Spark master at spark://127.0.0.1:9" in err
+
+
+def test_engine_flags_are_checked_first(files, capsys):
+    run, qrels, _, _ = files["generated"]
+    assert "--workers" in error(capsys, str(run), "--qrels", str(qrels), "--engine", "spark",
+                                "--workers", "2")
+    assert "--qrels" in error(capsys, str(run), "--engine", "dask")
+    assert "go with --engine spark or --engine dask" in error(
+        capsys, str(run), "--qrels", str(qrels), "--cluster", "local[2]")
+    text = DATA / "results.test"
+    assert "reads Parquet files" in error(capsys, str(text), "--qrels", str(qrels),
+                                          "--engine", "dask")
+
+
+def test_dask_command_line_on_a_running_scheduler(dask_client, files):
+    run, qrels, _, _ = files["trec"]
+    address = dask_client.scheduler.address
+    assert address.startswith("tcp://")
+    local = cli(str(run), "--qrels", str(qrels), "--format", "csv", "--preset", "ranx")
+    on_dask = cli(str(run), "--qrels", str(qrels), "--format", "csv", "--preset", "ranx",
+                  "--engine", "dask", "--cluster", address)
+    assert on_dask == local
