@@ -8,6 +8,7 @@ undo command; the window then calls :meth:`ConventionsPanel.set_conventions`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -35,7 +36,6 @@ from core.model.conventions import (
     ConsensusRule,
     Conventions,
     DiscountRule,
-    Gain,
     GainRule,
     IdealInventory,
     Rounding,
@@ -171,7 +171,11 @@ class ConventionsPanel(QWidget):
         self.gain_combo.currentIndexChanged.connect(self._gain_rule_chosen)
         self.negative_as_zero = QCheckBox(self.tr("negative gains count as 0"), gain_box)
         self.negative_as_zero.setObjectName("negativeAsZero")
-        self.negative_as_zero.toggled.connect(self._gain_rule_chosen)
+        self.negative_as_zero.toggled.connect(
+            lambda on: self._gain_flag_set("negative_as_zero", on))
+        self.truncate = QCheckBox(self.tr("fractional grades truncated first"), gain_box)
+        self.truncate.setObjectName("truncateGrades")
+        self.truncate.toggled.connect(lambda on: self._gain_flag_set("truncate", on))
         self.gain_table_model = PairTableModel(("grade", "gain"), value_is_number=True,
                                                parent=self)
         self.gain_table = self._pair_view("gainTable", self.gain_table_model, gain_box)
@@ -179,6 +183,7 @@ class ConventionsPanel(QWidget):
         self.gain_formula = _formula_label("gain", gain_box)
         gain_layout.addWidget(self.gain_combo)
         gain_layout.addWidget(self.negative_as_zero)
+        gain_layout.addWidget(self.truncate)
         gain_layout.addWidget(self.gain_table)
         gain_layout.addLayout(self._pair_buttons(self.gain_table, self.gain_table_model, "gain"))
         gain_layout.addWidget(self.gain_formula)
@@ -268,6 +273,7 @@ class ConventionsPanel(QWidget):
         try:
             self.gain_combo.setCurrentIndex(self.gain_combo.findData(c.gain.rule.value))
             self.negative_as_zero.setChecked(c.gain.negative_as_zero)
+            self.truncate.setChecked(c.gain.truncate)
             self.gain_table_model.set_pairs(list(c.gain.table))
             self.gain_table.setVisible(c.gain.rule is GainRule.TABLE)
             self.gain_formula.setText(c.gain.formula)
@@ -344,8 +350,18 @@ class ConventionsPanel(QWidget):
         if rule is GainRule.TABLE:
             table = self._c.gain.table or tuple(
                 (v, v) for v in (self._c.rubric.values if self._c.rubric else (0, 1, 2, 3)))
+        self._set_gain(rule=rule, table=table)
+
+    def _gain_flag_set(self, name: str, on: bool) -> None:
+        """One flag of the gain (``negative_as_zero``, ``truncate``) set: the
+        rest of the current gain stays."""
+        if not self._updating:
+            self._set_gain(**{name: on})
+
+    def _set_gain(self, **changes: Any) -> None:
+        """The current gain with ``changes``: every other part of it stays."""
         try:
-            gain = Gain(rule, table, self.negative_as_zero.isChecked())
+            gain = replace(self._c.gain, **changes)
         except ConventionError as exc:
             self.show_error(str(exc), "gain")
             return
@@ -359,15 +375,11 @@ class ConventionsPanel(QWidget):
         if len(set(grades)) != len(grades):
             self.show_error(self.tr("the gain table names a grade twice"), "gain")
             return
-        try:
-            gain = (Gain(GainRule.TABLE, tuple(sorted((float(g), float(v)) for g, v in pairs)),
-                         self.negative_as_zero.isChecked())
-                    if pairs else Gain(GainRule.LINEAR,
-                                       negative_as_zero=self.negative_as_zero.isChecked()))
-        except ConventionError as exc:
-            self.show_error(str(exc), "gain")
-            return
-        self._propose(f"gain: {gain.label}", "gain", gain=gain)
+        if pairs:
+            self._set_gain(rule=GainRule.TABLE,
+                           table=tuple(sorted((float(g), float(v)) for g, v in pairs)))
+        else:
+            self._set_gain(rule=GainRule.LINEAR, table=())
 
     def _read_cutoffs(self) -> tuple[tuple[int | None, ...], str]:
         """The typed cutoffs, or () and what is wrong with them."""
