@@ -48,6 +48,7 @@ from core.model.conventions import (
     format_cutoff,
     parse_cutoff,
 )
+from core.model.gain_rules import gain_rule, gain_rules
 from core.model.presets import PRESETS, apply_preset, matching_presets
 
 __all__ = ["CHOICE_FIELDS", "ConventionsPanel"]
@@ -166,7 +167,7 @@ class ConventionsPanel(QWidget):
         gain_box = QGroupBox(self.tr("Gain"), inner)
         gain_layout = QVBoxLayout(gain_box)
         self.gain_combo = _combo("gainCombo", gain_box)
-        for rule in GainRule:
+        for rule in gain_rules():
             self.gain_combo.addItem(rule.label, rule.value)
         self.gain_combo.currentIndexChanged.connect(self._gain_rule_chosen)
         self.negative_as_zero = QCheckBox(self.tr("negative gains count as 0"), gain_box)
@@ -275,7 +276,7 @@ class ConventionsPanel(QWidget):
             self.negative_as_zero.setChecked(c.gain.negative_as_zero)
             self.truncate.setChecked(c.gain.truncate)
             self.gain_table_model.set_pairs(list(c.gain.table))
-            self.gain_table.setVisible(c.gain.rule is GainRule.TABLE)
+            self.gain_table.setVisible(c.gain.rule.takes_table)
             self.gain_formula.setText(c.gain.formula)
             self.cutoffs_edit.setText(", ".join(format_cutoff(k) for k in c.cutoffs))
             self.cutoffs_formula.setText("the same k cuts the actual and the ideal list: "
@@ -345,9 +346,9 @@ class ConventionsPanel(QWidget):
     def _gain_rule_chosen(self) -> None:
         if self._updating:
             return
-        rule = GainRule(self.gain_combo.currentData())
+        rule = gain_rule(self.gain_combo.currentData())
         table: tuple[tuple[float, float], ...] = ()
-        if rule is GainRule.TABLE:
+        if rule.takes_table:
             table = self._c.gain.table or tuple(
                 (v, v) for v in (self._c.rubric.values if self._c.rubric else (0, 1, 2, 3)))
         self._set_gain(rule=rule, table=table)

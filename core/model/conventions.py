@@ -21,7 +21,6 @@ from core.errors import ConventionError
 from core.model.choices import (
     ConsensusRule,
     DiscountRule,
-    GainRule,
     IdealInventory,
     Rounding,
     TieRule,
@@ -29,6 +28,7 @@ from core.model.choices import (
     Weighting,
     ZeroIdealRule,
 )
+from core.model.gain_rules import GAIN_RULES, GainRule, gain_rule
 from core.model.numbers import number_text, read_number
 
 __all__ = [
@@ -59,9 +59,11 @@ class Gain:
     Parameters
     ----------
     rule : GainRule
-        ``linear``, ``exponential`` or ``table``.
+        One of :data:`core.model.gain_rules.GAIN_RULES` (or its name):
+        ``linear``, ``exponential``, ``table`` ...
     table : tuple of (grade, gain)
-        The table for ``rule=table``; grades not in it keep gain = grade.
+        The table of a rule that takes one (``table``); grades not in it
+        keep gain = grade.
     negative_as_zero : bool
         Count negative gains as 0 (trec_eval only adds gains above 0).
     truncate : bool
@@ -80,9 +82,10 @@ class Gain:
     truncate: bool = False
 
     def __post_init__(self) -> None:
-        if self.rule is GainRule.TABLE and not self.table:
+        object.__setattr__(self, "rule", gain_rule(self.rule))
+        if self.rule.takes_table and not self.table:
             raise ConventionError("a gain table needs at least one grade=gain pair")
-        if self.rule is not GainRule.TABLE and self.table:
+        if not self.rule.takes_table and self.table:
             raise ConventionError(f"{self.rule} gain takes no table")
         for grade, gain in self.table:
             if not (math.isfinite(grade) and math.isfinite(gain)):
@@ -90,10 +93,11 @@ class Gain:
 
     @classmethod
     def parse(cls, text: str) -> Gain:
-        """Read ``linear``, ``exponential`` or a table ``G=V,G=V``."""
+        """Read a rule's name (``linear``, ``exponential`` ...) or a table ``G=V,G=V``."""
         text = text.strip()
-        if text in ("linear", "exponential"):
-            return cls(GainRule(text))
+        rule = GAIN_RULES.get(text)
+        if rule is not None and not rule.takes_table:
+            return cls(rule)
         pairs: list[tuple[float, float]] = []
         for part in text.split(","):
             grade, sep, gain = part.partition("=")
@@ -103,7 +107,9 @@ class Gain:
                 pairs.append((read_number(grade), read_number(gain)))
             except ValueError as exc:
                 raise ConventionError(
-                    f"gain {text!r} is not linear, exponential or a table like 1=3,2=9"
+                    f"gain {text!r} is not "
+                    + ", ".join(r.value for r in GAIN_RULES.values() if not r.takes_table)
+                    + " or a table like 1=3,2=9"
                 ) from exc
         grades = [g for g, _ in pairs]
         if len(set(grades)) != len(grades):
@@ -135,22 +141,16 @@ class Gain:
 
     def accepts_negative(self) -> bool:
         """Whether negative grades have a meaning under this rule."""
-        return self.rule is not GainRule.EXPONENTIAL or self.negative_as_zero
+        return self.rule.accepts_negative or self.negative_as_zero
 
     def apply(self, grades: FloatArray) -> FloatArray:
         """Transform grades (NaN stays NaN) into gains."""
         grades = np.asarray(grades, dtype=np.float64)
         if self.truncate:
             grades = np.trunc(grades)
-        if self.rule is GainRule.LINEAR:
-            gains = grades.copy()
-        elif self.rule is GainRule.EXPONENTIAL:
-            with np.errstate(over="ignore"):  # an infinite gain is the engine's error to name
-                gains = np.exp2(grades) - 1.0
-        else:
-            gains = grades.copy()
-            for grade, gain in self.table:
-                gains[grades == grade] = gain
+        gains = np.asarray(self.rule.compute(grades, self.table), dtype=np.float64)
+        if gains is grades:  # a rule that hands back its grades: negatives are set below
+            gains = gains.copy()
         if self.negative_as_zero:
             np.maximum(gains, 0.0, out=gains, where=~np.isnan(gains))
         return gains

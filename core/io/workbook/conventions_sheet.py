@@ -18,6 +18,7 @@ from core.io.workbook.layout import (
 from core.io.workbook.page import header_row, print_setup, set_widths, wrapped_row
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
+from core.model.gain_rules import gain_rules
 
 _SHEET = SHEETS["conventions"]
 
@@ -94,10 +95,11 @@ def _put_conventions(s: _Settings, doc: Document, conv: Conventions) -> None:
     g = conv.gain
     label = CONVENTION_LABELS
 
-    def choice(name: str, value: Any) -> None:  # one of core.model.choices
-        s.put(name, label[name], value.value, value.formula, [m.value for m in type(value)])
+    def choice(name: str, value: Any, among: Any = None) -> None:  # one of core.model.choices
+        s.put(name, label[name], value.value, value.formula,
+              [m.value for m in (type(value) if among is None else among)])
 
-    choice("gain_rule", g.rule)
+    choice("gain_rule", g.rule, gain_rules())
     s.put("negative_gain_zero", label["negative_gain_zero"], g.negative_as_zero,
           "TRUE: gain = max(gain, 0)")
     s.put("truncate_grades", label["truncate_grades"], g.truncate,

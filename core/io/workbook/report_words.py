@@ -11,7 +11,6 @@ from core.io.workbook.words import Text, choice_text, join, when
 from core.model.conventions import (
     ConsensusRule,
     DiscountRule,
-    GainRule,
     IdealInventory,
     Rounding,
     TieRule,
@@ -20,12 +19,13 @@ from core.model.conventions import (
     ZeroIdealRule,
     format_cutoff,
 )
+from core.model.gain_rules import gain_rules
 
 __all__ = ["conventions_words", "cutoff_text", "weighting_text"]
 
 
 def _words(kind: Any, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """Each choice of ``kind`` (a :mod:`core.model.choices` enum) as
+    """Each choice of ``kind`` (a :mod:`core.model.choices` enum, or the gain rules) as
     "label (formula)", with ``extra`` words after some."""
     return {m.value: f"{m.label} ({m.formula}{(extra or {}).get(m.value, '')})" for m in kind}
 
@@ -50,7 +50,7 @@ def conventions_words(ev: Evaluation) -> list[tuple[str, Text]]:
     order = {m.value: "; rows in the order fixed at export" for m in TieRule
              if m is not TieRule.AVERAGE}
     gain = join([
-        choice_text("gain_rule", g.rule.value, _words(GainRule, {
+        choice_text("gain_rule", g.rule.value, _words(gain_rules(), {
             "table": "; the table is in the Conventions sheet"}),
             "is not a gain rule; the formulas compute linear gain"),
         when("truncate_grades", g.truncate, ", fractional grades truncated first", ""),

@@ -45,6 +45,7 @@ from core.model.conventions import (
     format_cutoff,
 )
 from core.model.document import AuditEntry, Document
+from core.model.gain_rules import GAIN_RULES
 from core.model.numbers import number_text
 
 __all__ = ["SheetConventions", "defined_names", "read_sheet_conventions"]
@@ -54,7 +55,7 @@ _NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 #: The named cells holding a choice, and the choices.
 _CHOICES: dict[str, Any] = {
-    "gain_rule": GainRule, "discount_rule": DiscountRule, "ideal_rule": IdealInventory,
+    "gain_rule": GAIN_RULES.values, "discount_rule": DiscountRule, "ideal_rule": IdealInventory,
     "tie_rule": TieRule, "unknown_rule": UnknownRule, "zero_ideal_rule": ZeroIdealRule,
     "weighting": Weighting, "consensus_rule": ConsensusRule, "rounding_rule": Rounding,
 }
@@ -144,6 +145,7 @@ def _empty(value: Any) -> bool:
 
 def _choice(value: Any, kind: Any) -> Any:
     """A choice as the formulas compare it (text, regardless of case)."""
+    kind = kind() if callable(kind) and not isinstance(kind, type) else kind
     if isinstance(value, str):
         for m in kind:
             if value.casefold() == m.value.casefold():
