@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.gains import check_totals, gains, outside_rubric
+from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     ideal_key,
     ideal_lists,
@@ -38,6 +38,7 @@ from core.model.conventions import (
     format_cutoff,
 )
 from core.model.document import Document, GradeState
+from core.model.rubric import outside_rubric
 
 __all__ = [
     "Evaluation",
@@ -235,8 +236,9 @@ class Evaluation:
     @cached_property
     def outside_rubric(self) -> BoolArray:
         """Numeric grades that the declared rubric does not permit (see
-        :func:`core.engine.gains.outside_rubric`)."""
-        return outside_rubric(self.doc, self.conventions.rubric, self._numeric)
+        :func:`core.model.rubric.outside_rubric`)."""
+        return outside_rubric(self.conventions.rubric, self.doc.grade, self.doc.ratings,
+                              self._numeric)
 
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
     def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,

@@ -10,7 +10,7 @@ result sentence, the command line and the Excel export all say the same thing
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Self
 
@@ -30,6 +30,7 @@ from core.model.choices import (
 )
 from core.model.gain_rules import GAIN_RULES, GainRule, gain_rule
 from core.model.numbers import number_text, read_number
+from core.model.rubric import Rubric, RubricGrade
 
 __all__ = [
     "ConsensusRule",
@@ -154,82 +155,6 @@ class Gain:
         if self.negative_as_zero:
             np.maximum(gains, 0.0, out=gains, where=~np.isnan(gains))
         return gains
-
-
-@dataclass(frozen=True)
-class RubricGrade:
-    """One permitted grade and the words that define it."""
-
-    value: float
-    label: str = ""
-
-
-@dataclass(frozen=True)
-class Rubric:
-    """The permitted grades; grades outside it are flagged, not dropped.
-
-    Examples
-    --------
-    >>> r = Rubric.parse("0=no support,1=partial,2=direct")
-    >>> r.values, r.label_for(1.0)
-    ((0.0, 1.0, 2.0), 'partial')
-    """
-
-    grades: tuple[RubricGrade, ...]
-
-    def __post_init__(self) -> None:
-        if not self.grades:
-            raise ConventionError("a rubric needs at least one grade")
-        values = [g.value for g in self.grades]
-        if len(set(values)) != len(values):
-            raise ConventionError("a rubric names a grade twice")
-        if not all(math.isfinite(v) for v in values):
-            raise ConventionError("rubric grades must be finite numbers")
-        object.__setattr__(self, "grades", tuple(sorted(self.grades, key=lambda g: g.value)))
-
-    @classmethod
-    def parse(cls, text: str) -> Rubric:
-        """Read ``0=no support,1=partial,2=direct`` or ``0,1,2,3``."""
-        grades = []
-        for part in text.split(","):
-            value, _, label = part.partition("=")
-            try:
-                grades.append(RubricGrade(read_number(value), label.strip()))
-            except ValueError as exc:
-                raise ConventionError(
-                    f"rubric entry {part!r} does not start with a number"
-                ) from exc
-        return cls(tuple(grades))
-
-    @classmethod
-    def from_values(cls, values: Iterable[float]) -> Rubric:
-        return cls(tuple(RubricGrade(float(v)) for v in sorted(set(values))))
-
-    @property
-    def values(self) -> tuple[float, ...]:
-        return tuple(g.value for g in self.grades)
-
-    @property
-    def text(self) -> str:
-        return ",".join(
-            number_text(g.value) + (f"={g.label}" if g.label else "") for g in self.grades
-        )
-
-    def label_for(self, value: float) -> str | None:
-        for grade in self.grades:
-            if grade.value == value:
-                return grade.label
-        return None
-
-    def value_for_label(self, label: str) -> float | None:
-        wanted = label.strip().casefold()
-        for grade in self.grades:
-            if grade.label and grade.label.casefold() == wanted:
-                return grade.value
-        return None
-
-    def contains(self, grades: FloatArray) -> npt.NDArray[np.bool_]:
-        return np.isin(np.asarray(grades, dtype=np.float64), np.array(self.values))
 
 
 def parse_cutoff(text: str | int | None) -> int | None:
