@@ -10,9 +10,9 @@ result sentence, the command line and the Excel export all say the same thing
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +28,7 @@ from core.model.choices import (
     Weighting,
     ZeroIdealRule,
 )
-from core.model.gain_rules import GAIN_RULES, GainRule, gain_rule
+from core.model.gain_rules import GAIN_RULES, GainRule, GainTable, gain_rule
 from core.model.numbers import number_text, read_number
 from core.model.rubric import Rubric, RubricGrade
 
@@ -140,6 +140,9 @@ class Gain:
             base = "grade = trunc(grade); " + base
         return base + ("; gain = max(gain, 0)" if self.negative_as_zero else "")
 
+    def replace(self, **changes: Any) -> Gain:
+        return replace(self, **changes)
+
     def accepts_negative(self) -> bool:
         """Whether negative grades have a meaning under this rule."""
         return self.rule.accepts_negative or self.negative_as_zero
@@ -215,16 +218,7 @@ class Conventions:
         if len(set(cutoffs)) != len(cutoffs):
             raise ConventionError("a cutoff is declared twice")
         object.__setattr__(self, "cutoffs", cutoffs)
-        for name, kind in (
-            ("discount", DiscountRule),
-            ("ideal", IdealInventory),
-            ("ties", TieRule),
-            ("unknown", UnknownRule),
-            ("zero_ideal", ZeroIdealRule),
-            ("weighting", Weighting),
-            ("consensus", ConsensusRule),
-            ("rounding", Rounding),
-        ):
+        for name, kind in _CHOICE_KINDS.items():
             value = getattr(self, name)
             try:
                 object.__setattr__(self, name, kind(value))
@@ -275,49 +269,168 @@ class Conventions:
         return rows
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping; :meth:`from_dict` reads it back."""
-        return {
-            "gain": self.gain.text,
-            "negative_gain_as_zero": self.gain.negative_as_zero,
-            "truncate_grades": self.gain.truncate,
-            "discount": self.discount.value,
-            "cutoffs": [format_cutoff(k) for k in self.cutoffs],
-            "ideal": self.ideal.value,
-            "ties": self.ties.value,
-            "unknown": self.unknown.value,
-            "zero_ideal": self.zero_ideal.value,
-            "weighting": self.weighting.value,
-            "rubric": self.rubric.text if self.rubric is not None else None,
-            "consensus": self.consensus.value,
-            "rounding": self.rounding.value,
-            "preset": self.preset,
-        }
+        """A JSON-ready mapping, a key per field of :data:`FIELDS`;
+        :meth:`from_dict` reads it back."""
+        return {f.key: f.write(f.get(self)) for f in FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Conventions:
+        """The conventions :meth:`to_dict` wrote (a field it lacks keeps its default)."""
+        out = cls()
         try:
-            gain = Gain.parse(str(data.get("gain", "linear")))
-            if data.get("negative_gain_as_zero"):
-                gain = replace(gain, negative_as_zero=True)
-            if data.get("truncate_grades"):
-                gain = replace(gain, truncate=True)
-            rubric = data.get("rubric")
-            return cls(
-                gain=gain,
-                discount=DiscountRule(data.get("discount", "log2")),
-                cutoffs=tuple(parse_cutoff(k) for k in data.get("cutoffs", ["all"])),
-                ideal=IdealInventory(data.get("ideal", "ranked")),
-                ties=TieRule(data.get("ties", "average")),
-                unknown=UnknownRule(data.get("unknown", "unresolved")),
-                zero_ideal=ZeroIdealRule(data.get("zero_ideal", "undefined")),
-                weighting=Weighting(data.get("weighting", "equal")),
-                rubric=Rubric.parse(rubric) if rubric else None,
-                consensus=ConsensusRule(data.get("consensus", "mean")),
-                rounding=Rounding(data.get("rounding", "none")),
-                preset=data.get("preset") or None,
-            )
+            for f in FIELDS:
+                if f.key in data:
+                    out = f.set(out, f.read(data[f.key]))
         except (ValueError, TypeError) as exc:
             raise ConventionError(f"stored conventions are not readable: {exc}") from exc
+        return out
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Conventions))
+
+
+# -- each field declared once ----------------------------------------------------------------
+FieldKind = Literal["choice", "flag", "gain", "cutoffs", "rubric", "text"]
+
+
+@dataclass(frozen=True)
+class ConventionField:
+    """One convention, declared once; the JSON record, the command line's
+    flags, the conventions panel's controls, the workbook's Conventions sheet
+    and metadata, and the presets' fields are derived from :data:`FIELDS`.
+
+    ``kind`` says how the field is shown and stored: ``choice`` (one of
+    :attr:`choices`: a list box, a text cell with a dropdown), ``flag``
+    (TRUE or FALSE: a check box, a boolean cell), ``gain`` (a gain rule and
+    its table: the named cell ``gain_rule`` and the gain table's rows),
+    ``cutoffs`` (a cell per cutoff, ``cut_1`` ...), ``rubric`` (its text, and
+    its grades listed below), ``text`` (a text cell). ``get`` reads the
+    field's value from conventions, ``set`` gives conventions with only this
+    field changed (``dataclasses.replace``), ``read`` takes the value from its
+    JSON or command-line text, ``write`` gives its JSON.
+    """
+
+    name: str
+    #: How people read it (the Conventions sheet's label, the audit log).
+    label: str
+    #: The conventions panel's heading for it.
+    title: str
+    kind: FieldKind
+    get: Callable[[Conventions], Any]
+    set: Callable[[Conventions, Any], Conventions]
+    read: Callable[[Any], Any]
+    write: Callable[[Any], Any]
+    #: The formula text of a value.
+    meaning: Callable[[Any], str]
+    #: The values a choice offers, in order (gain rules read at call time).
+    choices: Callable[[], tuple[Any, ...]] = tuple
+    #: Its key in the JSON record (the metadata, the journal, ``--json``).
+    key: str = ""
+    #: Its named cell on the Conventions sheet ("" when it has none).
+    cell: str = ""
+    #: Its command-line flag and help ("" when the command line sets it otherwise).
+    flag: str = ""
+    help: str = ""
+    #: Whether a preset sets it (:data:`core.model.presets.PRESET_FIELDS`).
+    preset: bool = False
+    #: The attribute of :class:`Conventions` that holds it.
+    attr: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.key or self.name)
+        object.__setattr__(self, "attr", self.attr or self.name)
+
+
+def _choice(name: str, kind: Any, label: str, title: str, cell: str, *, flag: str = "",
+            help: str = "", preset: bool = False) -> ConventionField:
+    """A plain choice: one of ``kind``'s members, stored as its value."""
+    return ConventionField(
+        name, label, title, "choice", get=lambda c: getattr(c, name),
+        set=lambda c, v: replace(c, **{name: kind(v)}), read=kind,
+        write=lambda v: v.value, meaning=lambda v: v.formula, choices=lambda: tuple(kind),
+        cell=cell, flag=flag, help=help, preset=preset)
+
+
+def _gain_flag(name: str, key: str, label: str, title: str, cell: str, flag: str,
+               meaning: str) -> ConventionField:
+    """A TRUE/FALSE part of the gain."""
+    return ConventionField(
+        name, label, title, "flag", get=lambda c: getattr(c.gain, name),
+        set=lambda c, v: replace(c, gain=c.gain.replace(**{name: bool(v)})), read=bool,
+        write=bool, meaning=lambda v: meaning, key=key, cell=cell, flag=flag,
+        help=f"{label} (TRUE: {meaning})", preset=True, attr="gain")
+
+
+def _set_gain(c: Conventions, value: tuple[GainRule | str, GainTable]) -> Conventions:
+    rule, table = value
+    return replace(c, gain=replace(c.gain, rule=gain_rule(rule), table=tuple(table)))
+
+
+def _read_gain(text: Any) -> tuple[GainRule, GainTable]:
+    g = Gain.parse(str(text))
+    return g.rule, g.table
+
+
+def _read_cutoffs(texts: Any) -> tuple[int | None, ...]:
+    """Cutoffs from a list of texts, each one or more comma-separated:
+    ``["1,5", "all"]`` (one named twice is refused by :class:`Conventions`)."""
+    items = [texts] if isinstance(texts, str | int) else texts
+    return tuple(parse_cutoff(part) for text in items for part in str(text).split(","))
+
+
+#: Every convention field, in the order of the JSON record, the Conventions
+#: sheet and the panel. ``docs/architecture.md``, "Add a convention".
+FIELDS: tuple[ConventionField, ...] = (
+    ConventionField(
+        "gain", "gain rule", "Gain", "gain", get=lambda c: (c.gain.rule, c.gain.table),
+        set=_set_gain, read=_read_gain, write=lambda v: Gain(*v).text,
+        meaning=lambda v: Gain(*v).formula, choices=lambda: tuple(GAIN_RULES.values()),
+        cell="gain_rule", flag="--gain", preset=True,
+        help="gain rule: " + "|".join(GAIN_RULES) + " or a table G=V,..."),
+    _gain_flag("negative_as_zero", "negative_gain_as_zero", "negative gains count as 0",
+               "negative gains count as 0", "negative_gain_zero", "--negative-as-zero",
+               "gain = max(gain, 0)"),
+    _gain_flag("truncate", "truncate_grades", "fractional grades truncated",
+               "fractional grades truncated first", "truncate_grades", "--truncate",
+               "grade = trunc(grade) before the gain rule"),
+    _choice("discount", DiscountRule, "discount", "Discount", "discount_rule",
+            flag="--discount", help="discount rule", preset=True),
+    ConventionField(
+        "cutoffs", "cutoffs", "Cutoffs k", "cutoffs", get=lambda c: c.cutoffs,
+        set=lambda c, v: replace(c, cutoffs=tuple(v)), read=_read_cutoffs,
+        write=lambda v: [format_cutoff(k) for k in v],
+        meaning=lambda v: "the same k cuts the actual and the ideal list", cell="cut_",
+        flag="--k", help="cutoff; repeat for several (default: all)"),
+    _choice("ideal", IdealInventory, "ideal inventory", "Ideal inventory", "ideal_rule",
+            flag="--ideal", help="the ideal inventory", preset=True),
+    _choice("ties", TieRule, "ties", "Ties", "tie_rule", flag="--ties",
+            help="equal scores", preset=True),
+    _choice("unknown", UnknownRule, "unknown grades", "Unknown grades", "unknown_rule",
+            flag="--unjudged", help="unknown grades", preset=True),
+    _choice("zero_ideal", ZeroIdealRule, "zero ideal", "Zero ideal", "zero_ideal_rule",
+            flag="--zero-ideal", help="an ideal DCG of 0", preset=True),
+    _choice("weighting", Weighting, "weighting (declared)", "Aggregation (weighting)",
+            "weighting", flag="--weighting", help="the mean over queries"),
+    # consensus and rounding are declared when annotators' grades are imported
+    # (the import command's --consensus and --rounding)
+    _choice("consensus", ConsensusRule, "consensus", "Consensus of annotators",
+            "consensus_rule"),
+    _choice("rounding", Rounding, "rounding", "Consensus rounding", "rounding_rule"),
+    ConventionField(
+        "rubric", "rubric", "Rubric (grade labels)", "rubric", get=lambda c: c.rubric,
+        set=lambda c, v: replace(c, rubric=v), read=lambda t: Rubric.parse(t) if t else None,
+        write=lambda v: v.text if v is not None else None,
+        meaning=lambda v: "grades outside it are flagged, not dropped; empty: derived "
+        "from the grades seen", cell="rubric_text",
+        flag="--rubric", help="the permitted grades, G=LABEL,..."),
+    ConventionField(
+        "preset", "preset", "Presets", "text", get=lambda c: c.preset,
+        set=lambda c, v: replace(c, preset=v or None), read=lambda t: t or None,
+        write=lambda v: v, meaning=lambda v: "the starting point these conventions came from",
+        cell="preset"),
+)
+#: Each field by name.
+FIELD: dict[str, ConventionField] = {f.name: f for f in FIELDS}
+#: The attributes holding a plain choice, and their kinds (checked on construction).
+_CHOICE_KINDS: dict[str, Any] = {f.name: type(f.choices()[0]) for f in FIELDS
+                                 if f.kind == "choice"}
