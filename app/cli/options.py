@@ -28,9 +28,9 @@ def add_convention_arguments(p: argparse.ArgumentParser) -> None:
             g.add_argument(f.flag, dest=dest, choices=[m.value for m in f.choices()],
                            help=f.help)
         elif f.kind == "cutoffs":
-            g.add_argument(f.flag, dest=dest, action="append", metavar="N|all", help=f.help)
+            g.add_argument(f.flag, dest=dest, action="append", metavar=f.metavar, help=f.help)
         else:
-            g.add_argument(f.flag, dest=dest, help=f.help)
+            g.add_argument(f.flag, dest=dest, metavar=f.metavar or None, help=f.help)
 
 
 def conventions_from_args(args: argparse.Namespace, base: Conventions) -> Conventions:

@@ -335,6 +335,12 @@ class ConventionField:
     preset: bool = False
     #: The attribute of :class:`Conventions` that holds it.
     attr: str = ""
+    #: Whether a JSON record may lack it (one written before it was declared:
+    #: it then reads as its default). Every field added after the first
+    #: workbook format is optional, so that older workbooks and journals open.
+    optional: bool = False
+    #: The command line's placeholder for its value ("" for a choice).
+    metavar: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "key", self.key or self.name)
@@ -342,13 +348,13 @@ class ConventionField:
 
 
 def _choice(name: str, kind: Any, label: str, title: str, cell: str, *, flag: str = "",
-            help: str = "", preset: bool = False) -> ConventionField:
+            help: str = "", preset: bool = False, optional: bool = False) -> ConventionField:
     """A plain choice: one of ``kind``'s members, stored as its value."""
     return ConventionField(
         name, label, title, "choice", get=lambda c: getattr(c, name),
         set=lambda c, v: replace(c, **{name: kind(v)}), read=kind,
         write=lambda v: v.value, meaning=lambda v: v.formula, choices=lambda: tuple(kind),
-        cell=cell, flag=flag, help=help, preset=preset)
+        cell=cell, flag=flag, help=help, preset=preset, optional=optional)
 
 
 def _gain_flag(name: str, key: str, label: str, title: str, cell: str, flag: str,
@@ -385,7 +391,7 @@ FIELDS: tuple[ConventionField, ...] = (
         "gain", "gain rule", "Gain", "gain", get=lambda c: (c.gain.rule, c.gain.table),
         set=_set_gain, read=_read_gain, write=lambda v: Gain(*v).text,
         meaning=lambda v: Gain(*v).formula, choices=lambda: tuple(GAIN_RULES.values()),
-        cell="gain_rule", flag="--gain", preset=True,
+        cell="gain_rule", flag="--gain", preset=True, metavar="RULE|G=V,...",
         help="gain rule: " + "|".join(GAIN_RULES) + " or a table G=V,..."),
     _gain_flag("negative_as_zero", "negative_gain_as_zero", "negative gains count as 0",
                "negative gains count as 0", "negative_gain_zero", "--negative-as-zero",
@@ -400,7 +406,7 @@ FIELDS: tuple[ConventionField, ...] = (
         set=lambda c, v: replace(c, cutoffs=tuple(v)), read=_read_cutoffs,
         write=lambda v: [format_cutoff(k) for k in v],
         meaning=lambda v: "the same k cuts the actual and the ideal list", cell="cut_",
-        flag="--k", help="cutoff; repeat for several (default: all)"),
+        flag="--k", help="cutoff; repeat for several (default: all)", metavar="N|all"),
     _choice("ideal", IdealInventory, "ideal inventory", "Ideal inventory", "ideal_rule",
             flag="--ideal", help="the ideal inventory", preset=True),
     _choice("ties", TieRule, "ties", "Ties", "tie_rule", flag="--ties",
@@ -422,7 +428,7 @@ FIELDS: tuple[ConventionField, ...] = (
         write=lambda v: v.text if v is not None else None,
         meaning=lambda v: "grades outside it are flagged, not dropped; empty: derived "
         "from the grades seen", cell="rubric_text",
-        flag="--rubric", help="the permitted grades, G=LABEL,..."),
+        flag="--rubric", help="the permitted grades", metavar="G=LABEL,..."),
     ConventionField(
         "preset", "preset", "Presets", "text", get=lambda c: c.preset,
         set=lambda c, v: replace(c, preset=v or None), read=lambda t: t or None,

@@ -32,6 +32,8 @@ _KIND_TYPES: dict[str, tuple[type, ...]] = {
 }
 #: Each field of a conventions record (:data:`FIELDS`) and the types its value may have.
 _CONVENTION_FIELDS: dict[str, tuple[type, ...]] = {f.key: _KIND_TYPES[f.kind] for f in FIELDS}
+#: The fields a record written before they were declared lacks.
+_OPTIONAL = frozenset(f.key for f in FIELDS if f.optional)
 _STATES = frozenset(int(s) for s in GradeState)
 
 
@@ -170,6 +172,8 @@ def _conventions(value: Any, key: str) -> None:
         raise MetadataError(key, f"is {_shown(value)}, not a record of conventions")
     for field, kinds in _CONVENTION_FIELDS.items():
         if field not in value:
+            if field in _OPTIONAL:
+                continue
             raise MetadataError(key, f"lacks {field!r}")
         if type(value[field]) not in kinds:
             raise MetadataError(key, f"holds {field} {_shown(value[field])} of the wrong type")
