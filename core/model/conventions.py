@@ -246,26 +246,19 @@ class Conventions:
         return Rubric.from_values([0.0, *seen.tolist()])
 
     def describe(self) -> list[tuple[str, str, str]]:
-        """(convention, choice label, formula) rows for people."""
-        cut = ", ".join(format_cutoff(k) for k in self.cutoffs)
-        rows = [
-            ("gain", self.gain.label, self.gain.formula),
-            ("discount", self.discount.label, self.discount.formula),
-            ("cutoffs", f"k = {cut}", "the same k cuts the actual and the ideal list"),
-            ("ideal inventory", self.ideal.label, self.ideal.formula),
-            ("ties", self.ties.label, self.ties.formula),
-            ("unknown grades", self.unknown.label, self.unknown.formula),
-            ("zero ideal", self.zero_ideal.label, self.zero_ideal.formula),
-            ("aggregation", self.weighting.label, self.weighting.formula),
-        ]
-        rows.append((
-            "consensus", f"{self.consensus.label}, {self.rounding.label}",
-            f"{self.consensus.formula}; {self.rounding.formula}",
-        ))
-        if self.rubric is not None:
-            rows.append(("rubric", self.rubric.text, "grades outside the rubric are flagged"))
-        if self.preset:
-            rows.append(("preset", self.preset, "the starting point these conventions came from"))
+        """(convention, choice label, formula) rows for people: a row per
+        :attr:`ConventionField.row` of :data:`FIELDS` (the gain's fields said
+        by the gain itself), none for a field that says nothing (no rubric,
+        no preset)."""
+        rows = []
+        for row, group in _rows():
+            if {f.attr for f in group} == {"gain"}:
+                rows.append((row, self.gain.label, self.gain.formula))
+                continue
+            said = [(f.words(f.get(self)), f.meaning(f.get(self))) for f in group]
+            said = [(w, m) for w, m in said if w]
+            if said:
+                rows.append((row, ", ".join(w for w, _ in said), "; ".join(m for _, m in said)))
         return rows
 
     def to_dict(self) -> dict[str, Any]:
@@ -341,20 +334,26 @@ class ConventionField:
     optional: bool = False
     #: The command line's placeholder for its value ("" for a choice).
     metavar: str = ""
+    #: The row it is said in (:meth:`Conventions.describe`; default its label).
+    row: str = ""
+    #: A value in words ("" says nothing: no rubric, no preset, FALSE).
+    words: Callable[[Any], str] = lambda v: str(v.label)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "key", self.key or self.name)
         object.__setattr__(self, "attr", self.attr or self.name)
+        object.__setattr__(self, "row", self.row or self.label)
 
 
 def _choice(name: str, kind: Any, label: str, title: str, cell: str, *, flag: str = "",
-            help: str = "", preset: bool = False, optional: bool = False) -> ConventionField:
+            help: str = "", preset: bool = False, optional: bool = False,
+            row: str = "") -> ConventionField:
     """A plain choice: one of ``kind``'s members, stored as its value."""
     return ConventionField(
         name, label, title, "choice", get=lambda c: getattr(c, name),
         set=lambda c, v: replace(c, **{name: kind(v)}), read=kind,
         write=lambda v: v.value, meaning=lambda v: v.formula, choices=lambda: tuple(kind),
-        cell=cell, flag=flag, help=help, preset=preset, optional=optional)
+        cell=cell, flag=flag, help=help, preset=preset, optional=optional, row=row)
 
 
 def _gain_flag(name: str, key: str, label: str, title: str, cell: str, flag: str,
@@ -364,7 +363,8 @@ def _gain_flag(name: str, key: str, label: str, title: str, cell: str, flag: str
         name, label, title, "flag", get=lambda c: getattr(c.gain, name),
         set=lambda c, v: replace(c, gain=c.gain.replace(**{name: bool(v)})), read=bool,
         write=bool, meaning=lambda v: meaning, key=key, cell=cell, flag=flag,
-        help=f"{label} (TRUE: {meaning})", preset=True, attr="gain")
+        help=f"{label} (TRUE: {meaning})", preset=True, attr="gain", row="gain",
+        words=lambda v: label if v else "")
 
 
 def _set_gain(c: Conventions, value: tuple[GainRule | str, GainTable]) -> Conventions:
@@ -391,7 +391,7 @@ FIELDS: tuple[ConventionField, ...] = (
         "gain", "gain rule", "Gain", "gain", get=lambda c: (c.gain.rule, c.gain.table),
         set=_set_gain, read=_read_gain, write=lambda v: Gain(*v).text,
         meaning=lambda v: Gain(*v).formula, choices=lambda: tuple(GAIN_RULES.values()),
-        cell="gain_rule", flag="--gain", preset=True, metavar="RULE|G=V,...",
+        cell="gain_rule", flag="--gain", preset=True, metavar="RULE|G=V,...", row="gain",
         help="gain rule: " + "|".join(GAIN_RULES) + " or a table G=V,..."),
     _gain_flag("negative_as_zero", "negative_gain_as_zero", "negative gains count as 0",
                "negative gains count as 0", "negative_gain_zero", "--negative-as-zero",
@@ -406,7 +406,8 @@ FIELDS: tuple[ConventionField, ...] = (
         set=lambda c, v: replace(c, cutoffs=tuple(v)), read=_read_cutoffs,
         write=lambda v: [format_cutoff(k) for k in v],
         meaning=lambda v: "the same k cuts the actual and the ideal list", cell="cut_",
-        flag="--k", help="cutoff; repeat for several (default: all)", metavar="N|all"),
+        flag="--k", help="cutoff; repeat for several (default: all)", metavar="N|all",
+        words=lambda v: "k = " + ", ".join(format_cutoff(k) for k in v)),
     _choice("ideal", IdealInventory, "ideal inventory", "Ideal inventory", "ideal_rule",
             flag="--ideal", help="the ideal inventory", preset=True),
     _choice("ties", TieRule, "ties", "Ties", "tie_rule", flag="--ties",
@@ -416,27 +417,36 @@ FIELDS: tuple[ConventionField, ...] = (
     _choice("zero_ideal", ZeroIdealRule, "zero ideal", "Zero ideal", "zero_ideal_rule",
             flag="--zero-ideal", help="an ideal DCG of 0", preset=True),
     _choice("weighting", Weighting, "weighting (declared)", "Aggregation (weighting)",
-            "weighting", flag="--weighting", help="the mean over queries"),
+            "weighting", flag="--weighting", help="the mean over queries", row="aggregation"),
     # consensus and rounding are declared when annotators' grades are imported
     # (the import command's --consensus and --rounding)
     _choice("consensus", ConsensusRule, "consensus", "Consensus of annotators",
             "consensus_rule"),
-    _choice("rounding", Rounding, "rounding", "Consensus rounding", "rounding_rule"),
+    _choice("rounding", Rounding, "rounding", "Consensus rounding", "rounding_rule",
+            row="consensus"),
     ConventionField(
         "rubric", "rubric", "Rubric (grade labels)", "rubric", get=lambda c: c.rubric,
         set=lambda c, v: replace(c, rubric=v), read=lambda t: Rubric.parse(t) if t else None,
         write=lambda v: v.text if v is not None else None,
-        meaning=lambda v: "grades outside it are flagged, not dropped; empty: derived "
-        "from the grades seen", cell="rubric_text",
-        flag="--rubric", help="the permitted grades", metavar="G=LABEL,..."),
+        meaning=lambda v: "grades outside the rubric are flagged", cell="rubric_text",
+        flag="--rubric", help="the permitted grades", metavar="G=LABEL,...",
+        words=lambda v: v.text if v is not None else ""),
     ConventionField(
         "preset", "preset", "Presets", "text", get=lambda c: c.preset,
         set=lambda c, v: replace(c, preset=v or None), read=lambda t: t or None,
         write=lambda v: v, meaning=lambda v: "the starting point these conventions came from",
-        cell="preset"),
+        cell="preset", words=lambda v: v or ""),
 )
 #: Each field by name.
 FIELD: dict[str, ConventionField] = {f.name: f for f in FIELDS}
+
+
+def _rows() -> list[tuple[str, list[ConventionField]]]:
+    """The fields grouped by the row they are said in, in order."""
+    rows: dict[str, list[ConventionField]] = {}
+    for f in FIELDS:
+        rows.setdefault(f.row, []).append(f)
+    return list(rows.items())
 #: The attributes holding a plain choice, and their kinds (checked on construction).
 _CHOICE_KINDS: dict[str, Any] = {f.name: type(f.choices()[0]) for f in FIELDS
                                  if f.kind == "choice"}

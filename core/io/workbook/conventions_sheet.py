@@ -93,7 +93,8 @@ _SHEET_WORDS = {
     "tie_rule": " (only average / not average recomputes here: the row order of the other "
                 "rules was fixed at export)",
     "negative_gain_zero": "TRUE: ", "truncate_grades": "TRUE: ",
-    "rubric_text": "the permitted grades (below); ",
+    "rubric_text": ", not dropped; the permitted grades are listed below; empty: derived "
+                   "from the grades seen",
 }
 
 
