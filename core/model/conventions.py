@@ -319,7 +319,8 @@ class ConventionField:
     choices: Callable[[], tuple[Any, ...]] = tuple
     #: Its key in the JSON record (the metadata, the journal, ``--json``).
     key: str = ""
-    #: Its named cell on the Conventions sheet ("" when it has none).
+    #: Its named cell on the Conventions sheet ("" when it has none; the
+    #: cutoffs': the prefix of ``cut_1``, ``cut_2`` ...).
     cell: str = ""
     #: Its command-line flag and help ("" when the command line sets it otherwise).
     flag: str = ""
@@ -447,6 +448,8 @@ def _rows() -> list[tuple[str, list[ConventionField]]]:
     for f in FIELDS:
         rows.setdefault(f.row, []).append(f)
     return list(rows.items())
+
+
 #: The attributes holding a plain choice, and their kinds (checked on construction).
 _CHOICE_KINDS: dict[str, Any] = {f.name: type(f.choices()[0]) for f in FIELDS
                                  if f.kind == "choice"}
