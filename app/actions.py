@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QObject
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 
-__all__ = ["ACTIONS", "MENUS", "ActionSpec", "build_actions", "build_menus", "make_action"]
+__all__ = ["ACTIONS", "HISTORY", "MENUS", "ActionSpec", "build_actions", "build_menus",
+           "history_text", "make_action"]
 
 Key = QKeySequence.StandardKey
 
@@ -38,6 +39,13 @@ MENUS: dict[str, str] = {
     "view": "&View",
     "help": "&Help",
 }
+
+#: Undo and Redo, at the top of the Edit menu; their texts and enabled states
+#: follow the session's history (the window sets them after every step).
+HISTORY: tuple[ActionSpec, ...] = (
+    ActionSpec("undo", "&Undo", "edit", Key.Undo, "Undo the last step"),
+    ActionSpec("redo", "&Redo", "edit", Key.Redo, "Apply again the step last undone"),
+)
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("close", "&Close window", "file", Key.Close, "Close the window"),
@@ -82,18 +90,22 @@ def build_actions(parent: QObject) -> dict[str, QAction]:
     return {spec.id: make_action(spec, parent) for spec in ACTIONS}
 
 
+def history_text(spec: ActionSpec, step: str | None) -> str:
+    """Undo's or Redo's text: "&Undo grade q1/d3: 1 → 3" (the bare verb when
+    there is no step), as Qt's own undo actions say it."""
+    return f"{_tr(spec.text)} {step}" if step else _tr(spec.text)
+
+
 def build_menus(window: QMainWindow, actions: dict[str, QAction],
-                undo_stack: QUndoStack) -> tuple[dict[str, QMenu], QToolBar]:
+                ) -> tuple[dict[str, QMenu], QToolBar]:
     """The menu bar (one menu per :data:`MENUS` entry, objectName ``<id>Menu``)
-    and the main toolbar, filled from :data:`ACTIONS`; Undo and Redo (from
-    ``undo_stack``, added to ``actions``) open the Edit menu."""
-    undo = undo_stack.createUndoAction(window, _tr("&Undo"))
-    undo.setObjectName("undo")
-    undo.setShortcuts(QKeySequence.StandardKey.Undo)
-    redo = undo_stack.createRedoAction(window, _tr("&Redo"))
-    redo.setObjectName("redo")
-    redo.setShortcuts(QKeySequence.StandardKey.Redo)
-    actions["undo"], actions["redo"] = undo, redo
+    and the main toolbar, filled from :data:`ACTIONS`; Undo and Redo
+    (:data:`HISTORY`, added to ``actions``, disabled until there is a step)
+    open the Edit menu."""
+    for spec in HISTORY:
+        actions[spec.id] = make_action(spec, window)
+        actions[spec.id].setEnabled(False)
+    undo, redo = actions["undo"], actions["redo"]
     menus: dict[str, QMenu] = {}
     for menu_id, title in MENUS.items():
         menu = window.menuBar().addMenu(_tr(title))

@@ -24,7 +24,7 @@ from core.model.conventions import UnknownRule
 from core.model.document import GradeState
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["Banner", "UnjudgedBanner", "install_banner"]
 
@@ -34,7 +34,7 @@ class Banner(QFrame):
     of buttons, hidden until there is something to say. Subclasses add their
     buttons with :meth:`add_button`."""
 
-    def __init__(self, window: MainWindow, name: str, background: str, border: str) -> None:
+    def __init__(self, window: WindowApi, name: str, background: str, border: str) -> None:
         super().__init__(window)
         self.setObjectName(name)
         self.window_ = window
@@ -75,7 +75,7 @@ class UnjudgedBanner(Banner):
          "last unknown grade is set"),
     )
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window, "unjudgedBanner", "#fff4ce", "#e0c060")
         self.buttons: dict[str, QPushButton] = {}
         for name, label, rule, tip in self.CHOICES:
@@ -124,7 +124,7 @@ class UnjudgedBanner(Banner):
             self.hide()
 
 
-def install_banner(window: MainWindow) -> UnjudgedBanner:
+def install_banner(window: WindowApi) -> UnjudgedBanner:
     """Put the (hidden) unjudged-candidates banner above ``window``'s grid."""
     banner = UnjudgedBanner(window)
     window.grid_panel.add_banner(banner)

@@ -4,7 +4,7 @@ Copy puts the selected rectangle on the clipboard as tab-separated text
 (what Excel and LibreOffice paste), every value at full precision: the
 rounding the grid shows is display only. Paste reads a spreadsheet range
 (:mod:`core.model.grades`) into the grade column; every pasted grade is one
-one step of the session (:meth:`app.window.MainWindow.set_grades`: one
+one step of the session (:meth:`app.window_api.WindowApi.set_grades`: one
 re-evaluation, one undo), so one Undo takes the whole paste back. A paste with
 a bad cell applies nothing and lists the bad cells. Fill down (Ctrl+D)
 copies the first selected grade into the selected rows below (or the grade
@@ -30,7 +30,7 @@ from core.model.edits import GradeValue
 from core.model.grades import CellError, parse_grades
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["ClipboardActions", "cell_text", "install_clipboard_actions"]
 
@@ -61,7 +61,7 @@ def cell_text(value: Any) -> str:
 class ClipboardActions(QObject):
     """Copy / Paste / Fill down on the window's candidate grids."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("clipboardActions")
         self.window = window
@@ -215,6 +215,6 @@ class ClipboardActions(QObject):
                            self.tr("fill down {0} grades").format(len(targets)))
 
 
-def install_clipboard_actions(window: MainWindow) -> ClipboardActions:
+def install_clipboard_actions(window: WindowApi) -> ClipboardActions:
     """Add Copy (Ctrl+C), Paste grades (Ctrl+V) and Fill down (Ctrl+D) to ``window``."""
     return ClipboardActions(window)

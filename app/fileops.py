@@ -7,6 +7,10 @@ leaves the previous file byte-identical; the error is shown as one message
 box with the :class:`~core.errors.InputError` text. Every step of the session
 is journaled (:mod:`core.io.journal`); a successful save clears the
 journal, and opening a file with a pending journal offers to recover it.
+What is saved and where is read from, and written to, one place each: the
+session's saved position (:meth:`core.session.Worksheet.mark_saved`; the
+window's modified flag follows it) and the window's path
+(:meth:`app.window_api.WindowApi.set_path`).
 
 Wire it with ``install_file_ops(window)`` once the window exists. What can be
 written, and how, is :mod:`app.file_formats`.
@@ -45,7 +49,7 @@ from core.model.document import Document
 from core.session import Changes
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["FileOps", "install_file_ops"]
 
@@ -69,11 +73,10 @@ class FileOps(QObject):
     imported = Signal(object)
     recent_changed = Signal()
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("fileOps")
         self.window = window
-        self.path: Path | None = window.path
         #: The file as the document was read from it (or last saved): Save asks
         #: before writing over a file changed on disk since.
         self.file_state: FileState | None = FileState.of(self.path) if self.path else None
@@ -81,9 +84,6 @@ class FileOps(QObject):
         self.checks = SaveChecks(window)
         self.task: Task | None = None
         self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
-        #: The document the journal is for.
-        self._journaled: Document | None = None
-        self._replacing = False
         #: The annotators' sheet the document was imported from: Save never writes
         #: over it (it goes to Save As).
         self.imported_from: Path | None = None
@@ -123,6 +123,11 @@ class FileOps(QObject):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         self.window.add_submenu("file", self.recent_menu, after=self.actions["open"])
+
+    @property
+    def path(self) -> Path | None:
+        """The window's path (its one owner): where Save writes."""
+        return self.window.path
 
     # -- recent files -----------------------------------------------------------------
     @property
@@ -167,13 +172,13 @@ class FileOps(QObject):
         # Every step of the session (an edit, a paste, an undo) is one record:
         # one batch of journal lines, one write.
         self.window.session.subscribe(self.record)
-        self.window.document_replaced.connect(self._on_document_replaced)
+        self.window.document_replaced.connect(lambda _doc: self._start_journal())
         # Discarded edits are not offered back.
         self.window.changes_discarded.connect(lambda: self.journal.clear())
         self.window.save_handler = lambda: self.save(blocking=True)
 
     def _start_journal(self) -> None:
-        self._journaled = self.window.document
+        """The journal of the window's path (a new one when the path changed)."""
         if self.journal.path != (real_path(self.path) if self.path else None):
             self.journal.close()
             # Written and flushed at once (survives a crash of the app), forced
@@ -182,7 +187,7 @@ class FileOps(QObject):
 
     def record(self, changes: Changes) -> None:
         """Journal what one step changed (undo and redo included)."""
-        if changes.document or self._replacing:
+        if changes.empty or changes.document:
             return
         try:
             self.journal.record(self.window.document, changes)
@@ -190,25 +195,6 @@ class FileOps(QObject):
             show_error(self.window, self.tr("Journal"), InputError(
                 f"cannot write the crash journal: {exc.strerror or exc}",
                 file=str(self.journal.file), hint="edits are kept in memory; save soon"))
-
-    @Slot()
-    def _on_document_replaced(self, *_args: Any) -> None:
-        if self._replacing:
-            return
-        path = self.window.path
-        if path is not None or self.window.document is not self._journaled:
-            self.path = path
-        self._start_journal()
-
-    def _replace_document(self, doc: Document, path: Path | None) -> None:
-        self._replacing = True
-        try:
-            self.window.set_document(doc, path)
-        finally:
-            self._replacing = False
-        if path is not None or self.window.document is not self._journaled:
-            self.path = path
-        self._start_journal()
 
     # -- open -------------------------------------------------------------------------
     def open_dialog(self) -> Task | None:
@@ -254,9 +240,8 @@ class FileOps(QObject):
         doc = self.window.document
         self.journal.close()
         recovered = self._recover(doc, path)
-        self._replace_document(doc, path)
-        if recovered:
-            self.window.undo_stack.resetClean()
+        # Recovered edits are not on disk yet: the window shows it modified.
+        self.window.set_document(doc, path, saved=not recovered)
         return recovered
 
     def _recover(self, doc: Document, path: Path) -> bool:
@@ -303,17 +288,12 @@ class FileOps(QObject):
     def _opened(self, doc: Document, path: Path, state: FileState | None = None) -> None:
         self.file_state = state
         recovered = self._recover(doc, path)
-        self._replace_document(doc, path)
+        # Recovered edits are not on disk yet: the window shows it modified.
+        self.window.set_document(doc, path, saved=not recovered)
         self.imported_from = None
         report = doc.import_report
         if report is not None:  # a foreign file read strictly (build_window)
             self._remember_report(report)
-        stack = self.window.undo_stack
-        stack.clear()
-        if recovered:
-            stack.resetClean()  # recovered edits are not on disk yet: the window is modified
-        else:
-            stack.setClean()
         Settings().last_directory = str(path.parent)
         self.add_recent(path)
         self.opened.emit(str(path))
@@ -376,8 +356,7 @@ class FileOps(QObject):
     # -- save -------------------------------------------------------------------------
     def maybe_save(self) -> bool:
         """Ask to save unsaved changes; False when the user cancelled."""
-        stack = self.window.undo_stack
-        if stack.isClean() or self.window.document is None:
+        if not self.window.session.modified:
             return True
         answer = QMessageBox.question(
             self.window, self.tr("Unsaved changes"),
@@ -428,13 +407,12 @@ class FileOps(QObject):
                                  self.window.document, save_as=self.save_as):
             return False
         doc = snapshot(self.window.document)
-        stack = self.window.undo_stack
-        index = stack.index()
+        state = self.window.session.checkpoint  # the state the file will hold
         outcome: dict[str, bool] = {}
 
         def done(_result: Any) -> None:
             outcome["ok"] = True
-            self._saved(path, clean=stack.index() == index)
+            self._saved(path, state)
 
         def failed(exc: BaseException) -> None:
             outcome["ok"] = False
@@ -451,12 +429,10 @@ class FileOps(QObject):
             return outcome.get("ok", False)
         return True
 
-    def _saved(self, path: Path, *, clean: bool) -> None:
-        if clean:
-            self.window.undo_stack.setClean()
+    def _saved(self, path: Path, state: int) -> None:
+        self.window.session.mark_saved(state)  # (edits made meanwhile stay modified)
         self.file_state = FileState.of(path)
         if self.path is None or real_path(path) != real_path(self.path):
-            self.path = path
             self.window.set_path(path)
             self.journal.move_to(path, self.file_state)
         else:
@@ -494,7 +470,7 @@ def _edits(n: int) -> str:
     return f"{n} unsaved edit" if n == 1 else f"{n} unsaved edits"
 
 
-def install_file_ops(window: MainWindow) -> FileOps:
+def install_file_ops(window: WindowApi) -> FileOps:
     """Add Open, Save, Save As, Export and Open Recent to ``window`` and journal
     its edits; :func:`app.main.build_window` keeps it as ``window.file_ops``."""
     return FileOps(window)

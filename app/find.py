@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolBar, QToolBut
 from app.actions import ActionSpec
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["FindBar", "find_matches", "install_find"]
 
@@ -71,7 +71,7 @@ class _Field(QLineEdit):
 class FindBar(QToolBar):
     """The find bar (a bottom tool bar, hidden until Ctrl+F)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window.tr("Find"), window)
         self.setObjectName("findBar")
         self.setMovable(False)
@@ -157,7 +157,7 @@ class FindBar(QToolBar):
         self.field.setFocus(Qt.FocusReason.OtherFocusReason)  # Enter keeps stepping
 
 
-def install_find(window: MainWindow) -> FindBar:
+def install_find(window: WindowApi) -> FindBar:
     """Add Find (Ctrl+F) and its bar to ``window``; returns the bar."""
     bar = FindBar(window)
     window.add_action(ActionSpec("find", "&Find…", "edit", QKeySequence.StandardKey.Find,

@@ -20,9 +20,9 @@ from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
-__all__ = ["GRID_KEYS", "HelpMenu", "ShortcutColumn", "about_text", "install_help",
+__all__ = ["GRID_KEYS", "PANEL_KEYS", "HelpMenu", "ShortcutColumn", "about_text", "install_help",
            "shortcut_rows"]
 
 #: Keys the grid and the find bar read themselves (no menu action).
@@ -35,6 +35,15 @@ GRID_KEYS: tuple[tuple[str, str], ...] = (
     ("Shift+arrows", "select a block of cells (to copy, paste into or fill down)"),
     ("Enter, Shift+Enter", "in the find bar: next, previous match"),
     ("Escape", "close the find bar"),
+)
+
+
+#: Keys other panels read themselves: (keys, what they do, where).
+PANEL_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("Alt+1 … Alt+9", "take that choice for the selected conflict (a reviewer's grade, or "
+                      "keep both as ratings)", "Conflicts"),
+    ("Tab, Shift+Tab", "the next, previous control of the panel (F6: the next panel)",
+     "every panel"),
 )
 
 
@@ -61,9 +70,9 @@ def _plain(text: str) -> str:
     return text.replace("&", "").rstrip("…").rstrip(".")
 
 
-def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
+def shortcut_rows(window: WindowApi) -> list[tuple[str, str, str]]:
     """(keys, what they do, where) for every action with a shortcut, by menu,
-    then the grid's own keys."""
+    then the keys the grid and the other panels read themselves."""
     rows: list[tuple[str, str, str]] = []
     for menu_id, menu in window.menus.items():
         for action in menu.actions():
@@ -72,6 +81,7 @@ def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
                 rows.append((keys, _plain(action.text()), _plain(menu.title())
                              or menu_id))
     rows += [(keys, what, window.tr("Grid")) for keys, what in GRID_KEYS]
+    rows += [(keys, what, window.tr(where)) for keys, what, where in PANEL_KEYS]
     return rows
 
 
@@ -94,7 +104,7 @@ def about_text() -> str:
 class HelpMenu(QObject):
     """Help > Keyboard shortcuts and Help > About."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("helpMenu")
         self.window = window
@@ -142,6 +152,6 @@ class HelpMenu(QObject):
         QMessageBox.about(self.window, self.tr("About NDCG Worksheet"), about_text())
 
 
-def install_help(window: MainWindow) -> HelpMenu:
+def install_help(window: WindowApi) -> HelpMenu:
     """Add the Help menu's Keyboard shortcuts (F1) and About."""
     return HelpMenu(window)

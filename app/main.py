@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,9 @@ from core.errors import NdcgError
 from core.model.presets import PRESETS, apply_preset
 
 if TYPE_CHECKING:
+    from app.banner import UnjudgedBanner
     from app.fileops import FileOps
+    from app.outside_edits import OutsideEditsBanner
     from app.window import MainWindow
     from core.model.document import Document
 
@@ -130,7 +133,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     from app.window import APP_TITLE, MainWindow
 
     window: MainWindow | None = None
-    file_ops: FileOps | None = None
+    extras: _Extras | None = None
     shown: Path | None = None
     if reading is not None and path is not None:
         # An empty window first, its add-ons installed for the file while it
@@ -141,7 +144,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         window = MainWindow(None)
         if Path(path).is_file():
             window.set_path(path)
-            file_ops = _install_extras(window)
+            extras = _install_extras(window)
         try:
             doc = reading()
             if preset is not None:
@@ -162,19 +165,29 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         else:
             window.set_document(example, None)
     assert window is not None
-    if file_ops is None:
-        file_ops = _install_extras(window)
+    if extras is None:
+        extras = _install_extras(window)
     window.workplace.restore()
     if shown is not None:
-        file_ops.offer_recovery()  # a crash left edits for this file
-    if shown is not None and qrels is not None and window.unjudged_banner is not None:
-        window.unjudged_banner.offer()
-    if shown is not None and window.outside_edits is not None:
-        window.outside_edits.offer(window.document)  # edits made in the spreadsheet
+        extras.file_ops.offer_recovery()  # a crash left edits for this file
+    if shown is not None and qrels is not None:
+        extras.unjudged_banner.offer()
+    if shown is not None:
+        extras.outside_edits.offer(window.document)  # edits made in the spreadsheet
     return window
 
 
-def _install_extras(window: MainWindow) -> FileOps:
+@dataclass(frozen=True)
+class _Extras:
+    """The add-ons :func:`build_window` uses after installing them (the window
+    keeps every add-on too, but does not know their types)."""
+
+    file_ops: FileOps
+    unjudged_banner: UnjudgedBanner
+    outside_edits: OutsideEditsBanner
+
+
+def _install_extras(window: MainWindow) -> _Extras:
     """File operations and the crash journal, clipboard, find, plots, the
     review docks, preferences, the unjudged banner, dropped files and help:
     each gets the window's typed API, none knows another; what one offers
@@ -185,6 +198,7 @@ def _install_extras(window: MainWindow) -> FileOps:
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.help import install_help
+    from app.keyboard import install_keyboard
     from app.outside_edits import install_outside_edits
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
@@ -208,11 +222,12 @@ def _install_extras(window: MainWindow) -> FileOps:
     install_conflicts(window)
     install_rounds(window, file_ops.open_path)
     window.preferences = install_preferences(window)
-    window.unjudged_banner = install_banner(window)
-    window.outside_edits = install_outside_edits(window)
+    window.unjudged_banner = banner = install_banner(window)
+    window.outside_edits = outside = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)
+    window.keyboard = install_keyboard(window)
     window.help_menu = install_help(window)  # last: it lists every action's shortcut
-    return file_ops
+    return _Extras(file_ops, banner, outside)
 
 
 class _Splash(QSplashScreen):
@@ -300,8 +315,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if foreign is not None:
         from PySide6.QtCore import QTimer
 
+        from app.fileops import FileOps
+
         file_ops = window.file_ops
-        assert file_ops is not None  # build_window installs it
+        assert isinstance(file_ops, FileOps)  # build_window installs it
         QTimer.singleShot(0, lambda: file_ops.run_import_wizard(foreign))
     return int(app.exec())
 

@@ -23,7 +23,7 @@ from core.io.workbook import reopened
 from core.model.document import Document
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["OutsideEditsBanner", "install_outside_edits"]
 
@@ -31,7 +31,7 @@ __all__ = ["OutsideEditsBanner", "install_outside_edits"]
 class OutsideEditsBanner(Banner):
     """The edited-outside banner (objectName ``outsideEditsBanner``)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window, "outsideEditsBanner", "#e8f1fb", "#8fb3de")
         self.show_log = self.add_button("showAuditLog", self.tr("Show the audit log"))
         self.show_log.clicked.connect(self._show_log)
@@ -62,7 +62,7 @@ class OutsideEditsBanner(Banner):
             dock.raise_()
 
 
-def install_outside_edits(window: MainWindow) -> OutsideEditsBanner:
+def install_outside_edits(window: WindowApi) -> OutsideEditsBanner:
     """Put the (hidden) edited-outside banner above ``window``'s grid."""
     banner = OutsideEditsBanner(window)
     window.grid_panel.add_banner(banner)

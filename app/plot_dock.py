@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
     from app.plots import DeltaStats, PlotPanel
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["PlotDock", "install_plots"]
 
@@ -31,7 +31,7 @@ SHOWN_HEIGHT, SHOWN_SHARE = 320, 0.45
 class PlotDock:
     """Keeps a :class:`PlotPanel` in step with one main window."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         self.window = window
         self.holder = QWidget()
         self.holder.setObjectName("plotsHolder")
@@ -96,6 +96,6 @@ class PlotDock:
         self.panel.tabs.setCurrentIndex(2)
 
 
-def install_plots(window: MainWindow) -> PlotDock:
+def install_plots(window: WindowApi) -> PlotDock:
     """Add the plots dock to ``window``."""
     return PlotDock(window)

@@ -32,7 +32,7 @@ from app.panels.wheel import guard_wheel
 from app.settings import Settings, login_name
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["Preferences", "PreferencesDialog", "install_preferences"]
 
@@ -85,7 +85,7 @@ class PreferencesDialog(QDialog):
 class Preferences(QObject):
     """The preferences action and the reviewer's name in the status bar."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("preferences")
         self.window = window
@@ -121,6 +121,6 @@ class Preferences(QObject):
         return accepted
 
 
-def install_preferences(window: MainWindow) -> Preferences:
+def install_preferences(window: WindowApi) -> Preferences:
     """Add Edit > Preferences… and the reviewer's name in the status bar."""
     return Preferences(window)

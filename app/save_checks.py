@@ -25,7 +25,7 @@ from core.io.identity import FileState, real_path
 from core.model.document import Document
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["SaveChecks"]
 
@@ -35,7 +35,7 @@ Button = QMessageBox.StandardButton
 class SaveChecks(QObject):
     """The questions before a save, for one window."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.window = window
         #: Files whose lossy format the user accepted in this session.

@@ -1,130 +1,97 @@
 """The main window: navigator, grid, conventions, summary and audit log over
-one document, one evaluation and one undo stack.
+one :class:`core.session.Worksheet` (the document, its evaluation, the one
+undo history and the saved position).
 
 Data flows one way: document -> :func:`core.engine.evaluation.evaluate` -> models ->
-views. Edits are values (:mod:`core.model.edits`) applied by the window's
-:class:`core.session.Worksheet` as one step each and pushed on the undo stack
-(:mod:`app.commands`); the session answers every step, undo and redo with a
-record of what changed, and the window refreshes its views from that record
-(:meth:`MainWindow._on_changes`). Signals are connected here, in one place.
+views. Edits are values (:mod:`core.model.edits`) the session applies as one
+step each; it answers every step, undo, redo and replaced document with one
+record of what changed (:class:`core.session.Changes`), and every view
+subscribes to those records (:meth:`MainWindow._follow_session`, the one place
+they are connected): nothing is refreshed by hand. The window only reads the
+session for Undo and Redo (enabled, "Undo grade q1/d3: 1 → 3") and for the
+modified flag in the title (the position is not the saved one).
 
-The typed API for add-ons (file operations, clipboard, find, plots, the review
-docks, preferences, help); none of them touches anything else:
-- state: ``session``, ``document``, ``path``, ``evaluation``, ``conventions``,
-  ``undo_stack``, ``settings``, ``decimals`` (a callable), ``reviewer()`` (the
-  name the audit log records), ``current_query``, ``current_query_id``, the
-  views ``grid``, ``not_retrieved_view``, ``grid_model``, ``not_retrieved_model``,
-  ``grid_panel``, ``summary_panel``, ``app_actions`` (id -> QAction), ``menus``,
-  ``docks`` (objectName -> dock), ``workplace`` (the layout: reset, save, restore);
-- signals ``document_replaced``, ``evaluation_changed``, ``current_query_changed``,
-  ``grade_changed``, ``conventions_changed``, ``changes_discarded``;
-- methods ``set_document``, ``set_path``, ``set_query``, ``select_candidate``,
-  ``set_grade``, ``set_grades``, ``change_conventions``, ``menu``,
-  ``add_action``, ``add_submenu``, ``add_dock`` (with its home: ``tab_with``,
-  ``below``, ``hidden``), ``show_message``, ``fit_columns``; the hook
-  ``save_handler``.
-The add-ons are typed attributes (``file_ops``, ``clipboard_actions``, ``find_bar``,
-``plots``, ``compare_view``, ``explain_view``, ``judges_view``, ``preferences``,
-``unjudged_banner``, ``outside_edits``, ``file_drop``, ``help_menu``), None until
-:func:`app.main.build_window` installs them. Grading never opens a dialog except
-to ask why a candidate is unrateable.
+What add-ons (file operations, clipboard, find, plots, the review docks,
+preferences, help) may use is declared in :class:`app.window_api.WindowApi`,
+which this window implements; it never names their types. They are kept as
+attributes (``file_ops``, ``clipboard_actions``, ``find_bar``, ``plots``,
+``compare_view``, ``explain_view``, ``judges_view``, ``preferences``,
+``unjudged_banner``, ``outside_edits``, ``file_drop``, ``keyboard``, ``help_menu``), None
+until :func:`app.main.build_window`, which knows their types, installs them.
+Grading never opens a dialog except to ask why a candidate is unrateable.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QUndoStack
-from PySide6.QtWidgets import QDockWidget, QInputDialog, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
 
-from app.actions import ActionSpec, build_actions, build_menus, make_action
-from app.commands import push_edit
+from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
+from app.judgment_clock import ActivityClock
 from app.layout import DockHome, Workplace
-from app.models.candidates import GridColumn
+from app.models.candidates import CandidateModel, GridColumn
 from app.panels.audit import AuditLogView
 from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
-from core.engine.evaluation import Evaluation, Status, evaluate
+from app.window_api import WindowApi
+from core.engine.evaluation import Status, evaluate
 from core.errors import NdcgError
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
-from core.session import Changes, Worksheet
-
-if TYPE_CHECKING:
-    from app.banner import UnjudgedBanner
-    from app.clipboard_actions import ClipboardActions
-    from app.drop import FileDrop
-    from app.fileops import FileOps
-    from app.find import FindBar
-    from app.help import HelpMenu
-    from app.outside_edits import OutsideEditsBanner
-    from app.plot_dock import PlotDock
-    from app.preferences import Preferences
-    from app.review.compare_view import CompareController
-    from app.review.explain_view import ExplainController
-    from app.review.judges_view import JudgesController
+from core.session import Changes, Listener, Worksheet
 
 __all__ = ["APP_TITLE", "MainWindow"]
 
 APP_TITLE = "NDCG Worksheet"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowApi):
     """The editor's main window over one document."""
-
-    #: The document was replaced (by :meth:`set_document`): carries the Document.
-    document_replaced = Signal(object)
-    #: A new evaluation is shown (after any edit): carries the Evaluation.
-    evaluation_changed = Signal(object)
-    #: Another query is shown: carries its index.
-    current_query_changed = Signal(int)
-    #: Grades changed (edit, paste, undo or redo): carries the first changed row.
-    grade_changed = Signal(int)
-    #: The conventions changed (edit, undo or redo): carries the Conventions.
-    conventions_changed = Signal(object)
-    #: The user closed the window discarding unsaved changes.
-    changes_discarded = Signal()
 
     def __init__(self, document: Document | None = None, path: str | Path | None = None,
                  *, settings: Settings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.settings = settings or Settings()
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.setObjectName("undoStack")
-        #: Called to save before closing; returns True when saved (set by file operations).
-        self.save_handler: Callable[[], bool] | None = None
-        #: The document, its evaluation and the history of edits (Qt-free).
-        self.session = Worksheet(document if document is not None else _empty_document())
-        self.session.subscribe(self._on_changes)
-        self.path: Path | None = Path(path) if path is not None else None
+        self.save_handler = None
+        #: The document, its evaluation, the history of edits and the saved
+        #: position (Qt-free); every view follows its records of what changed.
+        self.session = Worksheet(_empty_document())  # (shown by set_document below)
+        #: The active seconds each typed grade took (the audit's time per judgment).
+        self.activity_clock = ActivityClock(self.session, self)
+        #: The file the document is saved to: this is its one owner (set_path).
+        self._path: Path | None = None
         self._query = -1
+        #: The query shown moved with the last step (the views show the new one).
+        self._query_moved = False
         # Read once: delegates ask for every painted cell, and QSettings reads
         # are far slower than an attribute (see refresh_display_settings).
         self._decimals = self.settings.decimals
         decimals = lambda: self._decimals  # noqa: E731
         #: The digits numbers are shown with (display only; values keep full precision).
         self.decimals: Callable[[], int] = decimals
-        # The add-ons, installed by app.main.build_window.
-        self.file_ops: FileOps | None = None
-        self.clipboard_actions: ClipboardActions | None = None
-        self.find_bar: FindBar | None = None
-        self.plots: PlotDock | None = None
-        self.compare_view: CompareController | None = None
-        self.explain_view: ExplainController | None = None
-        self.judges_view: JudgesController | None = None
-        self.preferences: Preferences | None = None
-        self.help_menu: HelpMenu | None = None
-        self.unjudged_banner: UnjudgedBanner | None = None
-        self.outside_edits: OutsideEditsBanner | None = None
-        self.file_drop: FileDrop | None = None
+        # The add-ons, installed by app.main.build_window (which knows their types).
+        self.file_ops: object | None = None
+        self.clipboard_actions: object | None = None
+        self.find_bar: object | None = None
+        self.plots: object | None = None
+        self.compare_view: object | None = None
+        self.explain_view: object | None = None
+        self.judges_view: object | None = None
+        self.preferences: object | None = None
+        self.help_menu: object | None = None
+        self.unjudged_banner: object | None = None
+        self.outside_edits: object | None = None
+        self.file_drop: object | None = None
+        self.keyboard: object | None = None
 
         self.grid_panel = GridPanel(decimals, self)
         self.grid: GradingTableView = self.grid_panel.grid
@@ -143,7 +110,7 @@ class MainWindow(QMainWindow):
 
         self.app_actions: dict[str, QAction] = build_actions(self)
         self.menus: dict[str, QMenu]
-        self.menus, self.toolbar = build_menus(self, self.app_actions, self.undo_stack)
+        self.menus, self.toolbar = build_menus(self, self.app_actions)
         #: Per menu, the action that add_action(at_top=True) inserts before.
         self._menu_tops: dict[str, QAction] = {}
         #: Where the docks live, the default layout, the saved one.
@@ -162,11 +129,11 @@ class MainWindow(QMainWindow):
         self._fitted = False
 
         self._connect()
-        self.set_document(self.document, self.path)
+        self._follow_session()
+        self.set_document(document if document is not None else self.document, path)
 
     # -- wiring (the one place) -------------------------------------------------------
     def _connect(self) -> None:
-        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.navigator.query_selected.connect(self.set_query)
         for view in (self.grid, self.not_retrieved_view):
             view.grade_key_pressed.connect(
@@ -180,6 +147,8 @@ class MainWindow(QMainWindow):
         self.conventions_panel.conventions_edited.connect(self.change_conventions)
         self.summary_panel.candidate_requested.connect(self.select_candidate)
         a = self.app_actions
+        a["undo"].triggered.connect(lambda: self._step(self.session.undo))
+        a["redo"].triggered.connect(lambda: self._step(self.session.redo))
         a["close"].triggered.connect(self.close)
         a["quit"].triggered.connect(self.close)
         a["reset_layout"].triggered.connect(lambda: self.workplace.reset())
@@ -193,18 +162,38 @@ class MainWindow(QMainWindow):
         a["next_unresolved"].triggered.connect(
             lambda: self._step_query(1, status=Status.UNRESOLVED))
 
+    def _follow_session(self) -> None:
+        """Every view follows the session's records of what changed (an edit,
+        undo, redo, a replaced document, a save), one subscription each: the
+        query shown first (the views show it), then the views, then what the
+        window itself shows (title, Undo, Redo) and its signals for add-ons."""
+        s = self.session
+
+        def data(show: Listener) -> None:  # a save changes no data: views skip it
+            s.subscribe(lambda c: None if c.empty else show(c))
+
+        def grid(model: CandidateModel) -> Listener:
+            return lambda c: model.set_evaluation(
+                s.evaluation, self._query, changed=None if c.everything else c.rows.tolist())
+
+        s.subscribe(self._follow_query)
+        data(lambda c: self.navigator.set_evaluation(
+            s.evaluation, queries=None if c.everything else c.queries.tolist()))
+        data(grid(self.grid_model))
+        data(grid(self.not_retrieved_model))
+        data(lambda c: self.summary_panel.show_query(s.evaluation, self._query))
+        data(lambda c: self.footer.set_evaluation(s.evaluation))
+        data(lambda c: self.audit_model.set_document(s.document) if c.document
+             else self.audit_model.sync())
+        data(lambda c: self.conventions_panel.set_conventions(s.conventions)
+             if c.everything else None)
+        s.subscribe(self._show_history)
+        data(self._announce)
+
     # -- public API ---------------------------------------------------------------------
     @property
-    def document(self) -> Document:
-        return self.session.document
-
-    @property
-    def evaluation(self) -> Evaluation:
-        return self.session.evaluation
-
-    @property
-    def conventions(self) -> Conventions:
-        return self.document.conventions
+    def path(self) -> Path | None:
+        return self._path
 
     @property
     def current_query(self) -> int:
@@ -268,45 +257,29 @@ class MainWindow(QMainWindow):
 
     def set_path(self, path: str | Path | None) -> None:
         """The file the document is saved to (title bar and Open Recent follow)."""
-        self.path = Path(path) if path is not None else None
-        self.setWindowFilePath(str(self.path) if self.path is not None else "")
-        self._update_title()
+        self._path = Path(path) if path is not None else None
+        self.setWindowFilePath(str(self._path) if self._path is not None else "")
+        self._show_history()
 
     def show_message(self, text: str, ms: int = 8000) -> None:
         """A message in the status bar for ``ms`` milliseconds."""
         self.statusBar().showMessage(text, ms)
 
-    def set_document(self, doc: Document, path: str | Path | None = None) -> None:
+    def set_document(self, doc: Document, path: str | Path | None = None, *,
+                     saved: bool = True) -> None:
         """Show ``doc`` (from ``path``, or None for a new/example document).
 
-        The one way to load a document: clears the undo stack (clean state),
-        evaluates, resets every view, shows the first query and emits
-        :attr:`document_replaced`. May raise :class:`core.errors.InputError`
-        when the document cannot be evaluated under its conventions.
+        The one way to load a document: the session starts over on it (the
+        history cleared; the saved state unless ``saved`` is False, as for
+        recovered edits not on disk yet), and every view follows that record
+        like any other: the first query shown, :attr:`document_replaced`
+        emitted. May raise :class:`core.errors.InputError` when the document
+        cannot be evaluated under its conventions (nothing changes then).
         """
         ev = evaluate(doc)  # raises before anything changes
-        self.undo_stack.clear()
-        self.session.replace_document(doc, ev)
-        self.path = Path(path) if path is not None else None
-        self.setWindowFilePath(str(self.path) if self.path is not None else "")
-        self.undo_stack.setClean()
-        self._query = 0 if doc.n_queries else -1
-        self.navigator.set_evaluation(ev)
-        self.grid_model.set_evaluation(ev, self._query)
-        self.not_retrieved_model.set_evaluation(ev, self._query)
-        self.conventions_panel.set_conventions(doc.conventions)
-        self.summary_panel.show_query(ev, self._query)
-        self.footer.set_evaluation(ev)
-        self.audit_model.set_document(doc)
-        self.navigator.select_query(self._query)
-        self._update_title()
-        self.setWindowModified(False)
-        self._show_first_row()
-        if self.isVisible():
-            self.fit_columns()
-        self.document_replaced.emit(doc)
-        self.evaluation_changed.emit(ev)
-        self.current_query_changed.emit(self._query)
+        self._path = Path(path) if path is not None else None
+        self.setWindowFilePath(str(self._path) if self._path is not None else "")
+        self.session.replace_document(doc, ev, saved=saved)
 
     def set_query(self, q: int) -> None:
         """Show query ``q`` in the grid and the summary."""
@@ -359,15 +332,18 @@ class MainWindow(QMainWindow):
         before = GradeValue.of(doc, index)
         label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_text(index)}"
         return self.set_grades([index], [value], note=note,
-                               text=f"grade {label}: {before.text} → {value.text}")
+                               text=f"grade {label}: {before.text} → {value.text}",
+                               seconds=self.activity_clock.lap())
 
     def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",
-                   text: str = "") -> bool:
+                   text: str = "", seconds: float | None = None) -> bool:
         """Give ``rows`` the grades ``values`` as one undoable step (a paste, a
         fill-down: one re-evaluation, one refresh); False if refused (the
-        reason is in the status bar)."""
+        reason is in the status bar). ``seconds``: the active time a typed
+        grade took (a paste or fill-down is not timed)."""
         return self._push(SetGrades.of(rows, values, who=self.reviewer(), note=note,
-                                       text=text or f"set {len(rows)} grades")) is None
+                                       text=text or f"set {len(rows)} grades",
+                                       seconds=seconds)) is None
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
         """Push an undoable change of conventions; the error text if refused."""
@@ -380,32 +356,62 @@ class MainWindow(QMainWindow):
         return problem
 
     def _push(self, edit: Edit) -> str | None:
-        """Apply ``edit`` as one undo step; the error text (also shown in the
-        status bar) if the session refused it."""
+        """Apply ``edit`` as one step of the session's history; the error text
+        (also shown in the status bar) if the session refused it."""
+        return self._step(lambda: self.session.apply(edit))
+
+    def _step(self, step: Callable[[], object]) -> str | None:
+        """Take one step (an edit, Undo, Redo): the views follow the session's
+        record of it; the error text (also in the status bar) if refused."""
         try:
-            push_edit(self.undo_stack, self.session, edit)
+            step()
         except NdcgError as exc:
             self.statusBar().showMessage(str(exc), 10000)
             return str(exc)
         return None
 
-    # -- the session's records of what changed (edits, undo, redo) ------------------------
-    def _on_changes(self, changes: Changes) -> None:
+    # -- the session's records of what changed (edits, undo, redo, open, save) -------------
+    def _follow_query(self, changes: Changes) -> None:
+        """The query shown after a step: the first of a new document; the
+        query of the grades changed when they are in another one."""
+        self._query_moved = False
         if changes.document:
-            return  # set_document shows a new document itself
+            self._query = 0 if self.document.n_queries else -1
+            self._query_moved = True
+        elif changes.rows.size and self._query not in changes.queries.tolist():
+            self._query = int(self.document.query[int(changes.rows[0])])
+            self._query_moved = True
+
+    def _show_history(self, _changes: Changes | None = None) -> None:
+        """Undo, Redo and the title's modified flag, read from the session."""
+        s = self.session
+        for spec, can, text in zip(HISTORY, (s.can_undo, s.can_redo),
+                                   (s.undo_text, s.redo_text), strict=True):
+            action = self.app_actions[spec.id]
+            action.setEnabled(can)
+            action.setText(history_text(spec, text))
+        self._update_title()
+        self.setWindowModified(s.modified)
+
+    def _announce(self, changes: Changes) -> None:
+        """Once every view shows the step: the query's place in the navigator
+        and the grid, and the signals add-ons listen to."""
+        if self._query_moved:
+            self.navigator.select_query(self._query)
+            self._show_first_row()
+            if changes.document and self.isVisible():
+                self.fit_columns()
+            elif self._fitted:
+                self.grid_panel.widen_columns()
+        if changes.document:
+            self.document_replaced.emit(self.document)
+        self.evaluation_changed.emit(self.evaluation)
         if changes.conventions:
-            self.conventions_panel.set_conventions(self.conventions)
-            self._refresh(changed=None, queries=None)
             self.conventions_changed.emit(self.conventions)
-            return
-        rows = changes.rows.tolist()
-        queries = changes.queries.tolist()
-        if self._query not in queries:
-            self._query = -1
-            self.set_query(int(self.document.query[rows[0]]))
-        self._refresh(changed=rows, queries=queries)
-        self.audit_model.sync()
-        self.grade_changed.emit(rows[0])
+        elif changes.rows.size:
+            self.grade_changed.emit(int(changes.rows[0]))
+        if self._query_moved:
+            self.current_query_changed.emit(self._query)
 
     # -- internals ----------------------------------------------------------------------
     def _show_first_row(self) -> None:
@@ -420,18 +426,6 @@ class MainWindow(QMainWindow):
             self.grid.setAutoScroll(True)
         self.grid.scrollToTop()
         self.grid.horizontalScrollBar().setValue(0)
-
-    def _refresh(self, *, changed: list[int] | None, queries: list[int] | None) -> None:
-        ev = self.evaluation
-        self.navigator.set_evaluation(ev, queries=queries)
-        self.grid_model.set_evaluation(ev, self._query, changed=changed)
-        self.not_retrieved_model.set_evaluation(ev, self._query, changed=changed)
-        self.summary_panel.show_query(ev, self._query)
-        self.footer.set_evaluation(ev)
-        self.evaluation_changed.emit(ev)
-
-    def _clean_changed(self, clean: bool) -> None:
-        self.setWindowModified(not clean)
 
     def refresh_display_settings(self) -> None:
         """Re-read display settings (decimals) and repaint."""
@@ -473,7 +467,7 @@ class MainWindow(QMainWindow):
         self.grid_panel.fit_columns()  # (the navigator and the summary fit themselves)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.undo_stack.isClean() and not self._may_close():
+        if self.session.modified and not self._may_close():
             event.ignore()
             return
         self.workplace.save()  # the next start opens as the user left it

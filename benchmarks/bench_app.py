@@ -111,7 +111,7 @@ def bench_open(tmp: Path) -> dict[str, float]:
     _settle(window)
     t2 = time.perf_counter()
     assert window.grid_model.rowCount() == 100
-    window.undo_stack.setClean()
+    window.session.mark_saved()
     window.close()
     return {"read": t1 - t0, "shown": t2 - t1}
 
@@ -135,7 +135,7 @@ def bench_edit(queries: int, repeat: int) -> list[float]:
         window.set_grade(i, grade)
         _settle(window)
         times.append(time.perf_counter() - t0)
-    window.undo_stack.setClean()
+    window.session.mark_saved()
     window.close()
     return times[2:]  # the first edits warm caches
 
@@ -157,7 +157,7 @@ _settle(window)
 window.set_grade(window.grid_model.candidate(0), 3.0)
 _settle(window)
 print(built, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-window.undo_stack.setClean()
+window.session.mark_saved()
 """
 
 
@@ -204,7 +204,7 @@ def usable():
     window = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow")
     _settle(window)
     marks["usable"] = time.time() - T0
-    window.undo_stack.setClean()
+    window.session.mark_saved()
     print(marks.get("progress", -1.0), marks["usable"])
     sys.stdout.flush()
     qapp.exit(0)

@@ -11,15 +11,22 @@ columns: a paste of 50 grades is one step, one re-evaluation, one record,
 and undoing it is the same (the pattern of Anki's ``OpChanges`` and napari's
 evented containers).
 
-The undo history lives here: :meth:`undo` and :meth:`redo` step through the
-applied edits, writing the audit log's compensating entries (origin ``undo``
-and ``redo``), so the log stays append-only and tells the truth, including a
-change of mind. The window's ``QUndoStack`` mirrors this history for Qt's
-actions and the clean state (:mod:`app.commands`).
+The one undo history lives here: :meth:`undo` and :meth:`redo` step through
+the applied edits, writing the audit log's compensating entries (origin
+``undo`` and ``redo``), so the log stays append-only and tells the truth,
+including a change of mind. So does the saved position: :meth:`mark_saved`
+records which state of the history the file on disk holds, and
+:attr:`modified` is whether the current state is another one (undoing back to
+the saved state makes the document unmodified again; an edit made after an
+undo, which drops the redo tail the saved state was on, makes it unreachable).
+The window only reads all this (:attr:`can_undo`, :attr:`undo_text`,
+:attr:`modified`, ...) each time it is told of a step, as Anki's screens read
+its collection's ``undo_status()``.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -57,7 +64,9 @@ class Changes:
     audit : tuple of AuditEntry
         The entries this step appended to the audit log.
     origin : str
-        ``app`` (a new edit), ``undo``, ``redo`` or ``open``.
+        ``app`` (a new edit), ``undo``, ``redo``, ``open`` or ``save``. A
+        record of origin ``save`` changes nothing (:attr:`empty`): only the
+        saved position moved (:attr:`Worksheet.modified` may have changed).
     text : str
         The step's description ("paste 50 grades").
     """
@@ -89,6 +98,8 @@ class _Step:
 
     edit: Edit
     before: tuple[GradeValue, ...] | Conventions
+    #: The state this step leads to (see :attr:`Worksheet.checkpoint`).
+    state: int
 
 
 class Worksheet:
@@ -112,6 +123,8 @@ class Worksheet:
     ([0, 1], 2, 1)
     >>> ws.undo().origin, ws.can_undo, ws.can_redo
     ('undo', False, True)
+    >>> ws.modified, ws.redo_text
+    (False, 'two grades')
     """
 
     def __init__(self, document: Document, evaluation: Evaluation | None = None) -> None:
@@ -123,6 +136,11 @@ class Worksheet:
         self._history: list[_Step] = []
         self._done = 0
         self._listeners: list[Listener] = []
+        #: States are numbered as they are made, never reused: the state of
+        #: the document as given, then one per applied edit.
+        self._states = itertools.count(1)
+        self._base = next(self._states)
+        self._saved: int | None = self._base
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -154,9 +172,42 @@ class Worksheet:
         """The description of history step ``i``."""
         return self._history[i].edit.text
 
+    @property
+    def undo_text(self) -> str | None:
+        """The description of the step :meth:`undo` would undo (None: none)."""
+        return self._history[self._done - 1].edit.text if self._done else None
+
+    @property
+    def redo_text(self) -> str | None:
+        """The description of the step :meth:`redo` would apply (None: none)."""
+        return self._history[self._done].edit.text if self.can_redo else None
+
+    @property
+    def checkpoint(self) -> int:
+        """The state the document is in: a number that names this point of the
+        history (undoing and redoing back to it gives the same number again;
+        no other state ever has it)."""
+        return self._history[self._done - 1].state if self._done else self._base
+
+    @property
+    def modified(self) -> bool:
+        """The document differs from the saved state (or none is reachable)."""
+        return self._saved != self.checkpoint
+
+    def mark_saved(self, checkpoint: int | None = None) -> Changes:
+        """The file now holds state ``checkpoint`` (default: the current one;
+        given, e.g. the state a snapshot was written from while edits went
+        on); listeners are told with an empty record of origin ``save``. A
+        state of a document replaced since is ignored."""
+        if checkpoint is not None and checkpoint < self._base:
+            return Changes()  # a state of the document shown before: not this one's
+        self._saved = self.checkpoint if checkpoint is None else checkpoint
+        return self._tell(Changes(origin="save"))
+
     # -- listening -----------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(changes)`` after every step; returns the way to stop."""
+        """Call ``listener(changes)`` after every step, and with an empty record
+        (origin ``save``) when the saved position moves; returns the way to stop."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
@@ -190,16 +241,17 @@ class Worksheet:
         if isinstance(edit, SetConventions):
             if edit.conventions == self.conventions:
                 return Changes()
-            step = _Step(edit, self.conventions)
+            step = _Step(edit, self.conventions, next(self._states))
             changes = self._set_conventions(edit.conventions, "app", edit.text)
         else:
             edit = self._effective(edit)
             if not edit.rows:
                 return Changes()
-            step = _Step(edit, tuple(GradeValue.of(self._doc, r) for r in edit.rows))
+            step = _Step(edit, tuple(GradeValue.of(self._doc, r) for r in edit.rows),
+                         next(self._states))
             changes = self._set_grades(edit.rows, edit.values, edit.who,
                                        [edit.note(i) for i in range(len(edit.rows))],
-                                       "app", edit.text)
+                                       "app", edit.text, seconds=edit.row_seconds())
         del self._history[self._done:]
         self._history.append(step)
         self._done += 1
@@ -239,16 +291,20 @@ class Worksheet:
         return self._tell(changes)
 
     def replace_document(self, document: Document, evaluation: Evaluation | None = None,
-                         ) -> Changes:
+                         *, saved: bool = True) -> Changes:
         """Start over on another document (opened, recovered, imported): the
-        history is cleared. Raises before anything changes when ``document``
-        cannot be evaluated under its conventions."""
+        history is cleared, and the new document is the saved state unless
+        ``saved`` is False (recovered edits, not on disk yet). Raises before
+        anything changes when ``document`` cannot be evaluated under its
+        conventions."""
         ev = evaluation if evaluation is not None else evaluate(document)
         if ev.doc is not document:
             raise ValueError("the evaluation given is not of this document")
         self._doc, self._ev = document, ev
         self._history.clear()
         self._done = 0
+        self._base = next(self._states)
+        self._saved = self._base if saved else None
         return self._tell(Changes(
             queries=np.arange(document.n_queries, dtype=np.int64), document=True,
             origin="open"))
@@ -262,7 +318,7 @@ class Worksheet:
             return edit
         return SetGrades(tuple(edit.rows[i] for i in keep), tuple(edit.values[i] for i in keep),
                          edit.who, tuple(edit.notes[i] for i in keep) if edit.notes else (),
-                         edit.text)
+                         edit.text, edit.seconds)
 
     def _set_conventions(self, conventions: Conventions, origin: str, text: str) -> Changes:
         ev = evaluate(self._doc, conventions)  # raises before anything changes
@@ -273,13 +329,13 @@ class Worksheet:
 
     def _set_grades(self, rows: list[int] | tuple[int, ...], values: tuple[GradeValue, ...]
                     | list[GradeValue], who: str, notes: list[str], origin: str,
-                    text: str) -> Changes:
+                    text: str, *, seconds: float | None = None) -> Changes:
         doc = self._doc
         before = [GradeValue.of(doc, r) for r in rows]
         audit_start = len(doc.audit)
         try:
             for row, value, note in zip(rows, values, notes, strict=True):
-                self._write(row, value, who=who, note=note, origin=origin)
+                self._write(row, value, who=who, note=note, origin=origin, seconds=seconds)
             ev = reevaluate(self._ev, list(rows))
         except BaseException:
             for row, value in zip(rows, before, strict=True):  # nothing half-done stays
@@ -291,9 +347,10 @@ class Worksheet:
         return Changes(rows=changed, queries=np.unique(doc.query[changed]),
                        audit=tuple(doc.audit[audit_start:]), origin=origin, text=text)
 
-    def _write(self, row: int, value: GradeValue, *, who: str, note: str, origin: str) -> None:
+    def _write(self, row: int, value: GradeValue, *, who: str, note: str, origin: str,
+               seconds: float | None = None) -> None:
         self._doc.set_grade(row, value.grade, value.state, who=who, note=note,
-                            reason=value.reason, origin=origin)
+                            reason=value.reason, origin=origin, seconds=seconds)
         self._doc.reason[row] = value.reason  # restore exactly, whatever the state
 
     def _restore(self, row: int, value: GradeValue) -> None:

@@ -115,7 +115,7 @@ def take(out: Path, query: str | None) -> list[str]:
     if not window.grab().save(str(out)):
         raise SystemExit(f"could not write {out}")
     problems = layout_problems(window)
-    window.undo_stack.setClean()
+    window.session.mark_saved()
     window.close()
     return problems
 

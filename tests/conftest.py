@@ -63,4 +63,4 @@ def window(qtbot):  # type: ignore[no-untyped-def]
     qtbot.addWidget(w)
     w.show()
     yield w
-    w.undo_stack.setClean()  # closing at teardown must not ask
+    w.session.mark_saved()  # closing at teardown must not ask

@@ -61,7 +61,7 @@ def _run_window(argv: list[str]) -> int:
     window = build_window(argv[0], qrels=argv[1] if len(argv) > 1 else None)
     name = window.document.name
     print(f"opened: {name}")
-    window.undo_stack.setClean()
+    window.session.mark_saved()
     window.close()
     app.processEvents()
     return 0

@@ -3,7 +3,7 @@
 ``python tests/soak_app.py --edits 5000`` opens the window on the bundled
 example, types grades with real key clicks (digits, U, Ctrl+Z, Ctrl+Shift+Z,
 Ctrl+Down to the next query), checks the document against an independent
-model of the undo stack, and exits 0. ``--save PATH`` also saves the
+model of the undo history, and exits 0. ``--save PATH`` also saves the
 audited workbook through File > Save As, reopens it, checks the grades, and
 closes the window with the close button's path (``close()``).
 
@@ -60,7 +60,7 @@ def current(doc, index: int) -> Grade:  # type: ignore[no-untyped-def]
 
 
 class StackModel:
-    """What the undo stack should hold: a list of (index, before, after) and
+    """What the undo history should hold: a list of (index, before, after) and
     how many of them are done."""
 
     def __init__(self) -> None:
@@ -126,8 +126,8 @@ def soak(window, edits: int, seed: int) -> None:  # type: ignore[no-untyped-def]
     wrong = {i: (current(doc, i), g) for i, g in grades.items() if current(doc, i) != g}
     if wrong:
         raise SystemExit(f"soak: the document differs from the model: {wrong}")
-    if window.undo_stack.index() != model.done:
-        raise SystemExit(f"soak: undo stack at {window.undo_stack.index()}, model at "
+    if window.session.position != model.done:
+        raise SystemExit(f"soak: history at {window.session.position}, model at "
                          f"{model.done}")
 
 

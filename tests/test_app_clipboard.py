@@ -41,7 +41,7 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def window(qtbot: Any) -> MainWindow:
     Settings().reviewer = "ana"
     win = MainWindow(load_example())
-    qtbot.addWidget(win, before_close_func=lambda w: w.undo_stack.setClean())
+    qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
     win.clipboard_actions = install_clipboard_actions(win)
     win.find_bar = install_find(win)
     win.resize(1200, 700)
@@ -101,7 +101,7 @@ def test_paste_a_column_of_grades_is_one_undo_step(qtbot: Any, window: MainWindo
                                                    shown: list[str]):
     QGuiApplication.clipboard().setText("2\r\nN/A\r\npartial support\r\n")  # from Excel
     grid = _go(window, 0, GridColumn.GRADE)
-    before = window.undo_stack.count()
+    before = window.session.position
     qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
     assert shown == []
     doc = window.document
@@ -109,10 +109,10 @@ def test_paste_a_column_of_grades_is_one_undo_step(qtbot: Any, window: MainWindo
     assert doc.grade[members["B"]] == 2.0
     assert doc.state[members["A"]] == GradeState.UNRATEABLE
     assert doc.grade[members["C"]] == 1.0
-    assert window.undo_stack.count() == before + 1
+    assert window.session.position == before + 1
     assert [a.note for a in doc.audit[-3:]] == ["pasted"] * 3
     assert doc.original_grade[members["A"]] == 3.0  # raw grades untouched
-    window.undo_stack.undo()
+    window.session.undo()
     assert (doc.grade[members["B"]], doc.grade[members["A"]], doc.grade[members["C"]]) == (
         1.0, 3.0, 0.0)
     assert doc.state[members["A"]] == GradeState.NUMBER
@@ -128,7 +128,7 @@ def test_a_50_cell_paste_is_one_re_evaluation_and_so_is_its_undo(
                                 score=[float(n - i) for i in range(n)], grade=[None] * n)
     Settings().reviewer = "ana"
     win = MainWindow(doc)
-    qtbot.addWidget(win, before_close_func=lambda w: w.undo_stack.setClean())
+    qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
     install_clipboard_actions(win)
     win.show()
     qtbot.waitExposed(win)
@@ -151,7 +151,7 @@ def test_a_50_cell_paste_is_one_re_evaluation_and_so_is_its_undo(
     assert shown == []
     assert win.document.grade[:50].tolist() == [float(i % 4) for i in range(50)]
     assert calls == {"reevaluate": 1, "evaluate": 0, "summary": 1, "navigator": 1}
-    assert win.undo_stack.count() == 1
+    assert win.session.position == 1
     qtbot.keyClick(grid, Qt.Key.Key_Z, CTRL)
     assert np.isnan(win.document.grade[:50]).all()
     assert calls == {"reevaluate": 2, "evaluate": 0, "summary": 2, "navigator": 2}
@@ -165,10 +165,10 @@ def test_a_paste_with_bad_cells_applies_nothing_and_names_them(qtbot: Any, windo
     QGuiApplication.clipboard().setText("2\nbogus\n0.87\n")
     grid = _go(window, 0, GridColumn.GRADE)
     grades = _grades(window)
-    count = window.undo_stack.count()
+    count = window.session.position
     qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
     assert _grades(window) == grades
-    assert window.undo_stack.count() == count
+    assert window.session.position == count
     assert len(shown) == 1
     assert shown[0].startswith("Nothing was pasted: 2 cells are not grades.")
     assert "pasted row 2 (grid row 2, A): 'bogus': not a grade" in shown[0]
@@ -186,7 +186,7 @@ def test_paste_refuses_too_many_rows_and_several_columns(qtbot: Any, window: Mai
         "The paste has 3 rows but only 2 candidates follow the selected row; nothing was pasted.",
         "Paste one column of grades: the clipboard holds 2 columns.",
     ]
-    assert window.undo_stack.count() == 0
+    assert window.session.position == 0
 
 
 def test_one_value_fills_a_selected_block(qtbot: Any, window: MainWindow, shown: list[str]):
@@ -204,8 +204,8 @@ def test_fill_down(qtbot: Any, window: MainWindow):
     qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
     qtbot.keyClick(grid, Qt.Key.Key_D, CTRL)
     assert _grades(window) == ["1", "1", "1"]
-    assert window.undo_stack.count() == 1
-    window.undo_stack.undo()
+    assert window.session.position == 1
+    window.session.undo()
     assert _grades(window) == ["1", "3", "0"]
     # One cell: the grade above comes down.
     grid = _go(window, 2, GridColumn.GRADE)

@@ -62,7 +62,7 @@ def _window(qtbot: Any, doc: Document | None = None) -> tuple[MainWindow, FileOp
     Settings().reviewer = "ana"
     window = MainWindow(doc or seed_document())
     # Closing a modified window asks a question: leave it clean for the teardown.
-    qtbot.addWidget(window, before_close_func=lambda w: w.undo_stack.setClean())
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
     return window, install_file_ops(window)
 
 
@@ -159,7 +159,7 @@ def test_open_shows_the_file_and_remembers_it(qtbot: Any, sheet: Path, boxes: Bo
     assert window.document.query_ids[0] == "case-A"
     np.testing.assert_array_equal(window.document.grade, read_delimited(sheet).grade)
     assert Settings().recent_files[0] == str(sheet.resolve())
-    assert window.undo_stack.isClean()
+    assert not window.session.modified
     assert boxes.shown == []
     assert boxes.questions == []
 
@@ -215,13 +215,13 @@ def test_save_writes_the_edits_clears_the_journal_and_the_modified_flag(
     _finish(qtbot, ops.open_path(sheet))
     _grade(window, 0, 2.5)
     _grade(window, 4, None, GradeState.UNRATEABLE, "paywall")
-    assert not window.undo_stack.isClean()
+    assert window.session.modified
     assert Journal.pending(sheet)
     boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
     assert ops.save(blocking=True)
     assert "the original grade of 2 edited candidates" in boxes.questions[0]
     assert "the conventions declared (cutoffs: k = 1, 2, all" in boxes.questions[0]
-    assert window.undo_stack.isClean()
+    assert not window.session.modified
     assert not Journal(sheet).exists()
     back = read_delimited(sheet)
     assert back.grade[0] == 2.5
@@ -241,7 +241,7 @@ def test_a_lossy_save_declined_writes_nothing(qtbot: Any, sheet: Path, boxes: Bo
     boxes.answers = [QMessageBox.StandardButton.Cancel]
     assert not ops.save(blocking=True)
     assert sheet.read_bytes() == before
-    assert not window.undo_stack.isClean()
+    assert window.session.modified
 
 
 def _no_temp_files(folder: Path) -> bool:
@@ -281,7 +281,7 @@ def test_a_failed_save_leaves_the_old_file_byte_identical(
     assert boxes.shown == [f"{sheet}: {expected}"]
     assert sheet.read_bytes() == before
     assert _no_temp_files(sheet.parent)
-    assert not window.undo_stack.isClean()  # still modified
+    assert window.session.modified  # still modified
     assert Journal.pending(sheet)  # and the edit is still journaled
 
 
@@ -294,14 +294,14 @@ def test_save_as_moves_the_document_and_export_does_not(qtbot: Any, sheet: Path,
     _finish(qtbot, ops.export(exported))
     assert read_delimited(exported).grade[2] == 3.0
     assert window.path == sheet
-    assert not window.undo_stack.isClean()
+    assert window.session.modified
     assert Journal.pending(sheet)
     target = tmp_path / "renamed.csv"
     boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
     assert ops.save_as(target, blocking=True)
     assert window.path == target
     assert ops.path == target
-    assert window.undo_stack.isClean()
+    assert not window.session.modified
     assert read_delimited(target).grade[2] == 3.0
     assert read_delimited(sheet).grade[2] == 0.0  # the old file is as it was
     assert not Journal(sheet).exists()
@@ -328,16 +328,16 @@ def test_untitled_save_goes_to_save_as(qtbot: Any, tmp_path: Path, boxes: Boxes,
 
 
 # -- journal and recovery ----------------------------------------------------------------
-def test_every_undo_stack_change_is_journaled_and_recovered(qtbot: Any, sheet: Path,
+def test_every_step_of_the_history_is_journaled_and_recovered(qtbot: Any, sheet: Path,
                                                             boxes: Boxes):
     window, ops = _window(qtbot)
     _finish(qtbot, ops.open_path(sheet))
     _grade(window, 0, 2.5)
     _grade(window, 1, None, GradeState.UNKNOWN)
     _grade(window, 5, None, GradeState.UNRATEABLE, "in Finnish")
-    window.undo_stack.undo()  # row 5 back to its grade
-    window.undo_stack.undo()  # row 1 back
-    window.undo_stack.redo()  # row 1 unknown again
+    window.session.undo()  # row 5 back to its grade
+    window.session.undo()  # row 1 back
+    window.session.redo()  # row 1 unknown again
     kinds = [(e["source_id"], e["state"]) for e in Journal(sheet).entries()]
     assert len(kinds) == 6
     expected = window.document
@@ -351,7 +351,7 @@ def test_every_undo_stack_change_is_journaled_and_recovered(qtbot: Any, sheet: P
     np.testing.assert_array_equal(doc.grade, expected.grade)
     np.testing.assert_array_equal(doc.state, expected.state)
     assert doc.reason.tolist() == expected.reason.tolist()
-    assert not window2.undo_stack.isClean()  # recovered edits are not saved yet
+    assert window2.session.modified  # recovered edits are not saved yet
     assert [a.who for a in doc.audit] == ["ana"] * 6
 
 
@@ -363,7 +363,7 @@ def test_declining_recovery_discards_the_journal(qtbot: Any, sheet: Path, boxes:
     window2, ops2 = _window(qtbot)
     _finish(qtbot, ops2.open_path(sheet))
     assert window2.document.grade[0] == 1.0
-    assert window2.undo_stack.isClean()
+    assert not window2.session.modified
     assert not Journal(sheet).exists()
 
 
@@ -426,11 +426,11 @@ def test_a_window_built_on_a_file_offers_recovery(qtbot: Any, sheet: Path, boxes
     # The app is started again on the same file (as build_window(path) does).
     boxes.answers = [QMessageBox.StandardButton.Yes]
     again = MainWindow(read_delimited(sheet), sheet)
-    qtbot.addWidget(again, before_close_func=lambda w: w.undo_stack.setClean())
+    qtbot.addWidget(again, before_close_func=lambda w: w.session.mark_saved())
     ops2 = install_file_ops(again)
     assert ops2.offer_recovery()
     assert again.document.grade[0] == 2.5
-    assert not again.undo_stack.isClean()
+    assert again.session.modified
     assert again.evaluation.doc is again.document
     _grade(again, 1, 0.0)
     assert len(Journal(sheet).entries()) == 2  # the journal goes on where it was

@@ -95,7 +95,7 @@ def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
 def _window(qtbot: Any) -> tuple[MainWindow, FileOps]:
     Settings().reviewer = "ana"
     window = MainWindow(seed_document())
-    qtbot.addWidget(window, before_close_func=lambda w: w.undo_stack.setClean())
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
     return window, install_file_ops(window)
 
 
@@ -261,7 +261,7 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
     assert doc.conventions.rubric == Rubric.parse(PROPOSED)
     assert window.path == wide_csv
     assert "wide.csv" in window.windowTitle()
-    assert window.undo_stack.isClean()
+    assert not window.session.modified
     assert not window.isWindowModified()
     assert boxes.shown == []
     # The report stays viewable.
@@ -387,7 +387,7 @@ def test_long_xlsx_with_an_annotator_column(qtbot: Any, monkeypatch: pytest.Monk
     assert list(doc.state) == [GradeState.NUMBER] * 4
     assert window.path == long_xlsx
     assert "judgments.xlsx" in window.windowTitle()
-    assert window.undo_stack.isClean()
+    assert not window.session.modified
 
 
 # -- the open path ---------------------------------------------------------------------
@@ -503,7 +503,7 @@ def test_launching_on_a_foreign_sheet_runs_the_wizard(
     window = next(w for w in shown if w.isVisible())
     assert window.document.name == "seed cases A-F"  # the example until the import finishes
     for w in shown:
-        w.undo_stack.setClean()
+        w.session.mark_saved()
         w.close()
 
 

@@ -191,7 +191,7 @@ def test_the_editor_opens_a_run_with_a_sheet_as_qrels(qtbot: Any, boxes: Boxes) 
     from app.main import build_window
 
     window = build_window(DATA / "run_12.run", qrels=DATA / "run_12_judgments.xlsx")
-    qtbot.addWidget(window, before_close_func=lambda w: w.undo_stack.setClean())
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
     assert boxes.shown == []
     doc = window.document
     assert doc.name == "run_12"

@@ -62,7 +62,7 @@ def test_conventions_edited_in_the_sheet_are_announced_at_launch(qtbot: Any, boo
     assert dock.isVisible()
     qtbot.mouseClick(banner.close_button, Qt.MouseButton.LeftButton)
     assert not banner.isVisible()
-    w.undo_stack.setClean()
+    w.session.mark_saved()
 
 
 def test_a_refused_cell_is_named_and_an_unedited_book_says_nothing(qtbot: Any, book: Path,
@@ -87,4 +87,4 @@ def test_a_refused_cell_is_named_and_an_unedited_book_says_nothing(qtbot: Any, b
     assert task is not None
     qtbot.waitUntil(lambda: task.done, timeout=10_000)
     assert not banner.isVisible()
-    w.undo_stack.setClean()
+    w.session.mark_saved()

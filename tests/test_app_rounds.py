@@ -75,7 +75,7 @@ def test_queue_next_button_jumps_to_the_first_unknown(qtbot, window):
     qtbot.mouseClick(queue.view.next_button, Qt.MouseButton.LeftButton)
     assert current_candidate(window) == after[0]
     # undo: the candidate is back in the queue
-    window.undo_stack.undo()
+    window.session.undo()
     qtbot.waitUntil(lambda: queue.queue is not None and first in queue.queue.rows,
                     timeout=10000)
     assert model.candidates == expected
@@ -92,7 +92,7 @@ def test_queue_shows_the_reviewers_progress(qtbot, window):
     window.app_actions["show_queue"].trigger()
     qtbot.waitUntil(lambda: queue.queue is not None, timeout=10000)
     progress = queue.view.progress_model
-    assert progress.rows() == [("ana", 0, 2), ("ben", 1, 3)]
+    assert progress.rows() == [("ana", 0, 2, None, None, None), ("ben", 1, 3, None, None, None)]
     assert queue.view.progress_table.isVisible()
 
 
@@ -129,10 +129,10 @@ def test_conflicts_view_takes_one_grade_or_keeps_both(qtbot, window):
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert set(view.choice_buttons) == {"ben", "cara", "both"}
     i = row(merged, q, x)
-    steps = window.undo_stack.count()
+    steps = window.session.position
     qtbot.mouseClick(view.choice_buttons["cara"], Qt.MouseButton.LeftButton)
     assert (merged.state[i], merged.grade[i]) == (GradeState.NUMBER, 2.0)
-    assert window.undo_stack.count() == steps + 1
+    assert window.session.position == steps + 1
     assert view.model.index(0, ConflictColumn.STATUS).data() == "cara's grade"
     entry = merged.audit[-1]
     assert (entry.query, entry.source_id, entry.before, entry.after) == (q, x, "unknown", "2")
@@ -146,13 +146,13 @@ def test_conflicts_view_takes_one_grade_or_keeps_both(qtbot, window):
     (both,) = [b for b in view.findChildren(QPushButton, "conflictTake_both")
                if b.isVisible()]
     assert both is view.choice_buttons["both"]
-    assert both.text() == "Keep both as ratings (1)"
+    assert both.text() == "Keep both as ratings (1)  [Alt+3]"
     qtbot.mouseClick(both, Qt.MouseButton.LeftButton)
     assert merged.grade[i] == 1.0
     assert merged.ratings is not None
     assert merged.ratings[i].tolist() == [0.0, 2.0]
     assert view.model.index(0, ConflictColumn.STATUS).data() == "both, as ratings"
-    assert window.undo_stack.count() == steps + 1  # the undone step was replaced
+    assert window.session.position == steps + 1  # the undone step was replaced
     # Show candidate
     window.set_query(1 - int(merged.query[i]))
     qtbot.mouseClick(view.go_button, Qt.MouseButton.LeftButton)
@@ -209,3 +209,40 @@ def test_hand_out_and_merge_from_the_review_menu(qtbot, window, tmp_path: Path):
     report = json.loads((tmp_path / "merge.json").read_text())
     assert (report["changes_found"], report["taken"], report["refused"]) == (1, 1, [])
     assert report["base"] == "untitled.xlsx"
+
+
+def test_merging_two_copies_of_the_document_gives_conflicts(qtbot, window, tmp_path: Path):
+    """The same workbook sent to two colleagues without Hand out: Review > Merge
+    takes them as reviewers of the whole document; different grades are
+    conflicts, shown at once in the conflicts view."""
+    import shutil
+
+    from core.io.workbook import export_workbook
+
+    base = tmp_path / "base.xlsx"
+    export_workbook(evaluate(base_doc([3, 2], seed=4)), base)
+    doc = read_workbook(base)
+    window.set_document(doc)
+    q = doc.query_ids[0]
+    s = unknown_of(doc, q)
+    copies = [tmp_path / "ana.xlsx", tmp_path / "ben.xlsx"]
+    for path, grades in zip(copies, ({(q, s[0]): 1, (q, s[1]): 2}, {(q, s[0]): 3}), strict=True):
+        shutil.copy(base, path)
+        edit_grades(path, grades)
+    rounds = controller(window, RoundsController)
+    dialog = rounds.show_merge()
+    dialog.files.addItems([str(p) for p in copies])
+    dialog.output.setText(str(tmp_path / "merged.xlsx"))
+    assert not dialog.as_ratings.isChecked()
+    _ok(dialog)
+    qtbot.waitUntil(lambda: window.path == tmp_path / "merged.xlsx", timeout=20000)
+    result = rounds.last_merge
+    assert result is not None
+    assert (result.changes_found, result.taken, result.refused) == (3, 1, ())
+    (conflict,) = result.conflicts
+    assert (conflict.query, conflict.source_id) == (q, s[0])
+    assert [(g.reviewer, g.text) for g in conflict.values] == [("ana", "1"), ("ben", "3")]
+    conflicts = controller(window, ConflictsController)
+    assert conflicts.dock.isVisible()
+    shown = window.document
+    assert shown.grade[row(shown, q, s[1])] == 2.0

@@ -125,14 +125,14 @@ def test_undo_redo_round_trip_exactly_and_audit_tells_the_truth(qtbot, window):
     assert w.isWindowModified()
     assert w.document.grade[i] == 3.0
     after = w.evaluation.ndcg.copy()
-    w.undo_stack.undo()
+    w.session.undo()
     assert w.document.state[i] == GradeState.UNKNOWN
     assert math.isnan(w.document.grade[i])
     assert w.document.reason[i] == ""
     np.testing.assert_array_equal(w.evaluation.ndcg, ndcg_before)
     assert not w.isWindowModified()
     assert cell(w, 1, GridColumn.GRADE) == "unknown"
-    w.undo_stack.redo()
+    w.session.redo()
     assert w.document.grade[i] == 3.0
     np.testing.assert_array_equal(w.evaluation.ndcg, after)
     origins = [(e.before, e.after, e.origin) for e in w.document.audit]
@@ -159,8 +159,8 @@ def test_unknown_and_unrateable_keys(qtbot, window, monkeypatch):
     assert w.document.state[w.grid_model.candidate(0)] == GradeState.UNKNOWN
     assert w.evaluation.query_status(w.current_query).value == "unresolved"
     # Undo twice restores grade, state and reason exactly.
-    w.undo_stack.undo()
-    w.undo_stack.undo()
+    w.session.undo()
+    w.session.undo()
     assert w.document.state[i] == GradeState.NUMBER
     assert w.document.grade[i] == 3.0
     assert w.document.reason[i] == ""
@@ -180,7 +180,7 @@ def test_grade_editor_offers_rubric_labels(qtbot, window):
     combo.setCurrentIndex(items.index("2 - substantial support"))
     qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
     assert w.document.grade[w.grid_model.candidate(2)] == 2.0
-    assert w.undo_stack.count() == 1
+    assert w.session.position == 1
 
 
 
@@ -213,7 +213,7 @@ def test_typed_unrateable_reason_needs_no_dialog(qtbot, window, monkeypatch):
     assert asked == [True]
     type_grade(qtbot, w, 0, "2,5")  # a decimal comma, outside the rubric: typed on purpose
     assert w.document.grade[w.grid_model.candidate(0)] == 2.5
-    assert w.undo_stack.count() == 3
+    assert w.session.position == 3
 
 def test_exponential_gain_from_the_dock_recomputes_and_undoes(window):
     w = window
@@ -228,7 +228,7 @@ def test_exponential_gain_from_the_dock_recomputes_and_undoes(window):
         GridColumn.GAIN, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
     assert "2^grade - 1" in w.conventions_panel.gain_formula.text()
     assert w.isWindowModified()
-    w.undo_stack.undo()
+    w.session.undo()
     assert w.conventions.gain.rule.value == "linear"
     assert combo.currentData() == "linear"
     assert summary_ndcg(w, 2) == pytest.approx(0.659001, abs=1e-6)
@@ -324,7 +324,7 @@ def test_large_document_shows_one_query_and_grades(qtbot):
     # Only the edited row and the columns every row shares were refreshed.
     assert (row, row) in changed
     assert len(changed) <= 3
-    w.undo_stack.setClean()
+    w.session.mark_saved()
 
 
 def test_reviewer_defaults_to_the_login_name_without_asking(qtbot, monkeypatch):
@@ -340,10 +340,10 @@ def test_reviewer_defaults_to_the_login_name_without_asking(qtbot, monkeypatch):
     grade_row(qtbot, w, 0, Qt.Key.Key_2)
     grade_row(qtbot, w, 1, Qt.Key.Key_2)
     assert asked == []
-    assert w.undo_stack.count() == 2
+    assert w.session.position == 2
     assert {e.who for e in w.document.audit} == {"ana.login"}
     assert w.preferences.button.text() == "Reviewer: ana.login"
-    w.undo_stack.setClean()
+    w.session.mark_saved()
 
 
 def test_preferences_change_the_reviewer_and_the_digits(qtbot, monkeypatch):
@@ -366,7 +366,7 @@ def test_preferences_change_the_reviewer_and_the_digits(qtbot, monkeypatch):
     assert "NDCG@1 0.36 " in w.footer.text()  # mean of 1/3, 0, 1/3, 1/3, 1/2, 2/3
     grade_row(qtbot, w, 0, Qt.Key.Key_2)
     assert w.document.audit[-1].who == "Ana"
-    w.undo_stack.setClean()
+    w.session.mark_saved()
 
 
 def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):

@@ -182,11 +182,11 @@ def test_no_modal_dialog_during_100_typed_grades(qtbot, monkeypatch, tmp_path):
             qtbot.keyClick(w.grid, keys[(q + r) % 4])
             assert QApplication.activeModalWidget() is None
     assert opened == []
-    assert w.undo_stack.count() == 100
+    assert w.session.position == 100
     assert int((w.document.state == 0).sum()) == 100  # every grade is a number now
     assert {e.who for e in w.document.audit} == {"grader"}
     assert all(w.evaluation.query_status(q) is Status.OK for q in range(4))
-    w.undo_stack.setClean()
+    w.session.mark_saved()
 
 
 # -- the wheel and field errors --------------------------------------------------------------
@@ -202,7 +202,7 @@ def _wheel(widget, steps: int = -1) -> QWheelEvent:
 def test_wheel_over_a_panel_combo_does_not_change_a_convention(qtbot, window):
     panel = window.conventions_panel
     before = window.conventions
-    steps = window.undo_stack.count()
+    steps = window.session.position
     for name, combo in panel.combos.items():
         index = combo.currentIndex()
         assert combo.focusPolicy() == Qt.FocusPolicy.StrongFocus, name  # no focus by wheel
@@ -210,14 +210,14 @@ def test_wheel_over_a_panel_combo_does_not_change_a_convention(qtbot, window):
         assert not event.isAccepted(), name  # left for the panel to scroll
         assert combo.currentIndex() == index, name
     assert window.conventions == before
-    assert window.undo_stack.count() == steps
+    assert window.session.position == steps
     # Focused (clicked or tabbed into), the wheel chooses as usual: one undo step.
     combo = panel.combos["zero_ideal"]
     combo.setFocus()
     qtbot.waitUntil(combo.hasFocus)
     _wheel(combo)
     assert window.conventions.zero_ideal is not before.zero_ideal
-    assert window.undo_stack.count() == steps + 1
+    assert window.session.position == steps + 1
 
 
 def test_a_cutoff_error_is_shown_at_the_field(qtbot, window):
@@ -315,7 +315,7 @@ def test_the_grade_column_fits_every_grade_of_the_rubric(qtbot, window):
         assert " - " in option.text
         assert metrics.horizontalAdvance(option.text) + 6 <= w.grid.columnWidth(
             GridColumn.GRADE), option.text
-    w.undo_stack.setClean()
+    w.session.mark_saved()
 
 
 # -- TREC run with qrels ---------------------------------------------------------------------
@@ -332,19 +332,19 @@ def test_trec_banner_counts_the_unjudged_and_its_choices_are_undoable(qtbot):
     assert w.conventions.unknown is UnknownRule.ZERO
     assert all(w.evaluation.query_status(q) is Status.OK for q in range(3))
     assert "Undo" in w.statusBar().currentMessage()
-    w.undo_stack.undo()
+    w.session.undo()
     assert w.conventions.unknown is UnknownRule.UNRESOLVED
     assert banner.offer()
     qtbot.mouseClick(banner.buttons["condenseLists"], Qt.MouseButton.LeftButton)
     assert w.conventions.unknown is UnknownRule.CONDENSED
-    w.undo_stack.undo()
+    w.session.undo()
     assert banner.offer()
-    steps = w.undo_stack.count()
+    steps = w.session.position
     qtbot.mouseClick(banner.buttons["keepUnresolved"], Qt.MouseButton.LeftButton)
     assert not banner.isVisibleTo(w)
     assert w.conventions.unknown is UnknownRule.UNRESOLVED
-    assert w.undo_stack.count() == steps
-    w.undo_stack.setClean()
+    assert w.session.position == steps
+    w.session.mark_saved()
 
 
 def test_a_preset_at_launch_needs_no_banner(qtbot):

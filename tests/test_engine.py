@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.engine.evaluation import Status, evaluate
-from core.engine.order import tied_positions
+from core.engine.order import list_starts, tie_runs, tie_starts, tied_positions
 from core.errors import InputError
 from core.model.conventions import (
     Conventions,
@@ -359,6 +359,27 @@ def test_tied_positions_by_hand(same_list):
             group += 0 if after_prev else 1
             expected_pos.append(i)
             expected_group.append(group)
-    pos, grp = tied_positions(same)
+    starts = np.concatenate([[True], ~same])  # a group starts where no tie with the one before
+    pos, grp = tied_positions(starts)
     assert pos.tolist() == expected_pos
     assert grp.tolist() == expected_group
+    first, last = tie_runs(starts)
+    by_group: dict[int, list[int]] = {}
+    for p_, g in zip(expected_pos, expected_group, strict=True):
+        by_group.setdefault(g, []).append(p_)
+    runs = [(min(ps), max(ps)) for _, ps in sorted(by_group.items())]
+    assert list(zip(first.tolist(), last.tolist(), strict=True)) == runs
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([0.0, -0.0, 1.0, 2.5])),
+                max_size=30))
+def test_tie_starts_by_hand(rows):
+    # Rows (query, score) in ranked order: a group starts at a new query or a new score.
+    rows = sorted(rows, key=lambda r: r[0])
+    q = np.array([r[0] for r in rows], dtype=np.int64)
+    s = np.array([r[1] for r in rows])
+    expected = [i == 0 or rows[i][0] != rows[i - 1][0] or rows[i][1] != rows[i - 1][1]
+                for i in range(len(rows))]
+    assert tie_starts(s, list_starts(q)).tolist() == expected
+    alone = [i == 0 or rows[i][1] != rows[i - 1][1] for i in range(len(rows))]
+    assert tie_starts(s).tolist() == alone

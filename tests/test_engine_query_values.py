@@ -4,6 +4,8 @@ after an edit re-evaluated incrementally."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -39,6 +41,11 @@ def _assert_agree(ev: Evaluation, rnd: np.random.Generator) -> None:
                 runs += [(start + 1, r)] if r - start > 1 else []
                 start = r
         assert ev.tie_groups(q) == runs
+        # The whole document's tie starts (compare's) hold the same groups.
+        lo, hi = ev.positions(q)
+        starts = ev.tie_start[lo:hi]
+        heads = [*np.flatnonzero(starts).tolist(), hi - lo]
+        assert [(a + 1, b) for a, b in pairwise(heads) if b - a > 1] == runs
         if ev.conventions.ties is TieRule.AVERAGE:
             first, size = ev.tie_first_rank, ev.tie_size
             assert runs == sorted({(int(first[i]), int(first[i] + size[i] - 1))

@@ -305,23 +305,25 @@ def test_foreign_workbooks_are_refused():
     grade(cara, qa, unknown_sources(cara, qa)[1], 0.0, "cara")
     for q in others:
         grade(cara, q, unknown_sources(cara, q)[0], 3.0, "cara")
-    plain = doc.subset(np.arange(len(doc)))  # an export without an assignment
-    plain.set_grade(int(np.flatnonzero(plain.state == GradeState.UNKNOWN)[0]), 1.0, who="x")
+    other = base_doc([2, 2, 2, 1], seed=9)  # a workbook of other candidates
+    other.set_grade(int(np.flatnonzero(other.state == GradeState.UNKNOWN)[-1]), 1.0, who="x")
     result = merge(changed, [Returned("ana.xlsx", ana), Returned("ben.xlsx", ben),
-                             Returned("cara.xlsx", cara), Returned("plain.xlsx", plain)],
+                             Returned("cara.xlsx", cara), Returned("other.xlsx", other)],
                    who="lead", when=WHEN)
     reasons = {r.workbook: r for r in result.refused}
-    assert set(reasons) == {"ana.xlsx", "ben.xlsx", "cara.xlsx", "plain.xlsx"}
+    assert set(reasons) == {"ana.xlsx", "ben.xlsx", "cara.xlsx", "other.xlsx"}
     assert "another base" in reasons["ana.xlsx"].reason
     result = merge(doc, [Returned("ana.xlsx", ana), Returned("ben.xlsx", ben),
-                         Returned("cara.xlsx", cara), Returned("plain.xlsx", plain)],
+                         Returned("cara.xlsx", cara), Returned("other.xlsx", other)],
                    who="lead", when=WHEN)
     reasons = {r.workbook: r for r in result.refused}
-    assert set(reasons) == {"cara.xlsx", "plain.xlsx"}
+    assert set(reasons) == {"cara.xlsx", "other.xlsx"}
     assert reasons["cara.xlsx"].queries == tuple(sorted(others))
     assert reasons["cara.xlsx"].changes == len(others)
     assert "does not cover" in reasons["cara.xlsx"].reason
-    assert "no assignment" in reasons["plain.xlsx"].reason
+    assert reasons["other.xlsx"].reason.startswith(
+        "it is not a copy of this base: 3 of its 15 candidates are not in the base "
+        "(the first: query q03, source d")
     assert result.taken == 3  # ana's, ben's, and cara's change inside her assignment
     m = result.document
     for q in others:  # the foreign changes are not taken
@@ -491,3 +493,97 @@ def test_assignment_json_is_validated_field_by_field():
         Assignment.from_dict(bad)
     with pytest.raises(ValueError, match="not a JSON object"):
         Assignment.from_dict([])
+
+
+# -- copies of the base sent without split ---------------------------------------------
+def copy_of(doc: Document) -> Document:
+    """The base as mailed to a colleague: the same workbook, no assignment."""
+    out = doc.subset(np.arange(len(doc), dtype=np.int64))
+    out.audit = list(doc.audit)
+    return out
+
+
+def test_two_copies_of_the_base_merge_as_whole_base_shares():
+    doc = base_doc([3, 2], seed=11)
+    ana, ben = copy_of(doc), copy_of(doc)
+    a1, a2, a3 = unknown_sources(doc, "q00")
+    (b1, _b2) = unknown_sources(doc, "q01")
+    grade(ana, "q00", a1, 2.0, "ana")  # both give 2: taken once, identical once
+    grade(ben, "q00", a1, 2.0, "ben")
+    grade(ana, "q00", a2, 1.0, "ana")  # 1 against 3: a conflict
+    grade(ben, "q00", a2, 3.0, "ben")
+    grade(ana, "q01", b1, 0.0, "ana")  # ana alone
+    grade(ben, "q00", a3, None, "ben", GradeState.UNRATEABLE, "broken link")  # ben alone
+    # the base is graded further after the copies went out: a copy never reverts that
+    later = copy_of(doc)
+    later.set_grade(row(later, "q01", b1), 3.0, who="lead")
+    result = merge(later, [Returned("ana-copy.xlsx", ana), Returned("ben-copy.xlsx", ben)],
+                   who="lead", when=WHEN, base_name="base.xlsx")
+    assert result.refused == ()
+    assert (result.taken, result.identical, len(result.conflicts)) == (2, 1, 2)
+    assert result.changes_found == 6
+    assert_counts_add_up(result)
+    c, moved = result.conflicts
+    assert (c.query, c.source_id, c.base.text) == ("q00", a2, "unknown")
+    assert [(g.reviewer, g.text) for g in c.values] == [("ana", "1"), ("ben", "3")]
+    # ana graded b1 0 in her copy; the lead graded it 3 after sending: ana's
+    # grade is no revert of the lead's, and no silent overwrite of it either
+    assert (moved.query, moved.source_id, moved.base.text) == ("q01", b1, "3")
+    assert [(g.reviewer, g.text) for g in moved.values] == [("ana", "0")]
+    m = result.document
+    assert m.grade[row(m, "q00", a1)] == 2.0
+    assert m.state[row(m, "q00", a2)] == GradeState.UNKNOWN  # the conflict keeps the base's
+    assert m.state[row(m, "q00", a3)] == GradeState.UNRATEABLE
+    assert m.grade[row(m, "q01", b1)] == 3.0  # the conflict keeps the base's newer grade
+    assert m.assignment is not None
+    assert [s.reviewer for s in m.assignment.shares] == ["ana", "ben"]
+    assert all(s.queries == ("q00", "q01") for s in m.assignment.shares)
+    counts = {r.reviewer: (r.assigned, r.graded, r.changes) for r in result.reviewers}
+    assert counts == {"ana": (5, 3, 3), "ben": (5, 3, 3)}  # of the 5 unknown when sent
+
+
+def test_a_copy_never_reverts_grades_the_base_gained_after_sending():
+    doc = base_doc([2], seed=12)
+    ana = copy_of(doc)
+    s1, s2 = unknown_sources(doc, "q00")
+    grade(ana, "q00", s1, 1.0, "ana")
+    later = copy_of(doc)
+    later.set_grade(row(later, "q00", s2), 3.0, who="lead")  # ana's copy still says unknown
+    result = merge(later, [Returned("ana.xlsx", ana)], who="lead", when=WHEN)
+    m = result.document
+    assert (result.changes_found, result.taken) == (1, 1)
+    assert m.grade[row(m, "q00", s1)] == 1.0
+    assert m.grade[row(m, "q00", s2)] == 3.0
+
+
+def test_copies_as_ratings_give_the_consensus():
+    doc = base_doc([2], seed=13)
+    ana, ben = copy_of(doc), copy_of(doc)
+    s1, _ = unknown_sources(doc, "q00")
+    grade(ana, "q00", s1, 1.0, "ana")
+    grade(ben, "q00", s1, 3.0, "ben")
+    result = merge(doc, [Returned("ana.xlsx", ana), Returned("ben.xlsx", ben)],
+                   who="lead", when=WHEN, as_ratings=True)
+    assert (result.conflicts, result.overlap_ratings) == ((), 2)
+    m = result.document
+    i = row(m, "q00", s1)
+    assert m.annotators[-2:] == ["ana", "ben"]
+    assert m.ratings is not None
+    assert m.ratings[i, -2:].tolist() == [1.0, 3.0]
+    want, _ = consensus(np.array([[1.0, 3.0]]), doc.conventions.consensus,
+                        doc.conventions.rounding)
+    assert m.grade[i] == want[0]
+
+
+def test_a_copy_is_named_by_its_one_reviewer_or_its_file():
+    doc = base_doc([3], seed=14)
+    s1, s2, s3 = unknown_sources(doc, "q00")
+    solo, pair, none = copy_of(doc), copy_of(doc), copy_of(doc)
+    grade(solo, "q00", s1, 1.0, "ana")
+    grade(pair, "q00", s2, 1.0, "ben")
+    grade(pair, "q00", s3, 2.0, "cara")  # two people wrote in it: the file names it
+    result = merge(doc, [Returned("from-ana.xlsx", solo), Returned("team.xlsx", pair),
+                         Returned("untouched.xlsx", none)], who="lead", when=WHEN)
+    assert [r.reviewer for r in result.reviewers] == ["ana", "team", "untouched"]
+    assert [r.changes for r in result.reviewers] == [1, 2, 0]
+    assert result.taken == 3

@@ -202,7 +202,8 @@ def test_bad_input_ends_with_one_line(base_file: Path, tmp_path: Path,
     cases = [
         (("merge", base_file, tmp_path / "missing.xlsx", "-o", tmp_path / "m.xlsx"),
          "no such file"),
-        (("merge", base_file, csv, "-o", tmp_path / "m.xlsx"), "an .xlsx written by split"),
+        (("merge", base_file, csv, "-o", tmp_path / "m.xlsx"),
+         "an .xlsx written by split or saved from the base"),
         (("merge", base_file, books["ana"], "-o", base_file), "would replace an input"),
         (("merge", base_file, books["ana"], "-o", tmp_path / "m.csv"), "is an .xlsx"),
         (("merge", base_file, base_file, "-o", tmp_path / "m.xlsx", "--report",
@@ -243,3 +244,55 @@ def test_a_damaged_assignment_is_refused_naming_the_field(tmp_path: Path,
     plain = base_doc([2])
     export_workbook(evaluate(plain), tmp_path / "plain.xlsx")
     assert read_workbook(tmp_path / "plain.xlsx").assignment is None
+
+
+def test_copies_of_the_base_sent_without_split_merge(base_file: Path, tmp_path: Path) -> None:
+    """The same workbook mailed to two colleagues, graded in their spreadsheet
+    programs: different grades are conflicts, or ratings with --as-ratings."""
+    import shutil
+
+    base = read_workbook(base_file)
+    q = base.query_ids[0]
+    s = unknown_of(base, q)
+    ana, ben = tmp_path / "base-ana.xlsx", tmp_path / "Ben's copy.xlsx"
+    shutil.copy(base_file, ana)
+    shutil.copy(base_file, ben)
+    edit_grades(ana, {(q, s[0]): 2, (q, s[1]): 1})
+    edit_grades(ben, {(q, s[0]): 2, (q, s[1]): 3, (q, s[2]): 0})
+    report = tmp_path / "MERGE.json"
+    code, text = run("merge", base_file, ana, ben, "-o", tmp_path / "merged.xlsx",
+                     "--report", report)
+    assert code == 0, text
+    data = json.loads(report.read_text())
+    assert (data["changes_found"], data["taken"], data["identical"]) == (5, 2, 1)
+    (conflict,) = data["conflicts"]
+    assert (conflict["query"], conflict["source_id"]) == (q, s[1])
+    assert conflict["values"] == {"base-ana": 1.0, "Ben's copy": 3.0}  # named by the files
+    assert data["refused"] == []
+    merged = read_workbook(tmp_path / "merged.xlsx")
+    assert merged.grade[row(merged, q, s[0])] == 2.0
+    assert merged.state[row(merged, q, s[1])] == GradeState.UNKNOWN  # open conflict
+    assert merged.grade[row(merged, q, s[2])] == 0.0
+    assert "1 conflicts left open" in text
+    # --as-ratings: the copies' grades are ratings, the grade their consensus (mean)
+    code, text = run("merge", base_file, ana, ben, "-o", tmp_path / "rated.xlsx",
+                     "--as-ratings")
+    assert code == 0, text
+    rated = read_workbook(tmp_path / "rated.xlsx")
+    assert rated.annotators[-2:] == ["base-ana", "Ben's copy"]
+    assert rated.grade[row(rated, q, s[1])] == 2.0  # the mean of 1 and 3
+    assert rated.assignment is not None
+    assert rated.assignment.conflicts == ()
+
+
+def test_merge_fails_when_nothing_could_be_taken(base_file: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "other.xlsx"  # one query more than the base: no copy of it
+    export_workbook(evaluate(base_doc([2, 2, 2, 2, 2, 2, 2], seed=3)), other)
+    code, _ = run("merge", base_file, other, "-o", tmp_path / "m.xlsx")
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "nothing merged, nothing written: every returned workbook was refused: " \
+           "other.xlsx: it is not a copy of this base" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "m.xlsx").exists()

@@ -211,3 +211,92 @@ def test_any_history_leaves_the_evaluation_as_a_fresh_one(
         i = int(np.flatnonzero((doc.source_id == source)
                                & (doc.query == doc.query_index(query)))[0])
         assert GradeValue.of(doc, i).text == after
+
+
+def test_the_saved_position_follows_undo_and_redo(session: Worksheet):
+    seen: list[Changes] = []
+    session.subscribe(seen.append)
+    assert not session.modified  # the document as given is the saved state
+    assert (session.undo_text, session.redo_text) == (None, None)
+    session.apply(SetGrades.of([0], [num(2.0)], who="ana", text="first"))
+    session.apply(SetGrades.of([1], [num(0.0)], who="ana", text="second"))
+    assert session.modified
+    assert (session.undo_text, session.redo_text) == ("second", None)
+    saved = session.mark_saved()
+    assert (saved.empty, saved.origin) == (True, "save")
+    assert seen[-1] is saved
+    assert not session.modified
+    session.undo()  # back past the save: modified
+    assert session.modified
+    assert (session.undo_text, session.redo_text) == ("first", "second")
+    session.redo()  # to the saved state again: not modified
+    assert not session.modified
+    session.undo()
+    session.undo()
+    assert session.modified
+    assert not session.can_undo
+    session.apply(SetGrades.of([2], [num(1.0)], who="ana", text="branch"))
+    # The saved state was on the redo tail this edit dropped: out of reach.
+    while session.can_undo:
+        session.undo()
+        assert session.modified
+    assert session.modified
+
+
+def test_a_save_of_an_earlier_state_keeps_the_document_modified(session: Worksheet):
+    session.apply(SetGrades.of([0], [num(2.0)], who="ana"))
+    written = session.checkpoint  # a snapshot is written while the reviewer grades on
+    session.apply(SetGrades.of([1], [num(0.0)], who="ana"))
+    session.mark_saved(written)
+    assert session.modified
+    session.undo()
+    assert not session.modified
+
+
+def test_recovered_edits_are_modified_until_saved(session: Worksheet):
+    session.replace_document(seed_document(), saved=False)
+    assert session.modified
+    session.apply(SetGrades.of([0], [num(2.0)], who="ana"))
+    session.undo()
+    assert session.modified
+    session.mark_saved()
+    assert not session.modified
+    session.replace_document(seed_document())
+    assert not session.modified
+
+
+@given(st.lists(st.sampled_from(["edit", "undo", "redo", "save"]), max_size=40),
+       st.data())
+def test_modified_is_the_position_against_the_saved_one(moves: list[str],
+                                                         data: st.DataObject) -> None:
+    """Against a model of the history (QUndoStack's clean index): modified is
+    "the position is not the saved one", the saved position is lost when an
+    edit drops the redo tail it was on, and an unmodified document holds the
+    grades it had when saved."""
+    session = Worksheet(seed_document())
+    done, length, saved = 0, 0, 0
+    saved_grades = session.document.grade.copy()
+    for move in moves:
+        if move == "edit":
+            row = data.draw(st.integers(0, 22))
+            value = session.document.grade[row]
+            grade = 0.0 if value != 0.0 else 1.0  # always a change: always a step
+            session.apply(SetGrades.of([row], [num(grade)], who="ana"))
+            if saved is not None and saved > done:
+                saved = None
+            done += 1
+            length = done
+        elif move == "undo" and done:
+            session.undo()
+            done -= 1
+        elif move == "redo" and done < length:
+            session.redo()
+            done += 1
+        elif move == "save":
+            session.mark_saved()
+            saved = done
+            saved_grades = session.document.grade.copy()
+        assert session.position == done
+        assert session.modified == (saved != done)
+        if not session.modified:
+            np.testing.assert_array_equal(session.document.grade, saved_grades)

@@ -22,6 +22,10 @@ def add_merge_arguments(p: argparse.ArgumentParser) -> None:
                    help="the merged workbook to write")
     p.add_argument("--report", metavar="MERGE.json",
                    help="also write what the merge did as JSON")
+    p.add_argument("--as-ratings", action="store_true",
+                   help="copies of the base sent without split: take their grades as "
+                        "ratings and grade by their consensus, instead of listing "
+                        "different grades as conflicts")
 
 
 def _who() -> str:
@@ -48,7 +52,12 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     check_outputs(outputs, [args.base, *args.returned])
     base = read_base(args.base)
     returned = [Returned(name, doc) for name, doc in read_returned(args.returned)]
-    result = merge(base, returned, who=_who(), when=now(), base_name=Path(args.base).name)
+    result = merge(base, returned, who=_who(), when=now(), base_name=Path(args.base).name,
+                   as_ratings=args.as_ratings)
+    why = result.nothing_taken()
+    if why:
+        raise InputError(f"nothing merged, nothing written: {why}", file=str(args.base),
+                         hint="name the workbooks handed out from this base, or copies of it")
     export_workbook(evaluate(result.document), args.output)
     if args.report:
         write_merge_report(result.to_dict(base=str(args.base), merged=str(args.output)),

@@ -26,7 +26,7 @@ from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import number_text
 
 if TYPE_CHECKING:
-    from app.import_wizard.wizard import ImportWizard
+    from app.import_wizard.steps import WizardSteps
 
 __all__ = ["LONG", "MAPPED_FIELDS", "WIDE", "MappingPage"]
 
@@ -51,7 +51,7 @@ LONG, WIDE = "long", "wide"
 class MappingPage(QWizardPage):
     """Page 2: which column holds what, the labels, the rubric, consensus and rounding."""
 
-    def __init__(self, wizard: ImportWizard, conventions: Conventions, rubric_text: str) -> None:
+    def __init__(self, wizard: WizardSteps, conventions: Conventions, rubric_text: str) -> None:
         super().__init__(wizard)
         self.setObjectName("mappingPage")
         self.setTitle(self.tr("Columns and grades"))
@@ -152,7 +152,7 @@ class MappingPage(QWizardPage):
         self._shown = value
         mapping = value.mapping
         # Rows wider than the header offer their extra columns too (by letter).
-        width = self.wiz.sheet_page.model.columnCount()
+        width = self.wiz.preview_width()
         header = [*value.header, *([""] * (width - len(value.header)))]
         for field, combo in self.combos.items():
             combo.clear()

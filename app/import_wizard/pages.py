@@ -23,7 +23,7 @@ from app.import_wizard.tables import PreviewModel
 from core.io.annotator import ImportReport, SheetPreview
 
 if TYPE_CHECKING:
-    from app.import_wizard.wizard import ImportWizard
+    from app.import_wizard.steps import WizardSteps
 
 __all__ = ["LONG", "MAPPED_FIELDS", "WIDE", "MappingPage", "ReportPage", "SheetPage"]
 
@@ -32,7 +32,7 @@ class SheetPage(QWizardPage):
     """Page 1: the sheet, its header row and the first rows (guessed again
     whenever the sheet or the header row changes)."""
 
-    def __init__(self, wizard: ImportWizard) -> None:
+    def __init__(self, wizard: WizardSteps) -> None:
         super().__init__(wizard)
         self.setObjectName("sheetPage")
         self.setTitle(self.tr("Sheet and header"))
@@ -104,7 +104,7 @@ class SheetPage(QWizardPage):
 class ReportPage(QWizardPage):
     """Page 3: the import report, before the user accepts."""
 
-    def __init__(self, wizard: ImportWizard) -> None:
+    def __init__(self, wizard: WizardSteps) -> None:
         super().__init__(wizard)
         self.setObjectName("reportPage")
         self.setTitle(self.tr("Import report"))

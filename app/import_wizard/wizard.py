@@ -11,6 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget, QWizard
 
 from app.import_wizard.pages import MappingPage, ReportPage, SheetPage
+from app.import_wizard.steps import WizardSteps
 from app.workers import Task, error_text, run_task, show_error
 from core.errors import NotOwnWorkbook
 from core.io.annotator import (
@@ -28,7 +29,7 @@ from core.model.document import Document
 __all__ = ["ImportWizard", "load_unless_foreign", "rubric_text_for"]
 
 
-class ImportWizard(QWizard):
+class ImportWizard(WizardSteps):
     """Import an annotators' spreadsheet: sheet, mapping, report, then Finish.
 
     Parameters
@@ -118,6 +119,9 @@ class ImportWizard(QWizard):
         self._run(self.tr("Reading {0}…").format(path.name),
                   lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping,
                                                       header_row=header_row), done)
+
+    def preview_width(self) -> int:
+        return self.sheet_page.model.columnCount()
 
     def import_conventions(self) -> Conventions:
         """The open conventions with the page's rubric, consensus and rounding

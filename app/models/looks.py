@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QFont
 
 from core.engine.evaluation import Status
+from core.model.numbers import full_text  # re-exported
 
 __all__ = ["ITALIC", "STATUS_LOOK", "StatusLook", "full_text", "qt_number"]
 
@@ -40,7 +41,3 @@ def qt_number(value: float) -> float | None:
     value = float(value)
     return None if math.isnan(value) else value
 
-
-def full_text(value: float) -> str:
-    """Full-precision text of a number (repr round-trips)."""
-    return "—" if math.isnan(value) else repr(float(value))

@@ -144,9 +144,8 @@ class GridPanel(QWidget):
         self.grid = self._make_view("candidateGrid", self.model, decimals)
         self.not_retrieved = self._make_view("notRetrievedGrid", self.not_retrieved_model,
                                              decimals)
-        for col in (GridColumn.RANK, GridColumn.SCORE, GridColumn.DISCOUNT,
-                    GridColumn.CONTRIBUTION, GridColumn.CUMULATIVE):
-            self.not_retrieved.setColumnHidden(col, True)
+        for n, col in enumerate(self.not_retrieved_model.columns):
+            self.not_retrieved.setColumnHidden(n, col.ranked_only)
         self.not_retrieved_label = QLabel(self)
         self.not_retrieved_label.setObjectName("notRetrievedLabel")
         self.not_retrieved_label.setWordWrap(True)

@@ -51,7 +51,7 @@ from core.model.conventions import format_cutoff
 from core.model.document import Document
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = [
     "COMPARE_FILTER",
@@ -329,7 +329,7 @@ class CompareController(QObject):
     #: delta with its interval as (mean, low, high, confidence) or None).
     deltas_shown = Signal(list, list, str, object)
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.window = window
         self.path: Path | None = None
@@ -415,7 +415,7 @@ class CompareController(QObject):
             self.window.set_query(doc.query_index(query))
 
 
-def install_compare(window: MainWindow) -> CompareController:
+def install_compare(window: WindowApi) -> CompareController:
     """Add the compare action and dock to ``window``."""
     return CompareController(window)
 

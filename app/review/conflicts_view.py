@@ -7,7 +7,7 @@ base's grade, each reviewer's, the grade now and where it stands
 (:func:`core.analysis.rounds.conflict_status`). The buttons under the table
 settle the selected conflict: one reviewer's grade, or both kept as ratings
 (their declared consensus); each is one undoable edit
-(:meth:`app.window.MainWindow.set_grades`), written to the audit log.
+(:meth:`app.window_api.WindowApi.set_grades`), written to the audit log.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.actions import ActionSpec
@@ -33,7 +33,7 @@ from core.model.document import Document, grade_text
 from core.model.edits import GradeValue
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["ConflictColumn", "ConflictsController", "ConflictsModel", "ConflictsView",
            "install_conflicts"]
@@ -118,6 +118,17 @@ class ConflictsView(QWidget):
         layout.addLayout(row)
         #: The buttons of the selected conflict's resolutions, by label.
         self.choice_buttons: dict[str, QPushButton] = {}
+        #: Alt+1 ... Alt+9 press the selected conflict's choices while the focus
+        #: is in this panel (F6 brings it there).
+        self.keys = [QShortcut(QKeySequence(f"Alt+{n}"), self, context=(
+            Qt.ShortcutContext.WidgetWithChildrenShortcut)) for n in range(1, 10)]
+        for n, key in enumerate(self.keys):
+            key.activated.connect(lambda n=n: self._press(n))
+
+    def _press(self, n: int) -> None:
+        buttons = list(self.choice_buttons.values())
+        if n < len(buttons) and buttons[n].isEnabled():
+            buttons[n].click()
 
     def set_choices(self, choices: list[Resolution]) -> dict[str, QPushButton]:
         """One button per resolution (objectName ``conflictTake_<label>``)."""
@@ -126,9 +137,11 @@ class ConflictsView(QWidget):
             button.hide()
             button.deleteLater()  # (it may be the one whose click got us here)
         self.choice_buttons = {}
-        for r in choices:
+        for n, r in enumerate(choices, start=1):
             text = (self.tr("Keep both as ratings ({0})").format(r.text.split(") ", 1)[-1])
                     if r.label == BOTH else self.tr("Take {0}").format(r.text))
+            if n <= len(self.keys):  # (listed under F1)
+                text = self.tr("{0}  [Alt+{1}]").format(text, n)
             button = QPushButton(text, self)
             button.setObjectName(f"conflictTake_{r.label}")
             button.setToolTip(r.text)
@@ -142,7 +155,7 @@ class ConflictsView(QWidget):
 class ConflictsController(QObject):
     """Keeps the conflicts dock in step with the window's document."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("conflictsController")
         self.window = window
@@ -228,7 +241,7 @@ class ConflictsController(QObject):
                 self.window.select_candidate(i)
 
 
-def install_conflicts(window: MainWindow) -> ConflictsController:
+def install_conflicts(window: WindowApi) -> ConflictsController:
     """Add the conflicts dock and action to ``window``."""
     return ConflictsController(window)
 

@@ -37,7 +37,7 @@ from core.model.document import Document
 from core.model.presets import PRESETS, apply_preset
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["ExplainView", "StepColumn", "StepsModel", "install_explain"]
 
@@ -219,7 +219,7 @@ class ExplainView(QWidget):
 
 
 class ExplainController:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         self.window = window
         self.view = ExplainView(window, window.decimals, window)
         self.dock = window.add_dock("explainViewDock", window.tr("Explain a disagreement"),
@@ -249,6 +249,6 @@ class ExplainController:
             self.view.timer.start()
 
 
-def install_explain(window: MainWindow) -> ExplainController:
+def install_explain(window: WindowApi) -> ExplainController:
     """Add the explain action and dock to ``window``."""
     return ExplainController(window)

@@ -28,7 +28,7 @@ from core.analysis.agreement import AgreementReport, agreement
 from core.model.document import Document, grade_text
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = [
     "AlphaColumn",
@@ -203,7 +203,7 @@ class JudgesView(QWidget):
 
 
 class JudgesController:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         self.window = window
         self.view = JudgesView(window.decimals, window)
         self.dock = window.add_dock("judgesViewDock", window.tr("Judges"), self.view,
@@ -242,6 +242,6 @@ class JudgesController:
         self.view.show_query(w.document, ranked, q)
 
 
-def install_judges(window: MainWindow) -> JudgesController:
+def install_judges(window: WindowApi) -> JudgesController:
     """Add the judges dock and action to ``window``."""
     return JudgesController(window)

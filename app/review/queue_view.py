@@ -23,6 +23,7 @@ from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.review.common import RowsModel, read_only_table
 from app.workers import LatestJob
+from core.analysis.pace import CAP_SECONDS, IDLE_SECONDS
 from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, reviewer_progress
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
@@ -30,7 +31,7 @@ from core.model.document import Document, GradeState
 from core.session import Changes
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["ProgressColumn", "QueueColumn", "QueueController", "QueueView", "install_queue"]
 
@@ -81,20 +82,28 @@ class ProgressColumn(IntEnum):
     REVIEWER = 0
     GRADED = 1
     ASSIGNED = 2
+    MEDIAN = 3
+    PACE = 4
+    LEFT = 5
 
 
 class ProgressModel(RowsModel):
-    """Per reviewer of the round: graded of assigned unknown grades."""
+    """Per reviewer of the round: graded of assigned unknown grades, the
+    median seconds per timed judgment, judgments per hour and the time left."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(ProgressColumn, {
             ProgressColumn.REVIEWER: self.tr("reviewer"),
             ProgressColumn.GRADED: self.tr("graded"),
             ProgressColumn.ASSIGNED: self.tr("assigned"),
+            ProgressColumn.MEDIAN: self.tr("median s / judgment"),
+            ProgressColumn.PACE: self.tr("judgments / hour"),
+            ProgressColumn.LEFT: self.tr("minutes left"),
         }, parent)
 
     def set_document(self, doc: Document) -> None:
-        self.set_rows([(p.reviewer, p.graded, p.assigned) for p in reviewer_progress(doc)])
+        self.set_rows([(p.reviewer, p.graded, p.assigned, p.pace.median_seconds,
+                        p.pace.per_hour, p.minutes_left) for p in reviewer_progress(doc)])
 
 
 class QueueView(QWidget):
@@ -120,6 +129,13 @@ class QueueView(QWidget):
         self.progress_title = QLabel(self.tr("Progress of the round's reviewers"), self)
         self.progress_model = ProgressModel(self)
         self.progress_table = read_only_table("queueProgress", self.progress_model, self)
+        tenths = NumberDelegate(lambda: 1, self)
+        for timed in (ProgressColumn.MEDIAN, ProgressColumn.PACE, ProgressColumn.LEFT):
+            self.progress_table.setItemDelegateForColumn(timed, tenths)
+        self.progress_table.setToolTip(self.tr(
+            "Timed judgments only: the active seconds from one grade to the next in the "
+            "editor, a pause counted for at most {0} s, a judgment for at most {1} s").format(
+            int(IDLE_SECONDS), int(CAP_SECONDS)))
         top = QHBoxLayout()
         top.addWidget(self.message, 1)
         top.addWidget(self.next_button)
@@ -158,7 +174,7 @@ class QueueView(QWidget):
 class QueueController(QObject):
     """Keeps the queue dock in step with the window's document."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.setObjectName("queueController")
         self.window = window
@@ -178,6 +194,7 @@ class QueueController(QObject):
             self.tr("The queue is not available: {0}").format(exc)))
         self._known: dict[int, QueryJudgments] = {}  # per query, while its grades stay
         self._stale = True
+        self._after_refresh = False  # the keyboard's Next waits for the queue
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_DELAY_MS)
@@ -185,6 +202,10 @@ class QueueController(QObject):
         window.session.subscribe(self._changed)
         self.dock.visibilityChanged.connect(self._shown)
         self.view.next_button.clicked.connect(self.next)
+        self.next_action = window.add_action(ActionSpec(
+            "queue_next", "Judge the queue's ne&xt", "review", "Ctrl+Shift+J",
+            "Show the first candidate of the judging queue whose grade is still unknown"),
+            self._next_from_keyboard)
         self.view.table.doubleClicked.connect(self._go_to)
 
     def open(self) -> None:
@@ -198,6 +219,8 @@ class QueueController(QObject):
 
     def _changed(self, changes: Changes) -> None:
         """Forget what an edit touched, and work the queue out again soon."""
+        if changes.empty:  # a save: nothing to work out again
+            return
         if changes.everything or self.window.conventions.rubric is None:
             self._known.clear()  # (an implied rubric may change with any grade)
         else:
@@ -225,6 +248,18 @@ class QueueController(QObject):
         self._known = {p.query: p for p in queue.queries}
         self.view.show_queue(w.document, ev, queue)
         self.view.show_progress(w.document)
+        if self._after_refresh:
+            self._after_refresh = False
+            self.next()
+
+    def _next_from_keyboard(self) -> None:
+        """The queue's Next from anywhere: the queue is worked out first when
+        it is not yet (the dock opened; the candidate shown once it is)."""
+        if self.queue is None or self._stale:
+            self._after_refresh = True
+            self.open()
+            return
+        self.next()
 
     def next(self) -> int | None:
         """Show the first candidate of the queue still unknown; its index."""
@@ -244,6 +279,6 @@ class QueueController(QObject):
             self.window.select_candidate(candidates[index.row()])
 
 
-def install_queue(window: MainWindow) -> QueueController:
+def install_queue(window: WindowApi) -> QueueController:
     """Add the judging queue's dock and action to ``window``."""
     return QueueController(window)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -49,7 +50,7 @@ from core.io.rounds import (
 )
 
 if TYPE_CHECKING:
-    from app.window import MainWindow
+    from app.window_api import WindowApi
 
 __all__ = ["HandOutDialog", "MergeDialog", "RoundsController", "install_rounds"]
 
@@ -163,10 +164,20 @@ class MergeDialog(QDialog):
         form.addRow(self.tr("Returned workbooks:"), files_row)
         form.addRow(self.tr("Merged workbook:"), self._with_browse(self.output, ".xlsx"))
         form.addRow(self.tr("Report:"), self._with_browse(self.report, ".json"))
+        self.as_ratings = QCheckBox(self.tr("Copies sent without Hand out give &ratings "
+                                            "(graded by their consensus)"), self)
+        self.as_ratings.setObjectName("mergeAsRatings")
+        self.as_ratings.setToolTip(self.tr(
+            "Off: two copies that grade a candidate differently give a conflict to resolve. "
+            "On: every copy's grades become that reviewer's ratings, and the grade is their "
+            "consensus."))
+        form.addRow("", self.as_ratings)
         self.error, self.button_box = _lay_out(self, self.tr(
-            "The base is the document shown. A grade one reviewer changed is taken; on "
-            "overlap queries both reviewers' grades become ratings; different grades elsewhere "
-            "are conflicts to resolve; a workbook from another base is refused."),
+            "The base is the document shown. Returned workbooks are those handed out from it, "
+            "or copies of it sent as they are (each a reviewer of the whole document). A grade "
+            "one reviewer changed is taken; on overlap queries both reviewers' grades become "
+            "ratings; different grades elsewhere are conflicts to resolve; a workbook from "
+            "another base is refused."),
             form, "mergeError", self._ok)
 
     def _with_browse(self, edit: QLineEdit, suffix: str) -> QHBoxLayout:
@@ -194,7 +205,8 @@ class MergeDialog(QDialog):
     def _ok(self) -> None:
         try:
             self.controller.merge_files(self.paths(), self.output.text().strip(),
-                                        self.report.text().strip() or None)
+                                        self.report.text().strip() or None,
+                                        as_ratings=self.as_ratings.isChecked())
         except NdcgError as exc:
             self.error.setText(str(exc))
             return
@@ -204,7 +216,7 @@ class MergeDialog(QDialog):
 class RoundsController(QObject):
     """The two actions and what they run."""
 
-    def __init__(self, window: MainWindow, open_path: Callable[[Path], Any]) -> None:
+    def __init__(self, window: WindowApi, open_path: Callable[[Path], Any]) -> None:
         super().__init__(window)
         self.setObjectName("roundsController")
         self.window = window
@@ -263,10 +275,13 @@ class RoundsController(QObject):
             ", ".join(f"{s.reviewer} ({len(s.queries)} queries, {s.unknown} unknown)"
                       for s in plan.shares), folder), 20000)
 
-    def merge_files(self, paths: list[str], output: str, report: str | None) -> Task:
+    def merge_files(self, paths: list[str], output: str, report: str | None, *,
+                    as_ratings: bool = False) -> Task:
         """Merge the returned workbooks ``paths`` into the document shown,
         write ``output`` (and ``report``), then open ``output``; InputError
-        (nothing written) when the names cannot be used."""
+        (nothing written) when the names cannot be used, or when nothing
+        could be taken (shown as the task's error). ``as_ratings``: copies
+        of the document sent without a hand-out give ratings, not conflicts."""
         if not paths:
             raise InputError("add the returned workbooks to merge")
         if Path(output).suffix.lower() != ".xlsx":
@@ -280,7 +295,13 @@ class RoundsController(QObject):
 
         def work(_progress: Any, _cancelled: Any) -> MergeResult:
             returned = [Returned(name, doc) for name, doc in read_returned(paths)]
-            result = merge(base, returned, who=who, when=now(), base_name=base_name)
+            result = merge(base, returned, who=who, when=now(), base_name=base_name,
+                           as_ratings=as_ratings)
+            why = result.nothing_taken()
+            if why:
+                raise InputError(f"nothing merged, nothing written: {why}",
+                                 hint="add the workbooks handed out from this document, "
+                                      "or copies of it")
             from core.io.workbook import export_workbook
 
             export_workbook(evaluate(result.document), output)
@@ -300,7 +321,7 @@ class RoundsController(QObject):
         self.open_path(Path(output))
 
 
-def install_rounds(window: MainWindow, open_path: Callable[[Path], Any]) -> RoundsController:
+def install_rounds(window: WindowApi, open_path: Callable[[Path], Any]) -> RoundsController:
     """Add Hand out and Merge to ``window``'s Review menu; ``open_path`` opens
     the merged workbook (:meth:`app.fileops.FileOps.open_path`)."""
     return RoundsController(window, open_path)

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, discount
+from core.engine.order import list_starts, tie_starts, ties_follow_gains
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
@@ -77,16 +78,11 @@ class OpenQuery:
         self.inventory_col = _columns(self.inventory, self.unknown)
         self.values = _values(ev)
         self.zero_ideal = c.zero_ideal
-        scores = ev.doc.score[self.ranked]
+        #: The tie groups whose order follows the gains (positions a..b-1).
         self.groups: list[tuple[int, int]] = []
         self.descending = c.ties is TieRule.OPTIMISTIC
-        if c.ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC):
-            start = 0
-            for r in range(1, len(scores) + 1):
-                if r == len(scores) or scores[r] != scores[start]:
-                    if r - start > 1:
-                        self.groups.append((start, r))
-                    start = r
+        if ties_follow_gains(c.ties):
+            self.groups = [(a - 1, b) for a, b in ev.tie_groups(q)]
 
     def ndcg(self, fill: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """NDCG for each row of ``fill`` (one gain per unknown candidate)."""
@@ -320,7 +316,7 @@ class _OuterBounds:
     def __init__(self, ev: Evaluation, values: FloatArray, q: int | None = None) -> None:
         self.ev, self.q = ev, q
         self.low_value, self.high_value = float(values[0]), float(values[-1])
-        self.tied = ev.conventions.ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC)
+        self.tied = ties_follow_gains(ev.conventions.ties)
         if q is None:
             nq = ev.doc.n_queries
             self.ideal_gain, self.ideal_query = ev.ideal_gains()
@@ -405,8 +401,7 @@ class _OuterBounds:
         bounded by sorting each group both ways."""
         fill = np.where(np.isnan(gain), value, gain)
         score = self.ev.doc.score[self.ev.order[plo:phi]]
-        new = np.ones(score.size, dtype=bool)
-        new[1:] = (score[1:] != score[:-1]) | (query[1:] != query[:-1])
+        new = tie_starts(score, list_starts(query))
         group = np.cumsum(new) - 1
         size = np.bincount(group)
         pos = np.flatnonzero(size[group] > 1)

@@ -43,6 +43,7 @@ import numpy.typing as npt
 # The per-query machinery of the bounds (one unknown fixed, in O(log n) on the
 # fast path); the queue asks it for every candidate instead of the best one.
 from core.analysis.bounds import MAX_COMBINATIONS, OneJudgment, OpenQuery
+from core.analysis.pace import Pace, reviewer_pace
 from core.engine.evaluation import Evaluation
 from core.model.document import Document, GradeState, has_weight
 
@@ -52,6 +53,7 @@ __all__ = [
     "Progress",
     "QueryJudgments",
     "judging_queue",
+    "next_unknown",
     "query_judgments",
     "reviewer_progress",
 ]
@@ -286,20 +288,66 @@ def _width(interval: tuple[float, float]) -> float:
     return interval[1] - interval[0]
 
 
+# -- the next candidate to judge, in the order the grid shows them ------------------------
+def next_unknown(ev: Evaluation, after: int | None = None) -> int | None:
+    """The first candidate whose grade is unknown after candidate ``after``
+    (None: from the start), query by query in document order, within a query
+    in ranked order and then the judged-but-not-retrieved ones (the grids'
+    order), wrapping around once; None when no grade is unknown. An
+    unrateable candidate is judged: never named.
+
+    Examples
+    --------
+    >>> from core.engine.evaluation import evaluate
+    >>> doc = Document.from_columns(query=["a", "a", "b"], source_id=["x", "y", "x"],
+    ...                             score=[1.0, 2.0, 1.0], grade=[None, None, 2.0])
+    >>> next_unknown(evaluate(doc)), next_unknown(evaluate(doc), after=1)
+    (1, 0)
+    """
+    doc = ev.doc
+    unknown = doc.state == GradeState.UNKNOWN
+    if not unknown.any():
+        return None
+    start = 0 if after is None else int(doc.query[after])
+    for step in range(doc.n_queries + 1):
+        q = (start + step) % doc.n_queries
+        if not unknown[doc.members(q)].any():
+            continue
+        ranked = ev.ranked(q)
+        rest = np.setdiff1d(doc.members(q), ranked, assume_unique=True)
+        rows = np.concatenate([ranked, rest]).tolist()
+        if step == 0 and after is not None:
+            rows = rows[rows.index(after) + 1:] if after in rows else rows
+        for i in rows:
+            if unknown[i]:
+                return int(i)
+    return None
+
+
 # -- progress of a round's reviewers -----------------------------------------------------
 @dataclass(frozen=True)
 class Progress:
-    """How far a reviewer is: ``graded`` of the ``assigned`` unknown grades."""
+    """How far a reviewer is: ``graded`` of the ``assigned`` unknown grades,
+    and at what pace (their timed judgments in the audit log)."""
 
     reviewer: str
     graded: int
     assigned: int
+    pace: Pace
+
+    @property
+    def minutes_left(self) -> float | None:
+        """The unknown grades left times the median time per judgment, in
+        minutes (None until a judgment is timed)."""
+        median = self.pace.median_seconds
+        return None if median is None else (self.assigned - self.graded) * median / 60.0
 
 
 def reviewer_progress(doc: Document) -> list[Progress]:
     """Per reviewer of the document's round (:attr:`Document.assignment`): of
     the unknown grades handed out in their queries, how many are known now
-    (an overlap query counts for both its reviewers). Empty without a round.
+    (an overlap query counts for both its reviewers), and their pace
+    (:func:`core.analysis.pace.reviewer_pace`). Empty without a round.
 
     Examples
     --------
@@ -307,16 +355,18 @@ def reviewer_progress(doc: Document) -> list[Progress]:
     >>> doc = Document.from_columns(query=["a", "a", "b"], source_id=["x", "y", "x"],
     ...                             grade=[1.0, None, None])
     >>> doc.assignment = Assignment("id", "base", "now", (Share("ana", ("a", "b"), 3),))
-    >>> reviewer_progress(doc)
-    [Progress(reviewer='ana', graded=1, assigned=3)]
+    >>> [(p.reviewer, p.graded, p.assigned, p.pace.timed) for p in reviewer_progress(doc)]
+    [('ana', 1, 3, 0)]
     """
     if doc.assignment is None:
         return []
     unknown = np.bincount(doc.query[doc.state == GradeState.UNKNOWN], minlength=doc.n_queries)
     index = {qid: q for q, qid in enumerate(doc.query_ids)}
+    shares = doc.assignment.shares
+    paces = reviewer_pace(doc.audit, [s.reviewer for s in shares])
     out = []
-    for share in doc.assignment.shares:
+    for share, pace in zip(shares, paces, strict=True):
         left = sum(int(unknown[index[q]]) for q in share.queries if q in index)
         out.append(Progress(share.reviewer, min(max(share.unknown - left, 0), share.unknown),
-                            share.unknown))
+                            share.unknown, pace))
     return out

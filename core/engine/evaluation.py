@@ -7,34 +7,33 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 
 from __future__ import annotations
 
+import copy
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.discount import discount  # re-exported
 from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     ideal_key,
     ideal_lists,
+    list_starts,
     ranked_lists,
     score_ties,
     sort_within_queries,
     source_order_keys,
+    tie_runs,
+    tie_starts,
 )
-from core.engine.values import (  # Status, QueryCutoff, discount: re-exported
-    _STATUS,
-    QueryCutoff,
-    Status,
-    discount,
-)
+from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
 from core.model.conventions import (
     Conventions,
     IdealInventory,
     Rubric,
     TieRule,
     UnknownRule,
-    ZeroIdealRule,
     format_cutoff,
 )
 from core.model.document import Document, GradeState
@@ -43,6 +42,7 @@ from core.model.rubric import outside_rubric
 __all__ = [
     "Evaluation",
     "QueryCutoff",
+    "QueryResults",
     "Status",
     "discount",
     "evaluate",
@@ -53,6 +53,39 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+_T = TypeVar("_T")
+
+
+# -- what a grade edit does to a result worked out when asked ---------------------------
+# An evaluation re-evaluated after a grade edit (Evaluation.spliced) keeps what
+# follows from scores, ranks and the inventory, splices in the edited queries'
+# part of what it had worked out, and works the rest out again when asked.
+class _Lazy(cached_property[_T]):
+    """A result worked out when first asked; a grade edit drops it."""
+
+    #: What :meth:`Evaluation.spliced` does with it: keep, splice or drop.
+    on_edit: ClassVar[str] = "drop"
+
+
+class _GradeFree(_Lazy[_T]):
+    """A result that follows from scores, ranks and the inventory only: a
+    grade edit keeps it."""
+
+    on_edit = "keep"
+
+
+class _PerQuery(_Lazy[_T]):
+    """An array with a value per query: a grade edit splices in the edited
+    queries' values."""
+
+    on_edit = "queries"
+
+
+class _PerRow(_Lazy[_T]):
+    """An array with a value per candidate: a grade edit splices in the edited
+    queries' rows."""
+
+    on_edit = "rows"
 
 
 class Evaluation:
@@ -63,12 +96,17 @@ class Evaluation:
     tie-averaged discount over the whole list; NaN when not ranked),
     ``contribution`` (gain x discount), ``ideal_rank``, ``ideal_contribution``,
     ``tie_size``. Per query and cutoff: ``dcg``, ``idcg``, ``ndcg`` (NaN where
-    not determined) and ``status``.
+    not determined) and ``status``, kept in :attr:`results`.
+
+    Grade-dependent results worked out when asked say what a grade edit does
+    to them (``_GradeFree``, ``_PerQuery``, ``_PerRow``; plain ``_Lazy``:
+    worked out again), so :meth:`spliced` needs no list of names.
     """
 
     def __init__(self, doc: Document, conventions: Conventions) -> None:
         self.doc = doc
-        self.conventions = c = conventions
+        self.conventions = conventions
+        c = conventions
         numeric = doc.state == GradeState.NUMBER
         retrieved = ~np.isnan(doc.score)
         self._numeric = numeric
@@ -80,19 +118,46 @@ class Evaluation:
             inventory &= numeric
         self.ranked_mask = ranked
         self.inventory_mask = inventory
-        #: Per query: candidates whose grade is not known but counts (only
-        #: under the ``unresolved`` rule; such a query has no NDCG).
-        self.n_open = (
+        n_open = (
             self._count(inventory & ~numeric) if c.unknown is UnknownRule.UNRESOLVED
             else np.zeros(doc.n_queries, dtype=np.int64)
         )
         # One step at a time, so that few full-length temporaries of large
         # inputs are alive at once.
-        blocks = self._blocks = self._rank_lists()
-        self.dcg = self._dcg_at_cutoffs()
-        self.idcg = self._idcg_at_cutoffs(blocks)
-        self.ndcg, self.status_code = self._ndcg_and_status()
+        blocks = self._rank_lists()
+        self._blocks = blocks
+        dcg = self._dcg_at_cutoffs()
+        idcg = self._idcg_at_cutoffs(blocks)
+        #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
+        self.results = QueryResults.from_sums(dcg, idcg, n_open, c.zero_ideal)
         check_totals(self)
+
+    # -- the per-query results, by name ---------------------------------------------
+    @property
+    def dcg(self) -> FloatArray:
+        """DCG per query (rows) and cutoff (columns)."""
+        return self.results.dcg
+
+    @property
+    def idcg(self) -> FloatArray:
+        """Ideal DCG per query and cutoff (NaN for a query with open grades)."""
+        return self.results.idcg
+
+    @property
+    def ndcg(self) -> FloatArray:
+        """NDCG per query and cutoff (NaN where not determined)."""
+        return self.results.ndcg
+
+    @property
+    def status_code(self) -> npt.NDArray[np.int8]:
+        """Each query's status code per cutoff (see :meth:`status`)."""
+        return self.results.status_code
+
+    @property
+    def n_open(self) -> IntArray:
+        """Per query: candidates whose grade is not known but counts (only
+        under the ``unresolved`` rule; such a query has no NDCG)."""
+        return self.results.n_open
 
     # -- the steps of __init__ ------------------------------------------------------------
     def _rank_lists(self) -> tuple[int, int] | None:
@@ -118,8 +183,10 @@ class Evaluation:
         """DCG per query (rows) and cutoff (columns) over the ranked lists."""
         nq = self.doc.n_queries
         ks = self.cutoffs
-        rank, q_sorted = self._sorted_rank, self._sorted_query
-        group, group_size = self._sorted_group, self._group_size
+        rank = self._sorted_rank
+        q_sorted = self._sorted_query
+        group = self._sorted_group
+        group_size = self._group_size
         sorted_discount = discount(rank)
         dcg = np.empty((nq, len(ks)))
         if group is not None and group_size is not None and self._new_group is not None:
@@ -147,7 +214,7 @@ class Evaluation:
         return dcg
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None) -> FloatArray:
-        """Ideal DCG per query and cutoff (NaN for a query with open grades).
+        """Ideal DCG per query and cutoff (open grades not yet set to NaN).
 
         The ideal lists of all queries at once. Their totals need only the
         gains in order; which candidate stands where is worked out when asked
@@ -169,71 +236,54 @@ class Evaluation:
                 ideal_query if ikeep is None else ideal_query[ikeep],
                 weights=icontrib_all if ikeep is None else icontrib_all[ikeep], minlength=nq,
             )
-        idcg[self.n_open > 0, :] = np.nan
         return idcg
-
-    def _ndcg_and_status(self) -> tuple[FloatArray, npt.NDArray[np.int8]]:
-        """NDCG = DCG / ideal DCG per query and cutoff, and each one's status
-        code (an index into :data:`_STATUS`)."""
-        c = self.conventions
-        unresolved = self.n_open > 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ndcg = self.dcg / self.idcg
-        zero = self.idcg == 0
-        ndcg[zero] = 0.0 if c.zero_ideal is ZeroIdealRule.ZERO else np.nan
-        ndcg[unresolved, :] = np.nan
-        status = np.zeros(ndcg.shape, dtype=np.int8)
-        if c.zero_ideal is ZeroIdealRule.UNDEFINED:
-            status[zero] = 1
-        status[unresolved, :] = 2
-        return ndcg, status
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
         counts: IntArray = np.bincount(self.doc.query[mask], minlength=self.doc.n_queries)
         return counts.astype(np.int64)
 
-    @cached_property
+    @_GradeFree
     def n_total(self) -> IntArray:
         """Candidates per query."""
         counts: IntArray = np.bincount(self.doc.query, minlength=self.doc.n_queries)
         return counts.astype(np.int64)
 
-    @cached_property
+    @_GradeFree
     def n_ranked(self) -> IntArray:
         """Candidates in each ranked list."""
         return self._count(self.ranked_mask)
 
-    @cached_property
+    @_GradeFree
     def n_retrieved(self) -> IntArray:
         """Candidates with a predicted score."""
         return self._count(self._retrieved)
 
-    @cached_property
+    @_PerQuery
     def n_judged(self) -> IntArray:
         """Candidates with a numeric grade."""
         return self._count(self._numeric)
 
-    @cached_property
+    @_PerQuery
     def n_unknown(self) -> IntArray:
         return self._count(self.doc.state == GradeState.UNKNOWN)
 
-    @cached_property
+    @_PerQuery
     def n_unrateable(self) -> IntArray:
         return self._count(self.doc.state == GradeState.UNRATEABLE)
 
-    @cached_property
+    @_GradeFree
     def n_inventory(self) -> IntArray:
         """Candidates in each ideal inventory."""
         return self._count(self.inventory_mask)
 
-    @cached_property
+    @_Lazy
     def rubric(self) -> Rubric:
         """The grade scale: the declared rubric, or the one the document's
         grades imply (:meth:`~core.model.conventions.Conventions.rubric_for`)."""
         return self.conventions.rubric_for(self.doc.grade)
 
-    @cached_property
+    @_PerRow
     def outside_rubric(self) -> BoolArray:
         """Numeric grades that the declared rubric does not permit (see
         :func:`core.model.rubric.outside_rubric`)."""
@@ -248,12 +298,12 @@ class Evaluation:
         out[where] = values
         return out
 
-    @cached_property
+    @_GradeFree
     def rank(self) -> IntArray:
         """1-based rank of each candidate; 0 when not ranked."""
         return self._scatter(self._sorted_rank, 0, self.order)  # type: ignore[return-value]
 
-    @cached_property
+    @_GradeFree
     def tie_size(self) -> IntArray:
         """Size of each ranked candidate's tie group (1 when not tied)."""
         if self._sorted_group is None or self._group_size is None:
@@ -262,7 +312,7 @@ class Evaluation:
             size = self._group_size[self._sorted_group]
         return self._scatter(size, 0, self.order)  # type: ignore[return-value]
 
-    @cached_property
+    @_GradeFree
     def tie_first_rank(self) -> IntArray:
         """The first rank of each ranked candidate's tie group."""
         if self._sorted_group is None or self._new_group is None:
@@ -270,19 +320,19 @@ class Evaluation:
         first_rank = self._sorted_rank[np.flatnonzero(self._new_group)]
         return self._scatter(first_rank[self._sorted_group], 0, self.order)  # type: ignore[return-value]
 
-    @cached_property
+    @_GradeFree
     def discount(self) -> FloatArray:
         """The effective (tie-averaged where declared) discount over the whole
         list; NaN when not ranked."""
         return self._scatter(self.effective_discount(None), np.nan, self.order)  # type: ignore[return-value]
 
-    @cached_property
+    @_PerRow
     def contribution(self) -> FloatArray:
         """gain x discount over the whole list (NaN when either is unknown)."""
         out: FloatArray = self.gain * self.discount
         return out
 
-    @cached_property
+    @_Lazy
     def ideal_order(self) -> IntArray:
         """Candidate indices of every ideal list, query by query, best first."""
         inv = np.flatnonzero(self.inventory_mask)
@@ -290,12 +340,12 @@ class Evaluation:
         order: IntArray = inv[perm]
         return order
 
-    @cached_property
+    @_PerRow
     def ideal_rank(self) -> IntArray:
         """Rank in the ideal list; 0 when not in the ideal inventory."""
         return self._scatter(self._ideal_rank_sorted, 0, self.ideal_order)  # type: ignore[return-value]
 
-    @cached_property
+    @_PerRow
     def ideal_contribution(self) -> FloatArray:
         """gain x discount at the ideal rank; NaN outside the inventory."""
         values = self.gain[self.ideal_order] * discount(self._ideal_rank_sorted)
@@ -322,26 +372,21 @@ class Evaluation:
         return self.conventions.cutoffs
 
     def status(self, q: int, j: int = 0) -> Status:
-        return _STATUS[int(self.status_code[q, j])]
+        """Query ``q``'s status at the ``j``-th cutoff."""
+        return self.results.status(q, j)
 
     def query_status(self, q: int) -> Status:
         """The query's worst status over the cutoffs."""
-        return _STATUS[int(self.status_code[q].max())]
+        return self.results.query_status(q)
 
     def status_table(self) -> tuple[list[list[Status]], list[Status]]:
         """Every query's status at each cutoff, and its worst one (as
         :meth:`status` and :meth:`query_status`, all at once)."""
-        codes = self.status_code
-        at_cutoffs = [[_STATUS[c] for c in row] for row in codes.tolist()]
-        worst = [_STATUS[c] for c in codes.max(axis=1, initial=0).tolist()]
-        return at_cutoffs, worst
+        return self.results.status_table()
 
     def cutoff_results(self, q: int) -> list[QueryCutoff]:
-        def val(x: float) -> float | None:
-            return None if np.isnan(x) else float(x)
-
-        return [QueryCutoff(k, val(self.dcg[q, j]), val(self.idcg[q, j]), val(self.ndcg[q, j]),
-                            self.status(q, j)) for j, k in enumerate(self.cutoffs)]
+        """Query ``q``'s numbers at each cutoff."""
+        return self.results.cutoff_results(q, self.cutoffs)
 
     @property
     def sorted_query(self) -> IntArray:
@@ -390,7 +435,7 @@ class Evaluation:
         """The gain of each position of :attr:`order` (NaN: unknown)."""
         return self._sorted_gain
 
-    @cached_property
+    @_GradeFree
     def _ideal_start(self) -> IntArray:
         """Where each query's ideal list starts in :attr:`ideal_order` (the
         lists follow the queries in order, :attr:`n_inventory` long each)."""
@@ -428,16 +473,79 @@ class Evaluation:
         """(first rank, last rank) of every tie group of two or more in query
         ``q``'s ranked list: runs of equal scores (under every tie rule; only
         ``average`` merges them in the arithmetic), from the query's rows."""
-        scores = self.doc.score[self.ranked(q)]
-        if scores.size < 2:
-            return []
-        starts = np.flatnonzero(np.concatenate([[True], scores[1:] != scores[:-1]]))
-        ends = np.append(starts[1:], scores.size)
-        long = ends - starts > 1
-        return list(zip((starts[long] + 1).tolist(), ends[long].tolist(), strict=True))
+        first, last = tie_runs(tie_starts(self.doc.score[self.ranked(q)]))
+        return list(zip((first + 1).tolist(), (last + 1).tolist(), strict=True))
+
+    @_GradeFree
+    def tie_start(self) -> BoolArray:
+        """Where each tie group of :attr:`order` starts (a new query or a new
+        score; :func:`core.engine.order.tie_starts`)."""
+        if self._new_group is not None:
+            return self._new_group
+        return tie_starts(self.doc.score[self.order], list_starts(self._sorted_query))
+
+    # -- after a grade edit ---------------------------------------------------------------
+    def spliced(self, part: Evaluation, members: IntArray) -> Evaluation:
+        """This evaluation with the grade-dependent results of some queries
+        taken from ``part``, an evaluation of ``doc.subset(members)`` under the
+        same conventions (``members``: every row of those queries, in document
+        order). This one is left as it was.
+
+        Valid only while the ranked order and the ideal inventory do not depend
+        on grades (:func:`core.engine.order.order_follows_grades`): what
+        follows from scores and ranks alone is kept; gains, the ideal order
+        within each query and the per-query numbers are spliced in; results
+        worked out when asked say what an edit does to them (:class:`_Lazy`).
+        """
+        queries = np.unique(self.doc.query[members])
+        new = copy.copy(self)
+        for name, attr in vars(type(self)).items():
+            if not isinstance(attr, cached_property):
+                continue
+            # A plain cached_property says nothing: it is worked out again.
+            on_edit = attr.on_edit if isinstance(attr, _Lazy) else "drop"
+            if on_edit == "keep":
+                continue
+            old = new.__dict__.pop(name, None)
+            # What this evaluation worked out already is spliced too (the
+            # editor asks for it after every edit), per query or per row.
+            if old is not None and on_edit != "drop":
+                at = queries if on_edit == "queries" else members
+                new.__dict__[name] = _put(old, at, getattr(part, name))
+        new.gain = _put(self.gain, members, part.gain)
+        new._numeric = _put(self._numeric, members, part._numeric)
+        new._sorted_gain = self._sorted_gain.copy()
+        bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
+        for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
+            new._sorted_gain[lo:hi] = new.gain[self.order[lo:hi]]
+        if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
+            new.__dict__["ideal_order"] = self._spliced_ideal_order(part, members, queries)
+        new.results = self.results.spliced(queries, part.results)
+        return new
+
+    def _spliced_ideal_order(self, part: Evaluation, members: IntArray,
+                             queries: IntArray) -> IntArray:
+        """This ideal order with the lists of ``queries`` taken from ``part``."""
+        # The ideal lists keep their places (the inventory does not follow
+        # grades); the changed queries' lists are re-sorted in the part.
+        ideal: IntArray = self.ideal_order.copy()
+        ideal_bounds = np.stack([self._ideal_start[queries], self._ideal_start[queries + 1]])
+        part_ideal = members[part.ideal_order]
+        at = 0
+        for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):
+            ideal[lo:hi] = part_ideal[at:at + hi - lo]
+            at += hi - lo
+        return ideal
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"
+
+
+def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A copy of ``whole`` with ``values`` at ``at``."""
+    out = whole.copy()
+    out[at] = values
+    return out
 
 
 def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
@@ -462,15 +570,17 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
             pos = np.repeat(starts[g] - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
             owner = np.repeat(np.arange(cut.size), n)
             disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
-    g_gain, g_size = (gain, size) if k is None else (gain[within], size[within])
+    if k is not None:  # the groups that start within k
+        gain = gain[within]
+        size = size[within]
+        query = query[within]
     # In place: one array as long as the groups, not three.
     with np.errstate(invalid="ignore"):  # an infinite gain times a zero discount
-        per_group = np.multiply(g_gain, disc, dtype=np.float64)
-        per_group /= g_size
+        per_group = np.multiply(gain, disc, dtype=np.float64)
+        per_group /= size
     per_group[disc <= 0] = 0.0
-    q = query if k is None else query[within]
-    out: FloatArray = np.bincount(q, weights=per_group, minlength=nq).astype(np.float64,
-                                                                             copy=False)
+    sums = np.bincount(query, weights=per_group, minlength=nq)
+    out: FloatArray = sums.astype(np.float64, copy=False)
     return out
 
 

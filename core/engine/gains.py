@@ -9,7 +9,7 @@ and ``<v>inf</v>`` in a workbook cell is read by no spreadsheet.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -18,15 +18,31 @@ from core.errors import InputError
 from core.model.conventions import Conventions, UnknownRule
 from core.model.document import Document
 
-if TYPE_CHECKING:
-    from core.engine.evaluation import Evaluation
-
 __all__ = ["check_totals", "gains"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 _LARGEST = "the largest number a computer's float holds (about 1.8e308)"
+
+
+class Totals(Protocol):
+    """What :func:`check_totals` reads of an evaluation (its sums per query
+    and cutoff), named here so that the engine's gains need not import the
+    evaluation that uses them."""
+
+    @property
+    def doc(self) -> Document: ...
+    @property
+    def conventions(self) -> Conventions: ...
+    @property
+    def dcg(self) -> FloatArray: ...
+    @property
+    def idcg(self) -> FloatArray: ...
+    @property
+    def ndcg(self) -> FloatArray: ...
+    @property
+    def status_code(self) -> npt.NDArray[np.int8]: ...
 
 
 def _where(doc: Document, i: int) -> str:
@@ -69,7 +85,7 @@ def gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
     return gain
 
 
-def check_totals(ev: Evaluation) -> None:
+def check_totals(ev: Totals) -> None:
     """Raise :class:`InputError` naming the first query whose DCG or ideal
     DCG is beyond the largest float (its gains, each finite, add up beyond
     it), so that no NDCG is infinite or silently undefined."""

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.model.conventions import TieRule
+from core.model.conventions import Conventions, TieRule, UnknownRule
 from core.model.document import Document
 
 __all__ = [
@@ -24,13 +24,18 @@ __all__ = [
     "id_desc_order",
     "ideal_key",
     "ideal_lists",
+    "list_starts",
+    "order_follows_grades",
     "order_ranked",
     "ranked_lists",
     "score_ties",
     "segment_rank",
     "sort_within_queries",
     "source_order_keys",
+    "tie_runs",
+    "tie_starts",
     "tied_positions",
+    "ties_follow_gains",
     "uniform_blocks",
 ]
 
@@ -181,7 +186,7 @@ def order_ranked(
     else:
         neg_score = doc.score[idx]
         np.negative(neg_score, out=neg_score)
-    if ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC):
+    if ties_follow_gains(ties):
         g = gains if idx is None else gains[idx]
         keys = [g if ties is TieRule.PESSIMISTIC else -g, neg_score]
     else:
@@ -196,42 +201,85 @@ def order_ranked(
         qs = q if perm is None or blocks else q[perm]
         ss = neg_score if perm is None else neg_score[perm]
         del neg_score, keys
-        same = qs[1:] == qs[:-1]
-        same &= ss[1:] == ss[:-1]
+        starts = tie_starts(ss, list_starts(qs))
         del qs, ss
-        _id_desc_ties(doc, order, same)
+        _id_desc_ties(doc, order, starts)
     return order
 
 
-def _id_desc_ties(doc: Document, order: IntArray, same: BoolArray) -> None:
-    """Put tied candidates of ``order`` (``same``: each position has the
-    query and score of the next) in descending order of their ids, in place."""
-    if not same.any():
+def _id_desc_ties(doc: Document, order: IntArray, starts: BoolArray) -> None:
+    """Put tied candidates of ``order`` (tie groups starting at ``starts``,
+    :func:`tie_starts`) in descending order of their ids, in place."""
+    if starts.all():
         return
     # Only tied candidates need their ids compared (strings are slow).
-    pos, group = tied_positions(same)
+    pos, group = tied_positions(starts)
     rows = order[pos]
     order[pos] = rows[id_desc_order(doc, rows, group)]
 
 
-def tied_positions(same: BoolArray) -> tuple[IntArray, npt.NDArray[np.integer[Any]]]:
-    """The positions tied with a neighbour (``same[i]``: position ``i`` ties
-    with ``i + 1``) and each one's tie group, numbered 0, 1, ... in order."""
-    tied = np.zeros(same.size + 1, dtype=bool)
-    tied[1:] |= same
-    tied[:-1] |= same
+# -- tie groups ------------------------------------------------------------------------
+def ties_follow_gains(ties: TieRule) -> bool:
+    """Whether ``ties`` orders equal scores by gain (``pessimistic``,
+    ``optimistic``): then a grade can move a candidate within its tie group.
+    The other rules order them by row, by id or not at all (``average``)."""
+    return ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC)
+
+
+def order_follows_grades(c: Conventions) -> bool:
+    """Whether grades can change a ranked list or an ideal inventory under
+    ``c``: ties ordered by gain (:func:`ties_follow_gains`), or candidates
+    without a grade removed (``condensed``). Otherwise a grade edit changes
+    gains only, and the edited queries' numbers alone."""
+    return ties_follow_gains(c.ties) or c.unknown is UnknownRule.CONDENSED
+
+
+def list_starts(q: IntArray) -> BoolArray:
+    """Where each list starts in positions ordered by query (``q``)."""
+    first = np.ones(q.shape[0], dtype=bool)
+    if q.shape[0] > 1:
+        np.not_equal(q[1:], q[:-1], out=first[1:])
+    return first
+
+
+def tie_starts(scores: FloatArray, first: BoolArray | None = None) -> BoolArray:
+    """Where each tie group starts in ranked lists: ``scores`` in ranked
+    order, ``first`` where each list starts (None: one list). A tie group is
+    a run of equal scores within one list; every position is in one, most
+    alone. The one place tie groups are found: the engine's averaged ties
+    (:func:`score_ties`), trec_eval's id order, compare's tie rules, the
+    editor's and the bounds' tie groups (``Evaluation.tie_groups``)."""
+    if first is None:
+        starts = np.zeros(scores.shape[0], dtype=bool)
+        starts[:1] = True
+    else:
+        starts = first.copy()
+    if scores.shape[0] > 1:
+        starts[1:] |= scores[1:] != scores[:-1]
+    return starts
+
+
+def tied_positions(starts: BoolArray) -> tuple[IntArray, npt.NDArray[np.integer[Any]]]:
+    """The positions in tie groups of two or more (groups starting at
+    ``starts``, :func:`tie_starts`) and each one's group, numbered 0, 1, ...
+    in order."""
+    tied = ~starts  # tied with the position before
+    tied[:-1] |= tied[1:].copy()  # ... or with the one after
     pos = np.flatnonzero(tied)
     del tied
-    if not pos.size:
-        return pos, np.zeros(0, dtype=np.int32)
-    # A tied position starts a group unless tied with the one before.
-    starts = np.ones(pos.size, dtype=bool)
-    inner = pos[1:] if pos[0] == 0 else pos
-    starts[pos.size - inner.size:] = ~same[inner - 1]
     group: npt.NDArray[np.integer[Any]] = np.cumsum(
-        starts, dtype=np.int32 if pos.size < 2**31 else np.int64)
+        starts[pos], dtype=np.int32 if pos.size < 2**31 else np.int64)
     group -= 1
     return pos, group
+
+
+def tie_runs(starts: BoolArray) -> tuple[IntArray, IntArray]:
+    """The first and the last position (0-based, both included) of each tie
+    group of two or more (groups starting at ``starts``, :func:`tie_starts`)."""
+    first = np.flatnonzero(starts)
+    end = np.append(first[1:], starts.shape[0])
+    long = end - first > 1
+    return first[long], end[long] - 1
 
 
 def id_desc_order(doc: Document, rows: IntArray,
@@ -276,11 +324,7 @@ def score_ties(
     """Tie groups of the ranked lists (``order``, query starts ``first``):
     each position's group, each group's size, and where groups start (a new
     query or a new score)."""
-    s_sorted = scores[order]
-    new_group = first.copy()
-    if order.size > 1:
-        new_group[1:] |= s_sorted[1:] != s_sorted[:-1]
-    del s_sorted
+    new_group = tie_starts(scores[order], first)
     group = np.cumsum(new_group) - 1
     return group, np.bincount(group), new_group
 

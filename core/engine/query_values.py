@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.discount import discount
 from core.engine.evaluation import Evaluation
 from core.engine.order import ideal_key
-from core.engine.values import discount
 
 __all__ = ["QueryValues", "query_ideal", "query_values"]
 

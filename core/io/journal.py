@@ -217,7 +217,8 @@ class Journal:
             entries.append({"kind": "conventions", "conventions": doc.conventions.to_dict(),
                             "when": _now()})
         for row, audit in zip(changes.rows.tolist(), changes.audit, strict=True):
-            entries.append(self.grade_entry(doc, row, who=audit.who, note=audit.note))
+            entries.append(self.grade_entry(doc, row, who=audit.who, note=audit.note,
+                                            seconds=audit.seconds))
         self.append(entries)
         return len(entries)
 
@@ -234,9 +235,11 @@ class Journal:
         self.append([{"kind": "conventions", "conventions": conventions.to_dict(), "when": _now()}])
 
     @staticmethod
-    def grade_entry(doc: Document, index: int, *, who: str, note: str = "") -> dict[str, Any]:
-        """The journal line for candidate ``index``'s current grade."""
-        return {
+    def grade_entry(doc: Document, index: int, *, who: str, note: str = "",
+                    seconds: float | None = None) -> dict[str, Any]:
+        """The journal line for candidate ``index``'s current grade (and the
+        active seconds the judgment took, when timed)."""
+        entry: dict[str, Any] = {
             "kind": "grade",
             "query": doc.query_ids[int(doc.query[index])],
             "source_id": doc.source_text(index),
@@ -247,6 +250,9 @@ class Journal:
             "when": _now(),
             "note": note,
         }
+        if seconds is not None:
+            entry["seconds"] = seconds
+        return entry
 
     @staticmethod
     def note_entry(doc: Document, index: int) -> dict[str, Any]:
@@ -449,9 +455,13 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | N
         state = GradeState(int(entry["state"]))
         grade = entry.get("grade")
         value = float(grade) if grade is not None and state is GradeState.NUMBER else None
+        seconds = entry.get("seconds")
+        if seconds is not None and (isinstance(seconds, bool) or not (
+                isinstance(seconds, int | float) and math.isfinite(seconds) and seconds >= 0)):
+            seconds = None  # a damaged timing loses the timing, never the grade
         audit = doc.set_grade(
             index, value, state, who=str(entry.get("who", "")), note=str(entry.get("note", "")),
-            reason=str(entry.get("reason", "")),
+            reason=str(entry.get("reason", "")), seconds=seconds,
         )
     except (KeyError, ValueError, TypeError) as exc:
         return f"grade entry unreadable: {exc}"

@@ -48,15 +48,16 @@ def read_returned(paths: Sequence[str | Path]) -> list[tuple[str, Document]]:
         if not path.exists():
             raise InputError("no such file", file=str(path), hint="check the path")
         if path.suffix.lower() not in WORKBOOK_SUFFIXES:
-            raise InputError("a returned workbook is an .xlsx written by split", file=str(path),
+            raise InputError("a returned workbook is an .xlsx written by split or saved from "
+                             "the base", file=str(path),
                              hint="name the workbooks the reviewers returned")
         try:
             doc = read_workbook(path)
         except NotOwnWorkbook as exc:
             raise InputError(f"{exc.problem}: it cannot be a returned reviewer's workbook",
                              file=str(path),
-                             hint="name the workbooks split wrote and the reviewers returned"
-                             ) from exc
+                             hint="name the workbooks split wrote, or copies of the base, "
+                                  "as the reviewers returned them") from exc
         out.append((path.name, doc))
     return out
 

@@ -38,7 +38,9 @@ FloatArray = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class AuditEntry:
-    """One grade change: who, when, where, from, to, and why."""
+    """One grade change: who, when, where, from, to, and why; for a grade a
+    reviewer typed, the active seconds it took (``None``: not timed, e.g. an
+    undo, a merge, an edit made in a spreadsheet)."""
 
     who: str
     when: str
@@ -48,6 +50,7 @@ class AuditEntry:
     after: str
     note: str = ""
     origin: str = "app"
+    seconds: float | None = None
 
 
 def _now() -> str:
@@ -356,7 +359,7 @@ class Document:
     def query_index(self, query_id: str) -> int:
         return self.query_ids.index(query_id)
 
-    # -- edits (the undo stack in the app calls these) -----------------------------------
+    # -- edits (the session, core.session, calls these) -----------------------------------
     def set_grade(
         self,
         index: int,
@@ -367,11 +370,13 @@ class Document:
         note: str = "",
         reason: str = "",
         origin: str = "app",
+        seconds: float | None = None,
     ) -> AuditEntry:
         """Change the current grade of one candidate and log it.
 
         ``grade`` must be a finite number for ``state=NUMBER`` and None
-        otherwise. The original grade is untouched. Returns the audit entry.
+        otherwise. The original grade is untouched. ``seconds``: the active
+        time the judgment took, when timed. Returns the audit entry.
         """
         state = GradeState(state)
         if state is GradeState.NUMBER:
@@ -392,6 +397,7 @@ class Document:
             after=grade_text(np.nan if grade is None else float(grade), int(state)),
             note=note,
             origin=origin,
+            seconds=seconds,
         )
         self.audit.append(entry)
         return entry

@@ -73,6 +73,10 @@ class SetGrades:
         One audit note per row (empty tuple: no notes).
     text : str
         How the step reads in the Edit menu ("grade q1/d3: 1 → 2").
+    seconds : float or None
+        The active seconds the reviewer spent on this step
+        (:class:`core.analysis.pace.JudgmentClock`), shared evenly by its
+        rows' audit entries; None when not timed (a paste, a script).
     """
 
     rows: tuple[int, ...]
@@ -80,6 +84,7 @@ class SetGrades:
     who: str
     notes: tuple[str, ...] = ()
     text: str = ""
+    seconds: float | None = None
 
     def __post_init__(self) -> None:
         if len(self.rows) != len(self.values):
@@ -88,16 +93,23 @@ class SetGrades:
             raise ValueError("one note per row, or none")
         if len(set(self.rows)) != len(self.rows):
             raise ValueError("a row is set twice in one step")
+        if self.seconds is not None and not (self.seconds >= 0 and math.isfinite(self.seconds)):
+            raise ValueError("seconds are a finite number, 0 or more")
 
     @classmethod
     def of(cls, rows: Sequence[int], values: Sequence[GradeValue], *, who: str,
-           note: str = "", text: str = "") -> SetGrades:
+           note: str = "", text: str = "", seconds: float | None = None) -> SetGrades:
         """The same note for every row."""
         return cls(tuple(int(r) for r in rows), tuple(values), who,
-                   (note,) * len(rows) if note else (), text)
+                   (note,) * len(rows) if note else (), text, seconds)
 
     def note(self, i: int) -> str:
         return self.notes[i] if self.notes else ""
+
+    def row_seconds(self) -> float | None:
+        """Each row's share of the step's seconds (one judgment act over
+        several candidates, a selection graded at once, splits evenly)."""
+        return None if self.seconds is None or not self.rows else self.seconds / len(self.rows)
 
 
 @dataclass(frozen=True)

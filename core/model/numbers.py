@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Sequence
 
-__all__ = ["NumberError", "number_text", "read_number", "read_numbers"]
+__all__ = ["NumberError", "full_text", "number_text", "read_number", "read_numbers"]
 
 #: The grammar: an optional sign, ASCII digits with an optional decimal point
 #: (``2``, ``2.5``, ``2.``, ``.5``), an optional exponent (``1e-3``).
@@ -148,6 +148,18 @@ def number_text(x: float) -> str:
     value = float(x)
     return str(int(value)) if value.is_integer() else repr(value)
 
+
+
+def full_text(x: float) -> str:
+    """A number at full precision as a tooltip shows it (:func:`repr`, which
+    reads back as the same float; a whole number keeps its ``.0``), and
+    ``"—"`` where it is not determined (NaN).
+
+    >>> full_text(2.0), full_text(0.1), full_text(float("nan"))
+    ('2.0', '0.1', '—')
+    """
+    value = float(x)
+    return "—" if math.isnan(value) else repr(value)
 
 def read_numbers(texts: Sequence[str]) -> list[float]:
     """:func:`read_number` of each text (no decimal comma), the usual case

@@ -14,8 +14,7 @@ import numpy as np
 
 from core.analysis.aggregate import summarize
 from core.analysis.bounds import unresolved_bounds
-from core.engine.evaluation import Evaluation, Status
-from core.engine.values import FloatArray
+from core.engine.evaluation import Evaluation, FloatArray, Status
 from core.model.conventions import Conventions
 from core.model.presets import matching_presets
 from core.reports.sentences import summary_sentence

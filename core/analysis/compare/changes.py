@@ -356,13 +356,11 @@ def _tie_groups(ev: Evaluation) -> _TieGroups | None:
     order = ev.order
     if order.size < 2:
         return None
-    q = ev.sorted_query
-    s = ev.doc.score[order]
-    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not same.any():
+    starts = ev.tie_start
+    if starts.all():
         return None
-    tied_queries = np.unique(q[1:][same])
-    pos, group = tied_positions(same)
+    tied_queries = np.unique(ev.sorted_query[~starts])
+    pos, group = tied_positions(starts)
     rows = order[pos]
     slot_rank = ev.rank[rows].astype(np.float64)  # ranks of the group's slots, ascending
     return _TieGroups(rows, group, slot_rank, ev.gain[rows], ev.doc.query[rows], tied_queries)

@@ -5,10 +5,11 @@ differs from its grade as handed out (the returned document's original
 grade; grades edited in a spreadsheet are current grades, read back as audit
 entries). Every change found ends in exactly one count:
 
-- **refused**: its document carries no assignment, holds a whole round, was
-  handed out from another base (its base id differs), or its assignment does
-  not cover the change's query (or the base lacks the candidate, or the
-  grade handed out is not the base's): not taken, named with the reason;
+- **refused**: its document holds a whole round, was handed out from another
+  base (its base id differs), is a copy of another document (candidates the
+  base lacks), or its assignment does not cover the change's query (or the
+  base lacks the candidate, or the grade handed out is not the base's): not
+  taken, named with the reason;
 - **overlap ratings**: on a query the round gave to two reviewers, every
   numeric grade becomes that reviewer's annotator rating and the candidate's
   grade the declared consensus of its ratings (agreeing grades too: agreement
@@ -21,6 +22,19 @@ entries). Every change found ends in exactly one count:
 
 So ``taken + identical + conflicting + overlap_ratings + refused`` is the
 number of changes found (``conflicting`` counts each conflict's grades).
+
+A **copy** of the base sent without ``split`` (no assignment: the commonest
+way teams work, the same workbook mailed to two colleagues) is a share of the
+whole base. Its changes are the candidates its reviewer graded: those with an
+audit entry the base's log does not have (an edit made in a spreadsheet is
+read back as one) whose grade now differs from the base's. So a base graded
+further after the copies were sent keeps its newer grades; where a copy
+changed a candidate the base regraded since (its first new entry's "before"
+is not the base's grade now), that is a conflict with the base. The reviewer is
+the one person who wrote those entries, else the file's name. Two copies
+that grade a candidate differently give a conflict; with ``as_ratings``,
+every query of the copies is an overlap query: their numeric grades become
+ratings and the grade their consensus.
 
 The merged document is a copy of the base with the grades merged, the
 reviewers' ratings as new annotators, an :class:`Assignment` recording the
@@ -77,10 +91,14 @@ class _Source:
     share: Share | None = None  # None: refused as a whole, for this reason
     overlap: tuple[str, ...] = ()
     reason: str = ""
+    copy: bool = False  # a copy of the base sent without split
+    moved: frozenset[int] = frozenset()  # a copy's changed rows the base regraded since
+    unknown_sent: frozenset[int] = frozenset()  # a copy's rows unknown when it was sent
+    reviewer: str = ""  # who the returned document names as its reviewer
 
 
 def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
-          base_name: str = "") -> MergeResult:
+          base_name: str = "", as_ratings: bool = False) -> MergeResult:
     """Merge ``returned`` into a copy of ``base`` (see the module's
     description); ``base`` is not changed.
 
@@ -94,21 +112,26 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
         Who merges, and when (the merge's audit entries).
     base_name : str
         The base's file name (the merged round's record).
+    as_ratings : bool
+        Take copies of the base sent without ``split`` as ratings of an
+        overlap (their consensus becomes the grade) instead of settling
+        their differences as conflicts.
     """
     bid = base_id(base)
     where = {(base.query_ids[q], str(s)): i for i, (q, s) in enumerate(
         zip(base.query.tolist(), base.source_id.tolist(), strict=True))}
-    sources = _sources(returned, bid)
+    sources = _sources(returned, bid, base, where, as_ratings)
     refused: list[Refusal] = []
     changes: dict[int, list[tuple[str, GradeKey]]] = {}
+    moved: set[int] = set()  # base rows regraded since a copy was sent, that the copy changed
     for src in sources:
-        refusal = _take(src, base, where, changes)
+        refusal = _take(src, base, where, changes, moved)
         if refusal is not None:
             refused.append(refusal)
     merged = _copy(base)
     accepted = [s for s in sources if s.share is not None]
     overlap = tuple(dict.fromkeys(q for s in accepted for q in s.overlap))
-    outcome = _Outcome(merged, base, set(overlap))
+    outcome = _Outcome(merged, base, set(overlap), moved)
     for i in sorted(changes):
         outcome.settle(i, changes[i])
     outcome.apply(who, when)
@@ -130,20 +153,22 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
         reviewers=tuple(_count(s) for s in sources))
 
 
-def _sources(returned: Sequence[Returned], bid: str) -> list[_Source]:
+def _sources(returned: Sequence[Returned], bid: str, base: Document,
+             where: dict[tuple[str, str], int], as_ratings: bool) -> list[_Source]:
     """Each returned document with its changes and, when it was handed out
-    from this base to one reviewer, their share; then its label (the
-    reviewer; with the file's name where it would repeat, or the file's name
-    where no reviewer is recorded)."""
+    from this base to one reviewer (or is a copy of the base), their share;
+    then its label (the reviewer; with the file's name where it would repeat,
+    or the file's name where no reviewer is recorded)."""
     out = []
     for r in returned:
         doc = r.document
-        changed = [i for i in range(len(doc)) if grade_key(doc, i) != original_key(doc, i)]
-        src = _Source(r, "", changed)
         a = doc.assignment
         if a is None:
-            src.reason = "it carries no assignment (it was not handed out with split)"
-        elif len(a.shares) != 1:
+            out.append(_copy_source(r, base, where, as_ratings))
+            continue
+        changed = [i for i in range(len(doc)) if grade_key(doc, i) != original_key(doc, i)]
+        src = _Source(r, "", changed, reviewer=a.reviewer)
+        if len(a.shares) != 1:
             src.reason = "it holds a whole round (a merged workbook), not one reviewer's share"
         elif a.base_id != bid:
             src.reason = (f"it was handed out from another base (base id {a.base_id}; this "
@@ -152,24 +177,75 @@ def _sources(returned: Sequence[Returned], bid: str) -> list[_Source]:
         else:
             src.share, src.overlap = a.shares[0], a.overlap
         out.append(src)
-    accepted = [s.share.reviewer for s in out if s.share is not None]
+    _label(out)
+    return out
+
+
+def _label(sources: list[_Source]) -> None:
+    """Each source's label: its reviewer, with the file's name where it would
+    repeat, or the file's name where no reviewer is recorded."""
+    names = [s.reviewer or PurePath(s.returned.name).stem for s in sources]
+    accepted = [n for n, s in zip(names, sources, strict=True) if s.share is not None]
     used: set[str] = set()
-    for src in sorted(out, key=lambda s: s.share is None):  # the accepted first
-        a = src.returned.document.assignment
-        name = a.reviewer if a is not None and a.reviewer else PurePath(src.returned.name).stem
+    for src in sorted(sources, key=lambda s: s.share is None):  # the accepted first
+        name = src.reviewer or PurePath(src.returned.name).stem
         if name in used or (src.share is not None and accepted.count(name) > 1):
             name = f"{name} ({src.returned.name})"
         while name in used:
             name += "'"
         used.add(name)
         src.label = name
-    return out
+        if src.share is not None and src.copy:
+            src.share = replace(src.share, reviewer=name)
+
+
+def _copy_source(r: Returned, base: Document, where: dict[tuple[str, str], int],
+                 as_ratings: bool) -> _Source:
+    """A returned document without an assignment, as a share of the whole
+    base when it is a copy of it (every candidate of it is the base's)."""
+    doc = r.document
+    keys = [(doc.query_ids[int(q)], str(s)) for q, s in zip(
+        doc.query.tolist(), doc.source_id.tolist(), strict=True)]
+    known = set(base.audit)
+    new = [e for e in doc.audit if e not in known]
+    sent: dict[tuple[str, str], str] = {}  # each touched candidate's grade when sent
+    for e in new:
+        sent.setdefault((e.query, e.source_id), e.before)
+    changed, moved, unknown_sent, strange = [], set(), set(), []
+    for i, key in enumerate(keys):
+        row, was = where.get(key), sent.get(key)
+        if row is None:
+            strange.append(i)
+            continue
+        if (doc.state[i] == GradeState.UNKNOWN) if was is None else (
+                was == GradeState.UNKNOWN.label):
+            unknown_sent.add(i)
+        if was is None or grade_key(doc, i) == grade_key(base, row):
+            continue
+        changed.append(i)
+        if was != grade_text(float(base.grade[row]), int(base.state[row])):
+            moved.add(i)
+    people = {e.who for e in new if e.who != _OUTSIDE_WHO and e.origin != MERGE_ORIGIN}
+    src = _Source(r, "", changed, copy=True, moved=frozenset(moved),
+                  unknown_sent=frozenset(unknown_sent),
+                  reviewer=next(iter(people)) if len(people) == 1 else "")
+    if strange:
+        query, source = keys[strange[0]]
+        src.reason = (f"it is not a copy of this base: {len(strange)} of its {len(doc)} "
+                      f"candidates are not in the base (the first: query {query}, "
+                      f"source {source})")
+        return src
+    queries = tuple(base.query_ids)
+    src.share = Share("", queries, len(unknown_sent))
+    src.overlap = queries if as_ratings else ()
+    return src
 
 
 def _take(src: _Source, base: Document, where: dict[tuple[str, str], int],
-          changes: dict[int, list[tuple[str, GradeKey]]]) -> Refusal | None:
-    """Take ``src``'s changes its share covers into ``changes``; the refusal
-    of the others (or of all, when ``src`` was refused as a whole)."""
+          changes: dict[int, list[tuple[str, GradeKey]]], moved: set[int]) -> Refusal | None:
+    """Take ``src``'s changes its share covers into ``changes`` (and into
+    ``moved`` the base rows regraded since ``src`` was sent as a copy); the
+    refusal of the others (or of all, when ``src`` was refused as a whole)."""
     if src.share is None:
         return Refusal(src.returned.name, src.label, src.reason, len(src.changes), ())
     doc = src.returned.document
@@ -178,10 +254,13 @@ def _take(src: _Source, base: Document, where: dict[tuple[str, str], int],
     for i in src.changes:
         qid = doc.query_ids[int(doc.query[i])]
         row = where.get((qid, str(doc.source_id[i])))
-        if qid not in mine or row is None or grade_key(base, row) != original_key(doc, i):
+        if qid not in mine or row is None or (
+                not src.copy and grade_key(base, row) != original_key(doc, i)):
             foreign[qid] = foreign.get(qid, 0) + 1
             continue
         changes.setdefault(row, []).append((src.label, grade_key(doc, i)))
+        if i in src.moved:
+            moved.add(row)
     if not foreign:
         return None
     outside = ", ".join(sorted(foreign))
@@ -192,14 +271,19 @@ def _take(src: _Source, base: Document, where: dict[tuple[str, str], int],
 
 def _count(src: _Source) -> ReviewerCount:
     """What ``src``'s reviewer did: of the unknown candidates handed out in
-    their queries, how many they graded; their changes."""
+    their queries (a copy's: those unknown when it was sent), how many they
+    graded; their changes."""
     doc = src.returned.document
     a = doc.assignment
     mine = set(a.shares[0].queries) if a is not None and len(a.shares) == 1 else set(
         doc.query_ids)
     in_share = np.array([doc.query_ids[q] in mine for q in range(doc.n_queries)], dtype=bool)
     rows = in_share[doc.query] if len(doc) else np.zeros(0, dtype=bool)
-    was = rows & (doc.original_state == GradeState.UNKNOWN)
+    if src.copy:
+        was = np.zeros(len(doc), dtype=bool)
+        was[list(src.unknown_sent)] = True
+    else:
+        was = rows & (doc.original_state == GradeState.UNKNOWN)
     graded = int(np.count_nonzero(was & (doc.state != GradeState.UNKNOWN)))
     return ReviewerCount(src.label, src.returned.name, int(np.count_nonzero(was)), graded,
                          len(src.changes))
@@ -208,8 +292,9 @@ def _count(src: _Source) -> ReviewerCount:
 class _Outcome:
     """The merged grades, ratings and counts, candidate by candidate."""
 
-    def __init__(self, merged: Document, base: Document, overlap: set[str]) -> None:
-        self.merged, self.base, self.overlap = merged, base, overlap
+    def __init__(self, merged: Document, base: Document, overlap: set[str],
+                 moved: set[int]) -> None:
+        self.merged, self.base, self.overlap, self.moved = merged, base, overlap, moved
         self.taken = self.identical = self.overlap_ratings = 0
         self.conflicts: list[Conflict] = []
         self.values: dict[int, tuple[GradeKey, str]] = {}  # row -> grade, audit note
@@ -224,12 +309,12 @@ class _Outcome:
         if numeric and (qid in self.overlap or len(found) > 1):
             for label, key in found:
                 self.ratings[(i, label)] = np.nan if key[1] is None else key[1]
-        if qid in self.overlap and numeric:
+        if qid in self.overlap and numeric and i not in self.moved:
             self.overlap_ratings += len(found)
             self.consensus_rows.append(i)
             return
         first = found[0][1]
-        if all(k == first for _, k in found):
+        if i not in self.moved and all(k == first for _, k in found):
             self.taken += 1
             self.identical += len(found) - 1
             who = ", ".join(label for label, _ in found)

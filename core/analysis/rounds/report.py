@@ -63,6 +63,19 @@ class MergeResult:
     def refused_changes(self) -> int:
         return sum(r.changes for r in self.refused)
 
+    def nothing_taken(self) -> str:
+        """Why nothing could be merged, or ``""`` when something was: every
+        returned document was refused as a whole, or every change found was
+        refused. A round whose reviewers changed nothing is no failure."""
+        whole = [r for r in self.refused if not r.queries]
+        if self.reviewers and len(whole) == len(self.reviewers):
+            return "every returned workbook was refused: " + "; ".join(
+                f"{r.workbook}: {r.reason}" for r in whole)
+        if self.changes_found and self.refused_changes == self.changes_found:
+            return "every change found was refused: " + "; ".join(
+                f"{r.workbook}: {r.reason}" for r in self.refused)
+        return ""
+
     def summary(self) -> str:
         """One line: every count."""
         text = (f"{self.changes_found} changes found: {self.taken} taken, {self.identical} "

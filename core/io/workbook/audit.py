@@ -1,6 +1,7 @@
-"""The Audit sheet: every grade change, who made it, when and from where (a
-convention changed in the spreadsheet is an entry too: query and source
-``—``, from and to ``<convention> = <value>``)."""
+"""The Audit sheet: every grade change, who made it, when and from where, and
+for a grade typed in the editor the active seconds it took (a convention
+changed in the spreadsheet is an entry too: query and source ``—``, from and
+to ``<convention> = <value>``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
         text_width([e.who for e in log], 10, 24), 21, text_width([e.query for e in log], 8, 30),
         text_width([e.source_id for e in log], 8, 30), text_width([e.before for e in log], 8, 30),
         text_width([e.after for e in log], 8, 30), text_width([e.note for e in log], 12, 40),
-        16])
+        16, 9])
     set_widths(ws, widths)
     header_row(ws, fmt, 0, AUDIT_COLUMNS, widths)
     ws.freeze_panes(1, 0)
@@ -28,6 +29,8 @@ def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
             (e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin)
         ):
             put_text(ws, r, c, text, fmt.text, fmt.text_q)
+        if e.seconds is not None:  # full precision in the cell, one decimal shown
+            ws.write_number(r, len(AUDIT_COLUMNS) - 1, e.seconds, fmt.seconds)
     if not log:
         ws.write_string(1, 0, "No grade or convention has been changed since the judgments "
                         "were read.")

@@ -18,7 +18,7 @@ from core.model.conventions import format_cutoff
 
 if TYPE_CHECKING:
     from core.analysis.compare import Comparison
-    from core.io.workbook.report import ReportSheet, Run
+    from core.io.workbook.report_sheet import ReportSheet, Run
 
 #: The distribution's bins: [0, 0.1), ..., [0.9, 1]; the first also takes
 #: values below 0 and the last values above 1 (as the app's plot clips them).

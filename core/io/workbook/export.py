@@ -21,7 +21,8 @@ from core.io.workbook.conventions_sheet import write_conventions
 from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats
 from core.io.workbook.metadata import write_metadata
 from core.io.workbook.queries import write_queries, write_summary
-from core.io.workbook.report import Run, write_report
+from core.io.workbook.report import write_report
+from core.io.workbook.report_sheet import Run
 from core.io.workbook.values import row_layout
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
 from core.model.conventions import FIELDS
 
 FloatArray = npt.NDArray[np.float64]
@@ -59,24 +60,14 @@ STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "unresolved": "#B3261
 OUTCOME_COLOURS = {"win": "#DFF3DF", "loss": "#F9DEDE"}
 STATE_COLOURS = {"unknown": "#6B6B6B", "unrateable": "#7A3E9D"}
 
-# Candidates sheet: (letter, header). The first fifteen are for people, the
-# rest are helper columns the formulas need (grouped and collapsed).
+# Candidates sheet: (letter, header). The first fifteen are for people: the
+# candidate columns the workbook shows, declared with the grid's
+# (core.engine.columns), at their letters; the rest are helper columns the
+# formulas need (grouped and collapsed).
+_READABLE = tuple(sorted((c.sheet for c in ALL_CANDIDATE_COLUMNS if c.sheet is not None),
+                         key=lambda lh: (len(lh[0]), lh[0])))
 CANDIDATE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("A", "query"),
-    ("B", "source id"),
-    ("C", "version"),
-    ("D", "predicted score"),
-    ("E", "original grade"),
-    ("F", "current grade"),
-    ("G", "grade state"),
-    ("H", "note"),
-    ("I", "rank"),
-    ("J", "transformed gain"),
-    ("K", "discount"),
-    ("L", "contribution"),
-    ("M", "ideal rank"),
-    ("N", "ideal gain"),
-    ("O", "ideal contribution"),
+    *_READABLE,
     ("P", "tie group"),
     ("Q", "ranked (1/0)"),
     ("R", "ranked so far"),
@@ -121,7 +112,8 @@ RESAMPLING_COLUMNS = (
 )
 #: Rows (0-based) of the Comparison sheet's parts.
 COMPARISON_HEADER_ROW = 7
-AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin")
+AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin",
+                 "seconds")
 
 #: A cached formula result: a number or text.
 Cell = float | str
@@ -149,6 +141,7 @@ class Formats:
         self.number = wb.add_format({"num_format": "0.0000"})
         self.signed = wb.add_format({"num_format": "+0.0000;-0.0000;0.0000"})
         self.whole = wb.add_format({"num_format": "0"})
+        self.seconds = wb.add_format({"num_format": "0.0"})
         self.title = wb.add_format({"bold": True, "font_size": 14})
         self.section = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
         self.label = wb.add_format({"bold": True, "valign": "top"})

@@ -48,7 +48,8 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         "judgment_version": doc.judgment_version,
         "name": doc.name,
         "audit": [
-            [e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin]
+            [e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin,
+             e.seconds]
             for e in doc.audit
         ],
         "annotators": list(doc.annotators),

@@ -89,12 +89,20 @@ def _check(meta: dict[str, Any]) -> None:
         if not isinstance(meta.get(key), str):
             raise MetadataError(key, f"is {_shown(meta.get(key))}, not text")
     for i, entry in enumerate(_list(meta, "audit")):
-        if not (isinstance(entry, list) and len(entry) == 8
-                and all(isinstance(x, str) for x in entry)):
+        if not (isinstance(entry, list) and len(entry) in (8, 9)
+                and all(isinstance(x, str) for x in entry[:8])
+                and (len(entry) == 8 or _seconds(entry[8]))):
             raise MetadataError("audit", f"entry {i} is not 8 texts (who, when, query, source, "
-                                         "from, to, note, origin)")
+                                         "from, to, note, origin) and the seconds it took "
+                                         "(a number, 0 or more, or null)")
     _annotators(meta, n)
     _assignment(meta.get("assignment"))
+
+
+def _seconds(value: Any) -> bool:
+    """Whether ``value`` is an audit entry's seconds: None or a finite number >= 0."""
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool)
+                             and math.isfinite(value) and value >= 0)
 
 
 def _assignment(value: Any) -> None:

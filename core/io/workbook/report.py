@@ -8,89 +8,23 @@ that an edit in the Conventions sheet (or a grade) rewrites the report too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.compare import TIE_TOLERANCE, Comparison
-from core.engine.evaluation import Evaluation
 from core.io.safety import column_letters
 from core.io.workbook.charts import write_charts
 from core.io.workbook.comparison import LOSSES_SO_FAR, ComparisonPlaces
-from core.io.workbook.layout import COMPARISON_SHEETS, Formats, put_text, sheet_ref
-from core.io.workbook.page import header_row, lines_needed, print_setup, set_widths
+from core.io.workbook.layout import COMPARISON_SHEETS, Formats, sheet_ref
+from core.io.workbook.page import print_setup, set_widths
 from core.io.workbook.queries import UNRESOLVED_SO_FAR, summary_row
+from core.io.workbook.report_sheet import WIDTHS, ReportSheet, Run
 from core.io.workbook.report_words import conventions_words, cutoff_text, weighting_text
 from core.io.workbook.words import Text, join, value, when
 from core.model.conventions import Weighting, format_cutoff
 
-#: Column widths (characters): a label column, then eight of numbers.
-WIDTHS = (30.0, *[12.5] * 8)
 #: Rows kept for a list of queries (the rest are counted, and in their sheet).
 LISTED = 20
-
-
-@dataclass(frozen=True)
-class Run:
-    """Where one run's numbers are: its Queries and Summary sheets."""
-
-    label: str
-    ev: Evaluation
-    queries: str
-    summary: str
-    qrows: int
-
-    @property
-    def n_cutoffs(self) -> int:
-        return len(self.ev.cutoffs)
-
-
-class ReportSheet:
-    """The Report sheet written from the top down (``row``: the next row, 0-based)."""
-
-    def __init__(self, ws: Any, fmt: Formats) -> None:
-        self.ws, self.fmt, self.row = ws, fmt, 0
-        self.width = len(WIDTHS)
-
-    def skip(self, n: int = 1) -> None:
-        self.row += n
-
-    def line(self, text: Text | str, style: Any = None, *, first: int = 0) -> int:
-        """``text`` across the sheet from column ``first``, wrapped, its row tall
-        enough; returns its row."""
-        ws, r = self.ws, self.row
-        style = style or self.fmt.wrap
-        shown = text.cached if isinstance(text, Text) else text
-        # A width counts digits; running text is narrower (bold text less so).
-        lines = lines_needed(shown, sum(WIDTHS[first:]) * (1.15 if style is self.fmt.wrap
-                                                            else 0.9))
-        if lines > 1:
-            ws.set_row(r, 15.0 * lines + 3)
-        if first < self.width - 1:
-            ws.merge_range(r, first, r, self.width - 1, "", style)
-        if isinstance(text, Text):
-            ws.write_formula(r, first, "=" + text.formula, style, text.cached)
-        else:
-            put_text(ws, r, first, text, style, style)
-        self.row += 1
-        return r
-
-    def section(self, title: Text | str) -> None:
-        self.skip()
-        self.line(title, self.fmt.section)
-
-    def labelled(self, label: str, text: Text) -> None:
-        self.ws.write_string(self.row, 0, label, self.fmt.label)
-        self.line(text, first=1)
-
-    def headers(self, headers: Sequence[str | Text]) -> None:
-        """A table's header row (a :class:`Text` header is a formula)."""
-        shown = [h.cached if isinstance(h, Text) else h for h in headers]
-        header_row(self.ws, self.fmt, self.row, shown, WIDTHS[: len(headers)])
-        for c, h in enumerate(headers):
-            if isinstance(h, Text):
-                self.ws.write_formula(self.row, c, "=" + h.formula, self.fmt.header, h.cached)
-        self.row += 1
 
 
 def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.engine.evaluation import Evaluation
+from core.engine.order import tie_starts
 from core.model.document import Document, GradeState
 
 
@@ -57,9 +58,7 @@ def candidate_values(
         so_far[lo:hi] = np.cumsum(ranked[lo:hi])
         s = score[lo:hi]
         r = retrieved[lo:hi]
-        new = np.ones(hi - lo, dtype=bool)
-        if hi - lo > 1:
-            new[1:] = s[1:] != s[:-1]
+        new = tie_starts(s)
         ids = group_id + np.cumsum(new)
         tie_group[lo:hi] = np.where(r, ids, 0)
         group_id = int(ids[-1]) if hi > lo else group_id

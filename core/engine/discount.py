@@ -1,36 +1,14 @@
-"""The values the engine works with: the discount of a rank, and why a query
-has (or has not) an NDCG (each candidate's gain: :mod:`core.engine.gains`)."""
+"""The discount of a rank: ``1 / log2(rank + 1)`` (each candidate's gain:
+:mod:`core.engine.gains`; what a query's numbers are: :mod:`core.engine.results`)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["QueryCutoff", "Status", "discount"]
+__all__ = ["discount"]
 
 FloatArray = npt.NDArray[np.float64]
-
-
-class Status(StrEnum):
-    """Why a query has, or has not, an NDCG value."""
-
-    OK = "ok"
-    UNDEFINED = "undefined"
-    UNRESOLVED = "unresolved"
-
-    @property
-    def reason(self) -> str:
-        return {
-            "ok": "NDCG is defined",
-            "undefined": "the ideal DCG is 0 (no positive gain to rank), so NDCG is 0/0",
-            "unresolved": "some grades are unknown, so NDCG is not determined",
-        }[self.value]
-
-
-_STATUS = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED)
 
 
 def discount(rank: npt.ArrayLike) -> FloatArray:
@@ -70,14 +48,3 @@ def _table(n: int) -> FloatArray:
 #: beyond the limit are computed).
 _TABLE = _table(1024)
 _TABLE_LIMIT = 1 << 24
-
-
-@dataclass(frozen=True)
-class QueryCutoff:
-    """One query's numbers at one cutoff (``None`` where not determined)."""
-
-    k: int | None
-    dcg: float | None
-    idcg: float | None
-    ndcg: float | None
-    status: Status

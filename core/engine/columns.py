@@ -1,0 +1,409 @@
+"""The candidate columns, each declared once: its title in the editor's grid,
+its value and tooltip from one query's values, the formula its header
+explains, its alignment, and its column on the workbook's Candidates sheet.
+
+The editor's grid (``app/models/candidates.py``) shows the columns of
+:data:`GRID_COLUMNS` in that order and knows nothing of any one column's
+value; the workbook's Candidates sheet (``core/io/workbook/layout.py``)
+takes its readable columns' letters and headers from :data:`COLUMNS`.
+Adding a column is one :class:`CandidateColumn` in :data:`COLUMNS`.
+Nothing here knows Qt: the alignment is a plain value the grid maps.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.engine.discount import discount
+from core.engine.evaluation import Evaluation
+from core.engine.query_values import QueryValues, query_ideal, query_values
+from core.model.conventions import Conventions, Rubric
+from core.model.document import GradeState, grade_text
+from core.model.numbers import full_text
+
+__all__ = [
+    "COLUMNS",
+    "GRID_COLUMNS",
+    "Align",
+    "CandidateColumn",
+    "ShownRows",
+    "TieMark",
+    "tie_marks",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+_STATES: tuple[GradeState, ...] = tuple(GradeState)
+
+
+class Align(StrEnum):
+    """Where a column's text sits in its cell."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+
+@dataclass(frozen=True)
+class TieMark:
+    """A ranked candidate's place in its tie group of two or more: ``place``
+    ``first``, ``middle`` or ``last``; the group's ``first`` and ``last``
+    ranks; ``n`` the group's number in its query (0, 1, ...)."""
+
+    place: str
+    first: int
+    last: int
+    n: int
+
+
+def tie_marks(ev: Evaluation, q: int) -> dict[int, TieMark]:
+    """Each tied candidate of query ``q``'s ranked list, by candidate index."""
+    ranked = ev.ranked(q)
+    marks: dict[int, TieMark] = {}
+    for n, (a, b) in enumerate(ev.tie_groups(q)):
+        for r in range(a, b + 1):
+            place = "first" if r == a else "last" if r == b else "middle"
+            marks[int(ranked[r - 1])] = TieMark(place, a, b, n)
+    return marks
+
+
+@dataclass(frozen=True)
+class ShownRows:
+    """Some candidates of one query as a view shows them: ``rows`` (document
+    row indices) and their :class:`~core.engine.query_values.QueryValues`,
+    whether each grade is outside the rubric, the tie marks (ranked rows
+    only), the running DCG down the ranked list (empty for rows that are
+    not a ranked list) and the rubric."""
+
+    ev: Evaluation
+    q: int
+    values: QueryValues
+    outside: BoolArray
+    ties: dict[int, TieMark] = field(default_factory=dict)
+    cumulative: FloatArray = field(default_factory=lambda: np.zeros(0))
+
+    @classmethod
+    def of(cls, ev: Evaluation, q: int, rows: IntArray, *, ranked: bool,
+           ties: dict[int, TieMark] | None = None) -> ShownRows:
+        """``rows`` of query ``q`` under ``ev``; ``ranked``: they are its ranked
+        list (then tie marks and the running DCG apply; ``ties``: the marks
+        when the caller knows them unchanged)."""
+        values = query_values(ev, q, rows)
+        outside = ev.outside_rubric[rows]
+        if not ranked:
+            return cls(ev, q, values, outside)
+        return cls(ev, q, values, outside, tie_marks(ev, q) if ties is None else ties,
+                   values.cumulative)
+
+    @cached_property
+    def ideal_gains(self) -> FloatArray:
+        """The known gains of the query's ideal list, best first."""
+        gains = self.ev.gain[query_ideal(self.ev, self.q)]
+        known: FloatArray = gains[~np.isnan(gains)]
+        return known
+
+    @property
+    def rows(self) -> IntArray:
+        return self.values.rows
+
+    @property
+    def rubric(self) -> Rubric:
+        return self.ev.rubric
+
+    def row(self, row: int) -> int:
+        """The document row index shown at ``row``."""
+        return int(self.values.rows[row])
+
+    def state(self, row: int) -> GradeState:
+        return _STATES[int(self.ev.doc.state[self.row(row)])]
+
+
+#: (shown rows, row) -> what a cell holds or says.
+Cell = Callable[[ShownRows, int], Any]
+
+
+def _nothing(shown: ShownRows, row: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class CandidateColumn:
+    """One column of candidates.
+
+    ``key`` names it; ``title`` heads it in the grid (``grid``: the grid
+    shows it); ``value`` is a cell's value (a number, a text or None for an
+    empty cell); ``tooltip`` says how the cell's value came about;
+    ``formula`` what the column holds under some conventions (the header's
+    tooltip); ``align`` where its text sits; ``sheet`` its (letter, header)
+    on the workbook's Candidates sheet, if there. ``edit`` is the text an
+    editor starts from (None: not editable). ``state_words``: where the
+    value is not a number it is the grade state's word (shown as such).
+    ``follows``: the array (one value per shown row) whose change means the
+    cell changed after another row's grade edit (None: only the edited
+    row's cells change). ``ranked_only``: it says nothing of a candidate
+    that is not ranked (the grid of the judged-but-not-retrieved hides it).
+    """
+
+    key: str
+    title: str
+    value: Cell
+    formula: Callable[[Conventions], str]
+    tooltip: Cell = _nothing
+    align: Align = Align.RIGHT
+    sheet: tuple[str, str] | None = None
+    grid: bool = True
+    edit: Cell | None = None
+    state_words: bool = False
+    follows: Callable[[ShownRows], npt.NDArray[Any]] | None = None
+    ranked_only: bool = False
+
+
+# -- the cells ------------------------------------------------------------------------------
+def _number(x: float) -> float | None:
+    """A float, None where not determined (NaN)."""
+    value = float(x)
+    return None if math.isnan(value) else value
+
+
+def _gain_like(value: float, state: GradeState) -> Any:
+    """A gain or a sum of gains: the number, or the state's word where the
+    gain is not known (None where known but undetermined)."""
+    if math.isnan(value):
+        return state.label if state is not GradeState.NUMBER else None
+    return float(value)
+
+
+def _rank(shown: ShownRows, row: int) -> int | None:
+    r = int(shown.values.rank[row])
+    return r or None
+
+
+def _rank_tip(shown: ShownRows, row: int) -> str:
+    c, i = shown.ev.conventions, shown.row(row)
+    rank = int(shown.values.rank[row])
+    tie = shown.ties.get(i)
+    if not rank:
+        return "not ranked: " + c.unknown.formula
+    if tie is not None:
+        return (f"tied with ranks {tie.first}-{tie.last} (score "
+                f"{full_text(shown.ev.doc.score[i])}); ties: {c.ties.label}")
+    return f"rank {rank}"
+
+
+def _grade(shown: ShownRows, row: int) -> Any:
+    state = shown.state(row)
+    return float(shown.ev.doc.grade[shown.row(row)]) if state is GradeState.NUMBER else (
+        state.label)
+
+
+def _grade_tip(shown: ShownRows, row: int) -> str:
+    doc, c, i = shown.ev.doc, shown.ev.conventions, shown.row(row)
+    state = shown.state(row)
+    parts = []
+    if state is GradeState.UNRATEABLE:
+        parts.append(f"unrateable: {doc.reason[i] or 'no reason given'}")
+    elif state is GradeState.UNKNOWN:
+        parts.append("unknown: never judged (not 0)")
+    else:
+        label = shown.rubric.label_for(float(doc.grade[i]))
+        parts.append(f"grade {full_text(doc.grade[i])}" + (f": {label}" if label else ""))
+        if shown.outside[row]:
+            parts.append(f"outside the rubric ({c.rubric.text if c.rubric else ''})")
+    original = grade_text(float(doc.original_grade[i]), int(doc.original_state[i]))
+    current = grade_text(float(doc.grade[i]), int(state))
+    if original != current:
+        parts.append(f"originally {original}")
+    if doc.note[i]:
+        parts.append(f"note: {doc.note[i]}")
+    return "; ".join(parts)
+
+
+def _state(shown: ShownRows, row: int) -> str:
+    return "outside rubric" if shown.outside[row] else shown.state(row).label
+
+
+def _gain(shown: ShownRows, row: int) -> Any:
+    return _gain_like(shown.ev.gain[shown.row(row)], shown.state(row))
+
+
+def _gain_tip(shown: ShownRows, row: int) -> str:
+    return f"{shown.ev.conventions.gain.formula}: {full_text(shown.ev.gain[shown.row(row)])}"
+
+
+def _contribution(shown: ShownRows, row: int) -> Any:
+    if not shown.ev.ranked_mask[shown.row(row)]:
+        return None
+    return _gain_like(shown.values.contribution[row], shown.state(row))
+
+
+def _contribution_tip(shown: ShownRows, row: int) -> str:
+    v = shown.values
+    return (f"gain × discount = {full_text(shown.ev.gain[shown.row(row)])} × "
+            f"{full_text(v.discount[row])} = {full_text(v.contribution[row])}")
+
+
+def _cumulative(shown: ShownRows, row: int) -> float | None:
+    return _number(shown.cumulative[row]) if row < shown.cumulative.size else None
+
+
+def _cumulative_tip(shown: ShownRows, row: int) -> str | None:
+    if row >= shown.cumulative.size:
+        return None
+    return (f"sum of contributions at ranks 1..{int(shown.values.rank[row])} = "
+            f"{full_text(shown.cumulative[row])}")
+
+
+def _ideal_rank(shown: ShownRows, row: int) -> int | None:
+    r = int(shown.values.ideal_rank[row])
+    return r or None
+
+
+def _ideal_rank_tip(shown: ShownRows, row: int) -> str:
+    r = int(shown.values.ideal_rank[row])
+    return (f"ideal rank {r}" if r else "not in the ideal list") + (
+        f" ({shown.ev.conventions.ideal.label})")
+
+
+def _ideal_gain(shown: ShownRows, row: int) -> Any:
+    return _gain(shown, row) if shown.ev.inventory_mask[shown.row(row)] else None
+
+
+def _ideal_contribution(shown: ShownRows, row: int) -> Any:
+    if not shown.ev.inventory_mask[shown.row(row)]:
+        return None
+    return _gain_like(shown.values.ideal_contribution[row], shown.state(row))
+
+
+def _ideal_contribution_tip(shown: ShownRows, row: int) -> str:
+    v = shown.values
+    return (f"ideal gain × discount(ideal rank {int(v.ideal_rank[row])}) = "
+            f"{full_text(v.ideal_contribution[row])}")
+
+
+def _ideal_list_gain(shown: ShownRows, row: int) -> float | None:
+    gains = shown.ideal_gains
+    return float(gains[row]) if row < gains.size else None
+
+
+def _ideal_list_contribution(shown: ShownRows, row: int) -> float | None:
+    gain = _ideal_list_gain(shown, row)
+    return None if gain is None else gain * float(discount(np.array([row + 1]))[0])
+
+
+def _score_text(shown: ShownRows, row: int) -> str:
+    return full_text(shown.ev.doc.score[shown.row(row)])
+
+
+def _grade_edit_text(shown: ShownRows, row: int) -> str:
+    i = shown.row(row)
+    return grade_text(float(shown.ev.doc.grade[i]), int(shown.ev.doc.state[i]))
+
+
+def _original(shown: ShownRows, row: int) -> Any:
+    doc, i = shown.ev.doc, shown.row(row)
+    state = _STATES[int(doc.original_state[i])]
+    return float(doc.original_grade[i]) if state is GradeState.NUMBER else state.label
+
+
+# -- the table ------------------------------------------------------------------------------
+#: Every candidate column: the grid's in its order, then those only the
+#: workbook shows. The grid leads with the rank (a row's place in the list);
+#: the workbook, one row per candidate of every query, with the query.
+COLUMNS: tuple[CandidateColumn, ...] = (
+    CandidateColumn(
+        "rank", "Rank", _rank, tooltip=_rank_tip, sheet=("I", "rank"), ranked_only=True,
+        formula=lambda c: f"1-based position in the ranked list: score descending; ties: "
+                          f"{c.ties.label} ({c.ties.formula})"),
+    CandidateColumn(
+        "source", "Source", lambda s, r: s.ev.doc.source_text(s.row(r)), align=Align.LEFT,
+        sheet=("B", "source id"), formula=lambda c: "the candidate's source id"),
+    CandidateColumn(
+        "version", "Version", lambda s, r: str(s.ev.doc.version[s.row(r)]), align=Align.LEFT,
+        sheet=("C", "version"), formula=lambda c: "the source's version"),
+    CandidateColumn(
+        "score", "Score", lambda s, r: _number(s.ev.doc.score[s.row(r)]), tooltip=_score_text,
+        edit=_score_text, sheet=("D", "predicted score"), ranked_only=True,
+        formula=lambda c: "the ranker's predicted score (full precision on hover); not a grade"),
+    CandidateColumn(
+        "grade", "Grade", _grade, tooltip=_grade_tip, align=Align.LEFT, edit=_grade_edit_text,
+        state_words=True, sheet=("F", "current grade"),
+        formula=lambda c: "the reviewer's grade (a judgment): a number, unknown or unrateable; "
+                          "digits set it, U/Delete = unknown, X = unrateable"),
+    CandidateColumn(
+        "state", "Grade state", _state, tooltip=_grade_tip, align=Align.LEFT,
+        state_words=True, sheet=("G", "grade state"),
+        formula=lambda c: "number, unknown (never judged) or unrateable (looked at, could not "
+                          "be judged); outside-rubric grades are flagged"),
+    CandidateColumn(
+        "gain", "Gain", _gain, tooltip=_gain_tip, state_words=True,
+        sheet=("J", "transformed gain"),
+        formula=lambda c: f"{c.gain.formula}; {c.unknown.formula}"),
+    CandidateColumn(
+        "discount", "Discount", lambda s, r: _number(s.values.discount[r]),
+        tooltip=lambda s, r: f"{s.ev.conventions.discount.formula}: "
+                             f"{full_text(s.values.discount[r])}",
+        sheet=("K", "discount"), ranked_only=True,
+        formula=lambda c: f"{c.discount.formula}; ties: {c.ties.formula}"),
+    CandidateColumn(
+        "contribution", "Contribution", _contribution, tooltip=_contribution_tip,
+        state_words=True, sheet=("L", "contribution"), ranked_only=True,
+        formula=lambda c: "contribution = gain × discount"),
+    CandidateColumn(
+        "cumulative", "Cumulative DCG", _cumulative, tooltip=_cumulative_tip,
+        follows=lambda s: s.cumulative, ranked_only=True,
+        formula=lambda c: "cumulative DCG at rank r = sum of the contributions at ranks 1..r "
+                          "(the whole list)"),
+    CandidateColumn(
+        "ideal_rank", "Ideal rank", _ideal_rank, tooltip=_ideal_rank_tip,
+        follows=lambda s: s.values.ideal_rank,
+        formula=lambda c: f"position in the ideal list; {c.ideal.formula}"),
+    CandidateColumn(
+        "ideal_gain", "Ideal gain", _ideal_gain, tooltip=_gain_tip, state_words=True,
+        formula=lambda c: f"the gain this candidate brings to the ideal list ({c.gain.formula})"),
+    CandidateColumn(
+        "ideal_contribution", "Ideal contribution", _ideal_contribution,
+        tooltip=_ideal_contribution_tip, state_words=True,
+        follows=lambda s: s.values.ideal_contribution,
+        formula=lambda c: "ideal contribution = ideal gain × discount(ideal rank) = ideal gain "
+                          f"/ log2(ideal rank + 1); {c.ideal.label}"),
+    # The workbook's own: every query's rows on one sheet, the original grade
+    # beside the current one, a note to type, and the query's ideal list
+    # position by position beside its rows (where the grid says, of each
+    # candidate, its place in the ideal list).
+    CandidateColumn(
+        "query", "Query", lambda s, r: s.ev.doc.query_ids[int(s.ev.doc.query[s.row(r)])],
+        align=Align.LEFT, grid=False, sheet=("A", "query"),
+        formula=lambda c: "the query the candidate was retrieved or judged for"),
+    CandidateColumn(
+        "original", "Original grade", _original, align=Align.LEFT, state_words=True,
+        grid=False, sheet=("E", "original grade"),
+        formula=lambda c: "the grade as first read, before any edit (never overwritten)"),
+    CandidateColumn(
+        "note", "Note", lambda s, r: str(s.ev.doc.note[s.row(r)]), align=Align.LEFT,
+        grid=False, sheet=("H", "note"), formula=lambda c: "the reviewer's note"),
+    CandidateColumn(
+        "ideal_list_rank", "Ideal list: rank", lambda s, r: r + 1, grid=False,
+        sheet=("M", "ideal rank"),
+        formula=lambda c: f"a position in the query's ideal list; {c.ideal.formula}"),
+    CandidateColumn(
+        "ideal_list_gain", "Ideal list: gain", _ideal_list_gain, grid=False,
+        sheet=("N", "ideal gain"),
+        formula=lambda c: f"the gain at this position of the ideal list ({c.gain.formula}); "
+                          "unknown gains are left out"),
+    CandidateColumn(
+        "ideal_list_contribution", "Ideal list: contribution", _ideal_list_contribution,
+        grid=False, sheet=("O", "ideal contribution"),
+        formula=lambda c: "the ideal list's gain × discount at this position"),
+)
+
+#: The columns of the editor's grid, in its order.
+GRID_COLUMNS: tuple[CandidateColumn, ...] = tuple(c for c in COLUMNS if c.grid)

@@ -1,0 +1,125 @@
+"""What the engine says of each query: DCG, ideal DCG and NDCG at each
+cutoff, and why a query has (or has not) an NDCG, as one immutable record.
+
+A query's numbers follow from its own rows only, so after a grade edit the
+record of the whole document is the old one with the edited queries' rows
+taken from theirs (:meth:`QueryResults.spliced`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.model.conventions import ZeroIdealRule
+
+__all__ = ["QueryCutoff", "QueryResults", "Status"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+CodeArray = npt.NDArray[np.int8]
+
+
+class Status(StrEnum):
+    """Why a query has, or has not, an NDCG value."""
+
+    OK = "ok"
+    UNDEFINED = "undefined"
+    UNRESOLVED = "unresolved"
+
+    @property
+    def reason(self) -> str:
+        return {
+            "ok": "NDCG is defined",
+            "undefined": "the ideal DCG is 0 (no positive gain to rank), so NDCG is 0/0",
+            "unresolved": "some grades are unknown, so NDCG is not determined",
+        }[self.value]
+
+
+#: Each status by its code in :attr:`QueryResults.status_code` (a worse status
+#: has a higher code, so a query's worst status is its highest code).
+_BY_CODE = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED)
+
+
+@dataclass(frozen=True)
+class QueryCutoff:
+    """One query's numbers at one cutoff (``None`` where not determined)."""
+
+    k: int | None
+    dcg: float | None
+    idcg: float | None
+    ndcg: float | None
+    status: Status
+
+
+@dataclass(frozen=True)
+class QueryResults:
+    """Every query's numbers: rows are queries, columns the cutoffs.
+
+    ``dcg``, ``idcg`` and ``ndcg`` (NaN where not determined), ``status_code``
+    (see :meth:`status`) and, per query, ``n_open``: the candidates whose grade
+    is not known but counts (only under the ``unresolved`` rule; such a query
+    has no ideal DCG and no NDCG).
+    """
+
+    dcg: FloatArray
+    idcg: FloatArray
+    ndcg: FloatArray
+    status_code: CodeArray
+    n_open: IntArray
+
+    @classmethod
+    def from_sums(cls, dcg: FloatArray, idcg: FloatArray, n_open: IntArray,
+                  zero_ideal: ZeroIdealRule) -> QueryResults:
+        """NDCG = DCG / ideal DCG and each one's status, from the sums (``idcg``
+        is changed: NaN for a query with open grades)."""
+        unresolved = n_open > 0
+        idcg[unresolved, :] = np.nan
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ndcg = dcg / idcg
+        zero = idcg == 0
+        ndcg[zero] = 0.0 if zero_ideal is ZeroIdealRule.ZERO else np.nan
+        ndcg[unresolved, :] = np.nan
+        status = np.zeros(ndcg.shape, dtype=np.int8)
+        if zero_ideal is ZeroIdealRule.UNDEFINED:
+            status[zero] = 1
+        status[unresolved, :] = 2
+        return cls(dcg, idcg, ndcg, status, n_open)
+
+    def spliced(self, queries: IntArray, part: QueryResults) -> QueryResults:
+        """These results with the rows of ``queries`` (ascending) taken from
+        ``part``, the results of those queries alone, in that order."""
+        def put(name: str) -> Any:
+            values = getattr(self, name).copy()
+            values[queries] = getattr(part, name)
+            return values
+
+        return QueryResults(**{f.name: put(f.name) for f in fields(self)})
+
+    def status(self, q: int, j: int = 0) -> Status:
+        """Query ``q``'s status at the ``j``-th cutoff."""
+        return _BY_CODE[int(self.status_code[q, j])]
+
+    def query_status(self, q: int) -> Status:
+        """The query's worst status over the cutoffs."""
+        return _BY_CODE[int(self.status_code[q].max())]
+
+    def status_table(self) -> tuple[list[list[Status]], list[Status]]:
+        """Every query's status at each cutoff, and its worst one (as
+        :meth:`status` and :meth:`query_status`, all at once)."""
+        codes = self.status_code
+        at_cutoffs = [[_BY_CODE[c] for c in row] for row in codes.tolist()]
+        worst = [_BY_CODE[c] for c in codes.max(axis=1, initial=0).tolist()]
+        return at_cutoffs, worst
+
+    def cutoff_results(self, q: int, cutoffs: tuple[int | None, ...]) -> list[QueryCutoff]:
+        """Query ``q``'s numbers at each of ``cutoffs`` (those of the columns)."""
+        def val(x: float) -> float | None:
+            return None if np.isnan(x) else float(x)
+
+        return [QueryCutoff(k, val(self.dcg[q, j]), val(self.idcg[q, j]), val(self.ndcg[q, j]),
+                            self.status(q, j)) for j, k in enumerate(cutoffs)]

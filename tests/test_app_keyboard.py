@@ -1,0 +1,134 @@
+"""Grading without the mouse (pytest-qt, real key clicks): F6 and Shift+F6
+through the panels in screen order, Ctrl+J to the next unknown candidate and
+a digit to grade it, Ctrl+Shift+J for the judging queue's next, Alt+1 to take
+a conflict's first choice, and every one of these keys listed under F1."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QTableView
+
+from app.keyboard import KeyboardNavigation
+from app.review.conflicts_view import ConflictsController
+from app.review.queue_view import QueueController
+from core.analysis.queue import next_unknown
+from core.engine.evaluation import evaluate
+from core.model.document import Document, GradeState
+from tests.test_app_rounds import merged_with_conflict
+from tests.test_rounds import row
+
+
+@pytest.fixture(autouse=True)
+def _never_block(monkeypatch):
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+def press(qtbot, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:  # type: ignore[no-untyped-def]
+    """A key typed where the focus is, as a person types it."""
+    target = QApplication.focusWidget()
+    assert target is not None
+    qtbot.keyClick(target, key, modifier)
+
+
+def pane_of(window, widget) -> QObject | None:  # type: ignore[no-untyped-def]
+    nav = window.findChild(KeyboardNavigation, "keyboardNavigation")
+    return next((p for p in nav.panes() if p is widget or p.isAncestorOf(widget)), None)
+
+
+def doc_with_unknowns() -> Document:
+    """Two queries; the grid's order is by score: q1 = c (3), a (2), b (1)."""
+    return Document.from_columns(
+        query=["q1", "q1", "q1", "q2", "q2"], source_id=["a", "b", "c", "x", "y"],
+        score=[2.0, 1.0, 3.0, 2.0, 1.0], grade=[None, 1.0, None, 2.0, None])
+
+
+def test_next_unknown_in_the_grids_order():
+    ev = evaluate(doc_with_unknowns())
+    assert next_unknown(ev) == 2  # q1's c, ranked first
+    assert next_unknown(ev, after=2) == 0  # then a
+    assert next_unknown(ev, after=0) == 4  # then q2's y
+    assert next_unknown(ev, after=4) == 2  # wrapping around
+    done = doc_with_unknowns()
+    for i in (0, 2, 4):
+        done.set_grade(i, None, GradeState.UNRATEABLE, who="x", reason="empty page")
+    assert next_unknown(evaluate(done)) is None  # unrateable is judged
+
+
+def test_f6_cycles_the_panels_in_screen_order(qtbot, window):
+    window.grid.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
+    nav = window.findChild(KeyboardNavigation, "keyboardNavigation")
+    panes = nav.panes()
+    assert len(panes) >= 3  # the navigator, the grid, the right-hand panels
+    xs = [p.mapTo(window, p.rect().topLeft()).x() for p in panes]
+    assert xs == sorted(xs)
+    seen = [pane_of(window, window.grid)]
+    for _ in range(len(panes)):
+        press(qtbot, Qt.Key.Key_F6)
+        seen.append(pane_of(window, QApplication.focusWidget()))
+    assert seen[-1] is seen[0]  # round the whole window, back to the grid
+    assert set(seen) == set(panes)
+    press(qtbot, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    assert pane_of(window, QApplication.focusWidget()) is seen[-2]  # one panel back
+    navigator = window.findChild(QDockWidget, "queryNavigatorDock") or window.navigator
+    assert any(p is navigator or p.isAncestorOf(window.navigator) for p in seen)
+
+
+def test_grading_the_unknown_ones_with_ctrl_j_and_digits(qtbot, window):
+    window.set_document(doc_with_unknowns())
+    window.grid.setFocus()
+    doc = window.document
+    shown = window.grid_model.candidates()
+    window.grid.setCurrentIndex(window.grid_model.index(0, window.grid.currentIndex().column()))
+    assert int(shown[0]) == 2  # on c, unknown: the next one after it is a
+    for expected, key in ((0, Qt.Key.Key_1), (4, Qt.Key.Key_0), (2, Qt.Key.Key_3)):
+        press(qtbot, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
+        shown = window.grid_model.candidates()
+        assert int(shown[window.grid.currentIndex().row()]) == expected
+        assert window.current_query == int(doc.query[expected])
+        press(qtbot, key)
+    assert doc.state.tolist() == [GradeState.NUMBER] * 5
+    assert doc.grade.tolist() == [1.0, 1.0, 3.0, 2.0, 0.0]
+    press(qtbot, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
+    assert "No grade is unknown" in window.statusBar().currentMessage()
+
+
+def test_the_queues_next_from_the_keyboard(qtbot, window):
+    window.set_document(doc_with_unknowns())
+    queue = window.findChild(QueueController, "queueController")
+    window.grid.setFocus()
+    both = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    press(qtbot, Qt.Key.Key_J, both)
+    qtbot.waitUntil(lambda: queue.queue is not None, timeout=10000)
+    qtbot.waitUntil(lambda: window.grid.hasFocus(), timeout=5000)
+    first = int(queue.queue.rows[0])
+    shown = window.grid_model.candidates()
+    assert int(shown[window.grid.currentIndex().row()]) == first
+    assert queue.dock.isVisible()
+
+
+def test_a_conflict_resolved_with_alt_1(qtbot, window):
+    merged, q, x = merged_with_conflict()
+    window.set_document(merged)
+    conflicts = window.findChild(ConflictsController, "conflictsController")
+    conflicts.view.table.setFocus()
+    conflicts.view.table.selectRow(0)
+    assert set(conflicts.view.choice_buttons) == {"ben", "cara", "both"}
+    press(qtbot, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)  # Take cara's grade
+    i = row(merged, q, x)
+    assert (merged.state[i], merged.grade[i]) == (GradeState.NUMBER, 2.0)
+    assert merged.audit[-1].note == "conflict resolved: cara's grade: 2"
+
+
+def test_f1_lists_the_keyboard_grading_keys(qtbot, window):
+    dialog = window.help_menu.shortcuts_dialog()
+    qtbot.addWidget(dialog)
+    rows = dialog.findChild(QTableView, "shortcutsTable").model().rows()
+    by_what = {what: (keys, where) for keys, what, where in rows}
+    assert by_what["Next pane"][0] == "F6"
+    assert by_what["Previous pane"][0] == "Shift+F6"
+    assert by_what["Next unknown candidate"][0] == "Ctrl+J"
+    assert by_what["Judge the queue's next"][0] == "Ctrl+Shift+J"
+    assert any(keys.startswith("Alt+1") and where == "Conflicts" for keys, _w, where in rows)

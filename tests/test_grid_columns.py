@@ -1,0 +1,223 @@
+"""The candidate columns, declared once (core.engine.columns): every column
+is whole, the grid shows a column added to the table without a change to
+its model, its values are the engine's, and the workbook's Candidates sheet
+agrees with the grid on the columns both show."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openpyxl
+import pytest
+from PySide6.QtCore import Qt
+
+from app.models.candidates import CandidateModel, GridColumn
+from core.engine.columns import (
+    COLUMNS,
+    GRID_COLUMNS,
+    Align,
+    CandidateColumn,
+    ShownRows,
+)
+from core.engine.evaluation import Evaluation, evaluate
+from core.io.workbook import export_workbook
+from core.io.workbook.layout import CANDIDATE_COLUMNS, SHEETS
+from core.model.conventions import Conventions
+from core.model.examples import seed_document
+from core.model.presets import preset
+from tests.test_app_models import mixed_document
+
+CONVENTIONS = [
+    Conventions(cutoffs=(2, None), ideal="judged"),
+    Conventions(ties="pessimistic", unknown="zero", cutoffs=(3,)),
+    Conventions(ties="average", unknown="condensed", zero_ideal="zero"),
+    preset("trec_eval"),
+]
+
+
+def _shown(ev: Evaluation) -> list[ShownRows]:
+    """Every query's ranked rows and its not-retrieved ones, as the grid shows them."""
+    out = []
+    for q in range(ev.doc.n_queries):
+        for section in ("ranked", "not_retrieved"):
+            model = CandidateModel(section)
+            model.set_evaluation(ev, q)
+            rows = model.candidates()
+            out.append(ShownRows.of(ev, q, rows, ranked=section == "ranked"))
+    return out
+
+
+def test_every_column_is_declared_whole() -> None:
+    assert len({c.key for c in COLUMNS}) == len(COLUMNS)
+    assert len({c.title for c in COLUMNS}) == len(COLUMNS)
+    sheets = [c.sheet for c in COLUMNS if c.sheet is not None]
+    assert len({letter for letter, _ in sheets}) == len(sheets)
+    for conv in CONVENTIONS:
+        ev = evaluate(mixed_document(), conv)
+        for col in COLUMNS:
+            assert col.title.strip(), col.key
+            assert col.formula(conv).strip(), col.key  # the header's tooltip
+            for shown in _shown(ev):
+                for row in range(shown.rows.size):
+                    value = col.value(shown, row)
+                    assert value is None or isinstance(value, int | float | str), col.key
+                    if col.ranked_only and not shown.ev.ranked_mask[shown.row(row)]:
+                        assert value is None or col.key == "score", col.key  # nothing to say
+                    tip = col.tooltip(shown, row)
+                    assert tip is None or tip.strip(), col.key
+                    if col.edit is not None:
+                        assert isinstance(col.edit(shown, row), str)
+
+
+def test_the_named_grid_columns_are_the_table_s() -> None:
+    # GridColumn names places in the table; a column nobody names has none.
+    for member in GridColumn:
+        assert GRID_COLUMNS[member].key == member.name.lower(), member
+
+
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+@pytest.mark.parametrize("conv", CONVENTIONS)
+@pytest.mark.parametrize("make", [seed_document, mixed_document])
+def test_grid_values_are_the_engine_s(make: Any, conv: Conventions) -> None:
+    ev = evaluate(make(), conv)
+    by_key = {c.key: c for c in COLUMNS}
+    for shown in _shown(ev):
+        for row in range(shown.rows.size):
+            i = shown.row(row)
+            state_word = shown.state(row).label
+            cell = {key: c.value(shown, row) for key, c in by_key.items()}
+            assert cell["rank"] == (int(ev.rank[i]) or None)
+            assert cell["ideal_rank"] == (int(ev.ideal_rank[i]) or None)
+            assert cell["discount"] == _number(ev.discount[i])
+            for key, whole, shows in (
+                    ("gain", ev.gain, True),
+                    ("contribution", ev.contribution, bool(ev.ranked_mask[i])),
+                    ("ideal_gain", ev.gain, bool(ev.inventory_mask[i])),
+                    ("ideal_contribution", ev.ideal_contribution, bool(ev.inventory_mask[i]))):
+                expected = _number(whole[i])
+                if not shows:
+                    assert cell[key] is None, key
+                elif expected is None and shown.state(row).value != "number":
+                    assert cell[key] == state_word, key
+                else:
+                    assert cell[key] == expected, key
+            if ev.ranked_mask[i] and shown.cumulative.size:
+                ranked = ev.ranked(ev.doc.query[i]).tolist()
+                running = ev.cumulative_dcg(int(ev.doc.query[i]))[ranked.index(i)]
+                assert cell["cumulative"] == _number(running)
+
+
+def _twice_gain(shown: ShownRows, row: int) -> float | None:
+    gain = float(shown.ev.gain[shown.row(row)])
+    return None if math.isnan(gain) else 2 * gain
+
+
+NEW = CandidateColumn(
+    "twice_gain", "Twice the gain", _twice_gain, align=Align.LEFT,
+    tooltip=lambda s, r: f"2 × {float(s.ev.gain[s.row(r)])!r}", formula=lambda c: "2 × gain",
+    follows=lambda s: s.ev.gain[s.rows])
+
+
+def test_a_column_added_to_the_table_shows_in_the_grid(qtmodeltester: Any) -> None:
+    doc = mixed_document()
+    ev = evaluate(doc)
+    grid = CandidateModel("ranked", columns=(*GRID_COLUMNS, NEW))
+    grid.set_evaluation(ev, 0)
+    qtmodeltester.check(grid)
+    n = len(GRID_COLUMNS)
+    assert grid.columnCount() == n + 1
+    assert grid.headerData(n, Qt.Orientation.Horizontal) == "Twice the gain"
+    assert grid.headerData(n, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == (
+        "2 × gain")
+    # Rows a (grade 2), b (1), c (unknown), d (5): linear gain.
+    assert [grid.data(grid.index(r, n)) for r in range(4)] == [4.0, 2.0, None, 10.0]
+    assert grid.data(grid.index(0, n), Qt.ItemDataRole.ToolTipRole) == "2 × 2.0"
+    assert grid.data(grid.index(0, n), Qt.ItemDataRole.TextAlignmentRole) is None
+    assert not grid.flags(grid.index(0, n)) & Qt.ItemFlag.ItemIsEditable
+    # An edit refreshes the new column's cells too (it follows the gains).
+    changed: list[tuple[int, int, int, int]] = []
+    grid.dataChanged.connect(lambda a, b, roles: changed.append(
+        (a.row(), b.row(), a.column(), b.column())))
+    doc.set_grade(1, 3.0, who="t")
+    from core.engine.incremental import reevaluate
+    grid.set_evaluation(reevaluate(ev, [1]), changed=[1])
+    assert grid.data(grid.index(1, n)) == 6.0
+    assert any(r0 <= 1 <= r1 and c0 <= n <= c1 for r0, r1, c0, c1 in changed)
+    qtmodeltester.check(grid)
+
+
+def test_every_declared_column_shows_in_a_grid(qtmodeltester: Any) -> None:
+    # The workbook's own columns too (query, original grade, note).
+    ev = evaluate(mixed_document())
+    for section in ("ranked", "not_retrieved"):
+        grid = CandidateModel(section, columns=COLUMNS)
+        grid.set_evaluation(ev, 0)
+        qtmodeltester.check(grid)
+        assert [grid.headerData(c, Qt.Orientation.Horizontal)
+                for c in range(grid.columnCount())] == [c.title for c in COLUMNS]
+
+
+@pytest.mark.parametrize("conv", CONVENTIONS)
+def test_the_workbook_and_the_grid_agree(tmp_path: Path, conv: Conventions) -> None:
+    # The Candidates sheet's readable columns are the table's, at its letters.
+    readable = [c.sheet for c in COLUMNS if c.sheet is not None]
+    assert list(CANDIDATE_COLUMNS[:len(readable)]) == sorted(
+        readable, key=lambda lh: (len(lh[0]), lh[0]))
+    assert [letter for letter, _ in CANDIDATE_COLUMNS[:len(readable)]] == list("ABCDEFGHIJKLMNO")
+    # The columns both show come in the same order, but for the rank: the
+    # grid leads with it (a row's place in the list).
+    shared = [c.key for c in GRID_COLUMNS if c.sheet is not None]
+    by_letter = sorted((c for c in COLUMNS if c.sheet is not None and c.grid),
+                       key=lambda c: (len(c.sheet[0]), c.sheet[0]) if c.sheet else (0, ""))
+    in_sheet = [c.key for c in by_letter]
+    assert shared[0] == "rank"
+    assert shared[1:] == [k for k in in_sheet if k != "rank"]
+    # The cells: the exported sheet holds what the table says of its rows,
+    # query block by query block (its ideal columns go by position).
+    doc = mixed_document()
+    ev = evaluate(doc, conv)
+    out = tmp_path / "w.xlsx"
+    export_workbook(ev, out)
+    wb = openpyxl.load_workbook(out, data_only=True, read_only=True)
+    try:
+        sheet = [list(r) for r in wb[SHEETS["candidates"]].iter_rows(values_only=True)]
+    finally:
+        wb.close()
+    header = sheet[0]
+    place = {c.key: header.index(c.sheet[1]) for c in COLUMNS if c.sheet is not None}
+    where = {(doc.query_ids[int(doc.query[i])], doc.source_id[i]): i for i in range(len(doc))}
+    seen = 0
+    for q, qid in enumerate(doc.query_ids):
+        lines = [line for line in sheet[1:] if line[0] == qid]
+        rows = np.array([where[(line[0], line[1])] for line in lines], dtype=np.int64)
+        shown = ShownRows.of(ev, q, rows, ranked=False)
+        for row, line in enumerate(lines):
+            for col in COLUMNS:
+                if col.sheet is None or col.key == "state":  # the grid says "outside rubric"
+                    continue
+                value, cell = col.value(shown, row), line[place[col.key]]
+                if value is None or (col.state_words and value == shown.state(row).label
+                                     and col.key not in ("grade", "original")):
+                    assert cell in (None, ""), (col.key, row, cell)
+                else:
+                    assert cell == value, (col.key, row, cell, value)
+            seen += 1
+    assert seen == len(doc) == len(sheet) - 1
+    assert np.isnan(doc.score).any()  # a not-retrieved candidate was compared too
+
+
+def test_the_not_retrieved_grid_hides_the_ranked_only_columns(qtbot: Any) -> None:
+    from app.panels.grid import GridPanel
+
+    panel = GridPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    hidden = [panel.not_retrieved.isColumnHidden(n) for n in range(len(GRID_COLUMNS))]
+    assert [GRID_COLUMNS[n].key for n, h in enumerate(hidden) if h] == [
+        "rank", "score", "discount", "contribution", "cumulative"]
+    assert not any(panel.grid.isColumnHidden(n) for n in range(len(GRID_COLUMNS)))
