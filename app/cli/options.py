@@ -1,74 +1,47 @@
-"""The convention flags every command shares, and the conventions they give."""
+"""The convention flags every command shares, and the conventions they give:
+one flag per field of :data:`core.model.conventions.FIELDS` that declares one."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from core.model.conventions import (
-    Conventions,
-    Gain,
-    IdealInventory,
-    Rubric,
-    TieRule,
-    UnknownRule,
-    Weighting,
-    ZeroIdealRule,
-    parse_cutoff,
-)
+from core.model.conventions import FIELDS, ConventionField, Conventions
 from core.model.presets import PRESETS, apply_preset
 
 __all__ = ["add_convention_arguments", "conventions_from_args"]
 
 
-def _choices(kind: type[Any]) -> list[str]:
-    return [m.value for m in kind]
+def _flagged() -> list[ConventionField]:
+    return [f for f in FIELDS if f.flag]
 
 
 def add_convention_arguments(p: argparse.ArgumentParser) -> None:
     """The convention flags shared by every command."""
     g = p.add_argument_group("conventions (explicit flags override the preset)")
     g.add_argument("--preset", choices=sorted(PRESETS), help="start from a peer's conventions")
-    g.add_argument("--gain", metavar="linear|exponential|G=V,...", help="gain rule")
-    g.add_argument(
-        "--k", action="append", metavar="N|all", dest="cutoffs",
-        help="cutoff; repeat for several (default: all)",
-    )
-    g.add_argument("--ties", choices=_choices(TieRule))
-    g.add_argument("--ideal", choices=_choices(IdealInventory))
-    g.add_argument("--unjudged", choices=_choices(UnknownRule), help="unknown grades")
-    g.add_argument("--zero-ideal", choices=_choices(ZeroIdealRule))
-    g.add_argument("--weighting", choices=_choices(Weighting))
-    g.add_argument("--rubric", metavar="G=LABEL,...", help="the permitted grades")
+    for f in _flagged():
+        dest = f"convention_{f.name}"
+        if f.kind == "flag":
+            g.add_argument(f.flag, dest=dest, action=argparse.BooleanOptionalAction,
+                           help=f.help)
+        elif f.kind == "choice":
+            g.add_argument(f.flag, dest=dest, choices=[m.value for m in f.choices()],
+                           help=f.help)
+        elif f.kind == "cutoffs":
+            g.add_argument(f.flag, dest=dest, action="append", metavar=f.metavar, help=f.help)
+        else:
+            g.add_argument(f.flag, dest=dest, metavar=f.metavar or None, help=f.help)
 
 
 def conventions_from_args(args: argparse.Namespace, base: Conventions) -> Conventions:
-    """The document's conventions, then the preset, then explicit flags."""
+    """The document's conventions, then the preset, then explicit flags (each
+    changes its own field: a preset's handling of negative and fractional
+    grades stays under ``--gain``)."""
     conv = base
     if args.preset:
         conv = apply_preset(conv, args.preset)
-    changes: dict[str, Any] = {}
-    if args.gain:
-        gain = Gain.parse(args.gain)
-        if conv.gain.negative_as_zero:
-            # a preset's handling of negative and fractional grades stays
-            gain = Gain(gain.rule, gain.table, negative_as_zero=True, truncate=conv.gain.truncate)
-        changes["gain"] = gain
-    if args.cutoffs:
-        ks: list[int | None] = []
-        for text in args.cutoffs:
-            for part in text.split(","):
-                k = parse_cutoff(part)
-                if k not in ks:
-                    ks.append(k)
-        changes["cutoffs"] = tuple(ks)
-    for flag, name in (
-        ("ties", "ties"), ("ideal", "ideal"), ("unjudged", "unknown"),
-        ("zero_ideal", "zero_ideal"), ("weighting", "weighting"),
-    ):
-        value = getattr(args, flag)
+    for f in _flagged():
+        value = getattr(args, f"convention_{f.name}", None)
         if value is not None:
-            changes[name] = value
-    if args.rubric:
-        changes["rubric"] = Rubric.parse(args.rubric)
-    return conv.replace(**changes) if changes else conv
+            conv = f.set(conv, f.read(value))
+    return conv

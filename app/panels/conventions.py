@@ -1,6 +1,11 @@
 """The conventions dock: every convention with its formula text, the presets
 and which presets the current conventions match.
 
+Each field of :data:`core.model.conventions.FIELDS` gets a control by its
+kind (a list for a choice, a box for TRUE/FALSE, ...), under its declared
+title; a change sets that one field of the current conventions
+(``field.set``), never rebuilds them.
+
 The panel never changes the document: it emits :attr:`conventions_edited`
 with the new :class:`~core.model.conventions.Conventions` and the window pushes an
 undo command; the window then calls :meth:`ConventionsPanel.set_conventions`.
@@ -32,37 +37,24 @@ from app.models.pairs import PairTableModel
 from app.panels.wheel import guard_wheel
 from core.errors import ConventionError
 from core.model.conventions import (
-    ConsensusRule,
+    FIELD,
+    FIELDS,
+    ConventionField,
     Conventions,
-    DiscountRule,
-    Gain,
-    GainRule,
-    IdealInventory,
-    Rounding,
     Rubric,
     RubricGrade,
-    TieRule,
-    UnknownRule,
-    Weighting,
-    ZeroIdealRule,
     format_cutoff,
     parse_cutoff,
 )
+from core.model.gain_rules import GainRule, gain_rule
 from core.model.presets import PRESETS, apply_preset, matching_presets
 
-__all__ = ["CHOICE_FIELDS", "ConventionsPanel"]
+__all__ = ["ConventionsPanel"]
 
-#: (field of Conventions, its choices, title) for the plain choice conventions.
-CHOICE_FIELDS: tuple[tuple[str, Any, str], ...] = (
-    ("discount", DiscountRule, "Discount"),
-    ("ideal", IdealInventory, "Ideal inventory"),
-    ("ties", TieRule, "Ties"),
-    ("unknown", UnknownRule, "Unknown grades"),
-    ("zero_ideal", ZeroIdealRule, "Zero ideal"),
-    ("weighting", Weighting, "Aggregation (weighting)"),
-    ("consensus", ConsensusRule, "Consensus of annotators"),
-    ("rounding", Rounding, "Consensus rounding"),
-)
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(w.title() for w in rest)
 
 
 def _formula_label(name: str, parent: QWidget) -> QLabel:
@@ -111,15 +103,25 @@ class ConventionsPanel(QWidget):
         body.addWidget(self.error_label)
         #: Each field's own error, shown under the field.
         self.field_errors: dict[str, QLabel] = {}
-        body.addWidget(self._build_presets(inner))
-        body.addWidget(self._build_gain(inner))
-        body.addWidget(self._build_cutoffs(inner))
         self.combos: dict[str, QComboBox] = {}
-        self.formulas: dict[str, QLabel] = {"gain": self.gain_formula,
-                                            "cutoffs": self.cutoffs_formula}
-        for name, kind, title in CHOICE_FIELDS:
-            body.addWidget(self._build_choice(name, kind, title, inner))
-        body.addWidget(self._build_rubric(inner))
+        self.formulas: dict[str, QLabel] = {}
+        #: Each field's control, by the field's name (:data:`FIELDS`).
+        self.controls: dict[str, QWidget] = {}
+        self.checks: dict[str, QCheckBox] = {}
+        body.addWidget(self._build_presets(inner))
+        for f in FIELDS:
+            if f.kind == "gain":
+                body.addWidget(self._build_gain(f, inner))
+            elif f.kind == "cutoffs":
+                body.addWidget(self._build_cutoffs(inner))
+            elif f.kind == "choice":
+                body.addWidget(self._build_choice(f, inner))
+            elif f.kind == "rubric":
+                body.addWidget(self._build_rubric(inner))
+            elif f.kind == "flag" and f.attr != "gain":
+                box = QGroupBox(self.tr(f.title), inner)
+                QVBoxLayout(box).addWidget(self._check(f, box))
+                body.addWidget(box)
         body.addStretch(1)
 
         self.scroll_area = QScrollArea(self)
@@ -142,7 +144,7 @@ class ConventionsPanel(QWidget):
 
     # -- the boxes ----------------------------------------------------------------------
     def _build_presets(self, inner: QWidget) -> QGroupBox:
-        presets = QGroupBox(self.tr("Presets"), inner)
+        presets = QGroupBox(self.tr(FIELD["preset"].title), inner)
         column = QVBoxLayout(presets)
         row = QHBoxLayout()
         column.addLayout(row)
@@ -155,6 +157,7 @@ class ConventionsPanel(QWidget):
             button.clicked.connect(lambda _=False, n=name: self.apply_preset(n))
             self.preset_buttons[name] = button
             row.addWidget(button)
+        self.controls["preset"] = presets
         self.preset_match = QLabel(presets)
         self.preset_match.setObjectName("presetMatch")
         self.preset_match.setWordWrap(True)
@@ -162,66 +165,84 @@ class ConventionsPanel(QWidget):
         column.addWidget(self.preset_match)
         return presets
 
-    def _build_gain(self, inner: QWidget) -> QGroupBox:
-        gain_box = QGroupBox(self.tr("Gain"), inner)
+    def _build_gain(self, f: ConventionField, inner: QWidget) -> QGroupBox:
+        """The gain rule, its table and the gain's flags (the fields kept in
+        :attr:`Conventions.gain`)."""
+        gain_box = QGroupBox(self.tr(f.title), inner)
         gain_layout = QVBoxLayout(gain_box)
         self.gain_combo = _combo("gainCombo", gain_box)
-        for rule in GainRule:
+        for rule in f.choices():
             self.gain_combo.addItem(rule.label, rule.value)
+            self.gain_combo.setItemData(self.gain_combo.count() - 1, rule.formula,
+                                        Qt.ItemDataRole.ToolTipRole)
         self.gain_combo.currentIndexChanged.connect(self._gain_rule_chosen)
-        self.negative_as_zero = QCheckBox(self.tr("negative gains count as 0"), gain_box)
-        self.negative_as_zero.setObjectName("negativeAsZero")
-        self.negative_as_zero.toggled.connect(self._gain_rule_chosen)
+        self.combos[f.name] = self.controls[f.name] = self.gain_combo
+        gain_layout.addWidget(self.gain_combo)
+        for flag in FIELDS:
+            if flag.kind == "flag" and flag.attr == "gain":
+                gain_layout.addWidget(self._check(flag, gain_box))
+        self.negative_as_zero = self.checks["negative_as_zero"]
+        self.truncate = self.checks["truncate"]
         self.gain_table_model = PairTableModel(("grade", "gain"), value_is_number=True,
                                                parent=self)
         self.gain_table = self._pair_view("gainTable", self.gain_table_model, gain_box)
         self.gain_table_model.pairs_edited.connect(self._gain_table_edited)
-        self.gain_formula = _formula_label("gain", gain_box)
-        gain_layout.addWidget(self.gain_combo)
-        gain_layout.addWidget(self.negative_as_zero)
+        self.gain_formula = self.formulas[f.name] = _formula_label("gain", gain_box)
         gain_layout.addWidget(self.gain_table)
         gain_layout.addLayout(self._pair_buttons(self.gain_table, self.gain_table_model, "gain"))
         gain_layout.addWidget(self.gain_formula)
         gain_layout.addWidget(self._field_error("gain", gain_box))
         return gain_box
 
+    def _check(self, f: ConventionField, parent: QWidget) -> QCheckBox:
+        """A TRUE/FALSE field's box (added to :attr:`checks`)."""
+        box = QCheckBox(self.tr(f.title), parent)
+        box.setObjectName(_camel(f.name))
+        box.setToolTip(f.meaning(True))
+        box.toggled.connect(lambda on, f=f: self._set_field(f, on))
+        self.checks[f.name] = box
+        self.controls[f.name] = box
+        return box
+
     def _build_cutoffs(self, inner: QWidget) -> QGroupBox:
-        cut_box = QGroupBox(self.tr("Cutoffs k"), inner)
+        cut_box = QGroupBox(self.tr(FIELD["cutoffs"].title), inner)
         cut_layout = QFormLayout(cut_box)
         self.cutoffs_edit = QLineEdit(cut_box)
         self.cutoffs_edit.setObjectName("cutoffsEdit")
         self.cutoffs_edit.setToolTip(self.tr("One or more cutoffs, comma separated: 1, 5, all"))
         self.cutoffs_edit.editingFinished.connect(self._cutoffs_edited)
         self.cutoffs_edit.textEdited.connect(lambda _t: self._recheck_cutoffs())
-        self.cutoffs_formula = _formula_label("cutoffs", cut_box)
+        self.cutoffs_formula = self.formulas["cutoffs"] = _formula_label("cutoffs", cut_box)
+        self.controls["cutoffs"] = self.cutoffs_edit
         cut_layout.addRow(self.tr("k ="), self.cutoffs_edit)
         cut_layout.addRow(self._field_error("cutoffs", cut_box))
         cut_layout.addRow(self.cutoffs_formula)
         return cut_box
 
-    def _build_choice(self, name: str, kind: Any, title: str, inner: QWidget) -> QGroupBox:
+    def _build_choice(self, f: ConventionField, inner: QWidget) -> QGroupBox:
         """One plain choice convention: its combo (added to :attr:`combos`) and formula."""
-        box = QGroupBox(self.tr(title), inner)
+        box = QGroupBox(self.tr(f.title), inner)
         lay = QVBoxLayout(box)
-        combo = _combo(f"{name}Combo", box)
-        for member in kind:
+        combo = _combo(f"{f.name}Combo", box)
+        for member in f.choices():
             combo.addItem(member.label, member.value)
             combo.setItemData(combo.count() - 1, member.formula,
                               Qt.ItemDataRole.ToolTipRole)
-        combo.currentIndexChanged.connect(lambda _=0, n=name: self._choice_made(n))
-        formula = _formula_label(name, box)
+        combo.currentIndexChanged.connect(lambda _=0, f=f: self._choice_made(f))
+        formula = _formula_label(f.name, box)
         lay.addWidget(combo)
         lay.addWidget(formula)
-        self.combos[name] = combo
-        self.formulas[name] = formula
+        self.combos[f.name] = self.controls[f.name] = combo
+        self.formulas[f.name] = formula
         return box
 
     def _build_rubric(self, inner: QWidget) -> QGroupBox:
-        rubric_box = QGroupBox(self.tr("Rubric (grade labels)"), inner)
+        rubric_box = QGroupBox(self.tr(FIELD["rubric"].title), inner)
         rubric_layout = QVBoxLayout(rubric_box)
         self.rubric_model = PairTableModel(("grade", "label"), value_is_number=False,
                                            parent=self)
         self.rubric_table = self._pair_view("rubricTable", self.rubric_model, rubric_box)
+        self.controls["rubric"] = self.rubric_table
         self.rubric_model.pairs_edited.connect(self._rubric_edited)
         self.rubric_formula = _formula_label("rubric", rubric_box)
         self.formulas["rubric"] = self.rubric_formula
@@ -266,18 +287,21 @@ class ConventionsPanel(QWidget):
         self._c = c
         self._updating = True
         try:
-            self.gain_combo.setCurrentIndex(self.gain_combo.findData(c.gain.rule.value))
-            self.negative_as_zero.setChecked(c.gain.negative_as_zero)
+            for f in FIELDS:
+                value = f.get(c)
+                if f.name in self.combos:
+                    member = value[0] if f.kind == "gain" else value
+                    self.combos[f.name].setCurrentIndex(
+                        self.combos[f.name].findData(member.value))
+                    self.formulas[f.name].setText(member.formula)
+                elif f.name in self.checks:
+                    self.checks[f.name].setChecked(bool(value))
             self.gain_table_model.set_pairs(list(c.gain.table))
-            self.gain_table.setVisible(c.gain.rule is GainRule.TABLE)
+            self.gain_table.setVisible(c.gain.rule.takes_table)
             self.gain_formula.setText(c.gain.formula)
             self.cutoffs_edit.setText(", ".join(format_cutoff(k) for k in c.cutoffs))
             self.cutoffs_formula.setText("the same k cuts the actual and the ideal list: "
                                          "DCG@k = sum over ranks r ≤ k of gain × discount(r)")
-            for name, combo in self.combos.items():
-                value = getattr(c, name)
-                combo.setCurrentIndex(combo.findData(value.value))
-                self.formulas[name].setText(value.formula)
             grades = c.rubric.grades if c.rubric is not None else ()
             self.rubric_model.set_pairs([(g.value, g.label) for g in grades])
             self.rubric_formula.setText(
@@ -336,20 +360,31 @@ class ConventionsPanel(QWidget):
         if new != c:
             self.conventions_edited.emit(new, f"preset {name}")
 
+    def _set_field(self, f: ConventionField, value: Any) -> None:
+        """Field ``f`` of the current conventions set to ``value``: every other
+        field stays (``f.set`` replaces one field)."""
+        if self._updating:
+            return
+        error = f.attr if f.attr in self.field_errors else None
+        try:
+            new = f.set(self._c, value)
+        except (ConventionError, ValueError) as exc:
+            self.show_error(str(exc), error)
+            return
+        if new != self._c:
+            self.clear_errors()
+            shown = new.gain.label if f.attr == "gain" else getattr(f.get(new), "label", "")
+            self.conventions_edited.emit(new, f"{f.attr}: {shown}")
+
     def _gain_rule_chosen(self) -> None:
         if self._updating:
             return
-        rule = GainRule(self.gain_combo.currentData())
+        rule = gain_rule(self.gain_combo.currentData())
         table: tuple[tuple[float, float], ...] = ()
-        if rule is GainRule.TABLE:
+        if rule.takes_table:
             table = self._c.gain.table or tuple(
                 (v, v) for v in (self._c.rubric.values if self._c.rubric else (0, 1, 2, 3)))
-        try:
-            gain = Gain(rule, table, self.negative_as_zero.isChecked())
-        except ConventionError as exc:
-            self.show_error(str(exc), "gain")
-            return
-        self._propose(f"gain: {gain.label}", "gain", gain=gain)
+        self._set_field(FIELD["gain"], (rule, table))
 
     def _gain_table_edited(self) -> None:
         if self._updating:
@@ -359,15 +394,11 @@ class ConventionsPanel(QWidget):
         if len(set(grades)) != len(grades):
             self.show_error(self.tr("the gain table names a grade twice"), "gain")
             return
-        try:
-            gain = (Gain(GainRule.TABLE, tuple(sorted((float(g), float(v)) for g, v in pairs)),
-                         self.negative_as_zero.isChecked())
-                    if pairs else Gain(GainRule.LINEAR,
-                                       negative_as_zero=self.negative_as_zero.isChecked()))
-        except ConventionError as exc:
-            self.show_error(str(exc), "gain")
-            return
-        self._propose(f"gain: {gain.label}", "gain", gain=gain)
+        if pairs:
+            self._set_field(FIELD["gain"], (
+                GainRule.TABLE, tuple(sorted((float(g), float(v)) for g, v in pairs))))
+        else:
+            self._set_field(FIELD["gain"], (GainRule.LINEAR, ()))
 
     def _read_cutoffs(self) -> tuple[tuple[int | None, ...], str]:
         """The typed cutoffs, or () and what is wrong with them."""
@@ -395,13 +426,9 @@ class ConventionsPanel(QWidget):
         if self.field_errors["cutoffs"].text() and not self._read_cutoffs()[1]:
             self.show_error("", "cutoffs")
 
-    def _choice_made(self, name: str) -> None:
-        if self._updating:
-            return
-        combo = self.combos[name]
-        kind = dict((n, k) for n, k, _ in CHOICE_FIELDS)[name]
-        value = kind(combo.currentData())
-        self._propose(f"{name}: {value.label}", **{name: value})
+    def _choice_made(self, f: ConventionField) -> None:
+        if not self._updating:
+            self._set_field(f, type(f.choices()[0])(self.combos[f.name].currentData()))
 
     def _rubric_edited(self) -> None:
         if self._updating:

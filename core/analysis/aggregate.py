@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status
-from core.engine.values import FloatArray
+from core.engine.discount import FloatArray
 from core.model.conventions import Weighting
 from core.model.document import has_weight
 

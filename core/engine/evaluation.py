@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.discount import discount  # re-exported
-from core.engine.gains import check_totals, gains, outside_rubric
+from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     ideal_key,
     ideal_lists,
@@ -37,6 +37,7 @@ from core.model.conventions import (
     format_cutoff,
 )
 from core.model.document import Document, GradeState
+from core.model.rubric import outside_rubric
 
 __all__ = [
     "Evaluation",
@@ -285,8 +286,9 @@ class Evaluation:
     @_PerRow
     def outside_rubric(self) -> BoolArray:
         """Numeric grades that the declared rubric does not permit (see
-        :func:`core.engine.gains.outside_rubric`)."""
-        return outside_rubric(self.doc, self.conventions.rubric, self._numeric)
+        :func:`core.model.rubric.outside_rubric`)."""
+        return outside_rubric(self.conventions.rubric, self.doc.grade, self.doc.ratings,
+                              self._numeric)
 
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
     def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,

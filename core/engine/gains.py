@@ -1,5 +1,4 @@
-"""Each candidate's gain, the checks that gains and their sums are numbers,
-and which grades the rubric does not permit.
+"""Each candidate's gain, and the checks that gains and their sums are numbers.
 
 A gain must be a finite number: ``2^grade - 1`` is beyond the largest float
 (about 1.8e308) from grade 1024 on, and the sum of finite gains can be too
@@ -16,10 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.model.conventions import Conventions, Rubric, UnknownRule
+from core.model.conventions import Conventions, UnknownRule
 from core.model.document import Document
 
-__all__ = ["check_totals", "gains", "outside_rubric"]
+__all__ = ["check_totals", "gains"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -102,30 +101,3 @@ def check_totals(ev: Totals) -> None:
             f"{ev.conventions.gain.label}; its NDCG cannot be computed",
             hint=f"correct its grades; the largest is {largest:g}",
         )
-
-
-def outside_rubric(doc: Document, rubric: Rubric | None, numeric: BoolArray) -> BoolArray:
-    """Numeric grades that ``rubric`` does not permit (none without a rubric).
-
-    A candidate with annotators' ratings is judged by its ratings: it is
-    flagged when one of them is outside the rubric, or when its grade is
-    neither in the rubric nor between the lowest and highest rating (a mean
-    or median of permitted grades, such as 5/3, is not flagged; a grade typed
-    over the consensus is judged as any other).
-    """
-    if rubric is None:
-        return np.zeros(len(doc), dtype=bool)
-    outside: BoolArray = numeric & ~rubric.contains(doc.grade)
-    ratings = doc.ratings
-    if ratings is None or not ratings.size:
-        return outside
-    rated = ~np.isnan(ratings)
-    rows = np.flatnonzero(rated.any(axis=1))
-    if rows.size == 0:
-        return outside
-    r = ratings[rows]
-    bad_rating = (rated[rows] & ~rubric.contains(np.nan_to_num(r))).any(axis=1)
-    grade = doc.grade[rows]
-    inside_range = (grade >= np.nanmin(r, axis=1)) & (grade <= np.nanmax(r, axis=1))
-    outside[rows] = numeric[rows] & (bad_rating | (outside[rows] & ~inside_range))
-    return outside

@@ -2,7 +2,8 @@
 
 Each choice is a string enum (its value is what files, the command line and
 the JSON say) with a label and a formula text for people; see
-``docs/conventions.md``. :mod:`core.model.conventions` builds the
+``docs/conventions.md``. The gain rules, which also carry arithmetic, are
+:mod:`core.model.gain_rules`. :mod:`core.model.conventions` builds the
 conventions from them (and re-exports them).
 """
 
@@ -14,7 +15,6 @@ from typing import ClassVar
 __all__ = [
     "ConsensusRule",
     "DiscountRule",
-    "GainRule",
     "IdealInventory",
     "Rounding",
     "TieRule",
@@ -36,19 +36,6 @@ class _Choice(StrEnum):
     @property
     def formula(self) -> str:
         return type(self)._TEXT[str(self)][1]
-
-
-class GainRule(_Choice):
-    LINEAR = "linear"
-    EXPONENTIAL = "exponential"
-    TABLE = "table"
-
-
-GainRule._TEXT = {
-    "linear": ("linear gain", "gain = grade"),
-    "exponential": ("exponential gain", "gain = 2^grade - 1"),
-    "table": ("gain table", "gain = table[grade]; grades not in the table keep gain = grade"),
-}
 
 
 class DiscountRule(_Choice):

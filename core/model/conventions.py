@@ -10,9 +10,9 @@ result sentence, the command line and the Excel export all say the same thing
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,6 @@ from core.errors import ConventionError
 from core.model.choices import (
     ConsensusRule,
     DiscountRule,
-    GainRule,
     IdealInventory,
     Rounding,
     TieRule,
@@ -29,7 +28,9 @@ from core.model.choices import (
     Weighting,
     ZeroIdealRule,
 )
+from core.model.gain_rules import GAIN_RULES, GainRule, GainTable, gain_rule
 from core.model.numbers import number_text, read_number
+from core.model.rubric import Rubric, RubricGrade
 
 __all__ = [
     "ConsensusRule",
@@ -59,9 +60,11 @@ class Gain:
     Parameters
     ----------
     rule : GainRule
-        ``linear``, ``exponential`` or ``table``.
+        One of :data:`core.model.gain_rules.GAIN_RULES` (or its name):
+        ``linear``, ``exponential``, ``table`` ...
     table : tuple of (grade, gain)
-        The table for ``rule=table``; grades not in it keep gain = grade.
+        The table of a rule that takes one (``table``); grades not in it
+        keep gain = grade.
     negative_as_zero : bool
         Count negative gains as 0 (trec_eval only adds gains above 0).
     truncate : bool
@@ -80,9 +83,10 @@ class Gain:
     truncate: bool = False
 
     def __post_init__(self) -> None:
-        if self.rule is GainRule.TABLE and not self.table:
+        object.__setattr__(self, "rule", gain_rule(self.rule))
+        if self.rule.takes_table and not self.table:
             raise ConventionError("a gain table needs at least one grade=gain pair")
-        if self.rule is not GainRule.TABLE and self.table:
+        if not self.rule.takes_table and self.table:
             raise ConventionError(f"{self.rule} gain takes no table")
         for grade, gain in self.table:
             if not (math.isfinite(grade) and math.isfinite(gain)):
@@ -90,10 +94,11 @@ class Gain:
 
     @classmethod
     def parse(cls, text: str) -> Gain:
-        """Read ``linear``, ``exponential`` or a table ``G=V,G=V``."""
+        """Read a rule's name (``linear``, ``exponential`` ...) or a table ``G=V,G=V``."""
         text = text.strip()
-        if text in ("linear", "exponential"):
-            return cls(GainRule(text))
+        rule = GAIN_RULES.get(text)
+        if rule is not None and not rule.takes_table:
+            return cls(rule)
         pairs: list[tuple[float, float]] = []
         for part in text.split(","):
             grade, sep, gain = part.partition("=")
@@ -103,7 +108,9 @@ class Gain:
                 pairs.append((read_number(grade), read_number(gain)))
             except ValueError as exc:
                 raise ConventionError(
-                    f"gain {text!r} is not linear, exponential or a table like 1=3,2=9"
+                    f"gain {text!r} is not "
+                    + ", ".join(r.value for r in GAIN_RULES.values() if not r.takes_table)
+                    + " or a table like 1=3,2=9"
                 ) from exc
         grades = [g for g, _ in pairs]
         if len(set(grades)) != len(grades):
@@ -133,103 +140,24 @@ class Gain:
             base = "grade = trunc(grade); " + base
         return base + ("; gain = max(gain, 0)" if self.negative_as_zero else "")
 
+    def replace(self, **changes: Any) -> Gain:
+        return replace(self, **changes)
+
     def accepts_negative(self) -> bool:
         """Whether negative grades have a meaning under this rule."""
-        return self.rule is not GainRule.EXPONENTIAL or self.negative_as_zero
+        return self.rule.accepts_negative or self.negative_as_zero
 
     def apply(self, grades: FloatArray) -> FloatArray:
         """Transform grades (NaN stays NaN) into gains."""
         grades = np.asarray(grades, dtype=np.float64)
         if self.truncate:
             grades = np.trunc(grades)
-        if self.rule is GainRule.LINEAR:
-            gains = grades.copy()
-        elif self.rule is GainRule.EXPONENTIAL:
-            with np.errstate(over="ignore"):  # an infinite gain is the engine's error to name
-                gains = np.exp2(grades) - 1.0
-        else:
-            gains = grades.copy()
-            for grade, gain in self.table:
-                gains[grades == grade] = gain
+        gains = np.asarray(self.rule.compute(grades, self.table), dtype=np.float64)
+        if gains is grades:  # a rule that hands back its grades: negatives are set below
+            gains = gains.copy()
         if self.negative_as_zero:
             np.maximum(gains, 0.0, out=gains, where=~np.isnan(gains))
         return gains
-
-
-@dataclass(frozen=True)
-class RubricGrade:
-    """One permitted grade and the words that define it."""
-
-    value: float
-    label: str = ""
-
-
-@dataclass(frozen=True)
-class Rubric:
-    """The permitted grades; grades outside it are flagged, not dropped.
-
-    Examples
-    --------
-    >>> r = Rubric.parse("0=no support,1=partial,2=direct")
-    >>> r.values, r.label_for(1.0)
-    ((0.0, 1.0, 2.0), 'partial')
-    """
-
-    grades: tuple[RubricGrade, ...]
-
-    def __post_init__(self) -> None:
-        if not self.grades:
-            raise ConventionError("a rubric needs at least one grade")
-        values = [g.value for g in self.grades]
-        if len(set(values)) != len(values):
-            raise ConventionError("a rubric names a grade twice")
-        if not all(math.isfinite(v) for v in values):
-            raise ConventionError("rubric grades must be finite numbers")
-        object.__setattr__(self, "grades", tuple(sorted(self.grades, key=lambda g: g.value)))
-
-    @classmethod
-    def parse(cls, text: str) -> Rubric:
-        """Read ``0=no support,1=partial,2=direct`` or ``0,1,2,3``."""
-        grades = []
-        for part in text.split(","):
-            value, _, label = part.partition("=")
-            try:
-                grades.append(RubricGrade(read_number(value), label.strip()))
-            except ValueError as exc:
-                raise ConventionError(
-                    f"rubric entry {part!r} does not start with a number"
-                ) from exc
-        return cls(tuple(grades))
-
-    @classmethod
-    def from_values(cls, values: Iterable[float]) -> Rubric:
-        return cls(tuple(RubricGrade(float(v)) for v in sorted(set(values))))
-
-    @property
-    def values(self) -> tuple[float, ...]:
-        return tuple(g.value for g in self.grades)
-
-    @property
-    def text(self) -> str:
-        return ",".join(
-            number_text(g.value) + (f"={g.label}" if g.label else "") for g in self.grades
-        )
-
-    def label_for(self, value: float) -> str | None:
-        for grade in self.grades:
-            if grade.value == value:
-                return grade.label
-        return None
-
-    def value_for_label(self, label: str) -> float | None:
-        wanted = label.strip().casefold()
-        for grade in self.grades:
-            if grade.label and grade.label.casefold() == wanted:
-                return grade.value
-        return None
-
-    def contains(self, grades: FloatArray) -> npt.NDArray[np.bool_]:
-        return np.isin(np.asarray(grades, dtype=np.float64), np.array(self.values))
 
 
 def parse_cutoff(text: str | int | None) -> int | None:
@@ -290,16 +218,7 @@ class Conventions:
         if len(set(cutoffs)) != len(cutoffs):
             raise ConventionError("a cutoff is declared twice")
         object.__setattr__(self, "cutoffs", cutoffs)
-        for name, kind in (
-            ("discount", DiscountRule),
-            ("ideal", IdealInventory),
-            ("ties", TieRule),
-            ("unknown", UnknownRule),
-            ("zero_ideal", ZeroIdealRule),
-            ("weighting", Weighting),
-            ("consensus", ConsensusRule),
-            ("rounding", Rounding),
-        ):
+        for name, kind in _CHOICE_KINDS.items():
             value = getattr(self, name)
             try:
                 object.__setattr__(self, name, kind(value))
@@ -327,72 +246,210 @@ class Conventions:
         return Rubric.from_values([0.0, *seen.tolist()])
 
     def describe(self) -> list[tuple[str, str, str]]:
-        """(convention, choice label, formula) rows for people."""
-        cut = ", ".join(format_cutoff(k) for k in self.cutoffs)
-        rows = [
-            ("gain", self.gain.label, self.gain.formula),
-            ("discount", self.discount.label, self.discount.formula),
-            ("cutoffs", f"k = {cut}", "the same k cuts the actual and the ideal list"),
-            ("ideal inventory", self.ideal.label, self.ideal.formula),
-            ("ties", self.ties.label, self.ties.formula),
-            ("unknown grades", self.unknown.label, self.unknown.formula),
-            ("zero ideal", self.zero_ideal.label, self.zero_ideal.formula),
-            ("aggregation", self.weighting.label, self.weighting.formula),
-        ]
-        rows.append((
-            "consensus", f"{self.consensus.label}, {self.rounding.label}",
-            f"{self.consensus.formula}; {self.rounding.formula}",
-        ))
-        if self.rubric is not None:
-            rows.append(("rubric", self.rubric.text, "grades outside the rubric are flagged"))
-        if self.preset:
-            rows.append(("preset", self.preset, "the starting point these conventions came from"))
+        """(convention, choice label, formula) rows for people: a row per
+        :attr:`ConventionField.row` of :data:`FIELDS` (the gain's fields said
+        by the gain itself), none for a field that says nothing (no rubric,
+        no preset)."""
+        rows = []
+        for row, group in _rows():
+            if {f.attr for f in group} == {"gain"}:
+                rows.append((row, self.gain.label, self.gain.formula))
+                continue
+            said = [(f.words(f.get(self)), f.meaning(f.get(self))) for f in group]
+            said = [(w, m) for w, m in said if w]
+            if said:
+                rows.append((row, ", ".join(w for w, _ in said), "; ".join(m for _, m in said)))
         return rows
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping; :meth:`from_dict` reads it back."""
-        return {
-            "gain": self.gain.text,
-            "negative_gain_as_zero": self.gain.negative_as_zero,
-            "truncate_grades": self.gain.truncate,
-            "discount": self.discount.value,
-            "cutoffs": [format_cutoff(k) for k in self.cutoffs],
-            "ideal": self.ideal.value,
-            "ties": self.ties.value,
-            "unknown": self.unknown.value,
-            "zero_ideal": self.zero_ideal.value,
-            "weighting": self.weighting.value,
-            "rubric": self.rubric.text if self.rubric is not None else None,
-            "consensus": self.consensus.value,
-            "rounding": self.rounding.value,
-            "preset": self.preset,
-        }
+        """A JSON-ready mapping, a key per field of :data:`FIELDS`;
+        :meth:`from_dict` reads it back."""
+        return {f.key: f.write(f.get(self)) for f in FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Conventions:
+        """The conventions :meth:`to_dict` wrote (a field it lacks keeps its default)."""
+        out = cls()
         try:
-            gain = Gain.parse(str(data.get("gain", "linear")))
-            if data.get("negative_gain_as_zero"):
-                gain = replace(gain, negative_as_zero=True)
-            if data.get("truncate_grades"):
-                gain = replace(gain, truncate=True)
-            rubric = data.get("rubric")
-            return cls(
-                gain=gain,
-                discount=DiscountRule(data.get("discount", "log2")),
-                cutoffs=tuple(parse_cutoff(k) for k in data.get("cutoffs", ["all"])),
-                ideal=IdealInventory(data.get("ideal", "ranked")),
-                ties=TieRule(data.get("ties", "average")),
-                unknown=UnknownRule(data.get("unknown", "unresolved")),
-                zero_ideal=ZeroIdealRule(data.get("zero_ideal", "undefined")),
-                weighting=Weighting(data.get("weighting", "equal")),
-                rubric=Rubric.parse(rubric) if rubric else None,
-                consensus=ConsensusRule(data.get("consensus", "mean")),
-                rounding=Rounding(data.get("rounding", "none")),
-                preset=data.get("preset") or None,
-            )
+            for f in FIELDS:
+                if f.key in data:
+                    out = f.set(out, f.read(data[f.key]))
         except (ValueError, TypeError) as exc:
             raise ConventionError(f"stored conventions are not readable: {exc}") from exc
+        return out
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Conventions))
+
+
+# -- each field declared once ----------------------------------------------------------------
+FieldKind = Literal["choice", "flag", "gain", "cutoffs", "rubric", "text"]
+
+
+@dataclass(frozen=True)
+class ConventionField:
+    """One convention, declared once; the JSON record, the command line's
+    flags, the conventions panel's controls, the workbook's Conventions sheet
+    and metadata, and the presets' fields are derived from :data:`FIELDS`.
+
+    ``kind`` says how the field is shown and stored: ``choice`` (one of
+    :attr:`choices`: a list box, a text cell with a dropdown), ``flag``
+    (TRUE or FALSE: a check box, a boolean cell), ``gain`` (a gain rule and
+    its table: the named cell ``gain_rule`` and the gain table's rows),
+    ``cutoffs`` (a cell per cutoff, ``cut_1`` ...), ``rubric`` (its text, and
+    its grades listed below), ``text`` (a text cell). ``get`` reads the
+    field's value from conventions, ``set`` gives conventions with only this
+    field changed (``dataclasses.replace``), ``read`` takes the value from its
+    JSON or command-line text, ``write`` gives its JSON.
+    """
+
+    name: str
+    #: How people read it (the Conventions sheet's label, the audit log).
+    label: str
+    #: The conventions panel's heading for it.
+    title: str
+    kind: FieldKind
+    get: Callable[[Conventions], Any]
+    set: Callable[[Conventions, Any], Conventions]
+    read: Callable[[Any], Any]
+    write: Callable[[Any], Any]
+    #: The formula text of a value.
+    meaning: Callable[[Any], str]
+    #: The values a choice offers, in order (gain rules read at call time).
+    choices: Callable[[], tuple[Any, ...]] = tuple
+    #: Its key in the JSON record (the metadata, the journal, ``--json``).
+    key: str = ""
+    #: Its named cell on the Conventions sheet ("" when it has none; the
+    #: cutoffs': the prefix of ``cut_1``, ``cut_2`` ...).
+    cell: str = ""
+    #: Its command-line flag and help ("" when the command line sets it otherwise).
+    flag: str = ""
+    help: str = ""
+    #: Whether a preset sets it (:data:`core.model.presets.PRESET_FIELDS`).
+    preset: bool = False
+    #: The attribute of :class:`Conventions` that holds it.
+    attr: str = ""
+    #: Whether a JSON record may lack it (one written before it was declared:
+    #: it then reads as its default). Every field added after the first
+    #: workbook format is optional, so that older workbooks and journals open.
+    optional: bool = False
+    #: The command line's placeholder for its value ("" for a choice).
+    metavar: str = ""
+    #: The row it is said in (:meth:`Conventions.describe`; default its label).
+    row: str = ""
+    #: A value in words ("" says nothing: no rubric, no preset, FALSE).
+    words: Callable[[Any], str] = lambda v: str(v.label)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.key or self.name)
+        object.__setattr__(self, "attr", self.attr or self.name)
+        object.__setattr__(self, "row", self.row or self.label)
+
+
+def _choice(name: str, kind: Any, label: str, title: str, cell: str, *, flag: str = "",
+            help: str = "", preset: bool = False, optional: bool = False,
+            row: str = "") -> ConventionField:
+    """A plain choice: one of ``kind``'s members, stored as its value."""
+    return ConventionField(
+        name, label, title, "choice", get=lambda c: getattr(c, name),
+        set=lambda c, v: replace(c, **{name: kind(v)}), read=kind,
+        write=lambda v: v.value, meaning=lambda v: v.formula, choices=lambda: tuple(kind),
+        cell=cell, flag=flag, help=help, preset=preset, optional=optional, row=row)
+
+
+def _gain_flag(name: str, key: str, label: str, title: str, cell: str, flag: str,
+               meaning: str) -> ConventionField:
+    """A TRUE/FALSE part of the gain."""
+    return ConventionField(
+        name, label, title, "flag", get=lambda c: getattr(c.gain, name),
+        set=lambda c, v: replace(c, gain=c.gain.replace(**{name: bool(v)})), read=bool,
+        write=bool, meaning=lambda v: meaning, key=key, cell=cell, flag=flag,
+        help=f"{label} (TRUE: {meaning})", preset=True, attr="gain", row="gain",
+        words=lambda v: label if v else "")
+
+
+def _set_gain(c: Conventions, value: tuple[GainRule | str, GainTable]) -> Conventions:
+    rule, table = value
+    return replace(c, gain=replace(c.gain, rule=gain_rule(rule), table=tuple(table)))
+
+
+def _read_gain(text: Any) -> tuple[GainRule, GainTable]:
+    g = Gain.parse(str(text))
+    return g.rule, g.table
+
+
+def _read_cutoffs(texts: Any) -> tuple[int | None, ...]:
+    """Cutoffs from a list of texts, each one or more comma-separated:
+    ``["1,5", "all"]`` (one named twice is refused by :class:`Conventions`)."""
+    items = [texts] if isinstance(texts, str | int) else texts
+    return tuple(parse_cutoff(part) for text in items for part in str(text).split(","))
+
+
+#: Every convention field, in the order of the JSON record, the Conventions
+#: sheet and the panel. ``docs/architecture.md``, "Add a convention".
+FIELDS: tuple[ConventionField, ...] = (
+    ConventionField(
+        "gain", "gain rule", "Gain", "gain", get=lambda c: (c.gain.rule, c.gain.table),
+        set=_set_gain, read=_read_gain, write=lambda v: Gain(*v).text,
+        meaning=lambda v: Gain(*v).formula, choices=lambda: tuple(GAIN_RULES.values()),
+        cell="gain_rule", flag="--gain", preset=True, metavar="RULE|G=V,...", row="gain",
+        help="gain rule: " + "|".join(GAIN_RULES) + " or a table G=V,..."),
+    _gain_flag("negative_as_zero", "negative_gain_as_zero", "negative gains count as 0",
+               "negative gains count as 0", "negative_gain_zero", "--negative-as-zero",
+               "gain = max(gain, 0)"),
+    _gain_flag("truncate", "truncate_grades", "fractional grades truncated",
+               "fractional grades truncated first", "truncate_grades", "--truncate",
+               "grade = trunc(grade) before the gain rule"),
+    _choice("discount", DiscountRule, "discount", "Discount", "discount_rule",
+            flag="--discount", help="discount rule", preset=True),
+    ConventionField(
+        "cutoffs", "cutoffs", "Cutoffs k", "cutoffs", get=lambda c: c.cutoffs,
+        set=lambda c, v: replace(c, cutoffs=tuple(v)), read=_read_cutoffs,
+        write=lambda v: [format_cutoff(k) for k in v],
+        meaning=lambda v: "the same k cuts the actual and the ideal list", cell="cut_",
+        flag="--k", help="cutoff; repeat for several (default: all)", metavar="N|all",
+        words=lambda v: "k = " + ", ".join(format_cutoff(k) for k in v)),
+    _choice("ideal", IdealInventory, "ideal inventory", "Ideal inventory", "ideal_rule",
+            flag="--ideal", help="the ideal inventory", preset=True),
+    _choice("ties", TieRule, "ties", "Ties", "tie_rule", flag="--ties",
+            help="equal scores", preset=True),
+    _choice("unknown", UnknownRule, "unknown grades", "Unknown grades", "unknown_rule",
+            flag="--unjudged", help="unknown grades", preset=True),
+    _choice("zero_ideal", ZeroIdealRule, "zero ideal", "Zero ideal", "zero_ideal_rule",
+            flag="--zero-ideal", help="an ideal DCG of 0", preset=True),
+    _choice("weighting", Weighting, "weighting (declared)", "Aggregation (weighting)",
+            "weighting", flag="--weighting", help="the mean over queries", row="aggregation"),
+    # consensus and rounding are declared when annotators' grades are imported
+    # (the import command's --consensus and --rounding)
+    _choice("consensus", ConsensusRule, "consensus", "Consensus of annotators",
+            "consensus_rule"),
+    _choice("rounding", Rounding, "rounding", "Consensus rounding", "rounding_rule",
+            row="consensus"),
+    ConventionField(
+        "rubric", "rubric", "Rubric (grade labels)", "rubric", get=lambda c: c.rubric,
+        set=lambda c, v: replace(c, rubric=v), read=lambda t: Rubric.parse(t) if t else None,
+        write=lambda v: v.text if v is not None else None,
+        meaning=lambda v: "grades outside the rubric are flagged", cell="rubric_text",
+        flag="--rubric", help="the permitted grades", metavar="G=LABEL,...",
+        words=lambda v: v.text if v is not None else ""),
+    ConventionField(
+        "preset", "preset", "Presets", "text", get=lambda c: c.preset,
+        set=lambda c, v: replace(c, preset=v or None), read=lambda t: t or None,
+        write=lambda v: v, meaning=lambda v: "the starting point these conventions came from",
+        cell="preset", words=lambda v: v or ""),
+)
+#: Each field by name.
+FIELD: dict[str, ConventionField] = {f.name: f for f in FIELDS}
+
+
+def _rows() -> list[tuple[str, list[ConventionField]]]:
+    """The fields grouped by the row they are said in, in order."""
+    rows: dict[str, list[ConventionField]] = {}
+    for f in FIELDS:
+        rows.setdefault(f.row, []).append(f)
+    return list(rows.items())
+
+
+#: The attributes holding a plain choice, and their kinds (checked on construction).
+_CHOICE_KINDS: dict[str, Any] = {f.name: type(f.choices()[0]) for f in FIELDS
+                                 if f.kind == "choice"}

@@ -15,6 +15,7 @@ from typing import Any
 
 from core.errors import ConventionError
 from core.model.conventions import (
+    FIELDS,
     Conventions,
     Gain,
     GainRule,
@@ -33,9 +34,11 @@ __all__ = [
     "preset",
 ]
 
-#: The fields a preset sets: its arithmetic. Every other field (cutoffs,
-#: rubric, weighting, consensus, rounding) belongs to the user's data.
-PRESET_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
+#: The fields a preset sets: its arithmetic (the attributes of the fields
+#: declared ``preset=True`` in :data:`core.model.conventions.FIELDS`). Every
+#: other field (cutoffs, rubric, weighting, consensus, rounding) belongs to
+#: the user's data.
+PRESET_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(f.attr for f in FIELDS if f.preset))
 
 PRESETS: dict[str, Conventions] = {
     "trec_eval": Conventions(

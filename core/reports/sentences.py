@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
-from core.model.conventions import Conventions, format_cutoff
+from core.model.conventions import FIELDS, Conventions, format_cutoff
 
 __all__ = ["excluded_phrase", "mean_sentence", "query_sentence", "summary_sentence"]
+
+
+#: The rows of :meth:`Conventions.describe` a result sentence states: the
+#: arithmetic (the fields a preset sets), in :data:`FIELDS` order.
+_ARITHMETIC = tuple(dict.fromkeys(f.row for f in FIELDS if f.preset))
 
 
 def _conventions_clause(ev: Evaluation, k: int | None) -> str:
@@ -20,13 +25,13 @@ def _conventions_clause(ev: Evaluation, k: int | None) -> str:
 
 
 def _clause(c: Conventions, k: int | None) -> str:
+    """The cutoff and every convention of the arithmetic, each with its formula
+    (and its row's name, unless the label starts from it: "ties: ...",
+    but "linear gain")."""
     cut = "the whole list" if k is None else f"k = {k}"
-    return (
-        f"under {c.gain.label} ({c.gain.formula}), {c.discount.label} "
-        f"({c.discount.formula}), {cut} applied to both the actual and the ideal list, "
-        f"ideal inventory: {c.ideal.label}, ties: {c.ties.label}, "
-        f"{c.unknown.label}, {c.zero_ideal.label}"
-    )
+    said = [(label if row.split()[0] in label else f"{row}: {label}") + f" ({formula})"
+            for row, label, formula in c.describe() if row in _ARITHMETIC]
+    return f"under {', '.join(said)}, {cut} applied to both the actual and the ideal list"
 
 
 def _version(ev: Evaluation) -> str:

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
-from core.io.workbook.formulas import FIRST_SO_FAR, FORMULAS, SO_FAR_COL, block_fields
+from core.io.workbook.formulas import FIRST_SO_FAR, FORMULAS, SO_FAR_COL, block_fields, formulas
 from core.io.workbook.layout import CANDIDATE_COLUMNS, RISKY, SHEETS, FloatArray, Formats
 from core.io.workbook.page import (
     colour_words,
@@ -159,7 +159,7 @@ def _row_templates(decimal: int) -> _Templates:
     columns shown with four decimals (:data:`DECIMAL_COLUMNS`), the style
     xlsxwriter gives a cell of a column with a default format."""
     letters = [c for c, _ in CANDIDATE_COLUMNS]
-    formulas = dict(FORMULAS)
+    templates = dict(formulas())
     names: list[str] = ["r", "prev"]
 
     def field(name: str) -> str:
@@ -191,11 +191,11 @@ def _row_templates(decimal: int) -> _Templates:
             elif c == SO_FAR_COL:
                 cells.append(formula(c, so_far_how, so_far))
             else:
-                cells.append(formula(c, how, formulas[c]))
+                cells.append(formula(c, how, templates[c]))
         cells.append("</row>")
         return "".join(cells)
 
-    later = formulas[SO_FAR_COL]
+    later = templates[SO_FAR_COL]
     out = [row("plain", "plain", FIRST_SO_FAR), row("master", "plain", FIRST_SO_FAR),
            row("shared", "master", later), row("shared", "plain", later),
            row("shared", "shared", later)]

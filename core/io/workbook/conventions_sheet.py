@@ -16,7 +16,7 @@ from core.io.workbook.layout import (
     put_text,
 )
 from core.io.workbook.page import header_row, print_setup, set_widths, wrapped_row
-from core.model.conventions import Conventions, TieRule
+from core.model.conventions import FIELDS, Conventions
 from core.model.document import Document, GradeState
 
 _SHEET = SHEETS["conventions"]
@@ -88,43 +88,47 @@ class _Settings:
         self.row += 1
 
 
+#: Words the sheet adds to a field's meaning (by named cell): what its formulas recompute.
+_SHEET_WORDS = {
+    "tie_rule": " (only average / not average recomputes here: the row order of the other "
+                "rules was fixed at export)",
+    "negative_gain_zero": "TRUE: ", "truncate_grades": "TRUE: ",
+    "rubric_text": ", not dropped; the permitted grades are listed below; empty: derived "
+                   "from the grades seen",
+}
+
+
 def _put_conventions(s: _Settings, doc: Document, conv: Conventions) -> None:
-    """Every convention, each cutoff with its numeric form (``cutn_j``: "all"
-    as :data:`ALL_K`) beside it, and the document's name and version."""
-    g = conv.gain
-    label = CONVENTION_LABELS
+    """Every convention of :data:`FIELDS` (each cutoff with its numeric form
+    ``cutn_j``, "all" as :data:`ALL_K`, beside it), then the document's name
+    and version."""
+    for f in FIELDS:
+        value = f.get(conv)
+        if f.kind == "cutoffs":
+            _put_cutoffs(s, value, f.meaning(value))
+            continue
+        words = _SHEET_WORDS.get(f.cell, "")
+        meaning = words + f.meaning(value) if words.endswith(" ") else f.meaning(value) + words
+        if f.kind == "flag":
+            s.put(f.cell, f.label, bool(value), meaning)
+        elif f.kind in ("choice", "gain"):  # the gain's cell holds its rule
+            member = value[0] if f.kind == "gain" else value
+            s.put(f.cell, f.label, member.value, member.formula + words,
+                  [m.value for m in f.choices()])
+        else:
+            s.put(f.cell, f.label, f.write(value) or "", meaning)
+    s.put("judgment_version", CONVENTION_LABELS["judgment_version"], doc.judgment_version,
+          "the version of the judgments these grades come from")
+    s.put("document_name", CONVENTION_LABELS["document_name"], doc.name, "the document's name")
 
-    def choice(name: str, value: Any) -> None:  # one of core.model.choices
-        s.put(name, label[name], value.value, value.formula, [m.value for m in type(value)])
 
-    choice("gain_rule", g.rule)
-    s.put("negative_gain_zero", label["negative_gain_zero"], g.negative_as_zero,
-          "TRUE: gain = max(gain, 0)")
-    s.put("truncate_grades", label["truncate_grades"], g.truncate,
-          "TRUE: grade = trunc(grade) before the gain rule")
-    choice("discount_rule", conv.discount)
-    for j, k in enumerate(conv.cutoffs, start=1):
+def _put_cutoffs(s: _Settings, cutoffs: tuple[int | None, ...], meaning: str) -> None:
+    for j, k in enumerate(cutoffs, start=1):
         s.put(f"cut_{j}", f"cutoff {j} (k)", k if k is not None else "all",
-              "a whole number, or all; the same k cuts the actual and the ideal list")
+              f"a whole number, or all; {meaning}")
         s.ws.write_formula(s.row - 1, 3, f"=IF(ISNUMBER(cut_{j}),cut_{j},{ALL_K})", None,
                            k if k is not None else ALL_K)
         s.names[f"cutn_{j}"] = f"={_SHEET}!$D${s.row}"
-    choice("ideal_rule", conv.ideal)
-    s.put("tie_rule", label["tie_rule"], conv.ties.value,
-          conv.ties.formula + " (only average / not average recomputes here: the row order "
-          "of the other rules was fixed at export)", [m.value for m in TieRule])
-    for name, value in (("unknown_rule", conv.unknown), ("zero_ideal_rule", conv.zero_ideal),
-                        ("weighting", conv.weighting), ("consensus_rule", conv.consensus),
-                        ("rounding_rule", conv.rounding)):
-        choice(name, value)
-    s.put("rubric_text", label["rubric_text"], conv.rubric.text if conv.rubric else "",
-          "the permitted grades (below); grades outside it are flagged, not dropped; "
-          "empty: derived from the grades seen")
-    s.put("judgment_version", label["judgment_version"], doc.judgment_version,
-          "the version of the judgments these grades come from")
-    s.put("preset", label["preset"], conv.preset or "",
-          "the starting point these conventions came from")
-    s.put("document_name", label["document_name"], doc.name, "the document's name")
 
 
 def _write_gain_table(ws: Any, fmt: Formats, conv: Conventions, row: int,

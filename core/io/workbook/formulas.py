@@ -3,24 +3,39 @@ names and the query's block of rows."""
 
 from __future__ import annotations
 
-#: The gain of row {r}: the grade used (column AA) through the gain rule.
-_GAIN = (
-    '=IF(G{r}<>"number",IF(unknown_rule="zero",0,""),'
-    "IF(negative_gain_zero,MAX(0,{t}),{t}))"
-).replace("{t}", 'IF(gain_rule="exponential",POWER(2,AA{r})-1,IF(gain_rule="table",'
-          "IF(COUNTIF(gain_grades,AA{r})>0,SUMIF(gain_grades,AA{r},gain_values),AA{r}),AA{r}))")
+from core.model.gain_rules import GainRule, gain_rules
+
+#: The column of the gain formula (J).
+GAIN_COL = 9
+
+
+def gain_formula() -> str:
+    """The gain of row {r}: the grade used (column AA) through the gain rule
+    the Conventions sheet names, each registered rule's spreadsheet formula
+    (:data:`core.model.gain_rules.GAIN_RULES`); a name that is none of them
+    computes linear gain."""
+    grade = "AA{r}"
+    chain = GainRule.LINEAR.excel_of(grade)
+    for rule in reversed(list(gain_rules())):
+        if rule is not GainRule.LINEAR:
+            chain = f'IF(gain_rule="{rule.value}",{rule.excel_of(grade)},{chain})'
+    return ('=IF(G{r}<>"number",IF(unknown_rule="zero",0,""),'
+            "IF(negative_gain_zero,MAX(0,{t}),{t}))").replace("{t}", chain)
+
 
 #: The formulas of a Candidates row: (column index, formula) with the fields
 #: {r} (its sheet row), {prev} (the row above) and {J} {P} {Q} {S} {V} {W}:
 #: those columns' ranges over the query's block of rows (column M holds the
 #: row's position in the block). Column R (ranked so far) starts a block
 #: with =Q{r}. Within a block each column's formula is the same but for the
-#: row, so the rows share it (Excel's shared formulas).
+#: row, so the rows share it (Excel's shared formulas). The gain column's
+#: formula is that of the rules registered at import; :func:`formulas` has
+#: those registered now.
 FORMULAS: tuple[tuple[int, str], ...] = (
     (6, '=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
         'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
     (8, '=IF(Q{r}=1,R{r},"")'),
-    (9, _GAIN),
+    (GAIN_COL, gain_formula()),
     (10, '=IF(Q{r}=1,IF(tie_rule="average",SUMIFS({S},{P},P{r},{Q},1)'
          '/COUNTIFS({P},P{r},{Q},1),S{r}),"")'),
     (11, '=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*K{r},"")'),
@@ -46,6 +61,11 @@ SO_FAR_COL = 17
 FIRST_SO_FAR = "=Q{r}"
 
 
+def formulas() -> tuple[tuple[int, str], ...]:
+    """:data:`FORMULAS` with the gain formula of the rules registered now."""
+    return tuple((c, gain_formula() if c == GAIN_COL else t) for c, t in FORMULAS)
+
+
 def block_fields(first: int, last: int) -> dict[str, str]:
     """The fields {J} {P} {Q} {S} {V} {W}: those columns' ranges over sheet rows first..last."""
     return {c: f"${c}${first}:${c}${last}" for c in _BLOCK_COLUMNS}
@@ -55,4 +75,4 @@ def row_formulas(r: int, first: int, last: int) -> list[tuple[int, str]]:
     """(column index, formula) for sheet row ``r`` (1-based) in block first..last."""
     fields = block_fields(first, last)
     return [(c, (FIRST_SO_FAR if c == SO_FAR_COL and r == first else t).format(
-        r=r, prev=r - 1, **fields)) for c, t in FORMULAS]
+        r=r, prev=r - 1, **fields)) for c, t in formulas()]

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
+from core.model.conventions import FIELDS
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -43,22 +44,12 @@ OUTSIDE_ORIGIN = "outside the app"
 CONVENTION_ENTRY = "—"
 
 #: The Conventions sheet's named cells people read, by name: their labels
-#: (the cutoffs' are "cutoff j (k)", the gain table's "gain table").
+#: (each convention's from :data:`core.model.conventions.FIELDS`; the
+#: cutoffs' are "cutoff j (k)", the gain table's "gain table"), then the
+#: document's version and name.
 CONVENTION_LABELS = {
-    "gain_rule": "gain rule",
-    "negative_gain_zero": "negative gains count as 0",
-    "truncate_grades": "fractional grades truncated",
-    "discount_rule": "discount",
-    "ideal_rule": "ideal inventory",
-    "tie_rule": "ties",
-    "unknown_rule": "unknown grades",
-    "zero_ideal_rule": "zero ideal",
-    "weighting": "weighting (declared)",
-    "consensus_rule": "consensus",
-    "rounding_rule": "rounding",
-    "rubric_text": "rubric",
+    **{f.cell: f.label for f in FIELDS if f.kind != "cutoffs"},
     "judgment_version": "judgment version",
-    "preset": "preset",
     "document_name": "ranked list",
 }
 

@@ -20,18 +20,20 @@ import numpy as np
 from core.errors import InputError
 from core.io.workbook.layout import SHEETS
 from core.model.assignment import Assignment
+from core.model.conventions import FIELDS
 from core.model.grades import GradeState
 
 __all__ = ["MetadataError", "check_metadata", "metadata_error"]
 
-#: Each field of a conventions record and the types its value may have.
-_CONVENTION_FIELDS: dict[str, tuple[type, ...]] = {
-    "gain": (str,), "negative_gain_as_zero": (bool,), "truncate_grades": (bool,),
-    "discount": (str,), "cutoffs": (list,), "ideal": (str,), "ties": (str,),
-    "unknown": (str,), "zero_ideal": (str,), "weighting": (str,),
-    "rubric": (str, type(None)), "consensus": (str,), "rounding": (str,),
-    "preset": (str, type(None)),
+#: The types a conventions record's value may have, by the field's kind.
+_KIND_TYPES: dict[str, tuple[type, ...]] = {
+    "choice": (str,), "gain": (str,), "flag": (bool,), "cutoffs": (list,),
+    "rubric": (str, type(None)), "text": (str, type(None)),
 }
+#: Each field of a conventions record (:data:`FIELDS`) and the types its value may have.
+_CONVENTION_FIELDS: dict[str, tuple[type, ...]] = {f.key: _KIND_TYPES[f.kind] for f in FIELDS}
+#: The fields a record written before they were declared lacks.
+_OPTIONAL = frozenset(f.key for f in FIELDS if f.optional)
 _STATES = frozenset(int(s) for s in GradeState)
 
 
@@ -178,6 +180,8 @@ def _conventions(value: Any, key: str) -> None:
         raise MetadataError(key, f"is {_shown(value)}, not a record of conventions")
     for field, kinds in _CONVENTION_FIELDS.items():
         if field not in value:
+            if field in _OPTIONAL:
+                continue
             raise MetadataError(key, f"lacks {field!r}")
         if type(value[field]) not in kinds:
             raise MetadataError(key, f"holds {field} {_shown(value[field])} of the wrong type")

@@ -8,24 +8,13 @@ from typing import Any
 
 from core.engine.evaluation import Evaluation
 from core.io.workbook.words import Text, choice_text, join, when
-from core.model.conventions import (
-    ConsensusRule,
-    DiscountRule,
-    GainRule,
-    IdealInventory,
-    Rounding,
-    TieRule,
-    UnknownRule,
-    Weighting,
-    ZeroIdealRule,
-    format_cutoff,
-)
+from core.model.conventions import FIELDS, ConventionField, TieRule, Weighting, format_cutoff
 
 __all__ = ["conventions_words", "cutoff_text", "weighting_text"]
 
 
 def _words(kind: Any, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """Each choice of ``kind`` (a :mod:`core.model.choices` enum) as
+    """Each choice of ``kind`` (a field's choices) as
     "label (formula)", with ``extra`` words after some."""
     return {m.value: f"{m.label} ({m.formula}{(extra or {}).get(m.value, '')})" for m in kind}
 
@@ -43,50 +32,55 @@ def weighting_text(ev: Evaluation) -> Text:
                        "(not a weighting; these are equal-query means)")
 
 
+#: Words the Report adds after some choices (by field, then value).
+_EXTRA: dict[str, dict[str, str]] = {
+    "gain": {"table": "; the table is in the Conventions sheet"},
+    "ties": {m.value: "; rows in the order fixed at export" for m in TieRule
+             if m is not TieRule.AVERAGE},
+}
+#: What the Report says after a value that is none of a field's choices,
+#: where the formulas then do something to say (by field).
+_OTHERWISE = {
+    "gain": "is not a gain rule; the formulas compute linear gain",
+    "discount": "is not a discount rule; the formulas use log2",
+    "ideal": "is not an ideal inventory; the formulas use ranked",
+    "ties": "is not a tie rule; the rows keep the order fixed at export",
+    "weighting": "is not a weighting; the means weigh queries equally",
+}
+#: What an empty text cell says (by field).
+_EMPTY = {"rubric": "derived from the grades seen", "preset": "none (each convention declared)"}
+
+
+def _field_words(f: ConventionField, ev: Evaluation) -> Text | str:
+    """Field ``f`` in words, as a formula over its named cell."""
+    value = f.get(ev.conventions)
+    if f.kind in ("choice", "gain"):
+        member = value[0] if f.kind == "gain" else value
+        return choice_text(f.cell, member.value, _words(f.choices(), _EXTRA.get(f.name)),
+                           _OTHERWISE.get(f.name, f"is not one of the choices for {f.label}"))
+    if f.kind == "flag":
+        return when(f.cell, bool(value), f", {f.title}", "")
+    if f.kind == "cutoffs":
+        cutoffs: list[Text | str] = ["k = "]
+        for j in range(len(value)):
+            cutoffs += [", "] if j else []
+            cutoffs.append(cutoff_text(j, ev))
+        return join([*cutoffs, "; the same k cuts the actual and the ideal list"])
+    text = f.words(value)
+    return when(f'{f.cell}=""', not text, _EMPTY.get(f.name, "not declared"),
+                Text(f.cell, text))
+
+
 def conventions_words(ev: Evaluation) -> list[tuple[str, Text]]:
-    """(convention, its words) for each convention the Report lists."""
-    c = ev.conventions
-    g = c.gain
-    order = {m.value: "; rows in the order fixed at export" for m in TieRule
-             if m is not TieRule.AVERAGE}
-    gain = join([
-        choice_text("gain_rule", g.rule.value, _words(GainRule, {
-            "table": "; the table is in the Conventions sheet"}),
-            "is not a gain rule; the formulas compute linear gain"),
-        when("truncate_grades", g.truncate, ", fractional grades truncated first", ""),
-        when("negative_gain_zero", g.negative_as_zero, ", negative gains count as 0", ""),
-    ])
-    cutoffs: list[Text | str] = ["k = "]
-    for j in range(len(c.cutoffs)):
-        cutoffs += [", "] if j else []
-        cutoffs.append(cutoff_text(j, ev))
-    cutoffs.append("; the same k cuts the actual and the ideal list")
-    rubric = c.rubric.text if c.rubric is not None else ""
+    """(convention, its words) for each row of conventions the Report lists
+    (the rows of :data:`FIELDS`), then the judgment version."""
+    rows: dict[str, list[Text | str]] = {}
+    for f in FIELDS:
+        said = rows.setdefault(f.row, [])
+        if said and f.kind != "flag":
+            said.append("; ")
+        said.append(_field_words(f, ev))
     version = ev.doc.judgment_version
-    return [
-        ("gain", gain),
-        ("discount", choice_text("discount_rule", c.discount.value, _words(DiscountRule),
-                                 "is not a discount rule; the formulas use log2")),
-        ("cutoffs", join(cutoffs)),
-        ("ideal inventory", choice_text("ideal_rule", c.ideal.value, _words(IdealInventory),
-                                        "is not an ideal inventory; the formulas use ranked")),
-        ("ties", choice_text("tie_rule", c.ties.value, _words(TieRule, order),
-                             "is not a tie rule; the rows keep the order fixed at export")),
-        ("unknown grades", choice_text("unknown_rule", c.unknown.value, _words(UnknownRule),
-                                       "is not a rule for unknown grades")),
-        ("zero ideal", choice_text("zero_ideal_rule", c.zero_ideal.value,
-                                   _words(ZeroIdealRule), "is not a zero-ideal rule")),
-        ("weighting", choice_text("weighting", c.weighting.value, _words(Weighting),
-                                  "is not a weighting; the means weigh queries equally")),
-        ("consensus", join([
-            choice_text("consensus_rule", c.consensus.value, _words(ConsensusRule),
-                        "is not a consensus rule"), "; ",
-            choice_text("rounding_rule", c.rounding.value, _words(Rounding),
-                        "is not a rounding rule")])),
-        ("rubric", when('rubric_text=""', not rubric, "derived from the grades seen",
-                        Text("rubric_text", rubric))),
-        ("judgment version", when('judgment_version=""', not version, "not declared",
-                                  Text("judgment_version", version))),
-        ("preset", when('preset=""', not c.preset, "none (each convention declared)",
-                        Text("preset", c.preset or ""))),
-    ]
+    return [*((row, join(parts)) for row, parts in rows.items()),
+            ("judgment version", when('judgment_version=""', not version, "not declared",
+                                      Text("judgment_version", version)))]

@@ -15,7 +15,7 @@ import datetime as _dt
 import math
 import posixpath
 import zipfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +30,12 @@ from core.io.workbook.layout import (
     SHEETS,
 )
 from core.model.conventions import (
-    ConsensusRule,
+    FIELDS,
+    ConventionField,
     Conventions,
-    DiscountRule,
     Gain,
     GainRule,
-    IdealInventory,
-    Rounding,
     Rubric,
-    TieRule,
-    UnknownRule,
-    Weighting,
-    ZeroIdealRule,
     format_cutoff,
 )
 from core.model.document import AuditEntry, Document
@@ -52,12 +46,6 @@ __all__ = ["SheetConventions", "defined_names", "read_sheet_conventions"]
 _SHEET = SHEETS["conventions"]
 _NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
-#: The named cells holding a choice, and the choices.
-_CHOICES: dict[str, Any] = {
-    "gain_rule": GainRule, "discount_rule": DiscountRule, "ideal_rule": IdealInventory,
-    "tie_rule": TieRule, "unknown_rule": UnknownRule, "zero_ideal_rule": ZeroIdealRule,
-    "weighting": Weighting, "consensus_rule": ConsensusRule, "rounding_rule": Rounding,
-}
 _KEEP = ("the conventions stored with the workbook are kept; correct the cell (or undo the "
          "edit) and open the file again")
 
@@ -219,38 +207,44 @@ def _rubric(value: Any) -> Rubric | None:
         raise _Refused(str(exc)) from None
 
 
+def _reader(f: ConventionField) -> Any:
+    """How the cell of field ``f`` is read, by its kind."""
+    if f.kind in ("choice", "gain"):  # the gain's cell holds its rule
+        return lambda v: _choice(v, f.choices())
+    if f.kind == "flag":
+        return _flag
+    if f.kind == "rubric":
+        return _rubric
+    return lambda v: _text(v) or None
+
+
 def _fields(stored: Conventions) -> dict[str, tuple[str, Any]]:
-    """Each named cell in sheet order: its label and how its value is read."""
-    label = CONVENTION_LABELS
+    """Each named cell in sheet order (:data:`FIELDS`, then the document's
+    version and name): its label and how its value is read."""
     fields: dict[str, tuple[str, Any]] = {}
-    for name in ("gain_rule", "negative_gain_zero", "truncate_grades", "discount_rule"):
-        fields[name] = (label[name], _flag if name in ("negative_gain_zero", "truncate_grades")
-                        else (lambda v, kind=_CHOICES[name]: _choice(v, kind)))
-    for j in range(1, len(stored.cutoffs) + 1):
-        fields[f"cut_{j}"] = (f"cutoff {j} (k)", _cutoff)
-    for name in ("ideal_rule", "tie_rule", "unknown_rule", "zero_ideal_rule", "weighting",
-                 "consensus_rule", "rounding_rule"):
-        fields[name] = (label[name], lambda v, kind=_CHOICES[name]: _choice(v, kind))
-    fields["rubric_text"] = (label["rubric_text"], _rubric)
-    fields["judgment_version"] = (label["judgment_version"], _text)
-    fields["preset"] = (label["preset"], lambda v: _text(v) or None)
-    fields["document_name"] = (label["document_name"], _text)
+    for f in FIELDS:
+        if f.kind == "cutoffs":
+            for j in range(1, len(stored.cutoffs) + 1):
+                fields[f"cut_{j}"] = (f"cutoff {j} (k)", _cutoff)
+        else:
+            fields[f.cell] = (f.label, _reader(f))
+    for name in ("judgment_version", "document_name"):
+        fields[name] = (CONVENTION_LABELS[name], _text)
     return fields
 
 
 def _as_written(stored: Conventions, doc: Document) -> dict[str, Any]:
     """What each named cell held when the workbook was written."""
-    g = stored.gain
-    out: dict[str, Any] = {
-        "gain_rule": g.rule, "negative_gain_zero": g.negative_as_zero,
-        "truncate_grades": g.truncate, "discount_rule": stored.discount,
-        "ideal_rule": stored.ideal, "tie_rule": stored.ties, "unknown_rule": stored.unknown,
-        "zero_ideal_rule": stored.zero_ideal, "weighting": stored.weighting,
-        "consensus_rule": stored.consensus, "rounding_rule": stored.rounding,
-        "rubric_text": stored.rubric, "judgment_version": doc.judgment_version,
-        "preset": stored.preset, "document_name": doc.name, "gain_grades": g.table,
-    }
-    out.update({f"cut_{j}": k for j, k in enumerate(stored.cutoffs, start=1)})
+    out: dict[str, Any] = {"judgment_version": doc.judgment_version,
+                           "document_name": doc.name}
+    for f in FIELDS:
+        value = f.get(stored)
+        if f.kind == "cutoffs":
+            out.update({f"cut_{j}": k for j, k in enumerate(value, start=1)})
+        elif f.kind == "gain":
+            out[f.cell], out["gain_grades"] = value
+        else:
+            out[f.cell] = value
     return out
 
 
@@ -276,17 +270,19 @@ def _gain_table(sheet: _Cells) -> tuple[tuple[float, float], ...]:
 
 
 def _build(now: dict[str, Any], stored: Conventions) -> Conventions:
-    """The conventions the cells hold."""
-    rule = now["gain_rule"]
-    gain = Gain(rule, now.get("gain_grades", ()) if rule is GainRule.TABLE else (),
-                now["negative_gain_zero"], now["truncate_grades"])
-    return replace(
-        stored, gain=gain, discount=now["discount_rule"],
-        cutoffs=tuple(now[f"cut_{j}"] for j in range(1, len(stored.cutoffs) + 1)),
-        ideal=now["ideal_rule"], ties=now["tie_rule"], unknown=now["unknown_rule"],
-        zero_ideal=now["zero_ideal_rule"], weighting=now["weighting"],
-        rubric=now["rubric_text"], consensus=now["consensus_rule"],
-        rounding=now["rounding_rule"], preset=now["preset"])
+    """The conventions the cells hold: ``stored`` with each field of
+    :data:`FIELDS` set from its cells."""
+    out = stored
+    for f in FIELDS:
+        if f.kind == "cutoffs":
+            value: Any = tuple(now[f"cut_{j}"] for j in range(1, len(stored.cutoffs) + 1))
+        elif f.kind == "gain":
+            rule = now[f.cell]
+            value = (rule, now.get("gain_grades", ()) if rule.takes_table else ())
+        else:
+            value = now[f.cell]
+        out = f.set(out, value)
+    return out
 
 
 def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
@@ -307,7 +303,7 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
             now[name] = read(sheet.value(name))
         except _Refused as exc:
             out.refused.append(sheet.refusal(name, label, str(exc)))
-    if now.get("gain_rule") is GainRule.TABLE:
+    if getattr(now.get("gain_rule"), "takes_table", False):
         try:
             now["gain_grades"] = _gain_table(sheet)
         except _Refused as exc:
