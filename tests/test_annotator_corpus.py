@@ -69,7 +69,7 @@ def test_the_corpus_is_the_issue_s_kinds_and_at_least_fifteen() -> None:
     reading = {"--map", "--rubric", "--annotators", "--header-row", "--sheet"}
     need = sorted(n for n, e in EXPECTED.items() if reading & set(e["flags"]))
     # Only these need to be told how to read them (the others at most choose a consensus).
-    assert need == ["french_cp1252.csv", "no_query_column.csv", "unknown_labels.csv"]
+    assert need == ["unknown_labels.csv"]
 
 
 # -- the command line -------------------------------------------------------------------
@@ -185,12 +185,15 @@ def test_unknown_labels_without_a_rubric_is_one_line_naming_them(
 
 def test_no_recognisable_query_column_is_one_line_naming_the_flag(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    sheet = DATA / "no_query_column.csv"
+    """Neither the headers nor the values tell the query: every column holds
+    a different value on every row, so none groups the others."""
+    sheet = tmp_path / "ids.csv"
+    sheet.write_text("who,thing,judge1\na1,b1,1\na2,b2,2\na3,b3,0\n", encoding="utf-8")
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
     assert code == 2
     assert out == ""
     assert err == (f"ndcg-worksheet: error: {sheet}: no query column found in the header on "
-                   "row 1 (A (who), B (thing), C (judge1), D (judge2)) (pass --map "
+                   "row 1 (A (who), B (thing), C (judge1)) (pass --map "
                    "query=COLUMN, or name the column query/qid/query_id/topic; --header-row N "
                    "if the header is another row)\n")
 

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """Write the corpus of annotators' sheets as they really arrive (tests/data/annotators/).
 
 Run ``python tests/data/make_annotators.py``; the output is deterministic and
@@ -347,10 +346,10 @@ def hand_made_wide(spec: Spec) -> None:
 
 
 def french_cp1252(spec: Spec) -> None:
-    """Windows-1252, semicolons, decimal commas; the query column needs naming."""
-    spec.flags = ["--map", "query=Requête"]
+    """Windows-1252, semicolons, decimal commas; the query and note columns
+    found by their values (their headers name nothing known)."""
     spec.mapping = {"query": "Requête", "source_id": "Document", "score": "Score",
-                    "grade": "Pertinence"}
+                    "grade": "Pertinence", "note": "Commentaire"}
     rows: list[list[Any]] = [["Requête", "Document", "Score", "Pertinence", "Commentaire"]]
     data = [("énergie solaire", "doc-é1", "0,93", "2", 2.0, "très bien"),
             ("énergie solaire", "doc-é2", "0,71", "1,5", 1.5, ""),
@@ -566,8 +565,8 @@ def unknown_labels(spec: Spec) -> None:
 
 
 def no_query_column(spec: Spec) -> None:
-    """Headers that name neither the query nor the document: they need ``--map``."""
-    spec.flags = ["--map", "query=who", "--map", "source_id=thing"]
+    """Headers that name neither the query nor the document: read from the
+    values (each thing belongs to one query; two columns of grades)."""
     spec.layout = "wide"
     spec.mapping = {"query": "who", "source_id": "thing", "annotators": ["judge1", "judge2"]}
     rows: list[list[Any]] = [["who", "thing", "judge1", "judge2"]]

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.io.annotator.cells import grade_like, text_labels
+from core.io.annotator.cells import text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.read import read_table
+from core.io.annotator.roles import profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.safety import column_letters
 
@@ -72,9 +73,20 @@ def header_score(row: Sequence[Any]) -> float:
 
 
 def _header_row(rows: list[list[Any]]) -> int:
+    """The row of the first 30 that looks most like a header and least like
+    data: a cell whose text comes again in its column on another row is a
+    value, not a column's name (a header of ``col1``... above rows of
+    ``doc-0001``)."""
     best_row, best = 0, 0.0
-    for i, row in enumerate(rows[:_HEADER_SCAN]):
+    head = rows[:_HEADER_SCAN + 10]
+    for i, row in enumerate(head[:_HEADER_SCAN]):
         score = header_score(row)
+        if score <= best:
+            continue
+        others = head[:i] + head[i + 1:]
+        again = sum(1 for c, v in enumerate(row) if _filled(v) and any(
+            c < len(r) and r[c] == v for r in others))
+        score -= 2.0 * again
         if score > best:
             best_row, best = i, score
     return best_row
@@ -108,37 +120,46 @@ def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]
     return found, wide
 
 
-def _by_cells(table: Table, header_row: int, header: list[str], found: dict[str, int],
-              wide: list[tuple[int, str]], marks: set[str]) -> list[tuple[int, str]]:
-    """Columns the names left unknown, read by their cells: the grade
-    columns when no name gave one (one: long; several: one per annotator),
-    and a column of URLs as the source id. Returns the wide columns."""
+def _by_values(table: Table, header_row: int, header: list[str], found: dict[str, int],
+               wide: list[tuple[int, str]], marks: set[str],
+               ) -> tuple[list[tuple[int, str]], list[tuple[str, str]]]:
+    """The fields the names left unknown, read from the cells
+    (:mod:`~core.io.annotator.roles`); without a grade column, the columns
+    whose cells read as grades (one: long; several: one per annotator).
+    Returns the wide columns and the reasons."""
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r))]
-    width = max([len(header), *map(len, sample)], default=0)
-    taken = set(found.values()) | {c for c, _ in wide}
-    free = [c for c in range(width) if c not in taken
-            and not (c < len(header) and combined_grade(header[c]))]
-
-    def column(c: int) -> list[Any]:
-        return [r[c] for r in sample if c < len(r) and _filled(r[c])]
-
+    profiles = profile_columns(sample, header, marks)
+    taken = {c for c, _ in wide} | {
+        c for c in range(len(header)) if combined_grade(header[c]) and c not in found.values()}
+    if len(wide) == 1 and "grade" not in found:
+        # One column named as one person's grades: the grade column, whose
+        # annotator (if any) another column names.
+        found["grade"], wide = wide[0][0], []
+        taken = taken - {found["grade"]}
+    roles = roles_from_values(profiles, found, taken)
+    found.update(roles.found)
+    reasons = [*roles.reasons.items(), *(("ignored", why) for why in roles.ignored.values())]
     if "grade" not in found and not wide:
-        graded = [c for c in free if grade_like(column(c), marks)]
-        if len(graded) == 1:
-            found["grade"] = graded[0]
-        elif graded:
-            wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
-                     else column_letters(c + 1)) for c in graded]
-        free = [c for c in free if c not in graded]
-    if "source_id" not in found:
-        for c in free:
-            cells = column(c)
-            if cells and sum(str(v).strip().lower().startswith(("http://", "https://", "www."))
-                             for v in cells) >= 0.8 * len(cells):
-                found["source_id"] = c
-                break
-    return wide
+        used = set(found.values()) | taken | set(roles.ignored)
+        if "score" in found and profiles[found["score"]].graded and not any(
+                p.graded and p.col not in used for p in profiles):
+            # A column named "score" of whole grades (BEIR/MTEB qrels): the grades.
+            found["grade"] = found.pop("score")
+            reasons = [(f, why) for f, why in reasons if f != "score"]
+            reasons.append(("grade", f"{header[found['grade']]}, named score but holding a "
+                            "handful of whole numbers: grades, as qrels write them"))
+        else:
+            graded = [p.col for p in profiles if p.graded and not p.constant
+                      and p.col not in used]
+            if len(graded) == 1:
+                found["grade"] = graded[0]
+            elif graded:
+                wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
+                         else column_letters(c + 1)) for c in graded]
+                reasons.append(("annotators", f"{len(graded)} columns of grades, one per "
+                                "annotator"))
+    return wide, reasons
 
 
 def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
@@ -168,11 +189,12 @@ def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping
         wide = []
     marks = {m.strip().casefold() for m in (*ColumnMapping().unknown_marks,
                                             *ColumnMapping().unrateable_marks)}
-    wide = _by_cells(table, header_row, header, found, wide, marks)
+    wide, reasons = _by_values(table, header_row, header, found, wide, marks)
     if wide:
         found.pop("grade", None)
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
-    return ColumnMapping(header_row=header_row, grades=_unique(wide), **fields)
+    return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
+                         **fields)
 
 
 def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:

@@ -68,6 +68,15 @@ class ColumnMapping:
     status: int | None = None
     unknown_marks: tuple[str, ...] = UNKNOWN_MARKS
     unrateable_marks: tuple[str, ...] = UNRATEABLE_MARKS
+    #: Why each column was guessed: (field, reason) pairs, for the report and
+    #: the wizard (``("annotator", "Email Address, 3 people, ...")``); a
+    #: column left out says so under ``"ignored"``. Not part of the mapping's
+    #: identity.
+    reasons: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    def why(self, name: str) -> str:
+        """Why ``name``'s column was guessed ("" when it was not, or was chosen)."""
+        return next((why for f, why in self.reasons if f == name), "")
 
     @property
     def layout(self) -> str:
