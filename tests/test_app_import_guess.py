@@ -94,7 +94,7 @@ def test_the_issue_s_sheet_is_guessed_and_imported(qtbot: Any, monkeypatch: pyte
 
 
 def test_changing_the_header_row_guesses_again(qtbot: Any, boxes: Boxes):
-    wizard = ImportWizard(DATA / "issue_batch7_cp1252.csv", Conventions(), "")
+    wizard = ImportWizard(DATA / "issue_batch7_cp1252.csv", Conventions())
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)

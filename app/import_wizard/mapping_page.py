@@ -51,15 +51,13 @@ LONG, WIDE = "long", "wide"
 class MappingPage(QWizardPage):
     """Page 2: which column holds what, the labels, the rubric, consensus and rounding."""
 
-    def __init__(self, wizard: ImportWizard, conventions: Conventions, rubric_text: str) -> None:
+    def __init__(self, wizard: ImportWizard, conventions: Conventions) -> None:
         super().__init__(wizard)
         self.setObjectName("mappingPage")
         self.setTitle(self.tr("Columns and grades"))
         self.wiz = wizard
         self._shown: SheetPreview | None = None
-        #: The rubric prefilled when the sheet has no labels to propose one.
-        self._fallback_rubric = rubric_text
-        #: The rubric proposed from the sheet's labels ("" when none).
+        #: The rubric proposed from the sheet's labels or numbers ("" when none).
         self.proposed_rubric = ""
         outer = QVBoxLayout(self)
         columns = QHBoxLayout()
@@ -87,6 +85,11 @@ class MappingPage(QWizardPage):
         right.addWidget(QLabel(self.tr("Annotator grade columns (wide layout):"), self))
         right.addWidget(self.grades_view, 1)
         self._labels_box(right)
+        self.reasons = QLabel(self)
+        self.reasons.setObjectName("guessReasons")
+        self.reasons.setWordWrap(True)
+        self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.reasons)
         outer.addLayout(self._conventions_form(conventions))
         self.problem = QLabel(self)
         self.problem.setObjectName("mappingProblem")
@@ -101,6 +104,13 @@ class MappingPage(QWizardPage):
         self.labels_info.setObjectName("labelsInfo")
         self.labels_info.setWordWrap(True)
         into.addWidget(self.labels_info)
+        self.scale_choice = QComboBox(self)
+        self.scale_choice.setObjectName("scaleChoice")
+        self.scale_choice.setToolTip(self.tr(
+            "The labels fit these known scales equally well, and they grade them otherwise: "
+            "choose the one the annotators used"))
+        into.addWidget(self.scale_choice)
+        self.scale_choice.currentIndexChanged.connect(self._scale_chosen)
         self.unmapped_prompt = QLabel(self)
         self.unmapped_prompt.setObjectName("unmappedPrompt")
         self.unmapped_prompt.setWordWrap(True)
@@ -166,16 +176,35 @@ class MappingPage(QWizardPage):
         self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
         self.layout_combo.setCurrentIndex(self.layout_combo.findData(mapping.layout))
         self._layout_changed()
+        self.reasons.setText(self.tr("Guessed: {0}").format("; ".join(
+            f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons))
+            if mapping.reasons else "")
         self._show_labels(value)
 
     def _show_labels(self, value: SheetPreview) -> None:
         """The rubric proposed from the sheet's labels, how they read, and
         the labels on no known scale, asked for."""
         self.proposed_rubric = value.rubric.text if value.rubric is not None else ""
-        self.rubric.setText(self.proposed_rubric or self._fallback_rubric)
-        if value.label_grades:
+        self.rubric.setText(self.proposed_rubric)
+        self.scale_choice.blockSignals(True)
+        self.scale_choice.clear()
+        if value.alternatives:
+            self.scale_choice.addItem(self.tr("Choose the labels' scale…"), None)
+            for name, rubric in value.alternatives:
+                self.scale_choice.addItem(f"{name}: {rubric.text}", rubric.text)
+            self.rubric.setText("")
+        self.scale_choice.blockSignals(False)
+        self.scale_choice.setVisible(bool(value.alternatives))
+        if value.alternatives:
+            self.labels_info.setText(self.tr(
+                "The labels fit {0} known scales equally well, and they grade them otherwise: "
+                "choose the one the annotators used.").format(len(value.alternatives)))
+        elif value.label_grades:
             read = ", ".join(f"{k!r} = {number_text(v)}" for k, v in value.label_grades.items())
             self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(value.scale, read))
+        elif value.rubric is not None:
+            self.labels_info.setText(self.tr("Rubric read from {0}: {1}").format(
+                value.scale, value.rubric.text))
         else:
             self.labels_info.setText(self.tr("The grade columns hold no text labels."))
         self.labels_model.set_labels(value.unmapped)
@@ -185,6 +214,11 @@ class MappingPage(QWizardPage):
         self.unmapped_prompt.setText(self.tr(
             "{0} labels are on no known scale and not in the rubric. Give each its grade "
             "below; a label left without one has its cells rejected.").format(unmapped))
+
+    def _scale_chosen(self, *_args: Any) -> None:
+        """The scale the user chose: its rubric is declared."""
+        text = self.scale_choice.currentData()
+        self.rubric.setText(text or "")
 
     def _layout_changed(self, *_args: Any) -> None:
         wide = self.layout_combo.currentData() == WIDE
@@ -225,6 +259,9 @@ class MappingPage(QWizardPage):
         return self.rubric_value()
 
     def validatePage(self) -> bool:
+        if self.scale_choice.isVisibleTo(self) and self.scale_choice.currentData() is None:
+            self.problem.setText(self.tr("Choose the scale of the labels first."))
+            return False
         try:
             self.rubric_value()
         except ConventionError as exc:

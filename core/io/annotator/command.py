@@ -64,7 +64,15 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
 
 
 def unreadable(report: ImportReport) -> InputError | None:
-    """Why an import cannot stand (labels no rule reads), naming ``--rubric``."""
+    """Why an import cannot stand (labels no rule reads, or read alike by
+    two known scales that grade them otherwise), naming ``--rubric``."""
+    if report.alternatives and not report.unmapped_labels:
+        scales = report.alternatives
+        return InputError(
+            "the labels fit two known scales that grade them otherwise: " + "; ".join(
+                f"{name} ({text})" for name, text in scales), file=report.file,
+            sheet=report.sheet, hint="pass the one meant, e.g. " + " or ".join(
+                f"--rubric \"{text}\"" for _, text in scales))
     if not report.unmapped_labels:
         return None
     labels = ", ".join(f"{k!r} ({v} cell{'' if v == 1 else 's'})"

@@ -15,13 +15,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.io.annotator.cells import text_labels
+from core.io.annotator.cells import Reject, number, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import profile_columns, roles_from_values
-from core.io.annotator.scales import LabelGuess, guess_labels
+from core.io.annotator.scales import LabelGuess, guess_labels, number_range
 from core.io.safety import column_letters
+from core.model.conventions import Rubric
+from core.model.numbers import number_text
 
 __all__ = ["choose_sheet", "detect_mapping", "header_score",
            "label_guess", "preview", "read_guessed"]
@@ -224,6 +226,8 @@ def preview(path: str | Path, *, sheet: str | None = None,
     mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
     labels, guess = label_guess(table, mapping)
+    if guess.rubric is None:
+        guess.rubric, guess.scale = _number_rubric(table, mapping)
     return SheetPreview(
         file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
         header=table.header(mapping),
@@ -231,4 +235,29 @@ def preview(path: str | Path, *, sheet: str | None = None,
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
         n_rows=max(0, len(table.rows) - start), labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
+        alternatives=guess.alternatives,
     )
+
+
+def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:
+    """The rubric the grade columns' numbers give (their range, widened to
+    a range their header writes), and how it was read; (None, "") when they
+    hold other than whole numbers."""
+    values: list[float] = []
+    header = table.header(mapping)
+    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    for c, _ in mapping.sources():
+        for r in table.rows[mapping.header_row + 1:]:
+            v = r[c] if c < len(r) else None
+            if cell_text(v).strip().casefold() in marks:
+                continue
+            try:
+                values.append(number(v))
+            except Reject:
+                return None, ""
+    names = " ".join(header[c] for c, _ in mapping.sources() if c < len(header))
+    rubric = number_range(values, names)
+    if rubric is None:
+        return None, ""
+    lo, hi = (number_text(x) for x in (rubric.values[0], rubric.values[-1]))
+    return rubric, f"the grade columns' numbers, {lo} to {hi}"

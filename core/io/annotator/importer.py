@@ -130,6 +130,7 @@ def _label_report(report: ImportReport, conventions: Conventions,
         report.labels = {t: g for t, g in labels.grades.items()
                          if t not in report.unmapped_labels}
         report.scale = labels.scale
+        report.alternatives = [(n, r.text) for n, r in labels.alternatives]
     elif rubric is not None:
         report.labels = {g.label: g.value for g in rubric.grades if g.label}
         report.scale = "the rubric declared" if report.labels else ""

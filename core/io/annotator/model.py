@@ -147,4 +147,7 @@ class SheetPreview:
     unmapped: dict[str, int] = field(default_factory=dict)
     rubric: Rubric | None = None
     scale: str = ""
+    #: Known scales the labels fit equally well, read otherwise: (name,
+    #: rubric), the one proposed first; empty when one scale fits best.
+    alternatives: list[tuple[str, Rubric]] = field(default_factory=list)
 

@@ -67,6 +67,10 @@ def is_judgment_sheet(path: str | Path) -> bool:
 def _check(report: ImportReport, path: Path) -> None:
     """Refuse a sheet whose labels or cells were not all read."""
     hint = _HINT.format(path.name)
+    if report.alternatives and not report.unmapped_labels:
+        scales = "; ".join(f"{n} ({t})" for n, t in report.alternatives)
+        raise InputError(f"the labels fit two known scales that grade them otherwise: {scales}",
+                         file=str(path), sheet=report.sheet, hint=hint)
     if report.unmapped_labels:
         labels = ", ".join(f"{k!r} ({v})" for k, v in report.unmapped_labels.items())
         raise InputError(f"labels on no known scale and in no rubric: {labels}",

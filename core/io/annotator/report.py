@@ -94,8 +94,18 @@ class ImportReport:
     #: Each label read -> its grade, and how the labels were read.
     labels: dict[str, float] = field(default_factory=dict)
     scale: str = ""
+    #: Known scales the labels fit equally well, read otherwise: (name,
+    #: rubric text), the one the import used first; the command line refuses
+    #: to choose.
+    alternatives: list[tuple[str, str]] = field(default_factory=list)
     #: Column index -> its header as read (the mapping's columns, for JSON).
     column_names: dict[int, str] = field(default_factory=dict)
+
+    def guesses(self) -> list[str]:
+        """Each column guessed and why (``annotator: Email Address, 3 people,
+        ...``), from the mapping's reasons."""
+        mapping = self.mapping or ColumnMapping()
+        return [f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons]
 
     def of_kind(self, *kinds: str) -> list[Issue]:
         return [i for i in self.issues if i.kind in kinds]
@@ -150,7 +160,7 @@ class ImportReport:
 
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
-        lines = [self.headline()]
+        lines = [self.headline(), *self.guesses()]
         counts: dict[str, int] = {}
         for issue in self.issues:
             counts[issue.kind] = counts.get(issue.kind, 0) + 1
@@ -180,9 +190,10 @@ class ImportReport:
         return {
             "file": self.file, "sheet": self.sheet, "layout": self.layout,
             "header_row": self.header_row, "encoding": self.encoding,
-            "delimiter": self.delimiter, "mapping": fields,
+            "delimiter": self.delimiter, "mapping": fields, "guesses": self.guesses(),
             "annotators": list(self.annotators),
             "rubric": dict(self.labels), "scale": self.scale,
+            "alternatives": [{"scale": n, "rubric": t} for n, t in self.alternatives],
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
             "imported": self.judgments_imported,
             "rejected": [{"row": r, "column": c, "reason": why}
