@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
@@ -77,6 +78,13 @@ class MappingPage(QWizardPage):
             combo.setObjectName(f"map_{field}")
             form.addRow(self.tr(text) + ":", combo)
             self.combos[field] = combo
+        self.rows_ranked = QCheckBox(self.tr("The row order is a ranking"), self)
+        self.rows_ranked.setObjectName("rowsRanked")
+        self.rows_ranked.setToolTip(self.tr(
+            "Without a score or rank column the sheet holds judgments only: no ranking, no "
+            "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
+            "score = -row number."))
+        form.addRow("", self.rows_ranked)
         self.grades_model = GradeColumnsModel(self)
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
@@ -236,6 +244,7 @@ class MappingPage(QWizardPage):
         value = self.wiz.preview_value
         base = value.mapping if value is not None else ColumnMapping()
         fields: dict[str, Any] = {f: c.currentData() for f, c in self.combos.items()}
+        fields["rows_ranked"] = self.rows_ranked.isChecked()
         if self.layout_combo.currentData() == WIDE:
             fields.update(grade=None, annotator=None, grades=self.grades_model.grades())
         else:

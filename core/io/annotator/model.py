@@ -68,6 +68,10 @@ class ColumnMapping:
     status: int | None = None
     unknown_marks: tuple[str, ...] = UNKNOWN_MARKS
     unrateable_marks: tuple[str, ...] = UNRATEABLE_MARKS
+    #: The row order is a ranking (the user said so): without a score or
+    #: rank column, score = -row number. Otherwise such a sheet holds
+    #: judgments only and its scores are left empty.
+    rows_ranked: bool = False
     #: Why each column was guessed: (field, reason) pairs, for the report and
     #: the wizard (``("annotator", "Email Address, 3 people, ...")``); a
     #: column left out says so under ``"ignored"``. Not part of the mapping's

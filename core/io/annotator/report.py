@@ -98,6 +98,9 @@ class ImportReport:
     #: rubric text), the one the import used first; the command line refuses
     #: to choose.
     alternatives: list[tuple[str, str]] = field(default_factory=list)
+    #: Where the ranking comes from: "score", "rank", "rows" (the row order,
+    #: as the user declared) or "" (judgments only: no ranking, no NDCG).
+    ranking: str = "score"
     #: Column index -> its header as read (the mapping's columns, for JSON).
     column_names: dict[int, str] = field(default_factory=dict)
 
@@ -192,6 +195,7 @@ class ImportReport:
             "header_row": self.header_row, "encoding": self.encoding,
             "delimiter": self.delimiter, "mapping": fields, "guesses": self.guesses(),
             "annotators": list(self.annotators),
+            "ranking": self.ranking or "none: judgments only",
             "rubric": dict(self.labels), "scale": self.scale,
             "alternatives": [{"scale": n, "rubric": t} for n, t in self.alternatives],
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,

@@ -181,10 +181,13 @@ def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set
 
 def _scores(sheet: Sheet, alive: BoolArray) -> FloatArray:
     """Each data row's score: the score column, else minus the rank, else
-    minus the row number (the rows' order kept). A score that is not a
-    number rejects its row."""
+    (the row order declared a ranking) minus the row number, else none (NaN:
+    judgments are not a ranking). A score that is not a number rejects its
+    row."""
     mapping = sheet.mapping
     score_col = mapping.score if mapping.score is not None else mapping.rank
+    if score_col is None and not mapping.rows_ranked:
+        return np.full(sheet.n_rows, np.nan)
     if score_col is None:
         return -np.arange(sheet.start + 1, sheet.start + 1 + sheet.n_rows, dtype=np.float64)
     cells_s = sheet.column(score_col)
