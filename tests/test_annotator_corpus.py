@@ -94,6 +94,10 @@ def test_command_line_import_gives_the_written_grades(name: str, tmp_path: Path,
     assert [[r["row"], r["column"]] for r in report["rejected"]] == expected["rejected"]
     assert all(r["reason"] for r in report["rejected"])
     assert [s["row"] for s in report["skipped"]] == expected["skipped"]
+    # Rows the platform marks as not judgments: skipped, counted by kind.
+    assert report["excluded"] == expected["excluded"]
+    if expected["excluded"]:
+        assert "rows the platform marks as not judgments, skipped" in out
     for label, grade in expected["labels"].items():
         assert report["rubric"][label] == grade, label
     assert f"{len(report['rejected'])} rejected" in out
@@ -101,6 +105,14 @@ def test_command_line_import_gives_the_written_grades(name: str, tmp_path: Path,
     with open(out_csv, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert list(rows[0])[:5] == ["query", "source_id", "version", "score", "grade"]
+    # No ranking is made up: without a score or rank the scores stay empty.
+    if expected["ranking"]:
+        assert report["ranking"] == expected["ranking"]
+        assert all(r["score"] for r in rows)
+    else:
+        assert report["ranking"] == "none: judgments only"
+        assert all(r["score"] == "" for r in rows)
+        assert "judgments only" in out
     got = {(r["query"], r["source_id"]): r for r in rows}
     assert len(got) == len(rows) == len(expected["candidates"])
     judged = _by_candidate(expected)
@@ -143,6 +155,9 @@ def test_the_wizard_s_guess_gives_the_written_grades(name: str):
         for label, grade in expected["labels"].items():
             assert p.label_grades[label] == grade, label
         rubric = p.rubric
+    if expected["rubric"] is not None:  # read from the file: its labels' scale, its numbers
+        assert p.rubric is not None
+        assert p.rubric.text == expected["rubric"]
     rule = NAMES.get(expected["consensus"], expected["consensus"])
     result = import_annotations(DATA / name, mapping, sheet=p.sheet, rubric=rubric,
                                 consensus=rule, rounding=expected["rounding"], guess=False)
@@ -339,3 +354,61 @@ def test_import_writes_trec_qrels_of_the_consensus(tmp_path: Path,
     assert "the query 'what is ndcg' holds spaces" in err
     assert "--map query=COLUMN" in err
     assert not (tmp_path / "ls.qrels").exists()
+
+
+def test_keep_imports_the_rows_the_platform_marks(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]):
+    """Toloka's control tasks and its rejected assignment are skipped by
+    default; --keep control,rejected imports them as judgments."""
+    sheet = DATA / "toloka_assignments.tsv"
+    report_path = tmp_path / "r.json"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                              str(report_path)], capsys)
+    assert (code, err) == (0, "")
+    assert "skipped: 6 control, 1 rejected (--keep control,rejected imports them)" in out
+    report = json.loads(report_path.read_text("utf-8"))
+    assert report["imported"] == 30 - 7
+    assert report["skipped"][0]["reason"] == (
+        "a control task (a test question with a known answer): GOLDEN:relevance is '2'")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                              str(report_path), "--keep", "control,rejected"], capsys)
+    assert (code, err) == (0, "")
+    report = json.loads(report_path.read_text("utf-8"))
+    assert (report["imported"], report["excluded"], report["skipped"]) == (30, {}, [])
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                              "--keep", "golden"], capsys)
+    assert code == 2
+    assert "'golden' is no kind of row (kinds: control, rejected, preview, cancelled)" in err
+
+
+def test_order_rows_declares_the_row_order_a_ranking(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]):
+    sheet = DATA / "judgments_no_score.csv"
+    out_csv = tmp_path / "o.csv"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--order", "rows"],
+                             capsys)
+    assert (code, err) == (0, "")
+    assert "the row order is the ranking, as --order rows declares" in out
+    with open(out_csv, newline="", encoding="utf-8") as fh:
+        scores = [r["score"] for r in csv.DictReader(fh)]
+    # each candidate's first row (header on row 1, two assessors per url)
+    assert scores == ["-2", "-4", "-6", "-8", "-10", "-12"]
+
+
+def test_two_scales_fitting_alike_are_named_with_the_rubric_to_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = tmp_path / "only_relevant.csv"
+    sheet.write_text("query,doc,annotator,label\nq1,d1,a,Relevant\nq1,d1,b,Relevant\n"
+                     "q1,d2,a,\nq1,d2,b,Relevant\nq2,d3,a,Relevant\n", encoding="utf-8")
+    code, _out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert ("the labels fit two known scales that grade them otherwise: not relevant / "
+            "relevant / highly relevant (0=Not relevant,1=Relevant,2=Highly relevant); "
+            "irrelevant / partially relevant / relevant (0=Irrelevant,1=Partially relevant,"
+            "2=Relevant)") in err
+    assert '--rubric "0=Irrelevant,1=Partially relevant,2=Relevant"' in err
+    code, _out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                               "--rubric", "0=Irrelevant,1=Partially relevant,2=Relevant"],
+                              capsys)
+    assert (code, err) == (0, "")

@@ -52,6 +52,16 @@ class Spec:
     labels: dict[str, float] = field(default_factory=dict)
     #: The rows in the sheet that hold no judgment and are skipped (not blank).
     skipped: list[int] = field(default_factory=list)
+    #: Rows a platform marks as not judgments, by kind -> how many (skipped).
+    excluded: dict[str, int] = field(default_factory=dict)
+    #: The rubric read from the file (labels' scale or numbers' range), when checked.
+    rubric: str | None = None
+    #: Where the ranking comes from: "score", "rank", or "" (judgments only).
+    ranking: str = ""
+
+    def exclude(self, row: int, kind: str) -> None:
+        self.skipped.append(row)
+        self.excluded[kind] = self.excluded.get(kind, 0) + 1
 
     def judge(self, q: Any, s: str, who: str, grade: Any) -> None:
         self.judgments.append((str(q), s, who, grade))
@@ -203,8 +213,8 @@ def mturk_batch(spec: Spec) -> None:
                              status, "Mon Mar 04 10:05:00 PST 2024",
                              "Mon Mar 04 10:06:00 PST 2024", str(40 + n), q, doc,
                              f"http://example.com/{doc}", MTURK_LABELS[grade], "", ""])
-                if status == "Rejected":
-                    spec.rejected.append((len(rows), "Answer.relevance"))
+                if status == "Rejected":  # work the requester rejected: skipped, counted
+                    spec.exclude(len(rows), "rejected")
                 else:
                     spec.judge(q, doc, worker, grade)
                     spec.labels[MTURK_LABELS[grade]] = float(grade)
@@ -350,6 +360,7 @@ def french_cp1252(spec: Spec) -> None:
     found by their values (their headers name nothing known)."""
     spec.mapping = {"query": "Requête", "source_id": "Document", "score": "Score",
                     "grade": "Pertinence", "note": "Commentaire"}
+    spec.ranking = "score"
     rows: list[list[Any]] = [["Requête", "Document", "Score", "Pertinence", "Commentaire"]]
     data = [("énergie solaire", "doc-é1", "0,93", "2", 2.0, "très bien"),
             ("énergie solaire", "doc-é2", "0,71", "1,5", 1.5, ""),
@@ -420,6 +431,7 @@ def run_with_judgments(spec: Spec) -> None:
     spec.sheet = "Run 12"
     spec.mapping = {"query": "Query ID", "source_id": "Document ID", "rank": "Rank",
                     "score": "Score", "annotator": "Rater", "grade": "Label"}
+    spec.ranking = "score"
     words = ["Bad", "Fair", "Good", "Excellent", "Perfect"]
     wb = _book(OUT / spec.name)
     ws = wb.add_worksheet("Run 12")
@@ -463,7 +475,7 @@ def rag_support(spec: Spec) -> None:
 def wide_grade_columns(spec: Spec) -> None:
     """``grade_<name>`` columns, marks, a model score; mean rounded half up."""
     spec.flags = ["--consensus", "mean", "--rounding", "half-up"]
-    spec.rounding, spec.layout = "half-up", "wide"
+    spec.rounding, spec.layout, spec.ranking = "half-up", "wide", "score"
     spec.mapping = {"query": "query", "source_id": "doc", "score": "score",
                     "annotators": ["grade_alice", "grade_bob", "grade_chen"], "note": "notes"}
     rows: list[list[Any]] = [["query", "doc", "score", "grade_alice", "grade_bob",
@@ -578,6 +590,215 @@ def no_query_column(spec: Spec) -> None:
     (OUT / spec.name).write_text(_csv_text(rows, "\t"), encoding="utf-8")
 
 
+# -- the platforms of issue 25 ----------------------------------------------------------
+FOUR = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
+SEARCHES = [("standing desk converter", "https://www.officegear.example/p/standing-desk-{0}"),
+            ("how to descale a kettle", "https://howto.example/kitchen/descale-{0}"),
+            ("ndcg vs map", "https://blog.ir.example/posts/metrics-{0}")]
+
+
+def google_forms(spec: Spec) -> None:
+    """Google Forms responses: one response per judgment, the respondent's
+    e-mail collected, rows in time order (respondents interleave)."""
+    spec.mapping = {"query": "Query", "source_id": "Result URL",
+                    "grade": "How relevant is this result?", "annotator": "Email Address"}
+    people = ["maria.gomez@uni.example", "t.nguyen@uni.example", "okafor.j@uni.example"]
+    items = [(q, url.format(d)) for q, url in SEARCHES for d in range(1, 4)]
+    responses = []
+    for k, (q, url) in enumerate(items):
+        for j in range(2 + k % 2):  # each result judged by 2-3 people
+            who = people[(k + j) % 3]
+            g = (k * 2 + j * 3) % 4
+            responses.append((who, q, url, g))
+    responses.sort(key=lambda r: (people.index(r[0]), r[1], r[2]))
+    rows: list[list[Any]] = [["Timestamp", "Email Address", "Query", "Result URL",
+                              "How relevant is this result?"]]
+    for n, (who, q, url, g) in enumerate(responses):
+        stamp = f"3/{4 + n // 12}/2024 {9 + n % 8}:{(n * 7) % 60:02d}:{(n * 13) % 60:02d}"
+        rows.append([stamp, who, q, url, FOUR[g]])
+        spec.judge(q, url, who, g)
+        spec.labels[FOUR[g]] = float(g)
+    spec.rubric = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
+    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+
+
+def prolific_sheet(spec: Spec) -> None:
+    """A Google Sheet filled by Prolific participants: a title row, ratings
+    1-5 as numbers, a comment now and then."""
+    spec.sheet, spec.header_row = "Responses", 2
+    spec.mapping = {"query": "Query", "source_id": "Result", "grade": "Rating (1-5)",
+                    "annotator": "Participant ID", "note": "Comments"}
+    spec.rubric = "1,2,3,4,5"
+    people = ["5f8e2a9c1b3d4e0012ab34cd", "60a1b2c3d4e5f60718293a4b", "61ff00aa11bb22cc33dd44ee",
+              "5e9d8c7b6a5f4e3d2c1b0a99"]
+    wb = _book(OUT / spec.name)
+    ws = wb.add_worksheet("Responses")
+    ws.write_string(0, 0, "Relevance study \u2014 Prolific batch 3 (exported 12 Mar 2024)")
+    ws.write_row(1, 0, ["Participant ID", "Query", "Result", "Rating (1-5)", "Comments"])
+    r = 2
+    for qi, (q, url) in enumerate(SEARCHES):
+        for d in range(1, 4):
+            doc = url.format(d).replace("https://", "")
+            for j in range(3):
+                who = people[(qi + d + j) % 4]
+                g = 2 + (qi + d * j) % 4  # 2..5: nobody gave a 1
+                ws.write_row(r, 0, [who, q, doc])
+                ws.write_number(r, 3, g)
+                if (qi + d + j) % 5 == 0:
+                    ws.write_string(r, 4, "page was slow to load, rated the snippet")
+                spec.judge(q, doc, who, g)
+                r += 1
+    wb.close()
+
+
+def toloka_results(spec: Spec) -> None:
+    """Toloka's assignments TSV: control tasks carry GOLDEN:relevance (and a
+    hint), one assignment was rejected; both are skipped."""
+    spec.mapping = {"query": "INPUT:query", "source_id": "INPUT:doc_id",
+                    "grade": "OUTPUT:relevance", "annotator": "ASSIGNMENT:worker_id",
+                    "status": "ASSIGNMENT:status"}
+    header = ["INPUT:query", "INPUT:doc_id", "OUTPUT:relevance", "GOLDEN:relevance",
+              "HINT:text", "ASSIGNMENT:link", "ASSIGNMENT:assignment_id",
+              "ASSIGNMENT:worker_id", "ASSIGNMENT:status", "ASSIGNMENT:started"]
+    workers = ["a1b2c3d4e5f60718293a4b5c6d7e8f90", "0f9e8d7c6b5a49382716059483726150",
+               "77aa88bb99cc00dd11ee22ff33aa44bb"]
+    rows: list[list[Any]] = [header]
+    n = 0
+    for qi, q in enumerate(["wireless earbuds", "vegan lasagna recipe"]):
+        for d in range(5):
+            doc = f"doc_{qi}{d:03d}"
+            control = d == 4  # a task with a known answer
+            for j, who in enumerate(workers):
+                n += 1
+                g = (qi + d + j) % 3
+                status = "REJECTED" if (qi, d, j) == (1, 1, 2) else "APPROVED"
+                rows.append([q, doc, g, 2 if control else "",
+                             "The page sells the product asked for" if control else "",
+                             f"https://platform.toloka.ai/task/{4100 + n}",
+                             f"00004a{n:04d}--61ab{n:04d}", who, status,
+                             f"2024-03-0{1 + j}T10:{n:02d}:00"])
+                if control:
+                    spec.exclude(len(rows), "control")
+                elif status == "REJECTED":
+                    spec.exclude(len(rows), "rejected")
+                else:
+                    spec.judge(q, doc, who, g)
+    (OUT / spec.name).write_text(_csv_text(rows, "\t", newline="\n"), encoding="utf-8")
+
+
+def appen_full_report(spec: Spec) -> None:
+    """Appen / Figure Eight full report: test questions (_golden) and a
+    tainted worker's judgments are skipped; labels written with underscores."""
+    spec.mapping = {"query": "query", "source_id": "doc_id", "grade": "relevance",
+                    "annotator": "_worker_id"}
+    header = ["_unit_id", "_created_at", "_golden", "_id", "_missed", "_started_at",
+              "_tainted", "_channel", "_trust", "_worker_id", "_country", "relevance",
+              "relevance_gold", "relevance_gold_reason", "query", "doc_id"]
+    words = ["not_relevant", "somewhat_relevant", "highly_relevant"]
+    workers = [(41823377, "USA", 0.93), (45519020, "GBR", 0.88), (39006611, "IND", 0.97),
+               (47700315, "USA", 0.42)]  # the last is tainted: trust too low
+    rows: list[list[Any]] = [header]
+    n = 0
+    for qi, q in enumerate(["running shoes flat feet", "rent vs buy calculator"]):
+        for d in range(4):
+            unit, doc = 2350000100 + qi * 10 + d, f"D{qi}{d:02d}"
+            golden = d == 3
+            for j, (worker, country, trust) in enumerate(workers):
+                n += 1
+                g = (qi * 2 + d + j) % 3
+                tainted = j == 3
+                missed = "true" if golden and g != 1 else ""
+                rows.append([unit, f"3/4/2024 10:{n:02d}:00", "true" if golden else "false",
+                             5500000000 + n, missed, f"3/4/2024 10:{n:02d}:30",
+                             "true" if tainted else "false", "neodev", trust, worker, country,
+                             words[g], words[1] if golden else "",
+                             "The page compares both options" if golden else "", q, doc])
+                if golden:
+                    spec.exclude(len(rows), "control")
+                elif tainted:
+                    spec.exclude(len(rows), "rejected")
+                else:
+                    spec.judge(q, doc, str(worker), g)
+                    spec.labels[words[g]] = float(g)
+    spec.rubric = "0=not_relevant,1=somewhat_relevant,2=highly_relevant"  # as the sheet writes them
+    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
+
+
+def rag_evaluation(spec: Spec) -> None:
+    """A RAG evaluation sheet: the evaluator's column, the passage's version,
+    support labels in a column whose header is no grade word."""
+    spec.mapping = {"query": "question", "source_id": "passage_id", "version": "passage_version",
+                    "grade": "support_label", "annotator": "evaluator"}
+    words = ["No support", "Partial support", "Direct support"]
+    rows: list[list[Any]] = [["question", "passage_id", "passage_version", "evaluator",
+                              "support_label"]]
+    questions = ["When did the Rosetta probe land on the comet?",
+                 "What dose of ibuprofen is safe for adults?"]
+    for qi, question in enumerate(questions):
+        for p in range(4):
+            pid = f"kb-{qi + 1}-{p:03d}"
+            for j, who in enumerate(["priya", "marco"]):
+                g = (qi + p * (j + 1)) % 3
+                rows.append([question, pid, f"v{1 + p % 2}", who, words[g]])
+                spec.judge(question, pid, who, g)
+                spec.labels[words[g]] = float(g)
+    spec.rubric = "0=No support,1=Partial support,2=Direct support"
+    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+
+
+def beir_qrels(spec: Spec) -> None:
+    """BEIR / MTEB qrels: ``query-id corpus-id score``, the score being the grade."""
+    spec.mapping = {"query": "query-id", "source_id": "corpus-id", "grade": "score"}
+    spec.rubric = "0,1,2"
+    rows: list[list[Any]] = [["query-id", "corpus-id", "score"]]
+    for q in ("PLAIN-2", "PLAIN-12", "PLAIN-23"):
+        for d in range(4):
+            doc = f"MED-{int(q.split('-')[1]) * 37 + d * 11}"
+            g = (len(q) + d * 2) % 3
+            rows.append([q, doc, g])
+            spec.judge(q, doc, "", g)
+    (OUT / spec.name).write_text(_csv_text(rows, "\t", newline="\n"), encoding="utf-8")
+
+
+def mturk_labels(spec: Spec) -> None:
+    """Mechanical Turk with a three-level label answer: Not relevant,
+    Somewhat relevant, Highly relevant read 0, 1, 2."""
+    spec.mapping = {"query": "Input.query", "source_id": "Input.url",
+                    "grade": "Answer.relevance.label", "annotator": "WorkerId",
+                    "status": "AssignmentStatus"}
+    three = ["Not relevant", "Somewhat relevant", "Highly relevant"]
+    header = ["HITId", "AssignmentId", "WorkerId", "AssignmentStatus", "SubmitTime",
+              "Input.query", "Input.url", "Answer.relevance.label"]
+    workers = ["A2QX5OEHHEXAMP", "A1ZZ9YBKKEXAMP", "A3MM4LQTTEXAMP"]
+    rows: list[list[Any]] = [header]
+    for qi, q in enumerate(["used car prices", "kids science projects"]):
+        for d in range(3):
+            url = f"https://example.org/{qi}/{d}"
+            for j, who in enumerate(workers):
+                g = (qi + d * 2 + j) % 3
+                rows.append([f"3Q{qi}{d}HIT", f"3A{qi}{d}{j}ASG", who, "Approved",
+                             "Tue Mar 05 11:20:00 PST 2024", q, url, three[g]])
+                spec.judge(q, url, who, g)
+                spec.labels[three[g]] = float(g)
+    spec.rubric = "0=Not relevant,1=Somewhat relevant,2=Highly relevant"
+    (OUT / spec.name).write_text(_csv_text(rows, quote_all=True), encoding="utf-8")
+
+
+def judgments_no_score(spec: Spec) -> None:
+    """A sheet of judgments without a score or rank: no ranking is made up."""
+    spec.mapping = {"query": "query", "source_id": "url", "grade": "grade",
+                    "annotator": "assessor"}
+    rows: list[list[Any]] = [["query", "url", "assessor", "grade"]]
+    for qi, q in enumerate(["ergonomic chair", "sourdough starter"]):
+        for d in range(3):
+            url = f"https://shop{qi}.example/item/{d + 1}"
+            for j, who in enumerate(["kw", "lm"]):
+                g = (qi + d + j) % 4
+                rows.append([q, url, who, g])
+                spec.judge(q, url, who, g)
+    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
+
+
 SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("issue_batch7.xlsx", issue_batch7_xlsx),
     ("issue_batch7_cp1252.csv", issue_batch7_cp1252),
@@ -598,6 +819,14 @@ SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("yes_no_binary.csv", yes_no_binary),
     ("unknown_labels.csv", unknown_labels),
     ("no_query_column.csv", no_query_column),
+    ("google_forms_responses.csv", google_forms),
+    ("prolific_sheet.xlsx", prolific_sheet),
+    ("toloka_assignments.tsv", toloka_results),
+    ("appen_full_report.csv", appen_full_report),
+    ("rag_evaluation.csv", rag_evaluation),
+    ("beir_qrels.tsv", beir_qrels),
+    ("mturk_three_labels.csv", mturk_labels),
+    ("judgments_no_score.csv", judgments_no_score),
 ]
 
 
@@ -619,7 +848,8 @@ def _expected(spec: Spec) -> dict[str, Any]:
                       for q, s, who, g in spec.judgments],
         "candidates": candidates,
         "rejected": [list(x) for x in spec.rejected],
-        "labels": spec.labels, "skipped": spec.skipped,
+        "labels": spec.labels, "skipped": sorted(spec.skipped), "excluded": spec.excluded,
+        "rubric": spec.rubric, "ranking": spec.ranking,
     }
 
 

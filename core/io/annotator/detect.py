@@ -18,6 +18,7 @@ from typing import Any
 from core.io.annotator.cells import Reject, number, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
 from core.io.annotator.names import combined_grade, name_field
+from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels, number_range
@@ -124,11 +125,13 @@ def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]
 
 def _by_values(table: Table, header_row: int, header: list[str], found: dict[str, int],
                wide: list[tuple[int, str]], marks: set[str],
-               ) -> tuple[list[tuple[int, str]], list[tuple[str, str]]]:
+               ) -> tuple[list[tuple[int, str]], list[tuple[str, str]], list[Flag]]:
     """The fields the names left unknown, read from the cells
     (:mod:`~core.io.annotator.roles`); without a grade column, the columns
-    whose cells read as grades (one: long; several: one per annotator).
-    Returns the wide columns and the reasons."""
+    whose cells read as grades (one: long; several: one per annotator); the
+    platform's marks of rows that are not judgments
+    (:mod:`~core.io.annotator.platform`). Returns the wide columns, the
+    reasons and the flag columns."""
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r))]
     profiles = profile_columns(sample, header, marks)
@@ -142,6 +145,13 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     roles = roles_from_values(profiles, found, taken)
     found.update(roles.found)
     reasons = [*roles.reasons.items(), *(("ignored", why) for why in roles.ignored.values())]
+    if "status" not in found:
+        status = next((p for p in profiles if p.col not in found.values() and p.col not in taken
+                       and status_like(p)), None)
+        if status is not None:
+            found["status"] = status.col
+            reasons.append(("status", f"{status.shown()}, read from its values; statuses "
+                            + ", ".join(sorted({t for t in status.texts if t}))))
     if "grade" not in found and not wide:
         used = set(found.values()) | taken | set(roles.ignored)
         if "score" in found and profiles[found["score"]].graded and not any(
@@ -161,7 +171,20 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                          else column_letters(c + 1)) for c in graded]
                 reasons.append(("annotators", f"{len(graded)} columns of grades, one per "
                                 "annotator"))
-    return wide, reasons
+    used = set(found.values()) | taken | {c for c, _ in wide}
+    flags, why = find_flags(profiles, used, found.get("grade"))
+    if flags or "status" in found:
+        # Text only on rows that are not judgments (a control task's hint,
+        # its answer's reason) is no note nor reason of a judgment.
+        marked = flagged_rows(lambda c: profiles[c].texts, len(sample), found.get("status"),
+                              flags, lambda c: profiles[c].shown())
+        for f in ("note", "reason"):
+            col = found.get(f)
+            if col is not None and all(i in marked for i, t in enumerate(profiles[col].texts)
+                                       if t):
+                del found[f]
+                reasons = [(g, w) for g, w in reasons if g != f]
+    return wide, [*reasons, *why], flags
 
 
 def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
@@ -191,12 +214,12 @@ def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping
         wide = []
     marks = {m.strip().casefold() for m in (*ColumnMapping().unknown_marks,
                                             *ColumnMapping().unrateable_marks)}
-    wide, reasons = _by_values(table, header_row, header, found, wide, marks)
+    wide, reasons, flags = _by_values(table, header_row, header, found, wide, marks)
     if wide:
         found.pop("grade", None)
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
-                         **fields)
+                         flags=tuple(flags), **fields)
 
 
 def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:

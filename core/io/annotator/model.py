@@ -51,7 +51,8 @@ class ColumnMapping:
     ``unknown_marks`` and ``unrateable_marks`` declare which texts in a
     grade cell mean which state (compared case-insensitively). ``status``
     is a crowd-work assignment's status (Mechanical Turk's
-    ``AssignmentStatus``): a row whose status is ``Rejected`` is not imported.
+    ``AssignmentStatus``): a row whose status is ``Rejected`` (or a preview)
+    is skipped unless its kind is kept, as are the rows ``flags`` mark.
     """
 
     header_row: int = 0
@@ -72,6 +73,12 @@ class ColumnMapping:
     #: rank column, score = -row number. Otherwise such a sheet holds
     #: judgments only and its scores are left empty.
     rows_ranked: bool = False
+    #: Columns marking rows that are not judgments (control tasks, tainted
+    #: work, ...): (column, kind, test), see :mod:`~core.io.annotator.platform`.
+    flags: tuple[tuple[int, str, str], ...] = ()
+    #: The kinds of marked rows imported all the same (``control``,
+    #: ``rejected``, ``preview``, ``cancelled``); by default none.
+    keep: tuple[str, ...] = ()
     #: Why each column was guessed: (field, reason) pairs, for the report and
     #: the wizard (``("annotator", "Email Address, 3 people, ...")``); a
     #: column left out says so under ``"ignored"``. Not part of the mapping's
@@ -101,6 +108,7 @@ class ColumnMapping:
         """Column index -> the field it feeds."""
         out = {getattr(self, f): f for f in SINGLE_FIELDS if getattr(self, f) is not None}
         out.update({c: f"grade ({who})" for c, who in self.grades})
+        out.update({c: f"skip ({kind})" for c, kind, _ in self.flags if c not in out})
         return out
 
 

@@ -149,8 +149,10 @@ def name_field(header: str) -> Named:
     who = wide_annotator(header)
     if who is not None:
         return Named(annotator=who)
-    tokens = set(_plain(header).split("_"))
-    for f, words in _TOKENS.items():
-        if tokens & words:
-            return Named(f, _TOKEN_RANK)
+    # The last word that names a field is the header's head (``passage
+    # version`` is a version, ``Doc URL`` a source).
+    for token in reversed(_plain(header).split("_")):
+        for f, words in _TOKENS.items():
+            if token in words:
+                return Named(f, _TOKEN_RANK)
     return Named()

@@ -83,6 +83,10 @@ class ImportReport:
     #: Rows that hold no judgment (a total row, a row without source id and
     #: grades), skipped: (row, why).
     skipped_rows: list[tuple[int, str]] = field(default_factory=list)
+    #: Rows skipped because the platform marks them as not judgments, by
+    #: kind (control, rejected, preview, cancelled) -> rows; each is also in
+    #: ``skipped_rows`` with its reason.
+    excluded: dict[str, int] = field(default_factory=dict)
     #: Judgments: one per grade cell of every row read (one per row in a
     #: long layout, one per annotator's column in a wide one). Those read
     #: are imported or rejected, never dropped:
@@ -164,6 +168,10 @@ class ImportReport:
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
         lines = [self.headline(), *self.guesses()]
+        if self.excluded:
+            lines.append("rows the platform marks as not judgments, skipped: " + ", ".join(
+                f"{n} {kind}" for kind, n in self.excluded.items())
+                + " (--keep " + ",".join(self.excluded) + " imports them)")
         counts: dict[str, int] = {}
         for issue in self.issues:
             counts[issue.kind] = counts.get(issue.kind, 0) + 1
@@ -204,6 +212,7 @@ class ImportReport:
                          for r, c, why in self.rejected_judgments],
             "blank_rows": self.blank_rows,
             "skipped": [{"row": r, "reason": why} for r, why in self.skipped_rows],
+            "excluded": dict(self.excluded),
             "candidates": self.candidates,
             "unmapped_labels": dict(self.unmapped_labels),
             "issues": [{"kind": i.kind, "row": i.row, "column": i.column,

@@ -326,7 +326,8 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
                 what += f", each item judged by {_spread(source, p)} of them"
         elif f in ("query", "source_id"):
             per = p.filled / max(1, p.distinct)
-            what = f"{_plural(p.distinct, 'value')}, each on {per:.3g} rows on average"
+            what = (f"{_plural(p.distinct, 'value')}, each on "
+                    + (f"{per:.3g} rows on average" if per != 1 else "one row"))
         elif f in ("grade", "score", "rank"):
             what = _span(p)
         else:
