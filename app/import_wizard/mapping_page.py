@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
+from core.io.annotator.platform import KINDS
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import number_text
 
@@ -85,6 +86,15 @@ class MappingPage(QWizardPage):
             "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
             "score = -row number."))
         form.addRow("", self.rows_ranked)
+        self.keep_boxes: dict[str, QCheckBox] = {}
+        for kind, words in KINDS.items():
+            box = QCheckBox(self)
+            box.setObjectName(f"keep_{kind}")
+            box.setToolTip(self.tr("Rows marked as {0} are skipped and counted; tick to "
+                                   "import them as judgments all the same").format(words))
+            box.setVisible(False)
+            form.addRow("", box)
+            self.keep_boxes[kind] = box
         self.grades_model = GradeColumnsModel(self)
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
@@ -184,6 +194,11 @@ class MappingPage(QWizardPage):
         self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
         self.layout_combo.setCurrentIndex(self.layout_combo.findData(mapping.layout))
         self._layout_changed()
+        for kind, box in self.keep_boxes.items():
+            n = value.marked.get(kind, 0)
+            box.setText(self.tr("Keep the {0} rows marked as {1}").format(n, KINDS[kind]))
+            box.setChecked(kind in mapping.keep)
+            box.setVisible(bool(n))
         self.reasons.setText(self.tr("Guessed: {0}").format("; ".join(
             f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons))
             if mapping.reasons else "")
@@ -245,6 +260,7 @@ class MappingPage(QWizardPage):
         base = value.mapping if value is not None else ColumnMapping()
         fields: dict[str, Any] = {f: c.currentData() for f, c in self.combos.items()}
         fields["rows_ranked"] = self.rows_ranked.isChecked()
+        fields["keep"] = tuple(k for k, box in self.keep_boxes.items() if box.isChecked())
         if self.layout_combo.currentData() == WIDE:
             fields.update(grade=None, annotator=None, grades=self.grades_model.grades())
         else:

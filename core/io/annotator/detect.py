@@ -258,8 +258,24 @@ def preview(path: str | Path, *, sheet: str | None = None,
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
         n_rows=max(0, len(table.rows) - start), labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
-        alternatives=guess.alternatives,
+        alternatives=guess.alternatives, marked=_marked(table, mapping),
     )
+
+
+def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
+    """Kind -> how many data rows the platform marks as such."""
+    if mapping.status is None and not mapping.flags:
+        return {}
+    data = table.rows[mapping.header_row + 1:]
+
+    def texts(c: int) -> list[str]:
+        return [cell_text(r[c]).strip() if c < len(r) else "" for r in data]
+
+    counts: dict[str, int] = {}
+    for kind, _why in flagged_rows(texts, len(data), mapping.status, mapping.flags,
+                                   str).values():
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
 
 
 def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:

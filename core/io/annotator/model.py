@@ -159,6 +159,9 @@ class SheetPreview:
     unmapped: dict[str, int] = field(default_factory=dict)
     rubric: Rubric | None = None
     scale: str = ""
+    #: Rows the platform marks as not judgments: kind -> rows (skipped
+    #: unless the mapping keeps the kind).
+    marked: dict[str, int] = field(default_factory=dict)
     #: Known scales the labels fit equally well, read otherwise: (name,
     #: rubric), the one proposed first; empty when one scale fits best.
     alternatives: list[tuple[str, Rubric]] = field(default_factory=list)
