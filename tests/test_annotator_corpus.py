@@ -412,3 +412,26 @@ def test_two_scales_fitting_alike_are_named_with_the_rubric_to_pass(
                                "--rubric", "0=Irrelevant,1=Partially relevant,2=Relevant"],
                               capsys)
     assert (code, err) == (0, "")
+
+
+def test_lists_that_do_not_pair_are_one_line_naming_file_row_and_columns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A cell of two ratings beside a cell of one user: which rating is
+    whose cannot be told; one line names the place and what was found."""
+    sheet = tmp_path / "argilla.csv"
+    sheet.write_text('query,document,relevance.responses,relevance.responses.users\n'
+                     'q1,d1,"[2, 1]","[""u1"", ""u2""]"\n'
+                     'q1,d2,"[0, 3]","[""u1""]"\n', encoding="utf-8")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-worksheet: error: {sheet}, line 3: lists of different lengths side "
+                   "by side: relevance.responses (2), relevance.responses.users (1) (each "
+                   "rating needs its user, in lists of one length)\n")
+    records = tmp_path / "argilla.jsonl"
+    records.write_text('{"query": "q1", "document": "d1", "relevance.responses": [2, 1], '
+                       '"relevance.responses.users": ["u1"]}\n', encoding="utf-8")
+    code, out, err = run_cli(["import", str(records), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert f"{records}, line 1: record 1: lists of different lengths side by side: " \
+        "relevance.responses (2), relevance.responses.users (1)" in err

@@ -799,6 +799,82 @@ def judgments_no_score(spec: Spec) -> None:
     (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
 
 
+def label_studio_json(spec: Spec) -> None:
+    """Label Studio's JSON export: tasks with nested annotations, each with
+    its annotator's id and a result list; one annotation was cancelled."""
+    spec.mapping = {"query": "data.query", "source_id": "data.doc",
+                    "grade": "annotations.result.value.choices",
+                    "annotator": "annotations.completed_by"}
+    scale = ["Irrelevant", "Partially relevant", "Relevant"]
+    tasks = []
+    n = 500
+    for t, (q, doc) in enumerate([("laptop for video editing", "reviews/creator-laptops"),
+                                  ("laptop for video editing", "shop/gaming-laptop-x"),
+                                  ("laptop for video editing", "forum/which-gpu"),
+                                  ("mechanical keyboard quiet", "blog/silent-switches"),
+                                  ("mechanical keyboard quiet", "shop/kb-87-brown")], start=1):
+        annotations = []
+        for who in (3, 7):
+            n += 1
+            cancelled = (t, who) == (2, 7)
+            g = (t + who) % 3
+            annotations.append({
+                "id": n, "completed_by": who, "was_cancelled": cancelled,
+                "result": [] if cancelled else [{
+                    "value": {"choices": [scale[g]]}, "from_name": "relevance",
+                    "to_name": "doc", "type": "choices"}],
+                "created_at": f"2024-03-0{1 + who % 2}T10:{t:02d}:00.000000Z",
+                "lead_time": 4.5 + t})
+            if cancelled:
+                spec.exclude(len(tasks) * 2 + len(annotations) + 1, "cancelled")
+            else:
+                spec.judge(q, doc, str(who), g)
+                spec.labels[scale[g]] = float(g)
+        tasks.append({"id": 9000 + t, "annotations": annotations,
+                      "data": {"query": q, "doc": doc}, "project": 12})
+    spec.rubric = "0=Irrelevant,1=Partially relevant,2=Relevant"
+    (OUT / spec.name).write_text(json.dumps(tasks, indent=1) + "\n", encoding="utf-8")
+
+
+ARGILLA = [("best budget phone 2024", "phone-review-a12", [2, 1], ["3f2b9c", "a81d0e"]),
+           ("best budget phone 2024", "phone-news-launch", [0], ["3f2b9c"]),
+           ("best budget phone 2024", "phone-compare-top10", [3, 3, 2],
+            ["3f2b9c", "a81d0e", "c44e7a"]),
+           ("fix squeaky door", "diy-hinge-oil", [3, 2], ["a81d0e", "c44e7a"]),
+           ("fix squeaky door", "door-shop-catalog", [0, 1], ["3f2b9c", "c44e7a"])]
+
+
+def argilla_jsonl(spec: Spec) -> None:
+    """Argilla records exported as JSON Lines: the ratings of a record and
+    their users in two lists side by side."""
+    spec.mapping = {"query": "query", "source_id": "document", "grade": "relevance.responses",
+                    "annotator": "relevance.responses.users", "status": "status"}
+    lines = []
+    for k, (q, doc, grades, users) in enumerate(ARGILLA):
+        lines.append(json.dumps({
+            "id": f"rec-{k:03d}", "status": "completed", "query": q, "document": doc,
+            "relevance.responses": grades, "relevance.responses.users": users,
+            "relevance.responses.status": ["submitted"] * len(grades)}))
+        for g, who in zip(grades, users, strict=True):
+            spec.judge(q, doc, who, g)
+    spec.rubric = "0,1,2,3"
+    (OUT / spec.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def argilla_csv_lists(spec: Spec) -> None:
+    """The same records as CSV: lists written into cells."""
+    spec.mapping = {"query": "query", "source_id": "document", "grade": "relevance.responses",
+                    "annotator": "relevance.responses.users"}
+    rows: list[list[Any]] = [["id", "query", "document", "relevance.responses",
+                              "relevance.responses.users"]]
+    for k, (q, doc, grades, users) in enumerate(ARGILLA):
+        rows.append([f"rec-{k:03d}", q, doc, json.dumps(grades), json.dumps(users)])
+        for g, who in zip(grades, users, strict=True):
+            spec.judge(q, doc, who, g)
+    spec.rubric = "0,1,2,3"
+    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+
+
 SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("issue_batch7.xlsx", issue_batch7_xlsx),
     ("issue_batch7_cp1252.csv", issue_batch7_cp1252),
@@ -827,6 +903,9 @@ SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("beir_qrels.tsv", beir_qrels),
     ("mturk_three_labels.csv", mturk_labels),
     ("judgments_no_score.csv", judgments_no_score),
+    ("label_studio_export.json", label_studio_json),
+    ("argilla_records.jsonl", argilla_jsonl),
+    ("argilla_lists.csv", argilla_csv_lists),
 ]
 
 

@@ -20,7 +20,7 @@ from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, 
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
-from core.io.annotator.roles import profile_columns, roles_from_values
+from core.io.annotator.roles import Profile, profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels, number_range
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
@@ -135,6 +135,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r))]
     profiles = profile_columns(sample, header, marks)
+    # Fractional numbers (a lead time, a trust score) are no one's grades.
+    wide = [(c, n) for c, n in wide if not _fractional(profiles[c])]
     taken = {c for c, _ in wide} | {
         c for c in range(len(header)) if combined_grade(header[c]) and c not in found.values()}
     if len(wide) == 1 and "grade" not in found:
@@ -164,6 +166,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
         else:
             graded = [p.col for p in profiles if p.graded and not p.constant
                       and p.col not in used]
+            if len(graded) > 1:
+                graded = [c for c in graded if not _fractional(profiles[c])] or graded
             if len(graded) == 1:
                 found["grade"] = graded[0]
             elif graded:
@@ -185,6 +189,11 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                 del found[f]
                 reasons = [(g, w) for g, w in reasons if g != f]
     return wide, [*reasons, *why], flags
+
+
+def _fractional(p: Profile) -> bool:
+    """Numbers mostly with a fraction (a lead time, a trust score): not grades."""
+    return p.numeric > 0.9 and p.whole < 0.5
 
 
 def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:

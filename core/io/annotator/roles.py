@@ -269,6 +269,8 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
             free = [p for p in free if p is not who[0]]
     graded = [p for p in free if p.graded and not p.constant] or [
         p for p in free if p.graded]
+    if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
+        graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
     if "rank" not in found and "score" not in found:
         rank = next((p for p in graded if _rank_like(p, query, source)
                      and len(graded) > 1), None)
