@@ -435,3 +435,32 @@ def test_lists_that_do_not_pair_are_one_line_naming_file_row_and_columns(
     assert err.count("\n") == 1
     assert f"{records}, line 1: record 1: lists of different lengths side by side: " \
         "relevance.responses (2), relevance.responses.users (1)" in err
+
+
+def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    report_path = tmp_path / "r.json"
+    code, _out, err = run_cli(["import", str(DATA / "google_forms_grid.csv"), "-o",
+                               str(tmp_path / "o.csv"), "--report", str(report_path)], capsys)
+    assert (code, err) == (0, "")
+    notes = json.loads(report_path.read_text("utf-8"))["notes"]
+    assert ("one row per respondent, one column per item: the 5 items of columns 'Rate each "
+            "result for: cheap flights to rome [https://fly.example/rome]' ... 'Rate each "
+            "result for: wool socks [https://blog.example/merino]' read from their headers as "
+            "query [source], one row per respondent and item") in notes
+
+
+def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = tmp_path / "survey.csv"
+    sheet.write_text("ResponseId,Q1_1,Q1_2,Q1_3,Q2_1\nR_a,1,2,3,4\nR_b,2,2,1,3\nR_c,4,3,3,1\n",
+                     encoding="utf-8")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"ndcg-worksheet: error: {sheet}, line 1: one row per respondent and one column per "
+        "item (4 columns of grades: Q1_1, Q1_2, Q1_3, ...), but the headers do not say which "
+        "query and source each item is (write each item's header as 'query [source]' or "
+        "'query - source' (as a survey's grid question names its rows), or turn the sheet "
+        "into one row per judgment)\n")
+    assert "--map" not in err

@@ -875,6 +875,61 @@ def argilla_csv_lists(spec: Spec) -> None:
     (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
 
 
+GRID = [("cheap flights to rome", ["https://fly.example/rome", "https://deals.example/it",
+                                   "https://wiki.example/Rome"]),
+        ("wool socks", ["https://shop.example/socks/1", "https://blog.example/merino"])]
+
+
+def google_forms_grid(spec: Spec) -> None:
+    """A Google Forms grid question: one row per respondent, one column per
+    result, each header ``Rate each result for: QUERY [URL]``."""
+    spec.mapping = {"query": "query", "source_id": "source_id", "grade": "grade",
+                    "annotator": "Email Address"}
+    spec.header_row = 1
+    items = [(q, url) for q, urls in GRID for url in urls]
+    rows: list[list[Any]] = [["Timestamp", "Email Address",
+                              *(f"Rate each result for: {q} [{url}]" for q, url in items)]]
+    people = ["lena.k@uni.example", "omar.s@uni.example", "ines.b@uni.example",
+              "paul.w@uni.example"]
+    for j, who in enumerate(people):
+        cells = []
+        for k, (q, url) in enumerate(items):
+            g = (j + k * 3) % 4
+            cells.append(FOUR[g])
+            spec.judge(q, url, who, g)
+            spec.labels[FOUR[g]] = float(g)
+        rows.append([f"3/{11 + j}/2024 14:0{j}:21", who, *cells])
+    spec.rubric = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
+    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+
+
+def qualtrics_matrix(spec: Spec) -> None:
+    """A Qualtrics matrix question exported as CSV: ``QUESTION - URL``
+    headers, grades 1-4, the survey's own preview response skipped."""
+    spec.mapping = {"query": "query", "source_id": "source_id", "grade": "grade",
+                    "annotator": "ResponseId", "status": "Status"}
+    items = [(q, url) for q, urls in GRID for url in urls]
+    rows: list[list[Any]] = [["StartDate", "EndDate", "Status", "Progress", "Finished",
+                              "ResponseId",
+                              *(f'How relevant is each page to "{q}"? - {url}'
+                                for q, url in items)]]
+    responses = ["R_1dGx8ZkVh3sQp2A", "R_3PqL0wE9yTbN7cF", "R_2mK5vJ8uXr4Hs1D"]
+    for j, rid in enumerate(["R_0PreviewZz9Yy8X", *responses]):
+        preview = j == 0
+        cells = []
+        for k, (q, url) in enumerate(items):
+            g = 1 + (j * 2 + k) % 4
+            cells.append(g)
+            if not preview:
+                spec.judge(q, url, rid, g)
+        rows.append([f"2024-03-1{j} 09:00:00", f"2024-03-1{j} 09:06:40",
+                     "Survey Preview" if preview else "IP Address", 100, "True", rid, *cells])
+    spec.excluded = {"preview": len(items)}
+    spec.skipped = list(range(2, 2 + len(items)))
+    spec.rubric = "1,2,3,4"
+    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+
+
 SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("issue_batch7.xlsx", issue_batch7_xlsx),
     ("issue_batch7_cp1252.csv", issue_batch7_cp1252),
@@ -906,6 +961,8 @@ SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("label_studio_export.json", label_studio_json),
     ("argilla_records.jsonl", argilla_jsonl),
     ("argilla_lists.csv", argilla_csv_lists),
+    ("google_forms_grid.csv", google_forms_grid),
+    ("qualtrics_matrix.csv", qualtrics_matrix),
 ]
 
 

@@ -12,6 +12,7 @@ from core.io.annotator.importer import bulk, import_table
 from core.io.annotator.model import ColumnMapping, Table
 from core.io.annotator.overrides import column_list, guess_mapping, missing_field
 from core.io.annotator.report import ImportReport, ImportResult
+from core.io.annotator.transposed import unreadable_items
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
 __all__ = ["import_sheet", "unreadable"]
@@ -22,6 +23,13 @@ _NAMES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/ur
 
 def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
     header = table.header(mapping)
+    transposed = unreadable_items(table, mapping.header_row, header)
+    if transposed is not None and need != "grade":
+        return InputError(transposed, file=table.file, sheet=table.sheet,
+                          line=mapping.header_row + 1,
+                          hint="write each item's header as 'query [source]' or 'query - "
+                          "source' (as a survey's grid question names its rows), or turn the "
+                          "sheet into one row per judgment")
     if need == "grade":
         problem = "no grade column found"
         hint = ("pass --map grade=COLUMN (one grade column, with --map annotator=COLUMN "

@@ -22,6 +22,7 @@ from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_li
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Profile, profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels, number_range
+from core.io.annotator.transposed import untranspose
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
 from core.model.numbers import number_text
@@ -135,8 +136,6 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r))]
     profiles = profile_columns(sample, header, marks)
-    # Fractional numbers (a lead time, a trust score) are no one's grades.
-    wide = [(c, n) for c, n in wide if not _fractional(profiles[c])]
     taken = {c for c, _ in wide} | {
         c for c in range(len(header)) if combined_grade(header[c]) and c not in found.values()}
     if len(wide) == 1 and "grade" not in found:
@@ -241,8 +240,11 @@ def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], L
 
 
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
-    """The sheet's cells: ``sheet``, else the workbook's sheet that holds the data."""
-    return read_table(path, sheet=sheet, choose=choose_sheet)
+    """The sheet's cells: ``sheet``, else the workbook's sheet that holds the
+    data; a transposed sheet (one row per respondent, one column per item)
+    in the long layout (:mod:`~core.io.annotator.transposed`)."""
+    table = read_table(path, sheet=sheet, choose=choose_sheet)
+    return untranspose(table, _header_row(table.rows)) or table
 
 
 def preview(path: str | Path, *, sheet: str | None = None,

@@ -161,12 +161,12 @@ def _pair(cands: list[Profile], query: Profile | None,
     query's rows come in runs; names of things (text, ids, URLs) before
     grade-like numbers."""
     best, best_score = None, -1e9
-    for q in [query] if query is not None else cands:
-        for s in [source] if source is not None else cands:
+    names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
+    for q in [query] if query is not None else names:
+        for s in [source] if source is not None else names:
             if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
                 continue
-            score = (2.0 * s.url + (0.0 if q.graded else 1.0) + (0.0 if s.graded else 1.0)
-                     + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
+            score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
                      + (0.5 if s.distinct < s.filled else 0.0))
             if score > best_score:
                 best, best_score = (q, s), score
