@@ -464,3 +464,15 @@ def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useles
         "'query - source' (as a survey's grid question names its rows), or turn the sheet "
         "into one row per judgment)\n")
     assert "--map" not in err
+
+
+def test_judgments_without_a_ranking_claim_no_ndcg() -> None:
+    """The sheet's row order is no ranking: nothing is ranked, and no query
+    has an NDCG under the default conventions (join a run to evaluate)."""
+    from core.engine.evaluation import evaluate
+
+    doc = import_annotations(DATA / "judgments_no_score.csv").document
+    assert np.isnan(doc.score).all()
+    ev = evaluate(doc)
+    assert np.isnan(ev.ndcg).all()
+    assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}

@@ -105,6 +105,7 @@ class MappingPage(QWizardPage):
         self._labels_box(right)
         self.reasons = QLabel(self)
         self.reasons.setObjectName("guessReasons")
+        self.reasons.setAccessibleName(self.tr("Why each column was guessed"))
         self.reasons.setWordWrap(True)
         self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.reasons)
@@ -124,6 +125,7 @@ class MappingPage(QWizardPage):
         into.addWidget(self.labels_info)
         self.scale_choice = QComboBox(self)
         self.scale_choice.setObjectName("scaleChoice")
+        self.scale_choice.setAccessibleName(self.tr("Scale of the labels"))
         self.scale_choice.setToolTip(self.tr(
             "The labels fit these known scales equally well, and they grade them otherwise: "
             "choose the one the annotators used"))
