@@ -447,7 +447,8 @@ def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
     assert ("one row per respondent, one column per item: the 5 items of columns 'Rate each "
             "result for: cheap flights to rome [https://fly.example/rome]' ... 'Rate each "
             "result for: wool socks [https://blog.example/merino]' read from their headers as "
-            "query [source], one row per respondent and item") in notes
+            "query [source], one row per respondent and item (the rows this report names are "
+            "those rows, the header on row 1)") in notes
 
 
 def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
@@ -476,3 +477,23 @@ def test_judgments_without_a_ranking_claim_no_ndcg() -> None:
     ev = evaluate(doc)
     assert np.isnan(ev.ndcg).all()
     assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
+
+
+def test_a_formula_in_a_transposed_workbook_is_still_refused(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    path = tmp_path / "grid.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("Form Responses 1")
+    ws.write_row(0, 0, ["Email Address", "Rate: q1 [http://a.example]",
+                        "Rate: q1 [http://b.example]", "Rate: q2 [http://c.example]"])
+    ws.write_row(1, 0, ["ana@x.example", 1, 2, 0])
+    ws.write_string(2, 0, "ben@x.example")
+    ws.write_formula(2, 1, "=1+1", None, 2)
+    ws.write_row(2, 2, [2, 1])
+    wb.close()
+    report = import_annotations(path).report
+    # Ben's first item is row 5 of the reshaped table: the header, Ana's three items,
+    # then Ben's first; the formula is refused, never read as its value.
+    assert [(i.kind, i.row) for i in report.formulas] == [("formula", 5)]
+    assert report.judgments_imported == 5

@@ -94,17 +94,27 @@ def untranspose(table: Table, header_row: int) -> Table | None:
         return None  # a sheet with its own query and source columns is not transposed
     out: list[list[Any]] = [["query", "source_id", *(header[c] or f"column {c + 1}"
                                                      for c in others), "grade"]]
-    for r in rows[header_row + 1:]:
+    where: dict[tuple[int, int], list[tuple[int, int]]] = {}  # sheet cell -> long cells
+    for at, r in enumerate(rows[header_row + 1:], start=header_row + 1):
         if not any(cell_text(v).strip() for v in r):
             continue
         kept = [r[c] if c < len(r) else None for c in others]
-        for c, (q, s) in items.items():
-            out.append([q, s, *kept, r[c] if c < len(r) else None])
+        for c, (q, src) in items.items():
+            where[(at, c)] = [(len(out), len(others) + 2)]
+            out.append([q, src, *kept, r[c] if c < len(r) else None])
+        for k, c in enumerate(others):
+            where[(at, c)] = [(i, k + 2) for i in range(len(out) - len(items), len(out))]
     first, last = min(items), max(items)
     note = (f"one row per respondent, one column per item: the {len(items)} items of columns "
             f"{header[first]!r} ... {header[last]!r} read from their headers as {shown}, "
-            "one row per respondent and item")
+            "one row per respondent and item (the rows this report names are those rows, "
+            "the header on row 1)")
+
+    def moved(cells: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        return [(i, j, text) for r, c, text in cells for i, j in where.get((r, c), ())]
+
     return Table(file=table.file, rows=out, sheet=table.sheet, sheets=table.sheets,
+                 formulas=moved(table.formulas), errors=moved(table.errors),
                  encoding=table.encoding, delimiter=table.delimiter, rectangular=True,
                  notes=[*table.notes, note])
 
