@@ -930,6 +930,33 @@ def qualtrics_matrix(spec: Spec) -> None:
     (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
 
 
+def prodigy_jsonl(spec: Spec) -> None:
+    """Prodigy's choice interface, exported with ``prodigy db-out``: the
+    options with ids, the chosen id in ``accept``, the annotator's session."""
+    spec.mapping = {"query": "query", "source_id": "doc_id", "grade": "accept",
+                    "annotator": "_annotator_id"}
+    options = [{"id": 0, "text": "Not relevant"}, {"id": 1, "text": "Relevant"},
+               {"id": 2, "text": "Highly relevant"}]
+    lines = []
+    n = 0
+    for qi, q in enumerate(["solar roof cost", "learn japanese fast"]):
+        for d in range(3):
+            doc = f"cc-{qi}{d:04d}"
+            for who in ("relevance-alice", "relevance-bob"):
+                n += 1
+                g = (qi + d + len(who)) % 3
+                lines.append(json.dumps({
+                    "query": q, "doc_id": doc, "text": f"Passage {d} about {q}.",
+                    "options": options, "accept": [g], "answer": "accept",
+                    "_input_hash": 1000003 * (qi * 10 + d), "_task_hash": 7000001 * n,
+                    "_view_id": "choice", "_annotator_id": who, "_session_id": who,
+                    "_timestamp": 1709800000 + 61 * n}))
+                spec.judge(q, doc, who, g)
+                spec.labels[options[g]["text"]] = float(g)
+    spec.rubric = "0=Not relevant,1=Relevant,2=Highly relevant"
+    (OUT / spec.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("issue_batch7.xlsx", issue_batch7_xlsx),
     ("issue_batch7_cp1252.csv", issue_batch7_cp1252),
@@ -963,6 +990,7 @@ SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("argilla_lists.csv", argilla_csv_lists),
     ("google_forms_grid.csv", google_forms_grid),
     ("qualtrics_matrix.csv", qualtrics_matrix),
+    ("prodigy_choice.jsonl", prodigy_jsonl),
 ]
 
 

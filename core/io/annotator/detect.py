@@ -143,8 +143,11 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
         # annotator (if any) another column names.
         found["grade"], wide = wide[0][0], []
         taken = taken - {found["grade"]}
+    switched = _grade_by_values(profiles, found, taken)
     roles = roles_from_values(profiles, found, taken)
     found.update(roles.found)
+    if switched:
+        roles.reasons["grade"] = switched
     reasons = [*roles.reasons.items(), *(("ignored", why) for why in roles.ignored.values())]
     if "status" not in found:
         status = next((p for p in profiles if p.col not in found.values() and p.col not in taken
@@ -188,6 +191,22 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                 del found[f]
                 reasons = [(g, w) for g, w in reasons if g != f]
     return wide, [*reasons, *why], flags
+
+
+def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:
+    """A column named as the grade that holds none (Prodigy's ``answer`` of
+    accept/reject) gives way to the one other column that holds grades;
+    returns why ("" when it stays)."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles) or profiles[col].graded:
+        return ""
+    others = [p for p in profiles if p.graded and not p.constant and p.col not in taken
+              and p.col not in found.values() and not _fractional(p)]
+    if len(others) != 1:
+        return ""
+    found["grade"] = others[0].col
+    return (f"{others[0].shown()}, read from its values ({profiles[col].shown()} is named so "
+            "but holds no grades)")
 
 
 def _fractional(p: Profile) -> bool:

@@ -3,7 +3,9 @@ Prodigy) as a :class:`~core.io.annotator.model.Table`, and lists of ratings
 in cells.
 
 Each record holds the query, the document and one or more ratings with who
-gave them, nested as the tool writes them. A record becomes rows: nested
+gave them, nested as the tool writes them. A record becomes rows: a list of choices
+with ids that another field names (Prodigy's ``options`` and ``accept``)
+gives that field the choices' texts; nested
 objects give dotted column names (``data.query``, ``annotations.completed_by``);
 a list of objects (Label Studio's ``annotations``, their ``result``) gives
 one row per element; lists of values side by side and of one length
@@ -34,6 +36,7 @@ _MAX_PER_RECORD = 10_000
 def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
     """The rows one JSON value gives, as column -> cell."""
     if isinstance(value, dict):
+        value = _legends(value)
         rows: list[dict[str, Any]] = [{}]
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
@@ -49,6 +52,27 @@ def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
             return [{prefix: None}]
         return [{prefix: list(value)}]
     return [{prefix: value}]
+
+
+def _legends(record: dict[str, Any]) -> dict[str, Any]:
+    """A list of objects with ids that another field's values name (Prodigy's
+    ``options`` beside ``accept: [2]``) is a legend, not rows: the values
+    become the objects' texts and the legend goes."""
+    out = dict(record)
+    for key, legend in record.items():
+        if not (isinstance(legend, list) and legend and all(
+                isinstance(o, dict) and "id" in o for o in legend)):
+            continue
+        texts = {o["id"]: o.get("text", o.get("label", o["id"])) for o in legend
+                 if isinstance(o["id"], (str, int, float))}
+        for other, v in record.items():
+            chosen = v if isinstance(v, list) else [v]
+            if other != key and chosen and all(
+                    isinstance(x, (str, int, float)) and not isinstance(x, bool) and x in texts
+                    for x in chosen):
+                out[other] = [texts[x] for x in chosen] if isinstance(v, list) else texts[v]
+                out.pop(key, None)
+    return out
 
 
 def _spread(row: dict[str, Any]) -> list[dict[str, Any]]:
