@@ -497,3 +497,16 @@ def test_a_formula_in_a_transposed_workbook_is_still_refused(tmp_path: Path) -> 
     # then Ben's first; the formula is refused, never read as its value.
     assert [(i.kind, i.row) for i in report.formulas] == [("formula", 5)]
     assert report.judgments_imported == 5
+
+
+def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = tmp_path / "ratings.csv"
+    sheet.write_text('query,document,relevance.responses\nq1,d1,"[2, 1]"\nq1,d2,3\n'
+                     'q2,d3,"[0, 1, 1]"\n', encoding="utf-8")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"ndcg-worksheet: error: {sheet}, line 2, column "
+                          "'relevance.responses': the grade column 'relevance.responses' holds "
+                          "a list of ratings ([2, 1]) with no list of their users beside it")
+    assert err.count("\n") == 1

@@ -15,7 +15,8 @@ from core.io.annotator.cells import GradeReader, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.grades import first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
-from core.io.annotator.model import ColumnMapping, Table
+from core.io.annotator.model import ColumnMapping, Table, cell_text
+from core.io.annotator.records import list_cell
 from core.io.annotator.report import FATAL, ImportReport, ImportResult
 from core.io.annotator.rows import annotator_names, find_candidates, notes, read_rows
 from core.io.annotator.scales import LabelGuess, guess_labels
@@ -73,6 +74,7 @@ def import_table(
                           encoding=table.encoding, delimiter=table.delimiter,
                           header_row=mapping.header_row + 1, mapping=mapping)
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
+    _refuse_lists(sheet)
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
     guessed = _labels(sheet, conventions, guess, labels or {})
@@ -100,6 +102,23 @@ def import_table(
     report.candidates = cands.n
     report.annotators = doc.annotators
     return ImportResult(doc, report)
+
+
+def _refuse_lists(sheet: Sheet) -> None:
+    """A grade cell holding a list of ratings with no list of their users
+    beside it: one line naming the column and what it holds."""
+    for col, _ in sheet.mapping.sources():
+        for i, cell in enumerate(sheet.column(col)):
+            if type(cell) is not str or "[" not in cell:
+                continue
+            found = list_cell(cell)
+            if found is not None and len(found) > 1:
+                raise sheet.fail(
+                    f"the grade column {sheet.name(col)!r} holds a list of ratings "
+                    f"({cell_text(cell).strip()}) with no list of their users beside it",
+                    line=sheet.row_number(i), column=sheet.name(col),
+                    hint="export each rating with its user (Argilla: the responses with their "
+                    "users), or one row per rating")
 
 
 def _labels(sheet: Sheet, conventions: Conventions, guess: bool,

@@ -27,7 +27,7 @@ from typing import Any
 
 from core.errors import InputError
 
-__all__ = ["explode_list_cells", "records_rows"]
+__all__ = ["explode_list_cells", "list_cell", "records_rows"]
 
 #: The most rows one record may give (a product of nested lists).
 _MAX_PER_RECORD = 10_000
@@ -78,6 +78,8 @@ def _legends(record: dict[str, Any]) -> dict[str, Any]:
 def _spread(row: dict[str, Any]) -> list[dict[str, Any]]:
     """Lists side by side, one value per position, as that many rows."""
     lists = {k: v for k, v in row.items() if isinstance(v, list)}
+    if len(lists) == 1 and len(next(iter(lists.values()))) > 1:
+        return [row]  # a list alone is no one's ratings: left as a cell (see list_cell)
     if not lists:
         return [row]
     lengths = {len(v) for v in lists.values()}
@@ -147,6 +149,11 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def list_cell(value: Any) -> list[Any] | None:
+    """The list a cell holds (``[2, 1]``, ``["u1", "u2"]``), or None."""
+    return _list_cell(value)
+
+
 def _list_cell(value: Any) -> list[Any] | None:
     if not isinstance(value, str):
         return None
@@ -176,6 +183,8 @@ def explode_list_cells(rows: list[list[Any]], header_row: int, name: str) -> lis
     out = rows[:header_row + 1]
     for i, row in enumerate(rows[header_row + 1:], start=header_row + 2):
         lists = {c: got for c, v in enumerate(row) if (got := _list_cell(v)) is not None}
+        if len(lists) == 1 and len(next(iter(lists.values()))) > 1:
+            lists = {}  # a list alone is no one's ratings: left as it is
         if not lists:
             out.append(row)
             continue
