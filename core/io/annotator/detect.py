@@ -175,7 +175,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
             elif graded:
                 wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
                          else column_letters(c + 1)) for c in graded]
-                reasons.append(("annotators", f"{len(graded)} columns of grades, one per "
+                reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
+                                f"their values: {len(graded)} columns of grades, one per "
                                 "annotator"))
     used = set(found.values()) | taken | {c for c, _ in wide}
     flags, why = find_flags(profiles, used, found.get("grade"))
@@ -241,7 +242,11 @@ def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping
         wide = []
     marks = {m.strip().casefold() for m in (*ColumnMapping().unknown_marks,
                                             *ColumnMapping().unrateable_marks)}
+    named_wide = list(wide)
     wide, reasons, flags = _by_values(table, header_row, header, found, wide, marks)
+    if wide and wide == named_wide:
+        reasons.insert(0, ("annotators", f"{', '.join(n for _, n in wide)}, named so: one "
+                           "column of grades per annotator"))
     if wide:
         found.pop("grade", None)
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
