@@ -14,104 +14,12 @@ and through the wizard's guessing function and compares.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import math
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-import xlsxwriter
-
-OUT = Path(__file__).resolve().parent / "annotators"
-UNKNOWN, UNRATEABLE = "unknown", "unrateable"
-CREATED = datetime(2024, 3, 1, 9, 0, 0)
-
-
-@dataclass
-class Spec:
-    """One sheet and what importing it must give."""
-
-    name: str
-    flags: list[str] = field(default_factory=list)
-    sheet: str | None = None
-    header_row: int = 1
-    layout: str = "long"
-    mapping: dict[str, Any] = field(default_factory=dict)
-    consensus: str = "mean"
-    rounding: str = "none"
-    #: (query, source, annotator, grade | "unknown" | "unrateable"), in reading order.
-    judgments: list[tuple[str, str, str, Any]] = field(default_factory=list)
-    #: Judgments that must be rejected: (row, column as the report names it).
-    rejected: list[tuple[int, str]] = field(default_factory=list)
-    #: Labels read as grades (label as written -> grade).
-    labels: dict[str, float] = field(default_factory=dict)
-    #: The rows in the sheet that hold no judgment and are skipped (not blank).
-    skipped: list[int] = field(default_factory=list)
-    #: Rows a platform marks as not judgments, by kind -> how many (skipped).
-    excluded: dict[str, int] = field(default_factory=dict)
-    #: The rubric read from the file (labels' scale or numbers' range), when checked.
-    rubric: str | None = None
-    #: Where the ranking comes from: "score", "rank", or "" (judgments only).
-    ranking: str = ""
-
-    def exclude(self, row: int, kind: str) -> None:
-        self.skipped.append(row)
-        self.excluded[kind] = self.excluded.get(kind, 0) + 1
-
-    def judge(self, q: Any, s: str, who: str, grade: Any) -> None:
-        self.judgments.append((str(q), s, who, grade))
-
-
-def consensus(values: list[Any], rule: str, rounding: str) -> float | None:
-    """The oracle: the rule over the numeric grades, by hand."""
-    nums = sorted(float(v) for v in values if not isinstance(v, str))
-    if not nums:
-        return None
-    if rule == "mean":
-        x = sum(nums) / len(nums)
-    elif rule == "median":
-        x = statistics.median(nums)
-    elif rule == "majority":
-        counts = {v: nums.count(v) for v in nums}
-        top = max(counts.values())
-        x = min(v for v, n in counts.items() if n == top)
-    elif rule in ("min", "minimum"):
-        x = nums[0]
-    else:
-        x = nums[-1]
-    if rounding == "half-up":
-        return float(math.floor(x + 0.5))
-    if rounding == "floor":
-        return float(math.floor(x))
-    if rounding in ("ceil", "ceiling"):
-        return float(math.ceil(x))
-    return x
-
-
-def _csv_text(rows: list[list[Any]], delimiter: str = ",", quote_all: bool = False,
-              newline: str = "\r\n") -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=delimiter, lineterminator=newline,
-                   quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL)
-    w.writerows(rows)
-    return buf.getvalue()
-
-
-def _book(path: Path) -> xlsxwriter.Workbook:
-    wb = xlsxwriter.Workbook(str(path))
-    wb.set_properties({"created": CREATED, "author": "annotators"})
-    return wb
-
-
-def _col(c: int, header: str) -> str:
-    """A workbook column as the import report names it."""
-    return f"{chr(65 + c)} ({header})"
-
+from corpus_spec import OUT, UNKNOWN, UNRATEABLE, Spec, book, consensus, csv_text
+from platform_sheets import PLATFORM_SHEETS
 
 # -- the sheets --------------------------------------------------------------------------
 NR_R_HR = {0: "Not relevant", 1: "Relevant", 2: "Highly relevant"}
@@ -161,7 +69,7 @@ def issue_batch7_xlsx(spec: Spec) -> None:
     """The issue's sheet: a merged title row, a blank row, then the header."""
     spec.sheet, spec.header_row, spec.layout, spec.mapping = "Batch 7", 3, "wide", BATCH7_MAPPING
     rows = _batch7_rows(spec, spec.labels)
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Batch 7")
     ws.merge_range(0, 0, 0, 4, BATCH7_TITLE, wb.add_format({"bold": True}))
     ws.write_row(2, 0, BATCH7_HEADER)
@@ -177,7 +85,7 @@ def issue_batch7_cp1252(spec: Spec) -> None:
     """The same batch as Windows-1252 text with semicolons, a title line and a blank line."""
     spec.header_row, spec.layout, spec.mapping = 3, "wide", BATCH7_MAPPING
     rows = _batch7_rows(spec, spec.labels)
-    text = BATCH7_TITLE + "\r\n\r\n" + _csv_text([BATCH7_HEADER, *rows], ";")
+    text = BATCH7_TITLE + "\r\n\r\n" + csv_text([BATCH7_HEADER, *rows], ";")
     (OUT / spec.name).write_bytes(text.encode("cp1252"))
 
 
@@ -218,7 +126,7 @@ def mturk_batch(spec: Spec) -> None:
                 else:
                     spec.judge(q, doc, worker, grade)
                     spec.labels[MTURK_LABELS[grade]] = float(grade)
-    (OUT / spec.name).write_text(_csv_text(rows, quote_all=True), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, quote_all=True), encoding="utf-8")
 
 
 def label_studio(spec: Spec) -> None:
@@ -249,7 +157,7 @@ def label_studio(spec: Spec) -> None:
             rows.append([n, who, f"2024-03-0{p + 1}T10:{t:02d}:00.000000Z", 1000 + t,
                          round(3.5 + t * 1.25 + p, 3), q, doc, label,
                          f"2024-03-0{p + 1}T10:{t:02d}:30.000000Z"])
-    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, newline="\n"), encoding="utf-8")
 
 
 def quepid(spec: Spec) -> None:
@@ -267,7 +175,7 @@ def quepid(spec: Spec) -> None:
             else:
                 spec.judge(q, doc, "", rating)
             rows.append(["Search Team", "Movies Relevancy", "5", q, doc, rating])
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def hand_made_long(spec: Spec) -> None:
@@ -277,7 +185,7 @@ def hand_made_long(spec: Spec) -> None:
     spec.sheet, spec.header_row = "Judgments", 3
     spec.mapping = {"query": "Query", "source_id": "Document", "grade": "Relevance (0-3)",
                     "note": "Notes"}
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ins = wb.add_worksheet("Instructions")
     for r, line in enumerate(["How to judge", "Read the query, open the document.",
                               "Give 0 (not relevant) to 3 (highly relevant).",
@@ -323,7 +231,7 @@ def hand_made_wide(spec: Spec) -> None:
     spec.mapping = {"query": "Topic", "source_id": "URL", "annotators": ["Alice", "Bob"],
                     "note": "Comments"}
     header = ["Topic", "Document title", "URL", "Alice", "Bob", "Final grade", "Comments"]
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Sheet1")
     ws.write_row(0, 0, header)
     data = [("t1", "Intro to NDCG", 3, "3"), ("t1", "Ranking 101", 1, "2 "),
@@ -370,7 +278,7 @@ def french_cp1252(spec: Spec) -> None:
     for q, doc, score, cell, grade, note in data:
         rows.append([q, doc, score, cell, note])
         spec.judge(q, doc, "", grade)
-    (OUT / spec.name).write_bytes(_csv_text(rows, ";").encode("cp1252"))
+    (OUT / spec.name).write_bytes(csv_text(rows, ";").encode("cp1252"))
 
 
 def excel_unicode_text(spec: Spec) -> None:
@@ -388,7 +296,7 @@ def excel_unicode_text(spec: Spec) -> None:
                     g, text = UNRATEABLE, "N/A"
                 rows.append([q, doc, who, text])
                 spec.judge(q, doc, who, g)
-    (OUT / spec.name).write_bytes(_csv_text(rows, "\t").encode("utf-16"))
+    (OUT / spec.name).write_bytes(csv_text(rows, "\t").encode("utf-16"))
 
 
 def bom_bad_to_perfect(spec: Spec) -> None:
@@ -407,7 +315,7 @@ def bom_bad_to_perfect(spec: Spec) -> None:
                 rows.append([qid, text, doc, who, label])
                 spec.judge(qid, doc, who, g)
                 spec.labels[label] = float(g)
-    (OUT / spec.name).write_bytes(b"\xef\xbb\xbf" + _csv_text(rows).encode("utf-8"))
+    (OUT / spec.name).write_bytes(b"\xef\xbb\xbf" + csv_text(rows).encode("utf-8"))
 
 
 def qid_docno_rater_rating(spec: Spec) -> None:
@@ -422,7 +330,7 @@ def qid_docno_rater_rating(spec: Spec) -> None:
                 g = (q * d + len(rows)) % 3
                 rows.append([q, doc, who, g])
                 spec.judge(q, doc, who, g)
-    (OUT / spec.name).write_text(_csv_text(rows, ";", newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, ";", newline="\n"), encoding="utf-8")
 
 
 def run_with_judgments(spec: Spec) -> None:
@@ -433,7 +341,7 @@ def run_with_judgments(spec: Spec) -> None:
                     "score": "Score", "annotator": "Rater", "grade": "Label"}
     spec.ranking = "score"
     words = ["Bad", "Fair", "Good", "Excellent", "Perfect"]
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Run 12")
     ws.write_row(0, 0, ["Query ID", "Query", "Document ID", "Title", "Rank", "Score", "Rater",
                         "Label"])
@@ -469,7 +377,7 @@ def rag_support(spec: Spec) -> None:
                 rows.append([q, pid, who, words[g]])
                 spec.judge(q, pid, who, g)
                 spec.labels[words[g]] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows, "\t", newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, "\t", newline="\n"), encoding="utf-8")
 
 
 def wide_grade_columns(spec: Spec) -> None:
@@ -488,7 +396,7 @@ def wide_grade_columns(spec: Spec) -> None:
         rows.append([q, doc, f"{0.9 - k * 0.1:.1f}", *trio, "recheck" if k == 2 else ""])
         for who, v in zip(("alice", "bob", "chen"), trio, strict=True):
             spec.judge(q, doc, who, marks[v] if v in marks else float(v))
-    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, newline="\n"), encoding="utf-8")
 
 
 def raters_trailing_numbers(spec: Spec) -> None:
@@ -505,7 +413,7 @@ def raters_trailing_numbers(spec: Spec) -> None:
             for who, g in zip(("Rater 1", "Rater 2"), pair, strict=True):
                 spec.judge(t, doc, who, g)
                 spec.labels[words[g]] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def meets_scale_wide(spec: Spec) -> None:
@@ -516,7 +424,7 @@ def meets_scale_wide(spec: Spec) -> None:
                     "note": "Comments"}
     words = ["Fails to meet", "Slightly meets", "Moderately meets", "Highly meets",
              "Fully meets"]
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Ratings")
     ws.write_row(0, 0, ["Query", "URL", "Rater A", "Rater B", "Final grade", "Comments"])
     r = 1
@@ -557,7 +465,7 @@ def yes_no_binary(spec: Spec) -> None:
                 rows.append([q, url, who, word])
                 spec.judge(q, url, who, g)
                 spec.labels[word] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def unknown_labels(spec: Spec) -> None:
@@ -573,7 +481,7 @@ def unknown_labels(spec: Spec) -> None:
             rows.append(["q", f"d{d}", who, words[g]])
             spec.judge("q", f"d{d}", who, g)
             spec.labels[words[g]] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def no_query_column(spec: Spec) -> None:
@@ -587,374 +495,7 @@ def no_query_column(spec: Spec) -> None:
         rows.append(["q1" if k < 2 else "q2", f"item{k}", *pair])
         spec.judge("q1" if k < 2 else "q2", f"item{k}", "judge1", pair[0])
         spec.judge("q1" if k < 2 else "q2", f"item{k}", "judge2", pair[1])
-    (OUT / spec.name).write_text(_csv_text(rows, "\t"), encoding="utf-8")
-
-
-# -- the platforms of issue 25 ----------------------------------------------------------
-FOUR = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
-SEARCHES = [("standing desk converter", "https://www.officegear.example/p/standing-desk-{0}"),
-            ("how to descale a kettle", "https://howto.example/kitchen/descale-{0}"),
-            ("ndcg vs map", "https://blog.ir.example/posts/metrics-{0}")]
-
-
-def google_forms(spec: Spec) -> None:
-    """Google Forms responses: one response per judgment, the respondent's
-    e-mail collected, rows in time order (respondents interleave)."""
-    spec.mapping = {"query": "Query", "source_id": "Result URL",
-                    "grade": "How relevant is this result?", "annotator": "Email Address"}
-    people = ["maria.gomez@uni.example", "t.nguyen@uni.example", "okafor.j@uni.example"]
-    items = [(q, url.format(d)) for q, url in SEARCHES for d in range(1, 4)]
-    responses = []
-    for k, (q, url) in enumerate(items):
-        for j in range(2 + k % 2):  # each result judged by 2-3 people
-            who = people[(k + j) % 3]
-            g = (k * 2 + j * 3) % 4
-            responses.append((who, q, url, g))
-    responses.sort(key=lambda r: (people.index(r[0]), r[1], r[2]))
-    rows: list[list[Any]] = [["Timestamp", "Email Address", "Query", "Result URL",
-                              "How relevant is this result?"]]
-    for n, (who, q, url, g) in enumerate(responses):
-        stamp = f"3/{4 + n // 12}/2024 {9 + n % 8}:{(n * 7) % 60:02d}:{(n * 13) % 60:02d}"
-        rows.append([stamp, who, q, url, FOUR[g]])
-        spec.judge(q, url, who, g)
-        spec.labels[FOUR[g]] = float(g)
-    spec.rubric = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
-
-
-def prolific_sheet(spec: Spec) -> None:
-    """A Google Sheet filled by Prolific participants: a title row, ratings
-    1-5 as numbers, a comment now and then."""
-    spec.sheet, spec.header_row = "Responses", 2
-    spec.mapping = {"query": "Query", "source_id": "Result", "grade": "Rating (1-5)",
-                    "annotator": "Participant ID", "note": "Comments"}
-    spec.rubric = "1,2,3,4,5"
-    people = ["5f8e2a9c1b3d4e0012ab34cd", "60a1b2c3d4e5f60718293a4b", "61ff00aa11bb22cc33dd44ee",
-              "5e9d8c7b6a5f4e3d2c1b0a99"]
-    wb = _book(OUT / spec.name)
-    ws = wb.add_worksheet("Responses")
-    ws.write_string(0, 0, "Relevance study \u2014 Prolific batch 3 (exported 12 Mar 2024)")
-    ws.write_row(1, 0, ["Participant ID", "Query", "Result", "Rating (1-5)", "Comments"])
-    r = 2
-    for qi, (q, url) in enumerate(SEARCHES):
-        for d in range(1, 4):
-            doc = url.format(d).replace("https://", "")
-            for j in range(3):
-                who = people[(qi + d + j) % 4]
-                g = 2 + (qi + d * j) % 4  # 2..5: nobody gave a 1
-                ws.write_row(r, 0, [who, q, doc])
-                ws.write_number(r, 3, g)
-                if (qi + d + j) % 5 == 0:
-                    ws.write_string(r, 4, "page was slow to load, rated the snippet")
-                spec.judge(q, doc, who, g)
-                r += 1
-    wb.close()
-
-
-def toloka_results(spec: Spec) -> None:
-    """Toloka's assignments TSV: control tasks carry GOLDEN:relevance (and a
-    hint), one assignment was rejected; both are skipped."""
-    spec.mapping = {"query": "INPUT:query", "source_id": "INPUT:doc_id",
-                    "grade": "OUTPUT:relevance", "annotator": "ASSIGNMENT:worker_id",
-                    "status": "ASSIGNMENT:status"}
-    header = ["INPUT:query", "INPUT:doc_id", "OUTPUT:relevance", "GOLDEN:relevance",
-              "HINT:text", "ASSIGNMENT:link", "ASSIGNMENT:assignment_id",
-              "ASSIGNMENT:worker_id", "ASSIGNMENT:status", "ASSIGNMENT:started"]
-    workers = ["a1b2c3d4e5f60718293a4b5c6d7e8f90", "0f9e8d7c6b5a49382716059483726150",
-               "77aa88bb99cc00dd11ee22ff33aa44bb"]
-    rows: list[list[Any]] = [header]
-    n = 0
-    for qi, q in enumerate(["wireless earbuds", "vegan lasagna recipe"]):
-        for d in range(5):
-            doc = f"doc_{qi}{d:03d}"
-            control = d == 4  # a task with a known answer
-            for j, who in enumerate(workers):
-                n += 1
-                g = (qi + d + j) % 3
-                status = "REJECTED" if (qi, d, j) == (1, 1, 2) else "APPROVED"
-                rows.append([q, doc, g, 2 if control else "",
-                             "The page sells the product asked for" if control else "",
-                             f"https://platform.toloka.ai/task/{4100 + n}",
-                             f"00004a{n:04d}--61ab{n:04d}", who, status,
-                             f"2024-03-0{1 + j}T10:{n:02d}:00"])
-                if control:
-                    spec.exclude(len(rows), "control")
-                elif status == "REJECTED":
-                    spec.exclude(len(rows), "rejected")
-                else:
-                    spec.judge(q, doc, who, g)
-    (OUT / spec.name).write_text(_csv_text(rows, "\t", newline="\n"), encoding="utf-8")
-
-
-def appen_full_report(spec: Spec) -> None:
-    """Appen / Figure Eight full report: test questions (_golden) and a
-    tainted worker's judgments are skipped; labels written with underscores."""
-    spec.mapping = {"query": "query", "source_id": "doc_id", "grade": "relevance",
-                    "annotator": "_worker_id"}
-    header = ["_unit_id", "_created_at", "_golden", "_id", "_missed", "_started_at",
-              "_tainted", "_channel", "_trust", "_worker_id", "_country", "relevance",
-              "relevance_gold", "relevance_gold_reason", "query", "doc_id"]
-    words = ["not_relevant", "somewhat_relevant", "highly_relevant"]
-    workers = [(41823377, "USA", 0.93), (45519020, "GBR", 0.88), (39006611, "IND", 0.97),
-               (47700315, "USA", 0.42)]  # the last is tainted: trust too low
-    rows: list[list[Any]] = [header]
-    n = 0
-    for qi, q in enumerate(["running shoes flat feet", "rent vs buy calculator"]):
-        for d in range(4):
-            unit, doc = 2350000100 + qi * 10 + d, f"D{qi}{d:02d}"
-            golden = d == 3
-            for j, (worker, country, trust) in enumerate(workers):
-                n += 1
-                g = (qi * 2 + d + j) % 3
-                tainted = j == 3
-                missed = "true" if golden and g != 1 else ""
-                rows.append([unit, f"3/4/2024 10:{n:02d}:00", "true" if golden else "false",
-                             5500000000 + n, missed, f"3/4/2024 10:{n:02d}:30",
-                             "true" if tainted else "false", "neodev", trust, worker, country,
-                             words[g], words[1] if golden else "",
-                             "The page compares both options" if golden else "", q, doc])
-                if golden:
-                    spec.exclude(len(rows), "control")
-                elif tainted:
-                    spec.exclude(len(rows), "rejected")
-                else:
-                    spec.judge(q, doc, str(worker), g)
-                    spec.labels[words[g]] = float(g)
-    spec.rubric = "0=not_relevant,1=somewhat_relevant,2=highly_relevant"  # as the sheet writes them
-    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
-
-
-def rag_evaluation(spec: Spec) -> None:
-    """A RAG evaluation sheet: the evaluator's column, the passage's version,
-    support labels in a column whose header is no grade word."""
-    spec.mapping = {"query": "question", "source_id": "passage_id", "version": "passage_version",
-                    "grade": "support_label", "annotator": "evaluator"}
-    words = ["No support", "Partial support", "Direct support"]
-    rows: list[list[Any]] = [["question", "passage_id", "passage_version", "evaluator",
-                              "support_label"]]
-    questions = ["When did the Rosetta probe land on the comet?",
-                 "What dose of ibuprofen is safe for adults?"]
-    for qi, question in enumerate(questions):
-        for p in range(4):
-            pid = f"kb-{qi + 1}-{p:03d}"
-            for j, who in enumerate(["priya", "marco"]):
-                g = (qi + p * (j + 1)) % 3
-                rows.append([question, pid, f"v{1 + p % 2}", who, words[g]])
-                spec.judge(question, pid, who, g)
-                spec.labels[words[g]] = float(g)
-    spec.rubric = "0=No support,1=Partial support,2=Direct support"
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
-
-
-def beir_qrels(spec: Spec) -> None:
-    """BEIR / MTEB qrels: ``query-id corpus-id score``, the score being the grade."""
-    spec.mapping = {"query": "query-id", "source_id": "corpus-id", "grade": "score"}
-    spec.rubric = "0,1,2"
-    rows: list[list[Any]] = [["query-id", "corpus-id", "score"]]
-    for q in ("PLAIN-2", "PLAIN-12", "PLAIN-23"):
-        for d in range(4):
-            doc = f"MED-{int(q.split('-')[1]) * 37 + d * 11}"
-            g = (len(q) + d * 2) % 3
-            rows.append([q, doc, g])
-            spec.judge(q, doc, "", g)
-    (OUT / spec.name).write_text(_csv_text(rows, "\t", newline="\n"), encoding="utf-8")
-
-
-def mturk_labels(spec: Spec) -> None:
-    """Mechanical Turk with a three-level label answer: Not relevant,
-    Somewhat relevant, Highly relevant read 0, 1, 2."""
-    spec.mapping = {"query": "Input.query", "source_id": "Input.url",
-                    "grade": "Answer.relevance.label", "annotator": "WorkerId",
-                    "status": "AssignmentStatus"}
-    three = ["Not relevant", "Somewhat relevant", "Highly relevant"]
-    header = ["HITId", "AssignmentId", "WorkerId", "AssignmentStatus", "SubmitTime",
-              "Input.query", "Input.url", "Answer.relevance.label"]
-    workers = ["A2QX5OEHHEXAMP", "A1ZZ9YBKKEXAMP", "A3MM4LQTTEXAMP"]
-    rows: list[list[Any]] = [header]
-    for qi, q in enumerate(["used car prices", "kids science projects"]):
-        for d in range(3):
-            url = f"https://example.org/{qi}/{d}"
-            for j, who in enumerate(workers):
-                g = (qi + d * 2 + j) % 3
-                rows.append([f"3Q{qi}{d}HIT", f"3A{qi}{d}{j}ASG", who, "Approved",
-                             "Tue Mar 05 11:20:00 PST 2024", q, url, three[g]])
-                spec.judge(q, url, who, g)
-                spec.labels[three[g]] = float(g)
-    spec.rubric = "0=Not relevant,1=Somewhat relevant,2=Highly relevant"
-    (OUT / spec.name).write_text(_csv_text(rows, quote_all=True), encoding="utf-8")
-
-
-def judgments_no_score(spec: Spec) -> None:
-    """A sheet of judgments without a score or rank: no ranking is made up."""
-    spec.mapping = {"query": "query", "source_id": "url", "grade": "grade",
-                    "annotator": "assessor"}
-    rows: list[list[Any]] = [["query", "url", "assessor", "grade"]]
-    for qi, q in enumerate(["ergonomic chair", "sourdough starter"]):
-        for d in range(3):
-            url = f"https://shop{qi}.example/item/{d + 1}"
-            for j, who in enumerate(["kw", "lm"]):
-                g = (qi + d + j) % 4
-                rows.append([q, url, who, g])
-                spec.judge(q, url, who, g)
-    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
-
-
-def label_studio_json(spec: Spec) -> None:
-    """Label Studio's JSON export: tasks with nested annotations, each with
-    its annotator's id and a result list; one annotation was cancelled."""
-    spec.mapping = {"query": "data.query", "source_id": "data.doc",
-                    "grade": "annotations.result.value.choices",
-                    "annotator": "annotations.completed_by"}
-    scale = ["Irrelevant", "Partially relevant", "Relevant"]
-    tasks = []
-    n = 500
-    for t, (q, doc) in enumerate([("laptop for video editing", "reviews/creator-laptops"),
-                                  ("laptop for video editing", "shop/gaming-laptop-x"),
-                                  ("laptop for video editing", "forum/which-gpu"),
-                                  ("mechanical keyboard quiet", "blog/silent-switches"),
-                                  ("mechanical keyboard quiet", "shop/kb-87-brown")], start=1):
-        annotations = []
-        for who in (3, 7):
-            n += 1
-            cancelled = (t, who) == (2, 7)
-            g = (t + who) % 3
-            annotations.append({
-                "id": n, "completed_by": who, "was_cancelled": cancelled,
-                "result": [] if cancelled else [{
-                    "value": {"choices": [scale[g]]}, "from_name": "relevance",
-                    "to_name": "doc", "type": "choices"}],
-                "created_at": f"2024-03-0{1 + who % 2}T10:{t:02d}:00.000000Z",
-                "lead_time": 4.5 + t})
-            if cancelled:
-                spec.exclude(len(tasks) * 2 + len(annotations) + 1, "cancelled")
-            else:
-                spec.judge(q, doc, str(who), g)
-                spec.labels[scale[g]] = float(g)
-        tasks.append({"id": 9000 + t, "annotations": annotations,
-                      "data": {"query": q, "doc": doc}, "project": 12})
-    spec.rubric = "0=Irrelevant,1=Partially relevant,2=Relevant"
-    (OUT / spec.name).write_text(json.dumps(tasks, indent=1) + "\n", encoding="utf-8")
-
-
-ARGILLA = [("best budget phone 2024", "phone-review-a12", [2, 1], ["3f2b9c", "a81d0e"]),
-           ("best budget phone 2024", "phone-news-launch", [0], ["3f2b9c"]),
-           ("best budget phone 2024", "phone-compare-top10", [3, 3, 2],
-            ["3f2b9c", "a81d0e", "c44e7a"]),
-           ("fix squeaky door", "diy-hinge-oil", [3, 2], ["a81d0e", "c44e7a"]),
-           ("fix squeaky door", "door-shop-catalog", [0, 1], ["3f2b9c", "c44e7a"])]
-
-
-def argilla_jsonl(spec: Spec) -> None:
-    """Argilla records exported as JSON Lines: the ratings of a record and
-    their users in two lists side by side."""
-    spec.mapping = {"query": "query", "source_id": "document", "grade": "relevance.responses",
-                    "annotator": "relevance.responses.users", "status": "status"}
-    lines = []
-    for k, (q, doc, grades, users) in enumerate(ARGILLA):
-        lines.append(json.dumps({
-            "id": f"rec-{k:03d}", "status": "completed", "query": q, "document": doc,
-            "relevance.responses": grades, "relevance.responses.users": users,
-            "relevance.responses.status": ["submitted"] * len(grades)}))
-        for g, who in zip(grades, users, strict=True):
-            spec.judge(q, doc, who, g)
-    spec.rubric = "0,1,2,3"
-    (OUT / spec.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def argilla_csv_lists(spec: Spec) -> None:
-    """The same records as CSV: lists written into cells."""
-    spec.mapping = {"query": "query", "source_id": "document", "grade": "relevance.responses",
-                    "annotator": "relevance.responses.users"}
-    rows: list[list[Any]] = [["id", "query", "document", "relevance.responses",
-                              "relevance.responses.users"]]
-    for k, (q, doc, grades, users) in enumerate(ARGILLA):
-        rows.append([f"rec-{k:03d}", q, doc, json.dumps(grades), json.dumps(users)])
-        for g, who in zip(grades, users, strict=True):
-            spec.judge(q, doc, who, g)
-    spec.rubric = "0,1,2,3"
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
-
-
-GRID = [("cheap flights to rome", ["https://fly.example/rome", "https://deals.example/it",
-                                   "https://wiki.example/Rome"]),
-        ("wool socks", ["https://shop.example/socks/1", "https://blog.example/merino"])]
-
-
-def google_forms_grid(spec: Spec) -> None:
-    """A Google Forms grid question: one row per respondent, one column per
-    result, each header ``Rate each result for: QUERY [URL]``."""
-    spec.mapping = {"query": "query", "source_id": "source_id", "grade": "grade",
-                    "annotator": "Email Address"}
-    spec.header_row = 1
-    items = [(q, url) for q, urls in GRID for url in urls]
-    rows: list[list[Any]] = [["Timestamp", "Email Address",
-                              *(f"Rate each result for: {q} [{url}]" for q, url in items)]]
-    people = ["lena.k@uni.example", "omar.s@uni.example", "ines.b@uni.example",
-              "paul.w@uni.example"]
-    for j, who in enumerate(people):
-        cells = []
-        for k, (q, url) in enumerate(items):
-            g = (j + k * 3) % 4
-            cells.append(FOUR[g])
-            spec.judge(q, url, who, g)
-            spec.labels[FOUR[g]] = float(g)
-        rows.append([f"3/{11 + j}/2024 14:0{j}:21", who, *cells])
-    spec.rubric = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
-
-
-def qualtrics_matrix(spec: Spec) -> None:
-    """A Qualtrics matrix question exported as CSV: ``QUESTION - URL``
-    headers, grades 1-4, the survey's own preview response skipped."""
-    spec.mapping = {"query": "query", "source_id": "source_id", "grade": "grade",
-                    "annotator": "ResponseId", "status": "Status"}
-    items = [(q, url) for q, urls in GRID for url in urls]
-    rows: list[list[Any]] = [["StartDate", "EndDate", "Status", "Progress", "Finished",
-                              "ResponseId",
-                              *(f'How relevant is each page to "{q}"? - {url}'
-                                for q, url in items)]]
-    responses = ["R_1dGx8ZkVh3sQp2A", "R_3PqL0wE9yTbN7cF", "R_2mK5vJ8uXr4Hs1D"]
-    for j, rid in enumerate(["R_0PreviewZz9Yy8X", *responses]):
-        preview = j == 0
-        cells = []
-        for k, (q, url) in enumerate(items):
-            g = 1 + (j * 2 + k) % 4
-            cells.append(g)
-            if not preview:
-                spec.judge(q, url, rid, g)
-        rows.append([f"2024-03-1{j} 09:00:00", f"2024-03-1{j} 09:06:40",
-                     "Survey Preview" if preview else "IP Address", 100, "True", rid, *cells])
-    spec.excluded = {"preview": len(items)}
-    spec.skipped = list(range(2, 2 + len(items)))
-    spec.rubric = "1,2,3,4"
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
-
-
-def prodigy_jsonl(spec: Spec) -> None:
-    """Prodigy's choice interface, exported with ``prodigy db-out``: the
-    options with ids, the chosen id in ``accept``, the annotator's session."""
-    spec.mapping = {"query": "query", "source_id": "doc_id", "grade": "accept",
-                    "annotator": "_annotator_id"}
-    options = [{"id": 0, "text": "Not relevant"}, {"id": 1, "text": "Relevant"},
-               {"id": 2, "text": "Highly relevant"}]
-    lines = []
-    n = 0
-    for qi, q in enumerate(["solar roof cost", "learn japanese fast"]):
-        for d in range(3):
-            doc = f"cc-{qi}{d:04d}"
-            for who in ("relevance-alice", "relevance-bob"):
-                n += 1
-                g = (qi + d + len(who)) % 3
-                lines.append(json.dumps({
-                    "query": q, "doc_id": doc, "text": f"Passage {d} about {q}.",
-                    "options": options, "accept": [g], "answer": "accept",
-                    "_input_hash": 1000003 * (qi * 10 + d), "_task_hash": 7000001 * n,
-                    "_view_id": "choice", "_annotator_id": who, "_session_id": who,
-                    "_timestamp": 1709800000 + 61 * n}))
-                spec.judge(q, doc, who, g)
-                spec.labels[options[g]["text"]] = float(g)
-    spec.rubric = "0=Not relevant,1=Relevant,2=Highly relevant"
-    (OUT / spec.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, "\t"), encoding="utf-8")
 
 
 SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
@@ -977,20 +518,7 @@ SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("yes_no_binary.csv", yes_no_binary),
     ("unknown_labels.csv", unknown_labels),
     ("no_query_column.csv", no_query_column),
-    ("google_forms_responses.csv", google_forms),
-    ("prolific_sheet.xlsx", prolific_sheet),
-    ("toloka_assignments.tsv", toloka_results),
-    ("appen_full_report.csv", appen_full_report),
-    ("rag_evaluation.csv", rag_evaluation),
-    ("beir_qrels.tsv", beir_qrels),
-    ("mturk_three_labels.csv", mturk_labels),
-    ("judgments_no_score.csv", judgments_no_score),
-    ("label_studio_export.json", label_studio_json),
-    ("argilla_records.jsonl", argilla_jsonl),
-    ("argilla_lists.csv", argilla_csv_lists),
-    ("google_forms_grid.csv", google_forms_grid),
-    ("qualtrics_matrix.csv", qualtrics_matrix),
-    ("prodigy_choice.jsonl", prodigy_jsonl),
+    *PLATFORM_SHEETS,
 ]
 
 
