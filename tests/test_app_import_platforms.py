@@ -138,3 +138,32 @@ def test_the_row_order_is_a_ranking_only_when_ticked(qtbot: Any, boxes: Boxes):
     assert wizard.result_value.document.score.tolist() == [-2, -4, -6, -8, -10, -12]
     assert wizard.result_value.report.ranking == "rows"
     assert "the row order was declared a ranking" in wizard.report_page.view.notes.toPlainText()
+
+
+def test_the_editor_opens_judgments_for_grading_in_sheet_order(
+        qtbot: Any, monkeypatch: pytest.MonkeyPatch, boxes: Boxes):
+    """No score or rank: the window lists the candidates in the sheet's
+    order among the not-retrieved ones, ranks none, and claims no NDCG
+    (the seed document's conventions: ideal from the ranked candidates)."""
+    from tests.test_app_import import _drive, _finish, _window
+
+    window, ops = _window(qtbot)
+
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        assert not w.mapping_page.rows_ranked.isChecked()
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    _drive(monkeypatch, qtbot, steps)
+    assert ops.run_import_wizard(DATA / "judgments_no_score.csv")
+    doc = window.document
+    assert all(math.isnan(x) for x in doc.score)
+    assert window.grid_model.rowCount() == 0
+    model = window.not_retrieved_model
+    shown = [model.index(r, 1).data() for r in range(model.rowCount())]
+    assert shown == [f"https://shop0.example/item/{d}" for d in (1, 2, 3)]
+    ev = window.evaluation
+    assert all(math.isnan(x) for x in ev.ndcg.ravel())
+    assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
