@@ -107,3 +107,11 @@ def test_a_rank_is_told_from_a_grade_by_its_values() -> None:
     assert (mapping.query, mapping.source_id, mapping.rank, mapping.grade) == (0, 1, 2, 3)
     assert mapping.why("rank") == (
         "c, read from its values; whole numbers counting each query's sources")
+
+
+def test_a_header_said_again_between_blocks_is_still_the_header() -> None:
+    rows = [["query", "doc", "grade"], ["q1", "a", 1], ["q1", "b", 2],
+            ["query", "doc", "grade"], ["q2", "c", 0], ["q2", "d", 1]]
+    mapping = detect_mapping(Table(file="blocks.csv", rows=rows))
+    assert mapping.header_row == 0
+    assert (mapping.query, mapping.source_id, mapping.grade) == (0, 1, 2)

@@ -87,7 +87,7 @@ def _header_row(rows: list[list[Any]]) -> int:
         score = header_score(row)
         if score <= best:
             continue
-        others = head[:i] + head[i + 1:]
+        others = [r for r in head[:i] + head[i + 1:] if r != row]  # a header said again
         again = sum(1 for c, v in enumerate(row) if _filled(v) and any(
             c < len(r) and r[c] == v for r in others))
         score -= 2.0 * again
