@@ -94,6 +94,8 @@ def test_command_line_import_gives_the_written_grades(name: str, tmp_path: Path,
     assert [[r["row"], r["column"]] for r in report["rejected"]] == expected["rejected"]
     assert all(r["reason"] for r in report["rejected"])
     assert [s["row"] for s in report["skipped"]] == expected["skipped"]
+    if expected["rubric"] is not None:  # read from the file, declared in the document
+        assert f"rubric: {expected['rubric']}" in report["notes"]
     # Rows the platform marks as not judgments: skipped, counted by kind.
     assert report["excluded"] == expected["excluded"]
     if expected["excluded"]:

@@ -15,17 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.io.annotator.cells import Reject, number, text_labels
+from core.io.annotator.cells import number_rubric, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Profile, profile_columns, roles_from_values
-from core.io.annotator.scales import LabelGuess, guess_labels, number_range
+from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import untranspose
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
-from core.model.numbers import number_text
 
 __all__ = ["choose_sheet", "detect_mapping", "header_score",
            "label_guess", "preview", "read_guessed"]
@@ -314,24 +313,8 @@ def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
 
 
 def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:
-    """The rubric the grade columns' numbers give (their range, widened to
-    a range their header writes), and how it was read; (None, "") when they
-    hold other than whole numbers."""
-    values: list[float] = []
-    header = table.header(mapping)
-    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
-    for c, _ in mapping.sources():
-        for r in table.rows[mapping.header_row + 1:]:
-            v = r[c] if c < len(r) else None
-            if cell_text(v).strip().casefold() in marks:
-                continue
-            try:
-                values.append(number(v))
-            except Reject:
-                return None, ""
-    names = " ".join(header[c] for c, _ in mapping.sources() if c < len(header))
-    rubric = number_range(values, names)
-    if rubric is None:
-        return None, ""
-    lo, hi = (number_text(x) for x in (rubric.values[0], rubric.values[-1]))
-    return rubric, f"the grade columns' numbers, {lo} to {hi}"
+    """The rubric the grade columns' numbers give (see :func:`number_rubric`)."""
+    start = mapping.header_row + 1
+    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
+               for c, _ in mapping.sources()]
+    return number_rubric(columns, table.header(mapping), mapping)

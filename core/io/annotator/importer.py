@@ -11,7 +11,7 @@ from pathlib import Path
 
 from core.errors import InputError
 from core.io.annotator.build import build_document
-from core.io.annotator.cells import GradeReader, text_labels
+from core.io.annotator.cells import GradeReader, number_rubric, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.grades import first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
@@ -80,6 +80,13 @@ def import_table(
     guessed = _labels(sheet, conventions, guess, labels or {})
     if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
         conventions = conventions.replace(rubric=guessed.rubric)
+    elif guess and conventions.rubric is None and guessed is None:
+        # Whole-number grades: the rubric is their range, read from the file.
+        rubric, how = number_rubric([sheet.column(c) for c, _ in mapping.sources()],
+                                    sheet.header, mapping)
+        if rubric is not None:
+            conventions = conventions.replace(rubric=rubric)
+            report.scale = how
     reader = GradeReader(mapping, conventions.rubric, guessed.keys() if guessed else None)
     # Rows: blank, formulas in key cells, empty query or source, bad score;
     # then the candidates, each from its first row.
@@ -152,7 +159,8 @@ def _label_report(report: ImportReport, conventions: Conventions,
         report.alternatives = [(n, r.text) for n, r in labels.alternatives]
     elif rubric is not None:
         report.labels = {g.label: g.value for g in rubric.grades if g.label}
-        report.scale = "the rubric declared" if report.labels else ""
+        if report.labels or not report.scale:
+            report.scale = "the rubric declared" if report.labels else ""
     if rubric is not None:
         report.notes.append(f"rubric: {rubric.text}")
 
