@@ -32,7 +32,8 @@ CSV_FILTER = "Worksheet CSV (*.csv)"
 TSV_FILTER = "Worksheet TSV (*.tsv)"
 XLSX_FILTER = "Excel workbook (*.xlsx)"
 OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm *.parquet);;All files (*)"
-IMPORT_FILTER = "Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv);;All files (*)"
+IMPORT_FILTER = ("Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv *.json *.jsonl *.ndjson);;"
+                 "All files (*)")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 
 

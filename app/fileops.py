@@ -313,11 +313,10 @@ class FileOps(QObject):
 
         True when a document was imported.
         """
-        from app.import_wizard.wizard import ImportWizard, rubric_text_for
+        from app.import_wizard.wizard import ImportWizard
 
         doc = self.window.document
-        wizard = ImportWizard(path, doc.conventions if doc is not None else None,
-                              rubric_text_for(doc), self.window)
+        wizard = ImportWizard(path, doc.conventions if doc is not None else None, self.window)
         self.import_wizard = wizard
         try:
             accepted = wizard.exec() == int(ImportWizard.DialogCode.Accepted.value)

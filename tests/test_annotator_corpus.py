@@ -69,7 +69,7 @@ def test_the_corpus_is_the_issue_s_kinds_and_at_least_fifteen() -> None:
     reading = {"--map", "--rubric", "--annotators", "--header-row", "--sheet"}
     need = sorted(n for n, e in EXPECTED.items() if reading & set(e["flags"]))
     # Only these need to be told how to read them (the others at most choose a consensus).
-    assert need == ["french_cp1252.csv", "no_query_column.csv", "unknown_labels.csv"]
+    assert need == ["unknown_labels.csv"]
 
 
 # -- the command line -------------------------------------------------------------------
@@ -94,6 +94,12 @@ def test_command_line_import_gives_the_written_grades(name: str, tmp_path: Path,
     assert [[r["row"], r["column"]] for r in report["rejected"]] == expected["rejected"]
     assert all(r["reason"] for r in report["rejected"])
     assert [s["row"] for s in report["skipped"]] == expected["skipped"]
+    if expected["rubric"] is not None:  # read from the file, declared in the document
+        assert f"rubric: {expected['rubric']}" in report["notes"]
+    # Rows the platform marks as not judgments: skipped, counted by kind.
+    assert report["excluded"] == expected["excluded"]
+    if expected["excluded"]:
+        assert "rows the platform marks as not judgments, skipped" in out
     for label, grade in expected["labels"].items():
         assert report["rubric"][label] == grade, label
     assert f"{len(report['rejected'])} rejected" in out
@@ -101,6 +107,14 @@ def test_command_line_import_gives_the_written_grades(name: str, tmp_path: Path,
     with open(out_csv, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert list(rows[0])[:5] == ["query", "source_id", "version", "score", "grade"]
+    # No ranking is made up: without a score or rank the scores stay empty.
+    if expected["ranking"]:
+        assert report["ranking"] == expected["ranking"]
+        assert all(r["score"] for r in rows)
+    else:
+        assert report["ranking"] == "none: judgments only"
+        assert all(r["score"] == "" for r in rows)
+        assert "judgments only" in out
     got = {(r["query"], r["source_id"]): r for r in rows}
     assert len(got) == len(rows) == len(expected["candidates"])
     judged = _by_candidate(expected)
@@ -143,6 +157,9 @@ def test_the_wizard_s_guess_gives_the_written_grades(name: str):
         for label, grade in expected["labels"].items():
             assert p.label_grades[label] == grade, label
         rubric = p.rubric
+    if expected["rubric"] is not None:  # read from the file: its labels' scale, its numbers
+        assert p.rubric is not None
+        assert p.rubric.text == expected["rubric"]
     rule = NAMES.get(expected["consensus"], expected["consensus"])
     result = import_annotations(DATA / name, mapping, sheet=p.sheet, rubric=rubric,
                                 consensus=rule, rounding=expected["rounding"], guess=False)
@@ -185,12 +202,15 @@ def test_unknown_labels_without_a_rubric_is_one_line_naming_them(
 
 def test_no_recognisable_query_column_is_one_line_naming_the_flag(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    sheet = DATA / "no_query_column.csv"
+    """Neither the headers nor the values tell the query: every column holds
+    a different value on every row, so none groups the others."""
+    sheet = tmp_path / "ids.csv"
+    sheet.write_text("who,thing,judge1\na1,b1,1\na2,b2,2\na3,b3,0\n", encoding="utf-8")
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
     assert code == 2
     assert out == ""
     assert err == (f"ndcg-worksheet: error: {sheet}: no query column found in the header on "
-                   "row 1 (A (who), B (thing), C (judge1), D (judge2)) (pass --map "
+                   "row 1 (A (who), B (thing), C (judge1)) (pass --map "
                    "query=COLUMN, or name the column query/qid/query_id/topic; --header-row N "
                    "if the header is another row)\n")
 
@@ -336,3 +356,159 @@ def test_import_writes_trec_qrels_of_the_consensus(tmp_path: Path,
     assert "the query 'what is ndcg' holds spaces" in err
     assert "--map query=COLUMN" in err
     assert not (tmp_path / "ls.qrels").exists()
+
+
+def test_keep_imports_the_rows_the_platform_marks(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]):
+    """Toloka's control tasks and its rejected assignment are skipped by
+    default; --keep control,rejected imports them as judgments."""
+    sheet = DATA / "toloka_assignments.tsv"
+    report_path = tmp_path / "r.json"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                              str(report_path)], capsys)
+    assert (code, err) == (0, "")
+    assert "skipped: 6 control, 1 rejected (--keep control,rejected imports them)" in out
+    report = json.loads(report_path.read_text("utf-8"))
+    assert report["imported"] == 30 - 7
+    assert report["skipped"][0]["reason"] == (
+        "a control task (a test question with a known answer): GOLDEN:relevance is '2'")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                              str(report_path), "--keep", "control,rejected"], capsys)
+    assert (code, err) == (0, "")
+    report = json.loads(report_path.read_text("utf-8"))
+    assert (report["imported"], report["excluded"], report["skipped"]) == (30, {}, [])
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                              "--keep", "golden"], capsys)
+    assert code == 2
+    assert "'golden' is no kind of row (kinds: control, rejected, preview, cancelled)" in err
+
+
+def test_order_rows_declares_the_row_order_a_ranking(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]):
+    sheet = DATA / "judgments_no_score.csv"
+    out_csv = tmp_path / "o.csv"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--order", "rows"],
+                             capsys)
+    assert (code, err) == (0, "")
+    assert "the row order is the ranking, as --order rows declares" in out
+    with open(out_csv, newline="", encoding="utf-8") as fh:
+        scores = [r["score"] for r in csv.DictReader(fh)]
+    # each candidate's first row (header on row 1, two assessors per url)
+    assert scores == ["-2", "-4", "-6", "-8", "-10", "-12"]
+
+
+def test_two_scales_fitting_alike_are_named_with_the_rubric_to_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = tmp_path / "only_relevant.csv"
+    sheet.write_text("query,doc,annotator,label\nq1,d1,a,Relevant\nq1,d1,b,Relevant\n"
+                     "q1,d2,a,\nq1,d2,b,Relevant\nq2,d3,a,Relevant\n", encoding="utf-8")
+    code, _out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert ("the labels fit two known scales that grade them otherwise: not relevant / "
+            "relevant / highly relevant (0=Not relevant,1=Relevant,2=Highly relevant); "
+            "irrelevant / partially relevant / relevant (0=Irrelevant,1=Partially relevant,"
+            "2=Relevant)") in err
+    assert '--rubric "0=Irrelevant,1=Partially relevant,2=Relevant"' in err
+    code, _out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                               "--rubric", "0=Irrelevant,1=Partially relevant,2=Relevant"],
+                              capsys)
+    assert (code, err) == (0, "")
+
+
+def test_lists_that_do_not_pair_are_one_line_naming_file_row_and_columns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A cell of two ratings beside a cell of one user: which rating is
+    whose cannot be told; one line names the place and what was found."""
+    sheet = tmp_path / "argilla.csv"
+    sheet.write_text('query,document,relevance.responses,relevance.responses.users\n'
+                     'q1,d1,"[2, 1]","[""u1"", ""u2""]"\n'
+                     'q1,d2,"[0, 3]","[""u1""]"\n', encoding="utf-8")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-worksheet: error: {sheet}, line 3: lists of different lengths side "
+                   "by side: relevance.responses (2), relevance.responses.users (1) (each "
+                   "rating needs its user, in lists of one length)\n")
+    records = tmp_path / "argilla.jsonl"
+    records.write_text('{"query": "q1", "document": "d1", "relevance.responses": [2, 1], '
+                       '"relevance.responses.users": ["u1"]}\n', encoding="utf-8")
+    code, out, err = run_cli(["import", str(records), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert f"{records}, line 1: record 1: lists of different lengths side by side: " \
+        "relevance.responses (2), relevance.responses.users (1)" in err
+
+
+def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    report_path = tmp_path / "r.json"
+    code, _out, err = run_cli(["import", str(DATA / "google_forms_grid.csv"), "-o",
+                               str(tmp_path / "o.csv"), "--report", str(report_path)], capsys)
+    assert (code, err) == (0, "")
+    notes = json.loads(report_path.read_text("utf-8"))["notes"]
+    assert ("one row per respondent, one column per item: the 5 items of columns 'Rate each "
+            "result for: cheap flights to rome [https://fly.example/rome]' ... 'Rate each "
+            "result for: wool socks [https://blog.example/merino]' read from their headers as "
+            "query [source], one row per respondent and item (the rows this report names are "
+            "those rows, the header on row 1)") in notes
+
+
+def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = tmp_path / "survey.csv"
+    sheet.write_text("ResponseId,Q1_1,Q1_2,Q1_3,Q2_1\nR_a,1,2,3,4\nR_b,2,2,1,3\nR_c,4,3,3,1\n",
+                     encoding="utf-8")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"ndcg-worksheet: error: {sheet}, line 1: one row per respondent and one column per "
+        "item (4 columns of grades: Q1_1, Q1_2, Q1_3, ...), but the headers do not say which "
+        "query and source each item is (write each item's header as 'query [source]' or "
+        "'query - source' (as a survey's grid question names its rows), or turn the sheet "
+        "into one row per judgment)\n")
+    assert "--map" not in err
+
+
+def test_judgments_without_a_ranking_claim_no_ndcg() -> None:
+    """The sheet's row order is no ranking: nothing is ranked, and no query
+    has an NDCG under the default conventions (join a run to evaluate)."""
+    from core.engine.evaluation import evaluate
+
+    doc = import_annotations(DATA / "judgments_no_score.csv").document
+    assert np.isnan(doc.score).all()
+    ev = evaluate(doc)
+    assert np.isnan(ev.ndcg).all()
+    assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
+
+
+def test_a_formula_in_a_transposed_workbook_is_still_refused(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    path = tmp_path / "grid.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("Form Responses 1")
+    ws.write_row(0, 0, ["Email Address", "Rate: q1 [http://a.example]",
+                        "Rate: q1 [http://b.example]", "Rate: q2 [http://c.example]"])
+    ws.write_row(1, 0, ["ana@x.example", 1, 2, 0])
+    ws.write_string(2, 0, "ben@x.example")
+    ws.write_formula(2, 1, "=1+1", None, 2)
+    ws.write_row(2, 2, [2, 1])
+    wb.close()
+    report = import_annotations(path).report
+    # Ben's first item is row 5 of the reshaped table: the header, Ana's three items,
+    # then Ben's first; the formula is refused, never read as its value.
+    assert [(i.kind, i.row) for i in report.formulas] == [("formula", 5)]
+    assert report.judgments_imported == 5
+
+
+def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = tmp_path / "ratings.csv"
+    sheet.write_text('query,document,relevance.responses\nq1,d1,"[2, 1]"\nq1,d2,3\n'
+                     'q2,d3,"[0, 1, 1]"\n', encoding="utf-8")
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"ndcg-worksheet: error: {sheet}, line 2, column "
+                          "'relevance.responses': the grade column 'relevance.responses' holds "
+                          "a list of ratings ([2, 1]) with no list of their users beside it")
+    assert err.count("\n") == 1

@@ -203,9 +203,18 @@ def test_mapping_corrected_by_the_user(tmp_path: Path) -> None:
     res = import_annotations(path, mapping, consensus="minimum")
     assert res.document.grade.tolist() == [0.0, 2.0]
     assert res.report.delimiter == "\t"
-    # row order kept without a score or rank column, and it says so
+    # Without a score or rank column the judgments are not a ranking: the
+    # scores stay empty and the report says so ...
+    np.testing.assert_array_equal(res.document.score, [np.nan, np.nan])
+    assert res.report.ranking == ""
+    assert any(n.startswith("judgments only: no score or rank column") for n in
+               res.report.notes)
+    # ... unless the user declares the row order a ranking.
+    res = import_annotations(path, mapping.replace(rows_ranked=True), consensus="minimum")
     np.testing.assert_array_equal(res.document.score, [-2.0, -3.0])
-    assert any("order of the rows as supplied" in n for n in res.report.notes)
+    assert res.report.ranking == "rows"
+    assert any("the row order was declared a ranking (--order rows)" in n
+               for n in res.report.notes)
 
 
 def test_single_grade_column_no_annotator(tmp_path: Path) -> None:

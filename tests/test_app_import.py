@@ -290,7 +290,7 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
 def test_a_mapping_without_a_query_is_one_message_and_no_finish(
         qtbot: Any, wide_csv: Path, boxes: Boxes):
     window, _ops = _window(qtbot)
-    wizard = ImportWizard(wide_csv, Conventions(), "", window)
+    wizard = ImportWizard(wide_csv, Conventions(), window)
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)
@@ -307,7 +307,7 @@ def test_a_mapping_without_a_query_is_one_message_and_no_finish(
 
 
 def test_a_malformed_rubric_keeps_the_mapping_page(qtbot: Any, wide_csv: Path, boxes: Boxes):
-    wizard = ImportWizard(wide_csv, Conventions(), "")
+    wizard = ImportWizard(wide_csv, Conventions())
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)
@@ -456,7 +456,7 @@ def test_file_menu_lists_the_import_actions(qtbot: Any):
 
 
 def test_the_header_row_can_be_corrected(qtbot: Any, long_xlsx: Path, boxes: Boxes):
-    wizard = ImportWizard(long_xlsx, Conventions(), "")
+    wizard = ImportWizard(long_xlsx, Conventions())
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)

@@ -94,7 +94,7 @@ def test_the_issue_s_sheet_is_guessed_and_imported(qtbot: Any, monkeypatch: pyte
 
 
 def test_changing_the_header_row_guesses_again(qtbot: Any, boxes: Boxes):
-    wizard = ImportWizard(DATA / "issue_batch7_cp1252.csv", Conventions(), "")
+    wizard = ImportWizard(DATA / "issue_batch7_cp1252.csv", Conventions())
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)
@@ -109,8 +109,10 @@ def test_changing_the_header_row_guesses_again(qtbot: Any, boxes: Boxes):
     assert wizard.preview_value is not None
     assert wizard.preview_value.header_row == 0
     _next(qtbot, wizard)
-    assert page2.combos["query"].currentData() is None
-    # No header names them now: the grade columns are found by their cells.
+    # No header names them now: the query and the source are read from their values,
+    assert page2.combos["query"].currentData() == 0
+    assert page2.combos["source_id"].currentData() == 1
+    # and the grade columns by their cells.
     assert page2.grades_model.grades() == ((2, "C"), (3, "D"), (4, "E"))
     _back(qtbot, wizard)
     # Back to row 3: guessed again, as at first.

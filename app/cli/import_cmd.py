@@ -53,6 +53,14 @@ def add_import_parser(sub: Any) -> None:
                    help="several annotators' grades -> the grade (default: mean)")
     p.add_argument("--rounding", choices=list(ROUNDING), default="none",
                    help="rounding of the consensus (default: none)")
+    p.add_argument("--keep", metavar="KIND,...",
+                   help="import the rows a platform marks as not judgments all the same: "
+                   "control (test questions), rejected (rejected or tainted work), preview, "
+                   "cancelled (default: skipped and counted)")
+    p.add_argument("--order", choices=["rows"],
+                   help="rows: the sheet's row order is a ranking (without a score or rank "
+                   "column; by default such a sheet holds judgments only and the scores stay "
+                   "empty)")
     p.add_argument("--report", metavar="REPORT.json",
                    help="write what was read, imported and rejected (row, column, reason)")
     p.set_defaults(func=cmd_import)
@@ -71,6 +79,18 @@ def _pairs(items: list[str]) -> dict[str, str]:
     return out
 
 
+def _kinds(text: str | None) -> tuple[str, ...]:
+    from core.errors import InputError
+    from core.io.annotator.platform import KINDS
+
+    kinds = tuple(k.strip() for k in (text or "").split(",") if k.strip())
+    wrong = [k for k in kinds if k not in KINDS]
+    if wrong:
+        raise InputError(f"--keep {text!r}: {', '.join(map(repr, wrong))} is no kind of row",
+                         hint="kinds: " + ", ".join(KINDS))
+    return kinds
+
+
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """Import, check, write the output and the report; print what was done."""
     from core.errors import InputError
@@ -84,7 +104,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     result = import_sheet(
         args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),
         annotators=annotators or None, rubric=args.rubric,
-        consensus=CONSENSUS[args.consensus], rounding=ROUNDING[args.rounding])
+        consensus=CONSENSUS[args.consensus], rounding=ROUNDING[args.rounding],
+        rows_ranked=args.order == "rows", keep=_kinds(args.keep))
     report = result.report
     if args.report:
         from core.io.atomic import atomic_write_text
@@ -95,6 +116,17 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         raise problem
     _write(result.document, args.output, suffix, args.input)
     out.write(report.headline() + "\n")
+    if report.excluded:
+        out.write("rows the platform marks as not judgments, skipped: " + ", ".join(
+            f"{n} {kind}" for kind, n in report.excluded.items()) + " (--keep "
+            + ",".join(report.excluded) + " imports them)\n")
+    if not report.ranking:
+        out.write("judgments only: no score or rank column, so no ranking (the scores are "
+                  "left empty); join a run to evaluate, or pass --order rows if the row order "
+                  "is a ranking\n")
+    elif report.ranking == "rows":
+        out.write("the row order is the ranking, as --order rows declares: score = -row "
+                  "number\n")
     if report.rejected_judgments:
         row, column, why = report.rejected_judgments[0]
         out.write(f"{len(report.rejected_judgments)} judgments rejected, the first on row "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
+from core.io.annotator.platform import KINDS
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import number_text
 
@@ -51,15 +53,13 @@ LONG, WIDE = "long", "wide"
 class MappingPage(QWizardPage):
     """Page 2: which column holds what, the labels, the rubric, consensus and rounding."""
 
-    def __init__(self, wizard: WizardSteps, conventions: Conventions, rubric_text: str) -> None:
+    def __init__(self, wizard: WizardSteps, conventions: Conventions) -> None:
         super().__init__(wizard)
         self.setObjectName("mappingPage")
         self.setTitle(self.tr("Columns and grades"))
         self.wiz = wizard
         self._shown: SheetPreview | None = None
-        #: The rubric prefilled when the sheet has no labels to propose one.
-        self._fallback_rubric = rubric_text
-        #: The rubric proposed from the sheet's labels ("" when none).
+        #: The rubric proposed from the sheet's labels or numbers ("" when none).
         self.proposed_rubric = ""
         outer = QVBoxLayout(self)
         columns = QHBoxLayout()
@@ -79,6 +79,22 @@ class MappingPage(QWizardPage):
             combo.setObjectName(f"map_{field}")
             form.addRow(self.tr(text) + ":", combo)
             self.combos[field] = combo
+        self.rows_ranked = QCheckBox(self.tr("The row order is a ranking"), self)
+        self.rows_ranked.setObjectName("rowsRanked")
+        self.rows_ranked.setToolTip(self.tr(
+            "Without a score or rank column the sheet holds judgments only: no ranking, no "
+            "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
+            "score = -row number."))
+        form.addRow("", self.rows_ranked)
+        self.keep_boxes: dict[str, QCheckBox] = {}
+        for kind, words in KINDS.items():
+            box = QCheckBox(self)
+            box.setObjectName(f"keep_{kind}")
+            box.setToolTip(self.tr("Rows marked as {0} are skipped and counted; tick to "
+                                   "import them as judgments all the same").format(words))
+            box.setVisible(False)
+            form.addRow("", box)
+            self.keep_boxes[kind] = box
         self.grades_model = GradeColumnsModel(self)
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
@@ -87,6 +103,12 @@ class MappingPage(QWizardPage):
         right.addWidget(QLabel(self.tr("Annotator grade columns (wide layout):"), self))
         right.addWidget(self.grades_view, 1)
         self._labels_box(right)
+        self.reasons = QLabel(self)
+        self.reasons.setObjectName("guessReasons")
+        self.reasons.setAccessibleName(self.tr("Why each column was guessed"))
+        self.reasons.setWordWrap(True)
+        self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.reasons)
         outer.addLayout(self._conventions_form(conventions))
         self.problem = QLabel(self)
         self.problem.setObjectName("mappingProblem")
@@ -101,6 +123,14 @@ class MappingPage(QWizardPage):
         self.labels_info.setObjectName("labelsInfo")
         self.labels_info.setWordWrap(True)
         into.addWidget(self.labels_info)
+        self.scale_choice = QComboBox(self)
+        self.scale_choice.setObjectName("scaleChoice")
+        self.scale_choice.setAccessibleName(self.tr("Scale of the labels"))
+        self.scale_choice.setToolTip(self.tr(
+            "The labels fit these known scales equally well, and they grade them otherwise: "
+            "choose the one the annotators used"))
+        into.addWidget(self.scale_choice)
+        self.scale_choice.currentIndexChanged.connect(self._scale_chosen)
         self.unmapped_prompt = QLabel(self)
         self.unmapped_prompt.setObjectName("unmappedPrompt")
         self.unmapped_prompt.setWordWrap(True)
@@ -166,16 +196,40 @@ class MappingPage(QWizardPage):
         self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
         self.layout_combo.setCurrentIndex(self.layout_combo.findData(mapping.layout))
         self._layout_changed()
+        for kind, box in self.keep_boxes.items():
+            n = value.marked.get(kind, 0)
+            box.setText(self.tr("Keep the {0} rows marked as {1}").format(n, KINDS[kind]))
+            box.setChecked(kind in mapping.keep)
+            box.setVisible(bool(n))
+        self.reasons.setText(self.tr("Guessed: {0}").format("; ".join(
+            f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons))
+            if mapping.reasons else "")
         self._show_labels(value)
 
     def _show_labels(self, value: SheetPreview) -> None:
         """The rubric proposed from the sheet's labels, how they read, and
         the labels on no known scale, asked for."""
         self.proposed_rubric = value.rubric.text if value.rubric is not None else ""
-        self.rubric.setText(self.proposed_rubric or self._fallback_rubric)
-        if value.label_grades:
+        self.rubric.setText(self.proposed_rubric)
+        self.scale_choice.blockSignals(True)
+        self.scale_choice.clear()
+        if value.alternatives:
+            self.scale_choice.addItem(self.tr("Choose the labels' scale…"), None)
+            for name, rubric in value.alternatives:
+                self.scale_choice.addItem(f"{name}: {rubric.text}", rubric.text)
+            self.rubric.setText("")
+        self.scale_choice.blockSignals(False)
+        self.scale_choice.setVisible(bool(value.alternatives))
+        if value.alternatives:
+            self.labels_info.setText(self.tr(
+                "The labels fit {0} known scales equally well, and they grade them otherwise: "
+                "choose the one the annotators used.").format(len(value.alternatives)))
+        elif value.label_grades:
             read = ", ".join(f"{k!r} = {number_text(v)}" for k, v in value.label_grades.items())
             self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(value.scale, read))
+        elif value.rubric is not None:
+            self.labels_info.setText(self.tr("Rubric read from {0}: {1}").format(
+                value.scale, value.rubric.text))
         else:
             self.labels_info.setText(self.tr("The grade columns hold no text labels."))
         self.labels_model.set_labels(value.unmapped)
@@ -185,6 +239,11 @@ class MappingPage(QWizardPage):
         self.unmapped_prompt.setText(self.tr(
             "{0} labels are on no known scale and not in the rubric. Give each its grade "
             "below; a label left without one has its cells rejected.").format(unmapped))
+
+    def _scale_chosen(self, *_args: Any) -> None:
+        """The scale the user chose: its rubric is declared."""
+        text = self.scale_choice.currentData()
+        self.rubric.setText(text or "")
 
     def _layout_changed(self, *_args: Any) -> None:
         wide = self.layout_combo.currentData() == WIDE
@@ -202,6 +261,8 @@ class MappingPage(QWizardPage):
         value = self.wiz.preview_value
         base = value.mapping if value is not None else ColumnMapping()
         fields: dict[str, Any] = {f: c.currentData() for f, c in self.combos.items()}
+        fields["rows_ranked"] = self.rows_ranked.isChecked()
+        fields["keep"] = tuple(k for k, box in self.keep_boxes.items() if box.isChecked())
         if self.layout_combo.currentData() == WIDE:
             fields.update(grade=None, annotator=None, grades=self.grades_model.grades())
         else:
@@ -225,6 +286,9 @@ class MappingPage(QWizardPage):
         return self.rubric_value()
 
     def validatePage(self) -> bool:
+        if self.scale_choice.isVisibleTo(self) and self.scale_choice.currentData() is None:
+            self.problem.setText(self.tr("Choose the scale of the labels first."))
+            return False
         try:
             self.rubric_value()
         except ConventionError as exc:

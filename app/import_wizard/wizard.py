@@ -26,7 +26,7 @@ from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES, is_annotator_sh
 from core.model.conventions import ConsensusRule, Conventions, Rounding
 from core.model.document import Document
 
-__all__ = ["ImportWizard", "load_unless_foreign", "rubric_text_for"]
+__all__ = ["ImportWizard", "load_unless_foreign"]
 
 
 class ImportWizard(WizardSteps):
@@ -39,9 +39,8 @@ class ImportWizard(WizardSteps):
     conventions
         The conventions the imported document starts from (the open
         document's); the page's rubric, consensus and rounding replace theirs.
-    rubric_text
-        The rubric prefilled on the mapping page when the sheet's labels
-        propose none (a sheet of numbers); a sheet of labels proposes its own.
+        The rubric proposed comes from the file (its labels' scale, its
+        numbers' range), never from the open document.
     """
 
     #: The wizard's background work finished (preview or import); tests wait on it.
@@ -50,13 +49,11 @@ class ImportWizard(WizardSteps):
     SHEET, MAPPING, REPORT = 0, 1, 2
 
     def __init__(self, path: str | Path, conventions: Conventions | None = None,
-                 rubric_text: str | None = None, parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("importWizard")
         self.path = Path(path)
         self.conventions = conventions or Conventions()
-        if rubric_text is None:
-            rubric_text = self.conventions.rubric.text if self.conventions.rubric else ""
         self.setWindowTitle(self.tr("Import annotators' sheet — {0}").format(self.path.name))
         self.preview_value: SheetPreview | None = None
         self.result_value: ImportResult | None = None
@@ -64,7 +61,7 @@ class ImportWizard(WizardSteps):
         self.busy = False
         self.task: Task | None = None
         self.sheet_page = SheetPage(self)
-        self.mapping_page = MappingPage(self, self.conventions, rubric_text)
+        self.mapping_page = MappingPage(self, self.conventions)
         self.report_page = ReportPage(self)
         self.setPage(self.SHEET, self.sheet_page)
         self.setPage(self.MAPPING, self.mapping_page)
@@ -159,14 +156,6 @@ class ImportWizard(WizardSteps):
     @property
     def report(self) -> ImportReport | None:
         return self.result_value.report if self.result_value is not None else None
-
-
-def rubric_text_for(doc: Document | None) -> str:
-    """The rubric to prefill: the document's declared one, else the one its grades imply."""
-    if doc is None:
-        return ""
-    conventions = doc.conventions
-    return conventions.rubric_for(doc.grade).text
 
 
 def load_unless_foreign(path: Path, conventions: Conventions | None) -> Document | None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.evaluation import Evaluation, Status
 from core.engine.discount import FloatArray
+from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Weighting
 from core.model.document import has_weight
 

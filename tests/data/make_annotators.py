@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """Write the corpus of annotators' sheets as they really arrive (tests/data/annotators/).
 
 Run ``python tests/data/make_annotators.py``; the output is deterministic and
@@ -15,94 +14,12 @@ and through the wizard's guessing function and compares.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import math
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-import xlsxwriter
-
-OUT = Path(__file__).resolve().parent / "annotators"
-UNKNOWN, UNRATEABLE = "unknown", "unrateable"
-CREATED = datetime(2024, 3, 1, 9, 0, 0)
-
-
-@dataclass
-class Spec:
-    """One sheet and what importing it must give."""
-
-    name: str
-    flags: list[str] = field(default_factory=list)
-    sheet: str | None = None
-    header_row: int = 1
-    layout: str = "long"
-    mapping: dict[str, Any] = field(default_factory=dict)
-    consensus: str = "mean"
-    rounding: str = "none"
-    #: (query, source, annotator, grade | "unknown" | "unrateable"), in reading order.
-    judgments: list[tuple[str, str, str, Any]] = field(default_factory=list)
-    #: Judgments that must be rejected: (row, column as the report names it).
-    rejected: list[tuple[int, str]] = field(default_factory=list)
-    #: Labels read as grades (label as written -> grade).
-    labels: dict[str, float] = field(default_factory=dict)
-    #: The rows in the sheet that hold no judgment and are skipped (not blank).
-    skipped: list[int] = field(default_factory=list)
-
-    def judge(self, q: Any, s: str, who: str, grade: Any) -> None:
-        self.judgments.append((str(q), s, who, grade))
-
-
-def consensus(values: list[Any], rule: str, rounding: str) -> float | None:
-    """The oracle: the rule over the numeric grades, by hand."""
-    nums = sorted(float(v) for v in values if not isinstance(v, str))
-    if not nums:
-        return None
-    if rule == "mean":
-        x = sum(nums) / len(nums)
-    elif rule == "median":
-        x = statistics.median(nums)
-    elif rule == "majority":
-        counts = {v: nums.count(v) for v in nums}
-        top = max(counts.values())
-        x = min(v for v, n in counts.items() if n == top)
-    elif rule in ("min", "minimum"):
-        x = nums[0]
-    else:
-        x = nums[-1]
-    if rounding == "half-up":
-        return float(math.floor(x + 0.5))
-    if rounding == "floor":
-        return float(math.floor(x))
-    if rounding in ("ceil", "ceiling"):
-        return float(math.ceil(x))
-    return x
-
-
-def _csv_text(rows: list[list[Any]], delimiter: str = ",", quote_all: bool = False,
-              newline: str = "\r\n") -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=delimiter, lineterminator=newline,
-                   quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL)
-    w.writerows(rows)
-    return buf.getvalue()
-
-
-def _book(path: Path) -> xlsxwriter.Workbook:
-    wb = xlsxwriter.Workbook(str(path))
-    wb.set_properties({"created": CREATED, "author": "annotators"})
-    return wb
-
-
-def _col(c: int, header: str) -> str:
-    """A workbook column as the import report names it."""
-    return f"{chr(65 + c)} ({header})"
-
+from corpus_spec import OUT, UNKNOWN, UNRATEABLE, Spec, book, consensus, csv_text
+from platform_sheets import PLATFORM_SHEETS
 
 # -- the sheets --------------------------------------------------------------------------
 NR_R_HR = {0: "Not relevant", 1: "Relevant", 2: "Highly relevant"}
@@ -152,7 +69,7 @@ def issue_batch7_xlsx(spec: Spec) -> None:
     """The issue's sheet: a merged title row, a blank row, then the header."""
     spec.sheet, spec.header_row, spec.layout, spec.mapping = "Batch 7", 3, "wide", BATCH7_MAPPING
     rows = _batch7_rows(spec, spec.labels)
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Batch 7")
     ws.merge_range(0, 0, 0, 4, BATCH7_TITLE, wb.add_format({"bold": True}))
     ws.write_row(2, 0, BATCH7_HEADER)
@@ -168,7 +85,7 @@ def issue_batch7_cp1252(spec: Spec) -> None:
     """The same batch as Windows-1252 text with semicolons, a title line and a blank line."""
     spec.header_row, spec.layout, spec.mapping = 3, "wide", BATCH7_MAPPING
     rows = _batch7_rows(spec, spec.labels)
-    text = BATCH7_TITLE + "\r\n\r\n" + _csv_text([BATCH7_HEADER, *rows], ";")
+    text = BATCH7_TITLE + "\r\n\r\n" + csv_text([BATCH7_HEADER, *rows], ";")
     (OUT / spec.name).write_bytes(text.encode("cp1252"))
 
 
@@ -204,12 +121,12 @@ def mturk_batch(spec: Spec) -> None:
                              status, "Mon Mar 04 10:05:00 PST 2024",
                              "Mon Mar 04 10:06:00 PST 2024", str(40 + n), q, doc,
                              f"http://example.com/{doc}", MTURK_LABELS[grade], "", ""])
-                if status == "Rejected":
-                    spec.rejected.append((len(rows), "Answer.relevance"))
+                if status == "Rejected":  # work the requester rejected: skipped, counted
+                    spec.exclude(len(rows), "rejected")
                 else:
                     spec.judge(q, doc, worker, grade)
                     spec.labels[MTURK_LABELS[grade]] = float(grade)
-    (OUT / spec.name).write_text(_csv_text(rows, quote_all=True), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, quote_all=True), encoding="utf-8")
 
 
 def label_studio(spec: Spec) -> None:
@@ -240,7 +157,7 @@ def label_studio(spec: Spec) -> None:
             rows.append([n, who, f"2024-03-0{p + 1}T10:{t:02d}:00.000000Z", 1000 + t,
                          round(3.5 + t * 1.25 + p, 3), q, doc, label,
                          f"2024-03-0{p + 1}T10:{t:02d}:30.000000Z"])
-    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, newline="\n"), encoding="utf-8")
 
 
 def quepid(spec: Spec) -> None:
@@ -258,7 +175,7 @@ def quepid(spec: Spec) -> None:
             else:
                 spec.judge(q, doc, "", rating)
             rows.append(["Search Team", "Movies Relevancy", "5", q, doc, rating])
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def hand_made_long(spec: Spec) -> None:
@@ -268,7 +185,7 @@ def hand_made_long(spec: Spec) -> None:
     spec.sheet, spec.header_row = "Judgments", 3
     spec.mapping = {"query": "Query", "source_id": "Document", "grade": "Relevance (0-3)",
                     "note": "Notes"}
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ins = wb.add_worksheet("Instructions")
     for r, line in enumerate(["How to judge", "Read the query, open the document.",
                               "Give 0 (not relevant) to 3 (highly relevant).",
@@ -314,7 +231,7 @@ def hand_made_wide(spec: Spec) -> None:
     spec.mapping = {"query": "Topic", "source_id": "URL", "annotators": ["Alice", "Bob"],
                     "note": "Comments"}
     header = ["Topic", "Document title", "URL", "Alice", "Bob", "Final grade", "Comments"]
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Sheet1")
     ws.write_row(0, 0, header)
     data = [("t1", "Intro to NDCG", 3, "3"), ("t1", "Ranking 101", 1, "2 "),
@@ -347,10 +264,11 @@ def hand_made_wide(spec: Spec) -> None:
 
 
 def french_cp1252(spec: Spec) -> None:
-    """Windows-1252, semicolons, decimal commas; the query column needs naming."""
-    spec.flags = ["--map", "query=Requête"]
+    """Windows-1252, semicolons, decimal commas; the query and note columns
+    found by their values (their headers name nothing known)."""
     spec.mapping = {"query": "Requête", "source_id": "Document", "score": "Score",
-                    "grade": "Pertinence"}
+                    "grade": "Pertinence", "note": "Commentaire"}
+    spec.ranking = "score"
     rows: list[list[Any]] = [["Requête", "Document", "Score", "Pertinence", "Commentaire"]]
     data = [("énergie solaire", "doc-é1", "0,93", "2", 2.0, "très bien"),
             ("énergie solaire", "doc-é2", "0,71", "1,5", 1.5, ""),
@@ -360,7 +278,7 @@ def french_cp1252(spec: Spec) -> None:
     for q, doc, score, cell, grade, note in data:
         rows.append([q, doc, score, cell, note])
         spec.judge(q, doc, "", grade)
-    (OUT / spec.name).write_bytes(_csv_text(rows, ";").encode("cp1252"))
+    (OUT / spec.name).write_bytes(csv_text(rows, ";").encode("cp1252"))
 
 
 def excel_unicode_text(spec: Spec) -> None:
@@ -378,7 +296,7 @@ def excel_unicode_text(spec: Spec) -> None:
                     g, text = UNRATEABLE, "N/A"
                 rows.append([q, doc, who, text])
                 spec.judge(q, doc, who, g)
-    (OUT / spec.name).write_bytes(_csv_text(rows, "\t").encode("utf-16"))
+    (OUT / spec.name).write_bytes(csv_text(rows, "\t").encode("utf-16"))
 
 
 def bom_bad_to_perfect(spec: Spec) -> None:
@@ -397,7 +315,7 @@ def bom_bad_to_perfect(spec: Spec) -> None:
                 rows.append([qid, text, doc, who, label])
                 spec.judge(qid, doc, who, g)
                 spec.labels[label] = float(g)
-    (OUT / spec.name).write_bytes(b"\xef\xbb\xbf" + _csv_text(rows).encode("utf-8"))
+    (OUT / spec.name).write_bytes(b"\xef\xbb\xbf" + csv_text(rows).encode("utf-8"))
 
 
 def qid_docno_rater_rating(spec: Spec) -> None:
@@ -412,7 +330,7 @@ def qid_docno_rater_rating(spec: Spec) -> None:
                 g = (q * d + len(rows)) % 3
                 rows.append([q, doc, who, g])
                 spec.judge(q, doc, who, g)
-    (OUT / spec.name).write_text(_csv_text(rows, ";", newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, ";", newline="\n"), encoding="utf-8")
 
 
 def run_with_judgments(spec: Spec) -> None:
@@ -421,8 +339,9 @@ def run_with_judgments(spec: Spec) -> None:
     spec.sheet = "Run 12"
     spec.mapping = {"query": "Query ID", "source_id": "Document ID", "rank": "Rank",
                     "score": "Score", "annotator": "Rater", "grade": "Label"}
+    spec.ranking = "score"
     words = ["Bad", "Fair", "Good", "Excellent", "Perfect"]
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Run 12")
     ws.write_row(0, 0, ["Query ID", "Query", "Document ID", "Title", "Rank", "Score", "Rater",
                         "Label"])
@@ -458,13 +377,13 @@ def rag_support(spec: Spec) -> None:
                 rows.append([q, pid, who, words[g]])
                 spec.judge(q, pid, who, g)
                 spec.labels[words[g]] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows, "\t", newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, "\t", newline="\n"), encoding="utf-8")
 
 
 def wide_grade_columns(spec: Spec) -> None:
     """``grade_<name>`` columns, marks, a model score; mean rounded half up."""
     spec.flags = ["--consensus", "mean", "--rounding", "half-up"]
-    spec.rounding, spec.layout = "half-up", "wide"
+    spec.rounding, spec.layout, spec.ranking = "half-up", "wide", "score"
     spec.mapping = {"query": "query", "source_id": "doc", "score": "score",
                     "annotators": ["grade_alice", "grade_bob", "grade_chen"], "note": "notes"}
     rows: list[list[Any]] = [["query", "doc", "score", "grade_alice", "grade_bob",
@@ -477,7 +396,7 @@ def wide_grade_columns(spec: Spec) -> None:
         rows.append([q, doc, f"{0.9 - k * 0.1:.1f}", *trio, "recheck" if k == 2 else ""])
         for who, v in zip(("alice", "bob", "chen"), trio, strict=True):
             spec.judge(q, doc, who, marks[v] if v in marks else float(v))
-    (OUT / spec.name).write_text(_csv_text(rows, newline="\n"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, newline="\n"), encoding="utf-8")
 
 
 def raters_trailing_numbers(spec: Spec) -> None:
@@ -494,7 +413,7 @@ def raters_trailing_numbers(spec: Spec) -> None:
             for who, g in zip(("Rater 1", "Rater 2"), pair, strict=True):
                 spec.judge(t, doc, who, g)
                 spec.labels[words[g]] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def meets_scale_wide(spec: Spec) -> None:
@@ -505,7 +424,7 @@ def meets_scale_wide(spec: Spec) -> None:
                     "note": "Comments"}
     words = ["Fails to meet", "Slightly meets", "Moderately meets", "Highly meets",
              "Fully meets"]
-    wb = _book(OUT / spec.name)
+    wb = book(OUT / spec.name)
     ws = wb.add_worksheet("Ratings")
     ws.write_row(0, 0, ["Query", "URL", "Rater A", "Rater B", "Final grade", "Comments"])
     r = 1
@@ -546,7 +465,7 @@ def yes_no_binary(spec: Spec) -> None:
                 rows.append([q, url, who, word])
                 spec.judge(q, url, who, g)
                 spec.labels[word] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def unknown_labels(spec: Spec) -> None:
@@ -562,12 +481,12 @@ def unknown_labels(spec: Spec) -> None:
             rows.append(["q", f"d{d}", who, words[g]])
             spec.judge("q", f"d{d}", who, g)
             spec.labels[words[g]] = float(g)
-    (OUT / spec.name).write_text(_csv_text(rows), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def no_query_column(spec: Spec) -> None:
-    """Headers that name neither the query nor the document: they need ``--map``."""
-    spec.flags = ["--map", "query=who", "--map", "source_id=thing"]
+    """Headers that name neither the query nor the document: read from the
+    values (each thing belongs to one query; two columns of grades)."""
     spec.layout = "wide"
     spec.mapping = {"query": "who", "source_id": "thing", "annotators": ["judge1", "judge2"]}
     rows: list[list[Any]] = [["who", "thing", "judge1", "judge2"]]
@@ -576,7 +495,7 @@ def no_query_column(spec: Spec) -> None:
         rows.append(["q1" if k < 2 else "q2", f"item{k}", *pair])
         spec.judge("q1" if k < 2 else "q2", f"item{k}", "judge1", pair[0])
         spec.judge("q1" if k < 2 else "q2", f"item{k}", "judge2", pair[1])
-    (OUT / spec.name).write_text(_csv_text(rows, "\t"), encoding="utf-8")
+    (OUT / spec.name).write_text(csv_text(rows, "\t"), encoding="utf-8")
 
 
 SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
@@ -599,6 +518,7 @@ SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("yes_no_binary.csv", yes_no_binary),
     ("unknown_labels.csv", unknown_labels),
     ("no_query_column.csv", no_query_column),
+    *PLATFORM_SHEETS,
 ]
 
 
@@ -620,7 +540,8 @@ def _expected(spec: Spec) -> dict[str, Any]:
                       for q, s, who, g in spec.judgments],
         "candidates": candidates,
         "rejected": [list(x) for x in spec.rejected],
-        "labels": spec.labels, "skipped": spec.skipped,
+        "labels": spec.labels, "skipped": sorted(spec.skipped), "excluded": spec.excluded,
+        "rubric": spec.rubric, "ranking": spec.ranking,
     }
 
 

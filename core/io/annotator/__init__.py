@@ -5,11 +5,17 @@ The layouts understood:
 - long: one row per judgment, with or without an annotator column;
 - wide: one grade column per annotator (``grade_alice``, ``Annotator B``).
 
+and, read into one of those, JSON and JSON Lines exports of annotation tools
+(:mod:`~core.io.annotator.records`) and transposed sheets, one row per
+respondent (:mod:`~core.io.annotator.transposed`).
+
 Everything is guessed as people and tools write their sheets, and can be
 corrected: the sheet (an Instructions sheet before the data is passed over),
 the header row (a title or blank row above it does not count), the columns
-(by their names, ``Input.query``, ``Doc URL``, ``Relevance (0-3)``, and
-without a grade column's name by their cells) and the labels (a number
+(by their values, :mod:`~core.io.annotator.roles`, and by their names,
+``Input.query``, ``Doc URL``, ``Relevance (0-3)``, each guess with its
+reason; rows a platform marks as not judgments skipped,
+:mod:`~core.io.annotator.platform`) and the labels (a number
 written with them, ``2 - Relevant``, or their place on a well-known scale).
 Every judgment read (a grade cell of a row that holds one) is imported or
 rejected with its row, column and reason in the :class:`ImportReport`:
@@ -31,8 +37,12 @@ The package, bottom to top: :mod:`~core.io.annotator.model` (mapping,
 table, preview), :mod:`~core.io.annotator.scales` (labels and the scales
 they are read on), :mod:`~core.io.annotator.names` (what a header names),
 :mod:`~core.io.annotator.report` (findings and the report),
+:mod:`~core.io.annotator.records` (JSON records and list cells as rows),
 :mod:`~core.io.annotator.read` (raw cells of a sheet),
 :mod:`~core.io.annotator.cells` (a cell as a grade or a number),
+:mod:`~core.io.annotator.roles` (what a column holds, from its values),
+:mod:`~core.io.annotator.platform` (rows that are not judgments),
+:mod:`~core.io.annotator.transposed` (one row per respondent),
 :mod:`~core.io.annotator.detect` (sheet, header row and mapping),
 :mod:`~core.io.annotator.sheet` (the data rows under a mapping), the import's
 steps :mod:`~core.io.annotator.rows`, :mod:`~core.io.annotator.grades`,

@@ -115,14 +115,23 @@ def _reasons(g: Grades, u_ev: IntArray) -> dict[int, str]:
 def _score_note(sheet: Sheet, report: ImportReport) -> None:
     """Say where the scores came from when there is no score column."""
     mapping = sheet.mapping
+    report.ranking = "score"
     if mapping.score is None and mapping.rank is not None:
+        report.ranking = "rank"
         report.notes.append(
             f"no score column: score = -rank (from column {sheet.name(mapping.rank)!r}), "
             "so the supplied ranking is kept")
-    elif mapping.score is None:
+    elif mapping.score is None and mapping.rows_ranked:
+        report.ranking = "rows"
         report.notes.append(
-            "no score or rank column: candidates keep the order of the rows as supplied, "
+            "no score or rank column; the row order was declared a ranking (--order rows): "
             "score = -row number")
+    elif mapping.score is None:
+        report.ranking = ""
+        report.notes.append(
+            "judgments only: no score or rank column, so no ranking and no NDCG; the scores "
+            "are left empty (join a run to evaluate, or declare the row order a ranking "
+            "with --order rows)")
 
 
 def _query_codes(rows: Rows, cands: Candidates) -> tuple[list[str], IntArray]:

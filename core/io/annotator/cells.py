@@ -21,10 +21,10 @@ from core.io.annotator.report import (
     MARK,
     OUTSIDE_SCALE,
 )
-from core.io.annotator.scales import KNOWN_SCALES, label_key, numbered_label
+from core.io.annotator.scales import KNOWN_SCALES, label_key, number_range, numbered_label
 from core.model.conventions import Rubric
 from core.model.document import GradeState
-from core.model.numbers import NumberError, read_number
+from core.model.numbers import NumberError, number_text, read_number
 
 __all__ = [
     "FEW_VALUES",
@@ -37,6 +37,7 @@ __all__ = [
     "float_cells",
     "grade_like",
     "number",
+    "number_rubric",
     "objects",
     "text_labels",
 ]
@@ -301,3 +302,27 @@ def grade_like(values: Sequence[Any], marks: set[str]) -> bool:
             good += 1
             distinct.add(x)
     return good >= 0.8 * len(values) and 0 < len(distinct) <= 12
+
+
+def number_rubric(columns: Iterable[Sequence[Any]], header: Sequence[str],
+                  mapping: ColumnMapping) -> tuple[Rubric | None, str]:
+    """The rubric grade columns of whole numbers give: their range, widened
+    to a range their headers write (``Rating (1-5)``), and how it was read;
+    (None, "") when they hold anything but whole numbers and marks. Each
+    distinct value is read once."""
+    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    values: list[float] = []
+    for cells in columns:
+        for v in codes(list(cells))[1]:
+            if cell_text(v).strip().casefold() in marks:
+                continue
+            try:
+                values.append(number(v))
+            except Reject:
+                return None, ""
+    names = " ".join(header[c] for c, _ in mapping.sources() if c < len(header))
+    rubric = number_range(values, names)
+    if rubric is None:
+        return None, ""
+    lo, hi = (number_text(x) for x in (rubric.values[0], rubric.values[-1]))
+    return rubric, f"the grade columns' numbers, {lo} to {hi}"

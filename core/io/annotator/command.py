@@ -12,6 +12,7 @@ from core.io.annotator.importer import bulk, import_table
 from core.io.annotator.model import ColumnMapping, Table
 from core.io.annotator.overrides import column_list, guess_mapping, missing_field
 from core.io.annotator.report import ImportReport, ImportResult
+from core.io.annotator.transposed import unreadable_items
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
 __all__ = ["import_sheet", "unreadable"]
@@ -22,6 +23,13 @@ _NAMES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/ur
 
 def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
     header = table.header(mapping)
+    transposed = unreadable_items(table, mapping.header_row, header)
+    if transposed is not None and need != "grade":
+        return InputError(transposed, file=table.file, sheet=table.sheet,
+                          line=mapping.header_row + 1,
+                          hint="write each item's header as 'query [source]' or 'query - "
+                          "source' (as a survey's grid question names its rows), or turn the "
+                          "sheet into one row per judgment")
     if need == "grade":
         problem = "no grade column found"
         hint = ("pass --map grade=COLUMN (one grade column, with --map annotator=COLUMN "
@@ -39,11 +47,14 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
 def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int | None = None,
                  fields: Mapping[str, str] | None = None,
                  annotators: Sequence[str] | None = None, rubric: str | None = None,
-                 consensus: str = "mean", rounding: str = "none") -> ImportResult:
+                 consensus: str = "mean", rounding: str = "none",
+                 rows_ranked: bool = False, keep: Sequence[str] = ()) -> ImportResult:
     """Import ``path`` as the command line says: ``header_row`` is 1-based,
     ``fields`` maps a field to a column (header, letter or number),
     ``annotators`` names one annotator's grade column each, ``rubric`` is
-    ``G=LABEL,...`` text. The rest is guessed.
+    ``G=LABEL,...`` text; ``rows_ranked``: the row order is a ranking
+    (``--order rows``); ``keep``: the kinds of rows a platform marks as
+    not judgments imported all the same (``--keep``). The rest is guessed.
 
     Raises :class:`InputError` (with the flag to pass) when the query, the
     source id or a grade column is not found.
@@ -55,6 +66,7 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
         table = read_guessed(path, sheet)
         mapping = guess_mapping(table, header_row=header_row, fields=fields,
                                 annotators=annotators)
+        mapping = mapping.replace(rows_ranked=rows_ranked, keep=tuple(keep))
         need = missing_field(mapping)
         if need is not None:
             raise _missing(table, mapping, need)
@@ -64,7 +76,15 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
 
 
 def unreadable(report: ImportReport) -> InputError | None:
-    """Why an import cannot stand (labels no rule reads), naming ``--rubric``."""
+    """Why an import cannot stand (labels no rule reads, or read alike by
+    two known scales that grade them otherwise), naming ``--rubric``."""
+    if report.alternatives and not report.unmapped_labels:
+        scales = report.alternatives
+        return InputError(
+            "the labels fit two known scales that grade them otherwise: " + "; ".join(
+                f"{name} ({text})" for name, text in scales), file=report.file,
+            sheet=report.sheet, hint="pass the one meant, e.g. " + " or ".join(
+                f"--rubric \"{text}\"" for _, text in scales))
     if not report.unmapped_labels:
         return None
     labels = ", ".join(f"{k!r} ({v} cell{'' if v == 1 else 's'})"

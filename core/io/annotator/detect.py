@@ -15,12 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.io.annotator.cells import grade_like, text_labels
+from core.io.annotator.cells import number_rubric, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
 from core.io.annotator.names import combined_grade, name_field
+from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
+from core.io.annotator.roles import Profile, profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels
+from core.io.annotator.transposed import untranspose
 from core.io.safety import column_letters
+from core.model.conventions import Rubric
 
 __all__ = ["choose_sheet", "detect_mapping", "header_score",
            "label_guess", "preview", "read_guessed"]
@@ -72,9 +76,20 @@ def header_score(row: Sequence[Any]) -> float:
 
 
 def _header_row(rows: list[list[Any]]) -> int:
+    """The row of the first 30 that looks most like a header and least like
+    data: a cell whose text comes again in its column on another row is a
+    value, not a column's name (a header of ``col1``... above rows of
+    ``doc-0001``)."""
     best_row, best = 0, 0.0
-    for i, row in enumerate(rows[:_HEADER_SCAN]):
+    head = rows[:_HEADER_SCAN + 10]
+    for i, row in enumerate(head[:_HEADER_SCAN]):
         score = header_score(row)
+        if score <= best:
+            continue
+        others = [r for r in head[:i] + head[i + 1:] if r != row]  # a header said again
+        again = sum(1 for c, v in enumerate(row) if _filled(v) and any(
+            c < len(r) and r[c] == v for r in others))
+        score -= 2.0 * again
         if score > best:
             best_row, best = i, score
     return best_row
@@ -108,37 +123,95 @@ def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]
     return found, wide
 
 
-def _by_cells(table: Table, header_row: int, header: list[str], found: dict[str, int],
-              wide: list[tuple[int, str]], marks: set[str]) -> list[tuple[int, str]]:
-    """Columns the names left unknown, read by their cells: the grade
-    columns when no name gave one (one: long; several: one per annotator),
-    and a column of URLs as the source id. Returns the wide columns."""
+def _by_values(table: Table, header_row: int, header: list[str], found: dict[str, int],
+               wide: list[tuple[int, str]], marks: set[str],
+               ) -> tuple[list[tuple[int, str]], list[tuple[str, str]], list[Flag]]:
+    """The fields the names left unknown, read from the cells
+    (:mod:`~core.io.annotator.roles`); without a grade column, the columns
+    whose cells read as grades (one: long; several: one per annotator); the
+    platform's marks of rows that are not judgments
+    (:mod:`~core.io.annotator.platform`). Returns the wide columns, the
+    reasons and the flag columns."""
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r))]
-    width = max([len(header), *map(len, sample)], default=0)
-    taken = set(found.values()) | {c for c, _ in wide}
-    free = [c for c in range(width) if c not in taken
-            and not (c < len(header) and combined_grade(header[c]))]
-
-    def column(c: int) -> list[Any]:
-        return [r[c] for r in sample if c < len(r) and _filled(r[c])]
-
+    profiles = profile_columns(sample, header, marks)
+    taken = {c for c, _ in wide} | {
+        c for c in range(len(header)) if combined_grade(header[c]) and c not in found.values()}
+    if len(wide) == 1 and "grade" not in found:
+        # One column named as one person's grades: the grade column, whose
+        # annotator (if any) another column names.
+        found["grade"], wide = wide[0][0], []
+        taken = taken - {found["grade"]}
+    switched = _grade_by_values(profiles, found, taken)
+    roles = roles_from_values(profiles, found, taken)
+    found.update(roles.found)
+    if switched:
+        roles.reasons["grade"] = switched
+    reasons = [*roles.reasons.items(), *(("ignored", why) for why in roles.ignored.values())]
+    if "status" not in found:
+        status = next((p for p in profiles if p.col not in found.values() and p.col not in taken
+                       and status_like(p)), None)
+        if status is not None:
+            found["status"] = status.col
+            reasons.append(("status", f"{status.shown()}, read from its values; statuses "
+                            + ", ".join(sorted({t for t in status.texts if t}))))
     if "grade" not in found and not wide:
-        graded = [c for c in free if grade_like(column(c), marks)]
-        if len(graded) == 1:
-            found["grade"] = graded[0]
-        elif graded:
-            wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
-                     else column_letters(c + 1)) for c in graded]
-        free = [c for c in free if c not in graded]
-    if "source_id" not in found:
-        for c in free:
-            cells = column(c)
-            if cells and sum(str(v).strip().lower().startswith(("http://", "https://", "www."))
-                             for v in cells) >= 0.8 * len(cells):
-                found["source_id"] = c
-                break
-    return wide
+        used = set(found.values()) | taken | set(roles.ignored)
+        if "score" in found and profiles[found["score"]].graded and not any(
+                p.graded and p.col not in used for p in profiles):
+            # A column named "score" of whole grades (BEIR/MTEB qrels): the grades.
+            found["grade"] = found.pop("score")
+            reasons = [(f, why) for f, why in reasons if f != "score"]
+            reasons.append(("grade", f"{header[found['grade']]}, named score but holding a "
+                            "handful of whole numbers: grades, as qrels write them"))
+        else:
+            graded = [p.col for p in profiles if p.graded and not p.constant
+                      and p.col not in used]
+            if len(graded) > 1:
+                graded = [c for c in graded if not _fractional(profiles[c])] or graded
+            if len(graded) == 1:
+                found["grade"] = graded[0]
+            elif graded:
+                wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
+                         else column_letters(c + 1)) for c in graded]
+                reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
+                                f"their values: {len(graded)} columns of grades, one per "
+                                "annotator"))
+    used = set(found.values()) | taken | {c for c, _ in wide}
+    flags, why = find_flags(profiles, used, found.get("grade"))
+    if flags or "status" in found:
+        # Text only on rows that are not judgments (a control task's hint,
+        # its answer's reason) is no note nor reason of a judgment.
+        marked = flagged_rows(lambda c: profiles[c].texts, len(sample), found.get("status"),
+                              flags, lambda c: profiles[c].shown())
+        for f in ("note", "reason"):
+            col = found.get(f)
+            if col is not None and all(i in marked for i, t in enumerate(profiles[col].texts)
+                                       if t):
+                del found[f]
+                reasons = [(g, w) for g, w in reasons if g != f]
+    return wide, [*reasons, *why], flags
+
+
+def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:
+    """A column named as the grade that holds none (Prodigy's ``answer`` of
+    accept/reject) gives way to the one other column that holds grades;
+    returns why ("" when it stays)."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles) or profiles[col].graded:
+        return ""
+    others = [p for p in profiles if p.graded and not p.constant and p.col not in taken
+              and p.col not in found.values() and not _fractional(p)]
+    if len(others) != 1:
+        return ""
+    found["grade"] = others[0].col
+    return (f"{others[0].shown()}, read from its values ({profiles[col].shown()} is named so "
+            "but holds no grades)")
+
+
+def _fractional(p: Profile) -> bool:
+    """Numbers mostly with a fraction (a lead time, a trust score): not grades."""
+    return p.numeric > 0.9 and p.whole < 0.5
 
 
 def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
@@ -168,11 +241,16 @@ def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping
         wide = []
     marks = {m.strip().casefold() for m in (*ColumnMapping().unknown_marks,
                                             *ColumnMapping().unrateable_marks)}
-    wide = _by_cells(table, header_row, header, found, wide, marks)
+    named_wide = list(wide)
+    wide, reasons, flags = _by_values(table, header_row, header, found, wide, marks)
+    if wide and wide == named_wide:
+        reasons.insert(0, ("annotators", f"{', '.join(n for _, n in wide)}, named so: one "
+                           "column of grades per annotator"))
     if wide:
         found.pop("grade", None)
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
-    return ColumnMapping(header_row=header_row, grades=_unique(wide), **fields)
+    return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
+                         flags=tuple(flags), **fields)
 
 
 def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:
@@ -185,8 +263,11 @@ def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], L
 
 
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
-    """The sheet's cells: ``sheet``, else the workbook's sheet that holds the data."""
-    return read_table(path, sheet=sheet, choose=choose_sheet)
+    """The sheet's cells: ``sheet``, else the workbook's sheet that holds the
+    data; a transposed sheet (one row per respondent, one column per item)
+    in the long layout (:mod:`~core.io.annotator.transposed`)."""
+    table = read_table(path, sheet=sheet, choose=choose_sheet)
+    return untranspose(table, _header_row(table.rows)) or table
 
 
 def preview(path: str | Path, *, sheet: str | None = None,
@@ -202,6 +283,8 @@ def preview(path: str | Path, *, sheet: str | None = None,
     mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
     labels, guess = label_guess(table, mapping)
+    if guess.rubric is None:
+        guess.rubric, guess.scale = _number_rubric(table, mapping)
     return SheetPreview(
         file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
         header=table.header(mapping),
@@ -209,4 +292,29 @@ def preview(path: str | Path, *, sheet: str | None = None,
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
         n_rows=max(0, len(table.rows) - start), labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
+        alternatives=guess.alternatives, marked=_marked(table, mapping),
     )
+
+
+def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
+    """Kind -> how many data rows the platform marks as such."""
+    if mapping.status is None and not mapping.flags:
+        return {}
+    data = table.rows[mapping.header_row + 1:]
+
+    def texts(c: int) -> list[str]:
+        return [cell_text(r[c]).strip() if c < len(r) else "" for r in data]
+
+    counts: dict[str, int] = {}
+    for kind, _why in flagged_rows(texts, len(data), mapping.status, mapping.flags,
+                                   str).values():
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:
+    """The rubric the grade columns' numbers give (see :func:`number_rubric`)."""
+    start = mapping.header_row + 1
+    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
+               for c, _ in mapping.sources()]
+    return number_rubric(columns, table.header(mapping), mapping)

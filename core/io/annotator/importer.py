@@ -11,11 +11,12 @@ from pathlib import Path
 
 from core.errors import InputError
 from core.io.annotator.build import build_document
-from core.io.annotator.cells import GradeReader, text_labels
+from core.io.annotator.cells import GradeReader, number_rubric, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.grades import first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
-from core.io.annotator.model import ColumnMapping, Table
+from core.io.annotator.model import ColumnMapping, Table, cell_text
+from core.io.annotator.records import list_cell
 from core.io.annotator.report import FATAL, ImportReport, ImportResult
 from core.io.annotator.rows import annotator_names, find_candidates, notes, read_rows
 from core.io.annotator.scales import LabelGuess, guess_labels
@@ -73,11 +74,19 @@ def import_table(
                           encoding=table.encoding, delimiter=table.delimiter,
                           header_row=mapping.header_row + 1, mapping=mapping)
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
+    _refuse_lists(sheet)
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
     guessed = _labels(sheet, conventions, guess, labels or {})
     if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
         conventions = conventions.replace(rubric=guessed.rubric)
+    elif guess and conventions.rubric is None and guessed is None:
+        # Whole-number grades: the rubric is their range, read from the file.
+        rubric, how = number_rubric([sheet.column(c) for c, _ in mapping.sources()],
+                                    sheet.header, mapping)
+        if rubric is not None:
+            conventions = conventions.replace(rubric=rubric)
+            report.scale = how
     reader = GradeReader(mapping, conventions.rubric, guessed.keys() if guessed else None)
     # Rows: blank, formulas in key cells, empty query or source, bad score;
     # then the candidates, each from its first row.
@@ -100,6 +109,23 @@ def import_table(
     report.candidates = cands.n
     report.annotators = doc.annotators
     return ImportResult(doc, report)
+
+
+def _refuse_lists(sheet: Sheet) -> None:
+    """A grade cell holding a list of ratings with no list of their users
+    beside it: one line naming the column and what it holds."""
+    for col, _ in sheet.mapping.sources():
+        for i, cell in enumerate(sheet.column(col)):
+            if type(cell) is not str or "[" not in cell:
+                continue
+            found = list_cell(cell)
+            if found is not None and len(found) > 1:
+                raise sheet.fail(
+                    f"the grade column {sheet.name(col)!r} holds a list of ratings "
+                    f"({cell_text(cell).strip()}) with no list of their users beside it",
+                    line=sheet.row_number(i), column=sheet.name(col),
+                    hint="export each rating with its user (Argilla: the responses with their "
+                    "users), or one row per rating")
 
 
 def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
@@ -130,9 +156,11 @@ def _label_report(report: ImportReport, conventions: Conventions,
         report.labels = {t: g for t, g in labels.grades.items()
                          if t not in report.unmapped_labels}
         report.scale = labels.scale
+        report.alternatives = [(n, r.text) for n, r in labels.alternatives]
     elif rubric is not None:
         report.labels = {g.label: g.value for g in rubric.grades if g.label}
-        report.scale = "the rubric declared" if report.labels else ""
+        if report.labels or not report.scale:
+            report.scale = "the rubric declared" if report.labels else ""
     if rubric is not None:
         report.notes.append(f"rubric: {rubric.text}")
 

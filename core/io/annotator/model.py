@@ -51,7 +51,8 @@ class ColumnMapping:
     ``unknown_marks`` and ``unrateable_marks`` declare which texts in a
     grade cell mean which state (compared case-insensitively). ``status``
     is a crowd-work assignment's status (Mechanical Turk's
-    ``AssignmentStatus``): a row whose status is ``Rejected`` is not imported.
+    ``AssignmentStatus``): a row whose status is ``Rejected`` (or a preview)
+    is skipped unless its kind is kept, as are the rows ``flags`` mark.
     """
 
     header_row: int = 0
@@ -68,6 +69,25 @@ class ColumnMapping:
     status: int | None = None
     unknown_marks: tuple[str, ...] = UNKNOWN_MARKS
     unrateable_marks: tuple[str, ...] = UNRATEABLE_MARKS
+    #: The row order is a ranking (the user said so): without a score or
+    #: rank column, score = -row number. Otherwise such a sheet holds
+    #: judgments only and its scores are left empty.
+    rows_ranked: bool = False
+    #: Columns marking rows that are not judgments (control tasks, tainted
+    #: work, ...): (column, kind, test), see :mod:`~core.io.annotator.platform`.
+    flags: tuple[tuple[int, str, str], ...] = ()
+    #: The kinds of marked rows imported all the same (``control``,
+    #: ``rejected``, ``preview``, ``cancelled``); by default none.
+    keep: tuple[str, ...] = ()
+    #: Why each column was guessed: (field, reason) pairs, for the report and
+    #: the wizard (``("annotator", "Email Address, 3 people, ...")``); a
+    #: column left out says so under ``"ignored"``. Not part of the mapping's
+    #: identity.
+    reasons: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    def why(self, name: str) -> str:
+        """Why ``name``'s column was guessed ("" when it was not, or was chosen)."""
+        return next((why for f, why in self.reasons if f == name), "")
 
     @property
     def layout(self) -> str:
@@ -88,6 +108,7 @@ class ColumnMapping:
         """Column index -> the field it feeds."""
         out = {getattr(self, f): f for f in SINGLE_FIELDS if getattr(self, f) is not None}
         out.update({c: f"grade ({who})" for c, who in self.grades})
+        out.update({c: f"skip ({kind})" for c, kind, _ in self.flags if c not in out})
         return out
 
 
@@ -138,4 +159,10 @@ class SheetPreview:
     unmapped: dict[str, int] = field(default_factory=dict)
     rubric: Rubric | None = None
     scale: str = ""
+    #: Rows the platform marks as not judgments: kind -> rows (skipped
+    #: unless the mapping keeps the kind).
+    marked: dict[str, int] = field(default_factory=dict)
+    #: Known scales the labels fit equally well, read otherwise: (name,
+    #: rubric), the one proposed first; empty when one scale fits best.
+    alternatives: list[tuple[str, Rubric]] = field(default_factory=list)
 

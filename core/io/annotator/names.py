@@ -68,6 +68,9 @@ _ANNOTATOR_WORDS = ("annotator", "rater", "assessor", "judge", "reviewer", "work
 _NOT_ANNOTATORS = frozenset({"consensus", "final", "agreed", "gold", "average", "mean",
                              "median", "majority", "adjudicated", "overall", "avg", "total",
                              "score", "scale", "level"})
+#: Words that end a header naming something about grades, not whose they are
+#: (Argilla's ``relevance.responses.users`` and ``.status``).
+_NOT_NAMES = frozenset({"users", "user", "status", "id", "ids", "time", "at", "count"})
 #: Tool prefixes (Mechanical Turk's ``Input.`` and ``Answer.``).
 _PREFIX = re.compile(r"^\s*(?:input|answer|answers|output|data|meta)\s*[.:]\s*", re.I)
 #: A bracketed scale in a header: ``Relevance (0-3)``, ``Grade [1 to 5]``.
@@ -110,7 +113,7 @@ def wide_annotator(header: str) -> str | None:
         for pattern in (rf"^{alias}_(.+)$", rf"^(.+)_{alias}$"):
             m = re.match(pattern, key)
             if m and m.group(1) not in _GRADE_WORDS and not _combined(m.group(1)) \
-                    and _short(m.group(1)):
+                    and _short(m.group(1)) and m.group(1).split("_")[-1] not in _NOT_NAMES:
                 start = header.lower().find(m.group(1).split("_")[0])
                 raw = header[start:start + len(m.group(1))] if start >= 0 else m.group(1)
                 return raw.strip(" _-:()[]") or m.group(1)
@@ -142,15 +145,19 @@ def name_field(header: str) -> Named:
     """What ``header`` names (a :class:`Named`, false when nothing)."""
     if not header.strip():
         return Named()
-    for key in dict.fromkeys((normalize(header), _plain(header))):
+    # A tool's dotted path (``annotations.completed_by``) ends with the name.
+    last = header.rsplit(".", 1)[-1] if "." in header.strip(".") else header
+    for key in dict.fromkeys((normalize(header), _plain(header), normalize(last))):
         for f, index in _INDEX.items():
             if key in index:
                 return Named(f, index[key])
     who = wide_annotator(header)
     if who is not None:
         return Named(annotator=who)
-    tokens = set(_plain(header).split("_"))
-    for f, words in _TOKENS.items():
-        if tokens & words:
-            return Named(f, _TOKEN_RANK)
+    # The last word that names a field is the header's head (``passage
+    # version`` is a version, ``Doc URL`` a source).
+    for token in reversed(_plain(header).split("_")):
+        for f, words in _TOKENS.items():
+            if token in words:
+                return Named(f, _TOKEN_RANK)
     return Named()

@@ -67,11 +67,15 @@ def is_judgment_sheet(path: str | Path) -> bool:
 def _check(report: ImportReport, path: Path) -> None:
     """Refuse a sheet whose labels or cells were not all read."""
     hint = _HINT.format(path.name)
+    if report.alternatives and not report.unmapped_labels:
+        scales = "; ".join(f"{n} ({t})" for n, t in report.alternatives)
+        raise InputError(f"the labels fit two known scales that grade them otherwise: {scales}",
+                         file=str(path), sheet=report.sheet, hint=hint)
     if report.unmapped_labels:
         labels = ", ".join(f"{k!r} ({v})" for k, v in report.unmapped_labels.items())
         raise InputError(f"labels on no known scale and in no rubric: {labels}",
                          file=str(path), sheet=report.sheet, hint=hint)
-    refused = [r for r in report.rejected_judgments if "assignment's status" not in r[2]]
+    refused = report.rejected_judgments
     if refused:
         row, column, why = refused[0]
         more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
@@ -110,8 +114,9 @@ def run_with_judgments(run: str | Path, sheet: str | Path,
     """Join a TREC run with the judgments of an annotators' sheet.
 
     Raises :class:`InputError` when the sheet's labels or cells are not all
-    read (rows of assignments the requester rejected excepted), naming the
-    first problem and the ``import`` command that shows them all.
+    read (rows the platform marks as not judgments are skipped, not
+    refused), naming the first problem and the ``import`` command that
+    shows them all.
     """
     sheet = Path(sheet)
     result = import_annotations(sheet, conventions=conventions)

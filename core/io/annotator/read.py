@@ -18,17 +18,25 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table
+from core.io.annotator.records import explode_list_cells, records_rows
 from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
 from core.io.safety import check_xlsx, column_letters, find_cells_not_data, parse_ref
 
-__all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "ChooseSheet", "read_table", "sniff_delimiter"]
+__all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "RECORD_SUFFIXES", "ChooseSheet",
+           "read_table", "sniff_delimiter"]
 
 MAX_TEXT_BYTES = 2 * 1024**3
 #: Rows of each sheet shown to a :data:`ChooseSheet`.
 HEAD_ROWS = 30
 #: Picks the sheet to read from each sheet's first rows (in workbook order).
 ChooseSheet = Callable[[dict[str, list[list[Any]]]], str]
+#: JSON and JSON Lines exports of annotation tools (:mod:`~core.io.annotator.records`).
+RECORD_SUFFIXES = (".json", ".jsonl", ".ndjson")
+#: Readers of other formats, by suffix: a function of the path giving the
+#: raw :class:`Table` (the hook for columnar files such as Parquet, read in
+#: :mod:`core.io` by their own module, which registers itself here).
+READERS: dict[str, Callable[[Path], Table]] = {}
 _SNIFF_LINES = 50
 
 
@@ -74,11 +82,14 @@ def _read_text_table(path: Path) -> Table:
         raise InputError("this is a workbook, not a text file", file=name,
                          hint="give it the .xlsx extension")
     text, encoding = _decode(raw, name)
+    if path.suffix.lower() in RECORD_SUFFIXES:
+        return Table(file=name, rows=records_rows(text, name), encoding=encoding)
     delim = sniff_delimiter(text, path)
     try:
         rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
     except csv.Error as exc:
         raise InputError(f"the text cannot be split into fields ({exc})", file=name) from exc
+    rows = explode_list_cells(rows, 0, name)
     return Table(file=name, rows=rows, encoding=encoding, delimiter=delim)
 
 
@@ -200,11 +211,19 @@ def read_table(path: str | Path, *, sheet: str | None = None,
     one ``choose`` picks from their first rows; else the first. A workbook
     passes :func:`core.io.safety.check_xlsx` first; its formula cells are
     listed, never evaluated. Text files: UTF-8 (with or without BOM), UTF-16
-    with BOM, or Windows-1252; delimiter detected.
+    with BOM, or Windows-1252; delimiter detected; cells holding lists of
+    ratings and their users spread one per row. ``.json``/``.jsonl``: a
+    tool's records (:mod:`~core.io.annotator.records`). Other suffixes
+    registered in :data:`READERS` are read by their reader.
     """
     path = Path(path)
     check_input(path)  # a missing file, a folder, a FIFO or a device: refused, not waited on
     suffix = path.suffix.lower()
+    if suffix in READERS:
+        return READERS[suffix](path)
+    if suffix == ".parquet":
+        raise InputError("Parquet annotation files are not read here yet", file=str(path),
+                         hint="export it as CSV or JSON Lines")
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx_table(path, sheet, choose)
     if suffix == ".xls":

@@ -83,6 +83,10 @@ class ImportReport:
     #: Rows that hold no judgment (a total row, a row without source id and
     #: grades), skipped: (row, why).
     skipped_rows: list[tuple[int, str]] = field(default_factory=list)
+    #: Rows skipped because the platform marks them as not judgments, by
+    #: kind (control, rejected, preview, cancelled) -> rows; each is also in
+    #: ``skipped_rows`` with its reason.
+    excluded: dict[str, int] = field(default_factory=dict)
     #: Judgments: one per grade cell of every row read (one per row in a
     #: long layout, one per annotator's column in a wide one). Those read
     #: are imported or rejected, never dropped:
@@ -94,8 +98,21 @@ class ImportReport:
     #: Each label read -> its grade, and how the labels were read.
     labels: dict[str, float] = field(default_factory=dict)
     scale: str = ""
+    #: Known scales the labels fit equally well, read otherwise: (name,
+    #: rubric text), the one the import used first; the command line refuses
+    #: to choose.
+    alternatives: list[tuple[str, str]] = field(default_factory=list)
+    #: Where the ranking comes from: "score", "rank", "rows" (the row order,
+    #: as the user declared) or "" (judgments only: no ranking, no NDCG).
+    ranking: str = "score"
     #: Column index -> its header as read (the mapping's columns, for JSON).
     column_names: dict[int, str] = field(default_factory=dict)
+
+    def guesses(self) -> list[str]:
+        """Each column guessed and why (``annotator: Email Address, 3 people,
+        ...``), from the mapping's reasons."""
+        mapping = self.mapping or ColumnMapping()
+        return [f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons]
 
     def of_kind(self, *kinds: str) -> list[Issue]:
         return [i for i in self.issues if i.kind in kinds]
@@ -150,7 +167,11 @@ class ImportReport:
 
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
-        lines = [self.headline()]
+        lines = [self.headline(), *self.guesses()]
+        if self.excluded:
+            lines.append("rows the platform marks as not judgments, skipped: " + ", ".join(
+                f"{n} {kind}" for kind, n in self.excluded.items())
+                + " (--keep " + ",".join(self.excluded) + " imports them)")
         counts: dict[str, int] = {}
         for issue in self.issues:
             counts[issue.kind] = counts.get(issue.kind, 0) + 1
@@ -180,15 +201,18 @@ class ImportReport:
         return {
             "file": self.file, "sheet": self.sheet, "layout": self.layout,
             "header_row": self.header_row, "encoding": self.encoding,
-            "delimiter": self.delimiter, "mapping": fields,
+            "delimiter": self.delimiter, "mapping": fields, "guesses": self.guesses(),
             "annotators": list(self.annotators),
+            "ranking": self.ranking or "none: judgments only",
             "rubric": dict(self.labels), "scale": self.scale,
+            "alternatives": [{"scale": n, "rubric": t} for n, t in self.alternatives],
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
             "imported": self.judgments_imported,
             "rejected": [{"row": r, "column": c, "reason": why}
                          for r, c, why in self.rejected_judgments],
             "blank_rows": self.blank_rows,
             "skipped": [{"row": r, "reason": why} for r, why in self.skipped_rows],
+            "excluded": dict(self.excluded),
             "candidates": self.candidates,
             "unmapped_labels": dict(self.unmapped_labels),
             "issues": [{"kind": i.kind, "row": i.row, "column": i.column,

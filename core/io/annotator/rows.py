@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from core.io.annotator.cells import Reject, filled, float_cells, number, objects
 from core.io.annotator.model import cell_text
+from core.io.annotator.platform import flagged_rows
 from core.io.annotator.report import (
     CONFLICT,
     DUPLICATE,
@@ -72,8 +73,6 @@ class Candidates(NamedTuple):
 #: First words of a row that sums up the rows above it rather than judging.
 TOTAL_WORDS = frozenset({"total", "totals", "grand total", "sum", "subtotal", "average",
                          "mean", "count", "overall", "avg"})
-#: Assignment statuses whose rows are not imported (crowd work the requester refused).
-REFUSED_STATUS = frozenset({"rejected"})
 
 
 def _blank(raw: list[Any]) -> bool:
@@ -95,8 +94,8 @@ def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None
 
 
 def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
-    """Blank rows and rows without a judgment, formulas, empty query or
-    source cells, refused assignments, bad scores."""
+    """Blank rows, rows without a judgment and rows the platform marks as
+    none, formulas, empty query or source cells, bad scores."""
     mapping = sheet.mapping
     assert mapping.query is not None
     assert mapping.source_id is not None
@@ -119,6 +118,8 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
         if why is not None:
             skip[i] = True
             report.skipped_rows.append((sheet.row_number(i), why))
+    _not_judgments(sheet, skip, report)
+    report.skipped_rows.sort()
     report.rows_read = sheet.n_rows - int(skip.sum())
     alive = ~skip
     bad_cells = _formulas(sheet, skip, alive)
@@ -129,23 +130,26 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
                 ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
                 f"the {which.replace('_', ' ')} is empty; row rejected")))
             alive[i] = False
-    _refused(sheet, alive)
     score = _scores(sheet, alive)
     return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip)
 
 
-def _refused(sheet: Sheet, alive: BoolArray) -> None:
-    """Reject the rows of assignments the requester refused (status ``Rejected``)."""
-    col = sheet.mapping.status
-    if col is None:
+def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> None:
+    """Skip the rows the platform marks as not judgments (control tasks,
+    rejected or tainted work, previews, cancelled annotations), counted by
+    kind, unless the mapping keeps that kind."""
+    mapping = sheet.mapping
+    if mapping.status is None and not mapping.flags:
         return
-    status = sheet.texts(col)
-    for i in np.flatnonzero(alive).tolist():
-        if status[i].casefold() in REFUSED_STATUS:
-            sheet.found.append(((i, 1, 0, 1), Issue(
-                ROW_REJECTED, sheet.row_number(i), sheet.name(col),
-                f"the assignment's status is {status[i]!r}; row rejected", status[i])))
-            alive[i] = False
+    marked = flagged_rows(sheet.texts, sheet.n_rows, mapping.status, mapping.flags,
+                          sheet.name)
+    for i in sorted(marked):
+        kind, why = marked[i]
+        if skip[i] or kind in mapping.keep:
+            continue
+        skip[i] = True
+        report.skipped_rows.append((sheet.row_number(i), why))
+        report.excluded[kind] = report.excluded.get(kind, 0) + 1
 
 
 def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set[int]]:
@@ -181,10 +185,13 @@ def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set
 
 def _scores(sheet: Sheet, alive: BoolArray) -> FloatArray:
     """Each data row's score: the score column, else minus the rank, else
-    minus the row number (the rows' order kept). A score that is not a
-    number rejects its row."""
+    (the row order declared a ranking) minus the row number, else none (NaN:
+    judgments are not a ranking). A score that is not a number rejects its
+    row."""
     mapping = sheet.mapping
     score_col = mapping.score if mapping.score is not None else mapping.rank
+    if score_col is None and not mapping.rows_ranked:
+        return np.full(sheet.n_rows, np.nan)
     if score_col is None:
         return -np.arange(sheet.start + 1, sheet.start + 1 + sheet.n_rows, dtype=np.float64)
     cells_s = sheet.column(score_col)

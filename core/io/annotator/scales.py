@@ -30,7 +30,9 @@ __all__ = [
     "Scale",
     "guess_labels",
     "label_key",
+    "number_range",
     "numbered_label",
+    "scale_rubric",
 ]
 
 
@@ -54,10 +56,13 @@ _PARTLY = ("somewhat relevant", "partially relevant", "partly relevant", "partia
            "marginally relevant", "slightly relevant")
 _HIGHLY = ("highly relevant", "very relevant")
 
-#: The scales a label is read on, tried in this order (the first that holds
-#: every label of the sheet wins; otherwise the one holding most).
+#: The scales a label is read on: of those holding every label of the sheet,
+#: the one whose levels the labels miss fewest of (a sheet's three levels
+#: are a three-level scale, not three of four); otherwise the one holding
+#: most. Order breaks a tie only where the grades agree.
 KNOWN_SCALES: tuple[Scale, ...] = (
     Scale("not relevant / relevant / highly relevant", (_NOT, ("relevant",), _HIGHLY)),
+    Scale("not relevant / somewhat relevant / highly relevant", (_NOT, _PARTLY, _HIGHLY)),
     Scale("not relevant / somewhat relevant / relevant / highly relevant",
           (_NOT, _PARTLY, ("relevant",), _HIGHLY)),
     Scale("irrelevant / partially relevant / relevant",
@@ -128,23 +133,47 @@ class LabelGuess:
     unmapped: dict[str, int] = field(default_factory=dict)
     rubric: Rubric | None = None
     scale: str = ""
+    #: When known scales fit the labels equally well and read them otherwise:
+    #: each (name, rubric), the one used first; the user chooses (the wizard
+    #: asks, the command line names ``--rubric``).
+    alternatives: list[tuple[str, Rubric]] = field(default_factory=list)
 
     def keys(self) -> dict[str, float]:
         """Each label's compared form (:func:`label_key`) -> its grade."""
         return {label_key(text): grade for text, grade in self.grades.items()}
 
 
-def _choose_scale(keys: list[str]) -> Scale | None:
-    """The first scale that holds every key, else the one holding most
-    (None when none holds any)."""
-    best, best_n = None, 0
+def _choose_scale(keys: list[str]) -> tuple[Scale | None, list[Scale]]:
+    """The scale holding every key with the fewest levels missing, and the
+    others that hold them with as few missing but read them otherwise (the
+    user must choose); when none holds every key, the one holding most."""
+    if not keys:
+        return None, []
+    fits = []
     for scale in KNOWN_SCALES:
-        n = sum(scale.grade_of(k) is not None for k in keys)
-        if n == len(keys) and n:
-            return scale
-        if n > best_n:
-            best, best_n = scale, n
-    return best
+        grades = [scale.grade_of(k) for k in keys]
+        if all(g is not None for g in grades):
+            fits.append((len(scale.levels) - len(set(grades)), scale, grades))
+    if fits:
+        fewest = min(f[0] for f in fits)
+        best = [f for f in fits if f[0] == fewest]
+        first = best[0]
+        others: list[Scale] = []
+        for f in best[1:]:
+            if f[2] != first[2] and all(f[2] != o2 for o2 in
+                                        [[o.grade_of(k) for k in keys] for o in others]):
+                others.append(f[1])
+        return first[1], others
+    held = [(sum(s.grade_of(k) is not None for k in keys), -i, s)
+            for i, s in enumerate(KNOWN_SCALES)]
+    n, _, scale = max(held)
+    return (scale if n else None), []
+
+
+def scale_rubric(scale: Scale) -> Rubric:
+    """A known scale as a rubric, each level with its usual name."""
+    return Rubric(tuple(RubricGrade(float(g), names[0].capitalize())
+                        for g, names in enumerate(scale.levels)))
 
 
 def _numbered(labels: Mapping[str, int], guess: LabelGuess,
@@ -199,7 +228,9 @@ def guess_labels(labels: Mapping[str, int]) -> LabelGuess:
             guess.grades[text] = by_words[key]
         else:
             still.append(text)
-    scale = _choose_scale([label_key(t) for t in still])
+    scale, others = _choose_scale([label_key(t) for t in still])
+    if scale is not None and others:
+        guess.alternatives = [(o.name, scale_rubric(o)) for o in (scale, *others)]
     if scale is not None:
         seen: dict[int, list[str]] = {}
         for text in still:
@@ -232,3 +263,27 @@ def _level_label(texts: list[str], usual: str, counts: Mapping[str, int]) -> str
 def _rubric_label(text: str) -> str:
     """A label as a rubric's text can hold it (no comma: it separates grades)."""
     return " ".join(text.replace(",", " ").split())
+
+
+#: ``(1-5)``, ``[0 to 3]``, ``0-3`` in a header: the grades' range it declares.
+_RANGE = re.compile(r"(-?\d+)\s*(?:-|–|to|\.\.)\s*(-?\d+)")
+
+
+def number_range(values: list[float], header: str = "") -> Rubric | None:
+    """The rubric of a sheet of whole-number grades: their range, widened to
+    the range the header writes (``Rating (1-5)``); None without numbers, or
+    when they are not whole or span more than 101 grades."""
+    lo = hi = None
+    m = _RANGE.search(header)
+    if m is not None:
+        a, b = int(m.group(1)), int(m.group(2))
+        if a < b:
+            lo, hi = a, b
+    whole = [x for x in values if float(x).is_integer()]
+    if not whole or len(whole) < len(values):
+        return None
+    lo = min(int(min(whole)), lo if lo is not None else int(min(whole)))
+    hi = max(int(max(whole)), hi if hi is not None else int(max(whole)))
+    if hi - lo > 100:
+        return None
+    return Rubric.from_values(float(x) for x in range(lo, hi + 1))

@@ -1,0 +1,131 @@
+"""Rows a crowd-work platform marks as not being judgments: control tasks
+(test questions with a known answer), work it rejected or found tainted,
+preview responses, cancelled annotations.
+
+Platforms write these marks in their own ways: Mechanical Turk's
+``AssignmentStatus = Rejected``, Appen's ``_golden`` and ``_tainted``
+(``true``/``false``), Toloka's ``GOLDEN:relevance`` (filled on control
+tasks) and ``ASSIGNMENT:status = REJECTED``, Label Studio's
+``was_cancelled``, Qualtrics' ``Status = Survey Preview``. They are found
+by their values first: a true/false column whose true rows, and only
+those, carry another column's answer marks control tasks; a sparse column
+of grades beside the grade column is the control tasks' known answers; a
+status column holds ``rejected`` or ``preview``. A header's words
+(``golden``, ``tainted``, ``cancelled``) name what a true/false column
+marks when the values cannot tell.
+
+Such rows are skipped and counted by what they are, unless the user keeps
+that kind (``--keep control,rejected``, the wizard's check boxes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from core.io.annotator.roles import Profile
+from core.io.headers import normalize
+
+__all__ = ["KINDS", "Flag", "find_flags", "flagged_rows", "status_kind", "status_like"]
+
+#: What each kind of row is, for people (kind -> words).
+KINDS: dict[str, str] = {
+    "control": "a control task (a test question with a known answer)",
+    "rejected": "work the platform rejected or found tainted",
+    "preview": "a preview response, not a respondent's",
+    "cancelled": "a cancelled annotation",
+}
+#: A header's words that say what its true rows are.
+_HINTS: dict[str, frozenset[str]] = {
+    "control": frozenset({"golden", "gold", "control", "honeypot", "test_question"}),
+    "rejected": frozenset({"tainted", "rejected", "spam", "flagged"}),
+    "cancelled": frozenset({"cancelled", "canceled", "was_cancelled"}),
+    "preview": frozenset({"preview"}),
+}
+#: Statuses that mark a row (compared case-insensitively).
+_STATUS: dict[str, str] = {
+    "rejected": "rejected", "spam": "rejected", "survey preview": "preview",
+    "preview": "preview", "survey test": "preview", "test": "preview",
+}
+_TRUE = frozenset({"true", "1", "yes", "t", "y"})
+
+#: A flag column: (column, kind, test): ``"true"`` (a true/false column),
+#: ``"filled"`` (a column filled on such rows only).
+Flag = tuple[int, str, str]
+
+
+def status_like(p: Profile) -> bool:
+    """A column of a few statuses, one of which marks rows (``Rejected``)."""
+    values = {t for t in p.texts if t}
+    return 1 <= len(values) <= 8 and p.numeric < 0.5 and any(
+        status_kind(v) is not None for v in values)
+
+
+def status_kind(value: str) -> str | None:
+    """The kind of row a status marks (``Rejected`` -> rejected), or None."""
+    return _STATUS.get(value.strip().casefold())
+
+
+def _hint(name: str) -> str | None:
+    words = set(normalize(name.replace(":", "_")).split("_")) | {normalize(name)}
+    return next((kind for kind, hints in _HINTS.items() if words & hints), None)
+
+
+def _carries_answer(flag: Profile, other: Profile) -> bool:
+    """Whether ``other`` is filled on ``flag``'s true rows and (nearly)
+    only there: the known answers of control tasks."""
+    true = [t.casefold() in _TRUE for t in flag.texts]
+    n_true = sum(true)
+    if not n_true or n_true == len(true):
+        return False
+    filled_true = sum(1 for t, v in zip(true, other.texts, strict=True) if t and v)
+    filled_false = sum(1 for t, v in zip(true, other.texts, strict=True) if not t and v)
+    return filled_true >= 0.9 * n_true and filled_false <= 0.05 * (len(true) - n_true)
+
+
+def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
+               ) -> tuple[list[Flag], list[tuple[str, str]]]:
+    """The flag columns among those not ``used`` by a field, and why each:
+    true/false columns (what they mark told by another column filled on
+    their true rows only, else by their name), and a sparse column of
+    grades named as the known answers (``GOLDEN:relevance``)."""
+    flags: list[Flag] = []
+    reasons: list[tuple[str, str]] = []
+    free = [p for p in profiles if p.col not in used]
+    for p in free:
+        if p.filled and p.boolean >= 0.9:
+            hint = _hint(p.name)
+            gold = next((o for o in profiles if o is not p and o.col != grade
+                         and _carries_answer(p, o)), None)
+            kind = hint or ("control" if gold is not None else None)
+            if kind is None:
+                continue
+            why = (f"its true rows carry {gold.shown()}, a known answer" if gold is not None
+                   and kind == "control" else "its name")
+            flags.append((p.col, kind, "true"))
+            reasons.append(("skip", f"{p.shown()}: true marks {KINDS[kind]} ({why})"))
+        elif grade is not None and p.graded and 0 < p.fill < 0.9 and _hint(p.name) == "control":
+            flags.append((p.col, "control", "filled"))
+            reasons.append(("skip", f"{p.shown()}: grades on {p.filled} rows only, the known "
+                            f"answers of control tasks"))
+    return flags, reasons
+
+
+def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int | None,
+                 flags: Sequence[Flag], names: Callable[[int], str],
+                 ) -> dict[int, tuple[str, str]]:
+    """Data row -> (kind, why) for every row a status or a flag column marks
+    (the first mark of a row is its reason)."""
+    out: dict[int, tuple[str, str]] = {}
+    if status is not None:
+        for i, v in enumerate(texts(status)):
+            kind = status_kind(v) if v else None
+            if kind is not None:
+                out[i] = (kind, f"{KINDS[kind]}: {names(status)} is {v!r}")
+    for col, kind, test in flags:
+        cells = texts(col)
+        for i in range(n_rows):
+            v = cells[i]
+            hit = v.casefold() in _TRUE if test == "true" else bool(v)
+            if hit and i not in out:
+                out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
+    return out

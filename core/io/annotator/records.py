@@ -1,0 +1,199 @@
+"""Annotation tools' JSON and JSON Lines exports (Label Studio, Argilla,
+Prodigy) as a :class:`~core.io.annotator.model.Table`, and lists of ratings
+in cells.
+
+Each record holds the query, the document and one or more ratings with who
+gave them, nested as the tool writes them. A record becomes rows: a list of choices
+with ids that another field names (Prodigy's ``options`` and ``accept``)
+gives that field the choices' texts; nested
+objects give dotted column names (``data.query``, ``annotations.completed_by``);
+a list of objects (Label Studio's ``annotations``, their ``result``) gives
+one row per element; lists of values side by side and of one length
+(Argilla's ``relevance.responses = [2, 1]`` beside
+``relevance.responses.users = ["u1", "u2"]``) give one row per position (a
+list of one value, ``choices: ["Relevant"]``, is that value). The columns'
+roles are then guessed as any sheet's are.
+
+A shape that cannot be read so (lists side by side of different lengths)
+is refused in one line naming the file, the record and the column.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from core.errors import InputError
+
+__all__ = ["explode_list_cells", "list_cell", "records_rows"]
+
+#: The most rows one record may give (a product of nested lists).
+_MAX_PER_RECORD = 10_000
+
+
+def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
+    """The rows one JSON value gives, as column -> cell."""
+    if isinstance(value, dict):
+        value = _legends(value)
+        rows: list[dict[str, Any]] = [{}]
+        for key, item in value.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            part = _flatten(item, name)
+            rows = [{**a, **b} for a, b in itertools.product(rows, part)]
+            if len(rows) > _MAX_PER_RECORD:
+                raise ValueError(f"{name}: nested lists give over {_MAX_PER_RECORD} rows")
+        return rows
+    if isinstance(value, list):
+        if value and all(isinstance(v, dict) for v in value):
+            return [row for v in value for row in _flatten(v, prefix)]
+        if not value:
+            return [{prefix: None}]
+        return [{prefix: list(value)}]
+    return [{prefix: value}]
+
+
+def _legends(record: dict[str, Any]) -> dict[str, Any]:
+    """A list of objects with ids that another field's values name (Prodigy's
+    ``options`` beside ``accept: [2]``) is a legend, not rows: the values
+    become the objects' texts and the legend goes."""
+    out = dict(record)
+    for key, legend in record.items():
+        if not (isinstance(legend, list) and legend and all(
+                isinstance(o, dict) and "id" in o for o in legend)):
+            continue
+        texts = {o["id"]: o.get("text", o.get("label", o["id"])) for o in legend
+                 if isinstance(o["id"], (str, int, float))}
+        for other, v in record.items():
+            chosen = v if isinstance(v, list) else [v]
+            if other != key and chosen and all(
+                    isinstance(x, (str, int, float)) and not isinstance(x, bool) and x in texts
+                    for x in chosen):
+                out[other] = [texts[x] for x in chosen] if isinstance(v, list) else texts[v]
+                out.pop(key, None)
+    return out
+
+
+def _spread(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """Lists side by side, one value per position, as that many rows."""
+    lists = {k: v for k, v in row.items() if isinstance(v, list)}
+    if len(lists) == 1 and len(next(iter(lists.values()))) > 1:
+        return [row]  # a list alone is no one's ratings: left as a cell (see list_cell)
+    if not lists:
+        return [row]
+    lengths = {len(v) for v in lists.values()}
+    if len(lengths) > 1:
+        shown = ", ".join(f"{k} ({len(v)})" for k, v in lists.items())
+        raise ValueError(f"lists of different lengths side by side: {shown}")
+    n = lengths.pop()
+    return [{**row, **{k: v[i] for k, v in lists.items()}} for i in range(n)]
+
+
+def _records(text: str, name: str) -> Iterator[tuple[int, Any]]:
+    """(line or record number, record) of a JSON array or JSON Lines text."""
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"the JSON cannot be read ({exc.msg})", file=name,
+                             line=exc.lineno) from exc
+        for i, rec in enumerate(data, start=1):
+            yield i, rec
+        return
+    for i, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield i, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"line {i} is not JSON ({exc.msg})", file=name, line=i,
+                             hint="a JSON Lines file holds one JSON object per line") from exc
+
+
+def records_rows(text: str, name: str) -> list[list[Any]]:
+    """A JSON or JSON Lines export as rows, the first of them the header."""
+    columns: dict[str, None] = {}
+    out: list[dict[str, Any]] = []
+    for at, rec in _records(text, name):
+        if not isinstance(rec, dict):
+            raise InputError(f"record {at} is {type(rec).__name__}, not an object",
+                             file=name, line=at,
+                             hint="each record holds the query, the document and its ratings")
+        try:
+            rows = [r for row in _flatten(rec, "") for r in _spread(row)]
+        except ValueError as exc:
+            raise InputError(f"record {at}: {exc}", file=name, line=at,
+                             hint="each rating needs its own row, or its list the same "
+                             "length as its users'") from exc
+        for row in rows:
+            columns.update(dict.fromkeys(row))
+        out.extend(rows)
+    if not out:
+        raise InputError("the file holds no records", file=name,
+                         hint="export the annotations as JSON or JSON Lines")
+    header = list(columns)
+    return [header, *[[_cell(r.get(c)) for c in header] for r in out]]
+
+
+def _cell(value: Any) -> Any:
+    """A JSON value as a cell: numbers and text as they are, true/false as
+    text, objects left (an empty object) as their JSON."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return float(value)
+    return value
+
+
+def list_cell(value: Any) -> list[Any] | None:
+    """The list a cell holds (``[2, 1]``, ``["u1", "u2"]``), or None."""
+    return _list_cell(value)
+
+
+def _list_cell(value: Any) -> list[Any] | None:
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    try:
+        got = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            got = json.loads(text.replace("'", '"'))
+        except json.JSONDecodeError:
+            return None
+    return got if isinstance(got, list) and not any(isinstance(v, (dict, list))
+                                                    for v in got) else None
+
+
+def explode_list_cells(rows: list[list[Any]], header_row: int, name: str) -> list[list[Any]]:
+    """A sheet whose cells hold lists of ratings and of their users
+    (``[2, 1]`` beside ``["u1", "u2"]``, as Argilla writes them to CSV): one
+    row per position. Rows without list cells are kept as they are; a row
+    whose lists differ in length is refused naming its row and columns."""
+    if not any(_list_cell(c) is not None for r in rows[header_row + 1:header_row + 51]
+               for c in r):
+        return rows
+    header = rows[header_row] if header_row < len(rows) else []
+    out = rows[:header_row + 1]
+    for i, row in enumerate(rows[header_row + 1:], start=header_row + 2):
+        lists = {c: got for c, v in enumerate(row) if (got := _list_cell(v)) is not None}
+        if len(lists) == 1 and len(next(iter(lists.values()))) > 1:
+            lists = {}  # a list alone is no one's ratings: left as it is
+        if not lists:
+            out.append(row)
+            continue
+        lengths = {len(v) for v in lists.values()}
+        if len(lengths) > 1:
+            shown = ", ".join(f"{header[c] if c < len(header) else c + 1} ({len(v)})"
+                              for c, v in lists.items())
+            raise InputError(f"lists of different lengths side by side: {shown}", file=name,
+                             line=i, hint="each rating needs its user, in lists of one length")
+        for k in range(lengths.pop()):
+            out.append([_cell(lists[c][k]) if c in lists else v for c, v in enumerate(row)])
+    return out

@@ -1,0 +1,337 @@
+"""What each column holds, read from its values: who judged, the query, the
+source id, the grade, a score or rank, a note, a timestamp, bookkeeping.
+
+A header's words are one signal (:mod:`~core.io.annotator.names`); the cells
+are the other, and they decide when the words say nothing or say something
+the cells contradict. Each column gets a :class:`Profile` of a sample of its
+cells (how many distinct values, how they repeat, whether they are numbers,
+URLs, e-mail addresses, dates, true/false); the roles follow from how the
+columns relate:
+
+- the source id determines the query (a document is judged for one query)
+  and not the other way round;
+- the annotator varies within the rows of one (query, source) and is the
+  same person across many items: a modest number of distinct values, each
+  repeated;
+- a grade takes a handful of values (small whole numbers, a scale's labels);
+- a rank takes distinct values within a query, one per source;
+- a score is a number with many distinct values, one per item;
+- a note is free text, mostly blank.
+
+Every guess comes with its reason, for the report and the wizard
+(``annotator: Email Address, 3 people, each item judged by 2-3 of them``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from core.io.annotator.cells import Reject, grade_like, number
+from core.io.annotator.model import cell_text
+
+__all__ = ["Profile", "Roles", "profile_columns", "roles_from_values"]
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_DATE = re.compile(
+    r"^(\d{4}-\d{1,2}-\d{1,2}([T ]\d{1,2}:\d{2}.*)?"
+    r"|\d{1,2}/\d{1,2}/\d{2,4}([ ,]+\d{1,2}:\d{2}.*)?"
+    r"|(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,} \d{1,2} \d{1,2}:\d{2}.*"
+    r"|\d{1,2}:\d{2}(:\d{2})?)$", re.I)
+_BOOLEAN = frozenset({"true", "false"})
+_URL = ("http://", "https://", "www.")
+#: The most people a sheet's annotator column names (more are item ids).
+_MAX_PEOPLE = 500
+
+
+@dataclass
+class Profile:
+    """What a sample of one column's cells looks like."""
+
+    col: int
+    name: str
+    texts: list[str]
+    filled: int
+    distinct: int
+    numeric: float
+    whole: float
+    lo: float
+    hi: float
+    url: float
+    email: float
+    dates: float
+    boolean: float
+    spaced: float
+    graded: bool
+
+    @property
+    def fill(self) -> float:
+        return self.filled / max(1, len(self.texts))
+
+    @property
+    def constant(self) -> bool:
+        return self.distinct <= 1
+
+    def shown(self) -> str:
+        return self.name or f"column {self.col + 1}"
+
+
+def _fraction(values: Sequence[str], test: Any) -> float:
+    return sum(1 for v in values if test(v)) / len(values) if values else 0.0
+
+
+def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
+                    marks: set[str]) -> list[Profile]:
+    """A :class:`Profile` of every column of the sample rows."""
+    width = max([len(header), *map(len, sample)], default=0)
+    out = []
+    for c in range(width):
+        raw = [r[c] if c < len(r) else None for r in sample]
+        texts = [cell_text(v).strip() for v in raw]
+        full = [t for t in texts if t]
+        nums: list[float] = []
+        for v, t in zip(raw, texts, strict=True):
+            if t:
+                with suppress(Reject):
+                    nums.append(number(v))
+        when = sum(1 for v in raw if isinstance(v, (datetime, date)))
+        out.append(Profile(
+            col=c, name=header[c].strip() if c < len(header) else "", texts=texts,
+            filled=len(full), distinct=len(set(full)),
+            numeric=len(nums) / len(full) if full else 0.0,
+            whole=_fraction([str(x) for x in nums], lambda s: float(s).is_integer())
+            if nums else 0.0,
+            lo=min(nums, default=0.0), hi=max(nums, default=0.0),
+            url=_fraction(full, lambda t: t.lower().startswith(_URL)),
+            email=_fraction(full, _EMAIL.match),
+            dates=max(when / len(full) if full else 0.0, _fraction(full, _DATE.match)),
+            boolean=_fraction(full, lambda t: t.casefold() in _BOOLEAN),
+            spaced=_fraction(full, lambda t: " " in t),
+            graded=bool(full) and grade_like([v for v in raw if cell_text(v).strip()], marks),
+        ))
+    return out
+
+
+@dataclass
+class Roles:
+    """The columns the values give each field, and why (field -> reason)."""
+
+    found: dict[str, int]
+    reasons: dict[str, str]
+    ignored: dict[int, str]
+
+
+def _groups(keys: Sequence[str], values: Sequence[str]) -> dict[str, set[str]]:
+    """Each key's distinct values (rows with an empty key or value left out)."""
+    out: dict[str, set[str]] = {}
+    for k, v in zip(keys, values, strict=True):
+        if k and v:
+            out.setdefault(k, set()).add(v)
+    return out
+
+
+def _determines(a: Profile, b: Profile) -> float:
+    """How far ``a``'s value fixes ``b``'s: the share of ``a``'s values seen
+    with one value of ``b`` only."""
+    groups = _groups(a.texts, b.texts)
+    return sum(1 for vs in groups.values() if len(vs) == 1) / len(groups) if groups else 0.0
+
+
+def _runs(p: Profile) -> int:
+    """How many runs of equal values the column makes, blanks skipped."""
+    full = [t for t in p.texts if t]
+    return sum(1 for i, t in enumerate(full) if i == 0 or t != full[i - 1])
+
+
+def _key_like(p: Profile) -> bool:
+    """A column that could name queries, sources or people."""
+    return (p.fill >= 0.9 and p.distinct >= 2 and p.dates < 0.5 and p.boolean < 0.5
+            and not (p.numeric > 0.9 and p.whole < 0.9))
+
+
+def _pair(cands: list[Profile], query: Profile | None,
+          source: Profile | None) -> tuple[Profile, Profile] | None:
+    """The (query, source) pair (``query`` or ``source`` when already
+    known): the source fixes the query, has more values than it, and the
+    query's rows come in runs; names of things (text, ids, URLs) before
+    grade-like numbers."""
+    best, best_score = None, -1e9
+    names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
+    for q in [query] if query is not None else names:
+        for s in [source] if source is not None else names:
+            if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
+                continue
+            score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
+                     + (0.5 if s.distinct < s.filled else 0.0))
+            if score > best_score:
+                best, best_score = (q, s), score
+    return best
+
+
+def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | None:
+    """The column of who judged: several values, each on many rows, varying
+    within one source's rows, and one row per (source, person)."""
+    best: tuple[Profile, str] | None = None
+    best_key = (-1.0, 0)
+    for p in cands:
+        if p is source or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
+            continue
+        groups = _groups(source.texts, p.texts)
+        multi = [vs for vs in groups.values() if len(vs) > 1]
+        if not multi:
+            continue
+        pairs = Counter(zip(source.texts, p.texts, strict=True))
+        unique = sum(1 for n in pairs.values() if n == 1) / max(1, len(pairs))
+        varies = len(multi) / len(groups)
+        if unique < 0.9 or varies < 0.5:
+            continue
+        key = (varies + unique + p.email, -p.distinct)
+        if key > best_key:
+            best = (p, f"{p.distinct} people, each item judged by {_spread(source, p)} "
+                    "of them")
+            best_key = key
+    return best
+
+
+def _rank_like(p: Profile, query: Profile, source: Profile) -> bool:
+    """Whole numbers counting each query's sources: 1..n (or 0..n-1) within
+    every query of several sources, one per source."""
+    if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
+        return False
+    by_query = _groups(query.texts, p.texts)
+    sources = _groups(query.texts, source.texts)
+    several = [q for q, ss in sources.items() if len(ss) > 1]
+    if not several:
+        return False
+    counted = 0
+    for q in several:
+        try:
+            got = sorted(int(float(v)) for v in by_query.get(q, ()))
+        except ValueError:
+            return False
+        counted += got in (list(range(1, len(got) + 1)), list(range(len(got))))
+    return counted >= 0.9 * len(several)
+
+
+def _span(p: Profile) -> str:
+    if p.numeric > 0.9:
+        lo, hi = (cell_text(float(x)) for x in (p.lo, p.hi))
+        return f"numbers {lo} to {hi}"
+    return f"{p.distinct} distinct values"
+
+
+def roles_from_values(profiles: list[Profile], named: dict[str, int],
+                      taken: set[int]) -> Roles:
+    """The fields ``named`` (by the headers) lacks, from the values of the
+    columns not ``taken``; the reasons of every field found."""
+    by_col = {p.col: p for p in profiles}
+    found = dict(named)
+    reasons: dict[str, str] = {}
+    ignored: dict[int, str] = {}
+    free = [p for p in profiles if p.col not in taken and p.col not in named.values()]
+    for p in free:
+        if p.filled and p.dates >= 0.8:
+            ignored[p.col] = f"{p.shown()}: dates and times, not imported"
+        elif p.constant and p.fill >= 0.9 and not p.graded:
+            ignored[p.col] = f"{p.shown()}: one value on every row, not imported"
+    free = [p for p in free if p.col not in ignored]
+    if "query" not in found or "source_id" not in found:
+        pair = _pair([p for p in free if _key_like(p)],
+                     *(by_col[found[f]] if f in found else None
+                       for f in ("query", "source_id")))
+        if pair is not None:
+            for f, p in zip(("query", "source_id"), pair, strict=True):
+                found.setdefault(f, p.col)
+    q_col, s_col = found.get("query"), found.get("source_id")
+    free = [p for p in free if p.col not in found.values()]
+    if q_col is not None and s_col is not None:
+        query, source = by_col[q_col], by_col[s_col]
+        _by_relations(free, query, source, found, reasons)
+    _explain(profiles, named, found, reasons)
+    return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
+
+
+def _by_relations(free: list[Profile], query: Profile, source: Profile,
+                  found: dict[str, int], reasons: dict[str, str]) -> None:
+    """Annotator, rank, grade, score and note from how the free columns
+    relate to the query and the source."""
+    if "annotator" not in found:
+        who = _annotator([p for p in free if (_key_like(p) and not p.graded)
+                          or p.email > 0.5], source)
+        if who is not None:
+            found["annotator"] = who[0].col
+            reasons["annotator"] = f"{who[0].shown()}, read from its values; {who[1]}"
+            free = [p for p in free if p is not who[0]]
+    graded = [p for p in free if p.graded and not p.constant] or [
+        p for p in free if p.graded]
+    if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
+        graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
+    if "rank" not in found and "score" not in found:
+        rank = next((p for p in graded if _rank_like(p, query, source)
+                     and len(graded) > 1), None)
+        if rank is not None:
+            found["rank"] = rank.col
+            reasons["rank"] = (f"{rank.shown()}, read from its values; whole numbers "
+                               "counting each query's sources")
+            graded.remove(rank)
+    if "grade" not in found and len(graded) == 1:
+        g = graded[0]
+        found["grade"] = g.col
+        reasons["grade"] = f"{g.shown()}, read from its values; {_span(g)}, a handful of grades"
+    rest = [p for p in free if p.col not in found.values() and not p.graded]
+    if "score" not in found and "rank" not in found:
+        score = next((p for p in rest if p.numeric > 0.95 and p.distinct > 12
+                      and _determines(source, p) >= 0.95), None)
+        if score is not None:
+            found["score"] = score.col
+            reasons["score"] = (f"{score.shown()}, read from its values; {_span(score)}, "
+                                "one per item")
+    if "note" not in found:
+        note = next((p for p in rest if p.col not in found.values() and 0 < p.fill < 0.9
+                     and p.spaced > 0.5 and p.numeric < 0.5), None)
+        if note is not None:
+            found["note"] = note.col
+            reasons["note"] = (f"{note.shown()}, read from its values; free text on "
+                               f"{_plural(note.filled, 'row')}")
+
+
+def _spread(source: Profile, who: Profile) -> str:
+    """How many people judged each item: ``2`` or ``2-3``."""
+    per = sorted(len(vs) for vs in _groups(source.texts, who.texts).values())
+    if not per:
+        return "0"
+    return f"{per[0]}" if per[0] == per[-1] else f"{per[0]}-{per[-1]}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, int],
+             reasons: dict[str, str]) -> None:
+    """The reason of each field without one yet: its name and its values."""
+    by_col = {p.col: p for p in profiles}
+    source = by_col.get(found.get("source_id", -1))
+    for f, c in found.items():
+        if reasons.get(f) or c not in by_col:
+            continue
+        p = by_col[c]
+        how = "named so" if f in named else "read from its values"
+        if f == "annotator":
+            what = "1 person" if p.distinct == 1 else f"{p.distinct} people"
+            if source is not None:
+                what += f", each item judged by {_spread(source, p)} of them"
+        elif f in ("query", "source_id"):
+            per = p.filled / max(1, p.distinct)
+            what = (f"{_plural(p.distinct, 'value')}, each on "
+                    + (f"{per:.3g} rows on average" if per != 1 else "one row"))
+        elif f in ("grade", "score", "rank"):
+            what = _span(p)
+        else:
+            what = f"{_plural(p.filled, 'cell')} filled"
+        reasons[f] = f"{p.shown()}, {how}; {what}"

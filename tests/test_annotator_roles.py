@@ -1,0 +1,117 @@
+"""Columns' roles read from their values (core/io/annotator/roles.py): with
+every header renamed to ``col1``...``colN`` a long sheet still gives its
+annotator, query, source and grade columns, and each guess says why."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.io.annotator import Table, detect_mapping
+
+QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
+           "what is ndcg", "cheap flights to rome", "espresso grinder", "train times",
+           "is it raining", "bm25 parameters", "noise cancelling headphones"]
+PEOPLE = {
+    "email": ["ana@lab.example", "ben@lab.example", "chen.li@uni.example", "dee@corp.example",
+              "eli@lab.example", "fay@uni.example"],
+    "worker": ["A1X9QW2LMZ3K7P", "A2B7NC4RT8VE1D", "A3KD8FJ2MS9QXL", "A9ZL2XW4YTK3RB",
+               "A4PP0Q1LLM2ZZC", "A7TT3W9RRX0KQE"],
+    "name": ["Alice", "Bob", "Chen", "Dana", "Emil", "Farah"],
+    "prolific": ["5f8e2a9c1b3d4e0012ab34cd", "60a1b2c3d4e5f60718293a4b",
+                 "61ff00aa11bb22cc33dd44ee", "5e9d8c7b6a5f4e3d2c1b0a99",
+                 "62aa33bb44cc55dd66ee77ff", "5d0c1b2a39485766aabbccdd"],
+}
+LABELS = ["Not relevant", "Somewhat relevant", "Highly relevant"]
+
+
+@st.composite
+def long_sheets(draw: Any) -> tuple[list[list[Any]], dict[str, int]]:
+    """A long sheet (one row per judgment) with its columns shuffled and
+    renamed ``col1``...; returns the rows and where each role went."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q = draw(st.integers(3, 8)), draw(st.integers(3, 6))
+    people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(3, 6))]
+    labels, url = draw(st.booleans()), draw(st.booleans())
+    extras = draw(st.sets(st.sampled_from(["timestamp", "note", "constant"])))
+    rows: list[dict[str, Any]] = []
+    start = datetime(2024, 3, 4, 10, 0)
+    notes = ["", "", "", "paywalled, judged the abstract", "page did not load at first"]
+    for qi in range(n_q):
+        for d in range(per_q):
+            doc = f"https://site{qi}.example/page/{d}" if url else f"doc-{qi:02d}-{d:04d}"
+            first = rnd.randrange(len(people))
+            for j in range(rnd.randint(2, 3)):
+                g = rnd.randrange(3)
+                rows.append({
+                    "query": QUERIES[qi], "source": doc,
+                    "annotator": people[(first + j) % len(people)],
+                    "grade": LABELS[g] if labels else g,
+                    "timestamp": (start + timedelta(minutes=7 * len(rows))).strftime(
+                        "%m/%d/%Y %H:%M:%S"),
+                    "note": rnd.choice(notes), "constant": "batch 7"})
+    roles = ["query", "source", "annotator", "grade", *sorted(extras)]
+    order = draw(st.permutations(roles))
+    header = [f"col{i + 1}" for i in range(len(order))]
+    table = [header, *[[r[f] for f in order] for r in rows]]
+    return table, {f: order.index(f) for f in order}
+
+
+@settings(max_examples=40, deadline=None)
+@given(long_sheets())
+def test_neutral_headers_still_give_every_role(sheet: tuple[list[list[Any]], dict[str, int]]):
+    rows, where = sheet
+    mapping = detect_mapping(Table(file="neutral.csv", rows=rows))
+    assert mapping.layout == "long"
+    assert mapping.query == where["query"]
+    assert mapping.source_id == where["source"]
+    assert mapping.annotator == where["annotator"]
+    assert mapping.grade == where["grade"]
+    if "note" in where and any(r[where["note"]] for r in rows[1:]):
+        assert mapping.note == where["note"]
+    assert mapping.score is None
+    assert mapping.rank is None
+    # Each guess says why, naming its column and what its values showed.
+    why = mapping.why("annotator")
+    assert why.startswith(f"col{where['annotator'] + 1}, ")
+    assert "people, each item judged by 2" in why
+    assert "read from its values" in mapping.why("query")
+
+
+def test_the_reason_counts_people_and_how_many_judged_each_item() -> None:
+    rows = [["Timestamp", "Email Address", "Query", "Result URL",
+             "How relevant is this result?"]]
+    for q, docs in (("what is ndcg", 3), ("bm25 parameters", 2)):
+        for d in range(docs):
+            for who in ("ana@lab.example", "ben@lab.example", "chen@lab.example")[:2 + d % 2]:
+                rows.append(["3/4/2024 10:00:00", who, q, f"https://x.example/{q[:4]}/{d}",
+                             str((d + len(who)) % 3)])
+    mapping = detect_mapping(Table(file="forms.csv", rows=rows))
+    assert (mapping.annotator, mapping.query, mapping.source_id, mapping.grade) == (1, 2, 3, 4)
+    assert mapping.why("annotator") == (
+        "Email Address, read from its values; 3 people, each item judged by 2-3 of them")
+    assert ("ignored", "Timestamp: dates and times, not imported") in mapping.reasons
+
+
+def test_a_rank_is_told_from_a_grade_by_its_values() -> None:
+    """Whole numbers counting each query's documents (1..n) are a rank;
+    whole numbers repeating within a query are the grade."""
+    rows = [["a", "b", "c", "d"]]
+    for q in ("q1", "q2", "q3"):
+        for r in range(1, 6):
+            rows.append([q, f"{q}-doc{r}", r, (r * 7 + len(q)) % 3])
+    mapping = detect_mapping(Table(file="r.csv", rows=rows))
+    assert (mapping.query, mapping.source_id, mapping.rank, mapping.grade) == (0, 1, 2, 3)
+    assert mapping.why("rank") == (
+        "c, read from its values; whole numbers counting each query's sources")
+
+
+def test_a_header_said_again_between_blocks_is_still_the_header() -> None:
+    rows = [["query", "doc", "grade"], ["q1", "a", 1], ["q1", "b", 2],
+            ["query", "doc", "grade"], ["q2", "c", 0], ["q2", "d", 1]]
+    mapping = detect_mapping(Table(file="blocks.csv", rows=rows))
+    assert mapping.header_row == 0
+    assert (mapping.query, mapping.source_id, mapping.grade) == (0, 1, 2)

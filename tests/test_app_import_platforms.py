@@ -1,0 +1,169 @@
+"""The import wizard on platforms' exports (issue 25): each column's guess
+shown with its reason, the rubric read from the file (never the open
+document's), the platform's control and rejected rows skipped unless kept,
+two scales fitting alike asked for, and the row order a ranking only when
+the user says so."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWizard
+
+from app.import_wizard.wizard import ImportWizard
+from core.model.conventions import Conventions, Rubric
+from tests.test_app_import import Boxes, _idle, _next
+
+DATA = Path(__file__).parent / "data" / "annotators"
+EXPECTED: dict[str, Any] = json.loads((DATA / "expected.json").read_text("utf-8"))
+
+
+@pytest.fixture
+def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
+    return Boxes(monkeypatch)
+
+
+def _wizard(qtbot: Any, path: Path, conventions: Conventions | None = None) -> ImportWizard:
+    wizard = ImportWizard(path, conventions or Conventions())
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    return wizard
+
+
+def _tick(qtbot: Any, box: Any) -> None:
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+
+
+def test_prolific_sheet_shows_its_guesses_and_its_own_rubric(qtbot: Any, boxes: Boxes):
+    """A 1-5 sheet opened while a 0-2 "support" document is open: the rubric
+    is the sheet's 1-5, and the annotator's column says why it was taken."""
+    support = Conventions().replace(rubric=Rubric.parse(
+        "0=No support,1=Partial support,2=Direct support"))
+    wizard = _wizard(qtbot, DATA / "prolific_sheet.xlsx", support)
+    assert wizard.sheet_page.header_row.value() == 2  # the title row passed over
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    assert page.combos["annotator"].currentText() == "A: Participant ID"
+    reasons = page.reasons.text()
+    assert ("annotator: Participant ID, read from its values; 4 people, each item judged by "
+            "3 of them") in reasons
+    assert "source id: Result, read from its values; 9 values, each on 3 rows" in reasons
+    assert page.rubric.text() == "1,2,3,4,5"
+    assert page.labels_info.text() == (
+        "Rubric read from the grade columns' numbers, 1 to 5: 1,2,3,4,5")
+    assert not page.rows_ranked.isChecked()
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    result = wizard.result_value
+    assert result is not None
+    assert result.report.outside_scale == []  # no 4 or 5 "outside the rubric"
+    assert all(math.isnan(x) for x in result.document.score)  # judgments only
+    assert "judgments only" in wizard.report_page.view.notes.toPlainText()
+    assert boxes.shown == []
+
+
+def test_control_tasks_are_skipped_unless_the_user_keeps_them(qtbot: Any, boxes: Boxes):
+    wizard = _wizard(qtbot, DATA / "toloka_assignments.tsv")
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    keep = page.keep_boxes["control"]
+    assert keep.isVisible()
+    assert keep.text() == (
+        "Keep the 6 rows marked as a control task (a test question with a known answer)")
+    assert page.keep_boxes["rejected"].isVisible()
+    assert not page.keep_boxes["preview"].isVisible()
+    assert "GOLDEN:relevance: grades on 6 rows only" in page.reasons.text()
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value is not None
+    report = wizard.result_value.report
+    assert report.excluded == {"control": 6, "rejected": 1}
+    assert "skipped: 6 control, 1 rejected" in wizard.report_page.view.notes.toPlainText()
+    # Back: the user keeps the control tasks.
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    _tick(qtbot, keep)
+    assert keep.isChecked()
+    wizard.result_value = None
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value is not None
+    assert wizard.result_value.report.excluded == {"rejected": 1}
+    assert wizard.result_value.report.judgments_imported == 30 - 1
+
+
+def test_two_scales_fitting_alike_are_asked_for(qtbot: Any, boxes: Boxes, tmp_path: Path):
+    sheet = tmp_path / "only_relevant.csv"
+    sheet.write_text("query,doc,annotator,label\nq1,d1,a,Relevant\nq1,d1,b,Relevant\n"
+                     "q1,d2,a,\nq1,d2,b,Relevant\nq2,d3,a,Relevant\n", encoding="utf-8")
+    wizard = _wizard(qtbot, sheet)
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    choice = page.scale_choice
+    assert choice.isVisible()
+    assert page.rubric.text() == ""
+    assert "fit 2 known scales equally well" in page.labels_info.text()
+    _next(qtbot, wizard)  # refused until a scale is chosen
+    assert wizard.currentId() == wizard.MAPPING
+    assert page.problem.text() == "Choose the scale of the labels first."
+    choice.setFocus()
+    qtbot.keyClick(choice, Qt.Key.Key_Down)
+    qtbot.keyClick(choice, Qt.Key.Key_Down)
+    assert choice.currentText().startswith("irrelevant / partially relevant / relevant")
+    assert page.rubric.text() == "0=Irrelevant,1=Partially relevant,2=Relevant"
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value is not None
+    doc = wizard.result_value.document
+    # "Relevant" is the top of the chosen three-level scale: 2, not 1.
+    assert {g for g in doc.grade.tolist() if not math.isnan(g)} == {2.0}
+
+
+def test_the_row_order_is_a_ranking_only_when_ticked(qtbot: Any, boxes: Boxes):
+    wizard = _wizard(qtbot, DATA / "judgments_no_score.csv")
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    _tick(qtbot, page.rows_ranked)
+    assert page.rows_ranked.isChecked()
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value is not None
+    assert wizard.result_value.document.score.tolist() == [-2, -4, -6, -8, -10, -12]
+    assert wizard.result_value.report.ranking == "rows"
+    assert "the row order was declared a ranking" in wizard.report_page.view.notes.toPlainText()
+
+
+def test_the_editor_opens_judgments_for_grading_in_sheet_order(
+        qtbot: Any, monkeypatch: pytest.MonkeyPatch, boxes: Boxes):
+    """No score or rank: the window lists the candidates in the sheet's
+    order among the not-retrieved ones, ranks none, and claims no NDCG
+    (the seed document's conventions: ideal from the ranked candidates)."""
+    from tests.test_app_import import _drive, _finish, _window
+
+    window, ops = _window(qtbot)
+
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        assert not w.mapping_page.rows_ranked.isChecked()
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    _drive(monkeypatch, qtbot, steps)
+    assert ops.run_import_wizard(DATA / "judgments_no_score.csv")
+    doc = window.document
+    assert all(math.isnan(x) for x in doc.score)
+    assert window.grid_model.rowCount() == 0
+    model = window.not_retrieved_model
+    shown = [model.index(r, 1).data() for r in range(model.rowCount())]
+    assert shown == [f"https://shop0.example/item/{d}" for d in (1, 2, 3)]
+    ev = window.evaluation
+    assert all(math.isnan(x) for x in ev.ndcg.ravel())
+    assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
