@@ -26,7 +26,8 @@ from core.model.document import GradeState
 if TYPE_CHECKING:
     from app.window_api import WindowApi
 
-__all__ = ["Banner", "UnjudgedBanner", "install_banner"]
+__all__ = ["Banner", "JudgmentsOnlyBanner", "UnjudgedBanner", "install_banner",
+           "install_judgments_only_banner"]
 
 
 class Banner(QFrame):
@@ -122,6 +123,40 @@ class UnjudgedBanner(Banner):
     def _conventions_changed(self, conventions: Any) -> None:
         if conventions.unknown is not UnknownRule.UNRESOLVED:
             self.hide()
+
+
+class JudgmentsOnlyBanner(Banner):
+    """Said when no candidate of the document has a score or a rank (an
+    annotators' sheet of judgments): the rows are in the sheet's order, which
+    is no ranking, so no NDCG is claimed for it (objectName
+    ``judgmentsOnlyBanner``)."""
+
+    def __init__(self, window: WindowApi) -> None:
+        super().__init__(window, "judgmentsOnlyBanner", "#e8f0fe", "#90a8d0")
+        window.document_replaced.connect(lambda _doc: self.offer())
+
+    def offer(self) -> bool:
+        """Show the banner when the document holds judgments only; True when shown."""
+        doc = self.window_.document
+        if not len(doc) or bool(np.isfinite(doc.score).any()):
+            self.hide()
+            return False
+        self.text.setText(self.tr(
+            "<b>Judgments only: join a run to evaluate.</b> No candidate has a score or a "
+            "rank, so the rows are in the sheet's order, which is no ranking, and no NDCG is "
+            "claimed for it. Grade here; then open a run with these judgments as its qrels "
+            "(<tt>ndcg-worksheet RUN --qrels THIS_FILE</tt>), or import the sheet with "
+            "<tt>--order rows</tt> if its row order is a ranking."))
+        self.show()
+        return True
+
+
+def install_judgments_only_banner(window: WindowApi) -> JudgmentsOnlyBanner:
+    """Put the (hidden) judgments-only banner above ``window``'s grid."""
+    banner = JudgmentsOnlyBanner(window)
+    window.grid_panel.add_banner(banner)
+    banner.offer()
+    return banner
 
 
 def install_banner(window: WindowApi) -> UnjudgedBanner:

@@ -192,7 +192,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     review docks, preferences, the unjudged banner, dropped files and help:
     each gets the window's typed API, none knows another; what one offers
     another is connected here."""
-    from app.banner import install_banner
+    from app.banner import install_banner, install_judgments_only_banner
     from app.clipboard_actions import install_clipboard_actions
     from app.drop import install_drop
     from app.fileops import install_file_ops
@@ -223,6 +223,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     install_rounds(window, file_ops.open_path)
     window.preferences = install_preferences(window)
     window.unjudged_banner = banner = install_banner(window)
+    window.judgments_only_banner = install_judgments_only_banner(window)
     window.outside_edits = outside = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)
     window.keyboard = install_keyboard(window)

@@ -16,7 +16,8 @@ preferences, help) may use is declared in :class:`app.window_api.WindowApi`,
 which this window implements; it never names their types. They are kept as
 attributes (``file_ops``, ``clipboard_actions``, ``find_bar``, ``plots``,
 ``compare_view``, ``explain_view``, ``judges_view``, ``preferences``,
-``unjudged_banner``, ``outside_edits``, ``file_drop``, ``keyboard``, ``help_menu``), None
+``unjudged_banner``, ``judgments_only_banner``, ``outside_edits``, ``file_drop``,
+``keyboard``, ``help_menu``), None
 until :func:`app.main.build_window`, which knows their types, installs them.
 Grading never opens a dialog except to ask why a candidate is unrateable.
 """
@@ -89,6 +90,7 @@ class MainWindow(WindowApi):
         self.preferences: object | None = None
         self.help_menu: object | None = None
         self.unjudged_banner: object | None = None
+        self.judgments_only_banner: object | None = None
         self.outside_edits: object | None = None
         self.file_drop: object | None = None
         self.keyboard: object | None = None

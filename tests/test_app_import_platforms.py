@@ -167,3 +167,20 @@ def test_the_editor_opens_judgments_for_grading_in_sheet_order(
     ev = window.evaluation
     assert all(math.isnan(x) for x in ev.ndcg.ravel())
     assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
+    from app.banner import install_judgments_only_banner
+
+    window.show()
+    banner = install_judgments_only_banner(window)  # (build_window installs it)
+    assert banner.isVisible()
+    assert "Judgments only: join a run to evaluate" in banner.text.text()
+    window.set_document(_ranked_copy(doc))  # a run joined
+    assert not banner.isVisible()
+
+
+def _ranked_copy(doc: Any) -> Any:
+    """The same judgments with scores (as after joining a run)."""
+    from core.model.document import Document
+
+    return Document.from_columns(
+        query=[doc.query_ids[int(q)] for q in doc.query], source_id=list(doc.source_id),
+        score=[float(len(doc) - i) for i in range(len(doc))], grade=list(doc.grade))
