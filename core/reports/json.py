@@ -23,7 +23,7 @@ from core.reports.sentences import summary_sentence
 if TYPE_CHECKING:
     from core.analysis.compare import CandidateChange, Comparison
 
-__all__ = ["compare_json", "dump_json", "evaluation_json"]
+__all__ = ["compare_json", "conventions_json", "dump_json", "evaluation_json"]
 
 
 def _num(x: float) -> float | None:
@@ -37,6 +37,10 @@ def _conventions_json(conv: Conventions) -> dict[str, Any]:
             {"convention": a, "choice": b, "formula": f} for a, b, f in conv.describe()
         ],
     }
+
+
+#: The conventions as JSON, for the other reports (:mod:`core.reports.runs`).
+conventions_json = _conventions_json
 
 
 def _nullable(values: FloatArray) -> list[Any]:
