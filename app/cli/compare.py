@@ -48,9 +48,6 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
             args, "test", "randomization") == "randomization":
         args.run_a, args.run_b = runs
         return _compare_two(args, out)
-    if export is not None:
-        raise InputError("--export writes the workbook of two runs only, for now",
-                         file=str(export), hint="export two runs at a time")
     return _compare_many(args, runs, out)
 
 
@@ -109,8 +106,14 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
 
 def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int:
     """Each run's means and the tests of the pairs, in ``--format``; every
-    run is evaluated as it is read and only its NDCG per query kept."""
+    run is evaluated as it is read and only its NDCG per query kept (its
+    evaluation too when a workbook is written)."""
+    export = getattr(args, "export", None)
+    kept: dict[int, Evaluation] = {}
+
     def values(ev: Evaluation, i: int) -> RunValues:
+        if export is not None:
+            kept[i] = ev
         return RunValues.of(ev, runs[i])
 
     if args.qrels is None:
@@ -131,5 +134,12 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
         test=getattr(args, "test", "randomization"), resamples=int(args.resamples),
         seed=int(args.seed), alpha=float(getattr(args, "alpha", 0.05)),
     )
-    write_runs(result, getattr(args, "format", "table"), out)
+    fmt = getattr(args, "format", "table")
+    write_runs(result, fmt, out)
+    if export is not None:
+        from core.io.workbook import export_runs_workbook
+
+        export_runs_workbook(result, [kept[i] for i in range(len(runs))], export)
+        if fmt == "table":
+            out.write(f"\nwrote {export}\n")
     return 0
