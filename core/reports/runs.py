@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from core.analysis.aggregate import excluded_phrase
+from core.analysis.compare.many import run_letter
 from core.engine.values import Status
 from core.model.conventions import format_cutoff
 from core.reports.json import conventions_json, dump_json
@@ -29,7 +30,6 @@ __all__ = ["RUN_FORMATS", "runs_json", "write_runs"]
 
 #: The formats of a comparison of many runs (``compare --format``).
 RUN_FORMATS = ("table", "json", "csv", "markdown", "latex")
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _CORRECTED = {"holm": "Holm-corrected", "bonferroni": "Bonferroni-corrected",
               "none": "not corrected"}
 
@@ -53,10 +53,6 @@ def _num(x: float | None, signed: bool = False) -> str:
 
 def _p(x: float | None) -> str:
     return "-" if x is None else f"{x:.4g}"
-
-
-def _letter(i: int) -> str:
-    return _LETTERS[i] if i < len(_LETTERS) else f"r{i + 1}"
 
 
 def _pairs_phrase(m: ManyComparison) -> str:
@@ -100,7 +96,7 @@ def _table(m: ManyComparison, out: TextIO) -> None:
 
     line(f"Runs ({len(m.runs)}; baseline {m.baseline})")
     for i, name in enumerate(m.runs):
-        line(f"  {_letter(i)}  {name}")
+        line(f"  {run_letter(i)}  {name}")
     line()
     line("Conventions (applied to every run)")
     write_conventions(m.conventions, out)
@@ -203,7 +199,7 @@ def _marks(m: ManyComparison, j: int) -> list[str]:
         if m.significant(t) and t.mean_delta is not None and t.mean_delta != 0:
             higher, lower = (t.b, t.a) if t.mean_delta > 0 else (t.a, t.b)
             marks[index[higher]].append(index[lower])
-    return ["".join(_letter(x) for x in sorted(ms)) for ms in marks]
+    return ["".join(run_letter(x) for x in sorted(ms)) for ms in marks]
 
 
 def _best(m: ManyComparison, j: int) -> float | None:
@@ -248,7 +244,7 @@ def _markdown(m: ManyComparison, out: TextIO) -> None:
             if marks[j][i]:
                 text += f"<sup>{marks[j][i]}</sup>"
             cells.append(text)
-        label = f"{_letter(i)}" + (" (baseline)" if i == 0 else "")
+        label = f"{run_letter(i)}" + (" (baseline)" if i == 0 else "")
         out.write("| " + " | ".join([label, cell(visible(name)), *cells]) + " |\n")
     out.write("\n")
     for text in _footnote(m):
@@ -282,7 +278,7 @@ def _latex(m: ManyComparison, out: TextIO) -> None:
             if marks[j][i]:
                 text += f"\\textsuperscript{{{marks[j][i]}}}"
             cells.append(text)
-        label = _letter(i) + (" (baseline)" if i == 0 else "")
+        label = run_letter(i) + (" (baseline)" if i == 0 else "")
         out.write(" & ".join([label, _tex(name), *cells]) + " \\\\\n")
     out.write("\\bottomrule\n\\end{tabular}\n")
     out.write("\\par\\smallskip\n\\begin{minipage}{\\linewidth}\\footnotesize\n")

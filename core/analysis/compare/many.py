@@ -50,6 +50,7 @@ __all__ = [
     "RunMean",
     "RunValues",
     "compare_runs",
+    "run_letter",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -60,6 +61,12 @@ BoolArray = npt.NDArray[np.bool_]
 PAIRS = ("baseline", "all")
 #: The test whose p-values are corrected and marked.
 TESTS = ("randomization", "t-test")
+
+
+def run_letter(i: int) -> str:
+    """The letter the reports give the ``i``-th run in report order (``a`` the
+    baseline, ``b``, ...; ``r27`` and on past ``z``)."""
+    return chr(ord("a") + i) if i < 26 else f"r{i + 1}"
 
 
 @dataclass(frozen=True)
@@ -180,6 +187,13 @@ class ManyComparison:
     def excluded(self, j: int) -> dict[str, int]:
         """The common queries left out at cutoff index ``j``, by reason."""
         return self.means[j][0].excluded if self.means[j] else {}
+
+    def deltas(self, j: int = 0) -> FloatArray:
+        """(runs x common queries): each run's NDCG minus the baseline's at
+        cutoff index ``j``; NaN where the query is not compared there."""
+        d = self.ndcg[:, :, j] - self.ndcg[0, :, j]
+        d[:, ~self.included[:, j]] = np.nan
+        return np.asarray(d, dtype=np.float64)
 
     def significant(self, t: PairTest) -> bool:
         """Whether ``t``'s corrected p-value is at most :attr:`alpha`."""

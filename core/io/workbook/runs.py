@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.analysis.compare.many import run_letter
 from core.analysis.compare.statistics import TIE_TOLERANCE
 from core.io.safety import column_letters
 from core.io.workbook.layout import SHEETS, Formats, num, put_text, sheet_ref
@@ -41,8 +42,9 @@ _HEADER = 4
 
 
 def run_label(i: int) -> str:
-    """The ``i``-th run's letter (A the baseline), a number past Z."""
-    return chr(ord("A") + i) if i < 26 else str(i + 1)
+    """The ``i``-th run's letter in the workbook (A the baseline): the reports'
+    letter (:func:`~core.analysis.compare.many.run_letter`) in capitals."""
+    return run_letter(i).upper()
 
 
 def run_sheets(i: int) -> tuple[str, str, str]:
