@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from ranx import Qrels, Run
 from ranx import compare as ranx_compare
 
@@ -106,6 +108,18 @@ def test_holm_and_bonferroni_by_hand() -> None:
     assert adjust_p_values(np.array([0.5, 0.3]), "bonferroni") == pytest.approx(
         [1.0, 0.6], abs=1e-15)
     assert adjust_p_values(p, "none")[:4].tolist() == p[:4].tolist()
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=30))
+def test_holm_lies_between_the_raw_p_values_and_bonferroni(p: list[float]) -> None:
+    raw = np.array(p)
+    holm, bonf = adjust_p_values(raw, "holm"), adjust_p_values(raw, "bonferroni")
+    assert np.all(raw <= holm + 1e-15)
+    assert np.all(holm <= bonf + 1e-15)
+    assert np.all(holm <= 1.0)
+    order = np.argsort(raw, kind="stable")
+    assert np.all(np.diff(holm[order]) >= -1e-15)  # the order of the raw p-values kept
+    assert holm[order[0]] == bonf[order[0]]  # the smallest is Bonferroni's
 
 
 def test_corrected_p_values_of_three_runs() -> None:
