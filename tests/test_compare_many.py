@@ -272,6 +272,12 @@ def test_baseline_named_moves_first_and_bad_choices_are_refused(tmp_path: Path,
     assert "--baseline nope.txt is not one of the runs" in capsys.readouterr().err
     assert main(["compare", runs[0], "--qrels", qrels]) == 2
     assert "compare needs two or more runs" in capsys.readouterr().err
+    assert main(["compare", *runs, str(tmp_path / "gone.txt"), "--qrels", qrels]) == 2
+    err = capsys.readouterr().err
+    assert "gone.txt: no such file" in err
+    assert "Traceback" not in err
+    assert main(["compare", *runs, "--qrels", qrels, "--alpha", "2", "--format", "csv"]) == 2
+    assert "significance level" in capsys.readouterr().err
 
 
 # -- formats -------------------------------------------------------------------------------
