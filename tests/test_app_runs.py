@@ -75,9 +75,10 @@ def test_the_pairs_statistics_are_core_numbers(compared) -> None:  # type: ignor
     assert "Mean NDCG@1" in view.header.text()
 
 
-def test_the_navigator_shows_each_run_and_its_delta(qtbot, compared) -> None:  # type: ignore[no-untyped-def]
+def test_the_navigator_shows_each_run_and_its_delta(qtbot, qtmodeltester, compared) -> None:  # type: ignore[no-untyped-def]
     window, view, _paths = compared
     model = window.navigator.model
+    qtmodeltester.check(model)
     base = len(QueryColumn)
     assert model.columnCount() == base + 4
     assert model.headerData(base, Qt.Orientation.Horizontal) == "NDCG@1 B"
@@ -86,6 +87,11 @@ def test_the_navigator_shows_each_run_and_its_delta(qtbot, compared) -> None:  #
     assert model.index(q, base).data() == 1.0
     assert model.index(q, base + 1).data() == pytest.approx(2 / 3, abs=1e-15)
     assert model.index(q, base + 3).data() == 0.0  # run C: the example's own order
+    # Sorting by run B's delta puts case-A (the one gain) last, ascending.
+    proxy = window.navigator.proxy
+    proxy.sort(base + 1, Qt.SortOrder.AscendingOrder)
+    last = proxy.mapToSource(proxy.index(proxy.rowCount() - 1, 0)).row()
+    assert last == q
     # Another cutoff in the dock: the navigator's run columns follow it.
     view.cutoff.setCurrentIndex(ALL)
     assert model.headerData(base, Qt.Orientation.Horizontal) == "NDCG@all B"
