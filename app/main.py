@@ -100,6 +100,7 @@ def _import_window_modules() -> None:
     import app.review.judges_view
     import app.review.queue_view
     import app.review.rounds
+    import app.review.runs_view
     import app.window  # noqa: F401  (matplotlib waits until plots are first shown)
 
 
@@ -208,6 +209,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     from app.review.judges_view import install_judges
     from app.review.queue_view import install_queue
     from app.review.rounds import install_rounds
+    from app.review.runs_view import install_runs
 
     window.file_ops = file_ops = install_file_ops(window)
     window.clipboard_actions = install_clipboard_actions(window)
@@ -215,6 +217,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     window.plots = plots = install_plots(window)
     window.compare_view = compare = install_compare(window)
     compare.deltas_shown.connect(plots.show_comparison)
+    install_runs(window)  # several runs at once: its dock tabbed with the comparison's
     window.explain_view = install_explain(window)
     window.judges_view = install_judges(window)
     # The review round's docks and actions (children of the window: they live as long).

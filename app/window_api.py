@@ -38,6 +38,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 from app.actions import ActionSpec
 from app.layout import Workplace
 from app.panels.grid import GradingTableView, GridPanel
+from app.panels.navigator import QueryNavigator
 from app.panels.summary import SummaryPanel
 from app.settings import Settings
 from core.engine.evaluation import Evaluation
@@ -73,6 +74,7 @@ class WindowApi(QMainWindow):
     not_retrieved_view: GradingTableView
     grid_panel: GridPanel
     summary_panel: SummaryPanel
+    navigator: QueryNavigator
     app_actions: dict[str, QAction]
     menus: dict[str, QMenu]
     docks: dict[str, QDockWidget]

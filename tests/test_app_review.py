@@ -432,7 +432,7 @@ def test_review_views_share_only_common():
     import app.review
 
     folder = Path(app.review.__file__).parent
-    views = {"compare_view", "explain_view", "judges_view"}
+    views = {"compare_view", "explain_view", "judges_view", "runs_view"}
     own = {"compare_view": {"app.review.compare_stats"}}
     for name in (*views, "compare_stats"):
         tree = ast.parse((folder / f"{name}.py").read_text())

@@ -1,37 +1,77 @@
-"""``ndcg-worksheet compare RUN_A RUN_B [--qrels QRELS] [--export OUT.xlsx] ...``."""
+"""``ndcg-worksheet compare RUN RUN... [--qrels QRELS] [--baseline RUN] [--export OUT.xlsx] ...``.
+
+Two runs in the table or JSON format give the detailed report of B against A
+(:func:`core.analysis.compare.compare`); more runs, another format or the
+t-test give the report of many runs
+(:func:`core.analysis.compare.many.compare_runs`), whose numbers for two runs
+are the same.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TextIO
 
 from app.cli.export import refuse_writing_over_inputs
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare
-from core.engine.evaluation import evaluate
+from core.analysis.compare.many import RunValues, compare_runs
+from core.engine.evaluation import Evaluation, evaluate
 from core.errors import InputError
-from core.io.pairs import check_exist, load_pair, read_judged_pair
+from core.io.load import load_document
+from core.io.pairs import check_exist, load_pair, read_judged_pair, read_judged_runs
 from core.model.conventions import Conventions
 from core.reports.json import compare_json, dump_json
+from core.reports.runs import write_runs
 from core.reports.table import print_comparison
 
 __all__ = ["cmd_compare"]
 
 
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    """Compare the two inputs; print the table or JSON, and write the workbook
-    when ``--export`` names one."""
+    """Compare the inputs; print the report, and write the workbook when
+    ``--export`` names one."""
+    runs = _runs_baseline_first(args)
     resamples = int(getattr(args, "resamples", 10000))
     if resamples < 1:
         raise InputError("--resamples must be at least 1")
-    seed = int(getattr(args, "seed", 0))
     export = getattr(args, "export", None)
     if export is not None and Path(export).suffix.lower() != ".xlsx":
         raise InputError("--export writes an .xlsx workbook", file=str(export),
                          hint="name the file OUT.xlsx")
     if export is not None:
-        refuse_writing_over_inputs(export, args.run_a, args.run_b, args.qrels)
+        refuse_writing_over_inputs(export, *runs, args.qrels)
+    fmt = getattr(args, "format", "table")
+    if len(runs) == 2 and fmt in ("table", "json") and getattr(
+            args, "test", "randomization") == "randomization":
+        args.run_a, args.run_b = runs
+        return _compare_two(args, out)
+    return _compare_many(args, runs, out)
+
+
+def _runs_baseline_first(args: argparse.Namespace) -> list[str]:
+    """The runs named, the baseline (``--baseline``, else the first) first."""
+    runs = [str(r) for r in getattr(args, "runs", None) or (args.run_a, args.run_b)]
+    if len(runs) < 2:
+        raise InputError("compare needs two or more runs", hint="name a baseline and a run")
+    baseline = getattr(args, "baseline", None)
+    if baseline is None:
+        return runs
+    for i, run in enumerate(runs):
+        if run == baseline or (Path(run).exists() and Path(baseline).exists()
+                               and os.path.samefile(run, baseline)):
+            return [runs[i], *runs[:i], *runs[i + 1:]]
+    raise InputError(f"--baseline {baseline} is not one of the runs compared",
+                     hint="name the baseline as one of the runs")
+
+
+def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
+    """The detailed report of two runs (B against A)."""
+    resamples = int(getattr(args, "resamples", 10000))
+    seed = int(getattr(args, "seed", 0))
+    export = getattr(args, "export", None)
     ev_a = ev_b = None
     if args.qrels is None:
         doc_a, doc_b = load_pair(args.run_a, args.run_b)
@@ -60,5 +100,46 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
 
         export_comparison_workbook(result, export, name_a=str(args.run_a), name_b=str(args.run_b))
         if getattr(args, "format", "table") != "json":
+            out.write(f"\nwrote {export}\n")
+    return 0
+
+
+def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int:
+    """Each run's means and the tests of the pairs, in ``--format``; every
+    run is evaluated as it is read and only its NDCG per query kept (its
+    evaluation too when a workbook is written)."""
+    export = getattr(args, "export", None)
+    kept: dict[int, Evaluation] = {}
+
+    def values(ev: Evaluation, i: int) -> RunValues:
+        if export is not None:
+            kept[i] = ev
+        return RunValues.of(ev, runs[i])
+
+    if args.qrels is None:
+        check_exist(*runs)
+        first = load_document(runs[0])
+        conv = conventions_from_args(args, first.conventions)
+        got = [values(evaluate(first, conv), 0)]
+        del first
+        got += [values(evaluate(load_document(r), conv), i)
+                for i, r in enumerate(runs) if i > 0]
+    else:
+        conv = conventions_from_args(args, Conventions())
+        got = read_judged_runs(list(runs), args.qrels,
+                               lambda doc, i: values(evaluate(doc, conv), i))
+    result = compare_runs(
+        got, conv, pairs=getattr(args, "pairs", "baseline"),
+        correction=getattr(args, "correction", "holm"),
+        test=getattr(args, "test", "randomization"), resamples=int(args.resamples),
+        seed=int(args.seed), alpha=float(getattr(args, "alpha", 0.05)),
+    )
+    fmt = getattr(args, "format", "table")
+    write_runs(result, fmt, out)
+    if export is not None:
+        from core.io.workbook import export_runs_workbook
+
+        export_runs_workbook(result, [kept[i] for i in range(len(runs))], export)
+        if fmt == "table":
             out.write(f"\nwrote {export}\n")
     return 0

@@ -79,12 +79,31 @@ def build_parser() -> argparse.ArgumentParser:
     add_convention_arguments(x)
     x.set_defaults(func=cmd_export)
 
-    c = sub.add_parser("compare", help="compare two rankings of the same queries")
-    c.add_argument("run_a")
-    c.add_argument("run_b")
+    c = sub.add_parser(
+        "compare", help="compare two or more rankings of the same queries",
+        description="Two runs: the detailed report of B against A (per query, candidates that "
+        "moved, what changed). More runs (or --format csv|markdown|latex, or --pairs all): "
+        "each run's mean and, per pair, the mean difference, the paired randomization test, "
+        "the bootstrap interval, the paired t-test and the corrected p-value.",
+    )
+    c.add_argument("runs", nargs="+", metavar="RUN",
+                   help="two or more runs or worksheets; the first is the baseline")
     c.add_argument("--qrels")
     add_convention_arguments(c)
-    c.add_argument("--format", choices=["table", "json"], default="table")
+    c.add_argument("--format", choices=["table", "json", "csv", "markdown", "latex"],
+                   default="table",
+                   help="csv: every query's NDCG per run; markdown, latex: the table papers "
+                   "print, significance marked and explained in a footnote")
+    c.add_argument("--baseline", metavar="RUN",
+                   help="the run the others are compared with (default: the first)")
+    c.add_argument("--pairs", choices=["baseline", "all"], default="baseline",
+                   help="test the baseline against each run, or every pair")
+    c.add_argument("--correction", choices=["holm", "bonferroni", "none"], default="holm",
+                   help="multiple-testing correction over the pairs at each cutoff")
+    c.add_argument("--test", choices=["randomization", "t-test"], default="randomization",
+                   help="the test whose corrected p-values mark significance")
+    c.add_argument("--alpha", type=float, default=0.05,
+                   help="corrected p-values at or under this are marked significant")
     c.add_argument("--resamples", type=int, default=10000)
     c.add_argument("--seed", type=int, default=0)
     c.add_argument(

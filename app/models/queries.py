@@ -15,7 +15,7 @@ from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
 
-__all__ = ["QueryColumn", "QueryFilterProxy", "QueryListModel"]
+__all__ = ["QueryColumn", "QueryFilterProxy", "QueryListModel", "RunColumns"]
 
 
 class QueryColumn(IntEnum):
@@ -26,11 +26,14 @@ class QueryColumn(IntEnum):
 
 
 class QueryListModel(QAbstractTableModel):
-    """Every query with its NDCG at the main (first) cutoff, status and judged count."""
+    """Every query with its NDCG at the main (first) cutoff, status and judged
+    count; and, while runs compared with this document are shown
+    (:meth:`set_runs`), each run's NDCG and its delta to this one."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._ev: Evaluation | None = None
+        self._runs: RunColumns | None = None
 
     def set_evaluation(self, ev: Evaluation, *, queries: Sequence[int] | None = None) -> None:
         """Show ``ev``; when only ``queries`` changed, only their rows are refreshed."""
@@ -38,6 +41,7 @@ class QueryListModel(QAbstractTableModel):
         if old is None or old.doc is not ev.doc:
             self.beginResetModel()
             self._ev = ev
+            self._runs = None  # they were compared with another document
             self.endResetModel()
             return
         self._ev = ev
@@ -62,10 +66,20 @@ class QueryListModel(QAbstractTableModel):
         return self._ev.doc.n_queries
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(QueryColumn)
+        extra = 0 if self._runs is None else 2 * len(self._runs.labels)
+        return 0 if parent.isValid() else len(QueryColumn) + extra
+
+    def set_runs(self, runs: RunColumns | None) -> None:
+        """Show (or, with None, hide) the columns of the runs compared."""
+        self.beginResetModel()
+        self._runs = runs
+        self.endResetModel()
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and self._runs is not None and (
+                section >= len(QueryColumn)):
+            return self._runs.header(section - len(QueryColumn), role)
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(QueryColumn):
             return None
         col = QueryColumn(section)
@@ -91,6 +105,10 @@ class QueryListModel(QAbstractTableModel):
         ev = self._ev
         if ev is None or not index.isValid():
             return None
+        if index.column() >= len(QueryColumn):
+            runs = self._runs
+            return None if runs is None else runs.cell(index.row(),
+                                                       index.column() - len(QueryColumn), role)
         q, col = index.row(), QueryColumn(index.column())
         status = ev.status(q, 0)
         look = STATUS_LOOK[status]
@@ -128,6 +146,45 @@ class QueryListModel(QAbstractTableModel):
                 return (f"{int(ev.n_judged[q])} judged, {int(ev.n_unknown[q])} unknown, "
                         f"{int(ev.n_unrateable[q])} unrateable of {int(ev.n_total[q])}")
         if role == Qt.ItemDataRole.TextAlignmentRole and col is not QueryColumn.QUERY:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class RunColumns:
+    """Runs compared with the open document, as navigator columns: per run
+    its NDCG and its delta to the document (the baseline), per document query
+    (NaN where the run lacks the query or it is not compared).
+
+    ``labels`` name the runs (``B``, ``C``, ...), ``names`` their files;
+    ``ndcg`` and ``delta`` are (runs x the document's queries).
+    """
+
+    def __init__(self, labels: Sequence[str], names: Sequence[str], k: int | None,
+                 ndcg: Any, delta: Any) -> None:
+        self.labels, self.names, self.k = list(labels), list(names), k
+        self.ndcg, self.delta = ndcg, delta
+
+    def header(self, extra: int, role: int) -> Any:
+        r, is_delta = divmod(extra, 2)
+        at = format_cutoff(self.k)
+        if role == DISPLAY:
+            return f"Δ {self.labels[r]}" if is_delta else f"NDCG@{at} {self.labels[r]}"
+        if role == TOOLTIP:
+            name = self.names[r]
+            return (f"NDCG@{at} of {name} minus this document's, over the queries compared"
+                    if is_delta else f"NDCG@{at} of {name} (graded with this document)")
+        return None
+
+    def cell(self, q: int, extra: int, role: int) -> Any:
+        r, is_delta = divmod(extra, 2)
+        value = float((self.delta if is_delta else self.ndcg)[r, q])
+        if role == DISPLAY:
+            return qt_number(value)
+        if role == SORT_ROLE:
+            return -math.inf if math.isnan(value) else value
+        if role == TOOLTIP:
+            return full_text(value)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 

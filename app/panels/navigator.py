@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
-from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel
+from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
 from app.panels.fit import columns_width, fit_columns
 from core.engine.evaluation import Evaluation, Status
 
@@ -38,6 +38,7 @@ class QueryNavigator(QWidget):
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("queryNavigator")
+        self._decimals = decimals
         self.model = QueryListModel(self)
         self._selecting = False
         self.proxy = QueryFilterProxy(self)
@@ -99,6 +100,15 @@ class QueryNavigator(QWidget):
         self.model.set_evaluation(ev, queries=queries)
         if new_document:
             self.fit_columns()
+
+    def show_runs(self, runs: RunColumns | None) -> None:
+        """Show each compared run's NDCG and delta as columns (None: hide them)."""
+        self.model.set_runs(runs)
+        if runs is not None:
+            number = NumberDelegate(self._decimals, self)
+            for c in range(len(QueryColumn), self.model.columnCount()):
+                self.view.setItemDelegateForColumn(c, number)
+        self.fit_columns()
 
     def fit_columns(self) -> None:
         """The number, status and judged columns fitted to their contents."""

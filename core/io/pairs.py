@@ -27,6 +27,7 @@ __all__ = [
     "load_against",
     "load_pair",
     "read_judged_pair",
+    "read_judged_runs",
     "run_with_judgments",
 ]
 
@@ -116,6 +117,35 @@ def read_judged_pair(
         doc_a, ev_a = one(run_a)
         doc_b, ev_b = lane.result()
     return doc_a, doc_b, ev_a, ev_b
+
+
+def read_judged_runs(
+    runs: list[str | Path], qrels: str | Path, then: Callable[[Document, int], T]
+) -> list[T]:
+    """Each run read, joined with ``qrels`` and handed to ``then`` with its
+    index, two at a time (one on a second thread), the qrels read once.
+
+    Only what ``then`` makes of each run is kept, so that many large runs
+    need the memory of two at a time (a comparison of many runs keeps each
+    one's NDCG per query, not its rows).
+    """
+    check_exist(*runs, qrels)
+    judgments = QrelsColumns(qrels)
+
+    def one(i: int) -> T:
+        run = Run(runs[i], threads=1)
+        doc = _judged_run(run, judgments)
+        del run
+        return then(doc, i)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        out: list[T] = []
+        for start in range(0, len(runs), 2):
+            lane = pool.submit(one, start + 1) if start + 1 < len(runs) else None
+            out.append(one(start))
+            if lane is not None:
+                out.append(lane.result())
+    return out
 
 
 def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:

@@ -20,7 +20,7 @@ from core.reports.text import visible
 if TYPE_CHECKING:
     from core.analysis.compare import Comparison
 
-__all__ = ["print_comparison", "print_table"]
+__all__ = ["print_comparison", "print_table", "write_aligned", "write_conventions"]
 
 
 def _fmt(x: float | None, signed: bool = False) -> str:
@@ -154,3 +154,9 @@ def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO) -> None:
     per = ", ".join(f"{r} {n}" for r, n in ts.per_rule.items())
     _line(out, f"Tie rules: {ts.count} queries' delta changes sign or vanishes under another "
                f"tie rule than {ts.rule.value} ({per}; {ts.with_ties} queries have tied scores)")
+
+
+#: The conventions one a line, and left-aligned columns, for the other
+#: reports' tables (:mod:`core.reports.runs`).
+write_conventions = _write_conventions
+write_aligned = _write_rows

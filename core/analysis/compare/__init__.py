@@ -7,6 +7,8 @@ and candidates, :mod:`~core.analysis.compare.statistics` holds the paired
 randomization test and the bootstrap, :mod:`~core.analysis.compare.changes`
 what differs between the two documents and the tie-rule sensitivity. Reading
 the inputs is :mod:`core.io.pairs`; writing the results is :mod:`core.reports`.
+Many runs at once (a baseline against each, or every pair, with corrected
+p-values) are :mod:`~core.analysis.compare.many`.
 """
 
 from core.analysis.compare.align import subset_document

@@ -25,7 +25,12 @@ Queries and Summary, :mod:`~core.io.workbook.comparison`,
 
 from __future__ import annotations
 
-from core.io.workbook.export import check_fits, export_comparison_workbook, export_workbook
+from core.io.workbook.export import (
+    check_fits,
+    export_comparison_workbook,
+    export_runs_workbook,
+    export_workbook,
+)
 from core.io.workbook.layout import (
     AUDIT_COLUMNS,
     CANDIDATE_COLUMNS,
@@ -63,6 +68,7 @@ __all__ = [
     "Reopened",
     "check_fits",
     "export_comparison_workbook",
+    "export_runs_workbook",
     "export_workbook",
     "is_own_workbook",
     "read_workbook",

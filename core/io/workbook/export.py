@@ -1,5 +1,6 @@
-"""Writing the audited workbook: :func:`export_workbook` and
-:func:`export_comparison_workbook`, each sheet written by its own module."""
+"""Writing the audited workbook: :func:`export_workbook`,
+:func:`export_comparison_workbook` and :func:`export_runs_workbook`, each
+sheet written by its own module."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from core.analysis.compare import Comparison
+from core.analysis.compare.many import ManyComparison
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
 from core.io.atomic import atomic_write
@@ -18,11 +20,12 @@ from core.io.workbook.audit import write_audit
 from core.io.workbook.candidates import write_candidates
 from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
-from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats
+from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, sheet_ref
 from core.io.workbook.metadata import write_metadata
 from core.io.workbook.queries import write_queries, write_summary
 from core.io.workbook.report import write_report
 from core.io.workbook.report_sheet import Run
+from core.io.workbook.runs import RUNS_SHEET, run_sheets, write_runs_report, write_runs_sheet
 from core.io.workbook.values import row_layout
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -90,19 +93,8 @@ def _write(
 ) -> None:
     """Write the workbook of ``doc`` (and, given ``comparison``, run B's
     sheets and the Comparison sheet) to ``path``, sheet by sheet."""
-    import xlsxwriter
-
     perm, blocks = row_layout(doc, ev)
-    wb = xlsxwriter.Workbook(
-        str(path),
-        {
-            "constant_memory": True,
-            "strings_to_formulas": False,
-            "strings_to_numbers": False,
-            "strings_to_urls": False,
-        },
-    )
-    wb.worksheet_class = _worksheet_class()
+    wb = _new_workbook(path)
     try:
         fmt = Formats(wb)
         report = wb.add_worksheet(SHEETS["report"])
@@ -138,6 +130,85 @@ def _write(
             wb.define_name(name, ref)
     finally:
         wb.close()
+
+
+def export_runs_workbook(m: ManyComparison, evaluations: Sequence[Evaluation],
+                         path: str | Path) -> None:
+    """Write the workbook of many runs compared: the baseline's audited
+    sheets (it reopens as the baseline), each other run's Candidates, Queries
+    and Summary sheets (``Candidates B``, ...) written by the same code, the
+    Runs sheet (every run's NDCG per query, the deltas to the baseline and the
+    means, as live formulas) and a Report with the tests computed at export
+    and a chart of the sorted per-query deltas (:mod:`core.io.workbook.runs`).
+
+    Parameters
+    ----------
+    m : ManyComparison
+        :func:`core.analysis.compare.many.compare_runs` of ``evaluations``.
+    evaluations : sequence of Evaluation
+        Every run evaluated under ``m.conventions``, in ``m.runs`` order
+        (the baseline first).
+    path : str or Path
+        The ``.xlsx`` to write; replaced atomically.
+
+    Raises
+    ------
+    InputError
+        When a run does not fit a sheet, or the file cannot be written.
+    """
+    if len(evaluations) != len(m.runs):
+        raise ValueError("one evaluation per run compared, in the comparison's order")
+    for ev in evaluations:
+        check_fits(ev.doc, ev.conventions, path)
+    atomic_write(Path(path), lambda tmp: _write_runs(tmp, m, evaluations))
+
+
+def _write_runs(path: Path, m: ManyComparison, evaluations: Sequence[Evaluation]) -> None:
+    """Write the workbook of :func:`export_runs_workbook` to ``path``."""
+    base = evaluations[0]
+    doc = base.doc
+    wb = _new_workbook(path)
+    try:
+        fmt = Formats(wb)
+        report = wb.add_worksheet(SHEETS["report"])
+        report.activate()
+        grades = np.concatenate([ev.doc.grade[ev.doc.state == GradeState.NUMBER]
+                                 for ev in evaluations])
+        names = write_conventions(wb, fmt, doc, base.conventions, grades)
+        runs = wb.add_worksheet(RUNS_SHEET)
+        layouts = [row_layout(ev.doc, ev) for ev in evaluations]
+        for i, (ev, (perm, blocks)) in enumerate(zip(evaluations, layouts, strict=True)):
+            candidates, queries, summary = run_sheets(i)
+            write_candidates(wb, fmt, ev.doc, ev, perm, blocks, candidates)
+            qrows = write_queries(wb, fmt, ev.doc, ev, blocks, queries, candidates)
+            write_summary(wb, fmt, ev, qrows, summary, queries)
+        places = write_runs_sheet(runs, fmt, m, evaluations)
+        names["tie_tolerance"] = f"={sheet_ref(RUNS_SHEET)}!$B$3"
+        write_audit(wb, fmt, doc)
+        write_metadata(wb, doc, base.conventions, layouts[0][0])
+        write_runs_report(wb, report, fmt, m, base, places)
+        for name, ref in names.items():
+            wb.define_name(name, ref)
+    finally:
+        wb.close()
+
+
+def _new_workbook(path: Path) -> Any:
+    """An xlsxwriter workbook at ``path`` writing rows as they come, text as
+    text, numbers with every digit."""
+    import xlsxwriter
+
+    wb = xlsxwriter.Workbook(
+        str(path),
+        {
+            "constant_memory": True,
+            "strings_to_formulas": False,
+            "strings_to_numbers": False,
+            "strings_to_urls": False,
+        },
+    )
+    wb.worksheet_class = _worksheet_class()
+    return wb
 
 
 def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> None:
