@@ -51,6 +51,9 @@ from core.session import Changes, Listener, Worksheet
 __all__ = ["APP_TITLE", "MainWindow"]
 
 APP_TITLE = "NDCG Worksheet"
+#: The least window height (pixels) at which the conventions are stacked below
+#: the summary (a 1920x1080 screen); shorter, they are a tab behind it.
+STACKED_FROM = 900
 
 
 class MainWindow(WindowApi):
@@ -121,9 +124,12 @@ class MainWindow(WindowApi):
                       area.LeftDockWidgetArea)
         self.add_dock("summaryPanelDock", self.tr("Summary"), self.summary_panel,
                       area.RightDockWidgetArea)
-        # Below the summary, not behind it: a convention's effect shows as it changes.
+        # Below the summary where the window is tall enough (a convention's
+        # effect shows as it changes); on a laptop's screen behind it, a tab
+        # each with the column's whole height, rather than two cramped halves.
         self.add_dock("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
-                      area.RightDockWidgetArea, below="summaryPanelDock")
+                      area.RightDockWidgetArea, below="summaryPanelDock",
+                      stacked_from=STACKED_FROM)
         self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
                       area.BottomDockWidgetArea)
         self._fitted = False
@@ -151,7 +157,7 @@ class MainWindow(WindowApi):
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
         a["close"].triggered.connect(self.close)
         a["quit"].triggered.connect(self.close)
-        a["reset_layout"].triggered.connect(lambda: self.workplace.reset())
+        a["reset_layout"].triggered.connect(self.reset_layout)
         a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):
@@ -245,13 +251,14 @@ class MainWindow(WindowApi):
 
     def add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, *,
                  tab_with: str | None = None, below: str | None = None,
-                 hidden: bool = False) -> QDockWidget:
+                 hidden: bool = False, stacked_from: int = 0) -> QDockWidget:
         """A dock around ``widget`` (objectName ``name``, listed in ``docks`` and
         the View menu) in ``area``: with ``tab_with``, tabbed behind that dock;
-        with ``below``, under that dock in its column; ``hidden`` until shown.
+        with ``below``, under that dock in its column (behind it in a window
+        less than ``stacked_from`` pixels tall); ``hidden`` until shown.
         That is its home: View > Reset layout puts it back there."""
         dock = self.workplace.add_dock(name, title, widget,
-                                       DockHome(area, tab_with, below, hidden))
+                                       DockHome(area, tab_with, below, hidden, stacked_from))
         self.menus["view"].addAction(dock.toggleViewAction())
         return dock
 
@@ -460,6 +467,10 @@ class MainWindow(WindowApi):
         if not self._fitted:  # once laid out, the first time: the rows in view count
             self._fitted = True
             QTimer.singleShot(0, self.fit_columns)
+
+    def reset_layout(self) -> None:
+        """View > Reset layout: the first-start window and docks."""
+        self.workplace.reset()
 
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the
