@@ -35,6 +35,7 @@ from app.judgment_clock import ActivityClock
 from app.layout import DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
 from app.panels.audit import AuditLogView
+from app.panels.column_chooser import ColumnChooser
 from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
@@ -102,6 +103,9 @@ class MainWindow(WindowApi):
         self.grid_model = self.grid_panel.model
         self.not_retrieved_model = self.grid_panel.not_retrieved_model
         self.setCentralWidget(self.grid_panel)
+        #: The grids' visual column order and hidden columns (View > Columns).
+        self.grid_columns = ColumnChooser(self.grid, (self.not_retrieved_view,),
+                                          self.grid_model.columns, self.settings, self)
 
         self.navigator = QueryNavigator(decimals, self)
         self.conventions_panel = ConventionsPanel(self)
@@ -119,6 +123,18 @@ class MainWindow(WindowApi):
         #: Where the docks live, the default layout, the saved one.
         self.workplace = Workplace(self, self.settings)
         self.docks: dict[str, QDockWidget] = self.workplace.docks
+        self._lay_out()
+        self._fitted = False
+
+        self._connect()
+        self._follow_session()
+        self.set_document(document if document is not None else self.document, path)
+
+    # -- the layout ---------------------------------------------------------------------
+    def _lay_out(self) -> None:
+        """The panels' docks at home, and the grid's columns as the reviewer left them."""
+        self.add_submenu("view", self.grid_columns.menu, after=self.app_actions["reset_layout"])
+        self.grid_columns.restore()
         area = Qt.DockWidgetArea
         self.add_dock("queryNavigatorDock", self.tr("Queries"), self.navigator,
                       area.LeftDockWidgetArea)
@@ -132,11 +148,6 @@ class MainWindow(WindowApi):
                       stacked_from=STACKED_FROM)
         self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
                       area.BottomDockWidgetArea)
-        self._fitted = False
-
-        self._connect()
-        self._follow_session()
-        self.set_document(document if document is not None else self.document, path)
 
     # -- wiring (the one place) -------------------------------------------------------
     def _connect(self) -> None:
@@ -158,6 +169,9 @@ class MainWindow(WindowApi):
         a["close"].triggered.connect(self.close)
         a["quit"].triggered.connect(self.close)
         a["reset_layout"].triggered.connect(self.reset_layout)
+        # Refitted once laid out: a column shown or hidden changes the source's room.
+        self.grid_columns.changed.connect(
+            lambda: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
         a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):
@@ -469,8 +483,9 @@ class MainWindow(WindowApi):
             QTimer.singleShot(0, self.fit_columns)
 
     def reset_layout(self) -> None:
-        """View > Reset layout: the first-start window and docks."""
+        """View > Reset layout: the first-start window, docks and grid columns."""
         self.workplace.reset()
+        self.grid_columns.reset()
 
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the
