@@ -44,8 +44,8 @@ AREA_SIZE: dict[Qt.DockWidgetArea, tuple[float, float, int]] = {
     # The grid needs ~700 px on a 1280 px screen for its key columns (rank,
     # source, grade, gain, discount, contribution, cumulative DCG) with a long
     # source id: the side columns share the rest.
-    Qt.DockWidgetArea.LeftDockWidgetArea: (0.15, 0.22, 200),
-    Qt.DockWidgetArea.RightDockWidgetArea: (0.2, 0.23, 220),
+    Qt.DockWidgetArea.LeftDockWidgetArea: (0.15, 0.23, 200),
+    Qt.DockWidgetArea.RightDockWidgetArea: (0.2, 0.22, 220),
     Qt.DockWidgetArea.BottomDockWidgetArea: (0.2, 0.2, 110),
     Qt.DockWidgetArea.TopDockWidgetArea: (0.2, 0.2, 110),
 }

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel
-from app.panels.fit import columns_width, fit_columns
+from app.panels.fit import columns_width, fit_columns, header_widths
 from core.engine.evaluation import Evaluation, Status
 
 __all__ = ["IDS_ASKED", "QueryNavigator"]
@@ -115,7 +115,7 @@ class QueryNavigator(QWidget):
         """Wide enough for every column and the query ids (up to
         :data:`IDS_ASKED` px; longer ones are elided, whole on hover)."""
         ids = min(IDS_ASKED, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
-        extra = max(0, ids - self.view.horizontalHeader().sectionSizeHint(QueryColumn.QUERY))
+        extra = max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
         width = columns_width(self.view) + extra + margins
