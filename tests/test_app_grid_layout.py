@@ -195,3 +195,26 @@ def test_a_saved_order_naming_unknown_or_missing_columns_still_shows_every_colum
     assert sorted(order) == sorted(k for k in KEYS if k != "ideal_gain")
     assert not w.grid.isColumnHidden(GridColumn.GRADE)  # never hidden
     w.session.mark_saved()
+
+
+def test_the_compact_navigator_keeps_room_for_the_sort_arrow_where_it_is_drawn(qtbot, window):
+    """The navigator's columns are fitted without the sort arrow's room (Qt's
+    size hint keeps it in every column); a click on a header gives that
+    column its arrow's room: no header text is ever cut."""
+    from app.models.queries import QueryColumn
+
+    window.workplace.reset(SCREENS["1280x800"])
+    _settle(qtbot, window)
+    view = window.navigator.view
+    header = view.horizontalHeader()
+    judged = QueryColumn.JUDGED
+    compact = header.sectionSize(judged)
+    assert compact < header.sectionSizeHint(judged)  # no arrow, no room for one
+    assert elided_headers(view) == []
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(header.sectionViewportPosition(judged) + 5, 5))
+    assert header.sortIndicatorSection() == judged
+    assert header.sectionSize(judged) >= header.sectionSizeHint(judged)
+    assert elided_headers(view) == []
+    # The query ids take what is left: the navigator is no wider.
+    assert view.viewport().width() >= sum(header.sectionSize(c) for c in range(header.count()))
