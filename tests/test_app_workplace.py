@@ -173,6 +173,31 @@ def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
     assert again.frameGeometry() == again.screen().availableGeometry()
 
 
+def test_a_layout_saved_by_an_older_version_gives_the_new_default(qtbot):
+    """A layout saved under an older LAYOUT_VERSION (e.g. the old 85 % window
+    with its wide navigator) would keep a laptop's grid at 400 px: the next
+    start takes the new first-start layout, its window size too."""
+    from app.layout import LAYOUT_VERSION
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.setGeometry(20, 30, 600, 500)
+    _settle(qtbot, w)
+    settings = Settings()
+    settings.geometry = w.saveGeometry()
+    settings.window_state = w.saveState(LAYOUT_VERSION - 1)
+    w.session.mark_saved()
+    w.hide()
+    again = build_window(None)
+    qtbot.addWidget(again)
+    again.show()
+    _settle(qtbot, again)
+    assert again.isMaximized()
+    assert (again.width(), again.height()) != (600, 500)
+    again.session.mark_saved()
+
+
 # -- grading never stops -------------------------------------------------------------------
 def test_no_modal_dialog_during_100_typed_grades(qtbot, monkeypatch, tmp_path):
     import getpass
