@@ -218,3 +218,37 @@ def test_the_compact_navigator_keeps_room_for_the_sort_arrow_where_it_is_drawn(q
     assert elided_headers(view) == []
     # The query ids take what is left: the navigator is no wider.
     assert view.viewport().width() >= sum(header.sectionSize(c) for c in range(header.count()))
+
+
+def test_a_grade_repaints_every_moved_column_on_screen(qtbot, tmp_path, monkeypatch):
+    """The grid repaints only the columns on screen after an edit; with the
+    key columns moved first, those on screen are not a range of logical
+    columns between the two at the viewport's edges (the gain, contribution
+    and cumulative DCG of a graded row were left stale)."""
+    from PySide6.QtWidgets import QTableView
+
+    w = _open(qtbot, "example", tmp_path, "1280x800")
+    w.set_query(w.document.query_index("case-A"))
+    _settle(qtbot, w)
+    repainted: list[tuple[int, int, int, int]] = []
+    original = QTableView.dataChanged
+
+    def spy(view, top_left, bottom_right, roles=()):
+        if view is w.grid:
+            repainted.append((top_left.row(), bottom_right.row(), top_left.column(),
+                              bottom_right.column()))
+        return original(view, top_left, bottom_right, roles)
+
+    monkeypatch.setattr(QTableView, "dataChanged", spy)
+    first, last = w.grid.shown_columns()
+    assert first <= min(KEYS.index(k) for k in KEY_COLUMNS)
+    assert last >= max(KEYS.index(k) for k in KEY_COLUMNS)
+    w.grid.setCurrentIndex(w.grid_model.index(1, GridColumn.GRADE))
+    w.grid.setFocus()
+    before = w.grid_model.index(1, GridColumn.CONTRIBUTION).data()
+    qtbot.keyClick(w.grid, Qt.Key.Key_0 if before else Qt.Key.Key_3)
+    assert w.grid_model.index(1, GridColumn.CONTRIBUTION).data() != before
+    for key in ("gain", "contribution", "cumulative"):
+        col = KEYS.index(key)
+        assert any(r0 <= 1 <= r1 and c0 <= col <= c1 for r0, r1, c0, c1 in repainted), key
+    w.session.mark_saved()

@@ -75,21 +75,31 @@ class GradingTableView(QTableView):
                 and bottomRight.isValid() and topLeft.parent() == bottomRight.parent()):
             model = self.model()
             port = self.viewport().rect()
-            rows, cols = model.rowCount(), model.columnCount()
+            rows = model.rowCount()
             top = self.rowAt(port.top())
             bottom = self.rowAt(port.bottom())
-            left = self.columnAt(port.left())
-            right = self.columnAt(port.right())
             top = 0 if top < 0 else top
             bottom = rows - 1 if bottom < 0 else bottom
-            left = 0 if left < 0 else left
-            right = cols - 1 if right < 0 else right
+            left, right = self.shown_columns()
             r0, r1 = max(topLeft.row(), top), min(bottomRight.row(), bottom)
             c0, c1 = max(topLeft.column(), left), min(bottomRight.column(), right)
             if r0 > r1 or c0 > c1:
                 return
             topLeft, bottomRight = model.index(r0, c0), model.index(r1, c1)
         super().dataChanged(topLeft, bottomRight, list(roles))
+
+    def shown_columns(self) -> tuple[int, int]:
+        """The least and the greatest logical index of the columns on screen
+        (columns may be moved: the visual ones at the viewport's edges do not
+        bound the logical ones in between)."""
+        header = self.horizontalHeader()
+        port = self.viewport().rect()
+        first = header.visualIndexAt(port.left())
+        last = header.visualIndexAt(port.right())
+        first = 0 if first < 0 else first
+        last = header.count() - 1 if last < 0 else last
+        logical = [header.logicalIndex(v) for v in range(first, last + 1)]
+        return (min(logical), max(logical)) if logical else (0, header.count() - 1)
 
     def viewportEvent(self, event: QEvent) -> bool:
         """A cell whose text is elided (a long source id capped in width)
