@@ -3,11 +3,15 @@ opens, and remembering both between sessions.
 
 Every dock is added with a home (its area, and the dock it is tabbed with or
 split below); :meth:`Workplace.reset` puts every dock back home, sizes the
-window to about 85 % of the screen's available area and gives the areas
-their default shares (the grid keeps the largest part, the bottom area starts
-small). The geometry and dock layout the user leaves are saved on close
+window to the screen's whole available area (about 85 % of it on screens
+wider than :data:`FULL_UP_TO`) and gives the areas their default shares (the
+grid keeps the largest part, the bottom area starts small). A dock split
+below another on a tall window is tabbed behind it on a short one
+(:attr:`DockHome.stacked_from`): both get the column's whole height. The
+geometry and dock layout the user leaves are saved on close
 (:meth:`Workplace.save`) and restored on the next start
-(:meth:`Workplace.restore`); View > Reset layout brings the default back.
+(:meth:`Workplace.restore`, unless saved under an older
+:data:`LAYOUT_VERSION`); View > Reset layout brings the default back.
 """
 
 from __future__ import annotations
@@ -19,11 +23,17 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from app.settings import Settings
 
-__all__ = ["LAYOUT_VERSION", "SCREEN_SHARE", "DockHome", "Workplace", "default_geometry"]
+__all__ = ["FULL_UP_TO", "LAYOUT_VERSION", "SCREEN_SHARE", "DockHome", "Workplace",
+           "default_geometry", "fills_screen"]
 
-#: Bumped when the docks change so much that an old saved layout would mislead.
-LAYOUT_VERSION = 2
-#: The share of the screen's available area a first start opens at.
+#: Bumped when the docks change so much that an old saved layout would mislead
+#: (3: the window fills a laptop's screen, a narrower navigator and right
+#: column, the conventions tabbed behind the summary on short screens).
+LAYOUT_VERSION = 3
+#: Screens up to this wide (available pixels) are filled at a first start: a
+#: laptop has no room to spare for the desktop behind the window.
+FULL_UP_TO = 1920
+#: The share of a wider screen's available area a first start opens at.
 SCREEN_SHARE = 0.85
 #: Per dock area at a first start: (share of the window, most, least): the
 #: share, or what the area's docks ask for (their size hint) when more, but
@@ -31,8 +41,11 @@ SCREEN_SHARE = 0.85
 #: (widths for the side areas, the height for the bottom one, which starts
 #: small and never asks).
 AREA_SIZE: dict[Qt.DockWidgetArea, tuple[float, float, int]] = {
-    Qt.DockWidgetArea.LeftDockWidgetArea: (0.24, 0.34, 200),
-    Qt.DockWidgetArea.RightDockWidgetArea: (0.26, 0.34, 220),
+    # The grid needs ~700 px on a 1280 px screen for its key columns (rank,
+    # source, grade, gain, discount, contribution, cumulative DCG) with a long
+    # source id: the side columns share the rest.
+    Qt.DockWidgetArea.LeftDockWidgetArea: (0.15, 0.23, 200),
+    Qt.DockWidgetArea.RightDockWidgetArea: (0.2, 0.22, 220),
     Qt.DockWidgetArea.BottomDockWidgetArea: (0.2, 0.2, 110),
     Qt.DockWidgetArea.TopDockWidgetArea: (0.2, 0.2, 110),
 }
@@ -44,16 +57,27 @@ LEAST_BELOW, MOST_BELOW = 0.35, 0.6
 @dataclass(frozen=True)
 class DockHome:
     """Where a dock is put by default: an area, tabbed behind ``tab_with`` or
-    split below ``below`` (dock objectNames), shown or not."""
+    split below ``below`` (dock objectNames), shown or not. With ``below``,
+    ``stacked_from``: split below it only when the window is at least that
+    many pixels tall, tabbed behind it otherwise (0: always below)."""
 
     area: Qt.DockWidgetArea
     tab_with: str | None = None
     below: str | None = None
     hidden: bool = False
+    stacked_from: int = 0
+
+
+def fills_screen(available: QRect) -> bool:
+    """A first start fills ``available`` (a screen up to :data:`FULL_UP_TO` wide)."""
+    return available.width() <= FULL_UP_TO
 
 
 def default_geometry(available: QRect) -> QRect:
-    """About 85 % of ``available``, centred in it."""
+    """``available`` itself on a screen up to :data:`FULL_UP_TO` wide, else
+    about 85 % of it, centred in it."""
+    if fills_screen(available):
+        return QRect(available)
     rect = QRect(0, 0, round(available.width() * SCREEN_SHARE),
                  round(available.height() * SCREEN_SHARE))
     rect.moveCenter(available.center())
@@ -93,11 +117,20 @@ class Workplace:
             dock.hide()
         return dock
 
+    def _stacked(self, home: DockHome) -> bool:
+        """``home`` puts its dock below another (not behind it) in this window."""
+        return home.below is not None and self.window.height() >= home.stacked_from
+
+    def _behind(self, home: DockHome) -> bool:
+        """``home`` puts its dock behind another (tabbed) or hidden."""
+        return home.hidden or home.tab_with is not None or (
+            home.below is not None and not self._stacked(home))
+
     def _place(self, name: str) -> None:
         home, dock, w = self.homes[name], self.docks[name], self.window
-        tab = self.docks.get(home.tab_with) if home.tab_with else None
+        tab = self.docks.get(home.tab_with or home.below or "")
         below = self.docks.get(home.below) if home.below else None
-        if below is not None and w.dockWidgetArea(below) == home.area:
+        if below is not None and w.dockWidgetArea(below) == home.area and self._stacked(home):
             w.splitDockWidget(below, dock, Qt.Orientation.Vertical)
             return
         w.addDockWidget(home.area, dock)
@@ -106,12 +139,19 @@ class Workplace:
 
     # -- the default ----------------------------------------------------------------------
     def reset(self, available: QRect | None = None) -> None:
-        """The first-start layout: the window at about 85 % of ``available``
-        (default: its screen's available area), every dock at home."""
+        """The first-start layout: the window filling ``available`` (default:
+        its screen's available area; maximized there, so that the window
+        manager's frame fits too) or at about 85 % of a wide one, every dock
+        at home."""
+        own_screen = available is None
         if available is None:
             available = self.window.screen().availableGeometry()
+        self.window.setWindowState(self.window.windowState() & ~Qt.WindowState.WindowMaximized)
         self.window.setGeometry(default_geometry(available))
         self.reset_docks()
+        if own_screen and fills_screen(available):
+            self.window.setWindowState(self.window.windowState()
+                                       | Qt.WindowState.WindowMaximized)
 
     def reset_docks(self) -> None:
         """Every dock back at home (docked, shown or hidden as added), sized
@@ -124,9 +164,12 @@ class Workplace:
             self._place(name)
             self.docks[name].setVisible(not home.hidden)
         for home in self.homes.values():
-            front = self.docks.get(home.tab_with) if home.tab_with else None
-            if front is not None and front.isVisible():
-                front.raise_()
+            front = home.tab_with or home.below
+            # Only a group's first dock is raised (a dock tabbed with one that
+            # is itself behind another, e.g. the judges with the conventions,
+            # does not bring that one forward).
+            if front in self.docks and not self._behind(self.homes[front]):
+                self.docks[front].raise_()
         self.size_docks()
 
     def size_docks(self) -> None:
@@ -140,7 +183,7 @@ class Workplace:
                 hint = self.docks[name].widget().sizeHint().width()
                 asked[home.area] = max(asked.get(home.area, 0), hint)
         for name, home in self.homes.items():
-            if home.tab_with or home.below or home.hidden:
+            if home.tab_with or home.below or home.hidden:  # sized with the dock in front
                 continue
             vertical = home.area in _VERTICAL
             size = _share(home.area, height if vertical else width, asked.get(home.area, 0))
@@ -148,7 +191,7 @@ class Workplace:
                           else Qt.Orientation.Horizontal)
         for name, home in self.homes.items():
             above = self.docks.get(home.below) if home.below else None
-            if above is None or home.hidden:
+            if above is None or home.hidden or not self._stacked(home):
                 continue
             column = above.height() + self.docks[name].height()
             if column <= 0:
@@ -171,13 +214,13 @@ class Workplace:
 
     def restore(self, available: QRect | None = None) -> bool:
         """The layout the user left, or the default one (False) when none
-        was saved or it cannot be read."""
+        was saved, it cannot be read or it is of an older
+        :data:`LAYOUT_VERSION` (its window size too: the old default's)."""
         geometry = self.settings.geometry
         state = self.settings.window_state
-        if geometry.isEmpty() or not self.window.restoreGeometry(geometry):
+        if (geometry.isEmpty() or state.isEmpty()
+                or not self.window.restoreGeometry(geometry)
+                or not self.window.restoreState(state, LAYOUT_VERSION)):
             self.reset(available)
-            return False
-        if state.isEmpty() or not self.window.restoreState(state, LAYOUT_VERSION):
-            self.reset_docks()
             return False
         return True

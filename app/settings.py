@@ -28,6 +28,8 @@ DEFAULTS: dict[str, Any] = {
     "display/decimals": 4,
     "window/geometry": QByteArray(),
     "window/state": QByteArray(),
+    "grid/column_order": [],
+    "grid/hidden_columns": [],
     "files/last_directory": "",
     "files/recent": [],
 }
@@ -174,3 +176,22 @@ class Settings:
     @window_state.setter
     def window_state(self, data: QByteArray) -> None:
         self.set_value("window/state", data)
+
+    @property
+    def grid_column_order(self) -> list[str]:
+        """The grid's columns (keys) in the order the reviewer left them
+        (empty: the default order)."""
+        return list(self.value("grid/column_order"))
+
+    @grid_column_order.setter
+    def grid_column_order(self, keys: list[str]) -> None:
+        self.set_value("grid/column_order", list(keys))
+
+    @property
+    def grid_hidden_columns(self) -> list[str]:
+        """The grid's columns (keys) the reviewer hid."""
+        return list(self.value("grid/hidden_columns"))
+
+    @grid_hidden_columns.setter
+    def grid_hidden_columns(self, keys: list[str]) -> None:
+        self.set_value("grid/hidden_columns", list(keys))

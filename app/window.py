@@ -36,6 +36,7 @@ from app.judgment_clock import ActivityClock
 from app.layout import DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
 from app.panels.audit import AuditLogView
+from app.panels.column_chooser import ColumnChooser
 from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
@@ -52,6 +53,9 @@ from core.session import Changes, Listener, Worksheet
 __all__ = ["APP_TITLE", "MainWindow"]
 
 APP_TITLE = "NDCG Worksheet"
+#: The least window height (pixels) at which the conventions are stacked below
+#: the summary (a 1920x1080 screen); shorter, they are a tab behind it.
+STACKED_FROM = 900
 
 
 class MainWindow(WindowApi):
@@ -101,6 +105,9 @@ class MainWindow(WindowApi):
         self.grid_model = self.grid_panel.model
         self.not_retrieved_model = self.grid_panel.not_retrieved_model
         self.setCentralWidget(self.grid_panel)
+        #: The grids' visual column order and hidden columns (View > Columns).
+        self.grid_columns = ColumnChooser(self.grid, (self.not_retrieved_view,),
+                                          self.grid_model.columns, self.settings, self)
 
         self.navigator = QueryNavigator(decimals, self)
         self.conventions_panel = ConventionsPanel(self)
@@ -118,21 +125,31 @@ class MainWindow(WindowApi):
         #: Where the docks live, the default layout, the saved one.
         self.workplace = Workplace(self, self.settings)
         self.docks: dict[str, QDockWidget] = self.workplace.docks
-        area = Qt.DockWidgetArea
-        self.add_dock("queryNavigatorDock", self.tr("Queries"), self.navigator,
-                      area.LeftDockWidgetArea)
-        self.add_dock("summaryPanelDock", self.tr("Summary"), self.summary_panel,
-                      area.RightDockWidgetArea)
-        # Below the summary, not behind it: a convention's effect shows as it changes.
-        self.add_dock("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
-                      area.RightDockWidgetArea, below="summaryPanelDock")
-        self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
-                      area.BottomDockWidgetArea)
+        self._lay_out()
         self._fitted = False
 
         self._connect()
         self._follow_session()
         self.set_document(document if document is not None else self.document, path)
+
+    # -- the layout ---------------------------------------------------------------------
+    def _lay_out(self) -> None:
+        """The panels' docks at home, and the grid's columns as the reviewer left them."""
+        self.add_submenu("view", self.grid_columns.menu, after=self.app_actions["reset_layout"])
+        self.grid_columns.restore()
+        area = Qt.DockWidgetArea
+        self.add_dock("queryNavigatorDock", self.tr("Queries"), self.navigator,
+                      area.LeftDockWidgetArea)
+        self.add_dock("summaryPanelDock", self.tr("Summary"), self.summary_panel,
+                      area.RightDockWidgetArea)
+        # Below the summary where the window is tall enough (a convention's
+        # effect shows as it changes); on a laptop's screen behind it, a tab
+        # each with the column's whole height, rather than two cramped halves.
+        self.add_dock("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
+                      area.RightDockWidgetArea, below="summaryPanelDock",
+                      stacked_from=STACKED_FROM)
+        self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
+                      area.BottomDockWidgetArea)
 
     # -- wiring (the one place) -------------------------------------------------------
     def _connect(self) -> None:
@@ -153,7 +170,10 @@ class MainWindow(WindowApi):
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
         a["close"].triggered.connect(self.close)
         a["quit"].triggered.connect(self.close)
-        a["reset_layout"].triggered.connect(lambda: self.workplace.reset())
+        a["reset_layout"].triggered.connect(self.reset_layout)
+        # Refitted once laid out: a column shown or hidden changes the source's room.
+        self.grid_columns.changed.connect(
+            lambda: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
         a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):
@@ -247,13 +267,14 @@ class MainWindow(WindowApi):
 
     def add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, *,
                  tab_with: str | None = None, below: str | None = None,
-                 hidden: bool = False) -> QDockWidget:
+                 hidden: bool = False, stacked_from: int = 0) -> QDockWidget:
         """A dock around ``widget`` (objectName ``name``, listed in ``docks`` and
         the View menu) in ``area``: with ``tab_with``, tabbed behind that dock;
-        with ``below``, under that dock in its column; ``hidden`` until shown.
+        with ``below``, under that dock in its column (behind it in a window
+        less than ``stacked_from`` pixels tall); ``hidden`` until shown.
         That is its home: View > Reset layout puts it back there."""
         dock = self.workplace.add_dock(name, title, widget,
-                                       DockHome(area, tab_with, below, hidden))
+                                       DockHome(area, tab_with, below, hidden, stacked_from))
         self.menus["view"].addAction(dock.toggleViewAction())
         return dock
 
@@ -462,6 +483,11 @@ class MainWindow(WindowApi):
         if not self._fitted:  # once laid out, the first time: the rows in view count
             self._fitted = True
             QTimer.singleShot(0, self.fit_columns)
+
+    def reset_layout(self) -> None:
+        """View > Reset layout: the first-start window, docks and grid columns."""
+        self.workplace.reset()
+        self.grid_columns.reset()
 
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the

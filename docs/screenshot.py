@@ -7,7 +7,8 @@ the real window (``app.main.build_window``) as at a first start (its default
 geometry and layout on that screen), grades one unknown so the audit log and
 the recomputed numbers show, grabs the window into
 ``docs/screenshot-WxH.png``, checks the layout (the grid is the largest
-panel, Rank and Source are in view, no header text is cut) and stops the
+panel; the key columns of grading, on a screen 1920 px wide every column,
+are in the grid's view; no header text is cut) and stops the
 Xvfb it started. The 1280x800 one is also ``docs/screenshot.png`` (the
 README's). With ``--offscreen`` it uses Qt's offscreen platform with a
 virtual screen of that size instead (no X server).
@@ -60,8 +61,11 @@ def _offscreen_platform(size: str, folder: Path) -> str:
 
 
 def layout_problems(window: object) -> list[str]:
-    """What a reviewer would find cut or squeezed in ``window``."""
-    from app.models.candidates import GridColumn
+    """What a reviewer would find cut, squeezed or out of view in ``window``:
+    a cut header text, a panel not smaller than the grid, a key column of
+    grading (a 1280x800 screen) or, on a screen 1920 px wide or more, any
+    grid column outside the grid's viewport."""
+    from app.panels.column_chooser import KEY_COLUMNS
     from app.panels.fit import elided_headers
 
     w = window
@@ -71,10 +75,14 @@ def layout_problems(window: object) -> list[str]:
         if cut:
             problems.append(f"{view.objectName()}: header text cut: {cut}")
     grid = w.grid  # type: ignore[attr-defined]
-    for col in (GridColumn.RANK, GridColumn.SOURCE):
-        right = grid.columnViewportPosition(col) + grid.columnWidth(col)
-        if grid.columnViewportPosition(col) < 0 or right > grid.viewport().width():
-            problems.append(f"grid column {col.name} is not in view")
+    columns = grid.model().columns
+    wide = w.screen().availableGeometry().width() >= 1920  # type: ignore[attr-defined]
+    for n, col in enumerate(columns):
+        if not wide and col.key not in KEY_COLUMNS:
+            continue
+        right = grid.columnViewportPosition(n) + grid.columnWidth(n)
+        if grid.columnViewportPosition(n) < 0 or right > grid.viewport().width():
+            problems.append(f"grid column {col.title} is not in view")
     area = grid.width() * grid.height()
     for name, dock in w.docks.items():  # type: ignore[attr-defined]
         if dock.isVisible() and not dock.visibleRegion().isEmpty() and (

@@ -4,22 +4,40 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
-__all__ = ["columns_width", "elided_headers", "fit_columns"]
+__all__ = ["columns_width", "elided_headers", "fit_columns", "header_widths"]
+
+
+def header_widths(view: QTableView) -> list[int]:
+    """The width each column's header needs: its text and the style's
+    margins, and room for the sort arrow only in the column that shows it
+    (Qt's size hint keeps that room in every column of a sortable view)."""
+    header = view.horizontalHeader()
+    with_arrow = [header.sectionSizeHint(col) for col in range(header.count())]
+    if not header.isSortIndicatorShown():
+        return with_arrow
+    header.setSortIndicatorShown(False)
+    try:
+        widths = [header.sectionSizeHint(col) for col in range(header.count())]
+    finally:
+        header.setSortIndicatorShown(True)
+    sorted_col = header.sortIndicatorSection()
+    if 0 <= sorted_col < len(widths):
+        widths[sorted_col] = with_arrow[sorted_col]
+    return widths
 
 
 def fit_columns(view: QTableView, *, most: int = 320, skip: tuple[int, ...] = ()) -> None:
     """Size ``view``'s columns to their contents and header texts (the rows
-    on screen are measured), none wider than ``most`` unless its header
-    needs it; the ``skip`` columns keep their resize mode (e.g. one that
-    stretches)."""
+    on screen are measured; see :func:`header_widths`), none wider than
+    ``most`` unless its header needs it; the ``skip`` columns keep their
+    resize mode (e.g. one that stretches)."""
     header = view.horizontalHeader()
+    needs = header_widths(view)
     for col in range(header.count()):
         if col in skip or view.isColumnHidden(col):
             continue
-        view.resizeColumnToContents(col)
-        needed = header.sectionSizeHint(col)
-        if header.sectionSize(col) > max(most, needed):
-            header.resizeSection(col, max(most, needed))
+        contents = view.sizeHintForColumn(col)
+        header.resizeSection(col, max(needs[col], min(most, contents)))
 
 
 def columns_width(view: QTableView) -> int:
@@ -27,12 +45,13 @@ def columns_width(view: QTableView) -> int:
     the fitted sections (a stretching one at its header's width), the frame
     and a vertical scroll bar."""
     header = view.horizontalHeader()
+    needs = header_widths(view)
     total = 0
     for col in range(header.count()):
         if view.isColumnHidden(col):
             continue
         stretch = header.sectionResizeMode(col) == QHeaderView.ResizeMode.Stretch
-        total += header.sectionSizeHint(col) if stretch else header.sectionSize(col)
+        total += needs[col] if stretch else header.sectionSize(col)
     scroll = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
     return total + 2 * view.frameWidth() + scroll
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -20,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QHelpEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyleOptionViewItem,
     QTableView,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -35,10 +37,11 @@ from PySide6.QtWidgets import (
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
+from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import fit_columns
 from core.model.document import GradeState
 
-__all__ = ["GRADE_KEYS", "GradingTableView", "GridPanel"]
+__all__ = ["GRADE_KEYS", "SOURCE_LEAST", "GradingTableView", "GridPanel"]
 
 _DIGITS = {getattr(Qt.Key, f"Key_{d}"): float(d) for d in range(10)}
 #: Keys that set a grade without opening an editor: key -> (grade, state).
@@ -72,21 +75,45 @@ class GradingTableView(QTableView):
                 and bottomRight.isValid() and topLeft.parent() == bottomRight.parent()):
             model = self.model()
             port = self.viewport().rect()
-            rows, cols = model.rowCount(), model.columnCount()
+            rows = model.rowCount()
             top = self.rowAt(port.top())
             bottom = self.rowAt(port.bottom())
-            left = self.columnAt(port.left())
-            right = self.columnAt(port.right())
             top = 0 if top < 0 else top
             bottom = rows - 1 if bottom < 0 else bottom
-            left = 0 if left < 0 else left
-            right = cols - 1 if right < 0 else right
+            left, right = self.shown_columns()
             r0, r1 = max(topLeft.row(), top), min(bottomRight.row(), bottom)
             c0, c1 = max(topLeft.column(), left), min(bottomRight.column(), right)
             if r0 > r1 or c0 > c1:
                 return
             topLeft, bottomRight = model.index(r0, c0), model.index(r1, c1)
         super().dataChanged(topLeft, bottomRight, list(roles))
+
+    def shown_columns(self) -> tuple[int, int]:
+        """The least and the greatest logical index of the columns on screen
+        (columns may be moved: the visual ones at the viewport's edges do not
+        bound the logical ones in between)."""
+        header = self.horizontalHeader()
+        port = self.viewport().rect()
+        first = header.visualIndexAt(port.left())
+        last = header.visualIndexAt(port.right())
+        first = 0 if first < 0 else first
+        last = header.count() - 1 if last < 0 else last
+        logical = [header.logicalIndex(v) for v in range(first, last + 1)]
+        return (min(logical), max(logical)) if logical else (0, header.count() - 1)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        """A cell whose text is elided (a long source id capped in width)
+        and that has no tooltip of its own shows its whole text on hover."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            index = self.indexAt(event.pos())
+            if index.isValid() and not index.data(Qt.ItemDataRole.ToolTipRole):
+                text = index.data(Qt.ItemDataRole.DisplayRole)
+                if isinstance(text, str) and self.fontMetrics().horizontalAdvance(
+                        text) + 8 > self.columnWidth(index.column()):
+                    QToolTip.showText(event.globalPos(), text, self.viewport(),
+                                      self.visualRect(index))
+                    return True
+        return super().viewportEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
@@ -101,6 +128,8 @@ class GradingTableView(QTableView):
         super().keyPressEvent(event)
 
 
+#: The least width of the source column, in average characters.
+SOURCE_LEAST = 16
 #: At most this many rows are measured when columns are fitted.
 _MEASURED_ROWS = 50
 
@@ -172,13 +201,12 @@ class GridPanel(QWidget):
         self._layout.insertWidget(0, banner)
 
     def fit_columns(self) -> None:
-        """Columns sized to their contents and headers (a long source id at
-        most about a third of the grid, its full text on hover); the grid
+        """Columns sized to their contents and headers (a long source id
+        capped, see :meth:`source_most`, its full text on hover); the grid
         shown from its first column."""
-        most = max(160, self.grid.viewport().width() // 3)
         for view in (self.grid, self.not_retrieved):
             _measure_rows_in_view(view)
-            fit_columns(view, most=most)
+            fit_columns(view, most=max(160, view.viewport().width()))
         self._widen(measured=True)
         self.grid.horizontalScrollBar().setValue(0)
 
@@ -189,20 +217,47 @@ class GridPanel(QWidget):
         from query to query, nor when a grade is set."""
         self._widen(measured=False)
 
+    def source_most(self, view: QTableView) -> int:
+        """The widest ``view``'s source column gets: what leaves room for
+        every other shown column, or where that is too little (less than
+        :data:`SOURCE_LEAST` characters), for the other key columns
+        (:data:`~app.panels.column_chooser.KEY_COLUMNS`: rank, grade, gain,
+        discount, contribution, cumulative DCG); never less than
+        :data:`SOURCE_LEAST` characters. A longer id is elided in the middle
+        (where ids like ``clueweb09-en0000-12-34567`` differ least), whole
+        on hover."""
+        header = view.horizontalHeader()
+        port = view.viewport().width()
+        least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
+        shown = [n for n in range(header.count())
+                 if n != GridColumn.SOURCE and not view.isColumnHidden(n)]
+        keys = [n for n in shown if self.model.columns[n].key in KEY_COLUMNS]
+        room = port - sum(header.sectionSize(n) for n in shown)
+        if room < least:
+            room = port - sum(header.sectionSize(n) for n in keys)
+        return max(least, room)
+
     def _widen(self, *, measured: bool) -> None:
         """:meth:`widen_columns`; ``measured``: the columns were just fitted to
-        the rows now shown, so only the grade column's choices are measured."""
+        the rows now shown, so only the grade column's choices are measured
+        (and a long source id capped)."""
         most = max(160, self.grid.viewport().width() // 3)
         for view in (self.grid, self.not_retrieved):
             header = view.horizontalHeader()
             if not measured:
                 _measure_rows_in_view(view)
-            for col in (GridColumn.SOURCE, GridColumn.VERSION, GridColumn.GRADE):
+            for col in (GridColumn.VERSION, GridColumn.GRADE, GridColumn.SOURCE):
                 wanted = 0 if measured else max(view.sizeHintForColumn(col),
                                                 header.sectionSizeHint(col))
                 if col is GridColumn.GRADE:
                     wanted = max(wanted, _choices_width(view))
-                wanted = min(most, wanted)
+                if col is GridColumn.SOURCE:  # last: the others' widths are known
+                    cap = self.source_most(view)
+                    if header.sectionSize(col) > cap:
+                        header.resizeSection(col, cap)
+                    wanted = min(cap, wanted)
+                else:
+                    wanted = min(most, wanted)
                 if wanted > header.sectionSize(col):
                     header.resizeSection(col, wanted)
 
@@ -260,6 +315,8 @@ class GridPanel(QWidget):
         # list, and a grid's cell is measured through Python several times).
         header.setResizeContentsPrecision(_MEASURED_ROWS)
         view.setWordWrap(False)
+        # Long ids (clueweb09-en0000-12-34567, URLs) differ at their ends.
+        view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         number = NumberDelegate(decimals, view)
         view.setItemDelegate(number)
         view.setItemDelegateForColumn(GridColumn.RANK, RankDelegate(decimals, view))

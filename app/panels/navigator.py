@@ -21,10 +21,14 @@ from PySide6.QtWidgets import (
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
-from app.panels.fit import columns_width, fit_columns
+from app.panels.fit import columns_width, fit_columns, header_widths
 from core.engine.evaluation import Evaluation, Status
 
-__all__ = ["QueryNavigator"]
+__all__ = ["IDS_ASKED", "QueryNavigator"]
+
+#: The most the navigator asks for its query ids' column (pixels): a compact
+#: navigator leaves the grid its room.
+IDS_ASKED = 160
 
 
 class QueryNavigator(QWidget):
@@ -83,6 +87,9 @@ class QueryNavigator(QWidget):
         header.setSectionResizeMode(QueryColumn.QUERY, QHeaderView.ResizeMode.Stretch)
         header.setResizeContentsPrecision(200)
         header.setStretchLastSection(False)
+        # Only the sorted column keeps room for the sort arrow (fit.header_widths):
+        # the navigator stays narrow, and a click on a header refits.
+        header.sortIndicatorChanged.connect(lambda *_: self.fit_columns())
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.view.verticalHeader().setDefaultSectionSize(22)
@@ -115,9 +122,10 @@ class QueryNavigator(QWidget):
         fit_columns(self.view, skip=(QueryColumn.QUERY,))
 
     def sizeHint(self) -> QSize:
-        """Wide enough for every column and the query ids (up to 220 px)."""
-        ids = min(220, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
-        extra = max(0, ids - self.view.horizontalHeader().sectionSizeHint(QueryColumn.QUERY))
+        """Wide enough for every column and the query ids (up to
+        :data:`IDS_ASKED` px; longer ones are elided, whole on hover)."""
+        ids = min(IDS_ASKED, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
+        extra = max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
         width = columns_width(self.view) + extra + margins

@@ -1,0 +1,173 @@
+"""Which candidate columns the grids show, and in what order.
+
+The columns themselves are declared once, in
+:data:`core.engine.columns.GRID_COLUMNS` (the workbook shares that table and
+its order); here is only the grids' *visual* order and which columns a
+reviewer hid. By default the key columns of grading come first
+(:data:`KEY_COLUMNS`: what a reviewer reads while grading, in view on a
+1280x800 screen), then the others in their declared order
+(:func:`default_order`). A reviewer drags a header to move a column, and
+hides or shows columns from the header's context menu or View > Columns; the
+choice is kept in the settings by column key (so a column added in a later
+version simply appears at its default place) and View > Reset layout, or the
+menu's "Default columns", brings the default back. The grid of the
+judged-but-not-retrieved follows the ranked grid's order and hidden columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QTableView
+
+from app.settings import Settings
+from core.engine.columns import CandidateColumn
+
+__all__ = ["ALWAYS_SHOWN", "KEY_COLUMNS", "ColumnChooser", "default_order"]
+
+#: The columns a reviewer reads while grading, first by default, in this order.
+KEY_COLUMNS: tuple[str, ...] = (
+    "rank", "source", "grade", "gain", "discount", "contribution", "cumulative")
+#: Right after the key columns: the ranker's score, which decides the rank.
+_NEXT: tuple[str, ...] = ("score",)
+#: Columns that cannot be hidden: grading happens in the grade column.
+ALWAYS_SHOWN: frozenset[str] = frozenset({"grade"})
+
+
+def default_order(columns: Sequence[CandidateColumn]) -> list[int]:
+    """The default visual order of ``columns`` (logical indices): the
+    :data:`KEY_COLUMNS`, the score, then the rest as declared."""
+    keys = [c.key for c in columns]
+    first = [keys.index(k) for k in (*KEY_COLUMNS, *_NEXT) if k in keys]
+    return first + [i for i in range(len(keys)) if i not in first]
+
+
+class ColumnChooser(QObject):
+    """The visual order and hidden columns of ``grid`` (whose header a
+    reviewer drags) and of the ``followers`` (which take the same), kept in
+    ``settings``. :attr:`menu` (``columnsMenu``) has a checkable entry per
+    column; it is also each header's context menu. :attr:`changed` is
+    emitted when a column is shown, hidden or moved."""
+
+    changed = Signal()
+
+    def __init__(self, grid: QTableView, followers: Sequence[QTableView],
+                 columns: Sequence[CandidateColumn], settings: Settings,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.grid = grid
+        self.followers = tuple(followers)
+        self.columns = tuple(columns)
+        self.settings = settings
+        self._applying = False
+        self.menu = QMenu(self.tr("&Columns"), grid)
+        self.menu.setObjectName("columnsMenu")
+        self.menu.setToolTipsVisible(True)
+        self.actions: dict[str, QAction] = {}
+        for n, col in enumerate(self.columns):
+            action = self.menu.addAction(col.title)
+            action.setObjectName(f"column_{col.key}")
+            action.setCheckable(True)
+            action.setChecked(True)
+            action.setEnabled(col.key not in ALWAYS_SHOWN)
+            action.setToolTip(self.tr("Show or hide the column; drag a header to move it"))
+            action.toggled.connect(lambda on, n=n: self._set_shown(n, on))
+            self.actions[col.key] = action
+        self.menu.addSeparator()
+        self.default_action = self.menu.addAction(self.tr("&Default columns"))
+        self.default_action.setObjectName("defaultColumns")
+        self.default_action.triggered.connect(self.reset)
+        header = grid.horizontalHeader()
+        header.setSectionsMovable(True)
+        header.sectionMoved.connect(self._moved)
+        for view in (grid, *self.followers):
+            view.horizontalHeader().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            view.horizontalHeader().customContextMenuRequested.connect(
+                lambda pos, v=view: self._context_menu(v, pos))
+
+    # -- what is shown ------------------------------------------------------------------
+    def order(self) -> list[int]:
+        """The columns' logical indices in the grid's visual order."""
+        header = self.grid.horizontalHeader()
+        return [header.logicalIndex(v) for v in range(header.count())]
+
+    def hidden(self) -> set[int]:
+        """The logical indices of the columns the reviewer hid."""
+        return {n for n, col in enumerate(self.columns)
+                if not self.actions[col.key].isChecked()}
+
+    def apply(self, order: Sequence[int], hidden: set[int]) -> None:
+        """Show the grids' columns in ``order`` (logical indices, every
+        column once), the ``hidden`` ones not at all."""
+        self._applying = True
+        try:
+            for view in (self.grid, *self.followers):
+                header = view.horizontalHeader()
+                for visual, logical in enumerate(order):
+                    header.moveSection(header.visualIndex(logical), visual)
+                for n, col in enumerate(self.columns):
+                    if view is self.grid or not col.ranked_only:
+                        view.setColumnHidden(n, n in hidden)
+            for n, col in enumerate(self.columns):
+                self.actions[col.key].setChecked(n not in hidden)
+        finally:
+            self._applying = False
+        self.changed.emit()
+
+    def reset(self) -> None:
+        """The default order, every column shown (and forget the saved choice)."""
+        self.apply(default_order(self.columns), set())
+        self.save()
+
+    # -- remembered -----------------------------------------------------------------------
+    def save(self) -> None:
+        """Keep the order and the hidden columns (by key) in the settings."""
+        self.settings.grid_column_order = [self.columns[n].key for n in self.order()]
+        self.settings.grid_hidden_columns = [self.columns[n].key for n in sorted(self.hidden())]
+
+    def restore(self) -> None:
+        """The order and hidden columns kept in the settings; the default
+        where nothing is kept. Keys no longer known are ignored; a column
+        the saved order does not name follows the column it follows by
+        default (first when that is the first)."""
+        keys = [c.key for c in self.columns]
+        saved = [keys.index(k) for k in self.settings.grid_column_order if k in keys]
+        order = list(dict.fromkeys(saved))
+        previous = -1
+        for n in default_order(self.columns):  # the others after their default neighbour
+            if n not in order:
+                order.insert(order.index(previous) + 1 if previous in order else 0, n)
+            previous = n
+        hidden = {keys.index(k) for k in self.settings.grid_hidden_columns
+                  if k in keys and k not in ALWAYS_SHOWN}
+        self.apply(order, hidden)
+
+    # -- the reviewer's changes --------------------------------------------------------------
+    def _set_shown(self, n: int, on: bool) -> None:
+        if self._applying:
+            return
+        for view in (self.grid, *self.followers):
+            if view is self.grid or not self.columns[n].ranked_only:
+                view.setColumnHidden(n, not on)
+        self.save()
+        self.changed.emit()
+
+    def _moved(self, _logical: int, _old: int, _new: int) -> None:
+        if self._applying:
+            return
+        order = self.order()
+        self._applying = True
+        try:
+            for view in self.followers:
+                header = view.horizontalHeader()
+                for visual, logical in enumerate(order):
+                    header.moveSection(header.visualIndex(logical), visual)
+        finally:
+            self._applying = False
+        self.save()
+        self.changed.emit()
+
+    def _context_menu(self, view: QTableView, pos: QPoint) -> None:
+        self.menu.popup(view.horizontalHeader().viewport().mapToGlobal(pos))

@@ -1,0 +1,254 @@
+"""The grid's columns in view (issue 26, item 1): on a 1280x800 screen the
+key columns of grading, on a 1920x1080 one every column, on the bundled
+example and on a TREC run with long ids; columns a reviewer hides and moves,
+remembered across windows and undone by View > Reset layout."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QMessageBox, QToolTip
+
+from app.main import build_window
+from app.models.candidates import GridColumn
+from app.panels.column_chooser import KEY_COLUMNS, default_order
+from app.panels.fit import elided_headers
+from core.engine.columns import GRID_COLUMNS
+
+SCREENS = {"1280x800": QRect(0, 0, 1280, 800), "1920x1080": QRect(0, 0, 1920, 1080)}
+KEYS = [c.key for c in GRID_COLUMNS]
+#: What must be in view without scrolling, per screen (column keys).
+IN_VIEW = {"1280x800": list(KEY_COLUMNS), "1920x1080": KEYS}
+CLUEWEB = "clueweb09-en0000-12-34567"
+URL = "http://www.example.org/articles/2009/05/a-rather-long-page-name-about-topic-42.html"
+
+
+@pytest.fixture(autouse=True)
+def _never_block(monkeypatch):
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+def _trec_run(folder):
+    """A run of two queries, 30 candidates each, with ClueWeb and URL ids (a
+    URL at ranks 1, 8, 15...), judged 0-3 every third rank."""
+    run, qrels = [], []
+    for q in (101, 102):
+        for r in range(30):
+            doc = URL.replace("42", f"{q}-{r}") if r % 7 == 0 else CLUEWEB[:-2] + f"{r:02d}"
+            run.append(f"{q} Q0 {doc} {r + 1} {30 - r:.4f} bm25-rm3-baseline")
+            if r % 3 == 0:
+                qrels.append(f"{q} 0 {doc} {r % 4}")
+    (folder / "run.txt").write_text("\n".join(run) + "\n", encoding="utf-8")
+    (folder / "qrels.txt").write_text("\n".join(qrels) + "\n", encoding="utf-8")
+    return folder / "run.txt", folder / "qrels.txt"
+
+
+def _open(qtbot, document, tmp_path, screen):
+    if document == "example":
+        w = build_window(None)
+    else:
+        run, qrels = _trec_run(tmp_path)
+        w = build_window(run, qrels=qrels)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(SCREENS[screen])
+    _settle(qtbot, w)
+    w.fit_columns()  # as at the first show, now at the screen's size
+    _settle(qtbot, w)
+    return w
+
+
+def _settle(qtbot, w) -> None:
+    qtbot.waitExposed(w)
+    qtbot.wait(1)
+    QApplication.processEvents()
+
+
+def _outside(grid, keys) -> list[str]:
+    """The columns of ``keys`` not wholly inside ``grid``'s viewport as shown."""
+    port = grid.viewport().width()
+    out = []
+    for key in keys:
+        col = KEYS.index(key)
+        left = grid.columnViewportPosition(col)
+        if grid.isColumnHidden(col) or left < 0 or left + grid.columnWidth(col) > port:
+            out.append(key)
+    return out
+
+
+@pytest.mark.parametrize("document", ["example", "trec"])
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_the_named_columns_are_in_view_without_scrolling(qtbot, tmp_path, screen, document):
+    w = _open(qtbot, document, tmp_path, screen)
+    grid = w.grid
+    assert grid.horizontalScrollBar().value() == 0
+    assert _outside(grid, IN_VIEW[screen]) == []
+    assert elided_headers(grid) == []
+    if screen == "1280x800":  # the rest scrolls: the key columns come first
+        assert _outside(grid, KEYS) != []
+    if document == "trec":
+        # Query 101's first candidate is a URL: longer than its column, which is
+        # capped so that the others fit; a ClueWeb id is whole.
+        source = GridColumn.SOURCE
+        width = grid.columnWidth(source)
+        metrics = grid.fontMetrics()
+        assert w.grid_model.index(0, source).data() == URL.replace("42", "101-0")
+        assert metrics.horizontalAdvance(URL) > width
+        assert metrics.horizontalAdvance(CLUEWEB) + 6 <= width
+        # On hover, the elided id is shown whole.
+        QToolTip.hideText()
+        rect = grid.visualRect(w.grid_model.index(0, source))
+        event = QHelpEvent(QEvent.Type.ToolTip, rect.center(),
+                           grid.viewport().mapToGlobal(rect.center()))
+        QApplication.sendEvent(grid.viewport(), event)
+        assert QToolTip.text() == URL.replace("42", "101-0")
+    w.session.mark_saved()
+
+
+def test_the_default_order_puts_the_key_columns_first(window):
+    header = window.grid.horizontalHeader()
+    shown = [KEYS[header.logicalIndex(v)] for v in range(header.count())]
+    assert shown == ["rank", "source", "grade", "gain", "discount", "contribution",
+                     "cumulative", "score", "version", "state", "ideal_rank", "ideal_gain",
+                     "ideal_contribution"]
+    # The declarations keep their order (the workbook shares them).
+    assert [KEYS[n] for n in range(len(KEYS))] == [c.key for c in GRID_COLUMNS if c.grid]
+    # The grid of the judged-but-not-retrieved follows.
+    lower = window.not_retrieved_view.horizontalHeader()
+    assert [lower.logicalIndex(v) for v in range(lower.count())] == default_order(GRID_COLUMNS)
+
+
+def _header_order(view) -> list[str]:
+    header = view.horizontalHeader()
+    return [KEYS[header.logicalIndex(v)] for v in range(header.count())
+            if not header.isSectionHidden(header.logicalIndex(v))]
+
+
+def test_hidden_and_moved_columns_are_remembered_and_reset(qtbot):
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    _settle(qtbot, w)
+    # Hide the version from View > Columns, as a keyboard user would reach it.
+    menu = w.grid_columns.menu
+    assert menu.objectName() == "columnsMenu"
+    assert menu.menuAction() in w.menu("view").actions()
+    version = w.grid_columns.actions["version"]
+    assert version.isChecked()
+    version.trigger()
+    assert w.grid.isColumnHidden(GridColumn.VERSION)
+    assert w.not_retrieved_view.isColumnHidden(GridColumn.VERSION)
+    # The grade column is where grading happens: it cannot be hidden.
+    assert not w.grid_columns.actions["grade"].isEnabled()
+    # Drag the score header before the rank (a move of its section).
+    header = w.grid.horizontalHeader()
+    header.moveSection(header.visualIndex(GridColumn.SCORE), 0)
+    expected = ["score", "rank", "source", "grade", "gain", "discount", "contribution",
+                "cumulative", "state", "ideal_rank", "ideal_gain", "ideal_contribution"]
+    assert _header_order(w.grid) == expected
+    lower = [k for k in expected if not GRID_COLUMNS[KEYS.index(k)].ranked_only]
+    assert _header_order(w.not_retrieved_view) == lower
+    # The header's context menu is the same menu.
+    assert header.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
+    header.customContextMenuRequested.emit(QPoint(5, 5))
+    assert menu.isVisible()
+    menu.hide()
+    w.session.mark_saved()
+    assert w.close()
+
+    again = build_window(None)
+    qtbot.addWidget(again)
+    again.show()
+    _settle(qtbot, again)
+    assert _header_order(again.grid) == expected
+    assert _header_order(again.not_retrieved_view) == lower
+    assert not again.grid_columns.actions["version"].isChecked()
+    # View > Reset layout: the default order, every column shown, also next time.
+    again.app_actions["reset_layout"].trigger()
+    _settle(qtbot, again)
+    default = [KEYS[n] for n in default_order(GRID_COLUMNS)]
+    assert _header_order(again.grid) == default
+    assert again.grid_columns.actions["version"].isChecked()
+    again.session.mark_saved()
+    assert again.close()
+    third = build_window(None)
+    qtbot.addWidget(third)
+    assert _header_order(third.grid) == default
+    third.session.mark_saved()
+
+
+def test_a_saved_order_naming_unknown_or_missing_columns_still_shows_every_column(qtbot):
+    from app.settings import Settings
+
+    settings = Settings()
+    settings.grid_column_order = ["gain", "no-such-column", "rank", "gain"]
+    settings.grid_hidden_columns = ["grade", "ideal_gain", "nonsense"]
+    w = build_window(None)
+    qtbot.addWidget(w)
+    order = _header_order(w.grid)
+    assert order[0] == "gain"
+    # The columns the saved order does not name follow their default neighbours.
+    assert order.index("rank") < order.index("source") < order.index("grade")
+    assert order.index("gain") + 1 == order.index("discount")
+    assert sorted(order) == sorted(k for k in KEYS if k != "ideal_gain")
+    assert not w.grid.isColumnHidden(GridColumn.GRADE)  # never hidden
+    w.session.mark_saved()
+
+
+def test_the_compact_navigator_keeps_room_for_the_sort_arrow_where_it_is_drawn(qtbot, window):
+    """The navigator's columns are fitted without the sort arrow's room (Qt's
+    size hint keeps it in every column); a click on a header gives that
+    column its arrow's room: no header text is ever cut."""
+    from app.models.queries import QueryColumn
+
+    window.workplace.reset(SCREENS["1280x800"])
+    _settle(qtbot, window)
+    view = window.navigator.view
+    header = view.horizontalHeader()
+    judged = QueryColumn.JUDGED
+    compact = header.sectionSize(judged)
+    assert compact < header.sectionSizeHint(judged)  # no arrow, no room for one
+    assert elided_headers(view) == []
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(header.sectionViewportPosition(judged) + 5, 5))
+    assert header.sortIndicatorSection() == judged
+    assert header.sectionSize(judged) >= header.sectionSizeHint(judged)
+    assert elided_headers(view) == []
+    # The query ids take what is left: the navigator is no wider.
+    assert view.viewport().width() >= sum(header.sectionSize(c) for c in range(header.count()))
+
+
+def test_a_grade_repaints_every_moved_column_on_screen(qtbot, tmp_path, monkeypatch):
+    """The grid repaints only the columns on screen after an edit; with the
+    key columns moved first, those on screen are not a range of logical
+    columns between the two at the viewport's edges (the gain, contribution
+    and cumulative DCG of a graded row were left stale)."""
+    from PySide6.QtWidgets import QTableView
+
+    w = _open(qtbot, "example", tmp_path, "1280x800")
+    w.set_query(w.document.query_index("case-A"))
+    _settle(qtbot, w)
+    repainted: list[tuple[int, int, int, int]] = []
+    original = QTableView.dataChanged
+
+    def spy(view, top_left, bottom_right, roles=()):
+        if view is w.grid:
+            repainted.append((top_left.row(), bottom_right.row(), top_left.column(),
+                              bottom_right.column()))
+        return original(view, top_left, bottom_right, roles)
+
+    monkeypatch.setattr(QTableView, "dataChanged", spy)
+    first, last = w.grid.shown_columns()
+    assert first <= min(KEYS.index(k) for k in KEY_COLUMNS)
+    assert last >= max(KEYS.index(k) for k in KEY_COLUMNS)
+    w.grid.setCurrentIndex(w.grid_model.index(1, GridColumn.GRADE))
+    w.grid.setFocus()
+    before = w.grid_model.index(1, GridColumn.CONTRIBUTION).data()
+    qtbot.keyClick(w.grid, Qt.Key.Key_0 if before else Qt.Key.Key_3)
+    assert w.grid_model.index(1, GridColumn.CONTRIBUTION).data() != before
+    for key in ("gain", "contribution", "cumulative"):
+        col = KEYS.index(key)
+        assert any(r0 <= 1 <= r1 and c0 <= col <= c1 for r0, r1, c0, c1 in repainted), key
+    w.session.mark_saved()
