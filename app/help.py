@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QVBoxLayout
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
 
@@ -117,6 +118,7 @@ class HelpMenu(QObject):
         }, dialog)
         model.set_rows(shortcut_rows(self.window))
         table = read_only_table("shortcutsTable", model, dialog)
+        label_control(table, self.tr("Keyboard shortcuts"))
         table.setWordWrap(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
         buttons.rejected.connect(dialog.reject)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.accessibility import buddy_label, label_control
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
@@ -84,7 +85,8 @@ class MappingPage(QWizardPage):
         self.grades_view.setObjectName("gradeColumns")
         self.grades_view.setModel(self.grades_model)
         self.grades_view.horizontalHeader().setStretchLastSection(True)
-        right.addWidget(QLabel(self.tr("Annotator grade columns (wide layout):"), self))
+        right.addWidget(buddy_label(self.tr("Annotator grade columns (wide layout):"),
+                                    self.grades_view))
         right.addWidget(self.grades_view, 1)
         self._labels_box(right)
         outer.addLayout(self._conventions_form(conventions))
@@ -108,6 +110,8 @@ class MappingPage(QWizardPage):
         self.labels_model = LabelsModel(self)
         self.unmapped_view = QTableView(self)
         self.unmapped_view.setObjectName("unmappedLabels")
+        label_control(self.unmapped_view, self.tr("Labels without a grade"),
+                      self.tr("Give each label the sheet uses a grade"))
         self.unmapped_view.setModel(self.labels_model)
         self.unmapped_view.horizontalHeader().setSectionResizeMode(
             LabelsModel.Column.LABEL, QHeaderView.ResizeMode.Stretch)

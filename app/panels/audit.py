@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from app.accessibility import label_control
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns
 
@@ -21,6 +22,7 @@ class AuditLogView(QTableView):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("auditLog")
+        label_control(self, self.tr("Audit log"), self.tr("Every grade change, with who and when"))
         self.audit_model = AuditModel(self)
         self.setModel(self.audit_model)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

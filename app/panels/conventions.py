@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.models.pairs import PairTableModel
 from app.panels.wheel import guard_wheel
 from core.errors import ConventionError
@@ -124,6 +125,7 @@ class ConventionsPanel(QWidget):
 
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setObjectName("conventionsScroll")
+        label_control(self.scroll_area, self.tr("Conventions"))
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.scroll_area.setWidget(inner)
@@ -166,6 +168,7 @@ class ConventionsPanel(QWidget):
         gain_box = QGroupBox(self.tr("Gain"), inner)
         gain_layout = QVBoxLayout(gain_box)
         self.gain_combo = _combo("gainCombo", gain_box)
+        label_control(self.gain_combo, self.tr("Gain rule"))
         for rule in GainRule:
             self.gain_combo.addItem(rule.label, rule.value)
         self.gain_combo.currentIndexChanged.connect(self._gain_rule_chosen)
@@ -175,6 +178,7 @@ class ConventionsPanel(QWidget):
         self.gain_table_model = PairTableModel(("grade", "gain"), value_is_number=True,
                                                parent=self)
         self.gain_table = self._pair_view("gainTable", self.gain_table_model, gain_box)
+        label_control(self.gain_table, self.tr("Gain per grade"))
         self.gain_table_model.pairs_edited.connect(self._gain_table_edited)
         self.gain_formula = _formula_label("gain", gain_box)
         gain_layout.addWidget(self.gain_combo)
@@ -195,6 +199,7 @@ class ConventionsPanel(QWidget):
         self.cutoffs_edit.textEdited.connect(lambda _t: self._recheck_cutoffs())
         self.cutoffs_formula = _formula_label("cutoffs", cut_box)
         cut_layout.addRow(self.tr("k ="), self.cutoffs_edit)
+        label_control(self.cutoffs_edit, self.tr("Cutoffs k"), self.cutoffs_edit.toolTip())
         cut_layout.addRow(self._field_error("cutoffs", cut_box))
         cut_layout.addRow(self.cutoffs_formula)
         return cut_box
@@ -204,6 +209,7 @@ class ConventionsPanel(QWidget):
         box = QGroupBox(self.tr(title), inner)
         lay = QVBoxLayout(box)
         combo = _combo(f"{name}Combo", box)
+        label_control(combo, self.tr(title))  # the box's title, spoken: one place for all
         for member in kind:
             combo.addItem(member.label, member.value)
             combo.setItemData(combo.count() - 1, member.formula,
@@ -222,6 +228,7 @@ class ConventionsPanel(QWidget):
         self.rubric_model = PairTableModel(("grade", "label"), value_is_number=False,
                                            parent=self)
         self.rubric_table = self._pair_view("rubricTable", self.rubric_model, rubric_box)
+        label_control(self.rubric_table, rubric_box.title())
         self.rubric_model.pairs_edited.connect(self._rubric_edited)
         self.rubric_formula = _formula_label("rubric", rubric_box)
         self.formulas["rubric"] = self.rubric_formula
@@ -246,9 +253,11 @@ class ConventionsPanel(QWidget):
     def _pair_buttons(self, view: QTableView, model: PairTableModel, name: str) -> QHBoxLayout:
         add = QPushButton(self.tr("Add"), self)
         add.setObjectName(f"{name}AddRow")
+        label_control(add, self.tr("Add a row to the {0} table").format(name))
         add.clicked.connect(model.add_row)
         remove = QPushButton(self.tr("Remove"), self)
         remove.setObjectName(f"{name}RemoveRow")
+        label_control(remove, self.tr("Remove the current row of the {0} table").format(name))
         remove.clicked.connect(lambda: model.remove_row(view.currentIndex().row()))
         row = QHBoxLayout()
         row.addWidget(add)
@@ -271,6 +280,7 @@ class ConventionsPanel(QWidget):
             self.gain_table_model.set_pairs(list(c.gain.table))
             self.gain_table.setVisible(c.gain.rule is GainRule.TABLE)
             self.gain_formula.setText(c.gain.formula)
+            self.gain_combo.setAccessibleDescription(c.gain.formula)
             self.cutoffs_edit.setText(", ".join(format_cutoff(k) for k in c.cutoffs))
             self.cutoffs_formula.setText("the same k cuts the actual and the ideal list: "
                                          "DCG@k = sum over ranks r ≤ k of gain × discount(r)")
@@ -278,6 +288,7 @@ class ConventionsPanel(QWidget):
                 value = getattr(c, name)
                 combo.setCurrentIndex(combo.findData(value.value))
                 self.formulas[name].setText(value.formula)
+                combo.setAccessibleDescription(value.formula)
             grades = c.rubric.grades if c.rubric is not None else ()
             self.rubric_model.set_pairs([(g.value, g.label) for g in grades])
             self.rubric_formula.setText(

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
@@ -144,6 +145,10 @@ class GridPanel(QWidget):
         self.grid = self._make_view("candidateGrid", self.model, decimals)
         self.not_retrieved = self._make_view("notRetrievedGrid", self.not_retrieved_model,
                                              decimals)
+        keys = self.tr("Digits grade the current row; U marks it unknown, X unrateable; "
+                       "F2 edits the grade")
+        label_control(self.grid, self.tr("Candidates"), keys)
+        label_control(self.not_retrieved, self.tr("Not retrieved candidates"), keys)
         for col in (GridColumn.RANK, GridColumn.SCORE, GridColumn.DISCOUNT,
                     GridColumn.CONTRIBUTION, GridColumn.CUMULATIVE):
             self.not_retrieved.setColumnHidden(col, True)

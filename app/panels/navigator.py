@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel
@@ -50,6 +51,8 @@ class QueryNavigator(QWidget):
         self.filter_edit.setObjectName("queryFilter")
         self.filter_edit.setPlaceholderText(self.tr("Filter queries…"))
         self.filter_edit.setClearButtonEnabled(True)
+        label_control(self.filter_edit, self.tr("Filter queries"),
+                      self.tr("Lists the queries whose id contains this text"))
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.status_boxes: dict[Status, QCheckBox] = {}
         boxes = QHBoxLayout()
@@ -66,6 +69,8 @@ class QueryNavigator(QWidget):
         boxes.addStretch(1)
         self.view = QTableView(self)
         self.view.setObjectName("queryList")
+        label_control(self.view, self.tr("Queries"), self.tr(
+            "Each query's NDCG at the first cutoff, its status and how much of it is judged"))
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -68,6 +69,7 @@ class SummaryPanel(QWidget):
         self.model = CutoffResultsModel(self)
         self.table = QTableView(self)
         self.table.setObjectName("cutoffTable")
+        label_control(self.table, self.tr("NDCG at each cutoff"))
         self.table.setModel(self.model)
         self.table.setItemDelegate(NumberDelegate(decimals, self.table))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -105,6 +107,7 @@ class SummaryPanel(QWidget):
         inner.setObjectName("summaryContents")
         scroll = QScrollArea(self)
         scroll.setObjectName("summaryScroll")
+        label_control(scroll, self.tr("Summary of the current query"))
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

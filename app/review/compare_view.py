@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
 from app.panels.wheel import guard_wheel
@@ -185,6 +186,7 @@ class CompareView(QWidget):
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.model = ComparisonModel(self)
         self.table = read_only_table("compareTable", self.model, self)
+        label_control(self.table, self.tr("NDCG of A and B per query"))
         self.table.setSortingEnabled(False)
         header = self.table.horizontalHeader()
         header.setSortIndicatorShown(True)
@@ -195,6 +197,7 @@ class CompareView(QWidget):
         self.changes_title.setWordWrap(True)
         self.changes_model = ChangesModel(self)
         self.changes = read_only_table("compareChanges", self.changes_model, self)
+        label_control(self.changes, self.tr("Candidates behind the selected query's change"))
         number = NumberDelegate(decimals, self)
         signed = SignedDelegate(decimals, self)
         for col in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
@@ -205,7 +208,7 @@ class CompareView(QWidget):
         self.changes.setItemDelegateForColumn(ChangeColumn.GAINED, signed)
 
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Cutoff:"), self))
+        top.addWidget(buddy_label(self.tr("Cutoff:"), self.cutoff))
         top.addWidget(self.cutoff)
         top.addStretch(1)
         top.addWidget(self.recompute_button)
@@ -218,6 +221,7 @@ class CompareView(QWidget):
         # in its own pane so the tables keep their room.
         scroll = QScrollArea(self)
         scroll.setObjectName("compareHeaderArea")
+        label_control(scroll, self.tr("What the comparison found"))
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.header)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)

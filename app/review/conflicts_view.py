@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
 from core.analysis.rounds import (
@@ -105,6 +106,7 @@ class ConflictsView(QWidget):
         self.message.setWordWrap(True)
         self.model = ConflictsModel(self)
         self.table = read_only_table("conflictsTable", self.model, self)
+        label_control(self.table, self.tr("Conflicts between reviewers"))
         self.buttons = QHBoxLayout()
         self.go_button = QPushButton(self.tr("&Show candidate"), self)
         self.go_button.setObjectName("conflictShowButton")

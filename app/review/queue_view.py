@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.review.common import RowsModel, read_only_table
@@ -114,12 +115,14 @@ class QueueView(QWidget):
             "Show the first candidate of the queue whose grade is still unknown"))
         self.model = QueueModel(self)
         self.table = read_only_table("queueTable", self.model, self)
+        label_control(self.table, self.tr("Judging queue"))
         number = NumberDelegate(decimals, self)
         for column in (QueueColumn.NARROWING, QueueColumn.WORST):
             self.table.setItemDelegateForColumn(column, number)
         self.progress_title = QLabel(self.tr("Progress of the round's reviewers"), self)
         self.progress_model = ProgressModel(self)
         self.progress_table = read_only_table("queueProgress", self.progress_model, self)
+        label_control(self.progress_table, self.progress_title)
         top = QHBoxLayout()
         top.addWidget(self.message, 1)
         top.addWidget(self.next_button)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.workers import Task, run_task, show_error
 from core.analysis.queue import judging_queue
@@ -109,6 +110,8 @@ class HandOutDialog(QDialog):
         form.addRow(self.tr("Overlap:"), self.overlap)
         form.addRow(self.tr("Seed:"), self.seed)
         form.addRow(self.tr("Folder:"), folder_row)
+        label_control(self.folder, form.labelForField(folder_row))
+        label_control(browse, self.tr("Browse for the folder"))
         self.error, self.button_box = _lay_out(self, self.tr(
             "Each reviewer gets a workbook with their queries (about the same number of "
             "unknown candidates each), in the order of the judging queue. The base is the "
@@ -161,8 +164,14 @@ class MergeDialog(QDialog):
         self.report.setPlaceholderText(self.tr("optional: MERGE.json"))
         form = QFormLayout()
         form.addRow(self.tr("Returned workbooks:"), files_row)
-        form.addRow(self.tr("Merged workbook:"), self._with_browse(self.output, ".xlsx"))
-        form.addRow(self.tr("Report:"), self._with_browse(self.report, ".json"))
+        label_control(self.files, form.labelForField(files_row))
+        label_control(add, self.tr("Add returned workbooks"))
+        label_control(remove, self.tr("Remove the selected workbooks"))
+        for edit, text, suffix in ((self.output, self.tr("Merged workbook:"), ".xlsx"),
+                                   (self.report, self.tr("Report:"), ".json")):
+            row = self._with_browse(edit, suffix)
+            form.addRow(text, row)
+            label_control(edit, form.labelForField(row))
         self.error, self.button_box = _lay_out(self, self.tr(
             "The base is the document shown. A grade one reviewer changed is taken; on "
             "overlap queries both reviewers' grades become ratings; different grades elsewhere "
@@ -171,6 +180,7 @@ class MergeDialog(QDialog):
 
     def _with_browse(self, edit: QLineEdit, suffix: str) -> QHBoxLayout:
         button = QPushButton(self.tr("Browse…"), self)
+        label_control(button, self.tr("Browse for the {0} file").format(suffix))
         button.clicked.connect(lambda: self._save_as(edit, suffix))
         row = QHBoxLayout()
         row.addWidget(edit, 1)
