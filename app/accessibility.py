@@ -10,6 +10,8 @@ the variant that reads best, and the tests hold every colour to AA.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAccessible, QColor
 from PySide6.QtWidgets import (
@@ -19,12 +21,13 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QMainWindow,
+    QStatusBar,
     QTabBar,
     QWidget,
 )
 
-__all__ = ["AA_TEXT", "announce", "buddy_label", "contrast_ratio", "label_control",
-           "relative_luminance", "spoken_name", "unnamed_controls"]
+__all__ = ["AA_TEXT", "announce", "announce_status_messages", "buddy_label", "contrast_ratio",
+           "label_control", "relative_luminance", "spoken_name", "tab_order", "unnamed_controls"]
 
 #: WCAG 2.x level AA: the least contrast for normal text.
 AA_TEXT = 4.5
@@ -77,12 +80,19 @@ def buddy_label(text: str, control: QWidget) -> QLabel:
     return label
 
 
-def announce(widget: QWidget, text: str) -> None:
+def tab_order(*widgets: QWidget) -> None:
+    """Tab goes through ``widgets`` in this order (the order they read in)."""
+    for before, after in pairwise(widgets):
+        QWidget.setTabOrder(before, after)
+
+
+def announce(widget: QWidget, text: str, description: str | None = None) -> None:
     """Tell assistive technology ``text`` about ``widget`` (a status change a
     sighted reviewer sees as a colour or a passing message): as a polite
     announcement where Qt offers one (6.8 and later), and as the widget's
-    accessible description, which a screen reader reads on focus."""
-    widget.setAccessibleDescription(text)
+    accessible description (``description`` when given: what it says once
+    ``text`` is "" again), which a screen reader reads on focus."""
+    widget.setAccessibleDescription(text if description is None else description)
     if not text or not QAccessible.isActive():
         return
     from PySide6 import QtGui
@@ -93,6 +103,12 @@ def announce(widget: QWidget, text: str) -> None:
     else:  # older Qt: a description change is what a screen reader hears
         QAccessible.updateAccessibility(
             QtGui.QAccessibleEvent(widget, QAccessible.Event.DescriptionChanged))
+
+
+def announce_status_messages(bar: QStatusBar) -> None:
+    """Every message of the status bar (a save, a refused grade, a finished
+    round) announced as it appears, not only shown for a few seconds."""
+    bar.messageChanged.connect(lambda text: announce(bar, text))
 
 
 def spoken_name(widget: QWidget) -> str:

@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from app.accessibility import buddy_label, label_control
+from app.accessibility import announce, buddy_label, label_control
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
+from app.scheme import tint
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
@@ -93,7 +94,7 @@ class MappingPage(QWizardPage):
         self.problem = QLabel(self)
         self.problem.setObjectName("mappingProblem")
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b00020")
+        tint(self.problem, "color: {}", "error")
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
 
@@ -233,6 +234,8 @@ class MappingPage(QWizardPage):
             self.rubric_value()
         except ConventionError as exc:
             self.problem.setText(self.tr("Rubric: {0}").format(exc))
+            announce(self.rubric, self.problem.text())
             return False
         self.problem.setText("")
+        announce(self.rubric, "")
         return True

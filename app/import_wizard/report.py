@@ -103,7 +103,7 @@ class ImportReportView(QWidget):
         self.notes.setObjectName("importNotes")
         label_control(self.notes, self.tr("Import notes"))
         self.notes.setReadOnly(True)
-        self.notes.setMaximumHeight(72)
+        self.notes.setMaximumHeight(max(72, 4 * self.notes.fontMetrics().lineSpacing() + 12))
         layout.addWidget(self.notes)
         self.report: ImportReport | None = None
 

@@ -14,10 +14,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
 
 from app.models.grade_input import parse_grade_text
-from app.models.looks import ITALIC, full_text, qt_number
+from app.models.looks import ITALIC, brush, full_text, qt_number
 from app.models.roles import (
     CANDIDATE_ROLE,
     CHOICES_ROLE,
@@ -36,10 +35,7 @@ from core.model.document import GradeState, grade_text
 
 __all__ = ["DERIVED", "GRID_TITLES", "CandidateModel", "GridColumn", "column_formula"]
 
-_GREY = QBrush(QColor("#6b6b6b"))
-_UNRATEABLE = QBrush(QColor("#7a3e9d"))
-_OUTSIDE = QBrush(QColor("#ffd8a8"))
-_TIE_SHADES = (QBrush(QColor("#e7f0fb")), QBrush(QColor("#d4e4f7")))
+_TIE_SHADES = ("tie_even", "tie_odd")  # tones of app.models.looks
 
 
 def _differs(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
@@ -70,7 +66,7 @@ _GRID_COLUMNS: tuple[GridColumn, ...] = tuple(GridColumn)
 _GRID_ROLES = frozenset({
     DISPLAY, EDIT, TOOLTIP, SORT_ROLE, TIE_ROLE, CANDIDATE_ROLE, LABEL_ROLE, CHOICES_ROLE,
     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
-    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
 })
 _STATES: tuple[GradeState, ...] = tuple(GradeState)
 GRID_TITLES = {
@@ -326,6 +322,9 @@ class CandidateModel(QAbstractTableModel):
         state = _STATES[int(doc.state[i])]
         if role == CANDIDATE_ROLE:
             return i
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
+            return self.tr("{0}, query {1}, source {2}").format(
+                self.tr(GRID_TITLES[col]), doc.query_ids[int(doc.query[i])], doc.source_text(i))
         if role in (DISPLAY, SORT_ROLE):
             return self._value(ev, i, index.row(), col, state)
         if role == EDIT:
@@ -357,15 +356,15 @@ class CandidateModel(QAbstractTableModel):
             return tie[0] if tie else None
         if role == Qt.ItemDataRole.BackgroundRole:
             if col in (GridColumn.GRADE, GridColumn.STATE) and self._outside[index.row()]:
-                return _OUTSIDE
+                return brush("outside_rubric")
             tie = self._tie.get(i)
             if tie is not None and col in (GridColumn.RANK, GridColumn.SCORE):
-                return _TIE_SHADES[tie[3] % 2]
+                return brush(_TIE_SHADES[tie[3] % 2])
             return None
         if role == Qt.ItemDataRole.FontRole and self._is_state_text(ev, i, col, state):
             return ITALIC
         if role == Qt.ItemDataRole.ForegroundRole and self._is_state_text(ev, i, col, state):
-            return _UNRATEABLE if state is GradeState.UNRATEABLE else _GREY
+            return brush("unrateable" if state is GradeState.UNRATEABLE else "muted")
         if role == Qt.ItemDataRole.TextAlignmentRole and col not in (
                 GridColumn.SOURCE, GridColumn.VERSION, GridColumn.STATE, GridColumn.GRADE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

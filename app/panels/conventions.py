@@ -28,9 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import label_control
+from app.accessibility import announce, label_control
 from app.models.pairs import PairTableModel
+from app.panels.fit import fit_rows_to_font
 from app.panels.wheel import guard_wheel
+from app.scheme import tint
 from core.errors import ConventionError
 from core.model.conventions import (
     ConsensusRule,
@@ -70,7 +72,7 @@ def _formula_label(name: str, parent: QWidget) -> QLabel:
     label = QLabel(parent)
     label.setObjectName(f"{name}Formula")
     label.setWordWrap(True)
-    label.setStyleSheet("color: #444; font-family: monospace")
+    tint(label, "color: {}; font-family: monospace", "formula")
     return label
 
 
@@ -78,7 +80,7 @@ def _error_label(name: str, parent: QWidget) -> QLabel:
     label = QLabel(parent)
     label.setObjectName(name)
     label.setWordWrap(True)
-    label.setStyleSheet("color: #b3261e")
+    tint(label, "color: {}", "error")
     label.hide()
     return label
 
@@ -247,7 +249,9 @@ class ConventionsPanel(QWidget):
         view.setModel(model)
         view.verticalHeader().setVisible(False)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setMaximumHeight(130)
+        fit_rows_to_font(view)
+        # about four rows in view, at any font size (more scroll)
+        view.setMaximumHeight(max(130, 5 * view.verticalHeader().defaultSectionSize() + 20))
         return view
 
     def _pair_buttons(self, view: QTableView, model: PairTableModel, name: str) -> QHBoxLayout:
@@ -313,8 +317,14 @@ class ConventionsPanel(QWidget):
         label = self.field_errors.get(field or "", self.error_label)
         label.setText(text)
         label.setVisible(bool(text))
+        # Said, not only shown in red: on the field it is about (or the panel).
         if field == "cutoffs":
-            self.cutoffs_edit.setStyleSheet("border: 1px solid #b3261e" if text else "")
+            announce(self.cutoffs_edit, text, text or self.tr(
+                "One or more cutoffs, comma separated: 1, 5, all"))
+        else:
+            announce(label, text)
+        if field == "cutoffs":
+            tint(self.cutoffs_edit, "border: 1px solid {}" if text else "", "error")
             self.cutoffs_edit.setToolTip(text or self.tr(
                 "One or more cutoffs, comma separated: 1, 5, all"))
         if text:

@@ -36,7 +36,7 @@ from app.accessibility import label_control
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
-from app.panels.fit import fit_columns
+from app.panels.fit import fit_columns, fit_rows_to_font
 from core.model.document import GradeState
 
 __all__ = ["GRADE_KEYS", "GradingTableView", "GridPanel"]
@@ -255,7 +255,7 @@ class GridPanel(QWidget):
             | QAbstractItemView.EditTrigger.EditKeyPressed
         )
         view.setAlternatingRowColors(False)
-        view.verticalHeader().setDefaultSectionSize(22)
+        fit_rows_to_font(view)
         view.verticalHeader().setVisible(False)  # the rank column says where a row is
         header = view.horizontalHeader()
         # Fitted to the contents when a document is shown (fit_columns): the

@@ -22,7 +22,8 @@ from app.accessibility import label_control
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel
-from app.panels.fit import columns_width, fit_columns
+from app.panels.fit import columns_width, fit_columns, fit_rows_to_font
+from app.scheme import tint
 from core.engine.evaluation import Evaluation, Status
 
 __all__ = ["QueryNavigator"]
@@ -62,7 +63,7 @@ class QueryNavigator(QWidget):
             box.setObjectName(f"statusFilter_{status.value}")
             box.setChecked(True)
             box.setToolTip(status.reason)
-            box.setStyleSheet(f"color: {look.colour}")
+            tint(box, "color: {}", look.tone)
             box.toggled.connect(self._statuses_toggled)
             self.status_boxes[status] = box
             boxes.addWidget(box)
@@ -89,7 +90,7 @@ class QueryNavigator(QWidget):
         header.setStretchLastSection(False)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.view.verticalHeader().setDefaultSectionSize(22)
+        fit_rows_to_font(self.view)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.setMinimumWidth(160)

@@ -25,7 +25,6 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -76,8 +75,7 @@ COMPARE_FILTER = (
     "Worksheets and TREC runs (*);;Worksheets (*.csv *.tsv *.xlsx *.xlsm);;"
     "TREC runs (*.run *.trec *.test *.res *.txt)"
 )
-_WIN = QBrush(QColor("#dff3df"))
-_LOSS = QBrush(QColor("#f9dede"))
+_WIN, _LOSS = "win", "loss"  # tones of app.models.looks
 
 
 class CompareColumn(IntEnum):
@@ -105,7 +103,7 @@ class ComparisonModel(RowsModel):
     def set_comparison(self, c: Comparison | None, j: int = 0) -> None:
         self.comparison = c
         rows: list[tuple[Any, ...]] = []
-        brushes: list[QBrush | None] = []
+        brushes: list[str | None] = []
         if c is not None:
             for qd in c.query_deltas(j):
                 a = qd.ndcg_a if qd.ndcg_a is not None else qd.status_a.value

@@ -16,7 +16,6 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.accessibility import label_control
@@ -39,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["ConflictColumn", "ConflictsController", "ConflictsModel", "ConflictsView",
            "install_conflicts"]
 
-_OPEN = QBrush(QColor("#ffe3b3"))
+_OPEN = "open"  # a tone of app.models.looks
 
 
 class ConflictColumn(IntEnum):
@@ -68,7 +67,7 @@ class ConflictsModel(RowsModel):
     def set_document(self, doc: Document) -> None:
         self.conflicts = list(doc.assignment.conflicts) if doc.assignment is not None else []
         rows: list[tuple[Any, ...]] = []
-        brushes: list[QBrush | None] = []
+        brushes: list[str | None] = []
         for c in self.conflicts:
             i = conflict_row(doc, c)
             status = conflict_status(doc, c)

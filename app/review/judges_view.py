@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.accessibility import label_control
@@ -42,7 +41,7 @@ __all__ = [
     "install_judges",
 ]
 
-_DISAGREE = QBrush(QColor("#ffe3b3"))
+_DISAGREE = "open"  # a tone of app.models.looks
 
 
 class KappaColumn(IntEnum):
@@ -118,7 +117,7 @@ class CandidateAgreementModel(RowsModel):
         self.endResetModel()
         self.candidates = rows if report is not None else []
         table: list[tuple[Any, ...]] = []
-        brushes: list[QBrush | None] = []
+        brushes: list[str | None] = []
         if report is not None:
             for i in rows:
                 grades = [None if math.isnan(g) else float(g) for g in report.grades[i]]

@@ -33,8 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import label_control
+from app.accessibility import announce, label_control, tab_order
 from app.actions import ActionSpec
+from app.scheme import tint
 from app.workers import Task, run_task, show_error
 from core.analysis.queue import judging_queue
 from core.analysis.rounds import HandOut, MergeResult, Returned, merge, now, plan_hand_out
@@ -64,7 +65,7 @@ def _lay_out(dialog: QDialog, note: str, form: QFormLayout, error_name: str,
     error = QLabel(dialog)
     error.setObjectName(error_name)
     error.setWordWrap(True)
-    error.setStyleSheet("color: #b00020")
+    tint(error, "color: {}", "error")
     buttons = QDialogButtonBox(
         QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog)
     buttons.accepted.connect(ok)
@@ -130,6 +131,7 @@ class HandOutDialog(QDialog):
                                      self.seed.value(), self.folder.text().strip())
         except NdcgError as exc:
             self.error.setText(str(exc))
+            announce(self.error, str(exc))
             return
         self.accept()
 
@@ -162,6 +164,7 @@ class MergeDialog(QDialog):
         self.report = QLineEdit(self)
         self.report.setObjectName("mergeReport")
         self.report.setPlaceholderText(self.tr("optional: MERGE.json"))
+        self._browse_buttons: list[QPushButton] = []
         form = QFormLayout()
         form.addRow(self.tr("Returned workbooks:"), files_row)
         label_control(self.files, form.labelForField(files_row))
@@ -172,6 +175,9 @@ class MergeDialog(QDialog):
             row = self._with_browse(edit, suffix)
             form.addRow(text, row)
             label_control(edit, form.labelForField(row))
+        # Tab as the rows read: each field, then its Browse… button.
+        tab_order(self.files, add, remove, self.output, self._browse_buttons[0], self.report,
+                  self._browse_buttons[1])
         self.error, self.button_box = _lay_out(self, self.tr(
             "The base is the document shown. A grade one reviewer changed is taken; on "
             "overlap queries both reviewers' grades become ratings; different grades elsewhere "
@@ -181,6 +187,7 @@ class MergeDialog(QDialog):
     def _with_browse(self, edit: QLineEdit, suffix: str) -> QHBoxLayout:
         button = QPushButton(self.tr("Browse…"), self)
         label_control(button, self.tr("Browse for the {0} file").format(suffix))
+        self._browse_buttons.append(button)
         button.clicked.connect(lambda: self._save_as(edit, suffix))
         row = QHBoxLayout()
         row.addWidget(edit, 1)
@@ -207,6 +214,7 @@ class MergeDialog(QDialog):
                                         self.report.text().strip() or None)
         except NdcgError as exc:
             self.error.setText(str(exc))
+            announce(self.error, str(exc))
             return
         self.accept()
 
