@@ -111,8 +111,10 @@ class QueryNavigator(QWidget):
         fit_columns(self.view, skip=(QueryColumn.QUERY,))
 
     def sizeHint(self) -> QSize:
-        """Wide enough for every column and the query ids (up to 220 px)."""
-        ids = min(220, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
+        """Wide enough for every column and the query ids (up to 220 px, or
+        30 characters of a larger font)."""
+        most = max(220, 30 * self.view.fontMetrics().averageCharWidth())
+        ids = min(most, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
         extra = max(0, ids - self.view.horizontalHeader().sectionSizeHint(QueryColumn.QUERY))
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
