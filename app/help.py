@@ -128,7 +128,9 @@ class HelpMenu(QObject):
         layout.addWidget(table)
         layout.addWidget(buttons)
         width = sum(table.horizontalHeader().sectionSize(c) for c in range(3)) + 60
-        dialog.resize(max(560, min(width, 900)), 520)
+        # every column in view (a large font widens them), within the screen
+        screen = dialog.screen().availableGeometry()
+        dialog.resize(max(560, min(width, screen.width() - 40)), min(520, screen.height() - 40))
         return dialog
 
     def show_shortcuts(self) -> None:
