@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from app.scheme import tint
 from core.engine.evaluation import Status
 from core.model.conventions import UnknownRule
 from core.model.document import GradeState
@@ -36,11 +37,13 @@ class Banner(QFrame):
     buttons with :meth:`add_button`."""
 
     def __init__(self, window: WindowApi, name: str, background: str, border: str) -> None:
+        """``background`` and ``border``: tones of :data:`app.models.looks.TONES`."""
         super().__init__(window)
         self.setObjectName(name)
         self.window_ = window
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(f"#{name} {{ background: {background}; border: 1px solid {border} }}")
+        tint(self, f"#{name} {{{{ background: {{}}; border: 1px solid {{}} }}}}",
+             background, border)
         self.text = QLabel(self)
         self.text.setObjectName(name.replace("Banner", "Text"))
         self.text.setWordWrap(True)
@@ -77,7 +80,7 @@ class UnjudgedBanner(Banner):
     )
 
     def __init__(self, window: WindowApi) -> None:
-        super().__init__(window, "unjudgedBanner", "#fff4ce", "#e0c060")
+        super().__init__(window, "unjudgedBanner", "notice", "notice_border")
         self.buttons: dict[str, QPushButton] = {}
         for name, label, rule, tip in self.CHOICES:
             button = self.add_button(name, self.tr(label), self.tr(tip))
@@ -132,7 +135,7 @@ class JudgmentsOnlyBanner(Banner):
     ``judgmentsOnlyBanner``)."""
 
     def __init__(self, window: WindowApi) -> None:
-        super().__init__(window, "judgmentsOnlyBanner", "#e8f0fe", "#90a8d0")
+        super().__init__(window, "judgmentsOnlyBanner", "info", "info_border")
         window.document_replaced.connect(lambda _doc: self.offer())
 
     def offer(self) -> bool:

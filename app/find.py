@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolBar, QToolButton, QWidget
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 
 if TYPE_CHECKING:
@@ -93,14 +94,17 @@ class FindBar(QToolBar):
         previous = QToolButton(box)
         previous.setText("▲")
         previous.setToolTip(self.tr("Previous match (Shift+Enter)"))
+        label_control(previous, self.tr("Previous match"))
         previous.clicked.connect(lambda: self.step(-1))
         following = QToolButton(box)
         following.setText("▼")
         following.setToolTip(self.tr("Next match (Enter)"))
+        label_control(following, self.tr("Next match"))
         following.clicked.connect(lambda: self.step(1))
         close = QToolButton(box)
         close.setText("✕")
         close.setToolTip(self.tr("Close (Escape)"))
+        label_control(close, self.tr("Close the find bar"))
         close.clicked.connect(self.close_bar)
         for w in (label, self.field, previous, following, self.status, close):
             layout.addWidget(w)

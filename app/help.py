@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QVBoxLayout
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
 
@@ -127,6 +128,7 @@ class HelpMenu(QObject):
         }, dialog)
         model.set_rows(shortcut_rows(self.window))
         table = read_only_table("shortcutsTable", model, dialog)
+        label_control(table, self.tr("Keyboard shortcuts"))
         table.setWordWrap(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
         buttons.rejected.connect(dialog.reject)
@@ -136,7 +138,9 @@ class HelpMenu(QObject):
         layout.addWidget(table)
         layout.addWidget(buttons)
         width = sum(table.horizontalHeader().sectionSize(c) for c in range(3)) + 60
-        dialog.resize(max(560, min(width, 900)), 520)
+        # every column in view (a large font widens them), within the screen
+        screen = dialog.screen().availableGeometry()
+        dialog.resize(max(560, min(width, screen.width() - 40)), min(520, screen.height() - 40))
         return dialog
 
     def show_shortcuts(self) -> None:

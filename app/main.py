@@ -123,9 +123,13 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     """
     from core.io.example import load_example
 
-    if QApplication.instance() is None:
+    qapp = QApplication.instance()
+    if not isinstance(qapp, QApplication):
         raise RuntimeError("create a QApplication before building the window")
     ensure_identity()
+    from app.scheme import follow_color_scheme
+
+    follow_color_scheme(qapp)  # the system's light or dark scheme, readable at WCAG AA
     reading = None
     if path is not None:
         key = (str(path), None if qrels is None else str(qrels))
@@ -169,6 +173,9 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     if extras is None:
         extras = _install_extras(window)
     window.workplace.restore()
+    from app.accessibility import announce_status_messages
+
+    announce_status_messages(window.statusBar())
     if shown is not None:
         extras.file_ops.offer_recovery()  # a crash left edits for this file
     if shown is not None and qrels is not None:

@@ -32,7 +32,7 @@ class OutsideEditsBanner(Banner):
     """The edited-outside banner (objectName ``outsideEditsBanner``)."""
 
     def __init__(self, window: WindowApi) -> None:
-        super().__init__(window, "outsideEditsBanner", "#e8f1fb", "#8fb3de")
+        super().__init__(window, "outsideEditsBanner", "info", "info_border")
         self.show_log = self.add_button("showAuditLog", self.tr("Show the audit log"))
         self.show_log.clicked.connect(self._show_log)
         self.close_button = self.add_button("closeOutsideEdits", self.tr("Close"))

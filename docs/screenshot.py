@@ -1,6 +1,9 @@
 """Take the editor's screenshots under Xvfb, at the sizes of real screens.
 
     python docs/screenshot.py [--sizes 1280x800 1920x1080] [--query case-E]
+    python docs/screenshot.py --sizes 3840x2160 --scale 2     # a 4K screen at 2x
+    python docs/screenshot.py --sizes 1920x1080 --dark        # the dark palette
+    python docs/screenshot.py --sizes 1920x1080 --font-pt 16  # a large system font
 
 For each size it starts its own Xvfb (``Xvfb :N -screen 0 WxHx24``), runs
 the real window (``app.main.build_window``) as at a first start (its default
@@ -92,16 +95,27 @@ def layout_problems(window: object) -> list[str]:
     return problems
 
 
-def take(out: Path, query: str | None) -> list[str]:
-    """In this process (its platform set): the first-start window, graded once,
+def take(out: Path, query: str | None, *, dark: bool = False,
+         font_pt: float | None = None) -> list[str]:
+    """In this process (its platform set): the first-start window (in the dark
+    palette, with a ``font_pt`` application font when asked), graded once,
     grabbed into ``out``; the layout problems found."""
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from app.main import build_window
+    from app.scheme import apply_palette, dark_palette
     from app.settings import Settings
 
     _app = QApplication.instance() or QApplication(["ndcg-worksheet"])
+    assert isinstance(_app, QApplication)
+    if font_pt is not None:
+        font = _app.font()
+        font.setPointSizeF(font_pt)
+        _app.setFont(font)
+    if dark:
+        apply_palette(_app, dark_palette())
+        _app.setProperty("followsColorScheme", True)  # (the system's scheme is not asked)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
                       os.environ["XDG_CONFIG_HOME"])
@@ -128,11 +142,15 @@ def take(out: Path, query: str | None) -> list[str]:
     return problems
 
 
-def _child(size: str, out: Path, query: str | None, offscreen: bool) -> int:
-    """Run :func:`take` in a fresh process on its own screen of ``size``."""
+def _child(size: str, out: Path, query: str | None, offscreen: bool,
+           looks: list[str] | None = None, scale: float | None = None) -> int:
+    """Run :func:`take` in a fresh process on its own screen of ``size``
+    (``looks``: --dark, --font-pt N; ``scale``: QT_SCALE_FACTOR)."""
     home = Path(tempfile.mkdtemp(prefix="ndcg-screenshot-"))
     env = dict(os.environ, XDG_CONFIG_HOME=str(home / "config"),
                XDG_STATE_HOME=str(home / "state"), HOME=str(home))
+    if scale is not None:
+        env["QT_SCALE_FACTOR"] = str(scale)
     xvfb = None
     try:
         if offscreen:
@@ -143,6 +161,7 @@ def _child(size: str, out: Path, query: str | None, offscreen: bool) -> int:
         command = [sys.executable, __file__, "--take", str(out)]
         if query:
             command += ["--query", query]
+        command += looks or []
         return subprocess.run(command, env=env, check=False).returncode
     finally:
         if xvfb is not None:
@@ -157,17 +176,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", type=Path, default=REPO / "docs")
     parser.add_argument("--query", default="case-E", help="the query to show")
     parser.add_argument("--offscreen", action="store_true", help="no Xvfb: Qt offscreen")
+    parser.add_argument("--scale", type=float, help="QT_SCALE_FACTOR (e.g. 2)")
+    parser.add_argument("--dark", action="store_true", help="the dark palette")
+    parser.add_argument("--font-pt", type=float, help="the application font's size")
     parser.add_argument("--take", type=Path, help=argparse.SUPPRESS)  # the child's job
     args = parser.parse_args(argv)
     if args.take is not None:
-        problems = take(args.take, args.query)
+        problems = take(args.take, args.query, dark=args.dark, font_pt=args.font_pt)
         print(args.take, "; ".join(problems) if problems else "layout checks: ok")
         return 1 if problems else 0
     status = 0
+    looks = (["--dark"] if args.dark else []) + (
+        ["--font-pt", f"{args.font_pt:g}"] if args.font_pt else [])
+    suffix = (f"-{args.scale:g}x" if args.scale else "") + ("-dark" if args.dark else "") + (
+        f"-{args.font_pt:g}pt" if args.font_pt else "")
     for size in args.sizes:
-        out = args.folder / f"screenshot-{size}.png"
-        status |= _child(size, out, args.query, args.offscreen)
-        if size == SIZES[0] and out.exists():
+        out = args.folder / f"screenshot-{size}{suffix}.png"
+        status |= _child(size, out, args.query, args.offscreen, looks, args.scale)
+        if size == SIZES[0] and out.exists() and not suffix:
             shutil.copyfile(out, args.folder / "screenshot.png")  # the README's
     return status
 

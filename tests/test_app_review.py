@@ -17,6 +17,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.models.candidates import GridColumn
+from app.models.looks import TONES
 from app.review.compare_view import ChangeColumn, CompareColumn
 from app.review.explain_view import StepColumn
 from app.review.judges_view import AlphaColumn, KappaColumn
@@ -140,7 +141,9 @@ def test_compare_statistics_are_a_form_of_their_own(qtbot, monkeypatch, window, 
     stats = view.stats
     assert stats.title() == "Paired statistics at NDCG@all"
     assert stats.text("Queries").startswith("6 with NDCG@all defined in both (equal-query mean")
-    assert stats.text("MeanDelta") == f"<b style='color: #1b7f3b'>{(1 - CASE_A_ALL) / 6:+.4f}</b>"
+    assert stats.text("MeanDelta") == f"<b>{(1 - CASE_A_ALL) / 6:+.4f}</b>"
+    # green for a gain (the sign says it too), in the variant of the palette in use
+    assert stats.values["MeanDelta"].styleSheet() == f"color: {TONES['ok'].light}"
     assert stats.text("PValue").startswith("<b>1</b> (two-sided paired randomization test, "
                                            "exact over all 64 sign vectors)")
     test = view.comparison.tests[ALL]

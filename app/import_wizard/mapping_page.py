@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.accessibility import announce, buddy_label, label_control
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
+from app.scheme import tint
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
 from core.io.annotator.platform import KINDS
@@ -100,7 +102,8 @@ class MappingPage(QWizardPage):
         self.grades_view.setObjectName("gradeColumns")
         self.grades_view.setModel(self.grades_model)
         self.grades_view.horizontalHeader().setStretchLastSection(True)
-        right.addWidget(QLabel(self.tr("Annotator grade columns (wide layout):"), self))
+        right.addWidget(buddy_label(self.tr("Annotator grade columns (wide layout):"),
+                                    self.grades_view))
         right.addWidget(self.grades_view, 1)
         self._labels_box(right)
         self.reasons = QLabel(self)
@@ -113,7 +116,7 @@ class MappingPage(QWizardPage):
         self.problem = QLabel(self)
         self.problem.setObjectName("mappingProblem")
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b00020")
+        tint(self.problem, "color: {}", "error")
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
 
@@ -138,6 +141,8 @@ class MappingPage(QWizardPage):
         self.labels_model = LabelsModel(self)
         self.unmapped_view = QTableView(self)
         self.unmapped_view.setObjectName("unmappedLabels")
+        label_control(self.unmapped_view, self.tr("Labels without a grade"),
+                      self.tr("Give each label the sheet uses a grade"))
         self.unmapped_view.setModel(self.labels_model)
         self.unmapped_view.horizontalHeader().setSectionResizeMode(
             LabelsModel.Column.LABEL, QHeaderView.ResizeMode.Stretch)
@@ -293,6 +298,8 @@ class MappingPage(QWizardPage):
             self.rubric_value()
         except ConventionError as exc:
             self.problem.setText(self.tr("Rubric: {0}").format(exc))
+            announce(self.rubric, self.problem.text())
             return False
         self.problem.setText("")
+        announce(self.rubric, "")
         return True

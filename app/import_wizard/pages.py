@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.accessibility import label_control
 from app.import_wizard.mapping_page import LONG, MAPPED_FIELDS, WIDE, MappingPage
 from app.import_wizard.report import ImportReportView
 from app.import_wizard.tables import PreviewModel
@@ -55,6 +56,7 @@ class SheetPage(QWizardPage):
         self.model = PreviewModel(self)
         self.table = QTableView(self)
         self.table.setObjectName("previewTable")
+        label_control(self.table, self.tr("The sheet's first rows"))
         self.table.setModel(self.model)
         layout.addWidget(self.table, 1)
         self.sheet.activated.connect(self._sheet_chosen)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.import_wizard.tables import IssueColumn, IssuesModel
 from core.io.annotator import ImportReport
 
@@ -92,6 +93,7 @@ class ImportReportView(QWidget):
         self.issues_model = IssuesModel(self)
         self.issues = QTableView(self)
         self.issues.setObjectName("importIssues")
+        label_control(self.issues, self.tr("Refused rows and cells"))
         self.issues.setModel(self.issues_model)
         self.issues.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.issues.horizontalHeader().setSectionResizeMode(
@@ -99,8 +101,9 @@ class ImportReportView(QWidget):
         layout.addWidget(self.issues, 1)
         self.notes = QPlainTextEdit(self)
         self.notes.setObjectName("importNotes")
+        label_control(self.notes, self.tr("Import notes"))
         self.notes.setReadOnly(True)
-        self.notes.setMaximumHeight(72)
+        self.notes.setMaximumHeight(max(72, 4 * self.notes.fontMetrics().lineSpacing() + 12))
         layout.addWidget(self.notes)
         self.report: ImportReport | None = None
 

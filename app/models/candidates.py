@@ -13,10 +13,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
 
 from app.models.grade_input import parse_grade_text
-from app.models.looks import ITALIC
+from app.models.looks import ITALIC, brush
 from app.models.roles import (
     CANDIDATE_ROLE,
     CHOICES_ROLE,
@@ -35,10 +34,7 @@ from core.model.document import GradeState, grade_text
 
 __all__ = ["CandidateModel", "GridColumn"]
 
-_GREY = QBrush(QColor("#6b6b6b"))
-_UNRATEABLE = QBrush(QColor("#7a3e9d"))
-_OUTSIDE = QBrush(QColor("#ffd8a8"))
-_TIE_SHADES = (QBrush(QColor("#e7f0fb")), QBrush(QColor("#d4e4f7")))
+_TIE_SHADES = ("tie_even", "tie_odd")  # tones of app.models.looks
 _ALIGN = {Align.LEFT: None,
           Align.RIGHT: int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)}
 
@@ -76,7 +72,7 @@ class GridColumn(IntEnum):
 _GRID_ROLES = frozenset({
     DISPLAY, EDIT, TOOLTIP, SORT_ROLE, TIE_ROLE, CANDIDATE_ROLE, LABEL_ROLE, CHOICES_ROLE,
     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
-    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
 })
 _STATES: tuple[GradeState, ...] = tuple(GradeState)
 
@@ -279,6 +275,10 @@ class CandidateModel(QAbstractTableModel):
         i = int(self._rows[row])
         if role == CANDIDATE_ROLE:
             return i
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
+            doc = shown.ev.doc
+            return self.tr("{0}, query {1}, source {2}").format(
+                self.tr(col.title), doc.query_ids[int(doc.query[i])], doc.source_text(i))
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):
             if not (col.state_words and state is not GradeState.NUMBER
@@ -286,7 +286,7 @@ class CandidateModel(QAbstractTableModel):
                 return None
             if role == Qt.ItemDataRole.FontRole:
                 return ITALIC
-            return _UNRATEABLE if state is GradeState.UNRATEABLE else _GREY
+            return brush("unrateable" if state is GradeState.UNRATEABLE else "muted")
         return self._grade_and_tie_roles(shown, row, i, col.key, role, state)
 
     def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str, role: int,
@@ -313,9 +313,9 @@ class CandidateModel(QAbstractTableModel):
             return tie.place if tie else None
         if role == Qt.ItemDataRole.BackgroundRole:
             if key in ("grade", "state") and shown.outside[row]:
-                return _OUTSIDE
+                return brush("outside_rubric")
             if tie is not None and key in ("rank", "score"):
-                return _TIE_SHADES[tie.n % 2]
+                return brush(_TIE_SHADES[tie.n % 2])
         return None
 
     def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:

@@ -7,9 +7,8 @@ from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
 
-from app.models.looks import STATUS_LOOK, full_text
+from app.models.looks import STATUS_LOOK, brush, full_text
 from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
@@ -105,5 +104,5 @@ class CutoffResultsModel(QAbstractTableModel):
                 return full_text((ev.dcg, ev.idcg, ev.ndcg)[col - 1][q, j])
         if role == Qt.ItemDataRole.ForegroundRole and col in (CutoffColumn.STATUS,
                                                                CutoffColumn.NDCG):
-            return QBrush(QColor(look.colour))
+            return brush(look.tone)
         return None

@@ -1,19 +1,87 @@
-"""How statuses and numbers are shown: symbol, word and colour; full precision."""
+"""How statuses and numbers are shown: symbol, word and colour (every colour
+declared once, with its light and dark variant); full precision."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.engine.evaluation import Status
 from core.model.numbers import full_text  # re-exported
 
-__all__ = ["ITALIC", "STATUS_LOOK", "StatusLook", "full_text", "qt_number"]
+__all__ = ["ITALIC", "STATUS_LOOK", "TONES", "StatusLook", "Tone", "brush", "colour",
+           "dark_in_use", "full_text", "qt_number", "use_dark"]
 
 ITALIC = QFont()
 ITALIC.setItalic(True)
+
+
+@dataclass(frozen=True)
+class Tone:
+    """A colour by what it means, for a light and for a dark palette.
+
+    ``kind`` says how it is used: ``text`` (drawn on the palette's
+    backgrounds and on every ``background`` tone: WCAG AA, 4.5:1, on all of
+    them), ``background`` (under the palette's text: AA too) or ``border``
+    (a frame around text that reads on its own).
+    """
+
+    light: str
+    dark: str
+    kind: str = "text"
+
+
+#: Every colour the window paints with, declared once; the palette in use
+#: picks the variant (:func:`use_dark`). tests/test_app_accessibility.py
+#: holds each to WCAG AA on both palettes.
+TONES: dict[str, Tone] = {
+    "ok": Tone("#16672f", "#6fcf8a"),
+    "undefined": Tone("#735600", "#e3b341"),
+    "unresolved": Tone("#b3261e", "#ff9b92"),
+    "error": Tone("#b3261e", "#ff9b92"),
+    "muted": Tone("#5c5c5c", "#ababab"),  # unknown grades, values that wait for one
+    "unrateable": Tone("#74389a", "#d2a8ee"),
+    "formula": Tone("#444444", "#c8c8c8"),
+    "outside_rubric": Tone("#ffd8a8", "#4a2f0c", "background"),
+    "tie_even": Tone("#e7f0fb", "#1f2e40", "background"),
+    "tie_odd": Tone("#d4e4f7", "#2a3e57", "background"),
+    "win": Tone("#dff3df", "#1d3b24", "background"),
+    "loss": Tone("#f9dede", "#4a2424", "background"),
+    "open": Tone("#ffe3b3", "#4a3812", "background"),  # a conflict, a disagreement
+    "notice": Tone("#fff4ce", "#3b3214", "background"),
+    "notice_border": Tone("#e0c060", "#8a7430", "border"),
+    "info": Tone("#e8f1fb", "#1b2a3b", "background"),
+    "info_border": Tone("#8fb3de", "#4a6e96", "border"),
+}
+
+_dark = [False]
+_brushes: dict[tuple[str, bool], QBrush] = {}
+
+
+def use_dark(dark: bool) -> None:
+    """Paint with the dark variants (the palette in use is dark) or the light ones."""
+    _dark[0] = dark
+
+
+def dark_in_use() -> bool:
+    return _dark[0]
+
+
+def colour(name: str) -> str:
+    """Tone ``name``'s colour for the palette in use ("#rrggbb")."""
+    tone = TONES[name]
+    return tone.dark if _dark[0] else tone.light
+
+
+def brush(name: str) -> QBrush:
+    """Tone ``name`` as a brush for the palette in use (made once)."""
+    key = (name, _dark[0])
+    found = _brushes.get(key)
+    if found is None:
+        found = _brushes[key] = QBrush(QColor(colour(name)))
+    return found
 
 
 @dataclass(frozen=True)
@@ -22,17 +90,22 @@ class StatusLook:
 
     symbol: str
     text: str
-    colour: str
+    tone: str
 
     @property
     def label(self) -> str:
         return f"{self.symbol} {self.text}"
 
+    @property
+    def colour(self) -> str:
+        """Its colour for the palette in use."""
+        return colour(self.tone)
+
 
 STATUS_LOOK: dict[Status, StatusLook] = {
-    Status.OK: StatusLook("✓", "ok", "#1b7f3b"),
-    Status.UNDEFINED: StatusLook("∅", "undefined", "#7a5c00"),
-    Status.UNRESOLVED: StatusLook("?", "unresolved", "#b3261e"),
+    Status.OK: StatusLook("✓", "ok", "ok"),
+    Status.UNDEFINED: StatusLook("∅", "undefined", "undefined"),
+    Status.UNRESOLVED: StatusLook("?", "unresolved", "unresolved"),
 }
 
 

@@ -8,9 +8,8 @@ from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QBrush, QColor
 
-from app.models.looks import ITALIC, STATUS_LOOK, full_text, qt_number
+from app.models.looks import ITALIC, STATUS_LOOK, brush, full_text, qt_number
 from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
@@ -132,8 +131,7 @@ class QueryListModel(QAbstractTableModel):
             return float(ev.n_judged[q]) / total if total else 0.0
         if role == Qt.ItemDataRole.ForegroundRole and col in (QueryColumn.STATUS,
                                                                QueryColumn.NDCG):
-            return None if status is Status.OK and col is QueryColumn.NDCG else QBrush(
-                QColor(look.colour))
+            return None if status is Status.OK and col is QueryColumn.NDCG else brush(look.tone)
         if role == Qt.ItemDataRole.FontRole and status is not Status.OK and (
                 col is QueryColumn.NDCG):
             return ITALIC

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from app.accessibility import label_control
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns
 
@@ -21,6 +22,7 @@ class AuditLogView(QTableView):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("auditLog")
+        label_control(self, self.tr("Audit log"), self.tr("Every grade change, with who and when"))
         self.audit_model = AuditModel(self)
         self.setModel(self.audit_model)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -43,7 +45,12 @@ class AuditLogView(QTableView):
             "your name and the time, and saved with the workbook.")
 
     def fit_columns(self) -> None:
-        fit_columns(self, most=260, skip=(AuditColumn.NOTE,))
+        fit_columns(self, most=self._widest(), skip=(AuditColumn.NOTE,))
+
+    def _widest(self) -> int:
+        """No column wider than this unless its header needs it: 260 px, or a
+        whole time stamp in a larger font."""
+        return max(260, self.fontMetrics().horizontalAdvance("0000-00-00T00:00:00+00:00") + 16)
 
     def _entries_added(self) -> None:
         """Scroll to the new entry and widen the columns it does not fit
@@ -54,8 +61,8 @@ class AuditLogView(QTableView):
         for col in range(self.audit_model.columnCount()):
             if col == AuditColumn.NOTE or row < 0:
                 continue
-            wanted = min(260, self.sizeHintForIndex(self.audit_model.index(row, col)).width()
-                         + (1 if self.showGrid() else 0))
+            needed = self.sizeHintForIndex(self.audit_model.index(row, col)).width()
+            wanted = min(self._widest(), needed + (1 if self.showGrid() else 0))
             if wanted > header.sectionSize(col):
                 header.resizeSection(col, wanted)
 

@@ -33,8 +33,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import announce, label_control
 from app.models.pairs import PairTableModel
+from app.panels.fit import fit_rows_to_font
 from app.panels.wheel import guard_wheel
+from app.scheme import tint
 from core.errors import ConventionError
 from core.model.conventions import (
     FIELD,
@@ -61,7 +64,7 @@ def _formula_label(name: str, parent: QWidget) -> QLabel:
     label = QLabel(parent)
     label.setObjectName(f"{name}Formula")
     label.setWordWrap(True)
-    label.setStyleSheet("color: #444; font-family: monospace")
+    tint(label, "color: {}; font-family: monospace", "formula")
     return label
 
 
@@ -69,7 +72,7 @@ def _error_label(name: str, parent: QWidget) -> QLabel:
     label = QLabel(parent)
     label.setObjectName(name)
     label.setWordWrap(True)
-    label.setStyleSheet("color: #b3261e")
+    tint(label, "color: {}", "error")
     label.hide()
     return label
 
@@ -126,6 +129,7 @@ class ConventionsPanel(QWidget):
 
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setObjectName("conventionsScroll")
+        label_control(self.scroll_area, self.tr("Conventions"))
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.scroll_area.setWidget(inner)
@@ -171,6 +175,7 @@ class ConventionsPanel(QWidget):
         gain_box = QGroupBox(self.tr(f.title), inner)
         gain_layout = QVBoxLayout(gain_box)
         self.gain_combo = _combo("gainCombo", gain_box)
+        label_control(self.gain_combo, self.tr("Gain rule"))
         for rule in f.choices():
             self.gain_combo.addItem(rule.label, rule.value)
             self.gain_combo.setItemData(self.gain_combo.count() - 1, rule.formula,
@@ -186,6 +191,7 @@ class ConventionsPanel(QWidget):
         self.gain_table_model = PairTableModel(("grade", "gain"), value_is_number=True,
                                                parent=self)
         self.gain_table = self._pair_view("gainTable", self.gain_table_model, gain_box)
+        label_control(self.gain_table, self.tr("Gain per grade"))
         self.gain_table_model.pairs_edited.connect(self._gain_table_edited)
         self.gain_formula = self.formulas[f.name] = _formula_label("gain", gain_box)
         gain_layout.addWidget(self.gain_table)
@@ -215,6 +221,7 @@ class ConventionsPanel(QWidget):
         self.cutoffs_formula = self.formulas["cutoffs"] = _formula_label("cutoffs", cut_box)
         self.controls["cutoffs"] = self.cutoffs_edit
         cut_layout.addRow(self.tr("k ="), self.cutoffs_edit)
+        label_control(self.cutoffs_edit, self.tr("Cutoffs k"), self.cutoffs_edit.toolTip())
         cut_layout.addRow(self._field_error("cutoffs", cut_box))
         cut_layout.addRow(self.cutoffs_formula)
         return cut_box
@@ -224,6 +231,7 @@ class ConventionsPanel(QWidget):
         box = QGroupBox(self.tr(f.title), inner)
         lay = QVBoxLayout(box)
         combo = _combo(f"{f.name}Combo", box)
+        label_control(combo, self.tr(f.title))  # the box's title, spoken: one place for all
         for member in f.choices():
             combo.addItem(member.label, member.value)
             combo.setItemData(combo.count() - 1, member.formula,
@@ -243,6 +251,7 @@ class ConventionsPanel(QWidget):
                                            parent=self)
         self.rubric_table = self._pair_view("rubricTable", self.rubric_model, rubric_box)
         self.controls["rubric"] = self.rubric_table
+        label_control(self.rubric_table, rubric_box.title())
         self.rubric_model.pairs_edited.connect(self._rubric_edited)
         self.rubric_formula = _formula_label("rubric", rubric_box)
         self.formulas["rubric"] = self.rubric_formula
@@ -261,15 +270,19 @@ class ConventionsPanel(QWidget):
         view.setModel(model)
         view.verticalHeader().setVisible(False)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setMaximumHeight(130)
+        fit_rows_to_font(view)
+        # about four rows in view, at any font size (more scroll)
+        view.setMaximumHeight(max(130, 5 * view.verticalHeader().defaultSectionSize() + 20))
         return view
 
     def _pair_buttons(self, view: QTableView, model: PairTableModel, name: str) -> QHBoxLayout:
         add = QPushButton(self.tr("Add"), self)
         add.setObjectName(f"{name}AddRow")
+        label_control(add, self.tr("Add a row to the {0} table").format(name))
         add.clicked.connect(model.add_row)
         remove = QPushButton(self.tr("Remove"), self)
         remove.setObjectName(f"{name}RemoveRow")
+        label_control(remove, self.tr("Remove the current row of the {0} table").format(name))
         remove.clicked.connect(lambda: model.remove_row(view.currentIndex().row()))
         row = QHBoxLayout()
         row.addWidget(add)
@@ -294,11 +307,13 @@ class ConventionsPanel(QWidget):
                     self.combos[f.name].setCurrentIndex(
                         self.combos[f.name].findData(member.value))
                     self.formulas[f.name].setText(member.formula)
+                    self.combos[f.name].setAccessibleDescription(member.formula)
                 elif f.name in self.checks:
                     self.checks[f.name].setChecked(bool(value))
             self.gain_table_model.set_pairs(list(c.gain.table))
             self.gain_table.setVisible(c.gain.rule.takes_table)
             self.gain_formula.setText(c.gain.formula)
+            self.gain_combo.setAccessibleDescription(c.gain.formula)
             self.cutoffs_edit.setText(", ".join(format_cutoff(k) for k in c.cutoffs))
             self.cutoffs_formula.setText("the same k cuts the actual and the ideal list: "
                                          "DCG@k = sum over ranks r ≤ k of gain × discount(r)")
@@ -326,8 +341,14 @@ class ConventionsPanel(QWidget):
         label = self.field_errors.get(field or "", self.error_label)
         label.setText(text)
         label.setVisible(bool(text))
+        # Said, not only shown in red: on the field it is about (or the panel).
         if field == "cutoffs":
-            self.cutoffs_edit.setStyleSheet("border: 1px solid #b3261e" if text else "")
+            announce(self.cutoffs_edit, text, text or self.tr(
+                "One or more cutoffs, comma separated: 1, 5, all"))
+        else:
+            announce(label, text)
+        if field == "cutoffs":
+            tint(self.cutoffs_edit, "border: 1px solid {}" if text else "", "error")
             self.cutoffs_edit.setToolTip(text or self.tr(
                 "One or more cutoffs, comma separated: 1, 5, all"))
         if text:

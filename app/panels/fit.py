@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
-__all__ = ["columns_width", "elided_headers", "fit_columns", "header_widths"]
+__all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths"]
 
 
 def header_widths(view: QTableView) -> list[int]:
@@ -24,6 +24,12 @@ def header_widths(view: QTableView) -> list[int]:
     if 0 <= sorted_col < len(widths):
         widths[sorted_col] = with_arrow[sorted_col]
     return widths
+
+
+def fit_rows_to_font(view: QTableView) -> None:
+    """Rows as tall as a line of the view's font and a small margin (22 px at
+    the usual 9 pt; a 16 pt font or a 2x screen gets taller rows, never cut text)."""
+    view.verticalHeader().setDefaultSectionSize(max(22, view.fontMetrics().height() + 6))
 
 
 def fit_columns(view: QTableView, *, most: int = 320, skip: tuple[int, ...] = ()) -> None:

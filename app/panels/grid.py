@@ -34,11 +34,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
-from app.panels.fit import fit_columns
+from app.panels.fit import fit_columns, fit_rows_to_font
 from core.model.document import GradeState
 
 __all__ = ["GRADE_KEYS", "SOURCE_LEAST", "GradingTableView", "GridPanel"]
@@ -173,6 +174,10 @@ class GridPanel(QWidget):
         self.grid = self._make_view("candidateGrid", self.model, decimals)
         self.not_retrieved = self._make_view("notRetrievedGrid", self.not_retrieved_model,
                                              decimals)
+        keys = self.tr("Digits grade the current row; U marks it unknown, X unrateable; "
+                       "F2 edits the grade")
+        label_control(self.grid, self.tr("Candidates"), keys)
+        label_control(self.not_retrieved, self.tr("Not retrieved candidates"), keys)
         for n, col in enumerate(self.not_retrieved_model.columns):
             self.not_retrieved.setColumnHidden(n, col.ranked_only)
         self.not_retrieved_label = QLabel(self)
@@ -304,7 +309,7 @@ class GridPanel(QWidget):
             | QAbstractItemView.EditTrigger.EditKeyPressed
         )
         view.setAlternatingRowColors(False)
-        view.verticalHeader().setDefaultSectionSize(22)
+        fit_rows_to_font(view)
         view.verticalHeader().setVisible(False)  # the rank column says where a row is
         header = view.horizontalHeader()
         # Fitted to the contents when a document is shown (fit_columns): the

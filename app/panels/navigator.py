@@ -18,10 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
-from app.panels.fit import columns_width, fit_columns, header_widths
+from app.panels.fit import columns_width, fit_columns, fit_rows_to_font, header_widths
+from app.scheme import tint
 from core.engine.evaluation import Evaluation, Status
 
 __all__ = ["IDS_ASKED", "QueryNavigator"]
@@ -55,6 +57,8 @@ class QueryNavigator(QWidget):
         self.filter_edit.setObjectName("queryFilter")
         self.filter_edit.setPlaceholderText(self.tr("Filter queries…"))
         self.filter_edit.setClearButtonEnabled(True)
+        label_control(self.filter_edit, self.tr("Filter queries"),
+                      self.tr("Lists the queries whose id contains this text"))
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.status_boxes: dict[Status, QCheckBox] = {}
         boxes = QHBoxLayout()
@@ -64,13 +68,15 @@ class QueryNavigator(QWidget):
             box.setObjectName(f"statusFilter_{status.value}")
             box.setChecked(True)
             box.setToolTip(status.reason)
-            box.setStyleSheet(f"color: {look.colour}")
+            tint(box, "color: {}", look.tone)
             box.toggled.connect(self._statuses_toggled)
             self.status_boxes[status] = box
             boxes.addWidget(box)
         boxes.addStretch(1)
         self.view = QTableView(self)
         self.view.setObjectName("queryList")
+        label_control(self.view, self.tr("Queries"), self.tr(
+            "Each query's NDCG at the first cutoff, its status and how much of it is judged"))
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
@@ -92,7 +98,7 @@ class QueryNavigator(QWidget):
         header.sortIndicatorChanged.connect(lambda *_: self.fit_columns())
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.view.verticalHeader().setDefaultSectionSize(22)
+        fit_rows_to_font(self.view)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.setMinimumWidth(160)
@@ -123,8 +129,10 @@ class QueryNavigator(QWidget):
 
     def sizeHint(self) -> QSize:
         """Wide enough for every column and the query ids (up to
-        :data:`IDS_ASKED` px; longer ones are elided, whole on hover)."""
-        ids = min(IDS_ASKED, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
+        :data:`IDS_ASKED` px, or 20 characters of a larger font; longer ones
+        are elided, whole on hover)."""
+        most = max(IDS_ASKED, 20 * self.view.fontMetrics().averageCharWidth())
+        ids = min(most, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
         extra = max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0

@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control, tab_order
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
-from app.panels.fit import columns_width
+from app.panels.fit import columns_width, fit_rows_to_font
+from app.scheme import tint
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
@@ -68,6 +70,7 @@ class SummaryPanel(QWidget):
         self.model = CutoffResultsModel(self)
         self.table = QTableView(self)
         self.table.setObjectName("cutoffTable")
+        label_control(self.table, self.tr("NDCG at each cutoff"))
         self.table.setModel(self.model)
         self.table.setItemDelegate(NumberDelegate(decimals, self.table))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -79,7 +82,7 @@ class SummaryPanel(QWidget):
         # cut (a narrow dock scrolls the table instead).
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self._fitted_for: object = None
-        self.table.verticalHeader().setDefaultSectionSize(22)
+        fit_rows_to_font(self.table)
         self.bounds_label = _HidingLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
         self.bounds_label.setWordWrap(True)
@@ -105,6 +108,7 @@ class SummaryPanel(QWidget):
         inner.setObjectName("summaryContents")
         scroll = QScrollArea(self)
         scroll.setObjectName("summaryScroll")
+        label_control(scroll, self.tr("Summary of the current query"))
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -123,6 +127,8 @@ class SummaryPanel(QWidget):
         layout.addLayout(nxt)
         layout.addWidget(self.sentence)
         layout.addStretch(1)
+        # Tab goes as the eye does: Copy (beside the title), the table, Go to it.
+        tab_order(self.copy_button, self.table, self.next_button)
         self._start_details()
 
     def _start_details(self) -> None:
@@ -157,9 +163,7 @@ class SummaryPanel(QWidget):
         # relayouts and a style sheet re-polishes on every set.
         _set_text(self.title, f"<b>{ev.doc.query_ids[q]}</b>")
         _set_text(self.status_label, f"{look.label}: {status.reason}")
-        style = f"color: {look.colour}"
-        if self.status_label.styleSheet() != style:
-            self.status_label.setStyleSheet(style)
+        tint(self.status_label, "color: {}", look.tone)
         _set_text(self.sentence, query_sentence(ev, q, 0))
         if status is Status.UNRESOLVED:
             self.bounds_label.setText(self.tr("Computing bounds…"))

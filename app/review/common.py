@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from app.delegates import NumberDelegate
+from app.models.looks import brush
 
 __all__ = ["RowsModel", "SignedDelegate", "read_only_table"]
 
@@ -43,10 +44,12 @@ class RowsModel(QAbstractTableModel):
         self._columns = columns
         self._headers = headers
         self._rows: list[tuple[Any, ...]] = []
-        self._brushes: list[QBrush | None] = []
+        #: Each row's background: a tone of app.models.looks (painted in the
+        #: scheme in use), a brush, or None.
+        self._brushes: list[QBrush | str | None] = []
 
     def set_rows(self, rows: Sequence[tuple[Any, ...]],
-                 brushes: Sequence[QBrush | None] | None = None) -> None:
+                 brushes: Sequence[QBrush | str | None] | None = None) -> None:
         self.beginResetModel()
         self._rows = [tuple(r) for r in rows]
         self._brushes = list(brushes) if brushes is not None else [None] * len(self._rows)
@@ -84,7 +87,8 @@ class RowsModel(QAbstractTableModel):
         if role == DISPLAY:
             return row[index.column()]
         if role == Qt.ItemDataRole.BackgroundRole:
-            return self._brushes[index.row()]
+            shade = self._brushes[index.row()]
+            return brush(shade) if isinstance(shade, str) else shade
         if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row[index.column()], float):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QWidget
 
 from app.delegates import format_number
+from app.scheme import tint
 from core.analysis.aggregate import excluded_phrase
 from core.analysis.compare import PairedTest
 from core.model.conventions import format_cutoff
@@ -79,9 +80,9 @@ class ComparisonStats(QGroupBox):
             return
         self.values["MeanA"].setText(format_number(test.mean_a, d))
         self.values["MeanB"].setText(format_number(test.mean_b, d))
-        colour = "#1b7f3b" if test.mean_delta > 0 else "#b3261e" if test.mean_delta < 0 else ""
-        style = f" style='color: {colour}'" if colour else ""
-        self.values["MeanDelta"].setText(f"<b{style}>{_signed(test.mean_delta, d)}</b>")
+        tone = "ok" if test.mean_delta > 0 else "unresolved" if test.mean_delta < 0 else ""
+        tint(self.values["MeanDelta"], "color: {}" if tone else "", tone)  # (and its sign)
+        self.values["MeanDelta"].setText(f"<b>{_signed(test.mean_delta, d)}</b>")
         how = (self.tr("exact over all {0} sign vectors").format(test.resamples)
                if test.method == "exact" else
                self.tr("{0} random sign vectors, seed {1}").format(test.resamples, test.seed))

@@ -25,7 +25,6 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
 from app.panels.wheel import guard_wheel
@@ -75,8 +75,7 @@ COMPARE_FILTER = (
     "Worksheets and TREC runs (*);;Worksheets (*.csv *.tsv *.xlsx *.xlsm);;"
     "TREC runs (*.run *.trec *.test *.res *.txt)"
 )
-_WIN = QBrush(QColor("#dff3df"))
-_LOSS = QBrush(QColor("#f9dede"))
+_WIN, _LOSS = "win", "loss"  # tones of app.models.looks
 
 
 class CompareColumn(IntEnum):
@@ -104,7 +103,7 @@ class ComparisonModel(RowsModel):
     def set_comparison(self, c: Comparison | None, j: int = 0) -> None:
         self.comparison = c
         rows: list[tuple[Any, ...]] = []
-        brushes: list[QBrush | None] = []
+        brushes: list[str | None] = []
         if c is not None:
             for qd in c.query_deltas(j):
                 a = qd.ndcg_a if qd.ndcg_a is not None else qd.status_a.value
@@ -185,6 +184,7 @@ class CompareView(QWidget):
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.model = ComparisonModel(self)
         self.table = read_only_table("compareTable", self.model, self)
+        label_control(self.table, self.tr("NDCG of A and B per query"))
         self.table.setSortingEnabled(False)
         header = self.table.horizontalHeader()
         header.setSortIndicatorShown(True)
@@ -195,6 +195,7 @@ class CompareView(QWidget):
         self.changes_title.setWordWrap(True)
         self.changes_model = ChangesModel(self)
         self.changes = read_only_table("compareChanges", self.changes_model, self)
+        label_control(self.changes, self.tr("Candidates behind the selected query's change"))
         number = NumberDelegate(decimals, self)
         signed = SignedDelegate(decimals, self)
         for col in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
@@ -205,7 +206,7 @@ class CompareView(QWidget):
         self.changes.setItemDelegateForColumn(ChangeColumn.GAINED, signed)
 
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Cutoff:"), self))
+        top.addWidget(buddy_label(self.tr("Cutoff:"), self.cutoff))
         top.addWidget(self.cutoff)
         top.addStretch(1)
         top.addWidget(self.recompute_button)
@@ -218,6 +219,7 @@ class CompareView(QWidget):
         # in its own pane so the tables keep their room.
         scroll = QScrollArea(self)
         scroll.setObjectName("compareHeaderArea")
+        label_control(scroll, self.tr("What the comparison found"))
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.header)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)

@@ -16,9 +16,10 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
 from core.analysis.rounds import (
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["ConflictColumn", "ConflictsController", "ConflictsModel", "ConflictsView",
            "install_conflicts"]
 
-_OPEN = QBrush(QColor("#ffe3b3"))
+_OPEN = "open"  # a tone of app.models.looks
 
 
 class ConflictColumn(IntEnum):
@@ -67,7 +68,7 @@ class ConflictsModel(RowsModel):
     def set_document(self, doc: Document) -> None:
         self.conflicts = list(doc.assignment.conflicts) if doc.assignment is not None else []
         rows: list[tuple[Any, ...]] = []
-        brushes: list[QBrush | None] = []
+        brushes: list[str | None] = []
         for c in self.conflicts:
             i = conflict_row(doc, c)
             status = conflict_status(doc, c)
@@ -105,6 +106,7 @@ class ConflictsView(QWidget):
         self.message.setWordWrap(True)
         self.model = ConflictsModel(self)
         self.table = read_only_table("conflictsTable", self.model, self)
+        label_control(self.table, self.tr("Conflicts between reviewers"))
         self.buttons = QHBoxLayout()
         self.go_button = QPushButton(self.tr("&Show candidate"), self)
         self.go_button.setObjectName("conflictShowButton")

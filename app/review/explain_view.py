@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from core.analysis.explain import Explanation, explain, peer_matches
@@ -120,6 +121,7 @@ class ExplainView(QWidget):
         self.title.setWordWrap(True)
         self.model = StepsModel(self)
         self.table = read_only_table("explainSteps", self.model, self)
+        label_control(self.table, self.tr("Steps from one convention to the other"))
         signed = SignedDelegate(decimals, self)
         for col in (StepColumn.MEAN_CHANGE, StepColumn.QUERY_CHANGE):
             self.table.setItemDelegateForColumn(col, signed)
@@ -132,12 +134,10 @@ class ExplainView(QWidget):
         self.peers.setWordWrap(True)
         self.peers.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("From:"), self))
-        top.addWidget(self.start)
-        top.addWidget(QLabel(self.tr("to:"), self))
-        top.addWidget(self.preset)
-        top.addWidget(QLabel(self.tr("Cutoff:"), self))
-        top.addWidget(self.cutoff)
+        for text, box in ((self.tr("From:"), self.start), (self.tr("to:"), self.preset),
+                          (self.tr("Cutoff:"), self.cutoff)):
+            top.addWidget(buddy_label(text, box))
+            top.addWidget(box)
         top.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
 from app.review.common import RowsModel, read_only_table
@@ -41,7 +41,7 @@ __all__ = [
     "install_judges",
 ]
 
-_DISAGREE = QBrush(QColor("#ffe3b3"))
+_DISAGREE = "open"  # a tone of app.models.looks
 
 
 class KappaColumn(IntEnum):
@@ -117,7 +117,7 @@ class CandidateAgreementModel(RowsModel):
         self.endResetModel()
         self.candidates = rows if report is not None else []
         table: list[tuple[Any, ...]] = []
-        brushes: list[QBrush | None] = []
+        brushes: list[str | None] = []
         if report is not None:
             for i in rows:
                 grades = [None if math.isnan(g) else float(g) for g in report.grades[i]]
@@ -147,8 +147,10 @@ class JudgesView(QWidget):
         self.consensus.setWordWrap(True)
         self.kappa_model = KappaModel(self)
         self.kappa_table = read_only_table("judgesKappa", self.kappa_model, self)
+        label_control(self.kappa_table, self.tr("Cohen's kappa per pair of annotators"))
         self.alpha_model = AlphaModel(self)
         self.alpha_table = read_only_table("judgesAlpha", self.alpha_model, self)
+        label_control(self.alpha_table, self.tr("Krippendorff's alpha"))
         number = NumberDelegate(decimals, self)
         self.kappa_table.setItemDelegateForColumn(KappaColumn.KAPPA, number)
         self.alpha_table.setItemDelegateForColumn(AlphaColumn.ALPHA, number)
@@ -156,6 +158,7 @@ class JudgesView(QWidget):
         self.query_title.setObjectName("judgesQueryTitle")
         self.candidate_model = CandidateAgreementModel(self)
         self.candidate_table = read_only_table("judgesCandidates", self.candidate_model, self)
+        label_control(self.candidate_table, self.tr("Annotators' grades of the current query"))
         self.candidate_table.setItemDelegate(NumberDelegate(decimals, self))
         layout = QVBoxLayout(self)
         for widget in (self.message, self.consensus, self.kappa_table, self.alpha_table,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.review.common import RowsModel, read_only_table
@@ -123,6 +124,7 @@ class QueueView(QWidget):
             "Show the first candidate of the queue whose grade is still unknown"))
         self.model = QueueModel(self)
         self.table = read_only_table("queueTable", self.model, self)
+        label_control(self.table, self.tr("Judging queue"))
         number = NumberDelegate(decimals, self)
         for column in (QueueColumn.NARROWING, QueueColumn.WORST):
             self.table.setItemDelegateForColumn(column, number)
@@ -136,6 +138,7 @@ class QueueView(QWidget):
             "Timed judgments only: the active seconds from one grade to the next in the "
             "editor, a pause counted for at most {0} s, a judgment for at most {1} s").format(
             int(IDLE_SECONDS), int(CAP_SECONDS)))
+        label_control(self.progress_table, self.progress_title)
         top = QHBoxLayout()
         top.addWidget(self.message, 1)
         top.addWidget(self.next_button)

@@ -34,7 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import announce, label_control, tab_order
 from app.actions import ActionSpec
+from app.scheme import tint
 from app.workers import Task, run_task, show_error
 from core.analysis.queue import judging_queue
 from core.analysis.rounds import HandOut, MergeResult, Returned, merge, now, plan_hand_out
@@ -64,7 +66,7 @@ def _lay_out(dialog: QDialog, note: str, form: QFormLayout, error_name: str,
     error = QLabel(dialog)
     error.setObjectName(error_name)
     error.setWordWrap(True)
-    error.setStyleSheet("color: #b00020")
+    tint(error, "color: {}", "error")
     buttons = QDialogButtonBox(
         QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog)
     buttons.accepted.connect(ok)
@@ -110,6 +112,8 @@ class HandOutDialog(QDialog):
         form.addRow(self.tr("Overlap:"), self.overlap)
         form.addRow(self.tr("Seed:"), self.seed)
         form.addRow(self.tr("Folder:"), folder_row)
+        label_control(self.folder, form.labelForField(folder_row))
+        label_control(browse, self.tr("Browse for the folder"))
         self.error, self.button_box = _lay_out(self, self.tr(
             "Each reviewer gets a workbook with their queries (about the same number of "
             "unknown candidates each), in the order of the judging queue. The base is the "
@@ -128,6 +132,7 @@ class HandOutDialog(QDialog):
                                      self.seed.value(), self.folder.text().strip())
         except NdcgError as exc:
             self.error.setText(str(exc))
+            announce(self.error, str(exc))
             return
         self.accept()
 
@@ -160,10 +165,17 @@ class MergeDialog(QDialog):
         self.report = QLineEdit(self)
         self.report.setObjectName("mergeReport")
         self.report.setPlaceholderText(self.tr("optional: MERGE.json"))
+        self._browse_buttons: list[QPushButton] = []
         form = QFormLayout()
         form.addRow(self.tr("Returned workbooks:"), files_row)
-        form.addRow(self.tr("Merged workbook:"), self._with_browse(self.output, ".xlsx"))
-        form.addRow(self.tr("Report:"), self._with_browse(self.report, ".json"))
+        label_control(self.files, form.labelForField(files_row))
+        label_control(add, self.tr("Add returned workbooks"))
+        label_control(remove, self.tr("Remove the selected workbooks"))
+        for edit, text, suffix in ((self.output, self.tr("Merged workbook:"), ".xlsx"),
+                                   (self.report, self.tr("Report:"), ".json")):
+            row = self._with_browse(edit, suffix)
+            form.addRow(text, row)
+            label_control(edit, form.labelForField(row))
         self.as_ratings = QCheckBox(self.tr("Copies sent without Hand out give &ratings "
                                             "(graded by their consensus)"), self)
         self.as_ratings.setObjectName("mergeAsRatings")
@@ -172,6 +184,9 @@ class MergeDialog(QDialog):
             "On: every copy's grades become that reviewer's ratings, and the grade is their "
             "consensus."))
         form.addRow("", self.as_ratings)
+        # Tab as the rows read: each field, then its Browse… button.
+        tab_order(self.files, add, remove, self.output, self._browse_buttons[0], self.report,
+                  self._browse_buttons[1], self.as_ratings)
         self.error, self.button_box = _lay_out(self, self.tr(
             "The base is the document shown. Returned workbooks are those handed out from it, "
             "or copies of it sent as they are (each a reviewer of the whole document). A grade "
@@ -182,6 +197,8 @@ class MergeDialog(QDialog):
 
     def _with_browse(self, edit: QLineEdit, suffix: str) -> QHBoxLayout:
         button = QPushButton(self.tr("Browse…"), self)
+        label_control(button, self.tr("Browse for the {0} file").format(suffix))
+        self._browse_buttons.append(button)
         button.clicked.connect(lambda: self._save_as(edit, suffix))
         row = QHBoxLayout()
         row.addWidget(edit, 1)
@@ -209,6 +226,7 @@ class MergeDialog(QDialog):
                                         as_ratings=self.as_ratings.isChecked())
         except NdcgError as exc:
             self.error.setText(str(exc))
+            announce(self.error, str(exc))
             return
         self.accept()
 

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
 from app.models.queries import RunColumns
@@ -111,7 +112,6 @@ class RunsView(QWidget):
         self.comparison: ManyComparison | None = None
         self.cutoff = QComboBox(self)
         self.cutoff.setObjectName("runsCutoff")
-        self.cutoff.setAccessibleName(self.tr("Cutoff"))
         self.header = QLabel(self.tr("Compare with runs… (menu Review) compares this document "
                                      "with one or more runs of the same queries."), self)
         self.header.setObjectName("runsHeader")
@@ -136,8 +136,12 @@ class RunsView(QWidget):
         for button, fmt in ((self.copy_markdown, "markdown"), (self.copy_latex, "latex")):
             button.setEnabled(False)
             button.clicked.connect(lambda _c=False, f=fmt: self.copy(f))
+        cutoff_label = QLabel(self.tr("&Cutoff:"), self)
+        label_control(self.cutoff, cutoff_label)
+        label_control(self.table, self.tr("Each run against the baseline"),
+                      self.tr("Means, paired tests and wins, ties and losses at the cutoff"))
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Cutoff:"), self))
+        top.addWidget(cutoff_label)
         top.addWidget(self.cutoff)
         top.addStretch(1)
         top.addWidget(self.copy_markdown)

@@ -1,0 +1,167 @@
+"""What assistive technology is told, in one place: a control's name (taken
+from its visible label, so the two never differ), announcements of status
+changes (a save, a refused grade, an error under a field), and the audit
+the tests run over every window and dialog.
+
+The contrast arithmetic (WCAG 2.x relative luminance and contrast ratio)
+lives here too: the colours of :mod:`app.models.looks` pick, per palette,
+the variant that reads best, and the tests hold every colour to AA.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAccessible, QColor
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSpinBox,
+    QComboBox,
+    QGroupBox,
+    QLabel,
+    QMainWindow,
+    QStatusBar,
+    QTabBar,
+    QWidget,
+)
+
+__all__ = ["AA_TEXT", "announce", "announce_status_messages", "buddy_label", "contrast_ratio",
+           "label_control", "relative_luminance", "spoken_name", "tab_order", "unnamed_controls"]
+
+#: WCAG 2.x level AA: the least contrast for normal text.
+AA_TEXT = 4.5
+
+
+# -- contrast ---------------------------------------------------------------------------
+def _linear(channel: float) -> float:
+    """An sRGB channel (0..1) to linear light (WCAG 2.x definition)."""
+    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+
+def relative_luminance(colour: QColor | str) -> float:
+    """WCAG relative luminance of an opaque colour: 0 (black) to 1 (white)."""
+    c = QColor(colour)
+    r, g, b = (_linear(v / 255) for v in (c.red(), c.green(), c.blue()))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: QColor | str, b: QColor | str) -> float:
+    """WCAG contrast ratio of two colours: 1 (same) to 21 (black on white)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+# -- names --------------------------------------------------------------------------------
+def _plain(text: str) -> str:
+    """A label's text as spoken: no mnemonic ampersand, no trailing colon."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").strip().rstrip(":").strip()
+
+
+def label_control(control: QWidget, label: QWidget | str | None, description: str = "") -> None:
+    """Name ``control`` after its visible ``label`` (a QLabel becomes its
+    buddy: a click or its mnemonic focuses the control) or after a text
+    (for a control whose label is a group box title or a column of a layout);
+    ``description`` says what the name does not."""
+    if isinstance(label, QLabel):
+        label.setBuddy(control)
+        label = label.text()
+    if not isinstance(label, str):  # (a form's label for a field is a QLabel)
+        raise TypeError(f"no label text for {control.objectName()}: {label!r}")
+    control.setAccessibleName(_plain(label))
+    if description:
+        control.setAccessibleDescription(description)
+
+
+def buddy_label(text: str, control: QWidget) -> QLabel:
+    """A visible label for ``control`` (beside it, in its parent) that names it."""
+    label = QLabel(text, control.parentWidget())
+    label_control(control, label)
+    return label
+
+
+def tab_order(*widgets: QWidget) -> None:
+    """Tab goes through ``widgets`` in this order (the order they read in)."""
+    for before, after in pairwise(widgets):
+        QWidget.setTabOrder(before, after)
+
+
+def announce(widget: QWidget, text: str, description: str | None = None) -> None:
+    """Tell assistive technology ``text`` about ``widget`` (a status change a
+    sighted reviewer sees as a colour or a passing message): as a polite
+    announcement where Qt offers one (6.8 and later), and as the widget's
+    accessible description (``description`` when given: what it says once
+    ``text`` is "" again), which a screen reader reads on focus."""
+    widget.setAccessibleDescription(text if description is None else description)
+    if not text or not QAccessible.isActive():
+        return
+    from PySide6 import QtGui
+
+    event_type = getattr(QtGui, "QAccessibleAnnouncementEvent", None)
+    if event_type is not None:
+        QAccessible.updateAccessibility(event_type(widget, text))
+    else:  # older Qt: a description change is what a screen reader hears
+        QAccessible.updateAccessibility(
+            QtGui.QAccessibleEvent(widget, QAccessible.Event.DescriptionChanged))
+
+
+def announce_status_messages(bar: QStatusBar) -> None:
+    """Every message of the status bar (a save, a refused grade, a finished
+    round) announced as it appears, not only shown for a few seconds."""
+    bar.messageChanged.connect(lambda text: announce(bar, text))
+
+
+def spoken_name(widget: QWidget) -> str:
+    """The name a screen reader gives ``widget``: its accessible name, else
+    the text of the label whose buddy it is, else its own text (a button, a
+    check box, a group box's title); "" when it has none."""
+    if widget.accessibleName().strip():
+        return widget.accessibleName().strip()
+    for label in widget.window().findChildren(QLabel):
+        if label.buddy() is widget and _plain(label.text()):
+            return _plain(label.text())
+    if isinstance(widget, QAbstractButton):
+        return _plain(widget.text())
+    if isinstance(widget, QGroupBox):
+        return _plain(widget.title())
+    if isinstance(widget, QLabel):
+        return _plain(widget.text())
+    return ""
+
+
+def _inside_a_control(widget: QWidget) -> bool:
+    """Parts Qt builds inside one control and names itself: a combo box's
+    list, a spin box's editor, a tab bar's scroll arrows, the tab bars a main
+    window makes for tabbed docks (each tab is named by its dock's title)."""
+    if isinstance(widget, QTabBar) and isinstance(widget.parent(), QMainWindow):
+        return True
+    parent: QObject | None = widget.parent()
+    while parent is not None:
+        if isinstance(parent, (QComboBox, QAbstractSpinBox, QTabBar)):
+            return True
+        parent = parent.parent()
+    return widget.objectName().startswith("qt_") or type(widget).__name__ in (
+        "QComboBoxPrivateContainer", "QComboBoxListView")
+
+
+def _says_something(name: str) -> bool:
+    """A name made only of symbols (▲, ✕) names nothing when spoken."""
+    return any(ch.isalnum() for ch in name)
+
+
+def unnamed_controls(root: QWidget) -> list[str]:
+    """Every control under ``root`` (shown or not) that takes the keyboard
+    focus and has no spoken name (see :func:`spoken_name`): "objectName
+    (class)" each, for a test to list. A read-only label is its own name."""
+    found = []
+    for widget in [root, *root.findChildren(QWidget)]:
+        if widget.focusPolicy() == Qt.FocusPolicy.NoFocus or _inside_a_control(widget):
+            continue
+        if isinstance(widget, QLabel):
+            continue  # a selectable text: it reads itself
+        if not _says_something(spoken_name(widget)):
+            parent = widget.parent()
+            found.append(f"{widget.objectName() or '(no objectName)'} "
+                         f"({type(widget).__name__}, in "
+                         f"{parent.objectName() if parent is not None else '-'})")
+    return found
