@@ -1,0 +1,406 @@
+"""What people added to a workbook of ours, read back so that the next save
+keeps it (:mod:`core.io.workbook.carry` writes it).
+
+A reviewer who opens the workbook in Excel or LibreOffice may add sheets of
+their own, columns to the right of the Candidates sheet, comments on our
+cells. Rewriting the workbook from the document alone would drop all of
+that. :func:`read_additions` reads it from the file about to be replaced:
+
+- each sheet the product did not write, with its values, formulas (and their
+  cached results), number formats, fills and bold type, column widths,
+  merged cells and comments;
+- the Candidates sheet's columns to the right of ours (from column AB) and
+  the comments on any of its cells, each keyed by the candidate of its row
+  (query and source id, never the row number: a sort or an inserted row in
+  the spreadsheet does not move them to another candidate);
+- what cannot be carried (charts, images and shapes, pivot tables, macros,
+  conditional formats and data validation of a sheet of theirs), named in
+  :attr:`Additions.not_carried` so that the user is told before saving.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from core.io.safety import WorkbookCheck, check_xlsx
+from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+
+__all__ = [
+    "Additions",
+    "CandidateAdditions",
+    "CarriedSheet",
+    "Cell",
+    "Comment",
+    "cannot_carry",
+    "merge_additions",
+    "read_additions",
+]
+
+#: The sheets the product writes (anything else is a person's own).
+OUR_SHEETS = frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())
+#: The first column a person's own Candidates column can be in (0-based: AB).
+FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
+
+Key = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell to write again: ``kind`` is ``n`` (number), ``s`` (text),
+    ``b`` (boolean) or ``f`` (formula: ``value`` is its text without ``=``,
+    ``cached`` its last result)."""
+
+    row: int
+    col: int
+    kind: str
+    value: Any
+    cached: Any = None
+    number_format: str = "General"
+    fill: str = ""  #: RRGGBB of a solid fill, "" for none
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class Comment:
+    row: int
+    col: int
+    text: str
+    author: str = ""
+
+
+@dataclass
+class CarriedSheet:
+    """A sheet of the person's own, as it will be written again."""
+
+    name: str
+    cells: list[Cell] = field(default_factory=list)
+    widths: dict[int, float] = field(default_factory=dict)
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    hidden: bool = False
+
+
+@dataclass
+class CandidateAdditions:
+    """The Candidates sheet's additions: header cells of added columns (row
+    0), their widths, and per candidate the cells of added columns and the
+    comments on any of its cells (``row`` 0 in each: the row is where the
+    candidate is written)."""
+
+    header: list[Cell] = field(default_factory=list)
+    header_comments: list[Comment] = field(default_factory=list)
+    widths: dict[int, float] = field(default_factory=dict)
+    cells: dict[Key, list[Cell]] = field(default_factory=dict)
+    comments: dict[Key, list[Comment]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.header or self.header_comments or self.cells or self.comments)
+
+
+@dataclass
+class Additions:
+    """What a person added to a workbook: written again by the next save."""
+
+    source: str = ""
+    sheets: list[CarriedSheet] = field(default_factory=list)
+    candidates: CandidateAdditions = field(default_factory=CandidateAdditions)
+    #: What the next save cannot keep, each said in words.
+    not_carried: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.sheets or self.candidates)
+
+    def summary(self) -> str:
+        """What will be kept, in words ("" when nothing)."""
+        parts = [f"sheet {s.name!r}" for s in self.sheets]
+        c = self.candidates
+        added = {cell.col for cell in c.header} | {
+            cell.col for cells in c.cells.values() for cell in cells}
+        if added:
+            parts.append(f"{len(added)} added Candidates column{'s' if len(added) > 1 else ''}")
+        n = sum(len(v) for v in c.comments.values()) + len(c.header_comments)
+        if n:
+            parts.append(f"{n} Candidates comment{'s' if n > 1 else ''}")
+        return ", ".join(parts)
+
+
+_REL = re.compile(r'<Relationship\b[^>]*?\bType="[^"]*/relationships/([A-Za-z]+)"[^>]*>')
+
+
+def _rels_of(z: zipfile.ZipFile, part: str) -> list[str]:
+    """The relationship kinds (``drawing``, ``comments``, ``pivotTable`` ...) of a part."""
+    folder, base = posixpath.split(part)
+    rels = posixpath.join(folder, "_rels", base + ".rels")
+    try:
+        text = z.read(rels).decode("utf-8", "replace")
+    except KeyError:
+        return []
+    return _REL.findall(text)
+
+
+def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[str]:
+    """What a rewrite of the workbook at ``path`` cannot keep, in words: charts,
+    images and shapes outside the Report sheet, pivot tables, macros. Reads
+    only the zip's relationships (fast). [] for a file that is not there."""
+    path = Path(path)
+    if not path.is_file():
+        return []
+    check = check or check_xlsx(path)
+    out: list[str] = []
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            for sheet in check.sheets:
+                kinds = _rels_of(z, check.parts[sheet])
+                if "drawing" in kinds and sheet != SHEETS["report"]:
+                    out.append(f"charts, images or shapes in sheet {sheet!r}")
+                if "pivotTable" in kinds:
+                    out.append(f"a pivot table in sheet {sheet!r}")
+                if "table" in kinds:
+                    out.append(f"a table (list object) in sheet {sheet!r}; its cells are kept")
+            if any(n.lower().endswith("vbaproject.bin") for n in names):
+                out.append("macros (VBA)")
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise InputError(f"the workbook cannot be read: {exc}", file=str(path)) from exc
+    return out
+
+
+def _colour(fill: Any) -> str:
+    """RRGGBB of a solid fill, "" otherwise (theme and indexed colours: "")."""
+    try:
+        if fill is None or fill.fill_type != "solid":
+            return ""
+        rgb = fill.fgColor.rgb
+    except AttributeError:
+        return ""
+    return rgb[-6:] if isinstance(rgb, str) and len(rgb) in (6, 8) else ""
+
+
+def _cell(c: Any, cached: Any, row: int | None = None) -> Cell | None:
+    """An openpyxl cell as a :class:`Cell` (None for an empty one)."""
+    import datetime
+
+    from openpyxl.utils.datetime import to_excel
+
+    value = c.value
+    if value is None:
+        return None
+    kind = c.data_type
+    if kind == "f" or (isinstance(value, str) and kind != "s" and value.startswith("=")):
+        text = getattr(value, "text", value)  # an array formula
+        value, kind = str(text or "").removeprefix("="), "f"
+    elif isinstance(value, bool):
+        kind = "b"
+    elif isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        value, kind = float(to_excel(value)), "n"
+    elif isinstance(value, datetime.timedelta):
+        value, kind = value.total_seconds() / 86400.0, "n"
+    elif isinstance(value, int | float):
+        value, kind = float(value), "n"
+    else:
+        value, kind = str(value), "s"
+    bold = bool(getattr(c.font, "b", False))
+    return Cell(c.row - 1 if row is None else row, c.column - 1, kind, value,
+                cached if kind == "f" else None, c.number_format or "General",
+                _colour(c.fill), bold)
+
+
+def _comment(c: Any, row: int | None = None) -> Comment | None:
+    got = c.comment
+    if got is None or not got.text:
+        return None
+    return Comment(c.row - 1 if row is None else row, c.column - 1, str(got.text),
+                   str(got.author or ""))
+
+
+def _cached_values(book: Any, sheet: str) -> dict[tuple[int, int], Any]:
+    """The last results of a sheet's cells (0-based positions), by calamine."""
+    try:
+        found = book.get_sheet_by_name(sheet)
+    except Exception:  # a sheet calamine cannot read: formulas keep no result
+        return {}
+    r0, c0 = tuple(found.start or (0, 0))
+    out = {}
+    for i, row in enumerate(found.to_python(skip_empty_area=True)):
+        for j, v in enumerate(row):
+            if v != "" and v is not None:
+                out[(r0 + i, c0 + j)] = v
+    return out
+
+
+def _widths(ws: Any, first: int = 0) -> dict[int, float]:
+    from openpyxl.utils import column_index_from_string
+
+    out = {}
+    for letter, dim in ws.column_dimensions.items():
+        if dim.width and dim.customWidth:
+            lo = (dim.min or column_index_from_string(letter)) - 1
+            hi = (dim.max or lo + 1) - 1
+            for c in range(max(lo, first), min(hi, 16_383) + 1):
+                if c < lo + 256:  # a style over every column is no width of theirs
+                    out[c] = float(dim.width)
+    return out
+
+
+def _foreign_sheet(ws: Any, cached: dict[tuple[int, int], Any], hidden: bool,
+                   ) -> tuple[CarriedSheet, list[str]]:
+    out = CarriedSheet(ws.title, hidden=hidden)
+    for row in ws.iter_rows():
+        for c in row:
+            got = _cell(c, cached.get((c.row - 1, c.column - 1)))
+            if got is not None:
+                out.cells.append(got)
+            note = _comment(c)
+            if note is not None:
+                out.comments.append(note)
+    out.widths = _widths(ws)
+    out.merged = [(m.min_row - 1, m.min_col - 1, m.max_row - 1, m.max_col - 1)
+                  for m in ws.merged_cells.ranges]
+    lost = []
+    if len(ws.conditional_formatting):
+        lost.append(f"conditional formats in sheet {ws.title!r}")
+    if ws.data_validations.dataValidation:
+        lost.append(f"data validation (dropdowns) in sheet {ws.title!r}")
+    return out, lost
+
+
+def _key_text(value: Any) -> str:
+    from core.model.numbers import number_text
+
+    return number_text(value) if isinstance(value, float) else str(value)
+
+
+def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
+                         ) -> tuple[CandidateAdditions, list[str]]:
+    """The added columns' cells and the comments of the Candidates sheet, by candidate."""
+    out = CandidateAdditions()
+    stray: list[str] = []
+    for r, row in enumerate(ws.iter_rows()):
+        if not row:
+            continue
+        key: Key | None = None
+        if r > 0 and row[0].value is not None and len(row) > 1 and row[1].value is not None:
+            key = (_key_text(row[0].value), _key_text(row[1].value))
+        for c in row:
+            col = c.column - 1
+            got = _cell(c, cached.get((c.row - 1, col)), 0) if col >= FIRST_ADDED_COLUMN \
+                else None
+            note = _comment(c, 0)
+            if got is None and note is None:
+                continue
+            if r == 0:
+                if got is not None:
+                    out.header.append(got)
+                if note is not None:
+                    out.header_comments.append(note)
+            elif key is None:
+                stray.append(c.coordinate)
+            else:
+                if got is not None:
+                    out.cells.setdefault(key, []).append(got)
+                if note is not None:
+                    out.comments.setdefault(key, []).append(note)
+    out.widths = _widths(ws, FIRST_ADDED_COLUMN)
+    lost = []
+    if stray:
+        more = f" and {len(stray) - 3} more" if len(stray) > 3 else ""
+        lost.append(f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}{more}")
+    return out, lost
+
+
+def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
+    """Whether the workbook may hold additions (foreign sheets, Candidates
+    cells right of ours, comments): an export as written has none, and is
+    not parsed again."""
+    if any(s not in OUR_SHEETS for s in check.sheets):
+        return True
+    sheet = SHEETS["candidates"]
+    if sheet not in check.parts:
+        return False
+    if check.used.get(sheet, (0, 0))[1] > FIRST_ADDED_COLUMN:
+        return True
+    with zipfile.ZipFile(path) as z:
+        return "comments" in _rels_of(z, check.parts[sheet])
+
+
+def read_additions(path: str | Path) -> Additions:
+    """What a person added to the workbook at ``path`` (see the module's
+    docstring); an empty :class:`Additions` for a file that is not there.
+
+    Raises
+    ------
+    InputError
+        If the file is unsafe or cannot be read.
+    """
+    path = Path(path)
+    name = str(path)
+    if not path.is_file():
+        return Additions(name)
+    check = check_xlsx(path)
+    out = Additions(name, not_carried=cannot_carry(path, check))
+    if not _needs_reading(path, check):
+        return out
+    import warnings
+
+    import openpyxl
+    import python_calamine
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "unknown extension" and the like
+            book = openpyxl.load_workbook(path, rich_text=False, keep_links=False)
+        with python_calamine.CalamineWorkbook.from_path(name) as values:
+            for ws in book.worksheets:
+                if ws.title == SHEETS["candidates"]:
+                    out.candidates, lost = _candidate_additions(
+                        ws, _cached_values(values, ws.title))
+                elif ws.title not in OUR_SHEETS:
+                    sheet, lost = _foreign_sheet(ws, _cached_values(values, ws.title),
+                                                 ws.sheet_state != "visible")
+                    out.sheets.append(sheet)
+                else:
+                    continue
+                out.not_carried.extend(lost)
+    except InputError:
+        raise
+    except Exception as exc:  # openpyxl's and calamine's errors vary
+        raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
+                         file=name, hint="open it in Excel or LibreOffice and save it again",
+                         ) from exc
+    return out
+
+
+def merge_additions(found: list[Additions]) -> Additions:
+    """Several workbooks' additions as one (a merge of reviewers' workbooks):
+    sheets of the same name get a number; a candidate's cells and comments
+    from each, the first workbook's cell winning where two fill the same."""
+    out = Additions(", ".join(a.source for a in found if a))
+    names: set[str] = set(OUR_SHEETS)
+    c = out.candidates
+    for add in found:
+        for sheet in add.sheets:
+            name, n = sheet.name, 2
+            while name in names:
+                name, n = f"{sheet.name[:27]} ({n})", n + 1
+            names.add(name)
+            out.sheets.append(CarriedSheet(name, sheet.cells, sheet.widths, sheet.merged,
+                                           sheet.comments, sheet.hidden))
+        taken = {cell.col for cell in c.header}
+        c.header.extend(cell for cell in add.candidates.header if cell.col not in taken)
+        c.header_comments.extend(add.candidates.header_comments)
+        for col, width in add.candidates.widths.items():
+            c.widths.setdefault(col, width)
+        for key, cells in add.candidates.cells.items():
+            have = c.cells.setdefault(key, [])
+            cols = {cell.col for cell in have}
+            have.extend(cell for cell in cells if cell.col not in cols)
+        for key, notes in add.candidates.comments.items():
+            c.comments.setdefault(key, []).extend(notes)
+        out.not_carried.extend(f"{add.source}: {what}" for what in add.not_carried)
+    return out
