@@ -440,9 +440,10 @@ class FileOps(QObject):
             outcome["ok"] = False
             show_error(self.window, self.tr("Could not save"), exc)
 
+        source = self.path  # what people added to it is kept
         self.task = run_task(
             self.window, self.tr("Saving {0}…").format(path.name),
-            lambda progress, cancelled: write_document(doc, path),
+            lambda progress, cancelled: write_document(doc, path, source),
             on_done=done, on_error=failed, on_cancel=lambda: outcome.update(ok=False),
             show_after_ms=0,
         )
@@ -478,10 +479,10 @@ class FileOps(QObject):
 
     def export(self, path: Path) -> Task:
         """Write a copy to ``path`` (the open file and its state are untouched)."""
-        doc = snapshot(self.window.document)
+        doc, source = snapshot(self.window.document), self.path
         self.task = run_task(
             self.window, self.tr("Exporting {0}…").format(Path(path).name),
-            lambda progress, cancelled: write_document(doc, Path(path)),
+            lambda progress, cancelled: write_document(doc, Path(path), source),
             on_done=lambda _r: self.window.show_message(
                 self.tr("Exported {0}").format(path), 10000),
             on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from app.cli.notices import say_reopened
 from app.cli.options import conventions_from_args
 from core.engine.evaluation import evaluate
 from core.io.load import load_document
@@ -27,6 +28,7 @@ def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
 
 def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     doc, conv = load_input(args)
+    say_reopened([doc], args)
     ev = evaluate(doc, conv)
     if args.format == "json":
         dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)

@@ -9,6 +9,7 @@ import getpass
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.notices import say_not_carried, say_reopened
 from core.errors import InputError
 
 __all__ = ["add_merge_arguments", "cmd_merge"]
@@ -40,6 +41,7 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     from core.engine.evaluation import evaluate
     from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
     from core.io.workbook import export_workbook
+    from core.io.workbook.additions import additions_to_keep, merge_additions
 
     if Path(args.output).suffix.lower() != ".xlsx":
         raise InputError("the merged workbook is an .xlsx", file=str(args.output),
@@ -47,9 +49,15 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     outputs = [args.output] + ([args.report] if args.report else [])
     check_outputs(outputs, [args.base, *args.returned])
     base = read_base(args.base)
-    returned = [Returned(name, doc) for name, doc in read_returned(args.returned)]
+    read = read_returned(args.returned)
+    say_reopened([base, *(doc for _, doc in read)], args)
+    returned = [Returned(name, doc) for name, doc in read]
     result = merge(base, returned, who=_who(), when=now(), base_name=Path(args.base).name)
-    export_workbook(evaluate(result.document), args.output)
+    # What the reviewers (and the base's authors) added is kept in the merged workbook.
+    found = [additions_to_keep(p) for p in [args.base, *args.returned]]
+    keep = merge_additions([a for a in found if a is not None])
+    say_not_carried(keep.not_carried)
+    export_workbook(evaluate(result.document), args.output, keep=keep)
     if args.report:
         write_merge_report(result.to_dict(base=str(args.base), merged=str(args.output)),
                            args.report)

@@ -37,7 +37,9 @@ __all__ = [
     "CarriedSheet",
     "Cell",
     "Comment",
+    "additions_to_keep",
     "cannot_carry",
+    "lost_by_replacing",
     "merge_additions",
     "read_additions",
 ]
@@ -404,3 +406,38 @@ def merge_additions(found: list[Additions]) -> Additions:
             c.comments.setdefault(key, []).extend(notes)
         out.not_carried.extend(f"{add.source}: {what}" for what in add.not_carried)
     return out
+
+
+def _own_workbook(path: str | Path | None) -> Path | None:
+    """``path`` when it is a workbook of ours that is there, else None (a
+    file that is no workbook, or a damaged one, holds nothing to keep)."""
+    from core.io.workbook.reader import is_own_workbook
+
+    if path is None:
+        return None
+    path = Path(path)
+    if path.suffix.lower() not in (".xlsx", ".xlsm") or not path.is_file():
+        return None
+    try:
+        return path if is_own_workbook(path) else None
+    except InputError:
+        return None
+
+
+def additions_to_keep(target: str | Path, *sources: str | Path | None) -> Additions | None:
+    """What a save to ``target`` must keep: the additions of ``target`` when it
+    is a workbook of ours (it is being replaced), else those of the first of
+    ``sources`` that is one (the workbook the document was read from). None
+    when none is."""
+    for candidate in (target, *sources):
+        found = _own_workbook(candidate)
+        if found is not None:
+            return read_additions(found)
+    return None
+
+
+def lost_by_replacing(target: str | Path) -> list[str]:
+    """What replacing the workbook of ours at ``target`` would lose
+    (:func:`cannot_carry`); [] when it is not one of ours or not there."""
+    found = _own_workbook(target)
+    return [] if found is None else cannot_carry(found)
