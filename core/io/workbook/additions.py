@@ -218,7 +218,7 @@ def _comment(c: Any, row: int | None = None) -> Comment | None:
     if got is None or not got.text:
         return None
     return Comment(c.row - 1 if row is None else row, c.column - 1, str(got.text),
-                   str(got.author or ""))
+                   str(got.author or "").strip())
 
 
 def _cached_values(book: Any, sheet: str) -> dict[tuple[int, int], Any]:
