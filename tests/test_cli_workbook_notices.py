@@ -69,10 +69,11 @@ def test_strict_makes_a_refused_cell_an_error_and_writes_nothing(
         assert code == 2
         assert text == ""
         err = capsys.readouterr().err.splitlines()
-        assert len(err) == 2
-        assert err[0].startswith("ndcg-worksheet: warning: ")
-        assert err[1] == ("ndcg-worksheet: error: 1 workbook cell refused (--strict); "
-                          "nothing was written")
+        assert err == [
+            f"ndcg-worksheet: error: {cut_twice}, sheet 'Conventions', row 9, column "
+            "'B (cutoff 2 (k))': k = 2 is already cutoff 1; each cutoff once (the conventions "
+            "stored with the workbook are kept; correct the cell (or undo the edit) and open "
+            "the file again) (--strict: this workbook cell refused; nothing was written)"]
     assert not out.exists()
 
 

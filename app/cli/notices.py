@@ -32,20 +32,23 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
     """One line on stderr per workbook cell reopening refused (a warning:
     the conventions stored with the workbook were used instead) or took from
     the spreadsheet (a convention; grades and notes are counted in one line).
-    With ``--strict`` a refused cell raises :class:`NdcgError`."""
+    With ``--strict`` a refused cell raises :class:`NdcgError` instead, its
+    one line naming the first refused cell and how many more there are."""
     err = err or sys.stderr
     # Without the workbook reader loaded no document came from a workbook
     # (and evaluating a CSV does not load it for nothing).
     module = sys.modules.get("core.io.workbook.reopened")
     if module is None:
         return
-    refused = 0
-    for doc in docs:
-        found = module.reopened(doc)
-        if found is None or found.empty:
-            continue
+    strict = bool(getattr(args, "strict", False))
+    found_all = [f for f in map(module.reopened, docs) if f is not None and not f.empty]
+    refused = [bad for f in found_all for bad in f.refused]
+    if refused and strict:  # one line: the first refusal, and how many there are
+        more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+        raise NdcgError(f"{refused[0]} (--strict: this workbook cell{more} refused; nothing "
+                        "was written)")
+    for found in found_all:
         for bad in found.refused:
-            refused += 1
             err.write(f"{PROG}: warning: {visible(str(bad))}\n")
         for entry in found.conventions:
             err.write(f"{PROG}: note: {visible(found.file)}: {visible(entry.note)}: "
@@ -55,9 +58,6 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
             err.write(f"{PROG}: note: {visible(found.file)}: {len(found.grades)} grades and "
                       f"{found.notes} notes edited in the spreadsheet taken (sheet Audit "
                       "lists the grades)\n")
-    if refused and getattr(args, "strict", False):
-        raise NdcgError(f"{refused} workbook cell{'s' if refused != 1 else ''} refused "
-                        "(--strict); nothing was written")
 
 
 def say_not_carried(lost: list[str], err: TextIO | None = None) -> None:

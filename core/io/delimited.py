@@ -259,14 +259,21 @@ def _text_cell(text: str, what: str, row: int) -> str:
     if "\0" in text:
         raise InputError(f"the {what} of row {row + 1} holds a NUL character, which a text "
                          "file cannot hold; nothing was written", hint="save as .xlsx")
-    return protect(text)
+    cell = protect(text)
+    if len(cell) > MAX_FIELD:
+        raise InputError(f"the {what} of row {row + 1} is {len(cell):,} characters long; a "
+                         f"CSV/TSV field is read back up to {MAX_FIELD:,}, so nothing was "
+                         "written", hint="shorten it, or save as .xlsx (which keeps it whole)")
+    return cell
 
 
 def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",") -> None:
     """Write the current grades as a worksheet CSV/TSV (full precision; text
     cells by the rule of :mod:`core.reports.text`, quoted where needed)."""
     from core.io.atomic import atomic_write_text
+    from core.io.readback import check_computable
 
+    check_computable(doc, path)
     parts = [csv_line(["query", "source_id", "version", "score", "grade", "note", "reason"],
                       delimiter)]
     for i in range(len(doc)):

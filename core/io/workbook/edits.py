@@ -82,6 +82,11 @@ class CandidateCells:
     source: list[Any] = field(default_factory=list)
     grade: list[Any] = field(default_factory=list)
     note: list[Any] = field(default_factory=list)
+    #: The score and original-grade cells (locked), which move with their
+    #: row in a sort: they tell a sorted row from ids edited in place
+    #: (empty when the sheet was read in the export's simple form).
+    score: list[Any] = field(default_factory=list, compare=False)
+    original: list[Any] = field(default_factory=list, compare=False)
 
     @classmethod
     def from_rows(cls, rows: Iterable[Sequence[Any]]) -> CandidateCells:
@@ -89,7 +94,9 @@ class CandidateCells:
         out = cls()
         grade_col, note_col = COLUMN_INDEX["current grade"], COLUMN_INDEX["note"]
         width = note_col + 1
-        add = (out.query.append, out.source.append, out.grade.append, out.note.append)
+        add = (out.query.append, out.source.append, out.grade.append, out.note.append,
+               out.score.append, out.original.append)
+        score_col, original_col = COLUMN_INDEX["predicted score"], COLUMN_INDEX["original grade"]
         rows = iter(rows)
         next(rows, None)  # the header
         for row in rows:
@@ -99,6 +106,8 @@ class CandidateCells:
             add[1](row[1])
             add[2](row[grade_col])
             add[3](row[note_col])
+            add[4](row[score_col])
+            add[5](row[original_col])
         return out
 
     def __len__(self) -> int:
@@ -157,6 +166,30 @@ def _cut(text: str) -> str:
     return str(_utf16_truncate(text, 32_767)) if _utf16_len(text) > 32_767 else text
 
 
+def _same_number(cell: Any, value: float) -> bool:
+    if math.isnan(value):
+        return cell in (None, "")
+    return isinstance(cell, int | float) and not isinstance(cell, bool) and cell == value
+
+
+def _check_moved(cells: CandidateCells, j: int, i: int, doc: Document, name: str) -> None:
+    """Refuse a row found away from its exported place unless it moved whole
+    (a sort): its locked score and original-grade cells must be candidate
+    ``i``'s, or else its ids were edited in place."""
+    state = int(doc.original_state[i])
+    original = cells.original[j] if j < len(cells.original) else None
+    same = j < len(cells.score) and _same_number(cells.score[j], float(doc.score[i])) and (
+        _same_number(original, float(doc.original_grade[i])) if state == GradeState.NUMBER
+        else original == GradeState(state).label)
+    if not same:
+        raise InputError(
+            f"this row holds query {_cell_text(cells.query[j])!r}, source "
+            f"{_cell_text(cells.source[j])!r}, but its score and original grade are another "
+            "candidate's", file=name, sheet=SHEETS["candidates"], line=j + 2, column="A/B",
+            hint="rows were moved or their ids edited; undo that in the spreadsheet (a sort of "
+                 "whole rows is fine)")
+
+
 def _in_exported_order(cells: CandidateCells, formulas: set[int], doc: Document,
                        rows: npt.NDArray[np.int64], name: str,
                        ) -> tuple[CandidateCells, set[int], list[int]] | None:
@@ -196,6 +229,8 @@ def _in_exported_order(cells: CandidateCells, formulas: set[int], doc: Document,
         raise InputError(
             f"{len(missing)} candidate rows were deleted, the first query {q!r}, source {s!r}",
             file=name, sheet=sheet, hint="rows were deleted; undo that in the spreadsheet")
+    for j, k in sorted((j, k) for k, j in enumerate(order) if j is not None and j != k):
+        _check_moved(cells, j, int(rows[k]), doc, name)  # in sheet order
     taken = [j for j in order if j is not None]
     out = CandidateCells([cells.query[j] for j in taken], [cells.source[j] for j in taken],
                          [cells.grade[j] for j in taken], [cells.note[j] for j in taken])

@@ -12,7 +12,7 @@ import numpy as np
 from core.analysis.compare import Comparison
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
-from core.io.atomic import atomic_write
+from core.io.atomic import FirstErrorOnly, atomic_write
 from core.io.safety import EXCEL_MAX_ROWS
 from core.io.workbook.additions import Additions
 from core.io.workbook.audit import write_audit
@@ -101,11 +101,27 @@ def _write(
     """Write the workbook of ``doc`` (and, given ``comparison``, run B's
     sheets and the Comparison sheet) to ``path``, sheet by sheet, with what
     people added (``keep``)."""
+    perm, blocks = row_layout(doc, ev)
+    # A file that falls silent after its first error: the zip xlsxwriter
+    # leaves half-written on a full disk would print a traceback when
+    # collected (the error itself reaches atomic_write).
+    out = FirstErrorOnly(path)
+    try:
+        _write_book(out, doc, ev, perm, blocks, comparison, labels, keep)
+    finally:
+        out.close()
+
+
+def _write_book(
+    out: FirstErrorOnly, doc: Document, ev: Evaluation, perm: np.ndarray,
+    blocks: list[tuple[int, int]], comparison: Comparison | None, labels: tuple[str, str],
+    keep: Additions | None,
+) -> None:
+    """The sheets of :func:`_write`, into ``out``."""
     import xlsxwriter
 
-    perm, blocks = row_layout(doc, ev)
     wb = xlsxwriter.Workbook(
-        str(path),
+        out,
         {
             "constant_memory": True,
             "strings_to_formulas": False,
