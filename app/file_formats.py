@@ -51,8 +51,10 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None) -> 
     (:func:`core.io.workbook.additions.additions_to_keep`)."""
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
+        from core.engine.readback import check_computable
         from core.io.delimited import write_delimited
 
+        check_computable(doc, path)  # what we write, we read
         write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix])
         return
     if suffix == ".xlsx":

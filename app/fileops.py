@@ -219,8 +219,10 @@ class FileOps(QObject):
                                               self.tr(OPEN_FILTER))
         return self.open_path(Path(name), ask_to_save=False) if name else None
 
-    def open_path(self, path: Path, *, ask_to_save: bool = True) -> Task | None:
-        """Read ``path`` off the UI thread; show it when read (offering recovery)."""
+    def open_path(self, path: Path, *, ask_to_save: bool = True,
+                  encoding: str | None = None) -> Task | None:
+        """Read ``path`` off the UI thread; show it when read (offering recovery).
+        ``encoding``: a worksheet CSV/TSV's, when not the one its bytes show."""
         if ask_to_save and not self.maybe_save():
             return None
         path = Path(path)
@@ -232,7 +234,7 @@ class FileOps(QObject):
 
             state = FileState.of(path)  # what was read, to notice changes made later
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            return load_unless_foreign(path, conventions), state
+            return load_unless_foreign(path, conventions, encoding), state
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),

@@ -49,8 +49,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def _load(path: str | Path, qrels: str | Path | None) -> Document:
     from core.io.load import load_document
+    from core.io.textfile import DETECT
 
-    return load_document(path, qrels=qrels)
+    # A worksheet CSV/TSV in the encoding its bytes show (the status bar says which).
+    return load_document(path, qrels=qrels, encoding=DETECT)
 
 
 def _read_in_background(path: str | Path,
@@ -182,6 +184,7 @@ def _install_extras(window: MainWindow) -> FileOps:
     from app.banner import install_banner
     from app.clipboard_actions import install_clipboard_actions
     from app.drop import install_drop
+    from app.encoding_status import install_encoding_status
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.help import install_help
@@ -211,6 +214,7 @@ def _install_extras(window: MainWindow) -> FileOps:
     window.unjudged_banner = install_banner(window)
     window.outside_edits = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)
+    install_encoding_status(window, file_ops)
     window.help_menu = install_help(window)  # last: it lists every action's shortcut
     return file_ops
 

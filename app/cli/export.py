@@ -11,6 +11,7 @@ from typing import TextIO
 from app.cli.evaluate import load_input
 from app.cli.notices import say_not_carried, say_reopened
 from core.engine.evaluation import evaluate
+from core.engine.readback import check_computable
 from core.errors import InputError, NdcgError
 
 __all__ = ["EXPORT_FORMATS", "cmd_export", "refuse_writing_over_inputs"]
@@ -59,11 +60,13 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     elif kind in ("csv", "tsv"):
         from core.io.delimited import write_delimited
 
+        check_computable(doc, args.output)  # what we write, we read
         write_delimited(doc, args.output, delimiter="," if kind == "csv" else "\t")
         out.write(f"wrote {args.output}: {len(doc)} candidates\n")
     elif kind == "qrels":
         from core.io.trec import write_qrels
 
+        check_computable(doc, args.output)
         n = write_qrels(doc, args.output)
         out.write(f"wrote {args.output}: {n} judgments from the current grades "
                   "(unknown and unrateable left out)\n")

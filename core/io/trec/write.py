@@ -80,11 +80,8 @@ def write_qrels(doc: Document, path: str | Path) -> int:
     Unknown and unrateable grades are not judgments and are left out. Ids a
     TREC line cannot hold are refused first (:func:`check_trec_ids`).
     """
-    from core.io.readback import check_computable
-
     rows = np.flatnonzero(doc.state == GradeState.NUMBER).tolist()
     check_trec_ids(doc, rows, path)
-    check_computable(doc, path)
     lines = [
         f"{doc.query_ids[int(doc.query[i])]} 0 {doc.source_id[i]} {number_text(doc.grade[i])}\n"
         for i in rows

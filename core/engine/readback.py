@@ -1,5 +1,7 @@
-"""What a file must give back: checks made before a document is written in
-a format, so that the product never writes what it cannot read again."""
+"""What a file must give back: the check made before a document is written
+as a CSV, TSV or TREC qrels file (by the command line's export and the
+editor's save, which hand the document to :mod:`core.io`), so that the
+product never writes what it cannot evaluate when read again."""
 
 from __future__ import annotations
 
