@@ -15,6 +15,7 @@ edit is one of:
 - ``{"op": "set_named", "name": N, "value": V}`` (a named cell)
 - ``{"op": "add_sheet", "name": N}``
 - ``{"op": "comment", "sheet": S, "cell": "F3", "text": T}``
+- ``{"op": "fill", "sheet": S, "cell": "B3", "rgb": "FF0000"}`` (a background colour)
 - ``{"op": "sort", "sheet": S, "range": "A1:AB24", "column": 1, "descending": true}``
   (the range's first row a header; the sheet's protection lifted first, as a
   person must)
@@ -109,6 +110,8 @@ def _apply(doc: Any, edit: dict[str, Any]) -> None:
         _set(cell, edit["value"])
     elif op == "comment":
         sheet.getAnnotations().insertNew(cell.getCellAddress(), edit["text"])
+    elif op == "fill":
+        cell.CellBackColor = int(edit["rgb"], 16)
     else:
         raise ValueError(f"unknown edit {op!r}")
 

@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 from openpyxl.chart import BarChart, Reference
 from openpyxl.comments import Comment
+from openpyxl.styles import PatternFill
 
 from core.engine.evaluation import evaluate
 from core.errors import InputError
@@ -69,6 +70,9 @@ def _reviewed(book: Path, out: Path, *, sort: bool = False) -> None:
     ws.cell(rows[("case-B", "C")], 28).value = 7
     ws.cell(rows[("case-A", "C")], 6).comment = Comment("unsure", "rev")
     ws.cell(rows[("case-A", "C")], 6).value = 2
+    red = PatternFill("solid", fgColor="FFFF0000")
+    ws.cell(rows[("case-B", "C")], 2).fill = red  # a source id marked
+    ws.cell(rows[("case-B", "C")], 6).fill = red  # and its grade
     if sort:
         _sort_candidates(ws, 2)
     wb.save(out)
@@ -80,7 +84,8 @@ def test_a_save_keeps_their_sheet_columns_and_comments(book: Path, tmp_path: Pat
     doc = read_workbook(edited)
     kept = read_additions(edited)
     assert kept.not_carried == []
-    assert kept.summary() == "sheet 'My notes', 1 added Candidates column, 1 Candidates comment"
+    assert kept.summary() == ("sheet 'My notes', 1 added Candidates column, 1 Candidates comment, "
+                              "2 Candidates cell colours")
     doc.set_grade(0, 1.0, GradeState.NUMBER, who="me")
     export_workbook(evaluate(doc), edited, keep=kept)
 
@@ -103,6 +108,13 @@ def test_a_save_keeps_their_sheet_columns_and_comments(book: Path, tmp_path: Pat
     assert ws.cell(rows[("case-B", "C")], 28).value == 7
     assert ws.cell(rows[("case-A", "C")], 6).comment.text == "unsure"
     assert ws.cell(rows[("case-A", "A")], 28).protection.locked is False
+    coloured = {(ws.cell(r, 1).value, ws.cell(r, 2).value, c)
+                for r in range(2, ws.max_row + 1) for c in range(1, 28)
+                if ws.cell(r, c).fill.fill_type == "solid"
+                and ws.cell(r, c).fill.fgColor.rgb[-6:] == "FF0000"}
+    assert coloured == {("case-B", "C", 2), ("case-B", "C", 6)}
+    grade = ws.cell(rows[("case-B", "C")], 6)
+    assert grade.protection.locked is False  # still a cell to edit, now red
     marked = [(ws.cell(r, 1).value, ws.cell(r, 2).value) for r in range(2, ws.max_row + 1)
               if ws.cell(r, 28).value is not None]
     assert sorted(marked) == [("case-A", "A"), ("case-B", "C")]

@@ -58,6 +58,8 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
          "value": "check this"},
         {"op": "comment", "sheet": "Candidates", "cell": f"F{rows[('case-B', 'C')]}",
          "text": "unsure"},
+        {"op": "fill", "sheet": "Candidates", "cell": f"B{rows[('case-B', 'C')]}",
+         "rgb": "FF0000"},
         {"op": "sort", "sheet": "Candidates", "range": f"A1:AB{ws.max_row}", "column": 1,
          "descending": True},
     ]
@@ -87,7 +89,8 @@ def test_the_next_save_keeps_what_the_reviewer_added(books: dict[str, Path],
                                                      tmp_path: Path) -> None:
     kept = read_additions(books["edited"])
     assert kept.not_carried == []
-    assert kept.summary() == "sheet 'My notes', 1 added Candidates column, 1 Candidates comment"
+    assert kept.summary() == ("sheet 'My notes', 1 added Candidates column, 1 Candidates "
+                              "comment, 1 Candidates cell colour")
     saved = tmp_path / "saved.xlsx"
     doc = read_workbook(books["edited"])
     doc.set_grade(_row_of(doc, "case-C", "A"), 1.0, GradeState.NUMBER, who="me")
@@ -102,6 +105,10 @@ def test_the_next_save_keeps_what_the_reviewer_added(books: dict[str, Path],
     assert ws.cell(rows[("case-A", "A")], 28).value == "check this"
     assert sum(ws.cell(r, 28).value is not None for r in range(2, ws.max_row + 1)) == 1
     assert ws.cell(rows[("case-B", "C")], 6).comment.text == "unsure"
+    red = [(ws.cell(r, 1).value, ws.cell(r, 2).value) for r in range(2, ws.max_row + 1)
+           if ws.cell(r, 2).fill.fill_type == "solid"]
+    assert red == [("case-B", "C")]
+    assert ws.cell(rows[("case-B", "C")], 2).fill.fgColor.rgb[-6:] == "FF0000"
     again = read_workbook(saved)
     assert again.grade[_row_of(again, "case-A", "C")] == 2.0
     assert again.grade[_row_of(again, "case-C", "A")] == 1.0

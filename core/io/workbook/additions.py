@@ -29,7 +29,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.safety import WorkbookCheck, check_xlsx
-from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+from core.io.workbook.layout import CANDIDATE_COLUMNS, COLUMN_INDEX, COMPARISON_SHEETS, SHEETS
 
 __all__ = [
     "Additions",
@@ -48,6 +48,11 @@ __all__ = [
 OUR_SHEETS = frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())
 #: The first column a person's own Candidates column can be in (0-based: AB).
 FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
+#: The fill the export gives the Candidates cells people edit (current
+#: grade, note); other candidate cells have none. Any other solid fill is a
+#: person's.
+EDIT_FILL = "FFF2CC"
+EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
 
 Key = tuple[str, str]
 
@@ -100,9 +105,12 @@ class CandidateAdditions:
     widths: dict[int, float] = field(default_factory=dict)
     cells: dict[Key, list[Cell]] = field(default_factory=dict)
     comments: dict[Key, list[Comment]] = field(default_factory=dict)
+    #: Solid fills a person gave our cells (column, RRGGBB), by candidate.
+    fills: dict[Key, list[tuple[int, str]]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.header or self.header_comments or self.cells or self.comments)
+        return bool(self.header or self.header_comments or self.cells or self.comments
+                    or self.fills)
 
 
 @dataclass
@@ -129,6 +137,9 @@ class Additions:
         n = sum(len(v) for v in c.comments.values()) + len(c.header_comments)
         if n:
             parts.append(f"{n} Candidates comment{'s' if n > 1 else ''}")
+        n = sum(len(v) for v in c.fills.values())
+        if n:
+            parts.append(f"{n} Candidates cell colour{'s' if n > 1 else ''}")
         return ", ".join(parts)
 
 
@@ -293,6 +304,8 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
             col = c.column - 1
             got = _cell(c, cached.get((c.row - 1, col)), 0) if col >= FIRST_ADDED_COLUMN \
                 else None
+            if key is not None and col < FIRST_ADDED_COLUMN:
+                _take_fill(out, key, col, _colour(c.fill))
             note = _comment(c, 0)
             if got is None and note is None:
                 continue
@@ -316,10 +329,18 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     return out, lost
 
 
+def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str) -> None:
+    """Keep a person's fill of our cell (not the one the export gives it)."""
+    ours = EDIT_FILL if col in EDITABLE_COLUMNS else ""
+    if colour and colour.upper() != ours:
+        out.fills.setdefault(key, []).append((col, colour.upper()))
+
+
 def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
     """Whether the workbook may hold additions (foreign sheets, Candidates
-    cells right of ours, comments): an export as written has none, and is
-    not parsed again."""
+    cells right of ours, comments, colours): an export as written has none
+    (it writes no shared strings, which every spreadsheet program does), and
+    is not parsed again."""
     if any(s not in OUR_SHEETS for s in check.sheets):
         return True
     sheet = SHEETS["candidates"]
@@ -328,7 +349,9 @@ def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
     if check.used.get(sheet, (0, 0))[1] > FIRST_ADDED_COLUMN:
         return True
     with zipfile.ZipFile(path) as z:
-        return "comments" in _rels_of(z, check.parts[sheet])
+        if "comments" in _rels_of(z, check.parts[sheet]):
+            return True
+        return any(n.lower().endswith("sharedstrings.xml") for n in z.namelist())
 
 
 def read_additions(path: str | Path) -> Additions:

@@ -106,9 +106,11 @@ class CandidateExtras:
                    doc.source_id[perm].tolist(), strict=True)
         #: Sheet row (0-based) of each candidate that has additions.
         self.rows = {key: k + 1 for k, key in enumerate(keys)
-                     if key in add.cells or key in add.comments}
+                     if key in add.cells or key in add.comments or key in add.fills}
+        self.wb = wb
+        self._filled: dict[tuple[int, str], int] = {}
         #: What had no candidate to go with (deleted since), in words.
-        self.lost = sorted({f"{q!r}/{s!r}" for q, s in [*add.cells, *add.comments]
+        self.lost = sorted({f"{q!r}/{s!r}" for q, s in [*add.cells, *add.comments, *add.fills]
                             if (q, s) not in self.rows})
 
     def before_rows(self, ws: Any) -> None:
@@ -135,7 +137,9 @@ class CandidateExtras:
         cells appended to their candidates' rows."""
         by_row = {row + 1: self._xml(row, self.add.cells[key])
                   for key, row in self.rows.items() if key in self.add.cells}
-        if not by_row:
+        fills = {row + 1: self.add.fills[key] for key, row in self.rows.items()
+                 if key in self.add.fills}
+        if not by_row and not fills:
             yield from rows
             return
         for batch in rows:
@@ -143,10 +147,51 @@ class CandidateExtras:
             for i, piece in enumerate(pieces[:-1]):
                 start = piece.find('<row r="') + 8
                 r = int(piece[start:piece.index('"', start)])
-                extra = by_row.get(r)
-                if extra:
-                    pieces[i] = piece + extra
+                if r in fills:
+                    piece = self._coloured(piece, r, fills[r])
+                pieces[i] = piece + by_row.get(r, "")
             yield "</row>".join(pieces)
+
+    def _coloured(self, row: str, r: int, fills: list[tuple[int, str]]) -> str:
+        """Row ``r``'s XML with its cells of ``fills`` in their colours (each
+        keeps the rest of its look: its format copied with the fill)."""
+        from xlsxwriter.utility import xl_col_to_name
+
+        for col, colour in fills:
+            at = row.find(f'<c r="{xl_col_to_name(col)}{r}"')
+            if at < 0:
+                continue  # an empty cell (no score): nothing to colour
+            end = row.index(">", at)
+            tag = row[at:end]
+            s_at = tag.find(' s="')
+            style = int(tag[s_at + 4:tag.index('"', s_at + 4)]) if s_at >= 0 else 0
+            new = f' s="{self._fill_style(style, colour)}"'
+            if s_at >= 0:
+                tag = tag[:s_at] + new + tag[tag.index('"', s_at + 4) + 1:]
+            else:  # after the reference
+                ref_end = tag.index('"', tag.index('r="') + 3) + 1
+                tag = tag[:ref_end] + new + tag[ref_end:]
+            row = row[:at] + tag + row[end:]
+        return row
+
+    def _fill_style(self, style: int, colour: str) -> int:
+        """The index of format ``style`` with a solid ``colour`` fill."""
+        import copy
+
+        key = (style, colour)
+        if key not in self._filled:
+            base = next((f for f in self.wb.formats if f.xf_index == style), None)
+            if base is None or style == 0:
+                made = self.wb.add_format({"bg_color": "#" + colour, "pattern": 1})
+            else:
+                made = copy.copy(base)
+                made.set_bg_color("#" + colour)
+                made.set_pattern(1)
+                made.xf_index = None
+                made._format_key = None  # xlsxwriter caches it
+                self.wb.formats.append(made)
+            self._filled[key] = made._get_xf_index()
+        return self._filled[key]
 
     def _xml(self, row: int, cells: list[Cell]) -> str:
         from xml.sax.saxutils import escape
