@@ -52,6 +52,11 @@ FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
 #: grade, note); other candidate cells have none. Any other solid fill is a
 #: person's.
 EDIT_FILL = "FFF2CC"
+#: Every cell fill colour the export writes (header grey, Conventions blue,
+#: editable yellow); a workbook whose styles hold no other has no colour of
+#: a person's.
+OUR_FILLS = frozenset({"F2F2F2", "DDEBF7", EDIT_FILL})
+_FILL_RGB = re.compile(rb'<(?:\w+:)?(?:fgColor|bgColor)\b[^>]*\brgb="([0-9A-Fa-f]{6,8})"')
 EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
 
 Key = tuple[str, str]
@@ -338,9 +343,9 @@ def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str) -> None
 
 def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
     """Whether the workbook may hold additions (foreign sheets, Candidates
-    cells right of ours, comments, colours): an export as written has none
-    (it writes no shared strings, which every spreadsheet program does), and
-    is not parsed again."""
+    cells right of ours, comments, colours of a person's): an export as
+    written, or re-saved without such edits, has none and is not parsed
+    again (parsing a large sheet takes openpyxl a while)."""
     if any(s not in OUR_SHEETS for s in check.sheets):
         return True
     sheet = SHEETS["candidates"]
@@ -351,7 +356,22 @@ def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
     with zipfile.ZipFile(path) as z:
         if "comments" in _rels_of(z, check.parts[sheet]):
             return True
-        return any(n.lower().endswith("sharedstrings.xml") for n in z.namelist())
+        return _other_fills(z)
+
+
+def _other_fills(z: zipfile.ZipFile) -> bool:
+    """Whether the styles' cell fills hold a colour the export does not write
+    (conditional formats' colours are apart, in ``dxfs``)."""
+    styles = next((n for n in z.namelist() if n.lower().endswith("styles.xml")), None)
+    if styles is None:
+        return False
+    data = z.read(styles)
+    start, end = data.find(b"<fills"), data.find(b"</fills>")
+    if start < 0:
+        start = data.find(b":fills")
+        end = data.find(b"fills>", start + 6)
+    colours = {m.decode()[-6:].upper() for m in _FILL_RGB.findall(data[start:end])}
+    return bool(colours - OUR_FILLS)
 
 
 def read_additions(path: str | Path) -> Additions:
