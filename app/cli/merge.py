@@ -41,7 +41,7 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     from core.engine.evaluation import evaluate
     from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
     from core.io.workbook import export_workbook
-    from core.io.workbook.additions import additions_to_keep, merge_additions
+    from core.io.workbook.additions import additions_of_all
 
     if Path(args.output).suffix.lower() != ".xlsx":
         raise InputError("the merged workbook is an .xlsx", file=str(args.output),
@@ -54,8 +54,7 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     returned = [Returned(name, doc) for name, doc in read]
     result = merge(base, returned, who=_who(), when=now(), base_name=Path(args.base).name)
     # What the reviewers (and the base's authors) added is kept in the merged workbook.
-    found = [additions_to_keep(p) for p in [args.base, *args.returned]]
-    keep = merge_additions([a for a in found if a is not None])
+    keep = additions_of_all([args.base, *args.returned])
     say_not_carried(keep.not_carried)
     export_workbook(evaluate(result.document), args.output, keep=keep)
     if args.report:

@@ -37,6 +37,7 @@ __all__ = [
     "CarriedSheet",
     "Cell",
     "Comment",
+    "additions_of_all",
     "additions_to_keep",
     "cannot_carry",
     "lost_by_replacing",
@@ -484,3 +485,11 @@ def lost_by_replacing(target: str | Path) -> list[str]:
     (:func:`cannot_carry`); [] when it is not one of ours or not there."""
     found = _own_workbook(target)
     return [] if found is None else cannot_carry(found)
+
+
+def additions_of_all(paths: list[str | Path | None]) -> Additions:
+    """What people added to each workbook of ours among ``paths`` (a base and
+    the reviewers' returned workbooks of a merge), as one
+    (:func:`merge_additions`)."""
+    found = [additions_to_keep(p) for p in paths if p is not None]
+    return merge_additions([a for a in found if a is not None])
