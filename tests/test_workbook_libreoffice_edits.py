@@ -98,6 +98,8 @@ def test_the_next_save_keeps_what_the_reviewer_added(books: dict[str, Path],
     wb = openpyxl.load_workbook(saved)
     mine = wb["My notes"]
     assert (mine["A1"].value, mine["B2"].value, mine["B3"].value) == ("ask Ann", 3.5, "=B2*2")
+    shown = openpyxl.load_workbook(saved, data_only=True)["My notes"]
+    assert shown["B3"].value == 7.0  # the formula's last result kept for readers
     ws = wb[SHEETS["candidates"]]
     rows = _key_rows(ws)
     assert rows == _key_rows(openpyxl.load_workbook(books["seed"])[SHEETS["candidates"]])

@@ -238,18 +238,19 @@ def _comment(c: Any, row: int | None = None) -> Comment | None:
                    str(got.author or "").strip())
 
 
-def _cached_values(book: Any, sheet: str) -> dict[tuple[int, int], Any]:
-    """The last results of a sheet's cells (0-based positions), by calamine."""
+def _cached_values(book: Any, sheet: str, first_col: int = 0) -> dict[tuple[int, int], Any]:
+    """The last results of a sheet's cells (0-based positions, from column
+    ``first_col`` on), by calamine."""
     try:
         found = book.get_sheet_by_name(sheet)
     except Exception:  # a sheet calamine cannot read: formulas keep no result
         return {}
-    r0, c0 = tuple(found.start or (0, 0))
     out = {}
-    for i, row in enumerate(found.to_python(skip_empty_area=True)):
-        for j, v in enumerate(row):
+    for i, row in enumerate(found.to_python(skip_empty_area=False)):  # from A1
+        for j in range(first_col, len(row)):
+            v = row[j]
             if v != "" and v is not None:
-                out[(r0 + i, c0 + j)] = v
+                out[(i, j)] = v
     return out
 
 
@@ -405,7 +406,7 @@ def read_additions(path: str | Path) -> Additions:
             for ws in book.worksheets:
                 if ws.title == SHEETS["candidates"]:
                     out.candidates, lost = _candidate_additions(
-                        ws, _cached_values(values, ws.title))
+                        ws, _cached_values(values, ws.title, FIRST_ADDED_COLUMN))
                 elif ws.title not in OUR_SHEETS:
                     sheet, lost = _foreign_sheet(ws, _cached_values(values, ws.title),
                                                  ws.sheet_state != "visible")
