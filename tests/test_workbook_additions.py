@@ -171,6 +171,27 @@ def test_what_cannot_be_kept_is_named(book: Path, tmp_path: Path) -> None:
     assert cannot_carry(book) == []  # the Report's own charts are ours
 
 
+def test_dropdowns_and_conditional_formats_of_their_sheet_are_named(
+        book: Path, tmp_path: Path) -> None:
+    from openpyxl.formatting.rule import CellIsRule
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    wb = openpyxl.load_workbook(book)
+    mine = wb.create_sheet("Checks")
+    mine["A1"] = 1
+    rule = CellIsRule(operator="greaterThan", formula=["0"], fill=PatternFill("solid",
+                                                                              "FF0000"))
+    mine.conditional_formatting.add("A1:A5", rule)
+    choice = DataValidation(type="list", formula1='"yes,no"')
+    mine.add_data_validation(choice)
+    choice.add("B1:B5")
+    wb.save(tmp_path / "checks.xlsx")
+    assert cannot_carry(tmp_path / "checks.xlsx") == [
+        "conditional formats in sheet 'Checks'", "data validation (dropdowns) in sheet 'Checks'"]
+    assert read_additions(tmp_path / "checks.xlsx").not_carried == cannot_carry(
+        tmp_path / "checks.xlsx")
+
+
 def test_an_export_as_written_has_nothing_to_carry(book: Path) -> None:
     kept = read_additions(book)
     assert not kept

@@ -165,8 +165,10 @@ def _rels_of(z: zipfile.ZipFile, part: str) -> list[str]:
 
 def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[str]:
     """What a rewrite of the workbook at ``path`` cannot keep, in words: charts,
-    images and shapes outside the Report sheet, pivot tables, macros. Reads
-    only the zip's relationships (fast). [] for a file that is not there."""
+    images and shapes outside the Report sheet, pivot tables, macros,
+    conditional formats and dropdowns of a sheet of a person's. Reads only
+    the zip's relationships and those sheets' XML (fast: the editor asks it
+    before saving). [] for a file that is not there."""
     path = Path(path)
     if not path.is_file():
         return []
@@ -183,10 +185,26 @@ def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[s
                     out.append(f"a pivot table in sheet {sheet!r}")
                 if "table" in kinds:
                     out.append(f"a table (list object) in sheet {sheet!r}; its cells are kept")
+                if sheet not in OUR_SHEETS:
+                    out += _sheet_features(z.read(check.parts[sheet]), sheet)
             if any(n.lower().endswith("vbaproject.bin") for n in names):
                 out.append("macros (VBA)")
     except (OSError, zipfile.BadZipFile) as exc:
         raise InputError(f"the workbook cannot be read: {exc}", file=str(path)) from exc
+    return out
+
+
+_CONDITIONAL = re.compile(rb"<(?:\w+:)?conditionalFormatting\b")
+_VALIDATION = re.compile(rb"<(?:\w+:)?dataValidation\b")
+
+
+def _sheet_features(xml: bytes, sheet: str) -> list[str]:
+    """What a person's sheet holds that a rewrite does not keep."""
+    out = []
+    if _CONDITIONAL.search(xml):
+        out.append(f"conditional formats in sheet {sheet!r}")
+    if _VALIDATION.search(xml):
+        out.append(f"data validation (dropdowns) in sheet {sheet!r}")
     return out
 
 
@@ -269,7 +287,9 @@ def _widths(ws: Any, first: int = 0) -> dict[int, float]:
 
 
 def _foreign_sheet(ws: Any, cached: dict[tuple[int, int], Any], hidden: bool,
-                   ) -> tuple[CarriedSheet, list[str]]:
+                   ) -> CarriedSheet:
+    """A person's sheet as it will be written again (what it loses,
+    :func:`cannot_carry` says)."""
     out = CarriedSheet(ws.title, hidden=hidden)
     for row in ws.iter_rows():
         for c in row:
@@ -282,12 +302,7 @@ def _foreign_sheet(ws: Any, cached: dict[tuple[int, int], Any], hidden: bool,
     out.widths = _widths(ws)
     out.merged = [(m.min_row - 1, m.min_col - 1, m.max_row - 1, m.max_col - 1)
                   for m in ws.merged_cells.ranges]
-    lost = []
-    if len(ws.conditional_formatting):
-        lost.append(f"conditional formats in sheet {ws.title!r}")
-    if ws.data_validations.dataValidation:
-        lost.append(f"data validation (dropdowns) in sheet {ws.title!r}")
-    return out, lost
+    return out
 
 
 def _key_text(value: Any) -> str:
@@ -407,13 +422,10 @@ def read_additions(path: str | Path) -> Additions:
                 if ws.title == SHEETS["candidates"]:
                     out.candidates, lost = _candidate_additions(
                         ws, _cached_values(values, ws.title, FIRST_ADDED_COLUMN))
+                    out.not_carried.extend(lost)
                 elif ws.title not in OUR_SHEETS:
-                    sheet, lost = _foreign_sheet(ws, _cached_values(values, ws.title),
-                                                 ws.sheet_state != "visible")
-                    out.sheets.append(sheet)
-                else:
-                    continue
-                out.not_carried.extend(lost)
+                    out.sheets.append(_foreign_sheet(ws, _cached_values(values, ws.title),
+                                                     ws.sheet_state != "visible"))
     except InputError:
         raise
     except Exception as exc:  # openpyxl's and calamine's errors vary
