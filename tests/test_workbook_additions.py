@@ -206,3 +206,24 @@ def test_merged_additions_name_sheets_apart(book: Path, tmp_path: Path) -> None:
     both = merge_additions([one, two])
     assert [s.name for s in both.sheets] == ["My notes", "My notes (2)"]
     assert both.candidates.cells == one.candidates.cells
+
+
+def test_rows_sorted_in_the_export_form_reopen_with_nothing_taken() -> None:
+    """Our own workbook (inline strings, read by the streaming reader) with
+    two Candidates rows swapped whole, as a sort does: each row is its
+    candidate's, nothing changed; the same two rows with only their source
+    ids swapped are refused (tests/data/make_hostile_xlsx.py)."""
+    from core.io.workbook import reopened
+
+    corpus = Path(__file__).resolve().parent / "data" / "hostile" / "xlsx"
+    own = read_workbook(corpus / "own.xlsx")
+    doc = read_workbook(corpus / "own_rows_sorted.xlsx")
+    found = reopened(doc)
+    assert found is not None
+    assert found.empty
+    assert doc.state.tolist() == own.state.tolist()
+    number = own.state == GradeState.NUMBER
+    assert doc.grade[number].tolist() == own.grade[number].tolist()
+    with pytest.raises(InputError, match="another candidate's") as info:
+        read_workbook(corpus / "own_ids_swapped.xlsx")
+    assert (info.value.sheet, info.value.line) == ("Candidates", 2)

@@ -166,6 +166,12 @@ def _cut(text: str) -> str:
     return str(_utf16_truncate(text, 32_767)) if _utf16_len(text) > 32_767 else text
 
 
+class CellsNeeded(Exception):
+    """Rows were moved, and the cells read (the export's simple form, read
+    without its score and original-grade columns) cannot tell a sort from
+    ids edited: read the sheet whole and call :func:`apply_edits` again."""
+
+
 def _same_number(cell: Any, value: float) -> bool:
     if math.isnan(value):
         return cell in (None, "")
@@ -176,6 +182,8 @@ def _check_moved(cells: CandidateCells, j: int, i: int, doc: Document, name: str
     """Refuse a row found away from its exported place unless it moved whole
     (a sort): its locked score and original-grade cells must be candidate
     ``i``'s, or else its ids were edited in place."""
+    if not cells.score:
+        raise CellsNeeded
     state = int(doc.original_state[i])
     original = cells.original[j] if j < len(cells.original) else None
     same = j < len(cells.score) and _same_number(cells.score[j], float(doc.score[i])) and (
@@ -243,7 +251,9 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
     """Take current grades and notes edited in the spreadsheet (the Candidates
     sheet's cells; ``formulas``: sheet rows whose grade cell holds a
     formula); log each grade. Rows sorted in the spreadsheet are matched to
-    their candidates by query and source id. Returns how many notes changed."""
+    their candidates by query and source id (:class:`CellsNeeded` when
+    ``cells`` lack what tells a sort from ids edited; nothing is changed
+    then). Returns how many notes changed."""
     sheet = SHEETS["candidates"]
     rows = np.asarray(meta["sheet_rows"], dtype=np.int64)
     lines: list[int] | None = None
