@@ -192,6 +192,23 @@ def test_dropdowns_and_conditional_formats_of_their_sheet_are_named(
         tmp_path / "checks.xlsx")
 
 
+def test_colours_of_the_palettes_are_kept_or_named(book: Path, tmp_path: Path) -> None:
+    """A legacy palette colour is kept (looked up), a theme colour named."""
+    from openpyxl.styles.colors import Color
+
+    wb = openpyxl.load_workbook(book)
+    ws = wb[SHEETS["candidates"]]
+    rows = _key_rows(ws)
+    ws.cell(rows[("case-A", "B")], 1).fill = PatternFill("solid", fgColor=Color(indexed=5))
+    ws.cell(rows[("case-C", "A")], 2).fill = PatternFill("solid", fgColor=Color(theme=4))
+    wb.save(tmp_path / "palette.xlsx")
+    kept = read_additions(tmp_path / "palette.xlsx")
+    assert kept.candidates.fills == {("case-A", "B"): [(0, "FFFF00")]}  # index 5: yellow
+    assert kept.not_carried == [
+        "1 Candidates cell colours from the theme's palette (the candidate 'case-C'/'A' "
+        "first): choose a standard colour to keep them"]
+
+
 def test_an_export_as_written_has_nothing_to_carry(book: Path) -> None:
     kept = read_additions(book)
     assert not kept

@@ -58,6 +58,8 @@ EDIT_FILL = "FFF2CC"
 #: a person's.
 OUR_FILLS = frozenset({"F2F2F2", "DDEBF7", EDIT_FILL})
 _FILL_RGB = re.compile(rb'<(?:\w+:)?(?:fgColor|bgColor)\b[^>]*\brgb="([0-9A-Fa-f]{6,8})"')
+#: A fill's colour from the theme or the legacy palette (the export writes none).
+_FG_PALETTE = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\b(?:theme|indexed)="')
 EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
 
 Key = tuple[str, str]
@@ -208,15 +210,28 @@ def _sheet_features(xml: bytes, sheet: str) -> list[str]:
     return out
 
 
+#: What :func:`_colour` says of a colour from the theme's palette, which the
+#: writer cannot give (it is named as not kept).
+THEME = "theme"
+
+
 def _colour(fill: Any) -> str:
-    """RRGGBB of a solid fill, "" otherwise (theme and indexed colours: "")."""
+    """RRGGBB of a solid fill (an indexed colour looked up in the legacy
+    palette), :data:`THEME` for a theme colour, "" for no solid fill."""
+    from openpyxl.styles.colors import COLOR_INDEX
+
     try:
         if fill is None or fill.fill_type != "solid":
             return ""
-        rgb = fill.fgColor.rgb
+        colour = fill.fgColor
+        kind = colour.type
     except AttributeError:
         return ""
-    return rgb[-6:] if isinstance(rgb, str) and len(rgb) in (6, 8) else ""
+    if kind == "rgb" and isinstance(colour.rgb, str) and len(colour.rgb) in (6, 8):
+        return colour.rgb[-6:].upper()
+    if kind == "indexed" and isinstance(colour.indexed, int) and colour.indexed < 64:
+        return str(COLOR_INDEX[colour.indexed])[-6:].upper()
+    return THEME if kind == "theme" else ""
 
 
 def _cell(c: Any, cached: Any, row: int | None = None) -> Cell | None:
@@ -243,9 +258,10 @@ def _cell(c: Any, cached: Any, row: int | None = None) -> Cell | None:
     else:
         value, kind = str(value), "s"
     bold = bool(getattr(c.font, "b", False))
+    fill = _colour(c.fill)
     return Cell(c.row - 1 if row is None else row, c.column - 1, kind, value,
                 cached if kind == "f" else None, c.number_format or "General",
-                _colour(c.fill), bold)
+                "" if fill == THEME else fill, bold)
 
 
 def _comment(c: Any, row: int | None = None) -> Comment | None:
@@ -316,6 +332,7 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     """The added columns' cells and the comments of the Candidates sheet, by candidate."""
     out = CandidateAdditions()
     stray: list[str] = []
+    themed: list[str] = []
     for r, row in enumerate(ws.iter_rows()):
         if not row:
             continue
@@ -327,7 +344,7 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
             got = _cell(c, cached.get((c.row - 1, col)), 0) if col >= FIRST_ADDED_COLUMN \
                 else None
             if key is not None and col < FIRST_ADDED_COLUMN:
-                _take_fill(out, key, col, _colour(c.fill))
+                _take_fill(out, key, col, _colour(c.fill), themed)
             note = _comment(c, 0)
             if got is None and note is None:
                 continue
@@ -348,14 +365,21 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     if stray:
         more = f" and {len(stray) - 3} more" if len(stray) > 3 else ""
         lost.append(f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}{more}")
+    if themed:
+        lost.append(f"{len(themed)} Candidates cell colours from the theme's palette (the "
+                    f"candidate {themed[0]} first): choose a standard colour to keep them")
     return out, lost
 
 
-def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str) -> None:
-    """Keep a person's fill of our cell (not the one the export gives it)."""
+def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str,
+               themed: list[str]) -> None:
+    """Keep a person's fill of our cell (not the one the export gives it);
+    a theme colour, which cannot be written again, goes to ``themed``."""
     ours = EDIT_FILL if col in EDITABLE_COLUMNS else ""
-    if colour and colour.upper() != ours:
-        out.fills.setdefault(key, []).append((col, colour.upper()))
+    if colour == THEME:
+        themed.append(f"{key[0]!r}/{key[1]!r}")
+    elif colour and colour != ours:
+        out.fills.setdefault(key, []).append((col, colour))
 
 
 def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
@@ -387,8 +411,9 @@ def _other_fills(z: zipfile.ZipFile) -> bool:
     if start < 0:
         start = data.find(b":fills")
         end = data.find(b"fills>", start + 6)
-    colours = {m.decode()[-6:].upper() for m in _FILL_RGB.findall(data[start:end])}
-    return bool(colours - OUR_FILLS)
+    fills = data[start:end]
+    colours = {m.decode()[-6:].upper() for m in _FILL_RGB.findall(fills)}
+    return bool(colours - OUR_FILLS) or _FG_PALETTE.search(fills) is not None
 
 
 def read_additions(path: str | Path) -> Additions:
