@@ -205,8 +205,8 @@ def test_colours_of_the_palettes_are_kept_or_named(book: Path, tmp_path: Path) -
     kept = read_additions(tmp_path / "palette.xlsx")
     assert kept.candidates.fills == {("case-A", "B"): [(0, "FFFF00")]}  # index 5: yellow
     assert kept.not_carried == [
-        "1 Candidates cell colours from the theme's palette (the candidate 'case-C'/'A' "
-        "first): choose a standard colour to keep them"]
+        "cell colours from the theme's palette (choose a standard colour to keep them)"]
+    assert cannot_carry(tmp_path / "palette.xlsx") == kept.not_carried  # the editor asks
 
 
 def test_an_export_as_written_has_nothing_to_carry(book: Path) -> None:

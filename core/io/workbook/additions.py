@@ -60,6 +60,7 @@ OUR_FILLS = frozenset({"F2F2F2", "DDEBF7", EDIT_FILL})
 _FILL_RGB = re.compile(rb'<(?:\w+:)?(?:fgColor|bgColor)\b[^>]*\brgb="([0-9A-Fa-f]{6,8})"')
 #: A fill's colour from the theme or the legacy palette (the export writes none).
 _FG_PALETTE = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\b(?:theme|indexed)="')
+_FG_THEME = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\btheme="')
 EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
 
 Key = tuple[str, str]
@@ -191,6 +192,9 @@ def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[s
                     out += _sheet_features(z.read(check.parts[sheet]), sheet)
             if any(n.lower().endswith("vbaproject.bin") for n in names):
                 out.append("macros (VBA)")
+            if _theme_fills(z):
+                out.append("cell colours from the theme's palette (choose a standard colour "
+                           "to keep them)")
     except (OSError, zipfile.BadZipFile) as exc:
         raise InputError(f"the workbook cannot be read: {exc}", file=str(path)) from exc
     return out
@@ -332,7 +336,6 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     """The added columns' cells and the comments of the Candidates sheet, by candidate."""
     out = CandidateAdditions()
     stray: list[str] = []
-    themed: list[str] = []
     for r, row in enumerate(ws.iter_rows()):
         if not row:
             continue
@@ -344,7 +347,7 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
             got = _cell(c, cached.get((c.row - 1, col)), 0) if col >= FIRST_ADDED_COLUMN \
                 else None
             if key is not None and col < FIRST_ADDED_COLUMN:
-                _take_fill(out, key, col, _colour(c.fill), themed)
+                _take_fill(out, key, col, _colour(c.fill))
             note = _comment(c, 0)
             if got is None and note is None:
                 continue
@@ -365,20 +368,14 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     if stray:
         more = f" and {len(stray) - 3} more" if len(stray) > 3 else ""
         lost.append(f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}{more}")
-    if themed:
-        lost.append(f"{len(themed)} Candidates cell colours from the theme's palette (the "
-                    f"candidate {themed[0]} first): choose a standard colour to keep them")
     return out, lost
 
 
-def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str,
-               themed: list[str]) -> None:
-    """Keep a person's fill of our cell (not the one the export gives it);
-    a theme colour, which cannot be written again, goes to ``themed``."""
+def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str) -> None:
+    """Keep a person's fill of our cell (not the one the export gives it; a
+    theme colour cannot be written again: :func:`cannot_carry` names it)."""
     ours = EDIT_FILL if col in EDITABLE_COLUMNS else ""
-    if colour == THEME:
-        themed.append(f"{key[0]!r}/{key[1]!r}")
-    elif colour and colour != ours:
+    if colour and colour not in (ours, THEME):
         out.fills.setdefault(key, []).append((col, colour))
 
 
@@ -400,18 +397,27 @@ def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
         return _other_fills(z)
 
 
-def _other_fills(z: zipfile.ZipFile) -> bool:
-    """Whether the styles' cell fills hold a colour the export does not write
-    (conditional formats' colours are apart, in ``dxfs``)."""
+def _fills_xml(z: zipfile.ZipFile) -> bytes:
+    """The styles' cell fills (``<fills>``; conditional formats' are apart)."""
     styles = next((n for n in z.namelist() if n.lower().endswith("styles.xml")), None)
     if styles is None:
-        return False
+        return b""
     data = z.read(styles)
     start, end = data.find(b"<fills"), data.find(b"</fills>")
     if start < 0:
         start = data.find(b":fills")
         end = data.find(b"fills>", start + 6)
-    fills = data[start:end]
+    return data[start:end] if start >= 0 else b""
+
+
+def _theme_fills(z: zipfile.ZipFile) -> bool:
+    return _FG_THEME.search(_fills_xml(z)) is not None
+
+
+def _other_fills(z: zipfile.ZipFile) -> bool:
+    """Whether the styles' cell fills hold a colour the export does not write
+    (conditional formats' colours are apart, in ``dxfs``)."""
+    fills = _fills_xml(z)
     colours = {m.decode()[-6:].upper() for m in _FILL_RGB.findall(fills)}
     return bool(colours - OUR_FILLS) or _FG_PALETTE.search(fills) is not None
 
