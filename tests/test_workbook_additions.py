@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 from openpyxl.chart import BarChart, Reference
 from openpyxl.comments import Comment
-from openpyxl.styles import PatternFill
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 
 from core.engine.evaluation import evaluate
 from core.errors import InputError
@@ -63,6 +63,9 @@ def _reviewed(book: Path, out: Path, *, sort: bool = False) -> None:
     mine["A5"] = "spans three"
     mine.merge_cells("A5:C5")
     mine.column_dimensions["A"].width = 30
+    mine["A1"].font = Font(bold=True, italic=True, color="FF0000FF")
+    mine["A1"].border = Border(bottom=Side(style="thin"))
+    mine["A1"].alignment = Alignment(horizontal="center", wrap_text=True)
     ws = wb[SHEETS["candidates"]]
     rows = _key_rows(ws)
     ws["AB1"] = "my comment"
@@ -101,6 +104,10 @@ def test_a_save_keeps_their_sheet_columns_and_comments(book: Path, tmp_path: Pat
     assert [str(r) for r in mine.merged_cells.ranges] == ["A5:C5"]
     assert mine["A5"].value == "spans three"
     assert mine.column_dimensions["A"].width == 30
+    look = mine["A1"]
+    assert (look.font.b, look.font.i, look.font.color.rgb[-6:]) == (True, True, "0000FF")
+    assert look.border.bottom.style == "thin"
+    assert (look.alignment.horizontal, look.alignment.wrap_text) == ("center", True)
     ws = wb[SHEETS["candidates"]]
     rows = _key_rows(ws)
     assert ws["AB1"].value == "my comment"

@@ -7,7 +7,7 @@ cells. Rewriting the workbook from the document alone would drop all of
 that. :func:`read_additions` reads it from the file about to be replaced:
 
 - each sheet the product did not write, with its values, formulas (and their
-  cached results), number formats, fills and bold type, column widths,
+  cached results), number formats, fills, fonts, alignment and borders, column widths,
   merged cells and comments;
 - the Candidates sheet's columns to the right of ours (from column AB) and
   the comments on any of its cells, each keyed by the candidate of its row
@@ -79,7 +79,9 @@ class Cell:
     cached: Any = None
     number_format: str = "General"
     fill: str = ""  #: RRGGBB of a solid fill, "" for none
-    bold: bool = False
+    #: The rest of its look, as xlsxwriter format properties (font, alignment,
+    #: borders), in a fixed order.
+    look: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,52 @@ def _colour(fill: Any) -> str:
     return THEME if kind == "theme" else ""
 
 
+#: openpyxl's border styles as xlsxwriter's border indices.
+_BORDERS = {"thin": 1, "medium": 2, "dashed": 3, "dotted": 4, "thick": 5, "double": 6,
+            "hair": 7, "mediumDashed": 8, "dashDot": 9, "mediumDashDot": 10,
+            "dashDotDot": 11, "mediumDashDotDot": 12, "slantDashDot": 13}
+
+
+def _rgb(colour: Any) -> str:
+    """``#RRGGBB`` of an RGB colour, "" for none or a theme colour."""
+    rgb = getattr(colour, "rgb", None) if getattr(colour, "type", None) == "rgb" else None
+    return "#" + rgb[-6:] if isinstance(rgb, str) and len(rgb) in (6, 8) else ""
+
+
+def _look(c: Any) -> tuple[tuple[str, Any], ...]:
+    """A cell's font, alignment and borders as xlsxwriter format properties
+    (the defaults left out)."""
+    out: list[tuple[str, Any]] = []
+    font = c.font
+    if font is not None:
+        out += [(k, True) for k, on in (("bold", font.b), ("italic", font.i),
+                                         ("font_strikeout", font.strike)) if on]
+        if font.u:
+            out.append(("underline", 1))
+        if font.sz and float(font.sz) != 11.0:
+            out.append(("font_size", float(font.sz)))
+        if _rgb(font.color) not in ("", "#000000"):
+            out.append(("font_color", _rgb(font.color)))
+    align = c.alignment
+    if align is not None:
+        if align.horizontal and align.horizontal != "general":
+            out.append(("align", align.horizontal))
+        if align.vertical and align.vertical != "bottom":
+            out.append(("valign", "vcenter" if align.vertical == "center" else align.vertical))
+        if align.wrap_text:
+            out.append(("text_wrap", True))
+    border = c.border
+    if border is not None:
+        for side in ("left", "right", "top", "bottom"):
+            edge: Any = getattr(border, side, None)
+            style = _BORDERS.get(getattr(edge, "style", None) or "")
+            if style:
+                out.append((side, style))
+                if _rgb(edge.color):
+                    out.append((f"{side}_color", _rgb(edge.color)))
+    return tuple(out)
+
+
 def _cell(c: Any, cached: Any, row: int | None = None) -> Cell | None:
     """An openpyxl cell as a :class:`Cell` (None for an empty one)."""
     import datetime
@@ -261,11 +309,10 @@ def _cell(c: Any, cached: Any, row: int | None = None) -> Cell | None:
         value, kind = float(value), "n"
     else:
         value, kind = str(value), "s"
-    bold = bool(getattr(c.font, "b", False))
     fill = _colour(c.fill)
     return Cell(c.row - 1 if row is None else row, c.column - 1, kind, value,
                 cached if kind == "f" else None, c.number_format or "General",
-                "" if fill == THEME else fill, bold)
+                "" if fill == THEME else fill, _look(c))
 
 
 def _comment(c: Any, row: int | None = None) -> Comment | None:

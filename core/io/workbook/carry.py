@@ -22,10 +22,10 @@ class _Styles:
     def __init__(self, wb: Any, *, locked: bool = True) -> None:
         self.wb = wb
         self.locked = locked
-        self.made: dict[tuple[str, str, bool], Any] = {}
+        self.made: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Any] = {}
 
     def __call__(self, cell: Cell) -> Any:
-        key = (cell.number_format, cell.fill, cell.bold)
+        key = (cell.number_format, cell.fill, cell.look)
         if key not in self.made:
             props: dict[str, Any] = {}
             if cell.number_format and cell.number_format != "General":
@@ -33,8 +33,7 @@ class _Styles:
             if cell.fill:
                 props["bg_color"] = "#" + cell.fill
                 props["pattern"] = 1
-            if cell.bold:
-                props["bold"] = True
+            props.update(cell.look)
             if not self.locked:
                 props["locked"] = False
             self.made[key] = self.wb.add_format(props) if props else None
