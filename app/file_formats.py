@@ -43,19 +43,28 @@ def can_write(path: Path) -> bool:
     return suffix in TEXT_SUFFIXES or suffix == ".xlsx"
 
 
-def write_document(doc: Document, path: Path) -> None:
-    """Write ``doc`` to ``path`` in the format its suffix names (atomically)."""
+def write_document(doc: Document, path: Path, keep_from: Path | None = None) -> None:
+    """Write ``doc`` to ``path`` in the format its suffix names (atomically).
+
+    A workbook keeps what people added to the workbook it replaces, or else
+    to ``keep_from`` (the workbook the document was read from): their
+    sheets, Candidates columns and comments
+    (:func:`core.io.workbook.additions.additions_to_keep`)."""
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
+        from core.engine.readback import check_computable
         from core.io.delimited import write_delimited
 
+        check_computable(doc, path)  # what we write, we read
         write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix])
         return
     if suffix == ".xlsx":
         from core.io.workbook import check_fits, export_workbook
+        from core.io.workbook.additions import additions_to_keep
 
         check_fits(doc, doc.conventions, path)  # before anything is computed
-        export_workbook(evaluate(doc), path)
+        keep = additions_to_keep(path, keep_from)
+        export_workbook(evaluate(doc), path, keep=keep)
         return
     raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
                      hint="use .csv, .tsv or .xlsx")

@@ -205,8 +205,10 @@ class FileOps(QObject):
                                               self.tr(OPEN_FILTER))
         return self.open_path(Path(name), ask_to_save=False) if name else None
 
-    def open_path(self, path: Path, *, ask_to_save: bool = True) -> Task | None:
-        """Read ``path`` off the UI thread; show it when read (offering recovery)."""
+    def open_path(self, path: Path, *, ask_to_save: bool = True,
+                  encoding: str | None = None) -> Task | None:
+        """Read ``path`` off the UI thread; show it when read (offering recovery).
+        ``encoding``: a worksheet CSV/TSV's, when not the one its bytes show."""
         if ask_to_save and not self.maybe_save():
             return None
         path = Path(path)
@@ -218,7 +220,7 @@ class FileOps(QObject):
 
             state = FileState.of(path)  # what was read, to notice changes made later
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            return load_unless_foreign(path, conventions), state
+            return load_unless_foreign(path, conventions, encoding), state
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
@@ -417,9 +419,10 @@ class FileOps(QObject):
             outcome["ok"] = False
             show_error(self.window, self.tr("Could not save"), exc)
 
+        source = self.path  # what people added to it is kept
         self.task = run_task(
             self.window, self.tr("Saving {0}…").format(path.name),
-            lambda progress, cancelled: write_document(doc, path),
+            lambda progress, cancelled: write_document(doc, path, source),
             on_done=done, on_error=failed, on_cancel=lambda: outcome.update(ok=False),
             show_after_ms=0,
         )
@@ -453,10 +456,10 @@ class FileOps(QObject):
 
     def export(self, path: Path) -> Task:
         """Write a copy to ``path`` (the open file and its state are untouched)."""
-        doc = snapshot(self.window.document)
+        doc, source = snapshot(self.window.document), self.path
         self.task = run_task(
             self.window, self.tr("Exporting {0}…").format(Path(path).name),
-            lambda progress, cancelled: write_document(doc, Path(path)),
+            lambda progress, cancelled: write_document(doc, Path(path), source),
             on_done=lambda _r: self.window.show_message(
                 self.tr("Exported {0}").format(path), 10000),
             on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),

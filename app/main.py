@@ -52,8 +52,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def _load(path: str | Path, qrels: str | Path | None) -> Document:
     from core.io.load import load_document
+    from core.io.textfile import DETECT
 
-    return load_document(path, qrels=qrels)
+    # A worksheet CSV/TSV in the encoding its bytes show (the status bar says which).
+    return load_document(path, qrels=qrels, encoding=DETECT)
 
 
 def _read_in_background(path: str | Path,
@@ -203,6 +205,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     from app.banner import install_banner, install_judgments_only_banner
     from app.clipboard_actions import install_clipboard_actions
     from app.drop import install_drop
+    from app.encoding_status import install_encoding_status
     from app.fileops import install_file_ops
     from app.find import install_find
     from app.help import install_help
@@ -237,6 +240,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     window.outside_edits = outside = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)
     window.keyboard = install_keyboard(window)
+    install_encoding_status(window, file_ops)
     window.help_menu = install_help(window)  # last: it lists every action's shortcut
     return _Extras(file_ops, banner, outside)
 

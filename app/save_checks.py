@@ -5,7 +5,10 @@ replaced (Save As is offered instead); a file changed on disk since it was
 read (a colleague appended a row) is not overwritten without asking; and a
 format that keeps less than the worksheet (CSV, TSV: no conventions, no audit
 log, no original grades) says exactly what it will not keep, once per file
-and session.
+and session. A workbook of ours that people added charts, images, pivot
+tables or macros to (which a save cannot write again; their sheets, columns
+and comments it keeps) is not replaced before the user chose "Save a copy"
+or "Save anyway".
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from core.errors import InputError
 from core.io.atomic import check_writable
 from core.io.delimited import not_kept
 from core.io.identity import FileState, real_path
+from core.io.workbook.additions import lost_by_replacing
 from core.model.document import Document
 
 if TYPE_CHECKING:
@@ -40,6 +44,8 @@ class SaveChecks(QObject):
         self.window = window
         #: Files whose lossy format the user accepted in this session.
         self._lossy_ok: set[Path] = set()
+        #: Workbooks whose charts (and the like) the user let a save drop.
+        self._drop_ok: set[Path] = set()
 
     def allow(self, path: Path, read_as: FileState | None, doc: Document, *,
               save_as: Callable[[], object]) -> bool:
@@ -49,7 +55,7 @@ class SaveChecks(QObject):
         ``path`` is another file); ``save_as`` is offered for a read-only file.
         """
         return (self._writable(path, save_as) and self._unchanged(path, read_as)
-                and self._lossy_accepted(path, doc))
+                and self._lossy_accepted(path, doc) and self._drop_accepted(path, save_as))
 
     def _writable(self, path: Path, save_as: Callable[[], object]) -> bool:
         try:
@@ -96,3 +102,34 @@ class SaveChecks(QObject):
             return False
         self._lossy_ok.add(real_path(path))
         return True
+
+    def _drop_accepted(self, path: Path, save_as: Callable[[], object]) -> bool:
+        """Whether to replace a workbook whose charts, images, pivot tables or
+        macros a save cannot write again: "Save a copy" (Save As, leaving the
+        file as it is), "Save anyway" or Cancel."""
+        if path.suffix.lower() != ".xlsx" or real_path(path) in self._drop_ok:
+            return True
+        try:
+            lost = lost_by_replacing(path)
+        except InputError:
+            return True  # the save itself says what is wrong with the file
+        if not lost:
+            return True
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Save over {0}?").format(path.name),
+                          self.tr("{0} holds what this app cannot write again:\n\n{1}\n\n"
+                                  "Saving keeps the sheets, columns and comments added to it, "
+                                  "but not these. Save a copy under another name to leave "
+                                  "the file as it is.").format(
+                              path.name, "\n".join(f"• {item}" for item in lost)),
+                          Button.Cancel, self.window)
+        copy = box.addButton(self.tr("Save a copy…"), QMessageBox.ButtonRole.AcceptRole)
+        anyway = box.addButton(self.tr("Save anyway"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(copy)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is anyway:
+            self._drop_ok.add(real_path(path))
+            return True
+        if clicked is copy:
+            save_as()
+        return False

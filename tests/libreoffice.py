@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["pdf_pages", "read_values", "recalculate", "to_pdf"]
+__all__ = ["edit", "pdf_pages", "read_values", "recalculate", "to_pdf"]
 
 _XCU = """<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry"
@@ -110,3 +110,29 @@ def read_values(path: Path) -> dict[str, list[list[Any]]]:
         }
     finally:
         wb.close()
+
+
+def edit(jobs: Sequence[tuple[Path, Path, list[dict[str, Any]]]], *,
+         timeout: float = 240.0) -> list[Path]:
+    """Edit workbooks in one headless LibreOffice as a reviewer does (through
+    UNO, by the system ``python3``; :mod:`tests.lo_edit` lists the edits),
+    each ``(in, out, edits)`` saved as .xlsx at ``out``. Returns the outputs."""
+    import json
+    import os
+
+    python = "/usr/bin/python3"
+    script = Path(__file__).with_name("lo_edit.py")
+    with tempfile.TemporaryDirectory(prefix="lo-jobs-") as folder:
+        spec = Path(folder) / "jobs.json"
+        spec.write_text(json.dumps([{"in": str(a), "out": str(b), "edits": e}
+                                    for a, b, e in jobs]), encoding="utf-8")
+        env = {**os.environ, "SOFFICE": soffice()}
+        env.pop("PYTHONPATH", None)  # the system python3 must not see the venv's packages
+        proc = subprocess.run([python, str(script), str(spec)], capture_output=True,
+                              text=True, timeout=timeout, check=False, env=env)
+    out = [Path(b) for _, b, _ in jobs]
+    missing = [str(p) for p in out if not p.exists()]
+    if proc.returncode != 0 or missing:
+        raise RuntimeError(f"LibreOffice editing failed (exit {proc.returncode}); missing "
+                           f"{missing}\nstdout: {proc.stdout}\nstderr: {proc.stderr}")
+    return out

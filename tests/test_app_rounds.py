@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import openpyxl
 import pytest
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
@@ -194,6 +195,9 @@ def test_hand_out_and_merge_from_the_review_menu(qtbot, window, tmp_path: Path):
     q = ana.query_ids[0]
     s = unknown_of(ana, q)[0]
     edit_grades(books["ana"], {(q, s): 3})
+    notes = openpyxl.load_workbook(books["ana"])
+    notes.create_sheet("Ana's notes")["A1"] = "ask about q"
+    notes.save(books["ana"])
     merge_dialog = rounds.show_merge()
     merge_dialog.files.addItems([str(p) for p in books.values()])
     merge_dialog.output.setText(str(tmp_path / "merged.xlsx"))
@@ -209,6 +213,9 @@ def test_hand_out_and_merge_from_the_review_menu(qtbot, window, tmp_path: Path):
     report = json.loads((tmp_path / "merge.json").read_text())
     assert (report["changes_found"], report["taken"], report["refused"]) == (1, 1, [])
     assert report["base"] == "untitled.xlsx"
+    # What the reviewer added to her workbook is in the merged one.
+    kept = openpyxl.load_workbook(tmp_path / "merged.xlsx")["Ana's notes"]
+    assert kept["A1"].value == "ask about q"
 
 
 def test_merging_two_copies_of_the_document_gives_conflicts(qtbot, window, tmp_path: Path):

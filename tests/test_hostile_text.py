@@ -105,6 +105,21 @@ class Plan:
         self.expect[case_id] = (refused, phrases, entry)
 
 
+#: Files the window decodes as the annotators' importer does (a byte order
+#: mark, UTF-8, else Windows-1252: never a refusal of a file Excel saved),
+#: where the command line stays strict: whether the window refuses them, and
+#: the phrases it says.
+WINDOW_DECODES: dict[str, tuple[bool, tuple[str, ...]]] = {
+    "enc_cp1252.csv": (False, ()),
+    # UTF-8 cut inside its last character reads as Windows-1252: the row is short.
+    "enc_cut_inside_character.csv": (True, ("line 3", "expected 4 fields")),
+}
+#: Files whose export is refused before writing, since the file written
+#: could not be evaluated when opened again (gains past the largest float
+#: under the default linear gain; tests/test_hostile_writes.py).
+NOT_READ_BACK = {"num_grades_sum_overflow.csv"}
+
+
 def _input_argv(name: str, case: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The input arguments (input, --qrels) and the extra flags of a corpus case."""
     argv = [str(CORPUS / name)]
@@ -127,8 +142,11 @@ def _corpus_cases(plan: Plan) -> None:
     for name, case in sorted(EXPECTED.items()):
         refused, phrases = case["refused"], tuple(case["phrases"])
         # An error of the evaluation (a gain no grade can have) is not one of
-        # the file: the file still converts to CSV or TREC.
-        converts = not refused or case.get("refused_by") == "evaluation"
+        # the file: the file still converts to CSV or TREC, unless the
+        # converted file could not be evaluated under the conventions it
+        # reopens with (the defaults): then nothing is written.
+        converts = (not refused or case.get("refused_by") == "evaluation") and (
+            name not in NOT_READ_BACK)
         inputs, flags = _input_argv(name, case)
         out = plan.work / "out" / name
         out.mkdir(parents=True)
@@ -159,8 +177,8 @@ def _corpus_cases(plan: Plan) -> None:
     for name in WINDOW_SAMPLE:
         case = EXPECTED[name]
         inputs = [str(CORPUS / name)] + ([str(CORPUS / case["qrels"])] if "qrels" in case else [])
-        plan.add(plan.first, f"{name}/window", inputs, case["refused"], tuple(case["phrases"]),
-                 entry="window")
+        refused, phrases = WINDOW_DECODES.get(name, (case["refused"], tuple(case["phrases"])))
+        plan.add(plan.first, f"{name}/window", inputs, refused, phrases, entry="window")
 
 
 def _special_files(plan: Plan) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app.cli.export import refuse_writing_over_inputs
+from app.cli.notices import say_not_carried, say_reopened
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare
 from core.analysis.compare.many import RunValues, compare_runs
@@ -84,6 +85,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         doc_a, doc_b, ev_a, ev_b = read_judged_pair(
             args.run_a, args.run_b, args.qrels, lambda doc: evaluate(doc, conv)
         )
+    say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
             f"{args.run_a} and {args.run_b} share no query",
@@ -97,8 +99,12 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         print_comparison(result, out, name_a=args.run_a, name_b=args.run_b)
     if export is not None:
         from core.io.workbook import export_comparison_workbook
+        from core.io.workbook.additions import additions_to_keep
 
-        export_comparison_workbook(result, export, name_a=str(args.run_a), name_b=str(args.run_b))
+        keep = additions_to_keep(export, args.run_a)  # what people added to run A's workbook
+        say_not_carried(keep.not_carried if keep else [])
+        export_comparison_workbook(result, export, name_a=str(args.run_a),
+                                   name_b=str(args.run_b), keep=keep)
         if getattr(args, "format", "table") != "json":
             out.write(f"\nwrote {export}\n")
     return 0

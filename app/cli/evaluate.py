@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from app.cli.notices import say_reopened
 from app.cli.options import conventions_from_args
 from core.engine.evaluation import evaluate
 from core.io.load import load_document
@@ -32,6 +33,7 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
 
         return evaluate_on_engine(args, out)
     doc, conv = load_input(args)
+    say_reopened([doc], args)
     ev = evaluate(doc, conv)
     if args.format == "json":
         dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)

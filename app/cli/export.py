@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import TextIO
 
 from app.cli.evaluate import load_input
+from app.cli.notices import say_not_carried, say_reopened
 from core.engine.evaluation import evaluate
+from core.engine.readback import check_computable
 from core.errors import InputError, NdcgError
 
 __all__ = ["EXPORT_FORMATS", "cmd_export", "refuse_writing_over_inputs"]
@@ -44,21 +46,27 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         )
     refuse_writing_over_inputs(args.output, args.input, args.qrels)
     doc, conv = load_input(args)
+    say_reopened([doc], args)
     doc.conventions = conv
     if kind == "xlsx":
         from core.io.workbook import check_fits, export_workbook
+        from core.io.workbook.additions import additions_to_keep
 
         check_fits(doc, conv, args.output)  # before anything is computed
-        export_workbook(evaluate(doc), args.output)
+        keep = additions_to_keep(args.output, args.input)  # what people added to the input
+        say_not_carried(keep.not_carried if keep else [])
+        export_workbook(evaluate(doc), args.output, keep=keep)
         out.write(f"wrote {args.output}\n")
     elif kind in ("csv", "tsv"):
         from core.io.delimited import write_delimited
 
+        check_computable(doc, args.output)  # what we write, we read
         write_delimited(doc, args.output, delimiter="," if kind == "csv" else "\t")
         out.write(f"wrote {args.output}: {len(doc)} candidates\n")
     elif kind == "qrels":
         from core.io.trec import write_qrels
 
+        check_computable(doc, args.output)
         n = write_qrels(doc, args.output)
         out.write(f"wrote {args.output}: {n} judgments from the current grades "
                   "(unknown and unrateable left out)\n")

@@ -21,6 +21,7 @@ from app.cli.evaluate import cmd_evaluate
 from app.cli.export import EXPORT_FORMATS, cmd_export
 from app.cli.import_cmd import add_import_parser
 from app.cli.merge import add_merge_arguments, cmd_merge
+from app.cli.notices import add_strict
 from app.cli.options import add_convention_arguments
 from app.cli.split import add_split_arguments, cmd_split
 from core.errors import NdcgError
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_convention_arguments(e)
     e.add_argument("--format", choices=["table", "json", "csv"], default="table")
     add_engine_arguments(e)
+    add_strict(e)
     e.set_defaults(func=cmd_evaluate)
 
     x = sub.add_parser(
@@ -77,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--qrels")
     _add_encoding(x)
     add_convention_arguments(x)
+    add_strict(x)
     x.set_defaults(func=cmd_export)
 
     c = sub.add_parser(
@@ -111,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write a workbook: both runs' audited sheets and a Comparison sheet whose "
         "NDCG values, deltas and means are live formulas",
     )
+    add_strict(c)
     c.set_defaults(func=cmd_compare)
 
     add_import_parser(sub)
@@ -121,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("merge", help="merge the reviewers' returned workbooks into one")
     add_merge_arguments(m)
+    add_strict(m)
     m.set_defaults(func=cmd_merge)
     return p
 

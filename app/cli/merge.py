@@ -9,6 +9,7 @@ import getpass
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.notices import say_not_carried, say_reopened
 from core.errors import InputError
 
 __all__ = ["add_merge_arguments", "cmd_merge"]
@@ -44,6 +45,7 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     from core.engine.evaluation import evaluate
     from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
     from core.io.workbook import export_workbook
+    from core.io.workbook.additions import additions_of_all
 
     if Path(args.output).suffix.lower() != ".xlsx":
         raise InputError("the merged workbook is an .xlsx", file=str(args.output),
@@ -51,14 +53,19 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     outputs = [args.output] + ([args.report] if args.report else [])
     check_outputs(outputs, [args.base, *args.returned])
     base = read_base(args.base)
-    returned = [Returned(name, doc) for name, doc in read_returned(args.returned)]
+    read = read_returned(args.returned)
+    say_reopened([base, *(doc for _, doc in read)], args)
+    returned = [Returned(name, doc) for name, doc in read]
     result = merge(base, returned, who=_who(), when=now(), base_name=Path(args.base).name,
                    as_ratings=args.as_ratings)
     why = result.nothing_taken()
     if why:
         raise InputError(f"nothing merged, nothing written: {why}", file=str(args.base),
                          hint="name the workbooks handed out from this base, or copies of it")
-    export_workbook(evaluate(result.document), args.output)
+    # What the reviewers (and the base's authors) added is kept in the merged workbook.
+    keep = additions_of_all([args.base, *args.returned])
+    say_not_carried(keep.not_carried)
+    export_workbook(evaluate(result.document), args.output, keep=keep)
     if args.report:
         write_merge_report(result.to_dict(base=str(args.base), merged=str(args.output)),
                            args.report)

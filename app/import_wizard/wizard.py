@@ -158,13 +158,17 @@ class ImportWizard(WizardSteps):
         return self.result_value.report if self.result_value is not None else None
 
 
-def load_unless_foreign(path: Path, conventions: Conventions | None) -> Document | None:
+def load_unless_foreign(path: Path, conventions: Conventions | None,
+                        encoding: str | None = None) -> Document | None:
     """Open ``path`` as :func:`core.io.load.load_document` does; None for an
     annotators' sheet (see :func:`core.io.load.is_annotator_sheet`), which the wizard imports.
 
-    Our own workbooks are read once (no separate check).
+    Our own workbooks are read once (no separate check). A worksheet CSV/TSV
+    is decoded in ``encoding``, by default the one its bytes show, as the
+    annotators' importer finds it (:data:`core.io.textfile.DETECT`).
     """
     from core.io.load import load_document
+    from core.io.textfile import DETECT
 
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES and path.is_file():
@@ -177,4 +181,4 @@ def load_unless_foreign(path: Path, conventions: Conventions | None) -> Document
         return doc
     if suffix in TEXT_SHEET_SUFFIXES and path.is_file() and is_annotator_sheet(path):
         return None
-    return load_document(path, conventions=conventions)
+    return load_document(path, conventions=conventions, encoding=encoding or DETECT)

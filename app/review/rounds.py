@@ -309,7 +309,7 @@ class RoundsController(QObject):
         outputs = [output] + ([report] if report else [])
         check_outputs(outputs, [*([w.path] if w.path is not None else []), *paths])
         base = copy.deepcopy(w.document)  # the worker reads a copy: edits may go on
-        who, base_name = w.reviewer(), self._base_name()
+        who, base_name, base_path = w.reviewer(), self._base_name(), w.path
 
         def work(_progress: Any, _cancelled: Any) -> MergeResult:
             returned = [Returned(name, doc) for name, doc in read_returned(paths)]
@@ -321,8 +321,11 @@ class RoundsController(QObject):
                                  hint="add the workbooks handed out from this document, "
                                       "or copies of it")
             from core.io.workbook import export_workbook
+            from core.io.workbook.additions import additions_of_all
 
-            export_workbook(evaluate(result.document), output)
+            # What the base's and the reviewers' people added is kept.
+            keep = additions_of_all([base_path, *paths])
+            export_workbook(evaluate(result.document), output, keep=keep)
             if report:
                 write_merge_report(result.to_dict(base=base_name, merged=output), report)
             return result

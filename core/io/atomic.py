@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from core.errors import InputError
 from core.io.identity import real_path
 
-__all__ = ["atomic_write", "atomic_write_text", "check_writable"]
+__all__ = ["FirstErrorOnly", "atomic_write", "atomic_write_text", "check_writable"]
 
 _REASONS = {
     errno.ENOSPC: "the disk is full",
@@ -29,6 +31,7 @@ _REASONS = {
     errno.EACCES: "permission denied",
     errno.EPERM: "permission denied",
     errno.ENOENT: "the folder is gone",
+    errno.EFBIG: "the file is larger than this system allows",
 }
 
 
@@ -101,6 +104,71 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+class FirstErrorOnly(io.RawIOBase):
+    """A file for a writer library that may touch it again after it failed
+    (``zipfile.ZipFile.__del__`` closing a half-written archive printed
+    "Exception ignored ... No space left on device" after the one-line
+    message): the first error of a write, seek or flush is raised as usual,
+    and from then on every call is a silent no-op; so is every call once it
+    is closed. Closing it closes the file underneath."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._fh = open(path, "wb")  # noqa: SIM115 (closed by close())
+        self._pos = 0
+        self.failed: OSError | None = None
+
+    @property
+    def _quiet(self) -> bool:
+        return self.failed is not None or self.closed
+
+    def _guard(self, call: Callable[[], object]) -> int:
+        if self._quiet:
+            return self._pos
+        try:
+            got = call()
+        except OSError as exc:
+            self.failed = exc
+            raise
+        return got if isinstance(got, int) else self._pos
+
+    def writable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return not self._quiet
+
+    def write(self, data: Any) -> int:
+        n = len(memoryview(data).cast("B"))
+        if not self._quiet:
+            self._guard(lambda: self._fh.write(data))
+            self._pos += n
+        return n
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if not self._quiet:
+            self._pos = self._guard(lambda: self._fh.seek(offset, whence))
+        return self._pos
+
+    def flush(self) -> None:
+        if not self._quiet and not self._fh.closed:
+            self._guard(self._fh.flush)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            if self.failed is None:
+                self._guard(self._fh.close)
+        finally:
+            with contextlib.suppress(OSError):
+                self._fh.close()
+            super().close()
 
 
 def atomic_write_text(path: Path, text: str, encoding: str = "utf-8") -> None:

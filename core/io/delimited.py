@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,13 +31,24 @@ import numpy as np
 from core.errors import InputError
 from core.io.headers import ALIASES as HEADER_ALIASES
 from core.io.headers import REQUIRED, header_delimiter, match_header, normalize
-from core.io.textfile import line_text, read_text
+from core.io.textfile import DETECT, line_text, read_detected, read_text
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import NumberError, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
-__all__ = ["HEADER_ALIASES", "not_kept", "read_delimited", "read_text", "write_delimited"]
+__all__ = ["HEADER_ALIASES", "not_kept", "read_delimited", "read_text", "text_encoding",
+           "write_delimited"]
+
+#: The encoding each document read by :func:`read_delimited` was decoded with.
+_ENCODINGS: weakref.WeakKeyDictionary[Document, str] = weakref.WeakKeyDictionary()
+
+
+def text_encoding(doc: Document) -> str | None:
+    """The encoding ``doc``'s worksheet CSV/TSV was read in (``utf-8``,
+    ``utf-8-sig``, ``utf-16``, ``cp1252`` ...); None for a document not read
+    by :func:`read_delimited`."""
+    return _ENCODINGS.get(doc)
 
 #: The longest field the reader takes (the csv module's own limit).
 MAX_FIELD = csv.field_size_limit()
@@ -220,11 +232,24 @@ def read_delimited(path: str | Path, conventions: Conventions | None = None, *,
     """Read a worksheet CSV/TSV into a :class:`Document`.
 
     ``encoding`` is the file's declared encoding when it is not UTF-8 and has
-    no byte order mark (see :mod:`core.io.textfile`).
+    no byte order mark (see :mod:`core.io.textfile`); ``"detect"``
+    (:data:`core.io.textfile.DETECT`) finds it as the annotators' importer
+    does. :func:`text_encoding` of the document says which was used.
     """
     path = Path(path)
+    if encoding == DETECT:
+        text, found = read_detected(path)
+    else:
+        text = read_text(path, encoding)
+        found = encoding or "utf-8"
+    doc = _document(path, text, conventions)
+    _ENCODINGS[doc] = found
+    return doc
+
+
+def _document(path: Path, text: str, conventions: Conventions | None) -> Document:
+    """The worksheet of a CSV/TSV file's ``text``."""
     name = str(path)
-    text = read_text(path, encoding)
     first = next((line for line in io.StringIO(text, newline="") if line.strip()), "")
     delim = header_delimiter(first, path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
@@ -259,7 +284,12 @@ def _text_cell(text: str, what: str, row: int) -> str:
     if "\0" in text:
         raise InputError(f"the {what} of row {row + 1} holds a NUL character, which a text "
                          "file cannot hold; nothing was written", hint="save as .xlsx")
-    return protect(text)
+    cell = protect(text)
+    if len(cell) > MAX_FIELD:
+        raise InputError(f"the {what} of row {row + 1} is {len(cell):,} characters long; a "
+                         f"CSV/TSV field is read back up to {MAX_FIELD:,}, so nothing was "
+                         "written", hint="shorten it, or save as .xlsx (which keeps it whole)")
+    return cell
 
 
 def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",") -> None:

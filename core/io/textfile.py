@@ -23,7 +23,13 @@ from pathlib import Path
 from core.errors import InputError
 from core.io.files import read_input
 
-__all__ = ["MAX_BYTES", "decode_text", "line_text", "position", "read_text"]
+__all__ = ["DETECT", "MAX_BYTES", "decode_text", "line_text", "position", "read_detected",
+           "read_text"]
+
+#: The encoding to ask for when it is to be found from the bytes, as the
+#: annotators' importer finds it (the editor: never a refusal of a file Excel
+#: saved; the command line keeps the strict rule above).
+DETECT = "detect"
 
 MAX_BYTES = 2 * 1024**3
 _BOMS = (
@@ -113,3 +119,22 @@ def read_text(path: str | Path, encoding: str | None = None) -> str:
             "this is a workbook, not a text file", file=str(path), hint="save it as .xlsx"
         )
     return decode_text(raw, str(path), encoding)
+
+
+def read_detected(path: str | Path) -> tuple[str, str]:
+    """A regular file's text and the encoding found in its bytes as the
+    annotators' importer finds it (:mod:`core.io.annotator.read`): a byte
+    order mark (UTF-8, UTF-16), else UTF-8 when every byte is, else
+    Windows-1252 (which Excel writes on Windows), a binary file refused."""
+    from core.io.annotator.read import _decode  # the importer's rule, shared, not copied
+
+    path = Path(path)
+    raw = read_input(path, MAX_BYTES)
+    if raw.startswith(b"PK\x03\x04") or raw.startswith(b"\xd0\xcf\x11\xe0"):
+        raise InputError(
+            "this is a workbook, not a text file", file=str(path), hint="save it as .xlsx"
+        )
+    text, codec = _decode(raw, str(path))
+    if "\0" in text:
+        _refuse_nul(text[:text.index("\0")], str(path))
+    return text.removeprefix("\ufeff"), codec

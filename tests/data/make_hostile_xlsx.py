@@ -332,6 +332,39 @@ def _candidates_is_metadata(parts: Parts) -> None:
         b'Target="' + cand.removeprefix("xl/").encode() + b'"', b'Target="' + meta.removeprefix("xl/").encode() + b'"')
 
 
+def _cutoffs_twice(parts: Parts) -> None:
+    """The Conventions sheet's second cutoff typed as the first (3 and 3):
+    refused with its cell (a warning; the stored conventions are used)."""
+    part = own_sheet_part(parts, "Conventions")
+    parts[part] = parts[part].replace(b'<c r="B8" s="3" t="inlineStr"><is><t>all</t></is></c>',
+                                      b'<c r="B8" s="3"><v>3</v></c>')
+
+
+def _swap_cells(parts: Parts, columns: str) -> None:
+    """The Candidates cells of ``columns`` in rows 2 and 3 swapped."""
+    import re
+
+    part = own_sheet_part(parts, "Candidates")
+    xml = parts[part]
+    for col in columns:
+        two = re.search(rf'<c r="{col}2"(.*?)</c>'.encode(), xml)
+        three = re.search(rf'<c r="{col}3"(.*?)</c>'.encode(), xml)
+        assert two is not None and three is not None
+        xml = (xml[:two.start(1)] + three.group(1) + xml[two.end(1):three.start(1)]
+               + two.group(1) + xml[three.end(1):])
+    parts[part] = xml
+
+
+def _rows_sorted(parts: Parts) -> None:
+    """Rows 2 and 3 of Candidates swapped whole (a sort): they reopen."""
+    _swap_cells(parts, "ABCDEF")
+
+
+def _ids_swapped(parts: Parts) -> None:
+    """The source ids of rows 2 and 3 swapped in place: refused."""
+    _swap_cells(parts, "B")
+
+
 def own_lying_size() -> bytes:
     parts = own_parts()
     part = own_sheet_part(parts, "Candidates")
@@ -400,6 +433,9 @@ CASES: dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]] = {
     "deep_nesting_sheet.xlsx": (_book(sheet_xml=sheet(after=nested(100_000))), False, ()),
     "own.xlsx": (lambda: (OUT / "own.xlsx").read_bytes(), False, ()),
     "own_candidates_renamed.xlsx": (own(_rename_candidates), False, ()),
+    "own_cutoffs_twice.xlsx": (own(_cutoffs_twice), False, ()),
+    "own_rows_sorted.xlsx": (own(_rows_sorted), False, ()),
+    "own_ids_swapped.xlsx": (own(_ids_swapped), True, ("sheet 'Candidates'", "row 2", "column 'A/B'", "another candidate's")),
     # the zip file
     "empty_file.xlsx": (_raw(b""), True, ("not an .xlsx workbook",)),
     "truncated_half.xlsx": (lambda: GOOD[: len(GOOD) // 2], True, ("damaged or truncated",)),

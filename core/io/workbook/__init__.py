@@ -19,8 +19,10 @@ sheet (:mod:`~core.io.workbook.conventions_sheet`,
 Queries and Summary, :mod:`~core.io.workbook.comparison`,
 :mod:`~core.io.workbook.audit`, :mod:`~core.io.workbook.metadata`),
 :mod:`~core.io.workbook.export` (the two writers),
-:mod:`~core.io.workbook.reader` (reopening) and
-:mod:`~core.io.workbook.edits` (grades edited outside the app).
+:mod:`~core.io.workbook.reader` (reopening),
+:mod:`~core.io.workbook.edits` (grades edited outside the app), and
+:mod:`~core.io.workbook.additions` and :mod:`~core.io.workbook.carry` (what
+people added to a workbook, read before it is replaced and written again).
 """
 
 from __future__ import annotations

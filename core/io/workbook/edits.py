@@ -82,6 +82,11 @@ class CandidateCells:
     source: list[Any] = field(default_factory=list)
     grade: list[Any] = field(default_factory=list)
     note: list[Any] = field(default_factory=list)
+    #: The score and original-grade cells (locked), which move with their
+    #: row in a sort: they tell a sorted row from ids edited in place
+    #: (empty when the sheet was read in the export's simple form).
+    score: list[Any] = field(default_factory=list, compare=False)
+    original: list[Any] = field(default_factory=list, compare=False)
 
     @classmethod
     def from_rows(cls, rows: Iterable[Sequence[Any]]) -> CandidateCells:
@@ -89,7 +94,9 @@ class CandidateCells:
         out = cls()
         grade_col, note_col = COLUMN_INDEX["current grade"], COLUMN_INDEX["note"]
         width = note_col + 1
-        add = (out.query.append, out.source.append, out.grade.append, out.note.append)
+        add = (out.query.append, out.source.append, out.grade.append, out.note.append,
+               out.score.append, out.original.append)
+        score_col, original_col = COLUMN_INDEX["predicted score"], COLUMN_INDEX["original grade"]
         rows = iter(rows)
         next(rows, None)  # the header
         for row in rows:
@@ -99,6 +106,8 @@ class CandidateCells:
             add[1](row[1])
             add[2](row[grade_col])
             add[3](row[note_col])
+            add[4](row[score_col])
+            add[5](row[original_col])
         return out
 
     def __len__(self) -> int:
@@ -148,13 +157,109 @@ def _suspects(cells: CandidateCells, rows: npt.NDArray[np.int64], formulas: set[
     return out
 
 
+def _cut(text: str) -> str:
+    """``text`` as a cell holds it (cut at 32,767 UTF-16 units)."""
+    if len(text) <= 16_383:
+        return text
+    from xlsxwriter.utility import _utf16_len, _utf16_truncate
+
+    return str(_utf16_truncate(text, 32_767)) if _utf16_len(text) > 32_767 else text
+
+
+class CellsNeeded(Exception):
+    """Rows were moved, and the cells read (the export's simple form, read
+    without its score and original-grade columns) cannot tell a sort from
+    ids edited: read the sheet whole and call :func:`apply_edits` again."""
+
+
+def _same_number(cell: Any, value: float) -> bool:
+    if math.isnan(value):
+        return cell in (None, "")
+    return isinstance(cell, int | float) and not isinstance(cell, bool) and cell == value
+
+
+def _check_moved(cells: CandidateCells, j: int, i: int, doc: Document, name: str) -> None:
+    """Refuse a row found away from its exported place unless it moved whole
+    (a sort): its locked score and original-grade cells must be candidate
+    ``i``'s, or else its ids were edited in place."""
+    if not cells.score:
+        raise CellsNeeded
+    state = int(doc.original_state[i])
+    original = cells.original[j] if j < len(cells.original) else None
+    same = j < len(cells.score) and _same_number(cells.score[j], float(doc.score[i])) and (
+        _same_number(original, float(doc.original_grade[i])) if state == GradeState.NUMBER
+        else original == GradeState(state).label)
+    if not same:
+        raise InputError(
+            f"this row holds query {_cell_text(cells.query[j])!r}, source "
+            f"{_cell_text(cells.source[j])!r}, but its score and original grade are another "
+            "candidate's", file=name, sheet=SHEETS["candidates"], line=j + 2, column="A/B",
+            hint="rows were moved or their ids edited; undo that in the spreadsheet (a sort of "
+                 "whole rows is fine)")
+
+
+def _in_exported_order(cells: CandidateCells, formulas: set[int], doc: Document,
+                       rows: npt.NDArray[np.int64], name: str,
+                       ) -> tuple[CandidateCells, set[int], list[int]] | None:
+    """The cells of a Candidates sheet whose rows were sorted (or had empty
+    rows inserted) in the spreadsheet, put back in the exported order by
+    each row's query and source id; the formula rows and each item's sheet
+    row follow. None when the rows are in the exported order."""
+    qids = doc.query_ids
+    want_q = [_cut(qids[q]) for q in doc.query[rows].tolist()]
+    want_s = [_cut(s) for s in doc.source_id[rows].tolist()]
+    n = len(want_q)
+    if cells.query[:n] == want_q and cells.source[:n] == want_s and all(
+            q in (None, "") and s in (None, "") for q, s in zip(
+                cells.query[n:], cells.source[n:], strict=True)):
+        return None  # as exported (the usual case: one comparison in C)
+    want = list(zip(want_q, want_s, strict=True))
+    got = [(_cell_text(q), _cell_text(s)) if q not in (None, "") or s not in (None, "")
+           else None for q, s in zip(cells.query, cells.source, strict=True)]
+    place = {key: k for k, key in enumerate(want)}
+    order: list[int | None] = [None] * len(want)
+    sheet = SHEETS["candidates"]
+    for j, key in enumerate(got):
+        if key is None:
+            continue  # an empty row put in by hand
+        k = place.get(key)
+        if k is None or order[k] is not None:
+            what = "is not a candidate of this workbook" if k is None else "is there twice"
+            raise InputError(
+                f"the row of query {key[0]!r}, source {key[1]!r} {what}", file=name,
+                sheet=sheet, line=j + 2, column="A/B",
+                hint="rows were added, copied or their ids edited; undo that in the "
+                     "spreadsheet")
+        order[k] = j
+    missing = [k for k, j in enumerate(order) if j is None]
+    if missing:
+        q, s = want[missing[0]]
+        raise InputError(
+            f"{len(missing)} candidate rows were deleted, the first query {q!r}, source {s!r}",
+            file=name, sheet=sheet, hint="rows were deleted; undo that in the spreadsheet")
+    for j, k in sorted((j, k) for k, j in enumerate(order) if j is not None and j != k):
+        _check_moved(cells, j, int(rows[k]), doc, name)  # in sheet order
+    taken = [j for j in order if j is not None]
+    out = CandidateCells([cells.query[j] for j in taken], [cells.source[j] for j in taken],
+                         [cells.grade[j] for j in taken], [cells.note[j] for j in taken])
+    moved = {j + 2: k + 2 for k, j in enumerate(taken)}
+    return out, {moved[r] for r in formulas if r in moved}, [j + 2 for j in taken]
+
+
 def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
                 meta: dict[str, Any], name: str) -> int:
     """Take current grades and notes edited in the spreadsheet (the Candidates
     sheet's cells; ``formulas``: sheet rows whose grade cell holds a
-    formula); log each grade. Returns how many notes changed."""
+    formula); log each grade. Rows sorted in the spreadsheet are matched to
+    their candidates by query and source id (:class:`CellsNeeded` when
+    ``cells`` lack what tells a sort from ids edited; nothing is changed
+    then). Returns how many notes changed."""
     sheet = SHEETS["candidates"]
     rows = np.asarray(meta["sheet_rows"], dtype=np.int64)
+    lines: list[int] | None = None
+    reordered = _in_exported_order(cells, formulas, doc, rows, name)
+    if reordered is not None:
+        cells, formulas, lines = reordered
     set_grade: Callable[..., AuditEntry] = doc.set_grade
     texts: dict[str, PastedGrade | None] = {}
 
@@ -169,6 +274,7 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
     notes = 0
     for k in _suspects(cells, rows, formulas, doc, parse):
         r, i = k + 2, int(rows[k])
+        line = r if lines is None else lines[k]
         query = _cell_text(cells.query[k])
         source = _cell_text(cells.source[k])
         if not (_same_text(query, doc.query_ids[int(doc.query[i])])
@@ -176,10 +282,10 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
             raise InputError(
                 f"this row should hold query {doc.query_ids[int(doc.query[i])]!r}, source "
                 f"{doc.source_id[i]!r}, but holds {query!r}, {source!r}",
-                file=name, sheet=sheet, line=r, column="A/B",
+                file=name, sheet=sheet, line=line, column="A/B",
                 hint="rows were moved or deleted; undo that in the spreadsheet",
             )
-        got = _parse_grade(cells.grade[k], r in formulas, doc, name, r)
+        got = _parse_grade(cells.grade[k], r in formulas, doc, name, line)
         note_value = cells.note[k]
         note = "" if note_value is None else _cell_text(note_value)
         note_changed = not _same_text(note, doc.note[i])

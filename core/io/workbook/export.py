@@ -14,10 +14,12 @@ from core.analysis.compare import Comparison
 from core.analysis.compare.many import ManyComparison
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
-from core.io.atomic import atomic_write
+from core.io.atomic import FirstErrorOnly, atomic_write
 from core.io.safety import EXCEL_MAX_ROWS
+from core.io.workbook.additions import Additions
 from core.io.workbook.audit import write_audit
 from core.io.workbook.candidates import write_candidates
+from core.io.workbook.carry import CandidateExtras, write_carried_sheets
 from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
 from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, sheet_ref
@@ -31,7 +33,8 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 
 
-def export_workbook(ev: Evaluation, path: str | Path) -> None:
+def export_workbook(ev: Evaluation, path: str | Path, *, keep: Additions | None = None,
+                    ) -> None:
     """Write ``ev.doc`` as an audited workbook whose formulas start from
     ``ev.conventions`` (their cached results are ``ev``'s numbers).
 
@@ -42,6 +45,11 @@ def export_workbook(ev: Evaluation, path: str | Path) -> None:
         ``export_workbook(evaluate(doc, conventions), path)``.
     path : str or Path
         The ``.xlsx`` to write; replaced atomically.
+    keep : Additions, optional
+        What people added to the workbook being replaced
+        (:func:`core.io.workbook.additions.read_additions`): written again,
+        their sheets after ours, their Candidates columns and comments on
+        their candidates' rows.
 
     Raises
     ------
@@ -49,11 +57,11 @@ def export_workbook(ev: Evaluation, path: str | Path) -> None:
         When the document does not fit a sheet, or the file cannot be written.
     """
     check_fits(ev.doc, ev.conventions, path)
-    atomic_write(Path(path), lambda tmp: _write(tmp, ev.doc, ev))
+    atomic_write(Path(path), lambda tmp: _write(tmp, ev.doc, ev, keep=keep))
 
 
 def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str = "",
-                               name_b: str = "") -> None:
+                               name_b: str = "", keep: Additions | None = None) -> None:
     """Write the audited workbook of run A, run B beside it and a Comparison sheet.
 
     The sheets of A are those of :func:`export_workbook` (and reopen as A
@@ -75,6 +83,9 @@ def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str =
         The ``.xlsx`` to write; replaced atomically.
     name_a, name_b : str
         How the sheet names the runs; default the documents' names.
+    keep : Additions, optional
+        What people added to the workbook being replaced, as for
+        :func:`export_workbook` (run A's Candidates sheet carries theirs).
 
     Raises
     ------
@@ -84,18 +95,33 @@ def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str =
     labels = (name_a or c.doc_a.name or "run A", name_b or c.doc_b.name or "run B")
     check_fits(c.doc_a, c.ev_a.conventions, path)
     check_fits(c.doc_b, c.ev_b.conventions, path)
-    atomic_write(Path(path), lambda tmp: _write(tmp, c.doc_a, c.ev_a, c, labels))
+    atomic_write(Path(path), lambda tmp: _write(tmp, c.doc_a, c.ev_a, c, labels, keep=keep))
 
 
 def _write(
     path: Path, doc: Document, ev: Evaluation, comparison: Comparison | None = None,
-    labels: tuple[str, str] = ("", ""),
+    labels: tuple[str, str] = ("", ""), *, keep: Additions | None = None,
 ) -> None:
     """Write the workbook of ``doc`` (and, given ``comparison``, run B's
-    sheets and the Comparison sheet) to ``path``, sheet by sheet."""
+    sheets and the Comparison sheet) to ``path``, sheet by sheet, with what
+    people added (``keep``)."""
     perm, blocks = row_layout(doc, ev)
-    wb = _new_workbook(path)
+    # A file that falls silent after its first error: the zip xlsxwriter
+    # leaves half-written on a full disk would print a traceback when
+    # collected (the error itself reaches atomic_write).
+    with FirstErrorOnly(path) as out:
+        _write_book(_new_workbook(out), doc, ev, perm, blocks, comparison, labels, keep)
+
+
+def _write_book(
+    wb: Any, doc: Document, ev: Evaluation, perm: np.ndarray,
+    blocks: list[tuple[int, int]], comparison: Comparison | None, labels: tuple[str, str],
+    keep: Additions | None,
+) -> None:
+    """The sheets of :func:`_write`, into ``wb``."""
     try:
+        extras = CandidateExtras(wb, keep.candidates, doc, perm) if keep else None
+        wb.worksheet_class = _worksheet_class(extras)
         fmt = Formats(wb)
         report = wb.add_worksheet(SHEETS["report"])
         report.activate()
@@ -123,6 +149,7 @@ def _write(
             places = write_comparison(compared, fmt, comparison, labels)
             names.update(places.names)
         write_audit(wb, fmt, doc)
+        write_carried_sheets(wb, keep)
         write_metadata(wb, doc, ev.conventions, perm)
         write_report(wb, report, fmt, runs, None if comparison is None or places is None
                      else (comparison, places, labels))
@@ -165,9 +192,14 @@ def export_runs_workbook(m: ManyComparison, evaluations: Sequence[Evaluation],
 
 def _write_runs(path: Path, m: ManyComparison, evaluations: Sequence[Evaluation]) -> None:
     """Write the workbook of :func:`export_runs_workbook` to ``path``."""
+    with FirstErrorOnly(path) as out:  # (as _write: one line on a full disk)
+        _write_runs_book(_new_workbook(out), m, evaluations)
+
+
+def _write_runs_book(wb: Any, m: ManyComparison, evaluations: Sequence[Evaluation]) -> None:
+    """The sheets of :func:`_write_runs`, into ``wb``."""
     base = evaluations[0]
     doc = base.doc
-    wb = _new_workbook(path)
     try:
         fmt = Formats(wb)
         report = wb.add_worksheet(SHEETS["report"])
@@ -193,13 +225,13 @@ def _write_runs(path: Path, m: ManyComparison, evaluations: Sequence[Evaluation]
         wb.close()
 
 
-def _new_workbook(path: Path) -> Any:
-    """An xlsxwriter workbook at ``path`` writing rows as they come, text as
+def _new_workbook(out: FirstErrorOnly) -> Any:
+    """An xlsxwriter workbook into ``out`` writing rows as they come, text as
     text, numbers with every digit."""
     import xlsxwriter
 
     wb = xlsxwriter.Workbook(
-        str(path),
+        out,
         {
             "constant_memory": True,
             "strings_to_formulas": False,
@@ -226,11 +258,13 @@ def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> Non
             )
 
 
-def _worksheet_class() -> Any:
+def _worksheet_class(extras: CandidateExtras | None = None) -> Any:
     """xlsxwriter's worksheet, writing numbers with every digit.
 
     xlsxwriter formats numbers with 16 significant digits, which loses the last
     bit of values like 0.1 + 0.2; Python's shortest round-trip form keeps it.
+    The Candidates rows get the cells and comments people added
+    (``extras``) on their candidates' rows.
     """
     from xlsxwriter.worksheet import Worksheet
 
@@ -238,12 +272,19 @@ def _worksheet_class() -> Any:
         def put_rows(self, last_row: int, last_col: int, rows: Iterable[str]) -> None:
             """Rows rendered as ``<row>`` elements (by :mod:`core.io.workbook.candidates`),
             following the rows written so far, up to ``last_row``."""
+            carry = extras if extras and self.name == SHEETS["candidates"] else None
+            if carry is not None:
+                carry.before_rows(self)
+                last_col = max(last_col, carry.last_column())
+                rows = carry.rows_xml(rows)
             if self._check_dimensions(last_row, last_col):
                 raise ValueError(f"cell ({last_row}, {last_col}) is outside a worksheet")
             self._write_single_row(last_row)  # what xlsxwriter holds goes first
             write = self.fh.write
             for xml in rows:
                 write(xml)
+            if carry is not None:  # the rows are written: none is left for xlsxwriter
+                self.previous_row = last_row + 1
 
         def _xml_number_element(
             self, number: float, attributes: Sequence[tuple[str, Any]] = ()

@@ -9,7 +9,7 @@ from typing import Any
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.safety import WorkbookCheck, check_xlsx, find_cells_not_data, formula_rows
-from core.io.workbook.edits import CandidateCells, apply_edits
+from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
@@ -73,7 +73,11 @@ def read_workbook(path: str | Path) -> Document:
             cells = _candidate_cells(book, sheet)
             formulas = _grade_formula_rows(path, check)
         start = len(doc.audit)
-        notes = apply_edits(cells, formulas, doc, meta, name)
+        try:
+            notes = apply_edits(cells, formulas, doc, meta, name)
+        except CellsNeeded:  # rows moved in a sheet of the simple form: read it whole
+            cells = _candidate_cells(book, sheet)
+            notes = apply_edits(cells, _grade_formula_rows(path, check), doc, meta, name)
         grades = tuple(doc.audit[start:])
     found = check_grades(found, doc, names, stored, name)
     doc.conventions = found.conventions

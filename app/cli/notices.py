@@ -1,0 +1,67 @@
+"""What the command line says on stderr about the workbooks it read and
+writes: each workbook cell refused or taken from the spreadsheet (one line
+each, naming sheet and cell), what a rewrite of a workbook cannot keep, and
+``--strict``, which makes a refused cell an error before anything is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from core.errors import NdcgError
+from core.model.document import Document
+from core.reports.text import visible
+
+__all__ = ["add_strict", "say_not_carried", "say_reopened"]
+
+PROG = "ndcg-worksheet"
+
+
+def add_strict(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--strict", action="store_true",
+        help="a workbook cell that is refused (a convention the app cannot take) is an error "
+        "(exit status 2, nothing written) instead of a warning",
+    )
+
+
+def say_reopened(docs: list[Document], args: argparse.Namespace,
+                 err: TextIO | None = None) -> None:
+    """One line on stderr per workbook cell reopening refused (a warning:
+    the conventions stored with the workbook were used instead) or took from
+    the spreadsheet (a convention; grades and notes are counted in one line).
+    With ``--strict`` a refused cell raises :class:`NdcgError` instead, its
+    one line naming the first refused cell and how many more there are."""
+    err = err or sys.stderr
+    # Without the workbook reader loaded no document came from a workbook
+    # (and evaluating a CSV does not load it for nothing).
+    module = sys.modules.get("core.io.workbook.reopened")
+    if module is None:
+        return
+    strict = bool(getattr(args, "strict", False))
+    found_all = [f for f in map(module.reopened, docs) if f is not None and not f.empty]
+    refused = [bad for f in found_all for bad in f.refused]
+    if refused and strict:  # one line: the first refusal, and how many there are
+        more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+        raise NdcgError(f"{refused[0]} (--strict: this workbook cell{more} refused; nothing "
+                        "was written)")
+    for found in found_all:
+        for bad in found.refused:
+            err.write(f"{PROG}: warning: {visible(str(bad))}\n")
+        for entry in found.conventions:
+            err.write(f"{PROG}: note: {visible(found.file)}: {visible(entry.note)}: "
+                      f"{visible(entry.before)} -> {visible(entry.after.partition(' = ')[2])} "
+                      "(taken from the spreadsheet)\n")
+        if found.grades or found.notes:
+            err.write(f"{PROG}: note: {visible(found.file)}: {len(found.grades)} grades and "
+                      f"{found.notes} notes edited in the spreadsheet taken (sheet Audit "
+                      "lists the grades)\n")
+
+
+def say_not_carried(lost: list[str], err: TextIO | None = None) -> None:
+    """One line on stderr per thing a rewritten workbook could not keep."""
+    err = err or sys.stderr
+    for what in lost:
+        err.write(f"{PROG}: warning: not kept in the workbook written: {visible(what)}\n")

@@ -1,0 +1,109 @@
+"""The encoding a worksheet CSV/TSV was read in, in the status bar.
+
+The editor reads a text file's encoding from its bytes as the annotators'
+importer does (a byte order mark, else UTF-8, else Windows-1252, which Excel
+writes on Windows): a file Excel saved is never refused. The status bar says
+which encoding was found; a click offers the others, and choosing one
+reopens the file in it (asking first to save unsaved changes). Saving writes
+the file as UTF-8, which the status bar then says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QToolButton
+
+from app.file_formats import TEXT_SUFFIXES
+from core.io.delimited import text_encoding
+from core.model.document import Document
+
+if TYPE_CHECKING:
+    from app.fileops import FileOps
+    from app.window_api import WindowApi
+
+__all__ = ["ENCODINGS", "EncodingStatus", "install_encoding_status"]
+
+#: The encodings offered, by codec name, with the words shown.
+ENCODINGS = {
+    "utf-8": "UTF-8",
+    "utf-8-sig": "UTF-8 with BOM",
+    "utf-16": "UTF-16",
+    "cp1252": "Windows-1252",
+    "latin-1": "Latin-1 (ISO 8859-1)",
+    "mac-roman": "Mac Roman",
+}
+
+
+def _label(codec: str) -> str:
+    return ENCODINGS.get(codec, codec)
+
+
+class EncodingStatus(QObject):
+    """A status-bar button naming the open text file's encoding; its menu
+    reopens the file in another one."""
+
+    def __init__(self, window: WindowApi, reopen: Callable[..., Any]) -> None:
+        super().__init__(window)
+        self.setObjectName("encodingStatus")
+        self.window = window
+        self._reopen = reopen
+        self.button = QToolButton(window)
+        self.button.setObjectName("encodingButton")
+        self.button.setAutoRaise(True)
+        self.button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.button.setToolTip(self.tr("The encoding the file was read in, found from its "
+                                       "bytes (click to reopen it in another)"))
+        self.menu = QMenu(self.button)
+        for codec, words in ENCODINGS.items():
+            action = QAction(words, self.menu)
+            action.setData(codec)
+            action.triggered.connect(lambda _=False, c=codec: self.reopen_in(c))
+            self.menu.addAction(action)
+        self.button.setMenu(self.menu)
+        window.statusBar().addPermanentWidget(self.button)
+        #: The document last saved, now in UTF-8 (the writer's encoding).
+        self._saved: Document | None = None
+        window.document_replaced.connect(self.update)
+        self.update()
+
+    def encoding(self) -> str | None:
+        """The shown document's encoding; None when it is not a text file's."""
+        doc, path = self.window.document, self.window.path
+        if doc is None or path is None or path.suffix.lower() not in TEXT_SUFFIXES:
+            return None
+        if doc is self._saved:
+            return "utf-8"
+        return text_encoding(doc) or "utf-8"
+
+    def written(self, *_args: Any) -> None:
+        """The shown document was saved (in UTF-8)."""
+        self._saved = self.window.document
+        self.update()
+
+    def update(self, *_args: Any) -> None:
+        if self.window.document is not self._saved:
+            self._saved = None
+        codec = self.encoding()
+        self.button.setVisible(codec is not None)
+        if codec is not None:
+            self.button.setText(self.tr("Encoding: {0}").format(_label(codec)))
+
+    def reopen_in(self, codec: str) -> object:
+        """Read the open file again in ``codec``."""
+        path = self.window.path
+        if path is None:
+            return None
+        return self._reopen(Path(path), encoding=codec)
+
+
+def install_encoding_status(window: WindowApi, file_ops: FileOps) -> EncodingStatus:
+    """Add the encoding button to ``window``'s status bar (it follows the
+    shown document, and a save, which writes UTF-8)."""
+    status = EncodingStatus(window, file_ops.open_path)
+    file_ops.saved.connect(status.written)
+    return status
