@@ -10,8 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.guidelines_dock import GuidelinesView
+from app.help import shortcut_rows
 from app.models.candidates import GridColumn
-from core.model.conventions import Guideline
+from app.models.roles import TOOLTIP
+from core.model.conventions import Guideline, Guidelines
 from core.model.examples import EXAMPLE_CONVENTIONS
 
 
@@ -110,3 +112,35 @@ def test_a_guideline_edited_in_the_panel_is_one_undoable_step(qtbot, window) -> 
     assert w.conventions == EXAMPLE_CONVENTIONS
     assert _view(w).levels_list.item(1).text().startswith(
         "1 - partial support\nThe source supports part")
+
+
+def test_the_digit_keys_say_their_level(window) -> None:
+    w = window
+    tip = w.grid_model.headerData(GridColumn.GRADE, Qt.Orientation.Horizontal, TOOLTIP)
+    lines = tip.split("\n")
+    assert lines[0].startswith("the reviewer's grade (a judgment)")
+    assert lines[1:] == [
+        "0: 0 - no support: The source does not address the claim, or contradicts it.",
+        "1: 1 - partial support: The source supports part of the claim, or only mentions it; "
+        "a reader needs other sources to accept it.",
+        "2: 2 - substantial support: The source supports most of the claim; what it leaves "
+        "out a reader could infer.",
+        "3: 3 - direct support: The source states the claim itself, with its evidence."]
+    # A cell's tooltip says its grade's guideline.
+    cell = w.grid_model.index(0, GridColumn.GRADE).data(TOOLTIP)  # case-A/B, grade 1
+    assert cell.startswith("grade 1.0: partial support; The source supports part of the claim")
+    # F1 lists each digit with its level, after the grid's own keys.
+    rows = [r for r in shortcut_rows(w) if r[2] == "Grid"]
+    assert ("3", "grade 3 - direct support: The source states the claim itself, with its "
+            "evidence.", "Grid") in rows
+    assert [r[0] for r in rows][-4:] == ["0", "1", "2", "3"]
+
+
+def test_without_guidelines_the_digits_say_the_labels(window) -> None:
+    w = window
+    w.change_conventions(w.conventions.replace(guidelines=Guidelines()))
+    tip = w.grid_model.headerData(GridColumn.GRADE, Qt.Orientation.Horizontal, TOOLTIP)
+    assert tip.split("\n")[1:] == ["0: 0 - no support", "1: 1 - partial support",
+                                   "2: 2 - substantial support", "3: 3 - direct support"]
+    assert not _view(w).empty_note.isHidden()
+    w.session.undo()

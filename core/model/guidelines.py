@@ -20,7 +20,7 @@ from core.errors import ConventionError
 from core.model.numbers import number_text
 from core.model.rubric import Rubric
 
-__all__ = ["Guideline", "Guidelines", "Level", "described", "levels"]
+__all__ = ["Guideline", "Guidelines", "Level", "described", "digit_keys", "levels"]
 
 
 def _clean_examples(examples: Iterable[str]) -> tuple[str, ...]:
@@ -159,3 +159,20 @@ def described(level: Level, description: str | None = None,
     """Level ``level``'s guideline with its description or examples replaced."""
     return Guideline(level.value, level.description if description is None else description,
                      level.examples if examples is None else tuple(examples))
+
+
+def digit_keys(rubric: Rubric | None, guidelines: Guidelines) -> tuple[tuple[str, str], ...]:
+    """(digit, what it sets) for each whole grade 0-9 the declared rubric
+    or the guidelines name: ``("2", "2 - substantial support: The source
+    supports most of the claim.")`` (the digit keys' tooltips and F1's rows).
+
+    >>> digit_keys(Rubric.parse("0=off,1=on"), Guidelines((Guideline(1, "answers it"),)))
+    (('0', '0 - off'), ('1', '1 - on: answers it'))
+    """
+    if rubric is None:
+        if not guidelines:
+            return ()
+        rubric = Rubric.from_values(g.value for g in guidelines.entries)
+    return tuple(
+        (number_text(lv.value), lv.title + (f": {lv.description}" if lv.description else ""))
+        for lv in levels(rubric, guidelines) if lv.value in range(10))
