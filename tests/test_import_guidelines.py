@@ -13,7 +13,7 @@ import pytest
 from app.cli.main import main
 from core.io.annotator.guidelines import find_guidelines, read_guidelines
 from core.io.workbook import read_workbook
-from core.model.conventions import Guideline, Guidelines
+from core.model.conventions import Conventions, Guideline, Guidelines
 
 LEVELS = [
     ("Grade", "Label", "What it means", "Examples"),
@@ -98,3 +98,27 @@ def test_a_sheet_named_that_holds_no_levels_is_refused(tmp_path: Path, capsys) -
     assert "sheet 'Notes'" in err or "Notes" in err
     assert "no grading guidelines found" in err
     assert not out.exists()
+
+
+def test_the_wizard_offers_the_guidelines_in_its_report(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QWizard
+
+    from app.import_wizard.wizard import ImportWizard
+
+    wizard = ImportWizard(_book(tmp_path / "a.xlsx"), Conventions(), "")
+    qtbot.addWidget(wizard)
+    wizard.show()
+    qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
+    assert wizard.preview_value is not None
+    assert wizard.preview_value.sheet == "Judgments"  # the judgments, not the levels
+    while wizard.currentId() != ImportWizard.REPORT:
+        qtbot.mouseClick(wizard.button(QWizard.WizardButton.NextButton),
+                         Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value.document.conventions.guidelines == EXPECTED
+    notes = wizard.report_page.view.notes.toPlainText()
+    assert ("guidelines: 3 grades described, from sheet 'Instructions'; they are shown beside "
+            "the grid, and edited (or cleared) in the Conventions panel, under Guidelines"
+            ) in notes

@@ -20,10 +20,11 @@ from typing import Any
 from core.errors import InputError
 from core.io.annotator.model import cell_text
 from core.io.annotator.read import read_table
+from core.io.annotator.report import ImportResult
 from core.io.safety import check_xlsx
 from core.model.guidelines import Guideline, Guidelines
 
-__all__ = ["FoundGuidelines", "find_guidelines", "read_guidelines"]
+__all__ = ["FoundGuidelines", "find_guidelines", "offer_guidelines", "read_guidelines"]
 
 #: A sheet longer than this holds judgments, not a scale's levels.
 _MAX_ROWS = 200
@@ -137,3 +138,17 @@ def find_guidelines(path: str | Path, judged: str | None) -> FoundGuidelines | N
         return None
     _n, _hint, name, (guidelines, labels) = max(found, key=lambda f: (f[0], f[1]))
     return FoundGuidelines(name, guidelines, labels)
+
+
+def offer_guidelines(result: ImportResult, path: str | Path) -> ImportResult:
+    """``result`` with the guidelines a sheet of ``path`` other than the
+    judgments' holds (:func:`find_guidelines`) set on its document's
+    conventions and said in its report's notes (the import wizard's way)."""
+    found = find_guidelines(path, result.report.sheet)
+    if found is not None:
+        doc = result.document
+        doc.conventions = doc.conventions.replace(guidelines=found.guidelines)
+        result.report.notes.append(
+            found.headline + "; they are shown beside the grid, and edited (or cleared) in "
+                             "the Conventions panel, under Guidelines")
+    return result
