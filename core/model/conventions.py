@@ -448,7 +448,7 @@ FIELDS: tuple[ConventionField, ...] = (
         get=lambda c: c.guidelines, set=lambda c, v: replace(c, guidelines=v),
         read=Guidelines.from_json, write=lambda v: v.to_json(),
         meaning=lambda v: "what each grade means, shown beside the grid while grading",
-        optional=True, words=lambda v: v.text),
+        optional=True, words=lambda v: v.summary),
     ConventionField(
         "preset", "preset", "Presets", "text", get=lambda c: c.preset,
         set=lambda c, v: replace(c, preset=v or None), read=lambda t: t or None,

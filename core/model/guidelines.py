@@ -106,6 +106,15 @@ class Guidelines:
         return cls(tuple(out))
 
     @property
+    def summary(self) -> str:
+        """Which grades are described (``grades 0, 1, 3 described``; "" for none):
+        the conventions' rows say this much, the sheet and the panel the rest."""
+        if not self.entries:
+            return ""
+        grades = ", ".join(number_text(g.value) for g in self.entries)
+        return f"grade{'s' if len(self.entries) > 1 else ''} {grades} described"
+
+    @property
     def text(self) -> str:
         """One line per grade described (the Report's and ``describe()``'s words)."""
         return "; ".join(f"{number_text(g.value)}: {g.text}" for g in self.entries)
