@@ -1,4 +1,4 @@
-"""The guidelines beside the grid while grading: every level of the scale
+"""The guidelines under the grid while grading: every level of the scale
 with its label, description and examples, the selected row's grade
 highlighted (objectName ``guidelinesView``, in the dock
 ``guidelinesDock``).
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QObject, Qt
+from PySide6.QtCore import QModelIndex, QObject, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -67,12 +67,19 @@ class GuidelinesView(QWidget):
         self.empty_note.setObjectName("guidelinesEmpty")
         self.empty_note.setWordWrap(True)
         lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)  # the strip under the grid is short
+        lay.setSpacing(2)
         lay.addWidget(self.current_label)
         lay.addWidget(self.levels_list, 1)
         lay.addWidget(self.empty_note)
         self._levels: list[Level] = []
         #: The grade highlighted (None: the current row has no number grade).
         self.highlighted: float | None = None
+
+    def sizeHint(self) -> QSize:
+        """Wide rather than tall: the levels' sentences read best on few lines
+        (the dock shares the strip under the grid with the audit log)."""
+        return QSize(560, 150)
 
     def show_levels(self, levels: Sequence[Level]) -> None:
         self._levels = list(levels)
@@ -117,8 +124,7 @@ class GuidelinesController(QObject):
         self.window = window
         self.view = GuidelinesView()
         self.dock = window.add_dock("guidelinesDock", window.tr("Guidelines"), self.view,
-                                    Qt.DockWidgetArea.RightDockWidgetArea,
-                                    tab_with="conventionsPanelDock")
+                                    Qt.DockWidgetArea.BottomDockWidgetArea)
         self._candidate: int | None = None
         self._grids: list[QTableView] = [window.grid, window.not_retrieved_view]
         for grid in self._grids:
@@ -166,8 +172,7 @@ class GuidelinesController(QObject):
 
 
 def install_guidelines(window: WindowApi) -> GuidelinesController:
-    """Add the guidelines dock to ``window``, in front of the conventions
-    (grading is what the window is for; the conventions are a click away)."""
-    controller = GuidelinesController(window)
-    controller.dock.raise_()
-    return controller
+    """Add the guidelines dock to ``window``: in the strip under the grid,
+    beside the audit log, in view while grading without taking the grid's
+    width (a dock tabbed with another would start behind it)."""
+    return GuidelinesController(window)

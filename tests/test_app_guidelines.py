@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -13,7 +14,7 @@ from app.guidelines_dock import GuidelinesView
 from app.help import shortcut_rows
 from app.models.candidates import GridColumn
 from app.models.roles import TOOLTIP
-from core.model.conventions import Guideline, Guidelines
+from core.model.conventions import Conventions, Guideline, Guidelines
 from core.model.examples import EXAMPLE_CONVENTIONS
 
 
@@ -144,3 +145,30 @@ def test_without_guidelines_the_digits_say_the_labels(window) -> None:
                                    "2: 2 - substantial support", "3: 3 - direct support"]
     assert not _view(w).empty_note.isHidden()
     w.session.undo()
+
+
+def test_the_guidelines_model_passes_the_model_tester(qtmodeltester) -> None:
+    from app.models.guidelines import GuidelinesModel
+
+    model = GuidelinesModel()
+    model.set_levels(EXAMPLE_CONVENTIONS.levels(np.array([0.0, 3.0])))
+    qtmodeltester.check(model)
+    assert model.index(0, 3).data() == "a page on the same topic that never states the claim"
+
+
+def test_without_a_rubric_the_panel_lists_the_scale_the_grades_define(qtbot) -> None:
+    from app.panels.conventions import ConventionsPanel
+
+    panel = ConventionsPanel()
+    qtbot.addWidget(panel)
+    edits: list[Any] = []
+    panel.conventions_edited.connect(lambda new, what: edits.append((new, what)))
+    panel.set_conventions(Conventions())
+    panel.set_grades_seen(np.array([2.0, np.nan, 0.0]))
+    model = panel.guidelines_model
+    assert [model.index(r, 0).data() for r in range(model.rowCount())] == ["0", "1", "2"]
+    assert model.setData(model.index(2, 3), "a full answer; a recipe")
+    new, what = edits[-1]
+    assert what == "guideline for grade 2"
+    assert new == Conventions(guidelines=Guidelines((
+        Guideline(2.0, "", ("a full answer", "a recipe")),)))
