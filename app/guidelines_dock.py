@@ -61,7 +61,8 @@ class GuidelinesView(QWidget):
         self.levels_list.setAccessibleName(self.tr("Grading guidelines"))
         self.levels_list.setWordWrap(True)
         self.levels_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.levels_list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # grading keeps the grid's
+        # Reached by the keyboard (F6, Tab) to scroll it; a click leaves the grid the focus.
+        self.levels_list.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.empty_note = QLabel(self.tr("No guidelines yet: describe each grade in the "
                                          "Conventions panel, under Guidelines."), self)
         self.empty_note.setObjectName("guidelinesEmpty")
