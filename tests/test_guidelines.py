@@ -102,8 +102,8 @@ def test_the_sheet_shows_every_level_with_its_guideline(book: Path) -> None:
     ws = openpyxl.load_workbook(book)[_SHEET]
     header = rows[0.0][0] - 1
     assert [ws.cell(header, c).value for c in (1, 2, 3, 5)] == [
-        "rubric: grade", "label", "guideline: what the grade means (edit here)",
-        "examples, one per line (edit here)"]
+        "rubric: grade", "label (edit the rubric above)",
+        "guideline: what the grade means (edit here)", "examples, one per line (edit here)"]
 
 
 def test_guidelines_survive_a_save_and_reopen(book: Path) -> None:

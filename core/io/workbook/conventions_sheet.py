@@ -164,7 +164,7 @@ def _write_rubric(ws: Any, fmt: Formats, conv: Conventions, grades: FloatArray, 
     unknown and unrateable: the list the current-grade dropdown offers
     (``grade_list``); ``guidelines``: the grades' rows, columns A to E."""
     ws.write_string(row, 0, "rubric: grade", fmt.header)
-    ws.write_string(row, 1, "label", fmt.header)
+    ws.write_string(row, 1, "label (edit the rubric above)", fmt.header)
     ws.write_string(row, 2, "guideline: what the grade means (edit here)", fmt.header)
     ws.write_string(row, EXAMPLES_COL, "examples, one per line (edit here)", fmt.header)
     row += 1
