@@ -269,6 +269,7 @@ class ConventionsPanel(QWidget):
         self.guidelines_model = GuidelinesModel(self)
         self.guidelines_table = QTableView(box)
         self.guidelines_table.setObjectName("guidelinesTable")
+        self.guidelines_table.setAccessibleName(self.tr(f.title))
         self.guidelines_table.setModel(self.guidelines_model)
         self.guidelines_table.verticalHeader().setVisible(False)
         self.guidelines_table.horizontalHeader().setStretchLastSection(True)
