@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QV
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
+from core.model.guidelines import digit_keys
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
@@ -82,6 +83,11 @@ def shortcut_rows(window: WindowApi) -> list[tuple[str, str, str]]:
                 rows.append((keys, _plain(action.text()), _plain(menu.title())
                              or menu_id))
     rows += [(keys, what, window.tr("Grid")) for keys, what in GRID_KEYS]
+    # Each digit's level, as the grade column's header says it (the declared
+    # rubric's labels and the guidelines' descriptions).
+    c = window.conventions
+    rows += [(digit, window.tr("grade ") + what, window.tr("Grid"))
+             for digit, what in digit_keys(c.rubric, c.guidelines)]
     rows += [(keys, what, window.tr(where)) for keys, what, where in PANEL_KEYS]
     return rows
 

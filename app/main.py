@@ -208,6 +208,7 @@ def _install_extras(window: MainWindow) -> _Extras:
     from app.encoding_status import install_encoding_status
     from app.fileops import install_file_ops
     from app.find import install_find
+    from app.guidelines_dock import install_guidelines
     from app.help import install_help
     from app.keyboard import install_keyboard
     from app.outside_edits import install_outside_edits
@@ -241,6 +242,13 @@ def _install_extras(window: MainWindow) -> _Extras:
     window.file_drop = install_drop(window, file_ops.open_path)
     window.keyboard = install_keyboard(window)
     install_encoding_status(window, file_ops)
+    install_guidelines(window)  # a child of the window: lives as long
+    # The conventions panel's guidelines editor lists the scale the grades define
+    # when no rubric is declared (worked out per document and conventions, not per grade).
+    panel = window.conventions_panel
+    for signal in (window.document_replaced, window.conventions_changed):
+        signal.connect(lambda _v: panel.set_grades_seen(window.document.grade))
+    panel.set_grades_seen(window.document.grade)
     window.help_menu = install_help(window)  # last: it lists every action's shortcut
     return _Extras(file_ops, banner, outside)
 

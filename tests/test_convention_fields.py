@@ -12,7 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.cli.options import add_convention_arguments, conventions_from_args
-from core.model.conventions import FIELD, FIELDS, Conventions, Gain, Rubric, format_cutoff
+from core.model.conventions import (
+    FIELD,
+    FIELDS,
+    Conventions,
+    Gain,
+    Guideline,
+    Guidelines,
+    Rubric,
+    format_cutoff,
+)
 from core.model.gain_rules import GainRule
 from core.model.presets import PRESET_FIELDS, PRESETS
 
@@ -35,6 +44,11 @@ def _value(f: Any) -> st.SearchStrategy[Any]:
     if f.kind == "rubric":
         return st.one_of(st.none(), st.lists(st.integers(-1, 4), min_size=1, max_size=5,
                                              unique=True).map(Rubric.from_values))
+    if f.kind == "guidelines":
+        guideline = st.builds(Guideline, st.integers(-1, 4).map(float),
+                              st.text(max_size=12), st.lists(st.text(max_size=8), max_size=2))
+        return st.lists(guideline, max_size=4, unique_by=lambda g: g.value).map(
+            lambda gs: Guidelines(tuple(gs)))
     return st.one_of(st.none(), st.sampled_from(list(PRESETS)))
 
 

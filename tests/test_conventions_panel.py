@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from app.panels.conventions import ConventionsPanel
 from core.model.conventions import FIELD, FIELDS, Conventions, format_cutoff
@@ -89,6 +89,17 @@ def _drive(qtbot: Any, panel: ConventionsPanel, name: str, data: st.DataObject) 
     elif name == "rubric":
         qtbot.mouseClick(panel.findChild(QPushButton, "rubricAddRow"),
                          Qt.MouseButton.LeftButton)
+    elif name == "guidelines":  # a description typed in (row: a level of the scale)
+        view = panel.guidelines_table
+        row = data.draw(st.integers(0, view.model().rowCount() - 1))
+        view.setFocus()
+        view.setCurrentIndex(view.model().index(row, 2))
+        qtbot.keyClick(view, Qt.Key.Key_F2)
+        editor = view.focusWidget()
+        assert editor is not view
+        qtbot.keyClicks(editor, data.draw(st.sampled_from(["on topic", "answers it"])))
+        qtbot.keyClick(editor, Qt.Key.Key_Return)
+        QApplication.processEvents()  # the delegate commits on a queued call
     else:  # pragma: no cover - a field without a driven control fails here
         raise AssertionError(f"no way to drive the control of {name}")
 

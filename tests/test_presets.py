@@ -10,6 +10,8 @@ from core.model.conventions import (
     ConsensusRule,
     Conventions,
     Gain,
+    Guideline,
+    Guidelines,
     Rounding,
     Rubric,
     TieRule,
@@ -17,7 +19,7 @@ from core.model.conventions import (
 )
 from core.model.presets import PRESET_FIELDS, PRESETS, apply_preset, matching_presets, preset
 
-KEPT = ("cutoffs", "rubric", "weighting", "consensus", "rounding")
+KEPT = ("cutoffs", "rubric", "guidelines", "weighting", "consensus", "rounding")
 
 MINE = Conventions(
     gain=Gain.parse("exponential"),
@@ -25,6 +27,7 @@ MINE = Conventions(
     ties=TieRule.PESSIMISTIC,
     weighting=Weighting.IMPORTANCE,
     rubric=Rubric.parse("0=no,1=some,2=all"),
+    guidelines=Guidelines((Guideline(1, "some of the answer"),)),
     consensus=ConsensusRule.MEDIAN,
     rounding=Rounding.HALF_EVEN,
 )

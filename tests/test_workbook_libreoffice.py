@@ -30,7 +30,7 @@ from core.io.workbook import (
     read_workbook,
     reopened,
 )
-from core.model.conventions import Conventions, Gain
+from core.model.conventions import Conventions, Gain, Guideline
 from core.model.document import Document, GradeState
 from core.model.examples import seed_document
 from tests.libreoffice import read_values, recalculate
@@ -91,6 +91,16 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     seed = seed_document()
     export_workbook(evaluate(seed), src / "seed.xlsx")
     jobs["seed"] = (src / "seed.xlsx", seed, seed.conventions)
+    # A guideline edited in the Conventions sheet (its examples on two lines).
+    wb = openpyxl.load_workbook(src / "seed.xlsx")
+    ref = wb.defined_names["guidelines"].attr_text.split("!")[1].replace("$", "")
+    two = wb[SHEETS["conventions"]][ref][2][0].row  # grades 0, 1, 2, 3
+    wb[SHEETS["conventions"]][f"C{two}"].value = "Most of it."
+    wb[SHEETS["conventions"]][f"E{two}"].value = "a rounded figure\nthe year only"
+    wb.save(src / "guideline_changed.xlsx")
+    jobs["guideline_changed"] = (src / "guideline_changed.xlsx", seed, seed.conventions.replace(
+        guidelines=seed.conventions.guidelines.with_guideline(
+            Guideline(2, "Most of it.", ("a rounded figure", "the year only")))))
 
     # k, the gain rule and the ideal inventory changed in the Conventions sheet.
     doc0, conv0 = case(0)
@@ -212,6 +222,11 @@ def test_missing_soffice_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     ("table_changed", {"gain table = 0=0.5,3=10": "gain table = 0=0.5,1=4,3=10",
                        "cutoff 1 (k) = 2": "cutoff 1 (k) = all",
                        "cutoff 2 (k) = all": "cutoff 2 (k) = 1"}),
+    ("guideline_changed", {
+        "guideline for grade 2 = The source supports most of the claim; what it leaves out a "
+        "reader could infer. | examples: the source gives the figure rounded, the claim gives "
+        "it exactly": "guideline for grade 2 = Most of it. | examples: a rounded figure; the "
+                      "year only"}),
 ])
 def test_conventions_edited_in_the_sheet_reopen_as_libreoffice_computed(
         recalculated: dict[str, Any], name: str, changed: dict[str, str]) -> None:

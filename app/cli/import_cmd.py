@@ -61,6 +61,10 @@ def add_import_parser(sub: Any) -> None:
                    help="rows: the sheet's row order is a ranking (without a score or rank "
                    "column; by default such a sheet holds judgments only and the scores stay "
                    "empty)")
+    p.add_argument("--guidelines", metavar="SHEET",
+                   help="the workbook's sheet of grading guidelines (what each grade means), "
+                   "kept with the conventions; default: a sheet that reads as levels of the "
+                   "scale in sentences, if any; none: leave them out")
     p.add_argument("--report", metavar="REPORT.json",
                    help="write what was read, imported and rejected (row, column, reason)")
     p.set_defaults(func=cmd_import)
@@ -114,6 +118,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     problem = unreadable(report)
     if problem is not None:
         raise problem
+    guidelines = _guidelines(args.input, args.guidelines, report.sheet)
+    if guidelines is not None:
+        doc = result.document
+        doc.conventions = doc.conventions.replace(guidelines=guidelines.guidelines)
     _write(result.document, args.output, suffix, args.input)
     out.write(report.headline() + "\n")
     if report.excluded:
@@ -127,6 +135,11 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     elif report.ranking == "rows":
         out.write("the row order is the ranking, as --order rows declares: score = -row "
                   "number\n")
+    if guidelines is not None:
+        note = ("" if suffix == ".xlsx" else
+                f"; a {suffix} file keeps no conventions: write OUT.xlsx to keep them")
+        note += "" if args.guidelines else " (--guidelines none leaves them out)"
+        out.write(guidelines.headline + note + "\n")
     if report.rejected_judgments:
         row, column, why = report.rejected_judgments[0]
         out.write(f"{len(report.rejected_judgments)} judgments rejected, the first on row "
@@ -135,6 +148,18 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
                      "; pass --report REPORT.json for the list") + "\n")
     out.write(f"wrote {args.output}: {len(result.document)} candidates\n")
     return 0
+
+
+def _guidelines(path: str, sheet: str | None, judged: str | None) -> Any:
+    """The guidelines ``--guidelines`` names (``none``: none), or those a
+    sheet other than the judgments' reads as (:mod:`core.io.annotator.guidelines`)."""
+    from core.io.annotator.guidelines import find_guidelines, read_guidelines
+
+    if sheet is not None and sheet.strip().casefold() == "none":
+        return None
+    if sheet is not None:
+        return read_guidelines(path, sheet)
+    return find_guidelines(path, judged)
 
 
 def _write(doc: Any, output: str, suffix: str, sheet: str) -> None:

@@ -22,6 +22,7 @@ from core.io.annotator import (
     import_annotations,
     preview,
 )
+from core.io.annotator.guidelines import offer_guidelines
 from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES, is_annotator_sheet
 from core.model.conventions import ConsensusRule, Conventions, Rounding
 from core.model.document import Document
@@ -144,8 +145,9 @@ class ImportWizard(WizardSteps):
             self.report_page.show_report(result.report)
 
         self._run(self.tr("Importing {0}…").format(path.name),
-                  lambda progress, cancelled: import_annotations(
-                      path, mapping, sheet=sheet, conventions=conventions, labels=labels), done)
+                  lambda progress, cancelled: offer_guidelines(import_annotations(
+                      path, mapping, sheet=sheet, conventions=conventions, labels=labels),
+                      path), done)
 
     def done(self, result: int) -> None:
         # Closing while reading or importing abandons that work: its result is dropped.

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import announce, label_control
+from app.models.guidelines import GuidelinesModel
 from app.models.pairs import PairTableModel
 from app.panels.fit import fit_rows_to_font
 from app.panels.wheel import guard_wheel
@@ -44,12 +46,14 @@ from core.model.conventions import (
     FIELDS,
     ConventionField,
     Conventions,
+    Guideline,
     Rubric,
     RubricGrade,
     format_cutoff,
     parse_cutoff,
 )
 from core.model.gain_rules import GainRule, gain_rule
+from core.model.numbers import number_text
 from core.model.presets import PRESETS, apply_preset, matching_presets
 
 __all__ = ["ConventionsPanel"]
@@ -121,6 +125,8 @@ class ConventionsPanel(QWidget):
                 body.addWidget(self._build_choice(f, inner))
             elif f.kind == "rubric":
                 body.addWidget(self._build_rubric(inner))
+            elif f.kind == "guidelines":
+                body.addWidget(self._build_guidelines(f, inner))
             elif f.kind == "flag" and f.attr != "gain":
                 box = QGroupBox(self.tr(f.title), inner)
                 QVBoxLayout(box).addWidget(self._check(f, box))
@@ -262,6 +268,43 @@ class ConventionsPanel(QWidget):
         rubric_layout.addWidget(self._field_error("rubric", rubric_box))
         return rubric_box
 
+    def _build_guidelines(self, f: ConventionField, inner: QWidget) -> QGroupBox:
+        """What each level of the scale means: its description and examples
+        editable, a row per level (the declared rubric's, or the scale the
+        grades seen define: :meth:`set_grades_seen`)."""
+        box = QGroupBox(self.tr(f.title), inner)
+        lay = QVBoxLayout(box)
+        self._grades_seen = np.empty(0)
+        self.guidelines_model = GuidelinesModel(self)
+        self.guidelines_table = QTableView(box)
+        self.guidelines_table.setObjectName("guidelinesTable")
+        self.guidelines_table.setAccessibleName(self.tr(f.title))
+        self.guidelines_table.setModel(self.guidelines_model)
+        self.guidelines_table.verticalHeader().setVisible(False)
+        self.guidelines_table.horizontalHeader().setStretchLastSection(True)
+        self.guidelines_table.setWordWrap(True)
+        self.guidelines_table.setMaximumHeight(160)
+        self.guidelines_model.guideline_edited.connect(self._guideline_edited)
+        self.controls[f.name] = self.guidelines_table
+        note = _formula_label(f.name, box)
+        note.setText(self.tr("Double-click a description or the examples to edit them; they "
+                             "are shown beside the grid while grading."))
+        self.formulas[f.name] = note
+        lay.addWidget(self.guidelines_table)
+        lay.addWidget(note)
+        lay.addWidget(self._field_error(f.name, box))
+        return box
+
+    def set_grades_seen(self, grades: np.ndarray) -> None:
+        """The document's grades (NaN where none): without a declared rubric
+        they define the scale the guidelines editor lists."""
+        self._grades_seen = grades
+        self._show_levels()
+
+    def _show_levels(self) -> None:
+        self.guidelines_model.set_levels(self._c.levels(self._grades_seen))
+        self.guidelines_table.resizeRowsToContents()
+
     # -- building blocks ----------------------------------------------------------------
     @staticmethod
     def _pair_view(name: str, model: PairTableModel, parent: QWidget) -> QTableView:
@@ -322,6 +365,7 @@ class ConventionsPanel(QWidget):
             self.rubric_formula.setText(
                 f"rubric {c.rubric.text}: grades outside it are flagged" if c.rubric else
                 "no rubric declared: the grades seen define the scale")
+            self._show_levels()
             matches = matching_presets(c)
             self.preset_match.setText(
                 self.tr("matches: ") + ", ".join(matches) if matches
@@ -450,6 +494,17 @@ class ConventionsPanel(QWidget):
     def _choice_made(self, f: ConventionField) -> None:
         if not self._updating:
             self._set_field(f, type(f.choices()[0])(self.combos[f.name].currentData()))
+
+    def _guideline_edited(self, guideline: Guideline) -> None:
+        """One level's description or examples changed: the guidelines field
+        set with that level's replaced (one field, one step)."""
+        if self._updating:
+            return
+        new = FIELD["guidelines"].set(self._c, self._c.guidelines.with_guideline(guideline))
+        if new != self._c:
+            self.clear_errors()
+            self.conventions_edited.emit(new, "guideline for grade "
+                                         + number_text(guideline.value))
 
     def _rubric_edited(self) -> None:
         if self._updating:

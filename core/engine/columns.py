@@ -27,6 +27,7 @@ from core.engine.evaluation import Evaluation
 from core.engine.query_values import QueryValues, query_ideal, query_values
 from core.model.conventions import Conventions, Rubric
 from core.model.document import GradeState, grade_text
+from core.model.guidelines import digit_keys
 from core.model.numbers import full_text
 
 __all__ = [
@@ -205,6 +206,15 @@ def _grade(shown: ShownRows, row: int) -> Any:
         state.label)
 
 
+def _grade_formula(c: Conventions) -> str:
+    """The grade column's header tooltip: what it holds, the keys, and each
+    digit's level (label and guideline) where the conventions name them."""
+    text = ("the reviewer's grade (a judgment): a number, unknown or unrateable; "
+            "digits set it, U/Delete = unknown, X = unrateable")
+    keys = digit_keys(c.rubric, c.guidelines)
+    return text + "".join(f"\n{digit}: {what}" for digit, what in keys)
+
+
 def _grade_tip(shown: ShownRows, row: int) -> str:
     doc, c, i = shown.ev.doc, shown.ev.conventions, shown.row(row)
     state = shown.state(row)
@@ -216,6 +226,9 @@ def _grade_tip(shown: ShownRows, row: int) -> str:
     else:
         label = shown.rubric.label_for(float(doc.grade[i]))
         parts.append(f"grade {full_text(doc.grade[i])}" + (f": {label}" if label else ""))
+        guideline = c.guidelines.for_grade(float(doc.grade[i]))
+        if guideline is not None and guideline.description:
+            parts.append(guideline.description)
         if shown.outside[row]:
             parts.append(f"outside the rubric ({c.rubric.text if c.rubric else ''})")
     original = grade_text(float(doc.original_grade[i]), int(doc.original_state[i]))
@@ -336,8 +349,7 @@ COLUMNS: tuple[CandidateColumn, ...] = (
     CandidateColumn(
         "grade", "Grade", _grade, tooltip=_grade_tip, align=Align.LEFT, edit=_grade_edit_text,
         state_words=True, sheet=("F", "current grade"),
-        formula=lambda c: "the reviewer's grade (a judgment): a number, unknown or unrateable; "
-                          "digits set it, U/Delete = unknown, X = unrateable"),
+        formula=_grade_formula),
     CandidateColumn(
         "state", "Grade state", _state, tooltip=_grade_tip, align=Align.LEFT,
         state_words=True, sheet=("G", "grade state"),

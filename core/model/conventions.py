@@ -29,6 +29,7 @@ from core.model.choices import (
     ZeroIdealRule,
 )
 from core.model.gain_rules import GAIN_RULES, GainRule, GainTable, gain_rule
+from core.model.guidelines import Guideline, Guidelines, Level, levels
 from core.model.numbers import number_text, read_number
 from core.model.rubric import Rubric, RubricGrade
 
@@ -38,7 +39,10 @@ __all__ = [
     "DiscountRule",
     "Gain",
     "GainRule",
+    "Guideline",
+    "Guidelines",
     "IdealInventory",
+    "Level",
     "Rounding",
     "Rubric",
     "RubricGrade",
@@ -207,6 +211,7 @@ class Conventions:
     zero_ideal: ZeroIdealRule = ZeroIdealRule.UNDEFINED
     weighting: Weighting = Weighting.EQUAL
     rubric: Rubric | None = None
+    guidelines: Guidelines = field(default_factory=Guidelines)
     consensus: ConsensusRule = ConsensusRule.MEAN
     rounding: Rounding = Rounding.NONE
     preset: str | None = None
@@ -244,6 +249,11 @@ class Conventions:
             low = int(min(seen[0], 0.0))
             return Rubric.from_values(range(low, int(seen[-1]) + 1))
         return Rubric.from_values([0.0, *seen.tolist()])
+
+    def levels(self, grades: FloatArray) -> tuple[Level, ...]:
+        """Each level of the scale (:meth:`rubric_for` ``grades``) with its
+        label and guideline (:func:`core.model.guidelines.levels`)."""
+        return levels(self.rubric_for(grades), self.guidelines)
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(convention, choice label, formula) rows for people: a row per
@@ -283,7 +293,7 @@ FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Conventions))
 
 
 # -- each field declared once ----------------------------------------------------------------
-FieldKind = Literal["choice", "flag", "gain", "cutoffs", "rubric", "text"]
+FieldKind = Literal["choice", "flag", "gain", "cutoffs", "rubric", "guidelines", "text"]
 
 
 @dataclass(frozen=True)
@@ -297,7 +307,8 @@ class ConventionField:
     (TRUE or FALSE: a check box, a boolean cell), ``gain`` (a gain rule and
     its table: the named cell ``gain_rule`` and the gain table's rows),
     ``cutoffs`` (a cell per cutoff, ``cut_1`` ...), ``rubric`` (its text, and
-    its grades listed below), ``text`` (a text cell). ``get`` reads the
+    its grades listed below), ``guidelines`` (what each grade means: columns
+    of the rubric's list on the sheet, no named cell), ``text`` (a text cell). ``get`` reads the
     field's value from conventions, ``set`` gives conventions with only this
     field changed (``dataclasses.replace``), ``read`` takes the value from its
     JSON or command-line text, ``write`` gives its JSON.
@@ -432,6 +443,12 @@ FIELDS: tuple[ConventionField, ...] = (
         meaning=lambda v: "grades outside the rubric are flagged", cell="rubric_text",
         flag="--rubric", help="the permitted grades", metavar="G=LABEL,...",
         words=lambda v: v.text if v is not None else ""),
+    ConventionField(
+        "guidelines", "guidelines", "Guidelines (what each grade means)", "guidelines",
+        get=lambda c: c.guidelines, set=lambda c, v: replace(c, guidelines=v),
+        read=Guidelines.from_json, write=lambda v: v.to_json(),
+        meaning=lambda v: "what each grade means, shown beside the grid while grading",
+        optional=True, words=lambda v: v.summary),
     ConventionField(
         "preset", "preset", "Presets", "text", get=lambda c: c.preset,
         set=lambda c, v: replace(c, preset=v or None), read=lambda t: t or None,

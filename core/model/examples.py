@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.model.conventions import Conventions, Rubric
+from core.model.conventions import Conventions, Guideline, Guidelines, Rubric
 from core.model.document import Document
 
 __all__ = [
@@ -28,6 +28,18 @@ EXAMPLE_PATH = RESOURCES / "example.csv"
 EXAMPLE_CONVENTIONS = Conventions(
     cutoffs=(1, 2, None),
     rubric=Rubric.parse("0=no support,1=partial support,2=substantial support,3=direct support"),
+    guidelines=Guidelines((
+        Guideline(0.0, "The source does not address the claim, or contradicts it.",
+                  ("a page on the same topic that never states the claim",)),
+        Guideline(1.0, "The source supports part of the claim, or only mentions it; a reader "
+                       "needs other sources to accept it.",
+                  ("the claim names a year and a place; the source gives only the place",)),
+        Guideline(2.0, "The source supports most of the claim; what it leaves out a reader "
+                       "could infer.",
+                  ("the source gives the figure rounded, the claim gives it exactly",)),
+        Guideline(3.0, "The source states the claim itself, with its evidence.",
+                  ("the claim quoted, or said in other words, with its source",)),
+    )),
 )
 
 # query, source id, score, grade (None = unknown); rows in ranked order.

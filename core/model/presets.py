@@ -95,7 +95,7 @@ def apply_preset(current: Conventions, name: str) -> Conventions:
 
     The preset's arithmetic (gain, discount, ideal, ties, unknown, zero_ideal:
     :data:`PRESET_FIELDS`) and its name replace ``current``'s; ``current``'s
-    cutoffs, rubric, weighting, consensus and rounding are kept.
+    cutoffs, rubric, guidelines, weighting, consensus and rounding are kept.
 
     Raises
     ------

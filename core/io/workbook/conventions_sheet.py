@@ -1,5 +1,6 @@
 """The Conventions sheet: every convention as a named cell the formulas read
-(edit one and the workbook recomputes), the gain table and the rubric."""
+(edit one and the workbook recomputes), the gain table and the rubric with
+the guidelines (what each grade means, and examples)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ _SHEET = SHEETS["conventions"]
 
 #: Widths of the label, value and meaning columns (characters).
 _WIDTHS = (30.0, 32.0, 72.0)
+#: The guidelines' examples: column E (D holds the cutoffs' numbers, hidden), its width.
+EXAMPLES_COL, _EXAMPLES_WIDTH = 4, 44.0
 
 
 def write_conventions(
@@ -36,6 +39,7 @@ def write_conventions(
     set_widths(ws, _WIDTHS)
     # The numbers formulas use for the cutoffs (k = all as a large number): hidden.
     ws.set_column(3, 3, 12, fmt.k_used, {"hidden": True})
+    ws.set_column(EXAMPLES_COL, EXAMPLES_COL, _EXAMPLES_WIDTH)
     ws.write_string(0, 0, "Conventions: every NDCG number in this workbook depends on these",
                     fmt.title)
     intro = ("Edit a value in the blue cells and every sheet recomputes (TRUE or FALSE, a "
@@ -107,6 +111,8 @@ def _put_conventions(s: _Settings, doc: Document, conv: Conventions) -> None:
         if f.kind == "cutoffs":
             _put_cutoffs(s, value, f.meaning(value))
             continue
+        if f.kind == "guidelines":  # columns of the rubric's list (_write_rubric)
+            continue
         words = _SHEET_WORDS.get(f.cell, "")
         meaning = words + f.meaning(value) if words.endswith(" ") else f.meaning(value) + words
         if f.kind == "flag":
@@ -153,20 +159,28 @@ def _write_gain_table(ws: Any, fmt: Formats, conv: Conventions, row: int,
 
 def _write_rubric(ws: Any, fmt: Formats, conv: Conventions, grades: FloatArray, row: int,
                   names: dict[str, str]) -> None:
-    """The rubric's grades and labels from ``row`` down, then unknown and
-    unrateable: the list the current-grade dropdown offers (``grade_list``)."""
-    rubric = conv.rubric_for(grades)
+    """The rubric's grades with their labels and guidelines (description,
+    examples one per line: edited here, read back) from ``row`` down, then
+    unknown and unrateable: the list the current-grade dropdown offers
+    (``grade_list``); ``guidelines``: the grades' rows, columns A to E."""
     ws.write_string(row, 0, "rubric: grade", fmt.header)
-    ws.write_string(row, 1, "label", fmt.header)
-    ws.write_string(row, 2, "the current-grade dropdown offers these and unknown, unrateable",
-                    fmt.header)
+    ws.write_string(row, 1, "label (edit the rubric above)", fmt.header)
+    ws.write_string(row, 2, "guideline: what the grade means (edit here)", fmt.header)
+    ws.write_string(row, EXAMPLES_COL, "examples, one per line (edit here)", fmt.header)
     row += 1
     first = row
-    for rg in rubric.grades:
-        ws.write_number(row, 0, rg.value)
-        put_text(ws, row, 1, rg.label, fmt.text, fmt.text_q)
+    for level in conv.levels(grades):
+        ws.write_number(row, 0, level.value)
+        put_text(ws, row, 1, level.label, fmt.text, fmt.text_q)
+        put_text(ws, row, 2, level.description, fmt.conv, fmt.conv_q)
+        examples = "\n".join(level.examples)
+        put_text(ws, row, EXAMPLES_COL, examples, fmt.conv, fmt.conv_q)
+        wrapped_row(ws, row, level.description, _WIDTHS[2], (examples, _EXAMPLES_WIDTH))
         row += 1
+    names["guidelines"] = f"={_SHEET}!$A${first + 1}:$E${row}"
     for word in ("unknown", "unrateable"):
         ws.write_string(row, 0, word)
         row += 1
+    ws.write_string(row - 2, 2, "the current-grade dropdown offers the grades above and "
+                    "unknown, unrateable", fmt.wrap)
     names["grade_list"] = f"={_SHEET}!$A${first + 1}:$A${row}"

@@ -48,7 +48,7 @@ CONVENTION_ENTRY = "—"
 #: cutoffs' are "cutoff j (k)", the gain table's "gain table"), then the
 #: document's version and name.
 CONVENTION_LABELS = {
-    **{f.cell: f.label for f in FIELDS if f.kind != "cutoffs"},
+    **{f.cell: f.label for f in FIELDS if f.cell and f.kind != "cutoffs"},
     "judgment_version": "judgment version",
     "document_name": "ranked list",
 }

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import InputError
+from core.errors import ConventionError, InputError
 from core.io.workbook.layout import SHEETS
 from core.model.assignment import Assignment
-from core.model.conventions import FIELDS
+from core.model.conventions import FIELDS, Guidelines
 from core.model.grades import GradeState
 
 __all__ = ["MetadataError", "check_metadata", "metadata_error"]
@@ -28,7 +28,7 @@ __all__ = ["MetadataError", "check_metadata", "metadata_error"]
 #: The types a conventions record's value may have, by the field's kind.
 _KIND_TYPES: dict[str, tuple[type, ...]] = {
     "choice": (str,), "gain": (str,), "flag": (bool,), "cutoffs": (list,),
-    "rubric": (str, type(None)), "text": (str, type(None)),
+    "rubric": (str, type(None)), "guidelines": (list,), "text": (str, type(None)),
 }
 #: Each field of a conventions record (:data:`FIELDS`) and the types its value may have.
 _CONVENTION_FIELDS: dict[str, tuple[type, ...]] = {f.key: _KIND_TYPES[f.kind] for f in FIELDS}
@@ -190,6 +190,10 @@ def _conventions(value: Any, key: str) -> None:
                               for k in cutoffs):
         raise MetadataError(key, f"holds cutoffs {_shown(cutoffs)}: each must be the text of a "
                                  "whole number or 'all'")
+    try:
+        Guidelines.from_json(value.get("guidelines", []))
+    except ConventionError as exc:
+        raise MetadataError(key, f"holds {exc}") from None
     extra = set(value) - set(_CONVENTION_FIELDS)
     if extra:
         raise MetadataError(key, f"holds {sorted(extra)[0]!r}, which is no convention")

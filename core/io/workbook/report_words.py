@@ -66,6 +66,9 @@ def _field_words(f: ConventionField, ev: Evaluation) -> Text | str:
             cutoffs += [", "] if j else []
             cutoffs.append(cutoff_text(j, ev))
         return join([*cutoffs, "; the same k cuts the actual and the ideal list"])
+    if f.kind == "guidelines":  # no named cell: the rubric's list on the Conventions sheet
+        return ("each grade's meaning on the Conventions sheet, beside the rubric's grades"
+                if value else "none declared")
     text = f.words(value)
     return when(f'{f.cell}=""', not text, _EMPTY.get(f.name, "not declared"),
                 Text(f.cell, text))

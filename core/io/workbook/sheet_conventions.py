@@ -15,13 +15,14 @@ import datetime as _dt
 import math
 import posixpath
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from core.errors import ConventionError, InputError
 from core.io.safety import column_letters, parse_xml
 from core.io.safety.limits import parse_ref
+from core.io.workbook.conventions_sheet import EXAMPLES_COL
 from core.io.workbook.layout import (
     CONVENTION_ENTRY,
     CONVENTION_LABELS,
@@ -35,6 +36,8 @@ from core.model.conventions import (
     Conventions,
     Gain,
     GainRule,
+    Guideline,
+    Guidelines,
     Rubric,
     format_cutoff,
 )
@@ -115,6 +118,19 @@ class _Cells:
             line = self.cells[row - 1] if row <= len(self.cells) else []
             cell = [line[c - 1] if c <= len(line) else "" for c in (1, 2)]
             out.append((row, cell[0], cell[1]))
+        return out
+
+    def rows(self, name: str) -> list[tuple[int, list[Any]]]:
+        """(row, its cells from column A to E) of each row of range ``name``."""
+        sheet, _, ref = self.names.get(name, "").rpartition("!")
+        top, _, bottom = ref.partition(":")
+        first, last = parse_ref(top), parse_ref(bottom)
+        if sheet.strip("'") != _SHEET or first is None or last is None:
+            raise _Refused(f"the cells named {name} are no longer on the {_SHEET} sheet")
+        out = []
+        for row in range(first[0], last[0] + 1):
+            line = self.cells[row - 1] if row <= len(self.cells) else []
+            out.append((row, [line[c] if c < len(line) else "" for c in range(EXAMPLES_COL + 1)]))
         return out
 
     def refusal(self, name: str, label: str, problem: str) -> InputError:
@@ -223,6 +239,8 @@ def _fields(stored: Conventions) -> dict[str, tuple[str, Any]]:
     version and name): its label and how its value is read."""
     fields: dict[str, tuple[str, Any]] = {}
     for f in FIELDS:
+        if f.kind == "guidelines":  # no named cell: read by _guidelines
+            continue
         if f.kind == "cutoffs":
             for j in range(1, len(stored.cutoffs) + 1):
                 fields[f"cut_{j}"] = (f"cutoff {j} (k)", _cutoff)
@@ -239,6 +257,8 @@ def _as_written(stored: Conventions, doc: Document) -> dict[str, Any]:
                            "document_name": doc.name}
     for f in FIELDS:
         value = f.get(stored)
+        if f.kind == "guidelines":
+            continue
         if f.kind == "cutoffs":
             out.update({f"cut_{j}": k for j, k in enumerate(value, start=1)})
         elif f.kind == "gain":
@@ -269,11 +289,61 @@ def _gain_table(sheet: _Cells) -> tuple[tuple[float, float], ...]:
     return tuple(sorted(pairs.items()))
 
 
+@dataclass
+class _Described:
+    """The guidelines the rubric's list holds, and where each grade's row is."""
+
+    guidelines: Guidelines
+    rows: dict[float, int] = field(default_factory=dict)
+
+
+def _guidelines(sheet: _Cells, stored: Guidelines) -> _Described:
+    """``stored`` with the guideline of each grade listed in the rubric's
+    list (the cells named ``guidelines``: grade in A, description in C,
+    examples in E, one per line) as the list now holds it. A workbook
+    written before guidelines were kept there has no such cells: ``stored``."""
+    out = _Described(stored)
+    if "guidelines" not in sheet.names:
+        return out
+    for row, line in sheet.rows("guidelines"):
+        grade, description = line[0], _text(line[2])
+        examples = _text(line[EXAMPLES_COL]).splitlines()
+        if not isinstance(grade, int | float) or isinstance(grade, bool) or not math.isfinite(
+                grade):
+            if description or any(e.strip() for e in examples):
+                raise _Refused(f"the grade in column A is {_shown(grade)}; a guideline needs "
+                               "its grade, a number", row)
+            continue
+        if float(grade) in out.rows:
+            raise _Refused(f"grade {number_text(float(grade))} is listed twice", row)
+        out.rows[float(grade)] = row
+        out.guidelines = out.guidelines.with_guideline(
+            Guideline(float(grade), description, tuple(examples)))
+    return out
+
+
+def _guideline_entries(stored: Guidelines, found: _Described, when: str) -> list[AuditEntry]:
+    """An audit entry per grade whose guideline the sheet changed."""
+    entries = []
+    for value, row in found.rows.items():
+        before = stored.for_grade(value) or Guideline(value)
+        now = found.guidelines.for_grade(value) or Guideline(value)
+        if now == before:
+            continue
+        label = f"guideline for grade {number_text(value)}"
+        entries.append(AuditEntry(
+            OUTSIDE_WHO, when, CONVENTION_ENTRY, CONVENTION_ENTRY, f"{label} = {before.text}",
+            f"{label} = {now.text}", f"edited in {_SHEET}!C{row}:E{row}", OUTSIDE_ORIGIN))
+    return entries
+
+
 def _build(now: dict[str, Any], stored: Conventions) -> Conventions:
     """The conventions the cells hold: ``stored`` with each field of
     :data:`FIELDS` set from its cells."""
     out = stored
     for f in FIELDS:
+        if f.kind == "guidelines":  # taken from the rubric's list (_guidelines)
+            continue
         if f.kind == "cutoffs":
             value: Any = tuple(now[f"cut_{j}"] for j in range(1, len(stored.cutoffs) + 1))
         elif f.kind == "gain":
@@ -310,6 +380,12 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
             out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, line=exc.row,
                                           column="A/B (gain table)", hint=_KEEP))
         fields["gain_grades"] = ("gain table", None)
+    described = _Described(stored.guidelines)
+    try:
+        described = _guidelines(sheet, stored.guidelines)
+    except _Refused as exc:
+        out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, line=exc.row,
+                                      column="A/C/E (guidelines)", hint=_KEEP))
     cuts = [(j, now.get(f"cut_{j}", 0)) for j in range(1, len(stored.cutoffs) + 1)]
     for j, k in cuts:
         if k != 0 and [k2 for _, k2 in cuts].index(k) != j - 1:
@@ -319,7 +395,7 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
     if out.refused:
         return out
     try:
-        conventions = _build(now, stored)
+        conventions = replace(_build(now, stored), guidelines=described.guidelines)
     except ConventionError as exc:
         out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, hint=_KEEP))
         return out
@@ -338,6 +414,7 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
             f"{label} = {_words(name, before[name])}",
             f"{label} = {_words(name, now.get(name, ()))}",
             f"edited in {ref}", OUTSIDE_ORIGIN))
+    out.entries += _guideline_entries(stored.guidelines, described, when)
     out.conventions = conventions
     out.judgment_version, out.name = now["judgment_version"], now["document_name"]
     return out

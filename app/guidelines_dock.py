@@ -1,0 +1,179 @@
+"""The guidelines under the grid while grading: every level of the scale
+with its label, description and examples, the selected row's grade
+highlighted (objectName ``guidelinesView``, in the dock
+``guidelinesDock``).
+
+An add-on (:func:`install_guidelines`): it sees the window only as
+:class:`~app.window_api.WindowApi`, follows the grids' current row and the
+session's steps, and edits nothing (the conventions panel edits the
+guidelines).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PySide6.QtCore import QModelIndex, QObject, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.models.roles import CANDIDATE_ROLE
+from app.window_api import WindowApi
+from core.model.conventions import Level
+from core.model.document import GradeState
+from core.model.numbers import number_text
+
+__all__ = ["GuidelinesController", "GuidelinesView", "install_guidelines", "level_text"]
+
+#: The highlighted level's background (the grid's selection blue, light).
+_HIGHLIGHT = QColor("#CFE3FA")
+
+
+def level_text(level: Level) -> str:
+    """A level as the list shows it: title, description, examples."""
+    lines = [level.title]
+    if level.description:
+        lines.append(level.description)
+    lines += [f"  e.g. {e}" for e in level.examples]
+    return "\n".join(lines)
+
+
+class GuidelinesView(QWidget):
+    """The levels, one item each; :meth:`highlight` marks the current one."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("guidelinesView")
+        self.current_label = QLabel(self)
+        self.current_label.setObjectName("guidelinesCurrent")
+        self.current_label.setWordWrap(True)
+        self.levels_list = QListWidget(self)
+        self.levels_list.setObjectName("guidelinesList")
+        self.levels_list.setAccessibleName(self.tr("Grading guidelines"))
+        self.levels_list.setWordWrap(True)
+        self.levels_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        # Reached by the keyboard (F6, Tab) to scroll it; a click leaves the grid the focus.
+        self.levels_list.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.empty_note = QLabel(self.tr("No guidelines yet: describe each grade in the "
+                                         "Conventions panel, under Guidelines."), self)
+        self.empty_note.setObjectName("guidelinesEmpty")
+        self.empty_note.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)  # the strip under the grid is short
+        lay.setSpacing(2)
+        lay.addWidget(self.current_label)
+        lay.addWidget(self.levels_list, 1)
+        lay.addWidget(self.empty_note)
+        self._levels: list[Level] = []
+        #: The grade highlighted (None: the current row has no number grade).
+        self.highlighted: float | None = None
+
+    def sizeHint(self) -> QSize:
+        """Wide rather than tall: the levels' sentences read best on few lines
+        (the dock shares the strip under the grid with the audit log)."""
+        return QSize(560, 150)
+
+    def show_levels(self, levels: Sequence[Level]) -> None:
+        self._levels = list(levels)
+        self.levels_list.clear()
+        for level in self._levels:
+            item = QListWidgetItem(level_text(level))
+            item.setToolTip(level_text(level))
+            self.levels_list.addItem(item)
+        self.empty_note.setVisible(not any(lv.description or lv.examples for lv in levels))
+        self.highlight(self.highlighted)
+
+    def highlight(self, grade: float | None, words: str = "") -> None:
+        """Mark the level of ``grade`` (none for None); ``words`` say the
+        current row and its grade above the list."""
+        self.highlighted = grade
+        if words:
+            self.current_label.setText(words)
+        for i, level in enumerate(self._levels):
+            item = self.levels_list.item(i)
+            on = grade is not None and level.value == grade
+            item.setBackground(QBrush(_HIGHLIGHT) if on else QBrush())
+            font = QFont(item.font())
+            font.setBold(on)
+            item.setFont(font)
+            if on:
+                self.levels_list.scrollToItem(item)
+
+    def highlighted_row(self) -> int:
+        """The list row highlighted (-1: none)."""
+        if self.highlighted is None:
+            return -1
+        return next((i for i, lv in enumerate(self._levels) if lv.value == self.highlighted),
+                    -1)
+
+
+class GuidelinesController(QObject):
+    """Keeps :class:`GuidelinesView` on the window's conventions and the grids'
+    current row."""
+
+    def __init__(self, window: WindowApi) -> None:
+        super().__init__(window)
+        self.window = window
+        self.view = GuidelinesView()
+        self.dock = window.add_dock("guidelinesDock", window.tr("Guidelines"), self.view,
+                                    Qt.DockWidgetArea.BottomDockWidgetArea)
+        self._candidate: int | None = None
+        self._grids: list[QTableView] = [window.grid, window.not_retrieved_view]
+        for grid in self._grids:
+            grid.selectionModel().currentChanged.connect(
+                lambda index, _old, g=grid: self._current_changed(g, index))
+        window.document_replaced.connect(lambda _doc: self.refresh_levels())
+        window.conventions_changed.connect(lambda _c: self.refresh_levels())
+        window.grade_changed.connect(lambda _row: self._show_current())
+        window.current_query_changed.connect(lambda _q: self._follow_grid())
+        self.refresh_levels()
+        self._follow_grid()
+
+    def refresh_levels(self) -> None:
+        """The levels of the scale (the declared rubric's, or the one the
+        grades seen define) with their guidelines."""
+        self.view.show_levels(self.window.conventions.levels(self.window.document.grade))
+        self._follow_grid()
+
+    def _follow_grid(self) -> None:
+        index = self.window.grid.currentIndex()
+        self._current_changed(self.window.grid, index)
+
+    def _current_changed(self, grid: QTableView, index: QModelIndex) -> None:
+        candidate = index.data(CANDIDATE_ROLE) if index.isValid() else None
+        if candidate is None and grid is not self.window.grid:
+            return  # the not-retrieved grid lost its row: the main grid's stays shown
+        self._candidate = candidate
+        self._show_current()
+
+    def _show_current(self) -> None:
+        doc = self.window.document
+        i = self._candidate
+        if i is None or not 0 <= i < len(doc):
+            self.view.highlight(None, self.tr("Select a row to see its grade's level."))
+            return
+        row = f"{doc.query_ids[int(doc.query[i])]} / {doc.source_id[i]}"
+        state = GradeState(int(doc.state[i]))
+        if state is not GradeState.NUMBER or math.isnan(doc.grade[i]):
+            self.view.highlight(None, f"{row}: {state.name.lower()}")
+            return
+        grade = float(doc.grade[i])
+        label = doc.conventions.rubric.label_for(grade) if doc.conventions.rubric else None
+        self.view.highlight(grade, f"{row}: grade {number_text(grade)}"
+                            + (f" - {label}" if label else ""))
+
+
+def install_guidelines(window: WindowApi) -> GuidelinesController:
+    """Add the guidelines dock to ``window``: in the strip under the grid,
+    beside the audit log, in view while grading without taking the grid's
+    width (a dock tabbed with another would start behind it)."""
+    return GuidelinesController(window)

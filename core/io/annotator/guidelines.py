@@ -1,0 +1,154 @@
+"""An annotators' workbook's guidelines sheet: the levels of the scale in
+prose ("2 | Relevant | The page answers the question | e.g. ...") rather
+than judgments, offered as the imported document's guidelines.
+
+Guessed from what the cells look like: a column of a few distinct small
+whole numbers (the grades), beside a column of sentences (what each grade
+means); a short text column between is the label, a second column of
+sentences the examples (one per line). A sheet name such as "Instructions"
+or "Guidelines" only breaks a tie between sheets that look alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from core.io.annotator.model import cell_text
+from core.io.annotator.read import read_table
+from core.io.annotator.report import ImportResult
+from core.io.safety import check_xlsx
+from core.model.guidelines import Guideline, Guidelines
+
+__all__ = ["FoundGuidelines", "find_guidelines", "offer_guidelines", "read_guidelines"]
+
+#: A sheet longer than this holds judgments, not a scale's levels.
+_MAX_ROWS = 200
+#: Whole grades a scale's level may have.
+_GRADES = range(-5, 101)
+#: Names that hint at guidelines (a tie-breaker only).
+_HINT = re.compile(r"instruction|guideline|rubric|scale|codebook|readme|how to", re.I)
+
+
+@dataclass(frozen=True)
+class FoundGuidelines:
+    """The guidelines read from ``sheet``, and the labels the sheet gives."""
+
+    sheet: str
+    guidelines: Guidelines
+    labels: dict[float, str] = field(default_factory=dict)
+
+    @property
+    def headline(self) -> str:
+        n = len(self.guidelines.entries)
+        return f"guidelines: {n} grade{'' if n == 1 else 's'} described, from sheet {self.sheet!r}"
+
+
+def _grade(value: Any) -> float | None:
+    """A cell holding a whole grade (a number, or its text)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        number = float(value)
+    else:
+        text = cell_text(value).strip()
+        if not re.fullmatch(r"-?\d{1,3}", text):
+            return None
+        number = float(text)
+    return number if number.is_integer() and int(number) in _GRADES else None
+
+
+def _prose(texts: Sequence[str]) -> bool:
+    """Sentences: most cells hold several words."""
+    filled = [t for t in texts if t]
+    return len(filled) * 2 >= len(texts) > 0 and (
+        sum(len(t.split()) >= 4 for t in filled) * 2 >= len(filled))
+
+
+def _levels(rows: list[list[Any]]) -> tuple[Guidelines, dict[float, str]] | None:
+    """The levels ``rows`` describe (None when they describe none)."""
+    width = max((len(r) for r in rows), default=0)
+    best: tuple[Guidelines, dict[float, str]] | None = None
+    for col in range(width):
+        graded = [(r, g) for r in rows if (g := _grade(r[col] if col < len(r) else None))
+                  is not None]
+        values = [g for _, g in graded]
+        if not 2 <= len(values) <= 11 or len(set(values)) != len(values):
+            continue
+        texts = [[cell_text(r[c]).strip() if c < len(r) else "" for r, _ in graded]
+                 for c in range(width)]
+        prose = [c for c in range(width) if c != col and _prose(texts[c])]
+        if not prose:
+            continue
+        short = [c for c in range(width) if c not in (col, *prose) and any(texts[c])
+                 and all(len(t) <= 40 for t in texts[c])]
+        described, examples = prose[0], prose[1] if len(prose) > 1 else None
+        found = Guidelines(tuple(
+            Guideline(g, texts[described][i],
+                      tuple(texts[examples][i].splitlines()) if examples is not None else ())
+            for i, g in enumerate(values)))
+        labels = ({g: texts[short[0]][i] for i, g in enumerate(values) if texts[short[0]][i]}
+                  if short else {})
+        if best is None or len(found.entries) > len(best[0].entries):
+            best = (found, labels)
+    return best
+
+
+def read_guidelines(path: str | Path, sheet: str) -> FoundGuidelines:
+    """The guidelines sheet ``sheet`` of workbook ``path`` holds; raises
+    :class:`InputError` naming the sheet when it describes no levels."""
+    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):
+        raise InputError("a text file has no sheet of guidelines", file=str(path),
+                         hint="import a workbook (.xlsx) with --guidelines, or leave it out")
+    table = read_table(path, sheet=sheet)
+    found = _levels(table.rows[:_MAX_ROWS])
+    if found is None:
+        raise InputError(
+            "no grading guidelines found: no column of grades beside a column of sentences "
+            "saying what each grade means", file=str(path), sheet=sheet,
+            hint="name the sheet of the guidelines with --guidelines SHEET, or leave them out "
+                 "with --guidelines none")
+    return FoundGuidelines(sheet, found[0], found[1])
+
+
+def find_guidelines(path: str | Path, judged: str | None) -> FoundGuidelines | None:
+    """The sheet of workbook ``path`` other than ``judged`` (the judgments')
+    that looks most like guidelines, read; None when none does (or ``path``
+    is a text file, which has one table)."""
+    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):
+        return None
+    found = []
+    for name in check_xlsx(Path(path)).sheets:
+        if name == judged:
+            continue
+        try:
+            table = read_table(path, sheet=name)
+        except InputError:
+            continue
+        if len(table.rows) > _MAX_ROWS:
+            continue
+        levels = _levels(table.rows)
+        if levels is not None:
+            found.append((len(levels[0].entries), bool(_HINT.search(name)), name, levels))
+    if not found:
+        return None
+    _n, _hint, name, (guidelines, labels) = max(found, key=lambda f: (f[0], f[1]))
+    return FoundGuidelines(name, guidelines, labels)
+
+
+def offer_guidelines(result: ImportResult, path: str | Path) -> ImportResult:
+    """``result`` with the guidelines a sheet of ``path`` other than the
+    judgments' holds (:func:`find_guidelines`) set on its document's
+    conventions and said in its report's notes (the import wizard's way)."""
+    found = find_guidelines(path, result.report.sheet)
+    if found is not None:
+        doc = result.document
+        doc.conventions = doc.conventions.replace(guidelines=found.guidelines)
+        result.report.notes.append(
+            found.headline + "; they are shown beside the grid, and edited (or cleared) in "
+                             "the Conventions panel, under Guidelines")
+    return result

@@ -1,0 +1,124 @@
+"""An annotators' workbook's guidelines sheet offered on import (issue 26,
+item 2): found from what its cells look like, named with --guidelines,
+left out with --guidelines none, and reported."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from app.cli.main import main
+from core.io.annotator.guidelines import find_guidelines, read_guidelines
+from core.io.workbook import read_workbook
+from core.model.conventions import Conventions, Guideline, Guidelines
+
+LEVELS = [
+    ("Grade", "Label", "What it means", "Examples"),
+    (0, "Not relevant", "The page does not answer the question at all.", "an ad\na login page"),
+    (1, "Partly", "The page answers part of the question, or only mentions it.", ""),
+    (2, "Relevant", "The page answers the whole question on its own.",
+     "a recipe for the dish asked"),
+]
+EXPECTED = Guidelines((
+    Guideline(0, "The page does not answer the question at all.", ("an ad", "a login page")),
+    Guideline(1, "The page answers part of the question, or only mentions it."),
+    Guideline(2, "The page answers the whole question on its own.",
+              ("a recipe for the dish asked",)),
+))
+
+
+def _book(path: Path, guidelines_sheet: str = "Instructions") -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Judgments"
+    ws.append(("query", "doc", "grade"))
+    for q, d, g in (("q1", "d1", 2), ("q1", "d2", 0), ("q2", "d1", 1), ("q2", "d3", 2)):
+        ws.append((q, d, g))
+    notes = wb.create_sheet("Notes")  # prose without grades: not guidelines
+    notes.append(("Please read the instructions before you start judging the pages.",))
+    notes.append(("Ask Dana when a page does not load at all for you.",))
+    levels = wb.create_sheet(guidelines_sheet)
+    levels.append(("Read each page, then choose the grade that fits best.",))
+    for row in LEVELS:
+        levels.append(row)
+    wb.save(path)
+    return path
+
+
+def test_the_levels_are_read_from_the_cells(tmp_path: Path) -> None:
+    found = read_guidelines(_book(tmp_path / "a.xlsx"), "Instructions")
+    assert found.guidelines == EXPECTED
+    assert found.labels == {0.0: "Not relevant", 1.0: "Partly", 2.0: "Relevant"}
+
+
+@pytest.mark.parametrize("name", ["Instructions", "Sheet3"])  # the data decides, not the name
+def test_the_guidelines_sheet_is_found_among_the_others(tmp_path: Path, name: str) -> None:
+    found = find_guidelines(_book(tmp_path / "a.xlsx", name), "Judgments")
+    assert found is not None
+    assert (found.sheet, found.guidelines) == (name, EXPECTED)
+
+
+def _import(args: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(["import", *args], out), out.getvalue()
+
+
+def test_import_offers_the_guidelines_and_says_so(tmp_path: Path) -> None:
+    book, out = _book(tmp_path / "a.xlsx"), tmp_path / "out.xlsx"
+    code, text = _import([str(book), "-o", str(out), "--sheet", "Judgments"])
+    assert code == 0
+    assert ("guidelines: 3 grades described, from sheet 'Instructions' (--guidelines none "
+            "leaves them out)\n") in text
+    assert read_workbook(out).conventions.guidelines == EXPECTED
+    # Named, it is taken without the note; none leaves them out.
+    code, text = _import([str(book), "-o", str(out), "--sheet", "Judgments",
+                          "--guidelines", "Instructions"])
+    assert "from sheet 'Instructions'\n" in text
+    code, text = _import([str(book), "-o", str(out), "--sheet", "Judgments",
+                          "--guidelines", "none"])
+    assert code == 0
+    assert "guidelines" not in text
+    assert read_workbook(out).conventions.guidelines == Guidelines()
+    # A CSV keeps no conventions: said, not silently lost.
+    code, text = _import([str(book), "-o", str(tmp_path / "out.csv")])
+    assert ("guidelines: 3 grades described, from sheet 'Instructions'; a .csv file keeps no "
+            "conventions: write OUT.xlsx to keep them (--guidelines none leaves them out)"
+            ) in text
+
+
+def test_a_sheet_named_that_holds_no_levels_is_refused(tmp_path: Path, capsys) -> None:
+    book, out = _book(tmp_path / "a.xlsx"), tmp_path / "out.xlsx"
+    code, _ = _import([str(book), "-o", str(out), "--sheet", "Judgments",
+                       "--guidelines", "Notes"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "sheet 'Notes'" in err or "Notes" in err
+    assert "no grading guidelines found" in err
+    assert not out.exists()
+
+
+def test_the_wizard_offers_the_guidelines_in_its_report(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QWizard
+
+    from app.import_wizard.wizard import ImportWizard
+
+    wizard = ImportWizard(_book(tmp_path / "a.xlsx"), Conventions(), "")
+    qtbot.addWidget(wizard)
+    wizard.show()
+    qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
+    assert wizard.preview_value is not None
+    assert wizard.preview_value.sheet == "Judgments"  # the judgments, not the levels
+    while wizard.currentId() != ImportWizard.REPORT:
+        qtbot.mouseClick(wizard.button(QWizard.WizardButton.NextButton),
+                         Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value.document.conventions.guidelines == EXPECTED
+    notes = wizard.report_page.view.notes.toPlainText()
+    assert ("guidelines: 3 grades described, from sheet 'Instructions'; they are shown beside "
+            "the grid, and edited (or cleared) in the Conventions panel, under Guidelines"
+            ) in notes
