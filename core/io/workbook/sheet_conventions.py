@@ -108,17 +108,7 @@ class _Cells:
 
     def range(self, name: str) -> list[tuple[int, Any, Any]]:
         """(row, grade cell, gain cell) of each row of the gain table."""
-        sheet, _, ref = self.names.get(name, "").rpartition("!")
-        top, _, bottom = ref.partition(":")
-        first, last = parse_ref(top), parse_ref(bottom)
-        if sheet.strip("'") != _SHEET or first is None or last is None:
-            raise _Refused(f"the cells named {name} are no longer on the {_SHEET} sheet")
-        out = []
-        for row in range(first[0], last[0] + 1):
-            line = self.cells[row - 1] if row <= len(self.cells) else []
-            cell = [line[c - 1] if c <= len(line) else "" for c in (1, 2)]
-            out.append((row, cell[0], cell[1]))
-        return out
+        return [(row, cells[0], cells[1]) for row, cells in self.rows(name)]
 
     def rows(self, name: str) -> list[tuple[int, list[Any]]]:
         """(row, its cells from column A to E) of each row of range ``name``."""
