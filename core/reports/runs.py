@@ -235,20 +235,28 @@ def _markdown(m: ManyComparison, out: TextIO) -> None:
     out.write("|" + "|".join([":--", ":--", *(["--:"] * len(m.cutoffs))]) + "|\n")
     marks = [_marks(m, j) for j in range(len(m.cutoffs))]
     for i, name in enumerate(m.runs):
-        cells = []
-        for j in range(len(m.cutoffs)):
-            mean = m.means[j][i].mean
-            text = _num(mean)
-            if mean is not None and mean == _best(m, j):
-                text = f"**{text}**"
-            if marks[j][i]:
-                text += f"<sup>{marks[j][i]}</sup>"
-            cells.append(text)
+        cells = _mean_cells(m, i, marks, "**{}**", "<sup>{}</sup>")
         label = f"{run_letter(i)}" + (" (baseline)" if i == 0 else "")
         out.write("| " + " | ".join([label, cell(visible(name)), *cells]) + " |\n")
     out.write("\n")
     for text in _footnote(m):
         out.write(cell(visible(text)) + "\n\n")
+
+
+def _mean_cells(m: ManyComparison, i: int, marks: list[list[str]], bold: str,
+                sup: str) -> list[str]:
+    """Run ``i``'s mean at each cutoff: the best in ``bold``, its significance
+    marks raised by ``sup`` (each a format string of the table's markup)."""
+    cells = []
+    for j in range(len(m.cutoffs)):
+        mean = m.means[j][i].mean
+        text = _num(mean)
+        if mean is not None and mean == _best(m, j):
+            text = bold.format(text)
+        if marks[j][i]:
+            text += sup.format(marks[j][i])
+        cells.append(text)
+    return cells
 
 
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
@@ -269,15 +277,7 @@ def _latex(m: ManyComparison, out: TextIO) -> None:
               + " \\\\\n\\midrule\n")
     marks = [_marks(m, j) for j in range(n)]
     for i, name in enumerate(m.runs):
-        cells = []
-        for j in range(n):
-            mean = m.means[j][i].mean
-            text = _num(mean)
-            if mean is not None and mean == _best(m, j):
-                text = f"\\textbf{{{text}}}"
-            if marks[j][i]:
-                text += f"\\textsuperscript{{{marks[j][i]}}}"
-            cells.append(text)
+        cells = _mean_cells(m, i, marks, "\\textbf{{{}}}", "\\textsuperscript{{{}}}")
         label = run_letter(i) + (" (baseline)" if i == 0 else "")
         out.write(" & ".join([label, _tex(name), *cells]) + " \\\\\n")
     out.write("\\bottomrule\n\\end{tabular}\n")
