@@ -161,7 +161,7 @@ class GuidelinesController(QObject):
         if i is None or not 0 <= i < len(doc):
             self.view.highlight(None, self.tr("Select a row to see its grade's level."))
             return
-        row = f"{doc.query_ids[int(doc.query[i])]} / {doc.source_id[i]}"
+        row = f"{doc.query_ids[int(doc.query[i])]} / {doc.source_text(i)}"
         state = GradeState(int(doc.state[i]))
         if state is not GradeState.NUMBER or math.isnan(doc.grade[i]):
             self.view.highlight(None, f"{row}: {state.name.lower()}")
