@@ -60,7 +60,7 @@ def test_a_windows_file_given_at_launch_opens(qtbot: Any, tmp_path: Path,
     path = tmp_path / "sheet.csv"
     path.write_bytes(TEXT.encode("cp1252"))
     window = build_window(path)
-    qtbot.addWidget(window, before_close_func=lambda w: w.undo_stack.setClean())
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
     assert window.path == path  # not the example
     assert window.document.query_ids == ["café"]
     assert window.findChild(QToolButton, "encodingButton").text() == "Encoding: Windows-1252"
