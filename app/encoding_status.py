@@ -54,6 +54,7 @@ class EncodingStatus(QObject):
         self._reopen = reopen
         self.button = QToolButton(window)
         self.button.setObjectName("encodingButton")
+        self.button.setAccessibleName(self.tr("File encoding"))
         self.button.setAutoRaise(True)
         self.button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.button.setToolTip(self.tr("The encoding the file was read in, found from its "

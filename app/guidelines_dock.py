@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 
 from PySide6.QtCore import QModelIndex, QObject, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.models.looks import brush
 from app.models.roles import CANDIDATE_ROLE
 from app.window_api import WindowApi
 from core.model.conventions import Level
@@ -35,7 +36,6 @@ from core.model.numbers import number_text
 __all__ = ["GuidelinesController", "GuidelinesView", "install_guidelines", "level_text"]
 
 #: The highlighted level's background (the grid's selection blue, light).
-_HIGHLIGHT = QColor("#CFE3FA")
 
 
 def level_text(level: Level) -> str:
@@ -101,7 +101,7 @@ class GuidelinesView(QWidget):
         for i, level in enumerate(self._levels):
             item = self.levels_list.item(i)
             on = grade is not None and level.value == grade
-            item.setBackground(QBrush(_HIGHLIGHT) if on else QBrush())
+            item.setBackground(brush("current_level") if on else QBrush())
             font = QFont(item.font())
             font.setBold(on)
             item.setFont(font)

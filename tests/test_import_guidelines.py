@@ -106,7 +106,7 @@ def test_the_wizard_offers_the_guidelines_in_its_report(qtbot, tmp_path: Path) -
 
     from app.import_wizard.wizard import ImportWizard
 
-    wizard = ImportWizard(_book(tmp_path / "a.xlsx"), Conventions(), "")
+    wizard = ImportWizard(_book(tmp_path / "a.xlsx"), Conventions())
     qtbot.addWidget(wizard)
     wizard.show()
     qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)

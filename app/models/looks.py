@@ -47,6 +47,7 @@ TONES: dict[str, Tone] = {
     "outside_rubric": Tone("#ffd8a8", "#4a2f0c", "background"),
     "tie_even": Tone("#e7f0fb", "#1f2e40", "background"),
     "tie_odd": Tone("#d4e4f7", "#2a3e57", "background"),
+    "current_level": Tone("#cfe3fa", "#23405f", "background"),  # the guidelines' level
     "win": Tone("#dff3df", "#1d3b24", "background"),
     "loss": Tone("#f9dede", "#4a2424", "background"),
     "open": Tone("#ffe3b3", "#4a3812", "background"),  # a conflict, a disagreement
