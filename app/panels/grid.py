@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -21,7 +20,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QHelpEvent, QKeyEvent
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -29,7 +28,6 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyleOptionViewItem,
     QTableView,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -81,16 +79,18 @@ class GradingTableView(QTableView):
             bottom = self.rowAt(port.bottom())
             top = 0 if top < 0 else top
             bottom = rows - 1 if bottom < 0 else bottom
-            left, right = self.shown_columns()
             r0, r1 = max(topLeft.row(), top), min(bottomRight.row(), bottom)
-            c0, c1 = max(topLeft.column(), left), min(bottomRight.column(), right)
-            if r0 > r1 or c0 > c1:
-                return
-            topLeft, bottomRight = model.index(r0, c0), model.index(r1, c1)
+            # Column by column: moved columns make a logical range span columns
+            # that did not change, and Qt repaints all between its two ends.
+            changed = [c for c in self.shown_logical()
+                       if topLeft.column() <= c <= bottomRight.column()]
+            for c in changed if r0 <= r1 else ():
+                super().dataChanged(model.index(r0, c), model.index(r1, c), list(roles))
+            return
         super().dataChanged(topLeft, bottomRight, list(roles))
 
-    def shown_columns(self) -> tuple[int, int]:
-        """The least and the greatest logical index of the columns on screen
+    def shown_logical(self) -> list[int]:
+        """The logical indexes of the columns on screen, hidden ones left out
         (columns may be moved: the visual ones at the viewport's edges do not
         bound the logical ones in between)."""
         header = self.horizontalHeader()
@@ -99,22 +99,8 @@ class GradingTableView(QTableView):
         last = header.visualIndexAt(port.right())
         first = 0 if first < 0 else first
         last = header.count() - 1 if last < 0 else last
-        logical = [header.logicalIndex(v) for v in range(first, last + 1)]
-        return (min(logical), max(logical)) if logical else (0, header.count() - 1)
-
-    def viewportEvent(self, event: QEvent) -> bool:
-        """A cell whose text is elided (a long source id capped in width)
-        and that has no tooltip of its own shows its whole text on hover."""
-        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            index = self.indexAt(event.pos())
-            if index.isValid() and not index.data(Qt.ItemDataRole.ToolTipRole):
-                text = index.data(Qt.ItemDataRole.DisplayRole)
-                if isinstance(text, str) and self.fontMetrics().horizontalAdvance(
-                        text) + 8 > self.columnWidth(index.column()):
-                    QToolTip.showText(event.globalPos(), text, self.viewport(),
-                                      self.visualRect(index))
-                    return True
-        return super().viewportEvent(event)
+        return [c for c in (header.logicalIndex(v) for v in range(first, last + 1))
+                if not header.isSectionHidden(c)]
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
