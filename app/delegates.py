@@ -11,12 +11,22 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QLocale, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QEvent,
+    QLocale,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QLineEdit,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolTip,
     QWidget,
 )
 
@@ -50,6 +60,21 @@ class NumberDelegate(QStyledItemDelegate):
 
     def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
         return format_number(value, self._decimals())
+
+    def helpEvent(self, event: QHelpEvent, view: QAbstractItemView,
+                  option: QStyleOptionViewItem,
+                  index: QModelIndex | QPersistentModelIndex) -> bool:
+        """A cell whose text is elided (a long source id in a capped column)
+        and that has no tooltip of its own shows its whole text on hover
+        (asked only on a tooltip event: painting never comes here)."""
+        if (event is not None and event.type() == QEvent.Type.ToolTip and index.isValid()
+                and not index.data(Qt.ItemDataRole.ToolTipRole)):
+            text = index.data(Qt.ItemDataRole.DisplayRole)
+            if isinstance(text, str) and option.fontMetrics.horizontalAdvance(
+                    text) + 8 > option.rect.width():
+                QToolTip.showText(event.globalPos(), text, view.viewport(), option.rect)
+                return True
+        return super().helpEvent(event, view, option, index)
 
 
 class ScoreDelegate(NumberDelegate):
