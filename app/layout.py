@@ -49,6 +49,10 @@ AREA_SIZE: dict[Qt.DockWidgetArea, tuple[float, float, int]] = {
     Qt.DockWidgetArea.BottomDockWidgetArea: (0.2, 0.2, 110),
     Qt.DockWidgetArea.TopDockWidgetArea: (0.2, 0.2, 110),
 }
+#: What the grid keeps of a narrow window's width (a 1920x1080 screen at 2x
+#: scale is 960 px wide) for its key columns: the side columns give way to it,
+#: down to SIDE_LEAST each.
+GRID_LEAST, SIDE_LEAST = 640, 150
 #: The least and the most of its column a dock split below another gets (the
 #: upper one asks for its size hint between those).
 LEAST_BELOW, MOST_BELOW = 0.35, 0.6
@@ -87,6 +91,19 @@ def default_geometry(available: QRect) -> QRect:
 def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0) -> int:
     share, most, least = AREA_SIZE[area]
     return max(least, min(round(length * most), max(round(length * share), asked)))
+
+
+def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int) -> dict[Qt.DockWidgetArea, int]:
+    """The side columns' widths, narrowed alike (to :data:`SIDE_LEAST` at the
+    least) where they would leave the grid less than :data:`GRID_LEAST`."""
+    sides = {a: n for a, n in sizes.items() if a not in _VERTICAL}
+    over = sum(sides.values()) + GRID_LEAST - width
+    if over <= 0 or not sides:
+        return sizes
+    room = {a: max(0, n - SIDE_LEAST) for a, n in sides.items()}
+    total = sum(room.values()) or 1
+    return {a: n - min(room.get(a, 0), round(over * room.get(a, 0) / total))
+            if a in sides else n for a, n in sizes.items()}
 
 
 _VERTICAL = (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
@@ -182,13 +199,15 @@ class Workplace:
             if not home.hidden and home.area not in _VERTICAL:
                 hint = self.docks[name].widget().sizeHint().width()
                 asked[home.area] = max(asked.get(home.area, 0), hint)
-        for name, home in self.homes.items():
-            if home.tab_with or home.below or home.hidden:  # sized with the dock in front
-                continue
+        fronts = {name: home for name, home in self.homes.items()
+                  if not (home.tab_with or home.below or home.hidden)}  # sized for their group
+        sizes = _give_way({home.area: _share(
+            home.area, height if home.area in _VERTICAL else width, asked.get(home.area, 0))
+            for home in fronts.values()}, width)
+        for name, home in fronts.items():
             vertical = home.area in _VERTICAL
-            size = _share(home.area, height if vertical else width, asked.get(home.area, 0))
-            w.resizeDocks([self.docks[name]], [size], Qt.Orientation.Vertical if vertical
-                          else Qt.Orientation.Horizontal)
+            w.resizeDocks([self.docks[name]], [sizes[home.area]],
+                          Qt.Orientation.Vertical if vertical else Qt.Orientation.Horizontal)
         for name, home in self.homes.items():
             above = self.docks.get(home.below) if home.below else None
             if above is None or home.hidden or not self._stacked(home):

@@ -16,10 +16,12 @@ from app.panels.column_chooser import KEY_COLUMNS, default_order
 from app.panels.fit import elided_headers
 from core.engine.columns import GRID_COLUMNS
 
-SCREENS = {"1280x800": QRect(0, 0, 1280, 800), "1920x1080": QRect(0, 0, 1920, 1080)}
+#: Screens by their size; 960x540 is a 1920x1080 screen at 2x scale (issue 29).
+SCREENS = {"1280x800": QRect(0, 0, 1280, 800), "1920x1080": QRect(0, 0, 1920, 1080),
+           "960x540": QRect(0, 0, 960, 540)}
 KEYS = [c.key for c in GRID_COLUMNS]
 #: What must be in view without scrolling, per screen (column keys).
-IN_VIEW = {"1280x800": list(KEY_COLUMNS), "1920x1080": KEYS}
+IN_VIEW = {"1280x800": list(KEY_COLUMNS), "1920x1080": KEYS, "960x540": list(KEY_COLUMNS)}
 CLUEWEB = "clueweb09-en0000-12-34567"
 URL = "http://www.example.org/articles/2009/05/a-rather-long-page-name-about-topic-42.html"
 
@@ -96,7 +98,8 @@ def test_the_named_columns_are_in_view_without_scrolling(qtbot, tmp_path, screen
         metrics = grid.fontMetrics()
         assert w.grid_model.index(0, source).data() == URL.replace("42", "101-0")
         assert metrics.horizontalAdvance(URL) > width
-        assert metrics.horizontalAdvance(CLUEWEB) + 6 <= width
+        if screen != "960x540":  # (at 2x scale the id is capped too: the key columns first)
+            assert metrics.horizontalAdvance(CLUEWEB) + 6 <= width
         # On hover, the elided id is shown whole.
         QToolTip.hideText()
         rect = grid.visualRect(w.grid_model.index(0, source))
