@@ -182,6 +182,14 @@ def test_a_typed_grade_lands_in_the_audit_and_the_progress_with_its_seconds(
                                                             GridColumn.GRADE))
         qtbot.keyClick(window.grid, key)
     assert [(e.after, e.seconds) for e in window.document.audit] == [("2", 25.0), ("0", 7.5)]
+    from app.models.audit import AuditColumn
+
+    audit = window.audit_model  # the audit log dock shows them, a tenth of a second
+    cells = [audit.index(r, AuditColumn.SECONDS) for r in range(audit.rowCount())]
+    assert [c.data() for c in cells] == [25.0, 7.5]
+    assert audit.headerData(AuditColumn.SECONDS, Qt.Orientation.Horizontal) == "Seconds"
+    delegate = window.audit_view.itemDelegateForColumn(AuditColumn.SECONDS)
+    assert delegate.displayText(cells[1].data(), None) == "7.5"
     queue = window.findChild(QObject, "queueController")
     assert isinstance(queue, QueueController)
     window.app_actions["show_queue"].trigger()

@@ -22,6 +22,7 @@ class AuditColumn(IntEnum):
     AFTER = 5
     NOTE = 6
     ORIGIN = 7
+    SECONDS = 8
 
 
 class AuditModel(QAbstractTableModel):
@@ -65,12 +66,23 @@ class AuditModel(QAbstractTableModel):
             return None
         if not 0 <= section < len(AuditColumn):
             return None
-        return ("When", "Who", "Query", "Source", "Before", "After", "Note", "Origin")[section]
+        return ("When", "Who", "Query", "Source", "Before", "After", "Note", "Origin",
+                "Seconds")[section]
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < self._shown:
             return None
         e = self._log[index.row()]
+        if index.column() == AuditColumn.SECONDS:
+            if role == DISPLAY:
+                return e.seconds  # a number, rounded by the view's delegate; None: not timed
+            if role == TOOLTIP:
+                return ("not timed (an undo, a paste, a merge, an edit in a spreadsheet)"
+                        if e.seconds is None else
+                        f"{e.seconds!r} active seconds from the previous grade")
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
         if role in (DISPLAY, TOOLTIP):
             return (e.when, e.who, e.query, e.source_id, e.before, e.after, e.note,
                     e.origin)[index.column()]

@@ -9,6 +9,7 @@ from PySide6.QtGui import QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.accessibility import label_control
+from app.delegates import NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns
 
@@ -25,6 +26,8 @@ class AuditLogView(QTableView):
         label_control(self, self.tr("Audit log"), self.tr("Every grade change, with who and when"))
         self.audit_model = AuditModel(self)
         self.setModel(self.audit_model)
+        # The time a typed grade took, to a tenth of a second (full precision kept).
+        self.setItemDelegateForColumn(AuditColumn.SECONDS, NumberDelegate(lambda: 1, self))
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.verticalHeader().setVisible(False)
