@@ -46,14 +46,15 @@ BoolArray = npt.NDArray[np.bool_]
 #: first (the annotators' consensus and its rounding, one step, taken only
 #: when the document keeps the annotators' grades), then the gain (it changes
 #: every number), the ranked list (ties), the ideal list (inventory), missing
-#: and empty judgments, the cutoffs, and last the weighting, which changes
+#: and empty judgments, a query with no ranking, the cutoffs, and last the weighting, which changes
 #: only the mean.
 STEP_ORDER: tuple[str, ...] = (
-    "consensus", "gain", "discount", "ties", "ideal", "unknown", "zero_ideal", "cutoffs",
-    "weighting",
+    "consensus", "gain", "discount", "ties", "ideal", "unknown", "zero_ideal", "unranked",
+    "cutoffs", "weighting",
 )
 #: The fields the preset matching compares (the arithmetic of one query).
-ARITHMETIC_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
+ARITHMETIC_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal",
+                                      "unranked")
 #: Fields that do not enter the evaluation of the document's current grades.
 _NOT_APPLIED = ("rubric", "preset")
 
