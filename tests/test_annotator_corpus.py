@@ -397,6 +397,44 @@ def test_order_rows_declares_the_row_order_a_ranking(tmp_path: Path,
     assert scores == ["-2", "-4", "-6", "-8", "-10", "-12"]
 
 
+def _report_lines(path: Path) -> list[str]:
+    import openpyxl
+
+    from core.io.workbook import SHEETS
+
+    wb = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return [str(r[0]) for r in wb[SHEETS["report"]].iter_rows(max_col=1, values_only=True)
+                if r[0] is not None]
+    finally:
+        wb.close()
+
+
+def test_order_rows_is_said_and_kept_by_the_workbook(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]):
+    sheet = DATA / "judgments_no_score.csv"
+    declared, plain = tmp_path / "declared.xlsx", tmp_path / "plain.xlsx"
+    for out, extra in ((declared, ["--order", "rows"]), (plain, [])):
+        code, _out, err = run_cli(["import", str(sheet), "-o", str(out), *extra], capsys)
+        assert (code, err) == (0, "")
+    said = [line for line in _report_lines(declared) if line.startswith("Ranking:")]
+    assert said == ["Ranking: the sheet's row order, declared a ranking when the judgments "
+                    "were imported (--order rows; score = -row number): no run supplied it."]
+    assert not [line for line in _report_lines(plain) if line.startswith("Ranking:")]
+    back = read_workbook(declared)
+    assert back.ranking == "rows"
+    assert back.score.tolist() == [-2.0, -4.0, -6.0, -8.0, -10.0, -12.0]
+    assert read_workbook(plain).ranking == ""
+    # saved again by the app, the declaration stays
+    from core.engine.evaluation import evaluate
+    from core.io.workbook import export_workbook
+
+    again = tmp_path / "again.xlsx"
+    export_workbook(evaluate(back), again)
+    assert read_workbook(again).ranking == "rows"
+    assert any(line.startswith("Ranking: the sheet's row order") for line in _report_lines(again))
+
+
 def test_two_scales_fitting_alike_are_named_with_the_rubric_to_pass(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     sheet = tmp_path / "only_relevant.csv"
