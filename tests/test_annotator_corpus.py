@@ -487,8 +487,8 @@ def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
     assert ("one row per respondent, one column per item: the 5 items of columns 'Rate each "
             "result for: cheap flights to rome [https://fly.example/rome]' ... 'Rate each "
             "result for: wool socks [https://blog.example/merino]' read from their headers as "
-            "query [source], one row per respondent and item (the rows this report names are "
-            "those rows, the header on row 1)") in notes
+            "query [source], one row per respondent and item (the rows and columns this report "
+            "names are the file's own)") in notes
 
 
 def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
@@ -516,7 +516,7 @@ def test_judgments_without_a_ranking_claim_no_ndcg() -> None:
     assert np.isnan(doc.score).all()
     ev = evaluate(doc)
     assert np.isnan(ev.ndcg).all()
-    assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
+    assert {ev.status(q).value for q in range(doc.n_queries)} == {"unranked"}
 
 
 def test_a_formula_in_a_transposed_workbook_is_still_refused(tmp_path: Path) -> None:
@@ -533,10 +533,78 @@ def test_a_formula_in_a_transposed_workbook_is_still_refused(tmp_path: Path) -> 
     ws.write_row(2, 2, [2, 1])
     wb.close()
     report = import_annotations(path).report
-    # Ben's first item is row 5 of the reshaped table: the header, Ana's three items,
-    # then Ben's first; the formula is refused, never read as its value.
-    assert [(i.kind, i.row) for i in report.formulas] == [("formula", 5)]
+    # Ben's first item is row 5 of the reshaped table (the header, Ana's three
+    # items, then Ben's first); the report names the workbook's own cell, B3.
+    # The formula is refused, never read as its value.
+    assert [(i.kind, i.row, i.column) for i in report.formulas] == [
+        ("formula", 3, "B (Rate: q1 [http://a.example])")]
+    assert "cell B3 holds" in report.formulas[0].problem
+    assert report.rejected_judgments[0][:2] == (3, "B (Rate: q1 [http://a.example])")
     assert report.judgments_imported == 5
+
+
+def test_a_transposed_sheet_s_problems_name_the_file_s_row_and_column(tmp_path: Path):
+    """Each problem of a sheet with one row per respondent names the file's
+    row and the item's column (its letter and header), not the row of the
+    table it was reshaped into."""
+    sheet = tmp_path / "grid.csv"
+    sheet.write_text(
+        "Timestamp,Email Address,Rate: q1 [http://a.example],Rate: q1 [http://b.example],"
+        "Rate: q2 [http://c.example]\n"
+        "3/1/2024 9:00:00,ana@x.example,1,2,0\n"
+        "3/1/2024 9:05:00,ben@x.example,2,1.5,1\n"
+        "3/1/2024 9:09:00,cy@x.example,0,1,banana\n"
+        "3/1/2024 9:12:00,dee@x.example,3,2,2\n"
+        "3/1/2024 9:15:00,eli@x.example,1,0,3\n"
+        "3/1/2024 9:22:00,ana@x.example,2,2,2\n", encoding="utf-8")
+    mapping = guess_mapping(read_guessed(sheet), fields={"annotator": "Email Address"})
+    report = import_annotations(sheet, mapping).report
+    c, d, e = ("C (Rate: q1 [http://a.example])", "D (Rate: q1 [http://b.example])",
+               "E (Rate: q2 [http://c.example])")
+    # Ben's 1.5 (row 3), Cy's banana (row 4), Ana again (row 7, first on row 2): in the
+    # reshaped table these were rows 6, 10 and 17-19.
+    assert [(i.kind, i.row, i.column) for i in report.issues] == [
+        ("fractional", 3, d), ("cell rejected", 4, e), ("conflict", 7, c), ("duplicate", 7, d),
+        ("conflict", 7, e)]
+    assert [(r, col) for r, col, _ in report.rejected_judgments] == [(4, e), (7, c), (7, d),
+                                                                      (7, e)]
+    assert all("(first on row 2)" in why for _, _, why in report.rejected_judgments[1:])
+    assert (report.rows_read, report.header_row) == (6, 1)
+    assert str(report.issues[1]).startswith(f"row 4, column {e!r}: label 'banana'")
+
+
+def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
+    """The Qualtrics export with its status given as numbers and its third
+    header row's objects keyed otherwise: the extra header rows are still
+    told by what they hold (objects; texts over columns of grades), the items
+    read from the question texts, and the preview and test responses skipped
+    by the other column of statuses (DistributionChannel)."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    status = rows[0].index("Status")
+    for r in rows[3:]:
+        r[status] = {"IP Address": "0", "Survey Preview": "1", "Survey Test": "2"}[r[status]]
+    rows[2] = [c.replace('"ImportId"', '"colKey"') for c in rows[2]]
+    sheet = tmp_path / "survey_numeric.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    report = import_annotations(sheet).report
+    assert report.excluded == {"preview": 2}
+    assert report.skipped_rows == [
+        (4, "a preview response, not a respondent's: DistributionChannel is 'preview'"),
+        (8, "a preview response, not a respondent's: DistributionChannel is 'test'")]
+    assert any("read from their headers as query - source; header rows 1, 2, 3, the items "
+               "named on row 2" in n for n in report.notes)
+    assert (report.judgments_read, report.rows_read) == (24, 4)
+    assert preview(sheet).marked == {"preview": 2}  # what the wizard offers to keep
+    original = import_annotations(DATA / "qualtrics_export.csv").document
+    doc = import_annotations(sheet).document
+    assert doc.query_ids == original.query_ids == ["standing desk converter",
+                                                   "how to descale a kettle"]
+    assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
+    kept = import_annotations(
+        sheet, guess_mapping(read_guessed(sheet)).replace(keep=("preview",))).report
+    assert (kept.excluded, kept.judgments_read) == ({}, 36)
 
 
 def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(

@@ -22,7 +22,7 @@ from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_li
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Profile, profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels
-from core.io.annotator.transposed import untranspose
+from core.io.annotator.transposed import metadata_cell, untranspose
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
 
@@ -61,7 +61,7 @@ def header_score(row: Sequence[Any]) -> float:
         return 0.0
     score = 0.0
     for c in cells:
-        if _numeric(c):
+        if _numeric(c) or metadata_cell(c):  # a JSON object describes a column, names none
             score -= 0.5
             continue
         named = name_field(str(c))
@@ -309,7 +309,8 @@ def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
     for kind, _why in flagged_rows(texts, len(data), mapping.status, mapping.flags,
                                    str).values():
         counts[kind] = counts.get(kind, 0) + 1
-    return counts
+    per_row = table.origin.per_row if table.origin is not None else 1  # the file's rows
+    return {kind: n // per_row for kind, n in counts.items()}
 
 
 def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:

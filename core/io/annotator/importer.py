@@ -21,6 +21,7 @@ from core.io.annotator.report import FATAL, ImportReport, ImportResult
 from core.io.annotator.rows import annotator_names, find_candidates, notes, read_rows
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
+from core.io.annotator.transposed import restore_places
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
@@ -101,6 +102,7 @@ def import_table(
     sheet.report_findings(report)
     count_judgments(sheet, report, rows, grades, kept_ev)
     _label_report(report, conventions, guessed)
+    restore_places(report, sheet)  # a reshaped table's places: the file's own
     report.notes.extend(table.notes)
     if strict:
         _raise_first_problem(sheet, report)

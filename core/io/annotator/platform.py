@@ -49,7 +49,8 @@ _STATUS: dict[str, str] = {
 _TRUE = frozenset({"true", "1", "yes", "t", "y"})
 
 #: A flag column: (column, kind, test): ``"true"`` (a true/false column),
-#: ``"filled"`` (a column filled on such rows only).
+#: ``"filled"`` (a column filled on such rows only), ``"status"`` (a column of
+#: statuses, each marked row's kind its status's: kind ``"status"``).
 Flag = tuple[int, str, str]
 
 
@@ -103,6 +104,12 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
                    and kind == "control" else "its name")
             flags.append((p.col, kind, "true"))
             reasons.append(("skip", f"{p.shown()}: true marks {KINDS[kind]} ({why})"))
+        elif p.filled and status_like(p):
+            # a second column of statuses (Qualtrics' DistributionChannel = preview)
+            flags.append((p.col, "status", "status"))
+            marks = sorted({t for t in p.texts if t and status_kind(t) is not None})
+            reasons.append(("skip", f"{p.shown()}: " + ", ".join(
+                f"{m} marks {KINDS[status_kind(m) or 'preview']}" for m in marks)))
         elif grade is not None and p.graded and 0 < p.fill < 0.9 and _hint(p.name) == "control":
             flags.append((p.col, "control", "filled"))
             reasons.append(("skip", f"{p.shown()}: grades on {p.filled} rows only, the known "
@@ -125,7 +132,12 @@ def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int
         cells = texts(col)
         for i in range(n_rows):
             v = cells[i]
-            hit = v.casefold() in _TRUE if test == "true" else bool(v)
-            if hit and i not in out:
+            if i in out or not v:
+                continue
+            if test == "status":  # the kind is the status's own
+                marked = status_kind(v)
+                if marked is not None:
+                    out[i] = (marked, f"{KINDS[marked]}: {names(col)} is {v!r}")
+            elif v.casefold() in _TRUE if test == "true" else True:
                 out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
     return out
