@@ -380,7 +380,8 @@ def test_keep_imports_the_rows_the_platform_marks(tmp_path: Path,
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
                               "--keep", "golden"], capsys)
     assert code == 2
-    assert "'golden' is no kind of row (kinds: control, rejected, preview, cancelled)" in err
+    assert ("'golden' is no kind of row (kinds: control, rejected, preview, cancelled, "
+            "skipped)") in err
 
 
 def test_order_rows_declares_the_row_order_a_ranking(tmp_path: Path,
@@ -605,6 +606,49 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     kept = import_annotations(
         sheet, guess_mapping(read_guessed(sheet)).replace(keep=("preview",))).report
     assert (kept.excluded, kept.judgments_read) == ({}, 36)
+
+
+def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Prodigy's ``answer = ignore`` (and ``reject`` beside the choice that is
+    the grade) gives no judgment: skipped and counted, never an unknown grade;
+    ``--keep skipped`` reads them all the same."""
+    sheet, report_path = DATA / "prodigy_choice.jsonl", tmp_path / "r.json"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                              "--report", str(report_path)], capsys)
+    assert (code, err) == (0, "")
+    assert "skipped: 2 skipped (--keep skipped imports them)" in out
+    report = json.loads(report_path.read_text("utf-8"))
+    assert [(s["row"], s["reason"]) for s in report["skipped"]] == [
+        (6, "a task the annotator skipped or declined, no judgment: answer is 'ignore'"),
+        (11, "a task the annotator skipped or declined, no judgment: answer is 'reject'")]
+    assert report["judgments_read"] == report["imported"] == 13
+    doc = import_annotations(sheet).document
+    carol = doc.annotators.index("relevance-carol")
+    # carol judged one task: her other two records give no grade, not an unknown one
+    assert int(np.count_nonzero(~np.isnan(doc.ratings[:, carol]))) == 1
+    assert not (doc.state == GradeState.UNKNOWN).any()
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                              "--report", str(report_path), "--keep", "skipped"], capsys)
+    assert (code, err) == (0, "")
+    report = json.loads(report_path.read_text("utf-8"))
+    assert (report["excluded"], report["judgments_read"]) == ({}, 15)
+    # a binary task: the answer is the grade (accept / reject), ignore is no grade
+    binary = tmp_path / "binary.jsonl"
+    binary.write_text("".join(json.dumps(
+        {"query": "q1", "doc_id": f"d{d}", "text": "...", "answer": answer,
+         "_annotator_id": who, "_view_id": "classification"}) + "\n"
+        for d, who, answer in [(0, "ana", "accept"), (0, "ben", "reject"), (1, "ana", "ignore"),
+                               (1, "ben", "accept"), (2, "ana", "reject"), (2, "ben", "reject")]),
+        encoding="utf-8")
+    result = import_annotations(binary, rubric=Rubric.parse("0=reject,1=accept"))
+    assert result.report.excluded == {"skipped": 1}
+    assert result.report.skipped_rows == [
+        (4, "a task the annotator skipped or declined, no judgment: answer is 'ignore'")]
+    assert result.report.judgments_read == result.report.judgments_imported == 5
+    got = {str(s): float(g) for s, g in zip(result.document.source_id, result.document.grade,
+                                            strict=True)}
+    assert got == {"d0": 0.5, "d1": 1.0, "d2": 0.0}
 
 
 def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(

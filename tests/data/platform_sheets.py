@@ -412,9 +412,11 @@ def qualtrics_export(spec: Spec) -> None:
 
 def prodigy_jsonl(spec: Spec) -> None:
     """Prodigy's choice interface, exported with ``prodigy db-out``: the
-    options with ids, the chosen id in ``accept``, the annotator's session."""
+    options with ids, the chosen id in ``accept``, the annotator's session;
+    a third annotator ignored one task and rejected (declined) another,
+    choosing nothing: those records are no judgments, skipped."""
     spec.mapping = {"query": "query", "source_id": "doc_id", "grade": "accept",
-                    "annotator": "_annotator_id"}
+                    "annotator": "_annotator_id", "status": "answer"}
     options = [{"id": 0, "text": "Not relevant"}, {"id": 1, "text": "Relevant"},
                {"id": 2, "text": "Highly relevant"}]
     lines = []
@@ -422,15 +424,23 @@ def prodigy_jsonl(spec: Spec) -> None:
     for qi, q in enumerate(["solar roof cost", "learn japanese fast"]):
         for d in range(3):
             doc = f"cc-{qi}{d:04d}"
-            for who in ("relevance-alice", "relevance-bob"):
+            carol = {(0, 1): "ignore", (1, 0): "reject", (1, 2): "accept"}.get((qi, d))
+            for who in ("relevance-alice", "relevance-bob", "relevance-carol"):
+                answer = "accept" if who != "relevance-carol" else carol
+                if answer is None:
+                    continue
                 n += 1
                 g = (qi + d + len(who)) % 3
                 lines.append(json.dumps({
                     "query": q, "doc_id": doc, "text": f"Passage {d} about {q}.",
-                    "options": options, "accept": [g], "answer": "accept",
+                    "options": options, "accept": [g] if answer == "accept" else [],
+                    "answer": answer,
                     "_input_hash": 1000003 * (qi * 10 + d), "_task_hash": 7000001 * n,
                     "_view_id": "choice", "_annotator_id": who, "_session_id": who,
                     "_timestamp": 1709800000 + 61 * n}))
+                if answer != "accept":
+                    spec.exclude(n + 1, "skipped")  # record n is row n + 1 (under the header)
+                    continue
                 spec.judge(q, doc, who, g)
                 spec.labels[options[g]["text"]] = float(g)
     spec.rubric = "0=Not relevant,1=Relevant,2=Highly relevant"

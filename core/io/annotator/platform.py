@@ -1,12 +1,14 @@
 """Rows a crowd-work platform marks as not being judgments: control tasks
 (test questions with a known answer), work it rejected or found tainted,
-preview responses, cancelled annotations.
+preview responses, cancelled annotations, tasks an annotator skipped.
 
 Platforms write these marks in their own ways: Mechanical Turk's
 ``AssignmentStatus = Rejected``, Appen's ``_golden`` and ``_tainted``
 (``true``/``false``), Toloka's ``GOLDEN:relevance`` (filled on control
 tasks) and ``ASSIGNMENT:status = REJECTED``, Label Studio's
-``was_cancelled``, Qualtrics' ``Status = Survey Preview``. They are found
+``was_cancelled``, Qualtrics' ``Status = Survey Preview`` (or
+``DistributionChannel = preview``), Prodigy's ``answer = ignore`` (or
+``reject`` beside a choice that holds the grade). They are found
 by their values first: a true/false column whose true rows, and only
 those, carry another column's answer marks control tasks; a sparse column
 of grades beside the grade column is the control tasks' known answers; a
@@ -33,6 +35,7 @@ KINDS: dict[str, str] = {
     "rejected": "work the platform rejected or found tainted",
     "preview": "a preview response, not a respondent's",
     "cancelled": "a cancelled annotation",
+    "skipped": "a task the annotator skipped or declined, no judgment",
 }
 #: A header's words that say what its true rows are.
 _HINTS: dict[str, frozenset[str]] = {
@@ -45,12 +48,21 @@ _HINTS: dict[str, frozenset[str]] = {
 _STATUS: dict[str, str] = {
     "rejected": "rejected", "spam": "rejected", "survey preview": "preview",
     "preview": "preview", "survey test": "preview", "test": "preview",
+    # Prodigy's answer beside the choice that is the grade: ignore skips the
+    # task, reject declines it (where the answer is itself the grade, a
+    # binary task, its column is the grade's and marks nothing)
+    "ignore": "skipped", "ignored": "skipped", "skip": "skipped", "skipped": "skipped",
+    "reject": "skipped",
 }
+#: Marks in a grade column that say no grade was given at all (Prodigy's
+#: ``answer = ignore`` where the answer is the grade: accept / reject).
+_SKIP_MARKS = frozenset({"ignore", "ignored"})
 _TRUE = frozenset({"true", "1", "yes", "t", "y"})
 
 #: A flag column: (column, kind, test): ``"true"`` (a true/false column),
 #: ``"filled"`` (a column filled on such rows only), ``"status"`` (a column of
-#: statuses, each marked row's kind its status's: kind ``"status"``).
+#: statuses, each marked row's kind its status's: kind ``"status"``), ``"mark"``
+#: (the grade column's own skip marks: ``ignore``).
 Flag = tuple[int, str, str]
 
 
@@ -114,6 +126,12 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
             flags.append((p.col, "control", "filled"))
             reasons.append(("skip", f"{p.shown()}: grades on {p.filled} rows only, the known "
                             f"answers of control tasks"))
+    gp = next((p for p in profiles if p.col == grade), None)
+    skips = sorted({t for t in gp.texts if t.casefold() in _SKIP_MARKS}) if gp else []
+    if gp is not None and skips and any(t and t.casefold() not in _SKIP_MARKS
+                                        for t in gp.texts):
+        flags.append((gp.col, "skipped", "mark"))
+        reasons.append(("skip", f"{gp.shown()}: {', '.join(skips)} marks {KINDS['skipped']}"))
     return flags, reasons
 
 
@@ -138,6 +156,9 @@ def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int
                 marked = status_kind(v)
                 if marked is not None:
                     out[i] = (marked, f"{KINDS[marked]}: {names(col)} is {v!r}")
+            elif test == "mark":
+                if v.casefold() in _SKIP_MARKS:
+                    out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
             elif v.casefold() in _TRUE if test == "true" else True:
                 out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
     return out
