@@ -97,3 +97,20 @@ def test_command_line_declares_the_rule(tmp_path) -> None:  # type: ignore[no-un
         assert data["conventions"]["unranked"] == ("zero" if extra else "undefined")
         means.append(data["summary"][0]["mean"])
     assert means == pytest.approx([NDCG_A, NDCG_A / 2], abs=1e-12)
+
+
+def test_explain_books_the_silent_zero_on_the_unranked_step() -> None:
+    from core.analysis.explain import explain
+
+    doc = doc_of(ROWS)
+    b = doc.query_ids.index("b")
+    x = explain(doc, Conventions(ideal=IdealInventory.JUDGED, unranked=UnrankedRule.ZERO),
+                Conventions(ideal=IdealInventory.JUDGED))
+    (step,) = x.steps
+    assert (step.field, step.before, step.after) == ("unranked", "zero", "undefined")
+    assert step.unranked == (1,)
+    assert math.isnan(x.ndcg_end[b, 0])
+    # the means explained are over queries with a value at both ends: "a" alone
+    assert x.mean_start[0] == x.mean_end[0] == pytest.approx(NDCG_A, abs=1e-15)
+    assert x.excluded(0) == {"no value under the second conventions": 1}
+    assert "after unranked: 0 undefined, 0 unresolved, 1 unranked" in x.sentence(0)
