@@ -651,6 +651,27 @@ def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
     assert got == {"d0": 0.5, "d1": 1.0, "d2": 0.0}
 
 
+def test_a_long_sheet_s_second_header_row_is_no_judgment(tmp_path: Path):
+    """A row of column descriptions under the header (texts no answer repeats,
+    over a column of grades) is one more header row: left out, said in the
+    notes, never a rejected judgment; the rows keep the file's numbers."""
+    sheet = tmp_path / "described.csv"
+    lines = ["query,doc_id,annotator,relevance",
+             "The search as typed,Id of the page in the index,Who judged,"
+             "How well the page answers the search (see the guidelines)"]
+    lines += [f"q{q},d{d},{who},{(q + d + k) % 4}" for q in range(2) for d in range(3)
+              for k, who in enumerate(("ana", "ben"))]
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = import_annotations(sheet).report
+    assert (report.judgments_read, report.judgments_imported) == (12, 12)
+    assert report.rejected_judgments == []
+    assert report.blank_rows == 1
+    assert ("row 2 below the header on row 1 read as more header rows (texts no answer "
+            "repeats, where the rows below hold grades and numbers), not as judgments"
+            ) in report.notes
+    assert report.notes.count("rubric: 0,1,2,3") == 1
+
+
 def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     sheet = tmp_path / "ratings.csv"

@@ -22,7 +22,7 @@ from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_li
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Profile, profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels
-from core.io.annotator.transposed import metadata_cell, untranspose
+from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
 
@@ -267,7 +267,19 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     data; a transposed sheet (one row per respondent, one column per item)
     in the long layout (:mod:`~core.io.annotator.transposed`)."""
     table = read_table(path, sheet=sheet, choose=choose_sheet)
-    return untranspose(table, _header_row(table.rows)) or table
+    header_row = _header_row(table.rows)
+    shaped = untranspose(table, header_row)
+    if shaped is not None:
+        return shaped
+    stacked = stacked_header_rows(table.rows, header_row)
+    if stacked:  # more header rows under the header: no judgments, left empty in place
+        for at in stacked:
+            table.rows[at] = []
+        table.notes.append(
+            f"row{'s' if len(stacked) > 1 else ''} {', '.join(str(r + 1) for r in stacked)} "
+            f"below the header on row {header_row + 1} read as more header rows (texts no "
+            "answer repeats, where the rows below hold grades and numbers), not as judgments")
+    return table
 
 
 def preview(path: str | Path, *, sheet: str | None = None,
