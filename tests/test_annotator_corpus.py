@@ -380,7 +380,8 @@ def test_keep_imports_the_rows_the_platform_marks(tmp_path: Path,
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
                               "--keep", "golden"], capsys)
     assert code == 2
-    assert "'golden' is no kind of row (kinds: control, rejected, preview, cancelled)" in err
+    assert ("'golden' is no kind of row (kinds: control, rejected, preview, cancelled, "
+            "skipped)") in err
 
 
 def test_order_rows_declares_the_row_order_a_ranking(tmp_path: Path,
@@ -395,6 +396,44 @@ def test_order_rows_declares_the_row_order_a_ranking(tmp_path: Path,
         scores = [r["score"] for r in csv.DictReader(fh)]
     # each candidate's first row (header on row 1, two assessors per url)
     assert scores == ["-2", "-4", "-6", "-8", "-10", "-12"]
+
+
+def _report_lines(path: Path) -> list[str]:
+    import openpyxl
+
+    from core.io.workbook import SHEETS
+
+    wb = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return [str(r[0]) for r in wb[SHEETS["report"]].iter_rows(max_col=1, values_only=True)
+                if r[0] is not None]
+    finally:
+        wb.close()
+
+
+def test_order_rows_is_said_and_kept_by_the_workbook(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]):
+    sheet = DATA / "judgments_no_score.csv"
+    declared, plain = tmp_path / "declared.xlsx", tmp_path / "plain.xlsx"
+    for out, extra in ((declared, ["--order", "rows"]), (plain, [])):
+        code, _out, err = run_cli(["import", str(sheet), "-o", str(out), *extra], capsys)
+        assert (code, err) == (0, "")
+    said = [line for line in _report_lines(declared) if line.startswith("Ranking:")]
+    assert said == ["Ranking: the sheet's row order, declared a ranking when the judgments "
+                    "were imported (--order rows; score = -row number): no run supplied it."]
+    assert not [line for line in _report_lines(plain) if line.startswith("Ranking:")]
+    back = read_workbook(declared)
+    assert back.ranking == "rows"
+    assert back.score.tolist() == [-2.0, -4.0, -6.0, -8.0, -10.0, -12.0]
+    assert read_workbook(plain).ranking == ""
+    # saved again by the app, the declaration stays
+    from core.engine.evaluation import evaluate
+    from core.io.workbook import export_workbook
+
+    again = tmp_path / "again.xlsx"
+    export_workbook(evaluate(back), again)
+    assert read_workbook(again).ranking == "rows"
+    assert any(line.startswith("Ranking: the sheet's row order") for line in _report_lines(again))
 
 
 def test_two_scales_fitting_alike_are_named_with_the_rubric_to_pass(
@@ -449,8 +488,8 @@ def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
     assert ("one row per respondent, one column per item: the 5 items of columns 'Rate each "
             "result for: cheap flights to rome [https://fly.example/rome]' ... 'Rate each "
             "result for: wool socks [https://blog.example/merino]' read from their headers as "
-            "query [source], one row per respondent and item (the rows this report names are "
-            "those rows, the header on row 1)") in notes
+            "query [source], one row per respondent and item (the rows and columns this report "
+            "names are the file's own)") in notes
 
 
 def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
@@ -478,7 +517,7 @@ def test_judgments_without_a_ranking_claim_no_ndcg() -> None:
     assert np.isnan(doc.score).all()
     ev = evaluate(doc)
     assert np.isnan(ev.ndcg).all()
-    assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
+    assert {ev.status(q).value for q in range(doc.n_queries)} == {"unranked"}
 
 
 def test_a_formula_in_a_transposed_workbook_is_still_refused(tmp_path: Path) -> None:
@@ -495,10 +534,142 @@ def test_a_formula_in_a_transposed_workbook_is_still_refused(tmp_path: Path) -> 
     ws.write_row(2, 2, [2, 1])
     wb.close()
     report = import_annotations(path).report
-    # Ben's first item is row 5 of the reshaped table: the header, Ana's three items,
-    # then Ben's first; the formula is refused, never read as its value.
-    assert [(i.kind, i.row) for i in report.formulas] == [("formula", 5)]
+    # Ben's first item is row 5 of the reshaped table (the header, Ana's three
+    # items, then Ben's first); the report names the workbook's own cell, B3.
+    # The formula is refused, never read as its value.
+    assert [(i.kind, i.row, i.column) for i in report.formulas] == [
+        ("formula", 3, "B (Rate: q1 [http://a.example])")]
+    assert "cell B3 holds" in report.formulas[0].problem
+    assert report.rejected_judgments[0][:2] == (3, "B (Rate: q1 [http://a.example])")
     assert report.judgments_imported == 5
+
+
+def test_a_transposed_sheet_s_problems_name_the_file_s_row_and_column(tmp_path: Path):
+    """Each problem of a sheet with one row per respondent names the file's
+    row and the item's column (its letter and header), not the row of the
+    table it was reshaped into."""
+    sheet = tmp_path / "grid.csv"
+    sheet.write_text(
+        "Timestamp,Email Address,Rate: q1 [http://a.example],Rate: q1 [http://b.example],"
+        "Rate: q2 [http://c.example]\n"
+        "3/1/2024 9:00:00,ana@x.example,1,2,0\n"
+        "3/1/2024 9:05:00,ben@x.example,2,1.5,1\n"
+        "3/1/2024 9:09:00,cy@x.example,0,1,banana\n"
+        "3/1/2024 9:12:00,dee@x.example,3,2,2\n"
+        "3/1/2024 9:15:00,eli@x.example,1,0,3\n"
+        "3/1/2024 9:22:00,ana@x.example,2,2,2\n", encoding="utf-8")
+    mapping = guess_mapping(read_guessed(sheet), fields={"annotator": "Email Address"})
+    report = import_annotations(sheet, mapping).report
+    c, d, e = ("C (Rate: q1 [http://a.example])", "D (Rate: q1 [http://b.example])",
+               "E (Rate: q2 [http://c.example])")
+    # Ben's 1.5 (row 3), Cy's banana (row 4), Ana again (row 7, first on row 2): in the
+    # reshaped table these were rows 6, 10 and 17-19.
+    assert [(i.kind, i.row, i.column) for i in report.issues] == [
+        ("fractional", 3, d), ("cell rejected", 4, e), ("conflict", 7, c), ("duplicate", 7, d),
+        ("conflict", 7, e)]
+    assert [(r, col) for r, col, _ in report.rejected_judgments] == [(4, e), (7, c), (7, d),
+                                                                      (7, e)]
+    assert all("(first on row 2)" in why for _, _, why in report.rejected_judgments[1:])
+    assert (report.rows_read, report.header_row) == (6, 1)
+    assert str(report.issues[1]).startswith(f"row 4, column {e!r}: label 'banana'")
+
+
+def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
+    """The Qualtrics export with its status given as numbers and its third
+    header row's objects keyed otherwise: the extra header rows are still
+    told by what they hold (objects; texts over columns of grades), the items
+    read from the question texts, and the preview and test responses skipped
+    by the other column of statuses (DistributionChannel)."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    status = rows[0].index("Status")
+    for r in rows[3:]:
+        r[status] = {"IP Address": "0", "Survey Preview": "1", "Survey Test": "2"}[r[status]]
+    rows[2] = [c.replace('"ImportId"', '"colKey"') for c in rows[2]]
+    sheet = tmp_path / "survey_numeric.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    report = import_annotations(sheet).report
+    assert report.excluded == {"preview": 2}
+    assert report.skipped_rows == [
+        (4, "a preview response, not a respondent's: DistributionChannel is 'preview'"),
+        (8, "a preview response, not a respondent's: DistributionChannel is 'test'")]
+    assert any("read from their headers as query - source; header rows 1, 2, 3, the items "
+               "named on row 2" in n for n in report.notes)
+    assert (report.judgments_read, report.rows_read) == (24, 4)
+    assert preview(sheet).marked == {"preview": 2}  # what the wizard offers to keep
+    original = import_annotations(DATA / "qualtrics_export.csv").document
+    doc = import_annotations(sheet).document
+    assert doc.query_ids == original.query_ids == ["standing desk converter",
+                                                   "how to descale a kettle"]
+    assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
+    kept = import_annotations(
+        sheet, guess_mapping(read_guessed(sheet)).replace(keep=("preview",))).report
+    assert (kept.excluded, kept.judgments_read) == ({}, 36)
+
+
+def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Prodigy's ``answer = ignore`` (and ``reject`` beside the choice that is
+    the grade) gives no judgment: skipped and counted, never an unknown grade;
+    ``--keep skipped`` reads them all the same."""
+    sheet, report_path = DATA / "prodigy_choice.jsonl", tmp_path / "r.json"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                              "--report", str(report_path)], capsys)
+    assert (code, err) == (0, "")
+    assert "skipped: 2 skipped (--keep skipped imports them)" in out
+    report = json.loads(report_path.read_text("utf-8"))
+    assert [(s["row"], s["reason"]) for s in report["skipped"]] == [
+        (6, "a task the annotator skipped or declined, no judgment: answer is 'ignore'"),
+        (11, "a task the annotator skipped or declined, no judgment: answer is 'reject'")]
+    assert report["judgments_read"] == report["imported"] == 13
+    doc = import_annotations(sheet).document
+    carol = doc.annotators.index("relevance-carol")
+    # carol judged one task: her other two records give no grade, not an unknown one
+    assert int(np.count_nonzero(~np.isnan(doc.ratings[:, carol]))) == 1
+    assert not (doc.state == GradeState.UNKNOWN).any()
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                              "--report", str(report_path), "--keep", "skipped"], capsys)
+    assert (code, err) == (0, "")
+    report = json.loads(report_path.read_text("utf-8"))
+    assert (report["excluded"], report["judgments_read"]) == ({}, 15)
+    # a binary task: the answer is the grade (accept / reject), ignore is no grade
+    binary = tmp_path / "binary.jsonl"
+    binary.write_text("".join(json.dumps(
+        {"query": "q1", "doc_id": f"d{d}", "text": "...", "answer": answer,
+         "_annotator_id": who, "_view_id": "classification"}) + "\n"
+        for d, who, answer in [(0, "ana", "accept"), (0, "ben", "reject"), (1, "ana", "ignore"),
+                               (1, "ben", "accept"), (2, "ana", "reject"), (2, "ben", "reject")]),
+        encoding="utf-8")
+    result = import_annotations(binary, rubric=Rubric.parse("0=reject,1=accept"))
+    assert result.report.excluded == {"skipped": 1}
+    assert result.report.skipped_rows == [
+        (4, "a task the annotator skipped or declined, no judgment: answer is 'ignore'")]
+    assert result.report.judgments_read == result.report.judgments_imported == 5
+    got = {str(s): float(g) for s, g in zip(result.document.source_id, result.document.grade,
+                                            strict=True)}
+    assert got == {"d0": 0.5, "d1": 1.0, "d2": 0.0}
+
+
+def test_a_long_sheet_s_second_header_row_is_no_judgment(tmp_path: Path):
+    """A row of column descriptions under the header (texts no answer repeats,
+    over a column of grades) is one more header row: left out, said in the
+    notes, never a rejected judgment; the rows keep the file's numbers."""
+    sheet = tmp_path / "described.csv"
+    lines = ["query,doc_id,annotator,relevance",
+             "The search as typed,Id of the page in the index,Who judged,"
+             "How well the page answers the search (see the guidelines)"]
+    lines += [f"q{q},d{d},{who},{(q + d + k) % 4}" for q in range(2) for d in range(3)
+              for k, who in enumerate(("ana", "ben"))]
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = import_annotations(sheet).report
+    assert (report.judgments_read, report.judgments_imported) == (12, 12)
+    assert report.rejected_judgments == []
+    assert report.blank_rows == 1
+    assert ("row 2 below the header on row 1 read as more header rows (texts no answer "
+            "repeats, where the rows below hold grades and numbers), not as judgments"
+            ) in report.notes
+    assert report.notes.count("rubric: 0,1,2,3") == 1
 
 
 def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(

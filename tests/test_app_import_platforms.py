@@ -166,7 +166,7 @@ def test_the_editor_opens_judgments_for_grading_in_sheet_order(
     assert shown == [f"https://shop0.example/item/{d}" for d in (1, 2, 3)]
     ev = window.evaluation
     assert all(math.isnan(x) for x in ev.ndcg.ravel())
-    assert {ev.status(q).value for q in range(doc.n_queries)} == {"undefined"}
+    assert {ev.status(q).value for q in range(doc.n_queries)} == {"unranked"}
     from app.banner import install_judgments_only_banner
 
     window.show()

@@ -81,7 +81,8 @@ def test_the_json_record_round_trips(c: Conventions) -> None:
 
 
 def test_presets_set_the_fields_declared_preset() -> None:
-    assert PRESET_FIELDS == ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
+    assert PRESET_FIELDS == ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal",
+                             "unranked")
 
 
 def _cli_text(f: Any, value: Any) -> list[str]:

@@ -20,6 +20,7 @@ from core.model.conventions import (
     IdealInventory,
     TieRule,
     UnknownRule,
+    UnrankedRule,
     ZeroIdealRule,
 )
 from core.model.document import Document, GradeState
@@ -55,11 +56,12 @@ CONVENTIONS = st.builds(
     ties=st.sampled_from(list(TieRule)),
     unknown=st.sampled_from(list(UnknownRule)),
     zero_ideal=st.sampled_from(list(ZeroIdealRule)),
+    unranked=st.sampled_from(list(UnrankedRule)),
 )
 
 
 def reference(doc: Document, c: Conventions, q: int, k: int | None) -> float | str | None:
-    """Slow, literal NDCG@k of one query; 'undefined' / 'unresolved' states."""
+    """Slow, literal NDCG@k of one query; 'undefined' / 'unresolved' / 'unranked' states."""
     rows = [
         (str(doc.source_id[i]), doc.score[i],
          None if doc.state[i] != GradeState.NUMBER else float(doc.grade[i]), i)
@@ -74,6 +76,8 @@ def reference(doc: Document, c: Conventions, q: int, k: int | None) -> float | s
     if c.unknown is UnknownRule.CONDENSED:
         rows = [r for r in rows if r[2] is not None]
     ranked = [r for r in rows if not math.isnan(r[1])]
+    if not ranked and c.unranked is UnrankedRule.UNDEFINED:
+        return "unranked"
     inventory = ranked if c.ideal is IdealInventory.RANKED else rows
     gains = [gain(r[2]) for r in inventory]
     if any(g is None for g in gains):
@@ -127,6 +131,9 @@ def test_engine_matches_the_literal_reference(doc, conv):
             if expected == "unresolved":
                 assert ev.status(q, j) is Status.UNRESOLVED
                 assert math.isnan(ev.ndcg[q, j])
+            elif expected == "unranked":
+                assert ev.status(q, j) is Status.UNRANKED
+                assert math.isnan(ev.ndcg[q, j])
             elif expected == "undefined":
                 assert ev.status(q, j) is Status.UNDEFINED
                 assert math.isnan(ev.ndcg[q, j])
@@ -151,7 +158,8 @@ def test_contributions_sum_to_dcg(doc, conv):
 
 @given(documents(grades=st.sampled_from([0.0, 1.0, 2.0, 3.0])))
 def test_tie_rules_are_ordered(doc):
-    base = Conventions(cutoffs=(1, 2, None), zero_ideal=ZeroIdealRule.ZERO)
+    base = Conventions(cutoffs=(1, 2, None), zero_ideal=ZeroIdealRule.ZERO,
+                       unranked=UnrankedRule.ZERO)
     pess, avg, opt = (evaluate(doc, base.replace(ties=t)).ndcg for t in (
         TieRule.PESSIMISTIC, TieRule.AVERAGE, TieRule.OPTIMISTIC))
     assert np.all(pess <= avg + 1e-12)

@@ -55,7 +55,7 @@ def test_trec_eval_to_sklearn_hand_computed() -> None:
     for j in range(2):
         assert sum(s.mean[j] for s in x.steps) == pytest.approx(x.mean_total[j], abs=1e-12)
     text = x.sentence(1)
-    assert "gain, discount, ties, ideal, unknown, zero_ideal, cutoffs, weighting" in text
+    assert "gain, discount, ties, ideal, unknown, zero_ideal, unranked, cutoffs, weighting" in text
     assert "ties: id-desc -> average" in text
     assert "ideal: judged -> ranked" in text
     assert x.peers_start[0].preset == "trec_eval"

@@ -43,7 +43,8 @@ def make_document(
     seed: int, *, n_queries: int = 9, fractional: bool = False, negative: bool = False
 ) -> Document:
     """Queries with ties, unknown and unrateable grades, judged-but-not-retrieved
-    candidates, an all-zero (undefined) query and weights with gaps."""
+    candidates, an all-zero (undefined) query, a query with no ranked candidate
+    and weights with gaps."""
     rng = np.random.default_rng(seed)
     rows: dict[str, list[Any]] = {k: [] for k in ("q", "s", "score", "grade", "state", "note")}
     freq: dict[str, float] = {}
@@ -56,7 +57,8 @@ def make_document(
             rows["q"].append(q)
             rows["s"].append(f"d{i}" if i != 2 else "+d2")
             score = float(rng.integers(0, 4)) / 2.0
-            rows["score"].append(np.nan if rng.random() < 0.18 else score)
+            # query 5 was judged but not retrieved: no ranking (status unranked by default)
+            rows["score"].append(np.nan if rng.random() < 0.18 or qi == 5 else score)
             grade = 0.0 if all_zero else float(rng.integers(0, 4))
             if fractional and rng.random() < 0.3:
                 grade += 0.5
@@ -151,6 +153,7 @@ def check_values(values: dict[str, list[list[Any]]], doc: Document, conv: Conven
                 s.excluded.get("no weight", 0),
             ], (weighting, j, row)
             assert _same(row[7], s.weight_total)
+            assert row[9] == s.excluded.get("unranked", 0), (weighting, j, row)
             r += 1
 
 

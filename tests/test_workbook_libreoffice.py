@@ -110,9 +110,10 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         cutoffs=(2, 3, 4), gain=Gain.parse("exponential"), ideal="judged"))
     # Unknown grades as 0, ties no longer averaged, a gain table typed in.
     _set_conventions(jobs["case0"][0], src / "rules_changed.xlsx",
-                     {"unknown_rule": "zero", "tie_rule": "supplied", "zero_ideal_rule": "zero"})
+                     {"unknown_rule": "zero", "tie_rule": "supplied", "zero_ideal_rule": "zero",
+                      "unranked_rule": "zero"})
     jobs["rules_changed"] = (src / "rules_changed.xlsx", doc0, conv0.replace(
-        unknown="zero", ties="supplied", zero_ideal="zero"))
+        unknown="zero", ties="supplied", zero_ideal="zero", unranked="zero"))
     doc7, conv7 = case(7)
     wb = openpyxl.load_workbook(jobs["case7"][0])
     ws = wb[SHEETS["conventions"]]
@@ -218,7 +219,8 @@ def test_missing_soffice_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
                    "cutoff 3 (k) = 4", "ideal inventory = ranked": "ideal inventory = judged"}),
     ("rules_changed", {"ties = average": "ties = supplied",
                        "unknown grades = unresolved": "unknown grades = zero",
-                       "zero ideal = undefined": "zero ideal = zero"}),
+                       "zero ideal = undefined": "zero ideal = zero",
+                       "query with no ranking = undefined": "query with no ranking = zero"}),
     ("table_changed", {"gain table = 0=0.5,3=10": "gain table = 0=0.5,1=4,3=10",
                        "cutoff 1 (k) = 2": "cutoff 1 (k) = all",
                        "cutoff 2 (k) = all": "cutoff 2 (k) = 1"}),

@@ -80,7 +80,7 @@ def test_edited_conventions_are_taken_and_logged(seed_book: Path, tmp_path: Path
         (OUTSIDE_WHO, dash, dash, "cutoff 1 (k) = 1", "cutoff 1 (k) = 5",
          "edited in Conventions!B8", OUTSIDE_ORIGIN),
         (OUTSIDE_WHO, dash, dash, "judgment version = seed-cases-v1",
-         "judgment version = round 2", "edited in Conventions!B20", OUTSIDE_ORIGIN),
+         "judgment version = round 2", "edited in Conventions!B21", OUTSIDE_ORIGIN),
     ]
     found = reopened(doc)
     assert found is not None

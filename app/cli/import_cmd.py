@@ -56,7 +56,8 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("--keep", metavar="KIND,...",
                    help="import the rows a platform marks as not judgments all the same: "
                    "control (test questions), rejected (rejected or tainted work), preview, "
-                   "cancelled (default: skipped and counted)")
+                   "cancelled, skipped (tasks an annotator skipped or declined) (default: "
+                   "skipped and counted)")
     p.add_argument("--order", choices=["rows"],
                    help="rows: the sheet's row order is a ranking (without a score or rank "
                    "column; by default such a sheet holds judgments only and the scores stay "

@@ -40,6 +40,7 @@ TONES: dict[str, Tone] = {
     "ok": Tone("#16672f", "#6fcf8a"),
     "undefined": Tone("#735600", "#e3b341"),
     "unresolved": Tone("#b3261e", "#ff9b92"),
+    "unranked": Tone("#1f5c99", "#8ab4f8"),  # a query with no ranking
     "error": Tone("#b3261e", "#ff9b92"),
     "muted": Tone("#5c5c5c", "#ababab"),  # unknown grades, values that wait for one
     "unrateable": Tone("#74389a", "#d2a8ee"),
@@ -107,6 +108,7 @@ STATUS_LOOK: dict[Status, StatusLook] = {
     Status.OK: StatusLook("✓", "ok", "ok"),
     Status.UNDEFINED: StatusLook("∅", "undefined", "undefined"),
     Status.UNRESOLVED: StatusLook("?", "unresolved", "unresolved"),
+    Status.UNRANKED: StatusLook("–", "no ranking", "unranked"),
 }
 
 

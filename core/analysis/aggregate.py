@@ -14,7 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.discount import FloatArray
-from core.engine.evaluation import Evaluation, Status
+from core.engine.evaluation import Evaluation
+from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import Weighting
 from core.model.document import has_weight
 
@@ -60,7 +61,7 @@ def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],
         defined = ~np.isnan(nd)
         use = defined & weighted
         excluded: dict[str, int] = {}
-        for code, st in ((1, Status.UNDEFINED), (2, Status.UNRESOLVED)):
+        for code, st in enumerate(STATUS_BY_CODE[1:], start=1):
             count = int(np.count_nonzero(status == code))
             if count:
                 excluded[st.value] = count

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.evaluation import Evaluation, discount
+from core.engine.evaluation import Evaluation, Status, discount
 from core.engine.order import list_starts, tie_starts, ties_follow_gains
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
@@ -280,7 +280,9 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     (one pass over the document per cutoff instead of one call per query).
     """
     values = _values(ev)
-    unresolved = np.flatnonzero(ev.n_open > 0)
+    # a query with no ranking (status unranked) has no interval to narrow
+    unresolved = np.flatnonzero((ev.n_open > 0) & (ev.status_code.max(axis=1, initial=0)
+                                                   == Status.UNRESOLVED.code))
     exact = [int(q) for q in unresolved if _is_exact(values, int(ev.n_open[q]))]
     outer = np.setdiff1d(unresolved, exact)
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis.aggregate import excluded_phrase
-from core.engine.evaluation import Evaluation, evaluate
+from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions, format_cutoff
 from core.model.document import Document, has_weight
@@ -46,14 +46,15 @@ BoolArray = npt.NDArray[np.bool_]
 #: first (the annotators' consensus and its rounding, one step, taken only
 #: when the document keeps the annotators' grades), then the gain (it changes
 #: every number), the ranked list (ties), the ideal list (inventory), missing
-#: and empty judgments, the cutoffs, and last the weighting, which changes
+#: and empty judgments, a query with no ranking, the cutoffs, and last the weighting, which changes
 #: only the mean.
 STEP_ORDER: tuple[str, ...] = (
-    "consensus", "gain", "discount", "ties", "ideal", "unknown", "zero_ideal", "cutoffs",
-    "weighting",
+    "consensus", "gain", "discount", "ties", "ideal", "unknown", "zero_ideal", "unranked",
+    "cutoffs", "weighting",
 )
 #: The fields the preset matching compares (the arithmetic of one query).
-ARITHMETIC_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal")
+ARITHMETIC_FIELDS: tuple[str, ...] = ("gain", "discount", "ideal", "ties", "unknown", "zero_ideal",
+                                      "unranked")
 #: Fields that do not enter the evaluation of the document's current grades.
 _NOT_APPLIED = ("rubric", "preset")
 
@@ -115,8 +116,8 @@ class Step:
     ``ndcg`` holds the values after the step (queries x cutoffs);
     ``contribution`` the step's share per query (NaN for queries without a
     value at both ends); ``mean`` its share of the mean difference per
-    cutoff. ``undefined``/``unresolved`` count the queries with that status
-    after the step; ``bridged`` the queries whose change across a gap (no
+    cutoff. ``undefined``/``unresolved``/``unranked`` count the queries with
+    that status after the step; ``bridged`` the queries whose change across a gap (no
     value after an earlier step) is booked on this step.
     """
 
@@ -130,6 +131,7 @@ class Step:
     undefined: tuple[int, ...]
     unresolved: tuple[int, ...]
     bridged: tuple[int, ...]
+    unranked: tuple[int, ...] = ()
 
     @property
     def label(self) -> str:
@@ -207,7 +209,9 @@ class Explanation:
         )
         status = [
             f"after {s.field}: {s.undefined[j]} undefined, {s.unresolved[j]} unresolved"
-            for s in self.steps if s.undefined[j] or s.unresolved[j]
+            + (f", {s.unranked[j]} unranked" if s.unranked and s.unranked[j] else "")
+            for s in self.steps
+            if s.undefined[j] or s.unresolved[j] or (s.unranked and s.unranked[j])
         ]
         if status:
             text += (
@@ -240,8 +244,8 @@ def _wmean(values: FloatArray, w: FloatArray, use: BoolArray) -> float | None:
     return float(np.dot(w[use], values[use]) / total)
 
 
-def _counts(ev: Evaluation, code: int) -> tuple[int, ...]:
-    return tuple(int(np.count_nonzero(ev.status_code[:, j] == code)) for j in
+def _counts(ev: Evaluation, status: Status) -> tuple[int, ...]:
+    return tuple(int(np.count_nonzero(ev.status_code[:, j] == status.code)) for j in
                  range(len(ev.cutoffs)))
 
 
@@ -386,9 +390,10 @@ def _steps(walk: _Walk, included: BoolArray, w_start: FloatArray,
             )
         steps.append(Step(
             field=name, before=before, after=after, conventions=conv, ndcg=v,
-            contribution=contribution, mean=mean, undefined=_counts(ev, 1),
-            unresolved=_counts(ev, 2),
+            contribution=contribution, mean=mean, undefined=_counts(ev, Status.UNDEFINED),
+            unresolved=_counts(ev, Status.UNRESOLVED),
             bridged=tuple(int(np.count_nonzero(bridged[:, j])) for j in range(nk)),
+            unranked=_counts(ev, Status.UNRANKED),
         ))
     return steps
 

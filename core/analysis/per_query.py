@@ -19,7 +19,8 @@ import numpy.typing as npt
 
 from core.analysis.aggregate import CutoffSummary, summarize_values
 from core.analysis.bounds import unresolved_bounds
-from core.engine.evaluation import Evaluation, Status
+from core.engine.evaluation import Evaluation
+from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import Conventions, format_cutoff
 
 __all__ = ["COLUMNS", "STATUS_TEXT", "per_query_rows", "summarize_rows"]
@@ -37,7 +38,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("unrateable", "count"), ("total", "count"), ("weight", "number"),
 )
 #: A status code's text (the engine's codes index it).
-STATUS_TEXT = (Status.OK.value, Status.UNDEFINED.value, Status.UNRESOLVED.value)
+STATUS_TEXT = tuple(s.value for s in STATUS_BY_CODE)
 
 Rows = dict[str, Any]
 

@@ -129,7 +129,8 @@ class Evaluation:
         dcg = self._dcg_at_cutoffs()
         idcg = self._idcg_at_cutoffs(blocks)
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
-        self.results = QueryResults.from_sums(dcg, idcg, n_open, c.zero_ideal)
+        self.results = QueryResults.from_sums(
+            dcg, idcg, n_open, c.zero_ideal, self._count(ranked) == 0, c.unranked)
         check_totals(self)
 
     # -- the per-query results, by name ---------------------------------------------

@@ -15,13 +15,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.model.conventions import ZeroIdealRule
+from core.model.conventions import UnrankedRule, ZeroIdealRule
 
-__all__ = ["QueryCutoff", "QueryResults", "Status"]
+__all__ = ["STATUS_BY_CODE", "QueryCutoff", "QueryResults", "Status"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 CodeArray = npt.NDArray[np.int8]
+BoolArray = npt.NDArray[np.bool_]
 
 
 class Status(StrEnum):
@@ -30,6 +31,7 @@ class Status(StrEnum):
     OK = "ok"
     UNDEFINED = "undefined"
     UNRESOLVED = "unresolved"
+    UNRANKED = "unranked"
 
     @property
     def reason(self) -> str:
@@ -37,12 +39,20 @@ class Status(StrEnum):
             "ok": "NDCG is defined",
             "undefined": "the ideal DCG is 0 (no positive gain to rank), so NDCG is 0/0",
             "unresolved": "some grades are unknown, so NDCG is not determined",
+            "unranked": "no candidate is ranked (judgments only, or no run for the query), "
+                        "so there is no ranking to score",
         }[self.value]
+
+    @property
+    def code(self) -> int:
+        """Its code in :attr:`QueryResults.status_code`."""
+        return STATUS_BY_CODE.index(self)
 
 
 #: Each status by its code in :attr:`QueryResults.status_code` (a worse status
-#: has a higher code, so a query's worst status is its highest code).
-_BY_CODE = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED)
+#: has a higher code, so a query's worst status is its highest code: a query
+#: with no ranking is unranked whatever its grades).
+STATUS_BY_CODE = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED, Status.UNRANKED)
 
 
 @dataclass(frozen=True)
@@ -74,9 +84,14 @@ class QueryResults:
 
     @classmethod
     def from_sums(cls, dcg: FloatArray, idcg: FloatArray, n_open: IntArray,
-                  zero_ideal: ZeroIdealRule) -> QueryResults:
+                  zero_ideal: ZeroIdealRule, unranked: BoolArray | None = None,
+                  unranked_rule: UnrankedRule = UnrankedRule.UNDEFINED) -> QueryResults:
         """NDCG = DCG / ideal DCG and each one's status, from the sums (``idcg``
-        is changed: NaN for a query with open grades)."""
+        is changed: NaN for a query with open grades). ``unranked`` marks the
+        queries with no ranked candidate: under :attr:`UnrankedRule.UNDEFINED`
+        they get no NDCG and the status ``unranked``; under ``zero`` they are
+        empty lists (DCG 0), as trec_eval ``-c`` scores a query missing from
+        the run."""
         unresolved = n_open > 0
         idcg[unresolved, :] = np.nan
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -86,8 +101,11 @@ class QueryResults:
         ndcg[unresolved, :] = np.nan
         status = np.zeros(ndcg.shape, dtype=np.int8)
         if zero_ideal is ZeroIdealRule.UNDEFINED:
-            status[zero] = 1
-        status[unresolved, :] = 2
+            status[zero] = Status.UNDEFINED.code
+        status[unresolved, :] = Status.UNRESOLVED.code
+        if unranked is not None and unranked_rule is UnrankedRule.UNDEFINED:
+            ndcg[unranked, :] = np.nan
+            status[unranked, :] = Status.UNRANKED.code
         return cls(dcg, idcg, ndcg, status, n_open)
 
     def spliced(self, queries: IntArray, part: QueryResults) -> QueryResults:
@@ -102,18 +120,18 @@ class QueryResults:
 
     def status(self, q: int, j: int = 0) -> Status:
         """Query ``q``'s status at the ``j``-th cutoff."""
-        return _BY_CODE[int(self.status_code[q, j])]
+        return STATUS_BY_CODE[int(self.status_code[q, j])]
 
     def query_status(self, q: int) -> Status:
         """The query's worst status over the cutoffs."""
-        return _BY_CODE[int(self.status_code[q].max())]
+        return STATUS_BY_CODE[int(self.status_code[q].max())]
 
     def status_table(self) -> tuple[list[list[Status]], list[Status]]:
         """Every query's status at each cutoff, and its worst one (as
         :meth:`status` and :meth:`query_status`, all at once)."""
         codes = self.status_code
-        at_cutoffs = [[_BY_CODE[c] for c in row] for row in codes.tolist()]
-        worst = [_BY_CODE[c] for c in codes.max(axis=1, initial=0).tolist()]
+        at_cutoffs = [[STATUS_BY_CODE[c] for c in row] for row in codes.tolist()]
+        worst = [STATUS_BY_CODE[c] for c in codes.max(axis=1, initial=0).tolist()]
         return at_cutoffs, worst
 
     def cutoff_results(self, q: int, cutoffs: tuple[int | None, ...]) -> list[QueryCutoff]:

@@ -19,6 +19,7 @@ __all__ = [
     "Rounding",
     "TieRule",
     "UnknownRule",
+    "UnrankedRule",
     "Weighting",
     "ZeroIdealRule",
 ]
@@ -112,6 +113,24 @@ class ZeroIdealRule(_Choice):
 ZeroIdealRule._TEXT = {
     "undefined": ("ideal DCG 0 is undefined", "IDCG = 0: NDCG undefined, excluded from means"),
     "zero": ("ideal DCG 0 counts as NDCG 0", "IDCG = 0: NDCG = 0, averaged in"),
+}
+
+
+class UnrankedRule(_Choice):
+    UNDEFINED = "undefined"
+    ZERO = "zero"
+
+
+UnrankedRule._TEXT = {
+    "undefined": (
+        "a query with no ranking has no NDCG",
+        "no ranked candidate (judgments only, or no run for the query): status unranked, "
+        "excluded from means and counted",
+    ),
+    "zero": (
+        "a query with no ranking is an empty list",
+        "no ranked candidate: DCG = 0, NDCG = 0 / ideal DCG, averaged in (trec_eval -c)",
+    ),
 }
 
 

@@ -25,6 +25,7 @@ from core.model.choices import (
     Rounding,
     TieRule,
     UnknownRule,
+    UnrankedRule,
     Weighting,
     ZeroIdealRule,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "RubricGrade",
     "TieRule",
     "UnknownRule",
+    "UnrankedRule",
     "Weighting",
     "ZeroIdealRule",
     "format_cutoff",
@@ -209,6 +211,7 @@ class Conventions:
     ties: TieRule = TieRule.AVERAGE
     unknown: UnknownRule = UnknownRule.UNRESOLVED
     zero_ideal: ZeroIdealRule = ZeroIdealRule.UNDEFINED
+    unranked: UnrankedRule = UnrankedRule.UNDEFINED
     weighting: Weighting = Weighting.EQUAL
     rubric: Rubric | None = None
     guidelines: Guidelines = field(default_factory=Guidelines)
@@ -428,6 +431,10 @@ FIELDS: tuple[ConventionField, ...] = (
             flag="--unjudged", help="unknown grades", preset=True),
     _choice("zero_ideal", ZeroIdealRule, "zero ideal", "Zero ideal", "zero_ideal_rule",
             flag="--zero-ideal", help="an ideal DCG of 0", preset=True),
+    _choice("unranked", UnrankedRule, "query with no ranking", "Query with no ranking",
+            "unranked_rule", flag="--unranked",
+            help="a query with no ranked candidate (judgments only, or missing from the run)",
+            preset=True, optional=True),
     _choice("weighting", Weighting, "weighting (declared)", "Aggregation (weighting)",
             "weighting", flag="--weighting", help="the mean over queries", row="aggregation"),
     # consensus and rounding are declared when annotators' grades are imported

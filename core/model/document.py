@@ -30,7 +30,17 @@ from core.model.lazy import DecodedIds as _DecodedIds
 from core.model.lazy import EmptyTexts as _EmptyTexts
 from core.model.lazy import Unmade
 
-__all__ = ["AuditEntry", "Document", "GradeState", "grade_text", "has_weight"]
+__all__ = ["RANKINGS", "AuditEntry", "Document", "GradeState", "grade_text", "has_weight"]
+
+#: Where a document's scores came from, when not from a score column
+#: (:attr:`Document.ranking`), in words for people: the workbook's Report and
+#: the import's report say it; "" (scores as given, or no scores) says nothing.
+RANKINGS: dict[str, str] = {
+    "": "",
+    "rank": "the sheet's rank column (score = -rank)",
+    "rows": "the sheet's row order, declared a ranking when the judgments were imported "
+            "(--order rows; score = -row number): no run supplied it",
+}
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -109,6 +119,10 @@ class Document:
     #: What an import found (rows rejected, labels mapped, ...), when the
     #: document came from an annotator sheet; see core.io.annotator.
     import_report: Any = None
+    #: Where the scores came from when not from a score column: a key of
+    #: :data:`RANKINGS` ("rows": the user declared the sheet's row order a
+    #: ranking). Kept in the workbook and said on its Report sheet.
+    ranking: str = ""
     _members: list[IntArray] | None = field(default=None, repr=False)
     _source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = field(
         default=None, repr=False)

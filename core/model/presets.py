@@ -2,7 +2,7 @@
 
 A preset is the arithmetic of a peer tool (trec_eval, scikit-learn, ranx):
 how grades become gains, the discount, the ideal inventory, ties, unknown
-grades and an ideal DCG of 0. Choosing a preset replaces exactly those
+grades, an ideal DCG of 0 and a query with no ranking. Choosing a preset replaces exactly those
 choices (:data:`PRESET_FIELDS`) and names the preset; what the user declared
 about the data itself (cutoffs, rubric, query weighting, consensus and
 rounding) is kept. See ``docs/conventions.md``.
@@ -22,6 +22,7 @@ from core.model.conventions import (
     IdealInventory,
     TieRule,
     UnknownRule,
+    UnrankedRule,
     ZeroIdealRule,
 )
 
@@ -47,6 +48,7 @@ PRESETS: dict[str, Conventions] = {
         ties=TieRule.ID_DESC,
         unknown=UnknownRule.ZERO,
         zero_ideal=ZeroIdealRule.ZERO,
+        unranked=UnrankedRule.ZERO,
         preset="trec_eval",
     ),
     "sklearn": Conventions(
@@ -55,6 +57,7 @@ PRESETS: dict[str, Conventions] = {
         ties=TieRule.AVERAGE,
         unknown=UnknownRule.ZERO,
         zero_ideal=ZeroIdealRule.ZERO,
+        unranked=UnrankedRule.ZERO,
         preset="sklearn",
     ),
     "ranx": Conventions(
@@ -63,6 +66,7 @@ PRESETS: dict[str, Conventions] = {
         ties=TieRule.SUPPLIED,
         unknown=UnknownRule.ZERO,
         zero_ideal=ZeroIdealRule.ZERO,
+        unranked=UnrankedRule.ZERO,
         preset="ranx",
     ),
 }
@@ -93,7 +97,8 @@ def preset(name: str, **overrides: Any) -> Conventions:
 def apply_preset(current: Conventions, name: str) -> Conventions:
     """``current`` switched to preset ``name``: THE rule of what a preset sets.
 
-    The preset's arithmetic (gain, discount, ideal, ties, unknown, zero_ideal:
+    The preset's arithmetic (gain, discount, ideal, ties, unknown, zero_ideal,
+    unranked:
     :data:`PRESET_FIELDS`) and its name replace ``current``'s; ``current``'s
     cutoffs, rubric, guidelines, weighting, consensus and rounding are kept.
 

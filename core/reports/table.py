@@ -85,7 +85,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     for s in summarize(ev):
         _line(out, f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
                    f"({s.weighting.label}; {excluded_phrase(s.excluded)})")
-    if any(ev.status_code.ravel() == 2):
+    if any(ev.status_code.ravel() == Status.UNRESOLVED.code):
         _line(out)
         _line(out, "[low, high]: the interval unknown grades could still produce "
                    "(~ marks an outer interval)")

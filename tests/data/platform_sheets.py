@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from corpus_spec import OUT, Spec, book, csv_text
+from corpus_spec import OUT, UNKNOWN, Spec, book, csv_text
 
 FOUR = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 SEARCHES = [("standing desk converter", "https://www.officegear.example/p/standing-desk-{0}"),
@@ -346,17 +346,77 @@ def qualtrics_matrix(spec: Spec) -> None:
                 spec.judge(q, url, rid, g)
         rows.append([f"2024-03-1{j} 09:00:00", f"2024-03-1{j} 09:06:40",
                      "Survey Preview" if preview else "IP Address", 100, "True", rid, *cells])
-    spec.excluded = {"preview": len(items)}
-    spec.skipped = list(range(2, 2 + len(items)))
+    spec.exclude(2, "preview")  # the file's row 2: one response, whatever its items
     spec.rubric = "1,2,3,4"
+    (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
+
+
+def qualtrics_export(spec: Spec) -> None:
+    """A Qualtrics survey exported as CSV (choice text) in its own shape: three
+    header rows (the column ids ``QID1_1``, the question texts
+    ``QUESTION - URL``, the ``{"ImportId": ...}`` row), the survey's preview
+    and a generated test response (skipped), a respondent leaving one page
+    unrated, the free-text question at the end."""
+    spec.mapping = {"query": "query", "source_id": "source_id", "grade": "grade",
+                    "annotator": "ResponseId", "status": "Status", "note": "Q2"}
+    items = [(q, url.format(d)) for q, url in SEARCHES[:2] for d in range(1, 4)]
+    meta = [("StartDate", "Start Date", '{"ImportId":"startDate","timeZone":"America/Denver"}'),
+            ("EndDate", "End Date", '{"ImportId":"endDate","timeZone":"America/Denver"}'),
+            ("Status", "Response Type", '{"ImportId":"status"}'),
+            ("IPAddress", "IP Address", '{"ImportId":"ipAddress"}'),
+            ("Progress", "Progress", '{"ImportId":"progress"}'),
+            ("Duration (in seconds)", "Duration (in seconds)", '{"ImportId":"duration"}'),
+            ("Finished", "Finished", '{"ImportId":"finished"}'),
+            ("RecordedDate", "Recorded Date",
+             '{"ImportId":"recordedDate","timeZone":"America/Denver"}'),
+            ("ResponseId", "Response ID", '{"ImportId":"_recordId"}'),
+            ("DistributionChannel", "Distribution Channel", '{"ImportId":"distributionChannel"}'),
+            ("UserLanguage", "User Language", '{"ImportId":"userLanguage"}')]
+    question = "How relevant is this page to the search \"{0}\"? - {1}"
+    rows: list[list[Any]] = [
+        [m[0] for m in meta] + [f"Q1_{k + 1}" for k in range(len(items))] + ["Q2"],
+        [m[1] for m in meta] + [question.format(q, url) for q, url in items]
+        + ["Anything else you would like to tell us?"],
+        [m[2] for m in meta] + [f'{{"ImportId":"QID1_{k + 1}"}}' for k in range(len(items))]
+        + ['{"ImportId":"QID2_TEXT"}'],
+    ]
+    people = [("R_3kYqB8mZ1xWvT0a", "Survey Preview", "preview", ""),
+              ("R_1OzLh4sN7cEfP2b", "IP Address", "anonymous", "203.0.113.17"),
+              ("R_2vXw9JtRkQ5dM3c", "IP Address", "anonymous", "198.51.100.42"),
+              ("R_7bHn3FgUy6sLq4d", "IP Address", "anonymous", "192.0.2.230"),
+              ("R_5eWc1VpAo8zKr5e", "Survey Test", "test", ""),
+              ("R_6tGf2DsQi9xJm6f", "IP Address", "anonymous", "203.0.113.88")]
+    for j, (rid, status, channel, ip) in enumerate(people):
+        marked = status != "IP Address"
+        cells: list[Any] = []
+        for k, (q, url) in enumerate(items):
+            if (j, k) == (3, 4):  # left unrated
+                cells.append("")
+                if not marked:
+                    spec.judge(q, url, rid, UNKNOWN)
+                continue
+            g = (j * 3 + k * (j + 1)) % 4
+            cells.append(FOUR[g])
+            if not marked:
+                spec.judge(q, url, rid, g)
+                spec.labels[FOUR[g]] = float(g)
+        if marked:
+            spec.exclude(4 + j, "preview")
+        comment = "Some pages did not load on my phone." if j == 2 else ""
+        rows.append([f"2024-04-0{2 + j} 10:1{j}:05", f"2024-04-0{2 + j} 10:2{j}:47", status, ip,
+                     100, 642 + 37 * j, "True", f"2024-04-0{2 + j} 10:2{j}:48", rid, channel,
+                     "EN", *cells, comment])
+    spec.rubric = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
     (OUT / spec.name).write_text(csv_text(rows), encoding="utf-8")
 
 
 def prodigy_jsonl(spec: Spec) -> None:
     """Prodigy's choice interface, exported with ``prodigy db-out``: the
-    options with ids, the chosen id in ``accept``, the annotator's session."""
+    options with ids, the chosen id in ``accept``, the annotator's session;
+    a third annotator ignored one task and rejected (declined) another,
+    choosing nothing: those records are no judgments, skipped."""
     spec.mapping = {"query": "query", "source_id": "doc_id", "grade": "accept",
-                    "annotator": "_annotator_id"}
+                    "annotator": "_annotator_id", "status": "answer"}
     options = [{"id": 0, "text": "Not relevant"}, {"id": 1, "text": "Relevant"},
                {"id": 2, "text": "Highly relevant"}]
     lines = []
@@ -364,15 +424,23 @@ def prodigy_jsonl(spec: Spec) -> None:
     for qi, q in enumerate(["solar roof cost", "learn japanese fast"]):
         for d in range(3):
             doc = f"cc-{qi}{d:04d}"
-            for who in ("relevance-alice", "relevance-bob"):
+            carol = {(0, 1): "ignore", (1, 0): "reject", (1, 2): "accept"}.get((qi, d))
+            for who in ("relevance-alice", "relevance-bob", "relevance-carol"):
+                answer = "accept" if who != "relevance-carol" else carol
+                if answer is None:
+                    continue
                 n += 1
                 g = (qi + d + len(who)) % 3
                 lines.append(json.dumps({
                     "query": q, "doc_id": doc, "text": f"Passage {d} about {q}.",
-                    "options": options, "accept": [g], "answer": "accept",
+                    "options": options, "accept": [g] if answer == "accept" else [],
+                    "answer": answer,
                     "_input_hash": 1000003 * (qi * 10 + d), "_task_hash": 7000001 * n,
                     "_view_id": "choice", "_annotator_id": who, "_session_id": who,
                     "_timestamp": 1709800000 + 61 * n}))
+                if answer != "accept":
+                    spec.exclude(n + 1, "skipped")  # record n is row n + 1 (under the header)
+                    continue
                 spec.judge(q, doc, who, g)
                 spec.labels[options[g]["text"]] = float(g)
     spec.rubric = "0=Not relevant,1=Relevant,2=Highly relevant"
@@ -393,5 +461,6 @@ PLATFORM_SHEETS: list[tuple[str, Callable[[Spec], None]]] = [
     ("argilla_lists.csv", argilla_csv_lists),
     ("google_forms_grid.csv", google_forms_grid),
     ("qualtrics_matrix.csv", qualtrics_matrix),
+    ("qualtrics_export.csv", qualtrics_export),
     ("prodigy_choice.jsonl", prodigy_jsonl),
 ]

@@ -75,6 +75,7 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
                 target[ci] = text
     doc.annotators = annot_names
     doc.ratings = kept
+    doc.ranking = report.ranking if report.ranking in ("rank", "rows") else ""
     return doc
 
 

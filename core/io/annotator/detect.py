@@ -22,7 +22,7 @@ from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_li
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Profile, profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels
-from core.io.annotator.transposed import untranspose
+from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
 
@@ -61,7 +61,7 @@ def header_score(row: Sequence[Any]) -> float:
         return 0.0
     score = 0.0
     for c in cells:
-        if _numeric(c):
+        if _numeric(c) or metadata_cell(c):  # a JSON object describes a column, names none
             score -= 0.5
             continue
         named = name_field(str(c))
@@ -267,7 +267,19 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     data; a transposed sheet (one row per respondent, one column per item)
     in the long layout (:mod:`~core.io.annotator.transposed`)."""
     table = read_table(path, sheet=sheet, choose=choose_sheet)
-    return untranspose(table, _header_row(table.rows)) or table
+    header_row = _header_row(table.rows)
+    shaped = untranspose(table, header_row)
+    if shaped is not None:
+        return shaped
+    stacked = stacked_header_rows(table.rows, header_row)
+    if stacked:  # more header rows under the header: no judgments, left empty in place
+        for at in stacked:
+            table.rows[at] = []
+        table.notes.append(
+            f"row{'s' if len(stacked) > 1 else ''} {', '.join(str(r + 1) for r in stacked)} "
+            f"below the header on row {header_row + 1} read as more header rows (texts no "
+            "answer repeats, where the rows below hold grades and numbers), not as judgments")
+    return table
 
 
 def preview(path: str | Path, *, sheet: str | None = None,
@@ -309,7 +321,8 @@ def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
     for kind, _why in flagged_rows(texts, len(data), mapping.status, mapping.flags,
                                    str).values():
         counts[kind] = counts.get(kind, 0) + 1
-    return counts
+    per_row = table.origin.per_row if table.origin is not None else 1  # the file's rows
+    return {kind: n // per_row for kind, n in counts.items()}
 
 
 def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:

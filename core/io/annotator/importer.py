@@ -21,6 +21,7 @@ from core.io.annotator.report import FATAL, ImportReport, ImportResult
 from core.io.annotator.rows import annotator_names, find_candidates, notes, read_rows
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
+from core.io.annotator.transposed import restore_places
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
@@ -101,6 +102,7 @@ def import_table(
     sheet.report_findings(report)
     count_judgments(sheet, report, rows, grades, kept_ev)
     _label_report(report, conventions, guessed)
+    restore_places(report, sheet)  # a reshaped table's places: the file's own
     report.notes.extend(table.notes)
     if strict:
         _raise_first_problem(sheet, report)
@@ -120,10 +122,15 @@ def _refuse_lists(sheet: Sheet) -> None:
                 continue
             found = list_cell(cell)
             if found is not None and len(found) > 1:
+                line, column = sheet.row_number(i), sheet.name(col)
+                origin = sheet.table.origin
+                if origin is not None:  # a transposed sheet: the file's own cell
+                    r, c = origin.cell(line - 1, col)
+                    line, column = r + 1, origin.column_name(c)
                 raise sheet.fail(
-                    f"the grade column {sheet.name(col)!r} holds a list of ratings "
+                    f"the grade column {column!r} holds a list of ratings "
                     f"({cell_text(cell).strip()}) with no list of their users beside it",
-                    line=sheet.row_number(i), column=sheet.name(col),
+                    line=line, column=column,
                     hint="export each rating with its user (Argilla: the responses with their "
                     "users), or one row per rating")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.io.safety import column_letters
 from core.model.conventions import Rubric
 from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 
@@ -15,6 +16,7 @@ __all__ = [
     "UNKNOWN_MARKS",
     "UNRATEABLE_MARKS",
     "ColumnMapping",
+    "Origin",
     "SheetPreview",
     "Table",
     "cell_text",
@@ -112,6 +114,39 @@ class ColumnMapping:
         return out
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where the cells of a reshaped table (a transposed sheet turned into one
+    row per respondent and item) were in the file, so that what the import
+    says names the file's own row and column.
+
+    ``rows[i]``: the file row (0-based) of table row ``i``; ``items[i]``: the
+    file column of its item (the grade's cell; -1 for the header);
+    ``columns[j]``: the file column of table column ``j`` (-1 for the
+    columns read from the item's header: query, source, grade);
+    ``header``: the file's header cells; ``header_row``: its row (0-based);
+    ``per_row``: the table rows each respondent's row became (its items).
+    """
+
+    rows: list[int]
+    items: list[int]
+    columns: list[int]
+    header: list[str]
+    header_row: int
+    per_row: int
+
+    def cell(self, r: int, c: int | None) -> tuple[int, int]:
+        """The file's (row, column), 0-based, of table cell (``r``, ``c``)
+        (``c`` None: the row's item cell)."""
+        col = self.columns[c] if c is not None and 0 <= c < len(self.columns) else -1
+        return self.rows[r], col if col >= 0 else self.items[r]
+
+    def column_name(self, c: int) -> str:
+        """File column ``c`` as the report names it: its letter and header."""
+        label = self.header[c] if 0 <= c < len(self.header) else ""
+        return f"{column_letters(c + 1)} ({label})" if label else column_letters(c + 1)
+
+
 @dataclass
 class Table:
     """Raw cells of one sheet or text file, as read (nothing interpreted)."""
@@ -131,6 +166,9 @@ class Table:
     rectangular: bool = False
     #: What reading did to the cells, for the report (merged cells filled down).
     notes: list[str] = field(default_factory=list)
+    #: Where a reshaped table's cells were in the file (None: they are where
+    #: they were).
+    origin: Origin | None = None
 
     def header(self, mapping: ColumnMapping) -> list[str]:
         if mapping.header_row < len(self.rows):

@@ -1,12 +1,14 @@
 """Rows a crowd-work platform marks as not being judgments: control tasks
 (test questions with a known answer), work it rejected or found tainted,
-preview responses, cancelled annotations.
+preview responses, cancelled annotations, tasks an annotator skipped.
 
 Platforms write these marks in their own ways: Mechanical Turk's
 ``AssignmentStatus = Rejected``, Appen's ``_golden`` and ``_tainted``
 (``true``/``false``), Toloka's ``GOLDEN:relevance`` (filled on control
 tasks) and ``ASSIGNMENT:status = REJECTED``, Label Studio's
-``was_cancelled``, Qualtrics' ``Status = Survey Preview``. They are found
+``was_cancelled``, Qualtrics' ``Status = Survey Preview`` (or
+``DistributionChannel = preview``), Prodigy's ``answer = ignore`` (or
+``reject`` beside a choice that holds the grade). They are found
 by their values first: a true/false column whose true rows, and only
 those, carry another column's answer marks control tasks; a sparse column
 of grades beside the grade column is the control tasks' known answers; a
@@ -33,6 +35,7 @@ KINDS: dict[str, str] = {
     "rejected": "work the platform rejected or found tainted",
     "preview": "a preview response, not a respondent's",
     "cancelled": "a cancelled annotation",
+    "skipped": "a task the annotator skipped or declined, no judgment",
 }
 #: A header's words that say what its true rows are.
 _HINTS: dict[str, frozenset[str]] = {
@@ -45,11 +48,21 @@ _HINTS: dict[str, frozenset[str]] = {
 _STATUS: dict[str, str] = {
     "rejected": "rejected", "spam": "rejected", "survey preview": "preview",
     "preview": "preview", "survey test": "preview", "test": "preview",
+    # Prodigy's answer beside the choice that is the grade: ignore skips the
+    # task, reject declines it (where the answer is itself the grade, a
+    # binary task, its column is the grade's and marks nothing)
+    "ignore": "skipped", "ignored": "skipped", "skip": "skipped", "skipped": "skipped",
+    "reject": "skipped",
 }
+#: Marks in a grade column that say no grade was given at all (Prodigy's
+#: ``answer = ignore`` where the answer is the grade: accept / reject).
+_SKIP_MARKS = frozenset({"ignore", "ignored"})
 _TRUE = frozenset({"true", "1", "yes", "t", "y"})
 
 #: A flag column: (column, kind, test): ``"true"`` (a true/false column),
-#: ``"filled"`` (a column filled on such rows only).
+#: ``"filled"`` (a column filled on such rows only), ``"status"`` (a column of
+#: statuses, each marked row's kind its status's: kind ``"status"``), ``"mark"``
+#: (the grade column's own skip marks: ``ignore``).
 Flag = tuple[int, str, str]
 
 
@@ -103,10 +116,22 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
                    and kind == "control" else "its name")
             flags.append((p.col, kind, "true"))
             reasons.append(("skip", f"{p.shown()}: true marks {KINDS[kind]} ({why})"))
+        elif p.filled and status_like(p):
+            # a second column of statuses (Qualtrics' DistributionChannel = preview)
+            flags.append((p.col, "status", "status"))
+            marks = sorted({t for t in p.texts if t and status_kind(t) is not None})
+            reasons.append(("skip", f"{p.shown()}: " + ", ".join(
+                f"{m} marks {KINDS[status_kind(m) or 'preview']}" for m in marks)))
         elif grade is not None and p.graded and 0 < p.fill < 0.9 and _hint(p.name) == "control":
             flags.append((p.col, "control", "filled"))
             reasons.append(("skip", f"{p.shown()}: grades on {p.filled} rows only, the known "
                             f"answers of control tasks"))
+    gp = next((p for p in profiles if p.col == grade), None)
+    skips = sorted({t for t in gp.texts if t.casefold() in _SKIP_MARKS}) if gp else []
+    if gp is not None and skips and any(t and t.casefold() not in _SKIP_MARKS
+                                        for t in gp.texts):
+        flags.append((gp.col, "skipped", "mark"))
+        reasons.append(("skip", f"{gp.shown()}: {', '.join(skips)} marks {KINDS['skipped']}"))
     return flags, reasons
 
 
@@ -125,7 +150,15 @@ def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int
         cells = texts(col)
         for i in range(n_rows):
             v = cells[i]
-            hit = v.casefold() in _TRUE if test == "true" else bool(v)
-            if hit and i not in out:
+            if i in out or not v:
+                continue
+            if test == "status":  # the kind is the status's own
+                marked = status_kind(v)
+                if marked is not None:
+                    out[i] = (marked, f"{KINDS[marked]}: {names(col)} is {v!r}")
+            elif test == "mark":
+                if v.casefold() in _SKIP_MARKS:
+                    out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
+            elif v.casefold() in _TRUE if test == "true" else True:
                 out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
     return out

@@ -72,7 +72,17 @@ def _legends(record: dict[str, Any]) -> dict[str, Any]:
                     for x in chosen):
                 out[other] = [texts[x] for x in chosen] if isinstance(v, list) else texts[v]
                 out.pop(key, None)
+        if key in out and _options(legend) and any(
+                v == [] for other, v in record.items() if other != key):
+            out.pop(key)  # nothing chosen from the options (a task skipped): still a legend
     return out
+
+
+def _options(legend: list[Any]) -> bool:
+    """Objects that only name choices (an id and its text), not records of
+    their own (Label Studio's annotations hold lists of results)."""
+    return all(("text" in o or "label" in o) and not any(
+        isinstance(v, (list, dict)) for v in o.values()) for o in legend)
 
 
 def _spread(row: dict[str, Any]) -> list[dict[str, Any]]:

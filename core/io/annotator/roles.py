@@ -34,6 +34,7 @@ from typing import Any
 
 from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import cell_text
+from core.io.headers import normalize
 
 __all__ = ["Profile", "Roles", "profile_columns", "roles_from_values"]
 
@@ -177,7 +178,7 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
     """The column of who judged: several values, each on many rows, varying
     within one source's rows, and one row per (source, person)."""
     best: tuple[Profile, str] | None = None
-    best_key = (-1.0, 0)
+    best_key = (-1.0, False, 0)
     for p in cands:
         if p is source or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
             continue
@@ -190,12 +191,24 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
         varies = len(multi) / len(groups)
         if unique < 0.9 or varies < 0.5:
             continue
-        key = (varies + unique + p.email, -p.distinct)
+        key = (varies + unique + p.email, _names_someone(p.name), -p.distinct)
         if key > best_key:
             best = (p, f"{p.distinct} people, each item judged by {_spread(source, p)} "
                     "of them")
             best_key = key
     return best
+
+
+#: Words of a header that name someone (a tie-breaker between columns whose
+#: values fit alike: ``ResponseId`` over ``Duration (in seconds)``).
+_SOMEONE = frozenset({"id", "email", "mail", "user", "name", "participant", "respondent",
+                      "response", "worker", "annotator", "rater", "assessor", "judge",
+                      "evaluator", "reviewer", "labeler", "labeller", "grader", "login"})
+
+
+def _names_someone(name: str) -> bool:
+    words = set(re.split(r"[^a-z]+", normalize(name)))
+    return bool(words & _SOMEONE) or normalize(name).endswith("id")
 
 
 def _rank_like(p: Profile, query: Profile, source: Profile) -> bool:

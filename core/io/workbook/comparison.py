@@ -18,6 +18,7 @@ from core.io.workbook.layout import (
     MEANS_COLUMNS,
     RESAMPLING_COLUMNS,
     SHEETS,
+    STATUS_COLOURS,
     Cell,
     FloatArray,
     Formats,
@@ -78,8 +79,8 @@ def write_comparison(
             _write_pair(ws, fmt, c, r, i, j, float(weights[i]), bool(has_w[i]))
             helpers.write(ws, r, i, j)
             r += 1
-    colour_words(ws, fmt, first - 1, r - 1, 4, ("ok", "undefined", "unresolved"))
-    colour_words(ws, fmt, first - 1, r - 1, 6, ("ok", "undefined", "unresolved"))
+    colour_words(ws, fmt, first - 1, r - 1, 4, tuple(STATUS_COLOURS))
+    colour_words(ws, fmt, first - 1, r - 1, 6, tuple(STATUS_COLOURS))
     colour_outcomes(ws, fmt, first - 1, r - 1, 8)
     r, means_row = _write_means(ws, fmt, c, weights, has_w, (first, last), r + 1)
     r, resampling_row = _write_resampling(ws, fmt, c, means_row, r + 1)

@@ -56,7 +56,8 @@ CONVENTION_LABELS = {
 #: The app's colours (app/models/looks.py, app/review/compare_view.py,
 #: app/models/candidates.py): a status's font, an outcome's background, a
 #: grade state's font.
-STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "unresolved": "#B3261E"}
+STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "unresolved": "#B3261E",
+                  "unranked": "#1F5C99"}
 OUTCOME_COLOURS = {"win": "#DFF3DF", "loss": "#F9DEDE"}
 STATE_COLOURS = {"unknown": "#6B6B6B", "unrateable": "#7A3E9D"}
 
@@ -92,7 +93,7 @@ QUERY_COLUMNS = (
 )
 SUMMARY_COLUMNS = (
     "weighting", "k", "mean NDCG", "included", "excluded: undefined", "excluded: unresolved",
-    "excluded: no weight", "weight total", "declared",
+    "excluded: no weight", "weight total", "declared", "excluded: unranked",
 )
 COMPARISON_COLUMNS = (
     "query", "k", "cutoff no.", "NDCG A", "status A", "NDCG B", "status B", "delta B - A",

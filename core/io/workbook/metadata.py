@@ -59,6 +59,8 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
     }
     if doc.assignment is not None:  # optional: a review round's workbook only
         meta["assignment"] = doc.assignment.to_dict()
+    if doc.ranking:  # optional: scores from a rank column or a declared row order only
+        meta["ranking"] = doc.ranking
     return meta
 
 
@@ -146,6 +148,7 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
             assignment=(None if meta.get("assignment") is None
                         else Assignment.from_dict(meta["assignment"])),
         )
+        doc.ranking = meta.get("ranking", "")
         duplicate = doc.find_duplicate()
         if duplicate is not None:
             first, second = duplicate

@@ -21,6 +21,7 @@ from core.errors import ConventionError, InputError
 from core.io.workbook.layout import SHEETS
 from core.model.assignment import Assignment
 from core.model.conventions import FIELDS, Guidelines
+from core.model.document import RANKINGS
 from core.model.grades import GradeState
 
 __all__ = ["MetadataError", "check_metadata", "metadata_error"]
@@ -97,6 +98,9 @@ def _check(meta: dict[str, Any]) -> None:
                                          "(a number, 0 or more, or null)")
     _annotators(meta, n)
     _assignment(meta.get("assignment"))
+    if meta.get("ranking", "") not in RANKINGS:
+        raise MetadataError("ranking", f"is {_shown(meta.get('ranking'))}, not one of "
+                            + ", ".join(repr(k) for k in RANKINGS if k))
 
 
 def _seconds(value: Any) -> bool:

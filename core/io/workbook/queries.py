@@ -14,6 +14,7 @@ from core.engine.evaluation import Evaluation
 from core.io.workbook.layout import (
     QUERY_COLUMNS,
     SHEETS,
+    STATUS_COLOURS,
     SUMMARY_COLUMNS,
     Formats,
     num,
@@ -71,7 +72,7 @@ def write_queries(
                              f"={so_far}" if r == 1 else f"=Q{r}+{so_far}", None,
                              float(unresolved))
             r += 1
-    colour_words(ws, fmt, 1, r - 1, 6, ("ok", "undefined", "unresolved"))
+    colour_words(ws, fmt, 1, r - 1, 6, tuple(STATUS_COLOURS))
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
     return r
 
@@ -98,12 +99,13 @@ def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[i
         f'SUMIFS({blk("Y")},{blk("I")},"<="&{kn}))', fmt.number, num(ev.dcg[q, j]))
     ws.write_formula(r, 4, f'=IF(J{x}>0,"",SUMIFS({blk("O")},{blk("M")},"<="&{kn}))',
                      fmt.number, num(ev.idcg[q, j]))
+    ws.write_formula(r, 5, f'=IF(G{x}="ok",IF(E{x}=0,0,D{x}/E{x}),"")', fmt.number,
+                     num(ev.ndcg[q, j]))
+    # no ranked candidate (column Q of the block all 0): unranked unless declared an empty list
     ws.write_formula(
-        r, 5, f'=IF(J{x}>0,"",IF(E{x}=0,IF(zero_ideal_rule="zero",0,""),D{x}/E{x}))',
-        fmt.number, num(ev.ndcg[q, j]))
-    ws.write_formula(
-        r, 6, f'=IF(J{x}>0,"unresolved",IF(AND(E{x}=0,zero_ideal_rule<>"zero"),'
-        f'"undefined","ok"))', None, ev.status(q, j).value)
+        r, 6, f'=IF(AND(unranked_rule<>"zero",SUM({blk("Q")})=0),"unranked",'
+        f'IF(J{x}>0,"unresolved",IF(AND(E{x}=0,zero_ideal_rule<>"zero"),"undefined","ok")))',
+        None, ev.status(q, j).value)
     ws.write_formula(r, 7, f'=SUM({blk("U")})', None, float(ev.n_judged[q]))
     ws.write_formula(r, 8, f'=ROWS({blk("A")})', None, float(ev.n_total[q]))
     ws.write_formula(
@@ -136,7 +138,7 @@ def write_summary(
     ``qrows`` rows of ``queries``; the weightings the document gives no
     weights for are hidden unless declared."""
     ws = wb.add_worksheet(sheet)
-    widths = header_widths(SUMMARY_COLUMNS, [12, 6, 10, 9, 11, 11, 11, 9, 9])
+    widths = header_widths(SUMMARY_COLUMNS, [12, 6, 10, 9, 11, 11, 11, 9, 9, 11])
     set_widths(ws, widths)
     header_row(ws, fmt, 0, SUMMARY_COLUMNS, widths)
     ws.freeze_panes(1, 1)
@@ -192,3 +194,5 @@ def _summary_row(ws: Any, fmt: Formats, ev: Evaluation, weighting: Weighting, at
     declared = weighting is ev.conventions.weighting
     ws.write_formula(r, 8, f'=IF(weighting="{weighting.value}","declared","")', None,
                      "declared" if declared else "")
+    ws.write_formula(r, 9, f'=COUNTIFS({cut},{j},{status},"unranked")', None,
+                     float(s.excluded.get("unranked", 0)))

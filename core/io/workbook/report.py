@@ -22,6 +22,7 @@ from core.io.workbook.report_sheet import WIDTHS, ReportSheet, Run
 from core.io.workbook.report_words import conventions_words, cutoff_text, weighting_text
 from core.io.workbook.words import Text, join, value, when
 from core.model.conventions import Weighting, format_cutoff
+from core.model.document import RANKINGS
 
 #: Rows kept for a list of queries (the rest are counted, and in their sheet).
 LISTED = 20
@@ -84,6 +85,8 @@ def _heading(s: ReportSheet, runs: Sequence[Run],
     if comparison is None:
         s.line(f"NDCG report: {doc.name}" if doc.name else "NDCG report", s.fmt.title)
         s.line(f"{doc.n_queries} queries, {len(doc)} candidates; {version}. {live}")
+        if doc.ranking:
+            s.line(f"Ranking: {RANKINGS[doc.ranking]}.")
         return
     c, _, (name_a, name_b) = comparison
     s.line("NDCG comparison report: run B against run A", s.fmt.title)

@@ -357,8 +357,14 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
         return out
     sheet = _Cells(cells, names, file)
     fields = _fields(stored)
+    before = _as_written(stored, doc)
+    # a workbook written before an optional field was declared has no cell for it
+    added_later = {f.cell for f in FIELDS if f.optional and f.cell} - set(names)
     now: dict[str, Any] = {}
     for name, (label, read) in fields.items():
+        if name in added_later:
+            now[name] = before[name]
+            continue
         try:
             now[name] = read(sheet.value(name))
         except _Refused as exc:
@@ -389,7 +395,6 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
     except ConventionError as exc:
         out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, hint=_KEEP))
         return out
-    before = _as_written(stored, doc)
     when = _now()
     for name, (label, _) in fields.items():
         if now.get(name, ()) == before[name]:
