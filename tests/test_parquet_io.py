@@ -234,3 +234,40 @@ def test_a_text_file_beside_a_table_is_named_by_its_lines(tmp_path, capsys):
     err = error_line(capsys, "evaluate", str(run), "--qrels", str(good_qrels(tmp_path)))
     assert f"{run}, column 'source_id': query 'a' retrieves source 'x' twice (lines 1 and 3)" \
         in err
+
+
+def test_worksheet_label_grades_are_read_through_the_rubric(tmp_path):
+    from core.model.conventions import Conventions
+    from core.model.rubric import Rubric
+
+    table = pa.table({
+        "query": ["a", "a", "a", "b", "b"], "source_id": ["x", "y", "z", "x", "w"],
+        "score": [3.0, 2.0, 1.0, 1.0, None],
+        "grade": pa.array(["Relevant", "not relevant", None, "unrateable: page gone", "2"])
+            .dictionary_encode(),  # as pandas' categories arrive
+    })
+    path = parquet(tmp_path / "w.parquet", table)
+    rubric = Rubric.parse("0=not relevant,1=relevant,2=highly relevant")
+    doc = load_document(path, conventions=Conventions(rubric=rubric))
+    assert doc.grade.tolist()[:2] == [1.0, 0.0]
+    assert doc.grade[4] == 2.0
+    assert doc.state.tolist() == [0, 0, 1, 2, 0]
+    assert doc.reason.tolist() == ["", "", "", "page gone", ""]
+    # The same sheet as a CSV with the labels' numbers and words: the same document.
+    csv = tmp_path / "w.csv"
+    csv.write_text("query,source_id,score,grade,reason\na,x,3,1,\na,y,2,0,\na,z,1,,\n"
+                   "b,x,1,unrateable,page gone\nb,w,,2,\n", encoding="utf-8")
+    from_csv = load_document(csv, conventions=Conventions(rubric=rubric))
+    from_csv.name = doc.name
+    assert_same(doc, from_csv)
+    assert doc.reason.tolist() == from_csv.reason.tolist()
+
+
+def test_a_label_outside_the_rubric_gets_one_line(tmp_path, capsys):
+    path = parquet(tmp_path / "w.parquet", pa.table({
+        "query": ["a", "a"], "source_id": ["x", "y"], "score": [1.0, 2.0],
+        "grade": ["relevant", "maybe"]}))
+    err = error_line(capsys, "evaluate", str(path), "--rubric", "0=not relevant,1=relevant")
+    assert "column 'grade'" in err
+    assert "row 2 holds 'maybe': not a grade" in err
+    assert "0=not relevant" in err
