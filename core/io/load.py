@@ -47,15 +47,15 @@ def load_document(
     check_input(path)
     if qrels is not None:
         check_input(qrels)
+        from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.columnar import document_from_tables, is_parquet
 
+        if not is_parquet(qrels) and is_judgment_sheet(qrels):  # annotators' judgments
+            return run_with_judgments(path, qrels, conventions)
         if is_parquet(path) or is_parquet(qrels):
             return document_from_tables(path, qrels, conventions)
-        from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.trec import document_from_trec
 
-        if is_judgment_sheet(qrels):  # an annotators' sheet as the judgments
-            return run_with_judgments(path, qrels, conventions)
         return document_from_trec(path, qrels, conventions)
     from core.io.columnar import is_parquet, read_parquet_document
 
