@@ -17,7 +17,8 @@ imports ``app`` first, as the editor's entry point does.
     python benchmarks/make_data.py --ids unique --out /tmp/data
     python benchmarks/bench_open_csv.py --data /tmp/data/unique [--turns 3]
 
-The worksheet CSV is written beside the data (``worksheet.csv``) once.
+The worksheet CSV is written beside the data (``worksheet.csv``) once;
+``--sheet PATH`` times another (say, the export with quoted notes added).
 """
 
 from __future__ import annotations
@@ -60,9 +61,11 @@ def main() -> int:
     parser.add_argument("--data", type=Path, required=True,
                         help="a folder with run.txt and qrels.txt (make_data.py)")
     parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--sheet", type=Path,
+                        help="time this worksheet CSV instead (e.g. the export with notes added)")
     args = parser.parse_args()
     run, qrels = args.data / "run.txt", args.data / "qrels.txt"
-    sheet = args.data / "worksheet.csv"
+    sheet = args.sheet or args.data / "worksheet.csv"
     py = sys.executable
     if not sheet.exists():
         subprocess.run([py, "-m", "app.cli.main", "export", str(run), "--qrels", str(qrels),

@@ -29,6 +29,7 @@ from core.io import delimited, sheet_scan
 from core.io.delimited import read_delimited, text_encoding, write_delimited
 from core.io.textfile import DETECT
 from core.model.document import Document, GradeState
+from core.reports.text import csv_field
 
 
 @contextmanager
@@ -131,6 +132,32 @@ def test_the_product_s_file_is_read_fast_and_the_same(tmp_path):
     assert got.source_bytes() is not None  # ids kept as bytes, as a TREC run's
 
 
+def test_quoted_text_cells_are_read_fast(tmp_path):
+    doc = product_document()
+    doc.source_id[-2:] = ["d3", 'say "hi"']  # quoted, not padded: read fast
+    doc.note[3] = 'one, "two"; three'
+    doc.reason[5] = "gone, moved"
+    path = tmp_path / "w.csv"
+    write_delimited(doc, path)
+    assert b'"a note, with a comma"' in path.read_bytes()
+    assert assert_same(path)
+    got, _ = read(path)
+    assert isinstance(got, Document)
+    assert got.note.tolist()[:4] == ["a note, with a comma", "", " kept as typed ",
+                                     'one, "two"; three']
+    assert got.reason.tolist()[5] == "gone, moved"
+    assert got.source_id.tolist()[-1] == 'say "hi"'
+
+
+@pytest.mark.parametrize("line", ['q1,"c,d",1,1', 'q1,c,"1,5",1', 'q1,c,1,"2,"', 'q1,"c\nd",1,1',
+                                  'q1,"c"x,1,1', 'q1,c,1,"1"'])
+def test_quotes_the_fast_reader_leaves(tmp_path, line):
+    path = tmp_path / "w.csv"
+    path.write_text(f"query,source_id,score,grade,note\nq1,a,1,1,\n{line},\"n, o\"\n",
+                    encoding="utf-8")
+    assert assert_same(path) == (line == 'q1,c,1,"1"')
+
+
 def test_quoted_and_protected_cells_go_to_the_careful_reader(tmp_path):
     path = tmp_path / "w.csv"
     write_delimited(product_document(), path)  # quotes, '=1+1 and ' padded
@@ -208,6 +235,7 @@ CELLS = st.sampled_from([
 ])
 NUMBERS = st.sampled_from(["1", "0", "-0", "2.5", "17.63", "1e5", "1E-05", ".5", "3.",
                            "0.30000000000000004", "12345678901234567890", ""])
+TEXTS = st.sampled_from(["", "v1", "some text", "x", "a, b", 'say "hi"', "two\nlines", "é,"])
 GRADES = st.sampled_from(["0", "1", "2", "3", "1.5", "", "unknown", "Unknown", "UNRATEABLE",
                           "unrateable"])
 
@@ -224,9 +252,10 @@ def sheets(draw: Any) -> bytes:
     for i in range(n):
         row = {"query": draw(st.sampled_from(["q1", "q2", "q3", "é"])),
                "source_id": f"d{i}", "score": draw(NUMBERS), "grade": draw(GRADES)}
-        row.update({k: draw(st.sampled_from(["", "v1", "some text", "x"])) for k in extra})
+        row.update({k: csv_field(draw(TEXTS)) for k in extra})
         if draw(st.integers(0, 9)) == 0:
-            row[draw(st.sampled_from(order))] = draw(CELLS)
+            cell = draw(CELLS)
+            row[draw(st.sampled_from(order))] = csv_field(cell) if draw(st.booleans()) else cell
         rows.append(",".join(row[k] for k in order))
     if draw(st.booleans()):
         rows.insert(draw(st.integers(0, n)), draw(st.sampled_from(["", ",,,", "q1,d0,1,1"])))

@@ -7,7 +7,10 @@ states. Numbers are read by the one strict grammar
 ``1e999`` or decimal comma). The file is read strictly: UTF-8 unless a byte
 order mark or the caller says otherwise (:mod:`core.io.textfile`), every row
 with as many fields as the header, quotes balanced. Anything else is an
-error naming the file, line and column.
+error naming the file, line and column. A file the fast reader
+(:mod:`core.io.sheet_scan`, numpy over the file's bytes) can read exactly as
+this one does is read by it; anything else (quotes, blank lines, a bad
+cell ...) is read here, so the messages are this reader's.
 
 Text cells follow one rule for formula-like text (see
 :mod:`core.reports.text`): the writer puts one apostrophe in front of text a

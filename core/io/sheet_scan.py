@@ -1,7 +1,7 @@
 """The fast reader of worksheet CSV/TSV files: a whole file column-wise with numpy.
 
 The careful reader (:mod:`core.io.delimited`) goes through the csv module
-and Python lists: ~12 s and 1.7 GiB for a 2,000,000-row worksheet. This
+and Python lists: ~25 s and 1.6 GiB for a 2,100,000-row worksheet. This
 reader takes the file's text (decoded by the careful reader's rules, so
 encodings, byte order marks and bad bytes are handled once) as UTF-8 bytes
 and reads the rows the way :mod:`core.io.trec.scan` reads a TREC file: in
@@ -11,10 +11,11 @@ kept as bytes (:class:`~core.model.ids.IdBytes`).
 
 It reads only what it can read exactly as the careful reader does, and
 returns None for anything else, which the careful reader then reads (and
-names the file, line and column of any problem): a quote anywhere (quoted
-fields may hold delimiters and line breaks), a lone carriage return, a blank
-line, a row with another number of fields than the header, an empty or
-padded id or one starting with an apostrophe (the CSV rule of
+names the file, line and column of any problem): a quoted cell running over
+a line break or holding the delimiter in an id or a number (a line holding
+a quote is read by the csv module, alone: there are few), a lone carriage
+return, a blank line, a row with another number of fields than the header,
+an empty or padded id or one starting with an apostrophe (the CSV rule of
 :func:`core.reports.text.unprotect`), a field longer than the csv module
 takes, a number outside the one grammar or not finite, a grade that is
 neither a number nor ``unknown``/``unrateable``, a repeated (query, source)
@@ -72,7 +73,7 @@ class _SheetPiece(Piece):
         super().__init__(None, n_rows, n_rows)
         self.grade = np.empty(0, dtype=np.float64)
         self.state = np.empty(0, dtype=np.int8)
-        self.texts: dict[str, list[str] | None] = {}
+        self.texts: dict[str, tuple[IntArray, list[str]] | None] = {}
 
 
 def _pieces(data: bytes, start: int) -> Iterator[bytes]:
@@ -102,16 +103,20 @@ def _fields(b: npt.NDArray[np.uint8], delim: int,
     return starts, seps, n_rows
 
 
-def _texts(b: npt.NDArray[np.uint8], start: IntArray, length: IntArray) -> list[str] | None:
-    """The fields as text (None when all are empty): their bytes gathered
-    back to back, each followed by ``\\n`` (no field holds one), decoded once."""
-    if not length.any():
+def _texts(b: npt.NDArray[np.uint8], start: IntArray,
+           length: IntArray) -> tuple[IntArray, list[str]] | None:
+    """The rows whose field is not empty and their text (None when all are
+    empty): those fields' bytes gathered back to back, each followed by
+    ``\n`` (no field holds one), decoded once."""
+    rows = np.flatnonzero(length)
+    if not rows.size:
         return None
+    start, length = start[rows], length[rows]
     size = length + 1
     out_start = np.cumsum(size) - size
     joined = b[np.arange(int(size.sum())) - np.repeat(out_start - start, size)]
     joined[out_start + length] = 10
-    return joined.tobytes().decode("utf-8").split("\n")[:-1]
+    return rows, joined.tobytes().decode("utf-8").split("\n")[:-1]
 
 
 def _grades(words: npt.NDArray[np.uint64], start: IntArray,
@@ -244,15 +249,28 @@ def _scan(data: bytes, start: int, delim: int, width: int,
     return columns, kept
 
 
-def _joined_texts(pieces: list[_SheetPiece], name: str) -> list[str] | None:
-    """A text column over every piece (None when empty in all)."""
+def _joined_texts(pieces: list[_SheetPiece], name: str,
+                  held: str | None) -> npt.NDArray[np.object_] | None:
+    """A text column over every piece, by the CSV rule (None when empty in
+    all); ``held``: the delimiter that :data:`_HELD` stands for. Only the
+    cells not empty are made text (a note column is mostly empty)."""
     parts = [p.texts.get(name) for p in pieces]
     if all(part is None for part in parts):
         return None
-    out: list[str] = []
+    rows: list[IntArray] = []
+    texts: list[str] = []
+    at = 0
     for p, part in zip(pieces, parts, strict=True):
-        out.extend([""] * p.n_rows if part is None else part)
-    return unprotect_all(out, trim=TEXT_FIELDS[name])
+        if part is not None:
+            rows.append(part[0] + at)
+            texts += part[1]
+        at += p.n_rows
+    if held is not None:
+        texts = [t.replace(_HELD, held) if _HELD in t else t for t in texts]
+    out = np.empty(at, dtype=object)
+    out.fill("")
+    out[np.concatenate(rows)] = unprotect_all(texts, trim=TEXT_FIELDS[name])
+    return out
 
 
 def _query_ids(table_query: Column) -> tuple[list[str], IntArray] | None:
@@ -278,14 +296,60 @@ def _plain_ids(ids: IdBytes) -> bool:
     return not rows.size or all(unprotect(t) == t for t in ids.texts(rows))
 
 
+#: Stands for the delimiter inside a quoted text cell (a file's text holds no NUL).
+_HELD = "\0"
+#: The fields whose text may hold the delimiter (the rest are ids and numbers).
+_FREE = frozenset(TEXT_FIELDS)
+
+
+def _unquote(data: bytes, delimiter: str, cols: dict[str, int], width: int) -> bytes | None:
+    """``data`` with each line holding a quote written again without quotes
+    (those lines read by the csv module, as the careful reader reads them;
+    a delimiter inside a text cell held as :data:`_HELD`); None when a
+    quoted cell runs over a line break, a line is not one whole record of
+    ``width`` fields, or an id or number holds the delimiter."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(b == 10)
+    lines = np.unique(np.searchsorted(ends, np.flatnonzero(b == 34)))
+    lo = np.zeros(lines.size, dtype=np.int64)
+    lo[lines > 0] = ends[lines[lines > 0] - 1] + 1
+    hi = ends[lines]
+    texts = b"\n".join([data[a:z] for a, z in zip(lo.tolist(), hi.tolist(), strict=True)])
+    try:
+        # One record a line, or a quoted cell ran over a line break.
+        rows = list(csv.reader(texts.decode("utf-8").split("\n"), delimiter=delimiter,
+                               strict=True))
+    except csv.Error:
+        return None  # text after a closing quote, a quote never closed
+    fixed = [i for f, i in cols.items() if f not in _FREE]
+    out = []
+    for row in rows:
+        line = delimiter.join(row)
+        if len(row) != width:
+            return None
+        if line.count(delimiter) != width - 1:  # a cell holds the delimiter
+            if any(delimiter in row[i] for i in fixed):
+                return None
+            line = delimiter.join([c.replace(delimiter, _HELD) for c in row])
+        out.append(line)
+    if len(out) != lines.size:
+        return None
+    parts: list[bytes] = []
+    at = 0
+    for a, z, line_bytes in zip(lo.tolist(), hi.tolist(),
+                                "\n".join(out).encode("utf-8").split(b"\n"), strict=True):
+        parts += [data[at:a], line_bytes]
+        at = z
+    parts.append(data[at:])
+    return b"".join(parts)
+
+
 def scan_sheet(text: str, delimiter: str, header: list[str], cols: dict[str, int], *,
                conventions: Conventions | None, name: str, stem: str) -> Document | None:
     """The worksheet of ``text`` (its first line the ``header``, already
     checked; ``cols`` its fields' columns), or None where the careful
     reader must read it (see the module)."""
     data = text.encode("utf-8")
-    if b'"' in data:
-        return None
     if b"\r" in data:
         if data.count(b"\r") != data.count(b"\r\n"):
             return None
@@ -297,6 +361,12 @@ def scan_sheet(text: str, delimiter: str, header: list[str], cols: dict[str, int
     start = data.find(b"\n") + 1
     if start >= len(data) or len(delimiter.encode("utf-8")) != 1:
         return None  # no rows: nothing to gain
+    held = b'"' in data
+    if held:
+        unquoted = _unquote(data, delimiter, cols, len(header))
+        if unquoted is None:
+            return None
+        data = unquoted
     got = _scan(data, start, ord(delimiter), len(header), cols)
     del data
     if got is None:
@@ -312,14 +382,16 @@ def scan_sheet(text: str, delimiter: str, header: list[str], cols: dict[str, int
     if _repeat(_pair_keys(query, table.source_key), query, table.source) is not None:
         return None  # a pair twice (or a key clash): the careful reader says where
     state = np.concatenate([p.state for p in pieces])
-    reason = _joined_texts(pieces, "reason") if "reason" in cols else None
-    if reason is not None:
-        reason = [why if st != GradeState.NUMBER else "" for why, st in
-                  zip(reason, state.tolist(), strict=True)]
-    return Document.from_columns(
+    doc = Document.from_columns(
         query=query_ids, query_codes=query, source_id=table.source, score=table.number,
         grade=np.concatenate([p.grade for p in pieces]), state=state,
-        version=_joined_texts(pieces, "version") if "version" in cols else None,
-        note=_joined_texts(pieces, "note") if "note" in cols else None, reason=reason,
         conventions=conventions, name=stem, source=name, check=False, copy=False,
     )
+    kept = delimiter if held else None
+    for field in TEXT_FIELDS:  # made here, as object arrays: not a list of 2M texts first
+        column = _joined_texts(pieces, field, kept) if field in cols else None
+        if column is not None:
+            if field == "reason":  # a reason is kept for grades that are not numbers only
+                column[state == GradeState.NUMBER] = ""
+            setattr(doc, field, column)
+    return doc
