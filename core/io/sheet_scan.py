@@ -107,7 +107,7 @@ def _texts(b: npt.NDArray[np.uint8], start: IntArray,
            length: IntArray) -> tuple[IntArray, list[str]] | None:
     """The rows whose field is not empty and their text (None when all are
     empty): those fields' bytes gathered back to back, each followed by
-    ``\n`` (no field holds one), decoded once."""
+    ``\\n`` (no field holds one), decoded once."""
     rows = np.flatnonzero(length)
     if not rows.size:
         return None
