@@ -245,3 +245,24 @@ def test_dask_on_folders_of_parts_equals_one_machine(dask_client, tmp_path, pres
     result = evaluate_dask(read_parquet(str(run)), read_parquet(str(qrels)), preset, groups=3)
     same(result.per_query, whole.per_query)
     same(result.summary, whole.summary)
+
+
+def test_the_command_line_takes_folders_of_parts(spark, dask_client, tmp_path, capsys):
+    """``evaluate FOLDER --qrels FOLDER --engine spark|dask`` prints what
+    ``evaluate`` prints for the whole tables in one file each."""
+    run_t, qrels_t = generated()
+    name, cuts = PART_NAMES[1][1:]
+    run = write_parts(tmp_path / "run", run_t, cuts, name)
+    qrels = write_parts(tmp_path / "qrels", qrels_t, [40], name)
+    (run / "_SUCCESS").write_text("")  # Spark's marker: skipped
+    one_run = parquet(tmp_path / "r.parquet", run_t)
+    one_qrels = parquet(tmp_path / "q.parquet", qrels_t)
+    local = cli(str(one_run), "--qrels", str(one_qrels), "--format", "json")
+    assert local[0] == 0
+    for engine in (["--engine", "spark"],
+                   ["--engine", "dask", "--cluster", dask_client.scheduler.address]):
+        assert cli(str(run), "--qrels", str(qrels), "--format", "json", *engine) == local
+    (qrels / "notes.txt").write_text("not a table")
+    err = error(capsys, str(run), "--qrels", str(qrels), "--engine", "spark")
+    assert "reads a folder of Parquet part files; notes.txt is not one" in err
+    assert str(qrels) in err
