@@ -107,9 +107,9 @@ def _place(df: Any) -> tuple[Any, Any]:
     except AnalysisException:
         return df, F.monotonically_increasing_id()
     row = F.col("_ndcg_row")
-    paths = sorted((r[0] for r in df.select("_ndcg_file").distinct().collect()), key=_natural)
-    if len(paths) <= 1:
+    if len(df.inputFiles()) <= 1:  # one file: no job to list the files' paths
         return df, row
+    paths = sorted((r[0] for r in df.select("_ndcg_file").distinct().collect()), key=_natural)
     ranks = df.sparkSession.createDataFrame(list(enumerate(paths)),
                                             "_ndcg_rank long, _ndcg_file string")
     df = df.join(F.broadcast(ranks), "_ndcg_file")
