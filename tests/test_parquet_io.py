@@ -234,3 +234,70 @@ def test_a_text_file_beside_a_table_is_named_by_its_lines(tmp_path, capsys):
     err = error_line(capsys, "evaluate", str(run), "--qrels", str(good_qrels(tmp_path)))
     assert f"{run}, column 'source_id': query 'a' retrieves source 'x' twice (lines 1 and 3)" \
         in err
+
+
+def test_worksheet_label_grades_are_read_through_the_rubric(tmp_path):
+    from core.model.conventions import Conventions
+    from core.model.rubric import Rubric
+
+    table = pa.table({
+        "query": ["a", "a", "a", "b", "b"], "source_id": ["x", "y", "z", "x", "w"],
+        "score": [3.0, 2.0, 1.0, 1.0, None],
+        "grade": pa.array(["Relevant", "not relevant", None, "unrateable: page gone", "2"])
+            .dictionary_encode(),  # as pandas' categories arrive
+    })
+    path = parquet(tmp_path / "w.parquet", table)
+    rubric = Rubric.parse("0=not relevant,1=relevant,2=highly relevant")
+    doc = load_document(path, conventions=Conventions(rubric=rubric))
+    assert doc.grade.tolist()[:2] == [1.0, 0.0]
+    assert doc.grade[4] == 2.0
+    assert doc.state.tolist() == [0, 0, 1, 2, 0]
+    assert doc.reason.tolist() == ["", "", "", "page gone", ""]
+    # The same sheet as a CSV with the labels' numbers and words: the same document.
+    csv = tmp_path / "w.csv"
+    csv.write_text("query,source_id,score,grade,reason\na,x,3,1,\na,y,2,0,\na,z,1,,\n"
+                   "b,x,1,unrateable,page gone\nb,w,,2,\n", encoding="utf-8")
+    from_csv = load_document(csv, conventions=Conventions(rubric=rubric))
+    from_csv.name = doc.name
+    assert_same(doc, from_csv)
+    assert doc.reason.tolist() == from_csv.reason.tolist()
+
+
+def test_a_label_outside_the_rubric_gets_one_line(tmp_path, capsys):
+    path = parquet(tmp_path / "w.parquet", pa.table({
+        "query": ["a", "a"], "source_id": ["x", "y"], "score": [1.0, 2.0],
+        "grade": ["relevant", "maybe"]}))
+    err = error_line(capsys, "evaluate", str(path), "--rubric", "0=not relevant,1=relevant")
+    assert "column 'grade'" in err
+    assert "row 2 holds 'maybe': not a grade" in err
+    assert "0=not relevant" in err
+
+
+SHEETS = Path(__file__).parent / "data" / "annotators"
+
+
+@pytest.mark.parametrize("sheet", ["run_12_judgments.xlsx", "raters.csv"])
+def test_a_parquet_run_with_an_annotators_sheet_as_qrels(tmp_path, sheet):
+    """As the same run in TREC text with the same sheet: the same document."""
+    path = SHEETS / sheet
+    if sheet == "raters.csv":  # two raters, labels; B09001X judged, not retrieved
+        path = write(tmp_path / sheet, "qid;docno;rater;rating\n7;B07002X;r1;2\n"
+                     "7;B07002X;r2;2\n8;B08004X;r1;0\n8;B08004X;r2;0\n7;B07099X;r1;1\n")
+    run_pq = parquet(tmp_path / "r.parquet", run_table(SHEETS / "run_12.run"))
+    from_text = load_document(SHEETS / "run_12.run", qrels=path)
+    from_table = load_document(run_pq, qrels=path)
+    from_table.name = from_text.name
+    assert_same(from_table, from_text)
+    assert int((from_text.state == 0).sum()) > 0  # judgments were joined
+    if sheet == "raters.csv":
+        graded = {(from_text.query_ids[int(q)], s): g for q, s, g in
+                  zip(from_text.query, from_text.source_id, from_text.grade, strict=True)
+                  if g == g}
+        assert graded == {("7", "B07002X"): 2.0, ("8", "B08004X"): 0.0, ("7", "B07099X"): 1.0}
+
+
+def test_a_parquet_run_with_a_sheet_of_unknown_labels_is_one_line(tmp_path, capsys):
+    run_pq = parquet(tmp_path / "r.parquet", run_table(SHEETS / "run_12.run"))
+    err = error_line(capsys, "evaluate", str(run_pq), "--qrels", str(SHEETS / "unknown_labels.csv"))
+    assert "labels on no known scale and in no rubric" in err
+    assert "ndcg-worksheet import unknown_labels.csv -o judgments.qrels" in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+from itertools import pairwise
 from pathlib import Path
 from unittest import mock
 
@@ -197,3 +198,71 @@ def test_dask_command_line_on_a_running_scheduler(dask_client, files):
     on_dask = cli(str(run), "--qrels", str(qrels), "--format", "csv", "--preset", "ranx",
                   "--engine", "dask", "--cluster", address)
     assert on_dask == local
+
+
+def write_parts(folder: Path, table: pa.Table, cuts: list[int], name: str) -> Path:
+    """``table`` cut at ``cuts`` into part files named ``name.format(i)`` in
+    its order, the later parts larger (Spark packs its splits largest first,
+    so the order it reads the files in is not their names')."""
+    folder.mkdir()
+    bounds = [0, *cuts, len(table)]
+    for i, (lo, hi) in enumerate(pairwise(bounds)):
+        pa.parquet.write_table(table.slice(lo, hi - lo), folder / name.format(i),
+                               row_group_size=150)
+    return folder
+
+
+#: Spark's names, and Dask's (part.2 before part.10, as Dask reads them).
+PART_NAMES = [(None, "part-{:05d}.parquet", [110, 330]),
+              ("trec_eval", "part.{}.parquet", [8 * i * i for i in range(1, 12)])]
+
+
+@pytest.mark.parametrize(("preset", "name", "cuts"), PART_NAMES)
+def test_spark_on_folders_of_parts_equals_one_machine(spark, tmp_path, preset, name, cuts):
+    """A run and qrels each cut into part files (a query's rows across two
+    files): the rows are taken in the files' order, then each file's order,
+    as one machine reads the whole tables."""
+    from app.scale.spark import evaluate_spark, read_parquet
+
+    run_t, qrels_t = generated()
+    run = write_parts(tmp_path / "run", run_t, cuts, name)
+    qrels = write_parts(tmp_path / "qrels", qrels_t, [40], name)
+    whole = evaluate_tables(run_t, qrels_t, preset)
+    result = evaluate_spark(read_parquet(spark, str(run)), read_parquet(spark, str(qrels)),
+                            preset, groups=3)
+    same(result.per_query, whole.per_query)
+    same(result.summary, whole.summary)
+
+
+@pytest.mark.parametrize(("preset", "name", "cuts"), PART_NAMES)
+def test_dask_on_folders_of_parts_equals_one_machine(dask_client, tmp_path, preset, name, cuts):
+    from app.scale.dask import evaluate_dask, read_parquet
+
+    run_t, qrels_t = generated()
+    run = write_parts(tmp_path / "run", run_t, cuts, name)
+    qrels = write_parts(tmp_path / "qrels", qrels_t, [40], name)
+    whole = evaluate_tables(run_t, qrels_t, preset)
+    result = evaluate_dask(read_parquet(str(run)), read_parquet(str(qrels)), preset, groups=3)
+    same(result.per_query, whole.per_query)
+    same(result.summary, whole.summary)
+
+
+def test_the_command_line_takes_folders_of_parts(spark, dask_client, tmp_path, capsys):
+    """``evaluate FOLDER --qrels FOLDER --engine spark|dask`` prints what
+    ``evaluate`` prints for the whole tables in one file each."""
+    run_t, qrels_t = generated()
+    name, cuts = PART_NAMES[1][1:]
+    run = write_parts(tmp_path / "run", run_t, cuts, name)
+    qrels = write_parts(tmp_path / "qrels", qrels_t, [40], name)
+    (run / "_SUCCESS").write_text("")  # Spark's marker: skipped
+    one_run = parquet(tmp_path / "r.parquet", run_t)
+    one_qrels = parquet(tmp_path / "q.parquet", qrels_t)
+    local = cli(str(one_run), "--qrels", str(one_qrels), "--format", "json")
+    assert local[0] == 0
+    for engine in (["--engine", "spark"],
+                   ["--engine", "dask", "--cluster", dask_client.scheduler.address]):
+        assert cli(str(run), "--qrels", str(qrels), "--format", "json", *engine) == local
+    (qrels / "notes.txt").write_text("not a table")
+    err = error(capsys, str(run), "--qrels", str(qrels), "--engine", "spark")
+    assert "reads a folder of Parquet part files; notes.txt is not one" in err
+    assert str(qrels) in err

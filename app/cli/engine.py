@@ -1,9 +1,12 @@
 """``evaluate RUN.parquet --qrels QRELS.parquet --engine spark|dask
-[--cluster ADDRESS | --workers N]``: the flags and what they run."""
+[--cluster ADDRESS | --workers N]``: the flags and what they run. A run or
+qrels may be a folder of Parquet part files, taken in the natural order of
+their paths (``docs/scale.md``)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TextIO
 
 from app.cli.options import conventions_from_args
@@ -46,10 +49,27 @@ def _check(args: argparse.Namespace) -> None:
     for path in (args.input, args.qrels):
         if "://" in path:  # hdfs://, s3://: the cluster reads it, not this machine
             continue
+        if Path(path).is_dir():
+            _check_parts(Path(path), args.engine)
+            continue
         check_input(path)
         if not is_parquet(path):
             raise InputError(f"--engine {args.engine} reads Parquet files", file=path,
                              hint="write the run and qrels as Parquet (docs/scale.md)")
+
+
+def _check_parts(folder: Path, engine: str) -> None:
+    """A folder of Parquet part files (Spark's and Dask's writers'; hidden
+    files and markers such as ``_SUCCESS`` are skipped, as both engines skip
+    them), else an error naming the first other file."""
+    parts = [f for f in sorted(folder.rglob("*")) if f.is_file()
+             and not any(n.startswith((".", "_")) for n in f.relative_to(folder).parts)]
+    other = next((f for f in parts if not is_parquet(f)), None)
+    if not parts or other is not None:
+        raise InputError(
+            f"--engine {engine} reads a folder of Parquet part files; "
+            + (f"{other.name} is not one" if other is not None else "this one holds none"),
+            file=str(folder), hint="write the run and qrels as Parquet (docs/scale.md)")
 
 
 def _on_spark(args: argparse.Namespace, conv: Conventions) -> TableResult:

@@ -21,7 +21,10 @@ __all__ = ["cmd_evaluate", "load_input"]
 def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
     """The document named by ``args.input`` (joined with ``args.qrels`` when
     given) and the conventions its flags give."""
-    doc = load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None))
+    # A rubric on the command line also reads a table's grade labels.
+    rubric = conventions_from_args(args, Conventions()).rubric
+    doc = load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
+                        rubric=rubric)
     conv = conventions_from_args(args, doc.conventions)
     return doc, conv
 

@@ -15,6 +15,7 @@ per-query table only.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any
 
@@ -78,19 +79,50 @@ def _ids_or_numbers(df: Any, role: str, file: str) -> list[str]:
     return [q, s, v]
 
 
-def _rows(df: Any, role: str, side: int, file: str) -> Any:
-    """``df``'s rows as :data:`core.tables.ROW_COLUMNS`. A row's place is
-    its index in its Parquet file (``_metadata.row_index``) when Spark read
-    it from one; otherwise the order Spark gives (``monotonically_increasing_id``)."""
+#: A row's place is its file's rank times this plus its index in the file.
+_FILE_STRIDE = 1 << 40
+
+
+def _natural(path: str) -> list[Any]:
+    """A path's key in natural order (``part.2`` before ``part.10``): the
+    order Dask reads a folder of part files in."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path)]
+
+
+def _place(df: Any) -> tuple[Any, Any]:
+    """``df`` and each row's place in the files it was read from: the
+    files in the natural order of their paths (a folder of part files: the
+    order Dask and one machine reading the parts one after the other take
+    them in, whatever order Spark lists and packs them in), then the row's
+    index in its file (``_metadata``). A DataFrame
+    not read from files keeps the order Spark gives
+    (``monotonically_increasing_id``)."""
     from pyspark.errors import AnalysisException
     from pyspark.sql import functions as F
 
-    q, s, v = _ids_or_numbers(df, role, file)
-    row = F.col("_metadata.row_index")
     try:
-        df.select(row)  # resolved now: a DataFrame not read from a file has no _metadata
+        # resolved now: a DataFrame not read from a file has no _metadata
+        df = df.withColumns({"_ndcg_file": F.col("_metadata.file_path"),
+                             "_ndcg_row": F.col("_metadata.row_index")})
     except AnalysisException:
-        row = F.monotonically_increasing_id()
+        return df, F.monotonically_increasing_id()
+    row = F.col("_ndcg_row")
+    if len(df.inputFiles()) <= 1:  # one file: no job to list the files' paths
+        return df, row
+    paths = sorted((r[0] for r in df.select("_ndcg_file").distinct().collect()), key=_natural)
+    ranks = df.sparkSession.createDataFrame(list(enumerate(paths)),
+                                            "_ndcg_rank long, _ndcg_file string")
+    df = df.join(F.broadcast(ranks), "_ndcg_file")
+    return df, F.col("_ndcg_rank") * F.lit(_FILE_STRIDE) + row
+
+
+def _rows(df: Any, role: str, side: int, file: str) -> Any:
+    """``df``'s rows as :data:`core.tables.ROW_COLUMNS`, each with its
+    place (:func:`_place`)."""
+    from pyspark.sql import functions as F
+
+    q, s, v = _ids_or_numbers(df, role, file)
+    df, row = _place(df)
     return df.select(
         F.lit(side).cast("long").alias("side"),
         F.col(f"`{q}`").cast("string").alias("query"),

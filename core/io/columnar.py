@@ -32,8 +32,10 @@ import numpy.typing as npt
 from core.errors import InputError
 from core.io.files import check_input, open_input
 from core.model.conventions import Conventions
-from core.model.document import Document
+from core.model.document import Document, GradeState
+from core.model.grades import PastedGrade, read_grade
 from core.model.ids import PAD, IdBytes
+from core.model.rubric import Rubric
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -319,24 +321,69 @@ def document_from_tables(run: str | Path, qrels: str | Path,
     return doc
 
 
+def _grades(table: pa.Table, name: str, file: str, rubric: Rubric | None
+            ) -> tuple[FloatArray, npt.NDArray[np.int8] | None, list[str] | None]:
+    """A worksheet's grade column: numbers (null: unknown), or text read by
+    the one grade grammar (:func:`core.model.grades.read_grade`: numbers,
+    the rubric's labels, ``unknown``, ``unrateable: reason`` ...; null:
+    unknown), each distinct text once. Returns the grades, their states and
+    the unrateable reasons (None for a column of numbers)."""
+    pa = pyarrow_module()
+    col = table.column(name).combine_chunks()
+    if pa.types.is_dictionary(col.type):
+        col = col.dictionary_decode()
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
+            or getattr(pa.types, "is_string_view", bool)(col.type)):
+        return _numbers(table, name, file, nulls=True), None, None
+    coded = col.cast(pa.large_string()).dictionary_encode()
+    read = []
+    for text in coded.dictionary.to_pylist():
+        try:
+            read.append(read_grade(text, rubric, outside_rubric=True))
+        except ValueError as exc:
+            row = int(np.flatnonzero(_rows_holding(col, text))[0])
+            raise InputError(
+                f"row {row + 1} holds {text!r}: {exc}", file=file, column=name,
+                hint="grades are numbers, labels of the rubric (--rubric G=LABEL,...), "
+                     "unknown or unrateable") from None
+    read.append(PastedGrade(None, GradeState.UNKNOWN))  # null
+    codes = coded.indices.fill_null(len(read) - 1).to_numpy(zero_copy_only=False)
+    grade = np.array([np.nan if r.grade is None else r.grade for r in read])[codes]
+    state = np.array([int(r.state) for r in read], dtype=np.int8)[codes]
+    reasons = np.array([r.reason for r in read], dtype=object)[codes]
+    return grade, state, reasons.tolist() if any(r.reason for r in read) else None
+
+
+def _rows_holding(col: Any, text: str) -> npt.NDArray[np.bool_]:
+    """Which rows of a text column hold ``text``."""
+    import pyarrow.compute as pc
+
+    return np.asarray(pc.fill_null(pc.equal(col, text), False).to_numpy(zero_copy_only=False))
+
+
 def worksheet_from_table(table: pa.Table, file: str, conventions: Conventions | None = None,
-                         name: str = "") -> Document:
-    """A worksheet table: query, source_id, score, grade and optional version."""
+                         name: str = "", *, rubric: Rubric | None = None) -> Document:
+    """A worksheet table: query, source_id, score, grade (numbers, or text
+    read as grades: the labels of the conventions' rubric, else of ``rubric``,
+    are its numbers) and optional version."""
     q, s, sc, g = resolve_columns(table.column_names, "worksheet", file)
     version = None
     if "version" in table.column_names:
         col = table.column("version")
         version = ["" if v is None else str(v) for v in col.to_pylist()]
+    declared = conventions.rubric if conventions is not None else None
+    grade, state, reason = _grades(table, g, file, declared or rubric)
     return Document.from_columns(
         query=_ids(table, q, file).to_pylist(),
         source_id=_ids(table, s, file).to_numpy(zero_copy_only=False),
         score=_numbers(table, sc, file, nulls=True),
-        grade=_numbers(table, g, file, nulls=True),
+        grade=grade, state=state, reason=reason,
         version=version, conventions=conventions, name=name, source=file,
     )
 
 
-def read_parquet_document(path: str | Path, conventions: Conventions | None = None) -> Document:
+def read_parquet_document(path: str | Path, conventions: Conventions | None = None, *,
+                          rubric: Rubric | None = None) -> Document:
     """A Parquet worksheet; a Parquet run (no grade column) asks for its qrels."""
     path = Path(path)
     table = read_parquet(path)
@@ -344,4 +391,4 @@ def read_parquet_document(path: str | Path, conventions: Conventions | None = No
         raise InputError("this Parquet table has no grade column: it looks like a run",
                          file=str(path), column="grade",
                          hint="name its judgments with --qrels QRELS")
-    return worksheet_from_table(table, str(path), conventions, path.stem)
+    return worksheet_from_table(table, str(path), conventions, path.stem, rubric=rubric)

@@ -7,7 +7,10 @@ states. Numbers are read by the one strict grammar
 ``1e999`` or decimal comma). The file is read strictly: UTF-8 unless a byte
 order mark or the caller says otherwise (:mod:`core.io.textfile`), every row
 with as many fields as the header, quotes balanced. Anything else is an
-error naming the file, line and column.
+error naming the file, line and column. A file the fast reader
+(:mod:`core.io.sheet_scan`, numpy over the file's bytes) can read exactly as
+this one does is read by it; anything else (quotes, blank lines, a bad
+cell ...) is read here, so the messages are this reader's.
 
 Text cells follow one rule for formula-like text (see
 :mod:`core.reports.text`): the writer puts one apostrophe in front of text a
@@ -31,6 +34,7 @@ import numpy as np
 from core.errors import InputError
 from core.io.headers import ALIASES as HEADER_ALIASES
 from core.io.headers import REQUIRED, header_delimiter, match_header, normalize
+from core.io.sheet_scan import scan_sheet
 from core.io.textfile import DETECT, line_text, read_detected, read_text
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -247,9 +251,27 @@ def read_delimited(path: str | Path, conventions: Conventions | None = None, *,
     return doc
 
 
+def _fast_document(path: Path, text: str, conventions: Conventions | None) -> Document | None:
+    """The worksheet read by the fast reader (:mod:`core.io.sheet_scan`) when
+    its first line is its header, holding no quote; None when the careful
+    reader must read it. A bad header gets the careful reader's message."""
+    end = min((i for i in (text.find("\n"), text.find("\r")) if i >= 0), default=len(text))
+    first = text[:end]
+    if not first.strip() or '"' in first:
+        return None
+    delim = header_delimiter(first, path)
+    header = first.split(delim)
+    cols = _columns(header, str(path), 1)
+    return scan_sheet(text, delim, header, cols, conventions=conventions, name=str(path),
+                      stem=path.stem)
+
+
 def _document(path: Path, text: str, conventions: Conventions | None) -> Document:
     """The worksheet of a CSV/TSV file's ``text``."""
     name = str(path)
+    fast = _fast_document(path, text, conventions)
+    if fast is not None:
+        return fast
     first = next((line for line in io.StringIO(text, newline="") if line.strip()), "")
     delim = header_delimiter(first, path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)

@@ -9,6 +9,7 @@ from core.errors import InputError, NotOwnWorkbook
 from core.io.files import check_input, open_input
 from core.model.conventions import Conventions
 from core.model.document import Document
+from core.model.rubric import Rubric
 
 __all__ = [
     "TEXT_SHEET_SUFFIXES",
@@ -28,6 +29,7 @@ def load_document(
     qrels: str | Path | None = None,
     conventions: Conventions | None = None,
     encoding: str | None = None,
+    rubric: Rubric | None = None,
 ) -> Document:
     """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels
     (TREC qrels or an annotators' sheet of judgments); a worksheet, run or
@@ -35,28 +37,30 @@ def load_document(
 
     ``conventions`` replace the file's own (a workbook keeps its own when
     None). ``encoding`` declares a worksheet CSV/TSV's encoding when it is
-    not UTF-8 (:mod:`core.io.textfile`). Only regular files are read: a
-    missing file, a folder, a FIFO, a device or a looping link is refused
-    before anything is opened (:func:`core.io.files.check_input`).
+    not UTF-8 (:mod:`core.io.textfile`). ``rubric`` reads the labels of a
+    Parquet worksheet's text grades when ``conventions`` declare none. Only
+    regular files are read: a missing file, a folder, a FIFO, a device or a
+    looping link is refused before anything is opened
+    (:func:`core.io.files.check_input`).
     """
     path = Path(path)
     check_input(path)
     if qrels is not None:
         check_input(qrels)
+        from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.columnar import document_from_tables, is_parquet
 
+        if not is_parquet(qrels) and is_judgment_sheet(qrels):  # annotators' judgments
+            return run_with_judgments(path, qrels, conventions)
         if is_parquet(path) or is_parquet(qrels):
             return document_from_tables(path, qrels, conventions)
-        from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.trec import document_from_trec
 
-        if is_judgment_sheet(qrels):  # an annotators' sheet as the judgments
-            return run_with_judgments(path, qrels, conventions)
         return document_from_trec(path, qrels, conventions)
     from core.io.columnar import is_parquet, read_parquet_document
 
     if is_parquet(path):
-        return read_parquet_document(path, conventions)
+        return read_parquet_document(path, conventions, rubric=rubric)
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         from core.io.workbook import read_workbook
 

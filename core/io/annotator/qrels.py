@@ -18,6 +18,7 @@ from core.errors import InputError
 from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
+from core.io.columnar import document_from_tables, is_parquet
 from core.io.trec import document_from_trec
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -111,7 +112,7 @@ def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) ->
 
 def run_with_judgments(run: str | Path, sheet: str | Path,
                        conventions: Conventions | None = None) -> Document:
-    """Join a TREC run with the judgments of an annotators' sheet.
+    """Join a run (TREC text or Parquet) with the judgments of an annotators' sheet.
 
     Raises :class:`InputError` when the sheet's labels or cells are not all
     read (rows the platform marks as not judgments are skipped, not
@@ -126,6 +127,8 @@ def run_with_judgments(run: str | Path, sheet: str | Path,
         qrels = Path(tmp) / f"{sheet.stem}.qrels"
         qrels.write_text("".join(lines), encoding="utf-8")
         try:
+            if is_parquet(run):
+                return document_from_tables(run, qrels, conventions)
             return document_from_trec(run, qrels, conventions)
         except InputError as exc:
             if exc.file == str(qrels):  # name the sheet, not the file made from it
