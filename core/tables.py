@@ -213,25 +213,29 @@ def finish(collected: pa.Table, conventions: Conventions) -> TableResult:
                        conventions)
 
 
-def group_count(rows: int, bytes_per_row: float, budget: int = WORKER_BUDGET) -> int:
+def group_count(rows: int, bytes_per_row: float, budget: int = WORKER_BUDGET,
+                peak_factor: float = PEAK_FACTOR) -> int:
     """How many groups of whole queries ``rows`` rows are cut into so that
     one group's evaluation stays within ``budget`` bytes on a worker.
 
     A group's peak is its rows as Arrow columns, the joined document and
-    the engine's sorted copies and bounds: ``PEAK_FACTOR`` times the rows'
-    own Arrow size (measured), plus a worker's fixed cost.
+    the engine's sorted copies and bounds: ``peak_factor`` times the rows'
+    own Arrow size (measured: :data:`PEAK_FACTOR` for the engine alone; an
+    engine that holds more copies of a group passes its own), plus a
+    worker's fixed cost.
     Hashing queries to groups is uneven by a few percent; a half of the
     budget is kept for that and for the interpreter.
     """
     per_group = max(budget // 2 - FIXED_COST, 1 << 20)
-    need = rows * max(bytes_per_row, 1.0) * PEAK_FACTOR
+    need = rows * max(bytes_per_row, 1.0) * peak_factor
     return max(1, math.ceil(need / per_group))
 
 
 
-def groups_for(rows: int, sample: pa.Table, least: int = 1) -> int:
+def groups_for(rows: int, sample: pa.Table, least: int = 1,
+               peak_factor: float = PEAK_FACTOR) -> int:
     """:func:`group_count` for ``rows`` rows like those of ``sample`` (some
     of them, in :data:`ROW_COLUMNS`), and at least ``least`` groups (one per
     core, say)."""
     per_row = sample.nbytes / len(sample) if len(sample) else 64.0
-    return max(least, group_count(rows, per_row))
+    return max(least, group_count(rows, per_row, peak_factor=peak_factor))

@@ -266,3 +266,39 @@ def test_the_command_line_takes_folders_of_parts(spark, dask_client, tmp_path, c
     err = error(capsys, str(run), "--qrels", str(qrels), "--engine", "spark")
     assert "reads a folder of Parquet part files; notes.txt is not one" in err
     assert str(qrels) in err
+
+
+def test_dask_reads_a_file_in_pieces_of_bounded_size(dask_client, tmp_path, monkeypatch):
+    """One row group of 1,000 rows is cut into pieces of at most the bytes
+    asked (Dask's shuffle copies a partition several times: its size must
+    follow the data, not the writer's row groups); the pieces cover every
+    row once, in the file's order, and evaluate as the whole table does."""
+    from app.scale import dask as on_dask
+
+    run_t, qrels_t = generated()
+    run = tmp_path / "run.parquet"
+    pa.parquet.write_table(run_t, run, row_group_size=len(run_t))
+    size = pa.parquet.ParquetFile(run).metadata.row_group(0).total_byte_size
+    cut = on_dask.pieces(str(run), size // 7)
+    assert len(cut) == 7 or len(cut) == 8
+    assert [start for _, _, start, _ in cut] == list(range(0, len(run_t), cut[0][3]))
+    assert sum(rows for *_, rows in cut) == len(run_t)
+    assert all(rows * size / len(run_t) <= size // 7 for *_, rows in cut)
+    monkeypatch.setattr(on_dask, "PIECE_BYTES", size // 7)
+    frame = on_dask.read_parquet(str(run))
+    assert frame.npartitions == len(cut)
+    read = pa.Table.from_pandas(frame.compute(), preserve_index=False)
+    assert read.to_pydict() == run_t.to_pydict()
+    qrels = parquet(tmp_path / "q.parquet", qrels_t)
+    result = on_dask.evaluate_dask(frame, on_dask.read_parquet(str(qrels)), None, groups=3)
+    same(result.per_query, evaluate_tables(run_t, qrels_t, None).per_query)
+
+
+def test_spark_local_mode_bounds_its_jvm(spark):
+    """Local mode's one JVM gets a 512 MiB heap unless the user's
+    PYSPARK_SUBMIT_ARGS says otherwise (at 10M candidates Java's default
+    heap let it reach 1.4 GiB; docs/scale.md)."""
+    from app.scale.spark import LOCAL_JVM_MEMORY
+
+    assert LOCAL_JVM_MEMORY == "512m"
+    assert spark.sparkContext.getConf().get("spark.driver.memory") == "512m"

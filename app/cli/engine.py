@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app.cli.options import conventions_from_args
-from app.scale.common import ENGINES, check_reachable
+from app.scale.common import ENGINES, check_reachable, part_files
 from core.errors import InputError, NdcgError
 from core.io.columnar import is_parquet
 from core.io.files import check_input
@@ -62,8 +62,7 @@ def _check_parts(folder: Path, engine: str) -> None:
     """A folder of Parquet part files (Spark's and Dask's writers'; hidden
     files and markers such as ``_SUCCESS`` are skipped, as both engines skip
     them), else an error naming the first other file."""
-    parts = [f for f in sorted(folder.rglob("*")) if f.is_file()
-             and not any(n.startswith((".", "_")) for n in f.relative_to(folder).parts)]
+    parts = part_files(folder)
     other = next((f for f in parts if not is_parquet(f)), None)
     if not parts or other is not None:
         raise InputError(

@@ -4,12 +4,18 @@ cluster, and the per-query table's columns in each engine's types."""
 from __future__ import annotations
 
 import importlib
+import re
 import socket
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from core.errors import NdcgError
 
-__all__ = ["ENGINES", "EXTRAS", "SAMPLE_ROWS", "check_reachable", "require", "spark_schema"]
+__all__ = [
+    "ENGINES", "EXTRAS", "SAMPLE_ROWS", "check_reachable", "natural", "part_files", "require",
+    "spark_schema",
+]
 
 ENGINES = ("local", "spark", "dask")
 #: What to install for each engine.
@@ -48,3 +54,18 @@ def check_reachable(address: str, what: str, timeout: float = 5.0) -> None:
 def spark_schema(columns: tuple[tuple[str, str], ...]) -> str:
     """Columns as Spark's DDL schema text."""
     return ", ".join(f"`{name}` {_SPARK_TYPES[kind]}" for name, kind in columns)
+
+
+def natural(path: str) -> list[Any]:
+    """A path's key in natural order (``part.2`` before ``part.10``): the
+    order Dask reads a folder of part files in, and the one every engine
+    here takes them in."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path)]
+
+
+def part_files(folder: Path) -> list[Path]:
+    """A folder's part files in natural order, skipping hidden files and
+    markers such as ``_SUCCESS`` (as Spark and Dask skip them)."""
+    files = [f for f in folder.rglob("*") if f.is_file()
+             and not any(n.startswith((".", "_")) for n in f.relative_to(folder).parts)]
+    return sorted(files, key=lambda f: natural(f.as_posix()))

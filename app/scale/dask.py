@@ -12,13 +12,15 @@ driver collects the per-query table only.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
-from app.scale.common import SAMPLE_ROWS, require
+from app.scale.common import SAMPLE_ROWS, part_files, require
 from core.errors import InputError
 from core.io.columnar import resolve_columns
 from core.model.conventions import Conventions
 from core.tables import (
+    PEAK_FACTOR,
     TableResult,
     conventions_of,
     evaluate_rows,
@@ -28,6 +30,13 @@ from core.tables import (
 )
 
 __all__ = ["client", "evaluate_dask", "read_parquet"]
+
+#: A group's peak on a Dask worker over its rows' Arrow size: the engine's
+#: (:data:`core.tables.PEAK_FACTOR`) and the shuffle's output partition in
+#: pandas and its Arrow copy beside it. Measured at 10M candidates (URL-like
+#: ids, 2 workers): 22 groups sized by the engine's factor alone peaked at
+#: 1.39 GiB on a worker, three times as many at 0.70 GiB (docs/scale.md).
+DASK_PEAK_FACTOR = 3 * PEAK_FACTOR
 
 _PANDAS_TYPES = {"text": "object", "number": "float64", "count": "int64", "flag": "bool"}
 
@@ -45,11 +54,67 @@ def client(address: str | None = None, workers: int | None = None) -> Any:
     return Client(cluster)
 
 
+#: The most of a Parquet file's uncompressed bytes one input partition
+#: holds. Dask's p2p shuffle copies a partition several times while it
+#: splits it by group (measured: a 1M-row partition of URL-like ids, 30 MiB
+#: of Parquet pages, took a worker past 1 GiB; ``docs/scale.md``).
+PIECE_BYTES = 8 << 20
+
+
+def pieces(path: str, piece_bytes: int | None = None) -> list[tuple[str, int, int, int]]:
+    """A Parquet file, or a folder of part files in natural order
+    (:func:`app.scale.common.part_files`), cut into (file, row group, first
+    row, rows): pieces of at most ``piece_bytes`` of uncompressed column
+    data each (:data:`PIECE_BYTES` when not given), in order, so that a
+    partition's size follows the data, not the writer's row groups."""
+    import pyarrow.parquet as pq
+
+    piece_bytes = piece_bytes or PIECE_BYTES
+    files = part_files(Path(path)) if Path(path).is_dir() else [Path(path)]
+    out: list[tuple[str, int, int, int]] = []
+    for file in files:
+        meta = pq.ParquetFile(file).metadata
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            rows = group.num_rows
+            step = max(1, int(piece_bytes * rows / max(group.total_byte_size, 1)))
+            out.extend((str(file), g, start, min(step, rows - start))
+                       for start in range(0, rows, step))
+    return out
+
+
+def _read_piece(piece: tuple[str, int, int, int]) -> Any:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path, group, start, rows = piece
+    parts, seen = [], 0
+    # batches of the piece's own size, streamed: the row group is never whole in memory
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=rows, row_groups=[group]):
+        end = seen + batch.num_rows
+        if end > start:
+            parts.append(batch.slice(max(start - seen, 0), start + rows - max(start, seen)))
+        seen = end
+        if seen >= start + rows:
+            break
+    return pa.Table.from_batches(parts, schema=parts[0].schema).to_pandas()
+
+
 def read_parquet(path: str) -> Any:
+    """A Parquet file as a Dask DataFrame of small partitions
+    (:func:`pieces`); a URL (``s3://``, ``hdfs://``) through Dask's own
+    reader, a partition per row group."""
     import dask.dataframe as dd
+    import pyarrow.parquet as pq
 
     try:
-        return dd.read_parquet(path)
+        if "://" in path:
+            return dd.read_parquet(path, split_row_groups=True)
+        parts = pieces(path)
+        if not parts:
+            raise InputError("holds no rows", file=path)
+        meta = pq.read_schema(parts[0][0]).empty_table().to_pandas()
+        return dd.from_map(_read_piece, parts, meta=meta, enforce_metadata=False)
     except (OSError, ValueError) as exc:
         raise InputError(f"Dask cannot read it ({exc})", file=path) from None
 
@@ -105,7 +170,8 @@ def evaluate_dask(run: Any, qrels: Any, conventions: Conventions | str | None = 
     rows = dd.concat([_rows(run, "run", 0, run_name), _rows(qrels, "qrels", 1, qrels_name)])
     if groups is None:
         first = rows.get_partition(0).map_partitions(_head, meta=rows._meta).compute()
-        groups = groups_for(len(rows), pa.Table.from_pandas(first, preserve_index=False), 2)
+        groups = groups_for(len(rows), pa.Table.from_pandas(first, preserve_index=False), 2,
+                            DASK_PEAK_FACTOR)
     keyed = rows.assign(group=rows["query"].map_partitions(_group, groups, meta=("group", "u8")))
     meta = pd.DataFrame({name: pd.Series(dtype=_PANDAS_TYPES[kind])
                          for name, kind in output_schema()})
