@@ -26,6 +26,10 @@ PEOPLE = {
                  "62aa33bb44cc55dd66ee77ff", "5d0c1b2a39485766aabbccdd"],
 }
 LABELS = ["Not relevant", "Somewhat relevant", "Highly relevant"]
+#: How sheets write a time: Excel, Google Forms' download (few distinct
+#: values when a batch is submitted at once), ISO, European, month names.
+STAMPS = ["%m/%d/%Y %H:%M:%S", "%Y/%m/%d %I:%M:%S %p GMT+1", "%Y-%m-%dT%H:%M:%SZ",
+          "%d.%m.%Y %H:%M", "%b %d, %Y %I:%M %p", "%d %B %Y %H:%M", "%Y-%m-%d"]
 
 
 @st.composite
@@ -37,6 +41,7 @@ def long_sheets(draw: Any) -> tuple[list[list[Any]], dict[str, int]]:
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(3, 6))]
     labels, url = draw(st.booleans()), draw(st.booleans())
     extras = draw(st.sets(st.sampled_from(["timestamp", "note", "constant"])))
+    stamp, batch = draw(st.sampled_from(STAMPS)), draw(st.sampled_from([1, 9, 40]))
     rows: list[dict[str, Any]] = []
     start = datetime(2024, 3, 4, 10, 0)
     notes = ["", "", "", "paywalled, judged the abstract", "page did not load at first"]
@@ -50,8 +55,8 @@ def long_sheets(draw: Any) -> tuple[list[list[Any]], dict[str, int]]:
                     "query": QUERIES[qi], "source": doc,
                     "annotator": people[(first + j) % len(people)],
                     "grade": LABELS[g] if labels else g,
-                    "timestamp": (start + timedelta(minutes=7 * len(rows))).strftime(
-                        "%m/%d/%Y %H:%M:%S"),
+                    "timestamp": (start + timedelta(minutes=7 * (len(rows) // batch))).strftime(
+                        stamp),
                     "note": rnd.choice(notes), "constant": "batch 7"})
     roles = ["query", "source", "annotator", "grade", *sorted(extras)]
     order = draw(st.permutations(roles))
@@ -74,6 +79,9 @@ def test_neutral_headers_still_give_every_role(sheet: tuple[list[list[Any]], dic
         assert mapping.note == where["note"]
     assert mapping.score is None
     assert mapping.rank is None
+    if "timestamp" in where:
+        assert (f"col{where['timestamp'] + 1}: dates and times, not imported"
+                in [why for _, why in mapping.reasons])
     # Each guess says why, naming its column and what its values showed.
     why = mapping.why("annotator")
     assert why.startswith(f"col{where['annotator'] + 1}, ")
@@ -115,3 +123,20 @@ def test_a_header_said_again_between_blocks_is_still_the_header() -> None:
     mapping = detect_mapping(Table(file="blocks.csv", rows=rows))
     assert mapping.header_row == 0
     assert (mapping.query, mapping.source_id, mapping.grade) == (0, 1, 2)
+
+
+def test_google_forms_timestamps_are_times_not_an_annotators_grades() -> None:
+    """Google Forms' download writes ``2024/03/04 9:00:00 AM GMT+1``; a few
+    such values repeated (a batch submitted at once) once read as a second
+    wide grade column whose grades were the years (2024)."""
+    rows = [["Timestamp", "Email Address", "Which search?", "Link shown",
+             "How useful was it? (1-5)"]]
+    for q in ("cheap flights lisbon", "python csv bom", "ndcg ties"):
+        for u in range(6):
+            for who in ("ana@x.example", "bo@y.example", "cy@z.example")[:2 + u % 2]:
+                rows.append([f"2024/03/2{u} 10:0{u}:00 AM GMT+1", who, q,
+                             f"https://ex.example/{q[:5]}/{u}", str(1 + (u + len(who)) % 5)])
+    mapping = detect_mapping(Table(file="forms.csv", rows=rows))
+    assert mapping.layout == "long"
+    assert (mapping.annotator, mapping.query, mapping.source_id, mapping.grade) == (1, 2, 3, 4)
+    assert ("ignored", "Timestamp: dates and times, not imported") in mapping.reasons

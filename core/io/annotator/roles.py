@@ -39,11 +39,21 @@ from core.io.headers import normalize
 __all__ = ["Profile", "Roles", "profile_columns", "roles_from_values"]
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_TIME = (r"\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s*[ap]\.?m\.?)?"
+         r"(\s*(z|utc|gmt)?\s*([+-]\d{1,2}(:?\d{2})?)?)?")
+#: A date, a date and time, or a time, as spreadsheets and platforms write
+#: them: ISO (``2024-03-04T10:00Z``), Google Forms (``2024/03/04 9:00:00 AM
+#: GMT+1``), US and European (``3/4/2024 9:00``, ``04.03.2024 09:00``),
+#: month names (``4 Mar 2024``, ``Mar 4, 2024 9:00 AM``), ``ctime``.
 _DATE = re.compile(
-    r"^(\d{4}-\d{1,2}-\d{1,2}([T ]\d{1,2}:\d{2}.*)?"
-    r"|\d{1,2}/\d{1,2}/\d{2,4}([ ,]+\d{1,2}:\d{2}.*)?"
-    r"|(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,} \d{1,2} \d{1,2}:\d{2}.*"
-    r"|\d{1,2}:\d{2}(:\d{2})?)$", re.I)
+    r"^((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?("
+    r"(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"
+    r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}[-.]\d{1,2}[-.]\d{4}"
+    r"|\d{1,2}[ -]" + _MONTH + r"[ -]\d{2,4}|" + _MONTH + r" \d{1,2},? \d{4})"
+    r"([T ,]+" + _TIME + r")?"
+    r"|" + _MONTH + r"\s+\d{1,2}\s+" + _TIME + r"(\s+\d{4})?"
+    r"|" + _TIME + r")$", re.I)
 _BOOLEAN = frozenset({"true", "false"})
 _URL = ("http://", "https://", "www.")
 #: The most people a sheet's annotator column names (more are item ids).

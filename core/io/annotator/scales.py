@@ -108,13 +108,16 @@ def numbered_label(text: str) -> tuple[float, str] | None:
     ((2.0, 'Relevant'), (3.0, 'Perfect'))
     >>> numbered_label("Relevant (1)"), numbered_label("2.5"), numbered_label("Relevant")
     ((1.0, 'Relevant'), None, None)
+    >>> numbered_label("2024/03/04 9:00:00 AM GMT+1") is None
+    True
     """
     for pattern, number_first in ((_BRACKETED, True), (_LEADING, True), (_TRAILING, False)):
         m = pattern.match(text)
         if m is None:
             continue
         number, words = (m.group(1), m.group(2)) if number_first else (m.group(2), m.group(1))
-        if _LETTER.search(words):
+        # words, not more numbers: "2024/03/04 9:00 AM" is a date, not grade 2024
+        if _LETTER.search(words) and not words.lstrip()[:1].isdigit():
             return float(number.replace(",", ".")), words.strip()
     return None
 
