@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QDialog, QPushButton, QWidget, QWizard
 
@@ -17,6 +17,7 @@ from app.accessibility import contrast_ratio, relative_luminance, spoken_name, u
 from app.help import HelpMenu
 from app.import_wizard.report import ImportReportDialog
 from app.import_wizard.wizard import ImportWizard
+from app.layout import ONE_SIDE_BELOW
 from app.models.looks import STATUS_LOOK, TONES
 from app.preferences import PreferencesDialog
 from app.review.rounds import HandOutDialog, MergeDialog
@@ -354,7 +355,11 @@ def test_the_tab_order_checker_sees_a_step_backwards(qtbot: Any):
     assert tab_order_problems(root) == ["right -> middle"]
 
 
-def test_tab_follows_the_reading_order_in_every_dock(window: Any):
+@pytest.mark.parametrize("width", [1280, 960])  # two side columns; one (a 2x screen)
+def test_tab_follows_the_reading_order_in_every_dock(qtbot: Any, window: Any, width: int):
+    window.workplace.reset(QRect(0, 0, width, width * 9 // 16))
+    qtbot.wait(1)
+    assert window.workplace.one_side == (width < ONE_SIDE_BELOW)
     for dock in window.docks.values():
         dock.show()
     window.summary_panel.next_button.show()
