@@ -180,7 +180,9 @@ def test_every_tone_reads_at_aa_on_what_it_is_drawn_on(palettes: dict[str, QPale
                                                        scheme: str):
     """Text tones (the statuses, errors, unknown and unrateable grades, the
     formulas) on every background of the palette and every background tone;
-    the background tones under the palette's text."""
+    the background tones under the palette's text; the plots' marks at 3:1
+    (WCAG's least for graphical objects) on the base and window colours
+    they are drawn on (app.plots.ground)."""
     palette = palettes[scheme]
     role = QPalette.ColorRole
     pick = (lambda t: t.dark) if scheme == "dark" else (lambda t: t.light)
@@ -196,17 +198,22 @@ def test_every_tone_reads_at_aa_on_what_it_is_drawn_on(palettes: dict[str, QPale
             for text in (role.Text, role.WindowText):
                 if contrast_ratio(palette.color(text), pick(tone)) < 4.5:
                     low.append((text.name, name, contrast_ratio(palette.color(text), pick(tone))))
+        elif tone.kind == "graphic":
+            low += [(name, r.name, round(contrast_ratio(pick(tone), palette.color(r)), 2))
+                    for r in (role.Base, role.Window)
+                    if contrast_ratio(pick(tone), palette.color(r)) < 3.0]
     assert low == []
+    assert {t.kind for t in TONES.values()} == {"text", "background", "border", "graphic"}
     assert {look.tone for look in STATUS_LOOK.values()} <= set(TONES)
 
 
 def test_no_colour_is_written_outside_the_declared_tones():
-    """Every colour the window paints text or cells with comes from TONES (the
-    splash and the plots draw on their own white ground)."""
+    """Every colour the window paints text, cells or plots with comes from
+    TONES or the palette (the splash draws on its own white ground)."""
     import re
 
     app_dir = Path(__file__).resolve().parent.parent / "app"
-    own = {"models/looks.py", "scheme.py", "main.py", "plots.py"}
+    own = {"models/looks.py", "scheme.py", "main.py"}
     written = []
     for path in sorted(app_dir.rglob("*.py")):
         rel = path.relative_to(app_dir).as_posix()
