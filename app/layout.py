@@ -8,8 +8,9 @@ wider than :data:`FULL_UP_TO`) and gives the areas their default shares (the
 grid keeps the largest part, the bottom area starts small). A dock split
 below another on a tall window is tabbed behind it on a short one
 (:attr:`DockHome.stacked_from`): both get the column's whole height. A
-window narrower than :data:`ONE_SIDE_BELOW` (a 1920x1080 screen at 2x scale
-is 960 px wide) has one side column: the right column's docks join the left
+window narrower than :data:`ONE_SIDE_BELOW` characters of its font (a
+1920x1080 screen at 2x scale is 960 px wide, at a 16 pt font 180 characters)
+has one side column: the right column's docks join the left
 one (:func:`one_side_home`), so that the grid keeps its key columns and the
 panels a width their buttons, boxes and tab titles fit in; resizing the
 window across that width moves them over and back. The
@@ -24,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget
 
 from app.settings import Settings
@@ -64,10 +66,12 @@ LEAST_BELOW, MOST_BELOW = 0.35, 0.6
 #: The least window height (pixels) at which a dock is stacked below another
 #: in a column (a 1920x1080 screen); shorter, it is a tab behind it.
 STACKED_FROM = 900
-#: Windows narrower than this (pixels) have one side column, the left one:
-#: two would leave each 150-170 px at 960 (a 1920x1080 screen at 2x), where
+#: Windows narrower than this many average characters of their font have
+#: one side column, the left one (1155 px at the usual 9 pt font, 2020 px at
+#: 16 pt): two would leave each 150-170 px at 960 (a 1920x1080 screen at 2x)
+#: and cut query ids and the summary's table at 16 pt on a 1920 px screen;
 #: buttons, filter boxes and tab titles are cut.
-ONE_SIDE_BELOW = 1100
+ONE_SIDE_BELOW = 190
 #: The one side column's (share of the window, most, least), as AREA_SIZE.
 ONE_SIDE_SIZE = (0.3, 0.4, 240)
 
@@ -153,7 +157,7 @@ class Workplace(QObject):
     """The docks of one main window, their homes, and the saved layout."""
 
     #: The docks moved to one side column (True) or back to two (False), the
-    #: window resized across :data:`ONE_SIDE_BELOW`: the grid's room changed.
+    #: window resized across :meth:`one_side_below`: the grid's room changed.
     sides_changed = Signal(bool)
 
     def __init__(self, window: QMainWindow, settings: Settings) -> None:
@@ -177,8 +181,13 @@ class Workplace(QObject):
         home = self.homes[name]
         return one_side_home(home, self.homes) if self.one_side else home
 
+    def one_side_below(self) -> int:
+        """The width (pixels) below which the window has one side column:
+        :data:`ONE_SIDE_BELOW` characters of its font."""
+        return round(ONE_SIDE_BELOW * QFontMetricsF(self.window.font()).averageCharWidth())
+
     def _narrow(self) -> bool:
-        return self.window.width() < ONE_SIDE_BELOW
+        return self.window.width() < self.one_side_below()
 
     def add_dock(self, name: str, title: str, widget: QWidget, home: DockHome) -> QDockWidget:
         """A dock around ``widget`` (objectName ``name``) put at ``home``."""
@@ -214,7 +223,8 @@ class Workplace(QObject):
 
     # -- one side column or two ------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (watched is self.window and event.type() == QEvent.Type.Resize
+        if (watched is self.window
+                and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange)
                 and self._narrow() != self.one_side and not self._following):
             # After the resize is laid out, not inside it.
             self._following = True
@@ -368,7 +378,7 @@ class Workplace(QObject):
             self.reset(available)
             return False
         # One side column or two, as the restored docks are (a resize across
-        # ONE_SIDE_BELOW then moves them).
+        # one_side_below() then moves them).
         self.one_side = any(
             self.window.dockWidgetArea(self.docks[n]) != h.area
             and self.window.dockWidgetArea(self.docks[n]) == one_side_home(h, self.homes).area

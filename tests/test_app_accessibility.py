@@ -17,7 +17,6 @@ from app.accessibility import contrast_ratio, relative_luminance, spoken_name, u
 from app.help import HelpMenu
 from app.import_wizard.report import ImportReportDialog
 from app.import_wizard.wizard import ImportWizard
-from app.layout import ONE_SIDE_BELOW
 from app.models.looks import STATUS_LOOK, TONES
 from app.preferences import PreferencesDialog
 from app.review.rounds import HandOutDialog, MergeDialog
@@ -366,7 +365,7 @@ def test_the_tab_order_checker_sees_a_step_backwards(qtbot: Any):
 def test_tab_follows_the_reading_order_in_every_dock(qtbot: Any, window: Any, width: int):
     window.workplace.reset(QRect(0, 0, width, width * 9 // 16))
     qtbot.wait(1)
-    assert window.workplace.one_side == (width < ONE_SIDE_BELOW)
+    assert window.workplace.one_side == (width < window.workplace.one_side_below())
     for dock in window.docks.values():
         dock.show()
     window.summary_panel.next_button.show()

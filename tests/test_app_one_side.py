@@ -2,16 +2,18 @@
 scale is 960x540): the summary and the conventions are tabs in the left
 column beside the queries, each as wide as the column, so that no button,
 filter box or tab title is cut and the grid keeps its key columns; resizing
-the window across app.layout.ONE_SIDE_BELOW moves them over and back and
+the window across Workplace.one_side_below() moves them over and back and
 loses nothing."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QAbstractButton, QApplication, QMessageBox, QStyle, QTabBar
 
 from app.layout import ONE_SIDE_BELOW, STACKED_FROM, DockHome, one_side_home
+from app.models.audit import AuditColumn
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import elided_headers
 from core.engine.columns import GRID_COLUMNS
@@ -39,7 +41,7 @@ def _sized(qtbot, w, width: int, height: int) -> None:
     w.setWindowState(Qt.WindowState.WindowNoState)
     w.setGeometry(0, 0, width, height)
     _settle(qtbot, w)
-    qtbot.waitUntil(lambda: w.workplace.one_side == (width < ONE_SIDE_BELOW))
+    qtbot.waitUntil(lambda: w.workplace.one_side == (width < w.workplace.one_side_below()))
     _settle(qtbot, w)
 
 
@@ -137,6 +139,46 @@ def test_at_2x_on_a_1920x1080_screen_nothing_is_cut(qtbot, window):
     assert copy.isVisible()
     assert copy.width() >= copy.sizeHint().width()
     assert elided_headers(w.summary_panel.table) == []
+    # A graded candidate's audit entry: the note keeps its header and its
+    # text in the narrow log (the log scrolls), not squeezed to "N…".
+    assert w.set_grade(0, 2.0, note="read the full text")
+    _settle(qtbot, w)
+    log = w.audit_view
+    assert elided_headers(log) == []
+    note = log.columnWidth(AuditColumn.NOTE)
+    assert note >= log.fontMetrics().horizontalAdvance("read the full text") + 6
+    w.session.mark_saved()
+
+
+def test_a_large_font_counts_as_a_narrower_window(qtbot, window):
+    """The width is counted in characters of the window's font: at 16 pt a
+    1920 px screen holds about as many as a 1100 px one at 9 pt, and two
+    side columns would cut the query ids and the summary's table."""
+    w = window
+    w.workplace.reset(QRect(0, 0, 1920, 1080))
+    _settle(qtbot, w)
+    average = QFontMetricsF(w.font()).averageCharWidth()
+    assert w.workplace.one_side_below() == round(ONE_SIDE_BELOW * average)
+    assert 1100 < w.workplace.one_side_below() < 1280  # (9 pt: ~6 px a character)
+    assert not w.workplace.one_side
+    usual = QFont(w.font())
+    large = QFont(usual)
+    large.setPointSizeF(16)
+    w.setFont(large)  # as a 16 pt system font does: the docks follow at once
+    qtbot.waitUntil(lambda: w.workplace.one_side)
+    _settle(qtbot, w)
+    assert w.workplace.one_side_below() > 1920
+    assert {w.dockWidgetArea(w.docks[n]) for n in SIDE} == {LEFT}
+    summary = w.docks["summaryPanelDock"]
+    assert summary.y() > w.docks["queryNavigatorDock"].y()  # 1080 px tall: below the queries
+    assert _cut_controls(w.docks["queryNavigatorDock"]) == []
+    assert _cut_controls(summary) == []
+    assert elided_headers(w.navigator.view) == []
+    assert elided_headers(w.summary_panel.table) == []
+    assert _elided_tabs(w) == []
+    w.setFont(usual)
+    qtbot.waitUntil(lambda: not w.workplace.one_side)
+    assert {w.dockWidgetArea(w.docks[n]) for n in SIDE} == {RIGHT}
 
 
 def test_a_tall_narrow_window_puts_the_summary_below_the_queries(qtbot, window):

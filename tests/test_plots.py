@@ -217,6 +217,8 @@ def restore_palette(qapp):
     before = QPalette(qapp.palette())
     yield
     apply_palette(qapp, before)
+    for _ in range(3):  # the palette reaches the plots, they draw (before they are deleted)
+        qapp.processEvents()
 
 
 def test_the_plots_follow_the_palette_into_dark_and_back(qtbot, qapp, ev, restore_palette):
