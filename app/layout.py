@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QChildEvent, QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetricsF
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
 
 from app.settings import Settings
 
@@ -113,6 +113,16 @@ def one_side_home(home: DockHome, homes: dict[str, DockHome]) -> DockHome:
 def _front(home: DockHome) -> bool:
     """``home`` starts a group of its area (it is neither tabbed nor below another)."""
     return not (home.tab_with or home.below or home.hidden)
+
+
+def _whole_titles(event: QEvent) -> None:
+    """A tab bar of docks (made by the window as docks are tabbed) shows its
+    titles whole and scrolls when they do not fit, rather than cutting each
+    to a few letters ("Sum…", "Convent…")."""
+    child = event.child() if isinstance(event, QChildEvent) else None
+    if isinstance(child, QTabBar):
+        child.setElideMode(Qt.TextElideMode.ElideNone)
+        child.setUsesScrollButtons(True)
 
 
 def fills_screen(available: QRect) -> bool:
@@ -223,6 +233,8 @@ class Workplace(QObject):
 
     # -- one side column or two ------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.ChildPolished:
+            _whole_titles(event)
         if (watched is self.window
                 and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange)
                 and self._narrow() != self.one_side and not self._following):
