@@ -246,7 +246,8 @@ class Workplace(QObject):
     def _follow_width(self) -> None:
         """One side column in a narrow window, two in a wide one: the docks
         the change moves (those still where the old layout put them) are
-        moved, shown or hidden and in front as they were; the focus stays."""
+        moved, shown or hidden as they were, each group's first dock in
+        front; the focus stays, its dock brought in front."""
         self._following = False
         if self._narrow() == self.one_side:
             return
