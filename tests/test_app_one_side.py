@@ -170,6 +170,15 @@ def test_many_docks_in_a_column_keep_their_titles_whole(qtbot, window):
         assert bar.elideMode() == Qt.TextElideMode.ElideNone
         assert bar.usesScrollButtons()
     assert _elided_tabs(w) == []
+    # Their least sizes fit the column: the window is not pushed past its
+    # screen (the comparison scrolls in a short dock; the runs' buttons have a
+    # row of their own), the grid keeps its key columns.
+    assert (w.width(), w.height()) == (960, 540)
+    for name in ("compareViewDock", "runsViewDock", "judgesViewDock"):
+        least = w.docks[name].minimumSizeHint()
+        assert least.width() <= 320, (name, least)
+        assert least.height() <= 300, (name, least)
+    assert _keys_out_of_view(w.grid) == []
 
 
 def test_a_large_font_counts_as_a_narrower_window(qtbot, window):

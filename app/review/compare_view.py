@@ -28,6 +28,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -232,11 +233,24 @@ class CompareView(QWidget):
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 1)
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        body.setObjectName("compareBody")
+        layout = QVBoxLayout(body)
         layout.addLayout(top)
         layout.addWidget(self.stale)
         layout.addWidget(self.stats)
         layout.addWidget(split, 1)
+        # In a short dock (a 1920x1080 screen at 2x) the view scrolls, rather
+        # than asking the window for ~500 px of height it does not have.
+        outer = QScrollArea(self)
+        outer.setObjectName("compareScroll")
+        outer.setWidgetResizable(True)
+        outer.setFrameShape(QFrame.Shape.NoFrame)
+        outer.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        outer.setWidget(body)
+        own = QVBoxLayout(self)
+        own.setContentsMargins(0, 0, 0, 0)
+        own.addWidget(outer)
         guard_wheel(self)
         self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
