@@ -206,6 +206,16 @@ class CompareView(QWidget):
             self.changes.setItemDelegateForColumn(change_col, number)
         self.changes.setItemDelegateForColumn(ChangeColumn.GAINED, signed)
 
+        # The statistics one looks for first, each on its own line, always in view.
+        self.stats = ComparisonStats(decimals, self)
+        self._lay_out()
+        guard_wheel(self)
+        self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+
+    def _lay_out(self) -> None:
+        """The cutoff and Compare again on top, the statistics, then the
+        tables and what the comparison found in a splitter."""
         top = QHBoxLayout()
         top.addWidget(buddy_label(self.tr("Cutoff:"), self.cutoff))
         top.addWidget(self.cutoff)
@@ -224,8 +234,6 @@ class CompareView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.header)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        # The statistics one looks for first, each on its own line, always in view.
-        self.stats = ComparisonStats(decimals, self)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.table)
         split.addWidget(lower)
@@ -251,9 +259,6 @@ class CompareView(QWidget):
         own = QVBoxLayout(self)
         own.setContentsMargins(0, 0, 0, 0)
         own.addWidget(outer)
-        guard_wheel(self)
-        self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
-        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
     @property
     def j(self) -> int:
