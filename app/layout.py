@@ -7,7 +7,13 @@ window to the screen's whole available area (about 85 % of it on screens
 wider than :data:`FULL_UP_TO`) and gives the areas their default shares (the
 grid keeps the largest part, the bottom area starts small). A dock split
 below another on a tall window is tabbed behind it on a short one
-(:attr:`DockHome.stacked_from`): both get the column's whole height. The
+(:attr:`DockHome.stacked_from`): both get the column's whole height. A
+window narrower than :data:`ONE_SIDE_BELOW` characters of its font (a
+1920x1080 screen at 2x scale is 960 px wide, at a 16 pt font 180 characters)
+has one side column: the right column's docks join the left
+one (:func:`one_side_home`), so that the grid keeps its key columns and the
+panels a width their buttons, boxes and tab titles fit in; resizing the
+window across that width moves them over and back. The
 geometry and dock layout the user leaves are saved on close
 (:meth:`Workplace.save`) and restored on the next start
 (:meth:`Workplace.restore`, unless saved under an older
@@ -16,15 +22,16 @@ geometry and dock layout the user leaves are saved on close
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtCore import QChildEvent, QEvent, QObject, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
 
 from app.settings import Settings
 
-__all__ = ["FULL_UP_TO", "LAYOUT_VERSION", "SCREEN_SHARE", "DockHome", "Workplace",
-           "default_geometry", "fills_screen"]
+__all__ = ["FULL_UP_TO", "LAYOUT_VERSION", "ONE_SIDE_BELOW", "SCREEN_SHARE", "STACKED_FROM",
+           "DockHome", "Workplace", "default_geometry", "fills_screen", "one_side_home"]
 
 #: Bumped when the docks change so much that an old saved layout would mislead
 #: (3: the window fills a laptop's screen, a narrower navigator and right
@@ -56,6 +63,17 @@ GRID_LEAST, SIDE_LEAST = 640, 150
 #: The least and the most of its column a dock split below another gets (the
 #: upper one asks for its size hint between those).
 LEAST_BELOW, MOST_BELOW = 0.35, 0.6
+#: The least window height (pixels) at which a dock is stacked below another
+#: in a column (a 1920x1080 screen); shorter, it is a tab behind it.
+STACKED_FROM = 900
+#: Windows narrower than this many average characters of their font have
+#: one side column, the left one (1155 px at the usual 9 pt font, 2020 px at
+#: 16 pt): two would leave each 150-170 px at 960 (a 1920x1080 screen at 2x)
+#: and cut query ids and the summary's table at 16 pt on a 1920 px screen;
+#: buttons, filter boxes and tab titles are cut.
+ONE_SIDE_BELOW = 190
+#: The one side column's (share of the window, most, least), as AREA_SIZE.
+ONE_SIDE_SIZE = (0.3, 0.4, 240)
 
 
 @dataclass(frozen=True)
@@ -70,6 +88,41 @@ class DockHome:
     below: str | None = None
     hidden: bool = False
     stacked_from: int = 0
+
+
+def one_side_home(home: DockHome, homes: dict[str, DockHome]) -> DockHome:
+    """Where a dock at ``home`` goes in a window of one side column: a dock
+    of the right column moves to the left one, its first dock (a column's
+    front, e.g. the summary) below the left column's front (the navigator;
+    behind it in a window less than :data:`STACKED_FROM` tall), one split
+    below it (the conventions) a tab behind it, one tabbed stays so; every
+    other dock stays home. ``homes``: every dock's home, by objectName."""
+    right, left = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea
+    if home.area != right:
+        return home
+    if home.below is not None:
+        return replace(home, area=left, tab_with=home.below, below=None, stacked_from=0)
+    if home.tab_with is not None:
+        return replace(home, area=left)
+    front = next((n for n, h in homes.items() if h.area == left and _front(h)), None)
+    if front is None:
+        return replace(home, area=left)
+    return replace(home, area=left, below=front, stacked_from=STACKED_FROM)
+
+
+def _front(home: DockHome) -> bool:
+    """``home`` starts a group of its area (it is neither tabbed nor below another)."""
+    return not (home.tab_with or home.below or home.hidden)
+
+
+def _whole_titles(event: QEvent) -> None:
+    """A tab bar of docks (made by the window as docks are tabbed) shows its
+    titles whole and scrolls when they do not fit, rather than cutting each
+    to a few letters ("Sum…", "Convent…")."""
+    child = event.child() if isinstance(event, QChildEvent) else None
+    if isinstance(child, QTabBar):
+        child.setElideMode(Qt.TextElideMode.ElideNone)
+        child.setUsesScrollButtons(True)
 
 
 def fills_screen(available: QRect) -> bool:
@@ -88,8 +141,9 @@ def default_geometry(available: QRect) -> QRect:
     return rect
 
 
-def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0) -> int:
-    share, most, least = AREA_SIZE[area]
+def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
+           size: tuple[float, float, int] | None = None) -> int:
+    share, most, least = size or AREA_SIZE[area]
     return max(least, min(round(length * most), max(round(length * share), asked)))
 
 
@@ -109,10 +163,15 @@ def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int) -> dict[Qt.DockWi
 _VERTICAL = (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
 
 
-class Workplace:
+class Workplace(QObject):
     """The docks of one main window, their homes, and the saved layout."""
 
+    #: The docks moved to one side column (True) or back to two (False), the
+    #: window resized across :meth:`one_side_below`: the grid's room changed.
+    sides_changed = Signal(bool)
+
     def __init__(self, window: QMainWindow, settings: Settings) -> None:
+        super().__init__(window)
         self.window = window
         self.settings = settings
         # The side columns run from the toolbar to the status bar; the bottom
@@ -121,6 +180,24 @@ class Workplace:
         #: objectName -> dock, in the order added.
         self.docks: dict[str, QDockWidget] = {}
         self.homes: dict[str, DockHome] = {}
+        #: The docks are laid out in one side column (a narrow window).
+        self.one_side = self._narrow()
+        self._following = False
+        window.installEventFilter(self)
+
+    def home(self, name: str) -> DockHome:
+        """Where the dock ``name`` goes in this window (its home, or in one
+        side column where it goes then: :func:`one_side_home`)."""
+        home = self.homes[name]
+        return one_side_home(home, self.homes) if self.one_side else home
+
+    def one_side_below(self) -> int:
+        """The width (pixels) below which the window has one side column:
+        :data:`ONE_SIDE_BELOW` characters of its font."""
+        return round(ONE_SIDE_BELOW * QFontMetricsF(self.window.font()).averageCharWidth())
+
+    def _narrow(self) -> bool:
+        return self.window.width() < self.one_side_below()
 
     def add_dock(self, name: str, title: str, widget: QWidget, home: DockHome) -> QDockWidget:
         """A dock around ``widget`` (objectName ``name``) put at ``home``."""
@@ -144,7 +221,7 @@ class Workplace:
             home.below is not None and not self._stacked(home))
 
     def _place(self, name: str) -> None:
-        home, dock, w = self.homes[name], self.docks[name], self.window
+        home, dock, w = self.home(name), self.docks[name], self.window
         tab = self.docks.get(home.tab_with or home.below or "")
         below = self.docks.get(home.below) if home.below else None
         if below is not None and w.dockWidgetArea(below) == home.area and self._stacked(home):
@@ -153,6 +230,57 @@ class Workplace:
         w.addDockWidget(home.area, dock)
         if tab is not None and w.dockWidgetArea(tab) == home.area:
             w.tabifyDockWidget(tab, dock)
+
+    # -- one side column or two ------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.ChildPolished:
+            _whole_titles(event)
+        if (watched is self.window
+                and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange)
+                and self._narrow() != self.one_side and not self._following):
+            # After the resize is laid out, not inside it.
+            self._following = True
+            QTimer.singleShot(0, self._follow_width)
+        return False
+
+    def _follow_width(self) -> None:
+        """One side column in a narrow window, two in a wide one: the docks
+        the change moves (those still where the old layout put them) are
+        moved, shown or hidden as they were, each group's first dock in
+        front; the focus stays, its dock brought in front."""
+        self._following = False
+        if self._narrow() == self.one_side:
+            return
+        w = self.window
+        focus = QApplication.focusWidget()
+        moving = [n for n in self.homes if self._moves(n)]
+        shown = {n: not self.docks[n].isHidden() for n in moving}
+        for name in moving:
+            w.removeDockWidget(self.docks[name])
+        self.one_side = self._narrow()
+        for name in moving:
+            self._place(name)
+            self.docks[name].setVisible(shown[name])
+        self._raise_fronts()  # as a first start in a window of this width has them
+        self.size_docks()
+        if focus is not None and any(self.docks[n].isAncestorOf(focus) for n in moving):
+            self._bring_forward(focus)
+        self.sides_changed.emit(self.one_side)
+
+    def _moves(self, name: str) -> bool:
+        """The dock ``name`` is docked where this layout puts it, and the
+        other layout puts it elsewhere (a dock the user moved stays put)."""
+        dock, home = self.docks[name], self.home(name)
+        other = self.homes[name] if self.one_side else one_side_home(self.homes[name], self.homes)
+        return (other != home and not dock.isFloating()
+                and self.window.dockWidgetArea(dock) == home.area)
+
+    def _bring_forward(self, focus: QWidget) -> None:
+        """The dock holding ``focus`` in front of its tab group, ``focus`` focused."""
+        for dock in self.docks.values():
+            if dock.isAncestorOf(focus):
+                dock.raise_()
+        focus.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- the default ----------------------------------------------------------------------
     def reset(self, available: QRect | None = None) -> None:
@@ -171,58 +299,78 @@ class Workplace:
                                        | Qt.WindowState.WindowMaximized)
 
     def reset_docks(self) -> None:
-        """Every dock back at home (docked, shown or hidden as added), sized
-        by :data:`AREA_SIZE`, the first dock of each tab group in front."""
+        """Every dock back at home (docked, shown or hidden as added; in one
+        side column in a narrow window), sized by :data:`AREA_SIZE`, the
+        first dock of each tab group in front."""
         w = self.window
         for dock in self.docks.values():
             dock.setFloating(False)
             w.removeDockWidget(dock)
+        self.one_side = self._narrow()
         for name, home in self.homes.items():
             self._place(name)
             self.docks[name].setVisible(not home.hidden)
-        for home in self.homes.values():
+        self._raise_fronts()
+        self.size_docks()
+
+    def _raise_fronts(self) -> None:
+        """The first dock of each tab group in front."""
+        for name in self.homes:
+            home = self.home(name)
             front = home.tab_with or home.below
             # Only a group's first dock is raised (a dock tabbed with one that
             # is itself behind another, e.g. the judges with the conventions,
             # does not bring that one forward).
-            if front in self.docks and not self._behind(self.homes[front]):
+            if front in self.docks and not self._behind(self.home(front)):
                 self.docks[front].raise_()
-        self.size_docks()
 
-    def size_docks(self) -> None:
-        """Give each dock area its default share of the window (see
-        :data:`AREA_SIZE`) and each column its split."""
-        w = self.window
-        width, height = w.width(), w.height()
+    def _asked(self) -> dict[Qt.DockWidgetArea, int]:
+        """Per side area, the widest size hint of the docks shown there."""
         asked: dict[Qt.DockWidgetArea, int] = {}
-        for name, home in self.homes.items():
+        for name in self.homes:
+            home = self.home(name)
             if not home.hidden and home.area not in _VERTICAL:
                 hint = self.docks[name].widget().sizeHint().width()
                 asked[home.area] = max(asked.get(home.area, 0), hint)
-        fronts = {name: home for name, home in self.homes.items()
-                  if not (home.tab_with or home.below or home.hidden)}  # sized for their group
+        return asked
+
+    def size_docks(self) -> None:
+        """Give each dock area its default share of the window (see
+        :data:`AREA_SIZE`; :data:`ONE_SIDE_SIZE` for one side column) and
+        each column its split."""
+        w = self.window
+        width, height = w.width(), w.height()
+        asked = self._asked()
+        homes = {name: self.home(name) for name in self.homes}
+        fronts = {name: home for name, home in homes.items() if _front(home)}
         sizes = _give_way({home.area: _share(
-            home.area, height if home.area in _VERTICAL else width, asked.get(home.area, 0))
+            home.area, height if home.area in _VERTICAL else width, asked.get(home.area, 0),
+            ONE_SIDE_SIZE if self.one_side and home.area not in _VERTICAL else None)
             for home in fronts.values()}, width)
         for name, home in fronts.items():
             vertical = home.area in _VERTICAL
             w.resizeDocks([self.docks[name]], [sizes[home.area]],
                           Qt.Orientation.Vertical if vertical else Qt.Orientation.Horizontal)
-        for name, home in self.homes.items():
+        for name, home in homes.items():
             above = self.docks.get(home.below) if home.below else None
             if above is None or home.hidden or not self._stacked(home):
                 continue
-            column = above.height() + self.docks[name].height()
-            if column <= 0:
-                column = height
-            # The upper dock gets what its contents ask for (a summary's texts),
-            # within limits; the lower one the rest.
-            title = above.height() - above.widget().height()  # the dock's title bar
-            wanted = above.widget().sizeHint().height() + max(0, min(title, 40))
-            upper = max(round(column * (1 - MOST_BELOW)),
-                        min(wanted, round(column * (1 - LEAST_BELOW))))
-            w.resizeDocks([above, self.docks[name]], [upper, column - upper],
-                          Qt.Orientation.Vertical)
+            self._split(above, self.docks[name], height)
+
+    def _split(self, above: QDockWidget, below: QDockWidget, height: int) -> None:
+        """Share the column of ``above`` and ``below`` (the window's
+        ``height`` when not laid out yet): the upper dock gets what its
+        contents ask for (a summary's texts), within limits; the lower one
+        the rest."""
+        column = above.height() + below.height()
+        if column <= 0:
+            column = height
+        title = above.height() - above.widget().height()  # the dock's title bar
+        wanted = above.widget().sizeHint().height() + max(0, min(title, 40))
+        upper = max(round(column * (1 - MOST_BELOW)),
+                    min(wanted, round(column * (1 - LEAST_BELOW))))
+        self.window.resizeDocks([above, below], [upper, column - upper],
+                                Qt.Orientation.Vertical)
 
     # -- remembered between sessions ---------------------------------------------------------
     def save(self) -> None:
@@ -242,4 +390,11 @@ class Workplace:
                 or not self.window.restoreState(state, LAYOUT_VERSION)):
             self.reset(available)
             return False
+        # One side column or two, as the restored docks are (a resize across
+        # one_side_below() then moves them).
+        self.one_side = any(
+            self.window.dockWidgetArea(self.docks[n]) != h.area
+            and self.window.dockWidgetArea(self.docks[n]) == one_side_home(h, self.homes).area
+            for n, h in self.homes.items() if not h.hidden)
+        self._follow_width()
         return True

@@ -1,21 +1,28 @@
 """Plots beside the grid: contribution per rank, NDCG against k, the
 distribution of NDCG over queries, and sorted deltas of a comparison.
 
-The numbers come from :mod:`core.analysis.plotdata`; this module only draws them.
+The numbers come from :mod:`core.analysis.plotdata`; this module only draws them,
+in the window's colours: the figure, the axes and their text from the palette,
+the marks from the ``plot_`` tones of :mod:`app.models.looks`; a change of
+scheme draws them again.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
+from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
-from PySide6.QtCore import Signal
+from matplotlib.typing import RcKeyType
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -25,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.models.looks import colour
 from core.analysis.plotdata import (
     Series,
     contribution_series,
@@ -34,11 +42,8 @@ from core.analysis.plotdata import (
 )
 from core.engine.evaluation import Evaluation
 
-__all__ = ["DeltaStats", "PlotPanel", "integer_axis"]
+__all__ = ["DeltaStats", "PlotPanel", "ground", "integer_axis"]
 
-ACTUAL = "#1f77b4"
-IDEAL = "#b0b0b0"
-MEAN = "#6a3d9a"
 #: A query's plots show its first this many ranks (a bar per rank: tens of
 #: thousands of bars took matplotlib minutes and cannot be read).
 PLOT_RANKS = 200
@@ -53,6 +58,21 @@ def integer_axis(ax: Axes, which: str = "x") -> None:
     axis = ax.xaxis if which == "x" else ax.yaxis
     # min_n_ticks=1: integers even when the view holds only one (a single rank)
     axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+
+
+def ground(palette: QPalette) -> dict[RcKeyType, str]:
+    """matplotlib's settings for a figure drawn in ``palette``: the figure on
+    the window's colour, the axes on the base (where tables draw), lines,
+    ticks and text in the window's text colour."""
+    role = QPalette.ColorRole
+    text, base = palette.color(role.WindowText).name(), palette.color(role.Base).name()
+    return {"figure.facecolor": palette.color(role.Window).name(), "axes.facecolor": base,
+            "axes.edgecolor": text, "axes.labelcolor": text, "text.color": text,
+            "xtick.color": text, "ytick.color": text, "legend.facecolor": base,
+            "legend.edgecolor": palette.color(role.Mid).name()}
+
+
+Painter = Callable[[Figure], None]
 
 
 class _Canvas(FigureCanvasQTAgg):
@@ -98,25 +118,47 @@ class PlotPanel(QWidget):
         layout.addLayout(row)
         #: The series last drawn, by plot, for tests and tooltips.
         self.series: dict[str, list[Series]] = {}
+        #: How each canvas was last drawn (drawn again in a new palette).
+        self._painters: dict[_Canvas, Painter] = {}
         self._message(self.compare_canvas, self.tr("Load a second ranking to compare."))
 
     # -- drawing ------------------------------------------------------------------------
+    def _draw(self, canvas: _Canvas, paint: Painter) -> None:
+        """Draw on ``canvas`` with ``paint`` in the colours of the palette in
+        use (and again with it when the palette changes)."""
+        self._painters[canvas] = paint
+        settings = ground(self.palette())
+        fig = canvas.figure_
+        with rc_context(settings):
+            fig.clear()
+            fig.set_facecolor(settings["figure.facecolor"])
+            paint(fig)
+        canvas.draw_idle()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a light or dark scheme
+            for canvas, paint in list(self._painters.items()):
+                self._draw(canvas, paint)
+
     def show_query(self, ev: Evaluation, q: int, j: int = 0) -> None:
         actual, ideal = contribution_series(ev, q, j, max_rank=PLOT_RANKS)
         curve = ndcg_by_k(ev, q, max_k=PLOT_RANKS)
         self.series["contribution"] = [actual, ideal]
         self.series["ndcg_by_k"] = [curve]
-        fig = self.query_canvas.figure_
-        fig.clear()
+        self._draw(self.query_canvas, partial(self._paint_query, ev, q, actual, ideal, curve))
+
+    def _paint_query(self, ev: Evaluation, q: int, actual: Series, ideal: Series,
+                     curve: Series, fig: Figure) -> None:
         left, right = fig.subplots(1, 2)
         width = 0.4
         left.bar([x - width / 2 for x in actual.x], _finite(actual.y), width, label=actual.name,
-                 color=ACTUAL)
+                 color=colour("plot_actual"))
         left.bar([x + width / 2 for x in ideal.x], _finite(ideal.y), width, label=ideal.name,
-                 color=IDEAL)
+                 color=colour("plot_ideal"))
         unknown = [x for x, y in zip(actual.x, actual.y, strict=True) if math.isnan(y)]
         if unknown:
-            left.plot(unknown, [0.0] * len(unknown), "x", color="#d62728",
+            left.plot(unknown, [0.0] * len(unknown), "x", color=colour("unresolved"),
                       label=self.tr("unknown grade"))
         ranked = int(ev.n_ranked[q])
         left.set_xlabel(self.tr("rank") if ranked <= PLOT_RANKS else
@@ -125,29 +167,30 @@ class PlotPanel(QWidget):
         left.set_ylabel(self.tr("gain × discount"))
         left.set_title(ev.doc.query_ids[q])
         left.legend(fontsize="small")
-        right.plot(curve.x, curve.y, marker=".", color=ACTUAL)
+        right.plot(curve.x, curve.y, marker=".", color=colour("plot_actual"))
         right.set_ylim(0.0, 1.05)
         right.set_xlabel("k")
         right.set_ylabel("NDCG@k")
         integer_axis(right)
         if curve.y and all(math.isnan(v) for v in curve.y):
             right.text(0.5, 0.5, ev.query_status(q).value, ha="center", transform=right.transAxes)
-        self.query_canvas.draw_idle()
 
     def show_distribution(self, ev: Evaluation, j: int = 0) -> None:
         hist, left_out = ndcg_distribution(ev, j)
         self.series["distribution"] = [hist]
-        fig = self.all_canvas.figure_
-        fig.clear()
-        ax = fig.subplots()
-        ax.bar(hist.x, hist.y, width=0.1, align="edge", color=ACTUAL, edgecolor="white")
-        ax.set_xlim(0.0, 1.0)
-        ax.set_xlabel(hist.name)
-        ax.set_ylabel(self.tr("queries"))
-        integer_axis(ax, "y")
-        ax.set_title(self.tr("{0} queries; {1} without NDCG left out").format(
-            int(sum(hist.y)), left_out))
-        self.all_canvas.draw_idle()
+
+        def paint(fig: Figure) -> None:
+            ax = fig.subplots()
+            ax.bar(hist.x, hist.y, width=0.1, align="edge", color=colour("plot_actual"),
+                   edgecolor=ax.get_facecolor())  # a gap of the ground between bars
+            ax.set_xlim(0.0, 1.0)
+            ax.set_xlabel(hist.name)
+            ax.set_ylabel(self.tr("queries"))
+            integer_axis(ax, "y")
+            ax.set_title(self.tr("{0} queries; {1} without NDCG left out").format(
+                int(sum(hist.y)), left_out))
+
+        self._draw(self.all_canvas, paint)
 
     def show_deltas(self, queries: Sequence[str], deltas: Sequence[float], label: str,
                     stats: DeltaStats | None = None) -> None:
@@ -155,22 +198,26 @@ class PlotPanel(QWidget):
         interval as a band when ``stats`` are given."""
         series, names = sorted_deltas(queries, deltas)
         self.series["deltas"] = [series]
-        fig = self.compare_canvas.figure_
-        fig.clear()
+        self._draw(self.compare_canvas, partial(self._paint_deltas, series, names, label, stats))
+
+    def _paint_deltas(self, series: Series, names: Sequence[str], label: str,
+                      stats: DeltaStats | None, fig: Figure) -> None:
         ax = fig.subplots()
-        colors = ["#d62728" if y < 0 else "#2ca02c" if y > 0 else IDEAL for y in series.y]
+        colors = [colour("plot_loss") if y < 0 else colour("plot_win") if y > 0
+                  else colour("plot_ideal") for y in series.y]
         ax.bar(series.x, series.y, color=colors)
-        ax.axhline(0.0, color="black", linewidth=0.8)
+        ax.axhline(0.0, color=ground(self.palette())["axes.edgecolor"], linewidth=0.8)
         if stats is not None:
             mean, low, high, confidence = stats
-            ax.axhline(mean, color=MEAN, linewidth=1.5, linestyle="--",
+            ax.axhline(mean, color=colour("plot_mean"), linewidth=1.5, linestyle="--",
                        label=self.tr("mean delta {0:+.4f}").format(mean))
             if low is not None and high is not None:
                 # A band across the bars (a collection: ax.patches stay the bars).
                 edges = [min(series.x, default=0.0) - 0.5, max(series.x, default=0.0) + 0.5]
-                ax.fill_between(edges, low, high, color=MEAN, alpha=0.15, linewidth=0,
-                                label=self.tr("{0:.0%} interval [{1:+.4f}, {2:+.4f}]").format(
-                                    confidence, low, high))
+                band = self.tr("{0:.0%} interval [{1:+.4f}, {2:+.4f}]").format(
+                    confidence, low, high)
+                ax.fill_between(edges, low, high, color=colour("plot_mean"), alpha=0.15,
+                                linewidth=0, label=band)
             ax.legend(fontsize="small", loc="upper left")
         ax.set_xlabel(self.tr("queries, sorted by delta"))
         ax.set_ylabel(label)
@@ -178,12 +225,12 @@ class PlotPanel(QWidget):
             ax.set_xticks(series.x, names, rotation=90, fontsize="x-small")
         else:
             integer_axis(ax)
-        self.compare_canvas.draw_idle()
 
     def _message(self, canvas: _Canvas, text: str) -> None:
-        canvas.figure_.clear()
-        canvas.figure_.text(0.5, 0.5, text, ha="center", va="center")
-        canvas.draw_idle()
+        def paint(fig: Figure) -> None:
+            fig.text(0.5, 0.5, text, ha="center", va="center")
+
+        self._draw(canvas, paint)
 
     # -- saving ---------------------------------------------------------------------------
     def current_figure(self) -> Figure:

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWi
 
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
 from app.judgment_clock import ActivityClock
-from app.layout import DockHome, Workplace
+from app.layout import STACKED_FROM, DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
 from app.panels.audit import AuditLogView
 from app.panels.column_chooser import ColumnChooser
@@ -53,9 +53,6 @@ from core.session import Changes, Listener, Worksheet
 __all__ = ["APP_TITLE", "MainWindow"]
 
 APP_TITLE = "NDCG Worksheet"
-#: The least window height (pixels) at which the conventions are stacked below
-#: the summary (a 1920x1080 screen); shorter, they are a tab behind it.
-STACKED_FROM = 900
 
 
 class MainWindow(WindowApi):
@@ -174,6 +171,9 @@ class MainWindow(WindowApi):
         # Refitted once laid out: a column shown or hidden changes the source's room.
         self.grid_columns.changed.connect(
             lambda: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
+        # So is the grid's room, when the side columns become one or two again.
+        self.workplace.sides_changed.connect(
+            lambda _one: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
         a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):

@@ -10,8 +10,8 @@ the real window (``app.main.build_window``) as at a first start (its default
 geometry and layout on that screen), grades one unknown so the audit log and
 the recomputed numbers show, grabs the window into
 ``docs/screenshot-WxH.png``, checks the layout (the grid is the largest
-panel; the key columns of grading, on a screen 1920 px wide every column,
-are in the grid's view; no header text is cut) and stops the
+panel; the key columns of grading, on a screen 1920 px wide at the usual
+font every column, are in the grid's view; no header text is cut) and stops the
 Xvfb it started. The 1280x800 one is also ``docs/screenshot.png`` (the
 README's). With ``--offscreen`` it uses Qt's offscreen platform with a
 virtual screen of that size instead (no X server).
@@ -63,11 +63,12 @@ def _offscreen_platform(size: str, folder: Path) -> str:
     return f"offscreen:configfile={config}"
 
 
-def layout_problems(window: object) -> list[str]:
+def layout_problems(window: object, *, large_font: bool = False) -> list[str]:
     """What a reviewer would find cut, squeezed or out of view in ``window``:
     a cut header text, a panel not smaller than the grid, a key column of
-    grading (a 1280x800 screen) or, on a screen 1920 px wide or more, any
-    grid column outside the grid's viewport."""
+    grading (a 1280x800 screen) or, on a screen 1920 px wide or more at the
+    usual font (not ``large_font``), any grid column outside the grid's
+    viewport."""
     from app.panels.column_chooser import KEY_COLUMNS
     from app.panels.fit import elided_headers
 
@@ -79,7 +80,8 @@ def layout_problems(window: object) -> list[str]:
             problems.append(f"{view.objectName()}: header text cut: {cut}")
     grid = w.grid  # type: ignore[attr-defined]
     columns = grid.model().columns
-    wide = w.screen().availableGeometry().width() >= 1920  # type: ignore[attr-defined]
+    screen = w.screen().availableGeometry()  # type: ignore[attr-defined]
+    wide = not large_font and screen.width() >= 1920
     for n, col in enumerate(columns):
         if not wide and col.key not in KEY_COLUMNS:
             continue
@@ -136,7 +138,7 @@ def take(out: Path, query: str | None, *, dark: bool = False,
     out.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(out)):
         raise SystemExit(f"could not write {out}")
-    problems = layout_problems(window)
+    problems = layout_problems(window, large_font=font_pt is not None)
     window.session.mark_saved()
     window.close()
     return problems

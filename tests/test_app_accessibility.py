@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QDialog, QPushButton, QWidget, QWizard
 
@@ -179,7 +179,9 @@ def test_every_tone_reads_at_aa_on_what_it_is_drawn_on(palettes: dict[str, QPale
                                                        scheme: str):
     """Text tones (the statuses, errors, unknown and unrateable grades, the
     formulas) on every background of the palette and every background tone;
-    the background tones under the palette's text."""
+    the background tones under the palette's text; the plots' marks at 3:1
+    (WCAG's least for graphical objects) on the base and window colours
+    they are drawn on (app.plots.ground)."""
     palette = palettes[scheme]
     role = QPalette.ColorRole
     pick = (lambda t: t.dark) if scheme == "dark" else (lambda t: t.light)
@@ -195,17 +197,22 @@ def test_every_tone_reads_at_aa_on_what_it_is_drawn_on(palettes: dict[str, QPale
             for text in (role.Text, role.WindowText):
                 if contrast_ratio(palette.color(text), pick(tone)) < 4.5:
                     low.append((text.name, name, contrast_ratio(palette.color(text), pick(tone))))
+        elif tone.kind == "graphic":
+            low += [(name, r.name, round(contrast_ratio(pick(tone), palette.color(r)), 2))
+                    for r in (role.Base, role.Window)
+                    if contrast_ratio(pick(tone), palette.color(r)) < 3.0]
     assert low == []
+    assert {t.kind for t in TONES.values()} == {"text", "background", "border", "graphic"}
     assert {look.tone for look in STATUS_LOOK.values()} <= set(TONES)
 
 
 def test_no_colour_is_written_outside_the_declared_tones():
-    """Every colour the window paints text or cells with comes from TONES (the
-    splash and the plots draw on their own white ground)."""
+    """Every colour the window paints text, cells or plots with comes from
+    TONES or the palette (the splash draws on its own white ground)."""
     import re
 
     app_dir = Path(__file__).resolve().parent.parent / "app"
-    own = {"models/looks.py", "scheme.py", "main.py", "plots.py"}
+    own = {"models/looks.py", "scheme.py", "main.py"}
     written = []
     for path in sorted(app_dir.rglob("*.py")):
         rel = path.relative_to(app_dir).as_posix()
@@ -354,7 +361,11 @@ def test_the_tab_order_checker_sees_a_step_backwards(qtbot: Any):
     assert tab_order_problems(root) == ["right -> middle"]
 
 
-def test_tab_follows_the_reading_order_in_every_dock(window: Any):
+@pytest.mark.parametrize("width", [1280, 960])  # two side columns; one (a 2x screen)
+def test_tab_follows_the_reading_order_in_every_dock(qtbot: Any, window: Any, width: int):
+    window.workplace.reset(QRect(0, 0, width, width * 9 // 16))
+    qtbot.wait(1)
+    assert window.workplace.one_side == (width < window.workplace.one_side_below())
     for dock in window.docks.values():
         dock.show()
     window.summary_panel.next_button.show()

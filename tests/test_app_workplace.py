@@ -98,6 +98,15 @@ def test_first_start_layout_on_real_screen_sizes(qtbot, window, screen):
     assert window.footer.minimumSizeHint().width() == 0
 
 
+def test_the_tests_window_opens_on_a_laptop_s_screen(qtbot, window):
+    """tests/conftest.py gives Qt's offscreen platform a 1280x800 screen (its
+    own 800x800 one is narrower than any reviewer's): the window fills it."""
+    _settle(qtbot, window)
+    assert window.screen().availableGeometry() == QRect(0, 0, 1280, 800)
+    assert window.isMaximized()
+    assert window.frameGeometry() == QRect(0, 0, 1280, 800)
+
+
 def test_a_screen_wider_than_1920_is_not_filled():
     from app.layout import default_geometry
 
@@ -146,7 +155,7 @@ def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
     w.show()
     w.workplace.reset(SCREENS["1280x800"])
     _settle(qtbot, w)
-    # The user makes it theirs: smaller window (within the test screen's 800x800:
+    # The user makes it theirs: smaller window (within the test screen's 1280x800:
     # a restored window is kept on its screen), narrower navigator, no conventions.
     w.setGeometry(20, 30, 760, 560)
     _settle(qtbot, w)

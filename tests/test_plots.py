@@ -206,3 +206,61 @@ def test_a_long_query_plots_its_first_ranks(qtbot):
     left = panel.query_canvas.figure_.axes[0]
     assert len(left.patches) == 2 * PLOT_RANKS
     assert left.get_xlabel() == f"rank (the first {PLOT_RANKS} of {n})"
+
+
+@pytest.fixture
+def restore_palette(qapp):
+    from PySide6.QtGui import QPalette
+
+    from app.scheme import apply_palette
+
+    before = QPalette(qapp.palette())
+    yield
+    apply_palette(qapp, before)
+    for _ in range(3):  # the palette reaches the plots, they draw (before they are deleted)
+        qapp.processEvents()
+
+
+def test_the_plots_follow_the_palette_into_dark_and_back(qtbot, qapp, ev, restore_palette):
+    """No white figure in a dark window: the figure, the axes and their text
+    take the palette's colours, the marks their tone's dark variant; a change
+    of scheme draws every plot again in the new one."""
+    from matplotlib.colors import to_hex
+    from PySide6.QtGui import QPalette
+
+    from app.models.looks import TONES
+    from app.scheme import apply_palette, dark_palette
+
+    role = QPalette.ColorRole
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.show_query(ev, ev.doc.query_index("case-A"), ev.cutoffs.index(None))
+    panel.show_deltas(["a", "b"], [0.1, -0.3], "delta NDCG@10", (-0.1, -0.5, 0.3, 0.95))
+    for dark in (True, False):
+        apply_palette(qapp, dark_palette() if dark else qapp.style().standardPalette())
+        qapp.processEvents()  # (widgets get the application's palette as a posted event)
+        palette = panel.palette()
+        window, base, text = (palette.color(r).name() for r in (role.Window, role.Base,
+                                                                 role.WindowText))
+        assert (base == "#1e1e1e") is dark
+        pick = (lambda t: t.dark) if dark else (lambda t: t.light)
+        fig = panel.query_canvas.figure_  # drawn again, not asked to
+        left, right = fig.axes
+        assert to_hex(fig.get_facecolor()) == window
+        assert to_hex(left.get_facecolor()) == base
+        assert to_hex(left.xaxis.label.get_color()) == text
+        assert to_hex(left.title.get_color()) == text
+        assert {to_hex(t.get_color()) for t in left.get_xticklabels()} == {text}
+        assert to_hex(left.spines["bottom"].get_edgecolor()) == text
+        assert to_hex(left.get_legend().get_frame().get_facecolor()) == base
+        assert {to_hex(t.get_color()) for t in left.get_legend().get_texts()} == {text}
+        bars = [to_hex(p.get_facecolor()) for p in left.patches]
+        assert bars == [pick(TONES["plot_actual"])] * 3 + [pick(TONES["plot_ideal"])] * 3
+        assert to_hex(right.lines[0].get_color()) == pick(TONES["plot_actual"])
+        deltas = panel.compare_canvas.figure_.axes[0]
+        assert [to_hex(p.get_facecolor()) for p in deltas.patches] == [
+            pick(TONES["plot_loss"]), pick(TONES["plot_win"])]
+        zero, mean = deltas.lines
+        assert to_hex(zero.get_color()) == text
+        assert to_hex(mean.get_color()) == pick(TONES["plot_mean"])
+        assert [p.get_height() for p in deltas.patches] == pytest.approx([-0.3, 0.1])

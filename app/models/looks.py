@@ -24,8 +24,10 @@ class Tone:
 
     ``kind`` says how it is used: ``text`` (drawn on the palette's
     backgrounds and on every ``background`` tone: WCAG AA, 4.5:1, on all of
-    them), ``background`` (under the palette's text: AA too) or ``border``
-    (a frame around text that reads on its own).
+    them), ``background`` (under the palette's text: AA too), ``border``
+    (a frame around text that reads on its own) or ``graphic`` (a plot's
+    bars and lines, on the palette's base and window colours: WCAG's 3:1
+    for graphical objects).
     """
 
     light: str
@@ -56,6 +58,12 @@ TONES: dict[str, Tone] = {
     "notice_border": Tone("#e0c060", "#8a7430", "border"),
     "info": Tone("#e8f1fb", "#1b2a3b", "background"),
     "info_border": Tone("#8fb3de", "#4a6e96", "border"),
+    # The plots' marks: the list as ranked, its ideal, a mean, a comparison's deltas.
+    "plot_actual": Tone("#1f77b4", "#6cb4ee", "graphic"),
+    "plot_ideal": Tone("#858585", "#8c8c8c", "graphic"),
+    "plot_mean": Tone("#6a3d9a", "#c39bea", "graphic"),
+    "plot_loss": Tone("#c62828", "#ff8a80", "graphic"),
+    "plot_win": Tone("#2a7f2a", "#6fcf8a", "graphic"),
 }
 
 _dark = [False]

@@ -5,15 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QPainter, QPaintEvent, QShowEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.accessibility import label_control
 from app.delegates import NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
-from app.panels.fit import fit_columns
+from app.panels.fit import fit_columns, header_widths
 
-__all__ = ["AuditLogView"]
+__all__ = ["NOTE_MOST", "AuditLogView"]
+
+#: The most of a note's width kept in view when the other columns leave less.
+NOTE_MOST = 200
 
 
 class AuditLogView(QTableView):
@@ -49,6 +52,31 @@ class AuditLogView(QTableView):
 
     def fit_columns(self) -> None:
         fit_columns(self, most=self._widest(), skip=(AuditColumn.NOTE,))
+        self._fit_note()
+
+    def _fit_note(self) -> None:
+        """The note takes what the other columns leave, but never less than
+        its header and its notes ask (up to :data:`NOTE_MOST`): in a narrow
+        view (a 2x screen) it keeps that width and the view scrolls, instead
+        of being squeezed to a cut header."""
+        header = self.horizontalHeader()
+        note = AuditColumn.NOTE
+        others = sum(header.sectionSize(c) for c in range(header.count())
+                     if c != note and not self.isColumnHidden(c))
+        least = max(header_widths(self)[note], min(NOTE_MOST, self.sizeHintForColumn(note)))
+        room = self.viewport().width() - others
+        stretch = QHeaderView.ResizeMode.Stretch
+        if room >= least:
+            if header.sectionResizeMode(note) != stretch:
+                header.setSectionResizeMode(note, stretch)
+            return
+        if header.sectionResizeMode(note) == stretch:
+            header.setSectionResizeMode(note, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(note, least)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_note()
 
     def _widest(self) -> int:
         """No column wider than this unless its header needs it: 260 px, or a
@@ -68,6 +96,7 @@ class AuditLogView(QTableView):
             wanted = min(self._widest(), needed + (1 if self.showGrid() else 0))
             if wanted > header.sectionSize(col):
                 header.resizeSection(col, wanted)
+        self._fit_note()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -126,6 +126,15 @@ class QueryNavigator(QWidget):
     def fit_columns(self) -> None:
         """The number, status and judged columns fitted to their contents."""
         fit_columns(self.view, skip=(QueryColumn.QUERY,))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # (a larger system font, at once)
+            QTimer.singleShot(0, self._refit)
+
+    def _refit(self) -> None:
+        fit_rows_to_font(self.view)
+        self.fit_columns()
 
     def sizeHint(self) -> QSize:
         """Wide enough for every column and the query ids (up to

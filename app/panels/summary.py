@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -187,6 +187,16 @@ class SummaryPanel(QWidget):
         layout = self._inner.layout()
         height = layout.heightForWidth(width - 16) if layout is not None else -1
         return QSize(width, height if height > 0 else super().sizeHint().height())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # (a larger system font, at once)
+            QTimer.singleShot(0, self._refit)
+
+    def _refit(self) -> None:
+        fit_rows_to_font(self.table)
+        self.table.resizeColumnsToContents()
+        self._fit_table_height()
 
     def _fit_table_height(self) -> None:
         """The cutoff table as tall as its rows (no empty band under them)."""

@@ -28,6 +28,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -205,6 +206,16 @@ class CompareView(QWidget):
             self.changes.setItemDelegateForColumn(change_col, number)
         self.changes.setItemDelegateForColumn(ChangeColumn.GAINED, signed)
 
+        # The statistics one looks for first, each on its own line, always in view.
+        self.stats = ComparisonStats(decimals, self)
+        self._lay_out()
+        guard_wheel(self)
+        self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+
+    def _lay_out(self) -> None:
+        """The cutoff and Compare again on top, the statistics, then the
+        tables and what the comparison found in a splitter."""
         top = QHBoxLayout()
         top.addWidget(buddy_label(self.tr("Cutoff:"), self.cutoff))
         top.addWidget(self.cutoff)
@@ -223,8 +234,6 @@ class CompareView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.header)
         self.header.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        # The statistics one looks for first, each on its own line, always in view.
-        self.stats = ComparisonStats(decimals, self)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.table)
         split.addWidget(lower)
@@ -232,14 +241,24 @@ class CompareView(QWidget):
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 1)
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        body.setObjectName("compareBody")
+        layout = QVBoxLayout(body)
         layout.addLayout(top)
         layout.addWidget(self.stale)
         layout.addWidget(self.stats)
         layout.addWidget(split, 1)
-        guard_wheel(self)
-        self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
-        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        # In a short dock (a 1920x1080 screen at 2x) the view scrolls, rather
+        # than asking the window for ~500 px of height it does not have.
+        outer = QScrollArea(self)
+        outer.setObjectName("compareScroll")
+        outer.setWidgetResizable(True)
+        outer.setFrameShape(QFrame.Shape.NoFrame)
+        outer.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        outer.setWidget(body)
+        own = QVBoxLayout(self)
+        own.setContentsMargins(0, 0, 0, 0)
+        own.addWidget(outer)
 
     @property
     def j(self) -> int:
