@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from app.scale.common import SAMPLE_ROWS, natural, require, spark_schema
@@ -34,6 +35,8 @@ from core.tables import (
 __all__ = ["evaluate_spark", "read_parquet", "spark_session"]
 
 
+#: Spark's logging: errors only (its warnings at start-up are not the user's).
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
 #: The heap of Spark's JVM in local mode (``spark.driver.memory``).
 LOCAL_JVM_MEMORY = "512m"
 
@@ -44,7 +47,10 @@ def spark_session(master: str = "local[*]") -> Any:
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = SparkSession.builder
+    builder = SparkSession.builder.config(
+        "spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}")
+    if master.startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # one machine: no network
     if master.startswith("local") and "PYSPARK_SUBMIT_ARGS" not in os.environ:
         # local mode: one JVM is driver and executor; it shuffles the rows
         # (spilling past its memory) while the Python workers evaluate.
