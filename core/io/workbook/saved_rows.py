@@ -64,6 +64,7 @@ _ENTITIES = ((b"&lt;", b"<"), (b"&gt;", b">"), (b"&quot;", b'"'), (b"&apos;", b"
              (b"&amp;", b"&"))
 #: Excel's escape of a character (``_x000D_``), which calamine undoes.
 _ESCAPE = re.compile(rb"_[xX][0-9A-Fa-f]{4}_")
+_SIMPLE_SI = re.compile(rb'<si><t(?: xml:space="preserve")?>([^<]*)</t></si>')
 _SI = re.compile(rb'<si><t(?: xml:space="preserve")?>([^<]*)</t></si>'
                  rb"|<si>([^<]*(?:<(?!/si>)[^<]*)*)</si>|<si/>")
 _RUN_TEXT = re.compile(rb"<t(?:\s[^>]*)?>([^<]*)</t>|<t(?:\s[^>]*)?/>")
@@ -251,17 +252,19 @@ def _rich(body: bytes) -> str:
 def _shared_strings(zf: zipfile.ZipFile, part: str, name: str) -> list[str] | None:
     """The shared strings, by index."""
     data = read_part(zf, zf.getinfo(part), name)
-    found = _SI.findall(data)
-    if len(found) != data.count(b"<si") or (found and data.count(b"<si>") + data.count(
-            b"<si/>") != len(found)):
-        return None
-    if not any(rich for _, rich in found):
-        joined = b"\0".join(text for text, _ in found)
-        if (joined.count(b"\0") == max(len(found) - 1, 0) and b"\r" not in joined
+    items = data.count(b"<si")
+    texts = _SIMPLE_SI.findall(data)
+    if len(texts) == items:  # every item a plain text: undone all at once
+        joined = b"\0".join(texts)
+        if (joined.count(b"\0") == max(items - 1, 0) and b"\r" not in joined
                 and b"&#" not in joined and _ESCAPE.search(joined) is None):
             for entity, char in _ENTITIES:
-                joined = joined.replace(entity, char)
-            return joined.decode("utf-8").split("\0") if found else []
+                if entity in joined:
+                    joined = joined.replace(entity, char)
+            return joined.decode("utf-8").split("\0") if items else []
+    found = _SI.findall(data)
+    if len(found) != items or data.count(b"<si>") + data.count(b"<si/>") != items:
+        return None
     return [_rich(rich) if rich else _text(text) for text, rich in found]
 
 
