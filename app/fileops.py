@@ -83,6 +83,9 @@ class FileOps(QObject):
         #: What to ask before a file is written (read-only, changed, lossy).
         self.checks = SaveChecks(window)
         self.task: Task | None = None
+        #: The encoding of the text file last saved (the one it was read in,
+        #: or UTF-8 with BOM when that could not hold the worksheet).
+        self.written_encoding = "utf-8"
         self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
         #: The annotators' sheet the document was imported from: Save never writes
         #: over it (it goes to Save As).
@@ -407,12 +410,16 @@ class FileOps(QObject):
         if not self.checks.allow(path, self.file_state if same else None,
                                  self.window.document, save_as=self.save_as):
             return False
+        encoding = self.checks.encoding(path, self.window.document)
+        if encoding is None:
+            return False
         doc = snapshot(self.window.document)
         state = self.window.session.checkpoint  # the state the file will hold
         outcome: dict[str, bool] = {}
 
         def done(_result: Any) -> None:
             outcome["ok"] = True
+            self.written_encoding = encoding
             self._saved(path, state)
 
         def failed(exc: BaseException) -> None:
@@ -422,7 +429,7 @@ class FileOps(QObject):
         source = self.path  # what people added to it is kept
         self.task = run_task(
             self.window, self.tr("Saving {0}…").format(path.name),
-            lambda progress, cancelled: write_document(doc, path, source),
+            lambda progress, cancelled: write_document(doc, path, source, encoding=encoding),
             on_done=done, on_error=failed, on_cancel=lambda: outcome.update(ok=False),
             show_after_ms=0,
         )
