@@ -208,6 +208,10 @@ def _values(cells: Sequence[Sequence[bytes]], sst: list[str], plain: frozenset[b
                 None, _NUMBER_BYTES):
         raise _NotSimple  # a number Python would read and calamine not
     try:
+        if strings == len(t_):  # every cell a shared string (the ids)
+            return [sst[k] for k in map(int, v_)]
+        if numbers == len(t_) and b"" not in v_ and {s or b"0" for s in {*s_}} <= plain:
+            return list(map(float, v_))  # every cell a plain number (score, grade)
         return [sst[int(v)] if t == b"s"
                 else float(v) if (t == b"" or t == b"n") and v and (s or b"0") in plain
                 else "" if not v and not i and t != b"inlineStr"
