@@ -17,7 +17,10 @@ its own, in turns:
   parses the whole sheet and the formula scan runs (the path before
   ``saved_rows``, and still the one for a sheet that reader leaves alone);
 - ``additions``: ``read_additions`` of the re-saved file, which the next save
-  over it reads (openpyxl, since a re-saved file may hold a person's colours).
+  over it reads (nothing of a person's in it: not parsed);
+- ``added``: ``read_additions`` of the export saved by LibreOffice with a
+  sheet and a Candidates column added (openpyxl parses it, the Candidates
+  sheet without our cells of no person's fill: ``additions_copy``).
 
 Prints each wall time and peak RSS, the medians, and the ratios to ``own``
 (of the medians, and the median of each turn's ratio).
@@ -39,12 +42,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-STEPS = ("own", "resaved", "calamine", "additions")
+STEPS = ("own", "resaved", "calamine", "additions", "added")
+#: The workbook each step reads (the re-saved one unless named here).
+STEP_FILES = {"own": "own", "added": "added"}
 
 
 def _child(step: str, path: str) -> None:
     start = time.perf_counter()
-    if step == "additions":
+    if step in ("additions", "added"):
         from core.io.workbook.additions import read_additions
 
         read_additions(path)
@@ -61,33 +66,46 @@ def _child(step: str, path: str) -> None:
     print(json.dumps({"wall": wall, "rss_mb": rss}))
 
 
-def _prepare(n: int, folder: Path) -> tuple[Path, Path]:
-    """Our export of ``make_real(n)`` and LibreOffice's re-save of it in
-    ``folder`` (made once: a folder that holds both is used as it is)."""
-    own, resaved = folder / "own" / "book.xlsx", folder / "resaved" / "book.xlsx"
-    if own.exists() and resaved.exists():
-        return own, resaved
+#: A reviewer's additions LibreOffice makes for the ``added`` step.
+ADDED = [
+    {"op": "add_sheet", "name": "My notes"},
+    {"op": "set", "sheet": "My notes", "cell": "A1", "value": "ask Ann"},
+    {"op": "set", "sheet": "Candidates", "cell": "AB1", "value": "my comment"},
+    {"op": "set", "sheet": "Candidates", "cell": "AB5", "value": "check this"},
+]
+
+
+def _prepare(n: int, folder: Path) -> dict[str, Path]:
+    """Our export of ``make_real(n)``, LibreOffice's re-save of it, and its
+    save with a sheet and a column added, in ``folder`` (each made once: a
+    folder that holds them is used as it is)."""
+    files = {k: folder / k / "book.xlsx" for k in ("own", "resaved", "added")}
     sys.path.insert(0, str(REPO / "benchmarks"))
     from bench_export import make_real
 
     from core.engine.evaluation import evaluate
     from core.io.workbook import export_workbook
-    from tests.libreoffice import _convert
+    from tests.libreoffice import _convert, edit
 
-    own.parent.mkdir(parents=True, exist_ok=True)
-    export_workbook(evaluate(make_real(n)), own)
-    (resaved,) = _convert([own], folder / "resaved", "xlsx", timeout=1800)
-    return own, resaved
+    if not files["own"].exists():
+        files["own"].parent.mkdir(parents=True, exist_ok=True)
+        export_workbook(evaluate(make_real(n)), files["own"])
+    if not files["resaved"].exists():
+        _convert([files["own"]], folder / "resaved", "xlsx", timeout=1800)
+    if not files["added"].exists():
+        files["added"].parent.mkdir(parents=True, exist_ok=True)
+        edit([(files["own"], files["added"], ADDED)], timeout=3600)
+    return files
 
 
-def _run(own: Path, resaved: Path, repeat: int) -> None:
+def _run(files: dict[str, Path], repeat: int) -> None:
     """Each step in turns, in processes of their own; the medians, and the
     median of each turn's ratio to ``own`` (steadier than a ratio of medians
     when the machine's speed drifts between turns)."""
     times: dict[str, list[float]] = {s: [] for s in STEPS}
     for _ in range(repeat):
         for step in STEPS:
-            path = own if step == "own" else resaved
+            path = files[STEP_FILES.get(step, "resaved")]
             out = subprocess.run([sys.executable, __file__, "--child", step, str(path)],
                                  capture_output=True, text=True, check=True, cwd=REPO)
             got = json.loads(out.stdout.strip().splitlines()[-1])
@@ -114,11 +132,12 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory(prefix="bench-resaved-") as tmp:
         start = time.perf_counter()
-        own, resaved = _prepare(args.candidates, args.workdir or Path(tmp))
-        print(f"{args.candidates:,} candidates: export and LibreOffice re-save "
-              f"{time.perf_counter() - start:.1f} s; {own.stat().st_size / 1e6:.1f} MB ours, "
-              f"{resaved.stat().st_size / 1e6:.1f} MB re-saved", flush=True)
-        _run(own, resaved, args.repeat)
+        files = _prepare(args.candidates, args.workdir or Path(tmp))
+        print(f"{args.candidates:,} candidates: export and LibreOffice's saves "
+              f"{time.perf_counter() - start:.1f} s; "
+              + ", ".join(f"{p.stat().st_size / 1e6:.1f} MB {k}" for k, p in files.items()),
+              flush=True)
+        _run(files, args.repeat)
 
 
 if __name__ == "__main__":

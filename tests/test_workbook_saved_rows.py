@@ -299,3 +299,15 @@ def test_a_grade_typed_in_the_spreadsheet_is_taken(tmp_path: Path,
     i = back.source_id.tolist().index("b")
     assert (float(back.grade[i]), int(back.state[i])) == (2.5, GradeState.NUMBER)
     assert [(e.source_id, e.after) for e in back.audit if e.who == OUTSIDE_WHO] == [("b", "2.5")]
+
+
+@pytest.mark.parametrize(("code", "plain"), [
+    ("General", True), ("0.00", True), ("[Red]0.00", True), ("0%", True),
+    ('"TRUE";"TRUE";"FALSE"', True), ("[=1000000000]&quot;all&quot;;0", True),
+    ("yyyy-mm-dd", False), ("mm:ss", False), ("[h]", False), ("[h]:mm", False),
+    ("# ?/?", False),  # a fraction: left to calamine, to be safe
+])
+def test_a_number_format_is_plain_unless_it_could_make_a_date(code: str, plain: bool) -> None:
+    from core.io.workbook.saved_rows import _plain_format
+
+    assert _plain_format(code) is plain

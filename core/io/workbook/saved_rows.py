@@ -77,11 +77,11 @@ _NUM_FMT = re.compile(rb'<numFmt\s+numFmtId="(\d+)"\s+formatCode="([^"]*)"')
 #: or durations).
 _PLAIN_BUILTIN = frozenset({*range(0, 14), *range(37, 45), 48, 49})
 #: A custom format's parts that never make a date: quoted text, escaped
-#: characters and bracketed conditions or colours.
-_FORMAT_LITERALS = re.compile(r'"[^"]*"|\\.|_.|\[[^\]]*\]')
+#: characters and bracketed conditions or colours (not ``[h]``, a duration).
+_FORMAT_LITERALS = re.compile(r'"[^"]*"|\\.|_.|\[(?![hHmMsS]+\])[^\]]*\]')
 _PLAIN_FORMAT = re.compile(r"[0#?.,%Ee+\-;@ ]*")
-#: More XML than any row holds up to its note (two texts of at most 32,767
-#: characters, written as references) without a row's end.
+#: More XML than a Candidates row holds (our cells and a person's, each text
+#: at most 32,767 characters) without a row's end: left to calamine.
 _LONGEST_ROW = 16 << 20
 
 
