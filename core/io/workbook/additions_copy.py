@@ -11,8 +11,10 @@ column widths (``<cols>``), and the fills a person gave our cells. So the
 copy drops, row by row, each cell of columns C to AA whose style has no
 solid fill (and, in the current-grade and note columns, whose fill is the
 export's own yellow): whatever such a cell holds, additions takes nothing
-from it. A cell in a form the pattern does not know is kept (parsed as
-before). Every other part is copied unchanged.
+from it; and the rows' attributes other than their numbers (heights and
+the like, which additions does not keep). A cell in a form the pattern
+does not know is kept (parsed as before). Every other part is copied
+unchanged.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ _FILL = re.compile(rb"<fill\b(?:[^>]*/>|.*?</fill>)", re.S)
 _SOLID = re.compile(rb'patternType="solid"')
 #: The export's fill of the editable cells, as a spreadsheet writes it back.
 _EDIT_RGB = re.compile(rb'<fgColor\s+rgb="(?:FF)?FFF2CC"\s*/>', re.I)
+#: A row's attributes other than its number (heights, outline levels:
+#: nothing additions reads, and openpyxl makes an object of each row's).
+_ROW_ATTRIBUTES = re.compile(rb'(<row r="\d+")[^>/]*(?:/[^>/]+)*(?=/?>)')
 #: The body of a cell, up to its end (it cannot reach past it).
 _BODY = rb'(?:/>|>[^<]*(?:<(?!/c>|/?row[\s>])[^<]*)*</c>)'
 
@@ -110,7 +115,7 @@ def reduced_copy(path: Path, check: WorkbookCheck, out: Path) -> bool:
                             carry = buf
                             continue
                         end += len(b"</row>")
-                        sheet.write(drop.sub(b"", buf[:end]))
+                        sheet.write(_ROW_ATTRIBUTES.sub(rb"\1", drop.sub(b"", buf[:end])))
                         carry = buf[end:]
                     sheet.write(carry)
     return True
