@@ -22,7 +22,6 @@ from PySide6.QtWidgets import QMenu, QToolButton
 
 from app.file_formats import ENCODINGS, TEXT_SUFFIXES
 from core.io.delimited import text_encoding
-from core.model.document import Document
 
 if TYPE_CHECKING:
     from app.fileops import FileOps
@@ -58,9 +57,6 @@ class EncodingStatus(QObject):
             self.menu.addAction(action)
         self.button.setMenu(self.menu)
         window.statusBar().addPermanentWidget(self.button)
-        #: The document last saved, and the encoding it was written in.
-        self._saved: Document | None = None
-        self._written = "utf-8"
         window.document_replaced.connect(self.update)
         self.update()
 
@@ -69,18 +65,9 @@ class EncodingStatus(QObject):
         doc, path = self.window.document, self.window.path
         if doc is None or path is None or path.suffix.lower() not in TEXT_SUFFIXES:
             return None
-        if doc is self._saved:
-            return self._written
         return text_encoding(doc) or "utf-8"
 
-    def written(self, encoding: str) -> None:
-        """The shown document was saved, in ``encoding``."""
-        self._saved, self._written = self.window.document, encoding
-        self.update()
-
     def update(self, *_args: Any) -> None:
-        if self.window.document is not self._saved:
-            self._saved = None
         codec = self.encoding()
         self.button.setVisible(codec is not None)
         if codec is not None:
@@ -98,5 +85,5 @@ def install_encoding_status(window: WindowApi, file_ops: FileOps) -> EncodingSta
     """Add the encoding button to ``window``'s status bar (it follows the
     shown document, and a save, in the encoding the save wrote)."""
     status = EncodingStatus(window, file_ops.open_path)
-    file_ops.saved.connect(lambda _path: status.written(file_ops.written_encoding))
+    file_ops.saved.connect(status.update)
     return status

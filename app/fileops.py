@@ -30,6 +30,7 @@ from app.file_formats import (
     CSV_FILTER,
     IMPORT_FILTER,
     OPEN_FILTER,
+    TEXT_SUFFIXES,
     TSV_FILTER,
     XLSX_FILTER,
     can_write,
@@ -43,6 +44,7 @@ from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
+from core.io.delimited import keep_text_encoding
 from core.io.identity import FileState, real_path
 from core.io.journal import Journal
 from core.model.document import Document
@@ -83,9 +85,6 @@ class FileOps(QObject):
         #: What to ask before a file is written (read-only, changed, lossy).
         self.checks = SaveChecks(window)
         self.task: Task | None = None
-        #: The encoding of the text file last saved (the one it was read in,
-        #: or UTF-8 with BOM when that could not hold the worksheet).
-        self.written_encoding = "utf-8"
         self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
         #: The annotators' sheet the document was imported from: Save never writes
         #: over it (it goes to Save As).
@@ -419,7 +418,8 @@ class FileOps(QObject):
 
         def done(_result: Any) -> None:
             outcome["ok"] = True
-            self.written_encoding = encoding
+            if path.suffix.lower() in TEXT_SUFFIXES:  # the next save keeps what this one wrote
+                keep_text_encoding(self.window.document, encoding)
             self._saved(path, state)
 
         def failed(exc: BaseException) -> None:

@@ -146,6 +146,11 @@ def test_a_character_the_encoding_lacks_offers_utf8_with_bom(
     back = read_delimited(path, encoding=DETECT)
     assert text_encoding(back) == "utf-8-sig"
     assert back.note.tolist()[1] == "\u0141\u00f3d\u017a"
+    assert window.set_grade(1, 3.0)  # the next save keeps UTF-8 with BOM, asking nothing
+    assert ops.save(blocking=True)
+    assert len(boxes.questions) == 2
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert float(read_delimited(path, encoding=DETECT).grade[1]) == 3.0
 
 
 def test_the_command_line_stays_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

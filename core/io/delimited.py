@@ -37,11 +37,17 @@ from core.model.document import Document, GradeState
 from core.model.numbers import NumberError, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
-__all__ = ["HEADER_ALIASES", "cannot_encode", "not_kept", "read_delimited", "read_text",
-           "text_encoding", "write_delimited"]
+__all__ = ["HEADER_ALIASES", "cannot_encode", "keep_text_encoding", "not_kept",
+           "read_delimited", "read_text", "text_encoding", "write_delimited"]
 
 #: The encoding each document read by :func:`read_delimited` was decoded with.
 _ENCODINGS: weakref.WeakKeyDictionary[Document, str] = weakref.WeakKeyDictionary()
+
+
+def keep_text_encoding(doc: Document, encoding: str) -> None:
+    """Record that ``doc``'s worksheet CSV/TSV is now in ``encoding`` (it
+    was saved so): :func:`text_encoding` says it, and the next save keeps it."""
+    _ENCODINGS[doc] = encoding
 
 
 def text_encoding(doc: Document) -> str | None:
