@@ -311,3 +311,26 @@ def test_a_number_format_is_plain_unless_it_could_make_a_date(code: str, plain: 
     from core.io.workbook.saved_rows import _plain_format
 
     assert _plain_format(code) is plain
+
+
+def test_excel_s_forms_are_read_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows with Excel's attributes (spans, x14ac:dyDescent), shared formulas
+    (``<f t="shared" si="0"/>``), a formula's cached string, an empty value:
+    read, and as calamine reads them."""
+    path, edited = _resaved(_doc(["a", "b", "c"]), tmp_path), tmp_path / "e.xlsx"
+    ra, rb_, rc = (_sheet_row(path, s) for s in "abc")
+    edits = {b'<row r="%d">' % r: b'<row r="%d" spans="1:28" x14ac:dyDescent="0.25">' % r
+             for r in (ra, rb_, rc)}
+    edits[_cell(path, f"G{ra}")] = (b'<c r="G%d" t="str"><f t="shared" ref="G%d:G%d" si="0">'
+                                   b'IF(ISNUMBER(F%d),"number","x")</f><v>number</v></c>'
+                                   % (ra, ra, rc, ra))
+    edits[_cell(path, f"G{rb_}")] = b'<c r="G%d" t="str"><f t="shared" si="0"/><v>x</v></c>' % rb_
+    edits[_cell(path, f"H{rb_}")] = b'<c r="H%d" t="str"><f>"seen"</f><v>seen</v></c>' % rb_
+    edits[_cell(path, f"H{rc}")] = b'<c r="H%d" t="str"><f>""</f><v></v></c>' % rc
+    _rewrite(path, edited, edits)
+    got, want = _both(edited)
+    assert got is not None
+    _same(got, want)
+    assert got[0].note[rb_ - 2] == "seen"
+    assert got[0].note[rc - 2] == ""
+    assert got[1] == set()
