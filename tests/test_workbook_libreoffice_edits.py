@@ -160,3 +160,13 @@ def test_libreoffice_sheets_are_read_up_to_the_note_as_calamine_reads_them(
             (type(v), v) for v in getattr(parsed, column)], column
     assert formulas == reader_module._grade_formula_rows(path, check) == set()
     assert len(cells) == len(seed_document())
+
+
+def test_the_reduced_copy_reads_libreoffice_s_additions_alike(
+        books: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.io.workbook.additions as additions
+
+    fast = read_additions(books["edited"])
+    monkeypatch.setattr(additions, "reduced_copy", lambda *_args: False)
+    assert read_additions(books["edited"]) == fast
+    assert fast.candidates.comments  # LibreOffice's comment, found through its part

@@ -11,20 +11,24 @@ column widths (``<cols>``), and the fills a person gave our cells. So the
 copy drops, row by row, each cell of columns C to AA whose style has no
 solid fill (and, in the current-grade and note columns, whose fill is the
 export's own yellow): whatever such a cell holds, additions takes nothing
-from it; and the rows' attributes other than their numbers (heights and
-the like, which additions does not keep). A cell in a form the pattern
+from it; the rows' attributes other than their numbers (heights and the
+like, which additions does not keep); and then every row left with nothing
+but its query and source id (of no fill) and no comment, which gives
+additions nothing. A cell in a form the pattern
 does not know is kept (parsed as before). Every other part is copied
 unchanged.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import zipfile
 from pathlib import Path
 
 from core.io.safety import WorkbookCheck
 from core.io.safety.limits import column_letters
+from core.io.safety.package import rels_of
 from core.io.safety.parts import read_part, stream_part
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
 
@@ -43,6 +47,11 @@ _EDIT_RGB = re.compile(rb'<fgColor\s+rgb="(?:FF)?FFF2CC"\s*/>', re.I)
 #: A row's attributes other than its number (heights, outline levels:
 #: nothing additions reads, and openpyxl makes an object of each row's).
 _ROW_ATTRIBUTES = re.compile(rb'(<row r="\d+")[^>/]*(?:/[^>/]+)*(?=/?>)')
+#: A relationship to a comments part, and a comment's row.
+_RELATIONSHIP = re.compile(rb"<Relationship\b[^>]*>")
+_COMMENTS_TYPE = re.compile(rb'\bType="[^"]*/comments"')
+_TARGET = re.compile(rb'\bTarget="([^"]+)"')
+_COMMENT_REF = re.compile(rb'<comment\s[^>]*?\bref="[A-Z]+(\d+)"')
 #: The body of a cell, up to its end (it cannot reach past it).
 _BODY = rb'(?:/>|>[^<]*(?:<(?!/c>|/?row[\s>])[^<]*)*</c>)'
 
@@ -86,6 +95,42 @@ def _dropper(plain: set[int], edit: set[int]) -> re.Pattern[bytes] | None:
     return re.compile(b"|".join(alternatives)) if alternatives else None
 
 
+def _keys_only(plain: set[int]) -> re.Pattern[bytes] | None:
+    """A row that holds nothing but its query and source id (of no fill)."""
+    if not plain:
+        return None
+    numbers = b"|".join(str(s).encode() for s in sorted(plain))
+    style = (rb'(?: s="(?:%s)")?' if 0 in plain else rb' s="(?:%s)"') % numbers
+    return re.compile(rb'<row r="(\d+)">(?:<c r="[AB]\d+"%s(?: t="\w+")?%s)*</row>'
+                      % (style, _BODY))
+
+
+def _comment_rows(src: zipfile.ZipFile, part: str, name: str) -> set[int] | None:
+    """The rows of the sheet's comments (openpyxl makes their cells, which
+    need their row's ids); None when its comments cannot be found for sure."""
+    rels = rels_of(part)
+    if rels not in src.namelist():
+        return set()
+    rows: set[int] = set()
+    for rel in _RELATIONSHIP.findall(src.read(rels)):
+        target = _TARGET.search(rel)
+        if not _COMMENTS_TYPE.search(rel):
+            continue
+        if target is None or b"External" in rel:
+            return None
+        text = target.group(1).decode("utf-8", "replace")
+        found = (text.lstrip("/") if text.startswith("/")
+                 else posixpath.normpath(posixpath.join(posixpath.dirname(part), text)))
+        if found not in src.namelist():
+            return None
+        data = read_part(src, src.getinfo(found), name)
+        refs = _COMMENT_REF.findall(data)
+        if len(refs) != data.count(b"<comment "):
+            return None
+        rows.update(int(r) for r in refs)
+    return rows
+
+
 def reduced_copy(path: Path, check: WorkbookCheck, out: Path) -> bool:
     """Write to ``out`` a copy of ``path`` whose Candidates sheet lacks the
     cells additions never read (see the module's text); False (nothing
@@ -101,6 +146,14 @@ def reduced_copy(path: Path, check: WorkbookCheck, out: Path) -> bool:
         drop = _dropper(*found)
         if drop is None:
             return False
+        keys, noted = _keys_only(found[0]), _comment_rows(src, part, str(path))
+
+        def trim(rows: bytes) -> bytes:
+            rows = _ROW_ATTRIBUTES.sub(rb"\1", drop.sub(b"", rows))
+            if keys is None or noted is None:
+                return rows
+            return keys.sub(lambda m: m.group() if int(m.group(1)) == 1
+                            or int(m.group(1)) in noted else b"", rows)
         with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
             for info in src.infolist():
                 if info.filename != part:
@@ -115,7 +168,7 @@ def reduced_copy(path: Path, check: WorkbookCheck, out: Path) -> bool:
                             carry = buf
                             continue
                         end += len(b"</row>")
-                        sheet.write(_ROW_ATTRIBUTES.sub(rb"\1", drop.sub(b"", buf[:end])))
+                        sheet.write(trim(buf[:end]))
                         carry = buf[end:]
                     sheet.write(carry)
     return True
