@@ -16,6 +16,11 @@ that. :func:`read_additions` reads it from the file about to be replaced:
 - what cannot be carried (charts, images and shapes, pivot tables, macros,
   conditional formats and data validation of a sheet of theirs), named in
   :attr:`Additions.not_carried` so that the user is told before saving.
+
+openpyxl parses a copy of the workbook whose Candidates sheet lacks what
+additions are never read from (:mod:`~core.io.workbook.additions_copy`):
+most of its cells and rows, so that a save over a large workbook someone
+annotated does not wait for every cell of ours to be built.
 """
 
 from __future__ import annotations
