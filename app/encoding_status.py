@@ -5,7 +5,9 @@ importer does (a byte order mark, else UTF-8, else Windows-1252, which Excel
 writes on Windows): a file Excel saved is never refused. The status bar says
 which encoding was found; a click offers the others, and choosing one
 reopens the file in it (asking first to save unsaved changes). Saving writes
-the file as UTF-8, which the status bar then says.
+the file in the encoding it was read in (UTF-8 with BOM, when the user
+agrees, if that one cannot hold every character), which the status bar then
+says.
 """
 
 from __future__ import annotations
@@ -18,26 +20,14 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QToolButton
 
-from app.file_formats import TEXT_SUFFIXES
+from app.file_formats import ENCODINGS, TEXT_SUFFIXES
 from core.io.delimited import text_encoding
-from core.model.document import Document
 
 if TYPE_CHECKING:
     from app.fileops import FileOps
     from app.window_api import WindowApi
 
 __all__ = ["ENCODINGS", "EncodingStatus", "install_encoding_status"]
-
-#: The encodings offered, by codec name, with the words shown.
-ENCODINGS = {
-    "utf-8": "UTF-8",
-    "utf-8-sig": "UTF-8 with BOM",
-    "utf-16": "UTF-16",
-    "cp1252": "Windows-1252",
-    "latin-1": "Latin-1 (ISO 8859-1)",
-    "mac-roman": "Mac Roman",
-}
-
 
 def _label(codec: str) -> str:
     return ENCODINGS.get(codec, codec)
@@ -67,8 +57,6 @@ class EncodingStatus(QObject):
             self.menu.addAction(action)
         self.button.setMenu(self.menu)
         window.statusBar().addPermanentWidget(self.button)
-        #: The document last saved, now in UTF-8 (the writer's encoding).
-        self._saved: Document | None = None
         window.document_replaced.connect(self.update)
         self.update()
 
@@ -77,18 +65,9 @@ class EncodingStatus(QObject):
         doc, path = self.window.document, self.window.path
         if doc is None or path is None or path.suffix.lower() not in TEXT_SUFFIXES:
             return None
-        if doc is self._saved:
-            return "utf-8"
         return text_encoding(doc) or "utf-8"
 
-    def written(self, *_args: Any) -> None:
-        """The shown document was saved (in UTF-8)."""
-        self._saved = self.window.document
-        self.update()
-
     def update(self, *_args: Any) -> None:
-        if self.window.document is not self._saved:
-            self._saved = None
         codec = self.encoding()
         self.button.setVisible(codec is not None)
         if codec is not None:
@@ -104,7 +83,7 @@ class EncodingStatus(QObject):
 
 def install_encoding_status(window: WindowApi, file_ops: FileOps) -> EncodingStatus:
     """Add the encoding button to ``window``'s status bar (it follows the
-    shown document, and a save, which writes UTF-8)."""
+    shown document, and a save, in the encoding the save wrote)."""
     status = EncodingStatus(window, file_ops.open_path)
-    file_ops.saved.connect(status.written)
+    file_ops.saved.connect(status.update)
     return status

@@ -16,6 +16,7 @@ from core.model.document import Document
 
 __all__ = [
     "CSV_FILTER",
+    "ENCODINGS",
     "IMPORT_FILTER",
     "OPEN_FILTER",
     "TEXT_SUFFIXES",
@@ -35,6 +36,15 @@ OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm *.parquet);;All
 IMPORT_FILTER = ("Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv *.json *.jsonl *.ndjson);;"
                  "All files (*)")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+#: The encodings offered, by codec name, with the words shown.
+ENCODINGS = {
+    "utf-8": "UTF-8",
+    "utf-8-sig": "UTF-8 with BOM",
+    "utf-16": "UTF-16",
+    "cp1252": "Windows-1252",
+    "latin-1": "Latin-1 (ISO 8859-1)",
+    "mac-roman": "Mac Roman",
+}
 
 
 def can_write(path: Path) -> bool:
@@ -43,8 +53,10 @@ def can_write(path: Path) -> bool:
     return suffix in TEXT_SUFFIXES or suffix == ".xlsx"
 
 
-def write_document(doc: Document, path: Path, keep_from: Path | None = None) -> None:
-    """Write ``doc`` to ``path`` in the format its suffix names (atomically).
+def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
+                   encoding: str = "utf-8") -> None:
+    """Write ``doc`` to ``path`` in the format its suffix names (atomically;
+    a worksheet CSV/TSV in ``encoding``).
 
     A workbook keeps what people added to the workbook it replaces, or else
     to ``keep_from`` (the workbook the document was read from): their
@@ -56,7 +68,7 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None) -> 
         from core.io.delimited import write_delimited
 
         check_computable(doc, path)  # what we write, we read
-        write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix])
+        write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix], encoding=encoding)
         return
     if suffix == ".xlsx":
         from core.io.workbook import check_fits, export_workbook

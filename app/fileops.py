@@ -30,6 +30,7 @@ from app.file_formats import (
     CSV_FILTER,
     IMPORT_FILTER,
     OPEN_FILTER,
+    TEXT_SUFFIXES,
     TSV_FILTER,
     XLSX_FILTER,
     can_write,
@@ -43,6 +44,7 @@ from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
+from core.io.delimited import keep_text_encoding
 from core.io.identity import FileState, real_path
 from core.io.journal import Journal
 from core.model.document import Document
@@ -407,12 +409,17 @@ class FileOps(QObject):
         if not self.checks.allow(path, self.file_state if same else None,
                                  self.window.document, save_as=self.save_as):
             return False
+        encoding = self.checks.encoding(path, self.window.document)
+        if encoding is None:
+            return False
         doc = snapshot(self.window.document)
         state = self.window.session.checkpoint  # the state the file will hold
         outcome: dict[str, bool] = {}
 
         def done(_result: Any) -> None:
             outcome["ok"] = True
+            if path.suffix.lower() in TEXT_SUFFIXES:  # the next save keeps what this one wrote
+                keep_text_encoding(self.window.document, encoding)
             self._saved(path, state)
 
         def failed(exc: BaseException) -> None:
@@ -422,7 +429,7 @@ class FileOps(QObject):
         source = self.path  # what people added to it is kept
         self.task = run_task(
             self.window, self.tr("Saving {0}…").format(path.name),
-            lambda progress, cancelled: write_document(doc, path, source),
+            lambda progress, cancelled: write_document(doc, path, source, encoding=encoding),
             on_done=done, on_error=failed, on_cancel=lambda: outcome.update(ok=False),
             show_after_ms=0,
         )

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
-from app.file_formats import TEXT_SUFFIXES
+from app.file_formats import ENCODINGS, TEXT_SUFFIXES
 from core.errors import InputError
 from core.io.atomic import check_writable
-from core.io.delimited import not_kept
+from core.io.delimited import cannot_encode, not_kept, text_encoding
 from core.io.identity import FileState, real_path
 from core.io.workbook.additions import lost_by_replacing
 from core.model.document import Document
@@ -56,6 +56,29 @@ class SaveChecks(QObject):
         """
         return (self._writable(path, save_as) and self._unchanged(path, read_as)
                 and self._lossy_accepted(path, doc) and self._drop_accepted(path, save_as))
+
+    def encoding(self, path: Path, doc: Document) -> str | None:
+        """The encoding to write a worksheet CSV/TSV in: the one ``doc`` was
+        read in, so the file stays as Excel or a colleague saved it. When that
+        encoding cannot hold a character of ``doc``, "UTF-8 with BOM" is
+        offered instead (None: the user cancelled). UTF-8 for a workbook or
+        a document not read from a text file."""
+        codec = text_encoding(doc) if path.suffix.lower() in TEXT_SUFFIXES else None
+        if codec is None or codec.startswith(("utf-8", "utf-16", "utf-32")):
+            return codec or "utf-8"
+        trouble = cannot_encode(doc, codec, path)
+        if trouble is None:
+            return codec
+        answer = QMessageBox.question(
+            self.window, self.tr("Save as UTF-8?"),
+            self.tr("{0} was read as {1}, which cannot hold every character of the worksheet:"
+                    "\n\n{2}\n\nSave it as UTF-8 with BOM instead (Excel reads that)?").format(
+                path.name, ENCODINGS.get(codec, codec), trouble),
+            Button.Save | Button.Cancel, Button.Save)
+        if answer != Button.Save:
+            self.window.show_message(self.tr("Not saved: {0}").format(trouble.problem))
+            return None
+        return "utf-8-sig"
 
     def _writable(self, path: Path, save_as: Callable[[], object]) -> bool:
         try:

@@ -84,7 +84,7 @@ def test_the_menu_reopens_the_file_in_another_encoding(qtbot: Any, tmp_path: Pat
     assert button.text() == "Encoding: UTF-8"
 
 
-def test_a_workbook_shows_no_encoding_and_saving_says_utf8(
+def test_saving_keeps_the_encoding_the_file_was_read_in(
         qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     boxes = Boxes(monkeypatch)
     boxes.answers = [QMessageBox.StandardButton.Save]  # "CSV keeps ... but not the audit log"
@@ -96,12 +96,61 @@ def test_a_workbook_shows_no_encoding_and_saving_says_utf8(
     assert button.text() == "Encoding: Windows-1252"
     assert window.set_grade(0, 2.0)
     assert ops.save(blocking=True)
-    assert len(boxes.questions) == 1
-    assert path.read_bytes().decode("utf-8").splitlines()[1].startswith("café,")
-    assert button.text() == "Encoding: UTF-8"
+    assert len(boxes.questions) == 1  # no question about the encoding: it holds everything
+    data = path.read_bytes()
+    assert data.decode("cp1252").splitlines()[1].startswith("café,Très pertinent,")
+    assert "b€" in data.decode("cp1252")
+    with pytest.raises(UnicodeDecodeError):
+        data.decode("utf-8")  # not turned into UTF-8 behind the user's back
+    assert button.text() == "Encoding: Windows-1252"
+    back = read_delimited(path, encoding=DETECT)
+    assert (text_encoding(back), float(back.grade[0])) == ("cp1252", 2.0)
     assert ops.save_as(tmp_path / "sheet.xlsx", blocking=True)
     QApplication.processEvents()
     assert button.isHidden()
+
+
+@pytest.mark.parametrize("answer", [QMessageBox.StandardButton.Save,
+                                    QMessageBox.StandardButton.Cancel])
+def test_a_character_the_encoding_lacks_offers_utf8_with_bom(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        answer: QMessageBox.StandardButton) -> None:
+    boxes = Boxes(monkeypatch)
+    boxes.answers = [QMessageBox.StandardButton.Save, answer]  # lossy CSV; the encoding
+    path = tmp_path / "sheet.csv"
+    before = TEXT.encode("cp1252")
+    path.write_bytes(before)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(path))
+    window.document.note[1] = "\u0141\u00f3d\u017a"  # Łódź: no Ł in Windows-1252
+    assert window.set_grade(0, 2.0)
+    saved = ops.save(blocking=True)
+    assert len(boxes.questions) == 2
+    asked = boxes.questions[1]
+    assert "read as Windows-1252" in asked
+    assert "the note of query 'café', source 'b€'" in asked
+    assert "U+0141" in asked
+    assert "UTF-8 with BOM" in asked
+    button = window.findChild(QToolButton, "encodingButton")
+    if answer == QMessageBox.StandardButton.Cancel:
+        assert not saved
+        assert path.read_bytes() == before  # nothing written
+        assert button.text() == "Encoding: Windows-1252"
+        window.session.mark_saved()
+        return
+    assert saved
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    assert data.decode("utf-8-sig").splitlines()[2].endswith(",\u0141\u00f3d\u017a,")
+    assert button.text() == "Encoding: UTF-8 with BOM"
+    back = read_delimited(path, encoding=DETECT)
+    assert text_encoding(back) == "utf-8-sig"
+    assert back.note.tolist()[1] == "\u0141\u00f3d\u017a"
+    assert window.set_grade(1, 3.0)  # the next save keeps UTF-8 with BOM, asking nothing
+    assert ops.save(blocking=True)
+    assert len(boxes.questions) == 2
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert float(read_delimited(path, encoding=DETECT).grade[1]) == 3.0
 
 
 def test_the_command_line_stays_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

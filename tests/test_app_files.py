@@ -263,12 +263,12 @@ def test_a_failed_save_leaves_the_old_file_byte_identical(
         monkeypatch.setattr(os, "replace", replace)
         expected = "could not save: the disk is full; the previous file is unchanged"
     elif failure == "disk full mid-write":
-        real = Path.write_text
+        real = Path.write_bytes  # a worksheet CSV is written as bytes in its encoding
 
-        def half(self: Path, text: str, *args: Any, **kwargs: Any) -> int:
-            real(self, text[: len(text) // 2], *args, **kwargs)
+        def half(self: Path, data: bytes) -> int:
+            real(self, data[: len(data) // 2])
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        monkeypatch.setattr(Path, "write_text", half)
+        monkeypatch.setattr(Path, "write_bytes", half)
         expected = "could not save: the disk is full; the previous file is unchanged"
     else:
         import tempfile

@@ -44,6 +44,7 @@ def test_a_failing_disk_is_one_line_and_the_old_file_survives(
         monkeypatch.setattr(zipfile.ZipFile, "writestr", _fail(code))
     else:
         monkeypatch.setattr(Path, "write_text", _fail(code))
+        monkeypatch.setattr(Path, "write_bytes", _fail(code))  # CSV/TSV: in their encoding
     before = sheet.read_bytes()
     status = main(["export", str(sheet), "-o", str(out)], out=io.StringIO())
     err = capsys.readouterr().err

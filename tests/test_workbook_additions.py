@@ -251,3 +251,43 @@ def test_rows_sorted_in_the_export_form_reopen_with_nothing_taken() -> None:
     with pytest.raises(InputError, match="another candidate's") as info:
         read_workbook(corpus / "own_ids_swapped.xlsx")
     assert (info.value.sheet, info.value.line) == ("Candidates", 2)
+
+
+def test_the_reduced_copy_reads_the_same_additions(book: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """openpyxl parses a copy without our cells of no person's fill (columns
+    C to AA): what is read from it equals what the whole workbook gives,
+    a person's fills and comments on those columns included."""
+    import zipfile
+
+    import core.io.workbook.additions as additions
+    from core.io.safety import check_xlsx
+    from core.io.workbook.additions_copy import reduced_copy
+
+    edited = tmp_path / "edited.xlsx"
+    _reviewed(book, tmp_path / "reviewed.xlsx", sort=True)
+    wb = openpyxl.load_workbook(tmp_path / "reviewed.xlsx")
+    ws = wb[SHEETS["candidates"]]
+    rows = _key_rows(ws)
+    ws.cell(rows[("case-A", "B")], 4).fill = PatternFill("solid", fgColor="FF00FF00")  # score
+    ws.cell(rows[("case-A", "B")], 8).fill = PatternFill("solid", fgColor="FF0000FF")  # note
+    ws.cell(rows[("case-C", "A")], 10).comment = Comment("why this gain?", "rev")
+    wb.save(edited)
+    check = check_xlsx(edited)
+    copy = tmp_path / "copy.xlsx"
+    assert reduced_copy(edited, check, copy)
+    part = check.parts[SHEETS["candidates"]]
+    with zipfile.ZipFile(edited) as whole, zipfile.ZipFile(copy) as reduced:
+        cells = [len(z.read(part).split(b"<c ")) for z in (whole, reduced)]
+        rows = [z.read(part).count(b"<row ") for z in (whole, reduced)]
+    assert cells[1] < cells[0] / 3  # most of our cells are not parsed
+    # The header, and the rows of a person's cell, fill or comment: AB, fills on
+    # case-A/B and case-B/C (also the one with AB), comments on case-A/C, case-C/A.
+    assert rows == [ws.max_row, 6]
+    fast = read_additions(edited)
+    monkeypatch.setattr(additions, "reduced_copy", lambda *_args: False)
+    assert read_additions(edited) == fast
+    assert fast.candidates.fills[("case-A", "B")] == [(3, "00FF00"), (7, "0000FF")]
+    assert fast.candidates.fills[("case-B", "C")] == [(1, "FF0000"), (5, "FF0000")]
+    assert [n.text for n in fast.candidates.comments[("case-C", "A")]] == ["why this gain?"]
+    assert sorted(fast.candidates.comments) == [("case-A", "C"), ("case-C", "A")]

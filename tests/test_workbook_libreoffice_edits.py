@@ -14,10 +14,13 @@ from typing import Any
 import openpyxl
 import pytest
 
+import core.io.workbook.reader as reader_module
 from app.cli.main import main
 from core.engine.evaluation import evaluate
+from core.io.safety import check_xlsx
 from core.io.workbook import OUTSIDE_ORIGIN, SHEETS, export_workbook, read_workbook, reopened
 from core.io.workbook.additions import read_additions
+from core.io.workbook.saved_rows import read_saved_candidates
 from core.model.conventions import Gain
 from core.model.document import GradeState
 from core.model.examples import seed_document
@@ -140,3 +143,30 @@ def test_a_resave_without_edits_takes_nothing(books: dict[str, Path]) -> None:
     kept = read_additions(books["untouched"])
     assert not kept
     assert kept.not_carried == []
+
+
+@pytest.mark.parametrize("key", ["edited", "untouched"])
+def test_libreoffice_sheets_are_read_up_to_the_note_as_calamine_reads_them(
+        books: dict[str, Path], key: str) -> None:
+    path = books[key]
+    check = check_xlsx(path)
+    got = read_saved_candidates(path, check, str(path))
+    assert got is not None  # LibreOffice's cells are all in forms the reader knows
+    cells, formulas = got
+    with reader_module._calamine(path) as book:
+        parsed = reader_module._candidate_cells(book, SHEETS["candidates"])
+    for column in ("query", "source", "grade", "note", "score", "original"):
+        assert [(type(v), v) for v in getattr(cells, column)] == [
+            (type(v), v) for v in getattr(parsed, column)], column
+    assert formulas == reader_module._grade_formula_rows(path, check) == set()
+    assert len(cells) == len(seed_document())
+
+
+def test_the_reduced_copy_reads_libreoffice_s_additions_alike(
+        books: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.io.workbook.additions as additions
+
+    fast = read_additions(books["edited"])
+    monkeypatch.setattr(additions, "reduced_copy", lambda *_args: False)
+    assert read_additions(books["edited"]) == fast
+    assert fast.candidates.comments  # LibreOffice's comment, found through its part

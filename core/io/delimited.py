@@ -25,7 +25,7 @@ import csv
 import io
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +41,17 @@ from core.model.document import Document, GradeState
 from core.model.numbers import NumberError, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
-__all__ = ["HEADER_ALIASES", "not_kept", "read_delimited", "read_text", "text_encoding",
-           "write_delimited"]
+__all__ = ["HEADER_ALIASES", "cannot_encode", "keep_text_encoding", "not_kept",
+           "read_delimited", "read_text", "text_encoding", "write_delimited"]
 
 #: The encoding each document read by :func:`read_delimited` was decoded with.
 _ENCODINGS: weakref.WeakKeyDictionary[Document, str] = weakref.WeakKeyDictionary()
+
+
+def keep_text_encoding(doc: Document, encoding: str) -> None:
+    """Record that ``doc``'s worksheet CSV/TSV is now in ``encoding`` (it
+    was saved so): :func:`text_encoding` says it, and the next save keeps it."""
+    _ENCODINGS[doc] = encoding
 
 
 def text_encoding(doc: Document) -> str | None:
@@ -314,10 +320,57 @@ def _text_cell(text: str, what: str, row: int) -> str:
     return cell
 
 
-def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",") -> None:
+#: The text columns a worksheet CSV/TSV holds, by what messages call them.
+_TEXT_COLUMNS: tuple[tuple[str, Callable[[Document, int], str]], ...] = (
+    ("query", lambda doc, i: doc.query_ids[int(doc.query[i])]),
+    ("source id", lambda doc, i: str(doc.source_id[i])),
+    ("version", lambda doc, i: str(doc.version[i])),
+    ("note", lambda doc, i: str(doc.note[i])),
+    ("reason", lambda doc, i: str(doc.reason[i])))
+
+
+def cannot_encode(doc: Document, encoding: str, path: str | Path) -> InputError | None:
+    """The first text cell a worksheet CSV/TSV of ``doc`` in ``encoding``
+    cannot hold (a character that encoding lacks), as the error to show, or
+    None when every cell can be written.
+
+    Examples
+    --------
+    >>> doc = Document.from_columns(query=["q"], source_id=["\u0141"])
+    >>> cannot_encode(doc, "utf-8", "w.csv") is None
+    True
+    >>> print(cannot_encode(doc, "cp1252", "w.csv").problem)
+    the source id of query 'q', source '\u0141' holds '\u0141' (U+0141), which cp1252 cannot hold
+    """
+    for what, text_of in _TEXT_COLUMNS:
+        texts = [text_of(doc, i) for i in range(len(doc))]
+        try:
+            "\n".join(texts).encode(encoding)
+            continue  # the whole column can be written
+        except UnicodeEncodeError:
+            pass
+        for i, text in enumerate(texts):
+            try:
+                text.encode(encoding)
+            except UnicodeEncodeError as exc:
+                char = text[exc.start]
+                return InputError(
+                    f"the {what} of query {doc.query_ids[int(doc.query[i])]!r}, source "
+                    f"{doc.source_id[i]!r} holds {char!r} (U+{ord(char):04X}), which "
+                    f"{encoding} cannot hold", file=str(path), column=what,
+                    hint="save it as UTF-8 with BOM (which Excel reads), or remove the "
+                         "character; nothing was written")
+    return None
+
+
+def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",",
+                    encoding: str = "utf-8") -> None:
     """Write the current grades as a worksheet CSV/TSV (full precision; text
-    cells by the rule of :mod:`core.reports.text`, quoted where needed)."""
-    from core.io.atomic import atomic_write_text
+    cells by the rule of :mod:`core.reports.text`, quoted where needed) in
+    ``encoding`` (the one the file was read in keeps it as it was). A
+    character the encoding cannot hold is refused before anything is written
+    (:func:`cannot_encode`)."""
+    from core.io.atomic import atomic_write
 
     parts = [csv_line(["query", "source_id", "version", "score", "grade", "note", "reason"],
                       delimiter)]
@@ -331,7 +384,20 @@ def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",") ->
             _text_cell(str(doc.version[i]), "version", i), score, grade,
             _text_cell(str(doc.note[i]), "note", i), _text_cell(str(doc.reason[i]), "reason", i),
         ], delimiter))
-    atomic_write_text(Path(path), "".join(parts))
+    try:
+        data = "".join(parts).encode(encoding)
+    except UnicodeEncodeError:
+        raise cannot_encode(doc, encoding, path) or InputError(
+            f"the worksheet cannot be written in {encoding}", file=str(path),
+            hint="save it as UTF-8 with BOM") from None
+    except LookupError:
+        raise InputError(f"{encoding!r} is not an encoding this program knows",
+                         file=str(path), hint="save it as UTF-8") from None
+
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    atomic_write(Path(path), write)
 
 
 def not_kept(doc: Document) -> list[str]:

@@ -37,6 +37,10 @@ class WorkbookCheck:
     with_formulas: set[str] = field(default_factory=set)
     #: Each sheet's used area (rows, columns) as found in its cells.
     used: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: The shared-strings and styles parts the workbook's relationships
+    #: name (each a tuple: none, one, or more when the package is odd).
+    strings: tuple[str, ...] = ()
+    styles: tuple[str, ...] = ()
 
 
 def check_xlsx(path: str | Path) -> WorkbookCheck:
@@ -113,7 +117,9 @@ def _check_parts(zf: zipfile.ZipFile, pkg: Package) -> WorkbookCheck:
         raise InputError("the workbook has no sheets", file=file)
     names = {part: sheet for sheet, part in pkg.sheets}
     package_bytes = sum(i.file_size for i in pkg.infos.values())
-    check = WorkbookCheck(sheets=[s for s, _ in pkg.sheets], parts=dict(pkg.sheets))
+    check = WorkbookCheck(sheets=[s for s, _ in pkg.sheets], parts=dict(pkg.sheets),
+                          strings=tuple(p for p, k in pkg.kinds.items() if k == "strings"),
+                          styles=tuple(p for p, k in pkg.kinds.items() if k == "styles"))
     areas: dict[str, tuple[int, int, bool]] = {}
     for part, info in pkg.infos.items():
         root = _root(zf, info, pkg)

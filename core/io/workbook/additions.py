@@ -16,12 +16,18 @@ that. :func:`read_additions` reads it from the file about to be replaced:
 - what cannot be carried (charts, images and shapes, pivot tables, macros,
   conditional formats and data validation of a sheet of theirs), named in
   :attr:`Additions.not_carried` so that the user is told before saving.
+
+openpyxl parses a copy of the workbook whose Candidates sheet lacks what
+additions are never read from (:mod:`~core.io.workbook.additions_copy`):
+most of its cells and rows, so that a save over a large workbook someone
+annotated does not wait for every cell of ours to be built.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +35,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.safety import WorkbookCheck, check_xlsx
+from core.io.workbook.additions_copy import reduced_copy
 from core.io.workbook.layout import CANDIDATE_COLUMNS, COLUMN_INDEX, COMPARISON_SHEETS, SHEETS
 
 __all__ = [
@@ -383,13 +390,13 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     """The added columns' cells and the comments of the Candidates sheet, by candidate."""
     out = CandidateAdditions()
     stray: list[str] = []
-    for r, row in enumerate(ws.iter_rows()):
-        if not row:
-            continue
+    for r, row in _stored_rows(ws):
         key: Key | None = None
-        if r > 0 and row[0].value is not None and len(row) > 1 and row[1].value is not None:
-            key = (_key_text(row[0].value), _key_text(row[1].value))
-        for c in row:
+        first, second = row.get(1), row.get(2)
+        if r > 0 and first is not None and first.value is not None and second is not None \
+                and second.value is not None:
+            key = (_key_text(first.value), _key_text(second.value))
+        for c in row.values():
             col = c.column - 1
             got = _cell(c, cached.get((c.row - 1, col)), 0) if col >= FIRST_ADDED_COLUMN \
                 else None
@@ -416,6 +423,18 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
         more = f" and {len(stray) - 3} more" if len(stray) > 3 else ""
         lost.append(f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}{more}")
     return out, lost
+
+
+def _stored_rows(ws: Any) -> list[tuple[int, dict[int, Any]]]:
+    """The sheet's cells as stored, by row (0-based) and column (1-based),
+    in order. ``iter_rows`` would make every missing cell of the used area
+    (27 of ours a row, most of them dropped by
+    :func:`~core.io.workbook.additions_copy.reduced_copy`); a cell never
+    stored holds nothing a person added."""
+    rows: dict[int, dict[int, Any]] = {}
+    for (r, c), cell in sorted(ws._cells.items()):  # openpyxl's store of the cells read
+        rows.setdefault(r - 1, {})[c] = cell
+    return sorted(rows.items())
 
 
 def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str) -> None:
@@ -486,6 +505,14 @@ def read_additions(path: str | Path) -> Additions:
     out = Additions(name, not_carried=cannot_carry(path, check))
     if not _needs_reading(path, check):
         return out
+    with tempfile.TemporaryDirectory(prefix="ndcg-additions-") as folder:
+        copy = Path(folder) / "book.xlsx"  # without the cells additions never read
+        _read_into(out, copy if reduced_copy(path, check, copy) else path, name)
+    return out
+
+
+def _read_into(out: Additions, path: Path, name: str) -> None:
+    """Parse the sheets of a person's and the Candidates sheet into ``out``."""
     import warnings
 
     import openpyxl
@@ -495,7 +522,7 @@ def read_additions(path: str | Path) -> Additions:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "unknown extension" and the like
             book = openpyxl.load_workbook(path, rich_text=False, keep_links=False)
-        with python_calamine.CalamineWorkbook.from_path(name) as values:
+        with python_calamine.CalamineWorkbook.from_path(str(path)) as values:
             for ws in book.worksheets:
                 if ws.title == SHEETS["candidates"]:
                     out.candidates, lost = _candidate_additions(
@@ -510,7 +537,6 @@ def read_additions(path: str | Path) -> Additions:
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
                          file=name, hint="open it in Excel or LibreOffice and save it again",
                          ) from exc
-    return out
 
 
 def merge_additions(found: list[Additions]) -> Additions:

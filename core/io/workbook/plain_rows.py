@@ -70,7 +70,7 @@ def read_plain_candidates(path: str | Path, part: str, name: str) -> CandidateCe
     with zipfile.ZipFile(path) as zf:
         info = zf.getinfo(part)
         carry = b""
-        for chunk in _ahead(stream_part(zf, info, name)):
+        for chunk in read_ahead(stream_part(zf, info, name)):
             crc = zlib.crc32(chunk, crc)
             buf = carry + chunk
             end = buf.rfind(_ROW_END)
@@ -90,7 +90,7 @@ def read_plain_candidates(path: str | Path, part: str, name: str) -> CandidateCe
     return cells
 
 
-def _ahead(chunks: Iterator[bytes]) -> Iterator[bytes]:
+def read_ahead(chunks: Iterator[bytes]) -> Iterator[bytes]:
     """``chunks`` unpacked on a worker thread a few pieces ahead (zlib
     releases the GIL while the rows of the piece before are read here)."""
     pieces: queue.Queue[tuple[bytes | None, BaseException | None]] = queue.Queue(4)

@@ -15,6 +15,7 @@ from core.io.workbook.metadata import document_from_metadata, read_metadata, sto
 from core.io.workbook.metadata_check import MetadataError, metadata_error
 from core.io.workbook.plain_rows import read_plain_candidates
 from core.io.workbook.reopened import Reopened, remember
+from core.io.workbook.saved_rows import read_saved_candidates
 from core.io.workbook.sheet_conventions import (
     check_grades,
     defined_names,
@@ -37,8 +38,11 @@ def read_workbook(path: str | Path) -> Document:
     each changed grade is logged as an :class:`AuditEntry` with origin
     ``"outside the app"`` and who ``"spreadsheet edit"``. What was taken or
     refused is :func:`core.io.workbook.reopened` of the document. The sheets
-    are read with python-calamine; a grade cell holding a formula is found by
-    :func:`core.io.safety.formula_rows` (calamine gives values only).
+    are read with python-calamine, the Candidates sheet up to its note
+    column only (:mod:`~core.io.workbook.plain_rows` for our own export,
+    :mod:`~core.io.workbook.saved_rows` for a sheet a spreadsheet program
+    saved, calamine when neither reads it); a grade cell holding a formula
+    is found by its row (calamine gives values only).
 
     Raises
     ------
@@ -69,15 +73,14 @@ def read_workbook(path: str | Path) -> Document:
                              hint="the sheet was renamed or deleted; restore it")
         cells = read_plain_candidates(path, check.parts[sheet], name)
         formulas: set[int] = set()  # the simple form has no formula in a grade cell
-        if cells is None:  # saved by a spreadsheet program: parse the sheet
-            cells = _candidate_cells(book, sheet)
-            formulas = _grade_formula_rows(path, check)
+        if cells is None:  # saved by a spreadsheet program
+            cells, formulas = _saved_cells(book, path, check, name)
         start = len(doc.audit)
         try:
             notes = apply_edits(cells, formulas, doc, meta, name)
         except CellsNeeded:  # rows moved in a sheet of the simple form: read it whole
-            cells = _candidate_cells(book, sheet)
-            notes = apply_edits(cells, _grade_formula_rows(path, check), doc, meta, name)
+            cells, formulas = _saved_cells(book, path, check, name)
+            notes = apply_edits(cells, formulas, doc, meta, name)
         grades = tuple(doc.audit[start:])
     found = check_grades(found, doc, names, stored, name)
     doc.conventions = found.conventions
@@ -146,6 +149,18 @@ def _sheet_rows(book: Any, check: WorkbookCheck, sheet: str) -> list[list[Any]]:
         return []
     rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
     return [list(r) for r in rows]
+
+
+def _saved_cells(book: Any, path: Path, check: WorkbookCheck,
+                 name: str) -> tuple[CandidateCells, set[int]]:
+    """The Candidates cells of a sheet a spreadsheet program saved, and the
+    rows whose grade cell holds a formula: read up to the note column
+    (:func:`~core.io.workbook.saved_rows.read_saved_candidates`), or, when
+    some cell is in a form that reader leaves alone, the sheet parsed."""
+    found = read_saved_candidates(path, check, name)
+    if found is not None:
+        return found
+    return _candidate_cells(book, SHEETS["candidates"]), _grade_formula_rows(path, check)
 
 
 def _candidate_cells(book: Any, sheet: str) -> CandidateCells:
