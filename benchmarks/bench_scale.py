@@ -20,7 +20,11 @@ shorter than that can be missed. The three JSON outputs are checked equal.
 Usage::
 
     python benchmarks/bench_scale.py [--rows 10000000 50000000] [--data DIR]
-        [--engines local dask spark] [--keep]
+        [--engines local dask spark] [--preset trec_eval]
+
+``--preset``: a preset's conventions (``--preset`` of ``evaluate``) instead
+of the defaults; the defaults are the heavier (every query here has
+unjudged candidates, so its bounds are computed).
 """
 
 from __future__ import annotations
@@ -124,9 +128,10 @@ def _kind(p: psutil.Process) -> str:
     return p.name()
 
 
-def run_once(engine: str, run: Path, qrels: Path, out: Path) -> tuple[float, dict[str, list[int]]]:
+def run_once(engine: str, run: Path, qrels: Path, out: Path,
+             preset: str | None = None) -> tuple[float, dict[str, list[int]]]:
     argv = [sys.executable, "-m", "app.cli.main", "evaluate", str(run), "--qrels", str(qrels),
-            "--format", "json"]
+            "--format", "json", *(["--preset", preset] if preset else [])]
     if engine == "dask":
         argv += ["--engine", "dask", "--workers", "2"]
     elif engine == "spark":
@@ -148,6 +153,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, nargs="+", default=[10_000_000, 50_000_000])
     ap.add_argument("--engines", nargs="+", default=["local", "dask", "spark"])
+    ap.add_argument("--preset", help="a preset's conventions (default: the defaults)")
     ap.add_argument("--data", type=Path, help="where the Parquet files are kept (default: a "
                     "temporary folder, removed after)")
     args = ap.parse_args()
@@ -155,6 +161,7 @@ def main() -> None:
     folder = args.data or Path(tmp.name)
     folder.mkdir(parents=True, exist_ok=True)
     mib = 1 << 20
+    print(f"conventions: {args.preset or 'the defaults'}")
     print("| candidates | engine | wall s | driver peak MiB | worker peaks MiB |")
     print("| --- | --- | --- | --- | --- |")
     for rows in args.rows:
@@ -162,7 +169,7 @@ def main() -> None:
         results = {}
         for engine in args.engines:
             out = folder / f"out-{rows}-{engine}.json"
-            wall, memory = run_once(engine, run, qrels, out)
+            wall, memory = run_once(engine, run, qrels, out, args.preset)
             results[engine] = json.loads(out.read_text())
             driver = max(memory.pop("driver")) / mib
             workers = "; ".join(f"{name}: {', '.join(f'{r / mib:.0f}' for r in sorted(v))}"
