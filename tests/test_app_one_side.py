@@ -17,6 +17,7 @@ from app.models.audit import AuditColumn
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import elided_headers
 from core.engine.columns import GRID_COLUMNS
+from core.engine.results import Status
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
@@ -124,7 +125,7 @@ def test_at_2x_on_a_1920x1080_screen_nothing_is_cut(qtbot, window):
     field = w.navigator.filter_edit
     assert field.width() >= field.fontMetrics().horizontalAdvance(field.placeholderText()) + 12
     assert _cut_controls(nav) == []
-    assert len(w.navigator.status_boxes) == 3
+    assert set(w.navigator.status_boxes) == set(Status)
     assert elided_headers(w.navigator.view) == []
     assert _elided_tabs(w) == []
     bar = next(b for b in w.findChildren(QTabBar) if b.isVisible() and b.count() == 3
@@ -312,3 +313,15 @@ def test_a_layout_left_in_one_side_column_is_restored_so(qtbot):
     assert {again.dockWidgetArea(again.docks[n]) for n in SIDE} == {RIGHT}
     again.session.mark_saved()
 
+
+
+def test_at_1280x800_the_queries_panel_cuts_no_status_box(qtbot, window):
+    """The four status filters (ok, undefined, unresolved, no ranking) side
+    by side were cut to "undefi", "unresol" in a 290 px side column."""
+    w = window
+    _settle(qtbot, w)
+    assert not w.workplace.one_side
+    nav = w.docks["queryNavigatorDock"]
+    assert set(w.navigator.status_boxes) == set(Status)
+    assert _cut_controls(nav) == []
+    w.session.mark_saved()

@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, 
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLineEdit,
     QTableView,
@@ -61,8 +61,11 @@ class QueryNavigator(QWidget):
                       self.tr("Lists the queries whose id contains this text"))
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.status_boxes: dict[Status, QCheckBox] = {}
-        boxes = QHBoxLayout()
-        for status in Status:
+        # two a row: four side by side are cut in a side column of ~300 px
+        boxes = QGridLayout()
+        boxes.setHorizontalSpacing(12)
+        boxes.setVerticalSpacing(0)
+        for i, status in enumerate(Status):
             look = STATUS_LOOK[status]
             box = QCheckBox(look.label, self)
             box.setObjectName(f"statusFilter_{status.value}")
@@ -71,8 +74,8 @@ class QueryNavigator(QWidget):
             tint(box, "color: {}", look.tone)
             box.toggled.connect(self._statuses_toggled)
             self.status_boxes[status] = box
-            boxes.addWidget(box)
-        boxes.addStretch(1)
+            boxes.addWidget(box, i // 2, i % 2)
+        boxes.setColumnStretch(2, 1)
         self.view = QTableView(self)
         self.view.setObjectName("queryList")
         label_control(self.view, self.tr("Queries"), self.tr(
