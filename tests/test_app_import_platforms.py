@@ -173,8 +173,27 @@ def test_the_editor_opens_judgments_for_grading_in_sheet_order(
     banner = install_judgments_only_banner(window)  # (build_window installs it)
     assert banner.isVisible()
     assert "Judgments only: join a run to evaluate" in banner.text.text()
-    window.set_document(_ranked_copy(doc))  # a run joined
+    # The judged candidates take the grid's room: nothing ranked to show above them.
+    panel = window.grid_panel
+    assert not panel.grid.isVisible()
+    assert panel.not_retrieved.isVisible()
+    assert panel.not_retrieved_label.text().startswith(
+        "No ranking for this query: 3 judged candidate(s) in the order of the file")
+    # Graded with the keyboard there, as in the ranked grid.
+    view = panel.not_retrieved
+    view.setFocus()
+    view.setCurrentIndex(model.index(1, 2))
+    qtbot.keyClick(view, Qt.Key.Key_3)
+    assert window.document.grade[model_row(window, "https://shop0.example/item/2")] == 3.0
+    window.set_document(_ranked_copy(window.document))  # a run joined
     assert not banner.isVisible()
+    assert panel.grid.isVisible()
+    assert panel.not_retrieved_label.text() == "Judged but not retrieved: none for this query."
+    window.session.mark_saved()
+
+
+def model_row(window: Any, source: str) -> int:
+    return list(window.document.source_id).index(source)
 
 
 def _ranked_copy(doc: Any) -> Any:

@@ -186,6 +186,7 @@ class GridPanel(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(self.split)
         self.not_retrieved_model.modelReset.connect(self._update_label)
+        self.model.modelReset.connect(self._update_label)
 
     def add_banner(self, banner: QWidget) -> None:
         """Show ``banner`` above the grids (e.g. what to do about unjudged candidates)."""
@@ -317,10 +318,22 @@ class GridPanel(QWidget):
 
     def _update_label(self) -> None:
         n = self.not_retrieved_model.rowCount()
-        self.not_retrieved_label.setText(
-            self.tr("Judged but not retrieved: %n candidate(s), no rank; they count in the "
-                    "ideal list only.", "", n) if n else
-            self.tr("Judged but not retrieved: none for this query."))
+        # A query nothing ranks (judgments only): its judged candidates are
+        # the whole list to grade, in their file's order; the empty ranked
+        # grid gives them its room instead of squeezing them below it.
+        unranked = n > 0 and self.model.rowCount() == 0
+        if unranked and self.grid.hasFocus():
+            self.not_retrieved.setFocus()
+        self.grid.setVisible(not unranked)
+        if unranked:
+            self.not_retrieved_label.setText(self.tr(
+                "No ranking for this query: %n judged candidate(s) in the order of the file, "
+                "to grade here; no NDCG is claimed for that order.", "", n))
+        else:
+            self.not_retrieved_label.setText(
+                self.tr("Judged but not retrieved: %n candidate(s), no rank; they count in the "
+                        "ideal list only.", "", n) if n else
+                self.tr("Judged but not retrieved: none for this query."))
         self.not_retrieved_label.setToolTip(self.tr(
             "Candidates the qrels or the sheet judge but the ranking does not list. The ideal "
             "gain and ideal contribution columns show what they add to the ideal list; they "
