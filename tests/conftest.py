@@ -70,3 +70,13 @@ def window(qtbot):  # type: ignore[no-untyped-def]
     w.show()
     yield w
     w.session.mark_saved()  # closing at teardown must not ask
+
+
+@pytest.fixture
+def never_block(monkeypatch):  # type: ignore[no-untyped-def]
+    """A close that would ask "save your changes?" gets Discard unless a
+    test says otherwise (a modal box would hang the run)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))

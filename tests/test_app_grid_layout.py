@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt
 from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import QApplication, QMessageBox, QToolTip
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from app.main import build_window
 from app.models.candidates import GridColumn
@@ -26,10 +26,8 @@ CLUEWEB = "clueweb09-en0000-12-34567"
 URL = "http://www.example.org/articles/2009/05/a-rather-long-page-name-about-topic-42.html"
 
 
-@pytest.fixture(autouse=True)
-def _never_block(monkeypatch):
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
 
 
 def _trec_run(folder):

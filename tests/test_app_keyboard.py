@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QTableView
+from PySide6.QtWidgets import QApplication, QDockWidget, QTableView
 
 from app.keyboard import KeyboardNavigation
 from app.review.conflicts_view import ConflictsController
@@ -18,11 +18,8 @@ from core.model.document import Document, GradeState
 from tests.test_app_rounds import merged_with_conflict
 from tests.test_rounds import row
 
-
-@pytest.fixture(autouse=True)
-def _never_block(monkeypatch):
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
 
 
 def press(qtbot, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:  # type: ignore[no-untyped-def]

@@ -10,25 +10,22 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QAbstractButton, QApplication, QMessageBox, QStyle, QTabBar
+from PySide6.QtWidgets import QAbstractButton, QApplication, QStyle, QTabBar
 
 from app.layout import ONE_SIDE_BELOW, STACKED_FROM, DockHome, one_side_home
 from app.models.audit import AuditColumn
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import elided_headers
-from core.engine.columns import GRID_COLUMNS
 from core.engine.results import Status
+from tests.test_app_grid_layout import _outside
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
-KEYS = [c.key for c in GRID_COLUMNS]
 SIDE = ("summaryPanelDock", "conventionsPanelDock")
 
 
-@pytest.fixture(autouse=True)
-def _never_block(monkeypatch):
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
 
 
 def _settle(qtbot, w) -> None:
@@ -44,17 +41,6 @@ def _sized(qtbot, w, width: int, height: int) -> None:
     _settle(qtbot, w)
     qtbot.waitUntil(lambda: w.workplace.one_side == (width < w.workplace.one_side_below()))
     _settle(qtbot, w)
-
-
-def _keys_out_of_view(grid) -> list[str]:
-    port = grid.viewport().width()
-    out = []
-    for key in KEY_COLUMNS:
-        col = KEYS.index(key)
-        left = grid.columnViewportPosition(col)
-        if grid.isColumnHidden(col) or left < 0 or left + grid.columnWidth(col) > port:
-            out.append(key)
-    return out
 
 
 def _cut_controls(dock) -> list[str]:
@@ -117,7 +103,7 @@ def test_at_2x_on_a_1920x1080_screen_nothing_is_cut(qtbot, window):
     assert set(w.tabifiedDockWidgets(nav)) >= {w.docks[n] for n in SIDE}
     assert not nav.visibleRegion().isEmpty()
     # The grid keeps its key columns; the side column gets the rest, not 150 px.
-    assert _keys_out_of_view(w.grid) == []
+    assert _outside(w.grid, KEY_COLUMNS) == []
     assert elided_headers(w.grid) == []
     assert nav.width() >= 300
     assert w.centralWidget().width() >= 0.65 * w.width()  # (640 less the separator)
@@ -179,7 +165,7 @@ def test_many_docks_in_a_column_keep_their_titles_whole(qtbot, window):
         least = w.docks[name].minimumSizeHint()
         assert least.width() <= 320, (name, least)
         assert least.height() <= 300, (name, least)
-    assert _keys_out_of_view(w.grid) == []
+    assert _outside(w.grid, KEY_COLUMNS) == []
 
 
 def test_a_large_font_counts_as_a_narrower_window(qtbot, window):
@@ -256,7 +242,7 @@ def test_resizing_across_the_width_moves_the_panels_and_keeps_the_work(qtbot, wi
     # The focus stays where it was, its dock brought in front.
     assert combo.hasFocus()
     assert not conventions.visibleRegion().isEmpty()
-    assert _keys_out_of_view(w.grid) == []  # the grid's columns fitted again
+    assert _outside(w.grid, KEY_COLUMNS) == []  # the grid's columns fitted again
     assert _elided_tabs(w) == []
     # Undo still undoes the grade.
     w.app_actions["undo"].trigger()

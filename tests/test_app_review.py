@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog
 
 from app.models.candidates import GridColumn
 from app.models.looks import TONES
@@ -36,10 +36,8 @@ ALL = 2  # index of the cutoff "all" in the example's (1, 2, all)
 
 
 
-@pytest.fixture(autouse=True)
-def _never_block(monkeypatch):
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
 
 
 def _run_lines(swap_case_a: bool = True) -> list[str]:

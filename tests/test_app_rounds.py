@@ -10,7 +10,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
+from PySide6.QtWidgets import QDialogButtonBox, QPushButton
 
 from app.models.candidates import GridColumn
 from app.review.conflicts_view import ConflictColumn, ConflictsController
@@ -26,11 +26,8 @@ from core.model.document import Document, GradeState
 from tests.test_rounds import WHEN, base_doc, grade, hand_out, row, unknown_sources
 from tests.test_rounds_files import edit_grades, unknown_of
 
-
-@pytest.fixture(autouse=True)
-def _never_block(monkeypatch):
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
 
 
 def controller(window, kind):  # type: ignore[no-untyped-def]

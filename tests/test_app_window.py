@@ -22,11 +22,8 @@ L = math.log2(3)
 
 
 
-@pytest.fixture(autouse=True)
-def _never_block(monkeypatch):
-    """A close that would ask gets Discard unless a test says otherwise."""
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
 
 
 def show(w, query_id: str) -> int:

@@ -37,11 +37,8 @@ from tests.conftest import REPO, TREC_REFERENCE
 SCREENS = {"1280x800": QRect(0, 0, 1280, 800), "1920x1080": QRect(0, 0, 1920, 1080)}
 
 
-@pytest.fixture(autouse=True)
-def _never_block(monkeypatch):
-    """A close that would ask gets Discard."""
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
 
 
 def _settle(qtbot, w) -> None:

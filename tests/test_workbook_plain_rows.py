@@ -88,9 +88,10 @@ def test_an_export_is_read_without_calamine_parsing_the_sheet(
     assert reopened(back).empty  # type: ignore[union-attr]
 
 
-def _rewrite(path: Path, out: Path, edit: dict[bytes, bytes]) -> None:
-    """``path`` with the Candidates sheet's XML edited (each key replaced once)."""
-    part = check_xlsx(path).parts[SHEETS["candidates"]]
+def _rewrite(path: Path, out: Path, edit: dict[bytes, bytes], part: str | None = None) -> None:
+    """``path`` with a part's XML edited (each key replaced once; the
+    Candidates sheet unless ``part`` is given)."""
+    part = part or check_xlsx(path).parts[SHEETS["candidates"]]
     with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
             data = src.read(info)

@@ -24,6 +24,7 @@ from core.io.workbook.edits import CandidateCells
 from core.io.workbook.saved_rows import read_saved_candidates
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
+from tests.test_workbook_plain_rows import _rewrite
 
 _TEXT = st.text(
     alphabet=st.one_of(st.sampled_from(list("&<>\"'_x0F=+-@ \t\n;#")),
@@ -81,20 +82,6 @@ def _sst(items: list[bytes]) -> bytes:
             b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
             b'count="%d" uniqueCount="%d">' % (len(items), len(items))
             + b"".join(b"<si>" + item + b"</si>" for item in items) + b"</sst>")
-
-
-def _rewrite(path: Path, out: Path, edit: dict[bytes, bytes], part: str | None = None) -> None:
-    """``path`` with a part's XML edited (each key replaced once; the
-    Candidates sheet unless ``part`` is given)."""
-    part = part or check_xlsx(path).parts[SHEETS["candidates"]]
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            data = src.read(info)
-            if info.filename == part:
-                for old, new in edit.items():
-                    assert data.count(old) == 1, old
-                    data = data.replace(old, new)
-            dst.writestr(info, data)
 
 
 def _cell(path: Path, ref: str) -> bytes:
