@@ -26,6 +26,7 @@ from core.io.workbook import (
     OUTSIDE_ORIGIN,
     OUTSIDE_WHO,
     SHEETS,
+    SUMMARY_COLUMNS,
     export_workbook,
     is_own_workbook,
     read_workbook,
@@ -148,12 +149,11 @@ def check_values(values: dict[str, list[list[Any]]], doc: Document, conv: Conven
             assert row[0] == weighting.value
             want = math.nan if s.mean is None else s.mean
             assert _same(row[2], want), (weighting, j, row[2], s.mean)
-            assert row[3:7] == [
-                s.included, s.excluded.get("undefined", 0), s.excluded.get("unresolved", 0),
-                s.excluded.get("no weight", 0),
-            ], (weighting, j, row)
-            assert _same(row[7], s.weight_total)
-            assert row[9] == s.excluded.get("unranked", 0), (weighting, j, row)
+            at = {name: i for i, name in enumerate(SUMMARY_COLUMNS)}
+            assert row[at["included"]] == s.included
+            for why in ("undefined", "unresolved", "unranked", "no weight"):
+                assert row[at[f"excluded: {why}"]] == s.excluded.get(why, 0), (weighting, j, row)
+            assert _same(row[at["weight total"]], s.weight_total)
             r += 1
 
 

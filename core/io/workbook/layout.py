@@ -91,10 +91,22 @@ QUERY_COLUMNS = (
     "open (unknown in ideal inventory)", "frequency", "importance", "frequency used",
     "frequency x NDCG", "importance used", "importance x NDCG",
 )
+#: The "excluded: ..." columns follow the engine's order of exclusions
+#: (``core.analysis.aggregate.summarize_values``: by status, then no weight).
 SUMMARY_COLUMNS = (
     "weighting", "k", "mean NDCG", "included", "excluded: undefined", "excluded: unresolved",
-    "excluded: no weight", "weight total", "declared", "excluded: unranked",
+    "excluded: unranked", "excluded: no weight", "weight total", "declared",
 )
+#: Why a Summary row leaves queries out, in its columns' order.
+SUMMARY_EXCLUSIONS = tuple(name.removeprefix("excluded: ") for name in SUMMARY_COLUMNS
+                           if name.startswith("excluded: "))
+
+
+def summary_column(name: str) -> tuple[int, str]:
+    """The Summary sheet's column of ``name`` (in :data:`SUMMARY_COLUMNS`):
+    its 0-based index and its letter."""
+    at = SUMMARY_COLUMNS.index(name)
+    return at, chr(ord("A") + at)
 COMPARISON_COLUMNS = (
     "query", "k", "cutoff no.", "NDCG A", "status A", "NDCG B", "status B", "delta B - A",
     "outcome (B against A)", "weight (A's, declared weighting)", "paired (1/0)",

@@ -16,9 +16,11 @@ from core.io.workbook.layout import (
     SHEETS,
     STATUS_COLOURS,
     SUMMARY_COLUMNS,
+    SUMMARY_EXCLUSIONS,
     Formats,
     num,
     sheet_ref,
+    summary_column,
 )
 from core.io.workbook.page import (
     colour_words,
@@ -138,7 +140,7 @@ def write_summary(
     ``qrows`` rows of ``queries``; the weightings the document gives no
     weights for are hidden unless declared."""
     ws = wb.add_worksheet(sheet)
-    widths = header_widths(SUMMARY_COLUMNS, [12, 6, 10, 9, 11, 11, 11, 9, 9, 11])
+    widths = header_widths(SUMMARY_COLUMNS, [12, 6, 10, 9, 11, 11, 11, 11, 9, 9])
     set_widths(ws, widths)
     header_row(ws, fmt, 0, SUMMARY_COLUMNS, widths)
     ws.freeze_panes(1, 1)
@@ -157,7 +159,8 @@ def write_summary(
             _summary_row(ws, fmt, ev, weighting, (j, s), r, col)
             r += 1
     ws.conditional_format(1, 0, r - 1, len(SUMMARY_COLUMNS) - 1, {
-        "type": "formula", "criteria": '=$I2="declared"', "format": fmt.declared})
+        "type": "formula", "criteria": f'=${summary_column("declared")[1]}2="declared"',
+        "format": fmt.declared})
     print_setup(ws, ev.doc.judgment_version, header_rows=(0, 0))
 
 
@@ -169,30 +172,33 @@ def _summary_row(ws: Any, fmt: Formats, ev: Evaluation, weighting: Weighting, at
     j = j0 + 1
     x = r + 1
     cut, status = col("C"), col("G")
-    ws.write_string(r, 0, weighting.value)
-    ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j}),cut_{j},"all")', None,
-                     float(s.k) if s.k is not None else "all")
-    und = f'=COUNTIFS({cut},{j},{status},"undefined")'
-    unr = f'=COUNTIFS({cut},{j},{status},"unresolved")'
+    inc_at = f"{summary_column('included')[1]}{x}"
+    total_at = f"{summary_column('weight total')[1]}{x}"
     if weighting is Weighting.EQUAL:
         inc = f'=COUNTIFS({cut},{j},{status},"ok")'
-        mean = f'=IF(D{x}>0,SUMIFS({col("F")},{cut},{j},{status},"ok")/D{x},"")'
+        mean = f'=IF({inc_at}>0,SUMIFS({col("F")},{cut},{j},{status},"ok")/{inc_at},"")'
         nowt = "=0"
-        total = f"=D{x}"
+        total = f"={inc_at}"
     else:
         used, prod = (("M", "N") if weighting is Weighting.FREQUENCY else ("O", "P"))
         inc = f'=COUNTIFS({cut},{j},{col(used)},">0")'
         total = f"=SUMIFS({col(used)},{cut},{j})"
-        mean = f'=IF(H{x}>0,SUMIFS({col(prod)},{cut},{j})/H{x},"")'
-        nowt = f'=COUNTIFS({cut},{j},{status},"ok")-D{x}'
-    ws.write_formula(r, 2, mean, fmt.number, s.mean if s.mean is not None else "")
-    ws.write_formula(r, 3, inc, None, float(s.included))
-    ws.write_formula(r, 4, und, None, float(s.excluded.get("undefined", 0)))
-    ws.write_formula(r, 5, unr, None, float(s.excluded.get("unresolved", 0)))
-    ws.write_formula(r, 6, nowt, None, float(s.excluded.get("no weight", 0)))
-    ws.write_formula(r, 7, total, None, float(s.weight_total))
+        mean = f'=IF({total_at}>0,SUMIFS({col(prod)},{cut},{j})/{total_at},"")'
+        nowt = f'=COUNTIFS({cut},{j},{status},"ok")-{inc_at}'
     declared = weighting is ev.conventions.weighting
-    ws.write_formula(r, 8, f'=IF(weighting="{weighting.value}","declared","")', None,
-                     "declared" if declared else "")
-    ws.write_formula(r, 9, f'=COUNTIFS({cut},{j},{status},"unranked")', None,
-                     float(s.excluded.get("unranked", 0)))
+    cells: dict[str, tuple[str, Any, Any]] = {
+        "k": (f'=IF(ISNUMBER(cut_{j}),cut_{j},"all")', None,
+              float(s.k) if s.k is not None else "all"),
+        "mean NDCG": (mean, fmt.number, s.mean if s.mean is not None else ""),
+        "included": (inc, None, float(s.included)),
+        "excluded: no weight": (nowt, None, float(s.excluded.get("no weight", 0))),
+        "weight total": (total, None, float(s.weight_total)),
+        "declared": (f'=IF(weighting="{weighting.value}","declared","")', None,
+                     "declared" if declared else ""),
+    }
+    for why in SUMMARY_EXCLUSIONS:  # a status's count (no weight: above)
+        cells.setdefault(f"excluded: {why}", (f'=COUNTIFS({cut},{j},{status},"{why}")', None,
+                                              float(s.excluded.get(why, 0))))
+    ws.write_string(r, 0, weighting.value)
+    for name, (formula, look, cached) in cells.items():
+        ws.write_formula(r, summary_column(name)[0], formula, look, cached)

@@ -15,7 +15,13 @@ from core.analysis.compare import TIE_TOLERANCE, Comparison
 from core.io.safety import column_letters
 from core.io.workbook.charts import write_charts
 from core.io.workbook.comparison import LOSSES_SO_FAR, ComparisonPlaces
-from core.io.workbook.layout import COMPARISON_SHEETS, Formats, sheet_ref
+from core.io.workbook.layout import (
+    COMPARISON_SHEETS,
+    SUMMARY_EXCLUSIONS,
+    Formats,
+    sheet_ref,
+    summary_column,
+)
 from core.io.workbook.page import print_setup, set_widths
 from core.io.workbook.queries import UNRESOLVED_SO_FAR, summary_row
 from core.io.workbook.report_sheet import WIDTHS, ReportSheet, Run
@@ -113,8 +119,8 @@ def _means_table(s: ReportSheet, run: Run, titled: bool) -> tuple[int, int]:
     ev = run.ev
     title = "Means under the declared weighting" + (f": run {run.label}" if titled else "")
     s.section(title)
-    s.headers(["NDCG at", "mean NDCG", "queries included", "excluded: undefined",
-               "excluded: unresolved", "excluded: no weight", "weight total"])
+    s.headers(["NDCG at", "mean NDCG", "queries included",
+               *(f"excluded: {why}" for why in SUMMARY_EXCLUSIONS), "weight total"])
     first = s.row
     for j, summary in enumerate(summarize(ev)):
         r = s.row
@@ -122,13 +128,14 @@ def _means_table(s: ReportSheet, run: Run, titled: bool) -> tuple[int, int]:
         ws.write_formula(r, 0, "=" + join(["NDCG@", cutoff_text(j, ev)]).formula, s.fmt.label,
                          f"NDCG@{format_cutoff(summary.k)}")
         mean = summary.mean if summary.mean is not None else ""
-        ws.write_formula(r, 1, "=" + _pick(run, "C", j), s.fmt.number, mean)
-        for c, col, now in ((2, "D", summary.included),
-                            (3, "E", summary.excluded.get("undefined", 0)),
-                            (4, "F", summary.excluded.get("unresolved", 0)),
-                            (5, "G", summary.excluded.get("no weight", 0)),
-                            (6, "H", summary.weight_total)):
-            ws.write_formula(r, c, "=" + _pick(run, col, j), None, float(now))
+        ws.write_formula(r, 1, "=" + _pick(run, summary_column("mean NDCG")[1], j),
+                         s.fmt.number, mean)
+        counts = [("included", summary.included),
+                  *((f"excluded: {why}", summary.excluded.get(why, 0))
+                    for why in SUMMARY_EXCLUSIONS),
+                  ("weight total", summary.weight_total)]
+        for c, (name, now) in enumerate(counts, start=2):
+            ws.write_formula(r, c, "=" + _pick(run, summary_column(name)[1], j), None, float(now))
         s.row += 1
     return first, s.row - 1
 
@@ -139,10 +146,12 @@ def _mean_sentence(run: Run, j: int, x: int) -> Text:
     ev = run.ev
     summary = summarize(ev)[j]
     ex = summary.excluded
-    d, e, f = (f"D{x}", f"E{x}", f"F{x}")
+    # the means table's "excluded: ..." cells, from its column D on
+    cells = [(f"{chr(ord('D') + i)}{x}", why) for i, why in enumerate(SUMMARY_EXCLUSIONS)]
     listed = Text(
-        f'MID(IF({d}>0,", "&{d}&" undefined","")&IF({e}>0,", "&{e}&" unresolved","")'
-        f'&IF({f}>0,", "&{f}&" no weight",""),3,200)', excluded_phrase(ex, label="")[2:])
+        "MID(" + "&".join(f'IF({c}>0,", "&{c}&" {why}","")' for c, why in cells) + ",3,200)",
+        excluded_phrase(ex, label="")[2:])
+    none_left = "+".join(c for c, _ in cells) + "=0"
     mean = summary.mean
     return join([
         "The ", weighting_text(ev), " of NDCG@", cutoff_text(j, ev), " over ",
@@ -150,7 +159,7 @@ def _mean_sentence(run: Run, j: int, x: int) -> Text:
         when(f"ISNUMBER(B{x})", mean is not None, value(f"B{x}", "" if mean is None else mean,
                                                          "4"),
              "not defined (no query included)"),
-        " (excluded: ", when(f"{d}+{e}+{f}=0", not ex, "none", listed), ").",
+        " (excluded: ", when(none_left, not ex, "none", listed), ").",
     ])
 
 
