@@ -140,3 +140,19 @@ def test_google_forms_timestamps_are_times_not_an_annotators_grades() -> None:
     assert mapping.layout == "long"
     assert (mapping.annotator, mapping.query, mapping.source_id, mapping.grade) == (1, 2, 3, 4)
     assert ("ignored", "Timestamp: dates and times, not imported") in mapping.reasons
+
+
+def test_a_column_no_role_is_read_from_is_named_not_dropped() -> None:
+    """A column of a few repeated words (a tag a team added, "parcial",
+    "no carga") is none of the roles: the guesses name it as left out."""
+    rows = [["Consulta", "Documento", "Evaluador", "Puntuación (0-3)", "Etiqueta"]]
+    for qi, q in enumerate(("vuelos baratos madrid", "receta paella", "clima sevilla")):
+        for d in range(5):
+            for who in ("María", "Jorge", "Lucía")[:2 + d % 2]:
+                rows.append([q, f"doc-{qi}{d:03d}", who, (d + len(who)) % 4,
+                             ("parcial", "no carga", "")[(d + qi) % 3]])
+    mapping = detect_mapping(Table(file="es.csv", rows=rows))
+    assert (mapping.query, mapping.source_id, mapping.annotator, mapping.grade) == (0, 1, 2, 3)
+    assert mapping.note is None
+    assert ("ignored", "Etiqueta: 2 distinct values, no role read from them; not imported"
+            ) in mapping.reasons

@@ -20,7 +20,7 @@ from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, 
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
-from core.io.annotator.roles import Profile, profile_columns, roles_from_values
+from core.io.annotator.roles import Profile, profile_columns, roles_from_values, span
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.safety import column_letters
@@ -190,6 +190,10 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                                        if t):
                 del found[f]
                 reasons = [(g, w) for g, w in reasons if g != f]
+    # every other column with data is named, never dropped in silence
+    left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
+    reasons.extend(("ignored", f"{p.shown()}: {span(p)}, no role read from them; not imported")
+                   for p in profiles if p.filled and p.col not in left)
     return wide, [*reasons, *why], flags
 
 

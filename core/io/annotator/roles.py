@@ -36,7 +36,7 @@ from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import cell_text
 from core.io.headers import normalize
 
-__all__ = ["Profile", "Roles", "profile_columns", "roles_from_values"]
+__all__ = ["Profile", "Roles", "profile_columns", "roles_from_values", "span"]
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -241,7 +241,8 @@ def _rank_like(p: Profile, query: Profile, source: Profile) -> bool:
     return counted >= 0.9 * len(several)
 
 
-def _span(p: Profile) -> str:
+def span(p: Profile) -> str:
+    """What a column's values are, in a few words (numbers lo to hi, N distinct values)."""
     if p.numeric > 0.9:
         lo, hi = (cell_text(float(x)) for x in (p.lo, p.hi))
         return f"numbers {lo} to {hi}"
@@ -305,14 +306,14 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
     if "grade" not in found and len(graded) == 1:
         g = graded[0]
         found["grade"] = g.col
-        reasons["grade"] = f"{g.shown()}, read from its values; {_span(g)}, a handful of grades"
+        reasons["grade"] = f"{g.shown()}, read from its values; {span(g)}, a handful of grades"
     rest = [p for p in free if p.col not in found.values() and not p.graded]
     if "score" not in found and "rank" not in found:
         score = next((p for p in rest if p.numeric > 0.95 and p.distinct > 12
                       and _determines(source, p) >= 0.95), None)
         if score is not None:
             found["score"] = score.col
-            reasons["score"] = (f"{score.shown()}, read from its values; {_span(score)}, "
+            reasons["score"] = (f"{score.shown()}, read from its values; {span(score)}, "
                                 "one per item")
     if "note" not in found:
         note = next((p for p in rest if p.col not in found.values() and 0 < p.fill < 0.9
@@ -354,7 +355,7 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
             what = (f"{_plural(p.distinct, 'value')}, each on "
                     + (f"{per:.3g} rows on average" if per != 1 else "one row"))
         elif f in ("grade", "score", "rank"):
-            what = _span(p)
+            what = span(p)
         else:
             what = f"{_plural(p.filled, 'cell')} filled"
         reasons[f] = f"{p.shown()}, {how}; {what}"
