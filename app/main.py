@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from app.banner import UnjudgedBanner
     from app.fileops import FileOps
     from app.outside_edits import OutsideEditsBanner
-    from app.window import MainWindow
+    from app.window_api import WindowApi
     from core.model.document import Document
 
 # The window's modules are imported once the splash shows (they take a
@@ -111,7 +111,7 @@ _READING: dict[tuple[str, str | None], Callable[[], Document]] = {}
 
 
 def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
-                 preset: str | None = None) -> MainWindow:
+                 preset: str | None = None) -> WindowApi:
     """A ready main window: on ``path`` (with ``qrels`` for a TREC run) or on
     the bundled example, under ``preset``'s conventions when one is named.
 
@@ -139,7 +139,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     _import_window_modules()
     from app.window import APP_TITLE, MainWindow
 
-    window: MainWindow | None = None
+    window: WindowApi | None = None
     extras: _Extras | None = None
     shown: Path | None = None
     if reading is not None and path is not None:
@@ -197,7 +197,7 @@ class _Extras:
     outside_edits: OutsideEditsBanner
 
 
-def _install_extras(window: MainWindow) -> _Extras:
+def _install_extras(window: WindowApi) -> _Extras:
     """File operations and the crash journal, clipboard, find, plots, the
     review docks, preferences, the unjudged banner, dropped files and help:
     each gets the window's typed API, none knows another; what one offers

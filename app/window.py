@@ -80,21 +80,21 @@ class MainWindow(WindowApi):
         decimals = lambda: self._decimals  # noqa: E731
         #: The digits numbers are shown with (display only; values keep full precision).
         self.decimals: Callable[[], int] = decimals
-        # The add-ons, installed by app.main.build_window (which knows their types).
-        self.file_ops: object | None = None
-        self.clipboard_actions: object | None = None
-        self.find_bar: object | None = None
-        self.plots: object | None = None
-        self.compare_view: object | None = None
-        self.explain_view: object | None = None
-        self.judges_view: object | None = None
-        self.preferences: object | None = None
-        self.help_menu: object | None = None
-        self.unjudged_banner: object | None = None
-        self.judgments_only_banner: object | None = None
-        self.outside_edits: object | None = None
-        self.file_drop: object | None = None
-        self.keyboard: object | None = None
+        # The add-ons' slots (declared in WindowApi), filled by app.main.build_window.
+        self.file_ops = None
+        self.clipboard_actions = None
+        self.find_bar = None
+        self.plots = None
+        self.compare_view = None
+        self.explain_view = None
+        self.judges_view = None
+        self.preferences = None
+        self.help_menu = None
+        self.unjudged_banner = None
+        self.judgments_only_banner = None
+        self.outside_edits = None
+        self.file_drop = None
+        self.keyboard = None
 
         self.grid_panel = GridPanel(decimals, self)
         self.grid: GradingTableView = self.grid_panel.grid

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
 from app.actions import ActionSpec
 from app.layout import Workplace
+from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import SummaryPanel
@@ -79,8 +80,25 @@ class WindowApi(QMainWindow):
     menus: dict[str, QMenu]
     docks: dict[str, QDockWidget]
     workplace: Workplace
+    conventions_panel: ConventionsPanel
     #: Called to save before closing; returns True when saved (set by file operations).
     save_handler: Callable[[], bool] | None
+    #: Where :func:`app.main.build_window` keeps each add-on it installs (the
+    #: window keeps them alive; neither it nor this interface names their types).
+    file_ops: object | None
+    clipboard_actions: object | None
+    find_bar: object | None
+    plots: object | None
+    compare_view: object | None
+    explain_view: object | None
+    judges_view: object | None
+    preferences: object | None
+    help_menu: object | None
+    unjudged_banner: object | None
+    judgments_only_banner: object | None
+    outside_edits: object | None
+    file_drop: object | None
+    keyboard: object | None
 
     # -- state ---------------------------------------------------------------------------
     @property
