@@ -11,12 +11,10 @@ from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QStyle,
     QTableView,
@@ -29,6 +27,7 @@ from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffResultsModel
 from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width, fit_rows_to_font
+from app.panels.scrolled import scrolled
 from app.scheme import tint
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
@@ -106,16 +105,9 @@ class SummaryPanel(QWidget):
         # being cut off.
         self._inner = inner = QWidget()
         inner.setObjectName("summaryContents")
-        scroll = QScrollArea(self)
-        scroll.setObjectName("summaryScroll")
+        scroll = scrolled(self, inner, "summaryScroll")
         label_control(scroll, self.tr("Summary of the current query"))
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(inner)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
         layout = QVBoxLayout(inner)
         head = QHBoxLayout()
         head.addWidget(self.title, 1)

@@ -28,7 +28,6 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -41,6 +40,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
+from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.review.compare_stats import ComparisonStats
@@ -250,15 +250,7 @@ class CompareView(QWidget):
         layout.addWidget(split, 1)
         # In a short dock (a 1920x1080 screen at 2x) the view scrolls, rather
         # than asking the window for ~500 px of height it does not have.
-        outer = QScrollArea(self)
-        outer.setObjectName("compareScroll")
-        outer.setWidgetResizable(True)
-        outer.setFrameShape(QFrame.Shape.NoFrame)
-        outer.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        outer.setWidget(body)
-        own = QVBoxLayout(self)
-        own.setContentsMargins(0, 0, 0, 0)
-        own.addWidget(outer)
+        scrolled(self, body, "compareScroll").setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
     @property
     def j(self) -> int:
