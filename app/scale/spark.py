@@ -51,12 +51,12 @@ def spark_session(master: str = "local[*]") -> Any:
         "spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}")
     if master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # one machine: no network
-    if master.startswith("local") and "PYSPARK_SUBMIT_ARGS" not in os.environ:
-        # local mode: one JVM is driver and executor; it shuffles the rows
-        # (spilling past its memory) while the Python workers evaluate.
-        # Java's default heap (a quarter of the machine) let it reach
-        # 1.4 GiB at 10M candidates, 512 MiB keeps it under 0.9 (docs/scale.md)
-        builder = builder.config("spark.driver.memory", LOCAL_JVM_MEMORY)
+        if "PYSPARK_SUBMIT_ARGS" not in os.environ:
+            # local mode: one JVM is driver and executor; it shuffles the rows
+            # (spilling past its memory) while the Python workers evaluate.
+            # Java's default heap (a quarter of the machine) let it reach
+            # 1.4 GiB at 10M candidates, 512 MiB keeps it under 0.9 (docs/scale.md)
+            builder = builder.config("spark.driver.memory", LOCAL_JVM_MEMORY)
     try:
         return (builder.master(master).appName("ndcg-worksheet")
                 .config("spark.ui.enabled", "false")
