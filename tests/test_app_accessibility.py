@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QDialog, QPushButton, QWidget, QWizard
+from PySide6.QtWidgets import QApplication, QDialog, QPushButton, QWidget, QWizard
 
 import app.scheme as scheme_module
 from app.accessibility import contrast_ratio, relative_luminance, spoken_name, unnamed_controls
@@ -253,6 +253,41 @@ def test_the_window_follows_the_system_into_dark_and_back(
         muted = TONES["muted"].dark if dark else TONES["muted"].light
         assert model.data(unknown, Qt.ItemDataRole.ForegroundRole).color().name() == muted
     window.session.mark_saved()  # (pytest-qt closes the window before the fixture ends)
+
+
+def test_a_dark_palette_set_directly_brings_the_dark_tones(
+        qapp: Any, window: Any, restore_palette: None):
+    """A dark palette given without a colour-scheme signal (a platform theme
+    such as qt6ct's or KDE's, or ``QApplication.setPalette``): the status
+    boxes and every coloured cell of the navigator take their dark tone, at
+    AA on the base they are painted on (the light ones read at 2.4-2.6:1 on
+    #1e1e1e); a light palette set so brings the light ones back."""
+    from app.models.queries import QueryColumn
+
+    model = window.navigator.model
+    for palette, dark in ((dark_palette(), True), (qapp.style().standardPalette(), False)):
+        QApplication.setPalette(palette)
+        qapp.processEvents()
+        base = window.navigator.view.palette().color(QPalette.ColorRole.Base)
+        assert is_dark(window.navigator.view.palette()) is dark
+        low = []
+        for status, box in window.navigator.status_boxes.items():
+            tone = TONES[STATUS_LOOK[status].tone]
+            assert box.styleSheet() == f"color: {tone.dark if dark else tone.light}"
+            ground = box.palette().color(QPalette.ColorRole.Window)
+            if contrast_ratio(QColor(tone.dark if dark else tone.light), ground) < 4.5:
+                low.append((status.name, "box"))
+        painted = set()
+        for row in range(model.rowCount()):
+            for col in (QueryColumn.NDCG, QueryColumn.STATUS):
+                fg = model.data(model.index(row, col), Qt.ItemDataRole.ForegroundRole)
+                if fg is not None:
+                    painted.add(fg.color().name())
+                    if contrast_ratio(fg.color(), base) < 4.5:
+                        low.append((row, col.name, fg.color().name()))
+        assert low == []
+        assert len(painted) >= 3  # (the example has ok, undefined and unresolved queries)
+    window.session.mark_saved()
 
 
 # -- where a cell is, what changed -----------------------------------------------------
