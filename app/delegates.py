@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
 from core.model.numbers import number_text
 
-__all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number"]
+__all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number",
+           "grade_text", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -49,6 +50,21 @@ def format_number(value: Any, decimals: int) -> str:
             return "—"
         return f"{value:.{decimals}f}"
     return str(value)
+
+
+def grade_text(value: float, decimals: int) -> str:
+    """A grade as display text: a whole grade as it is typed, a fraction (a
+    consensus of several annotators) at the display precision like every
+    other number (``1.3333333333333333`` -> ``1.3333`` at 4 decimals)."""
+    return number_text(value) if value.is_integer() else format_number(value, decimals)
+
+
+def signed_text(value: Any, decimals: int) -> str:
+    """:func:`format_number` with an explicit sign on a number not below 0 (a delta)."""
+    text = format_number(value, decimals)
+    if isinstance(value, float) and not math.isnan(value) and value >= 0:
+        return "+" + text
+    return text
 
 
 class NumberDelegate(QStyledItemDelegate):
@@ -116,10 +132,7 @@ class GradeDelegate(NumberDelegate):
         value = index.data(Qt.ItemDataRole.DisplayRole)
         label = index.data(LABEL_ROLE)
         if isinstance(value, float):
-            # A whole grade as it is typed; a fraction (a consensus of several
-            # annotators) at the grid's precision, like every other number.
-            text = number_text(value) if value.is_integer() else format_number(
-                value, self._decimals())
+            text = grade_text(value, self._decimals())
             option.text = f"{text} - {label}" if label else text
         elif label:  # unrateable: its reason (what the editor and a paste read back)
             option.text = f"{value}: {label}"

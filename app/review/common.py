@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from app.delegates import NumberDelegate
+from app.delegates import NumberDelegate, signed_text
 from app.models.looks import brush
 
 __all__ = ["RowsModel", "SignedDelegate", "read_only_table"]
@@ -24,10 +24,7 @@ class SignedDelegate(NumberDelegate):
     """Rounded numbers with an explicit sign (deltas)."""
 
     def displayText(self, value: Any, locale: Any) -> str:
-        text = super().displayText(value, locale)
-        if isinstance(value, float) and not math.isnan(value) and value >= 0:
-            return "+" + text
-        return text
+        return signed_text(value, self._decimals())
 
 
 class RowsModel(QAbstractTableModel):

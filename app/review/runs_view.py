@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
-from app.delegates import NumberDelegate
+from app.delegates import NumberDelegate, format_number
 from app.models.queries import RunColumns
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
@@ -108,6 +108,7 @@ class RunsView(QWidget):
 
     def __init__(self, decimals: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._decimals = decimals
         self.setObjectName("runsView")
         self.comparison: ManyComparison | None = None
         self.cutoff = QComboBox(self)
@@ -189,7 +190,7 @@ class RunsView(QWidget):
             return ""
         j = self.j
         at = f"NDCG@{format_cutoff(m.cutoffs[j])}"
-        means = "; ".join(f"{r.run} {'—' if r.mean is None else f'{r.mean:.4f}'}"
+        means = "; ".join(f"{r.run} {format_number(r.mean, self._decimals())}"
                           for r in m.means[j])
         left = excluded_phrase(m.excluded(j), label="left out", empty="none left out")
         dropped = (f"; {m.dropped} queries held by some runs only are not compared"
