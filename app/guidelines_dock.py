@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.delegates import grade_text
 from app.models.looks import brush
 from app.models.roles import CANDIDATE_ROLE
+from app.shown import shown_id
 from app.window_api import WindowApi
 from core.model.conventions import Level
 from core.model.document import GradeState
@@ -167,7 +168,7 @@ class GuidelinesController(QObject):
         if i is None or not 0 <= i < len(doc):
             self.view.highlight(None, self.tr("Select a row to see its grade's level."))
             return
-        row = f"{doc.query_ids[int(doc.query[i])]} / {doc.source_text(i)}"
+        row = f"{shown_id(doc.query_ids[int(doc.query[i])])} / {shown_id(doc.source_text(i))}"
         state = GradeState(int(doc.state[i]))
         if state is not GradeState.NUMBER or math.isnan(doc.grade[i]):
             self.view.highlight(None, f"{row}: {state.name.lower()}")

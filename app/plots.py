@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from app.delegates import signed_text
 from app.models.looks import colour
+from app.shown import shown_id
 from core.analysis.plotdata import (
     Series,
     contribution_series,
@@ -168,7 +169,7 @@ class PlotPanel(QWidget):
                         self.tr("rank (the first {0} of {1})").format(PLOT_RANKS, ranked))
         integer_axis(left)
         left.set_ylabel(self.tr("gain × discount"))
-        left.set_title(ev.doc.query_ids[q])
+        left.set_title(shown_id(ev.doc.query_ids[q]))
         left.legend(fontsize="small")
         right.plot(curve.x, curve.y, marker=".", color=colour("plot_actual"))
         right.set_ylim(0.0, 1.05)

@@ -42,6 +42,7 @@ from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
+from app.shown import shown_id
 from app.window_api import WindowApi
 from core.engine.evaluation import Status, evaluate
 from core.errors import NdcgError
@@ -353,7 +354,8 @@ class MainWindow(WindowApi):
         doc = self.document
         value = GradeValue.typed(grade, state, reason)
         before = GradeValue.of(doc, index)
-        label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_text(index)}"
+        label = (f"{shown_id(doc.query_ids[int(doc.query[index])])}/"
+                 f"{shown_id(doc.source_text(index))}")
         return self.set_grades([index], [value], note=note,
                                text=f"grade {label}: {before.text} → {value.text}",
                                seconds=self.activity_clock.lap())

@@ -4,6 +4,7 @@ the result sentence (with Copy); and the footer with the mean over queries."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,7 @@ from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width, fit_rows_to_font
 from app.panels.scrolled import scrolled
 from app.scheme import tint
+from app.shown import bounded, shown_id
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
@@ -92,6 +94,7 @@ class SummaryPanel(QWidget):
         self.next_button.setObjectName("goToNextJudgment")
         self.next_button.clicked.connect(self._go_next)
         self.sentence = QLabel(self)
+        self._sentence = ""  # whole (copied); the label shows it bounded (app.shown)
         self.sentence.setObjectName("resultSentence")
         self.sentence.setWordWrap(True)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -141,6 +144,7 @@ class SummaryPanel(QWidget):
         self.model.set_query(ev, q)
         if q < 0 or q >= ev.doc.n_queries:
             self.title.setText(self.tr("No query"))
+            self._sentence = ""
             for label in (self.status_label, self.bounds_label, self.next_label, self.sentence):
                 label.clear()
             self.next_button.hide()
@@ -153,10 +157,11 @@ class SummaryPanel(QWidget):
             self.table.resizeColumnsToContents()
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
-        _set_text(self.title, f"<b>{ev.doc.query_ids[q]}</b>")
+        _set_text(self.title, f"<b>{html.escape(shown_id(ev.doc.query_ids[q]))}</b>")
         _set_text(self.status_label, f"{look.label}: {status.reason}")
         tint(self.status_label, "color: {}", look.tone)
-        _set_text(self.sentence, query_sentence(ev, q, 0))
+        self._sentence = query_sentence(ev, q, 0)
+        _set_text(self.sentence, bounded(self._sentence))
         if status is Status.UNRESOLVED:
             self.bounds_label.setText(self.tr("Computing bounds…"))
             self.next_label.setText("")
@@ -200,10 +205,11 @@ class SummaryPanel(QWidget):
         self.table.setFixedHeight(height + 2 * self.table.frameWidth() + scroll)
 
     def sentence_text(self) -> str:
-        return self.sentence.text()
+        """The whole sentence (the label shows it with long ids cut)."""
+        return self._sentence
 
     def copy_sentence(self) -> None:
-        QGuiApplication.clipboard().setText(self.sentence.text())
+        QGuiApplication.clipboard().setText(self._sentence)
 
     def _compute_details(self) -> None:
         """Start the bounds and the best next judgment off the UI thread (a
@@ -248,7 +254,7 @@ class SummaryPanel(QWidget):
                 if int(ev.n_unrateable[q]) else "")
         else:
             self.next_label.setText(
-                f"Judge {best.source_id!r} next: whatever its grade, the NDCG@"
+                f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"
                 f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most "
                 f"{format_number(best.worst_width, d)} wide.")
         self.next_button.setVisible(best is not None)
@@ -307,7 +313,7 @@ class AggregateFooter(QLabel):
         else:
             text = " · ".join(f"{means(s)} {over(s)}" for s in summaries)
         _set_text(self, f"{ev.conventions.weighting.label}: {text}")
-        tip = "\n\n".join(summary_sentence(ev, s) for s in summaries)
+        tip = bounded("\n\n".join(summary_sentence(ev, s) for s in summaries))
         if self.toolTip() != tip:
             self.setToolTip(tip)
 

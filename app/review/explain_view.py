@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, SignedDelegate, read_only_table
+from app.shown import bounded, shown_id
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
 from core.model.conventions import Conventions, format_cutoff
@@ -209,13 +210,13 @@ class ExplainView(QWidget):
         if x is None:
             self.sentence.clear()
             return
-        qid = self.main.current_query_id or "-"
+        qid = shown_id(self.main.current_query_id or "-")
         k = format_cutoff(x.start.cutoffs[j])
         self.title.setText(self.tr(
             "From {0} to {1} (cutoffs kept), NDCG@{2}; "
             "'this query' is {3}. The steps add up to the total row.").format(
                 self.start.currentText(), self.preset.currentText(), k, qid))
-        self.sentence.setText(x.sentence(j))
+        self.sentence.setText(bounded(x.sentence(j)))
 
 
 class ExplainController:

@@ -24,6 +24,7 @@ from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
 from app.review.common import RowsModel, read_only_table
+from app.shown import shown_id
 from core.analysis.agreement import AgreementReport, agreement
 from core.model.document import Document, grade_text
 
@@ -202,7 +203,8 @@ class JudgesView(QWidget):
         self.candidate_model.set_query(doc, self.report, rows)
         n = sum(bool(self.report.disagree[i]) for i in rows)
         self.query_title.setText(self.tr("{0}: the annotators disagree on {1} of {2} "
-                                         "candidates").format(doc.query_ids[q], n, len(rows)))
+                                         "candidates").format(shown_id(doc.query_ids[q]), n,
+                                                              len(rows)))
 
 
 class JudgesController:
