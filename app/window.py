@@ -42,7 +42,7 @@ from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
-from app.shown import shown_id
+from app.shown import bounded, shown_id
 from app.window_api import WindowApi
 from core.engine.evaluation import Status, evaluate
 from core.errors import NdcgError
@@ -286,8 +286,8 @@ class MainWindow(WindowApi):
         self._show_history()
 
     def show_message(self, text: str, ms: int = 8000) -> None:
-        """A message in the status bar for ``ms`` milliseconds."""
-        self.statusBar().showMessage(text, ms)
+        """A message in the status bar for ``ms`` milliseconds (long ids cut)."""
+        self.statusBar().showMessage(bounded(text), ms)
 
     def set_document(self, doc: Document, path: str | Path | None = None, *,
                      saved: bool = True) -> None:
@@ -391,7 +391,7 @@ class MainWindow(WindowApi):
         try:
             step()
         except NdcgError as exc:
-            self.statusBar().showMessage(str(exc), 10000)
+            self.show_message(str(exc), 10000)
             return str(exc)
         return None
 
