@@ -22,7 +22,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QVBoxLayout,
     QWidget,
@@ -134,12 +134,15 @@ class ExplainView(QWidget):
         self.peers.setObjectName("explainPeers")
         self.peers.setWordWrap(True)
         self.peers.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        top = QHBoxLayout()
-        for text, box in ((self.tr("From:"), self.start), (self.tr("to:"), self.preset),
-                          (self.tr("Cutoff:"), self.cutoff)):
-            top.addWidget(buddy_label(text, box))
-            top.addWidget(box)
-        top.addStretch(1)
+        # Two rows (from, to; the cutoff below): in one, the dock asked for
+        # 454 px, more than a side of a 960 px window (a 1920x1080 screen at 2x).
+        top = QGridLayout()
+        for n, (text, box) in enumerate(((self.tr("From:"), self.start),
+                                         (self.tr("to:"), self.preset),
+                                         (self.tr("Cutoff:"), self.cutoff))):
+            top.addWidget(buddy_label(text, box), n // 2, 2 * (n % 2))
+            top.addWidget(box, n // 2, 2 * (n % 2) + 1)
+        top.setColumnStretch(4, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.title)
