@@ -229,6 +229,27 @@ class GridPanel(QWidget):
             room = port - sum(header.sectionSize(n) for n in keys)
         return max(least, room)
 
+    def key_width(self) -> int:
+        """The width (pixels) the ranked grid needs to show its key columns
+        (:data:`~app.panels.column_chooser.KEY_COLUMNS`, rank to cumulative
+        DCG) whole in this font, the source at most :data:`SOURCE_LEAST`
+        characters, with its frame and vertical scroll bar: what the side
+        columns give way to (:class:`app.layout.Workplace`). It grows with
+        the font (933 px of columns at 16 pt, where 640 px was assumed)."""
+        view, header = self.grid, self.grid.horizontalHeader()
+        least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
+        width = 0
+        for n, col in enumerate(self.model.columns):
+            if col.key not in KEY_COLUMNS or view.isColumnHidden(n):
+                continue
+            wanted = max(header.sectionSizeHint(n), view.sizeHintForColumn(n))
+            if n == GridColumn.SOURCE:  # a longer id is elided (source_most)
+                width += min(least, wanted)
+                continue
+            width += max(wanted, _choices_width(view)) if n == GridColumn.GRADE else wanted
+        bar = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+        return width + 2 * view.frameWidth() + bar
+
     def _widen(self, *, measured: bool) -> None:
         """:meth:`widen_columns`; ``measured``: the columns were just fitted to
         the rows now shown, so only the grade column's choices are measured

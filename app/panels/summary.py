@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import label_control, tab_order
 from app.delegates import NumberDelegate, format_number
-from app.models.cutoffs import CutoffResultsModel
+from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width, fit_rows_to_font
 from app.panels.scrolled import scrolled
@@ -154,7 +154,7 @@ class SummaryPanel(QWidget):
         shown = (q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist()))
         if shown != self._fitted_for:
             self._fitted_for = shown
-            self.table.resizeColumnsToContents()
+            self._fit_columns()
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
         _set_text(self.title, f"<b>{html.escape(shown_id(ev.doc.query_ids[q]))}</b>")
@@ -175,14 +175,13 @@ class SummaryPanel(QWidget):
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
 
     def sizeHint(self) -> QSize:
-        """Wide enough for the cutoff table without a cut header; as tall as
-        the current query's texts are at that width (or at the panel's own
-        width once shown)."""
+        """Wide enough for the cutoff table without a cut header or a
+        sideways scroll; as tall as the current query's texts are at that
+        width (or at the panel's own width once shown)."""
         width = max(self.minimumWidth(), columns_width(self.table) + 24)
-        if self.isVisible():
-            width = self.width()
+        at = self.width() if self.isVisible() else width
         layout = self._inner.layout()
-        height = layout.heightForWidth(width - 16) if layout is not None else -1
+        height = layout.heightForWidth(at - 16) if layout is not None else -1
         return QSize(width, height if height > 0 else super().sizeHint().height())
 
     def changeEvent(self, event: QEvent) -> None:
@@ -192,8 +191,24 @@ class SummaryPanel(QWidget):
 
     def _refit(self) -> None:
         fit_rows_to_font(self.table)
-        self.table.resizeColumnsToContents()
+        self._fit_columns()
         self._fit_table_height()
+
+    def _fit_columns(self) -> None:
+        """The columns fitted to their contents, the status column as wide as
+        the widest status any query can show (``– no ranking``, ``?
+        unresolved``): the table keeps its width from query to query, and
+        the panel asks for it (:meth:`sizeHint`) rather than scrolling
+        sideways at the query whose status is longer."""
+        table = self.table
+        table.resizeColumnsToContents()
+        margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
+                                                None, table) + 1) + 2
+        widest = margin + max(table.fontMetrics().horizontalAdvance(look.label)
+                              for look in STATUS_LOOK.values())
+        header = table.horizontalHeader()
+        if header.sectionSize(CutoffColumn.STATUS) < widest:
+            header.resizeSection(CutoffColumn.STATUS, widest)
 
     def _fit_table_height(self) -> None:
         """The cutoff table as tall as its rows (no empty band under them)."""
