@@ -15,10 +15,9 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from app.models.queries import QueryColumn
 from app.panels.column_chooser import KEY_COLUMNS
-from core.engine.columns import GRID_COLUMNS
 from core.engine.evaluation import Status
+from tests.test_app_grid_layout import _outside
 
-KEYS = [c.key for c in GRID_COLUMNS]
 #: A query id this long or longer may be elided in the navigator (whole on hover).
 ELIDED_FROM = 20
 
@@ -38,18 +37,6 @@ def _at(qtbot: Any, w: Any, width: int, height: int) -> None:
     _settle(qtbot, w)
     w.fit_columns()
     _settle(qtbot, w)
-
-
-def _outside(grid: Any, keys: Any) -> list[str]:
-    """The columns of ``keys`` not wholly inside ``grid``'s viewport."""
-    port = grid.viewport().width()
-    out = []
-    for key in keys:
-        col = KEYS.index(key)
-        left = grid.columnViewportPosition(col)
-        if grid.isColumnHidden(col) or left < 0 or left + grid.columnWidth(col) > port:
-            out.append(key)
-    return out
 
 
 def test_at_16_pt_on_a_1280x800_screen_rank_to_cumulative_dcg_are_in_view(qtbot, window):
