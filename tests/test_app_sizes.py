@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle
 
 from app.models.queries import QueryColumn
@@ -103,3 +103,28 @@ def test_at_1280x800_short_ids_are_whole_and_the_summary_does_not_scroll(qtbot, 
         assert table.horizontalScrollBar().maximum() == 0, ids[q]
     assert {Status.OK, Status.UNRESOLVED, Status.UNDEFINED} <= seen
     w.session.mark_saved()
+
+
+def test_a_number_column_widens_for_the_grade_state_it_shows(qtbot, window):
+    """The gain column fitted to the first query's numbers read ``u…n`` at
+    the next query's unknown grade: it widens (never narrows) for it."""
+    w = window
+    _at(qtbot, w, 1280, 800)
+    w.set_query(w.document.query_index("case-F-unknown"))
+    _settle(qtbot, w)
+    model, grid = w.grid_model, w.grid
+    metrics = QFontMetrics(_italic(grid.font()))
+    cut = [(model.columns[c].key, model.index(r, c).data())
+           for r in range(model.rowCount()) for c in range(model.columnCount())
+           if model.columns[c].state_words and isinstance(model.index(r, c).data(), str)
+           and not grid.isColumnHidden(c)
+           and metrics.horizontalAdvance(model.index(r, c).data()) + 6 > grid.columnWidth(c)]
+    assert ("gain", "unknown") not in cut
+    assert cut == []
+    w.session.mark_saved()
+
+
+def _italic(font: QFont) -> QFont:
+    italic = QFont(font)
+    italic.setItalic(True)
+    return italic

@@ -259,7 +259,11 @@ class GridPanel(QWidget):
             header = view.horizontalHeader()
             if not measured:
                 _measure_rows_in_view(view)
-            for col in (GridColumn.VERSION, GridColumn.GRADE, GridColumn.SOURCE):
+            # (a number column widens for the grade state's word it shows:
+            # "unknown" read "u…n" in the gain column fitted to numbers)
+            words = [n for n, c in enumerate(self.model.columns)
+                     if c.state_words and n != GridColumn.GRADE]
+            for col in (GridColumn.VERSION, GridColumn.GRADE, *words, GridColumn.SOURCE):
                 wanted = 0 if measured else max(view.sizeHintForColumn(col),
                                                 header.sectionSizeHint(col))
                 if col is GridColumn.GRADE:
