@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
+from app.panels.scrolled import scrolled
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.shown import bounded, shown_id
 from core.analysis.explain import Explanation, explain, peer_matches
@@ -143,7 +144,12 @@ class ExplainView(QWidget):
             top.addWidget(buddy_label(text, box), n // 2, 2 * (n % 2))
             top.addWidget(box, n // 2, 2 * (n % 2) + 1)
         top.setColumnStretch(4, 1)
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        body.setObjectName("explainBody")
+        layout = QVBoxLayout(body)
+        # In a short dock the view scrolls (it asked for 220 px of height:
+        # see app.review.runs_view).
+        scrolled(self, body, "explainScroll").setFocusPolicy(Qt.FocusPolicy.NoFocus)
         layout.addLayout(top)
         layout.addWidget(self.title)
         layout.addWidget(self.table, 1)

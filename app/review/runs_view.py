@@ -39,6 +39,7 @@ from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.models.queries import RunColumns
+from app.panels.scrolled import scrolled
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
@@ -155,12 +156,18 @@ class RunsView(QWidget):
         copies.addStretch(1)
         copies.addWidget(self.copy_markdown)
         copies.addWidget(self.copy_latex)
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        body.setObjectName("runsBody")
+        layout = QVBoxLayout(body)
         layout.addLayout(top)
         layout.addLayout(copies)
         layout.addWidget(self.header)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.in_navigator)
+        # In a short dock the view scrolls: it asked for 247 px of height, and
+        # with the explain dock's 220 made a 960x540 window (a 1920x1080
+        # screen at 2x) at least 601 px tall.
+        scrolled(self, body, "runsScroll").setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
 
     @property
