@@ -42,7 +42,7 @@ from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
-from app.shown import bounded, shown_id
+from app.shown import CELL_SHOWN, bounded, shown_id
 from app.window_api import WindowApi
 from core.engine.evaluation import Status, evaluate
 from core.errors import NdcgError
@@ -287,8 +287,9 @@ class MainWindow(WindowApi):
         self._show_history()
 
     def show_message(self, text: str, ms: int = 8000) -> None:
-        """A message in the status bar for ``ms`` milliseconds (long ids cut)."""
-        self.statusBar().showMessage(bounded(text), ms)
+        """A message in the status bar for ``ms`` milliseconds (one line: a
+        word past :data:`~app.shown.CELL_SHOWN` characters cut, a path whole)."""
+        self.statusBar().showMessage(bounded(text, CELL_SHOWN), ms)
 
     def set_document(self, doc: Document, path: str | Path | None = None, *,
                      saved: bool = True) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from app.models.candidates import GridColumn
 from app.models.roles import WHOLE_ROLE
-from app.shown import WORD_SHOWN, bounded, shown_id
+from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, shown_id
 from core.model.document import Document
 
 LONG = 40_000
@@ -49,6 +49,10 @@ def test_the_cut_keeps_both_ends_and_short_texts_whole():
     assert (out[:9], out[6 + WORD_SHOWN - 4:][:9], len(out), out[-1]) == (
         "grade xxx", "-end then", 2000, "…")
     assert max(len(word) for word in out.split()) <= WORD_SHOWN
+    # A one-line message (the status bar, an error box) keeps a path whole.
+    saved = "Saved /home/reviewer/projects/relevance-2026/round-3/worksheet-final.xlsx"
+    assert bounded(saved, CELL_SHOWN) is saved
+    assert len(bounded("Saved " + "q" * LONG, CELL_SHOWN)) == len("Saved ") + CELL_SHOWN
 
 
 def test_a_40000_character_id_is_shown_in_every_panel_at_a_bounded_cost(
