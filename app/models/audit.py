@@ -89,5 +89,5 @@ class AuditModel(QAbstractTableModel):
                      e.origin)[index.column()]
             if not isinstance(value, str) or role == WHOLE_ROLE:
                 return value
-            return bounded(value, CELL_SHOWN) if role == DISPLAY else bounded(value)
+            return bounded(value, CELL_SHOWN)
         return None

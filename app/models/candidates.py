@@ -274,7 +274,7 @@ class CandidateModel(QAbstractTableModel):
             return bounded(value, CELL_SHOWN) if isinstance(value, str) else value
         if role == TOOLTIP:
             tip = col.tooltip(shown, row)
-            return bounded(tip) if isinstance(tip, str) else tip
+            return bounded(tip, CELL_SHOWN) if isinstance(tip, str) else tip
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _ALIGN[col.align]
         if role == EDIT:

@@ -30,7 +30,7 @@ from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width, fit_rows_to_font
 from app.panels.scrolled import scrolled
 from app.scheme import tint
-from app.shown import bounded, shown_id
+from app.shown import CELL_SHOWN, bounded, shown_id
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
@@ -328,7 +328,7 @@ class AggregateFooter(QLabel):
         else:
             text = " · ".join(f"{means(s)} {over(s)}" for s in summaries)
         _set_text(self, f"{ev.conventions.weighting.label}: {text}")
-        tip = bounded("\n\n".join(summary_sentence(ev, s) for s in summaries))
+        tip = bounded("\n\n".join(summary_sentence(ev, s) for s in summaries), CELL_SHOWN)
         if self.toolTip() != tip:
             self.setToolTip(tip)
 
