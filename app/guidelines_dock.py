@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from app.delegates import grade_text
 from app.models.looks import brush
 from app.models.roles import CANDIDATE_ROLE
-from app.shown import shown_id
+from app.shown import CELL_SHOWN, bounded, shown_id
 from app.window_api import WindowApi
 from core.model.conventions import Level
 from core.model.document import GradeState
@@ -93,8 +93,8 @@ class GuidelinesView(QWidget):
         self._levels = list(levels)
         self.levels_list.clear()
         for level in self._levels:
-            item = QListWidgetItem(level_text(level, self._decimals()))
-            item.setToolTip(level_text(level))
+            item = QListWidgetItem(bounded(level_text(level, self._decimals())))
+            item.setToolTip(bounded(level_text(level), CELL_SHOWN))
             self.levels_list.addItem(item)
         self.empty_note.setVisible(not any(lv.description or lv.examples for lv in levels))
         self.highlight(self.highlighted)

@@ -6,6 +6,7 @@ panel now draws them cut (app.shown); a copy still takes them whole."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import numpy as np
 from app.models.candidates import GridColumn
 from app.models.roles import WHOLE_ROLE
 from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, shown_id
+from core.model.conventions import Guideline, Guidelines
 from core.model.document import Document
 
 LONG = 40_000
@@ -67,6 +69,12 @@ def test_a_40000_character_id_is_shown_in_every_panel_at_a_bounded_cost(
     Path("/proc/self/clear_refs").write_text("5", encoding="ascii")  # the peak := now
     before = _status()
     w.set_document(doc, None)
+    # A note and a guideline as long as the ids: the audit log, the guidelines
+    # dock and the conventions panel lay them out cut too.
+    first = int(doc.members(doc.query_index(query))[0])
+    assert w.set_grade(first, 1.0, note="n" * (LONG // 2) + " " + "n" * (LONG // 2))
+    assert w.change_conventions(replace(w.conventions, guidelines=Guidelines(
+        (Guideline(1.0, "d" * LONG, ("e" * LONG,)),)))) is None
     for q in (doc.query_index(query), doc.query_index("short")):
         w.set_query(q)
         for dock in w.docks.values():
