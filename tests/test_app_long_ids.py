@@ -77,9 +77,11 @@ def test_a_40000_character_id_is_shown_in_every_panel_at_a_bounded_cost(
         (Guideline(1.0, "d" * LONG, ("e" * LONG,)),)))) is None
     for q in (doc.query_index(query), doc.query_index("short")):
         w.set_query(q)
-        for dock in w.docks.values():
+        for dock in w.docks.values():  # each in front of its tab group, painted
             dock.show()
-        qtbot.wait(1)
+            dock.raise_()
+            qtbot.wait(1)
+            assert not dock.grab().isNull()
         assert not w.grab().isNull()
         assert w.width() <= 1280
     w.set_query(doc.query_index(query))
