@@ -259,16 +259,18 @@ def test_a_dark_palette_set_directly_brings_the_dark_tones(
         qapp: Any, window: Any, restore_palette: None):
     """A dark palette given without a colour-scheme signal (a platform theme
     such as qt6ct's or KDE's, or ``QApplication.setPalette``): the status
-    boxes and every coloured cell of the navigator take their dark tone, at
-    AA on the base they are painted on (the light ones read at 2.4-2.6:1 on
-    #1e1e1e); a light palette set so brings the light ones back."""
-    from app.models.queries import QueryColumn
+    boxes and every coloured cell of the navigator, the grid and the
+    summary's table, for every query, take their dark tone, at AA on what
+    they are painted on (the cell's background tone, else the view's base;
+    the light ones read at 2.4-2.6:1 on #1e1e1e); a light palette set so
+    brings the light ones back."""
+    from core.model.document import GradeState
 
-    model = window.navigator.model
+    assert window.set_grade(0, None, GradeState.UNKNOWN)  # a muted "unknown" in the grid
+    views = (window.navigator.view, window.grid, window.summary_panel.table)
     for palette, dark in ((dark_palette(), True), (qapp.style().standardPalette(), False)):
         QApplication.setPalette(palette)
         qapp.processEvents()
-        base = window.navigator.view.palette().color(QPalette.ColorRole.Base)
         assert is_dark(window.navigator.view.palette()) is dark
         low = []
         for status, box in window.navigator.status_boxes.items():
@@ -278,16 +280,32 @@ def test_a_dark_palette_set_directly_brings_the_dark_tones(
             if contrast_ratio(QColor(tone.dark if dark else tone.light), ground) < 4.5:
                 low.append((status.name, "box"))
         painted = set()
-        for row in range(model.rowCount()):
-            for col in (QueryColumn.NDCG, QueryColumn.STATUS):
-                fg = model.data(model.index(row, col), Qt.ItemDataRole.ForegroundRole)
-                if fg is not None:
-                    painted.add(fg.color().name())
-                    if contrast_ratio(fg.color(), base) < 4.5:
-                        low.append((row, col.name, fg.color().name()))
+        for q in range(window.document.n_queries):
+            window.set_query(q)
+            for view in views:
+                painted |= _low_cells(view, low)
         assert low == []
-        assert len(painted) >= 3  # (the example has ok, undefined and unresolved queries)
+        assert len(painted) >= 4  # (ok, undefined, unresolved, unknown grades)
     window.session.mark_saved()
+
+
+def _low_cells(view: Any, low: list[Any]) -> set[str]:
+    """The foreground colours ``view``'s model paints; each one that reads
+    under AA on its cell's background (or the view's base) added to ``low``."""
+    model, base = view.model(), view.palette().color(QPalette.ColorRole.Base)
+    seen = set()
+    for row in range(model.rowCount()):
+        for col in range(model.columnCount()):
+            index = model.index(row, col)
+            fg = index.data(Qt.ItemDataRole.ForegroundRole)
+            if fg is None:
+                continue
+            bg = index.data(Qt.ItemDataRole.BackgroundRole)
+            ground = bg.color() if bg is not None and bg.style() != Qt.BrushStyle.NoBrush else base
+            seen.add(fg.color().name())
+            if contrast_ratio(fg.color(), ground) < 4.5:
+                low.append((view.objectName(), row, col, fg.color().name(), ground.name()))
+    return seen
 
 
 # -- where a cell is, what changed -----------------------------------------------------
