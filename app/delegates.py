@@ -33,8 +33,8 @@ from PySide6.QtWidgets import (
 from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
 from core.model.numbers import number_text
 
-__all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number",
-           "grade_text", "signed_text"]
+__all__ = ["GradeDelegate", "GradeWordsDelegate", "NumberDelegate", "RankDelegate",
+           "ScoreDelegate", "format_number", "grade_text", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -91,6 +91,23 @@ class NumberDelegate(QStyledItemDelegate):
                 QToolTip.showText(event.globalPos(), text, view.viewport(), option.rect)
                 return True
         return super().helpEvent(event, view, option, index)
+
+
+class GradeWordsDelegate(NumberDelegate):
+    """A grade written as text (the audit log's before and after: ``2``,
+    ``unknown``, ``1.3333333333333333``) shown as the grid shows it: a
+    fraction at the display rounding (:func:`grade_text`), words as they are."""
+
+    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
+        if isinstance(value, str):
+            try:
+                number = float(value)
+            except ValueError:
+                return value
+            if math.isfinite(number) and not number.is_integer():
+                return grade_text(number, self._decimals())
+            return value
+        return super().displayText(value, locale)
 
 
 class ScoreDelegate(NumberDelegate):

@@ -110,7 +110,7 @@ class MainWindow(WindowApi):
         self.navigator = QueryNavigator(decimals, self)
         self.conventions_panel = ConventionsPanel(self)
         self.summary_panel = SummaryPanel(decimals, self)
-        self.audit_view = AuditLogView(self)
+        self.audit_view = AuditLogView(self, decimals)
         self.audit_model = self.audit_view.audit_model
         self.footer = AggregateFooter(decimals, self)
         self.statusBar().addPermanentWidget(self.footer, 1)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.guidelines_dock import GuidelinesView
 from app.help import shortcut_rows
+from app.models.audit import AuditColumn
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE, TOOLTIP
 from core.model.conventions import Conventions, Guideline, Guidelines
@@ -190,6 +191,11 @@ def test_a_consensus_grade_reads_at_the_display_rounding(qtbot, window) -> None:
         cell = w.grid_model.index(0, GridColumn.GRADE)
         shown = w.grid.itemDelegateForColumn(GridColumn.GRADE)
         assert shown.displayText(cell.data(), None) == "1.3333"
+        log = w.audit_view  # the change's after, as the grid shows it
+        after = log.model().index(log.model().rowCount() - 1, AuditColumn.AFTER)
+        assert after.data() == repr(4 / 3)
+        assert log.itemDelegateForColumn(AuditColumn.AFTER).displayText(after.data(), None) == (
+            "1.3333")
         w.settings.decimals = 2
         w.refresh_display_settings()
         _select(qtbot, w, 1)
