@@ -34,7 +34,7 @@ from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
 from core.model.numbers import number_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "NumberDelegate", "RankDelegate",
-           "ScoreDelegate", "format_number", "grade_text", "signed_text"]
+           "ScoreDelegate", "format_number", "grade_text", "grade_words", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -57,6 +57,19 @@ def grade_text(value: float, decimals: int) -> str:
     consensus of several annotators) at the display precision like every
     other number (``1.3333333333333333`` -> ``1.3333`` at 4 decimals)."""
     return number_text(value) if value.is_integer() else format_number(value, decimals)
+
+
+def grade_words(text: str, decimals: int) -> str:
+    """A grade as written for people (``2``, ``unknown``, ``1.3333333333333333``:
+    :attr:`core.model.edits.GradeValue.text`) with a fraction at the display
+    rounding (:func:`grade_text`); anything else as it is."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if math.isfinite(number) and not number.is_integer():
+        return grade_text(number, decimals)
+    return text
 
 
 def signed_text(value: Any, decimals: int) -> str:
@@ -100,13 +113,7 @@ class GradeWordsDelegate(NumberDelegate):
 
     def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
         if isinstance(value, str):
-            try:
-                number = float(value)
-            except ValueError:
-                return value
-            if math.isfinite(number) and not number.is_integer():
-                return grade_text(number, self._decimals())
-            return value
+            return grade_words(value, self._decimals())
         return super().displayText(value, locale)
 
 

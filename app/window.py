@@ -32,6 +32,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
 
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
+from app.delegates import grade_words
 from app.judgment_clock import ActivityClock
 from app.layout import STACKED_FROM, DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
@@ -356,10 +357,12 @@ class MainWindow(WindowApi):
         doc = self.document
         value = GradeValue.typed(grade, state, reason)
         before = GradeValue.of(doc, index)
+        d = self._decimals
         label = (f"{shown_id(doc.query_ids[int(doc.query[index])])}/"
                  f"{shown_id(doc.source_text(index))}")
         return self.set_grades([index], [value], note=note,
-                               text=f"grade {label}: {before.text} → {value.text}",
+                               text=f"grade {label}: {grade_words(before.text, d)} → "
+                                    f"{grade_words(value.text, d)}",
                                seconds=self.activity_clock.lap())
 
     def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",

@@ -196,6 +196,7 @@ def test_a_consensus_grade_reads_at_the_display_rounding(qtbot, window) -> None:
         assert after.data() == repr(4 / 3)
         assert log.itemDelegateForColumn(AuditColumn.AFTER).displayText(after.data(), None) == (
             "1.3333")
+        assert w.app_actions["undo"].text().endswith("case-A/B: 1 → 1.3333")
         w.settings.decimals = 2
         w.refresh_display_settings()
         _select(qtbot, w, 1)
