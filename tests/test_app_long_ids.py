@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from PySide6.QtCore import QPoint
 
 from app.models.candidates import GridColumn
 from app.models.roles import WHOLE_ROLE
@@ -85,8 +86,13 @@ def test_a_40000_character_id_is_shown_in_every_panel_at_a_bounded_cost(
         assert not w.grab().isNull()
         assert w.width() <= 1280
     w.set_query(doc.query_index(query))
+    summary = w.docks["summaryPanelDock"]
+    summary.raise_()
     qtbot.wait(1)
     after = _status()
+    # The summary's title (the id, cut and in bold) leaves Copy sentence in view.
+    button = w.summary_panel.copy_button
+    assert button.mapTo(summary, QPoint(button.width(), 0)).x() <= summary.width()
     assert after["VmHWM"] - before["VmRSS"] < PEAK_GROWTH_MIB, (before, after)
     grid = w.grid
     row = next(r for r in range(w.grid_model.rowCount())

@@ -65,6 +65,9 @@ class SummaryPanel(QWidget):
         self._next: int | None = None
         self.title = QLabel(self)
         self.title.setObjectName("summaryTitle")
+        # A long id (cut to 40 characters, 300 px in bold) is clipped rather
+        # than pushing Copy sentence out of a narrow dock.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("summaryStatus")
         self.status_label.setWordWrap(True)
