@@ -72,8 +72,18 @@ def _widths(doc: Document) -> list[float]:
 
 def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
                         perm: np.ndarray, blocks: list[tuple[int, int]]) -> None:
-    """The Candidates sheet's data rows, below its header row."""
-    ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1, _candidate_rows(doc, ev, perm, blocks, fmt))
+    """The Candidates sheet's data rows, below its header row (and what
+    renders them as ODF, which an ``.ods`` export takes instead:
+    :func:`core.io.workbook.ods_rows.ods_candidate_rows`'s arguments)."""
+    ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1,
+                _candidate_rows(doc, ev, perm, blocks, fmt),
+                (doc, ev, perm, blocks, _styles(fmt), fmt.number._get_xf_index()))
+
+
+def _styles(fmt: Formats) -> tuple[int, int, int, int]:
+    """The cell formats of text, quoted text, editable and quoted editable cells."""
+    return (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
+            fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
 
 
 # -- the Candidates rows, rendered ---------------------------------------------------------
@@ -237,8 +247,7 @@ def _candidate_rows(
         raise InputError("a predicted score is infinite, which a workbook cannot hold",
                          hint="give the candidate a finite score or none")
     vals = candidate_values(doc, ev, perm, blocks)
-    styles = (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
-              fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
+    styles = _styles(fmt)
     templates = _row_templates(fmt.number._get_xf_index())
     names = templates.names
     si = 0
