@@ -16,7 +16,8 @@ from core.errors import InputError, NdcgError
 
 __all__ = ["EXPORT_FORMATS", "cmd_export", "refuse_writing_over_inputs"]
 
-EXPORT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "tsv", ".qrels": "qrels", ".run": "run"}
+EXPORT_FORMATS = {".xlsx": "xlsx", ".ods": "ods", ".csv": "csv", ".tsv": "tsv",
+                  ".qrels": "qrels", ".run": "run"}
 
 
 def _same_file(a: str | Path, b: str | Path) -> bool:
@@ -48,10 +49,11 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     doc, conv = load_input(args)
     say_reopened([doc], args)
     doc.conventions = conv
-    if kind == "xlsx":
-        from core.io.workbook import check_fits, export_workbook
+    if kind in ("xlsx", "ods"):
+        from core.io.workbook import check_fits, check_workbook_target, export_workbook
         from core.io.workbook.additions import additions_to_keep
 
+        check_workbook_target(args.output, kind)  # .ods bytes only under an .ods name
         check_fits(doc, conv, args.output)  # before anything is computed
         keep = additions_to_keep(args.output, args.input)  # what people added to the input
         say_not_carried(keep.not_carried if keep else [])

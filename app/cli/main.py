@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     x.add_argument("input")
     x.add_argument("-o", "--output", required=True,
-                   help="the file to write: .xlsx, .csv, .tsv, .qrels or .run")
+                   help="the file to write: .xlsx, .ods, .csv, .tsv, .qrels or .run")
     x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
                    help="the format, when the suffix does not tell")
     x.add_argument("--qrels")
@@ -111,8 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument(
         "--export", metavar="OUT.xlsx",
-        help="also write a workbook: both runs' audited sheets and a Comparison sheet whose "
-        "NDCG values, deltas and means are live formulas",
+        help="also write a workbook (.xlsx, or .ods for LibreOffice): both runs' audited "
+        "sheets and a Comparison sheet whose NDCG values, deltas and means are live formulas",
     )
     add_strict(c)
     c.set_defaults(func=cmd_compare)

@@ -51,6 +51,7 @@ from core.io.workbook.layout import (
 )
 from core.io.workbook.reader import is_own_workbook, read_workbook
 from core.io.workbook.reopened import Reopened, reopened
+from core.io.workbook.targets import WRITTEN_WORKBOOKS, check_workbook_target, is_ods
 
 __all__ = [
     "AUDIT_COLUMNS",
@@ -67,11 +68,14 @@ __all__ = [
     "RESAMPLING_COLUMNS",
     "SHEETS",
     "SUMMARY_COLUMNS",
+    "WRITTEN_WORKBOOKS",
     "Reopened",
     "check_fits",
+    "check_workbook_target",
     "export_comparison_workbook",
     "export_runs_workbook",
     "export_workbook",
+    "is_ods",
     "is_own_workbook",
     "read_workbook",
     "reopened",

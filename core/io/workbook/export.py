@@ -31,6 +31,7 @@ from core.io.workbook.queries import write_queries, write_summary
 from core.io.workbook.report import write_report
 from core.io.workbook.report_sheet import Run
 from core.io.workbook.runs import RUNS_SHEET, run_sheets, write_runs_report, write_runs_sheet
+from core.io.workbook.targets import is_ods
 from core.io.workbook.values import row_layout
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -102,12 +103,6 @@ def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str =
     check_fits(c.doc_b, c.ev_b.conventions, path)
     _atomic_book(path, lambda tmp, rows: _write(tmp, c.doc_a, c.ev_a, c, labels, keep=keep,
                                                  ods_rows=rows))
-
-
-def is_ods(path: str | Path) -> bool:
-    """Whether ``path`` names an OpenDocument spreadsheet (``.ods``): the one
-    test by which every workbook writer picks the format it writes."""
-    return Path(path).suffix.lower() == ".ods"
 
 
 def _atomic_book(path: str | Path,
