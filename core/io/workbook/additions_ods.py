@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import datetime
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,22 +57,30 @@ def _rows(book: Any, sheet: str) -> list[list[Any]]:
     return list(book.get_sheet_by_name(sheet).to_python(skip_empty_area=False))
 
 
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """calamine's failures (they vary) as one InputError naming the file."""
+    try:
+        yield
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
+                         file=str(path), hint="open it in LibreOffice and save it again",
+                         ) from exc
+
+
 def is_own_ods(path: str | Path) -> bool:
     """Whether the ``.ods`` at ``path`` carries this app's metadata sheet."""
     path = Path(path)
     try:
-        book = _book(path)
-        if SHEETS["metadata"] not in book.sheet_names:
-            return False
-        read_metadata(_rows(book, SHEETS["metadata"]), str(path))
+        with _reading(path):
+            book = _book(path)
+            if SHEETS["metadata"] not in book.sheet_names:
+                return False
+            read_metadata(_rows(book, SHEETS["metadata"]), str(path))
     except NotOwnWorkbook:
         return False
-    except InputError:
-        raise
-    except Exception as exc:  # calamine's errors vary
-        raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
-                         file=str(path), hint="open it in LibreOffice and save it again",
-                         ) from exc
     return True
 
 
@@ -123,7 +133,7 @@ def read_ods_additions(path: str | Path) -> Additions:
     out = Additions(str(path))
     if not path.is_file():
         return out
-    try:
+    with _reading(path):
         book = _book(path)
         for meta in book.sheets_metadata:
             name = meta.name
@@ -136,12 +146,6 @@ def read_ods_additions(path: str | Path) -> Additions:
                     sheet.cells.extend(c for j, v in enumerate(row)
                                        if (c := _cell(r, j, v)) is not None)
                 out.sheets.append(sheet)
-    except InputError:
-        raise
-    except Exception as exc:  # calamine's errors vary
-        raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
-                         file=str(path), hint="open it in LibreOffice and save it again",
-                         ) from exc
     if out:
         out.not_carried.append(VALUES_ONLY)
     return out

@@ -314,14 +314,25 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
         excel_row, number_text(tie, tie == 0), strict=True)]
     out["v6"] = np.array(["number", "unknown", "unrateable"], dtype=object)[
         doc.state[perm]].tolist()
-    rank = vals["rank"]
-    out["v8"] = number_text(rank, rank == 0)
-    for c, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
-                   (14, "ideal contribution"), (18, "position discount"),
-                   (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
-                   (26, "grade used")):
-        out[f"v{c}"] = number_text(vals[key])
-    for c, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
-                   (21, "gain known"), (25, "avg known")):
-        out[f"v{c}"] = number_text(vals[key].astype(np.float64))
+    for c, values, empty in formula_results(vals):
+        out[f"v{c}"] = number_text(values, empty)
     return out
+
+
+#: The numeric formula columns and the engine's result each stores
+#: (:func:`core.io.workbook.values.candidate_values`' keys).
+_RESULT_KEYS = ((8, "rank"), (9, "gain"), (10, "discount"), (11, "contribution"),
+                (13, "ideal gain"), (14, "ideal contribution"), (16, "ranked"),
+                (17, "ranked so far"), (18, "position discount"), (19, "inventory"),
+                (20, "judged"), (21, "gain known"), (22, "inventory gain"), (23, "avg gain"),
+                (24, "avg x discount"), (25, "avg known"), (26, "grade used"))
+
+
+def formula_results(vals: dict[str, np.ndarray],
+                    ) -> Iterator[tuple[int, FloatArray, npt.NDArray[np.bool_] | None]]:
+    """Each numeric formula column's stored results: (column, values, where
+    empty): the rank is empty where the candidate is unranked (0), the other
+    columns where NaN."""
+    for c, key in _RESULT_KEYS:
+        values = vals[key].astype(np.float64)
+        yield c, values, (values == 0 if key == "rank" else None)

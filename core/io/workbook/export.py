@@ -118,7 +118,7 @@ def _atomic_book(path: str | Path,
     def write(tmp: Path) -> None:
         with tempfile.TemporaryDirectory(prefix=".ods-", dir=tmp.parent) as folder:
             xlsx = Path(folder) / "book.xlsx"
-            rows = RenderedRows(Path(folder))  # the Candidates rows, rendered as ODF
+            rows = RenderedRows()  # the Candidates rows, rendered as ODF
             write_xlsx(xlsx, rows)
             with FirstErrorOnly(tmp) as out:
                 xlsx_to_ods(xlsx, out, rows)

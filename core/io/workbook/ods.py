@@ -21,8 +21,6 @@ reader.
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 import zipfile
 from collections.abc import Iterable, Iterator
 from html import escape, unescape
@@ -62,7 +60,6 @@ _PLAIN_REF = re.compile(
     r"(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!\$?[A-Z]+\$?[0-9]+(?::\$?[A-Z]+\$?[0-9]+)?")
 _SHARED = re.compile(r'si="([0-9]+)"')
 _TEXT_RUN = re.compile(r"<t(?: [^>]*)?>([^<]*)</t>")
-_SPACING = re.compile(r"^ | $| {2}|[\t\n\r]|_x[0-9A-Fa-f]{4}_")
 _XML_BAD = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
@@ -88,7 +85,8 @@ def text_paragraphs(escaped: str) -> str:
     """An xlsx cell's text (XML-escaped, Excel's ``_xHHHH_`` escapes) as the
     content of ODF paragraphs: spaces kept (``<text:s/>``), tabs and line
     breaks as ODF writes them."""
-    if not _SPACING.search(escaped):
+    if not ("  " in escaped or escaped[:1] == " " or escaped[-1:] == " " or "_x" in escaped
+            or "\t" in escaped or "\n" in escaped or "\r" in escaped):
         return escaped
 
     def char(m: re.Match[str]) -> str:
@@ -102,20 +100,17 @@ def text_paragraphs(escaped: str) -> str:
 
 
 class RenderedRows:
-    """Sheets' rows rendered as ODF while the xlsx is written (the
-    Candidates sheets, :mod:`core.io.workbook.ods_rows`): a file each in
-    ``folder``, by sheet name."""
+    """Sheets' rows rendered as ODF (the Candidates sheets,
+    :mod:`core.io.workbook.ods_rows`), by sheet name: iterables of
+    ``<table:table-row>`` elements, consumed as the ``.ods`` is written
+    (a generator renders its rows only then)."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.files: dict[str, Path] = {}
+    def __init__(self) -> None:
+        self.rows: dict[str, Iterable[str]] = {}
 
     def keep(self, sheet: str, rows: Iterable[str]) -> None:
-        """Write ``rows`` (``<table:table-row>`` elements) as ``sheet``'s rows after its first."""
-        path = self.folder / f"rows{len(self.files)}.xml"
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.writelines(rows)
-        self.files[sheet] = path
+        """``rows`` are ``sheet``'s rows after its first."""
+        self.rows[sheet] = rows
 
 
 class _Sheet:
@@ -271,52 +266,56 @@ def _width_inches(width: float) -> float:
     return int(width * 7 + 5) / 96
 
 
-def _sheet_parts(src: zipfile.ZipFile, part: str) -> tuple[str, str, Iterator[str]]:
-    """A worksheet part's head (up to ``<sheetData>``), tail (after it) and
-    its rows in pieces of whole ``<row>`` elements. The tail is read first
-    (one pass over the part without keeping it), since merges and
-    protection come after the rows."""
-    tail = ""
+_HEIGHT = re.compile(rb' ht="([0-9.]+)"')
+
+
+def _scan(src: zipfile.ZipFile, part: str) -> tuple[str, str, set[str]]:
+    """A worksheet part's head (up to ``<sheetData>``), tail (after it: merges
+    and protection come after the rows) and row heights, in one pass that
+    keeps none of the rows."""
+    head: str | None = None
+    buf = tail = b""
+    heights: set[str] = set()
     carry = b""
     with src.open(part) as fh:
         while piece := fh.read(_PIECE):
             data = carry + piece
+            if head is None:
+                buf += piece
+                at = buf.find(b"<sheetData")
+                if at >= 0:
+                    head, buf = buf[:at].decode("utf-8"), b""
+            heights.update(h.decode() for h in _HEIGHT.findall(data))
             at = data.rfind(b"</sheetData>")
             if at >= 0:
-                tail = data[at:].decode("utf-8")
-                carry = b""
+                tail, carry = data[at:], b""
             elif tail:
-                tail += piece.decode("utf-8", "replace")
+                tail += piece
             else:
-                carry = data[-16:]
-    fh_rows = src.open(part)
-    buf = b""
-    while b"<sheetData" not in buf:
-        piece = fh_rows.read(_PIECE)
-        if not piece:
-            break
-        buf += piece
-    start = buf.find(b"<sheetData")
-    head = buf[:max(start, 0)].decode("utf-8")
-    rest = buf[start:] if start >= 0 else b""
+                carry = data[-64:]
+    return head if head is not None else buf.decode("utf-8"), tail.decode("utf-8"), heights
 
-    def pieces() -> Iterator[str]:
-        nonlocal rest
-        try:
-            while True:
-                end = rest.rfind(b"</row>")
-                more = fh_rows.read(_PIECE) if end < 0 or len(rest) < _PIECE else b""
-                if more:
-                    rest += more
-                    continue
-                if end < 0:
-                    return
-                yield rest[: end + 6].decode("utf-8")
-                rest = rest[end + 6:]
-        finally:
-            fh_rows.close()
 
-    return head, tail, pieces()
+def _row_pieces(src: zipfile.ZipFile, part: str) -> Iterator[str]:
+    """A worksheet part's rows in pieces of whole ``<row>`` elements."""
+    with src.open(part) as fh:
+        rest = b""
+        while b"<sheetData" not in rest:
+            piece = fh.read(_PIECE)
+            if not piece:
+                return
+            rest += piece
+        rest = rest[rest.find(b"<sheetData"):]
+        while True:
+            end = rest.rfind(b"</row>")
+            more = fh.read(_PIECE) if end < 0 or len(rest) < _PIECE else b""
+            if more:
+                rest += more
+                continue
+            if end < 0:
+                return
+            yield rest[: end + 6].decode("utf-8")
+            rest = rest[end + 6:]
 
 
 _Names = list[tuple[str, str, int | None]]
@@ -387,38 +386,38 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
     """Write the ``.ods`` of the workbook ``xlsx`` (written by our export)
     into ``out`` (a binary file), with the rows of ``rendered`` after their
     sheets' header rows."""
-    rows = rendered.files if rendered is not None else {}
-    with zipfile.ZipFile(xlsx) as src, tempfile.TemporaryFile() as body:
+    with zipfile.ZipFile(xlsx) as src:
         sheets, names, active = _workbook(src)
         strings = _shared_strings(src)
-        widths: set[float] = set()
-        heights: set[str] = set()
-        frozen: list[tuple[str, tuple[int, int]]] = []
         named, prints = _named(names, [s for s, _, _ in sheets])
-        for i, (name, part, hidden) in enumerate(sheets):
-            head, tail, pieces = _sheet_parts(src, part)
-            sheet = _Sheet(name, head, tail, strings)
-            widths.update(w for _, _, w, _, _ in sheet.columns)
-            frozen.append((name, sheet.frozen))
-            start = sheet.start("ta_hidden" if hidden else "ta")
-            if i in prints:
-                start = start.replace(">", f' table:print-ranges="{escape(prints[i])}">', 1)
-            body.write(start.encode("utf-8"))
-            for piece in pieces:
-                heights.update(re.findall(r' ht="([0-9.]+)"', piece))
-                for xml in sheet.rows(piece):
-                    body.write(xml.encode("utf-8"))
-            if name in rows:
-                with open(rows[name], "rb") as rendered_rows:
-                    shutil.copyfileobj(rendered_rows, body, 1 << 20)
-                sheet.row += 1
-            if sheet.row == 0:
-                body.write(b"<table:table-row><table:table-cell/></table:table-row>")
-            body.write(b"</table:table>")
-        body.seek(0)
-        styles_xml = src.read("xl/styles.xml").decode("utf-8")
-        _write_package(out, body, _automatic_styles(styles_xml, widths, heights), named,
-                       _settings(frozen, sheets[active][0] if sheets else ""))
+        built = []
+        heights: set[str] = set()
+        for name, part, _ in sheets:
+            head, tail, found = _scan(src, part)
+            built.append(_Sheet(name, head, tail, strings))
+            heights |= found
+        widths = {w for sheet in built for _, _, w, _, _ in sheet.columns}
+        automatic = _automatic_styles(src.read("xl/styles.xml").decode("utf-8"), widths, heights)
+        settings = _settings([(s.name, s.frozen) for s in built],
+                             sheets[active][0] if sheets else "")
+        rows = rendered.rows if rendered is not None else {}
+
+        def body() -> Iterator[str]:
+            for i, ((name, part, hidden), sheet) in enumerate(zip(sheets, built, strict=True)):
+                start = sheet.start("ta_hidden" if hidden else "ta")
+                if i in prints:
+                    start = start.replace(">", f' table:print-ranges="{escape(prints[i])}">', 1)
+                yield start
+                for piece in _row_pieces(src, part):
+                    yield from sheet.rows(piece)
+                if name in rows:
+                    yield from rows[name]
+                    sheet.row += 1
+                if sheet.row == 0:
+                    yield "<table:table-row><table:table-cell/></table:table-row>"
+                yield "</table:table>"
+
+        _write_package(out, body(), automatic, named, settings)
 
 
 def _automatic_styles(styles_xml: str, widths: set[float], heights: set[str]) -> str:
@@ -491,7 +490,8 @@ _META = (f'{_HEAD}<office:document-meta {_NS}><office:meta>'
          "<meta:generator>ndcg-worksheet</meta:generator></office:meta></office:document-meta>")
 
 
-def _write_package(out: Any, body: Any, automatic: str, named: str, settings: str) -> None:
+def _write_package(out: Any, body: Iterator[str], automatic: str, named: str,
+                   settings: str) -> None:
     """The zip: the mimetype first and stored (as ODF requires), then the parts."""
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
         z.writestr(zipfile.ZipInfo("mimetype"), MIMETYPE, compress_type=zipfile.ZIP_STORED)
@@ -503,6 +503,7 @@ def _write_package(out: Any, body: Any, automatic: str, named: str, settings: st
             fh.write((f"{_HEAD}<office:document-content {_NS}><office:automatic-styles>"
                       f"{automatic}</office:automatic-styles><office:body><office:spreadsheet>"
                       ).encode())
-            shutil.copyfileobj(body, fh, 1 << 20)
+            for piece in body:
+                fh.write(piece.encode("utf-8"))
             fh.write(f"{named}</office:spreadsheet></office:body>"
                      "</office:document-content>".encode())

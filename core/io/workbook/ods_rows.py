@@ -16,7 +16,12 @@ from typing import Any
 import numpy as np
 
 from core.engine.evaluation import Evaluation
-from core.io.workbook.candidates import DECIMAL_COLUMNS, _text_columns, number_text
+from core.io.workbook.candidates import (
+    DECIMAL_COLUMNS,
+    _text_columns,
+    formula_results,
+    number_text,
+)
 from core.io.workbook.formulas import FIRST_SO_FAR, SO_FAR_COL, block_fields, formulas
 from core.io.workbook.layout import CANDIDATE_COLUMNS
 from core.io.workbook.ods import text_paragraphs
@@ -125,15 +130,8 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     states = np.array(["number", "unknown", "unrateable"], dtype=object)[doc.state[perm]]
     out["v6"] = [f' office:value-type="string" office:string-value="{s}"><text:p>{s}</text:p>'
                  "</table:table-cell>" for s in states.tolist()]
-    out["v8"] = _results(vals["rank"], vals["rank"] == 0)
-    for c, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
-                   (14, "ideal contribution"), (18, "position discount"),
-                   (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
-                   (26, "grade used")):
-        out[f"v{c}"] = _results(vals[key])
-    for c, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
-                   (21, "gain known"), (25, "avg known")):
-        out[f"v{c}"] = _results(vals[key].astype(np.float64))
+    for c, values, empty in formula_results(vals):
+        out[f"v{c}"] = _results(values, empty)
     return out
 
 
