@@ -186,3 +186,13 @@ def test_suffix_is_case_blind(tmp_path: Path, name: str) -> None:
     doc, conv = case(0)
     export_workbook(evaluate(doc, conv), tmp_path / name)
     assert is_ods_file(tmp_path / name)
+
+
+def test_an_infinite_score_is_refused_and_nothing_written(tmp_path: Path) -> None:
+    from core.errors import InputError
+
+    doc, conv = case(0)
+    doc.score[2] = float("inf")
+    with pytest.raises(InputError, match="infinite"):
+        export_workbook(evaluate(doc, conv), tmp_path / "w.ods")
+    assert list(tmp_path.iterdir()) == []  # no workbook, no temporary file left

@@ -47,6 +47,9 @@ def write_candidates(
     for c in range(15, len(headers)):  # the helper columns' headers, hidden
         ws.write_string(0, c, headers[c], fmt.header)
     n = perm.size
+    if np.isinf(doc.score).any():
+        raise InputError("a predicted score is infinite, which a workbook cannot hold",
+                         hint="give the candidate a finite score or none")
     if n:
         _put_candidate_rows(ws, fmt, doc, ev, perm, blocks)
         ws.data_validation(1, 5, n, 5, {
@@ -243,37 +246,42 @@ def _candidate_rows(
     at a time: user text as strings, numbers with every digit, the formulas
     of :data:`FORMULAS` with the engine's results cached."""
     score = doc.score[perm]
-    if np.isinf(score).any():
-        raise InputError("a predicted score is infinite, which a workbook cannot hold",
-                         hint="give the candidate a finite score or none")
     vals = candidate_values(doc, ev, perm, blocks)
     styles = _styles(fmt)
     templates = _row_templates(fmt.number._get_xf_index())
     names = templates.names
     si = 0
+    for batch in block_batches(blocks):
+        a, b = batch[0][0], batch[-1][1]
+        fields = _row_fields(doc, perm[a:b], score[a:b],
+                             {key: v[a:b] for key, v in vals.items()}, a + 2, styles)
+        rows = zip(*(fields[name] for name in names), strict=True)
+        piece: list[str] = []
+        for lo_b, hi_b in batch:
+            n = hi_b - lo_b
+            single, first, second, second_of_two, other = _block_templates(
+                templates, lo_b + 2, hi_b + 1, si)
+            if n == 1:
+                piece.append(single.format(*next(rows)))
+                continue
+            si += len(FORMULAS)
+            piece.append(first.format(*next(rows)))
+            piece.append((second if n > 2 else second_of_two).format(*next(rows)))
+            fill = other.format
+            piece.extend(fill(*args) for args in itertools.islice(rows, n - 2))
+        yield "".join(piece)
+
+
+def block_batches(blocks: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
+    """The query blocks (their non-empty ones) in batches of whole blocks of
+    about :data:`_ROWS_PER_BATCH` rows: the fields of a batch are lists of
+    strings, so this bounds the export's memory."""
     batch: list[tuple[int, int]] = []
     for k, (lo, hi) in enumerate(blocks):
         if hi > lo:
             batch.append((lo, hi))
         if batch and (k == len(blocks) - 1 or hi - batch[0][0] >= _ROWS_PER_BATCH):
-            a, b = batch[0][0], batch[-1][1]
-            fields = _row_fields(doc, perm[a:b], score[a:b],
-                                 {key: v[a:b] for key, v in vals.items()}, a + 2, styles)
-            rows = zip(*(fields[name] for name in names), strict=True)
-            piece: list[str] = []
-            for lo_b, hi_b in batch:
-                n = hi_b - lo_b
-                single, first, second, second_of_two, other = _block_templates(
-                    templates, lo_b + 2, hi_b + 1, si)
-                if n == 1:
-                    piece.append(single.format(*next(rows)))
-                    continue
-                si += len(FORMULAS)
-                piece.append(first.format(*next(rows)))
-                piece.append((second if n > 2 else second_of_two).format(*next(rows)))
-                fill = other.format
-                piece.extend(fill(*args) for args in itertools.islice(rows, n - 2))
-            yield "".join(piece)
+            yield batch
             batch = []
 
 

@@ -19,6 +19,7 @@ from core.engine.evaluation import Evaluation
 from core.io.workbook.candidates import (
     DECIMAL_COLUMNS,
     _text_columns,
+    block_batches,
     formula_results,
     number_text,
 )
@@ -35,7 +36,6 @@ __all__ = ["formula_templates", "ods_candidate_rows"]
 #: numbers turned back into fields ({r} the row, {prev} the row above,
 #: {first} {last} the block's rows).
 _ROW, _PREV, _FIRST, _LAST = 987_653, 987_652, 876_541, 876_542
-_ROWS_PER_BATCH = 8192
 
 
 def formula_templates() -> dict[int, str]:
@@ -145,24 +145,19 @@ def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
     formula = formula_templates()
     first, names = _row_template(formula, True, decimal)
     other, other_names = _row_template(formula, False, decimal)
-    batch: list[tuple[int, int]] = []
-    for k, (lo, hi) in enumerate(blocks):
-        if hi > lo:
-            batch.append((lo, hi))
-        if batch and (k == len(blocks) - 1 or hi - batch[0][0] >= _ROWS_PER_BATCH):
-            a, b = batch[0][0], batch[-1][1]
-            fields = _fields(doc, perm[a:b], {key: v[a:b] for key, v in vals.items()}, a + 2,
-                             styles)
-            piece: list[str] = []
-            for lo_b, hi_b in batch:
-                span = {"{first}": str(lo_b + 2), "{last}": str(hi_b + 1)}
-                top, rest = first, other
-                for key, value in span.items():
-                    top, rest = top.replace(key, value), rest.replace(key, value)
-                at = lo_b - a
-                piece.append(top.format(*(fields[n][at] for n in names)))
-                fill = rest.format
-                columns = [fields[n][at + 1:hi_b - a] for n in other_names]
-                piece.extend(fill(*args) for args in zip(*columns, strict=True))
-            yield "".join(piece)
-            batch = []
+    for batch in block_batches(blocks):
+        a, b = batch[0][0], batch[-1][1]
+        fields = _fields(doc, perm[a:b], {key: v[a:b] for key, v in vals.items()}, a + 2,
+                         styles)
+        piece: list[str] = []
+        for lo_b, hi_b in batch:
+            span = {"{first}": str(lo_b + 2), "{last}": str(hi_b + 1)}
+            top, rest = first, other
+            for key, value in span.items():
+                top, rest = top.replace(key, value), rest.replace(key, value)
+            at = lo_b - a
+            piece.append(top.format(*(fields[n][at] for n in names)))
+            fill = rest.format
+            columns = [fields[n][at + 1:hi_b - a] for n in other_names]
+            piece.extend(fill(*args) for args in zip(*columns, strict=True))
+        yield "".join(piece)
