@@ -19,7 +19,7 @@ from core.engine.evaluation import evaluate
 from core.io.delimited import write_delimited
 from core.io.rounds import reviewer_path
 from core.io.workbook import SHEETS, export_workbook, read_workbook
-from core.io.workbook.additions import additions_to_keep, read_additions
+from core.io.workbook.additions import additions_to_keep, lost_by_replacing, read_additions
 from core.io.workbook.additions_ods import VALUES_ONLY
 from core.io.workbook.metadata import document_from_metadata, read_metadata
 from core.io.workbook.ods import MIMETYPE
@@ -167,6 +167,8 @@ def test_additions_to_an_ods_survive_the_next_save(tmp_path: Path) -> None:
     assert keep.summary() == "sheet 'My notes', 1 added Candidates column"
     assert VALUES_ONLY in keep.not_carried
     assert read_additions(book).summary() == keep.summary()
+    assert lost_by_replacing(book) == [VALUES_ONLY]  # what the editor's Save warns of
+    assert lost_by_replacing(first) == []
     export_workbook(ev, book, keep=keep)
     values = ods_values(book)
     assert values["My notes"] == [["to check", 3.5]]

@@ -515,9 +515,12 @@ def additions_to_keep(target: str | Path, *sources: str | Path | None) -> Additi
 
 def lost_by_replacing(target: str | Path) -> list[str]:
     """What replacing the workbook of ours at ``target`` would lose
-    (:func:`cannot_carry`); [] when it is not one of ours or not there."""
+    (:func:`cannot_carry`; for an ``.ods``, what its additions keep only as
+    values); [] when it is not one of ours or not there."""
     found = _own_workbook(target)
-    return [] if found is None else cannot_carry(found)
+    if found is None:
+        return []
+    return read_ods_additions(found).not_carried if is_ods(found) else cannot_carry(found)
 
 
 def additions_of_all(paths: list[str | Path | None]) -> Additions:
