@@ -70,7 +70,7 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
         check_computable(doc, path)  # what we write, we read
         write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix], encoding=encoding)
         return
-    if suffix == ".xlsx":
+    if suffix in (".xlsx", ".ods"):  # export_workbook picks the format by the suffix
         from core.io.workbook import check_fits, export_workbook
         from core.io.workbook.additions import additions_to_keep
 
@@ -79,7 +79,7 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
         export_workbook(evaluate(doc), path, keep=keep)
         return
     raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
-                     hint="use .csv, .tsv or .xlsx")
+                     hint="use .csv, .tsv, .xlsx or .ods")
 
 
 def snapshot(doc: Document) -> Document:

@@ -1,5 +1,5 @@
 """How to write the .ods: odfpy (a DOM of every cell, then serialized) against
-a direct writer of content.xml text into a zip (what core.io.workbook.ods does),
+a direct writer of content.xml text into a zip (what core.io.workbook.ods_writer does),
 on the same rows: N rows x 27 cells like the Candidates sheet's (4 texts,
 5 numbers, 18 formulas with their results stored).
 

@@ -29,7 +29,7 @@ from core.io.workbook import (
 )
 from core.io.workbook.additions import Additions, CandidateAdditions, Cell
 from core.io.workbook.formulas import row_formulas
-from core.io.workbook.ods import MIMETYPE
+from core.io.workbook.ods_writer import MIMETYPE
 from core.io.workbook.openformula import shifted, translate
 from core.io.workbook.runs import RUNS_SHEET
 from core.model.examples import seed_document

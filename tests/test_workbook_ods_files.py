@@ -22,7 +22,7 @@ from core.io.workbook import SHEETS, export_workbook, read_workbook
 from core.io.workbook.additions import additions_to_keep, lost_by_replacing, read_additions
 from core.io.workbook.additions_ods import VALUES_ONLY
 from core.io.workbook.metadata import document_from_metadata, read_metadata
-from core.io.workbook.ods import MIMETYPE
+from core.io.workbook.ods_writer import MIMETYPE
 from core.model.document import Document
 from tests.test_rounds import base_doc
 from tests.test_rounds_files import edit_grades, unknown_of
@@ -198,3 +198,19 @@ def test_an_infinite_score_is_refused_and_nothing_written(tmp_path: Path) -> Non
     with pytest.raises(InputError, match="infinite"):
         export_workbook(evaluate(doc, conv), tmp_path / "w.ods")
     assert list(tmp_path.iterdir()) == []  # no workbook, no temporary file left
+
+
+def test_the_editors_save_writes_ods_by_the_name(tmp_path: Path) -> None:
+    from app.file_formats import write_document
+
+    doc, _ = case(0)
+    write_document(doc, tmp_path / "saved.ods")
+    assert is_ods_file(tmp_path / "saved.ods")
+    assert ods_document(tmp_path / "saved.ods").source_id.tolist() == doc.source_id.tolist()
+    write_document(doc, tmp_path / "saved.xlsx")
+    assert not has_mimetype(tmp_path / "saved.xlsx")
+
+
+def has_mimetype(path: Path) -> bool:
+    with zipfile.ZipFile(path) as z:
+        return "mimetype" in z.namelist()

@@ -77,7 +77,7 @@ def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
                         perm: np.ndarray, blocks: list[tuple[int, int]]) -> None:
     """The Candidates sheet's data rows, below its header row (and what
     renders them as ODF, which an ``.ods`` export takes instead:
-    :func:`core.io.workbook.ods_rows.ods_candidate_rows`'s arguments)."""
+    :func:`core.io.workbook.ods_candidates.ods_candidate_rows`'s arguments)."""
     ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1,
                 _candidate_rows(doc, ev, perm, blocks, fmt),
                 (doc, ev, perm, blocks, _styles(fmt), fmt.number._get_xf_index()))

@@ -25,8 +25,8 @@ from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
 from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, sheet_ref
 from core.io.workbook.metadata import write_metadata
-from core.io.workbook.ods import RenderedRows, xlsx_to_ods
-from core.io.workbook.ods_rows import ods_candidate_rows
+from core.io.workbook.ods_candidates import ods_candidate_rows
+from core.io.workbook.ods_writer import RenderedRows, xlsx_to_ods
 from core.io.workbook.queries import write_queries, write_summary
 from core.io.workbook.report import write_report
 from core.io.workbook.report_sheet import Run
@@ -62,7 +62,7 @@ def export_workbook(ev: Evaluation, path: str | Path, *, keep: Additions | None 
         When the document does not fit a sheet, or the file cannot be written.
     """
     check_fits(ev.doc, ev.conventions, path)
-    _atomic_book(path, lambda tmp, rows: _write(tmp, ev.doc, ev, keep=keep, ods_rows=rows))
+    _atomic_book(path, lambda tmp, rows: _write(tmp, ev.doc, ev, keep=keep, rendered_rows=rows))
 
 
 def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str = "",
@@ -102,14 +102,14 @@ def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str =
     check_fits(c.doc_a, c.ev_a.conventions, path)
     check_fits(c.doc_b, c.ev_b.conventions, path)
     _atomic_book(path, lambda tmp, rows: _write(tmp, c.doc_a, c.ev_a, c, labels, keep=keep,
-                                                 ods_rows=rows))
+                                                 rendered_rows=rows))
 
 
 def _atomic_book(path: str | Path,
                  write_xlsx: Callable[[Path, RenderedRows | None], None]) -> None:
     """Replace ``path`` atomically with the workbook ``write_xlsx`` writes: as
     is for ``.xlsx``; for ``.ods`` (:func:`is_ods`) written beside the target
-    first and rewritten as OpenDocument (:func:`core.io.workbook.ods.xlsx_to_ods`),
+    first and rewritten as OpenDocument (:func:`core.io.workbook.ods_writer.xlsx_to_ods`),
     so both formats hold the same sheets, formulas and cached results."""
     if not is_ods(path):
         atomic_write(Path(path), lambda tmp: write_xlsx(tmp, None))
@@ -129,17 +129,17 @@ def _atomic_book(path: str | Path,
 def _write(
     path: Path, doc: Document, ev: Evaluation, comparison: Comparison | None = None,
     labels: tuple[str, str] = ("", ""), *, keep: Additions | None = None,
-    ods_rows: RenderedRows | None = None,
+    rendered_rows: RenderedRows | None = None,
 ) -> None:
     """Write the workbook of ``doc`` (and, given ``comparison``, run B's
     sheets and the Comparison sheet) to ``path``, sheet by sheet, with what
-    people added (``keep``); ``ods_rows``: see :func:`_worksheet_class`."""
+    people added (``keep``); ``rendered_rows``: see :func:`_worksheet_class`."""
     perm, blocks = row_layout(doc, ev)
     # A file that falls silent after its first error: the zip xlsxwriter
     # leaves half-written on a full disk would print a traceback when
     # collected (the error itself reaches atomic_write).
     with FirstErrorOnly(path) as out:
-        _write_book(_new_workbook(out, ods_rows), doc, ev, perm, blocks, comparison, labels,
+        _write_book(_new_workbook(out, rendered_rows), doc, ev, perm, blocks, comparison, labels,
                     keep)
 
 
@@ -151,7 +151,7 @@ def _write_book(
     """The sheets of :func:`_write`, into ``wb``."""
     try:
         extras = CandidateExtras(wb, keep.candidates, doc, perm) if keep else None
-        wb.worksheet_class = _worksheet_class(extras, wb.ods_rows)
+        wb.worksheet_class = _worksheet_class(extras, wb.rendered_rows)
         fmt = Formats(wb)
         report = wb.add_worksheet(SHEETS["report"])
         report.activate()
@@ -222,10 +222,10 @@ def export_runs_workbook(m: ManyComparison, evaluations: Sequence[Evaluation],
 
 
 def _write_runs(path: Path, m: ManyComparison, evaluations: Sequence[Evaluation],
-                ods_rows: RenderedRows | None = None) -> None:
+                rendered_rows: RenderedRows | None = None) -> None:
     """Write the workbook of :func:`export_runs_workbook` to ``path``."""
     with FirstErrorOnly(path) as out:  # (as _write: one line on a full disk)
-        _write_runs_book(_new_workbook(out, ods_rows), m, evaluations)
+        _write_runs_book(_new_workbook(out, rendered_rows), m, evaluations)
 
 
 def _write_runs_book(wb: Any, m: ManyComparison, evaluations: Sequence[Evaluation]) -> None:
@@ -257,9 +257,9 @@ def _write_runs_book(wb: Any, m: ManyComparison, evaluations: Sequence[Evaluatio
         wb.close()
 
 
-def _new_workbook(out: FirstErrorOnly, ods_rows: RenderedRows | None = None) -> Any:
+def _new_workbook(out: FirstErrorOnly, rendered_rows: RenderedRows | None = None) -> Any:
     """An xlsxwriter workbook into ``out`` writing rows as they come, text as
-    text, numbers with every digit (``ods_rows``: see :func:`_worksheet_class`)."""
+    text, numbers with every digit (``rendered_rows``: see :func:`_worksheet_class`)."""
     import xlsxwriter
 
     wb = xlsxwriter.Workbook(
@@ -271,8 +271,8 @@ def _new_workbook(out: FirstErrorOnly, ods_rows: RenderedRows | None = None) -> 
             "strings_to_urls": False,
         },
     )
-    wb.ods_rows = ods_rows
-    wb.worksheet_class = _worksheet_class(None, ods_rows)
+    wb.rendered_rows = rendered_rows
+    wb.worksheet_class = _worksheet_class(None, rendered_rows)
     return wb
 
 
@@ -292,16 +292,16 @@ def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> Non
 
 
 def _worksheet_class(extras: CandidateExtras | None = None,
-                     ods_rows: RenderedRows | None = None) -> Any:
+                     rendered_rows: RenderedRows | None = None) -> Any:
     """xlsxwriter's worksheet, writing numbers with every digit.
 
     xlsxwriter formats numbers with 16 significant digits, which loses the last
     bit of values like 0.1 + 0.2; Python's shortest round-trip form keeps it.
     The Candidates rows get the cells and comments people added
-    (``extras``) on their candidates' rows. Given ``ods_rows`` (an ``.ods``
+    (``extras``) on their candidates' rows. Given ``rendered_rows`` (an ``.ods``
     export), a sheet's rows that come rendered as ODF too (``put_rows``'s
     ``ods``) are kept there instead of written into the xlsx
-    (:func:`core.io.workbook.ods.xlsx_to_ods` puts them back);
+    (:func:`core.io.workbook.ods_writer.xlsx_to_ods` puts them back);
     a Candidates sheet carrying what people added goes the xlsx way.
     """
     from xlsxwriter.worksheet import Worksheet
@@ -311,10 +311,10 @@ def _worksheet_class(extras: CandidateExtras | None = None,
                      ods: tuple[Any, ...] | None = None) -> None:
             """Rows rendered as ``<row>`` elements (by :mod:`core.io.workbook.candidates`),
             following the rows written so far, up to ``last_row`` (or as ODF,
-            :func:`~core.io.workbook.ods_rows.ods_candidate_rows` of ``ods``)."""
+            :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``)."""
             carry = extras if extras and self.name == SHEETS["candidates"] else None
-            if ods_rows is not None and ods is not None and carry is None:
-                ods_rows.keep(self.name, ods_candidate_rows(*ods))
+            if rendered_rows is not None and ods is not None and carry is None:
+                rendered_rows.keep(self.name, ods_candidate_rows(*ods))
                 return
             if carry is not None:
                 carry.before_rows(self)

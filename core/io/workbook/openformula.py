@@ -2,7 +2,7 @@
 
 The workbook's formulas are declared once, in Excel's syntax
 (:mod:`core.io.workbook.formulas` and the sheet modules); the ``.ods``
-writer (:mod:`core.io.workbook.ods`) translates each mechanically: cell
+writer (:mod:`core.io.workbook.ods_writer`) translates each mechanically: cell
 references in brackets (``F2`` -> ``[.F2]``, ``'Queries B'!$G$2:$G$9`` ->
 ``[$'Queries B'.$G$2:.$G$9]``), ``,`` -> ``;`` between arguments, ``TRUE`` and
 ``FALSE`` as the functions they are in OpenFormula; strings, names, numbers,

@@ -4,7 +4,7 @@ OpenDocument (``<table:table-row>`` elements), as
 per query block, the formulas of :data:`core.io.workbook.formulas.FORMULAS`
 translated to OpenFormula once per export (:func:`formula_templates`), the
 engine's results stored as the cells' values. The rest of the workbook goes
-through :func:`core.io.workbook.ods.xlsx_to_ods`; converting these rows cell by
+through :func:`core.io.workbook.ods_writer.xlsx_to_ods`; converting these rows cell by
 cell took four times the whole ``.xlsx`` export at 100,000 candidates."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from core.io.workbook.candidates import (
 )
 from core.io.workbook.formulas import FIRST_SO_FAR, SO_FAR_COL, block_fields, formulas
 from core.io.workbook.layout import CANDIDATE_COLUMNS
-from core.io.workbook.ods import text_paragraphs
+from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.openformula import translate
 from core.io.workbook.values import candidate_values
 from core.model.document import Document, GradeState

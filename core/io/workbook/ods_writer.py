@@ -101,7 +101,7 @@ def text_paragraphs(escaped: str) -> str:
 
 class RenderedRows:
     """Sheets' rows rendered as ODF (the Candidates sheets,
-    :mod:`core.io.workbook.ods_rows`), by sheet name: iterables of
+    :mod:`core.io.workbook.ods_candidates`), by sheet name: iterables of
     ``<table:table-row>`` elements, consumed as the ``.ods`` is written
     (a generator renders its rows only then)."""
 
