@@ -50,7 +50,7 @@ ENCODINGS = {
 def can_write(path: Path) -> bool:
     """Whether :func:`write_document` knows the format of ``path``."""
     suffix = path.suffix.lower()
-    return suffix in TEXT_SUFFIXES or suffix == ".xlsx"
+    return suffix in TEXT_SUFFIXES or suffix in (".xlsx", ".ods")
 
 
 def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,

@@ -214,3 +214,13 @@ def test_the_editors_save_writes_ods_by_the_name(tmp_path: Path) -> None:
 def has_mimetype(path: Path) -> bool:
     with zipfile.ZipFile(path) as z:
         return "mimetype" in z.namelist()
+
+
+def test_import_writes_ods(tmp_path: Path) -> None:
+    sheet = tmp_path / "ratings.csv"
+    sheet.write_text("query,docid,ana,ben\nq1,d1,2,3\nq1,d2,0,1\nq2,d3,1,1\n")
+    code, text = run("import", sheet, "-o", tmp_path / "out.ods")
+    assert code == 0, text
+    doc = ods_document(tmp_path / "out.ods")
+    assert doc.source_id.tolist() == ["d1", "d2", "d3"]
+    assert doc.grade.tolist() == [2.5, 0.5, 1.0]  # the annotators' mean

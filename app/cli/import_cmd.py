@@ -1,4 +1,4 @@
-"""``ndcg-worksheet import SHEET -o OUT.csv|OUT.xlsx ...``: an annotators' sheet
+"""``ndcg-worksheet import SHEET -o OUT.csv|OUT.xlsx|OUT.ods ...``: an annotators' sheet
 as a worksheet CSV or an audited workbook.
 
 Without flags the sheet, the header row, the layout (long or wide), the
@@ -23,7 +23,7 @@ CONSENSUS = {"mean": "mean", "median": "median", "majority": "majority", "min": 
              "max": "maximum", "minimum": "minimum", "maximum": "maximum"}
 ROUNDING = {"none": "none", "half-up": "half-up", "half-even": "half-even", "floor": "floor",
             "ceil": "ceiling", "ceiling": "ceiling"}
-OUTPUTS = (".csv", ".xlsx", ".qrels")
+OUTPUTS = (".csv", ".xlsx", ".ods", ".qrels")
 _FIELDS = "query, source_id, version, score, rank, grade, annotator, note, reason, status"
 
 
@@ -36,8 +36,8 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("input", metavar="SHEET")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="OUT.csv: the worksheet CSV (query,source_id,version,score,grade and "
-                   "each annotator's grade); OUT.xlsx: the audited workbook; OUT.qrels: TREC "
-                   "qrels of the current grades")
+                   "each annotator's grade); OUT.xlsx or OUT.ods: the audited workbook; "
+                   "OUT.qrels: TREC qrels of the current grades")
     p.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: guessed)")
     p.add_argument("--header-row", type=int, metavar="N",
                    help="the header's row, 1-based (default: guessed)")
@@ -104,7 +104,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     suffix = Path(args.output).suffix.lower()
     if suffix not in OUTPUTS:
         raise InputError(f"cannot write {args.output!r}: name it .csv (the worksheet CSV), "
-                         ".xlsx (the audited workbook) or .qrels")
+                         ".xlsx or .ods (the audited workbook) or .qrels")
     annotators = [c for c in (args.annotators or "").split(",") if c.strip()]
     result = import_sheet(
         args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),
@@ -137,7 +137,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         out.write("the row order is the ranking, as --order rows declares: score = -row "
                   "number\n")
     if guidelines is not None:
-        note = ("" if suffix == ".xlsx" else
+        note = ("" if suffix in (".xlsx", ".ods") else
                 f"; a {suffix} file keeps no conventions: write OUT.xlsx to keep them")
         note += "" if args.guidelines else " (--guidelines none leaves them out)"
         out.write(guidelines.headline + note + "\n")
@@ -164,7 +164,7 @@ def _guidelines(path: str, sheet: str | None, judged: str | None) -> Any:
 
 
 def _write(doc: Any, output: str, suffix: str, sheet: str) -> None:
-    if suffix == ".xlsx":
+    if suffix in (".xlsx", ".ods"):  # export_workbook picks the format by the suffix
         from core.engine.evaluation import evaluate
         from core.io.workbook import export_workbook
 
