@@ -121,6 +121,13 @@ def test_package_and_sheets(tmp_path: Path) -> None:
     row = tables["Candidates"].findall(f"{_T}table-row")[1]
     cells = row.findall(f"{_T}table-cell")
     assert [i for i, c in enumerate(cells) if c.get(f"{_T}style-name") in unlocked] == [5, 7]
+    # The current grade offers the rubric's grades, as the xlsx's dropdown does.
+    checks = {v.get(f"{_T}name"): v.get(f"{_T}condition")
+              for v in root.iter(f"{_T}content-validation")}
+    assert checks["grade_list"] == "of:cell-content-is-in-list(grade_list)"
+    assert [i for i, c in enumerate(cells)
+            if c.get(f"{_T}content-validation-name")] == [5]
+    assert 'of:cell-content-is-in-list("linear";"exponential";"table")' in checks.values()
 
 
 def test_candidates_formulas_are_the_declared_ones(tmp_path: Path) -> None:

@@ -26,6 +26,10 @@ from core.io.workbook.page import (
 from core.io.workbook.values import candidate_values
 from core.model.document import Document, GradeState
 
+#: The Conventions sheet's name for the rubric's grades, the current grade
+#: cells' list of choices (an .ods names their validation after it:
+#: :mod:`core.io.workbook.ods_candidates`).
+GRADE_LIST = "grade_list"
 #: Columns shown with four decimals (full precision in the cell): gain,
 #: discount, contribution, ideal gain and ideal contribution.
 DECIMAL_COLUMNS = (9, 10, 11, 13, 14)
@@ -53,7 +57,7 @@ def write_candidates(
     if n:
         _put_candidate_rows(ws, fmt, doc, ev, perm, blocks)
         ws.data_validation(1, 5, n, 5, {
-            "validate": "list", "source": "=grade_list", "error_type": "warning",
+            "validate": "list", "source": f"={GRADE_LIST}", "error_type": "warning",
             "error_title": "Not a rubric grade",
             "error_message": "Enter a rubric grade, unknown or unrateable.",
         })

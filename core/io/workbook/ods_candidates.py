@@ -18,6 +18,7 @@ import numpy as np
 from core.engine.evaluation import Evaluation
 from core.io.workbook.candidates import (
     DECIMAL_COLUMNS,
+    GRADE_LIST,
     _text_columns,
     block_batches,
     formula_results,
@@ -117,9 +118,10 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     out["c7"] = _text_cells(doc.note[perm].tolist(), edit, edit_q)
     out["c3"] = _numbers(doc.score[perm])
     labels = {int(s): GradeState(int(s)).label for s in GradeState}
+    listed = f' table:content-validation-name="{GRADE_LIST}"'  # the rubric's dropdown
     for c, grade, state, style in ((4, doc.original_grade[perm], doc.original_state[perm], ""),
                                    (5, doc.grade[perm], doc.state[perm],
-                                    f' table:style-name="ce{edit}"')):
+                                    f' table:style-name="ce{edit}"{listed}')):
         shown = _numbers(np.where(state == GradeState.NUMBER, grade, 0.0), None, style)
         out[f"c{c}"] = [
             x if s == GradeState.NUMBER else

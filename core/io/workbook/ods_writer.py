@@ -129,6 +129,7 @@ class _Sheet:
             self.covered.update((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)
                                 if (r, c) != (r0, c0))
         self.protected = "<sheetProtection" in tail
+        self.validations = _validations(name, tail)
         pane = re.search(r'<pane (?:xSplit="([0-9]+)" )?(?:ySplit="([0-9]+)" )?[^>]*state="frozen"',
                          head)
         self.frozen = (int(pane.group(1) or 0), int(pane.group(2) or 0)) if pane else (0, 0)
@@ -204,6 +205,11 @@ class _Sheet:
             out += f' table:style-name="ce{style}"'
         elif c in self.styled:
             out += ' table:style-name="ce0"'
+        if self.validations:
+            for name, (r0, c0, r1, c1) in self.validations:
+                if r0 <= r <= r1 and c0 <= c <= c1:
+                    out += f' table:content-validation-name="{name}"'
+                    break
         span = self.spans.get((r, c)) if self.spans else None
         if span is not None:
             out += (f' table:number-rows-spanned="{span[0]}" '
@@ -254,6 +260,63 @@ class _Sheet:
         if not self.columns:
             out += "<table:table-column/>"
         return out
+
+
+_VALIDATION = re.compile(r"<dataValidation\b([^>]*)>(.*?)</dataValidation>", re.S)
+
+
+def _validations(sheet: str, tail: str) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """A sheet's lists of choices (xlsx data validations of type list), each
+    (name, cell range) (their ODF: :func:`validation_definitions`). A list
+    drawn from a named range is named after it; the others after their sheet
+    and first cell."""
+    out = []
+    for attrs, body in _VALIDATION.findall(tail):
+        a = dict(re.findall(r'(\w+)="([^"]*)"', attrs))
+        source = re.search(r"<formula1>(.*?)</formula1>", body, re.S)
+        if a.get("type") != "list" or source is None:
+            continue
+        for ref in a.get("sqref", "").split():
+            out.append((_validation_name(sheet, unescape(source.group(1)), ref),
+                        _cell_range(ref)))
+    return out
+
+
+def _validation_name(sheet: str, source: str, ref: str) -> str:
+    if re.fullmatch(r"[A-Za-z_]\w*", source):
+        return source
+    return f"choices_{re.sub(r'[^A-Za-z0-9]', '_', sheet)}_{ref.split(':')[0]}"
+
+
+def validation_definitions(sheet: str, tail: str) -> dict[str, str]:
+    """The ODF ``<table:content-validation>`` elements of a sheet's lists of
+    choices, by name."""
+    out = {}
+    for attrs, body in _VALIDATION.findall(tail):
+        a = {k: unescape(v) for k, v in re.findall(r'(\w+)="([^"]*)"', attrs)}
+        found = re.search(r"<formula1>(.*?)</formula1>", body, re.S)
+        if a.get("type") != "list" or found is None:
+            continue
+        source = unescape(found.group(1))
+        if source.startswith('"'):
+            choices = ";".join(f'"{c}"' for c in source.strip('"').split(","))
+        else:
+            choices = translate(source)[len("of:="):]
+        kind = {"warning": "warning", "information": "information"}.get(
+            a.get("errorStyle", ""), "stop")
+        message = (f'<table:error-message table:message-type="{kind}" table:display="true" '
+                   f'table:title="{escape(a.get("errorTitle", ""))}"><text:p>'
+                   f'{escape(a.get("error", ""), quote=False)}</text:p></table:error-message>')
+        for ref in a.get("sqref", "").split():
+            first = ref.split(":")[0]
+            name = _validation_name(sheet, source, ref)
+            out[name] = (
+                f'<table:content-validation table:name="{name}" '
+                f'table:condition="{escape(f"of:cell-content-is-in-list({choices})")}" '
+                'table:allow-empty-cell="true" table:display-list="unsorted" '
+                f'table:base-cell-address="{escape(range_address(f"{_quoted(sheet)}!{first}"))}">'
+                f"{message}</table:content-validation>")
+    return out
 
 
 def _width_key(width: float) -> str:
@@ -392,10 +455,12 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
         named, prints = _named(names, [s for s, _, _ in sheets])
         built = []
         heights: set[str] = set()
+        checks: dict[str, str] = {}  # the lists of choices, by name
         for name, part, _ in sheets:
             head, tail, found = _scan(src, part)
             built.append(_Sheet(name, head, tail, strings))
             heights |= found
+            checks = {**validation_definitions(name, tail), **checks}
         widths = {w for sheet in built for _, _, w, _, _ in sheet.columns}
         automatic = _automatic_styles(src.read("xl/styles.xml").decode("utf-8"), widths, heights)
         settings = _settings([(s.name, s.frozen) for s in built],
@@ -403,6 +468,9 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
         rows = rendered.rows if rendered is not None else {}
 
         def body() -> Iterator[str]:
+            if checks:
+                yield f"<table:content-validations>{''.join(checks.values())}" \
+                      "</table:content-validations>"
             for i, ((name, part, hidden), sheet) in enumerate(zip(sheets, built, strict=True)):
                 start = sheet.start("ta_hidden" if hidden else "ta")
                 if i in prints:
