@@ -174,19 +174,27 @@ def test_text_is_kept_as_typed(tmp_path: Path) -> None:
         assert b"<text:p>tab<text:tab/>here</text:p>" in z.read("content.xml")
 
 
-def test_added_candidates_column_is_written(tmp_path: Path) -> None:
-    """What people added to the Candidates sheet (the xlsx way) reaches the .ods."""
+@pytest.mark.parametrize("coloured", [False, True])
+def test_added_candidates_columns_are_written(tmp_path: Path, coloured: bool) -> None:
+    """What people added to the Candidates sheet reaches the .ods: appended
+    to the ODF rows, or (with colours given to our cells) through the xlsx."""
     doc, conv = case(0)
     key = (doc.query_ids[int(doc.query[3])], doc.source_id[3])
+    other = (doc.query_ids[int(doc.query[9])], doc.source_id[9])
     keep = Additions("t", candidates=CandidateAdditions(
-        header=[Cell(0, 27, "s", "my column")], cells={key: [Cell(0, 27, "n", 42.0)]}))
+        header=[Cell(0, 27, "s", "my column")],
+        cells={key: [Cell(0, 27, "n", 42.0)],
+               other: [Cell(0, 29, "f", "AB2+1", cached=5.0), Cell(0, 28, "s", "a  b")]},
+        fills={key: [(1, "FF0000")]} if coloured else {}))
     path = tmp_path / "w.ods"
     export_workbook(evaluate(doc, conv), path, keep=keep)
     values = ods_values(path)
     cand = values[SHEETS["candidates"]]
     assert cand[0][27] == "my column"
-    rows = [r for r in cand[1:] if (r[0], r[1]) == key]
-    assert [r[27] for r in rows] == [42.0]
+    assert [r[27] for r in cand[1:] if (r[0], r[1]) == key] == [42.0]
+    assert [r[27:30] for r in cand[1:] if (r[0], r[1]) == other] == [["", "a  b", 5.0]]
+    with zipfile.ZipFile(path) as z:
+        assert b'table:formula="of:=[.AB2]+1"' in z.read("content.xml")
     check_values(values, doc, conv)
 
 

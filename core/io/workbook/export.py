@@ -18,6 +18,7 @@ from core.errors import InputError
 from core.io.atomic import FirstErrorOnly, atomic_write
 from core.io.safety import EXCEL_MAX_ROWS
 from core.io.workbook.additions import Additions
+from core.io.workbook.additions_types import FIRST_ADDED_COLUMN
 from core.io.workbook.audit import write_audit
 from core.io.workbook.candidates import write_candidates
 from core.io.workbook.carry import CandidateExtras, write_carried_sheets
@@ -26,7 +27,7 @@ from core.io.workbook.conventions_sheet import write_conventions
 from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, sheet_ref
 from core.io.workbook.metadata import write_metadata
 from core.io.workbook.ods_candidates import ods_candidate_rows
-from core.io.workbook.ods_writer import RenderedRows, xlsx_to_ods
+from core.io.workbook.ods_writer import RenderedRows, carried_rows, xlsx_to_ods
 from core.io.workbook.queries import write_queries, write_summary
 from core.io.workbook.report import write_report
 from core.io.workbook.report_sheet import Run
@@ -302,7 +303,9 @@ def _worksheet_class(extras: CandidateExtras | None = None,
     export), a sheet's rows that come rendered as ODF too (``put_rows``'s
     ``ods``) are kept there instead of written into the xlsx
     (:func:`core.io.workbook.ods_writer.xlsx_to_ods` puts them back);
-    a Candidates sheet carrying what people added goes the xlsx way.
+    a Candidates sheet carrying cells people added gets them appended to its
+    ODF rows (:func:`~core.io.workbook.ods_writer.carried_rows`); one with
+    colours they gave our cells goes the xlsx way and is converted.
     """
     from xlsxwriter.worksheet import Worksheet
 
@@ -313,8 +316,13 @@ def _worksheet_class(extras: CandidateExtras | None = None,
             following the rows written so far, up to ``last_row`` (or as ODF,
             :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``)."""
             carry = extras if extras and self.name == SHEETS["candidates"] else None
-            if rendered_rows is not None and ods is not None and carry is None:
-                rendered_rows.keep(self.name, ods_candidate_rows(*ods))
+            if rendered_rows is not None and ods is not None and (
+                    carry is None or not carry.add.fills):
+                odf = ods_candidate_rows(*ods)
+                if carry is not None:  # their cells appended to their candidates' rows
+                    carry.before_rows(self)
+                    odf = carried_rows(odf, carry.cells_by_row(), FIRST_ADDED_COLUMN)
+                rendered_rows.keep(self.name, odf)
                 return
             if carry is not None:
                 carry.before_rows(self)

@@ -30,7 +30,7 @@ from typing import Any
 from core.io.workbook.ods_styles import cell_styles
 from core.io.workbook.openformula import range_address, shifted, translate
 
-__all__ = ["MIMETYPE", "RenderedRows", "text_paragraphs", "xlsx_to_ods"]
+__all__ = ["MIMETYPE", "RenderedRows", "carried_rows", "text_paragraphs", "xlsx_to_ods"]
 
 MIMETYPE = "application/vnd.oasis.opendocument.spreadsheet"
 _NS = (
@@ -170,6 +170,20 @@ class _Sheet:
         if open_row:
             put("</table:table-row>")
         yield "".join(out)
+
+    def cells_from(self, xml: str, r: int, col: int) -> str:
+        """The ODF of the cells in ``xml`` (``<c>`` elements of sheet row
+        ``r``, none left of column ``col``), after the row's first ``col`` cells."""
+        out = []
+        for m in _ITEM.finditer(xml):
+            if m.group(4) is None:
+                continue
+            c = _column(m.group(4))
+            if c > col:
+                out.append(f'<table:table-cell table:number-columns-repeated="{c - col}"/>')
+            out.append(self._cell(m, r - 1, c))
+            col = c + 1
+        return "".join(out)
 
     def _row_start(self, attrs: str) -> str:
         if not attrs:
@@ -317,6 +331,26 @@ def validation_definitions(sheet: str, tail: str) -> dict[str, str]:
                 f'table:base-cell-address="{escape(range_address(f"{_quoted(sheet)}!{first}"))}">'
                 f"{message}</table:content-validation>")
     return out
+
+
+def carried_rows(rows: Iterable[str], cells: dict[int, str], first_col: int) -> Iterator[str]:
+    """Rendered ODF rows (sheet rows 2, 3, ... in order) with the cells people
+    added appended to theirs: ``cells`` holds, by sheet row, the xlsx XML of
+    the cells (from column ``first_col`` on) that
+    :class:`core.io.workbook.carry.CandidateExtras` writes into an xlsx row."""
+    if not cells:
+        yield from rows
+        return
+    convert = _Sheet("", "", "", [])
+    r = 1
+    for batch in rows:
+        pieces = batch.split("</table:table-row>")
+        for i in range(len(pieces) - 1):
+            r += 1
+            xml = cells.get(r)
+            if xml is not None:
+                pieces[i] += convert.cells_from(xml, r, first_col)
+        yield "</table:table-row>".join(pieces)
 
 
 def _width_key(width: float) -> str:
