@@ -8,10 +8,11 @@ with the result xlsxwriter cached stored as the cell's value (a reader that
 does not recalculate shows the engine's numbers), the defined names, column
 widths and hidden columns, row heights, merged cells, frozen panes, the
 cell styles (:mod:`core.io.workbook.ods_styles`: display rounding, colours,
-which cells stay editable) and sheet protection. So every sheet, formula and
-cached value has one source, the xlsx writer's; charts, comments,
-validation lists, conditional colours and page set-up are not carried
-(``docs/workbook.md``).
+which cells stay editable), the lists of choices and sheet protection. So
+every sheet, formula and cached value has one source, the xlsx writer's;
+charts, comments, conditional colours and print titles are not carried
+(``docs/workbook.md``). The Candidates rows come rendered as ODF already
+(:class:`RenderedRows`, :mod:`core.io.workbook.ods_candidates`).
 
 The converter reads only what xlsxwriter writes (inline strings, attributes
 in its order, shared formulas down a column); it is not a general xlsx
@@ -279,39 +280,34 @@ class _Sheet:
 _VALIDATION = re.compile(r"<dataValidation\b([^>]*)>(.*?)</dataValidation>", re.S)
 
 
-def _validations(sheet: str, tail: str) -> list[tuple[str, tuple[int, int, int, int]]]:
-    """A sheet's lists of choices (xlsx data validations of type list), each
-    (name, cell range) (their ODF: :func:`validation_definitions`). A list
-    drawn from a named range is named after it; the others after their sheet
-    and first cell."""
-    out = []
-    for attrs, body in _VALIDATION.findall(tail):
-        a = dict(re.findall(r'(\w+)="([^"]*)"', attrs))
-        source = re.search(r"<formula1>(.*?)</formula1>", body, re.S)
-        if a.get("type") != "list" or source is None:
-            continue
-        for ref in a.get("sqref", "").split():
-            out.append((_validation_name(sheet, unescape(source.group(1)), ref),
-                        _cell_range(ref)))
-    return out
-
-
-def _validation_name(sheet: str, source: str, ref: str) -> str:
-    if re.fullmatch(r"[A-Za-z_]\w*", source):
-        return source
-    return f"choices_{re.sub(r'[^A-Za-z0-9]', '_', sheet)}_{ref.split(':')[0]}"
-
-
-def validation_definitions(sheet: str, tail: str) -> dict[str, str]:
-    """The ODF ``<table:content-validation>`` elements of a sheet's lists of
-    choices, by name."""
-    out = {}
+def _lists(sheet: str, tail: str) -> Iterator[tuple[str, str, str, dict[str, str]]]:
+    """A sheet's lists of choices (xlsx data validations of type list): per
+    cell range, (name, range, source, the validation's attributes). A list
+    drawn from a named range is named after it; the others after their
+    sheet and first cell."""
     for attrs, body in _VALIDATION.findall(tail):
         a = {k: unescape(v) for k, v in re.findall(r'(\w+)="([^"]*)"', attrs)}
         found = re.search(r"<formula1>(.*?)</formula1>", body, re.S)
         if a.get("type") != "list" or found is None:
             continue
         source = unescape(found.group(1))
+        for ref in a.get("sqref", "").split():
+            name = source if re.fullmatch(r"[A-Za-z_]\w*", source) else \
+                f"choices_{re.sub(r'[^A-Za-z0-9]', '_', sheet)}_{ref.split(':')[0]}"
+            yield name, ref, source, a
+
+
+def _validations(sheet: str, tail: str) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """Each list of choices' name and cell range (their ODF:
+    :func:`validation_definitions`)."""
+    return [(name, _cell_range(ref)) for name, ref, _, _ in _lists(sheet, tail)]
+
+
+def validation_definitions(sheet: str, tail: str) -> dict[str, str]:
+    """The ODF ``<table:content-validation>`` elements of a sheet's lists of
+    choices, by name."""
+    out = {}
+    for name, ref, source, a in _lists(sheet, tail):
         if source.startswith('"'):
             choices = ";".join(f'"{c}"' for c in source.strip('"').split(","))
         else:
@@ -321,15 +317,12 @@ def validation_definitions(sheet: str, tail: str) -> dict[str, str]:
         message = (f'<table:error-message table:message-type="{kind}" table:display="true" '
                    f'table:title="{escape(a.get("errorTitle", ""))}"><text:p>'
                    f'{escape(a.get("error", ""), quote=False)}</text:p></table:error-message>')
-        for ref in a.get("sqref", "").split():
-            first = ref.split(":")[0]
-            name = _validation_name(sheet, source, ref)
-            out[name] = (
-                f'<table:content-validation table:name="{name}" '
-                f'table:condition="{escape(f"of:cell-content-is-in-list({choices})")}" '
-                'table:allow-empty-cell="true" table:display-list="unsorted" '
-                f'table:base-cell-address="{escape(range_address(f"{_quoted(sheet)}!{first}"))}">'
-                f"{message}</table:content-validation>")
+        base = range_address(f"{_quoted(sheet)}!{ref.split(':')[0]}")
+        out[name] = (
+            f'<table:content-validation table:name="{name}" '
+            f'table:condition="{escape(f"of:cell-content-is-in-list({choices})")}" '
+            'table:allow-empty-cell="true" table:display-list="unsorted" '
+            f'table:base-cell-address="{escape(base)}">{message}</table:content-validation>')
     return out
 
 
