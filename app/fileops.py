@@ -413,8 +413,12 @@ class FileOps(QObject):
             folder = Path(Settings().last_directory or Path.home())
             start = proposed_save_path(self.path, self.origin, folder)
             filters, first = save_filters(self.path)
+            title = self.tr("Save worksheet as")
+            if self.path is not None and self.origin is not None and self.origin.is_source:
+                title = self.tr("Save worksheet as (the source {0} stays as it is)").format(
+                    self.path.name)
             name, chosen = QFileDialog.getSaveFileName(
-                self.window, self.tr("Save worksheet as"), str(start), ";;".join(filters), first)
+                self.window, title, str(start), ";;".join(filters), first)
             if not name:
                 return False
             path = with_suffix(Path(name), chosen)

@@ -59,12 +59,14 @@ class SaveDialog:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.asked: list[tuple[str, str, str]] = []
+        self.titles: list[str] = []
         self.answer: Path | None = None
         dialog = self
 
         def ask(parent: Any, title: str, start: str, filters: str = "",
                 selected: str = "") -> tuple[str, str]:
             dialog.asked.append((start, filters, selected))
+            dialog.titles.append(title)
             return str(dialog.answer or start), selected or filters.split(";;")[0]
 
         monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(ask))
@@ -142,6 +144,7 @@ def test_a_run_and_its_qrels_are_never_replaced_by_save(qtbot: Any, tmp_path: Pa
     _saved(qtbot, window, worksheet)
     start, filters, selected = save_dialog.asked[0]
     assert start == str(worksheet)  # <name>.xlsx beside the run
+    assert save_dialog.titles == ["Save worksheet as (the source run.txt stays as it is)"]
     assert selected == filters.split(";;")[0] == "Excel workbook (*.xlsx)"
     assert boxes.questions == []  # no "Save as TXT?": nothing is written to the run
     assert (run.read_bytes(), qrels.read_bytes()) == before
