@@ -134,12 +134,14 @@ def is_annotator_sheet(path: Path) -> bool:
             return not is_own_workbook(path)  # the metadata sheet only
         except InputError:
             return False
-    from core.io.annotator.read import RECORD_SUFFIXES
-
-    if suffix in RECORD_SUFFIXES:  # no worksheet of ours is JSON
-        return True
     if suffix not in (*TEXT_SHEET_SUFFIXES, ".tab", ".txt"):
-        return False
+        from core.io.columnar import is_parquet
+
+        if is_parquet(path):  # (told by its bytes, before the importer's modules load)
+            return False
+        from core.io.annotator.read import RECORD_SUFFIXES
+
+        return suffix in RECORD_SUFFIXES  # no worksheet of ours is JSON
     text = _head_text(path)
     if text is None:
         return False
