@@ -114,15 +114,16 @@ class FileOps(QObject):
         key = QKeySequence.StandardKey
         specs = (
             (ActionSpec("open", "&Open…", "file", key.Open,
-                        "Open a worksheet (CSV, TSV or workbook)"), self.open_dialog),
+                        "Open a worksheet (CSV, TSV or workbook); an annotators' sheet goes "
+                        "to the import wizard"), self.open_dialog),
             (ActionSpec("save", "&Save", "file", key.Save,
                         "Save the worksheet; the previous file survives any failure"), self.save),
             (ActionSpec("save_as", "Save &As…", "file", key.SaveAs,
                         "Save the worksheet under a new name"), self.save_as),
-            (ActionSpec("export", "&Export…", "file", None,
+            (ActionSpec("export", "&Workbook or CSV…", "file", None,
                         "Write a copy (workbook with formulas, or CSV) without changing the "
                         "open file"), self.export_dialog),
-            (ActionSpec("export_qrels", "Export TREC &qrels…", "file", None,
+            (ActionSpec("export_qrels", "TREC &qrels…", "file", None,
                         "Write the current grades back as TREC qrels (what qrels cannot "
                         "hold is named first)"), self.export_qrels_dialog),
             (ActionSpec("import_annotations", "&Import annotators' sheet…", "file", None,
@@ -140,6 +141,13 @@ class FileOps(QObject):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         self.window.add_submenu("file", self.recent_menu, after=self.actions["open"])
+        # File > Export > Workbook or CSV…, TREC qrels…
+        self.export_menu = QMenu(self.tr("&Export"), self.window)
+        self.export_menu.setObjectName("exportMenu")
+        for action_id in ("export", "export_qrels"):
+            self.window.menu("file").removeAction(self.actions[action_id])
+            self.export_menu.addAction(self.actions[action_id])
+        self.window.add_submenu("file", self.export_menu, after=self.actions["save_as"])
 
     @property
     def path(self) -> Path | None:
