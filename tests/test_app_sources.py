@@ -350,3 +350,30 @@ def test_without_an_ods_writer_ods_is_neither_offered_nor_written(
     with pytest.raises(InputError, match=r"cannot save as \.ods"):
         formats.write_document(seed_document(), book)
     assert not book.exists()
+
+
+def test_a_parquet_worksheet_opened_then_saved_stays_as_it_was(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        save_dialog: SaveDialog, boxes: Boxes):
+    """A Parquet table (told by its bytes, whatever its name) is a source too."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from app.main import build_window
+
+    table = tmp_path / "judged.pq"
+    pq.write_table(pa.table({"query": ["a", "a", "b"], "source_id": ["x", "y", "x"],
+                             "score": [2.0, 1.0, 1.0], "grade": [1.0, None, 2.0]}), table)
+    before = table.read_bytes()
+    window = _shown(qtbot, build_window(None))
+    ops = window.file_ops
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(table), "")))
+    _ctrl(qtbot, window, Qt.Key.Key_O)
+    qtbot.waitUntil(lambda: window.path == table, timeout=10_000)
+    assert ops.origin is Origin.TABLE
+    graded = _type_grade(qtbot, window, 1, Qt.Key.Key_2)
+    _ctrl(qtbot, window, Qt.Key.Key_S)
+    _saved(qtbot, window, tmp_path / "judged.xlsx")
+    assert table.read_bytes() == before
+    assert read_workbook(tmp_path / "judged.xlsx").grade[graded] == 2.0
