@@ -64,9 +64,12 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         write_delimited(doc, args.output, delimiter="," if kind == "csv" else "\t")
         out.write(f"wrote {args.output}: {len(doc)} candidates\n")
     elif kind == "qrels":
-        from core.io.trec import write_qrels
+        from core.io.delimited import qrels_not_kept
+        from core.io.trec.write import qrels_rows, write_qrels
 
         check_computable(doc, args.output)
+        qrels_rows(doc, args.output)  # an id qrels cannot hold: refused before anything
+        say_not_carried(qrels_not_kept(doc), written="the qrels")  # named before writing
         n = write_qrels(doc, args.output)
         out.write(f"wrote {args.output}: {n} judgments from the current grades "
                   "(unknown and unrateable left out)\n")
