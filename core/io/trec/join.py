@@ -24,7 +24,7 @@ from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.ids import IdBytes
 
-__all__ = ["document_from_trec"]
+__all__ = ["document_from_trec", "first_repeat", "pair_keys"]
 
 
 
@@ -74,11 +74,11 @@ def _duplicate_error(run: Run, query: str, source: str, first: int, second: int)
 
 # -- the join on integer codes and bytes ----------------------------------------------------
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-#: What :func:`_repeat` says of two different pairs sharing a key.
+#: What :func:`first_repeat` says of two different pairs sharing a key.
 _CLASH = (-1, -1)
 
 
-def _pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Array:
+def pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Array:
     """A 64-bit key per (query code, source key) pair."""
     pair: U64Array = query.astype(np.uint64)
     pair *= _MIX
@@ -86,8 +86,8 @@ def _pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Arr
     return pair
 
 
-def _repeat(pair: U64Array, query: npt.NDArray[np.int32 | np.int64], ids: IdBytes,
-            id_rows: IntArray | None = None) -> tuple[int, int] | None:
+def first_repeat(pair: U64Array, query: npt.NDArray[np.int32 | np.int64], ids: IdBytes,
+                 id_rows: IntArray | None = None) -> tuple[int, int] | None:
     """The earliest row whose (query, source) pair an earlier row holds, and
     the first row holding it (rows of ``pair``; ``id_rows`` takes them to
     ``ids``); None when no pair repeats; :data:`_CLASH` when two different
@@ -203,7 +203,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     document's where they can (less memory at the peak)."""
     if not (rt.source.is_utf8() and qt.source.is_utf8()):
         return None  # different bytes might read as one text (the cp1252 fallback)
-    found = _repeat(_pair_keys(qt.query.code, qt.source_key), qt.query.code, qt.source)
+    found = first_repeat(pair_keys(qt.query.code, qt.source_key), qt.query.code, qt.source)
     if found == _CLASH:
         return None
     if found is not None:
@@ -219,8 +219,8 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     if len(query_ids) < rt.query.key.size:
         rows = np.flatnonzero(run_query >= 0)
         run_query = run_query[rows]
-    run_pair = _pair_keys(run_query, rt.source_key if rows is None else rt.source_key[rows])
-    found = _repeat(run_pair, run_query, rt.source, rows)
+    run_pair = pair_keys(run_query, rt.source_key if rows is None else rt.source_key[rows])
+    found = first_repeat(run_pair, run_query, rt.source, rows)
     if found == _CLASH:
         return None
     if found is not None:
@@ -231,7 +231,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                                int(line_rows[first]), int(line_rows[second]))
     qrels_query = qrels_to_doc[qt.query.code]
     judged = np.flatnonzero(qrels_query >= 0)
-    matched = _KeyTable(_pair_keys(qrels_query[judged], qt.source_key[judged])).find(run_pair)
+    matched = _KeyTable(pair_keys(qrels_query[judged], qt.source_key[judged])).find(run_pair)
     del run_pair
     hit = np.flatnonzero(matched >= 0)
     match = judged[matched[hit]]
