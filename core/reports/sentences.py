@@ -53,7 +53,7 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
             f"reached {at} = {ev.ndcg[q, j]:.4f} (DCG {ev.dcg[q, j]:.4f} / ideal DCG "
             f"{ev.idcg[q, j]:.4f})"
         )
-    elif st in (Status.UNDEFINED, Status.UNRANKED):
+    elif st is not Status.UNRESOLVED:
         body = f"has no {at}: {st.reason}"
     else:
         body = (

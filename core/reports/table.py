@@ -85,6 +85,9 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     for s in summarize(ev):
         _line(out, f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
                    f"({s.weighting.label}; {excluded_phrase(s.excluded)})")
+    if any(ev.status_code.ravel() == Status.NEGATIVE.code):
+        _line(out)
+        _line(out, f"negative: {Status.NEGATIVE.reason}")
     if any(ev.status_code.ravel() == Status.UNRESOLVED.code):
         _line(out)
         _line(out, "[low, high]: the interval unknown grades could still produce "
