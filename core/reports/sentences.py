@@ -65,7 +65,7 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
 
 def summary_sentence(ev: Evaluation, s: CutoffSummary) -> str:
     """One sentence for a mean, with its population and conventions."""
-    return mean_sentence(s, ev.conventions, ev.doc.n_queries, ev.doc.judgment_version)
+    return mean_sentence(s, ev.conventions, ev.doc.n_queries_named, ev.doc.judgment_version)
 
 
 def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,

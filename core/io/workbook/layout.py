@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.aggregate import UNJUDGED
 from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import FIELDS
@@ -97,7 +98,7 @@ QUERY_COLUMNS = (
 SUMMARY_COLUMNS = (
     "weighting", "k", "mean NDCG", "included",
     *(f"excluded: {st.value}" for st in STATUS_BY_CODE[1:]), "excluded: no weight",
-    "weight total", "declared",
+    f"excluded: {UNJUDGED}", "weight total", "declared",
 )
 #: Why a Summary row leaves queries out, in its columns' order.
 SUMMARY_EXCLUSIONS = tuple(name.removeprefix("excluded: ") for name in SUMMARY_COLUMNS

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from core.analysis.aggregate import summarize
+from core.analysis.aggregate import UNJUDGED, summarize
 from core.engine.evaluation import Evaluation
 from core.engine.results import Status as S
 from core.io.workbook.layout import (
@@ -194,6 +194,9 @@ def _summary_row(ws: Any, fmt: Formats, ev: Evaluation, weighting: Weighting, at
         "mean NDCG": (mean, fmt.number, s.mean if s.mean is not None else ""),
         "included": (inc, None, float(s.included)),
         "excluded: no weight": (nowt, None, float(s.excluded.get("no weight", 0))),
+        # not in the document, so no row to count: the number the join found
+        f"excluded: {UNJUDGED}": (f"={len(ev.doc.unjudged_queries)}", None,
+                                  float(s.excluded.get(UNJUDGED, 0))),
         "weight total": (total, None, float(s.weight_total)),
         "declared": (f'=IF(weighting="{weighting.value}","declared","")', None,
                      "declared" if declared else ""),
