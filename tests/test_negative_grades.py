@@ -186,3 +186,21 @@ def test_no_ndcg_above_one_whatever_the_grades(rows: list[tuple[int, float, int]
     assert (ev.ndcg[defined] <= 1 + 1e-12).all()
     assert not (defined & (ev.idcg < 0)).any()
     assert ((ev.idcg < 0) == (ev.status_code == Status.NEGATIVE.code)).all()
+
+
+def test_the_navigator_shows_the_status_and_every_reason() -> None:
+    from PySide6.QtCore import Qt
+
+    from app.models.queries import QueryColumn, QueryListModel
+
+    doc = Document.from_columns(query=["q1"] * 3 + ["q2"] * 2, source_id=list("abcab"),
+                                score=[3.0, 2.0, 1.0, 3.0, 2.0],
+                                grade=[-1.0, 0.0, -0.5, 1.0, 0.0])
+    model = QueryListModel()
+    model.set_evaluation(evaluate(doc))
+    shown = [model.data(model.index(r, QueryColumn.STATUS)) for r in range(2)]
+    assert shown == ["<0 negative ideal", "✓ ok"]
+    tip = model.headerData(QueryColumn.STATUS, Qt.Orientation.Horizontal,
+                           Qt.ItemDataRole.ToolTipRole)
+    assert f"<0 negative ideal: {Status.NEGATIVE.reason}" in tip
+    assert tip.count("\n") == len(Status) - 1

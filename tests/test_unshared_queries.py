@@ -148,3 +148,24 @@ def test_the_workbook_counts_them(files: tuple[Path, Path], tmp_path: Path) -> N
     counts = dict(zip(head, equal, strict=True))
     assert (counts["included"], counts["excluded: unranked"], counts["excluded: unjudged"]) \
         == (1, 2, 1)
+
+
+def test_the_editors_footer_counts_them(qtbot, files: tuple[Path, Path]) -> None:  # type: ignore[no-untyped-def]
+    """The window opened on the two files: the navigator lists q1, q2, q3
+    (q2 and q3 with no ranking) and the footer counts q9."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.models.looks import STATUS_LOOK
+    from app.window import MainWindow
+    from core.engine.evaluation import Status
+    from core.io.load import load_document
+
+    window = MainWindow(load_document(files[0], qrels=files[1]))
+    qtbot.addWidget(window)
+    footer = window.findChild(QLabel, "aggregateFooter")
+    assert footer is not None
+    assert footer.text().endswith(f"NDCG@all {Q1:.4f} over 1/4 (excluded: 2 unranked, 1 unjudged)")
+    ev = window.evaluation
+    assert [(q, ev.query_status(i)) for i, q in enumerate(ev.doc.query_ids)] == [
+        ("q1", Status.OK), ("q2", Status.UNRANKED), ("q3", Status.UNRANKED)]
+    assert STATUS_LOOK[Status.UNRANKED].label == "– no ranking"
