@@ -169,10 +169,12 @@ def matching_presets(conv: Conventions) -> list[str]:
 
 
 def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
-    """The peer's equivalent call for these cutoffs (and gain table)."""
+    """The peer's equivalent call for these cutoffs (and gain table). The
+    presets score a judged query the run never ranks as 0 (``unranked
+    zero``): trec_eval's ``-c``, ranx's ``make_comparable=True``."""
     ks = [k for k in cutoffs if k is not None]
     if name == "trec_eval":
-        parts = []
+        parts = ["-c"]
         if ks:
             parts.append("-m ndcg_cut." + ",".join(map(str, ks)))
         if None in cutoffs or not ks:
@@ -183,4 +185,4 @@ def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
         return f"sklearn.metrics.ndcg_score(y_true, y_score, k={k})"
     metric = "ndcg_burges" if gain.rule is GainRule.EXPONENTIAL else "ndcg"
     names = [f"{metric}@{k}" for k in ks] + ([metric] if None in cutoffs else [])
-    return f"ranx.evaluate(qrels, run, {names!r})"
+    return f"ranx.evaluate(qrels, run, {names!r}, make_comparable=True)"
