@@ -8,9 +8,8 @@ import os
 from pathlib import Path
 from typing import TextIO
 
-from app.cli.evaluate import load_input
+from app.cli.evaluate import evaluate_input, load_input
 from app.cli.notices import say_not_carried, say_reopened
-from core.engine.evaluation import evaluate
 from core.engine.readback import check_computable
 from core.errors import InputError, NdcgError
 
@@ -55,7 +54,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         check_fits(doc, conv, args.output)  # before anything is computed
         keep = additions_to_keep(args.output, args.input)  # what people added to the input
         say_not_carried(keep.not_carried if keep else [])
-        export_workbook(evaluate(doc), args.output, keep=keep)
+        export_workbook(evaluate_input(doc, conv, args), args.output, keep=keep)
         out.write(f"wrote {args.output}\n")
     elif kind in ("csv", "tsv"):
         from core.io.delimited import write_delimited

@@ -56,7 +56,7 @@ def load_document(
             return document_from_tables(path, qrels, conventions)
         from core.io.trec import document_from_trec
 
-        return document_from_trec(path, qrels, conventions)
+        return document_from_trec(path, qrels, conventions, unshared=True)
     from core.io.columnar import is_parquet, read_parquet_document
 
     if is_parquet(path):
