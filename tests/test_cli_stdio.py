@@ -4,6 +4,7 @@ writes standard output, and the exit statuses are the documented ones."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import re
@@ -64,6 +65,24 @@ def test_standard_input_past_the_limit_is_refused_and_its_copy_removed():
         assert path.read_bytes() == RUN
         assert path.name == "stdin"  # a TREC run has no suffix
     assert not path.parent.exists()
+
+
+class _Failing(io.RawIOBase):
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, _buffer):  # type: ignore[no-untyped-def]
+        raise OSError(errno.EIO, "Input/output error")
+
+
+def test_standard_input_that_cannot_be_read_is_one_line(monkeypatch, capsys):
+    with pytest.raises(InputError, match=r"^<stdin>: cannot read standard input: Input/output"), \
+            spooled(io.BufferedReader(_Failing())):
+        pass  # pragma: no cover (never entered)
+    monkeypatch.setattr(sys, "stdin", None)  # closed: python ... <&-
+    assert main(["evaluate", "-"]) == 2
+    assert capsys.readouterr().err == ("ndcg-worksheet: error: <stdin>: standard input is closed "
+                                       "(pipe a file into it: ... - < FILE)\n")
 
 
 def _main(args: list[str], stdin: bytes, monkeypatch) -> tuple[int, str]:  # type: ignore[no-untyped-def]

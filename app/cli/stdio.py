@@ -47,7 +47,10 @@ class StdinInput:
         if len(places) > 1:
             raise InputError("standard input (-) is read once: only one input can be -",
                              hint="name the other inputs as files")
-        stream = self.stream or sys.stdin.buffer
+        stream = self.stream or getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError("standard input is closed", file=STDIN_NAME,
+                             hint="pipe a file into it: ... - < FILE")
         if stream.isatty():
             raise InputError("standard input is a terminal", file=STDIN_NAME,
                              hint="pipe a file into it: ... - < FILE")

@@ -80,6 +80,14 @@ def _is_json(line: str) -> bool:
     return True
 
 
+def _read(stream: BinaryIO) -> bytes:
+    try:
+        return stream.read(_CHUNK)
+    except OSError as exc:
+        raise InputError(f"cannot read standard input: {exc.strerror or exc}",
+                         file=STDIN_NAME) from exc
+
+
 @contextmanager
 def spooled(stream: BinaryIO, *, limit: int = MAX_BYTES) -> Iterator[Path]:
     """A private temporary file holding ``stream``'s bytes, named ``stdin``
@@ -92,7 +100,7 @@ def spooled(stream: BinaryIO, *, limit: int = MAX_BYTES) -> Iterator[Path]:
         raw = folder / "stdin"
         size = 0
         with raw.open("wb") as fh:
-            while chunk := stream.read(_CHUNK):
+            while chunk := _read(stream):
                 size += len(chunk)
                 if size > limit:
                     raise InputError(f"standard input is larger than {limit / 1024**3:g} GiB",
