@@ -15,8 +15,10 @@ the median of each and the ratio. Target: at most 3.5x.
 ``--command`` launches the editor some other way, e.g. the PyInstaller
 bundle's executable: it is measured the same way (the probe is asked for
 through the environment). Given more than once, each command is measured in
-every turn (e.g. two builds side by side, on the same machine state). The
-minimal window always runs on this Python.
+every turn (e.g. two builds side by side, on the same machine state). Each
+runs in this repository's folder, which ``python -m`` puts first on the
+path: measure another checkout with ``sh -c 'cd OTHER && exec python -m
+app.launcher'``. The minimal window always runs on this Python.
 """
 
 from __future__ import annotations
