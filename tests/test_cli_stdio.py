@@ -119,6 +119,10 @@ def test_compare_names_standard_input_stdin(tmp_path, monkeypatch):
     assert code == 0
     assert text.splitlines()[:2] == ["A: <stdin>", f"B: {tmp_path / 'b.run'}"]
     assert "ndcg-stdin" not in text
+    code, text = _main(["compare", str(tmp_path / "b.run"), "-", "--baseline", "-", "--qrels",
+                        str(tmp_path / "q.qrels"), "--resamples", "10"], RUN, monkeypatch)
+    assert code == 0
+    assert text.splitlines()[:2] == ["A: <stdin>", f"B: {tmp_path / 'b.run'}"]
 
 
 def test_import_reads_standard_input_and_writes_standard_output(tmp_path, monkeypatch, capsys):

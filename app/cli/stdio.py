@@ -64,6 +64,8 @@ class StdinInput:
             setattr(self.args, name, str(self.path))
         else:
             value[i] = str(self.path)
+        if getattr(self.args, "baseline", None) == STDIN:  # compare's --baseline names a run
+            self.args.baseline = str(self.path)
         return self
 
     def __exit__(self, *exc: object) -> None:
