@@ -15,10 +15,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 #: Loaded only when used: the workbook writer and its libraries, the
-#: comparison, plotting, the many-runs report, the package metadata.
+#: comparison, plotting, the many-runs report.
 NOT_AT_START = ("openpyxl", "xlsxwriter", "matplotlib", "core.io.workbook.export",
-                "core.analysis.compare", "core.analysis.compare.many", "core.reports.runs",
-                "importlib.metadata")
+                "core.analysis.compare", "core.analysis.compare.many", "core.reports.runs")
 
 CHILD = f"""
 import sys
