@@ -336,6 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = build_window(None if foreign else args.file, qrels=args.qrels,
                           preset=args.preset)
     _READING.clear()
+    from app.startup_probe import probe_requested, quit_after_first_paint
+
+    if probe_requested():  # the start-up benchmark's, through the environment
+        quit_after_first_paint(window)
     window.show()
     if splash is not None:
         splash.finish(window)
