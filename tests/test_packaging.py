@@ -25,17 +25,28 @@ SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 def test_every_package_of_the_tree_is_listed():
     tree = {str(p.parent.relative_to(REPO)).replace("/", ".")
             for top in ("app", "core") for p in (REPO / top).rglob("__init__.py")}
-    assert set(SETUPTOOLS["packages"]) == tree | {PACKAGE}
+    data = {f"{PACKAGE}.{d.name}" for d in (REPO / "resources").iterdir()
+            if d.is_dir() and d.name.isidentifier() and d.name != "__pycache__"}
+    assert data == {f"{PACKAGE}.desktop", f"{PACKAGE}.icons"}
+    assert set(SETUPTOOLS["packages"]) == tree | {PACKAGE} | data
     assert SETUPTOOLS["package-dir"] == {PACKAGE: "resources"}
 
 
+def _shipped(relative: str) -> bool:
+    """Whether a file of ``resources/`` matches its package's package-data patterns."""
+    folder, _, rest = relative.partition("/")
+    package, name = (f"{PACKAGE}.{folder}", rest) if rest else (PACKAGE, relative)
+    patterns = SETUPTOOLS["package-data"].get(package, [])
+    return any(fnmatch.fnmatch(name, pat) for pat in patterns)
+
+
 def test_every_file_of_resources_ships():
-    patterns = SETUPTOOLS["package-data"][PACKAGE]
     files = [p.relative_to(REPO / "resources").as_posix()
              for p in (REPO / "resources").rglob("*") if p.is_file()
              and p.suffix not in (".py", ".pyc")]
     assert "icons/16x16/ndcg-worksheet.png" in files
-    assert [f for f in files if not any(fnmatch.fnmatch(f, pat) for pat in patterns)] == []
+    assert "example.xlsx" in files
+    assert [f for f in files if not _shipped(f)] == []
 
 
 def test_bundled_files_are_found_through_the_package():
