@@ -12,6 +12,8 @@ checks prove the data shipped. It checks:
 * ``evaluate`` on the bundled example gives case A's NDCG@2 (0.7967075809905066,
   hand-derived in docs/conventions.md: DCG 1 + 3/log2 3 over the ideal 3 + 1/log2 3);
 * ``export`` writes the example as a TREC run and qrels;
+* ``--install-desktop-entry`` writes an entry that runs this executable and
+  validates, ``--uninstall-desktop-entry`` leaves nothing behind;
 * the window opens with no file (on the bundled example) and on that TREC run
   with its qrels, and quits on Ctrl+Q with status 0. It runs on a private
   X server (Xvfb) through Qt's own xcb platform, the one users get, so a
@@ -69,6 +71,25 @@ def check_commands(exe: str, resources: Path, work: Path) -> tuple[Path, Path]:
     run([exe, "export", str(example), "-o", str(qrels)], work)
     print(f"smoke: --version, evaluate and export ok ({got})")
     return run_file, qrels
+
+
+def check_desktop_entry(exe: str, work: Path) -> None:
+    """``--install-desktop-entry`` names this executable and validates;
+    ``--uninstall-desktop-entry`` leaves the data folder empty."""
+    data = work / "xdg-data"
+    env = {**clean_env(), "XDG_DATA_HOME": str(data)}
+    run([exe, "--install-desktop-entry"], work, env)
+    entries = list((data / "applications").glob("*.desktop"))
+    if len(entries) != 1:
+        raise SmokeError(f"--install-desktop-entry wrote {entries}")
+    lines = entries[0].read_text(encoding="utf-8").splitlines()
+    if f"Exec={exe} %f" not in lines:
+        raise SmokeError(f"{entries[0].name} does not run {exe}: {lines}")
+    run(["desktop-file-validate", str(entries[0])], work)
+    run([exe, "--uninstall-desktop-entry"], work, env)
+    if list(data.iterdir()):
+        raise SmokeError(f"--uninstall-desktop-entry left {list(data.rglob('*'))}")
+    print("smoke: --install-desktop-entry and --uninstall-desktop-entry ok")
 
 
 def _xdotool(display: str, *args: str) -> str:
@@ -146,6 +167,7 @@ def main(argv: list[str]) -> int:
         with tempfile.TemporaryDirectory(prefix="ndcg-smoke-") as tmp:
             work = Path(tmp)
             run_file, qrels = check_commands(exe, resources, work)
+            check_desktop_entry(exe, work)
             check_window(exe, [], "example", display, work)
             check_window(exe, [str(run_file), "--qrels", str(qrels)], "example.run", display,
                          work)
