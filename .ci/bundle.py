@@ -1,7 +1,7 @@
 """Build the one-folder bundle for reviewers without Python (issue 35), and
 optionally run the installed-app smoke test against it.
 
-    python .ci/bundle.py [--out DIR] [--smoke]
+    python .ci/bundle.py [--out DIR] [--archive] [--smoke]
 
 1. builds the wheel from the checkout (``python -m build --wheel``);
 2. installs it with its declared dependencies and PyInstaller into a build
@@ -9,8 +9,9 @@ optionally run the installed-app smoke test against it.
    dependencies or the Python change), so what is frozen is what users install;
 3. runs PyInstaller on ``.ci/ndcg-worksheet.spec``: ``DIR/ndcg-worksheet/``
    with one executable, ``ndcg-worksheet``, for the editor and the commands;
-4. packs it as ``DIR/ndcg-worksheet-VERSION-PLATFORM.tar.gz`` (``.zip`` on
-   Windows) and prints the folder's and the archive's sizes;
+4. prints the folder's size, and with ``--archive`` packs it as
+   ``DIR/ndcg-worksheet-VERSION-PLATFORM.tar.gz`` (``.zip`` on Windows), the
+   file to hand to reviewers;
 5. with ``--smoke``, runs ``.ci/smoke_installed.py`` on the bundle.
 
 Standard library only; the platform is not named anywhere but in the archive's
@@ -104,6 +105,7 @@ def size_mb(path: Path) -> float:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python .ci/bundle.py", description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=REPO / "dist" / "bundle")
+    p.add_argument("--archive", action="store_true", help="also pack it as one file")
     p.add_argument("--smoke", action="store_true", help="run .ci/smoke_installed.py on it")
     args = p.parse_args(argv)
     out = args.out.resolve()
@@ -114,12 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         wheel = build_wheel(Path(tmp))
         python = build_venv(wheel)
         folder = freeze(python, out, Path(tmp))
-    version = wheel.name.split("-")[1]
-    archive = pack(folder, version)
+    print(f"bundle: {folder} ({size_mb(folder):.0f} MB), built in "
+          f"{time.monotonic() - start:.0f} s on {platform.system()} {platform.machine()}")
+    if args.archive:
+        archive = pack(folder, wheel.name.split("-")[1])
+        print(f"bundle: {archive} ({size_mb(archive):.0f} MB)")
     exe = folder / (NAME + (".exe" if os.name == "nt" else ""))
-    print(f"bundle: {folder} ({size_mb(folder):.0f} MB), {archive.name} "
-          f"({size_mb(archive):.0f} MB), built in {time.monotonic() - start:.0f} s "
-          f"on {platform.system()} {platform.machine()}")
     if args.smoke:
         return subprocess.run([sys.executable, str(HERE / "smoke_installed.py"), str(exe),
                                str(folder / "_internal" / "core" / "resources")],

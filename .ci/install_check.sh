@@ -14,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-unset PYTHONPATH  # what users have: the installation alone
+# What users have: the installation alone, byte-compiled by pip as usual.
+unset PYTHONPATH PYTHONDONTWRITEBYTECODE
 py=${1:-python}
 venvs="${NDCG_CI_VENVS:-${XDG_CACHE_HOME:-$HOME/.cache}/ndcg-worksheet-ci}"
 "$py" -m pip install -q build twine
