@@ -5,8 +5,9 @@ optionally run the installed-app smoke test against it.
 
 1. builds the wheel from the checkout (``python -m build --wheel``);
 2. installs it with its declared dependencies and PyInstaller into a build
-   venv outside the checkout (kept between runs, rebuilt when the wheel's
-   dependencies or the Python change), so what is frozen is what users install;
+   venv outside the checkout (``.ci/product.py``: kept between runs, made
+   again when the wheel's dependencies or the Python change), so what is
+   frozen is what users install;
 3. runs PyInstaller on ``.ci/ndcg-worksheet.spec``: ``DIR/ndcg-worksheet/``
    with one executable, ``ndcg-worksheet``, for the editor and the commands;
 4. prints the folder's size, and with ``--archive`` packs it as
@@ -21,7 +22,6 @@ name. Default DIR: ``dist/bundle`` in the checkout (ignored by git).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import platform
 import shutil
@@ -30,55 +30,13 @@ import sys
 import sysconfig
 import tempfile
 import time
-import venv
-import zipfile
 from pathlib import Path
 
+from product import EXE, REPO, build, clean_env, sh, venv_with
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 PYINSTALLER = "pyinstaller>=6.10,<7"
 NAME = "ndcg-worksheet"
-
-
-def sh(*cmd: str | Path, cwd: Path | None = None) -> None:
-    subprocess.run([str(c) for c in cmd], cwd=cwd, check=True, env=_env())
-
-
-def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-
-
-def build_wheel(where: Path) -> Path:
-    sh(sys.executable, "-m", "pip", "install", "-q", "build")
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(where), str(REPO)],
-                   check=True, env=_env(), stdout=subprocess.DEVNULL)
-    return next(where.glob("*.whl"))
-
-
-def _requirements(wheel: Path) -> str:
-    with zipfile.ZipFile(wheel) as whl:
-        meta = next(n for n in whl.namelist() if n.endswith(".dist-info/METADATA"))
-        deps = [line for line in whl.read(meta).decode().splitlines()
-                if line.startswith("Requires-Dist:") and "extra ==" not in line]
-    return "\n".join([*deps, PYINSTALLER])
-
-
-def build_venv(wheel: Path) -> Path:
-    """The build venv with the wheel, its dependencies and PyInstaller."""
-    root = Path(os.environ.get("NDCG_CI_VENVS") or Path(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ndcg-worksheet-ci")
-    key = hashlib.sha256(_requirements(wheel).encode()).hexdigest()[:12]
-    target = root / f"bundle-py{sys.version_info[0]}.{sys.version_info[1]}-{key}"
-    bindir = "Scripts" if os.name == "nt" else "bin"
-    python = target / bindir / ("python.exe" if os.name == "nt" else "python")
-    if not python.exists():
-        for old in root.glob("bundle-*"):
-            shutil.rmtree(old)
-        venv.create(target, with_pip=True)
-        sh(python, "-m", "pip", "install", "-q", PYINSTALLER)
-    sh(python, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", wheel)
-    sh(python, "-m", "pip", "install", "-q", wheel)
-    return python
 
 
 def freeze(python: Path, out: Path, work: Path) -> Path:
@@ -113,19 +71,19 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(out)
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ndcg-bundle-") as tmp:
-        wheel = build_wheel(Path(tmp))
-        python = build_venv(wheel)
+        wheel = build(Path(tmp), sdist=False)
+        python = venv_with(wheel, "bundle", [PYINSTALLER])
         folder = freeze(python, out, Path(tmp))
     print(f"bundle: {folder} ({size_mb(folder):.0f} MB), built in "
           f"{time.monotonic() - start:.0f} s on {platform.system()} {platform.machine()}")
     if args.archive:
         archive = pack(folder, wheel.name.split("-")[1])
         print(f"bundle: {archive} ({size_mb(archive):.0f} MB)")
-    exe = folder / (NAME + (".exe" if os.name == "nt" else ""))
+    exe = folder / f"{NAME}{EXE}"
     if args.smoke:
         return subprocess.run([sys.executable, str(HERE / "smoke_installed.py"), str(exe),
                                str(folder / "_internal" / "core" / "resources")],
-                              env=_env(), check=False).returncode
+                              env=clean_env(), check=False).returncode
     return 0
 
 

@@ -1,5 +1,5 @@
 """Run an installed NDCG Worksheet as a user would (issue 35): the installed
-wheel in a fresh virtual environment (``.ci/install_check.sh``) or the
+wheel in a fresh virtual environment (``.ci/install_check.py``) or the
 one-folder bundle (``.ci/bundle.py``).
 
     python .ci/smoke_installed.py EXECUTABLE RESOURCES
@@ -34,7 +34,8 @@ import time
 import tomllib
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from product import REPO, clean_env
+
 #: How long a window may take to appear, and to exit after Ctrl+Q (seconds).
 WINDOW_WAIT = 60
 CASE_A_NDCG_AT_2 = "case-A,2,2.8927892607143724,3.6309297535714578,0.7967075809905066,ok,3,3"
@@ -42,11 +43,6 @@ CASE_A_NDCG_AT_2 = "case-A,2,2.8927892607143724,3.6309297535714578,0.79670758099
 
 class SmokeError(Exception):
     pass
-
-
-def clean_env() -> dict[str, str]:
-    """The caller's environment without what points Python at another tree."""
-    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:

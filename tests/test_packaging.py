@@ -2,7 +2,7 @@
 every file of ``resources/`` as the package data folder ``core.resources``,
 and one version, printed by ``ndcg-worksheet --version``.
 
-``.ci/install_check.sh`` builds the wheel and runs it installed in a fresh
+``.ci/install_check.py`` builds the wheel and runs it installed in a fresh
 virtual environment; these are the fast checks of the configuration."""
 
 from __future__ import annotations
