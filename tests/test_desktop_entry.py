@@ -135,3 +135,29 @@ def test_the_flags_install_under_xdg_data_home(tmp_path: Path,
         main(["--uninstall-desktop-entry"])
     assert capsys.readouterr().out.startswith("removed the desktop entry: 10 files")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_data_folder_that_cannot_be_written_is_one_line(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocker))
+    with pytest.raises(SystemExit) as done:
+        main(["--install-desktop-entry"])
+    assert done.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ndcg-worksheet: {blocker}/applications: ")
+    assert err.count("\n") == 1
+    assert blocker.read_text() == "a file where the data folder should be"
+
+
+def test_the_windows_carry_the_icon_and_the_desktop_entry(qapp):
+    from PySide6.QtGui import QGuiApplication
+
+    from app.settings import ensure_identity
+
+    ensure_identity()
+    assert QGuiApplication.desktopFileName() == APP_ID
+    sizes = {s.width() for s in QGuiApplication.windowIcon().availableSizes()}
+    assert sizes == set(ICON_SIZES)
