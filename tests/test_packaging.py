@@ -77,3 +77,14 @@ def test_the_readme_first_commands_are_unchanged():
     lines = (REPO / "README.md").read_text().splitlines()
     assert "    pip install -e . && ndcg-worksheet" in lines[:8]
     assert "    pip install -e '.[test]' && python -m pytest" in lines[:10]
+
+
+def test_a_stale_editable_install_says_what_to_do(monkeypatch: pytest.MonkeyPatch):
+    import core.model.bundled as module
+
+    def missing(package: str):
+        raise ModuleNotFoundError(f"No module named {package!r}", name=package)
+
+    monkeypatch.setattr(module, "files", missing)
+    with pytest.raises(ModuleNotFoundError, match=r"run pip install -e \. again"):
+        bundled("example.xlsx")

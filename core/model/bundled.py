@@ -24,4 +24,11 @@ def bundled(name: str) -> Path:
     Every way the project is installed unpacks its data as files (no zipped
     imports), so the path can be handed to a reader, to Qt or to Java.
     """
-    return Path(str(files(PACKAGE).joinpath(name)))
+    try:
+        found = files(PACKAGE)
+    except ModuleNotFoundError as exc:  # an editable install older than the mapping
+        raise ModuleNotFoundError(
+            f"{PACKAGE} (the folder resources/) is not installed with this copy of "
+            "ndcg-worksheet: run pip install -e . again in the clone", name=PACKAGE,
+        ) from exc
+    return Path(str(found.joinpath(name)))
