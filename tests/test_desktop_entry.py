@@ -161,3 +161,16 @@ def test_the_windows_carry_the_icon_and_the_desktop_entry(qapp):
     assert QGuiApplication.desktopFileName() == APP_ID
     sizes = {s.width() for s in QGuiApplication.windowIcon().availableSizes()}
     assert sizes == set(ICON_SIZES)
+
+
+def test_other_systems_are_told_no(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.platform", "win32")
+    with pytest.raises(SystemExit) as done:
+        main(["--install-desktop-entry"])
+    assert done.value.code == 1
+    assert capsys.readouterr().err == (
+        "ndcg-worksheet: desktop entry: only Linux and BSD desktops read one "
+        "(this is win32)\n")
+    assert list(tmp_path.iterdir()) == []

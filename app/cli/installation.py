@@ -4,6 +4,7 @@ the per-user desktop entry (:mod:`app.desktop_entry`)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
@@ -21,9 +22,15 @@ def installed_version() -> str:
     return version(DISTRIBUTION)
 
 
+#: Where freedesktop entries mean something (Windows and macOS have their own ways).
+FREEDESKTOP = ("linux", "freebsd", "openbsd", "netbsd", "dragonfly")
+
+
 def _install() -> str:
     from app.desktop_entry import install_desktop_entry
 
+    if not sys.platform.startswith(FREEDESKTOP):
+        raise OSError(f"only Linux and BSD desktops read one (this is {sys.platform})")
     written = install_desktop_entry()
     return f"installed the desktop entry: {_listing(written)}"
 
