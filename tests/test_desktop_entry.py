@@ -21,6 +21,7 @@ from app.desktop_entry import (
     uninstall_desktop_entry,
 )
 from app.launcher import main
+from app.settings import APPLICATION
 from core.model.bundled import bundled
 from tests.conftest import REPO
 
@@ -63,6 +64,9 @@ def test_the_entry_and_the_metainfo_validate_clean():
 def test_the_entry_names_the_app_its_types_and_its_version():
     keys = _keys(ENTRY)
     assert keys["Icon"] == APP_ID
+    # Qt names the windows' X11 class after the application (WM_CLASS's
+    # second string, seen with xprop): the desktop matches it to the entry.
+    assert keys["StartupWMClass"] == APPLICATION
     assert set(keys["MimeType"].strip(";").split(";")) == OPENS
     text = METAINFO.read_text(encoding="utf-8")
     assert f"<id>{APP_ID}</id>" in text
