@@ -14,14 +14,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
+from app.desktop_entry import ICON_SIZES
+
 ICONS = Path(__file__).resolve().parent.parent / "resources" / "icons"
-SIZES = (16, 24, 32, 48, 64, 128, 256)
 
 
 def main() -> int:
     QGuiApplication(sys.argv[:1])
     renderer = QSvgRenderer(str(ICONS / "ndcg-worksheet.svg"))
-    for size in SIZES:
+    for size in ICON_SIZES:
         image = QImage(size, size, QImage.Format.Format_ARGB32)
         image.fill(Qt.GlobalColor.transparent)
         painter = QPainter(image)
