@@ -20,6 +20,7 @@ from app.cli.engine import add_engine_arguments
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import add_export_arguments, cmd_export
 from app.cli.import_cmd import add_import_parser
+from app.cli.installation import add_installation_arguments
 from app.cli.merge import add_merge_arguments, cmd_merge
 from app.cli.notices import add_strict
 from app.cli.options import add_convention_arguments, add_encoding
@@ -56,12 +57,20 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     return run(args, out)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _program() -> argparse.ArgumentParser:
+    """The program's parser before its commands: what it is, and the flags about
+    the installation (``--version``, the desktop entry)."""
     p = argparse.ArgumentParser(
         prog=PROG,
         description="Grade ranked candidates and compute graded NDCG with every convention "
         "declared. Without a command, opens the desktop editor.",
     )
+    add_installation_arguments(p)
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _program()
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     e = sub.add_parser("evaluate", help="print NDCG per query and the means")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,9 @@ from core.tables import (
 __all__ = ["defaults_file", "evaluate_spark", "java_options", "read_parquet", "spark_session"]
 
 
-#: Spark's logging: errors only (its warnings at start-up are not the user's).
-LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+#: Spark's logging: errors only (its warnings at start-up are not the user's);
+#: package data, read by the JVM from the installed file.
+LOG_CONFIG = Path(str(files("app.scale").joinpath("log4j2.properties")))
 #: The heap of Spark's JVM in local mode (``spark.driver.memory``).
 LOCAL_JVM_MEMORY = "512m"
 
