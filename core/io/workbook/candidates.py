@@ -127,7 +127,7 @@ def _inline_text(text: str) -> tuple[str, str]:
     return (' xml:space="preserve"' if _preserve_whitespace(text) else ""), _escape_xml(text)
 
 
-def _text_columns(values: Sequence[str], plain: int, quoted: int,
+def text_columns(values: Sequence[str], plain: int, quoted: int,
                   ) -> tuple[list[int], list[str], list[str]]:
     """Per cell: style index (quoted when a spreadsheet would read the text as
     a formula on re-entry), ``<t>`` attribute and content."""
@@ -304,7 +304,7 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
         (2, doc.version[perm].tolist(), text_fmt, text_q),
         (7, doc.note[perm].tolist(), edit, edit_q),
     ):
-        out[f"s{c}"], out[f"p{c}"], out[f"t{c}"] = _text_columns(values, plain, quoted)
+        out[f"s{c}"], out[f"p{c}"], out[f"t{c}"] = text_columns(values, plain, quoted)
 
     labels = {int(s): f't="inlineStr"><is><t>{GradeState(int(s)).label}</t></is></c>'
               for s in GradeState}

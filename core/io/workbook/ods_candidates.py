@@ -19,10 +19,10 @@ from core.engine.evaluation import Evaluation
 from core.io.workbook.candidates import (
     DECIMAL_COLUMNS,
     GRADE_LIST,
-    _text_columns,
     block_batches,
     formula_results,
     number_text,
+    text_columns,
 )
 from core.io.workbook.formulas import FIRST_SO_FAR, SO_FAR_COL, block_fields, formulas
 from core.io.workbook.layout import CANDIDATE_COLUMNS
@@ -77,8 +77,8 @@ def _row_template(formula: dict[int, str], first_row: bool, decimal: int) -> tup
 
 
 def _text_cells(values: Sequence[str], plain: int, quoted: int) -> list[str]:
-    """Text cells, whole (the style of :func:`_text_columns`)."""
-    styles, _attrs, texts = _text_columns(values, plain, quoted)
+    """Text cells, whole (the style of :func:`text_columns`)."""
+    styles, _attrs, texts = text_columns(values, plain, quoted)
     seen: dict[tuple[int, str], str] = {}
     out = []
     for s, t in zip(styles, texts, strict=True):
