@@ -20,7 +20,8 @@ from core.model.document import Document
 __all__ = ["BINARY_FORMATS", "EXPORT_FORMATS", "add_export_arguments", "cmd_export", "output_kind",
            "refuse_writing_over_inputs"]
 
-EXPORT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "tsv", ".qrels": "qrels", ".run": "run"}
+EXPORT_FORMATS = {".xlsx": "xlsx", ".ods": "ods", ".csv": "csv", ".tsv": "tsv",
+                  ".qrels": "qrels", ".run": "run"}
 #: The formats that are not text: never written to standard output.
 BINARY_FORMATS = frozenset({"xlsx", "ods"})
 
@@ -46,7 +47,7 @@ def add_export_arguments(x: argparse.ArgumentParser) -> None:
     """The export command's arguments."""
     x.add_argument("input")
     x.add_argument("-o", "--output", required=True,
-                   help="the file to write: .xlsx, .csv, .tsv, .qrels or .run; - writes "
+                   help="the file to write: .xlsx, .ods, .csv, .tsv, .qrels or .run; - writes "
                    "standard output (a text format, named with --to)")
     x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
                    help="the format, when the suffix does not tell")
@@ -90,10 +91,11 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     # What was written is said on stderr when the output itself goes to stdout.
     said = sys.stderr if args.output == STDIN else out
     name = "standard output" if args.output == STDIN else args.output
-    if kind == "xlsx":
-        from core.io.workbook import check_fits, export_workbook
+    if kind in BINARY_FORMATS:
+        from core.io.workbook import check_fits, check_workbook_target, export_workbook
         from core.io.workbook.additions import additions_to_keep
 
+        check_workbook_target(args.output, kind)  # .ods bytes only under an .ods name
         check_fits(doc, conv, args.output)  # before anything is computed
         keep = additions_to_keep(args.output, args.input)  # what people added to the input
         say_not_carried(keep.not_carried if keep else [])

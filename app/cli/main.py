@@ -120,8 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument(
         "--export", metavar="OUT.xlsx",
-        help="also write a workbook: both runs' audited sheets and a Comparison sheet whose "
-        "NDCG values, deltas and means are live formulas",
+        help="also write a workbook (.xlsx, or .ods for LibreOffice): both runs' audited "
+        "sheets and a Comparison sheet whose NDCG values, deltas and means are live formulas",
     )
     add_strict(c)
     c.set_defaults(func=cmd_compare)

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 # Imported now: the function shares its module's name, which the module's
 # import would otherwise bind here.
 from core.io.workbook.reopened import Reopened, reopened
+from core.io.workbook.targets import WRITTEN_WORKBOOKS, check_workbook_target, is_ods
 
 #: Each name's module, imported when the name is first used: reading a
 #: workbook (the bundled example at every start) loads neither the writer
@@ -98,11 +99,14 @@ __all__ = [
     "RESAMPLING_COLUMNS",
     "SHEETS",
     "SUMMARY_COLUMNS",
+    "WRITTEN_WORKBOOKS",
     "Reopened",
     "check_fits",
+    "check_workbook_target",
     "export_comparison_workbook",
     "export_runs_workbook",
     "export_workbook",
+    "is_ods",
     "is_own_workbook",
     "read_workbook",
     "reopened",
