@@ -8,6 +8,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
@@ -35,6 +36,7 @@ from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
+from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
 from core.reports.sentences import query_sentence, summary_sentence
 
@@ -199,16 +201,19 @@ class SummaryPanel(QWidget):
 
     def _fit_columns(self) -> None:
         """The columns fitted to their contents, the status column as wide as
-        the widest status any query can show (``– no ranking``, ``?
-        unresolved``): the table keeps its width from query to query, and
-        the panel asks for it (:meth:`sizeHint`) rather than scrolling
-        sideways at the query whose status is longer."""
+        the widest status any query of the evaluation shows at any cutoff
+        (``– no ranking``, ``? unresolved``): the table keeps its width from
+        query to query, and the panel asks for it (:meth:`sizeHint`) rather
+        than scrolling sideways at the query whose status is longer."""
         table = self.table
         table.resizeColumnsToContents()
+        if self._ev is None:
+            return
+        shown = {STATUS_BY_CODE[int(code)] for code in np.unique(self._ev.status_code)}
         margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
                                                 None, table) + 1) + 2
-        widest = margin + max(table.fontMetrics().horizontalAdvance(look.label)
-                              for look in STATUS_LOOK.values())
+        widest = margin + max(table.fontMetrics().horizontalAdvance(STATUS_LOOK[s].label)
+                              for s in shown | {Status.OK})
         header = table.horizontalHeader()
         if header.sectionSize(CutoffColumn.STATUS) < widest:
             header.resizeSection(CutoffColumn.STATUS, widest)
