@@ -114,15 +114,15 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
     ``file_rows`` maps each data row to its file row (a transposed sheet,
     whose file row is imported when any of its items is)."""
     status = np.full(n_rows, 4, dtype=np.int8)  # 0 imported, 1 rejected, 2 repeat, 3 skipped
-    why = dict(skipped)
     status[judged] = 2
     status[judged & ~alive] = 1
     status[imported] = 0
-    reasons = [REPEAT] * n_rows
-    for i in range(n_rows):
-        if not judged[i] and row_number + i in why:
+    reasons: dict[int, str] = {}
+    for row, why in skipped:
+        i = row - row_number
+        if 0 <= i < n_rows and not judged[i]:
             status[i] = 3
-            reasons[i] = why[row_number + i]
+            reasons[i] = why
     if file_rows is not None:
         best: dict[int, int] = {}
         for i, f in enumerate(file_rows[:n_rows]):
@@ -131,11 +131,13 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
         keep = np.array(sorted(best.values()), dtype=np.int64)
     else:
         keep = np.arange(n_rows, dtype=np.int64)
+    kept = status[keep]
     kinds: dict[str, int] = {}
-    for i in keep.tolist():
-        if status[i] in (2, 3):
-            kind = _reason_kind(reasons[i])
-            kinds[kind] = kinds.get(kind, 0) + 1
+    for i in keep[kept == 3].tolist():
+        kind = _reason_kind(reasons[i])
+        kinds[kind] = kinds.get(kind, 0) + 1
+    if (kept == 2).any():
+        kinds[REPEAT] = int((kept == 2).sum())
     counts = np.bincount(status[keep], minlength=5)
     return RowTally(len(keep), int(counts[0]), tuple(kinds.items()), int(counts[1]),
                     int(counts[4]))

@@ -173,7 +173,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                 graded = [c for c in graded if not _fractional(profiles[c])] or graded
             if len(graded) == 1:
                 found["grade"] = graded[0]
-            elif graded:
+            elif graded and "annotator" not in found:  # a long sheet's grades are one column
                 wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
                          else column_letters(c + 1)) for c in graded]
                 reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
@@ -192,21 +192,30 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                                        if t):
                 del found[f]
                 reasons = [(g, w) for g, w in reasons if g != f]
-    # every other column with data is named, never dropped in silence
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
-    query, source = (profiles[found[f]] if found.get(f, -1) < len(profiles) and f in found
-                     else None for f in ("query", "source_id"))
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
-    out.extend((c, f"{profiles[c].shown()}: a grade combined from several, not imported (the "
-                "consensus is computed from the annotators' own)", f"--map grade={c + 1}")
-               for c in sorted(taken) if c < len(profiles) and c not in found.values()
-               and c not in {w for w, _ in wide} and combined_grade(header[c]))
+    out.extend(_left_out(profiles, header, found, left, taken - {c for c, _ in wide}))
+    reasons.extend(("ignored", text) for c, text, _ in out if c not in roles.ignored)
+    return wide, [*reasons, *why], flags, sorted(out)
+
+
+def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
+              left: set[int], combined: set[int]) -> list[tuple[int, str, str]]:
+    """The columns no role takes, each with why and the flag that would
+    use it: combined grades (``Final grade``), then every other column
+    with data (never dropped in silence)."""
+    query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
+                     for f in ("query", "source_id"))
+    out = [(c, f"{profiles[c].shown()}: a grade combined from several, not imported (the "
+            "consensus is computed from the annotators' own)",
+            f"--map grade={column_letters(c + 1)}")
+           for c in sorted(combined) if c < len(profiles) and c not in found.values()
+           and combined_grade(header[c])]
     for p in profiles:
         if p.filled and p.col not in left:
             text, flag = left_out(p, query, source)
-            reasons.append(("ignored", text))
             out.append((p.col, text, flag))
-    return wide, [*reasons, *why], flags, sorted(out)
+    return out
 
 
 def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:

@@ -11,7 +11,7 @@ import re
 
 from core.io.annotator.model import ColumnMapping
 from core.io.annotator.names import combined_grade, name_field, quantity_header
-from core.io.annotator.roles import Profile, profile_columns, span
+from core.io.annotator.roles import Profile, profile_columns, rank_like, span
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
@@ -26,15 +26,19 @@ def _ref(header: list[str], c: int) -> str:
 
 def check_rank(sheet: Sheet, query: list[str], source: list[str], alive: list[bool]) -> None:
     """A rank column holds whole numbers, one source per rank within each
-    query; else the import stops in one line (values veto a name)."""
+    query (a candidate's rank is its first row's: another row's is a
+    conflict, reported); else the import stops in one line (values veto a
+    name)."""
     mapping = sheet.mapping
     col = mapping.rank
     if col is None or mapping.score is not None:
         return
     seen: dict[tuple[str, int], str] = {}
+    first: set[tuple[str, str]] = set()  # a candidate's rank is its first row's
     for i, text in enumerate(sheet.texts(col)):
-        if not alive[i] or not text:
+        if not alive[i] or not text or (query[i], source[i]) in first:
             continue
+        first.add((query[i], source[i]))
         try:
             x = float(text.replace(",", "."))
         except ValueError:
@@ -58,24 +62,37 @@ def check_rank(sheet: Sheet, query: list[str], source: list[str], alive: list[bo
 
 def check_sheet(sheet: Sheet) -> None:
     """Refuse a grade column that holds no grades (the sheet holds no graded
-    judgments) and columns of grades like the used ones left unused."""
+    judgments) and columns of grades like the used ones left unused. Only
+    the columns that need it are looked at: a grade column named so is
+    read cell by cell, and a sheet whose columns all have a role has none
+    left unused."""
     mapping = sheet.mapping
+    if "grade" in mapping.declared:
+        return
     header = sheet.header
+    used = mapping.used_columns()
+    sources = [c for c, _ in mapping.sources()]
+    unnamed = [c for c in sources if c >= len(header) or not _named_grades(header[c])]
+    width = max([len(header), *(len(r) for r in sheet.data[:_SAMPLE])], default=0)
+    unused = [c for c in range(width) if c not in used]
+    if not unnamed and not unused:
+        return
     sample = sheet.data[:_SAMPLE]
     marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
-    profiles = profile_columns(sample, header, marks)
-    by_col = {p.col: p for p in profiles}
-    used = [c for c, _ in mapping.sources()]
-    if "grade" not in mapping.declared:
-        for c in used:
-            p = by_col.get(c)
-            if p is not None and p.filled and _no_grades(p) and not _named_grades(p.name):
-                raise sheet.fail(
-                    f"holds no graded judgments: the column taken for the grade, "
-                    f"{sheet.name(c)!r}, holds {_what(p)}", column=sheet.name(c),
-                    hint="pass --map grade=COLUMN for the column of grades, or "
-                    "--annotators COL,COL,... for one column per annotator")
-        _unused_grades(sheet, mapping, profiles, [by_col[c] for c in used if c in by_col])
+    keys = [c for c in (mapping.query, mapping.source_id) if c is not None]
+    cols = sorted({*sources, *unused, *keys})
+    by_col = {p.col: p for p in profile_columns(sample, header, marks, cols)}
+    for c in unnamed:
+        p = by_col.get(c)
+        if p is not None and p.filled and _no_grades(p):
+            raise sheet.fail(
+                f"holds no graded judgments: the column taken for the grade, "
+                f"{sheet.name(c)!r}, holds {_what(p)}", column=sheet.name(c),
+                hint="pass --map grade=COLUMN for the column of grades, or "
+                "--annotators COL,COL,... for one column per annotator")
+    if unused:
+        _unused_grades(sheet, mapping, by_col, [by_col[c] for c in sources if c in by_col],
+                       unused)
 
 
 def _named_grades(header: str) -> bool:
@@ -125,13 +142,15 @@ def _alike(p: Profile, grades: list[Profile], marks: set[str]) -> bool:
     return False
 
 
-def _unused_grades(sheet: Sheet, mapping: ColumnMapping, profiles: list[Profile],
-                   grades: list[Profile]) -> None:
+def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profile],
+                   grades: list[Profile], unused: list[int]) -> None:
     """Columns of grades like the used ones and not used stop the import:
     never the first taken and the rest dropped."""
-    used = set(mapping.used_columns())
     marks = {m.strip().casefold() for m in mapping.unknown_marks if m.strip()}
-    alike = [p for p in profiles if p.col not in used and _alike(p, grades, marks)]
+    query, source = by_col.get(mapping.query or 0), by_col.get(mapping.source_id or 0)
+    alike = [p for p in map(by_col.__getitem__, unused) if _alike(p, grades, marks)
+             and not (query is not None and source is not None
+                      and rank_like(p, query, source))]  # a rank's values, left out
     if not alike:
         return
     header = sheet.header

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 
 from core.errors import InputError
@@ -20,7 +21,7 @@ from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
-from core.io.annotator.report import FATAL, ImportReport, ImportResult
+from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
 from core.io.annotator.rows import Rows, annotator_names, find_candidates, notes, read_rows
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
@@ -132,7 +133,7 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray)
     repeats = _REPEAT in dict(tally.skipped)
     agree = tally.adds_up() and (origin is not None or (
         tally.read == sheet.n_rows and tally.blank == report.blank_rows
-        and tally.rejected == report.rows_rejected and tally.imported == report.rows_imported
+        and tally.rejected == _rows_rejected(report) and tally.imported == report.rows_imported
         and sum(n for _, n in tally.skipped) - dict(tally.skipped).get(_REPEAT, 0) * repeats
         == len(report.skipped_rows)))
     if not agree:
@@ -140,6 +141,15 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray)
                            f"(blank {report.blank_rows}, skipped {len(report.skipped_rows)}, "
                            f"rejected {report.rows_rejected}, imported {report.rows_imported})")
     report.row_tally = tally
+
+
+def _rows_rejected(report: ImportReport) -> int:
+    """The rows the findings reject (:attr:`ImportReport.rows_rejected` in one
+    pass over the findings: an import may have tens of thousands)."""
+    if not {ROW_REJECTED, FORMULA} & set(map(itemgetter(0), report.issues)):
+        return 0  # the usual case, found at C speed: no row-level finding at all
+    return len({i.row for i in report.issues if i.kind == ROW_REJECTED or (
+        i.kind == FORMULA and "row rejected" in i.problem)})
 
 
 def _refuse_lists(sheet: Sheet) -> None:

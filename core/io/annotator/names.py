@@ -31,10 +31,12 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
     "query": _ranked("query", ("query_id", "qid", "topic_id", "topic_number", "topic", "query"),
                      ("question_id", "query_string", "search_query", "search_term", "keyword",
                       "keywords")),
-    "source_id": _ranked(
+    # a bare ``id`` last: a record's id (Label Studio's, Appen's ``_id``)
+    # beside a ``product_id`` is not the source
+    "source_id": (*(n for n in _ranked(
         "source_id", ("doc_id", "docid", "docno", "document_id", "source_id", "doc", "document",
                       "source", "passage_id", "pid", "passage", "doc_url", "document_url"),
-        ("link", "result_id", "item_id", "product_id")),
+        ("link", "result_id", "item_id", "product_id")) if n != "id"), "id"),
     "grade": _ranked("grade", (), ("relevance_judgment", "relevance_judgement", "answer",
                                    "assessment", "judgement_label")),
     "annotator": _ranked("annotator", (), (
@@ -130,7 +132,8 @@ def wide_annotator(header: str) -> str | None:
     for word in _ANNOTATOR_WORDS:
         m = re.match(rf"^{word}s?_?(.+)$", key)
         if m and m.group(1) not in ("id", "name", "email", "s") and not _combined(m.group(1)) \
-                and not set(m.group(1).split("_")) & _FIELD_WORDS and _short(m.group(1)):
+                and not set(m.group(1).split("_")) & (_FIELD_WORDS | _NOT_RANKING) \
+                and _short(m.group(1)):
             return " ".join(header.split())
     return None
 

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime
+from itertools import pairwise
 from typing import Any
 
 from core.io.annotator.cells import Reject, grade_like, number
@@ -106,11 +107,12 @@ def _fraction(values: Sequence[str], test: Any) -> float:
 
 
 def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
-                    marks: set[str]) -> list[Profile]:
-    """A :class:`Profile` of every column of the sample rows."""
+                    marks: set[str], cols: Sequence[int] | None = None) -> list[Profile]:
+    """A :class:`Profile` of every column of the sample rows (of ``cols`` only
+    when given)."""
     width = max([len(header), *map(len, sample)], default=0)
     out = []
-    for c in range(width):
+    for c in range(width) if cols is None else cols:
         raw = [r[c] if c < len(r) else None for r in sample]
         texts = [cell_text(v).strip() for v in raw]
         full = [t for t in texts if t]
@@ -133,9 +135,22 @@ def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
             boolean=_fraction(full, lambda t: t.casefold() in _BOOLEAN),
             spaced=_fraction(full, lambda t: " " in t),
             graded=bool(full) and not (c < len(header) and quantity_header(header[c]))
-            and grade_like([v for v in raw if cell_text(v).strip()], marks),
+            and not _counting(full) and grade_like([v for v in raw if cell_text(v).strip()],
+                                                   marks),
         ))
     return out
+
+
+def _counting(full: Sequence[str]) -> bool:
+    """Values that count the rows (1, 2, 3, ... or a record id each one
+    more than the last): a row number, no grades, however few they are."""
+    if len(full) < 4:
+        return False
+    try:
+        nums = [float(t) for t in full]
+    except ValueError:
+        return False
+    return all(b - a == 1 for a, b in pairwise(nums))
 
 
 @dataclass
