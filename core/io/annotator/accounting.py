@@ -96,12 +96,14 @@ def column_records(header: list[str], mapping: ColumnMapping,
     return tuple(out)
 
 
-_QUOTED = re.compile(r"\s*(\([^()]*\)|'[^']*'|\"[^\"]*\")")
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 def _reason_kind(why: str) -> str:
-    """A skipped row's reason without its row's own values (what is counted)."""
-    return " ".join(_QUOTED.sub("", why).split()) or why
+    """A skipped row's reason without its row's own values (what is
+    counted): ``a 'Total' row, not a judgment`` -> ``a '…' row, not a judgment``."""
+    return " ".join(_QUOTED.sub("'…'", _BRACKETED.sub("", why)).split()) or why
 
 
 def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
