@@ -36,6 +36,7 @@ SOURCE_SHAPES: dict[str, Callable[[int, int], Any]] = {
     "clueweb": lambda q, d: f"clueweb09-en{q:04d}-{d:02d}-{q * 31 + d:05d}",
     "number": lambda q, d: 2350000100 + 100 * q + d,
     "sku": lambda q, d: f"B0{q}{d:03d}XK{d % 7}",
+    "uuid": lambda q, d: f"{q:08x}-{d:04x}-4a1b-9c2d-{q * 7919 + d:012x}",
 }
 PEOPLE: dict[str, list[Any]] = {
     "email": ["ana@lab.example", "ben@lab.example", "chen.li@uni.example", "dee@corp.example"],
@@ -61,8 +62,12 @@ QUERY_HEADERS = ["query", "Query Text", "Input.query", "topic", "search_term"]
 SOURCE_HEADERS = ["doc_id", "url", "Input.doc_id", "docno", "product_id", "passage_id"]
 WHO_HEADERS = ["annotator", "WorkerId", "Email Address", "rater_id", "_worker_id"]
 SCORE_NAMES = ["score", "bm25_score", "retrieval.score", "Model Score", "bm25Score",
-               "Score (cosine)"]
-RANK_NAMES = ["rank", "rank (run A)", "position_in_serp", "Rank", "retrieval.rank"]
+               "Score (cosine)", "SCORE", "bm25-score", "similarity", "logit",
+               "retrieval_score"]
+RANK_NAMES = ["rank", "rank (run A)", "position_in_serp", "Rank", "retrieval.rank", "ranking",
+              "serp_position", "pos", "Rank in results"]
+#: Headers of a second column of grades that say nothing of whose.
+EXTRA_GRADE_HEADERS = ["R2", "second opinion", "check", "relevance (2nd pass)", "Q2"]
 #: Headers that name no ranking, under which a ranking's values may come.
 UNNAMED = ["value", "weight", "model", "output", "run_a"]
 
@@ -95,6 +100,9 @@ class Drawn:
     ranking_values: dict[tuple[str, str], float] = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
     ambiguous: bool = False
+    #: A long sheet with a second column of grades under a header naming
+    #: no one's: the import must refuse it, or use both columns.
+    extra_grade: bool = False
     grade_headers: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
 
@@ -103,6 +111,9 @@ def _distractor(kind: str, rnd: Random, n: int,
                 start: datetime) -> tuple[list[Any], list[str], bool]:
     """A distractor's cells (one per row), its realistic headers and
     whether its values could pass for grades."""
+    if kind == "timestamp" and rnd.random() < 0.2:  # seconds since 1970
+        return [1709546400 + 180 * i + rnd.randint(0, 9) for i in range(n)], \
+            ["created_at", "submitted_ts"], False
     if kind == "timestamp":
         fmt = rnd.choice(STAMPS)
         return [(start + timedelta(minutes=3 * i)).strftime(fmt) for i in range(n)], \
@@ -116,7 +127,7 @@ def _distractor(kind: str, rnd: Random, n: int,
     if kind == "count":
         small = rnd.random() < 0.5
         return [rnd.randint(0, 3) if small else rnd.randint(10, 900) for _ in range(n)], \
-            ["NumberOfSimilarHITs", "clicks", "view_count"], small
+            ["NumberOfSimilarHITs", "clicks", "view_count", "num_scores"], small
     if kind == "row_number":
         return list(range(1, n + 1)), ["row", "#", "Unnamed: 0"], False
     if kind == "record_id":
@@ -125,7 +136,8 @@ def _distractor(kind: str, rnd: Random, n: int,
     if kind == "confidence":
         ints = rnd.random() < 0.5
         return [rnd.randint(1, 5) if ints else round(rnd.uniform(0.5, 1.0), 3)
-                for _ in range(n)], ["confidence", "Confidence (1-5)", "_trust"], ints
+                for _ in range(n)], ["confidence", "Confidence (1-5)", "_trust",
+                                                       "confidence_score"], ints
     if kind == "boolean":
         return [rnd.choice(["true", "false"]) for _ in range(n)], ["is_mobile", "in_stock",
                                                                   "has_image"], False
@@ -133,7 +145,8 @@ def _distractor(kind: str, rnd: Random, n: int,
         return ["Approved"] * n, ["AssignmentStatus", "status"], False
     if kind == "quality":
         return [round(rnd.uniform(0.7, 1.0), 2) for _ in range(n)], ["_trust", "worker_quality",
-                                                                     "accuracy"], False
+                                                                     "accuracy", "quality_score",
+                                                                     "trust score"], False
     if kind == "text":
         words = ["page did not load", "paywalled", "", "", "", "good match"]
         return [rnd.choice(words) for _ in range(n)], ["comment", "notes", "feedback"], False
@@ -180,6 +193,14 @@ def sheets(draw: Any) -> Drawn:
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
         cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
                                                        for q, d, w in per_row], "grade", ""))
+        if len(people) == 1 and draw(st.integers(0, 4)) == 0:
+            # a second judge's grades beside the first, under a name no
+            # rule reads as whose: used or refused, never dropped
+            extra = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
+            extra[:2] = [grades[-1], grades[0]]
+            cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS), [write(g) for g in extra],
+                               "extra grade"))
+            sheet.extra_grade = True
     else:
         for who in people:
             cols.append(Column(f"grade_{who}".replace("@", "_at_").replace(".", "_"),
@@ -207,13 +228,15 @@ def sheets(draw: Any) -> Drawn:
     rnd.shuffle(cols)
     if headers == "neutral":  # the grade, the unnamed ranking and the distractors
         for i, c in enumerate(cols):
-            if c.kind not in ("query", "source", "who", "grade", "score", "rank") or (
+            if c.kind not in ("query", "source", "who", "grade", "extra grade", "score",
+                              "rank") or (
                     c.kind == "grade" and layout == "long"):
                 c.header = f"col{i + 1}"
     _unique_headers(cols)
     sheet.rows = [[c.header for c in cols], *[list(r) for r in zip(*(c.cells for c in cols),
                                                                   strict=True)]]
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
+    sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
     sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(
         float(truth[(q, d)][w]) for w in people) for q, d in items}
     if layout == "long" and len(people) == 1:
