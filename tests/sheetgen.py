@@ -226,9 +226,9 @@ def sheets(draw: Any) -> Drawn:
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
     rnd.shuffle(cols)
-    if headers == "neutral":  # the grade, the unnamed ranking and the distractors
+    if headers == "neutral":  # every column but a wide sheet's grades and the ranking
         for i, c in enumerate(cols):
-            if c.kind not in ("query", "source", "who", "grade", "extra grade", "score",
+            if c.kind not in ("grade", "extra grade", "score",
                               "rank") or (
                     c.kind == "grade" and layout == "long"):
                 c.header = f"col{i + 1}"

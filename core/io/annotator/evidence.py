@@ -126,15 +126,16 @@ def _vocabulary(p: Profile) -> set[str]:
 
 def _alike(p: Profile, grades: list[Profile], marks: set[str]) -> bool:
     """Whether column ``p`` holds grades the way the used grade columns do:
-    the same labels, or whole numbers within their scale."""
+    grades sharing their labels, or whole numbers within their scale."""
     if not p.graded or p.constant or quantity_header(p.name) or combined_grade(p.name):
         return False
     if name_field(p.name).field not in (None, "grade"):
         return False
     own = _vocabulary(p) - marks
     for g in grades:
-        theirs = _vocabulary(g) | marks
-        if own and own <= theirs:
+        # grades written alike: labels of one scale (a column may use one
+        # its neighbour never does), or whole numbers within its range
+        if own & (_vocabulary(g) - marks):
             return True
         if p.numeric > 0.9 and g.numeric > 0.9 and p.whole > 0.95 and g.whole > 0.95 \
                 and g.lo <= p.lo and p.hi <= g.hi:

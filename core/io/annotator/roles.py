@@ -199,15 +199,26 @@ def _pair(cands: list[Profile], query: Profile | None,
     grade-like numbers."""
     best, best_score = None, -1e9
     names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
+    # a row number or a record id (each one more than the last) names a
+    # row, not what was judged
+    sources = [p for p in names if not _counting([t for t in p.texts if t])] or names
     for q in [query] if query is not None else names:
-        for s in [source] if source is not None else names:
+        for s in [source] if source is not None else sources:
             if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
-                     + (0.5 if s.distinct < s.filled else 0.0))
+                     + (0.5 if s.distinct < s.filled else 0.0) - _measured(s))
             if score > best_score:
                 best, best_score = (q, s), score
     return best
+
+
+def _measured(p: Profile) -> float:
+    """1 for numbers of varying width (a duration, a count: 7, 45, 300),
+    which measure something; numeric ids are written alike (2350000100)."""
+    if p.numeric < 0.9:
+        return 0.0
+    return 1.0 if len({len(t) for t in p.texts if t}) > 1 else 0.0
 
 
 def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | None:
