@@ -163,10 +163,10 @@ def test_a_rank_that_is_no_rank_is_refused(tmp_path: Path,
 
 def test_a_sheet_of_no_judgments_is_refused(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    rows: list[list[Any]] = [["query", "product", "title", "Price"]]
+    rows: list[list[Any]] = [["query", "product", "title", "Price", "stock"]]
     for q in QUERIES:
-        for d in range(6):
-            rows.append([q, f"{q[:3]}{d}", f"{q} model {d}", 10.5 + d * 3.25])
+        for d in range(6):  # stock 0-4 reads like grades: its name says it is none
+            rows.append([q, f"{q[:3]}{d}", f"{q} model {d}", 10.5 + d * 3.25, (d * 3) % 5])
     sheet = _write(tmp_path / "catalogue.csv", rows)
     code, err, _, _ = _import(sheet, capsys=capsys)
     assert code == 2

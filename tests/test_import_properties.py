@@ -75,7 +75,8 @@ def test_the_import_never_invents_and_never_drops(sheet: Drawn, suffix: str) -> 
         return
     if sheet.extra_grade:  # imported: both columns of grades are used, one per annotator
         used = report["mapping"].get("annotators") or []
-        assert sorted(used) == sorted(sheet.grade_headers), "a column of grades dropped"
+        assert set(sheet.grade_headers) <= set(used), "a column of grades dropped"
+        assert sheet.ambiguous or len(used) == len(sheet.grade_headers), used
         return
     assert report is not None
     # The rows add up, every column is accounted for.

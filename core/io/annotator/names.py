@@ -204,7 +204,9 @@ _QUANTITY = frozenset({
     "count", "counts", "num", "number", "price", "cost", "reward", "amount", "duration",
     "seconds", "secs", "sec", "minutes", "ms", "time", "id", "ids", "index", "row", "quantity",
     "qty", "clicks", "views", "age", "year", "trust", "confidence", "hits", "total", "page",
-    "length", "size", "attempt", "attempts", "batch", "seq", "lead", "votes", "max", "min"})
+    "length", "size", "attempt", "attempts", "batch", "seq", "lead", "votes", "max", "min",
+    "stock", "inventory", "units", "sold", "orders", "reviews", "likes", "shares", "downloads",
+    "visits", "sessions", "impressions", "dwell", "weight", "height", "width", "distance"})
 
 
 def quantity_header(header: str) -> bool:
