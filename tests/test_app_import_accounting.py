@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from app.import_wizard.wizard import ImportWizard
 from core.model.conventions import Conventions
-from tests.test_app_import import _idle, _next
+from tests.test_app_import import _choose, _idle, _next
 
 GRADES = [2, 0, 1, 3, 1, 2]
 
@@ -58,3 +58,27 @@ def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
     qtbot.keyClick(view.columns, Qt.Key.Key_Down)
     assert view.columns.currentIndex().row() == 2
     assert model.index(2, 1).data() == "Price"
+
+
+def test_a_column_the_user_picks_as_the_score_is_declared(qtbot: Any, tmp_path: Path) -> None:
+    """The wizard's choice reaches the import as --map does: the price the
+    guess left out becomes the score when the user picks it, and the
+    report's columns say it was declared."""
+    wizard = ImportWizard(_sheet(tmp_path / "esci.csv"), Conventions())
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    assert page.combos["score"].currentData() is None  # no ranking guessed from a price
+    _choose(qtbot, page.combos["score"], "C: Price")
+    assert page.mapping().declared == ("score",)
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    report = wizard.result_value.report
+    assert report.ranking == "score"
+    price = report.columns[2]
+    assert (price.header, price.role, price.reason, price.flag) == (
+        "Price", "score", "declared", "")
+    doc = wizard.result_value.document
+    assert float(doc.score[3]) == round(10.34 + 45.91 * 3, 2)
