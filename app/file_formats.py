@@ -12,6 +12,8 @@ from PySide6.QtCore import QEventLoop
 from app.workers import Task
 from core.engine.evaluation import evaluate
 from core.errors import InputError
+from core.io.annotator.read import RECORD_SUFFIXES
+from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.document import Document
 
 __all__ = [
@@ -21,8 +23,10 @@ __all__ = [
     "OPEN_FILTER",
     "TEXT_SUFFIXES",
     "TSV_FILTER",
+    "WORKSHEET_FILTER",
     "XLSX_FILTER",
     "can_write",
+    "patterns",
     "snapshot",
     "wait_for",
     "with_suffix",
@@ -32,10 +36,21 @@ __all__ = [
 CSV_FILTER = "Worksheet CSV (*.csv)"
 TSV_FILTER = "Worksheet TSV (*.tsv)"
 XLSX_FILTER = "Excel workbook (*.xlsx)"
-OPEN_FILTER = "Worksheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm *.parquet);;All files (*)"
-IMPORT_FILTER = ("Annotators' sheets (*.xlsx *.xlsm *.csv *.tsv *.json *.jsonl *.ndjson);;"
-                 "All files (*)")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+
+
+def patterns(*suffixes: str) -> str:
+    """A file dialog's patterns for ``suffixes``: ``*.csv *.xlsx``."""
+    return " ".join(f"*{s}" for s in suffixes)
+
+
+#: What Open reads: worksheets as text, workbooks (core's one list) and Parquet.
+OPEN_FILTER = (f"Worksheets ({patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, '.parquet')});;"
+               "All files (*)")
+_ANNOTATORS = patterns(*WORKBOOK_SUFFIXES, *TEXT_SHEET_SUFFIXES, *RECORD_SUFFIXES)
+IMPORT_FILTER = f"Annotators' sheets ({_ANNOTATORS});;All files (*)"
+#: What the runs and comparison views read as a worksheet.
+WORKSHEET_FILTER = f"Worksheets ({patterns(*TEXT_SHEET_SUFFIXES, *WORKBOOK_SUFFIXES)})"
 #: The encodings offered, by codec name, with the words shown.
 ENCODINGS = {
     "utf-8": "UTF-8",

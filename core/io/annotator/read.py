@@ -21,7 +21,15 @@ from core.io.annotator.model import Table
 from core.io.annotator.records import explode_list_cells, records_rows
 from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
-from core.io.safety import check_xlsx, column_letters, find_cells_not_data, parse_ref
+from core.io.safety import (
+    WORKBOOK_SUFFIXES,
+    WorkbookCheck,
+    check_workbook,
+    column_letters,
+    find_cells_not_data,
+    parse_ref,
+)
+from core.io.safety.ods import ods_formula_cells
 
 __all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "RECORD_SUFFIXES", "ChooseSheet",
            "read_table", "sniff_delimiter"]
@@ -162,7 +170,7 @@ def _heads(book: Any, sheets: list[str]) -> dict[str, list[list[Any]]]:
 def _read_xlsx_table(path: Path, sheet: str | None,
                      choose: ChooseSheet | None = None) -> Table:
     name = str(path)
-    check = check_xlsx(path)
+    check = check_workbook(path)
     if sheet is not None and sheet not in check.parts:
         raise InputError(f"there is no sheet {sheet!r}", file=name,
                          hint="sheets: " + ", ".join(check.sheets))
@@ -188,13 +196,22 @@ def _read_xlsx_table(path: Path, sheet: str | None,
     formulas: list[tuple[int, int, str]] = []
     errors: list[tuple[int, int, str]] = []
     if sheet in check.with_formulas:
-        found_formulas, found_errors = find_cells_not_data(path, check.parts[sheet])
+        found_formulas, found_errors = _not_data(path, check, sheet)
         formulas, errors = _cells(found_formulas), _cells(found_errors)
     if type(rows) is not list or (rows and type(rows[0]) is not list):
         rows = [list(r) for r in rows]  # calamine gives lists of lists; nothing to copy
     notes = _fill_merged(rows, merged) if merged else []
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
                  formulas=formulas, errors=errors, rectangular=True, notes=notes)
+
+
+def _not_data(path: Path, check: WorkbookCheck,
+              sheet: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """A sheet's formula cells and error values, each (reference, text);
+    an .ods file's error values are formulas' results, so formulas only."""
+    if check.kind == "ods":
+        return ods_formula_cells(path, sheet, str(path)), []
+    return find_cells_not_data(path, check.parts[sheet])
 
 
 def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
@@ -205,7 +222,7 @@ def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
 
 def read_table(path: str | Path, *, sheet: str | None = None,
                choose: ChooseSheet | None = None) -> Table:
-    """Read the raw cells of a .xlsx sheet, .csv or .tsv.
+    """Read the raw cells of a workbook's sheet (.xlsx, .ods), .csv or .tsv.
 
     The sheet read is ``sheet``; else, in a workbook of several sheets, the
     one ``choose`` picks from their first rows; else the first. A workbook
@@ -224,10 +241,10 @@ def read_table(path: str | Path, *, sheet: str | None = None,
     if suffix == ".parquet":
         raise InputError("Parquet annotation files are not read here yet", file=str(path),
                          hint="export it as CSV or JSON Lines")
-    if suffix in (".xlsx", ".xlsm"):
+    if suffix in WORKBOOK_SUFFIXES:
         return _read_xlsx_table(path, sheet, choose)
     if suffix == ".xls":
         raise InputError("old .xls workbooks are not supported", file=str(path),
-                         hint="save it as .xlsx in Excel or LibreOffice")
+                         hint="save it as .xlsx or .ods in Excel or LibreOffice")
     return _read_text_table(path)
 

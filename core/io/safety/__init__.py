@@ -22,7 +22,15 @@ what a part's bytes can hold, cell references), :mod:`~core.io.safety.parts`
 
 from __future__ import annotations
 
-from core.io.safety.check import WorkbookCheck, check_ods, check_workbook, check_xlsx
+from core.io.safety.check import (
+    ODS_SUFFIX,
+    WORKBOOK_SUFFIXES,
+    XLSX_SUFFIXES,
+    WorkbookCheck,
+    check_ods,
+    check_workbook,
+    check_xlsx,
+)
 from core.io.safety.formulas import find_cells_not_data, formula_rows
 from core.io.safety.limits import (
     EXCEL_MAX_COLUMNS,
@@ -38,6 +46,9 @@ __all__ = [
     "EXCEL_MAX_COLUMNS",
     "EXCEL_MAX_ROWS",
     "LIMITS",
+    "ODS_SUFFIX",
+    "WORKBOOK_SUFFIXES",
+    "XLSX_SUFFIXES",
     "WorkbookCheck",
     "check_ods",
     "check_workbook",

@@ -21,6 +21,12 @@ from core.io.safety.package import ROOT_KINDS, WHAT, Package, read_package
 from core.io.safety.parts import HEAD, read_part, root_element, stream_part
 from core.io.safety.sheets import SheetPart, scan_big_sheet, scan_sheet
 
+#: The workbooks read: Excel's (.xlsx, and .xlsm read as one) and LibreOffice's own
+#: (.ods): the one list every reader, the editor's dialogs and the command line use.
+XLSX_SUFFIXES = (".xlsx", ".xlsm")
+ODS_SUFFIX = ".ods"
+WORKBOOK_SUFFIXES = (*XLSX_SUFFIXES, ODS_SUFFIX)
+
 #: Parts above this size are streamed through the sheet scan.
 _SCAN_LATER = 1 << 20
 #: Bytes read at a time when a workbook's content is hashed.
@@ -88,7 +94,7 @@ def check_ods(path: str | Path, *, reader: RowReader | None = None) -> WorkbookC
 
 def check_workbook(path: str | Path) -> WorkbookCheck:
     """:func:`check_ods` for an .ods file, else :func:`check_xlsx`."""
-    return (check_ods if Path(path).suffix.lower() == ".ods" else check_xlsx)(path)
+    return (check_ods if Path(path).suffix.lower() == ODS_SUFFIX else check_xlsx)(path)
 
 
 def _check_ods_parts(zf: zipfile.ZipFile, name: str, reader: RowReader | None,

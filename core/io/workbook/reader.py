@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, NotOwnWorkbook
-from core.io.safety import WorkbookCheck, check_workbook, find_cells_not_data, formula_rows
+from core.io.safety import (
+    ODS_SUFFIX,
+    WorkbookCheck,
+    check_workbook,
+    find_cells_not_data,
+    formula_rows,
+)
 from core.io.safety.ods import ods_formula_cells
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
@@ -188,7 +194,7 @@ def _open(path: Path, *, candidates: bool) -> Iterator[_Book]:
     """The workbook checked (:func:`core.io.safety.check_workbook`) and open
     for reading; an .ods file's sheets read in the same pass as its check."""
     ods = None
-    if path.suffix.lower() == ".ods":
+    if path.suffix.lower() == ODS_SUFFIX:
         whole = (SHEETS["metadata"], SHEETS["conventions"]) if candidates else (
             SHEETS["metadata"],)
         ods = read_ods(path, whole, candidates=candidates)
