@@ -23,13 +23,12 @@ from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
 from core.io.safety import (
     WORKBOOK_SUFFIXES,
-    WorkbookCheck,
     check_workbook,
     column_letters,
     find_cells_not_data,
     parse_ref,
 )
-from core.io.safety.ods import ods_formula_cells
+from core.io.safety.ods import ods_sheet_cells
 
 __all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "RECORD_SUFFIXES", "ChooseSheet",
            "read_table", "sniff_delimiter"]
@@ -195,23 +194,17 @@ def _read_xlsx_table(path: Path, sheet: str | None,
         ) from exc
     formulas: list[tuple[int, int, str]] = []
     errors: list[tuple[int, int, str]] = []
-    if sheet in check.with_formulas:
-        found_formulas, found_errors = _not_data(path, check, sheet)
+    if check.kind == "ods":  # calamine gives an .ods sheet's merged cells as none
+        found_formulas, merged = ods_sheet_cells(path, sheet, name)
+        formulas = _cells(found_formulas)  # error values are formulas' results there
+    elif sheet in check.with_formulas:
+        found_formulas, found_errors = find_cells_not_data(path, check.parts[sheet])
         formulas, errors = _cells(found_formulas), _cells(found_errors)
     if type(rows) is not list or (rows and type(rows[0]) is not list):
         rows = [list(r) for r in rows]  # calamine gives lists of lists; nothing to copy
     notes = _fill_merged(rows, merged) if merged else []
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
                  formulas=formulas, errors=errors, rectangular=True, notes=notes)
-
-
-def _not_data(path: Path, check: WorkbookCheck,
-              sheet: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """A sheet's formula cells and error values, each (reference, text);
-    an .ods file's error values are formulas' results, so formulas only."""
-    if check.kind == "ods":
-        return ods_formula_cells(path, sheet, str(path)), []
-    return find_cells_not_data(path, check.parts[sheet])
 
 
 def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:

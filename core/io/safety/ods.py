@@ -40,7 +40,7 @@ from core.io.safety.limits import (
 from core.io.safety.parts import HEAD, read_ahead, root_element, stream_part
 
 __all__ = ["CONTENT", "ODS_MIMETYPE", "OdsScan", "RowReader", "check_ods_package",
-           "ods_formula_cells", "scan_content", "xml_text"]
+           "ods_formula_cells", "ods_sheet_cells", "scan_content", "xml_text"]
 
 CONTENT = "content.xml"
 ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
@@ -59,6 +59,8 @@ _TRAILING = re.compile(rb'<table:table-cell(?: table:style-name="[^"]*")?'
                        rb'(?: table:style-name="[^"]*")?/>\Z')
 _COLUMNS_REPEATED = re.compile(rb'table:number-columns-repeated="(\d+)"')
 _FORMULA = re.compile(rb'\stable:formula="([^"]*)"')
+_SPANNED_ROWS = re.compile(rb'\stable:number-rows-spanned="(\d+)"')
+_SPANNED_COLUMNS = re.compile(rb'\stable:number-columns-spanned="(\d+)"')
 _NAMED_RANGE = re.compile(
     rb'<table:named-range\s[^>]*?table:name="([^"]*)"[^>]*?'
     rb'table:cell-range-address="([^"]*)"')
@@ -338,26 +340,45 @@ def _address(ods: str) -> str:
 
 
 def ods_formula_cells(path: str | Path, sheet: str, name: str) -> list[tuple[str, str]]:
-    """The cells of sheet ``sheet`` holding a formula: (reference, formula
-    text as written, without its ``of:=`` prefix); nothing is evaluated."""
-    out: list[tuple[str, str]] = []
+    """The cells of sheet ``sheet`` holding a formula: (reference, ``=``
+    and the formula as written, without LibreOffice's ``of:`` prefix);
+    nothing is evaluated."""
+    return ods_sheet_cells(path, sheet, name)[0]
+
+
+#: A merged range: (first row, first column), (last row, last column), 0-based.
+Merged = tuple[tuple[int, int], tuple[int, int]]
+
+
+def ods_sheet_cells(path: str | Path, sheet: str,
+                    name: str) -> tuple[list[tuple[str, str]], list[Merged]]:
+    """In one pass over sheet ``sheet``: its formula cells (as
+    :func:`ods_formula_cells` gives them) and its merged cells, each
+    ((first row, first column), (last row, last column)), 0-based, as
+    python-calamine gives an .xlsx sheet's."""
+    formulas: list[tuple[str, str]] = []
+    merged: list[Merged] = []
     with zipfile.ZipFile(path) as zf:
         for row, body in _table_rows(zf, sheet, name):
-            if b"table:formula=" not in body:
+            if b"table:formula=" not in body and b"-spanned=" not in body:
                 continue
             col = 0
             for cell in _CELL.finditer(body):
                 attrs = cell.group(1) or b""
                 got = _COLUMNS_REPEATED.search(attrs)
+                n = min(int(got.group(1)) if got else 1, EXCEL_MAX_COLUMNS)
                 formula = _FORMULA.search(attrs)
                 if formula is not None:
                     text = _xml_attr(formula.group(1))
-                    text = text[4:] if text.startswith("of:=") else text.lstrip("=")
-                    n = int(got.group(1)) if got else 1
-                    out += [(f"{column_letters(col + k + 1)}{row}", text)
-                            for k in range(min(n, EXCEL_MAX_COLUMNS))]
-                col += int(got.group(1)) if got else 1
-    return out
+                    text = "=" + (text[4:] if text.startswith("of:=") else text.lstrip("="))
+                    formulas += [(f"{column_letters(col + k + 1)}{row}", text) for k in range(n)]
+                down, across = _SPANNED_ROWS.search(attrs), _SPANNED_COLUMNS.search(attrs)
+                if down is not None or across is not None:
+                    last = (row - 1 + (int(down.group(1)) if down else 1) - 1,
+                            col + (int(across.group(1)) if across else 1) - 1)
+                    merged.append(((row - 1, col), last))
+                col += n
+    return formulas, merged
 
 
 def _table_rows(zf: zipfile.ZipFile, sheet: str, name: str) -> Iterator[tuple[int, bytes]]:
