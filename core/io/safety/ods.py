@@ -299,7 +299,8 @@ def _width(buf: bytes, start: int, end: int) -> int:
         end, cells = last, cells - 1  # LibreOffice's empty cells to the sheet's edge
     if buf.find(b"-repeated=", start, end) < 0:
         return cells
-    repeats = sum(map(int, _COLUMNS_REPEATED.findall(buf, start, end)))
+    found = _COLUMNS_REPEATED.findall(buf, start, end)
+    repeats = sum(map(int, found)) - len(found)  # each repeated cell was counted once
     return cells + repeats if repeats <= _FEW_REPEATS else _exact_width(buf[start:end])
 
 
