@@ -340,23 +340,26 @@ def _address(ods: str) -> str:
     return f"{sheet}!{ref}"
 
 
-def ods_formula_cells(path: str | Path, sheet: str, name: str) -> list[tuple[str, str]]:
-    """The cells of sheet ``sheet`` holding a formula: (reference, ``=``
-    and the formula as written, without LibreOffice's ``of:`` prefix);
-    nothing is evaluated."""
-    return ods_sheet_cells(path, sheet, name)[0]
+def ods_formula_cells(path: str | Path, sheet: str, name: str, *,
+                      columns: int = EXCEL_MAX_COLUMNS) -> list[tuple[str, str]]:
+    """The cells of sheet ``sheet`` (its first ``columns`` columns) holding
+    a formula: (reference, ``=`` and the formula as written, without
+    LibreOffice's ``of:`` prefix); nothing is evaluated."""
+    return ods_sheet_cells(path, sheet, name, columns=columns)[0]
 
 
 #: A merged range: (first row, first column), (last row, last column), 0-based.
 Merged = tuple[tuple[int, int], tuple[int, int]]
 
 
-def ods_sheet_cells(path: str | Path, sheet: str,
-                    name: str) -> tuple[list[tuple[str, str]], list[Merged]]:
+def ods_sheet_cells(path: str | Path, sheet: str, name: str, *,
+                    columns: int = EXCEL_MAX_COLUMNS,
+                    ) -> tuple[list[tuple[str, str]], list[Merged]]:
     """In one pass over sheet ``sheet``: its formula cells (as
     :func:`ods_formula_cells` gives them) and its merged cells, each
     ((first row, first column), (last row, last column)), 0-based, as
-    python-calamine gives an .xlsx sheet's."""
+    python-calamine gives an .xlsx sheet's; only the first ``columns``
+    columns are looked at."""
     formulas: list[tuple[str, str]] = []
     merged: list[Merged] = []
     with zipfile.ZipFile(path) as zf:
@@ -365,9 +368,11 @@ def ods_sheet_cells(path: str | Path, sheet: str,
                 continue
             col = 0
             for cell in _CELL.finditer(body):
+                if col >= columns:
+                    break
                 attrs = cell.group(1) or b""
                 got = _COLUMNS_REPEATED.search(attrs)
-                n = min(int(got.group(1)) if got else 1, EXCEL_MAX_COLUMNS)
+                n = min(int(got.group(1)) if got else 1, columns - col)
                 formula = _FORMULA.search(attrs)
                 if formula is not None:
                     text = _xml_attr(formula.group(1))
@@ -387,9 +392,10 @@ def _table_rows(zf: zipfile.ZipFile, sheet: str, name: str) -> Iterator[tuple[in
     inside = False
     row = 1
     carry = b""
-    for chunk in _chain(b"", stream_part(zf, zf.getinfo(CONTENT), name)):
+    for chunk in _chain(b"", read_ahead(stream_part(zf, zf.getinfo(CONTENT), name))):
         buf = carry + chunk
         at = 0
+        end = -1  # the table's end at or past ``at`` (-1: look again)
         while True:
             if not inside:
                 start = _TABLE_START.search(buf, at)
@@ -404,10 +410,13 @@ def _table_rows(zf: zipfile.ZipFile, sheet: str, name: str) -> Iterator[tuple[in
                 inside = got is not None and _xml_attr(got.group(1)) == sheet
                 at = tag_end + 1
                 continue
-            nxt, end = buf.find(_ROW_START, at), buf.find(_TABLE_END, at)
-            if end >= 0 and (nxt < 0 or end < nxt):
-                return
+            if end < at:
+                end = buf.find(_TABLE_END, at)
+                end = _NOWHERE if end < 0 else end
+            nxt = _next_row(buf, at, min(end, len(buf)))
             if nxt < 0:
+                if end != _NOWHERE:
+                    return
                 at = max(at, len(buf) - 4096)
                 break
             tag_end = buf.find(b">", nxt)

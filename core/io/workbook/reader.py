@@ -12,6 +12,7 @@ from core.io.safety import (
     ODS_SUFFIX,
     WorkbookCheck,
     check_workbook,
+    column_number,
     find_cells_not_data,
     formula_rows,
 )
@@ -226,8 +227,9 @@ def _grade_formula_rows(path: Path, check: WorkbookCheck) -> set[int]:
     if sheet not in check.with_formulas:
         return set()
     if check.kind == "ods":
-        return {int(ref[len(GRADE_COLUMN):]) for ref, _ in ods_formula_cells(path, sheet, str(path))
-                if ref[len(GRADE_COLUMN):].isdigit() and ref.startswith(GRADE_COLUMN)}
+        cells = ods_formula_cells(path, sheet, str(path), columns=column_number(GRADE_COLUMN))
+        return {int(ref[len(GRADE_COLUMN):]) for ref, _ in cells
+                if ref.startswith(GRADE_COLUMN) and ref[len(GRADE_COLUMN):].isdigit()}
     part = check.parts[sheet]
     rows = formula_rows(path, part, GRADE_COLUMN)
     if rows is None:  # cells without their reference first: parse the sheet
