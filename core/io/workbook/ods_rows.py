@@ -91,37 +91,70 @@ class OdsSheets:
 
 class _Reader:
     """Takes the rows of the sheets read (the small ones whole, the
-    Candidates sheet up to its note column)."""
+    Candidates sheet up to its note column: the cells of a row in the usual
+    form kept as the pattern found them, read column by column at the end)."""
 
     def __init__(self, whole: tuple[str, ...], candidates: str | None) -> None:
         self.whole = frozenset(whole)
         self.candidates = candidates
         self.tables = self.whole | ({candidates} if candidates else set())
         self.rows: dict[str, list[list[Any]]] = {t: [] for t in self.tables}
+        self.numbers: list[int] = []  # the Candidates rows in the usual form
+        self.groups: list[tuple[Any, ...]] = []
+        self.other: dict[int, list[Any]] = {}  # and the others' cells, by row
         self.formulas: set[int] = set()
 
     def row(self, table: str, number: int, repeat: int, buf: bytes, start: int,
             end: int) -> None:
-        rows = self.rows[table]
         if table in self.whole:
-            cells, formula = _cells(buf, start, end, None)
-        else:
-            got = _FIRST_CELLS.match(buf, start, end)
-            if got is None or buf.find(b"-repeated=", start, got.end()) >= 0:
-                cells, formula = _cells(buf, start, end, _CANDIDATE_WIDTH)
-            else:
-                groups = got.groups()
-                cells = [""] * _CANDIDATE_WIDTH
-                for k, at in zip(_TAKEN, _AT, strict=True):
-                    cells[k] = _plain(groups[at], groups[at + 1])
-                formula = b"table:formula=" in groups[_GRADE_AT]
-        if formula and table == self.candidates:
-            self.formulas.update(range(number, number + repeat))
-        if not any(c != "" for c in cells):
+            cells, _ = _cells(buf, start, end, None)
+            _place(self.rows[table], number, repeat, cells)
             return
-        if len(rows) < number - 1:
-            rows.extend([] for _ in range(number - 1 - len(rows)))
-        rows.extend([cells] if repeat == 1 else [list(cells) for _ in range(repeat)])
+        got = _FIRST_CELLS.match(buf, start, end) if repeat == 1 else None
+        if got is not None and buf.find(b"-repeated=", start, got.end()) < 0:
+            self.numbers.append(number)
+            self.groups.append(got.groups())
+            return
+        cells, formula = _cells(buf, start, end, _CANDIDATE_WIDTH)
+        if not cells and (not formula or repeat > _MOST_CELLS):
+            return  # empty rows (LibreOffice's to the sheet's end): nothing to read
+        if formula:
+            self.formulas.update(range(number, number + repeat))
+        cells += [""] * (_CANDIDATE_WIDTH - len(cells))
+        for n in range(number, number + repeat):
+            self.other[n] = cells
+
+    def candidate_cells(self) -> CandidateCells:
+        """The Candidates cells, by sheet row from row 2."""
+        columns = [_column([g[at] for g in self.groups], [g[at + 1] for g in self.groups])
+                   for at in _AT]
+        self.formulas.update(n for n, g in zip(self.numbers, self.groups, strict=True)
+                             if b"table:formula=" in g[_GRADE_AT])
+        out = CandidateCells()
+        into = (out.query, out.source, out.grade, out.note, out.score, out.original)
+        if not self.other and self.numbers == list(range(1, len(self.numbers) + 1)):
+            for column, values in zip(into, columns, strict=True):
+                column.extend(values[1:])  # the header row first
+        else:
+            by_row = dict(zip(self.numbers, zip(*columns, strict=True), strict=True))
+            by_row.update({n: tuple(c[k] for k in _TAKEN) for n, c in self.other.items()})
+            empty = ("",) * len(into)
+            for n in range(2, max(by_row, default=1) + 1):
+                for column, value in zip(into, by_row.get(n, empty), strict=True):
+                    column.append(value)
+        while out.query and not any(column[-1] != "" for column in into):
+            for column in into:
+                column.pop()  # empty rows past the last: calamine gives none
+        return out
+
+
+def _place(rows: list[list[Any]], number: int, repeat: int, cells: list[Any]) -> None:
+    """Put a row's cells at its place (empty rows before it as ``[]``)."""
+    if not cells:
+        return
+    if len(rows) < number - 1:
+        rows.extend([] for _ in range(number - 1 - len(rows)))
+    rows.extend([cells] if repeat == 1 else [list(cells) for _ in range(repeat)])
 
 
 def read_ods(path: str | Path, whole: tuple[str, ...], *,
@@ -138,7 +171,10 @@ def read_ods(path: str | Path, whole: tuple[str, ...], *,
         return None
     out = OdsSheets(check, {t: reader.rows[t] for t in whole})
     if sheet is not None and sheet in check.parts:
-        out.candidates = CandidateCells.from_rows(reader.rows[sheet] or [[]])
+        try:
+            out.candidates = reader.candidate_cells()
+        except _NotSimple:
+            return None
         out.formulas = reader.formulas
     return out
 
@@ -186,18 +222,37 @@ def _body(buf: bytes, cell: re.Match[bytes], end: int) -> tuple[bytes, int]:
     return buf[cell.end():stop], stop + len(close)
 
 
-def _plain(attrs: bytes, body: bytes | None) -> Any:
-    """A cell's value, the usual forms first (:func:`_value` for the others)."""
-    if attrs.endswith(b"/"):
-        attrs = attrs[:-1]
+_EMPTY, _TEXT, _OTHER = range(3)
+
+
+def _column(attrs: list[bytes], bodies: list[bytes | None]) -> list[Any]:
+    """One column's values as calamine gives them (``attrs``: each cell's
+    attributes, ``bodies``: its content, None for an empty element); the
+    usual forms read here, the others by :func:`_value`."""
+    kinds: dict[bytes, int] = {}
+    out: list[Any] = []
+    add = out.append
+    for a, b in zip(attrs, bodies, strict=True):
+        kind = kinds.get(a)
+        if kind is None:
+            kind = kinds[a] = _kind(a)
+        if kind == _TEXT and b is not None and b.startswith(b"<text:p>") and b.count(b"<") == 2:
+            text = b[8:-9].decode("utf-8")
+            add(xml_text(text) if "&" in text else text)
+        elif kind == _EMPTY:
+            add("")
+        else:
+            add(_value(a[:-1] if a.endswith(b"/") else a, b or b""))
+    return out
+
+
+def _kind(attrs: bytes) -> int:
+    """What a cell's attributes make of it (text with no value of its own, empty, other)."""
+    if b"office:value-type" not in attrs:
+        return _EMPTY
     if b'office:value-type="string"' in attrs and b"office:string-value" not in attrs:
-        if body is not None and body.count(b"<") == 2 and body.startswith(b"<text:p>"):
-            text = body[8:-9]
-            return (xml_text(text.decode("utf-8")) if b"&" in text
-                    else text.decode("utf-8"))
-    elif b"office:value-type" not in attrs:
-        return ""
-    return _value(attrs, body or b"")
+        return _TEXT
+    return _OTHER
 
 
 def _value(attrs: bytes, body: bytes) -> Any:
