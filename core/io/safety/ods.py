@@ -51,6 +51,8 @@ _ROW_START = b"<table:table-row"
 _ROW_END = b"</table:table-row>"
 _ROWS_REPEATED = re.compile(rb'table:number-rows-repeated="(\d+)"')
 _CELL = re.compile(rb'<table:(?:covered-)?table-cell(\s[^>]*|/)?>')
+#: The fewest bytes a cell is written in (``<table:table-cell/>``).
+_CELL_BYTES = 19
 #: Repeated cells a row may have before its width is counted cell by cell.
 _FEW_REPEATS = 64
 #: A row's last cell when it is empty cells repeated (to the sheet's edge).
@@ -85,6 +87,9 @@ class OdsTable:
     closed: bool = False
     #: Rows seen so far, empty ones included (the next row's number is one more).
     seen: int = 0
+    #: The widest row not counted cell by cell, as its bytes bound it (at
+    #: least ``columns``: a cell takes at least ``_CELL_BYTES`` bytes).
+    bound: int = 0
     _pending: int = 0  # empty rows seen since the last one with a value
 
     def add_row(self, width: int, repeat: int, filled: bool) -> None:
@@ -122,6 +127,8 @@ class OdsScan:
     done_cells: int = 0
     reader: RowReader | None = None
     file: str = ""
+    #: Every row's cells counted (else a row without repeated cells is bound by its bytes).
+    exact: bool = False
 
     def counted(self, table: OdsTable) -> None:
         """Refuse a used area past Excel's limits or past what the bytes hold."""
@@ -181,14 +188,25 @@ def scan_content(zf: zipfile.ZipFile, name: str, reader: RowReader | None = None
     if root_element(first[:HEAD], file=name, part=CONTENT) is None:
         raise InputError("the spreadsheet's content is not XML (is it encrypted?)", file=name,
                          hint="save it again in LibreOffice without a password")
-    found = OdsScan(allowed=cells_allowed(info.file_size), reader=reader, file=name)
+    found = _pass(_chain(first, read_ahead(chunks)), OdsScan(
+        allowed=cells_allowed(info.file_size), reader=reader, file=name))
+    if sum(t.rows * max(t.columns, t.bound) for t in found.tables) > found.allowed:
+        # The rows' bytes allow more than the part may hold: count every row's cells.
+        exact = _pass(_chain(b"", read_ahead(stream_part(zf, info, name))), OdsScan(
+            allowed=found.allowed, file=name, exact=True))
+        found.tables = exact.tables
+    return found
+
+
+def _pass(chunks: Iterator[bytes], found: OdsScan) -> OdsScan:
+    """One pass of the scan over ``content.xml``'s pieces."""
     carry = b""
-    for chunk in _chain(first, read_ahead(chunks)):
+    for chunk in chunks:
         buf = carry + chunk
         at = _scan(buf, found, final=not chunk)
         carry = buf[at:]
         if len(carry) > _LONGEST_ROW:
-            raise crafted(f"{CONTENT} holds a row longer than any sheet's", name)
+            raise crafted(f"{CONTENT} holds a row longer than any sheet's", found.file)
     return found
 
 
@@ -281,27 +299,35 @@ def _row(buf: bytes, at: int, table: OdsTable | None, found: OdsScan, nested: in
     if buf.find(b"office:value-type", start, end) < 0 and buf.find(b"<text:", start, end) < 0:
         table.add_row(0, count, False)
     else:
-        table.add_row(_width(buf, start, end), count, True)
+        width, counted = _width(buf, start, end, found.exact)
+        table.add_row(width if counted else 0, count, True)
+        if not counted:
+            table.bound = max(table.bound, width)
     found.counted(table)
     if found.reader is not None and table.name in found.reader.tables:
         found.reader.row(table.name, number, count, buf, start, end)
     return end + len(_ROW_END)
 
 
-def _width(buf: bytes, start: int, end: int) -> int:
-    """The row's columns, at least up to its last cell with a value: its
-    cells (every element of the table namespace in it counted, an upper
-    bound) and their repeats, but for trailing empty cells; cell by cell
-    when repeats are many."""
-    cells = buf.count(b"<table:", start, end)
+def _width(buf: bytes, start: int, end: int, exact: bool) -> tuple[int, bool]:
+    """The row's columns up to its last cell with a value, or more, and
+    whether they were counted: a row without repeated cells (but for
+    LibreOffice's trailing empty ones) is bound by its bytes unless
+    ``exact``; otherwise its cells are counted (every element of the table
+    namespace in it, an upper bound) with their repeats, cell by cell when
+    repeats are many."""
     last = buf.rfind(b"<table:table-cell", start, end)
-    if last >= 0 and _TRAILING.match(buf, last, end):
-        end, cells = last, cells - 1  # LibreOffice's empty cells to the sheet's edge
+    trailing = last >= 0 and _TRAILING.match(buf, last, end) is not None
+    if trailing:
+        end = last  # LibreOffice's empty cells to the sheet's edge
     if buf.find(b"-repeated=", start, end) < 0:
-        return cells
+        if not exact:
+            return (end - start) // _CELL_BYTES, False
+        return buf.count(b"<table:", start, end), True
+    cells = buf.count(b"<table:", start, end)
     found = _COLUMNS_REPEATED.findall(buf, start, end)
     repeats = sum(map(int, found)) - len(found)  # each repeated cell was counted once
-    return cells + repeats if repeats <= _FEW_REPEATS else _exact_width(buf[start:end])
+    return (cells + repeats if repeats <= _FEW_REPEATS else _exact_width(buf[start:end])), True
 
 
 def _exact_width(body: bytes) -> int:
