@@ -38,7 +38,6 @@ from typing import Any
 import uno  # type: ignore[import-not-found]
 from com.sun.star.beans import PropertyValue  # type: ignore[import-not-found]
 
-
 #: LibreOffice's export filter for each output suffix.
 _FILTERS = {".xlsx": "Calc MS Excel 2007 XML", ".ods": "calc8"}
 
