@@ -14,8 +14,6 @@ cells are refused by the import, never evaluated.
 from __future__ import annotations
 
 import json
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,14 @@ import pytest
 
 from core.errors import InputError
 from core.io.safety import check_ods
-from tests.hostile_cases import check, digests, run_cases
+from tests.hostile_cases import (
+    assert_checked,
+    assert_corpus,
+    check,
+    corpus_script,
+    digests,
+    run_side_by_side,
+)
 
 CORPUS = Path(__file__).resolve().parent / "data" / "hostile" / "ods"
 EXPECTED: dict[str, dict[str, Any]] = json.loads((CORPUS / "expected.json").read_text())
@@ -34,41 +39,16 @@ WINDOW_SAMPLE = {"good.ods", "repeated_bomb.ods"}
 CLI_MB, WINDOW_MB = 1536, 2048
 
 
-def _builder():  # type: ignore[no-untyped-def]
-    folder = str(CORPUS.parents[1])
-    sys.path.insert(0, folder)
-    try:
-        import make_hostile_ods
-    finally:
-        sys.path.remove(folder)
-    return make_hostile_ods
-
-
 def test_corpus_is_complete_small_and_reproducible() -> None:
-    built = _builder().build()
-    assert sorted(built) == sorted(p.name for p in CORPUS.iterdir())
-    assert sorted(EXPECTED) == sorted(n for n in built if n != "expected.json")
-    for name, data in built.items():
-        assert len(data) < 200_000, name
-        assert (CORPUS / name).read_bytes() == data, f"{name} differs: rerun make_hostile_ods.py"
-    refused = [n for n, e in EXPECTED.items() if e["refused"]]
-    assert all(EXPECTED[n]["phrases"] for n in refused)
-    assert set(refused) >= READER_DECIDES
+    assert_corpus(CORPUS, corpus_script(CORPUS, "make_hostile_ods").build(), EXPECTED,
+                  "make_hostile_ods.py")
+    assert {n for n, e in EXPECTED.items() if e["refused"]} >= READER_DECIDES
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_the_safety_checks_decide_before_any_reader(name: str) -> None:
-    expected = EXPECTED[name]
-    if not expected["refused"] or name in READER_DECIDES:
-        check_ods(CORPUS / name)
-        return
-    with pytest.raises(InputError) as info:
-        check_ods(CORPUS / name)
-    message = str(info.value)
-    assert message.startswith(str(CORPUS / name)), message
-    assert "\n" not in message
-    for phrase in expected["phrases"]:
-        assert phrase in message, (phrase, message)
+    assert_checked(check_ods, CORPUS / name, EXPECTED[name], name in READER_DECIDES,
+                   InputError)
 
 
 def test_the_area_a_reader_would_allocate_counts_repeats() -> None:
@@ -101,9 +81,7 @@ def test_every_file_through_the_command_line_and_the_window(tmp_path: Path) -> N
     inputs = sorted(CORPUS.iterdir())
     before = digests(inputs)
     cli, window = _cases(tmp_path)
-    with ThreadPoolExecutor(2) as pool:  # two harnesses, one per core
-        runs = [pool.submit(run_cases, batch) for batch in (window, cli)]
-        outcomes = {k: v for run in runs for k, v in run.result().items()}
+    outcomes = run_side_by_side(window, cli)
     problems = []
     for case in cli + window:
         name, how = case["id"].rsplit("/", 1)

@@ -22,20 +22,16 @@ from app.cli.main import main
 from core.analysis.aggregate import summarize
 from core.engine.evaluation import evaluate
 from core.io.load import load_document
-from core.io.workbook import OUTSIDE_ORIGIN, export_workbook, read_workbook, reopened
+from core.io.workbook import export_workbook, read_workbook, reopened
 from core.model.conventions import Gain
 from core.model.document import GradeState
 from core.model.examples import seed_document
 from tests.libreoffice import edit
+from tests.test_workbook_libreoffice_edits import _row_of, assert_grade_and_gain_taken
 
 pytestmark = pytest.mark.libreoffice
 
 DATA = Path(__file__).resolve().parent / "data" / "annotators"
-
-
-def _row_of(doc: Any, query: str, source: str) -> int:
-    return next(i for i in range(len(doc)) if doc.query_ids[int(doc.query[i])] == query
-                and doc.source_id[i] == source)
 
 
 @pytest.fixture(scope="module")
@@ -89,15 +85,9 @@ def _unknown_row(copy: Path) -> int:
 def test_the_grade_and_the_gain_rule_edited_in_libreoffice_are_taken(
         books: dict[str, Path]) -> None:
     doc = read_workbook(books["edited"])
-    i = _row_of(doc, "case-A", "C")
-    assert (doc.grade[i], doc.state[i]) == (2.0, GradeState.NUMBER)
-    assert doc.conventions.gain == Gain(Gain.parse("exponential").rule)
+    assert_grade_and_gain_taken(doc)
     found = reopened(doc)
     assert found is not None
-    assert [(e.before, e.after) for e in found.conventions] == [
-        ("gain rule = linear", "gain rule = exponential")]
-    assert [(e.query, e.source_id, e.before, e.after, e.origin) for e in found.grades] == [
-        ("case-A", "C", "0", "2", OUTSIDE_ORIGIN)]
     # The same edits saved as .xlsx read to the same document.
     xlsx = read_workbook(books["edited_xlsx"])
     assert np.array_equal(doc.grade, xlsx.grade, equal_nan=True)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import make_hostile_xlsx as hostile_xlsx
 from make_hostile_xlsx import LAUGHS, book, pack, patch
 
 OUT = Path(__file__).resolve().parent / "hostile" / "ods"
@@ -123,7 +124,7 @@ def encrypted() -> bytes:
     return ods(b"\x8f\x11\xa7\x03" * 200, manifest_extra=entry)
 
 
-CASES: dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]] = {
+CASES: hostile_xlsx.Cases = {
     "good.ods": (_raw(GOOD), False, ()),
     "merged_and_repeated.ods": (lambda: ods(content(table(
         row(text("query"), text("doc"), text("grade"), text("note"))
@@ -159,20 +160,8 @@ CASES: dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]] = {
 
 def build() -> dict[str, bytes]:
     """Every corpus file and ``expected.json``."""
-    files = {name: make() for name, (make, _, _) in CASES.items()}
-    expected = {name: {"refused": refused, "phrases": list(phrases)}
-                for name, (_, refused, phrases) in CASES.items()}
-    files["expected.json"] = (json.dumps(expected, indent=1, sort_keys=True) + "\n").encode()
-    return files
-
-
-def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    for name, data in build().items():
-        assert len(data) < 200_000, (name, len(data))
-        (OUT / name).write_bytes(data)
-    print(f"wrote {len(CASES)} files and expected.json into {OUT}")
+    return hostile_xlsx.build(CASES)
 
 
 if __name__ == "__main__":
-    main()
+    hostile_xlsx.write(OUT, CASES)
