@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import openpyxl
 import pytest
 
 import core.io.workbook.reader as reader_module
@@ -23,6 +24,7 @@ from core.analysis.aggregate import summarize
 from core.engine.evaluation import evaluate
 from core.io.load import load_document
 from core.io.workbook import export_workbook, read_workbook, reopened
+from core.io.workbook.additions import read_additions
 from core.model.conventions import Gain
 from core.model.document import GradeState
 from core.model.examples import seed_document
@@ -56,7 +58,15 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                                           "value": "cubic"}]),
             (copy, out / "seed-ann.ods", [{"op": "set", "sheet": "Candidates",
                                            "cell": f"F{_unknown_row(copy)}", "value": 1}]),
-            (annotators, out / "issue_batch7.ods", [])]
+            (annotators, out / "issue_batch7.ods", []),
+            (seed, out / "added.ods", [
+                {"op": "add_sheet", "name": "My notes"},
+                {"op": "set", "sheet": "My notes", "cell": "A1", "value": "ask Ann"},
+                {"op": "set", "sheet": "My notes", "cell": "B2", "value": 3.5},
+                {"op": "set", "sheet": "My notes", "cell": "B3", "value": "=B2*2"},
+                {"op": "set", "sheet": "Candidates", "cell": "AB1", "value": "my comment"},
+                {"op": "set", "sheet": "Candidates", "cell": f"AB{row}",
+                 "value": "check this"}])]
     edit(jobs, timeout=600)
     return {"seed": seed, "annotators": annotators,
             **{p.stem if p.suffix == ".ods" else f"{p.stem}_xlsx": p for _, p, _ in jobs}}
@@ -192,3 +202,19 @@ def test_the_editor_opens_the_ods_with_both_changes(qtbot: Any,
     i = _row_of(doc, "case-A", "C")
     assert (doc.grade[i], doc.state[i]) == (2.0, GradeState.NUMBER)
     assert doc.conventions.gain == Gain(Gain.parse("exponential").rule)
+
+
+def test_what_the_reviewer_added_in_libreoffice_is_read_for_the_next_save(
+        books: dict[str, Path], tmp_path: Path) -> None:
+    kept = read_additions(books["added"])
+    assert kept.summary() == "sheet 'My notes', 1 added Candidates column"
+    saved = tmp_path / "saved.xlsx"
+    export_workbook(evaluate(read_workbook(books["added"])), saved, keep=kept)
+    wb = openpyxl.load_workbook(saved)
+    mine = wb["My notes"]
+    assert (mine["A1"].value, mine["B2"].value, mine["B3"].value) == ("ask Ann", 3.5, "=B2*2")
+    ws = wb["Candidates"]
+    assert ws["AB1"].value == "my comment"
+    rows = {(ws.cell(r, 1).value, ws.cell(r, 2).value): r for r in range(2, ws.max_row + 1)}
+    assert ws.cell(rows[("case-A", "C")], 28).value == "check this"
+    assert read_additions(books["untouched"]).summary() == ""

@@ -27,6 +27,7 @@ people added to a workbook, read before it is replaced and written again).
 
 from __future__ import annotations
 
+from core.io.workbook import ods_additions  # noqa: F401  (registers the .ods reader of additions)
 from core.io.workbook.export import (
     check_fits,
     export_comparison_workbook,

@@ -29,12 +29,13 @@ import posixpath
 import re
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
-from core.io.safety import WorkbookCheck, check_xlsx
+from core.io.safety import WORKBOOK_SUFFIXES, WorkbookCheck, check_xlsx
 from core.io.workbook.additions_copy import reduced_copy
 from core.io.workbook.layout import CANDIDATE_COLUMNS, COLUMN_INDEX, COMPARISON_SHEETS, SHEETS
 
@@ -52,6 +53,9 @@ __all__ = [
     "read_additions",
 ]
 
+#: Readers of other workbook formats' additions, by suffix (each registers
+#: itself: :mod:`core.io.workbook.ods_additions` for LibreOffice's .ods).
+READERS: dict[str, Callable[[Path], Additions]] = {}
 #: The sheets the product writes (anything else is a person's own).
 OUR_SHEETS = frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())
 #: The first column a person's own Candidates column can be in (0-based: AB).
@@ -490,7 +494,8 @@ def _other_fills(z: zipfile.ZipFile) -> bool:
 
 def read_additions(path: str | Path) -> Additions:
     """What a person added to the workbook at ``path`` (see the module's
-    docstring); an empty :class:`Additions` for a file that is not there.
+    docstring; an .ods: :mod:`~core.io.workbook.ods_additions`); an empty
+    :class:`Additions` for a file that is not there.
 
     Raises
     ------
@@ -499,6 +504,8 @@ def read_additions(path: str | Path) -> Additions:
     """
     path = Path(path)
     name = str(path)
+    if path.suffix.lower() in READERS:
+        return READERS[path.suffix.lower()](path)
     if not path.is_file():
         return Additions(name)
     check = check_xlsx(path)
@@ -577,7 +584,7 @@ def _own_workbook(path: str | Path | None) -> Path | None:
     if path is None:
         return None
     path = Path(path)
-    if path.suffix.lower() not in (".xlsx", ".xlsm") or not path.is_file():
+    if path.suffix.lower() not in WORKBOOK_SUFFIXES or not path.is_file():
         return None
     try:
         return path if is_own_workbook(path) else None
@@ -601,6 +608,8 @@ def lost_by_replacing(target: str | Path) -> list[str]:
     """What replacing the workbook of ours at ``target`` would lose
     (:func:`cannot_carry`); [] when it is not one of ours or not there."""
     found = _own_workbook(target)
+    if found is not None and found.suffix.lower() in READERS:
+        return read_additions(found).not_carried
     return [] if found is None else cannot_carry(found)
 
 

@@ -33,7 +33,7 @@ from core.io.safety.ods import xml_text
 from core.io.workbook.edits import CandidateCells
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
 
-__all__ = ["OdsSheets", "read_ods"]
+__all__ = ["OdsSheets", "cell_values", "read_ods"]
 
 #: The Candidates columns read: up to the note, the last one reopening needs.
 _CANDIDATE_WIDTH = max(COLUMN_INDEX[h] for h in ("query", "source id", "current grade",
@@ -253,6 +253,36 @@ def _kind(attrs: bytes) -> int:
     if b'office:value-type="string"' in attrs and b"office:string-value" not in attrs:
         return _TEXT
     return _OTHER
+
+
+def cell_values(buf: bytes, start: int, end: int) -> list[Any]:
+    """A row's cell values up to the last with a value, as calamine gives
+    them; a cell in a form this reader leaves to calamine (a date) as the
+    text it shows."""
+    try:
+        return _cells(buf, start, end, None)[0]
+    except _NotSimple:
+        pass
+    out: list[Any] = []
+    at = start
+    while (cell := _CELL.search(buf, at, end)) is not None and len(out) < _MOST_CELLS:
+        attrs = cell.group(2) or b""
+        body, at = _body(buf, cell, end)
+        got = _REPEATED.search(attrs)
+        try:
+            value = _value(attrs[:-1] if attrs.endswith(b"/") else attrs, body)
+        except _NotSimple:
+            value = _shown(body)
+        out.extend([value] * min(int(got.group(1)) if got else 1, _MOST_CELLS - len(out)))
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def _shown(body: bytes) -> str:
+    """The text a cell shows (its paragraphs' text, markup dropped)."""
+    text = re.sub(rb"<[^>]*>", b"", _ANNOTATION.sub(b"", body.replace(b"</text:p><text:p", b"\n<")))
+    return xml_text(text.decode("utf-8", "replace"))
 
 
 def _value(attrs: bytes, body: bytes) -> Any:
