@@ -9,10 +9,12 @@ between arguments, is written in Excel's, with its stored result; one this
 reader cannot write in Excel's is kept as its result and named) and its
 merged cells; the Candidates sheet's columns right of ours (from column AB),
 each cell keyed by the candidate of its row (query and source id). The
-Candidates rows are matched up to column AA by one pattern and parsed only
-when something follows. What is not kept from an .ods (comments, the cells'
-looks, column widths, charts and images) is named in
-:attr:`~core.io.workbook.additions.Additions.not_carried`.
+Candidates rows are parsed only when they do not end as LibreOffice ends a
+row with nothing right of ours (empty cells repeated from AB to the sheet's
+edge). Comments are named in
+:attr:`~core.io.workbook.additions.Additions.not_carried`, as are charts and
+images in the cells of a person's sheet; the cells' looks and column widths
+are not kept from an .ods.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from core.io.safety import ODS_SUFFIX, check_ods
+from core.io.safety import EXCEL_MAX_COLUMNS, ODS_SUFFIX, check_ods
 from core.io.safety.ods import ods_sheet_cells
 from core.io.workbook.additions import (
     FIRST_ADDED_COLUMN,
@@ -38,10 +40,11 @@ from core.io.workbook.ods_rows import cell_values
 
 __all__ = ["read_ods_additions"]
 
-#: Our Candidates columns (A to AA), matched without being read.
-_OURS = re.compile(
-    rb"(?:<table:table-cell(?:\s[^>]*)?(?:(?<=/)>|(?<!/)>(?:[^<]*<(?!/table:table-cell>))*[^<]*"
-    rb"</table:table-cell>)){%d}" % FIRST_ADDED_COLUMN)
+#: A Candidates row's last cell when nothing follows our columns: LibreOffice's
+#: empty cells repeated from column AB to the sheet's edge.
+_NOTHING_AFTER = re.compile(
+    rb'<table:table-cell(?: table:style-name="[^"]*")? table:number-columns-repeated="%d"'
+    rb'(?: table:style-name="[^"]*")?/>\Z' % (EXCEL_MAX_COLUMNS - FIRST_ADDED_COLUMN))
 _REFERENCE = re.compile(r"\[\$?('(?:[^']|'')+'|[^.\[\]':]*)?\.(\$?[A-Z]+\$?\d+)"
                         r"(?::\$?(?:'(?:[^']|'')+'|[^.\[\]':]*)?\.(\$?[A-Z]+\$?\d+))?\]")
 
@@ -54,14 +57,16 @@ class _Reader:
         self.theirs = theirs
         self.tables = frozenset([*theirs, SHEETS["candidates"]])
         self.rows: dict[str, dict[int, list[Any]]] = {t: {} for t in self.tables}
+        self.drawings: set[str] = set()  # their sheets with a chart or image in a cell
 
     def row(self, table: str, number: int, repeat: int, buf: bytes, start: int,
             end: int) -> None:
         if table == SHEETS["candidates"]:
-            ours = _OURS.match(buf, start, end)
-            if ours is not None and buf.find(b"office:value-type", ours.end(), end) < 0 \
-                    and buf.find(b"<text:", ours.end(), end) < 0:
+            last = buf.rfind(b"<table:table-cell", start, end)
+            if last >= 0 and _NOTHING_AFTER.match(buf, last, end):
                 return  # nothing right of ours
+        elif buf.find(b"<draw:", start, end) >= 0:
+            self.drawings.add(table)
         cells = cell_values(buf, start, end)
         if any(c != "" for c in cells):
             for n in range(number, number + min(repeat, 1 << 16)):
@@ -88,11 +93,9 @@ def read_ods_additions(path: str | Path) -> Additions:
     for sheet in theirs:
         out.sheets.append(_their_sheet(path, sheet, reader.rows[sheet], out.not_carried))
     _candidate_additions(out, reader.rows[SHEETS["candidates"]])
-    found = _holds(path, (b"<office:annotation", b"<draw:"))
-    if b"<office:annotation" in found:
+    if b"<office:annotation" in _holds(path, (b"<office:annotation",)):
         out.not_carried.append("comments (an .ods file's comments are not kept)")
-    if b"<draw:" in found:
-        out.not_carried.append("charts, images and shapes")
+    out.not_carried += [f"sheet {s!r}: charts, images and shapes" for s in sorted(reader.drawings)]
     return out
 
 
