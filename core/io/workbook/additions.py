@@ -504,10 +504,10 @@ def read_additions(path: str | Path) -> Additions:
     """
     path = Path(path)
     name = str(path)
-    if path.suffix.lower() in READERS:
-        return READERS[path.suffix.lower()](path)
     if not path.is_file():
         return Additions(name)
+    if path.suffix.lower() in READERS:
+        return READERS[path.suffix.lower()](path)
     check = check_xlsx(path)
     out = Additions(name, not_carried=cannot_carry(path, check))
     if not _needs_reading(path, check):

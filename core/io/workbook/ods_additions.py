@@ -73,19 +73,11 @@ class _Reader:
                 self.rows[table][n] = cells
 
 
-def read_ods_additions(path: str | Path) -> Additions:
+def read_ods_additions(path: Path) -> Additions:
     """What a person added to the .ods workbook of ours at ``path`` (see the
-    module's text); an empty :class:`Additions` for a file that is not there.
-
-    Raises
-    ------
-    InputError
-        If the file is unsafe or cannot be read.
-    """
-    path = Path(path)
+    module's text), for :func:`~core.io.workbook.additions.read_additions`,
+    which raises :class:`InputError` when the file is unsafe."""
     name = str(path)
-    if not path.is_file():
-        return Additions(name)
     theirs = [s for s in check_ods(path).sheets if s not in OUR_SHEETS]
     reader = _Reader(theirs)
     check_ods(path, reader=reader)
