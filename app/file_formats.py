@@ -1,10 +1,20 @@
 """What the editor can save to and how: the file dialogs' filters, the
-formats by suffix, and the copy of a document a save on another thread
-writes."""
+formats by suffix, where Save As proposes to keep a worksheet, and the copy
+of a document a save on another thread writes.
+
+How a document was read (its :class:`Origin`, declared by
+:func:`origin_of` when it is read) decides what Save may do with its file: a
+source (a TREC run with its qrels, an annotators' sheet or form export, a
+Parquet table) is never replaced; the first Save asks where to keep the
+worksheet (:func:`proposed_save_path`). A file keeps its format: a workbook
+read from ``.ods`` is saved as ``.ods`` (:func:`workbook_suffix`) once
+core's workbook writer writes OpenDocument (:func:`writes_ods`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop
@@ -20,22 +30,33 @@ __all__ = [
     "CSV_FILTER",
     "ENCODINGS",
     "IMPORT_FILTER",
+    "ODS_FILTER",
     "OPEN_FILTER",
+    "QRELS_FILTER",
     "TEXT_SUFFIXES",
     "TSV_FILTER",
     "WORKSHEET_FILTER",
     "XLSX_FILTER",
+    "Origin",
     "can_write",
+    "origin_of",
     "patterns",
+    "proposed_save_path",
+    "save_filters",
     "snapshot",
     "wait_for",
     "with_suffix",
+    "workbook_suffix",
     "write_document",
+    "writes_ods",
+    "written_origin",
 ]
 
 CSV_FILTER = "Worksheet CSV (*.csv)"
 TSV_FILTER = "Worksheet TSV (*.tsv)"
 XLSX_FILTER = "Excel workbook (*.xlsx)"
+ODS_FILTER = "OpenDocument spreadsheet (*.ods)"
+QRELS_FILTER = "TREC qrels (*.qrels *.txt);;All files (*)"
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 
 
@@ -44,13 +65,16 @@ def patterns(*suffixes: str) -> str:
     return " ".join(f"*{s}" for s in suffixes)
 
 
-#: What Open reads: worksheets as text, workbooks (core's one list) and Parquet.
-OPEN_FILTER = (f"Worksheets ({patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, '.parquet')});;"
-               "All files (*)")
+#: What Open reads: worksheets as text, workbooks (core's one list), Parquet and
+#: annotators' records (the import wizard takes those).
+_READ = patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, ".parquet", *RECORD_SUFFIXES)
+OPEN_FILTER = f"Worksheets and annotators' sheets ({_READ});;All files (*)"
 _ANNOTATORS = patterns(*WORKBOOK_SUFFIXES, *TEXT_SHEET_SUFFIXES, *RECORD_SUFFIXES)
 IMPORT_FILTER = f"Annotators' sheets ({_ANNOTATORS});;All files (*)"
 #: What the runs and comparison views read as a worksheet.
 WORKSHEET_FILTER = f"Worksheets ({patterns(*TEXT_SHEET_SUFFIXES, *WORKBOOK_SUFFIXES)})"
+#: The workbook formats, by suffix, with the Save As filter of each.
+WORKBOOK_FILTERS = {".xlsx": XLSX_FILTER, ".ods": ODS_FILTER}
 #: The encodings offered, by codec name, with the words shown.
 ENCODINGS = {
     "utf-8": "UTF-8",
@@ -62,10 +86,97 @@ ENCODINGS = {
 }
 
 
+class Origin(Enum):
+    """How the window's document was read from its file, declared once when
+    it is read (:func:`origin_of`): what Save may do with that file."""
+
+    WORKSHEET = "worksheet"  #: a worksheet CSV/TSV of ours: saved in place
+    WORKBOOK = "workbook"  #: an audited workbook of ours: saved in place
+    RUN = "run"  #: a run read with its qrels (TREC or Parquet): a source
+    ANNOTATORS = "annotators"  #: an annotators' sheet or form export, imported: a source
+    TABLE = "table"  #: a Parquet worksheet: a source
+
+    @property
+    def is_source(self) -> bool:
+        """A file the user brought (never replaced by Save), not one of ours."""
+        return self in (Origin.RUN, Origin.ANNOTATORS, Origin.TABLE)
+
+    @property
+    def words(self) -> str:
+        """What the file is, for a sentence."""
+        return {Origin.RUN: "the run", Origin.ANNOTATORS: "the annotators' sheet",
+                Origin.TABLE: "the Parquet table"}.get(self, "the worksheet")
+
+
+def origin_of(path: str | Path, doc: Document, *, qrels: str | Path | None = None) -> Origin:
+    """How ``doc`` was read from ``path`` (with ``qrels`` for a run): every
+    reader of the editor (launch, Open, a drop, the import wizard) declares
+    its document's origin through this one function."""
+    if qrels is not None:
+        return Origin.RUN
+    if doc.import_report is not None:  # the import (wizard or strict) read it
+        return Origin.ANNOTATORS
+    from core.io.columnar import is_parquet
+
+    if is_parquet(path):  # told by its bytes, as the reader tells it
+        return Origin.TABLE
+    return written_origin(Path(path))
+
+
+def written_origin(path: Path) -> Origin:
+    """The origin of a file the editor wrote: our workbook or our worksheet."""
+    from core.io.load import WORKBOOK_SUFFIXES
+
+    suffix = path.suffix.lower()
+    return Origin.WORKBOOK if suffix in (*WORKBOOK_SUFFIXES, ".ods") else Origin.WORKSHEET
+
+
+def writes_ods() -> bool:
+    """Whether core's workbook writer writes OpenDocument when the target
+    ends in ``.ods`` (:func:`core.io.workbook.export.is_ods`). Until it does,
+    ``.ods`` is neither offered nor written: never ``.xlsx`` bytes under an
+    ``.ods`` name."""
+    from core.io.workbook import export
+
+    return hasattr(export, "is_ods")
+
+
+def workbook_suffix(path: Path | None) -> str:
+    """The workbook format a document read from ``path`` is saved in: its
+    own (``.ods`` stays ``.ods``), else ``.xlsx``."""
+    if path is not None and path.suffix.lower() == ".ods" and writes_ods():
+        return ".ods"
+    return ".xlsx"
+
+
+def save_filters(path: Path | None) -> tuple[list[str], str]:
+    """The Save As dialog's filters and the one selected: the workbook format
+    of ``path`` (:func:`workbook_suffix`) first."""
+    first = WORKBOOK_FILTERS[workbook_suffix(path)]
+    books = [f for s, f in WORKBOOK_FILTERS.items() if s != ".ods" or writes_ods()]
+    return [first] + [f for f in books if f != first] + [CSV_FILTER, TSV_FILTER], first
+
+
+def proposed_save_path(path: Path | None, origin: Origin | None, folder: Path) -> Path:
+    """Where Save As proposes to keep the worksheet.
+
+    Beside a source (:attr:`Origin.is_source`), ``<name>.xlsx`` (``.ods``
+    for an ``.ods`` source), never the source itself (``<name>-graded.xlsx``
+    then); beside our own file, in its workbook format (a worksheet CSV: the
+    audited workbook); ``folder/worksheet.xlsx`` for an untitled one.
+    """
+    if path is None:
+        return folder / "worksheet.xlsx"
+    proposed = path.with_suffix(workbook_suffix(path))
+    if origin is not None and origin.is_source and proposed.name.lower() == path.name.lower():
+        proposed = path.with_name(f"{path.stem}-graded{proposed.suffix}")
+    return proposed
+
+
 def can_write(path: Path) -> bool:
     """Whether :func:`write_document` knows the format of ``path``."""
     suffix = path.suffix.lower()
-    return suffix in TEXT_SUFFIXES or suffix == ".xlsx"
+    return suffix in TEXT_SUFFIXES or suffix == ".xlsx" or (suffix == ".ods" and writes_ods())
 
 
 def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
@@ -85,7 +196,7 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
         check_computable(doc, path)  # what we write, we read
         write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix], encoding=encoding)
         return
-    if suffix == ".xlsx":
+    if suffix == ".xlsx" or (suffix == ".ods" and writes_ods()):
         from core.io.workbook import check_fits, export_workbook
         from core.io.workbook.additions import additions_to_keep
 
@@ -94,7 +205,7 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
         export_workbook(evaluate(doc), path, keep=keep)
         return
     raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
-                     hint="use .csv, .tsv or .xlsx")
+                     hint="use .xlsx, .csv or .tsv" + (", or .ods" if writes_ods() else ""))
 
 
 def snapshot(doc: Document) -> Document:
@@ -111,6 +222,10 @@ def with_suffix(path: Path, chosen_filter: str) -> Path:
         return path
     if "xlsx" in chosen_filter:
         return path.with_suffix(".xlsx")
+    if "ods" in chosen_filter:
+        return path.with_suffix(".ods")
+    if "qrels" in chosen_filter:
+        return path.with_suffix(".qrels")
     if "tsv" in chosen_filter:
         return path.with_suffix(".tsv")
     return path.with_suffix(".csv")

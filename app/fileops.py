@@ -10,7 +10,11 @@ journal, and opening a file with a pending journal offers to recover it.
 What is saved and where is read from, and written to, one place each: the
 session's saved position (:meth:`core.session.Worksheet.mark_saved`; the
 window's modified flag follows it) and the window's path
-(:meth:`app.window_api.WindowApi.set_path`).
+(:meth:`app.window_api.WindowApi.set_path`). How the document was read, its
+:class:`~app.file_formats.Origin`, is declared when it is read
+(:meth:`FileOps.opened_as`): a source (a run and its qrels, an annotators'
+sheet, a Parquet table) is never replaced by Save or an export; the first
+Save asks where to keep the worksheet, and the window then works on that file.
 
 Wire it with ``install_file_ops(window)`` once the window exists. What can be
 written, and how, is :mod:`app.file_formats`.
@@ -27,17 +31,21 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from app.actions import ActionSpec
 from app.file_formats import (
-    CSV_FILTER,
     IMPORT_FILTER,
     OPEN_FILTER,
+    QRELS_FILTER,
     TEXT_SUFFIXES,
-    TSV_FILTER,
-    XLSX_FILTER,
+    Origin,
     can_write,
+    origin_of,
+    proposed_save_path,
+    save_filters,
     snapshot,
     wait_for,
     with_suffix,
+    workbook_suffix,
     write_document,
+    written_origin,
 )
 from app.open_progress import PaintFirst
 from app.save_checks import SaveChecks
@@ -86,9 +94,13 @@ class FileOps(QObject):
         self.checks = SaveChecks(window)
         self.task: Task | None = None
         self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
-        #: The annotators' sheet the document was imported from: Save never writes
-        #: over it (it goes to Save As).
-        self.imported_from: Path | None = None
+        #: How the document was read from the window's path (None: the example,
+        #: or a window made on a document): a source goes to Save As.
+        self.origin: Origin | None = None
+        #: The sources read in this window (the files themselves): never written.
+        self.sources: list[Path] = []
+        #: The qrels the run shown was read with (Export TREC qrels proposes beside them).
+        self.qrels: Path | None = None
         #: The report of the last import (the wizard's, or a strict open's).
         self.last_import_report: Any = None
         self.import_wizard: Any = None
@@ -102,14 +114,18 @@ class FileOps(QObject):
         key = QKeySequence.StandardKey
         specs = (
             (ActionSpec("open", "&Open…", "file", key.Open,
-                        "Open a worksheet (CSV, TSV or workbook)"), self.open_dialog),
+                        "Open a worksheet (CSV, TSV or workbook); an annotators' sheet goes "
+                        "to the import wizard"), self.open_dialog),
             (ActionSpec("save", "&Save", "file", key.Save,
                         "Save the worksheet; the previous file survives any failure"), self.save),
             (ActionSpec("save_as", "Save &As…", "file", key.SaveAs,
                         "Save the worksheet under a new name"), self.save_as),
-            (ActionSpec("export", "&Export…", "file", None,
+            (ActionSpec("export", "&Workbook or CSV…", "file", None,
                         "Write a copy (workbook with formulas, or CSV) without changing the "
                         "open file"), self.export_dialog),
+            (ActionSpec("export_qrels", "TREC &qrels…", "file", None,
+                        "Write the current grades back as TREC qrels (what qrels cannot "
+                        "hold is named first)"), self.export_qrels_dialog),
             (ActionSpec("import_annotations", "&Import annotators' sheet…", "file", None,
                         "Import an annotators' spreadsheet: choose the columns, read the "
                         "report, then open the result"), self.import_dialog),
@@ -125,11 +141,26 @@ class FileOps(QObject):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         self.window.add_submenu("file", self.recent_menu, after=self.actions["open"])
+        # File > Export > Workbook or CSV…, TREC qrels…
+        self.export_menu = QMenu(self.tr("&Export"), self.window)
+        self.export_menu.setObjectName("exportMenu")
+        for action_id in ("export", "export_qrels"):
+            self.window.menu("file").removeAction(self.actions[action_id])
+            self.export_menu.addAction(self.actions[action_id])
+        self.window.add_submenu("file", self.export_menu, after=self.actions["save_as"])
 
     @property
     def path(self) -> Path | None:
         """The window's path (its one owner): where Save writes."""
         return self.window.path
+
+    def opened_as(self, origin: Origin, path: Path, qrels: str | Path | None = None) -> None:
+        """Declare how the document shown was read from ``path`` (with
+        ``qrels`` for a run): a source and its qrels are never written."""
+        self.origin = origin
+        self.qrels = real_path(qrels) if qrels is not None else None
+        if origin.is_source:
+            self.sources += [real_path(p) for p in (path, qrels) if p is not None]
 
     # -- recent files -----------------------------------------------------------------
     @property
@@ -294,7 +325,7 @@ class FileOps(QObject):
         recovered = self._recover(doc, path)
         # Recovered edits are not on disk yet: the window shows it modified.
         self.window.set_document(doc, path, saved=not recovered)
-        self.imported_from = None
+        self.opened_as(origin_of(path, doc), path)
         report = doc.import_report
         if report is not None:  # a foreign file read strictly (build_window)
             self._remember_report(report)
@@ -330,15 +361,14 @@ class FileOps(QObject):
             wizard.deleteLater()
         if not accepted or result is None:
             return False
+        # Its report declares it imported: the window shows the sheet's name, but
+        # Save never writes over the annotators' file (it asks for a new name).
         result.document.import_report = result.report
         try:
             self._opened(result.document, path)
         except NdcgError as exc:  # the document cannot be evaluated under its conventions
             show_error(self.window, self.tr("Could not open"), exc)
             return False
-        # The window shows the sheet's name, but Save must not write over the
-        # annotators' file: it asks for a new name.
-        self.imported_from = path
         self.imported.emit(result.report)
         return True
 
@@ -377,23 +407,26 @@ class FileOps(QObject):
 
     def save(self, *, blocking: bool = False) -> bool:
         """Save to the current path (Save As when there is none, its format
-        cannot be written, or it is the annotators' sheet imported from)."""
-        if self.path is None or not can_write(self.path) or self.path == self.imported_from:
+        cannot be written, or it is a source: a run, an annotators' sheet)."""
+        source = self.origin is not None and self.origin.is_source
+        if self.path is None or not can_write(self.path) or source:
             return self.save_as(blocking=blocking)
         return self.save_to(self.path, blocking=blocking)
 
     def save_as(self, path: Path | None = None, *, blocking: bool = False) -> bool:
-        """Ask for a file name (an audited workbook, .xlsx, unless another
-        format is chosen) and save there."""
+        """Ask for a file name (beside a source, ``<name>.xlsx``; an audited
+        workbook in the format of the file read, unless another is chosen)
+        and save there (:func:`app.file_formats.proposed_save_path`)."""
         if path is None:
-            proposed = self.path
-            if proposed is not None and proposed == self.imported_from:
-                proposed = proposed.with_name(f"{proposed.stem}-graded")
             folder = Path(Settings().last_directory or Path.home())
-            start = str((proposed or folder / "worksheet").with_suffix(".xlsx"))
+            start = proposed_save_path(self.path, self.origin, folder)
+            filters, first = save_filters(self.path)
+            title = self.tr("Save worksheet as")
+            if self.path is not None and self.origin is not None and self.origin.is_source:
+                title = self.tr("Save worksheet as (the source {0} stays as it is)").format(
+                    self.path.name)
             name, chosen = QFileDialog.getSaveFileName(
-                self.window, self.tr("Save worksheet as"), start,
-                ";;".join([XLSX_FILTER, CSV_FILTER, TSV_FILTER]), XLSX_FILTER)
+                self.window, title, str(start), ";;".join(filters), first)
             if not name:
                 return False
             path = with_suffix(Path(name), chosen)
@@ -406,6 +439,8 @@ class FileOps(QObject):
         that loses part of the worksheet."""
         path = Path(path)
         same = self.path is not None and real_path(path) == real_path(self.path)
+        if not self.checks.not_a_source(path, self.sources):
+            return False
         if not self.checks.allow(path, self.file_state if same else None,
                                  self.window.document, save_as=self.save_as):
             return False
@@ -441,6 +476,7 @@ class FileOps(QObject):
     def _saved(self, path: Path, state: int) -> None:
         self.window.session.mark_saved(state)  # (edits made meanwhile stay modified)
         self.file_state = FileState.of(path)
+        self.origin = written_origin(path)  # ours now: later Saves write it in place
         if self.path is None or real_path(path) != real_path(self.path):
             self.window.set_path(path)
             self.journal.move_to(path, self.file_state)
@@ -453,16 +489,71 @@ class FileOps(QObject):
 
     # -- export -----------------------------------------------------------------------
     def export_dialog(self) -> Task | None:
-        filters = [XLSX_FILTER, CSV_FILTER, TSV_FILTER]
+        filters, first = save_filters(self.path)
         base = self.path.stem if self.path else "worksheet"
-        suffix = ".xlsx"
+        suffix = workbook_suffix(self.path)
         start = str(Path(Settings().last_directory or Path.home()) / f"{base}-export{suffix}")
         name, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export"), start,
-                                                   ";;".join(filters))
+                                                   ";;".join(filters), first)
         return self.export(with_suffix(Path(name), chosen)) if name else None
 
-    def export(self, path: Path) -> Task:
-        """Write a copy to ``path`` (the open file and its state are untouched)."""
+    def export_qrels_dialog(self) -> Task | None:
+        """File > Export TREC qrels…: what qrels cannot hold is named first
+        (Cancel writes nothing), then where (beside the qrels the run was
+        read with: ``<qrels>-graded``, in their own format)."""
+        from core.io.delimited import qrels_not_kept
+
+        lost = qrels_not_kept(self.window.document)
+        if lost:
+            answer = QMessageBox.question(
+                self.window, self.tr("Export TREC qrels"),
+                self.tr("TREC qrels hold a query, a source id and a grade per graded "
+                        "candidate, but not:\n\n{0}\n\nThe worksheet keeps everything. "
+                        "Export the qrels?").format("\n".join(f"• {item}" for item in lost)),
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Save)
+            if answer != QMessageBox.StandardButton.Save:
+                return None
+        qrels = self.qrels
+        if qrels is not None:
+            suffix = qrels.suffix if qrels.suffix.lower() in (".qrels", ".txt") else ".qrels"
+            start = qrels.with_name(f"{qrels.stem}-graded{suffix}")
+        else:
+            base = self.path or Path(Settings().last_directory or Path.home()) / "worksheet"
+            start = base.with_suffix(".qrels")
+        name, chosen = QFileDialog.getSaveFileName(
+            self.window, self.tr("Export TREC qrels"), str(start), QRELS_FILTER)
+        return self.export_qrels(with_suffix(Path(name), chosen)) if name else None
+
+    def export_qrels(self, path: Path) -> Task | None:
+        """Write the current grades as TREC qrels to ``path`` (never over a
+        source; the open file and its state are untouched)."""
+        from core.engine.readback import check_computable
+        from core.io.trec.write import write_qrels
+
+        path = Path(path)
+        if not self.checks.not_a_source(path, self.sources):
+            return None
+        doc = snapshot(self.window.document)
+
+        def work(progress: Any, cancelled: Any) -> int:
+            check_computable(doc, path)  # what we write, we read
+            return write_qrels(doc, path)
+
+        self.task = run_task(
+            self.window, self.tr("Exporting {0}…").format(path.name), work,
+            on_done=lambda n: self.window.show_message(
+                self.tr("Exported {0}: {1} judgments").format(path, n), 10000),
+            on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),
+            show_after_ms=0,
+        )
+        return self.task
+
+    def export(self, path: Path) -> Task | None:
+        """Write a copy to ``path`` (the open file and its state are untouched;
+        never over a source)."""
+        if not self.checks.not_a_source(Path(path), self.sources):
+            return None
         doc, source = snapshot(self.window.document), self.path
         self.task = run_task(
             self.window, self.tr("Exporting {0}…").format(Path(path).name),

@@ -7,7 +7,6 @@ plus the keys the grid reads itself (digits, U, X, ...). Wire it with
 
 from __future__ import annotations
 
-import importlib.metadata
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
@@ -93,6 +92,8 @@ def shortcut_rows(window: WindowApi) -> list[tuple[str, str, str]]:
 
 
 def about_text() -> str:
+    import importlib.metadata  # when asked: it takes 0.01 s to load
+
     try:
         version = importlib.metadata.version("ndcg-worksheet")
     except importlib.metadata.PackageNotFoundError:

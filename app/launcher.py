@@ -10,7 +10,9 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS = frozenset({"evaluate", "export", "compare", "import", "split", "merge", "-h",
-                      "--help"})
+                      "--help",
+                      # app.cli.installation: about the installation, no window
+                      "--version", "--install-desktop-entry", "--uninstall-desktop-entry"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -179,6 +179,10 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
 
     announce_status_messages(window.statusBar())
     if shown is not None:
+        from app.file_formats import origin_of
+
+        # A run and its qrels, an annotators' sheet: sources Save never replaces.
+        extras.file_ops.opened_as(origin_of(shown, window.document, qrels=qrels), shown, qrels)
         extras.file_ops.offer_recovery()  # a crash left edits for this file
     if shown is not None and qrels is not None:
         extras.unjudged_banner.offer()
@@ -332,6 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = build_window(None if foreign else args.file, qrels=args.qrels,
                           preset=args.preset)
     _READING.clear()
+    from app.startup_probe import probe_requested, quit_after_first_paint
+
+    if probe_requested():  # the start-up benchmark's, through the environment
+        quit_after_first_paint(window)
     window.show()
     if splash is not None:
         splash.finish(window)

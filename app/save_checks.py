@@ -8,12 +8,14 @@ log, no original grades) says exactly what it will not keep, once per file
 and session. A workbook of ours that people added charts, images, pivot
 tables or macros to (which a save cannot write again; their sheets, columns
 and comments it keeps) is not replaced before the user chose "Save a copy"
-or "Save anyway".
+or "Save anyway". A source the worksheet was read from (a run, its qrels, an
+annotators' sheet: :attr:`app.file_formats.Origin.is_source`) is never
+replaced, by whatever path, link or hard link it is named.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +23,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
 from app.file_formats import ENCODINGS, TEXT_SUFFIXES
+from app.workers import show_error
 from core.errors import InputError
 from core.io.atomic import check_writable
 from core.io.delimited import cannot_encode, not_kept, text_encoding
@@ -56,6 +59,21 @@ class SaveChecks(QObject):
         """
         return (self._writable(path, save_as) and self._unchanged(path, read_as)
                 and self._lossy_accepted(path, doc) and self._drop_accepted(path, save_as))
+
+    def not_a_source(self, path: Path, sources: Sequence[Path]) -> bool:
+        """False, after one message, when ``path`` is one of ``sources`` (the
+        files the worksheet was read from as sources): nothing is written."""
+        from app.cli.export import refuse_writing_over_inputs  # (the command line's rule)
+
+        try:
+            refuse_writing_over_inputs(path, *sources)
+        except InputError:
+            show_error(self.window, self.tr("Not saved"), InputError(
+                "this is a file the worksheet was read from (a run, its qrels or an "
+                "annotators' sheet); it is never replaced, nothing was written",
+                file=str(path), hint="choose another name"))
+            return False
+        return True
 
     def encoding(self, path: Path, doc: Document) -> str | None:
         """The encoding to write a worksheet CSV/TSV in: the one ``doc`` was

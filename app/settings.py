@@ -13,9 +13,14 @@ import contextlib
 import getpass
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QSize
+from PySide6.QtGui import QGuiApplication, QIcon
 
-__all__ = ["APPLICATION", "DEFAULTS", "ORGANIZATION", "Settings", "ensure_identity", "login_name"]
+from app.desktop_entry import APP_ID, ICON_SIZES
+from core.model.bundled import bundled
+
+__all__ = ["APPLICATION", "DEFAULTS", "ORGANIZATION", "Settings", "application_icon",
+           "ensure_identity", "login_name"]
 
 ORGANIZATION = "ndcg-worksheet"
 APPLICATION = "NDCG Worksheet"
@@ -38,11 +43,25 @@ T = TypeVar("T")
 
 
 def ensure_identity() -> None:
-    """Name the organisation and application (where QSettings stores)."""
+    """Name the organisation and application (where QSettings stores), and
+    give the windows the application's icon and desktop entry (which a
+    Wayland desktop matches the windows to)."""
     if not QCoreApplication.organizationName():
         QCoreApplication.setOrganizationName(ORGANIZATION)
     if not QCoreApplication.applicationName() or QCoreApplication.applicationName() == "python":
         QCoreApplication.setApplicationName(APPLICATION)
+    if isinstance(QCoreApplication.instance(), QGuiApplication) and QGuiApplication.windowIcon(
+            ).isNull():
+        QGuiApplication.setDesktopFileName(APP_ID)
+        QGuiApplication.setWindowIcon(application_icon())
+
+
+def application_icon() -> QIcon:
+    """The application's icon, in every size it ships as PNG."""
+    icon = QIcon()
+    for n in ICON_SIZES:
+        icon.addFile(str(bundled(f"icons/{n}x{n}/ndcg-worksheet.png")), QSize(n, n))
+    return icon
 
 
 def login_name() -> str:

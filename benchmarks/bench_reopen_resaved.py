@@ -99,15 +99,15 @@ def _prepare(n: int, folder: Path, steps: tuple[str, ...]) -> dict[str, Path]:
 
     from core.engine.evaluation import evaluate
     from core.io.workbook import export_workbook
-    from tests.libreoffice import _convert, edit
+    from tests.libreoffice import convert, edit
 
     if not files["own"].exists():
         files["own"].parent.mkdir(parents=True, exist_ok=True)
         export_workbook(evaluate(make_real(n)), files["own"])
     if not files["resaved"].exists() and "resaved" in wanted:
-        _convert([files["own"]], folder / "resaved", "xlsx", timeout=1800)
+        convert([files["own"]], folder / "resaved", "xlsx", timeout=1800)
     if not files["ods"].exists() and "ods" in wanted:
-        _convert([files["own"]], folder / "ods", "ods", timeout=1800)
+        convert([files["own"]], folder / "ods", "ods", timeout=1800)
     if not files["added"].exists() and "added" in wanted:
         files["added"].parent.mkdir(parents=True, exist_ok=True)
         edit([(files["own"], files["added"], ADDED)], timeout=3600)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["edit", "pdf_pages", "read_values", "recalculate", "to_pdf"]
+__all__ = ["convert", "edit", "pdf_pages", "read_values", "recalculate", "to_pdf"]
 
 _XCU = """<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry"
@@ -46,13 +46,13 @@ def recalculate(paths: Sequence[Path], outdir: Path, *, timeout: float = 240.0) 
     """Open each workbook in LibreOffice, recalculate everything, save as .xlsx in
     ``outdir`` (same file names; they must differ from each other). Returns the
     new paths, in order."""
-    return _convert(paths, outdir, "xlsx", timeout)
+    return convert(paths, outdir, "xlsx", timeout)
 
 
 def to_pdf(paths: Sequence[Path], outdir: Path, *, timeout: float = 240.0) -> list[Path]:
     """Print each workbook to PDF as LibreOffice prints it (its page setup,
     recalculated first), into ``outdir``; returns the PDFs, in order."""
-    return _convert(paths, outdir, "pdf", timeout)
+    return convert(paths, outdir, "pdf", timeout)
 
 
 def pdf_pages(path: Path) -> list[tuple[float, float]]:
@@ -70,7 +70,7 @@ def pdf_pages(path: Path) -> list[tuple[float, float]]:
     return out
 
 
-def _convert(paths: Sequence[Path], outdir: Path, kind: str, timeout: float) -> list[Path]:
+def convert(paths: Sequence[Path], outdir: Path, kind: str, timeout: float) -> list[Path]:
     paths = [Path(p) for p in paths]
     if len({p.stem for p in paths}) != len(paths):
         raise ValueError("workbooks converted together need distinct file names")

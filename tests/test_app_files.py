@@ -203,7 +203,7 @@ def test_actions_are_in_the_file_menu_with_standard_shortcuts(qtbot: Any):
     menu = window.menuBar().actions()[0].menu()
     names = [a.objectName() or (a.menu().objectName() if a.menu() else "") for a in
              menu.actions() if not a.isSeparator()]
-    assert names[:5] == ["open", "recentMenu", "save", "save_as", "export"]
+    assert names[:5] == ["open", "recentMenu", "save", "save_as", "exportMenu"]
     assert ops.actions["save"].shortcut().toString() == "Ctrl+S"
     assert ops.actions["open"].shortcut().toString() == "Ctrl+O"
 

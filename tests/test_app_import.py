@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QMessageBox, QWizard
 
-from app.file_formats import write_document
+from app.file_formats import Origin, write_document
 from app.fileops import FileOps, install_file_ops
 from app.import_wizard.report import ImportReportDialog
 from app.import_wizard.tables import GradeColumnsModel, IssuesModel, PreviewModel
@@ -283,7 +283,7 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
     assert window.set_grade(0, 3.0)
     assert not ops.save(blocking=True)
-    assert asked == [str(tmp_path / "wide-graded.xlsx")]  # an audited workbook by default
+    assert asked == [str(tmp_path / "wide.xlsx")]  # an audited workbook beside it by default
     assert wide_csv.read_bytes() == before
 
 
@@ -429,7 +429,7 @@ def test_open_a_foreign_sheet_runs_the_wizard(qtbot: Any, monkeypatch: pytest.Mo
     ops.actions["open"].trigger()
     qtbot.waitUntil(lambda: window.path == own, timeout=10_000)
     assert len(seen) == 1
-    assert ops.imported_from is None
+    assert ops.origin is Origin.WORKSHEET  # ours: saved in place
 
     # File > Import annotators' sheet… always runs the wizard, even on our own CSV;
     # Cancel leaves the window as it was.
@@ -451,7 +451,8 @@ def test_file_menu_lists_the_import_actions(qtbot: Any):
     window, ops = _window(qtbot)
     menu = window.menus["file"]
     names = [a.objectName() for a in menu.actions() if not a.isSeparator()]
-    assert names[4:7] == ["export", "import_annotations", "last_import_report"]
+    assert names[4:7] == ["", "import_annotations", "last_import_report"]  # "": File > Export
+    assert [a.objectName() for a in ops.export_menu.actions()] == ["export", "export_qrels"]
     assert not ops.actions["last_import_report"].isEnabled()
 
 

@@ -124,9 +124,10 @@ def test_score_keeps_full_precision_on_hover():
 
 def test_navigator_statuses_are_distinct_in_text_symbol_and_colour():
     looks = list(STATUS_LOOK.values())
-    assert len({lk.symbol for lk in looks}) == 4
-    assert len({lk.text for lk in looks}) == 4
-    assert len({lk.colour for lk in looks}) == 4
+    assert len(looks) == len(Status) == 5  # ok, undefined, negative, unresolved, unranked
+    assert len({lk.symbol for lk in looks}) == 5
+    assert len({lk.text for lk in looks}) == 5
+    assert len({lk.colour for lk in looks}) == 5
     doc = seed_document()
     queries = QueryListModel()
     queries.set_evaluation(evaluate(doc))

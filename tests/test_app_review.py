@@ -336,7 +336,7 @@ def test_explain_peer_commands_for_matching_conventions(qtbot, window):
     w.change_conventions(preset("trec_eval", cutoffs=(1, 2, None)))
     w.explain_view.open()
     text = w.explain_view.view.peers.text()
-    assert "trec_eval -m ndcg_cut.1,2 -m ndcg QRELS RUN" in text
+    assert "trec_eval -c -m ndcg_cut.1,2 -m ndcg QRELS RUN" in text
     # Same conventions: no step, the total is 0.
     w.explain_view.view.preset.setCurrentText("trec_eval")
     rows = w.explain_view.view.model.rows()

@@ -125,3 +125,88 @@ def test_import_contracts_hold():
     done = subprocess.run([str(lint), "--no-cache"], cwd=REPO, capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stdout[-4000:]
+
+
+#: Private names of other packages the product imports, each with the reason.
+#: xlsxwriter measures and cuts a cell's text in UTF-16 units and decides
+#: ``xml:space`` with these; the workbook writer must do exactly what
+#: xlsxwriter does with the text it writes, so it asks xlsxwriter rather
+#: than copying its rules.
+PRIVATE_IMPORTS_ALLOWED: dict[str, str] = {
+    name: "xlsxwriter's own measure of the text it writes (see above)"
+    for name in ("xlsxwriter.utility._utf16_len", "xlsxwriter.utility._utf16_truncate",
+                 "xlsxwriter.utility._preserve_whitespace")
+}
+
+
+def _private_imports(path: Path, root: Path = REPO) -> list[str]:
+    """``from module import _name`` in ``path``: a module reaching into
+    another's private names (make them that module's public interface)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            found += [f"{path.relative_to(root)}:{node.lineno} {module}.{a.name}"
+                      for a in node.names
+                      if a.name.startswith("_") and not a.name.startswith("__")
+                      and f"{module}.{a.name}" not in PRIVATE_IMPORTS_ALLOWED]
+    return found
+
+
+def test_no_private_name_is_imported_across_modules():
+    """The product's modules (core, app, benchmarks) use each other's public
+    names only. Tests are left out: a white-box test may call a private
+    helper of the one module it tests."""
+    assert [f for p in _sources() for f in _private_imports(p)] == []
+
+
+#: Names a window is passed under.
+WINDOW_NAMES = frozenset({"window", "win", "main", "main_window"})
+
+
+def _any_windows(path: Path, root: Path = REPO) -> list[str]:
+    """Parameters and attributes named like a window (``WINDOW_NAMES``) typed
+    ``Any``: they are typed by the window's interface (``WindowApi``) or
+    class, so that mypy checks what is asked of the window."""
+    def is_any(note: ast.expr | None) -> bool:
+        return ((isinstance(note, ast.Name) and note.id == "Any")
+                or (isinstance(note, ast.Attribute) and note.attr == "Any")
+                or (isinstance(note, ast.Constant) and note.value == "Any"))
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        named: list[tuple[str, ast.expr | None]] = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            a = node.args
+            named = [(x.arg, x.annotation) for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+        elif isinstance(node, ast.AnnAssign):
+            target = node.target
+            name = getattr(target, "id", None) or getattr(target, "attr", None)
+            named = [(name, node.annotation)] if name else []
+        found += [f"{path.relative_to(root)}:{node.lineno} {name}"
+                  for name, note in named if name in WINDOW_NAMES and is_any(note)]
+    return found
+
+
+def test_no_window_is_typed_any():
+    assert [f for p in _sources() for f in _any_windows(p)] == []
+
+
+def test_the_checks_find_what_they_look_for(tmp_path: Path):
+    """The two checks above can fail: each flags its sample."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import Any\n"
+        "from core.io.trec.scan import _gather, scan_file\n"
+        "from .near import _helper\n"
+        "from xlsxwriter.utility import _utf16_len\n"
+        "class V:\n"
+        "    main: Any\n"
+        "    def __init__(self, window: Any, parent: Any = None, *, win: 'Any') -> None:\n"
+        "        self.window: Any = window\n"
+        "def f(window: WindowApi, main_window: typing.Any) -> None: ...\n")
+    assert _private_imports(sample, tmp_path) == [
+        "sample.py:2 core.io.trec.scan._gather", "sample.py:3 .near._helper"]
+    assert sorted(_any_windows(sample, tmp_path)) == sorted([
+        "sample.py:6 main", "sample.py:7 window", "sample.py:7 win",
+        "sample.py:8 window", "sample.py:9 main_window"])

@@ -220,6 +220,33 @@ def test_export_qrels_and_run_round_trip(tmp_path):
     assert u["status"] == "unresolved"  # the unknown grade stays unknown
 
 
+def test_export_to_qrels_names_what_qrels_cannot_hold_first(tmp_path, capsys):
+    """``export RUN --qrels Q --to qrels -o OUT``: the grades written back as
+    qrels, what they cannot hold said on stderr; the run and qrels untouched."""
+    run_file, qrels, out = tmp_path / "run.txt", tmp_path / "qrels.txt", tmp_path / "back"
+    run_file.write_text("q1 Q0 a 1 3.0 bm25\nq1 Q0 b 2 2.0 bm25\nq1 Q0 c 3 1.0 bm25\n")
+    qrels.write_text("q1 0 a 2\nq1 0 b 1.5\n")
+    before = run_file.read_bytes(), qrels.read_bytes()
+    code, text = run(["export", str(run_file), "--qrels", str(qrels), "--to", "qrels",
+                      "-o", str(out)])
+    assert code == 0
+    assert out.read_text() == "q1 0 a 2\nq1 0 b 1.5\n"  # c is unjudged: left out
+    assert capsys.readouterr().err.splitlines() == [
+        "ndcg-worksheet: warning: not kept in the qrels written: 1 candidate not graded "
+        "(unknown): left out",
+        "ndcg-worksheet: warning: not kept in the qrels written: the ranking (the scores of "
+        "3 candidates)",
+        "ndcg-worksheet: warning: not kept in the qrels written: 1 grade that is not a whole "
+        "number (written with its decimals; trec_eval reads whole numbers)",
+    ]
+    assert text.startswith(f"wrote {out}: 2 judgments")
+    assert (run_file.read_bytes(), qrels.read_bytes()) == before
+    code, _ = run(["export", str(run_file), "--qrels", str(qrels), "--to", "qrels",
+                   "-o", str(qrels)])
+    assert code == 2  # never over an input
+    assert qrels.read_bytes() == before[1]
+
+
 def test_export_csv_keeps_states(tmp_path):
     out_csv = tmp_path / "w.tsv"
     assert run(["export", str(EXAMPLE_PATH), "-o", str(out_csv)])[0] == 0

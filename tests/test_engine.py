@@ -253,8 +253,12 @@ def test_negative_grade_under_exponential_gain_is_refused():
     doc = Document.from_columns(query=["q"], source_id=["a"], score=[1.0], grade=[-1.0])
     with pytest.raises(InputError, match="negative"):
         evaluate(doc, Conventions(gain=Gain(GainRule.EXPONENTIAL)))
-    # linear gain takes it (as scikit-learn does); trec_eval counts it as 0
-    assert evaluate(doc, Conventions(zero_ideal=ZeroIdealRule.ZERO)).ndcg[0, 0] == 1.0
+    # linear gain takes it, but an ideal DCG of -1 gives no NDCG (-1/-1 would
+    # read 1): the status says why; trec_eval counts it as 0
+    lin = evaluate(doc, Conventions(zero_ideal=ZeroIdealRule.ZERO))
+    assert lin.idcg[0, 0] == -1.0
+    assert math.isnan(lin.ndcg[0, 0])
+    assert lin.status(0) is Status.NEGATIVE
     tre = evaluate(doc, preset("trec_eval"))
     assert tre.gain.tolist() == [0.0]
     assert tre.ndcg[0, 0] == 0.0

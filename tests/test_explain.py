@@ -59,7 +59,7 @@ def test_trec_eval_to_sklearn_hand_computed() -> None:
     assert "ties: id-desc -> average" in text
     assert "ideal: judged -> ranked" in text
     assert x.peers_start[0].preset == "trec_eval"
-    assert x.peers_start[0].command == "trec_eval -m ndcg_cut.1 -m ndcg QRELS RUN"
+    assert x.peers_start[0].command == "trec_eval -c -m ndcg_cut.1 -m ndcg QRELS RUN"
     assert x.peers_end[0].command == "sklearn.metrics.ndcg_score(y_true, y_score, k=1)"
 
 
@@ -127,7 +127,7 @@ def test_cutoff_counts_must_match() -> None:
 def test_peer_matches_and_none() -> None:
     matches, text = peer_matches(preset("ranx", cutoffs=(10,)))
     assert [m.preset for m in matches] == ["ranx"]
-    assert matches[0].command == "ranx.evaluate(qrels, run, ['ndcg@10'])"
+    assert matches[0].command == "ranx.evaluate(qrels, run, ['ndcg@10'], make_comparable=True)"
     assert text.startswith("These conventions reproduce ranx:")
     matches, text = peer_matches(Conventions())
     assert matches == []

@@ -302,3 +302,23 @@ def test_spark_local_mode_bounds_its_jvm(spark):
 
     assert LOCAL_JVM_MEMORY == "512m"
     assert spark.sparkContext.getConf().get("spark.driver.memory") == "512m"
+
+
+def test_the_users_java_options_are_kept(tmp_path, monkeypatch):
+    """A user's ``spark.driver.extraJavaOptions`` in ``spark-defaults.conf``
+    is kept and our log4j file appended (Spark's ``--conf`` would replace
+    it); one that names a log4j file of its own is left as it is. No JVM."""
+    from app.scale.spark import LOG_CONFIG, defaults_file, java_options
+
+    ours = f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
+    monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path))
+    conf = defaults_file()
+    assert conf == tmp_path / "spark-defaults.conf"
+    assert java_options(conf) == ours  # no file
+    conf.write_text("# mine\nspark.driver.memory 2g\n"
+                    "spark.driver.extraJavaOptions   -Dfoo=1 -XX:+UseG1GC  \n")
+    assert java_options(conf) == f"-Dfoo=1 -XX:+UseG1GC {ours}"
+    conf.write_text("spark.driver.extraJavaOptions=-Dfoo=2\n")
+    assert java_options(conf) == f"-Dfoo=2 {ours}"
+    conf.write_text("spark.driver.extraJavaOptions -Dlog4j2.configurationFile=file:/x.xml\n")
+    assert java_options(conf) == "-Dlog4j2.configurationFile=file:/x.xml"

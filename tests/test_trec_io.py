@@ -251,7 +251,7 @@ def test_key_clash_falls_back_exactly(tmp_path):
     run, qrels = write(tmp_path / "r.txt", longer(RUN)), write(tmp_path / "q.txt", longer(QRELS))
     with line_by_line():
         slow = document_from_trec(run, qrels)
-    with mock.patch.object(scan, "_keys", lambda m: np.zeros(m.shape[0], dtype=np.uint64)):
+    with mock.patch.object(scan, "padded_keys", lambda m: np.zeros(m.shape[0], dtype=np.uint64)):
         fast = document_from_trec(run, qrels)
     assert_same(fast, slow)
     with mock.patch.object(scan, "_source_keys",
@@ -262,7 +262,7 @@ def test_key_clash_falls_back_exactly(tmp_path):
 
 
 def test_very_long_id(tmp_path):
-    long_id = "x" * (scan._MAX_WIDTH + 1)
+    long_id = "x" * (scan.MAX_WIDTH + 1)
     run = write(tmp_path / "r.txt", RUN + f"q1 Q0 {long_id} 9 1 t\n")
     qrels = write(tmp_path / "q.txt", QRELS + f"q1 0 {long_id} 2\n")
     doc = document_from_trec(run, qrels)
@@ -276,7 +276,7 @@ def test_very_long_id(tmp_path):
 def parse(tokens: list[bytes]) -> np.ndarray | None:
     width = -(-max(max(len(t) for t in tokens), 1) // 8) * 8
     m = np.array(tokens, dtype=f"S{width}").view(np.uint8).reshape(len(tokens), width)
-    return scan._numbers(m)
+    return scan.parse_numbers(m)
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=20),

@@ -88,6 +88,13 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         path = src / f"case{n}.xlsx"
         export_workbook(evaluate(doc, conv), path)
         jobs[f"case{n}"] = (path, doc, conv)
+    # An ideal DCG below 0 (grades -1, 0, -0.5): the status formula says "negative".
+    negative = Document.from_columns(
+        query=["q1"] * 3 + ["q2"] * 2, source_id=["a", "b", "c", "a", "b"],
+        score=[3.0, 2.0, 1.0, 3.0, 2.0], grade=[-1.0, 0.0, -0.5, 1.0, 0.0])
+    conv_negative = Conventions(cutoffs=(1, None))
+    export_workbook(evaluate(negative, conv_negative), src / "negative.xlsx")
+    jobs["negative"] = (src / "negative.xlsx", negative, conv_negative)
     seed = seed_document()
     export_workbook(evaluate(seed), src / "seed.xlsx")
     jobs["seed"] = (src / "seed.xlsx", seed, seed.conventions)
@@ -148,10 +155,16 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"jobs": jobs, "out": dict(zip(jobs, paths, strict=True)), "edits": edits}
 
 
-@pytest.mark.parametrize("name", [f"case{n}" for n in range(len(CONVENTIONS))] + ["seed"])
+@pytest.mark.parametrize("name", [f"case{n}" for n in range(len(CONVENTIONS))]
+                         + ["seed", "negative"])
 def test_recalculated_formulas_equal_the_engine(recalculated: dict[str, Any], name: str) -> None:
     _, doc, conv = recalculated["jobs"][name]
-    check_values(read_values(recalculated["out"][name]), doc, conv)
+    values = read_values(recalculated["out"][name])
+    check_values(values, doc, conv)
+    if name == "negative":  # LibreOffice's statuses (at k=1 the ideal is the 0: undefined)
+        status = {(r[0], r[1]): r[6] for r in values["Queries"][1:]}
+        assert status == {("q1", 1): "undefined", ("q1", "all"): "negative",
+                          ("q2", 1): "ok", ("q2", "all"): "ok"}
 
 
 @pytest.mark.parametrize("name", ["k_changed", "rules_changed", "table_changed"])

@@ -98,8 +98,8 @@ def test_report_means_are_the_summary_numbers_at_full_precision(seed_book: Path)
         r = rows[f"NDCG@{'all' if s.k is None else s.k}"]
         assert ws.cell(r, 2).value == s.mean  # full precision in the cell
         assert ws.cell(r, 2).number_format == "0.0000"
-        assert [ws.cell(r, c).value for c in range(3, 7)] == [
-            s.included, s.excluded.get("undefined", 0), s.excluded.get("unresolved", 0), 0]
+        assert [ws.cell(r, c).value for c in range(3, 8)] == [
+            s.included, s.excluded.get("undefined", 0), 0, s.excluded.get("unresolved", 0), 0]
     wb.close()
     formulas = openpyxl.load_workbook(seed_book)[SHEETS["report"]]
     r = rows["NDCG@1"]

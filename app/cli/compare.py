@@ -39,10 +39,10 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if resamples < 1:
         raise InputError("--resamples must be at least 1")
     export = getattr(args, "export", None)
-    if export is not None and Path(export).suffix.lower() != ".xlsx":
-        raise InputError("--export writes an .xlsx workbook", file=str(export),
-                         hint="name the file OUT.xlsx")
     if export is not None:
+        from core.io.workbook import check_workbook_target
+
+        check_workbook_target(export)  # OUT.xlsx or OUT.ods
         refuse_writing_over_inputs(export, *runs, args.qrels)
     fmt = getattr(args, "format", "table")
     if len(runs) == 2 and fmt in ("table", "json") and getattr(

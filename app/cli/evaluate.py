@@ -7,7 +7,8 @@ from typing import TextIO
 
 from app.cli.notices import say_reopened
 from app.cli.options import conventions_from_args
-from core.engine.evaluation import evaluate
+from core.engine.evaluation import Evaluation, evaluate
+from core.errors import InputError
 from core.io.load import load_document
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -15,7 +16,7 @@ from core.reports.csv import print_csv
 from core.reports.json import dump_json, evaluation_json
 from core.reports.table import print_table
 
-__all__ = ["cmd_evaluate", "load_input"]
+__all__ = ["cmd_evaluate", "evaluate_input", "load_input"]
 
 
 def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
@@ -29,6 +30,19 @@ def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
     return doc, conv
 
 
+def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -> Evaluation:
+    """``evaluate(doc, conv)``; a grade it refuses (a negative grade under
+    the sklearn preset or exponential gain) names the file the grades came
+    from: the qrels, else the input."""
+    try:
+        return evaluate(doc, conv)
+    except InputError as exc:
+        if exc.file is None:
+            exc.file = str(args.qrels or args.input)
+            exc.args = (str(exc),)
+        raise
+
+
 def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     if getattr(args, "engine", "local") != "local" or getattr(args, "cluster", None) \
             or getattr(args, "workers", None) is not None:
@@ -37,7 +51,7 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         return evaluate_on_engine(args, out)
     doc, conv = load_input(args)
     say_reopened([doc], args)
-    ev = evaluate(doc, conv)
+    ev = evaluate_input(doc, conv, args)
     if args.format == "json":
         dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
     elif args.format == "csv":

@@ -5,18 +5,25 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import TextIO
 
-from app.cli.evaluate import load_input
-from app.cli.notices import say_not_carried, say_reopened
-from core.engine.evaluation import evaluate
+from app.cli.evaluate import evaluate_input, load_input
+from app.cli.notices import add_strict, say_not_carried, say_reopened
+from app.cli.options import add_convention_arguments, add_encoding
+from app.cli.stdio import STDIN, text_output
 from core.engine.readback import check_computable
 from core.errors import InputError, NdcgError
+from core.model.document import Document
 
-__all__ = ["EXPORT_FORMATS", "cmd_export", "refuse_writing_over_inputs"]
+__all__ = ["BINARY_FORMATS", "EXPORT_FORMATS", "add_export_arguments", "cmd_export", "output_kind",
+           "refuse_writing_over_inputs"]
 
-EXPORT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "tsv", ".qrels": "qrels", ".run": "run"}
+EXPORT_FORMATS = {".xlsx": "xlsx", ".ods": "ods", ".csv": "csv", ".tsv": "tsv",
+                  ".qrels": "qrels", ".run": "run"}
+#: The formats that are not text: never written to standard output.
+BINARY_FORMATS = frozenset({"xlsx", "ods"})
 
 
 def _same_file(a: str | Path, b: str | Path) -> bool:
@@ -36,43 +43,91 @@ def refuse_writing_over_inputs(output: str | Path, *inputs: str | Path | None) -
                              file=str(output), hint="name another output file")
 
 
+def add_export_arguments(x: argparse.ArgumentParser) -> None:
+    """The export command's arguments."""
+    x.add_argument("input")
+    x.add_argument("-o", "--output", required=True,
+                   help="the file to write: .xlsx, .ods, .csv, .tsv, .qrels or .run; - writes "
+                   "standard output (a text format, named with --to)")
+    x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
+                   help="the format, when the suffix does not tell")
+    x.add_argument("--qrels")
+    add_encoding(x)
+    add_convention_arguments(x)
+    add_strict(x)
+
+
+def output_kind(output: str, to: str | None, formats: dict[str, str]) -> str:
+    """The format to write ``output`` in: ``to``, else its suffix's (one of
+    ``formats``, suffix -> format). Standard output (``-``) takes the text
+    formats only, named with ``--to``."""
+    if output == STDIN:
+        if to is None:
+            raise InputError("standard output (-o -) has no suffix to tell the format",
+                             hint="name it with --to " + "|".join(_text_formats(formats)))
+        if to not in _text_formats(formats):
+            raise InputError(f"{to} is a binary format: it is not written to standard output",
+                             hint=f"name an OUT.{to} file, or --to "
+                                  + "|".join(_text_formats(formats)))
+        return to
+    kind = to or formats.get(Path(output).suffix.lower())
+    if kind is None:
+        raise NdcgError(f"cannot tell the format of {output!r} from its suffix; "
+                        f"name it with --to {'|'.join(sorted(set(formats.values())))}")
+    return kind
+
+
+def _text_formats(formats: dict[str, str]) -> list[str]:
+    return sorted(set(formats.values()) - BINARY_FORMATS)
+
+
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     # Each writer is imported when used: the workbook writer's packages load slowly.
-    kind = args.to or EXPORT_FORMATS.get(Path(args.output).suffix.lower())
-    if kind is None:
-        raise NdcgError(
-            f"cannot tell the format of {args.output!r} from its suffix; "
-            f"name it with --to {'|'.join(sorted(set(EXPORT_FORMATS.values())))}"
-        )
+    kind = output_kind(args.output, args.to, EXPORT_FORMATS)
     refuse_writing_over_inputs(args.output, args.input, args.qrels)
     doc, conv = load_input(args)
     say_reopened([doc], args)
     doc.conventions = conv
-    if kind == "xlsx":
-        from core.io.workbook import check_fits, export_workbook
+    # What was written is said on stderr when the output itself goes to stdout.
+    said = sys.stderr if args.output == STDIN else out
+    name = "standard output" if args.output == STDIN else args.output
+    if kind in BINARY_FORMATS:
+        from core.io.workbook import check_fits, check_workbook_target, export_workbook
         from core.io.workbook.additions import additions_to_keep
 
+        check_workbook_target(args.output, kind)  # .ods bytes only under an .ods name
         check_fits(doc, conv, args.output)  # before anything is computed
         keep = additions_to_keep(args.output, args.input)  # what people added to the input
         say_not_carried(keep.not_carried if keep else [])
-        export_workbook(evaluate(doc), args.output, keep=keep)
-        out.write(f"wrote {args.output}\n")
-    elif kind in ("csv", "tsv"):
+        export_workbook(evaluate_input(doc, conv, args), args.output, keep=keep)
+        said.write(f"wrote {name}\n")
+        return 0
+    with text_output(args.output, f".{kind}", out) as target:
+        done = _write_text(doc, kind, target)
+    said.write(done.format(name) + "\n")  # once it is all out
+    return 0
+
+
+def _write_text(doc: Document, kind: str, target: str) -> str:
+    """Write ``doc`` to ``target`` as CSV, TSV, qrels or run; what was
+    written, ``{}`` standing for the output's name."""
+    if kind in ("csv", "tsv"):
         from core.io.delimited import write_delimited
 
-        check_computable(doc, args.output)  # what we write, we read
-        write_delimited(doc, args.output, delimiter="," if kind == "csv" else "\t")
-        out.write(f"wrote {args.output}: {len(doc)} candidates\n")
-    elif kind == "qrels":
-        from core.io.trec import write_qrels
+        check_computable(doc, target)  # what we write, we read
+        write_delimited(doc, target, delimiter="," if kind == "csv" else "\t")
+        return f"wrote {{}}: {len(doc)} candidates"
+    if kind == "qrels":
+        from core.io.delimited import qrels_not_kept
+        from core.io.trec.write import qrels_rows, write_qrels
 
-        check_computable(doc, args.output)
-        n = write_qrels(doc, args.output)
-        out.write(f"wrote {args.output}: {n} judgments from the current grades "
-                  "(unknown and unrateable left out)\n")
-    else:
-        from core.io.trec import write_run
+        check_computable(doc, target)
+        qrels_rows(doc, target)  # an id qrels cannot hold: refused before anything
+        say_not_carried(qrels_not_kept(doc), written="the qrels")  # named before writing
+        n = write_qrels(doc, target)
+        return (f"wrote {{}}: {n} judgments from the current grades "
+                "(unknown and unrateable left out)")
+    from core.io.trec import write_run
 
-        n = write_run(doc, args.output)
-        out.write(f"wrote {args.output}: {n} ranked lines\n")
-    return 0
+    n = write_run(doc, target)
+    return f"wrote {{}}: {n} ranked lines"

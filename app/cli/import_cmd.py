@@ -1,4 +1,4 @@
-"""``ndcg-worksheet import SHEET -o OUT.csv|OUT.xlsx ...``: an annotators' sheet
+"""``ndcg-worksheet import SHEET -o OUT.csv|OUT.xlsx|OUT.ods ...``: an annotators' sheet
 as a worksheet CSV or an audited workbook.
 
 Without flags the sheet, the header row, the layout (long or wide), the
@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any, TextIO
+
+from app.cli.export import output_kind
+from app.cli.stdio import STDIN, text_output
 
 __all__ = ["CONSENSUS", "OUTPUTS", "ROUNDING", "add_import_parser", "cmd_import"]
 
@@ -23,7 +27,7 @@ CONSENSUS = {"mean": "mean", "median": "median", "majority": "majority", "min": 
              "max": "maximum", "minimum": "minimum", "maximum": "maximum"}
 ROUNDING = {"none": "none", "half-up": "half-up", "half-even": "half-even", "floor": "floor",
             "ceil": "ceiling", "ceiling": "ceiling"}
-OUTPUTS = (".csv", ".xlsx", ".qrels")
+OUTPUTS = (".csv", ".xlsx", ".ods", ".qrels")
 _FIELDS = "query, source_id, version, score, rank, grade, annotator, note, reason, status"
 
 
@@ -36,8 +40,11 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("input", metavar="SHEET")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="OUT.csv: the worksheet CSV (query,source_id,version,score,grade and "
-                   "each annotator's grade); OUT.xlsx: the audited workbook; OUT.qrels: TREC "
-                   "qrels of the current grades")
+                   "each annotator's grade); OUT.xlsx or OUT.ods: the audited workbook; "
+                   "OUT.qrels: TREC qrels of the current grades")
+    p.add_argument("--to", choices=[s[1:] for s in OUTPUTS],
+                   help="the output's format, when its suffix does not tell (-o - writes "
+                   "standard output: csv or qrels)")
     p.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: guessed)")
     p.add_argument("--header-row", type=int, metavar="N",
                    help="the header's row, 1-based (default: guessed)")
@@ -101,10 +108,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     from core.errors import InputError
     from core.io.annotator.command import import_sheet, unreadable
 
-    suffix = Path(args.output).suffix.lower()
+    suffix = _output_suffix(args)
     if suffix not in OUTPUTS:
         raise InputError(f"cannot write {args.output!r}: name it .csv (the worksheet CSV), "
-                         ".xlsx (the audited workbook) or .qrels")
+                         ".xlsx or .ods (the audited workbook) or .qrels")
     annotators = [c for c in (args.annotators or "").split(",") if c.strip()]
     result = import_sheet(
         args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),
@@ -123,7 +130,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if guidelines is not None:
         doc = result.document
         doc.conventions = doc.conventions.replace(guidelines=guidelines.guidelines)
-    _write(result.document, args.output, suffix, args.input)
+    with text_output(args.output, suffix, out) as target:
+        _write(result.document, target, suffix, args.input)
+    if args.output == STDIN:  # the sheet went to stdout: what was done is said on stderr
+        out = sys.stderr
     out.write(report.headline() + "\n")
     if report.excluded:
         out.write("rows the platform marks as not judgments, skipped: " + ", ".join(
@@ -137,7 +147,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         out.write("the row order is the ranking, as --order rows declares: score = -row "
                   "number\n")
     if guidelines is not None:
-        note = ("" if suffix == ".xlsx" else
+        note = ("" if suffix in (".xlsx", ".ods") else
                 f"; a {suffix} file keeps no conventions: write OUT.xlsx to keep them")
         note += "" if args.guidelines else " (--guidelines none leaves them out)"
         out.write(guidelines.headline + note + "\n")
@@ -147,8 +157,17 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
                   f"{row}, column {column!r}: {why}"
                   + (f"; every one is in {args.report}" if args.report else
                      "; pass --report REPORT.json for the list") + "\n")
-    out.write(f"wrote {args.output}: {len(result.document)} candidates\n")
+    name = "standard output" if args.output == STDIN else args.output
+    out.write(f"wrote {name}: {len(result.document)} candidates\n")
     return 0
+
+
+def _output_suffix(args: argparse.Namespace) -> str:
+    """The output's suffix: ``--to``'s, else the file's; standard output
+    (``-o -``) takes ``--to csv`` or ``--to qrels``."""
+    if args.output == STDIN:
+        return "." + output_kind(args.output, args.to, {s: s[1:] for s in OUTPUTS})
+    return f".{args.to}" if args.to else Path(args.output).suffix.lower()
 
 
 def _guidelines(path: str, sheet: str | None, judged: str | None) -> Any:
@@ -164,10 +183,11 @@ def _guidelines(path: str, sheet: str | None, judged: str | None) -> Any:
 
 
 def _write(doc: Any, output: str, suffix: str, sheet: str) -> None:
-    if suffix == ".xlsx":
+    if suffix in (".xlsx", ".ods"):
         from core.engine.evaluation import evaluate
-        from core.io.workbook import export_workbook
+        from core.io.workbook import check_workbook_target, export_workbook
 
+        check_workbook_target(output, suffix[1:])  # --to ods only under an .ods name
         export_workbook(evaluate(doc), output)
     elif suffix == ".qrels":
         from core.io.annotator.qrels import write_judgments_qrels

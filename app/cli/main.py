@@ -18,18 +18,35 @@ from typing import TextIO
 
 from app.cli.engine import add_engine_arguments
 from app.cli.evaluate import cmd_evaluate
-from app.cli.export import EXPORT_FORMATS, cmd_export
+from app.cli.export import add_export_arguments, cmd_export
 from app.cli.import_cmd import add_import_parser
+from app.cli.installation import add_installation_arguments
 from app.cli.merge import add_merge_arguments, cmd_merge
 from app.cli.notices import add_strict
-from app.cli.options import add_convention_arguments
+from app.cli.options import add_convention_arguments, add_encoding
 from app.cli.split import add_split_arguments, cmd_split
+from app.cli.stdio import StdinInput
 from core.errors import NdcgError
 from core.reports.text import visible
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_STATUSES", "build_parser", "main"]
 
 PROG = "ndcg-worksheet"
+
+#: Every exit status a command ends with, and what it means: said by each
+#: command's --help and in the README (a test runs each).
+EXIT_STATUSES = (
+    (0, "done (also when the reader of the output stopped early, as head does)"),
+    (1, "an internal error: a bug, shown with its traceback (please report it)"),
+    (2, "a usage error (an argument the command does not take) or an input error (a file "
+        "that cannot be read or written as asked, said in one line on stderr naming the "
+        "file, line and column; with --strict, a refused workbook cell)"),
+    (130, "interrupted (Ctrl+C)"),
+)
+EPILOG = "Exit status: " + "; ".join(f"{code} {what}" for code, what in EXIT_STATUSES) + "."
+STDIN_HELP = ("An input given as - is read from standard input (its format told by its "
+              "bytes; named <stdin> in messages); -o - writes a text format to standard "
+              "output.")
 
 
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
@@ -40,27 +57,27 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     return run(args, out)
 
 
-def _add_encoding(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--encoding", metavar="NAME",
-        help="the encoding of a CSV/TSV input that is not UTF-8 and has no byte order mark, "
-        "e.g. cp1252 (without it, a byte that is not UTF-8 is an error naming its line)",
-    )
-
-
-def build_parser() -> argparse.ArgumentParser:
+def _program() -> argparse.ArgumentParser:
+    """The program's parser before its commands: what it is, and the flags about
+    the installation (``--version``, the desktop entry)."""
     p = argparse.ArgumentParser(
         prog=PROG,
         description="Grade ranked candidates and compute graded NDCG with every convention "
         "declared. Without a command, opens the desktop editor.",
     )
+    add_installation_arguments(p)
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _program()
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     e = sub.add_parser("evaluate", help="print NDCG per query and the means")
     e.add_argument("input", help="worksheet CSV/TSV, workbook .xlsx, Parquet, or a run "
                    "(TREC or Parquet, with --qrels)")
     e.add_argument("--qrels", help="TREC qrels or Parquet file; INPUT is then a run")
-    _add_encoding(e)
+    add_encoding(e)
     add_convention_arguments(e)
     e.add_argument("--format", choices=["table", "json", "csv"], default="table")
     add_engine_arguments(e)
@@ -71,15 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         "export",
         help="write an audited workbook with live formulas (or CSV/TSV, TREC qrels or run)",
     )
-    x.add_argument("input")
-    x.add_argument("-o", "--output", required=True,
-                   help="the file to write: .xlsx, .csv, .tsv, .qrels or .run")
-    x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
-                   help="the format, when the suffix does not tell")
-    x.add_argument("--qrels")
-    _add_encoding(x)
-    add_convention_arguments(x)
-    add_strict(x)
+    add_export_arguments(x)
     x.set_defaults(func=cmd_export)
 
     c = sub.add_parser(
@@ -111,8 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument(
         "--export", metavar="OUT.xlsx",
-        help="also write a workbook: both runs' audited sheets and a Comparison sheet whose "
-        "NDCG values, deltas and means are live formulas",
+        help="also write a workbook (.xlsx, or .ods for LibreOffice): both runs' audited "
+        "sheets and a Comparison sheet whose NDCG values, deltas and means are live formulas",
     )
     add_strict(c)
     c.set_defaults(func=cmd_compare)
@@ -127,7 +136,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_merge_arguments(m)
     add_strict(m)
     m.set_defaults(func=cmd_merge)
+    _add_epilogs(p, sub.choices)
     return p
+
+
+def _add_epilogs(parser: argparse.ArgumentParser,
+                 commands: dict[str, argparse.ArgumentParser]) -> None:
+    """Every --help ends with the exit statuses; those of the commands that
+    take ``-`` say so first."""
+    for name, command in (("", parser), *commands.items()):
+        command.epilog = EPILOG if name in ("split", "merge") else f"{STDIN_HELP} {EPILOG}"
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -135,12 +153,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdin = StdinInput(args)
     try:
-        return int(args.func(args, out))
+        with stdin:
+            return int(args.func(args, stdin.output(out)))
     except NdcgError as exc:
         # One line, whatever the message quotes (an id with a line break or an
         # escape sequence is shown escaped, never acted on by the terminal).
-        print(f"{PROG}: error: {visible(str(exc))}", file=sys.stderr)
+        print(f"{PROG}: error: {visible(stdin.named(str(exc)))}", file=sys.stderr)
         return 2
     except MemoryError:
         print(f"{PROG}: error: not enough memory for this input", file=sys.stderr)

@@ -20,7 +20,7 @@ def add_merge_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("returned", metavar="RETURNED", nargs="+",
                    help="the reviewers' workbooks as they came back")
     p.add_argument("-o", "--output", required=True, metavar="MERGED.xlsx",
-                   help="the merged workbook to write")
+                   help="the merged workbook to write (.xlsx, or .ods for LibreOffice)")
     p.add_argument("--report", metavar="MERGE.json",
                    help="also write what the merge did as JSON")
     p.add_argument("--as-ratings", action="store_true",
@@ -44,12 +44,10 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     from core.analysis.rounds import Returned, merge, now
     from core.engine.evaluation import evaluate
     from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
-    from core.io.workbook import export_workbook
+    from core.io.workbook import check_workbook_target, export_workbook
     from core.io.workbook.additions import additions_of_all
 
-    if Path(args.output).suffix.lower() != ".xlsx":
-        raise InputError("the merged workbook is an .xlsx", file=str(args.output),
-                         hint="name it MERGED.xlsx")
+    check_workbook_target(args.output)  # MERGED.xlsx or MERGED.ods
     outputs = [args.output] + ([args.report] if args.report else [])
     check_outputs(outputs, [args.base, *args.returned])
     base = read_base(args.base)

@@ -60,8 +60,10 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
                       "lists the grades)\n")
 
 
-def say_not_carried(lost: list[str], err: TextIO | None = None) -> None:
-    """One line on stderr per thing a rewritten workbook could not keep."""
+def say_not_carried(lost: list[str], err: TextIO | None = None, *,
+                    written: str = "the workbook") -> None:
+    """One line on stderr per thing a rewritten workbook (or the file
+    ``written`` names) could not keep."""
     err = err or sys.stderr
     for what in lost:
-        err.write(f"{PROG}: warning: not kept in the workbook written: {visible(what)}\n")
+        err.write(f"{PROG}: warning: not kept in {written} written: {visible(what)}\n")

@@ -1,5 +1,7 @@
-"""The convention flags every command shares, and the conventions they give:
-one flag per field of :data:`core.model.conventions.FIELDS` that declares one."""
+"""The flags several commands share: the convention flags, and the
+conventions they give (one flag per field of
+:data:`core.model.conventions.FIELDS` that declares one), and an input's
+encoding."""
 
 from __future__ import annotations
 
@@ -8,7 +10,15 @@ import argparse
 from core.model.conventions import FIELDS, ConventionField, Conventions
 from core.model.presets import PRESETS, apply_preset
 
-__all__ = ["add_convention_arguments", "conventions_from_args"]
+__all__ = ["add_convention_arguments", "add_encoding", "conventions_from_args"]
+
+
+def add_encoding(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--encoding", metavar="NAME",
+        help="the encoding of a CSV/TSV input that is not UTF-8 and has no byte order mark, "
+        "e.g. cp1252 (without it, a byte that is not UTF-8 is an error naming its line)",
+    )
 
 
 def _flagged() -> list[ConventionField]:

@@ -21,7 +21,11 @@ def add_split_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0,
                    help="draws the overlap queries and breaks ties (default 0)")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
-                   help="the folder for the reviewers' workbooks (BOOK-name.xlsx)")
+                   help="the folder for the reviewers' workbooks (BOOK-name.xlsx, or "
+                        ".ods when BOOK is one)")
+    p.add_argument("--to", choices=["xlsx", "ods"],
+                   help="the reviewers' workbooks' format (default: the base's, .xlsx "
+                        "for a base that is no .ods)")
 
 
 def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
@@ -37,7 +41,8 @@ def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     plan = plan_hand_out(base, judging_queue(ev), str(args.reviewers).split(","),
                          overlap=args.overlap, seed=args.seed, when=now(),
                          base_name=Path(args.input).name)
-    paths = [reviewer_path(args.output, args.input, s.reviewer) for s in plan.shares]
+    paths = [reviewer_path(args.output, args.input, s.reviewer, getattr(args, "to", None))
+             for s in plan.shares]
     check_outputs(paths, [p for p in (args.input, args.qrels) if p is not None])
     docs = [reviewer_document(base, ev, plan, s.reviewer) for s in plan.shares]
     write_workbooks([(p, evaluate(d)) for p, d in zip(paths, docs, strict=True)])

@@ -23,7 +23,7 @@ from core.io.annotator import (
     preview,
 )
 from core.io.annotator.guidelines import offer_guidelines
-from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES, is_annotator_sheet
+from core.io.load import WORKBOOK_SUFFIXES, is_annotator_sheet
 from core.model.conventions import ConsensusRule, Conventions, Rounding
 from core.model.document import Document
 
@@ -181,6 +181,6 @@ def load_unless_foreign(path: Path, conventions: Conventions | None,
         except NotOwnWorkbook:
             return None
         return doc
-    if suffix in TEXT_SHEET_SUFFIXES and path.is_file() and is_annotator_sheet(path):
+    if is_annotator_sheet(path):  # CSV, TSV, JSON (Lines), text: any format the import reads
         return None
     return load_document(path, conventions=conventions, encoding=encoding or DETECT)

@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from app.models.looks import STATUS_LOOK, brush, full_text
+from app.models.looks import STATUS_LOOK, STATUS_TOOLTIP, brush, full_text
 from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
@@ -77,7 +77,7 @@ class CutoffResultsModel(QAbstractTableModel):
                 "IDCG@k, the ideal DCG@k: DCG@k of the ideal list (gains sorted highest "
                 "first)",
                 "NDCG@k = DCG@k / ideal DCG@k",
-                "ok, undefined (ideal DCG 0) or unresolved (unknown grades)",
+                STATUS_TOOLTIP,
             )[col]
         return None
 

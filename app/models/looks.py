@@ -11,8 +11,8 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from core.engine.evaluation import Status
 from core.model.numbers import full_text  # re-exported
 
-__all__ = ["ITALIC", "STATUS_LOOK", "TONES", "StatusLook", "Tone", "brush", "colour",
-           "dark_in_use", "full_text", "qt_number", "use_dark"]
+__all__ = ["ITALIC", "STATUS_LOOK", "STATUS_TOOLTIP", "TONES", "StatusLook", "Tone", "brush",
+           "colour", "dark_in_use", "full_text", "qt_number", "use_dark"]
 
 ITALIC = QFont()
 ITALIC.setItalic(True)
@@ -41,6 +41,7 @@ class Tone:
 TONES: dict[str, Tone] = {
     "ok": Tone("#16672f", "#6fcf8a"),
     "undefined": Tone("#735600", "#e3b341"),
+    "negative": Tone("#8a3b12", "#f2a272"),  # an ideal DCG below 0
     "unresolved": Tone("#b3261e", "#ff9b92"),
     "unranked": Tone("#1f5c99", "#8ab4f8"),  # a query with no ranking
     "error": Tone("#b3261e", "#ff9b92"),
@@ -115,9 +116,13 @@ class StatusLook:
 STATUS_LOOK: dict[Status, StatusLook] = {
     Status.OK: StatusLook("✓", "ok", "ok"),
     Status.UNDEFINED: StatusLook("∅", "undefined", "undefined"),
+    Status.NEGATIVE: StatusLook("<0", "negative ideal", "negative"),
     Status.UNRESOLVED: StatusLook("?", "unresolved", "unresolved"),
     Status.UNRANKED: StatusLook("–", "no ranking", "unranked"),
 }
+
+#: The Status column's tooltip: every status with its reason.
+STATUS_TOOLTIP = "\n".join(f"{STATUS_LOOK[st].label}: {st.reason}" for st in Status)
 
 
 def qt_number(value: float) -> float | None:

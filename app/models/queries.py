@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 
-from app.models.looks import ITALIC, STATUS_LOOK, brush, full_text, qt_number
+from app.models.looks import ITALIC, STATUS_LOOK, STATUS_TOOLTIP, brush, full_text, qt_number
 from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
@@ -94,8 +94,7 @@ class QueryListModel(QAbstractTableModel):
             return {
                 QueryColumn.QUERY: self.tr("The query's id"),
                 QueryColumn.NDCG: f"NDCG@{k} = DCG@{k} / ideal DCG@{k} (the main, first cutoff)",
-                QueryColumn.STATUS: self.tr("ok, undefined (ideal DCG 0) or unresolved "
-                                            "(unknown grades)"),
+                QueryColumn.STATUS: STATUS_TOOLTIP,
                 QueryColumn.JUDGED: self.tr("candidates with a numeric grade / all candidates"),
             }[col]
         return None

@@ -291,7 +291,7 @@ class AggregateFooter(QLabel):
     def set_evaluation(self, ev: Evaluation) -> None:
         d = self._decimals()
         summaries = summarize(ev)
-        n = ev.doc.n_queries
+        n = ev.doc.n_queries_named
 
         def means(s: Any) -> str:
             return f"NDCG@{format_cutoff(s.k)} " + (

@@ -9,6 +9,7 @@ digits, as the sentence has it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QWidget
@@ -16,8 +17,10 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QWidget
 from app.delegates import format_number
 from app.scheme import tint
 from core.analysis.aggregate import excluded_phrase
-from core.analysis.compare import PairedTest
 from core.model.conventions import format_cutoff
+
+if TYPE_CHECKING:
+    from core.analysis.compare import PairedTest
 
 __all__ = ["ComparisonStats"]
 

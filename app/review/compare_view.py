@@ -47,13 +47,12 @@ from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.review.compare_stats import ComparisonStats
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
-from core.analysis.compare import CandidateChange, Comparison, compare
-from core.io.pairs import load_against
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
+    from core.analysis.compare import CandidateChange, Comparison
 
 __all__ = [
     "COMPARE_FILTER",
@@ -389,6 +388,11 @@ class CompareController(QObject):
         conv = w.conventions
 
         def work(_progress: Any, _cancelled: Any) -> Comparison:
+            # Imported when first used: the comparison's modules need not load
+            # with the window.
+            from core.analysis.compare import compare
+            from core.io.pairs import load_against
+
             doc_b = load_against(path, doc_a)
             return compare(doc_a, doc_b, conv, resamples=RESAMPLES, seed=SEED)
 

@@ -100,7 +100,7 @@ class ExplainView(QWidget):
     """The step-by-step account of the current conventions (or a preset's) ->
     a preset's."""
 
-    def __init__(self, window: Any, decimals: Callable[[], int],
+    def __init__(self, window: WindowApi, decimals: Callable[[], int],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("explainView")

@@ -43,15 +43,12 @@ from app.models.queries import RunColumns
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
-from core.analysis.compare.many import ManyComparison, RunValues, compare_runs, run_letter
-from core.engine.evaluation import evaluate
-from core.io.pairs import load_against
 from core.model.conventions import format_cutoff
 from core.model.document import Document
-from core.reports.runs import write_runs
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
+    from core.analysis.compare.many import ManyComparison
 
 __all__ = ["PairColumn", "PairsModel", "RunsController", "RunsView", "install_runs"]
 
@@ -209,6 +206,8 @@ class RunsView(QWidget):
         """Put the table in ``fmt`` (markdown or latex) on the clipboard; returns it."""
         if self.comparison is None:
             return ""
+        from core.reports.runs import write_runs
+
         out = io.StringIO()
         write_runs(self.comparison, fmt, out)
         QGuiApplication.clipboard().setText(out.getvalue())
@@ -250,6 +249,11 @@ class RunsController(QObject):
         name = doc.name or w.tr("this document")
 
         def work(_progress: Any, _cancelled: Any) -> ManyComparison:
+            # Imported when first used: they need not load with the window.
+            from core.analysis.compare.many import RunValues, compare_runs
+            from core.engine.evaluation import evaluate
+            from core.io.pairs import load_against
+
             values = [RunValues.of(evaluate(base, conv), name)]
             for p in paths:
                 values.append(RunValues.of(evaluate(load_against(p, base), conv),
@@ -274,6 +278,8 @@ class RunsController(QObject):
         if m is None or not self.view.in_navigator.isChecked():
             navigator.show_runs(None)
             return
+        from core.analysis.compare.many import run_letter  # loaded by the comparison shown
+
         doc = self.window.document
         j = self.view.j
         rows = np.array([doc.query_index(q) if q in doc.query_ids else -1 for q in m.common],

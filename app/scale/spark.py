@@ -15,7 +15,9 @@ per-query table only.
 from __future__ import annotations
 
 import os
+import re
 import sys
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +34,12 @@ from core.tables import (
     output_schema,
 )
 
-__all__ = ["evaluate_spark", "read_parquet", "spark_session"]
+__all__ = ["defaults_file", "evaluate_spark", "java_options", "read_parquet", "spark_session"]
 
 
-#: Spark's logging: errors only (its warnings at start-up are not the user's).
-LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+#: Spark's logging: errors only (its warnings at start-up are not the user's);
+#: package data, read by the JVM from the installed file.
+LOG_CONFIG = Path(str(files("app.scale").joinpath("log4j2.properties")))
 #: The heap of Spark's JVM in local mode (``spark.driver.memory``).
 LOCAL_JVM_MEMORY = "512m"
 
@@ -47,8 +50,7 @@ def spark_session(master: str = "local[*]") -> Any:
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = SparkSession.builder.config(
-        "spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}")
+    builder = SparkSession.builder.config(JAVA_OPTIONS, java_options(defaults_file()))
     if master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # one machine: no network
         if "PYSPARK_SUBMIT_ARGS" not in os.environ:
@@ -66,6 +68,54 @@ def spark_session(master: str = "local[*]") -> Any:
     except Exception as exc:  # no Java, a bad master URL: pyspark's own errors
         raise NdcgError(f"could not start Spark on {master} ({_first_line(exc)}); "
                         "Spark needs a Java runtime (java -version)") from None
+
+
+#: The driver JVM's options: Spark's ``--conf`` replaces the value a user's
+#: ``spark-defaults.conf`` gives, so :func:`java_options` joins the two.
+JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+
+
+def defaults_file() -> Path:
+    """The ``spark-defaults.conf`` that ``spark-submit`` reads (in
+    ``SPARK_CONF_DIR``, else in ``SPARK_HOME/conf``)."""
+    folder = os.environ.get("SPARK_CONF_DIR")
+    if not folder:
+        import pyspark
+
+        # pyspark's launcher: SPARK_HOME, else the installed package itself
+        home = os.environ.get("SPARK_HOME") or str(Path(pyspark.__file__).parent)
+        folder = str(Path(home) / "conf")
+    return Path(folder) / "spark-defaults.conf"
+
+
+def java_options(defaults: Path) -> str:
+    """The driver's Java options: the user's from ``defaults`` (a
+    ``spark-defaults.conf``, if there is one) followed by our log4j file,
+    unless the user's already name a log4j configuration of their own."""
+    ours = f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
+    theirs = _property(defaults, JAVA_OPTIONS)
+    if not theirs:
+        return ours
+    return theirs if "-Dlog4j2.configurationFile=" in theirs else f"{theirs} {ours}"
+
+
+def _property(path: Path, key: str) -> str:
+    """``key``'s value in a Java properties file as Spark reads it (``key
+    value``, ``key=value`` or ``key:value``, trimmed; ``#``/``!`` comments);
+    empty when the file or the key is missing or unreadable."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    value = ""
+    for line in lines:
+        text = line.strip()
+        if not text or text[0] in "#!":
+            continue
+        match = re.match(r"([^\s=:]+)\s*[=:\s]\s*(.*)", text)
+        if match and match.group(1) == key:
+            value = match.group(2).strip()  # the last line naming it wins
+    return value
 
 
 def _first_line(exc: BaseException) -> str:

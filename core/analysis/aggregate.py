@@ -8,7 +8,7 @@ The sentences that carry a mean with every convention are
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +19,12 @@ from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import Weighting
 from core.model.document import has_weight
 
-__all__ = ["CutoffSummary", "excluded_phrase", "summarize", "summarize_values"]
+__all__ = ["UNJUDGED", "CutoffSummary", "excluded_phrase", "summarize", "summarize_values",
+           "unjudged_phrase"]
+
+#: Why a mean leaves out a query the run ranked and the qrels never judged
+#: (trec_eval and ranx leave such a query out too, under every option).
+UNJUDGED = "unjudged"
 
 
 @dataclass(frozen=True)
@@ -39,11 +44,17 @@ def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[Cutoff
 
     Queries without an NDCG are excluded and counted by status; under a
     weighted mean, queries without a weight (or with weight 0) are excluded
-    and counted as ``no weight``.
+    and counted as ``no weight``; the queries a run ranked that its qrels
+    never judge (:attr:`Document.unjudged_queries`, not in the document) are
+    counted as :data:`UNJUDGED`.
     """
     weighting = weighting or ev.conventions.weighting
-    return summarize_values(ev.ndcg, ev.status_code, ev.cutoffs,
-                            ev.doc.query_weights(weighting), weighting)
+    out = summarize_values(ev.ndcg, ev.status_code, ev.cutoffs,
+                           ev.doc.query_weights(weighting), weighting)
+    unjudged = len(ev.doc.unjudged_queries)
+    if unjudged:
+        out = [replace(s, excluded={**s.excluded, UNJUDGED: unjudged}) for s in out]
+    return out
 
 
 def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],
@@ -72,6 +83,21 @@ def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],
         mean = float(np.dot(w[use], nd[use]) / total) if total > 0 else None
         out.append(CutoffSummary(k, mean, int(use.sum()), excluded, weighting, total))
     return out
+
+
+def unjudged_phrase(queries: tuple[str, ...], named: int = 5) -> str:
+    """What the queries a run ranked and its qrels never judged are, and the
+    first ``named`` of them.
+
+    >>> unjudged_phrase(("q9",)).endswith("as trec_eval and ranx leave it ('q9')")
+    True
+    """
+    n = len(queries)
+    shown = ", ".join(repr(q) for q in queries[:named]) + (", ..." if n > named else "")
+    which = "query the run ranks and the qrels never judge" if n == 1 else \
+        "queries the run ranks and the qrels never judge"
+    them = "it" if n == 1 else "them"
+    return f"{n} {which}, left out as trec_eval and ranx leave {them} ({shown})"
 
 
 def excluded_phrase(

@@ -116,7 +116,7 @@ class Step:
     ``ndcg`` holds the values after the step (queries x cutoffs);
     ``contribution`` the step's share per query (NaN for queries without a
     value at both ends); ``mean`` its share of the mean difference per
-    cutoff. ``undefined``/``unresolved``/``unranked`` count the queries with
+    cutoff. ``undefined``/``unresolved``/``unranked``/``negative`` count the queries with
     that status after the step; ``bridged`` the queries whose change across a gap (no
     value after an earlier step) is booked on this step.
     """
@@ -132,6 +132,7 @@ class Step:
     unresolved: tuple[int, ...]
     bridged: tuple[int, ...]
     unranked: tuple[int, ...] = ()
+    negative: tuple[int, ...] = ()
 
     @property
     def label(self) -> str:
@@ -210,8 +211,10 @@ class Explanation:
         status = [
             f"after {s.field}: {s.undefined[j]} undefined, {s.unresolved[j]} unresolved"
             + (f", {s.unranked[j]} unranked" if s.unranked and s.unranked[j] else "")
+            + (f", {s.negative[j]} negative" if s.negative and s.negative[j] else "")
             for s in self.steps
             if s.undefined[j] or s.unresolved[j] or (s.unranked and s.unranked[j])
+            or (s.negative and s.negative[j])
         ]
         if status:
             text += (
@@ -393,7 +396,7 @@ def _steps(walk: _Walk, included: BoolArray, w_start: FloatArray,
             contribution=contribution, mean=mean, undefined=_counts(ev, Status.UNDEFINED),
             unresolved=_counts(ev, Status.UNRESOLVED),
             bridged=tuple(int(np.count_nonzero(bridged[:, j])) for j in range(nk)),
-            unranked=_counts(ev, Status.UNRANKED),
+            unranked=_counts(ev, Status.UNRANKED), negative=_counts(ev, Status.NEGATIVE),
         ))
     return steps
 

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from core.errors import InputError
 from core.model.conventions import Conventions, UnknownRule
 from core.model.document import Document
+from core.model.presets import refuses_negative
 
 __all__ = ["check_totals", "gains"]
 
@@ -49,6 +50,30 @@ def _where(doc: Document, i: int) -> str:
     return f"source {doc.source_id[i]!r} (query {doc.query_ids[int(doc.query[i])]!r})"
 
 
+#: How many of the negative grades a refusal names.
+_NAMED = 3
+
+
+def _refuse_negative(doc: Document, c: Conventions, numeric: BoolArray) -> None:
+    """Refuse negative grades, naming them, under a preset whose peer refuses
+    them (:func:`core.model.presets.refuses_negative`)."""
+    why = refuses_negative(c)
+    if why is None:
+        return
+    bad = np.flatnonzero(numeric & (doc.grade < 0))
+    if not bad.size:
+        return
+    named = "; ".join(f"grade {doc.grade[i]:g} of {_where(doc, int(i))}"
+                      for i in bad[:_NAMED].tolist())
+    more = f" and {bad.size - _NAMED} more" if bad.size > _NAMED else ""
+    raise InputError(
+        f"{bad.size} negative grade{'s' if bad.size > 1 else ''} under the {c.preset} preset "
+        f"({named}{more}): {why}",
+        hint="correct the grades, or choose the trec_eval or ranx preset (negative gains "
+             "count as 0) or the default conventions",
+    )
+
+
 def gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
     """Each candidate's gain: NaN when its grade is unknown, unless unknown
     grades count as 0.
@@ -59,6 +84,7 @@ def gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
         For a negative grade under a gain that cannot take one, and for a
         grade whose gain is beyond the largest float.
     """
+    _refuse_negative(doc, c, numeric)
     if not c.gain.accepts_negative():
         bad = np.flatnonzero(numeric & (doc.grade < 0))
         if bad.size:

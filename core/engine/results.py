@@ -30,6 +30,7 @@ class Status(StrEnum):
 
     OK = "ok"
     UNDEFINED = "undefined"
+    NEGATIVE = "negative"
     UNRESOLVED = "unresolved"
     UNRANKED = "unranked"
 
@@ -38,6 +39,8 @@ class Status(StrEnum):
         return {
             "ok": "NDCG is defined",
             "undefined": "the ideal DCG is 0 (no positive gain to rank), so NDCG is 0/0",
+            "negative": "the ideal DCG is below 0 (its negative gains outweigh the positive "
+                        "ones), so DCG / ideal DCG is no NDCG: it could pass 1",
             "unresolved": "some grades are unknown, so NDCG is not determined",
             "unranked": "no candidate is ranked (judgments only, or no run for the query), "
                         "so there is no ranking to score",
@@ -52,7 +55,8 @@ class Status(StrEnum):
 #: Each status by its code in :attr:`QueryResults.status_code` (a worse status
 #: has a higher code, so a query's worst status is its highest code: a query
 #: with no ranking is unranked whatever its grades).
-STATUS_BY_CODE = (Status.OK, Status.UNDEFINED, Status.UNRESOLVED, Status.UNRANKED)
+STATUS_BY_CODE = (Status.OK, Status.UNDEFINED, Status.NEGATIVE, Status.UNRESOLVED,
+                  Status.UNRANKED)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,9 @@ class QueryResults:
         status = np.zeros(ndcg.shape, dtype=np.int8)
         if zero_ideal is ZeroIdealRule.UNDEFINED:
             status[zero] = Status.UNDEFINED.code
+        negative = idcg < 0
+        ndcg[negative] = np.nan
+        status[negative] = Status.NEGATIVE.code
         status[unresolved, :] = Status.UNRESOLVED.code
         if unranked is not None and unranked_rule is UnrankedRule.UNDEFINED:
             ndcg[unranked, :] = np.nan

@@ -42,7 +42,7 @@ from core.model.numbers import NumberError, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
 __all__ = ["HEADER_ALIASES", "cannot_encode", "keep_text_encoding", "not_kept",
-           "read_delimited", "read_text", "text_encoding", "write_delimited"]
+           "qrels_not_kept", "read_delimited", "read_text", "text_encoding", "write_delimited"]
 
 #: The encoding each document read by :func:`read_delimited` was decoded with.
 _ENCODINGS: weakref.WeakKeyDictionary[Document, str] = weakref.WeakKeyDictionary()
@@ -434,3 +434,46 @@ def not_kept(doc: Document) -> list[str]:
     if not (np.isnan(doc.frequency).all() and np.isnan(doc.importance).all()):
         lost.append("the query weights (frequency, importance)")
     return lost
+
+
+def _many(n: int, one: str, more: str) -> str:
+    return f"{n:,} {one if n == 1 else more}"
+
+
+def qrels_not_kept(doc: Document) -> list[str]:
+    """What TREC qrels of ``doc`` would not keep, for people, before they are
+    written (empty when they keep everything): a qrels line holds a query,
+    a source id and a grade, nothing else (:func:`core.io.trec.write_qrels`).
+
+    Examples
+    --------
+    >>> doc = Document.from_columns(query=["q", "q"], source_id=["a", "b"],
+    ...                             grade=[1.0, 2.5], score=[2.0, 1.0])
+    >>> for item in qrels_not_kept(doc):
+    ...     print(item)
+    the ranking (the scores of 2 candidates)
+    1 grade that is not a whole number (written with its decimals; trec_eval reads whole numbers)
+    """
+    lost: list[str] = []
+    for state, words in ((GradeState.UNKNOWN, ("candidate not graded (unknown)",
+                                               "candidates not graded (unknown)")),
+                         (GradeState.UNRATEABLE, ("unrateable candidate",
+                                                  "unrateable candidates"))):
+        n = int(np.count_nonzero(doc.state == state))
+        if n:
+            lost.append(_many(n, *words) + ": left out")
+    scored = int(np.count_nonzero(~np.isnan(doc.score)))
+    if scored:
+        lost.append(f"the ranking (the scores of {_many(scored, 'candidate', 'candidates')})")
+    for column, one, more in ((doc.note, "note", "notes"), (doc.reason, "reason", "reasons"),
+                              (doc.version, "version of a candidate", "versions of candidates")):
+        n = int(np.count_nonzero(column != ""))
+        if n:
+            lost.append(_many(n, one, more))
+    graded = doc.grade[doc.state == GradeState.NUMBER]
+    fractional = int(np.count_nonzero(graded != np.round(graded)))
+    if fractional:
+        lost.append(_many(fractional, "grade that is not a whole number (written with its",
+                          "grades that are not whole numbers (written with their")
+                    + " decimals; trec_eval reads whole numbers)")
+    return lost + not_kept(doc)

@@ -56,7 +56,7 @@ def load_document(
             return document_from_tables(path, qrels, conventions)
         from core.io.trec import document_from_trec
 
-        return document_from_trec(path, qrels, conventions)
+        return document_from_trec(path, qrels, conventions, unshared=True)
     from core.io.columnar import is_parquet, read_parquet_document
 
     if is_parquet(path):
@@ -117,8 +117,10 @@ def is_annotator_sheet(path: Path) -> bool:
     A workbook is foreign when it lacks this app's metadata
     (:func:`core.io.workbook.is_own_workbook`, which reads that sheet only);
     a CSV/TSV when its header lacks a column the plain worksheet needs
-    (query, source_id, score, grade) and it is not a TREC run. Other files
-    (and unreadable ones) are not: the ordinary open reports their problem.
+    (query, source_id, score, grade) and it is not a TREC run (in any
+    encoding its byte order mark names; ``.txt`` and ``.tab`` as ``.tsv``);
+    JSON and JSON Lines records always are. Other files (and unreadable
+    ones) are not: the ordinary open reports their problem.
     """
     try:
         check_input(path)  # a FIFO would block the workbook reader
@@ -132,19 +134,46 @@ def is_annotator_sheet(path: Path) -> bool:
             return not is_own_workbook(path)  # the metadata sheet only
         except InputError:
             return False
-    if suffix not in TEXT_SHEET_SUFFIXES:
+    if suffix not in (*TEXT_SHEET_SUFFIXES, ".tab", ".txt"):
+        from core.io.columnar import is_parquet
+
+        if is_parquet(path):  # (told by its bytes, before the importer's modules load)
+            return False
+        from core.io.annotator.read import RECORD_SUFFIXES
+
+        return suffix in RECORD_SUFFIXES  # no worksheet of ours is JSON
+    text = _head_text(path)
+    if text is None:
         return False
     from core.io.headers import REQUIRED, header_delimiter, match_header
+
+    first = text.splitlines()[0] if text.splitlines() else ""
+    header = next(csv.reader([first], delimiter=header_delimiter(first, path)), [])
+    found = match_header(header)
+    return not all(f in found for f in REQUIRED) and not looks_like_trec_run(path)
+
+
+def _head_text(path: Path) -> str | None:
+    """The first 64 KiB of a text file, decoded as its byte order mark says
+    (UTF-8 otherwise, a bad byte replaced); None for an empty, binary or
+    unreadable file."""
+    import codecs
 
     try:
         with open_input(path) as fh:
             head = fh.read(65536)
     except (OSError, InputError):
-        return False
-    if not head.strip() or b"\x00" in head or head.startswith(b"PK\x03\x04"):
-        return False
-    text = head.decode("utf-8-sig", errors="replace")
-    first = text.splitlines()[0] if text.splitlines() else ""
-    header = next(csv.reader([first], delimiter=header_delimiter(first, path)), [])
-    found = match_header(header)
-    return not all(f in found for f in REQUIRED) and not looks_like_trec_run(path)
+        return None
+    codec = "utf-8-sig"
+    for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                      (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if head.startswith(bom):
+            codec = name
+            break
+    else:
+        if b"\x00" in head:
+            return None
+    text = head.decode(codec, errors="replace")
+    if not text.strip() or text.startswith("PK\x03\x04"):
+        return None
+    return text

@@ -62,9 +62,14 @@ def read_returned(paths: Sequence[str | Path]) -> list[tuple[str, Document]]:
     return out
 
 
-def reviewer_path(folder: str | Path, base: str | Path, reviewer: str) -> Path:
-    """Where ``split`` writes ``reviewer``'s workbook: ``FOLDER/BASE-reviewer.xlsx``."""
-    return Path(folder) / f"{Path(base).stem}-{reviewer}.xlsx"
+def reviewer_path(folder: str | Path, base: str | Path, reviewer: str,
+                  to: str | None = None) -> Path:
+    """Where ``split`` writes ``reviewer``'s workbook: ``FOLDER/BASE-reviewer.xlsx``,
+    or ``.ods`` when the base is one (``to``, ``xlsx`` or ``ods``, says otherwise)."""
+    from core.io.workbook.targets import is_ods
+
+    suffix = f".{to}" if to else (".ods" if is_ods(base) else ".xlsx")
+    return Path(folder) / f"{Path(base).stem}-{reviewer}{suffix}"
 
 
 def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -> None:

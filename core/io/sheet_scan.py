@@ -35,16 +35,16 @@ import numpy.typing as npt
 
 from core.io.trec import alloc
 from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece
-from core.io.trec.join import _pair_keys, _repeat
+from core.io.trec.join import first_repeat, pair_keys
 from core.io.trec.scan import (
-    _MAX_WIDTH,
-    _arena,
-    _code,
-    _gather,
-    _keys,
-    _numbers,
-    _words,
+    MAX_WIDTH,
+    arena_of,
+    chunk_words,
+    code_keys,
     decode_all,
+    gather,
+    padded_keys,
+    parse_numbers,
 )
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -124,9 +124,9 @@ def _grades(words: npt.NDArray[np.uint64], start: IntArray,
     """The grades and their states (numbers, ``unknown``, ``unrateable``,
     empty: unknown; the words in any case); None for anything else."""
     longest = int(length.max())
-    if longest > _MAX_WIDTH:
+    if longest > MAX_WIDTH:
         return None
-    m = _gather(words, start, length, max(-(-longest // 8) * 8, _WORD_WIDTH))
+    m = gather(words, start, length, max(-(-longest // 8) * 8, _WORD_WIDTH))
     upper = (m >= 65) & (m <= 90)
     low = m | (upper.astype(np.uint8) << 5)
     text = low.view(f"S{m.shape[1]}").ravel()
@@ -137,7 +137,7 @@ def _grades(words: npt.NDArray[np.uint64], start: IntArray,
     grade = np.full(length.size, np.nan)
     number = np.flatnonzero(state == GradeState.NUMBER)
     if number.size:
-        values = _numbers(m[number])
+        values = parse_numbers(m[number])
         if values is None:
             return None
         grade[number] = values
@@ -150,9 +150,9 @@ def _scores(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray) ->
     given = np.flatnonzero(length)
     if given.size:
         longest = int(length[given].max())
-        if longest > _MAX_WIDTH:
+        if longest > MAX_WIDTH:
             return None
-        values = _numbers(_gather(words, start[given], length[given], -(-longest // 8) * 8))
+        values = parse_numbers(gather(words, start[given], length[given], -(-longest // 8) * 8))
         if values is None:
             return None
         score[given] = values
@@ -167,20 +167,20 @@ def _ids(piece: _SheetPiece, words: npt.NDArray[np.uint64], query: tuple[IntArra
     if not (ql.all() and sl.all()):
         return False
     longest_q, longest_s = int(ql.max()), int(sl.max())
-    if max(longest_q, longest_s) > _MAX_WIDTH:
+    if max(longest_q, longest_s) > MAX_WIDTH:
         return False
     width = -(-longest_q // 8) * 8
-    m = _gather(words, qs, ql, width)
-    uniq, first, code = _code(_keys(m))
+    m = gather(words, qs, ql, width)
+    uniq, first, code = code_keys(padded_keys(m))
     if width > 8 and not np.array_equal(m, m[first][code]):
         return False  # two query ids share a key: rare; the careful reader is exact
     piece.code = code.astype(np.int32)
     piece.key = uniq
     piece.raw = m[first].view(f"S{width}").ravel()
     piece.first = first.astype(np.int64, copy=False)
-    m = _gather(words, ss, sl, -(-(longest_s + 1) // 8) * 8)
+    m = gather(words, ss, sl, -(-(longest_s + 1) // 8) * 8)
     piece.source_key = row_keys(m)
-    piece.arena = _arena(m, sl)
+    piece.arena = arena_of(m, sl)
     piece.length = sl.astype(np.int32)
     piece.ascii = ascii
     return True
@@ -200,7 +200,7 @@ def _read_piece(chunk: bytes, delim: int, width: int,
         return s, ends[cols[name]::width] - s
 
     piece = _SheetPiece(n_rows)
-    words = _words(chunk)
+    words = chunk_words(chunk)
     if not _ids(piece, words, field("query"), field("source_id"), chunk.isascii()):
         return None
     score = _scores(words, *field("score"))
@@ -379,7 +379,7 @@ def scan_sheet(text: str, delimiter: str, header: list[str], cols: dict[str, int
     if queries is None or not _plain_ids(table.source):
         return None
     query_ids, query = queries
-    if _repeat(_pair_keys(query, table.source_key), query, table.source) is not None:
+    if first_repeat(pair_keys(query, table.source_key), query, table.source) is not None:
         return None  # a pair twice (or a key clash): the careful reader says where
     state = np.concatenate([p.state for p in pieces])
     doc = Document.from_columns(

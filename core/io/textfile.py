@@ -126,7 +126,7 @@ def read_detected(path: str | Path) -> tuple[str, str]:
     annotators' importer finds it (:mod:`core.io.annotator.read`): a byte
     order mark (UTF-8, UTF-16), else UTF-8 when every byte is, else
     Windows-1252 (which Excel writes on Windows), a binary file refused."""
-    from core.io.annotator.read import _decode  # the importer's rule, shared, not copied
+    from core.io.annotator.read import decode_detected  # the importer's rule, shared, not copied
 
     path = Path(path)
     raw = read_input(path, MAX_BYTES)
@@ -134,7 +134,7 @@ def read_detected(path: str | Path) -> tuple[str, str]:
         raise InputError(
             "this is a workbook, not a text file", file=str(path), hint="save it as .xlsx"
         )
-    text, codec = _decode(raw, str(path))
+    text, codec = decode_detected(raw, str(path))
     if "\0" in text:
         _refuse_nul(text[:text.index("\0")], str(path))
     return text.removeprefix("\ufeff"), codec

@@ -123,6 +123,10 @@ class Document:
     #: :data:`RANKINGS` ("rows": the user declared the sheet's row order a
     #: ranking). Kept in the workbook and said on its Report sheet.
     ranking: str = ""
+    #: The queries a run ranks that its qrels never judge, when the document
+    #: was joined from the two (left out of it, as trec_eval and ranx leave
+    #: them; counted beside every mean: ``core.analysis.aggregate``).
+    unjudged_queries: tuple[str, ...] = ()
     _members: list[IntArray] | None = field(default=None, repr=False)
     _source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = field(
         default=None, repr=False)
@@ -260,6 +264,13 @@ class Document:
     @property
     def n_queries(self) -> int:
         return len(self.query_ids)
+
+    @property
+    def n_queries_named(self) -> int:
+        """The queries the files named: the document's and the run's queries
+        the qrels never judge (:attr:`unjudged_queries`), the population a
+        mean's counts add up to."""
+        return len(self.query_ids) + len(self.unjudged_queries)
 
     def source_codes(self) -> tuple[IntArray, npt.NDArray[np.object_]]:
         """Each row's source id as an integer, and the ids those integers

@@ -8,8 +8,7 @@ Every query is named after its case; the expected values are in
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from core.model.bundled import bundled
 from core.model.conventions import Conventions, Guideline, Guidelines, Rubric
 from core.model.document import Document
 
@@ -20,10 +19,9 @@ __all__ = [
     "seed_document",
 ]
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 #: The bundled example worksheet (an audited workbook) and the same rows as CSV.
-EXAMPLE_WORKBOOK = RESOURCES / "example.xlsx"
-EXAMPLE_PATH = RESOURCES / "example.csv"
+EXAMPLE_WORKBOOK = bundled("example.xlsx")
+EXAMPLE_PATH = bundled("example.csv")
 
 EXAMPLE_CONVENTIONS = Conventions(
     cutoffs=(1, 2, None),

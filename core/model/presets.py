@@ -27,12 +27,14 @@ from core.model.conventions import (
 )
 
 __all__ = [
+    "NEGATIVE_REFUSED_BY",
     "PRESETS",
     "PRESET_FIELDS",
     "apply_preset",
     "matching_presets",
     "peer_command",
     "preset",
+    "refuses_negative",
 ]
 
 #: The fields a preset sets: its arithmetic (the attributes of the fields
@@ -70,6 +72,25 @@ PRESETS: dict[str, Conventions] = {
         preset="ranx",
     ),
 }
+
+
+#: The presets whose peer refuses negative grades, each with the peer's
+#: words: such a preset refuses them too (:func:`refuses_negative`), rather
+#: than give the ratio of two negative sums. trec_eval and ranx take them, as
+#: gain 0 (the presets' ``negative_as_zero``).
+NEGATIVE_REFUSED_BY: dict[str, str] = {
+    "sklearn": "scikit-learn's ndcg_score refuses them "
+               "(\"ndcg_score should not be used on negative y_true values\")",
+}
+
+
+def refuses_negative(conv: Conventions) -> str | None:
+    """Why ``conv`` refuses negative grades (the peer's words), or None: it
+    is a preset whose peer refuses them, with that peer's arithmetic."""
+    name = conv.preset
+    if name in NEGATIVE_REFUSED_BY and name in matching_presets(conv):
+        return NEGATIVE_REFUSED_BY[name]
+    return None
 
 
 def preset(name: str, **overrides: Any) -> Conventions:
@@ -148,10 +169,12 @@ def matching_presets(conv: Conventions) -> list[str]:
 
 
 def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
-    """The peer's equivalent call for these cutoffs (and gain table)."""
+    """The peer's equivalent call for these cutoffs (and gain table). The
+    presets score a judged query the run never ranks as 0 (``unranked
+    zero``): trec_eval's ``-c``, ranx's ``make_comparable=True``."""
     ks = [k for k in cutoffs if k is not None]
     if name == "trec_eval":
-        parts = []
+        parts = ["-c"]
         if ks:
             parts.append("-m ndcg_cut." + ",".join(map(str, ks)))
         if None in cutoffs or not ks:
@@ -162,4 +185,4 @@ def peer_command(name: str, cutoffs: Sequence[int | None], gain: Gain) -> str:
         return f"sklearn.metrics.ndcg_score(y_true, y_score, k={k})"
     metric = "ndcg_burges" if gain.rule is GainRule.EXPONENTIAL else "ndcg"
     names = [f"{metric}@{k}" for k in ks] + ([metric] if None in cutoffs else [])
-    return f"ranx.evaluate(qrels, run, {names!r})"
+    return f"ranx.evaluate(qrels, run, {names!r}, make_comparable=True)"

@@ -92,7 +92,7 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
         for s in summarize(ev)
     ]
     conv = ev.conventions
-    return {
+    out: dict[str, Any] = {
         "conventions": {
             **conventions_json(conv),
             "matching_presets": matching_presets(conv),
@@ -101,6 +101,9 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
         "queries": queries,
         "summary": summary,
     }
+    if doc.unjudged_queries:  # ranked by the run, never judged: not among "queries"
+        out["unjudged_queries"] = list(doc.unjudged_queries)
+    return out
 
 
 def _finite(obj: Any) -> Any:

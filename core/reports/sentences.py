@@ -53,7 +53,7 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
             f"reached {at} = {ev.ndcg[q, j]:.4f} (DCG {ev.dcg[q, j]:.4f} / ideal DCG "
             f"{ev.idcg[q, j]:.4f})"
         )
-    elif st in (Status.UNDEFINED, Status.UNRANKED):
+    elif st is not Status.UNRESOLVED:
         body = f"has no {at}: {st.reason}"
     else:
         body = (
@@ -65,7 +65,7 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
 
 def summary_sentence(ev: Evaluation, s: CutoffSummary) -> str:
     """One sentence for a mean, with its population and conventions."""
-    return mean_sentence(s, ev.conventions, ev.doc.n_queries, ev.doc.judgment_version)
+    return mean_sentence(s, ev.conventions, ev.doc.n_queries_named, ev.doc.judgment_version)
 
 
 def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,

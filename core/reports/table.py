@@ -11,7 +11,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, TextIO
 
-from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
+from core.analysis.aggregate import (
+    UNJUDGED,
+    CutoffSummary,
+    excluded_phrase,
+    summarize,
+    unjudged_phrase,
+)
 from core.analysis.bounds import unresolved_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import Conventions, format_cutoff
@@ -85,6 +91,12 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     for s in summarize(ev):
         _line(out, f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
                    f"({s.weighting.label}; {excluded_phrase(s.excluded)})")
+    if ev.doc.unjudged_queries:
+        _line(out)
+        _line(out, f"{UNJUDGED}: {unjudged_phrase(ev.doc.unjudged_queries)}")
+    if any(ev.status_code.ravel() == Status.NEGATIVE.code):
+        _line(out)
+        _line(out, f"negative: {Status.NEGATIVE.reason}")
     if any(ev.status_code.ravel() == Status.UNRESOLVED.code):
         _line(out)
         _line(out, "[low, high]: the interval unknown grades could still produce "

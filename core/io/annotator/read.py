@@ -31,7 +31,7 @@ from core.io.safety import (
 from core.io.safety.ods import ods_sheet_cells
 
 __all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "RECORD_SUFFIXES", "ChooseSheet",
-           "read_table", "sniff_delimiter"]
+           "decode_detected", "read_table", "sniff_delimiter"]
 
 MAX_TEXT_BYTES = 2 * 1024**3
 #: Rows of each sheet shown to a :data:`ChooseSheet`.
@@ -47,7 +47,10 @@ READERS: dict[str, Callable[[Path], Table]] = {}
 _SNIFF_LINES = 50
 
 
-def _decode(raw: bytes, name: str) -> tuple[str, str]:
+def decode_detected(raw: bytes, name: str) -> tuple[str, str]:
+    """``raw`` as text and the encoding found in it: a byte order mark, else
+    UTF-8 when every byte is, else Windows-1252 (one line naming ``name``
+    for a file that is none of them)."""
     if raw.startswith(b"\xef\xbb\xbf"):
         try:
             return raw[3:].decode("utf-8"), "utf-8-sig"
@@ -88,7 +91,7 @@ def _read_text_table(path: Path) -> Table:
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
         raise InputError("this is a workbook, not a text file", file=name,
                          hint="give it the .xlsx extension")
-    text, encoding = _decode(raw, name)
+    text, encoding = decode_detected(raw, name)
     if path.suffix.lower() in RECORD_SUFFIXES:
         return Table(file=name, rows=records_rows(text, name), encoding=encoding)
     delim = sniff_delimiter(text, path)

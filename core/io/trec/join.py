@@ -24,7 +24,7 @@ from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.ids import IdBytes
 
-__all__ = ["document_from_trec"]
+__all__ = ["document_from_trec", "first_repeat", "pair_keys"]
 
 
 
@@ -34,10 +34,17 @@ def document_from_trec(
     conventions: Conventions | None = None,
     *,
     threads: int = 2,
+    unshared: bool = False,
 ) -> Document:
     """Join a run and qrels into a document.
 
-    Queries in both files are kept. Run rows without a judgment get an unknown
+    Queries in both files are kept. With ``unshared``, so are the queries the
+    qrels judge and the run does not rank (after the run's, in the qrels'
+    order: queries with no ranking, which ``--unranked`` decides, as trec_eval
+    ``-c`` and ranx's ``make_comparable`` count them), and the queries the
+    run ranks and the qrels never judge are named in
+    :attr:`Document.unjudged_queries` (left out, as trec_eval and ranx leave
+    them). Run rows without a judgment get an unknown
     grade; judged sources the run did not retrieve are added without a score.
     Rows keep the run's order; the judged-not-retrieved rows follow, query by
     query (in the run's order), each query's in the qrels' order.
@@ -56,10 +63,10 @@ def document_from_trec(
         table = shared._table if shared is not None else scan.scan_file(qrels_path, 4, 0, 2, 3)
         if table is not None:
             doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                                release=own)
+                                release=own, unshared=unshared)
             if doc is not None:
                 return doc
-    return _join_lines(run, qrels_path, conventions, name)
+    return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
 
 
 def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:
@@ -74,11 +81,11 @@ def _duplicate_error(run: Run, query: str, source: str, first: int, second: int)
 
 # -- the join on integer codes and bytes ----------------------------------------------------
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-#: What :func:`_repeat` says of two different pairs sharing a key.
+#: What :func:`first_repeat` says of two different pairs sharing a key.
 _CLASH = (-1, -1)
 
 
-def _pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Array:
+def pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Array:
     """A 64-bit key per (query code, source key) pair."""
     pair: U64Array = query.astype(np.uint64)
     pair *= _MIX
@@ -86,8 +93,8 @@ def _pair_keys(query: npt.NDArray[np.int32 | np.int64], key: U64Array) -> U64Arr
     return pair
 
 
-def _repeat(pair: U64Array, query: npt.NDArray[np.int32 | np.int64], ids: IdBytes,
-            id_rows: IntArray | None = None) -> tuple[int, int] | None:
+def first_repeat(pair: U64Array, query: npt.NDArray[np.int32 | np.int64], ids: IdBytes,
+                 id_rows: IntArray | None = None) -> tuple[int, int] | None:
     """The earliest row whose (query, source) pair an earlier row holds, and
     the first row holding it (rows of ``pair``; ``id_rows`` takes them to
     ``ids``); None when no pair repeats; :data:`_CLASH` when two different
@@ -174,10 +181,20 @@ def _union(a: Column, b: Column) -> tuple[IntArray, IntArray, npt.NDArray[np.byt
     return a_map, b_map, raw
 
 
-def _common_queries(rt: Table, qt: Table) -> tuple[list[str], IntArray, IntArray] | None:
-    """The queries in both files, in the order the run first lists them, and
-    each file's query codes taken to theirs (-1: not kept); None on a key
-    clash or on two ids that decode to the same text."""
+class _Queries(NamedTuple):
+    """The document's queries and where each file's query codes go (-1: not
+    kept); the run's queries the qrels never judge."""
+
+    query_ids: list[str]
+    run_to_doc: IntArray
+    qrels_to_doc: IntArray
+    unjudged: list[str]
+
+
+def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | None:
+    """The queries in both files, in the order the run first lists them
+    (with ``unshared``, then the qrels' other queries in their order); None
+    on a key clash or on two ids that decode to the same text."""
     union = _union(rt.query, qt.query)
     if union is None:
         return None
@@ -187,40 +204,50 @@ def _common_queries(rt: Table, qt: Table) -> tuple[list[str], IntArray, IntArray
     kept = np.flatnonzero(judged[run_map])
     kept = kept[np.argsort(rt.query.first[kept], kind="stable")]
     query_ids = decode_all(rt.query.raw[kept])
-    if len(set(query_ids)) != len(query_ids):
-        return None  # different bytes, the same text (the cp1252 fallback)
+    unjudged = np.flatnonzero(~judged[run_map])
+    unjudged = unjudged[np.argsort(rt.query.first[unjudged], kind="stable")]
     to_doc = np.full(raw.size, -1, dtype=np.int64)
     to_doc[run_map[kept]] = np.arange(kept.size)
-    return query_ids, to_doc[run_map], to_doc[qrels_map]
+    if unshared:
+        ranked = np.zeros(raw.size, dtype=bool)
+        ranked[run_map] = True
+        only = np.flatnonzero(~ranked[qrels_map])
+        only = only[np.argsort(qt.query.first[only], kind="stable")]
+        to_doc[qrels_map[only]] = np.arange(kept.size, kept.size + only.size)
+        query_ids += decode_all(qt.query.raw[only])
+    if len(set(query_ids)) != len(query_ids):
+        return None  # different bytes, the same text (the cp1252 fallback)
+    return _Queries(query_ids, to_doc[run_map], to_doc[qrels_map],
+                    decode_all(rt.query.raw[unjudged]) if unshared else [])
 
 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
-                  release: bool = False) -> Document | None:
+                  release: bool = False, unshared: bool = False) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
     must do it (ids that are not UTF-8, a key clash). With ``release`` (a
     run read for this document only), the run's columns become the
     document's where they can (less memory at the peak)."""
     if not (rt.source.is_utf8() and qt.source.is_utf8()):
         return None  # different bytes might read as one text (the cp1252 fallback)
-    found = _repeat(_pair_keys(qt.query.code, qt.source_key), qt.query.code, qt.source)
+    found = first_repeat(pair_keys(qt.query.code, qt.source_key), qt.query.code, qt.source)
     if found == _CLASH:
         return None
     if found is not None:
         # A qrels file that judges a pair twice: the line reader names the lines.
         read_qrels(qrels_path)
         return None  # pragma: no cover - read_qrels raised
-    common = _common_queries(rt, qt)
+    common = _common_queries(rt, qt, unshared)
     if common is None:
         return None
-    query_ids, run_to_doc, qrels_to_doc = common
+    query_ids, run_to_doc, qrels_to_doc, unjudged = common
     run_query = run_to_doc[rt.query.code]
     rows: IntArray | None = None
-    if len(query_ids) < rt.query.key.size:
+    if (run_to_doc < 0).any():
         rows = np.flatnonzero(run_query >= 0)
         run_query = run_query[rows]
-    run_pair = _pair_keys(run_query, rt.source_key if rows is None else rt.source_key[rows])
-    found = _repeat(run_pair, run_query, rt.source, rows)
+    run_pair = pair_keys(run_query, rt.source_key if rows is None else rt.source_key[rows])
+    found = first_repeat(run_pair, run_query, rt.source, rows)
     if found == _CLASH:
         return None
     if found is not None:
@@ -231,7 +258,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                                int(line_rows[first]), int(line_rows[second]))
     qrels_query = qrels_to_doc[qt.query.code]
     judged = np.flatnonzero(qrels_query >= 0)
-    matched = _KeyTable(_pair_keys(qrels_query[judged], qt.source_key[judged])).find(run_pair)
+    matched = _KeyTable(pair_keys(qrels_query[judged], qt.source_key[judged])).find(run_pair)
     del run_pair
     hit = np.flatnonzero(matched >= 0)
     match = judged[matched[hit]]
@@ -241,7 +268,9 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, judged, hit, match)
     del run_query
-    return _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
+    doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
+    doc.unjudged_queries = tuple(unjudged)
+    return doc
 
 
 class _Join(NamedTuple):
@@ -312,11 +341,12 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
 
 # -- the join on the text of every id ----------------------------------------------------
 def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
-                name: str) -> Document:
+                name: str, *, unshared: bool = False) -> Document:
     """The join on Python dicts (the text of every id)."""
     qrels, _ = read_qrels(qrels_path)
     run_query = run.query
     keep_q = set(run_query) & set(qrels)
+    judged_only = [q for q in qrels if q not in keep_q] if unshared else []
     n_run = len(run_query)
     if len(keep_q) == len(set(run_query)):
         rows = np.arange(n_run)
@@ -339,9 +369,9 @@ def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
     extra_q: list[str] = []
     extra_s: list[str] = []
     extra_g: list[float] = []
-    order = [q for q in dict.fromkeys(run_query) if q in keep_q]
+    order = [q for q in dict.fromkeys(run_query) if q in keep_q] + judged_only
     for q in order:
-        seen = retrieved[q]
+        seen = retrieved.get(q, set())
         for s, g in qrels[q].items():
             if s not in seen:
                 extra_q.append(q)
@@ -361,6 +391,8 @@ def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
         source=None,
         check=False,
     )
+    if unshared:
+        doc.unjudged_queries = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
     dup = doc.find_duplicate()
     if dup is not None:
         first, second = dup

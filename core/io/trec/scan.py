@@ -2,8 +2,8 @@
 
 A file is read in pieces of whole lines; each piece's tokens are found
 (:func:`_plain_tokens` for the usual layout, else :func:`_tokens`), numbers
-parsed in bulk from fixed-width rows of bytes (:func:`_gather`,
-:func:`_numbers`), query ids coded by a 64-bit key (:func:`_keys`), and
+parsed in bulk from fixed-width rows of bytes (:func:`gather`,
+:func:`parse_numbers`), query ids coded by a 64-bit key (:func:`padded_keys`), and
 source ids, nearly one per row, kept as bytes back to back
 (:class:`~core.model.ids.IdBytes`) with a 64-bit key each
 (:func:`_source_keys`). Any irregular file (a wrong number of fields, a bad
@@ -29,7 +29,12 @@ from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, T
 from core.io.trec.text import check_head, decode
 from core.model.ids import row_keys
 
-__all__ = ["Column", "FloatArray", "IntArray", "Table", "decode_all", "scan_file"]
+#: The scanner's steps are public: the annotators' sheet scanner
+#: (:mod:`core.io.sheet_scan`) reads its cells with the same ones.
+__all__ = [
+    "MAX_WIDTH", "Column", "FloatArray", "IntArray", "Table", "arena_of", "chunk_words",
+    "code_keys", "decode_all", "gather", "padded_keys", "parse_numbers", "scan_file",
+]
 
 #: The bytes ``bytes.split()`` treats as whitespace.
 _WORD = bytes(0 if i in b" \t\n\r\x0b\x0c" else 1 for i in range(256))
@@ -37,7 +42,7 @@ _WORD = bytes(0 if i in b" \t\n\r\x0b\x0c" else 1 for i in range(256))
 _CHUNK = 1 << 20
 #: A fast reader's field is copied into rows of this many bytes at most (a
 #: longer id sends the whole file to the line-by-line reader).
-_MAX_WIDTH = 512
+MAX_WIDTH = 512
 _POW10 = 10.0 ** np.arange(16)
 #: The bytes a number token may hold (zero bytes pad the token).
 _NUMBER_BYTE = np.zeros(256, dtype=bool)
@@ -79,15 +84,15 @@ def _pieces(path: Path) -> Iterator[bytes]:
 _LOW = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
-def _words(chunk: bytes) -> npt.NDArray[np.uint64]:
+def chunk_words(chunk: bytes) -> npt.NDArray[np.uint64]:
     """Every 8-byte window of ``chunk`` as a little-endian word (a view: entry
     ``i`` is bytes ``i .. i+7``; the chunk is padded with zero bytes)."""
-    padded = chunk + bytes(_MAX_WIDTH + 16)
+    padded = chunk + bytes(MAX_WIDTH + 16)
     return np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
 
 
-def _gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
-            width: int) -> npt.NDArray[np.uint8]:
+def gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
+           width: int) -> npt.NDArray[np.uint8]:
     """Tokens copied into rows of ``width`` bytes, padded with zero bytes
     (every row's words in one gather: each token's bytes are read together)."""
     if width == 8:
@@ -103,7 +108,7 @@ def _gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
     return out.view(np.uint8).reshape(start.size, width)
 
 
-def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
+def parse_numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     """Parse fixed-width number tokens as Python's ``float`` would.
 
     Plain decimals of at most 15 digits are computed exactly with numpy
@@ -158,7 +163,7 @@ def _numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     return result
 
 
-def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
+def padded_keys(m: npt.NDArray[np.uint8]) -> U64Array:
     """A 64-bit key per row of ``m``, the same whatever the padding (exact
     when a token holds at most 8 bytes).
 
@@ -174,7 +179,7 @@ def _keys(m: npt.NDArray[np.uint8]) -> U64Array:
     return key
 
 
-def _code(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
+def code_keys(key: U64Array) -> tuple[U64Array, IntArray, IntArray]:
     """Distinct keys (sorted), each one's first row, each row's code.
 
     Runs of equal keys (a run file lists a query's rows together) are
@@ -244,7 +249,7 @@ def _source_keys(m: npt.NDArray[np.uint8]) -> U64Array:
     return row_keys(m)
 
 
-def _arena(m: npt.NDArray[np.uint8], length: IntArray) -> npt.NDArray[np.uint8]:
+def arena_of(m: npt.NDArray[np.uint8], length: IntArray) -> npt.NDArray[np.uint8]:
     """The tokens of ``m`` (rows of zero-padded bytes, at least one byte
     wider than the longest), each followed by ``\n``, back to back."""
     m[np.arange(length.size), length] = 10
@@ -270,29 +275,29 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
     if line is not None:
         n_rows = line.size
     piece = Piece(line, n_rows, got[3])
-    words = _words(chunk)
+    words = chunk_words(chunk)
     for f in (number_field, query_field, source_field):
         s = starts[f::n_fields]
         length = ends[f::n_fields] - s
         longest = int(length.max()) if length.size else 1
-        if longest > _MAX_WIDTH:
+        if longest > MAX_WIDTH:
             return None
         width = -(-longest // 8) * 8
         if f == source_field:
-            m = _gather(words, s, length, -(-(longest + 1) // 8) * 8)
+            m = gather(words, s, length, -(-(longest + 1) // 8) * 8)
             piece.source_key = _source_keys(m)
-            piece.arena = _arena(m, length)
+            piece.arena = arena_of(m, length)
             piece.length = length.astype(np.int32)
             piece.ascii = chunk.isascii()
             continue
-        m = _gather(words, s, length, width)
+        m = gather(words, s, length, width)
         if f == number_field:
-            number = _numbers(m)
+            number = parse_numbers(m)
             if number is None:
                 return None
             piece.number = number
             continue
-        uniq, first, code = _code(_keys(m))
+        uniq, first, code = code_keys(padded_keys(m))
         if width > 8 and not np.array_equal(m, m[first][code]):
             return None  # two tokens share a key: rare; the slow path is exact
         piece.code = code.astype(np.int32)

@@ -23,7 +23,7 @@ from core.io.atomic import atomic_write_text
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["check_trec_ids", "write_qrels", "write_run"]
+__all__ = ["check_trec_ids", "qrels_rows", "write_qrels", "write_run"]
 
 #: What a TREC field cannot hold: white space (Python's, the widest reading
 #: of it: str.split's) and NUL.
@@ -74,14 +74,22 @@ def _write_lines(path: Path, lines: list[str]) -> None:
                          "nothing was written", file=str(path)) from exc
 
 
+def qrels_rows(doc: Document, path: str | Path) -> list[int]:
+    """The rows qrels of ``doc`` hold (the numeric grades: unknown and
+    unrateable are not judgments), their ids checked (:func:`check_trec_ids`):
+    a caller may call it before saying what qrels will not keep."""
+    rows: list[int] = np.flatnonzero(doc.state == GradeState.NUMBER).tolist()
+    check_trec_ids(doc, rows, path)
+    return rows
+
+
 def write_qrels(doc: Document, path: str | Path) -> int:
     """Write the current numeric grades as qrels; returns the lines written.
 
     Unknown and unrateable grades are not judgments and are left out. Ids a
-    TREC line cannot hold are refused first (:func:`check_trec_ids`).
+    TREC line cannot hold are refused first (:func:`qrels_rows`).
     """
-    rows = np.flatnonzero(doc.state == GradeState.NUMBER).tolist()
-    check_trec_ids(doc, rows, path)
+    rows = qrels_rows(doc, path)
     lines = [
         f"{doc.query_ids[int(doc.query[i])]} 0 {doc.source_id[i]} {number_text(doc.grade[i])}\n"
         for i in rows

@@ -27,31 +27,62 @@ people added to a workbook, read before it is replaced and written again).
 
 from __future__ import annotations
 
-from core.io.workbook import ods_additions  # noqa: F401  (registers the .ods reader of additions)
-from core.io.workbook.export import (
-    check_fits,
-    export_comparison_workbook,
-    export_runs_workbook,
-    export_workbook,
-)
-from core.io.workbook.layout import (
-    AUDIT_COLUMNS,
-    CANDIDATE_COLUMNS,
-    COMPARISON_COLUMNS,
-    COMPARISON_HEADER_ROW,
-    COMPARISON_SHEETS,
-    CONVENTION_ENTRY,
-    MEANS_COLUMNS,
-    METADATA_FORMAT,
-    OUTSIDE_ORIGIN,
-    OUTSIDE_WHO,
-    QUERY_COLUMNS,
-    RESAMPLING_COLUMNS,
-    SHEETS,
-    SUMMARY_COLUMNS,
-)
-from core.io.workbook.reader import is_own_workbook, read_workbook
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.io.workbook.export import (
+        check_fits,
+        export_comparison_workbook,
+        export_runs_workbook,
+        export_workbook,
+    )
+    from core.io.workbook.layout import (
+        AUDIT_COLUMNS,
+        CANDIDATE_COLUMNS,
+        COMPARISON_COLUMNS,
+        COMPARISON_HEADER_ROW,
+        COMPARISON_SHEETS,
+        CONVENTION_ENTRY,
+        MEANS_COLUMNS,
+        METADATA_FORMAT,
+        OUTSIDE_ORIGIN,
+        OUTSIDE_WHO,
+        QUERY_COLUMNS,
+        RESAMPLING_COLUMNS,
+        SHEETS,
+        SUMMARY_COLUMNS,
+    )
+    from core.io.workbook.reader import is_own_workbook, read_workbook
+
+# Imported now: the function shares its module's name, which the module's
+# import would otherwise bind here.
 from core.io.workbook.reopened import Reopened, reopened
+from core.io.workbook.targets import WRITTEN_WORKBOOKS, check_workbook_target, is_ods
+
+#: Each name's module, imported when the name is first used: reading a
+#: workbook (the bundled example at every start) loads neither the writer
+#: nor the comparison its sheets are written from.
+_HOMES = {
+    **dict.fromkeys(("check_fits", "export_comparison_workbook", "export_runs_workbook",
+                     "export_workbook"), "export"),
+    **dict.fromkeys(("AUDIT_COLUMNS", "CANDIDATE_COLUMNS", "COMPARISON_COLUMNS",
+                     "COMPARISON_HEADER_ROW", "COMPARISON_SHEETS", "CONVENTION_ENTRY",
+                     "MEANS_COLUMNS", "METADATA_FORMAT", "OUTSIDE_ORIGIN", "OUTSIDE_WHO",
+                     "QUERY_COLUMNS", "RESAMPLING_COLUMNS", "SHEETS", "SUMMARY_COLUMNS"),
+                    "layout"),
+    **dict.fromkeys(("is_own_workbook", "read_workbook"), "reader"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AUDIT_COLUMNS",
@@ -68,11 +99,14 @@ __all__ = [
     "RESAMPLING_COLUMNS",
     "SHEETS",
     "SUMMARY_COLUMNS",
+    "WRITTEN_WORKBOOKS",
     "Reopened",
     "check_fits",
+    "check_workbook_target",
     "export_comparison_workbook",
     "export_runs_workbook",
     "export_workbook",
+    "is_ods",
     "is_own_workbook",
     "read_workbook",
     "reopened",

@@ -29,15 +29,26 @@ import posixpath
 import re
 import tempfile
 import zipfile
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
-from core.io.safety import WORKBOOK_SUFFIXES, WorkbookCheck, check_xlsx
+from core.io.safety import WorkbookCheck, check_xlsx
 from core.io.workbook.additions_copy import reduced_copy
-from core.io.workbook.layout import CANDIDATE_COLUMNS, COLUMN_INDEX, COMPARISON_SHEETS, SHEETS
+from core.io.workbook.additions_ods import is_own_ods, read_ods_additions
+from core.io.workbook.additions_types import (
+    FIRST_ADDED_COLUMN,
+    OUR_SHEETS,
+    Additions,
+    CandidateAdditions,
+    CarriedSheet,
+    Cell,
+    Comment,
+    Key,
+    key_text,
+)
+from core.io.workbook.layout import COLUMN_INDEX, SHEETS
+from core.io.workbook.targets import is_ods
 
 __all__ = [
     "Additions",
@@ -53,13 +64,6 @@ __all__ = [
     "read_additions",
 ]
 
-#: Readers of other workbook formats' additions, by suffix (each registers
-#: itself: :mod:`core.io.workbook.ods_additions` for LibreOffice's .ods).
-READERS: dict[str, Callable[[Path], Additions]] = {}
-#: The sheets the product writes (anything else is a person's own).
-OUR_SHEETS = frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())
-#: The first column a person's own Candidates column can be in (0-based: AB).
-FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
 #: The fill the export gives the Candidates cells people edit (current
 #: grade, note); other candidate cells have none. Any other solid fill is a
 #: person's.
@@ -74,95 +78,7 @@ _FG_PALETTE = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\b(?:theme|indexed)="')
 _FG_THEME = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\btheme="')
 EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
 
-Key = tuple[str, str]
 
-
-@dataclass(frozen=True)
-class Cell:
-    """One cell to write again: ``kind`` is ``n`` (number), ``s`` (text),
-    ``b`` (boolean) or ``f`` (formula: ``value`` is its text without ``=``,
-    ``cached`` its last result)."""
-
-    row: int
-    col: int
-    kind: str
-    value: Any
-    cached: Any = None
-    number_format: str = "General"
-    fill: str = ""  #: RRGGBB of a solid fill, "" for none
-    #: The rest of its look, as xlsxwriter format properties (font, alignment,
-    #: borders), in a fixed order.
-    look: tuple[tuple[str, Any], ...] = ()
-
-
-@dataclass(frozen=True)
-class Comment:
-    row: int
-    col: int
-    text: str
-    author: str = ""
-
-
-@dataclass
-class CarriedSheet:
-    """A sheet of the person's own, as it will be written again."""
-
-    name: str
-    cells: list[Cell] = field(default_factory=list)
-    widths: dict[int, float] = field(default_factory=dict)
-    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
-    comments: list[Comment] = field(default_factory=list)
-    hidden: bool = False
-
-
-@dataclass
-class CandidateAdditions:
-    """The Candidates sheet's additions: header cells of added columns (row
-    0), their widths, and per candidate the cells of added columns and the
-    comments on any of its cells (``row`` 0 in each: the row is where the
-    candidate is written)."""
-
-    header: list[Cell] = field(default_factory=list)
-    header_comments: list[Comment] = field(default_factory=list)
-    widths: dict[int, float] = field(default_factory=dict)
-    cells: dict[Key, list[Cell]] = field(default_factory=dict)
-    comments: dict[Key, list[Comment]] = field(default_factory=dict)
-    #: Solid fills a person gave our cells (column, RRGGBB), by candidate.
-    fills: dict[Key, list[tuple[int, str]]] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return bool(self.header or self.header_comments or self.cells or self.comments
-                    or self.fills)
-
-
-@dataclass
-class Additions:
-    """What a person added to a workbook: written again by the next save."""
-
-    source: str = ""
-    sheets: list[CarriedSheet] = field(default_factory=list)
-    candidates: CandidateAdditions = field(default_factory=CandidateAdditions)
-    #: What the next save cannot keep, each said in words.
-    not_carried: list[str] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.sheets or self.candidates)
-
-    def summary(self) -> str:
-        """What will be kept, in words ("" when nothing)."""
-        parts = [f"sheet {s.name!r}" for s in self.sheets]
-        c = self.candidates
-        added = {cell.col for cell in c.header} | {
-            cell.col for cells in c.cells.values() for cell in cells}
-        if added:
-            parts.append(f"{len(added)} added Candidates column{'s' if len(added) > 1 else ''}")
-        n = sum(len(v) for v in c.comments.values()) + len(c.header_comments)
-        if n:
-            parts.append(f"{n} Candidates comment{'s' if n > 1 else ''}")
-        n = sum(len(v) for v in c.fills.values())
-        if n:
-            parts.append(f"{n} Candidates cell colour{'s' if n > 1 else ''}")
-        return ", ".join(parts)
 
 
 _REL = re.compile(r'<Relationship\b[^>]*?\bType="[^"]*/relationships/([A-Za-z]+)"[^>]*>')
@@ -383,12 +299,6 @@ def _foreign_sheet(ws: Any, cached: dict[tuple[int, int], Any], hidden: bool,
     return out
 
 
-def _key_text(value: Any) -> str:
-    from core.model.numbers import number_text
-
-    return number_text(value) if isinstance(value, float) else str(value)
-
-
 def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
                          ) -> tuple[CandidateAdditions, list[str]]:
     """The added columns' cells and the comments of the Candidates sheet, by candidate."""
@@ -399,7 +309,7 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
         first, second = row.get(1), row.get(2)
         if r > 0 and first is not None and first.value is not None and second is not None \
                 and second.value is not None:
-            key = (_key_text(first.value), _key_text(second.value))
+            key = (key_text(first.value), key_text(second.value))
         for c in row.values():
             col = c.column - 1
             got = _cell(c, cached.get((c.row - 1, col)), 0) if col >= FIRST_ADDED_COLUMN \
@@ -494,8 +404,7 @@ def _other_fills(z: zipfile.ZipFile) -> bool:
 
 def read_additions(path: str | Path) -> Additions:
     """What a person added to the workbook at ``path`` (see the module's
-    docstring; an .ods: :mod:`~core.io.workbook.ods_additions`); an empty
-    :class:`Additions` for a file that is not there.
+    docstring); an empty :class:`Additions` for a file that is not there.
 
     Raises
     ------
@@ -506,8 +415,8 @@ def read_additions(path: str | Path) -> Additions:
     name = str(path)
     if not path.is_file():
         return Additions(name)
-    if path.suffix.lower() in READERS:
-        return READERS[path.suffix.lower()](path)
+    if is_ods(path):
+        return read_ods_additions(path)
     check = check_xlsx(path)
     out = Additions(name, not_carried=cannot_carry(path, check))
     if not _needs_reading(path, check):
@@ -584,10 +493,10 @@ def _own_workbook(path: str | Path | None) -> Path | None:
     if path is None:
         return None
     path = Path(path)
-    if path.suffix.lower() not in WORKBOOK_SUFFIXES or not path.is_file():
+    if path.suffix.lower() not in (".xlsx", ".xlsm", ".ods") or not path.is_file():
         return None
     try:
-        return path if is_own_workbook(path) else None
+        return path if (is_own_ods if is_ods(path) else is_own_workbook)(path) else None
     except InputError:
         return None
 
@@ -606,11 +515,12 @@ def additions_to_keep(target: str | Path, *sources: str | Path | None) -> Additi
 
 def lost_by_replacing(target: str | Path) -> list[str]:
     """What replacing the workbook of ours at ``target`` would lose
-    (:func:`cannot_carry`); [] when it is not one of ours or not there."""
+    (:func:`cannot_carry`; for an ``.ods``, what its additions keep only as
+    values); [] when it is not one of ours or not there."""
     found = _own_workbook(target)
-    if found is not None and found.suffix.lower() in READERS:
-        return read_additions(found).not_carried
-    return [] if found is None else cannot_carry(found)
+    if found is None:
+        return []
+    return read_ods_additions(found).not_carried if is_ods(found) else cannot_carry(found)
 
 
 def additions_of_all(paths: list[str | Path | None]) -> Additions:

@@ -26,6 +26,10 @@ from core.io.workbook.page import (
 from core.io.workbook.values import candidate_values
 from core.model.document import Document, GradeState
 
+#: The Conventions sheet's name for the rubric's grades, the current grade
+#: cells' list of choices (an .ods names their validation after it:
+#: :mod:`core.io.workbook.ods_candidates`).
+GRADE_LIST = "grade_list"
 #: Columns shown with four decimals (full precision in the cell): gain,
 #: discount, contribution, ideal gain and ideal contribution.
 DECIMAL_COLUMNS = (9, 10, 11, 13, 14)
@@ -47,10 +51,13 @@ def write_candidates(
     for c in range(15, len(headers)):  # the helper columns' headers, hidden
         ws.write_string(0, c, headers[c], fmt.header)
     n = perm.size
+    if np.isinf(doc.score).any():
+        raise InputError("a predicted score is infinite, which a workbook cannot hold",
+                         hint="give the candidate a finite score or none")
     if n:
         _put_candidate_rows(ws, fmt, doc, ev, perm, blocks)
         ws.data_validation(1, 5, n, 5, {
-            "validate": "list", "source": "=grade_list", "error_type": "warning",
+            "validate": "list", "source": f"={GRADE_LIST}", "error_type": "warning",
             "error_title": "Not a rubric grade",
             "error_message": "Enter a rubric grade, unknown or unrateable.",
         })
@@ -72,8 +79,18 @@ def _widths(doc: Document) -> list[float]:
 
 def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
                         perm: np.ndarray, blocks: list[tuple[int, int]]) -> None:
-    """The Candidates sheet's data rows, below its header row."""
-    ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1, _candidate_rows(doc, ev, perm, blocks, fmt))
+    """The Candidates sheet's data rows, below its header row (and what
+    renders them as ODF, which an ``.ods`` export takes instead:
+    :func:`core.io.workbook.ods_candidates.ods_candidate_rows`'s arguments)."""
+    ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1,
+                _candidate_rows(doc, ev, perm, blocks, fmt),
+                (doc, ev, perm, blocks, _styles(fmt), fmt.number._get_xf_index()))
+
+
+def _styles(fmt: Formats) -> tuple[int, int, int, int]:
+    """The cell formats of text, quoted text, editable and quoted editable cells."""
+    return (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
+            fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
 
 
 # -- the Candidates rows, rendered ---------------------------------------------------------
@@ -110,7 +127,7 @@ def _inline_text(text: str) -> tuple[str, str]:
     return (' xml:space="preserve"' if _preserve_whitespace(text) else ""), _escape_xml(text)
 
 
-def _text_columns(values: Sequence[str], plain: int, quoted: int,
+def text_columns(values: Sequence[str], plain: int, quoted: int,
                   ) -> tuple[list[int], list[str], list[str]]:
     """Per cell: style index (quoted when a spreadsheet would read the text as
     a formula on re-entry), ``<t>`` attribute and content."""
@@ -233,38 +250,42 @@ def _candidate_rows(
     at a time: user text as strings, numbers with every digit, the formulas
     of :data:`FORMULAS` with the engine's results cached."""
     score = doc.score[perm]
-    if np.isinf(score).any():
-        raise InputError("a predicted score is infinite, which a workbook cannot hold",
-                         hint="give the candidate a finite score or none")
     vals = candidate_values(doc, ev, perm, blocks)
-    styles = (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
-              fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
+    styles = _styles(fmt)
     templates = _row_templates(fmt.number._get_xf_index())
     names = templates.names
     si = 0
+    for batch in block_batches(blocks):
+        a, b = batch[0][0], batch[-1][1]
+        fields = _row_fields(doc, perm[a:b], score[a:b],
+                             {key: v[a:b] for key, v in vals.items()}, a + 2, styles)
+        rows = zip(*(fields[name] for name in names), strict=True)
+        piece: list[str] = []
+        for lo_b, hi_b in batch:
+            n = hi_b - lo_b
+            single, first, second, second_of_two, other = _block_templates(
+                templates, lo_b + 2, hi_b + 1, si)
+            if n == 1:
+                piece.append(single.format(*next(rows)))
+                continue
+            si += len(FORMULAS)
+            piece.append(first.format(*next(rows)))
+            piece.append((second if n > 2 else second_of_two).format(*next(rows)))
+            fill = other.format
+            piece.extend(fill(*args) for args in itertools.islice(rows, n - 2))
+        yield "".join(piece)
+
+
+def block_batches(blocks: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
+    """The query blocks (their non-empty ones) in batches of whole blocks of
+    about :data:`_ROWS_PER_BATCH` rows: the fields of a batch are lists of
+    strings, so this bounds the export's memory."""
     batch: list[tuple[int, int]] = []
     for k, (lo, hi) in enumerate(blocks):
         if hi > lo:
             batch.append((lo, hi))
         if batch and (k == len(blocks) - 1 or hi - batch[0][0] >= _ROWS_PER_BATCH):
-            a, b = batch[0][0], batch[-1][1]
-            fields = _row_fields(doc, perm[a:b], score[a:b],
-                                 {key: v[a:b] for key, v in vals.items()}, a + 2, styles)
-            rows = zip(*(fields[name] for name in names), strict=True)
-            piece: list[str] = []
-            for lo_b, hi_b in batch:
-                n = hi_b - lo_b
-                single, first, second, second_of_two, other = _block_templates(
-                    templates, lo_b + 2, hi_b + 1, si)
-                if n == 1:
-                    piece.append(single.format(*next(rows)))
-                    continue
-                si += len(FORMULAS)
-                piece.append(first.format(*next(rows)))
-                piece.append((second if n > 2 else second_of_two).format(*next(rows)))
-                fill = other.format
-                piece.extend(fill(*args) for args in itertools.islice(rows, n - 2))
-            yield "".join(piece)
+            yield batch
             batch = []
 
 
@@ -283,7 +304,7 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
         (2, doc.version[perm].tolist(), text_fmt, text_q),
         (7, doc.note[perm].tolist(), edit, edit_q),
     ):
-        out[f"s{c}"], out[f"p{c}"], out[f"t{c}"] = _text_columns(values, plain, quoted)
+        out[f"s{c}"], out[f"p{c}"], out[f"t{c}"] = text_columns(values, plain, quoted)
 
     labels = {int(s): f't="inlineStr"><is><t>{GradeState(int(s)).label}</t></is></c>'
               for s in GradeState}
@@ -305,14 +326,25 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
         excel_row, number_text(tie, tie == 0), strict=True)]
     out["v6"] = np.array(["number", "unknown", "unrateable"], dtype=object)[
         doc.state[perm]].tolist()
-    rank = vals["rank"]
-    out["v8"] = number_text(rank, rank == 0)
-    for c, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
-                   (14, "ideal contribution"), (18, "position discount"),
-                   (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
-                   (26, "grade used")):
-        out[f"v{c}"] = number_text(vals[key])
-    for c, key in ((16, "ranked"), (17, "ranked so far"), (19, "inventory"), (20, "judged"),
-                   (21, "gain known"), (25, "avg known")):
-        out[f"v{c}"] = number_text(vals[key].astype(np.float64))
+    for c, values, empty in formula_results(vals):
+        out[f"v{c}"] = number_text(values, empty)
     return out
+
+
+#: The numeric formula columns and the engine's result each stores
+#: (:func:`core.io.workbook.values.candidate_values`' keys).
+_RESULT_KEYS = ((8, "rank"), (9, "gain"), (10, "discount"), (11, "contribution"),
+                (13, "ideal gain"), (14, "ideal contribution"), (16, "ranked"),
+                (17, "ranked so far"), (18, "position discount"), (19, "inventory"),
+                (20, "judged"), (21, "gain known"), (22, "inventory gain"), (23, "avg gain"),
+                (24, "avg x discount"), (25, "avg known"), (26, "grade used"))
+
+
+def formula_results(vals: dict[str, np.ndarray],
+                    ) -> Iterator[tuple[int, FloatArray, npt.NDArray[np.bool_] | None]]:
+    """Each numeric formula column's stored results: (column, values, where
+    empty): the rank is empty where the candidate is unranked (0), the other
+    columns where NaN."""
+    for c, key in _RESULT_KEYS:
+        values = vals[key].astype(np.float64)
+        yield c, values, (values == 0 if key == "rank" else None)

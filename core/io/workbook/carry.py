@@ -134,8 +134,7 @@ class CandidateExtras:
     def rows_xml(self, rows: Iterable[str]) -> Iterator[str]:
         """The rendered rows (batches of ``<row>`` elements) with the carried
         cells appended to their candidates' rows."""
-        by_row = {row + 1: self._xml(row, self.add.cells[key])
-                  for key, row in self.rows.items() if key in self.add.cells}
+        by_row = self.cells_by_row()
         fills = {row + 1: self.add.fills[key] for key, row in self.rows.items()
                  if key in self.add.fills}
         if not by_row and not fills:
@@ -150,6 +149,11 @@ class CandidateExtras:
                     piece = self._coloured(piece, r, fills[r])
                 pieces[i] = piece + by_row.get(r, "")
             yield "</row>".join(pieces)
+
+    def cells_by_row(self) -> dict[int, str]:
+        """The carried cells' XML (``<c>`` elements) by sheet row (1-based)."""
+        return {row + 1: self._xml(row, self.add.cells[key])
+                for key, row in self.rows.items() if key in self.add.cells}
 
     def _coloured(self, row: str, r: int, fills: list[tuple[int, str]]) -> str:
         """Row ``r``'s XML with its cells of ``fills`` in their colours (each

@@ -129,7 +129,7 @@ def _distribution_table(s: ReportSheet, columns: Sequence[tuple[Run, int]], name
             s.ws.write_formula(s.row, c, formula, None, now)
             counts[c - 1].append(now)
         s.row += 1
-    s.ws.write_string(s.row, 0, "undefined or unresolved", s.fmt.label)
+    s.ws.write_string(s.row, 0, "no NDCG (status not ok)", s.fmt.label)
     for c, (run, j) in enumerate(columns, start=1):
         q = sheet_ref(run.queries)
         last = max(run.qrows, 2)

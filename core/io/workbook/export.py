@@ -4,7 +4,8 @@ sheet written by its own module."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from core.errors import InputError
 from core.io.atomic import FirstErrorOnly, atomic_write
 from core.io.safety import EXCEL_MAX_ROWS
 from core.io.workbook.additions import Additions
+from core.io.workbook.additions_types import FIRST_ADDED_COLUMN
 from core.io.workbook.audit import write_audit
 from core.io.workbook.candidates import write_candidates
 from core.io.workbook.carry import CandidateExtras, write_carried_sheets
@@ -24,10 +26,13 @@ from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
 from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, sheet_ref
 from core.io.workbook.metadata import write_metadata
+from core.io.workbook.ods_candidates import ods_candidate_rows
+from core.io.workbook.ods_writer import RenderedRows, carried_rows, xlsx_to_ods
 from core.io.workbook.queries import write_queries, write_summary
 from core.io.workbook.report import write_report
 from core.io.workbook.report_sheet import Run
 from core.io.workbook.runs import RUNS_SHEET, run_sheets, write_runs_report, write_runs_sheet
+from core.io.workbook.targets import is_ods
 from core.io.workbook.values import row_layout
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -44,7 +49,8 @@ def export_workbook(ev: Evaluation, path: str | Path, *, keep: Additions | None 
         The worksheet and its evaluation (unchanged):
         ``export_workbook(evaluate(doc, conventions), path)``.
     path : str or Path
-        The ``.xlsx`` to write; replaced atomically.
+        The workbook to write (``.xlsx``, or ``.ods`` for OpenDocument);
+        replaced atomically.
     keep : Additions, optional
         What people added to the workbook being replaced
         (:func:`core.io.workbook.additions.read_additions`): written again,
@@ -57,7 +63,7 @@ def export_workbook(ev: Evaluation, path: str | Path, *, keep: Additions | None 
         When the document does not fit a sheet, or the file cannot be written.
     """
     check_fits(ev.doc, ev.conventions, path)
-    atomic_write(Path(path), lambda tmp: _write(tmp, ev.doc, ev, keep=keep))
+    _atomic_book(path, lambda tmp, rows: _write(tmp, ev.doc, ev, keep=keep, rendered_rows=rows))
 
 
 def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str = "",
@@ -80,7 +86,8 @@ def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str =
     c : Comparison
         :func:`core.analysis.compare.compare` of the two runs (unchanged).
     path : str or Path
-        The ``.xlsx`` to write; replaced atomically.
+        The workbook to write (``.xlsx``, or ``.ods`` for OpenDocument);
+        replaced atomically.
     name_a, name_b : str
         How the sheet names the runs; default the documents' names.
     keep : Additions, optional
@@ -95,22 +102,46 @@ def export_comparison_workbook(c: Comparison, path: str | Path, *, name_a: str =
     labels = (name_a or c.doc_a.name or "run A", name_b or c.doc_b.name or "run B")
     check_fits(c.doc_a, c.ev_a.conventions, path)
     check_fits(c.doc_b, c.ev_b.conventions, path)
-    atomic_write(Path(path), lambda tmp: _write(tmp, c.doc_a, c.ev_a, c, labels, keep=keep))
+    _atomic_book(path, lambda tmp, rows: _write(tmp, c.doc_a, c.ev_a, c, labels, keep=keep,
+                                                 rendered_rows=rows))
+
+
+def _atomic_book(path: str | Path,
+                 write_xlsx: Callable[[Path, RenderedRows | None], None]) -> None:
+    """Replace ``path`` atomically with the workbook ``write_xlsx`` writes: as
+    is for ``.xlsx``; for ``.ods`` (:func:`is_ods`) written beside the target
+    first and rewritten as OpenDocument (:func:`core.io.workbook.ods_writer.xlsx_to_ods`),
+    so both formats hold the same sheets, formulas and cached results."""
+    if not is_ods(path):
+        atomic_write(Path(path), lambda tmp: write_xlsx(tmp, None))
+        return
+
+    def write(tmp: Path) -> None:
+        with tempfile.TemporaryDirectory(prefix=".ods-", dir=tmp.parent) as folder:
+            xlsx = Path(folder) / "book.xlsx"
+            rows = RenderedRows()  # the Candidates rows, rendered as ODF
+            write_xlsx(xlsx, rows)
+            with FirstErrorOnly(tmp) as out:
+                xlsx_to_ods(xlsx, out, rows)
+
+    atomic_write(Path(path), write)
 
 
 def _write(
     path: Path, doc: Document, ev: Evaluation, comparison: Comparison | None = None,
     labels: tuple[str, str] = ("", ""), *, keep: Additions | None = None,
+    rendered_rows: RenderedRows | None = None,
 ) -> None:
     """Write the workbook of ``doc`` (and, given ``comparison``, run B's
     sheets and the Comparison sheet) to ``path``, sheet by sheet, with what
-    people added (``keep``)."""
+    people added (``keep``); ``rendered_rows``: see :func:`_worksheet_class`."""
     perm, blocks = row_layout(doc, ev)
     # A file that falls silent after its first error: the zip xlsxwriter
     # leaves half-written on a full disk would print a traceback when
     # collected (the error itself reaches atomic_write).
     with FirstErrorOnly(path) as out:
-        _write_book(_new_workbook(out), doc, ev, perm, blocks, comparison, labels, keep)
+        _write_book(_new_workbook(out, rendered_rows), doc, ev, perm, blocks, comparison, labels,
+                    keep)
 
 
 def _write_book(
@@ -121,7 +152,7 @@ def _write_book(
     """The sheets of :func:`_write`, into ``wb``."""
     try:
         extras = CandidateExtras(wb, keep.candidates, doc, perm) if keep else None
-        wb.worksheet_class = _worksheet_class(extras)
+        wb.worksheet_class = _worksheet_class(extras, wb.rendered_rows)
         fmt = Formats(wb)
         report = wb.add_worksheet(SHEETS["report"])
         report.activate()
@@ -176,7 +207,8 @@ def export_runs_workbook(m: ManyComparison, evaluations: Sequence[Evaluation],
         Every run evaluated under ``m.conventions``, in ``m.runs`` order
         (the baseline first).
     path : str or Path
-        The ``.xlsx`` to write; replaced atomically.
+        The workbook to write (``.xlsx``, or ``.ods`` for OpenDocument);
+        replaced atomically.
 
     Raises
     ------
@@ -187,13 +219,14 @@ def export_runs_workbook(m: ManyComparison, evaluations: Sequence[Evaluation],
         raise ValueError("one evaluation per run compared, in the comparison's order")
     for ev in evaluations:
         check_fits(ev.doc, ev.conventions, path)
-    atomic_write(Path(path), lambda tmp: _write_runs(tmp, m, evaluations))
+    _atomic_book(path, lambda tmp, rows: _write_runs(tmp, m, evaluations, rows))
 
 
-def _write_runs(path: Path, m: ManyComparison, evaluations: Sequence[Evaluation]) -> None:
+def _write_runs(path: Path, m: ManyComparison, evaluations: Sequence[Evaluation],
+                rendered_rows: RenderedRows | None = None) -> None:
     """Write the workbook of :func:`export_runs_workbook` to ``path``."""
     with FirstErrorOnly(path) as out:  # (as _write: one line on a full disk)
-        _write_runs_book(_new_workbook(out), m, evaluations)
+        _write_runs_book(_new_workbook(out, rendered_rows), m, evaluations)
 
 
 def _write_runs_book(wb: Any, m: ManyComparison, evaluations: Sequence[Evaluation]) -> None:
@@ -225,9 +258,9 @@ def _write_runs_book(wb: Any, m: ManyComparison, evaluations: Sequence[Evaluatio
         wb.close()
 
 
-def _new_workbook(out: FirstErrorOnly) -> Any:
+def _new_workbook(out: FirstErrorOnly, rendered_rows: RenderedRows | None = None) -> Any:
     """An xlsxwriter workbook into ``out`` writing rows as they come, text as
-    text, numbers with every digit."""
+    text, numbers with every digit (``rendered_rows``: see :func:`_worksheet_class`)."""
     import xlsxwriter
 
     wb = xlsxwriter.Workbook(
@@ -239,7 +272,8 @@ def _new_workbook(out: FirstErrorOnly) -> Any:
             "strings_to_urls": False,
         },
     )
-    wb.worksheet_class = _worksheet_class()
+    wb.rendered_rows = rendered_rows
+    wb.worksheet_class = _worksheet_class(None, rendered_rows)
     return wb
 
 
@@ -258,21 +292,38 @@ def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> Non
             )
 
 
-def _worksheet_class(extras: CandidateExtras | None = None) -> Any:
+def _worksheet_class(extras: CandidateExtras | None = None,
+                     rendered_rows: RenderedRows | None = None) -> Any:
     """xlsxwriter's worksheet, writing numbers with every digit.
 
     xlsxwriter formats numbers with 16 significant digits, which loses the last
     bit of values like 0.1 + 0.2; Python's shortest round-trip form keeps it.
     The Candidates rows get the cells and comments people added
-    (``extras``) on their candidates' rows.
+    (``extras``) on their candidates' rows. Given ``rendered_rows`` (an ``.ods``
+    export), a sheet's rows that come rendered as ODF too (``put_rows``'s
+    ``ods``) are kept there instead of written into the xlsx
+    (:func:`core.io.workbook.ods_writer.xlsx_to_ods` puts them back);
+    a Candidates sheet carrying cells people added gets them appended to its
+    ODF rows (:func:`~core.io.workbook.ods_writer.carried_rows`); one with
+    colours they gave our cells goes the xlsx way and is converted.
     """
     from xlsxwriter.worksheet import Worksheet
 
     class FullPrecisionWorksheet(Worksheet):  # type: ignore[misc]
-        def put_rows(self, last_row: int, last_col: int, rows: Iterable[str]) -> None:
+        def put_rows(self, last_row: int, last_col: int, rows: Iterable[str],
+                     ods: tuple[Any, ...] | None = None) -> None:
             """Rows rendered as ``<row>`` elements (by :mod:`core.io.workbook.candidates`),
-            following the rows written so far, up to ``last_row``."""
+            following the rows written so far, up to ``last_row`` (or as ODF,
+            :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``)."""
             carry = extras if extras and self.name == SHEETS["candidates"] else None
+            if rendered_rows is not None and ods is not None and (
+                    carry is None or not carry.add.fills):
+                odf = ods_candidate_rows(*ods)
+                if carry is not None:  # their cells appended to their candidates' rows
+                    carry.before_rows(self)
+                    odf = carried_rows(odf, carry.cells_by_row(), FIRST_ADDED_COLUMN)
+                rendered_rows.keep(self.name, odf)
+                return
             if carry is not None:
                 carry.before_rows(self)
                 last_col = max(last_col, carry.last_column())

@@ -9,7 +9,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.aggregate import UNJUDGED
 from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
+from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import FIELDS
 
 FloatArray = npt.NDArray[np.float64]
@@ -56,8 +58,8 @@ CONVENTION_LABELS = {
 #: The app's colours (app/models/looks.py, app/review/compare_view.py,
 #: app/models/candidates.py): a status's font, an outcome's background, a
 #: grade state's font.
-STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "unresolved": "#B3261E",
-                  "unranked": "#1F5C99"}
+STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "negative": "#8A3B12",
+                  "unresolved": "#B3261E", "unranked": "#1F5C99"}
 OUTCOME_COLOURS = {"win": "#DFF3DF", "loss": "#F9DEDE"}
 STATE_COLOURS = {"unknown": "#6B6B6B", "unrateable": "#7A3E9D"}
 
@@ -94,8 +96,9 @@ QUERY_COLUMNS = (
 #: The "excluded: ..." columns follow the engine's order of exclusions
 #: (``core.analysis.aggregate.summarize_values``: by status, then no weight).
 SUMMARY_COLUMNS = (
-    "weighting", "k", "mean NDCG", "included", "excluded: undefined", "excluded: unresolved",
-    "excluded: unranked", "excluded: no weight", "weight total", "declared",
+    "weighting", "k", "mean NDCG", "included",
+    *(f"excluded: {st.value}" for st in STATUS_BY_CODE[1:]), "excluded: no weight",
+    f"excluded: {UNJUDGED}", "weight total", "declared",
 )
 #: Why a Summary row leaves queries out, in its columns' order.
 SUMMARY_EXCLUSIONS = tuple(name.removeprefix("excluded: ") for name in SUMMARY_COLUMNS

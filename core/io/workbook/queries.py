@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from core.analysis.aggregate import summarize
+from core.analysis.aggregate import UNJUDGED, summarize
 from core.engine.evaluation import Evaluation
+from core.engine.results import Status as S
 from core.io.workbook.layout import (
     QUERY_COLUMNS,
     SHEETS,
@@ -105,8 +106,9 @@ def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[i
                      num(ev.ndcg[q, j]))
     # no ranked candidate (column Q of the block all 0): unranked unless declared an empty list
     ws.write_formula(
-        r, 6, f'=IF(AND(unranked_rule<>"zero",SUM({blk("Q")})=0),"unranked",'
-        f'IF(J{x}>0,"unresolved",IF(AND(E{x}=0,zero_ideal_rule<>"zero"),"undefined","ok")))',
+        r, 6, f'=IF(AND(unranked_rule<>"zero",SUM({blk("Q")})=0),"{S.UNRANKED}",'
+        f'IF(J{x}>0,"{S.UNRESOLVED}",IF(E{x}<0,"{S.NEGATIVE}",'
+        f'IF(AND(E{x}=0,zero_ideal_rule<>"zero"),"{S.UNDEFINED}","{S.OK}"))))',
         None, ev.status(q, j).value)
     ws.write_formula(r, 7, f'=SUM({blk("U")})', None, float(ev.n_judged[q]))
     ws.write_formula(r, 8, f'=ROWS({blk("A")})', None, float(ev.n_total[q]))
@@ -140,7 +142,7 @@ def write_summary(
     ``qrows`` rows of ``queries``; the weightings the document gives no
     weights for are hidden unless declared."""
     ws = wb.add_worksheet(sheet)
-    widths = header_widths(SUMMARY_COLUMNS, [12, 6, 10, 9, 11, 11, 11, 11, 9, 9])
+    widths = header_widths(SUMMARY_COLUMNS, [12, 6, 10, 9, *[11] * len(SUMMARY_EXCLUSIONS), 9, 9])
     set_widths(ws, widths)
     header_row(ws, fmt, 0, SUMMARY_COLUMNS, widths)
     ws.freeze_panes(1, 1)
@@ -192,6 +194,9 @@ def _summary_row(ws: Any, fmt: Formats, ev: Evaluation, weighting: Weighting, at
         "mean NDCG": (mean, fmt.number, s.mean if s.mean is not None else ""),
         "included": (inc, None, float(s.included)),
         "excluded: no weight": (nowt, None, float(s.excluded.get("no weight", 0))),
+        # not in the document, so no row to count: the number the join found
+        f"excluded: {UNJUDGED}": (f"={len(ev.doc.unjudged_queries)}", None,
+                                  float(s.excluded.get(UNJUDGED, 0))),
         "weight total": (total, None, float(s.weight_total)),
         "declared": (f'=IF(weighting="{weighting.value}","declared","")', None,
                      "declared" if declared else ""),

@@ -155,7 +155,7 @@ def _mean_sentence(run: Run, j: int, x: int) -> Text:
     mean = summary.mean
     return join([
         "The ", weighting_text(ev), " of NDCG@", cutoff_text(j, ev), " over ",
-        value(f"C{x}", summary.included), f" of {ev.doc.n_queries} queries is ",
+        value(f"C{x}", summary.included), f" of {ev.doc.n_queries_named} queries is ",
         when(f"ISNUMBER(B{x})", mean is not None, value(f"B{x}", "" if mean is None else mean,
                                                          "4"),
              "not defined (no query included)"),

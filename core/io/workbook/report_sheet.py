@@ -18,8 +18,9 @@ from core.io.workbook.words import Text
 
 __all__ = ["WIDTHS", "ReportSheet", "Run"]
 
-#: Column widths (characters): a label column, then eight of numbers.
-WIDTHS = (30.0, *[12.5] * 8)
+#: Column widths (characters): a label column, then nine of numbers (the means
+#: table: mean, included, each reason to exclude, weight total).
+WIDTHS = (30.0, *[12.5] * 9)
 
 
 @dataclass(frozen=True)

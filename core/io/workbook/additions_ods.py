@@ -1,0 +1,153 @@
+"""What people added to an ``.ods`` workbook of ours, read by calamine so
+that the next ``.ods`` save keeps it (:mod:`core.io.workbook.additions` does
+the same for ``.xlsx`` with openpyxl, which cannot read OpenDocument).
+
+Kept: each sheet the product did not write (its cells' values, hidden or
+not) and the Candidates sheet's columns to the right of ours (from column
+AB), each keyed by the candidate of its row (query and source id). calamine
+gives values only, so a formula of theirs is kept as its last result and
+their formats, widths, merged cells and comments are not read; each
+workbook with additions says so in :attr:`Additions.not_carried`.
+
+Until the ``.ods`` reader of issue 34 (item 2, another branch) lands,
+whether the file is ours is told here too, from the metadata sheet alone
+(:func:`is_own_ods`); once :func:`core.io.workbook.reader.is_own_workbook`
+reads ``.ods``, that one test should serve both.
+"""
+
+from __future__ import annotations
+
+import datetime
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError, NotOwnWorkbook
+from core.io.safety import check_ods
+from core.io.workbook.additions_types import (
+    FIRST_ADDED_COLUMN,
+    OUR_SHEETS,
+    Additions,
+    CandidateAdditions,
+    CarriedSheet,
+    Cell,
+    key_text,
+)
+from core.io.workbook.layout import SHEETS
+from core.io.workbook.metadata import read_metadata
+
+__all__ = ["is_own_ods", "read_ods_additions"]
+
+#: What an .ods's additions lose on the next save, said once per workbook.
+VALUES_ONLY = ("formulas, number formats, column widths, merged cells and comments in "
+               "what was added to an .ods (kept as values)")
+
+
+def _book(path: Path) -> Any:
+    import python_calamine
+
+    if not zipfile.is_zipfile(path):
+        raise InputError("this .ods is damaged (not a zip archive)", file=str(path),
+                         hint="open it in LibreOffice and save it again")
+    check_ods(path)  # size, zip and content.xml bombs, repeated cells: before calamine
+    return python_calamine.CalamineWorkbook.from_path(str(path))
+
+
+def _rows(book: Any, sheet: str) -> list[list[Any]]:
+    return list(book.get_sheet_by_name(sheet).to_python(skip_empty_area=False))
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """calamine's failures (they vary) as one InputError naming the file."""
+    try:
+        yield
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
+                         file=str(path), hint="open it in LibreOffice and save it again",
+                         ) from exc
+
+
+def is_own_ods(path: str | Path) -> bool:
+    """Whether the ``.ods`` at ``path`` carries this app's metadata sheet."""
+    path = Path(path)
+    try:
+        with _reading(path):
+            book = _book(path)
+            if SHEETS["metadata"] not in book.sheet_names:
+                return False
+            read_metadata(_rows(book, SHEETS["metadata"]), str(path))
+    except NotOwnWorkbook:
+        return False
+    return True
+
+
+def _cell(row: int, col: int, value: Any) -> Cell | None:
+    """A calamine value as a :class:`Cell` (None for an empty one)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return Cell(row, col, "b", value)
+    if isinstance(value, (int, float)):
+        return Cell(row, col, "n", float(value))
+    if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
+        return Cell(row, col, "s", value.isoformat() if hasattr(value, "isoformat")
+                    else str(value))
+    return Cell(row, col, "s", str(value))
+
+
+def _candidates(rows: list[list[Any]]) -> tuple[CandidateAdditions, list[str]]:
+    out = CandidateAdditions()
+    stray = []
+    for r, row in enumerate(rows):
+        key = None
+        if r > 0 and len(row) > 1 and row[0] not in (None, "") and row[1] not in (None, ""):
+            key = (key_text(row[0]), key_text(row[1]))
+        for c in range(FIRST_ADDED_COLUMN, len(row)):
+            got = _cell(0, c, row[c])
+            if got is None:
+                continue
+            if r == 0:
+                out.header.append(got)
+            elif key is None:
+                stray.append(f"row {r + 1} column {c + 1}")
+            else:
+                out.cells.setdefault(key, []).append(got)
+    lost = [f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}"
+            + (f" and {len(stray) - 3} more" if len(stray) > 3 else "")] if stray else []
+    return out, lost
+
+
+def read_ods_additions(path: str | Path) -> Additions:
+    """What a person added to the ``.ods`` of ours at ``path`` (see the
+    module's text); an empty :class:`Additions` for a file that is not there.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read.
+    """
+    path = Path(path)
+    out = Additions(str(path))
+    if not path.is_file():
+        return out
+    with _reading(path):
+        book = _book(path)
+        for meta in book.sheets_metadata:
+            name = meta.name
+            if name == SHEETS["candidates"]:
+                out.candidates, lost = _candidates(_rows(book, name))
+                out.not_carried.extend(lost)
+            elif name not in OUR_SHEETS:
+                sheet = CarriedSheet(name, hidden="visible" not in str(meta.visible).lower())
+                for r, row in enumerate(_rows(book, name)):
+                    sheet.cells.extend(c for j, v in enumerate(row)
+                                       if (c := _cell(r, j, v)) is not None)
+                out.sheets.append(sheet)
+    if out:
+        out.not_carried.append(VALUES_ONLY)
+    return out

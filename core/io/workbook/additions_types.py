@@ -1,0 +1,126 @@
+"""What people added to a workbook of ours, as it is written again: the
+data :mod:`core.io.workbook.additions` (``.xlsx``, openpyxl) and
+:mod:`core.io.workbook.additions_ods` (``.ods``, calamine) read and
+:mod:`core.io.workbook.carry` writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+
+__all__ = [
+    "FIRST_ADDED_COLUMN",
+    "OUR_SHEETS",
+    "Additions",
+    "CandidateAdditions",
+    "CarriedSheet",
+    "Cell",
+    "Comment",
+    "Key",
+    "key_text",
+]
+
+#: The sheets the product writes (anything else is a person's own).
+OUR_SHEETS = frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())
+#: The first column a person's own Candidates column can be in (0-based: AB).
+FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
+
+Key = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell to write again: ``kind`` is ``n`` (number), ``s`` (text),
+    ``b`` (boolean) or ``f`` (formula: ``value`` is its text without ``=``,
+    ``cached`` its last result)."""
+
+    row: int
+    col: int
+    kind: str
+    value: Any
+    cached: Any = None
+    number_format: str = "General"
+    fill: str = ""  #: RRGGBB of a solid fill, "" for none
+    #: The rest of its look, as xlsxwriter format properties (font, alignment,
+    #: borders), in a fixed order.
+    look: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Comment:
+    row: int
+    col: int
+    text: str
+    author: str = ""
+
+
+@dataclass
+class CarriedSheet:
+    """A sheet of the person's own, as it will be written again."""
+
+    name: str
+    cells: list[Cell] = field(default_factory=list)
+    widths: dict[int, float] = field(default_factory=dict)
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    hidden: bool = False
+
+
+@dataclass
+class CandidateAdditions:
+    """The Candidates sheet's additions: header cells of added columns (row
+    0), their widths, and per candidate the cells of added columns and the
+    comments on any of its cells (``row`` 0 in each: the row is where the
+    candidate is written)."""
+
+    header: list[Cell] = field(default_factory=list)
+    header_comments: list[Comment] = field(default_factory=list)
+    widths: dict[int, float] = field(default_factory=dict)
+    cells: dict[Key, list[Cell]] = field(default_factory=dict)
+    comments: dict[Key, list[Comment]] = field(default_factory=dict)
+    #: Solid fills a person gave our cells (column, RRGGBB), by candidate.
+    fills: dict[Key, list[tuple[int, str]]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.header or self.header_comments or self.cells or self.comments
+                    or self.fills)
+
+
+@dataclass
+class Additions:
+    """What a person added to a workbook: written again by the next save."""
+
+    source: str = ""
+    sheets: list[CarriedSheet] = field(default_factory=list)
+    candidates: CandidateAdditions = field(default_factory=CandidateAdditions)
+    #: What the next save cannot keep, each said in words.
+    not_carried: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.sheets or self.candidates)
+
+    def summary(self) -> str:
+        """What will be kept, in words ("" when nothing)."""
+        parts = [f"sheet {s.name!r}" for s in self.sheets]
+        c = self.candidates
+        added = {cell.col for cell in c.header} | {
+            cell.col for cells in c.cells.values() for cell in cells}
+        if added:
+            parts.append(f"{len(added)} added Candidates column{'s' if len(added) > 1 else ''}")
+        n = sum(len(v) for v in c.comments.values()) + len(c.header_comments)
+        if n:
+            parts.append(f"{n} Candidates comment{'s' if n > 1 else ''}")
+        n = sum(len(v) for v in c.fills.values())
+        if n:
+            parts.append(f"{n} Candidates cell colour{'s' if n > 1 else ''}")
+        return ", ".join(parts)
+
+
+def key_text(value: Any) -> str:
+    """A query or source id cell's value as the key text (a number as the
+    document writes it)."""
+    from core.model.numbers import number_text
+
+    return number_text(value) if isinstance(value, float) else str(value)

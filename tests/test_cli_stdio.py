@@ -1,0 +1,239 @@
+"""Command-line habits (issue 35 item 5): ``-`` reads standard input, ``-o -``
+writes standard output, and the exit statuses are the documented ones."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import EXIT_STATUSES, build_parser, main
+from core.errors import InputError
+from core.io.stdin import sniff_suffix, spooled
+from core.model.examples import EXAMPLE_PATH, EXAMPLE_WORKBOOK
+from tests.conftest import REPO
+
+RUN = b"q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq2 Q0 c 1 1.0 t\n"
+RUN2 = b"q1 Q0 b 1 3.0 u\nq1 Q0 a 2 2.0 u\nq2 Q0 c 1 1.0 u\n"
+QRELS = b"q1 0 a 2\nq1 0 b 0\nq2 0 c 1\n"
+
+
+def _zip(first: str, data: bytes) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(first, data)
+        z.writestr("content.xml", b"<x/>")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("head", "suffix"), [
+    (b"query,source_id,score,grade\nq1,d1,3,2\n", ".csv"),
+    (b"\xef\xbb\xbfquery;source_id;score;grade\n", ".csv"),
+    (b"query\tsource_id\tscore\tgrade\n", ".tsv"),
+    ("query\tgrade\n".encode("utf-16"), ".tsv"),
+    (RUN, ""),
+    (QRELS, ""),
+    (b'[{"query": "q1"}]', ".json"),
+    (b'{\n "query": "q1"\n}\n', ".json"),
+    (b'{"query": "q1", "doc": "d1"}\n{"query": "q1", "doc": "d2"}\n', ".jsonl"),
+    (_zip("[Content_Types].xml", b"<Types/>"), ".xlsx"),
+    (_zip("mimetype", b"application/vnd.oasis.opendocument.spreadsheet"), ".ods"),
+    (b"PAR1\x15\x04", ".parquet"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00", ".xls"),
+    (b"", ".csv"),
+])
+def test_the_format_of_standard_input_is_told_by_its_bytes(head, suffix):
+    assert sniff_suffix(head) == suffix
+
+
+def test_standard_input_past_the_limit_is_refused_and_its_copy_removed():
+    with pytest.raises(InputError, match=r"^<stdin>: standard input is larger than") as caught, \
+            spooled(io.BytesIO(b"x" * 5000), limit=4096):
+        pass  # pragma: no cover (never entered)
+    assert caught.value.file == "<stdin>"
+    with spooled(io.BytesIO(RUN)) as path:
+        assert path.read_bytes() == RUN
+        assert path.name == "stdin"  # a TREC run has no suffix
+    assert not path.parent.exists()
+
+
+class _Failing(io.RawIOBase):
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, _buffer):  # type: ignore[no-untyped-def]
+        raise OSError(errno.EIO, "Input/output error")
+
+
+def test_standard_input_that_cannot_be_read_is_one_line(monkeypatch, capsys):
+    with pytest.raises(InputError, match=r"^<stdin>: cannot read standard input: Input/output"), \
+            spooled(io.BufferedReader(_Failing())):
+        pass  # pragma: no cover (never entered)
+    monkeypatch.setattr(sys, "stdin", None)  # closed: python ... <&-
+    assert main(["evaluate", "-"]) == 2
+    assert capsys.readouterr().err == ("ndcg-worksheet: error: <stdin>: standard input is closed "
+                                       "(pipe a file into it: ... - < FILE)\n")
+
+
+def _main(args: list[str], stdin: bytes, monkeypatch) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    out = io.StringIO()
+    return main(args, out=out), out.getvalue()
+
+
+@pytest.mark.parametrize("path", [EXAMPLE_PATH, EXAMPLE_WORKBOOK])
+def test_evaluate_reads_a_worksheet_or_a_workbook_from_standard_input(path, monkeypatch):
+    # The workbook from its bytes alone: its conventions and grades, as from the file.
+    assert _main(["evaluate", "-", "--format", "json"], path.read_bytes(), monkeypatch) == \
+        _main(["evaluate", str(path), "--format", "json"], b"", monkeypatch)
+
+
+def test_a_run_or_its_qrels_from_standard_input(tmp_path, monkeypatch):
+    run, qrels = tmp_path / "r.run", tmp_path / "r.qrels"
+    run.write_bytes(RUN)
+    qrels.write_bytes(QRELS)
+    expected = _main(["evaluate", str(run), "--qrels", str(qrels), "--format", "csv"], b"",
+                     monkeypatch)
+    assert expected[0] == 0
+    assert _main(["evaluate", "-", "--qrels", str(qrels), "--format", "csv"], RUN,
+                 monkeypatch) == expected
+    assert _main(["evaluate", str(run), "--qrels", "-", "--format", "csv"], QRELS,
+                 monkeypatch) == expected
+
+
+def test_compare_names_standard_input_stdin(tmp_path, monkeypatch):
+    (tmp_path / "b.run").write_bytes(RUN2)
+    (tmp_path / "q.qrels").write_bytes(QRELS)
+    code, text = _main(["compare", "-", str(tmp_path / "b.run"), "--qrels",
+                        str(tmp_path / "q.qrels"), "--resamples", "10"], RUN, monkeypatch)
+    assert code == 0
+    assert text.splitlines()[:2] == ["A: <stdin>", f"B: {tmp_path / 'b.run'}"]
+    assert "ndcg-stdin" not in text
+    code, text = _main(["compare", str(tmp_path / "b.run"), "-", "--baseline", "-", "--qrels",
+                        str(tmp_path / "q.qrels"), "--resamples", "10"], RUN, monkeypatch)
+    assert code == 0
+    assert text.splitlines()[:2] == ["A: <stdin>", f"B: {tmp_path / 'b.run'}"]
+
+
+def test_import_reads_standard_input_and_writes_standard_output(tmp_path, monkeypatch, capsys):
+    sheet = b"Topic,Doc,Label,Worker\nq1,d1,relevant,w1\nq1,d2,not relevant,w1\n"
+    (tmp_path / "s.csv").write_bytes(sheet)
+    assert main(["import", str(tmp_path / "s.csv"), "-o", str(tmp_path / "a.csv")]) == 0
+    code, text = _main(["import", "-", "-o", "-", "--to", "csv"], sheet, monkeypatch)
+    assert code == 0
+    assert text == (tmp_path / "a.csv").read_text(encoding="utf-8-sig")
+    said = capsys.readouterr().err
+    assert said.startswith("<stdin>: long layout")  # what was done: on stderr, named
+    assert "wrote standard output: 2 candidates" in said
+
+
+@pytest.mark.parametrize("kind", ["csv", "tsv", "qrels", "run"])
+def test_export_to_standard_output_writes_the_file_s_bytes(kind, tmp_path, monkeypatch, capsys):
+    target = tmp_path / f"out.{kind}"
+    assert main(["export", str(EXAMPLE_PATH), "-o", str(target)], out=io.StringIO()) == 0
+    to_file = capsys.readouterr().err.splitlines()
+    code, text = _main(["export", str(EXAMPLE_PATH), "-o", "-", "--to", kind], b"", monkeypatch)
+    assert code == 0
+    assert text == target.read_text(encoding="utf-8-sig")
+    said = capsys.readouterr().err.splitlines()
+    # The same warnings as for a file (a qrels names what it cannot keep), then what was written.
+    assert said[:-1] == to_file
+    assert said[-1].startswith("wrote standard output: ")
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (["export", str(EXAMPLE_PATH), "-o", "-", "--to", "xlsx"],
+     "xlsx is a binary format: it is not written to standard output"),
+    (["export", str(EXAMPLE_PATH), "-o", "-"],
+     "standard output (-o -) has no suffix to tell the format (name it with --to "
+     "csv|qrels|run|tsv)"),
+    (["compare", "-", "-"], "standard input (-) is read once"),
+])
+def test_what_standard_input_and_output_cannot_do_is_one_line(args, problem, monkeypatch,
+                                                               capsys):
+    assert _main(args, RUN, monkeypatch)[0] == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert problem in err
+
+
+def test_bad_bytes_on_standard_input_are_named_stdin(monkeypatch, capsys):
+    assert _main(["evaluate", "-"], b"query,source_id,score,grade\nq1,d\xff,1,2\n",
+                 monkeypatch)[0] == 2
+    assert capsys.readouterr().err.startswith("ndcg-worksheet: error: <stdin>, line 2: byte 0xFF")
+
+
+# Exit statuses: the documented ones, each seen in a real run.
+
+
+def _documented_in_readme() -> list[int]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| status | meaning |"):].split("\n\n")[0]
+    return [int(m) for m in re.findall(r"^\| (\d+) \|", table, re.M)]
+
+
+def test_the_documented_statuses_are_the_code_s():
+    codes = [code for code, _ in EXIT_STATUSES]
+    assert _documented_in_readme() == codes
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    for command in (parser, *subparsers.choices.values()):  # type: ignore[attr-defined]
+        helped = " ".join(command.format_help().split())
+        for code, what in EXIT_STATUSES:
+            assert f"{code} {' '.join(what.split())}" in helped, command.prog
+
+
+def _cli(*args: str, **kw) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    return subprocess.run([sys.executable, "-m", "app.launcher", *args], cwd=REPO, text=True,
+                          capture_output=True, timeout=120, **kw)
+
+
+def test_each_documented_status_in_a_real_run(tmp_path):
+    seen = {0: _cli("evaluate", "-", input=EXAMPLE_PATH.read_text(encoding="utf-8")),
+            2: _cli("evaluate", str(tmp_path / "missing.csv"))}
+    assert _cli("evaluate", "--no-such-flag").returncode == 2  # a usage error
+    # A bug: a command raising what no command should.
+    seen[1] = subprocess.run(
+        [sys.executable, "-c", "import sys, app.cli.evaluate as e\n"
+         "def bug(*a): raise RuntimeError('a bug')\n"
+         "e.cmd_evaluate.__code__ = bug.__code__\n"
+         "from app.cli.main import main; sys.exit(main(['evaluate', 'x']))"],
+        cwd=REPO, text=True, capture_output=True, timeout=120)
+    assert "Traceback" in seen[1].stderr
+    # Ctrl+C while standard input is read (once its copy is open).
+    proc = subprocess.Popen([sys.executable, "-m", "app.launcher", "evaluate", "-"], cwd=REPO,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not any("ndcg-stdin-" in f for f in _open_files(proc.pid)):
+        assert time.monotonic() < deadline
+        assert proc.poll() is None
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+    assert proc.stdin is not None
+    proc.stdin.close()
+    assert {code: done.returncode for code, done in seen.items()} == {0: 0, 1: 1, 2: 2}
+    assert sorted([*seen, 130]) == [code for code, _ in EXIT_STATUSES]
+
+
+def _open_files(pid: int) -> list[str]:
+    """What process ``pid`` has open (Linux)."""
+    found = []
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):  # closed meanwhile
+                found.append(os.readlink(fd))
+    except OSError:
+        pass
+    return found

@@ -1,0 +1,62 @@
+"""Start-up (issue 35 item 6): the probe the start-up benchmark reads, and
+what the editor does not load before its window is painted (no time is
+asserted: ``benchmarks/bench_startup.py`` measures it)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+#: Loaded only when used: the workbook writer and its libraries, the
+#: comparison, plotting, the many-runs report.
+NOT_AT_START = ("openpyxl", "xlsxwriter", "matplotlib", "core.io.workbook.export",
+                "core.analysis.compare", "core.analysis.compare.many", "core.reports.runs")
+
+CHILD = f"""
+import sys
+import app.main
+code = app.main.main([])
+print("loaded:", ",".join(m for m in {NOT_AT_START!r} if m in sys.modules))
+sys.exit(code)
+"""
+
+
+def test_the_probe_quits_after_the_first_paint_of_the_example_loading_no_writer():
+    # The environment carries the isolated settings of conftest.
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "NDCG_WORKSHEET_STARTUP_PROBE": "1",
+           "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", CHILD], cwd=REPO, env=env, timeout=120,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("first paint cpu=")
+    assert lines[1] == "loaded: "  # none of them
+
+
+def test_reading_a_workbook_loads_neither_the_writer_nor_the_comparison():
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from core.io.example import load_example; "
+         "doc = load_example(); print(doc.n_queries, sorted(m for m in sys.modules if "
+         "m.startswith(('core.io.workbook.export', 'core.analysis.compare', 'openpyxl', "
+         "'xlsxwriter'))))"],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60,
+        capture_output=True, text=True, check=True)
+    assert done.stdout.split(" ", 1)[1].strip() == "[]"
+
+
+def test_the_workbook_package_still_offers_every_name():
+    import core.io.workbook as workbook
+
+    for name in workbook.__all__:
+        home = importlib.import_module(f"core.io.workbook.{workbook._HOMES.get(name, 'reopened')}")
+        assert getattr(workbook, name) is getattr(home, name), name
+    assert callable(workbook.reopened)  # the function, not its module
+    with pytest.raises(AttributeError, match="no_such_name"):
+        workbook.no_such_name  # noqa: B018

@@ -1,0 +1,171 @@
+"""Queries the run and the qrels do not share are counted, never dropped in
+silence.
+
+A query the qrels judge and the run never ranks is in the document with its
+judged rows and no ranking: ``--unranked`` decides it (``undefined``: status
+``unranked``, excluded and counted; ``zero``: NDCG 0 and averaged in, which
+is trec_eval ``-c`` and ranx's ``make_comparable=True``). A query the run
+ranks and the qrels never judge is left out under every rule, as trec_eval
+(with or without ``-c``) and ranx (``make_comparable=True``) leave it out,
+and counted as ``unjudged`` beside every mean.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from app.cli.main import main
+from tests.test_trec_reference import QRELS, RESULTS_TRUNC, TOL, expected_rows
+
+L = math.log2(3)
+#: The issue's files: the qrels judge q1, q2, q3; the run ranks q1 and q9.
+QRELS_TEXT = "q1 0 a 2\nq1 0 b 1\nq2 0 c 1\nq3 0 d 0\nq3 0 e 3\n"
+RUN_TEXT = "q1 Q0 b 1 3.0 r\nq1 Q0 a 2 2.0 r\nq9 Q0 z 1 1.0 r\n"
+#: q1 ranks b (1) above a (2): (1 + 2/L) / (2 + 1/L).
+Q1 = (1 + 2 / L) / (2 + 1 / L)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(RUN_TEXT)
+    qrels.write_text(QRELS_TEXT)
+    return run, qrels
+
+
+def _evaluate(run: Path, qrels: Path, *args: str) -> str:
+    out = io.StringIO()
+    assert main(["evaluate", str(run), "--qrels", str(qrels), *args], out=out) == 0
+    return out.getvalue()
+
+
+def test_the_table_and_the_means_line_count_them(files: tuple[Path, Path]) -> None:
+    text = _evaluate(*files)
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
+            if line[:2] in ("q1", "q2", "q3", "q9")}
+    assert rows == {"q1": ["ok", "2/2", f"{Q1:.4f}"], "q2": ["unranked", "1/1", "unranked"],
+                    "q3": ["unranked", "2/2", "unranked"]}
+    assert (f"mean NDCG@all = {Q1:.4f} over 1 queries (equal-query mean; excluded: "
+            "2 unranked, 1 unjudged)") in text
+    assert ("unjudged: 1 query the run ranks and the qrels never judge, left out as "
+            "trec_eval and ranx leave it ('q9')") in text
+
+
+def test_the_json_counts_them(files: tuple[Path, Path]) -> None:
+    data = json.loads(_evaluate(*files, "--format", "json"))
+    assert [(q["query"], q["status"]) for q in data["queries"]] == [
+        ("q1", "ok"), ("q2", "unranked"), ("q3", "unranked")]
+    assert data["unjudged_queries"] == ["q9"]
+    (s,) = data["summary"]
+    assert (s["included"], s["excluded"]) == (1, {"unranked": 2, "unjudged": 1})
+    assert s["mean"] == pytest.approx(Q1, abs=1e-15)
+    assert "over 1 of 4 queries" in s["sentence"]
+
+
+def test_unranked_zero_is_trec_eval_minus_c_and_ranx_made_comparable(
+        files: tuple[Path, Path]) -> None:
+    """``--unranked zero``: q2 and q3 score 0 and are averaged in; q9 stays
+    out. ranx with ``make_comparable=True`` gives the same three values (and
+    refuses the files as they are: "Qrels and Run query ids do not match")."""
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
+
+    data = json.loads(_evaluate(*files, "--preset", "ranx", "--format", "json"))
+    ours = {q["query"]: q["cutoffs"][0]["ndcg"] for q in data["queries"]}
+    qrels = {"q1": {"a": 2, "b": 1}, "q2": {"c": 1}, "q3": {"d": 0, "e": 3}}
+    run = {"q1": {"b": 3.0, "a": 2.0}, "q9": {"z": 1.0}}
+    with pytest.raises(AssertionError, match="do not match"):
+        ranx_evaluate(Qrels(qrels), Run(run), "ndcg")
+    peer = ranx_evaluate(Qrels(qrels), Run(run), "ndcg", make_comparable=True, return_mean=False)
+    assert list(ours) == ["q1", "q2", "q3"]
+    assert list(ours.values()) == pytest.approx(peer.tolist(), abs=1e-12)
+    (s,) = data["summary"]
+    assert (s["included"], s["excluded"]) == (3, {"unjudged": 1})
+    assert s["mean"] == pytest.approx(Q1 / 3, abs=1e-15)
+
+
+def _trunc_run(tmp_path: Path) -> Path:
+    """results.trunc with its 6 fields (trec_eval skips the junk after the
+    tag, which our reader refuses): it ranks 301 and 303, not 302."""
+    run = tmp_path / "results.trunc"
+    run.write_text("".join(" ".join(line.split()[:6]) + "\n"
+                           for line in RESULTS_TRUNC.read_text().splitlines()))
+    return run
+
+
+def test_the_trec_eval_preset_equals_trec_eval_minus_c(tmp_path: Path) -> None:
+    """out.test.aqc is trec_eval ``-c`` on results.trunc (302 judged, never
+    ranked, counts as 0 in "all"): the preset (``--unranked zero``) gives
+    its every NDCG row, "all" included, 302 among the queries at 0."""
+    text = _evaluate(_trunc_run(tmp_path), QRELS, "--preset", "trec_eval", "--format", "json")
+    data = json.loads(text)
+    expected = expected_rows("out.test.aqc")
+    ours = {(None, q["query"]): q["cutoffs"][0]["ndcg"] for q in data["queries"]}
+    ours[(None, "all")] = data["summary"][0]["mean"]
+    assert {key for key in expected if key[0] is None} == set(ours)
+    assert all(abs(ours[key] - expected[key]) <= TOL for key in ours)
+    assert ours[(None, "302")] == 0.0
+    assert data["summary"][0]["excluded"] == {}
+
+
+def test_unranked_undefined_is_trec_eval_without_minus_c(tmp_path: Path) -> None:
+    """trec_eval without ``-c`` (pytrec_eval here) evaluates the queries in
+    both files only: ``--unranked undefined`` gives its mean, 302 counted
+    as unranked."""
+    import pytrec_eval
+
+    run = _trunc_run(tmp_path)
+    data = json.loads(_evaluate(run, QRELS, "--preset", "trec_eval", "--unranked", "undefined",
+                                "--format", "json"))
+    qrels: dict[str, dict[str, int]] = {}
+    for line in QRELS.read_text().splitlines():
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+    ranked: dict[str, dict[str, float]] = {}
+    for line in run.read_text().splitlines():
+        q, _, d, _, score, _ = line.split()
+        ranked.setdefault(q, {})[d] = float(score)
+    peer = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(ranked)
+    (s,) = data["summary"]
+    assert sorted(peer) == ["301", "303"]
+    assert (s["included"], s["excluded"]) == (2, {"unranked": 1})
+    assert s["mean"] == pytest.approx(sum(v["ndcg"] for v in peer.values()) / 2, abs=1e-12)
+
+
+def test_the_workbook_counts_them(files: tuple[Path, Path], tmp_path: Path) -> None:
+    out = tmp_path / "book.xlsx"
+    assert main(["export", str(files[0]), "--qrels", str(files[1]), "-o", str(out)],
+                out=io.StringIO()) == 0
+    ws = openpyxl.load_workbook(out, data_only=True)["Summary"]
+    head = [c.value for c in ws[1]]
+    equal = next(row for row in ws.iter_rows(min_row=2, values_only=True) if row[0] == "equal")
+    counts = dict(zip(head, equal, strict=True))
+    assert (counts["included"], counts["excluded: unranked"], counts["excluded: unjudged"]) \
+        == (1, 2, 1)
+
+
+def test_the_editors_footer_counts_them(qtbot, files: tuple[Path, Path]) -> None:  # type: ignore[no-untyped-def]
+    """The window opened on the two files: the navigator lists q1, q2, q3
+    (q2 and q3 with no ranking) and the footer counts q9."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.models.looks import STATUS_LOOK
+    from app.window import MainWindow
+    from core.engine.evaluation import Status
+    from core.io.load import load_document
+
+    window = MainWindow(load_document(files[0], qrels=files[1]))
+    qtbot.addWidget(window)
+    footer = window.findChild(QLabel, "aggregateFooter")
+    assert footer is not None
+    assert footer.text().endswith(f"NDCG@all {Q1:.4f} over 1/4 (excluded: 2 unranked, 1 unjudged)")
+    ev = window.evaluation
+    assert [(q, ev.query_status(i)) for i, q in enumerate(ev.doc.query_ids)] == [
+        ("q1", Status.OK), ("q2", Status.UNRANKED), ("q3", Status.UNRANKED)]
+    assert STATUS_LOOK[Status.UNRANKED].label == "– no ranking"

@@ -1,0 +1,294 @@
+"""The audited workbook written as LibreOffice's ``.ods`` (issue 34 item 3):
+the formula translation (hand-derived), the stored results equal the engine
+under every preset and the defaults (read back by calamine, which does not
+recalculate), the package and sheet structure, text kept as typed, and a
+headless LibreOffice recalculating every formula to the stored values
+(1e-12) and the engine. All LibreOffice work is one ``soffice`` call."""
+
+from __future__ import annotations
+
+import math
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import numpy as np
+import pytest
+from python_calamine import CalamineWorkbook
+
+from core.analysis.compare import compare
+from core.analysis.compare.many import RunValues, compare_runs
+from core.engine.evaluation import evaluate
+from core.io.workbook import (
+    SHEETS,
+    export_comparison_workbook,
+    export_runs_workbook,
+    export_workbook,
+)
+from core.io.workbook.additions import Additions, CandidateAdditions, Cell
+from core.io.workbook.formulas import row_formulas
+from core.io.workbook.ods_writer import MIMETYPE
+from core.io.workbook.openformula import shifted, translate
+from core.io.workbook.runs import RUNS_SHEET
+from core.model.examples import seed_document
+from tests.libreoffice import read_values, recalculate
+from tests.test_workbook_export import CONVENTIONS, case, check_values
+from tests.test_workbook_runs import CONV as RUNS_CONV
+from tests.test_workbook_runs import check_runs, three_docs
+
+_T = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_OF = "of:="
+
+
+def ods_values(path: Path) -> dict[str, list[list[Any]]]:
+    """Every sheet's stored values, as a reader that does not recalculate sees them."""
+    book = CalamineWorkbook.from_path(str(path))
+    return {name: book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+            for name in book.sheet_names}
+
+
+def _content(path: Path) -> ElementTree.Element:
+    with zipfile.ZipFile(path) as z:
+        return ElementTree.fromstring(z.read("content.xml"))
+
+
+# -- the translation, hand-derived ----------------------------------------------------------
+@pytest.mark.parametrize(("excel", "ods"), [
+    ('=IF(Q2=1,R2,"")', 'of:=IF([.Q2]=1;[.R2];"")'),
+    ("=SUMIFS($S$2:$S$4,$P$2:$P$4,P2)", "of:=SUMIFS([.$S$2:.$S$4];[.$P$2:.$P$4];[.P2])"),
+    ("='Queries B'!$G$10-Queries!G10", "of:=[$'Queries B'.$G$10]-[$Queries.G10]"),
+    ("=COUNTIF(Candidates!$A$2:$A$9,A2)", "of:=COUNTIF([$Candidates.$A$2:.$A$9];[.A2])"),
+    ('="a,b "&TEXT(B27,"0.0000")&" A1, B2"', 'of:="a,b "&TEXT([.B27];"0.0000")&" A1, B2"'),
+    ('=IF(gain_rule="table",POWER(2,AA2)-1,cut_1)',
+     'of:=IF(gain_rule="table";POWER(2;[.AA2])-1;cut_1)'),
+    ("=IF(negative_gain_zero,TRUE,FALSE)", "of:=IF(negative_gain_zero;TRUE();FALSE())"),
+    ("=\"it's \"\"quoted\"\", A1\"", "of:=\"it's \"\"quoted\"\", A1\""),
+    ("=LOG(M2+1,2)", "of:=LOG([.M2]+1;2)"),
+])
+def test_translate(excel: str, ods: str) -> None:
+    assert translate(excel) == ods
+
+
+def test_shifted_moves_relative_rows_only() -> None:
+    text = translate("=IF(Q5=1,SUM($S$2:$S$9)+R4,Q5)")
+    template, offsets = shifted(text, 5)
+    assert template.format(*(9 + o for o in offsets)) == translate("=IF(Q9=1,SUM($S$2:$S$9)+R8,Q9)")
+    assert template.format(*(5 + o for o in offsets)) == text
+
+
+# -- what the file holds ---------------------------------------------------------------------
+@pytest.mark.parametrize("n", range(len(CONVENTIONS)))
+def test_stored_results_equal_the_engine(tmp_path: Path, n: int) -> None:
+    doc, conv = case(n)  # the defaults, and the trec_eval, sklearn and ranx presets
+    path = tmp_path / "w.ods"
+    export_workbook(evaluate(doc, conv), path)
+    check_values(ods_values(path), doc, conv)
+
+
+def test_package_and_sheets(tmp_path: Path) -> None:
+    doc, conv = case(0)
+    path = tmp_path / "w.ods"
+    export_workbook(evaluate(doc, conv), path)
+    with zipfile.ZipFile(path) as z:
+        first = z.infolist()[0]
+        assert (first.filename, first.compress_type) == ("mimetype", zipfile.ZIP_STORED)
+        assert z.read("mimetype").decode() == MIMETYPE
+        for part in ("content.xml", "styles.xml", "settings.xml", "meta.xml",
+                     "META-INF/manifest.xml"):
+            ElementTree.fromstring(z.read(part))  # well-formed
+        settings = z.read("settings.xml").decode()
+    root = _content(path)
+    tables = {t.get(f"{_T}name"): t for t in root.iter(f"{_T}table")}
+    assert list(tables) == ["Report", "Conventions", "Candidates", "Queries", "Summary",
+                            "Audit", "ndcg_metadata"]
+    assert tables["ndcg_metadata"].get(f"{_T}style-name") == "ta_hidden"
+    assert tables["Candidates"].get(f"{_T}protected") == "true"
+    names = {e.get(f"{_T}name"): e.get(f"{_T}cell-range-address")
+             for e in root.iter(f"{_T}named-range")}
+    assert names["gain_rule"].startswith("$Conventions.$B$")
+    # Frozen header row and the two id columns of the Candidates sheet.
+    entry = re.search(r'config:name="Candidates">(.*?)</config:config-item-map-entry>', settings)
+    assert entry is not None
+    assert 'config:name="HorizontalSplitPosition" config:type="int">2<' in entry.group(1)
+    assert 'config:name="VerticalSplitPosition" config:type="int">1<' in entry.group(1)
+    # The grade and note cells are editable on the protected sheet; the rest is not.
+    style = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+    unlocked = {s.get(f"{style}name") for s in root.iter(f"{style}style")
+                if any(p.get(f"{style}cell-protect") == "none"
+                       for p in s.iter(f"{style}table-cell-properties"))}
+    row = tables["Candidates"].findall(f"{_T}table-row")[1]
+    cells = row.findall(f"{_T}table-cell")
+    assert [i for i, c in enumerate(cells) if c.get(f"{_T}style-name") in unlocked] == [5, 7]
+    # The current grade offers the rubric's grades, as the xlsx's dropdown does.
+    checks = {v.get(f"{_T}name"): v.get(f"{_T}condition")
+              for v in root.iter(f"{_T}content-validation")}
+    assert checks["grade_list"] == "of:cell-content-is-in-list(grade_list)"
+    assert [i for i, c in enumerate(cells)
+            if c.get(f"{_T}content-validation-name")] == [5]
+    assert 'of:cell-content-is-in-list("linear";"exponential";"table")' in checks.values()
+
+
+def test_candidates_formulas_are_the_declared_ones(tmp_path: Path) -> None:
+    """Each Candidates formula is the declaration's, translated: row by row."""
+    doc, conv = case(3)
+    path = tmp_path / "w.ods"
+    ev = evaluate(doc, conv)
+    export_workbook(ev, path)
+    from core.io.workbook.values import row_layout
+
+    _, blocks = row_layout(doc, ev)
+    table = next(t for t in _content(path).iter(f"{_T}table")
+                 if t.get(f"{_T}name") == SHEETS["candidates"])
+    rows = table.findall(f"{_T}table-row")[1:]
+    assert len(rows) == len(doc)
+    checked = 0
+    for lo, hi in blocks:
+        for i in range(lo, hi):
+            got = {c: cell.get(f"{_T}formula") for c, cell in enumerate(
+                rows[i].findall(f"{_T}table-cell")) if cell.get(f"{_T}formula")}
+            want = {c: translate(f) for c, f in row_formulas(i + 2, lo + 2, hi + 1)}
+            assert got == want
+            checked += 1
+    assert checked == len(doc)
+
+
+def test_text_is_kept_as_typed(tmp_path: Path) -> None:
+    doc = seed_document()
+    odd = ["two  spaces", " leading", "trailing ", "<&> \"q\"", "=1+2", "line\nbreak",
+           "tab\there"]
+    for i, text in enumerate(odd):
+        doc.note[i] = text
+    doc.source_id[len(odd)] = "=HYPERLINK(\"x\")"
+    path = tmp_path / "w.ods"
+    export_workbook(evaluate(doc), path)
+    values = ods_values(path)[SHEETS["candidates"]]
+    got = {(row[0], row[1]): row[7] for row in values[1:]}
+    qids = doc.query_ids
+    for i in range(len(doc)):
+        if i != len(odd) - 1:
+            assert got[(qids[int(doc.query[i])], doc.source_id[i])] == doc.note[i]
+    # A tab is ODF's <text:tab/> (LibreOffice reads it; calamine drops it).
+    with zipfile.ZipFile(path) as z:
+        assert b"<text:p>tab<text:tab/>here</text:p>" in z.read("content.xml")
+
+
+@pytest.mark.parametrize("coloured", [False, True])
+def test_added_candidates_columns_are_written(tmp_path: Path, coloured: bool) -> None:
+    """What people added to the Candidates sheet reaches the .ods: appended
+    to the ODF rows, or (with colours given to our cells) through the xlsx."""
+    doc, conv = case(0)
+    key = (doc.query_ids[int(doc.query[3])], doc.source_id[3])
+    other = (doc.query_ids[int(doc.query[9])], doc.source_id[9])
+    keep = Additions("t", candidates=CandidateAdditions(
+        header=[Cell(0, 27, "s", "my column")],
+        cells={key: [Cell(0, 27, "n", 42.0)],
+               other: [Cell(0, 29, "f", "AB2+1", cached=5.0), Cell(0, 28, "s", "a  b")]},
+        fills={key: [(1, "FF0000")]} if coloured else {}))
+    path = tmp_path / "w.ods"
+    export_workbook(evaluate(doc, conv), path, keep=keep)
+    values = ods_values(path)
+    cand = values[SHEETS["candidates"]]
+    assert cand[0][27] == "my column"
+    assert [r[27] for r in cand[1:] if (r[0], r[1]) == key] == [42.0]
+    assert [r[27:30] for r in cand[1:] if (r[0], r[1]) == other] == [["", "a  b", 5.0]]
+    with zipfile.ZipFile(path) as z:
+        assert b'table:formula="of:=[.AB2]+1"' in z.read("content.xml")
+    check_values(values, doc, conv)
+
+
+# -- LibreOffice recalculates ------------------------------------------------------------------
+def _same(a: Any, b: Any) -> bool:
+    a = "" if a is None else a
+    b = "" if b is None else b
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a == b)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=0.0, abs_tol=1e-12)
+    return bool(a == b)
+
+
+def _differences(stored: dict[str, list[list[Any]]], recalculated: dict[str, list[list[Any]]],
+                 ) -> list[str]:
+    out = []
+    for sheet, rows in stored.items():
+        theirs = recalculated[sheet]
+        for r, row in enumerate(rows):
+            for c, v in enumerate(row):
+                t = theirs[r][c] if r < len(theirs) and c < len(theirs[r]) else None
+                if not _same(v, t):
+                    out.append(f"{sheet}!R{r + 1}C{c + 1}: stored {v!r}, LibreOffice {t!r}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    src = tmp_path_factory.mktemp("ods")
+    jobs: dict[str, tuple[Path, Any]] = {}
+    for n in range(len(CONVENTIONS)):
+        doc, conv = case(n)
+        export_workbook(evaluate(doc, conv), src / f"case{n}.ods")
+        jobs[f"case{n}"] = (src / f"case{n}.ods", (doc, conv))
+    seed = seed_document()
+    export_workbook(evaluate(seed), src / "seed.ods")
+    jobs["seed"] = (src / "seed.ods", (seed, seed.conventions))
+    a, conv = case(1)
+    b, _ = case(1)
+    b.score[:] = b.score[::-1].copy()  # another ranking of the same candidates
+    export_comparison_workbook(compare(a, b, conv), src / "pair.ods")
+    jobs["pair"] = (src / "pair.ods", (a, conv))
+    docs = three_docs()
+    evs = [evaluate(d, RUNS_CONV) for d in docs]
+    m = compare_runs([RunValues.of(ev, f"run{i}") for i, ev in enumerate(evs)], RUNS_CONV,
+                     resamples=200, seed=1)
+    export_runs_workbook(m, evs, src / "runs.ods")
+    jobs["runs"] = (src / "runs.ods", (m, docs))
+    # A stale stored result: LibreOffice must replace it (recalculation is on).
+    stale = src / "stale.ods"
+    with zipfile.ZipFile(jobs["case0"][0]) as z, zipfile.ZipFile(stale, "w") as out:
+        for info in z.infolist():
+            data = z.read(info)
+            if info.filename == "content.xml":
+                data = re.sub(rb'(table:formula="of:=IF\(\[\.Q2\]=1;\[\.R2\];&quot;&quot;\)" '
+                              rb'office:value-type="float" office:value=")[^"]*"',
+                              rb'\g<1>77.0"', data, count=1)
+                assert b'office:value="77.0"' in data
+            out.writestr(info, data)
+    jobs["stale"] = (stale, jobs["case0"][1])
+    out = recalculate([p for p, _ in jobs.values()], tmp_path_factory.mktemp("recalculated"))
+    return {"jobs": jobs, "out": dict(zip(jobs, out, strict=True))}
+
+
+pytestmark_lo = pytest.mark.libreoffice
+
+
+@pytestmark_lo
+@pytest.mark.parametrize("name", [f"case{n}" for n in range(len(CONVENTIONS))] + ["seed", "pair"])
+def test_libreoffice_agrees_with_stored_and_engine(recalculated: dict[str, Any],
+                                                   name: str) -> None:
+    path, (doc, conv) = recalculated["jobs"][name]
+    values = read_values(recalculated["out"][name])
+    check_values(values, doc, conv)
+    assert _differences(ods_values(path), values) == []
+
+
+@pytestmark_lo
+def test_libreoffice_runs_workbook(recalculated: dict[str, Any]) -> None:
+    path, (m, docs) = recalculated["jobs"]["runs"]
+    values = read_values(recalculated["out"]["runs"])
+    check_runs(values, m, docs, RUNS_CONV)
+    assert RUNS_SHEET in values
+    assert _differences(ods_values(path), values) == []
+
+
+@pytestmark_lo
+def test_libreoffice_recalculates_a_stale_value(recalculated: dict[str, Any]) -> None:
+    path, (doc, conv) = recalculated["jobs"]["stale"]
+    stored = ods_values(path)
+    values = read_values(recalculated["out"]["stale"])
+    assert stored[SHEETS["candidates"]][1][8] == 77.0
+    assert _differences(stored, values) == [f"{SHEETS['candidates']}!R2C9: stored 77.0, "
+                                            f"LibreOffice {values[SHEETS['candidates']][1][8]!r}"]
+    check_values(values, doc, conv)
+    assert not np.isclose(values[SHEETS["candidates"]][1][8] or 0.0, 77.0)
