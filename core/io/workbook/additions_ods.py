@@ -9,10 +9,9 @@ gives values only, so a formula of theirs is kept as its last result and
 their formats, widths, merged cells and comments are not read; each
 workbook with additions says so in :attr:`Additions.not_carried`.
 
-Until the ``.ods`` reader of issue 34 (item 2, another branch) lands,
-whether the file is ours is told here too, from the metadata sheet alone
-(:func:`is_own_ods`); once :func:`core.io.workbook.reader.is_own_workbook`
-reads ``.ods``, that one test should serve both.
+Whether the file is ours is told by
+:func:`core.io.workbook.reader.is_own_workbook` for both formats;
+:func:`is_own_ods` answers the same from calamine's reading.
 """
 
 from __future__ import annotations
