@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
+from app.file_formats import WORKSHEET_FILTER
 from app.models.queries import RunColumns
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
@@ -53,7 +54,7 @@ __all__ = ["PairColumn", "PairsModel", "RunsController", "RunsView", "install_ru
 
 #: Sign-flip vectors and bootstrap samples, and their seed (as the two-run compare).
 RESAMPLES, SEED = 10000, 0
-_FILTER = ("Worksheets and TREC runs (*);;Worksheets (*.csv *.tsv *.xlsx *.xlsm);;"
+_FILTER = (f"Worksheets and TREC runs (*);;{WORKSHEET_FILTER};;"
            "TREC runs (*.run *.trec *.test *.res *.txt)")
 
 
