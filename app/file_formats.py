@@ -22,6 +22,8 @@ from PySide6.QtCore import QEventLoop
 from app.workers import Task
 from core.engine.evaluation import evaluate
 from core.errors import InputError
+from core.io.annotator.read import RECORD_SUFFIXES
+from core.io.load import TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.document import Document
 
 __all__ = [
@@ -33,10 +35,12 @@ __all__ = [
     "QRELS_FILTER",
     "TEXT_SUFFIXES",
     "TSV_FILTER",
+    "WORKSHEET_FILTER",
     "XLSX_FILTER",
     "Origin",
     "can_write",
     "origin_of",
+    "patterns",
     "proposed_save_path",
     "save_filters",
     "snapshot",
@@ -53,11 +57,22 @@ TSV_FILTER = "Worksheet TSV (*.tsv)"
 XLSX_FILTER = "Excel workbook (*.xlsx)"
 ODS_FILTER = "OpenDocument spreadsheet (*.ods)"
 QRELS_FILTER = "TREC qrels (*.qrels *.txt);;All files (*)"
-OPEN_FILTER = ("Worksheets and annotators' sheets (*.csv *.tsv *.tab *.txt *.xlsx *.xlsm *.ods "
-               "*.parquet *.json *.jsonl *.ndjson);;All files (*)")
-IMPORT_FILTER = ("Annotators' sheets (*.xlsx *.xlsm *.ods *.csv *.tsv *.json *.jsonl *.ndjson);;"
-                 "All files (*)")
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
+
+
+def patterns(*suffixes: str) -> str:
+    """A file dialog's patterns for ``suffixes``: ``*.csv *.xlsx``."""
+    return " ".join(f"*{s}" for s in suffixes)
+
+
+#: What Open reads: worksheets as text, workbooks (core's one list), Parquet and
+#: annotators' records (the import wizard takes those).
+_READ = patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, ".parquet", *RECORD_SUFFIXES)
+OPEN_FILTER = f"Worksheets and annotators' sheets ({_READ});;All files (*)"
+_ANNOTATORS = patterns(*WORKBOOK_SUFFIXES, *TEXT_SHEET_SUFFIXES, *RECORD_SUFFIXES)
+IMPORT_FILTER = f"Annotators' sheets ({_ANNOTATORS});;All files (*)"
+#: What the runs and comparison views read as a worksheet.
+WORKSHEET_FILTER = f"Worksheets ({patterns(*TEXT_SHEET_SUFFIXES, *WORKBOOK_SUFFIXES)})"
 #: The workbook formats, by suffix, with the Save As filter of each.
 WORKBOOK_FILTERS = {".xlsx": XLSX_FILTER, ".ods": ODS_FILTER}
 #: The encodings offered, by codec name, with the words shown.

@@ -50,6 +50,16 @@ def run_cases(cases: list[dict[str, Any]]) -> dict[str, Outcome]:
             for r in json.loads(done.stdout)}
 
 
+def run_side_by_side(*batches: list[dict[str, Any]]) -> dict[str, Outcome]:
+    """Each batch of cases in a harness of its own, the harnesses side by side
+    (one per core); outcomes by id."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(batches)) as pool:
+        runs = [pool.submit(run_cases, batch) for batch in batches]
+        return {k: v for run in runs for k, v in run.result().items()}
+
+
 def digests(paths: list[Path]) -> dict[Path, str]:
     """What each input holds (a FIFO or folder: its kind), to prove it unchanged."""
     out = {}
@@ -92,3 +102,45 @@ def check(outcome: Outcome, *, refused: bool, phrases: tuple[str, ...] = (),
     text = " ".join(lines)
     problems += [f"message lacks {p!r}: {text[:300]}" for p in phrases if p not in text]
     return problems
+
+
+def corpus_script(corpus: Path, module: str) -> Any:
+    """The corpus script ``module`` (in ``tests/data``, above ``corpus``), imported."""
+    import importlib
+
+    folder = str(corpus.parents[1])
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.remove(folder)
+
+
+def assert_corpus(corpus: Path, built: dict[str, bytes], expected: dict[str, Any],
+                  script: str) -> None:
+    """The committed corpus is what its script builds, every file small, and
+    every refused file names its phrases."""
+    assert sorted(built) == sorted(p.name for p in corpus.iterdir())
+    assert sorted(expected) == sorted(n for n in built if n != "expected.json")
+    for name, data in built.items():
+        assert len(data) < 200_000, name
+        assert (corpus / name).read_bytes() == data, f"{name} differs: rerun {script}"
+    assert all(e["phrases"] for e in expected.values() if e["refused"])
+
+
+def assert_checked(check: Any, path: Path, expected: dict[str, Any], reader_decides: bool,
+                   error: type[Exception]) -> None:
+    """``check`` alone refuses ``path`` with the message a user sees, or
+    passes a file that is read (or that only the reader can refuse)."""
+    import pytest
+
+    if not expected["refused"] or reader_decides:
+        check(path)
+        return
+    with pytest.raises(error) as info:
+        check(path)
+    message = str(info.value)
+    assert message.startswith(str(path)), message
+    assert "\n" not in message
+    for phrase in expected["phrases"]:
+        assert phrase in message, (phrase, message)

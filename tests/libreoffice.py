@@ -116,7 +116,8 @@ def edit(jobs: Sequence[tuple[Path, Path, list[dict[str, Any]]]], *,
          timeout: float = 240.0) -> list[Path]:
     """Edit workbooks in one headless LibreOffice as a reviewer does (through
     UNO, by the system ``python3``; :mod:`tests.lo_edit` lists the edits),
-    each ``(in, out, edits)`` saved as .xlsx at ``out``. Returns the outputs."""
+    each ``(in, out, edits)`` saved at ``out`` as .xlsx, or as .ods when its
+    suffix says so. Returns the outputs."""
     import json
     import os
 

@@ -7,7 +7,8 @@ there, not into a virtual environment), from :func:`tests.libreoffice.edit`:
 
 ``JOBS.json`` is a list of ``{"in": PATH, "out": PATH, "edits": [...]}``;
 one LibreOffice is started for all of them (a private profile, a free
-port), each workbook loaded hidden, edited, saved as .xlsx and closed. An
+port), each workbook loaded hidden, edited, saved as .xlsx (or .ods, as
+the output's suffix says: LibreOffice's own format) and closed. An
 edit is one of:
 
 - ``{"op": "set", "sheet": S, "cell": "F3", "value": V}`` (a number, or
@@ -36,6 +37,9 @@ from typing import Any
 
 import uno  # type: ignore[import-not-found]
 from com.sun.star.beans import PropertyValue  # type: ignore[import-not-found]
+
+#: LibreOffice's export filter for each output suffix.
+_FILTERS = {".xlsx": "Calc MS Excel 2007 XML", ".ods": "calc8"}
 
 
 def _prop(name: str, value: Any) -> Any:
@@ -136,8 +140,8 @@ def main(jobs_file: str) -> int:
                 try:
                     for edit in job["edits"]:
                         _apply(doc, edit)
-                    doc.storeToURL(Path(job["out"]).resolve().as_uri(),
-                                   (_prop("FilterName", "Calc MS Excel 2007 XML"),))
+                    out = Path(job["out"]).resolve()
+                    doc.storeToURL(out.as_uri(), (_prop("FilterName", _FILTERS[out.suffix]),))
                 finally:
                     doc.close(True)
             with contextlib.suppress(Exception):  # the bridge goes down with the office

@@ -104,17 +104,23 @@ def test_the_reason_counts_people_and_how_many_judged_each_item() -> None:
     assert ("ignored", "Timestamp: dates and times, not imported") in mapping.reasons
 
 
-def test_a_rank_is_told_from_a_grade_by_its_values() -> None:
-    """Whole numbers counting each query's documents (1..n) are a rank;
-    whole numbers repeating within a query are the grade."""
+def test_a_column_counting_each_querys_documents_is_no_grade_nor_a_ranking() -> None:
+    """Whole numbers counting each query's documents (1..n) beside the
+    grades are not a grade; nor are they the ranking, as they once were
+    (issue 33: a ranking needs a header naming one or a declaration). The
+    column is left out with the flag that would make it the rank."""
     rows = [["a", "b", "c", "d"]]
     for q in ("q1", "q2", "q3"):
         for r in range(1, 6):
             rows.append([q, f"{q}-doc{r}", r, (r * 7 + len(q)) % 3])
     mapping = detect_mapping(Table(file="r.csv", rows=rows))
-    assert (mapping.query, mapping.source_id, mapping.rank, mapping.grade) == (0, 1, 2, 3)
-    assert mapping.why("rank") == (
-        "c, read from its values; whole numbers counting each query's sources")
+    assert (mapping.query, mapping.source_id, mapping.grade) == (0, 1, 3)
+    assert (mapping.rank, mapping.score) == (None, None)
+    assert mapping.left_out == ((2, "c: whole numbers counting each query's sources; if this "
+                                 "is the ranking, pass --map rank=c", "--map rank=c"),)
+    rows[0][2] = "Rank"
+    mapping = detect_mapping(Table(file="r.csv", rows=rows))
+    assert (mapping.rank, mapping.grade) == (2, 3)
 
 
 def test_a_header_said_again_between_blocks_is_still_the_header() -> None:

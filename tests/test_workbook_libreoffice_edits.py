@@ -75,7 +75,12 @@ def test_the_edits_are_taken_and_named(books: dict[str, Path]) -> None:
     ws = openpyxl.load_workbook(books["edited"])[SHEETS["candidates"]]
     sources = [ws.cell(r, 2).value for r in range(2, ws.max_row + 1)]
     assert sources == sorted(sources, reverse=True)  # LibreOffice sorted the rows
-    doc = read_workbook(books["edited"])
+    assert_grade_and_gain_taken(read_workbook(books["edited"]))
+
+
+def assert_grade_and_gain_taken(doc: Any) -> None:
+    """case-A/C's grade 2 and the exponential gain rule, typed in LibreOffice,
+    are the document's, each named once by what reopening found."""
     i = _row_of(doc, "case-A", "C")
     assert (doc.grade[i], doc.state[i]) == (2.0, GradeState.NUMBER)
     assert doc.conventions.gain == Gain(Gain.parse("exponential").rule)

@@ -49,8 +49,10 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("--header-row", type=int, metavar="N",
                    help="the header's row, 1-based (default: guessed)")
     p.add_argument("--map", action="append", default=[], metavar="FIELD=COLUMN",
-                   help=f"read FIELD from COLUMN (a header, letter or number); FIELD is one "
-                   f"of {_FIELDS}; repeat for several")
+                   help=f"read FIELD from COLUMN (a header, letter or number), or none to "
+                   f"leave FIELD out (rank=none: the sheet holds no ranking); FIELD is one of "
+                   f"{_FIELDS}; repeat for several. A score or rank is read only from a "
+                   "column whose header names one, or from the column given here")
     p.add_argument("--annotators", metavar="COL,COL,...",
                    help="one annotator's grades per column (a wide sheet)")
     p.add_argument("--rubric", metavar="G=LABEL,...",

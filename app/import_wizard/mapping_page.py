@@ -272,6 +272,11 @@ class MappingPage(QWizardPage):
             fields.update(grade=None, annotator=None, grades=self.grades_model.grades())
         else:
             fields["grades"] = ()
+        # What the user changed from the guess is declared, as --map declares it.
+        declared = [f for f, c in fields.items() if f in self.combos and c != getattr(base, f)]
+        if fields["grades"] != base.grades and "grade" not in declared:
+            declared.append("grade")
+        fields["declared"] = (*base.declared, *declared)
         unknown = ("", *(m.strip() for m in self.unknown_marks.text().split(",") if m.strip()))
         unrateable = tuple(m.strip() for m in self.unrateable_marks.text().split(",")
                            if m.strip())

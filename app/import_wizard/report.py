@@ -20,17 +20,18 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control
-from app.import_wizard.tables import IssueColumn, IssuesModel
+from app.import_wizard.tables import ColumnsModel, IssueColumn, IssuesModel
 from core.io.annotator import ImportReport
 
-__all__ = ["COUNT_LABELS", "ImportReportDialog", "ImportReportView", "report_counts"]
+__all__ = ["COUNT_LABELS", "ImportReportDialog", "ImportReportView", "report_counts",
+           "rows_line"]
 
 #: The counts shown above the issue table: objectName suffix -> label.
 COUNT_LABELS: dict[str, str] = {
     "judgments_read": "Judgments read",
     "judgments_imported": "Judgments imported",
     "judgments_rejected": "Judgments rejected",
-    "rows_read": "Rows read",
+    "rows_read": "Rows holding judgments",
     "rows_imported": "Rows imported",
     "rows_rejected": "Rows rejected",
     "cells_rejected": "Rows and cells refused",
@@ -67,6 +68,19 @@ def report_counts(report: ImportReport) -> dict[str, str]:
     }
 
 
+def rows_line(report: ImportReport) -> str:
+    """The rows' tally in one line: read = imported + skipped (by reason) +
+    rejected + blank."""
+    tally = report.row_tally
+    if tally is None:
+        return ""
+    skipped = sum(n for _, n in tally.skipped)
+    why = "; ".join(f"{kind}: {n}" for kind, n in tally.skipped)
+    return (f"Rows: {tally.read} read = {tally.imported} imported + {skipped} skipped"
+            + (f" ({why})" if why else "") + f" + {tally.rejected} rejected + {tally.blank} "
+            "blank")
+
+
 class ImportReportView(QWidget):
     """An import report: summary sentences, counts, every issue, and notes."""
 
@@ -99,6 +113,19 @@ class ImportReportView(QWidget):
         self.issues.horizontalHeader().setSectionResizeMode(
             IssueColumn.PROBLEM, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.issues, 1)
+        self.rows_tally = QLabel(self)
+        self.rows_tally.setObjectName("importRowsTally")
+        self.rows_tally.setWordWrap(True)
+        layout.addWidget(self.rows_tally)
+        self.columns_model = ColumnsModel(self)
+        self.columns = QTableView(self)
+        self.columns.setObjectName("importColumns")
+        label_control(self.columns, self.tr("Every column: its role, or why it was left out"))
+        self.columns.setModel(self.columns_model)
+        self.columns.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.columns.horizontalHeader().setSectionResizeMode(
+            3, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.columns, 1)
         self.notes = QPlainTextEdit(self)
         self.notes.setObjectName("importNotes")
         label_control(self.notes, self.tr("Import notes"))
@@ -110,6 +137,8 @@ class ImportReportView(QWidget):
     def set_report(self, report: ImportReport | None, error: str = "") -> None:
         self.report = report
         self.issues_model.set_report(report)
+        self.columns_model.set_report(report)
+        self.rows_tally.setText(rows_line(report) if report is not None else "")
         if report is None:
             self.summary.setText(error)
             for label in self.counts.values():

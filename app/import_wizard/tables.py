@@ -1,6 +1,6 @@
 """The wizard's table models: the sheet's first rows, wide layouts' grade
 columns, the labels no rule reads (with the grades the user gives them), and
-an import report's issues."""
+an import report's issues and columns."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from core.io.safety import column_letters
 from core.model.numbers import number_text
 
 __all__ = [
+    "ColumnsModel",
     "GradeColumnsModel",
     "IssueColumn",
     "IssuesModel",
@@ -291,3 +292,38 @@ class IssuesModel(QAbstractTableModel):
         if not 0 <= section < len(IssueColumn):
             return None
         return self.tr(ISSUE_TITLES[IssueColumn(section)])
+
+
+#: The columns table's titles, one per field of a column record.
+COLUMN_TITLES = ("Column", "Header", "Role", "Why", "To use it")
+
+
+class ColumnsModel(QAbstractTableModel):
+    """Every column of the imported file: its role, or why it was left out
+    and what would use it (the report's :class:`ColumnRecord` values)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[tuple[str, str, str, str, str]] = []
+
+    def set_report(self, report: ImportReport | None) -> None:
+        self.beginResetModel()
+        self._rows = [(c.letter, c.header, c.role or self.tr("not imported"), c.reason,
+                       c.flag) for c in (report.columns if report is not None else ())]
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMN_TITLES)
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or role not in (DISPLAY, TOOLTIP):
+            return None
+        return self._rows[index.row()][index.column()]
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role != DISPLAY or orientation != Qt.Orientation.Horizontal:
+            return None
+        return self.tr(COLUMN_TITLES[section]) if 0 <= section < len(COLUMN_TITLES) else None

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
+from app.file_formats import WORKSHEET_FILTER
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
 from app.review.common import RowsModel, SignedDelegate, read_only_table
@@ -72,7 +73,7 @@ SEED = 0
 #: A TREC run may have any name (``results.test``, ``input.uogTrA``): the first
 #: filter, the one the dialog opens with, shows every file.
 COMPARE_FILTER = (
-    "Worksheets and TREC runs (*);;Worksheets (*.csv *.tsv *.xlsx *.xlsm);;"
+    f"Worksheets and TREC runs (*);;{WORKSHEET_FILTER};;"
     "TREC runs (*.run *.trec *.test *.res *.txt)"
 )
 _WIN, _LOSS = "win", "loss"  # tones of app.models.looks

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
+from app.file_formats import WORKSHEET_FILTER
 from app.models.queries import RunColumns
 from app.panels.scrolled import scrolled
 from app.review.common import RowsModel, SignedDelegate, read_only_table
@@ -54,7 +55,7 @@ __all__ = ["PairColumn", "PairsModel", "RunsController", "RunsView", "install_ru
 
 #: Sign-flip vectors and bootstrap samples, and their seed (as the two-run compare).
 RESAMPLES, SEED = 10000, 0
-_FILTER = ("Worksheets and TREC runs (*);;Worksheets (*.csv *.tsv *.xlsx *.xlsm);;"
+_FILTER = (f"Worksheets and TREC runs (*);;{WORKSHEET_FILTER};;"
            "TREC runs (*.run *.trec *.test *.res *.txt)")
 
 

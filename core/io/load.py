@@ -7,6 +7,7 @@ from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.files import check_input, open_input
+from core.io.safety import WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.rubric import Rubric
@@ -19,7 +20,6 @@ __all__ = [
     "looks_like_trec_run",
 ]
 
-WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 TEXT_SHEET_SUFFIXES = (".csv", ".tsv")
 
 
@@ -74,7 +74,7 @@ def load_document(
     if path.suffix.lower() == ".xls":
         raise InputError(
             "old .xls workbooks are not supported", file=str(path),
-            hint="save it as .xlsx in Excel or LibreOffice",
+            hint="save it as .xlsx or .ods in Excel or LibreOffice",
         )
     if looks_like_trec_run(path):
         raise InputError(

@@ -530,23 +530,33 @@ CASES: dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]] = {
 }
 
 
-def build() -> dict[str, bytes]:
-    """Every corpus file (``own.xlsx`` as committed) and ``expected.json``."""
-    files = {name: make() for name, (make, _, _) in CASES.items()}
+Cases = dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]]
+
+
+def build(cases: Cases | None = None) -> dict[str, bytes]:
+    """Every corpus file (``own.xlsx`` as committed) and ``expected.json``
+    (of ``cases``: this corpus's unless given)."""
+    cases = CASES if cases is None else cases
+    files = {name: make() for name, (make, _, _) in cases.items()}
     expected = {name: {"refused": refused, "phrases": list(phrases)}
-                for name, (_, refused, phrases) in CASES.items()}
+                for name, (_, refused, phrases) in cases.items()}
     files["expected.json"] = (json.dumps(expected, indent=1, sort_keys=True) + "\n").encode()
     return files
+
+
+def write(out: Path, cases: Cases) -> None:
+    """Write the corpus of ``cases`` into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in build(cases).items():
+        assert len(data) < 200_000, (name, len(data))
+        (out / name).write_bytes(data)
+    print(f"wrote {len(cases)} files and expected.json into {out}")
 
 
 def main() -> None:
     if "--own" in sys.argv[1:]:
         write_own()
-    OUT.mkdir(parents=True, exist_ok=True)
-    for name, data in build().items():
-        assert len(data) < 200_000, (name, len(data))
-        (OUT / name).write_bytes(data)
-    print(f"wrote {len(CASES)} files and expected.json into {OUT}")
+    write(OUT, CASES)
 
 
 if __name__ == "__main__":

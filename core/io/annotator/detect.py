@@ -20,7 +20,7 @@ from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, 
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
-from core.io.annotator.roles import Profile, profile_columns, roles_from_values, span
+from core.io.annotator.roles import Profile, left_out, profile_columns, roles_from_values
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.safety import column_letters
@@ -125,13 +125,15 @@ def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]
 
 def _by_values(table: Table, header_row: int, header: list[str], found: dict[str, int],
                wide: list[tuple[int, str]], marks: set[str],
-               ) -> tuple[list[tuple[int, str]], list[tuple[str, str]], list[Flag]]:
+               ) -> tuple[list[tuple[int, str]], list[tuple[str, str]], list[Flag],
+                          list[tuple[int, str, str]]]:
     """The fields the names left unknown, read from the cells
     (:mod:`~core.io.annotator.roles`); without a grade column, the columns
     whose cells read as grades (one: long; several: one per annotator); the
     platform's marks of rows that are not judgments
     (:mod:`~core.io.annotator.platform`). Returns the wide columns, the
-    reasons and the flag columns."""
+    reasons, the flag columns and the columns left out (column, why, the
+    flag that would use it)."""
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r))]
     profiles = profile_columns(sample, header, marks)
@@ -147,7 +149,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     found.update(roles.found)
     if switched:
         roles.reasons["grade"] = switched
-    reasons = [*roles.reasons.items(), *(("ignored", why) for why in roles.ignored.values())]
+    reasons = [*roles.reasons.items(), *(("ignored", why) for why, _ in roles.ignored.values())]
     if "status" not in found:
         status = next((p for p in profiles if p.col not in found.values() and p.col not in taken
                        and status_like(p)), None)
@@ -171,7 +173,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                 graded = [c for c in graded if not _fractional(profiles[c])] or graded
             if len(graded) == 1:
                 found["grade"] = graded[0]
-            elif graded:
+            elif graded and "annotator" not in found:  # a long sheet's grades are one column
                 wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
                          else column_letters(c + 1)) for c in graded]
                 reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
@@ -190,11 +192,30 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                                        if t):
                 del found[f]
                 reasons = [(g, w) for g, w in reasons if g != f]
-    # every other column with data is named, never dropped in silence
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
-    reasons.extend(("ignored", f"{p.shown()}: {span(p)}, no role read from them; not imported")
-                   for p in profiles if p.filled and p.col not in left)
-    return wide, [*reasons, *why], flags
+    out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
+    out.extend(_left_out(profiles, header, found, left, taken - {c for c, _ in wide}))
+    reasons.extend(("ignored", text) for c, text, _ in out if c not in roles.ignored)
+    return wide, [*reasons, *why], flags, sorted(out)
+
+
+def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
+              left: set[int], combined: set[int]) -> list[tuple[int, str, str]]:
+    """The columns no role takes, each with why and the flag that would
+    use it: combined grades (``Final grade``), then every other column
+    with data (never dropped in silence)."""
+    query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
+                     for f in ("query", "source_id"))
+    out = [(c, f"{profiles[c].shown()}: a grade combined from several, not imported (the "
+            "consensus is computed from the annotators' own)",
+            f"--map grade={column_letters(c + 1)}")
+           for c in sorted(combined) if c < len(profiles) and c not in found.values()
+           and combined_grade(header[c])]
+    for p in profiles:
+        if p.filled and p.col not in left:
+            text, flag = left_out(p, query, source)
+            out.append((p.col, text, flag))
+    return out
 
 
 def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:
@@ -246,7 +267,7 @@ def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping
     marks = {m.strip().casefold() for m in (*ColumnMapping().unknown_marks,
                                             *ColumnMapping().unrateable_marks)}
     named_wide = list(wide)
-    wide, reasons, flags = _by_values(table, header_row, header, found, wide, marks)
+    wide, reasons, flags, left = _by_values(table, header_row, header, found, wide, marks)
     if wide and wide == named_wide:
         reasons.insert(0, ("annotators", f"{', '.join(n for _, n in wide)}, named so: one "
                            "column of grades per annotator"))
@@ -254,7 +275,7 @@ def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping
         found.pop("grade", None)
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
-                         flags=tuple(flags), **fields)
+                         flags=tuple(flags), left_out=tuple(left), **fields)
 
 
 def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:

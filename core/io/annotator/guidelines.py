@@ -21,7 +21,7 @@ from core.errors import InputError
 from core.io.annotator.model import cell_text
 from core.io.annotator.read import read_table
 from core.io.annotator.report import ImportResult
-from core.io.safety import check_xlsx
+from core.io.safety import WORKBOOK_SUFFIXES, check_workbook
 from core.model.guidelines import Guideline, Guidelines
 
 __all__ = ["FoundGuidelines", "find_guidelines", "offer_guidelines", "read_guidelines"]
@@ -101,9 +101,9 @@ def _levels(rows: list[list[Any]]) -> tuple[Guidelines, dict[float, str]] | None
 def read_guidelines(path: str | Path, sheet: str) -> FoundGuidelines:
     """The guidelines sheet ``sheet`` of workbook ``path`` holds; raises
     :class:`InputError` naming the sheet when it describes no levels."""
-    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):
+    if Path(path).suffix.lower() not in WORKBOOK_SUFFIXES:
         raise InputError("a text file has no sheet of guidelines", file=str(path),
-                         hint="import a workbook (.xlsx) with --guidelines, or leave it out")
+                         hint="import a workbook (.xlsx, .ods) with --guidelines, or leave it out")
     table = read_table(path, sheet=sheet)
     found = _levels(table.rows[:_MAX_ROWS])
     if found is None:
@@ -119,10 +119,10 @@ def find_guidelines(path: str | Path, judged: str | None) -> FoundGuidelines | N
     """The sheet of workbook ``path`` other than ``judged`` (the judgments')
     that looks most like guidelines, read; None when none does (or ``path``
     is a text file, which has one table)."""
-    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):
+    if Path(path).suffix.lower() not in WORKBOOK_SUFFIXES:
         return None
     found = []
-    for name in check_xlsx(Path(path)).sheets:
+    for name in check_workbook(Path(path)).sheets:
         if name == judged:
             continue
         try:

@@ -7,18 +7,22 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 
 from core.errors import InputError
+from core.io.annotator.accounting import REPEAT as _REPEAT
+from core.io.annotator.accounting import column_records, row_tally
 from core.io.annotator.build import build_document
 from core.io.annotator.cells import GradeReader, number_rubric, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
-from core.io.annotator.grades import first_grades, read_grades
+from core.io.annotator.evidence import check_rank, check_sheet
+from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
-from core.io.annotator.report import FATAL, ImportReport, ImportResult
-from core.io.annotator.rows import annotator_names, find_candidates, notes, read_rows
+from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
+from core.io.annotator.rows import Rows, annotator_names, find_candidates, notes, read_rows
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.transposed import restore_places
@@ -76,6 +80,7 @@ def import_table(
                           header_row=mapping.header_row + 1, mapping=mapping)
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     _refuse_lists(sheet)
+    check_sheet(sheet)  # grades that are none, grade columns left unused
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
     guessed = _labels(sheet, conventions, guess, labels or {})
@@ -92,6 +97,7 @@ def import_table(
     # Rows: blank, formulas in key cells, empty query or source, bad score;
     # then the candidates, each from its first row.
     rows = read_rows(sheet, report)
+    check_rank(sheet, rows.query, rows.source, rows.alive.tolist())
     cands = find_candidates(sheet, rows, report)
     who_all = annotator_names(sheet)
     c_note = notes(sheet, cands, who_all)
@@ -101,6 +107,7 @@ def import_table(
     kept_ev, again = first_grades(sheet, grades, cands)
     sheet.report_findings(report)
     count_judgments(sheet, report, rows, grades, kept_ev)
+    _account(sheet, report, rows, cands.rows)
     _label_report(report, conventions, guessed)
     restore_places(report, sheet)  # a reshaped table's places: the file's own
     report.notes.extend(table.notes)
@@ -111,6 +118,38 @@ def import_table(
     report.candidates = cands.n
     report.annotators = doc.annotators
     return ImportResult(doc, report)
+
+
+def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray) -> None:
+    """Every column and every row accounted for; a tally that does not add
+    up, or disagrees with the counts the steps made, is a bug, raised
+    before anything is written."""
+    origin = sheet.table.origin
+    file_rows = None if origin is None else [
+        origin.rows[i + sheet.start] for i in range(sheet.n_rows)]
+    report.columns = column_records(sheet.header, sheet.mapping, origin)
+    tally = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
+                      rows.alive, imported, file_rows)
+    repeats = _REPEAT in dict(tally.skipped)
+    agree = tally.adds_up() and (origin is not None or (
+        tally.read == sheet.n_rows and tally.blank == report.blank_rows
+        and tally.rejected == _rows_rejected(report) and tally.imported == report.rows_imported
+        and sum(n for _, n in tally.skipped) - dict(tally.skipped).get(_REPEAT, 0) * repeats
+        == len(report.skipped_rows)))
+    if not agree:
+        raise RuntimeError(f"import accounting of {sheet.file} does not add up: {tally} "
+                           f"(blank {report.blank_rows}, skipped {len(report.skipped_rows)}, "
+                           f"rejected {report.rows_rejected}, imported {report.rows_imported})")
+    report.row_tally = tally
+
+
+def _rows_rejected(report: ImportReport) -> int:
+    """The rows the findings reject (:attr:`ImportReport.rows_rejected` in one
+    pass over the findings: an import may have tens of thousands)."""
+    if not {ROW_REJECTED, FORMULA} & set(map(itemgetter(0), report.issues)):
+        return 0  # the usual case, found at C speed: no row-level finding at all
+    return len({i.row for i in report.issues if i.kind == ROW_REJECTED or (
+        i.kind == FORMULA and "row rejected" in i.problem)})
 
 
 def _refuse_lists(sheet: Sheet) -> None:

@@ -86,6 +86,14 @@ class ColumnMapping:
     #: column left out says so under ``"ignored"``. Not part of the mapping's
     #: identity.
     reasons: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    #: The columns the guess left out: (column, why, the flag that would use
+    #: it or ""), for the report's accounting of every column. Not part of
+    #: the mapping's identity.
+    left_out: tuple[tuple[int, str, str], ...] = field(default=(), compare=False)
+    #: The fields the user declared (``--map``, ``--annotators`` as
+    #: ``grade``, the wizard's choices): taken as said, where a guess must
+    #: show its evidence (see :mod:`~core.io.annotator.evidence`).
+    declared: tuple[str, ...] = field(default=(), compare=False)
 
     def why(self, name: str) -> str:
         """Why ``name``'s column was guessed ("" when it was not, or was chosen)."""

@@ -16,7 +16,8 @@ import re
 
 from core.io.headers import ALIASES, normalize
 
-__all__ = ["FIELD_NAMES", "Named", "combined_grade", "name_field", "wide_annotator"]
+__all__ = ["FIELD_NAMES", "Named", "combined_grade", "name_field", "quantity_header",
+           "ranking_field", "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -30,18 +31,21 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
     "query": _ranked("query", ("query_id", "qid", "topic_id", "topic_number", "topic", "query"),
                      ("question_id", "query_string", "search_query", "search_term", "keyword",
                       "keywords")),
-    "source_id": _ranked(
+    # a bare ``id`` last: a record's id (Label Studio's, Appen's ``_id``)
+    # beside a ``product_id`` is not the source
+    "source_id": (*(n for n in _ranked(
         "source_id", ("doc_id", "docid", "docno", "document_id", "source_id", "doc", "document",
                       "source", "passage_id", "pid", "passage", "doc_url", "document_url"),
-        ("link", "result_id", "item_id", "product_id")),
+        ("link", "result_id", "item_id", "product_id")) if n != "id"), "id"),
     "grade": _ranked("grade", (), ("relevance_judgment", "relevance_judgement", "answer",
                                    "assessment", "judgement_label")),
     "annotator": _ranked("annotator", (), (
         "annotator_name", "annotator_email", "rater_id", "rater_name", "assessor_id",
         "judge_id", "reviewer_id", "user_id", "worker", "workerid", "worker_id",
         "labeler", "labeller", "labeler_id", "grader", "completed_by", "annotated_by")),
-    "score": _ranked("score", (), ("model_score", "retrieval_score", "bm25")),
-    "rank": _ranked("rank", (), ("ranking", "position_in_results")),
+    "score": _ranked("score", (), ("model_score", "retrieval_score", "bm25", "logit",
+                                   "cosine", "cosine_similarity")),
+    "rank": _ranked("rank", (), ("ranking", "position_in_results", "rnk")),
     "version": _ranked("version", ()),
     "note": _ranked("note", (), ("remark", "remarks", "feedback", "annotator_notes")),
     "reason": _ranked("reason", (), ("why_unrateable",)),
@@ -53,13 +57,21 @@ _TOKENS: dict[str, frozenset[str]] = {
     "query": frozenset({"query", "qid", "topic", "question"}),
     "source_id": frozenset({"doc", "docid", "docno", "document", "url", "passage", "pid",
                             "link"}),
-    "score": frozenset({"score"}),
-    "rank": frozenset({"rank", "position"}),
+    "score": frozenset({"score", "scores", "bm25", "logit", "logits", "similarity"}),
+    "rank": frozenset({"rank", "ranking", "position", "rnk", "pos"}),
     "version": frozenset({"version"}),
     "note": frozenset({"note", "notes", "comment", "comments", "remark", "remarks"}),
     "reason": frozenset({"reason"}),
 }
 _TOKEN_RANK = 1000
+#: Words beside ``score`` or ``rank`` that make it something else than a
+#: ranker's: a worker's trust or quality, an annotator's confidence, a count.
+_NOT_RANKING = frozenset({"quality", "trust", "confidence", "agreement", "approval", "worker",
+                          "annotator", "rater", "count", "num", "number", "n", "gold",
+                          "accuracy", "reputation", "credit", "skill"})
+#: A lower case letter or digit followed by a capital (``bm25Score``): a
+#: camelCase word boundary.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _FIELD_WORDS = frozenset().union(*_TOKENS.values())
 _GRADE_WORDS = FIELD_NAMES["grade"]
 _ANNOTATOR_WORDS = ("annotator", "rater", "assessor", "judge", "reviewer", "worker",
@@ -120,7 +132,8 @@ def wide_annotator(header: str) -> str | None:
     for word in _ANNOTATOR_WORDS:
         m = re.match(rf"^{word}s?_?(.+)$", key)
         if m and m.group(1) not in ("id", "name", "email", "s") and not _combined(m.group(1)) \
-                and not set(m.group(1).split("_")) & _FIELD_WORDS and _short(m.group(1)):
+                and not set(m.group(1).split("_")) & (_FIELD_WORDS | _NOT_RANKING) \
+                and _short(m.group(1)):
             return " ".join(header.split())
     return None
 
@@ -156,8 +169,53 @@ def name_field(header: str) -> Named:
         return Named(annotator=who)
     # The last word that names a field is the header's head (``passage
     # version`` is a version, ``Doc URL`` a source).
-    for token in reversed(_plain(header).split("_")):
+    tokens = _words(header)
+    for token in reversed(tokens):
         for f, words in _TOKENS.items():
             if token in words:
+                if f in ("score", "rank") and set(tokens) & _NOT_RANKING:
+                    return Named()
                 return Named(f, _TOKEN_RANK)
     return Named()
+
+
+def _words(header: str) -> list[str]:
+    """The header's words: camelCase, separators, dots and brackets split."""
+    spaced = _CAMEL.sub("_", _PREFIX.sub("", header))
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def ranking_field(header: str) -> str | None:
+    """``"score"`` or ``"rank"`` when ``header`` names a ranking in any
+    writing (``score``, ``bm25_score``, ``retrieval.score``, ``rank (run
+    A)``, ``position_in_serp``, ``bm25Score``), else None: the only way a
+    column becomes the ranking without the user declaring it.
+
+    >>> ranking_field("rank (run A)"), ranking_field("bm25Score"), ranking_field("Price")
+    ('rank', 'score', None)
+    """
+    named = name_field(header)
+    return named.field if named.field in ("score", "rank") else None
+
+
+#: Words of a header naming a quantity that is no grade, whatever its
+#: values (a count of 0-4, a duration of 3 seconds, a price of 2).
+_QUANTITY = frozenset({
+    "count", "counts", "num", "number", "price", "cost", "reward", "amount", "duration",
+    "seconds", "secs", "sec", "minutes", "ms", "time", "id", "ids", "index", "row", "quantity",
+    "qty", "clicks", "views", "age", "year", "trust", "confidence", "hits", "total", "page",
+    "length", "size", "attempt", "attempts", "batch", "seq", "lead", "votes", "max", "min",
+    "stock", "inventory", "units", "sold", "orders", "reviews", "likes", "shares", "downloads",
+    "visits", "sessions", "impressions", "dwell", "weight", "height", "width", "distance"})
+
+
+def quantity_header(header: str) -> bool:
+    """Whether ``header`` names a quantity, not a grade
+    (``NumberOfSimilarHITs``, ``_unit_id``, ``Price``, ``WorkTimeInSeconds``):
+    such a column is never taken for grades from its values alone.
+
+    >>> quantity_header("NumberOfSimilarHITs"), quantity_header("Relevance (0-3)")
+    (True, False)
+    """
+    return bool(set(_words(header)) & _QUANTITY) and name_field(header).field not in (
+        "grade", "score", "rank")

@@ -60,7 +60,9 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     ``header_row`` is 1-based (the sheet's own row number); the columns are
     then guessed for that row. ``fields``: field -> column; ``annotators``:
     the columns of one annotator's grades each (a wide layout, named by
-    their headers). A column the user names feeds that field only.
+    their headers). A column the user names feeds that field only; a field
+    mapped to ``none`` is left out (``rank=none``: the sheet holds no
+    ranking).
     """
     if header_row is not None and not 1 <= header_row <= max(len(table.rows), 1):
         raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
@@ -68,17 +70,19 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     mapping = detect_mapping(table, None if header_row is None else header_row - 1)
     header = table.header(mapping)
     where: dict[str, Any] = {"file": table.file, "sheet": table.sheet}
-    chosen = {_field(f, file=table.file): find_column(header, ref, **where)
-              for f, ref in (fields or {}).items()}
+    chosen: dict[str, int | None] = {
+        _field(f, file=table.file): None if ref.strip().casefold() == "none"
+        else find_column(header, ref, **where) for f, ref in (fields or {}).items()}
     grades: tuple[tuple[int, str], ...] | None = None
     if annotators:
         cols = [find_column(header, ref, **where) for ref in annotators]
         grades = tuple((c, header[c] if c < len(header) and header[c]
                         else column_letters(c + 1)) for c in cols)
-    taken = set(chosen.values()) | {c for c, _ in grades or ()}
+    taken = {c for c in chosen.values() if c is not None} | {c for c, _ in grades or ()}
     changes: dict[str, Any] = {f: None for f in SINGLE_FIELDS
                                if getattr(mapping, f) in taken and f not in chosen}
     changes.update(chosen)
+    changes["declared"] = (*chosen, *(("grade",) if grades is not None else ()))
     if grades is not None:
         changes.update(grades=grades, grade=None)
     elif "grade" in chosen:

@@ -19,6 +19,7 @@ from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
 from core.io.columnar import document_from_tables, is_parquet
+from core.io.safety import WORKBOOK_SUFFIXES
 from core.io.trec import document_from_trec
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -26,7 +27,7 @@ from core.model.numbers import number_text
 
 __all__ = ["is_judgment_sheet", "run_with_judgments", "write_judgments_qrels"]
 
-_SHEET_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv")
+_SHEET_SUFFIXES = (*WORKBOOK_SUFFIXES, ".csv", ".tsv")
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
 
@@ -49,7 +50,7 @@ def is_judgment_sheet(path: str | Path) -> bool:
     semicolon or tab."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix in (".xlsx", ".xlsm"):
+    if suffix in WORKBOOK_SUFFIXES:
         return True
     try:
         with open(path, "rb") as fh:

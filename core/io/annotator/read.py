@@ -21,7 +21,14 @@ from core.io.annotator.model import Table
 from core.io.annotator.records import explode_list_cells, records_rows
 from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
-from core.io.safety import check_xlsx, column_letters, find_cells_not_data, parse_ref
+from core.io.safety import (
+    WORKBOOK_SUFFIXES,
+    check_workbook,
+    column_letters,
+    find_cells_not_data,
+    parse_ref,
+)
+from core.io.safety.ods import ods_sheet_cells
 
 __all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "RECORD_SUFFIXES", "ChooseSheet",
            "decode_detected", "read_table", "sniff_delimiter"]
@@ -165,7 +172,7 @@ def _heads(book: Any, sheets: list[str]) -> dict[str, list[list[Any]]]:
 def _read_xlsx_table(path: Path, sheet: str | None,
                      choose: ChooseSheet | None = None) -> Table:
     name = str(path)
-    check = check_xlsx(path)
+    check = check_workbook(path)
     if sheet is not None and sheet not in check.parts:
         raise InputError(f"there is no sheet {sheet!r}", file=name,
                          hint="sheets: " + ", ".join(check.sheets))
@@ -190,7 +197,10 @@ def _read_xlsx_table(path: Path, sheet: str | None,
         ) from exc
     formulas: list[tuple[int, int, str]] = []
     errors: list[tuple[int, int, str]] = []
-    if sheet in check.with_formulas:
+    if check.kind == "ods":  # calamine gives an .ods sheet's merged cells as none
+        found_formulas, merged = ods_sheet_cells(path, sheet, name)
+        formulas = _cells(found_formulas)  # error values are formulas' results there
+    elif sheet in check.with_formulas:
         found_formulas, found_errors = find_cells_not_data(path, check.parts[sheet])
         formulas, errors = _cells(found_formulas), _cells(found_errors)
     if type(rows) is not list or (rows and type(rows[0]) is not list):
@@ -208,7 +218,7 @@ def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
 
 def read_table(path: str | Path, *, sheet: str | None = None,
                choose: ChooseSheet | None = None) -> Table:
-    """Read the raw cells of a .xlsx sheet, .csv or .tsv.
+    """Read the raw cells of a workbook's sheet (.xlsx, .ods), .csv or .tsv.
 
     The sheet read is ``sheet``; else, in a workbook of several sheets, the
     one ``choose`` picks from their first rows; else the first. A workbook
@@ -227,10 +237,10 @@ def read_table(path: str | Path, *, sheet: str | None = None,
     if suffix == ".parquet":
         raise InputError("Parquet annotation files are not read here yet", file=str(path),
                          hint="export it as CSV or JSON Lines")
-    if suffix in (".xlsx", ".xlsm"):
+    if suffix in WORKBOOK_SUFFIXES:
         return _read_xlsx_table(path, sheet, choose)
     if suffix == ".xls":
         raise InputError("old .xls workbooks are not supported", file=str(path),
-                         hint="save it as .xlsx in Excel or LibreOffice")
+                         hint="save it as .xlsx or .ods in Excel or LibreOffice")
     return _read_text_table(path)
 

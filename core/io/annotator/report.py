@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from core.io.annotator.accounting import ColumnRecord, RowTally
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
 from core.model.document import Document
 from core.model.numbers import number_text
@@ -107,6 +108,11 @@ class ImportReport:
     ranking: str = "score"
     #: Column index -> its header as read (the mapping's columns, for JSON).
     column_names: dict[int, str] = field(default_factory=dict)
+    #: Every column of the file with its role or why it was left out, and
+    #: the flag that would use it (:mod:`~core.io.annotator.accounting`).
+    columns: tuple[ColumnRecord, ...] = ()
+    #: The data rows: imported + skipped (by reason) + rejected + blank.
+    row_tally: RowTally | None = None
 
     def guesses(self) -> list[str]:
         """Each column guessed and why (``annotator: Email Address, 3 people,
@@ -206,6 +212,8 @@ class ImportReport:
             "ranking": self.ranking or "none: judgments only",
             "rubric": dict(self.labels), "scale": self.scale,
             "alternatives": [{"scale": n, "rubric": t} for n, t in self.alternatives],
+            "columns": [c.to_json() for c in self.columns],
+            "rows": self.row_tally.to_json() if self.row_tally is not None else None,
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
             "imported": self.judgments_imported,
             "rejected": [{"row": r, "column": c, "reason": why}

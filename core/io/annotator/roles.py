@@ -14,9 +14,15 @@ columns relate:
   same person across many items: a modest number of distinct values, each
   repeated;
 - a grade takes a handful of values (small whole numbers, a scale's labels);
-- a rank takes distinct values within a query, one per source;
-- a score is a number with many distinct values, one per item;
 - a note is free text, mostly blank.
+
+The ranking (a score or a rank) is never read from values: a price, a
+record id or a count fits "a number, one per item" as well as a ranker's
+score does, and a ranking changes every number. A column is the ranking
+only when its header names one (:func:`~core.io.annotator.names.ranking_field`)
+or the user declares it; values only rule a named one out. A numeric
+column left out says which flag would make it the ranking
+(:func:`left_out`).
 
 Every guess comes with its reason, for the report and the wizard
 (``annotator: Email Address, 3 people, each item judged by 2-3 of them``).
@@ -30,13 +36,17 @@ from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime
+from itertools import pairwise
 from typing import Any
 
 from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import cell_text
+from core.io.annotator.names import quantity_header
 from core.io.headers import normalize
+from core.io.safety import column_letters
 
-__all__ = ["Profile", "Roles", "profile_columns", "roles_from_values", "span"]
+__all__ = ["Profile", "Roles", "left_out", "profile_columns", "rank_like", "roles_from_values",
+           "span"]
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -97,11 +107,12 @@ def _fraction(values: Sequence[str], test: Any) -> float:
 
 
 def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
-                    marks: set[str]) -> list[Profile]:
-    """A :class:`Profile` of every column of the sample rows."""
+                    marks: set[str], cols: Sequence[int] | None = None) -> list[Profile]:
+    """A :class:`Profile` of every column of the sample rows (of ``cols`` only
+    when given)."""
     width = max([len(header), *map(len, sample)], default=0)
     out = []
-    for c in range(width):
+    for c in range(width) if cols is None else cols:
         raw = [r[c] if c < len(r) else None for r in sample]
         texts = [cell_text(v).strip() for v in raw]
         full = [t for t in texts if t]
@@ -123,18 +134,33 @@ def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
             dates=max(when / len(full) if full else 0.0, _fraction(full, _DATE.match)),
             boolean=_fraction(full, lambda t: t.casefold() in _BOOLEAN),
             spaced=_fraction(full, lambda t: " " in t),
-            graded=bool(full) and grade_like([v for v in raw if cell_text(v).strip()], marks),
+            graded=bool(full) and not (c < len(header) and quantity_header(header[c]))
+            and not _counting(full) and grade_like([v for v in raw if cell_text(v).strip()],
+                                                   marks),
         ))
     return out
 
 
+def _counting(full: Sequence[str]) -> bool:
+    """Values that count the rows (1, 2, 3, ... or a record id each one
+    more than the last): a row number, no grades, however few they are."""
+    if len(full) < 4:
+        return False
+    try:
+        nums = [float(t) for t in full]
+    except ValueError:
+        return False
+    return all(b - a == 1 for a, b in pairwise(nums))
+
+
 @dataclass
 class Roles:
-    """The columns the values give each field, and why (field -> reason)."""
+    """The columns the values give each field, and why (field -> reason);
+    the columns left out (column -> why, the flag that would use it)."""
 
     found: dict[str, int]
     reasons: dict[str, str]
-    ignored: dict[int, str]
+    ignored: dict[int, tuple[str, str]]
 
 
 def _groups(keys: Sequence[str], values: Sequence[str]) -> dict[str, set[str]]:
@@ -173,15 +199,26 @@ def _pair(cands: list[Profile], query: Profile | None,
     grade-like numbers."""
     best, best_score = None, -1e9
     names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
+    # a row number or a record id (each one more than the last) names a
+    # row, not what was judged
+    sources = [p for p in names if not _counting([t for t in p.texts if t])] or names
     for q in [query] if query is not None else names:
-        for s in [source] if source is not None else names:
+        for s in [source] if source is not None else sources:
             if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
-                     + (0.5 if s.distinct < s.filled else 0.0))
+                     + (0.5 if s.distinct < s.filled else 0.0) - _measured(s))
             if score > best_score:
                 best, best_score = (q, s), score
     return best
+
+
+def _measured(p: Profile) -> float:
+    """1 for numbers of varying width (a duration, a count: 7, 45, 300),
+    which measure something; numeric ids are written alike (2350000100)."""
+    if p.numeric < 0.9:
+        return 0.0
+    return 1.0 if len({len(t) for t in p.texts if t}) > 1 else 0.0
 
 
 def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | None:
@@ -221,7 +258,7 @@ def _names_someone(name: str) -> bool:
     return bool(words & _SOMEONE) or normalize(name).endswith("id")
 
 
-def _rank_like(p: Profile, query: Profile, source: Profile) -> bool:
+def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
     """Whole numbers counting each query's sources: 1..n (or 0..n-1) within
     every query of several sources, one per source."""
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
@@ -237,7 +274,8 @@ def _rank_like(p: Profile, query: Profile, source: Profile) -> bool:
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
         except ValueError:
             return False
-        counted += got in (list(range(1, len(got) + 1)), list(range(len(got))))
+        counted += len(got) == len(sources[q]) and got in (list(range(1, len(got) + 1)),
+                                                             list(range(len(got))))
     return counted >= 0.9 * len(several)
 
 
@@ -256,13 +294,13 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
     by_col = {p.col: p for p in profiles}
     found = dict(named)
     reasons: dict[str, str] = {}
-    ignored: dict[int, str] = {}
+    ignored: dict[int, tuple[str, str]] = {}
     free = [p for p in profiles if p.col not in taken and p.col not in named.values()]
     for p in free:
         if p.filled and p.dates >= 0.8:
-            ignored[p.col] = f"{p.shown()}: dates and times, not imported"
+            ignored[p.col] = (f"{p.shown()}: dates and times, not imported", "")
         elif p.constant and p.fill >= 0.9 and not p.graded:
-            ignored[p.col] = f"{p.shown()}: one value on every row, not imported"
+            ignored[p.col] = (f"{p.shown()}: one value on every row, not imported", "")
     free = [p for p in free if p.col not in ignored]
     if "query" not in found or "source_id" not in found:
         pair = _pair([p for p in free if _key_like(p)],
@@ -275,15 +313,16 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
     free = [p for p in free if p.col not in found.values()]
     if q_col is not None and s_col is not None:
         query, source = by_col[q_col], by_col[s_col]
-        _by_relations(free, query, source, found, reasons)
+        _by_relations(free, query, source, found, reasons, ignored)
     _explain(profiles, named, found, reasons)
     return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
 
 
 def _by_relations(free: list[Profile], query: Profile, source: Profile,
-                  found: dict[str, int], reasons: dict[str, str]) -> None:
-    """Annotator, rank, grade, score and note from how the free columns
-    relate to the query and the source."""
+                  found: dict[str, int], reasons: dict[str, str],
+                  ignored: dict[int, tuple[str, str]]) -> None:
+    """Annotator, grade and note from how the free columns relate to the
+    query and the source (never a score or a rank: see the module's note)."""
     if "annotator" not in found:
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
                           or p.email > 0.5], source)
@@ -295,26 +334,18 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         p for p in free if p.graded]
     if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
         graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
-    if "rank" not in found and "score" not in found:
-        rank = next((p for p in graded if _rank_like(p, query, source)
-                     and len(graded) > 1), None)
-        if rank is not None:
-            found["rank"] = rank.col
-            reasons["rank"] = (f"{rank.shown()}, read from its values; whole numbers "
-                               "counting each query's sources")
-            graded.remove(rank)
+    if len(graded) > 1:
+        # Whole numbers counting each query's sources beside other grades
+        # are no grade (grades repeat within a query); nor are they the
+        # ranking unless named or declared: left out, with the flag.
+        for p in [p for p in graded if rank_like(p, query, source)]:
+            graded.remove(p)
+            ignored[p.col] = left_out(p, query, source)
     if "grade" not in found and len(graded) == 1:
         g = graded[0]
         found["grade"] = g.col
         reasons["grade"] = f"{g.shown()}, read from its values; {span(g)}, a handful of grades"
     rest = [p for p in free if p.col not in found.values() and not p.graded]
-    if "score" not in found and "rank" not in found:
-        score = next((p for p in rest if p.numeric > 0.95 and p.distinct > 12
-                      and _determines(source, p) >= 0.95), None)
-        if score is not None:
-            found["score"] = score.col
-            reasons["score"] = (f"{score.shown()}, read from its values; {span(score)}, "
-                                "one per item")
     if "note" not in found:
         note = next((p for p in rest if p.col not in found.values() and 0 < p.fill < 0.9
                      and p.spaced > 0.5 and p.numeric < 0.5), None)
@@ -359,3 +390,31 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
         else:
             what = f"{_plural(p.filled, 'cell')} filled"
         reasons[f] = f"{p.shown()}, {how}; {what}"
+
+
+def _flag_ref(p: Profile) -> str:
+    """How a flag names the column: its header when it needs no quotes,
+    else its letter."""
+    return p.name if re.fullmatch(r"[\w.\-]+", p.name) else _letter(p.col)
+
+
+def _letter(col: int) -> str:
+    return column_letters(col + 1)
+
+
+def left_out(p: Profile, query: Profile | None, source: Profile | None) -> tuple[str, str]:
+    """Why a column no role takes is left out, and the flag that would use
+    it (``""``: none): a numeric column names the ranking's flag, since
+    only a declaration makes it one (``Price: numbers 10.34 to 239.91, one
+    per item; if this is the ranking, pass --map score=Price``)."""
+    if p.numeric > 0.9 and p.distinct > 1:
+        ref = _flag_ref(p)
+        if query is not None and source is not None and rank_like(p, query, source):
+            flag = f"--map rank={ref}"
+            what = "whole numbers counting each query's sources"
+        else:
+            flag = f"--map score={ref}"
+            per_item = source is not None and _determines(source, p) >= 0.95
+            what = span(p) + (", one per item" if per_item else "")
+        return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
+    return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""

@@ -15,13 +15,22 @@ what a part's bytes can hold, cell references), :mod:`~core.io.safety.parts`
 :mod:`~core.io.safety.scan` (the vectorised one-pass sheet scan),
 :mod:`~core.io.safety.sheets` (each sheet's dimension and used area),
 :mod:`~core.io.safety.counts` (declared string and style counts),
-:mod:`~core.io.safety.check` (:func:`check_xlsx`) and
+:mod:`~core.io.safety.ods` (an .ods file's package and ``content.xml``),
+:mod:`~core.io.safety.check` (:func:`check_xlsx`, :func:`check_ods`) and
 :mod:`~core.io.safety.formulas` (finding formula cells).
 """
 
 from __future__ import annotations
 
-from core.io.safety.check import WorkbookCheck, check_xlsx
+from core.io.safety.check import (
+    ODS_SUFFIX,
+    WORKBOOK_SUFFIXES,
+    XLSX_SUFFIXES,
+    WorkbookCheck,
+    check_ods,
+    check_workbook,
+    check_xlsx,
+)
 from core.io.safety.formulas import find_cells_not_data, formula_rows
 from core.io.safety.limits import (
     EXCEL_MAX_COLUMNS,
@@ -37,7 +46,12 @@ __all__ = [
     "EXCEL_MAX_COLUMNS",
     "EXCEL_MAX_ROWS",
     "LIMITS",
+    "ODS_SUFFIX",
+    "WORKBOOK_SUFFIXES",
+    "XLSX_SUFFIXES",
     "WorkbookCheck",
+    "check_ods",
+    "check_workbook",
     "check_xlsx",
     "column_letters",
     "column_number",

@@ -18,8 +18,9 @@ _METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 _LOCAL_HEADER = 30
 
 
-def check_file(path: Path, name: str) -> int:
-    """Refuse what is not an .xlsx by its first bytes or size; its size."""
+def check_file(path: Path, name: str, kind: str = "xlsx") -> int:
+    """Refuse what is not an .xlsx (or an .ods, as ``kind`` says) by its
+    first bytes or size; its size."""
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
@@ -33,8 +34,8 @@ def check_file(path: Path, name: str) -> int:
         )
     if not magic.startswith(b"PK"):
         raise InputError(
-            "this is not an .xlsx workbook (it is not a zip file)", file=name,
-            hint="save it as .xlsx, or name a CSV/TSV file",
+            f"this is not an .{kind} workbook (it is not a zip file)", file=name,
+            hint=f"save it as .{kind}, or name a CSV/TSV file",
         )
     if size > LIMITS["file_bytes"]:
         raise InputError(

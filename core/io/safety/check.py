@@ -8,6 +8,7 @@ import copy
 import hashlib
 import threading
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,9 +16,16 @@ from core.errors import InputError
 from core.io.safety.archive import check_directory, check_file, read_directory
 from core.io.safety.counts import check_xml_part
 from core.io.safety.limits import cells_allowed, crafted, damaged
+from core.io.safety.ods import CONTENT, RowReader, check_ods_package, scan_content
 from core.io.safety.package import ROOT_KINDS, WHAT, Package, read_package
 from core.io.safety.parts import HEAD, read_part, root_element, stream_part
 from core.io.safety.sheets import SheetPart, scan_big_sheet, scan_sheet
+
+#: The workbooks read: Excel's (.xlsx, and .xlsm read as one) and LibreOffice's own
+#: (.ods): the one list every reader, the editor's dialogs and the command line use.
+XLSX_SUFFIXES = (".xlsx", ".xlsm")
+ODS_SUFFIX = ".ods"
+WORKBOOK_SUFFIXES = (*XLSX_SUFFIXES, ODS_SUFFIX)
 
 #: Parts above this size are streamed through the sheet scan.
 _SCAN_LATER = 1 << 20
@@ -35,12 +43,17 @@ class WorkbookCheck:
     #: Sheets whose XML holds at least one formula element or error value
     #: (:func:`~core.io.safety.formulas.find_cells_not_data` lists them).
     with_formulas: set[str] = field(default_factory=set)
-    #: Each sheet's used area (rows, columns) as found in its cells.
+    #: Each sheet's used area (rows, columns) as found in its cells (of an
+    #: .ods, the columns may be more: a row's bytes bound them).
     used: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: The shared-strings and styles parts the workbook's relationships
     #: name (each a tuple: none, one, or more when the package is odd).
     strings: tuple[str, ...] = ()
     styles: tuple[str, ...] = ()
+    #: "xlsx", or "ods" (LibreOffice: every sheet's part is ``content.xml``).
+    kind: str = "xlsx"
+    #: An .ods file's global named ranges: name -> ``Sheet!$B$7``.
+    names: dict[str, str] = field(default_factory=dict)
 
 
 def check_xlsx(path: str | Path) -> WorkbookCheck:
@@ -65,19 +78,58 @@ def check_xlsx(path: str | Path) -> WorkbookCheck:
     A workbook whose bytes passed these checks last time is not checked
     again (opening a file asks whether it is ours, then reads it).
     """
-    path = Path(path)
+    return _checked(Path(path), "xlsx", lambda zf, infos, name: _check_parts(
+        zf, read_package(zf, infos, name)))
+
+
+def check_ods(path: str | Path, *, reader: RowReader | None = None) -> WorkbookCheck:
+    """Raise :class:`InputError` unless ``path`` looks like a safe .ods
+    (LibreOffice's spreadsheet): the file and its zip directory as for an
+    .xlsx, then the package and ``content.xml``'s tables
+    (:mod:`core.io.safety.ods`). Every sheet's part is ``content.xml``.
+    ``reader`` is handed the rows of the tables it wants as the scan passes
+    them (the file is then scanned even when its bytes passed before)."""
+    return _checked(Path(path), "ods", lambda zf, infos, name: _check_ods_parts(
+        zf, name, reader), again=reader is not None)
+
+
+def check_workbook(path: str | Path) -> WorkbookCheck:
+    """:func:`check_ods` for an .ods file, else :func:`check_xlsx`."""
+    return (check_ods if Path(path).suffix.lower() == ODS_SUFFIX else check_xlsx)(path)
+
+
+def _check_ods_parts(zf: zipfile.ZipFile, name: str, reader: RowReader | None,
+                     ) -> WorkbookCheck:
+    check_ods_package(zf, name)
+    scan = scan_content(zf, name, reader)
+    if not scan.tables:
+        raise InputError("the spreadsheet has no sheets", file=name)
+    names = [t.name for t in scan.tables]
+    if len(set(names)) != len(names):
+        raise crafted("the spreadsheet names two sheets alike; a reader could take either",
+                      name)
+    return WorkbookCheck(sheets=names, parts=dict.fromkeys(names, CONTENT),
+                         with_formulas={t.name for t in scan.tables if t.formulas},
+                         used={t.name: (t.rows, max(t.columns, t.bound)) for t in scan.tables},
+                         kind="ods", names=scan.names)
+
+
+def _checked(path: Path, kind: str,
+             parts: Callable[[zipfile.ZipFile, list[zipfile.ZipInfo], str], WorkbookCheck],
+             *, again: bool = False) -> WorkbookCheck:
+    """The file and its zip directory checked, then its parts by ``parts``;
+    the result kept for the same bytes (and given for them, unless ``again``)."""
     name = str(path)
-    size = check_file(path, name)
+    size = check_file(path, name, kind)
     digest = _content_digest(path, name)
     with _LAST_LOCK:
-        if _LAST and _LAST[0][0] == digest:
+        if not again and _LAST and _LAST[0][0] == (digest, kind):
             return copy.deepcopy(_LAST[0][1])
     infos = read_directory(path, name)
     check_directory(infos, size, name)
     try:
         with zipfile.ZipFile(path) as zf:
-            pkg = read_package(zf, infos, name)
-            found = _check_parts(zf, pkg)
+            found = parts(zf, infos, name)
     except InputError:
         raise
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError,
@@ -86,14 +138,14 @@ def check_xlsx(path: str | Path) -> WorkbookCheck:
                       name) from exc
     if _content_digest(path, name) == digest:  # unchanged while it was checked
         with _LAST_LOCK:
-            _LAST[:] = [(digest, copy.deepcopy(found))]
+            _LAST[:] = [((digest, kind), copy.deepcopy(found))]
     return found
 
 
 #: The last workbook that passed, by the digest of its bytes, and what was
 #: found: opening a file asks twice (is it ours? then read it), and a file
 #: of 1,000,000 candidates takes seconds to check.
-_LAST: list[tuple[bytes, WorkbookCheck]] = []
+_LAST: list[tuple[tuple[bytes, str], WorkbookCheck]] = []
 _LAST_LOCK = threading.Lock()
 
 

@@ -5,9 +5,12 @@ from its first bytes."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import queue
 import re
 import struct
+import threading
 import zipfile
 import zlib
 from collections.abc import Generator, Iterator
@@ -253,3 +256,37 @@ def xml_error(exc: Exception, *, file: str, part: str) -> InputError:
     if isinstance(exc, ParseError):
         return InputError(f"part {part!r} is not well-formed XML ({exc})", file=file)
     return InputError(f"part {part!r} cannot be read ({type(exc).__name__}: {exc})", file=file)
+
+
+def read_ahead(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """``chunks`` unpacked on a worker thread a few pieces ahead (zlib
+    releases the GIL while the rows of the piece before are read here)."""
+    pieces: queue.Queue[tuple[bytes | None, BaseException | None]] = queue.Queue(4)
+    stop = threading.Event()
+
+    def unpack() -> None:
+        try:
+            for chunk in chunks:
+                if stop.is_set():
+                    return
+                pieces.put((chunk, None))
+            pieces.put((None, None))
+        except BaseException as exc:  # raised again in the reading thread
+            pieces.put((None, exc))
+
+    worker = threading.Thread(target=unpack, name="part-ahead", daemon=True)
+    worker.start()
+    try:
+        while True:
+            chunk, error = pieces.get()
+            if error is not None:
+                raise error
+            if chunk is None:
+                return
+            yield chunk
+    finally:
+        stop.set()
+        while worker.is_alive():  # let it see the stop
+            with contextlib.suppress(queue.Empty):
+                pieces.get(timeout=0.05)
+        worker.join()

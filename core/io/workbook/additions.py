@@ -35,7 +35,7 @@ from typing import Any
 from core.errors import InputError
 from core.io.safety import WorkbookCheck, check_xlsx
 from core.io.workbook.additions_copy import reduced_copy
-from core.io.workbook.additions_ods import is_own_ods, read_ods_additions
+from core.io.workbook.additions_ods import read_ods_additions
 from core.io.workbook.additions_types import (
     FIRST_ADDED_COLUMN,
     OUR_SHEETS,
@@ -496,7 +496,7 @@ def _own_workbook(path: str | Path | None) -> Path | None:
     if path.suffix.lower() not in (".xlsx", ".xlsm", ".ods") or not path.is_file():
         return None
     try:
-        return path if (is_own_ods if is_ods(path) else is_own_workbook)(path) else None
+        return path if is_own_workbook(path) else None  # an .ods as an .xlsx
     except InputError:
         return None
 

@@ -9,10 +9,9 @@ gives values only, so a formula of theirs is kept as its last result and
 their formats, widths, merged cells and comments are not read; each
 workbook with additions says so in :attr:`Additions.not_carried`.
 
-Until the ``.ods`` reader of issue 34 (item 2, another branch) lands,
-whether the file is ours is told here too, from the metadata sheet alone
-(:func:`is_own_ods`); once :func:`core.io.workbook.reader.is_own_workbook`
-reads ``.ods``, that one test should serve both.
+Whether the file is ours is told by
+:func:`core.io.workbook.reader.is_own_workbook` for both formats;
+:func:`is_own_ods` answers the same from calamine's reading.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, NotOwnWorkbook
+from core.io.safety import check_ods
 from core.io.workbook.additions_types import (
     FIRST_ADDED_COLUMN,
     OUR_SHEETS,
@@ -50,6 +50,7 @@ def _book(path: Path) -> Any:
     if not zipfile.is_zipfile(path):
         raise InputError("this .ods is damaged (not a zip archive)", file=str(path),
                          hint="open it in LibreOffice and save it again")
+    check_ods(path)  # size, zip and content.xml bombs, repeated cells: before calamine
     return python_calamine.CalamineWorkbook.from_path(str(path))
 
 

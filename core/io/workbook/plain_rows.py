@@ -17,17 +17,13 @@ floats, an empty cell as ``""``.
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import re
-import threading
 import zipfile
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.io.safety.parts import stream_part
+from core.io.safety.parts import read_ahead, stream_part
 from core.io.workbook.edits import CandidateCells
 
 #: A cell after its reference: an optional style, then an inline string
@@ -88,40 +84,6 @@ def read_plain_candidates(path: str | Path, part: str, name: str) -> CandidateCe
     if crc != info.CRC or _ROW_START in carry:
         return None
     return cells
-
-
-def read_ahead(chunks: Iterator[bytes]) -> Iterator[bytes]:
-    """``chunks`` unpacked on a worker thread a few pieces ahead (zlib
-    releases the GIL while the rows of the piece before are read here)."""
-    pieces: queue.Queue[tuple[bytes | None, BaseException | None]] = queue.Queue(4)
-    stop = threading.Event()
-
-    def unpack() -> None:
-        try:
-            for chunk in chunks:
-                if stop.is_set():
-                    return
-                pieces.put((chunk, None))
-            pieces.put((None, None))
-        except BaseException as exc:  # raised again in the reading thread
-            pieces.put((None, exc))
-
-    worker = threading.Thread(target=unpack, name="xlsx-rows", daemon=True)
-    worker.start()
-    try:
-        while True:
-            chunk, error = pieces.get()
-            if error is not None:
-                raise error
-            if chunk is None:
-                return
-            yield chunk
-    finally:
-        stop.set()
-        while worker.is_alive():  # let it see the stop
-            with contextlib.suppress(queue.Empty):
-                pieces.get(timeout=0.05)
-        worker.join()
 
 
 def _rows(buf: bytes, end: int, expected: int, add: tuple[Any, ...]) -> int:

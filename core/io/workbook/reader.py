@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from core.errors import InputError, NotOwnWorkbook
-from core.io.safety import WorkbookCheck, check_xlsx, find_cells_not_data, formula_rows
+from core.io.safety import (
+    ODS_SUFFIX,
+    WorkbookCheck,
+    check_workbook,
+    column_number,
+    find_cells_not_data,
+    formula_rows,
+)
+from core.io.safety.ods import ods_formula_cells
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
+from core.io.workbook.ods_rows import OdsSheets, read_ods
 from core.io.workbook.plain_rows import read_plain_candidates
 from core.io.workbook.reopened import Reopened, remember
 from core.io.workbook.saved_rows import read_saved_candidates
@@ -26,7 +35,8 @@ from core.model.document import Document
 
 
 def read_workbook(path: str | Path) -> Document:
-    """Reopen a workbook written by :func:`core.io.workbook.export_workbook`.
+    """Reopen a workbook written by :func:`core.io.workbook.export_workbook`
+    (an .xlsx, or the .ods LibreOffice saved it as).
 
     Everything is restored from the hidden metadata sheet (checked field by
     field). The conventions are those the Conventions sheet holds: each one
@@ -55,31 +65,27 @@ def read_workbook(path: str | Path) -> Document:
     """
     path = Path(path)
     name = str(path)
-    check = check_xlsx(path)
     sheet = SHEETS["metadata"]
-    with _reading(name, lambda: sheet), _calamine(path) as book:
-        meta = read_metadata(_sheet_rows(book, check, sheet), name)
+    with _reading(name, lambda: sheet), _open(path, candidates=True) as book:
+        check = book.check
+        meta = read_metadata(book.rows(sheet), name)
         doc = document_from_metadata(meta, name)
         stored = _stored(meta, name)
         sheet = SHEETS["conventions"]
-        names = defined_names(path, name)
+        names = check.names if check.kind == "ods" else defined_names(path, name)
         found = read_sheet_conventions(
-            _sheet_rows(book, check, sheet) if sheet in check.parts else None, names, stored,
-            doc, name)
+            book.rows(sheet) if sheet in check.parts else None, names, stored, doc, name)
         doc.conventions = found.conventions  # the rubric reads grade labels
         sheet = SHEETS["candidates"]
         if sheet not in check.parts:
             raise InputError(f"the workbook has no {sheet!r} sheet", file=name,
                              hint="the sheet was renamed or deleted; restore it")
-        cells = read_plain_candidates(path, check.parts[sheet], name)
-        formulas: set[int] = set()  # the simple form has no formula in a grade cell
-        if cells is None:  # saved by a spreadsheet program
-            cells, formulas = _saved_cells(book, path, check, name)
+        cells, formulas = book.candidates()
         start = len(doc.audit)
         try:
             notes = apply_edits(cells, formulas, doc, meta, name)
         except CellsNeeded:  # rows moved in a sheet of the simple form: read it whole
-            cells, formulas = _saved_cells(book, path, check, name)
+            cells, formulas = book.saved_cells()
             notes = apply_edits(cells, formulas, doc, meta, name)
         grades = tuple(doc.audit[start:])
     found = check_grades(found, doc, names, stored, name)
@@ -109,10 +115,9 @@ def is_own_workbook(path: str | Path) -> bool:
     """
     path = Path(path)
     name = str(path)
-    check = check_xlsx(path)
     try:
-        with _reading(name, lambda: SHEETS["metadata"]), _calamine(path) as book:
-            read_metadata(_sheet_rows(book, check, SHEETS["metadata"]), name)
+        with _reading(name, lambda: SHEETS["metadata"]), _open(path, candidates=False) as book:
+            read_metadata(book.rows(SHEETS["metadata"]), name)
     except NotOwnWorkbook:
         return False
     return True
@@ -133,6 +138,71 @@ def _reading(name: str, sheet: Callable[[], str]) -> Iterator[None]:
         ) from exc
 
 
+class _Book:
+    """The sheets of one workbook as reopening reads them: through
+    python-calamine (opened once, when first needed), or as
+    :func:`~core.io.workbook.ods_rows.read_ods` read them in its check."""
+
+    def __init__(self, path: Path, check: WorkbookCheck, ods: OdsSheets | None,
+                 stack: ExitStack) -> None:
+        self.path, self.check, self.ods, self._stack = path, check, ods, stack
+        self._book: Any = None
+
+    def calamine(self) -> Any:
+        if self._book is None:
+            self._book = self._stack.enter_context(_calamine(self.path))
+        return self._book
+
+    def rows(self, sheet: str) -> list[list[Any]]:
+        """A sheet's cells from A1 (rows keep their sheet positions); [] when
+        the workbook has no such sheet."""
+        if sheet not in self.check.parts:
+            return []
+        if self.ods is not None:
+            return self.ods.rows[sheet]
+        rows = self.calamine().get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        return [list(r) for r in rows]
+
+    def candidates(self) -> tuple[CandidateCells, set[int]]:
+        """The Candidates cells reopening reads, and the rows whose grade
+        cell holds a formula (:func:`read_workbook` says how)."""
+        if self.ods is not None and self.ods.candidates is not None:
+            return self.ods.candidates, self.ods.formulas
+        if self.check.kind == "xlsx":
+            cells = read_plain_candidates(self.path, self.check.parts[SHEETS["candidates"]],
+                                          str(self.path))
+            if cells is not None:
+                return cells, set()  # the simple form has no formula in a grade cell
+        return self.saved_cells()
+
+    def saved_cells(self) -> tuple[CandidateCells, set[int]]:
+        """The Candidates cells of a sheet a spreadsheet program saved, and
+        the rows whose grade cell holds a formula: read up to the note
+        column (:func:`~core.io.workbook.saved_rows.read_saved_candidates`),
+        or, when some cell is in a form that reader leaves alone, the sheet
+        parsed."""
+        path, check = self.path, self.check
+        found = (read_saved_candidates(path, check, str(path)) if check.kind == "xlsx"
+                 else None)
+        if found is not None:
+            return found
+        return (_candidate_cells(self.calamine(), SHEETS["candidates"]),
+                _grade_formula_rows(path, check))
+
+
+@contextmanager
+def _open(path: Path, *, candidates: bool) -> Iterator[_Book]:
+    """The workbook checked (:func:`core.io.safety.check_workbook`) and open
+    for reading; an .ods file's sheets read in the same pass as its check."""
+    ods = None
+    if path.suffix.lower() == ODS_SUFFIX:
+        whole = (SHEETS["metadata"], SHEETS["conventions"]) if candidates else (
+            SHEETS["metadata"],)
+        ods = read_ods(path, whole, candidates=candidates)
+    with ExitStack() as stack:
+        yield _Book(path, ods.check if ods is not None else check_workbook(path), ods, stack)
+
+
 @contextmanager
 def _calamine(path: Path) -> Iterator[Any]:
     """The workbook opened once for every sheet read from it."""
@@ -140,27 +210,6 @@ def _calamine(path: Path) -> Iterator[Any]:
 
     with python_calamine.CalamineWorkbook.from_path(str(path)) as book:
         yield book
-
-
-def _sheet_rows(book: Any, check: WorkbookCheck, sheet: str) -> list[list[Any]]:
-    """A sheet's cells from A1 (rows keep their sheet positions); [] when the
-    workbook has no such sheet."""
-    if sheet not in check.parts:
-        return []
-    rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
-    return [list(r) for r in rows]
-
-
-def _saved_cells(book: Any, path: Path, check: WorkbookCheck,
-                 name: str) -> tuple[CandidateCells, set[int]]:
-    """The Candidates cells of a sheet a spreadsheet program saved, and the
-    rows whose grade cell holds a formula: read up to the note column
-    (:func:`~core.io.workbook.saved_rows.read_saved_candidates`), or, when
-    some cell is in a form that reader leaves alone, the sheet parsed."""
-    found = read_saved_candidates(path, check, name)
-    if found is not None:
-        return found
-    return _candidate_cells(book, SHEETS["candidates"]), _grade_formula_rows(path, check)
 
 
 def _candidate_cells(book: Any, sheet: str) -> CandidateCells:
@@ -177,6 +226,10 @@ def _grade_formula_rows(path: Path, check: WorkbookCheck) -> set[int]:
     sheet = SHEETS["candidates"]
     if sheet not in check.with_formulas:
         return set()
+    if check.kind == "ods":
+        cells = ods_formula_cells(path, sheet, str(path), columns=column_number(GRADE_COLUMN))
+        return {int(ref[len(GRADE_COLUMN):]) for ref, _ in cells
+                if ref.startswith(GRADE_COLUMN) and ref[len(GRADE_COLUMN):].isdigit()}
     part = check.parts[sheet]
     rows = formula_rows(path, part, GRADE_COLUMN)
     if rows is None:  # cells without their reference first: parse the sheet

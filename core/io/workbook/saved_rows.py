@@ -31,10 +31,9 @@ from typing import Any
 
 from core.io.safety import WorkbookCheck
 from core.io.safety.limits import column_letters
-from core.io.safety.parts import read_part, stream_part
+from core.io.safety.parts import read_ahead, read_part, stream_part
 from core.io.workbook.edits import CandidateCells
 from core.io.workbook.layout import COLUMN_INDEX, GRADE_COLUMN, SHEETS
-from core.io.workbook.plain_rows import read_ahead
 
 #: The columns read, in CandidateCells' order (query, source, current grade,
 #: note, score, original grade), by 0-based index.

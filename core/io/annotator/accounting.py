@@ -1,0 +1,145 @@
+"""Every column and every row of an import accounted for (issue 33): each
+column with its role or the reason it was left out (and the flag that would
+use it), and the rows read as imported + skipped (by reason) + rejected +
+blank, checked before anything is written.
+
+Plain values (:class:`ColumnRecord`, :class:`RowTally`) on the
+:class:`~core.io.annotator.report.ImportReport`, for the JSON report and
+the wizard alike.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from core.io.annotator.model import ColumnMapping, Origin
+from core.io.safety import column_letters
+
+__all__ = ["REPEAT", "ColumnRecord", "RowTally", "column_records", "row_tally"]
+
+#: Why a row repeating an earlier row's query and source is not read.
+REPEAT = "a repeat of an earlier row's query and source, the first kept"
+
+
+class ColumnRecord(NamedTuple):
+    """One column of the file: its 0-based index ``col``, its ``letter`` and
+    ``header``, the ``role`` it feeds (``""``: none), why (the guess's
+    reason, or why it was left out) and the ``flag`` that would use it."""
+
+    col: int
+    letter: str
+    header: str
+    role: str
+    reason: str
+    flag: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"index": self.col, "column": self.letter, "header": self.header,
+                "role": self.role or None, "reason": self.reason, "flag": self.flag or None}
+
+
+class RowTally(NamedTuple):
+    """The file's data rows: ``read`` = ``imported`` + the ``skipped`` ones
+    (by reason) + ``rejected`` + ``blank``."""
+
+    read: int
+    imported: int
+    skipped: tuple[tuple[str, int], ...]
+    rejected: int
+    blank: int
+
+    def adds_up(self) -> bool:
+        return self.read == self.imported + sum(n for _, n in self.skipped) + self.rejected \
+            + self.blank
+
+    def to_json(self) -> dict[str, object]:
+        return {"read": self.read, "imported": self.imported, "skipped": dict(self.skipped),
+                "rejected": self.rejected, "blank": self.blank}
+
+
+def _role_reason(mapping: ColumnMapping, role: str) -> str:
+    """Why a column feeds ``role``: declared by the user, or the guess's reason."""
+    field = role.split(" ", 1)[0]
+    if field in mapping.declared:
+        return "declared"
+    why = mapping.why("annotators" if field == "grade" and mapping.grades else field)
+    return why or "chosen"
+
+
+def column_records(header: list[str], mapping: ColumnMapping,
+                   origin: Origin | None = None) -> tuple[ColumnRecord, ...]:
+    """Each column of the file with its role or why it was left out."""
+    used = mapping.used_columns()
+    left = {c: (why, flag) for c, why, flag in mapping.left_out}
+    if origin is not None:  # a transposed sheet: the file's own columns
+        by_file = {f: used[j] for j, f in enumerate(origin.columns) if f >= 0 and j in used}
+        items = {c for c in origin.items if c >= 0}
+        used = {**{c: "grade (an item)" for c in items}, **by_file}
+        left = {}
+        header = origin.header
+    width = max([len(header), *(c + 1 for c in used), *(c + 1 for c in left)], default=0)
+    out = []
+    for c in range(width):
+        name = header[c].strip() if c < len(header) else ""
+        role = used.get(c, "")
+        if role:
+            why, flag = _role_reason(mapping, role), ""
+        elif c in left:
+            why, flag = left[c]
+        else:
+            why, flag = "no role; not imported", ""
+        out.append(ColumnRecord(c, column_letters(c + 1), name, role, why, flag))
+    return tuple(out)
+
+
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _reason_kind(why: str) -> str:
+    """A skipped row's reason without its row's own values (what is
+    counted): ``a 'Total' row, not a judgment`` -> ``a '…' row, not a judgment``."""
+    return " ".join(_QUOTED.sub("'…'", _BRACKETED.sub("", why)).split()) or why
+
+
+def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
+              judged: npt.NDArray[np.bool_], alive: npt.NDArray[np.bool_],
+              imported: npt.NDArray[np.int64], file_rows: list[int] | None) -> RowTally:
+    """The tally of the data rows: ``skipped`` are (1-based table row, why),
+    ``judged`` the rows neither blank nor skipped, ``alive`` those not
+    rejected, ``imported`` the rows whose grades are read (a repeat of an
+    earlier row's query and source is skipped, the first kept);
+    ``file_rows`` maps each data row to its file row (a transposed sheet,
+    whose file row is imported when any of its items is)."""
+    status = np.full(n_rows, 4, dtype=np.int8)  # 0 imported, 1 rejected, 2 repeat, 3 skipped
+    status[judged] = 2
+    status[judged & ~alive] = 1
+    status[imported] = 0
+    reasons: dict[int, str] = {}
+    for row, why in skipped:
+        i = row - row_number
+        if 0 <= i < n_rows and not judged[i]:
+            status[i] = 3
+            reasons[i] = why
+    if file_rows is not None:
+        best: dict[int, int] = {}
+        for i, f in enumerate(file_rows[:n_rows]):
+            if f not in best or status[i] < status[best[f]]:
+                best[f] = i
+        keep = np.array(sorted(best.values()), dtype=np.int64)
+    else:
+        keep = np.arange(n_rows, dtype=np.int64)
+    kept = status[keep]
+    kinds: dict[str, int] = {}
+    for i in keep[kept == 3].tolist():
+        kind = _reason_kind(reasons[i])
+        kinds[kind] = kinds.get(kind, 0) + 1
+    if (kept == 2).any():
+        kinds[REPEAT] = int((kept == 2).sum())
+    counts = np.bincount(status[keep], minlength=5)
+    return RowTally(len(keep), int(counts[0]), tuple(kinds.items()), int(counts[1]),
+                    int(counts[4]))

@@ -1,0 +1,165 @@
+"""What the import refuses to assume (issue 33): a ranking whose values
+are not one, grade columns left unused, a sheet that holds no graded
+judgments. Each refusal is one :class:`InputError` naming the file, what it
+holds and the flag to pass; a field the user declared
+(:attr:`ColumnMapping.declared`) is taken as said.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.io.annotator.model import ColumnMapping
+from core.io.annotator.names import combined_grade, name_field, quantity_header
+from core.io.annotator.roles import Profile, profile_columns, rank_like, span
+from core.io.annotator.sheet import Sheet
+from core.io.safety import column_letters
+
+__all__ = ["check_rank", "check_sheet"]
+
+#: Cells of each column looked at to tell what it holds.
+_SAMPLE = 500
+def _ref(header: list[str], c: int) -> str:
+    name = header[c].strip() if c < len(header) else ""
+    return name if re.fullmatch(r"[\w.\-]+", name) else column_letters(c + 1)
+
+
+def check_rank(sheet: Sheet, query: list[str], source: list[str], alive: list[bool]) -> None:
+    """A rank column holds whole numbers, one source per rank within each
+    query (a candidate's rank is its first row's: another row's is a
+    conflict, reported); else the import stops in one line (values veto a
+    name)."""
+    mapping = sheet.mapping
+    col = mapping.rank
+    if col is None or mapping.score is not None:
+        return
+    seen: dict[tuple[str, int], str] = {}
+    first: set[tuple[str, str]] = set()  # a candidate's rank is its first row's
+    for i, text in enumerate(sheet.texts(col)):
+        if not alive[i] or not text or (query[i], source[i]) in first:
+            continue
+        first.add((query[i], source[i]))
+        try:
+            x = float(text.replace(",", "."))
+        except ValueError:
+            x = 0.5
+        problem = ""
+        if not x.is_integer():
+            problem = f"holds {text!r}, not a whole number"
+        else:
+            other = seen.setdefault((query[i], int(x)), source[i])
+            if other != source[i]:
+                problem = (f"gives rank {int(x)} to both {other!r} and {source[i]!r} of query "
+                           f"{query[i]!r}")
+        if problem:
+            raise sheet.fail(
+                f"the rank column {sheet.name(col)!r} {problem}: a rank is a whole number, "
+                "one per source within each query", line=sheet.row_number(i),
+                column=sheet.name(col),
+                hint="pass --map rank=COLUMN for the column that ranks, --map rank=none if "
+                "the sheet holds no ranking, or --order rows if the row order is one")
+
+
+def check_sheet(sheet: Sheet) -> None:
+    """Refuse a grade column that holds no grades (the sheet holds no graded
+    judgments) and columns of grades like the used ones left unused. Only
+    the columns that need it are looked at: a grade column named so is
+    read cell by cell, and a sheet whose columns all have a role has none
+    left unused."""
+    mapping = sheet.mapping
+    if "grade" in mapping.declared:
+        return
+    header = sheet.header
+    used = mapping.used_columns()
+    sources = [c for c, _ in mapping.sources()]
+    unnamed = [c for c in sources if c >= len(header) or not _named_grades(header[c])]
+    width = max([len(header), *(len(r) for r in sheet.data[:_SAMPLE])], default=0)
+    unused = [c for c in range(width) if c not in used]
+    if not unnamed and not unused:
+        return
+    sample = sheet.data[:_SAMPLE]
+    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    keys = [c for c in (mapping.query, mapping.source_id) if c is not None]
+    cols = sorted({*sources, *unused, *keys})
+    by_col = {p.col: p for p in profile_columns(sample, header, marks, cols)}
+    for c in unnamed:
+        p = by_col.get(c)
+        if p is not None and p.filled and _no_grades(p):
+            raise sheet.fail(
+                f"holds no graded judgments: the column taken for the grade, "
+                f"{sheet.name(c)!r}, holds {_what(p)}", column=sheet.name(c),
+                hint="pass --map grade=COLUMN for the column of grades, or "
+                "--annotators COL,COL,... for one column per annotator")
+    if unused:
+        _unused_grades(sheet, mapping, by_col, [by_col[c] for c in sources if c in by_col],
+                       unused)
+
+
+def _named_grades(header: str) -> bool:
+    """A header naming grades (``grade``, ``Relevance (0-3)``, ``grade_alice``):
+    its cells are read one by one, each rejected with its reason when it is
+    no grade."""
+    named = name_field(header)
+    return named.field == "grade" or named.annotator is not None
+
+
+def _no_grades(p: Profile) -> bool:
+    """Values no scale writes grades as: numbers with fractions or far from
+    a scale, or free text of many distinct values."""
+    if p.graded:
+        return False
+    if p.numeric > 0.9:
+        return p.whole < 0.5 or p.hi > 100 or p.lo < -10
+    return p.distinct > 12 and p.distinct * 2 > p.filled
+
+
+def _what(p: Profile) -> str:
+    if p.numeric > 0.9:
+        return span(p)
+    examples = ", ".join(repr(t) for t in list(dict.fromkeys(t for t in p.texts if t))[:2])
+    return f"{p.distinct} distinct texts ({examples}, ...)"
+
+
+def _vocabulary(p: Profile) -> set[str]:
+    return {t.casefold() for t in p.texts if t}
+
+
+def _alike(p: Profile, grades: list[Profile], marks: set[str]) -> bool:
+    """Whether column ``p`` holds grades the way the used grade columns do:
+    grades sharing their labels, or whole numbers within their scale."""
+    if not p.graded or p.constant or quantity_header(p.name) or combined_grade(p.name):
+        return False
+    if name_field(p.name).field not in (None, "grade"):
+        return False
+    own = _vocabulary(p) - marks
+    for g in grades:
+        # grades written alike: labels of one scale (a column may use one
+        # its neighbour never does), or whole numbers within its range
+        if own & (_vocabulary(g) - marks):
+            return True
+        if p.numeric > 0.9 and g.numeric > 0.9 and p.whole > 0.95 and g.whole > 0.95 \
+                and g.lo <= p.lo and p.hi <= g.hi:
+            return True
+    return False
+
+
+def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profile],
+                   grades: list[Profile], unused: list[int]) -> None:
+    """Columns of grades like the used ones and not used stop the import:
+    never the first taken and the rest dropped."""
+    marks = {m.strip().casefold() for m in mapping.unknown_marks if m.strip()}
+    query, source = by_col.get(mapping.query or 0), by_col.get(mapping.source_id or 0)
+    alike = [p for p in map(by_col.__getitem__, unused) if _alike(p, grades, marks)
+             and not (query is not None and source is not None
+                      and rank_like(p, query, source))]  # a rank's values, left out
+    if not alike:
+        return
+    header = sheet.header
+    refs = [_ref(header, c) for c, _ in mapping.sources()] + [_ref(header, p.col) for p in alike]
+    names = ", ".join(sheet.name(p.col) for p in alike)
+    what = ", ".join(sheet.name(c) for c, _ in mapping.sources())
+    raise sheet.fail(
+        f"{len(alike)} more column{'s' if len(alike) > 1 else ''} of grades like {what}'s "
+        f"{'are' if len(alike) > 1 else 'is'} not used: {names}",
+        hint=f"pass --annotators {','.join(refs)} if each is one annotator's grades, or "
+        f"--map grade=COLUMN for the one grade column")

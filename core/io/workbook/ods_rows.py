@@ -1,0 +1,328 @@
+"""The cells reopening needs from LibreOffice's own spreadsheet (.ods), read
+in the same streaming pass over ``content.xml`` that checks it.
+
+An .ods file keeps every sheet in one part, ``content.xml``; LibreOffice
+writes every helper formula of the Candidates sheet in full, so 100,000
+candidates are 590 MB of XML. python-calamine parses all of it to open the
+file (5.4 s on the benchmark's file, twice our own .xlsx's whole reopening);
+this reader takes, as :func:`core.io.safety.check_ods` scans the rows, the
+metadata and Conventions sheets whole and the Candidates rows up to the note
+column, each cell read by one regular expression, and leaves the rest of a
+row unread (``benchmarks/bench_reopen_resaved.py``, ``docs/benchmarks.md``).
+
+Values are those calamine gives for the same cells: text as its paragraphs
+hold it (joined by a line break; spans and links read as their text; a
+``<text:s>`` as its spaces; tabs and line breaks inside a paragraph dropped,
+as calamine drops them; comments left out), numbers, percentages and
+currencies as floats, booleans, a cell with no value type as ``""``. A
+formula cell gives its stored result; a grade cell holding a formula is
+noted by its row. Anything else (a date or time, an element this reader
+does not know inside a paragraph) makes :func:`read_ods` return None, and
+the caller reads the sheets with calamine: slower, never different.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.io.safety import WorkbookCheck, check_ods
+from core.io.safety.ods import xml_text
+from core.io.workbook.edits import CandidateCells
+from core.io.workbook.layout import COLUMN_INDEX, SHEETS
+
+__all__ = ["OdsSheets", "cell_values", "read_ods"]
+
+#: The Candidates columns read: up to the note, the last one reopening needs.
+_CANDIDATE_WIDTH = max(COLUMN_INDEX[h] for h in ("query", "source id", "current grade",
+                                                 "note", "predicted score",
+                                                 "original grade")) + 1
+_GRADE = COLUMN_INDEX["current grade"]
+_CELL = re.compile(rb'<table:(covered-)?table-cell(\s[^>]*|/)?>')
+_CELL_END = (b"</table:table-cell>", b"</table:covered-table-cell>")
+_VALUE_TYPE = re.compile(rb'\soffice:value-type="([a-z]+)"')
+_VALUE = re.compile(rb'\soffice:value="([^"]*)"')
+_STRING_VALUE = re.compile(rb'\soffice:string-value="([^"]*)"')
+_BOOLEAN = re.compile(rb'\soffice:boolean-value="([^"]*)"')
+_REPEATED = re.compile(rb'\stable:number-columns-repeated="(\d+)"')
+_NUMBER = re.compile(rb"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ANNOTATION = re.compile(rb"<office:annotation(?:\s[^>]*)?>.*?</office:annotation>"
+                         rb"|<office:annotation-end[^>]*/>", re.S)
+_PARAGRAPH = re.compile(rb"<text:p(?:\s[^>]*)?(?:/>|>(.*?)</text:p>)", re.S)
+_SPACES = re.compile(rb'<text:s(?:\s+text:c="(\d+)")?\s*/>')
+_DROPPED = re.compile(rb"<text:(?:tab|line-break|soft-page-break)\s*/>"
+                      rb"|</?text:(?:span|a)(?:\s[^>]*)?>|<text:bookmark[^>]*/>")
+#: The Candidates columns reopening takes, in CandidateCells' order (query,
+#: source, current grade, note, score, original grade), by 0-based index.
+_TAKEN = tuple(COLUMN_INDEX[h] for h in ("query", "source id", "current grade", "note",
+                                         "predicted score", "original grade"))
+#: One cell: its attributes (then ``/`` for an empty element) and content.
+_ONE_CELL = (rb"<table:table-cell(%s[^>]*)(?:(?<=/)>|(?<!/)>(%s(?:[^<]*<(?!/table:table-cell>))"
+             rb"*[^<]*)</table:table-cell>)")
+#: The Candidates row's first cells (each without repeats or covering); two
+#: groups for each cell taken: its attributes and its content.
+_FIRST_CELLS = re.compile(b"".join(
+    _ONE_CELL % ((b"", b"") if k in _TAKEN else (b"?:", b"?:"))
+    for k in range(_CANDIDATE_WIDTH)))
+#: Where each taken cell's two groups are, in CandidateCells' order.
+_AT = tuple(2 * sorted(_TAKEN).index(k) for k in _TAKEN)
+_GRADE_AT = _AT[_TAKEN.index(_GRADE)]
+#: A row read whole past this many columns: left to calamine.
+_MOST_CELLS = 1 << 14
+
+
+class _NotSimple(Exception):
+    """A cell this reader does not read as calamine does."""
+
+
+@dataclass
+class OdsSheets:
+    """What :func:`read_ods` read: the check, the small sheets' rows from
+    A1, and the Candidates cells with the rows whose grade cell holds a
+    formula."""
+
+    check: WorkbookCheck
+    rows: dict[str, list[list[Any]]] = field(default_factory=dict)
+    candidates: CandidateCells | None = None
+    formulas: set[int] = field(default_factory=set)
+
+
+class _Reader:
+    """Takes the rows of the sheets read (the small ones whole, the
+    Candidates sheet up to its note column: the cells of a row in the usual
+    form kept as the pattern found them, read column by column at the end)."""
+
+    def __init__(self, whole: tuple[str, ...], candidates: str | None) -> None:
+        self.whole = frozenset(whole)
+        self.candidates = candidates
+        self.tables = self.whole | ({candidates} if candidates else set())
+        self.rows: dict[str, list[list[Any]]] = {t: [] for t in self.tables}
+        self.numbers: list[int] = []  # the Candidates rows in the usual form
+        self.groups: list[tuple[Any, ...]] = []
+        self.other: dict[int, list[Any]] = {}  # and the others' cells, by row
+        self.formulas: set[int] = set()
+
+    def row(self, table: str, number: int, repeat: int, buf: bytes, start: int,
+            end: int) -> None:
+        if table in self.whole:
+            cells, _ = _cells(buf, start, end, None)
+            _place(self.rows[table], number, repeat, cells)
+            return
+        got = _FIRST_CELLS.match(buf, start, end) if repeat == 1 else None
+        if got is not None and buf.find(b"-repeated=", start, got.end()) < 0:
+            self.numbers.append(number)
+            self.groups.append(got.groups())
+            return
+        cells, formula = _cells(buf, start, end, _CANDIDATE_WIDTH)
+        if not cells and (not formula or repeat > _MOST_CELLS):
+            return  # empty rows (LibreOffice's to the sheet's end): nothing to read
+        if formula:
+            self.formulas.update(range(number, number + repeat))
+        cells += [""] * (_CANDIDATE_WIDTH - len(cells))
+        for n in range(number, number + repeat):
+            self.other[n] = cells
+
+    def candidate_cells(self) -> CandidateCells:
+        """The Candidates cells, by sheet row from row 2."""
+        columns = [_column([g[at] for g in self.groups], [g[at + 1] for g in self.groups])
+                   for at in _AT]
+        self.formulas.update(n for n, g in zip(self.numbers, self.groups, strict=True)
+                             if b"table:formula=" in g[_GRADE_AT])
+        out = CandidateCells()
+        into = (out.query, out.source, out.grade, out.note, out.score, out.original)
+        if not self.other and self.numbers == list(range(1, len(self.numbers) + 1)):
+            for column, values in zip(into, columns, strict=True):
+                column.extend(values[1:])  # the header row first
+        else:
+            by_row = dict(zip(self.numbers, zip(*columns, strict=True), strict=True))
+            by_row.update({n: tuple(c[k] for k in _TAKEN) for n, c in self.other.items()})
+            empty = ("",) * len(into)
+            for n in range(2, max(by_row, default=1) + 1):
+                for column, value in zip(into, by_row.get(n, empty), strict=True):
+                    column.append(value)
+        while out.query and not any(column[-1] != "" for column in into):
+            for column in into:
+                column.pop()  # empty rows past the last: calamine gives none
+        return out
+
+
+def _place(rows: list[list[Any]], number: int, repeat: int, cells: list[Any]) -> None:
+    """Put a row's cells at its place (empty rows before it as ``[]``)."""
+    if not cells:
+        return
+    if len(rows) < number - 1:
+        rows.extend([] for _ in range(number - 1 - len(rows)))
+    rows.extend([cells] if repeat == 1 else [list(cells) for _ in range(repeat)])
+
+
+def read_ods(path: str | Path, whole: tuple[str, ...], *,
+             candidates: bool) -> OdsSheets | None:
+    """Check an .ods file (:func:`core.io.safety.check_ods`) and, in the same
+    pass, read the sheets named in ``whole`` and, when ``candidates``, the
+    Candidates sheet's cells; None when some cell read is in a form this
+    reader leaves to calamine (see the module's text): the check passed."""
+    sheet = SHEETS["candidates"] if candidates else None
+    reader = _Reader(whole, sheet)
+    try:
+        check = check_ods(path, reader=reader)
+    except _NotSimple:
+        return None
+    out = OdsSheets(check, {t: reader.rows[t] for t in whole})
+    if sheet is not None and sheet in check.parts:
+        try:
+            out.candidates = reader.candidate_cells()
+        except _NotSimple:
+            return None
+        out.formulas = reader.formulas
+    return out
+
+
+def _cells(buf: bytes, start: int, end: int, width: int | None) -> tuple[list[Any], bool]:
+    """A row's cell values (up to ``width`` columns, or all up to the last
+    with a value), and whether its grade column holds a formula."""
+    out: list[Any] = []
+    empty = 0  # empty cells not yet added (only a value after them adds them)
+    formula = False
+    at = start
+    while width is None or len(out) + empty < width:
+        cell = _CELL.search(buf, at, end)
+        if cell is None:
+            break
+        attrs = cell.group(2) or b""
+        body, at = _body(buf, cell, end)
+        got = _REPEATED.search(attrs)
+        n = int(got.group(1)) if got else 1
+        column = len(out) + empty
+        if column <= _GRADE < column + n and b"table:formula=" in attrs:
+            formula = True
+        if width is not None:
+            n = min(n, width - column)
+        value = _value(attrs, body)
+        if value == "":
+            empty += n
+            continue
+        if column + n > _MOST_CELLS:
+            raise _NotSimple
+        out.extend([""] * empty)
+        out.extend([value] * n)
+        empty = 0
+    return out, formula
+
+
+def _body(buf: bytes, cell: re.Match[bytes], end: int) -> tuple[bytes, int]:
+    """A cell's content (empty for an empty element) and where it ends."""
+    if (cell.group(2) or b"").endswith(b"/"):
+        return b"", cell.end()
+    close = _CELL_END[1 if cell.group(1) else 0]
+    stop = buf.find(close, cell.end(), end)
+    if stop < 0:
+        raise _NotSimple
+    return buf[cell.end():stop], stop + len(close)
+
+
+_EMPTY, _TEXT, _OTHER = range(3)
+
+
+def _column(attrs: list[bytes], bodies: list[bytes | None]) -> list[Any]:
+    """One column's values as calamine gives them (``attrs``: each cell's
+    attributes, ``bodies``: its content, None for an empty element); the
+    usual forms read here, the others by :func:`_value`."""
+    kinds: dict[bytes, int] = {}
+    out: list[Any] = []
+    add = out.append
+    for a, b in zip(attrs, bodies, strict=True):
+        kind = kinds.get(a)
+        if kind is None:
+            kind = kinds[a] = _kind(a)
+        if kind == _TEXT and b is not None and b.startswith(b"<text:p>") and b.count(b"<") == 2:
+            text = b[8:-9].decode("utf-8")
+            add(xml_text(text) if "&" in text else text)
+        elif kind == _EMPTY:
+            add("")
+        else:
+            add(_value(a[:-1] if a.endswith(b"/") else a, b or b""))
+    return out
+
+
+def _kind(attrs: bytes) -> int:
+    """What a cell's attributes make of it (text with no value of its own, empty, other)."""
+    if b"office:value-type" not in attrs:
+        return _EMPTY
+    if b'office:value-type="string"' in attrs and b"office:string-value" not in attrs:
+        return _TEXT
+    return _OTHER
+
+
+def cell_values(buf: bytes, start: int, end: int) -> list[Any]:
+    """A row's cell values up to the last with a value, as calamine gives
+    them; a cell in a form this reader leaves to calamine (a date) as the
+    text it shows."""
+    try:
+        return _cells(buf, start, end, None)[0]
+    except _NotSimple:
+        pass
+    out: list[Any] = []
+    at = start
+    while (cell := _CELL.search(buf, at, end)) is not None and len(out) < _MOST_CELLS:
+        attrs = cell.group(2) or b""
+        body, at = _body(buf, cell, end)
+        got = _REPEATED.search(attrs)
+        try:
+            value = _value(attrs[:-1] if attrs.endswith(b"/") else attrs, body)
+        except _NotSimple:
+            value = _shown(body)
+        out.extend([value] * min(int(got.group(1)) if got else 1, _MOST_CELLS - len(out)))
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def _shown(body: bytes) -> str:
+    """The text a cell shows (its paragraphs' text, markup dropped)."""
+    text = re.sub(rb"<[^>]*>", b"", _ANNOTATION.sub(b"", body.replace(b"</text:p><text:p", b"\n<")))
+    return xml_text(text.decode("utf-8", "replace"))
+
+
+def _value(attrs: bytes, body: bytes) -> Any:
+    """One cell's value as calamine gives it."""
+    kind = _VALUE_TYPE.search(attrs)
+    if kind is None:
+        return ""
+    what = kind.group(1)
+    if what in (b"float", b"percentage", b"currency"):
+        got = _VALUE.search(attrs)
+        if got is None or _NUMBER.fullmatch(got.group(1)) is None:
+            raise _NotSimple
+        return float(got.group(1))
+    if what == b"string":
+        got = _STRING_VALUE.search(attrs)
+        return xml_text(got.group(1).decode("utf-8")) if got else _text(body)
+    if what == b"boolean":
+        got = _BOOLEAN.search(attrs)
+        if got is None or got.group(1) not in (b"true", b"false"):
+            raise _NotSimple
+        return got.group(1) == b"true"
+    raise _NotSimple  # dates, times: calamine's own types
+
+
+def _text(body: bytes) -> str:
+    """A string cell's text: its paragraphs, joined by a line break."""
+    if b"<office:annotation" in body:
+        body = _ANNOTATION.sub(b"", body)
+    texts = []
+    at = 0
+    for got in _PARAGRAPH.finditer(body):
+        if body[at:got.start()].strip():
+            raise _NotSimple  # something beside the paragraphs
+        at = got.end()
+        text = got.group(1) or b""
+        if b"<" in text:
+            text = _DROPPED.sub(b"", _SPACES.sub(lambda m: b" " * int(m.group(1) or 1), text))
+            if b"<" in text:
+                raise _NotSimple
+        texts.append(text)
+    if body[at:].strip():
+        raise _NotSimple
+    return xml_text(b"\n".join(texts).decode("utf-8"))

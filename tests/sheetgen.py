@@ -1,0 +1,314 @@
+"""A generator of annotators' sheets: the way the import is tested (issue 33).
+
+A sheet is composed from column kinds drawn at random: the query, the
+source id (of many shapes), who judged (in many forms), the grades (in the
+scales and writings people use; one column, or one per annotator), a
+ranking (a score or a rank, under a ranking's name or under none) and
+distractors (timestamps, durations, prices, counts, row numbers and record
+ids, confidences, booleans, platform status and quality columns, free
+text), each under a realistic, a neutral or a misleading header, in a long,
+wide or transposed layout. The truth of every judgment is kept aside in a
+:class:`Drawn`, for the property tests (tests/test_import_properties.py)
+to compare with what the import made of the file.
+
+To add a column kind, see docs/import.md ("Adding a column kind").
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from hypothesis import strategies as st
+
+QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
+           "what is ndcg", "cheap flights to rome", "espresso grinder", "train times"]
+#: Source ids of many shapes: (query index, doc index) -> id.
+SOURCE_SHAPES: dict[str, Callable[[int, int], Any]] = {
+    "slug": lambda q, d: f"doc-{q:02d}-{d:04d}",
+    "url": lambda q, d: f"https://site{q}.example/page/{d}",
+    "clueweb": lambda q, d: f"clueweb09-en{q:04d}-{d:02d}-{q * 31 + d:05d}",
+    "number": lambda q, d: 2350000100 + 100 * q + d,
+    "sku": lambda q, d: f"B0{q}{d:03d}XK{d % 7}",
+    "uuid": lambda q, d: f"{q:08x}-{d:04x}-4a1b-9c2d-{q * 7919 + d:012x}",
+}
+PEOPLE: dict[str, list[Any]] = {
+    "email": ["ana@lab.example", "ben@lab.example", "chen.li@uni.example", "dee@corp.example"],
+    "worker": ["A1X9QW2LMZ3K7P", "A2B7NC4RT8VE1D", "A3KD8FJ2MS9QXL", "A9ZL2XW4YTK3RB"],
+    "name": ["Alice", "Bob", "Chen", "Dana"],
+    "number": [41823377, 45519020, 40011234, 47770001],
+}
+#: Grade writings: name -> (grades drawn, how each is written).
+SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
+    "0-3": ([0, 1, 2, 3], lambda g: g),
+    "1-5": ([1, 2, 3, 4, 5], lambda g: g),
+    "labels": ([0, 1, 2], lambda g: ["Not relevant", "Somewhat relevant",
+                                     "Highly relevant"][g]),
+    "numbered": ([0, 1, 2], lambda g: f"{g} - " + ["Not relevant", "Somewhat relevant",
+                                                   "Highly relevant"][g]),
+}
+STAMPS = ["%m/%d/%Y %H:%M:%S", "%Y-%m-%dT%H:%M:%SZ", "%d.%m.%Y %H:%M", "%b %d, %Y %I:%M %p",
+          "%a %b %d %H:%M:%S PST %Y"]
+#: Headers by role: realistic ones, and neutral ones (``col3``) from the layout.
+GRADE_HEADERS = ["relevance", "Answer.relevance", "grade", "Relevance (0-3)", "rating",
+                 "label", "judgment"]
+QUERY_HEADERS = ["query", "Query Text", "Input.query", "topic", "search_term"]
+SOURCE_HEADERS = ["doc_id", "url", "Input.doc_id", "docno", "product_id", "passage_id"]
+WHO_HEADERS = ["annotator", "WorkerId", "Email Address", "rater_id", "_worker_id"]
+SCORE_NAMES = ["score", "bm25_score", "retrieval.score", "Model Score", "bm25Score",
+               "Score (cosine)", "SCORE", "bm25-score", "similarity", "logit",
+               "retrieval_score"]
+RANK_NAMES = ["rank", "rank (run A)", "position_in_serp", "Rank", "retrieval.rank", "ranking",
+              "serp_position", "pos", "Rank in results"]
+#: Headers of a second column of grades that say nothing of whose.
+EXTRA_GRADE_HEADERS = ["R2", "second opinion", "check", "relevance (2nd pass)", "Q2"]
+#: Headers that name no ranking, under which a ranking's values may come.
+UNNAMED = ["value", "weight", "model", "output", "run_a"]
+
+
+@dataclass
+class Column:
+    """One column: its header, its cells (one per row of the long table),
+    its kind, and whether it holds grades (``grade_of``: whose, ``""`` for
+    the one grade column)."""
+
+    header: str
+    cells: list[Any]
+    kind: str
+    grade_of: str | None = None
+
+
+@dataclass
+class Drawn:
+    """A drawn sheet: its rows (header first), the truth of each judgment
+    ((query, source) -> the grades given), the ranking's header and values
+    ((query, source) -> score, rank as -rank), whether its header names a
+    ranking, the flags a user would pass, and whether a distractor looks
+    like grades under a header that does not say what it is."""
+
+    rows: list[list[Any]]
+    layout: str
+    truth: dict[tuple[str, str], list[float]]
+    ranking: str | None = None
+    ranking_named: bool = False
+    ranking_values: dict[tuple[str, str], float] = field(default_factory=dict)
+    flags: list[str] = field(default_factory=list)
+    ambiguous: bool = False
+    #: A long sheet with a second column of grades under a header naming
+    #: no one's: the import must refuse it, or use both columns.
+    extra_grade: bool = False
+    grade_headers: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+
+
+def _distractor(kind: str, rnd: Random, n: int,
+                start: datetime) -> tuple[list[Any], list[str], bool]:
+    """A distractor's cells (one per row), its realistic headers and
+    whether its values could pass for grades."""
+    if kind == "epoch":  # seconds since 1970
+        return [1709546400 + 180 * i + rnd.randint(0, 9) for i in range(n)], \
+            ["created_at", "submitted_ts"], False
+    if kind == "timestamp":
+        fmt = rnd.choice(STAMPS)
+        return [(start + timedelta(minutes=3 * i)).strftime(fmt) for i in range(n)], \
+            ["Timestamp", "SubmitTime", "created_at"], False
+    if kind == "duration":
+        return [rnd.randint(5, 300) for _ in range(n)], ["WorkTimeInSeconds", "duration",
+                                                         "lead_time"], False
+    if kind == "price":
+        return [round(rnd.uniform(10.34, 239.91), 2) for _ in range(n)], \
+            ["Price", "price_usd", "cost"], False
+    if kind == "count":
+        small = rnd.random() < 0.5
+        return [rnd.randint(0, 3) if small else rnd.randint(10, 900) for _ in range(n)], \
+            ["NumberOfSimilarHITs", "clicks", "view_count", "num_scores"], small
+    if kind == "row_number":
+        return list(range(1, n + 1)), ["row", "#", "Unnamed: 0"], False
+    if kind == "record_id":
+        base = rnd.choice([1, 101, 5500000001])
+        return [base + i for i in range(n)], ["id", "_unit_id", "annotation_id", "_id"], False
+    if kind == "confidence":
+        ints = rnd.random() < 0.5
+        return [rnd.randint(1, 5) if ints else round(rnd.uniform(0.5, 1.0), 3)
+                for _ in range(n)], ["confidence", "Confidence (1-5)", "_trust",
+                                                       "confidence_score"], ints
+    if kind == "boolean":
+        return [rnd.choice(["true", "false"]) for _ in range(n)], ["is_mobile", "in_stock",
+                                                                  "has_image"], False
+    if kind == "status":
+        return ["Approved"] * n, ["AssignmentStatus", "status"], False
+    if kind == "quality":
+        return [round(rnd.uniform(0.7, 1.0), 2) for _ in range(n)], ["_trust", "worker_quality",
+                                                                     "accuracy", "quality_score",
+                                                                     "trust score"], False
+    if kind == "text":
+        words = ["page did not load", "paywalled", "", "", "", "good match"]
+        return [rnd.choice(words) for _ in range(n)], ["comment", "notes", "feedback"], False
+    raise ValueError(kind)
+
+
+DISTRACTORS = ["timestamp", "duration", "price", "count", "row_number", "record_id",
+               "confidence", "boolean", "status", "quality", "text"]
+SHAPES = ["long", "long", "wide", "transposed"]
+
+
+@st.composite
+def sheets(draw: Any) -> Drawn:
+    """A drawn annotators' sheet (see the module's note)."""
+    rnd = draw(st.randoms(use_true_random=False))
+    layout = draw(st.sampled_from(SHAPES))
+    n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
+    people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
+    if layout != "long":
+        people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
+    scale = draw(st.sampled_from(sorted(SCALES)))
+    grades, write = SCALES[scale]
+    shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
+    headers = draw(st.sampled_from(["realistic", "realistic", "neutral"]))
+    items = [(q, d) for q in range(n_q) for d in range(per_q)]
+    ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
+    truth = {(q, d): {who: rnd.choice(grades) for who in people} for q, d in items}
+    for who in people:  # each grade column takes at least its scale's ends (no constant)
+        truth[items[0]][who], truth[items[-1]][who] = grades[0], grades[-1]
+    ranking = draw(st.sampled_from(["none", "score", "rank"]))
+    named = draw(st.booleans())
+    declare = ranking != "none" and not named and draw(st.booleans())
+    kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
+    sheet = Drawn(rows=[], layout=layout, truth={}, kinds=kinds)
+    if layout == "transposed":
+        _transposed(sheet, rnd, people, truth, ids, write, kinds)
+        return sheet
+    # the long table: one row per judgment (long) or per item (wide)
+    per_row = [(q, d, who) for q, d in items for who in (people if layout == "long" else [""])]
+    cols = [Column(rnd.choice(QUERY_HEADERS), [QUERIES[q] for q, _, _ in per_row], "query"),
+            Column(rnd.choice(SOURCE_HEADERS), [ids[(q, d)] for q, d, _ in per_row], "source")]
+    if layout == "long":
+        if len(people) > 1:
+            cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
+        cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
+                                                       for q, d, w in per_row], "grade", ""))
+        if len(people) == 1 and draw(st.integers(0, 4)) == 0:
+            # a second judge's grades beside the first, under a name no
+            # rule reads as whose: used or refused, never dropped
+            extra = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
+            extra[:2] = [grades[-1], grades[0]]
+            cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS), [write(g) for g in extra],
+                               "extra grade"))
+            sheet.extra_grade = True
+    else:
+        for who in people:
+            cols.append(Column(f"grade_{who}".replace("@", "_at_").replace(".", "_"),
+                               [write(truth[(q, d)][who]) for q, d, _ in per_row], "grade",
+                               str(who)))
+    if ranking != "none":
+        scores = {it: round(rnd.uniform(0.05, 40.0) + 0.0137 * k, 4)  # distinct
+                  for k, it in enumerate(items)}
+        order = {it: r + 1 for q in range(n_q) for r, it in enumerate(
+            sorted([it for it in items if it[0] == q], key=lambda it: -scores[it]))}
+        values = scores if ranking == "score" else order
+        header = rnd.choice(SCORE_NAMES if ranking == "score" else RANK_NAMES) if named \
+            else rnd.choice(UNNAMED)
+        cols.append(Column(header, [values[(q, d)] for q, d, _ in per_row], ranking))
+        sheet.ranking, sheet.ranking_named = header, named
+        sheet.ranking_values = {(QUERIES[q], str(ids[(q, d)])): float(
+            values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
+        if declare:
+            sheet.flags = ["--map", f"{ranking}={header}"]
+    start = datetime(2024, 3, 4, 10, 0)
+    for kind in kinds:
+        if kind == "timestamp" and headers == "realistic" and rnd.random() < 0.2:
+            # Seconds since 1970 under a neutral header are not told from a
+            # numeric source id yet (written alike, one per row): realistic
+            # headers only, until the import reads them as times.
+            kind = "epoch"
+        cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
+        cols.append(Column(rnd.choice(names), cells, kind))
+        sheet.ambiguous |= gradey and headers == "neutral"
+    rnd.shuffle(cols)
+    if headers == "neutral":  # every column but a wide sheet's grades and the ranking
+        for i, c in enumerate(cols):
+            if c.kind not in ("grade", "extra grade", "score",
+                              "rank") or (
+                    c.kind == "grade" and layout == "long"):
+                c.header = f"col{i + 1}"
+    _unique_headers(cols)
+    sheet.rows = [[c.header for c in cols], *[list(r) for r in zip(*(c.cells for c in cols),
+                                                                  strict=True)]]
+    sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
+    sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
+    sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(
+        float(truth[(q, d)][w]) for w in people) for q, d in items}
+    if layout == "long" and len(people) == 1:
+        sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
+    return sheet
+
+
+def _unique_headers(cols: list[Column]) -> None:
+    seen: dict[str, int] = {}
+    for c in cols:
+        n = seen.get(c.header, 0)
+        seen[c.header] = n + 1
+        if n:
+            c.header = f"{c.header}_{n + 1}"
+
+
+def _transposed(sheet: Drawn, rnd: Random, people: list[Any],
+                truth: dict[tuple[int, int], dict[Any, int]], ids: dict[tuple[int, int], Any],
+                write: Callable[[int], Any], kinds: list[str]) -> None:
+    """One row per respondent, one column per item (``query [source]``), as
+    survey tools write them; a timestamp and the respondent's e-mail."""
+    items = sorted(truth)
+    header = ["Timestamp", "Email Address",
+              *(f"{QUERIES[q]} [{ids[(q, d)]}]" for q, d in items)]
+    start = datetime(2024, 3, 4, 10, 0)
+    rows = [header]
+    emails = PEOPLE["email"]
+    for i, who in enumerate(people):
+        rows.append([(start + timedelta(minutes=9 * i)).strftime("%m/%d/%Y %H:%M:%S"),
+                     emails[i % len(emails)], *(write(truth[it][who]) for it in items)])
+    sheet.rows = rows
+    sheet.kinds = ["timestamp"]
+    sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(float(truth[(q, d)][w])
+                                                          for w in people) for q, d in items}
+    sheet.grade_headers = header[2:]
+
+
+def write_sheet(sheet: Drawn, path: Path) -> Path:
+    """Write the sheet as ``path``'s suffix says: .csv, .xlsx or .jsonl
+    (JSON Lines: one record per row, keyed by the header, a dotted header
+    as nested keys: ``{"retrieval": {"score": 1.5}}``)."""
+    if path.suffix == ".csv":
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh).writerows(sheet.rows)
+    elif path.suffix == ".xlsx":
+        from openpyxl import Workbook
+
+        wb = Workbook()
+        ws = wb.active
+        for row in sheet.rows:
+            ws.append(row)
+        wb.save(path)
+    else:
+        header = sheet.rows[0]
+        with open(path, "w", encoding="utf-8") as fh:
+            for row in sheet.rows[1:]:
+                fh.write(json.dumps(_nested(dict(zip(header, row, strict=True)))) + "\n")
+    return path
+
+
+def _nested(record: dict[str, Any]) -> dict[str, Any]:
+    """``{"Input.query": q}`` as the tools write it: ``{"Input": {"query": q}}``."""
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        head, dot, rest = key.partition(".")
+        if dot and head and rest and isinstance(out.get(head, {}), dict):
+            out.setdefault(head, {})[rest] = value
+        else:
+            out[key] = value
+    return out

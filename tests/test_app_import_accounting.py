@@ -1,0 +1,84 @@
+"""The wizard's report accounts for every column and every row (issue 33):
+the columns table gives each column its role, or why it was left out and
+what would use it; the rows line adds up."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from app.import_wizard.wizard import ImportWizard
+from core.model.conventions import Conventions
+from tests.test_app_import import _choose, _idle, _next
+
+GRADES = [2, 0, 1, 3, 1, 2]
+
+
+def _sheet(path: Path) -> Path:
+    rows: list[list[Any]] = [["query", "product_id", "Price", "relevance"]]
+    for qi, q in enumerate(["red running shoes", "usb c cable", "desk lamp"]):
+        for d, g in enumerate(GRADES):
+            rows.append([q, f"B0{qi}{d}XK", round(10.34 + 45.91 * d + qi, 2), g])
+    rows.append(["", "", "", ""])
+    rows.append(["Total", "", "", ""])
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
+def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
+                                                                 tmp_path: Path) -> None:
+    wizard = ImportWizard(_sheet(tmp_path / "esci.csv"), Conventions())
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    _next(qtbot, wizard)  # the mapping, as guessed
+    _next(qtbot, wizard)  # imported: the report
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    view = wizard.report_page.view
+    model = view.columns_model
+    shown = [[model.index(r, c).data() for c in range(model.columnCount())]
+             for r in range(model.rowCount())]
+    assert [row[:3] for row in shown] == [
+        ["A", "query", "query"], ["B", "product_id", "source_id"],
+        ["C", "Price", "not imported"], ["D", "relevance", "grade"]]
+    assert shown[2][3:] == [
+        "Price: numbers 10.34 to 241.89, one per item; if this is the ranking, pass "
+        "--map score=Price", "--map score=Price"]
+    assert view.rows_tally.text() == (
+        "Rows: 20 read = 18 imported + 1 skipped (a '…' row, not a judgment: 1) + 0 rejected "
+        "+ 1 blank")
+    # The user walks the table with the keys to the left-out column.
+    view.columns.setFocus()
+    view.columns.setCurrentIndex(model.index(0, 0))
+    qtbot.keyClick(view.columns, Qt.Key.Key_Down)
+    qtbot.keyClick(view.columns, Qt.Key.Key_Down)
+    assert view.columns.currentIndex().row() == 2
+    assert model.index(2, 1).data() == "Price"
+
+
+def test_a_column_the_user_picks_as_the_score_is_declared(qtbot: Any, tmp_path: Path) -> None:
+    """The wizard's choice reaches the import as --map does: the price the
+    guess left out becomes the score when the user picks it, and the
+    report's columns say it was declared."""
+    wizard = ImportWizard(_sheet(tmp_path / "esci.csv"), Conventions())
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    assert page.combos["score"].currentData() is None  # no ranking guessed from a price
+    _choose(qtbot, page.combos["score"], "C: Price")
+    assert page.mapping().declared == ("score",)
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    report = wizard.result_value.report
+    assert report.ranking == "score"
+    price = report.columns[2]
+    assert (price.header, price.role, price.reason, price.flag) == (
+        "Price", "score", "declared", "")
+    doc = wizard.result_value.document
+    assert float(doc.score[3]) == round(10.34 + 45.91 * 3, 2)

@@ -1,0 +1,113 @@
+"""The import against the space of sheets (issue 33): sheets composed by
+tests/sheetgen.py from column kinds drawn at random, written as CSV, xlsx
+or JSON Lines, imported by the command line; the invariants hold for each.
+
+Per CI run: 60 sheets (one fixed, derandomized profile), a few seconds.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from app.cli.main import main
+from core.io.annotator.names import ranking_field
+from tests.sheetgen import Drawn, sheets, write_sheet
+
+#: The sheets tried per run (stated in docs/import.md).
+SHEETS_PER_RUN = 60
+PROFILE = settings(max_examples=SHEETS_PER_RUN, deadline=None, derandomize=True, database=None,
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _run(sheet: Drawn, suffix: str) -> tuple[int, str, dict | None, list[dict[str, str]]]:
+    """Import the written sheet: exit code, stderr-like message, report, rows."""
+    with TemporaryDirectory() as tmp:
+        path = write_sheet(sheet, Path(tmp) / f"drawn{suffix}")
+        out_csv, report = Path(tmp) / "out.csv", Path(tmp) / "report.json"
+        err = io.StringIO()
+        try:
+            import contextlib
+
+            with contextlib.redirect_stderr(err):
+                code = main(["import", str(path), "-o", str(out_csv), "--report", str(report),
+                             *sheet.flags], io.StringIO())
+        except SystemExit as exc:  # argparse
+            code = int(exc.code or 0)
+        data = json.loads(report.read_text("utf-8")) if report.exists() else None
+        rows = []
+        if code == 0:
+            with open(out_csv, newline="", encoding="utf-8") as fh:
+                rows = list(csv.DictReader(fh))
+        return code, err.getvalue().replace(str(path), "drawn" + suffix), data, rows
+
+
+def _grades(row: dict[str, str], several: bool) -> list[float]:
+    keys = [k for k in row if k.startswith("grade_")] if several else ["grade"]
+    return sorted(float(row[k]) for k in keys if row[k] != "")
+
+
+@PROFILE
+@given(sheets(), st.sampled_from([".csv", ".xlsx", ".jsonl"]))
+def test_the_import_never_invents_and_never_drops(sheet: Drawn, suffix: str) -> None:
+    if sheet.layout == "transposed" and suffix == ".jsonl":
+        suffix = ".csv"
+    code, err, report, rows = _run(sheet, suffix)
+    event(f"{sheet.layout} {suffix}: {'imported' if code == 0 else 'refused'}")
+    if code != 0:
+        # A refusal is one line naming the file and what to pass.
+        assert code == 2, err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        assert f"drawn{suffix}" in lines[0], err
+        assert "pass " in lines[0], err
+        # Refused only where a reader would hesitate too: a distractor that
+        # reads as grades under a header that does not say what it is.
+        assert sheet.ambiguous or sheet.extra_grade, err
+        if sheet.extra_grade and not sheet.ambiguous:
+            assert "--annotators" in lines[0], err
+        return
+    if sheet.extra_grade:  # imported: both columns of grades are used, one per annotator
+        used = report["mapping"].get("annotators") or []
+        assert set(sheet.grade_headers) <= set(used), "a column of grades dropped"
+        assert sheet.ambiguous or len(used) == len(sheet.grade_headers), used
+        return
+    assert report is not None
+    # The rows add up, every column is accounted for.
+    tally = report["rows"]
+    assert tally["read"] == len(sheet.rows) - 1 or sheet.layout == "transposed"
+    assert tally["read"] == tally["imported"] + sum(tally["skipped"].values()) \
+        + tally["rejected"] + tally["blank"]
+    assert [c["index"] for c in report["columns"]] == list(range(len(report["columns"])))
+    assert all(c["role"] or c["reason"] for c in report["columns"])
+    # No ranking without a name or a declaration; the one named or declared is used.
+    mapping = report["mapping"]
+    ranking_cols = [mapping.get("score"), mapping.get("rank")]
+    for header in filter(None, ranking_cols):
+        assert ranking_field(header) is not None or "--map" in sheet.flags, header
+    if sheet.ranking is not None and (sheet.ranking_named or sheet.flags):
+        assert sheet.ranking in ranking_cols
+        for row in rows:
+            assert float(row["score"]) == sheet.ranking_values[(row["query"], row["source_id"])]
+    else:
+        assert report["ranking"] == "none: judgments only"
+        assert all(r["score"] == "" for r in rows)
+    # Every grade column used, and the grades are the drawn truth.
+    if sheet.ambiguous and set(mapping.get("annotators") or ()) > set(sheet.grade_headers):
+        # A distractor no header tells from grades, read as one more
+        # annotator's: the drawn grades are used, and the report says the
+        # columns were read from their values (no one could tell them apart).
+        assert set(sheet.grade_headers) <= set(mapping["annotators"])
+        assert any("read from their values" in g for g in report["guesses"])
+        return
+    if sheet.layout == "wide":
+        assert sorted(mapping["annotators"]) == sorted(sheet.grade_headers)
+    several = sheet.layout != "long" or len(next(iter(sheet.truth.values()))) > 1
+    got = {(r["query"], r["source_id"]): _grades(r, several) for r in rows}
+    assert got == sheet.truth
