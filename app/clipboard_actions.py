@@ -18,13 +18,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 
 from app.actions import ActionSpec
 from app.models.candidates import GridColumn
-from app.models.roles import CANDIDATE_ROLE
+from app.models.roles import CANDIDATE_ROLE, WHOLE_ROLE
 from core.io.clipboard import format_range, parse_range
 from core.model.edits import GradeValue
 from core.model.grades import CellError, parse_grades
@@ -56,6 +56,13 @@ def cell_text(value: Any) -> str:
             return str(int(value))
         return repr(value)
     return str(value)
+
+
+def _whole(index: QModelIndex) -> Any:
+    """A cell's value as a copy takes it: its text whole (WHOLE_ROLE) where
+    the view shows a long one cut, else what the view shows."""
+    whole = index.data(WHOLE_ROLE)
+    return index.data(Qt.ItemDataRole.DisplayRole) if whole is None else whole
 
 
 class ClipboardActions(QObject):
@@ -116,8 +123,8 @@ class ClipboardActions(QObject):
         top, left, bottom, right = block
         model = view.model()
         columns = [c for c in range(left, right + 1) if not view.isColumnHidden(c)]
-        rows = [[cell_text(model.index(r, c).data(Qt.ItemDataRole.DisplayRole))
-                 for c in columns] for r in range(top, bottom + 1)]
+        rows = [[cell_text(_whole(model.index(r, c))) for c in columns]
+                for r in range(top, bottom + 1)]
         return format_range(rows)
 
     def copy(self) -> None:

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
 from core.model.numbers import number_text
 
-__all__ = ["GradeDelegate", "NumberDelegate", "RankDelegate", "ScoreDelegate", "format_number"]
+__all__ = ["GradeDelegate", "GradeWordsDelegate", "NumberDelegate", "RankDelegate",
+           "ScoreDelegate", "format_number", "grade_text", "grade_words", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -49,6 +50,34 @@ def format_number(value: Any, decimals: int) -> str:
             return "—"
         return f"{value:.{decimals}f}"
     return str(value)
+
+
+def grade_text(value: float, decimals: int) -> str:
+    """A grade as display text: a whole grade as it is typed, a fraction (a
+    consensus of several annotators) at the display precision like every
+    other number (``1.3333333333333333`` -> ``1.3333`` at 4 decimals)."""
+    return number_text(value) if value.is_integer() else format_number(value, decimals)
+
+
+def grade_words(text: str, decimals: int) -> str:
+    """A grade as written for people (``2``, ``unknown``, ``1.3333333333333333``:
+    :attr:`core.model.edits.GradeValue.text`) with a fraction at the display
+    rounding (:func:`grade_text`); anything else as it is."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if math.isfinite(number) and not number.is_integer():
+        return grade_text(number, decimals)
+    return text
+
+
+def signed_text(value: Any, decimals: int) -> str:
+    """:func:`format_number` with an explicit sign on a number not below 0 (a delta)."""
+    text = format_number(value, decimals)
+    if isinstance(value, float) and not math.isnan(value) and value >= 0:
+        return "+" + text
+    return text
 
 
 class NumberDelegate(QStyledItemDelegate):
@@ -75,6 +104,17 @@ class NumberDelegate(QStyledItemDelegate):
                 QToolTip.showText(event.globalPos(), text, view.viewport(), option.rect)
                 return True
         return super().helpEvent(event, view, option, index)
+
+
+class GradeWordsDelegate(NumberDelegate):
+    """A grade written as text (the audit log's before and after: ``2``,
+    ``unknown``, ``1.3333333333333333``) shown as the grid shows it: a
+    fraction at the display rounding (:func:`grade_text`), words as they are."""
+
+    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
+        if isinstance(value, str):
+            return grade_words(value, self._decimals())
+        return super().displayText(value, locale)
 
 
 class ScoreDelegate(NumberDelegate):
@@ -116,10 +156,7 @@ class GradeDelegate(NumberDelegate):
         value = index.data(Qt.ItemDataRole.DisplayRole)
         label = index.data(LABEL_ROLE)
         if isinstance(value, float):
-            # A whole grade as it is typed; a fraction (a consensus of several
-            # annotators) at the grid's precision, like every other number.
-            text = number_text(value) if value.is_integer() else format_number(
-                value, self._decimals())
+            text = grade_text(value, self._decimals())
             option.text = f"{text} - {label}" if label else text
         elif label:  # unrateable: its reason (what the editor and a paste read back)
             option.text = f"{value}: {label}"

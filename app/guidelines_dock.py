@@ -12,7 +12,7 @@ guidelines).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QModelIndex, QObject, QSize, Qt
 from PySide6.QtGui import QBrush, QFont
@@ -26,21 +26,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.delegates import grade_text
 from app.models.looks import brush
 from app.models.roles import CANDIDATE_ROLE
+from app.shown import CELL_SHOWN, bounded, shown_id
 from app.window_api import WindowApi
 from core.model.conventions import Level
 from core.model.document import GradeState
-from core.model.numbers import number_text
 
 __all__ = ["GuidelinesController", "GuidelinesView", "install_guidelines", "level_text"]
 
 #: The highlighted level's background (the grid's selection blue, light).
 
 
-def level_text(level: Level) -> str:
-    """A level as the list shows it: title, description, examples."""
-    lines = [level.title]
+def level_text(level: Level, decimals: int | None = None) -> str:
+    """A level as the list shows it: title (its grade at ``decimals`` like
+    every number shown, :func:`app.delegates.grade_text`; in full for None,
+    as its tooltip shows it), description, examples."""
+    title = level.title if decimals is None else grade_text(level.value, decimals) + (
+        f" - {level.label}" if level.label else "")
+    lines = [title]
     if level.description:
         lines.append(level.description)
     lines += [f"  e.g. {e}" for e in level.examples]
@@ -50,9 +55,11 @@ def level_text(level: Level) -> str:
 class GuidelinesView(QWidget):
     """The levels, one item each; :meth:`highlight` marks the current one."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None,
+                 decimals: Callable[[], int] = lambda: 4) -> None:
         super().__init__(parent)
         self.setObjectName("guidelinesView")
+        self._decimals = decimals  # the window's display rounding
         self.current_label = QLabel(self)
         self.current_label.setObjectName("guidelinesCurrent")
         self.current_label.setWordWrap(True)
@@ -86,8 +93,8 @@ class GuidelinesView(QWidget):
         self._levels = list(levels)
         self.levels_list.clear()
         for level in self._levels:
-            item = QListWidgetItem(level_text(level))
-            item.setToolTip(level_text(level))
+            item = QListWidgetItem(bounded(level_text(level, self._decimals())))
+            item.setToolTip(bounded(level_text(level), CELL_SHOWN))
             self.levels_list.addItem(item)
         self.empty_note.setVisible(not any(lv.description or lv.examples for lv in levels))
         self.highlight(self.highlighted)
@@ -123,7 +130,7 @@ class GuidelinesController(QObject):
     def __init__(self, window: WindowApi) -> None:
         super().__init__(window)
         self.window = window
-        self.view = GuidelinesView()
+        self.view = GuidelinesView(decimals=window.decimals)
         self.dock = window.add_dock("guidelinesDock", window.tr("Guidelines"), self.view,
                                     Qt.DockWidgetArea.BottomDockWidgetArea)
         self._candidate: int | None = None
@@ -161,14 +168,14 @@ class GuidelinesController(QObject):
         if i is None or not 0 <= i < len(doc):
             self.view.highlight(None, self.tr("Select a row to see its grade's level."))
             return
-        row = f"{doc.query_ids[int(doc.query[i])]} / {doc.source_text(i)}"
+        row = f"{shown_id(doc.query_ids[int(doc.query[i])])} / {shown_id(doc.source_text(i))}"
         state = GradeState(int(doc.state[i]))
         if state is not GradeState.NUMBER or math.isnan(doc.grade[i]):
             self.view.highlight(None, f"{row}: {state.name.lower()}")
             return
         grade = float(doc.grade[i])
         label = doc.conventions.rubric.label_for(grade) if doc.conventions.rubric else None
-        self.view.highlight(grade, f"{row}: grade {number_text(grade)}"
+        self.view.highlight(grade, f"{row}: grade {grade_text(grade, self.window.decimals())}"
                             + (f" - {label}" if label else ""))
 
 

@@ -22,6 +22,7 @@ geometry and dock layout the user leaves are saved on close
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QChildEvent, QEvent, QObject, QRect, Qt, QTimer, Signal
@@ -48,17 +49,20 @@ SCREEN_SHARE = 0.85
 #: (widths for the side areas, the height for the bottom one, which starts
 #: small and never asks).
 AREA_SIZE: dict[Qt.DockWidgetArea, tuple[float, float, int]] = {
-    # The grid needs ~700 px on a 1280 px screen for its key columns (rank,
-    # source, grade, gain, discount, contribution, cumulative DCG) with a long
-    # source id: the side columns share the rest.
-    Qt.DockWidgetArea.LeftDockWidgetArea: (0.15, 0.23, 200),
-    Qt.DockWidgetArea.RightDockWidgetArea: (0.2, 0.22, 220),
+    # The grid needs its key columns (rank, source, grade, gain, discount,
+    # contribution, cumulative DCG: 566 px at 9 pt, 950 at 16 pt; see
+    # Workplace.grid_least): the side columns share the rest, at 1280 px
+    # enough for query ids of 20 characters beside their NDCG, status and
+    # judged count (the navigator) and the summary's table with its widest
+    # status (the right column).
+    Qt.DockWidgetArea.LeftDockWidgetArea: (0.15, 0.27, 200),
+    Qt.DockWidgetArea.RightDockWidgetArea: (0.2, 0.26, 220),
     Qt.DockWidgetArea.BottomDockWidgetArea: (0.2, 0.2, 110),
     Qt.DockWidgetArea.TopDockWidgetArea: (0.2, 0.2, 110),
 }
-#: What the grid keeps of a narrow window's width (a 1920x1080 screen at 2x
-#: scale is 960 px wide) for its key columns: the side columns give way to it,
-#: down to SIDE_LEAST each.
+#: What the grid keeps of a window's width for its key columns where the
+#: window does not say what they need (:attr:`Workplace.grid_least`): the side
+#: columns give way to it, down to SIDE_LEAST each.
 GRID_LEAST, SIDE_LEAST = 640, 150
 #: The least and the most of its column a dock split below another gets (the
 #: upper one asks for its size hint between those).
@@ -147,11 +151,12 @@ def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
     return max(least, min(round(length * most), max(round(length * share), asked)))
 
 
-def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int) -> dict[Qt.DockWidgetArea, int]:
+def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int,
+              grid_least: int = GRID_LEAST) -> dict[Qt.DockWidgetArea, int]:
     """The side columns' widths, narrowed alike (to :data:`SIDE_LEAST` at the
-    least) where they would leave the grid less than :data:`GRID_LEAST`."""
+    least) where they would leave the grid less than ``grid_least``."""
     sides = {a: n for a, n in sizes.items() if a not in _VERTICAL}
-    over = sum(sides.values()) + GRID_LEAST - width
+    over = sum(sides.values()) + grid_least - width
     if over <= 0 or not sides:
         return sizes
     room = {a: max(0, n - SIDE_LEAST) for a, n in sides.items()}
@@ -182,6 +187,10 @@ class Workplace(QObject):
         self.homes: dict[str, DockHome] = {}
         #: The docks are laid out in one side column (a narrow window).
         self.one_side = self._narrow()
+        #: What the grid (the central widget) needs, in pixels: the side
+        #: columns give way to it (:data:`GRID_LEAST` unless the window says:
+        #: it gives what its grid's key columns need in its font).
+        self.grid_least: Callable[[], int] = lambda: GRID_LEAST
         self._following = False
         window.installEventFilter(self)
 
@@ -346,7 +355,7 @@ class Workplace(QObject):
         sizes = _give_way({home.area: _share(
             home.area, height if home.area in _VERTICAL else width, asked.get(home.area, 0),
             ONE_SIDE_SIZE if self.one_side and home.area not in _VERTICAL else None)
-            for home in fronts.values()}, width)
+            for home in fronts.values()}, width, self.grid_least())
         for name, home in fronts.items():
             vertical = home.area in _VERTICAL
             w.resizeDocks([self.docks[name]], [sizes[home.area]],

@@ -55,7 +55,7 @@ class PlotDock:
         if self._panel is None:
             from app.plots import PlotPanel  # matplotlib: loaded when plots are first needed
 
-            self._panel = PlotPanel()
+            self._panel = PlotPanel(decimals=self.window.decimals)
             layout = self.holder.layout()
             assert layout is not None
             layout.addWidget(self._panel)

@@ -32,7 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.delegates import signed_text
 from app.models.looks import colour
+from app.shown import shown_id
 from core.analysis.plotdata import (
     Series,
     contribution_series,
@@ -96,9 +98,11 @@ class PlotPanel(QWidget):
 
     saved = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None,
+                 decimals: Callable[[], int] = lambda: 4) -> None:
         super().__init__(parent)
         self.setObjectName("plotPanel")
+        self._decimals = decimals  # the window's display rounding
         self.tabs = QTabWidget(self)
         self.query_canvas = _Canvas()
         self.all_canvas = _Canvas()
@@ -165,7 +169,7 @@ class PlotPanel(QWidget):
                         self.tr("rank (the first {0} of {1})").format(PLOT_RANKS, ranked))
         integer_axis(left)
         left.set_ylabel(self.tr("gain × discount"))
-        left.set_title(ev.doc.query_ids[q])
+        left.set_title(shown_id(ev.doc.query_ids[q]))
         left.legend(fontsize="small")
         right.plot(curve.x, curve.y, marker=".", color=colour("plot_actual"))
         right.set_ylim(0.0, 1.05)
@@ -209,13 +213,14 @@ class PlotPanel(QWidget):
         ax.axhline(0.0, color=ground(self.palette())["axes.edgecolor"], linewidth=0.8)
         if stats is not None:
             mean, low, high, confidence = stats
+            d = self._decimals()
             ax.axhline(mean, color=colour("plot_mean"), linewidth=1.5, linestyle="--",
-                       label=self.tr("mean delta {0:+.4f}").format(mean))
+                       label=self.tr("mean delta {0}").format(signed_text(mean, d)))
             if low is not None and high is not None:
                 # A band across the bars (a collection: ax.patches stay the bars).
                 edges = [min(series.x, default=0.0) - 0.5, max(series.x, default=0.0) + 0.5]
-                band = self.tr("{0:.0%} interval [{1:+.4f}, {2:+.4f}]").format(
-                    confidence, low, high)
+                band = self.tr("{0:.0%} interval [{1}, {2}]").format(
+                    confidence, signed_text(low, d), signed_text(high, d))
                 ax.fill_between(edges, low, high, color=colour("plot_mean"), alpha=0.15,
                                 linewidth=0, label=band)
             ax.legend(fontsize="small", loc="upper left")

@@ -1,6 +1,9 @@
 """The light or dark scheme: the window follows the system's where Qt reports
 it (Qt 6.5 and later), every palette role it draws text with reads at WCAG
-AA, and the colours of :mod:`app.models.looks` switch with the palette.
+AA, and the colours of :mod:`app.models.looks` switch with the palette --
+with any palette the application is given, by the palette's own luminance
+(a platform theme such as qt6ct's or KDE's, or ``QApplication.setPalette``,
+changes it without a colour-scheme signal: :class:`_PaletteWatch`).
 
 Widgets coloured with a tone get it through :func:`tint` (a style sheet
 remembered on the widget), so a change of scheme repaints them with the
@@ -10,12 +13,12 @@ at paint time.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.accessibility import AA_TEXT, contrast_ratio, relative_luminance
-from app.models.looks import colour, use_dark
+from app.models.looks import colour, dark_in_use, use_dark
 
 __all__ = ["PALETTE_PAIRS", "apply_palette", "dark_palette", "follow_color_scheme",
            "follow_system", "is_dark", "readable", "system_is_dark", "tint"]
@@ -156,11 +159,30 @@ def follow_system(app: QApplication) -> None:
     apply_palette(app, palette)
 
 
+class _PaletteWatch(QObject):
+    """Whenever the application's palette changes, by whatever means, the
+    tones follow its luminance and the tinted widgets are tinted again (the
+    application hears of the change before its widgets, which repaint after:
+    models ask :func:`app.models.looks.brush` at paint time, the plots draw
+    again on their own PaletteChange)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ApplicationPaletteChange and watched is self.parent():
+            app = QApplication.instance()
+            if isinstance(app, QApplication) and is_dark(app.palette()) != dark_in_use():
+                use_dark(is_dark(app.palette()))
+                for top in app.topLevelWidgets():
+                    _retint(top)
+        return False
+
+
 def follow_color_scheme(app: QApplication) -> None:
-    """Show the system's scheme now and whenever it changes (once per application)."""
+    """Show the system's scheme now and whenever it changes, and the tones of
+    any palette the application is given (once per application)."""
     if app.property("followsColorScheme"):
         return
     app.setProperty("followsColorScheme", True)
+    app.installEventFilter(_PaletteWatch(app))
     follow_system(app)
     hints = app.styleHints()
     if hasattr(hints, "colorSchemeChanged"):  # (the new palette comes after the signal)

@@ -32,6 +32,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
 
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
+from app.delegates import grade_words
 from app.judgment_clock import ActivityClock
 from app.layout import STACKED_FROM, DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
@@ -42,6 +43,7 @@ from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
+from app.shown import CELL_SHOWN, bounded, shown_id
 from app.window_api import WindowApi
 from core.engine.evaluation import Status, evaluate
 from core.errors import NdcgError
@@ -109,7 +111,7 @@ class MainWindow(WindowApi):
         self.navigator = QueryNavigator(decimals, self)
         self.conventions_panel = ConventionsPanel(self)
         self.summary_panel = SummaryPanel(decimals, self)
-        self.audit_view = AuditLogView(self)
+        self.audit_view = AuditLogView(self, decimals)
         self.audit_model = self.audit_view.audit_model
         self.footer = AggregateFooter(decimals, self)
         self.statusBar().addPermanentWidget(self.footer, 1)
@@ -121,6 +123,7 @@ class MainWindow(WindowApi):
         self._menu_tops: dict[str, QAction] = {}
         #: Where the docks live, the default layout, the saved one.
         self.workplace = Workplace(self, self.settings)
+        self.workplace.grid_least = self.grid_panel.key_width
         self.docks: dict[str, QDockWidget] = self.workplace.docks
         self._lay_out()
         self._fitted = False
@@ -285,8 +288,9 @@ class MainWindow(WindowApi):
         self._show_history()
 
     def show_message(self, text: str, ms: int = 8000) -> None:
-        """A message in the status bar for ``ms`` milliseconds."""
-        self.statusBar().showMessage(text, ms)
+        """A message in the status bar for ``ms`` milliseconds (one line: a
+        word past :data:`~app.shown.CELL_SHOWN` characters cut, a path whole)."""
+        self.statusBar().showMessage(bounded(text, CELL_SHOWN), ms)
 
     def set_document(self, doc: Document, path: str | Path | None = None, *,
                      saved: bool = True) -> None:
@@ -353,9 +357,12 @@ class MainWindow(WindowApi):
         doc = self.document
         value = GradeValue.typed(grade, state, reason)
         before = GradeValue.of(doc, index)
-        label = f"{doc.query_ids[int(doc.query[index])]}/{doc.source_text(index)}"
+        d = self._decimals
+        label = (f"{shown_id(doc.query_ids[int(doc.query[index])])}/"
+                 f"{shown_id(doc.source_text(index))}")
         return self.set_grades([index], [value], note=note,
-                               text=f"grade {label}: {before.text} → {value.text}",
+                               text=f"grade {label}: {grade_words(before.text, d)} → "
+                                    f"{grade_words(value.text, d)}",
                                seconds=self.activity_clock.lap())
 
     def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",
@@ -389,7 +396,7 @@ class MainWindow(WindowApi):
         try:
             step()
         except NdcgError as exc:
-            self.statusBar().showMessage(str(exc), 10000)
+            self.show_message(str(exc), 10000)
             return str(exc)
         return None
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QDialog, QPushButton, QWidget, QWizard
+from PySide6.QtWidgets import QApplication, QDialog, QPushButton, QWidget, QWizard
 
 import app.scheme as scheme_module
 from app.accessibility import contrast_ratio, relative_luminance, spoken_name, unnamed_controls
@@ -253,6 +253,59 @@ def test_the_window_follows_the_system_into_dark_and_back(
         muted = TONES["muted"].dark if dark else TONES["muted"].light
         assert model.data(unknown, Qt.ItemDataRole.ForegroundRole).color().name() == muted
     window.session.mark_saved()  # (pytest-qt closes the window before the fixture ends)
+
+
+def test_a_dark_palette_set_directly_brings_the_dark_tones(
+        qapp: Any, window: Any, restore_palette: None):
+    """A dark palette given without a colour-scheme signal (a platform theme
+    such as qt6ct's or KDE's, or ``QApplication.setPalette``): the status
+    boxes and every coloured cell of the navigator, the grid and the
+    summary's table, for every query, take their dark tone, at AA on what
+    they are painted on (the cell's background tone, else the view's base;
+    the light ones read at 2.4-2.6:1 on #1e1e1e); a light palette set so
+    brings the light ones back."""
+    from core.model.document import GradeState
+
+    assert window.set_grade(0, None, GradeState.UNKNOWN)  # a muted "unknown" in the grid
+    views = (window.navigator.view, window.grid, window.summary_panel.table)
+    for palette, dark in ((dark_palette(), True), (qapp.style().standardPalette(), False)):
+        QApplication.setPalette(palette)
+        qapp.processEvents()
+        assert is_dark(window.navigator.view.palette()) is dark
+        low = []
+        for status, box in window.navigator.status_boxes.items():
+            tone = TONES[STATUS_LOOK[status].tone]
+            assert box.styleSheet() == f"color: {tone.dark if dark else tone.light}"
+            ground = box.palette().color(QPalette.ColorRole.Window)
+            if contrast_ratio(QColor(tone.dark if dark else tone.light), ground) < 4.5:
+                low.append((status.name, "box"))
+        painted = set()
+        for q in range(window.document.n_queries):
+            window.set_query(q)
+            for view in views:
+                painted |= _low_cells(view, low)
+        assert low == []
+        assert len(painted) >= 4  # (ok, undefined, unresolved, unknown grades)
+    window.session.mark_saved()
+
+
+def _low_cells(view: Any, low: list[Any]) -> set[str]:
+    """The foreground colours ``view``'s model paints; each one that reads
+    under AA on its cell's background (or the view's base) added to ``low``."""
+    model, base = view.model(), view.palette().color(QPalette.ColorRole.Base)
+    seen = set()
+    for row in range(model.rowCount()):
+        for col in range(model.columnCount()):
+            index = model.index(row, col)
+            fg = index.data(Qt.ItemDataRole.ForegroundRole)
+            if fg is None:
+                continue
+            bg = index.data(Qt.ItemDataRole.BackgroundRole)
+            ground = bg.color() if bg is not None and bg.style() != Qt.BrushStyle.NoBrush else base
+            seen.add(fg.color().name())
+            if contrast_ratio(fg.color(), ground) < 4.5:
+                low.append((view.objectName(), row, col, fg.color().name(), ground.name()))
+    return seen
 
 
 # -- where a cell is, what changed -----------------------------------------------------

@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QApplication
 
 from app.guidelines_dock import GuidelinesView
 from app.help import shortcut_rows
+from app.models.audit import AuditColumn
 from app.models.candidates import GridColumn
-from app.models.roles import TOOLTIP
+from app.models.roles import CANDIDATE_ROLE, TOOLTIP
 from core.model.conventions import Conventions, Guideline, Guidelines
 from core.model.examples import EXAMPLE_CONVENTIONS
 
@@ -172,3 +173,34 @@ def test_without_a_rubric_the_panel_lists_the_scale_the_grades_define(qtbot) -> 
     assert what == "guideline for grade 2"
     assert new == Conventions(guidelines=Guidelines((
         Guideline(2.0, "", ("a full answer", "a recipe")),)))
+
+
+def test_a_consensus_grade_reads_at_the_display_rounding(qtbot, window) -> None:
+    """A fraction of a grade (a consensus of three annotators, 4/3) reads in
+    the dock's header as the grid shows it (1.3333 at four decimals, 1.33 at
+    two), never at full precision (``grade 1.3333333333333333``)."""
+    w = window
+    try:
+        view = _view(w)
+        _select(qtbot, w, 0)
+        i = w.grid.currentIndex().data(CANDIDATE_ROLE)
+        assert w.set_grade(i, 4 / 3)
+        _select(qtbot, w, 1)
+        _select(qtbot, w, 0)
+        assert view.current_label.text() == "case-A / B: grade 1.3333"
+        cell = w.grid_model.index(0, GridColumn.GRADE)
+        shown = w.grid.itemDelegateForColumn(GridColumn.GRADE)
+        assert shown.displayText(cell.data(), None) == "1.3333"
+        log = w.audit_view  # the change's after, as the grid shows it
+        after = log.model().index(log.model().rowCount() - 1, AuditColumn.AFTER)
+        assert after.data() == repr(4 / 3)
+        assert log.itemDelegateForColumn(AuditColumn.AFTER).displayText(after.data(), None) == (
+            "1.3333")
+        assert w.app_actions["undo"].text().endswith("case-A/B: 1 → 1.3333")
+        w.settings.decimals = 2
+        w.refresh_display_settings()
+        _select(qtbot, w, 1)
+        _select(qtbot, w, 0)
+        assert view.current_label.text() == "case-A / B: grade 1.33"
+    finally:
+        w.session.mark_saved()

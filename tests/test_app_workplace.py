@@ -86,8 +86,12 @@ def test_first_start_layout_on_real_screen_sizes(qtbot, window, screen):
         assert not summary.visibleRegion().isEmpty()
         assert conventions.visibleRegion().isEmpty()
         assert summary.height() > 0.8 * window.centralWidget().height()
-    # The side columns leave the grid more than half of the window's width.
-    assert window.centralWidget().width() > 0.5 * window.width()
+    # The side columns leave the grid what its key columns need (566 px at
+    # 9 pt), and most of the window on a wide screen; at 1280 px the query
+    # ids and the summary's table take the rest whole (issue 37, item 4).
+    assert window.centralWidget().width() >= window.grid_panel.key_width()
+    assert window.centralWidget().width() > (0.45 if available.width() < 1600 else 0.5) * (
+        window.width())
     # The bottom area (audit log, plots) starts small.
     assert window.docks["auditLogDock"].height() <= 0.22 * window.height()
     _grid_is_largest_and_nothing_is_cut(window)

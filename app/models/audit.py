@@ -7,7 +7,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from app.models.roles import DISPLAY, TOOLTIP, Index
+from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE, Index
+from app.shown import CELL_SHOWN, bounded
 from core.model.document import AuditEntry, Document
 
 __all__ = ["AuditColumn", "AuditModel"]
@@ -83,7 +84,10 @@ class AuditModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.TextAlignmentRole:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
-        if role in (DISPLAY, TOOLTIP):
-            return (e.when, e.who, e.query, e.source_id, e.before, e.after, e.note,
-                    e.origin)[index.column()]
+        if role in (DISPLAY, TOOLTIP, WHOLE_ROLE):
+            value = (e.when, e.who, e.query, e.source_id, e.before, e.after, e.note,
+                     e.origin)[index.column()]
+            if not isinstance(value, str) or role == WHOLE_ROLE:
+                return value
+            return bounded(value, CELL_SHOWN)
         return None

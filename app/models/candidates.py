@@ -25,8 +25,10 @@ from app.models.roles import (
     SORT_ROLE,
     TIE_ROLE,
     TOOLTIP,
+    WHOLE_ROLE,
     Index,
 )
+from app.shown import CELL_SHOWN, bounded, shown_id
 from core.engine.columns import GRID_COLUMNS, Align, CandidateColumn, ShownRows
 from core.engine.evaluation import Evaluation
 from core.engine.order import order_follows_grades
@@ -71,6 +73,7 @@ class GridColumn(IntEnum):
 #: The roles the grid answers; painting asks for many more, answered at once.
 _GRID_ROLES = frozenset({
     DISPLAY, EDIT, TOOLTIP, SORT_ROLE, TIE_ROLE, CANDIDATE_ROLE, LABEL_ROLE, CHOICES_ROLE,
+    WHOLE_ROLE,
     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
     Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
 })
@@ -264,10 +267,14 @@ class CandidateModel(QAbstractTableModel):
             return None
         row = index.row()
         col = self.columns[index.column()]
-        if role in (DISPLAY, SORT_ROLE):
+        if role in (SORT_ROLE, WHOLE_ROLE):
             return col.value(shown, row)
+        if role == DISPLAY:
+            value = col.value(shown, row)
+            return bounded(value, CELL_SHOWN) if isinstance(value, str) else value
         if role == TOOLTIP:
-            return col.tooltip(shown, row)
+            tip = col.tooltip(shown, row)
+            return bounded(tip, CELL_SHOWN) if isinstance(tip, str) else tip
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _ALIGN[col.align]
         if role == EDIT:
@@ -278,7 +285,8 @@ class CandidateModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
             doc = shown.ev.doc
             return self.tr("{0}, query {1}, source {2}").format(
-                self.tr(col.title), doc.query_ids[int(doc.query[i])], doc.source_text(i))
+                self.tr(col.title), shown_id(doc.query_ids[int(doc.query[i])]),
+                shown_id(doc.source_text(i)))
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):
             if not (col.state_words and state is not GradeState.NUMBER

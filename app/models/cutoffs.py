@@ -95,14 +95,20 @@ class CutoffResultsModel(QAbstractTableModel):
                 return look.label
             value = (ev.dcg, ev.idcg, ev.ndcg)[col - 1][q, j]
             if math.isnan(value):
-                return look.text
+                # The status's symbol (its word is in the Status column of the
+                # same row, its reason on hover): the words in every column
+                # made the table too wide for its dock at 1280x800.
+                return look.symbol
             return float(value)
         if role == TOOLTIP:
-            if col is CutoffColumn.STATUS:
+            value = None if col is CutoffColumn.K else (ev.dcg, ev.idcg, ev.ndcg)[col - 1][q, j]
+            if col is CutoffColumn.STATUS or (value is not None and math.isnan(value)):
                 return status.reason
             if col is not CutoffColumn.K:
                 return full_text((ev.dcg, ev.idcg, ev.ndcg)[col - 1][q, j])
-        if role == Qt.ItemDataRole.ForegroundRole and col in (CutoffColumn.STATUS,
-                                                               CutoffColumn.NDCG):
+        if role == Qt.ItemDataRole.ForegroundRole and (
+                col in (CutoffColumn.STATUS, CutoffColumn.NDCG)
+                or (col is not CutoffColumn.K
+                    and math.isnan((ev.dcg, ev.idcg, ev.ndcg)[col - 1][q, j]))):
             return brush(look.tone)
         return None

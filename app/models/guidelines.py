@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
 from app.models.roles import DISPLAY, EDIT, TOOLTIP, Index
+from app.shown import CELL_SHOWN, bounded
 from core.model.conventions import Level
 from core.model.guidelines import described
 
@@ -74,8 +75,9 @@ class GuidelinesModel(QAbstractTableModel):
             return None
         level = self._levels[index.row()]
         if role in (DISPLAY, EDIT, TOOLTIP):
-            return (level.title.partition(" - ")[0], level.label, level.description,
+            text = (level.title.partition(" - ")[0], level.label, level.description,
                     EXAMPLES_SEPARATOR.join(level.examples))[index.column()]
+            return text if role == EDIT else bounded(text, CELL_SHOWN)  # (edited whole)
         return None
 
     def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:

@@ -10,7 +10,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 
 from app.models.looks import ITALIC, STATUS_LOOK, STATUS_TOOLTIP, brush, full_text, qt_number
-from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
+from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, WHOLE_ROLE, Index
+from app.shown import CELL_SHOWN, shown_id
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
 
@@ -110,9 +111,11 @@ class QueryListModel(QAbstractTableModel):
         q, col = index.row(), QueryColumn(index.column())
         status = ev.status(q, 0)
         look = STATUS_LOOK[status]
+        if role == WHOLE_ROLE and col is QueryColumn.QUERY:
+            return ev.doc.query_ids[q]
         if role == DISPLAY:
             if col is QueryColumn.QUERY:
-                return ev.doc.query_ids[q]
+                return shown_id(ev.doc.query_ids[q], CELL_SHOWN)
             if col is QueryColumn.NDCG:
                 return qt_number(ev.ndcg[q, 0]) if status is Status.OK else look.text
             if col is QueryColumn.STATUS:

@@ -13,6 +13,7 @@ __all__ = [
     "SORT_ROLE",
     "TIE_ROLE",
     "TOOLTIP",
+    "WHOLE_ROLE",
     "Index",
 ]
 
@@ -30,3 +31,6 @@ CANDIDATE_ROLE = Qt.ItemDataRole.UserRole + 3
 LABEL_ROLE = Qt.ItemDataRole.UserRole + 4
 #: The grades a grade editor offers: [(text, grade or None, state)].
 CHOICES_ROLE = Qt.ItemDataRole.UserRole + 5
+#: A cell's text whole, where DisplayRole cuts a long one (:mod:`app.shown`):
+#: what a copy takes.
+WHOLE_ROLE = Qt.ItemDataRole.UserRole + 6

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -9,7 +10,7 @@ from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.accessibility import label_control
-from app.delegates import NumberDelegate
+from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns, header_widths
 
@@ -23,7 +24,7 @@ class AuditLogView(QTableView):
     """The document's audit log (objectName ``auditLog``); while it is empty
     it says what will appear in it."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: Any = None, decimals: Callable[[], int] = lambda: 4) -> None:
         super().__init__(parent)
         self.setObjectName("auditLog")
         label_control(self, self.tr("Audit log"), self.tr("Every grade change, with who and when"))
@@ -31,6 +32,9 @@ class AuditLogView(QTableView):
         self.setModel(self.audit_model)
         # The time a typed grade took, to a tenth of a second (full precision kept).
         self.setItemDelegateForColumn(AuditColumn.SECONDS, NumberDelegate(lambda: 1, self))
+        # A consensus grade (4/3) at the display rounding, as the grid shows it.
+        for column in (AuditColumn.BEFORE, AuditColumn.AFTER):
+            self.setItemDelegateForColumn(column, GradeWordsDelegate(decimals, self))
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.verticalHeader().setVisible(False)

@@ -229,6 +229,27 @@ class GridPanel(QWidget):
             room = port - sum(header.sectionSize(n) for n in keys)
         return max(least, room)
 
+    def key_width(self) -> int:
+        """The width (pixels) the ranked grid needs to show its key columns
+        (:data:`~app.panels.column_chooser.KEY_COLUMNS`, rank to cumulative
+        DCG) whole in this font, the source at most :data:`SOURCE_LEAST`
+        characters, with its frame and vertical scroll bar: what the side
+        columns give way to (:class:`app.layout.Workplace`). It grows with
+        the font (933 px of columns at 16 pt, where 640 px was assumed)."""
+        view, header = self.grid, self.grid.horizontalHeader()
+        least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
+        width = 0
+        for n, col in enumerate(self.model.columns):
+            if col.key not in KEY_COLUMNS or view.isColumnHidden(n):
+                continue
+            wanted = max(header.sectionSizeHint(n), view.sizeHintForColumn(n))
+            if n == GridColumn.SOURCE:  # a longer id is elided (source_most)
+                width += min(least, wanted)
+                continue
+            width += max(wanted, _choices_width(view)) if n == GridColumn.GRADE else wanted
+        bar = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+        return width + 2 * view.frameWidth() + bar
+
     def _widen(self, *, measured: bool) -> None:
         """:meth:`widen_columns`; ``measured``: the columns were just fitted to
         the rows now shown, so only the grade column's choices are measured
@@ -238,7 +259,11 @@ class GridPanel(QWidget):
             header = view.horizontalHeader()
             if not measured:
                 _measure_rows_in_view(view)
-            for col in (GridColumn.VERSION, GridColumn.GRADE, GridColumn.SOURCE):
+            # (a number column widens for the grade state's word it shows:
+            # "unknown" read "u…n" in the gain column fitted to numbers)
+            words = [n for n, c in enumerate(self.model.columns)
+                     if c.state_words and n != GridColumn.GRADE]
+            for col in (GridColumn.VERSION, GridColumn.GRADE, *words, GridColumn.SOURCE):
                 wanted = 0 if measured else max(view.sizeHintForColumn(col),
                                                 header.sectionSizeHint(col))
                 if col is GridColumn.GRADE:

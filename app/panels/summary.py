@@ -4,9 +4,11 @@ the result sentence (with Copy); and the footer with the mean over queries."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
@@ -24,15 +26,17 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import label_control, tab_order
 from app.delegates import NumberDelegate, format_number
-from app.models.cutoffs import CutoffResultsModel
+from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
 from app.panels.fit import columns_width, fit_rows_to_font
 from app.panels.scrolled import scrolled
 from app.scheme import tint
+from app.shown import CELL_SHOWN, bounded, shown_id
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
+from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
 from core.reports.sentences import query_sentence, summary_sentence
 
@@ -63,6 +67,9 @@ class SummaryPanel(QWidget):
         self._next: int | None = None
         self.title = QLabel(self)
         self.title.setObjectName("summaryTitle")
+        # A long id (cut to 40 characters, 300 px in bold) is clipped rather
+        # than pushing Copy sentence out of a narrow dock.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("summaryStatus")
         self.status_label.setWordWrap(True)
@@ -92,6 +99,7 @@ class SummaryPanel(QWidget):
         self.next_button.setObjectName("goToNextJudgment")
         self.next_button.clicked.connect(self._go_next)
         self.sentence = QLabel(self)
+        self._sentence = ""  # whole (copied); the label shows it bounded (app.shown)
         self.sentence.setObjectName("resultSentence")
         self.sentence.setWordWrap(True)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -141,6 +149,7 @@ class SummaryPanel(QWidget):
         self.model.set_query(ev, q)
         if q < 0 or q >= ev.doc.n_queries:
             self.title.setText(self.tr("No query"))
+            self._sentence = ""
             for label in (self.status_label, self.bounds_label, self.next_label, self.sentence):
                 label.clear()
             self.next_button.hide()
@@ -150,13 +159,14 @@ class SummaryPanel(QWidget):
         shown = (q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist()))
         if shown != self._fitted_for:
             self._fitted_for = shown
-            self.table.resizeColumnsToContents()
+            self._fit_columns()
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
-        _set_text(self.title, f"<b>{ev.doc.query_ids[q]}</b>")
+        _set_text(self.title, f"<b>{html.escape(shown_id(ev.doc.query_ids[q]))}</b>")
         _set_text(self.status_label, f"{look.label}: {status.reason}")
         tint(self.status_label, "color: {}", look.tone)
-        _set_text(self.sentence, query_sentence(ev, q, 0))
+        self._sentence = query_sentence(ev, q, 0)
+        _set_text(self.sentence, bounded(self._sentence))
         if status is Status.UNRESOLVED:
             self.bounds_label.setText(self.tr("Computing bounds…"))
             self.next_label.setText("")
@@ -170,14 +180,13 @@ class SummaryPanel(QWidget):
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
 
     def sizeHint(self) -> QSize:
-        """Wide enough for the cutoff table without a cut header; as tall as
-        the current query's texts are at that width (or at the panel's own
-        width once shown)."""
+        """Wide enough for the cutoff table without a cut header or a
+        sideways scroll; as tall as the current query's texts are at that
+        width (or at the panel's own width once shown)."""
         width = max(self.minimumWidth(), columns_width(self.table) + 24)
-        if self.isVisible():
-            width = self.width()
+        at = self.width() if self.isVisible() else width
         layout = self._inner.layout()
-        height = layout.heightForWidth(width - 16) if layout is not None else -1
+        height = layout.heightForWidth(at - 16) if layout is not None else -1
         return QSize(width, height if height > 0 else super().sizeHint().height())
 
     def changeEvent(self, event: QEvent) -> None:
@@ -187,8 +196,27 @@ class SummaryPanel(QWidget):
 
     def _refit(self) -> None:
         fit_rows_to_font(self.table)
-        self.table.resizeColumnsToContents()
+        self._fit_columns()
         self._fit_table_height()
+
+    def _fit_columns(self) -> None:
+        """The columns fitted to their contents, the status column as wide as
+        the widest status any query of the evaluation shows at any cutoff
+        (``– no ranking``, ``? unresolved``): the table keeps its width from
+        query to query, and the panel asks for it (:meth:`sizeHint`) rather
+        than scrolling sideways at the query whose status is longer."""
+        table = self.table
+        table.resizeColumnsToContents()
+        if self._ev is None:
+            return
+        shown = {STATUS_BY_CODE[int(code)] for code in np.unique(self._ev.status_code)}
+        margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
+                                                None, table) + 1) + 2
+        widest = margin + max(table.fontMetrics().horizontalAdvance(STATUS_LOOK[s].label)
+                              for s in shown | {Status.OK})
+        header = table.horizontalHeader()
+        if header.sectionSize(CutoffColumn.STATUS) < widest:
+            header.resizeSection(CutoffColumn.STATUS, widest)
 
     def _fit_table_height(self) -> None:
         """The cutoff table as tall as its rows (no empty band under them)."""
@@ -200,10 +228,11 @@ class SummaryPanel(QWidget):
         self.table.setFixedHeight(height + 2 * self.table.frameWidth() + scroll)
 
     def sentence_text(self) -> str:
-        return self.sentence.text()
+        """The whole sentence (the label shows it with long ids cut)."""
+        return self._sentence
 
     def copy_sentence(self) -> None:
-        QGuiApplication.clipboard().setText(self.sentence.text())
+        QGuiApplication.clipboard().setText(self._sentence)
 
     def _compute_details(self) -> None:
         """Start the bounds and the best next judgment off the UI thread (a
@@ -248,7 +277,7 @@ class SummaryPanel(QWidget):
                 if int(ev.n_unrateable[q]) else "")
         else:
             self.next_label.setText(
-                f"Judge {best.source_id!r} next: whatever its grade, the NDCG@"
+                f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"
                 f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most "
                 f"{format_number(best.worst_width, d)} wide.")
         self.next_button.setVisible(best is not None)
@@ -307,7 +336,7 @@ class AggregateFooter(QLabel):
         else:
             text = " · ".join(f"{means(s)} {over(s)}" for s in summaries)
         _set_text(self, f"{ev.conventions.weighting.label}: {text}")
-        tip = "\n\n".join(summary_sentence(ev, s) for s in summaries)
+        tip = bounded("\n\n".join(summary_sentence(ev, s) for s in summaries), CELL_SHOWN)
         if self.toolTip() != tip:
             self.setToolTip(tip)
 

@@ -11,8 +11,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from app.delegates import NumberDelegate
+from app.delegates import NumberDelegate, signed_text
 from app.models.looks import brush
+from app.models.roles import WHOLE_ROLE
+from app.shown import CELL_SHOWN, bounded
 
 __all__ = ["RowsModel", "SignedDelegate", "read_only_table"]
 
@@ -24,10 +26,7 @@ class SignedDelegate(NumberDelegate):
     """Rounded numbers with an explicit sign (deltas)."""
 
     def displayText(self, value: Any, locale: Any) -> str:
-        text = super().displayText(value, locale)
-        if isinstance(value, float) and not math.isnan(value) and value >= 0:
-            return "+" + text
-        return text
+        return signed_text(value, self._decimals())
 
 
 class RowsModel(QAbstractTableModel):
@@ -84,8 +83,11 @@ class RowsModel(QAbstractTableModel):
         row = self._rows[index.row()]
         if not 0 <= index.column() < len(row):
             return None
-        if role == DISPLAY:
+        if role == WHOLE_ROLE:
             return row[index.column()]
+        if role == DISPLAY:
+            value = row[index.column()]
+            return bounded(value, CELL_SHOWN) if isinstance(value, str) else value
         if role == Qt.ItemDataRole.BackgroundRole:
             shade = self._brushes[index.row()]
             return brush(shade) if isinstance(shade, str) else shade

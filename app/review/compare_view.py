@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
-from app.delegates import NumberDelegate
+from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
@@ -168,6 +168,7 @@ class CompareView(QWidget):
 
     def __init__(self, decimals: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._decimals = decimals
         self.setObjectName("compareView")
         self.comparison: Comparison | None = None
         self.cutoff = QComboBox(self)
@@ -285,7 +286,7 @@ class CompareView(QWidget):
         sa, sb, test, ties = c.summary_a[j], c.summary_b[j], c.tests[j], c.ties[j]
 
         def mean(s: Any) -> str:
-            value = "—" if s.mean is None else f"{s.mean:.4f}"
+            value = format_number(s.mean, self._decimals())
             excl = excluded_phrase(s.excluded, empty=None)
             return f"{value} over {s.included} queries" + (f" ({excl})" if excl else "")
 

@@ -22,7 +22,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QVBoxLayout,
     QWidget,
@@ -30,7 +30,9 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
+from app.panels.scrolled import scrolled
 from app.review.common import RowsModel, SignedDelegate, read_only_table
+from app.shown import bounded, shown_id
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
 from core.model.conventions import Conventions, format_cutoff
@@ -133,13 +135,21 @@ class ExplainView(QWidget):
         self.peers.setObjectName("explainPeers")
         self.peers.setWordWrap(True)
         self.peers.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        top = QHBoxLayout()
-        for text, box in ((self.tr("From:"), self.start), (self.tr("to:"), self.preset),
-                          (self.tr("Cutoff:"), self.cutoff)):
-            top.addWidget(buddy_label(text, box))
-            top.addWidget(box)
-        top.addStretch(1)
-        layout = QVBoxLayout(self)
+        # Two rows (from, to; the cutoff below): in one, the dock asked for
+        # 454 px, more than a side of a 960 px window (a 1920x1080 screen at 2x).
+        top = QGridLayout()
+        for n, (text, box) in enumerate(((self.tr("From:"), self.start),
+                                         (self.tr("to:"), self.preset),
+                                         (self.tr("Cutoff:"), self.cutoff))):
+            top.addWidget(buddy_label(text, box), n // 2, 2 * (n % 2))
+            top.addWidget(box, n // 2, 2 * (n % 2) + 1)
+        top.setColumnStretch(4, 1)
+        body = QWidget(self)
+        body.setObjectName("explainBody")
+        layout = QVBoxLayout(body)
+        # In a short dock the view scrolls (it asked for 220 px of height:
+        # see app.review.runs_view).
+        scrolled(self, body, "explainScroll").setFocusPolicy(Qt.FocusPolicy.NoFocus)
         layout.addLayout(top)
         layout.addWidget(self.title)
         layout.addWidget(self.table, 1)
@@ -209,13 +219,13 @@ class ExplainView(QWidget):
         if x is None:
             self.sentence.clear()
             return
-        qid = self.main.current_query_id or "-"
+        qid = shown_id(self.main.current_query_id or "-")
         k = format_cutoff(x.start.cutoffs[j])
         self.title.setText(self.tr(
             "From {0} to {1} (cutoffs kept), NDCG@{2}; "
             "'this query' is {3}. The steps add up to the total row.").format(
                 self.start.currentText(), self.preset.currentText(), k, qid))
-        self.sentence.setText(x.sentence(j))
+        self.sentence.setText(bounded(x.sentence(j)))
 
 
 class ExplainController:

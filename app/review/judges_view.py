@@ -23,7 +23,9 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
+from app.panels.scrolled import scrolled
 from app.review.common import RowsModel, read_only_table
+from app.shown import shown_id
 from core.analysis.agreement import AgreementReport, agreement
 from core.model.document import Document, grade_text
 
@@ -160,10 +162,16 @@ class JudgesView(QWidget):
         self.candidate_table = read_only_table("judgesCandidates", self.candidate_model, self)
         label_control(self.candidate_table, self.tr("Annotators' grades of the current query"))
         self.candidate_table.setItemDelegate(NumberDelegate(decimals, self))
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        body.setObjectName("judgesBody")
+        layout = QVBoxLayout(body)
         for widget in (self.message, self.consensus, self.kappa_table, self.alpha_table,
                        self.query_title, self.candidate_table):
             layout.addWidget(widget)
+        # In a short dock the view scrolls: with two annotators' sheet it
+        # asked for 372 px of height, and made a 960x540 window (a 1920x1080
+        # screen at 2x) 638 px tall.
+        scrolled(self, body, "judgesScroll").setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
     def set_document(self, doc: Document) -> None:
         """Agreement of ``doc``'s annotators (or the message that it has none)."""
@@ -202,7 +210,8 @@ class JudgesView(QWidget):
         self.candidate_model.set_query(doc, self.report, rows)
         n = sum(bool(self.report.disagree[i]) for i in rows)
         self.query_title.setText(self.tr("{0}: the annotators disagree on {1} of {2} "
-                                         "candidates").format(doc.query_ids[q], n, len(rows)))
+                                         "candidates").format(shown_id(doc.query_ids[q]), n,
+                                                              len(rows)))
 
 
 class JudgesController:

@@ -147,6 +147,11 @@ class QueueView(QWidget):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.progress_title)
         layout.addWidget(self.progress_table)
+        # Shown once a round's reviewers have progress (show_progress): shown
+        # from the start, they made the dock ask for 228 px of a 540 px window
+        # when it opened, leaving the grid 7 rows.
+        self.progress_title.hide()
+        self.progress_table.hide()
 
     def show_queue(self, doc: Document, ev: Evaluation, queue: JudgingQueue) -> None:
         self.model.set_queue(doc, ev, queue)

@@ -37,9 +37,10 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
-from app.delegates import NumberDelegate
+from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
 from app.models.queries import RunColumns
+from app.panels.scrolled import scrolled
 from app.review.common import RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
@@ -106,6 +107,7 @@ class RunsView(QWidget):
 
     def __init__(self, decimals: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._decimals = decimals
         self.setObjectName("runsView")
         self.comparison: ManyComparison | None = None
         self.cutoff = QComboBox(self)
@@ -152,12 +154,18 @@ class RunsView(QWidget):
         copies.addStretch(1)
         copies.addWidget(self.copy_markdown)
         copies.addWidget(self.copy_latex)
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        body.setObjectName("runsBody")
+        layout = QVBoxLayout(body)
         layout.addLayout(top)
         layout.addLayout(copies)
         layout.addWidget(self.header)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.in_navigator)
+        # In a short dock the view scrolls: it asked for 247 px of height, and
+        # with the explain dock's 220 made a 960x540 window (a 1920x1080
+        # screen at 2x) at least 601 px tall.
+        scrolled(self, body, "runsScroll").setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.cutoff.currentIndexChanged.connect(lambda _i: self._show())
 
     @property
@@ -187,7 +195,7 @@ class RunsView(QWidget):
             return ""
         j = self.j
         at = f"NDCG@{format_cutoff(m.cutoffs[j])}"
-        means = "; ".join(f"{r.run} {'—' if r.mean is None else f'{r.mean:.4f}'}"
+        means = "; ".join(f"{r.run} {format_number(r.mean, self._decimals())}"
                           for r in m.means[j])
         left = excluded_phrase(m.excluded(j), label="left out", empty="none left out")
         dropped = (f"; {m.dropped} queries held by some runs only are not compared"
