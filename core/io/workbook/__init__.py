@@ -54,11 +54,11 @@ if TYPE_CHECKING:
         SUMMARY_COLUMNS,
     )
     from core.io.workbook.reader import is_own_workbook, read_workbook
+    from core.io.workbook.targets import WRITTEN_WORKBOOKS, check_workbook_target, is_ods
 
 # Imported now: the function shares its module's name, which the module's
 # import would otherwise bind here.
 from core.io.workbook.reopened import Reopened, reopened
-from core.io.workbook.targets import WRITTEN_WORKBOOKS, check_workbook_target, is_ods
 
 #: Each name's module, imported when the name is first used: reading a
 #: workbook (the bundled example at every start) loads neither the writer
@@ -72,6 +72,7 @@ _HOMES = {
                      "QUERY_COLUMNS", "RESAMPLING_COLUMNS", "SHEETS", "SUMMARY_COLUMNS"),
                     "layout"),
     **dict.fromkeys(("is_own_workbook", "read_workbook"), "reader"),
+    **dict.fromkeys(("WRITTEN_WORKBOOKS", "check_workbook_target", "is_ods"), "targets"),
 }
 
 
