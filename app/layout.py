@@ -192,6 +192,8 @@ class Workplace(QObject):
         #: it gives what its grid's key columns need in its font).
         self.grid_least: Callable[[], int] = lambda: GRID_LEAST
         self._following = False
+        #: A saved layout was restored: a dock added since goes where it holds it.
+        self._restored = False
         window.installEventFilter(self)
 
     def home(self, name: str) -> DockHome:
@@ -209,12 +211,16 @@ class Workplace(QObject):
         return self.window.width() < self.one_side_below()
 
     def add_dock(self, name: str, title: str, widget: QWidget, home: DockHome) -> QDockWidget:
-        """A dock around ``widget`` (objectName ``name``) put at ``home``."""
+        """A dock around ``widget`` (objectName ``name``) put at ``home``, or,
+        added after :meth:`restore` restored a saved layout that holds it,
+        where that layout has it (docked, floating, shown or hidden)."""
         dock = QDockWidget(title, self.window)
         dock.setObjectName(name)
         dock.setWidget(widget)
         self.docks[name] = dock
         self.homes[name] = home
+        if self._restored and self.window.restoreDockWidget(dock):
+            return dock
         self._place(name)
         if home.hidden:
             dock.hide()
@@ -298,6 +304,7 @@ class Workplace(QObject):
         manager's frame fits too) or at about 85 % of a wide one, every dock
         at home."""
         own_screen = available is None
+        self._restored = False
         if available is None:
             available = self.window.screen().availableGeometry()
         self.window.setWindowState(self.window.windowState() & ~Qt.WindowState.WindowMaximized)
@@ -399,6 +406,7 @@ class Workplace(QObject):
                 or not self.window.restoreState(state, LAYOUT_VERSION)):
             self.reset(available)
             return False
+        self._restored = True
         # One side column or two, as the restored docks are (a resize across
         # one_side_below() then moves them).
         self.one_side = any(

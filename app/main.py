@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 # The window's modules are imported once the splash shows (they take a
 # second or more), while the file is read; matplotlib waits for the plots.
 
-__all__ = ["build_window", "main", "parse_args"]
+__all__ = ["build_window", "install_review_docks", "main", "parse_args"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -85,8 +85,8 @@ def _read_in_background(path: str | Path,
 
 
 def _import_window_modules() -> None:
-    """Import what the window and its add-ons need (nothing is built): a
-    file given at launch is read meanwhile."""
+    """Import what the window and its add-ons but the review docks need
+    (nothing is built): a file given at launch is read meanwhile."""
     import app.banner
     import app.clipboard_actions
     import app.drop
@@ -96,13 +96,6 @@ def _import_window_modules() -> None:
     import app.outside_edits
     import app.plot_dock
     import app.preferences
-    import app.review.compare_view
-    import app.review.conflicts_view
-    import app.review.explain_view
-    import app.review.judges_view
-    import app.review.queue_view
-    import app.review.rounds
-    import app.review.runs_view
     import app.window  # noqa: F401  (matplotlib waits until plots are first shown)
 
 
@@ -111,7 +104,7 @@ _READING: dict[tuple[str, str | None], Callable[[], Document]] = {}
 
 
 def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
-                 preset: str | None = None) -> WindowApi:
+                 preset: str | None = None, review_docks: bool = True) -> WindowApi:
     """A ready main window: on ``path`` (with ``qrels`` for a TREC run) or on
     the bundled example, under ``preset``'s conventions when one is named.
 
@@ -121,7 +114,10 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     and dock layout the user left (the default one at a first start); a TREC
     run whose candidates are not all judged shows what can be done about it.
     The file is read on a thread (started by :func:`main` when it showed the
-    splash) while the window is built.
+    splash) while the window is built. Without ``review_docks`` the review
+    docks, hidden at a first start, are left to the caller
+    (:func:`install_review_docks`: :func:`main` installs them once the
+    window has been painted).
     """
     from core.io.example import load_example
 
@@ -174,21 +170,30 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     assert window is not None
     if extras is None:
         extras = _install_extras(window)
+    if review_docks:
+        install_review_docks(window)
     window.workplace.restore()
     from app.accessibility import announce_status_messages
 
     announce_status_messages(window.statusBar())
     if shown is not None:
-        from app.file_formats import origin_of
-
-        # A run and its qrels, an annotators' sheet: sources Save never replaces.
-        extras.file_ops.opened_as(origin_of(shown, window.document, qrels=qrels), shown, qrels)
-        extras.file_ops.offer_recovery()  # a crash left edits for this file
-    if shown is not None and qrels is not None:
-        extras.unjudged_banner.offer()
-    if shown is not None:
-        extras.outside_edits.offer(window.document)  # edits made in the spreadsheet
+        _opened(window, extras, shown, qrels)
     return window
+
+
+def _opened(window: WindowApi, extras: _Extras, shown: Path,
+            qrels: str | Path | None) -> None:
+    """What the file ``shown`` at launch (with ``qrels``) calls for: its
+    origin, edits a crash left, its unjudged candidates, edits made in the
+    spreadsheet."""
+    from app.file_formats import origin_of
+
+    # A run and its qrels, an annotators' sheet: sources Save never replaces.
+    extras.file_ops.opened_as(origin_of(shown, window.document, qrels=qrels), shown, qrels)
+    extras.file_ops.offer_recovery()  # a crash left edits for this file
+    if qrels is not None:
+        extras.unjudged_banner.offer()
+    extras.outside_edits.offer(window.document)  # edits made in the spreadsheet
 
 
 @dataclass(frozen=True)
@@ -202,10 +207,10 @@ class _Extras:
 
 
 def _install_extras(window: WindowApi) -> _Extras:
-    """File operations and the crash journal, clipboard, find, plots, the
-    review docks, preferences, the unjudged banner, dropped files and help:
-    each gets the window's typed API, none knows another; what one offers
-    another is connected here."""
+    """File operations and the crash journal, clipboard, find, plots,
+    preferences, the unjudged banner, dropped files and help: each gets the
+    window's typed API, none knows another; what one offers another is
+    connected here (the review docks: :func:`install_review_docks`)."""
     from app.banner import install_banner, install_judgments_only_banner
     from app.clipboard_actions import install_clipboard_actions
     from app.drop import install_drop
@@ -218,27 +223,11 @@ def _install_extras(window: WindowApi) -> _Extras:
     from app.outside_edits import install_outside_edits
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
-    from app.review.compare_view import install_compare
-    from app.review.conflicts_view import install_conflicts
-    from app.review.explain_view import install_explain
-    from app.review.judges_view import install_judges
-    from app.review.queue_view import install_queue
-    from app.review.rounds import install_rounds
-    from app.review.runs_view import install_runs
 
     window.file_ops = file_ops = install_file_ops(window)
     window.clipboard_actions = install_clipboard_actions(window)
     window.find_bar = install_find(window)
-    window.plots = plots = install_plots(window)
-    window.compare_view = compare = install_compare(window)
-    compare.deltas_shown.connect(plots.show_comparison)
-    install_runs(window)  # several runs at once: its dock tabbed with the comparison's
-    window.explain_view = install_explain(window)
-    window.judges_view = install_judges(window)
-    # The review round's docks and actions (children of the window: they live as long).
-    install_queue(window)
-    install_conflicts(window)
-    install_rounds(window, file_ops.open_path)
+    window.plots = install_plots(window)
     window.preferences = install_preferences(window)
     window.unjudged_banner = banner = install_banner(window)
     window.judgments_only_banner = install_judgments_only_banner(window)
@@ -253,8 +242,39 @@ def _install_extras(window: WindowApi) -> _Extras:
     for signal in (window.document_replaced, window.conventions_changed):
         signal.connect(lambda _v: panel.set_grades_seen(window.document.grade))
     panel.set_grades_seen(window.document.grade)
-    window.help_menu = install_help(window)  # last: it lists every action's shortcut
+    # Help > Keyboard shortcuts lists every action's shortcut when opened
+    # (the review docks' too, installed after it).
+    window.help_menu = install_help(window)
     return _Extras(file_ops, banner, outside)
+
+
+def install_review_docks(window: WindowApi) -> None:
+    """The comparison, runs, explain, judges, judging queue and conflicts
+    docks (hidden at a first start) and the review round's actions, on a
+    window whose other add-ons :func:`build_window` installed; a dock the
+    user's saved layout holds goes where it was left."""
+    from app.fileops import FileOps
+    from app.plot_dock import PlotDock
+    from app.review.compare_view import install_compare
+    from app.review.conflicts_view import install_conflicts
+    from app.review.explain_view import install_explain
+    from app.review.judges_view import install_judges
+    from app.review.queue_view import install_queue
+    from app.review.rounds import install_rounds
+    from app.review.runs_view import install_runs
+
+    file_ops, plots = window.file_ops, window.plots
+    assert isinstance(file_ops, FileOps)  # build_window installed them
+    assert isinstance(plots, PlotDock)
+    window.compare_view = compare = install_compare(window)
+    compare.deltas_shown.connect(plots.show_comparison)
+    install_runs(window)  # several runs at once: its dock tabbed with the comparison's
+    window.explain_view = install_explain(window)
+    window.judges_view = install_judges(window)
+    # The review round's docks and actions (children of the window: they live as long).
+    install_queue(window)
+    install_conflicts(window)
+    install_rounds(window, file_ops.open_path)
 
 
 class _Splash(QSplashScreen):
@@ -334,10 +354,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         key = (str(args.file), None if args.qrels is None else str(args.qrels))
         _READING[key] = _read_in_background(args.file, args.qrels)
     window = build_window(None if foreign else args.file, qrels=args.qrels,
-                          preset=args.preset)
+                          preset=args.preset, review_docks=False)
     _READING.clear()
+    from app.first_paint import after_first_paint
     from app.startup_probe import probe_requested, quit_after_first_paint
 
+    # The hidden docks once the window is on screen (their menus and
+    # shortcuts right after its first paint).
+    after_first_paint(window, lambda: install_review_docks(window))
     if probe_requested():  # the start-up benchmark's, through the environment
         quit_after_first_paint(window)
     window.show()

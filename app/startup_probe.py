@@ -12,8 +12,9 @@ import os
 import sys
 import time
 
-from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
+
+from app.first_paint import after_first_paint
 
 __all__ = ["PROBE", "probe_requested", "quit_after_first_paint"]
 
@@ -25,18 +26,6 @@ def probe_requested() -> bool:
     return bool(os.environ.get(PROBE))
 
 
-class _FirstPaint(QObject):
-    def __init__(self, window: QWidget) -> None:
-        super().__init__(window)
-        self._seen = False
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint and not self._seen:
-            self._seen = True
-            QTimer.singleShot(0, _report)  # after this paint has been done
-        return False
-
-
 def _report() -> None:
     sys.stdout.write(f"first paint cpu={time.process_time():.3f}\n")
     sys.stdout.flush()
@@ -46,4 +35,4 @@ def _report() -> None:
 def quit_after_first_paint(window: QWidget) -> None:
     """Print ``first paint cpu=SECONDS`` and quit once ``window`` has been painted (call
     it before showing the window)."""
-    window.installEventFilter(_FirstPaint(window))
+    after_first_paint(window, _report)

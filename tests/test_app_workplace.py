@@ -485,3 +485,65 @@ def test_a_splash_names_the_file_at_once(qtbot):
     qtbot.addWidget(splash)
     assert splash.isVisible()
     assert splash.message() == "Opening big.run…"
+
+
+def _menus(w) -> dict[str, list[tuple[str, str]]]:
+    """Each menu's entries (text and shortcut), in order."""
+    return {menu_id: [(a.text(), a.shortcut().toString()) for a in menu.actions()]
+            for menu_id, menu in w.menus.items()}
+
+
+def _launched(qtbot, monkeypatch):
+    """The window :func:`app.main.main` shows, its event loop run once it has
+    been painted."""
+    import app.main as main_module
+
+    built = []
+
+    def build(*args, **kwargs):
+        built.append(build_window(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(main_module, "build_window", build)
+    monkeypatch.setattr(QApplication, "exec", lambda self: 0)
+    assert main_module.main([]) == 0
+    w = built[0]
+    qtbot.addWidget(w)
+    assert "compareViewDock" not in w.docks  # not before the first paint
+    _settle(qtbot, w)
+    return w
+
+
+def test_the_review_docks_come_after_the_first_paint_as_build_window_has_them(
+        qtbot, monkeypatch):
+    w = _launched(qtbot, monkeypatch)
+    at_once = build_window(None)
+    qtbot.addWidget(at_once)
+    # Every menu, entry and shortcut as the window built at once has them.
+    assert _menus(w) == _menus(at_once)
+    assert ("Judge the queue's ne&xt", "Ctrl+Shift+J") in _menus(w)["review"]
+    assert list(w.docks) == list(at_once.docks)
+    for name in ("compareViewDock", "runsViewDock", "explainViewDock", "judgesViewDock",
+                 "judgingQueueDock", "conflictsDock"):
+        assert w.docks[name].isHidden(), name
+        assert w.dockWidgetArea(w.docks[name]) == at_once.dockWidgetArea(at_once.docks[name])
+    w.app_actions["show_queue"].trigger()
+    assert w.docks["judgingQueueDock"].isVisible()
+
+
+def test_a_review_dock_the_user_left_shown_comes_back_where_it_was(qtbot, monkeypatch):
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    _settle(qtbot, w)
+    judges = w.docks["judgesViewDock"]
+    judges.show()
+    w.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, judges)  # moved by the user
+    _settle(qtbot, w)
+    assert w.close()
+
+    again = _launched(qtbot, monkeypatch)
+    judges = again.docks["judgesViewDock"]
+    assert judges.isVisible()
+    assert again.dockWidgetArea(judges) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert again.session.modified is False
