@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.delegates import signed_text
 from app.models.looks import colour
@@ -86,11 +87,22 @@ class _Canvas(FigureCanvasQTAgg):
         """Draw; while the dock is too small for the axes and their labels
         (at start-up, or squeezed by the user) the constrained layout cannot
         place them and matplotlib warns on stderr at every draw. The figure is
-        then drawn as it is, and laid out again at the next resize."""
+        then drawn as it is, and laid out again at the next resize.
+
+        An idle draw can reach a canvas whose window was deleted meanwhile
+        (a closed window collected while the figure renders): matplotlib's
+        closing ``update()`` then meets a deleted C++ object and printed a
+        traceback on stderr. Nothing is left to draw on: it is passed over."""
+        if not isValid(self):
+            return
         with warnings.catch_warnings():
             warnings.filterwarnings(
                 "ignore", message="constrained_layout not applied", category=UserWarning)
-            super().draw()
+            try:
+                super().draw()
+            except RuntimeError:
+                if isValid(self):
+                    raise
 
 
 class PlotPanel(QWidget):
