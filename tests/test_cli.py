@@ -179,6 +179,24 @@ def test_entry_point_dispatches_commands_without_qt():
     assert "case-A" in proc.stdout
 
 
+def test_evaluate_with_trec_qrels_loads_nothing_of_the_annotators_importer():
+    # Telling TREC qrels from an annotators' sheet reads the first line only.
+    data = REPO / "tests" / "data" / "trec_eval"
+    code = (
+        "import sys\n"
+        "from app.launcher import main\n"
+        f"rc = main(['evaluate', {str(data / 'results.test')!r}, '--qrels', "
+        f"{str(data / 'qrels.test')!r}, '--preset', 'trec_eval', '--format', 'csv'])\n"
+        "assert rc == 0\n"
+        "assert not [m for m in sys.modules if m.startswith('core.io.annotator')], "
+        "'importer loaded'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[1].startswith("301,all,10.7146451553")
+
+
 @pytest.mark.parametrize("user_set", [False, True])
 def test_numpy_settings_unless_the_user_says(user_set):
     # One BLAS thread (numpy's spinning OpenBLAS threads take a core from the
