@@ -74,7 +74,7 @@ def segment_rank(keys_sorted: IntArray) -> tuple[RankArray, BoolArray]:
     return rank, first
 
 
-def uniform_blocks(q: IntArray) -> tuple[int, int] | None:
+def uniform_blocks(q: npt.NDArray[np.integer[Any]]) -> tuple[int, int] | None:
     """(blocks, size) when ``q`` is grouped in consecutive blocks of one size."""
     n = q.shape[0]
     if n < 2 or not bool(np.all(q[1:] >= q[:-1])):
