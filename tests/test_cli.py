@@ -163,20 +163,36 @@ def test_unreadable_file_is_one_line_without_traceback(tmp_path):
     assert proc.stderr.count("\n") == 1
 
 
-def test_entry_point_dispatches_commands_without_qt():
+def _launch_fresh(args: list[str], unloaded: tuple[str, ...]) -> str:
+    """Run the launcher on ``args`` in a fresh interpreter and assert that no
+    module starting with one of ``unloaded`` was imported; its output."""
     code = (
-        "import sys, io\n"
+        "import sys\n"
         "from app.launcher import main\n"
-        f"rc = main(['evaluate', {str(EXAMPLE_PATH)!r}, '--format', 'csv'])\n"
-        "assert rc == 0\n"
-        "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt loaded'\n"
-        "lazy = ('core.analysis.rounds', 'core.analysis.compare', 'core.io.workbook')\n"
-        "assert not [m for m in sys.modules if m.startswith(lazy)], 'loaded for nothing'\n"
+        f"assert main({args!r}) == 0\n"
+        f"loaded = [m for m in sys.modules if m.startswith({unloaded!r})]\n"
+        "assert not loaded, f'loaded for nothing: {loaded}'\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True)
     assert proc.returncode == 0, proc.stderr
-    assert "case-A" in proc.stdout
+    return proc.stdout
+
+
+def test_entry_point_dispatches_commands_without_qt():
+    out = _launch_fresh(["evaluate", str(EXAMPLE_PATH), "--format", "csv"],
+                        ("PySide6", "core.analysis.rounds", "core.analysis.compare",
+                         "core.io.workbook"))
+    assert "case-A" in out
+
+
+def test_evaluate_with_trec_qrels_loads_nothing_of_the_annotators_importer():
+    # Telling TREC qrels from an annotators' sheet reads the first line only.
+    data = REPO / "tests" / "data" / "trec_eval"
+    out = _launch_fresh(["evaluate", str(data / "results.test"), "--qrels",
+                         str(data / "qrels.test"), "--preset", "trec_eval", "--format", "csv"],
+                        ("core.io.annotator",))
+    assert out.splitlines()[1].startswith("301,all,10.7146451553")
 
 
 @pytest.mark.parametrize("user_set", [False, True])

@@ -321,6 +321,45 @@ def test_sort_within_queries_equals_a_global_lexsort(sizes, uniform, seed):
     np.testing.assert_array_equal(sort_within_queries(q, [a, b]), np.lexsort((pos, a, b, q)))
 
 
+@given(
+    st.lists(st.integers(0, 6), min_size=1, max_size=8),
+    st.integers(1, 7),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_ideal_keys_laid_out_from_counts_equal_the_sorted_keys(sizes, n_values, few_rows, seed):
+    """The ideal lists' keys laid out from (query, value) counts, or sorted as
+    packed integers when the queries outnumber the rows (``few_rows``), are the
+    keys a global sort gives (-0.0 and 0.0 are one value; unknown gains sort
+    last as inf)."""
+    from core.engine import order
+
+    rng = np.random.default_rng(seed)
+    q = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+    values = np.array([-2.5, -1.0, -0.0, 1e-300, 3.0, 7.0, np.inf])[:n_values]
+    key = rng.choice(values, q.size)
+    n_queries = len(sizes) + (10**6 if few_rows else 0)  # trailing queries with no rows
+    laid = order._laid_out(q, key, n_queries)
+    if not q.size:
+        assert laid is None
+        return
+    assert laid is not None
+    perm = np.lexsort((key, q))
+    np.testing.assert_array_equal(laid[1], q[perm])
+    np.testing.assert_array_equal(laid[0], key[perm])
+
+
+def test_distinct_values_a_sample_misses_are_found():
+    from core.engine.order import _SAMPLE, _distinct
+
+    key = np.zeros(_SAMPLE * 3)
+    key[1] = 2.0  # between the sampled rows (every third)
+    key[-1] = -1.0
+    values, code = _distinct(key)
+    assert values.tolist() == [-1.0, 0.0, 2.0]
+    np.testing.assert_array_equal(values[code], key)
+
+
 @given(documents(), CONVENTIONS)
 def test_per_query_views_equal_slices_of_the_whole(doc, conv):
     """effective_discount(k, q) and ideal(q) work on query q alone; they equal

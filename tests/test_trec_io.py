@@ -153,6 +153,23 @@ def test_run_duplicate_names_both_lines(tmp_path):
     assert fast.file == str(run)
 
 
+@pytest.mark.parametrize("second", [2, 3])
+def test_duplicate_in_blocks_of_one_size_names_both_lines(tmp_path, second):
+    # Every query lists three sources (the check sorts block by block); the
+    # repeat is in the second query, its second or third line.
+    lines = [f"q{q} Q0 s{q}{i} {i} {9 - i} t" for q in range(3) for i in range(3)]
+    lines[3 + second - 1] = lines[3].replace(" 1 9 t", f" {second} {9 - second} t")
+    run = write(tmp_path / "r.txt", "\n".join(lines) + "\n")
+    qrels = write(tmp_path / "q.txt", "q0 0 s00 1\nq1 0 s10 2\nq2 0 s22 1\n")
+    fast, slow = error_of(run, qrels), error_of(run, qrels, slow=True)
+    assert str(fast) == str(slow)
+    assert fast.line == 3 + second
+    assert "query 'q1' retrieves source 's10' twice (first on line 4)" in fast.problem
+    ok = write(tmp_path / "ok.txt", "\n".join(lines[:3] + lines[6:]) + "\n")
+    fast_doc, slow_doc = both(ok, qrels)
+    assert_same(fast_doc, slow_doc)
+
+
 def test_duplicate_in_a_query_without_judgments_is_ignored(tmp_path):
     run = write(tmp_path / "r.txt", RUN + "q3 Q0 x 2 1 t\n")
     fast, slow = both(run, write(tmp_path / "q.txt", QRELS))

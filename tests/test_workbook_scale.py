@@ -59,7 +59,7 @@ def test_export_refuses_an_oversize_document_before_evaluating(
     def no_evaluate(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("evaluate was called for a document that cannot be written")
 
-    monkeypatch.setattr(cli_export, "evaluate", no_evaluate)
+    monkeypatch.setattr(cli_export, "evaluate_input", no_evaluate)
     out = tmp_path / "out.xlsx"
     assert main(["export", str(src), "-o", str(out)]) == 2
     err = capsys.readouterr().err

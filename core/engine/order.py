@@ -74,7 +74,7 @@ def segment_rank(keys_sorted: IntArray) -> tuple[RankArray, BoolArray]:
     return rank, first
 
 
-def uniform_blocks(q: IntArray) -> tuple[int, int] | None:
+def uniform_blocks(q: npt.NDArray[np.integer[Any]]) -> tuple[int, int] | None:
     """(blocks, size) when ``q`` is grouped in consecutive blocks of one size."""
     n = q.shape[0]
     if n < 2 or not bool(np.all(q[1:] >= q[:-1])):
@@ -329,9 +329,27 @@ def score_ties(
     return group, np.bincount(group), new_group
 
 
-#: The ideal lists are sorted as packed integers when the gains take at most
-#: this many distinct values.
+#: The ideal lists are laid out from counts when the gains take at most this
+#: many distinct values.
 _FEW_VALUES = 1 << 16
+#: ... and the (query, value) counts are at most this many times the rows.
+_COUNTS_PER_ROW = 4
+#: Rows sampled to guess the distinct values before checking every row.
+_SAMPLE = 4096
+
+
+def _distinct(key: FloatArray) -> tuple[FloatArray, IntArray]:
+    """The distinct values of ``key`` (ascending) and each row's place among
+    them. The values of a sample are tried first: checking that every row
+    holds one of them is linear, where finding them all is a sort."""
+    step = max(key.size // _SAMPLE, 1)
+    values = np.unique(key[::step])
+    code = np.searchsorted(values, key)
+    np.minimum(code, values.size - 1, out=code)
+    if not bool(np.array_equal(values[code], key)):
+        values = np.unique(key)
+        code = np.searchsorted(values, key)
+    return values, code
 
 
 def _sorted_by_query(q: IntArray, code: IntArray, values: FloatArray,
@@ -359,6 +377,34 @@ def _sorted_by_query(q: IntArray, code: IntArray, values: FloatArray,
     return sorted_key, packed.view(np.int64)
 
 
+def _laid_out(q: IntArray, key: FloatArray, n_queries: int
+              ) -> tuple[FloatArray, IntArray] | None:
+    """``key`` sorted by query (``q``), then ascending, and the query of each;
+    None when the key takes too many distinct values.
+
+    Usually no sort: the rows of each (query, value) are counted, and the
+    values laid out that many times each, query by query (a key takes a
+    handful of values: the grades' gains). The result is the sorted one,
+    value for value. Many queries of few rows sort packed integers instead.
+    """
+    if not key.size:
+        return None
+    values, code = _distinct(key)
+    n_values = values.size
+    if n_values > _FEW_VALUES:
+        return None
+    if n_queries * n_values > _COUNTS_PER_ROW * key.size + 1024:
+        return _sorted_by_query(q, code, values, n_queries)
+    cell = np.multiply(q, n_values, dtype=np.int64)
+    cell += code
+    del code
+    counts = np.bincount(cell, minlength=n_queries * n_values)
+    del cell
+    sorted_key: FloatArray = np.repeat(np.tile(values, n_queries), counts)
+    per_query = counts.reshape(n_queries, n_values).sum(axis=1)
+    return sorted_key, np.repeat(np.arange(n_queries), per_query)
+
+
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
 ) -> tuple[FloatArray, IntArray, RankArray, IntArray | None]:
@@ -367,8 +413,8 @@ def ideal_lists(
     ``same_rows``: the inventory is every row and so is the ranked list, whose
     ``blocks`` are then reused. Returns the gains in ideal order (NaN where
     unknown), the query and the 1-based rank of each position, and the
-    candidate indices in that order when the sort found them (None when only
-    the gains were sorted: which candidate stands where is worked out when
+    candidate indices in that order when a sort found them (None when only
+    the gains were laid out: which candidate stands where is worked out when
     asked).
     """
     inv = None if same_rows or bool(inventory.all()) else np.flatnonzero(inventory)
@@ -377,28 +423,24 @@ def ideal_lists(
     if not same_rows:
         blocks = uniform_blocks(inv_query)
     ideal_order: IntArray | None = None
-    packed = None
+    # Lists of one length sort as the rows of a 2-D array, faster than they
+    # are counted (measured: 36 against 49 ms at 2,000 x 1,000).
+    laid_out = None if blocks else _laid_out(inv_query, inv_key, doc.n_queries)
     if blocks:
         rows, m = blocks
         grid = inv_key.reshape(rows, m)
         grid.sort(axis=1)
         sorted_gain = np.negative(inv_key, out=inv_key)
         ideal_query = inv_query
+    elif laid_out is not None:
+        del inv_key
+        sorted_gain, ideal_query = laid_out
+        sorted_gain = np.negative(sorted_gain, out=sorted_gain)
     else:
-        values = np.unique(inv_key)
-        if values.size <= _FEW_VALUES and inv_key.size:
-            code = np.searchsorted(values, inv_key)
-            packed = _sorted_by_query(inv_query, code, values, doc.n_queries)
-            del code
-        if packed is not None:
-            del inv_key
-            sorted_gain, ideal_query = packed
-            sorted_gain = np.negative(sorted_gain, out=sorted_gain)
-        else:
-            perm = sort_within_queries(inv_query, [inv_key], blocks)
-            ideal_order = perm if inv is None else inv[perm]
-            sorted_gain = gains[ideal_order]
-            ideal_query = doc.query[ideal_order]
+        perm = sort_within_queries(inv_query, [inv_key], blocks)
+        ideal_order = perm if inv is None else inv[perm]
+        sorted_gain = gains[ideal_order]
+        ideal_query = doc.query[ideal_order]
     del inv
     sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
     sorted_gain = sorted_gain.astype(np.float64, copy=False)

@@ -47,10 +47,12 @@ def load_document(
     check_input(path)
     if qrels is not None:
         check_input(qrels)
-        from core.io.annotator.qrels import is_judgment_sheet, run_with_judgments
         from core.io.columnar import document_from_tables, is_parquet
+        from core.io.qrels_kind import is_judgment_sheet
 
         if not is_parquet(qrels) and is_judgment_sheet(qrels):  # annotators' judgments
+            from core.io.annotator.qrels import run_with_judgments
+
             return run_with_judgments(path, qrels, conventions)
         if is_parquet(path) or is_parquet(qrels):
             return document_from_tables(path, qrels, conventions)

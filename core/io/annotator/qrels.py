@@ -19,7 +19,7 @@ from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
 from core.io.columnar import document_from_tables, is_parquet
-from core.io.safety import WORKBOOK_SUFFIXES
+from core.io.qrels_kind import is_judgment_sheet  # re-exported
 from core.io.trec import document_from_trec
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -27,43 +27,8 @@ from core.model.numbers import number_text
 
 __all__ = ["is_judgment_sheet", "run_with_judgments", "write_judgments_qrels"]
 
-_SHEET_SUFFIXES = (*WORKBOOK_SUFFIXES, ".csv", ".tsv")
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
-
-
-def _trec_line(line: str) -> bool:
-    parts = line.split()
-    if len(parts) != 4:
-        return False
-    try:
-        float(parts[3])
-    except ValueError:
-        return False
-    return True
-
-
-def is_judgment_sheet(path: str | Path) -> bool:
-    """Whether a file given as qrels is an annotators' sheet: a workbook,
-    or a text file whose first line is not a TREC qrels line
-    (``query iteration source grade``) and is a CSV/TSV or holds a comma,
-    semicolon or tab."""
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix in WORKBOOK_SUFFIXES:
-        return True
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-    except OSError:
-        return False
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True  # UTF-16 text: a spreadsheet's export, never a qrels file
-    text = head.decode("utf-8-sig", errors="replace")
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    if not first or _trec_line(first):
-        return False
-    return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
 
 
 def _check(report: ImportReport, path: Path) -> None:
