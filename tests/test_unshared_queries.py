@@ -68,6 +68,34 @@ def test_the_json_counts_them(files: tuple[Path, Path]) -> None:
     assert "over 1 of 4 queries" in s["sentence"]
 
 
+@pytest.mark.parametrize("parquet", ["run", "qrels", "both"])
+def test_parquet_files_count_them_as_trec_text_does(files: tuple[Path, Path], parquet: str
+                                                    ) -> None:
+    """The same run and qrels as Parquet (either or both): the same queries,
+    statuses, unjudged names and means as the TREC text (the columnar join
+    had kept only the shared queries and said nothing of the others)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run, qrels = files
+    if parquet in ("run", "both"):
+        rows = [line.split() for line in RUN_TEXT.splitlines()]
+        run = run.with_suffix(".parquet")
+        pq.write_table(pa.table({"query": [r[0] for r in rows], "source_id": [r[2] for r in rows],
+                                 "score": [float(r[4]) for r in rows]}), run)
+    if parquet in ("qrels", "both"):
+        rows = [line.split() for line in QRELS_TEXT.splitlines()]
+        qrels = qrels.with_suffix(".parquet")
+        pq.write_table(pa.table({"query": [r[0] for r in rows], "source_id": [r[2] for r in rows],
+                                 "grade": [float(r[3]) for r in rows]}), qrels)
+    text = json.loads(_evaluate(*files, "--format", "json"))
+    ours = json.loads(_evaluate(run, qrels, "--format", "json"))
+    assert [(q["query"], q["status"]) for q in ours["queries"]] == [
+        ("q1", "ok"), ("q2", "unranked"), ("q3", "unranked")]
+    assert ours["unjudged_queries"] == text["unjudged_queries"] == ["q9"]
+    assert ours["summary"] == text["summary"]
+
+
 def test_unranked_zero_is_trec_eval_minus_c_and_ranx_made_comparable(
         files: tuple[Path, Path]) -> None:
     """``--unranked zero``: q2 and q3 score 0 and are averaged in; q9 stays

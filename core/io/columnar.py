@@ -230,16 +230,23 @@ def _refuse_repeat(side: Side, pair: IntArray, what: str, rows: IntArray | None 
 
 
 def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
-                name: str = "") -> tuple[Document, IntArray]:
+                name: str = "", *, unshared: bool = False) -> tuple[Document, IntArray]:
     """The document of a run joined with its qrels, and the run rows it kept
-    (positions in ``run``), as :func:`core.io.trec.document_from_trec` joins."""
+    (positions in ``run``), as :func:`core.io.trec.document_from_trec` joins,
+    ``unshared`` included: the queries the qrels judge and the run never
+    ranks are kept after the run's (in the qrels' order) with no ranking, and
+    the run's queries the qrels never judge are named in
+    :attr:`Document.unjudged_queries`."""
     rq, jq, queries = _encode(run.query, qrels.query)
     rs, js, _ = _encode(run.source, qrels.source)
     n_source = int(max(rs.max(initial=-1), js.max(initial=-1))) + 1
     run_pair, qrels_pair = rq * n_source + rs, jq * n_source + js
     _refuse_repeat(qrels, qrels_pair, "judges")
     n_query = len(queries)
-    keep = (np.bincount(rq, minlength=n_query) > 0) & (np.bincount(jq, minlength=n_query) > 0)
+    ranked = np.bincount(rq, minlength=n_query) > 0
+    judged_query = np.bincount(jq, minlength=n_query) > 0
+    # The dictionary lists the run's queries first: the judged-only ones follow them.
+    keep = judged_query if unshared else ranked & judged_query
     to_doc = np.cumsum(keep) - 1
     rows = np.flatnonzero(keep[rq])
     _refuse_repeat(run, run_pair, "retrieves", rows if rows.size < rq.size else None)
@@ -266,6 +273,8 @@ def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
         score=score, grade=grade, conventions=conventions, name=name, source=None,
         check=False, copy=False,
     )
+    if unshared:
+        doc.unjudged_queries = tuple(queries.filter(pa.array(ranked & ~judged_query)).to_pylist())
     return doc, rows
 
 
@@ -312,12 +321,14 @@ def _side_from_file(path: Path, role: str) -> Side:
 
 
 def document_from_tables(run: str | Path, qrels: str | Path,
-                         conventions: Conventions | None = None) -> Document:
+                         conventions: Conventions | None = None, *,
+                         unshared: bool = False) -> Document:
     """A run and its qrels, either or both Parquet (the other TREC text),
-    joined as :func:`core.io.trec.document_from_trec` joins."""
+    joined as :func:`core.io.trec.document_from_trec` joins (``unshared``
+    as there)."""
     run, qrels = Path(run), Path(qrels)
     doc, _ = join_tables(_side_from_file(run, "run"), _side_from_file(qrels, "qrels"),
-                         conventions, run.stem)
+                         conventions, run.stem, unshared=unshared)
     return doc
 
 

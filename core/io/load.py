@@ -55,7 +55,7 @@ def load_document(
 
             return run_with_judgments(path, qrels, conventions)
         if is_parquet(path) or is_parquet(qrels):
-            return document_from_tables(path, qrels, conventions)
+            return document_from_tables(path, qrels, conventions, unshared=True)
         from core.io.trec import document_from_trec
 
         return document_from_trec(path, qrels, conventions, unshared=True)
