@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
-from core.analysis.aggregate import CutoffSummary, summarize
-from core.analysis.per_query import COLUMNS, per_query_rows, summarize_rows
+from core.analysis.aggregate import UNJUDGED, CutoffSummary, summarize, with_unjudged
+from core.analysis.per_query import COLUMNS, STATUS_TEXT, per_query_rows, summarize_rows
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.columnar import Side, join_tables, pyarrow_module, side_from_table
-from core.model.conventions import Conventions
+from core.model.conventions import Conventions, format_cutoff
 from core.model.presets import apply_preset
 
 if TYPE_CHECKING:
@@ -89,6 +90,9 @@ class TableResult:
     per_query: pa.Table
     summary: pa.Table
     conventions: Conventions
+    #: The run's queries the qrels never judge (left out of ``per_query``,
+    #: counted in ``summary``), in the run's order.
+    unjudged_queries: tuple[str, ...] = ()
 
 
 def conventions_of(conventions: Conventions | str | None) -> Conventions:
@@ -118,7 +122,7 @@ def _table(rows: dict[str, Any], columns: tuple[tuple[str, str], ...],
 
 
 def _summary_table(summaries: list[CutoffSummary], conventions: Conventions) -> pa.Table:
-    reasons = ("undefined", "unresolved", "no weight")
+    reasons = (*STATUS_TEXT[1:], "no weight", UNJUDGED)
     rows: dict[str, Any] = {
         "k": ["all" if s.k is None else str(s.k) for s in summaries],
         "mean": [math.nan if s.mean is None else s.mean for s in summaries],
@@ -145,10 +149,11 @@ def evaluate_tables(run: Any, qrels: Any, conventions: Conventions | str | None 
     """
     conv = conventions_of(conventions)
     doc, _ = join_tables(side_from_table(_arrow(run, "run"), "run", "run table"),
-                         side_from_table(_arrow(qrels, "qrels"), "qrels", "qrels table"), conv)
+                         side_from_table(_arrow(qrels, "qrels"), "qrels", "qrels table"), conv,
+                         unshared=True)
     ev = evaluate(doc, conv)
     return TableResult(_table(per_query_rows(ev), COLUMNS, conv),
-                       _summary_table(summarize(ev), conv), conv)
+                       _summary_table(summarize(ev), conv), conv, doc.unjudged_queries)
 
 
 def output_schema() -> tuple[tuple[str, str], ...]:
@@ -178,18 +183,58 @@ def evaluate_rows(rows: pa.Table, conventions: Conventions,
     out_columns = output_schema()
     try:
         doc, kept = join_tables(_side(rows, 0, "run", files[0]), _side(rows, 1, "qrels", files[1]),
-                                conventions)
+                                conventions, unshared=True)
         out = per_query_rows(evaluate(doc, conventions))
     except InputError as exc:
         empty: dict[str, list[str | None]] = {name: [None] for name, _ in out_columns}
         empty["problem"] = [str(exc)]
         return _table(empty, out_columns, conventions)
-    pc_rows = rows.column("row").to_numpy()
-    run_rows = np.sort(pc_rows[rows.column("side").to_numpy() == 0])
-    first = run_rows[kept][np.unique(doc.query[: kept.size], return_index=True)[1]]
-    out["first_row"] = np.repeat(first, len(conventions.cutoffs))
+    nk = len(conventions.cutoffs)
+    side = rows.column("side").to_numpy()
+    run_rows = np.sort(rows.column("row").to_numpy()[side == 0])
+    first = np.full(doc.n_queries, -1, dtype=np.int64)
+    ranked, at = np.unique(doc.query[: kept.size], return_index=True)
+    first[ranked] = run_rows[kept][at]
+    judged_only = np.flatnonzero(first < 0)  # judged, never ranked: after the run's queries
+    if judged_only.size:
+        names = [doc.query_ids[q] for q in judged_only]
+        first[judged_only] = _AFTER_THE_RUN + _first_row(rows, 1, names)
+    out["first_row"] = np.repeat(first, nk)
     out["problem"] = [None] * len(out["query"])
+    if doc.unjudged_queries:
+        out = _with_unjudged(out, doc.unjudged_queries,
+                             _first_row(rows, 0, list(doc.unjudged_queries)), conventions)
     return _table(out, out_columns, conventions)
+
+
+#: A query the qrels judge and the run never ranks is put after every run
+#: row (its first qrels row added), as :func:`join_tables` puts it.
+_AFTER_THE_RUN = 1 << 48
+
+
+def _first_row(rows: pa.Table, side: int, names: list[str]) -> npt.NDArray[np.int64]:
+    """The first row of each of ``names`` on ``side`` (0: the run, 1: the qrels)."""
+    import pyarrow.compute as pc
+
+    part = rows.filter(pc.equal(rows.column("side"), side))
+    firsts = part.group_by("query").aggregate([("row", "min")])
+    at = dict(zip(firsts.column("query").to_pylist(), firsts.column("row_min").to_pylist(),
+                  strict=True))
+    return np.array([at[name] for name in names], dtype=np.int64)
+
+
+def _with_unjudged(out: dict[str, Any], unjudged: tuple[str, ...],
+                   first: npt.NDArray[np.int64], conventions: Conventions) -> dict[str, Any]:
+    """``out`` and, for the driver to count, one row per cutoff of each query
+    the run ranks and the qrels never judge (status :data:`UNJUDGED`)."""
+    nk, n = len(conventions.cutoffs), len(unjudged) * len(conventions.cutoffs)
+    blank = {"text": None, "number": math.nan, "count": 0, "flag": False}
+    extra: dict[str, list[Any]] = {name: [blank[kind]] * n for name, kind in output_schema()}
+    extra["query"] = [q for q in unjudged for _ in range(nk)]
+    extra["k"] = [format_cutoff(k) for _ in unjudged for k in conventions.cutoffs]
+    extra["status"] = [UNJUDGED] * n
+    extra["first_row"] = list(np.repeat(first, nk))
+    return {name: [*out[name], *extra[name]] for name in out}
 
 
 def finish(collected: pa.Table, conventions: Conventions) -> TableResult:
@@ -202,6 +247,9 @@ def finish(collected: pa.Table, conventions: Conventions) -> TableResult:
     if len(problems):
         raise InputError(str(problems[0].as_py()))
     ordered = collected.take(pc.sort_indices(collected, [("first_row", "ascending")]))
+    unjudged_rows = pc.equal(ordered.column("status"), UNJUDGED)
+    unjudged = tuple(dict.fromkeys(ordered.filter(unjudged_rows).column("query").to_pylist()))
+    ordered = ordered.filter(pc.invert(unjudged_rows))
     per_query = ordered.select([name for name, _ in COLUMNS])
     # NaN, not null, where a number is missing (pandas on the way may have made it null)
     per_query = _table({n: pc.fill_null(per_query.column(n), math.nan) if kind == "number"
@@ -209,8 +257,8 @@ def finish(collected: pa.Table, conventions: Conventions) -> TableResult:
     rows = {name: per_query.column(name).to_numpy(zero_copy_only=False)
             for name in ("ndcg", "weight")}
     rows["status"] = per_query.column("status").to_pylist()
-    return TableResult(per_query, _summary_table(summarize_rows(rows, conventions), conventions),
-                       conventions)
+    summaries = with_unjudged(summarize_rows(rows, conventions), len(unjudged))
+    return TableResult(per_query, _summary_table(summaries, conventions), conventions, unjudged)
 
 
 def group_count(rows: int, bytes_per_row: float, budget: int = WORKER_BUDGET,

@@ -52,7 +52,7 @@ def as_parquet(tmp: Path, run: Path, qrels: Path, *, beir: bool = False) -> tupl
 
 def test_hand_made_files_read_as_their_text(tmp_path):
     run, qrels = write(tmp_path / "r.txt", RUN), write(tmp_path / "q.txt", QRELS)
-    text = document_from_trec(run, qrels)
+    text = load_document(run, qrels=qrels)  # the queries the files do not share too
     run_pq, qrels_pq = as_parquet(tmp_path, run, qrels)
     assert is_parquet(run_pq)
     assert not is_parquet(run)
@@ -60,6 +60,7 @@ def test_hand_made_files_read_as_their_text(tmp_path):
         doc = load_document(r, qrels=q)
         doc.name = text.name
         assert_same(doc, text)
+        assert doc.unjudged_queries == text.unjudged_queries
 
 
 @settings(max_examples=40, deadline=None)
@@ -70,7 +71,7 @@ def test_parquet_equals_trec_text(files):
         t = Path(tmp)
         run, qrels = write(t / "r.txt", run_text), write(t / "q.txt", qrels_text)
         try:
-            text = document_from_trec(run, qrels)
+            text = document_from_trec(run, qrels, unshared=True)  # as load_document joins
         except InputError:
             return  # a duplicate the TREC reader refuses: tested below
         for beir in (False, True):
@@ -78,6 +79,7 @@ def test_parquet_equals_trec_text(files):
             doc = load_document(run_pq, qrels=qrels_pq)
             doc.name = text.name
             assert_same(doc, text)
+            assert doc.unjudged_queries == text.unjudged_queries
 
 
 def evaluate_json(*argv: str) -> dict:

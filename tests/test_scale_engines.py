@@ -29,7 +29,8 @@ PRESETS = [None, "trec_eval", "sklearn", "ranx"]
 def generated() -> tuple[pa.Table, pa.Table]:
     """40 queries of 25 candidates: scores with ties, a third judged, grades
     0-3, some queries with only grade 0 (undefined), judged sources the run
-    did not retrieve, qrels of queries the run lacks, ids like URLs."""
+    did not retrieve, qrels of queries the run lacks, a query the qrels lack,
+    ids like URLs."""
     rng = np.random.default_rng(7)
     q, s, score, jq, js, grade = [], [], [], [], [], []
     for i in range(40):
@@ -47,6 +48,9 @@ def generated() -> tuple[pa.Table, pa.Table]:
     jq += ["q-only-judged"]
     js += ["x"]
     grade += [1.0]
+    q += ["q-only-ranked"] * 2  # ranked, never judged: counted as unjudged
+    s += ["y1", "y2"]
+    score += [2.0, 1.0]
     run = pa.table({"query": q, "source_id": s, "score": score})
     return run, pa.table({"query": jq, "source_id": js, "grade": grade})
 
@@ -97,6 +101,7 @@ def test_spark_equals_one_machine(spark, files, data, preset):
                             preset, groups=3)
     same(result.per_query, whole.per_query)
     same(result.summary, whole.summary)
+    assert result.unjudged_queries == whole.unjudged_queries
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -109,6 +114,7 @@ def test_dask_equals_one_machine(dask_client, files, data, preset):
     result = evaluate_dask(read_parquet(str(run)), read_parquet(str(qrels)), preset, groups=3)
     same(result.per_query, whole.per_query)
     same(result.summary, whole.summary)
+    assert result.unjudged_queries == whole.unjudged_queries
 
 
 def cli(*argv: str) -> tuple[int, str]:
@@ -126,6 +132,7 @@ def test_spark_command_line_prints_what_evaluate_prints(spark, files, fmt):
     assert on_spark[1] == local[1]
     if fmt == "json":
         assert json.loads(on_spark[1])["summary"][0]["mean"] is not None
+        assert json.loads(on_spark[1])["unjudged_queries"] == ["q-only-ranked"]
 
 
 def test_dask_command_line_on_a_local_cluster(files):
@@ -232,6 +239,7 @@ def test_spark_on_folders_of_parts_equals_one_machine(spark, tmp_path, preset, n
                             preset, groups=3)
     same(result.per_query, whole.per_query)
     same(result.summary, whole.summary)
+    assert result.unjudged_queries == whole.unjudged_queries
 
 
 @pytest.mark.parametrize(("preset", "name", "cuts"), PART_NAMES)
@@ -245,6 +253,7 @@ def test_dask_on_folders_of_parts_equals_one_machine(dask_client, tmp_path, pres
     result = evaluate_dask(read_parquet(str(run)), read_parquet(str(qrels)), preset, groups=3)
     same(result.per_query, whole.per_query)
     same(result.summary, whole.summary)
+    assert result.unjudged_queries == whole.unjudged_queries
 
 
 def test_the_command_line_takes_folders_of_parts(spark, dask_client, tmp_path, capsys):

@@ -142,6 +142,31 @@ def test_groups_of_whole_queries_give_the_whole(preset, groups):
     assert result.per_query.schema.metadata == whole.per_query.schema.metadata
 
 
+@pytest.mark.parametrize("preset", [None, "trec_eval"])
+@pytest.mark.parametrize("groups", [1, 2, 3])
+def test_groups_count_the_queries_the_two_tables_do_not_share(preset, groups):
+    """q2 and q3 judged, never ranked; q9 ranked, never judged (issue 37):
+    the groups put together give the whole table's queries (q2, q3 after the
+    run's, with no ranking), its unjudged q9 and its means, whichever group
+    holds which query."""
+    run = pa.table({"query": ["q1", "q1", "q9"], "source_id": ["b", "a", "z"],
+                    "score": [3.0, 2.0, 1.0]})
+    qrels = pa.table({"query": ["q3", "q1", "q1", "q2", "q3"],
+                      "source_id": ["d", "a", "b", "c", "e"], "grade": [0.0, 2.0, 1.0, 1.0, 3.0]})
+    whole = evaluate_tables(run, qrels, preset)
+    assert list(dict.fromkeys(whole.per_query.column("query").to_pylist())) == ["q1", "q3", "q2"]
+    assert whole.unjudged_queries == ("q9",)
+    assert whole.summary.column("excluded unjudged").to_pylist() == [1]
+    rows = union(run, qrels)
+    group = np.array([int(q[1:]) % groups for q in rows.column("query").to_pylist()])
+    parts = [evaluate_rows(rows.filter(pa.array(group == g)), whole.conventions)
+             for g in reversed(range(groups))]
+    result = finish(pa.concat_tables(parts), whole.conventions)
+    same(result.per_query, whole.per_query)
+    same(result.summary, whole.summary)
+    assert result.unjudged_queries == ("q9",)
+
+
 def test_a_groups_problem_is_raised_by_finish():
     run = pa.table({"query": ["a", "a"], "source_id": ["x", "x"], "score": [1.0, 2.0]})
     qrels = pa.table({"query": ["a"], "source_id": ["x"], "grade": [1.0]})

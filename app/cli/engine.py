@@ -105,9 +105,10 @@ def evaluate_on_engine(args: argparse.Namespace, out: TextIO) -> int:
     result = _on_spark(args, conv) if args.engine == "spark" else _on_dask(args, conv)
     rows = result.per_query.to_pydict()
     if args.format == "json":
-        dump_json(rows_json(rows, conv), out, rows=len(rows["query"]) // len(conv.cutoffs))
+        dump_json(rows_json(rows, conv, result.unjudged_queries), out,
+                  rows=len(rows["query"]) // len(conv.cutoffs))
     elif args.format == "csv":
         print_rows_csv(rows, out)
     else:
-        print_rows_summary(rows, conv, out)
+        print_rows_summary(rows, conv, out, result.unjudged_queries)
     return 0

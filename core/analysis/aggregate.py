@@ -20,7 +20,7 @@ from core.model.conventions import Weighting
 from core.model.document import has_weight
 
 __all__ = ["UNJUDGED", "CutoffSummary", "excluded_phrase", "summarize", "summarize_values",
-           "unjudged_phrase"]
+           "unjudged_phrase", "with_unjudged"]
 
 #: Why a mean leaves out a query the run ranked and the qrels never judged
 #: (trec_eval and ranx leave such a query out too, under every option).
@@ -51,10 +51,15 @@ def summarize(ev: Evaluation, weighting: Weighting | None = None) -> list[Cutoff
     weighting = weighting or ev.conventions.weighting
     out = summarize_values(ev.ndcg, ev.status_code, ev.cutoffs,
                            ev.doc.query_weights(weighting), weighting)
-    unjudged = len(ev.doc.unjudged_queries)
-    if unjudged:
-        out = [replace(s, excluded={**s.excluded, UNJUDGED: unjudged}) for s in out]
-    return out
+    return with_unjudged(out, len(ev.doc.unjudged_queries))
+
+
+def with_unjudged(summaries: list[CutoffSummary], unjudged: int) -> list[CutoffSummary]:
+    """``summaries`` counting ``unjudged`` queries (the run ranks them, the
+    qrels never judge them: not in the document) among the excluded."""
+    if not unjudged:
+        return summaries
+    return [replace(s, excluded={**s.excluded, UNJUDGED: unjudged}) for s in summaries]
 
 
 def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],

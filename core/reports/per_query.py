@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any, TextIO
 
-from core.analysis.aggregate import CutoffSummary
+from core.analysis.aggregate import UNJUDGED, CutoffSummary, unjudged_phrase, with_unjudged
 from core.analysis.per_query import STATUS_TEXT, Rows, summarize_rows
 from core.engine.evaluation import Status
 from core.model.conventions import Conventions, parse_cutoff
@@ -23,13 +23,18 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
-def _summary(rows: Rows, conventions: Conventions) -> tuple[list[CutoffSummary], int]:
-    return summarize_rows(rows, conventions), len(rows["query"]) // len(conventions.cutoffs)
+def _summary(rows: Rows, conventions: Conventions, unjudged: tuple[str, ...]
+             ) -> tuple[list[CutoffSummary], int]:
+    """The means, the queries ranked and never judged counted among the
+    excluded, and how many queries the two files name."""
+    n_queries = len(rows["query"]) // len(conventions.cutoffs) + len(unjudged)
+    return with_unjudged(summarize_rows(rows, conventions), len(unjudged)), n_queries
 
 
-def rows_json(rows: Rows, conventions: Conventions) -> dict[str, Any]:
+def rows_json(rows: Rows, conventions: Conventions,
+              unjudged: tuple[str, ...] = ()) -> dict[str, Any]:
     """The ``evaluate --format json`` object of a per-query table (``rows``
-    as lists, query by query)."""
+    as lists, query by query) and the run's queries the qrels never judge."""
     nk = len(conventions.cutoffs)
     rank = {text: i for i, text in enumerate(STATUS_TEXT)}
     queries = []
@@ -52,19 +57,22 @@ def rows_json(rows: Rows, conventions: Conventions) -> dict[str, Any]:
                for name in ("ranked", "judged", "unknown", "unrateable", "total")},
             "cutoffs": cutoffs,
         })
-    summaries, n_queries = _summary(rows, conventions)
+    summaries, n_queries = _summary(rows, conventions, unjudged)
     summary = [
         {"k": s.k, "mean": s.mean, "included": s.included, "excluded": s.excluded,
          "weighting": s.weighting.value, "sentence": mean_sentence(s, conventions, n_queries)}
         for s in summaries
     ]
-    return {
+    out: dict[str, Any] = {
         "conventions": {**conventions_json(conventions),
                         "matching_presets": matching_presets(conventions)},
         "judgment_version": None,
         "queries": queries,
         "summary": summary,
     }
+    if unjudged:  # ranked by the run, never judged: not among "queries"
+        out["unjudged_queries"] = list(unjudged)
+    return out
 
 
 def print_rows_csv(rows: Rows, out: TextIO) -> None:
@@ -79,8 +87,12 @@ def print_rows_csv(rows: Rows, out: TextIO) -> None:
         ]))
 
 
-def print_rows_summary(rows: Rows, conventions: Conventions, out: TextIO) -> None:
-    """The means of a per-query table, one sentence each."""
-    summaries, n_queries = _summary(rows, conventions)
+def print_rows_summary(rows: Rows, conventions: Conventions, out: TextIO,
+                       unjudged: tuple[str, ...] = ()) -> None:
+    """The means of a per-query table, one sentence each, and the run's
+    queries the qrels never judge."""
+    summaries, n_queries = _summary(rows, conventions, unjudged)
     for s in summaries:
         out.write(mean_sentence(s, conventions, n_queries) + "\n")
+    if unjudged:
+        out.write(f"{UNJUDGED}: {unjudged_phrase(unjudged)}\n")
