@@ -8,19 +8,18 @@ from pathlib import Path
 from core.errors import InputError, NotOwnWorkbook
 from core.io.files import check_input, open_input
 from core.io.safety import WORKBOOK_SUFFIXES
+from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES
 from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.rubric import Rubric
 
 __all__ = [
-    "TEXT_SHEET_SUFFIXES",
     "WORKBOOK_SUFFIXES",
     "is_annotator_sheet",
     "load_document",
     "looks_like_trec_run",
 ]
 
-TEXT_SHEET_SUFFIXES = (".csv", ".tsv")
 
 
 def load_document(
@@ -141,8 +140,6 @@ def is_annotator_sheet(path: Path) -> bool:
 
         if is_parquet(path):  # (told by its bytes, before the importer's modules load)
             return False
-        from core.io.annotator.read import RECORD_SUFFIXES
-
         return suffix in RECORD_SUFFIXES  # no worksheet of ours is JSON
     text = _head_text(path)
     if text is None:

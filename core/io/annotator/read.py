@@ -29,8 +29,9 @@ from core.io.safety import (
     parse_ref,
 )
 from core.io.safety.ods import ods_sheet_cells
+from core.io.suffixes import RECORD_SUFFIXES
 
-__all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "RECORD_SUFFIXES", "ChooseSheet",
+__all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "ChooseSheet",
            "decode_detected", "read_table", "sniff_delimiter"]
 
 MAX_TEXT_BYTES = 2 * 1024**3
@@ -39,7 +40,6 @@ HEAD_ROWS = 30
 #: Picks the sheet to read from each sheet's first rows (in workbook order).
 ChooseSheet = Callable[[dict[str, list[list[Any]]]], str]
 #: JSON and JSON Lines exports of annotation tools (:mod:`~core.io.annotator.records`).
-RECORD_SUFFIXES = (".json", ".jsonl", ".ndjson")
 #: Readers of other formats, by suffix: a function of the path giving the
 #: raw :class:`Table` (the hook for columnar files such as Parquet, read in
 #: :mod:`core.io` by their own module, which registers itself here).
