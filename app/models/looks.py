@@ -116,7 +116,7 @@ class StatusLook:
 STATUS_LOOK: dict[Status, StatusLook] = {
     Status.OK: StatusLook("✓", "ok", "ok"),
     Status.UNDEFINED: StatusLook("∅", "undefined", "undefined"),
-    Status.NEGATIVE: StatusLook("<0", "negative ideal", "negative"),
+    Status.NEGATIVE: StatusLook("<0", "negative", "negative"),
     Status.UNRESOLVED: StatusLook("?", "unresolved", "unresolved"),
     Status.UNRANKED: StatusLook("–", "no ranking", "unranked"),
 }
