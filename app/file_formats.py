@@ -7,8 +7,10 @@ How a document was read (its :class:`Origin`, declared by
 source (a TREC run with its qrels, an annotators' sheet or form export, a
 Parquet table) is never replaced; the first Save asks where to keep the
 worksheet (:func:`proposed_save_path`). A file keeps its format: a workbook
-read from ``.ods`` is saved as ``.ods`` (:func:`workbook_suffix`) once
-core's workbook writer writes OpenDocument (:func:`writes_ods`).
+read from ``.ods`` is saved as ``.ods`` (:func:`workbook_suffix`), and
+core's writer picks the format by the suffix alone
+(:mod:`core.io.workbook.targets`): never ``.xlsx`` bytes under an ``.ods``
+name.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.safety import WORKBOOK_SUFFIXES
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES
+from core.io.workbook.targets import WRITTEN_WORKBOOKS
 from core.model.document import Document
 
 __all__ = [
@@ -48,7 +51,6 @@ __all__ = [
     "with_suffix",
     "workbook_suffix",
     "write_document",
-    "writes_ods",
     "written_origin",
 ]
 
@@ -74,6 +76,8 @@ IMPORT_FILTER = f"Annotators' sheets ({_ANNOTATORS});;All files (*)"
 #: What the runs and comparison views read as a worksheet.
 WORKSHEET_FILTER = f"Worksheets ({patterns(*TEXT_SHEET_SUFFIXES, *WORKBOOK_SUFFIXES)})"
 #: The workbook formats, by suffix, with the Save As filter of each.
+#: The Save As dialog's workbook filters, one per format the export writes
+#: (:data:`core.io.workbook.targets.WRITTEN_WORKBOOKS`).
 WORKBOOK_FILTERS = {".xlsx": XLSX_FILTER, ".ods": ODS_FILTER}
 #: The encodings offered, by codec name, with the words shown.
 ENCODINGS = {
@@ -131,20 +135,10 @@ def written_origin(path: Path) -> Origin:
     return Origin.WORKBOOK if suffix in (*WORKBOOK_SUFFIXES, ".ods") else Origin.WORKSHEET
 
 
-def writes_ods() -> bool:
-    """Whether core's workbook writer writes OpenDocument when the target
-    ends in ``.ods`` (:func:`core.io.workbook.export.is_ods`). Until it does,
-    ``.ods`` is neither offered nor written: never ``.xlsx`` bytes under an
-    ``.ods`` name."""
-    from core.io.workbook import export
-
-    return hasattr(export, "is_ods")
-
-
 def workbook_suffix(path: Path | None) -> str:
     """The workbook format a document read from ``path`` is saved in: its
     own (``.ods`` stays ``.ods``), else ``.xlsx``."""
-    if path is not None and path.suffix.lower() == ".ods" and writes_ods():
+    if path is not None and path.suffix.lower() == ".ods":
         return ".ods"
     return ".xlsx"
 
@@ -153,8 +147,8 @@ def save_filters(path: Path | None) -> tuple[list[str], str]:
     """The Save As dialog's filters and the one selected: the workbook format
     of ``path`` (:func:`workbook_suffix`) first."""
     first = WORKBOOK_FILTERS[workbook_suffix(path)]
-    books = [f for s, f in WORKBOOK_FILTERS.items() if s != ".ods" or writes_ods()]
-    return [first] + [f for f in books if f != first] + [CSV_FILTER, TSV_FILTER], first
+    books = [f for f in WORKBOOK_FILTERS.values() if f != first]
+    return [first, *books, CSV_FILTER, TSV_FILTER], first
 
 
 def proposed_save_path(path: Path | None, origin: Origin | None, folder: Path) -> Path:
@@ -176,7 +170,7 @@ def proposed_save_path(path: Path | None, origin: Origin | None, folder: Path) -
 def can_write(path: Path) -> bool:
     """Whether :func:`write_document` knows the format of ``path``."""
     suffix = path.suffix.lower()
-    return suffix in TEXT_SUFFIXES or suffix == ".xlsx" or (suffix == ".ods" and writes_ods())
+    return suffix in TEXT_SUFFIXES or suffix in WRITTEN_WORKBOOKS
 
 
 def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
@@ -196,7 +190,7 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
         check_computable(doc, path)  # what we write, we read
         write_delimited(doc, path, delimiter=TEXT_SUFFIXES[suffix], encoding=encoding)
         return
-    if suffix == ".xlsx" or (suffix == ".ods" and writes_ods()):
+    if suffix in WRITTEN_WORKBOOKS:
         from core.io.workbook import check_fits, export_workbook
         from core.io.workbook.additions import additions_to_keep
 
@@ -205,7 +199,7 @@ def write_document(doc: Document, path: Path, keep_from: Path | None = None, *,
         export_workbook(evaluate(doc), path, keep=keep)
         return
     raise InputError(f"cannot save as {suffix or 'a file without a suffix'}", file=str(path),
-                     hint="use .xlsx, .csv or .tsv" + (", or .ods" if writes_ods() else ""))
+                     hint="use .xlsx, .ods, .csv or .tsv")
 
 
 def snapshot(doc: Document) -> Document:

@@ -24,7 +24,6 @@ from app.file_formats import (
 )
 from app.models.candidates import GridColumn
 from app.settings import Settings
-from core.errors import InputError
 from core.io.identity import real_path
 from core.io.journal import Journal
 from core.io.workbook import read_workbook
@@ -312,14 +311,12 @@ def test_the_origin_is_how_the_document_was_read(tmp_path: Path):
     assert [o.is_source for o in Origin] == [False, False, True, True, True]
 
 
-def test_save_as_proposes_beside_the_file_in_its_own_format(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch):
+def test_save_as_proposes_beside_the_file_in_its_own_format(tmp_path: Path):
     import app.file_formats as formats
 
     def proposed(name: str, origin: Origin) -> str:
         return formats.proposed_save_path(tmp_path / name, origin, tmp_path / "home").name
 
-    monkeypatch.setattr(formats, "writes_ods", lambda: True)  # core's .ods writer (h34odsw)
     assert proposed("run.txt", Origin.RUN) == "run.xlsx"
     assert proposed("judged.parquet", Origin.TABLE) == "judged.xlsx"
     assert proposed("form.xlsx", Origin.ANNOTATORS) == "form-graded.xlsx"  # never itself
@@ -336,20 +333,13 @@ def test_save_as_proposes_beside_the_file_in_its_own_format(tmp_path: Path,
     assert formats.can_write(tmp_path / "book.ods")
 
 
-def test_without_an_ods_writer_ods_is_neither_offered_nor_written(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Never .xlsx bytes under an .ods name: until core writes OpenDocument,
-    a document read from .ods goes to Save As, which proposes .xlsx."""
+def test_the_save_dialog_offers_each_workbook_format_core_writes() -> None:
+    """One filter per format the export writes, and no other: the dialog's
+    list follows core's declaration."""
     import app.file_formats as formats
+    from core.io.workbook.targets import WRITTEN_WORKBOOKS
 
-    monkeypatch.setattr(formats, "writes_ods", lambda: False)
-    book = tmp_path / "book.ods"
-    assert not formats.can_write(book)
-    assert formats.proposed_save_path(book, Origin.WORKBOOK, tmp_path).name == "book.xlsx"
-    assert formats.save_filters(book) == ([XLSX_FILTER, CSV_FILTER, TSV_FILTER], XLSX_FILTER)
-    with pytest.raises(InputError, match=r"cannot save as \.ods"):
-        formats.write_document(seed_document(), book)
-    assert not book.exists()
+    assert set(formats.WORKBOOK_FILTERS) == set(WRITTEN_WORKBOOKS)
 
 
 def test_a_parquet_worksheet_opened_then_saved_stays_as_it_was(
