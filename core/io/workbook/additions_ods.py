@@ -10,8 +10,7 @@ their formats, widths, merged cells and comments are not read; each
 workbook with additions says so in :attr:`Additions.not_carried`.
 
 Whether the file is ours is told by
-:func:`core.io.workbook.reader.is_own_workbook` for both formats;
-:func:`is_own_ods` answers the same from calamine's reading.
+:func:`core.io.workbook.reader.is_own_workbook` for both formats.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError, NotOwnWorkbook
+from core.errors import InputError
 from core.io.safety import check_ods
 from core.io.workbook.additions_types import (
     FIRST_ADDED_COLUMN,
@@ -35,9 +34,8 @@ from core.io.workbook.additions_types import (
     key_text,
 )
 from core.io.workbook.layout import SHEETS
-from core.io.workbook.metadata import read_metadata
 
-__all__ = ["is_own_ods", "read_ods_additions"]
+__all__ = ["read_ods_additions"]
 
 #: What an .ods's additions lose on the next save, said once per workbook.
 VALUES_ONLY = ("formulas, number formats, column widths, merged cells and comments in "
@@ -69,20 +67,6 @@ def _reading(path: Path) -> Iterator[None]:
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
                          file=str(path), hint="open it in LibreOffice and save it again",
                          ) from exc
-
-
-def is_own_ods(path: str | Path) -> bool:
-    """Whether the ``.ods`` at ``path`` carries this app's metadata sheet."""
-    path = Path(path)
-    try:
-        with _reading(path):
-            book = _book(path)
-            if SHEETS["metadata"] not in book.sheet_names:
-                return False
-            read_metadata(_rows(book, SHEETS["metadata"]), str(path))
-    except NotOwnWorkbook:
-        return False
-    return True
 
 
 def _cell(row: int, col: int, value: Any) -> Cell | None:
