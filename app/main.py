@@ -168,6 +168,9 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         else:
             window.set_document(example, None)
     assert window is not None
+    from app.scheme import watch_palette
+
+    watch_palette(window)  # any palette the application is given later
     if extras is None:
         extras = _install_extras(window)
     if review_docks:

@@ -3,7 +3,7 @@ it (Qt 6.5 and later), every palette role it draws text with reads at WCAG
 AA, and the colours of :mod:`app.models.looks` switch with the palette --
 with any palette the application is given, by the palette's own luminance
 (a platform theme such as qt6ct's or KDE's, or ``QApplication.setPalette``,
-changes it without a colour-scheme signal: :class:`_PaletteWatch`).
+changes it without a colour-scheme signal: :func:`watch_palette`).
 
 Widgets coloured with a tone get it through :func:`tint` (a style sheet
 remembered on the widget), so a change of scheme repaints them with the
@@ -21,7 +21,7 @@ from app.accessibility import AA_TEXT, contrast_ratio, relative_luminance
 from app.models.looks import colour, dark_in_use, use_dark
 
 __all__ = ["PALETTE_PAIRS", "apply_palette", "dark_palette", "follow_color_scheme",
-           "follow_system", "is_dark", "readable", "system_is_dark", "tint"]
+           "follow_system", "is_dark", "readable", "system_is_dark", "tint", "watch_palette"]
 
 Role = QPalette.ColorRole
 Group = QPalette.ColorGroup
@@ -161,13 +161,16 @@ def follow_system(app: QApplication) -> None:
 
 class _PaletteWatch(QObject):
     """Whenever the application's palette changes, by whatever means, the
-    tones follow its luminance and the tinted widgets are tinted again (the
-    application hears of the change before its widgets, which repaint after:
-    models ask :func:`app.models.looks.brush` at paint time, the plots draw
-    again on their own PaletteChange)."""
+    tones follow its luminance and the tinted widgets are tinted again.
+    Every widget is told of the change (``ApplicationPaletteChange``) before
+    it repaints, and models ask :func:`app.models.looks.brush` at paint time,
+    the plots draw again on their own PaletteChange. It watches the window
+    it is given, not the whole application: a filter on the application is
+    called for every event of every object (with the judgment clock's, it
+    cost about 40 ms before the first paint)."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ApplicationPaletteChange and watched is self.parent():
+        if event.type() == QEvent.Type.ApplicationPaletteChange:
             app = QApplication.instance()
             if isinstance(app, QApplication) and is_dark(app.palette()) != dark_in_use():
                 use_dark(is_dark(app.palette()))
@@ -176,13 +179,18 @@ class _PaletteWatch(QObject):
         return False
 
 
+def watch_palette(window: QWidget) -> None:
+    """Follow any palette the application is given while ``window`` lives
+    (:class:`_PaletteWatch`)."""
+    window.installEventFilter(_PaletteWatch(window))
+
+
 def follow_color_scheme(app: QApplication) -> None:
-    """Show the system's scheme now and whenever it changes, and the tones of
-    any palette the application is given (once per application)."""
+    """Show the system's scheme now and whenever it changes (once per
+    application; any other palette it is given: :func:`watch_palette`)."""
     if app.property("followsColorScheme"):
         return
     app.setProperty("followsColorScheme", True)
-    app.installEventFilter(_PaletteWatch(app))
     follow_system(app)
     hints = app.styleHints()
     if hasattr(hints, "colorSchemeChanged"):  # (the new palette comes after the signal)
