@@ -31,16 +31,33 @@ class ActivityClock(QObject):
         self.setObjectName("activityClock")
         self.clock = JudgmentClock(start=monotonic())
         session.subscribe(self._on_changes)
+        # A filter on the application is called for every event of every
+        # object (about 40 ms of a window's building and first paint): the
+        # window's input starts when it is shown, and so does the watch.
+        self._everywhere = parent is None
+        if parent is None:
+            self._watch_the_application()
+        else:
+            parent.installEventFilter(self)
+
+    def _watch_the_application(self) -> None:
         app = QCoreApplication.instance()
         if app is not None:
             app.installEventFilter(self)
+        self._everywhere = True
 
     def _on_changes(self, changes: Changes) -> None:
         if changes.document:
             self.restart()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in _INPUT:
+        kind = event.type()
+        if not self._everywhere:  # the window, until it is shown
+            if kind == QEvent.Type.Show and watched is self.parent():
+                watched.removeEventFilter(self)
+                self._watch_the_application()
+            return False
+        if kind in _INPUT:
             self.clock.active(monotonic())
         return False
 

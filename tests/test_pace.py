@@ -198,3 +198,23 @@ def test_a_typed_grade_lands_in_the_audit_and_the_progress_with_its_seconds(
     assert got[:4] == (window.reviewer(), 2, 3, 16.25)
     assert got[4] == pytest.approx(3600 * 2 / 32.5)
     assert got[5] == pytest.approx(16.25 / 60)
+
+
+def test_the_clock_hears_the_reviewers_keys_once_the_window_is_shown(qtbot):
+    """The activity watch starts with the window: nothing before it is shown
+    (the application-wide filter cost about 40 ms of the start), every key
+    after, wherever it goes."""
+    from app.main import build_window
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    heard: list[float] = []
+    w.activity_clock.clock.active = heard.append
+    qtbot.keyClick(w.grid, Qt.Key.Key_Down)
+    assert heard == []  # hidden: no reviewer input reaches it
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.keyClick(w.grid, Qt.Key.Key_Down)
+    qtbot.keyClick(w.navigator.view, Qt.Key.Key_Down)
+    assert len(heard) == 2
+    w.session.mark_saved()
