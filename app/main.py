@@ -155,9 +155,10 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
             window.set_document(doc, Path(path))
             shown = window.path
         except (NdcgError, OSError) as exc:
-            QMessageBox.warning(
-                None, APP_TITLE,
-                f"{exc}\n\nThe bundled example opens instead.",
+            from app.shown import boxed
+
+            QMessageBox.warning(  # a long id or path in the error is shown cut
+                None, APP_TITLE, boxed(f"{exc}\n\nThe bundled example opens instead."),
             )
     if shown is None:
         example = load_example()
