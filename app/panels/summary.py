@@ -152,6 +152,7 @@ class SummaryPanel(QWidget):
             self._sentence = ""
             for label in (self.status_label, self.bounds_label, self.next_label, self.sentence):
                 label.clear()
+            self.sentence.setToolTip("")
             self.next_button.hide()
             return
         status = ev.query_status(q)
@@ -165,8 +166,15 @@ class SummaryPanel(QWidget):
         _set_text(self.title, f"<b>{html.escape(shown_id(ev.doc.query_ids[q]))}</b>")
         _set_text(self.status_label, f"{look.label}: {status.reason}")
         tint(self.status_label, "color: {}", look.tone)
-        self._sentence = query_sentence(ev, q, 0)
-        _set_text(self.sentence, bounded(self._sentence))
+        # Shown at the decimals setting; the copy gives the conventions in
+        # full (what reproduces the number), the results at the setting.
+        d = self._decimals()
+        self._sentence = query_sentence(ev, q, 0, decimals=d)
+        displayed = query_sentence(ev, q, 0, decimals=d, conventions_decimals=d)
+        _set_text(self.sentence, bounded(displayed))
+        tip = bounded(self._sentence, CELL_SHOWN) if displayed != self._sentence else ""
+        if self.sentence.toolTip() != tip:
+            self.sentence.setToolTip(tip)
         if status is Status.UNRESOLVED:
             self.bounds_label.setText(self.tr("Computing bounds…"))
             self.next_label.setText("")
@@ -336,7 +344,8 @@ class AggregateFooter(QLabel):
         else:
             text = " · ".join(f"{means(s)} {over(s)}" for s in summaries)
         _set_text(self, f"{ev.conventions.weighting.label}: {text}")
-        tip = bounded("\n\n".join(summary_sentence(ev, s) for s in summaries), CELL_SHOWN)
+        tip = bounded("\n\n".join(summary_sentence(ev, s, decimals=d) for s in summaries),
+                      CELL_SHOWN)
         if self.toolTip() != tip:
             self.setToolTip(tip)
 
