@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle
 
@@ -146,4 +146,39 @@ def test_every_review_dock_open_at_960x540_fits_the_screen(qtbot, window):
         _settle(qtbot, w)
         assert w.minimumSizeHint().height() <= 540, name
     assert w.height() == 540
+    w.session.mark_saved()
+
+
+def test_at_1280x800_the_audit_log_shows_every_column_without_scrolling(qtbot, window):
+    """A grade set with a note: the log's columns, Seconds the last, are in
+    its view (the time stamp in full took 180 px of its 590: Origin and
+    Seconds were cut at the dock's edge, the log scrolled sideways). The
+    time shows as the clock says it today; the stamp is whole on hover and in
+    a copy."""
+    import datetime as dt
+
+    from app.models.audit import AuditColumn, when_text
+
+    w = window
+    _at(qtbot, w, 1280, 800)
+    doc = w.document
+    q = doc.query_index("case-F-unknown")
+    unknown = next(int(i) for i in doc.members(q) if doc.source_id[i] == "B")
+    w.set_query(q)
+    assert w.set_grade(unknown, 2.0, note="read the full text")
+    entry = doc.audit[-1]
+    _settle(qtbot, w)
+    log = w.audit_view
+    assert log.audit_model.rowCount() == 1
+    right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
+    assert right <= log.viewport().width(), (right, log.viewport().width())
+    assert log.horizontalScrollBar().maximum() == 0
+    when = log.audit_model.index(0, AuditColumn.WHEN)
+    assert len(when.data()) == len("04:07:07")
+    assert when.data(Qt.ItemDataRole.ToolTipRole) == entry.when
+    # An older entry: its date and minute; a time not in ISO 8601 as it is.
+    day = dt.date(2026, 12, 6)
+    assert when_text("2026-12-05T16:20:05", day) == "2026-12-05 16:20"
+    assert when_text("2026-12-06T16:20:05", day) == "16:20:05"
+    assert when_text("yesterday", day) == "yesterday"
     w.session.mark_saved()
