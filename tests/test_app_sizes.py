@@ -56,6 +56,50 @@ def test_at_16_pt_on_a_1280x800_screen_rank_to_cumulative_dcg_are_in_view(qtbot,
     w.session.mark_saved()
 
 
+
+def test_at_16_pt_on_a_1280x800_screen_the_side_column_does_not_scroll(qtbot, window):
+    """The side column keeps 331 px (the grid's key columns take the rest):
+    the navigator and the summary's table scrolled sideways to show their
+    Status column (453 and 482 px of columns). Each shows its status column
+    only where it has the room, the NDCG column saying every status but ok
+    in words or its symbol, in its colour; the summary's headers name the
+    number, the k column the cutoff. At 9 pt both status columns are shown."""
+    from app.models.cutoffs import CutoffColumn
+
+    w = window
+    _at(qtbot, w, 1280, 800)
+    nav, table = w.navigator.view, w.summary_panel.table
+    assert not nav.isColumnHidden(QueryColumn.STATUS)
+    assert not table.isColumnHidden(CutoffColumn.STATUS)
+    large = QFont(w.font())
+    large.setPointSizeF(16)
+    w.setFont(large)
+    _settle(qtbot, w)
+    _at(qtbot, w, 1280, 800)
+    assert w.workplace.one_side
+    assert w.docks["queryNavigatorDock"].width() <= 340
+    seen = set()
+    for dock in ("queryNavigatorDock", "summaryPanelDock"):
+        w.docks[dock].raise_()
+        for q in range(w.document.n_queries):
+            w.set_query(q)
+            _settle(qtbot, w)
+            seen.add(w.evaluation.query_status(q))
+            view = nav if dock == "queryNavigatorDock" else table
+            assert view.horizontalScrollBar().maximum() == 0, (dock, q)
+            shown = [c for c in range(view.model().columnCount()) if not view.isColumnHidden(c)]
+            right = view.columnViewportPosition(shown[-1]) + view.columnWidth(shown[-1])
+            assert right <= view.viewport().width(), (dock, q)
+    assert {Status.OK, Status.UNRESOLVED, Status.UNDEFINED} <= seen
+    assert nav.isColumnHidden(QueryColumn.STATUS)
+    assert table.isColumnHidden(CutoffColumn.STATUS)
+    assert [table.model().headerData(c, Qt.Orientation.Horizontal) for c in range(4)] == [
+        "k", "DCG", "IDCG", "NDCG"]
+    undefined = w.document.query_index("case-F-zero")
+    row = nav.model().mapFromSource(w.navigator.model.index(undefined, QueryColumn.NDCG))
+    assert row.data() == "undefined"
+    w.session.mark_saved()
+
 def test_the_queue_opened_at_960x540_leaves_the_grid_8_rows(qtbot, window):
     """The queue's progress table, shown before there was progress, made the
     dock ask for 228 px of 540 when it opened: the grid kept 7 rows (3 at the
