@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QAbstractItemView, QMessageBox, QTableView
 from app.actions import ActionSpec
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE, WHOLE_ROLE
+from app.shown import boxed
 from core.io.clipboard import format_range, parse_range
 from core.model.edits import GradeValue
 from core.model.grades import CellError, parse_grades
@@ -194,7 +195,7 @@ class ClipboardActions(QObject):
             len(errors), "\n".join(lines)))
 
     def _refuse(self, text: str) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Paste grades"), text,
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Paste grades"), boxed(text),
                           QMessageBox.StandardButton.Ok, self.window)
         box.setObjectName("pasteErrorBox")
         box.exec()

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
-from core.model.numbers import number_text
+from core.model.numbers import fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "NumberDelegate", "RankDelegate",
            "ScoreDelegate", "format_number", "grade_text", "grade_words", "signed_text"]
@@ -48,15 +48,16 @@ def format_number(value: Any, decimals: int) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "—"
-        return f"{value:.{decimals}f}"
+        return fixed_text(value, decimals)
     return str(value)
 
 
 def grade_text(value: float, decimals: int) -> str:
     """A grade as display text: a whole grade as it is typed, a fraction (a
     consensus of several annotators) at the display precision like every
-    other number (``1.3333333333333333`` -> ``1.3333`` at 4 decimals)."""
-    return number_text(value) if value.is_integer() else format_number(value, decimals)
+    other number (``1.3333333333333333`` -> ``1.3333`` at 4 decimals): core's
+    one rule for a declared number shown (:func:`core.model.numbers.shown_text`)."""
+    return shown_text(value, decimals)
 
 
 def grade_words(text: str, decimals: int) -> str:
@@ -108,12 +109,16 @@ class NumberDelegate(QStyledItemDelegate):
 
 class GradeWordsDelegate(NumberDelegate):
     """A grade written as text (the audit log's before and after: ``2``,
-    ``unknown``, ``1.3333333333333333``) shown as the grid shows it: a
-    fraction at the display rounding (:func:`grade_text`), words as they are."""
+    ``unknown``, ``1.3333333333333333``) or as a number (a level of the scale,
+    a gain table's entry) shown as the grid shows it: a fraction at the
+    display rounding (:func:`grade_text`), a whole number as it is typed,
+    words as they are."""
 
     def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
         if isinstance(value, str):
             return grade_words(value, self._decimals())
+        if isinstance(value, float) and math.isfinite(value):
+            return grade_text(value, self._decimals())
         return super().displayText(value, locale)
 
 

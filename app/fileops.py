@@ -50,6 +50,7 @@ from app.file_formats import (
 from app.open_progress import PaintFirst
 from app.save_checks import SaveChecks
 from app.settings import Settings
+from app.shown import boxed
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
@@ -289,15 +290,15 @@ class FileOps(QObject):
             aside = journal.set_aside()
             QMessageBox.warning(
                 self.window, self.tr("Unsaved edits not recovered"),
-                self.tr("{0} has {1} from a session that ended without saving, "
-                        "but the file changed on disk since they were made, so they were not "
-                        "applied to it. They are kept in {2}.").format(
-                    path.name, _edits(n), aside))
+                boxed(self.tr("{0} has {1} from a session that ended without saving, "
+                              "but the file changed on disk since they were made, so they "
+                              "were not applied to it. They are kept in {2}.").format(
+                    path.name, _edits(n), aside)))
         elif journal.is_pending():
             answer = QMessageBox.question(
                 self.window, self.tr("Recover unsaved edits?"),
-                self.tr("{0} has {1} from a session that ended without "
-                        "saving. Recover them?").format(path.name, _edits(len(journal.entries()))),
+                boxed(self.tr("{0} has {1} from a session that ended without saving. "
+                              "Recover them?").format(path.name, _edits(len(journal.entries())))),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                 QMessageBox.StandardButton.Yes,
             )
@@ -393,8 +394,8 @@ class FileOps(QObject):
             return True
         answer = QMessageBox.question(
             self.window, self.tr("Unsaved changes"),
-            self.tr("Save the changes to {0}?").format(self.path.name if self.path else
-                                                       self.tr("the untitled worksheet")),
+            boxed(self.tr("Save the changes to {0}?").format(
+                self.path.name if self.path else self.tr("the untitled worksheet"))),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save,
         )

@@ -104,7 +104,8 @@ _READING: dict[tuple[str, str | None], Callable[[], Document]] = {}
 
 
 def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
-                 preset: str | None = None, review_docks: bool = True) -> WindowApi:
+                 preset: str | None = None, review_docks: bool = True,
+                 importing: Path | None = None) -> WindowApi:
     """A ready main window: on ``path`` (with ``qrels`` for a TREC run) or on
     the bundled example, under ``preset``'s conventions when one is named.
 
@@ -117,10 +118,10 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     splash) while the window is built. Without ``review_docks`` the review
     docks, hidden at a first start, are left to the caller
     (:func:`install_review_docks`: :func:`main` installs them once the
-    window has been painted).
+    window has been painted). With ``importing`` (an annotators' sheet the
+    import wizard is about to read) the window starts empty, saying so in
+    one line, not on the example: it shows no data the user did not open.
     """
-    from core.io.example import load_example
-
     qapp = QApplication.instance()
     if not isinstance(qapp, QApplication):
         raise RuntimeError("create a QApplication before building the window")
@@ -155,18 +156,13 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
             window.set_document(doc, Path(path))
             shown = window.path
         except (NdcgError, OSError) as exc:
-            QMessageBox.warning(
-                None, APP_TITLE,
-                f"{exc}\n\nThe bundled example opens instead.",
+            from app.shown import boxed
+
+            QMessageBox.warning(  # a long id or path in the error is shown cut
+                None, APP_TITLE, boxed(f"{exc}\n\nThe bundled example opens instead."),
             )
     if shown is None:
-        example = load_example()
-        if preset is not None:
-            example.conventions = apply_preset(example.conventions, preset)
-        if window is None:
-            window = MainWindow(example, None)
-        else:
-            window.set_document(example, None)
+        window = _without_file(window, preset, importing)
     assert window is not None
     from app.scheme import watch_palette
 
@@ -181,7 +177,55 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     announce_status_messages(window.statusBar())
     if shown is not None:
         _opened(window, extras, shown, qrels)
+    if importing is not None:
+        _import_at_launch(window, extras.file_ops, importing)
     return window
+
+
+def _without_file(window: WindowApi | None, preset: str | None,
+                  importing: Path | None) -> WindowApi:
+    """``window`` (a new one when None) when no file is shown in it: empty
+    while the import wizard reads the sheet ``importing`` (it fills it),
+    else on the bundled example under ``preset``'s conventions."""
+    from app.window import MainWindow
+    from core.io.example import load_example
+
+    if importing is not None:
+        return window or MainWindow(None)
+    example = load_example()
+    if preset is not None:
+        example.conventions = apply_preset(example.conventions, preset)
+    if window is None:
+        return MainWindow(example, None)
+    window.set_document(example, None)
+    return window
+
+
+def _import_at_launch(window: WindowApi, file_ops: FileOps, sheet: Path) -> None:
+    """The import wizard on ``sheet`` once the event loop runs, over the
+    empty window, which says in one line that the sheet's worksheet appears
+    when the wizard finishes (and what to do when it was cancelled); the
+    line goes once a document is shown."""
+    from PySide6.QtCore import QTimer
+
+    from app.banner import Banner
+    from app.shown import boxed
+
+    line = Banner(window, "placeholderBanner", "info", "info_border")
+    line.text.setText(line.tr(
+        "Importing {0}: its worksheet appears here when you finish the import wizard."
+    ).format(boxed(sheet.name)))
+    window.grid_panel.add_banner(line)
+    line.show()
+    window.document_replaced.connect(lambda _doc: line.hide())
+
+    def run() -> None:
+        if not file_ops.run_import_wizard(sheet) and line.isVisible():
+            line.text.setText(line.tr(
+                "{0} was not imported. File > Import annotators' sheet… reads it again; "
+                "File > Open… opens a worksheet.").format(boxed(sheet.name)))
+
+    QTimer.singleShot(0, run)
 
 
 def _opened(window: WindowApi, extras: _Extras, shown: Path,
@@ -356,8 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         splash = _splash(Path(args.file).name)
         key = (str(args.file), None if args.qrels is None else str(args.qrels))
         _READING[key] = _read_in_background(args.file, args.qrels)
+    # An annotators' sheet: the window starts empty, the import wizard over it.
     window = build_window(None if foreign else args.file, qrels=args.qrels,
-                          preset=args.preset, review_docks=False)
+                          preset=args.preset, review_docks=False, importing=foreign)
     _READING.clear()
     from app.first_paint import after_first_paint
     from app.startup_probe import probe_requested, quit_after_first_paint
@@ -370,14 +415,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     if splash is not None:
         splash.finish(window)
-    if foreign is not None:
-        from PySide6.QtCore import QTimer
-
-        from app.fileops import FileOps
-
-        file_ops = window.file_ops
-        assert isinstance(file_ops, FileOps)  # build_window installs it
-        QTimer.singleShot(0, lambda: file_ops.run_import_wizard(foreign))
     return int(app.exec())
 
 

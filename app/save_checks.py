@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
 from app.file_formats import ENCODINGS, TEXT_SUFFIXES
+from app.shown import boxed, shown_id
 from app.workers import show_error
 from core.errors import InputError
 from core.io.atomic import check_writable
@@ -89,9 +90,9 @@ class SaveChecks(QObject):
             return codec
         answer = QMessageBox.question(
             self.window, self.tr("Save as UTF-8?"),
-            self.tr("{0} was read as {1}, which cannot hold every character of the worksheet:"
-                    "\n\n{2}\n\nSave it as UTF-8 with BOM instead (Excel reads that)?").format(
-                path.name, ENCODINGS.get(codec, codec), trouble),
+            boxed(self.tr("{0} was read as {1}, which cannot hold every character of the "
+                          "worksheet:\n\n{2}\n\nSave it as UTF-8 with BOM instead (Excel reads "
+                          "that)?").format(path.name, ENCODINGS.get(codec, codec), trouble)),
             Button.Save | Button.Cancel, Button.Save)
         if answer != Button.Save:
             self.window.show_message(self.tr("Not saved: {0}").format(trouble.problem))
@@ -104,7 +105,7 @@ class SaveChecks(QObject):
         except InputError as exc:
             answer = QMessageBox.warning(
                 self.window, self.tr("Read-only file"),
-                self.tr("{0}\n\nSave a copy under another name?").format(exc),
+                boxed(self.tr("{0}\n\nSave a copy under another name?").format(exc)),
                 Button.Save | Button.Cancel, Button.Save)
             if answer == Button.Save:
                 save_as()
@@ -116,9 +117,9 @@ class SaveChecks(QObject):
             return True
         answer = QMessageBox.question(
             self.window, self.tr("File changed on disk"),
-            self.tr("{0} changed on disk since it was opened (another program or a colleague "
-                    "wrote to it). Replace it with this worksheet, losing those changes?"
-                    ).format(path.name),
+            boxed(self.tr("{0} changed on disk since it was opened (another program or a "
+                          "colleague wrote to it). Replace it with this worksheet, losing those "
+                          "changes?").format(path.name)),
             Button.Yes | Button.Cancel, Button.Cancel)
         if answer == Button.Yes:
             return True
@@ -135,9 +136,9 @@ class SaveChecks(QObject):
         kind = path.suffix.lstrip(".").upper()
         answer = QMessageBox.question(
             self.window, self.tr("Save as {0}?").format(kind),
-            self.tr("{0} keeps the grades, notes and reasons, but not:\n\n{1}\n\nAn audited "
-                    "workbook (.xlsx) keeps everything. Save as {2} anyway?").format(
-                path.name, "\n".join(f"• {item}" for item in lost), kind),
+            boxed(self.tr("{0} keeps the grades, notes and reasons, but not:\n\n{1}\n\nAn "
+                          "audited workbook (.xlsx) keeps everything. Save as {2} anyway?").format(
+                path.name, "\n".join(f"• {item}" for item in lost), kind)),
             Button.Save | Button.Cancel, Button.Cancel)
         if answer != Button.Save:
             return False
@@ -156,12 +157,13 @@ class SaveChecks(QObject):
             return True  # the save itself says what is wrong with the file
         if not lost:
             return True
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Save over {0}?").format(path.name),
-                          self.tr("{0} holds what this app cannot write again:\n\n{1}\n\n"
-                                  "Saving keeps the sheets, columns and comments added to it, "
-                                  "but not these. Save a copy under another name to leave "
-                                  "the file as it is.").format(
-                              path.name, "\n".join(f"• {item}" for item in lost)),
+        box = QMessageBox(QMessageBox.Icon.Warning,
+                          self.tr("Save over {0}?").format(shown_id(path.name)),
+                          boxed(self.tr("{0} holds what this app cannot write again:\n\n{1}"
+                                        "\n\nSaving keeps the sheets, columns and comments "
+                                        "added to it, but not these. Save a copy under another "
+                                        "name to leave the file as it is.").format(
+                              path.name, "\n".join(f"• {item}" for item in lost))),
                           Button.Cancel, self.window)
         copy = box.addButton(self.tr("Save a copy…"), QMessageBox.ButtonRole.AcceptRole)
         anyway = box.addButton(self.tr("Save anyway"), QMessageBox.ButtonRole.DestructiveRole)

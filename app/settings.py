@@ -18,6 +18,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 
 from app.desktop_entry import APP_ID, ICON_SIZES
 from core.model.bundled import bundled
+from core.model.numbers import DECIMALS
 
 __all__ = ["APPLICATION", "DEFAULTS", "ORGANIZATION", "Settings", "application_icon",
            "ensure_identity", "login_name"]
@@ -30,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "reviewer/name": "",
     "grading/last_unrateable_reason": "",
     "grading/advance_after_grade": True,
-    "display/decimals": 4,
+    "display/decimals": DECIMALS,  # (core's, as the command line writes)
     "window/geometry": QByteArray(),
     "window/state": QByteArray(),
     "grid/column_order": [],

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CELL_SHOWN", "TEXT_SHOWN", "WORD_SHOWN", "bounded", "shown_id"]
+__all__ = ["BOX_SHOWN", "CELL_SHOWN", "TEXT_SHOWN", "WORD_SHOWN", "bounded", "boxed", "shown_id"]
 
 #: The most characters of one word (a run without a space: an id, a URL) a
 #: label or tooltip shows: about 300 px at 9 pt, what a side column holds.
@@ -21,6 +21,11 @@ WORD_SHOWN = 40
 #: The most characters of a table's cell (the view elides it further to
 #: its column's width, whole in a copy).
 CELL_SHOWN = 200
+#: The most characters of an id or a file's name a message box shows (a run
+#: the box cannot wrap): at 16 pt still inside the ~700 px of text Qt gives a
+#: box on a 1280 px screen; a longer one was drawn cut at the box's edge, its
+#: end lost. A path is wrapped after its separators, never cut.
+BOX_SHOWN = 60
 #: The most characters of a sentence, a note or a tooltip.
 TEXT_SHOWN = 2000
 
@@ -52,6 +57,25 @@ def bounded(text: str, word: int = WORD_SHOWN, most: int = TEXT_SHOWN) -> str:
     """
     if len(text) <= word:
         return text
-    long_word = re.compile(rf"\S{{{word + 1},}}")
-    out = long_word.sub(lambda m: shown_id(m.group(), word), text)
+    return _cut(text, rf"\S{{{word + 1},}}", word, most)
+
+
+def boxed(text: str) -> str:
+    """``text`` as a message box shows it: each run of more than
+    :data:`BOX_SHOWN` characters without a space or a path separator (a
+    40,000-character id, a long file name) cut around an ellipsis, its start
+    and end kept; a path stays whole (the box wraps it after its ``/``).
+
+    >>> boxed("Save the changes to " + "w" * 100 + ".xlsx?")[20:]
+    'wwwwwwwwwwwwwwwwwwwwwwwwwwwwww…wwwwwwwwwwwwwwwwwwwwwww.xlsx?'
+    >>> boxed("kept in /home/ana/.local/state/ndcg-worksheet/journal/a.jsonl")[8:]
+    '/home/ana/.local/state/ndcg-worksheet/journal/a.jsonl'
+    """
+    if len(text) <= BOX_SHOWN:
+        return text
+    return _cut(text, rf"[^\s/\\]{{{BOX_SHOWN + 1},}}", BOX_SHOWN, TEXT_SHOWN)
+
+
+def _cut(text: str, long_word: str, word: int, most: int) -> str:
+    out = re.sub(long_word, lambda m: shown_id(m.group(), word), text)
     return out if len(out) <= most else out[: most - 1] + _ELLIPSIS

@@ -109,7 +109,7 @@ class MainWindow(WindowApi):
                                           self.grid_model.columns, self.settings, self)
 
         self.navigator = QueryNavigator(decimals, self)
-        self.conventions_panel = ConventionsPanel(self)
+        self.conventions_panel = ConventionsPanel(self, decimals)
         self.summary_panel = SummaryPanel(decimals, self)
         self.audit_view = AuditLogView(self, decimals)
         self.audit_model = self.audit_view.audit_model
@@ -464,6 +464,7 @@ class MainWindow(WindowApi):
             view.viewport().update()
         self.summary_panel.show_query(self.evaluation, self._query)
         self.footer.set_evaluation(self.evaluation)
+        self.conventions_panel.show_numbers()
 
     def _update_title(self) -> None:
         name = self.path.name if self.path is not None else (

@@ -22,7 +22,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
-from app.shown import CELL_SHOWN, bounded
+from app.shown import boxed
 from core.errors import NdcgError
 
 __all__ = ["Cancelled", "LatestJob", "Task", "error_text", "run_task", "show_error"]
@@ -47,7 +47,7 @@ def error_text(exc: BaseException) -> str:
 
 def show_error(parent: QWidget | None, title: str, exc: BaseException) -> None:
     """One message box with the error's text."""
-    box = QMessageBox(QMessageBox.Icon.Warning, title, bounded(error_text(exc), CELL_SHOWN),
+    box = QMessageBox(QMessageBox.Icon.Warning, title, boxed(error_text(exc)),
                       QMessageBox.StandardButton.Ok, parent)
     box.setObjectName("errorBox")
     box.exec()

@@ -484,25 +484,51 @@ def test_the_header_row_can_be_corrected(qtbot: Any, long_xlsx: Path, boxes: Box
 def test_launching_on_a_foreign_sheet_runs_the_wizard(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch, wide_csv: Path
 ):
-    """``ndcg-worksheet wide.csv`` opens the import wizard on it, not a strict import."""
-    from PySide6.QtWidgets import QApplication
+    """``ndcg-worksheet wide.csv`` opens the import wizard on it, not a strict
+    import, over an empty window that says in one line what will appear (it
+    showed the bundled example until Finish: data the user did not open);
+    Escape cancels the wizard and the line says what to do next."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QFrame
 
     import app.main
 
-    asked: list[Path] = []
-    monkeypatch.setattr(FileOps, "run_import_wizard", lambda self, path: asked.append(path))
+    seen: dict[str, Any] = {}
+
+    def at_the_wizard() -> None:
+        wizard = QApplication.activeModalWidget()
+        if not isinstance(wizard, ImportWizard) or wizard.busy:
+            QTimer.singleShot(10, at_the_wizard)  # (its preview is read on a thread)
+            return
+        try:
+            behind = wizard.parentWidget()
+            line = behind.findChild(QFrame, "placeholderBanner")
+            seen.update(path=wizard.path, rows=len(behind.document),
+                        queries=behind.navigator.view.model().rowCount(),
+                        line=line.text.text(), shown=line.isVisible())
+        finally:  # (a modal wizard left open would hang the run)
+            seen.setdefault("line", None)
+            qtbot.keyClick(wizard, Qt.Key.Key_Escape)
+
     shown: list[MainWindow] = []
 
     def run_loop(*_: Any) -> int:
         shown.extend(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
-        qtbot.wait(50)  # the wizard is started from the event loop
+        qtbot.waitUntil(lambda: "line" in seen, timeout=10_000)
+        qtbot.wait(1)  # the wizard's end is answered
         return 0
 
+    QTimer.singleShot(0, at_the_wizard)
     monkeypatch.setattr(QApplication, "exec", run_loop)
     assert app.main.main([str(wide_csv)]) == 0
-    assert asked == [wide_csv]
+    assert seen == {"path": wide_csv, "rows": 0, "queries": 0, "shown": True,
+                    "line": "Importing wide.csv: its worksheet appears here when you finish "
+                            "the import wizard."}
     window = next(w for w in shown if w.isVisible())
-    assert window.document.name == "seed cases A-F"  # the example until the import finishes
+    assert len(window.document) == 0  # cancelled: nothing the user did not open
+    line = window.findChild(QFrame, "placeholderBanner")
+    assert line.isVisible()
+    assert line.text.text().startswith("wide.csv was not imported. File > Import")
     for w in shown:
         w.session.mark_saved()
         w.close()

@@ -6,6 +6,7 @@ panel now draws them cut (app.shown); a copy still takes them whole."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -103,4 +104,72 @@ def test_a_40000_character_id_is_shown_in_every_panel_at_a_bounded_cost(
     assert (len(shown), shown[-5:]) == (200, "-tail")
     assert query in w.summary_panel.sentence_text()
     assert len(w.summary_panel.sentence.text()) < 2000
+    w.session.mark_saved()
+
+
+def _answer_the_box(shown: list[dict[str, Any]], button: Any) -> None:
+    """When the next message box shows (a modal loop of its own), note its
+    text, its width and its label's, then press ``button`` (Escape when None)."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        label = box.findChild(QLabel, "qt_msgbox_label")
+        shown.append({"text": box.text(), "width": box.width(), "label": label.width(),
+                      "longest": label.minimumSizeHint().width()})
+        if button is None:
+            QTest.keyClick(box, Qt.Key.Key_Escape)
+        else:
+            box.button(button).click()
+
+    from PySide6.QtTest import QTest
+
+    QTimer.singleShot(0, answer)
+
+
+def test_message_boxes_show_a_long_id_or_path_cut_and_whole_in_view(
+        qtbot: Any, tmp_path: Path, monkeypatch: Any):
+    """A file whose error names a 40,000-character query id, opened at launch,
+    and Save the changes to a file named with 240 characters: each box shows
+    the id's and the name's start and end around an ellipsis, every word in
+    view (the label's longest word fits its width: the id's was 280,000 px
+    drawn cut at the box's edge, its end lost)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.main import build_window
+    from app.shown import BOX_SHOWN
+
+    query = "q" * (LONG - 5) + "-tail"
+    bad = tmp_path / "dup.csv"
+    bad.write_text(f"query,source_id,score,grade\n{query},a,1,2\n{query},a,0.5,1\n")
+    shown: list[dict[str, Any]] = []
+    _answer_the_box(shown, QMessageBox.StandardButton.Ok)
+    w = build_window(bad)
+    qtbot.addWidget(w)
+    assert w.path is None  # the example opened instead
+    (box,) = shown
+    assert re.search(r" query 'q{20,}…q{20,}-tail' lists source 'a' twice", box["text"])
+    assert "The bundled example opens instead." in box["text"]
+    assert max(len(run) for run in re.split(r"[\s/]", box["text"])) <= BOX_SHOWN
+    assert box["text"].startswith(f"{bad}: query ")  # the path whole: the box wraps it
+    assert box["longest"] <= box["label"] <= box["width"] <= 1000
+    # Save the changes to a long-named worksheet? (Cancel keeps the window.)
+    from app.fileops import install_file_ops
+
+    name = "w" * 240 + "-end.csv"
+    w.set_document(w.document, tmp_path / name)
+    ops = install_file_ops(w)
+    w.show()
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, "2")
+    assert w.session.modified
+    _answer_the_box(shown, QMessageBox.StandardButton.Cancel)
+    assert ops.maybe_save() is False
+    box = shown[1]
+    assert box["text"].startswith("Save the changes to wwww")
+    assert box["text"].endswith("w-end.csv?")
+    assert "…" in box["text"]
+    assert box["longest"] <= box["label"] <= box["width"] <= 1000
     w.session.mark_saved()

@@ -250,3 +250,52 @@ def test_merging_two_copies_of_the_document_gives_conflicts(qtbot, window, tmp_p
     assert conflicts.dock.isVisible()
     shown = window.document
     assert shown.grade[row(shown, q, s[1])] == 2.0
+
+
+def test_merge_takes_and_writes_ods_as_the_command_line_does(qtbot, window, tmp_path: Path,
+                                                             monkeypatch):
+    """Review > Merge offers every workbook the readers take (core's one list:
+    .xlsx, .xlsm, .ods), and writes the merged workbook as .ods when asked,
+    as ``merge -o MERGED.ods`` does."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from app.file_formats import ODS_FILTER, XLSX_FILTER
+    from core.io.workbook import export_workbook
+
+    base = tmp_path / "base.xlsx"
+    export_workbook(evaluate(base_doc([3, 2], seed=4)), base)
+    window.set_document(read_workbook(base))
+    ana = read_workbook(base)
+    q = ana.query_ids[0]
+    s = unknown_of(ana, q)[0]
+    ana.set_grade(row(ana, q, s), 2.0, who="ana")
+    export_workbook(evaluate(ana), tmp_path / "ana.ods")
+    asked: dict[str, str] = {}
+
+    def open_names(_parent, _title, _folder, filters):  # type: ignore[no-untyped-def]
+        asked["open"] = filters
+        return [str(tmp_path / "ana.ods")], filters
+
+    def save_name(_parent, _title, _name, filters, chosen):  # type: ignore[no-untyped-def]
+        asked["save"] = filters
+        return str(tmp_path / "merged"), ODS_FILTER  # typed without a suffix
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(open_names))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
+    dialog = controller(window, RoundsController).show_merge()
+    add, browse = (b for b in dialog.findChildren(QPushButton)
+                   if b.text() in ("Add…", "Browse…") and b.accessibleName() in (
+                       "Add returned workbooks", "Browse for the merged workbook file"))
+    add.setFocus()
+    qtbot.keyClick(add, Qt.Key.Key_Space)
+    assert asked["open"] == "Workbooks (*.xlsx *.xlsm *.ods)"
+    assert dialog.paths() == [str(tmp_path / "ana.ods")]
+    browse.setFocus()
+    qtbot.keyClick(browse, Qt.Key.Key_Space)
+    assert asked["save"].split(";;") == [XLSX_FILTER, ODS_FILTER]
+    assert dialog.output.text() == str(tmp_path / "merged.ods")
+    _ok(dialog)
+    qtbot.waitUntil(lambda: window.path == tmp_path / "merged.ods", timeout=20000)
+    shown = window.document
+    assert shown.grade[row(shown, q, s)] == 2.0
+    assert (tmp_path / "merged.ods").read_bytes()[:2] == b"PK"

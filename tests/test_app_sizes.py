@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle
 
@@ -55,6 +55,50 @@ def test_at_16_pt_on_a_1280x800_screen_rank_to_cumulative_dcg_are_in_view(qtbot,
     assert w.grid.viewport().width() >= 900  # (the columns are that wide at 16 pt)
     w.session.mark_saved()
 
+
+
+def test_at_16_pt_on_a_1280x800_screen_the_side_column_does_not_scroll(qtbot, window):
+    """The side column keeps 331 px (the grid's key columns take the rest):
+    the navigator and the summary's table scrolled sideways to show their
+    Status column (453 and 482 px of columns). Each shows its status column
+    only where it has the room, the NDCG column saying every status but ok
+    in words or its symbol, in its colour; the summary's headers name the
+    number, the k column the cutoff. At 9 pt both status columns are shown."""
+    from app.models.cutoffs import CutoffColumn
+
+    w = window
+    _at(qtbot, w, 1280, 800)
+    nav, table = w.navigator.view, w.summary_panel.table
+    assert not nav.isColumnHidden(QueryColumn.STATUS)
+    assert not table.isColumnHidden(CutoffColumn.STATUS)
+    large = QFont(w.font())
+    large.setPointSizeF(16)
+    w.setFont(large)
+    _settle(qtbot, w)
+    _at(qtbot, w, 1280, 800)
+    assert w.workplace.one_side
+    assert w.docks["queryNavigatorDock"].width() <= 340
+    seen = set()
+    for dock in ("queryNavigatorDock", "summaryPanelDock"):
+        w.docks[dock].raise_()
+        for q in range(w.document.n_queries):
+            w.set_query(q)
+            _settle(qtbot, w)
+            seen.add(w.evaluation.query_status(q))
+            view = nav if dock == "queryNavigatorDock" else table
+            assert view.horizontalScrollBar().maximum() == 0, (dock, q)
+            shown = [c for c in range(view.model().columnCount()) if not view.isColumnHidden(c)]
+            right = view.columnViewportPosition(shown[-1]) + view.columnWidth(shown[-1])
+            assert right <= view.viewport().width(), (dock, q)
+    assert {Status.OK, Status.UNRESOLVED, Status.UNDEFINED} <= seen
+    assert nav.isColumnHidden(QueryColumn.STATUS)
+    assert table.isColumnHidden(CutoffColumn.STATUS)
+    assert [table.model().headerData(c, Qt.Orientation.Horizontal) for c in range(4)] == [
+        "k", "DCG", "IDCG", "NDCG"]
+    undefined = w.document.query_index("case-F-zero")
+    row = nav.model().mapFromSource(w.navigator.model.index(undefined, QueryColumn.NDCG))
+    assert row.data() == "undefined"
+    w.session.mark_saved()
 
 def test_the_queue_opened_at_960x540_leaves_the_grid_8_rows(qtbot, window):
     """The queue's progress table, shown before there was progress, made the
@@ -146,4 +190,39 @@ def test_every_review_dock_open_at_960x540_fits_the_screen(qtbot, window):
         _settle(qtbot, w)
         assert w.minimumSizeHint().height() <= 540, name
     assert w.height() == 540
+    w.session.mark_saved()
+
+
+def test_at_1280x800_the_audit_log_shows_every_column_without_scrolling(qtbot, window):
+    """A grade set with a note: the log's columns, Seconds the last, are in
+    its view (the time stamp in full took 180 px of its 590: Origin and
+    Seconds were cut at the dock's edge, the log scrolled sideways). The
+    time shows as the clock says it today; the stamp is whole on hover and in
+    a copy."""
+    import datetime as dt
+
+    from app.models.audit import AuditColumn, when_text
+
+    w = window
+    _at(qtbot, w, 1280, 800)
+    doc = w.document
+    q = doc.query_index("case-F-unknown")
+    unknown = next(int(i) for i in doc.members(q) if doc.source_id[i] == "B")
+    w.set_query(q)
+    assert w.set_grade(unknown, 2.0, note="read the full text")
+    entry = doc.audit[-1]
+    _settle(qtbot, w)
+    log = w.audit_view
+    assert log.audit_model.rowCount() == 1
+    right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
+    assert right <= log.viewport().width(), (right, log.viewport().width())
+    assert log.horizontalScrollBar().maximum() == 0
+    when = log.audit_model.index(0, AuditColumn.WHEN)
+    assert len(when.data()) == len("04:07:07")
+    assert when.data(Qt.ItemDataRole.ToolTipRole) == entry.when
+    # An older entry: its date and minute; a time not in ISO 8601 as it is.
+    day = dt.date(2026, 12, 6)
+    assert when_text("2026-12-05T16:20:05", day) == "2026-12-05 16:20"
+    assert when_text("2026-12-06T16:20:05", day) == "16:20:05"
+    assert when_text("yesterday", day) == "yesterday"
     w.session.mark_saved()

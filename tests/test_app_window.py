@@ -366,12 +366,68 @@ def test_preferences_change_the_reviewer_and_the_digits(qtbot, monkeypatch):
     w.session.mark_saved()
 
 
+
+def test_the_digits_setting_rounds_every_number_shown(qtbot, monkeypatch):
+    """Decimals shown: 2, typed in Preferences: the result sentence, the
+    footer's sentences and the conventions panel's gain table and formula
+    show two digits; the gain table's fraction is whole in its tooltips and
+    in the copied sentence (which reproduces the number), and the values
+    keep their full precision."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QDialog
+
+    from app.preferences import PreferencesDialog
+    from core.model.conventions import Gain
+    from core.model.gain_rules import GainRule
+
+    def fill(dialog):
+        dialog.decimals.setFocus()
+        dialog.decimals.selectAll()
+        qtbot.keyClicks(dialog.decimals, "2")
+        return int(QDialog.DialogCode.Accepted.value)
+
+    monkeypatch.setattr(PreferencesDialog, "exec", fill)
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    gain = Gain(GainRule.TABLE, ((0.0, 0.0), (1 / 3, 0.5), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0)))
+    assert w.change_conventions(w.conventions.replace(gain=gain)) is None
+    w.set_query(w.document.query_index("case-A"))
+    panel = w.conventions_panel
+    assert "reached NDCG@1 = 0.3333 (DCG 1.0000 / ideal DCG 3.0000)" in (
+        w.summary_panel.sentence.text())
+    assert "(0=0,0.3333=0.5000,1=1,2=2,3=3)" in panel.gain_formula.text()
+    qtbot.mouseClick(w.preferences.button, Qt.MouseButton.LeftButton)
+    assert w.decimals() == 2
+    shown = w.summary_panel.sentence.text()
+    assert "reached NDCG@1 = 0.33 (DCG 1.00 / ideal DCG 3.00) under gain table " \
+           "0=0,0.33=0.50,1=1,2=2,3=3 (gain = table[grade] (0=0,0.33=0.50," in shown
+    w.summary_panel.copy_sentence()
+    copied = QGuiApplication.clipboard().text()
+    assert "reached NDCG@1 = 0.33 (DCG 1.00 / ideal DCG 3.00) under gain table " \
+           "0=0,0.3333333333333333=0.5,1=1,2=2,3=3 (gain = table[grade] (" in copied
+    assert w.summary_panel.sentence.toolTip() == copied
+    assert "queries is 0.36 (" in w.footer.toolTip()  # mean of 1/3, 0, 1/3, 1/3, 1/2, 2/3
+    assert "(0=0,0.33=0.50,1=1,2=2,3=3)" in panel.gain_formula.text()
+    assert "(0=0,0.3333333333333333=0.5,1=1,2=2,3=3)" in panel.gain_formula.toolTip()
+    table = panel.gain_table
+    cell = table.model().index(1, 0)
+    shown = table.itemDelegateForColumn(0).displayText(cell.data(), table.locale())
+    assert (shown, cell.data(), cell.data(Qt.ItemDataRole.ToolTipRole)) == (
+        "0.33", 1 / 3, "0.3333333333333333")
+    gains = table.model().index(1, 1)
+    assert table.itemDelegateForColumn(1).displayText(gains.data(), table.locale()) == "0.50"
+    assert table.model().index(2, 0).data(Qt.ItemDataRole.ToolTipRole) is None  # whole: 1
+    assert w.conventions.gain.table[1] == (1 / 3, 0.5)  # full precision inside
+    w.session.mark_saved()
+
 def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
     from app import main as main_module
 
     built = []
 
-    def fake_build(path=None, *, qrels=None, preset=None, review_docks=True):
+    def fake_build(path=None, *, qrels=None, preset=None, review_docks=True,
+                   importing=None):
         built.append((path, qrels, preset))
         w = build_window(None, review_docks=review_docks)
         monkeypatch.setattr(w, "show", lambda: None)

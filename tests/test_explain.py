@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -58,6 +59,14 @@ def test_trec_eval_to_sklearn_hand_computed() -> None:
     assert "gain, discount, ties, ideal, unknown, zero_ideal, unranked, cutoffs, weighting" in text
     assert "ties: id-desc -> average" in text
     assert "ideal: judged -> ranked" in text
+    a, b = x.mean_start[1], x.mean_end[1]
+    assert f"goes from {a:.4f} to {b:.4f} ({b - a:+.4f})" in text
+    # At the editor's decimals setting (2): every number of the paragraph.
+    two = x.sentence(1, decimals=2)
+    assert f"goes from {a:.2f} to {b:.2f} ({b - a:+.2f})" in two
+    assert f"{ties.label} {ties.mean[1]:+.2f};" in two
+    assert f"{ties.label} {ties.mean[1]:+.4f};" in text
+    assert not re.search(r"\d\.\d{3}", two)
     assert x.peers_start[0].preset == "trec_eval"
     assert x.peers_start[0].command == "trec_eval -c -m ndcg_cut.1 -m ndcg QRELS RUN"
     assert x.peers_end[0].command == "sklearn.metrics.ndcg_score(y_true, y_score, k=1)"

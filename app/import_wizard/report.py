@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -104,6 +105,13 @@ class ImportReportView(QWidget):
             grid.addWidget(label, line, 2 * pair + 1)
             self.counts[key] = label
         layout.addLayout(grid)
+        # The issues, the columns and the notes, a tab each with the whole
+        # height below the counts: one under the other, the columns table
+        # showed 2-4 rows in the wizard on a 1280x800 screen.
+        self.lists = QTabWidget(self)
+        self.lists.setObjectName("importLists")
+        label_control(self.lists, self.tr("The report's lists: issues, columns, notes"))
+        layout.addWidget(self.lists, 1)
         self.issues_model = IssuesModel(self)
         self.issues = QTableView(self)
         self.issues.setObjectName("importIssues")
@@ -112,11 +120,13 @@ class ImportReportView(QWidget):
         self.issues.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.issues.horizontalHeader().setSectionResizeMode(
             IssueColumn.PROBLEM, QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.issues, 1)
+        self.lists.addTab(self.issues, "")
+        columns_tab = QWidget(self)
+        columns_layout = QVBoxLayout(columns_tab)
         self.rows_tally = QLabel(self)
         self.rows_tally.setObjectName("importRowsTally")
         self.rows_tally.setWordWrap(True)
-        layout.addWidget(self.rows_tally)
+        columns_layout.addWidget(self.rows_tally)
         self.columns_model = ColumnsModel(self)
         self.columns = QTableView(self)
         self.columns.setObjectName("importColumns")
@@ -125,20 +135,31 @@ class ImportReportView(QWidget):
         self.columns.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.columns.horizontalHeader().setSectionResizeMode(
             3, QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.columns, 1)
+        columns_layout.addWidget(self.columns, 1)
+        self.lists.addTab(columns_tab, "")
         self.notes = QPlainTextEdit(self)
         self.notes.setObjectName("importNotes")
         label_control(self.notes, self.tr("Import notes"))
         self.notes.setReadOnly(True)
-        self.notes.setMaximumHeight(max(72, 4 * self.notes.fontMetrics().lineSpacing() + 12))
-        layout.addWidget(self.notes)
+        self.lists.addTab(self.notes, "")
         self.report: ImportReport | None = None
+        self._name_tabs()
+
+    def _name_tabs(self) -> None:
+        """Each tab named with how many rows it lists; the columns in front
+        unless there are issues to read."""
+        issues, columns = self.issues_model.rowCount(), self.columns_model.rowCount()
+        self.lists.setTabText(0, self.tr("Issues ({0})").format(issues))
+        self.lists.setTabText(1, self.tr("Columns ({0})").format(columns))
+        self.lists.setTabText(2, self.tr("Notes"))
+        self.lists.setCurrentIndex(0 if issues else 1)
 
     def set_report(self, report: ImportReport | None, error: str = "") -> None:
         self.report = report
         self.issues_model.set_report(report)
         self.columns_model.set_report(report)
         self.rows_tally.setText(rows_line(report) if report is not None else "")
+        self._name_tabs()
         if report is None:
             self.summary.setText(error)
             for label in self.counts.values():

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSize, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget, QWizard
 
 from app.import_wizard.pages import MappingPage, ReportPage, SheetPage
@@ -27,7 +28,20 @@ from core.io.load import WORKBOOK_SUFFIXES, is_annotator_sheet
 from core.model.conventions import ConsensusRule, Conventions, Rounding
 from core.model.document import Document
 
-__all__ = ["ImportWizard", "load_unless_foreign"]
+__all__ = ["ImportWizard", "load_unless_foreign", "wizard_size"]
+
+
+def wizard_size(parent: QWidget | None) -> QSize:
+    """The wizard's size on the screen of ``parent`` (the primary one without):
+    860x640 at the least (the pages' fields and the sheet's first rows), up to
+    1100 px wide and 90 % of the screen's height, so that the report's tables
+    show as many rows as the screen allows (at 1280x800: 1024x720); never
+    larger than the screen."""
+    screen = parent.screen() if parent is not None else QGuiApplication.primaryScreen()
+    room = screen.availableGeometry().size()
+    width = max(860, min(1100, round(0.8 * room.width())))
+    height = max(640, round(0.9 * room.height()))
+    return QSize(min(width, room.width()), min(height, room.height()))
 
 
 class ImportWizard(WizardSteps):
@@ -68,7 +82,7 @@ class ImportWizard(WizardSteps):
         self.setPage(self.MAPPING, self.mapping_page)
         self.setPage(self.REPORT, self.report_page)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
-        self.resize(860, 640)
+        self.resize(wizard_size(parent))
         self.load_preview()
 
     # -- background work ------------------------------------------------------------

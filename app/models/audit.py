@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from enum import IntEnum
 from typing import Any
 
@@ -11,7 +12,7 @@ from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE, Index
 from app.shown import CELL_SHOWN, bounded
 from core.model.document import AuditEntry, Document
 
-__all__ = ["AuditColumn", "AuditModel"]
+__all__ = ["AuditColumn", "AuditModel", "when_text"]
 
 
 class AuditColumn(IntEnum):
@@ -24,6 +25,23 @@ class AuditColumn(IntEnum):
     NOTE = 6
     ORIGIN = 7
     SECONDS = 8
+
+
+def when_text(when: str, today: dt.date | None = None) -> str:
+    """An entry's time as the log shows it, in the local time zone: the time
+    alone for today's (``14:07:07``), with the date before (``2026-12-05
+    16:20``); a time that is not ISO 8601 as it is. The whole stamp, as the
+    workbook keeps it, is the cell's tooltip: a stamp in full
+    (``2026-12-06T04:07:07+00:00``) took a third of the log's width on a
+    1280 px screen, pushing Origin and Seconds out of view."""
+    try:
+        at = dt.datetime.fromisoformat(when)
+    except ValueError:
+        return when
+    local = at.astimezone() if at.tzinfo is not None else at
+    if local.date() == (today or dt.date.today()):
+        return local.strftime("%H:%M:%S")
+    return local.strftime("%Y-%m-%d %H:%M")
 
 
 class AuditModel(QAbstractTableModel):
@@ -84,6 +102,8 @@ class AuditModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.TextAlignmentRole:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
+        if index.column() == AuditColumn.WHEN and role == DISPLAY:
+            return when_text(e.when)
         if role in (DISPLAY, TOOLTIP, WHOLE_ROLE):
             value = (e.when, e.who, e.query, e.source_id, e.before, e.after, e.note,
                      e.origin)[index.column()]

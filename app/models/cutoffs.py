@@ -69,7 +69,7 @@ class CutoffResultsModel(QAbstractTableModel):
             return None
         col = CutoffColumn(section)
         if role == DISPLAY:
-            return ("k", "DCG@k", "IDCG@k", "NDCG@k", "Status")[col]
+            return ("k", "DCG", "IDCG", "NDCG", "Status")[col]
         if role == TOOLTIP:
             return (
                 "the cutoff; the same k cuts the actual and the ideal list",

@@ -8,7 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from app.models.roles import DISPLAY, EDIT, Index
+from app.models.roles import DISPLAY, EDIT, TOOLTIP, Index
+from core.model.numbers import number_text
 
 __all__ = ["PairTableModel"]
 
@@ -34,6 +35,11 @@ class PairTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows = [(float(a), b) for a, b in pairs]
         self.endResetModel()
+
+    @property
+    def value_is_number(self) -> bool:
+        """Whether the second column is a number (a gain), not a label."""
+        return self._numeric
 
     def pairs(self) -> list[tuple[float, Any]]:
         return list(self._rows)
@@ -73,11 +79,12 @@ class PairTableModel(QAbstractTableModel):
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
+        value = self._rows[index.row()][index.column()]
+        number = index.column() == 0 or self._numeric
         if role in (DISPLAY, EDIT):
-            value = self._rows[index.row()][index.column()]
-            if index.column() == 0 or self._numeric:
-                return float(value)
-            return str(value)
+            return float(value) if number else str(value)
+        if role == TOOLTIP and number and not float(value).is_integer():
+            return number_text(value)  # in full (the view shows it rounded)
         return None
 
     def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:

@@ -84,8 +84,8 @@ class AuditLogView(QTableView):
 
     def _widest(self) -> int:
         """No column wider than this unless its header needs it: 260 px, or a
-        whole time stamp in a larger font."""
-        return max(260, self.fontMetrics().horizontalAdvance("0000-00-00T00:00:00+00:00") + 16)
+        date and time in a larger font."""
+        return max(260, self.fontMetrics().horizontalAdvance("0000-00-00 00:00") + 16)
 
     def _entries_added(self) -> None:
         """Scroll to the new entry and widen the columns it does not fit

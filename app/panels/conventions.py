@@ -13,6 +13,7 @@ undo command; the window then calls :meth:`ConventionsPanel.set_conventions`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import announce, label_control
+from app.delegates import GradeWordsDelegate
 from app.models.guidelines import GuidelinesModel
 from app.models.pairs import PairTableModel
 from app.panels.fit import fit_rows_to_font
@@ -53,7 +55,7 @@ from core.model.conventions import (
     parse_cutoff,
 )
 from core.model.gain_rules import GainRule, gain_rule
-from core.model.numbers import number_text
+from core.model.numbers import DECIMALS, number_text
 from core.model.presets import PRESETS, apply_preset, matching_presets
 
 __all__ = ["ConventionsPanel"]
@@ -97,9 +99,14 @@ class ConventionsPanel(QWidget):
     #: (new conventions, what changed) asked for by the reviewer.
     conventions_edited = Signal(object, str)
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: Any = None,
+                 decimals: Callable[[], int] = lambda: DECIMALS) -> None:
         super().__init__(parent)
         self.setObjectName("conventionsPanel")
+        #: The window's display rounding: a fractional level (a grade of the
+        #: gain table, the rubric or the guidelines) is shown at it, in full
+        #: in its tooltip.
+        self.decimals = decimals
         self._c = Conventions()
         self._updating = False
         inner = QWidget()
@@ -280,6 +287,8 @@ class ConventionsPanel(QWidget):
         self.guidelines_table.setObjectName("guidelinesTable")
         self.guidelines_table.setAccessibleName(self.tr(f.title))
         self.guidelines_table.setModel(self.guidelines_model)
+        self.guidelines_table.setItemDelegateForColumn(
+            0, GradeWordsDelegate(self.decimals, self.guidelines_table))
         self.guidelines_table.verticalHeader().setVisible(False)
         self.guidelines_table.horizontalHeader().setStretchLastSection(True)
         self.guidelines_table.setWordWrap(True)
@@ -306,11 +315,15 @@ class ConventionsPanel(QWidget):
         self.guidelines_table.resizeRowsToContents()
 
     # -- building blocks ----------------------------------------------------------------
-    @staticmethod
-    def _pair_view(name: str, model: PairTableModel, parent: QWidget) -> QTableView:
+    def _pair_view(self, name: str, model: PairTableModel, parent: QWidget) -> QTableView:
         view = QTableView(parent)
         view.setObjectName(name)
         view.setModel(model)
+        # Its numbers (the grades; a gain table's gains) at the display
+        # rounding when fractional, whole as typed.
+        numbers = GradeWordsDelegate(self.decimals, view)
+        for column in (0, 1) if model.value_is_number else (0,):
+            view.setItemDelegateForColumn(column, numbers)
         view.verticalHeader().setVisible(False)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         fit_rows_to_font(view)
@@ -355,7 +368,7 @@ class ConventionsPanel(QWidget):
                     self.checks[f.name].setChecked(bool(value))
             self.gain_table_model.set_pairs(list(c.gain.table))
             self.gain_table.setVisible(c.gain.rule.takes_table)
-            self.gain_formula.setText(c.gain.formula)
+            self.show_numbers()
             self.gain_combo.setAccessibleDescription(c.gain.formula)
             self.cutoffs_edit.setText(", ".join(format_cutoff(k) for k in c.cutoffs))
             self.cutoffs_formula.setText("the same k cuts the actual and the ideal list: "
@@ -373,6 +386,16 @@ class ConventionsPanel(QWidget):
             self.clear_errors()
         finally:
             self._updating = False
+
+    def show_numbers(self) -> None:
+        """The gain's formula at the display rounding (in full in its tooltip)
+        and the tables repainted: after the conventions or the decimals setting
+        changed."""
+        shown, whole = self._c.gain.formula_at(self.decimals()), self._c.gain.formula
+        self.gain_formula.setText(shown)
+        self.gain_formula.setToolTip(whole if whole != shown else "")
+        for view in (self.gain_table, self.rubric_table, self.guidelines_table):
+            view.viewport().update()
 
     def _field_error(self, name: str, parent: QWidget) -> QLabel:
         label = _error_label(f"{name}Error", parent)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
-__all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths"]
+__all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths",
+           "show_if_room"]
 
 
 def header_widths(view: QTableView) -> list[int]:
@@ -60,6 +61,24 @@ def columns_width(view: QTableView) -> int:
         total += needs[col] if stretch else header.sectionSize(col)
     scroll = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
     return total + 2 * view.frameWidth() + scroll
+
+
+def show_if_room(view: QTableView, column: int, width: int) -> bool:
+    """Show ``column`` at ``width`` pixels when the view's other columns leave
+    it that room, else hide it (True: shown). For a column whose words the
+    view says otherwise (a status: its symbol and colour in the next cells,
+    its reason on hover): in a side column at a large font (331 px at 16 pt
+    on a 1280x800 screen) the view scrolled sideways to show it."""
+    header = view.horizontalHeader()
+    shown = 0 if view.isColumnHidden(column) else header.sectionSize(column)
+    fits = columns_width(view) - shown + width <= view.width()
+    if fits and view.isColumnHidden(column):
+        view.setColumnHidden(column, False)
+    if fits and header.sectionSize(column) != width:
+        header.resizeSection(column, width)
+    if not fits and not view.isColumnHidden(column):
+        view.setColumnHidden(column, True)
+    return fits
 
 
 def elided_headers(view: QTableView) -> list[str]:

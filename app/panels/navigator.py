@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -22,7 +23,13 @@ from app.accessibility import label_control
 from app.delegates import NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
-from app.panels.fit import columns_width, fit_columns, fit_rows_to_font, header_widths
+from app.panels.fit import (
+    columns_width,
+    fit_columns,
+    fit_rows_to_font,
+    header_widths,
+    show_if_room,
+)
 from app.scheme import tint
 from core.engine.evaluation import Evaluation, Status
 
@@ -105,6 +112,9 @@ class QueryNavigator(QWidget):
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.setMinimumWidth(160)
+        #: The status column's fitted width (it is hidden when the side column
+        #: has not that room: the NDCG column says every status but ok in words).
+        self._status_width = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter_edit)
@@ -127,8 +137,25 @@ class QueryNavigator(QWidget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        """The number, status and judged columns fitted to their contents."""
-        fit_columns(self.view, skip=(QueryColumn.QUERY,))
+        """The number, status and judged columns fitted to their contents;
+        the status shown if the navigator has the room (:meth:`_fit_status`)."""
+        view = self.view
+        fit_columns(view, skip=(QueryColumn.QUERY,))
+        self._status_width = max(header_widths(view)[QueryColumn.STATUS],
+                                 min(320, view.sizeHintForColumn(QueryColumn.STATUS)))
+        self._fit_status()
+
+    def _fit_status(self) -> None:
+        """The status column where the other columns leave it room (with the
+        query ids at their header's width), else hidden: at 16 pt in a 331 px
+        side column it made the list scroll sideways; the NDCG column says
+        each status but ok in words, in its colour, with its reason on hover."""
+        if self._status_width:
+            show_if_room(self.view, QueryColumn.STATUS, self._status_width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)  # (the layout has sized the list already)
+        self._fit_status()
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -140,15 +167,16 @@ class QueryNavigator(QWidget):
         self.fit_columns()
 
     def sizeHint(self) -> QSize:
-        """Wide enough for every column and the query ids (up to
-        :data:`IDS_ASKED` px, or 20 characters of a larger font; longer ones
-        are elided, whole on hover)."""
+        """Wide enough for every column (the status too, when it is hidden)
+        and the query ids (up to :data:`IDS_ASKED` px, or 20 characters of a
+        larger font; longer ones are elided, whole on hover)."""
         most = max(IDS_ASKED, 20 * self.view.fontMetrics().averageCharWidth())
         ids = min(most, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
         extra = max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
-        width = columns_width(self.view) + extra + margins
+        hidden = self._status_width if self.view.isColumnHidden(QueryColumn.STATUS) else 0
+        width = columns_width(self.view) + extra + margins + hidden
         return QSize(max(width, self.minimumWidth()), super().sizeHint().height())
 
     def select_query(self, q: int) -> None:

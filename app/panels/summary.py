@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
+from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -28,7 +28,7 @@ from app.accessibility import label_control, tab_order
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
-from app.panels.fit import columns_width, fit_rows_to_font
+from app.panels.fit import columns_width, fit_rows_to_font, header_widths, show_if_room
 from app.panels.scrolled import scrolled
 from app.scheme import tint
 from app.shown import CELL_SHOWN, bounded, shown_id
@@ -88,6 +88,8 @@ class SummaryPanel(QWidget):
         # cut (a narrow dock scrolls the table instead).
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self._fitted_for: object = None
+        #: The status column's fitted width (hidden without that room).
+        self._status_width = 0
         fit_rows_to_font(self.table)
         self.bounds_label = _HidingLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
@@ -152,6 +154,7 @@ class SummaryPanel(QWidget):
             self._sentence = ""
             for label in (self.status_label, self.bounds_label, self.next_label, self.sentence):
                 label.clear()
+            self.sentence.setToolTip("")
             self.next_button.hide()
             return
         status = ev.query_status(q)
@@ -165,8 +168,15 @@ class SummaryPanel(QWidget):
         _set_text(self.title, f"<b>{html.escape(shown_id(ev.doc.query_ids[q]))}</b>")
         _set_text(self.status_label, f"{look.label}: {status.reason}")
         tint(self.status_label, "color: {}", look.tone)
-        self._sentence = query_sentence(ev, q, 0)
-        _set_text(self.sentence, bounded(self._sentence))
+        # Shown at the decimals setting; the copy gives the conventions in
+        # full (what reproduces the number), the results at the setting.
+        d = self._decimals()
+        self._sentence = query_sentence(ev, q, 0, decimals=d)
+        displayed = query_sentence(ev, q, 0, decimals=d, conventions_decimals=d)
+        _set_text(self.sentence, bounded(displayed))
+        tip = bounded(self._sentence, CELL_SHOWN) if displayed != self._sentence else ""
+        if self.sentence.toolTip() != tip:
+            self.sentence.setToolTip(tip)
         if status is Status.UNRESOLVED:
             self.bounds_label.setText(self.tr("Computing bounds…"))
             self.next_label.setText("")
@@ -183,7 +193,9 @@ class SummaryPanel(QWidget):
         """Wide enough for the cutoff table without a cut header or a
         sideways scroll; as tall as the current query's texts are at that
         width (or at the panel's own width once shown)."""
-        width = max(self.minimumWidth(), columns_width(self.table) + 24)
+        hidden = (self._status_width if self.table.isColumnHidden(CutoffColumn.STATUS)
+                  else 0)
+        width = max(self.minimumWidth(), columns_width(self.table) + hidden + 24)
         at = self.width() if self.isVisible() else width
         layout = self._inner.layout()
         height = layout.heightForWidth(at - 16) if layout is not None else -1
@@ -214,9 +226,21 @@ class SummaryPanel(QWidget):
                                                 None, table) + 1) + 2
         widest = margin + max(table.fontMetrics().horizontalAdvance(STATUS_LOOK[s].label)
                               for s in shown | {Status.OK})
-        header = table.horizontalHeader()
-        if header.sectionSize(CutoffColumn.STATUS) < widest:
-            header.resizeSection(CutoffColumn.STATUS, widest)
+        self._status_width = max(widest, header_widths(table)[CutoffColumn.STATUS],
+                                 table.sizeHintForColumn(CutoffColumn.STATUS))
+        self._fit_status()
+
+    def _fit_status(self) -> None:
+        """The status column where the numbers leave it room, else hidden
+        (at 16 pt in a 331 px side column the table scrolled sideways): a
+        number that is not defined shows the status's symbol in its colour,
+        its reason on hover, and the line above says the query's status."""
+        if self._status_width:
+            show_if_room(self.table, CutoffColumn.STATUS, self._status_width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)  # (the layout has sized the table already)
+        self._fit_status()
 
     def _fit_table_height(self) -> None:
         """The cutoff table as tall as its rows (no empty band under them)."""
@@ -336,7 +360,8 @@ class AggregateFooter(QLabel):
         else:
             text = " · ".join(f"{means(s)} {over(s)}" for s in summaries)
         _set_text(self, f"{ev.conventions.weighting.label}: {text}")
-        tip = bounded("\n\n".join(summary_sentence(ev, s) for s in summaries), CELL_SHOWN)
+        tip = bounded("\n\n".join(summary_sentence(ev, s, decimals=d) for s in summaries),
+                      CELL_SHOWN)
         if self.toolTip() != tip:
             self.setToolTip(tip)
 

@@ -107,6 +107,7 @@ class ExplainView(QWidget):
         super().__init__(parent)
         self.setObjectName("explainView")
         self.main = window
+        self._decimals = decimals  # the window's display rounding
         self.explanation: Explanation | None = None
         self.start = QComboBox(self)
         self.start.setObjectName("explainFrom")
@@ -225,7 +226,7 @@ class ExplainView(QWidget):
             "From {0} to {1} (cutoffs kept), NDCG@{2}; "
             "'this query' is {3}. The steps add up to the total row.").format(
                 self.start.currentText(), self.preset.currentText(), k, qid))
-        self.sentence.setText(bounded(x.sentence(j)))
+        self.sentence.setText(bounded(x.sentence(j, decimals=self._decimals())))
 
 
 class ExplainController:

@@ -141,6 +141,7 @@ class JudgesView(QWidget):
         super().__init__(parent)
         self.setObjectName("judgesView")
         self.report: AgreementReport | None = None
+        self._decimals = decimals  # the window's display rounding
         self.message = QLabel(self)
         self.message.setObjectName("judgesMessage")
         self.message.setWordWrap(True)
@@ -188,7 +189,7 @@ class JudgesView(QWidget):
                 "agreement to show. Open an annotators' spreadsheet (one grade column per "
                 "annotator) to see it."))
         else:
-            self.message.setText("\n".join(self.report.sentences()))
+            self.message.setText("\n".join(self.report.sentences(decimals=self._decimals())))
 
     def show_conventions(self, doc: Document) -> None:
         conv = doc.conventions

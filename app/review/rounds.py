@@ -12,6 +12,7 @@ it: its conflicts, if any, show in the Conflicts dock.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import announce, label_control, tab_order
 from app.actions import ActionSpec
+from app.file_formats import WORKBOOK_FILTERS, patterns
 from app.scheme import tint
 from app.workers import Task, run_task, show_error
 from core.analysis.queue import judging_queue
@@ -50,6 +52,8 @@ from core.io.rounds import (
     write_merge_report,
     write_workbooks,
 )
+from core.io.safety import WORKBOOK_SUFFIXES
+from core.io.workbook.targets import check_workbook_target
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
@@ -171,9 +175,13 @@ class MergeDialog(QDialog):
         label_control(self.files, form.labelForField(files_row))
         label_control(add, self.tr("Add returned workbooks"))
         label_control(remove, self.tr("Remove the selected workbooks"))
-        for edit, text, suffix in ((self.output, self.tr("Merged workbook:"), ".xlsx"),
-                                   (self.report, self.tr("Report:"), ".json")):
-            row = self._with_browse(edit, suffix)
+        # The merged workbook is written in any format the export writes (as
+        # the command line's merge -o), the report as JSON.
+        for edit, text, what, filters in (
+                (self.output, self.tr("Merged workbook:"), self.tr("merged workbook"),
+                 list(WORKBOOK_FILTERS.values())),
+                (self.report, self.tr("Report:"), self.tr("report"), ["*.json"])):
+            row = self._with_browse(edit, what, filters)
             form.addRow(text, row)
             label_control(edit, form.labelForField(row))
         self.as_ratings = QCheckBox(self.tr("Copies sent without Hand out give &ratings "
@@ -195,26 +203,28 @@ class MergeDialog(QDialog):
             "another base is refused."),
             form, "mergeError", self._ok)
 
-    def _with_browse(self, edit: QLineEdit, suffix: str) -> QHBoxLayout:
+    def _with_browse(self, edit: QLineEdit, what: str, filters: list[str]) -> QHBoxLayout:
         button = QPushButton(self.tr("Browse…"), self)
-        label_control(button, self.tr("Browse for the {0} file").format(suffix))
+        label_control(button, self.tr("Browse for the {0} file").format(what))
         self._browse_buttons.append(button)
-        button.clicked.connect(lambda: self._save_as(edit, suffix))
+        button.clicked.connect(lambda: self._save_as(edit, filters))
         row = QHBoxLayout()
         row.addWidget(edit, 1)
         row.addWidget(button)
         return row
 
     def _add(self) -> None:
-        names, _ = QFileDialog.getOpenFileNames(self, self.tr("Returned workbooks"), "",
-                                                self.tr("Workbooks (*.xlsx)"))
+        # Every workbook the readers take (core's one list), as merge does.
+        names, _ = QFileDialog.getOpenFileNames(
+            self, self.tr("Returned workbooks"), "",
+            self.tr("Workbooks ({0})").format(patterns(*WORKBOOK_SUFFIXES)))
         self.files.addItems(names)
 
-    def _save_as(self, edit: QLineEdit, suffix: str) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, self.tr("Save as"), edit.text(),
-                                              f"*{suffix}")
+    def _save_as(self, edit: QLineEdit, filters: list[str]) -> None:
+        name, chosen = QFileDialog.getSaveFileName(self, self.tr("Save as"), edit.text(),
+                                                   ";;".join(filters), filters[0])
         if name:
-            edit.setText(name)
+            edit.setText(_named(name, chosen))
 
     def paths(self) -> list[str]:
         return [self.files.item(i).text() for i in range(self.files.count())]
@@ -229,6 +239,13 @@ class MergeDialog(QDialog):
             announce(self.error, str(exc))
             return
         self.accept()
+
+
+def _named(name: str, chosen: str) -> str:
+    """``name`` as typed in a Save as dialog, with the suffix of the filter
+    ``chosen`` there (``Excel workbook (*.xlsx)``) when it has none."""
+    suffix = re.search(r"\*(\.\w+)", chosen)
+    return name + suffix.group(1) if suffix and not Path(name).suffix else name
 
 
 class RoundsController(QObject):
@@ -302,9 +319,9 @@ class RoundsController(QObject):
         of the document sent without a hand-out give ratings, not conflicts."""
         if not paths:
             raise InputError("add the returned workbooks to merge")
-        if Path(output).suffix.lower() != ".xlsx":
-            raise InputError("the merged workbook is an .xlsx", file=output or None,
-                             hint="name it MERGED.xlsx")
+        if not output:
+            raise InputError("name the merged workbook", hint="MERGED.xlsx or MERGED.ods")
+        check_workbook_target(output)  # .xlsx or .ods, as the command line's merge -o
         w = self.window
         outputs = [output] + ([report] if report else [])
         check_outputs(outputs, [*([w.path] if w.path is not None else []), *paths])

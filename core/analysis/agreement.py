@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.model.document import Document
+from core.model.numbers import DECIMALS, fixed_text
 
 __all__ = [
     "AgreementReport",
@@ -272,21 +273,22 @@ class AgreementReport:
     def n_disagreements(self) -> int:
         return int(np.count_nonzero(self.disagree))
 
-    def sentences(self) -> list[str]:
-        """One line per coefficient, each with the items it is based on."""
+    def sentences(self, *, decimals: int = DECIMALS) -> list[str]:
+        """One line per coefficient, each with the items it is based on (at
+        ``decimals`` digits: the editor's decimals setting)."""
         out = [
             f"{self.n_disagreements} of {int(np.count_nonzero(self.graded >= 2))} candidates "
             "with two or more grades have annotators who disagree."
         ]
         for k in self.kappas:
-            value = "not defined" if k.kappa is None else f"{k.kappa:.4f}"
+            value = "not defined" if k.kappa is None else fixed_text(k.kappa, decimals)
             w = "" if k.weights is KappaWeights.NONE else f" ({k.weights.value} weights)"
             out.append(
                 f"Cohen's kappa{w} of {k.annotator_a} and {k.annotator_b}: {value} over "
                 f"{k.items} candidates both graded."
             )
         for metric, a in self.alphas.items():
-            value = "not defined" if a.alpha is None else f"{a.alpha:.4f}"
+            value = "not defined" if a.alpha is None else fixed_text(a.alpha, decimals)
             out.append(
                 f"Krippendorff's alpha ({metric.value}): {value} over {a.units} candidates "
                 f"with two or more grades ({a.values} grades)."

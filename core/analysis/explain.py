@@ -26,6 +26,7 @@ from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions, format_cutoff
 from core.model.document import Document, has_weight
+from core.model.numbers import DECIMALS, fixed_text
 from core.model.presets import PRESETS, matching_presets, peer_command
 
 __all__ = [
@@ -187,8 +188,9 @@ class Explanation:
         }
         return {k: v for k, v in out.items() if v}
 
-    def sentence(self, j: int = 0) -> str:
-        """One paragraph for cutoff index ``j``."""
+    def sentence(self, j: int = 0, *, decimals: int = DECIMALS) -> str:
+        """One paragraph for cutoff index ``j``, its numbers at ``decimals``
+        digits (the editor's decimals setting)."""
         k_start = format_cutoff(self.start.cutoffs[j])
         k_end = format_cutoff(self.end.cutoffs[j])
         at = f"NDCG@{k_start}" if k_start == k_end else f"NDCG@{k_start} -> @{k_end}"
@@ -197,12 +199,14 @@ class Explanation:
         if a is None or b is None:
             return f"No query has {at} under both conventions, so there is nothing to explain."
         parts = [
-            f"{s.label} {s.mean[j]:+.4f}" for s in self.steps if s.mean[j] is not None
+            f"{s.label} {fixed_text(m, decimals, signed=True)}"
+            for s in self.steps if (m := s.mean[j]) is not None
         ]
         steps = "; ".join(parts) if parts else "no convention that enters the arithmetic differs"
         left = excluded_phrase(self.excluded(j), label="left out", empty=None)
         text = (
-            f"Mean {at} goes from {a:.4f} to {b:.4f} ({b - a:+.4f}) over the {n} queries with a "
+            f"Mean {at} goes from {fixed_text(a, decimals)} to {fixed_text(b, decimals)} "
+            f"({fixed_text(b - a, decimals, signed=True)}) over the {n} queries with a "
             f"value under both conventions"
             + (f" ({left})" if left else "")
             + f". Changing one convention at a time, in the order {', '.join(STEP_ORDER)}: "

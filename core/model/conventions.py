@@ -31,7 +31,7 @@ from core.model.choices import (
 )
 from core.model.gain_rules import GAIN_RULES, GainRule, GainTable, gain_rule
 from core.model.guidelines import Guideline, Guidelines, Level, levels
-from core.model.numbers import number_text, read_number
+from core.model.numbers import read_number, shown_text
 from core.model.rubric import Rubric, RubricGrade
 
 __all__ = [
@@ -126,22 +126,40 @@ class Gain:
     @property
     def text(self) -> str:
         """The short form, as ``--gain`` takes it."""
+        return self.text_at(None)
+
+    def text_at(self, decimals: int | None) -> str:
+        """:attr:`text` with a gain table's fractions at ``decimals`` digits
+        (a display: :func:`~core.model.numbers.shown_text`; None: in full)."""
         if self.rule is GainRule.TABLE:
-            return ",".join(f"{number_text(g)}={number_text(v)}" for g, v in self.table)
+            return ",".join(f"{shown_text(g, decimals)}={shown_text(v, decimals)}"
+                            for g, v in self.table)
         return self.rule.value
 
     @property
     def label(self) -> str:
-        base = self.rule.label if self.rule is not GainRule.TABLE else f"gain table {self.text}"
+        return self.label_at(None)
+
+    def label_at(self, decimals: int | None) -> str:
+        """:attr:`label` with a gain table's fractions at ``decimals`` digits
+        (a display; None: in full)."""
+        base = (self.rule.label if self.rule is not GainRule.TABLE
+                else f"gain table {self.text_at(decimals)}")
         if self.truncate:
             base += ", fractional grades truncated"
         return base + (", negative gains count as 0" if self.negative_as_zero else "")
 
     @property
     def formula(self) -> str:
+        return self.formula_at(None)
+
+    def formula_at(self, decimals: int | None) -> str:
+        """:attr:`formula` with a gain table's fractions at ``decimals`` digits
+        (the conventions panel's; None: in full)."""
         base = self.rule.formula
         if self.rule is GainRule.TABLE:
-            base = f"gain = table[grade] ({self.text}); other grades keep gain = grade"
+            base = (f"gain = table[grade] ({self.text_at(decimals)}); "
+                    "other grades keep gain = grade")
         if self.truncate:
             base = "grade = trunc(grade); " + base
         return base + ("; gain = max(gain, 0)" if self.negative_as_zero else "")
@@ -258,15 +276,16 @@ class Conventions:
         label and guideline (:func:`core.model.guidelines.levels`)."""
         return levels(self.rubric_for(grades), self.guidelines)
 
-    def describe(self) -> list[tuple[str, str, str]]:
+    def describe(self, decimals: int | None = None) -> list[tuple[str, str, str]]:
         """(convention, choice label, formula) rows for people: a row per
         :attr:`ConventionField.row` of :data:`FIELDS` (the gain's fields said
         by the gain itself), none for a field that says nothing (no rubric,
-        no preset)."""
+        no preset); a gain table's fractions at ``decimals`` digits (a
+        display), in full for None."""
         rows = []
         for row, group in _rows():
             if {f.attr for f in group} == {"gain"}:
-                rows.append((row, self.gain.label, self.gain.formula))
+                rows.append((row, self.gain.label_at(decimals), self.gain.formula_at(decimals)))
                 continue
             said = [(f.words(f.get(self)), f.meaning(f.get(self))) for f in group]
             said = [(w, m) for w, m in said if w]

@@ -16,7 +16,21 @@ import math
 import re
 from collections.abc import Sequence
 
-__all__ = ["NumberError", "full_text", "number_text", "read_number", "read_numbers"]
+__all__ = [
+    "DECIMALS",
+    "NumberError",
+    "fixed_text",
+    "full_text",
+    "number_text",
+    "read_number",
+    "read_numbers",
+    "shown_text",
+]
+
+#: The digits after the point a result is shown with unless the reader
+#: chose others (the editor's decimals setting starts here): the command
+#: line's tables and sentences, the workbook's number formats.
+DECIMALS = 4
 
 #: The grammar: an optional sign, ASCII digits with an optional decimal point
 #: (``2``, ``2.5``, ``2.``, ``.5``), an optional exponent (``1e-3``).
@@ -148,6 +162,31 @@ def number_text(x: float) -> str:
     value = float(x)
     return str(int(value)) if value.is_integer() else repr(value)
 
+
+def fixed_text(x: float, decimals: int = DECIMALS, *, signed: bool = False) -> str:
+    """A result as a sentence shows it: ``decimals`` digits after the point
+    (display only: the value keeps its full precision), with its sign when
+    ``signed`` (a delta).
+
+    >>> fixed_text(1 / 3), fixed_text(1 / 3, 2), fixed_text(0.25, 1, signed=True)
+    ('0.3333', '0.33', '+0.2')
+    """
+    return f"{x:+.{decimals}f}" if signed else f"{x:.{decimals}f}"
+
+
+def shown_text(x: float, decimals: int | None = None) -> str:
+    """A declared number (a grade, a level, a gain table's entry) as a display
+    shows it: whole as it is typed, a fraction at ``decimals`` digits like
+    every number shown (:func:`fixed_text`); at full precision for None
+    (:func:`number_text`: what a file, ``--gain`` and a tooltip say).
+
+    >>> shown_text(2.0, 2), shown_text(1 / 3, 2), shown_text(1 / 3)
+    ('2', '0.33', '0.3333333333333333')
+    """
+    value = float(x)
+    if decimals is None or value.is_integer():
+        return number_text(value)
+    return fixed_text(value, decimals)
 
 
 def full_text(x: float) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from core.analysis.aggregate import CutoffSummary, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import FIELDS, Conventions, format_cutoff
+from core.model.numbers import DECIMALS, fixed_text
 
 __all__ = ["excluded_phrase", "mean_sentence", "query_sentence", "summary_sentence"]
 
@@ -20,17 +21,14 @@ __all__ = ["excluded_phrase", "mean_sentence", "query_sentence", "summary_senten
 _ARITHMETIC = tuple(dict.fromkeys(f.row for f in FIELDS if f.preset))
 
 
-def _conventions_clause(ev: Evaluation, k: int | None) -> str:
-    return _clause(ev.conventions, k)
-
-
-def _clause(c: Conventions, k: int | None) -> str:
+def _clause(c: Conventions, k: int | None, decimals: int | None = None) -> str:
     """The cutoff and every convention of the arithmetic, each with its formula
     (and its row's name, unless the label starts from it: "ties: ...",
-    but "linear gain")."""
+    but "linear gain"); a gain table's fractions at ``decimals`` digits (in
+    full for None)."""
     cut = "the whole list" if k is None else f"k = {k}"
     said = [(label if row.split()[0] in label else f"{row}: {label}") + f" ({formula})"
-            for row, label, formula in c.describe() if row in _ARITHMETIC]
+            for row, label, formula in c.describe(decimals) if row in _ARITHMETIC]
     return f"under {', '.join(said)}, {cut} applied to both the actual and the ideal list"
 
 
@@ -39,8 +37,12 @@ def _version(ev: Evaluation) -> str:
     return f"judgment version {v!r}" if v else "judgment version not declared"
 
 
-def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
-    """One reproducible sentence for query ``q`` at cutoff index ``j``."""
+def query_sentence(ev: Evaluation, q: int, j: int = 0, *, decimals: int = DECIMALS,
+                   conventions_decimals: int | None = None) -> str:
+    """One reproducible sentence for query ``q`` at cutoff index ``j``, its
+    results at ``decimals`` digits (the editor's decimals setting); the
+    conventions in full (reproducible), or a gain table's fractions at
+    ``conventions_decimals`` digits (the sentence a panel shows)."""
     k = ev.cutoffs[j]
     doc = ev.doc
     name = f"ranked list {doc.name!r}" if doc.name else "the ranked list"
@@ -50,8 +52,9 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
     at = f"NDCG@{format_cutoff(k)}"
     if st is Status.OK:
         body = (
-            f"reached {at} = {ev.ndcg[q, j]:.4f} (DCG {ev.dcg[q, j]:.4f} / ideal DCG "
-            f"{ev.idcg[q, j]:.4f})"
+            f"reached {at} = {fixed_text(ev.ndcg[q, j], decimals)} (DCG "
+            f"{fixed_text(ev.dcg[q, j], decimals)} / ideal DCG "
+            f"{fixed_text(ev.idcg[q, j], decimals)})"
         )
     elif st is not Status.UNRESOLVED:
         body = f"has no {at}: {st.reason}"
@@ -60,20 +63,23 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0) -> str:
             f"has no {at} yet: {int(ev.n_open[q])} of {int(ev.n_inventory[q])} grades are "
             "not known"
         )
-    return f"{head} {body} {_conventions_clause(ev, k)}; {inv}; {_version(ev)}."
+    clause = _clause(ev.conventions, k, conventions_decimals)
+    return f"{head} {body} {clause}; {inv}; {_version(ev)}."
 
 
-def summary_sentence(ev: Evaluation, s: CutoffSummary) -> str:
+def summary_sentence(ev: Evaluation, s: CutoffSummary, *, decimals: int = DECIMALS) -> str:
     """One sentence for a mean, with its population and conventions."""
-    return mean_sentence(s, ev.conventions, ev.doc.n_queries_named, ev.doc.judgment_version)
+    return mean_sentence(s, ev.conventions, ev.doc.n_queries_named, ev.doc.judgment_version,
+                         decimals=decimals)
 
 
 def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,
-                  judgment_version: str = "") -> str:
+                  judgment_version: str = "", *, decimals: int = DECIMALS) -> str:
     """:func:`summary_sentence` from the mean's own parts (a cluster's
     per-query table has no evaluation)."""
     at = f"NDCG@{format_cutoff(s.k)}"
-    value = f"{s.mean:.4f}" if s.mean is not None else "not defined (no query included)"
+    value = (fixed_text(s.mean, decimals) if s.mean is not None
+             else "not defined (no query included)")
     version = (f"judgment version {judgment_version!r}" if judgment_version
                else "judgment version not declared")
     return (
