@@ -93,18 +93,26 @@ def chunk_words(chunk: bytes) -> npt.NDArray[np.uint64]:
 
 def gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
            width: int) -> npt.NDArray[np.uint8]:
-    """Tokens copied into rows of ``width`` bytes, padded with zero bytes
-    (every row's words in one gather: each token's bytes are read together)."""
-    if width == 8:
-        out = words[start]
-        out &= _LOW[np.minimum(length, 8)]
-    else:
+    """Tokens copied into rows of ``width`` bytes, padded with zero bytes.
+
+    Up to 48 bytes, one 8-byte column of rows at a time (a one-dimensional
+    gather per column is numpy's fast path: ~3x faster than one gather by a
+    two-dimensional index at width 16, ~1.5x at 48); wider, every row's
+    words in one gather (faster from 64 bytes on).
+    """
+    if width > 48:
         steps = np.arange(0, width, 8)
-        # A flat index: numpy's fast path for one-dimensional gathers.
-        out = words[(start[:, None] + steps).ravel()]
+        wide = words[(start[:, None] + steps).ravel()]
         left = (length[:, None] - steps).ravel()
         np.clip(left, 0, 8, out=left)
-        out &= _LOW[left]
+        wide &= _LOW[left]
+        rows: npt.NDArray[np.uint8] = wide.view(np.uint8).reshape(start.size, width)
+        return rows
+    out = np.empty((start.size, width // 8), dtype=np.uint64)
+    for j in range(width // 8):
+        column = out[:, j]
+        column[...] = words[start + 8 * j if j else start]
+        column &= _LOW[np.clip(length - 8 * j if j else length, 0, 8)]
     return out.view(np.uint8).reshape(start.size, width)
 
 
