@@ -327,6 +327,37 @@ def test_numbers_parse_any_token_as_float_does(texts):
     assert got.tobytes() == expected.tobytes()
 
 
+DIGITS = st.text("0123456789", max_size=18)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["", "+", "-"]), DIGITS, st.booleans(), DIGITS),
+                min_size=1, max_size=12))
+def test_plain_decimals_parse_as_float_does(parts):
+    """Signs, digits and a dot anywhere, across the 8-byte words the parser
+    reads at once (up to 37 bytes): float's value bit for bit, or refused
+    where float refuses."""
+    tokens = [f"{sign}{whole}{'.' if dot else ''}{frac}".encode()
+              for sign, whole, dot, frac in parts]
+    try:
+        expected = np.array([float(t) for t in tokens])
+    except ValueError:
+        assert parse(tokens) is None
+        return
+    got = parse(tokens)
+    assert got is not None
+    assert got.tobytes() == expected.tobytes()
+
+
+def test_plain_decimals_by_hand():
+    tokens = [b"17.63", b"-0.5", b"+12345678.9", b"123456789012345", b"1234567890.12345",
+              b".5", b"7.", b"-0", b"00000000000000000001", b"1234567890123456"]
+    got = parse(tokens)
+    assert got is not None
+    assert got.tolist() == [17.63, -0.5, 12345678.9, 123456789012345.0, 1234567890.12345,
+                            0.5, 7.0, -0.0, 1.0, 1234567890123456.0]
+    assert np.signbit(got[7])
+
+
 @pytest.mark.parametrize("token", [b"1,5", b"-", b".", b"1.2.3", b"nan", b"inf", b"--1", b"0x1",
                                    b"1e400", b"\xe9", b"1_000", b"1_0", b"infinity", b"NaN"])
 def test_numbers_refuse_what_the_number_grammar_refuses(token):
