@@ -274,16 +274,17 @@ def _plain_tokens(b: npt.NDArray[np.uint8],
     gaps = np.flatnonzero(b <= 32)
     if not gaps.size or gaps[-1] != b.size - 1 or gaps[0] == 0:
         return None
-    kind = b[gaps]
-    n_lines = int(np.count_nonzero(kind == 10))
+    # Counted over the whole piece (every \n and space is a gap): quicker
+    # than looking up the gaps' bytes.
+    n_lines = int(np.count_nonzero(b == 10))
     if (n_lines * n_fields != gaps.size
-            or int(np.count_nonzero(kind == 32)) != gaps.size - n_lines
-            or not bool(np.all(kind[n_fields - 1::n_fields] == 10))
+            or int(np.count_nonzero(b == 32)) != gaps.size - n_lines
+            or not bool(np.all(b[gaps[n_fields - 1::n_fields]] == 10))
             or bool(np.any(gaps[1:] - gaps[:-1] == 1))):
         return None
     starts = np.empty(gaps.size, dtype=np.int64)
     starts[0] = 0
-    starts[1:] = gaps[:-1] + 1
+    np.add(gaps[:-1], 1, out=starts[1:])
     return starts, gaps, None, n_lines
 
 
