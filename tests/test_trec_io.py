@@ -313,7 +313,12 @@ def test_numbers_parse_as_float_does(values, fmt):
 def test_numbers_parse_any_token_as_float_does(texts):
     """Tokens of digits, dots, signs and exponents: the same value as float,
     bit for bit, or refused where float refuses (or overflows)."""
-    tokens = [t.encode() for t in texts]
+    assert_parsed_as_float([t.encode() for t in texts])
+
+
+def assert_parsed_as_float(tokens: list[bytes]) -> None:
+    """The parser gives float's values bit for bit, or refuses where float
+    refuses (or overflows)."""
     try:
         expected = np.array([float(t) for t in tokens])
     except ValueError:
@@ -325,6 +330,29 @@ def test_numbers_parse_any_token_as_float_does(texts):
         return
     assert got is not None
     assert got.tobytes() == expected.tobytes()
+
+
+DIGITS = st.text("0123456789", max_size=18)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["", "+", "-"]), DIGITS, st.booleans(), DIGITS),
+                min_size=1, max_size=12))
+def test_plain_decimals_parse_as_float_does(parts):
+    """Signs, digits and a dot anywhere, across the 8-byte words the parser
+    reads at once (up to 37 bytes): float's value bit for bit, or refused
+    where float refuses."""
+    assert_parsed_as_float([f"{sign}{whole}{'.' if dot else ''}{frac}".encode()
+                            for sign, whole, dot, frac in parts])
+
+
+def test_plain_decimals_by_hand():
+    tokens = [b"17.63", b"-0.5", b"+12345678.9", b"123456789012345", b"1234567890.12345",
+              b".5", b"7.", b"-0", b"00000000000000000001", b"1234567890123456"]
+    got = parse(tokens)
+    assert got is not None
+    assert got.tolist() == [17.63, -0.5, 12345678.9, 123456789012345.0, 1234567890.12345,
+                            0.5, 7.0, -0.0, 1.0, 1234567890123456.0]
+    assert np.signbit(got[7])
 
 
 @pytest.mark.parametrize("token", [b"1,5", b"-", b".", b"1.2.3", b"nan", b"inf", b"--1", b"0x1",

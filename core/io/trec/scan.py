@@ -44,6 +44,12 @@ _CHUNK = 1 << 20
 #: longer id sends the whole file to the line-by-line reader).
 MAX_WIDTH = 512
 _POW10 = 10.0 ** np.arange(16)
+_POW10_INT = 10 ** np.arange(9, dtype=np.uint64)
+#: :func:`_eight_digits`' constants (from fast_float).
+_BYTE = np.uint64(8)
+_PAIRS = np.uint64(0x000000FF000000FF)
+_TIMES_HIGH = np.uint64(100 + (1000000 << 32))
+_TIMES_LOW = np.uint64(1 + (10000 << 32))
 #: The bytes a number token may hold (zero bytes pad the token).
 _NUMBER_BYTE = np.zeros(256, dtype=bool)
 _NUMBER_BYTE[list(b"0123456789.eE+-\x00")] = True
@@ -93,18 +99,26 @@ def chunk_words(chunk: bytes) -> npt.NDArray[np.uint64]:
 
 def gather(words: npt.NDArray[np.uint64], start: IntArray, length: IntArray,
            width: int) -> npt.NDArray[np.uint8]:
-    """Tokens copied into rows of ``width`` bytes, padded with zero bytes
-    (every row's words in one gather: each token's bytes are read together)."""
-    if width == 8:
-        out = words[start]
-        out &= _LOW[np.minimum(length, 8)]
-    else:
+    """Tokens copied into rows of ``width`` bytes, padded with zero bytes.
+
+    Up to 48 bytes, one 8-byte column of rows at a time (a one-dimensional
+    gather per column is numpy's fast path: ~3x faster than one gather by a
+    two-dimensional index at width 16, ~1.5x at 48); wider, every row's
+    words in one gather (faster from 64 bytes on).
+    """
+    if width > 48:
         steps = np.arange(0, width, 8)
-        # A flat index: numpy's fast path for one-dimensional gathers.
-        out = words[(start[:, None] + steps).ravel()]
+        wide = words[(start[:, None] + steps).ravel()]
         left = (length[:, None] - steps).ravel()
         np.clip(left, 0, 8, out=left)
-        out &= _LOW[left]
+        wide &= _LOW[left]
+        rows: npt.NDArray[np.uint8] = wide.view(np.uint8).reshape(start.size, width)
+        return rows
+    out = np.empty((start.size, width // 8), dtype=np.uint64)
+    for j in range(width // 8):
+        column = out[:, j]
+        column[...] = words[start + 8 * j if j else start]
+        column &= _LOW[np.clip(length - 8 * j if j else length, 0, 8)]
     return out.view(np.uint8).reshape(start.size, width)
 
 
@@ -116,36 +130,14 @@ def parse_numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     division); the rest go through ``float``. None if a token is not a finite
     number.
     """
-    n, width = m.shape
-    cols = np.ascontiguousarray(m.T)
-    mantissa = np.zeros(n, dtype=np.int64)
-    # Counts up to the width (512 at most).
-    n_digits = np.zeros(n, dtype=np.int16)
-    n_frac = np.zeros(n, dtype=np.int16)
-    n_dot = np.zeros(n, dtype=np.int16)
-    seen_dot = np.zeros(n, dtype=bool)
-    bad = np.zeros(n, dtype=bool)
-    for j in range(width):
-        c = cols[j]
-        digit = c - np.uint8(48)
-        is_digit = digit < 10
-        is_dot = c == 46
-        step = mantissa * np.int64(10)
-        step += digit
-        np.copyto(mantissa, step, where=is_digit)
-        n_digits += is_digit
-        n_frac += is_digit & seen_dot
-        n_dot += is_dot
-        seen_dot |= is_dot
-        other = c > 57  # not a digit, a dot or padding (zero bytes)
-        other |= (c < 48) & (c != 46) & (c != 0)
-        if j == 0:
-            other &= (c != 45) & (c != 43)
-        bad |= other
-    simple = ~bad & (n_dot <= 1) & (n_digits >= 1) & (n_digits <= 15)
-    value = mantissa / _POW10[np.minimum(n_frac, 15)]
-    value[cols[0] == 45] *= -1.0
-    other_rows = np.flatnonzero(~simple)
+    width = m.shape[1]
+    digits, after_dot, plain = _plain_decimals(m)
+    value = digits.astype(np.float64)
+    value /= _POW10[after_dot]
+    negative = m[:, 0] == 45
+    if negative.any():
+        value[negative] *= -1.0
+    other_rows = np.flatnonzero(~plain)
     if other_rows.size:
         # The one number grammar (core.model.numbers.read_number): numpy, as
         # float, takes '1_0', 'nan' and 'infinity'; leave anything but digits,
@@ -160,6 +152,83 @@ def parse_numbers(m: npt.NDArray[np.uint8]) -> FloatArray | None:
     if not np.all(np.isfinite(value)):
         return None
     result: FloatArray = value
+    return result
+
+
+def _plain_decimals(m: npt.NDArray[np.uint8]) -> tuple[U64Array, IntArray,
+                                                       npt.NDArray[np.bool_]]:
+    """Each token (a row of ``m``) read as a plain decimal: its digits as an
+    integer, how many of them follow its dot, and whether it is one (an
+    optional sign, 1 to 15 digits, at most one dot; the integer is then
+    exact).
+
+    Eight bytes at a time, as words: a word's digits are closed up over its
+    dot (and the sign) and read by :func:`_eight_digits`. A few operations on
+    whole words instead of a dozen per byte column: 0.65 -> 0.46 ms for a
+    run piece's 30,000 scores.
+    """
+    value = m - np.uint8(48)
+    digit = value < 10
+    dot = m == 46
+    first = m[:, 0]
+    signed = (first == 45) | (first == 43)
+    any_sign = bool(signed.any())  # scores seldom have one, grades never
+    stray = m != 0  # neither a digit, a dot, a leading sign nor padding
+    stray &= ~digit
+    stray &= ~dot
+    if any_sign:
+        stray[:, 0] &= ~signed
+    value &= np.negative(digit.view(np.uint8))  # the digits' values, 0 elsewhere
+    # Flags become words too: byte k of a word is 1 where byte k is flagged.
+    values, digits, dots, strays = (a.view(np.uint64) for a in (value, digit, dot, stray))
+    number, count, at = _word_digits(values[:, 0], digits[:, 0], dots[:, 0],
+                                     signed if any_sign else None)
+    n_digits, dot_at = count.astype(np.intp), at.astype(np.intp)
+    n_dots = np.bitwise_count(dots[:, 0])
+    bad = strays[:, 0] != 0
+    for j in range(1, values.shape[1]):
+        x, count, at = _word_digits(values[:, j], digits[:, j], dots[:, j], None)
+        number *= _POW10_INT[count.astype(np.intp)]
+        number += x
+        n_digits += count
+        n_dots += np.bitwise_count(dots[:, j])
+        dot_at = np.where(at < 8, at.astype(np.intp) + 8 * j, dot_at)
+        bad |= strays[:, j] != 0
+    plain = ~bad & (n_dots <= 1) & (n_digits >= 1) & (n_digits <= 15)
+    # The bytes after the dot are digits: the token's length less the dot's place.
+    after_dot = n_digits + signed - dot_at
+    after_dot[n_dots != 1] = 0
+    np.clip(after_dot, 0, 15, out=after_dot)
+    return number, after_dot, plain
+
+
+def _word_digits(values: U64Array, digits: U64Array, dots: U64Array,
+                 signed: npt.NDArray[np.bool_] | None
+                 ) -> tuple[U64Array, npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """One word of each token: the number its digits write, how many digits
+    it holds and its dot's byte (8 if none). ``values``: the digits' values
+    (0 elsewhere); ``digits``, ``dots``: 1 in each flagged byte; ``signed``:
+    the rows whose first byte (in this word) is a sign."""
+    count = np.bitwise_count(digits)
+    before = dots - np.uint64(1)  # the bytes before the word's dot (all if none)
+    x = values & before
+    x |= (values >> _BYTE) & ~before
+    if signed is not None:
+        x >>= signed.astype(np.uint64) << np.uint64(3)
+    # The word's digits last, the most significant first.
+    x <<= ((np.uint8(64) - (count << np.uint8(3))) & np.uint8(63)).astype(np.uint64)
+    at = np.bitwise_count(before) >> np.uint8(3)
+    return _eight_digits(x), count, at
+
+
+def _eight_digits(x: U64Array) -> U64Array:
+    """The numbers written by eight digit values in each word, byte 0 the
+    most significant (fast_float's ``parse_eight_digits_unrolled``; numpy's
+    unsigned arithmetic wraps as C's does)."""
+    x = x * np.uint64(10) + (x >> _BYTE)
+    high = ((x & _PAIRS) * _TIMES_HIGH)
+    high += ((x >> np.uint64(16)) & _PAIRS) * _TIMES_LOW
+    result: U64Array = high >> np.uint64(32)
     return result
 
 
@@ -205,16 +274,17 @@ def _plain_tokens(b: npt.NDArray[np.uint8],
     gaps = np.flatnonzero(b <= 32)
     if not gaps.size or gaps[-1] != b.size - 1 or gaps[0] == 0:
         return None
-    kind = b[gaps]
-    n_lines = int(np.count_nonzero(kind == 10))
+    # Counted over the whole piece (every \n and space is a gap): quicker
+    # than looking up the gaps' bytes.
+    n_lines = int(np.count_nonzero(b == 10))
     if (n_lines * n_fields != gaps.size
-            or int(np.count_nonzero(kind == 32)) != gaps.size - n_lines
-            or not bool(np.all(kind[n_fields - 1::n_fields] == 10))
+            or int(np.count_nonzero(b == 32)) != gaps.size - n_lines
+            or not bool(np.all(b[gaps[n_fields - 1::n_fields]] == 10))
             or bool(np.any(gaps[1:] - gaps[:-1] == 1))):
         return None
     starts = np.empty(gaps.size, dtype=np.int64)
     starts[0] = 0
-    starts[1:] = gaps[:-1] + 1
+    np.add(gaps[:-1], 1, out=starts[1:])
     return starts, gaps, None, n_lines
 
 
