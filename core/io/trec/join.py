@@ -176,9 +176,11 @@ def _sorted_pairs(query: IntArray, key: U64Array, bits: int) -> _Sorted:
 def _matches(run: _Sorted, run_key: U64Array, qrels: _Sorted, qrels_key: U64Array,
              judged: int) -> tuple[IntArray, IntArray]:
     """The run rows and the qrels rows (the first ``judged`` of ``qrels``'
-    order) that hold the same (query, source key); within a query neither
-    file repeats a source key. Each qrels row is searched for among the run's
-    sorted keys, in order (the search then stays near its last answer)."""
+    order) that may hold the same pair: the same (query, source key), or the
+    same sort key when no two run rows share one (the caller compares the
+    bytes); within a query neither file repeats a source key. Each qrels row
+    is searched for among the run's sorted keys, in order (the search then
+    stays near its last answer)."""
     needle = qrels.key[:judged]
     if not run.key.size or not judged:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
@@ -186,6 +188,8 @@ def _matches(run: _Sorted, run_key: U64Array, qrels: _Sorted, qrels_key: U64Arra
     np.minimum(at, run.key.size - 1, out=at)
     found = np.flatnonzero(run.key[at] == needle)
     hit, match = run.order[at[found]], qrels.order[found]
+    if not run.tied:  # one run row per sort key: the bytes will tell
+        return hit, match
     whole = run_key[hit] == qrels_key[match]
     hits, matches = [hit[whole]], [match[whole]]
     # Two sources of a query that share a sort key: look further along.
