@@ -470,7 +470,7 @@ def run_and_qrels(draw: st.DrawFn) -> tuple[str, str]:
     for rows in (run, qrels):
         if draw(st.booleans()):
             rows[:] = draw(st.permutations(rows))
-        if rows and draw(st.integers(0, 4)) == 0:
+        if rows and draw(st.integers(0, 2)) == 0:
             rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from(rows)))
     run_text = "".join(f"{q} Q0 {s} {i} {draw(SCORES)} t\n" for i, (q, s) in enumerate(run))
     qrels_text = "".join(f"{q} 0 {s} {draw(st.sampled_from(['0', '1', '2', '-1']))}\n"
