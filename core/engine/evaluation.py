@@ -20,6 +20,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     ideal_key,
     ideal_lists,
     list_starts,
+    prefixes,
     ranked_lists,
     score_ties,
     sort_within_queries,
@@ -405,24 +406,31 @@ class Evaluation:
         return self.order[lo:hi]
 
     def effective_discount(self, k: int | None, q: int | None = None, *,
-                           span: tuple[int, int] | None = None) -> FloatArray:
+                           span: tuple[int, int] | None = None,
+                           at: IntArray | None = None) -> FloatArray:
         """The discount each position of :attr:`order` (with ``q``: of
         :meth:`positions` ``(q)`` only; with ``span``: of those positions, which
-        hold whole queries) takes at cutoff ``k``: the mean discount of its
-        tie group's positions up to ``k`` where ties are averaged, else its
-        own (0 past ``k``)."""
-        if span is not None:
-            lo, hi = span
+        hold whole queries; with ``at``: of those positions, ascending, which
+        hold whole tie groups, as :meth:`within` gives them) takes at cutoff
+        ``k``: the mean discount of its tie group's positions up to ``k`` where
+        ties are averaged, else its own (0 past ``k``)."""
+        if at is None:
+            if span is not None:
+                lo, hi = span
+            else:
+                lo, hi = self.positions(q) if q is not None else (0, self.order.size)
+            at_or_span: IntArray | slice = slice(lo, hi)
         else:
-            lo, hi = self.positions(q) if q is not None else (0, self.order.size)
-        rank = self._sorted_rank[lo:hi]
+            at_or_span = at
+        rank = self._sorted_rank[at_or_span]
         d = discount(rank)
         if k is not None:
             d[rank > k] = 0.0
         if self._sorted_group is None or self._group_size is None:
             return d
-        group = self._sorted_group[lo:hi]
-        first = int(group[0]) if lo and group.size else 0  # a query holds whole tie groups
+        group = self._sorted_group[at_or_span]
+        # Whole tie groups: numbered from their first one's.
+        first = int(group[0]) if group.size else 0
         if first:
             group = group - first
         size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
@@ -430,6 +438,28 @@ class Evaluation:
         sums /= size
         eff: FloatArray = sums[group]
         return eff
+
+    def within(self, k: int, starts: IntArray) -> IntArray:
+        """The positions of :attr:`order` whose effective discount at ``k``
+        (:meth:`effective_discount`) may be more than 0, ascending, in whole
+        tie groups: ranks 1 to ``k`` of each list and, where ties are
+        averaged, the rest of a tie group that ``k`` cuts. ``starts``: where
+        each list of some consecutive queries starts in :attr:`order`, and
+        where the last one ends."""
+        length = np.diff(starts)
+        n = np.minimum(length, k)
+        if self._new_group is not None:
+            cut = np.flatnonzero(length > k)
+            if cut.size:  # a group goes on to the next group's first position
+                heads = self._group_heads
+                n[cut] = heads[np.searchsorted(heads, starts[cut] + k)] - starts[cut]
+        return prefixes(starts[:-1], n)
+
+    @_GradeFree
+    def _group_heads(self) -> IntArray:
+        """Where each tie group of :attr:`order` starts, and its end."""
+        assert self._new_group is not None
+        return np.append(np.flatnonzero(self._new_group), self.order.size)
 
     @property
     def sorted_gain(self) -> FloatArray:
@@ -568,7 +598,7 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
             disc = disc.astype(np.float64)  # a copy
             g = within[cut]
             n = k - first_rank[g] + 1  # positions of each cut group within k
-            pos = np.repeat(starts[g] - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+            pos = prefixes(starts[g], n)
             owner = np.repeat(np.arange(cut.size), n)
             disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
     if k is not None:  # the groups that start within k

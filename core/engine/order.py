@@ -27,6 +27,7 @@ __all__ = [
     "list_starts",
     "order_follows_grades",
     "order_ranked",
+    "prefixes",
     "ranked_lists",
     "score_ties",
     "segment_rank",
@@ -271,6 +272,15 @@ def tied_positions(starts: BoolArray) -> tuple[IntArray, npt.NDArray[np.integer[
         starts[pos], dtype=np.int32 if pos.size < 2**31 else np.int64)
     group -= 1
     return pos, group
+
+
+def prefixes(first: IntArray, n: IntArray) -> IntArray:
+    """The positions ``first[i]``, ``first[i] + 1``, ... (``n[i]`` of them)
+    of every ``i``, one run after the other (runs of lists, tie groups)."""
+    n = np.asarray(n, dtype=np.int64)
+    step = np.repeat(np.asarray(first, dtype=np.int64) - np.cumsum(n) + n, n)
+    step += np.arange(step.size)
+    return step
 
 
 def tie_runs(starts: BoolArray) -> tuple[IntArray, IntArray]:
