@@ -14,9 +14,10 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.discount import discount  # re-exported
+from core.engine.discount import block_discounts, discount  # discount: re-exported
 from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
+    Blocks,
     ideal_key,
     ideal_lists,
     list_starts,
@@ -131,7 +132,7 @@ class Evaluation:
         idcg = self._idcg_at_cutoffs(blocks)
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
         self.results = QueryResults.from_sums(
-            dcg, idcg, n_open, c.zero_ideal, self._count(ranked) == 0, c.unranked)
+            dcg, idcg, n_open, c.zero_ideal, self.n_ranked == 0, c.unranked)
         check_totals(self)
 
     # -- the per-query results, by name ---------------------------------------------
@@ -189,9 +190,9 @@ class Evaluation:
         q_sorted = self._sorted_query
         group = self._sorted_group
         group_size = self._group_size
-        sorted_discount = discount(rank)
-        dcg = np.empty((nq, len(ks)))
         if group is not None and group_size is not None and self._new_group is not None:
+            sorted_discount = _rank_discounts(rank, self._blocks)
+            dcg = np.empty((nq, len(ks)))
             # DCG@k = sum over tie groups of (sum of the group's gains) x (sum
             # of its positions' discounts up to k) / (its size); only groups
             # that start within k add anything, so unknown gains further down
@@ -205,15 +206,8 @@ class Evaluation:
                 dcg[:, j] = _group_dcg(k, starts, first_rank, group_size, group_gain,
                                        group_query, disc_all, sorted_discount, nq)
             return dcg
-        contrib_all = sorted_discount
-        contrib_all *= self._sorted_gain
-        for j, k in enumerate(ks):
-            keep = rank <= k if k is not None else None
-            dcg[:, j] = np.bincount(
-                q_sorted if keep is None else q_sorted[keep],
-                weights=contrib_all if keep is None else contrib_all[keep], minlength=nq,
-            )
-        return dcg
+        contrib_all = _times_discount(self._sorted_gain.copy(), rank, self._blocks)
+        return _sums_at_cutoffs(contrib_all, q_sorted, rank, self._blocks, ks, nq)
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -224,21 +218,15 @@ class Evaluation:
         """
         nq = self.doc.n_queries
         same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
-        sorted_gain, ideal_query, ideal_rank, ideal_order = ideal_lists(
+        sorted_gain, ideal_query, ideal_rank, ideal_order, ideal_blocks = ideal_lists(
             self.doc, self.gain, self.inventory_mask, same_rows, blocks)
         if ideal_order is not None:
             self.__dict__["ideal_order"] = ideal_order
         self._ideal_rank_sorted = ideal_rank
         # Large inputs: the contributions take the sorted gains' place.
-        icontrib_all = np.multiply(sorted_gain, discount(ideal_rank), out=sorted_gain)
-        idcg = np.empty((nq, len(self.cutoffs)))
-        for j, k in enumerate(self.cutoffs):
-            ikeep = ideal_rank <= k if k is not None else None
-            idcg[:, j] = np.bincount(
-                ideal_query if ikeep is None else ideal_query[ikeep],
-                weights=icontrib_all if ikeep is None else icontrib_all[ikeep], minlength=nq,
-            )
-        return idcg
+        icontrib_all = _times_discount(sorted_gain, ideal_rank, ideal_blocks)
+        return _sums_at_cutoffs(icontrib_all, ideal_query, ideal_rank, ideal_blocks,
+                                self.cutoffs, nq)
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
@@ -486,7 +474,7 @@ class Evaluation:
             order = self.ideal_order
             return self.gain[order], self.doc.query[order]
         same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
-        gains, query, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask, same_rows,
+        gains, query, _, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask, same_rows,
                                          self._blocks)
         return gains, query
 
@@ -570,6 +558,51 @@ class Evaluation:
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"
+
+
+def _rank_discounts(rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
+    """:func:`discount` of ``rank``; ranks in uniform ``blocks``
+    (:func:`core.engine.order.block_rank`) repeat one block's discounts."""
+    one = block_discounts(blocks[1], rank.size) if blocks else None
+    return discount(rank) if one is None or not blocks else np.tile(one, blocks[0])
+
+
+def _times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
+    """``gain`` (in place) times the discount of ``rank`` (as
+    :func:`_rank_discounts`)."""
+    one = block_discounts(blocks[1], rank.size) if blocks else None
+    if one is None or not blocks:
+        gain *= discount(rank)
+    else:
+        grid = gain.reshape(blocks)
+        grid *= one
+    return gain
+
+
+def _sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
+                     blocks: Blocks, cutoffs: tuple[int | None, ...], nq: int) -> FloatArray:
+    """Per query (rows) and cutoff (columns): the sum of ``values`` at ranks
+    up to the cutoff, each added in position order to 0.0 (as
+    :func:`numpy.bincount` adds). Lists in uniform blocks take running sums
+    of their rows (``values`` is overwritten): the same additions in the
+    same order."""
+    out = np.zeros((nq, len(cutoffs)))
+    if blocks:
+        rows, m = blocks
+        with np.errstate(over="ignore", invalid="ignore"):  # as bincount: check_totals says
+            running = np.cumsum(values.reshape(rows, m), axis=1, out=values.reshape(rows, m))
+        at = query[::m]  # (queries in ascending order, one block each)
+        for j, k in enumerate(cutoffs):
+            out[at, j] = running[:, (m if k is None else min(k, m)) - 1]
+        # A running sum starts at its first value, bincount at 0.0: the
+        # same number, but 0.0 where only -0.0 were added.
+        out += 0.0
+        return out
+    for j, k in enumerate(cutoffs):
+        keep = rank <= k if k is not None else None
+        out[:, j] = np.bincount(query if keep is None else query[keep],
+                                weights=values if keep is None else values[keep], minlength=nq)
+    return out
 
 
 def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any]) -> npt.NDArray[Any]:

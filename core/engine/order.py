@@ -417,15 +417,15 @@ def _laid_out(q: IntArray, key: FloatArray, n_queries: int
 
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
-) -> tuple[FloatArray, IntArray, RankArray, IntArray | None]:
+) -> tuple[FloatArray, IntArray, RankArray, IntArray | None, Blocks]:
     """Every query's ideal list at once, highest gain first.
 
     ``same_rows``: the inventory is every row and so is the ranked list, whose
     ``blocks`` are then reused. Returns the gains in ideal order (NaN where
-    unknown), the query and the 1-based rank of each position, and the
+    unknown), the query and the 1-based rank of each position, the
     candidate indices in that order when a sort found them (None when only
     the gains were laid out: which candidate stands where is worked out when
-    asked).
+    asked), and the lists' uniform blocks (:func:`uniform_blocks`).
     """
     inv = None if same_rows or bool(inventory.all()) else np.flatnonzero(inventory)
     inv_key = ideal_key(gains) if inv is None else ideal_key(gains[inv], overwrite=True)
@@ -455,4 +455,4 @@ def ideal_lists(
     sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
     sorted_gain = sorted_gain.astype(np.float64, copy=False)
     ideal_rank = block_rank(*blocks)[0] if blocks else segment_rank(ideal_query)[0]
-    return sorted_gain, ideal_query, ideal_rank, ideal_order
+    return sorted_gain, ideal_query, ideal_rank, ideal_order, blocks
