@@ -12,6 +12,7 @@ not exact.
 from __future__ import annotations
 
 import itertools
+import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -238,7 +239,18 @@ def _values(ev: Evaluation) -> FloatArray:
 
 def _is_exact(values: FloatArray, u: int) -> bool:
     """Whether every completion of ``u`` unknown grades can be evaluated."""
-    return bool(values.size**u <= MAX_COMBINATIONS) if values.size > 1 else True
+    return u <= _most_exact(values)
+
+
+def _most_exact(values: FloatArray) -> float:
+    """The most unknown grades whose completions can all be evaluated
+    (``values.size ** u <= MAX_COMBINATIONS``; any number when one value)."""
+    if values.size <= 1:
+        return math.inf
+    u = -1
+    while values.size ** (u + 1) <= MAX_COMBINATIONS:
+        u += 1
+    return u
 
 
 def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
@@ -283,8 +295,8 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     # a query with no ranking (status unranked) has no interval to narrow
     unresolved = np.flatnonzero((ev.n_open > 0) & (ev.status_code.max(axis=1, initial=0)
                                                    == Status.UNRESOLVED.code))
-    exact = [int(q) for q in unresolved if _is_exact(values, int(ev.n_open[q]))]
-    outer = np.setdiff1d(unresolved, exact)
+    few = ev.n_open[unresolved] <= _most_exact(values)
+    exact, outer = unresolved[few].tolist(), unresolved[~few]
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
     out: list[dict[int, Bounds]] = []
     for j, k in enumerate(ev.cutoffs):

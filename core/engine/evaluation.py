@@ -250,17 +250,29 @@ class Evaluation:
         return self._count(self._retrieved)
 
     @_PerQuery
+    def _state_counts(self) -> IntArray:
+        """Candidates per query (rows) in each grade state (columns, by
+        :class:`~core.model.document.GradeState` value), in one count."""
+        n, nq, state = len(GradeState), self.doc.n_queries, self.doc.state
+        if state.size and (int(state.min()) < 0 or int(state.max()) >= n):
+            return np.stack([self._count(state == s) for s in GradeState], axis=1)
+        cell = np.multiply(self.doc.query, n, dtype=np.int64)
+        cell += state
+        counts: IntArray = np.bincount(cell, minlength=nq * n).reshape(nq, n)
+        return counts.astype(np.int64, copy=False)
+
+    @_PerQuery
     def n_judged(self) -> IntArray:
         """Candidates with a numeric grade."""
-        return self._count(self._numeric)
+        return self._state_counts[:, GradeState.NUMBER].copy()
 
     @_PerQuery
     def n_unknown(self) -> IntArray:
-        return self._count(self.doc.state == GradeState.UNKNOWN)
+        return self._state_counts[:, GradeState.UNKNOWN].copy()
 
     @_PerQuery
     def n_unrateable(self) -> IntArray:
-        return self._count(self.doc.state == GradeState.UNRATEABLE)
+        return self._state_counts[:, GradeState.UNRATEABLE].copy()
 
     @_GradeFree
     def n_inventory(self) -> IntArray:
@@ -445,8 +457,10 @@ class Evaluation:
 
     @_GradeFree
     def _group_heads(self) -> IntArray:
-        """Where each tie group of :attr:`order` starts, and its end."""
-        assert self._new_group is not None
+        """Where each tie group of :attr:`order` starts, and its end (every
+        position is a group of its own unless ties are averaged)."""
+        if self._new_group is None:
+            return np.arange(self.order.size + 1)
         return np.append(np.flatnonzero(self._new_group), self.order.size)
 
     @property
