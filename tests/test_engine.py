@@ -349,6 +349,39 @@ def test_ideal_keys_laid_out_from_counts_equal_the_sorted_keys(sizes, n_values, 
     np.testing.assert_array_equal(laid[0], key[perm])
 
 
+@given(
+    st.integers(1, 6), st.integers(1, 80), st.lists(st.sampled_from([1, 2, 5, 79, 200, None]),
+                                                    min_size=1, max_size=3, unique=True),
+    st.integers(0, 2**32 - 1),
+)
+def test_sums_of_lists_in_blocks_are_bincounts_bit_for_bit(rows, m, cutoffs, seed):
+    """Lists of one length take their sums at each cutoff as running sums
+    of a 2-D array's rows, and their discounts a block at a time: the very
+    bits of the per-position lookups and bincounts (-0.0 terms give 0.0, an
+    unknown gain NaN, sums past the largest float inf)."""
+    from core.engine import evaluation
+    from core.engine.order import block_rank
+
+    rng = np.random.default_rng(seed)
+    gains = np.array([0.0, -0.0, 1.0, 3.0, 0.1, 7.0, -2.0, np.nan, 1.7e308])
+    gain = rng.choice(gains[:rng.integers(2, gains.size + 1)], rows * m)
+    query = np.repeat(np.sort(rng.choice(rows + 3, rows, replace=False)), m)
+    rank = block_rank(rows, m)[0]
+    blocks = (rows, m)
+    want = evaluation._times_discount(gain.copy(), rank, None)
+    got = evaluation._times_discount(gain.copy(), rank, blocks)
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+    assert evaluation._rank_discounts(rank, blocks).tobytes() == evaluation.discount(
+        rank).tobytes()
+    nq = rows + 3
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = evaluation._sums_at_cutoffs(got.copy(), query, rank, None, tuple(cutoffs), nq)
+        got = evaluation._sums_at_cutoffs(got.copy(), query, rank, blocks, tuple(cutoffs), nq)
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))
+
+
 def test_distinct_values_a_sample_misses_are_found():
     from core.engine.order import _SAMPLE, _distinct
 

@@ -12,6 +12,7 @@ not exact.
 from __future__ import annotations
 
 import itertools
+import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status, discount
-from core.engine.order import list_starts, tie_starts, ties_follow_gains
+from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
@@ -238,7 +239,18 @@ def _values(ev: Evaluation) -> FloatArray:
 
 def _is_exact(values: FloatArray, u: int) -> bool:
     """Whether every completion of ``u`` unknown grades can be evaluated."""
-    return bool(values.size**u <= MAX_COMBINATIONS) if values.size > 1 else True
+    return u <= _most_exact(values)
+
+
+def _most_exact(values: FloatArray) -> float:
+    """The most unknown grades whose completions can all be evaluated
+    (``values.size ** u <= MAX_COMBINATIONS``; any number when one value)."""
+    if values.size <= 1:
+        return math.inf
+    u = -1
+    while values.size ** (u + 1) <= MAX_COMBINATIONS:
+        u += 1
+    return u
 
 
 def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
@@ -283,8 +295,8 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     # a query with no ranking (status unranked) has no interval to narrow
     unresolved = np.flatnonzero((ev.n_open > 0) & (ev.status_code.max(axis=1, initial=0)
                                                    == Status.UNRESOLVED.code))
-    exact = [int(q) for q in unresolved if _is_exact(values, int(ev.n_open[q]))]
-    outer = np.setdiff1d(unresolved, exact)
+    few = ev.n_open[unresolved] <= _most_exact(values)
+    exact, outer = unresolved[few].tolist(), unresolved[~few]
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
     out: list[dict[int, Bounds]] = []
     for j, k in enumerate(ev.cutoffs):
@@ -368,12 +380,20 @@ class _OuterBounds:
                             self.cumulative)
         out = []
         for k in cutoffs:
-            eff = ev.effective_discount(k, span=(plo, phi))
             # Positions past k add nothing (their discount is 0): the sums
-            # skip them, in the same row order.
-            at = np.flatnonzero(eff) if k is not None else None
+            # skip them, in the same row order (a sum that starts at 0 is the
+            # same without its terms equal to 0), and only the heads of the
+            # lists are looked at (ev.within) unless tie groups are reordered.
+            if k is None or self.tied:
+                eff = ev.effective_discount(k, span=(plo, phi))
+                at = np.flatnonzero(eff) if k is not None else None
+                e_at = eff if at is None else eff[at]
+            else:
+                head = ev.within(k, self.ranked_start[i:j + 1])
+                e_at = ev.effective_discount(k, at=head)
+                nonzero = np.flatnonzero(e_at)
+                at, e_at = head[nonzero] - plo, e_at[nonzero]
             q_at = query if at is None else query[at]
-            e_at = eff if at is None else eff[at]
             u_at = unknown if at is None else unknown[at]
             known_part = e_at * (gain if at is None else gain[at])
             known_part[u_at] = 0.0
@@ -431,8 +451,9 @@ class _IdealChunk:
         self.gain, self.query, self.nq, self.cumulative = gain, query, nq, cumulative
         self.unknown = np.isnan(gain)
         self.u = np.bincount(query[self.unknown], minlength=nq)
-        starts = np.searchsorted(query, np.arange(nq))
-        self.rank = np.arange(1, gain.size + 1) - starts[query]
+        #: Where each query's list starts, and where the last one ends.
+        self.starts = np.searchsorted(query, np.arange(nq + 1))
+        self.rank = np.arange(1, gain.size + 1) - self.starts[query]
         self.filled: dict[float, tuple[IntArray, FloatArray, IntArray]] = {}
 
     def _fill(self, value: float) -> tuple[IntArray, FloatArray, IntArray]:
@@ -449,9 +470,14 @@ class _IdealChunk:
 
     def idcg(self, value: float, k: int | None) -> FloatArray:
         rank, contribution, above = self._fill(value)
+        query = self.query
         if k is not None:
+            # Only the first k of each list can stand within k (the others
+            # move down, if at all); the sums skip the rest, which add 0.
+            head = prefixes(self.starts[:-1], np.minimum(np.diff(self.starts), k))
+            query, rank, contribution = query[head], rank[head], contribution[head]
             contribution = np.where(rank <= k, contribution, 0.0)
-        idcg = _sums(self.query, contribution, self.nq)
+        idcg = _sums(query, contribution, self.nq)
         first, last = above, above + self.u
         if k is not None:
             first, last = np.minimum(first, k), np.minimum(last, k)

@@ -14,12 +14,14 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.discount import discount  # re-exported
+from core.engine.discount import block_discounts, discount  # discount: re-exported
 from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
+    Blocks,
     ideal_key,
     ideal_lists,
     list_starts,
+    prefixes,
     ranked_lists,
     score_ties,
     sort_within_queries,
@@ -130,7 +132,7 @@ class Evaluation:
         idcg = self._idcg_at_cutoffs(blocks)
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
         self.results = QueryResults.from_sums(
-            dcg, idcg, n_open, c.zero_ideal, self._count(ranked) == 0, c.unranked)
+            dcg, idcg, n_open, c.zero_ideal, self.n_ranked == 0, c.unranked)
         check_totals(self)
 
     # -- the per-query results, by name ---------------------------------------------
@@ -188,9 +190,9 @@ class Evaluation:
         q_sorted = self._sorted_query
         group = self._sorted_group
         group_size = self._group_size
-        sorted_discount = discount(rank)
-        dcg = np.empty((nq, len(ks)))
         if group is not None and group_size is not None and self._new_group is not None:
+            sorted_discount = _rank_discounts(rank, self._blocks)
+            dcg = np.empty((nq, len(ks)))
             # DCG@k = sum over tie groups of (sum of the group's gains) x (sum
             # of its positions' discounts up to k) / (its size); only groups
             # that start within k add anything, so unknown gains further down
@@ -204,15 +206,8 @@ class Evaluation:
                 dcg[:, j] = _group_dcg(k, starts, first_rank, group_size, group_gain,
                                        group_query, disc_all, sorted_discount, nq)
             return dcg
-        contrib_all = sorted_discount
-        contrib_all *= self._sorted_gain
-        for j, k in enumerate(ks):
-            keep = rank <= k if k is not None else None
-            dcg[:, j] = np.bincount(
-                q_sorted if keep is None else q_sorted[keep],
-                weights=contrib_all if keep is None else contrib_all[keep], minlength=nq,
-            )
-        return dcg
+        contrib_all = _times_discount(self._sorted_gain.copy(), rank, self._blocks)
+        return _sums_at_cutoffs(contrib_all, q_sorted, rank, self._blocks, ks, nq)
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -223,21 +218,15 @@ class Evaluation:
         """
         nq = self.doc.n_queries
         same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
-        sorted_gain, ideal_query, ideal_rank, ideal_order = ideal_lists(
+        sorted_gain, ideal_query, ideal_rank, ideal_order, ideal_blocks = ideal_lists(
             self.doc, self.gain, self.inventory_mask, same_rows, blocks)
         if ideal_order is not None:
             self.__dict__["ideal_order"] = ideal_order
         self._ideal_rank_sorted = ideal_rank
         # Large inputs: the contributions take the sorted gains' place.
-        icontrib_all = np.multiply(sorted_gain, discount(ideal_rank), out=sorted_gain)
-        idcg = np.empty((nq, len(self.cutoffs)))
-        for j, k in enumerate(self.cutoffs):
-            ikeep = ideal_rank <= k if k is not None else None
-            idcg[:, j] = np.bincount(
-                ideal_query if ikeep is None else ideal_query[ikeep],
-                weights=icontrib_all if ikeep is None else icontrib_all[ikeep], minlength=nq,
-            )
-        return idcg
+        icontrib_all = _times_discount(sorted_gain, ideal_rank, ideal_blocks)
+        return _sums_at_cutoffs(icontrib_all, ideal_query, ideal_rank, ideal_blocks,
+                                self.cutoffs, nq)
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
@@ -261,17 +250,29 @@ class Evaluation:
         return self._count(self._retrieved)
 
     @_PerQuery
+    def _state_counts(self) -> IntArray:
+        """Candidates per query (rows) in each grade state (columns, by
+        :class:`~core.model.document.GradeState` value), in one count."""
+        n, nq, state = len(GradeState), self.doc.n_queries, self.doc.state
+        if state.size and (int(state.min()) < 0 or int(state.max()) >= n):
+            return np.stack([self._count(state == s) for s in GradeState], axis=1)
+        cell = np.multiply(self.doc.query, n, dtype=np.int64)
+        cell += state
+        counts: IntArray = np.bincount(cell, minlength=nq * n).reshape(nq, n)
+        return counts.astype(np.int64, copy=False)
+
+    @_PerQuery
     def n_judged(self) -> IntArray:
         """Candidates with a numeric grade."""
-        return self._count(self._numeric)
+        return self._state_counts[:, GradeState.NUMBER].copy()
 
     @_PerQuery
     def n_unknown(self) -> IntArray:
-        return self._count(self.doc.state == GradeState.UNKNOWN)
+        return self._state_counts[:, GradeState.UNKNOWN].copy()
 
     @_PerQuery
     def n_unrateable(self) -> IntArray:
-        return self._count(self.doc.state == GradeState.UNRATEABLE)
+        return self._state_counts[:, GradeState.UNRATEABLE].copy()
 
     @_GradeFree
     def n_inventory(self) -> IntArray:
@@ -405,24 +406,31 @@ class Evaluation:
         return self.order[lo:hi]
 
     def effective_discount(self, k: int | None, q: int | None = None, *,
-                           span: tuple[int, int] | None = None) -> FloatArray:
+                           span: tuple[int, int] | None = None,
+                           at: IntArray | None = None) -> FloatArray:
         """The discount each position of :attr:`order` (with ``q``: of
         :meth:`positions` ``(q)`` only; with ``span``: of those positions, which
-        hold whole queries) takes at cutoff ``k``: the mean discount of its
-        tie group's positions up to ``k`` where ties are averaged, else its
-        own (0 past ``k``)."""
-        if span is not None:
-            lo, hi = span
+        hold whole queries; with ``at``: of those positions, ascending, which
+        hold whole tie groups, as :meth:`within` gives them) takes at cutoff
+        ``k``: the mean discount of its tie group's positions up to ``k`` where
+        ties are averaged, else its own (0 past ``k``)."""
+        if at is None:
+            if span is not None:
+                lo, hi = span
+            else:
+                lo, hi = self.positions(q) if q is not None else (0, self.order.size)
+            at_or_span: IntArray | slice = slice(lo, hi)
         else:
-            lo, hi = self.positions(q) if q is not None else (0, self.order.size)
-        rank = self._sorted_rank[lo:hi]
+            at_or_span = at
+        rank = self._sorted_rank[at_or_span]
         d = discount(rank)
         if k is not None:
             d[rank > k] = 0.0
         if self._sorted_group is None or self._group_size is None:
             return d
-        group = self._sorted_group[lo:hi]
-        first = int(group[0]) if lo and group.size else 0  # a query holds whole tie groups
+        group = self._sorted_group[at_or_span]
+        # Whole tie groups: numbered from their first one's.
+        first = int(group[0]) if group.size else 0
         if first:
             group = group - first
         size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
@@ -430,6 +438,30 @@ class Evaluation:
         sums /= size
         eff: FloatArray = sums[group]
         return eff
+
+    def within(self, k: int, starts: IntArray) -> IntArray:
+        """The positions of :attr:`order` whose effective discount at ``k``
+        (:meth:`effective_discount`) may be more than 0, ascending, in whole
+        tie groups: ranks 1 to ``k`` of each list and, where ties are
+        averaged, the rest of a tie group that ``k`` cuts. ``starts``: where
+        each list of some consecutive queries starts in :attr:`order`, and
+        where the last one ends."""
+        length = np.diff(starts)
+        n = np.minimum(length, k)
+        if self._new_group is not None:
+            cut = np.flatnonzero(length > k)
+            if cut.size:  # a group goes on to the next group's first position
+                heads = self._group_heads
+                n[cut] = heads[np.searchsorted(heads, starts[cut] + k)] - starts[cut]
+        return prefixes(starts[:-1], n)
+
+    @_GradeFree
+    def _group_heads(self) -> IntArray:
+        """Where each tie group of :attr:`order` starts, and its end (every
+        position is a group of its own unless ties are averaged)."""
+        if self._new_group is None:
+            return np.arange(self.order.size + 1)
+        return np.append(np.flatnonzero(self._new_group), self.order.size)
 
     @property
     def sorted_gain(self) -> FloatArray:
@@ -456,7 +488,7 @@ class Evaluation:
             order = self.ideal_order
             return self.gain[order], self.doc.query[order]
         same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
-        gains, query, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask, same_rows,
+        gains, query, _, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask, same_rows,
                                          self._blocks)
         return gains, query
 
@@ -542,6 +574,51 @@ class Evaluation:
         return f"NDCG@{format_cutoff(k)}"
 
 
+def _rank_discounts(rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
+    """:func:`discount` of ``rank``; ranks in uniform ``blocks``
+    (:func:`core.engine.order.block_rank`) repeat one block's discounts."""
+    one = block_discounts(blocks[1], rank.size) if blocks else None
+    return discount(rank) if one is None or not blocks else np.tile(one, blocks[0])
+
+
+def _times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
+    """``gain`` (in place) times the discount of ``rank`` (as
+    :func:`_rank_discounts`)."""
+    one = block_discounts(blocks[1], rank.size) if blocks else None
+    if one is None or not blocks:
+        gain *= discount(rank)
+    else:
+        grid = gain.reshape(blocks)
+        grid *= one
+    return gain
+
+
+def _sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
+                     blocks: Blocks, cutoffs: tuple[int | None, ...], nq: int) -> FloatArray:
+    """Per query (rows) and cutoff (columns): the sum of ``values`` at ranks
+    up to the cutoff, each added in position order to 0.0 (as
+    :func:`numpy.bincount` adds). Lists in uniform blocks take running sums
+    of their rows (``values`` is overwritten): the same additions in the
+    same order."""
+    out = np.zeros((nq, len(cutoffs)))
+    if blocks:
+        rows, m = blocks
+        with np.errstate(over="ignore", invalid="ignore"):  # as bincount: check_totals says
+            running = np.cumsum(values.reshape(rows, m), axis=1, out=values.reshape(rows, m))
+        at = query[::m]  # (queries in ascending order, one block each)
+        for j, k in enumerate(cutoffs):
+            out[at, j] = running[:, (m if k is None else min(k, m)) - 1]
+        # A running sum starts at its first value, bincount at 0.0: the
+        # same number, but 0.0 where only -0.0 were added.
+        out += 0.0
+        return out
+    for j, k in enumerate(cutoffs):
+        keep = rank <= k if k is not None else None
+        out[:, j] = np.bincount(query if keep is None else query[keep],
+                                weights=values if keep is None else values[keep], minlength=nq)
+    return out
+
+
 def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """A copy of ``whole`` with ``values`` at ``at``."""
     out = whole.copy()
@@ -568,7 +645,7 @@ def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
             disc = disc.astype(np.float64)  # a copy
             g = within[cut]
             n = k - first_rank[g] + 1  # positions of each cut group within k
-            pos = np.repeat(starts[g] - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+            pos = prefixes(starts[g], n)
             owner = np.repeat(np.arange(cut.size), n)
             disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
     if k is not None:  # the groups that start within k

@@ -27,6 +27,7 @@ __all__ = [
     "list_starts",
     "order_follows_grades",
     "order_ranked",
+    "prefixes",
     "ranked_lists",
     "score_ties",
     "segment_rank",
@@ -273,6 +274,15 @@ def tied_positions(starts: BoolArray) -> tuple[IntArray, npt.NDArray[np.integer[
     return pos, group
 
 
+def prefixes(first: IntArray, n: IntArray) -> IntArray:
+    """The positions ``first[i]``, ``first[i] + 1``, ... (``n[i]`` of them)
+    of every ``i``, one run after the other (runs of lists, tie groups)."""
+    n = np.asarray(n, dtype=np.int64)
+    step = np.repeat(np.asarray(first, dtype=np.int64) - np.cumsum(n) + n, n)
+    step += np.arange(step.size)
+    return step
+
+
 def tie_runs(starts: BoolArray) -> tuple[IntArray, IntArray]:
     """The first and the last position (0-based, both included) of each tie
     group of two or more (groups starting at ``starts``, :func:`tie_starts`)."""
@@ -407,15 +417,15 @@ def _laid_out(q: IntArray, key: FloatArray, n_queries: int
 
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
-) -> tuple[FloatArray, IntArray, RankArray, IntArray | None]:
+) -> tuple[FloatArray, IntArray, RankArray, IntArray | None, Blocks]:
     """Every query's ideal list at once, highest gain first.
 
     ``same_rows``: the inventory is every row and so is the ranked list, whose
     ``blocks`` are then reused. Returns the gains in ideal order (NaN where
-    unknown), the query and the 1-based rank of each position, and the
+    unknown), the query and the 1-based rank of each position, the
     candidate indices in that order when a sort found them (None when only
     the gains were laid out: which candidate stands where is worked out when
-    asked).
+    asked), and the lists' uniform blocks (:func:`uniform_blocks`).
     """
     inv = None if same_rows or bool(inventory.all()) else np.flatnonzero(inventory)
     inv_key = ideal_key(gains) if inv is None else ideal_key(gains[inv], overwrite=True)
@@ -445,4 +455,4 @@ def ideal_lists(
     sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
     sorted_gain = sorted_gain.astype(np.float64, copy=False)
     ideal_rank = block_rank(*blocks)[0] if blocks else segment_rank(ideal_query)[0]
-    return sorted_gain, ideal_query, ideal_rank, ideal_order
+    return sorted_gain, ideal_query, ideal_rank, ideal_order, blocks
