@@ -25,7 +25,7 @@ from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.ids import IdBytes
 
-__all__ = ["document_from_trec", "first_repeat", "pair_keys"]
+__all__ = ["KeyTable", "document_from_trec", "first_repeat", "pair_keys"]
 
 
 
@@ -177,6 +177,11 @@ class _KeyTable:
             go_on = taken[~hit]
             pending, slot = pending[go_on], (slot[go_on] + 1) & self.mask
         return found
+
+
+#: The table under a public name: the Parquet join (:mod:`core.io.columnar`)
+#: probes its pairs' keys with it too.
+KeyTable = _KeyTable
 
 
 def _union(a: Column, b: Column) -> tuple[IntArray, IntArray, npt.NDArray[np.bytes_]] | None:
