@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.model import ids as ids_module
 from core.model.ids import IdBytes
 
 
@@ -101,3 +102,23 @@ def test_ids_sorted_as_bytes_are_sorted_as_text(texts, data):
     np.testing.assert_array_equal(ids.sort_descending(rows, group), np.lexsort((-code, group)))
     assert ids.texts() == texts
     assert ids.texts(rows) == [texts[r] for r in rows]
+
+
+def test_ids_sorted_block_by_block_as_whole(monkeypatch):
+    """sort_descending of many tied rows, a few whole groups at a time
+    (blocks of 64 rows here; groups of up to 40 cross the blocks' nominal
+    ends), gives the order of one sort of every row: the text's, by group."""
+    rng = np.random.default_rng(36)
+    texts = [f"d{v}" + "x" * w for v, w in zip(rng.integers(0, 300, 2000).tolist(),
+                                               rng.integers(0, 12, 2000).tolist(), strict=True)]
+    ids = IdBytes.from_texts(texts)
+    rows = rng.permutation(len(texts))[:1500].astype(np.int64)
+    group = np.repeat(np.arange(100), rng.multinomial(1500, [0.01] * 100))
+    rank = {t: n for n, t in enumerate(sorted(set(texts)))}
+    code = np.array([rank[texts[r]] for r in rows], dtype=np.int64)
+    whole = ids.sort_descending(rows, group)
+    monkeypatch.setattr(ids_module, "_SORT_BLOCK", 64)
+    blocked = ids.sort_descending(rows, group)
+    assert blocked.dtype == np.int64
+    np.testing.assert_array_equal(blocked, np.lexsort((-code, group)))
+    np.testing.assert_array_equal(blocked, whole)

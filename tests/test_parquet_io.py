@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -17,9 +18,11 @@ from hypothesis import given, settings
 
 from app.cli.main import main
 from core.errors import InputError
+from core.io import columnar
 from core.io.columnar import is_parquet
 from core.io.load import load_document
 from core.io.trec import Run, document_from_trec, read_qrels
+from core.model.ids import IdBytes
 from tests.test_trec_io import QRELS, RUN, assert_same, trec_files, write
 
 DATA = Path(__file__).parent / "data" / "trec_eval"
@@ -170,6 +173,39 @@ def test_qrels_judging_a_pair_twice(tmp_path, capsys):
     err = error_line(capsys, "evaluate", str(run), "--qrels", str(qrels))
     assert "q.parquet" in err
     assert "judges source 'y' twice (rows 1 and 2)" in err
+
+
+
+@pytest.mark.parametrize("keys", ["one key", "a key a length"])
+def test_pairs_sharing_a_key_are_joined_on_their_text(tmp_path, capsys, keys):
+    """The join matches pairs by 64-bit keys of the source ids' bytes; when
+    two different pairs share a key (forced here: every id one key, or ids
+    of one length one key, so that a run pair and a qrels pair of other ids
+    meet; equal ids keep equal keys) it joins on the ids' text: the same
+    document, the same messages."""
+    run, qrels = write(tmp_path / "r.txt", RUN), write(tmp_path / "q.txt", QRELS)
+    run_pq, qrels_pq = as_parquet(tmp_path, run, qrels)
+    bad_run = parquet(tmp_path / "bad.parquet", pa.table({
+        "query": ["a", "b", "a"], "source_id": ["x", "y", "x"], "score": [1.0, 2.0, 3.0]}))
+    bad_qrels = parquet(tmp_path / "badq.parquet", pa.table({
+        "query": ["a", "a", "a"], "source_id": ["y", "x", "y"], "grade": [1.0, 2.0, 3.0]}))
+    cases = [("evaluate", str(bad_run), "--qrels", str(good_qrels(tmp_path))),
+             ("evaluate", str(run_pq), "--qrels", str(bad_qrels))]
+    keyed = load_document(run_pq, qrels=qrels_pq)
+    messages = [error_line(capsys, *argv) for argv in cases]
+    assert "retrieves source 'x' twice (rows 1 and 3)" in messages[0]
+    assert "judges source 'y' twice (rows 1 and 3)" in messages[1]
+    if keys == "one key":
+        forced = lambda ids, rows=None: np.zeros(len(ids), dtype=np.uint64)  # noqa: E731
+    else:
+        forced = lambda ids, rows=None: ids.length.astype(np.uint64)  # noqa: E731
+    exact = mock.patch("core.io.columnar._Pairs.exact", wraps=columnar._Pairs.exact)
+    with mock.patch.object(IdBytes, "keys", forced), exact as by_text:
+        doc = load_document(run_pq, qrels=qrels_pq)
+        assert by_text.called
+        assert [error_line(capsys, *argv) for argv in cases] == messages
+    assert_same(doc, keyed)
+    assert doc.unjudged_queries == keyed.unjudged_queries
 
 
 def test_not_parquet_inside_and_run_without_qrels(tmp_path, capsys):

@@ -317,7 +317,11 @@ def ranked_lists(
     # Rows grouped in equal blocks (a run file, a matrix) keep their query
     # column through the sort.
     idx = None if bool(ranked.all()) else np.flatnonzero(ranked)
-    q_ranked = doc.query if idx is None else doc.query[idx]
+    # The ranked rows first (a joined run: the judged rows it did not
+    # retrieve follow) share the document's query column, as all rows do.
+    q_ranked = (doc.query if idx is None
+                else doc.query[: idx.size] if idx.size and idx[-1] == idx.size - 1
+                else doc.query[idx])
     blocks = uniform_blocks(q_ranked)
     order = order_ranked(doc, idx, gains, ties, blocks, q_ranked)
     if blocks:

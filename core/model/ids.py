@@ -52,6 +52,9 @@ _PLACE = np.arange(1, 65, dtype=np.uint64) * np.uint64(0xD6E8FEB86659FD93)
 _C1, _C2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
 #: Tokens keyed or compared at once (bounds the temporary arrays).
 _BLOCK = 1 << 14
+#: Tied rows :meth:`IdBytes.sort_descending` orders at once (about a block of
+#: whole groups; the rounds' temporaries then take ~15 MB at most).
+_SORT_BLOCK = 1 << 18
 
 
 def row_keys(m: npt.NDArray[np.uint8]) -> U64Array:
@@ -279,8 +282,26 @@ class IdBytes:
 
         Each round sorts on one integer: the group (``bits`` wide) and the
         next ``64 - bits`` bits' worth of whole bytes of the ids; rows still
-        tied with a neighbour go on to the next bytes.
+        tied with a neighbour go on to the next bytes. Groups given in
+        ascending order are sorted :data:`_SORT_BLOCK` rows at a time (whole
+        groups), so that the rounds' temporaries, some 60 bytes a row, are
+        a block's and not every tied row's.
         """
+        group = np.asarray(group)
+        if rows.size <= _SORT_BLOCK or bool(np.any(group[1:] < group[:-1])):
+            return self._sort_descending(rows, group).astype(np.int64)
+        # Blocks end where a group does: a group never spans two.
+        cuts = np.searchsorted(group, group[_SORT_BLOCK::_SORT_BLOCK])
+        bounds = np.unique(np.concatenate(([0], cuts, [rows.size])))
+        perm = np.empty(rows.size, dtype=np.int64)
+        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            perm[lo:hi] = self._sort_descending(rows[lo:hi], group[lo:hi])
+            perm[lo:hi] += lo
+        return perm
+
+    def _sort_descending(self, rows: IntArray,
+                         group: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int32]:
+        """:meth:`sort_descending` of one block of rows (as int32)."""
         start = self.offset[rows]
         length = (self.offset[rows + 1] - start - 1).astype(np.int32)
         w = words(self.arena)
@@ -317,7 +338,7 @@ class IdBytes:
                 break  # the rest are equal ids
             segment = np.cumsum(np.concatenate(([True], ~same)))[tied]
             live = live[tied]
-        return perm.astype(np.int64)
+        return perm
 
 
 def _chunk(w: U64Array, start: IntArray, length: npt.NDArray[np.int32], done: int,
