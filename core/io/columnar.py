@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.io.files import check_input, open_input
+from core.io.keytable import KeyTable
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.grades import PastedGrade, read_grade
@@ -285,8 +286,6 @@ def _matches(run: Side, qrels: Side, pairs: _Pairs, keep: npt.NDArray[np.bool_]
     _refuse_repeat(qrels, pairs, 1)
     rows = np.flatnonzero(keep[rq])
     _refuse_repeat(run, pairs, 0, rows if rows.size < rq.size else None)
-    from core.io.trec.join import KeyTable
-
     judged = np.flatnonzero(keep[jq])
     # A hash table of the judged pairs (distinct: checked above), probed by
     # the run's: no sort, and keys in no order cost no cache misses of a

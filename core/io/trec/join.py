@@ -25,7 +25,7 @@ from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.ids import IdBytes
 
-__all__ = ["KeyTable", "document_from_trec", "first_repeat", "pair_keys"]
+__all__ = ["document_from_trec", "first_repeat", "pair_keys"]
 
 
 
@@ -207,11 +207,6 @@ def _matches(run: _Sorted, run_key: U64Array, qrels: _Sorted, qrels_key: U64Arra
         matches.append(match[whole])
         pending, step = pending[~whole], step[~whole]
     return np.concatenate(hits), np.concatenate(matches)
-
-
-#: The table under a public name: the Parquet join (:mod:`core.io.columnar`)
-#: probes its pairs' keys with it too.
-KeyTable = _KeyTable
 
 
 def _union(a: Column, b: Column) -> tuple[IntArray, IntArray, npt.NDArray[np.bytes_]] | None:
