@@ -465,6 +465,7 @@ class MainWindow(WindowApi):
         self.summary_panel.show_query(self.evaluation, self._query)
         self.footer.set_evaluation(self.evaluation)
         self.conventions_panel.show_numbers()
+        self.display_changed.emit()  # the add-ons' sentences
 
     def _update_title(self) -> None:
         name = self.path.name if self.path is not None else (

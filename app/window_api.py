@@ -60,6 +60,9 @@ class WindowApi(QMainWindow):
     evaluation_changed = Signal(object)
     #: Another query is shown: carries its index.
     current_query_changed = Signal(int)
+    #: The display settings changed (the decimals shown): a view that writes
+    #: numbers into its text writes them again.
+    display_changed = Signal()
     #: Grades changed (edit, paste, undo or redo): carries the first changed row.
     grade_changed = Signal(int)
     #: The conventions changed (edit, undo or redo): carries the Conventions.

@@ -198,10 +198,12 @@ def test_at_1280x800_the_audit_log_shows_every_column_without_scrolling(qtbot, w
     its view (the time stamp in full took 180 px of its 590: Origin and
     Seconds were cut at the dock's edge, the log scrolled sideways). The
     time shows as the clock says it today; the stamp is whole on hover and in
-    a copy."""
+    a copy. At 16 pt Seconds ended at 966 px in 884: the note gives way,
+    elided (whole on hover), down to its header's width."""
     import datetime as dt
 
     from app.models.audit import AuditColumn, when_text
+    from app.panels.fit import elided_headers
 
     w = window
     _at(qtbot, w, 1280, 800)
@@ -225,4 +227,14 @@ def test_at_1280x800_the_audit_log_shows_every_column_without_scrolling(qtbot, w
     assert when_text("2026-12-05T16:20:05", day) == "2026-12-05 16:20"
     assert when_text("2026-12-06T16:20:05", day) == "16:20:05"
     assert when_text("yesterday", day) == "yesterday"
+    # At 16 pt too: the note gives way (elided, whole on hover) down to its header.
+    large = QFont(w.font())
+    large.setPointSizeF(16)
+    w.setFont(large)
+    _settle(qtbot, w)
+    _at(qtbot, w, 1280, 800)
+    log.fit_columns()
+    right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
+    assert right <= log.viewport().width(), (right, log.viewport().width())
+    assert elided_headers(log) == []
     w.session.mark_saved()

@@ -4,6 +4,7 @@ log, convention changes, the modified flag, closing, and opening files."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -393,12 +394,16 @@ def test_the_digits_setting_rounds_every_number_shown(qtbot, monkeypatch):
     gain = Gain(GainRule.TABLE, ((0.0, 0.0), (1 / 3, 0.5), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0)))
     assert w.change_conventions(w.conventions.replace(gain=gain)) is None
     w.set_query(w.document.query_index("case-A"))
+    w.app_actions["explain_disagreement"].trigger()  # worked out at once
+    explained = w.explain_view.view.sentence
+    assert re.search(r"goes from \d\.\d{4} to \d\.\d{4}", explained.text())
     panel = w.conventions_panel
     assert "reached NDCG@1 = 0.3333 (DCG 1.0000 / ideal DCG 3.0000)" in (
         w.summary_panel.sentence.text())
     assert "(0=0,0.3333=0.5000,1=1,2=2,3=3)" in panel.gain_formula.text()
     qtbot.mouseClick(w.preferences.button, Qt.MouseButton.LeftButton)
     assert w.decimals() == 2
+    assert re.search(r"goes from \d\.\d{2} to \d\.\d{2} \([+-]\d\.\d{2}\)", explained.text())
     shown = w.summary_panel.sentence.text()
     assert "reached NDCG@1 = 0.33 (DCG 1.00 / ideal DCG 3.00) under gain table " \
            "0=0,0.33=0.50,1=1,2=2,3=3 (gain = table[grade] (0=0,0.33=0.50," in shown

@@ -14,10 +14,7 @@ from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns, header_widths
 
-__all__ = ["NOTE_MOST", "AuditLogView"]
-
-#: The most of a note's width kept in view when the other columns leave less.
-NOTE_MOST = 200
+__all__ = ["AuditLogView"]
 
 
 class AuditLogView(QTableView):
@@ -59,15 +56,17 @@ class AuditLogView(QTableView):
         self._fit_note()
 
     def _fit_note(self) -> None:
-        """The note takes what the other columns leave, but never less than
-        its header and its notes ask (up to :data:`NOTE_MOST`): in a narrow
-        view (a 2x screen) it keeps that width and the view scrolls, instead
-        of being squeezed to a cut header."""
+        """The note takes what the other columns leave (a longer one elided,
+        whole on hover), but never less than its header asks: in a view too
+        narrow for that (a 2x screen) it keeps its header's width and the view
+        scrolls, instead of being squeezed to a cut header. (It kept 200 px
+        for its text: at 16 pt on a 1280x800 screen Seconds was then cut at
+        the log's edge.)"""
         header = self.horizontalHeader()
         note = AuditColumn.NOTE
         others = sum(header.sectionSize(c) for c in range(header.count())
                      if c != note and not self.isColumnHidden(c))
-        least = max(header_widths(self)[note], min(NOTE_MOST, self.sizeHintForColumn(note)))
+        least = header_widths(self)[note]
         room = self.viewport().width() - others
         stretch = QHeaderView.ResizeMode.Stretch
         if room >= least:

@@ -243,6 +243,7 @@ class ExplainController:
         window.evaluation_changed.connect(self.view.schedule)
         window.document_replaced.connect(self.view.schedule)
         window.current_query_changed.connect(self._query_changed)
+        window.display_changed.connect(lambda: self._query_changed(-1))  # (the decimals)
         self.dock.visibilityChanged.connect(self._visibility_changed)
 
     def open(self) -> None:

@@ -183,6 +183,10 @@ class JudgesView(QWidget):
         for w in (self.consensus, self.kappa_table, self.alpha_table, self.query_title,
                   self.candidate_table):
             w.setVisible(self.report is not None)
+        self.show_sentences()
+
+    def show_sentences(self) -> None:
+        """The agreement's sentences at the display rounding (or why there are none)."""
         if self.report is None:
             self.message.setText(self.tr(
                 "This document keeps no individual annotators' grades, so there is no "
@@ -231,6 +235,7 @@ class JudgesController:
             window.document))
         window.current_query_changed.connect(lambda _q: self.show_query())
         window.grade_changed.connect(lambda _i: self.show_query())
+        window.display_changed.connect(self.view.show_sentences)
         self.document_replaced(window.document)
 
     def open(self) -> None:
