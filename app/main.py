@@ -7,11 +7,9 @@ another, and restores the layout the user left.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,69 +17,21 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen, QWidget
 
+from app.opening import READING, Reading, parse_args, reading_key
 from app.settings import APPLICATION, ORGANIZATION, ensure_identity
 from core.errors import NdcgError
-from core.model.presets import PRESETS, apply_preset
+from core.model.presets import apply_preset
 
 if TYPE_CHECKING:
     from app.banner import UnjudgedBanner
     from app.fileops import FileOps
     from app.outside_edits import OutsideEditsBanner
     from app.window_api import WindowApi
-    from core.model.document import Document
 
 # The window's modules are imported once the splash shows (they take a
 # second or more), while the file is read; matplotlib waits for the plots.
 
 __all__ = ["build_window", "install_review_docks", "main", "parse_args"]
-
-
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="ndcg-worksheet",
-        description="Grade ranked candidates and compute NDCG with every convention declared.",
-    )
-    parser.add_argument("file", nargs="?", help="a worksheet (.csv, .tsv, .xlsx) or a TREC run")
-    parser.add_argument("--qrels", help="TREC qrels for a run file")
-    parser.add_argument("--preset", choices=list(PRESETS),
-                        help="open with a peer's conventions (its gain, discount, ideal list, "
-                             "ties, unknown and zero-ideal rules; cutoffs, rubric, "
-                             "weighting, consensus and rounding are kept)")
-    return parser.parse_args(list(argv))
-
-
-def _load(path: str | Path, qrels: str | Path | None) -> Document:
-    from core.io.load import load_document
-    from core.io.textfile import DETECT
-
-    # A worksheet CSV/TSV in the encoding its bytes show (the status bar says which).
-    return load_document(path, qrels=qrels, encoding=DETECT)
-
-
-def _read_in_background(path: str | Path,
-                        qrels: str | Path | None) -> Callable[[], Document]:
-    """Start reading ``path`` on a thread (numpy lets go of the interpreter
-    lock, so the window's modules load meanwhile); the returned function
-    waits for the document (and raises what reading raised)."""
-    box: list[Document | BaseException] = []
-
-    def read() -> None:
-        try:
-            box.append(_load(path, qrels))
-        except BaseException as exc:  # handed to the waiting side
-            box.append(exc)
-
-    thread = threading.Thread(target=read, name="open-file", daemon=True)
-    thread.start()
-
-    def wait() -> Document:
-        thread.join()
-        got = box[0]
-        if isinstance(got, BaseException):
-            raise got
-        return got
-
-    return wait
 
 
 def _import_window_modules() -> None:
@@ -99,10 +49,6 @@ def _import_window_modules() -> None:
     import app.window  # noqa: F401  (matplotlib waits until plots are first shown)
 
 
-#: Files :func:`main` started reading once the splash showed, by (path, qrels).
-_READING: dict[tuple[str, str | None], Callable[[], Document]] = {}
-
-
 def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
                  preset: str | None = None, review_docks: bool = True,
                  importing: Path | None = None) -> WindowApi:
@@ -114,9 +60,11 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     so the reviewer still gets a working window. The window has the geometry
     and dock layout the user left (the default one at a first start); a TREC
     run whose candidates are not all judged shows what can be done about it.
-    The file is read on a thread (started by :func:`main` when it showed the
-    splash) while the window is built. Without ``review_docks`` the review
-    docks, hidden at a first start, are left to the caller
+    The file is read on a thread (started by the launcher before Qt loaded,
+    or by :func:`main` when it showed the splash: :mod:`app.opening`) while
+    the window is built and, as long as the reading goes on, the review
+    docks are installed. Without ``review_docks`` the review docks, hidden
+    at a first start, are otherwise left to the caller
     (:func:`install_review_docks`: :func:`main` installs them once the
     window has been painted). With ``importing`` (an annotators' sheet the
     import wizard is about to read) the window starts empty, saying so in
@@ -131,36 +79,17 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     follow_color_scheme(qapp)  # the system's light or dark scheme, readable at WCAG AA
     reading = None
     if path is not None:
-        key = (str(path), None if qrels is None else str(qrels))
-        reading = _READING.pop(key, None) or _read_in_background(path, qrels)
+        reading = READING.pop(reading_key(path, qrels), None) or Reading(path, qrels)
     _import_window_modules()
-    from app.window import APP_TITLE, MainWindow
+    from app.window import MainWindow
 
     window: WindowApi | None = None
     extras: _Extras | None = None
     shown: Path | None = None
+    docks = False
     if reading is not None and path is not None:
-        # An empty window first, its add-ons installed for the file while it
-        # is read (a regular file: file operations read it to know it again;
-        # a FIFO or a device is left to the reader to refuse), then the
-        # document shown in it: it is evaluated once (a document that cannot
-        # be evaluated raises here, before anything changes), not once per step.
-        window = MainWindow(None)
-        if Path(path).is_file():
-            window.set_path(path)
-            extras = _install_extras(window)
-        try:
-            doc = reading()
-            if preset is not None:
-                doc.conventions = apply_preset(doc.conventions, preset)
-            window.set_document(doc, Path(path))
-            shown = window.path
-        except (NdcgError, OSError) as exc:
-            from app.shown import boxed
-
-            QMessageBox.warning(  # a long id or path in the error is shown cut
-                None, APP_TITLE, boxed(f"{exc}\n\nThe bundled example opens instead."),
-            )
+        window, extras, docks = _while_reading(path, reading)
+        shown = _show_read(window, reading, path, preset)
     if shown is None:
         window = _without_file(window, preset, importing)
     assert window is not None
@@ -169,7 +98,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     watch_palette(window)  # any palette the application is given later
     if extras is None:
         extras = _install_extras(window)
-    if review_docks:
+    if review_docks and not docks:
         install_review_docks(window)
     window.workplace.restore()
     from app.accessibility import announce_status_messages
@@ -226,6 +155,51 @@ def _import_at_launch(window: WindowApi, file_ops: FileOps, sheet: Path) -> None
                 "File > Open… opens a worksheet.").format(boxed(sheet.name)))
 
     QTimer.singleShot(0, run)
+
+
+def _while_reading(path: str | Path,
+                   reading: Reading) -> tuple[WindowApi, _Extras | None, bool]:
+    """An empty window, its add-ons installed for the file ``reading`` reads
+    (a regular file: file operations read it to know it again; a FIFO or a
+    device is left to the reader to refuse) and, when the reading still goes
+    on, the review docks too (in time the window would otherwise spend
+    waiting; :func:`build_window` installs them later only when they are not
+    yet). The window, its add-ons (None: not installed) and whether the
+    docks are."""
+    from app.window import MainWindow
+
+    window = MainWindow(None)
+    if not Path(path).is_file():
+        return window, None, False
+    window.set_path(path)
+    extras = _install_extras(window)
+    if not reading.busy:
+        return window, extras, False
+    install_review_docks(window)
+    return window, extras, True
+
+
+def _show_read(window: WindowApi, reading: Reading, path: str | Path,
+               preset: str | None) -> Path | None:
+    """The document ``reading`` reads shown in ``window`` (under ``preset``):
+    it is evaluated once (a document that cannot be evaluated raises before
+    anything changes). Where it is shown from; None when it could not be
+    read (the message box said why)."""
+    from app.window import APP_TITLE
+
+    try:
+        doc = reading()
+        if preset is not None:
+            doc.conventions = apply_preset(doc.conventions, preset)
+        window.set_document(doc, Path(path))
+        return window.path
+    except (NdcgError, OSError) as exc:
+        from app.shown import boxed
+
+        QMessageBox.warning(  # a long id or path in the error is shown cut
+            None, APP_TITLE, boxed(f"{exc}\n\nThe bundled example opens instead."),
+        )
+    return None
 
 
 def _opened(window: WindowApi, extras: _Extras, shown: Path,
@@ -388,8 +362,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APPLICATION])
     QApplication.setOrganizationName(ORGANIZATION)
     QApplication.setApplicationName(APPLICATION)
+    # The launcher may have started reading the file already (app.opening).
+    early = bool(args.file) and reading_key(args.file, args.qrels) in READING
     foreign = None
-    if args.file and not args.qrels:
+    if args.file and not args.qrels and not early:
         from core.io.load import is_annotator_sheet
 
         if is_annotator_sheet(Path(args.file)):
@@ -398,18 +374,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.file and not foreign:
         # Read while the window's modules load and the window is built.
         splash = _splash(Path(args.file).name)
-        key = (str(args.file), None if args.qrels is None else str(args.qrels))
-        _READING[key] = _read_in_background(args.file, args.qrels)
+        if not early:
+            READING[reading_key(args.file, args.qrels)] = Reading(args.file, args.qrels)
     # An annotators' sheet: the window starts empty, the import wizard over it.
     window = build_window(None if foreign else args.file, qrels=args.qrels,
                           preset=args.preset, review_docks=False, importing=foreign)
-    _READING.clear()
+    READING.clear()
     from app.first_paint import after_first_paint
     from app.startup_probe import probe_requested, quit_after_first_paint
 
-    # The hidden docks once the window is on screen (their menus and
-    # shortcuts right after its first paint).
-    after_first_paint(window, lambda: install_review_docks(window))
+    if window.compare_view is None:  # (installed while a file was read: app.main._while_reading)
+        # The hidden docks once the window is on screen (their menus and
+        # shortcuts right after its first paint).
+        after_first_paint(window, lambda: install_review_docks(window))
     if probe_requested():  # the start-up benchmark's, through the environment
         quit_after_first_paint(window)
     window.show()

@@ -88,3 +88,65 @@ def test_the_add_ons_know_the_file_opened_at_launch(qtbot, tmp_path):
     assert ops.file_state == FileState.of(run)
     assert ops.journal.path == real_path(run)
     assert ops.journal.base == ops.file_state
+
+
+def test_the_launcher_reads_a_run_before_qt_loads(tmp_path):
+    """``ndcg-worksheet RUN --qrels QRELS`` starts reading the run before
+    PySide6 (and the example's workbook reader) is imported: a fresh process,
+    as the entry point runs it."""
+    import subprocess
+    import sys
+
+    run, qrels = _trec(tmp_path)
+    script = (
+        "import sys; from app.launcher import prepare; from app.opening import READING; "
+        f"prepare([{str(run)!r}, '--qrels', {str(qrels)!r}]); "
+        "(reading,) = READING.values(); doc = reading(); "
+        "print(doc.n_queries, 'PySide6' in sys.modules, "
+        "'core.io.workbook.reader' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parent.parent).stdout
+    assert out.split() == ["2", "False", "False"]
+
+
+def test_the_review_docks_are_installed_while_the_run_is_read(qtbot, tmp_path, monkeypatch):
+    """The window would wait for a long read: the review docks are installed
+    meanwhile (once), not after the first paint."""
+    import threading
+
+    from PySide6.QtWidgets import QApplication
+
+    import app.main as main_module
+    import app.opening as opening
+
+    run, qrels = _trec(tmp_path)
+    docks_in = threading.Event()
+    original_load, original_docks = opening.load, main_module.install_review_docks
+    installed: list[bool] = []
+
+    def slow_load(path, qrels):  # type: ignore[no-untyped-def]
+        assert docks_in.wait(20)  # the read ends only once the docks are in
+        return original_load(path, qrels)
+
+    def docks(window):  # type: ignore[no-untyped-def]
+        installed.append(window.document.n_queries == 2)  # the run not shown yet: False
+        original_docks(window)
+        docks_in.set()
+
+    monkeypatch.setattr(opening, "load", slow_load)
+    monkeypatch.setattr(main_module, "install_review_docks", docks)
+    monkeypatch.setattr(QApplication, "exec", lambda self: 0)
+    built = []
+    build = main_module.build_window
+    monkeypatch.setattr(main_module, "build_window",
+                        lambda *a, **k: built.append(build(*a, **k)) or built[-1])
+    assert main_module.main([str(run), "--qrels", str(qrels)]) == 0
+    (window,) = built
+    qtbot.addWidget(window)
+    qtbot.waitUntil(window.isVisible)
+    assert "compareViewDock" in window.docks
+    assert window.document.n_queries == 2
+    QApplication.processEvents()  # the first paint: nothing installed again
+    assert installed == [False]
+    window.session.mark_saved()

@@ -108,3 +108,23 @@ def test_each_flag_sets_its_field_over_a_preset(name: str, data: st.DataObject) 
     got = conventions_from_args(p.parse_args(["--preset", preset, *_cli_text(f, value)]),
                                 Conventions())
     assert got == f.set(PRESETS[preset], value)
+
+
+@given(st.lists(st.one_of(st.integers(-130, 130).map(float),
+                          st.sampled_from([0.5, -0.0, 2.25, float("nan")])), max_size=30))
+def test_the_rubric_derived_from_the_grades_seen(grades: list[float]) -> None:
+    """Without a declared rubric: whole-number grades spanning at most 100
+    give every whole number from min(0, lowest) to the highest; otherwise
+    the distinct grades seen and 0 (the oracle reads the distinct grades with
+    np.unique; rubric_for needs only the lowest and highest for the first)."""
+    import numpy as np
+
+    g = np.array(grades, dtype=np.float64)
+    seen = np.unique(g[~np.isnan(g)])
+    if seen.size == 0:
+        expected: Any = (0.0, 1.0)
+    elif np.all(seen == np.round(seen)) and seen[-1] - min(seen[0], 0) <= 100:
+        expected = range(int(min(seen[0], 0)), int(seen[-1]) + 1)
+    else:
+        expected = [0.0, *seen.tolist()]
+    assert Conventions().rubric_for(g) == Rubric.from_values(expected)

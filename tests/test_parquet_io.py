@@ -258,7 +258,7 @@ def test_worksheet_table_equals_its_csv(tmp_path):
 
 
 def test_the_editor_opens_a_parquet_run_with_parquet_qrels(tmp_path):
-    from app.main import _load
+    from app.opening import load as _load
 
     run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test")
     text = document_from_trec(DATA / "results.test", DATA / "qrels.test")

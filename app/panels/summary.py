@@ -221,7 +221,10 @@ class SummaryPanel(QWidget):
         table.resizeColumnsToContents()
         if self._ev is None:
             return
-        shown = {STATUS_BY_CODE[int(code)] for code in np.unique(self._ev.status_code)}
+        # The codes counted, not np.unique: numpy 2.4's unique imports numpy.ma
+        # (~30 ms) on first use, which was the first use while a run opens.
+        counts = np.bincount(self._ev.status_code.ravel(), minlength=len(STATUS_BY_CODE))
+        shown = {STATUS_BY_CODE[int(code)] for code in np.flatnonzero(counts)}
         margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
                                                 None, table) + 1) + 2
         widest = margin + max(table.fontMetrics().horizontalAdvance(STATUS_LOOK[s].label)

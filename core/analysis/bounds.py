@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status, discount
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
+from core.engine.query_values import query_ideal
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
@@ -64,12 +65,15 @@ class OpenQuery:
 
     def __init__(self, ev: Evaluation, q: int, j: int) -> None:
         # Only query q's slices are worked on (what the whole document needs,
-        # the ideal order and the rubric, the evaluation works out once).
+        # the rubric, the evaluation works out once; the query's ideal list is
+        # sorted from its own rows, not every query's: an editor asks after
+        # each edit, and the whole ideal order would be spliced into every
+        # later evaluation, 16 MB at 2M candidates).
         c = ev.conventions
         self.k = ev.cutoffs[j]
         self.eff = ev.effective_discount(self.k, q)
         self.ranked = ev.ranked(q)
-        self.inventory = ev.ideal(q)
+        self.inventory = query_ideal(ev, q)
         self.unknown = self.inventory[np.isnan(ev.gain[self.inventory])]
         self.gain = ev.gain
         # Where each ranked and each ideal position's candidate sits among the
@@ -339,7 +343,7 @@ class _OuterBounds:
             per_chunk = max(1, self.CHUNK * nq // max(ev.order.size, 1))
             self.chunks = [(a, min(a + per_chunk, nq)) for a in range(0, nq, per_chunk)]
         else:
-            ideal = ev.ideal(q)
+            ideal = query_ideal(ev, q)
             self.ideal_gain = ev.gain[ideal]
             self.ideal_query = np.full(ideal.size, q, dtype=np.int64)
             self.ideal_start = np.array([0, ideal.size])

@@ -60,7 +60,10 @@ def _place(rows: IntArray, listed: IntArray) -> tuple[IntArray, BoolArray]:
 
 def query_ideal(ev: Evaluation, q: int) -> IntArray:
     """Candidate indices of query ``q``'s ideal list, best first: equal to
-    :meth:`Evaluation.ideal` without sorting every query's list."""
+    :meth:`Evaluation.ideal` without sorting every query's list (its slice
+    where every query's list is worked out already)."""
+    if "ideal_order" in ev.__dict__:
+        return ev.ideal(q)
     members = ev.doc.members(q)
     inv = members[ev.inventory_mask[members]]
     order: IntArray = inv[np.argsort(ideal_key(ev.gain[inv]), kind="stable")]

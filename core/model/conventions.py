@@ -263,13 +263,16 @@ class Conventions:
         """
         if self.rubric is not None:
             return self.rubric
-        seen = np.unique(grades[~np.isnan(grades)])
-        if seen.size == 0:
+        graded = grades[~np.isnan(grades)]
+        if graded.size == 0:
             return Rubric.from_values((0.0, 1.0))
-        if np.all(seen == np.round(seen)) and seen[-1] - min(seen[0], 0) <= 100:
-            low = int(min(seen[0], 0.0))
-            return Rubric.from_values(range(low, int(seen[-1]) + 1))
-        return Rubric.from_values([0.0, *seen.tolist()])
+        # The lowest and highest grades decide a whole-number scale without
+        # sorting every grade (np.unique: ~30 ms at 2M candidates, asked by the
+        # evaluation and the panels that list the levels).
+        lowest, highest = graded.min(), graded.max()
+        if highest - min(lowest, 0) <= 100 and np.array_equal(graded, np.round(graded)):
+            return Rubric.from_values(range(int(min(lowest, 0.0)), int(highest) + 1))
+        return Rubric.from_values([0.0, *np.unique(graded).tolist()])
 
     def levels(self, grades: FloatArray) -> tuple[Level, ...]:
         """Each level of the scale (:meth:`rubric_for` ``grades``) with its

@@ -1,0 +1,104 @@
+"""The editor's command line and the reading of the file it names, without Qt.
+
+The launcher (:mod:`app.launcher`) starts reading a run given at launch
+before it imports PySide6 and the window's modules: the reading (numpy work
+that lets go of the interpreter lock, on its own threads) goes on while Qt
+loads, the splash shows and the window is built. :func:`app.main.build_window`
+takes the document from :data:`READING` when it is there, or starts the
+reading itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.model.presets import PRESETS
+
+if TYPE_CHECKING:
+    from core.model.document import Document
+
+__all__ = ["READING", "Reading", "load", "parse_args", "reading_key", "start_reading"]
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="ndcg-worksheet",
+        description="Grade ranked candidates and compute NDCG with every convention declared.",
+    )
+    parser.add_argument("file", nargs="?", help="a worksheet (.csv, .tsv, .xlsx) or a TREC run")
+    parser.add_argument("--qrels", help="TREC qrels for a run file")
+    parser.add_argument("--preset", choices=list(PRESETS),
+                        help="open with a peer's conventions (its gain, discount, ideal list, "
+                             "ties, unknown and zero-ideal rules; cutoffs, rubric, "
+                             "weighting, consensus and rounding are kept)")
+    return parser.parse_args(list(argv))
+
+
+def load(path: str | Path, qrels: str | Path | None) -> Document:
+    """The document the editor opens ``path`` (with ``qrels`` for a run) as."""
+    from core.io.load import load_document
+    from core.io.textfile import DETECT
+
+    # A worksheet CSV/TSV in the encoding its bytes show (the status bar says which).
+    return load_document(path, qrels=qrels, encoding=DETECT)
+
+
+class Reading:
+    """A file being read on a thread (numpy lets go of the interpreter lock,
+    so the window's modules load meanwhile); calling it waits for the
+    document (and raises what reading raised)."""
+
+    def __init__(self, path: str | Path, qrels: str | Path | None) -> None:
+        self._box: list[Document | BaseException] = []
+        self._thread = threading.Thread(target=self._read, args=(path, qrels),
+                                        name="open-file", daemon=True)
+        self._thread.start()
+
+    def _read(self, path: str | Path, qrels: str | Path | None) -> None:
+        try:
+            self._box.append(load(path, qrels))
+        except BaseException as exc:  # handed to the waiting side
+            self._box.append(exc)
+
+    @property
+    def busy(self) -> bool:
+        """Still reading: the window has time for other work meanwhile."""
+        return self._thread.is_alive()
+
+    def __call__(self) -> Document:
+        self._thread.join()
+        got = self._box[0]
+        if isinstance(got, BaseException):
+            raise got
+        return got
+
+
+#: Files being read for the window, by (path, qrels): started by
+#: :func:`start_reading`, taken by :func:`app.main.build_window`.
+READING: dict[tuple[str, str | None], Reading] = {}
+
+
+def reading_key(path: str | Path, qrels: str | Path | None) -> tuple[str, str | None]:
+    return str(path), None if qrels is None else str(qrels)
+
+
+def start_reading(args: argparse.Namespace) -> bool:
+    """Start reading the file ``args`` name (unless it is already being
+    read), when the window will show it: not an annotators' sheet given
+    without qrels (the import wizard reads that one). Whether it is read."""
+    if not args.file:
+        return False
+    key = reading_key(args.file, args.qrels)
+    if key in READING:
+        return True
+    if not args.qrels:
+        from core.io.load import is_annotator_sheet
+
+        if is_annotator_sheet(Path(args.file)):
+            return False
+    READING[key] = Reading(args.file, args.qrels)
+    return True
