@@ -81,8 +81,6 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     if path is not None:
         reading = READING.pop(reading_key(path, qrels), None) or Reading(path, qrels)
     _import_window_modules()
-    from app.window import MainWindow
-
     window: WindowApi | None = None
     extras: _Extras | None = None
     shown: Path | None = None
