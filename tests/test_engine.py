@@ -382,6 +382,21 @@ def test_sums_of_lists_in_blocks_are_bincounts_bit_for_bit(rows, m, cutoffs, see
     np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))
 
 
+@given(st.lists(st.sampled_from([-np.inf, -2.5, -0.0, 0.0, 1e-300, 3.0, 7.0, np.inf]),
+                max_size=12),
+       st.lists(st.sampled_from([-np.inf, -2.5, -0.0, 0.0, 1e-300, 3.0, 7.0, np.inf, -1.0,
+                                 5.0]), max_size=30))
+def test_places_counted_by_comparisons_are_searchsorted(values, key):
+    """A key's place among a few sorted values, counted by one comparison
+    per value, is the binary search's (-0.0 and 0.0 equal; more values than
+    _COMPARED take the binary search)."""
+    from core.engine import order
+
+    v = np.unique(np.array(values, dtype=np.float64))
+    k = np.array(key, dtype=np.float64)
+    np.testing.assert_array_equal(order._places(v, k), np.searchsorted(v, k))
+
+
 def test_distinct_values_a_sample_misses_are_found():
     from core.engine.order import _SAMPLE, _distinct
 

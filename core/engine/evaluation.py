@@ -451,17 +451,10 @@ class Evaluation:
         if self._new_group is not None:
             cut = np.flatnonzero(length > k)
             if cut.size:  # a group goes on to the next group's first position
-                heads = self._group_heads
-                n[cut] = heads[np.searchsorted(heads, starts[cut] + k)] - starts[cut]
+                lo, hi = int(starts[0]), int(starts[-1])
+                heads = np.append(np.flatnonzero(self._new_group[lo:hi]), hi - lo)
+                n[cut] = heads[np.searchsorted(heads, starts[cut] - lo + k)] - (starts[cut] - lo)
         return prefixes(starts[:-1], n)
-
-    @_GradeFree
-    def _group_heads(self) -> IntArray:
-        """Where each tie group of :attr:`order` starts, and its end (every
-        position is a group of its own unless ties are averaged)."""
-        if self._new_group is None:
-            return np.arange(self.order.size + 1)
-        return np.append(np.flatnonzero(self._new_group), self.order.size)
 
     @property
     def sorted_gain(self) -> FloatArray:

@@ -358,12 +358,30 @@ def _distinct(key: FloatArray) -> tuple[FloatArray, IntArray]:
     holds one of them is linear, where finding them all is a sort."""
     step = max(key.size // _SAMPLE, 1)
     values = np.unique(key[::step])
-    code = np.searchsorted(values, key)
+    code = _places(values, key)
     np.minimum(code, values.size - 1, out=code)
     if not bool(np.array_equal(values[code], key)):
         values = np.unique(key)
         code = np.searchsorted(values, key)
     return values, code
+
+
+#: Up to this many sorted values, a key's place among them is counted by
+#: comparisons (one pass each) rather than found by a binary search.
+_COMPARED = 8
+
+
+def _places(values: FloatArray, key: FloatArray) -> IntArray:
+    """How many of ``values`` (ascending) are below each of ``key``: its
+    place by :func:`numpy.searchsorted` (the same comparisons) where it is
+    not NaN (:func:`_distinct` checks every place it is given)."""
+    if values.size > _COMPARED or (values.size and np.isnan(values[-1])):  # (NaN: last)
+        found: IntArray = np.searchsorted(values, key)
+        return found
+    code = np.zeros(key.size, dtype=np.int64)
+    for v in values.tolist():
+        code += key > v
+    return code
 
 
 def _sorted_by_query(q: IntArray, code: IntArray, values: FloatArray,
