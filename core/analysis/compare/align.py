@@ -439,13 +439,14 @@ def changed_candidates(
     cut: Cut,
     query_a: int,
     query_b: int,
-) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.object_], IntArray, IntArray, FloatArray,
-           FloatArray]:
+) -> tuple[tuple[IntArray, IntArray], npt.NDArray[np.object_], IntArray, IntArray,
+           FloatArray, FloatArray]:
     """The candidates of one shared query (``query_a`` in A, ``query_b`` in B)
     that moved, entered, left or were regraded in ``cut``.
 
-    Returns their source ids, kinds, ranks in A and B (0: not ranked) and
-    contributions in A and B, A's rows first, then B's rows without a partner.
+    Returns their rows (A's rows, then B's rows without a partner: the
+    caller decodes the ids of those it shows), kinds, ranks in A and B (0:
+    not ranked) and contributions in A and B, in that order.
     """
     ca, cb, xa, xb = cut
     ma = ev_a.doc.members(query_a)
@@ -473,7 +474,7 @@ def changed_candidates(
     # Candidates of B without a row in A (those with one were seen above).
     new_b = mb[cb[mb] & (partner_b[mb] < 0)]
     return (
-        np.concatenate([ev_a.doc.source_texts(ma[keep]), ev_b.doc.source_texts(new_b)]),
+        (ma[keep], new_b),
         np.concatenate([kind[keep], np.full(new_b.size, "entered", dtype=object)]),
         np.concatenate([rank_a[keep], np.zeros(new_b.size, dtype=np.int64)]),
         np.concatenate([rank_b[keep], ev_b.rank[new_b]]),

@@ -237,7 +237,7 @@ class Comparison:
         regraded at cutoff index ``j``, largest |contribution change| first
         (unknown changes last); the first ``limit`` of them when given."""
         i = self.common.index(query) if isinstance(query, str) else int(query)
-        sources, kinds, r_a, r_b, x_a, x_b = changed_candidates(
+        (rows_a, rows_b), kinds, r_a, r_b, x_a, x_b = changed_candidates(
             self.ev_a, self.ev_b, self.partner_a, self.partner_b, self._cut[j],
             int(self.qa[i]), int(self.qb[i]),
         )
@@ -245,12 +245,20 @@ class Comparison:
         order = np.lexsort((np.arange(size.size), -np.nan_to_num(size, nan=-1.0)))
         if limit is not None:
             order = order[:limit]
+        # Only the ids shown are decoded (the JSON shows 10 of each query's
+        # ~1,000 changes at k = all: 0.85 s of decoding for 2,000 queries).
+        from_a = order < rows_a.size
+        sources = np.empty(order.size, dtype=object)
+        for doc, rows, where in ((self.doc_a, rows_a[order[from_a]], from_a),
+                                 (self.doc_b, rows_b[order[~from_a] - rows_a.size], ~from_a)):
+            if rows.size:
+                sources[where] = doc.source_texts(rows)
         return [
             CandidateChange(
-                str(sources[t]), str(kinds[t]),
+                str(source), str(kinds[t]),
                 int(r_a[t]) or None, int(r_b[t]) or None, float(x_a[t]), float(x_b[t]),
             )
-            for t in order
+            for source, t in zip(sources, order, strict=True)
         ]
 
     def inventory(self, limit: int | None = None) -> list[InventoryChange]:
