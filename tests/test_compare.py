@@ -21,7 +21,14 @@ from core.analysis.compare import (
     paired_randomization,
     subset_document,
 )
-from core.analysis.compare.align import partners
+from core.analysis.compare.align import (
+    KeyedRows,
+    align_candidates,
+    align_queries,
+    byte_partners,
+    keyed_rows,
+    partners,
+)
 from core.analysis.compare.changes import tie_rule_ndcg
 from core.engine.evaluation import evaluate
 from core.io.trec import document_from_trec
@@ -561,3 +568,54 @@ def test_changes_and_inventory_of_runs_read_as_bytes(tmp_path) -> None:  # type:
         d.source_id  # noqa: B018 - the whole column decoded: the same answers
     assert sorted((ch.source_id, ch.kind) for ch in c.candidate_changes("q1")) == sorted(changes)
     assert [(i.query, i.added, i.removed) for i in c.inventory()] == inventory
+
+
+def _dictionary_partners(a: Document, b: Document) -> tuple[list[int], list[int]]:
+    """Each row's partner found with a dictionary of (query id, source id)."""
+    row_b = {(b.query_ids[int(q)], s): r for r, (q, s) in enumerate(zip(b.query, b.source_id,
+                                                                        strict=True))}
+    want_a = [row_b.get((a.query_ids[int(q)], s), -1) for q, s in zip(a.query, a.source_id,
+                                                                      strict=True)]
+    want_b = [-1] * len(b)
+    for r, p in enumerate(want_a):
+        if p >= 0:
+            want_b[p] = r
+    return want_a, want_b
+
+
+def test_runs_matched_by_their_id_bytes_as_by_a_dictionary(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Runs of several queries (one in A only, one in B only), ids shared or
+    # not, some not ASCII, judged-not-retrieved rows appended: the grid of
+    # keys finds every partner a dictionary finds. When keys clash (every key
+    # made equal), it declines and the ids are numbered instead, same partners.
+    rng = np.random.default_rng(3)
+    pool = ["x", "é", "y-long-identifier-0123456789", "z", "w", "ü-2", "v", "t"]
+
+    def rows(queries: list[str]) -> list[tuple[str, str, float, int]]:
+        return [(q, s, float(rng.integers(0, 5)), 0) for q in queries
+                for s in rng.choice(pool, size=int(rng.integers(1, 7)), replace=False)]
+
+    a_rows, b_rows = rows(["q1", "q2", "q3", "qa"]), rows(["q3", "q2", "q1", "qb"])
+    qrels = [(q, s, int(rng.integers(0, 4))) for q in ("q1", "q2", "q3", "qa", "qb")
+             for s in pool[:4]]
+    a, b, q = write_trec(tmp_path, a_rows, b_rows, qrels)
+    doc_a, doc_b = document_from_trec(a, q), document_from_trec(b, q)
+    queries = align_queries(doc_a, doc_b)
+    want_a, want_b = _dictionary_partners(doc_a, doc_b)
+    n = len(queries.common)
+
+    def keyed() -> list[KeyedRows | None]:
+        return [keyed_rows(doc_a, queries.row_common_a, n),
+                keyed_rows(doc_b, queries.row_common_b, n)]
+
+    found = byte_partners(*keyed())
+    assert found is not None
+    assert found[0].tolist() == want_a
+    assert found[1].tolist() == want_b
+    assert sum(p >= 0 for p in want_a) > 5  # the case matches something
+    monkeypatch.setattr(IdBytes, "keys", lambda self, rows=None: np.zeros(
+        len(self) if rows is None else rows.size, dtype=np.uint64))
+    assert byte_partners(*keyed()) is None
+    ev_a, ev_b = evaluate(doc_a), evaluate(doc_b)
+    pa, pb, _ = align_candidates(ev_a, ev_b, queries)
+    assert (pa.tolist(), pb.tolist()) == (want_a, want_b)
