@@ -14,8 +14,9 @@ run did not retrieve. Then runs, as whole processes, in turns::
 and reports wall time and the peak resident memory of the driver (the
 command's own process) and of each worker: Dask's worker processes, Spark's
 JVM (its executors are threads there in local mode) and its Python workers.
-Memory is sampled every 0.1 s over the process tree (psutil), so a peak
-shorter than that can be missed. The three JSON outputs are checked equal.
+The driver's peak is the kernel's (``ru_maxrss``); the workers' are sampled
+every 0.1 s over the process tree (psutil), so a peak shorter than that can
+be missed. The three JSON outputs are checked equal.
 
 Usage::
 
@@ -141,9 +142,12 @@ def run_once(engine: str, run: Path, qrels: Path, out: Path,
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.DEVNULL, cwd=REPO, env=env)
         peaks = Peaks(proc.pid)
-        code = proc.wait()
+        # The kernel's own peak of the driver (sampling can miss a short one).
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = code = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - start
     memory = peaks.stop()
+    memory["driver"] = [*memory.get("driver", []), usage.ru_maxrss * 1024]
     if code:
         raise SystemExit(f"{engine} failed with status {code}: {' '.join(argv)}")
     return wall, memory

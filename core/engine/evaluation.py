@@ -178,7 +178,11 @@ class Evaluation:
             self._sorted_group, self._group_size, self._new_group = score_ties(
                 self.doc.score, order, first)
         self._sorted_rank = rank
-        self._sorted_gain = self.gain[order]
+        # The first rows in their own order (a run in score order, ties
+        # averaged) share the gain column rather than copy it.
+        in_place = order.size > 0 and int(order[-1]) == order.size - 1 and bool(
+            np.all(order[1:] > order[:-1]))
+        self._sorted_gain = self.gain[: order.size] if in_place else self.gain[order]
         self._sorted_query = q_sorted
         return blocks
 
