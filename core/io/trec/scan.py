@@ -14,6 +14,7 @@ then returns None.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -378,14 +379,16 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
 
 
 def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
-              number_field: int, threads: int = 2) -> Table | None:
+              number_field: int, threads: int = 2,
+              stop: threading.Event | None = None) -> Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
     pieces at once on ``threads`` threads: numpy lets go of the interpreter
     lock; a caller reading two files at once gives each one).
 
     Returns None when a line is irregular (a wrong number of fields, a bad
     number, a zero byte, a very long token): the line-by-line reader then
-    reads the file and names the line.
+    reads the file and names the line. ``stop``, once set by another
+    thread, ends the reading at the next piece (None is then returned).
     """
     alloc.tune()
     try:
@@ -396,6 +399,8 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     base_line = 0
     if threads <= 1:  # on this thread
         for text in _pieces(path):
+            if stop is not None and stop.is_set():
+                return None
             one = _read_piece(text, n_fields, query_field, source_field, number_field)
             if one is None:
                 return None
@@ -418,7 +423,7 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
                 break
             job, piece_bytes = pending.popleft()
             piece = job.result()
-            if piece is None:
+            if piece is None or (stop is not None and stop.is_set()):
                 for other, _ in pending:
                     other.cancel()
                 return None
