@@ -189,6 +189,19 @@ def test_qrels_duplicate_names_both_lines(tmp_path, crowded):
     assert "'a' of query 'q9' is judged twice (first on line 5)" in fast.problem
 
 
+@pytest.mark.parametrize("crowded", [True, False])
+def test_both_files_repeat_a_pair_the_qrels_named(tmp_path, crowded):
+    # The two files' sorts run on two threads; the repeat checks follow in
+    # the line-by-line join's order: the qrels' repeat is the one named.
+    run = write(tmp_path / "r.txt", RUN + "q1 Q0 b 9 0.5 t\n")
+    qrels = write(tmp_path / "q.txt", QRELS + "q1 0 d 2\n")
+    with crowd(crowded):
+        fast = error_of(run, qrels)
+    assert str(fast) == str(error_of(run, qrels, slow=True))
+    assert (fast.file, fast.line) == (str(qrels), 7)
+    assert "'d' of query 'q1' is judged twice (first on line 3)" in fast.problem
+
+
 @pytest.mark.parametrize(
     ("line", "where", "problem"),
     [

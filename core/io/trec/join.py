@@ -316,18 +316,23 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     n_doc = len(query_ids)
     bits = _query_bits(n_doc + qt.query.key.size)
     qrels_query = qrels_to_doc[qt.query.code]
-    # The qrels' queries the run keeps first, by their document code.
-    qrels = _sorted_pairs(np.where(qrels_query >= 0, qrels_query, qt.query.code + n_doc),
-                          qt.source_key, bits)
+    # The two files' sorts on two threads (numpy's sorts let go of the
+    # interpreter lock); the qrels' queries the run keeps first, by their
+    # document code. The repeat checks follow in the files' order.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        sorting = pool.submit(_sorted_pairs, np.where(qrels_query >= 0, qrels_query,
+                                                      qt.query.code + n_doc),
+                              qt.source_key, bits)
+        run_query = run_to_doc[rt.query.code]
+        rows: IntArray | None = None
+        if (run_to_doc < 0).any():
+            rows = np.flatnonzero(run_query >= 0)
+            run_query = run_query[rows]
+        run_key = rt.source_key if rows is None else rt.source_key[rows]
+        ranked = _sorted_pairs(run_query, run_key, bits)
+        qrels = sorting.result()
     if qrels.tied and _qrels_repeat(qt, qrels_path):
         return None
-    run_query = run_to_doc[rt.query.code]
-    rows: IntArray | None = None
-    if (run_to_doc < 0).any():
-        rows = np.flatnonzero(run_query >= 0)
-        run_query = run_query[rows]
-    run_key = rt.source_key if rows is None else rt.source_key[rows]
-    ranked = _sorted_pairs(run_query, run_key, bits)
     if ranked.tied and _run_repeat(run, rt, query_ids, run_query, run_key, rows):
         return None
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
