@@ -25,6 +25,7 @@ from core.errors import InputError
 from core.io.trec import Run, document_from_trec, join, scan
 from core.io.trec import columns as trec_columns
 from core.model.document import Document
+from core.model.ids import IdBytes
 
 
 @contextmanager
@@ -582,6 +583,22 @@ def test_fast_join_equals_the_line_join_row_for_row(files, unshared, crowded):
     assert fast.source_bytes() is not None  # the fast join took it
     assert_same(fast, slow)
     assert fast.unjudged_queries == slow.unjudged_queries
+
+
+@pytest.mark.parametrize("split", [1, 10**9])
+def test_same_ids_in_halves_on_two_threads(monkeypatch, split):
+    # The join's byte check of its hits, split in two halves (one on a second
+    # thread) or not: each pair's answer is whether the two texts are equal.
+    monkeypatch.setattr(join, "_SPLIT_SAME", split)
+    texts = ["a", "ab", "abcdefgh", "abcdefghi", "abcdefghij-long", "abcdefghij-lonG", "é", ""]
+    ids = IdBytes.from_texts(texts)
+    other = IdBytes.from_texts(texts[::-1])
+    rows = np.repeat(np.arange(len(texts)), len(texts))
+    other_rows = np.tile(np.arange(len(texts)), len(texts))
+    got = join._same_ids(ids, rows, other, other_rows)
+    want = [texts[i] == texts[::-1][j] for i, j in zip(rows, other_rows, strict=True)]
+    assert got.tolist() == want
+    assert sum(want) == len(texts)
 
 
 def test_same_id_in_pieces_of_different_widths(tmp_path):

@@ -338,13 +338,32 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
     hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
     del ranked, qrels, run_key
-    same = rt.source.same(hit if rows is None else rows[hit], qt.source, match)
+    same = _same_ids(rt.source, hit if rows is None else rows[hit], qt.source, match)
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
     doc.unjudged_queries = tuple(unjudged)
     return doc
+
+
+#: Fewer pairs than this are compared on one thread (a thread's start and
+#: the halves' joining cost more than the half they save).
+_SPLIT_SAME = 100_000
+
+
+def _same_ids(ids: IdBytes, rows: IntArray, other: IdBytes, other_rows: IntArray
+              ) -> npt.NDArray[np.bool_]:
+    """:meth:`IdBytes.same`, the second half of the pairs on a second thread
+    (its gathers let go of the interpreter lock): 600,000 hits, ~45 ms of
+    CPU."""
+    half = rows.size // 2
+    if half < _SPLIT_SAME:
+        return ids.same(rows, other, other_rows)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        second = pool.submit(ids.same, rows[half:], other, other_rows[half:])
+        first = ids.same(rows[:half], other, other_rows[:half])
+        return np.concatenate((first, second.result()))
 
 
 def _qrels_repeat(qt: Table, qrels_path: Path) -> bool:
