@@ -241,22 +241,24 @@ def test_bad_qrels_line_is_named(tmp_path):
 def test_errors_while_both_files_are_read(tmp_path, monkeypatch, bad_run, bad_qrels, where):
     # The qrels are scanned on a second thread while the run is read: the
     # messages are those of one file read after the other (the run's first),
-    # and no thread is left behind. The qrels' scan waits at its first piece
-    # until the run's line reader has started, so it is mid-file then.
+    # and no thread is left behind. The qrels' scan waits after its first
+    # piece until the run's line reader has started, so it is mid-file then.
     monkeypatch.setattr(scan, "_CHUNK", 512)  # many pieces in either file
     run_started = threading.Event()
-    read_piece, read_lines = scan._read_piece, Run._read_lines
+    waited: list[bool] = []
+    pieces, read_lines = scan._pieces, Run._read_lines
 
-    def qrels_wait(chunk: bytes, n_fields: int, *args: Any) -> Any:
-        if n_fields == 4:
-            assert run_started.wait(60), "the run's reader never started"
-        return read_piece(chunk, n_fields, *args)
+    def qrels_wait(path: Path) -> Any:
+        for i, piece in enumerate(pieces(path)):
+            if i == 1 and path.name == "q.txt":
+                waited.append(run_started.wait(60))
+            yield piece
 
     def run_lines(self: Run, *args: Any) -> None:
         run_started.set()
         read_lines(self, *args)
 
-    monkeypatch.setattr(scan, "_read_piece", qrels_wait)
+    monkeypatch.setattr(scan, "_pieces", qrels_wait)
     monkeypatch.setattr(Run, "_read_lines", run_lines)
     run = write(tmp_path / "r.txt", "".join(f"q{i % 7} Q0 d{i} {i} 1 t\n" for i in range(900))
                 + ("q1 Q0 f 4 nan t\n" if bad_run else ""))
@@ -271,6 +273,8 @@ def test_errors_while_both_files_are_read(tmp_path, monkeypatch, bad_run, bad_qr
     assert threading.active_count() == before
     assert (err.file, err.line) == ((str(run), 901) if where == "run" else (str(qrels), 901))
     assert str(err) == str(error_of(run, qrels, slow=True))
+    assert all(waited)  # never held up for want of the run's reader
+    assert waited or bad_qrels == "binary"  # refused before its second piece
 
 
 def test_workbook_and_binary_refused(tmp_path):

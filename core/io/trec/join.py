@@ -85,12 +85,15 @@ def _read_both(run_path: Path, qrels_path: Path, threads: int) -> tuple[Run, Tab
     wrong in the run first (the qrels' scan is then stopped and waited for,
     its outcome dropped), then anything the qrels' scan raises.
     """
-    alloc.tune()  # before the second thread's first allocation (one arena)
+    alloc.tune()  # before the other threads' first allocation (one arena)
     stop = threading.Event()
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        qrels = pool.submit(scan.scan_file, qrels_path, 4, 0, 2, 3, 1, stop)
+    # One pool reads both files' pieces (two threads in all: the cores); the
+    # qrels' pieces are handed to it and copied out on a thread of their own.
+    with (ThreadPoolExecutor(max_workers=threads) as pieces,
+          ThreadPoolExecutor(max_workers=1) as lane):
+        qrels = lane.submit(scan.scan_file, qrels_path, 4, 0, 2, 3, 1, stop, pieces)
         try:
-            run = Run(run_path, threads=threads)
+            run = Run(run_path, pool=pieces)
         except BaseException:
             stop.set()
             raise
