@@ -25,7 +25,6 @@ from core.errors import InputError
 from core.io.trec import Run, document_from_trec, join, scan
 from core.io.trec import columns as trec_columns
 from core.model.document import Document
-from core.model.ids import IdBytes
 
 
 @contextmanager
@@ -188,19 +187,6 @@ def test_qrels_duplicate_names_both_lines(tmp_path, crowded):
     assert str(fast) == str(slow)
     assert fast.line == 8
     assert "'a' of query 'q9' is judged twice (first on line 5)" in fast.problem
-
-
-@pytest.mark.parametrize("crowded", [True, False])
-def test_both_files_repeat_a_pair_the_qrels_named(tmp_path, crowded):
-    # The two files' sorts run on two threads; the repeat checks follow in
-    # the line-by-line join's order: the qrels' repeat is the one named.
-    run = write(tmp_path / "r.txt", RUN + "q1 Q0 b 9 0.5 t\n")
-    qrels = write(tmp_path / "q.txt", QRELS + "q1 0 d 2\n")
-    with crowd(crowded):
-        fast = error_of(run, qrels)
-    assert str(fast) == str(error_of(run, qrels, slow=True))
-    assert (fast.file, fast.line) == (str(qrels), 7)
-    assert "'d' of query 'q1' is judged twice (first on line 3)" in fast.problem
 
 
 @pytest.mark.parametrize(
@@ -587,22 +573,6 @@ def test_fast_join_equals_the_line_join_row_for_row(files, unshared, crowded):
     assert fast.source_bytes() is not None  # the fast join took it
     assert_same(fast, slow)
     assert fast.unjudged_queries == slow.unjudged_queries
-
-
-@pytest.mark.parametrize("split", [1, 10**9])
-def test_same_ids_in_halves_on_two_threads(monkeypatch, split):
-    # The join's byte check of its hits, split in two halves (one on a second
-    # thread) or not: each pair's answer is whether the two texts are equal.
-    monkeypatch.setattr(join, "_SPLIT_SAME", split)
-    texts = ["a", "ab", "abcdefgh", "abcdefghi", "abcdefghij-long", "abcdefghij-lonG", "é", ""]
-    ids = IdBytes.from_texts(texts)
-    other = IdBytes.from_texts(texts[::-1])
-    rows = np.repeat(np.arange(len(texts)), len(texts))
-    other_rows = np.tile(np.arange(len(texts)), len(texts))
-    got = join._same_ids(ids, rows, other, other_rows)
-    want = [texts[i] == texts[::-1][j] for i, j in zip(rows, other_rows, strict=True)]
-    assert got.tolist() == want
-    assert sum(want) == len(texts)
 
 
 def test_same_id_in_pieces_of_different_widths(tmp_path):

@@ -319,54 +319,30 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     n_doc = len(query_ids)
     bits = _query_bits(n_doc + qt.query.key.size)
     qrels_query = qrels_to_doc[qt.query.code]
-    # The two files' sorts on two threads (numpy's sorts let go of the
-    # interpreter lock); the qrels' queries the run keeps first, by their
-    # document code. The repeat checks follow in the files' order.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        sorting = pool.submit(_sorted_pairs, np.where(qrels_query >= 0, qrels_query,
-                                                      qt.query.code + n_doc),
-                              qt.source_key, bits)
-        run_query = run_to_doc[rt.query.code]
-        rows: IntArray | None = None
-        if (run_to_doc < 0).any():
-            rows = np.flatnonzero(run_query >= 0)
-            run_query = run_query[rows]
-        run_key = rt.source_key if rows is None else rt.source_key[rows]
-        ranked = _sorted_pairs(run_query, run_key, bits)
-        qrels = sorting.result()
+    # The qrels' queries the run keeps first, by their document code.
+    qrels = _sorted_pairs(np.where(qrels_query >= 0, qrels_query, qt.query.code + n_doc),
+                          qt.source_key, bits)
     if qrels.tied and _qrels_repeat(qt, qrels_path):
         return None
+    run_query = run_to_doc[rt.query.code]
+    rows: IntArray | None = None
+    if (run_to_doc < 0).any():
+        rows = np.flatnonzero(run_query >= 0)
+        run_query = run_query[rows]
+    run_key = rt.source_key if rows is None else rt.source_key[rows]
+    ranked = _sorted_pairs(run_query, run_key, bits)
     if ranked.tied and _run_repeat(run, rt, query_ids, run_query, run_key, rows):
         return None
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
     hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
     del ranked, qrels, run_key
-    same = _same_ids(rt.source, hit if rows is None else rows[hit], qt.source, match)
+    same = rt.source.same(hit if rows is None else rows[hit], qt.source, match)
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
     doc.unjudged_queries = tuple(unjudged)
     return doc
-
-
-#: Fewer pairs than this are compared on one thread (a thread's start and
-#: the halves' joining cost more than the half they save).
-_SPLIT_SAME = 100_000
-
-
-def _same_ids(ids: IdBytes, rows: IntArray, other: IdBytes, other_rows: IntArray
-              ) -> npt.NDArray[np.bool_]:
-    """:meth:`IdBytes.same`, the second half of the pairs on a second thread
-    (its gathers let go of the interpreter lock): 600,000 hits, ~45 ms of
-    CPU."""
-    half = rows.size // 2
-    if half < _SPLIT_SAME:
-        return ids.same(rows, other, other_rows)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        second = pool.submit(ids.same, rows[half:], other, other_rows[half:])
-        first = ids.same(rows[:half], other, other_rows[:half])
-        return np.concatenate((first, second.result()))
 
 
 def _qrels_repeat(qt: Table, qrels_path: Path) -> bool:
