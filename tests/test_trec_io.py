@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,49 @@ def test_bad_qrels_line_is_named(tmp_path):
     qrels = write(tmp_path / "q.txt", QRELS + "q1 0 f high\n")
     err = error_of(run, qrels)
     assert (err.line, err.column) == (7, "grade (field 4)")
+
+
+@pytest.mark.parametrize(
+    ("bad_run", "bad_qrels", "where"),
+    [(True, False, "run"), (True, True, "run"), (True, "binary", "run"), (False, True, "qrels")],
+)
+def test_errors_while_both_files_are_read(tmp_path, monkeypatch, bad_run, bad_qrels, where):
+    # The qrels are scanned on a second thread while the run is read: the
+    # messages are those of one file read after the other (the run's first),
+    # and no thread is left behind. The qrels' scan waits after its first
+    # piece until the run's line reader has started, so it is mid-file then.
+    monkeypatch.setattr(scan, "_CHUNK", 512)  # many pieces in either file
+    run_started = threading.Event()
+    waited: list[bool] = []
+    pieces, read_lines = scan._pieces, Run._read_lines
+
+    def qrels_wait(path: Path) -> Any:
+        for i, piece in enumerate(pieces(path)):
+            if i == 1 and path.name == "q.txt":
+                waited.append(run_started.wait(60))
+            yield piece
+
+    def run_lines(self: Run, *args: Any) -> None:
+        run_started.set()
+        read_lines(self, *args)
+
+    monkeypatch.setattr(scan, "_pieces", qrels_wait)
+    monkeypatch.setattr(Run, "_read_lines", run_lines)
+    run = write(tmp_path / "r.txt", "".join(f"q{i % 7} Q0 d{i} {i} 1 t\n" for i in range(900))
+                + ("q1 Q0 f 4 nan t\n" if bad_run else ""))
+    qrels = write(tmp_path / "q.txt", "".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(900))
+                  + ("q1 0 f high\n" if bad_qrels else ""))
+    if bad_qrels == "binary":  # refused at its first bytes, before the run's error
+        qrels.write_bytes(b"\x00\x01" + qrels.read_bytes())
+    if not bad_run:
+        run_started.set()  # the run is read column-wise: nothing to wait for
+    before = threading.active_count()
+    err = error_of(run, qrels)
+    assert threading.active_count() == before
+    assert (err.file, err.line) == ((str(run), 901) if where == "run" else (str(qrels), 901))
+    assert str(err) == str(error_of(run, qrels, slow=True))
+    assert all(waited)  # never held up for want of the run's reader
+    assert waited or bad_qrels == "binary"  # refused before its second piece
 
 
 def test_workbook_and_binary_refused(tmp_path):

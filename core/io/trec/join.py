@@ -9,6 +9,8 @@ ids' text (:func:`_join_lines`) for any file the fast reader leaves.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -17,7 +19,7 @@ import numpy.typing as npt
 
 from core.engine.order import uniform_blocks
 from core.errors import InputError
-from core.io.trec import scan
+from core.io.trec import alloc, scan
 from core.io.trec.columns import Column, IntArray, Table, U64Array
 from core.io.trec.read import QrelsColumns, Run, read_qrels
 from core.io.trec.scan import decode_all
@@ -50,24 +52,55 @@ def document_from_trec(
     Rows keep the run's order; the judged-not-retrieved rows follow, query by
     query (in the run's order), each query's in the qrels' order.
     ``threads`` read a run given as a path (one when another file is read at
-    the same time).
+    the same time); qrels given as a path are scanned on one more thread
+    while the run is read (:func:`_read_both`).
     """
     own = not isinstance(run, Run)
-    run = run if isinstance(run, Run) else Run(run, threads=threads)
-    shared: QrelsColumns | None = None
+    table: Table | None = None
     if isinstance(qrels, QrelsColumns):
-        shared, qrels_path = qrels, qrels.path
+        qrels_path, table = qrels.path, qrels._table
+        run = run if isinstance(run, Run) else Run(run, threads=threads)
+    elif isinstance(run, Run):
+        qrels_path = Path(qrels)
+        if run._table is not None:
+            table = scan.scan_file(qrels_path, 4, 0, 2, 3)
     else:
         qrels_path = Path(qrels)
+        run, table = _read_both(Path(run), qrels_path, threads)
     name = Path(run.path).stem
-    if run._table is not None:
-        table = shared._table if shared is not None else scan.scan_file(qrels_path, 4, 0, 2, 3)
-        if table is not None:
-            doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                                release=own, unshared=unshared)
-            if doc is not None:
-                return doc
+    if run._table is not None and table is not None:
+        doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
+                            release=own, unshared=unshared)
+        if doc is not None:
+            return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
+
+
+def _read_both(run_path: Path, qrels_path: Path, threads: int) -> tuple[Run, Table | None]:
+    """The run read here and the qrels scanned on a second thread meanwhile
+    (both release the interpreter lock in numpy and in reading): the qrels'
+    table, or None when the run or the qrels must be read line by line.
+
+    Messages come as if the files were read one after the other: anything
+    wrong in the run first (the qrels' scan is then stopped and waited for,
+    its outcome dropped), then anything the qrels' scan raises.
+    """
+    alloc.tune()  # before the other threads' first allocation (one arena)
+    stop = threading.Event()
+    # One pool reads both files' pieces (two threads in all: the cores); the
+    # qrels' pieces are handed to it and copied out on a thread of their own.
+    with (ThreadPoolExecutor(max_workers=threads) as pieces,
+          ThreadPoolExecutor(max_workers=1) as lane):
+        qrels = lane.submit(scan.scan_file, qrels_path, 4, 0, 2, 3, 1, stop, pieces)
+        try:
+            run = Run(run_path, pool=pieces)
+        except BaseException:
+            stop.set()
+            raise
+        if run._table is None:  # the line-by-line join reads the qrels itself
+            stop.set()
+            return run, None
+        return run, qrels.result()
 
 
 def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:

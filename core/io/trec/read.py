@@ -9,6 +9,7 @@ line otherwise, so that a message names the line.
 from __future__ import annotations
 
 from array import array
+from concurrent.futures import Executor
 from pathlib import Path
 
 import numpy as np
@@ -60,13 +61,14 @@ class Run:
     file is read line by line, so messages name the line.
     """
 
-    def __init__(self, path: str | Path, *, threads: int = 2) -> None:
+    def __init__(self, path: str | Path, *, threads: int = 2,
+                 pool: Executor | None = None) -> None:
         path = Path(path)
         self.path = path
         self.tag = ""
         # Called through its module: one patch of scan.scan_file sends every
         # file to the line-by-line reader (the tests compare the two).
-        self._table = scan.scan_file(path, 6, 0, 2, 4, threads)
+        self._table = scan.scan_file(path, 6, 0, 2, 4, threads, pool=pool)
         self._query: list[str] | None = None
         self._source: list[str] | None = None
         self._line: npt.NDArray[np.int32 | np.int64] | None = None

@@ -14,9 +14,10 @@ then returns None.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -378,14 +379,18 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
 
 
 def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
-              number_field: int, threads: int = 2) -> Table | None:
+              number_field: int, threads: int = 2,
+              stop: threading.Event | None = None,
+              pool: Executor | None = None) -> Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
-    pieces at once on ``threads`` threads: numpy lets go of the interpreter
-    lock; a caller reading two files at once gives each one).
+    pieces at once on ``threads`` threads, or on ``pool``'s: numpy lets go
+    of the interpreter lock; a caller reading two files at once gives them
+    one pool, or each one thread).
 
     Returns None when a line is irregular (a wrong number of fields, a bad
     number, a zero byte, a very long token): the line-by-line reader then
-    reads the file and names the line.
+    reads the file and names the line. ``stop``, once set by another
+    thread, ends the reading at the next piece (None is then returned).
     """
     alloc.tune()
     try:
@@ -393,39 +398,53 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     except OSError:
         size = 0  # the reader names the problem
     columns = Columns(size)
+    fields = (n_fields, query_field, source_field, number_field)
+    if pool is not None:
+        return _scan_on(pool, path, columns, fields, stop)
+    if threads > 1:
+        with ThreadPoolExecutor(max_workers=threads) as own:
+            return _scan_on(own, path, columns, fields, stop)
     base_line = 0
-    if threads <= 1:  # on this thread
-        for text in _pieces(path):
-            one = _read_piece(text, n_fields, query_field, source_field, number_field)
-            if one is None:
-                return None
-            if one.n_rows:
-                columns.add(one, len(text), base_line)
-            base_line += one.n_breaks
-            del one
-        return columns.finish()
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        pending: deque[tuple[Future[Piece | None], int]] = deque()
-        chunks = _pieces(path)
+    for text in _pieces(path):  # on this thread
+        if stop is not None and stop.is_set():
+            return None
+        one = _read_piece(text, *fields)
+        if one is None:
+            return None
+        if one.n_rows:
+            columns.add(one, len(text), base_line)
+        base_line += one.n_breaks
+        del one
+    return columns.finish()
+
+
+def _scan_on(pool: Executor, path: Path, columns: Columns, fields: tuple[int, int, int, int],
+             stop: threading.Event | None) -> Table | None:
+    """:func:`scan_file`'s pieces read on ``pool``, two at a time, and
+    copied into ``columns`` here in the file's order."""
+    base_line = 0
+    pending: deque[tuple[Future[Piece | None], int]] = deque()
+    chunks = _pieces(path)
+    try:
         while True:
             while len(pending) < 2:
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
-                pending.append((pool.submit(_read_piece, chunk, n_fields, query_field,
-                                            source_field, number_field), len(chunk)))
+                pending.append((pool.submit(_read_piece, chunk, *fields), len(chunk)))
             if not pending:
                 break
             job, piece_bytes = pending.popleft()
             piece = job.result()
-            if piece is None:
-                for other, _ in pending:
-                    other.cancel()
+            if piece is None or (stop is not None and stop.is_set()):
                 return None
             if piece.n_rows:
                 columns.add(piece, piece_bytes, base_line)
             base_line += piece.n_breaks
             del piece
+    finally:
+        for other, _ in pending:  # a shared pool runs on: leave it no work
+            other.cancel()
     return columns.finish()
 
 
