@@ -192,12 +192,7 @@ class Document:
         states = _states(grades, state)
         freq = _per_query(qids, frequency)
         imp = _per_query(qids, importance)
-        # The originals share the current grades until the first edit
-        # (grades_to_edit copies them then): 8 bytes a row less, 16 MiB of a
-        # 2M-row evaluate's peak (issue 36). Read-only, so that a write that
-        # does not go through grades_to_edit fails instead of changing them.
-        shared = grades.view()
-        shared.flags.writeable = False
+        shared = _shared_grades(grades)
         doc = cls(
             query_ids=list(qids),
             query=qidx,
@@ -494,6 +489,17 @@ def _query_codes(
     else:
         qidx = np.fromiter((qids[str(q)] for q in query), np.int64, n)
     return qids, qidx
+
+
+def _shared_grades(grades: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``grades`` as one read-only array for both a new document's current
+    and original grades, until the first edit (:meth:`Document.grades_to_edit`
+    copies them then): 8 bytes a row less, 16 MiB of a 2M-row evaluate's peak
+    (issue 36). Read-only, so that a write that does not go through
+    ``grades_to_edit`` fails instead of changing the originals."""
+    shared = grades.view()
+    shared.flags.writeable = False
+    return shared
 
 
 def _floats(values: Iterable[float | None] | None, n: int,
