@@ -8,13 +8,13 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.counts import block_counts
 from core.engine.discount import block_discounts, discount  # discount: re-exported
 from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
@@ -236,7 +236,7 @@ class Evaluation:
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
         query = self.doc.query
-        return _block_counts(lambda s: query[s][mask[s]], query.size, self.doc.n_queries)
+        return block_counts(lambda s: query[s][mask[s]], query.size, self.doc.n_queries)
 
     @_GradeFree
     def n_total(self) -> IntArray:
@@ -268,7 +268,7 @@ class Evaluation:
             cell += state[s]
             return cell
 
-        return _block_counts(cells, state.size, nq * n).reshape(nq, n)
+        return block_counts(cells, state.size, nq * n).reshape(nq, n)
 
     @_PerQuery
     def n_judged(self) -> IntArray:
@@ -574,22 +574,6 @@ class Evaluation:
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"
-
-
-#: Rows counted at a time by :func:`_block_counts`.
-_COUNT_BLOCK = 1 << 18
-
-
-def _block_counts(values: Callable[[slice], IntArray], n_rows: int, n: int) -> IntArray:
-    """How many of the values of rows 0 to ``n_rows`` - 1 are each of 0 to
-    ``n`` - 1, counted a block of rows at a time: the temporaries are a
-    block's, not a full-length copy of the query column (16 MiB at 2M rows,
-    on top of the report's other arrays: issue 36). Counts are whole
-    numbers, so the blocks add up to the very same."""
-    counts = np.zeros(n, dtype=np.int64)
-    for lo in range(0, max(n_rows, 1), _COUNT_BLOCK):
-        counts += np.bincount(values(slice(lo, lo + _COUNT_BLOCK)), minlength=n)
-    return counts
 
 
 def _rank_discounts(rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:

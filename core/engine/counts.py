@@ -1,0 +1,32 @@
+"""Counting rows per query (or per any small code) a block of rows at a
+time, so that the temporaries are a block's rather than full-length copies
+of a column (issue 36: 16 MiB each at 2M rows, at the report's peak)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+IntArray = npt.NDArray[np.int64]
+
+#: Rows counted at a time by :func:`block_counts`.
+COUNT_BLOCK = 1 << 18
+
+
+def block_counts(values: Callable[[slice], IntArray], n_rows: int, n: int) -> IntArray:
+    """How many of the values of rows 0 to ``n_rows`` - 1 are each of 0 to
+    ``n`` - 1, counted a block of rows at a time: the temporaries are a
+    block's, not a full-length copy of the query column (16 MiB at 2M rows,
+    on top of the report's other arrays: issue 36). Counts are whole
+    numbers, so the blocks add up to the very same.
+
+    >>> q = np.array([0, 2, 2, 1, 2])
+    >>> block_counts(lambda s: q[s], q.size, 4).tolist()
+    [1, 1, 3, 0]
+    """
+    counts = np.zeros(n, dtype=np.int64)
+    for lo in range(0, max(n_rows, 1), COUNT_BLOCK):
+        counts += np.bincount(values(slice(lo, lo + COUNT_BLOCK)), minlength=n)
+    return counts
