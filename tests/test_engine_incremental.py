@@ -182,6 +182,7 @@ def test_an_edit_in_place_writes_its_query_into_the_arrays_it_shares():
     doc.set_grade(2, 2.0, who="t")
     new = reevaluate(ev, [2], in_place=True)
     assert new is not ev
+    assert "_ideal_start" in vars(new)  # worked out in the splice (a count of every row): kept
     for name in ("gain", "sorted_gain", "ideal_order", "ideal_rank", "contribution"):
         assert getattr(new, name) is getattr(ev, name), name
     assert new.gain[2] == 3.0  # 2 ** 2 - 1

@@ -528,16 +528,13 @@ class Evaluation:
         within each query and the per-query numbers are spliced in; results
         worked out when asked say what an edit does to them (:class:`_Lazy`).
 
-        ``in_place``: the per-candidate arrays (a column of the document's
-        length each) are written where those queries' rows are and shared
-        with the result rather than copied, so that the cost follows those
-        queries' rows; this evaluation's per-candidate values are then the
-        new ones (it is spent: only its document, conventions and per-query
-        numbers stay as they were).
+        ``in_place``: the per-candidate arrays are written where those
+        queries' rows are and shared with the result rather than copied (the
+        cost follows those rows); this evaluation is then spent: only its
+        document, conventions and per-query numbers stay as they were.
         """
         queries = np.unique(self.doc.query[members])
         new = copy.copy(self)
-        put = _put_in_place if in_place else _put
         for name, attr in vars(type(self)).items():
             if not isinstance(attr, cached_property):
                 continue
@@ -552,9 +549,9 @@ class Evaluation:
             if old is not None and on_edit != "drop":
                 value = getattr(part, name)
                 new.__dict__[name] = (_put(old, queries, value) if on_edit == "queries"
-                                      else put(old, members, value))
-        new.gain = put(self.gain, members, part.gain)
-        new._numeric = put(self._numeric, members, part._numeric)
+                                      else _put(old, members, value, in_place))
+        new.gain = _put(self.gain, members, part.gain, in_place)
+        new._numeric = _put(self._numeric, members, part._numeric, in_place)
         new._sorted_gain = self._sorted_gain if in_place else self._sorted_gain.copy()
         bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
         for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
@@ -563,6 +560,11 @@ class Evaluation:
             new.__dict__["ideal_order"] = self._spliced_ideal_order(
                 part, members, queries, in_place)
         new.results = self.results.spliced(queries, part.results)
+        # Grade-free results worked out on this one during the splice (the
+        # ideal lists' starts: a count over every row) are the new one's too.
+        for name, attr in vars(type(self)).items():
+            if isinstance(attr, _GradeFree) and name in self.__dict__:
+                new.__dict__.setdefault(name, self.__dict__[name])
         return new
 
     def _spliced_ideal_order(self, part: Evaluation, members: IntArray,
@@ -629,16 +631,12 @@ def _sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDAr
     return out
 
 
-def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """A copy of ``whole`` with ``values`` at ``at``."""
-    return _put_in_place(whole.copy(), at, values)
-
-
-def _put_in_place(whole: npt.NDArray[Any], at: IntArray,
-                  values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """``whole`` itself, with ``values`` written at ``at``."""
-    whole[at] = values
-    return whole
+def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any],
+         in_place: bool = False) -> npt.NDArray[Any]:
+    """``whole`` (a copy unless ``in_place``) with ``values`` at ``at``."""
+    out = whole if in_place else whole.copy()
+    out[at] = values
+    return out
 
 
 def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
