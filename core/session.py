@@ -336,7 +336,10 @@ class Worksheet:
         try:
             for row, value, note in zip(rows, values, notes, strict=True):
                 self._write(row, value, who=who, note=note, origin=origin, seconds=seconds)
-            ev = reevaluate(self._ev, list(rows))
+            # The worksheet's evaluation is its own: spliced in place (an
+            # edit costs its query's rows; the views read only the previous
+            # one's document, conventions and per-query numbers).
+            ev = reevaluate(self._ev, list(rows), in_place=True)
         except BaseException:
             for row, value in zip(rows, before, strict=True):  # nothing half-done stays
                 self._restore(row, value)

@@ -136,8 +136,8 @@ def test_a_50_cell_paste_is_one_re_evaluation_and_so_is_its_undo(
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win)  # the shortcuts' context
     calls = {"reevaluate": 0, "evaluate": 0, "summary": 0, "navigator": 0}
     real_re, real_ev = core.session.reevaluate, core.session.evaluate
-    monkeypatch.setattr(core.session, "reevaluate", lambda *a: (
-        calls.__setitem__("reevaluate", calls["reevaluate"] + 1), real_re(*a))[1])
+    monkeypatch.setattr(core.session, "reevaluate", lambda *a, **kw: (
+        calls.__setitem__("reevaluate", calls["reevaluate"] + 1), real_re(*a, **kw))[1])
     monkeypatch.setattr(core.session, "evaluate", lambda *a: (
         calls.__setitem__("evaluate", calls["evaluate"] + 1), real_ev(*a))[1])
     show, navigate = win.summary_panel.show_query, win.navigator.set_evaluation

@@ -6,11 +6,13 @@ from dataclasses import fields
 from functools import cached_property
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.engine.evaluation import Evaluation, QueryResults, evaluate
 from core.engine.incremental import reevaluate
+from core.errors import InputError
 from core.io.journal import Journal
 from core.io.trec import document_from_trec
 from core.model.conventions import (
@@ -79,8 +81,8 @@ def _set(doc: Document, i: int, grade: float | str | None) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(cases(), st.booleans(), st.booleans())
-def test_reevaluate_equals_fresh_evaluate(case, warm, chain):  # type: ignore[no-untyped-def]
+@given(cases(), st.booleans(), st.booleans(), st.booleans())
+def test_reevaluate_equals_fresh_evaluate(case, warm, chain, in_place):  # type: ignore[no-untyped-def]
     query, ids, score, grades, conventions, edits = case
     n = len(query)
     doc = Document.from_columns(
@@ -99,14 +101,14 @@ def test_reevaluate_equals_fresh_evaluate(case, warm, chain):  # type: ignore[no
         fast = before
         for i, g in edits:
             _set(doc, i, g)
-            fast = reevaluate(fast, [i])
+            fast = reevaluate(fast, [i], in_place=in_place)
             if warm:
                 for name in ARRAYS:
                     getattr(fast, name)
     else:
         for i, g in edits:
             _set(doc, i, g)
-        fast = reevaluate(before, [i for i, _ in edits])
+        fast = reevaluate(before, [i for i, _ in edits], in_place=in_place)
     fresh = evaluate(doc)
     assert {"n_judged", "ideal_order", "tie_start", "rubric"} <= set(LAZY)
     for name in ARRAYS:
@@ -122,9 +124,11 @@ def test_reevaluate_equals_fresh_evaluate(case, warm, chain):  # type: ignore[no
             np.testing.assert_array_equal(fast.contribution_at(conventions.cutoffs[j]),
                                           fresh.contribution_at(conventions.cutoffs[j]))
     # The previous evaluation's own arrays are untouched (its lazy counts read
-    # the document, which has changed, as they always have).
-    for name in ("ndcg", "dcg", "idcg", "status_code", "gain", "order", "n_open",
-                 "ideal_order", "rank", "discount"):
+    # the document, which has changed, as they always have); spliced in
+    # place, its per-query numbers are (the editor's views compare them).
+    per_row = () if in_place else ("gain", "ideal_order")
+    for name in ("ndcg", "dcg", "idcg", "status_code", "order", "n_open", "rank",
+                 "discount", *per_row):
         np.testing.assert_array_equal(getattr(before, name), kept[name], err_msg=name)
 
 
@@ -162,3 +166,33 @@ def test_an_edit_of_a_run_leaves_its_ids_as_bytes(tmp_path):  # type: ignore[no-
     fresh = evaluate(doc)
     np.testing.assert_array_equal(new.ndcg, fresh.ndcg)
     np.testing.assert_array_equal(new.ideal_order, fresh.ideal_order)
+
+
+def test_an_edit_in_place_writes_its_query_into_the_arrays_it_shares():
+    # The editor's path: the changed query's rows are written into the
+    # previous evaluation's per-candidate arrays (no copy of the document's
+    # length), its per-query numbers kept; a raising re-evaluation writes nothing.
+    doc = Document.from_columns(query=["A"] * 3 + ["Z"] * 2, source_id=["B", "A", "C", "Y", "X"],
+                                score=[3, 2, 1, 2, 1], grade=[1, 3, 0, 1, 2],
+                                conventions=Conventions(gain=Gain(GainRule.EXPONENTIAL)))
+    ev = evaluate(doc)
+    for name in ("ideal_order", "ideal_rank", "contribution", "n_judged"):
+        getattr(ev, name)
+    ndcg, gain = ev.ndcg.copy(), ev.gain.copy()
+    doc.set_grade(2, 2.0, who="t")
+    new = reevaluate(ev, [2], in_place=True)
+    assert new is not ev
+    assert "_ideal_start" in vars(new)  # worked out in the splice (a count of every row): kept
+    for name in ("gain", "sorted_gain", "ideal_order", "ideal_rank", "contribution"):
+        assert getattr(new, name) is getattr(ev, name), name
+    assert new.gain[2] == 3.0  # 2 ** 2 - 1
+    assert gain[2] == 0.0  # was 2 ** 0 - 1
+    np.testing.assert_array_equal(ev.ndcg, ndcg)
+    fresh = evaluate(doc)
+    for name in ("gain", "ndcg", "ideal_order", "ideal_rank", "contribution", "n_judged"):
+        _same(getattr(new, name), getattr(fresh, name), name)
+    doc.grades_to_edit()[3] = -1.0  # a negative grade under exponential gain: refused
+    written = new.gain.copy()
+    with pytest.raises(InputError):
+        reevaluate(new, [3], in_place=True)
+    np.testing.assert_array_equal(new.gain, written)

@@ -176,9 +176,10 @@ def test_one_step_is_one_re_evaluation(session: Worksheet, monkeypatch: pytest.M
     calls: list[int] = []
     real = core.session.reevaluate
 
-    def counted(ev, rows):  # type: ignore[no-untyped-def]
+    def counted(ev, rows, *, in_place):  # type: ignore[no-untyped-def]
+        assert in_place  # the worksheet's own evaluation: an edit costs its query's rows
         calls.append(len(rows))
-        return real(ev, rows)
+        return real(ev, rows, in_place=in_place)
 
     monkeypatch.setattr(core.session, "reevaluate", counted)
     rows = list(range(10))
@@ -204,6 +205,9 @@ def test_any_history_leaves_the_evaluation_as_a_fresh_one(
     fresh = evaluate(session.document)
     np.testing.assert_array_equal(session.evaluation.ndcg, fresh.ndcg)
     np.testing.assert_array_equal(session.evaluation.dcg, fresh.dcg)
+    # (spliced in place edit after edit: the per-candidate arrays too)
+    for name in ("gain", "ideal_rank", "ideal_contribution", "contribution"):
+        np.testing.assert_array_equal(getattr(session.evaluation, name), getattr(fresh, name))
     # The audit log is append-only: replaying its "after" per candidate gives the grades.
     doc = session.document
     last = {(a.query, a.source_id): a.after for a in doc.audit}

@@ -520,17 +520,23 @@ class Evaluation:
         return tie_starts(self.doc.score[self.order], list_starts(self._sorted_query))
 
     # -- after a grade edit ---------------------------------------------------------------
-    def spliced(self, part: Evaluation, members: IntArray) -> Evaluation:
+    def spliced(self, part: Evaluation, members: IntArray, *,
+                in_place: bool = False) -> Evaluation:
         """This evaluation with the grade-dependent results of some queries
         taken from ``part``, an evaluation of ``doc.subset(members)`` under the
         same conventions (``members``: every row of those queries, in document
-        order). This one is left as it was.
+        order). This one is left as it was, unless ``in_place``.
 
         Valid only while the ranked order and the ideal inventory do not depend
         on grades (:func:`core.engine.order.order_follows_grades`): what
         follows from scores and ranks alone is kept; gains, the ideal order
         within each query and the per-query numbers are spliced in; results
         worked out when asked say what an edit does to them (:class:`_Lazy`).
+
+        ``in_place``: the per-candidate arrays are written where those
+        queries' rows are and shared with the result rather than copied (the
+        cost follows those rows); this evaluation is then spent: only its
+        document, conventions and per-query numbers stay as they were.
         """
         queries = np.unique(self.doc.query[members])
         new = copy.copy(self)
@@ -543,27 +549,36 @@ class Evaluation:
                 continue
             old = new.__dict__.pop(name, None)
             # What this evaluation worked out already is spliced too (the
-            # editor asks for it after every edit), per query or per row.
+            # editor asks for it after every edit), per query or per row
+            # (per-query arrays are short: always copied).
             if old is not None and on_edit != "drop":
-                at = queries if on_edit == "queries" else members
-                new.__dict__[name] = _put(old, at, getattr(part, name))
-        new.gain = _put(self.gain, members, part.gain)
-        new._numeric = _put(self._numeric, members, part._numeric)
-        new._sorted_gain = self._sorted_gain.copy()
+                value = getattr(part, name)
+                new.__dict__[name] = (_put(old, queries, value) if on_edit == "queries"
+                                      else _put(old, members, value, in_place))
+        new.gain = _put(self.gain, members, part.gain, in_place)
+        new._numeric = _put(self._numeric, members, part._numeric, in_place)
+        new._sorted_gain = self._sorted_gain if in_place else self._sorted_gain.copy()
         bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
         for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
             new._sorted_gain[lo:hi] = new.gain[self.order[lo:hi]]
         if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
-            new.__dict__["ideal_order"] = self._spliced_ideal_order(part, members, queries)
+            new.__dict__["ideal_order"] = self._spliced_ideal_order(
+                part, members, queries, in_place)
         new.results = self.results.spliced(queries, part.results)
+        # Grade-free results worked out on this one during the splice (the
+        # ideal lists' starts: a count over every row) are the new one's too.
+        for name, attr in vars(type(self)).items():
+            if isinstance(attr, _GradeFree) and name in self.__dict__:
+                new.__dict__.setdefault(name, self.__dict__[name])
         return new
 
     def _spliced_ideal_order(self, part: Evaluation, members: IntArray,
-                             queries: IntArray) -> IntArray:
-        """This ideal order with the lists of ``queries`` taken from ``part``."""
+                             queries: IntArray, in_place: bool) -> IntArray:
+        """This ideal order with the lists of ``queries`` taken from ``part``
+        (written into this one's array when ``in_place``)."""
         # The ideal lists keep their places (the inventory does not follow
         # grades); the changed queries' lists are re-sorted in the part.
-        ideal: IntArray = self.ideal_order.copy()
+        ideal: IntArray = self.ideal_order if in_place else self.ideal_order.copy()
         ideal_bounds = np.stack([self._ideal_start[queries], self._ideal_start[queries + 1]])
         part_ideal = members[part.ideal_order]
         at = 0
@@ -621,9 +636,10 @@ def _sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDAr
     return out
 
 
-def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """A copy of ``whole`` with ``values`` at ``at``."""
-    out = whole.copy()
+def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any],
+         in_place: bool = False) -> npt.NDArray[Any]:
+    """``whole`` (a copy unless ``in_place``) with ``values`` at ``at``."""
+    out = whole if in_place else whole.copy()
     out[at] = values
     return out
 

@@ -21,12 +21,13 @@ from core.engine.order import order_follows_grades
 __all__ = ["reevaluate"]
 
 
-def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike) -> Evaluation:
+def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike, *,
+               in_place: bool = False) -> Evaluation:
     """The evaluation of ``ev.doc`` after the grades of ``rows`` changed.
 
     Equal to ``evaluate(ev.doc, ev.conventions)``; faster when the ranked
     order cannot depend on grades, since only the changed rows' queries are
-    evaluated again. ``ev`` itself is left as it was.
+    evaluated again. ``ev`` itself is left as it was, unless ``in_place``.
 
     Parameters
     ----------
@@ -35,6 +36,12 @@ def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike) -> Evaluatio
         place, and same conventions).
     rows : sequence of int
         Row indices whose grade, grade state or reason changed.
+    in_place : bool
+        Write the changed queries' rows into ``ev``'s per-candidate arrays
+        and share them with the result instead of copying them (an edit then
+        costs its queries' rows, not the document's length); ``ev`` is spent
+        (see :meth:`~core.engine.evaluation.Evaluation.spliced`). Nothing is
+        written when the re-evaluation raises.
 
     Raises
     ------
@@ -60,5 +67,6 @@ def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike) -> Evaluatio
     members = np.sort(np.concatenate([doc.members(int(q)) for q in queries]))
     # The changed queries alone, rows in document order: the same sorts and
     # sums run over the same values in the same order as in the whole.
-    return ev.spliced(Evaluation(doc.subset(members), c), members)
+    # The part is worked out (and may raise) before anything is written.
+    return ev.spliced(Evaluation(doc.subset(members), c), members, in_place=in_place)
 
