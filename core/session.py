@@ -358,6 +358,6 @@ class Worksheet:
 
     def _restore(self, row: int, value: GradeValue) -> None:
         doc = self._doc
-        doc.grade[row] = np.nan if value.grade is None else value.grade
+        doc.grades_to_edit()[row] = np.nan if value.grade is None else value.grade
         doc.state[row] = int(value.state)
         doc.reason[row] = value.reason

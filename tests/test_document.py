@@ -39,3 +39,26 @@ def test_query_weights_is_a_new_array_and_follows_subset():
     assert doc.frequency[0] == 3.0
     part = doc.subset(np.array([2, 3]))
     np.testing.assert_array_equal(part.query_weights(Weighting.FREQUENCY), [0.0, np.nan])
+
+
+def test_an_edit_leaves_the_original_grades_as_read():
+    import copy
+
+    from core.model.grades import GradeState
+
+    doc = Document.from_columns(query=["q", "q", "q"], source_id=["a", "b", "c"],
+                                score=[3.0, 2.0, 1.0], grade=[1.0, None, 2.0])
+    # shared until the first edit, and no write can reach them but through it
+    assert np.shares_memory(doc.grade, doc.original_grade)
+    with pytest.raises(ValueError, match="read-only"):
+        doc.grade[0] = 5.0
+    twin = copy.deepcopy(doc)
+    doc.set_grade(1, 3.0, GradeState.NUMBER, who="r")
+    doc.grades_to_edit()[2] = 0.0
+    assert doc.grade.tolist() == [1.0, 3.0, 0.0]
+    assert np.isnan(doc.original_grade[1])
+    assert doc.original_grade[[0, 2]].tolist() == [1.0, 2.0]
+    assert doc.changed().tolist() == [False, True, True]
+    # a deep copy shares its own pair, parted the same way
+    twin.set_grade(0, 2.0, GradeState.NUMBER, who="r")
+    assert (twin.grade[0], twin.original_grade[0]) == (2.0, 1.0)

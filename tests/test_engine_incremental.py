@@ -191,7 +191,7 @@ def test_an_edit_in_place_writes_its_query_into_the_arrays_it_shares():
     fresh = evaluate(doc)
     for name in ("gain", "ndcg", "ideal_order", "ideal_rank", "contribution", "n_judged"):
         _same(getattr(new, name), getattr(fresh, name), name)
-    doc.grade[3] = -1.0  # a negative grade under exponential gain: refused
+    doc.grades_to_edit()[3] = -1.0  # a negative grade under exponential gain: refused
     written = new.gain.copy()
     with pytest.raises(InputError):
         reevaluate(new, [3], in_place=True)

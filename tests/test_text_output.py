@@ -82,7 +82,7 @@ def test_an_exponential_gain_beyond_the_largest_float_is_an_error() -> None:
         "computer's float holds (about 1.8e308) under exponential gain (gain = 2^grade - 1) "
         "(correct the grade, or choose linear gain or a gain table)")
     # 1023 is the largest grade whose exponential gain is a float: evaluated
-    doc.grade[0] = 1023.0
+    doc.grades_to_edit()[0] = 1023.0
     ev = evaluate(doc, Conventions(gain=Gain.parse("exponential")))
     assert ev.ndcg[0, 0] == 1.0
 

@@ -114,7 +114,7 @@ def test_changed_bytes_are_checked_again(tmp_path: Path, counted: list[str]) -> 
         read_workbook(book)
     export_workbook(evaluate(_small()), book)
     doc = _small()
-    doc.grade[0] = 3.0
+    doc.grades_to_edit()[0] = 3.0
     export_workbook(evaluate(doc), book)
     before = len(counted)
     assert float(read_workbook(book).grade[0]) == 3.0

@@ -337,15 +337,18 @@ class _OuterBounds:
         self.tied = ties_follow_gains(ev.conventions.ties)
         if q is None:
             nq = ev.doc.n_queries
-            self.ideal_gain, self.ideal_query = ev.ideal_gains()
-            self.ideal_start = np.searchsorted(self.ideal_query, np.arange(nq + 1))
+            self.ideal_gain, ideal_query = ev.ideal_gains()
+            # Only where each list starts is kept (a chunk's queries are made
+            # again from it): 8 bytes a position less while the chunks are
+            # worked, where the default conventions' evaluate peaks (issue 36).
+            self.ideal_start = np.searchsorted(ideal_query, np.arange(nq + 1))
+            del ideal_query
             self.ranked_start = np.searchsorted(ev.sorted_query, np.arange(nq + 1))
             per_chunk = max(1, self.CHUNK * nq // max(ev.order.size, 1))
             self.chunks = [(a, min(a + per_chunk, nq)) for a in range(0, nq, per_chunk)]
         else:
             ideal = query_ideal(ev, q)
             self.ideal_gain = ev.gain[ideal]
-            self.ideal_query = np.full(ideal.size, q, dtype=np.int64)
             self.ideal_start = np.array([0, ideal.size])
             self.ranked_start = np.array(ev.positions(q))
             self.chunks = [(q, q + 1)]
@@ -380,8 +383,8 @@ class _OuterBounds:
         gain = ev.sorted_gain[plo:phi]
         unknown = np.isnan(gain)
         ilo, ihi = int(self.ideal_start[i]), int(self.ideal_start[j])
-        ideal = _IdealChunk(self.ideal_gain[ilo:ihi], self.ideal_query[ilo:ihi] - a, nq,
-                            self.cumulative)
+        ideal_query = np.repeat(np.arange(nq), np.diff(self.ideal_start[i:j + 1]))
+        ideal = _IdealChunk(self.ideal_gain[ilo:ihi], ideal_query, nq, self.cumulative)
         out = []
         for k in cutoffs:
             # Positions past k add nothing (their discount is 0): the sums

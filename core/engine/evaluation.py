@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.counts import counts_by_pair, counts_where
 from core.engine.discount import block_discounts, discount  # discount: re-exported
 from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
@@ -234,8 +235,7 @@ class Evaluation:
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
-        counts: IntArray = np.bincount(self.doc.query[mask], minlength=self.doc.n_queries)
-        return counts.astype(np.int64)
+        return counts_where(self.doc.query, mask, self.doc.n_queries)
 
     @_GradeFree
     def n_total(self) -> IntArray:
@@ -260,10 +260,7 @@ class Evaluation:
         n, nq, state = len(GradeState), self.doc.n_queries, self.doc.state
         if state.size and (int(state.min()) < 0 or int(state.max()) >= n):
             return np.stack([self._count(state == s) for s in GradeState], axis=1)
-        cell = np.multiply(self.doc.query, n, dtype=np.int64)
-        cell += state
-        counts: IntArray = np.bincount(cell, minlength=nq * n).reshape(nq, n)
-        return counts.astype(np.int64, copy=False)
+        return counts_by_pair(self.doc.query, state, nq, n)
 
     @_PerQuery
     def n_judged(self) -> IntArray:

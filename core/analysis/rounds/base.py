@@ -58,7 +58,7 @@ def base_id(doc: Document) -> str:
     ...                              score=[1.0, 2.0], grade=[None, 1.0])
     >>> base_id(doc) == base_id(same), len(base_id(doc))
     (True, 20)
-    >>> doc.grade[1], doc.state[1] = 2.0, GradeState.NUMBER
+    >>> doc.grades_to_edit()[1], doc.state[1] = 2.0, GradeState.NUMBER
     >>> base_id(doc) == base_id(same)
     False
     """

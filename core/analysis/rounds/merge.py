@@ -349,7 +349,7 @@ class _Outcome:
             if key == before:
                 continue
             state, grade, reason = key
-            doc.grade[i] = np.nan if grade is None else grade
+            doc.grades_to_edit()[i] = np.nan if grade is None else grade
             doc.state[i] = state
             doc.reason[i] = reason
             self.entries.append(AuditEntry(
