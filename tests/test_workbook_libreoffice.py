@@ -296,10 +296,15 @@ def test_the_example_prints_in_a_few_landscape_pages(tmp_path: Path) -> None:
     assert write_example([str(src / "example.xlsx")]) == 0
     a, b = seed_pair()
     export_comparison_workbook(compare(a, b, resamples=200, seed=3), src / "pair.xlsx")
-    example, pair = to_pdf([src / "example.xlsx", src / "pair.xlsx"], tmp_path / "pdf")
+    export_workbook(evaluate(seed_document()), src / "example_ods.ods")
+    example, pair, ods = to_pdf([src / "example.xlsx", src / "pair.xlsx",
+                                 src / "example_ods.ods"], tmp_path / "pdf")
     pages = pdf_pages(example)
     assert 1 < len(pages) < 8
     assert all(w > h for w, h in pages)  # landscape
+    # The .ods each sheet one page wide too: 8 pages (12 when its wide sheets
+    # were cut into columns, the Report's last column alone on a page).
+    assert len(pages) <= len(pdf_pages(ods)) <= len(pages) + 1
     pages = pdf_pages(pair)
     assert all(w > h for w, h in pages)
     assert len(pages) < 16

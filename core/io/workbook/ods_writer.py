@@ -569,7 +569,8 @@ _STYLES = (f'{_HEAD}<office:document-styles {_NS}><office:styles>'
            "</office:styles><office:automatic-styles>"
            '<style:page-layout style:name="pm1"><style:page-layout-properties '
            'fo:page-width="11.69in" fo:page-height="8.27in" style:print-orientation="landscape" '
-           'fo:margin="0.4in"/></style:page-layout></office:automatic-styles>'
+           'fo:margin="0.4in" style:scale-to-X="1" style:scale-to-Y="0"/></style:page-layout>'
+           '</office:automatic-styles>'
            '<office:master-styles><style:master-page style:name="Default" '
            'style:page-layout-name="pm1"/></office:master-styles></office:document-styles>')
 _MANIFEST = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest '
