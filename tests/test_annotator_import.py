@@ -237,6 +237,17 @@ def test_single_grade_column_no_annotator(tmp_path: Path) -> None:
         import_annotations(path, strict=True)
 
 
+def test_the_headline_counts_one_in_the_singular(tmp_path: Path) -> None:
+    """"1 judgment read in 1 row ... 1 blank row and 1 row without a
+    judgment ... 1 candidate" (was "1 judgments read in 1 rows")."""
+    path = tmp_path / "one.csv"
+    path.write_text("query,doc,grade\nq1,d1,2\n\nTotal,,2\n", encoding="utf-8")
+    rep = import_annotations(path).report
+    assert rep.headline() == (
+        f"{path}: long layout, header on row 1; 1 judgment read in 1 row: 1 imported, "
+        "0 rejected; 1 blank row and 1 row without a judgment skipped; 1 candidate")
+
+
 def test_declared_marks_can_be_changed(tmp_path: Path) -> None:
     path = tmp_path / "m.csv"
     path.write_text("query,doc,grade\nq,a,skip\nq,b,?\n", encoding="utf-8")

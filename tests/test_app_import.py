@@ -481,6 +481,35 @@ def test_the_header_row_can_be_corrected(qtbot: Any, long_xlsx: Path, boxes: Box
     assert boxes.shown == []
 
 
+FORMS_CSV = """Timestamp,Email Address,Query,Document,How relevant is the document to the query?
+2026/11/21 12:44:44 PM GMT+1,alice@example.org,capital of australia,doc-00,Relevant
+2026/11/17 12:25:35 PM GMT+1,bo@example.org,capital of australia,doc-00,Not relevant
+"""
+
+
+def test_the_preview_shows_every_header_whole(qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A form export's long question over its field: each line of every header
+    fits its column (at Qt's default width "B: Email Address" read "3: Email
+    Address", and the question lost both ends)."""
+    path = tmp_path / "form.csv"
+    path.write_text(FORMS_CSV, encoding="utf-8")
+    wizard = ImportWizard(path, Conventions())
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    table = wizard.sheet_page.table
+    header = table.horizontalHeader()
+    assert header.count() == 5
+    metrics = header.fontMetrics()
+    cut = [text for col in range(header.count())
+           for text in str(table.model().headerData(col, Qt.Orientation.Horizontal)).split("\n")
+           if metrics.horizontalAdvance(text) > header.sectionSize(col)]
+    assert cut == []
+    assert table.model().headerData(4, Qt.Orientation.Horizontal) == (
+        "E: How relevant is the document to the query?\n→ grade")
+    assert boxes.shown == []
+
+
 def test_launching_on_a_foreign_sheet_runs_the_wizard(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch, wide_csv: Path
 ):

@@ -193,6 +193,24 @@ def test_the_documented_statuses_are_the_code_s():
             assert f"{code} {' '.join(what.split())}" in helped, command.prog
 
 
+def test_the_programs_help_says_how_the_editor_opens_a_file():
+    """``ndcg-worksheet --help`` said only "Without a command, opens the
+    desktop editor", its usage a COMMAND required: nothing of FILE, --qrels
+    or --preset, which the editor's own parser (app.opening) takes."""
+    from app.opening import parse_args
+
+    parser = build_parser()
+    usage = parser.format_usage().splitlines()
+    assert usage[0] == ("usage: ndcg-worksheet [FILE] [--qrels QRELS] "
+                        "[--preset trec_eval|sklearn|ranx]  (the editor)")
+    opened = parse_args(["run.txt", "--qrels", "qrels.txt", "--preset", "ranx"])
+    assert (opened.file, opened.qrels, opened.preset) == ("run.txt", "qrels.txt", "ranx")
+    assert "opens the desktop editor on FILE" in " ".join(parser.format_help().split())
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    for name, command in subparsers.choices.items():  # type: ignore[attr-defined]
+        assert command.format_usage().startswith(f"usage: ndcg-worksheet {name} [-h]")
+
+
 def _cli(*args: str, **kw) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
     return subprocess.run([sys.executable, "-m", "app.launcher", *args], cwd=REPO, text=True,
                           capture_output=True, timeout=120, **kw)

@@ -89,7 +89,7 @@ def test_a_taken_convention_is_said_with_its_cell(
     assert capsys.readouterr().err.splitlines() == [
         f"ndcg-worksheet: note: {book}: edited in Conventions!B4: gain rule = linear -> "
         "exponential (taken from the spreadsheet)",
-        f"ndcg-worksheet: note: {book}: 1 grades and 0 notes edited in the spreadsheet taken "
+        f"ndcg-worksheet: note: {book}: 1 grade and 0 notes edited in the spreadsheet taken "
         "(sheet Audit lists the grades)"]
 
 

@@ -106,6 +106,28 @@ def test_the_sheet_shows_every_level_with_its_guideline(book: Path) -> None:
         "guideline: what the grade means (edit here)", "examples, one per line (edit here)"]
 
 
+def test_below_the_levels_the_dropdowns_other_words_and_what_they_are(
+        book: Path, tmp_path: Path) -> None:
+    """unknown and unrateable, and beside them what the list is for: a note
+    once written after its row was left, which the sheet, written in
+    constant memory, dropped (in .ods too); the levels top-aligned as their
+    guidelines are, so that a printed label sits by its own guideline."""
+    import python_calamine
+
+    rows = _rows(book)
+    below = max(r for r, _ in rows.values()) + 1
+    ws = openpyxl.load_workbook(book)[_SHEET]
+    note = "the current-grade dropdown offers the grades above and unknown, unrateable"
+    assert [[ws.cell(r, c).value for c in (1, 2, 3)] for r in (below, below + 1)] == [
+        ["unknown", None, note], ["unrateable", None, None]]
+    assert {ws.cell(r, c).alignment.vertical for r, _ in rows.values()
+            for c in (1, 2, 3)} == {"top"}
+    ods = tmp_path / "seed.ods"
+    export_workbook(evaluate(seed_document()), ods)
+    sheet = python_calamine.CalamineWorkbook.from_path(ods).get_sheet_by_name(_SHEET)
+    assert sheet.to_python()[below - 1][:3] == ["unknown", "", note]
+
+
 def test_guidelines_survive_a_save_and_reopen(book: Path) -> None:
     doc = read_workbook(book)
     assert doc.conventions.guidelines == EXAMPLE_CONVENTIONS.guidelines

@@ -12,6 +12,7 @@ pays LibreOffice's cold start once. A missing LibreOffice fails these tests.
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -296,10 +297,23 @@ def test_the_example_prints_in_a_few_landscape_pages(tmp_path: Path) -> None:
     assert write_example([str(src / "example.xlsx")]) == 0
     a, b = seed_pair()
     export_comparison_workbook(compare(a, b, resamples=200, seed=3), src / "pair.xlsx")
-    example, pair = to_pdf([src / "example.xlsx", src / "pair.xlsx"], tmp_path / "pdf")
+    export_workbook(evaluate(seed_document()), src / "example_ods.ods")
+    example, pair, ods = to_pdf([src / "example.xlsx", src / "pair.xlsx",
+                                 src / "example_ods.ods"], tmp_path / "pdf")
     pages = pdf_pages(example)
     assert 1 < len(pages) < 8
     assert all(w > h for w, h in pages)  # landscape
+    # The .ods each sheet one page wide too: 8 pages (12 when its wide sheets
+    # were cut into columns, the Report's last column alone on a page).
+    n = len(pdf_pages(ods))
+    assert len(pages) <= n <= len(pages) + 1
+    # ... under the xlsx's page header and footer: the file, the sheet, "Page n of m".
+    text = subprocess.run(["pdftotext", "-layout", str(ods), "-"], capture_output=True,
+                          text=True, check=True, timeout=60).stdout
+    heads = [line.split() for line in text.splitlines() if "example_ods.ods" in line]
+    assert [h[1] for h in heads] == ["Report"] * 2 + ["Conventions"] * (n - 6) + [
+        "Candidates", "Queries", "Summary", "Audit"]
+    assert [f"Page {i} of {n}" in text for i in range(1, n + 1)] == [True] * n
     pages = pdf_pages(pair)
     assert all(w > h for w, h in pages)
     assert len(pages) < 16

@@ -27,11 +27,14 @@ from app.cli.options import add_convention_arguments, add_encoding
 from app.cli.split import add_split_arguments, cmd_split
 from app.cli.stdio import StdinInput
 from core.errors import NdcgError
+from core.model.presets import PRESETS
 from core.reports.text import visible
 
 __all__ = ["EXIT_STATUSES", "build_parser", "main"]
 
 PROG = "ndcg-worksheet"
+#: The editor's --preset choices as its usage line shows them (app.opening's parser).
+EDITOR_PRESETS = "|".join(PRESETS)
 
 #: Every exit status a command ends with, and what it means: said by each
 #: command's --help and in the README (a test runs each).
@@ -62,8 +65,16 @@ def _program() -> argparse.ArgumentParser:
     the installation (``--version``, the desktop entry)."""
     p = argparse.ArgumentParser(
         prog=PROG,
+        usage=f"{PROG} [FILE] [--qrels QRELS] [--preset {EDITOR_PRESETS}]  (the editor)\n"
+        f"       {PROG} COMMAND ...  (see {PROG} COMMAND --help)\n"
+        f"       {PROG} [-h] [--version] [--install-desktop-entry] "
+        "[--uninstall-desktop-entry]",
         description="Grade ranked candidates and compute graded NDCG with every convention "
-        "declared. Without a command, opens the desktop editor.",
+        "declared. Without a command, opens the desktop editor on FILE: a worksheet "
+        "(CSV/TSV), an audited workbook (.xlsx, .ods), a Parquet table, a TREC run with "
+        "--qrels (TREC qrels or an annotators' sheet), or an annotators' sheet (the import "
+        "wizard); without FILE, on the bundled example. --preset opens it under a peer's "
+        "conventions.",
     )
     add_installation_arguments(p)
     return p
@@ -71,7 +82,9 @@ def _program() -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _program()
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # prog given: the commands' usage lines start "ndcg-worksheet COMMAND", not
+    # with the program's usage above.
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
 
     e = sub.add_parser("evaluate", help="print NDCG per query and the means")
     e.add_argument("input", help="worksheet CSV/TSV, workbook .xlsx, Parquet, or a run "

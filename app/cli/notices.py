@@ -55,9 +55,10 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
                       f"{visible(entry.before)} -> {visible(entry.after.partition(' = ')[2])} "
                       "(taken from the spreadsheet)\n")
         if found.grades or found.notes:
-            err.write(f"{PROG}: note: {visible(found.file)}: {len(found.grades)} grades and "
-                      f"{found.notes} notes edited in the spreadsheet taken (sheet Audit "
-                      "lists the grades)\n")
+            grades, notes = len(found.grades), found.notes
+            err.write(f"{PROG}: note: {visible(found.file)}: {grades} grade"
+                      f"{'' if grades == 1 else 's'} and {notes} note{'' if notes == 1 else 's'}"
+                      " edited in the spreadsheet taken (sheet Audit lists the grades)\n")
 
 
 def say_not_carried(lost: list[str], err: TextIO | None = None, *,

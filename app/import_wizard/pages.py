@@ -21,12 +21,17 @@ from app.accessibility import label_control
 from app.import_wizard.mapping_page import LONG, MAPPED_FIELDS, WIDE, MappingPage
 from app.import_wizard.report import ImportReportView
 from app.import_wizard.tables import PreviewModel
+from app.panels.fit import fit_columns
 from core.io.annotator import ImportReport, SheetPreview
 
 if TYPE_CHECKING:
     from app.import_wizard.steps import WizardSteps
 
 __all__ = ["LONG", "MAPPED_FIELDS", "WIDE", "MappingPage", "ReportPage", "SheetPage"]
+
+#: The widest a preview column grows for its cells (a long cell elided, whole
+#: on hover); its header is shown whole whatever it needs.
+_CELL_MOST = 240
 
 
 class SheetPage(QWizardPage):
@@ -84,6 +89,10 @@ class SheetPage(QWizardPage):
             value.n_rows, value.mapping.layout))
         self.info.setText("; ".join(where))
         self.model.set_preview(value)
+        # Each header whole ("B: Email Address", "E: How relevant is ...?" over
+        # its field): at Qt's default width a two-line header is centred and
+        # cut at both ends, so that B read as 3 and E lost its letter.
+        fit_columns(self.table, most=_CELL_MOST)
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:

@@ -152,16 +152,18 @@ class CandidateModel(QAbstractTableModel):
                        *, changed: Sequence[int] | None = None) -> None:
         """Show query ``q`` (default: the current one) of ``ev``.
 
-        With ``changed`` (candidate indices whose grade changed) and the same
-        query and document, rows keep their place where the order is the same
-        and only derived columns are refreshed.
+        With the same query and document, rows keep their place where the
+        order is the same (the current row and the selection with them, so
+        that a reviewer who changes a convention grades on where they were)
+        and only derived columns are refreshed: those of the candidates in
+        ``changed`` (indices whose grade changed), every one without it.
         """
         q = self._q if q is None else q
         old = self._ev
         new_rows = self._compute_rows(ev, q)
         same_frame = old is not None and old.doc is ev.doc and q == self._q and (
             new_rows.size == self._rows.size)
-        if not same_frame or changed is None:
+        if not same_frame:
             self.beginResetModel()
             self._ev, self._q, self._rows = ev, q, new_rows
             self._derive(ev, q)
@@ -170,7 +172,8 @@ class CandidateModel(QAbstractTableModel):
         if np.array_equal(new_rows, self._rows):
             old_shown = self._shown
             self._ev = ev
-            self._derive(ev, q, same_order=old is not None and (
+            # (new conventions may rank other candidates: tie groups found again)
+            self._derive(ev, q, same_order=changed is not None and old is not None and (
                 old.conventions.ties is ev.conventions.ties))
             self._emit_changed(ev, changed, old, old_shown)
             return

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
+    QStatusBar,
     QStyle,
     QTableView,
     QVBoxLayout,
@@ -370,6 +371,19 @@ class AggregateFooter(QLabel):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, super().minimumSizeHint().height())
+
+    def event(self, e: QEvent) -> bool:
+        bar = self.parentWidget()
+        if e.type() == QEvent.Type.ParentChange and isinstance(bar, QStatusBar):
+            bar.messageChanged.connect(self._step_aside)
+        return super().event(e)
+
+    def _step_aside(self, message: str) -> None:
+        """Hidden while the status bar shows ``message`` (a save, a refused
+        grade), as a bar's normal widget is: Qt draws a message left of the
+        first permanent widget, and this one, stretched over the whole bar,
+        left it no room, so that no message was ever seen."""
+        self.setVisible(not message)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         rect = self.contentsRect()

@@ -164,11 +164,13 @@ class ImportReport:
         skipped = len(self.skipped_rows)
         return (
             f"{where}: {self.layout} layout, header on row {self.header_row}; "
-            f"{self.judgments_read} judgments read in {self.rows_read} rows: "
+            f"{_counted(self.judgments_read, 'judgment')} read in "
+            f"{_counted(self.rows_read, 'row')}: "
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
-            f"{self.blank_rows} blank rows"
-            + (f" and {skipped} rows without a judgment" if skipped else "") + " skipped; "
-            f"{self.candidates} candidates"
+            f"{_counted(self.blank_rows, 'blank row')}"
+            + (f" and {_counted(skipped, 'row')} without a judgment" if skipped else "")
+            + " skipped; "
+            f"{_counted(self.candidates, 'candidate')}"
             + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
 
     def summary(self) -> list[str]:
@@ -236,3 +238,11 @@ class ImportResult:
     document: Document
     report: ImportReport
 
+
+def _counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 ("1 row", "0 rows").
+
+    >>> _counted(1, "blank row"), _counted(3, "judgment")
+    ('1 blank row', '3 judgments')
+    """
+    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -169,18 +169,20 @@ def _write_rubric(ws: Any, fmt: Formats, conv: Conventions, grades: FloatArray, 
     ws.write_string(row, EXAMPLES_COL, "examples, one per line (edit here)", fmt.header)
     row += 1
     first = row
-    for level in conv.levels(grades):
-        ws.write_number(row, 0, level.value)
-        put_text(ws, row, 1, level.label, fmt.text, fmt.text_q)
+    for level in conv.levels(grades):  # top-aligned, as the guideline beside it
+        ws.write_number(row, 0, level.value, fmt.wrap)
+        put_text(ws, row, 1, level.label, fmt.wrap, fmt.wrap_q)
         put_text(ws, row, 2, level.description, fmt.conv, fmt.conv_q)
         examples = "\n".join(level.examples)
         put_text(ws, row, EXAMPLES_COL, examples, fmt.conv, fmt.conv_q)
         wrapped_row(ws, row, level.description, _WIDTHS[2], (examples, _EXAMPLES_WIDTH))
         row += 1
     names["guidelines"] = f"={_SHEET}!$A${first + 1}:$E${row}"
-    for word in ("unknown", "unrateable"):
-        ws.write_string(row, 0, word)
-        row += 1
-    ws.write_string(row - 2, 2, "the current-grade dropdown offers the grades above and "
+    # Row by row: the sheet is written in constant memory, which drops a cell
+    # of a row already left.
+    ws.write_string(row, 0, "unknown")
+    ws.write_string(row, 2, "the current-grade dropdown offers the grades above and "
                     "unknown, unrateable", fmt.wrap)
+    ws.write_string(row + 1, 0, "unrateable")
+    row += 2
     names["grade_list"] = f"={_SHEET}!$A${first + 1}:$A${row}"

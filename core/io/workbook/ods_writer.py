@@ -569,9 +569,22 @@ _STYLES = (f'{_HEAD}<office:document-styles {_NS}><office:styles>'
            "</office:styles><office:automatic-styles>"
            '<style:page-layout style:name="pm1"><style:page-layout-properties '
            'fo:page-width="11.69in" fo:page-height="8.27in" style:print-orientation="landscape" '
-           'fo:margin="0.4in"/></style:page-layout></office:automatic-styles>'
+           'fo:margin="0.4in" style:scale-to-X="1" style:scale-to-Y="0"/>'
+           '<style:header-style><style:header-footer-properties fo:min-height="0.2in" '
+           'fo:margin-bottom="0.1in"/></style:header-style>'
+           '<style:footer-style><style:header-footer-properties fo:min-height="0.2in" '
+           'fo:margin-top="0.1in"/></style:footer-style></style:page-layout>'
+           '</office:automatic-styles>'
            '<office:master-styles><style:master-page style:name="Default" '
-           'style:page-layout-name="pm1"/></office:master-styles></office:document-styles>')
+           'style:page-layout-name="pm1">'
+           # As the xlsx's page header and footer (core.io.workbook.page.print_setup):
+           # the file's name, the sheet, and "Page n of m".
+           '<style:header><style:region-left><text:p><text:file-name '
+           'text:display="name-and-extension"/></text:p></style:region-left>'
+           '<style:region-center><text:p><text:sheet-name/></text:p></style:region-center>'
+           '</style:header><style:footer><style:region-center><text:p>Page '
+           '<text:page-number/> of <text:page-count/></text:p></style:region-center>'
+           '</style:footer></style:master-page></office:master-styles></office:document-styles>')
 _MANIFEST = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest '
              'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
              'manifest:version="1.3">'

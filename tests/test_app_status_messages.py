@@ -1,0 +1,36 @@
+"""The status bar's messages are seen (pytest-qt): the footer with the means,
+a permanent widget stretched over the whole bar, steps aside while one shows
+(Qt draws a message only left of the first permanent widget shown), and comes
+back when it goes."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QSizeGrip, QWidget
+
+#: A close that would ask gets Discard (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("never_block")
+
+
+def room_for_messages(window) -> int:  # type: ignore[no-untyped-def]
+    """The width Qt gives a message: up to the first permanent widget shown."""
+    bar = window.statusBar()
+    shown = [w for w in bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+             if w.isVisible() and not isinstance(w, QSizeGrip)]
+    return min((w.x() for w in shown), default=bar.width())
+
+
+def test_a_save_is_seen_in_the_status_bar(qtbot, window, tmp_path):
+    footer = window.findChild(QLabel, "aggregateFooter")
+    assert footer.isVisible()
+    assert footer.text().startswith("equal-query mean: NDCG@1")
+    window.file_ops.save_as(tmp_path / "saved.xlsx", blocking=True)
+    message = window.statusBar().currentMessage()
+    assert message == f"Saved {tmp_path / 'saved.xlsx'}"
+    width = window.statusBar().fontMetrics().horizontalAdvance(message)
+    assert room_for_messages(window) > width  # was 0: the footer began at the left edge
+    assert not footer.isVisible()
+    window.statusBar().clearMessage()
+    assert footer.isVisible()
+    assert footer.text().startswith("equal-query mean: NDCG@1")
