@@ -277,21 +277,34 @@ class IdBytes:
         the matching one of ``other_rows`` in ``other``.
 
         The lengths and the first 8 bytes (one word, the whole of most ids)
-        are compared for every pair at once, the rest only for longer ids
-        still equal (measured: 600,000 pairs of 7-byte ids, 59 -> 16 ms)."""
+        are compared for every pair at once (measured: 600,000 pairs of 7-byte
+        ids, 59 -> 16 ms), then the longer ids still equal a word at a time
+        (a gather of each side's next word, and each end read from the
+        offsets' own view, not ``rows + 1``: 600,000 pairs of 4-10 bytes,
+        470,000 of them past 8, 41-42 -> 37-38 ms against a block of rows of
+        words at a time)."""
         start, other_start = self.offset[rows], other.offset[other_rows]
-        size = self.offset[rows + 1] - start  # with the "\n"
-        equal: BoolArray = size == other.offset[other_rows + 1] - other_start
+        size = self.offset[1:][rows]
+        size -= start  # with the "\n"
+        end = other.offset[1:][other_rows]
+        end -= other_start
+        equal: BoolArray = size == end
+        del end
         wa, wb = words(self.arena), words(other.arena)
         head = wa[start] ^ wb[other_start]
         head &= LOW[np.minimum(size - 1, 8)]
         equal &= head == 0
         del head
         live = np.flatnonzero(equal & (size > 9))
-        for lo in range(0, live.size, _BLOCK):
-            at = live[lo:lo + _BLOCK]
-            a, b, n = start[at] + 8, other_start[at] + 8, size[at] - 9
-            equal[at] = (_rows(wa, a, n) == _rows(wb, b, n)).all(1)
+        done = 8  # bytes compared
+        while live.size:
+            left = size[live] - (done + 1)
+            word = wa[start[live] + done] ^ wb[other_start[live] + done]
+            word &= LOW[np.minimum(left, 8)]
+            ok = word == 0
+            equal[live] = ok
+            live = live[ok & (left > 8)]
+            done += 8
         return equal
 
     def sort_descending(self, rows: IntArray,
