@@ -367,6 +367,10 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     ranked = _sorted_pairs(run_query, run_key, bits, blocks[0])
     if ranked.tied and _run_repeat(run, rt, query_ids, run_query, run_key, rows):
         return None
+    if release:  # no way back to the line reader now: the run's codes are spent
+        rt.query.code = np.empty(0, dtype=np.int32)
+        if not ranked.tied:  # and its keys (the search compares them on ties only)
+            rt.source_key = run_key = np.empty(0, dtype=np.uint64)
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
     hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
     del ranked, qrels, run_key
