@@ -576,17 +576,21 @@ def test_fast_join_equals_the_line_join_row_for_row(files, unshared, crowded):
     assert fast.unjudged_queries == slow.unjudged_queries
 
 
-@pytest.mark.parametrize("crowded", [False, True])
-def test_deep_blocks_sorted_by_their_keys(tmp_path, crowded):
-    """Queries of 300 candidates each, more places than the query codes'
-    bits hold: the sort keys make room for the places, and the join equals
-    the line-by-line one (a query only the run ranks, one only the qrels
-    judge, judged sources the run did not retrieve, ids of 1 to 20 bytes)."""
+@pytest.mark.parametrize(("crowded", "depths"), [(False, [300] * 3), (True, [300] * 3),
+                                                  (False, [300, 250, 280]),
+                                                  (True, [250, 300, 280])])
+def test_deep_blocks_sorted_by_their_keys(tmp_path, crowded, depths):
+    """Queries of 250-300 candidates, more places than the query codes'
+    bits hold, each query's rows together (one depth, or several: the
+    groups padded to the longest): the sort keys make room for the places,
+    and the join equals the line-by-line one (a query only the run ranks, one
+    only the qrels judge, judged sources the run did not retrieve, ids of 1
+    to 20 bytes)."""
     rng = np.random.default_rng(5)
     ids = [f"{'d' * (i % 17)}{i}" for i in range(400)]
     run_lines, qrels_lines = [], []
-    for q in ["q1", "q2", "q3"]:
-        picked = rng.permutation(400)[:300]
+    for q, depth in zip(["q1", "q2", "q3"], depths, strict=True):
+        picked = rng.permutation(400)[:depth]
         run_lines += [f"{q} Q0 {ids[i]} {r} {rng.integers(0, 9)} t" for r, i in enumerate(picked)]
         if q != "q3":
             judged = rng.permutation(400)[:120]
@@ -594,13 +598,14 @@ def test_deep_blocks_sorted_by_their_keys(tmp_path, crowded):
     qrels_lines += ["q9 0 d1 1"]
     run = write(tmp_path / "run.txt", "\n".join(run_lines) + "\n")
     qrels = write(tmp_path / "qrels.txt", "\n".join(qrels_lines) + "\n")
-    with mock.patch.object(join, "_sorted_blocks", wraps=join._sorted_blocks) as blocks, \
+    with mock.patch.object(join, "_sorted_groups", wraps=join._sorted_groups) as groups, \
             crowd(crowded):
         fast, slow = both(run, qrels)
-    assert blocks.call_count == 1  # the run: two blocks of 300
+    assert groups.call_count == 2  # the run; the qrels (2 groups of 120, 1 of 1)
     assert_same(fast, slow)
-    assert len(fast) == 600 + int(np.isnan(fast.score).sum())
-    assert (~np.isnan(fast.grade[:600])).sum() > 50
+    kept = sum(depths[:2])  # q3 is not judged
+    assert len(fast) == kept + int(np.isnan(fast.score).sum())
+    assert (~np.isnan(fast.grade[:kept])).sum() > 50
 
 
 def test_same_id_in_pieces_of_different_widths(tmp_path):
