@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -122,3 +123,36 @@ def test_ids_sorted_block_by_block_as_whole(monkeypatch):
     assert blocked.dtype == np.int64
     np.testing.assert_array_equal(blocked, np.lexsort((-code, group)))
     np.testing.assert_array_equal(blocked, whole)
+
+
+def wide(ids: IdBytes) -> IdBytes:
+    """The same ids with int64 offsets (as the readers make them)."""
+    return IdBytes(ids.arena.copy(), ids.offset.astype(np.int64), ids.ascii)
+
+
+@given(st.lists(TEXTS, min_size=1, max_size=30), st.lists(TEXTS, max_size=8), st.data(),
+       st.booleans())
+def test_int32_and_int64_offsets_give_the_same_ids(texts, more, data, small):
+    """Ids under 2 GiB get int32 offsets (made, taken, put together, or a
+    reader's int64 ones lengthened); with the limit set below their size
+    they keep int64. Either way every operation gives the same answers."""
+    limit = ids_module._SMALL if small else 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ids_module, "_SMALL", limit)
+        narrow = IdBytes.from_texts(texts)
+        grown = wide(narrow).extend(IdBytes.from_texts(more))
+    kind = np.int32 if small else np.int64
+    assert narrow.offset.dtype == kind
+    assert grown.offset.dtype == kind
+    assert grown.texts() == texts + more
+    other = wide(narrow)
+    n = len(texts)
+    rows = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=30)))
+    assert narrow.take(rows).texts() == other.take(rows).texts()
+    assert narrow.keys(rows).tolist() == other.keys(rows).tolist()
+    assert narrow.same(rows, other, rows[::-1]).tolist() == \
+        other.same(rows, other, rows[::-1]).tolist()
+    group = np.sort(np.array(data.draw(st.lists(st.integers(0, 3), min_size=rows.size,
+                                                max_size=rows.size))))
+    assert narrow.sort_descending(rows, group).tolist() == \
+        other.sort_descending(rows, group).tolist()

@@ -467,8 +467,9 @@ def crowd(crowded: bool) -> Any:
     if not crowded:
         yield
         return
-    def query_only(query: Any, key: Any, bits: int) -> Any:
-        return query.astype(np.uint64) << np.uint64(64 - bits)
+    def query_only(query: Any, key: Any, bits: int, out: Any = None) -> Any:
+        high = query.astype(np.uint64) << np.uint64(64 - bits)
+        return np.broadcast_to(high, np.broadcast_shapes(high.shape, key.shape)).copy()
 
     with mock.patch.object(join, "sort_keys", query_only):
         yield
@@ -573,6 +574,38 @@ def test_fast_join_equals_the_line_join_row_for_row(files, unshared, crowded):
     assert fast.source_bytes() is not None  # the fast join took it
     assert_same(fast, slow)
     assert fast.unjudged_queries == slow.unjudged_queries
+
+
+@pytest.mark.parametrize(("crowded", "depths"), [(False, [300] * 3), (True, [300] * 3),
+                                                  (False, [300, 250, 280]),
+                                                  (True, [250, 300, 280])])
+def test_deep_blocks_sorted_by_their_keys(tmp_path, crowded, depths):
+    """Queries of 250-300 candidates, more places than the query codes'
+    bits hold, each query's rows together (one depth, or several: the
+    groups padded to the longest): the sort keys make room for the places,
+    and the join equals the line-by-line one (a query only the run ranks, one
+    only the qrels judge, judged sources the run did not retrieve, ids of 1
+    to 20 bytes)."""
+    rng = np.random.default_rng(5)
+    ids = [f"{'d' * (i % 17)}{i}" for i in range(400)]
+    run_lines, qrels_lines = [], []
+    for q, depth in zip(["q1", "q2", "q3"], depths, strict=True):
+        picked = rng.permutation(400)[:depth]
+        run_lines += [f"{q} Q0 {ids[i]} {r} {rng.integers(0, 9)} t" for r, i in enumerate(picked)]
+        if q != "q3":
+            judged = rng.permutation(400)[:120]
+            qrels_lines += [f"{q} 0 {ids[i]} {rng.integers(0, 3)}" for i in judged]
+    qrels_lines += ["q9 0 d1 1"]
+    run = write(tmp_path / "run.txt", "\n".join(run_lines) + "\n")
+    qrels = write(tmp_path / "qrels.txt", "\n".join(qrels_lines) + "\n")
+    with mock.patch.object(join, "_sorted_groups", wraps=join._sorted_groups) as groups, \
+            crowd(crowded):
+        fast, slow = both(run, qrels)
+    assert groups.call_count == 2  # the run; the qrels (2 groups of 120, 1 of 1)
+    assert_same(fast, slow)
+    kept = sum(depths[:2])  # q3 is not judged
+    assert len(fast) == kept + int(np.isnan(fast.score).sum())
+    assert (~np.isnan(fast.grade[:kept])).sum() > 50
 
 
 def test_same_id_in_pieces_of_different_widths(tmp_path):

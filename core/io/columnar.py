@@ -369,7 +369,7 @@ def _lines(ids: IdBytes) -> Any:
     not copied): equal lines, equal ids."""
     pa = pyarrow_module()
     return pa.LargeStringArray.from_buffers(
-        len(ids), pa.py_buffer(ids.offset), pa.py_buffer(ids.arena))
+        len(ids), pa.py_buffer(ids.offset.astype(np.int64, copy=False)), pa.py_buffer(ids.arena))
 
 
 #: Ids copied into an :class:`~core.model.ids.IdBytes` arena at a time.
