@@ -44,6 +44,7 @@ from core.analysis.compare.align import (
 from core.analysis.compare.changes import (
     CandidateChange,
     InventoryChange,
+    LeftOut,
     Side,
     TieSensitivity,
     WhatChanged,
@@ -153,7 +154,9 @@ class Comparison:
     Build it with :func:`compare`. ``common`` names the queries in both
     documents (A's order), ``qa``/``qb`` their indices in each document;
     ``ndcg_a``/``ndcg_b``/``delta`` are (queries in both x cutoffs) with NaN
-    where a value is not determined.
+    where a value is not determined. ``left_out``: the queries the inputs
+    named and neither document holds (the reader tells them, e.g.
+    :func:`core.io.pairs.read_judged_pair`; none unless set).
     """
 
     doc_a: Document
@@ -178,6 +181,7 @@ class Comparison:
     partner_b: IntArray = field(repr=False)
     row_common_a: IntArray = field(repr=False)
     row_common_b: IntArray = field(repr=False)
+    left_out: LeftOut = field(default_factory=LeftOut)
 
     @property
     def cutoffs(self) -> tuple[int | None, ...]:
