@@ -167,10 +167,11 @@ def _queries_json(c: Comparison, j: int, changes_per_query: int) -> list[dict[st
     """Every shared query at cutoff index ``j``, largest |delta| first."""
     counts = c.movement_counts(j)
     index = {q: i for i, q in enumerate(c.common)}
+    largest = c.largest_changes(j, changes_per_query)
     queries = []
     for qd in c.query_deltas(j):
         i = index[qd.query]
-        changes = c.candidate_changes(i, j, changes_per_query)
+        changes = largest[i]
         queries.append({
             "query": qd.query,
             "ndcg_a": qd.ndcg_a,
