@@ -272,3 +272,30 @@ def test_compare_counts_them_from_parquet_and_irregular_files(
     data = json.loads(_compare(run, run_b, qrels, "--format", "json"))
     assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],
                                             "ranked_never_judged": ["q9", "q8"]}
+
+
+def test_compare_of_many_runs_names_them_in_every_format(files: tuple[Path, Path]) -> None:
+    """Three runs (A, B and A again under another name): q3 is judged and
+    ranked by no run, q9 and q8 ranked and never judged."""
+    run, qrels = files
+    run_b, run_c = run.with_name("run_b.txt"), run.with_name("run_c.txt")
+    run_b.write_text(RUN_B_TEXT)
+    run_c.write_text(RUN_TEXT)
+    runs = [str(run), str(run_b), str(run_c)]
+
+    def report(fmt: str) -> str:
+        out = io.StringIO()
+        assert main(["compare", *runs, "--qrels", str(qrels), "--resamples", "50",
+                     "--format", fmt], out=out) == 0
+        return out.getvalue()
+
+    phrase = ("Not compared: 1 query judged but ranked by no run (q3), 2 queries ranked but "
+              "never judged (q9, q8)")
+    text = report("table")
+    assert "Queries compared: 1 held by every run; 1 held by some runs only, not compared\n" in text
+    assert f"\n{phrase}\n" in text
+    assert f" {phrase}." in report("markdown")
+    data = json.loads(report("json"))
+    assert (data["queries_compared"], data["queries_dropped"]) == (1, 1)
+    assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],
+                                            "ranked_never_judged": ["q9", "q8"]}

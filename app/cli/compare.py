@@ -124,6 +124,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
             kept[i] = ev
         return RunValues.of(ev, runs[i])
 
+    left_out = None
     if args.qrels is None:
         check_exist(*runs)
         first = load_document(runs[0])
@@ -134,14 +135,16 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
                 for i, r in enumerate(runs) if i > 0]
     else:
         conv = conventions_from_args(args, Conventions())
-        got = read_judged_runs(list(runs), args.qrels,
-                               lambda doc, i: values(evaluate(doc, conv), i))
+        got, left_out = read_judged_runs(list(runs), args.qrels,
+                                         lambda doc, i: values(evaluate(doc, conv), i))
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),
         test=getattr(args, "test", "randomization"), resamples=int(args.resamples),
         seed=int(args.seed), alpha=float(getattr(args, "alpha", 0.05)),
     )
+    if left_out is not None:
+        result.left_out = left_out
     fmt = getattr(args, "format", "table")
     write_runs(result, fmt, out)
     if export is not None:

@@ -169,19 +169,22 @@ def _named_queries(path: str | Path, role: str) -> list[str]:
 
 def read_judged_runs(
     runs: list[str | Path], qrels: str | Path, then: Callable[[Document, int], T]
-) -> list[T]:
+) -> tuple[list[T], LeftOut]:
     """Each run read, joined with ``qrels`` and handed to ``then`` with its
     index, two at a time (one on a second thread), the qrels read once.
 
     Only what ``then`` makes of each run is kept, so that many large runs
     need the memory of two at a time (a comparison of many runs keeps each
-    one's NDCG per query, not its rows).
+    one's NDCG per query, not its rows). Returns those, in the runs' order,
+    and the queries the files name that no run's document holds.
     """
     check_exist(*runs, qrels)
     judgments = QrelsColumns(qrels)
+    ranked: list[list[str]] = [[] for _ in runs]
 
     def one(i: int) -> T:
         run = Run(runs[i], threads=1)
+        ranked[i] = _run_queries(run)
         doc = _judged_run(run, judgments)
         del run
         return then(doc, i)
@@ -193,7 +196,7 @@ def read_judged_runs(
             out.append(one(start))
             if lane is not None:
                 out.append(lane.result())
-    return out
+    return out, _left_out(_qrels_queries(judgments), *ranked)
 
 
 def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:

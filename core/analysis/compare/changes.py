@@ -221,10 +221,12 @@ class LeftOut:
     def __bool__(self) -> bool:
         return bool(self.unranked or self.unjudged)
 
-    def phrase(self) -> str:
-        """What was left out and why, for the line ``Not compared: ...``."""
+    def phrase(self, runs: int = 2) -> str:
+        """What was left out and why, for the line ``Not compared: ...``
+        (of a comparison of ``runs`` runs)."""
+        by = "neither run" if runs == 2 else "no run"
         parts = [f"{len(ids)} {'query' if len(ids) == 1 else 'queries'} {why}{few(ids)}"
-                 for ids, why in ((self.unranked, "judged but ranked by neither run"),
+                 for ids, why in ((self.unranked, f"judged but ranked by {by}"),
                                   (self.unjudged, "ranked but never judged")) if ids]
         return ", ".join(parts)
 
