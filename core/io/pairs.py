@@ -132,9 +132,9 @@ def _left_out(judged: list[str], *ranked: list[str]) -> LeftOut:
     """The judged queries no run ranks and the ranked queries none judges
     (each in the order the files first name them)."""
     any_ranked = dict.fromkeys(q for queries in ranked for q in queries)
-    judged_set = set(judged)
-    return LeftOut(tuple(q for q in judged if q not in any_ranked),
-                   tuple(q for q in any_ranked if q not in judged_set))
+    judged_once = dict.fromkeys(judged)  # two byte strings may read as one text
+    return LeftOut(tuple(q for q in judged_once if q not in any_ranked),
+                   tuple(q for q in any_ranked if q not in judged_once))
 
 
 def _distinct_queries(table: Table | None, each_row: Callable[[], list[str]]) -> list[str]:
