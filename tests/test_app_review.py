@@ -130,6 +130,22 @@ def test_compare_trec_run_hand_computed(qtbot, monkeypatch, window, tmp_path, qt
     assert first[CompareColumn.DELTA] == pytest.approx(2 / 3, abs=1e-12)
 
 
+def test_compare_names_the_run_queries_the_document_does_not_hold(qtbot, monkeypatch, window,
+                                                                  tmp_path):
+    """The run's queries the open document does not hold are left out of
+    the comparison (no grades judge them) and named in the header."""
+    run = tmp_path / "more.run"
+    run.write_text("\n".join([*_run_lines(), "new-q Q0 zz 1 1.0 test",
+                              "new-r Q0 zz 1 1.0 test"]) + "\n")
+    view = _compare(qtbot, monkeypatch, window, run)
+    assert "new-q" not in {r[CompareColumn.QUERY] for r in view.model.rows()}
+    assert ("Not compared: 2 queries ranked but never judged (new-q, new-r) (not in the "
+            "table).") in view.header.text()
+    assert len(view.model.rows()) == 8  # the example's queries, as without them
+    assert view.stats.text("Queries").endswith(
+        "; not compared: 2 queries ranked but never judged (new-q, new-r)")
+
+
 def test_compare_statistics_are_a_form_of_their_own(qtbot, monkeypatch, window, tmp_path):
     w = window
     run = tmp_path / "swapped.run"

@@ -455,8 +455,13 @@ def test_candidate_changes_add_up_to_the_dcg_difference(
 ) -> None:
     conv = Conventions(cutoffs=(k,), unknown="zero", ties=ties)  # type: ignore[arg-type]
     c = compare(a, b, conv, resamples=10)
+    # Every query's at once (the JSON report's) as one query's at a time.
+    every, two = c.largest_changes(0, len(a) + len(b)), c.largest_changes(0, 2)
+    assert len(every) == len(two) == len(c.common)
     for i, q in enumerate(c.common):
         changes = c.candidate_changes(q)
+        assert every[i] == changes
+        assert two[i] == changes[:2]
         total = sum(ch.delta for ch in changes)
         expected = c.ev_b.dcg[c.qb[i], 0] - c.ev_a.dcg[c.qa[i], 0]
         assert total == pytest.approx(expected, abs=1e-12)
@@ -466,6 +471,30 @@ def test_candidate_changes_add_up_to_the_dcg_difference(
         counts = c.movement_counts(0)
         for kind in ("moved", "regraded", "entered", "left"):
             assert counts[kind][i] == sum(ch.kind == kind for ch in changes)
+
+
+def test_changes_of_every_query_in_blocks_as_one_at_a_time(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Blocks of one and two queries (the block's edges inside the shared
+    queries, q4 and q5 in one side only) give each query's own changes, and
+    the inventory decoded in one call each query's own sources."""
+    import core.analysis.compare.comparison as comparison
+
+    a = doc_of([*RUN_A, ("q3", "w", 0.5, 1.0), ("q2", "n", 0.5, 0.0)])
+    b = doc_of([*RUN_B, ("q1", "z", 3.0, 2.0), ("q2", "o", 3.0, 1.0)])
+    c = compare(a, b, Conventions(cutoffs=(1, None)), resamples=10)
+    for block in (1, 2, 256):
+        monkeypatch.setattr(comparison, "_CHANGES_BLOCK", block)
+        for j in (0, 1):
+            assert c.largest_changes(j, 1) == [c.candidate_changes(q, j, 1) for q in c.common]
+            assert c.largest_changes(j, 9) == [c.candidate_changes(q, j) for q in c.common]
+    assert [(q.query, q.added, q.removed) for q in c.inventory()] == [
+        ("q1", ("z",), ()), ("q2", ("o",), ("n",)), ("q3", (), ("w",))]
+    assert [q.query for q in c.inventory(limit=2)] == ["q1", "q2"]
+    whole = c.largest_changes(1, 9)
+    # q1 at k = all: B's new z entered at rank 1 (contribution 2), x moved from
+    # rank 1 to 3 (grade 0: 0 both ways), y kept rank 2 and its grade (no change).
+    assert [(ch.source_id, ch.kind, ch.rank_a, ch.rank_b, ch.delta) for ch in whole[0]] == [
+        ("z", "entered", None, 1, 2.0), ("x", "moved", 1, 3, 0.0)]
 
 
 @given(a=tied_documents(), data=st.data(), ties=st.sampled_from(list(TieRule)),

@@ -197,3 +197,105 @@ def test_the_editors_footer_counts_them(qtbot, files: tuple[Path, Path]) -> None
     assert [(q, ev.query_status(i)) for i, q in enumerate(ev.doc.query_ids)] == [
         ("q1", Status.OK), ("q2", Status.UNRANKED), ("q3", Status.UNRANKED)]
     assert STATUS_LOOK[Status.UNRANKED].label == "– no ranking"
+
+
+# -- compare: the queries neither document holds are counted ---------------------------------
+
+#: Run B of the comparison ranks q1 (a above b), q2 and q8; with RUN_TEXT (q1, q9)
+#: against QRELS_TEXT (q1, q2, q3): q3 is judged and ranked by neither run, q9
+#: (A) and q8 (B) are ranked and never judged; q2 is in B's document only.
+RUN_B_TEXT = "q1 Q0 a 1 3.0 r\nq1 Q0 b 2 2.0 r\nq2 Q0 c 1 1.0 r\nq8 Q0 y 1 1.0 r\n"
+
+
+def _compare(run_a: Path, run_b: Path, qrels: Path, *args: str) -> str:
+    out = io.StringIO()
+    assert main(["compare", str(run_a), str(run_b), "--qrels", str(qrels),
+                 "--resamples", "50", *args], out=out) == 0
+    return out.getvalue()
+
+
+def test_compare_names_the_queries_it_leaves_out(files: tuple[Path, Path]) -> None:
+    run, qrels = files
+    run_b = run.with_name("run_b.txt")
+    run_b.write_text(RUN_B_TEXT)
+    text = _compare(run, run_b, qrels)
+    assert "Queries: 1 in both, 0 only in A, 1 only in B (q2)\n" in text
+    assert ("Not compared: 1 query judged but ranked by neither run (q3), 2 queries ranked "
+            "but never judged (q9, q8)\n") in text
+    data = json.loads(_compare(run, run_b, qrels, "--format", "json"))
+    assert (data["queries_in_both"], data["queries_only_in_a"], data["queries_only_in_b"]
+            ) == (1, [], ["q2"])
+    assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],
+                                            "ranked_never_judged": ["q9", "q8"]}
+    # What is compared does not change: q1 alone, b above a (A) against a above b (B).
+    (q1,) = data["cutoffs"][0]["queries"]
+    assert (q1["query"], q1["ndcg_a"], q1["ndcg_b"]) == ("q1", pytest.approx(Q1, abs=1e-15), 1.0)
+
+
+def test_compare_of_runs_sharing_every_query_says_nothing_more(files: tuple[Path, Path]) -> None:
+    run, qrels = files
+    qrels.write_text("q1 0 a 2\nq1 0 b 1\nq9 0 z 1\n")
+    text = _compare(run, run, qrels)
+    assert "Queries: 2 in both, 0 only in A, 0 only in B\n" in text
+    assert "Not compared" not in text
+    data = json.loads(_compare(run, run, qrels, "--format", "json"))
+    assert data["queries_not_compared"] == {"judged_ranked_by_neither": [],
+                                            "ranked_never_judged": []}
+
+
+@pytest.mark.parametrize("form", ["parquet", "lines"])
+def test_compare_counts_them_from_parquet_and_irregular_files(
+        files: tuple[Path, Path], form: str) -> None:
+    """Parquet files (read by the columnar join) and text the column-wise
+    reader cannot take (read line by line) name the
+    same queries as the regular text (an id longer than the column-wise
+    reader's widest, 512 bytes, sends a file to the line reader)."""
+    run, qrels = files
+    run_b = run.with_name("run_b.txt")
+    run_b.write_text(RUN_B_TEXT)
+    if form == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        rows = [line.split() for line in RUN_B_TEXT.splitlines()]
+        run_b = run_b.with_suffix(".parquet")
+        pq.write_table(pa.table({"query": [r[0] for r in rows], "source_id": [r[2] for r in rows],
+                                 "score": [float(r[4]) for r in rows]}), run_b)
+    else:
+        long_id = "x" * 600
+        run.write_text(RUN_TEXT + f"q1 Q0 {long_id} 3 0.5 r\n")
+        qrels.write_text(QRELS_TEXT + f"q1 0 {long_id} 0\n")
+        from core.io.trec import QrelsColumns, Run
+
+        assert Run(run)._table is None
+        assert QrelsColumns(qrels)._table is None
+    data = json.loads(_compare(run, run_b, qrels, "--format", "json"))
+    assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],
+                                            "ranked_never_judged": ["q9", "q8"]}
+
+
+def test_compare_of_many_runs_names_them_in_every_format(files: tuple[Path, Path]) -> None:
+    """Three runs (A, B and A again under another name): q3 is judged and
+    ranked by no run, q9 and q8 ranked and never judged."""
+    run, qrels = files
+    run_b, run_c = run.with_name("run_b.txt"), run.with_name("run_c.txt")
+    run_b.write_text(RUN_B_TEXT)
+    run_c.write_text(RUN_TEXT)
+    runs = [str(run), str(run_b), str(run_c)]
+
+    def report(fmt: str) -> str:
+        out = io.StringIO()
+        assert main(["compare", *runs, "--qrels", str(qrels), "--resamples", "50",
+                     "--format", fmt], out=out) == 0
+        return out.getvalue()
+
+    phrase = ("Not compared: 1 query judged but ranked by no run (q3), 2 queries ranked but "
+              "never judged (q9, q8)")
+    text = report("table")
+    assert "Queries compared: 1 held by every run; 1 held by some runs only, not compared\n" in text
+    assert f"\n{phrase}\n" in text
+    assert f" {phrase}." in report("markdown")
+    data = json.loads(report("json"))
+    assert (data["queries_compared"], data["queries_dropped"]) == (1, 1)
+    assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],
+                                            "ranked_never_judged": ["q9", "q8"]}

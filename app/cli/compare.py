@@ -73,7 +73,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
     resamples = int(getattr(args, "resamples", 10000))
     seed = int(getattr(args, "seed", 0))
     export = getattr(args, "export", None)
-    ev_a = ev_b = None
+    ev_a = ev_b = left_out = None
     if args.qrels is None:
         doc_a, doc_b = load_pair(args.run_a, args.run_b)
         conv = conventions_from_args(args, doc_a.conventions)
@@ -82,7 +82,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # before the runs are read, so each run is evaluated as it is read.
         check_exist(args.run_a, args.run_b, args.qrels)
         conv = conventions_from_args(args, Conventions())
-        doc_a, doc_b, ev_a, ev_b = read_judged_pair(
+        doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
             args.run_a, args.run_b, args.qrels, lambda doc: evaluate(doc, conv)
         )
     say_reopened([doc_a, doc_b], args)
@@ -93,6 +93,8 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         )
     result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed,
                      evaluation_a=ev_a, evaluation_b=ev_b)
+    if left_out is not None:
+        result.left_out = left_out
     if getattr(args, "format", "table") == "json":
         dump_json(compare_json(result), out, rows=len(result.common))
     else:
@@ -122,6 +124,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
             kept[i] = ev
         return RunValues.of(ev, runs[i])
 
+    left_out = None
     if args.qrels is None:
         check_exist(*runs)
         first = load_document(runs[0])
@@ -132,14 +135,16 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
                 for i, r in enumerate(runs) if i > 0]
     else:
         conv = conventions_from_args(args, Conventions())
-        got = read_judged_runs(list(runs), args.qrels,
-                               lambda doc, i: values(evaluate(doc, conv), i))
+        got, left_out = read_judged_runs(list(runs), args.qrels,
+                                         lambda doc, i: values(evaluate(doc, conv), i))
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),
         test=getattr(args, "test", "randomization"), resamples=int(args.resamples),
         seed=int(args.seed), alpha=float(getattr(args, "alpha", 0.05)),
     )
+    if left_out is not None:
+        result.left_out = left_out
     fmt = getattr(args, "format", "table")
     write_runs(result, fmt, out)
     if export is not None:

@@ -21,6 +21,7 @@ from core.model.conventions import format_cutoff
 
 if TYPE_CHECKING:
     from core.analysis.compare import PairedTest
+    from core.analysis.compare.changes import LeftOut
 
 __all__ = ["ComparisonStats"]
 
@@ -64,8 +65,9 @@ class ComparisonStats(QGroupBox):
         """What row ``key`` (e.g. ``PValue``) shows."""
         return self.values[key].text()
 
-    def show_test(self, test: PairedTest | None) -> None:
-        """Show ``test`` (None: no comparison yet)."""
+    def show_test(self, test: PairedTest | None, left_out: LeftOut | None = None) -> None:
+        """Show ``test`` (None: no comparison yet), and the queries the inputs
+        named that were not compared (``left_out``) beside its query count."""
         for label in self.values.values():
             label.clear()
         if test is None:
@@ -75,9 +77,10 @@ class ComparisonStats(QGroupBox):
         d = self._decimals()
         at = f"NDCG@{format_cutoff(test.k)}"
         self.setTitle(self.tr("Paired statistics at {0}").format(at))
-        left_out = excluded_phrase(test.excluded, label="left out", empty=None)
+        excluded = excluded_phrase(test.excluded, label="left out", empty=None)
         self.values["Queries"].setText(self.tr("{0} with {1} defined in both ({2}{3})").format(
-            test.n, at, test.weighting.label, f"; {left_out}" if left_out else ""))
+            test.n, at, test.weighting.label, f"; {excluded}" if excluded else "")
+            + (self.tr("; not compared: {0}").format(left_out.phrase()) if left_out else ""))
         if test.n == 0 or test.mean_delta is None:
             self.values["MeanDelta"].setText(self.tr("no paired statistics"))
             return

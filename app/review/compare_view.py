@@ -274,7 +274,10 @@ class CompareView(QWidget):
         self.changes_model.set_changes([])
         self.changes_title.setText(self.tr("Select a query to see its candidate changes."))
         self.header.setText(self.header_text() if c is not None else "")
-        self.stats.show_test(c.tests[self.j] if c is not None else None)
+        if c is None:
+            self.stats.show_test(None)
+        else:
+            self.stats.show_test(c.tests[self.j], c.left_out)
 
     def header_text(self) -> str:
         """The header: both runs, conventions, means, paired test, ties, what changed."""
@@ -307,6 +310,8 @@ class CompareView(QWidget):
                 f"Queries only in A ({len(c.only_a)}): {', '.join(c.only_a) or 'none'}; "
                 f"only in B ({len(c.only_b)}): {', '.join(c.only_b) or 'none'} "
                 "(listed in the table, not averaged in).")
+        if c.left_out:
+            lines.append(f"Not compared: {c.left_out.phrase()} (not in the table).")
         return "\n".join(lines)
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
@@ -392,10 +397,12 @@ class CompareController(QObject):
             # Imported when first used: the comparison's modules need not load
             # with the window.
             from core.analysis.compare import compare
-            from core.io.pairs import load_against
+            from core.io.pairs import load_against_counted
 
-            doc_b = load_against(path, doc_a)
-            return compare(doc_a, doc_b, conv, resamples=RESAMPLES, seed=SEED)
+            doc_b, left_out = load_against_counted(path, doc_a)
+            result = compare(doc_a, doc_b, conv, resamples=RESAMPLES, seed=SEED)
+            result.left_out = left_out
+            return result
 
         self.task = run_task(
             w, w.tr("Comparing with {0}…").format(path.name), work,

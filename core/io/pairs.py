@@ -17,14 +17,18 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
-from core.io.trec import QrelsColumns, Run, document_from_trec
+from core.io.trec import QrelsColumns, Run, document_from_trec, read_qrels
+from core.io.trec.columns import Table
+from core.io.trec.scan import decode_all
 from core.model.document import Document, GradeState
 
 __all__ = [
     "check_exist",
     "load_against",
+    "load_against_counted",
     "load_pair",
     "read_judged_pair",
     "read_judged_runs",
@@ -93,47 +97,94 @@ def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
 
 def read_judged_pair(
     run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T]
-) -> tuple[Document, Document, T, T]:
+) -> tuple[Document, Document, T, T, LeftOut]:
     """Both runs read, joined with ``qrels`` and handed to ``then`` (the
     command line evaluates them), B on a second thread while A here, the qrels
     read on a third while the runs are (the reading and the array work release
     the GIL, so two cores share it; each file is read on one thread).
 
-    Returns both documents and what ``then`` made of each.
+    Returns both documents, what ``then`` made of each, and the queries the
+    files name that neither document holds (:class:`LeftOut`).
     """
     if _any_parquet(run_a, run_b, qrels):
         doc_a, doc_b = _judged_table(run_a, qrels), _judged_table(run_b, qrels)
-        return doc_a, doc_b, then(doc_a), then(doc_b)
+        left_out = _left_out(_named_queries(qrels, "qrels"),
+                             _named_queries(run_a, "run"), _named_queries(run_b, "run"))
+        return doc_a, doc_b, then(doc_a), then(doc_b), left_out
     with ThreadPoolExecutor(max_workers=2) as pool:
         judgments = pool.submit(QrelsColumns, qrels, threads=1)
 
-        def one(path: str | Path) -> tuple[Document, T]:
+        def one(path: str | Path) -> tuple[Document, T, list[str]]:
             run = Run(path, threads=1)
+            ranked = _run_queries(run)
             doc = _judged_run(run, judgments.result())
             del run
-            return doc, then(doc)
+            return doc, then(doc), ranked
 
         lane = pool.submit(one, run_b)
-        doc_a, ev_a = one(run_a)
-        doc_b, ev_b = lane.result()
-    return doc_a, doc_b, ev_a, ev_b
+        doc_a, ev_a, ranked_a = one(run_a)
+        doc_b, ev_b, ranked_b = lane.result()
+    return doc_a, doc_b, ev_a, ev_b, _left_out(_qrels_queries(judgments.result()),
+                                               ranked_a, ranked_b)
+
+
+def _left_out(judged: list[str], *ranked: list[str]) -> LeftOut:
+    """The judged queries no run ranks and the ranked queries none judges
+    (each in the order the files first name them)."""
+    any_ranked = dict.fromkeys(q for queries in ranked for q in queries)
+    judged_once = dict.fromkeys(judged)  # two byte strings may read as one text
+    return LeftOut(tuple(q for q in judged_once if q not in any_ranked),
+                   tuple(q for q in any_ranked if q not in judged_once))
+
+
+def _distinct_queries(table: Table | None, each_row: Callable[[], list[str]]) -> list[str]:
+    """A TREC file's query ids, each once, in the order first seen: from the
+    column-wise reader's table (a few thousand distinct ids), else its rows."""
+    if table is None:
+        return list(dict.fromkeys(each_row()))
+    column = table.query
+    return decode_all(column.raw[np.argsort(column.first, kind="stable")])
+
+
+def _run_queries(run: Run) -> list[str]:
+    return _distinct_queries(run._table, lambda: run.query)
+
+
+def _qrels_queries(qrels: QrelsColumns) -> list[str]:
+    return _distinct_queries(qrels._table, lambda: list(read_qrels(qrels.path)[0]))
+
+
+def _named_queries(path: str | Path, role: str) -> list[str]:
+    """The query ids of a run or qrels file, Parquet or TREC text (read again:
+    the Parquet join reads its files itself)."""
+    from core.io.columnar import is_parquet, read_parquet, side_from_table
+
+    if is_parquet(path):
+        side = side_from_table(read_parquet(path), role, str(path))
+        return [str(q) for q in dict.fromkeys(side.query.to_pylist())]
+    if role == "run":
+        return _run_queries(Run(path, threads=1))
+    return _qrels_queries(QrelsColumns(path, threads=1))
 
 
 def read_judged_runs(
     runs: list[str | Path], qrels: str | Path, then: Callable[[Document, int], T]
-) -> list[T]:
+) -> tuple[list[T], LeftOut]:
     """Each run read, joined with ``qrels`` and handed to ``then`` with its
     index, two at a time (one on a second thread), the qrels read once.
 
     Only what ``then`` makes of each run is kept, so that many large runs
     need the memory of two at a time (a comparison of many runs keeps each
-    one's NDCG per query, not its rows).
+    one's NDCG per query, not its rows). Returns those, in the runs' order,
+    and the queries the files name that no run's document holds.
     """
     check_exist(*runs, qrels)
     judgments = QrelsColumns(qrels)
+    ranked: list[list[str]] = [[] for _ in runs]
 
     def one(i: int) -> T:
         run = Run(runs[i], threads=1)
+        ranked[i] = _run_queries(run)
         doc = _judged_run(run, judgments)
         del run
         return then(doc, i)
@@ -145,7 +196,7 @@ def read_judged_runs(
             out.append(one(start))
             if lane is not None:
                 out.append(lane.result())
-    return out
+    return out, _left_out(_qrels_queries(judgments), *ranked)
 
 
 def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:
@@ -173,6 +224,12 @@ def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:
         When no query of the run is in ``judgments``, or the run lists a
         source twice for one query.
     """
+    return _graded_run(run, judgments)[0]
+
+
+def _graded_run(run: str | Path | Run, judgments: Document) -> tuple[Document, LeftOut]:
+    """:func:`run_with_judgments`, and the run's queries it left out
+    (those ``judgments`` does not hold, in the run's order)."""
     run = run if isinstance(run, Run) else Run(run)
     name = str(run.path)
     index = {q: i for i, q in enumerate(judgments.query_ids)}
@@ -212,13 +269,14 @@ def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:
     def weights(values: FloatArray) -> dict[str, float]:
         return {q: float(values[index[q]]) for q in queries if not np.isnan(values[index[q]])}
 
-    return Document.from_columns(
+    doc = Document.from_columns(
         query=query, source_id=source, score=score, grade=grade, state=state,
         reason=reason, version=version, query_order=queries,
         frequency=weights(judgments.frequency), importance=weights(judgments.importance),
         conventions=judgments.conventions, judgment_version=judgments.judgment_version,
         name=Path(name).stem, source=name,
     )
+    return doc, LeftOut(unjudged=tuple(q for q in dict.fromkeys(run_query) if q not in index))
 
 
 def load_against(path: str | Path, judgments: Document) -> Document:
@@ -228,10 +286,16 @@ def load_against(path: str | Path, judgments: Document) -> Document:
     anything else is read as a worksheet with its own grades
     (:func:`core.io.load.load_document`).
     """
+    return load_against_counted(path, judgments)[0]
+
+
+def load_against_counted(path: str | Path, judgments: Document) -> tuple[Document, LeftOut]:
+    """:func:`load_against`, and the queries of a TREC run it left out
+    (ranked by the run, not held by ``judgments``; none for a worksheet)."""
     path = Path(path)
     if not path.exists():
         raise InputError("no such file", file=str(path), hint="check the path")
     if path.is_file() and path.suffix.lower() not in WORKBOOK_SUFFIXES and (
             looks_like_trec_run(path)):
-        return run_with_judgments(path, judgments)
-    return load_document(path)
+        return _graded_run(path, judgments)
+    return load_document(path), LeftOut()

@@ -143,6 +143,11 @@ def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
         "queries_in_both": len(c.common),
         "queries_only_in_a": c.only_a,
         "queries_only_in_b": c.only_b,
+        # Named by the files, held by neither document (core.io.pairs tells them).
+        "queries_not_compared": {
+            "judged_ranked_by_neither": list(c.left_out.unranked),
+            "ranked_never_judged": list(c.left_out.unjudged),
+        },
         "what_changed": _what_changed_json(c),
         "cutoffs": [_cutoff_json(c, j, k, changes_per_query) for j, k in enumerate(c.cutoffs)],
     }
@@ -162,10 +167,11 @@ def _queries_json(c: Comparison, j: int, changes_per_query: int) -> list[dict[st
     """Every shared query at cutoff index ``j``, largest |delta| first."""
     counts = c.movement_counts(j)
     index = {q: i for i, q in enumerate(c.common)}
+    largest = c.largest_changes(j, changes_per_query)
     queries = []
     for qd in c.query_deltas(j):
         i = index[qd.query]
-        changes = c.candidate_changes(i, j, changes_per_query)
+        changes = largest[i]
         queries.append({
             "query": qd.query,
             "ndcg_a": qd.ndcg_a,

@@ -87,6 +87,8 @@ def _queries_lines(m: ManyComparison) -> list[str]:
         left = excluded_phrase(m.excluded(j), label="left out", empty="none left out")
         lines.append(f"  at NDCG@{format_cutoff(k)}: {int(m.included[:, j].sum())} compared, "
                      f"{left}")
+    if m.left_out:
+        lines.append(f"Not compared: {m.left_out.phrase(len(m.runs))}")
     return lines
 
 
@@ -145,6 +147,10 @@ def runs_json(m: ManyComparison) -> dict[str, Any]:
         "conventions": conventions_json(m.conventions),
         "queries_compared": len(m.common),
         "queries_dropped": m.dropped,
+        "queries_not_compared": {
+            "judged_ranked_by_neither": list(m.left_out.unranked),
+            "ranked_never_judged": list(m.left_out.unjudged),
+        },
         "missing": m.missing,
         "pairs": m.pairs,
         "test": m.test,
@@ -216,6 +222,8 @@ def _footnote(m: ManyComparison) -> list[str]:
         for j, k in enumerate(m.cutoffs))
     dropped = f" {m.dropped} queries held by some runs only were not compared." if (
         m.dropped) else ""
+    if m.left_out:
+        dropped += f" Not compared: {m.left_out.phrase(len(m.runs))}."
     return [
         f"Superscript letters name the runs whose mean the marked mean is significantly "
         f"higher than: {_test_phrase(m)}; marked at a p-value of at most {m.alpha:g}. Bold: "

@@ -122,6 +122,8 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
     _line(out)
     _line(out, f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A{few(c.only_a)}, "
                f"{len(c.only_b)} only in B{few(c.only_b)}")
+    if c.left_out:
+        _line(out, f"Not compared: {c.left_out.phrase()}")
     _line(out, "What changed: " + c.changes.sentence())
     for line in c.changes.details():
         _line(out, f"  {line}")

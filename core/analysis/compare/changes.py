@@ -6,7 +6,8 @@ in one document only (:class:`InventoryChange`), the conditions that differ
 between the documents (:class:`WhatChanged`, worked out by
 :func:`what_changed`), and how many deltas change sign or vanish under another
 tie rule (:class:`TieSensitivity`, from :func:`tie_facts` and
-:func:`tie_sensitivity`).
+:func:`tie_sensitivity`), and the queries the inputs named that the
+comparison leaves out (:class:`LeftOut`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from core.model.document import Document, GradeState
 __all__ = [
     "CandidateChange",
     "InventoryChange",
+    "LeftOut",
     "Side",
     "TieSensitivity",
     "WhatChanged",
@@ -194,6 +196,39 @@ def few(items: Sequence[str], n: int = 5) -> str:
         return ""
     shown = ", ".join(items[:n])
     return f" ({shown}{', ...' if len(items) > n else ''})"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """The queries the inputs of a comparison name that it does not compare
+    (besides those one document only holds, which it lists as only in A or B).
+
+    ``unranked``: the qrels judge them and neither run ranks them;
+    ``unjudged``: a run ranks them and no judgment covers them (the qrels
+    never judge them, or the open document does not hold them). Both are
+    left out of the documents when the runs are read (as trec_eval leaves
+    them out), so nothing of theirs is compared; the reports count them.
+
+    >>> LeftOut(("q2", "q3"), ("q9",)).phrase()
+    '2 queries judged but ranked by neither run (q2, q3), 1 query ranked but never judged (q9)'
+    >>> bool(LeftOut())
+    False
+    """
+
+    unranked: tuple[str, ...] = ()
+    unjudged: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.unranked or self.unjudged)
+
+    def phrase(self, runs: int = 2) -> str:
+        """What was left out and why, for the line ``Not compared: ...``
+        (of a comparison of ``runs`` runs)."""
+        by = "neither run" if runs == 2 else "no run"
+        parts = [f"{len(ids)} {'query' if len(ids) == 1 else 'queries'} {why}{few(ids)}"
+                 for ids, why in ((self.unranked, f"judged but ranked by {by}"),
+                                  (self.unjudged, "ranked but never judged")) if ids]
+        return ", ".join(parts)
 
 
 def conventions_diff(a: Conventions, b: Conventions) -> tuple[tuple[str, Any, Any], ...]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.compare.changes import LeftOut
 from core.analysis.compare.statistics import (
     CORRECTIONS,
     adjust_p_values,
@@ -167,6 +168,8 @@ class ManyComparison:
     seed: int
     confidence: float
     alpha: float
+    #: The queries the files named that no run's document holds (set by the reader).
+    left_out: LeftOut = field(default_factory=LeftOut)
 
     @property
     def cutoffs(self) -> tuple[int | None, ...]:
