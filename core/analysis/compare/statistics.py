@@ -244,7 +244,7 @@ def paired_t_test(deltas: FloatArray) -> float:
     Examples
     --------
     >>> round(paired_t_test(np.array([1.0, 2.0, 3.0])), 6)  # t = 2 / (1 / sqrt 3), df 2
-    0.074180
+    0.07418
     """
     d = np.asarray(deltas, dtype=np.float64)
     n = d.size
