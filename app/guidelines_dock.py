@@ -70,8 +70,7 @@ class GuidelinesView(QWidget):
         self.levels_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         # Reached by the keyboard (F6, Tab) to scroll it; a click leaves the grid the focus.
         self.levels_list.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.empty_note = QLabel(self.tr("No guidelines yet: describe each grade in the "
-                                         "Conventions panel, under Guidelines."), self)
+        self.empty_note = QLabel(self)
         self.empty_note.setObjectName("guidelinesEmpty")
         self.empty_note.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -81,6 +80,8 @@ class GuidelinesView(QWidget):
         lay.addWidget(self.levels_list, 1)
         lay.addWidget(self.empty_note)
         self._levels: list[Level] = []
+        #: Whether a scale is declared or given (:meth:`show_levels`).
+        self.scale = True
         #: The grade highlighted (None: the current row has no number grade).
         self.highlighted: float | None = None
 
@@ -89,14 +90,26 @@ class GuidelinesView(QWidget):
         (the dock shares the strip under the grid with the audit log)."""
         return QSize(560, 150)
 
-    def show_levels(self, levels: Sequence[Level]) -> None:
+    def show_levels(self, levels: Sequence[Level], scale: bool = True) -> None:
+        """List ``levels``; without a ``scale`` (no rubric declared, no grade
+        given) only the levels a guideline describes, and a note saying so."""
+        if not scale:
+            levels = [lv for lv in levels if lv.description or lv.examples]
+        self.scale = scale
         self._levels = list(levels)
         self.levels_list.clear()
         for level in self._levels:
             item = QListWidgetItem(bounded(level_text(level, self._decimals())))
             item.setToolTip(bounded(level_text(level), CELL_SHOWN))
             self.levels_list.addItem(item)
-        self.empty_note.setVisible(not any(lv.description or lv.examples for lv in levels))
+        self.empty_note.setText(self.tr(
+            "No guidelines yet: describe each grade in the Conventions panel, under "
+            "Guidelines.") if scale else self.tr(
+            "No scale yet: no rubric is declared and no candidate has a grade. Declare a "
+            "rubric in the Conventions panel, or grade a candidate."))
+        self.levels_list.setVisible(scale or bool(levels))  # (no empty box over the note)
+        self.empty_note.setVisible(not scale or not any(lv.description or lv.examples
+                                                        for lv in levels))
         self.highlight(self.highlighted)
 
     def highlight(self, grade: float | None, words: str = "") -> None:
@@ -140,7 +153,7 @@ class GuidelinesController(QObject):
                 lambda index, _old, g=grid: self._current_changed(g, index))
         window.document_replaced.connect(lambda _doc: self.refresh_levels())
         window.conventions_changed.connect(lambda _c: self.refresh_levels())
-        window.grade_changed.connect(lambda _row: self._show_current())
+        window.grade_changed.connect(self._grade_changed)
         window.current_query_changed.connect(lambda _q: self._follow_grid())
         self.refresh_levels()
         self._follow_grid()
@@ -148,8 +161,17 @@ class GuidelinesController(QObject):
     def refresh_levels(self) -> None:
         """The levels of the scale (the declared rubric's, or the one the
         grades seen define) with their guidelines."""
-        self.view.show_levels(self.window.conventions.levels(self.window.document.grade))
+        c, grades = self.window.conventions, self.window.document.grade
+        self.view.show_levels(c.levels(grades), scale=c.has_scale(grades))
         self._follow_grid()
+
+    def _grade_changed(self, _row: object) -> None:
+        # The first grade given defines a scale where there was none (the
+        # levels are otherwise worked out per document and conventions).
+        if not self.view.scale:
+            self.refresh_levels()
+        else:
+            self._show_current()
 
     def _follow_grid(self) -> None:
         index = self.window.grid.currentIndex()

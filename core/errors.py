@@ -34,6 +34,10 @@ class InputError(NdcgError):
         The sheet's name, for workbooks.
     hint : str, optional
         What to do about it.
+    row : int, optional
+        The document's row (0-based candidate) the problem is about, when a
+        document was read already: not shown; a caller that knows the file
+        the row came from finds its line (:func:`core.io.locate.line_of`).
     """
 
     problem: str
@@ -42,6 +46,7 @@ class InputError(NdcgError):
     column: str | None = None
     sheet: str | None = None
     hint: str | None = None
+    row: int | None = None
 
     def __post_init__(self) -> None:
         super().__init__(str(self))

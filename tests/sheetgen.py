@@ -6,7 +6,8 @@ scales and writings people use; one column, or one per annotator), a
 ranking (a score or a rank, under a ranking's name or under none) and
 distractors (timestamps, durations, prices, counts, row numbers and record
 ids, confidences, booleans, platform status and quality columns, free
-text), each under a realistic, a neutral or a misleading header, in a long,
+text, times written as text or as whole seconds or milliseconds since
+1970), each under a realistic, a neutral or a misleading header, in a long,
 wide or transposed layout. The truth of every judgment is kept aside in a
 :class:`Drawn`, for the property tests (tests/test_import_properties.py)
 to compare with what the import made of the file.
@@ -105,15 +106,17 @@ class Drawn:
     extra_grade: bool = False
     grade_headers: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+    #: Each column's kind, in the header's order (a long or wide sheet).
+    column_kinds: list[str] = field(default_factory=list)
 
 
 def _distractor(kind: str, rnd: Random, n: int,
                 start: datetime) -> tuple[list[Any], list[str], bool]:
     """A distractor's cells (one per row), its realistic headers and
     whether its values could pass for grades."""
-    if kind == "epoch":  # seconds since 1970
-        return [1709546400 + 180 * i + rnd.randint(0, 9) for i in range(n)], \
-            ["created_at", "submitted_ts"], False
+    if kind in ("epoch", "epoch_ms"):  # seconds (or milliseconds) since 1970
+        return _epoch(rnd, n, 1000 if kind == "epoch_ms" else 1), \
+            ["created_at", "submitted_ts", "timestamp", "_created_at", "time"], False
     if kind == "timestamp":
         fmt = rnd.choice(STAMPS)
         return [(start + timedelta(minutes=3 * i)).strftime(fmt) for i in range(n)], \
@@ -153,14 +156,35 @@ def _distractor(kind: str, rnd: Random, n: int,
     raise ValueError(kind)
 
 
-DISTRACTORS = ["timestamp", "duration", "price", "count", "row_number", "record_id",
-               "confidence", "boolean", "status", "quality", "text"]
+def _epoch(rnd: Random, n: int, per_second: int) -> list[int]:
+    """Submission times as crowd platforms export them, whole seconds (or
+    milliseconds) since 1970: in the order the rows were submitted, a few
+    seconds to minutes apart, a neighbouring pair out of order here and
+    there (several workers at once), now and then two in the same second."""
+    t = 1733480000 * per_second + rnd.randint(0, 86400 * per_second)
+    out = []
+    for _ in range(n):
+        out.append(t)
+        t += rnd.randint(2, 300) * per_second + rnd.randint(0, per_second - 1)
+    for _ in range(n // 20):  # out of order
+        i = rnd.randrange(n - 1)
+        out[i], out[i + 1] = out[i + 1], out[i]
+    for _ in range(n // 25):  # the same time twice
+        i = rnd.randrange(1, n)
+        out[i] = out[i - 1]
+    return out
+
+
+DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "row_number",
+               "record_id", "confidence", "boolean", "status", "quality", "text"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
 @st.composite
-def sheets(draw: Any) -> Drawn:
-    """A drawn annotators' sheet (see the module's note)."""
+def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -> Drawn:
+    """A drawn annotators' sheet (see the module's note); with ``among``, one
+    distractor of those kinds at least, and ``headers`` (realistic or
+    neutral) when given."""
     rnd = draw(st.randoms(use_true_random=False))
     layout = draw(st.sampled_from(SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
@@ -170,7 +194,7 @@ def sheets(draw: Any) -> Drawn:
     scale = draw(st.sampled_from(sorted(SCALES)))
     grades, write = SCALES[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
-    headers = draw(st.sampled_from(["realistic", "realistic", "neutral"]))
+    headers = headers or draw(st.sampled_from(["realistic", "realistic", "neutral"]))
     items = [(q, d) for q in range(n_q) for d in range(per_q)]
     ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
     truth = {(q, d): {who: rnd.choice(grades) for who in people} for q, d in items}
@@ -180,6 +204,8 @@ def sheets(draw: Any) -> Drawn:
     named = draw(st.booleans())
     declare = ranking != "none" and not named and draw(st.booleans())
     kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
+    if among and not set(kinds) & set(among):
+        kinds.append(draw(st.sampled_from(among)))
     sheet = Drawn(rows=[], layout=layout, truth={}, kinds=kinds)
     if layout == "transposed":
         _transposed(sheet, rnd, people, truth, ids, write, kinds)
@@ -222,11 +248,6 @@ def sheets(draw: Any) -> Drawn:
             sheet.flags = ["--map", f"{ranking}={header}"]
     start = datetime(2024, 3, 4, 10, 0)
     for kind in kinds:
-        if kind == "timestamp" and headers == "realistic" and rnd.random() < 0.2:
-            # Seconds since 1970 under a neutral header are not told from a
-            # numeric source id yet (written alike, one per row): realistic
-            # headers only, until the import reads them as times.
-            kind = "epoch"
         cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
@@ -240,6 +261,7 @@ def sheets(draw: Any) -> Drawn:
     _unique_headers(cols)
     sheet.rows = [[c.header for c in cols], *[list(r) for r in zip(*(c.cells for c in cols),
                                                                   strict=True)]]
+    sheet.column_kinds = [c.kind for c in cols]
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
     sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(

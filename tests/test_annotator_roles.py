@@ -162,3 +162,23 @@ def test_a_column_no_role_is_read_from_is_named_not_dropped() -> None:
     assert mapping.note is None
     assert ("ignored", "Etiqueta: 2 distinct values, no role read from them; not imported"
             ) in mapping.reasons
+
+
+def test_seconds_since_1970_are_times_and_numeric_ids_stay_ids() -> None:
+    """A crowd platform's export: numeric source ids (2350000100, ... counted
+    one by one within a query) and, under headers that say nothing, when
+    each judgment was submitted as whole seconds since 1970 (1733480000,
+    1733480012, ...: one pair out of order, one second said twice) and in
+    milliseconds. The times are left out as dates and times, never taken
+    for the query or the source id, whatever their headers."""
+    seconds = [1733480000, 1733480012, 1733480047, 1733480039, 1733480101, 1733480101,
+               1733480160, 1733480222, 1733480290, 1733480311, 1733480400, 1733480467]
+    rows = [["c1", "c2", "c3", "c4", "c5"]]
+    for i, t in enumerate(seconds):
+        q = ("espresso grinder", "train times")[i // 6]
+        rows.append([t, q, 2350000100 + 100 * (i // 6) + i % 6, (i * 5) % 4,
+                     t * 1000 + (i * 137) % 1000])
+    mapping = detect_mapping(Table(file="crowd.csv", rows=rows))
+    assert (mapping.query, mapping.source_id, mapping.grade) == (1, 2, 3)
+    for name in ("c1", "c5"):
+        assert ("ignored", f"{name}: dates and times, not imported") in mapping.reasons

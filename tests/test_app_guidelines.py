@@ -204,3 +204,35 @@ def test_a_consensus_grade_reads_at_the_display_rounding(qtbot, window) -> None:
         assert view.current_label.text() == "case-A / B: grade 1.33"
     finally:
         w.session.mark_saved()
+
+
+def test_without_a_scale_the_dock_says_so_and_invents_no_level(qtbot, window) -> None:
+    """An empty document (the window behind the import wizard) and one whose
+    every grade is unknown have no scale: the dock lists no level 0 or 1 (the
+    stand-in the arithmetic uses) but says there is no scale yet; the first
+    grade typed (a real key click) defines one, 0 to 2."""
+    from core.model.document import Document
+
+    w = window
+    view = _view(w)
+    w.set_document(Document.from_columns(query=[], source_id=[]))
+    assert w.conventions.rubric is None
+    assert view.levels_list.count() == 0
+    assert view.empty_note.isVisibleTo(view)
+    assert view.empty_note.text().startswith("No scale yet: no rubric is declared and no "
+                                             "candidate has a grade.")
+    try:
+        w.set_document(Document.from_columns(query=["q", "q"], source_id=["a", "b"],
+                                             score=[2.0, 1.0], grade=[None, None]))
+        assert view.levels_list.count() == 0
+        assert view.empty_note.text().startswith("No scale yet")
+        _select(qtbot, w, 0)
+        qtbot.keyClick(w.grid, Qt.Key.Key_2)
+        assert w.document.grade[0] == 2.0
+        texts = [view.levels_list.item(i).text() for i in range(view.levels_list.count())]
+        assert texts == ["0", "1", "2"]
+        _select(qtbot, w, 0)  # (the key moved the cursor on)
+        assert view.highlighted_row() == 2
+        assert view.empty_note.text().startswith("No guidelines yet")
+    finally:
+        w.session.mark_saved()

@@ -173,6 +173,44 @@ def test_compare_statistics_are_a_form_of_their_own(qtbot, monkeypatch, window, 
     assert mean.get_ydata()[0] == pytest.approx(test.mean_delta)
 
 
+def test_compare_follows_the_decimals_setting(qtbot, monkeypatch, window, tmp_path):
+    """Decimals 2, typed in Preferences after comparing: the header's paired
+    test (means, delta, interval) and the statistics show two digits, as every
+    other number does; the model keeps full precision. By hand the mean delta
+    at NDCG@all is (1 - 0.796708) / 6 = +0.033882 -> +0.03."""
+    from PySide6.QtWidgets import QDialog
+
+    from app.preferences import PreferencesDialog
+
+    def fill(dialog):
+        dialog.decimals.setFocus()
+        dialog.decimals.selectAll()
+        qtbot.keyClicks(dialog.decimals, "2")
+        return int(QDialog.DialogCode.Accepted.value)
+
+    w = window
+    run = tmp_path / "swapped.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    view.cutoff.setCurrentIndex(ALL)
+    delta = (1 - CASE_A_ALL) / 6
+    assert f"mean delta B - A {delta:+.4f};" in view.header.text()
+    monkeypatch.setattr(PreferencesDialog, "exec", fill)
+    qtbot.mouseClick(w.preferences.button, Qt.MouseButton.LeftButton)
+    assert w.decimals() == 2
+    test = view.comparison.tests[ALL]
+    text = view.header.text()
+    assert f"A {test.mean_a:.2f}, B {test.mean_b:.2f}, mean delta B - A +0.03;" in text
+    assert f"interval [{test.ci_low:+.2f}, {test.ci_high:+.2f}] (10000 resamples" in text
+    assert f"Mean NDCG@all: A {test.mean_a:.2f} over" in text
+    assert not any(f"{x:.4f}" in text for x in (test.mean_a, test.mean_b, abs(delta)))
+    assert view.stats.text("MeanDelta") == "<b>+0.03</b>"
+    assert view.stats.text("MeanA") == f"{test.mean_a:.2f}"
+    assert view.model.rows()[0][CompareColumn.DELTA] == pytest.approx(1 - CASE_A_ALL, abs=1e-15)
+    # the JSON and the command line keep core's four digits
+    assert f"mean delta B - A {delta:+.4f};" in test.sentence()
+
+
 def test_selecting_a_row_shows_changes_and_switches_query(qtbot, monkeypatch, window, tmp_path,
                                                           qtmodeltester):
     w = window

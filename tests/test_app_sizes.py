@@ -238,3 +238,55 @@ def test_at_1280x800_the_audit_log_shows_every_column_without_scrolling(qtbot, w
     assert right <= log.viewport().width(), (right, log.viewport().width())
     assert elided_headers(log) == []
     w.session.mark_saved()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
+def test_the_summary_title_is_never_clipped_by_copy_sentence(qtbot, window, width, height):
+    """At the usual font and at 16 pt, on 1280x800 and 1920x1080 screens,
+    the summary's title (the query id in bold) shares its row with Copy
+    sentence only when it fits beside it; a longer one has the row to itself,
+    whole where it fits, elided in its middle (whole in its tooltip) where even
+    that row is too narrow. At 16 pt on 1280x800 'case-D-plus-one' was cut to
+    'case-D-plu' by the button."""
+    from core.io.example import load_example
+    from core.model.document import Document
+
+    w = window
+    panel = w.summary_panel
+    long_id = "claim-" + "x" * 28 + "-end"  # 38 characters: shown whole (app.shown)
+    for pt in (None, 16):
+        if pt is not None:
+            large = QFont(w.font())
+            large.setPointSizeF(pt)
+            w.setFont(large)
+        w.set_document(load_example())
+        _settle(qtbot, w)
+        _at(qtbot, w, width, height)
+        w.docks["summaryPanelDock"].raise_()
+        for q in ("case-E", "case-D-plus-one", long_id):  # short, the one cut, the longest
+            if q == long_id:
+                w.set_document(Document.from_columns(query=[q, q], source_id=["a", "b"],
+                                                     score=[2.0, 1.0], grade=[1, 0]))
+            w.set_query(w.document.query_index(q))
+            _settle(qtbot, w)
+            title, button = panel.title, panel.copy_button
+            assert title.text() == q
+            assert title.toolTip() == q
+            assert title.font().bold()
+            assert title.font().pointSizeF() == w.font().pointSizeF()
+            needed = title.fontMetrics().horizontalAdvance(q)
+            title_box = title.geometry()
+            button_box = button.geometry()
+            assert not title_box.intersects(button_box), (pt, q)
+            right = button.mapTo(panel, button.rect().topRight()).x()
+            assert right < panel.width(), (pt, q)
+            if needed <= title.contentsRect().width():
+                assert title.shown_text() == q, (pt, q)
+            else:  # only past the whole row: elided, both ends kept
+                assert panel.title_alone(), (pt, q)
+                shown = title.shown_text()
+                assert "…" in shown
+                assert (shown[:3], shown[-3:]) == (q[:3], q[-3:])
+            if not panel.title_alone():
+                assert button_box.top() == title_box.top()
+    w.session.mark_saved()

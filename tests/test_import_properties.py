@@ -58,7 +58,38 @@ def _grades(row: dict[str, str], several: bool) -> list[float]:
 def test_the_import_never_invents_and_never_drops(sheet: Drawn, suffix: str) -> None:
     if sheet.layout == "transposed" and suffix == ".jsonl":
         suffix = ".csv"
+    _holds(sheet, *_run(sheet, suffix), suffix)
+
+
+#: Sheets drawn with times as whole seconds or milliseconds since 1970
+#: under neutral headers (``col4``), beside numeric ids as often as not.
+EPOCH_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=EPOCH_SHEETS)
+@given(sheets(among=("epoch", "epoch_ms"), headers="neutral").filter(
+    lambda s: s.layout != "transposed"), st.sampled_from([".csv", ".xlsx"]))
+def test_times_since_1970_are_read_as_times_never_as_ids(sheet: Drawn, suffix: str) -> None:
+    """1733480000, 1733480012, ... (or in milliseconds) under a header that
+    says nothing: read from their values (large whole numbers in a narrow
+    band, in row order but for a few, few repeats, not counting by one) as
+    times, left out, never the query or the source id; the invariants hold."""
     code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code == 0 and report is not None:
+        header = sheet.rows[0]
+        epochs = {header[c] for c, kind in enumerate(sheet.column_kinds)
+                  if kind.startswith("epoch")}
+        assert epochs
+        for column in report["columns"]:
+            if column["header"] in epochs:
+                assert not column["role"], column
+                assert "dates and times" in column["reason"], column
+
+
+def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[dict[str, str]],
+           suffix: str) -> None:
+    """The invariants of an imported (or refused) drawn sheet."""
     event(f"{sheet.layout} {suffix}: {'imported' if code == 0 else 'refused'}")
     if code != 0:
         # A refusal is one line naming the file and what to pass.

@@ -59,14 +59,40 @@ def test_scikit_learn_refuses_negative_grades_in_the_words_quoted() -> None:
 def test_the_sklearn_preset_refuses_them_in_one_line(sheet: Path, fmt: str,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """As ``ndcg_score`` raises: exit 2, nothing on stdout, one line naming
-    the file and each negative grade's row (source and query)."""
+    the file, the first negative grade's line, each negative grade's row
+    (source and query) and what to do."""
     code, out = _evaluate(str(sheet), "--preset", "sklearn", "--format", fmt)
     err = capsys.readouterr().err
     assert (code, out) == (2, "")
     assert err.count("\n") == 1
-    assert err.startswith(f"ndcg-worksheet: error: {sheet}: 2 negative grades under the "
+    assert err.startswith(f"ndcg-worksheet: error: {sheet}, line 2: 2 negative grades under the "
                           "sklearn preset (grade -1 of source 'a' (query 'q1'); grade -0.5 of "
                           "source 'c' (query 'q1')): scikit-learn's ndcg_score refuses them")
+
+
+def test_the_refusal_names_the_line_of_the_first_negative_grade(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A TREC run with its qrels: the grades' file and the qrels line of the
+    first refused candidate in the run's order (d3, line 4, not d2's 3);
+    a worksheet with a quoted id over two lines before it: the line the row
+    starts on (5)."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("q1 Q0 d3 1 3.0 r\nq1 Q0 d1 2 2.0 r\nq1 Q0 d2 3 1.0 r\n")
+    qrels.write_text("q0 0 d3 2\nq1 0 d1 1\nq1 0 d2 -1\nq1 0 d3 -1\n")
+    assert _evaluate(str(run), "--qrels", str(qrels), "--preset", "sklearn")[0] == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"ndcg-worksheet: error: {qrels}, line 4: 2 negative grades under the sklearn preset "
+        "(grade -1 of source 'd3' (query 'q1'); grade -1 of source 'd2' (query 'q1')): "
+        f"{NEGATIVE_REFUSED_BY['sklearn']} (correct the grades, or choose the trec_eval or "
+        "ranx preset (negative gains count as 0) or the default conventions)\n")
+    sheet = tmp_path / "quoted.csv"
+    sheet.write_text('query,source_id,grade,score\nq1,"two\nlines",1,3\nq1,b,0,2\n'
+                     "q1,c,-1,1\n")
+    assert _evaluate(str(sheet), "--preset", "sklearn")[0] == 2
+    assert capsys.readouterr().err.startswith(
+        f"ndcg-worksheet: error: {sheet}, line 5: 1 negative grade under the sklearn preset "
+        "(grade -1 of source 'c' (query 'q1'))")
 
 
 def test_many_negative_grades_are_named_three_and_counted(tmp_path: Path,

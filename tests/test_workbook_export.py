@@ -31,6 +31,7 @@ from core.io.workbook import (
     is_own_workbook,
     read_workbook,
 )
+from core.io.workbook.conventions_sheet import UNJUDGED_LABEL
 from core.model.conventions import Conventions, Gain, Rubric, Weighting
 from core.model.document import Document, GradeState
 from core.model.examples import seed_document
@@ -155,6 +156,13 @@ def check_values(values: dict[str, list[list[Any]]], doc: Document, conv: Conven
                 assert row[at[f"excluded: {why}"]] == s.excluded.get(why, 0), (weighting, j, row)
             assert _same(row[at["weight total"]], s.weight_total)
             r += 1
+    if SHEETS["conventions"] in values:  # (a comparison's B sheets come without theirs)
+        # The Conventions sheet's count of candidates ranked but never judged.
+        ranked_unknown = sum(1 for i in range(len(doc)) if doc.state[i] == GradeState.UNKNOWN
+                             and not math.isnan(doc.score[i]))
+        counts = [row[1] for row in values[SHEETS["conventions"]]
+                  if row and row[0] == UNJUDGED_LABEL]
+        assert counts == [ranked_unknown], counts
 
 
 def read_values(path: Path) -> dict[str, list[list[Any]]]:
@@ -606,3 +614,26 @@ def test_example_workbook_is_current(tmp_path: Path) -> None:
     assert all_cells(shipped) == all_cells(fresh)
     shutil.copy(shipped, tmp_path / "copy.xlsx")
     _assert_same_document(read_workbook(tmp_path / "copy.xlsx"), seed_document())
+
+
+def test_the_conventions_sheet_counts_what_was_ranked_and_never_judged(tmp_path: Path) -> None:
+    """Below the ranked list's name: the candidates with a score and an
+    unknown grade, a live count over the Candidates sheet (the seed: one, B
+    of case-F-unknown), in .xlsx and in .ods (OpenFormula, its value stored)."""
+    from tests.test_workbook_ods import ods_values
+
+    doc = seed_document()
+    assert [doc.source_id[i] for i in range(len(doc))
+            if doc.state[i] == GradeState.UNKNOWN] == ["B"]
+    for suffix in ("xlsx", "ods"):
+        path = tmp_path / f"seed.{suffix}"
+        export_workbook(evaluate(doc), path)
+        values = (read_values if suffix == "xlsx" else ods_values)(path)[SHEETS["conventions"]]
+        labels = [row[0] for row in values if row]
+        at = labels.index(UNJUDGED_LABEL)
+        assert labels[at - 1] == "ranked list"
+        assert values[at][1] == 1, suffix
+    formula = all_cells(tmp_path / "seed.xlsx")[SHEETS["conventions"]][at][1]
+    last = len(doc) + 1
+    assert formula == (f'=SUMPRODUCT((Candidates!$G$2:$G${last}="unknown")'
+                       f"*ISNUMBER(Candidates!$D$2:$D${last}))")

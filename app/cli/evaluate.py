@@ -33,12 +33,18 @@ def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
 def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -> Evaluation:
     """``evaluate(doc, conv)``; a grade it refuses (a negative grade under
     the sklearn preset or exponential gain) names the file the grades came
-    from: the qrels, else the input."""
+    from: the qrels, else the input, and the line of the first such row
+    (:func:`core.io.locate.line_of`, in a text file)."""
     try:
         return evaluate(doc, conv)
     except InputError as exc:
         if exc.file is None:
             exc.file = str(args.qrels or args.input)
+            if exc.row is not None and exc.line is None and 0 <= exc.row < len(doc):
+                from core.io.locate import line_of
+
+                exc.line = line_of(exc.file, doc.query_ids[int(doc.query[exc.row])],
+                                   doc.source_text(exc.row))
             exc.args = (str(exc),)
         raise
 

@@ -4,15 +4,15 @@ the result sentence (with Copy); and the footer with the mean over queries."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QFont, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -66,11 +66,7 @@ class SummaryPanel(QWidget):
         self._ev: Evaluation | None = None
         self._q = -1
         self._next: int | None = None
-        self.title = QLabel(self)
-        self.title.setObjectName("summaryTitle")
-        # A long id (cut to 40 characters, 300 px in bold) is clipped rather
-        # than pushing Copy sentence out of a narrow dock.
-        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title = _title(self)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("summaryStatus")
         self.status_label.setWordWrap(True)
@@ -120,11 +116,14 @@ class SummaryPanel(QWidget):
         label_control(scroll, self.tr("Summary of the current query"))
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(inner)
-        head = QHBoxLayout()
-        head.addWidget(self.title, 1)
-        head.addWidget(self.copy_button)  # beside the title: always in view
-        layout.addLayout(head)
-        layout.addWidget(self.status_label)
+        # Copy sentence beside the title, always in view; a title too long
+        # for that row gets the row to itself, the button going beside the
+        # status (:meth:`_place_title`).
+        self._head = QGridLayout()
+        self._head.setColumnStretch(0, 1)
+        self._title_alone: bool | None = None
+        self._place_title()
+        layout.addLayout(self._head)
         layout.addWidget(self.table)
         layout.addWidget(self.bounds_label)
         layout.addLayout(nxt)
@@ -152,6 +151,8 @@ class SummaryPanel(QWidget):
         self.model.set_query(ev, q)
         if q < 0 or q >= ev.doc.n_queries:
             self.title.setText(self.tr("No query"))
+            self.title.setToolTip("")
+            self._place_title()
             self._sentence = ""
             for label in (self.status_label, self.bounds_label, self.next_label, self.sentence):
                 label.clear()
@@ -166,7 +167,11 @@ class SummaryPanel(QWidget):
             self._fit_columns()
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
-        _set_text(self.title, f"<b>{html.escape(shown_id(ev.doc.query_ids[q]))}</b>")
+        title = shown_id(ev.doc.query_ids[q])
+        if self.title.text() != title:
+            self.title.setText(title)
+            self.title.setToolTip(title)
+            self._place_title()
         _set_text(self.status_label, f"{look.label}: {status.reason}")
         tint(self.status_label, "color: {}", look.tone)
         # Shown at the decimals setting; the copy gives the conventions in
@@ -245,6 +250,34 @@ class SummaryPanel(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)  # (the layout has sized the table already)
         self._fit_status()
+        self._place_title()
+
+    def title_alone(self) -> bool:
+        """Whether the title is on a row of its own (too long to share it
+        with Copy sentence at the panel's width)."""
+        return bool(self._title_alone)
+
+    def _place_title(self) -> None:
+        inner = self._inner.layout()
+        margins = inner.contentsMargins() if inner is not None else None
+        room = self._inner.width() - (margins.left() + margins.right() if margins else 0)
+        needed = (self.title.fontMetrics().horizontalAdvance(self.title.text())
+                  + max(self._head.horizontalSpacing(), 0) + self.copy_button.sizeHint().width())
+        alone = needed > room
+        if alone == self._title_alone:
+            return
+        self._title_alone = alone
+        head = self._head
+        for widget in (self.title, self.copy_button, self.status_label):
+            head.removeWidget(widget)
+        top = Qt.AlignmentFlag.AlignTop
+        if alone:
+            head.addWidget(self.title, 0, 0, 1, 2)
+            head.addWidget(self.status_label, 1, 0)
+        else:
+            head.addWidget(self.title, 0, 0)
+            head.addWidget(self.status_label, 1, 0, 1, 2)
+        head.addWidget(self.copy_button, 1 if alone else 0, 1, top)
 
     def _fit_table_height(self) -> None:
         """The cutoff table as tall as its rows (no empty band under them)."""
@@ -328,22 +361,58 @@ class _HidingLabel(QLabel):
         self.hide()
 
 
+def _title(parent: QWidget) -> ElidedLabel:
+    """The query's id in bold: a long one (cut to 40 characters, ~520 px in
+    bold at 16 pt) is elided in its middle to its room, whole in its
+    tooltip, never clipped by a button (:meth:`SummaryPanel._place_title`)."""
+    title = ElidedLabel(Qt.TextElideMode.ElideMiddle, parent)
+    title.setObjectName("summaryTitle")
+    bold = QFont()  # (only the weight: the size follows the window's font)
+    bold.setBold(True)
+    title.setFont(bold)
+    return title
+
+
 def _set_text(label: QLabel, text: str) -> None:
     if label.text() != text:
         label.setText(text)
 
 
-class AggregateFooter(QLabel):
+class ElidedLabel(QLabel):
+    """One line of plain text never wider than its room: what does not fit
+    is elided (``mode``: its end or its middle); :meth:`text` stays whole."""
+
+    def __init__(self, mode: Qt.TextElideMode, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._mode = mode
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def shown_text(self) -> str:
+        """The text as painted at the label's width now."""
+        return self.fontMetrics().elidedText(self.text(), self._mode,
+                                             self.contentsRect().width())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.drawText(self.contentsRect(),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.shown_text())
+
+
+class AggregateFooter(ElidedLabel):
     """The mean over all queries at every cutoff, with included and excluded
     counts (objectName ``aggregateFooter``); the sentences behind each mean
     on hover. Never wider than the status bar: an end that does not fit is
     elided (the whole text is :meth:`text` and the tooltip)."""
 
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
-        super().__init__(parent)
+        super().__init__(Qt.TextElideMode.ElideRight, parent)
         self.setObjectName("aggregateFooter")
         self._decimals = decimals
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def set_evaluation(self, ev: Evaluation) -> None:
         d = self._decimals()
@@ -369,9 +438,6 @@ class AggregateFooter(QLabel):
         if self.toolTip() != tip:
             self.setToolTip(tip)
 
-    def minimumSizeHint(self) -> QSize:
-        return QSize(0, super().minimumSizeHint().height())
-
     def event(self, e: QEvent) -> bool:
         bar = self.parentWidget()
         if e.type() == QEvent.Type.ParentChange and isinstance(bar, QStatusBar):
@@ -384,11 +450,3 @@ class AggregateFooter(QLabel):
         first permanent widget, and this one, stretched over the whole bar,
         left it no room, so that no message was ever seen."""
         self.setVisible(not message)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        rect = self.contentsRect()
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
-                                             rect.width())
-        painter = QPainter(self)
-        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         text)

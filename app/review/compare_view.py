@@ -273,11 +273,19 @@ class CompareView(QWidget):
         self.model.set_comparison(c, self.j)
         self.changes_model.set_changes([])
         self.changes_title.setText(self.tr("Select a query to see its candidate changes."))
+        self.show_numbers()
+
+    def show_numbers(self) -> None:
+        """The header and the statistics again, at the decimals setting now
+        (the tables' delegates read it as they paint)."""
+        c = self.comparison
         self.header.setText(self.header_text() if c is not None else "")
         if c is None:
             self.stats.show_test(None)
         else:
             self.stats.show_test(c.tests[self.j], c.left_out)
+        self.table.viewport().update()
+        self.changes.viewport().update()
 
     def header_text(self) -> str:
         """The header: both runs, conventions, means, paired test, ties, what changed."""
@@ -287,9 +295,10 @@ class CompareView(QWidget):
         j = self.j
         at = f"NDCG@{format_cutoff(c.cutoffs[j])}"
         sa, sb, test, ties = c.summary_a[j], c.summary_b[j], c.tests[j], c.ties[j]
+        d = self._decimals()
 
         def mean(s: Any) -> str:
-            value = format_number(s.mean, self._decimals())
+            value = format_number(s.mean, d)
             excl = excluded_phrase(s.excluded, empty=None)
             return f"{value} over {s.included} queries" + (f" ({excl})" if excl else "")
 
@@ -299,7 +308,7 @@ class CompareView(QWidget):
             f"A: {c.doc_a.name or 'this document'} — B: {c.doc_b.name or 'second run'}",
             f"Conventions applied to both: {conv}.",
             f"Mean {at}: A {mean(sa)}; B {mean(sb)}.",
-            test.sentence(),
+            test.sentence(decimals=d),
             f"Tie rules: {ties.count} queries' delta changes sign or vanishes under another "
             f"tie rule than {ties.rule.value} ({per}; {ties.with_ties} queries have tied "
             "scores).",
@@ -366,6 +375,7 @@ class CompareController(QObject):
         window.document_replaced.connect(
             lambda _doc: self.view.mark_stale(window.tr("Another document is open")))
         window.evaluation_changed.connect(self._evaluation_changed)
+        window.display_changed.connect(self.view.show_numbers)  # (the decimals)
         self._shown_ev: Any = None
 
     def ask(self) -> Task | None:

@@ -71,6 +71,7 @@ def _refuse_negative(doc: Document, c: Conventions, numeric: BoolArray) -> None:
         f"({named}{more}): {why}",
         hint="correct the grades, or choose the trec_eval or ranx preset (negative gains "
              "count as 0) or the default conventions",
+        row=int(bad[0]),
     )
 
 

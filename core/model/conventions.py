@@ -184,6 +184,11 @@ class Gain:
         return gains
 
 
+def _lowest(grades: FloatArray) -> float:
+    # fmin passes NaN (unknown) by, and gives NaN only when every grade is.
+    return float(np.fmin.reduce(grades)) if grades.size else math.nan
+
+
 def _whole_or_nan(values: FloatArray, block: int = 1 << 18) -> bool:
     """Whether every value is a whole number or NaN, a block at a time."""
     for lo in range(0, values.size, block):
@@ -272,10 +277,9 @@ class Conventions:
         """
         if self.rubric is not None:
             return self.rubric
-        # fmin/fmax pass NaN (unknown) by, and give NaN only when every grade is.
-        lowest = np.fmin.reduce(grades) if grades.size else np.nan
+        lowest = _lowest(grades)
         if np.isnan(lowest):
-            return Rubric.from_values((0.0, 1.0))
+            return Rubric.from_values((0.0, 1.0))  # (what arithmetic needs: no view lists it)
         highest = np.fmax.reduce(grades)
         # The lowest and highest grades decide a whole-number scale without
         # sorting every grade (np.unique: ~30 ms at 2M candidates, asked by the
@@ -285,6 +289,13 @@ class Conventions:
         if highest - min(lowest, 0) <= 100 and _whole_or_nan(grades):
             return Rubric.from_values(range(int(min(lowest, 0.0)), int(highest) + 1))
         return Rubric.from_values([0.0, *np.unique(grades[~np.isnan(grades)]).tolist()])
+
+    def has_scale(self, grades: FloatArray) -> bool:
+        """Whether a scale is declared (a rubric) or defined by ``grades``
+        (one number grade at least): an empty document, or one with every
+        grade unknown, has none yet (:meth:`rubric_for` then stands in 0 and 1
+        for the arithmetic; a view says "no scale yet" instead of listing them)."""
+        return self.rubric is not None or not np.isnan(_lowest(grades))
 
     def levels(self, grades: FloatArray) -> tuple[Level, ...]:
         """Each level of the scale (:meth:`rubric_for` ``grades``) with its

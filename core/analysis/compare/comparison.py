@@ -61,6 +61,7 @@ from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import InputError
 from core.model.conventions import Conventions, TieRule, Weighting, format_cutoff
 from core.model.document import Document, has_weight
+from core.model.numbers import DECIMALS, fixed_text
 
 __all__ = ["Comparison", "PairedTest", "QueryDelta", "compare"]
 
@@ -121,7 +122,10 @@ class PairedTest:
     #: Shared queries left out, by reason.
     excluded: dict[str, int] = field(default_factory=dict)
 
-    def sentence(self) -> str:
+    def sentence(self, *, decimals: int = DECIMALS) -> str:
+        """The test in one sentence, its means, delta and interval at
+        ``decimals`` digits (the editor's decimals setting; the p-value at 4
+        significant digits)."""
         at = f"NDCG@{format_cutoff(self.k)}"
         if self.n == 0 or self.mean_delta is None:
             return (
@@ -133,18 +137,26 @@ class PairedTest:
         else:
             how = f"{self.resamples} random sign vectors, seed {self.seed}"
         ci = (
-            f"{self.confidence:.0%} bootstrap percentile interval [{self.ci_low:+.4f}, "
-            f"{self.ci_high:+.4f}] ({self.bootstrap_resamples} resamples, seed {self.seed})"
+            f"{self.confidence:.0%} bootstrap percentile interval "
+            f"[{_fixed(self.ci_low, decimals, signed=True)}, "
+            f"{_fixed(self.ci_high, decimals, signed=True)}] "
+            f"({self.bootstrap_resamples} resamples, seed {self.seed})"
         )
         left = excluded_phrase(self.excluded, label="left out", empty=None)
         left_out = f", {left}" if left else ""
         return (
             f"Over the {self.n} queries with {at} defined in both ({self.weighting.label}"
             f"{left_out}): "
-            f"A {self.mean_a:.4f}, B {self.mean_b:.4f}, mean delta B - A {self.mean_delta:+.4f}; "
+            f"A {_fixed(self.mean_a, decimals)}, B {_fixed(self.mean_b, decimals)}, "
+            f"mean delta B - A {fixed_text(self.mean_delta, decimals, signed=True)}; "
             f"B wins {self.wins}, ties {self.ties}, loses {self.losses}; paired randomization "
             f"test (two-sided, sign flips, {how}) p = {self.p_value:.4g}; {ci}."
         )
+
+
+def _fixed(x: float | None, decimals: int, *, signed: bool = False) -> str:
+    # (set whenever the test has a mean delta: the sentence checks that first)
+    return fixed_text(float(x if x is not None else math.nan), decimals, signed=signed)
 
 
 def _float_or_none(x: float) -> float | None:

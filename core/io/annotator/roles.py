@@ -51,11 +51,12 @@ __all__ = ["Profile", "Roles", "left_out", "profile_columns", "rank_like", "role
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _TIME = (r"\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s*[ap]\.?m\.?)?"
-         r"(\s*(z|utc|gmt)?\s*([+-]\d{1,2}(:?\d{2})?)?)?")
+         r"(\s*(z|utc|gmt|[a-z][a-z]?[sd]t|[cew]et)?\s*([+-]\d{1,2}(:?\d{2})?)?)?")
 #: A date, a date and time, or a time, as spreadsheets and platforms write
 #: them: ISO (``2024-03-04T10:00Z``), Google Forms (``2024/03/04 9:00:00 AM
 #: GMT+1``), US and European (``3/4/2024 9:00``, ``04.03.2024 09:00``),
-#: month names (``4 Mar 2024``, ``Mar 4, 2024 9:00 AM``), ``ctime``.
+#: month names (``4 Mar 2024``, ``Mar 4, 2024 9:00 AM``), ``ctime`` (with a
+#: zone's abbreviation: ``Mon Mar 04 10:00:00 PST 2024``).
 _DATE = re.compile(
     r"^((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?("
     r"(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"
@@ -131,7 +132,8 @@ def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
             lo=min(nums, default=0.0), hi=max(nums, default=0.0),
             url=_fraction(full, lambda t: t.lower().startswith(_URL)),
             email=_fraction(full, _EMAIL.match),
-            dates=max(when / len(full) if full else 0.0, _fraction(full, _DATE.match)),
+            dates=max(when / len(full) if full else 0.0, _fraction(full, _DATE.match),
+                      1.0 if len(nums) == len(full) and _clock(nums) else 0.0),
             boolean=_fraction(full, lambda t: t.casefold() in _BOOLEAN),
             spaced=_fraction(full, lambda t: " " in t),
             graded=bool(full) and not (c < len(header) and quantity_header(header[c]))
@@ -139,6 +141,32 @@ def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
                                                    marks),
         ))
     return out
+
+
+#: Whole seconds, or milliseconds, since 1970 a clock writes: from
+#: 2001-09-09 (10 digits) up to 2286, in seconds or in milliseconds.
+_EPOCH_SPANS = ((1e9, 1e10), (1e12, 1e13))
+#: The widest band of times one sheet holds, as a share of their size
+#: (about 2.7 years in seconds now): ids drawn from a wide range are wider.
+_EPOCH_BAND = 0.05
+
+
+def _clock(nums: Sequence[float]) -> bool:
+    """Times written as whole seconds (or milliseconds) since 1970, as
+    crowd platforms export them, told from a numeric id by how they behave:
+    large whole numbers in a narrow band, in row order but for a few (the
+    rows come as they were submitted), few repeats, and steps that are not
+    mostly one (ids counted one by one: ``2350000100, 2350000101, ...``)."""
+    if len(nums) < 4 or not all(x.is_integer() for x in nums):
+        return False
+    lo, hi = min(nums), max(nums)
+    if not any(a <= lo and hi < b for a, b in _EPOCH_SPANS) or hi - lo > _EPOCH_BAND * lo:
+        return False
+    steps = [b - a for a, b in pairwise(nums)]
+    forward = [d for d in steps if d > 0]
+    if sum(1 for d in steps if d >= 0) < 0.8 * len(steps) or len(set(nums)) < 0.8 * len(nums):
+        return False
+    return bool(forward) and sum(1 for d in forward if d == 1) < 0.5 * len(forward)
 
 
 def _counting(full: Sequence[str]) -> bool:

@@ -7,14 +7,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from core.io.workbook.layout import (
     ALL_K,
+    CANDIDATE_COLUMNS,
     CONVENTION_LABELS,
     GAIN_TABLE_SPARE,
     SHEETS,
     FloatArray,
     Formats,
     put_text,
+    sheet_ref,
 )
 from core.io.workbook.page import header_row, print_setup, set_widths, wrapped_row
 from core.model.conventions import FIELDS, Conventions
@@ -25,6 +29,9 @@ _SHEET = SHEETS["conventions"]
 
 #: Widths of the label, value and meaning columns (characters).
 _WIDTHS = (30.0, 32.0, 72.0)
+#: The Candidates sheet's predicted score and grade state columns (letters).
+_SCORE, _STATE = (next(letter for letter, header in CANDIDATE_COLUMNS if header == name)
+                  for name in ("predicted score", "grade state"))
 #: The guidelines' examples: column E (D holds the cutoffs' numbers, hidden), its width.
 EXAMPLES_COL, _EXAMPLES_WIDTH = 4, 44.0
 
@@ -53,6 +60,7 @@ def write_conventions(
     ws.freeze_panes(3, 0)
     settings = _Settings(ws, fmt, row=3)
     _put_conventions(settings, doc, conv)
+    _put_unjudged(settings, doc)
     names = settings.names
     row = _write_gain_table(ws, fmt, conv, settings.row + 1, names)
     if grades is None:
@@ -126,6 +134,28 @@ def _put_conventions(s: _Settings, doc: Document, conv: Conventions) -> None:
     s.put("judgment_version", CONVENTION_LABELS["judgment_version"], doc.judgment_version,
           "the version of the judgments these grades come from")
     s.put("document_name", CONVENTION_LABELS["document_name"], doc.name, "the document's name")
+
+
+#: The label of the count of candidates the run ranked and nobody judged.
+UNJUDGED_LABEL = "ranked but never judged"
+
+
+def _put_unjudged(s: _Settings, doc: Document) -> None:
+    """Below the document's name and version: how many candidates have a
+    score (the run ranked them) and an unknown grade, a live count over the
+    Candidates sheet's score and grade state (a grade typed there lowers it);
+    its cached value the document's."""
+    unknown = np.count_nonzero((doc.state == GradeState.UNKNOWN) & ~np.isnan(doc.score))
+    last = len(doc) + 1
+    cand = sheet_ref(SHEETS["candidates"])
+    score, state = (f"{cand}!${c}$2:${c}${last}" for c in (_SCORE, _STATE))
+    s.ws.write_string(s.row, 0, UNJUDGED_LABEL, s.fmt.label)
+    s.ws.write_formula(s.row, 1, f'=SUMPRODUCT(({state}="unknown")*ISNUMBER({score}))'
+                       if len(doc) else "=0", s.fmt.whole, int(unknown))
+    s.ws.write_string(s.row, 2, "candidates with a predicted score and an unknown grade (not "
+                      "0: unknown is a grade state), counted on the Candidates sheet",
+                      s.fmt.wrap)
+    s.row += 1
 
 
 def _put_cutoffs(s: _Settings, cutoffs: tuple[int | None, ...], meaning: str) -> None:
