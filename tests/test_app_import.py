@@ -510,6 +510,10 @@ def test_the_preview_shows_every_header_whole(qtbot: Any, tmp_path: Path, boxes:
     assert cut == []
     assert table.model().headerData(4, Qt.Orientation.Horizontal) == (
         "E: How relevant is the document to the query?\n→ grade")
+    # One-line cells in rows one line tall, as the grid's (they were 30 px:
+    # two lines of the 14 px font offscreen)
+    line = table.fontMetrics().height()
+    assert [table.rowHeight(r) for r in range(2)] == [max(22, line + 6)] * 2
     assert boxes.shown == []
 
 
