@@ -110,6 +110,9 @@ class QueryNavigator(QWidget):
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         fit_rows_to_font(self.view)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
+        # A query elided in its column ("what ye…ll fall") is whole on hover,
+        # as a long source id in the grid is (the delegate's tooltip).
+        self.view.setItemDelegateForColumn(QueryColumn.QUERY, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.setMinimumWidth(160)
         #: The status column's fitted width (it is hidden when the side column
