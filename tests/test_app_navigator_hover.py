@@ -39,3 +39,35 @@ def test_an_elided_query_is_whole_on_hover(qtbot: Any) -> None:
     assert view.fontMetrics().horizontalAdvance(LONG) > view.columnWidth(QueryColumn.QUERY)
     assert _tip(view, rows["q2"]) == ""  # a query shown whole needs no tooltip
     assert _tip(view, rows[LONG]) == LONG
+
+
+MEDIUM = "how to descale a kettle without vinegar"
+
+
+def test_a_wide_screen_gives_query_texts_the_room_the_grid_spares(qtbot: Any,
+                                                                   tmp_path: Any) -> None:
+    # At 1920x1080 the grid shows every column with room to spare; the
+    # navigator asked for 160 px of query text (20 characters) and cut a
+    # 39-character query in the middle.
+    from PySide6.QtCore import QRect
+
+    from app.main import build_window
+
+    path = tmp_path / "long.csv"
+    rows = ["query,source_id,version,score,grade,note,reason"]
+    rows += [f'"{q}",doc{d},,{4 - d},{d % 3},,' for q in (LONG, MEDIUM, "q3") for d in range(4)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    w = build_window(path)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(QRect(0, 0, 1920, 1080))
+    qtbot.waitExposed(w)
+    w.fit_columns()
+    QApplication.processEvents()
+    view = w.navigator.view
+    width = view.columnWidth(QueryColumn.QUERY)
+    assert view.fontMetrics().horizontalAdvance(MEDIUM) + 8 <= width
+    grid = w.grid
+    last = max(range(grid.model().columnCount()), key=grid.columnViewportPosition)
+    assert grid.columnViewportPosition(last) + grid.columnWidth(last) <= grid.viewport().width()
+    w.session.mark_saved()
