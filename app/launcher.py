@@ -6,8 +6,10 @@ Commands (``evaluate``, ``export``, ``compare``, ``import``, ``split``,
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 COMMANDS = frozenset({"evaluate", "export", "compare", "import", "split", "merge", "-h",
                       "--help",
@@ -36,15 +38,65 @@ def prepare(args: Sequence[str]) -> None:
     import core.session  # noqa: F401
 
 
+COMMAND_LINE = ("or use the command line, e.g. ndcg-worksheet evaluate RUN --qrels QRELS "
+                "(ndcg-worksheet --help)")
+
+
+def no_display(env: Mapping[str, str], platform: str = sys.platform) -> str | None:
+    """Why the editor cannot open a window here, before Qt loads: on Linux
+    with neither an X nor a Wayland display and no platform chosen, Qt
+    aborts the process (exit 134) with a message about its xcb plugin."""
+    if not platform.startswith("linux") or env.get("QT_QPA_PLATFORM"):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return ("ndcg-worksheet: no display found (DISPLAY and WAYLAND_DISPLAY are unset): "
+            f"run it in a desktop session, {COMMAND_LINE}")
+
+
+def xcb_unloadable(env: Mapping[str, str], plugins: Path,
+                   platform: str = sys.platform) -> str | None:
+    """Why Qt's xcb platform plugin (in ``plugins``) will not load, when
+    the editor would use it: a system library it needs is missing (Qt
+    aborts with "could not load the Qt platform plugin"). Qt is loaded
+    already, so loading the plugin costs about 2 ms."""
+    import ctypes
+
+    chosen = env.get("QT_QPA_PLATFORM", "")
+    if not platform.startswith("linux") or (chosen and not chosen.startswith("xcb")):
+        return None
+    if not chosen and (env.get("WAYLAND_DISPLAY") or not env.get("DISPLAY")):
+        return None
+    plugin = plugins / "platforms" / "libqxcb.so"
+    if not plugin.is_file():
+        return None
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError as error:
+        reason = str(error).removeprefix(f"{plugin}: ")
+        return (f"ndcg-worksheet: Qt's platform plugin xcb cannot load ({reason}): install "
+                f"the system package that provides it (e.g. libxcb-cursor0), {COMMAND_LINE}")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in COMMANDS:
         from app.cli.main import main as cli_main
 
         return cli_main(args)
+    if problem := no_display(os.environ):
+        print(problem, file=sys.stderr)
+        return 2
     prepare(args)
+    from PySide6.QtCore import QLibraryInfo
+
     from app.main import main as gui_main
 
+    plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+    if problem := xcb_unloadable(os.environ, plugins):
+        print(problem, file=sys.stderr)
+        return 2
     return gui_main(args)
 
 

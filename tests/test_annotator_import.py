@@ -369,6 +369,20 @@ def test_findings_are_reported_in_reading_order(tmp_path: Path) -> None:
     ]
     assert rep.unmapped_labels == {"Nope": 1}
     assert "first on row 2" in rep.issues[3].problem
+    # A label the declared rubric maps is not a finding to look at; the rest are.
+    assert [(i.row, i.kind) for i in rep.to_review()] == [
+        (2, "outside scale"), (3, "conflict"), (3, "duplicate"), (3, "mark"), (3, "conflict"),
+        (4, "cell rejected")]
+    assert "label mapped" not in " ".join(rep.summary())
+
+
+def test_a_clean_form_export_has_no_finding_to_review() -> None:
+    # 22 labelled rows, read on a known scale (said once), nothing wrong.
+    path = Path(__file__).parent / "data" / "annotators" / "google_forms_responses.csv"
+    rep = import_annotations(path).report
+    assert len(rep.of_kind("label mapped")) == 22  # kept in the report's JSON
+    assert rep.to_review() == []
+    assert any(line.startswith("labels read as grades (the scale ") for line in rep.summary())
 
 
 def test_workbook_with_an_empty_second_sheet(tmp_path: Path) -> None:

@@ -172,8 +172,11 @@ def test_every_wizard_model_passes_the_model_tester(qtmodeltester: Any, wide_csv
     result = import_annotations(wide_csv, p.mapping.replace(score=2), rubric=Rubric.parse(RUBRIC))
     issues = IssuesModel()
     issues.set_report(result.report)
-    assert issues.rowCount() == len(result.report.issues) == 12
-    assert [issues.index(4, c).data() for c in range(5)] == [
+    # 12 findings, 6 of them a label the declared rubric maps (not listed)
+    assert len(result.report.issues) == 12
+    assert issues.rowCount() == len(result.report.to_review()) == 6
+    assert [issues.index(r, 0).data() for r in range(6)].count("label mapped") == 0
+    assert [issues.index(0, c).data() for c in range(5)] == [
         "row rejected", 4, "model_conf", "'abc' is not a number; row rejected", "abc"]
     qtmodeltester.check(issues)
 
@@ -270,7 +273,7 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
     monkeypatch.setattr(ImportReportDialog, "exec", lambda d: shown.append(d) or 0)
     ops.actions["last_import_report"].trigger()
     assert shown[0].view.counts["rows_rejected"].text() == "1"
-    assert shown[0].view.issues_model.rowCount() == 12
+    assert shown[0].view.issues_model.rowCount() == 6  # (and 6 labels the rubric maps)
     # Save never writes over the annotators' file: it asks for a new name.
     asked: list[str] = []
 
@@ -507,6 +510,10 @@ def test_the_preview_shows_every_header_whole(qtbot: Any, tmp_path: Path, boxes:
     assert cut == []
     assert table.model().headerData(4, Qt.Orientation.Horizontal) == (
         "E: How relevant is the document to the query?\n→ grade")
+    # One-line cells in rows one line tall, as the grid's (they were 30 px:
+    # two lines of the 14 px font offscreen)
+    line = table.fontMetrics().height()
+    assert [table.rowHeight(r) for r in range(2)] == [max(22, line + 6)] * 2
     assert boxes.shown == []
 
 

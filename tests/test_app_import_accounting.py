@@ -49,7 +49,7 @@ def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
         "Price: numbers 10.34 to 241.89, one per item; if this is the ranking, pass "
         "--map score=Price", "--map score=Price"]
     assert view.rows_tally.text() == (
-        "Rows: 20 read = 18 imported + 1 skipped (a '…' row, not a judgment: 1) + 0 rejected "
+        "Rows: 20 read = 18 imported + 1 skipped (a summary row, not a judgment: 1) + 0 rejected "
         "+ 1 blank")
     # The user walks the table with the keys to the left-out column.
     view.columns.setFocus()
@@ -112,3 +112,17 @@ def test_the_report_s_tables_have_the_wizard_s_height_on_a_laptop(qtbot: Any,
     qtbot.wait(1)
     rows = view.columns.height() // view.columns.verticalHeader().defaultSectionSize()
     assert rows >= 10, view.columns.height()
+
+
+def test_a_clean_form_export_shows_no_issues(qtbot: Any) -> None:
+    from app.import_wizard.report import ImportReportView
+    from core.io.annotator import import_annotations
+
+    path = Path(__file__).parent / "data" / "annotators" / "google_forms_responses.csv"
+    view = ImportReportView()
+    qtbot.addWidget(view)
+    view.set_report(import_annotations(path).report)
+    # Each of its 22 labels was an "issue": "Issues (22)", in front.
+    assert view.lists.tabText(0) == "Issues (0)"
+    assert view.lists.currentIndex() == 1  # the columns, there being nothing to look at
+    assert "labels read as grades" in view.notes.toPlainText()

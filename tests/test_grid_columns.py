@@ -110,7 +110,12 @@ def test_grid_values_are_the_engine_s(make: Any, conv: Conventions) -> None:
             if ev.ranked_mask[i] and shown.cumulative.size:
                 ranked = ev.ranked(ev.doc.query[i]).tolist()
                 running = ev.cumulative_dcg(int(ev.doc.query[i]))[ranked.index(i)]
-                assert cell["cumulative"] == _number(running)
+                above = [j for j in ranked[:ranked.index(i) + 1] if math.isnan(ev.gain[j])]
+                if math.isnan(running) and above:  # a sum with an unknown term
+                    word = ("number", "unknown", "unrateable")[int(ev.doc.state[above[0]])]
+                    assert cell["cumulative"] == (None if word == "number" else word)
+                else:
+                    assert cell["cumulative"] == _number(running)
 
 
 def _twice_gain(shown: ShownRows, row: int) -> float | None:
@@ -221,3 +226,30 @@ def test_the_not_retrieved_grid_hides_the_ranked_only_columns(qtbot: Any) -> Non
     assert [GRID_COLUMNS[n].key for n, h in enumerate(hidden) if h] == [
         "rank", "score", "discount", "contribution", "cumulative"]
     assert not any(panel.grid.isColumnHidden(n) for n in range(len(GRID_COLUMNS)))
+
+
+@pytest.mark.parametrize(("unknown", "expected"), [
+    # Rows a (grade 2), b (1), c (unknown), d (5) ranked so, b and c tied
+    # (their discounts averaged); linear gain: 2, 2 + 1 × (1/log2(3) + 1/2)/2,
+    # then not known from c on, d's own grade a number.
+    ("unresolved", [2.0, 2 + (1 / math.log2(3) + 0.5) / 2, "unknown", "unknown"]),
+    # unknown declared 0 by name: the sum goes on, c adds nothing.
+    ("zero", [2.0, 2 + (1 / math.log2(3) + 0.5) / 2, 2 + (1 / math.log2(3) + 0.5) / 2,
+              2 + (1 / math.log2(3) + 0.5) / 2 + 5 / math.log2(5)]),
+])
+def test_the_running_dcg_below_an_unknown_grade_says_unknown(unknown: str,
+                                                             expected: list[Any]) -> None:
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(evaluate(mixed_document(), Conventions(unknown=unknown)), 0)
+    col = GridColumn.CUMULATIVE
+    cells = [grid.data(grid.index(r, col)) for r in range(4)]
+    assert cells[:2] == pytest.approx(expected[:2])
+    assert cells[2:] == (pytest.approx(expected[2:]) if unknown == "zero" else expected[2:])
+    fonts = [grid.data(grid.index(r, col), Qt.ItemDataRole.FontRole) for r in range(4)]
+    if unknown == "unresolved":
+        # d's own grade is a number; its running DCG is unknown, in italics as c's gain
+        assert fonts[3] is not None
+        assert fonts[3] == grid.data(grid.index(2, GridColumn.GAIN), Qt.ItemDataRole.FontRole)
+        assert grid.data(grid.index(3, col), Qt.ItemDataRole.ToolTipRole) == (
+            "sum of contributions at ranks 1..4: not known, the grade at rank 3 is unknown")
+    assert fonts[0] is None

@@ -21,7 +21,7 @@ from app.accessibility import label_control
 from app.import_wizard.mapping_page import LONG, MAPPED_FIELDS, WIDE, MappingPage
 from app.import_wizard.report import ImportReportView
 from app.import_wizard.tables import PreviewModel
-from app.panels.fit import fit_columns
+from app.panels.fit import fit_columns, fit_rows_to_font
 from core.io.annotator import ImportReport, SheetPreview
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class SheetPage(QWizardPage):
         self.table.setObjectName("previewTable")
         label_control(self.table, self.tr("The sheet's first rows"))
         self.table.setModel(self.model)
+        fit_rows_to_font(self.table)  # one-line cells: Qt's default row is two lines tall
         layout.addWidget(self.table, 1)
         self.sheet.activated.connect(self._sheet_chosen)
         self.header_row.editingFinished.connect(self._header_row_chosen)

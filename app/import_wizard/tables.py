@@ -254,7 +254,8 @@ ISSUE_TITLES = {IssueColumn.KIND: "Kind", IssueColumn.ROW: "Row", IssueColumn.CO
 
 
 class IssuesModel(QAbstractTableModel):
-    """Every finding of an import report, one per row, in reading order."""
+    """Every finding of an import report to look at, one per row, in
+    reading order (:meth:`ImportReport.to_review`)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -262,7 +263,7 @@ class IssuesModel(QAbstractTableModel):
 
     def set_report(self, report: ImportReport | None) -> None:
         self.beginResetModel()
-        self._issues = list(report.issues) if report is not None else []
+        self._issues = report.to_review() if report is not None else []
         self.endResetModel()
 
     def issue(self, row: int) -> Issue:

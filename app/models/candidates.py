@@ -78,6 +78,8 @@ _GRID_ROLES = frozenset({
     Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
 })
 _STATES: tuple[GradeState, ...] = tuple(GradeState)
+#: The grade states' words a number column shows in their place (in italics).
+_STATE_WORDS = frozenset(s.label for s in GradeState if s is not GradeState.NUMBER)
 
 
 class CandidateModel(QAbstractTableModel):
@@ -292,12 +294,14 @@ class CandidateModel(QAbstractTableModel):
                 shown_id(doc.source_text(i)))
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):
-            if not (col.state_words and state is not GradeState.NUMBER
-                    and isinstance(col.value(shown, row), str)):
+            # (the word's own state: a running DCG below an unknown grade
+            # says "unknown" on a row whose grade is a number)
+            word = col.value(shown, row) if col.state_words else None
+            if word not in _STATE_WORDS:
                 return None
             if role == Qt.ItemDataRole.FontRole:
                 return ITALIC
-            return brush("unrateable" if state is GradeState.UNRATEABLE else "muted")
+            return brush("unrateable" if word == GradeState.UNRATEABLE.label else "muted")
         return self._grade_and_tie_roles(shown, row, i, col.key, role, state)
 
     def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str, role: int,

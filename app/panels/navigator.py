@@ -38,6 +38,11 @@ __all__ = ["IDS_ASKED", "QueryNavigator"]
 #: The most the navigator asks for its query ids' column (pixels): a compact
 #: navigator leaves the grid its room.
 IDS_ASKED = 160
+#: ... or this many average characters of its font, when more: a query text
+#: ("what ye sow, so shall ye reap") whole where the window has the room (the
+#: layout gives the side column no more than its share, and the grid its key
+#: columns first: app.layout).
+IDS_CHARACTERS = 40
 
 
 class QueryNavigator(QWidget):
@@ -110,6 +115,9 @@ class QueryNavigator(QWidget):
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         fit_rows_to_font(self.view)
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
+        # A query elided in its column ("what ye…ll fall") is whole on hover,
+        # as a long source id in the grid is (the delegate's tooltip).
+        self.view.setItemDelegateForColumn(QueryColumn.QUERY, NumberDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.setMinimumWidth(160)
         #: The status column's fitted width (it is hidden when the side column
@@ -168,9 +176,9 @@ class QueryNavigator(QWidget):
 
     def sizeHint(self) -> QSize:
         """Wide enough for every column (the status too, when it is hidden)
-        and the query ids (up to :data:`IDS_ASKED` px, or 20 characters of a
-        larger font; longer ones are elided, whole on hover)."""
-        most = max(IDS_ASKED, 20 * self.view.fontMetrics().averageCharWidth())
+        and the query ids (up to :data:`IDS_ASKED` px, or :data:`IDS_CHARACTERS`
+        characters of the font; longer ones are elided, whole on hover)."""
+        most = max(IDS_ASKED, IDS_CHARACTERS * self.view.fontMetrics().averageCharWidth())
         ids = min(most, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
         extra = max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
         layout = self.layout()

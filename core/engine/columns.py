@@ -264,15 +264,32 @@ def _contribution_tip(shown: ShownRows, row: int) -> str:
             f"{full_text(v.discount[row])} = {full_text(v.contribution[row])}")
 
 
-def _cumulative(shown: ShownRows, row: int) -> float | None:
-    return _number(shown.cumulative[row]) if row < shown.cumulative.size else None
+def _first_not_known(shown: ShownRows, row: int) -> int | None:
+    """The first shown row of the ranked list, down to ``row``, whose gain
+    is not known (the running DCG is not known from it on), if any."""
+    missing = np.flatnonzero(np.isnan(shown.ev.gain[shown.rows[:row + 1]]))
+    return int(missing[0]) if missing.size else None
+
+
+def _cumulative(shown: ShownRows, row: int) -> Any:
+    """The running DCG, or below a gain that is not known, that gain's word
+    (``unknown``: a sum with an unknown term is unknown, not blank)."""
+    if row >= shown.cumulative.size:
+        return None
+    value = float(shown.cumulative[row])
+    first = _first_not_known(shown, row) if math.isnan(value) else None
+    return _gain_like(value, GradeState.NUMBER if first is None else shown.state(first))
 
 
 def _cumulative_tip(shown: ShownRows, row: int) -> str | None:
     if row >= shown.cumulative.size:
         return None
-    return (f"sum of contributions at ranks 1..{int(shown.values.rank[row])} = "
-            f"{full_text(shown.cumulative[row])}")
+    tip = f"sum of contributions at ranks 1..{int(shown.values.rank[row])}"
+    first = _first_not_known(shown, row)
+    if first is None or shown.state(first) is GradeState.NUMBER:
+        return f"{tip} = {full_text(shown.cumulative[row])}"
+    return (f"{tip}: not known, the grade at rank {int(shown.values.rank[first])} is "
+            f"{shown.state(first).label}")
 
 
 def _ideal_rank(shown: ShownRows, row: int) -> int | None:
@@ -371,7 +388,7 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         formula=lambda c: "contribution = gain × discount"),
     CandidateColumn(
         "cumulative", "Cumulative DCG", _cumulative, tooltip=_cumulative_tip,
-        follows=lambda s: s.cumulative, ranked_only=True,
+        state_words=True, follows=lambda s: s.cumulative, ranked_only=True,
         formula=lambda c: "cumulative DCG at rank r = sum of the contributions at ranks 1..r "
                           "(the whole list)"),
     CandidateColumn(

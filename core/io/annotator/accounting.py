@@ -102,7 +102,7 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 def _reason_kind(why: str) -> str:
     """A skipped row's reason without its row's own values (what is
-    counted): ``a 'Total' row, not a judgment`` -> ``a '…' row, not a judgment``."""
+    counted): ``a summary row ('Total'), not a judgment`` -> ``a summary row, not a judgment``."""
     return " ".join(_QUOTED.sub("'…'", _BRACKETED.sub("", why)).split()) or why
 
 

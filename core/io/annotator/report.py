@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from core.io.annotator.accounting import ColumnRecord, RowTally
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
+from core.io.annotator.scales import label_key
 from core.model.document import Document
 from core.model.numbers import number_text
 
@@ -123,6 +124,15 @@ class ImportReport:
     def of_kind(self, *kinds: str) -> list[Issue]:
         return [i for i in self.issues if i.kind in kinds]
 
+    def to_review(self) -> list[Issue]:
+        """The findings a person has to look at: every issue but a label
+        read through the rubric the import used (declared, given or a known
+        scale guessed), which the report says once ("labels read as grades"),
+        not once a row: a clean form export of 40 labelled rows has none."""
+        rubric = {label_key(t) for t in self.labels}
+        return [i for i in self.issues
+                if i.kind != LABEL or label_key(i.value) not in rubric]
+
     @property
     def rejected(self) -> list[Issue]:
         """Rows and cells not imported (including formulas and conflicts)."""
@@ -181,7 +191,7 @@ class ImportReport:
                 f"{n} {kind}" for kind, n in self.excluded.items())
                 + " (--keep " + ",".join(self.excluded) + " imports them)")
         counts: dict[str, int] = {}
-        for issue in self.issues:
+        for issue in self.to_review():
             counts[issue.kind] = counts.get(issue.kind, 0) + 1
         if counts:
             lines.append("; ".join(f"{k}: {v}" for k, v in counts.items()))

@@ -86,7 +86,7 @@ def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None
         return None
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
     if label_key(first) in TOTAL_WORDS:
-        return f"a {first!r} row, not a judgment"
+        return f"a summary row ({first!r}), not a judgment"
     grade_cells = [c for c, _ in sheet.mapping.sources()]
     if all(c >= len(raw) or not cell_text(raw[c]).strip() for c in grade_cells):
         return f"no source id and no grade ({first!r})"

@@ -134,6 +134,11 @@ class _Sheet:
         pane = re.search(r'<pane (?:xSplit="([0-9]+)" )?(?:ySplit="([0-9]+)" )?[^>]*state="frozen"',
                          head)
         self.frozen = (int(pane.group(1) or 0), int(pane.group(2) or 0)) if pane else (0, 0)
+        # Fitted to one page tall (worksheet.fit_to_pages(1, 1): the xlsx
+        # leaves fitToHeight at its default, 1); the others, one page wide.
+        setup = re.search(r"<pageSetup\b[^>]*>", tail)
+        self.one_page = 'fitToPage="1"' in head and not (
+            setup is not None and 'fitToHeight="0"' in setup.group(0))
         self.columns: list[tuple[int, int, float, str | None, bool]] = []
         for col in re.findall(r"<col\b[^>]*/>", head):
             a = dict(re.findall(r'(\w+)="([^"]*)"', col))
@@ -499,7 +504,8 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
                 yield f"<table:content-validations>{''.join(checks.values())}" \
                       "</table:content-validations>"
             for i, ((name, part, hidden), sheet) in enumerate(zip(sheets, built, strict=True)):
-                start = sheet.start("ta_hidden" if hidden else "ta")
+                start = sheet.start("ta_hidden" if hidden else
+                                    "ta_page" if sheet.one_page else "ta")
                 if i in prints:
                     start = start.replace(">", f' table:print-ranges="{escape(prints[i])}">', 1)
                 yield start
@@ -517,10 +523,16 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
 
 def _automatic_styles(styles_xml: str, widths: set[float], heights: set[str]) -> str:
     cells, _ = cell_styles(styles_xml)
-    out = ['<style:style style:name="ta" style:family="table">'
-           '<style:table-properties table:display="true"/></style:style>',
+    out = ['<style:style style:name="ta" style:family="table" style:master-page-name="Default">'
+           '<style:table-properties table:display="true"/>'
+           '</style:style>',
            '<style:style style:name="ta_hidden" style:family="table">'
-           '<style:table-properties table:display="false"/></style:style>']
+           '<style:table-properties table:display="false"/></style:style>',
+           # printed on one page, as the xlsx's Conventions sheet
+           '<style:style style:name="ta_page" style:family="table" '
+           'style:master-page-name="OnePage">'
+           '<style:table-properties table:display="true"/>'
+           '</style:style>']
     out.extend(f'<style:style style:name="co{_width_key(w)}" style:family="table-column">'
                f'<style:table-column-properties style:column-width="{_width_inches(w):.4f}in"/>'
                "</style:style>" for w in sorted(widths))
@@ -561,30 +573,43 @@ def _settings(frozen: list[tuple[str, tuple[int, int]]], active: str) -> str:
             "</config:config-item-set></office:settings></office:document-settings>")
 
 
+def _page_layout(name: str, pages_tall: int) -> str:
+    """A landscape A4 page layout, one page wide and ``pages_tall`` (0: as
+    many as the sheet needs)."""
+    return (f'<style:page-layout style:name="{name}"><style:page-layout-properties '
+            'fo:page-width="11.69in" fo:page-height="8.27in" style:print-orientation="landscape" '
+            f'fo:margin="0.4in" style:scale-to-X="1" style:scale-to-Y="{pages_tall}" '
+            # (the pages go on numbering from the sheet before: a change of
+            # page style restarts them at 1 otherwise)
+            'style:first-page-number="continue"/>'
+            '<style:header-style><style:header-footer-properties fo:min-height="0.2in" '
+            'fo:margin-bottom="0.1in"/></style:header-style>'
+            '<style:footer-style><style:header-footer-properties fo:min-height="0.2in" '
+            'fo:margin-top="0.1in"/></style:footer-style></style:page-layout>')
+
+
+def _master_page(name: str, layout: str) -> str:
+    # As the xlsx's page header and footer (core.io.workbook.page.print_setup):
+    # the file's name, the sheet, and "Page n of m".
+    return (f'<style:master-page style:name="{name}" style:page-layout-name="{layout}">'
+            '<style:header><style:region-left><text:p><text:file-name '
+            'text:display="name-and-extension"/></text:p></style:region-left>'
+            '<style:region-center><text:p><text:sheet-name/></text:p></style:region-center>'
+            '</style:header><style:footer><style:region-center><text:p>Page '
+            '<text:page-number/> of <text:page-count/></text:p></style:region-center>'
+            '</style:footer></style:master-page>')
+
+
 _STYLES = (f'{_HEAD}<office:document-styles {_NS}><office:styles>'
            '<style:default-style style:family="table-cell">'
            '<style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt"/>'
            '</style:default-style>'
            '<style:style style:name="Default" style:family="table-cell"/>'
            "</office:styles><office:automatic-styles>"
-           '<style:page-layout style:name="pm1"><style:page-layout-properties '
-           'fo:page-width="11.69in" fo:page-height="8.27in" style:print-orientation="landscape" '
-           'fo:margin="0.4in" style:scale-to-X="1" style:scale-to-Y="0"/>'
-           '<style:header-style><style:header-footer-properties fo:min-height="0.2in" '
-           'fo:margin-bottom="0.1in"/></style:header-style>'
-           '<style:footer-style><style:header-footer-properties fo:min-height="0.2in" '
-           'fo:margin-top="0.1in"/></style:footer-style></style:page-layout>'
-           '</office:automatic-styles>'
-           '<office:master-styles><style:master-page style:name="Default" '
-           'style:page-layout-name="pm1">'
-           # As the xlsx's page header and footer (core.io.workbook.page.print_setup):
-           # the file's name, the sheet, and "Page n of m".
-           '<style:header><style:region-left><text:p><text:file-name '
-           'text:display="name-and-extension"/></text:p></style:region-left>'
-           '<style:region-center><text:p><text:sheet-name/></text:p></style:region-center>'
-           '</style:header><style:footer><style:region-center><text:p>Page '
-           '<text:page-number/> of <text:page-count/></text:p></style:region-center>'
-           '</style:footer></style:master-page></office:master-styles></office:document-styles>')
+           + _page_layout("pm1", 0) + _page_layout("pm2", 1)
+           + "</office:automatic-styles><office:master-styles>"
+           + _master_page("Default", "pm1") + _master_page("OnePage", "pm2")
+           + "</office:master-styles></office:document-styles>")
 _MANIFEST = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest '
              'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
              'manifest:version="1.3">'

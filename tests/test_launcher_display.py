@@ -1,0 +1,60 @@
+"""The editor without a display, or without the system libraries of Qt's
+xcb platform plugin: one line saying so and what to do, exit 2 (Qt itself
+aborts the process, exit 134, with a message about its plugin)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from app.launcher import no_display, xcb_unloadable
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_no_display_is_said_in_one_line_with_exit_2():
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    proc = subprocess.run([sys.executable, "-m", "app.launcher"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("ndcg-worksheet: no display found")
+    assert "ndcg-worksheet evaluate" in proc.stderr
+    assert "desktop session" in proc.stderr
+    assert proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_display_or_a_chosen_platform_opens_the_editor():
+    assert no_display({"DISPLAY": ":0"}, "linux") is None
+    assert no_display({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert no_display({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
+    assert no_display({}, "darwin") is None
+    assert no_display({}, "win32") is None
+    assert no_display({"DISPLAY": ""}, "linux") is not None
+
+
+def test_an_xcb_plugin_that_cannot_load_is_named(tmp_path):
+    (tmp_path / "platforms").mkdir()
+    (tmp_path / "platforms" / "libqxcb.so").write_bytes(b"not a shared object")
+    problem = xcb_unloadable({"DISPLAY": ":0"}, tmp_path, "linux")
+    assert problem is not None
+    assert problem.startswith(
+        "ndcg-worksheet: Qt's platform plugin xcb cannot load (")
+    assert "libxcb-cursor0" in problem
+    assert "ndcg-worksheet evaluate" in problem
+    assert "\n" not in problem
+    # Not the platform Qt will use: nothing loaded, nothing said.
+    assert xcb_unloadable({"DISPLAY": ":0", "QT_QPA_PLATFORM": "offscreen"}, tmp_path,
+                          "linux") is None
+    assert xcb_unloadable({"WAYLAND_DISPLAY": "w", "DISPLAY": ":0"}, tmp_path, "linux") is None
+
+
+def test_the_installed_xcb_plugin_loads():
+    from PySide6.QtCore import QLibraryInfo
+
+    plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+    assert (plugins / "platforms" / "libqxcb.so").is_file()
+    assert xcb_unloadable({"DISPLAY": ":0"}, plugins, "linux") is None
