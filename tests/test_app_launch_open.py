@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from core.engine import evaluation
+from core.errors import NdcgError
 from core.model.conventions import TieRule
 
 
@@ -150,3 +152,33 @@ def test_the_review_docks_are_installed_while_the_run_is_read(qtbot, tmp_path, m
     QApplication.processEvents()  # the first paint: nothing installed again
     assert installed == [False]
     window.session.mark_saved()
+
+
+def test_the_switch_interval_is_shorter_while_a_file_is_read(tmp_path, monkeypatch):
+    """While the run is read beside the window's Python work, the reader
+    takes the interpreter lock back after at most 1 ms (not Python's 5 ms);
+    the interval the process had comes back once every reading is done,
+    also when a reading fails."""
+    import sys
+
+    import app.opening as opening
+
+    run, qrels = _trec(tmp_path)
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    original = opening.load
+
+    def load(path, qrels):  # type: ignore[no-untyped-def]
+        seen.append(sys.getswitchinterval())
+        return original(path, qrels)
+
+    monkeypatch.setattr(opening, "load", load)
+    assert opening.Reading(run, qrels)().n_queries == 2
+    assert seen == [opening.READING_SWITCH_INTERVAL]
+    assert seen[0] < before
+    assert sys.getswitchinterval() == before
+    run.write_text("q1 Q0 a 1\n")  # four fields: the reading raises
+    with pytest.raises(NdcgError, match="line 1"):
+        opening.Reading(run, qrels)()
+    assert len(seen) == 2
+    assert sys.getswitchinterval() == before
