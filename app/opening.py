@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.model.presets import PRESETS
+from core.model.presets import PRESETS, apply_preset
 
 if TYPE_CHECKING:
+    from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
 __all__ = ["READING", "Reading", "load", "parse_args", "reading_key", "start_reading"]
@@ -82,22 +83,43 @@ class _Switching:
 _SWITCHING = _Switching()
 
 
+def _evaluated(doc: Document) -> Evaluation | None:
+    """``doc``'s evaluation under its conventions; None when it cannot be
+    evaluated (the window evaluates it again and says why)."""
+    from core.engine.evaluation import evaluate
+
+    try:
+        return evaluate(doc)
+    except Exception:  # (the window's own evaluation reports it)
+        return None
+
+
 class Reading:
     """A file being read on a thread (numpy lets go of the interpreter lock,
     so the window's modules load meanwhile; the switch interval is shorter
-    meanwhile so that the reader takes it back sooner); calling it waits for
-    the document (and raises what reading raised)."""
+    meanwhile so that the reader takes it back sooner), under ``preset``'s
+    conventions when one is named, and evaluated there too (the window's
+    construction goes on meanwhile); calling it waits for the document (and
+    raises what reading raised)."""
 
-    def __init__(self, path: str | Path, qrels: str | Path | None) -> None:
+    def __init__(self, path: str | Path, qrels: str | Path | None,
+                 preset: str | None = None) -> None:
         self._box: list[Document | BaseException] = []
-        self._thread = threading.Thread(target=self._read, args=(path, qrels),
+        #: The document's evaluation, worked out on the reading's thread
+        #: (None: not evaluated; the window evaluates it).
+        self.evaluation: Evaluation | None = None
+        self._thread = threading.Thread(target=self._read, args=(path, qrels, preset),
                                         name="open-file", daemon=True)
         self._thread.start()
 
-    def _read(self, path: str | Path, qrels: str | Path | None) -> None:
+    def _read(self, path: str | Path, qrels: str | Path | None, preset: str | None) -> None:
         try:
             with _SWITCHING:
-                self._box.append(load(path, qrels))
+                doc = load(path, qrels)
+                if preset is not None:
+                    doc.conventions = apply_preset(doc.conventions, preset)
+                self.evaluation = _evaluated(doc)
+                self._box.append(doc)
         except BaseException as exc:  # handed to the waiting side
             self._box.append(exc)
 
@@ -114,13 +136,14 @@ class Reading:
         return got
 
 
-#: Files being read for the window, by (path, qrels): started by
+#: Files being read for the window, by (path, qrels, preset): started by
 #: :func:`start_reading`, taken by :func:`app.main.build_window`.
-READING: dict[tuple[str, str | None], Reading] = {}
+READING: dict[tuple[str, str | None, str | None], Reading] = {}
 
 
-def reading_key(path: str | Path, qrels: str | Path | None) -> tuple[str, str | None]:
-    return str(path), None if qrels is None else str(qrels)
+def reading_key(path: str | Path, qrels: str | Path | None,
+                preset: str | None = None) -> tuple[str, str | None, str | None]:
+    return str(path), None if qrels is None else str(qrels), preset
 
 
 def start_reading(args: argparse.Namespace) -> bool:
@@ -129,7 +152,7 @@ def start_reading(args: argparse.Namespace) -> bool:
     without qrels (the import wizard reads that one). Whether it is read."""
     if not args.file:
         return False
-    key = reading_key(args.file, args.qrels)
+    key = reading_key(args.file, args.qrels, args.preset)
     if key in READING:
         return True
     if not args.qrels:
@@ -137,5 +160,5 @@ def start_reading(args: argparse.Namespace) -> bool:
 
         if is_annotator_sheet(Path(args.file)):
             return False
-    READING[key] = Reading(args.file, args.qrels)
+    READING[key] = Reading(args.file, args.qrels, args.preset)
     return True

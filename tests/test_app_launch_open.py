@@ -182,3 +182,62 @@ def test_the_switch_interval_is_shorter_while_a_file_is_read(tmp_path, monkeypat
         opening.Reading(run, qrels)()
     assert len(seen) == 2
     assert sys.getswitchinterval() == before
+
+
+def test_the_run_is_evaluated_on_the_reading_thread_under_its_preset(qtbot, tmp_path,
+                                                                     monkeypatch):
+    """The launch's reading thread evaluates the document it read (under the
+    preset named) while the window is built: the window shows that
+    evaluation, and evaluates nothing again."""
+    import threading
+
+    from app.main import build_window
+
+    run, qrels = _trec(tmp_path)
+    threads: list[str] = []
+    original = evaluation.Evaluation.__init__
+
+    def where(self, doc, conventions):  # type: ignore[no-untyped-def]
+        if len(doc.score) == 3:
+            threads.append(threading.current_thread().name)
+        original(self, doc, conventions)
+
+    monkeypatch.setattr(evaluation.Evaluation, "__init__", where)
+    window = build_window(run, qrels=qrels, preset="trec_eval")
+    qtbot.addWidget(window)
+    assert threads == ["open-file"]
+    ev = window.session.evaluation
+    assert ev.doc is window.document
+    assert ev.conventions is window.document.conventions
+    assert ev.conventions.ties is TieRule.ID_DESC
+    assert float(ev.ndcg[0, 0]) == 1.0  # a (2), b (0) in that order: ideal
+
+
+def test_a_run_the_reading_thread_cannot_evaluate_is_reported_by_the_window(
+        qtbot, tmp_path, monkeypatch):
+    """An evaluation that fails on the reading thread is done again by the
+    window, whose message box says why; the example opens instead."""
+    from app.main import build_window
+    from core.errors import InputError
+
+    run, qrels = _trec(tmp_path)
+    original = evaluation.Evaluation.__init__
+    tries: list[int] = []
+
+    def refuse(self, doc, conventions):  # type: ignore[no-untyped-def]
+        if len(doc.score) == 3:
+            tries.append(3)
+            raise InputError("r.qrels, line 2, column 4: no such grade; grade it again")
+        original(self, doc, conventions)
+
+    warned: list[str] = []
+    monkeypatch.setattr(evaluation.Evaluation, "__init__", refuse)
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+    window = build_window(run, qrels=qrels)
+    qtbot.addWidget(window)
+    assert tries == [3, 3]  # the reading thread's, then the window's
+    assert window.path is None
+    assert len(warned) == 1
+    assert "line 2, column 4" in warned[0]
+    assert "example opens instead" in warned[0]
