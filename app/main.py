@@ -7,6 +7,7 @@ another, and restores the layout the user left.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -171,7 +172,7 @@ def _while_reading(path: str | Path,
     if not Path(path).is_file():
         return window, None, False
     window.set_path(path)
-    extras = _install_extras(window)
+    extras = _install_extras(window, read_as=reading.stat)
     if not reading.busy:
         return window, extras, False
     install_review_docks(window)
@@ -223,11 +224,13 @@ class _Extras:
     outside_edits: OutsideEditsBanner
 
 
-def _install_extras(window: WindowApi) -> _Extras:
+def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) -> _Extras:
     """File operations and the crash journal, clipboard, find, plots,
     preferences, the unjudged banner, dropped files and help: each gets the
     window's typed API, none knows another; what one offers another is
-    connected here (the review docks: :func:`install_review_docks`)."""
+    connected here (the review docks: :func:`install_review_docks`).
+    ``read_as``: the window's file's ``os.stat`` before it was read (its
+    digest is taken after the first paint: :class:`app.fileops.FileOps`)."""
     from app.banner import install_banner, install_judgments_only_banner
     from app.clipboard_actions import install_clipboard_actions
     from app.drop import install_drop
@@ -241,7 +244,7 @@ def _install_extras(window: WindowApi) -> _Extras:
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
 
-    window.file_ops = file_ops = install_file_ops(window)
+    window.file_ops = file_ops = install_file_ops(window, read_as=read_as)
     window.clipboard_actions = install_clipboard_actions(window)
     window.find_bar = install_find(window)
     window.plots = install_plots(window)

@@ -11,6 +11,7 @@ reading itself.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -94,6 +95,13 @@ def _evaluated(doc: Document) -> Evaluation | None:
         return None
 
 
+def _stat(path: str | Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
 class Reading:
     """A file being read on a thread (numpy lets go of the interpreter lock,
     so the window's modules load meanwhile; the switch interval is shorter
@@ -105,6 +113,10 @@ class Reading:
     def __init__(self, path: str | Path, qrels: str | Path | None,
                  preset: str | None = None) -> None:
         self._box: list[Document | BaseException] = []
+        #: The file's size and time before it is read (None: not a file that
+        #: can be read): the editor takes its digest after the window is up
+        #: and knows it changed since it was read when these differ then.
+        self.stat = _stat(path)
         #: The document's evaluation, worked out on the reading's thread
         #: (None: not evaluated; the window evaluates it).
         self.evaluation: Evaluation | None = None

@@ -92,6 +92,65 @@ def test_the_add_ons_know_the_file_opened_at_launch(qtbot, tmp_path):
     assert ops.journal.base == ops.file_state
 
 
+def test_a_worksheet_changed_while_read_at_launch_is_known_as_changed(
+        qtbot, tmp_path, monkeypatch):
+    """The file's state is the one it had when the reading began (its digest
+    is taken after the window's first paint): a colleague's row added while
+    the file was read is not taken for what was read. Save asks before
+    writing over it, and the crash journal is tied to the version read, so
+    its edits are never replayed over the colleague's."""
+    from app.file_formats import write_document
+    from app.main import build_window
+    from app.opening import READING, Reading, reading_key
+    from core.io.journal import Journal
+    from core.model.examples import seed_document
+
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    reading = READING[reading_key(sheet, None)] = Reading(sheet, None)
+    assert reading().n_queries > 0  # read; then, before the window takes it:
+    with sheet.open("a") as fh:
+        fh.write("case-A,Z,v1,0.25,2,,\n")
+    colleague = sheet.read_bytes()
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda parent, title, text, *rest: asked.append(text) or QMessageBox.StandardButton.Cancel))
+    window = build_window(sheet)
+    qtbot.addWidget(window)
+    assert window.path == sheet
+    assert window.set_grade(0, 2.5)  # journaled against the version read
+    ops = window.file_ops
+    assert ops is not None
+    assert not ops.save(blocking=True)
+    assert len(asked) == 1
+    assert "changed on disk since it was opened" in asked[0]
+    assert sheet.read_bytes() == colleague
+    ops.journal.close()
+    assert Journal(sheet).is_stale()
+
+
+def test_the_file_s_digest_is_taken_after_the_first_paint(qtbot, tmp_path):
+    """Shown, the window takes the file's digest on a thread of its own;
+    the state is then the file's as of the read."""
+    import threading
+
+    from app.main import build_window
+    from core.io.identity import FileState
+
+    run, qrels = _trec(tmp_path)
+    window = build_window(run, qrels=qrels)
+    qtbot.addWidget(window)
+    ops = window.file_ops
+    assert ops is not None
+    taking = ops._later
+    assert taking is not None
+    assert taking._thread is None  # not before the window is up
+    window.show()
+    qtbot.waitUntil(lambda: taking._thread is not None)
+    assert taking._thread is not threading.main_thread()
+    assert ops.file_state == FileState.of(run)
+
+
 def test_the_launcher_reads_a_run_before_qt_loads(tmp_path):
     """``ndcg-worksheet RUN --qrels QRELS`` starts reading the run before
     PySide6 (and the example's workbook reader) is imported: a fresh process,
