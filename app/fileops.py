@@ -51,6 +51,7 @@ from app.file_formats import (
 )
 from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
+from app.opening import stat_or_none
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
@@ -246,7 +247,8 @@ class FileOps(QObject):
             self.journal.close()
             # Written and flushed at once (survives a crash of the app), forced
             # to disk by a helper thread so an edit never waits for the disk.
-            self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
+            # (None while the digest is taken: given before the first line, record.)
+            self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
 
     def record(self, changes: Changes) -> None:
         """Journal what one step changed (undo and redo included)."""
@@ -279,12 +281,14 @@ class FileOps(QObject):
         conventions = self.window.document.conventions if self.window.document else None
         gate = PaintFirst(path)  # a large file's progress shows before reading starts
 
-        def work(progress: Any, cancelled: Any) -> tuple[Document | None, FileState | None]:
+        def work(progress: Any, cancelled: Any) -> tuple[Document | None, os.stat_result | None]:
             from app.import_wizard.wizard import load_unless_foreign
 
-            state = FileState.of(path)  # what was read, to notice changes made later
+            # The file's size and time before the read (its digest is taken
+            # once it is shown, off the read's way), to notice changes made later.
+            then = stat_or_none(path)
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            return load_unless_foreign(path, conventions, encoding), state
+            return load_unless_foreign(path, conventions, encoding), then
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
@@ -344,15 +348,18 @@ class FileOps(QObject):
         journal.close()
         return recovered
 
-    def _opened_or_import(self, doc: Document | None, state: FileState | None,
+    def _opened_or_import(self, doc: Document | None, then: os.stat_result | None,
                           path: Path) -> None:
         if doc is None:
             self.run_import_wizard(path)
         else:
-            self._opened(doc, path, state)
+            self._opened(doc, path, then)
 
-    def _opened(self, doc: Document, path: Path, state: FileState | None = None) -> None:
-        self.file_state = state
+    def _opened(self, doc: Document, path: Path, then: os.stat_result | None = None) -> None:
+        self.file_state = None
+        if then is not None:  # its digest taken on a thread beside the window's work
+            self._later = _DigestLater(path, then)
+            self._later.start()
         recovered = self._recover(doc, path)
         # Recovered edits are not on disk yet: the window shows it modified.
         self.window.set_document(doc, path, saved=not recovered)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["READING", "Reading", "load", "parse_args", "reading_key", "start_reading"]
+__all__ = ["READING", "Reading", "load", "parse_args", "reading_key", "start_reading",
+           "stat_or_none"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -95,7 +96,8 @@ def _evaluated(doc: Document) -> Evaluation | None:
         return None
 
 
-def _stat(path: str | Path) -> os.stat_result | None:
+def stat_or_none(path: str | Path) -> os.stat_result | None:
+    """``os.stat(path)``; None when it fails (the reader says why)."""
     try:
         return os.stat(path)
     except OSError:
@@ -116,7 +118,7 @@ class Reading:
         #: The file's size and time before it is read (None: not a file that
         #: can be read): the editor takes its digest after the window is up
         #: and knows it changed since it was read when these differ then.
-        self.stat = _stat(path)
+        self.stat = stat_or_none(path)
         #: The document's evaluation, worked out on the reading's thread
         #: (None: not evaluated; the window evaluates it).
         self.evaluation: Evaluation | None = None

@@ -95,7 +95,7 @@ def test_the_add_ons_know_the_file_opened_at_launch(qtbot, tmp_path):
 def test_a_worksheet_changed_while_read_at_launch_is_known_as_changed(
         qtbot, tmp_path, monkeypatch):
     """The file's state is the one it had when the reading began (its digest
-    is taken after the window's first paint): a colleague's row added while
+    is taken after the window's first paint): a grade a colleague changed while
     the file was read is not taken for what was read. Save asks before
     writing over it, and the crash journal is tied to the version read, so
     its edits are never replayed over the colleague's."""
@@ -104,13 +104,13 @@ def test_a_worksheet_changed_while_read_at_launch_is_known_as_changed(
     from app.opening import READING, Reading, reading_key
     from core.io.journal import Journal
     from core.model.examples import seed_document
+    from tests.test_app_saving import changed_by_a_colleague
 
     sheet = tmp_path / "sheet.csv"
     write_document(seed_document(), sheet)
     reading = READING[reading_key(sheet, None)] = Reading(sheet, None)
     assert reading().n_queries > 0  # read; then, before the window takes it:
-    with sheet.open("a") as fh:
-        fh.write("case-A,Z,v1,0.25,2,,\n")
+    changed_by_a_colleague(sheet)
     colleague = sheet.read_bytes()
     asked: list[str] = []
     monkeypatch.setattr(QMessageBox, "question", staticmethod(
