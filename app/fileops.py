@@ -22,6 +22,8 @@ written, and how, is :mod:`app.file_formats`.
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,14 +49,16 @@ from app.file_formats import (
     write_document,
     written_origin,
 )
+from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
+from app.opening import stat_or_none
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
-from core.io.identity import FileState, real_path
+from core.io.identity import CHANGED, FileState, real_path
 from core.io.journal import Journal
 from core.model.document import Document
 from core.session import Changes
@@ -84,17 +88,23 @@ class FileOps(QObject):
     imported = Signal(object)
     recent_changed = Signal()
 
-    def __init__(self, window: WindowApi) -> None:
+    def __init__(self, window: WindowApi, *, read_as: os.stat_result | None = None) -> None:
         super().__init__(window)
         self.setObjectName("fileOps")
         self.window = window
-        #: The file as the document was read from it (or last saved): Save asks
-        #: before writing over a file changed on disk since.
-        self.file_state: FileState | None = FileState.of(self.path) if self.path else None
+        self._file_state: FileState | None = None
+        self._later: _DigestLater | None = None
+        if self.path and read_as is not None:
+            self._later = _DigestLater(self.path, read_as)
+            after_first_paint(window, self._later.start)
+        elif self.path:
+            self._file_state = FileState.of(self.path)
         #: What to ask before a file is written (read-only, changed, lossy).
         self.checks = SaveChecks(window)
         self.task: Task | None = None
-        self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
+        # (While the digest is taken later, the journal's base is given
+        # before its first line is written: record.)
+        self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
         #: How the document was read from the window's path (None: the example,
         #: or a window made on a document): a source goes to Save As.
         self.origin: Origin | None = None
@@ -149,6 +159,26 @@ class FileOps(QObject):
             self.window.menu("file").removeAction(self.actions[action_id])
             self.export_menu.addAction(self.actions[action_id])
         self.window.add_submenu("file", self.export_menu, after=self.actions["save_as"])
+
+    @property
+    def file_state(self) -> FileState | None:
+        """The file as the document was read from it (or last saved): Save
+        asks before writing over a file changed on disk since (waits for the
+        digest when it is still being taken)."""
+        self._settle_state()
+        return self._file_state
+
+    @file_state.setter
+    def file_state(self, state: FileState | None) -> None:
+        self._later = None
+        self._file_state = state
+
+    def _settle_state(self) -> None:
+        """The digest taken later, waited for (and given to the journal)."""
+        if self._later is not None:
+            self._file_state, self._later = self._later.result(), None
+            if self.journal.base is None:  # the journal of the file read: not written yet
+                self.journal.base = self._file_state
 
     @property
     def path(self) -> Path | None:
@@ -217,12 +247,14 @@ class FileOps(QObject):
             self.journal.close()
             # Written and flushed at once (survives a crash of the app), forced
             # to disk by a helper thread so an edit never waits for the disk.
-            self.journal = Journal(self.path, background_fsync=True, base=self.file_state)
+            # (None while the digest is taken: given before the first line, record.)
+            self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
 
     def record(self, changes: Changes) -> None:
         """Journal what one step changed (undo and redo included)."""
         if changes.empty or changes.document:
             return
+        self._settle_state()  # the journal's first line names the file as it was read
         try:
             self.journal.record(self.window.document, changes)
         except OSError as exc:
@@ -249,12 +281,14 @@ class FileOps(QObject):
         conventions = self.window.document.conventions if self.window.document else None
         gate = PaintFirst(path)  # a large file's progress shows before reading starts
 
-        def work(progress: Any, cancelled: Any) -> tuple[Document | None, FileState | None]:
+        def work(progress: Any, cancelled: Any) -> tuple[Document | None, os.stat_result | None]:
             from app.import_wizard.wizard import load_unless_foreign
 
-            state = FileState.of(path)  # what was read, to notice changes made later
+            # The file's size and time before the read (its digest is taken
+            # once it is shown, off the read's way), to notice changes made later.
+            then = stat_or_none(path)
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            return load_unless_foreign(path, conventions, encoding), state
+            return load_unless_foreign(path, conventions, encoding), then
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
@@ -314,15 +348,18 @@ class FileOps(QObject):
         journal.close()
         return recovered
 
-    def _opened_or_import(self, doc: Document | None, state: FileState | None,
+    def _opened_or_import(self, doc: Document | None, then: os.stat_result | None,
                           path: Path) -> None:
         if doc is None:
             self.run_import_wizard(path)
         else:
-            self._opened(doc, path, state)
+            self._opened(doc, path, then)
 
-    def _opened(self, doc: Document, path: Path, state: FileState | None = None) -> None:
-        self.file_state = state
+    def _opened(self, doc: Document, path: Path, then: os.stat_result | None = None) -> None:
+        self.file_state = None
+        if then is not None:  # its digest taken on a thread beside the window's work
+            self._later = _DigestLater(path, then)
+            self._later.start()
         recovered = self._recover(doc, path)
         # Recovered edits are not on disk yet: the window shows it modified.
         self.window.set_document(doc, path, saved=not recovered)
@@ -571,7 +608,38 @@ def _edits(n: int) -> str:
     return f"{n} unsaved edit" if n == 1 else f"{n} unsaved edits"
 
 
-def install_file_ops(window: WindowApi) -> FileOps:
+class _DigestLater:
+    """The state a file had when ``os.stat`` gave ``then`` (before it was
+    read), its digest taken on a thread from :meth:`start` (once the window
+    is painted: the 70 MB run's SHA-256 took 0.055 s of the main thread's
+    CPU and a core the reading wanted) or when first asked for."""
+
+    def __init__(self, path: Path, then: os.stat_result) -> None:
+        self._path, self._then = path, then
+        self._box: list[FileState] = []
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._take, name="file-digest", daemon=True)
+            self._thread.start()
+
+    def _take(self) -> None:
+        self._box.append(FileState.as_of(self._path, self._then))
+
+    def result(self) -> FileState:
+        self.start()
+        assert self._thread is not None
+        self._thread.join()
+        if self._box:
+            return self._box[0]
+        # (the thread failed: a state that only the very size and time match)
+        return FileState(self._then.st_size, self._then.st_mtime_ns, CHANGED)
+
+
+def install_file_ops(window: WindowApi, *, read_as: os.stat_result | None = None) -> FileOps:
     """Add Open, Save, Save As, Export and Open Recent to ``window`` and journal
-    its edits; :func:`app.main.build_window` keeps it as ``window.file_ops``."""
-    return FileOps(window)
+    its edits; :func:`app.main.build_window` keeps it as ``window.file_ops``.
+    ``read_as``: the window's file's ``os.stat`` taken before it was read
+    (its digest is then taken after the window's first paint)."""
+    return FileOps(window, read_as=read_as)

@@ -7,6 +7,7 @@ another, and restores the layout the user left.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -79,7 +80,8 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     follow_color_scheme(qapp)  # the system's light or dark scheme, readable at WCAG AA
     reading = None
     if path is not None:
-        reading = READING.pop(reading_key(path, qrels), None) or Reading(path, qrels)
+        key = reading_key(path, qrels, preset)
+        reading = READING.pop(key, None) or Reading(path, qrels, preset)
     _import_window_modules()
     window: WindowApi | None = None
     extras: _Extras | None = None
@@ -87,7 +89,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     docks = False
     if reading is not None and path is not None:
         window, extras, docks = _while_reading(path, reading)
-        shown = _show_read(window, reading, path, preset)
+        shown = _show_read(window, reading, path)
     if shown is None:
         window = _without_file(window, preset, importing)
     assert window is not None
@@ -170,26 +172,23 @@ def _while_reading(path: str | Path,
     if not Path(path).is_file():
         return window, None, False
     window.set_path(path)
-    extras = _install_extras(window)
+    extras = _install_extras(window, read_as=reading.stat)
     if not reading.busy:
         return window, extras, False
     install_review_docks(window)
     return window, extras, True
 
 
-def _show_read(window: WindowApi, reading: Reading, path: str | Path,
-               preset: str | None) -> Path | None:
-    """The document ``reading`` reads shown in ``window`` (under ``preset``):
-    it is evaluated once (a document that cannot be evaluated raises before
-    anything changes). Where it is shown from; None when it could not be
-    read (the message box said why)."""
+def _show_read(window: WindowApi, reading: Reading, path: str | Path) -> Path | None:
+    """The document ``reading`` reads (under its preset) shown in ``window``,
+    with the evaluation worked out on the reading's thread (a document that
+    cannot be evaluated raises before anything changes). Where it is shown
+    from; None when it could not be read (the message box said why)."""
     from app.window import APP_TITLE
 
     try:
         doc = reading()
-        if preset is not None:
-            doc.conventions = apply_preset(doc.conventions, preset)
-        window.set_document(doc, Path(path))
+        window.set_document(doc, Path(path), evaluation=reading.evaluation)
         return window.path
     except (NdcgError, OSError) as exc:
         from app.shown import boxed
@@ -225,11 +224,13 @@ class _Extras:
     outside_edits: OutsideEditsBanner
 
 
-def _install_extras(window: WindowApi) -> _Extras:
+def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) -> _Extras:
     """File operations and the crash journal, clipboard, find, plots,
     preferences, the unjudged banner, dropped files and help: each gets the
     window's typed API, none knows another; what one offers another is
-    connected here (the review docks: :func:`install_review_docks`)."""
+    connected here (the review docks: :func:`install_review_docks`).
+    ``read_as``: the window's file's ``os.stat`` before it was read (its
+    digest is taken after the first paint: :class:`app.fileops.FileOps`)."""
     from app.banner import install_banner, install_judgments_only_banner
     from app.clipboard_actions import install_clipboard_actions
     from app.drop import install_drop
@@ -243,7 +244,7 @@ def _install_extras(window: WindowApi) -> _Extras:
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
 
-    window.file_ops = file_ops = install_file_ops(window)
+    window.file_ops = file_ops = install_file_ops(window, read_as=read_as)
     window.clipboard_actions = install_clipboard_actions(window)
     window.find_bar = install_find(window)
     window.plots = install_plots(window)
@@ -361,7 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     QApplication.setOrganizationName(ORGANIZATION)
     QApplication.setApplicationName(APPLICATION)
     # The launcher may have started reading the file already (app.opening).
-    early = bool(args.file) and reading_key(args.file, args.qrels) in READING
+    key = reading_key(args.file, args.qrels, args.preset)
+    early = bool(args.file) and key in READING
     foreign = None
     if args.file and not args.qrels and not early:
         from core.io.load import is_annotator_sheet
@@ -373,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Read while the window's modules load and the window is built.
         splash = _splash(Path(args.file).name)
         if not early:
-            READING[reading_key(args.file, args.qrels)] = Reading(args.file, args.qrels)
+            READING[key] = Reading(args.file, args.qrels, args.preset)
     # An annotators' sheet: the window starts empty, the import wizard over it.
     window = build_window(None if foreign else args.file, qrels=args.qrels,
                           preset=args.preset, review_docks=False, importing=foreign)

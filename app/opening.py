@@ -11,17 +11,21 @@ reading itself.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.model.presets import PRESETS
+from core.model.presets import PRESETS, apply_preset
 
 if TYPE_CHECKING:
+    from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["READING", "Reading", "load", "parse_args", "reading_key", "start_reading"]
+__all__ = ["READING", "Reading", "load", "parse_args", "reading_key", "start_reading",
+           "stat_or_none"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -47,20 +51,89 @@ def load(path: str | Path, qrels: str | Path | None) -> Document:
     return load_document(path, qrels=qrels, encoding=DETECT)
 
 
+#: The interpreter's switch interval while a file is read beside the
+#: window's work (Python's default is 5 ms). The reader lets go of the lock
+#: for every numpy step and, while the main thread runs Python (imports, the
+#: window's construction), waits up to a whole interval to take it back each
+#: time: reading the 2M-candidate run beside a thread that runs Python took
+#: 2.7-3.5 s at 5 ms, 1.3-1.5 s at 1 ms (alone 0.8-1.3 s; load 2.6-3.7).
+READING_SWITCH_INTERVAL = 0.001
+
+
+class _Switching:
+    """The shorter switch interval for as long as any file is read."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._readers = 0
+        self._before = sys.getswitchinterval()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if not self._readers:
+                self._before = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._before, READING_SWITCH_INTERVAL))
+            self._readers += 1
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._lock:
+            self._readers -= 1
+            if not self._readers:
+                sys.setswitchinterval(self._before)
+
+
+_SWITCHING = _Switching()
+
+
+def _evaluated(doc: Document) -> Evaluation | None:
+    """``doc``'s evaluation under its conventions; None when it cannot be
+    evaluated (the window evaluates it again and says why)."""
+    from core.engine.evaluation import evaluate
+
+    try:
+        return evaluate(doc)
+    except Exception:  # (the window's own evaluation reports it)
+        return None
+
+
+def stat_or_none(path: str | Path) -> os.stat_result | None:
+    """``os.stat(path)``; None when it fails (the reader says why)."""
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
 class Reading:
     """A file being read on a thread (numpy lets go of the interpreter lock,
-    so the window's modules load meanwhile); calling it waits for the
-    document (and raises what reading raised)."""
+    so the window's modules load meanwhile; the switch interval is shorter
+    meanwhile so that the reader takes it back sooner), under ``preset``'s
+    conventions when one is named, and evaluated there too (the window's
+    construction goes on meanwhile); calling it waits for the document (and
+    raises what reading raised)."""
 
-    def __init__(self, path: str | Path, qrels: str | Path | None) -> None:
+    def __init__(self, path: str | Path, qrels: str | Path | None,
+                 preset: str | None = None) -> None:
         self._box: list[Document | BaseException] = []
-        self._thread = threading.Thread(target=self._read, args=(path, qrels),
+        #: The file's size and time before it is read (None: not a file that
+        #: can be read): the editor takes its digest after the window is up
+        #: and knows it changed since it was read when these differ then.
+        self.stat = stat_or_none(path)
+        #: The document's evaluation, worked out on the reading's thread
+        #: (None: not evaluated; the window evaluates it).
+        self.evaluation: Evaluation | None = None
+        self._thread = threading.Thread(target=self._read, args=(path, qrels, preset),
                                         name="open-file", daemon=True)
         self._thread.start()
 
-    def _read(self, path: str | Path, qrels: str | Path | None) -> None:
+    def _read(self, path: str | Path, qrels: str | Path | None, preset: str | None) -> None:
         try:
-            self._box.append(load(path, qrels))
+            with _SWITCHING:
+                doc = load(path, qrels)
+                if preset is not None:
+                    doc.conventions = apply_preset(doc.conventions, preset)
+                self.evaluation = _evaluated(doc)
+                self._box.append(doc)
         except BaseException as exc:  # handed to the waiting side
             self._box.append(exc)
 
@@ -77,13 +150,14 @@ class Reading:
         return got
 
 
-#: Files being read for the window, by (path, qrels): started by
+#: Files being read for the window, by (path, qrels, preset): started by
 #: :func:`start_reading`, taken by :func:`app.main.build_window`.
-READING: dict[tuple[str, str | None], Reading] = {}
+READING: dict[tuple[str, str | None, str | None], Reading] = {}
 
 
-def reading_key(path: str | Path, qrels: str | Path | None) -> tuple[str, str | None]:
-    return str(path), None if qrels is None else str(qrels)
+def reading_key(path: str | Path, qrels: str | Path | None,
+                preset: str | None = None) -> tuple[str, str | None, str | None]:
+    return str(path), None if qrels is None else str(qrels), preset
 
 
 def start_reading(args: argparse.Namespace) -> bool:
@@ -92,7 +166,7 @@ def start_reading(args: argparse.Namespace) -> bool:
     without qrels (the import wizard reads that one). Whether it is read."""
     if not args.file:
         return False
-    key = reading_key(args.file, args.qrels)
+    key = reading_key(args.file, args.qrels, args.preset)
     if key in READING:
         return True
     if not args.qrels:
@@ -100,5 +174,5 @@ def start_reading(args: argparse.Namespace) -> bool:
 
         if is_annotator_sheet(Path(args.file)):
             return False
-    READING[key] = Reading(args.file, args.qrels)
+    READING[key] = Reading(args.file, args.qrels, args.preset)
     return True

@@ -45,7 +45,7 @@ from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
 from app.shown import CELL_SHOWN, bounded, shown_id
 from app.window_api import WindowApi
-from core.engine.evaluation import Status, evaluate
+from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import NdcgError
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -293,7 +293,7 @@ class MainWindow(WindowApi):
         self.statusBar().showMessage(bounded(text, CELL_SHOWN), ms)
 
     def set_document(self, doc: Document, path: str | Path | None = None, *,
-                     saved: bool = True) -> None:
+                     saved: bool = True, evaluation: Evaluation | None = None) -> None:
         """Show ``doc`` (from ``path``, or None for a new/example document).
 
         The one way to load a document: the session starts over on it (the
@@ -302,8 +302,13 @@ class MainWindow(WindowApi):
         like any other: the first query shown, :attr:`document_replaced`
         emitted. May raise :class:`core.errors.InputError` when the document
         cannot be evaluated under its conventions (nothing changes then).
+        ``evaluation``: ``doc``'s, worked out already (the launch's reading
+        thread, :mod:`app.opening`); used when it is of ``doc`` under its
+        conventions, else ``doc`` is evaluated here.
         """
-        ev = evaluate(doc)  # raises before anything changes
+        ev = evaluation  # (the same object for an unchanged document and conventions)
+        if ev is None or ev.doc is not doc or ev.conventions is not doc.conventions:
+            ev = evaluate(doc)  # raises before anything changes
         self._path = Path(path) if path is not None else None
         self.setWindowFilePath(str(self._path) if self._path is not None else "")
         self.session.replace_document(doc, ev, saved=saved)

@@ -136,8 +136,9 @@ class WindowApi(QMainWindow):
 
     # -- showing ---------------------------------------------------------------------------
     def set_document(self, doc: Document, path: str | Path | None = None, *,
-                     saved: bool = True) -> None:
-        """Show ``doc`` (from ``path``), the history cleared."""
+                     saved: bool = True, evaluation: Evaluation | None = None) -> None:
+        """Show ``doc`` (from ``path``), the history cleared (``evaluation``:
+        ``doc``'s, when worked out already)."""
         raise NotImplementedError
 
     def set_path(self, path: str | Path | None) -> None:

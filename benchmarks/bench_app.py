@@ -193,10 +193,14 @@ import app.main as main_module
 marks = {{}}
 
 class FirstPaint(QObject):
+    # Application-wide only until the progress indication is painted: a Python
+    # filter called for every event costs the process tens of milliseconds
+    # (the editor has none); the window's Show is watched on the window alone.
     def eventFilter(self, obj, event):
         if (event.type() == QEvent.Type.Paint and "progress" not in marks
                 and obj.objectName() in ("startSplash", "taskProgress")):
             marks["progress"] = time.time() - T0
+            qapp.removeEventFilter(self)
         if (mode == "launch" and event.type() == QEvent.Type.Show and "shown" not in marks
                 and obj.objectName() == "mainWindow"):
             marks["shown"] = 1
@@ -206,6 +210,14 @@ class FirstPaint(QObject):
 qapp = _app()
 spy = FirstPaint()
 qapp.installEventFilter(spy)
+build_window = main_module.build_window
+
+def watched_window(*args, **kwargs):
+    window = build_window(*args, **kwargs)
+    window.installEventFilter(spy)
+    return window
+
+main_module.build_window = watched_window
 
 def usable():
     window = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from core.engine import evaluation
+from core.errors import NdcgError
 from core.model.conventions import TieRule
 
 
@@ -90,6 +92,65 @@ def test_the_add_ons_know_the_file_opened_at_launch(qtbot, tmp_path):
     assert ops.journal.base == ops.file_state
 
 
+def test_a_worksheet_changed_while_read_at_launch_is_known_as_changed(
+        qtbot, tmp_path, monkeypatch):
+    """The file's state is the one it had when the reading began (its digest
+    is taken after the window's first paint): a grade a colleague changed while
+    the file was read is not taken for what was read. Save asks before
+    writing over it, and the crash journal is tied to the version read, so
+    its edits are never replayed over the colleague's."""
+    from app.file_formats import write_document
+    from app.main import build_window
+    from app.opening import READING, Reading, reading_key
+    from core.io.journal import Journal
+    from core.model.examples import seed_document
+    from tests.test_app_saving import changed_by_a_colleague
+
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    reading = READING[reading_key(sheet, None)] = Reading(sheet, None)
+    assert reading().n_queries > 0  # read; then, before the window takes it:
+    changed_by_a_colleague(sheet)
+    colleague = sheet.read_bytes()
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda parent, title, text, *rest: asked.append(text) or QMessageBox.StandardButton.Cancel))
+    window = build_window(sheet)
+    qtbot.addWidget(window)
+    assert window.path == sheet
+    assert window.set_grade(0, 2.5)  # journaled against the version read
+    ops = window.file_ops
+    assert ops is not None
+    assert not ops.save(blocking=True)
+    assert len(asked) == 1
+    assert "changed on disk since it was opened" in asked[0]
+    assert sheet.read_bytes() == colleague
+    ops.journal.close()
+    assert Journal(sheet).is_stale()
+
+
+def test_the_file_s_digest_is_taken_after_the_first_paint(qtbot, tmp_path):
+    """Shown, the window takes the file's digest on a thread of its own;
+    the state is then the file's as of the read."""
+    import threading
+
+    from app.main import build_window
+    from core.io.identity import FileState
+
+    run, qrels = _trec(tmp_path)
+    window = build_window(run, qrels=qrels)
+    qtbot.addWidget(window)
+    ops = window.file_ops
+    assert ops is not None
+    taking = ops._later
+    assert taking is not None
+    assert taking._thread is None  # not before the window is up
+    window.show()
+    qtbot.waitUntil(lambda: taking._thread is not None)
+    assert taking._thread is not threading.main_thread()
+    assert ops.file_state == FileState.of(run)
+
+
 def test_the_launcher_reads_a_run_before_qt_loads(tmp_path):
     """``ndcg-worksheet RUN --qrels QRELS`` starts reading the run before
     PySide6 (and the example's workbook reader) is imported: a fresh process,
@@ -150,3 +211,92 @@ def test_the_review_docks_are_installed_while_the_run_is_read(qtbot, tmp_path, m
     QApplication.processEvents()  # the first paint: nothing installed again
     assert installed == [False]
     window.session.mark_saved()
+
+
+def test_the_switch_interval_is_shorter_while_a_file_is_read(tmp_path, monkeypatch):
+    """While the run is read beside the window's Python work, the reader
+    takes the interpreter lock back after at most 1 ms (not Python's 5 ms);
+    the interval the process had comes back once every reading is done,
+    also when a reading fails."""
+    import sys
+
+    import app.opening as opening
+
+    run, qrels = _trec(tmp_path)
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    original = opening.load
+
+    def load(path, qrels):  # type: ignore[no-untyped-def]
+        seen.append(sys.getswitchinterval())
+        return original(path, qrels)
+
+    monkeypatch.setattr(opening, "load", load)
+    assert opening.Reading(run, qrels)().n_queries == 2
+    assert seen == [opening.READING_SWITCH_INTERVAL]
+    assert seen[0] < before
+    assert sys.getswitchinterval() == before
+    run.write_text("q1 Q0 a 1\n")  # four fields: the reading raises
+    with pytest.raises(NdcgError, match="line 1"):
+        opening.Reading(run, qrels)()
+    assert len(seen) == 2
+    assert sys.getswitchinterval() == before
+
+
+def test_the_run_is_evaluated_on_the_reading_thread_under_its_preset(qtbot, tmp_path,
+                                                                     monkeypatch):
+    """The launch's reading thread evaluates the document it read (under the
+    preset named) while the window is built: the window shows that
+    evaluation, and evaluates nothing again."""
+    import threading
+
+    from app.main import build_window
+
+    run, qrels = _trec(tmp_path)
+    threads: list[str] = []
+    original = evaluation.Evaluation.__init__
+
+    def where(self, doc, conventions):  # type: ignore[no-untyped-def]
+        if len(doc.score) == 3:
+            threads.append(threading.current_thread().name)
+        original(self, doc, conventions)
+
+    monkeypatch.setattr(evaluation.Evaluation, "__init__", where)
+    window = build_window(run, qrels=qrels, preset="trec_eval")
+    qtbot.addWidget(window)
+    assert threads == ["open-file"]
+    ev = window.session.evaluation
+    assert ev.doc is window.document
+    assert ev.conventions is window.document.conventions
+    assert ev.conventions.ties is TieRule.ID_DESC
+    assert float(ev.ndcg[0, 0]) == 1.0  # a (2), b (0) in that order: ideal
+
+
+def test_a_run_the_reading_thread_cannot_evaluate_is_reported_by_the_window(
+        qtbot, tmp_path, monkeypatch):
+    """An evaluation that fails on the reading thread is done again by the
+    window, whose message box says why; the example opens instead."""
+    from app.main import build_window
+    from core.errors import InputError
+
+    run, qrels = _trec(tmp_path)
+    original = evaluation.Evaluation.__init__
+    tries: list[int] = []
+
+    def refuse(self, doc, conventions):  # type: ignore[no-untyped-def]
+        if len(doc.score) == 3:
+            tries.append(3)
+            raise InputError("r.qrels, line 2, column 4: no such grade; grade it again")
+        original(self, doc, conventions)
+
+    warned: list[str] = []
+    monkeypatch.setattr(evaluation.Evaluation, "__init__", refuse)
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+    window = build_window(run, qrels=qrels)
+    qtbot.addWidget(window)
+    assert tries == [3, 3]  # the reading thread's, then the window's
+    assert window.path is None
+    assert len(warned) == 1
+    assert "line 2, column 4" in warned[0]
+    assert "example opens instead" in warned[0]

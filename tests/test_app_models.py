@@ -211,3 +211,34 @@ def test_a_consensus_grade_shows_at_the_grid_s_precision(qtbot):
         texts.append(option.text)
     assert texts == ["1.6667", "2 - fair"]
     assert model.data(model.index(0, GridColumn.GRADE)) == 5 / 3
+
+
+def test_navigator_counts_follow_documents_and_runs(qtmodeltester):
+    """The navigator keeps its row and column counts (Qt asks them for every
+    index it makes): they follow a new document, runs shown and hidden, and
+    a new document drops the runs compared with the previous one."""
+    import numpy as np
+
+    from app.models.queries import RunColumns
+
+    seed, mixed = seed_document(), mixed_document()
+    queries = QueryListModel()
+    assert (queries.rowCount(), queries.columnCount()) == (0, len(QueryColumn))
+    queries.set_evaluation(evaluate(seed))
+    assert queries.rowCount() == seed.n_queries > 2
+    runs = RunColumns(["B"], ["b.run"], 10, np.full((1, seed.n_queries), 0.5),
+                      np.full((1, seed.n_queries), -0.25))
+    queries.set_runs(runs)
+    assert queries.columnCount() == len(QueryColumn) + 2
+    assert queries.data(queries.index(0, len(QueryColumn) + 1), SORT_ROLE) == -0.25
+    qtmodeltester.check(queries)
+    queries.set_evaluation(evaluate(mixed))  # another document: its runs are gone
+    assert (queries.rowCount(), queries.columnCount()) == (2, len(QueryColumn))
+    assert queries.data(queries.index(1, QueryColumn.JUDGED)) == "1/2"
+    # A role the navigator does not answer, and the runs' columns hidden again.
+    assert queries.data(queries.index(0, QueryColumn.QUERY), Qt.ItemDataRole.DecorationRole) \
+        is None
+    queries.set_runs(runs)
+    queries.set_runs(None)
+    assert queries.columnCount() == len(QueryColumn)
+    qtmodeltester.check(queries)

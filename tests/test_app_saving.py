@@ -3,6 +3,7 @@ since they were opened, and a crash journal tied to the file it was made on."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,44 @@ def test_a_file_changed_on_disk_is_not_overwritten_without_asking(
     assert ops.save(blocking=True)
     assert read_delimited(sheet).grade[0] == 2.5
     assert len(read_delimited(sheet)) == len(seed_document())
+
+
+def changed_by_a_colleague(sheet: Path) -> None:
+    """A grade of ``sheet`` (the seed document's) changed on disk, the file's
+    size kept and its time moved on: only its digest tells it changed."""
+    data = sheet.read_bytes()
+    assert b"case-A,B,v1,3.0,1.0," in data
+    before = sheet.stat()
+    sheet.write_bytes(data.replace(b"case-A,B,v1,3.0,1.0,", b"case-A,B,v1,3.0,2.0,", 1))
+    os.utime(sheet, ns=(before.st_atime_ns, before.st_mtime_ns + 2_000_000_000))
+
+
+def test_a_file_changed_while_opened_is_not_overwritten_without_asking(
+        qtbot: Any, tmp_path: Path, boxes: Boxes, monkeypatch: pytest.MonkeyPatch):
+    """File > Open takes the file's size and time before the read and its
+    digest once the worksheet is shown: a row a colleague adds while the
+    file is read is not taken for what was read."""
+    from app.import_wizard import wizard
+
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    read = wizard.load_unless_foreign
+
+    def read_then_changed(*args: Any) -> Any:
+        doc = read(*args)
+        changed_by_a_colleague(sheet)  # as the read ends
+        return doc
+
+    monkeypatch.setattr(wizard, "load_unless_foreign", read_then_changed)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    assert len(window.document) == len(seed_document())
+    _grade(window, 0, 2.5)
+    colleague = sheet.read_bytes()
+    boxes.answers = [Button.Cancel]
+    assert not ops.save(blocking=True)
+    assert "changed on disk since it was opened" in boxes.questions[0]
+    assert sheet.read_bytes() == colleague
 
 
 def test_a_journal_made_on_an_older_file_is_set_aside_not_replayed(

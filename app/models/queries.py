@@ -25,6 +25,12 @@ class QueryColumn(IntEnum):
     JUDGED = 3
 
 
+_COLUMNS = tuple(QueryColumn)
+#: Every role :meth:`QueryListModel.data` and :meth:`RunColumns.cell` answer.
+_ROLES = frozenset({WHOLE_ROLE, DISPLAY, SORT_ROLE, TOOLTIP, Qt.ItemDataRole.ForegroundRole,
+                    Qt.ItemDataRole.FontRole, Qt.ItemDataRole.TextAlignmentRole})
+
+
 class QueryListModel(QAbstractTableModel):
     """Every query with its NDCG at the main (first) cutoff, status and judged
     count; and, while runs compared with this document are shown
@@ -34,6 +40,10 @@ class QueryListModel(QAbstractTableModel):
         super().__init__(parent)
         self._ev: Evaluation | None = None
         self._runs: RunColumns | None = None
+        # Kept, not worked out per call: Qt asks both counts for every index
+        # it makes (~7,000 times while the columns are fitted to 200 rows).
+        self._rows = 0
+        self._columns = len(QueryColumn)
 
     def set_evaluation(self, ev: Evaluation, *, queries: Sequence[int] | None = None) -> None:
         """Show ``ev``; when only ``queries`` changed, only their rows are refreshed."""
@@ -41,7 +51,8 @@ class QueryListModel(QAbstractTableModel):
         if old is None or old.doc is not ev.doc:
             self.beginResetModel()
             self._ev = ev
-            self._runs = None  # they were compared with another document
+            self._rows = ev.doc.n_queries
+            self._set_runs(None)  # they were compared with another document
             self.endResetModel()
             return
         self._ev = ev
@@ -61,19 +72,20 @@ class QueryListModel(QAbstractTableModel):
         return self._ev
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        if parent.isValid() or self._ev is None:
-            return 0
-        return self._ev.doc.n_queries
+        return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        extra = 0 if self._runs is None else 2 * len(self._runs.labels)
-        return 0 if parent.isValid() else len(QueryColumn) + extra
+        return 0 if parent.isValid() else self._columns
 
     def set_runs(self, runs: RunColumns | None) -> None:
         """Show (or, with None, hide) the columns of the runs compared."""
         self.beginResetModel()
-        self._runs = runs
+        self._set_runs(runs)
         self.endResetModel()
+
+    def _set_runs(self, runs: RunColumns | None) -> None:
+        self._runs = runs
+        self._columns = len(QueryColumn) + (0 if runs is None else 2 * len(runs.labels))
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = DISPLAY) -> Any:
@@ -102,13 +114,15 @@ class QueryListModel(QAbstractTableModel):
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         ev = self._ev
-        if ev is None or not index.isValid():
+        # The roles answered first: a view asks ~8 per cell it measures or paints.
+        if ev is None or role not in _ROLES or not index.isValid():
             return None
-        if index.column() >= len(QueryColumn):
+        column = index.column()
+        if column >= len(_COLUMNS):
             runs = self._runs
-            return None if runs is None else runs.cell(index.row(),
-                                                       index.column() - len(QueryColumn), role)
-        q, col = index.row(), QueryColumn(index.column())
+            return None if runs is None else runs.cell(index.row(), column - len(_COLUMNS),
+                                                       role)
+        q, col = index.row(), _COLUMNS[column]
         status = ev.status(q, 0)
         look = STATUS_LOOK[status]
         if role == WHOLE_ROLE and col is QueryColumn.QUERY:

@@ -17,9 +17,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FileState", "real_path"]
+__all__ = ["CHANGED", "FileState", "real_path"]
 
 _PIECE = 1 << 20
+
+#: The digest of a state whose file changed before its digest was taken: no
+#: content's (a SHA-256 is 64 hexadecimal digits).
+CHANGED = "changed before its digest was taken"
 
 
 def real_path(path: str | Path) -> Path:
@@ -65,6 +69,36 @@ class FileState:
             return cls(st.st_size, st.st_mtime_ns, _digest(Path(path)))
         except OSError:
             return None
+
+    @classmethod
+    def as_of(cls, path: str | Path, then: os.stat_result) -> FileState:
+        """The state ``path`` had when ``os.stat`` gave ``then`` (taken before
+        it was read), its digest taken now: when the file's size or time
+        differ once the digest is taken (or it cannot be read), it changed
+        since, and the state's digest is one no content has, so that only
+        the very size and time of ``then`` still match it.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> path = Path(tempfile.mkdtemp()) / "a.csv"
+        >>> _ = path.write_text("query,source_id\\n")
+        >>> then = os.stat(path)
+        >>> FileState.as_of(path, then) == FileState.of(path)
+        True
+        >>> _ = path.write_text("query,source_id\\nq,d\\n")
+        >>> FileState.as_of(path, then).matches(path)
+        False
+        """
+        size, mtime = then.st_size, then.st_mtime_ns
+        try:
+            digest = _digest(Path(path))
+            now = os.stat(path)
+        except OSError:
+            return cls(size, mtime, CHANGED)
+        if (now.st_size, now.st_mtime_ns) != (size, mtime):
+            return cls(size, mtime, CHANGED)
+        return cls(size, mtime, digest)
 
     def matches(self, path: str | Path) -> bool:
         """Whether ``path`` holds the same content as when this state was taken
