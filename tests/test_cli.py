@@ -163,13 +163,12 @@ def test_unreadable_file_is_one_line_without_traceback(tmp_path):
     assert proc.stderr.count("\n") == 1
 
 
-def _launch_fresh(args: list[str], unloaded: tuple[str, ...]) -> str:
-    """Run the launcher on ``args`` in a fresh interpreter and assert that no
-    module starting with one of ``unloaded`` was imported; its output."""
+def _fresh(statements: str, unloaded: tuple[str, ...]) -> str:
+    """Run ``statements`` in a fresh interpreter and assert that no module
+    starting with one of ``unloaded`` was imported; its output."""
     code = (
         "import sys\n"
-        "from app.launcher import main\n"
-        f"assert main({args!r}) == 0\n"
+        f"{statements}\n"
         f"loaded = [m for m in sys.modules if m.startswith({unloaded!r})]\n"
         "assert not loaded, f'loaded for nothing: {loaded}'\n"
     )
@@ -177,6 +176,12 @@ def _launch_fresh(args: list[str], unloaded: tuple[str, ...]) -> str:
                           text=True)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
+
+
+def _launch_fresh(args: list[str], unloaded: tuple[str, ...]) -> str:
+    """Run the launcher on ``args`` in a fresh interpreter and assert that no
+    module starting with one of ``unloaded`` was imported; its output."""
+    return _fresh(f"from app.launcher import main\nassert main({args!r}) == 0", unloaded)
 
 
 def test_entry_point_dispatches_commands_without_qt():
@@ -193,6 +198,27 @@ def test_evaluate_with_trec_qrels_loads_nothing_of_the_annotators_importer():
                          str(data / "qrels.test"), "--preset", "trec_eval", "--format", "csv"],
                         ("core.io.annotator",))
     assert out.splitlines()[1].startswith("301,all,10.7146451553")
+
+
+def test_parsing_a_command_loads_none_of_what_commands_compute_with():
+    # Every command's parser is built first: it loads neither the engine nor
+    # a report, the reader, the workbook checks or the installation's metadata.
+    _fresh("from app.cli.main import build_parser\n"
+           "build_parser().parse_args(['evaluate', 'run', '--qrels', 'qrels'])",
+           ("core.engine", "core.analysis", "core.reports.json", "core.io.load", "core.io.trec",
+            "core.io.safety", "core.tables", "importlib.metadata"))
+
+
+def test_a_bad_flag_is_said_before_the_files_are_read(tmp_path, capsys):
+    # The flags are checked before anything is read (then the run's problem
+    # comes before the qrels').
+    missing = [str(tmp_path / "run.txt"), "--qrels", str(tmp_path / "qrels.txt")]
+    assert run(["evaluate", *missing, "--k", "zero"])[0] == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "error: cutoff 'zero' is not a positive whole number or 'all'")
+    (tmp_path / "qrels.txt").write_text("q 0 a 1\n")
+    assert run(["evaluate", *missing])[0] == 2
+    assert f"{tmp_path / 'run.txt'}: cannot read the file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("user_set", [False, True])

@@ -1,24 +1,24 @@
 """``evaluate RUN.parquet --qrels QRELS.parquet --engine spark|dask
 [--cluster ADDRESS | --workers N]``: the flags and what they run. A run or
 qrels may be a folder of Parquet part files, taken in the natural order of
-their paths (``docs/scale.md``)."""
+their paths (``docs/scale.md``). Every command's parser takes the flags
+from here: what the engines and their reports need loads when one runs."""
 
 from __future__ import annotations
 
 import argparse
 import warnings
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from app.cli.options import conventions_from_args
 from app.scale.common import ENGINES, check_reachable, part_files
 from core.errors import InputError, NdcgError
-from core.io.columnar import is_parquet
 from core.io.files import check_input
 from core.model.conventions import Conventions
-from core.reports.json import dump_json
-from core.reports.per_query import print_rows_csv, print_rows_summary, rows_json
-from core.tables import TableResult
+
+if TYPE_CHECKING:
+    from core.tables import TableResult
 
 __all__ = ["add_engine_arguments", "evaluate_on_engine"]
 
@@ -37,6 +37,8 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
+    from core.io.columnar import is_parquet
+
     if args.engine == "local":
         raise NdcgError("--cluster and --workers go with --engine spark or --engine dask")
     if args.workers is not None and (args.engine != "dask" or args.cluster is not None):
@@ -63,6 +65,8 @@ def _check_parts(folder: Path, engine: str) -> None:
     """A folder of Parquet part files (Spark's and Dask's writers'; hidden
     files and markers such as ``_SUCCESS`` are skipped, as both engines skip
     them), else an error naming the first other file."""
+    from core.io.columnar import is_parquet
+
     parts = part_files(folder)
     other = next((f for f in parts if not is_parquet(f)), None)
     if not parts or other is not None:
@@ -100,6 +104,9 @@ def _on_dask(args: argparse.Namespace, conv: Conventions) -> TableResult:
 def evaluate_on_engine(args: argparse.Namespace, out: TextIO) -> int:
     """``evaluate`` on Spark or Dask: the reports of the local ``evaluate``
     (JSON and CSV the same; the table format prints the means)."""
+    from core.reports.json import dump_json
+    from core.reports.per_query import print_rows_csv, print_rows_summary, rows_json
+
     _check(args)
     conv = conventions_from_args(args, Conventions())
     result = _on_spark(args, conv) if args.engine == "spark" else _on_dask(args, conv)

@@ -1,33 +1,48 @@
-"""``ndcg-worksheet evaluate INPUT [--qrels QRELS] [--format table|json|csv]``."""
+"""``ndcg-worksheet evaluate INPUT [--qrels QRELS] [--format table|json|csv]``.
+
+Each module is loaded when the step that needs it comes (the parser of every
+command imports this one): the reader's when the input is read, the engine's
+and one report's after it.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
 from app.cli.notices import say_reopened
 from app.cli.options import conventions_from_args
-from core.engine.evaluation import Evaluation, evaluate
 from core.errors import InputError
-from core.io.load import load_document
 from core.model.conventions import Conventions
-from core.model.document import Document
-from core.reports.csv import print_csv
-from core.reports.json import dump_json, evaluation_json
-from core.reports.table import print_table
+
+if TYPE_CHECKING:
+    from core.engine.evaluation import Evaluation
+    from core.model.document import Document
+    from core.model.rubric import Rubric
 
 __all__ = ["cmd_evaluate", "evaluate_input", "load_input"]
+
+
+def _flag_rubric(args: argparse.Namespace) -> Rubric | None:
+    """The rubric the flags give (it also reads a table's grade labels);
+    raises what a bad convention flag says, before any file is read."""
+    return conventions_from_args(args, Conventions()).rubric
+
+
+def _read(args: argparse.Namespace, rubric: Rubric | None) -> Document:
+    """The document named by ``args.input`` (joined with ``args.qrels`` when given)."""
+    from core.io.load import load_document
+
+    return load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
+                         rubric=rubric)
 
 
 def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
     """The document named by ``args.input`` (joined with ``args.qrels`` when
     given) and the conventions its flags give."""
-    # A rubric on the command line also reads a table's grade labels.
-    rubric = conventions_from_args(args, Conventions()).rubric
-    doc = load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
-                        rubric=rubric)
-    conv = conventions_from_args(args, doc.conventions)
-    return doc, conv
+    doc = _read(args, _flag_rubric(args))
+    return doc, conventions_from_args(args, doc.conventions)
 
 
 def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -> Evaluation:
@@ -35,6 +50,8 @@ def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -
     the sklearn preset or exponential gain) names the file the grades came
     from: the qrels, else the input, and the line of the first such row
     (:func:`core.io.locate.line_of`, in a text file)."""
+    from core.engine.evaluation import evaluate
+
     try:
         return evaluate(doc, conv)
     except InputError as exc:
@@ -49,6 +66,21 @@ def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -
         raise
 
 
+def _printer(fmt: str) -> Callable[[Evaluation, TextIO], None]:
+    """What prints the evaluation in ``fmt`` (only that report's module loaded)."""
+    if fmt == "json":
+        from core.reports.json import dump_json, evaluation_json
+
+        return lambda ev, out: dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
+    if fmt == "csv":
+        from core.reports.csv import print_csv
+
+        return print_csv
+    from core.reports.table import print_table
+
+    return print_table
+
+
 def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     if getattr(args, "engine", "local") != "local" or getattr(args, "cluster", None) \
             or getattr(args, "workers", None) is not None:
@@ -57,11 +89,5 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         return evaluate_on_engine(args, out)
     doc, conv = load_input(args)
     say_reopened([doc], args)
-    ev = evaluate_input(doc, conv, args)
-    if args.format == "json":
-        dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
-    elif args.format == "csv":
-        print_csv(ev, out)
-    else:
-        print_table(ev, out)
+    _printer(args.format)(evaluate_input(doc, conv, args), out)
     return 0

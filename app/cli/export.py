@@ -7,15 +7,16 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from app.cli.evaluate import evaluate_input, load_input
 from app.cli.notices import add_strict, say_not_carried, say_reopened
 from app.cli.options import add_convention_arguments, add_encoding
 from app.cli.stdio import STDIN, text_output
-from core.engine.readback import check_computable
 from core.errors import InputError, NdcgError
-from core.model.document import Document
+
+if TYPE_CHECKING:
+    from core.model.document import Document
 
 __all__ = ["BINARY_FORMATS", "EXPORT_FORMATS", "add_export_arguments", "cmd_export", "output_kind",
            "refuse_writing_over_inputs"]
@@ -111,6 +112,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 def _write_text(doc: Document, kind: str, target: str) -> str:
     """Write ``doc`` to ``target`` as CSV, TSV, qrels or run; what was
     written, ``{}`` standing for the output's name."""
+    from core.engine.readback import check_computable
+
     if kind in ("csv", "tsv"):
         from core.io.delimited import write_delimited
 

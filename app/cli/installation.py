@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,9 @@ DISTRIBUTION = "ndcg-worksheet"
 
 def installed_version() -> str:
     """The version this installation was built as (from its metadata: one place,
-    ``pyproject.toml``)."""
+    ``pyproject.toml``; its reader is loaded only when asked)."""
+    from importlib.metadata import version
+
     return version(DISTRIBUTION)
 
 

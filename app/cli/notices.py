@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from core.errors import NdcgError
-from core.model.document import Document
 from core.reports.text import visible
+
+if TYPE_CHECKING:
+    from core.model.document import Document
 
 __all__ = ["add_strict", "say_not_carried", "say_reopened"]
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.files import check_input, open_input
-from core.io.safety import WORKBOOK_SUFFIXES
-from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES
+from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.rubric import Rubric

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.io.safety import WORKBOOK_SUFFIXES
+from core.io.suffixes import WORKBOOK_SUFFIXES
 
 __all__ = ["is_judgment_sheet"]
 

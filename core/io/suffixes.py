@@ -5,7 +5,16 @@ only says which reader is asked first."""
 
 from __future__ import annotations
 
-__all__ = ["RECORD_SUFFIXES", "TEXT_SHEET_SUFFIXES"]
+__all__ = ["ODS_SUFFIX", "RECORD_SUFFIXES", "TEXT_SHEET_SUFFIXES", "WORKBOOK_SUFFIXES",
+           "XLSX_SUFFIXES"]
+
+#: The workbooks read: Excel's (.xlsx, and .xlsm read as one) and LibreOffice's own
+#: (.ods): the one list every reader, the editor's dialogs and the command line use
+#: (:mod:`core.io.safety` checks them; ``evaluate RUN --qrels QRELS`` only asks
+#: whether a name is one, without loading those checks: ~15 ms).
+XLSX_SUFFIXES = (".xlsx", ".xlsm")
+ODS_SUFFIX = ".ods"
+WORKBOOK_SUFFIXES = (*XLSX_SUFFIXES, ODS_SUFFIX)
 
 #: Delimited text: a worksheet of ours or an annotators' sheet.
 TEXT_SHEET_SUFFIXES = (".csv", ".tsv")

@@ -23,9 +23,6 @@ what a part's bytes can hold, cell references), :mod:`~core.io.safety.parts`
 from __future__ import annotations
 
 from core.io.safety.check import (
-    ODS_SUFFIX,
-    WORKBOOK_SUFFIXES,
-    XLSX_SUFFIXES,
     WorkbookCheck,
     check_ods,
     check_workbook,
@@ -41,6 +38,7 @@ from core.io.safety.limits import (
     parse_ref,
 )
 from core.io.safety.parts import parse_xml
+from core.io.suffixes import ODS_SUFFIX, WORKBOOK_SUFFIXES, XLSX_SUFFIXES
 
 __all__ = [
     "EXCEL_MAX_COLUMNS",

@@ -20,12 +20,7 @@ from core.io.safety.ods import CONTENT, RowReader, check_ods_package, scan_conte
 from core.io.safety.package import ROOT_KINDS, WHAT, Package, read_package
 from core.io.safety.parts import HEAD, read_part, root_element, stream_part
 from core.io.safety.sheets import SheetPart, scan_big_sheet, scan_sheet
-
-#: The workbooks read: Excel's (.xlsx, and .xlsm read as one) and LibreOffice's own
-#: (.ods): the one list every reader, the editor's dialogs and the command line use.
-XLSX_SUFFIXES = (".xlsx", ".xlsm")
-ODS_SUFFIX = ".ods"
-WORKBOOK_SUFFIXES = (*XLSX_SUFFIXES, ODS_SUFFIX)
+from core.io.suffixes import ODS_SUFFIX
 
 #: Parts above this size are streamed through the sheet scan.
 _SCAN_LATER = 1 << 20
