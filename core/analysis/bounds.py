@@ -337,12 +337,9 @@ class _OuterBounds:
         self.tied = ties_follow_gains(ev.conventions.ties)
         if q is None:
             nq = ev.doc.n_queries
-            self.ideal_gain, ideal_query = ev.ideal_gains()
-            # Only where each list starts is kept (a chunk's queries are made
-            # again from it): 8 bytes a position less while the chunks are
-            # worked, where the default conventions' evaluate peaks (issue 36).
-            self.ideal_start = np.searchsorted(ideal_query, np.arange(nq + 1))
-            del ideal_query
+            # The engine's own ideal lists (not sorted again), and only where
+            # each list starts (a chunk's queries are made again from it).
+            self.ideal_gain, self.ideal_start = ev.ideal_gains()
             self.ranked_start = np.searchsorted(ev.sorted_query, np.arange(nq + 1))
             per_chunk = max(1, self.CHUNK * nq // max(ev.order.size, 1))
             self.chunks = [(a, min(a + per_chunk, nq)) for a in range(0, nq, per_chunk)]
