@@ -127,6 +127,9 @@ class Evaluation:
             inventory &= numeric
         self.ranked_mask = ranked
         self.inventory_mask = inventory
+        # (the ideal lists then reuse the ranked rows' layout)
+        self._inventory_is_ranked = c.ideal is IdealInventory.RANKED or bool(
+            inventory.all() and ranked.all())
         n_open = (
             self._count(inventory & ~numeric) if c.unknown is UnknownRule.UNRESOLVED
             else np.zeros(doc.n_queries, dtype=np.int64)
@@ -231,9 +234,8 @@ class Evaluation:
         queries), and the contributions made a chunk at a time beside them.
         """
         nq = self.doc.n_queries
-        same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
         sorted_gain, ideal_query, ideal_rank, ideal_order, ideal_blocks = ideal_lists(
-            self.doc, self.gain, self.inventory_mask, same_rows, blocks)
+            self.doc, self.gain, self.inventory_mask, self._inventory_is_ranked, blocks)
         if ideal_order is not None:
             self.__dict__["ideal_order"] = ideal_order
         self._ideal_rank_sorted = ideal_rank
@@ -503,9 +505,8 @@ class Evaluation:
             order = self.ideal_order
             gains, query = self.gain[order], self.doc.query[order]
         else:
-            same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
             gains, query, _, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask,
-                                                same_rows, self._blocks)
+                                                self._inventory_is_ranked, self._blocks)
         return gains, np.searchsorted(query, np.arange(self.doc.n_queries + 1))
 
     def ideal(self, q: int) -> IntArray:

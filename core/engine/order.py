@@ -437,21 +437,30 @@ def _laid_out(q: IntArray, key: FloatArray, n_queries: int
     return sorted_key, np.repeat(np.arange(n_queries), per_query)
 
 
+def _rows(mask: BoolArray) -> IntArray | slice:
+    """The rows where ``mask`` holds: a slice when they are the first rows
+    (every row; the ranked rows of a joined run, followed by the judged rows
+    it did not retrieve), else their indices."""
+    n = int(np.count_nonzero(mask))
+    return slice(0, n) if bool(mask[:n].all()) else np.flatnonzero(mask)
+
+
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks
 ) -> tuple[FloatArray, IntArray, RankArray, IntArray | None, Blocks]:
     """Every query's ideal list at once, highest gain first.
 
-    ``same_rows``: the inventory is every row and so is the ranked list, whose
+    ``same_rows``: the inventory holds the ranked list's rows, whose
     ``blocks`` are then reused. Returns the gains in ideal order (NaN where
     unknown), the query and the 1-based rank of each position, the
     candidate indices in that order when a sort found them (None when only
     the gains were laid out: which candidate stands where is worked out when
     asked), and the lists' uniform blocks (:func:`uniform_blocks`).
     """
-    inv = None if same_rows or bool(inventory.all()) else np.flatnonzero(inventory)
-    inv_key = ideal_key(gains) if inv is None else ideal_key(gains[inv], overwrite=True)
-    inv_query = doc.query if inv is None else doc.query[inv]
+    inv = _rows(inventory)
+    inv_key = (ideal_key(gains[inv], overwrite=True) if isinstance(inv, np.ndarray)
+               else ideal_key(gains[inv]))
+    inv_query = doc.query[inv]
     if not same_rows:
         blocks = uniform_blocks(inv_query)
     ideal_order: IntArray | None = None
@@ -470,7 +479,7 @@ def ideal_lists(
         sorted_gain = np.negative(sorted_gain, out=sorted_gain)
     else:
         perm = sort_within_queries(inv_query, [inv_key], blocks)
-        ideal_order = perm if inv is None else inv[perm]
+        ideal_order = inv[perm] if isinstance(inv, np.ndarray) else perm
         sorted_gain = gains[ideal_order]
         ideal_query = doc.query[ideal_order]
     del inv
