@@ -360,7 +360,7 @@ def test_sums_of_lists_in_blocks_are_bincounts_bit_for_bit(rows, m, cutoffs, see
     bits of the per-position lookups and bincounts (-0.0 terms give 0.0, an
     unknown gain NaN, sums past the largest float inf)."""
     from core.engine import sums
-    from core.engine.discount import discount
+    from core.engine.discount import block_discounts, discount
     from core.engine.order import block_rank
 
     rng = np.random.default_rng(seed)
@@ -372,8 +372,9 @@ def test_sums_of_lists_in_blocks_are_bincounts_bit_for_bit(rows, m, cutoffs, see
     want = sums.times_discount(gain.copy(), rank, None)
     got = sums.times_discount(gain.copy(), rank, blocks)
     np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
-    assert sums.rank_discounts(rank, blocks).tobytes() == discount(
-        rank).tobytes()
+    one = block_discounts(m, rank.size)  # (tiled: the discounts that group_discounts looks up)
+    if one is not None:
+        assert np.tile(one, rows).tobytes() == discount(rank).tobytes()
     nq = rows + 3
     with np.errstate(over="ignore", invalid="ignore"):
         want = sums.sums_at_cutoffs(got.copy(), query, rank, None, tuple(cutoffs), nq)
@@ -417,6 +418,29 @@ def test_sums_in_chunks_are_the_sums_of_the_whole_bit_for_bit(sizes, uniform, cu
     nan = np.isnan(want)
     np.testing.assert_array_equal(np.isnan(got), nan)
     np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))
+
+
+@given(st.lists(st.integers(1, 300), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
+       st.integers(0, 2**32 - 1))
+def test_group_discounts_in_chunks_are_one_bincount_bit_for_bit(sizes, chunk, seed):
+    """Each tie group's total of discounts, summed a chunk of whole groups at
+    a time, is one bincount of every position's discount."""
+    from unittest import mock
+
+    from core.engine import sums
+    from core.engine.discount import discount
+    from core.engine.order import list_starts, score_ties, segment_rank
+
+    rng = np.random.default_rng(seed)
+    query = np.repeat(np.arange(len(sizes)), sizes)
+    score = -np.sort(-rng.integers(0, 5, query.size).astype(float))  # ties
+    order = np.lexsort((-score, query))
+    rank = segment_rank(query)[0]
+    group, _, new_group = score_ties(score, order, list_starts(query))
+    want = np.bincount(group, weights=discount(rank))
+    with mock.patch.object(sums, "CHUNK", chunk):
+        got = sums.group_discounts(group, np.flatnonzero(new_group), rank)
+    assert got.tobytes() == want.tobytes()
 
 
 @given(st.lists(st.sampled_from([-np.inf, -2.5, -0.0, 0.0, 1e-300, 3.0, 7.0, np.inf]),

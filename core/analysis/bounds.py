@@ -328,8 +328,10 @@ class _OuterBounds:
     temporary arrays are a chunk's), each summed in row order, so a query
     alone gets the very same numbers."""
 
-    #: About this many positions are worked at once.
-    CHUNK = 1 << 18
+    #: About this many positions are worked at once (per thread: 1 << 16
+    #: rather than 1 << 18 took the default conventions' report from 44 to
+    #: 11 MiB above the evaluation, traced, for the same CPU time).
+    CHUNK = 1 << 16
 
     def __init__(self, ev: Evaluation, values: FloatArray, q: int | None = None) -> None:
         self.ev, self.q = ev, q

@@ -32,7 +32,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
 from core.engine.sums import (
     group_dcg,
-    rank_discounts,
+    group_discounts,
     sums_at_cutoffs,
     sums_in_chunks,
     times_discount,
@@ -206,7 +206,6 @@ class Evaluation:
         group = self._sorted_group
         group_size = self._group_size
         if group is not None and group_size is not None and self._new_group is not None:
-            sorted_discount = rank_discounts(rank, self._blocks)
             dcg = np.empty((nq, len(ks)))
             # DCG@k = sum over tie groups of (sum of the group's gains) x (sum
             # of its positions' discounts up to k) / (its size); only groups
@@ -215,11 +214,11 @@ class Evaluation:
             starts = np.flatnonzero(self._new_group)
             group_gain = np.bincount(group, weights=self._sorted_gain, minlength=starts.size)
             group_query = q_sorted[starts]
-            disc_all = np.bincount(group, weights=sorted_discount, minlength=starts.size)
+            disc_all = group_discounts(group, starts, rank)
             first_rank = rank[starts]
             for j, k in enumerate(ks):
                 dcg[:, j] = group_dcg(k, starts, first_rank, group_size, group_gain,
-                                       group_query, disc_all, sorted_discount, nq)
+                                      group_query, disc_all, rank, nq)
             return dcg
         contrib_all = times_discount(self._sorted_gain.copy(), rank, self._blocks)
         return sums_at_cutoffs(contrib_all, q_sorted, rank, self._blocks, ks, nq)

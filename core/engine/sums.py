@@ -16,22 +16,17 @@ import numpy.typing as npt
 from core.engine.discount import block_discounts, discount
 from core.engine.order import Blocks, prefixes
 
-__all__ = ["group_dcg", "rank_discounts", "sums_at_cutoffs", "sums_in_chunks", "times_discount"]
+__all__ = ["group_dcg", "group_discounts", "sums_at_cutoffs", "sums_in_chunks",
+           "times_discount"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 
-def rank_discounts(rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
-    """:func:`discount` of ``rank``; ranks in uniform ``blocks``
-    (:func:`core.engine.order.block_rank`) repeat one block's discounts."""
-    one = block_discounts(blocks[1], rank.size) if blocks else None
-    return discount(rank) if one is None or not blocks else np.tile(one, blocks[0])
-
-
 def times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
-    """``gain`` (in place) times the discount of ``rank`` (as
-    :func:`rank_discounts`)."""
+    """``gain`` (in place) times the discount of ``rank``; ranks in uniform
+    ``blocks`` (:func:`core.engine.order.block_rank`) repeat one block's
+    discounts."""
     one = block_discounts(blocks[1], rank.size) if blocks else None
     if one is None or not blocks:
         gain *= discount(rank)
@@ -69,10 +64,10 @@ def sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDArr
 
 def group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
                size: IntArray, gain: npt.NDArray[Any], query: npt.NDArray[Any],
-               disc_all: npt.NDArray[Any], sorted_discount: FloatArray,
-               nq: int) -> FloatArray:
+               disc_all: npt.NDArray[Any], rank: npt.NDArray[Any], nq: int) -> FloatArray:
     """DCG@k per query from tie groups (their first positions ``starts`` and
-    ranks, sizes, gain totals, queries and discount totals): groups wholly
+    ranks, sizes, gain totals, queries and discount totals; ``rank``: each
+    position's): groups wholly
     within k take their discount total, the one group per query that k cuts
     the sum of its positions up to k (in position order, as the totals), the
     groups after k nothing; only the groups that start within k are summed."""
@@ -88,7 +83,7 @@ def group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
             n = k - first_rank[g] + 1  # positions of each cut group within k
             pos = prefixes(starts[g], n)
             owner = np.repeat(np.arange(cut.size), n)
-            disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
+            disc[cut] = np.bincount(owner, weights=discount(rank[pos]), minlength=cut.size)
     if k is not None:  # the groups that start within k
         gain = gain[within]
         size = size[within]
@@ -138,3 +133,17 @@ def _chunk_edges(starts: IntArray, total: int) -> list[int]:
     if len(edges) > 2 and edges[-1] - edges[-2] < CHUNK // 2:
         del edges[-2]
     return edges
+
+
+def group_discounts(group: IntArray, starts: IntArray, rank: npt.NDArray[Any]) -> FloatArray:
+    """Per tie group (``group``: each position's, numbered in order;
+    ``starts``: where each one starts), the sum of its positions' discounts
+    in position order, as one bincount adds them, but a chunk of whole
+    groups at a time: no full-length array of discounts (16 MB at 2M
+    positions, at the engine's peak under the default conventions)."""
+    out = np.empty(starts.size)
+    for lo, hi in itertools.pairwise(_chunk_edges(starts, group.size)):
+        first, last = int(group[lo]), int(group[hi - 1])
+        out[first:last + 1] = np.bincount(group[lo:hi] - first, weights=discount(rank[lo:hi]),
+                                          minlength=last + 1 - first)
+    return out
