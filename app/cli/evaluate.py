@@ -13,7 +13,7 @@ from core.io.load import load_document
 from core.model.conventions import Conventions
 from core.model.document import Document
 from core.reports.csv import print_csv
-from core.reports.json import dump_json, evaluation_json
+from core.reports.json import dump_evaluation_json
 from core.reports.table import print_table
 
 __all__ = ["cmd_evaluate", "evaluate_input", "load_input"]
@@ -53,7 +53,7 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     say_reopened([doc], args)
     ev = evaluate_input(doc, conv, args)
     if args.format == "json":
-        dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
+        dump_evaluation_json(ev, out)
     elif args.format == "csv":
         print_csv(ev, out)
     else:
