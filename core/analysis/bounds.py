@@ -302,14 +302,15 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     few = ev.n_open[unresolved] <= _most_exact(values)
     exact, outer = unresolved[few].tolist(), unresolved[~few]
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
+    n_open = ev.n_open[outer].tolist()  # (one conversion, not one per query and cutoff)
     out: list[dict[int, Bounds]] = []
     for j, k in enumerate(ev.cutoffs):
         found: dict[int, Bounds] = {}
         if every is not None:
             low, high = every[j]
-            for q, lo, hi in zip(outer.tolist(), low[outer].tolist(), high[outer].tolist(),
-                                 strict=True):
-                found[q] = Bounds(k, lo, hi, False, int(ev.n_open[q]))
+            for q, lo, hi, u in zip(outer.tolist(), low[outer].tolist(), high[outer].tolist(),
+                                    n_open, strict=True):
+                found[q] = Bounds(k, lo, hi, False, u)
         for q in exact:
             found[q] = _exact_bounds(OpenQuery(ev, q, j))
         out.append(dict(sorted(found.items())))
