@@ -280,6 +280,27 @@ def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
                     assert b.high == pytest.approx(high, abs=1e-12)
 
 
+@given(unresolved_documents())
+def test_the_ideal_gains_the_engine_hands_over_are_those_laid_out_again(case):
+    """Open grades: the engine keeps its ideal lists' gains for the first
+    caller (the report's bounds); the next one lays them out again, with the
+    same bits and the same starts; a grade edit drops what was kept."""
+    doc, conv = case
+    ev = evaluate(doc, conv)
+    assert (ev._kept_ideal is not None) == bool((ev.n_open > 0).any())
+    first_gains, first_starts = ev.ideal_gains()
+    again_gains, again_starts = ev.ideal_gains()
+    assert ev._kept_ideal is None
+    assert first_gains.tobytes() == again_gains.tobytes()
+    assert first_starts.tolist() == again_starts.tolist()
+    assert first_starts.tolist() == [0, *np.cumsum(ev.n_inventory).tolist()]
+    ev = evaluate(doc, conv)
+    rows = doc.members(0)
+    edited = ev.spliced(evaluate(doc.subset(rows), conv), rows)
+    assert ev._kept_ideal is not None or not (ev.n_open > 0).any()
+    assert edited._kept_ideal is None
+
+
 def test_outer_bounds_by_hand():
     # One query, cutoff 2, average ties, unknown x at rank 1 (score 3), A=3 at
     # rank 2, B=1 at rank 3; grades 0..3. Lowest: x=0 ranked, x=3 in the ideal

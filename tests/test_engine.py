@@ -359,7 +359,8 @@ def test_sums_of_lists_in_blocks_are_bincounts_bit_for_bit(rows, m, cutoffs, see
     of a 2-D array's rows, and their discounts a block at a time: the very
     bits of the per-position lookups and bincounts (-0.0 terms give 0.0, an
     unknown gain NaN, sums past the largest float inf)."""
-    from core.engine import evaluation
+    from core.engine import sums
+    from core.engine.discount import block_discounts, discount
     from core.engine.order import block_rank
 
     rng = np.random.default_rng(seed)
@@ -368,18 +369,78 @@ def test_sums_of_lists_in_blocks_are_bincounts_bit_for_bit(rows, m, cutoffs, see
     query = np.repeat(np.sort(rng.choice(rows + 3, rows, replace=False)), m)
     rank = block_rank(rows, m)[0]
     blocks = (rows, m)
-    want = evaluation._times_discount(gain.copy(), rank, None)
-    got = evaluation._times_discount(gain.copy(), rank, blocks)
+    want = sums.times_discount(gain.copy(), rank, None)
+    got = sums.times_discount(gain.copy(), rank, blocks)
     np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
-    assert evaluation._rank_discounts(rank, blocks).tobytes() == evaluation.discount(
-        rank).tobytes()
+    one = block_discounts(m, rank.size)  # (tiled: the discounts that group_discounts looks up)
+    if one is not None:
+        assert np.tile(one, rows).tobytes() == discount(rank).tobytes()
     nq = rows + 3
     with np.errstate(over="ignore", invalid="ignore"):
-        want = evaluation._sums_at_cutoffs(got.copy(), query, rank, None, tuple(cutoffs), nq)
-        got = evaluation._sums_at_cutoffs(got.copy(), query, rank, blocks, tuple(cutoffs), nq)
+        want = sums.sums_at_cutoffs(got.copy(), query, rank, None, tuple(cutoffs), nq)
+        got = sums.sums_at_cutoffs(got.copy(), query, rank, blocks, tuple(cutoffs), nq)
     nan = np.isnan(want)
     np.testing.assert_array_equal(np.isnan(got), nan)
     np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))
+
+
+@given(
+    st.lists(st.integers(0, 9), min_size=1, max_size=12), st.booleans(),
+    st.lists(st.sampled_from([1, 2, 5, 79, None]), min_size=1, max_size=3, unique=True),
+    st.sampled_from([1, 3, 40, 1 << 18]), st.integers(0, 2**32 - 1),
+)
+def test_sums_in_chunks_are_the_sums_of_the_whole_bit_for_bit(sizes, uniform, cutoffs, chunk,
+                                                              seed):
+    """The ideal DCG of lists whose gains are kept (the bounds take them)
+    is summed a chunk of whole lists at a time: the very bits of the whole
+    multiplied and summed at once, lists of one length or not."""
+    from unittest import mock
+
+    from core.engine import sums
+    from core.engine.order import block_rank, segment_rank, uniform_blocks
+
+    rng = np.random.default_rng(seed)
+    sizes = [sizes[0]] * len(sizes) if uniform else sizes
+    query = np.repeat(np.arange(len(sizes)), sizes)
+    gains = np.array([0.0, -0.0, 1.0, 3.0, 0.1, 7.0, -2.0, np.nan, 1.7e308])
+    gain = rng.choice(gains[:rng.integers(2, gains.size + 1)], query.size)
+    blocks = uniform_blocks(query) if query.size else None
+    rank = block_rank(*blocks)[0] if blocks else segment_rank(query)[0]
+    starts = np.searchsorted(query, np.arange(len(sizes) + 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = sums.sums_at_cutoffs(sums.times_discount(gain.copy(), rank, blocks), query, rank,
+                                    blocks, tuple(cutoffs), len(sizes))
+        kept = gain.copy()
+        with mock.patch.object(sums, "CHUNK", chunk):
+            got = sums.sums_in_chunks(kept, query, rank, blocks, starts, tuple(cutoffs),
+                                      len(sizes))
+    assert kept.tobytes() == gain.tobytes()
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))
+
+
+@given(st.lists(st.integers(1, 300), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
+       st.integers(0, 2**32 - 1))
+def test_group_discounts_in_chunks_are_one_bincount_bit_for_bit(sizes, chunk, seed):
+    """Each tie group's total of discounts, summed a chunk of whole groups at
+    a time, is one bincount of every position's discount."""
+    from unittest import mock
+
+    from core.engine import sums
+    from core.engine.discount import discount
+    from core.engine.order import list_starts, score_ties, segment_rank
+
+    rng = np.random.default_rng(seed)
+    query = np.repeat(np.arange(len(sizes)), sizes)
+    score = -np.sort(-rng.integers(0, 5, query.size).astype(float))  # ties
+    order = np.lexsort((-score, query))
+    rank = segment_rank(query)[0]
+    group, _, new_group = score_ties(score, order, list_starts(query))
+    want = np.bincount(group, weights=discount(rank))
+    with mock.patch.object(sums, "CHUNK", chunk):
+        got = sums.group_discounts(group, np.flatnonzero(new_group), rank)
+    assert got.tobytes() == want.tobytes()
 
 
 @given(st.lists(st.sampled_from([-np.inf, -2.5, -0.0, 0.0, 1e-300, 3.0, 7.0, np.inf]),

@@ -72,6 +72,39 @@ def test_json_is_standard_even_with_numbers_that_are_not_finite() -> None:
     json.loads(out.getvalue(), parse_constant=lambda c: pytest.fail(c))
 
 
+@pytest.mark.parametrize("n_queries", [3, 600])
+@pytest.mark.parametrize("all_open", [False, True])
+def test_json_written_query_by_query_is_the_whole_objects_text(n_queries: int,
+                                                                all_open: bool) -> None:
+    """evaluate's JSON, written a query at a time where it is compact (more
+    than 500 queries), is the text of the whole object, byte for byte: hostile
+    ids, unresolved queries with bounds, an undefined one and, when every
+    query is open, means that are not numbers (null)."""
+    from core.reports.json import dump_evaluation_json
+
+    query, source, grade = [], [], []
+    for q in range(n_queries):
+        qid = HOSTILE_IDS[q % len(HOSTILE_IDS)] + str(q)
+        for c in range(4):
+            query.append(qid)
+            source.append(f"s{c}")
+            grade.append(None if (c == 3 and (all_open or q % 3 == 0)) else
+                         0.0 if q % 5 == 1 else float((q + c) % 4))
+    doc = Document.from_columns(query=query, source_id=source, score=[4.0, 3.0, 3.0, 1.0] *
+                                n_queries, grade=grade)
+    doc.unjudged_queries = ("ranked, never judged \x1b",) if all_open else ()
+    ev = evaluate(doc, Conventions(cutoffs=(2, None)))
+    whole, streamed = io.StringIO(), io.StringIO()
+    dump_json(evaluation_json(ev), whole, rows=n_queries)
+    dump_evaluation_json(ev, streamed)
+    assert streamed.getvalue() == whole.getvalue()
+    parsed = json.loads(streamed.getvalue(), parse_constant=lambda c: pytest.fail(c))
+    assert len(parsed["queries"]) == n_queries
+    assert any("bounds" in c for q in parsed["queries"] for c in q["cutoffs"])
+    assert (parsed["summary"][0]["mean"] is None) == all_open
+    assert ("unjudged_queries" in parsed) == all_open
+
+
 def test_an_exponential_gain_beyond_the_largest_float_is_an_error() -> None:
     doc = Document.from_columns(query=["q1", "q1"], source_id=["a", "b"], score=[2.0, 1.0],
                                 grade=[1100.0, 1.0])

@@ -69,9 +69,9 @@ def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -
 def _printer(fmt: str) -> Callable[[Evaluation, TextIO], None]:
     """What prints the evaluation in ``fmt`` (only that report's module loaded)."""
     if fmt == "json":
-        from core.reports.json import dump_json, evaluation_json
+        from core.reports.json import dump_evaluation_json
 
-        return lambda ev, out: dump_json(evaluation_json(ev), out, rows=ev.doc.n_queries)
+        return dump_evaluation_json
     if fmt == "csv":
         from core.reports.csv import print_csv
 

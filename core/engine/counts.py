@@ -5,6 +5,7 @@ of a column (issue 36: 16 MiB each at 2M rows, at the report's peak)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +39,8 @@ def counts_where(query: IntArray, mask: BoolArray, nq: int) -> IntArray:
     return block_counts(lambda s: query[s][mask[s]], query.size, nq)
 
 
-def counts_by_pair(query: IntArray, code: npt.NDArray[np.int8], nq: int, n: int) -> IntArray:
+def counts_by_pair(query: IntArray, code: npt.NDArray[np.integer[Any]], nq: int,
+                   n: int) -> IntArray:
     """Rows per query (rows) and ``code`` (columns, 0 to ``n`` - 1), in one
     count: each row's cell is its query times ``n`` plus its code.
 

@@ -15,10 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.counts import counts_by_pair, counts_where
-from core.engine.discount import block_discounts, discount  # discount: re-exported
+from core.engine.discount import discount  # re-exported
 from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
-    Blocks,
     ideal_key,
     ideal_lists,
     list_starts,
@@ -31,6 +30,13 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     tie_starts,
 )
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
+from core.engine.sums import (
+    group_dcg,
+    group_discounts,
+    sums_at_cutoffs,
+    sums_in_chunks,
+    times_discount,
+)
 from core.model.conventions import (
     Conventions,
     IdealInventory,
@@ -121,6 +127,9 @@ class Evaluation:
             inventory &= numeric
         self.ranked_mask = ranked
         self.inventory_mask = inventory
+        # (the ideal lists then reuse the ranked rows' layout)
+        self._inventory_is_ranked = c.ideal is IdealInventory.RANKED or bool(
+            inventory.all() and ranked.all())
         n_open = (
             self._count(inventory & ~numeric) if c.unknown is UnknownRule.UNRESOLVED
             else np.zeros(doc.n_queries, dtype=np.int64)
@@ -130,7 +139,8 @@ class Evaluation:
         blocks = self._rank_lists()
         self._blocks = blocks
         dcg = self._dcg_at_cutoffs()
-        idcg = self._idcg_at_cutoffs(blocks)
+        # Open grades: the report's bounds take the ideal lists' gains.
+        idcg = self._idcg_at_cutoffs(blocks, keep=bool(n_open.any()))
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
         self.results = QueryResults.from_sums(
             dcg, idcg, n_open, c.zero_ideal, self.n_ranked == 0, c.unranked)
@@ -196,7 +206,6 @@ class Evaluation:
         group = self._sorted_group
         group_size = self._group_size
         if group is not None and group_size is not None and self._new_group is not None:
-            sorted_discount = _rank_discounts(rank, self._blocks)
             dcg = np.empty((nq, len(ks)))
             # DCG@k = sum over tie groups of (sum of the group's gains) x (sum
             # of its positions' discounts up to k) / (its size); only groups
@@ -205,32 +214,39 @@ class Evaluation:
             starts = np.flatnonzero(self._new_group)
             group_gain = np.bincount(group, weights=self._sorted_gain, minlength=starts.size)
             group_query = q_sorted[starts]
-            disc_all = np.bincount(group, weights=sorted_discount, minlength=starts.size)
+            disc_all = group_discounts(group, starts, rank)
             first_rank = rank[starts]
             for j, k in enumerate(ks):
-                dcg[:, j] = _group_dcg(k, starts, first_rank, group_size, group_gain,
-                                       group_query, disc_all, sorted_discount, nq)
+                dcg[:, j] = group_dcg(k, starts, first_rank, group_size, group_gain,
+                                      group_query, disc_all, rank, nq)
             return dcg
-        contrib_all = _times_discount(self._sorted_gain.copy(), rank, self._blocks)
-        return _sums_at_cutoffs(contrib_all, q_sorted, rank, self._blocks, ks, nq)
+        contrib_all = times_discount(self._sorted_gain.copy(), rank, self._blocks)
+        return sums_at_cutoffs(contrib_all, q_sorted, rank, self._blocks, ks, nq)
 
-    def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None) -> FloatArray:
+    def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
 
         The ideal lists of all queries at once. Their totals need only the
         gains in order; which candidate stands where is worked out when asked
-        (:attr:`ideal_order`), unless the sort finds it anyway.
+        (:attr:`ideal_order`), unless the sort finds it anyway. ``keep``: the
+        gains in order are kept for :meth:`ideal_gains` (the bounds of open
+        queries), and the contributions made a chunk at a time beside them.
         """
         nq = self.doc.n_queries
-        same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
         sorted_gain, ideal_query, ideal_rank, ideal_order, ideal_blocks = ideal_lists(
-            self.doc, self.gain, self.inventory_mask, same_rows, blocks)
+            self.doc, self.gain, self.inventory_mask, self._inventory_is_ranked, blocks)
         if ideal_order is not None:
             self.__dict__["ideal_order"] = ideal_order
         self._ideal_rank_sorted = ideal_rank
+        self._kept_ideal: tuple[FloatArray, IntArray] | None = None
+        if keep:
+            starts = np.searchsorted(ideal_query, np.arange(nq + 1))
+            self._kept_ideal = sorted_gain, starts
+            return sums_in_chunks(sorted_gain, ideal_query, ideal_rank, ideal_blocks, starts,
+                                  self.cutoffs, nq)
         # Large inputs: the contributions take the sorted gains' place.
-        icontrib_all = _times_discount(sorted_gain, ideal_rank, ideal_blocks)
-        return _sums_at_cutoffs(icontrib_all, ideal_query, ideal_rank, ideal_blocks,
+        icontrib_all = times_discount(sorted_gain, ideal_rank, ideal_blocks)
+        return sums_at_cutoffs(icontrib_all, ideal_query, ideal_rank, ideal_blocks,
                                 self.cutoffs, nq)
 
     # -- counts per query (computed when asked) ----------------------------------------
@@ -475,16 +491,22 @@ class Evaluation:
 
     def ideal_gains(self) -> tuple[FloatArray, IntArray]:
         """Every query's ideal list as gains, best first and unknown (NaN)
-        last, with the query of each position: the gains of
-        :attr:`ideal_order`, found by sorting the values only when the order
-        has not been worked out."""
+        last, and where each query's list starts (and where the last one
+        ends). The engine hands the gains it laid out to the first caller
+        (the report's bounds) rather than keep them for the evaluation's
+        life (16 MB at 2M candidates); later callers lay them out again."""
+        kept, self._kept_ideal = self._kept_ideal, None
+        if kept is not None:
+            return kept
+        # The gains of ideal_order, found by sorting the values only when
+        # the order has not been worked out.
         if "ideal_order" in self.__dict__:
             order = self.ideal_order
-            return self.gain[order], self.doc.query[order]
-        same_rows = bool(self.ranked_mask.all()) and bool(self.inventory_mask.all())
-        gains, query, _, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask, same_rows,
-                                         self._blocks)
-        return gains, query
+            gains, query = self.gain[order], self.doc.query[order]
+        else:
+            gains, query, _, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask,
+                                                self._inventory_is_ranked, self._blocks)
+        return gains, np.searchsorted(query, np.arange(self.doc.n_queries + 1))
 
     def ideal(self, q: int) -> IntArray:
         """Candidate indices of query ``q``'s ideal list, best first."""
@@ -547,6 +569,7 @@ class Evaluation:
                 value = getattr(part, name)
                 new.__dict__[name] = (_put(old, queries, value) if on_edit == "queries"
                                       else _put(old, members, value, in_place))
+        new._kept_ideal = None  # (the gains before the edit)
         new.gain = _put(self.gain, members, part.gain, in_place)
         new._numeric = _put(self._numeric, members, part._numeric, in_place)
         new._sorted_gain = self._sorted_gain if in_place else self._sorted_gain.copy()
@@ -583,92 +606,11 @@ class Evaluation:
         return f"NDCG@{format_cutoff(k)}"
 
 
-def _rank_discounts(rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
-    """:func:`discount` of ``rank``; ranks in uniform ``blocks``
-    (:func:`core.engine.order.block_rank`) repeat one block's discounts."""
-    one = block_discounts(blocks[1], rank.size) if blocks else None
-    return discount(rank) if one is None or not blocks else np.tile(one, blocks[0])
-
-
-def _times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
-    """``gain`` (in place) times the discount of ``rank`` (as
-    :func:`_rank_discounts`)."""
-    one = block_discounts(blocks[1], rank.size) if blocks else None
-    if one is None or not blocks:
-        gain *= discount(rank)
-    else:
-        grid = gain.reshape(blocks)
-        grid *= one
-    return gain
-
-
-def _sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
-                     blocks: Blocks, cutoffs: tuple[int | None, ...], nq: int) -> FloatArray:
-    """Per query (rows) and cutoff (columns): the sum of ``values`` at ranks
-    up to the cutoff, each added in position order to 0.0 (as
-    :func:`numpy.bincount` adds). Lists in uniform blocks take running sums
-    of their rows (``values`` is overwritten): the same additions in the
-    same order."""
-    out = np.zeros((nq, len(cutoffs)))
-    if blocks:
-        rows, m = blocks
-        with np.errstate(over="ignore", invalid="ignore"):  # as bincount: check_totals says
-            running = np.cumsum(values.reshape(rows, m), axis=1, out=values.reshape(rows, m))
-        at = query[::m]  # (queries in ascending order, one block each)
-        for j, k in enumerate(cutoffs):
-            out[at, j] = running[:, (m if k is None else min(k, m)) - 1]
-        # A running sum starts at its first value, bincount at 0.0: the
-        # same number, but 0.0 where only -0.0 were added.
-        out += 0.0
-        return out
-    for j, k in enumerate(cutoffs):
-        keep = rank <= k if k is not None else None
-        out[:, j] = np.bincount(query if keep is None else query[keep],
-                                weights=values if keep is None else values[keep], minlength=nq)
-    return out
-
-
 def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any],
          in_place: bool = False) -> npt.NDArray[Any]:
     """``whole`` (a copy unless ``in_place``) with ``values`` at ``at``."""
     out = whole if in_place else whole.copy()
     out[at] = values
-    return out
-
-
-def _group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
-               size: IntArray, gain: npt.NDArray[Any], query: npt.NDArray[Any],
-               disc_all: npt.NDArray[Any], sorted_discount: FloatArray,
-               nq: int) -> FloatArray:
-    """DCG@k per query from tie groups (their first positions ``starts`` and
-    ranks, sizes, gain totals, queries and discount totals): groups wholly
-    within k take their discount total, the one group per query that k cuts
-    the sum of its positions up to k (in position order, as the totals), the
-    groups after k nothing; only the groups that start within k are summed."""
-    if k is None:
-        disc = disc_all
-    else:
-        within = np.flatnonzero(first_rank <= k)
-        disc = disc_all[within]
-        cut = np.flatnonzero(first_rank[within] + size[within] - 1 > k)
-        if cut.size:
-            disc = disc.astype(np.float64)  # a copy
-            g = within[cut]
-            n = k - first_rank[g] + 1  # positions of each cut group within k
-            pos = prefixes(starts[g], n)
-            owner = np.repeat(np.arange(cut.size), n)
-            disc[cut] = np.bincount(owner, weights=sorted_discount[pos], minlength=cut.size)
-    if k is not None:  # the groups that start within k
-        gain = gain[within]
-        size = size[within]
-        query = query[within]
-    # In place: one array as long as the groups, not three.
-    with np.errstate(invalid="ignore"):  # an infinite gain times a zero discount
-        per_group = np.multiply(gain, disc, dtype=np.float64)
-        per_group /= size
-    per_group[disc <= 0] = 0.0
-    sums = np.bincount(query, weights=per_group, minlength=nq)
-    out: FloatArray = sums.astype(np.float64, copy=False)
     return out
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
 from core.analysis.aggregate import summarize
-from core.analysis.bounds import unresolved_bounds
+from core.analysis.bounds import Bounds, unresolved_bounds
 from core.engine.evaluation import Evaluation, FloatArray, Status
 from core.model.conventions import Conventions
 from core.model.presets import matching_presets
@@ -22,7 +23,8 @@ from core.reports.sentences import summary_sentence
 if TYPE_CHECKING:
     from core.analysis.compare import CandidateChange, Comparison
 
-__all__ = ["compare_json", "conventions_json", "dump_json", "evaluation_json"]
+__all__ = ["compare_json", "conventions_json", "dump_evaluation_json", "dump_json",
+           "evaluation_json"]
 
 
 def _num(x: float) -> float | None:
@@ -48,14 +50,50 @@ def _nullable(values: FloatArray) -> list[Any]:
 
 def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     """The ``evaluate --format json`` object."""
+    head, queries, tail = _evaluation_parts(ev)
+    return {**head, "queries": list(queries), **tail}
+
+
+def _evaluation_parts(ev: Evaluation) -> tuple[dict[str, Any], Iterator[dict[str, Any]],
+                                                  dict[str, Any]]:
+    """The object of :func:`evaluation_json` in three parts: what comes
+    before its ``queries``, each query's object (made when asked), and what
+    comes after."""
     doc = ev.doc
     bounds = unresolved_bounds(ev)
+    summary = [
+        {
+            "k": s.k,
+            "mean": s.mean,
+            "included": s.included,
+            "excluded": s.excluded,
+            "weighting": s.weighting.value,
+            "sentence": summary_sentence(ev, s),
+        }
+        for s in summarize(ev)
+    ]
+    conv = ev.conventions
+    head: dict[str, Any] = {
+        "conventions": {
+            **conventions_json(conv),
+            "matching_presets": matching_presets(conv),
+        },
+        "judgment_version": doc.judgment_version or None,
+    }
+    tail: dict[str, Any] = {"summary": summary}
+    if doc.unjudged_queries:  # ranked by the run, never judged: not among "queries"
+        tail["unjudged_queries"] = list(doc.unjudged_queries)
+    return head, _queries_of(ev, bounds), tail
+
+
+def _queries_of(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[dict[str, Any]]:
+    """Each query's object of :func:`evaluation_json`, in order."""
+    doc = ev.doc
     # Whole columns as Python lists first: one conversion each, not one per cell.
     dcg, idcg, ndcg = _nullable(ev.dcg), _nullable(ev.idcg), _nullable(ev.ndcg)
     status, worst = ev.status_table()
     counts = zip(ev.n_ranked.tolist(), ev.n_judged.tolist(), ev.n_unknown.tolist(),
                  ev.n_unrateable.tolist(), ev.n_total.tolist(), strict=True)
-    queries = []
     for q, (ranked, judged, unknown, unrateable, total) in enumerate(counts):
         cutoffs = []
         for j, k in enumerate(ev.cutoffs):
@@ -70,7 +108,7 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
                 b = bounds[j][q]
                 item["bounds"] = {"low": b.low, "high": b.high, "exact": b.exact}
             cutoffs.append(item)
-        queries.append({
+        yield {
             "query": doc.query_ids[q],
             "status": worst[q].value,
             "ranked": ranked,
@@ -79,31 +117,30 @@ def evaluation_json(ev: Evaluation) -> dict[str, Any]:
             "unrateable": unrateable,
             "total": total,
             "cutoffs": cutoffs,
-        })
-    summary = [
-        {
-            "k": s.k,
-            "mean": s.mean,
-            "included": s.included,
-            "excluded": s.excluded,
-            "weighting": s.weighting.value,
-            "sentence": summary_sentence(ev, s),
         }
-        for s in summarize(ev)
-    ]
-    conv = ev.conventions
-    out: dict[str, Any] = {
-        "conventions": {
-            **conventions_json(conv),
-            "matching_presets": matching_presets(conv),
-        },
-        "judgment_version": doc.judgment_version or None,
-        "queries": queries,
-        "summary": summary,
-    }
-    if doc.unjudged_queries:  # ranked by the run, never judged: not among "queries"
-        out["unjudged_queries"] = list(doc.unjudged_queries)
-    return out
+
+
+def dump_evaluation_json(ev: Evaluation, out: TextIO) -> None:
+    """``dump_json(evaluation_json(ev), out, ...)``, the same text; where it
+    is compact (many queries), each query's object is made and written in
+    turn, so that they are never all held at once (~3 KB a query: 6 MiB at
+    2,000 queries, at the end of ``evaluate``, above what it had held)."""
+    rows = ev.doc.n_queries
+    if rows <= _INDENTED_ROWS:
+        dump_json(evaluation_json(ev), out, rows=rows)
+        return
+    head, queries, tail = _evaluation_parts(ev)
+    # Compact JSON of an object is "{" + "key":value, ... + "}": the parts'
+    # texts without their braces, the queries' list between them.
+    out.write(_json_text(head, _COMPACT)[:-1])
+    out.write(',"queries":[')
+    for n, query in enumerate(queries):
+        if n:
+            out.write(",")
+        out.write(_json_text(query, _COMPACT))
+    out.write("],")
+    out.write(_json_text(tail, _COMPACT)[1:])
+    out.write("\n")
 
 
 def _finite(obj: Any) -> Any:
@@ -124,13 +161,21 @@ def dump_json(obj: Any, out: TextIO, *, rows: int) -> None:
     Indented for a few hundred queries; compact (and written by the C
     encoder, ten times faster) beyond, where nobody reads it by eye.
     """
-    options: dict[str, Any] = {"indent": 2} if rows <= 500 else {"separators": (",", ":")}
-    try:
-        text = json.dumps(obj, allow_nan=False, **options)
-    except ValueError:  # a float that is not finite somewhere: null, as NaN is
-        text = json.dumps(_finite(obj), allow_nan=False, **options)
-    out.write(text)
+    out.write(_json_text(obj, {"indent": 2} if rows <= _INDENTED_ROWS else _COMPACT))
     out.write("\n")
+
+
+#: Up to this many rows (queries) the JSON is indented; beyond, compact.
+_INDENTED_ROWS = 500
+_COMPACT: dict[str, Any] = {"separators": (",", ":")}
+
+
+def _json_text(obj: Any, options: dict[str, Any]) -> str:
+    """``obj`` as standard JSON text (:func:`dump_json`)."""
+    try:
+        return json.dumps(obj, allow_nan=False, **options)
+    except ValueError:  # a float that is not finite somewhere: null, as NaN is
+        return json.dumps(_finite(obj), allow_nan=False, **options)
 
 
 def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:
