@@ -192,10 +192,10 @@ class Across:
 
     at_b: PartnerArray
     has_b: BoolArray
-    rank_b: IntArray
-    first_b: IntArray
+    rank_b: PartnerArray
+    first_b: PartnerArray
     gain_b: FloatArray
-    first_a_at_b: IntArray
+    first_a_at_b: PartnerArray
 
 
 def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: PartnerArray,
@@ -204,18 +204,26 @@ def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: Part
     the partners ``pa`` (A's row -> B's) and ``pb`` (B's row -> A's)."""
     no_a, no_b = pa < 0, pb < 0
     pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
-    rank_b = ev_b.rank[pc]
+    rank_b = _take32(ev_b.rank, pc)
     rank_b[no_a] = 0
     if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
         first_b = rank_b
     else:
-        first_b = ev_b.tie_first_rank[pc]
+        first_b = _take32(ev_b.tie_first_rank, pc)
         first_b[no_a] = 0
     gain_b = ev_b.gain[pc]
     gain_b[no_a] = np.nan
-    first_a_at_b = ev_a.tie_first_rank[qc]
+    first_a_at_b = _take32(ev_a.tie_first_rank, qc)
     first_a_at_b[no_b] = 0
     return Across(pc, ~no_a, rank_b, first_b, gain_b, first_a_at_b)
+
+
+def _take32(values: IntArray, rows: PartnerArray) -> PartnerArray:
+    """``values[rows]`` (ranks, fewer than 2**31) as int32, gathered straight
+    into 32 bits (no int64 copy first); ``rows`` are all valid rows."""
+    out = np.empty(rows.size, dtype=np.int32)
+    np.take(values, rows, out=out, mode="clip")
+    return out
 
 
 def align_candidates(
@@ -407,7 +415,7 @@ def movement_counts(
     n = len(queries.common)
     row_common_a, row_common_b = queries.row_common_a, queries.row_common_b
 
-    def inside(first: IntArray) -> BoolArray:  # ranked, and its tie group starts within k
+    def inside(first: IntArray | PartnerArray) -> BoolArray:  # ranked, its group starting by k
         out: BoolArray = first > 0
         if k is not None:
             out &= first <= k
