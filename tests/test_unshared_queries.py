@@ -243,6 +243,33 @@ def test_compare_of_runs_sharing_every_query_says_nothing_more(files: tuple[Path
                                             "ranked_never_judged": []}
 
 
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_the_comparison_workbook_names_them(files: tuple[Path, Path], suffix: str) -> None:
+    """The exported comparison lists, below the queries one run only holds,
+    q3 (judged, ranked by neither run) and q9, q8 (ranked, never judged),
+    and its Report says so; .ods is written from the same sheets."""
+    from python_calamine import CalamineWorkbook
+
+    run, qrels = files
+    run_b = run.with_name("run_b.txt")
+    run_b.write_text(RUN_B_TEXT)
+    book = run.with_name("pair" + suffix)
+    _compare(run, run_b, qrels, "--export", str(book))
+    wb = CalamineWorkbook.from_path(str(book))
+    sheet = wb.get_sheet_by_name("Comparison").to_python()
+    firsts = [row[0] for row in sheet if row and row[0] not in (None, "")]
+    at = firsts.index("queries only in A (not compared): 0")
+    assert firsts[at:] == [
+        "queries only in A (not compared): 0",
+        "queries only in B (not compared): 1", "q2",
+        "queries judged but ranked by neither run (not compared): 1", "q3",
+        "queries ranked but never judged (not compared): 2", "q9", "q8"]
+    report = [str(c) for row in wb.get_sheet_by_name("Report").to_python() for c in row]
+    assert any("0 only in A, 1 only in B are not); not compared either: 1 query judged but "
+               "ranked by neither run (q3), 2 queries ranked but never judged (q9, q8); "
+               in cell for cell in report)
+
+
 @pytest.mark.parametrize("form", ["parquet", "lines"])
 def test_compare_counts_them_from_parquet_and_irregular_files(
         files: tuple[Path, Path], form: str) -> None:
@@ -299,3 +326,10 @@ def test_compare_of_many_runs_names_them_in_every_format(files: tuple[Path, Path
     assert (data["queries_compared"], data["queries_dropped"]) == (1, 1)
     assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],
                                             "ranked_never_judged": ["q9", "q8"]}
+    book = run.with_name("runs.xlsx")
+    assert main(["compare", *runs, "--qrels", str(qrels), "--resamples", "50",
+                 "--export", str(book)], out=io.StringIO()) == 0
+    first = [row[0] for row in openpyxl.load_workbook(book, read_only=True)["Report"]
+             .iter_rows(values_only=True) if row]
+    assert ("1 queries held by every run are compared; 1 held by some runs only are not; "
+            "not compared either: " + phrase.removeprefix("Not compared: ")) in first

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.compare.align import Across, QueryAlignment
+from core.analysis.compare.align import Across, PartnerArray, QueryAlignment
 from core.analysis.compare.statistics import sign
 from core.engine.evaluation import Evaluation
 from core.engine.order import id_desc_order, tied_positions
@@ -250,7 +250,7 @@ def what_changed(
     ev_a: Evaluation,
     ev_b: Evaluation,
     queries: QueryAlignment,
-    partner_b: IntArray,
+    partner_b: PartnerArray,
     across: Across,
 ) -> WhatChanged:
     """Condition by condition, what differs between the two evaluated documents

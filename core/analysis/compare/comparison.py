@@ -33,6 +33,7 @@ from core.analysis.compare.align import (
     Changes,
     Cut,
     KeyedRows,
+    PartnerArray,
     QueryAlignment,
     align_candidates,
     align_queries,
@@ -199,8 +200,8 @@ class Comparison:
     tests: list[PairedTest]
     ties: list[TieSensitivity]
     changes: WhatChanged
-    partner_a: IntArray = field(repr=False)
-    partner_b: IntArray = field(repr=False)
+    partner_a: PartnerArray = field(repr=False)
+    partner_b: PartnerArray = field(repr=False)
     row_common_a: IntArray = field(repr=False)
     row_common_b: IntArray = field(repr=False)
     left_out: LeftOut = field(default_factory=LeftOut)
@@ -450,7 +451,7 @@ def _side(
 def _align(
     ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
     keyed: list[KeyedRows | None],
-) -> tuple[IntArray, IntArray, WhatChanged, Across]:
+) -> tuple[PartnerArray, PartnerArray, WhatChanged, Across]:
     """The other lane of :func:`compare`: the candidates matched, and what changed."""
     pa, pb, across = align_candidates(ev_a, ev_b, queries, keyed)
     return pa, pb, what_changed(ev_a, ev_b, queries, pb, across), across

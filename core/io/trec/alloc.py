@@ -22,7 +22,7 @@ import ctypes
 import sys
 from typing import Any
 
-__all__ = ["tune"]
+__all__ = ["hand_back", "tune"]
 
 # mallopt parameters (glibc's malloc.h).
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
@@ -53,3 +53,12 @@ def tune() -> None:
         for parameter, value in _SETTINGS:
             libc.mallopt(parameter, value)
 
+
+
+def hand_back() -> None:
+    """Hand the heap's free pages back to the system (``malloc_trim``): for
+    a caller that holds two documents read side by side and allocates anew
+    on other threads (:func:`core.io.pairs.read_judged_pair`)."""
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)

@@ -4,6 +4,7 @@ means as formulas, and the resampling results computed at export."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,8 +85,7 @@ def write_comparison(
     colour_outcomes(ws, fmt, first - 1, r - 1, 8)
     r, means_row = _write_means(ws, fmt, c, weights, has_w, (first, last), r + 1)
     r, resampling_row = _write_resampling(ws, fmt, c, means_row, r + 1)
-    for title, queries in (("queries only in A (not compared)", c.only_a),
-                           ("queries only in B (not compared)", c.only_b)):
+    for title, queries in _unshared(c):
         r += 1
         ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.label)
         for q in queries:
@@ -96,6 +96,19 @@ def write_comparison(
                 query_column=True)
     ws.print_area(0, 0, r, len(COMPARISON_COLUMNS) - 1)  # not the hidden helper columns
     return ComparisonPlaces(names, first, last, means_row, resampling_row, len(c.common))
+
+
+def _unshared(c: Comparison) -> list[tuple[str, Sequence[str]]]:
+    """The queries not compared, by why: those one run only holds, and those
+    the files named that neither document holds (:class:`LeftOut`, listed
+    when there are any)."""
+    out: list[tuple[str, Sequence[str]]] = [
+        ("queries only in A (not compared)", c.only_a),
+        ("queries only in B (not compared)", c.only_b)]
+    if c.left_out:
+        out += [("queries judged but ranked by neither run (not compared)", c.left_out.unranked),
+                ("queries ranked but never judged (not compared)", c.left_out.unjudged)]
+    return out
 
 
 class _Helpers:
@@ -140,7 +153,8 @@ def _k_value(k: int | None) -> Cell:
 def _widths(c: Comparison) -> list[float]:
     """The Comparison sheet's column widths: the queries' ids first."""
     return header_widths(COMPARISON_COLUMNS, [
-        text_width([*c.common, "queries only in A"], 12, 36), 6, 6, 9, 10, 9, 10, 10, 11, 11,
+        text_width([*c.common, *c.left_out.unranked, *c.left_out.unjudged,
+                    "queries only in A"], 12, 36), 6, 6, 9, 10, 9, 10, 10, 11, 11,
         8, 10, 10, 10])
 
 

@@ -98,7 +98,8 @@ def _heading(s: ReportSheet, runs: Sequence[Run],
     s.line("NDCG comparison report: run B against run A", s.fmt.title)
     s.line(f"Run A: {name_a}. Run B: {name_b}. {len(c.common)} queries in both runs are "
            f"compared ({len(c.only_a)} only in A, {len(c.only_b)} only in B are not); "
-           f"{version}. {live}")
+           + (f"not compared either: {c.left_out.phrase()}; " if c.left_out else "")
+           + f"{version}. {live}")
 
 
 def _pick(run: Run, col: str, j: int) -> str:

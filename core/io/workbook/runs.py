@@ -272,7 +272,9 @@ def write_runs_report(wb: Any, ws: Any, fmt: Formats, m: ManyComparison,
         put_text(ws, r, 1, name, fmt.text, fmt.text_q)
         r += 1
     ws.write_string(r, 0, f"{len(m.common)} queries held by every run are compared"
-                    + (f"; {m.dropped} held by some runs only are not" if m.dropped else ""))
+                    + (f"; {m.dropped} held by some runs only are not" if m.dropped else "")
+                    + (f"; not compared either: {m.left_out.phrase(len(m.runs))}"
+                       if m.left_out else ""))
     r += 2
     ws.write_string(r, 0, "Conventions (as the Conventions sheet holds them now)", fmt.section)
     r += 1
