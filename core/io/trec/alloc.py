@@ -7,21 +7,19 @@ at the top of the heap is handed back to the system after every piece (its
 trim threshold follows the size of the last large block freed) and the
 reader's worker threads each get an arena of their own, so every piece
 touches fresh pages again: a 2,000,000-row run took ~150,000 page faults
-and a second of system time. :func:`tune` keeps blocks under 4 MiB in the
+and a second of system time. :func:`tune` keeps blocks under 32 MiB in the
 heap, keeps up to 64 MiB free at its top and makes threads share one arena:
-~60,000 faults, with a lower peak. Blocks of 4 MiB and more (the columns
-and the engine's arrays: 16.8 MB each at 2,000,000 rows) are mapped on
-their own and given back when freed. Kept in the heap (under 32 MiB, as
-before), the engine's arrays did not fit the holes the read and the join
-left there (23-72 MiB free in the heap at evaluate's peak, varying with the
-reading threads' timing): evaluate's peak on a 2,000,000-row run was
-281-287 MiB (defaults) and 271-279 MiB (trec_eval preset), now 272 and
-258-262 MiB, turn to turn within a few MiB, for ~35,000 more page faults
-(CPU the same within the noise; 1 MiB gave 268 / 250 MiB for ~0.15-0.28 s
-more CPU; 8 MiB 282 / 264 MiB). Handing the heap's free memory back once
-a document was read (``malloc_trim``) lowered the peak by 0-10 MB and cost
-the engine's first pass its page faults again (0.1-0.5 s at 2,000,000 rows
-on this machine's VM, where first touching a page costs 4-40 us).
+~60,000 faults, with a lower peak. Blocks from 4 MiB mapped on their own
+instead (given back when freed, so the engine's 16.8 MB arrays do not miss
+the holes the read and the join leave in the heap) lowered evaluate's peak
+on a 2,000,000-row run by 10-20 MiB (defaults 281-287 -> 270-273 MiB,
+trec_eval preset 271-282 -> 258-262) for ~35,000 more page faults, but a
+comparison of two such runs took ~360,000 more faults and 0.7-1.0 s more
+CPU (of 3.6 s; its peak 740 -> 676 MiB): not kept. Handing the heap's free
+memory back once a document was read (``malloc_trim``) lowered the peak by
+0-10 MB and cost the engine's first pass its page faults again (0.1-0.5 s at
+2,000,000 rows on this machine's VM, where first touching a page costs 4-40
+us).
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ __all__ = ["tune"]
 
 # mallopt parameters (glibc's malloc.h).
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
-_SETTINGS = ((_M_MMAP_THRESHOLD, 4 << 20), (_M_TRIM_THRESHOLD, 64 << 20), (_M_ARENA_MAX, 1))
+_SETTINGS = ((_M_MMAP_THRESHOLD, 32 << 20), (_M_TRIM_THRESHOLD, 64 << 20), (_M_ARENA_MAX, 1))
 
 _tuned: bool | None = None  # None until tune() is first called
 
