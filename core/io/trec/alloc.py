@@ -9,11 +9,17 @@ reader's worker threads each get an arena of their own, so every piece
 touches fresh pages again: a 2,000,000-row run took ~150,000 page faults
 and a second of system time. :func:`tune` keeps blocks under 32 MiB in the
 heap, keeps up to 64 MiB free at its top and makes threads share one arena:
-~60,000 faults, with a lower peak. The memory freed by reading stays in the
-heap for the engine to reuse: handing it back once a document was read
-(``malloc_trim``) lowered the peak by 0-10 MB and cost the engine's first
-pass its page faults again (0.1-0.5 s at 2,000,000 rows on this machine's
-VM, where first touching a page costs 4-40 us).
+~60,000 faults, with a lower peak. Blocks from 4 MiB mapped on their own
+instead (given back when freed, so the engine's 16.8 MB arrays do not miss
+the holes the read and the join leave in the heap) lowered evaluate's peak
+on a 2,000,000-row run by 10-20 MiB (defaults 281-287 -> 270-273 MiB,
+trec_eval preset 271-282 -> 258-262) for ~35,000 more page faults, but a
+comparison of two such runs took ~360,000 more faults and 0.7-1.0 s more
+CPU (of 3.6 s; its peak 740 -> 676 MiB): not kept. Handing the heap's free
+memory back once a document was read (``malloc_trim``) lowered the peak by
+0-10 MB and cost the engine's first pass its page faults again (0.1-0.5 s at
+2,000,000 rows on this machine's VM, where first touching a page costs 4-40
+us).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ __all__ = ["hand_back", "tune"]
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
 _SETTINGS = ((_M_MMAP_THRESHOLD, 32 << 20), (_M_TRIM_THRESHOLD, 64 << 20), (_M_ARENA_MAX, 1))
 
-_tuned = False
+_tuned: bool | None = None  # None until tune() is first called
 
 
 def _libc() -> Any | None:
@@ -42,16 +48,16 @@ def _libc() -> Any | None:
     return libc
 
 
-def tune() -> None:
-    """Set the allocator for big column-wise reads (once per process)."""
+def tune() -> bool:
+    """Set the allocator for big column-wise reads (once per process); whether
+    it is set (False without glibc: macOS, Windows, musl, where it does
+    nothing)."""
     global _tuned
-    if _tuned:
-        return
-    _tuned = True
-    libc = _libc()
-    if libc is not None:
-        for parameter, value in _SETTINGS:
-            libc.mallopt(parameter, value)
+    if _tuned is None:
+        libc = _libc()
+        _tuned = libc is not None and all(
+            libc.mallopt(parameter, value) == 1 for parameter, value in _SETTINGS)
+    return _tuned
 
 
 
