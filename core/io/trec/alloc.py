@@ -60,7 +60,6 @@ def tune() -> bool:
     return _tuned
 
 
-
 def hand_back() -> None:
     """Hand the heap's free pages back to the system (``malloc_trim``): for
     a caller that holds two documents read side by side and allocates anew
