@@ -182,3 +182,39 @@ def test_seconds_since_1970_are_times_and_numeric_ids_stay_ids() -> None:
     assert (mapping.query, mapping.source_id, mapping.grade) == (1, 2, 3)
     for name in ("c1", "c5"):
         assert ("ignored", f"{name}: dates and times, not imported") in mapping.reasons
+
+
+def _wide_sheet(extra: list[Any]) -> list[list[Any]]:
+    """The sheet of the report (/tmp/h37p/count.csv): two queries of four
+    clueweb ids, Alice's and Bob's grades, a count of three values (101 and
+    102 the first query's, 100 the second's) under ``col9``, and ``extra``
+    (header first) as a last column when given."""
+    counts = [101, 101, 101, 102, 100, 100, 100, 100]
+    rows = [["col1", "col2", "grade_Alice", "grade_Bob", "col9", *extra[:1]]]
+    for i, n in enumerate(counts):
+        q = ("solar panel efficiency", "best hiking boots")[i // 4]
+        rows.append([q, f"clueweb09-en000{i // 4}-0{i % 4}-{i:05d}", i % 4, (i + 1) % 4, n,
+                     *extra[i + 1:i + 2]])
+    return rows
+
+
+def test_a_count_shared_by_several_items_is_not_the_source_id() -> None:
+    """col9 (101, 101, 101, 102 | 100, ...) fixes the query and has more
+    values than it, as a source id does, but several items of a query share
+    each of its values, one row each (no one else judged them): the clueweb
+    ids are the source (was col9, and 10 of 16 judgments rejected as said
+    twice)."""
+    mapping = detect_mapping(Table(file="count.csv", rows=_wide_sheet([])))
+    assert (mapping.query, mapping.source_id) == (0, 1)
+
+
+def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
+    """A second id on every row (B0..., one per item, as the clueweb ids
+    are): either could be the source; neither is taken, the reason names
+    both, and the command line refuses in one line with the flag to pass."""
+    skus = ["col6", *(f"B0{i % 3}{i:03d}XK" for i in range(1, 9))]
+    mapping = detect_mapping(Table(file="two.csv", rows=_wide_sheet(skus)))
+    assert (mapping.query, mapping.source_id) == (0, None)
+    assert mapping.why("source_id") == (
+        "col2 or col6: both could be the source id (each fixes the query, 8 and 8 values) "
+        "and nothing in their values tells them apart")
