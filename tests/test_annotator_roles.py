@@ -218,3 +218,17 @@ def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
     assert mapping.why("source_id") == (
         "col2 or col6: both could be the source id (each fixes the query, 8 and 8 values) "
         "and nothing in their values tells them apart")
+
+
+def test_a_summary_row_is_no_value_of_the_query_column() -> None:
+    """An ``Average`` row below the judgments (no source id, the grades'
+    means) is skipped by the rows' tally, and the query column's count
+    leaves it out too: 3 queries of 3 rows (was "4 values, each on 2.5 rows
+    on average")."""
+    rows: list[list[Any]] = [["query", "doc_id", "grade_Alice", "grade_Bob"]]
+    for q in ("solar panel efficiency", "best hiking boots", "what is ndcg"):
+        rows.extend([q, f"d-{q[:3]}-{d}", d, (d + 1) % 3] for d in range(3))
+    rows.append(["Average", "", "1", "1"])
+    mapping = detect_mapping(Table(file="avg.csv", rows=rows))
+    assert mapping.why("query") == "query, named so; 3 values, each on 3 rows on average"
+    assert mapping.why("source_id") == "doc_id, named so; 9 values, each on one row"
