@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.io.annotator import Table, detect_mapping
+from core.io.annotator.roles import left_out, profile_columns
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
            "what is ndcg", "cheap flights to rome", "espresso grinder", "train times",
@@ -232,3 +233,30 @@ def test_a_summary_row_is_no_value_of_the_query_column() -> None:
     mapping = detect_mapping(Table(file="avg.csv", rows=rows))
     assert mapping.why("query") == "query, named so; 3 values, each on 3 rows on average"
     assert mapping.why("source_id") == "doc_id, named so; 9 values, each on one row"
+
+
+def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:
+    """Columns no role takes, one per item unless said: a lead time that
+    varies between one item's two judgments (5.75, 6.75), seconds of
+    varying width (7, 45, 300) and a record id (1, 2, 3, ...) say no
+    ranking's flag but the id (one per item, counting); whole numbers of
+    varying width that fall down each query's rows, as a ranker's do, keep
+    the flag (was: the flag on all four)."""
+    rows: list[list[Any]] = [["query", "doc", "who", "grade", "lead_time", "secs", "id",
+                              "points"]]
+    for qi, q in enumerate(("desk lamp", "usb c cable")):
+        for d in range(4):
+            for w, who in enumerate(("ana", "ben")):
+                rows.append([q, f"{q[:3]}-{d}", who, (d + w) % 3, 4.75 + d + w,
+                             (7, 45, 300, 12)[(d + qi) % 4], 4 * qi + d + 1, 300 // (d + 1)])
+    profiles = profile_columns(rows[1:], rows[0], set())
+    query, source = profiles[0], profiles[1]
+    said = {p.name: left_out(p, query, source) for p in profiles[4:]}
+    assert said["lead_time"] == ("lead_time: numbers 4.75 to 8.75, varying between one item's "
+                                 "judgments (a measure of each judgment: no ranking); "
+                                 "not imported", "")
+    assert said["secs"] == ("secs: numbers 7 to 300, one per item, whole numbers of varying "
+                            "width that do not fall down the rows (a duration or a count: no "
+                            "ranking); not imported", "")
+    assert said["id"][1] == "--map score=id"
+    assert said["points"][1] == "--map score=points"

@@ -169,7 +169,7 @@ def _clock(nums: Sequence[float]) -> bool:
     return bool(forward) and sum(1 for d in forward if d == 1) < 0.5 * len(forward)
 
 
-def _counting(full: Sequence[str]) -> bool:
+def _counting(full: Sequence[str | float]) -> bool:
     """Values that count the rows (1, 2, 3, ... or a record id each one
     more than the last): a row number, no grades, however few they are."""
     if len(full) < 4:
@@ -323,6 +323,19 @@ def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
     return counted >= 0.9 * len(several)
 
 
+def _falls(p: Profile, query: Profile | None) -> bool:
+    """Numbers that fall down each query's rows (but for a tenth of the
+    steps), as a ranker's scores do in the order it ranked."""
+    keys = query.texts if query is not None else [""] * len(p.texts)
+    by_query: dict[str, list[float]] = {}
+    for key, t in zip(keys, p.texts, strict=True):
+        with suppress(ValueError):
+            by_query.setdefault(key, []).append(float(t))
+    steps = [b - a for nums in by_query.values() for a, b in pairwise(nums)]
+    falling = sum(1 for d in steps if d <= 0)
+    return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
+
+
 def span(p: Profile) -> str:
     """What a column's values are, in a few words (numbers lo to hi, N distinct values)."""
     if p.numeric > 0.9:
@@ -468,5 +481,14 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None) -> tuple
             flag = f"--map score={ref}"
             per_item = source is not None and _determines(source, p) >= 0.95
             what = span(p) + (", one per item" if per_item else "")
+            if source is not None and not per_item:
+                # a ranking scores an item once; this varies between its judgments
+                return (f"{p.shown()}: {what}, varying between one item's judgments (a "
+                        "measure of each judgment: no ranking); not imported"), ""
+            ids = sorted({float(t) for t in p.texts if t}) if p.whole > 0.95 else []
+            if ids and _measured(p) and not _counting(ids) and not _falls(p, query):
+                return (f"{p.shown()}: {what}, whole numbers of varying width that do not "
+                        "fall down the rows (a duration or a count: no ranking); "
+                        "not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""
