@@ -326,10 +326,14 @@ def preview(path: str | Path, *, sheet: str | None = None,
     labels, guess = label_guess(table, mapping)
     if guess.rubric is None:
         guess.rubric, guess.scale = _number_rubric(table, mapping)
+    shown = table.rows[start:start + _PREVIEW_ROWS]
+    origin = table.origin
     return SheetPreview(
         file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
         header=table.header(mapping),
-        rows=[[cell_text(c) for c in r] for r in table.rows[start:start + _PREVIEW_ROWS]],
+        rows=[[cell_text(c) for c in r] for r in shown],
+        row_numbers=[(origin.rows[i] if origin is not None else i) + 1
+                     for i in range(start, start + len(shown))],
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
         n_rows=max(0, len(table.rows) - start), labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
