@@ -91,10 +91,8 @@ class GuidelinesView(QWidget):
         return QSize(560, 150)
 
     def show_levels(self, levels: Sequence[Level], scale: bool = True) -> None:
-        """List ``levels``; without a ``scale`` (no rubric declared, no grade
-        given) only the levels a guideline describes, and a note saying so."""
-        if not scale:
-            levels = [lv for lv in levels if lv.description or lv.examples]
+        """List ``levels`` (:meth:`Conventions.listed_levels`); without a
+        ``scale`` (no rubric declared, no grade given), a note saying so."""
         self.scale = scale
         self._levels = list(levels)
         self.levels_list.clear()
@@ -162,7 +160,7 @@ class GuidelinesController(QObject):
         """The levels of the scale (the declared rubric's, or the one the
         grades seen define) with their guidelines."""
         c, grades = self.window.conventions, self.window.document.grade
-        self.view.show_levels(c.levels(grades), scale=c.has_scale(grades))
+        self.view.show_levels(c.listed_levels(grades), scale=c.has_scale(grades))
         self._follow_grid()
 
     def _grade_changed(self, _row: object) -> None:

@@ -6,9 +6,10 @@ scales and writings people use; one column, or one per annotator), a
 ranking (a score or a rank, under a ranking's name or under none) and
 distractors (timestamps, durations, prices, counts, row numbers and record
 ids, confidences, booleans, platform status and quality columns, free
-text, times written as text or as whole seconds or milliseconds since
-1970), each under a realistic, a neutral or a misleading header, in a long,
-wide or transposed layout. The truth of every judgment is kept aside in a
+text, counts of a few values (101-103, drawn when asked for), times
+written as text or as whole seconds or milliseconds since 1970), each
+under a realistic, a neutral or a misleading header, in a long, wide or
+transposed layout. The truth of every judgment is kept aside in a
 :class:`Drawn`, for the property tests (tests/test_import_properties.py)
 to compare with what the import made of the file.
 
@@ -156,6 +157,15 @@ def _distractor(kind: str, rnd: Random, n: int,
     raise ValueError(kind)
 
 
+def _tally(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[Any]:
+    """A count of each item of a few values, its query's own (101-103 for
+    the first, 104-106 for the next, ...): several items share each value,
+    so it fixes the query and has more values than it, as a source id does."""
+    base = rnd.choice([101, 240, 1200])  # above any scale: never grades
+    count = {(q, d): base + 3 * q + rnd.randint(0, 2) for q, d, _ in per_row}
+    return [count[(q, d)] for q, d, _ in per_row]
+
+
 def _epoch(rnd: Random, n: int, per_second: int) -> list[int]:
     """Submission times as crowd platforms export them, whole seconds (or
     milliseconds) since 1970: in the order the rows were submitted, a few
@@ -177,6 +187,10 @@ def _epoch(rnd: Random, n: int, per_second: int) -> list[int]:
 
 DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "row_number",
                "record_id", "confidence", "boolean", "status", "quality", "text"]
+#: Kinds drawn only when asked for (``sheets(among=...)``), so that the
+#: sheets the main property test draws stay the same: a count of few
+#: values (100-102), shared by several items of a query.
+ASKED = ["tally"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
@@ -248,7 +262,10 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
             sheet.flags = ["--map", f"{ranking}={header}"]
     start = datetime(2024, 3, 4, 10, 0)
     for kind in kinds:
-        cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
+        if kind == "tally":
+            cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
+        else:
+            cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
     rnd.shuffle(cols)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.io.annotator import Table, detect_mapping
+from core.io.annotator.roles import left_out, profile_columns
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
            "what is ndcg", "cheap flights to rome", "espresso grinder", "train times",
@@ -182,3 +183,80 @@ def test_seconds_since_1970_are_times_and_numeric_ids_stay_ids() -> None:
     assert (mapping.query, mapping.source_id, mapping.grade) == (1, 2, 3)
     for name in ("c1", "c5"):
         assert ("ignored", f"{name}: dates and times, not imported") in mapping.reasons
+
+
+def _wide_sheet(extra: list[Any]) -> list[list[Any]]:
+    """The sheet of the report (/tmp/h37p/count.csv): two queries of four
+    clueweb ids, Alice's and Bob's grades, a count of three values (101 and
+    102 the first query's, 100 the second's) under ``col9``, and ``extra``
+    (header first) as a last column when given."""
+    counts = [101, 101, 101, 102, 100, 100, 100, 100]
+    rows = [["col1", "col2", "grade_Alice", "grade_Bob", "col9", *extra[:1]]]
+    for i, n in enumerate(counts):
+        q = ("solar panel efficiency", "best hiking boots")[i // 4]
+        rows.append([q, f"clueweb09-en000{i // 4}-0{i % 4}-{i:05d}", i % 4, (i + 1) % 4, n,
+                     *extra[i + 1:i + 2]])
+    return rows
+
+
+def test_a_count_shared_by_several_items_is_not_the_source_id() -> None:
+    """col9 (101, 101, 101, 102 | 100, ...) fixes the query and has more
+    values than it, as a source id does, but several items of a query share
+    each of its values, one row each (no one else judged them): the clueweb
+    ids are the source (was col9, and 10 of 16 judgments rejected as said
+    twice)."""
+    mapping = detect_mapping(Table(file="count.csv", rows=_wide_sheet([])))
+    assert (mapping.query, mapping.source_id) == (0, 1)
+
+
+def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
+    """A second id on every row (B0..., one per item, as the clueweb ids
+    are): either could be the source; neither is taken, the reason names
+    both, and the command line refuses in one line with the flag to pass."""
+    skus = ["col6", *(f"B0{i % 3}{i:03d}XK" for i in range(1, 9))]
+    mapping = detect_mapping(Table(file="two.csv", rows=_wide_sheet(skus)))
+    assert (mapping.query, mapping.source_id) == (0, None)
+    assert mapping.why("source_id") == (
+        "col2 or col6: both could be the source id (each fixes the query, 8 and 8 values) "
+        "and nothing in their values tells them apart")
+
+
+def test_a_summary_row_is_no_value_of_the_query_column() -> None:
+    """An ``Average`` row below the judgments (no source id, the grades'
+    means) is skipped by the rows' tally, and the query column's count
+    leaves it out too: 3 queries of 3 rows (was "4 values, each on 2.5 rows
+    on average")."""
+    rows: list[list[Any]] = [["query", "doc_id", "grade_Alice", "grade_Bob"]]
+    for q in ("solar panel efficiency", "best hiking boots", "what is ndcg"):
+        rows.extend([q, f"d-{q[:3]}-{d}", d, (d + 1) % 3] for d in range(3))
+    rows.append(["Average", "", "1", "1"])
+    mapping = detect_mapping(Table(file="avg.csv", rows=rows))
+    assert mapping.why("query") == "query, named so; 3 values, each on 3 rows on average"
+    assert mapping.why("source_id") == "doc_id, named so; 9 values, each on one row"
+
+
+def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:
+    """Columns no role takes, one per item unless said: a lead time that
+    varies between one item's two judgments (5.75, 6.75), seconds of
+    varying width (7, 45, 300) and a record id (1, 2, 3, ...) say no
+    ranking's flag but the id (one per item, counting); whole numbers of
+    varying width that fall down each query's rows, as a ranker's do, keep
+    the flag (was: the flag on all four)."""
+    rows: list[list[Any]] = [["query", "doc", "who", "grade", "lead_time", "secs", "id",
+                              "points"]]
+    for qi, q in enumerate(("desk lamp", "usb c cable")):
+        for d in range(4):
+            for w, who in enumerate(("ana", "ben")):
+                rows.append([q, f"{q[:3]}-{d}", who, (d + w) % 3, 4.75 + d + w,
+                             (7, 45, 300, 12)[(d + qi) % 4], 4 * qi + d + 1, 300 // (d + 1)])
+    profiles = profile_columns(rows[1:], rows[0], set())
+    query, source = profiles[0], profiles[1]
+    said = {p.name: left_out(p, query, source) for p in profiles[4:]}
+    assert said["lead_time"] == ("lead_time: numbers 4.75 to 8.75, varying between one item's "
+                                 "judgments (a measure of each judgment: no ranking); "
+                                 "not imported", "")
+    assert said["secs"] == ("secs: numbers 7 to 300, one per item, whole numbers of varying "
+                            "width that do not fall down the rows (a duration or a count: no "
+                            "ranking); not imported", "")
+    assert said["id"][1] == "--map score=id"
+    assert said["points"][1] == "--map score=points"

@@ -221,6 +221,11 @@ def test_without_a_scale_the_dock_says_so_and_invents_no_level(qtbot, window) ->
     assert view.empty_note.isVisibleTo(view)
     assert view.empty_note.text().startswith("No scale yet: no rubric is declared and no "
                                              "candidate has a grade.")
+    # the Conventions panel's guidelines editor no more than the dock (it
+    # listed the levels 0 and 1)
+    panel = w.conventions_panel
+    assert panel.guidelines_model.rowCount() == 0
+    assert panel.formulas["guidelines"].text().startswith("No scale yet: no rubric is declared")
     try:
         w.set_document(Document.from_columns(query=["q", "q"], source_id=["a", "b"],
                                              score=[2.0, 1.0], grade=[None, None]))
@@ -231,6 +236,8 @@ def test_without_a_scale_the_dock_says_so_and_invents_no_level(qtbot, window) ->
         assert w.document.grade[0] == 2.0
         texts = [view.levels_list.item(i).text() for i in range(view.levels_list.count())]
         assert texts == ["0", "1", "2"]
+        assert [lv.value for lv in panel.guidelines_model.levels()] == [0.0, 1.0, 2.0]
+        assert panel.formulas["guidelines"].text().startswith("Double-click a description")
         _select(qtbot, w, 0)  # (the key moved the cursor on)
         assert view.highlighted_row() == 2
         assert view.empty_note.text().startswith("No guidelines yet")

@@ -481,6 +481,11 @@ def test_the_header_row_can_be_corrected(qtbot: Any, long_xlsx: Path, boxes: Box
     assert wizard.preview_value.header == ["t1", "a", "1", "ann", "2"]
     assert page.model.index(0, 3).data() == "ben"
     assert page.model.rowCount() == 7
+    # each previewed row labelled with the file's own row, as the issues
+    # name rows: the first below the header on row 4 is row 5 (was 1)
+    vertical = [page.model.headerData(r, Qt.Orientation.Vertical) for r in range(7)]
+    assert vertical == [str(n) for n in range(5, 12)]
+    assert page.table.verticalHeader().isVisible()
     assert boxes.shown == []
 
 

@@ -71,3 +71,29 @@ def test_a_wide_screen_gives_query_texts_the_room_the_grid_spares(qtbot: Any,
     last = max(range(grid.model().columnCount()), key=grid.columnViewportPosition)
     assert grid.columnViewportPosition(last) + grid.columnWidth(last) <= grid.viewport().width()
     w.session.mark_saved()
+
+
+def test_the_status_header_is_whole_once_there_is_room(qtbot: Any) -> None:
+    """A document set while the navigator is too narrow for its status
+    column (the window before its first show: hidden by the document
+    before) and then shown wider:
+    the status is shown at its header's width at least (it was measured
+    hidden, 0 px, and shown at Qt's least section, 26 px: "Statu" at
+    1280x800 and 1920x1080 from a fresh configuration)."""
+    from app.panels.fit import elided_headers, header_widths
+
+    doc = Document.from_columns(query=[], source_id=[])  # (the window behind the wizard)
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.resize(170, 400)
+    nav.show()
+    qtbot.waitExposed(nav)
+    nav.set_evaluation(evaluate(Document.from_columns(query=[LONG], source_id=["a"])))
+    assert nav.view.isColumnHidden(QueryColumn.STATUS)
+    nav.set_evaluation(evaluate(doc))  # another document, fitted while the status is hidden
+    nav.resize(330, 400)
+    view = nav.view
+    qtbot.waitUntil(lambda: view.width() > 300)
+    assert not view.isColumnHidden(QueryColumn.STATUS)
+    assert view.columnWidth(QueryColumn.STATUS) >= header_widths(view)[QueryColumn.STATUS] > 26
+    assert elided_headers(view) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -91,6 +92,7 @@ def _drive(qtbot: Any, panel: ConventionsPanel, name: str, data: st.DataObject) 
                          Qt.MouseButton.LeftButton)
     elif name == "guidelines":  # a description typed in (row: a level of the scale)
         view = panel.guidelines_table
+        panel.set_grades_seen(np.array([0.0, 2.0]))  # a scale (none listed without one)
         row = data.draw(st.integers(0, view.model().rowCount() - 1))
         view.setFocus()
         view.setCurrentIndex(view.model().index(row, 2))

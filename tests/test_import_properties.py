@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from app.cli.main import main
@@ -85,6 +85,27 @@ def test_times_since_1970_are_read_as_times_never_as_ids(sheet: Drawn, suffix: s
             if column["header"] in epochs:
                 assert not column["role"], column
                 assert "dates and times" in column["reason"], column
+
+
+#: Sheets drawn with a count of a few values (100-102) under a neutral header.
+TALLY_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=TALLY_SHEETS, phases=[Phase.generate])
+@given(sheets(among=("tally",), headers="neutral").filter(lambda s: s.layout != "transposed"),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_count_of_few_values_is_never_the_source_id(sheet: Drawn, suffix: str) -> None:
+    """101, 101, 102, 100, ... under ``col7``: it fixes the query and has more
+    values than it, as a source id does, but several items share each of
+    its values with no one else judging them: never the source id (the
+    drawn truth's ids are), the invariants hold."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code == 0 and report is not None:
+        tally = {sheet.rows[0][c] for c, kind in enumerate(sheet.column_kinds)
+                 if kind == "tally"}
+        assert tally
+        assert report["mapping"]["source_id"] not in tally, report["mapping"]
 
 
 def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[dict[str, str]],

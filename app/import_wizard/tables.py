@@ -73,8 +73,11 @@ class PreviewModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if self._preview is None or role not in (DISPLAY, TOOLTIP):
             return None
-        if orientation == Qt.Orientation.Vertical:
-            return None if role == TOOLTIP else str(section + 1)
+        if orientation == Qt.Orientation.Vertical:  # the file's row, as the issues name it
+            numbers = self._preview.row_numbers
+            if role == TOOLTIP or not 0 <= section < len(numbers):
+                return None
+            return str(numbers[section])
         if not 0 <= section < self._width:
             return None
         name = column_name(section, self._preview.header)

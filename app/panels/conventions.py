@@ -282,6 +282,7 @@ class ConventionsPanel(QWidget):
         box = QGroupBox(self.tr(f.title), inner)
         lay = QVBoxLayout(box)
         self._grades_seen = np.empty(0)
+        self._scale = False
         self.guidelines_model = GuidelinesModel(self)
         self.guidelines_table = QTableView(box)
         self.guidelines_table.setObjectName("guidelinesTable")
@@ -296,8 +297,6 @@ class ConventionsPanel(QWidget):
         self.guidelines_model.guideline_edited.connect(self._guideline_edited)
         self.controls[f.name] = self.guidelines_table
         note = _formula_label(f.name, box)
-        note.setText(self.tr("Double-click a description or the examples to edit them; they "
-                             "are shown beside the grid while grading."))
         self.formulas[f.name] = note
         lay.addWidget(self.guidelines_table)
         lay.addWidget(note)
@@ -310,9 +309,24 @@ class ConventionsPanel(QWidget):
         self._grades_seen = grades
         self._show_levels()
 
+    def grade_given(self, grades: np.ndarray) -> None:
+        """A grade was given: the first defines a scale where there was none
+        (the levels are otherwise worked out per document and conventions)."""
+        if not self._scale:
+            self.set_grades_seen(grades)
+
     def _show_levels(self) -> None:
-        self.guidelines_model.set_levels(self._c.levels(self._grades_seen))
+        """The levels to describe; without a scale yet (no rubric, no grade)
+        none but those already described, and the note says why."""
+        grades = self._grades_seen
+        self.guidelines_model.set_levels(self._c.listed_levels(grades))
         self.guidelines_table.resizeRowsToContents()
+        self._scale = self._c.has_scale(grades)
+        self.formulas["guidelines"].setText(self.tr(
+            "Double-click a description or the examples to edit them; they are shown beside "
+            "the grid while grading.") if self._scale else self.tr(
+            "No scale yet: no rubric is declared and no candidate has a grade. Declare a "
+            "rubric above, or grade a candidate, and describe its levels here."))
 
     # -- building blocks ----------------------------------------------------------------
     def _pair_view(self, name: str, model: PairTableModel, parent: QWidget) -> QTableView:

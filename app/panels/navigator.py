@@ -149,8 +149,16 @@ class QueryNavigator(QWidget):
         the status shown if the navigator has the room (:meth:`_fit_status`)."""
         view = self.view
         fit_columns(view, skip=(QueryColumn.QUERY,))
-        self._status_width = max(header_widths(view)[QueryColumn.STATUS],
-                                 min(320, view.sizeHintForColumn(QueryColumn.STATUS)))
+        # Measured shown: Qt sizes a hidden column's header and cells at 0
+        # (the status hidden while the side column was narrow, before the
+        # window's first show, was then shown at 26 px: "Statu" cut).
+        hidden = view.isColumnHidden(QueryColumn.STATUS)
+        view.setColumnHidden(QueryColumn.STATUS, False)
+        try:
+            self._status_width = max(header_widths(view)[QueryColumn.STATUS],
+                                     min(320, view.sizeHintForColumn(QueryColumn.STATUS)))
+        finally:
+            view.setColumnHidden(QueryColumn.STATUS, hidden)
         self._fit_status()
 
     def _fit_status(self) -> None:

@@ -302,6 +302,15 @@ class Conventions:
         label and guideline (:func:`core.model.guidelines.levels`)."""
         return levels(self.rubric_for(grades), self.guidelines)
 
+    def listed_levels(self, grades: FloatArray) -> tuple[Level, ...]:
+        """The levels a view lists: each of the scale's; without a scale
+        (:meth:`has_scale`) only those a guideline describes, never the 0
+        and 1 standing in for the arithmetic."""
+        found = self.levels(grades)
+        if self.has_scale(grades):
+            return found
+        return tuple(lv for lv in found if lv.description or lv.examples)
+
     def describe(self, decimals: int | None = None) -> list[tuple[str, str, str]]:
         """(convention, choice label, formula) rows for people: a row per
         :attr:`ConventionField.row` of :data:`FIELDS` (the gain's fields said

@@ -22,6 +22,12 @@ _NAMES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/ur
 
 
 def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
+    if need != "grade" and mapping.why(need):
+        # two columns could be it: never one picked in silence (no grades: said first)
+        need = missing_field(mapping.replace(**{need: 0})) or need
+    if need != "grade" and mapping.why(need):
+        return InputError(mapping.why(need), file=table.file, sheet=table.sheet,
+                          hint=f"pass --map {need}=COLUMN for the one meant")
     header = table.header(mapping)
     transposed = unreadable_items(table, mapping.header_row, header)
     if transposed is not None and need != "grade":

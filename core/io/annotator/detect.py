@@ -21,6 +21,7 @@ from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Profile, left_out, profile_columns, roles_from_values
+from core.io.annotator.rows import summary_word
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.safety import column_letters
@@ -134,8 +135,11 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     (:mod:`~core.io.annotator.platform`). Returns the wide columns, the
     reasons, the flag columns and the columns left out (column, why, the
     flag that would use it)."""
+    # a summary row (Average, with a blank where the source id goes) counts
+    # no value of any column: the rows' tally skips it
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
-              if any(map(_filled, r))]
+              if any(map(_filled, r)) and not (
+                  summary_word(r) and (len(r) < len(header) or not all(map(_filled, r))))]
     profiles = profile_columns(sample, header, marks)
     taken = {c for c, _ in wide} | {
         c for c in range(len(header)) if combined_grade(header[c]) and c not in found.values()}
@@ -322,10 +326,14 @@ def preview(path: str | Path, *, sheet: str | None = None,
     labels, guess = label_guess(table, mapping)
     if guess.rubric is None:
         guess.rubric, guess.scale = _number_rubric(table, mapping)
+    shown = table.rows[start:start + _PREVIEW_ROWS]
+    origin = table.origin
     return SheetPreview(
         file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
         header=table.header(mapping),
-        rows=[[cell_text(c) for c in r] for r in table.rows[start:start + _PREVIEW_ROWS]],
+        rows=[[cell_text(c) for c in r] for r in shown],
+        row_numbers=[(origin.rows[i] if origin is not None else i) + 1
+                     for i in range(start, start + len(shown))],
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
         n_rows=max(0, len(table.rows) - start), labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,

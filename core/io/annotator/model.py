@@ -211,4 +211,7 @@ class SheetPreview:
     #: Known scales the labels fit equally well, read otherwise: (name,
     #: rubric), the one proposed first; empty when one scale fits best.
     alternatives: list[tuple[str, Rubric]] = field(default_factory=list)
+    #: The file's own row (1-based) of each of ``rows``, as the issues name
+    #: them (the row below the header is 2 on a sheet whose header is row 1).
+    row_numbers: list[int] = field(default_factory=list)
 

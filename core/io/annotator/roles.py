@@ -169,7 +169,7 @@ def _clock(nums: Sequence[float]) -> bool:
     return bool(forward) and sum(1 for d in forward if d == 1) < 0.5 * len(forward)
 
 
-def _counting(full: Sequence[str]) -> bool:
+def _counting(full: Sequence[str | float]) -> bool:
     """Values that count the rows (1, 2, 3, ... or a record id each one
     more than the last): a row number, no grades, however few they are."""
     if len(full) < 4:
@@ -219,13 +219,15 @@ def _key_like(p: Profile) -> bool:
             and not (p.numeric > 0.9 and p.whole < 0.9))
 
 
-def _pair(cands: list[Profile], query: Profile | None,
-          source: Profile | None) -> tuple[Profile, Profile] | None:
+def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
+          who: list[Profile]) -> tuple[tuple[Profile, Profile] | None, Profile | None]:
     """The (query, source) pair (``query`` or ``source`` when already
     known): the source fixes the query, has more values than it, and the
     query's rows come in runs; names of things (text, ids, URLs) before
-    grade-like numbers."""
-    best, best_score = None, -1e9
+    grade-like numbers. Also the other source no value tells from the
+    chosen one (``None`` when the choice is clear): the import names both
+    rather than pick one."""
+    scored: list[tuple[float, Profile, Profile]] = []
     names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
     # a row number or a record id (each one more than the last) names a
     # row, not what was judged
@@ -235,10 +237,24 @@ def _pair(cands: list[Profile], query: Profile | None,
             if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
-                     + (0.5 if s.distinct < s.filled else 0.0) - _measured(s))
-            if score > best_score:
-                best, best_score = (q, s), score
-    return best
+                     + _repeats(s, who) - _measured(s) - 0.25 * (s.numeric > 0.9))
+            scored.append((score, q, s))
+    if not scored:
+        return None, None
+    best_score, q, s = max(scored, key=lambda x: x[0])  # the first of equals
+    rival = next((t for score, u, t in scored if u is q and t is not s and score == best_score),
+                 None)
+    return (q, s), rival
+
+
+def _repeats(s: Profile, who: list[Profile]) -> float:
+    """A source id said on several rows: +0.5 when someone else judged the
+    same item on each (the long layout: one row per person), -0.5 when no
+    one did (a count, a group, a category: several items share its value
+    within a query, so it names none of them)."""
+    if s.distinct >= s.filled:
+        return 0.0
+    return 0.5 if _annotator([p for p in who if p is not s], s) is not None else -0.5
 
 
 def _measured(p: Profile) -> float:
@@ -307,6 +323,19 @@ def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
     return counted >= 0.9 * len(several)
 
 
+def _falls(p: Profile, query: Profile | None) -> bool:
+    """Numbers that fall down each query's rows (but for a tenth of the
+    steps), as a ranker's scores do in the order it ranked."""
+    keys = query.texts if query is not None else [""] * len(p.texts)
+    by_query: dict[str, list[float]] = {}
+    for key, t in zip(keys, p.texts, strict=True):
+        with suppress(ValueError):
+            by_query.setdefault(key, []).append(float(t))
+    steps = [b - a for nums in by_query.values() for a, b in pairwise(nums)]
+    falling = sum(1 for d in steps if d <= 0)
+    return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
+
+
 def span(p: Profile) -> str:
     """What a column's values are, in a few words (numbers lo to hi, N distinct values)."""
     if p.numeric > 0.9:
@@ -331,10 +360,18 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
             ignored[p.col] = (f"{p.shown()}: one value on every row, not imported", "")
     free = [p for p in free if p.col not in ignored]
     if "query" not in found or "source_id" not in found:
-        pair = _pair([p for p in free if _key_like(p)],
-                     *(by_col[found[f]] if f in found else None
-                       for f in ("query", "source_id")))
-        if pair is not None:
+        keys = [p for p in free if _key_like(p)]
+        query, source = (by_col[found[f]] if f in found else None for f in ("query", "source_id"))
+        pair, rival = _pair(keys, query, source,
+                            [by_col[found["annotator"]]] if "annotator" in found
+                            else [p for p in keys if not p.graded])  # people are no grades
+        if pair is not None and rival is not None:
+            found.setdefault("query", pair[0].col)
+            reasons["source_id"] = (
+                f"{pair[1].shown()} or {rival.shown()}: both could be the source id "
+                f"(each fixes the query, {pair[1].distinct} and {rival.distinct} values) "
+                "and nothing in their values tells them apart")
+        elif pair is not None:
             for f, p in zip(("query", "source_id"), pair, strict=True):
                 found.setdefault(f, p.col)
     q_col, s_col = found.get("query"), found.get("source_id")
@@ -444,5 +481,14 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None) -> tuple
             flag = f"--map score={ref}"
             per_item = source is not None and _determines(source, p) >= 0.95
             what = span(p) + (", one per item" if per_item else "")
+            if source is not None and not per_item:
+                # a ranking scores an item once; this varies between its judgments
+                return (f"{p.shown()}: {what}, varying between one item's judgments (a "
+                        "measure of each judgment: no ranking); not imported"), ""
+            ids = sorted({float(t) for t in p.texts if t}) if p.whole > 0.95 else []
+            if ids and _measured(p) and not _counting(ids) and not _falls(p, query):
+                return (f"{p.shown()}: {what}, whole numbers of varying width that do not "
+                        "fall down the rows (a duration or a count: no ranking); "
+                        "not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""

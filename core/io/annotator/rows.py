@@ -4,6 +4,7 @@ candidates they make (the first row of each query and source)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import repeat
 from operator import ne
 from typing import Any, NamedTuple
@@ -79,14 +80,21 @@ def _blank(raw: list[Any]) -> bool:
     return all(c is None or (isinstance(c, str) and not c.strip()) for c in raw)
 
 
+def summary_word(raw: Sequence[Any]) -> str:
+    """The first words of a row that sums up the rows above it (``Average``,
+    ``Total``), "" for any other row."""
+    first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
+    return first if label_key(first) in TOTAL_WORDS else ""
+
+
 def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None:
     """Why a row that is not blank holds no judgment (None: it does): a
     total row, or a row without a source id and without grades."""
     if not source_empty:
         return None
+    if summary_word(raw):
+        return f"a summary row ({summary_word(raw)!r}), not a judgment"
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
-    if label_key(first) in TOTAL_WORDS:
-        return f"a summary row ({first!r}), not a judgment"
     grade_cells = [c for c, _ in sheet.mapping.sources()]
     if all(c >= len(raw) or not cell_text(raw[c]).strip() for c in grade_cells):
         return f"no source id and no grade ({first!r})"
