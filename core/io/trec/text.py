@@ -41,14 +41,15 @@ def decode(b: bytes) -> str:
         return b.decode("cp1252", errors="replace")
 
 
-def finite(token: bytes, *, file: str, line: int, column: str) -> float:
+def finite(token: bytes, *, file: str, line: int, column: str, hint: str) -> float:
     """A token as a finite number by the one grammar
     (:func:`core.model.numbers.read_number`: no ``1_0``, ``nan``, ``1e999``),
-    else an error naming its line and column."""
+    else an error naming its line and column, with ``hint``: what the
+    column holds and what to do."""
     text = decode(token)
     try:
         return read_number(text)
     except NumberError as exc:
         detail = f" ({exc.detail})" if exc.detail else ""
         raise InputError(f"{text!r} is not a finite number{detail}", file=file,
-                         line=line, column=column) from None
+                         line=line, column=column, hint=hint) from None
