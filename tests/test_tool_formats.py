@@ -6,6 +6,7 @@ the column-wise one and the line-by-line one, and evaluated under the
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 from unittest import mock
@@ -13,6 +14,9 @@ from unittest import mock
 import pytest
 
 from core.engine.evaluation import evaluate
+from core.errors import InputError
+from core.io.load import load_document
+from core.io.stdin import spooled
 from core.io.trec import document_from_trec, scan
 from core.model.presets import preset
 
@@ -39,3 +43,29 @@ def test_utf8_bom_is_not_part_of_the_first_query_id(slow):
     assert ev.ndcg[0, 0] == pytest.approx((2 / L3 + 3 / 2) / (3 + 2 / L3 + 1 / 2), abs=1e-12)
     # 2: 9.1e-01 above -3.25E+00: gains 0, 1 against the ideal 1.
     assert ev.ndcg[1, 0] == pytest.approx(1 / L3, abs=1e-12)
+
+
+def test_compressed_run_or_qrels_is_refused_with_how_to_decompress(tmp_path):
+    run = DATA / "anserini.run.gz"  # Anserini writes runs gzipped on request
+    qrels = DATA / "qrels_bom_crlf.txt"
+    with pytest.raises(InputError) as info:
+        load_document(run, qrels=qrels)
+    assert str(info.value) == (
+        f"{run}: the file is gzip-compressed (decompress it first (gzip -dk "
+        "anserini.run.gz), or give - for it and pipe it in: zcat anserini.run.gz | "
+        "ndcg-worksheet ...)")
+    with pytest.raises(InputError, match=r"anserini\.run\.gz: the file is gzip"):
+        load_document(DATA / "qrels_bom_crlf.txt", qrels=run)
+    # Text that merely starts like bzip2's magic (BZh) is read as text.
+    text = tmp_path / "r.txt"
+    text.write_bytes(b"BZh9 Q0 a 1 2.5 t\n")
+    (tmp_path / "q.txt").write_bytes(b"BZh9 0 a 1\n")
+    assert load_document(text, qrels=tmp_path / "q.txt").query_ids == ["BZh9"]
+
+
+def test_compressed_standard_input_is_refused_before_it_is_read():
+    with pytest.raises(InputError) as info, spooled(io.BytesIO((DATA / "anserini.run.gz")
+                                                            .read_bytes())):
+        pass
+    assert str(info.value) == ("<stdin>: standard input is gzip-compressed (decompress it "
+                               "in the pipe: zcat FILE | ndcg-worksheet ...)")
