@@ -69,3 +69,18 @@ def test_compressed_standard_input_is_refused_before_it_is_read():
         pass
     assert str(info.value) == ("<stdin>: standard input is gzip-compressed (decompress it "
                                "in the pipe: zcat FILE | ndcg-worksheet ...)")
+
+
+@pytest.mark.parametrize(("run", "qrels", "named"), [
+    ("ranx_run.json", "qrels_bom_crlf.txt", "ranx_run.json"),
+    ("anserini_bom.run", "ranx_qrels.json", "ranx_qrels.json"),
+    ("ranx_run.json", None, "ranx_run.json"),
+])
+def test_ranx_json_is_refused_with_how_to_write_trec(run, qrels, named):
+    with pytest.raises(InputError) as info:
+        load_document(DATA / run, qrels=None if qrels is None else DATA / qrels)
+    assert str(info.value) == (
+        f"{DATA / named}: this is JSON of {{query: {{source: number}}}} (ranx's or "
+        "pytrec_eval's run or qrels), which is not read (write it as TREC text, e.g. with "
+        'ranx: Run.from_file(PATH).save("run.txt", kind="trec") or '
+        'Qrels.from_file(PATH).save("qrels.txt", kind="trec"))')

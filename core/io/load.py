@@ -7,6 +7,7 @@ from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.files import check_input, check_uncompressed, open_input
+from core.io.qrels_kind import refuse_score_dict
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -43,8 +44,10 @@ def load_document(
     """
     path = Path(path)
     check_uncompressed(path)
+    refuse_score_dict(path)
     if qrels is not None:
         check_uncompressed(qrels)
+        refuse_score_dict(qrels)
         from core.io.columnar import document_from_tables, is_parquet
         from core.io.qrels_kind import is_judgment_sheet
 
