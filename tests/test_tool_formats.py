@@ -18,6 +18,7 @@ from core.errors import InputError
 from core.io.load import load_document
 from core.io.stdin import spooled
 from core.io.trec import document_from_trec, scan
+from core.model.document import Document
 from core.model.presets import preset
 
 DATA = Path(__file__).parent / "data" / "tools"
@@ -35,6 +36,11 @@ def test_utf8_bom_is_not_part_of_the_first_query_id(slow):
             doc = document_from_trec(run, qrels)
     else:
         doc = document_from_trec(run, qrels)
+    assert_hand_values(doc)
+
+
+def assert_hand_values(doc: Document) -> None:
+    """The trial's run and qrels (NOTICE.md) under the trec_eval preset."""
     assert doc.query_ids == ["1048585", "2"]
     ev = evaluate(doc, preset("trec_eval"))
     # 1048585: the tie at 12.3456 ordered by docno descending (17_ before
@@ -43,6 +49,14 @@ def test_utf8_bom_is_not_part_of_the_first_query_id(slow):
     assert ev.ndcg[0, 0] == pytest.approx((2 / L3 + 3 / 2) / (3 + 2 / L3 + 1 / 2), abs=1e-12)
     # 2: 9.1e-01 above -3.25E+00: gains 0, 1 against the ideal 1.
     assert ev.ndcg[1, 0] == pytest.approx(1 / L3, abs=1e-12)
+
+
+def test_ir_datasets_dataframes_written_to_parquet():
+    # pandas DataFrames of ir_datasets' TrecQrel and ScoredDoc records (the
+    # run with its index column), with its column names.
+    doc = load_document(DATA / "ir_datasets_scoreddocs.parquet",
+                        qrels=DATA / "ir_datasets_qrels.parquet")
+    assert_hand_values(doc)
 
 
 def test_compressed_run_or_qrels_is_refused_with_how_to_decompress(tmp_path):
