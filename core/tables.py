@@ -10,7 +10,7 @@ For notebooks::
 
 The tables follow the Parquet schema of :mod:`core.io.columnar` (a run:
 ``query``, ``source_id``, ``score``; qrels: ``query``, ``source_id``,
-``grade`` or BEIR's ``query-id``, ``corpus-id``, ``score``) and get its
+``grade``; or BEIR's or ir_datasets' names for them) and get its
 checks. Any table :func:`pyarrow.table` takes will do (pandas and polars
 data frames are converted through the Arrow interface; neither is imported
 here). The numbers are those of ``ndcg-worksheet evaluate`` on the same rows.

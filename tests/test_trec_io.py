@@ -206,6 +206,8 @@ def test_bad_run_line_is_named(tmp_path, line, where, problem):
     err = error_of(run, qrels)
     assert (err.line, err.column) == (8, where)
     assert problem in err.problem
+    if where:
+        assert err.hint == "a run's score is the system's score for the source, a number"
     assert str(err) == str(error_of(run, qrels, slow=True))
 
 
@@ -218,6 +220,11 @@ def test_bad_qrels_line_is_named(tmp_path):
     qrels = write(tmp_path / "q.txt", QRELS + "q1 0 f high\n")
     err = error_of(run, qrels)
     assert (err.line, err.column) == (7, "grade (field 4)")
+    assert str(err) == (
+        f"{qrels}, line 7, column 'grade (field 4)': 'high' is not a finite number (a qrels "
+        "grade is a number; grades written as words are read from a sheet with a header "
+        "(query, source_id, grade) by `ndcg-worksheet import --rubric G=LABEL,...`)")
+    assert str(err) == str(error_of(run, qrels, slow=True))
 
 
 @pytest.mark.parametrize(

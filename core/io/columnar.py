@@ -2,9 +2,11 @@
 
 The schema (``docs/scale.md``, *Parquet inputs*), declared here once:
 
-* a **run**: ``query``, ``source_id``, ``score``;
+* a **run**: ``query``, ``source_id``, ``score``, or ir_datasets'
+  ``query_id``, ``doc_id``, ``score`` (its ``ScoredDoc``);
 * **qrels**: ``query``, ``source_id``, ``grade``, or BEIR's ``query-id``,
-  ``corpus-id``, ``score`` (there the score is the grade);
+  ``corpus-id``, ``score`` (there the score is the grade), or ir_datasets'
+  ``query_id``, ``doc_id``, ``relevance`` (its ``TrecQrel``);
 * a **worksheet**: ``query``, ``source_id``, ``score`` (null: judged, not
   retrieved), ``grade`` (null: unknown) and, optionally, ``version``.
 
@@ -63,11 +65,14 @@ _MAGIC = b"PAR1"
 
 #: Each role's columns: (what the column holds, the names it may have), in
 #: the order :func:`resolve_columns` gives them. The first name is ours;
-#: a second is BEIR's.
+#: then BEIR's and ir_datasets' (a DataFrame of its ``qrels_iter()`` or
+#: ``scoreddocs_iter()``). A run's score is only ever a column named so.
 ROLES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "run": (("query", ("query",)), ("source_id", ("source_id",)), ("score", ("score",))),
-    "qrels": (("query", ("query", "query-id")), ("source_id", ("source_id", "corpus-id")),
-              ("grade", ("grade", "score"))),
+    "run": (("query", ("query", "query_id")), ("source_id", ("source_id", "doc_id")),
+            ("score", ("score",))),
+    "qrels": (("query", ("query", "query-id", "query_id")),
+              ("source_id", ("source_id", "corpus-id", "doc_id")),
+              ("grade", ("grade", "score", "relevance"))),
     "worksheet": (("query", ("query",)), ("source_id", ("source_id",)), ("score", ("score",)),
                   ("grade", ("grade",))),
 }

@@ -18,7 +18,16 @@ from typing import BinaryIO
 
 from core.errors import InputError
 
-__all__ = ["check_input", "open_input", "read_input"]
+__all__ = ["check_input", "check_uncompressed", "compressed", "open_input", "read_input"]
+
+#: Compressed files by their first bytes: the format, its tool and the
+#: command that writes it decompressed to standard output.
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", "gzip", "zcat"),
+    (b"\xfd7zXZ\x00", "xz", "xz", "xzcat"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "zstd", "zstdcat"),
+    (b"BZh", "bzip2", "bzip2", "bzcat"),
+)
 
 #: What each kind of special file is called in a message.
 _KINDS = (
@@ -87,6 +96,33 @@ def open_input(path: str | Path) -> BinaryIO:
         os.close(fd)
         raise
     return os.fdopen(fd, "rb")
+
+
+def compressed(head: bytes) -> tuple[str, str, str] | None:
+    """The compression of a file starting with ``head`` (its first 10 bytes
+    are enough): its name, its tool and the command that writes it out
+    decompressed; None for an uncompressed file. bzip2 is told by its
+    block's magic number too, so that a text starting ``BZh`` is not taken
+    for one."""
+    for magic, name, tool, cat in _COMPRESSED:
+        if head.startswith(magic) and (name != "bzip2" or head[4:10] == b"1AY&SY"):
+            return name, tool, cat
+    return None
+
+
+def check_uncompressed(path: str | Path) -> None:
+    """Refuse a compressed file (``run.txt.gz``) from its first bytes, with
+    how to decompress it: no reader takes one, and its bytes would else be
+    called binary."""
+    path = Path(path)
+    with open_input(path) as fh:
+        found = compressed(fh.read(10))
+    if found is not None:
+        name, tool, cat = found
+        raise InputError(
+            f"the file is {name}-compressed", file=str(path),
+            hint=f"decompress it first ({tool} -dk {path.name}), or give - for it "
+                 f"and pipe it in: {cat} {path.name} | ndcg-worksheet ...")
 
 
 def read_input(path: str | Path, limit: int | None = None) -> bytes:

@@ -6,7 +6,8 @@ import csv
 from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
-from core.io.files import check_input, open_input
+from core.io.files import check_input, check_uncompressed, open_input
+from core.io.qrels_kind import refuse_score_dict
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -42,9 +43,11 @@ def load_document(
     (:func:`core.io.files.check_input`).
     """
     path = Path(path)
-    check_input(path)
+    check_uncompressed(path)
+    refuse_score_dict(path)
     if qrels is not None:
-        check_input(qrels)
+        check_uncompressed(qrels)
+        refuse_score_dict(qrels)
         from core.io.columnar import document_from_tables, is_parquet
         from core.io.qrels_kind import is_judgment_sheet
 

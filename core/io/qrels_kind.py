@@ -7,11 +7,16 @@ qrels loads nothing of the importer (measured: ~120 ms of imports).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from core.errors import InputError
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
-__all__ = ["is_judgment_sheet"]
+__all__ = ["is_judgment_sheet", "refuse_score_dict"]
+
+#: The start of ranx's and pytrec_eval's JSON: ``{"q1": {"d1": 2.5, ...}}``.
+_SCORE_DICT = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
 
 _SHEET_SUFFIXES = (*WORKBOOK_SUFFIXES, ".csv", ".tsv")
 
@@ -48,3 +53,23 @@ def is_judgment_sheet(path: str | Path) -> bool:
     if not first or _trec_line(first):
         return False
     return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
+
+
+def refuse_score_dict(path: str | Path) -> None:
+    """Refuse a JSON ``{query: {source: number}}`` file (a run or qrels as
+    ranx and pytrec_eval keep them), told by its first bytes, with how to
+    write it as TREC text; no other reader takes it and theirs would name a
+    header made of the whole first line."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return  # the reader names the problem
+    if _SCORE_DICT.match(head.decode("utf-8-sig", errors="replace")):
+        raise InputError(
+            "this is JSON of {query: {source: number}} (ranx's or pytrec_eval's run or "
+            "qrels), which is not read", file=str(path),
+            hint='write it as TREC text, e.g. with ranx: Run.from_file(PATH).save('
+                 '"run.txt", kind="trec") or Qrels.from_file(PATH).save("qrels.txt", '
+                 'kind="trec")')

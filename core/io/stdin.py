@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from core.errors import InputError
+from core.io.files import compressed
 from core.io.textfile import MAX_BYTES
 
 __all__ = ["STDIN", "STDIN_NAME", "sniff_suffix", "spooled"]
@@ -108,6 +109,11 @@ def spooled(stream: BinaryIO, *, limit: int = MAX_BYTES) -> Iterator[Path]:
                 fh.write(chunk)
         with raw.open("rb") as fh:
             head = fh.read(HEAD_BYTES)
+        found = compressed(head)
+        if found is not None:
+            raise InputError(
+                f"standard input is {found[0]}-compressed", file=STDIN_NAME,
+                hint=f"decompress it in the pipe: {found[2]} FILE | ndcg-worksheet ...")
         path = raw.with_name("stdin" + sniff_suffix(head))
         raw.rename(path)
         yield path

@@ -24,6 +24,12 @@ __all__ = ["Qrels", "QrelsColumns", "Run", "read_qrels", "read_run"]
 
 Qrels = dict[str, dict[str, float]]
 
+#: What a refused number should have been, and what to do, per column.
+GRADE_HINT = ("a qrels grade is a number; grades written as words are read from a sheet "
+              "with a header (query, source_id, grade) by `ndcg-worksheet import "
+              "--rubric G=LABEL,...`")
+SCORE_HINT = "a run's score is the system's score for the source, a number"
+
 
 def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
     """Read a qrels file: ``{query: {source: grade}}`` and each pair's line."""
@@ -41,7 +47,8 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
                 file=name, line=line_no,
             )
         q, doc = decode(parts[0]), decode(parts[2])
-        grade = finite(parts[3], file=name, line=line_no, column="grade (field 4)")
+        grade = finite(parts[3], file=name, line=line_no, column="grade (field 4)",
+                       hint=GRADE_HINT)
         judged = qrels.setdefault(q, {})
         if doc in judged:
             raise InputError(
@@ -124,7 +131,8 @@ class Run:
                     f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
                     file=name, line=line_no,
                 )
-            value = finite(parts[4], file=name, line=line_no, column="score (field 5)")
+            value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
+                           hint=SCORE_HINT)
             qb = parts[0]
             q = queries.get(qb)
             if q is None:

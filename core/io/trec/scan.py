@@ -27,7 +27,7 @@ from core.errors import InputError
 from core.io.files import open_input
 from core.io.trec import alloc
 from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
-from core.io.trec.text import check_head, decode
+from core.io.trec.text import BOM, check_head, decode
 from core.model.ids import row_keys
 
 #: The scanner's steps are public: the annotators' sheet scanner
@@ -73,6 +73,8 @@ def _pieces(path: Path) -> Iterator[bytes]:
                 ) from exc
             if first:
                 check_head(piece, path)
+                if piece.startswith(BOM):
+                    piece = piece[len(BOM):]
                 first = False
             if not piece:
                 if rest:

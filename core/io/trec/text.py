@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 from core.errors import InputError
 from core.io.files import read_input
 from core.model.numbers import NumberError, read_number
 
-__all__ = ["check_head", "decode", "finite", "read_bytes"]
+__all__ = ["BOM", "check_head", "decode", "finite", "read_bytes"]
+
+#: UTF-8's byte order mark: PowerShell 5's ``Out-File -Encoding utf8`` and
+#: older Notepad start a file with it. It is no part of the first query id.
+BOM = codecs.BOM_UTF8
 
 
 def check_head(head: bytes, path: Path) -> None:
@@ -21,10 +26,11 @@ def check_head(head: bytes, path: Path) -> None:
 
 def read_bytes(path: Path) -> bytes:
     """The whole of a regular file (a FIFO or a device is refused before it
-    is opened: :func:`core.io.files.read_input`), after :func:`check_head`."""
+    is opened: :func:`core.io.files.read_input`), after :func:`check_head`,
+    without a UTF-8 byte order mark."""
     raw = read_input(path)
     check_head(raw, path)
-    return raw
+    return raw[len(BOM):] if raw.startswith(BOM) else raw
 
 
 def decode(b: bytes) -> str:
@@ -35,14 +41,15 @@ def decode(b: bytes) -> str:
         return b.decode("cp1252", errors="replace")
 
 
-def finite(token: bytes, *, file: str, line: int, column: str) -> float:
+def finite(token: bytes, *, file: str, line: int, column: str, hint: str) -> float:
     """A token as a finite number by the one grammar
     (:func:`core.model.numbers.read_number`: no ``1_0``, ``nan``, ``1e999``),
-    else an error naming its line and column."""
+    else an error naming its line and column, with ``hint``: what the
+    column holds and what to do."""
     text = decode(token)
     try:
         return read_number(text)
     except NumberError as exc:
         detail = f" ({exc.detail})" if exc.detail else ""
         raise InputError(f"{text!r} is not a finite number{detail}", file=file,
-                         line=line, column=column) from None
+                         line=line, column=column, hint=hint) from None

@@ -1,0 +1,100 @@
+"""Runs and qrels as other tools write them (tests/data/tools/, see its
+NOTICE.md for where each shape comes from), read by the TREC readers, both
+the column-wise one and the line-by-line one, and evaluated under the
+``trec_eval`` preset against hand-derived values.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from core.engine.evaluation import evaluate
+from core.errors import InputError
+from core.io.load import load_document
+from core.io.stdin import spooled
+from core.io.trec import document_from_trec, scan
+from core.model.document import Document
+from core.model.presets import preset
+
+DATA = Path(__file__).parent / "data" / "tools"
+L3 = math.log2(3)
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_utf8_bom_is_not_part_of_the_first_query_id(slow):
+    # A BOM (PowerShell 5's `Out-File -Encoding utf8`, Notepad before 2019)
+    # read as part of the first id would split query 1048585 in two and
+    # silently change its NDCG.
+    run, qrels = DATA / "anserini_bom.run", DATA / "qrels_bom_crlf.txt"
+    if slow:
+        with mock.patch.object(scan, "scan_file", return_value=None):
+            doc = document_from_trec(run, qrels)
+    else:
+        doc = document_from_trec(run, qrels)
+    assert_hand_values(doc)
+
+
+def assert_hand_values(doc: Document) -> None:
+    """The trial's run and qrels (NOTICE.md) under the trec_eval preset."""
+    assert doc.query_ids == ["1048585", "2"]
+    ev = evaluate(doc, preset("trec_eval"))
+    # 1048585: the tie at 12.3456 ordered by docno descending (17_ before
+    # 03_): gains 0, 2, 3, 0 against the ideal 3, 2, 1; one judged source is
+    # not retrieved.
+    assert ev.ndcg[0, 0] == pytest.approx((2 / L3 + 3 / 2) / (3 + 2 / L3 + 1 / 2), abs=1e-12)
+    # 2: 9.1e-01 above -3.25E+00: gains 0, 1 against the ideal 1.
+    assert ev.ndcg[1, 0] == pytest.approx(1 / L3, abs=1e-12)
+
+
+def test_ir_datasets_dataframes_written_to_parquet():
+    # pandas DataFrames of ir_datasets' TrecQrel and ScoredDoc records (the
+    # run with its index column), with its column names.
+    doc = load_document(DATA / "ir_datasets_scoreddocs.parquet",
+                        qrels=DATA / "ir_datasets_qrels.parquet")
+    assert_hand_values(doc)
+
+
+def test_compressed_run_or_qrels_is_refused_with_how_to_decompress(tmp_path):
+    run = DATA / "anserini.run.gz"  # Anserini writes runs gzipped on request
+    qrels = DATA / "qrels_bom_crlf.txt"
+    with pytest.raises(InputError) as info:
+        load_document(run, qrels=qrels)
+    assert str(info.value) == (
+        f"{run}: the file is gzip-compressed (decompress it first (gzip -dk "
+        "anserini.run.gz), or give - for it and pipe it in: zcat anserini.run.gz | "
+        "ndcg-worksheet ...)")
+    with pytest.raises(InputError, match=r"anserini\.run\.gz: the file is gzip"):
+        load_document(DATA / "qrels_bom_crlf.txt", qrels=run)
+    # Text that merely starts like bzip2's magic (BZh) is read as text.
+    text = tmp_path / "r.txt"
+    text.write_bytes(b"BZh9 Q0 a 1 2.5 t\n")
+    (tmp_path / "q.txt").write_bytes(b"BZh9 0 a 1\n")
+    assert load_document(text, qrels=tmp_path / "q.txt").query_ids == ["BZh9"]
+
+
+def test_compressed_standard_input_is_refused_before_it_is_read():
+    with pytest.raises(InputError) as info, spooled(io.BytesIO((DATA / "anserini.run.gz")
+                                                            .read_bytes())):
+        pass
+    assert str(info.value) == ("<stdin>: standard input is gzip-compressed (decompress it "
+                               "in the pipe: zcat FILE | ndcg-worksheet ...)")
+
+
+@pytest.mark.parametrize(("run", "qrels", "named"), [
+    ("ranx_run.json", "qrels_bom_crlf.txt", "ranx_run.json"),
+    ("anserini_bom.run", "ranx_qrels.json", "ranx_qrels.json"),
+    ("ranx_run.json", None, "ranx_run.json"),
+])
+def test_ranx_json_is_refused_with_how_to_write_trec(run, qrels, named):
+    with pytest.raises(InputError) as info:
+        load_document(DATA / run, qrels=None if qrels is None else DATA / qrels)
+    assert str(info.value) == (
+        f"{DATA / named}: this is JSON of {{query: {{source: number}}}} (ranx's or "
+        "pytrec_eval's run or qrels), which is not read (write it as TREC text, e.g. with "
+        'ranx: Run.from_file(PATH).save("run.txt", kind="trec") or '
+        'Qrels.from_file(PATH).save("qrels.txt", kind="trec"))')
