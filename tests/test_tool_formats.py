@@ -16,6 +16,7 @@ import pytest
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.load import load_document
+from core.io.pairs import check_exist
 from core.io.stdin import spooled
 from core.io.trec import document_from_trec, scan
 from core.model.document import Document
@@ -75,6 +76,19 @@ def test_compressed_run_or_qrels_is_refused_with_how_to_decompress(tmp_path):
     text.write_bytes(b"BZh9 Q0 a 1 2.5 t\n")
     (tmp_path / "q.txt").write_bytes(b"BZh9 0 a 1\n")
     assert load_document(text, qrels=tmp_path / "q.txt").query_ids == ["BZh9"]
+
+
+def test_compare_refuses_a_compressed_run_or_qrels_as_evaluate_does():
+    run, plain = DATA / "anserini.run.gz", DATA / "anserini_bom.run"
+    qrels = DATA / "qrels_bom_crlf.txt"
+    for files in ((plain, run, qrels), (plain, plain, run)):
+        with pytest.raises(InputError) as info:
+            check_exist(*files)
+        assert str(info.value) == (f"{run}: the file is gzip-compressed (decompress it "
+                                   "first (gzip -dk anserini.run.gz))")
+    with pytest.raises(InputError, match="no such file"):  # a missing file is named first
+        check_exist(run, DATA / "missing.run", qrels)
+    check_exist(plain, plain, qrels)
 
 
 def test_compressed_standard_input_is_refused_before_it_is_read():

@@ -110,19 +110,20 @@ def compressed(head: bytes) -> tuple[str, str, str] | None:
     return None
 
 
-def check_uncompressed(path: str | Path) -> None:
+def check_uncompressed(path: str | Path, *, piped: bool = True) -> None:
     """Refuse a compressed file (``run.txt.gz``) from its first bytes, with
-    how to decompress it: no reader takes one, and its bytes would else be
-    called binary."""
+    how to decompress it (and, where the command reads standard input,
+    ``piped``, how to pipe it in): no reader takes one, and its bytes would
+    else be called binary."""
     path = Path(path)
     with open_input(path) as fh:
         found = compressed(fh.read(10))
     if found is not None:
         name, tool, cat = found
-        raise InputError(
-            f"the file is {name}-compressed", file=str(path),
-            hint=f"decompress it first ({tool} -dk {path.name}), or give - for it "
-                 f"and pipe it in: {cat} {path.name} | ndcg-worksheet ...")
+        pipe = (f", or give - for it and pipe it in: {cat} {path.name} | ndcg-worksheet ..."
+                if piped else "")
+        raise InputError(f"the file is {name}-compressed", file=str(path),
+                         hint=f"decompress it first ({tool} -dk {path.name}){pipe}")
 
 
 def read_input(path: str | Path, limit: int | None = None) -> bytes:

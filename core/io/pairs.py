@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
+from core.io.files import check_uncompressed
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec, read_qrels
 from core.io.trec.columns import Table
@@ -78,10 +79,16 @@ def _judged_table(run: str | Path, qrels: str | Path) -> Document:
 
 
 def check_exist(*paths: str | Path | None) -> None:
-    """Raise :class:`InputError` naming the first of ``paths`` that does not exist."""
-    for name in paths:
-        if name is not None and not Path(name).exists():
+    """Raise :class:`InputError` naming the first of ``paths`` that does not
+    exist, else the first that is compressed (with how to decompress it:
+    :func:`core.io.files.check_uncompressed`; these commands read no
+    standard input)."""
+    given = [name for name in paths if name is not None]
+    for name in given:
+        if not Path(name).exists():
             raise InputError("no such file", file=str(name), hint="check the path")
+    for name in given:
+        check_uncompressed(name, piped=False)
 
 
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
