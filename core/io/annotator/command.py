@@ -36,6 +36,11 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
                           hint="write each item's header as 'query [source]' or 'query - "
                           "source' (as a survey's grid question names its rows), or turn the "
                           "sheet into one row per judgment")
+    ranking = mapping.ranking_not_grade(header) if need == "grade" else None
+    if ranking is not None:
+        what, ref, hint = ranking
+        return InputError(f"no grade column: {what}", file=table.file, sheet=table.sheet,
+                          column=ref, hint=hint)
     if need == "grade":
         problem = "no grade column found"
         hint = ("pass --map grade=COLUMN (one grade column, with --map annotator=COLUMN "

@@ -91,6 +91,10 @@ class Sheet:
                                 line=mapping.header_row + 1,
                                 hint="name it e.g. " + _EXAMPLES[need]
                                 + ", or choose it in the import mapping")
+        ranking = mapping.ranking_not_grade(header)
+        if mapping.grade is None and not mapping.grades and ranking is not None:
+            raise self.fail(f"no grade column: {ranking[0]}", column=ranking[1],
+                            hint=ranking[2])
         if mapping.grade is None and not mapping.grades:
             raise self.fail(
                 f"no grade column found in the header ({', '.join(h for h in header if h)})",
