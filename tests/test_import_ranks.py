@@ -41,17 +41,18 @@ def test_a_headerless_ms_marco_run_is_refused(tmp_path: Path,
     code, err = _import(path, capsys)
     assert code == 2
     assert err == (
-        f"ndcg-worksheet: error: {path}, column 'C': no grade column: column C counts 1, 2, "
-        "3, … within each query, like a rank, not a grade (a run is read by `ndcg-worksheet "
+        f"ndcg-worksheet: error: {path}: no grade column found in the header on row 1 (A "
+        "(1048585), B (7187158), C (1)); column C counts 1, 2, 3, … within each query, like "
+        "a rank, not a grade (a run is read by `ndcg-worksheet "
         "evaluate RUN --qrels QRELS`; to import it as the ranking of graded judgments, pass "
         "--map rank=C with --map grade=COLUMN; if it does hold grades, pass --map grade=C)\n")
     assert path.read_bytes() == before
 
 
 @pytest.mark.parametrize(("header", "said"), [
-    ("rank", "no grade column: C (rank) is the rank, a ranking, not a grade"),
-    ("col3", "no grade column: column C (col3) counts 1, 2, 3, … within each query, like a "
-             "rank, not a grade"),
+    ("rank", "(A (qid), B (pid), C (rank)); C (rank) is the rank, a ranking, not a grade"),
+    ("col3", "(A (qid), B (pid), C (col3)); column C (col3) counts 1, 2, 3, … within each "
+             "query, like a rank, not a grade"),
 ])
 def test_a_run_under_headers_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                         header: str, said: str) -> None:
@@ -60,7 +61,7 @@ def test_a_run_under_headers_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     code, err = _import(path, capsys)
     assert code == 2
     assert err.count("\n") == 1
-    assert err.startswith(f"ndcg-worksheet: error: {path}, column 'C")
+    assert err.startswith(f"ndcg-worksheet: error: {path}: no grade column found in the header")
     assert said in err
     assert "`ndcg-worksheet evaluate RUN --qrels QRELS`" in err
     # Declared the rank, it is one (no grade column still): the flag is not offered again.

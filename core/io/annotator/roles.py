@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -302,11 +302,23 @@ def _names_someone(name: str) -> bool:
     return bool(words & _SOMEONE) or normalize(name).endswith("id")
 
 
+def _exact(got: list[int]) -> bool:
+    """1..n or 0..n-1, sorted."""
+    return got in (list(range(1, len(got) + 1)), list(range(len(got))))
+
+
+def _nearly(got: list[int]) -> bool:
+    """Distinct values counting from 0, 1 or 2 with at most one gap: 1..n
+    but for one value (a headerless run's first row read as its header
+    takes one of the first query's ranks)."""
+    return (len(set(got)) == len(got) and bool(got) and got[0] in (0, 1, 2)
+            and got[-1] - got[0] <= len(got))
+
+
 def _counted(p: Profile, query: Profile, source: Profile,
-             starts: tuple[int, ...] = (1, 0)) -> tuple[int, list[int]]:
+             counts: Callable[[list[int]], bool] = _exact) -> tuple[int, list[int]]:
     """How many queries of several sources ``p`` holds, and the sizes of
-    those whose values count their sources from one of ``starts``: 1..n
-    (or 0..n-1), one per source."""
+    those whose values (one per source, sorted) ``counts`` accepts."""
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
         return 0, []
     by_query = _groups(query.texts, p.texts)
@@ -318,8 +330,7 @@ def _counted(p: Profile, query: Profile, source: Profile,
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
         except ValueError:
             return 0, []
-        if len(got) == len(sources[q]) and got in [list(range(k, k + len(got)))
-                                                   for k in starts]:
+        if len(got) == len(sources[q]) and counts(got):
             sizes.append(len(got))
     return len(several), sizes
 
@@ -346,10 +357,9 @@ def counts_ranks(p: Profile, query: Profile, source: Profile) -> bool:
     never read as grades, even as the only column that could be grades.
     Small queries graded 1, 2 (, 3) stay grades: a 2- or 3-row query
     counts 1..n by chance as often as not; the evidence is the whole
-    column's, a long query or several of 4 rows or more all counting. A
-    query counting 2..n+1 counts too: a headerless run's first row, read
-    as its header, takes the first query's rank 1."""
-    several, sizes = _counted(p, query, source, (1, 0, 2))
+    column's, a long query or several of 4 rows or more all counting
+    (nearly: one rank of a query may be missing)."""
+    several, sizes = _counted(p, query, source, _nearly)
     if not several or len(sizes) < 0.9 * several:
         return False
     return max(sizes) >= _RANK_ROWS or sum(1 for n in sizes if n >= 4) >= _RANK_QUERIES
