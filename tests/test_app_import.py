@@ -290,14 +290,20 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
     assert wide_csv.read_bytes() == before
 
 
-def test_a_mapping_without_a_query_is_one_message_and_no_finish(
-        qtbot: Any, wide_csv: Path, boxes: Boxes):
+def _at_mapping(qtbot: Any, path: Path) -> ImportWizard:
+    """The wizard over the editor's window on ``path``, at its mapping page."""
     window, _ops = _window(qtbot)
-    wizard = ImportWizard(wide_csv, Conventions(), window)
+    wizard = ImportWizard(path, Conventions(), window)
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)
     _next(qtbot, wizard)
+    return wizard
+
+
+def test_a_mapping_without_a_query_is_one_message_and_no_finish(
+        qtbot: Any, wide_csv: Path, boxes: Boxes):
+    wizard = _at_mapping(qtbot, wide_csv)
     wizard.mapping_page.set_column("query", None)
     _next(qtbot, wizard)
     assert wizard.result_value is None
@@ -607,12 +613,7 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
     run = tmp_path / "run.tsv"
     run.write_text("".join(f"{q}\t{q * 7 + 1000 * d}\t{d}\n" for q in (1048585, 2, 524332)
                            for d in range(1, 8)), encoding="utf-8")
-    window, _ops = _window(qtbot)
-    wizard = ImportWizard(run, Conventions(), window)
-    qtbot.addWidget(wizard)
-    wizard.show()
-    _idle(qtbot, wizard)
-    _next(qtbot, wizard)
+    wizard = _at_mapping(qtbot, run)
     assert wizard.mapping_page.mapping().grade is None
     _next(qtbot, wizard)
     assert wizard.result_value is None
