@@ -34,6 +34,17 @@ def _import(path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> tupl
     return code, err
 
 
+def _graded(path: Path, truth: dict[tuple[str, str], int],
+            capsys: pytest.CaptureFixture[str]) -> dict[tuple[str, str], int]:
+    """The grades imported from ``truth`` written under query,doc,col3."""
+    _write(path, ["query,doc,col3"] + [f"{q},{d},{g}" for (q, d), g in truth.items()])
+    code, err = _import(path, capsys)
+    assert code == 0, err
+    lines = path.with_suffix(".out.csv").read_text("utf-8").splitlines()
+    head = lines[0].split(",")
+    return {(r[0], r[1]): int(r[head.index("grade")]) for r in (x.split(",") for x in lines[1:])}
+
+
 def test_a_headerless_ms_marco_run_is_refused(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path / "run.tsv", [f"{q}\t{p}\t{r}" for q, p, r in RUN])
@@ -88,11 +99,14 @@ def test_small_queries_graded_one_to_three_stay_grades(
              ("q2", "d5"): 3, ("q3", "d6"): 1, ("q3", "d7"): 2, ("q4", "d8"): 3,
              ("q4", "d9"): 1, ("q4", "d10"): 2, ("q5", "d11"): 3, ("q5", "d12"): 1,
              ("q5", "d13"): 2}
-    path = _write(tmp_path / "small.csv", ["query,doc,col3"]
-                  + [f"{q},{d},{g}" for (q, d), g in truth.items()])
-    code, err = _import(path, capsys)
-    assert code == 0, err
-    lines = (tmp_path / "small.out.csv").read_text("utf-8").splitlines()
-    head = lines[0].split(",")
-    got = {(r[0], r[1]): int(r[head.index("grade")]) for r in (x.split(",") for x in lines[1:])}
-    assert got == truth
+    assert _graded(tmp_path / "small.csv", truth, capsys) == truth
+
+
+def test_four_distinct_grades_with_a_gap_stay_grades(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Three queries of 4 rows on a 1-5 scale, each graded 1, 2, 3, 5 in
+    # some order: one value short of counting 1..5 in a query too small
+    # for a gap to say rank (only a query of 6 rows or more may miss one).
+    grades = {"q1": (1, 2, 3, 5), "q2": (2, 1, 5, 3), "q3": (5, 3, 2, 1)}
+    truth = {(q, f"{q}-d{i}"): g for q, gs in grades.items() for i, g in enumerate(gs)}
+    assert _graded(tmp_path / "gap.csv", truth, capsys) == truth
