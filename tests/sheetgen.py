@@ -166,6 +166,55 @@ def _tally(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[Any]:
     return [count[(q, d)] for q, d, _ in per_row]
 
 
+def _ranks(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
+    """A rank of each item within its query, 1..n (one per item, said again
+    on each of its rows), in the rows' order or shuffled."""
+    rank: dict[tuple[int, int], int] = {}
+    for q in sorted({q for q, _, _ in per_row}):
+        items = list(dict.fromkeys((q2, d) for q2, d, _ in per_row if q2 == q))
+        if rnd.random() < 0.5:
+            rnd.shuffle(items)
+        rank.update({it: r for r, it in enumerate(items, start=1)})
+    return [rank[(q, d)] for q, d, _ in per_row]
+
+
+@dataclass
+class Run:
+    """A drawn run as MS MARCO writes one (qid, pid, rank; rank 1..n within
+    each query), with no grades: its rows (a header first unless
+    headerless) and the rank column's letter."""
+
+    rows: list[list[Any]]
+    rank_letter: str
+    headerless: bool
+    flags: list[str] = field(default_factory=list)
+
+
+@st.composite
+def runs(draw: Any) -> Run:
+    """A run with no grades, headerless or under neutral headers (``col3``,
+    ``qid,pid,n``), ranks in row order or not; 2-5 queries, one of 7 rows
+    or more (6 left when a headerless file's first row is read as its
+    header; a run of one query has no query column to read)."""
+    rnd = draw(st.randoms(use_true_random=False))
+    sizes = [draw(st.integers(7, 25)), *draw(st.lists(st.integers(2, 25), min_size=1,
+                                                           max_size=4))]
+    numeric = draw(st.booleans())
+    shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
+    per_row = [(q, d, "") for q, n in enumerate(sizes) for d in range(n)]
+    cols = [[1048585 + 7 * q if numeric else QUERIES[q] for q, _, _ in per_row],
+            [SOURCE_SHAPES[shape](q, d) for q, d, _ in per_row], _ranks(rnd, per_row)]
+    order = draw(st.permutations(range(3)))
+    headers = draw(st.sampled_from(["none", "col", "named"]))
+    names = {"none": [], "col": ["col1", "col2", "col3"],
+             "named": ["qid", "pid", draw(st.sampled_from(UNNAMED))]}[headers]
+    rows = [list(r) for r in zip(*(cols[i] for i in order), strict=True)]
+    if names:
+        rows.insert(0, [names[i] if headers == "named" else f"col{k + 1}"
+                        for k, i in enumerate(order)])
+    return Run(rows, "ABC"[order.index(2)], headers == "none")
+
+
 def _epoch(rnd: Random, n: int, per_second: int) -> list[int]:
     """Submission times as crowd platforms export them, whole seconds (or
     milliseconds) since 1970: in the order the rows were submitted, a few
@@ -189,8 +238,9 @@ DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "
                "record_id", "confidence", "boolean", "status", "quality", "text"]
 #: Kinds drawn only when asked for (``sheets(among=...)``), so that the
 #: sheets the main property test draws stay the same: a count of few
-#: values (100-102), shared by several items of a query.
-ASKED = ["tally"]
+#: values (100-102), shared by several items of a query; a rank counting
+#: each query's items 1..n, under a header that names no ranking.
+ASKED = ["tally", "rank"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
@@ -254,7 +304,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
         values = scores if ranking == "score" else order
         header = rnd.choice(SCORE_NAMES if ranking == "score" else RANK_NAMES) if named \
             else rnd.choice(UNNAMED)
-        cols.append(Column(header, [values[(q, d)] for q, d, _ in per_row], ranking))
+        cols.append(ranked := Column(header, [values[(q, d)] for q, d, _ in per_row], ranking))
         sheet.ranking, sheet.ranking_named = header, named
         sheet.ranking_values = {(QUERIES[q], str(ids[(q, d)])): float(
             values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
@@ -264,6 +314,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
     for kind in kinds:
         if kind == "tally":
             cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
+        elif kind == "rank":  # small whole numbers, yet never grades: the import must know
+            cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:
             cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
         cols.append(Column(rnd.choice(names), cells, kind))
@@ -276,6 +328,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
                     c.kind == "grade" and layout == "long"):
                 c.header = f"col{i + 1}"
     _unique_headers(cols)
+    if ranking != "none" and ranked.header != sheet.ranking:  # a rank drawn under its name
+        sheet.ranking = ranked.header
+        sheet.flags = ["--map", f"{ranking}={ranked.header}"] if declare else []
     sheet.rows = [[c.header for c in cols], *[list(r) for r in zip(*(c.cells for c in cols),
                                                                   strict=True)]]
     sheet.column_kinds = [c.kind for c in cols]
@@ -318,13 +373,14 @@ def _transposed(sheet: Drawn, rnd: Random, people: list[Any],
     sheet.grade_headers = header[2:]
 
 
-def write_sheet(sheet: Drawn, path: Path) -> Path:
-    """Write the sheet as ``path``'s suffix says: .csv, .xlsx or .jsonl
+def write_sheet(sheet: Drawn | Run, path: Path) -> Path:
+    """Write the sheet as ``path``'s suffix says: .csv, .tsv, .xlsx or .jsonl
     (JSON Lines: one record per row, keyed by the header, a dotted header
     as nested keys: ``{"retrieval": {"score": 1.5}}``)."""
-    if path.suffix == ".csv":
+    if path.suffix in (".csv", ".tsv"):
         with open(path, "w", newline="", encoding="utf-8") as fh:
-            csv.writer(fh).writerows(sheet.rows)
+            csv.writer(fh, delimiter="\t" if path.suffix == ".tsv" else ",").writerows(
+                sheet.rows)
     elif path.suffix == ".xlsx":
         from openpyxl import Workbook
 

@@ -290,14 +290,20 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
     assert wide_csv.read_bytes() == before
 
 
-def test_a_mapping_without_a_query_is_one_message_and_no_finish(
-        qtbot: Any, wide_csv: Path, boxes: Boxes):
+def _at_mapping(qtbot: Any, path: Path) -> ImportWizard:
+    """The wizard over the editor's window on ``path``, at its mapping page."""
     window, _ops = _window(qtbot)
-    wizard = ImportWizard(wide_csv, Conventions(), window)
+    wizard = ImportWizard(path, Conventions(), window)
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)
     _next(qtbot, wizard)
+    return wizard
+
+
+def test_a_mapping_without_a_query_is_one_message_and_no_finish(
+        qtbot: Any, wide_csv: Path, boxes: Boxes):
+    wizard = _at_mapping(qtbot, wide_csv)
     wizard.mapping_page.set_column("query", None)
     _next(qtbot, wizard)
     assert wizard.result_value is None
@@ -597,3 +603,26 @@ def test_a_workbook_not_ours_goes_to_the_wizard(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(core.io.workbook, "read_workbook", broken)
     with pytest.raises(InputError, match="damaged"):
         load_unless_foreign(path, None)
+
+
+def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: Path,
+                                                         boxes: Boxes):
+    """An MS MARCO run (qid, pid, rank; no header) opened in the wizard: the
+    rank is not offered as the grade; Next says what the command line says
+    (tests/test_import_ranks.py) and Finish stays off."""
+    run = tmp_path / "run.tsv"
+    run.write_text("".join(f"{q}\t{q * 7 + 1000 * d}\t{d}\n" for q in (1048585, 2, 524332)
+                           for d in range(1, 8)), encoding="utf-8")
+    wizard = _at_mapping(qtbot, run)
+    assert wizard.mapping_page.mapping().grade is None
+    _next(qtbot, wizard)
+    assert wizard.result_value is None
+    assert boxes.shown == [
+        f"{run}, line 1: no grade column found in the header (1048585, 7341095, 1); column C "
+        "counts 1, "
+        "2, 3, … within each query, like a rank, not a grade (a run is read by "
+        "`ndcg-worksheet evaluate RUN --qrels QRELS`; to import it as the ranking of graded "
+        "judgments, pass --map rank=C with --map grade=COLUMN; if it does hold grades, pass "
+        "--map grade=C (or choose it in the import mapping))"]
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert wizard.report_page.view.summary.text() == boxes.shown[0]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
-from tests.sheetgen import Drawn, sheets, write_sheet
+from tests.sheetgen import Drawn, Run, runs, sheets, write_sheet
 
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
@@ -26,7 +26,7 @@ PROFILE = settings(max_examples=SHEETS_PER_RUN, deadline=None, derandomize=True,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def _run(sheet: Drawn, suffix: str) -> tuple[int, str, dict | None, list[dict[str, str]]]:
+def _run(sheet: Drawn | Run, suffix: str) -> tuple[int, str, dict | None, list[dict[str, str]]]:
     """Import the written sheet: exit code, stderr-like message, report, rows."""
     with TemporaryDirectory() as tmp:
         path = write_sheet(sheet, Path(tmp) / f"drawn{suffix}")
@@ -106,6 +106,50 @@ def test_a_count_of_few_values_is_never_the_source_id(sheet: Drawn, suffix: str)
                  if kind == "tally"}
         assert tally
         assert report["mapping"]["source_id"] not in tally, report["mapping"]
+
+
+#: Sheets drawn with a rank (1..n within each query) under a header naming
+#: no ranking, and runs of no grades (qid, pid, rank).
+RANK_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=RANK_SHEETS, phases=[Phase.generate])
+@given(sheets(among=("rank",)).filter(lambda s: s.layout != "transposed"),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_rank_beside_grades_is_never_read_as_grades(sheet: Drawn, suffix: str) -> None:
+    """3, 1, 2, 4 / 2, 1, 3 ... under ``value`` or ``col5``: small whole
+    numbers, one per item, counting each query's items: left out (with the
+    flag that would make it the ranking), never a grade column, and the
+    grades imported are the drawn ones."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code != 0:  # refused where a reader would hesitate too (_holds checks it)
+        return
+    assert report is not None
+    ranks = {sheet.rows[0][c] for c, kind in enumerate(sheet.column_kinds)
+             if kind == "rank"} - {sheet.ranking}  # the drawn ranking may be a rank too
+    assert ranks
+    for column in report["columns"]:
+        if column["header"] in ranks:
+            assert column["role"] is None, column
+            assert column["flag"].startswith("--map rank="), column
+
+
+@settings(PROFILE, max_examples=RANK_SHEETS, phases=[Phase.generate])
+@given(runs(), st.sampled_from([".tsv", ".csv"]))
+def test_a_run_of_no_grades_is_refused_naming_its_rank(run: Run, suffix: str) -> None:
+    """An MS MARCO-style run (qid, pid, rank), headerless or under headers
+    naming no rank: never imported as judgments graded 1..n; refused in
+    one line naming the file, the rank's column and the command that reads
+    a run."""
+    code, err, _, rows = _run(run, suffix)
+    event(f"run {'headerless' if run.headerless else 'under headers'} {suffix}")
+    assert (code, rows) == (2, []), err
+    assert err.count("\n") == 1, err
+    assert f"drawn{suffix}" in err
+    assert "counts 1, 2, 3, … within each query, like a rank, not a grade" in err, err
+    assert f"--map grade={run.rank_letter})" in err, err
+    assert "ndcg-worksheet evaluate RUN --qrels QRELS" in err
 
 
 def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[dict[str, str]],

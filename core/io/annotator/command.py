@@ -36,6 +36,11 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
                           hint="write each item's header as 'query [source]' or 'query - "
                           "source' (as a survey's grid question names its rows), or turn the "
                           "sheet into one row per judgment")
+    ranking = mapping.ranking_not_grade(header) if need == "grade" else None
+    where = f" in the header on row {mapping.header_row + 1} ({column_list(header)})"
+    if ranking is not None:  # a run: what reads it, no --header-row (its header is none)
+        return InputError(f"no grade column found{where}; {ranking[0]}", file=table.file,
+                          sheet=table.sheet, hint=ranking[1])
     if need == "grade":
         problem = "no grade column found"
         hint = ("pass --map grade=COLUMN (one grade column, with --map annotator=COLUMN "
@@ -44,8 +49,7 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
     else:
         problem = f"no {need.replace('_', ' ')} column found"
         hint = f"pass --map {need}=COLUMN, or name the column {_NAMES[need]}"
-    return InputError(f"{problem} in the header on row {mapping.header_row + 1} "
-                      f"({column_list(header)})", file=table.file, sheet=table.sheet,
+    return InputError(problem + where, file=table.file, sheet=table.sheet,
                       hint=hint + ("" if mapping.header_row == 0 and len(table.rows) < 2
                                    else "; --header-row N if the header is another row"))
 

@@ -20,7 +20,13 @@ from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, 
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.read import read_table
-from core.io.annotator.roles import Profile, left_out, profile_columns, roles_from_values
+from core.io.annotator.roles import (
+    Profile,
+    Roles,
+    left_out,
+    profile_columns,
+    roles_from_values,
+)
 from core.io.annotator.rows import summary_word
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
@@ -148,11 +154,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
         # annotator (if any) another column names.
         found["grade"], wide = wide[0][0], []
         taken = taken - {found["grade"]}
-    switched = _grade_by_values(profiles, found, taken)
-    roles = roles_from_values(profiles, found, taken)
-    found.update(roles.found)
-    if switched:
-        roles.reasons["grade"] = switched
+    roles = _roles(profiles, found, taken, bool(wide))
     reasons = [*roles.reasons.items(), *(("ignored", why) for why, _ in roles.ignored.values())]
     if "status" not in found:
         status = next((p for p in profiles if p.col not in found.values() and p.col not in taken
@@ -201,6 +203,23 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     out.extend(_left_out(profiles, header, found, left, taken - {c for c, _ in wide}))
     reasons.extend(("ignored", text) for c, text, _ in out if c not in roles.ignored)
     return wide, [*reasons, *why], flags, sorted(out)
+
+
+def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
+           wide: bool) -> Roles:
+    """The roles read from values, added to ``found``: a grade column named
+    so that holds none gives way, and beside annotators' columns named so
+    (``wide``) no grade column is read from values (the column is left
+    out, saying what it holds)."""
+    switched = _grade_by_values(profiles, found, taken)
+    roles = roles_from_values(profiles, found, taken)
+    if wide and "grade" not in found and "grade" in roles.found:
+        del roles.found["grade"]
+        roles.reasons.pop("grade", None)
+    found.update(roles.found)
+    if switched:
+        roles.reasons["grade"] = switched
+    return roles
 
 
 def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],

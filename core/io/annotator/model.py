@@ -4,6 +4,7 @@ wizard's :class:`SheetPreview`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -98,6 +99,30 @@ class ColumnMapping:
     def why(self, name: str) -> str:
         """Why ``name``'s column was guessed ("" when it was not, or was chosen)."""
         return next((why for f, why in self.reasons if f == name), "")
+
+    def ranking_not_grade(self, header: Sequence[str]) -> tuple[str, str] | None:
+        """What a sheet without a grade column holds instead, when a ranking
+        is among its columns: (what the column is, what to do). A column left out as
+        counting each query's sources (its flag ``--map rank=``: values never
+        make a rank the grade) or one named as the rank; None otherwise."""
+        counted = next((c for c, _, flag in self.left_out if flag.startswith("--map rank=")
+                        and c != self.rank), None)
+        col = counted if counted is not None else self.rank
+        if col is None:
+            return None
+        letter = column_letters(col + 1)
+        name = header[col].strip() if col < len(header) else ""
+        # a headerless file's first row stands for its header: a number names nothing
+        ref = letter if not name or name.replace(".", "", 1).isdigit() else f"{letter} ({name})"
+        run = "a run is read by `ndcg-worksheet evaluate RUN --qrels QRELS`"
+        if counted is None:
+            return (f"{ref} is the rank, a ranking, not a grade",
+                    f"{run}; to import judgments, pass --map grade=COLUMN for the column of "
+                    "grades")
+        return (f"column {ref} counts 1, 2, 3, … within each query, like a rank, not a grade",
+                f"{run}; to import it as the ranking of graded judgments, pass "
+                f"--map rank={letter} with --map grade=COLUMN; if it does hold grades, pass "
+                f"--map grade={letter}")
 
     @property
     def layout(self) -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -45,8 +45,8 @@ from core.io.annotator.names import quantity_header
 from core.io.headers import normalize
 from core.io.safety import column_letters
 
-__all__ = ["Profile", "Roles", "left_out", "profile_columns", "rank_like", "roles_from_values",
-           "span"]
+__all__ = ["Profile", "Roles", "counts_ranks", "left_out", "profile_columns", "rank_like",
+           "roles_from_values", "span"]
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -302,25 +302,68 @@ def _names_someone(name: str) -> bool:
     return bool(words & _SOMEONE) or normalize(name).endswith("id")
 
 
-def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
-    """Whole numbers counting each query's sources: 1..n (or 0..n-1) within
-    every query of several sources, one per source."""
+def _exact(got: list[int]) -> bool:
+    """1..n or 0..n-1, sorted."""
+    return got in (list(range(1, len(got) + 1)), list(range(len(got))))
+
+
+def _nearly(got: list[int]) -> bool:
+    """1..n, or in a query of 6 rows or more distinct values counting from
+    0, 1 or 2 with at most one gap: 1..n but for one value (a headerless
+    run's first row read as its header takes one of the first query's
+    ranks); 6 distinct values over 7 levels are no grades either."""
+    return _exact(got) or (len(got) >= _RANK_ROWS and len(set(got)) == len(got)
+                           and got[0] in (0, 1, 2) and got[-1] - got[0] <= len(got))
+
+
+def _counted(p: Profile, query: Profile, source: Profile,
+             counts: Callable[[list[int]], bool] = _exact) -> tuple[int, list[int]]:
+    """How many queries of several sources ``p`` holds, and the sizes of
+    those whose values (one per source, sorted) ``counts`` accepts."""
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
-        return False
+        return 0, []
     by_query = _groups(query.texts, p.texts)
     sources = _groups(query.texts, source.texts)
     several = [q for q, ss in sources.items() if len(ss) > 1]
-    if not several:
-        return False
-    counted = 0
+    sizes = []
     for q in several:
         try:
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
         except ValueError:
-            return False
-        counted += len(got) == len(sources[q]) and got in (list(range(1, len(got) + 1)),
-                                                             list(range(len(got))))
-    return counted >= 0.9 * len(several)
+            return 0, []
+        if len(got) == len(sources[q]) and counts(got):
+            sizes.append(len(got))
+    return len(several), sizes
+
+
+def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
+    """Whole numbers counting each query's sources: 1..n (or 0..n-1) within
+    every query of several sources, one per source."""
+    several, sizes = _counted(p, query, source)
+    return bool(several) and len(sizes) >= 0.9 * several
+
+
+#: A query whose rows count 1..n with n this large holds more distinct
+#: values than a grade scale has levels (0-3, 0-4, 1-5: grades repeat
+#: within a query), so it ranks.
+_RANK_ROWS = 6
+#: Or this many queries of 4 rows or more, each counting 1..n once: grades
+#: on a 4-level scale do so by chance in 4!/4^4 = 9% of such queries, all
+#: three in under 0.1% of sheets.
+_RANK_QUERIES = 3
+
+
+def counts_ranks(p: Profile, query: Profile, source: Profile) -> bool:
+    """A column that counts each query's sources beyond chance: a rank,
+    never read as grades, even as the only column that could be grades.
+    Small queries graded 1, 2 (, 3) stay grades: a 2- or 3-row query
+    counts 1..n by chance as often as not; the evidence is the whole
+    column's, a long query or several of 4 rows or more all counting
+    (nearly: a query of 6 rows or more may miss one rank)."""
+    several, sizes = _counted(p, query, source, _nearly)
+    if not several or len(sizes) < 0.9 * several:
+        return False
+    return max(sizes) >= _RANK_ROWS or sum(1 for n in sizes if n >= 4) >= _RANK_QUERIES
 
 
 def _falls(p: Profile, query: Profile | None) -> bool:
@@ -406,6 +449,9 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         for p in [p for p in graded if rank_like(p, query, source)]:
             graded.remove(p)
             ignored[p.col] = left_out(p, query, source)
+    for p in [p for p in graded if counts_ranks(p, query, source)]:
+        graded.remove(p)  # a rank, even alone: never read as the grade
+        ignored[p.col] = left_out(p, query, source)
     if "grade" not in found and len(graded) == 1:
         g = graded[0]
         found["grade"] = g.col
@@ -474,7 +520,8 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None) -> tuple
     per item; if this is the ranking, pass --map score=Price``)."""
     if p.numeric > 0.9 and p.distinct > 1:
         ref = _flag_ref(p)
-        if query is not None and source is not None and rank_like(p, query, source):
+        if query is not None and source is not None and (
+                rank_like(p, query, source) or counts_ranks(p, query, source)):
             flag = f"--map rank={ref}"
             what = "whole numbers counting each query's sources"
         else:

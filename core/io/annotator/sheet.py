@@ -92,10 +92,12 @@ class Sheet:
                                 hint="name it e.g. " + _EXAMPLES[need]
                                 + ", or choose it in the import mapping")
         if mapping.grade is None and not mapping.grades:
+            ranking = mapping.ranking_not_grade(header)
             raise self.fail(
-                f"no grade column found in the header ({', '.join(h for h in header if h)})",
-                line=mapping.header_row + 1,
-                hint="name it grade/label/rating/relevance, one column per annotator as "
+                f"no grade column found in the header ({', '.join(h for h in header if h)})"
+                + (f"; {ranking[0]}" if ranking else ""), line=mapping.header_row + 1,
+                hint=ranking[1] + " (or choose it in the import mapping)" if ranking else
+                "name it grade/label/rating/relevance, one column per annotator as "
                 "grade_<name>, or choose it in the import mapping")
 
     def row_number(self, i: int) -> int:

@@ -1,0 +1,112 @@
+"""A rank is never read as a grade: an MS MARCO-style run (qid, pid, rank;
+rank 1..n within each query) imported as an annotators' sheet is refused
+in one line saying it is a ranking and how a run is read, headerless or
+under headers; a real grade column of 1, 2, 3 in small queries stays the
+grade. The grades and ranks here are written by hand."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+
+#: Four queries of 7 passages (MS MARCO's ids), ranked 1..7: in row order
+#: for three, shuffled for the last (a run sorted by passage id).
+RUN = [(qid, pid, rank)
+       for qid, base in (("1048585", 7187158), ("2", 1181374), ("524332", 3542906))
+       for rank, pid in enumerate(range(base, base + 70, 10), start=1)] + [
+    ("1048642", 8000000 + i, rank) for i, rank in enumerate((3, 1, 7, 2, 6, 4, 5))]
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _import(path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str]:
+    out = path.with_suffix(".out.csv")
+    code = main(["import", str(path), "-o", str(out), *flags], io.StringIO())
+    err = capsys.readouterr().err
+    assert out.exists() == (code == 0)
+    return code, err
+
+
+def _graded(path: Path, truth: dict[tuple[str, str], int],
+            capsys: pytest.CaptureFixture[str]) -> dict[tuple[str, str], int]:
+    """The grades imported from ``truth`` written under query,doc,col3."""
+    _write(path, ["query,doc,col3"] + [f"{q},{d},{g}" for (q, d), g in truth.items()])
+    code, err = _import(path, capsys)
+    assert code == 0, err
+    lines = path.with_suffix(".out.csv").read_text("utf-8").splitlines()
+    head = lines[0].split(",")
+    return {(r[0], r[1]): int(r[head.index("grade")]) for r in (x.split(",") for x in lines[1:])}
+
+
+def test_a_headerless_ms_marco_run_is_refused(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "run.tsv", [f"{q}\t{p}\t{r}" for q, p, r in RUN])
+    before = path.read_bytes()
+    code, err = _import(path, capsys)
+    assert code == 2
+    assert err == (
+        f"ndcg-worksheet: error: {path}: no grade column found in the header on row 1 (A "
+        "(1048585), B (7187158), C (1)); column C counts 1, 2, 3, … within each query, like "
+        "a rank, not a grade (a run is read by `ndcg-worksheet "
+        "evaluate RUN --qrels QRELS`; to import it as the ranking of graded judgments, pass "
+        "--map rank=C with --map grade=COLUMN; if it does hold grades, pass --map grade=C)\n")
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("header", "said"), [
+    ("rank", "(A (qid), B (pid), C (rank)); C (rank) is the rank, a ranking, not a grade"),
+    ("col3", "(A (qid), B (pid), C (col3)); column C (col3) counts 1, 2, 3, … within each "
+             "query, like a rank, not a grade"),
+])
+def test_a_run_under_headers_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        header: str, said: str) -> None:
+    path = _write(tmp_path / "run.csv", [f"qid,pid,{header}"]
+                  + [f"{q},{p},{r}" for q, p, r in RUN])
+    code, err = _import(path, capsys)
+    assert code == 2
+    assert err.count("\n") == 1
+    assert err.startswith(f"ndcg-worksheet: error: {path}: no grade column found in the header")
+    assert said in err
+    assert "`ndcg-worksheet evaluate RUN --qrels QRELS`" in err
+    # Declared the rank, it is one (no grade column still): the flag is not offered again.
+    code, err = _import(path, capsys, "--map", "rank=C")
+    assert code == 2
+    assert "is the rank, a ranking, not a grade" in err
+    assert "--map rank=C" not in err
+
+
+def test_declared_grades_are_taken_as_said(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "run.csv", ["qid,pid,col3"] + [f"{q},{p},{r}" for q, p, r in RUN])
+    code, err = _import(path, capsys, "--map", "grade=col3")
+    assert (code, err) == (0, "")
+    grades = (tmp_path / "run.out.csv").read_text("utf-8").splitlines()
+    assert len(grades) == 1 + len(RUN)
+
+
+def test_small_queries_graded_one_to_three_stay_grades(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Every query of 2 or 3 rows happens to hold 1..n once: as grades do by
+    # chance on a 1-3 scale in small queries. Nothing longer counts.
+    truth = {("q1", "d1"): 1, ("q1", "d2"): 2, ("q2", "d3"): 2, ("q2", "d4"): 1,
+             ("q2", "d5"): 3, ("q3", "d6"): 1, ("q3", "d7"): 2, ("q4", "d8"): 3,
+             ("q4", "d9"): 1, ("q4", "d10"): 2, ("q5", "d11"): 3, ("q5", "d12"): 1,
+             ("q5", "d13"): 2}
+    assert _graded(tmp_path / "small.csv", truth, capsys) == truth
+
+
+def test_four_distinct_grades_with_a_gap_stay_grades(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Three queries of 4 rows on a 1-5 scale, each graded 1, 2, 3, 5 in
+    # some order: one value short of counting 1..5 in a query too small
+    # for a gap to say rank (only a query of 6 rows or more may miss one).
+    grades = {"q1": (1, 2, 3, 5), "q2": (2, 1, 5, 3), "q3": (5, 3, 2, 1)}
+    truth = {(q, f"{q}-d{i}"): g for q, gs in grades.items() for i, g in enumerate(gs)}
+    assert _graded(tmp_path / "gap.csv", truth, capsys) == truth
