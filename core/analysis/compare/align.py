@@ -204,26 +204,26 @@ def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: Part
     the partners ``pa`` (A's row -> B's) and ``pb`` (B's row -> A's)."""
     no_a, no_b = pa < 0, pb < 0
     pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
-    rank_b = _take32(ev_b.rank, pc)
+    rank_b = _ranks32(ev_b.rank, pc)
     rank_b[no_a] = 0
     if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
         first_b = rank_b
     else:
-        first_b = _take32(ev_b.tie_first_rank, pc)
+        first_b = _ranks32(ev_b.tie_first_rank, pc)
         first_b[no_a] = 0
     gain_b = ev_b.gain[pc]
     gain_b[no_a] = np.nan
-    first_a_at_b = _take32(ev_a.tie_first_rank, qc)
+    first_a_at_b = _ranks32(ev_a.tie_first_rank, qc)
     first_a_at_b[no_b] = 0
     return Across(pc, ~no_a, rank_b, first_b, gain_b, first_a_at_b)
 
 
-def _take32(values: IntArray, rows: PartnerArray) -> PartnerArray:
-    """``values[rows]`` (ranks, fewer than 2**31) as int32, gathered straight
-    into 32 bits (no int64 copy first); ``rows`` are all valid rows."""
-    out = np.empty(rows.size, dtype=np.int32)
-    np.take(values, rows, out=out, mode="clip")
-    return out
+def _ranks32(values: IntArray, rows: PartnerArray) -> PartnerArray:
+    """``values[rows]`` (ranks, fewer than 2**31) as int32. Gathered, then
+    narrowed: ``np.take(..., out=int32)`` looked leaner but widens the rows
+    and gathers into a hidden 64-bit buffer first (40 MB peak at 2M rows
+    against 24 MB this way, tracemalloc)."""
+    return values[rows].astype(np.int32)
 
 
 def align_candidates(
