@@ -163,10 +163,12 @@ class GuidelinesController(QObject):
         self.view.show_levels(c.listed_levels(grades), scale=c.has_scale(grades))
         self._follow_grid()
 
-    def _grade_changed(self, _row: object) -> None:
-        # The first grade given defines a scale where there was none (the
-        # levels are otherwise worked out per document and conventions).
-        if not self.view.scale:
+    def _grade_changed(self, row: int) -> None:
+        # The first grade given defines a scale where there was none, and
+        # taking the last one back (undo, clear) leaves none (the levels are
+        # otherwise worked out per document and conventions).
+        c, grades = self.window.conventions, self.window.document.grade
+        if not self.view.scale or c.scale_lost(grades, row):
             self.refresh_levels()
         else:
             self._show_current()

@@ -262,7 +262,7 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     for signal in (window.document_replaced, window.conventions_changed):
         signal.connect(lambda _v: panel.set_grades_seen(window.document.grade))
     panel.set_grades_seen(window.document.grade)
-    window.grade_changed.connect(lambda _row: panel.grade_given(window.document.grade))
+    window.grade_changed.connect(lambda row: panel.grade_given(window.document.grade, row))
     # Help > Keyboard shortcuts lists every action's shortcut when opened
     # (the review docks' too, installed after it).
     window.help_menu = install_help(window)

@@ -241,5 +241,12 @@ def test_without_a_scale_the_dock_says_so_and_invents_no_level(qtbot, window) ->
         _select(qtbot, w, 0)  # (the key moved the cursor on)
         assert view.highlighted_row() == 2
         assert view.empty_note.text().startswith("No guidelines yet")
+        # Undo takes the only grade back: no scale again, in both places.
+        qtbot.keyClick(w.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        assert np.isnan(w.document.grade[0])
+        assert view.levels_list.count() == 0
+        assert view.empty_note.text().startswith("No scale yet")
+        assert panel.guidelines_model.rowCount() == 0
+        assert panel.formulas["guidelines"].text().startswith("No scale yet")
     finally:
         w.session.mark_saved()

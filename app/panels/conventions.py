@@ -309,10 +309,12 @@ class ConventionsPanel(QWidget):
         self._grades_seen = grades
         self._show_levels()
 
-    def grade_given(self, grades: np.ndarray) -> None:
-        """A grade was given: the first defines a scale where there was none
-        (the levels are otherwise worked out per document and conventions)."""
-        if not self._scale:
+    def grade_given(self, grades: np.ndarray, row: int) -> None:
+        """A grade changed at ``row`` (the first changed): the first grade
+        given defines a scale where there was none, and taking the last one
+        back leaves none (the levels are otherwise worked out per document
+        and conventions)."""
+        if not self._scale or self._c.scale_lost(grades, row):
             self.set_grades_seen(grades)
 
     def _show_levels(self) -> None:

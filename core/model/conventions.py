@@ -297,6 +297,13 @@ class Conventions:
         for the arithmetic; a view says "no scale yet" instead of listing them)."""
         return self.rubric is not None or not np.isnan(_lowest(grades))
 
+    def scale_lost(self, grades: FloatArray, row: int) -> bool:
+        """Whether a grade change at ``row`` of ``grades`` (its first changed
+        row) took the scale away: the row now holds no number and no grade
+        does (:meth:`has_scale`). A row that holds a number keeps a scale, so
+        a view need not look at every grade after each edit."""
+        return math.isnan(float(grades[row])) and not self.has_scale(grades)
+
     def levels(self, grades: FloatArray) -> tuple[Level, ...]:
         """Each level of the scale (:meth:`rubric_for` ``grades``) with its
         label and guideline (:func:`core.model.guidelines.levels`)."""
