@@ -282,11 +282,13 @@ def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
 
 @given(unresolved_documents())
 def test_the_ideal_gains_the_engine_hands_over_are_those_laid_out_again(case):
-    """Open grades: the engine keeps its ideal lists' gains for the first
-    caller (the report's bounds); the next one lays them out again, with the
-    same bits and the same starts; a grade edit drops what was kept."""
+    """Open grades and a report to follow: the engine keeps its ideal lists'
+    gains for the first caller (the report's bounds); the next one lays them
+    out again, with the same bits and the same starts; a grade edit drops
+    what was kept; without a report (the editor's) nothing is kept."""
     doc, conv = case
-    ev = evaluate(doc, conv)
+    assert evaluate(doc, conv)._kept_ideal is None
+    ev = evaluate(doc, conv, for_report=True)
     assert (ev._kept_ideal is not None) == bool((ev.n_open > 0).any())
     first_gains, first_starts = ev.ideal_gains()
     again_gains, again_starts = ev.ideal_gains()
@@ -294,7 +296,7 @@ def test_the_ideal_gains_the_engine_hands_over_are_those_laid_out_again(case):
     assert first_gains.tobytes() == again_gains.tobytes()
     assert first_starts.tolist() == again_starts.tolist()
     assert first_starts.tolist() == [0, *np.cumsum(ev.n_inventory).tolist()]
-    ev = evaluate(doc, conv)
+    ev = evaluate(doc, conv, for_report=True)
     rows = doc.members(0)
     edited = ev.spliced(evaluate(doc.subset(rows), conv), rows)
     assert ev._kept_ideal is not None or not (ev.n_open > 0).any()

@@ -53,7 +53,7 @@ def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -
     from core.engine.evaluation import evaluate
 
     try:
-        return evaluate(doc, conv)
+        return evaluate(doc, conv, for_report=True)
     except InputError as exc:
         if exc.file is None:
             exc.file = str(args.qrels or args.input)

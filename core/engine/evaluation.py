@@ -112,7 +112,8 @@ class Evaluation:
     worked out again), so :meth:`spliced` needs no list of names.
     """
 
-    def __init__(self, doc: Document, conventions: Conventions) -> None:
+    def __init__(self, doc: Document, conventions: Conventions, *,
+                 for_report: bool = False) -> None:
         self.doc = doc
         self.conventions = conventions
         c = conventions
@@ -139,8 +140,10 @@ class Evaluation:
         blocks = self._rank_lists()
         self._blocks = blocks
         dcg = self._dcg_at_cutoffs()
-        # Open grades: the report's bounds take the ideal lists' gains.
-        idcg = self._idcg_at_cutoffs(blocks, keep=bool(n_open.any()))
+        # Open grades, and a report to bound them: its bounds take the ideal
+        # lists' gains (others, e.g. the editor's, would hold them for the
+        # evaluation's life: 16 MB at 2M candidates).
+        idcg = self._idcg_at_cutoffs(blocks, keep=for_report and bool(n_open.any()))
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
         self.results = QueryResults.from_sums(
             dcg, idcg, n_open, c.zero_ideal, self.n_ranked == 0, c.unranked)
@@ -492,9 +495,10 @@ class Evaluation:
     def ideal_gains(self) -> tuple[FloatArray, IntArray]:
         """Every query's ideal list as gains, best first and unknown (NaN)
         last, and where each query's list starts (and where the last one
-        ends). The engine hands the gains it laid out to the first caller
-        (the report's bounds) rather than keep them for the evaluation's
-        life (16 MB at 2M candidates); later callers lay them out again."""
+        ends). An evaluation made ``for_report`` (:func:`evaluate`) hands
+        the gains it laid out to the first caller (the report's bounds)
+        rather than keep them for its life (16 MB at 2M candidates); other
+        callers lay them out again."""
         kept, self._kept_ideal = self._kept_ideal, None
         if kept is not None:
             return kept
@@ -614,7 +618,8 @@ def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any],
     return out
 
 
-def evaluate(doc: Document, conventions: Conventions | None = None) -> Evaluation:
+def evaluate(doc: Document, conventions: Conventions | None = None, *,
+             for_report: bool = False) -> Evaluation:
     """Evaluate every query of ``doc`` under ``conventions``.
 
     Parameters
@@ -623,6 +628,10 @@ def evaluate(doc: Document, conventions: Conventions | None = None) -> Evaluatio
         Queries and candidates.
     conventions : Conventions, optional
         Defaults to the document's own.
+    for_report : bool, optional
+        A report of every query's bounds follows at once: the ideal lists'
+        gains are kept for it (:meth:`Evaluation.ideal_gains`) rather than
+        laid out again.
 
     Examples
     --------
@@ -633,4 +642,4 @@ def evaluate(doc: Document, conventions: Conventions | None = None) -> Evaluatio
     >>> float(evaluate(doc).ndcg[0, 0])  # (1 + 3/log2 3) / (3 + 1/log2 3)
     0.7967075809905066
     """
-    return Evaluation(doc, conventions or doc.conventions)
+    return Evaluation(doc, conventions or doc.conventions, for_report=for_report)
