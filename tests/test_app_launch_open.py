@@ -27,9 +27,9 @@ def test_a_run_opened_at_launch_is_evaluated_once(qtbot, tmp_path, monkeypatch):
     seen: list[int] = []
     original = evaluation.Evaluation.__init__
 
-    def counting(self, doc, conventions):  # type: ignore[no-untyped-def]
+    def counting(self, doc, conventions, **options):  # type: ignore[no-untyped-def]
         seen.append(len(doc.score))
-        original(self, doc, conventions)
+        original(self, doc, conventions, **options)
 
     monkeypatch.setattr(evaluation.Evaluation, "__init__", counting)
     window = build_window(run, qrels=qrels, preset="trec_eval")
@@ -256,10 +256,10 @@ def test_the_run_is_evaluated_on_the_reading_thread_under_its_preset(qtbot, tmp_
     threads: list[str] = []
     original = evaluation.Evaluation.__init__
 
-    def where(self, doc, conventions):  # type: ignore[no-untyped-def]
+    def where(self, doc, conventions, **options):  # type: ignore[no-untyped-def]
         if len(doc.score) == 3:
             threads.append(threading.current_thread().name)
-        original(self, doc, conventions)
+        original(self, doc, conventions, **options)
 
     monkeypatch.setattr(evaluation.Evaluation, "__init__", where)
     window = build_window(run, qrels=qrels, preset="trec_eval")
@@ -283,11 +283,11 @@ def test_a_run_the_reading_thread_cannot_evaluate_is_reported_by_the_window(
     original = evaluation.Evaluation.__init__
     tries: list[int] = []
 
-    def refuse(self, doc, conventions):  # type: ignore[no-untyped-def]
+    def refuse(self, doc, conventions, **options):  # type: ignore[no-untyped-def]
         if len(doc.score) == 3:
             tries.append(3)
             raise InputError("r.qrels, line 2, column 4: no such grade; grade it again")
-        original(self, doc, conventions)
+        original(self, doc, conventions, **options)
 
     warned: list[str] = []
     monkeypatch.setattr(evaluation.Evaluation, "__init__", refuse)
