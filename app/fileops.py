@@ -95,8 +95,9 @@ class FileOps(QObject):
         self._file_state: FileState | None = None
         self._later: _DigestLater | None = None
         if self.path and read_as is not None:
-            self._later = _DigestLater(self.path, read_as)
-            after_first_paint(window, self._later.start)
+            later = self._later = _DigestLater(self.path, read_as)
+            # (not for a file another one replaced before the first paint)
+            after_first_paint(window, lambda: later.start() if self._later is later else None)
         elif self.path:
             self._file_state = FileState.of(self.path)
         #: What to ask before a file is written (read-only, changed, lossy).
