@@ -57,14 +57,14 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
                   annotators: Sequence[str] | None = None) -> ColumnMapping:
     """The guessed mapping of ``table`` with what the user said over it.
 
-    ``header_row`` is 1-based (the sheet's own row number); the columns are
-    then guessed for that row. ``fields``: field -> column; ``annotators``:
-    the columns of one annotator's grades each (a wide layout, named by
-    their headers). A column the user names feeds that field only; a field
-    mapped to ``none`` is left out (``rank=none``: the sheet holds no
-    ranking).
+    ``header_row`` is 1-based (the sheet's own row number; 0: the sheet has
+    no header, row 1 is data); the columns are then guessed for that row.
+    ``fields``: field -> column; ``annotators``: the columns of one
+    annotator's grades each (a wide layout, named by their headers). A
+    column the user names feeds that field only; a field mapped to ``none``
+    is left out (``rank=none``: the sheet holds no ranking).
     """
-    if header_row is not None and not 1 <= header_row <= max(len(table.rows), 1):
+    if header_row is not None and not 0 <= header_row <= max(len(table.rows), 1):
         raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
                          file=table.file, sheet=table.sheet, hint="pass --header-row N")
     mapping = detect_mapping(table, None if header_row is None else header_row - 1)
