@@ -99,3 +99,19 @@ def test_a_code_naming_a_field_under_its_kind_is_data(
     assert code == 0, err
     assert report["header_row"] == 0
     assert sorted((int(r[0]), r[1], int(r[4])) for r in lines[1:]) == graded
+
+
+def test_a_declared_query_has_its_source_read_around_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """TREC topics 1..3 read like grades, so the query is declared
+    (``--map query=A``); the source id is then the column that fixes it
+    (B: 7 values, one topic each), the grade C. It said 'no source id
+    column found' before."""
+    path = tmp_path / "topics.tsv"
+    graded = [(1, "doc-001", 2), (1, "doc-002", 0), (1, "doc-003", 1), (2, "doc-004", 3),
+              (2, "doc-005", 1), (3, "doc-006", 0), (3, "doc-007", 2)]
+    path.write_text("".join(f"{q}\t{d}\t{g}\n" for q, d, g in graded), "utf-8")
+    code, err, report, lines = _import(path, capsys, "--map", "query=A")
+    assert code == 0, err
+    assert report["mapping"] == {"query": "A", "source_id": "B", "grade": "C"}
+    assert sorted((int(r[0]), r[1], int(r[4])) for r in lines[1:]) == graded

@@ -317,20 +317,26 @@ def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
                  for c, n in wide)
 
 
-def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping:
+def detect_mapping(table: Table, header_row: int | None = None,
+                   given: dict[str, int] | None = None) -> ColumnMapping:
     """Guess the header row (unless given, 0-based) and which column holds what.
 
     Columns are named by their headers; an exact grade column gives a long
     layout (with the annotator column when there is one), several
     annotators' grade columns (``grade_alice``, ``Annotator B``) a wide one.
     Without a named grade column, the columns whose cells read as grades
-    are taken.
+    are taken. ``given``: fields whose columns the user declared, over the
+    names; the rest are read around them (a query declared, the source id
+    is the column that fixes it).
     """
     untold = False
     if header_row is None:
         header_row, untold = header_row_of(table.rows)
     header = table.header(ColumnMapping(header_row=header_row))
     found, wide = _by_names(header)
+    if given:
+        found = {f: c for f, c in found.items() if c not in given.values()} | given
+        wide = [(c, who) for c, who in wide if c not in given.values()]
     if "grade" in found and wide:
         # An exact grade column wins; per-annotator columns stay unmapped
         # unless the user maps them.

@@ -73,6 +73,12 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     chosen: dict[str, int | None] = {
         _field(f, file=table.file): None if ref.strip().casefold() == "none"
         else find_column(header, ref, **where) for f, ref in (fields or {}).items()}
+    given = {f: c for f, c in chosen.items() if c is not None and f in ("query", "source_id")}
+    if given:  # read the others around the declared query or source
+        again = detect_mapping(table, mapping.header_row, given)
+        mapping = again.replace(reasons=(
+            *((f, why) for f, why in mapping.reasons if f == "header"),
+            *((f, why) for f, why in again.reasons if f not in given)))
     grades: tuple[tuple[int, str], ...] | None = None
     if annotators:
         cols = [find_column(header, ref, **where) for ref in annotators]
