@@ -194,8 +194,8 @@ class Run:
 def runs(draw: Any) -> Run:
     """A run with no grades, headerless or under neutral headers (``col3``,
     ``qid,pid,n``), ranks in row order or not; 2-5 queries, one of 7 rows
-    or more (6 left when a headerless file's first row is read as its
-    header; a run of one query has no query column to read)."""
+    or more (a run of one query has no query column to read); a headerless
+    run's first row is data (numbers under numbers), read as such."""
     rnd = draw(st.randoms(use_true_random=False))
     sizes = [draw(st.integers(7, 25)), *draw(st.lists(st.integers(2, 25), min_size=1,
                                                            max_size=4))]

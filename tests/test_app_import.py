@@ -618,8 +618,8 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
     _next(qtbot, wizard)
     assert wizard.result_value is None
     assert boxes.shown == [
-        f"{run}, line 1: no grade column found in the header (1048585, 7341095, 1); column C "
-        "counts 1, "
+        f"{run}: no grade column found in the columns A, B, C (no header: row 1 is data); "
+        "column C counts 1, "
         "2, 3, … within each query, like a rank, not a grade (a run is read by "
         "`ndcg-worksheet evaluate RUN --qrels QRELS`; to import it as the ranking of graded "
         "judgments, pass --map rank=C with --map grade=COLUMN; if it does hold grades, pass "

@@ -150,6 +150,8 @@ def test_a_run_of_no_grades_is_refused_naming_its_rank(run: Run, suffix: str) ->
     assert "counts 1, 2, 3, … within each query, like a rank, not a grade" in err, err
     assert f"--map grade={run.rank_letter})" in err, err
     assert "ndcg-worksheet evaluate RUN --qrels QRELS" in err
+    # a headerless run's row 1 (numbers under numbers) is data, never its header
+    assert ("(no header: row 1 is data)" in err) == run.headerless, err
 
 
 def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[dict[str, str]],

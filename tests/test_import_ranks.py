@@ -52,8 +52,8 @@ def test_a_headerless_ms_marco_run_is_refused(tmp_path: Path,
     code, err = _import(path, capsys)
     assert code == 2
     assert err == (
-        f"ndcg-worksheet: error: {path}: no grade column found in the header on row 1 (A "
-        "(1048585), B (7187158), C (1)); column C counts 1, 2, 3, … within each query, like "
+        f"ndcg-worksheet: error: {path}: no grade column found in the columns A, B, C (no "
+        "header: row 1 is data); column C counts 1, 2, 3, … within each query, like "
         "a rank, not a grade (a run is read by `ndcg-worksheet "
         "evaluate RUN --qrels QRELS`; to import it as the ranking of graded judgments, pass "
         "--map rank=C with --map grade=COLUMN; if it does hold grades, pass --map grade=C)\n")

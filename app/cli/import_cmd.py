@@ -47,7 +47,8 @@ def add_import_parser(sub: Any) -> None:
                    "standard output: csv or qrels)")
     p.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: guessed)")
     p.add_argument("--header-row", type=int, metavar="N",
-                   help="the header's row, 1-based (default: guessed)")
+                   help="the header's row, 1-based; 0: the sheet has no header, row 1 "
+                   "is data (default: guessed)")
     p.add_argument("--map", action="append", default=[], metavar="FIELD=COLUMN",
                    help=f"read FIELD from COLUMN (a header, letter or number), or none to "
                    f"leave FIELD out (rank=none: the sheet holds no ranking); FIELD is one of "

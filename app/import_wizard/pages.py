@@ -49,7 +49,8 @@ class SheetPage(QWizardPage):
         self.sheet.setObjectName("sheetCombo")
         self.header_row = QSpinBox(self)
         self.header_row.setObjectName("headerRowSpin")
-        self.header_row.setMinimum(1)
+        self.header_row.setMinimum(0)  # 0: no header, row 1 is data
+        self.header_row.setSpecialValueText(self.tr("none (row 1 is data)"))
         self.header_row.setMaximum(1_000_000)
         self.info = QLabel(self)
         self.info.setObjectName("previewInfo")

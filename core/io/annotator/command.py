@@ -29,7 +29,7 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
         return InputError(mapping.why(need), file=table.file, sheet=table.sheet,
                           hint=f"pass --map {need}=COLUMN for the one meant")
     header = table.header(mapping)
-    transposed = unreadable_items(table, mapping.header_row, header)
+    transposed = unreadable_items(table, mapping.header_row, header) if header else None
     if transposed is not None and need != "grade":
         return InputError(transposed, file=table.file, sheet=table.sheet,
                           line=mapping.header_row + 1,
@@ -37,7 +37,8 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
                           "source' (as a survey's grid question names its rows), or turn the "
                           "sheet into one row per judgment")
     ranking = mapping.ranking_not_grade(header) if need == "grade" else None
-    where = f" in the header on row {mapping.header_row + 1} ({column_list(header)})"
+    where = (f" in the header on row {mapping.header_row + 1} ({column_list(header)})"
+             if mapping.header_row >= 0 else f" in {table.unnamed()}")
     if ranking is not None:  # a run: what reads it, no --header-row (its header is none)
         return InputError(f"no grade column found{where}; {ranking[0]}", file=table.file,
                           sheet=table.sheet, hint=ranking[1])
@@ -51,7 +52,8 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
         hint = f"pass --map {need}=COLUMN, or name the column {_NAMES[need]}"
     return InputError(problem + where, file=table.file, sheet=table.sheet,
                       hint=hint + ("" if mapping.header_row == 0 and len(table.rows) < 2
-                                   else "; --header-row N if the header is another row"))
+                                   else "; --header-row N if the header is another row"
+                                   if header else "; --header-row N if row N is a header"))
 
 
 def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int | None = None,

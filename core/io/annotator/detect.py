@@ -11,6 +11,7 @@ labels and marks), as has a sheet without a source id column its URLs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,53 @@ def _header_row(rows: list[list[Any]]) -> int:
         if score > best:
             best_row, best = i, score
     return best_row
+
+
+def _shape(c: Any) -> str:
+    """A cell's shape: ``#`` for a number, else its text with every run of
+    letters written ``a`` and of digits ``9`` (``doc-0001`` is ``a-9``)."""
+    if _numeric(c):
+        return "#"
+    return re.sub(r"[0-9]+", "9", re.sub(r"[^\W\d_]+", "a", str(c).strip()))
+
+
+def _first_row_reads(rows: list[list[Any]]) -> str:
+    """How row 1 behaves against the rows below it, column by column:
+    ``"header"`` when a column tells it is one (a word over numbers, or over
+    codes of one other shape) or a cell names a field; ``"data"`` when the
+    columns that can tell (numbers under numbers, a code of the same shape
+    as the column below) all say data; ``""`` when none can tell (every
+    column text, words over words)."""
+    first, below = rows[0], [r for r in rows[1:1 + _SAMPLE] if any(map(_filled, r))]
+    verdicts = set() if below else {"header"}
+    for c, cell in enumerate(first):
+        if not _filled(cell):
+            continue
+        shapes = {_shape(r[c]) for r in below if c < len(r) and _filled(r[c])}
+        if len(shapes) == 1 and shapes != {"a"}:  # numbers, or codes of one shape
+            verdicts.add("data" if shapes == {_shape(cell)} else "header")
+        elif not _numeric(cell) and any(n is not None for n in (  # a field's name
+                name_field(str(cell)).field, name_field(str(cell)).annotator)):
+            verdicts.add("header")
+    return "header" if "header" in verdicts else "data" if verdicts else ""
+
+
+#: What the report says when row 1 is taken as the header on no evidence.
+UNTOLD_HEADER = ("row 1 taken as the header: no cell of it names a field and no column "
+                 "tells a header from data (words over words); pass --header-row 0 if row 1 "
+                 "is a judgment")
+
+
+def header_row_of(rows: list[list[Any]]) -> tuple[int, bool]:
+    """The header's row (0-based), -1 when the sheet has none: row 1 is
+    the header unless it reads as data against the rows below
+    (:func:`_first_row_reads`); and whether row 1 was taken as the header
+    with nothing telling (a sheet of words only)."""
+    found = _header_row(rows)
+    if found != 0 or len(rows) < 2:
+        return found, False
+    reads = _first_row_reads(rows)
+    return (-1 if reads == "data" else 0), reads == ""
 
 
 def choose_sheet(heads: dict[str, list[list[Any]]]) -> str:
@@ -269,20 +317,26 @@ def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
                  for c, n in wide)
 
 
-def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping:
+def detect_mapping(table: Table, header_row: int | None = None,
+                   given: dict[str, int] | None = None) -> ColumnMapping:
     """Guess the header row (unless given, 0-based) and which column holds what.
 
     Columns are named by their headers; an exact grade column gives a long
     layout (with the annotator column when there is one), several
     annotators' grade columns (``grade_alice``, ``Annotator B``) a wide one.
     Without a named grade column, the columns whose cells read as grades
-    are taken.
+    are taken. ``given``: fields whose columns the user declared, over the
+    names; the rest are read around them (a query declared, the source id
+    is the column that fixes it).
     """
+    untold = False
     if header_row is None:
-        header_row = _header_row(table.rows)
-    header = [cell_text(c) for c in table.rows[header_row]] if header_row < len(
-        table.rows) else []
+        header_row, untold = header_row_of(table.rows)
+    header = table.header(ColumnMapping(header_row=header_row))
     found, wide = _by_names(header)
+    if given:
+        found = {f: c for f, c in found.items() if c not in given.values()} | given
+        wide = [(c, who) for c, who in wide if c not in given.values()]
     if "grade" in found and wide:
         # An exact grade column wins; per-annotator columns stay unmapped
         # unless the user maps them.
@@ -296,6 +350,8 @@ def detect_mapping(table: Table, header_row: int | None = None) -> ColumnMapping
                            "column of grades per annotator"))
     if wide:
         found.pop("grade", None)
+    if untold:
+        reasons.insert(0, ("header", UNTOLD_HEADER))
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
                          flags=tuple(flags), left_out=tuple(left), **fields)
@@ -315,7 +371,9 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     data; a transposed sheet (one row per respondent, one column per item)
     in the long layout (:mod:`~core.io.annotator.transposed`)."""
     table = read_table(path, sheet=sheet, choose=choose_sheet)
-    header_row = _header_row(table.rows)
+    header_row = header_row_of(table.rows)[0]
+    if header_row < 0:  # no header: nothing transposed or stacked under one
+        return table
     shaped = untranspose(table, header_row)
     if shaped is not None:
         return shaped

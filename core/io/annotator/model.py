@@ -50,7 +50,8 @@ class ColumnMapping:
 
     A long layout sets ``grade`` (and optionally ``annotator``); a wide one
     sets ``grades``, one (column, annotator name) pair per annotator.
-    ``header_row`` is the 0-based row index of the header; data follow it.
+    ``header_row`` is the 0-based row index of the header; data follow it
+    (-1: the sheet has no header, its columns go by their letters).
     ``unknown_marks`` and ``unrateable_marks`` declare which texts in a
     grade cell mean which state (compared case-insensitively). ``status``
     is a crowd-work assignment's status (Mechanical Turk's
@@ -203,8 +204,15 @@ class Table:
     #: they were).
     origin: Origin | None = None
 
+    def unnamed(self) -> str:
+        """A headerless table's columns as messages list them: ``the columns
+        A, B, C (no header: row 1 is data)``."""
+        width = max((len(r) for r in self.rows[:50]), default=0)
+        letters = ", ".join(column_letters(c + 1) for c in range(width)) or "none"
+        return f"the columns {letters} (no header: row 1 is data)"
+
     def header(self, mapping: ColumnMapping) -> list[str]:
-        if mapping.header_row < len(self.rows):
+        if 0 <= mapping.header_row < len(self.rows):
             return [cell_text(c) for c in self.rows[mapping.header_row]]
         return []
 

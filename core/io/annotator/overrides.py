@@ -57,14 +57,14 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
                   annotators: Sequence[str] | None = None) -> ColumnMapping:
     """The guessed mapping of ``table`` with what the user said over it.
 
-    ``header_row`` is 1-based (the sheet's own row number); the columns are
-    then guessed for that row. ``fields``: field -> column; ``annotators``:
-    the columns of one annotator's grades each (a wide layout, named by
-    their headers). A column the user names feeds that field only; a field
-    mapped to ``none`` is left out (``rank=none``: the sheet holds no
-    ranking).
+    ``header_row`` is 1-based (the sheet's own row number; 0: the sheet has
+    no header, row 1 is data); the columns are then guessed for that row.
+    ``fields``: field -> column; ``annotators``: the columns of one
+    annotator's grades each (a wide layout, named by their headers). A
+    column the user names feeds that field only; a field mapped to ``none``
+    is left out (``rank=none``: the sheet holds no ranking).
     """
-    if header_row is not None and not 1 <= header_row <= max(len(table.rows), 1):
+    if header_row is not None and not 0 <= header_row <= max(len(table.rows), 1):
         raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
                          file=table.file, sheet=table.sheet, hint="pass --header-row N")
     mapping = detect_mapping(table, None if header_row is None else header_row - 1)
@@ -73,6 +73,12 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     chosen: dict[str, int | None] = {
         _field(f, file=table.file): None if ref.strip().casefold() == "none"
         else find_column(header, ref, **where) for f, ref in (fields or {}).items()}
+    given = {f: c for f, c in chosen.items() if c is not None and f in ("query", "source_id")}
+    if given:  # read the others around the declared query or source
+        again = detect_mapping(table, mapping.header_row, given)
+        mapping = again.replace(reasons=(
+            *((f, why) for f, why in mapping.reasons if f == "header"),
+            *((f, why) for f, why in again.reasons if f not in given)))
     grades: tuple[tuple[int, str], ...] | None = None
     if annotators:
         cols = [find_column(header, ref, **where) for ref in annotators]

@@ -173,7 +173,9 @@ class ImportReport:
         where = self.file + (f", sheet {self.sheet!r}" if self.sheet else "")
         skipped = len(self.skipped_rows)
         return (
-            f"{where}: {self.layout} layout, header on row {self.header_row}; "
+            f"{where}: {self.layout} layout, "
+            + (f"header on row {self.header_row}; " if self.header_row > 0
+               else "no header (row 1 is data, columns go by their letters); ") +
             f"{_counted(self.judgments_read, 'judgment')} read in "
             f"{_counted(self.rows_read, 'row')}: "
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "

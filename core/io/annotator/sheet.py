@@ -84,18 +84,19 @@ class Sheet:
 
     def _check_mapping(self) -> None:
         mapping, header = self.mapping, self.header
+        where = (f"in the header ({', '.join(h for h in header if h) or 'empty'})"
+                 if mapping.header_row >= 0 else f"in {self.table.unnamed()}")
+        line = mapping.header_row + 1 if mapping.header_row >= 0 else None
         for need in ("query", "source_id"):
             if getattr(mapping, need) is None:
-                raise self.fail(f"no {need.replace('_', ' ')} column found in the header "
-                                f"({', '.join(h for h in header if h) or 'empty'})",
-                                line=mapping.header_row + 1,
+                raise self.fail(f"no {need.replace('_', ' ')} column found {where}", line=line,
                                 hint="name it e.g. " + _EXAMPLES[need]
                                 + ", or choose it in the import mapping")
         if mapping.grade is None and not mapping.grades:
             ranking = mapping.ranking_not_grade(header)
             raise self.fail(
-                f"no grade column found in the header ({', '.join(h for h in header if h)})"
-                + (f"; {ranking[0]}" if ranking else ""), line=mapping.header_row + 1,
+                f"no grade column found {where}" + (f"; {ranking[0]}" if ranking else ""),
+                line=line,
                 hint=ranking[1] + " (or choose it in the import mapping)" if ranking else
                 "name it grade/label/rating/relevance, one column per annotator as "
                 "grade_<name>, or choose it in the import mapping")
