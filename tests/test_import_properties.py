@@ -209,3 +209,38 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
     several = sheet.layout != "long" or len(next(iter(sheet.truth.values()))) > 1
     got = {(r["query"], r["source_id"]): _grades(r, several) for r in rows}
     assert got == sheet.truth
+
+
+#: Long sheets drawn under neutral headers, then written without their
+#: header row (as a script or a crowd platform's raw dump writes them).
+HEADERLESS_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=HEADERLESS_SHEETS)
+@given(sheets(headers="neutral").filter(
+    lambda s: s.layout == "long" and not s.extra_grade and not s.ambiguous
+    and s.ranking is None), st.sampled_from([".csv", ".xlsx"]))
+def test_a_headerless_sheet_keeps_its_first_judgment(sheet: Drawn, suffix: str) -> None:
+    """Row 1 of a sheet with no header is a judgment: it is imported (the
+    report says there is no header), or the report says row 1 was taken as
+    the header and how to say otherwise, or the import refuses in one line;
+    never a judgment dropped in silence."""
+    headerless = Drawn(sheet.rows[1:], sheet.layout, sheet.truth)
+    code, err, report, rows = _run(headerless, suffix)
+    event(f"headerless {suffix}: {'imported' if code == 0 else 'refused'}")
+    if code != 0:
+        assert code == 2, err
+        assert len(err.strip().splitlines()) == 1, err
+        assert f"drawn{suffix}" in err, err
+        assert "pass " in err, err
+        return
+    assert report is not None
+    event(f"header_row {report['header_row']}")
+    if report["header_row"] != 0:
+        assert any(g.startswith("row 1 taken as the header") for g in report["guesses"]), report
+        return
+    several = len(next(iter(sheet.truth.values()))) > 1
+    got = {(r["query"], r["source_id"]): _grades(r, several) for r in rows}
+    assert got == sheet.truth
+    tally = report["rows"]
+    assert tally["read"] == len(headerless.rows)
