@@ -92,8 +92,8 @@ def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None
     total row, or a row without a source id and without grades."""
     if not source_empty:
         return None
-    if summary_word(raw):
-        return f"a summary row ({summary_word(raw)!r}), not a judgment"
+    if word := summary_word(raw):
+        return f"a summary row ({word!r}), not a judgment"
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
     grade_cells = [c for c, _ in sheet.mapping.sources()]
     if all(c >= len(raw) or not cell_text(raw[c]).strip() for c in grade_cells):
