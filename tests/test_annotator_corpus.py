@@ -608,6 +608,40 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     assert (kept.excluded, kept.judgments_read) == ({}, 36)
 
 
+def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path):
+    """The Qualtrics export as a Prolific study writes it: the participant's
+    ``PROLIFIC_PID`` (whose ``pid`` is no passage id), a timing question
+    (``Timing - First Click`` ... ``Timing - Click Count``: seconds and a
+    count, no items) and an attention check beside the items. The same six
+    items and grades are read as without them (refused before: 'the headers
+    do not say which query and source each item is'; with the PID kept
+    apart, the click count was an item 'Timing', 'Click Count')."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
+    rows[0] += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID"]
+    rows[1] += [f"Timing - {t}" for t in timing] + [
+        "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID"]
+    rows[2] += [json.dumps({"ImportId": f"QID3_{t.upper().replace(' ', '_')}"}) for t in timing] + [
+        '{"ImportId":"QID4"}', '{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"STUDY_ID"}']
+    for n, r in enumerate(rows[3:]):
+        r += [f"{2.5 + n:.3f}", f"{40.75 + n:.3f}", f"{41.125 + n:.3f}", str(6 + n),
+              "Somewhat relevant", f"5f8a1c2b3d4e5f6a7b8c9d{n:02d}", "672b0c9a1f2e3d4c5b6a7980"]
+    sheet = tmp_path / "prolific_qualtrics.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    result = import_annotations(sheet)
+    original = import_annotations(DATA / "qualtrics_export.csv").document
+    doc = result.document
+    assert doc.query_ids == original.query_ids == ["standing desk converter",
+                                                   "how to descale a kettle"]
+    assert list(doc.source_id) == list(original.source_id)
+    assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
+    assert (result.report.judgments_read, result.report.excluded) == (24, {"preview": 2})
+    roles = {c.header: c.role for c in result.report.columns}
+    assert roles["PROLIFIC_PID"] == roles["Q3_Click Count"] == ""  # not imported
+
+
 def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     """Prodigy's ``answer = ignore`` (and ``reject`` beside the choice that is
