@@ -619,14 +619,17 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
     with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
-    rows[0] += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID"]
+    rows[0] += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID",
+                                              "RecipientEmail"]
     rows[1] += [f"Timing - {t}" for t in timing] + [
-        "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID"]
+        "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
+        "Recipient Email"]
     rows[2] += [json.dumps({"ImportId": f"QID3_{t.upper().replace(' ', '_')}"}) for t in timing] + [
-        '{"ImportId":"QID4"}', '{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"STUDY_ID"}']
+        '{"ImportId":"QID4"}', '{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"STUDY_ID"}',
+        '{"ImportId":"recipientEmail"}']
     for n, r in enumerate(rows[3:]):
         r += [f"{2.5 + n:.3f}", f"{40.75 + n:.3f}", f"{41.125 + n:.3f}", str(6 + n),
-              "Somewhat relevant", f"5f8a1c2b3d4e5f6a7b8c9d{n:02d}", "672b0c9a1f2e3d4c5b6a7980"]
+              "Somewhat relevant", f"5f8a1c2b3d4e5f6a7b8c9d{n:02d}", "672b0c9a1f2e3d4c5b6a7980", ""]
     sheet = tmp_path / "prolific_qualtrics.csv"
     with open(sheet, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows(rows)
@@ -640,6 +643,12 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
     assert (result.report.judgments_read, result.report.excluded) == (24, {"preview": 2})
     roles = {c.header: c.role for c in result.report.columns}
     assert roles["PROLIFIC_PID"] == roles["Q3_Click Count"] == ""  # not imported
+    # each column left out says why, as in a sheet read as it is (all said
+    # 'no role; not imported' once the sheet was reshaped)
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["StartDate"] == "StartDate: dates and times, not imported"
+    assert why["Q3_Last Click"].startswith("Q3_Last Click: numbers 40.75 to 45.75, varying")
+    assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
 
 
 def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
