@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import xlsxwriter
 
 from app.cli.main import main
 from core.io.annotator import import_annotations, preview, read_table
@@ -193,7 +194,9 @@ def test_unknown_labels_without_a_rubric_is_one_line_naming_them(
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1
-    assert err.startswith(f"ndcg-worksheet: error: {sheet}: labels on no known scale")
+    # the first such label's line and column named, as every refusal does
+    assert err.startswith(f"ndcg-worksheet: error: {sheet}, line 2, column 'label': labels on "
+                          "no known scale")
     for label in ("'meh'", "'kinda'", "'spot on'"):
         assert label in err
     assert "--rubric" in err
@@ -649,6 +652,31 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
     assert why["StartDate"] == "StartDate: dates and times, not imported"
     assert why["Q3_Last Click"].startswith("Q3_Last Click: numbers 40.75 to 45.75, varying")
     assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
+
+
+def test_one_formula_grade_is_one_judgment_rejected_with_what_to_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """An Excel sheet whose one grade is a formula: the summary line says
+    '1 judgment rejected' (not '1 judgments'), names its cell and says what
+    to do."""
+    sheet = tmp_path / "team.xlsx"
+    wb = xlsxwriter.Workbook(str(sheet))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["query", "doc", "judge", "label", "grade"])
+    for n, (doc, judge, label) in enumerate([("a", "ana", "Good"), ("b", "ana", "Bad"),
+                                             ("a", "ben", "Fair"), ("b", "ben", "Good")]):
+        ws.write_row(n + 1, 0, ["kettle descale", doc, judge, label])
+        if n == 2:
+            ws.write_formula(n + 1, 4, f'=IF(D{n + 2}="Fair",1,0)', None, 1)
+        else:
+            ws.write(n + 1, 4, {"Good": 2, "Bad": 0}[label])
+    wb.close()
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, err) == (0, "")
+    assert ("\n1 judgment rejected, the first on row 4, column 'E (grade)': cell E4 holds the "
+            "formula '=IF(D4=\"Fair\",1,0)'; formulas are never evaluated; cell not imported; "
+            "paste the cells as values in the spreadsheet to import them; pass --report "
+            "REPORT.json for the list\n") in out
 
 
 def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
