@@ -654,6 +654,24 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
     assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
 
 
+def test_a_sheet_with_its_query_and_source_named_by_a_word_stays_as_it_is(tmp_path: Path):
+    """The other side of the Prolific case: 'Topic no' and 'Doc URL' name
+    the query and the source by one word each, and the grade columns'
+    headers ('Annotator A - grade') fit 'query - source': the sheet is
+    still read as it is, one column per annotator, never one row per
+    respondent with 'Annotator A' for a query."""
+    rows = [["Topic no", "Doc URL", "Annotator A - grade", "Annotator B - grade"]]
+    rows += [[str(t), f"https://ex.example/{t}/{d}", (t + d) % 4, (t + 2 * d) % 4]
+             for t in (401, 402) for d in range(4)]
+    sheet = tmp_path / "two_annotators.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    result = import_annotations(sheet)
+    assert result.report.layout == "wide"
+    assert result.document.query_ids == ["401", "402"]
+    assert result.document.annotators == ["Annotator A", "Annotator B"]
+
+
 def test_one_formula_grade_is_one_judgment_rejected_with_what_to_do(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     """An Excel sheet whose one grade is a formula: the summary line says
