@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.banner import Banner
-from core.io.workbook import reopened
+from app.panels.audit import AuditLogView
+from core.io.workbook import OUTSIDE_ORIGIN, reopened
 from core.model.document import Document
 
 if TYPE_CHECKING:
@@ -56,10 +57,15 @@ class OutsideEditsBanner(Banner):
         return True
 
     def _show_log(self) -> None:
+        """The audit log shown, its entries from the spreadsheet selected and
+        in view (it showed the log's first rows, the edits further down)."""
         dock = self.window_.docks.get("auditLogDock")
         if dock is not None:
             dock.show()
             dock.raise_()
+            view = dock.widget()
+            if isinstance(view, AuditLogView):
+                view.show_origin(OUTSIDE_ORIGIN)
 
 
 def install_outside_edits(window: WindowApi) -> OutsideEditsBanner:

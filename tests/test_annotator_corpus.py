@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import xlsxwriter
 
 from app.cli.main import main
 from core.io.annotator import import_annotations, preview, read_table
@@ -193,7 +194,9 @@ def test_unknown_labels_without_a_rubric_is_one_line_naming_them(
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1
-    assert err.startswith(f"ndcg-worksheet: error: {sheet}: labels on no known scale")
+    # the first such label's line and column named, as every refusal does
+    assert err.startswith(f"ndcg-worksheet: error: {sheet}, line 2, column 'label': labels on "
+                          "no known scale")
     for label in ("'meh'", "'kinda'", "'spot on'"):
         assert label in err
     assert "--rubric" in err
@@ -606,6 +609,92 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     kept = import_annotations(
         sheet, guess_mapping(read_guessed(sheet)).replace(keep=("preview",))).report
     assert (kept.excluded, kept.judgments_read) == ({}, 36)
+
+
+def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path):
+    """The Qualtrics export as a Prolific study writes it: the participant's
+    ``PROLIFIC_PID`` (whose ``pid`` is no passage id), a timing question
+    (``Timing - First Click`` ... ``Timing - Click Count``: seconds and a
+    count, no items) and an attention check beside the items. The same six
+    items and grades are read as without them (refused before: 'the headers
+    do not say which query and source each item is'; with the PID kept
+    apart, the click count was an item 'Timing', 'Click Count')."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
+    rows[0] += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID",
+                                              "RecipientEmail"]
+    rows[1] += [f"Timing - {t}" for t in timing] + [
+        "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
+        "Recipient Email"]
+    rows[2] += [json.dumps({"ImportId": f"QID3_{t.upper().replace(' ', '_')}"}) for t in timing] + [
+        '{"ImportId":"QID4"}', '{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"STUDY_ID"}',
+        '{"ImportId":"recipientEmail"}']
+    for n, r in enumerate(rows[3:]):
+        r += [f"{2.5 + n:.3f}", f"{40.75 + n:.3f}", f"{41.125 + n:.3f}", str(6 + n),
+              "Somewhat relevant", f"5f8a1c2b3d4e5f6a7b8c9d{n:02d}", "672b0c9a1f2e3d4c5b6a7980", ""]
+    sheet = tmp_path / "prolific_qualtrics.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    result = import_annotations(sheet)
+    original = import_annotations(DATA / "qualtrics_export.csv").document
+    doc = result.document
+    assert doc.query_ids == original.query_ids == ["standing desk converter",
+                                                   "how to descale a kettle"]
+    assert list(doc.source_id) == list(original.source_id)
+    assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
+    assert (result.report.judgments_read, result.report.excluded) == (24, {"preview": 2})
+    roles = {c.header: c.role for c in result.report.columns}
+    assert roles["PROLIFIC_PID"] == roles["Q3_Click Count"] == ""  # not imported
+    # each column left out says why, as in a sheet read as it is (all said
+    # 'no role; not imported' once the sheet was reshaped)
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["StartDate"] == "StartDate: dates and times, not imported"
+    assert why["Q3_Last Click"].startswith("Q3_Last Click: numbers 40.75 to 45.75, varying")
+    assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
+
+
+def test_a_sheet_with_its_query_and_source_named_by_a_word_stays_as_it_is(tmp_path: Path):
+    """The other side of the Prolific case: 'Topic no' and 'Doc URL' name
+    the query and the source by one word each, and the grade columns'
+    headers ('Annotator A - grade') fit 'query - source': the sheet is
+    still read as it is, one column per annotator, never one row per
+    respondent with 'Annotator A' for a query."""
+    rows = [["Topic no", "Doc URL", "Annotator A - grade", "Annotator B - grade"]]
+    rows += [[str(t), f"https://ex.example/{t}/{d}", (t + d) % 4, (t + 2 * d) % 4]
+             for t in (401, 402) for d in range(4)]
+    sheet = tmp_path / "two_annotators.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    result = import_annotations(sheet)
+    assert result.report.layout == "wide"
+    assert result.document.query_ids == ["401", "402"]
+    assert result.document.annotators == ["Annotator A", "Annotator B"]
+
+
+def test_one_formula_grade_is_one_judgment_rejected_with_what_to_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """An Excel sheet whose one grade is a formula: the summary line says
+    '1 judgment rejected' (not '1 judgments'), names its cell and says what
+    to do."""
+    sheet = tmp_path / "team.xlsx"
+    wb = xlsxwriter.Workbook(str(sheet))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["query", "doc", "judge", "label", "grade"])
+    for n, (doc, judge, label) in enumerate([("a", "ana", "Good"), ("b", "ana", "Bad"),
+                                             ("a", "ben", "Fair"), ("b", "ben", "Good")]):
+        ws.write_row(n + 1, 0, ["kettle descale", doc, judge, label])
+        if n == 2:
+            ws.write_formula(n + 1, 4, f'=IF(D{n + 2}="Fair",1,0)', None, 1)
+        else:
+            ws.write(n + 1, 4, {"Good": 2, "Bad": 0}[label])
+    wb.close()
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, err) == (0, "")
+    assert ("\n1 judgment rejected, the first on row 4, column 'E (grade)': cell E4 holds the "
+            "formula '=IF(D4=\"Fair\",1,0)'; formulas are never evaluated; cell not imported; "
+            "paste the cells as values in the spreadsheet to import them; pass --report "
+            "REPORT.json for the list\n") in out
 
 
 def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(

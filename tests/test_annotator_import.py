@@ -306,7 +306,9 @@ def test_formula_in_grade_cell_is_refused_not_evaluated(tmp_path: Path) -> None:
     rep = import_annotations(path).report
     f1, f2 = sorted(rep.formulas, key=lambda i: i.row)
     assert (f1.row, f1.column, f1.value) == (3, "C (grade)", "=1+2")
-    assert "cell not imported" in f1.problem
+    assert f1.problem == ("cell C3 holds the formula '=1+2'; formulas are never evaluated; cell "
+                          "not imported; paste the cells as values in the spreadsheet to import "
+                          "them")  # what to do: a grade column computed from labels, say
     assert (f2.row, f2.value) == (4, '="q"')
     assert "row rejected" in f2.problem
     doc = import_annotations(path).document
@@ -603,3 +605,30 @@ def test_error_values_are_refused_cells_never_blanks(tmp_path: Path) -> None:
     assert pairs[("q1", "d1")] == (2.0, GradeState.NUMBER)
     assert pairs[("q1", "d2")][1] == GradeState.UNKNOWN
     assert path.read_bytes() == before
+
+
+def test_a_quoted_export_with_one_unclosed_quote_keeps_its_commas(tmp_path: Path) -> None:
+    """A Mechanical Turk batch (every field quoted, ``RequesterAnnotation``
+    holding ``BatchId:…;OriginalHitTemplateId:…;`` on every line) with a
+    worker's comment cut short before its closing quote: still read with
+    commas, so the import names the broken line's cell (it was read with
+    semicolons, the header one column, and refused as 'no query column
+    found')."""
+    header = ["HITId", "RequesterAnnotation", "WorkerId", "Input.query", "Input.url",
+              "Answer.relevance.label"]
+    lines = [",".join(f'"{h}"' for h in header)]
+    for n in range(8):
+        fields = [f"3ZQA{n // 2:04d}", "BatchId:5123456;OriginalHitTemplateId:928390909;",
+                  f"A{n % 2}B2C3D4E5F6", "descale a kettle", f"https://ex.example/{n // 2}",
+                  ("Relevant", "Not relevant")[n % 2]]
+        lines.append(",".join(f'"{f}"' for f in fields))
+    lines[5] = lines[5][:-1] + " (see"  # the closing quote lost
+    path = tmp_path / "Batch_5123456_batch_results.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    table = read_table(path)
+    assert table.delimiter == ","
+    assert table.rows[0] == header
+    report = import_annotations(path).report
+    assert list(report.unmapped_labels) == ['Relevant (see\n3ZQA0002"']
+    first = next(i for i in report.issues if i.value == 'Relevant (see\n3ZQA0002"')
+    assert (first.row, first.column) == (6, "Answer.relevance.label")

@@ -165,6 +165,26 @@ def test_a_column_no_role_is_read_from_is_named_not_dropped() -> None:
             ) in mapping.reasons
 
 
+def test_a_column_of_one_value_on_some_rows_is_said_in_the_singular() -> None:
+    """Mechanical Turk's ``Approve`` column holds an ``x`` on the assignments
+    to approve only, a ``Batch`` column one number on a few rows: said
+    '1 distinct value' and 'the number 7', not '1 distinct values' and
+    'numbers 7 to 7'."""
+    rows = [["Input.query", "Input.url", "WorkerId", "Answer.relevance", "Approve", "Batch"]]
+    for qi, q in enumerate(("wireless earbuds", "descale a kettle")):
+        for d in range(4):
+            for wi, who in enumerate(("A1B2C3D4E5F6G7", "A3KQ9W2ZP0L8XM", "AZ7Y6X5W4V3U2T")):
+                n = len(rows)
+                rows.append([q, f"https://ex.example/{qi}/{d}", who, (d + wi) % 4,
+                             "x" if n % 7 else "", 7 if n % 11 == 0 else ""])
+    mapping = detect_mapping(Table(file="batch.csv", rows=rows))
+    assert (mapping.query, mapping.source_id, mapping.annotator, mapping.grade) == (0, 1, 2, 3)
+    assert ("ignored", "Approve: 1 distinct value, no role read from them; not imported"
+            ) in mapping.reasons
+    assert ("ignored", "Batch: the number 7, no role read from them; not imported"
+            ) in mapping.reasons
+
+
 def test_seconds_since_1970_are_times_and_numeric_ids_stay_ids() -> None:
     """A crowd platform's export: numeric source ids (2350000100, ... counted
     one by one within a query) and, under headers that say nothing, when

@@ -6,6 +6,7 @@ the user says so."""
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 from pathlib import Path
@@ -203,3 +204,55 @@ def _ranked_copy(doc: Any) -> Any:
     return Document.from_columns(
         query=[doc.query_ids[int(q)] for q in doc.query], source_id=list(doc.source_id),
         score=[float(len(doc) - i) for i in range(len(doc))], grade=list(doc.grade))
+
+
+def test_a_long_export_leaves_the_columns_page_its_boxes_at_1280x800(
+        qtbot: Any, boxes: Boxes, tmp_path: Path):
+    """A Mechanical Turk batch of every column the platform writes (34): the
+    guesses' reasons, a long paragraph, scroll in a box of their own; the
+    role boxes keep their height in a wizard sized for a 1280x800 screen
+    (they were squeezed to half their text's height, 'long: one row per
+    judgment' cut through). Its one label on no known scale is asked for in
+    the singular."""
+    header = ["HITId", "HITTypeId", "Title", "Description", "Keywords", "Reward",
+              "CreationTime", "MaxAssignments", "RequesterAnnotation",
+              "AssignmentDurationInSeconds", "AutoApprovalDelayInSeconds", "Expiration",
+              "NumberOfSimilarHITs", "LifetimeInSeconds", "AssignmentId", "WorkerId",
+              "AssignmentStatus", "AcceptTime", "SubmitTime", "AutoApprovalTime",
+              "ApprovalTime", "RejectionTime", "RequesterFeedback", "WorkTimeInSeconds",
+              "LifetimeApprovalRate", "Last30DaysApprovalRate", "Last7DaysApprovalRate",
+              "Input.query", "Input.url", "Input.title", "Answer.relevance.label",
+              "Answer.comment", "Approve", "Reject"]
+    lines = [header]
+    for n in range(12):
+        lines.append([f"3ZQA{n // 3:04d}", "3TYPEXYZ", "Judge relevance", "Read the page",
+                      "search", "$0.10", "Tue Nov 12 09:00:00 PST 2024", "3",
+                      "BatchId:5123456;", "600", "259200", "Tue Nov 19 09:00:00 PST 2024", "",
+                      "604800", f"3ASG{n:05d}", ("A1B2C3D4E5F6G7", "A3KQ9W2ZP0L8XM",
+                                                  "AZ7Y6X5W4V3U2T")[n % 3], "Approved",
+                      f"Tue Nov 12 09:1{n % 10}:00 PST 2024",
+                      f"Tue Nov 12 09:2{n % 10}:00 PST 2024",
+                      "Fri Nov 15 09:20:00 PST 2024", "Wed Nov 13 10:00:00 PST 2024", "", "",
+                      str(30 + n), f"100% ({20 + n}/{20 + n})", "100% (5/5)", "0% (0/0)",
+                      "descale a kettle" if n < 6 else "wireless earbuds",
+                      f"https://ex.example/{n // 3}", f"Page {n // 3}",
+                      ("Not relevant", "Somewhat relevant", "Highly relevant")[n % 3]
+                      if n != 7 else "kinda", "", "x", ""])
+    path = tmp_path / "Batch_5123456_batch_results.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, quoting=csv.QUOTE_ALL).writerows(lines)
+    wizard = _wizard(qtbot, path)
+    wizard.resize(1024, 700)  # what a 1280x800 screen gives it
+    wizard.sheet_page.header_row.setFocus()
+    qtbot.keyClick(wizard, Qt.Key.Key_Return)  # Next
+    _idle(qtbot, wizard)
+    page = wizard.mapping_page
+    assert wizard.currentPage() is page
+    assert "ignored: HITTypeId: one value on every row" in page.reasons.text()
+    qtbot.waitUntil(lambda: page.combos["query"].height() > 0)
+    for name, combo in page.combos.items():
+        assert combo.height() >= combo.minimumSizeHint().height(), name
+    assert page.layout_combo.height() >= page.layout_combo.minimumSizeHint().height()
+    assert page.unmapped_prompt.text().startswith(
+        "1 label is on no known scale and not in the rubric. Give it its grade below")
+    assert boxes.shown == []

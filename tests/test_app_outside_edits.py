@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 from PySide6.QtCore import Qt
 
@@ -20,6 +21,7 @@ from app.settings import Settings
 from core.engine.evaluation import evaluate
 from core.io.workbook import export_workbook
 from core.model.conventions import GainRule
+from core.model.document import AuditEntry
 from core.model.examples import seed_document
 from tests.test_workbook_reopen import _edit
 
@@ -87,4 +89,42 @@ def test_a_refused_cell_is_named_and_an_unedited_book_says_nothing(qtbot: Any, b
     assert task is not None
     qtbot.waitUntil(lambda: task.done, timeout=10_000)
     assert not banner.isVisible()
+    w.session.mark_saved()
+
+
+def test_show_the_audit_log_brings_the_spreadsheet_edits_into_view(qtbot: Any,
+                                                                   tmp_path: Path) -> None:
+    """A reviewer's book with a long audit log, a grade then changed in
+    LibreOffice: the banner's button shows the audit log with the grade
+    edited in the spreadsheet selected and in view (it showed the log's first
+    rows, which are the reviewer's own grades, and the edit 40 rows down)."""
+    doc = seed_document()
+    doc.audit.extend(AuditEntry("tester", f"2026-12-06T09:{n:02d}:00+00:00", "case-A", "A",
+                                "unknown", "3") for n in range(40))
+    book, edited = tmp_path / "long.xlsx", tmp_path / "edited.xlsx"
+    export_workbook(evaluate(doc), book)
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Candidates"]
+    header = [c.value for c in ws[1]]
+    row = next(r for r in range(2, ws.max_row + 1)
+               if (ws.cell(r, 1).value, ws.cell(r, 2).value) == ("case-B", "C"))
+    ws.cell(row, header.index("current grade") + 1).value = 2
+    wb.save(edited)
+    w = _window(qtbot, edited)
+    w.resize(1280, 800)
+    banner = w.outside_edits
+    assert banner is not None
+    assert banner.isVisible()
+    view = w.audit_view
+    qtbot.waitUntil(lambda: view.audit_model.rowCount() == 41, timeout=5_000)
+    assert view.rowAt(0) == 0  # the log opens at its first entry
+    banner.show_log.setFocus()
+    qtbot.keyClick(banner.show_log, Qt.Key.Key_Space)
+    selected = sorted({i.row() for i in view.selectionModel().selectedRows()})
+    assert selected == [40]
+    entry = view.audit_model.entry(40)
+    assert (entry.query, entry.source_id, entry.after, entry.origin) == (
+        "case-B", "C", "2", "outside the app")
+    rect = view.visualRect(view.audit_model.index(40, 0))
+    assert view.viewport().rect().contains(rect)
     w.session.mark_saved()

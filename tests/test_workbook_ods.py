@@ -39,6 +39,8 @@ from tests.test_workbook_runs import CONV as RUNS_CONV
 from tests.test_workbook_runs import check_runs, three_docs
 
 _T = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_S = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+_FO = "{urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0}"
 _OF = "of:="
 
 
@@ -292,3 +294,45 @@ def test_libreoffice_recalculates_a_stale_value(recalculated: dict[str, Any]) ->
                                             f"LibreOffice {values[SHEETS['candidates']][1][8]!r}"]
     check_values(values, doc, conv)
     assert not np.isclose(values[SHEETS["candidates"]][1][8] or 0.0, 77.0)
+
+
+def test_the_ods_report_says_where_its_charts_are(tmp_path: Path) -> None:
+    """An .ods carries no charts: its Report says so under the heading, and
+    the distribution's table follows it, where a "Charts" heading stood over
+    16 blank rows (half a printed page) that LibreOffice left empty. The
+    .xlsx keeps the heading and the room its charts are drawn in."""
+    ev = evaluate(seed_document())
+    ods, xlsx = tmp_path / "w.ods", tmp_path / "w.xlsx"
+    export_workbook(ev, ods)
+    export_workbook(ev, xlsx)
+
+    def column_a(values: dict[str, list[list[Any]]]) -> list[str]:
+        return [str(r[0]) for r in values[SHEETS["report"]] if r and r[0] not in (None, "")]
+
+    in_ods = column_a(ods_values(ods))
+    heading = next(i for i, t in enumerate(in_ods) if t.startswith("Charts"))
+    assert in_ods[heading:heading + 2] == [
+        "Charts: in the .xlsx only (an .ods is written without them; the table below is "
+        "their data)", "Queries per NDCG range (the distribution chart's data)"]
+    # ... on a printed page of its own, as in the .xlsx (the page break was
+    # not carried: the table was cut in two between the pages)
+    rows = ods_values(ods)[SHEETS["report"]]
+    at = next(i for i, r in enumerate(rows) if str(r[0]).startswith("Charts"))
+    content = _content(ods)
+    styles = {st.get(f"{_S}name"): st for st in content.iter(f"{_S}style")}
+    report = next(t for t in content.iter(f"{_T}table") if t.get(f"{_T}name") == SHEETS["report"])
+    starts, n = [], 0
+    for row in report.iter(f"{_T}table-row"):
+        style = styles.get(row.get(f"{_T}style-name") or "")
+        props = style.find(f"{_S}table-row-properties") if style is not None else None
+        if props is not None and props.get(f"{_FO}break-before") == "page":
+            starts.append(n)
+        n += int(row.get(f"{_T}number-rows-repeated") or 1)
+    assert starts == [at - 1]  # the blank row above the heading, as the xlsx's <brk>
+    report = read_values(xlsx)[SHEETS["report"]]
+    at = next(i for i, r in enumerate(report) if r and r[0] == "Charts")
+    table = next(i for i, r in enumerate(report) if r and r[0] == "Queries per NDCG range "
+                 "(the distribution chart's data)")
+    assert table - at == 18  # the charts' 16 rows and a blank one each side
+    with zipfile.ZipFile(xlsx) as z:
+        assert any(n.startswith("xl/charts/chart") for n in z.namelist())

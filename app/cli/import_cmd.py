@@ -156,7 +156,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         out.write(guidelines.headline + note + "\n")
     if report.rejected_judgments:
         row, column, why = report.rejected_judgments[0]
-        out.write(f"{len(report.rejected_judgments)} judgments rejected, the first on row "
+        n = len(report.rejected_judgments)
+        out.write(f"{n} judgment{'' if n == 1 else 's'} rejected, the first on row "
                   f"{row}, column {column!r}: {why}"
                   + (f"; every one is in {args.report}" if args.report else
                      "; pass --report REPORT.json for the list") + "\n")

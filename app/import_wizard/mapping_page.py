@@ -11,10 +11,12 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QScrollArea,
     QTableView,
     QVBoxLayout,
     QWizardPage,
@@ -111,7 +113,7 @@ class MappingPage(QWizardPage):
         self.reasons.setAccessibleName(self.tr("Why each column was guessed"))
         self.reasons.setWordWrap(True)
         self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.reasons)
+        outer.addWidget(self._scrolled(self.reasons))
         outer.addLayout(self._conventions_form(conventions))
         self.problem = QLabel(self)
         self.problem.setObjectName("mappingProblem")
@@ -119,6 +121,20 @@ class MappingPage(QWizardPage):
         tint(self.problem, "color: {}", "error")
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
+
+    def _scrolled(self, label: QLabel) -> QScrollArea:
+        """``label`` in a box of at most six lines that scrolls: a platform's
+        export of 34 columns gives a paragraph of reasons, which squeezed
+        the role boxes above it to half their height on a 1280x800 screen."""
+        area = QScrollArea(self)
+        area.setObjectName("guessReasonsArea")
+        area.setAccessibleName(label.accessibleName())
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        area.setWidget(label)
+        area.setMaximumHeight(6 * label.fontMetrics().lineSpacing() + 4)
+        return area
 
     def _labels_box(self, into: QVBoxLayout) -> None:
         """How the labels read, and the table that asks for the others."""
@@ -242,6 +258,8 @@ class MappingPage(QWizardPage):
         self.unmapped_prompt.setVisible(bool(unmapped))
         self.unmapped_view.setVisible(bool(unmapped))
         self.unmapped_prompt.setText(self.tr(
+            "1 label is on no known scale and not in the rubric. Give it its grade below; "
+            "left without one, its cells are rejected.") if unmapped == 1 else self.tr(
             "{0} labels are on no known scale and not in the rubric. Give each its grade "
             "below; a label left without one has its cells rejected.").format(unmapped))
 

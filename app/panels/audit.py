@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, QTimer
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -100,6 +100,23 @@ class AuditLogView(QTableView):
             if wanted > header.sectionSize(col):
                 header.resizeSection(col, wanted)
         self._fit_note()
+
+    def show_origin(self, origin: str) -> int:
+        """Select the entries recorded from ``origin`` (a workbook's edits
+        made outside the app) and bring them into view, the first at the top
+        where they all fit; how many there are."""
+        model = self.audit_model
+        rows = [r for r in range(model.rowCount()) if model.entry(r).origin == origin]
+        selection = QItemSelection()
+        last = model.columnCount() - 1
+        for r in rows:
+            selection.select(model.index(r, 0), model.index(r, last))
+        flags = QItemSelectionModel.SelectionFlag
+        self.selectionModel().select(selection, flags.ClearAndSelect | flags.Rows)
+        if rows:
+            self.scrollTo(model.index(rows[-1], 0))
+            self.scrollTo(model.index(rows[0], 0))
+        return len(rows)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

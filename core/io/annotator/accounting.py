@@ -79,7 +79,7 @@ def column_records(header: list[str], mapping: ColumnMapping,
         by_file = {f: used[j] for j, f in enumerate(origin.columns) if f >= 0 and j in used}
         items = {c for c in origin.items if c >= 0}
         used = {**{c: "grade (an item)" for c in items}, **by_file}
-        left = {}
+        left = {f: left[j] for j, f in enumerate(origin.columns) if f >= 0 and j in left}
         header = origin.header
     width = max([len(header), *(c + 1 for c in used), *(c + 1 for c in left)], default=0)
     out = []
@@ -91,7 +91,7 @@ def column_records(header: list[str], mapping: ColumnMapping,
         elif c in left:
             why, flag = left[c]
         else:
-            why, flag = "no role; not imported", ""
+            why, flag = "empty: no row holds a value; not imported", ""  # others are in left
         out.append(ColumnRecord(c, column_letters(c + 1), name, role, why, flag))
     return tuple(out)
 

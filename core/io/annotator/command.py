@@ -103,7 +103,10 @@ def unreadable(report: ImportReport) -> InputError | None:
                        for k, v in report.unmapped_labels.items())
     known = ",".join(f"{g:g}={t}" for t, g in sorted(report.labels.items(), key=lambda x: x[1]))
     example = ",".join(x for x in (known, *(f"N={k}" for k in report.unmapped_labels)) if x)
+    first = next((i for i in report.issues if str(i.value).strip() in report.unmapped_labels),
+                 None)  # the file's row and column of the first such label
     return InputError(
         f"labels on no known scale and not in the rubric: {labels}", file=report.file,
-        sheet=report.sheet,
+        sheet=report.sheet, line=first.row if first else None,
+        column=first.column if first else None,
         hint=f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")

@@ -105,6 +105,11 @@ class Named:
     def __bool__(self) -> bool:
         return self.field is not None or self.annotator is not None
 
+    @property
+    def by_word(self) -> bool:
+        """Named by one word of the header (``PROLIFIC_PID``'s ``pid``), not by the whole."""
+        return self.rank >= _TOKEN_RANK
+
 
 def _plain(header: str) -> str:
     """The header without a tool prefix or a bracketed scale, normalised."""

@@ -110,7 +110,11 @@ def sniff_delimiter(text: str, path: Path) -> str:
     the one giving more fields on a tie (so that a decimal comma in a
     semicolon file does not win, nor a comma in a title line above the
     header, nor semicolons inside a comma file's notes); a comma when none
-    splits.
+    splits. Where most lines quote their fields, the delimiter the quotes
+    stand beside most often wins: one unclosed quote (a worker's comment cut short)
+    spoils a few lines for it, not the file (Mechanical Turk's
+    ``"BatchId:5123456;OriginalHitTemplateId:928390909;"`` on every line
+    otherwise made it semicolons, the header one column).
 
     >>> sniff_delimiter("Batch 7, sent by X\\n\\nq;d;s;g\\nq;d;0,5;2\\nq;e;0,25;1\\n",
     ...                 Path("a.csv"))
@@ -119,7 +123,7 @@ def sniff_delimiter(text: str, path: Path) -> str:
     if path.suffix.lower() in (".tsv", ".tab"):
         return "\t"
     lines = list(islice((ln for ln in text.splitlines() if ln.strip()), _SNIFF_LINES))
-    best, best_score = ",", (0, 0)
+    best, best_score = ",", (0, 0, 0)
     for delim in DELIMITERS:
         if not any(delim in ln for ln in lines):
             continue
@@ -134,7 +138,9 @@ def sniff_delimiter(text: str, path: Path) -> str:
         if not counts:
             continue
         width = max(counts, key=lambda w: (counts[w], w))
-        score = (counts[width], width)
+        beside = [ln.count(f'{delim}"') + ln.count(f'"{delim}') for ln in lines]
+        quoted = sum(beside) if 2 * sum(map(bool, beside)) >= len(lines) else 0
+        score = (quoted, counts[width], width)
         if score > best_score:
             best, best_score = delim, score
     return best

@@ -383,8 +383,8 @@ def span(p: Profile) -> str:
     """What a column's values are, in a few words (numbers lo to hi, N distinct values)."""
     if p.numeric > 0.9:
         lo, hi = (cell_text(float(x)) for x in (p.lo, p.hi))
-        return f"numbers {lo} to {hi}"
-    return f"{p.distinct} distinct values"
+        return f"numbers {lo} to {hi}" if lo != hi else f"the number {lo}"
+    return f"{p.distinct} distinct value{'' if p.distinct == 1 else 's'}"
 
 
 def roles_from_values(profiles: list[Profile], named: dict[str, int],

@@ -183,7 +183,9 @@ def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set
                 f"cell {column_letters(c + 1)}{r + 1} holds "
                 + (f"the formula {text!r}; formulas are never evaluated" if text.startswith("=")
                    else f"the error value {text!r}, not data")
-                + ("; row rejected" if hit_key else "; cell not imported"),
+                + ("; row rejected" if hit_key else "; cell not imported")
+                + ("; paste the cells as values in the spreadsheet to import them"
+                   if text.startswith("=") else ""),
                 text)))
             bad_cells.setdefault(i, set()).add(c)
         if any(hits):

@@ -35,7 +35,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.io.annotator.cells import grade_like
+from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import Origin, Table, cell_text
 from core.io.annotator.names import name_field
 from core.io.annotator.report import ImportReport, Issue
@@ -124,24 +124,49 @@ def _query(text: str) -> str:
 
 def _graded_columns(rows: list[list[Any]], first: int, width: int) -> list[int]:
     """The columns whose answers (rows from ``first`` on) read as grades."""
+    return _answered_columns(rows, first, width)[0]
+
+
+def _answered_columns(rows: list[list[Any]], first: int, width: int,
+                      ) -> tuple[list[int], set[int]]:
+    """The columns whose answers (rows from ``first`` on) read as grades, and
+    those whose answers are numbers that do not (seconds, counts)."""
     sample = rows[first:first + _SAMPLE]
-    out = []
+    graded, measured = [], set()
     for c in range(width):
         cells = [r[c] for r in sample if c < len(r) and cell_text(r[c]).strip()]
         if cells and grade_like(cells, set(_MARKS)):
-            out.append(c)
-    return out
+            graded.append(c)
+        elif cells and sum(map(_is_number, cells)) >= 0.8 * len(cells):
+            measured.add(c)
+    return graded, measured
 
 
-def _items(header: Sequence[str], cols: list[int]) -> tuple[str, dict[int, tuple[str, str]]]:
-    """The pattern that reads most of ``cols``' headers as (query, source), and those."""
+def _is_number(value: Any) -> bool:
+    try:
+        number(value)
+    except Reject:
+        return False
+    return True
+
+
+def _items(header: Sequence[str], cols: list[int], other: set[int],
+           ) -> tuple[str, dict[int, tuple[str, str]]]:
+    """The pattern that reads most of ``cols``' headers as (query, source), and those.
+    A query some of whose columns hold numbers that are no grades (``other``)
+    is no query of items (Qualtrics' ``Timing - First Click`` ... ``Timing -
+    Click Count``: seconds and a count); a column nobody answered, or one of
+    grades with a few slips of the pen, is no such sign."""
     best: tuple[str, dict[int, tuple[str, str]]] = ("", {})
     for shown, pattern in PATTERNS:
-        found = {}
-        for c in cols:
-            m = pattern.match(header[c].strip()) if c < len(header) else None
-            if m:
+        found, ungraded = {}, set()
+        for c, text in enumerate(header):
+            m = pattern.match(text.strip())
+            if m and c in cols:
                 found[c] = (_query(m.group("q")), m.group("s").strip())
+            elif m and c in other:
+                ungraded.add(_query(m.group("q")))
+        found = {c: item for c, item in found.items() if item[0] not in ungraded}
         if len(found) > len(best[1]):
             best = (shown, found)
     return best
@@ -151,13 +176,13 @@ def _header_texts(rows: list[list[Any]], at: int) -> list[str]:
     return [cell_text(c).strip() for c in rows[at]] if at < len(rows) else []
 
 
-def _best_items(rows: list[list[Any]], heads: list[int], graded: list[int],
+def _best_items(rows: list[list[Any]], heads: list[int], graded: list[int], other: set[int],
                 ) -> tuple[int, str, dict[int, tuple[str, str]]]:
     """The header row (of ``heads``) whose cells name most items, the
     pattern and the items."""
     best: tuple[int, str, dict[int, tuple[str, str]]] = (heads[0], "", {})
     for at in heads:
-        shown, items = _items(_header_texts(rows, at), graded)
+        shown, items = _items(_header_texts(rows, at), graded, other)
         if len(items) > len(best[2]):
             best = (at, shown, items)
     return best
@@ -172,8 +197,8 @@ def untranspose(table: Table, header_row: int) -> Table | None:
     first = heads[-1] + 1
     header = _header_texts(rows, header_row)
     width = max((len(r) for r in rows[header_row:first + _SAMPLE]), default=0)
-    graded = _graded_columns(rows, first, width)
-    named_at, shown, items = _best_items(rows, heads, graded)
+    graded, other = _answered_columns(rows, first, width)
+    named_at, shown, items = _best_items(rows, heads, graded, other)
     if len(items) < _MIN_ITEMS:
         return None
     header += [""] * (width - len(header))
@@ -183,8 +208,9 @@ def untranspose(table: Table, header_row: int) -> Table | None:
     others = [c for c in range(len(header)) if c not in items]
     # a column of small numbers its header names as a field (a status 0/1/2) is no item
     graded = [c for c in graded if c in items or name_field(header[c]).field is None]
-    if len(items) < 0.8 * len(graded) or any(
-            name_field(header[c]).field in ("query", "source_id") for c in others):
+    # most columns of grades are items; the others a survey's own (its
+    # progress in percent, an attention check)
+    if 2 * len(items) <= len(graded) or any(_names_item_field(header[c]) for c in others):
         return None  # a sheet with its own query and source columns is not transposed
     item_header = _header_texts(rows, named_at)
     named = [item_header[c] if c in items and c < len(item_header) else h
@@ -205,6 +231,14 @@ def untranspose(table: Table, header_row: int) -> Table | None:
                  formulas=moved(table.formulas), errors=moved(table.errors),
                  encoding=table.encoding, delimiter=table.delimiter, rectangular=True,
                  notes=[*table.notes, note], origin=origin.origin)
+
+
+def _names_item_field(header: str) -> bool:
+    """Whether a header names a query or source column by its whole name: a
+    respondent's id that holds one such word (Prolific's ``PROLIFIC_PID``)
+    does not make a survey's sheet one with its own query and source."""
+    named = name_field(header)
+    return named.field in ("query", "source_id") and not named.by_word
 
 
 class _Reshaped:

@@ -34,14 +34,18 @@ _GAIN, _LOSS = "#2CA02C", "#D62728"
 
 def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tuple[int, int]],
                  comparison: tuple[Comparison, ComparisonPlaces, tuple[str, str]] | None,
-                 ) -> None:
-    """The charts from the Report's current row, then the distribution's table."""
+                 *, drawn: bool = True) -> None:
+    """The charts from the Report's current row, then the distribution's
+    table (only the table when not ``drawn``: a workbook written as .ods)."""
     report = sheet_ref(SHEETS["report"])
     anchor = s.row
-    s.skip(CHART_ROWS * (2 if comparison is not None else 1))
+    if drawn:
+        s.skip(CHART_ROWS * (2 if comparison is not None else 1))
     s.section("Queries per NDCG range (the distribution chart's data)")
     columns = [(run, j) for j in range(runs[0].n_cutoffs) for run in runs][: s.width - 1]
     first, counts = _distribution_table(s, columns, len(runs) > 1)
+    if not drawn:
+        return
     dist = wb.add_chart({"type": "column"})
     bins = [f"{EDGES[b]:.1f} to {EDGES[b + 1]:.1f}" for b in range(len(EDGES) - 1)]
     for c in range(1, len(columns) + 1):

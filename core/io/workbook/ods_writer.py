@@ -8,7 +8,8 @@ with the result xlsxwriter cached stored as the cell's value (a reader that
 does not recalculate shows the engine's numbers), the defined names, column
 widths and hidden columns, row heights, merged cells, frozen panes, the
 cell styles (:mod:`core.io.workbook.ods_styles`: display rounding, colours,
-which cells stay editable), the lists of choices and sheet protection. So
+which cells stay editable), the lists of choices, sheet protection and
+manual page breaks (a row style breaking before it). So
 every sheet, formula and cached value has one source, the xlsx writer's;
 charts, comments, conditional colours and print titles are not carried
 (``docs/workbook.md``). The Candidates rows come rendered as ODF already
@@ -147,6 +148,9 @@ class _Sheet:
         self.styled = {c for lo, hi, _, style, _ in self.columns if style
                        for c in range(lo, hi + 1)}
         self.row = 0  # the next sheet row (0-based) to write
+        # Manual page breaks (the Report's charts page): the xlsx's <brk id>
+        # is the last row above one, 1-based; the row after starts a page.
+        self.breaks = {int(b) for b in re.findall(r'<brk id="([0-9]+)"', tail)}
 
     def rows(self, xml: str) -> Iterator[str]:
         """The ODF of the rows in ``xml`` (whole ``<row>`` elements)."""
@@ -160,9 +164,8 @@ class _Sheet:
                     put("</table:table-row>")
                 r = int(m.group(1)) - 1
                 if r > self.row:
-                    put(f'<table:table-row table:number-rows-repeated="{r - self.row}">'
-                        "<table:table-cell/></table:table-row>")
-                put(self._row_start(m.group(2)))
+                    put(self._blank_rows(self.row, r))
+                put(self._row_start(m.group(2), r))
                 self.row, col = r + 1, 0
                 open_row = m.group(3) != "/"
                 if not open_row:
@@ -191,13 +194,30 @@ class _Sheet:
             col = c + 1
         return "".join(out)
 
-    def _row_start(self, attrs: str) -> str:
-        if not attrs:
+    def _blank_rows(self, start: int, end: int) -> str:
+        """Rows ``start`` to ``end`` (excluded) the xlsx leaves out, a page
+        break among them kept."""
+        out, at = [], start
+        for b in [*sorted(r for r in self.breaks if start <= r < end), end]:
+            if b > at:
+                out.append(f'<table:table-row table:number-rows-repeated="{b - at}">'
+                           "<table:table-cell/></table:table-row>")
+            if b < end:
+                out.append(f'<table:table-row table:style-name="{_BREAK}">'
+                           "<table:table-cell/></table:table-row>")
+            at = b + 1
+        return "".join(out)
+
+    def _row_start(self, attrs: str, r: int) -> str:
+        brk = r in self.breaks
+        if not attrs and not brk:
             return "<table:table-row>"
         out = "<table:table-row"
         ht = re.search(r'ht="([0-9.]+)"', attrs)
         if ht:
-            out += f' table:style-name="ro{ht.group(1).replace(".", "_")}"'
+            out += f' table:style-name="ro{ht.group(1).replace(".", "_")}{_BREAK if brk else ""}"'
+        elif brk:
+            out += f' table:style-name="{_BREAK}"'
         if 'hidden="1"' in attrs:
             out += ' table:visibility="collapse"'
         return out + ">"
@@ -362,6 +382,8 @@ def _width_inches(width: float) -> float:
 
 
 _HEIGHT = re.compile(rb' ht="([0-9.]+)"')
+#: The row style (and the suffix of a height's) that starts a printed page.
+_BREAK = "pb"
 
 
 def _scan(src: zipfile.ZipFile, part: str) -> tuple[str, str, set[str]]:
@@ -536,9 +558,15 @@ def _automatic_styles(styles_xml: str, widths: set[float], heights: set[str]) ->
     out.extend(f'<style:style style:name="co{_width_key(w)}" style:family="table-column">'
                f'<style:table-column-properties style:column-width="{_width_inches(w):.4f}in"/>'
                "</style:style>" for w in sorted(widths))
-    out.extend(f'<style:style style:name="ro{h.replace(".", "_")}" style:family="table-row">'
-               f'<style:table-row-properties style:row-height="{h}pt" '
-               'style:use-optimal-row-height="false"/></style:style>' for h in sorted(heights))
+    for brk in ("", _BREAK):  # each height, and each starting a printed page
+        page = ' fo:break-before="page"' if brk else ""
+        out.extend(f'<style:style style:name="ro{h.replace(".", "_")}{brk}" '
+                   f'style:family="table-row"><style:table-row-properties '
+                   f'style:row-height="{h}pt" style:use-optimal-row-height="false"{page}/>'
+                   "</style:style>" for h in sorted(heights))
+    out.append(f'<style:style style:name="{_BREAK}" style:family="table-row">'
+               '<style:table-row-properties style:use-optimal-row-height="true" '
+               'fo:break-before="page"/></style:style>')
     return "".join(out) + cells
 
 

@@ -68,8 +68,12 @@ def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],
     for run in runs:
         _unresolved(s, run, len(runs) > 1)
     ws.set_h_pagebreaks([s.row])  # the charts on a page of their own
-    s.section("Charts")
-    write_charts(wb, s, runs, tables, comparison)
+    # An .ods carries no charts (docs/workbook.md): its Report says so rather
+    # than print a "Charts" heading over half a page left blank for them.
+    drawn = getattr(wb, "rendered_rows", None) is None
+    s.section("Charts" if drawn else "Charts: in the .xlsx only (an .ods is written "
+              "without them; the table below is their data)")
+    write_charts(wb, s, runs, tables, comparison, drawn=drawn)
     audit = doc.audit
     outside = sum(1 for e in audit if e.origin == "outside the app")
     s.section("Audit log")
