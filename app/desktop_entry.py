@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -131,6 +130,10 @@ def _refresh_caches(data: Path) -> None:
     tool = shutil.which("update-desktop-database")
     applications = data / "applications"
     if tool and applications.is_dir():
+        # Imported here: the editor names APP_ID at every start (app.settings),
+        # and subprocess with its selectors is ~5 ms of imports before the first paint.
+        import subprocess
+
         subprocess.run([tool, "-q", str(applications)], check=False)
 
 

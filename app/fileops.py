@@ -51,7 +51,7 @@ from app.file_formats import (
 )
 from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
-from app.opening import stat_or_none
+from app.opening import evaluated, stat_or_none
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
@@ -65,6 +65,12 @@ from core.session import Changes
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
+    from core.engine.evaluation import Evaluation
+
+#: What File > Open's worker hands the window: the document (None: an
+#: annotators' sheet, for the import wizard), the file's ``os.stat`` before
+#: the read, and the document's evaluation (None: the window evaluates it).
+_Read = tuple[Document | None, os.stat_result | None, "Evaluation | None"]
 
 __all__ = ["FileOps", "install_file_ops"]
 
@@ -282,18 +288,22 @@ class FileOps(QObject):
         conventions = self.window.document.conventions if self.window.document else None
         gate = PaintFirst(path)  # a large file's progress shows before reading starts
 
-        def work(progress: Any, cancelled: Any) -> tuple[Document | None, os.stat_result | None]:
+        def work(progress: Any, cancelled: Any) -> _Read:
             from app.import_wizard.wizard import load_unless_foreign
 
             # The file's size and time before the read (its digest is taken
             # once it is shown, off the read's way), to notice changes made later.
             then = stat_or_none(path)
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            return load_unless_foreign(path, conventions, encoding), then
+            doc = load_unless_foreign(path, conventions, encoding)
+            # Evaluated here too, as at launch (app.opening), unless a crash
+            # journal may change its grades once shown (_opened recovers it).
+            ev = evaluated(doc) if doc is not None and not Journal(path).exists() else None
+            return doc, then, ev
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
-            on_done=lambda read: self._opened_or_import(read[0], read[1], path),
+            on_done=lambda read: self._opened_or_import(*read, path=path),
             on_error=lambda exc: show_error(self.window, self.tr("Could not open"), exc),
         )
         gate.show(self.task.dialog)
@@ -350,20 +360,26 @@ class FileOps(QObject):
         return recovered
 
     def _opened_or_import(self, doc: Document | None, then: os.stat_result | None,
-                          path: Path) -> None:
+                          evaluation: Evaluation | None, *, path: Path) -> None:
         if doc is None:
             self.run_import_wizard(path)
         else:
-            self._opened(doc, path, then)
+            self._opened(doc, path, then, evaluation)
 
-    def _opened(self, doc: Document, path: Path, then: os.stat_result | None = None) -> None:
+    def _opened(self, doc: Document, path: Path, then: os.stat_result | None = None,
+                evaluation: Evaluation | None = None) -> None:
+        """Show ``doc`` read from ``path`` (``then``: the file's ``os.stat``
+        before the read; ``evaluation``: ``doc``'s, worked out on the read's
+        worker), its crash journal's edits recovered when the user says so."""
         self.file_state = None
         if then is not None:  # its digest taken on a thread beside the window's work
             self._later = _DigestLater(path, then)
             self._later.start()
         recovered = self._recover(doc, path)
-        # Recovered edits are not on disk yet: the window shows it modified.
-        self.window.set_document(doc, path, saved=not recovered)
+        # Recovered edits are not on disk yet: the window shows it modified
+        # (and evaluates the grades they changed).
+        self.window.set_document(doc, path, saved=not recovered,
+                                 evaluation=None if recovered else evaluation)
         self.opened_as(origin_of(path, doc), path)
         report = doc.import_report
         if report is not None:  # a foreign file read strictly (build_window)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 COMMANDS = frozenset({"evaluate", "export", "compare", "import", "split", "merge", "-h",
@@ -54,12 +54,30 @@ def no_display(env: Mapping[str, str], platform: str = sys.platform) -> str | No
             f"run it in a desktop session, {COMMAND_LINE}")
 
 
-def xcb_unloadable(env: Mapping[str, str], plugins: Path,
+def qt_plugins() -> Path:
+    """The folder of Qt's plugins: PySide6's own (``PySide6/Qt/plugins``, as
+    ``QLibraryInfo`` says for a wheel or a bundle) found without importing
+    PySide6, so that the launcher can check the platform plugin before it
+    starts reading a file; otherwise ``QLibraryInfo``'s (a PySide6 built on
+    the system's Qt), which imports Qt."""
+    from importlib.util import find_spec
+
+    spec = find_spec("PySide6")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (plugins := Path(folder) / "Qt" / "plugins").is_dir():
+            return plugins
+    from PySide6.QtCore import QLibraryInfo
+
+    return Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+
+
+def xcb_unloadable(env: Mapping[str, str], plugins: Path | Callable[[], Path],
                    platform: str = sys.platform) -> str | None:
-    """Why Qt's xcb platform plugin (in ``plugins``) will not load, when
-    the editor would use it: a system library it needs is missing (Qt
-    aborts with "could not load the Qt platform plugin"). Qt is loaded
-    already, so loading the plugin costs about 2 ms."""
+    """Why Qt's xcb platform plugin (in ``plugins``, or the folder it
+    returns, asked only when xcb is the platform) will not load, when the
+    editor would use it: a system library it needs is missing (Qt aborts
+    with "could not load the Qt platform plugin"). Loading the plugin loads
+    the Qt libraries it links to, which the window loads anyway."""
     import ctypes
 
     chosen = env.get("QT_QPA_PLATFORM", "")
@@ -67,7 +85,7 @@ def xcb_unloadable(env: Mapping[str, str], plugins: Path,
         return None
     if not chosen and (env.get("WAYLAND_DISPLAY") or not env.get("DISPLAY")):
         return None
-    plugin = plugins / "platforms" / "libqxcb.so"
+    plugin = (plugins if isinstance(plugins, Path) else plugins()) / "platforms" / "libqxcb.so"
     if not plugin.is_file():
         return None
     try:
@@ -85,18 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.cli.main import main as cli_main
 
         return cli_main(args)
-    if problem := no_display(os.environ):
+    # Before the file is read: a refusal starts no reading.
+    if problem := no_display(os.environ) or xcb_unloadable(os.environ, qt_plugins):
         print(problem, file=sys.stderr)
         return 2
     prepare(args)
-    from PySide6.QtCore import QLibraryInfo
-
     from app.main import main as gui_main
 
-    plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
-    if problem := xcb_unloadable(os.environ, plugins):
-        print(problem, file=sys.stderr)
-        return 2
     return gui_main(args)
 
 

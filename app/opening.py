@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["READING", "Reading", "load", "parse_args", "reading_key", "start_reading",
+__all__ = ["READING", "Reading", "evaluated", "load", "parse_args", "reading_key", "start_reading",
            "stat_or_none"]
 
 
@@ -85,9 +85,10 @@ class _Switching:
 _SWITCHING = _Switching()
 
 
-def _evaluated(doc: Document) -> Evaluation | None:
-    """``doc``'s evaluation under its conventions; None when it cannot be
-    evaluated (the window evaluates it again and says why)."""
+def evaluated(doc: Document) -> Evaluation | None:
+    """``doc``'s evaluation under its conventions, worked out where it was
+    read (off the window's thread); None when it cannot be evaluated (the
+    window evaluates it again and says why)."""
     from core.engine.evaluation import evaluate
 
     try:
@@ -132,7 +133,7 @@ class Reading:
                 doc = load(path, qrels)
                 if preset is not None:
                     doc.conventions = apply_preset(doc.conventions, preset)
-                self.evaluation = _evaluated(doc)
+                self.evaluation = evaluated(doc)
                 self._box.append(doc)
         except BaseException as exc:  # handed to the waiting side
             self._box.append(exc)

@@ -242,3 +242,44 @@ def test_navigator_counts_follow_documents_and_runs(qtmodeltester):
     queries.set_runs(None)
     assert queries.columnCount() == len(QueryColumn)
     qtmodeltester.check(queries)
+
+
+def test_audit_log_time_follows_the_day_and_answers_only_its_roles(monkeypatch):
+    """The log shows a stamp of today as its time, of another day with its
+    date; the text is kept per stamp and day (it is asked for every row at
+    every edit), so a log left open past midnight shows yesterday's entries
+    with their date."""
+    import datetime as dt
+    import types
+
+    import app.models.audit as audit_module
+    from app.models.audit import AuditColumn
+    from app.models.roles import WHOLE_ROLE
+    from core.model.document import AuditEntry
+
+    day = [dt.datetime(2026, 12, 6, 23, 59)]
+
+    class Clock(dt.datetime):
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[no-untyped-def, override]
+            return day[0]
+
+    monkeypatch.setattr(audit_module, "dt", types.SimpleNamespace(datetime=Clock, date=dt.date))
+    doc = seed_document()
+    doc.audit.append(AuditEntry("ana", "2026-12-06T16:20:05", "q", "d", "1", "2", seconds=2.5))
+    model = AuditModel()
+    model.set_document(doc)
+    row = len(doc.audit) - 1
+    when, seconds = model.index(row, AuditColumn.WHEN), model.index(row, AuditColumn.SECONDS)
+    assert model.data(when) == "16:20:05"
+    day[0] = dt.datetime(2026, 12, 7, 0, 1)
+    assert model.data(when) == "2026-12-06 16:20"
+    assert model.data(when, Qt.ItemDataRole.ToolTipRole) == "2026-12-06T16:20:05"
+    assert model.data(when, WHOLE_ROLE) == "2026-12-06T16:20:05"
+    assert model.data(seconds) == 2.5
+    assert model.data(seconds, Qt.ItemDataRole.TextAlignmentRole) == int(
+        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    for role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.BackgroundRole,
+                 Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.EditRole):
+        assert model.data(when, role) is None
+        assert model.data(seconds, role) is None

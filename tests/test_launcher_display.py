@@ -58,3 +58,35 @@ def test_the_installed_xcb_plugin_loads():
     plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
     assert (plugins / "platforms" / "libqxcb.so").is_file()
     assert xcb_unloadable({"DISPLAY": ":0"}, plugins, "linux") is None
+
+
+def test_qt_plugins_is_qlibraryinfos_folder_found_without_importing_qt():
+    code = ("import sys; from app.launcher import qt_plugins; folder = qt_plugins(); "
+            "loaded = sorted(m for m in sys.modules if m.startswith('PySide6')); "
+            "from PySide6.QtCore import QLibraryInfo; "
+            "print(loaded, folder == __import__('pathlib').Path("
+            "QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert proc.stdout.split() == ["[]", "True"], proc.stdout + proc.stderr
+
+
+def test_a_refused_xcb_plugin_starts_no_reading(tmp_path, monkeypatch, capsys):
+    import threading
+
+    import app.launcher
+    from app.opening import READING
+
+    (tmp_path / "platforms").mkdir()
+    (tmp_path / "platforms" / "libqxcb.so").write_bytes(b"not a shared object")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.0 r\n", encoding="utf-8")
+    monkeypatch.setattr(app.launcher, "qt_plugins", lambda: tmp_path)
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert app.launcher.main([str(run)]) == 2
+    assert capsys.readouterr().err.startswith("ndcg-worksheet: Qt's platform plugin xcb")
+    # Refused before the file was read: nothing read, no reading thread.
+    assert READING == {}
+    assert not [t for t in threading.enumerate() if t.name == "open-file"]

@@ -18,12 +18,12 @@ REPO = Path(__file__).resolve().parent.parent
 #: comparison, plotting, the many-runs report, the annotators' importer (the
 #: editor's dialogs know its suffixes from core.io.suffixes); after the first paint: the
 #: review docks (app.main.install_review_docks) and the rounds and
-#: disagreements they offer.
+#: disagreements they offer; subprocess (the desktop entry's cache refresh).
 NOT_AT_START = ("openpyxl", "xlsxwriter", "matplotlib", "core.io.workbook.export",
                 "core.analysis.compare", "core.analysis.compare.many", "core.reports.runs",
                 "app.review.compare_view", "app.review.queue_view", "app.review.rounds",
                 "core.analysis.rounds", "core.analysis.explain", "core.analysis.agreement",
-                "core.io.annotator")
+                "core.io.annotator", "subprocess")
 
 CHILD = f"""
 import sys

@@ -123,6 +123,8 @@ class QueryNavigator(QWidget):
         #: The status column's fitted width (it is hidden when the side column
         #: has not that room: the NDCG column says every status but ok in words).
         self._status_width = 0
+        #: The query ids' width as fitted (:meth:`fit_columns`), for :meth:`sizeHint`.
+        self._ids_width = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter_edit)
@@ -146,19 +148,24 @@ class QueryNavigator(QWidget):
 
     def fit_columns(self) -> None:
         """The number, status and judged columns fitted to their contents;
-        the status shown if the navigator has the room (:meth:`_fit_status`)."""
+        the status shown if the navigator has the room (:meth:`_fit_status`);
+        the query ids' width measured for :meth:`sizeHint`."""
         view = self.view
-        fit_columns(view, skip=(QueryColumn.QUERY,))
+        fit_columns(view, skip=(QueryColumn.QUERY, QueryColumn.STATUS))
         # Measured shown: Qt sizes a hidden column's header and cells at 0
         # (the status hidden while the side column was narrow, before the
         # window's first show, was then shown at 26 px: "Statu" cut).
+        # Measured once (fit_columns' own rule), then sized when it is shown.
         hidden = view.isColumnHidden(QueryColumn.STATUS)
         view.setColumnHidden(QueryColumn.STATUS, False)
         try:
             self._status_width = max(header_widths(view)[QueryColumn.STATUS],
                                      min(320, view.sizeHintForColumn(QueryColumn.STATUS)))
+            if not hidden:
+                view.horizontalHeader().resizeSection(QueryColumn.STATUS, self._status_width)
         finally:
             view.setColumnHidden(QueryColumn.STATUS, hidden)
+        self._ids_width = max(view.sizeHintForColumn(QueryColumn.QUERY), 0)
         self._fit_status()
 
     def _fit_status(self) -> None:
@@ -187,7 +194,10 @@ class QueryNavigator(QWidget):
         and the query ids (up to :data:`IDS_ASKED` px, or :data:`IDS_CHARACTERS`
         characters of the font; longer ones are elided, whole on hover)."""
         most = max(IDS_ASKED, IDS_CHARACTERS * self.view.fontMetrics().averageCharWidth())
-        ids = min(most, max(self.view.sizeHintForColumn(QueryColumn.QUERY), 0))
+        # As measured with the other columns (a new document, a sort, a font):
+        # 200 ids' widths, asked again by each layout of the window (2-3 times
+        # as it opens: ~7 ms each at 2,000 queries).
+        ids = min(most, self._ids_width)
         extra = max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0

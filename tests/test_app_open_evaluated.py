@@ -1,0 +1,103 @@
+"""File > Open evaluates the document on its worker, as the launch does
+(app.opening), unless a crash journal may change its grades once shown."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from app.file_formats import write_document
+from app.fileops import install_file_ops
+from app.settings import Settings
+from app.window import MainWindow
+from core.engine import evaluation
+from core.engine.evaluation import evaluate
+from core.io.journal import Journal
+from core.model.examples import seed_document
+
+
+def _window(qtbot: Any) -> MainWindow:
+    Settings().reviewer = "ana"
+    window = MainWindow(seed_document())
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
+    window.file_ops = install_file_ops(window)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def _open_with_ctrl_o(qtbot: Any, window: MainWindow, path: Path, monkeypatch: Any) -> None:
+    """File > Open… by its shortcut, the dialog answering ``path``."""
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *_a, **_k: (str(path), "")))
+    window.activateWindow()
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    window.grid.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
+    qtbot.keyClick(window.grid, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    task = window.file_ops.task
+    assert task is not None
+    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+
+
+def _threads_evaluating(monkeypatch: Any, n: int) -> list[str]:
+    """The threads that evaluate a document of ``n`` candidates from now on."""
+    threads: list[str] = []
+    original = evaluation.Evaluation.__init__
+
+    def where(self, doc, conventions, **options):  # type: ignore[no-untyped-def]
+        if len(doc.score) == n:
+            threads.append(threading.current_thread().name)
+        original(self, doc, conventions, **options)
+
+    monkeypatch.setattr(evaluation.Evaluation, "__init__", where)
+    return threads
+
+
+def test_file_open_evaluates_on_its_worker(qtbot, tmp_path, monkeypatch):
+    sheet = tmp_path / "sheet.csv"
+    doc = seed_document()
+    assert doc.set_grade(0, 3.0, who="ana")  # not the example's own numbers
+    write_document(doc, sheet)
+    window = _window(qtbot)
+    threads = _threads_evaluating(monkeypatch, len(doc.score))
+    _open_with_ctrl_o(qtbot, window, sheet, monkeypatch)
+    assert window.path == sheet
+    # Once, on the worker (the window took that evaluation, evaluating nothing).
+    assert len(threads) == 1
+    assert threads[0] != threading.main_thread().name
+    ev = window.session.evaluation
+    assert ev.doc is window.document
+    assert ev.conventions is window.document.conventions
+    fresh = evaluate(window.document)
+    np.testing.assert_array_equal(ev.ndcg, fresh.ndcg)
+    assert float(window.document.grade[0]) == 3.0
+
+
+def test_file_open_with_a_pending_journal_evaluates_the_recovered_grades(
+        qtbot, tmp_path, monkeypatch):
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    first = _window(qtbot)
+    _open_with_ctrl_o(qtbot, first, sheet, monkeypatch)
+    before = first.session.evaluation.ndcg.copy()
+    assert first.set_grade(0, 0.0)  # journaled; the session then "crashes"
+    assert Journal(sheet).is_pending()
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *_a: QMessageBox.StandardButton.Yes))
+    second = _window(qtbot)
+    threads = _threads_evaluating(monkeypatch, len(seed_document().score))
+    _open_with_ctrl_o(qtbot, second, sheet, monkeypatch)
+    assert float(second.document.grade[0]) == 0.0  # recovered
+    # Not on the worker: the window evaluated the document with its recovered grade.
+    assert threads == [threading.main_thread().name]
+    ev = second.session.evaluation
+    assert ev.doc is second.document
+    np.testing.assert_array_equal(ev.ndcg, evaluate(second.document).ndcg)
+    assert not np.array_equal(ev.ndcg, before, equal_nan=True)
