@@ -157,6 +157,14 @@ def _distractor(kind: str, rnd: Random, n: int,
     raise ValueError(kind)
 
 
+def _reads_as_grades(cells: list[Any]) -> bool:
+    """Whether a distractor's drawn values happen to read as grades: a few
+    small whole numbers (durations drawn as 5, 6, 5, 5 seconds)."""
+    nums = [c for c in cells if isinstance(c, int | float) and not isinstance(c, bool)]
+    return len(nums) == len(cells) and len(set(nums)) <= 6 and all(
+        float(c).is_integer() and 0 <= c <= 10 for c in nums)
+
+
 def _tally(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[Any]:
     """A count of each item of a few values, its query's own (101-103 for
     the first, 104-106 for the next, ...): several items share each value,
@@ -318,6 +326,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:
             cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
+            gradey |= _reads_as_grades(cells)
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
     rnd.shuffle(cols)

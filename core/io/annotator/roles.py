@@ -220,13 +220,13 @@ def _key_like(p: Profile) -> bool:
 
 
 def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
-          who: list[Profile]) -> tuple[tuple[Profile, Profile] | None, Profile | None]:
+          who: list[Profile]) -> tuple[tuple[Profile, Profile] | None, tuple[str, Profile] | None]:
     """The (query, source) pair (``query`` or ``source`` when already
     known): the source fixes the query, has more values than it, and the
     query's rows come in runs; names of things (text, ids, URLs) before
-    grade-like numbers. Also the other source no value tells from the
-    chosen one (``None`` when the choice is clear): the import names both
-    rather than pick one."""
+    grade-like numbers. Also the other column no value tells from the
+    chosen query or source, with its field (``None`` when the choice is
+    clear): the import names both rather than pick one."""
     scored: list[tuple[float, Profile, Profile]] = []
     names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
     # a row number or a record id (each one more than the last) names a
@@ -237,24 +237,54 @@ def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
             if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
-                     + _repeats(s, who) - _measured(s) - 0.25 * (s.numeric > 0.9))
+                     + _repeats(s, who, q) - _measured(s) - 0.25 * (s.numeric > 0.9))
             scored.append((score, q, s))
     if not scored:
         return None, None
     best_score, q, s = max(scored, key=lambda x: x[0])  # the first of equals
-    rival = next((t for score, u, t in scored if u is q and t is not s and score == best_score),
-                 None)
-    return (q, s), rival
+    tied = [(u, t) for score, u, t in scored if score == best_score]
+    queries = _lists([u for u, t in tied if t is s], s)
+    if len(queries) > 1:
+        return (queries[0], s), ("query", queries[1])
+    q = queries[0]
+    rival = next((t for u, t in tied if u is q and t is not s), None)
+    return (q, s), None if rival is None else ("source_id", rival)
 
 
-def _repeats(s: Profile, who: list[Profile]) -> float:
+def _lists(queries: list[Profile], source: Profile) -> list[Profile]:
+    """Of columns that could equally be the query (each fixed by the
+    source, each in runs: a count of a few values per query is both, and
+    so is a topic's category), those whose values each list several
+    sources, as a query lists the items it ranks; a column grouping the
+    rows as another does, said in numbers (``101`` for ``solar panel
+    efficiency``), gives way to the one in words. More than one left:
+    nothing in their values tells which is the query."""
+    several = [q for q in queries
+               if all(len(ss) > 1 for ss in _groups(q.texts, source.texts).values())]
+    kept = several or queries
+    first = kept[0]
+    if all(_determines(first, q) >= 0.95 and _determines(q, first) >= 0.95 for q in kept[1:]):
+        return [next((q for q in kept if q.numeric < 0.5), first)]
+    return kept
+
+
+def _repeats(s: Profile, who: list[Profile], query: Profile) -> float:
     """A source id said on several rows: +0.5 when someone else judged the
     same item on each (the long layout: one row per person), -0.5 when no
     one did (a count, a group, a category: several items share its value
-    within a query, so it names none of them)."""
+    within a query, so it names none of them). Someone judges several of
+    a query's items: a value said of one item per query is the item's own
+    (a rank, a position), nobody's."""
     if s.distinct >= s.filled:
         return 0.0
-    return 0.5 if _annotator([p for p in who if p is not s], s) is not None else -0.5
+    people = [p for p in who if p is not s and any(
+        len(ss) > 1 for ss in _groups(_joined(query, p), s.texts).values())]
+    return 0.5 if _annotator(people, s) is not None else -0.5
+
+
+def _joined(a: Profile, b: Profile) -> list[str]:
+    """Each row's pair of values as one key ("" when either is blank)."""
+    return [f"{x}\x1f{y}" if x and y else "" for x, y in zip(a.texts, b.texts, strict=True)]
 
 
 def _measured(p: Profile) -> float:
@@ -402,28 +432,42 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         elif p.constant and p.fill >= 0.9 and not p.graded:
             ignored[p.col] = (f"{p.shown()}: one value on every row, not imported", "")
     free = [p for p in free if p.col not in ignored]
+    unsure: Profile | None = None  # the query read around, when two could be it
     if "query" not in found or "source_id" not in found:
         keys = [p for p in free if _key_like(p)]
         query, source = (by_col[found[f]] if f in found else None for f in ("query", "source_id"))
-        pair, rival = _pair(keys, query, source,
-                            [by_col[found["annotator"]]] if "annotator" in found
-                            else [p for p in keys if not p.graded])  # people are no grades
+        who = ([by_col[found["annotator"]]] if "annotator" in found
+               else [p for p in keys if not p.graded])  # people are no grades
+        pair, rival = _pair(keys, query, source, who)
         if pair is not None and rival is not None:
-            found.setdefault("query", pair[0].col)
-            reasons["source_id"] = (
-                f"{pair[1].shown()} or {rival.shown()}: both could be the source id "
-                f"(each fixes the query, {pair[1].distinct} and {rival.distinct} values) "
-                "and nothing in their values tells them apart")
+            field, other = rival
+            chosen, kept = (pair[1], pair[0]) if field == "source_id" else pair
+            found.setdefault("query" if field == "source_id" else "source_id", kept.col)
+            reasons[field] = _undecided(field, chosen, other)
+            unsure = chosen if field == "query" else None
         elif pair is not None:
             for f, p in zip(("query", "source_id"), pair, strict=True):
                 found.setdefault(f, p.col)
-    q_col, s_col = found.get("query"), found.get("source_id")
-    free = [p for p in free if p.col not in found.values()]
+    q_col, s_col = found.get("query", unsure.col if unsure else None), found.get("source_id")
+    free = [p for p in free if p.col not in (*found.values(), q_col)]
     if q_col is not None and s_col is not None:
+        # the other roles are read around the query (or either one it could be:
+        # the import stops naming both, after saying what else it lacks)
         query, source = by_col[q_col], by_col[s_col]
         _by_relations(free, query, source, found, reasons, ignored)
     _explain(profiles, named, found, reasons)
     return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
+
+
+def _undecided(field: str, chosen: Profile, rival: Profile) -> str:
+    """Why neither of two columns is taken for ``field``: both could be it."""
+    if field == "source_id":
+        return (f"{chosen.shown()} or {rival.shown()}: both could be the source id "
+                f"(each fixes the query, {chosen.distinct} and {rival.distinct} values) "
+                "and nothing in their values tells them apart")
+    return (f"{chosen.shown()} or {rival.shown()}: both could be the query (each is fixed "
+            f"by the source id and comes in runs, {chosen.distinct} and {rival.distinct} "
+            "values) and nothing in their values tells them apart")
 
 
 def _by_relations(free: list[Profile], query: Profile, source: Profile,
