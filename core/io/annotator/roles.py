@@ -232,9 +232,13 @@ def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
     # a row number or a record id (each one more than the last) names a
     # row, not what was judged
     sources = [p for p in names if not _counting([t for t in p.texts if t])] or names
-    for q in [query] if query is not None else names:
+    # but for numbers in blocks (TREC topics 1..50): each value on one run
+    # of rows listing several sources, where grades vary within a query
+    topics = [p for p in cands if p.graded and p.distinct >= 2 and _runs(p) == p.distinct]
+    for q in [query] if query is not None else names + topics:
         for s in [source] if source is not None else sources:
-            if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
+            if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95 or (
+                    q.graded and query is None and not _several(q, s)):
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
                      + _repeats(s, who, q) - _measured(s) - 0.25 * (s.numeric > 0.9))
@@ -252,20 +256,30 @@ def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
 
 
 def _lists(queries: list[Profile], source: Profile) -> list[Profile]:
-    """Of columns that could equally be the query (each fixed by the
-    source, each in runs: a count of a few values per query is both, and
-    so is a topic's category), those whose values each list several
-    sources, as a query lists the items it ranks; a column grouping the
-    rows as another does, said in numbers (``101`` for ``solar panel
-    efficiency``), gives way to the one in words. More than one left:
-    nothing in their values tells which is the query."""
-    several = [q for q in queries
-               if all(len(ss) > 1 for ss in _groups(q.texts, source.texts).values())]
-    kept = several or queries
+    """The query of columns that could equally be it (each fixed by the
+    source and in runs: so is a count of a few values per query, a topic's
+    category, grades that came in blocks): its values each list several
+    sources, as a query lists the items it ranks; small numbers in blocks
+    are a query's ids only where they nest with the other candidates
+    (grades cut across the queries); of columns grouping the rows alike,
+    the one naming things, in words before numbers (``solar panel
+    efficiency`` over ``101``), never small numbers (a grade constant over
+    each query). More than one left: nothing in their values tells."""
+    kept = [q for q in queries if _several(q, source)] or queries
+    words = [q for q in kept if not q.graded]
+    kept = [q for q in kept if not q.graded or all(
+        max(_determines(q, w), _determines(w, q)) >= 0.95 for w in words)]
     first = kept[0]
-    if all(_determines(first, q) >= 0.95 and _determines(q, first) >= 0.95 for q in kept[1:]):
-        return [next((q for q in kept if q.numeric < 0.5), first)]
+    if len(kept) > 1 and all(_determines(first, q) >= 0.95 and _determines(q, first) >= 0.95
+                             for q in kept[1:]):
+        words = [q for q in kept if not q.graded]
+        return [next((q for q in words if q.numeric < 0.5), words[0])] if words else kept
     return kept
+
+
+def _several(query: Profile, source: Profile) -> bool:
+    """Whether each of ``query``'s values lists several sources."""
+    return all(len(ss) > 1 for ss in _groups(query.texts, source.texts).values())
 
 
 def _repeats(s: Profile, who: list[Profile], query: Profile) -> float:
@@ -432,7 +446,7 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         elif p.constant and p.fill >= 0.9 and not p.graded:
             ignored[p.col] = (f"{p.shown()}: one value on every row, not imported", "")
     free = [p for p in free if p.col not in ignored]
-    unsure: Profile | None = None  # the query read around, when two could be it
+    unsure: tuple[Profile, ...] = ()  # the two that could be the query, read around the first
     if "query" not in found or "source_id" not in found:
         keys = [p for p in free if _key_like(p)]
         query, source = (by_col[found[f]] if f in found else None for f in ("query", "source_id"))
@@ -444,12 +458,12 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
             chosen, kept = (pair[1], pair[0]) if field == "source_id" else pair
             found.setdefault("query" if field == "source_id" else "source_id", kept.col)
             reasons[field] = _undecided(field, chosen, other)
-            unsure = chosen if field == "query" else None
+            unsure = (chosen, other) if field == "query" else ()
         elif pair is not None:
             for f, p in zip(("query", "source_id"), pair, strict=True):
                 found.setdefault(f, p.col)
-    q_col, s_col = found.get("query", unsure.col if unsure else None), found.get("source_id")
-    free = [p for p in free if p.col not in (*found.values(), q_col)]
+    q_col, s_col = found.get("query", unsure[0].col if unsure else None), found.get("source_id")
+    free = [p for p in free if p.col not in (*found.values(), *(u.col for u in unsure))]
     if q_col is not None and s_col is not None:
         # the other roles are read around the query (or either one it could be:
         # the import stops naming both, after saying what else it lacks)
