@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from core.io.annotator import Table, detect_mapping
 from core.io.annotator.roles import left_out, profile_columns
+from core.io.annotator.rows import summary_row
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
            "what is ndcg", "cheap flights to rome", "espresso grinder", "train times",
@@ -233,6 +234,23 @@ def test_a_summary_row_is_no_value_of_the_query_column() -> None:
     mapping = detect_mapping(Table(file="avg.csv", rows=rows))
     assert mapping.why("query") == "query, named so; 3 values, each on 3 rows on average"
     assert mapping.why("source_id") == "doc_id, named so; 9 values, each on one row"
+
+
+def test_a_summary_row_is_one_rule_for_the_columns_and_the_rows() -> None:
+    """One predicate says what a summary row is: its first words sum up
+    (``Average``, ``Total``, ``mean``) and it names no source, its source
+    cell blank, or, while the columns are being read (source unknown),
+    any of its cells; the rows' reading and the columns' agree on each."""
+    cases: list[tuple[list[Any], str, str]] = [  # row, source column B, source unknown
+        (["Average", "", 1, 1], "Average", "Average"),
+        (["Total"], "Total", "Total"),  # a short row: its source cell is missing
+        (["  mean ", None, 2.5, 1], "mean", "mean"),
+        (["Total", "d-1", 2, 2], "", ""),  # a source named: a judgment (query 'Total')
+        (["Average", "d-9", "", 1], "", "Average"),  # named, but a grade blank
+        (["solar panel", "", 1, 1], "", ""),  # no summing word
+    ]
+    for row, known, unknown in cases:
+        assert (summary_row(row, 1), summary_row(row, None, 4)) == (known, unknown), row
 
 
 def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:
