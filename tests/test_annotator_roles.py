@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.io.annotator import Table, detect_mapping
-from core.io.annotator.roles import left_out, profile_columns
+from core.io.annotator.roles import Counted, counted, left_out, profile_columns
 from core.io.annotator.rows import summary_row
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
@@ -251,6 +251,27 @@ def test_a_summary_row_is_one_rule_for_the_columns_and_the_rows() -> None:
     ]
     for row, known, unknown in cases:
         assert (summary_row(row, 1), summary_row(row, None, 4)) == (known, unknown), row
+
+
+def test_a_columns_values_are_grouped_by_query_once_for_both_readings_of_a_rank() -> None:
+    """``counted`` groups a column's values by query once; both readings
+    come from that: 2 queries of 4 rows counting 1..4 are rank-like
+    (beside grades) but not beyond chance alone (3 such queries are);
+    values repeating within each query (grades) are neither."""
+    def profiles(n_queries: int, values: list[int]) -> list[Any]:
+        rows = [["query", "doc", "n"]] + [[f"q{q}", f"d{q}-{d}", values[(q + d) % 4]]
+                                          for q in range(n_queries) for d in range(4)]
+        return profile_columns(rows[1:], rows[0], set())
+
+    two, three, graded = profiles(2, [3, 1, 4, 2]), profiles(3, [3, 1, 4, 2]), profiles(
+        3, [0, 2, 2, 1])
+    got = counted(two[2], two[0], two[1])
+    assert got == Counted(2, [[1, 2, 3, 4], [1, 2, 3, 4]])
+    assert (got.rank_like(), got.counts_ranks()) == (True, False)
+    assert counted(three[2], three[0], three[1]).counts_ranks()
+    got = counted(graded[2], graded[0], graded[1])
+    assert got == Counted(3, [])  # 0, 2, 2, 1: no query's values one per source
+    assert (got.rank_like(), got.counts_ranks()) == (False, False)
 
 
 def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:

@@ -37,7 +37,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import cell_text
@@ -45,8 +45,8 @@ from core.io.annotator.names import quantity_header
 from core.io.headers import normalize
 from core.io.safety import column_letters
 
-__all__ = ["Profile", "Roles", "counts_ranks", "left_out", "profile_columns", "rank_like",
-           "roles_from_values", "span"]
+__all__ = ["Counted", "Profile", "Roles", "counted", "counts_ranks", "left_out",
+           "profile_columns", "rank_like", "roles_from_values", "span"]
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -360,31 +360,62 @@ def _nearly(got: list[int]) -> bool:
                            and got[0] in (0, 1, 2) and got[-1] - got[0] <= len(got))
 
 
-def _counted(p: Profile, query: Profile, source: Profile,
-             counts: Callable[[list[int]], bool] = _exact) -> tuple[int, list[int]]:
-    """How many queries of several sources ``p`` holds, and the sizes of
-    those whose values (one per source, sorted) ``counts`` accepts."""
+class Counted(NamedTuple):
+    """A column's whole numbers grouped by query once, for both readings
+    of a rank (:meth:`rank_like`, :meth:`counts_ranks`): how many queries
+    of several sources the sheet holds, and the values (sorted) of each
+    of those where the column says one per source."""
+
+    several: int
+    per_query: list[list[int]]
+
+    def _sizes(self, counts: Callable[[list[int]], bool]) -> list[int] | None:
+        """The sizes of the queries ``counts`` accepts; None when under 90%."""
+        sizes = [len(got) for got in self.per_query if counts(got)]
+        return sizes if self.several and len(sizes) >= 0.9 * self.several else None
+
+    def rank_like(self) -> bool:
+        """Whole numbers counting each query's sources: 1..n (or 0..n-1)
+        within every query of several sources, one per source."""
+        return self._sizes(_exact) is not None
+
+    def counts_ranks(self) -> bool:
+        """A column that counts each query's sources beyond chance: a rank,
+        never read as grades, even as the only column that could be grades.
+        Small queries graded 1, 2 (, 3) stay grades: a 2- or 3-row query
+        counts 1..n by chance as often as not; the evidence is the whole
+        column's, a long query or several of 4 rows or more all counting
+        (nearly: a query of 6 rows or more may miss one rank)."""
+        sizes = self._sizes(_nearly)
+        return sizes is not None and (
+            max(sizes) >= _RANK_ROWS or sum(1 for n in sizes if n >= 4) >= _RANK_QUERIES)
+
+    def ranks(self) -> bool:
+        """Either reading: a rank's values."""
+        return self.rank_like() or self.counts_ranks()
+
+
+def counted(p: Profile, query: Profile, source: Profile) -> Counted:
+    """``p``'s values within each query of several sources, grouped once."""
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
-        return 0, []
+        return Counted(0, [])
     by_query = _groups(query.texts, p.texts)
     sources = _groups(query.texts, source.texts)
     several = [q for q, ss in sources.items() if len(ss) > 1]
-    sizes = []
+    per_query = []
     for q in several:
         try:
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
         except ValueError:
-            return 0, []
-        if len(got) == len(sources[q]) and counts(got):
-            sizes.append(len(got))
-    return len(several), sizes
+            return Counted(0, [])
+        if len(got) == len(sources[q]):
+            per_query.append(got)
+    return Counted(len(several), per_query)
 
 
 def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
-    """Whole numbers counting each query's sources: 1..n (or 0..n-1) within
-    every query of several sources, one per source."""
-    several, sizes = _counted(p, query, source)
-    return bool(several) and len(sizes) >= 0.9 * several
+    """See :meth:`Counted.rank_like`."""
+    return counted(p, query, source).rank_like()
 
 
 #: A query whose rows count 1..n with n this large holds more distinct
@@ -398,16 +429,8 @@ _RANK_QUERIES = 3
 
 
 def counts_ranks(p: Profile, query: Profile, source: Profile) -> bool:
-    """A column that counts each query's sources beyond chance: a rank,
-    never read as grades, even as the only column that could be grades.
-    Small queries graded 1, 2 (, 3) stay grades: a 2- or 3-row query
-    counts 1..n by chance as often as not; the evidence is the whole
-    column's, a long query or several of 4 rows or more all counting
-    (nearly: a query of 6 rows or more may miss one rank)."""
-    several, sizes = _counted(p, query, source, _nearly)
-    if not several or len(sizes) < 0.9 * several:
-        return False
-    return max(sizes) >= _RANK_ROWS or sum(1 for n in sizes if n >= 4) >= _RANK_QUERIES
+    """See :meth:`Counted.counts_ranks`."""
+    return counted(p, query, source).counts_ranks()
 
 
 def _falls(p: Profile, query: Profile | None) -> bool:
@@ -500,16 +523,17 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         p for p in free if p.graded]
     if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
         graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
+    counts = {p.col: counted(p, query, source) for p in graded}  # grouped once
     if len(graded) > 1:
         # Whole numbers counting each query's sources beside other grades
         # are no grade (grades repeat within a query); nor are they the
         # ranking unless named or declared: left out, with the flag.
-        for p in [p for p in graded if rank_like(p, query, source)]:
+        for p in [p for p in graded if counts[p.col].rank_like()]:
             graded.remove(p)
-            ignored[p.col] = left_out(p, query, source)
-    for p in [p for p in graded if counts_ranks(p, query, source)]:
+            ignored[p.col] = left_out(p, query, source, counts[p.col])
+    for p in [p for p in graded if counts[p.col].counts_ranks()]:
         graded.remove(p)  # a rank, even alone: never read as the grade
-        ignored[p.col] = left_out(p, query, source)
+        ignored[p.col] = left_out(p, query, source, counts[p.col])
     if "grade" not in found and len(graded) == 1:
         g = graded[0]
         found["grade"] = g.col
@@ -571,15 +595,17 @@ def _letter(col: int) -> str:
     return column_letters(col + 1)
 
 
-def left_out(p: Profile, query: Profile | None, source: Profile | None) -> tuple[str, str]:
+def left_out(p: Profile, query: Profile | None, source: Profile | None,
+             counts: Counted | None = None) -> tuple[str, str]:
     """Why a column no role takes is left out, and the flag that would use
     it (``""``: none): a numeric column names the ranking's flag, since
     only a declaration makes it one (``Price: numbers 10.34 to 239.91, one
-    per item; if this is the ranking, pass --map score=Price``)."""
+    per item; if this is the ranking, pass --map score=Price``). ``counts``:
+    its values already grouped by query (:func:`counted`)."""
     if p.numeric > 0.9 and p.distinct > 1:
         ref = _flag_ref(p)
         if query is not None and source is not None and (
-                rank_like(p, query, source) or counts_ranks(p, query, source)):
+                counts if counts is not None else counted(p, query, source)).ranks():
             flag = f"--map rank={ref}"
             what = "whole numbers counting each query's sources"
         else:
