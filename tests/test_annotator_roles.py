@@ -210,6 +210,18 @@ def test_a_count_shared_by_several_items_is_not_the_source_id() -> None:
     assert (mapping.query, mapping.source_id) == (0, 1)
 
 
+def test_a_count_shared_by_several_items_is_no_ranking_either() -> None:
+    """col9 is left out with no ranking's flag: 101, 101, 101 are said of
+    three of the first query's four items, 100 of all the second's (7 of
+    8 items share their value with another of their query); a ranker's
+    scores tell a query's items apart (was 'if this is the ranking, pass
+    --map score=col9')."""
+    mapping = detect_mapping(Table(file="count.csv", rows=_wide_sheet([])))
+    assert mapping.left_out == ((4, "col9: numbers 100 to 102, one per item, each shared by "
+                                 "several of a query's items (a count or a group: a ranking "
+                                 "would tie them); not imported", ""),)
+
+
 def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
     """A second id on every row (B0..., one per item, as the clueweb ids
     are): either could be the source; neither is taken, the reason names

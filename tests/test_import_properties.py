@@ -139,7 +139,8 @@ def test_a_count_of_few_values_is_never_the_source_id(sheet: Drawn, suffix: str)
     drawn truth's ids are), nor the query, unless it lists several items
     for each of its values, as a query does: then the import refuses in one
     line naming both columns (or reads the query, when the count says its
-    queries in other words); the invariants hold."""
+    queries in other words); never offered as the ranking (several items
+    share each value: a ranking would tie them); the invariants hold."""
     code, err, report, rows = _run(sheet, suffix)
     if _both_queries(sheet, code, err, "tally"):
         return
@@ -149,6 +150,9 @@ def test_a_count_of_few_values_is_never_the_source_id(sheet: Drawn, suffix: str)
                  if kind == "tally"}
         assert tally
         assert report["mapping"]["source_id"] not in tally, report["mapping"]
+        for column in report["columns"]:  # nor offered as the ranking: it ties items
+            if column["header"] in tally:
+                assert not (column["flag"] or "").startswith("--map score="), column
 
 
 def _both_queries(sheet: Drawn, code: int, err: str, *others: str) -> bool:

@@ -446,6 +446,19 @@ def _falls(p: Profile, query: Profile | None) -> bool:
     return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
 
 
+def _tied(p: Profile, query: Profile, source: Profile) -> bool:
+    """Values that most items share with another item of their query (101,
+    101, 102 / 104, 104): a count of a few values, a group; a ranker's
+    scores tell a query's items apart, a rank is one per item."""
+    by_query: dict[str, dict[str, str]] = {}
+    for q, s, v in zip(query.texts, source.texts, p.texts, strict=True):
+        if q and s and v:
+            by_query.setdefault(q, {})[s] = v
+    lists = [Counter(items.values()) for items in by_query.values() if len(items) > 1]
+    items = sum(c.total() for c in lists)
+    return items > 0 and sum(n for c in lists for n in c.values() if n > 1) >= 0.5 * items
+
+
 def span(p: Profile) -> str:
     """What a column's values are, in a few words (numbers lo to hi, N distinct values)."""
     if p.numeric > 0.9:
@@ -621,5 +634,8 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
                 return (f"{p.shown()}: {what}, whole numbers of varying width that do not "
                         "fall down the rows (a duration or a count: no ranking); "
                         "not imported"), ""
+            if ids and query is not None and source is not None and _tied(p, query, source):
+                return (f"{p.shown()}: {what}, each shared by several of a query's items (a "
+                        "count or a group: a ranking would tie them); not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""
