@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.cli.main import main
-from core.io.annotator.detect import UNTOLD_HEADER
+from core.io.annotator.detect import UNTOLD_HEADER, detect_mapping, read_guessed
 
 #: (query, doc, grade): two TREC topics, the first judgment on row 1.
 GRADED = [("q1", "doc1", 2), ("q1", "doc2", 0), ("q1", "doc3", 1), ("q2", "doc4", 3),
@@ -149,6 +149,12 @@ def test_topics_beside_a_count_listing_items_alike_are_refused_naming_both(
     assert err.count("\n") == 1, err
     assert "col4 or col1: both could be the query" in err, err
     assert "pass --map query=COLUMN for the one meant" in err, err
+    # each left out with the flag that makes it the query (not the ranking's)
+    assert detect_mapping(read_guessed(path)).left_out == (
+        (0, "col1: could be the query, as col4 could; if it is, pass --map query=col1",
+         "--map query=col1"),
+        (3, "col4: could be the query, as col1 could; if it is, pass --map query=col4",
+         "--map query=col4"))
     code, err, report, lines = _import(path, capsys, "--map", "query=col1")
     assert code == 0, err
     assert (report["mapping"]["source_id"], report["mapping"]["grade"]) == ("col2", "col3")
