@@ -232,6 +232,11 @@ def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
     assert mapping.why("source_id") == (
         "col2 or col6: both could be the source id (each fixes the query, 8 and 8 values) "
         "and nothing in their values tells them apart")
+    said = {c: (why, flag) for c, why, flag in mapping.left_out}  # each with its flag
+    assert said[1] == ("col2: could be the source id, as col6 could; if it is, pass "
+                       "--map source_id=col2", "--map source_id=col2")
+    assert said[5] == ("col6: could be the source id, as col2 could; if it is, pass "
+                       "--map source_id=col6", "--map source_id=col6")
 
 
 def test_a_summary_row_is_no_value_of_the_query_column() -> None:

@@ -495,10 +495,11 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
             found.setdefault("query" if field == "source_id" else "source_id", kept.col)
             reasons[field] = _undecided(field, chosen, other)
             unsure = (chosen, other) if field == "query" else ()
-            for u, v in zip(unsure, unsure[::-1], strict=True):  # each left out, with its flag
+            what = field.replace("_", " ")
+            for u, v in ((chosen, other), (other, chosen)):  # each left out, with its flag
                 ref = _flag_ref(u)
-                ignored[u.col] = (f"{u.shown()}: could be the query, as {v.shown()} could; "
-                                  f"if it is, pass --map query={ref}", f"--map query={ref}")
+                ignored[u.col] = (f"{u.shown()}: could be the {what}, as {v.shown()} could; "
+                                  f"if it is, pass --map {field}={ref}", f"--map {field}={ref}")
         elif pair is not None:
             for f, p in zip(("query", "source_id"), pair, strict=True):
                 found.setdefault(f, p.col)
