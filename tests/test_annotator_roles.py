@@ -222,6 +222,23 @@ def test_a_count_shared_by_several_items_is_no_ranking_either() -> None:
                                  "would tie them); not imported", ""),)
 
 
+def test_workers_each_judging_one_item_per_query_still_say_who_judged() -> None:
+    """Three queries of 5 documents, each judged by 3 of 15 workers, each
+    worker once per query (a Latin square), an assignment id per row: the
+    documents are the source, judged again by someone on each row; the
+    workers are people, not a rank numbering the rows (a first fix for
+    a rank taken for someone judging read them so, and refused)."""
+    rows: list[list[Any]] = [["col1", "col2", "col3", "col4", "col5"]]
+    for q, query in enumerate(("solar panels", "hiking boots", "csv unicode")):
+        for d in range(5):
+            for j in range(3):
+                worker = (d * 3 + j + 4 * q) % 15
+                rows.append([query, f"doc-{q}-{d:03d}", f"W{worker:02d}XK", (d + j) % 4,
+                             f"3X{(q * 15 + d * 3 + j) * 7919 % 99991:05d}AB"])
+    mapping = detect_mapping(Table(file="latin.csv", rows=rows))
+    assert (mapping.query, mapping.source_id, mapping.annotator, mapping.grade) == (0, 1, 2, 3)
+
+
 def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
     """A second id on every row (B0..., one per item, as the clueweb ids
     are): either could be the source; neither is taken, the reason names

@@ -286,19 +286,25 @@ def _repeats(s: Profile, who: list[Profile], query: Profile) -> float:
     """A source id said on several rows: +0.5 when someone else judged the
     same item on each (the long layout: one row per person), -0.5 when no
     one did (a count, a group, a category: several items share its value
-    within a query, so it names none of them). Someone judges several of
-    a query's items: a value said of one item per query is the item's own
-    (a rank, a position), nobody's."""
+    within a query, so it names none of them). A column numbering each
+    query's rows 1..n (a rank, a position, one row per item) is nobody."""
     if s.distinct >= s.filled:
         return 0.0
-    people = [p for p in who if p is not s and any(
-        len(ss) > 1 for ss in _groups(_joined(query, p), s.texts).values())]
+    people = [p for p in who if p is not s and not _numbers_rows(p, query)]
     return 0.5 if _annotator(people, s) is not None else -0.5
 
 
-def _joined(a: Profile, b: Profile) -> list[str]:
-    """Each row's pair of values as one key ("" when either is blank)."""
-    return [f"{x}\x1f{y}" if x and y else "" for x, y in zip(a.texts, b.texts, strict=True)]
+def _numbers_rows(p: Profile, query: Profile) -> bool:
+    """Whole numbers 1..n (or 0..n-1) down each query's n rows, in any order."""
+    by_query: dict[str, list[str]] = {}
+    for q, v in zip(query.texts, p.texts, strict=True):
+        if q and v:
+            by_query.setdefault(q, []).append(v)
+    lists = [vs for vs in by_query.values() if len(vs) > 1]
+    try:
+        return bool(lists) and all(_exact(sorted(int(float(v)) for v in vs)) for vs in lists)
+    except ValueError:
+        return False
 
 
 def _measured(p: Profile) -> float:
