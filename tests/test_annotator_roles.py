@@ -239,6 +239,20 @@ def test_workers_each_judging_one_item_per_query_still_say_who_judged() -> None:
     assert (mapping.query, mapping.source_id, mapping.annotator, mapping.grade) == (0, 1, 2, 3)
 
 
+def test_a_batch_number_over_queries_in_words_is_not_the_query() -> None:
+    """Batches 1, 2 of two queries each: small numbers in blocks, each
+    listing several documents, as TREC topics are, but grouping whole
+    queries said in words: the words are the query (not 'col2 or col1:
+    both could be the query')."""
+    grades = ((2, 0, 1, 1), (3, 3, 0, 1), (0, 1, 1, 2), (2, 2, 3, 0))
+    rows: list[list[Any]] = [["col1", "col2", "col3", "col4"]]
+    for q, query in enumerate(("solar panels", "hiking boots", "csv unicode", "what is ndcg")):
+        rows.extend([q // 2 + 1, query, f"doc-{q}-{d}", grades[q][d]] for d in range(4))
+    mapping = detect_mapping(Table(file="batch.csv", rows=rows))
+    assert (mapping.query, mapping.source_id) == (1, 2)
+    assert mapping.why("query") == "col2, read from its values; 4 values, each on 4 rows on average"
+
+
 def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
     """A second id on every row (B0..., one per item, as the clueweb ids
     are): either could be the source; neither is taken, the reason names

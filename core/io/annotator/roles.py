@@ -261,14 +261,17 @@ def _lists(queries: list[Profile], source: Profile) -> list[Profile]:
     category, grades that came in blocks): its values each list several
     sources, as a query lists the items it ranks; small numbers in blocks
     are a query's ids only where they nest with the other candidates
-    (grades cut across the queries); of columns grouping the rows alike,
+    (grades cut across the queries) and group no queries said in words
+    (a batch's or a round's number); of columns grouping the rows alike,
     the one naming things, in words before numbers (``solar panel
     efficiency`` over ``101``), never small numbers (a grade constant over
     each query). More than one left: nothing in their values tells."""
     kept = [q for q in queries if _several(q, source)] or queries
-    words = [q for q in kept if not q.graded]
-    kept = [q for q in kept if not q.graded or all(
-        max(_determines(q, w), _determines(w, q)) >= 0.95 for w in words)]
+    names = [q for q in kept if not q.graded]
+    texts = [q for q in names if q.numeric < 0.5]
+    kept = [q for q in kept if not q.graded or (  # a batch's number over queries in words
+        all(max(_determines(q, w), _determines(w, q)) >= 0.95 for w in names)
+        and not any(_determines(w, q) >= 0.95 for w in texts))]
     first = kept[0]
     if len(kept) > 1 and all(_determines(first, q) >= 0.95 and _determines(q, first) >= 0.95
                              for q in kept[1:]):
