@@ -157,12 +157,26 @@ def _distractor(kind: str, rnd: Random, n: int,
     raise ValueError(kind)
 
 
+def _reads_as_grades(cells: list[Any]) -> bool:
+    """Whether a distractor's drawn values happen to read as grades: a
+    dozen whole numbers at most, nearly all within 0-100 as a percentage's
+    (durations drawn as 5, 6, 5, 5 seconds; counts as 45, 55, 34, 837)."""
+    nums = [c for c in cells if isinstance(c, int | float) and not isinstance(c, bool)]
+    small = [c for c in nums if float(c).is_integer() and 0 <= c <= 100]
+    return len(nums) == len(cells) and len(set(nums)) <= 12 and len(small) >= 0.8 * len(cells)
+
+
 def _tally(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[Any]:
     """A count of each item of a few values, its query's own (101-103 for
     the first, 104-106 for the next, ...): several items share each value,
     so it fixes the query and has more values than it, as a source id does."""
     base = rnd.choice([101, 240, 1200])  # above any scale: never grades
     count = {(q, d): base + 3 * q + rnd.randint(0, 2) for q, d, _ in per_row}
+    for q in {q for q, _, _ in per_row}:  # two values at least (one would be a query
+        # id), one shared (each its own would be an item's id)
+        last = max(d for q2, d, _ in per_row if q2 == q)
+        count[(q, 0)] = count[(q, 1)] = base + 3 * q
+        count[(q, last)] = base + 3 * q + 2
     return [count[(q, d)] for q, d, _ in per_row]
 
 
@@ -245,11 +259,17 @@ SHAPES = ["long", "long", "wide", "transposed"]
 
 
 @st.composite
-def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -> Drawn:
+def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
+           topics: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
-    distractor of those kinds at least, and ``headers`` (realistic or
-    neutral) when given."""
+    distractor of those kinds at least, ``headers`` (realistic or neutral)
+    when given, and with ``topics`` the queries written as TREC writes
+    them, numbers from 1, 51 or 301 (small ones read like grades)."""
     rnd = draw(st.randoms(use_true_random=False))
+    first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
+
+    def said(q: int) -> Any:  # the query as the sheet writes it
+        return QUERIES[q] if first is None else first + q
     layout = draw(st.sampled_from(SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
@@ -276,7 +296,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
         return sheet
     # the long table: one row per judgment (long) or per item (wide)
     per_row = [(q, d, who) for q, d in items for who in (people if layout == "long" else [""])]
-    cols = [Column(rnd.choice(QUERY_HEADERS), [QUERIES[q] for q, _, _ in per_row], "query"),
+    cols = [Column(rnd.choice(QUERY_HEADERS), [said(q) for q, _, _ in per_row], "query"),
             Column(rnd.choice(SOURCE_HEADERS), [ids[(q, d)] for q, d, _ in per_row], "source")]
     if layout == "long":
         if len(people) > 1:
@@ -306,7 +326,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
             else rnd.choice(UNNAMED)
         cols.append(ranked := Column(header, [values[(q, d)] for q, d, _ in per_row], ranking))
         sheet.ranking, sheet.ranking_named = header, named
-        sheet.ranking_values = {(QUERIES[q], str(ids[(q, d)])): float(
+        sheet.ranking_values = {(str(said(q)), str(ids[(q, d)])): float(
             values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
         if declare:
             sheet.flags = ["--map", f"{ranking}={header}"]
@@ -318,6 +338,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:
             cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
+            gradey |= _reads_as_grades(cells)
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
     rnd.shuffle(cols)
@@ -336,7 +357,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None) -
     sheet.column_kinds = [c.kind for c in cols]
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
-    sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(
+    sheet.truth = {(str(said(q)), str(ids[(q, d)])): sorted(
         float(truth[(q, d)][w]) for w in people) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}

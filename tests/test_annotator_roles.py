@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.io.annotator import Table, detect_mapping
-from core.io.annotator.roles import left_out, profile_columns
+from core.io.annotator.roles import Counted, counted, left_out, profile_columns
+from core.io.annotator.rows import summary_row
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
            "what is ndcg", "cheap flights to rome", "espresso grinder", "train times",
@@ -229,6 +230,49 @@ def test_a_count_shared_by_several_items_is_not_the_source_id() -> None:
     assert (mapping.query, mapping.source_id) == (0, 1)
 
 
+def test_a_count_shared_by_several_items_is_no_ranking_either() -> None:
+    """col9 is left out with no ranking's flag: 101, 101, 101 are said of
+    three of the first query's four items, 100 of all the second's (7 of
+    8 items share their value with another of their query); a ranker's
+    scores tell a query's items apart (was 'if this is the ranking, pass
+    --map score=col9')."""
+    mapping = detect_mapping(Table(file="count.csv", rows=_wide_sheet([])))
+    assert mapping.left_out == ((4, "col9: numbers 100 to 102, one per item, each shared by "
+                                 "several of a query's items (a count or a group: a ranking "
+                                 "would tie them); not imported", ""),)
+
+
+def test_workers_each_judging_one_item_per_query_still_say_who_judged() -> None:
+    """Three queries of 5 documents, each judged by 3 of 15 workers, each
+    worker once per query (a Latin square), an assignment id per row: the
+    documents are the source, judged again by someone on each row; the
+    workers are people, not a rank numbering the rows (a first fix for
+    a rank taken for someone judging read them so, and refused)."""
+    rows: list[list[Any]] = [["col1", "col2", "col3", "col4", "col5"]]
+    for q, query in enumerate(("solar panels", "hiking boots", "csv unicode")):
+        for d in range(5):
+            for j in range(3):
+                worker = (d * 3 + j + 4 * q) % 15
+                rows.append([query, f"doc-{q}-{d:03d}", f"W{worker:02d}XK", (d + j) % 4,
+                             f"3X{(q * 15 + d * 3 + j) * 7919 % 99991:05d}AB"])
+    mapping = detect_mapping(Table(file="latin.csv", rows=rows))
+    assert (mapping.query, mapping.source_id, mapping.annotator, mapping.grade) == (0, 1, 2, 3)
+
+
+def test_a_batch_number_over_queries_in_words_is_not_the_query() -> None:
+    """Batches 1, 2 of two queries each: small numbers in blocks, each
+    listing several documents, as TREC topics are, but grouping whole
+    queries said in words: the words are the query (not 'col2 or col1:
+    both could be the query')."""
+    grades = ((2, 0, 1, 1), (3, 3, 0, 1), (0, 1, 1, 2), (2, 2, 3, 0))
+    rows: list[list[Any]] = [["col1", "col2", "col3", "col4"]]
+    for q, query in enumerate(("solar panels", "hiking boots", "csv unicode", "what is ndcg")):
+        rows.extend([q // 2 + 1, query, f"doc-{q}-{d}", grades[q][d]] for d in range(4))
+    mapping = detect_mapping(Table(file="batch.csv", rows=rows))
+    assert (mapping.query, mapping.source_id) == (1, 2)
+    assert mapping.why("query") == "col2, read from its values; 4 values, each on 4 rows on average"
+
+
 def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
     """A second id on every row (B0..., one per item, as the clueweb ids
     are): either could be the source; neither is taken, the reason names
@@ -239,6 +283,11 @@ def test_two_columns_nothing_tells_apart_are_both_named_none_taken() -> None:
     assert mapping.why("source_id") == (
         "col2 or col6: both could be the source id (each fixes the query, 8 and 8 values) "
         "and nothing in their values tells them apart")
+    said = {c: (why, flag) for c, why, flag in mapping.left_out}  # each with its flag
+    assert said[1] == ("col2: could be the source id, as col6 could; if it is, pass "
+                       "--map source_id=col2", "--map source_id=col2")
+    assert said[5] == ("col6: could be the source id, as col2 could; if it is, pass "
+                       "--map source_id=col6", "--map source_id=col6")
 
 
 def test_a_summary_row_is_no_value_of_the_query_column() -> None:
@@ -253,6 +302,44 @@ def test_a_summary_row_is_no_value_of_the_query_column() -> None:
     mapping = detect_mapping(Table(file="avg.csv", rows=rows))
     assert mapping.why("query") == "query, named so; 3 values, each on 3 rows on average"
     assert mapping.why("source_id") == "doc_id, named so; 9 values, each on one row"
+
+
+def test_a_summary_row_is_one_rule_for_the_columns_and_the_rows() -> None:
+    """One predicate says what a summary row is: its first words sum up
+    (``Average``, ``Total``, ``mean``) and it names no source, its source
+    cell blank, or, while the columns are being read (source unknown),
+    any of its cells; the rows' reading and the columns' agree on each."""
+    cases: list[tuple[list[Any], str, str]] = [  # row, source column B, source unknown
+        (["Average", "", 1, 1], "Average", "Average"),
+        (["Total"], "Total", "Total"),  # a short row: its source cell is missing
+        (["  mean ", None, 2.5, 1], "mean", "mean"),
+        (["Total", "d-1", 2, 2], "", ""),  # a source named: a judgment (query 'Total')
+        (["Average", "d-9", "", 1], "", "Average"),  # named, but a grade blank
+        (["solar panel", "", 1, 1], "", ""),  # no summing word
+    ]
+    for row, known, unknown in cases:
+        assert (summary_row(row, 1), summary_row(row, None, 4)) == (known, unknown), row
+
+
+def test_a_columns_values_are_grouped_by_query_once_for_both_readings_of_a_rank() -> None:
+    """``counted`` groups a column's values by query once; both readings
+    come from that: 2 queries of 4 rows counting 1..4 are rank-like
+    (beside grades) but not beyond chance alone (3 such queries are);
+    values repeating within each query (grades) are neither."""
+    def profiles(n_queries: int, values: list[int]) -> list[Any]:
+        rows = [["query", "doc", "n"]] + [[f"q{q}", f"d{q}-{d}", values[(q + d) % 4]]
+                                          for q in range(n_queries) for d in range(4)]
+        return profile_columns(rows[1:], rows[0], set())
+
+    two, three, graded = profiles(2, [3, 1, 4, 2]), profiles(3, [3, 1, 4, 2]), profiles(
+        3, [0, 2, 2, 1])
+    got = counted(two[2], two[0], two[1])
+    assert got == Counted(2, [[1, 2, 3, 4], [1, 2, 3, 4]])
+    assert (got.rank_like(), got.counts_ranks()) == (True, False)
+    assert counted(three[2], three[0], three[1]).counts_ranks()
+    got = counted(graded[2], graded[0], graded[1])
+    assert got == Counted(3, [])  # 0, 2, 2, 1: no query's values one per source
+    assert (got.rank_like(), got.counts_ranks()) == (False, False)
 
 
 def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:

@@ -495,6 +495,34 @@ def test_the_header_row_can_be_corrected(qtbot: Any, long_xlsx: Path, boxes: Box
     assert boxes.shown == []
 
 
+def test_a_sheet_without_a_header_says_so_in_the_info_line(qtbot: Any, tmp_path: Path,
+                                                          boxes: Boxes) -> None:
+    """TREC topics with no header: all 7 rows are data, and the info line
+    says so (it said '7 rows after the header'); keyed to a header on row
+    1 it counts the 6 below it, keyed back to none all 7 again."""
+    path = tmp_path / "topics.tsv"
+    path.write_text("".join(f"{q}\tdoc-00{d}\t{d % 4}\n" for q, d in
+                            [(1, 1), (1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)]), "utf-8")
+    wizard = ImportWizard(path, Conventions())
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    page = wizard.sheet_page
+    assert page.header_row.text() == "none (row 1 is data)"
+    assert page.info.text() == ("topics.tsv; encoding utf-8; delimiter '\\t'; 7 rows, no "
+                                "header (row 1 is data), layout long")
+    page.header_row.setFocus()
+    qtbot.keyClick(page.header_row, Qt.Key.Key_Up)
+    qtbot.keyClick(page.header_row, Qt.Key.Key_Return)
+    _idle(qtbot, wizard)
+    assert page.info.text().endswith("; 6 rows after the header, layout long"), page.info.text()
+    qtbot.keyClick(page.header_row, Qt.Key.Key_Down)
+    qtbot.keyClick(page.header_row, Qt.Key.Key_Return)
+    _idle(qtbot, wizard)
+    assert page.info.text().endswith("; 7 rows, no header (row 1 is data), layout long")
+    assert boxes.shown == []
+
+
 FORMS_CSV = """Timestamp,Email Address,Query,Document,How relevant is the document to the query?
 2026/11/21 12:44:44 PM GMT+1,alice@example.org,capital of australia,doc-00,Relevant
 2026/11/17 12:25:35 PM GMT+1,bo@example.org,capital of australia,doc-00,Not relevant

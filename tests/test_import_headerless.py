@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.cli.main import main
-from core.io.annotator.detect import UNTOLD_HEADER
+from core.io.annotator.detect import UNTOLD_HEADER, detect_mapping, read_guessed
 
 #: (query, doc, grade): two TREC topics, the first judgment on row 1.
 GRADED = [("q1", "doc1", 2), ("q1", "doc2", 0), ("q1", "doc3", 1), ("q2", "doc4", 3),
@@ -115,3 +115,47 @@ def test_a_declared_query_has_its_source_read_around_it(
     assert code == 0, err
     assert report["mapping"] == {"query": "A", "source_id": "B", "grade": "C"}
     assert sorted((int(r[0]), r[1], int(r[4])) for r in lines[1:]) == graded
+
+
+def test_trec_topics_are_found_as_the_query_without_a_declaration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """TREC topics 1..3 read like grades, but each is one run of rows
+    listing several documents, where the grades vary: A is the query with
+    no ``--map query=`` (it said 'no query column found' before)."""
+    path = tmp_path / "topics.tsv"
+    graded = [(1, "doc-001", 2), (1, "doc-002", 0), (1, "doc-003", 1), (2, "doc-004", 3),
+              (2, "doc-005", 1), (3, "doc-006", 0), (3, "doc-007", 2)]
+    path.write_text("".join(f"{q}\t{d}\t{g}\n" for q, d, g in graded), "utf-8")
+    code, err, report, lines = _import(path, capsys)
+    assert code == 0, err
+    assert report["mapping"] == {"query": "A", "source_id": "B", "grade": "C"}
+    assert sorted((int(r[0]), r[1], int(r[4])) for r in lines[1:]) == graded
+
+
+def test_topics_beside_a_count_listing_items_alike_are_refused_naming_both(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Beside the topics, a count (101, 101, 102, 102 / 104, ...) also comes
+    in runs fixed by the document, each value listing two: nothing tells
+    which is the query; one line names both and the flag, and the
+    declaration imports it."""
+    path = tmp_path / "topics.csv"
+    rows = [(1, "doc-001", 2, 101), (1, "doc-002", 0, 101), (1, "doc-003", 1, 102),
+            (1, "doc-004", 3, 102), (2, "doc-005", 1, 104), (2, "doc-006", 0, 104),
+            (2, "doc-007", 2, 105), (2, "doc-008", 2, 105)]
+    path.write_text("col1,col2,col3,col4\n" + "".join(f"{q},{d},{g},{n}\n" for q, d, g, n in rows),
+                    "utf-8")
+    code, err, _, _ = _import(path, capsys)
+    assert code == 2
+    assert err.count("\n") == 1, err
+    assert "col4 or col1: both could be the query" in err, err
+    assert "pass --map query=COLUMN for the one meant" in err, err
+    # each left out with the flag that makes it the query (not the ranking's)
+    assert detect_mapping(read_guessed(path)).left_out == (
+        (0, "col1: could be the query, as col4 could; if it is, pass --map query=col1",
+         "--map query=col1"),
+        (3, "col4: could be the query, as col1 could; if it is, pass --map query=col4",
+         "--map query=col4"))
+    code, err, report, lines = _import(path, capsys, "--map", "query=col1")
+    assert code == 0, err
+    assert (report["mapping"]["source_id"], report["mapping"]["grade"]) == ("col2", "col3")
+    assert sorted((int(r[0]), r[1], int(r[4])) for r in lines[1:]) == [r[:3] for r in rows]

@@ -87,8 +87,9 @@ class SheetPage(QWizardPage):
             where.append(self.tr("encoding {0}").format(value.encoding))
         if value.delimiter:
             where.append(self.tr("delimiter {0}").format(repr(value.delimiter)))
-        where.append(self.tr("{0} rows after the header, layout {1}").format(
-            value.n_rows, value.mapping.layout))
+        rows = (self.tr("{0} rows, no header (row 1 is data), layout {1}")
+                if value.header_row < 0 else self.tr("{0} rows after the header, layout {1}"))
+        where.append(rows.format(value.n_rows, value.mapping.layout))
         self.info.setText("; ".join(where))
         self.model.set_preview(value)
         # Each header whole ("B: Email Address", "E: How relevant is ...?" over

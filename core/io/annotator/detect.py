@@ -28,7 +28,7 @@ from core.io.annotator.roles import (
     profile_columns,
     roles_from_values,
 )
-from core.io.annotator.rows import summary_word
+from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.safety import column_letters
@@ -192,8 +192,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     # a summary row (Average, with a blank where the source id goes) counts
     # no value of any column: the rows' tally skips it
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
-              if any(map(_filled, r)) and not (
-                  summary_word(r) and (len(r) < len(header) or not all(map(_filled, r))))]
+              if any(map(_filled, r)) and not summary_row(r, None, len(header))]
     profiles = profile_columns(sample, header, marks)
     taken = {c for c, _ in wide} | {
         c for c in range(len(header)) if combined_grade(header[c]) and c not in found.values()}

@@ -37,7 +37,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import cell_text
@@ -45,8 +45,8 @@ from core.io.annotator.names import quantity_header
 from core.io.headers import normalize
 from core.io.safety import column_letters
 
-__all__ = ["Profile", "Roles", "counts_ranks", "left_out", "profile_columns", "rank_like",
-           "roles_from_values", "span"]
+__all__ = ["Counted", "Profile", "Roles", "counted", "counts_ranks", "left_out",
+           "profile_columns", "rank_like", "roles_from_values", "span"]
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -220,41 +220,94 @@ def _key_like(p: Profile) -> bool:
 
 
 def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
-          who: list[Profile]) -> tuple[tuple[Profile, Profile] | None, Profile | None]:
+          who: list[Profile]) -> tuple[tuple[Profile, Profile] | None, tuple[str, Profile] | None]:
     """The (query, source) pair (``query`` or ``source`` when already
     known): the source fixes the query, has more values than it, and the
     query's rows come in runs; names of things (text, ids, URLs) before
-    grade-like numbers. Also the other source no value tells from the
-    chosen one (``None`` when the choice is clear): the import names both
-    rather than pick one."""
+    grade-like numbers. Also the other column no value tells from the
+    chosen query or source, with its field (``None`` when the choice is
+    clear): the import names both rather than pick one."""
     scored: list[tuple[float, Profile, Profile]] = []
     names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
     # a row number or a record id (each one more than the last) names a
     # row, not what was judged
     sources = [p for p in names if not _counting([t for t in p.texts if t])] or names
-    for q in [query] if query is not None else names:
+    # but for numbers in blocks (TREC topics 1..50): each value on one run
+    # of rows listing several sources, where grades vary within a query
+    topics = [p for p in cands if p.graded and p.distinct >= 2 and _runs(p) == p.distinct]
+    for q in [query] if query is not None else names + topics:
         for s in [source] if source is not None else sources:
-            if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95:
+            if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95 or (
+                    q.graded and query is None and not _several(q, s)):
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
-                     + _repeats(s, who) - _measured(s) - 0.25 * (s.numeric > 0.9))
+                     + _repeats(s, who, q) - _measured(s) - 0.25 * (s.numeric > 0.9))
             scored.append((score, q, s))
     if not scored:
         return None, None
     best_score, q, s = max(scored, key=lambda x: x[0])  # the first of equals
-    rival = next((t for score, u, t in scored if u is q and t is not s and score == best_score),
-                 None)
-    return (q, s), rival
+    tied = [(u, t) for score, u, t in scored if score == best_score]
+    queries = _lists([u for u, t in tied if t is s], s)
+    if len(queries) > 1:
+        return (queries[0], s), ("query", queries[1])
+    q = queries[0]
+    rival = next((t for u, t in tied if u is q and t is not s), None)
+    return (q, s), None if rival is None else ("source_id", rival)
 
 
-def _repeats(s: Profile, who: list[Profile]) -> float:
+def _lists(queries: list[Profile], source: Profile) -> list[Profile]:
+    """The query of columns that could equally be it (each fixed by the
+    source and in runs: so is a count of a few values per query, a topic's
+    category, grades that came in blocks): its values each list several
+    sources, as a query lists the items it ranks; small numbers in blocks
+    are a query's ids only where they nest with the other candidates
+    (grades cut across the queries) and group no queries said in words
+    (a batch's or a round's number); of columns grouping the rows alike,
+    the one naming things, in words before numbers (``solar panel
+    efficiency`` over ``101``), never small numbers (a grade constant over
+    each query). More than one left: nothing in their values tells."""
+    kept = [q for q in queries if _several(q, source)] or queries
+    names = [q for q in kept if not q.graded]
+    texts = [q for q in names if q.numeric < 0.5]
+    kept = [q for q in kept if not q.graded or (  # a batch's number over queries in words
+        all(max(_determines(q, w), _determines(w, q)) >= 0.95 for w in names)
+        and not any(_determines(w, q) >= 0.95 for w in texts))]
+    first = kept[0]
+    if len(kept) > 1 and all(_determines(first, q) >= 0.95 and _determines(q, first) >= 0.95
+                             for q in kept[1:]):
+        words = [q for q in kept if not q.graded]
+        return [next((q for q in words if q.numeric < 0.5), words[0])] if words else kept
+    return kept
+
+
+def _several(query: Profile, source: Profile) -> bool:
+    """Whether each of ``query``'s values lists several sources."""
+    return all(len(ss) > 1 for ss in _groups(query.texts, source.texts).values())
+
+
+def _repeats(s: Profile, who: list[Profile], query: Profile) -> float:
     """A source id said on several rows: +0.5 when someone else judged the
     same item on each (the long layout: one row per person), -0.5 when no
     one did (a count, a group, a category: several items share its value
-    within a query, so it names none of them)."""
+    within a query, so it names none of them). A column numbering each
+    query's rows 1..n (a rank, a position, one row per item) is nobody."""
     if s.distinct >= s.filled:
         return 0.0
-    return 0.5 if _annotator([p for p in who if p is not s], s) is not None else -0.5
+    people = [p for p in who if p is not s and not _numbers_rows(p, query)]
+    return 0.5 if _annotator(people, s) is not None else -0.5
+
+
+def _numbers_rows(p: Profile, query: Profile) -> bool:
+    """Whole numbers 1..n (or 0..n-1) down each query's n rows, in any order."""
+    by_query: dict[str, list[str]] = {}
+    for q, v in zip(query.texts, p.texts, strict=True):
+        if q and v:
+            by_query.setdefault(q, []).append(v)
+    lists = [vs for vs in by_query.values() if len(vs) > 1]
+    try:
+        return bool(lists) and all(_exact(sorted(int(float(v)) for v in vs)) for vs in lists)
+    except ValueError:
+        return False
 
 
 def _measured(p: Profile) -> float:
@@ -316,31 +369,62 @@ def _nearly(got: list[int]) -> bool:
                            and got[0] in (0, 1, 2) and got[-1] - got[0] <= len(got))
 
 
-def _counted(p: Profile, query: Profile, source: Profile,
-             counts: Callable[[list[int]], bool] = _exact) -> tuple[int, list[int]]:
-    """How many queries of several sources ``p`` holds, and the sizes of
-    those whose values (one per source, sorted) ``counts`` accepts."""
+class Counted(NamedTuple):
+    """A column's whole numbers grouped by query once, for both readings
+    of a rank (:meth:`rank_like`, :meth:`counts_ranks`): how many queries
+    of several sources the sheet holds, and the values (sorted) of each
+    of those where the column says one per source."""
+
+    several: int
+    per_query: list[list[int]]
+
+    def _sizes(self, counts: Callable[[list[int]], bool]) -> list[int] | None:
+        """The sizes of the queries ``counts`` accepts; None when under 90%."""
+        sizes = [len(got) for got in self.per_query if counts(got)]
+        return sizes if self.several and len(sizes) >= 0.9 * self.several else None
+
+    def rank_like(self) -> bool:
+        """Whole numbers counting each query's sources: 1..n (or 0..n-1)
+        within every query of several sources, one per source."""
+        return self._sizes(_exact) is not None
+
+    def counts_ranks(self) -> bool:
+        """A column that counts each query's sources beyond chance: a rank,
+        never read as grades, even as the only column that could be grades.
+        Small queries graded 1, 2 (, 3) stay grades: a 2- or 3-row query
+        counts 1..n by chance as often as not; the evidence is the whole
+        column's, a long query or several of 4 rows or more all counting
+        (nearly: a query of 6 rows or more may miss one rank)."""
+        sizes = self._sizes(_nearly)
+        return sizes is not None and (
+            max(sizes) >= _RANK_ROWS or sum(1 for n in sizes if n >= 4) >= _RANK_QUERIES)
+
+    def ranks(self) -> bool:
+        """Either reading: a rank's values."""
+        return self.rank_like() or self.counts_ranks()
+
+
+def counted(p: Profile, query: Profile, source: Profile) -> Counted:
+    """``p``'s values within each query of several sources, grouped once."""
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
-        return 0, []
+        return Counted(0, [])
     by_query = _groups(query.texts, p.texts)
     sources = _groups(query.texts, source.texts)
     several = [q for q, ss in sources.items() if len(ss) > 1]
-    sizes = []
+    per_query = []
     for q in several:
         try:
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
         except ValueError:
-            return 0, []
-        if len(got) == len(sources[q]) and counts(got):
-            sizes.append(len(got))
-    return len(several), sizes
+            return Counted(0, [])
+        if len(got) == len(sources[q]):
+            per_query.append(got)
+    return Counted(len(several), per_query)
 
 
 def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
-    """Whole numbers counting each query's sources: 1..n (or 0..n-1) within
-    every query of several sources, one per source."""
-    several, sizes = _counted(p, query, source)
-    return bool(several) and len(sizes) >= 0.9 * several
+    """See :meth:`Counted.rank_like`."""
+    return counted(p, query, source).rank_like()
 
 
 #: A query whose rows count 1..n with n this large holds more distinct
@@ -354,16 +438,8 @@ _RANK_QUERIES = 3
 
 
 def counts_ranks(p: Profile, query: Profile, source: Profile) -> bool:
-    """A column that counts each query's sources beyond chance: a rank,
-    never read as grades, even as the only column that could be grades.
-    Small queries graded 1, 2 (, 3) stay grades: a 2- or 3-row query
-    counts 1..n by chance as often as not; the evidence is the whole
-    column's, a long query or several of 4 rows or more all counting
-    (nearly: a query of 6 rows or more may miss one rank)."""
-    several, sizes = _counted(p, query, source, _nearly)
-    if not several or len(sizes) < 0.9 * several:
-        return False
-    return max(sizes) >= _RANK_ROWS or sum(1 for n in sizes if n >= 4) >= _RANK_QUERIES
+    """See :meth:`Counted.counts_ranks`."""
+    return counted(p, query, source).counts_ranks()
 
 
 def _falls(p: Profile, query: Profile | None) -> bool:
@@ -377,6 +453,19 @@ def _falls(p: Profile, query: Profile | None) -> bool:
     steps = [b - a for nums in by_query.values() for a, b in pairwise(nums)]
     falling = sum(1 for d in steps if d <= 0)
     return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
+
+
+def _tied(p: Profile, query: Profile, source: Profile) -> bool:
+    """Values that most items share with another item of their query (101,
+    101, 102 / 104, 104): a count of a few values, a group; a ranker's
+    scores tell a query's items apart, a rank is one per item."""
+    by_query: dict[str, dict[str, str]] = {}
+    for q, s, v in zip(query.texts, source.texts, p.texts, strict=True):
+        if q and s and v:
+            by_query.setdefault(q, {})[s] = v
+    lists = [Counter(items.values()) for items in by_query.values() if len(items) > 1]
+    items = sum(c.total() for c in lists)
+    return items > 0 and sum(n for c in lists for n in c.values() if n > 1) >= 0.5 * items
 
 
 def span(p: Profile) -> str:
@@ -402,28 +491,47 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         elif p.constant and p.fill >= 0.9 and not p.graded:
             ignored[p.col] = (f"{p.shown()}: one value on every row, not imported", "")
     free = [p for p in free if p.col not in ignored]
+    unsure: tuple[Profile, ...] = ()  # the two that could be the query, read around the first
     if "query" not in found or "source_id" not in found:
         keys = [p for p in free if _key_like(p)]
         query, source = (by_col[found[f]] if f in found else None for f in ("query", "source_id"))
-        pair, rival = _pair(keys, query, source,
-                            [by_col[found["annotator"]]] if "annotator" in found
-                            else [p for p in keys if not p.graded])  # people are no grades
+        who = ([by_col[found["annotator"]]] if "annotator" in found
+               else [p for p in keys if not p.graded])  # people are no grades
+        pair, rival = _pair(keys, query, source, who)
         if pair is not None and rival is not None:
-            found.setdefault("query", pair[0].col)
-            reasons["source_id"] = (
-                f"{pair[1].shown()} or {rival.shown()}: both could be the source id "
-                f"(each fixes the query, {pair[1].distinct} and {rival.distinct} values) "
-                "and nothing in their values tells them apart")
+            field, other = rival
+            chosen, kept = (pair[1], pair[0]) if field == "source_id" else pair
+            found.setdefault("query" if field == "source_id" else "source_id", kept.col)
+            reasons[field] = _undecided(field, chosen, other)
+            unsure = (chosen, other) if field == "query" else ()
+            what = field.replace("_", " ")
+            for u, v in ((chosen, other), (other, chosen)):  # each left out, with its flag
+                ref = _flag_ref(u)
+                ignored[u.col] = (f"{u.shown()}: could be the {what}, as {v.shown()} could; "
+                                  f"if it is, pass --map {field}={ref}", f"--map {field}={ref}")
         elif pair is not None:
             for f, p in zip(("query", "source_id"), pair, strict=True):
                 found.setdefault(f, p.col)
-    q_col, s_col = found.get("query"), found.get("source_id")
-    free = [p for p in free if p.col not in found.values()]
+    q_col, s_col = found.get("query", unsure[0].col if unsure else None), found.get("source_id")
+    free = [p for p in free if p.col not in (*found.values(), *(u.col for u in unsure))]
     if q_col is not None and s_col is not None:
+        # the other roles are read around the query (or either one it could be:
+        # the import stops naming both, after saying what else it lacks)
         query, source = by_col[q_col], by_col[s_col]
         _by_relations(free, query, source, found, reasons, ignored)
     _explain(profiles, named, found, reasons)
     return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
+
+
+def _undecided(field: str, chosen: Profile, rival: Profile) -> str:
+    """Why neither of two columns is taken for ``field``: both could be it."""
+    if field == "source_id":
+        return (f"{chosen.shown()} or {rival.shown()}: both could be the source id "
+                f"(each fixes the query, {chosen.distinct} and {rival.distinct} values) "
+                "and nothing in their values tells them apart")
+    return (f"{chosen.shown()} or {rival.shown()}: both could be the query (each is fixed "
+            f"by the source id and comes in runs, {chosen.distinct} and {rival.distinct} "
+            "values) and nothing in their values tells them apart")
 
 
 def _by_relations(free: list[Profile], query: Profile, source: Profile,
@@ -442,16 +550,17 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         p for p in free if p.graded]
     if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
         graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
+    counts = {p.col: counted(p, query, source) for p in graded}  # grouped once
     if len(graded) > 1:
         # Whole numbers counting each query's sources beside other grades
         # are no grade (grades repeat within a query); nor are they the
         # ranking unless named or declared: left out, with the flag.
-        for p in [p for p in graded if rank_like(p, query, source)]:
+        for p in [p for p in graded if counts[p.col].rank_like()]:
             graded.remove(p)
-            ignored[p.col] = left_out(p, query, source)
-    for p in [p for p in graded if counts_ranks(p, query, source)]:
+            ignored[p.col] = left_out(p, query, source, counts[p.col])
+    for p in [p for p in graded if counts[p.col].counts_ranks()]:
         graded.remove(p)  # a rank, even alone: never read as the grade
-        ignored[p.col] = left_out(p, query, source)
+        ignored[p.col] = left_out(p, query, source, counts[p.col])
     if "grade" not in found and len(graded) == 1:
         g = graded[0]
         found["grade"] = g.col
@@ -513,15 +622,17 @@ def _letter(col: int) -> str:
     return column_letters(col + 1)
 
 
-def left_out(p: Profile, query: Profile | None, source: Profile | None) -> tuple[str, str]:
+def left_out(p: Profile, query: Profile | None, source: Profile | None,
+             counts: Counted | None = None) -> tuple[str, str]:
     """Why a column no role takes is left out, and the flag that would use
     it (``""``: none): a numeric column names the ranking's flag, since
     only a declaration makes it one (``Price: numbers 10.34 to 239.91, one
-    per item; if this is the ranking, pass --map score=Price``)."""
+    per item; if this is the ranking, pass --map score=Price``). ``counts``:
+    its values already grouped by query (:func:`counted`)."""
     if p.numeric > 0.9 and p.distinct > 1:
         ref = _flag_ref(p)
         if query is not None and source is not None and (
-                rank_like(p, query, source) or counts_ranks(p, query, source)):
+                counts if counts is not None else counted(p, query, source)).ranks():
             flag = f"--map rank={ref}"
             what = "whole numbers counting each query's sources"
         else:
@@ -537,5 +648,8 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None) -> tuple
                 return (f"{p.shown()}: {what}, whole numbers of varying width that do not "
                         "fall down the rows (a duration or a count: no ranking); "
                         "not imported"), ""
+            if ids and query is not None and source is not None and _tied(p, query, source):
+                return (f"{p.shown()}: {what}, each shared by several of a query's items (a "
+                        "count or a group: a ranking would tie them); not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""

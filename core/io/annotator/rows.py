@@ -80,11 +80,19 @@ def _blank(raw: list[Any]) -> bool:
     return all(c is None or (isinstance(c, str) and not c.strip()) for c in raw)
 
 
-def summary_word(raw: Sequence[Any]) -> str:
+def summary_row(raw: Sequence[Any], source: int | None, width: int = 0) -> str:
     """The first words of a row that sums up the rows above it (``Average``,
-    ``Total``), "" for any other row."""
+    ``Total``) and so names no source: its ``source`` cell is blank, or,
+    while the source column is not known yet (``None``: reading the
+    columns), any of its ``width`` cells; "" for any other row."""
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
-    return first if label_key(first) in TOTAL_WORDS else ""
+    if label_key(first) not in TOTAL_WORDS:
+        return ""
+    if source is None:
+        blank = len(raw) < width or not all(cell_text(c).strip() for c in raw)
+    else:
+        blank = source >= len(raw) or not cell_text(raw[source]).strip()
+    return first if blank else ""
 
 
 def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None:
@@ -92,7 +100,7 @@ def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None
     total row, or a row without a source id and without grades."""
     if not source_empty:
         return None
-    if word := summary_word(raw):
+    if word := summary_row(raw, sheet.mapping.source_id):
         return f"a summary row ({word!r}), not a judgment"
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
     grade_cells = [c for c, _ in sheet.mapping.sources()]
