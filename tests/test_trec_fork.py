@@ -24,9 +24,10 @@ def test_forked_read_equals_the_threads_column_for_column():
     # Drawn runs and qrels, regular or with a bad line anywhere, CRLF or not,
     # the child's share starting anywhere, read in pieces of 16 bytes up:
     # the same columns, document or message with a child, a child killed
-    # with SIGKILL and a child that raises (its share then read here).
+    # with SIGKILL, a child that raises and one whose result cannot be read
+    # (its share then read here).
     lines = check("property")
-    assert int(lines[-1].split()[1]) >= 80  # the reads forked
+    assert int(lines[-1].split()[1]) >= 100  # the reads forked
 
 
 def test_bad_input_in_the_childs_share_gives_the_threads_message():
@@ -48,4 +49,4 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
     assert said["binary qrels"].endswith("q.txt: the file is binary, not a TREC text file")
     assert said["missing qrels"].endswith("missing.txt: cannot read the file: no such file "
                                           "(check the path)")
-    assert int(lines[-1].split()[1]) >= 7 * 3  # each case forked (child, killed, raising)
+    assert int(lines[-1].split()[1]) >= 7 * 4  # each case forked (well, killed, raising, garbled)

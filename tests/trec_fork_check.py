@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 import threading
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -37,7 +38,7 @@ from core.io import child
 from core.io.trec import join, scan
 from core.io.trec.columns import Table
 
-MODES = ("threads", "fork", "killed", "raises")
+MODES = ("threads", "fork", "killed", "raises", "garbled")
 forked = 0
 
 
@@ -49,16 +50,23 @@ def _raises(*_: Any) -> Any:
     raise InputError("the child's own message, never shown")
 
 
+def _garbled(value: Any, fd: int) -> None:
+    os.write(fd, b"not a pickle" * 3)
+
+
 @contextmanager
 def mode(name: str, head: float, chunk: int) -> Iterator[None]:
     """Reads as ``name`` says: on threads, or with a child (that is killed
     or raises), the child's share starting at ``head`` of the run."""
     global forked
-    saved = (join._FORK_FROM, join._HEAD, scan._CHUNK, join._rest_and_qrels, child.start)
+    saved = (join._FORK_FROM, join._HEAD, scan._CHUNK, join._rest_and_qrels, child.start,
+             child._dump)
     os.environ[child.SWITCH] = "0" if name == "threads" else "1"
     join._FORK_FROM, join._HEAD, scan._CHUNK = 0, head, chunk
     if name in ("killed", "raises"):
         join._rest_and_qrels = _killed if name == "killed" else _raises
+    if name == "garbled":  # the child ends well, but what it wrote cannot be read
+        child._dump = _garbled
     started = saved[4]
 
     def counted(*args: Any, **kwargs: Any) -> child.Child | None:
@@ -71,7 +79,8 @@ def mode(name: str, head: float, chunk: int) -> Iterator[None]:
     try:
         yield
     finally:
-        join._FORK_FROM, join._HEAD, scan._CHUNK, join._rest_and_qrels, child.start = saved
+        (join._FORK_FROM, join._HEAD, scan._CHUNK, join._rest_and_qrels, child.start,
+         child._dump) = saved
         with suppress(ChildProcessError):  # none: every child was waited for
             raise AssertionError(f"a child was left: {os.waitpid(-1, os.WNOHANG)}")
 
@@ -171,8 +180,7 @@ def cases(folder: Path) -> None:
     assert not child.can_fork(), "forked beside another thread"
     stop.set()
     other.join()
-    import PySide6.QtCore  # noqa: F401
-
+    sys.modules.setdefault("PySide6", types.ModuleType("PySide6"))  # as an import leaves it
     assert not child.can_fork(), "forked with Qt loaded"
 
 

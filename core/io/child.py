@@ -60,7 +60,8 @@ class Child:
 
     def result(self) -> Any:
         """The function's result once the child has exited (waits for it),
-        or :data:`FAILED` if it raised, crashed or was killed."""
+        or :data:`FAILED` if it raised, crashed or was killed, or its result
+        cannot be read."""
         if self._pid is None:
             return FAILED
         _, status = os.waitpid(self._pid, 0)
@@ -69,9 +70,11 @@ class Child:
             if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
                 return FAILED
             parts = [_load(fd) for fd in self._files]
-            return parts[0] if len(parts) == 1 else tuple(parts)
+        except Exception:  # a result that cannot be read: a failed child
+            return FAILED
         finally:
             self._close()
+        return parts[0] if len(parts) == 1 else tuple(parts)
 
     def cancel(self) -> None:
         """End the child (its result is not wanted) and wait for it."""
