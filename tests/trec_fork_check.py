@@ -174,6 +174,16 @@ def cases(folder: Path) -> None:
     got = same_everywhere(folder / "r.txt", folder / "missing.txt", 0.5, 256)
     print("missing qrels ->", got[1], flush=True)
     assert child.can_fork()
+    made = os.memfd_create
+
+    def refused(*_: Any) -> int:
+        raise OSError(24, "Too many open files")
+
+    os.memfd_create = refused  # then the caller reads on threads
+    try:
+        assert child.start(len, "x") is None
+    finally:
+        os.memfd_create = made
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()

@@ -99,8 +99,9 @@ def start(fn: Callable[..., Any], *args: Any, parts: int = 1) -> Child | None:
     last part's arrays)."""
     if not can_fork():
         return None
-    files = [os.memfd_create("ndcg-worksheet-part", os.MFD_CLOEXEC) for _ in range(parts)]
-    try:
+    files: list[int] = []
+    try:  # either may be refused (too many files open, no memory, a sandbox)
+        files += [os.memfd_create("ndcg-worksheet-part", os.MFD_CLOEXEC) for _ in range(parts)]
         pid = os.fork()
     except OSError:
         for fd in files:
