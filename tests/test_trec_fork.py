@@ -49,4 +49,6 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
     assert said["binary qrels"].endswith("q.txt: the file is binary, not a TREC text file")
     assert said["missing qrels"].endswith("missing.txt: cannot read the file: no such file "
                                           "(check the path)")
-    assert int(lines[-1].split()[1]) >= 7 * 4  # each case forked (well, killed, raising, garbled)
+    assert said["read ahead"] == "read"  # the editor's launch (core.io.trec.join.read_ahead)
+    assert int(lines[-1].split()[1]) >= 7 * 4 + 2  # each case forked (well, killed, raising,
+    # garbled), and twice ahead

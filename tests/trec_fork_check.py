@@ -152,6 +152,31 @@ def forked_equals_threads(rows: list[tuple[int, str, str]], judged: list[tuple[i
         same_everywhere(run, qrels, head, chunk)
 
 
+def read_ahead(run: Path, qrels: Path) -> None:
+    """The editor's launch: the child forked on the main thread before the
+    reading thread starts (:func:`core.io.trec.join.read_ahead`), taken by
+    the read there; or ended unused (:func:`core.io.trec.join.end_ahead`)."""
+    run.write_text("".join(f"q{i % 7} Q0 d{i} {i} {i % 5}.5 t\n" for i in range(900)))
+    qrels.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(0, 900, 2)))
+    expected = outcome(run, qrels, "threads", 0.5, 256)[1]
+    with mode("fork", 0.5, 256):
+        join.read_ahead(run, qrels)
+        assert len(join._AHEAD) == 1
+        got: list[Any] = []
+        reading = threading.Thread(target=lambda: got.append(
+            join.document_from_trec(run, qrels, unshared=True)))
+        reading.start()  # (no fork from here: another thread runs)
+        reading.join()
+        assert not join._AHEAD
+        doc = got[0]
+        assert (doc.query_ids, doc.query.tolist(), doc.source_id.tolist(), doc.score.tobytes(),
+                doc.grade.tobytes(), doc.unjudged_queries) == expected
+        join.read_ahead(run, qrels)
+        join.end_ahead(run, qrels)  # refused before the read: the child ended, none left
+        assert not join._AHEAD
+    print("read ahead -> read", flush=True)
+
+
 def cases(folder: Path) -> None:
     """Hand-made cases: each line of bad input in the child's share, and
     the conditions under which the reader forks."""
@@ -173,6 +198,7 @@ def cases(folder: Path) -> None:
         print(name, "->", got[1] if got[0] == "refused" else "read", flush=True)
     got = same_everywhere(folder / "r.txt", folder / "missing.txt", 0.5, 256)
     print("missing qrels ->", got[1], flush=True)
+    read_ahead(folder / "r.txt", folder / "q.txt")
     assert child.can_fork()
     made = os.memfd_create
 

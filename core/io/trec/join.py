@@ -90,11 +90,9 @@ def _read_both(run_path: Path, qrels_path: Path, threads: int) -> tuple[Run, Tab
     its outcome dropped), then anything the qrels' scan raises.
     """
     alloc.tune()  # before the other threads' first allocation (one arena)
-    split = _split_at(run_path) if child.can_fork() else None
-    if split is not None:
-        got = _read_forked(run_path, qrels_path, split)
-        if got is not None:
-            return got
+    ahead = _AHEAD.pop((str(run_path), str(qrels_path)), None) or _fork(run_path, qrels_path)
+    if ahead is not None:
+        return _read_forked(run_path, qrels_path, *ahead)
     stop = threading.Event()
     # One pool reads both files' pieces (two threads in all: the cores); the
     # qrels' pieces are handed to it and copied out on a thread of their own.
@@ -151,15 +149,43 @@ def _rest_and_qrels(run_path: Path, split: int,
     return rest, None if rest is None else scan.scan_file(qrels_path, *QRELS_FIELDS, 1)
 
 
-def _read_forked(run_path: Path, qrels_path: Path,
-                 split: int) -> tuple[Run, Table | None] | None:
-    """The run's first ``split`` bytes read here while a forked child reads
-    the rest and the qrels (:func:`_rest_and_qrels`); None when no child
-    could be forked. A child that fails leaves its share to be read here,
-    after the run's first part, so messages are the threads' own."""
-    part = child.start(_rest_and_qrels, run_path, split, qrels_path, parts=2)
-    if part is None:
-        return None
+#: Children started by :func:`read_ahead`, by the (run, qrels) they read.
+_AHEAD: dict[tuple[str, str], tuple[int, child.Child]] = {}
+
+
+def _fork(run_path: Path, qrels_path: Path) -> tuple[int, child.Child] | None:
+    """A child reading the run's last part and the qrels (and where the
+    part starts), where one can be forked and the run is large enough."""
+    split = _split_at(run_path) if child.can_fork() else None
+    part = None if split is None else child.start(_rest_and_qrels, run_path, split,
+                                                   qrels_path, parts=2)
+    return None if split is None or part is None else (split, part)
+
+
+def read_ahead(run: str | Path, qrels: str | Path) -> None:
+    """Start the child of a later read of ``run`` with ``qrels`` now: for a
+    process about to start threads and load Qt (the editor's launch, before
+    its reading thread), which then cannot fork; the read, on any thread,
+    takes it (:func:`_read_both`). :func:`end_ahead` once the read is over."""
+    key = str(Path(run)), str(Path(qrels))
+    if key not in _AHEAD and (ahead := _fork(Path(run), Path(qrels))) is not None:
+        _AHEAD[key] = ahead
+
+
+def end_ahead(run: str | Path, qrels: str | Path) -> None:
+    """End the child :func:`read_ahead` started if no read took it (the
+    files were refused before the read, or read another way)."""
+    ahead = _AHEAD.pop((str(Path(run)), str(Path(qrels))), None)
+    if ahead is not None:
+        ahead[1].cancel()
+
+
+def _read_forked(run_path: Path, qrels_path: Path, split: int,
+                 part: child.Child) -> tuple[Run, Table | None]:
+    """The run's first ``split`` bytes read here while a forked child
+    (``part``) reads the rest and the qrels (:func:`_rest_and_qrels`). A
+    child that fails leaves its share to be read here, after the run's first
+    part, so messages are the threads' own."""
     qrels: list[Table | None] = []
 
     def rest() -> Columns | None:
