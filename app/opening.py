@@ -124,9 +124,9 @@ class Reading:
         self.evaluation: Evaluation | None = None
         if qrels is not None and self.stat is not None:
             # A large run's reading helped by a child process, forked now,
-            # before the thread and Qt (core.io.trec.join.read_ahead).
+            # before the thread and Qt (core.io.trec.both.read_ahead).
             from core.io.load import looks_like_trec_run
-            from core.io.trec.join import read_ahead
+            from core.io.trec.both import read_ahead
 
             if looks_like_trec_run(Path(path)):
                 read_ahead(path, qrels)
@@ -141,7 +141,7 @@ class Reading:
                     doc = load(path, qrels)
                 finally:
                     if qrels is not None:
-                        from core.io.trec.join import end_ahead
+                        from core.io.trec.both import end_ahead
 
                         end_ahead(path, qrels)
                 if preset is not None:

@@ -1,4 +1,4 @@
-"""The run's read with a forked child (core.io.child, core.io.trec.join's
+"""The run's read with a forked child (core.io.child, core.io.trec.both's
 ``_read_forked``) against the threads', in fresh interpreters
 (``tests/trec_fork_check.py``: the reader never forks where Qt is loaded, as
 it is here)."""
@@ -49,6 +49,6 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
     assert said["binary qrels"].endswith("q.txt: the file is binary, not a TREC text file")
     assert said["missing qrels"].endswith("missing.txt: cannot read the file: no such file "
                                           "(check the path)")
-    assert said["read ahead"] == "read"  # the editor's launch (core.io.trec.join.read_ahead)
+    assert said["read ahead"] == "read"  # the editor's launch (core.io.trec.both.read_ahead)
     assert int(lines[-1].split()[1]) >= 7 * 4 + 2  # each case forked (well, killed, raising,
     # garbled), and twice ahead

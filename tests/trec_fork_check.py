@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 
 from core.errors import InputError
 from core.io import child
-from core.io.trec import join, scan
+from core.io.trec import both, join, scan
 from core.io.trec.columns import Table
 
 MODES = ("threads", "fork", "killed", "raises", "garbled")
@@ -59,12 +59,12 @@ def mode(name: str, head: float, chunk: int) -> Iterator[None]:
     """Reads as ``name`` says: on threads, or with a child (that is killed
     or raises), the child's share starting at ``head`` of the run."""
     global forked
-    saved = (join._FORK_FROM, join._HEAD, scan._CHUNK, join._rest_and_qrels, child.start,
+    saved = (both._FORK_FROM, both._HEAD, scan._CHUNK, both._rest_and_qrels, child.start,
              child._dump)
     os.environ[child.SWITCH] = "0" if name == "threads" else "1"
-    join._FORK_FROM, join._HEAD, scan._CHUNK = 0, head, chunk
+    both._FORK_FROM, both._HEAD, scan._CHUNK = 0, head, chunk
     if name in ("killed", "raises"):
-        join._rest_and_qrels = _killed if name == "killed" else _raises
+        both._rest_and_qrels = _killed if name == "killed" else _raises
     if name == "garbled":  # the child ends well, but what it wrote cannot be read
         child._dump = _garbled
     started = saved[4]
@@ -79,7 +79,7 @@ def mode(name: str, head: float, chunk: int) -> Iterator[None]:
     try:
         yield
     finally:
-        (join._FORK_FROM, join._HEAD, scan._CHUNK, join._rest_and_qrels, child.start,
+        (both._FORK_FROM, both._HEAD, scan._CHUNK, both._rest_and_qrels, child.start,
          child._dump) = saved
         with suppress(ChildProcessError):  # none: every child was waited for
             raise AssertionError(f"a child was left: {os.waitpid(-1, os.WNOHANG)}")
@@ -100,7 +100,7 @@ def outcome(run: Path, qrels: Path, name: str, head: float, chunk: int) -> Any:
     message (with its file and line)."""
     with mode(name, head, chunk):
         try:
-            got, table = join._read_both(run, qrels, 2)
+            got, table = both.read_both(run, qrels, 2)
             read = (columns(got._table), columns(table))
             doc = join.document_from_trec(run, qrels, unshared=True)
         except InputError as exc:
@@ -154,26 +154,26 @@ def forked_equals_threads(rows: list[tuple[int, str, str]], judged: list[tuple[i
 
 def read_ahead(run: Path, qrels: Path) -> None:
     """The editor's launch: the child forked on the main thread before the
-    reading thread starts (:func:`core.io.trec.join.read_ahead`), taken by
-    the read there; or ended unused (:func:`core.io.trec.join.end_ahead`)."""
+    reading thread starts (:func:`core.io.trec.both.read_ahead`), taken by
+    the read there; or ended unused (:func:`core.io.trec.both.end_ahead`)."""
     run.write_text("".join(f"q{i % 7} Q0 d{i} {i} {i % 5}.5 t\n" for i in range(900)))
     qrels.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(0, 900, 2)))
     expected = outcome(run, qrels, "threads", 0.5, 256)[1]
     with mode("fork", 0.5, 256):
-        join.read_ahead(run, qrels)
-        assert len(join._AHEAD) == 1
+        both.read_ahead(run, qrels)
+        assert len(both._AHEAD) == 1
         got: list[Any] = []
         reading = threading.Thread(target=lambda: got.append(
             join.document_from_trec(run, qrels, unshared=True)))
         reading.start()  # (no fork from here: another thread runs)
         reading.join()
-        assert not join._AHEAD
+        assert not both._AHEAD
         doc = got[0]
         assert (doc.query_ids, doc.query.tolist(), doc.source_id.tolist(), doc.score.tobytes(),
                 doc.grade.tobytes(), doc.unjudged_queries) == expected
-        join.read_ahead(run, qrels)
-        join.end_ahead(run, qrels)  # refused before the read: the child ended, none left
-        assert not join._AHEAD
+        both.read_ahead(run, qrels)
+        both.end_ahead(run, qrels)  # refused before the read: the child ended, none left
+        assert not both._AHEAD
     print("read ahead -> read", flush=True)
 
 
