@@ -15,7 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import cast
 
+from core.errors import InputError
 from core.io import child
+from core.io.files import open_input
 from core.io.trec import alloc, scan
 from core.io.trec.columns import Columns, Table
 from core.io.trec.read import QRELS_FIELDS, RUN_FIELDS, Run
@@ -75,10 +77,10 @@ def _split_at(path: Path) -> int | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size < _FORK_FROM:
             return None
         at = int(info.st_size * _HEAD)
-        with path.open("rb") as fh:
+        with open_input(path) as fh:  # refuses a file swapped for a FIFO meanwhile
             fh.seek(at)
             found = fh.read(1 << 16).find(b"\n")
-    except OSError:
+    except (OSError, InputError):
         return None
     split = at + found + 1
     return split if found >= 0 and split < info.st_size else None
