@@ -11,14 +11,19 @@ bytes out of band, each written straight into an anonymous memory file,
 copy-on-write and unpickles the result, whose arrays view the mapping: the
 parent copies nothing and touches only the pages it reads.
 
+With ``parts``, each part of the result has a memory file of its own, given
+back once its arrays are dropped.
+
 Only where it is safe and cheap: Linux (``fork`` and ``memfd_create``), a
 process with no other thread (a fork copies the calling thread only: a lock
 another thread holds would stay held in the child) and without Qt loaded
-(the editor reads on threads anyway), and unless the environment says
+(its state is not to be copied; the editor's launch forks before it loads
+Qt, :func:`core.io.trec.both.read_ahead`), and unless the environment says
 ``NDCG_WORKSHEET_READ_FORK=0`` (to compare with the threads). Elsewhere
 :func:`start` returns None and the caller does the work itself. A child that
-raises, crashes or is killed gives :data:`FAILED`: the caller then does the
-work itself, so its messages are the ones it always gave.
+raises, crashes, is killed or writes what cannot be read gives
+:data:`FAILED`: the caller then does the work itself, so its messages are
+the ones it always gave.
 """
 
 from __future__ import annotations
