@@ -36,7 +36,8 @@ def read_both(run_path: Path, qrels_path: Path, threads: int) -> tuple[Run, Tabl
     its outcome dropped), then anything the qrels' scan raises.
     """
     alloc.tune()  # before the other threads' first allocation (one arena)
-    ahead = _AHEAD.pop((str(run_path), str(qrels_path)), None) or _fork(run_path, qrels_path)
+    ahead = (_AHEAD.pop((str(run_path), str(qrels_path)), None)
+             or _fork(run_path, qrels_path, _HEAD))
     if ahead is not None:
         return _read_forked(run_path, qrels_path, *ahead)
     stop = threading.Event()
@@ -66,17 +67,23 @@ _FORK_FROM = 8 << 20
 #: writes its columns out): with a 70 MB run and 15 MB of qrels this process
 #: waited 0-10 ms for the child (one turn in four 70 ms), at 0.66 20-120 ms.
 _HEAD = 0.72
+#: The same for a child forked ahead of a read on a thread beside the
+#: editor's start (:func:`read_ahead`): that thread shares the interpreter
+#: with Qt's loading, so the child takes more. bench_app.py's launch, 4
+#: turns, two rounds each (load 3-5): usable after 1.45 / 1.56 s at 0.72,
+#: 1.33 / 1.19 / 1.30 / 1.30 s at 0.55, 1.36 / 1.27 s at 0.4.
+_HEAD_AHEAD = 0.55
 
 
-def _split_at(path: Path) -> int | None:
-    """Where a child's share of the run starts (the start of a line), or
-    None: the run is small, not a regular file (the reader names it) or has
-    no line break there."""
+def _split_at(path: Path, head: float) -> int | None:
+    """Where a child's share of the run starts (the start of the first line
+    past ``head`` of its bytes), or None: the run is small, not a regular
+    file (the reader names it) or has no line break there."""
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode) or info.st_size < _FORK_FROM:
             return None
-        at = int(info.st_size * _HEAD)
+        at = int(info.st_size * head)
         with open_input(path) as fh:  # refuses a file swapped for a FIFO meanwhile
             fh.seek(at)
             found = fh.read(1 << 16).find(b"\n")
@@ -99,10 +106,11 @@ def _rest_and_qrels(run_path: Path, split: int,
 _AHEAD: dict[tuple[str, str], tuple[int, child.Child]] = {}
 
 
-def _fork(run_path: Path, qrels_path: Path) -> tuple[int, child.Child] | None:
-    """A child reading the run's last part and the qrels (and where the
-    part starts), where one can be forked and the run is large enough."""
-    split = _split_at(run_path) if child.can_fork() else None
+def _fork(run_path: Path, qrels_path: Path, head: float) -> tuple[int, child.Child] | None:
+    """A child reading the run's last part (past ``head`` of its bytes) and
+    the qrels (and where the part starts), where one can be forked and the
+    run is large enough."""
+    split = _split_at(run_path, head) if child.can_fork() else None
     part = None if split is None else child.start(_rest_and_qrels, run_path, split,
                                                    qrels_path, parts=2)
     return None if split is None or part is None else (split, part)
@@ -114,7 +122,7 @@ def read_ahead(run: str | Path, qrels: str | Path) -> None:
     its reading thread), which then cannot fork; the read, on any thread,
     takes it (:func:`read_both`). :func:`end_ahead` once the read is over."""
     key = str(Path(run)), str(Path(qrels))
-    if key not in _AHEAD and (ahead := _fork(Path(run), Path(qrels))) is not None:
+    if key not in _AHEAD and (ahead := _fork(Path(run), Path(qrels), _HEAD_AHEAD)) is not None:
         _AHEAD[key] = ahead
 
 
