@@ -123,6 +123,14 @@ class Reading:
         #: The document's evaluation, worked out on the reading's thread
         #: (None: not evaluated; the window evaluates it).
         self.evaluation: Evaluation | None = None
+        if qrels is not None and self.stat is not None:
+            # A large run's reading helped by a child process, forked now,
+            # before the thread and Qt (core.io.trec.both.read_ahead).
+            from core.io.load import looks_like_trec_run
+            from core.io.trec.both import read_ahead
+
+            if looks_like_trec_run(Path(path)):
+                read_ahead(path, qrels)
         self._thread = threading.Thread(target=self._read, args=(path, qrels, preset),
                                         name="open-file", daemon=True)
         self._thread.start()
@@ -130,7 +138,13 @@ class Reading:
     def _read(self, path: str | Path, qrels: str | Path | None, preset: str | None) -> None:
         try:
             with _SWITCHING:
-                doc = load(path, qrels)
+                try:
+                    doc = load(path, qrels)
+                finally:
+                    if qrels is not None:
+                        from core.io.trec.both import end_ahead
+
+                        end_ahead(path, qrels)
                 if preset is not None:
                     doc.conventions = apply_preset(doc.conventions, preset)
                 self.evaluation = evaluated(doc)

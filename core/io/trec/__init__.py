@@ -8,8 +8,9 @@ queries present in both files are evaluated.
 The package, bottom to top: :mod:`~core.io.trec.text` (a file's bytes
 checked, ids decoded), :mod:`~core.io.trec.scan` (the fast column-wise
 reader), :mod:`~core.io.trec.read` (qrels, :class:`Run`,
-:class:`QrelsColumns`), :mod:`~core.io.trec.join` (run + qrels ->
-document) and :mod:`~core.io.trec.write`.
+:class:`QrelsColumns`), :mod:`~core.io.trec.both` (a run and its qrels read
+side by side), :mod:`~core.io.trec.join` (run + qrels -> document) and
+:mod:`~core.io.trec.write`.
 """
 
 from core.io.trec.join import document_from_trec

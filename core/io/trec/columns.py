@@ -136,6 +136,37 @@ class Columns:
         self.ascii &= piece.ascii
         self.rows, self.bytes = n1, a1
 
+    def absorb(self, rest: Columns, base_line: int) -> None:
+        """Copy in the columns of the rest of the file, read elsewhere
+        (:func:`core.io.trec.scan.scan_part`; its first line is ``base_line``
+        + 1)."""
+        n0, n1 = self.rows, self.rows + rest.rows
+        a0, a1 = self.bytes, self.bytes + rest.bytes
+        if n1 > self.number.size:
+            self._more_rows(n1)
+        if a1 + PAD > self.arena.size:
+            self.arena = _resize(self.arena, a1 + PAD)
+        self.number[n0:n1] = rest.number[: rest.rows]
+        self.code[n0:n1] = rest.code[: rest.rows]
+        self.code[n0:n1] += sum(k.size for k in self.query_key)
+        self.key[n0:n1] = rest.key[: rest.rows]
+        np.add(rest.offset[1: rest.rows + 1], a0, out=self.offset[n0 + 1:n1 + 1])
+        self.arena[a0:a1] = rest.arena[: rest.bytes]
+        self.query_key += rest.query_key
+        self.query_raw += rest.query_raw
+        self.query_first += [first + n0 for first in rest.query_first]
+        self.lines += [(row + n0, line, base + base_line) for row, line, base in rest.lines]
+        self.ascii &= rest.ascii
+        self.rows, self.bytes = n1, a1
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (handed from another process), only the rows read so far."""
+        state = dict(self.__dict__)
+        n = self.rows
+        state.update(number=self.number[:n], code=self.code[:n], key=self.key[:n],
+                     offset=self.offset[: n + 1], arena=self.arena[: self.bytes])
+        return state
+
     def _more_rows(self, rows: int) -> None:
         """Room for ``rows`` rows (a file that holds more than its first
         piece promised)."""

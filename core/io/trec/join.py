@@ -9,8 +9,6 @@ ids' text (:func:`_join_lines`) for any file the fast reader leaves.
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -19,9 +17,10 @@ import numpy.typing as npt
 
 from core.engine.order import uniform_blocks
 from core.errors import InputError
-from core.io.trec import alloc, scan
+from core.io.trec import scan
+from core.io.trec.both import read_both
 from core.io.trec.columns import Column, IntArray, Table, U64Array
-from core.io.trec.read import QrelsColumns, Run, read_qrels
+from core.io.trec.read import QRELS_FIELDS, QrelsColumns, Run, read_qrels
 from core.io.trec.scan import decode_all
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -53,7 +52,8 @@ def document_from_trec(
     query (in the run's order), each query's in the qrels' order.
     ``threads`` read a run given as a path (one when another file is read at
     the same time); qrels given as a path are scanned on one more thread
-    while the run is read (:func:`_read_both`).
+    while the run is read, or, for a large run, by a forked child that also
+    reads the run's last part (:func:`core.io.trec.both.read_both`).
     """
     own = not isinstance(run, Run)
     table: Table | None = None
@@ -63,10 +63,10 @@ def document_from_trec(
     elif isinstance(run, Run):
         qrels_path = Path(qrels)
         if run._table is not None:
-            table = scan.scan_file(qrels_path, 4, 0, 2, 3)
+            table = scan.scan_file(qrels_path, *QRELS_FIELDS)
     else:
         qrels_path = Path(qrels)
-        run, table = _read_both(Path(run), qrels_path, threads)
+        run, table = read_both(Path(run), qrels_path, threads)
     name = Path(run.path).stem
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
@@ -74,33 +74,6 @@ def document_from_trec(
         if doc is not None:
             return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
-
-
-def _read_both(run_path: Path, qrels_path: Path, threads: int) -> tuple[Run, Table | None]:
-    """The run read here and the qrels scanned on a second thread meanwhile
-    (both release the interpreter lock in numpy and in reading): the qrels'
-    table, or None when the run or the qrels must be read line by line.
-
-    Messages come as if the files were read one after the other: anything
-    wrong in the run first (the qrels' scan is then stopped and waited for,
-    its outcome dropped), then anything the qrels' scan raises.
-    """
-    alloc.tune()  # before the other threads' first allocation (one arena)
-    stop = threading.Event()
-    # One pool reads both files' pieces (two threads in all: the cores); the
-    # qrels' pieces are handed to it and copied out on a thread of their own.
-    with (ThreadPoolExecutor(max_workers=threads) as pieces,
-          ThreadPoolExecutor(max_workers=1) as lane):
-        qrels = lane.submit(scan.scan_file, qrels_path, 4, 0, 2, 3, 1, stop, pieces)
-        try:
-            run = Run(run_path, pool=pieces)
-        except BaseException:
-            stop.set()
-            raise
-        if run._table is None:  # the line-by-line join reads the qrels itself
-            stop.set()
-            return run, None
-        return run, qrels.result()
 
 
 def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:

@@ -9,6 +9,7 @@ line otherwise, so that a message names the line.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.io.trec import scan
+from core.io.trec.columns import Columns
 from core.io.trec.scan import FloatArray, decode_all
 from core.io.trec.text import decode, finite, read_bytes
 
@@ -61,6 +63,13 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
     return qrels, where
 
 
+#: A run's fields for the fast reader: how many, then the query's, the
+#: source's and the score's (:func:`core.io.trec.scan.scan_file`).
+RUN_FIELDS = (6, 0, 2, 4)
+#: The same for qrels (the grade's last).
+QRELS_FIELDS = (4, 0, 2, 3)
+
+
 class Run:
     """A run file's columns: query, source, score (and each row's line).
 
@@ -69,13 +78,14 @@ class Run:
     """
 
     def __init__(self, path: str | Path, *, threads: int = 2,
-                 pool: Executor | None = None) -> None:
+                 pool: Executor | None = None,
+                 tail: tuple[int, Callable[[], Columns | None]] | None = None) -> None:
         path = Path(path)
         self.path = path
         self.tag = ""
         # Called through its module: one patch of scan.scan_file sends every
         # file to the line-by-line reader (the tests compare the two).
-        self._table = scan.scan_file(path, 6, 0, 2, 4, threads, pool=pool)
+        self._table = scan.scan_file(path, *RUN_FIELDS, threads, pool=pool, tail=tail)
         self._query: list[str] | None = None
         self._source: list[str] | None = None
         self._line: npt.NDArray[np.int32 | np.int64] | None = None
@@ -154,4 +164,4 @@ class QrelsColumns:
 
     def __init__(self, path: str | Path, *, threads: int = 2) -> None:
         self.path = Path(path)
-        self._table = scan.scan_file(self.path, 4, 0, 2, 3, threads)
+        self._table = scan.scan_file(self.path, *QRELS_FIELDS, threads)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from core.model.ids import row_keys
 __all__ = [
     "MAX_WIDTH", "Column", "FloatArray", "IntArray", "Table", "arena_of", "chunk_words",
     "code_keys", "decode_all", "gather", "padded_keys", "parse_numbers", "scan_file",
+    "scan_part",
 ]
 
 #: The bytes ``bytes.split()`` treats as whitespace.
@@ -58,19 +59,24 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 
-def _pieces(path: Path) -> Iterator[bytes]:
-    """The file in pieces of whole lines (a piece never splits ``\\r\\n``)."""
+def _pieces(path: Path, start: int = 0, end: int | None = None) -> Iterator[bytes]:
+    """The file (its bytes from ``start`` up to ``end``, both at the start
+    of a line) in pieces of whole lines (a piece never splits ``\\r\\n``)."""
     fh = open_input(path)  # a regular file only: a FIFO or a device is refused
     with fh:
         rest = b""
-        first = True
+        first = not start
+        left = -1 if end is None else end - start
+        fh.seek(start)
         while True:
             try:
-                piece = fh.read(_CHUNK)
+                piece = fh.read(_CHUNK if left < 0 else min(_CHUNK, left))
             except OSError as exc:
                 raise InputError(
                     f"cannot read the file: {exc.strerror or exc}", file=str(path)
                 ) from exc
+            if left >= 0:
+                left -= len(piece)
             if first:
                 check_head(piece, path)
                 if piece.startswith(BOM):
@@ -383,7 +389,8 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
 def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
               number_field: int, threads: int = 2,
               stop: threading.Event | None = None,
-              pool: Executor | None = None) -> Table | None:
+              pool: Executor | None = None,
+              tail: tuple[int, Callable[[], Columns | None]] | None = None) -> Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
     pieces at once on ``threads`` threads, or on ``pool``'s: numpy lets go
     of the interpreter lock; a caller reading two files at once gives them
@@ -393,6 +400,10 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     number, a zero byte, a very long token): the line-by-line reader then
     reads the file and names the line. ``stop``, once set by another
     thread, ends the reading at the next piece (None is then returned).
+    ``tail``: (``start``, ``rest``): only the bytes before ``start`` (the
+    start of a line) are read here, on this thread; ``rest()`` then gives
+    the columns of the others (:func:`scan_part`, read meanwhile by another
+    process: :mod:`core.io.child`), or None when a line there is irregular.
     """
     alloc.tune()
     try:
@@ -401,13 +412,44 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
         size = 0  # the reader names the problem
     columns = Columns(size)
     fields = (n_fields, query_field, source_field, number_field)
+    if tail is not None:
+        lines = _scan_range(path, columns, fields, stop, 0, tail[0])
+        rest = None if lines is None else tail[1]()
+        if lines is None or rest is None:
+            return None
+        columns.absorb(rest, lines)
+        return columns.finish()
     if pool is not None:
         return _scan_on(pool, path, columns, fields, stop)
     if threads > 1:
         with ThreadPoolExecutor(max_workers=threads) as own:
             return _scan_on(own, path, columns, fields, stop)
+    return None if _scan_range(path, columns, fields, stop) is None else columns.finish()
+
+
+def scan_part(path: Path, n_fields: int, query_field: int, source_field: int,
+              number_field: int, start: int) -> Columns | None:
+    """The columns of a file's bytes from ``start`` (the start of a line) to
+    its end, read on this thread, their line numbers counted from ``start``
+    (for :func:`scan_file`'s ``tail``); None when a line is irregular."""
+    alloc.tune()
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = start  # the reader names the problem
+    columns = Columns(max(size - start, 0))
+    fields = (n_fields, query_field, source_field, number_field)
+    return None if _scan_range(path, columns, fields, None, start) is None else columns
+
+
+def _scan_range(path: Path, columns: Columns, fields: tuple[int, int, int, int],
+                stop: threading.Event | None, start: int = 0,
+                end: int | None = None) -> int | None:
+    """The file's pieces from ``start`` to ``end`` read on this thread into
+    ``columns``: how many line breaks they hold; None when a line is
+    irregular or ``stop`` is set."""
     base_line = 0
-    for text in _pieces(path):  # on this thread
+    for text in _pieces(path, start, end):
         if stop is not None and stop.is_set():
             return None
         one = _read_piece(text, *fields)
@@ -417,7 +459,7 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
             columns.add(one, len(text), base_line)
         base_line += one.n_breaks
         del one
-    return columns.finish()
+    return base_line
 
 
 def _scan_on(pool: Executor, path: Path, columns: Columns, fields: tuple[int, int, int, int],

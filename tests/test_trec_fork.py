@@ -1,0 +1,54 @@
+"""The run's read with a forked child (core.io.child, core.io.trec.both's
+``_read_forked``) against the threads', in fresh interpreters
+(``tests/trec_fork_check.py``: the reader never forks where Qt is loaded, as
+it is here)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+CHECK = Path(__file__).resolve().parent / "trec_fork_check.py"
+
+
+def check(what: str) -> list[str]:
+    done = subprocess.run([sys.executable, str(CHECK), what], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
+    return done.stdout.splitlines()
+
+
+def test_forked_read_equals_the_threads_column_for_column():
+    # Drawn runs and qrels, regular or with a bad line anywhere, CRLF or not,
+    # the child's share starting anywhere, read in pieces of 16 bytes up:
+    # the same columns, document or message with a child, a child killed
+    # with SIGKILL, a child that raises and one whose result cannot be read
+    # (its share then read here).
+    lines = check("property")
+    assert int(lines[-1].split()[1]) >= 100  # the reads forked
+
+
+def test_bad_input_in_the_childs_share_gives_the_threads_message():
+    # Each message as the threads give it (and so as the line-by-line reader
+    # does), naming the file and line; no child left; no fork beside another
+    # thread or with Qt loaded.
+    lines = check("cases")
+    said = dict(line.split(" -> ", 1) for line in lines[:-1])
+    assert said["plain"] == "read"
+    assert said["bad score past the split"].endswith(
+        "r.txt, line 901, column 'score (field 5)': 'nan' is not a finite number "
+        "(a run's score is the system's score for the source, a number)")
+    assert said["short line past the split"].endswith(
+        "r.txt, line 899: expected 6 fields (query Q0 source rank score tag), found 3")
+    assert "q.txt, line 451, column 'grade (field 4)': 'high'" in said["bad grade in the qrels"]
+    assert said["twice in the run, across the split"].endswith(
+        "r.txt, line 901: query 'q0' retrieves source 'd0' twice (first on line 1) "
+        "(keep one line per query and source)")
+    assert said["binary qrels"].endswith("q.txt: the file is binary, not a TREC text file")
+    assert said["missing qrels"].endswith("missing.txt: cannot read the file: no such file "
+                                          "(check the path)")
+    assert said["read ahead"] == "read"  # the editor's launch (core.io.trec.both.read_ahead)
+    assert int(lines[-1].split()[1]) >= 7 * 4 + 2  # each case forked (well, killed, raising,
+    # garbled), and twice ahead
