@@ -26,6 +26,7 @@ from core.analysis.compare.align import (
     align_candidates,
     align_queries,
     byte_partners,
+    grouped_rows,
     keyed_rows,
     partners,
 )
@@ -619,6 +620,21 @@ def test_changes_and_inventory_of_runs_read_as_bytes(tmp_path) -> None:  # type:
         d.source_id  # noqa: B018 - the whole column decoded: the same answers
     assert sorted((ch.source_id, ch.kind) for ch in c.candidate_changes("q1")) == sorted(changes)
     assert [(i.query, i.added, i.removed) for i in c.inventory()] == inventory
+
+
+@given(runs=st.lists(st.tuples(st.integers(-1, 5), st.integers(1, 30)), max_size=40))
+def test_grouped_rows_as_a_stable_sort(runs: list[tuple[int, int]]) -> None:
+    # A document's rows in runs of one shared query (-1: a query of one side
+    # only), in any order, short runs (sorted) or long ones (moved whole):
+    # the rows of each shared query in row order, as a stable sort puts them.
+    row_common = np.array([q for q, size in runs for _ in range(size)], dtype=np.int64)
+    rows, counts, start = grouped_rows(row_common, 6)
+    shared = np.flatnonzero(row_common >= 0)
+    want = shared[np.argsort(row_common[shared], kind="stable")]
+    assert rows.dtype == np.int32
+    assert rows.tolist() == want.tolist()
+    assert counts.tolist() == np.bincount(row_common[shared], minlength=6).tolist()
+    assert start.tolist() == (np.cumsum(counts) - counts).tolist()
 
 
 def _dictionary_partners(a: Document, b: Document) -> tuple[list[int], list[int]]:

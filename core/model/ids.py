@@ -22,6 +22,8 @@ __all__ = ["IdBytes", "decode", "row_keys", "token_keys", "words"]
 U8Array = npt.NDArray[np.uint8]
 U64Array = npt.NDArray[np.uint64]
 IntArray = npt.NDArray[np.int64]
+#: Row numbers: int64, or int32 where the caller keeps them narrow.
+Rows = npt.NDArray[np.int64] | npt.NDArray[np.int32]
 #: Where each id starts: int32 while the bytes stay under :data:`_SMALL`
 #: (4 bytes a row less: 8 MiB at 2M rows), else int64.
 Offsets = npt.NDArray[np.int32 | np.int64]
@@ -194,7 +196,7 @@ class IdBytes:
         except UnicodeDecodeError:
             return [decode(b) for b in data.split(b"\n")[:-1]]
 
-    def keys(self, rows: IntArray | None = None) -> U64Array:
+    def keys(self, rows: Rows | None = None) -> U64Array:
         """:func:`token_keys` of the ids (of ``rows``)."""
         start, length = self.start, self.length
         if rows is not None:
@@ -272,7 +274,7 @@ class IdBytes:
             self.ascii = None if other.ascii is None else self.ascii and other.ascii
         return self
 
-    def same(self, rows: IntArray, other: IdBytes, other_rows: IntArray) -> BoolArray:
+    def same(self, rows: Rows, other: IdBytes, other_rows: Rows) -> BoolArray:
         """Whether the id of each of ``rows`` has the very bytes of the id of
         the matching one of ``other_rows`` in ``other``.
 
