@@ -637,6 +637,42 @@ def test_grouped_rows_as_a_stable_sort(runs: list[tuple[int, int]]) -> None:
     assert start.tolist() == (np.cumsum(counts) - counts).tolist()
 
 
+@pytest.mark.parametrize("given_as", ["path", "Run"])
+def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # type: ignore[no-untyped-def]
+    # A run read with keep_keys hands its reader's id keys to the document
+    # (run rows, q9 unjudged and left out, then the judged rows it did not
+    # retrieve): each is the key worked out from the id's bytes, so the
+    # matching finds the same partners; keyed_rows spends them, and ids made
+    # longer drop them.
+    from core.io.trec import Run
+
+    rows_a = [("q1", "é-x", 3.0, 0), ("q9", "n", 2.0, 0), ("q1", "y-long-identifier-01", 2.0, 0),
+              ("q2", "z", 1.0, 0)]
+    rows_b = [("q1", "y-long-identifier-01", 3.0, 0), ("q2", "z", 2.0, 0)]
+    qrels = [("q1", "é-x", 1), ("q1", "w", 2), ("q2", "z", 1), ("q2", "only-judged", 3)]
+    a, b, q = write_trec(tmp_path, rows_a, rows_b, qrels)
+    docs = [document_from_trec(p if given_as == "path" else Run(p), q, keep_keys=True)
+            for p in (a, b)]
+    ids = docs[0].source_bytes()
+    assert ids is not None and ids.known is not None
+    assert ids.texts() == ["é-x", "y-long-identifier-01", "z", "w", "only-judged"]
+    kept = ids.known.copy()
+    ids.known = None
+    assert kept.tolist() == ids.keys().tolist()
+    ids.known = kept
+    queries = align_queries(*docs)
+    keyed = [keyed_rows(d, r, len(queries.common))
+             for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
+    assert ids.known is None
+    found = byte_partners(*keyed)
+    assert found is not None
+    assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
+    plain = document_from_trec(a, q).source_bytes()
+    assert plain is not None and plain.known is None
+    ids.known = kept
+    assert ids.extend(IdBytes.from_texts(["v"])).known is None
+
+
 def _dictionary_partners(a: Document, b: Document) -> tuple[list[int], list[int]]:
     """Each row's partner found with a dictionary of (query id, source id)."""
     row_b = {(b.query_ids[int(q)], s): r for r, (q, s) in enumerate(zip(b.query, b.source_id,

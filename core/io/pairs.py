@@ -91,8 +91,9 @@ def check_exist(*paths: str | Path | None) -> None:
         check_uncompressed(name, piped=False)
 
 
-def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
-    doc = document_from_trec(run, judgments)
+def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
+                keep_keys: bool = False) -> Document:
+    doc = document_from_trec(run, judgments, keep_keys=keep_keys)
     if doc.n_queries == 0:
         name = run.path if isinstance(run, Run) else run
         raise InputError(
@@ -124,7 +125,7 @@ def read_judged_pair(
         def one(path: str | Path) -> tuple[Document, T, list[str]]:
             run = Run(path, threads=1)
             ranked = _run_queries(run)
-            doc = _judged_run(run, judgments.result())
+            doc = _judged_run(run, judgments.result(), keep_keys=True)  # compare's matching
             del run
             return doc, then(doc), ranked
 

@@ -138,6 +138,9 @@ class IdBytes:
         self.arena = arena
         self.offset = offset
         self.ascii = ascii
+        #: Every id's key, when the reader that made them kept its own
+        #: (:meth:`keys` then reads them; :meth:`extend` drops them).
+        self.known: U64Array | None = None
 
     @classmethod
     def from_texts(cls, texts: list[str]) -> IdBytes:
@@ -198,6 +201,8 @@ class IdBytes:
 
     def keys(self, rows: Rows | None = None) -> U64Array:
         """:func:`token_keys` of the ids (of ``rows``)."""
+        if self.known is not None and self.known.size == len(self):
+            return self.known.copy() if rows is None else self.known[rows]
         start, length = self.start, self.length
         if rows is not None:
             start, length = start[rows], length[rows]
@@ -257,6 +262,7 @@ class IdBytes:
         size, more = int(self.offset[-1]), int(other.offset[-1])
         n, m = len(self), len(other)
         kind = offset_type(size + more)
+        self.known = None
         try:
             self.arena.resize(size + more + PAD, refcheck=False)
             if self.offset.dtype == kind:

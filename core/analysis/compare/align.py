@@ -332,7 +332,9 @@ def keyed_rows(doc: Document, row_common: IntArray, n: int) -> KeyedRows | None:
     if ids is None or not ids.is_utf8():
         return None
     rows, count, start = grouped_rows(row_common, n)
-    return KeyedRows(ids, len(doc), rows, count, start, ids.keys(rows))
+    key = ids.keys(rows)  # the reader's, when it kept them (read_judged_pair)
+    ids.known = None  # spent: 8 bytes a row given back
+    return KeyedRows(ids, len(doc), rows, count, start, key)
 
 
 #: No key of :func:`byte_partners`'s grid has all bits set: its padding.

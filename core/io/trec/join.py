@@ -38,6 +38,7 @@ def document_from_trec(
     *,
     threads: int = 2,
     unshared: bool = False,
+    keep_keys: bool = False,
 ) -> Document:
     """Join a run and qrels into a document.
 
@@ -53,7 +54,9 @@ def document_from_trec(
     query (in the run's order), each query's in the qrels' order.
     ``threads`` read a run given as a path (one when another file is read at
     the same time); qrels given as a path are scanned on one more thread
-    while the run is read (:func:`_read_both`).
+    while the run is read (:func:`_read_both`). With ``keep_keys``, the
+    document's ids keep the keys the reader worked out (``IdBytes.known``:
+    a comparison matches candidates on them; 8 bytes a row held).
     """
     own = not isinstance(run, Run)
     table: Table | None = None
@@ -70,7 +73,7 @@ def document_from_trec(
     name = Path(run.path).stem
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                            release=own, unshared=unshared)
+                            release=own, unshared=unshared, keep_keys=keep_keys)
         if doc is not None:
             return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
@@ -379,7 +382,8 @@ def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | 
 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
-                  release: bool = False, unshared: bool = False) -> Document | None:
+                  release: bool = False, unshared: bool = False,
+                  keep_keys: bool = False) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
     must do it (ids that are not UTF-8, a key clash). With ``release`` (a
     run read for this document only), the run's columns become the
@@ -417,7 +421,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
         return None
     if release:  # no way back to the line reader now: the run's codes are spent
         rt.query.code = np.empty(0, dtype=np.int32)
-        if not ranked.tied:  # and its keys (the search compares them on ties only)
+        if not (ranked.tied or keep_keys):  # and its keys (the search compares them on ties only)
             rt.source_key = run_key = np.empty(0, dtype=np.uint64)
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
     hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
@@ -426,7 +430,8 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
-    doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
+    doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
+                    keep_keys=keep_keys)
     doc.unjudged_queries = tuple(unjudged)
     return doc
 
@@ -482,7 +487,7 @@ def _grow(a: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
 
 def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
               conventions: Conventions | None, name: str, j: _Join, *,
-              release: bool) -> Document:
+              release: bool, keep_keys: bool = False) -> Document:
     """The document: the run's rows, then the judged rows it did not
     retrieve, query by query in the qrels' order. With ``release`` and every
     run row kept, the run's scores, ids and query codes are lengthened into
@@ -497,6 +502,8 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
         extra_rows = extra_rows[np.argsort(extra_query, kind="stable")]
     total = n_run + extra_rows.size
     extra_ids = qt.source.take(extra_rows)
+    known = np.concatenate([rt.source_key if j.rows is None else rt.source_key[j.rows],
+                            qt.source_key[extra_rows]]) if keep_keys else None
     if release and j.rows is None:
         query = _grow(j.run_query, total)
         score = _grow(run.score, total)
@@ -511,6 +518,7 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
         score[:n_run] = run.score if j.rows is None else run.score[j.rows]
         run_ids = rt.source if j.rows is None else rt.source.take(j.rows)
         ids = IdBytes.concat([run_ids, extra_ids])
+    ids.known = known
     query[n_run:] = j.qrels_query[extra_rows]
     score[n_run:] = np.nan
     grade = np.full(total, np.nan)
