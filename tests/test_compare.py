@@ -654,7 +654,8 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     docs = [document_from_trec(p if given_as == "path" else Run(p), q, keep_keys=True)
             for p in (a, b)]
     ids = docs[0].source_bytes()
-    assert ids is not None and ids.known is not None
+    assert ids is not None
+    assert ids.known is not None
     assert ids.texts() == ["é-x", "y-long-identifier-01", "z", "w", "only-judged"]
     kept = ids.known.copy()
     ids.known = None
@@ -668,7 +669,8 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     assert found is not None
     assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
     plain = document_from_trec(a, q).source_bytes()
-    assert plain is not None and plain.known is None
+    assert plain is not None
+    assert plain.known is None
     ids.known = kept
     assert ids.extend(IdBytes.from_texts(["v"])).known is None
 
