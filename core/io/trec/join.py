@@ -342,12 +342,14 @@ def _union(a: Column, b: Column) -> tuple[IntArray, IntArray, npt.NDArray[np.byt
 
 class _Queries(NamedTuple):
     """The document's queries and where each file's query codes go (-1: not
-    kept); the run's queries the qrels never judge."""
+    kept); the run's queries the qrels never judge, and the qrels' queries
+    the run never ranks that the document leaves out."""
 
     query_ids: list[str]
     run_to_doc: IntArray
     qrels_to_doc: IntArray
     unjudged: list[str]
+    unranked: list[str]
 
 
 def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | None:
@@ -367,17 +369,18 @@ def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | 
     unjudged = unjudged[np.argsort(rt.query.first[unjudged], kind="stable")]
     to_doc = np.full(raw.size, -1, dtype=np.int64)
     to_doc[run_map[kept]] = np.arange(kept.size)
+    ranked = np.zeros(raw.size, dtype=bool)
+    ranked[run_map] = True
+    only = np.flatnonzero(~ranked[qrels_map])
+    only = only[np.argsort(qt.query.first[only], kind="stable")]
+    unranked = decode_all(qt.query.raw[only])
     if unshared:
-        ranked = np.zeros(raw.size, dtype=bool)
-        ranked[run_map] = True
-        only = np.flatnonzero(~ranked[qrels_map])
-        only = only[np.argsort(qt.query.first[only], kind="stable")]
         to_doc[qrels_map[only]] = np.arange(kept.size, kept.size + only.size)
-        query_ids += decode_all(qt.query.raw[only])
+        query_ids += unranked
     if len(set(query_ids)) != len(query_ids):
         return None  # different bytes, the same text (the cp1252 fallback)
     return _Queries(query_ids, to_doc[run_map], to_doc[qrels_map],
-                    decode_all(rt.query.raw[unjudged]) if unshared else [])
+                    decode_all(rt.query.raw[unjudged]), [] if unshared else unranked)
 
 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
@@ -399,7 +402,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     common = _common_queries(rt, qt, unshared)
     if common is None:
         return None
-    query_ids, run_to_doc, qrels_to_doc, unjudged = common
+    query_ids, run_to_doc, qrels_to_doc, unjudged, unranked = common
     n_doc = len(query_ids)
     run_query = run_to_doc[rt.query.code]
     rows: IntArray | None = None
@@ -432,7 +435,8 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     del run_query
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
                     keep_keys=keep_keys)
-    doc.unjudged_queries = tuple(unjudged)
+    doc.unjudged_queries = tuple(unjudged) if unshared else ()
+    doc.queries_left_out = tuple(unjudged), tuple(unranked)
     return doc
 
 
@@ -582,8 +586,11 @@ def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
         source=None,
         check=False,
     )
+    unjudged = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
     if unshared:
-        doc.unjudged_queries = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
+        doc.unjudged_queries = unjudged
+    ranked = set(run_query)
+    doc.queries_left_out = unjudged, tuple(q for q in qrels if q not in ranked and not unshared)
     dup = doc.find_duplicate()
     if dup is not None:
         first, second = dup
