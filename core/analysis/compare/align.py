@@ -25,6 +25,7 @@ __all__ = [
     "Cut",
     "KeyedRows",
     "QueryAlignment",
+    "QueryOfRow",
     "align_candidates",
     "align_queries",
     "byte_partners",
@@ -51,6 +52,9 @@ IntArray = npt.NDArray[np.int64]
 PartnerArray = npt.NDArray[np.int32]
 U64Array = npt.NDArray[np.uint64]
 BoolArray = npt.NDArray[np.bool_]
+#: Each row's shared query (-1: its query is in one document only): 32 bits,
+#: as shared queries number fewer than 2**31 (8 MB a side less held at 2M rows).
+QueryOfRow = npt.NDArray[np.int32]
 #: Per cutoff: A's rows in the cut, B's rows in the cut, and each row's
 #: contribution to DCG@k (0 outside the cut).
 Cut = tuple[BoolArray, BoolArray, FloatArray, FloatArray]
@@ -100,8 +104,8 @@ class QueryAlignment:
     only_b: list[str]
     qa: IntArray
     qb: IntArray
-    row_common_a: IntArray
-    row_common_b: IntArray
+    row_common_a: QueryOfRow
+    row_common_b: QueryOfRow
 
 
 def align_queries(doc_a: Document, doc_b: Document) -> QueryAlignment:
@@ -114,9 +118,9 @@ def align_queries(doc_a: Document, doc_b: Document) -> QueryAlignment:
     nc = len(common)
     qa = np.fromiter((index_a[q] for q in common), np.int64, nc)
     qb = np.fromiter((index_b[q] for q in common), np.int64, nc)
-    common_of_a = np.full(doc_a.n_queries, -1, dtype=np.int64)
+    common_of_a = np.full(doc_a.n_queries, -1, dtype=np.int32)
     common_of_a[qa] = np.arange(nc)
-    common_of_b = np.full(doc_b.n_queries, -1, dtype=np.int64)
+    common_of_b = np.full(doc_b.n_queries, -1, dtype=np.int32)
     common_of_b[qb] = np.arange(nc)
     return QueryAlignment(
         common, only_a, only_b, qa, qb, common_of_a[doc_a.query], common_of_b[doc_b.query]
@@ -173,9 +177,10 @@ def partners(key_a: IntArray, key_b: IntArray, size: int,
     return out_a, out_b
 
 
-def pair_keys(row_common: IntArray, source: IntArray, ns: int) -> IntArray:
+def pair_keys(row_common: QueryOfRow, source: IntArray, ns: int) -> IntArray:
     """One integer per (shared query, source) pair; -1 where either is missing."""
-    key = row_common * ns
+    key = row_common.astype(np.int64)
+    key *= ns
     key += source
     if row_common.min(initial=0) < 0 or source.min(initial=0) < 0:
         key[(row_common < 0) | (source < 0)] = -1
@@ -254,7 +259,7 @@ def align_candidates(
     return pa, pb, gather_across(ev_a, ev_b, pa, pb)
 
 
-def grouped_rows(row_common: IntArray, n: int) -> tuple[PartnerArray, IntArray, IntArray]:
+def grouped_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray, IntArray]:
     """The rows of the ``n`` shared queries grouped by shared query (row order
     within each; int32, as a document's rows number fewer than 2**31), and
     how many rows each shared query has and where its group starts.
@@ -285,7 +290,7 @@ def grouped_rows(row_common: IntArray, n: int) -> tuple[PartnerArray, IntArray, 
     return rows, counts, np.cumsum(counts) - counts
 
 
-def _sorted_rows(row_common: IntArray, n: int) -> tuple[PartnerArray, IntArray, IntArray]:
+def _sorted_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray, IntArray]:
     """:func:`grouped_rows` by a stable sort of the shared rows' queries."""
     rows = np.flatnonzero(row_common >= 0)
     query = row_common[rows]
@@ -325,7 +330,7 @@ class KeyedRows:
         return cell
 
 
-def keyed_rows(doc: Document, row_common: IntArray, n: int) -> KeyedRows | None:
+def keyed_rows(doc: Document, row_common: QueryOfRow, n: int) -> KeyedRows | None:
     """What :func:`byte_partners` needs of one side (each side's on its own
     lane); None when the document does not keep its ids as UTF-8 bytes."""
     ids = doc.source_bytes()
@@ -580,7 +585,8 @@ def largest_first(size: FloatArray, group: IntArray | None = None) -> IntArray:
     return np.lexsort((key,) if group is None else (key, group))
 
 
-def unmatched_rows(row_common: IntArray, partner: PartnerArray) -> tuple[IntArray, IntArray]:
+def unmatched_rows(row_common: QueryOfRow, partner: PartnerArray,
+                   ) -> tuple[IntArray, QueryOfRow]:
     """The rows of shared queries without a partner, grouped by shared query
     (row order within each), and their shared query index."""
     rows = np.flatnonzero((row_common >= 0) & (partner < 0))

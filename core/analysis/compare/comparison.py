@@ -35,6 +35,7 @@ from core.analysis.compare.align import (
     KeyedRows,
     PartnerArray,
     QueryAlignment,
+    QueryOfRow,
     align_candidates,
     align_queries,
     changed_candidates,
@@ -202,8 +203,8 @@ class Comparison:
     changes: WhatChanged
     partner_a: PartnerArray = field(repr=False)
     partner_b: PartnerArray = field(repr=False)
-    row_common_a: IntArray = field(repr=False)
-    row_common_b: IntArray = field(repr=False)
+    row_common_a: QueryOfRow = field(repr=False)
+    row_common_b: QueryOfRow = field(repr=False)
     left_out: LeftOut = field(default_factory=LeftOut)
 
     @property
@@ -437,7 +438,7 @@ def _check_arguments(
 
 def _side(
     doc: Document, ev: Evaluation | None, conv: Conventions, queries: QueryAlignment,
-    row_common: IntArray,
+    row_common: QueryOfRow,
 ) -> tuple[Side, KeyedRows | None]:
     """One lane of :func:`compare`: the evaluation, NDCG under the other tie
     rules, and the side's half of the candidates' alignment (``row_common``:
