@@ -201,8 +201,9 @@ class IdBytes:
 
     def keys(self, rows: Rows | None = None) -> U64Array:
         """:func:`token_keys` of the ids (of ``rows``)."""
-        if self.known is not None and self.known.size == len(self):
-            return self.known.copy() if rows is None else self.known[rows]
+        known = self.known  # once: another thread may let them go meanwhile
+        if known is not None and known.size == len(self):
+            return known.copy() if rows is None else known[rows]
         start, length = self.start, self.length
         if rows is not None:
             start, length = start[rows], length[rows]
