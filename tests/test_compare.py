@@ -26,6 +26,7 @@ from core.analysis.compare.align import (
     align_candidates,
     align_queries,
     byte_partners,
+    grouped_rows,
     keyed_rows,
     partners,
 )
@@ -214,6 +215,28 @@ def test_bootstrap_hand_values() -> None:
     # 1/2, 1/4, so the 2.5% and 97.5% quantiles are 0 and 1.
     low, high = paired_bootstrap(np.array([0.0, 1.0]), np.ones(2), resamples=4000, seed=2)
     assert (low[0], high[0]) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(("n", "resamples", "equal"), [(3001, 700, True), (1500, 1000, False)])
+def test_bootstrap_blocks_keep_the_stream(n: int, resamples: int, equal: bool) -> None:
+    # The draws are gathered a block of resamples at a time (174 and 349
+    # rows here, the last block shorter): the interval is bit for bit the one
+    # of every draw made at once, each resample's weighted deltas summed in
+    # query order, as the interval has always been defined.
+    rng = np.random.default_rng(11)
+    d = rng.normal(size=(n, 3)) * 0.1
+    w = np.ones(n) if equal else rng.random(n) + 0.5
+    low, high = paired_bootstrap(d, w, resamples=resamples, seed=4, confidence=0.9)
+    idx = np.random.default_rng([4, 1]).integers(0, n, size=(resamples, n))
+    den = n * 1.0 if equal else np.take(w, idx).sum(axis=1)[:, None]
+    wd = d * w[:, None]
+    pair = wd[:, 0] + 1j * wd[:, 1]
+    sums = np.take(pair, idx).sum(axis=1)
+    means = np.stack([sums.real, sums.imag, np.take(wd[:, 2].copy(), idx).sum(axis=1)], 1) / den
+    alpha = (1.0 - 0.9) / 2.0
+    want_low, want_high = np.quantile(means, [alpha, 1.0 - alpha], axis=0)
+    assert low.tolist() == want_low.tolist()
+    assert high.tolist() == want_high.tolist()
 
 
 # -- tie rules ----------------------------------------------------------------------------
@@ -597,6 +620,59 @@ def test_changes_and_inventory_of_runs_read_as_bytes(tmp_path) -> None:  # type:
         d.source_id  # noqa: B018 - the whole column decoded: the same answers
     assert sorted((ch.source_id, ch.kind) for ch in c.candidate_changes("q1")) == sorted(changes)
     assert [(i.query, i.added, i.removed) for i in c.inventory()] == inventory
+
+
+@given(runs=st.lists(st.tuples(st.integers(-1, 5), st.integers(1, 30)), max_size=40))
+def test_grouped_rows_as_a_stable_sort(runs: list[tuple[int, int]]) -> None:
+    # A document's rows in runs of one shared query (-1: a query of one side
+    # only), in any order, short runs (sorted) or long ones (moved whole):
+    # the rows of each shared query in row order, as a stable sort puts them.
+    row_common = np.array([q for q, size in runs for _ in range(size)], dtype=np.int64)
+    rows, counts, start = grouped_rows(row_common, 6)
+    shared = np.flatnonzero(row_common >= 0)
+    want = shared[np.argsort(row_common[shared], kind="stable")]
+    assert rows.dtype == np.int32
+    assert rows.tolist() == want.tolist()
+    assert counts.tolist() == np.bincount(row_common[shared], minlength=6).tolist()
+    assert start.tolist() == (np.cumsum(counts) - counts).tolist()
+
+
+@pytest.mark.parametrize("given_as", ["path", "Run"])
+def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # type: ignore[no-untyped-def]
+    # A run read with keep_keys hands its reader's id keys to the document
+    # (run rows, q9 unjudged and left out, then the judged rows it did not
+    # retrieve): each is the key worked out from the id's bytes, so the
+    # matching finds the same partners; keyed_rows spends them, and ids made
+    # longer drop them.
+    from core.io.trec import Run
+
+    rows_a = [("q1", "é-x", 3.0, 0), ("q9", "n", 2.0, 0), ("q1", "y-long-identifier-01", 2.0, 0),
+              ("q2", "z", 1.0, 0)]
+    rows_b = [("q1", "y-long-identifier-01", 3.0, 0), ("q2", "z", 2.0, 0)]
+    qrels = [("q1", "é-x", 1), ("q1", "w", 2), ("q2", "z", 1), ("q2", "only-judged", 3)]
+    a, b, q = write_trec(tmp_path, rows_a, rows_b, qrels)
+    docs = [document_from_trec(p if given_as == "path" else Run(p), q, keep_keys=True)
+            for p in (a, b)]
+    ids = docs[0].source_bytes()
+    assert ids is not None
+    assert ids.known is not None
+    assert ids.texts() == ["é-x", "y-long-identifier-01", "z", "w", "only-judged"]
+    kept = ids.known.copy()
+    ids.known = None
+    assert kept.tolist() == ids.keys().tolist()
+    ids.known = kept
+    queries = align_queries(*docs)
+    keyed = [keyed_rows(d, r, len(queries.common))
+             for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
+    assert ids.known is None
+    found = byte_partners(*keyed)
+    assert found is not None
+    assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
+    plain = document_from_trec(a, q).source_bytes()
+    assert plain is not None
+    assert plain.known is None
+    ids.known = kept
+    assert ids.extend(IdBytes.from_texts(["v"])).known is None
 
 
 def _dictionary_partners(a: Document, b: Document) -> tuple[list[int], list[int]]:

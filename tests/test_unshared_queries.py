@@ -333,3 +333,69 @@ def test_compare_of_many_runs_names_them_in_every_format(files: tuple[Path, Path
              .iter_rows(values_only=True) if row]
     assert ("1 queries held by every run are compared; 1 held by some runs only are not; "
             "not compared either: " + phrase.removeprefix("Not compared: ")) in first
+
+
+def _write_parquet(text: str, path: Path, columns: tuple[str, str, str],
+                   fields: tuple[int, int, int]) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [line.split() for line in text.splitlines()]
+    q, s, v = fields
+    pq.write_table(pa.table({columns[0]: [r[q] for r in rows], columns[1]: [r[s] for r in rows],
+                             columns[2]: [float(r[v]) for r in rows]}), path)
+    return path
+
+
+@pytest.mark.parametrize("unshared", [False, True])
+@pytest.mark.parametrize("form", ["columns", "lines", "parquet"])
+def test_each_join_names_the_queries_it_leaves_out(files: tuple[Path, Path], form: str,
+                                                   unshared: bool) -> None:
+    """The issue's files (the run ranks q1 and q9, the qrels judge q1, q2,
+    q3), joined by the column-wise join, the line-by-line join (an id of
+    600 bytes) and the Parquet join: q9 is ranked and never judged, q2 and
+    q3 judged and never ranked; with ``unshared`` the document holds q2 and
+    q3 (so only q9 is left out) and names q9 among its unjudged queries."""
+    from core.io.columnar import document_from_tables
+    from core.io.trec import Run, document_from_trec
+
+    run, qrels = files
+    if form == "lines":
+        run.write_text(RUN_TEXT + f"q1 Q0 {'x' * 600} 3 0.5 r\n")
+        assert Run(run)._table is None
+    if form == "parquet":
+        run = _write_parquet(RUN_TEXT, run.with_suffix(".parquet"),
+                             ("query", "source_id", "score"), (0, 2, 4))
+        doc = document_from_tables(run, qrels, unshared=unshared)
+    else:
+        doc = document_from_trec(run, qrels, unshared=unshared)
+    assert doc.query_ids == (["q1", "q2", "q3"] if unshared else ["q1"])
+    assert doc.queries_left_out == (("q9",), () if unshared else ("q2", "q3"))
+    assert doc.unjudged_queries == (("q9",) if unshared else ())
+
+
+def test_compare_of_parquet_reads_each_file_for_its_join_only(
+        files: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run A, run B and the qrels as Parquet: each run is read once and the
+    qrels once for each run's join; the queries left out come from the joins
+    (they were read again, every file whole, for the count)."""
+    import core.io.columnar as columnar
+
+    run, qrels = files
+    fields = ("query", "source_id", "score"), (0, 2, 4)
+    run_a = _write_parquet(RUN_TEXT, run.with_suffix(".parquet"), *fields)
+    run_b = _write_parquet(RUN_B_TEXT, run.with_name("run_b.parquet"), *fields)
+    judged = _write_parquet(QRELS_TEXT, qrels.with_suffix(".parquet"),
+                            ("query", "source_id", "grade"), (0, 2, 3))
+    read: list[str] = []
+    real = columnar.read_parquet
+
+    def counted(path: str | Path) -> object:
+        read.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(columnar, "read_parquet", counted)
+    data = json.loads(_compare(run_a, run_b, judged, "--format", "json"))
+    assert sorted(read) == ["qrels.parquet", "qrels.parquet", "run.parquet", "run_b.parquet"]
+    assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],
+                                            "ranked_never_judged": ["q9", "q8"]}

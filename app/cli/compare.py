@@ -92,9 +92,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
             hint="compare two rankings of the same queries",
         )
     result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed,
-                     evaluation_a=ev_a, evaluation_b=ev_b)
-    if left_out is not None:
-        result.left_out = left_out
+                     evaluation_a=ev_a, evaluation_b=ev_b, left_out=left_out)
     if getattr(args, "format", "table") == "json":
         dump_json(compare_json(result), out, rows=len(result.common))
     else:
@@ -141,10 +139,8 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),
         test=getattr(args, "test", "randomization"), resamples=int(args.resamples),
-        seed=int(args.seed), alpha=float(getattr(args, "alpha", 0.05)),
+        seed=int(args.seed), alpha=float(getattr(args, "alpha", 0.05)), left_out=left_out,
     )
-    if left_out is not None:
-        result.left_out = left_out
     fmt = getattr(args, "format", "table")
     write_runs(result, fmt, out)
     if export is not None:

@@ -410,9 +410,8 @@ class CompareController(QObject):
             from core.io.pairs import load_against_counted
 
             doc_b, left_out = load_against_counted(path, doc_a)
-            result = compare(doc_a, doc_b, conv, resamples=RESAMPLES, seed=SEED)
-            result.left_out = left_out
-            return result
+            return compare(doc_a, doc_b, conv, resamples=RESAMPLES, seed=SEED,
+                           left_out=left_out)
 
         self.task = run_task(
             w, w.tr("Comparing with {0}…").format(path.name), work,

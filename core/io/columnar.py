@@ -358,8 +358,11 @@ def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
         score=score, grade=grade, conventions=conventions, name=name, source=None,
         check=False, copy=False,
     )
+    unjudged = tuple(queries.filter(pa.array(ranked & ~judged_query)).to_pylist())
     if unshared:
-        doc.unjudged_queries = tuple(queries.filter(pa.array(ranked & ~judged_query)).to_pylist())
+        doc.unjudged_queries = unjudged
+    unranked = () if unshared else queries.filter(pa.array(judged_query & ~ranked)).to_pylist()
+    doc.queries_left_out = unjudged, tuple(unranked)
     return doc, rows
 
 

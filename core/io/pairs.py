@@ -21,9 +21,7 @@ from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
 from core.io.files import check_uncompressed
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
-from core.io.trec import QrelsColumns, Run, alloc, document_from_trec, read_qrels
-from core.io.trec.columns import Table
-from core.io.trec.scan import decode_all
+from core.io.trec import QrelsColumns, Run, alloc, document_from_trec
 from core.model.document import Document, GradeState
 
 __all__ = [
@@ -91,8 +89,9 @@ def check_exist(*paths: str | Path | None) -> None:
         check_uncompressed(name, piped=False)
 
 
-def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
-    doc = document_from_trec(run, judgments)
+def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
+                keep_keys: bool = False) -> Document:
+    doc = document_from_trec(run, judgments, keep_keys=keep_keys)
     if doc.n_queries == 0:
         name = run.path if isinstance(run, Run) else run
         raise InputError(
@@ -115,67 +114,35 @@ def read_judged_pair(
     """
     if _any_parquet(run_a, run_b, qrels):
         doc_a, doc_b = _judged_table(run_a, qrels), _judged_table(run_b, qrels)
-        left_out = _left_out(_named_queries(qrels, "qrels"),
-                             _named_queries(run_a, "run"), _named_queries(run_b, "run"))
+        left_out = _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
         return doc_a, doc_b, then(doc_a), then(doc_b), left_out
     with ThreadPoolExecutor(max_workers=2) as pool:
         judgments = pool.submit(QrelsColumns, qrels, threads=1)
 
-        def one(path: str | Path) -> tuple[Document, T, list[str]]:
+        def one(path: str | Path) -> tuple[Document, T]:
             run = Run(path, threads=1)
-            ranked = _run_queries(run)
-            doc = _judged_run(run, judgments.result())
+            doc = _judged_run(run, judgments.result(), keep_keys=True)  # compare's matching
             del run
-            return doc, then(doc), ranked
+            return doc, then(doc)
 
         lane = pool.submit(one, run_b)
-        doc_a, ev_a, ranked_a = one(run_a)
-        doc_b, ev_b, ranked_b = lane.result()
+        doc_a, ev_a = one(run_a)
+        doc_b, ev_b = lane.result()
     # Reading two runs at once leaves ~140 MB free in the heap that the
     # comparison's lanes do not reuse (its peak sat that much above the
     # documents): handed back here.
     alloc.hand_back()
-    return doc_a, doc_b, ev_a, ev_b, _left_out(_qrels_queries(judgments.result()),
-                                               ranked_a, ranked_b)
+    return doc_a, doc_b, ev_a, ev_b, _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
 
 
-def _left_out(judged: list[str], *ranked: list[str]) -> LeftOut:
+def _left_out(*each: tuple[tuple[str, ...], tuple[str, ...]]) -> LeftOut:
     """The judged queries no run ranks and the ranked queries none judges
-    (each in the order the files first name them)."""
-    any_ranked = dict.fromkeys(q for queries in ranked for q in queries)
-    judged_once = dict.fromkeys(judged)  # two byte strings may read as one text
-    return LeftOut(tuple(q for q in judged_once if q not in any_ranked),
-                   tuple(q for q in any_ranked if q not in judged_once))
-
-
-def _distinct_queries(table: Table | None, each_row: Callable[[], list[str]]) -> list[str]:
-    """A TREC file's query ids, each once, in the order first seen: from the
-    column-wise reader's table (a few thousand distinct ids), else its rows."""
-    if table is None:
-        return list(dict.fromkeys(each_row()))
-    column = table.query
-    return decode_all(column.raw[np.argsort(column.first, kind="stable")])
-
-
-def _run_queries(run: Run) -> list[str]:
-    return _distinct_queries(run._table, lambda: run.query)
-
-
-def _qrels_queries(qrels: QrelsColumns) -> list[str]:
-    return _distinct_queries(qrels._table, lambda: list(read_qrels(qrels.path)[0]))
-
-
-def _named_queries(path: str | Path, role: str) -> list[str]:
-    """The query ids of a run or qrels file, Parquet or TREC text (read again:
-    the Parquet join reads its files itself)."""
-    from core.io.columnar import is_parquet, read_parquet, side_from_table
-
-    if is_parquet(path):
-        side = side_from_table(read_parquet(path), role, str(path))
-        return [str(q) for q in dict.fromkeys(side.query.to_pylist())]
-    if role == "run":
-        return _run_queries(Run(path, threads=1))
-    return _qrels_queries(QrelsColumns(path, threads=1))
+    (each in the order the files first name them), from what each run's join
+    left out (:attr:`Document.queries_left_out`: the same qrels judged them)."""
+    unjudged = dict.fromkeys(q for ranked_only, _ in each for q in ranked_only)
+    unranked = [set(judged_only) for _, judged_only in each[1:]]
+    return LeftOut(tuple(q for q in each[0][1] if all(q in u for u in unranked)),
+                   tuple(unjudged))
 
 
 def read_judged_runs(
@@ -191,13 +158,13 @@ def read_judged_runs(
     """
     check_exist(*runs, qrels)
     judgments = QrelsColumns(qrels)
-    ranked: list[list[str]] = [[] for _ in runs]
+    left: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((), ()) for _ in runs]
 
     def one(i: int) -> T:
         run = Run(runs[i], threads=1)
-        ranked[i] = _run_queries(run)
         doc = _judged_run(run, judgments)
         del run
+        left[i] = doc.queries_left_out
         return then(doc, i)
 
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -207,7 +174,7 @@ def read_judged_runs(
             out.append(one(start))
             if lane is not None:
                 out.append(lane.result())
-    return out, _left_out(_qrels_queries(judgments), *ranked)
+    return out, _left_out(*left)
 
 
 def run_with_judgments(run: str | Path | Run, judgments: Document) -> Document:

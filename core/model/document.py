@@ -127,6 +127,11 @@ class Document:
     #: was joined from the two (left out of it, as trec_eval and ranx leave
     #: them; counted beside every mean: ``core.analysis.aggregate``).
     unjudged_queries: tuple[str, ...] = ()
+    #: The queries the joined files named that the document does not hold:
+    #: ranked by the run and never judged, then judged and never ranked,
+    #: each in the order its file first names them (the joins of a run and
+    #: its qrels set them; a comparison counts them without reading again).
+    queries_left_out: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     _members: list[IntArray] | None = field(default=None, repr=False)
     _source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = field(
         default=None, repr=False)

@@ -22,6 +22,8 @@ __all__ = ["IdBytes", "decode", "row_keys", "token_keys", "words"]
 U8Array = npt.NDArray[np.uint8]
 U64Array = npt.NDArray[np.uint64]
 IntArray = npt.NDArray[np.int64]
+#: Row numbers: int64, or int32 where the caller keeps them narrow.
+Rows = npt.NDArray[np.int64] | npt.NDArray[np.int32]
 #: Where each id starts: int32 while the bytes stay under :data:`_SMALL`
 #: (4 bytes a row less: 8 MiB at 2M rows), else int64.
 Offsets = npt.NDArray[np.int32 | np.int64]
@@ -136,6 +138,9 @@ class IdBytes:
         self.arena = arena
         self.offset = offset
         self.ascii = ascii
+        #: Every id's key, when the reader that made them kept its own
+        #: (:meth:`keys` then reads them; :meth:`extend` drops them).
+        self.known: U64Array | None = None
 
     @classmethod
     def from_texts(cls, texts: list[str]) -> IdBytes:
@@ -194,8 +199,11 @@ class IdBytes:
         except UnicodeDecodeError:
             return [decode(b) for b in data.split(b"\n")[:-1]]
 
-    def keys(self, rows: IntArray | None = None) -> U64Array:
+    def keys(self, rows: Rows | None = None) -> U64Array:
         """:func:`token_keys` of the ids (of ``rows``)."""
+        known = self.known  # once: another thread may let them go meanwhile
+        if known is not None and known.size == len(self):
+            return known.copy() if rows is None else known[rows]
         start, length = self.start, self.length
         if rows is not None:
             start, length = start[rows], length[rows]
@@ -255,6 +263,7 @@ class IdBytes:
         size, more = int(self.offset[-1]), int(other.offset[-1])
         n, m = len(self), len(other)
         kind = offset_type(size + more)
+        self.known = None
         try:
             self.arena.resize(size + more + PAD, refcheck=False)
             if self.offset.dtype == kind:
@@ -272,7 +281,7 @@ class IdBytes:
             self.ascii = None if other.ascii is None else self.ascii and other.ascii
         return self
 
-    def same(self, rows: IntArray, other: IdBytes, other_rows: IntArray) -> BoolArray:
+    def same(self, rows: Rows, other: IdBytes, other_rows: Rows) -> BoolArray:
         """Whether the id of each of ``rows`` has the very bytes of the id of
         the matching one of ``other_rows`` in ``other``.
 

@@ -35,6 +35,7 @@ from core.analysis.compare.align import (
     KeyedRows,
     PartnerArray,
     QueryAlignment,
+    QueryOfRow,
     align_candidates,
     align_queries,
     changed_candidates,
@@ -179,7 +180,7 @@ class Comparison:
     ``ndcg_a``/``ndcg_b``/``delta`` are (queries in both x cutoffs) with NaN
     where a value is not determined. ``left_out``: the queries the inputs
     named and neither document holds (the reader tells them, e.g.
-    :func:`core.io.pairs.read_judged_pair`; none unless set).
+    :func:`core.io.pairs.read_judged_pair`, and :func:`compare` takes them).
     """
 
     doc_a: Document
@@ -202,8 +203,8 @@ class Comparison:
     changes: WhatChanged
     partner_a: PartnerArray = field(repr=False)
     partner_b: PartnerArray = field(repr=False)
-    row_common_a: IntArray = field(repr=False)
-    row_common_b: IntArray = field(repr=False)
+    row_common_a: QueryOfRow = field(repr=False)
+    row_common_b: QueryOfRow = field(repr=False)
     left_out: LeftOut = field(default_factory=LeftOut)
 
     @property
@@ -351,6 +352,7 @@ def compare(
     bootstrap_resamples: int | None = None,
     evaluation_a: Evaluation | None = None,
     evaluation_b: Evaluation | None = None,
+    left_out: LeftOut | None = None,
 ) -> Comparison:
     """Compare the rankings of ``doc_a`` (A) and ``doc_b`` (B).
 
@@ -370,8 +372,10 @@ def compare(
     bootstrap_resamples : int, optional
         Defaults to ``resamples``.
     evaluation_a, evaluation_b : Evaluation, optional
-        ``evaluate(doc_a, conventions)`` (and of ``doc_b``) when the caller
-        has it already (the command line evaluates each run as it is read).
+        ``evaluate(doc_a, conventions)`` (and of ``doc_b``) when the caller has it already
+        (the command line evaluates each run as it is read).
+    left_out : LeftOut, optional
+        The queries the inputs named that neither document holds (the reader's).
 
     Examples
     --------
@@ -387,10 +391,8 @@ def compare(
     _check_arguments(resamples, confidence, conv, (evaluation_a, doc_a), (evaluation_b, doc_b))
     boot_n = bootstrap_resamples or resamples
     queries = align_queries(doc_a, doc_b)
-    # Two lanes, each evaluating one side, its NDCG under the other tie rules and
-    # its ids' keys; then the candidates are matched on the second while the
-    # resampling runs here. The array work releases the GIL, so on two cores
-    # the lanes overlap; the results do not depend on it.
+    # Two lanes, each evaluating one side (its other tie rules, its ids' keys); then the
+    # candidates are matched on the second while the resampling runs here (numpy frees the GIL).
     with ThreadPoolExecutor(max_workers=1) as pool:
         lane = pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b)
         try:
@@ -416,8 +418,7 @@ def compare(
         ndcg_a=values.ndcg_a, ndcg_b=values.ndcg_b, delta=values.delta, summary_a=summary_a,
         summary_b=summary_b, tests=tests, ties=ties, changes=changes, partner_a=partner_a,
         partner_b=partner_b, row_common_a=queries.row_common_a,
-        row_common_b=queries.row_common_b,
-    )
+        row_common_b=queries.row_common_b, left_out=left_out or LeftOut())
     result.__dict__["_across"] = across
     return result
 
@@ -437,7 +438,7 @@ def _check_arguments(
 
 def _side(
     doc: Document, ev: Evaluation | None, conv: Conventions, queries: QueryAlignment,
-    row_common: IntArray,
+    row_common: QueryOfRow,
 ) -> tuple[Side, KeyedRows | None]:
     """One lane of :func:`compare`: the evaluation, NDCG under the other tie
     rules, and the side's half of the candidates' alignment (``row_common``:

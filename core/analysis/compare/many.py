@@ -168,7 +168,7 @@ class ManyComparison:
     seed: int
     confidence: float
     alpha: float
-    #: The queries the files named that no run's document holds (set by the reader).
+    #: The queries the files named that no run's document holds (the reader's).
     left_out: LeftOut = field(default_factory=LeftOut)
 
     @property
@@ -216,6 +216,7 @@ def compare_runs(
     confidence: float = 0.95,
     bootstrap_resamples: int | None = None,
     alpha: float = 0.05,
+    left_out: LeftOut | None = None,
 ) -> ManyComparison:
     """Compare two or more evaluated runs of the same queries.
 
@@ -238,6 +239,9 @@ def compare_runs(
         As :func:`core.analysis.compare.compare`.
     alpha : float
         The corrected p-value at or under which a difference is marked.
+    left_out : LeftOut, optional
+        The queries the files named that no run's document holds (the
+        reader tells them: :func:`core.io.pairs.read_judged_runs`).
 
     Raises
     ------
@@ -268,6 +272,7 @@ def compare_runs(
         weights=weights, included=included, missing=missing, means=means, tests=tests,
         pairs=pairs, correction=correction, test=test, resamples=resamples,
         bootstrap_resamples=boot_n, seed=seed, confidence=confidence, alpha=alpha,
+        left_out=left_out or LeftOut(),
     )
 
 

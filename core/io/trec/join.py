@@ -37,6 +37,7 @@ def document_from_trec(
     *,
     threads: int = 2,
     unshared: bool = False,
+    keep_keys: bool = False,
 ) -> Document:
     """Join a run and qrels into a document.
 
@@ -53,7 +54,10 @@ def document_from_trec(
     ``threads`` read a run given as a path (one when another file is read at
     the same time); qrels given as a path are scanned on one more thread
     while the run is read, or, for a large run, by a forked child that also
-    reads the run's last part (:func:`core.io.trec.both.read_both`).
+    reads the run's last part (:func:`core.io.trec.both.read_both`). With
+    ``keep_keys``, the document's ids keep the keys the reader worked out
+    (``IdBytes.known``: a comparison matches candidates on them; 8 bytes a
+    row held).
     """
     own = not isinstance(run, Run)
     table: Table | None = None
@@ -70,7 +74,7 @@ def document_from_trec(
     name = Path(run.path).stem
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                            release=own, unshared=unshared)
+                            release=own, unshared=unshared, keep_keys=keep_keys)
         if doc is not None:
             return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
@@ -312,12 +316,14 @@ def _union(a: Column, b: Column) -> tuple[IntArray, IntArray, npt.NDArray[np.byt
 
 class _Queries(NamedTuple):
     """The document's queries and where each file's query codes go (-1: not
-    kept); the run's queries the qrels never judge."""
+    kept); the run's queries the qrels never judge, and the qrels' queries
+    the run never ranks that the document leaves out."""
 
     query_ids: list[str]
     run_to_doc: IntArray
     qrels_to_doc: IntArray
     unjudged: list[str]
+    unranked: list[str]
 
 
 def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | None:
@@ -337,22 +343,24 @@ def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | 
     unjudged = unjudged[np.argsort(rt.query.first[unjudged], kind="stable")]
     to_doc = np.full(raw.size, -1, dtype=np.int64)
     to_doc[run_map[kept]] = np.arange(kept.size)
+    ranked = np.zeros(raw.size, dtype=bool)
+    ranked[run_map] = True
+    only = np.flatnonzero(~ranked[qrels_map])
+    only = only[np.argsort(qt.query.first[only], kind="stable")]
+    unranked = decode_all(qt.query.raw[only])
     if unshared:
-        ranked = np.zeros(raw.size, dtype=bool)
-        ranked[run_map] = True
-        only = np.flatnonzero(~ranked[qrels_map])
-        only = only[np.argsort(qt.query.first[only], kind="stable")]
         to_doc[qrels_map[only]] = np.arange(kept.size, kept.size + only.size)
-        query_ids += decode_all(qt.query.raw[only])
+        query_ids += unranked
     if len(set(query_ids)) != len(query_ids):
         return None  # different bytes, the same text (the cp1252 fallback)
     return _Queries(query_ids, to_doc[run_map], to_doc[qrels_map],
-                    decode_all(rt.query.raw[unjudged]) if unshared else [])
+                    decode_all(rt.query.raw[unjudged]), [] if unshared else unranked)
 
 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
-                  release: bool = False, unshared: bool = False) -> Document | None:
+                  release: bool = False, unshared: bool = False,
+                  keep_keys: bool = False) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
     must do it (ids that are not UTF-8, a key clash). With ``release`` (a
     run read for this document only), the run's columns become the
@@ -368,7 +376,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     common = _common_queries(rt, qt, unshared)
     if common is None:
         return None
-    query_ids, run_to_doc, qrels_to_doc, unjudged = common
+    query_ids, run_to_doc, qrels_to_doc, unjudged, unranked = common
     n_doc = len(query_ids)
     run_query = run_to_doc[rt.query.code]
     rows: IntArray | None = None
@@ -390,7 +398,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
         return None
     if release:  # no way back to the line reader now: the run's codes are spent
         rt.query.code = np.empty(0, dtype=np.int32)
-        if not ranked.tied:  # and its keys (the search compares them on ties only)
+        if not (ranked.tied or keep_keys):  # and its keys (the search compares them on ties only)
             rt.source_key = run_key = np.empty(0, dtype=np.uint64)
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
     hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
@@ -399,8 +407,10 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
-    doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
-    doc.unjudged_queries = tuple(unjudged)
+    doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
+                    keep_keys=keep_keys)
+    doc.unjudged_queries = tuple(unjudged) if unshared else ()
+    doc.queries_left_out = tuple(unjudged), tuple(unranked)
     return doc
 
 
@@ -455,7 +465,7 @@ def _grow(a: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
 
 def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
               conventions: Conventions | None, name: str, j: _Join, *,
-              release: bool) -> Document:
+              release: bool, keep_keys: bool = False) -> Document:
     """The document: the run's rows, then the judged rows it did not
     retrieve, query by query in the qrels' order. With ``release`` and every
     run row kept, the run's scores, ids and query codes are lengthened into
@@ -470,6 +480,8 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
         extra_rows = extra_rows[np.argsort(extra_query, kind="stable")]
     total = n_run + extra_rows.size
     extra_ids = qt.source.take(extra_rows)
+    known = np.concatenate([rt.source_key if j.rows is None else rt.source_key[j.rows],
+                            qt.source_key[extra_rows]]) if keep_keys else None
     if release and j.rows is None:
         query = _grow(j.run_query, total)
         score = _grow(run.score, total)
@@ -484,6 +496,7 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
         score[:n_run] = run.score if j.rows is None else run.score[j.rows]
         run_ids = rt.source if j.rows is None else rt.source.take(j.rows)
         ids = IdBytes.concat([run_ids, extra_ids])
+    ids.known = known
     query[n_run:] = j.qrels_query[extra_rows]
     score[n_run:] = np.nan
     grade = np.full(total, np.nan)
@@ -547,8 +560,11 @@ def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
         source=None,
         check=False,
     )
+    unjudged = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
     if unshared:
-        doc.unjudged_queries = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
+        doc.unjudged_queries = unjudged
+    ranked = set(run_query)
+    doc.queries_left_out = unjudged, tuple(q for q in qrels if q not in ranked and not unshared)
     dup = doc.find_duplicate()
     if dup is not None:
         first, second = dup
