@@ -80,10 +80,10 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
     else:
         # A run joined with qrels has the default conventions: they are known
         # before the runs are read, so each run is evaluated as it is read.
-        check_exist(args.run_a, args.run_b, args.qrels)
+        heads = check_exist(args.run_a, args.run_b, args.qrels)
         conv = conventions_from_args(args, Conventions())
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
-            args.run_a, args.run_b, args.qrels, lambda doc: evaluate(doc, conv)
+            args.run_a, args.run_b, args.qrels, lambda doc: evaluate(doc, conv), heads
         )
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.io.files import check_input, open_input
+from core.io.files import Head, check_input, open_input
 from core.io.keytable import KeyTable
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -90,8 +90,11 @@ def pyarrow_module() -> Any:
     return pyarrow
 
 
-def is_parquet(path: str | Path) -> bool:
-    """Whether ``path`` is a Parquet file (from its first bytes, not its name)."""
+def is_parquet(path: str | Path | Head) -> bool:
+    """Whether ``path`` is a Parquet file (from its first bytes, not its
+    name; read already when a :class:`~core.io.files.Head` is given)."""
+    if isinstance(path, Head):
+        return path.data[:4] == _MAGIC
     try:
         with open_input(path) as fh:
             return fh.read(4) == _MAGIC
