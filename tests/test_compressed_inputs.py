@@ -228,15 +228,6 @@ def test_compare_reads_gz_runs_and_qrels_as_the_plain_ones(tmp_path):
     assert got[1] == want[1].replace(str(other), str(tmp_path / "other.run.gz"))
 
 
-def test_compare_refuses_ranx_json_as_evaluate_does(capsys):
-    code, _ = cli("compare", DATA / "anserini_bom.run", DATA / "ranx_run.json", "--qrels",
-                  DATA / "qrels_bom_crlf.txt")
-    assert code == 2
-    assert capsys.readouterr().err.startswith(
-        f"ndcg-worksheet: error: {DATA / 'ranx_run.json'}: this is JSON of {{query: "
-        "{source: number}} (ranx's or pytrec_eval's run or qrels), which is not read")
-
-
 def test_a_compressed_file_past_the_readers_limit_is_refused_as_it_passes_it(tmp_path):
     # The limit holds for the decompressed text (a small archive can hold a
     # great deal), counted as it is read.

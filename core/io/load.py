@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.files import Head, check_input, open_input, sniff
-from core.io.qrels_kind import refuse_score_dict
+from core.io.qrels_kind import is_score_dict
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -44,10 +44,10 @@ def load_document(
     """
     path = Path(path)
     head = sniff(path)  # its first bytes, read once for the checks below
-    refuse_score_dict(head)
     if qrels is not None:
         judged = sniff(qrels)
-        refuse_score_dict(judged)
+        if is_score_dict(head) or is_score_dict(judged):
+            return _from_score_dicts(head, judged, conventions)
         from core.io.columnar import document_from_tables, is_parquet
         from core.io.qrels_kind import is_judgment_sheet
 
@@ -64,6 +64,11 @@ def load_document(
 
     if is_parquet(head):
         return read_parquet_document(path, conventions, rubric=rubric)
+    if is_score_dict(head):
+        raise InputError(
+            "this is JSON of {query: {source: number}} (ranx's or pytrec_eval's run or "
+            "qrels)", file=str(path),
+            hint="name the run with its qrels: evaluate RUN.json --qrels QRELS.json")
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         from core.io.workbook import read_workbook
 
@@ -87,6 +92,16 @@ def load_document(
     from core.io.delimited import read_delimited
 
     return read_delimited(path, conventions, encoding=encoding)
+
+
+def _from_score_dicts(run: Head, judged: Head, conventions: Conventions | None) -> Document:
+    """A run and its qrels of which one at least is ranx's or pytrec_eval's
+    JSON, read as the TREC files they hold (:mod:`core.io.score_dict`); a
+    message names the files as given."""
+    from core.io.score_dict import trec_copies
+
+    with trec_copies((run, "run"), (judged, "qrels")) as (run_path, qrels_path):
+        return load_document(run_path, qrels=qrels_path, conventions=conventions)
 
 
 def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Document:

@@ -65,8 +65,23 @@ def _place(exc: InputError, path: Path, query: str, source: str) -> None:
         if row is not None:
             exc.sheet, exc.line = SHEETS["candidates"], row
             exc.column = f"{GRADE_COLUMN} (current grade)"
+    elif _json(path):
+        from core.io.score_dict import key_path
+
+        exc.problem = f"at {key_path(query, source)}: {exc.problem}"
     else:
         exc.line = line_of(path, query, source)
+
+
+def _json(path: Path) -> bool:
+    """Whether ``path`` is ranx's or pytrec_eval's JSON."""
+    from core.io.files import sniff
+    from core.io.qrels_kind import is_score_dict
+
+    try:
+        return is_score_dict(sniff(path))
+    except InputError:
+        return False
 
 
 def line_of(path: str | Path, query: str, source: str) -> int | None:

@@ -21,7 +21,7 @@ from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
 from core.io.files import Head, sniff, stem
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
-from core.io.qrels_kind import refuse_score_dict
+from core.io.score_dict import trec_copies
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec, read_qrels
 from core.io.trec.columns import Table
 from core.io.trec.scan import decode_all
@@ -54,10 +54,17 @@ def load_pair(
     heads = check_exist(run_a, run_b, qrels)
     if qrels is None:
         return load_document(run_a), load_document(run_b)
-    if _any_parquet(*heads):
-        return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
-    judgments = QrelsColumns(qrels)
-    return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
+    with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
+        if _any_parquet(*heads):
+            return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
+        judgments = QrelsColumns(qrels)
+        return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
+
+
+def _roles(heads: Sequence[Head]) -> list[tuple[Head, str]]:
+    """Runs' and (last) qrels' heads with their roles, for
+    :func:`core.io.score_dict.trec_copies` (ranx's JSON read as TREC)."""
+    return [(head, "run") for head in heads[:-1]] + [(heads[-1], "qrels")]
 
 
 def _any_parquet(*paths: str | Path | Head) -> bool:
@@ -84,16 +91,12 @@ def check_exist(*paths: str | Path | None) -> list[Head]:
     read once for every check before the read). Raises :class:`InputError`
     naming the first that does not exist, else the first that is refused
     from its first bytes: compressed in a format not read (with how to
-    decompress it; these commands read no standard input), or ranx's JSON
-    (:func:`core.io.qrels_kind.refuse_score_dict`)."""
+    decompress it; these commands read no standard input)."""
     given = [name for name in paths if name is not None]
     for name in given:
         if not Path(name).exists():
             raise InputError("no such file", file=str(name), hint="check the path")
-    heads = [sniff(name, piped=False) for name in given]
-    for head in heads:
-        refuse_score_dict(head)
-    return heads
+    return [sniff(name, piped=False) for name in given]
 
 
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
@@ -121,7 +124,17 @@ def read_judged_pair(
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
     """
-    if _any_parquet(*(heads or (run_a, run_b, qrels))):
+    heads = list(heads) or [sniff(name, piped=False) for name in (run_a, run_b, qrels)]
+    with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
+        return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
+
+
+def _read_judged_pair(
+    run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T],
+    tables: bool,
+) -> tuple[Document, Document, T, T, LeftOut]:
+    """:func:`read_judged_pair` of TREC text or (``tables``) Parquet files."""
+    if tables:
         doc_a, doc_b = _judged_table(run_a, qrels), _judged_table(run_b, qrels)
         left_out = _left_out(_named_queries(qrels, "qrels"),
                              _named_queries(run_a, "run"), _named_queries(run_b, "run"))
@@ -197,7 +210,14 @@ def read_judged_runs(
     one's NDCG per query, not its rows). Returns those, in the runs' order,
     and the queries the files name that no run's document holds.
     """
-    check_exist(*runs, qrels)
+    with trec_copies(*_roles(check_exist(*runs, qrels))) as paths:
+        return _read_judged_runs(paths[:-1], paths[-1], then)
+
+
+def _read_judged_runs(
+    runs: list[Path], qrels: Path, then: Callable[[Document, int], T]
+) -> tuple[list[T], LeftOut]:
+    """:func:`read_judged_runs` of TREC text files."""
     judgments = QrelsColumns(qrels)
     ranked: list[list[str]] = [[] for _ in runs]
 

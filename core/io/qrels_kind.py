@@ -14,7 +14,7 @@ from core.errors import InputError
 from core.io.files import Head, open_input
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
-__all__ = ["is_judgment_sheet", "refuse_score_dict"]
+__all__ = ["is_judgment_sheet", "is_score_dict"]
 
 #: The start of ranx's and pytrec_eval's JSON: ``{"q1": {"d1": 2.5, ...}}``.
 _SCORE_DICT = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
@@ -62,15 +62,7 @@ def _sheet_head(head: bytes, suffix: str) -> bool:
     return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
 
 
-def refuse_score_dict(head: Head) -> None:
-    """Refuse a JSON ``{query: {source: number}}`` file (a run or qrels as
-    ranx and pytrec_eval keep them), told by its first bytes, with how to
-    write it as TREC text; no other reader takes it and theirs would name a
-    header made of the whole first line."""
-    if _SCORE_DICT.match(head.data[:4096].decode("utf-8-sig", errors="replace")):
-        raise InputError(
-            "this is JSON of {query: {source: number}} (ranx's or pytrec_eval's run or "
-            "qrels), which is not read", file=str(head.path),
-            hint='write it as TREC text, e.g. with ranx: Run.from_file(PATH).save('
-                 '"run.txt", kind="trec") or Qrels.from_file(PATH).save("qrels.txt", '
-                 'kind="trec")')
+def is_score_dict(head: Head) -> bool:
+    """Whether an input starts as ranx's or pytrec_eval's JSON
+    ``{query: {source: number}}`` does (read by :mod:`core.io.score_dict`)."""
+    return bool(_SCORE_DICT.match(head.data[:4096].decode("utf-8-sig", errors="replace")))
