@@ -69,7 +69,8 @@ def patterns(*suffixes: str) -> str:
 
 #: What Open reads: worksheets as text, workbooks (core's one list), Parquet and
 #: annotators' records (the import wizard takes those).
-_READ = patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, ".parquet", *RECORD_SUFFIXES)
+_READ = patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, ".parquet", *RECORD_SUFFIXES, ".gz", ".bz2",
+                 ".xz")
 OPEN_FILTER = f"Worksheets and annotators' sheets ({_READ});;All files (*)"
 _ANNOTATORS = patterns(*WORKBOOK_SUFFIXES, *TEXT_SHEET_SUFFIXES, *RECORD_SUFFIXES)
 IMPORT_FILTER = f"Annotators' sheets ({_ANNOTATORS});;All files (*)"
@@ -99,17 +100,19 @@ class Origin(Enum):
     RUN = "run"  #: a run read with its qrels (TREC or Parquet): a source
     ANNOTATORS = "annotators"  #: an annotators' sheet or form export, imported: a source
     TABLE = "table"  #: a Parquet worksheet: a source
+    ARCHIVE = "archive"  #: a compressed worksheet (``.csv.gz``), read decompressed: a source
 
     @property
     def is_source(self) -> bool:
         """A file the user brought (never replaced by Save), not one of ours."""
-        return self in (Origin.RUN, Origin.ANNOTATORS, Origin.TABLE)
+        return self in (Origin.RUN, Origin.ANNOTATORS, Origin.TABLE, Origin.ARCHIVE)
 
     @property
     def words(self) -> str:
         """What the file is, for a sentence."""
         return {Origin.RUN: "the run", Origin.ANNOTATORS: "the annotators' sheet",
-                Origin.TABLE: "the Parquet table"}.get(self, "the worksheet")
+                Origin.TABLE: "the Parquet table",
+                Origin.ARCHIVE: "the compressed file"}.get(self, "the worksheet")
 
 
 def origin_of(path: str | Path, doc: Document, *, qrels: str | Path | None = None) -> Origin:
@@ -124,7 +127,18 @@ def origin_of(path: str | Path, doc: Document, *, qrels: str | Path | None = Non
 
     if is_parquet(path):  # told by its bytes, as the reader tells it
         return Origin.TABLE
+    if _compressed(Path(path)):  # (the reader decompressed it)
+        return Origin.ARCHIVE
     return written_origin(Path(path))
+
+
+def _compressed(path: Path) -> bool:
+    from core.io.files import sniff
+
+    try:
+        return sniff(path).compression is not None
+    except InputError:  # gone since it was read: the save's checks say so
+        return False
 
 
 def written_origin(path: Path) -> Origin:
@@ -161,7 +175,9 @@ def proposed_save_path(path: Path | None, origin: Origin | None, folder: Path) -
     """
     if path is None:
         return folder / "worksheet.xlsx"
-    proposed = path.with_suffix(workbook_suffix(path))
+    from core.io.files import stem
+
+    proposed = path.with_name(stem(path) + workbook_suffix(path))  # w.csv.gz: w.xlsx
     if origin is not None and origin.is_source and proposed.name.lower() == path.name.lower():
         proposed = path.with_name(f"{path.stem}-graded{proposed.suffix}")
     return proposed

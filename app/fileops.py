@@ -371,15 +371,23 @@ class FileOps(QObject):
         """Show ``doc`` read from ``path`` (``then``: the file's ``os.stat``
         before the read; ``evaluation``: ``doc``'s, worked out on the read's
         worker), its crash journal's edits recovered when the user says so."""
+        before = self._file_state, self._later
         self.file_state = None
         if then is not None:  # its digest taken on a thread beside the window's work
             self._later = _DigestLater(path, then)
             self._later.start()
         recovered = self._recover(doc, path)
-        # Recovered edits are not on disk yet: the window shows it modified
-        # (and evaluates the grades they changed).
-        self.window.set_document(doc, path, saved=not recovered,
-                                 evaluation=None if recovered else evaluation)
+        try:
+            # Recovered edits are not on disk yet: the window shows it modified
+            # (and evaluates the grades they changed).
+            self.window.set_document(doc, path, saved=not recovered,
+                                     evaluation=None if recovered else evaluation)
+        except InputError as exc:  # a grade its conventions refuse: the file and the place
+            from core.io.locate import name_the_row
+
+            self._file_state, self._later = before  # the document shown stays
+            show_error(self.window, self.tr("Could not open"), name_the_row(exc, doc, path))
+            return
         self.opened_as(origin_of(path, doc), path)
         report = doc.import_report
         if report is not None:  # a foreign file read strictly (build_window)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen, QWidget
 
 from app.opening import READING, Reading, parse_args, reading_key
 from app.settings import APPLICATION, ORGANIZATION, ensure_identity
-from core.errors import NdcgError
+from core.errors import InputError, NdcgError
 from core.model.presets import apply_preset
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     docks = False
     if reading is not None and path is not None:
         window, extras, docks = _while_reading(path, reading)
-        shown = _show_read(window, reading, path)
+        shown = _show_read(window, reading, path, qrels)
     if shown is None:
         window = _without_file(window, preset, importing)
     assert window is not None
@@ -179,16 +179,23 @@ def _while_reading(path: str | Path,
     return window, extras, True
 
 
-def _show_read(window: WindowApi, reading: Reading, path: str | Path) -> Path | None:
+def _show_read(window: WindowApi, reading: Reading, path: str | Path,
+               qrels: str | Path | None = None) -> Path | None:
     """The document ``reading`` reads (under its preset) shown in ``window``,
     with the evaluation worked out on the reading's thread (a document that
-    cannot be evaluated raises before anything changes). Where it is shown
-    from; None when it could not be read (the message box said why)."""
+    cannot be evaluated raises before anything changes: the message names the
+    file its grades came from, ``qrels`` or ``path``, and the place). Where it
+    is shown from; None when it could not be read (the message box said why)."""
     from app.window import APP_TITLE
 
     try:
         doc = reading()
-        window.set_document(doc, Path(path), evaluation=reading.evaluation)
+        try:
+            window.set_document(doc, Path(path), evaluation=reading.evaluation)
+        except InputError as exc:  # a grade its conventions refuse
+            from core.io.locate import name_the_row
+
+            raise name_the_row(exc, doc, qrels or path) from None
         return window.path
     except (NdcgError, OSError) as exc:
         from app.shown import boxed

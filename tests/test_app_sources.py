@@ -6,6 +6,7 @@ first. pytest-qt with real keys: grades typed as digits, Ctrl+S, Ctrl+O."""
 from __future__ import annotations
 
 import csv
+import gzip
 from pathlib import Path
 from typing import Any
 
@@ -306,9 +307,12 @@ def test_the_origin_is_how_the_document_was_read(tmp_path: Path):
     assert origin_of(tmp_path / "book.xlsx", doc) is Origin.WORKBOOK
     assert origin_of(tmp_path / "book.ods", doc) is Origin.WORKBOOK
     assert origin_of(tmp_path / "sheet.csv", doc) is Origin.WORKSHEET
+    packed = tmp_path / "sheet.csv.gz"
+    packed.write_bytes(gzip.compress(b"query,source_id,score,grade\n"))
+    assert origin_of(packed, doc) is Origin.ARCHIVE  # told by its bytes too
     doc.import_report = object()  # what the import (wizard or strict) attaches
     assert origin_of(tmp_path / "form.xlsx", doc) is Origin.ANNOTATORS
-    assert [o.is_source for o in Origin] == [False, False, True, True, True]
+    assert [o.is_source for o in Origin] == [False, False, True, True, True, True]
 
 
 def test_save_as_proposes_beside_the_file_in_its_own_format(tmp_path: Path):
@@ -324,6 +328,7 @@ def test_save_as_proposes_beside_the_file_in_its_own_format(tmp_path: Path):
     assert proposed("book.ods", Origin.WORKBOOK) == "book.ods"  # .ods stays .ods
     assert proposed("book.xlsx", Origin.WORKBOOK) == "book.xlsx"
     assert proposed("sheet.csv", Origin.WORKSHEET) == "sheet.xlsx"  # the audited workbook
+    assert proposed("sheet.csv.gz", Origin.ARCHIVE) == "sheet.xlsx"
     assert formats.proposed_save_path(None, None, tmp_path) == tmp_path / "worksheet.xlsx"
     assert formats.save_filters(tmp_path / "book.ods") == (
         [ODS_FILTER, XLSX_FILTER, CSV_FILTER, TSV_FILTER], ODS_FILTER)

@@ -6,7 +6,6 @@ the column-wise one and the line-by-line one, and evaluated under the
 
 from __future__ import annotations
 
-import io
 import math
 from pathlib import Path
 from unittest import mock
@@ -14,10 +13,8 @@ from unittest import mock
 import pytest
 
 from core.engine.evaluation import evaluate
-from core.errors import InputError
 from core.io.load import load_document
 from core.io.pairs import check_exist
-from core.io.stdin import spooled
 from core.io.trec import document_from_trec, scan
 from core.model.document import Document
 from core.model.presets import preset
@@ -60,55 +57,22 @@ def test_ir_datasets_dataframes_written_to_parquet():
     assert_hand_values(doc)
 
 
-def test_compressed_run_or_qrels_is_refused_with_how_to_decompress(tmp_path):
-    run = DATA / "anserini.run.gz"  # Anserini writes runs gzipped on request
-    qrels = DATA / "qrels_bom_crlf.txt"
-    with pytest.raises(InputError) as info:
-        load_document(run, qrels=qrels)
-    assert str(info.value) == (
-        f"{run}: the file is gzip-compressed (decompress it first (gzip -dk "
-        "anserini.run.gz), or give - for it and pipe it in: zcat anserini.run.gz | "
-        "ndcg-worksheet ...)")
-    with pytest.raises(InputError, match=r"anserini\.run\.gz: the file is gzip"):
-        load_document(DATA / "qrels_bom_crlf.txt", qrels=run)
+def test_compressed_runs_are_read_and_text_like_bzip2_is_text(tmp_path):
+    # Anserini writes runs gzipped on request: read as the plain run
+    # (tests/test_compressed_inputs.py has the rest).
+    assert_hand_values(load_document(DATA / "anserini.run.gz", qrels=DATA / "qrels_bom_crlf.txt"))
     # Text that merely starts like bzip2's magic (BZh) is read as text.
     text = tmp_path / "r.txt"
     text.write_bytes(b"BZh9 Q0 a 1 2.5 t\n")
     (tmp_path / "q.txt").write_bytes(b"BZh9 0 a 1\n")
     assert load_document(text, qrels=tmp_path / "q.txt").query_ids == ["BZh9"]
+    assert check_exist(text, tmp_path / "q.txt")[0].compression is None
 
 
-def test_compare_refuses_a_compressed_run_or_qrels_as_evaluate_does():
-    run, plain = DATA / "anserini.run.gz", DATA / "anserini_bom.run"
-    qrels = DATA / "qrels_bom_crlf.txt"
-    for files in ((plain, run, qrels), (plain, plain, run)):
-        with pytest.raises(InputError) as info:
-            check_exist(*files)
-        assert str(info.value) == (f"{run}: the file is gzip-compressed (decompress it "
-                                   "first (gzip -dk anserini.run.gz))")
-    with pytest.raises(InputError, match="no such file"):  # a missing file is named first
-        check_exist(run, DATA / "missing.run", qrels)
-    check_exist(plain, plain, qrels)
-
-
-def test_compressed_standard_input_is_refused_before_it_is_read():
-    with pytest.raises(InputError) as info, spooled(io.BytesIO((DATA / "anserini.run.gz")
-                                                            .read_bytes())):
-        pass
-    assert str(info.value) == ("<stdin>: standard input is gzip-compressed (decompress it "
-                               "in the pipe: zcat FILE | ndcg-worksheet ...)")
-
-
-@pytest.mark.parametrize(("run", "qrels", "named"), [
-    ("ranx_run.json", "qrels_bom_crlf.txt", "ranx_run.json"),
-    ("anserini_bom.run", "ranx_qrels.json", "ranx_qrels.json"),
-    ("ranx_run.json", None, "ranx_run.json"),
+@pytest.mark.parametrize(("run", "qrels", "judged"), [
+    ("ranx_run.json", "qrels_bom_crlf.txt", ["1048585", "2"]),
+    ("anserini_bom.run", "ranx_qrels.json", ["1048585"]),  # (ranx's qrels judge one query)
 ])
-def test_ranx_json_is_refused_with_how_to_write_trec(run, qrels, named):
-    with pytest.raises(InputError) as info:
-        load_document(DATA / run, qrels=None if qrels is None else DATA / qrels)
-    assert str(info.value) == (
-        f"{DATA / named}: this is JSON of {{query: {{source: number}}}} (ranx's or "
-        "pytrec_eval's run or qrels), which is not read (write it as TREC text, e.g. with "
-        'ranx: Run.from_file(PATH).save("run.txt", kind="trec") or '
-        'Qrels.from_file(PATH).save("qrels.txt", kind="trec"))')
+def test_ranx_json_is_read(run, qrels, judged):
+    # (tests/test_score_dict.py: against ranx and pytrec_eval, and refusals)
+    assert load_document(DATA / run, qrels=DATA / qrels).query_ids == judged

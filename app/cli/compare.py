@@ -14,16 +14,18 @@ import os
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.evaluate import evaluate_named
 from app.cli.export import refuse_writing_over_inputs
 from app.cli.notices import say_not_carried, say_reopened
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare
 from core.analysis.compare.many import RunValues, compare_runs
-from core.engine.evaluation import Evaluation, evaluate
+from core.engine.evaluation import Evaluation
 from core.errors import InputError
 from core.io.load import load_document
 from core.io.pairs import check_exist, load_pair, read_judged_pair, read_judged_runs
 from core.model.conventions import Conventions
+from core.model.document import Document
 from core.reports.json import compare_json, dump_json
 from core.reports.runs import write_runs
 from core.reports.table import print_comparison
@@ -80,10 +82,11 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
     else:
         # A run joined with qrels has the default conventions: they are known
         # before the runs are read, so each run is evaluated as it is read.
-        check_exist(args.run_a, args.run_b, args.qrels)
+        heads = check_exist(args.run_a, args.run_b, args.qrels)
         conv = conventions_from_args(args, Conventions())
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
-            args.run_a, args.run_b, args.qrels, lambda doc: evaluate(doc, conv)
+            args.run_a, args.run_b, args.qrels,
+            lambda doc: evaluate_named(doc, conv, args.qrels), heads,
         )
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
@@ -91,8 +94,11 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
             f"{args.run_a} and {args.run_b} share no query",
             hint="compare two rankings of the same queries",
         )
-    result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed,
-                     evaluation_a=ev_a, evaluation_b=ev_b, left_out=left_out)
+    try:
+        result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed,
+                         evaluation_a=ev_a, evaluation_b=ev_b, left_out=left_out)
+    except InputError as exc:  # a grade the conventions refuse: in which file, where
+        raise _named(exc, conv, (doc_a, args.run_a), (doc_b, args.run_b)) from None
     if getattr(args, "format", "table") == "json":
         dump_json(compare_json(result), out, rows=len(result.common))
     else:
@@ -108,6 +114,20 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         if getattr(args, "format", "table") != "json":
             out.write(f"\nwrote {export}\n")
     return 0
+
+
+def _named(exc: InputError, conv: Conventions, *sides: tuple[Document, str]) -> InputError:
+    """A refusal of the comparison's evaluations (it does not say of which
+    side), naming the file and place of the side whose grades it refuses
+    (each evaluated again on this error path only)."""
+    if exc.file is not None or exc.row is None:
+        return exc
+    for doc, path in sides:
+        try:
+            evaluate_named(doc, conv, path)
+        except InputError as named:
+            return named
+    return exc
 
 
 def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int:
@@ -127,14 +147,15 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
         check_exist(*runs)
         first = load_document(runs[0])
         conv = conventions_from_args(args, first.conventions)
-        got = [values(evaluate(first, conv), 0)]
+        got = [values(evaluate_named(first, conv, runs[0]), 0)]
         del first
-        got += [values(evaluate(load_document(r), conv), i)
+        got += [values(evaluate_named(load_document(r), conv, r), i)
                 for i, r in enumerate(runs) if i > 0]
     else:
         conv = conventions_from_args(args, Conventions())
-        got, left_out = read_judged_runs(list(runs), args.qrels,
-                                         lambda doc, i: values(evaluate(doc, conv), i))
+        got, left_out = read_judged_runs(
+            list(runs), args.qrels,
+            lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i))
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from core.model.document import Document
     from core.model.rubric import Rubric
 
-__all__ = ["cmd_evaluate", "evaluate_input", "load_input"]
+__all__ = ["cmd_evaluate", "evaluate_input", "evaluate_named", "load_input"]
 
 
 def _flag_rubric(args: argparse.Namespace) -> Rubric | None:
@@ -48,22 +48,25 @@ def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
 def evaluate_input(doc: Document, conv: Conventions, args: argparse.Namespace) -> Evaluation:
     """``evaluate(doc, conv)``; a grade it refuses (a negative grade under
     the sklearn preset or exponential gain) names the file the grades came
-    from: the qrels, else the input, and the line of the first such row
-    (:func:`core.io.locate.line_of`, in a text file)."""
+    from: the qrels, else the input, and the place of the first such row
+    (:func:`evaluate_named`)."""
+    return evaluate_named(doc, conv, args.qrels or args.input, for_report=True)
+
+
+def evaluate_named(doc: Document, conv: Conventions, grades: str, *,
+                   for_report: bool = False) -> Evaluation:
+    """``evaluate(doc, conv)``; a grade it refuses names ``grades`` (the file
+    the grades came from) and the candidate's place in it: a text file's
+    line, a workbook's sheet, row and column, a Parquet table's row and
+    column (:func:`core.io.locate.name_the_row`)."""
     from core.engine.evaluation import evaluate
 
     try:
-        return evaluate(doc, conv, for_report=True)
+        return evaluate(doc, conv, for_report=for_report)
     except InputError as exc:
-        if exc.file is None:
-            exc.file = str(args.qrels or args.input)
-            if exc.row is not None and exc.line is None and 0 <= exc.row < len(doc):
-                from core.io.locate import line_of
+        from core.io.locate import name_the_row
 
-                exc.line = line_of(exc.file, doc.query_ids[int(doc.query[exc.row])],
-                                   doc.source_text(exc.row))
-            exc.args = (str(exc),)
-        raise
+        raise name_the_row(exc, doc, grades) from None
 
 
 def _printer(fmt: str) -> Callable[[Evaluation, TextIO], None]:

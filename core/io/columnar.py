@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
-from core.io.files import check_input, open_input
+from core.io.files import Head, check_input, open_input, stem
 from core.io.keytable import KeyTable
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -55,6 +55,7 @@ __all__ = [
     "read_parquet_document",
     "release_arrow_memory",
     "resolve_columns",
+    "row_holding",
     "side_from_table",
     "worksheet_from_table",
 ]
@@ -90,8 +91,11 @@ def pyarrow_module() -> Any:
     return pyarrow
 
 
-def is_parquet(path: str | Path) -> bool:
-    """Whether ``path`` is a Parquet file (from its first bytes, not its name)."""
+def is_parquet(path: str | Path | Head) -> bool:
+    """Whether ``path`` is a Parquet file (from its first bytes, not its
+    name; read already when a :class:`~core.io.files.Head` is given)."""
+    if isinstance(path, Head):
+        return path.data[:4] == _MAGIC
     try:
         with open_input(path) as fh:
             return fh.read(4) == _MAGIC
@@ -445,7 +449,7 @@ def document_from_tables(run: str | Path, qrels: str | Path,
     as there)."""
     run, qrels = Path(run), Path(qrels)
     doc, _ = join_tables(_side_from_file(run, "run"), _side_from_file(qrels, "qrels"),
-                         conventions, run.stem, unshared=unshared)
+                         conventions, stem(run), unshared=unshared)
     release_arrow_memory()
     return doc
 
@@ -498,6 +502,26 @@ def _rows_holding(col: Any, text: str) -> npt.NDArray[np.bool_]:
     import pyarrow.compute as pc
 
     return np.asarray(pc.fill_null(pc.equal(col, text), False).to_numpy(zero_copy_only=False))
+
+
+def row_holding(path: str | Path, query: str, source: str) -> tuple[int, str] | None:
+    """The row (1-based) of a Parquet worksheet or qrels table holding
+    ``source`` of ``query`` (the first), and the name of its grade column,
+    for a refusal found after reading (:mod:`core.io.locate`); None when no
+    row does or the table cannot be read."""
+    import pyarrow.compute as pc
+
+    file = str(path)
+    try:
+        table = read_parquet(path)
+        names = table.column_names
+        role = "worksheet" if "grade" in names and "score" in names else "qrels"
+        q, s, *_, grade = resolve_columns(names, role, file)
+        hit = pc.and_(pc.equal(_ids(table, q, file), query), pc.equal(_ids(table, s, file), source))
+    except InputError:
+        return None
+    rows = np.flatnonzero(pc.fill_null(hit, False).to_numpy(zero_copy_only=False))
+    return (int(rows[0]) + 1, grade) if rows.size else None
 
 
 def worksheet_from_table(table: pa.Table, file: str, conventions: Conventions | None = None,

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import InputError
+from core.io.files import stem
 from core.io.headers import ALIASES as HEADER_ALIASES
 from core.io.headers import REQUIRED, header_delimiter, match_header, normalize
 from core.io.sheet_scan import scan_sheet
@@ -269,7 +270,7 @@ def _fast_document(path: Path, text: str, conventions: Conventions | None) -> Do
     header = first.split(delim)
     cols = _columns(header, str(path), 1)
     return scan_sheet(text, delim, header, cols, conventions=conventions, name=str(path),
-                      stem=path.stem)
+                      stem=stem(path))
 
 
 def _document(path: Path, text: str, conventions: Conventions | None) -> Document:
@@ -303,7 +304,7 @@ def _document(path: Path, text: str, conventions: Conventions | None) -> Documen
         version=text_of("version"),
         score=_optional_numbers(column("score"), lines, name, heads["score"]),
         grade=grade, state=state, note=text_of("note", trim=False), reason=reason,
-        conventions=conventions, name=path.stem, source=name,
+        conventions=conventions, name=stem(path), source=name,
     )
 
 

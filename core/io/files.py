@@ -1,4 +1,5 @@
-"""Opening an input file: only a regular file is ever read.
+"""Opening an input file: only a regular file is ever read, a compressed
+one decompressed as it is read.
 
 A FIFO (named pipe) blocks ``open`` until a writer comes, forever in a
 script; a device such as ``/dev/zero`` or ``/dev/urandom`` never ends; a
@@ -6,19 +7,36 @@ folder, a socket, a symbolic link that loops or points nowhere cannot be
 read. Every reader of inputs opens through :func:`open_input`, which looks
 at what a path is before it opens it and again at what it opened, and says
 in one sentence what is wrong.
+
+A gzip, bzip2 or xz file (ir_datasets, Anserini and BEIR ship runs and
+qrels as ``.gz``) is told by its first bytes, not its name, and
+:func:`open_input` hands back its decompressed bytes, a piece at a time
+(memory stays bounded: nothing holds the whole text unless the reader
+would for a plain file), so every reader, its line numbers and its messages
+are the same as for the plain file. A corrupt or truncated archive is
+refused naming the file; an archive holding a workbook or a Parquet table
+(which are read by seeking in the file) is refused naming what it holds.
 """
 
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from core.errors import InputError
 
-__all__ = ["check_input", "check_uncompressed", "compressed", "open_input", "read_input"]
+T = TypeVar("T")
+
+__all__ = [
+    "DECOMPRESSED", "HEAD_BYTES", "Head", "check_input", "compressed", "open_input", "read_input",
+    "sniff", "stem",
+]
 
 #: Compressed files by their first bytes: the format, its tool and the
 #: command that writes it decompressed to standard output.
@@ -28,6 +46,25 @@ _COMPRESSED = (
     (b"\x28\xb5\x2f\xfd", "zstd", "zstd", "zstdcat"),
     (b"BZh", "bzip2", "bzip2", "bzcat"),
 )
+
+#: The compressions read (the standard library's); another is refused.
+DECOMPRESSED = ("gzip", "bzip2", "xz")
+
+#: The suffixes of the compressions read, which a document's name drops.
+_PACKED_SUFFIXES = (".gz", ".bz2", ".xz")
+
+#: What an archive may hold that its reader takes only from a file it can
+#: seek in, by its first bytes.
+_HELD = (
+    (b"PK\x03\x04", "a workbook (.xlsx or .ods)"),
+    (b"\xd0\xcf\x11\xe0", "an old .xls workbook"),
+    (b"PAR1", "a Parquet table"),
+)
+
+#: How many bytes of a compressed file's text are decompressed at a time.
+_PIECE = 1 << 20
+#: How many first bytes of an input :func:`sniff` reads.
+HEAD_BYTES = 65536
 
 #: What each kind of special file is called in a message.
 _KINDS = (
@@ -76,14 +113,8 @@ def check_input(path: str | Path) -> None:
     _check_mode(mode, path)
 
 
-def open_input(path: str | Path) -> BinaryIO:
-    """Open a regular file for reading in binary mode.
-
-    The path is looked at first (a FIFO is refused before ``open`` could
-    block on it), then opened without blocking and looked at again (a file
-    swapped for a pipe in between is refused too).
-    """
-    path = Path(path)
+def _open_plain(path: Path) -> io.BufferedReader[Any]:
+    """A regular file opened for reading, as it is stored."""
     check_input(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -98,6 +129,44 @@ def open_input(path: str | Path) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
+def _peek(fh: io.BufferedReader[Any], size: int, path: Path) -> bytes:
+    try:
+        return fh.peek(size)[:size]
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
+
+
+def _open(path: Path, piped: bool) -> tuple[io.BufferedReader[Any], str | None]:
+    """:func:`open_input`, and the compression it undid (None for a plain file)."""
+    fh = _open_plain(path)
+    try:
+        found = compressed(_peek(fh, 10, path))
+        if found is None:
+            return fh, None
+        if found[0] not in DECOMPRESSED:
+            raise _compressed_refusal(path, found, piped)
+        unpacked: io.BufferedReader[Any] = io.BufferedReader(_Unpacked(fh, found[0], path))
+        _refuse_held(_peek(unpacked, 8, path), path, found)
+    except BaseException:
+        fh.close()
+        raise
+    return unpacked, found[0]
+
+
+def open_input(path: str | Path, *, piped: bool = False) -> BinaryIO:
+    """Open a regular file for reading in binary mode; a gzip, bzip2 or xz
+    file gives its decompressed bytes.
+
+    The path is looked at first (a FIFO is refused before ``open`` could
+    block on it), then opened without blocking and looked at again (a file
+    swapped for a pipe in between is refused too). A file compressed in a
+    format the standard library does not read (zstd) is refused with how to
+    decompress it (and, ``piped``, how to pipe it into a command that reads
+    standard input).
+    """
+    return _open(Path(path), piped)[0]
+
+
 def compressed(head: bytes) -> tuple[str, str, str] | None:
     """The compression of a file starting with ``head`` (its first 10 bytes
     are enough): its name, its tool and the command that writes it out
@@ -110,32 +179,156 @@ def compressed(head: bytes) -> tuple[str, str, str] | None:
     return None
 
 
-def check_uncompressed(path: str | Path, *, piped: bool = True) -> None:
-    """Refuse a compressed file (``run.txt.gz``) from its first bytes, with
-    how to decompress it (and, where the command reads standard input,
-    ``piped``, how to pipe it in): no reader takes one, and its bytes would
-    else be called binary."""
-    path = Path(path)
-    with open_input(path) as fh:
-        found = compressed(fh.read(10))
-    if found is not None:
-        name, tool, cat = found
-        pipe = (f", or give - for it and pipe it in: {cat} {path.name} | ndcg-worksheet ..."
-                if piped else "")
-        raise InputError(f"the file is {name}-compressed", file=str(path),
-                         hint=f"decompress it first ({tool} -dk {path.name}){pipe}")
+def _compressed_refusal(path: Path, found: tuple[str, str, str], piped: bool) -> InputError:
+    name, tool, cat = found
+    pipe = (f", or give - for it and pipe it in: {cat} {path.name} | ndcg-worksheet ..."
+            if piped else "")
+    return InputError(f"the file is {name}-compressed", file=str(path),
+                      hint=f"decompress it first ({tool} -dk {path.name}){pipe}")
 
 
-def read_input(path: str | Path, limit: int | None = None) -> bytes:
-    """The whole of a regular file (:func:`open_input`); a file larger than
-    ``limit`` bytes is refused before it is read."""
-    path = Path(path)
-    with open_input(path) as fh:
+def _refuse_held(head: bytes, path: Path, found: tuple[str, str, str]) -> None:
+    """Refuse an archive holding a file its reader takes only uncompressed."""
+    for magic, what in _HELD:
+        if head.startswith(magic):
+            raise InputError(f"the file is {found[0]}-compressed and holds {what}",
+                             file=str(path),
+                             hint=f"decompress it first ({found[1]} -dk {path.name}) and "
+                                  "open what it holds")
+
+
+class _Unpacked(io.RawIOBase):
+    """A compressed file's decompressed bytes, read as they are asked for
+    (the standard library's decompressors: a piece of the archive at a
+    time). A corrupt or truncated archive raises :class:`InputError`
+    naming the file."""
+
+    def __init__(self, raw: io.BufferedReader[Any], name: str, path: Path) -> None:
+        super().__init__()
+        self._raw, self._name, self._path = raw, name, path
+        self._stream: io.BufferedIOBase
+        if name == "gzip":
+            import gzip
+
+            self._stream = gzip.GzipFile(fileobj=raw, mode="rb")
+        elif name == "bzip2":
+            import bz2
+
+            self._stream = bz2.BZ2File(raw)
+        else:
+            import lzma
+
+            self._stream = lzma.LZMAFile(raw)  # noqa: SIM115 (closed by close())
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        return self._guarded(lambda: self._stream.readinto(buffer))
+
+    def readall(self) -> bytes:
+        return self._guarded(lambda: self._stream.read())
+
+    def _guarded(self, read: Callable[[], T]) -> T:
         try:
-            if limit is not None and os.fstat(fh.fileno()).st_size > limit:
-                raise InputError(f"the file is larger than {limit / 1024**3:g} GiB",
-                                 file=str(path), hint="split it into smaller files")
-            return fh.read()
+            return read()
+        except EOFError:
+            raise self._corrupt("truncated: it ends before its compressed data does") from None
+        except OSError as exc:
+            if exc.errno is not None:  # the disk's error, not the archive's
+                raise
+            raise self._corrupt(f"corrupt ({exc})") from None
+        except Exception as exc:  # zlib.error, lzma.LZMAError: the archive's data
+            if type(exc).__module__ not in ("zlib", "_lzma", "lzma", "_bz2"):
+                raise
+            raise self._corrupt(f"corrupt ({exc})") from None
+
+    def _corrupt(self, what: str) -> InputError:
+        tool = {"bzip2": "bzip2", "xz": "xz"}.get(self._name, "gzip")
+        return InputError(f"the {self._name} file is {what}", file=str(self._path),
+                          hint=f"download or compress it again (check it with "
+                               f"{tool} -t {self._path.name})")
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                self._stream.close()
+                self._raw.close()
+            finally:
+                super().close()
+
+
+@dataclass(frozen=True)
+class Head:
+    """An input's first bytes, read once before the read for every check that
+    looks at them (:func:`sniff`)."""
+
+    path: Path
+    #: The first :data:`HEAD_BYTES` of the file's content (decompressed).
+    data: bytes
+    #: The compression undone (``gzip``, ``bzip2``, ``xz``), or None.
+    compression: str | None
+
+
+def sniff(path: str | Path, *, piped: bool = True) -> Head:
+    """The first bytes of an input (:class:`Head`), through
+    :func:`open_input`: what it refuses (not a regular file, compressed in
+    a format not read, an archive holding a workbook) is refused here,
+    before anything else is read."""
+    path = Path(path)
+    fh, compression = _open(path, piped)
+    with fh:
+        try:
+            data = fh.read(HEAD_BYTES)
         except OSError as exc:
             raise InputError(f"cannot read the file: {exc.strerror or exc}",
                              file=str(path)) from exc
+    return Head(path, data, compression)
+
+
+def read_input(path: str | Path, limit: int | None = None) -> bytes:
+    """The whole of a regular file (:func:`open_input`; a compressed one
+    decompressed); a file larger than ``limit`` bytes (decompressed) is
+    refused before it is read (a compressed one when it passes the limit)."""
+    path = Path(path)
+    fh, compression = _open(path, False)
+    with fh:
+        try:
+            if limit is None:
+                return fh.read()
+            if compression is None:
+                if os.fstat(fh.fileno()).st_size > limit:
+                    raise _too_large(path, limit)
+                return fh.read()
+            return _read_up_to(fh, limit, path)
+        except OSError as exc:
+            raise InputError(f"cannot read the file: {exc.strerror or exc}",
+                             file=str(path)) from exc
+
+
+def _read_up_to(fh: io.BufferedReader[Any], limit: int, path: Path) -> bytes:
+    """A decompressed stream's bytes, refused once they pass ``limit`` (read
+    a piece at a time: ``read(limit + 1)`` would set aside ``limit`` bytes)."""
+    pieces, size = [], 0
+    while piece := fh.read(_PIECE):
+        size += len(piece)
+        if size > limit:
+            raise _too_large(path, limit, " decompressed")
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
+def _too_large(path: Path, limit: int, how: str = "") -> InputError:
+    return InputError(f"the file is larger than {limit / 1024**3:g} GiB{how}", file=str(path),
+                      hint="split it into smaller files")
+
+
+def stem(path: str | Path) -> str:
+    """The name a document read from ``path`` takes: the file's name without
+    its suffix, nor a compression's before it (``run`` for ``run.txt.gz``,
+    as for ``run.txt``)."""
+    path = Path(path)
+    if path.suffix.lower() in _PACKED_SUFFIXES:
+        path = path.with_suffix("")
+    return path.stem
+

@@ -6,8 +6,8 @@ import csv
 from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
-from core.io.files import check_input, check_uncompressed, open_input
-from core.io.qrels_kind import refuse_score_dict
+from core.io.files import Head, check_input, open_input, sniff
+from core.io.qrels_kind import is_score_dict
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -43,27 +43,32 @@ def load_document(
     (:func:`core.io.files.check_input`).
     """
     path = Path(path)
-    check_uncompressed(path)
-    refuse_score_dict(path)
+    head = sniff(path)  # its first bytes, read once for the checks below
     if qrels is not None:
-        check_uncompressed(qrels)
-        refuse_score_dict(qrels)
+        judged = sniff(qrels)
+        if is_score_dict(head) or is_score_dict(judged):
+            return _from_score_dicts(head, judged, conventions)
         from core.io.columnar import document_from_tables, is_parquet
         from core.io.qrels_kind import is_judgment_sheet
 
-        if not is_parquet(qrels) and is_judgment_sheet(qrels):  # annotators' judgments
+        if not is_parquet(judged) and is_judgment_sheet(qrels, judged):  # annotators' judgments
             from core.io.annotator.qrels import run_with_judgments
 
             return run_with_judgments(path, qrels, conventions)
-        if is_parquet(path) or is_parquet(qrels):
+        if is_parquet(head) or is_parquet(judged):
             return document_from_tables(path, qrels, conventions, unshared=True)
         from core.io.trec import document_from_trec
 
         return document_from_trec(path, qrels, conventions, unshared=True)
     from core.io.columnar import is_parquet, read_parquet_document
 
-    if is_parquet(path):
+    if is_parquet(head):
         return read_parquet_document(path, conventions, rubric=rubric)
+    if is_score_dict(head):
+        raise InputError(
+            "this is JSON of {query: {source: number}} (ranx's or pytrec_eval's run or "
+            "qrels)", file=str(path),
+            hint="name the run with its qrels: evaluate RUN.json --qrels QRELS.json")
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         from core.io.workbook import read_workbook
 
@@ -79,7 +84,7 @@ def load_document(
             "old .xls workbooks are not supported", file=str(path),
             hint="save it as .xlsx or .ods in Excel or LibreOffice",
         )
-    if looks_like_trec_run(path):
+    if looks_like_trec_run(path, head):
         raise InputError(
             "this looks like a TREC run file", file=str(path),
             hint="name its judgments with --qrels QRELS",
@@ -87,6 +92,16 @@ def load_document(
     from core.io.delimited import read_delimited
 
     return read_delimited(path, conventions, encoding=encoding)
+
+
+def _from_score_dicts(run: Head, judged: Head, conventions: Conventions | None) -> Document:
+    """A run and its qrels of which one at least is ranx's or pytrec_eval's
+    JSON, read as the TREC files they hold (:mod:`core.io.score_dict`); a
+    message names the files as given."""
+    from core.io.score_dict import trec_copies
+
+    with trec_copies((run, "run"), (judged, "qrels")) as (run_path, qrels_path):
+        return load_document(run_path, qrels=qrels_path, conventions=conventions)
 
 
 def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Document:
@@ -105,12 +120,17 @@ def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Do
     return result.document
 
 
-def looks_like_trec_run(path: Path) -> bool:
-    try:
-        with open_input(path) as fh:
-            first = fh.readline(4096).split()
-    except (OSError, InputError):
-        return False
+def looks_like_trec_run(path: Path, head: Head | None = None) -> bool:
+    """Whether the first line of ``path`` (of ``head``, when given) is a TREC
+    run line."""
+    if head is not None:
+        first = head.data[:4096].split(b"\n", 1)[0].split()
+    else:
+        try:
+            with open_input(path) as fh:
+                first = fh.readline(4096).split()
+        except (OSError, InputError):
+            return False
     return len(first) == 6 and first[1] in (b"Q0", b"0", b"q0")
 
 

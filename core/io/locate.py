@@ -1,12 +1,14 @@
-"""The line of a text file a document's candidate came from, for a refusal
-found after reading (the engine's: a negative grade under the sklearn
-preset names the candidate; the command line names the file and this line).
+"""Where in its file a document's candidate came from, for a refusal found
+after reading (the engine's: a negative grade under the sklearn preset
+names the candidate; the command line, compare and the window name the file
+and the place: :func:`name_the_row`).
 
 Read again on that error path only (a document keeps no line numbers: the
-readers' columns stay as lean as they are): a worksheet CSV/TSV (its header
-found as the reader finds it) or a whitespace-separated TREC run or qrels
-file; a workbook or a Parquet table gives None (the message names the file
-and the candidate).
+readers' columns stay as lean as they are): the line of a worksheet CSV/TSV
+(its header found as the reader finds it) or of a whitespace-separated TREC
+run or qrels file (compressed or not); the sheet, row and grade column of
+one of our workbooks; the row and grade column of a Parquet worksheet or
+qrels table.
 """
 
 from __future__ import annotations
@@ -17,14 +19,69 @@ from pathlib import Path
 
 from core.errors import InputError
 from core.io.headers import header_delimiter, match_header
+from core.io.suffixes import WORKBOOK_SUFFIXES
 from core.io.textfile import read_detected
+from core.model.document import Document
 from core.reports.text import unprotect
 
-__all__ = ["line_of"]
+__all__ = ["line_of", "name_the_row"]
 
 #: The fields of a TREC line holding the query and the candidate (run:
 #: ``query Q0 doc rank score tag``; qrels: ``query iteration doc grade``).
 _TREC_QUERY, _TREC_SOURCE = 0, 2
+
+
+def name_the_row(exc: InputError, doc: Document, path: str | Path) -> InputError:
+    """``exc`` (changed in place and returned), raised about ``doc``'s
+    candidate ``exc.row`` with no file named, naming ``path`` (the file the
+    grades came from: the qrels, else the input) and the candidate's place
+    in it. An error that names a file already is left as it is."""
+    if exc.file is not None:
+        return exc
+    exc.file = str(path)
+    if exc.row is not None and exc.line is None and 0 <= exc.row < len(doc):
+        _place(exc, Path(path), doc.query_ids[int(doc.query[exc.row])],
+               doc.source_text(exc.row))
+    exc.args = (str(exc),)
+    return exc
+
+
+def _place(exc: InputError, path: Path, query: str, source: str) -> None:
+    """Put the place of ``source`` of ``query`` in ``path`` into ``exc``."""
+    from core.io.columnar import is_parquet
+
+    if is_parquet(path):
+        from core.io.columnar import row_holding
+
+        found = row_holding(path, query, source)
+        if found is not None:
+            exc.problem = f"row {found[0]}: {exc.problem}"
+            exc.column = found[1]
+    elif path.suffix.lower() in WORKBOOK_SUFFIXES:
+        from core.io.workbook.layout import GRADE_COLUMN, SHEETS
+        from core.io.workbook.reader import candidate_row
+
+        row = candidate_row(path, query, source)
+        if row is not None:
+            exc.sheet, exc.line = SHEETS["candidates"], row
+            exc.column = f"{GRADE_COLUMN} (current grade)"
+    elif _json(path):
+        from core.io.score_dict import key_path
+
+        exc.problem = f"at {key_path(query, source)}: {exc.problem}"
+    else:
+        exc.line = line_of(path, query, source)
+
+
+def _json(path: Path) -> bool:
+    """Whether ``path`` is ranx's or pytrec_eval's JSON."""
+    from core.io.files import sniff
+    from core.io.qrels_kind import is_score_dict
+
+    try:
+        return is_score_dict(sniff(path))
+    except InputError:
+        return False
 
 
 def line_of(path: str | Path, query: str, source: str) -> int | None:

@@ -9,7 +9,7 @@ are handed to :func:`core.analysis.compare.compare`; nothing here compares.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -19,8 +19,9 @@ import numpy.typing as npt
 
 from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
-from core.io.files import check_uncompressed
+from core.io.files import Head, sniff, stem
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
+from core.io.score_dict import trec_copies
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec
 from core.model.document import Document, GradeState
 
@@ -48,16 +49,23 @@ def load_pair(
     Raises :class:`InputError` naming the file for a missing or unreadable
     input, and for a run none of whose queries is judged.
     """
-    check_exist(run_a, run_b, qrels)
+    heads = check_exist(run_a, run_b, qrels)
     if qrels is None:
         return load_document(run_a), load_document(run_b)
-    if _any_parquet(run_a, run_b, qrels):
-        return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
-    judgments = QrelsColumns(qrels)
-    return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
+    with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
+        if _any_parquet(*heads):
+            return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
+        judgments = QrelsColumns(qrels)
+        return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
 
 
-def _any_parquet(*paths: str | Path) -> bool:
+def _roles(heads: Sequence[Head]) -> list[tuple[Head, str]]:
+    """Runs' and (last) qrels' heads with their roles, for
+    :func:`core.io.score_dict.trec_copies` (ranx's JSON read as TREC)."""
+    return [(head, "run") for head in heads[:-1]] + [(heads[-1], "qrels")]
+
+
+def _any_parquet(*paths: str | Path | Head) -> bool:
     from core.io.columnar import is_parquet
 
     return any(is_parquet(p) for p in paths)
@@ -76,17 +84,17 @@ def _judged_table(run: str | Path, qrels: str | Path) -> Document:
     return doc
 
 
-def check_exist(*paths: str | Path | None) -> None:
-    """Raise :class:`InputError` naming the first of ``paths`` that does not
-    exist, else the first that is compressed (with how to decompress it:
-    :func:`core.io.files.check_uncompressed`; these commands read no
-    standard input)."""
+def check_exist(*paths: str | Path | None) -> list[Head]:
+    """The first bytes of each of ``paths`` given (:func:`core.io.files.sniff`,
+    read once for every check before the read). Raises :class:`InputError`
+    naming the first that does not exist, else the first that is refused
+    from its first bytes: compressed in a format not read (with how to
+    decompress it; these commands read no standard input)."""
     given = [name for name in paths if name is not None]
     for name in given:
         if not Path(name).exists():
             raise InputError("no such file", file=str(name), hint="check the path")
-    for name in given:
-        check_uncompressed(name, piped=False)
+    return [sniff(name, piped=False) for name in given]
 
 
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
@@ -102,17 +110,30 @@ def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
 
 
 def read_judged_pair(
-    run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T]
+    run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T],
+    heads: Sequence[Head] = (),
 ) -> tuple[Document, Document, T, T, LeftOut]:
     """Both runs read, joined with ``qrels`` and handed to ``then`` (the
     command line evaluates them), B on a second thread while A here, the qrels
     read on a third while the runs are (the reading and the array work release
     the GIL, so two cores share it; each file is read on one thread).
+    ``heads``: the three files' first bytes, when :func:`check_exist` read
+    them already.
 
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
     """
-    if _any_parquet(run_a, run_b, qrels):
+    heads = list(heads) or [sniff(name, piped=False) for name in (run_a, run_b, qrels)]
+    with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
+        return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
+
+
+def _read_judged_pair(
+    run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T],
+    tables: bool,
+) -> tuple[Document, Document, T, T, LeftOut]:
+    """:func:`read_judged_pair` of TREC text or (``tables``) Parquet files."""
+    if tables:
         doc_a, doc_b = _judged_table(run_a, qrels), _judged_table(run_b, qrels)
         left_out = _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
         return doc_a, doc_b, then(doc_a), then(doc_b), left_out
@@ -156,7 +177,14 @@ def read_judged_runs(
     one's NDCG per query, not its rows). Returns those, in the runs' order,
     and the queries the files name that no run's document holds.
     """
-    check_exist(*runs, qrels)
+    with trec_copies(*_roles(check_exist(*runs, qrels))) as paths:
+        return _read_judged_runs(paths[:-1], paths[-1], then)
+
+
+def _read_judged_runs(
+    runs: list[Path], qrels: Path, then: Callable[[Document, int], T]
+) -> tuple[list[T], LeftOut]:
+    """:func:`read_judged_runs` of TREC text files."""
     judgments = QrelsColumns(qrels)
     left: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((), ()) for _ in runs]
 
@@ -252,7 +280,7 @@ def _graded_run(run: str | Path | Run, judgments: Document) -> tuple[Document, L
         reason=reason, version=version, query_order=queries,
         frequency=weights(judgments.frequency), importance=weights(judgments.importance),
         conventions=judgments.conventions, judgment_version=judgments.judgment_version,
-        name=Path(name).stem, source=name,
+        name=stem(name), source=name,
     )
     return doc, LeftOut(unjudged=tuple(q for q in dict.fromkeys(run_query) if q not in index))
 

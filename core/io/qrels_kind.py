@@ -11,9 +11,10 @@ import re
 from pathlib import Path
 
 from core.errors import InputError
+from core.io.files import Head, open_input
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
-__all__ = ["is_judgment_sheet", "refuse_score_dict"]
+__all__ = ["is_judgment_sheet", "is_score_dict"]
 
 #: The start of ranx's and pytrec_eval's JSON: ``{"q1": {"d1": 2.5, ...}}``.
 _SCORE_DICT = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
@@ -32,20 +33,26 @@ def _trec_line(line: str) -> bool:
     return True
 
 
-def is_judgment_sheet(path: str | Path) -> bool:
+def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
     """Whether a file given as qrels is an annotators' sheet: a workbook,
     or a text file whose first line is not a TREC qrels line
     (``query iteration source grade``) and is a CSV/TSV or holds a comma,
-    semicolon or tab."""
+    semicolon or tab (its first bytes from ``head`` when given, a compressed
+    file's decompressed)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         return True
+    if head is not None:
+        return _sheet_head(head.data, suffix)
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-    except OSError:
+        with open_input(path) as fh:
+            return _sheet_head(fh.read(65536), suffix)
+    except (OSError, InputError):
         return False
+
+
+def _sheet_head(head: bytes, suffix: str) -> bool:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return True  # UTF-16 text: a spreadsheet's export, never a qrels file
     text = head.decode("utf-8-sig", errors="replace")
@@ -55,21 +62,7 @@ def is_judgment_sheet(path: str | Path) -> bool:
     return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
 
 
-def refuse_score_dict(path: str | Path) -> None:
-    """Refuse a JSON ``{query: {source: number}}`` file (a run or qrels as
-    ranx and pytrec_eval keep them), told by its first bytes, with how to
-    write it as TREC text; no other reader takes it and theirs would name a
-    header made of the whole first line."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return  # the reader names the problem
-    if _SCORE_DICT.match(head.decode("utf-8-sig", errors="replace")):
-        raise InputError(
-            "this is JSON of {query: {source: number}} (ranx's or pytrec_eval's run or "
-            "qrels), which is not read", file=str(path),
-            hint='write it as TREC text, e.g. with ranx: Run.from_file(PATH).save('
-                 '"run.txt", kind="trec") or Qrels.from_file(PATH).save("qrels.txt", '
-                 'kind="trec")')
+def is_score_dict(head: Head) -> bool:
+    """Whether an input starts as ranx's or pytrec_eval's JSON
+    ``{query: {source: number}}`` does (read by :mod:`core.io.score_dict`)."""
+    return bool(_SCORE_DICT.match(head.data[:4096].decode("utf-8-sig", errors="replace")))

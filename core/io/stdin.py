@@ -11,6 +11,7 @@ check they make on any other. Messages name it ``<stdin>``
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import tempfile
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from core.errors import InputError
-from core.io.files import compressed
+from core.io.files import DECOMPRESSED, compressed, sniff
 from core.io.textfile import MAX_BYTES
 
 __all__ = ["STDIN", "STDIN_NAME", "sniff_suffix", "spooled"]
@@ -89,6 +90,20 @@ def _read(stream: BinaryIO) -> bytes:
                          file=STDIN_NAME) from exc
 
 
+def _decompressed_head(raw: Path, cat: str) -> bytes:
+    """The first bytes of the text a compressed copy of standard input holds
+    (the readers decompress it as they read it, as they do a file); a
+    corrupt archive, or one holding a workbook, is refused naming
+    ``<stdin>``."""
+    try:
+        return sniff(raw, piped=False).data
+    except InputError as exc:
+        raise dataclasses.replace(
+            exc, file=STDIN_NAME,
+            hint=f"decompress it in the pipe: {cat} FILE | ndcg-worksheet ..., or name "
+                 "the file it holds") from None
+
+
 @contextmanager
 def spooled(stream: BinaryIO, *, limit: int = MAX_BYTES) -> Iterator[Path]:
     """A private temporary file holding ``stream``'s bytes, named ``stdin``
@@ -110,10 +125,12 @@ def spooled(stream: BinaryIO, *, limit: int = MAX_BYTES) -> Iterator[Path]:
         with raw.open("rb") as fh:
             head = fh.read(HEAD_BYTES)
         found = compressed(head)
-        if found is not None:
+        if found is not None and found[0] not in DECOMPRESSED:
             raise InputError(
                 f"standard input is {found[0]}-compressed", file=STDIN_NAME,
                 hint=f"decompress it in the pipe: {found[2]} FILE | ndcg-worksheet ...")
+        if found is not None:
+            head = _decompressed_head(raw, found[2])
         path = raw.with_name("stdin" + sniff_suffix(head))
         raw.rename(path)
         yield path

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from core.engine.order import uniform_blocks
 from core.errors import InputError
+from core.io.files import stem
 from core.io.trec import scan
 from core.io.trec.both import read_both
 from core.io.trec.columns import Column, IntArray, Table, U64Array
@@ -71,7 +72,7 @@ def document_from_trec(
     else:
         qrels_path = Path(qrels)
         run, table = read_both(Path(run), qrels_path, threads)
-    name = Path(run.path).stem
+    name = stem(run.path)
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
                             release=own, unshared=unshared, keep_keys=keep_keys)

@@ -114,6 +114,11 @@ class CandidateCells:
         return len(self.query)
 
 
+def same_id(cell: Any, text: str) -> bool:
+    """Whether an id cell of the Candidates sheet holds the id ``text``."""
+    return _same_text(_cell_text(cell), text)
+
+
 def _unchanged(got: PastedGrade, state: int, grade: float, reason: str) -> bool:
     """Whether a grade cell read as ``got`` holds the candidate's grade."""
     return got.state == state and (

@@ -17,7 +17,7 @@ from core.io.safety import (
     formula_rows,
 )
 from core.io.safety.ods import ods_formula_cells
-from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits
+from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
@@ -94,6 +94,26 @@ def read_workbook(path: str | Path) -> Document:
     doc.judgment_version, doc.name = found.judgment_version, found.name
     remember(doc, Reopened(name, tuple(found.entries), grades, notes, tuple(found.refused)))
     return doc
+
+
+def candidate_row(path: str | Path, query: str, source: str) -> int | None:
+    """The Candidates sheet's row (1-based) holding ``source`` of ``query``
+    in one of our workbooks (the first), for a refusal found after reading
+    (:mod:`core.io.locate`); None when no row does or the sheet cannot be
+    read."""
+    path = Path(path)
+    sheet = SHEETS["candidates"]
+    try:
+        with _reading(str(path), lambda: sheet), _open(path, candidates=True) as book:
+            if sheet not in book.check.parts:
+                return None
+            cells, _ = book.candidates()
+    except InputError:
+        return None
+    for j, (q, s) in enumerate(zip(cells.query, cells.source, strict=True)):
+        if same_id(q, query) and same_id(s, source):
+            return j + 2  # (row 1 is the header)
+    return None
 
 
 def _stored(meta: dict[str, Any], name: str) -> Conventions:

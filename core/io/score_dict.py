@@ -1,0 +1,177 @@
+"""ranx's and pytrec_eval's JSON runs and qrels: ``{query: {source: number}}``.
+
+Read when unambiguous: one object of queries, each an object of sources,
+each a finite number (a score of a run, a grade of qrels). Refused in one
+line naming the file and the key path (``["q1"]["d7"]``): a key given twice
+(JSON takes the last silently; :func:`json.loads`' ``object_pairs_hook``
+keeps both), ``NaN`` or ``Infinity`` (which Python's JSON takes), a value
+that is not a number, an id that is empty or holds white space.
+
+A file read is written as the TREC run or qrels it holds (each number as
+its shortest exact decimal, so every number is the same bit for bit) into a
+private temporary file, which the TREC readers read with every check and
+join they make on any other (:func:`trec_copy`): a JSON run is the TREC run
+it holds, as pytrec_eval and ranx read both alike.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from core.io.files import Head, read_input, stem
+from core.io.qrels_kind import is_score_dict
+
+__all__ = ["is_score_dict", "key_path", "trec_copies", "trec_copy"]
+
+_SPACE = re.compile(r"\s")
+#: What a refused value is, by its Python type after parsing.
+_KINDS = {str: "text", list: "a list", type(None): "null", bool: "true or false"}
+
+
+def key_path(*keys: str) -> str:
+    """Where a value is in the JSON, as JSON writes its keys: ``["q1"]["d7"]``."""
+    import json  # (loaded when a JSON file is read: compare's start does without)
+
+    return "".join(f"[{json.dumps(k, ensure_ascii=False)}]" for k in keys)
+
+
+class _Object(list[tuple[str, Any]]):
+    """A JSON object's pairs as written (a key given twice kept twice)."""
+
+
+class _Constant(str):
+    """``NaN``, ``Infinity`` or ``-Infinity`` as written."""
+
+
+def _parse(path: Path) -> _Object:
+    import json
+
+    from core.io.textfile import MAX_BYTES
+
+    raw = read_input(path, MAX_BYTES)
+    try:
+        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_Object,
+                          parse_constant=_Constant)
+    except (UnicodeDecodeError, ValueError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise InputError(f"not readable JSON ({getattr(exc, 'msg', exc)})", file=str(path),
+                         line=line, hint="write it again with json.dump") from None
+    if not isinstance(data, _Object):
+        raise InputError("the JSON is not one object of {query: {source: number}}",
+                         file=str(path), hint="write it with ranx's Run.save or json.dump")
+    return data
+
+
+def _refuse(path: Path, where: str, problem: str, hint: str) -> InputError:
+    return InputError(f"{where} {problem}", file=str(path), hint=hint)
+
+
+def _id(path: Path, key: str, *outer: str) -> str:
+    if not key or _SPACE.search(key):
+        raise _refuse(path, key_path(*outer, key), "is an empty id or an id holding white space",
+                      "ids are read as TREC ids: give each a name without spaces")
+    return key
+
+
+def _number(path: Path, value: Any, where: str, role: str) -> float:
+    what = "score" if role == "run" else "grade"
+    hint = f"a {what} is a finite number"
+    if isinstance(value, _Constant):
+        raise _refuse(path, where, f"holds {value}, not a finite number", hint)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        kind = "an object" if isinstance(value, _Object) else _KINDS.get(type(value), "text")
+        raise _refuse(path, where, f"holds {kind}, not a number", hint)
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise _refuse(path, where, f"holds {value!r}, not a finite number", hint)
+    return number
+
+
+def _rows(path: Path, role: str) -> Iterator[tuple[str, str, float]]:
+    """Each (query, source, number) of the file, in its order, checked."""
+    hint = "keep each key once"
+    queries: set[str] = set()
+    for query, sources in _parse(path):
+        if query in queries:
+            raise _refuse(path, key_path(query), "is given twice", hint)
+        queries.add(_id(path, query))
+        if not isinstance(sources, _Object):
+            raise _refuse(path, key_path(query), "is not an object of {source: number}",
+                          "write it with ranx's Run.save or json.dump")
+        seen: set[str] = set()
+        for source, value in sources:
+            if source in seen:
+                raise _refuse(path, key_path(query, source), "is given twice", hint)
+            seen.add(_id(path, source, query))
+            yield query, source, _number(path, value, key_path(query, source), role)
+
+
+def _trec_text(path: Path, role: str) -> bytes:
+    """The TREC run (``query Q0 source rank score json``) or qrels (``query 0
+    source grade``) the file holds; ``repr`` of a float is its shortest
+    exact decimal, read back as the same float."""
+    lines = []
+    rank = 0
+    last = None
+    for query, source, value in _rows(path, role):
+        if role == "run":
+            rank = rank + 1 if query == last else 1
+            last = query
+            lines.append(f"{query} Q0 {source} {rank} {value!r} json\n")
+        else:
+            lines.append(f"{query} 0 {source} {value!r}\n")
+    return "".join(lines).encode("utf-8")
+
+
+@contextmanager
+def trec_copy(path: str | Path, role: str) -> Iterator[Path]:
+    """A private temporary TREC file holding the run (``role`` ``run``) or
+    qrels (``qrels``) of the JSON file ``path``, checked, named as it is
+    (``run.txt`` for ``run.json``: a document read from it takes its name);
+    removed on leaving."""
+    path = Path(path)
+    text = _trec_text(path, role)
+    folder = Path(tempfile.mkdtemp(prefix="ndcg-json-"))  # readable by its owner only
+    try:
+        copy = folder / f"{stem(path)}.txt"
+        copy.write_bytes(text)
+        yield copy
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def trec_copies(*inputs: tuple[Head, str]) -> Iterator[list[Path]]:
+    """Each input's path (its first bytes ``Head``), or for ranx's JSON a
+    TREC copy of it as ``role`` (``run`` or ``qrels``: :func:`trec_copy`).
+    An :class:`InputError` raised within naming a copy names the JSON file
+    instead (without the copy's line)."""
+    given: dict[str, str] = {}
+    with ExitStack() as stack:
+        paths = []
+        for head, role in inputs:
+            path = head.path
+            if is_score_dict(head):
+                path = stack.enter_context(trec_copy(head.path, role))
+                given[str(path)] = str(head.path)
+            paths.append(path)
+        try:
+            yield paths
+        except InputError as exc:
+            if exc.file in given:
+                exc.file, exc.line = given[exc.file], None
+            for copy, name in given.items():  # ("no query of the run RUN ...")
+                exc.problem = exc.problem.replace(copy, name)
+            exc.args = (str(exc),)
+            raise

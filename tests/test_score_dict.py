@@ -1,0 +1,192 @@
+"""ranx's and pytrec_eval's JSON runs and qrels (``{query: {source:
+number}}``) read by ``evaluate`` and the editor's reader: the numbers of
+pytrec_eval and ranx on the same dicts (differential, generated cases), the
+same report as the TREC files holding them, and one-line refusals naming
+the file and the key path (duplicate keys, NaN, Infinity, a value that is
+not a number, an id with a space, not JSON)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from app.cli.main import main
+from core.engine.evaluation import evaluate
+from core.errors import InputError
+from core.io.load import load_document
+from core.model.presets import preset
+from tests.test_peers import (
+    Case,
+    assert_close,
+    compare_trec,
+    cutoff_sets,
+    mean_at,
+    per_query,
+    pytrec,
+    ranx_cases,
+    ranx_scores,
+    trec_cases,
+)
+
+DATA = Path(__file__).parent / "data" / "tools"
+
+
+def _write(folder: Path, run: dict, qrels: dict) -> tuple[Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    run_path, qrels_path = folder / "run.json", folder / "qrels.json"
+    run_path.write_text(json.dumps(run))
+    qrels_path.write_text(json.dumps(qrels))
+    return run_path, qrels_path
+
+
+@settings(max_examples=12, deadline=None)
+@given(case=trec_cases, ks=cutoff_sets)
+def test_json_dicts_give_pytrec_evals_numbers(tmp_path_factory, case: Case, ks: list[int]):
+    run, qrels = _write(tmp_path_factory.mktemp("json"), case.run(), case.qrels())
+    ev = evaluate(load_document(run, qrels=qrels), preset("trec_eval", cutoffs=(None, *ks)))
+    compare_trec(ev, pytrec(case.run(), case.qrels(), ks), ks)
+
+
+@settings(max_examples=12, deadline=None)
+@given(case=ranx_cases, ks=cutoff_sets)
+def test_json_dicts_give_ranxs_numbers(tmp_path_factory, case: Case, ks: list[int]):
+    run, qrels = _write(tmp_path_factory.mktemp("json"), case.run(), case.qrels())
+    names = ["ndcg"] + [f"ndcg@{k}" for k in ks]
+    theirs = ranx_scores(case, names)
+    ev = evaluate(load_document(run, qrels=qrels), preset("ranx", cutoffs=(None, *ks)))
+    for j, name in enumerate(names):
+        ours = per_query(ev, j)
+        assert sorted(ours) == sorted(theirs[name])
+        for qid, value in theirs[name].items():
+            assert_close(ours[qid], value, f"{name} of {qid}")
+        assert_close(mean_at(ev, j), sum(theirs[name].values()) / len(theirs[name]), name)
+
+
+def cli(*args: str | Path) -> tuple[int, str]:
+    out = io.StringIO()
+    return main([str(a) for a in args], out=out), out.getvalue()
+
+
+def test_json_and_the_trec_files_they_hold_give_one_report(tmp_path):
+    # ranx's own files beside the TREC files with the same rows (one judged
+    # source: the trial's run under the qrels' first judgment), and a mix.
+    trec_run, trec_qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    trec_run.write_text("1048585 Q0 msmarco_passage_00_8432941 1 14.8291 r\n"
+                        "1048585 Q0 msmarco_passage_17_1044223907 2 12.3456 r\n"
+                        "2 Q0 msmarco_passage_05_77 1 -3.25 r\n")
+    trec_qrels.write_text("1048585 0 msmarco_passage_17_1044223907 2\n")
+    run, qrels = DATA / "ranx_run.json", DATA / "ranx_qrels.json"
+    for preset_name in ("trec_eval", "ranx", "sklearn"):
+        flags = ("--preset", preset_name, "--k", "1", "--k", "all", "--format", "json")
+        want = cli("evaluate", trec_run, "--qrels", trec_qrels, *flags)
+        assert want[0] == 0
+        assert cli("evaluate", run, "--qrels", qrels, *flags) == want
+        assert cli("evaluate", run, "--qrels", trec_qrels, *flags) == want
+        assert cli("evaluate", trec_run, "--qrels", qrels, *flags) == want
+    doc = load_document(run, qrels=qrels)
+    assert doc.name == "ranx_run"  # (not the name of the TREC copy read)
+    # 1048585: d17 (grade 2) at rank 2 below an unjudged source, against the
+    # judged ideal [2]: (2 / log2 3) / 2; query 2 is judged by none: left out.
+    assert doc.query_ids == ["1048585"]
+    assert evaluate(doc, preset("trec_eval")).ndcg[0, 0] == pytest.approx(
+        1 / math.log2(3), abs=1e-12)
+
+
+def _refusal(tmp_path: Path, text: str, *, role: str = "qrels") -> str:
+    bad = tmp_path / f"bad_{role}.json"
+    bad.write_text(text)
+    run, qrels = (bad, DATA / "ranx_qrels.json") if role == "run" else (DATA / "ranx_run.json",
+                                                                         bad)
+    with pytest.raises(InputError) as info:
+        load_document(run, qrels=qrels)
+    message = str(info.value)
+    assert "\n" not in message
+    return message.removeprefix(str(bad)).removeprefix(": ").removeprefix(", ")
+
+
+@pytest.mark.parametrize(("text", "role", "said"), [
+    ('{"q1": {"d1": 1}, "q1": {"d2": 2}}', "qrels",
+     '["q1"] is given twice (keep each key once)'),
+    ('{"q1": {"d1": 1, "d2": 0, "d1": 2}}', "qrels",
+     '["q1"]["d1"] is given twice (keep each key once)'),
+    ('{"q1": {"d1": NaN}}', "run", '["q1"]["d1"] holds NaN, not a finite number '
+     "(a score is a finite number)"),
+    ('{"q1": {"d1": -Infinity}}', "qrels", '["q1"]["d1"] holds -Infinity, not a finite '
+     "number (a grade is a finite number)"),
+    ('{"q1": {"d1": 1e999}}', "qrels", '["q1"]["d1"] holds inf, not a finite number '
+     "(a grade is a finite number)"),
+    ('{"q1": {"d1": "2"}}', "qrels", '["q1"]["d1"] holds text, not a number '
+     "(a grade is a finite number)"),
+    ('{"q1": {"d1": true}}', "run", '["q1"]["d1"] holds true or false, not a number '
+     "(a score is a finite number)"),
+    ('{"q1": {"d 1": 2}}', "qrels", '["q1"]["d 1"] is an empty id or an id holding white '
+     "space (ids are read as TREC ids: give each a name without spaces)"),
+    ('{"q1": {"d1": 2}', "qrels", "line 1: not readable JSON (Expecting ',' delimiter) "
+     "(write it again with json.dump)"),
+])
+def test_a_bad_json_run_or_qrels_is_refused_naming_the_key_path(tmp_path, text, role, said):
+    assert _refusal(tmp_path, text, role=role) == said
+
+
+def test_a_json_run_alone_asks_for_its_qrels():
+    with pytest.raises(InputError) as info:
+        load_document(DATA / "ranx_run.json")
+    assert str(info.value) == (
+        f"{DATA / 'ranx_run.json'}: this is JSON of {{query: {{source: number}}}} (ranx's or "
+        "pytrec_eval's run or qrels) (name the run with its qrels: evaluate RUN.json --qrels "
+        "QRELS.json)")
+
+
+def test_a_negative_grade_under_sklearn_names_its_key_path(tmp_path, capsys):
+    _, qrels = _write(tmp_path, {}, {"q1": {"d1": 1, "d2": -1}})
+    code, out = cli("evaluate", DATA / "ranx_run.json", "--qrels", qrels, "--preset", "sklearn")
+    assert (code, out) == (2, "")
+    assert capsys.readouterr().err.startswith(
+        f'ndcg-worksheet: error: {qrels}: at ["q1"]["d2"]: 1 negative grade under the sklearn '
+        "preset (grade -1 of source 'd2' (query 'q1'))")
+
+
+def test_compare_reads_json_as_the_trec_files_they_hold(tmp_path):
+    # Two runs (the detailed report) and three (the report of many), each
+    # file given as JSON or as TREC text: the same report, named the same.
+    case = {"q1": {"d1": 3.0, "d2": 2.5, "d3": 1.0}, "q2": {"d1": 0.5, "d4": 0.25}}
+    other = {"q1": {"d3": 3.0, "d2": 2.5, "d1": 1.0}, "q2": {"d4": 0.5, "d1": 0.25}}
+    judged = {"q1": {"d1": 2, "d3": 1}, "q2": {"d4": 1, "d9": 3}}
+    json_dir, trec_dir = tmp_path / "json", tmp_path / "trec"
+    files = {}
+    for folder in (json_dir, trec_dir):
+        folder.mkdir()
+        for name, data, role in (("a", case, "run"), ("b", other, "run"), ("qrels", judged,
+                                                                           "qrels")):
+            if folder is json_dir:
+                (folder / f"{name}.json").write_text(json.dumps(data))
+                files[folder, name] = folder / f"{name}.json"
+            else:
+                lines = [f"{q} Q0 {s} 1 {v!r} t\n" if role == "run" else f"{q} 0 {s} {v}\n"
+                         for q, rows in data.items() for s, v in rows.items()]
+                (folder / f"{name}.txt").write_text("".join(lines))
+                files[folder, name] = folder / f"{name}.txt"
+    flags = ("--preset", "trec_eval", "--format", "json", "--resamples", "50")
+    for runs in (("a", "b"), ("a", "b", "a")):
+        want = cli("compare", *(files[trec_dir, r] for r in runs), "--qrels",
+                   files[trec_dir, "qrels"], *flags)
+        got = cli("compare", *(files[json_dir, r] for r in runs), "--qrels",
+                  files[json_dir, "qrels"], *flags)
+        assert want[0] == 0
+        assert got == (want[0], want[1].replace(str(trec_dir / "a.txt"), str(json_dir / "a.json"))
+                       .replace(str(trec_dir / "b.txt"), str(json_dir / "b.json")))
+        assert '"a"' in want[1]
+
+
+def test_a_message_about_a_json_input_names_it_never_its_copy(tmp_path, capsys):
+    run, qrels = _write(tmp_path, {"q1": {"d1": 1.0}}, {"q9": {"d1": 1}})
+    code, _ = cli("compare", run, run, "--qrels", qrels)
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {qrels}: no query of the run {run} has judgments in this file "
+        "(check that run and qrels use the same query ids)\n")
