@@ -67,7 +67,8 @@ def _pieces(path: Path, start: int = 0, end: int | None = None) -> Iterator[byte
         rest = b""
         first = not start
         left = -1 if end is None else end - start
-        fh.seek(start)
+        if start:  # a child's share of a plain file (a decompressed one has no seek)
+            fh.seek(start)
         while True:
             try:
                 piece = fh.read(_CHUNK if left < 0 else min(_CHUNK, left))
