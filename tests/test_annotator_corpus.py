@@ -772,3 +772,41 @@ def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(
                           "'relevance.responses': the grade column 'relevance.responses' holds "
                           "a list of ratings ([2, 1]) with no list of their users beside it")
     assert err.count("\n") == 1
+
+
+def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A grade column computed by formulas (never evaluated) rejects every
+    judgment: the command line refuses in one line with the count and the
+    first rejected cell instead of writing a worksheet of unknown grades; the
+    report still lists each one. One judgment left standing is imported."""
+    sheet = tmp_path / "computed.xlsx"
+    wb = xlsxwriter.Workbook(str(sheet))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["query", "doc", "label", "grade"])
+    for r, label in enumerate(["Bad", "Good", "Fair"], start=1):
+        ws.write_row(r, 0, ["q1", f"d{r}", label])
+        ws.write_formula(r, 3, f'=IF(C{r + 1}="Bad",0,IF(C{r + 1}="Fair",1,2))', None, 0)
+    wb.close()
+    out_csv, rep = tmp_path / "o.csv", tmp_path / "r.json"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--report", str(rep)],
+                             capsys)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-worksheet: error: {sheet}, sheet 'Judgments', row 2, column "
+                   "'D (grade)': all 3 judgments read were rejected, so nothing was written; "
+                   "the first: cell D2 holds the formula '=IF(C2=\"Bad\",0,IF(C2=\"Fair\",1,2))'"
+                   "; formulas are never evaluated; cell not imported; paste the cells as "
+                   f"values in the spreadsheet to import them (every one is in {rep})\n")
+    assert not out_csv.exists()
+    assert len(json.loads(rep.read_text("utf-8"))["rejected"]) == 3
+    wb = xlsxwriter.Workbook(str(sheet))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["query", "doc", "grade"])
+    ws.write_row(1, 0, ["q1", "d1", 2])
+    ws.write_formula(2, 2, "=1+1", None, 2)
+    ws.write_row(2, 0, ["q1", "d2"])
+    wb.close()
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv)], capsys)
+    assert code == 0
+    assert "2 judgments read in 2 rows: 1 imported, 1 rejected" in out
+    assert out_csv.exists()
