@@ -810,3 +810,80 @@ def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written
     assert code == 0
     assert "2 judgments read in 2 rows: 1 imported, 1 rejected" in out
     assert out_csv.exists()
+
+
+def filtered_sheet(path: Path) -> Path:
+    """An Excel sheet of 3 annotators' grades as openpyxl writes it: an
+    autofilter over it whose rows of 'chen' are hidden (rows 4, 7, 10, 13),
+    and its column A (an internal id) hidden by hand."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Judgments"
+    ws.append(["internal_id", "query", "doc", "annotator", "grade"])
+    for n, (q, d, who) in enumerate(((q, d, who) for q in ("q1", "q2") for d in ("a", "b")
+                                     for who in ("ana", "ben", "chen")), start=1):
+        ws.append([f"x{n}", q, d, who, (n * 7) % 4])
+    ws.auto_filter.ref = f"A1:E{ws.max_row}"
+    ws.auto_filter.add_filter_column(3, ["ana", "ben"])
+    for row in range(2, ws.max_row + 1):
+        ws.row_dimensions[row].hidden = ws.cell(row, 4).value == "chen"
+    ws.column_dimensions["A"].hidden = True
+    wb.save(path)
+    return path
+
+
+HIDDEN_SAID = ("4 rows (4, 7, 10, 13) and 1 column (A) hidden in the sheet (it has a "
+               "filter): read all the same, as if shown")
+
+
+def test_rows_hidden_by_a_filter_and_hidden_columns_are_said_and_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = filtered_sheet(tmp_path / "filtered.xlsx")
+    out_csv, rep = tmp_path / "o.csv", tmp_path / "r.json"
+    code, out, _ = run_cli(["import", str(sheet), "-o", str(out_csv), "--report", str(rep)],
+                           capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert "12 judgments read in 12 rows: 12 imported, 0 rejected" in lines[0]
+    assert lines[1] == HIDDEN_SAID
+    report = json.loads(rep.read_text("utf-8"))
+    assert report["hidden"] == {"rows": [4, 7, 10, 13], "columns": ["A"], "filtered": True}
+    assert report["annotators"] == ["ana", "ben", "chen"]
+    result = import_annotations(sheet)
+    assert result.report.summary()[1] == HIDDEN_SAID
+    shown = tmp_path / "shown.xlsx"
+    import openpyxl
+
+    wb = openpyxl.load_workbook(sheet)
+    ws = wb.active
+    for row in range(2, ws.max_row + 1):
+        ws.row_dimensions[row].hidden = False
+    ws.column_dimensions["A"].hidden = False
+    ws.auto_filter.ref = None
+    wb.save(shown)
+    code, out, _ = run_cli(["import", str(shown), "-o", str(out_csv)], capsys)
+    assert code == 0
+    assert "hidden in the sheet" not in out
+    assert import_annotations(shown).report.to_json()["hidden"] is None
+
+
+@pytest.mark.parametrize("size", [5, 97])
+def test_hidden_rows_are_found_across_the_pieces_a_sheet_is_unpacked_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int):
+    """A row's start tag cut between two pieces is still seen hidden."""
+    import core.io.safety.hidden as hidden
+    from core.io.safety import check_xlsx
+
+    sheet = filtered_sheet(tmp_path / "filtered.xlsx")
+    part = check_xlsx(sheet).parts["Judgments"]
+    whole = hidden.stream_part
+
+    def pieces(*args: Any) -> Any:
+        data = b"".join(whole(*args))
+        return (data[i:i + size] for i in range(0, len(data), size))
+
+    monkeypatch.setattr(hidden, "stream_part", pieces)
+    found = hidden.xlsx_hidden(sheet, part, str(sheet))
+    assert (found.rows, found.columns, found.filtered) == ([4, 7, 10, 13], [1], True)

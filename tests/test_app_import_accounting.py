@@ -126,3 +126,22 @@ def test_a_clean_form_export_shows_no_issues(qtbot: Any) -> None:
     assert view.lists.tabText(0) == "Issues (0)"
     assert view.lists.currentIndex() == 1  # the columns, there being nothing to look at
     assert "labels read as grades" in view.notes.toPlainText()
+
+
+def test_the_report_page_says_what_the_sheet_hides(qtbot: Any, tmp_path: Path) -> None:
+    """Rows an Excel filter hides and a hidden column are read all the same:
+    the report's summary says so under its headline, not among the notes."""
+    from tests.test_annotator_corpus import HIDDEN_SAID, filtered_sheet
+
+    wizard = ImportWizard(filtered_sheet(tmp_path / "filtered.xlsx"), Conventions())
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    _next(qtbot, wizard)  # the mapping, as guessed
+    _next(qtbot, wizard)  # imported: the report
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    view = wizard.report_page.view
+    headline, said = view.summary.text().split("\n")
+    assert "12 judgments read in 12 rows: 12 imported, 0 rejected" in headline
+    assert said == HIDDEN_SAID
+    assert HIDDEN_SAID not in view.notes.toPlainText()

@@ -166,7 +166,7 @@ def test_the_scan_counts_areas_names_and_formulas(tmp_path: Path) -> None:
     assert found.used["B & C"][0] == 1
     assert found.with_formulas == {"A"}
     assert found.names == {"gain_rule": "B & C!$A$1", "grid": "A!$A$1:$F$11"}
-    formulas, merged = ods_sheet_cells(path, "A", str(path))
+    formulas, merged, _ = ods_sheet_cells(path, "A", str(path))
     assert formulas == [("F1", "=[.A1]*2")]
     assert merged == [((10, 0), (11, 0))]
 

@@ -140,6 +140,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if args.output == STDIN:  # the sheet went to stdout: what was done is said on stderr
         out = sys.stderr
     out.write(report.headline() + "\n")
+    if report.hidden_text():
+        out.write(report.hidden_text() + "\n")
     if report.excluded:
         out.write("rows the platform marks as not judgments, skipped: " + ", ".join(
             f"{n} {kind}" for kind, n in report.excluded.items()) + " (--keep "
