@@ -774,20 +774,26 @@ def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(
     assert err.count("\n") == 1
 
 
-def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    """A grade column computed by formulas (never evaluated) rejects every
-    judgment: the command line refuses in one line with the count and the
-    first rejected cell instead of writing a worksheet of unknown grades; the
-    report still lists each one. One judgment left standing is imported."""
-    sheet = tmp_path / "computed.xlsx"
-    wb = xlsxwriter.Workbook(str(sheet))
+def computed_sheet(path: Path) -> Path:
+    """Three judgments whose grade column is computed from their labels by
+    a formula (never evaluated: every judgment rejected)."""
+    wb = xlsxwriter.Workbook(str(path))
     ws = wb.add_worksheet("Judgments")
     ws.write_row(0, 0, ["query", "doc", "label", "grade"])
     for r, label in enumerate(["Bad", "Good", "Fair"], start=1):
         ws.write_row(r, 0, ["q1", f"d{r}", label])
         ws.write_formula(r, 3, f'=IF(C{r + 1}="Bad",0,IF(C{r + 1}="Fair",1,2))', None, 0)
     wb.close()
+    return path
+
+
+def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A grade column computed by formulas (never evaluated) rejects every
+    judgment: the command line refuses in one line with the count and the
+    first rejected cell instead of writing a worksheet of unknown grades; the
+    report still lists each one. One judgment left standing is imported."""
+    sheet = computed_sheet(tmp_path / "computed.xlsx")
     out_csv, rep = tmp_path / "o.csv", tmp_path / "r.json"
     code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--report", str(rep)],
                              capsys)

@@ -76,6 +76,8 @@ _ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&apos;", "'"))
 _CHAR_REF = re.compile(r"&#(x[0-9A-Fa-f]+|[0-9]+);")
 #: A row or column not shown: hidden by hand ("collapse") or by a filter.
 _HIDDEN = re.compile(rb'\stable:visibility="(?:collapse|filter)"')
+#: A string literal (kept), or a reference in brackets (its text: group 1).
+_REFERENCE = re.compile(r'"(?:[^"]|"")*"|\[((?:[^\]\'"]|\'(?:[^\']|\'\')*\')*)\]')
 _COLUMN = re.compile(rb'<table:table-column[\s/][^>]*>')
 
 
@@ -370,6 +372,22 @@ def _address(ods: str) -> str:
     return f"{sheet}!{ref}"
 
 
+def calc_text(formula: str) -> str:
+    """An .ods cell's formula as Calc shows it in its input line: ``=``,
+    without the ``of:`` namespace, each reference out of its brackets and
+    without the dot of "this sheet" (``of:=IF([.E2]="Bad";0;1)`` ->
+    ``=IF(E2="Bad";0;1)``, ``[$Data.$A$2:.$A$9]`` -> ``$Data.$A$2:$A$9``);
+    text in quotes is kept as written."""
+    body = formula[4:] if formula.startswith("of:=") else formula.lstrip("=")
+
+    def shown(m: re.Match[str]) -> str:
+        if m.group(1) is None:  # a string literal
+            return m.group(0)
+        return ":".join(p[1:] if p.startswith(".") else p for p in m.group(1).split(":"))
+
+    return "=" + _REFERENCE.sub(shown, body)
+
+
 def ods_formula_cells(path: str | Path, sheet: str, name: str, *,
                       columns: int = EXCEL_MAX_COLUMNS) -> list[tuple[str, str]]:
     """The cells of sheet ``sheet`` (its first ``columns`` columns) holding
@@ -413,8 +431,7 @@ def ods_sheet_cells(path: str | Path, sheet: str, name: str, *,
                 n = min(int(got.group(1)) if got else 1, columns - col)
                 formula = _FORMULA.search(attrs)
                 if formula is not None:
-                    text = _xml_attr(formula.group(1))
-                    text = "=" + (text[4:] if text.startswith("of:=") else text.lstrip("="))
+                    text = calc_text(_xml_attr(formula.group(1)))
                     formulas += [(f"{column_letters(col + k + 1)}{row}", text) for k in range(n)]
                 down, across = _SPANNED_ROWS.search(attrs), _SPANNED_COLUMNS.search(attrs)
                 if down is not None or across is not None:
