@@ -102,8 +102,8 @@ class AuditModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.TextAlignmentRole:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
-        if index.column() == AuditColumn.WHEN and role == DISPLAY:
-            return when_text(e.when)
+        if index.column() == AuditColumn.WHEN and role in (DISPLAY, TOOLTIP):
+            return e.when_said(when_text if role == DISPLAY else str)
         if role in (DISPLAY, TOOLTIP, WHOLE_ROLE):
             value = (e.when, e.who, e.query, e.source_id, e.before, e.after, e.note,
                      e.origin)[index.column()]
