@@ -165,6 +165,7 @@ class MainWindow(WindowApi):
                                                                reason=reason))
         self.conventions_panel.conventions_edited.connect(self.change_conventions)
         self.summary_panel.candidate_requested.connect(self.select_candidate)
+        self.summary_panel.shown_whole.connect(self.workplace.contents_shown)
         a = self.app_actions
         a["undo"].triggered.connect(lambda: self._step(self.session.undo))
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
