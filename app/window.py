@@ -158,13 +158,14 @@ class MainWindow(WindowApi):
             view.grade_key_pressed.connect(
                 lambda row, grade, state, v=view: self.grid_panel.grade_row(
                     v, row, grade, GradeState(state), self.set_grade,
-                    advance=self.settings.advance_after_grade))
+                    advance=self.settings.advance_after_grade, at_end=self._after_last_row))
         for model in (self.grid_model, self.not_retrieved_model):
             model.grade_edit_requested.connect(
                 lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
                                                                reason=reason))
         self.conventions_panel.conventions_edited.connect(self.change_conventions)
         self.summary_panel.candidate_requested.connect(self.select_candidate)
+        self.summary_panel.shown_whole.connect(self.workplace.contents_shown)
         a = self.app_actions
         a["undo"].triggered.connect(lambda: self._step(self.session.undo))
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
@@ -181,7 +182,8 @@ class MainWindow(WindowApi):
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):
             a[action].triggered.connect(lambda _c=False, s=state: self.grid_panel.grade_current(
-                None, s, self.set_grade, advance=self.settings.advance_after_grade))
+                None, s, self.set_grade, advance=self.settings.advance_after_grade,
+                at_end=self._after_last_row))
         a["next_query"].triggered.connect(lambda: self._step_query(1))
         a["previous_query"].triggered.connect(lambda: self._step_query(-1))
         a["next_unresolved"].triggered.connect(
@@ -485,6 +487,22 @@ class MainWindow(WindowApi):
             return None
         self.settings.last_unrateable_reason = text.strip()
         return text.strip()
+
+    def _after_last_row(self) -> None:
+        """A grade key took a query's last row: the next query in the list
+        shown, its first row current (as a digit moves down within a query);
+        after the list's last query the cursor stays, and the status bar says
+        why."""
+        ids, q = self.document.query_ids, self.navigator.step(1)
+        done = ids[self._query]
+        if q is None:
+            self.show_message(self.tr("Query {0}: its last row graded; it is the last query "
+                                      "in the list").format(done))
+            return
+        self.set_query(q)
+        self.grid.setFocus()
+        self.show_message(self.tr("Query {0}: its last row graded; now query {1}").format(
+            done, ids[q]))
 
     def _step_query(self, delta: int, *, status: Status | None = None) -> None:
         q = self.navigator.step(delta, status=status)

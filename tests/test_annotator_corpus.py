@@ -772,3 +772,124 @@ def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(
                           "'relevance.responses': the grade column 'relevance.responses' holds "
                           "a list of ratings ([2, 1]) with no list of their users beside it")
     assert err.count("\n") == 1
+
+
+def computed_sheet(path: Path) -> Path:
+    """Three judgments whose grade column is computed from their labels by
+    a formula (never evaluated: every judgment rejected)."""
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["query", "doc", "label", "grade"])
+    for r, label in enumerate(["Bad", "Good", "Fair"], start=1):
+        ws.write_row(r, 0, ["q1", f"d{r}", label])
+        ws.write_formula(r, 3, f'=IF(C{r + 1}="Bad",0,IF(C{r + 1}="Fair",1,2))', None, 0)
+    wb.close()
+    return path
+
+
+def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A grade column computed by formulas (never evaluated) rejects every
+    judgment: the command line refuses in one line with the count and the
+    first rejected cell instead of writing a worksheet of unknown grades; the
+    report still lists each one. One judgment left standing is imported."""
+    sheet = computed_sheet(tmp_path / "computed.xlsx")
+    out_csv, rep = tmp_path / "o.csv", tmp_path / "r.json"
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--report", str(rep)],
+                             capsys)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-worksheet: error: {sheet}, sheet 'Judgments', row 2, column "
+                   "'D (grade)': all 3 judgments read were rejected, so nothing was written; "
+                   "the first: cell D2 holds the formula '=IF(C2=\"Bad\",0,IF(C2=\"Fair\",1,2))'"
+                   "; formulas are never evaluated; cell not imported; paste the cells as "
+                   f"values in the spreadsheet to import them (every one is in {rep})\n")
+    assert not out_csv.exists()
+    assert len(json.loads(rep.read_text("utf-8"))["rejected"]) == 3
+    wb = xlsxwriter.Workbook(str(sheet))
+    ws = wb.add_worksheet("Judgments")
+    ws.write_row(0, 0, ["query", "doc", "grade"])
+    ws.write_row(1, 0, ["q1", "d1", 2])
+    ws.write_formula(2, 2, "=1+1", None, 2)
+    ws.write_row(2, 0, ["q1", "d2"])
+    wb.close()
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv)], capsys)
+    assert code == 0
+    assert "2 judgments read in 2 rows: 1 imported, 1 rejected" in out
+    assert out_csv.exists()
+
+
+def filtered_sheet(path: Path) -> Path:
+    """An Excel sheet of 3 annotators' grades as openpyxl writes it: an
+    autofilter over it whose rows of 'chen' are hidden (rows 4, 7, 10, 13),
+    and its column A (an internal id) hidden by hand."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Judgments"
+    ws.append(["internal_id", "query", "doc", "annotator", "grade"])
+    for n, (q, d, who) in enumerate(((q, d, who) for q in ("q1", "q2") for d in ("a", "b")
+                                     for who in ("ana", "ben", "chen")), start=1):
+        ws.append([f"x{n}", q, d, who, (n * 7) % 4])
+    ws.auto_filter.ref = f"A1:E{ws.max_row}"
+    ws.auto_filter.add_filter_column(3, ["ana", "ben"])
+    for row in range(2, ws.max_row + 1):
+        ws.row_dimensions[row].hidden = ws.cell(row, 4).value == "chen"
+    ws.column_dimensions["A"].hidden = True
+    wb.save(path)
+    return path
+
+
+HIDDEN_SAID = ("4 rows (4, 7, 10, 13) and 1 column (A) hidden in the sheet (it has a "
+               "filter): read all the same, as if shown")
+
+
+def test_rows_hidden_by_a_filter_and_hidden_columns_are_said_and_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    sheet = filtered_sheet(tmp_path / "filtered.xlsx")
+    out_csv, rep = tmp_path / "o.csv", tmp_path / "r.json"
+    code, out, _ = run_cli(["import", str(sheet), "-o", str(out_csv), "--report", str(rep)],
+                           capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert "12 judgments read in 12 rows: 12 imported, 0 rejected" in lines[0]
+    assert lines[1] == HIDDEN_SAID
+    report = json.loads(rep.read_text("utf-8"))
+    assert report["hidden"] == {"rows": [4, 7, 10, 13], "columns": ["A"], "filtered": True}
+    assert report["annotators"] == ["ana", "ben", "chen"]
+    result = import_annotations(sheet)
+    assert result.report.summary()[1] == HIDDEN_SAID
+    shown = tmp_path / "shown.xlsx"
+    import openpyxl
+
+    wb = openpyxl.load_workbook(sheet)
+    ws = wb.active
+    for row in range(2, ws.max_row + 1):
+        ws.row_dimensions[row].hidden = False
+    ws.column_dimensions["A"].hidden = False
+    ws.auto_filter.ref = None
+    wb.save(shown)
+    code, out, _ = run_cli(["import", str(shown), "-o", str(out_csv)], capsys)
+    assert code == 0
+    assert "hidden in the sheet" not in out
+    assert import_annotations(shown).report.to_json()["hidden"] is None
+
+
+@pytest.mark.parametrize("size", [5, 97])
+def test_hidden_rows_are_found_across_the_pieces_a_sheet_is_unpacked_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int):
+    """A row's start tag cut between two pieces is still seen hidden."""
+    import core.io.safety.hidden as hidden
+    from core.io.safety import check_xlsx
+
+    sheet = filtered_sheet(tmp_path / "filtered.xlsx")
+    part = check_xlsx(sheet).parts["Judgments"]
+    whole = hidden.stream_part
+
+    def pieces(*args: Any) -> Any:
+        data = b"".join(whole(*args))
+        return (data[i:i + size] for i in range(0, len(data), size))
+
+    monkeypatch.setattr(hidden, "stream_part", pieces)
+    found = hidden.xlsx_hidden(sheet, part, str(sheet))
+    assert (found.rows, found.columns, found.filtered) == ([4, 7, 10, 13], [1], True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt
 from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import QApplication, QToolTip
+from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from app.main import build_window
 from app.models.candidates import GridColumn
@@ -252,3 +252,38 @@ def test_a_grade_repaints_every_moved_column_on_screen(qtbot, tmp_path, monkeypa
         col = KEYS.index(key)
         assert any(r0 <= 1 <= r1 and c0 <= col <= c1 for r0, r1, c0, c1 in repainted), key
     w.session.mark_saved()
+
+
+def test_the_summary_takes_the_room_its_texts_take_and_the_conventions_the_rest(qtbot):
+    """At 1920x1080 the Summary sits over the Conventions: it gets the height
+    its texts take at its width once they are whole (an unresolved query's
+    bounds and next judgment come a moment later), the Conventions the rest;
+    measured at its least width before the bounds, it kept 110 px empty
+    while the Conventions below scrolled."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from core.model.document import Document
+
+    queries = ["wireless earbuds with anc", "how to descale a kettle", "cheap flights to rome"]
+    doc = Document.from_columns(
+        query=[q for q in queries for _ in range(6)],
+        source_id=[f"doc-{q.split()[0]}-{r}" for q in queries for r in range(6)],
+        score=[10.0 - r for _ in queries for r in range(6)])
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.set_document(doc)
+    w.workplace.reset(SCREENS["1920x1080"])
+    w.show()
+    _settle(qtbot, w)
+    summary = w.summary_panel
+    qtbot.waitUntil(lambda: summary.next_label.text().startswith("Judge "), timeout=10_000)
+    scroll = summary.findChild(QScrollArea, "summaryScroll")
+    inner = summary.findChild(QWidget, "summaryContents")
+
+    def room() -> int:  # below the texts, in the summary's view
+        return scroll.viewport().height() - inner.layout().heightForWidth(inner.width())
+
+    qtbot.waitUntil(lambda: 0 <= room() <= 24, timeout=5_000)
+    assert not scroll.verticalScrollBar().isVisible()
+    conventions = w.docks["conventionsPanelDock"]
+    assert conventions.y() > w.docks["summaryPanelDock"].y()  # below it, in one column

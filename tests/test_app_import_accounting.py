@@ -29,16 +29,21 @@ def _sheet(path: Path) -> Path:
     return path
 
 
-def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
-                                                                 tmp_path: Path) -> None:
-    wizard = ImportWizard(_sheet(tmp_path / "esci.csv"), Conventions())
+def _report(qtbot: Any, sheet: Path) -> Any:
+    """The wizard on ``sheet`` taken through as guessed, on its report page."""
+    wizard = ImportWizard(sheet, Conventions())
     qtbot.addWidget(wizard)
     wizard.show()
     _idle(qtbot, wizard)
     _next(qtbot, wizard)  # the mapping, as guessed
     _next(qtbot, wizard)  # imported: the report
     qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
-    view = wizard.report_page.view
+    return wizard.report_page.view
+
+
+def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
+                                                                 tmp_path: Path) -> None:
+    view = _report(qtbot, _sheet(tmp_path / "esci.csv"))
     model = view.columns_model
     shown = [[model.index(r, c).data() for c in range(model.columnCount())]
              for r in range(model.rowCount())]
@@ -126,3 +131,15 @@ def test_a_clean_form_export_shows_no_issues(qtbot: Any) -> None:
     assert view.lists.tabText(0) == "Issues (0)"
     assert view.lists.currentIndex() == 1  # the columns, there being nothing to look at
     assert "labels read as grades" in view.notes.toPlainText()
+
+
+def test_the_report_page_says_what_the_sheet_hides(qtbot: Any, tmp_path: Path) -> None:
+    """Rows an Excel filter hides and a hidden column are read all the same:
+    the report's summary says so under its headline, not among the notes."""
+    from tests.test_annotator_corpus import HIDDEN_SAID, filtered_sheet
+
+    view = _report(qtbot, filtered_sheet(tmp_path / "filtered.xlsx"))
+    headline, said = view.summary.text().split("\n")
+    assert "12 judgments read in 12 rows: 12 imported, 0 rejected" in headline
+    assert said == HIDDEN_SAID
+    assert HIDDEN_SAID not in view.notes.toPlainText()

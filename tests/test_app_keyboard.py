@@ -92,6 +92,34 @@ def test_grading_the_unknown_ones_with_ctrl_j_and_digits(qtbot, window):
     assert "No grade is unknown" in window.statusBar().currentMessage()
 
 
+def test_a_digit_on_a_querys_last_row_moves_on_to_the_next_query(qtbot, window):
+    """A digit grades the row and moves down; on a query's last row it moves
+    to the next query's first row (the query list's order), as the status
+    bar says, so a reviewer typing on grades the next query instead of
+    grading that last row again; after the list's last query it stays."""
+    window.set_document(doc_with_unknowns())
+    doc = window.document
+    window.set_query(0)
+    window.grid.setFocus()
+    assert window.grid.currentIndex().row() == 0
+    for key in (Qt.Key.Key_3, Qt.Key.Key_2, Qt.Key.Key_0):  # q1: c, a, b
+        press(qtbot, key)
+    assert doc.grade[[2, 0, 1]].tolist() == [3.0, 2.0, 0.0]
+    assert window.current_query == 1
+    assert window.grid.currentIndex().row() == 0
+    assert window.grid_model.candidates().tolist()[0] == 3  # q2's x, ranked first
+    assert window.statusBar().currentMessage() == (
+        "Query q1: its last row graded; now query q2")
+    press(qtbot, Qt.Key.Key_1)  # x
+    press(qtbot, Qt.Key.Key_2)  # y, the last row of the last query
+    assert doc.grade[[3, 4]].tolist() == [1.0, 2.0]
+    assert doc.grade[1] == 0.0  # q1's last row kept its grade
+    assert window.current_query == 1
+    assert window.grid.currentIndex().row() == 1
+    assert window.statusBar().currentMessage() == (
+        "Query q2: its last row graded; it is the last query in the list")
+
+
 def test_the_queues_next_from_the_keyboard(qtbot, window):
     window.set_document(doc_with_unknowns())
     queue = window.findChild(QueueController, "queueController")

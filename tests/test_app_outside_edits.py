@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.main import build_window
+from app.models.audit import when_text
 from app.settings import Settings
 from core.engine.evaluation import evaluate
 from core.io.workbook import export_workbook
@@ -127,4 +128,9 @@ def test_show_the_audit_log_brings_the_spreadsheet_edits_into_view(qtbot: Any,
         "case-B", "C", "2", "outside the app")
     rect = view.visualRect(view.audit_model.index(40, 0))
     assert view.viewport().rect().contains(rect)
+    # Its time is when reopening saw it, and says so; the reviewer's own say theirs.
+    seen = view.audit_model.index(40, 0)
+    assert seen.data() == f"seen on reopening, {when_text(entry.when)}"
+    assert seen.data(Qt.ItemDataRole.ToolTipRole) == f"seen on reopening, {entry.when}"
+    assert view.audit_model.index(39, 0).data() == when_text("2026-12-06T09:39:00+00:00")
     w.session.mark_saved()

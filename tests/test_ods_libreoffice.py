@@ -29,6 +29,7 @@ from core.model.conventions import Gain
 from core.model.document import GradeState
 from core.model.examples import seed_document
 from tests.libreoffice import edit
+from tests.test_annotator_corpus import HIDDEN_SAID, computed_sheet, filtered_sheet
 from tests.test_workbook_libreoffice_edits import _row_of, assert_grade_and_gain_taken
 
 pytestmark = pytest.mark.libreoffice
@@ -47,6 +48,8 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     copy = folder / "round" / "seed-ann.xlsx"
     annotators = folder / "issue_batch7.xlsx"
     shutil.copy(DATA / "issue_batch7.xlsx", annotators)
+    filtered = filtered_sheet(folder / "filtered.xlsx")
+    computed = computed_sheet(folder / "computed.xlsx")
     out = folder / "lo"
     out.mkdir()
     edits = [{"op": "set", "sheet": "Candidates", "cell": f"F{row}", "value": 2},
@@ -59,6 +62,8 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             (copy, out / "seed-ann.ods", [{"op": "set", "sheet": "Candidates",
                                            "cell": f"F{_unknown_row(copy)}", "value": 1}]),
             (annotators, out / "issue_batch7.ods", []),
+            (filtered, out / "filtered.ods", []),
+            (computed, out / "computed.ods", []),
             (seed, out / "added.ods", [
                 {"op": "add_sheet", "name": "My notes"},
                 {"op": "set", "sheet": "My notes", "cell": "A1", "value": "ask Ann"},
@@ -189,6 +194,32 @@ def test_an_annotators_sheet_saved_as_ods_imports_as_the_xlsx_does(
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
     assert outs[0].count(b"\n") > 10
+
+
+def test_rows_an_ods_hides_by_its_filter_are_said_as_the_xlsx_s_are(
+        books: dict[str, Path]) -> None:
+    """LibreOffice keeps the filter's hidden rows (visibility "filter") and
+    the hidden column ("collapse") in the .ods it saves: said alike."""
+    from core.io.annotator import import_annotations
+
+    report = import_annotations(books["filtered"]).report
+    assert report.summary()[1] == HIDDEN_SAID
+    assert report.to_json()["hidden"] == {"rows": [4, 7, 10, 13], "columns": ["A"],
+                                          "filtered": True}
+    assert report.judgments_imported == 12
+
+
+def test_a_formula_libreoffice_saved_is_quoted_as_calc_shows_it(
+        books: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The grade column computed from the labels, saved by LibreOffice: its
+    formula is quoted as Calc shows it (E2, semicolons), not as stored
+    (of:=IF([.C2]="Bad";...))."""
+    out = io.StringIO()
+    assert main(["import", str(books["computed"]), "-o", str(books["computed"]) + ".csv"],
+                out=out) == 2
+    err = capsys.readouterr().err
+    assert "the first: cell D2 holds the formula '=IF(C2=\"Bad\";0;IF(C2=\"Fair\";1;2))'" in err
+    assert "[." not in err
 
 
 def test_the_editor_opens_the_ods_with_both_changes(qtbot: Any,

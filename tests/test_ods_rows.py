@@ -12,12 +12,13 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import python_calamine
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.io.safety import check_ods
-from core.io.safety.ods import ods_sheet_cells
+from core.io.safety.ods import calc_text, ods_sheet_cells
 from core.io.workbook.ods_rows import read_ods
 
 NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
@@ -166,9 +167,23 @@ def test_the_scan_counts_areas_names_and_formulas(tmp_path: Path) -> None:
     assert found.used["B & C"][0] == 1
     assert found.with_formulas == {"A"}
     assert found.names == {"gain_rule": "B & C!$A$1", "grid": "A!$A$1:$F$11"}
-    formulas, merged = ods_sheet_cells(path, "A", str(path))
-    assert formulas == [("F1", "=[.A1]*2")]
+    formulas, merged, _ = ods_sheet_cells(path, "A", str(path))
+    assert formulas == [("F1", "=A1*2")]  # as Calc shows it, not [.A1]
     assert merged == [((10, 0), (11, 0))]
+
+
+@pytest.mark.parametrize(("stored", "shown"), [
+    ('of:=IF([.E2]="Bad";0;IF([.E2]="Fair";1;2))', '=IF(E2="Bad";0;IF(E2="Fair";1;2))'),
+    ("of:=SUMIFS([.$S$2:.$S$4];[.$P$2:.$P$4];[.P2])", "=SUMIFS($S$2:$S$4;$P$2:$P$4;P2)"),
+    ("of:=[$'Queries B'.$G$10]-[$Queries.G10]", "=$'Queries B'.$G$10-$Queries.G10"),
+    ('of:="[.A1] stays"&[.A1]', '="[.A1] stays"&A1'),
+    ("of:=['a]b'.A1]", "='a]b'.A1"),
+    ("=1+1", "=1+1"),
+])
+def test_a_formula_is_quoted_as_calc_shows_it(stored: str, shown: str) -> None:
+    """Messages quote an .ods formula as Calc's input line shows it, not in
+    OpenFormula's brackets: a reviewer looks for E2, not [.E2]."""
+    assert calc_text(stored) == shown
 
 
 def test_a_long_row_among_many_short_ones_is_counted_not_refused(tmp_path: Path) -> None:

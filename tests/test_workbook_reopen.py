@@ -137,6 +137,12 @@ def test_grades_and_conventions_edited_together(seed_book: Path, tmp_path: Path)
     rows = list(openpyxl.load_workbook(again)[SHEETS["audit"]].iter_rows(values_only=True))
     assert rows[1][2:6] == (CONVENTION_ENTRY, CONVENTION_ENTRY, "unknown grades = unresolved",
                             "unknown grades = zero")
+    # A workbook says when it was saved, not when a cell was edited: the time
+    # of each edit is when reopening saw it, and the Audit sheet says so.
+    for row, entry in zip(rows[1:3], doc.audit, strict=True):
+        assert row[1] == f"seen on reopening, {entry.when}"
+        assert row[7] == OUTSIDE_ORIGIN
+    assert back.audit[1].when == doc.audit[1].when  # the stamp itself stays ISO 8601
 
 
 def test_a_gain_table_typed_into_the_sheet(seed_book: Path, tmp_path: Path) -> None:

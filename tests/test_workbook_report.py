@@ -340,3 +340,37 @@ def test_formula_text_within_excel_limits(seed_book: Path, pair_book: Path) -> N
                             assert len(literal) <= 255, (ws.title, c.coordinate, literal)
                         assert "_xlfn" not in c.value
         wb.close()
+
+
+def _annotated(doc: Document) -> Document:
+    """``doc`` with two annotators' grades kept beside each grade."""
+    import numpy as np
+
+    doc.annotators = ["ann", "bob"]
+    doc.ratings = np.column_stack([doc.grade, doc.grade])
+    return doc
+
+
+def test_the_consensus_is_said_only_of_a_document_holding_annotators_grades(
+        tmp_path: Path) -> None:
+    """'consensus: mean of the annotators' grades' of a document without
+    annotators said a thing that never happened: the Report and evaluate's
+    table leave the row out there, and keep it where annotators' grades are."""
+    import io
+
+    from core.reports.table import print_table
+
+    consensus = "mean of the annotators' grades, no rounding"
+    for doc, said in ((seed_document(), False), (_annotated(seed_document()), True)):
+        path = tmp_path / f"{said}.xlsx"
+        export_workbook(evaluate(doc), path)
+        cells = _cells(path, SHEETS["report"])
+        labels = [v for ref, v in cells.items() if re.fullmatch(r"A\d+", ref)]
+        assert ("consensus" in labels) is said
+        assert any(str(v).startswith("mean of the annotators' grades (grade = mean(")
+                   for v in cells.values()) is said
+        assert "judgment version" in labels
+        out = io.StringIO()
+        print_table(evaluate(doc), out)
+        assert (f"  consensus              {consensus}  [" in out.getvalue()) is said
+        assert "  aggregation            equal-query mean" in out.getvalue()

@@ -109,7 +109,7 @@ def _kinds(text: str | None) -> tuple[str, ...]:
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """Import, check, write the output and the report; print what was done."""
     from core.errors import InputError
-    from core.io.annotator.command import import_sheet, unreadable
+    from core.io.annotator.command import import_sheet, nothing_imported, unreadable
 
     suffix = _output_suffix(args)
     if suffix not in OUTPUTS:
@@ -126,7 +126,9 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         from core.io.atomic import atomic_write_text
 
         atomic_write_text(Path(args.report), json.dumps(report.to_json(), indent=1) + "\n")
-    problem = unreadable(report)
+    problem = unreadable(report) or nothing_imported(
+        report, f"every one is in {args.report}" if args.report else
+        "pass --report REPORT.json for the list")
     if problem is not None:
         raise problem
     guidelines = _guidelines(args.input, args.guidelines, report.sheet)
@@ -138,6 +140,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if args.output == STDIN:  # the sheet went to stdout: what was done is said on stderr
         out = sys.stderr
     out.write(report.headline() + "\n")
+    if report.hidden_text():
+        out.write(report.hidden_text() + "\n")
     if report.excluded:
         out.write("rows the platform marks as not judgments, skipped: " + ", ".join(
             f"{n} {kind}" for kind, n in report.excluded.items()) + " (--keep "

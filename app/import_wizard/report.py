@@ -167,10 +167,11 @@ class ImportReportView(QWidget):
             self.notes.setPlainText("")
             return
         lines = report.summary()
-        self.summary.setText(lines[0])
+        hidden = 1 + bool(report.hidden_text())  # the headline, and what the sheet hides
+        self.summary.setText("\n".join(lines[:hidden]))
         for key, text in report_counts(report).items():
             self.counts[key].setText(text)
-        self.notes.setPlainText("\n".join([*lines[1:]]))
+        self.notes.setPlainText("\n".join([*lines[hidden:]]))
 
 
 class ImportReportDialog(QDialog):

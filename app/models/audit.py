@@ -117,7 +117,10 @@ class AuditModel(QAbstractTableModel):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
         if index.column() == AuditColumn.WHEN and role == DISPLAY:
-            return _when_shown(e.when, dt.datetime.now().date())  # (now: no import)
+            today = dt.datetime.now().date()  # (now: no import)
+            return e.when_said(lambda when: _when_shown(when, today))
+        if index.column() == AuditColumn.WHEN and role == TOOLTIP:
+            return e.when_said()
         if role in (DISPLAY, TOOLTIP, WHOLE_ROLE):
             value = (e.when, e.who, e.query, e.source_id, e.before, e.after, e.note,
                      e.origin)[index.column()]

@@ -280,16 +280,21 @@ class GridPanel(QWidget):
 
     def grade_row(self, view: GradingTableView, row: int, grade: float | None,
                   state: GradeState, apply: Callable[[int, float | None, GradeState], bool],
-                  *, advance: bool) -> None:
+                  *, advance: bool, at_end: Callable[[], None] | None = None) -> None:
         """Grade ``view``'s ``row`` through ``apply`` (the window's undoable
         set_grade); when it is applied and ``advance``, the next row's cell in
-        the same column becomes current."""
+        the same column becomes current, and after the query's last row
+        ``at_end`` is called (the window moves on to the next query)."""
         model = self.model if view is self.grid else self.not_retrieved_model
         if not 0 <= row < model.rowCount():
             return
         column = view.currentIndex().column()
         following = model.candidate(row + 1) if row + 1 < model.rowCount() else None
-        if not apply(model.candidate(row), grade, state) or following is None or not advance:
+        if not apply(model.candidate(row), grade, state) or not advance:
+            return
+        if following is None:
+            if at_end is not None:
+                at_end()
             return
         target = model.row_of(following)  # the rows may have moved (ties by gain)
         if target is not None:
@@ -298,16 +303,16 @@ class GridPanel(QWidget):
 
     def grade_current(self, grade: float | None, state: GradeState,
                       apply: Callable[[int, float | None, GradeState], bool],
-                      *, advance: bool) -> None:
+                      *, advance: bool, at_end: Callable[[], None] | None = None) -> None:
         """Grade the current row of the focused grid (else of the ranked one)."""
         for view in (self.grid, self.not_retrieved):
             if view.hasFocus() and view.currentIndex().isValid():
                 self.grade_row(view, view.currentIndex().row(), grade, state, apply,
-                               advance=advance)
+                               advance=advance, at_end=at_end)
                 return
         if self.grid.currentIndex().isValid():
             self.grade_row(self.grid, self.grid.currentIndex().row(), grade, state, apply,
-                           advance=advance)
+                           advance=advance, at_end=at_end)
 
     def _make_view(self, name: str, model: CandidateModel,
                    decimals: Callable[[], int]) -> GradingTableView:

@@ -57,6 +57,10 @@ class SummaryPanel(QWidget):
 
     #: The reviewer asked to go to a candidate (the suggested judgment).
     candidate_requested = Signal(int)
+    #: A query shown: whether its texts are all shown (False for an
+    #: unresolved query until its bounds and next judgment, worked out a
+    #: moment later, are: then True).
+    shown_whole = Signal(bool)
 
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
         super().__init__(parent)
@@ -194,6 +198,7 @@ class SummaryPanel(QWidget):
             self.next_label.clear()
             self._next = None
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
+        self.shown_whole.emit(status is not Status.UNRESOLVED)
 
     def sizeHint(self) -> QSize:
         """Wide enough for the cutoff table without a cut header or a
@@ -342,6 +347,7 @@ class SummaryPanel(QWidget):
                 f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most "
                 f"{format_number(best.worst_width, d)} wide.")
         self.next_button.setVisible(best is not None)
+        self.shown_whole.emit(True)
 
     def _go_next(self) -> None:
         if self._next is not None:

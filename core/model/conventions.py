@@ -318,14 +318,16 @@ class Conventions:
             return found
         return tuple(lv for lv in found if lv.description or lv.examples)
 
-    def describe(self, decimals: int | None = None) -> list[tuple[str, str, str]]:
+    def describe(self, decimals: int | None = None, *,
+                 annotated: bool = True) -> list[tuple[str, str, str]]:
         """(convention, choice label, formula) rows for people: a row per
         :attr:`ConventionField.row` of :data:`FIELDS` (the gain's fields said
         by the gain itself), none for a field that says nothing (no rubric,
-        no preset); a gain table's fractions at ``decimals`` digits (a
-        display), in full for None."""
+        no preset) nor, unless ``annotated`` (a document holding annotators'
+        grades), for the consensus of annotators; a gain table's fractions
+        at ``decimals`` digits (a display), in full for None."""
         rows = []
-        for row, group in _rows():
+        for row, group in _rows(annotated):
             if {f.attr for f in group} == {"gain"}:
                 rows.append((row, self.gain.label_at(decimals), self.gain.formula_at(decimals)))
                 continue
@@ -414,6 +416,9 @@ class ConventionField:
     row: str = ""
     #: A value in words ("" says nothing: no rubric, no preset, FALSE).
     words: Callable[[Any], str] = lambda v: str(v.label)
+    #: Said only of a document holding annotators' grades (the consensus of
+    #: their grades: a document of one grade per candidate has none).
+    annotated: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "key", self.key or self.name)
@@ -423,13 +428,14 @@ class ConventionField:
 
 def _choice(name: str, kind: Any, label: str, title: str, cell: str, *, flag: str = "",
             help: str = "", preset: bool = False, optional: bool = False,
-            row: str = "") -> ConventionField:
+            row: str = "", annotated: bool = False) -> ConventionField:
     """A plain choice: one of ``kind``'s members, stored as its value."""
     return ConventionField(
         name, label, title, "choice", get=lambda c: getattr(c, name),
         set=lambda c, v: replace(c, **{name: kind(v)}), read=kind,
         write=lambda v: v.value, meaning=lambda v: v.formula, choices=lambda: tuple(kind),
-        cell=cell, flag=flag, help=help, preset=preset, optional=optional, row=row)
+        cell=cell, flag=flag, help=help, preset=preset, optional=optional, row=row,
+        annotated=annotated)
 
 
 def _gain_flag(name: str, key: str, label: str, title: str, cell: str, flag: str,
@@ -501,9 +507,9 @@ FIELDS: tuple[ConventionField, ...] = (
     # consensus and rounding are declared when annotators' grades are imported
     # (the import command's --consensus and --rounding)
     _choice("consensus", ConsensusRule, "consensus", "Consensus of annotators",
-            "consensus_rule"),
+            "consensus_rule", annotated=True),
     _choice("rounding", Rounding, "rounding", "Consensus rounding", "rounding_rule",
-            row="consensus"),
+            row="consensus", annotated=True),
     ConventionField(
         "rubric", "rubric", "Rubric (grade labels)", "rubric", get=lambda c: c.rubric,
         set=lambda c, v: replace(c, rubric=v), read=lambda t: Rubric.parse(t) if t else None,
@@ -527,11 +533,13 @@ FIELDS: tuple[ConventionField, ...] = (
 FIELD: dict[str, ConventionField] = {f.name: f for f in FIELDS}
 
 
-def _rows() -> list[tuple[str, list[ConventionField]]]:
-    """The fields grouped by the row they are said in, in order."""
+def _rows(annotated: bool = True) -> list[tuple[str, list[ConventionField]]]:
+    """The fields grouped by the row they are said in, in order (those said
+    of annotators' grades only when ``annotated``)."""
     rows: dict[str, list[ConventionField]] = {}
     for f in FIELDS:
-        rows.setdefault(f.row, []).append(f)
+        if annotated or not f.annotated:
+            rows.setdefault(f.row, []).append(f)
     return list(rows.items())
 
 

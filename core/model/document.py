@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +61,21 @@ class AuditEntry:
     note: str = ""
     origin: str = "app"
     seconds: float | None = None
+
+
+    def when_said(self, shown: Callable[[str], str] = str) -> str:
+        """When, as people read it (``shown``: how a time is written). An
+        edit made outside the app carries the time reopening saw it, not
+        when it was made (a workbook says when it was saved, never when a
+        cell was edited): ``seen on reopening, <time>``."""
+        if self.origin == OUTSIDE_ORIGIN:
+            return f"seen on reopening, {shown(self.when)}"
+        return shown(self.when)
+
+
+#: The origin of an edit made outside the app: a grade or a convention
+#: changed in the workbook's sheets, taken on reopening.
+OUTSIDE_ORIGIN = "outside the app"
 
 
 def _now() -> str:

@@ -40,10 +40,13 @@ def _line(out: TextIO, text: str = "") -> None:
     out.write(visible(text) + "\n")
 
 
-def _write_conventions(conv: Conventions, out: TextIO) -> int:
-    """The conventions, one a line; returns the width of their names."""
-    width = max(len(a) for a, _, _ in conv.describe())
-    for name, choice, formula in conv.describe():
+def _write_conventions(conv: Conventions, out: TextIO, *, annotated: bool = True) -> int:
+    """The conventions, one a line (the consensus of annotators only when
+    ``annotated``: a document holds their grades); returns the width of
+    their names."""
+    rows = conv.describe(annotated=annotated)
+    width = max(len(a) for a, _, _ in rows)
+    for name, choice, formula in rows:
         _line(out, f"  {name:<{width}}  {choice}  [{formula}]")
     return width
 
@@ -62,7 +65,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     """The ``evaluate --format table`` report: conventions, NDCG per query
     and cutoff (an interval where unknown grades leave it open), the means."""
     _line(out, "Conventions")
-    width = _write_conventions(ev.conventions, out)
+    width = _write_conventions(ev.conventions, out, annotated=bool(ev.doc.annotators))
     if ev.doc.judgment_version:
         _line(out, f"  {'judgments':<{width}}  version {ev.doc.judgment_version}")
     _line(out)
@@ -118,7 +121,8 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
     _line(out, f"B: {name_b or c.doc_b.name or 'second run'}")
     _line(out)
     _line(out, "Conventions (applied to both)")
-    _write_conventions(c.conventions, out)
+    _write_conventions(c.conventions, out,
+                       annotated=bool(c.doc_a.annotators or c.doc_b.annotators))
     _line(out)
     _line(out, f"Queries: {len(c.common)} in both, {len(c.only_a)} only in A{few(c.only_a)}, "
                f"{len(c.only_b)} only in B{few(c.only_b)}")

@@ -15,7 +15,7 @@ from core.io.annotator.report import ImportReport, ImportResult
 from core.io.annotator.transposed import unreadable_items
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
-__all__ = ["import_sheet", "unreadable"]
+__all__ = ["import_sheet", "nothing_imported", "unreadable"]
 
 _NAMES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/url",
           "grade": "grade/label/rating/relevance"}
@@ -110,3 +110,17 @@ def unreadable(report: ImportReport) -> InputError | None:
         sheet=report.sheet, line=first.row if first else None,
         column=first.column if first else None,
         hint=f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")
+
+
+def nothing_imported(report: ImportReport, listed: str) -> InputError | None:
+    """Why an import whose every judgment read was rejected is refused (a
+    worksheet of unknown grades holds nothing the user gave): the count and
+    the first rejected cell; ``listed`` says where the rest are."""
+    if report.judgments_imported or not report.rejected_judgments:
+        return None
+    row, column, why = report.rejected_judgments[0]
+    n = len(report.rejected_judgments)
+    every = "the one judgment read was" if n == 1 else f"all {n} judgments read were"
+    return InputError(f"{every} rejected, so nothing was written; the first: {why}",
+                      file=report.file, sheet=report.sheet, line=row, column=column,
+                      hint=listed)

@@ -111,6 +111,7 @@ def import_table(
     _label_report(report, conventions, guessed)
     restore_places(report, sheet)  # a reshaped table's places: the file's own
     report.notes.extend(table.notes)
+    report.hidden = table.hidden
     if strict:
         _raise_first_problem(sheet, report)
     doc = build_document(sheet, report, conventions, grades, kept_ev, again, rows, cands,

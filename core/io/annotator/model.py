@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.io.safety import column_letters
+from core.io.safety.hidden import HiddenLines
 from core.model.conventions import Rubric
 from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 
@@ -203,6 +204,8 @@ class Table:
     #: Where a reshaped table's cells were in the file (None: they are where
     #: they were).
     origin: Origin | None = None
+    #: The rows and columns the sheet hides (read all the same; a workbook's).
+    hidden: HiddenLines | None = None
 
     def unnamed(self) -> str:
         """A headerless table's columns as messages list them: ``the columns

@@ -28,6 +28,7 @@ from core.io.safety import (
     find_cells_not_data,
     parse_ref,
 )
+from core.io.safety.hidden import xlsx_hidden
 from core.io.safety.ods import ods_sheet_cells
 from core.io.suffixes import RECORD_SUFFIXES
 
@@ -204,16 +205,19 @@ def _read_xlsx_table(path: Path, sheet: str | None,
     formulas: list[tuple[int, int, str]] = []
     errors: list[tuple[int, int, str]] = []
     if check.kind == "ods":  # calamine gives an .ods sheet's merged cells as none
-        found_formulas, merged = ods_sheet_cells(path, sheet, name)
+        found_formulas, merged, hidden = ods_sheet_cells(path, sheet, name)
         formulas = _cells(found_formulas)  # error values are formulas' results there
-    elif sheet in check.with_formulas:
+    else:
+        hidden = xlsx_hidden(path, check.parts[sheet], name)
+    if check.kind != "ods" and sheet in check.with_formulas:
         found_formulas, found_errors = find_cells_not_data(path, check.parts[sheet])
         formulas, errors = _cells(found_formulas), _cells(found_errors)
     if type(rows) is not list or (rows and type(rows[0]) is not list):
         rows = [list(r) for r in rows]  # calamine gives lists of lists; nothing to copy
     notes = _fill_merged(rows, merged) if merged else []
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
-                 formulas=formulas, errors=errors, rectangular=True, notes=notes)
+                 formulas=formulas, errors=errors, rectangular=True, notes=notes,
+                 hidden=hidden.within(len(rows), len(rows[0]) if rows else 0))
 
 
 def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:

@@ -9,6 +9,8 @@ from typing import Any, NamedTuple
 from core.io.annotator.accounting import ColumnRecord, RowTally
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
 from core.io.annotator.scales import label_key
+from core.io.safety import column_letters
+from core.io.safety.hidden import HiddenLines
 from core.model.document import Document
 from core.model.numbers import number_text
 
@@ -114,6 +116,13 @@ class ImportReport:
     columns: tuple[ColumnRecord, ...] = ()
     #: The data rows: imported + skipped (by reason) + rejected + blank.
     row_tally: RowTally | None = None
+    #: The rows and columns the sheet hides, read all the same (a workbook's).
+    hidden: HiddenLines | None = None
+
+    def hidden_text(self) -> str:
+        """The hidden rows and columns, read all the same, in a sentence
+        (empty when the sheet hides none)."""
+        return self.hidden.sentence() if self.hidden is not None else ""
 
     def guesses(self) -> list[str]:
         """Each column guessed and why (``annotator: Email Address, 3 people,
@@ -187,7 +196,7 @@ class ImportReport:
 
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
-        lines = [self.headline(), *self.guesses()]
+        lines = [self.headline(), *filter(None, [self.hidden_text()]), *self.guesses()]
         if self.excluded:
             lines.append("rows the platform marks as not judgments, skipped: " + ", ".join(
                 f"{n} {kind}" for kind, n in self.excluded.items())
@@ -240,6 +249,10 @@ class ImportReport:
             "issues": [{"kind": i.kind, "row": i.row, "column": i.column,
                         "problem": i.problem, "value": i.value} for i in self.issues],
             "notes": list(self.notes),
+            "hidden": None if not self.hidden_text() else {
+                "rows": self.hidden.rows if self.hidden else [],
+                "columns": [column_letters(c) for c in self.hidden.columns] if self.hidden
+                else [], "filtered": bool(self.hidden and self.hidden.filtered)},
         }
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from core.errors import InputError
+from core.io.safety.hidden import HiddenLines
 from core.io.safety.limits import (
     EXCEL_MAX_COLUMNS,
     EXCEL_MAX_ROWS,
@@ -73,6 +74,11 @@ _NAMED_RANGE_FLIPPED = re.compile(
 _LONGEST_ROW = 64 << 20
 _ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&apos;", "'"))
 _CHAR_REF = re.compile(r"&#(x[0-9A-Fa-f]+|[0-9]+);")
+#: A row or column not shown: hidden by hand ("collapse") or by a filter.
+_HIDDEN = re.compile(rb'\stable:visibility="(?:collapse|filter)"')
+#: A string literal (kept), or a reference in brackets (its text: group 1).
+_REFERENCE = re.compile(r'"(?:[^"]|"")*"|\[((?:[^\]\'"]|\'(?:[^\']|\'\')*\')*)\]')
+_COLUMN = re.compile(rb'<table:table-column[\s/][^>]*>')
 
 
 @dataclass
@@ -366,6 +372,22 @@ def _address(ods: str) -> str:
     return f"{sheet}!{ref}"
 
 
+def calc_text(formula: str) -> str:
+    """An .ods cell's formula as Calc shows it in its input line: ``=``,
+    without the ``of:`` namespace, each reference out of its brackets and
+    without the dot of "this sheet" (``of:=IF([.E2]="Bad";0;1)`` ->
+    ``=IF(E2="Bad";0;1)``, ``[$Data.$A$2:.$A$9]`` -> ``$Data.$A$2:$A$9``);
+    text in quotes is kept as written."""
+    body = formula[4:] if formula.startswith("of:=") else formula.lstrip("=")
+
+    def shown(m: re.Match[str]) -> str:
+        if m.group(1) is None:  # a string literal
+            return m.group(0)
+        return ":".join(p[1:] if p.startswith(".") else p for p in m.group(1).split(":"))
+
+    return "=" + _REFERENCE.sub(shown, body)
+
+
 def ods_formula_cells(path: str | Path, sheet: str, name: str, *,
                       columns: int = EXCEL_MAX_COLUMNS) -> list[tuple[str, str]]:
     """The cells of sheet ``sheet`` (its first ``columns`` columns) holding
@@ -380,16 +402,24 @@ Merged = tuple[tuple[int, int], tuple[int, int]]
 
 def ods_sheet_cells(path: str | Path, sheet: str, name: str, *,
                     columns: int = EXCEL_MAX_COLUMNS,
-                    ) -> tuple[list[tuple[str, str]], list[Merged]]:
+                    ) -> tuple[list[tuple[str, str]], list[Merged], HiddenLines]:
     """In one pass over sheet ``sheet``: its formula cells (as
-    :func:`ods_formula_cells` gives them) and its merged cells, each
+    :func:`ods_formula_cells` gives them), its merged cells, each
     ((first row, first column), (last row, last column)), 0-based, as
-    python-calamine gives an .xlsx sheet's; only the first ``columns``
-    columns are looked at."""
+    python-calamine gives an .xlsx sheet's, and its hidden rows (holding
+    cells) and columns; only the first ``columns`` columns are looked at."""
     formulas: list[tuple[str, str]] = []
     merged: list[Merged] = []
+    hidden, first = HiddenLines(), True
     with zipfile.ZipFile(path) as zf:
-        for row, body in _table_rows(zf, sheet, name):
+        for row, gap, tag, body in _table_rows(zf, sheet, name):
+            if first:  # the columns are declared before the first row
+                _hidden_columns(gap, hidden)
+                first = False
+            if _HIDDEN.search(tag) is not None and (b"<text:p" in body or b"value-type" in body):
+                got = _ROWS_REPEATED.search(tag)
+                hidden.rows.extend(range(row, row + (int(got.group(1)) if got else 1)))
+                hidden.filtered = hidden.filtered or b'"filter"' in tag
             if b"table:formula=" not in body and b"-spanned=" not in body:
                 continue
             col = 0
@@ -401,8 +431,7 @@ def ods_sheet_cells(path: str | Path, sheet: str, name: str, *,
                 n = min(int(got.group(1)) if got else 1, columns - col)
                 formula = _FORMULA.search(attrs)
                 if formula is not None:
-                    text = _xml_attr(formula.group(1))
-                    text = "=" + (text[4:] if text.startswith("of:=") else text.lstrip("="))
+                    text = calc_text(_xml_attr(formula.group(1)))
                     formulas += [(f"{column_letters(col + k + 1)}{row}", text) for k in range(n)]
                 down, across = _SPANNED_ROWS.search(attrs), _SPANNED_COLUMNS.search(attrs)
                 if down is not None or across is not None:
@@ -410,11 +439,26 @@ def ods_sheet_cells(path: str | Path, sheet: str, name: str, *,
                             col + (int(across.group(1)) if across else 1) - 1)
                     merged.append(((row - 1, col), last))
                 col += n
-    return formulas, merged
+    return formulas, merged, hidden
 
 
-def _table_rows(zf: zipfile.ZipFile, sheet: str, name: str) -> Iterator[tuple[int, bytes]]:
-    """(1-based first row, body) of each row of table ``sheet`` that has a body."""
+def _hidden_columns(gap: bytes, hidden: HiddenLines) -> None:
+    """The hidden columns among the column elements in ``gap`` (those before
+    the first row: a table's columns are declared before its rows)."""
+    col = 0
+    for element in _COLUMN.finditer(gap):
+        got = _COLUMNS_REPEATED.search(element.group(0))
+        n = min(int(got.group(1)) if got else 1, EXCEL_MAX_COLUMNS)
+        if _HIDDEN.search(element.group(0)) is not None:
+            hidden.columns.extend(range(col + 1, col + n + 1))
+        col += n
+
+
+def _table_rows(zf: zipfile.ZipFile, sheet: str,
+                name: str) -> Iterator[tuple[int, bytes, bytes, bytes]]:
+    """(1-based first row, what stands before its start tag since the last
+    row (the columns' elements, before the first), its start tag, its body)
+    of each row of table ``sheet`` that has a body."""
     inside = False
     row = 1
     carry = b""
@@ -454,7 +498,7 @@ def _table_rows(zf: zipfile.ZipFile, sheet: str, name: str) -> Iterator[tuple[in
             if buf[tag_end - 1:tag_end] == b"/":
                 at = tag_end + 1
             else:
-                yield row, buf[tag_end + 1:close]
+                yield row, buf[at:nxt], buf[nxt:tag_end], buf[tag_end + 1:close]
                 at = close + len(_ROW_END)
             row += int(repeat.group(1)) if repeat else 1
         carry = buf[at:]

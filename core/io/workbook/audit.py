@@ -16,8 +16,11 @@ def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
     """A row per audit entry of ``doc``, user text written as text."""
     ws = wb.add_worksheet(SHEETS["audit"])
     log = doc.audit
+    when = [e.when_said() for e in log]
+    said = [w for w, e in zip(when, log, strict=True) if w != e.when]  # seen on reopening
     widths = header_widths(AUDIT_COLUMNS, [
-        text_width([e.who for e in log], 10, 24), 21, text_width([e.query for e in log], 8, 30),
+        text_width([e.who for e in log], 10, 24), text_width(said, 21, 46),
+        text_width([e.query for e in log], 8, 30),
         text_width([e.source_id for e in log], 8, 30), text_width([e.before for e in log], 8, 30),
         text_width([e.after for e in log], 8, 30), text_width([e.note for e in log], 12, 40),
         16, 9])
@@ -26,7 +29,7 @@ def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
     ws.freeze_panes(1, 0)
     for r, e in enumerate(log, start=1):
         for c, text in enumerate(
-            (e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin)
+            (e.who, when[r - 1], e.query, e.source_id, e.before, e.after, e.note, e.origin)
         ):
             put_text(ws, r, c, text, fmt.text, fmt.text_q)
         if e.seconds is not None:  # full precision in the cell, one decimal shown

@@ -13,6 +13,7 @@ from core.analysis.aggregate import UNJUDGED
 from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import FIELDS
+from core.model.document import OUTSIDE_ORIGIN as OUTSIDE_ORIGIN  # declared with the audit entry
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -40,7 +41,6 @@ ALL_K = 1_000_000_000
 #: Empty rows kept in the gain table so that entries can be added in Excel.
 GAIN_TABLE_SPARE = 10
 OUTSIDE_WHO = "spreadsheet edit"
-OUTSIDE_ORIGIN = "outside the app"
 #: The query and source id of an audit entry that records a convention (not a
 #: grade) changed: the entry's from and to say "<convention> = <value>".
 CONVENTION_ENTRY = "—"

@@ -76,9 +76,12 @@ def _field_words(f: ConventionField, ev: Evaluation) -> Text | str:
 
 def conventions_words(ev: Evaluation) -> list[tuple[str, Text]]:
     """(convention, its words) for each row of conventions the Report lists
-    (the rows of :data:`FIELDS`), then the judgment version."""
+    (the rows of :data:`FIELDS`; the consensus of annotators where the
+    document holds their grades), then the judgment version."""
     rows: dict[str, list[Text | str]] = {}
     for f in FIELDS:
+        if f.annotated and not ev.doc.annotators:
+            continue
         said = rows.setdefault(f.row, [])
         if said and f.kind != "flag":
             said.append("; ")
