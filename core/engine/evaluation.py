@@ -30,13 +30,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     tie_starts,
 )
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
-from core.engine.sums import (
-    group_dcg,
-    group_discounts,
-    sums_at_cutoffs,
-    sums_in_chunks,
-    times_discount,
-)
+from core.engine.sums import sums_in_chunks, tie_group_dcg
 from core.model.conventions import (
     Conventions,
     IdealInventory,
@@ -209,22 +203,13 @@ class Evaluation:
         group = self._sorted_group
         group_size = self._group_size
         if group is not None and group_size is not None and self._new_group is not None:
-            dcg = np.empty((nq, len(ks)))
-            # DCG@k = sum over tie groups of (sum of the group's gains) x (sum
-            # of its positions' discounts up to k) / (its size); only groups
-            # that start within k add anything, so unknown gains further down
-            # do not make DCG@k unknown.
-            starts = np.flatnonzero(self._new_group)
-            group_gain = np.bincount(group, weights=self._sorted_gain, minlength=starts.size)
-            group_query = q_sorted[starts]
-            disc_all = group_discounts(group, starts, rank)
-            first_rank = rank[starts]
-            for j, k in enumerate(ks):
-                dcg[:, j] = group_dcg(k, starts, first_rank, group_size, group_gain,
-                                      group_query, disc_all, rank, nq)
-            return dcg
-        contrib_all = times_discount(self._sorted_gain.copy(), rank, self._blocks)
-        return sums_at_cutoffs(contrib_all, q_sorted, rank, self._blocks, ks, nq)
+            # Only groups that start within k add anything, so unknown gains
+            # further down do not make DCG@k unknown.
+            return tie_group_dcg(self._sorted_gain, q_sorted, rank, group, group_size,
+                                 self._new_group, ks, nq)
+        # (a chunk of whole lists at a time: no full-length copy of the gains)
+        starts = np.searchsorted(q_sorted, np.arange(nq + 1))
+        return sums_in_chunks(self._sorted_gain, rank, self._blocks, starts, ks, nq)
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -236,21 +221,18 @@ class Evaluation:
         queries), and the contributions made a chunk at a time beside them.
         """
         nq = self.doc.n_queries
-        sorted_gain, ideal_query, ideal_rank, ideal_order, ideal_blocks = ideal_lists(
-            self.doc, self.gain, self.inventory_mask, self._inventory_is_ranked, blocks)
+        sorted_gain, starts, ideal_rank, ideal_order, ideal_blocks = ideal_lists(
+            self.doc, self.gain, self.inventory_mask, self._inventory_is_ranked, blocks,
+            self._sorted_rank)
         if ideal_order is not None:
             self.__dict__["ideal_order"] = ideal_order
         self._ideal_rank_sorted = ideal_rank
         self._kept_ideal: tuple[FloatArray, IntArray] | None = None
         if keep:
-            starts = np.searchsorted(ideal_query, np.arange(nq + 1))
             self._kept_ideal = sorted_gain, starts
-            return sums_in_chunks(sorted_gain, ideal_query, ideal_rank, ideal_blocks, starts,
-                                  self.cutoffs, nq)
-        # Large inputs: the contributions take the sorted gains' place.
-        icontrib_all = times_discount(sorted_gain, ideal_rank, ideal_blocks)
-        return sums_at_cutoffs(icontrib_all, ideal_query, ideal_rank, ideal_blocks,
-                                self.cutoffs, nq)
+        # Large inputs: unless kept, the contributions take the sorted gains' place.
+        return sums_in_chunks(sorted_gain, ideal_rank, ideal_blocks, starts, self.cutoffs, nq,
+                              overwrite=not keep)
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
@@ -508,8 +490,8 @@ class Evaluation:
             order = self.ideal_order
             gains, query = self.gain[order], self.doc.query[order]
         else:
-            gains, query, _, _, _ = ideal_lists(self.doc, self.gain, self.inventory_mask,
-                                                self._inventory_is_ranked, self._blocks)
+            return ideal_lists(self.doc, self.gain, self.inventory_mask,
+                               self._inventory_is_ranked, self._blocks, self._sorted_rank)[:2]
         return gains, np.searchsorted(query, np.arange(self.doc.n_queries + 1))
 
     def ideal(self, q: int) -> IntArray:
