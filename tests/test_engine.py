@@ -456,6 +456,27 @@ def test_tie_group_dcg_in_chunks_is_one_bincount_bit_for_bit(sizes, chunk, cutof
     assert got.tobytes() == want.tobytes()
 
 
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
+       st.sampled_from([1, 3, None]), st.integers(0, 2**32 - 1))
+def test_effective_discounts_in_chunks_are_each_querys(sizes, chunk, k, seed):
+    """Averaged ties' effective discounts of every position, worked a chunk
+    of whole queries at a time, are each query's own, bit for bit."""
+    from unittest import mock
+
+    from core.engine import evaluation, sums
+
+    rng = np.random.default_rng(seed)
+    query = np.repeat([f"q{i}" for i in range(len(sizes))], sizes).tolist()
+    doc = Document.from_columns(query=query, source_id=[f"s{i}" for i in range(len(query))],
+                                score=rng.integers(0, 4, len(query)).astype(float),
+                                grade=rng.integers(0, 3, len(query)).astype(float))
+    ev = evaluate(doc, Conventions(cutoffs=(k,), ties=TieRule.AVERAGE))
+    with mock.patch.object(evaluation, "CHUNK", chunk), mock.patch.object(sums, "CHUNK", chunk):
+        every = ev.effective_discount(k)
+    each = [ev.effective_discount(k, q) for q in range(doc.n_queries)]
+    assert every.tobytes() == np.concatenate([np.empty(0), *each]).tobytes()
+
+
 @given(st.lists(st.integers(0, 50), min_size=1, max_size=30), st.integers(1, 120))
 def test_whole_chunks_cover_every_list_once_unsplit(lengths, size):
     """Chunks of whole lists: consecutive, covering every list once, each at

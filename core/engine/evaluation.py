@@ -18,6 +18,7 @@ from core.engine.counts import counts_by_pair, counts_where
 from core.engine.discount import discount  # re-exported
 from core.engine.gains import check_totals, gains
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
+    GroupArray,
     ideal_key,
     ideal_lists,
     list_starts,
@@ -30,7 +31,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     tie_starts,
 )
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
-from core.engine.sums import sums_in_chunks, tie_group_dcg
+from core.engine.sums import CHUNK, sums_in_chunks, tie_group_dcg, whole_chunks
 from core.model.conventions import (
     Conventions,
     IdealInventory,
@@ -179,8 +180,8 @@ class Evaluation:
         order, q_sorted, rank, first, blocks = ranked_lists(
             self.doc, self.ranked_mask, self.gain, self.conventions.ties)
         self.order = order
-        self._sorted_group: IntArray | None = None
-        self._group_size: IntArray | None = None
+        self._sorted_group: GroupArray | None = None
+        self._group_size: GroupArray | None = None
         self._new_group: BoolArray | None = None
         if self.conventions.ties is TieRule.AVERAGE and order.size > 0:
             self._sorted_group, self._group_size, self._new_group = score_ties(
@@ -310,6 +311,7 @@ class Evaluation:
     @_GradeFree
     def tie_size(self) -> IntArray:
         """Size of each ranked candidate's tie group (1 when not tied)."""
+        size: npt.NDArray[np.integer[Any]]
         if self._sorted_group is None or self._group_size is None:
             size = np.ones(self.order.size, dtype=np.int64)
         else:
@@ -421,9 +423,28 @@ class Evaluation:
                 lo, hi = span
             else:
                 lo, hi = self.positions(q) if q is not None else (0, self.order.size)
-            at_or_span: IntArray | slice = slice(lo, hi)
-        else:
-            at_or_span = at
+            if self._sorted_group is not None and hi - lo > 2 * CHUNK:
+                return self._effective_in_chunks(k, lo, hi)
+            return self._effective(k, slice(lo, hi))
+        return self._effective(k, at)
+
+    def _effective_in_chunks(self, k: int | None, lo: int, hi: int) -> FloatArray:
+        """:meth:`effective_discount` of positions ``lo`` to ``hi`` - 1 (whole
+        queries) a chunk of whole queries at a time: the discounts and group
+        means beside the result are a chunk's (and so are the int64 copies
+        numpy's bincount makes of int32 group numbers); each group's mean is
+        made in its chunk, from the same sum in the same order."""
+        qs = self._sorted_query
+        starts = np.searchsorted(qs, np.arange(int(qs[lo]), int(qs[hi - 1]) + 2))
+        out = np.empty(hi - lo)
+        for a, b in whole_chunks(starts):
+            s, e = int(starts[a]), int(starts[b])
+            out[s - lo:e - lo] = self._effective(k, slice(s, e))
+        return out
+
+    def _effective(self, k: int | None, at_or_span: IntArray | slice) -> FloatArray:
+        """:meth:`effective_discount` of the positions ``at_or_span`` (whole
+        tie groups)."""
         rank = self._sorted_rank[at_or_span]
         d = discount(rank)
         if k is not None:

@@ -50,6 +50,8 @@ BoolArray = npt.NDArray[np.bool_]
 #: Each row's place among a few distinct values (int8 when counted by
 #: comparisons, :func:`_places`).
 CodeArray = npt.NDArray[np.integer[Any]]
+#: Tie groups' numbers and sizes (:func:`score_ties`).
+GroupArray = npt.NDArray[np.int32 | np.int64]
 #: Ranks (1-based positions in a list) are int32: lists are far shorter.
 RankArray = npt.NDArray[np.int32]
 
@@ -353,18 +355,19 @@ def ranked_lists(
 
 def score_ties(
     scores: FloatArray, order: IntArray, first: BoolArray
-) -> tuple[IntArray, IntArray, BoolArray]:
+) -> tuple[GroupArray, GroupArray, BoolArray]:
     """Tie groups of the ranked lists (``order``, query starts ``first``):
-    each position's group, each group's size, and where groups start (a new
-    query or a new score)."""
+    each position's group, each group's size (int32 below 2**31 positions:
+    both are kept for the evaluation's life, 12 MB less at 2M positions in
+    1.2M groups), and where groups start (a new query or a new score)."""
     new_group = tie_starts(scores[order], first)
     # Summed in place: numpy's cumsum of booleans makes a full-length
-    # integer copy of them first, and a subtraction one more (16 MB each at
-    # 2M positions).
-    group = new_group.astype(np.int64)
-    np.cumsum(group, out=group)
+    # integer copy of them first, and a subtraction one more.
+    kind = np.int32 if new_group.size < 2**31 else np.int64
+    group: npt.NDArray[Any] = new_group.astype(kind)
+    np.cumsum(group, dtype=kind, out=group)
     group -= 1
-    return group, np.bincount(group), new_group
+    return group, np.bincount(group).astype(kind), new_group
 
 
 #: The ideal lists are laid out from counts when the gains take at most this

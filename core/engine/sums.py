@@ -119,7 +119,8 @@ def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any], blocks: Blocks,
 
 
 def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
-                  group: IntArray, group_size: IntArray, new_group: npt.NDArray[np.bool_],
+                  group: npt.NDArray[np.integer[Any]], group_size: npt.NDArray[np.integer[Any]],
+                  new_group: npt.NDArray[np.bool_],
                   cutoffs: tuple[int | None, ...], nq: int) -> FloatArray:
     """DCG per query (rows) and cutoff (columns) of ranked lists whose ties
     are averaged (``gain``, ``query``, ``rank`` and tie ``group`` of each
@@ -155,7 +156,7 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
 
 
 def group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
-               size: IntArray, gain: npt.NDArray[Any], query: npt.NDArray[Any],
+               size: npt.NDArray[np.integer[Any]], gain: npt.NDArray[Any], query: npt.NDArray[Any],
                disc_all: npt.NDArray[Any], rank: npt.NDArray[Any], nq: int) -> FloatArray:
     """DCG@k per query from tie groups (their first positions ``starts`` and
     ranks, sizes, gain totals, queries and discount totals; ``rank``: each
