@@ -452,10 +452,11 @@ class Evaluation:
         if self._sorted_group is None or self._group_size is None:
             return d
         group = self._sorted_group[at_or_span]
-        # Whole tie groups: numbered from their first one's.
+        # Whole tie groups: numbered from their first one's (in bincount's
+        # own type: it would copy int32 numbers to it anyway).
         first = int(group[0]) if group.size else 0
-        if first:
-            group = group - first
+        if first or group.dtype != np.intp:
+            group = np.subtract(group, first, dtype=np.intp)
         size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
         sums = np.bincount(group, weights=d, minlength=size.size).astype(np.float64, copy=False)
         sums /= size

@@ -141,7 +141,7 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
         if lo == hi:  # (no ranked position at all)
             continue
         first = int(group[lo])
-        local = group[lo:hi] - first
+        local = np.subtract(group[lo:hi], first, dtype=np.intp)  # (bincount's own type)
         heads = np.flatnonzero(new_group[lo:hi])
         r = rank[lo:hi]
         totals = np.bincount(local, weights=gain[lo:hi], minlength=heads.size)
