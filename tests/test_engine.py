@@ -415,8 +415,10 @@ def test_sums_in_chunks_are_the_sums_of_the_whole_bit_for_bit(sizes, uniform, cu
             got = sums.sums_in_chunks(kept, rank, blocks, starts, tuple(cutoffs), len(sizes))
             again = sums.sums_in_chunks(kept.copy(), rank, blocks, starts, tuple(cutoffs),
                                         len(sizes), overwrite=True)
+            ranked = sums.sums_in_chunks(kept, None, blocks, starts, tuple(cutoffs), len(sizes))
     assert kept.tobytes() == gain.tobytes()
     assert again.tobytes() == got.tobytes()
+    assert ranked.tobytes() == got.tobytes()  # (each chunk's ranks made from the starts)
     nan = np.isnan(want)
     np.testing.assert_array_equal(np.isnan(got), nan)
     np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))

@@ -510,14 +510,16 @@ def _rows(mask: BoolArray) -> IntArray | slice:
 def ideal_lists(
     doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks,
     ranks: RankArray | None = None,
-) -> tuple[FloatArray, IntArray, RankArray, IntArray | None, Blocks]:
+) -> tuple[FloatArray, IntArray, RankArray | None, IntArray | None, Blocks]:
     """Every query's ideal list at once, highest gain first.
 
     ``same_rows``: the inventory holds the ranked list's rows, whose
     ``blocks`` and ``ranks`` (:func:`block_rank`, when given) are then
     reused. Returns the gains in ideal order (NaN where
     unknown), where each query's list starts (and where the last one ends),
-    the 1-based rank of each position, the candidate indices in that order
+    the 1-based rank of each position when it is ``ranks`` (None otherwise:
+    :func:`list_rank` of the starts, or :func:`block_rank`, make them when
+    asked), the candidate indices in that order
     when a sort found them (None when only the gains were laid out: which
     candidate stands where is worked out when asked), and the lists'
     uniform blocks (:func:`uniform_blocks`).
@@ -564,8 +566,5 @@ def ideal_lists(
     del inv, inv_query
     sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
     sorted_gain = sorted_gain.astype(np.float64, copy=False)
-    if blocks and same_rows and ranks is not None:
-        ideal_rank = ranks  # (shared: 8 MB at 2M rows)
-    else:
-        ideal_rank = block_rank(*blocks)[0] if blocks else list_rank(starts)
+    ideal_rank = ranks if blocks and same_rows else None
     return sorted_gain, starts, ideal_rank, ideal_order, blocks

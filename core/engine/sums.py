@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.discount import block_discounts, discount
-from core.engine.order import Blocks, prefixes
+from core.engine.order import Blocks, block_rank, list_rank, prefixes
 
 __all__ = ["CHUNK", "group_dcg", "sums_at_cutoffs", "sums_in_chunks", "tie_group_dcg",
            "times_discount", "whole_chunks"]
@@ -96,7 +96,7 @@ def whole_chunks(starts: npt.NDArray[Any], size: int = CHUNK) -> list[tuple[int,
     return list(itertools.pairwise(edges))
 
 
-def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any], blocks: Blocks,
+def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any] | None, blocks: Blocks,
                    starts: IntArray, cutoffs: tuple[int | None, ...], nq: int, *,
                    overwrite: bool = False) -> FloatArray:
     """:func:`sums_at_cutoffs` of ``gains`` times their discounts
@@ -106,15 +106,19 @@ def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any], blocks: Blocks,
     position among them) are a chunk's. ``gains`` are left as they are
     unless ``overwrite``. Each query's terms are summed in one chunk, in
     the same order, and a chunk gives 0.0 to the queries of the others: the
-    very same bits."""
+    very same bits. ``rank`` None: each chunk's ranks are made from
+    ``starts`` (or ``blocks``) too."""
     out = np.zeros((nq, len(cutoffs)))
     for a, b in whole_chunks(starts):
         lo, hi = int(starts[a]), int(starts[b])
         part_blocks = ((hi - lo) // blocks[1], blocks[1]) if blocks else None
+        part_rank = (rank[lo:hi] if rank is not None
+                     else block_rank(*part_blocks)[0] if part_blocks
+                     else list_rank(starts[a:b + 1] - lo))
         part = times_discount(gains[lo:hi] if overwrite else gains[lo:hi].copy(),
-                              rank[lo:hi], part_blocks)
+                              part_rank, part_blocks)
         query = np.repeat(np.arange(a, b), np.diff(starts[a:b + 1]))
-        out += sums_at_cutoffs(part, query, rank[lo:hi], part_blocks, cutoffs, nq)
+        out += sums_at_cutoffs(part, query, part_rank, part_blocks, cutoffs, nq)
     return out
 
 
