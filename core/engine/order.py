@@ -237,7 +237,13 @@ def _id_desc_ties(doc: Document, order: IntArray, starts: BoolArray) -> None:
     # Only tied candidates need their ids compared (strings are slow).
     pos, group = tied_positions(starts)
     rows = order[pos]
-    order[pos] = rows[id_desc_order(doc, rows, group)]
+    if order.size < 2**31:
+        # int32 beside the sort's own temporaries, where the trec_eval
+        # preset's engine peaks (1.33M tied rows of 2M: 10 MB less).
+        pos, rows = pos.astype(np.int32), rows.astype(np.int32)
+    perm = id_desc_order(doc, rows, group)
+    del group
+    order[pos] = rows[perm]
 
 
 # -- tie groups ------------------------------------------------------------------------
