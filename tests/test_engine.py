@@ -345,7 +345,7 @@ def test_ideal_keys_laid_out_from_counts_equal_the_sorted_keys(sizes, n_values, 
         return
     assert laid is not None
     perm = np.lexsort((key, q))
-    np.testing.assert_array_equal(laid[1], q[perm])
+    np.testing.assert_array_equal(np.repeat(np.arange(n_queries), np.diff(laid[1])), q[perm])
     np.testing.assert_array_equal(laid[0], key[perm])
 
 
@@ -412,19 +412,26 @@ def test_sums_in_chunks_are_the_sums_of_the_whole_bit_for_bit(sizes, uniform, cu
                                     blocks, tuple(cutoffs), len(sizes))
         kept = gain.copy()
         with mock.patch.object(sums, "CHUNK", chunk):
-            got = sums.sums_in_chunks(kept, query, rank, blocks, starts, tuple(cutoffs),
-                                      len(sizes))
+            got = sums.sums_in_chunks(kept, rank, blocks, starts, tuple(cutoffs), len(sizes))
+            again = sums.sums_in_chunks(kept.copy(), rank, blocks, starts, tuple(cutoffs),
+                                        len(sizes), overwrite=True)
+            ranked = sums.sums_in_chunks(kept, None, blocks, starts, tuple(cutoffs), len(sizes))
     assert kept.tobytes() == gain.tobytes()
+    assert again.tobytes() == got.tobytes()
+    assert ranked.tobytes() == got.tobytes()  # (each chunk's ranks made from the starts)
     nan = np.isnan(want)
     np.testing.assert_array_equal(np.isnan(got), nan)
     np.testing.assert_array_equal(got[~nan].view(np.int64), want[~nan].view(np.int64))
 
 
-@given(st.lists(st.integers(1, 300), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
+       st.lists(st.sampled_from([1, 2, 5, 79, None]), min_size=1, max_size=3, unique=True),
        st.integers(0, 2**32 - 1))
-def test_group_discounts_in_chunks_are_one_bincount_bit_for_bit(sizes, chunk, seed):
-    """Each tie group's total of discounts, summed a chunk of whole groups at
-    a time, is one bincount of every position's discount."""
+def test_tie_group_dcg_in_chunks_is_one_bincount_bit_for_bit(sizes, chunk, cutoffs, seed):
+    """DCG of averaged ties worked a chunk of whole queries at a time is, bit
+    for bit, the DCG of every tie group at once: each group's gain total
+    and discount total one bincount over all positions (queries without a
+    ranked candidate, NaN, -0.0 and huge gains among them)."""
     from unittest import mock
 
     from core.engine import sums
@@ -432,15 +439,75 @@ def test_group_discounts_in_chunks_are_one_bincount_bit_for_bit(sizes, chunk, se
     from core.engine.order import list_starts, score_ties, segment_rank
 
     rng = np.random.default_rng(seed)
-    query = np.repeat(np.arange(len(sizes)), sizes)
-    score = -np.sort(-rng.integers(0, 5, query.size).astype(float))  # ties
-    order = np.lexsort((-score, query))
+    nq = len(sizes) + 2
+    query = np.repeat(np.sort(rng.choice(nq, len(sizes), replace=False)), sizes)
+    score = np.concatenate([-np.sort(-rng.integers(0, 5, n).astype(float)) for n in sizes])
+    gains = np.array([0.0, -0.0, 1.0, 3.0, 0.1, 7.0, -2.0, np.nan, 1.7e308])
+    gain = rng.choice(gains[:rng.integers(2, gains.size + 1)], query.size)
     rank = segment_rank(query)[0]
-    group, _, new_group = score_ties(score, order, list_starts(query))
-    want = np.bincount(group, weights=discount(rank))
-    with mock.patch.object(sums, "CHUNK", chunk):
-        got = sums.group_discounts(group, np.flatnonzero(new_group), rank)
+    group, size, new_group = score_ties(score, np.arange(query.size), list_starts(query))
+    starts = np.flatnonzero(new_group)
+    totals = np.bincount(group, weights=gain, minlength=starts.size)
+    disc = np.bincount(group, weights=discount(rank), minlength=starts.size)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = np.stack([sums.group_dcg(k, starts, rank[starts], size, totals, query[starts],
+                                        disc, rank, nq) for k in cutoffs], axis=1)
+        with mock.patch.object(sums, "CHUNK", chunk):
+            got = sums.tie_group_dcg(gain, query, rank, group, size, new_group,
+                                     tuple(cutoffs), nq)
     assert got.tobytes() == want.tobytes()
+
+
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
+       st.sampled_from([1, 3, None]), st.integers(0, 2**32 - 1))
+def test_effective_discounts_in_chunks_are_each_querys(sizes, chunk, k, seed):
+    """Averaged ties' effective discounts of every position, worked a chunk
+    of whole queries at a time, are each query's own, bit for bit."""
+    from unittest import mock
+
+    from core.engine import evaluation, sums
+
+    rng = np.random.default_rng(seed)
+    query = np.repeat([f"q{i}" for i in range(len(sizes))], sizes).tolist()
+    doc = Document.from_columns(query=query, source_id=[f"s{i}" for i in range(len(query))],
+                                score=rng.integers(0, 4, len(query)).astype(float),
+                                grade=rng.integers(0, 3, len(query)).astype(float))
+    ev = evaluate(doc, Conventions(cutoffs=(k,), ties=TieRule.AVERAGE))
+    with mock.patch.object(evaluation, "CHUNK", chunk), mock.patch.object(sums, "CHUNK", chunk):
+        every = ev.effective_discount(k)
+    each = [ev.effective_discount(k, q) for q in range(doc.n_queries)]
+    assert every.tobytes() == np.concatenate([np.empty(0), *each]).tobytes()
+
+
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=30), st.integers(1, 120))
+def test_whole_chunks_cover_every_list_once_unsplit(lengths, size):
+    """Chunks of whole lists: consecutive, covering every list once, each at
+    least ``size`` positions but the last, which is at least half that
+    unless it is the only one."""
+    from core.engine.sums import whole_chunks
+
+    starts = np.concatenate(([0], np.cumsum(lengths)))
+    chunks = whole_chunks(starts, size)
+    assert [a for a, _ in chunks] == [0] + [b for _, b in chunks[:-1]]
+    assert chunks[-1][1] == len(lengths)
+    spans = [int(starts[b] - starts[a]) for a, b in chunks]
+    assert all(n >= size for n in spans[:-1])
+    assert len(spans) == 1 or spans[-1] >= size // 2
+
+
+@given(st.lists(st.integers(0, 6), max_size=40))
+def test_segment_rank_counts_positions_within_runs(keys):
+    """1-based positions within runs of equal keys, and where each run starts."""
+    from core.engine.order import list_rank, segment_rank
+
+    q = np.sort(np.array(keys, dtype=np.int64))
+    rank, first = segment_rank(q)
+    want = [i - min(j for j in range(q.size) if q[j] == q[i]) + 1 for i in range(q.size)]
+    assert rank.dtype == np.int32
+    assert rank.tolist() == want
+    assert first.tolist() == [r == 1 for r in want]
+    starts = np.searchsorted(q, np.arange(8))  # (the same lists by where they start)
+    assert list_rank(starts).tolist() == want
 
 
 @given(st.lists(st.sampled_from([-np.inf, -2.5, -0.0, 0.0, 1e-300, 3.0, 7.0, np.inf]),

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from core.engine.evaluation import Evaluation, Status, discount
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
+from core.engine.sums import whole_chunks
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
@@ -331,7 +332,9 @@ class _OuterBounds:
 
     #: About this many positions are worked at once (per thread: 1 << 16
     #: rather than 1 << 18 took the default conventions' report from 44 to
-    #: 11 MiB above the evaluation, traced, for the same CPU time).
+    #: 11 MiB above the evaluation, traced, for the same CPU time), in
+    #: chunks of whole queries as the engine's sums make them
+    #: (:func:`core.engine.sums.whole_chunks`).
     CHUNK = 1 << 16
 
     def __init__(self, ev: Evaluation, values: FloatArray, q: int | None = None) -> None:
@@ -344,8 +347,7 @@ class _OuterBounds:
             # each list starts (a chunk's queries are made again from it).
             self.ideal_gain, self.ideal_start = ev.ideal_gains()
             self.ranked_start = np.searchsorted(ev.sorted_query, np.arange(nq + 1))
-            per_chunk = max(1, self.CHUNK * nq // max(ev.order.size, 1))
-            self.chunks = [(a, min(a + per_chunk, nq)) for a in range(0, nq, per_chunk)]
+            self.chunks = whole_chunks(self.ranked_start, self.CHUNK)
         else:
             ideal = query_ideal(ev, q)
             self.ideal_gain = ev.gain[ideal]

@@ -14,10 +14,10 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.discount import block_discounts, discount
-from core.engine.order import Blocks, prefixes
+from core.engine.order import Blocks, block_rank, list_rank, prefixes
 
-__all__ = ["group_dcg", "group_discounts", "sums_at_cutoffs", "sums_in_chunks",
-           "times_discount"]
+__all__ = ["CHUNK", "group_dcg", "sums_at_cutoffs", "sums_in_chunks", "tie_group_dcg",
+           "times_discount", "whole_chunks"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -30,10 +30,10 @@ def times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks) -> 
     one = block_discounts(blocks[1], rank.size) if blocks else None
     if one is None or not blocks:
         # A chunk at a time: no full-length discounts beside the gains (16 MB
-        # at 2M, where the trec_eval preset's engine peaked); each chunk's
-        # discounts are the whole's (a table's values, each chunk being long).
-        edges = _chunk_edges(np.arange(0, rank.size, CHUNK), rank.size)
-        for lo, hi in itertools.pairwise(edges):
+        # at 2M, where the trec_eval preset's engine peaked).
+        edges = np.append(np.arange(0, rank.size, CHUNK), rank.size)
+        for a, b in whole_chunks(edges):
+            lo, hi = int(edges[a]), int(edges[b])
             gain[lo:hi] *= discount(rank[lo:hi])
     else:
         grid = gain.reshape(blocks)
@@ -67,8 +67,100 @@ def sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDArr
     return out
 
 
+#: About this many positions are worked at once by the functions that take
+#: whole lists a chunk at a time (:func:`whole_chunks`): the temporaries are
+#: a chunk's, not the whole's (16 MB an array at 2M positions), and a chunk
+#: is long enough that its discounts are its table's values, as the whole's
+#: (:func:`core.engine.discount.discount`) and that numpy's calls per chunk
+#: cost little.
+CHUNK = 1 << 18
+
+
+def whole_chunks(starts: npt.NDArray[Any], size: int = CHUNK) -> list[tuple[int, int]]:
+    """Consecutive lists a chunk at a time: the first list of each chunk
+    and the one after its last. ``starts``: where each list starts among
+    the positions, and where the last one ends (ascending). Each chunk is
+    at least ``size`` positions long but the last, which is at least half
+    that unless it is the only one; a list is never split, so a sum per
+    list made in its chunk is the sum made over the whole, bit for bit.
+
+    >>> whole_chunks(np.array([0, 3, 5, 9, 10]), size=4)
+    [(0, 2), (2, 4)]
+    """
+    n = starts.size - 1
+    edges = [0]
+    while edges[-1] < n:
+        edges.append(min(int(np.searchsorted(starts, starts[edges[-1]] + size)), n))
+    if len(edges) > 2 and starts[edges[-1]] - starts[edges[-2]] < size // 2:
+        del edges[-2]
+    return list(itertools.pairwise(edges))
+
+
+def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any] | None, blocks: Blocks,
+                   starts: IntArray, cutoffs: tuple[int | None, ...], nq: int, *,
+                   overwrite: bool = False) -> FloatArray:
+    """:func:`sums_at_cutoffs` of ``gains`` times their discounts
+    (:func:`times_discount`) of lists laid out query by query (``starts``:
+    where each query's list starts, and where the last one ends), a chunk
+    of whole lists at a time, so that the temporaries (the query of each
+    position among them) are a chunk's. ``gains`` are left as they are
+    unless ``overwrite``. Each query's terms are summed in one chunk, in
+    the same order, and a chunk gives 0.0 to the queries of the others: the
+    very same bits. ``rank`` None: each chunk's ranks are made from
+    ``starts`` (or ``blocks``) too."""
+    out = np.zeros((nq, len(cutoffs)))
+    for a, b in whole_chunks(starts):
+        lo, hi = int(starts[a]), int(starts[b])
+        part_blocks = ((hi - lo) // blocks[1], blocks[1]) if blocks else None
+        part_rank = (rank[lo:hi] if rank is not None
+                     else block_rank(*part_blocks)[0] if part_blocks
+                     else list_rank(starts[a:b + 1] - lo))
+        part = times_discount(gains[lo:hi] if overwrite else gains[lo:hi].copy(),
+                              part_rank, part_blocks)
+        query = np.repeat(np.arange(a, b), np.diff(starts[a:b + 1]))
+        out += sums_at_cutoffs(part, query, part_rank, part_blocks, cutoffs, nq)
+    return out
+
+
+def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
+                  group: npt.NDArray[np.integer[Any]], group_size: npt.NDArray[np.integer[Any]],
+                  new_group: npt.NDArray[np.bool_],
+                  cutoffs: tuple[int | None, ...], nq: int) -> FloatArray:
+    """DCG per query (rows) and cutoff (columns) of ranked lists whose ties
+    are averaged (``gain``, ``query``, ``rank`` and tie ``group`` of each
+    position, ascending by query; each group's size; where each group
+    starts): DCG@k is the sum over tie groups of the group's gain total
+    times the total of its positions' discounts up to k over its size
+    (:func:`group_dcg`).
+
+    A chunk of whole queries at a time: the per-group arrays (five of 9 MB
+    at 2M candidates in 1.2M groups, where the default conventions' engine
+    peaked) are a chunk's. Each group's totals and each query's sum are
+    added in position order within its chunk: the very bits of one
+    bincount over the whole."""
+    out = np.zeros((nq, len(cutoffs)))
+    starts = np.searchsorted(query, np.arange(nq + 1))
+    for a, b in whole_chunks(starts):
+        lo, hi = int(starts[a]), int(starts[b])
+        if lo == hi:  # (no ranked position at all)
+            continue
+        first = int(group[lo])
+        local = np.subtract(group[lo:hi], first, dtype=np.intp)  # (bincount's own type)
+        heads = np.flatnonzero(new_group[lo:hi])
+        r = rank[lo:hi]
+        totals = np.bincount(local, weights=gain[lo:hi], minlength=heads.size)
+        discounts = np.bincount(local, weights=discount(r), minlength=heads.size)
+        del local
+        owner = query[lo:hi][heads] - a
+        size = group_size[first:first + heads.size]
+        for j, k in enumerate(cutoffs):
+            out[a:b, j] = group_dcg(k, heads, r[heads], size, totals, owner, discounts, r,
+                                    b - a)
+    return out
+
+
 def group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
-               size: IntArray, gain: npt.NDArray[Any], query: npt.NDArray[Any],
+               size: npt.NDArray[np.integer[Any]], gain: npt.NDArray[Any], query: npt.NDArray[Any],
                disc_all: npt.NDArray[Any], rank: npt.NDArray[Any], nq: int) -> FloatArray:
     """DCG@k per query from tie groups (their first positions ``starts`` and
     ranks, sizes, gain totals, queries and discount totals; ``rank``: each
@@ -100,55 +192,4 @@ def group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
     per_group[disc <= 0] = 0.0
     sums = np.bincount(query, weights=per_group, minlength=nq)
     out: FloatArray = sums.astype(np.float64, copy=False)
-    return out
-
-
-#: About this many positions are multiplied and summed at once by
-#: :func:`sums_in_chunks`.
-CHUNK = 1 << 18
-
-
-def sums_in_chunks(gains: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
-                   blocks: Blocks, starts: IntArray, cutoffs: tuple[int | None, ...],
-                   nq: int) -> FloatArray:
-    """:func:`sums_at_cutoffs` of ``gains`` times their discounts
-    (:func:`times_discount`), ``gains`` left as they are: a chunk of whole
-    lists at a time (``starts``: where each query's list starts, and where
-    the last one ends), so that the temporaries are a chunk's. Each query's
-    terms are summed in one chunk, in the same order, and a chunk gives
-    0.0 to the queries of the others: the very same bits."""
-    out = np.zeros((nq, len(cutoffs)))
-    for lo, hi in itertools.pairwise(_chunk_edges(starts, gains.size)):
-        part_blocks = ((hi - lo) // blocks[1], blocks[1]) if blocks else None
-        part = times_discount(gains[lo:hi].copy(), rank[lo:hi], part_blocks)
-        out += sums_at_cutoffs(part, query[lo:hi], rank[lo:hi], part_blocks, cutoffs, nq)
-    return out
-
-
-def _chunk_edges(starts: IntArray, total: int) -> list[int]:
-    """Where the chunks of :func:`sums_in_chunks` start, and where the last
-    one ends: at the start of a list, each chunk at least :data:`CHUNK`
-    positions long but the last, which is at least half that unless it is
-    the only one (the discounts of a chunk are those of the whole: a table's
-    values, :func:`core.engine.discount.discount`)."""
-    edges = [0]
-    while edges[-1] < total:
-        i = int(np.searchsorted(starts, edges[-1] + CHUNK))
-        edges.append(int(starts[i]) if i < starts.size else total)
-    if len(edges) > 2 and edges[-1] - edges[-2] < CHUNK // 2:
-        del edges[-2]
-    return edges
-
-
-def group_discounts(group: IntArray, starts: IntArray, rank: npt.NDArray[Any]) -> FloatArray:
-    """Per tie group (``group``: each position's, numbered in order;
-    ``starts``: where each one starts), the sum of its positions' discounts
-    in position order, as one bincount adds them, but a chunk of whole
-    groups at a time: no full-length array of discounts (16 MB at 2M
-    positions, at the engine's peak under the default conventions)."""
-    out = np.empty(starts.size)
-    for lo, hi in itertools.pairwise(_chunk_edges(starts, group.size)):
-        first, last = int(group[lo]), int(group[hi - 1])
-        out[first:last + 1] = np.bincount(group[lo:hi] - first, weights=discount(rank[lo:hi]),
-                                          minlength=last + 1 - first)
     return out

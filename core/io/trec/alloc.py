@@ -15,7 +15,11 @@ the holes the read and the join leave in the heap) lowered evaluate's peak
 on a 2,000,000-row run by 10-20 MiB (defaults 281-287 -> 270-273 MiB,
 trec_eval preset 271-282 -> 258-262) for ~35,000 more page faults, but a
 comparison of two such runs took ~360,000 more faults and 0.7-1.0 s more
-CPU (of 3.6 s; its peak 740 -> 676 MiB): not kept. Handing the heap's free
+CPU (of 3.6 s; its peak 740 -> 676 MiB): not kept; 4 MiB for evaluate
+alone (chosen per command), measured once the engine held less (h38mem,
+docs/benchmarks.md): defaults 228 -> 212 MiB, trec_eval preset 237 -> 224,
+for 0.08-0.18 s more CPU of ~1.3 s, with evaluate already at 0.53-0.56x
+pytrec_eval's peak: not built. Handing the heap's free
 memory back once a document was read (``malloc_trim``) lowered the peak by
 0-10 MB and cost the engine's first pass its page faults again (0.1-0.5 s at
 2,000,000 rows on this machine's VM, where first touching a page costs 4-40
