@@ -39,7 +39,9 @@ def end(status: int) -> int:
     """For the process's own entry point, after the command returned
     ``status``: the process ended at once where :func:`nothing_left` was
     said and nothing else runs; else ``status``, for ``sys.exit``."""
-    if not _quick or threading.active_count() != 1:
+    # CPython's own runner of the exit handlers (private: elsewhere, the usual ending)
+    run_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if not _quick or threading.active_count() != 1 or run_handlers is None:
         return status
     try:
         for stream in (sys.stdout, sys.stderr):
@@ -47,5 +49,5 @@ def end(status: int) -> int:
                 stream.flush()
     except (OSError, ValueError):  # a closed pipe or stream: the usual ending says so
         return status
-    atexit._run_exitfuncs()  # what the usual ending runs first
+    run_handlers()  # what the usual ending runs first
     os._exit(status)
