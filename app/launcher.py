@@ -100,9 +100,12 @@ def xcb_unloadable(env: Mapping[str, str], plugins: Path | Callable[[], Path],
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in COMMANDS:
+        from app.cli.ending import end
         from app.cli.main import main as cli_main
 
-        return cli_main(args)
+        status = cli_main(args)
+        # The process's own command line (the installed script): it may end at once.
+        return end(status) if argv is None else status
     # Before the file is read: a refusal starts no reading.
     if problem := no_display(os.environ) or xcb_unloadable(os.environ, qt_plugins):
         print(problem, file=sys.stderr)

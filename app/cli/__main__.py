@@ -2,6 +2,7 @@
 
 import sys
 
+from app.cli.ending import end
 from app.cli.main import main
 
-sys.exit(main())
+sys.exit(end(main()))

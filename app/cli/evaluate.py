@@ -11,6 +11,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from app.cli.ending import nothing_left
 from app.cli.notices import say_reopened
 from app.cli.options import conventions_from_args
 from core.errors import InputError
@@ -93,4 +94,5 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     doc, conv = load_input(args)
     say_reopened([doc], args)
     _printer(args.format)(evaluate_input(doc, conv, args), out)
+    nothing_left()  # the process may end without the interpreter's teardown (~30 ms)
     return 0

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from app.cli.ending import end
 from app.cli.engine import add_engine_arguments
 from app.cli.evaluate import cmd_evaluate
 from app.cli.export import add_export_arguments, cmd_export
@@ -185,4 +186,4 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(end(main()))
