@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
@@ -195,6 +196,36 @@ def test_numeric_query_ids_are_read_as_the_query(sheet: Drawn, suffix: str) -> N
     if code == 0 and report is not None:
         query = sheet.rows[0][sheet.column_kinds.index("query")]
         assert report["mapping"]["query"] == query, report["mapping"]
+
+
+#: Sheets drawn with a batch's number (over whole queries).
+BATCH_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=BATCH_SHEETS, phases=[Phase.explicit, Phase.generate])
+# a batch of two queries each, under col4: once a second annotator's grades
+@example(replace(_tallied([1] * 6 + [2] * 3, [0, 3, 1, 2, 0, 3, 1, 1, 2], 3),
+               kinds=["batch"], column_kinds=["batch", "query", "source", "grade"]), ".csv")
+@given(sheets(among=("batch",)).filter(lambda s: s.layout != "transposed"),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_batch_number_is_never_read_as_grades(sheet: Drawn, suffix: str) -> None:
+    """1, 1, 1, 1, 2, 2, ... under ``batch`` or ``col6``: small whole numbers,
+    one value over whole queries, where grades vary within
+    a query across its documents: left out saying so, never a grade column
+    (one more annotator's), and the grades imported are the drawn ones."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    assert code == 0 or not sheet.ambiguous or "batch" not in err, err
+    if code != 0:
+        return
+    assert report is not None
+    batches = {sheet.rows[0][c] for c, kind in enumerate(sheet.column_kinds)
+               if kind == "batch"}
+    assert batches
+    for column in report["columns"]:
+        if column["header"] in batches:
+            assert column["role"] is None, column
+            assert "a batch's or a group's number" in column["reason"], column
 
 
 #: Sheets drawn with a rank (1..n within each query) under a header naming
