@@ -233,7 +233,37 @@ def test_a_batch_number_is_never_read_as_grades(sheet: Drawn, suffix: str) -> No
 RANK_SHEETS = 10
 
 
-@settings(PROFILE, max_examples=RANK_SHEETS, phases=[Phase.generate])
+def _in_stock(wide: bool) -> Drawn:
+    """A true/false column (``in_stock``) whose true rows, and only those,
+    carry a comment, beside a rank under ``value``: the comment answers
+    nothing, so the true rows are judgments, not control tasks (the wide
+    sheet as the generator drew it: 5 of its 6 judgments were skipped as
+    control tasks)."""
+    said = ["0 - Not relevant", "1 - Somewhat relevant", "2 - Highly relevant"]
+    alice, bob, stock = [0, 2, 0, 1, 1, 2], [0, 2, 0, 2, 1, 2], [True] * 5 + [False]
+    if not wide:
+        alice, stock = [0, 2, 1, 3, 1, 2], [True, False, True, True, False, True]
+    header = ["Input.doc_id", "search_term", "grade_Alice", "grade_Bob", "in_stock", "comment",
+              "value"]
+    rows = [[f"B0{i // 3}00{i % 3}XK{i % 3}", _QUERIES[i // 3], said[a] if wide else a,
+             said[b], str(t).lower(), "page did not load" if t else "", i % 3 + 1]
+            for i, (a, b, t) in enumerate(zip(alice, bob, stock, strict=True))]
+    kinds = ["source", "query", "grade", "grade", "boolean", "text", "rank"]
+    if not wide:  # one judge's grades under relevance
+        header, kinds = [h for h in header if h != "grade_Bob"], kinds[:3] + kinds[4:]
+        header[2] = "relevance"
+        rows = [r[:3] + r[4:] for r in rows]
+    truth = {(r[1], r[0]): sorted(float(said.index(g)) if isinstance(g, str) else float(g)
+                                  for g in r[2:4 if wide else 3]) for r in rows}
+    return Drawn([header, *rows], "wide" if wide else "long", truth, kinds=["boolean", "text",
+                                                                          "rank"],
+                 grade_headers=[h for h in header if h.startswith("grade") or h == "relevance"],
+                 column_kinds=kinds)
+
+
+@settings(PROFILE, max_examples=RANK_SHEETS, phases=[Phase.explicit, Phase.generate])
+@example(_in_stock(wide=True), ".csv")
+@example(_in_stock(wide=False), ".xlsx")
 @given(sheets(among=("rank",)).filter(lambda s: s.layout != "transposed"),
        st.sampled_from([".csv", ".xlsx"]))
 def test_a_rank_beside_grades_is_never_read_as_grades(sheet: Drawn, suffix: str) -> None:
