@@ -507,7 +507,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         if p.filled and p.dates >= 0.8:
             ignored[p.col] = (f"{p.shown()}: dates and times, not imported", "")
         elif p.constant and p.fill >= 0.9 and not p.graded:
-            ignored[p.col] = (f"{p.shown()}: one value on every row, not imported", "")
+            what = f"{span(p)} on every row" if p.numeric > 0.9 else "one value on every row"
+            ignored[p.col] = (f"{p.shown()}: {what}, not imported", "")
     free = [p for p in free if p.col not in ignored]
     unsure: tuple[Profile, ...] = ()  # the two that could be the query, read around the first
     if "query" not in found or "source_id" not in found:
@@ -675,4 +676,8 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
                 return (f"{p.shown()}: {what}, each shared by several of a query's items (a "
                         "count or a group: a ranking would tie them); not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
+    if p.numeric > 0.9 and p.lo == p.hi:  # one number: said once, with where
+        rows = len(p.texts)
+        where = "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
+        return f"{p.shown()}: {span(p)} {where}, no role read from it; not imported", ""
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""
