@@ -24,7 +24,8 @@ from tests.sheetgen import Drawn, Run, runs, sheets, write_sheet
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
 PROFILE = settings(max_examples=SHEETS_PER_RUN, deadline=None, derandomize=True, database=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.filter_too_much])
 
 
 def _run(sheet: Drawn | Run, suffix: str) -> tuple[int, str, dict | None, list[dict[str, str]]]:
