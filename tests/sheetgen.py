@@ -180,6 +180,16 @@ def _tally(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[Any]:
     return [count[(q, d)] for q, d, _ in per_row]
 
 
+def _batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
+    """A batch's number (1, 2 or 7, 8, ...): a few values, each over whole
+    queries (the queries, in their order, cut in 2 or more pieces). Never
+    a grade: a grade judges one document, and varies within a query across
+    its documents."""
+    base, n_q = rnd.choice([1, 7]), len({q for q, _, _ in per_row})
+    cuts = sorted(rnd.sample(range(1, n_q), rnd.randint(1, n_q - 1)))
+    return [base + sum(1 for c in cuts if q >= c) for q, _, _ in per_row]
+
+
 def _ranks(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
     """A rank of each item within its query, 1..n (one per item, said again
     on each of its rows), in the rows' order or shuffled."""
@@ -253,8 +263,9 @@ DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "
 #: Kinds drawn only when asked for (``sheets(among=...)``), so that the
 #: sheets the main property test draws stay the same: a count of few
 #: values (100-102), shared by several items of a query; a rank counting
-#: each query's items 1..n, under a header that names no ranking.
-ASKED = ["tally", "rank"]
+#: each query's items 1..n, under a header that names no ranking; a
+#: batch's number over whole queries.
+ASKED = ["tally", "rank", "batch"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
@@ -334,6 +345,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     for kind in kinds:
         if kind == "tally":
             cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
+        elif kind == "batch":  # small whole numbers of no document's judgment
+            cells, names, gradey = _batches(rnd, per_row), ["batch", "Batch", "group",
+                                                             "round"], False
         elif kind == "rank":  # small whole numbers, yet never grades: the import must know
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:

@@ -182,8 +182,21 @@ def test_a_column_of_one_value_on_some_rows_is_said_in_the_singular() -> None:
     assert (mapping.query, mapping.source_id, mapping.annotator, mapping.grade) == (0, 1, 2, 3)
     assert ("ignored", "Approve: 1 distinct value, no role read from them; not imported"
             ) in mapping.reasons
-    assert ("ignored", "Batch: the number 7, no role read from them; not imported"
+    assert ("ignored", "Batch: the number 7 on 2 rows of 24, no role read from it; not imported"
             ) in mapping.reasons
+
+
+def test_a_column_of_zeros_is_said_as_the_number_on_every_row() -> None:
+    """A column of 0 on every row (a flag never raised) read 'numbers 0 to
+    0, no role read from them': now 'the number 0 on every row'; a constant
+    1000 says its number too."""
+    rows = [["query", "doc_id", "relevance", "flagged", "price"]]
+    rows += [[f"q{d // 3}", f"d{d}", (d * 5) % 4, 0, 1000] for d in range(6)]
+    mapping = detect_mapping(Table(file="zeros.csv", rows=rows))
+    assert mapping.grade == 2
+    assert ("ignored", "flagged: the number 0 on every row, no role read from it; not imported"
+            ) in mapping.reasons
+    assert ("ignored", "price: the number 1000 on every row, not imported") in mapping.reasons
 
 
 def test_seconds_since_1970_are_times_and_numeric_ids_stay_ids() -> None:

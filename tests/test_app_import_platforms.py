@@ -256,3 +256,31 @@ def test_a_long_export_leaves_the_columns_page_its_boxes_at_1280x800(
     assert page.unmapped_prompt.text().startswith(
         "1 label is on no known scale and not in the rubric. Give it its grade below")
     assert boxes.shown == []
+
+
+def test_a_survey_sheet_is_shown_by_the_files_rows_and_letters(qtbot: Any, boxes: Boxes):
+    """Qualtrics' export, one row per respondent (6) and one column per item
+    (L to Q), read as 36 judgments: the first page counts the file's rows
+    (it said '36 rows after the header'), the boxes name the file's letters
+    (ResponseId is the file's column I; it was offered as 'K: ResponseId',
+    the reshaped table's letter), the grade its items' L–Q and the query
+    and the source say they are read from the items' headers."""
+    wizard = _wizard(qtbot, DATA / "qualtrics_export.csv")
+    info = wizard.sheet_page.info.text()
+    assert info.endswith("; 6 rows after the header, layout long; 36 judgments after "
+                         "reshaping (one row per respondent and item)"), info
+    header = wizard.sheet_page.model.headerData(10, Qt.Orientation.Horizontal)
+    assert header.startswith("I: ResponseId"), header
+    wizard.sheet_page.header_row.setFocus()
+    qtbot.keyClick(wizard, Qt.Key.Key_Return)  # Next
+    _idle(qtbot, wizard)
+    page = wizard.mapping_page
+    assert wizard.currentPage() is page
+    who = page.combos["annotator"]
+    items = [who.itemText(i) for i in range(who.count())]
+    assert "I: ResponseId" in items, items
+    assert "K: ResponseId" not in items, items
+    assert page.combos["query"].currentText() == "query (from the items' headers)"
+    assert page.combos["source_id"].currentText() == "source_id (from the items' headers)"
+    assert page.combos["grade"].currentText() == "L\u2013Q: grade"
+    assert boxes.shown == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
@@ -23,7 +24,8 @@ from tests.sheetgen import Drawn, Run, runs, sheets, write_sheet
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
 PROFILE = settings(max_examples=SHEETS_PER_RUN, deadline=None, derandomize=True, database=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.filter_too_much])
 
 
 def _run(sheet: Drawn | Run, suffix: str) -> tuple[int, str, dict | None, list[dict[str, str]]]:
@@ -197,12 +199,72 @@ def test_numeric_query_ids_are_read_as_the_query(sheet: Drawn, suffix: str) -> N
         assert report["mapping"]["query"] == query, report["mapping"]
 
 
+#: Sheets drawn with a batch's number (over whole queries).
+BATCH_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=BATCH_SHEETS, phases=[Phase.explicit, Phase.generate])
+# a batch of two queries each, under col4: once a second annotator's grades
+@example(replace(_tallied([1] * 6 + [2] * 3, [0, 3, 1, 2, 0, 3, 1, 1, 2], 3),
+               kinds=["batch"], column_kinds=["batch", "query", "source", "grade"]), ".csv")
+@given(sheets(among=("batch",)).filter(lambda s: s.layout != "transposed"),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_batch_number_is_never_read_as_grades(sheet: Drawn, suffix: str) -> None:
+    """1, 1, 1, 1, 2, 2, ... under ``batch`` or ``col6``: small whole numbers,
+    one value over whole queries, where grades vary within
+    a query across its documents: left out saying so, never a grade column
+    (one more annotator's), and the grades imported are the drawn ones."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    assert code == 0 or not sheet.ambiguous or "batch" not in err, err
+    if code != 0:
+        return
+    assert report is not None
+    batches = {sheet.rows[0][c] for c, kind in enumerate(sheet.column_kinds)
+               if kind == "batch"}
+    assert batches
+    for column in report["columns"]:
+        if column["header"] in batches:
+            assert column["role"] is None, column
+            assert "a batch's or a group's number" in column["reason"], column
+
+
 #: Sheets drawn with a rank (1..n within each query) under a header naming
 #: no ranking, and runs of no grades (qid, pid, rank).
 RANK_SHEETS = 10
 
 
-@settings(PROFILE, max_examples=RANK_SHEETS, phases=[Phase.generate])
+def _in_stock(wide: bool) -> Drawn:
+    """A true/false column (``in_stock``) whose true rows, and only those,
+    carry a comment, beside a rank under ``value``: the comment answers
+    nothing, so the true rows are judgments, not control tasks (the wide
+    sheet as the generator drew it: 5 of its 6 judgments were skipped as
+    control tasks)."""
+    said = ["0 - Not relevant", "1 - Somewhat relevant", "2 - Highly relevant"]
+    alice, bob, stock = [0, 2, 0, 1, 1, 2], [0, 2, 0, 2, 1, 2], [True] * 5 + [False]
+    if not wide:
+        alice, stock = [0, 2, 1, 3, 1, 2], [True, False, True, True, False, True]
+    header = ["Input.doc_id", "search_term", "grade_Alice", "grade_Bob", "in_stock", "comment",
+              "value"]
+    rows = [[f"B0{i // 3}00{i % 3}XK{i % 3}", _QUERIES[i // 3], said[a] if wide else a,
+             said[b], str(t).lower(), "page did not load" if t else "", i % 3 + 1]
+            for i, (a, b, t) in enumerate(zip(alice, bob, stock, strict=True))]
+    kinds = ["source", "query", "grade", "grade", "boolean", "text", "rank"]
+    if not wide:  # one judge's grades under relevance
+        header, kinds = [h for h in header if h != "grade_Bob"], kinds[:3] + kinds[4:]
+        header[2] = "relevance"
+        rows = [r[:3] + r[4:] for r in rows]
+    truth = {(r[1], r[0]): sorted(float(said.index(g)) if isinstance(g, str) else float(g)
+                                  for g in r[2:4 if wide else 3]) for r in rows}
+    return Drawn([header, *rows], "wide" if wide else "long", truth, kinds=["boolean", "text",
+                                                                          "rank"],
+                 grade_headers=[h for h in header if h.startswith("grade") or h == "relevance"],
+                 column_kinds=kinds)
+
+
+@settings(PROFILE, max_examples=RANK_SHEETS, phases=[Phase.explicit, Phase.generate])
+@example(_in_stock(wide=True), ".csv")
+@example(_in_stock(wide=False), ".xlsx")
 @given(sheets(among=("rank",)).filter(lambda s: s.layout != "transposed"),
        st.sampled_from([".csv", ".xlsx"]))
 def test_a_rank_beside_grades_is_never_read_as_grades(sheet: Drawn, suffix: str) -> None:

@@ -107,3 +107,25 @@ def test_compare_of_worksheets_names_the_one_whose_grades_are_refused(tmp_path, 
     for runs in ((fine, sheet), (sheet, fine), (fine, fine, sheet)):
         assert said(capsys, "compare", *runs, "--preset", "sklearn", "--resamples", "100") == (
             f"{sheet}, line 2: {NAMED}")
+
+
+def test_an_annotators_workbook_names_the_sheet_row_and_grade_column(tmp_path, capsys):
+    """An annotators' sheet, imported on reading (a title over the header on
+    row 2, two annotators' columns, their mean the grade): the refused
+    grade is named by the sheet, the file's row and the column of the
+    negative one, as the import read them (it named the file only)."""
+    book = tmp_path / "judged.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Batch 7"
+    ws.append(["Relevance judgments, batch 7"])
+    ws.append(["query", "doc_id", "score", "grade_ana", "grade_ben"])
+    for row in (["q1", "a", 3, 2, 2], ["q1", "b", 2, 0, 1], ["q1", "c", 1, 0, -2],
+                ["q2", "a", 3, 1, 1], ["q2", "b", 2, 0, 0]):
+        ws.append(row)
+    wb.save(book)
+    assert openpyxl.load_workbook(book)["Batch 7"]["E5"].value == -2
+    assert said(capsys, "evaluate", book, "--preset", "sklearn").startswith(
+        f"{book}, sheet 'Batch 7', row 5, column 'E (grade_ben)': 1 negative grade under the "
+        "sklearn preset (grade -1 of source 'c' (query 'q1'))")
+

@@ -209,9 +209,9 @@ class MappingPage(QWizardPage):
             combo.clear()
             combo.addItem(self.tr("(none)"), None)
             for col in range(len(header)):
-                combo.addItem(column_name(col, header), col)
+                combo.addItem(column_name(col, header, value.letters), col)
             combo.setCurrentIndex(max(0, combo.findData(getattr(mapping, field))))
-        self.grades_model.set_columns(header, mapping.grades)
+        self.grades_model.set_columns(header, mapping.grades, value.letters)
         self.grades_view.resizeColumnsToContents()
         self.unknown_marks.setText(", ".join(m for m in mapping.unknown_marks if m))
         self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))

@@ -90,6 +90,9 @@ class SheetPage(QWizardPage):
         rows = (self.tr("{0} rows, no header (row 1 is data), layout {1}")
                 if value.header_row < 0 else self.tr("{0} rows after the header, layout {1}"))
         where.append(rows.format(value.n_rows, value.mapping.layout))
+        if value.judgments:  # a survey's rows, one per respondent, reshaped
+            where.append(self.tr("{0} judgments after reshaping (one row per respondent and "
+                                 "item)").format(value.judgments))
         self.info.setText("; ".join(where))
         self.model.set_preview(value)
         # Each header whole ("B: Email Address", "E: How relevant is ...?" over

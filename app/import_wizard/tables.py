@@ -5,6 +5,7 @@ an import report's issues and columns."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
@@ -32,10 +33,15 @@ TOOLTIP = Qt.ItemDataRole.ToolTipRole
 CHECK = Qt.ItemDataRole.CheckStateRole
 
 
-def column_name(col: int, header: list[str]) -> str:
-    """A sheet column as the wizard names it: its letter and header (``B: doc``)."""
-    letter = column_letters(col + 1)
+def column_name(col: int, header: list[str], letters: Sequence[str] = ()) -> str:
+    """A sheet column as the wizard names it: its letter and header (``B: doc``).
+    A reshaped sheet's column goes by its letter in the file (``letters``:
+    ``I: ResponseId``, the grade by its items' ``R–W``); the query and the
+    source, read from the items' headers, say so."""
+    letter = letters[col] if col < len(letters) else column_letters(col + 1)
     label = header[col] if col < len(header) else ""
+    if letters and not letter:
+        return f"{label} (from the items' headers)"
     return f"{letter}: {label}" if label else letter
 
 
@@ -80,7 +86,7 @@ class PreviewModel(QAbstractTableModel):
             return str(numbers[section])
         if not 0 <= section < self._width:
             return None
-        name = column_name(section, self._preview.header)
+        name = column_name(section, self._preview.header, self._preview.letters)
         field = self._used.get(section)
         if role == TOOLTIP:
             return f"{name} — " + (f"read as {field}" if field else "not imported")
@@ -97,12 +103,15 @@ class GradeColumnsModel(QAbstractTableModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._header: list[str] = []
+        self._letters: list[str] = []
         self._checked: list[bool] = []
         self._names: list[str] = []
 
-    def set_columns(self, header: list[str], grades: tuple[tuple[int, str], ...]) -> None:
+    def set_columns(self, header: list[str], grades: tuple[tuple[int, str], ...],
+                    letters: Sequence[str] = ()) -> None:
         self.beginResetModel()
         self._header = list(header)
+        self._letters = list(letters)
         chosen = dict(grades)
         self._checked = [c in chosen for c in range(len(header))]
         self._names = [chosen.get(c, h) for c, h in enumerate(header)]
@@ -132,7 +141,7 @@ class GradeColumnsModel(QAbstractTableModel):
         r, col = index.row(), index.column()
         if col == self.Column.COLUMN:
             if role == DISPLAY:
-                return column_name(r, self._header)
+                return column_name(r, self._header, self._letters)
             if role == CHECK:
                 return (Qt.CheckState.Checked if self._checked[r]
                         else Qt.CheckState.Unchecked)

@@ -7,8 +7,8 @@ Read again on that error path only (a document keeps no line numbers: the
 readers' columns stay as lean as they are): the line of a worksheet CSV/TSV
 (its header found as the reader finds it) or of a whitespace-separated TREC
 run or qrels file (compressed or not); the sheet, row and grade column of
-one of our workbooks; the row and grade column of a Parquet worksheet or
-qrels table.
+one of our workbooks or of an annotators' sheet (the import's guess read
+again); the row and grade column of a Parquet worksheet or qrels table.
 """
 
 from __future__ import annotations
@@ -65,12 +65,24 @@ def _place(exc: InputError, path: Path, query: str, source: str) -> None:
         if row is not None:
             exc.sheet, exc.line = SHEETS["candidates"], row
             exc.column = f"{GRADE_COLUMN} (current grade)"
+        else:  # an annotators' workbook, imported on reading
+            _judgment(exc, path, query, source)
     elif _json(path):
         from core.io.score_dict import key_path
 
         exc.problem = f"at {key_path(query, source)}: {exc.problem}"
     else:
         exc.line = line_of(path, query, source)
+
+
+def _judgment(exc: InputError, path: Path, query: str, source: str) -> None:
+    """The sheet, row and grade column of the judgment in an annotators'
+    sheet (:func:`core.io.annotator.place.judgment_place`)."""
+    from core.io.annotator.place import judgment_place
+
+    place = judgment_place(path, query, source)
+    if place is not None:
+        exc.sheet, exc.line, exc.column = place.sheet, place.row, place.column
 
 
 def _json(path: Path) -> bool:

@@ -404,6 +404,9 @@ def preview(path: str | Path, *, sheet: str | None = None,
         guess.rubric, guess.scale = _number_rubric(table, mapping)
     shown = table.rows[start:start + _PREVIEW_ROWS]
     origin = table.origin
+    n_rows = max(0, len(table.rows) - start)
+    # a reshaped sheet's rows and columns are said as the file has them
+    file_rows = len(set(origin.rows[start:])) if origin is not None else n_rows
     return SheetPreview(
         file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
         header=table.header(mapping),
@@ -411,7 +414,8 @@ def preview(path: str | Path, *, sheet: str | None = None,
         row_numbers=[(origin.rows[i] if origin is not None else i) + 1
                      for i in range(start, start + len(shown))],
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
-        n_rows=max(0, len(table.rows) - start), labels=labels, label_grades=guess.grades,
+        n_rows=file_rows, letters=origin.letters() if origin is not None else [],
+        judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
         alternatives=guess.alternatives, marked=_marked(table, mapping),
     )

@@ -11,7 +11,7 @@ import re
 
 from core.io.annotator.model import ColumnMapping
 from core.io.annotator.names import combined_grade, name_field, quantity_header
-from core.io.annotator.roles import Profile, profile_columns, rank_like, span
+from core.io.annotator.roles import Profile, batched, profile_columns, rank_like, span
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
@@ -151,7 +151,8 @@ def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profi
     query, source = by_col.get(mapping.query or 0), by_col.get(mapping.source_id or 0)
     alike = [p for p in map(by_col.__getitem__, unused) if _alike(p, grades, marks)
              and not (query is not None and source is not None
-                      and rank_like(p, query, source))]  # a rank's values, left out
+                      and (rank_like(p, query, source)  # a rank's values, left out
+                           or batched(p, query, source)))]  # a batch's number
     if not alike:
         return
     header = sheet.header

@@ -176,6 +176,17 @@ class Origin:
         col = self.columns[c] if c is not None and 0 <= c < len(self.columns) else -1
         return self.rows[r], col if col >= 0 else self.items[r]
 
+    def letters(self) -> list[str]:
+        """Each table column's letter in the file: its own; the items'
+        first to last for the grade (read from their cells); ``""`` for the
+        query and the source (read from the items' headers)."""
+        items = [c for c in self.items if c >= 0]
+        span = (f"{column_letters(min(items) + 1)}\u2013{column_letters(max(items) + 1)}"
+                if items else "")
+        last = len(self.columns) - 1
+        return [column_letters(c + 1) if c >= 0 else span if j == last else ""
+                for j, c in enumerate(self.columns)]
+
     def column_name(self, c: int) -> str:
         """File column ``c`` as the report names it: its letter and header."""
         label = self.header[c] if 0 <= c < len(self.header) else ""
@@ -250,4 +261,10 @@ class SheetPreview:
     #: The file's own row (1-based) of each of ``rows``, as the issues name
     #: them (the row below the header is 2 on a sheet whose header is row 1).
     row_numbers: list[int] = field(default_factory=list)
+    #: A reshaped sheet's (one row per respondent, :class:`Origin`): each
+    #: column's letter in the file (:meth:`Origin.letters`), and the
+    #: judgments its ``n_rows`` respondents' rows became; empty and 0 for a
+    #: sheet read as it is.
+    letters: list[str] = field(default_factory=list)
+    judgments: int = 0
 

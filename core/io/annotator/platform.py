@@ -10,7 +10,8 @@ tasks) and ``ASSIGNMENT:status = REJECTED``, Label Studio's
 ``DistributionChannel = preview``), Prodigy's ``answer = ignore`` (or
 ``reject`` beside a choice that holds the grade). They are found
 by their values first: a true/false column whose true rows, and only
-those, carry another column's answer marks control tasks; a sparse column
+those, carry another column's answer (grades: the known answer; free
+text there answers nothing) marks control tasks; a sparse column
 of grades beside the grade column is the control tasks' known answers; a
 status column holds ``rejected`` or ``preview``. A header's words
 (``golden``, ``tainted``, ``cancelled``) name what a true/false column
@@ -107,8 +108,10 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
     for p in free:
         if p.filled and p.boolean >= 0.9:
             hint = _hint(p.name)
+            # the known answer is a grade: free text on the true rows (a
+            # comment where an item is in stock) answers nothing
             gold = next((o for o in profiles if o is not p and o.col != grade
-                         and _carries_answer(p, o)), None)
+                         and o.graded and _carries_answer(p, o)), None)
             kind = hint or ("control" if gold is not None else None)
             if kind is None:
                 continue

@@ -45,7 +45,7 @@ from core.io.annotator.names import quantity_header
 from core.io.headers import normalize
 from core.io.safety import column_letters
 
-__all__ = ["Counted", "Profile", "Roles", "counted", "counts_ranks", "left_out",
+__all__ = ["Counted", "Profile", "Roles", "batched", "counted", "counts_ranks", "left_out",
            "profile_columns", "rank_like", "roles_from_values", "span"]
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -455,6 +455,24 @@ def _falls(p: Profile, query: Profile | None) -> bool:
     return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
 
 
+def batched(p: Profile, query: Profile, source: Profile) -> bool:
+    """A batch's or a group's number: a few values, each over whole
+    queries (one value for all of a query's sources, in two queries
+    listing several at least). A grade judges one document: it varies
+    within a query across its documents."""
+    listed = [q for q, ss in _groups(query.texts, source.texts).items() if len(ss) > 1]
+    if len(listed) < 2 or p.distinct < 2 or p.fill < 0.9:
+        return False
+    values = _groups(query.texts, p.texts)
+    return all(len(values.get(q, ())) == 1 for q in listed)
+
+
+def _batch(p: Profile) -> str:
+    """Why a batch's number (:func:`batched`) is left out."""
+    return (f"{p.shown()}: {span(p)}, one value over each query's sources (a "
+            "batch's or a group's number: grades vary within a query); not imported")
+
+
 def _tied(p: Profile, query: Profile, source: Profile) -> bool:
     """Values that most items share with another item of their query (101,
     101, 102 / 104, 104): a count of a few values, a group; a ranker's
@@ -489,7 +507,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         if p.filled and p.dates >= 0.8:
             ignored[p.col] = (f"{p.shown()}: dates and times, not imported", "")
         elif p.constant and p.fill >= 0.9 and not p.graded:
-            ignored[p.col] = (f"{p.shown()}: one value on every row, not imported", "")
+            what = f"{span(p)} on every row" if p.numeric > 0.9 else "one value on every row"
+            ignored[p.col] = (f"{p.shown()}: {what}, not imported", "")
     free = [p for p in free if p.col not in ignored]
     unsure: tuple[Profile, ...] = ()  # the two that could be the query, read around the first
     if "query" not in found or "source_id" not in found:
@@ -550,6 +569,9 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         p for p in free if p.graded]
     if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
         graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
+    for p in [p for p in graded if batched(p, query, source)]:
+        graded.remove(p)  # a batch's number: no judgment of any one document
+        ignored[p.col] = (_batch(p), "")
     counts = {p.col: counted(p, query, source) for p in graded}  # grouped once
     if len(graded) > 1:
         # Whole numbers counting each query's sources beside other grades
@@ -629,6 +651,8 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     only a declaration makes it one (``Price: numbers 10.34 to 239.91, one
     per item; if this is the ranking, pass --map score=Price``). ``counts``:
     its values already grouped by query (:func:`counted`)."""
+    if query is not None and source is not None and batched(p, query, source):
+        return _batch(p), ""
     if p.numeric > 0.9 and p.distinct > 1:
         ref = _flag_ref(p)
         if query is not None and source is not None and (
@@ -652,4 +676,8 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
                 return (f"{p.shown()}: {what}, each shared by several of a query's items (a "
                         "count or a group: a ranking would tie them); not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
+    if p.numeric > 0.9 and p.lo == p.hi:  # one number: said once, with where
+        rows = len(p.texts)
+        where = "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
+        return f"{p.shown()}: {span(p)} {where}, no role read from it; not imported", ""
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""
