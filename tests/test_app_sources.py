@@ -108,8 +108,9 @@ def _type_grade(qtbot: Any, window: Any, row: int, key: Qt.Key) -> int:
     candidate graded."""
     grid, model = _grid(window)
     grid.setCurrentIndex(model.index(row, GridColumn.GRADE))
+    graded = int(model.candidates()[row])  # (a query's last row graded shows the next query)
     qtbot.keyClick(_activate(qtbot, window), key)
-    return int(model.candidates()[row])
+    return graded
 
 
 def _ctrl(qtbot: Any, window: Any, key: Qt.Key) -> None:

@@ -88,6 +88,9 @@ def test_digit_keys_grade_and_recompute_case_a(qtbot, window):
     assert nav.data(nav.index(w.current_query, QueryColumn.NDCG)) == 0.0
     # Grade C (row 2) with 2: DCG = 3/L + 2/2, ideal DCG = 3 + 2/L.
     grade_row(qtbot, w, 2, Qt.Key.Key_2)
+    # Its last row graded, the next query is shown; back to case-A.
+    assert w.current_query != w.document.query_index("case-A")
+    show(w, "case-A")
     assert summary_ndcg(w, 2) == pytest.approx((3 / L + 1) / (3 + 2 / L))
     i = w.grid_model.candidate(0)
     assert w.document.original_grade[i] == 1.0  # raw grades are never overwritten
