@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.analysis.compare import (
+    align,
     compare,
     paired_bootstrap,
     paired_randomization,
@@ -23,6 +25,7 @@ from core.analysis.compare import (
 )
 from core.analysis.compare.align import (
     KeyedRows,
+    Matching,
     align_candidates,
     align_queries,
     byte_partners,
@@ -718,6 +721,18 @@ def test_runs_matched_by_their_id_bytes_as_by_a_dictionary(tmp_path, monkeypatch
     assert found[0].tolist() == want_a
     assert found[1].tolist() == want_b
     assert sum(p >= 0 for p in want_a) > 5  # the case matches something
+    # Blocks of one query each (a grid of one cell), shared by two threads
+    # as compare's lanes share them: the same partners.
+    monkeypatch.setattr(align, "_CELLS", 1)
+    matching = Matching.of(*keyed())
+    assert matching is not None
+    helper = threading.Thread(target=matching.work)
+    helper.start()
+    shared = matching.result()
+    helper.join()
+    assert shared is not None
+    assert (shared[0].tolist(), shared[1].tolist()) == (want_a, want_b)
+    assert matching._taken == len(queries.common)  # one block a query, each taken once
     monkeypatch.setattr(IdBytes, "keys", lambda self, rows=None: np.zeros(
         len(self) if rows is None else rows.size, dtype=np.uint64))
     assert byte_partners(*keyed()) is None
