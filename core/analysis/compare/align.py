@@ -22,6 +22,7 @@ from core.model.ids import IdBytes
 
 __all__ = [
     "Across",
+    "AtA",
     "Changes",
     "Cut",
     "KeyedRows",
@@ -31,10 +32,13 @@ __all__ = [
     "align_candidates",
     "align_queries",
     "byte_partners",
+    "candidate_partners",
     "changed_candidates",
     "changed_rows",
     "cut_contributions",
+    "first_at_b",
     "gather_across",
+    "gather_at_a",
     "grouped_rows",
     "keyed_rows",
     "largest_first",
@@ -212,8 +216,17 @@ def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: Part
                   ) -> Across:
     """Gather B's ranks and gains at A's rows (and A's first ranks at B's) through
     the partners ``pa`` (A's row -> B's) and ``pb`` (B's row -> A's)."""
-    no_a, no_b = pa < 0, pb < 0
-    pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
+    return Across(*gather_at_a(ev_a, ev_b, pa), first_at_b(ev_a, pb))
+
+
+#: :class:`Across`'s fields of A's rows, in its order (:func:`gather_at_a`).
+AtA = tuple[PartnerArray, BoolArray, PartnerArray, PartnerArray, BoolArray]
+
+
+def gather_at_a(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray) -> AtA:
+    """:class:`Across`'s fields of A's rows (``at_b`` to ``same_gain``)."""
+    no_a = pa < 0
+    pc = np.where(no_a, 0, pa)
     rank_b = _ranks32(ev_b.rank, pc)
     rank_b[no_a] = 0
     if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
@@ -225,10 +238,15 @@ def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: Part
     gain_b[no_a] = np.nan
     ga = ev_a.gain
     same_gain = (ga == gain_b) | (np.isnan(ga) & np.isnan(gain_b))
-    del gain_b
-    first_a_at_b = _ranks32(ev_a.tie_first_rank, qc)
-    first_a_at_b[no_b] = 0
-    return Across(pc, ~no_a, rank_b, first_b, same_gain, first_a_at_b)
+    return pc, ~no_a, rank_b, first_b, same_gain
+
+
+def first_at_b(ev_a: Evaluation, pb: PartnerArray) -> PartnerArray:
+    """:attr:`Across.first_a_at_b`: A's first ranks at B's rows (0 without a partner)."""
+    no_b = pb < 0
+    first = _ranks32(ev_a.tie_first_rank, np.where(no_b, 0, pb))
+    first[no_b] = 0
+    return first
 
 
 def _ranks32(values: IntArray, rows: PartnerArray) -> PartnerArray:
@@ -252,6 +270,15 @@ def align_candidates(
     the gathering), or their :class:`Matching`, which the caller's thread
     may be sharing.
     """
+    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
+    return pa, pb, gather_across(ev_a, ev_b, pa, pb)
+
+
+def candidate_partners(
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
+    keyed: list[KeyedRows | None] | Matching | None = None,
+) -> tuple[PartnerArray, PartnerArray]:
+    """:func:`align_candidates`' partners, without the gathering."""
     n = len(queries.common)
     if keyed is None:
         keyed = [keyed_rows(ev_a.doc, queries.row_common_a, n),
@@ -267,8 +294,7 @@ def align_candidates(
             pair_keys(queries.row_common_a, sa, ns), pair_keys(queries.row_common_b, sb, ns),
             max(n, 1) * ns,
         )
-    pa, pb = found
-    return pa, pb, gather_across(ev_a, ev_b, pa, pb)
+    return found
 
 
 def grouped_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray, IntArray]:
