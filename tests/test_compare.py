@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -16,6 +17,9 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.analysis.compare import (
+    Comparison,
+    WhatChanged,
+    align,
     compare,
     paired_bootstrap,
     paired_randomization,
@@ -23,14 +27,16 @@ from core.analysis.compare import (
 )
 from core.analysis.compare.align import (
     KeyedRows,
+    Matching,
     align_candidates,
     align_queries,
     byte_partners,
+    gather_across,
     grouped_rows,
     keyed_rows,
     partners,
 )
-from core.analysis.compare.changes import tie_rule_ndcg
+from core.analysis.compare.changes import tie_rule_ndcg, what_changed
 from core.engine.evaluation import evaluate
 from core.io.trec import document_from_trec
 from core.model.conventions import Conventions, TieRule, Weighting
@@ -718,9 +724,41 @@ def test_runs_matched_by_their_id_bytes_as_by_a_dictionary(tmp_path, monkeypatch
     assert found[0].tolist() == want_a
     assert found[1].tolist() == want_b
     assert sum(p >= 0 for p in want_a) > 5  # the case matches something
+    # Blocks of one query each (a grid of one cell), shared by two threads
+    # as compare's lanes share them: the same partners.
+    monkeypatch.setattr(align, "_CELLS", 1)
+    matching = Matching.of(*keyed())
+    assert matching is not None
+    helper = threading.Thread(target=matching.work)
+    helper.start()
+    shared = matching.result()
+    helper.join()
+    assert shared is not None
+    assert (shared[0].tolist(), shared[1].tolist()) == (want_a, want_b)
+    assert matching._taken == len(queries.common)  # one block a query, each taken once
+    # compare()'s lanes split the gathering and what changed (B's values at
+    # A's rows and the order there, A's at B's and the rest here): the same
+    # as one thread's, the ids matched by bytes (here) or numbered (below).
+    serial = _serial_across_and_changes(compare(doc_a, doc_b))
+    assert serial[1].order_queries > 0
+    assert serial[1].inventory_queries > 0
     monkeypatch.setattr(IdBytes, "keys", lambda self, rows=None: np.zeros(
         len(self) if rows is None else rows.size, dtype=np.uint64))
     assert byte_partners(*keyed()) is None
     ev_a, ev_b = evaluate(doc_a), evaluate(doc_b)
     pa, pb, _ = align_candidates(ev_a, ev_b, queries)
     assert (pa.tolist(), pb.tolist()) == (want_a, want_b)
+    numbered = _serial_across_and_changes(compare(doc_a, doc_b))
+    assert numbered == serial
+
+
+def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChanged]:
+    """The comparison's values gathered across and what changed, and both
+    worked out again on one thread (what_changed of gather_across), as lists."""
+    across = gather_across(c.ev_a, c.ev_b, c.partner_a, c.partner_b)
+    again = what_changed(c.ev_a, c.ev_b, c._queries, c.partner_b, across)
+    fields = ("at_b", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
+    got = [getattr(c._across, f).tolist() for f in fields]
+    assert got == [getattr(across, f).tolist() for f in fields]
+    assert c.changes == again
+    return got, c.changes

@@ -10,6 +10,7 @@ cutoff is counted here from those arrays.
 from __future__ import annotations
 
 import itertools
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,18 +22,23 @@ from core.model.ids import IdBytes
 
 __all__ = [
     "Across",
+    "AtA",
     "Changes",
     "Cut",
     "KeyedRows",
+    "Matching",
     "QueryAlignment",
     "QueryOfRow",
     "align_candidates",
     "align_queries",
     "byte_partners",
+    "candidate_partners",
     "changed_candidates",
     "changed_rows",
     "cut_contributions",
+    "first_at_b",
     "gather_across",
+    "gather_at_a",
     "grouped_rows",
     "keyed_rows",
     "largest_first",
@@ -210,8 +216,17 @@ def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: Part
                   ) -> Across:
     """Gather B's ranks and gains at A's rows (and A's first ranks at B's) through
     the partners ``pa`` (A's row -> B's) and ``pb`` (B's row -> A's)."""
-    no_a, no_b = pa < 0, pb < 0
-    pc, qc = np.where(no_a, 0, pa), np.where(no_b, 0, pb)
+    return Across(*gather_at_a(ev_a, ev_b, pa), first_at_b(ev_a, pb))
+
+
+#: :class:`Across`'s fields of A's rows, in its order (:func:`gather_at_a`).
+AtA = tuple[PartnerArray, BoolArray, PartnerArray, PartnerArray, BoolArray]
+
+
+def gather_at_a(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray) -> AtA:
+    """:class:`Across`'s fields of A's rows (``at_b`` to ``same_gain``)."""
+    no_a = pa < 0
+    pc = np.where(no_a, 0, pa)
     rank_b = _ranks32(ev_b.rank, pc)
     rank_b[no_a] = 0
     if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
@@ -223,10 +238,15 @@ def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: Part
     gain_b[no_a] = np.nan
     ga = ev_a.gain
     same_gain = (ga == gain_b) | (np.isnan(ga) & np.isnan(gain_b))
-    del gain_b
-    first_a_at_b = _ranks32(ev_a.tie_first_rank, qc)
-    first_a_at_b[no_b] = 0
-    return Across(pc, ~no_a, rank_b, first_b, same_gain, first_a_at_b)
+    return pc, ~no_a, rank_b, first_b, same_gain
+
+
+def first_at_b(ev_a: Evaluation, pb: PartnerArray) -> PartnerArray:
+    """:attr:`Across.first_a_at_b`: A's first ranks at B's rows (0 without a partner)."""
+    no_b = pb < 0
+    first = _ranks32(ev_a.tie_first_rank, np.where(no_b, 0, pb))
+    first[no_b] = 0
+    return first
 
 
 def _ranks32(values: IntArray, rows: PartnerArray) -> PartnerArray:
@@ -239,30 +259,42 @@ def _ranks32(values: IntArray, rows: PartnerArray) -> PartnerArray:
 
 def align_candidates(
     ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
-    keyed: list[KeyedRows | None] | None = None,
+    keyed: list[KeyedRows | None] | Matching | None = None,
 ) -> tuple[PartnerArray, PartnerArray, Across]:
     """Match the candidates of the shared queries by source id.
 
     Returns each row of A's partner in B (-1: none), each row of B's partner
     in A, and the values gathered across (:func:`gather_across`). ``keyed``:
-    A's and B's :func:`keyed_rows`, when the caller worked them out already;
-    the list is emptied once they are used (their memory goes back before
-    the gathering).
+    A's and B's :func:`keyed_rows`, when the caller worked them out already
+    (the list is emptied once they are used: their memory goes back before
+    the gathering), or their :class:`Matching`, which the caller's thread
+    may be sharing.
     """
+    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
+    return pa, pb, gather_across(ev_a, ev_b, pa, pb)
+
+
+def candidate_partners(
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
+    keyed: list[KeyedRows | None] | Matching | None = None,
+) -> tuple[PartnerArray, PartnerArray]:
+    """:func:`align_candidates`' partners, without the gathering."""
     n = len(queries.common)
     if keyed is None:
         keyed = [keyed_rows(ev_a.doc, queries.row_common_a, n),
                  keyed_rows(ev_b.doc, queries.row_common_b, n)]
-    found = byte_partners(keyed[0], keyed[1])
-    keyed.clear()
+    if isinstance(keyed, Matching):
+        found = keyed.result()
+    else:
+        found = byte_partners(keyed[0], keyed[1])
+        keyed.clear()
     if found is None:
         sa, sb, ns = source_codes(ev_a.doc, ev_b.doc)
         found = partners(
             pair_keys(queries.row_common_a, sa, ns), pair_keys(queries.row_common_b, sb, ns),
             max(n, 1) * ns,
         )
-    pa, pb = found
-    return pa, pb, gather_across(ev_a, ev_b, pa, pb)
+    return found
 
 
 def grouped_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray, IntArray]:
@@ -361,7 +393,20 @@ def byte_partners(
     documents that keep their source ids as bytes (TREC runs), without
     numbering the ids: None when either does not (``a`` or ``b`` None), or
     when the keys cannot tell (the caller then numbers the ids,
-    :func:`source_codes`).
+    :func:`source_codes`). :class:`Matching`'s work on one thread.
+    """
+    matching = Matching.of(a, b)
+    if matching is None:
+        return None
+    matching.work()
+    return matching.result()
+
+
+class Matching:
+    """:func:`byte_partners`' work, in blocks of queries that any thread may
+    take (:meth:`work`; each block writes its own rows' partners, so two
+    threads share it without a lock but to take a block), and its result
+    once every block taken is done (:meth:`result`).
 
     Each shared query is a row of a grid holding A's candidates then B's, each
     as its id's 64-bit key with its place among the block's candidates in the
@@ -371,27 +416,69 @@ def byte_partners(
     first; every pair so found is checked byte for byte, so two ids match
     exactly when their bytes (and, both being UTF-8, their texts) are equal.
     """
-    if a is None or b is None:
-        return None
-    n, wa = a.count.size, int(a.count.max(initial=0))
-    width = wa + int(b.count.max(initial=0))
-    if n * width > 2 * (a.rows.size + b.rows.size) + 1_000_000:
-        return None  # a few long queries among short ones: mostly padding
-    pa = np.full(a.size, -1, dtype=np.int32)
-    pb = np.full(b.size, -1, dtype=np.int32)
-    step = max(1, _CELLS // max(width, 1))
-    # A block's candidates number fewer than its cells: their places fit
-    # ``bits`` low bits, and none is all ones (no key is _PAD).
-    bits = (step * width).bit_length()
-    for lo in range(0, n, step):
-        found = _grid_pairs(a, b, lo, min(n, lo + step), wa, width + 1, bits)
-        if found is None:
+
+    def __init__(self, a: KeyedRows, b: KeyedRows, wa: int, width: int) -> None:
+        self._sides = [a, b]  # let go once the partners are found
+        self.wa, self.width = wa, width
+        self.pa = np.full(a.size, -1, dtype=np.int32)
+        self.pb = np.full(b.size, -1, dtype=np.int32)
+        n = a.count.size
+        step = max(1, _CELLS // max(width, 1))
+        # A block's candidates number fewer than its cells: their places fit
+        # ``bits`` low bits, and none is all ones (no key is _PAD).
+        self.bits = (step * width).bit_length()
+        self._blocks = iter([(lo, min(n, lo + step)) for lo in range(0, n, step)])
+        self._done = threading.Condition()
+        self._taken = self._finished = 0
+        self.clash = False
+
+    @classmethod
+    def of(cls, a: KeyedRows | None, b: KeyedRows | None) -> Matching | None:
+        """The matching of ``a``'s and ``b``'s candidates; None when either is
+        None or the grid would be mostly padding."""
+        if a is None or b is None:
             return None
+        n, wa = a.count.size, int(a.count.max(initial=0))
+        width = wa + int(b.count.max(initial=0))
+        if n * width > 2 * (a.rows.size + b.rows.size) + 1_000_000:
+            return None  # a few long queries among short ones: mostly padding
+        return cls(a, b, wa, width)
+
+    def work(self) -> None:
+        """Match blocks until none is left to take (or two ids share a key)."""
+        while not self.clash:
+            with self._done:
+                block = next(self._blocks, None)
+                if block is None:
+                    return
+                self._taken += 1
+            try:
+                self._match(*block)
+            except BaseException:
+                self.clash = True  # its partners unwritten: the caller numbers the ids
+                raise
+            finally:
+                with self._done:
+                    self._finished += 1
+                    self._done.notify_all()
+
+    def _match(self, lo: int, hi: int) -> None:
+        a, b = self._sides
+        found = _grid_pairs(a, b, lo, hi, self.wa, self.width + 1, self.bits)
+        if found is None or not bool(a.ids.same(found[0], b.ids, found[1]).all()):
+            self.clash = True  # two different ids share a key
+            return
         row_a, row_b = found
-        if not bool(a.ids.same(row_a, b.ids, row_b).all()):
-            return None  # two different ids share a key
-        pa[row_a], pb[row_b] = row_b, row_a
-    return pa, pb
+        self.pa[row_a], self.pb[row_b] = row_b, row_a
+
+    def result(self) -> tuple[PartnerArray, PartnerArray] | None:
+        """The partners once every block is done (this thread takes those
+        left), or None when the keys could not tell."""
+        self.work()
+        with self._done:
+            self._done.wait_for(lambda: self._finished == self._taken)
+        self._sides.clear()  # the keys and rows (48 MB a side at 2M rows) go back
+        return None if self.clash else (self.pa, self.pb)
 
 
 def _grid_pairs(

@@ -13,7 +13,7 @@ comparison leaves out (:class:`LeftOut`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -256,29 +256,36 @@ def what_changed(
     """Condition by condition, what differs between the two evaluated documents
     (``partner_b`` and ``across`` from
     :func:`core.analysis.compare.align.align_candidates`)."""
+    return replace(changes_but_order(ev_a, ev_b, queries, across.at_b, across.has_b, partner_b),
+                   order_queries=order_queries(ev_a, ev_b, queries, partner_b, across.rank_b))
+
+
+def changes_but_order(
+    ev_a: Evaluation,
+    ev_b: Evaluation,
+    queries: QueryAlignment,
+    at_b: PartnerArray,
+    has_b: BoolArray,
+    partner_b: PartnerArray,
+) -> WhatChanged:
+    """:func:`what_changed` but the ranking order (``order_queries`` 0: see
+    :func:`order_queries`), from the partners alone (``at_b`` and ``has_b``
+    as :class:`Across`'s): compare's first lane works it out while the
+    second gathers B's ranks."""
     doc_a, doc_b = ev_a.doc, ev_b.doc
     qa, qb, nc = queries.qa, queries.qb, len(queries.common)
     row_common_a, row_common_b = queries.row_common_a, queries.row_common_b
     in_a = row_common_a >= 0
-    in_b = row_common_b >= 0
-    has = across.has_b
-    removed = in_a & ~has
-    added = in_b & (partner_b < 0)
+    removed = in_a & ~has_b
+    added = (row_common_b >= 0) & (partner_b < 0)
     inv_q = np.zeros(nc, dtype=bool)
     inv_q[row_common_a[removed]] = True
     inv_q[row_common_b[added]] = True
 
-    pc = across.at_b
-    sa, sb = doc_a.state, doc_b.state[pc]
-    differ = (sa != sb) | ((sa == GradeState.NUMBER) & (doc_a.grade != doc_b.grade[pc]))
-    differ &= has & in_a
+    sa, sb = doc_a.state, doc_b.state[at_b]
+    differ = (sa != sb) | ((sa == GradeState.NUMBER) & (doc_a.grade != doc_b.grade[at_b]))
+    differ &= has_b & in_a
     grade_q = np.bincount(row_common_a[differ], minlength=nc) > 0
-
-    # Order: a candidate ranked in one and not the other, or at another rank
-    # (rank 0: not ranked, or no partner).
-    order_q = np.zeros(nc, dtype=bool)
-    order_q[row_common_a[in_a & (ev_a.rank != across.rank_b)]] = True
-    order_q[row_common_b[added & ev_b.ranked_mask]] = True
 
     def differs(x: FloatArray, y: FloatArray) -> BoolArray:
         same: BoolArray = (x == y) | (np.isnan(x) & np.isnan(y))
@@ -298,9 +305,23 @@ def what_changed(
         judgment_version_b=doc_b.judgment_version,
         grade_differences=int(np.count_nonzero(differ)),
         grade_difference_queries=int(np.count_nonzero(grade_q)),
-        order_queries=int(order_q.sum()),
+        order_queries=0,
         weight_queries=int(weight_q.sum()),
     )
+
+
+def order_queries(
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment, partner_b: PartnerArray,
+    rank_b: PartnerArray,
+) -> int:
+    """How many shared queries have a candidate ranked in one document and not
+    the other, or at another rank (``rank_b``: :attr:`Across.rank_b`; rank 0:
+    not ranked, or no partner)."""
+    row_common_a, row_common_b = queries.row_common_a, queries.row_common_b
+    order_q = np.zeros(len(queries.common), dtype=bool)
+    order_q[row_common_a[(row_common_a >= 0) & (ev_a.rank != rank_b)]] = True
+    order_q[row_common_b[(row_common_b >= 0) & (partner_b < 0) & ev_b.ranked_mask]] = True
+    return int(order_q.sum())
 
 
 @dataclass(frozen=True)

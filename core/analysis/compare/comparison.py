@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -30,18 +30,22 @@ import numpy.typing as npt
 from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
 from core.analysis.compare.align import (
     Across,
+    AtA,
     Changes,
     Cut,
     KeyedRows,
+    Matching,
     PartnerArray,
     QueryAlignment,
     QueryOfRow,
-    align_candidates,
     align_queries,
+    candidate_partners,
     changed_candidates,
     changed_rows,
     cut_contributions,
+    first_at_b,
     gather_across,
+    gather_at_a,
     keyed_rows,
     largest_first,
     movement_counts,
@@ -54,9 +58,10 @@ from core.analysis.compare.changes import (
     Side,
     TieSensitivity,
     WhatChanged,
+    changes_but_order,
+    order_queries,
     tie_facts,
     tie_sensitivity,
-    what_changed,
 )
 from core.analysis.compare.statistics import resampling, sign
 from core.engine.evaluation import Evaluation, Status, evaluate
@@ -400,23 +405,23 @@ def compare(
         finally:
             b, keyed_b = lane.result()
         ev_a, ev_b = a.evaluation, b.evaluation
-        aligned = pool.submit(_align, ev_a, ev_b, queries, [keyed_a, keyed_b])
+        matching = Matching.of(keyed_a, keyed_b)
+        aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b])
         del keyed_a, keyed_b  # the lane lets them go once the partners are found
         try:
-            values = _Paired.of(ev_a, ev_b, queries, conv.weighting)
-            stats = resampling(values.delta, values.weight, values.paired, resamples, seed,
-                               boot_n, confidence)
-            ties = tie_sensitivity(conv, a, b, queries, values.delta, values.paired)
-            summary_a, summary_b = summarize(ev_a), summarize(ev_b)
+            values, tests, ties, summaries = _statistics(
+                conv, a, b, queries, matching, (resamples, seed, boot_n, confidence))
+            mine = _after_matching(ev_a, ev_b, queries, matching)
         finally:
-            partner_a, partner_b, changes, across = aligned.result()
-    tests = [_paired_test(values, j, k, conv.weighting, stats[j], seed, confidence, boot_n)
-             for j, k in enumerate(conv.cutoffs)]
+            del matching
+            partner_a, partner_b, at_a, order = aligned.result()
+    first_a_at_b, changes = mine or _b_side(ev_a, ev_b, queries, partner_a, partner_b)
+    across, changes = Across(*at_a, first_a_at_b), replace(changes, order_queries=order)
     result = Comparison(
         doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=queries.common,
         qa=queries.qa, qb=queries.qb, only_a=queries.only_a, only_b=queries.only_b,
-        ndcg_a=values.ndcg_a, ndcg_b=values.ndcg_b, delta=values.delta, summary_a=summary_a,
-        summary_b=summary_b, tests=tests, ties=ties, changes=changes, partner_a=partner_a,
+        ndcg_a=values.ndcg_a, ndcg_b=values.ndcg_b, delta=values.delta, summary_a=summaries[0],
+        summary_b=summaries[1], tests=tests, ties=ties, changes=changes, partner_a=partner_a,
         partner_b=partner_b, row_common_a=queries.row_common_a,
         row_common_b=queries.row_common_b, left_out=left_out or LeftOut())
     result.__dict__["_across"] = across
@@ -449,13 +454,61 @@ def _side(
     return side, keyed_rows(doc, row_common, len(queries.common))
 
 
+def _statistics(
+    conv: Conventions, a: Side, b: Side, queries: QueryAlignment, matching: Matching | None,
+    how: tuple[int, int, int, float],
+) -> tuple[_Paired, list[PairedTest], list[TieSensitivity],
+           tuple[list[CutoffSummary], list[CutoffSummary]]]:
+    """:func:`compare`'s first lane while the second matches the candidates:
+    the paired values, each cutoff's paired test (``how``: the resamples,
+    seed, bootstrap resamples and confidence), the tie-rule check and each
+    side's summary; then the blocks of ``matching`` the second lane has not
+    taken yet (measured at 2,000 x 1,000 a side, two free cores:
+    ``compare()``'s first call 0.299 -> 0.272 s wall, 5 alternating turns,
+    the matching lane ~0.19 s of CPU and the statistics ~0.11 before)."""
+    values = _Paired.of(a.evaluation, b.evaluation, queries, conv.weighting)
+    resamples, seed, boot_n, confidence = how
+    stats = resampling(values.delta, values.weight, values.paired, resamples, seed, boot_n,
+                       confidence)
+    tests = [_paired_test(values, j, k, conv.weighting, stats[j], seed, confidence, boot_n)
+             for j, k in enumerate(conv.cutoffs)]
+    ties = tie_sensitivity(conv, a, b, queries, values.delta, values.paired)
+    summaries = summarize(a.evaluation), summarize(b.evaluation)
+    if matching is not None:
+        matching.work()
+    return values, tests, ties, summaries
+
+
+def _after_matching(
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment, matching: Matching | None,
+) -> tuple[PartnerArray, WhatChanged] | None:
+    """:func:`_b_side` on :func:`compare`'s first lane once the matching is
+    done, while the second gathers B's values at A's rows; None when the
+    matching declined (the second lane then numbers the ids)."""
+    found = matching.result() if matching is not None else None
+    return None if found is None else _b_side(ev_a, ev_b, queries, *found)
+
+
+def _b_side(
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment, pa: PartnerArray,
+    pb: PartnerArray,
+) -> tuple[PartnerArray, WhatChanged]:
+    """A's first ranks at B's rows and what changed but the ranking order,
+    from the partners."""
+    has_b = pa >= 0
+    return first_at_b(ev_a, pb), changes_but_order(ev_a, ev_b, queries,
+                                                   np.where(has_b, pa, 0), has_b, pb)
+
+
 def _align(
     ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
-    keyed: list[KeyedRows | None],
-) -> tuple[PartnerArray, PartnerArray, WhatChanged, Across]:
-    """The other lane of :func:`compare`: the candidates matched, and what changed."""
-    pa, pb, across = align_candidates(ev_a, ev_b, queries, keyed)
-    return pa, pb, what_changed(ev_a, ev_b, queries, pb, across), across
+    keyed: list[KeyedRows | None] | Matching,
+) -> tuple[PartnerArray, PartnerArray, AtA, int]:
+    """The other lane of :func:`compare`: the candidates matched, B's values
+    gathered at A's rows, and in how many queries the order changed."""
+    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
+    at_a = gather_at_a(ev_a, ev_b, pa)
+    return pa, pb, at_a, order_queries(ev_a, ev_b, queries, pb, at_a[2])
 
 
 @dataclass
