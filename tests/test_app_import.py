@@ -609,6 +609,49 @@ def test_launching_on_a_foreign_sheet_runs_the_wizard(
         w.close()
 
 
+def test_the_sheet_imported_at_launch_gets_a_query_list_wide_enough(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    """The window under the wizard at launch starts empty, its side columns
+    sized for an empty query list (~285 px at 1920x1080); once Finish shows
+    the sheet, the default layout is sized again for it: query texts of up to
+    IDS_CHARACTERS characters are whole, not "wire… anc" (they were cut while
+    the grid was mostly blank)."""
+    from PySide6.QtCore import QRect
+
+    from app.main import build_window
+    from app.panels.navigator import IDS_CHARACTERS
+
+    texts = ["wireless charger for phone and watch", "how to anchor a boat in wind",
+             "best hiking boots for wide feet"]
+    assert max(map(len, texts)) <= IDS_CHARACTERS
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,grade_ann\n" + "".join(
+        f"{q},d{d},{d % 3}\n" for q in texts for d in range(4)), encoding="utf-8")
+
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    _drive(monkeypatch, qtbot, steps)
+    window = build_window(None, importing=sheet, review_docks=False)
+    qtbot.addWidget(window)
+    window.workplace.reset(QRect(0, 0, 1920, 1080))  # a first start on that screen
+    window.show()
+    qtbot.waitExposed(window)
+    view = window.navigator.view
+    empty = view.columnWidth(0)
+    qtbot.waitUntil(lambda: len(window.document) == 12, timeout=10_000)
+    qtbot.wait(1)  # the layout follows
+    assert view.model().rowCount() == 3
+    metrics = view.fontMetrics()
+    widest = max(metrics.horizontalAdvance(t) for t in texts)
+    assert view.columnWidth(0) >= widest + 6 > empty, (view.columnWidth(0), widest, empty)
+    window.session.mark_saved()
+
+
 def test_a_workbook_not_ours_goes_to_the_wizard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """The typed NotOwnWorkbook sends an .xlsx to the wizard, whatever its text;
     another InputError from the workbook reader is raised."""
