@@ -652,6 +652,49 @@ def test_the_sheet_imported_at_launch_gets_a_query_list_wide_enough(
     window.session.mark_saved()
 
 
+def test_the_sheet_imported_at_launch_keeps_the_layout_the_user_left(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    """A layout restored from the user's is not sized again when the
+    imported sheet is shown: the query list keeps the width they gave it."""
+    from PySide6.QtCore import Qt as QtNs
+
+    from app.main import build_window
+
+    first = build_window(None, review_docks=False)
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitExposed(first)
+    dock = first.docks["queryNavigatorDock"]
+    first.resizeDocks([dock], [170], QtNs.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: dock.width() == 170, timeout=5_000)
+    first.workplace.save()
+    first.close()
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,grade_ann\n" + "".join(
+        f"a rather long query text number {q},d{d},{d % 3}\n" for q in range(3)
+        for d in range(4)), encoding="utf-8")
+
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    _drive(monkeypatch, qtbot, steps)
+    window = build_window(None, importing=sheet, review_docks=False)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    dock = window.docks["queryNavigatorDock"]
+    assert dock.width() == 170
+    qtbot.waitUntil(lambda: len(window.document) == 12, timeout=10_000)
+    qtbot.wait(1)  # the layout follows
+    assert window.navigator.sizeHint().width() > 170
+    assert dock.width() == 170
+    window.session.mark_saved()
+
+
 def test_a_workbook_not_ours_goes_to_the_wizard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """The typed NotOwnWorkbook sends an .xlsx to the wizard, whatever its text;
     another InputError from the workbook reader is raised."""
