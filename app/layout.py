@@ -407,6 +407,15 @@ class Workplace(QObject):
         self._fitted = True
         self._split_columns()
 
+    def size_for_document(self) -> None:
+        """The default layout's dock areas sized again for the document the
+        window now shows (a window that started empty, under the import
+        wizard at launch: the navigator asked for an empty list's width,
+        ~285 px at 1920x1080, and its queries showed as "wire… anc"); a layout
+        restored from the user's is kept as they left it."""
+        if not self._restored:
+            self.size_docks()
+
     def _split(self, above: QDockWidget, below: QDockWidget, height: int) -> None:
         """Share the column of ``above`` and ``below`` (the window's
         ``height`` when not laid out yet): the upper dock gets what its

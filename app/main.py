@@ -146,7 +146,15 @@ def _import_at_launch(window: WindowApi, file_ops: FileOps, sheet: Path) -> None
     ).format(boxed(sheet.name)))
     window.grid_panel.add_banner(line)
     line.show()
-    window.document_replaced.connect(lambda _doc: line.hide())
+    sized: list[bool] = []
+
+    def shown(_doc: object) -> None:
+        line.hide()
+        if not sized:  # the first document: the side columns as a first start sizes them
+            sized.append(True)
+            window.workplace.size_for_document()
+
+    window.document_replaced.connect(shown)
 
     def run() -> None:
         if not file_ops.run_import_wizard(sheet) and line.isVisible():

@@ -609,6 +609,92 @@ def test_launching_on_a_foreign_sheet_runs_the_wizard(
         w.close()
 
 
+def test_the_sheet_imported_at_launch_gets_a_query_list_wide_enough(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    """The window under the wizard at launch starts empty, its side columns
+    sized for an empty query list (~285 px at 1920x1080); once Finish shows
+    the sheet, the default layout is sized again for it: query texts of up to
+    IDS_CHARACTERS characters are whole, not "wire… anc" (they were cut while
+    the grid was mostly blank)."""
+    from PySide6.QtCore import QRect
+
+    from app.main import build_window
+    from app.panels.navigator import IDS_CHARACTERS
+
+    texts = ["wireless charger for phone and watch", "how to anchor a boat in wind",
+             "best hiking boots for wide feet"]
+    assert max(map(len, texts)) <= IDS_CHARACTERS
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,grade_ann\n" + "".join(
+        f"{q},d{d},{d % 3}\n" for q in texts for d in range(4)), encoding="utf-8")
+
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    _drive(monkeypatch, qtbot, steps)
+    window = build_window(None, importing=sheet, review_docks=False)
+    qtbot.addWidget(window)
+    window.workplace.reset(QRect(0, 0, 1920, 1080))  # a first start on that screen
+    window.show()
+    qtbot.waitExposed(window)
+    view = window.navigator.view
+    empty = view.columnWidth(0)
+    qtbot.waitUntil(lambda: len(window.document) == 12, timeout=10_000)
+    qtbot.wait(1)  # the layout follows
+    assert view.model().rowCount() == 3
+    metrics = view.fontMetrics()
+    widest = max(metrics.horizontalAdvance(t) for t in texts)
+    assert view.columnWidth(0) >= widest + 6 > empty, (view.columnWidth(0), widest, empty)
+    window.session.mark_saved()
+
+
+def test_the_sheet_imported_at_launch_keeps_the_layout_the_user_left(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    """A layout restored from the user's is not sized again when the
+    imported sheet is shown: the query list keeps the width they gave it."""
+    from PySide6.QtCore import Qt as QtNs
+
+    from app.main import build_window
+
+    first = build_window(None, review_docks=False)
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitExposed(first)
+    dock = first.docks["queryNavigatorDock"]
+    first.resizeDocks([dock], [170], QtNs.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: dock.width() == 170, timeout=5_000)
+    first.workplace.save()
+    first.close()
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,grade_ann\n" + "".join(
+        f"a rather long query text number {q},d{d},{d % 3}\n" for q in range(3)
+        for d in range(4)), encoding="utf-8")
+
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    _drive(monkeypatch, qtbot, steps)
+    window = build_window(None, importing=sheet, review_docks=False)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    dock = window.docks["queryNavigatorDock"]
+    assert dock.width() == 170
+    qtbot.waitUntil(lambda: len(window.document) == 12, timeout=10_000)
+    qtbot.wait(1)  # the layout follows
+    assert window.navigator.sizeHint().width() > 170
+    assert dock.width() == 170
+    window.session.mark_saved()
+
+
 def test_a_workbook_not_ours_goes_to_the_wizard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """The typed NotOwnWorkbook sends an .xlsx to the wizard, whatever its text;
     another InputError from the workbook reader is raised."""
