@@ -494,6 +494,13 @@ def span(p: Profile) -> str:
     return f"{p.distinct} distinct value{'' if p.distinct == 1 else 's'}"
 
 
+def _rows_filled(p: Profile) -> str:
+    """Where a column of one value holds it: ``on every row``, else ``on N
+    rows of M`` (a column filled on nine rows in ten is not said full)."""
+    rows = len(p.texts)
+    return "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
+
+
 def roles_from_values(profiles: list[Profile], named: dict[str, int],
                       taken: set[int]) -> Roles:
     """The fields ``named`` (by the headers) lacks, from the values of the
@@ -507,8 +514,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         if p.filled and p.dates >= 0.8:
             ignored[p.col] = (f"{p.shown()}: dates and times, not imported", "")
         elif p.constant and p.fill >= 0.9 and not p.graded:
-            what = f"{span(p)} on every row" if p.numeric > 0.9 else "one value on every row"
-            ignored[p.col] = (f"{p.shown()}: {what}, not imported", "")
+            what = span(p) if p.numeric > 0.9 else "one value"
+            ignored[p.col] = (f"{p.shown()}: {what} {_rows_filled(p)}, not imported", "")
     free = [p for p in free if p.col not in ignored]
     unsure: tuple[Profile, ...] = ()  # the two that could be the query, read around the first
     if "query" not in found or "source_id" not in found:
@@ -677,7 +684,5 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
                         "count or a group: a ranking would tie them); not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
     if p.numeric > 0.9 and p.lo == p.hi:  # one number: said once, with where
-        rows = len(p.texts)
-        where = "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
-        return f"{p.shown()}: {span(p)} {where}, no role read from it; not imported", ""
+        return f"{p.shown()}: {span(p)} {_rows_filled(p)}, no role read from it; not imported", ""
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""
