@@ -409,17 +409,22 @@ def counted(p: Profile, query: Profile, source: Profile) -> Counted:
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
         return Counted(0, [])
     by_query = _groups(query.texts, p.texts)
-    sources = _groups(query.texts, source.texts)
-    several = [q for q, ss in sources.items() if len(ss) > 1]
+    several = _listing(query, source)
     per_query = []
-    for q in several:
+    for q, sources in several.items():
         try:
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
         except ValueError:
             return Counted(0, [])
-        if len(got) == len(sources[q]):
+        if len(got) == len(sources):
             per_query.append(got)
     return Counted(len(several), per_query)
+
+
+def _listing(query: Profile, source: Profile) -> dict[str, set[str]]:
+    """The queries listing several sources, each with its sources (a query
+    of one source says nothing of how a column varies within a query)."""
+    return {q: ss for q, ss in _groups(query.texts, source.texts).items() if len(ss) > 1}
 
 
 def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
@@ -460,7 +465,7 @@ def batched(p: Profile, query: Profile, source: Profile) -> bool:
     queries (one value for all of a query's sources, in two queries
     listing several at least). A grade judges one document: it varies
     within a query across its documents."""
-    listed = [q for q, ss in _groups(query.texts, source.texts).items() if len(ss) > 1]
+    listed = _listing(query, source)
     if len(listed) < 2 or p.distinct < 2 or p.fill < 0.9:
         return False
     values = _groups(query.texts, p.texts)
