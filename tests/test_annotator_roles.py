@@ -199,6 +199,19 @@ def test_a_column_of_zeros_is_said_as_the_number_on_every_row() -> None:
     assert ("ignored", "price: the number 1000 on every row, not imported") in mapping.reasons
 
 
+def test_a_column_of_one_value_on_nine_rows_in_ten_says_where() -> None:
+    """A column of one value filled on 23 rows of 24 (left out with the
+    constant columns, filled on nine rows in ten) said 'on every row':
+    it says where, as a column of one number on some rows does."""
+    rows = [["query", "doc_id", "relevance", "price", "src"]]
+    rows += [[f"q{d // 3}", f"d{d}", (d * 5) % 4, 1000 if d else None, "web" if d else ""]
+             for d in range(24)]
+    mapping = detect_mapping(Table(file="gaps.csv", rows=rows))
+    assert mapping.grade == 2
+    assert ("ignored", "price: the number 1000 on 23 rows of 24, not imported") in mapping.reasons
+    assert ("ignored", "src: one value on 23 rows of 24, not imported") in mapping.reasons
+
+
 def test_seconds_since_1970_are_times_and_numeric_ids_stay_ids() -> None:
     """A crowd platform's export: numeric source ids (2350000100, ... counted
     one by one within a query) and, under headers that say nothing, when

@@ -37,6 +37,7 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
     lines = check("cases")
     said = dict(line.split(" -> ", 1) for line in lines[:-1])
     assert said["plain"] == "read"
+    assert said["gzip run"] == "read"  # as the plain one, read from its start (no seek)
     assert said["bad score past the split"].endswith(
         "r.txt, line 901, column 'score (field 5)': 'nan' is not a finite number "
         "(a run's score is the system's score for the source, a number)")

@@ -17,6 +17,7 @@ last line of output counts the reads that forked.
 
 from __future__ import annotations
 
+import gzip
 import os
 import signal
 import sys
@@ -196,6 +197,15 @@ def cases(folder: Path) -> None:
         qrels.write_text(qrels_text)
         got = same_everywhere(run, qrels, 0.5, 256)
         print(name, "->", got[1] if got[0] == "refused" else "read", flush=True)
+    run, qrels = folder / "r.txt", folder / "q.txt"
+    run.write_text(body)
+    qrels.write_text(judged)
+    expected = same_everywhere(run, qrels, 0.5, 256)
+    packed = folder / "r.txt.gz"  # read from its start on threads, never split
+    packed.write_bytes(gzip.compress(body.encode()))
+    got = same_everywhere(packed, qrels, 0.5, 256)
+    assert got == expected, f"{got!r:.300} != {expected!r:.300}"
+    print("gzip run ->", "read", flush=True)
     got = same_everywhere(folder / "r.txt", folder / "missing.txt", 0.5, 256)
     print("missing qrels ->", got[1], flush=True)
     read_ahead(folder / "r.txt", folder / "q.txt")

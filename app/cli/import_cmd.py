@@ -126,9 +126,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         from core.io.atomic import atomic_write_text
 
         atomic_write_text(Path(args.report), json.dumps(report.to_json(), indent=1) + "\n")
-    problem = unreadable(report) or nothing_imported(
-        report, f"every one is in {args.report}" if args.report else
-        "pass --report REPORT.json for the list")
+    # where the rejected judgments are listed, said with the first of them
+    listed = (f"every one is in {args.report}" if args.report else
+              "pass --report REPORT.json for the list")
+    problem = unreadable(report) or nothing_imported(report, listed)
     if problem is not None:
         raise problem
     guidelines = _guidelines(args.input, args.guidelines, report.sheet)
@@ -162,9 +163,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         row, column, why = report.rejected_judgments[0]
         n = len(report.rejected_judgments)
         out.write(f"{n} judgment{'' if n == 1 else 's'} rejected, the first on row "
-                  f"{row}, column {column!r}: {why}"
-                  + (f"; every one is in {args.report}" if args.report else
-                     "; pass --report REPORT.json for the list") + "\n")
+                  f"{row}, column {column!r}: {why}; {listed}\n")
     name = "standard output" if args.output == STDIN else args.output
     out.write(f"wrote {name}: {len(result.document)} candidates\n")
     return 0

@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 __all__ = [
     "DECOMPRESSED", "HEAD_BYTES", "Head", "check_input", "compressed", "open_input", "read_input",
-    "sniff", "stem",
+    "sniff", "stem", "unreadable",
 ]
 
 #: Compressed files by their first bytes: the format, its tool and the
@@ -95,6 +95,12 @@ def _refusal(path: Path, exc: OSError) -> InputError:
     return InputError(reason, file=str(path), hint=hint)
 
 
+def unreadable(path: str | Path, exc: OSError) -> InputError:
+    """A read of an opened input that failed (a disk's error, a file cut
+    short by another program), naming the file."""
+    return InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path))
+
+
 def _check_mode(mode: int, path: Path) -> None:
     for test, kind in _KINDS:
         if test(mode):
@@ -133,7 +139,7 @@ def _peek(fh: io.BufferedReader[Any], size: int, path: Path) -> bytes:
     try:
         return fh.peek(size)[:size]
     except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from exc
+        raise unreadable(path, exc) from exc
 
 
 def _open(path: Path, piped: bool) -> tuple[io.BufferedReader[Any], str | None]:
@@ -281,8 +287,7 @@ def sniff(path: str | Path, *, piped: bool = True) -> Head:
         try:
             data = fh.read(HEAD_BYTES)
         except OSError as exc:
-            raise InputError(f"cannot read the file: {exc.strerror or exc}",
-                             file=str(path)) from exc
+            raise unreadable(path, exc) from exc
     return Head(path, data, compression)
 
 
@@ -302,8 +307,7 @@ def read_input(path: str | Path, limit: int | None = None) -> bytes:
                 return fh.read()
             return _read_up_to(fh, limit, path)
         except OSError as exc:
-            raise InputError(f"cannot read the file: {exc.strerror or exc}",
-                             file=str(path)) from exc
+            raise unreadable(path, exc) from exc
 
 
 def _read_up_to(fh: io.BufferedReader[Any], limit: int, path: Path) -> bytes:

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from core.errors import InputError
-from core.io.files import Head, open_input
+from core.io.files import Head, sniff
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
 __all__ = ["is_judgment_sheet", "is_score_dict"]
@@ -43,13 +43,12 @@ def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         return True
-    if head is not None:
-        return _sheet_head(head.data, suffix)
-    try:
-        with open_input(path) as fh:
-            return _sheet_head(fh.read(65536), suffix)
-    except (OSError, InputError):
-        return False
+    if head is None:
+        try:
+            head = sniff(path)
+        except InputError:  # the reader names the problem
+            return False
+    return _sheet_head(head.data, suffix)
 
 
 def _sheet_head(head: bytes, suffix: str) -> bool:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from core.errors import InputError
-from core.io.files import DECOMPRESSED, compressed, sniff
+from core.io.files import DECOMPRESSED, HEAD_BYTES, compressed, sniff
 from core.io.textfile import MAX_BYTES
 
 __all__ = ["STDIN", "STDIN_NAME", "sniff_suffix", "spooled"]
@@ -31,8 +31,6 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 _CHUNK = 1024**2
-#: The first bytes :func:`sniff_suffix` looks at.
-HEAD_BYTES = 65536
 _ODS_MIMETYPE = b"mimetypeapplication/vnd.oasis.opendocument.spreadsheet"
 
 

@@ -327,7 +327,7 @@ class Conventions:
         grades), for the consensus of annotators; a gain table's fractions
         at ``decimals`` digits (a display), in full for None."""
         rows = []
-        for row, group in _rows(annotated):
+        for row, group in field_rows(annotated):
             if {f.attr for f in group} == {"gain"}:
                 rows.append((row, self.gain.label_at(decimals), self.gain.formula_at(decimals)))
                 continue
@@ -533,7 +533,7 @@ FIELDS: tuple[ConventionField, ...] = (
 FIELD: dict[str, ConventionField] = {f.name: f for f in FIELDS}
 
 
-def _rows(annotated: bool = True) -> list[tuple[str, list[ConventionField]]]:
+def field_rows(annotated: bool = True) -> list[tuple[str, list[ConventionField]]]:
     """The fields grouped by the row they are said in, in order (those said
     of annotators' grades only when ``annotated``)."""
     rows: dict[str, list[ConventionField]] = {}

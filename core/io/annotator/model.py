@@ -22,6 +22,7 @@ __all__ = [
     "SheetPreview",
     "Table",
     "cell_text",
+    "column_ref",
 ]
 
 #: Marks that mean "not graded yet" (unknown) by default: the grade
@@ -149,6 +150,13 @@ class ColumnMapping:
         return out
 
 
+def column_ref(c: int, header: str) -> str:
+    """Column ``c`` (0-based) as messages name it: its letter and, when it
+    has one, its header (``B (Doc URL)``; ``C``)."""
+    letter = column_letters(c + 1)
+    return f"{letter} ({header})" if header else letter
+
+
 @dataclass(frozen=True)
 class Origin:
     """Where the cells of a reshaped table (a transposed sheet turned into one
@@ -189,8 +197,7 @@ class Origin:
 
     def column_name(self, c: int) -> str:
         """File column ``c`` as the report names it: its letter and header."""
-        label = self.header[c] if 0 <= c < len(self.header) else ""
-        return f"{column_letters(c + 1)} ({label})" if label else column_letters(c + 1)
+        return column_ref(c, self.header[c] if 0 <= c < len(self.header) else "")
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.detect import detect_mapping
-from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, Table
+from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, Table, column_ref
 from core.io.headers import normalize
 from core.io.safety import column_letters, column_number
 
@@ -23,8 +23,7 @@ _FIELD_ALIASES = {"source": "source_id", "doc": "source_id", "label": "grade"}
 
 def column_list(header: Sequence[str]) -> str:
     """The columns as messages list them: ``A (Topic), B (Doc URL), C``."""
-    return ", ".join(f"{column_letters(c + 1)} ({h})" if h else column_letters(c + 1)
-                     for c, h in enumerate(header)) or "none"
+    return ", ".join(column_ref(c, h) for c, h in enumerate(header)) or "none"
 
 
 def find_column(header: Sequence[str], ref: str, *, file: str, sheet: str | None) -> int:

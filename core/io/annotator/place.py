@@ -11,8 +11,7 @@ from typing import NamedTuple
 
 from core.errors import InputError
 from core.io.annotator.detect import detect_mapping, read_guessed
-from core.io.annotator.model import ColumnMapping, Table, cell_text
-from core.io.safety import column_letters
+from core.io.annotator.model import ColumnMapping, Table, cell_text, column_ref
 
 __all__ = ["Place", "judgment_place"]
 
@@ -66,6 +65,5 @@ def _place(table: Table, mapping: ColumnMapping, i: int, col: int) -> Place:
         r, c = origin.cell(i, col)
         return Place(table.sheet, r + 1, origin.column_name(c))
     header = table.rows[mapping.header_row] if mapping.header_row >= 0 else []
-    name = cell_text(header[col]).strip() if col < len(header) else ""
-    letter = column_letters(col + 1)
-    return Place(table.sheet, i + 1, f"{letter} ({name})" if name else letter)
+    return Place(table.sheet, i + 1,
+                 column_ref(col, cell_text(header[col]).strip() if col < len(header) else ""))

@@ -409,17 +409,22 @@ def counted(p: Profile, query: Profile, source: Profile) -> Counted:
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
         return Counted(0, [])
     by_query = _groups(query.texts, p.texts)
-    sources = _groups(query.texts, source.texts)
-    several = [q for q, ss in sources.items() if len(ss) > 1]
+    several = _listing(query, source)
     per_query = []
-    for q in several:
+    for q, sources in several.items():
         try:
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
         except ValueError:
             return Counted(0, [])
-        if len(got) == len(sources[q]):
+        if len(got) == len(sources):
             per_query.append(got)
     return Counted(len(several), per_query)
+
+
+def _listing(query: Profile, source: Profile) -> dict[str, set[str]]:
+    """The queries listing several sources, each with its sources (a query
+    of one source says nothing of how a column varies within a query)."""
+    return {q: ss for q, ss in _groups(query.texts, source.texts).items() if len(ss) > 1}
 
 
 def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
@@ -460,7 +465,7 @@ def batched(p: Profile, query: Profile, source: Profile) -> bool:
     queries (one value for all of a query's sources, in two queries
     listing several at least). A grade judges one document: it varies
     within a query across its documents."""
-    listed = [q for q, ss in _groups(query.texts, source.texts).items() if len(ss) > 1]
+    listed = _listing(query, source)
     if len(listed) < 2 or p.distinct < 2 or p.fill < 0.9:
         return False
     values = _groups(query.texts, p.texts)
@@ -494,6 +499,13 @@ def span(p: Profile) -> str:
     return f"{p.distinct} distinct value{'' if p.distinct == 1 else 's'}"
 
 
+def _rows_filled(p: Profile) -> str:
+    """Where a column of one value holds it: ``on every row``, else ``on N
+    rows of M`` (a column filled on nine rows in ten is not said full)."""
+    rows = len(p.texts)
+    return "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
+
+
 def roles_from_values(profiles: list[Profile], named: dict[str, int],
                       taken: set[int]) -> Roles:
     """The fields ``named`` (by the headers) lacks, from the values of the
@@ -507,8 +519,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         if p.filled and p.dates >= 0.8:
             ignored[p.col] = (f"{p.shown()}: dates and times, not imported", "")
         elif p.constant and p.fill >= 0.9 and not p.graded:
-            what = f"{span(p)} on every row" if p.numeric > 0.9 else "one value on every row"
-            ignored[p.col] = (f"{p.shown()}: {what}, not imported", "")
+            what = span(p) if p.numeric > 0.9 else "one value"
+            ignored[p.col] = (f"{p.shown()}: {what} {_rows_filled(p)}, not imported", "")
     free = [p for p in free if p.col not in ignored]
     unsure: tuple[Profile, ...] = ()  # the two that could be the query, read around the first
     if "query" not in found or "source_id" not in found:
@@ -677,7 +689,5 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
                         "count or a group: a ranking would tie them); not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
     if p.numeric > 0.9 and p.lo == p.hi:  # one number: said once, with where
-        rows = len(p.texts)
-        where = "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
-        return f"{p.shown()}: {span(p)} {where}, no role read from it; not imported", ""
+        return f"{p.shown()}: {span(p)} {_rows_filled(p)}, no role read from it; not imported", ""
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""

@@ -78,13 +78,16 @@ _HEAD_AHEAD = 0.55
 def _split_at(path: Path, head: float) -> int | None:
     """Where a child's share of the run starts (the start of the first line
     past ``head`` of its bytes), or None: the run is small, not a regular
-    file (the reader names it) or has no line break there."""
+    file (the reader names it), compressed (its bytes are not the text's:
+    it is read from its start, on threads) or has no line break there."""
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode) or info.st_size < _FORK_FROM:
             return None
         at = int(info.st_size * head)
         with open_input(path) as fh:  # refuses a file swapped for a FIFO meanwhile
+            if not fh.seekable():
+                return None
             fh.seek(at)
             found = fh.read(1 << 16).find(b"\n")
     except (OSError, InputError):

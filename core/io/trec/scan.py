@@ -23,8 +23,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from core.errors import InputError
-from core.io.files import open_input
+from core.io.files import open_input, unreadable
 from core.io.trec import alloc
 from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
 from core.io.trec.text import BOM, check_head, decode
@@ -73,9 +72,7 @@ def _pieces(path: Path, start: int = 0, end: int | None = None) -> Iterator[byte
             try:
                 piece = fh.read(_CHUNK if left < 0 else min(_CHUNK, left))
             except OSError as exc:
-                raise InputError(
-                    f"cannot read the file: {exc.strerror or exc}", file=str(path)
-                ) from exc
+                raise unreadable(path, exc) from exc
             if left >= 0:
                 left -= len(piece)
             if first:

@@ -28,7 +28,7 @@ from core.io.workbook.report_sheet import WIDTHS, ReportSheet, Run
 from core.io.workbook.report_words import conventions_words, cutoff_text, weighting_text
 from core.io.workbook.words import Text, join, value, when
 from core.model.conventions import Weighting, format_cutoff
-from core.model.document import RANKINGS
+from core.model.document import OUTSIDE_ORIGIN, RANKINGS
 
 #: Rows kept for a list of queries (the rest are counted, and in their sheet).
 LISTED = 20
@@ -75,7 +75,7 @@ def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],
               "without them; the table below is their data)")
     write_charts(wb, s, runs, tables, comparison, drawn=drawn)
     audit = doc.audit
-    outside = sum(1 for e in audit if e.origin == "outside the app")
+    outside = sum(1 for e in audit if e.origin == OUTSIDE_ORIGIN)
     s.section("Audit log")
     s.line(f"{len(audit)} changes recorded ({outside} of them made outside the app): see the "
            "Audit sheet." if audit else "No grade or convention has been changed since the "

@@ -8,7 +8,13 @@ from typing import Any
 
 from core.engine.evaluation import Evaluation
 from core.io.workbook.words import Text, choice_text, join, when
-from core.model.conventions import FIELDS, ConventionField, TieRule, Weighting, format_cutoff
+from core.model.conventions import (
+    ConventionField,
+    TieRule,
+    Weighting,
+    field_rows,
+    format_cutoff,
+)
 
 __all__ = ["conventions_words", "cutoff_text", "weighting_text"]
 
@@ -76,17 +82,17 @@ def _field_words(f: ConventionField, ev: Evaluation) -> Text | str:
 
 def conventions_words(ev: Evaluation) -> list[tuple[str, Text]]:
     """(convention, its words) for each row of conventions the Report lists
-    (the rows of :data:`FIELDS`; the consensus of annotators where the
+    (:func:`core.model.conventions.field_rows`: the consensus of annotators where the
     document holds their grades), then the judgment version."""
-    rows: dict[str, list[Text | str]] = {}
-    for f in FIELDS:
-        if f.annotated and not ev.doc.annotators:
-            continue
-        said = rows.setdefault(f.row, [])
-        if said and f.kind != "flag":
-            said.append("; ")
-        said.append(_field_words(f, ev))
+    rows: list[tuple[str, Text]] = []
+    for row, fields in field_rows(annotated=bool(ev.doc.annotators)):
+        said: list[Text | str] = []
+        for f in fields:
+            if said and f.kind != "flag":
+                said.append("; ")
+            said.append(_field_words(f, ev))
+        rows.append((row, join(said)))
     version = ev.doc.judgment_version
-    return [*((row, join(parts)) for row, parts in rows.items()),
+    return [*rows,
             ("judgment version", when('judgment_version=""', not version, "not declared",
                                       Text("judgment_version", version)))]
