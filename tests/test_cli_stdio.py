@@ -255,3 +255,20 @@ def _open_files(pid: int) -> list[str]:
     except OSError:
         pass
     return found
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="/dev/full is Linux's")
+@pytest.mark.parametrize("args", [
+    ["evaluate", str(EXAMPLE_PATH)],
+    ["evaluate", str(EXAMPLE_WORKBOOK), "--format", "json"],
+    ["export", str(EXAMPLE_PATH), "-o", "-", "--to", "csv"],
+])
+def test_an_output_that_cannot_be_written_is_one_line(args):
+    """A full disk (``> /dev/full``) is said in one line, status 2: no
+    traceback, and no second complaint from the process's ending."""
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "app.cli", *args], stdout=full,
+                              stderr=subprocess.PIPE, cwd=REPO, timeout=120, check=False)
+    said = done.stderr.decode()
+    assert done.returncode == 2, said
+    assert said == "ndcg-worksheet: error: cannot write the output: No space left on device\n"

@@ -12,6 +12,7 @@ export never writes over one of its inputs.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -181,8 +182,31 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # what no reader made an InputError: an output not written
+        print(f"{PROG}: error: {visible(_unwritten(exc))}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _unwritten(exc: OSError) -> str:
+    """The line for an ``OSError`` a command let through: in practice an
+    output that cannot be written (a full disk, ``> /dev/full``, a device
+    error; the readers name their own). What standard output still holds is
+    dropped when it cannot be written either, so that the process's ending
+    does not raise it again."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # a standard output with no descriptor
+            pass
+    if exc.filename:
+        return f"cannot write {exc.filename}: {exc.strerror or exc}"
+    return f"cannot write the output: {exc.strerror or exc}"
 
 
 if __name__ == "__main__":  # pragma: no cover
