@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from core.model.presets import PRESETS, apply_preset
 
 if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
+    from core.io.files import Head
     from core.model.document import Document
 
 __all__ = ["READING", "Reading", "evaluated", "load", "parse_args", "reading_key", "start_reading",
@@ -42,8 +44,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
-def load(path: str | Path, qrels: str | Path | None) -> Document:
-    """The document the editor opens ``path`` (with ``qrels`` for a run) as."""
+def load(path: str | Path | Head, qrels: str | Path | None) -> Document:
+    """The document the editor opens ``path`` (with ``qrels`` for a run) as
+    (``path`` may be the file's first bytes read already)."""
     from core.io.load import load_document
     from core.io.textfile import DETECT
 
@@ -123,23 +126,30 @@ class Reading:
         #: The document's evaluation, worked out on the reading's thread
         #: (None: not evaluated; the window evaluates it).
         self.evaluation: Evaluation | None = None
+        head: Head | None = None
         if qrels is not None and self.stat is not None:
             # A large run's reading helped by a child process, forked now,
-            # before the thread and Qt (core.io.trec.both.read_ahead).
+            # before the thread and Qt (core.io.trec.both.read_ahead); the
+            # run's first bytes read for it are the reading's.
+            from core.errors import InputError
+            from core.io.files import sniff
             from core.io.load import looks_like_trec_run
             from core.io.trec.both import read_ahead
 
-            if looks_like_trec_run(Path(path)):
+            with suppress(InputError, OSError):  # (the reading says why)
+                head = sniff(path)
+            if head is not None and looks_like_trec_run(head.path, head):
                 read_ahead(path, qrels)
-        self._thread = threading.Thread(target=self._read, args=(path, qrels, preset),
+        self._thread = threading.Thread(target=self._read, args=(path, qrels, preset, head),
                                         name="open-file", daemon=True)
         self._thread.start()
 
-    def _read(self, path: str | Path, qrels: str | Path | None, preset: str | None) -> None:
+    def _read(self, path: str | Path, qrels: str | Path | None, preset: str | None,
+              head: Head | None) -> None:
         try:
             with _SWITCHING:
                 try:
-                    doc = load(path, qrels)
+                    doc = load(path if head is None else head, qrels)
                 finally:
                     if qrels is not None:
                         from core.io.trec.both import end_ahead

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
+from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.io.annotator import Table, detect_mapping
+from core.io.annotator import Table, detect_mapping, roles
 from core.io.annotator.roles import Counted, counted, left_out, profile_columns
 from core.io.annotator.rows import summary_row
 
@@ -118,11 +119,20 @@ def test_a_column_counting_each_querys_documents_is_no_grade_nor_a_ranking() -> 
     mapping = detect_mapping(Table(file="r.csv", rows=rows))
     assert (mapping.query, mapping.source_id, mapping.grade) == (0, 1, 3)
     assert (mapping.rank, mapping.score) == (None, None)
-    assert mapping.left_out == ((2, "c: whole numbers counting each query's sources; if this "
-                                 "is the ranking, pass --map rank=c", "--map rank=c"),)
+    mapping_left_out = ((2, "c: whole numbers counting each query's sources; if this "
+                         "is the ranking, pass --map rank=c", "--map rank=c"),)
+    assert mapping.left_out == mapping_left_out
     rows[0][2] = "Rank"
     mapping = detect_mapping(Table(file="r.csv", rows=rows))
     assert (mapping.rank, mapping.grade) == (2, 3)
+    # The queries listing several sources are worked out once for both
+    # graded columns (they were 5 times: batched and counted for each, then
+    # batched again for the column left out).
+    listed, real = [], roles._listing
+    with mock.patch.object(roles, "_listing", lambda *a: listed.append(a) or real(*a)):
+        rows[0][2] = "c"
+        assert detect_mapping(Table(file="r.csv", rows=rows)).left_out == mapping_left_out
+    assert len(listed) == 1
 
 
 def test_a_header_said_again_between_blocks_is_still_the_header() -> None:

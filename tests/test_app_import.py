@@ -609,6 +609,18 @@ def test_launching_on_a_foreign_sheet_runs_the_wizard(
         w.close()
 
 
+
+def _next_next_finish(qtbot: Any) -> Any:
+    """The wizard's steps as a reviewer clicks them: Next, Next, Finish once
+    the import has read the sheet."""
+    def steps(w: ImportWizard) -> None:
+        _next(qtbot, w)
+        _next(qtbot, w)
+        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
+        _finish(qtbot, w)
+
+    return steps
+
 def test_the_sheet_imported_at_launch_gets_a_query_list_wide_enough(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
@@ -629,13 +641,7 @@ def test_the_sheet_imported_at_launch_gets_a_query_list_wide_enough(
     sheet.write_text("query,doc,grade_ann\n" + "".join(
         f"{q},d{d},{d % 3}\n" for q in texts for d in range(4)), encoding="utf-8")
 
-    def steps(w: ImportWizard) -> None:
-        _next(qtbot, w)
-        _next(qtbot, w)
-        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
-        _finish(qtbot, w)
-
-    _drive(monkeypatch, qtbot, steps)
+    _drive(monkeypatch, qtbot, _next_next_finish(qtbot))
     window = build_window(None, importing=sheet, review_docks=False)
     qtbot.addWidget(window)
     window.workplace.reset(QRect(0, 0, 1920, 1080))  # a first start on that screen
@@ -675,13 +681,7 @@ def test_the_sheet_imported_at_launch_keeps_the_layout_the_user_left(
         f"a rather long query text number {q},d{d},{d % 3}\n" for q in range(3)
         for d in range(4)), encoding="utf-8")
 
-    def steps(w: ImportWizard) -> None:
-        _next(qtbot, w)
-        _next(qtbot, w)
-        qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
-        _finish(qtbot, w)
-
-    _drive(monkeypatch, qtbot, steps)
+    _drive(monkeypatch, qtbot, _next_next_finish(qtbot))
     window = build_window(None, importing=sheet, review_docks=False)
     qtbot.addWidget(window)
     window.show()

@@ -243,6 +243,26 @@ def test_the_switch_interval_is_shorter_while_a_file_is_read(tmp_path, monkeypat
     assert sys.getswitchinterval() == before
 
 
+def test_the_launch_opens_the_run_once_for_its_head_and_once_to_read_it(tmp_path,
+                                                                       monkeypatch):
+    """The run's first bytes, read to tell a TREC run (for the reading's
+    child), are the reading's: it opened the run three times before."""
+    import app.opening as opening
+    import core.io.files as files
+
+    run, qrels = _trec(tmp_path)
+    opened: list[str] = []
+    real = files._open_plain
+    monkeypatch.setattr(files, "_open_plain",
+                        lambda path: opened.append(Path(path).name) or real(path))
+    assert opening.Reading(run, qrels)().n_queries == 2
+    assert sorted(opened) == sorted([run.name, qrels.name] * 2)
+    opened.clear()
+    run.write_text("q1 Q0 a 1\n")  # refused by the reading, with its line, as before
+    with pytest.raises(NdcgError, match="line 1"):
+        opening.Reading(run, qrels)()
+
+
 def test_the_run_is_evaluated_on_the_reading_thread_under_its_preset(qtbot, tmp_path,
                                                                      monkeypatch):
     """The launch's reading thread evaluates the document it read (under the

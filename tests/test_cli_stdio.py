@@ -61,6 +61,8 @@ def test_standard_input_past_the_limit_is_refused_and_its_copy_removed():
             spooled(io.BytesIO(b"x" * 5000), limit=4096):
         pass  # pragma: no cover (never entered)
     assert caught.value.file == "<stdin>"
+    assert str(caught.value) == (f"<stdin>: standard input is larger than {4096 / 1024**3:g} "
+                                 "GiB (split it into smaller files)")
     with spooled(io.BytesIO(RUN)) as path:
         assert path.read_bytes() == RUN
         assert path.name == "stdin"  # a TREC run has no suffix

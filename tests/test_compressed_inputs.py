@@ -237,3 +237,31 @@ def test_a_compressed_file_past_the_readers_limit_is_refused_as_it_passes_it(tmp
         read_input(archive, limit=11199)
     assert str(info.value) == (f"{archive}: the file is larger than {11199 / 1024**3:g} GiB "
                                "decompressed (split it into smaller files)")
+
+
+def test_compare_opens_each_file_once_for_its_head_and_once_to_read_it(tmp_path):
+    # Its first bytes are read once for every check before the read (they
+    # were read twice for worksheets, by check_exist and by load_document).
+    import core.io.files as files
+
+    run, qrels = DATA / "anserini_bom.run", DATA / "qrels_bom_crlf.txt"
+    runs = [run] + [tmp_path / f"other{i}.run" for i in (1, 2)]
+    sheets = [tmp_path / f"sheet{i}.csv" for i in range(3)]
+    for i, (other, sheet) in enumerate(zip(runs, sheets, strict=True)):
+        if i:
+            other.write_bytes(run.read_bytes().replace(b"1.482910e+01", f"{i}.0".encode()))
+        sheet.write_text(f"query,source_id,score,grade\nq1,d1,{i},1\nq1,d2,1.5,0\n")
+    opened: list[str] = []
+    real = files._open_plain
+
+    def counted(path: Path) -> object:
+        opened.append(Path(path).name)
+        return real(path)
+
+    for names in ([*runs[:2], "--qrels", qrels], [*runs, "--qrels", qrels],
+                  sheets[:2], sheets):
+        opened.clear()
+        with mock.patch.object(files, "_open_plain", counted):
+            assert cli("compare", *names, "--resamples", "20")[0] == 0
+        files_named = [Path(n).name for n in names if n != "--qrels"]
+        assert sorted(opened) == sorted(files_named * 2)

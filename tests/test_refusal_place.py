@@ -87,6 +87,14 @@ def test_gz_qrels_name_the_line_of_the_decompressed_text(tmp_path, capsys):
         f"{qrels}, line 4: 1 negative grade under the sklearn preset")
 
 
+def test_a_run_and_qrels_hold_the_query_and_candidate_in_the_same_fields():
+    # line_of finds a line of either with one pair of fields, the readers'.
+    from core.io.locate import _TREC_QUERY, _TREC_SOURCE
+    from core.io.trec.read import QRELS_FIELDS, RUN_FIELDS
+
+    assert RUN_FIELDS[1:3] == QRELS_FIELDS[1:3] == (_TREC_QUERY, _TREC_SOURCE) == (0, 2)
+
+
 def test_compare_names_the_qrels_line(tmp_path, capsys):
     run, other, qrels = tmp_path / "run.txt", tmp_path / "other.txt", tmp_path / "qrels.txt"
     run.write_text(RUN)

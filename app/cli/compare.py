@@ -82,11 +82,10 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
     else:
         # A run joined with qrels has the default conventions: they are known
         # before the runs are read, so each run is evaluated as it is read.
-        heads = check_exist(args.run_a, args.run_b, args.qrels)
         conv = conventions_from_args(args, Conventions())
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
             args.run_a, args.run_b, args.qrels,
-            lambda doc: evaluate_named(doc, conv, args.qrels), heads,
+            lambda doc: evaluate_named(doc, conv, args.qrels),
         )
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
@@ -144,13 +143,13 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
 
     left_out = None
     if args.qrels is None:
-        check_exist(*runs)
-        first = load_document(runs[0])
+        heads = check_exist(*runs)
+        first = load_document(heads[0])
         conv = conventions_from_args(args, first.conventions)
         got = [values(evaluate_named(first, conv, runs[0]), 0)]
         del first
-        got += [values(evaluate_named(load_document(r), conv, r), i)
-                for i, r in enumerate(runs) if i > 0]
+        got += [values(evaluate_named(load_document(h), conv, runs[i]), i)
+                for i, h in enumerate(heads) if i > 0]
     else:
         conv = conventions_from_args(args, Conventions())
         got, left_out = read_judged_runs(

@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 __all__ = [
     "DECOMPRESSED", "HEAD_BYTES", "Head", "check_input", "compressed", "open_input", "read_input",
-    "sniff", "stem", "unreadable",
+    "sniff", "stem", "too_large", "unreadable",
 ]
 
 #: Compressed files by their first bytes: the format, its tool and the
@@ -303,7 +303,7 @@ def read_input(path: str | Path, limit: int | None = None) -> bytes:
                 return fh.read()
             if compression is None:
                 if os.fstat(fh.fileno()).st_size > limit:
-                    raise _too_large(path, limit)
+                    raise too_large(str(path), limit)
                 return fh.read()
             return _read_up_to(fh, limit, path)
         except OSError as exc:
@@ -317,13 +317,15 @@ def _read_up_to(fh: io.BufferedReader[Any], limit: int, path: Path) -> bytes:
     while piece := fh.read(_PIECE):
         size += len(piece)
         if size > limit:
-            raise _too_large(path, limit, " decompressed")
+            raise too_large(str(path), limit, how=" decompressed")
         pieces.append(piece)
     return b"".join(pieces)
 
 
-def _too_large(path: Path, limit: int, how: str = "") -> InputError:
-    return InputError(f"the file is larger than {limit / 1024**3:g} GiB{how}", file=str(path),
+def too_large(file: str, limit: int, what: str = "the file is", how: str = "") -> InputError:
+    """The refusal of an input past ``limit`` bytes (``what``: ``the file
+    is``, ``standard input is``; ``how``: `` decompressed``)."""
+    return InputError(f"{what} larger than {limit / 1024**3:g} GiB{how}", file=file,
                       hint="split it into smaller files")
 
 

@@ -23,7 +23,7 @@ __all__ = [
 
 
 def load_document(
-    path: str | Path,
+    path: str | Path | Head,
     *,
     qrels: str | Path | None = None,
     conventions: Conventions | None = None,
@@ -40,10 +40,11 @@ def load_document(
     Parquet worksheet's text grades when ``conventions`` declare none. Only
     regular files are read: a missing file, a folder, a FIFO, a device or a
     looping link is refused before anything is opened
-    (:func:`core.io.files.check_input`).
+    (:func:`core.io.files.check_input`). ``path`` may be the file's
+    :class:`~core.io.files.Head` when its first bytes were read already.
     """
-    path = Path(path)
-    head = sniff(path)  # its first bytes, read once for the checks below
+    head = path if isinstance(path, Head) else sniff(path)  # read once for the checks below
+    path = head.path
     if qrels is not None:
         judged = sniff(qrels)
         if is_score_dict(head) or is_score_dict(judged):

@@ -21,14 +21,17 @@ from core.errors import InputError
 from core.io.headers import header_delimiter, match_header
 from core.io.suffixes import WORKBOOK_SUFFIXES
 from core.io.textfile import read_detected
+from core.io.trec.read import RUN_FIELDS
 from core.model.document import Document
 from core.reports.text import unprotect
 
 __all__ = ["line_of", "name_the_row"]
 
-#: The fields of a TREC line holding the query and the candidate (run:
-#: ``query Q0 doc rank score tag``; qrels: ``query iteration doc grade``).
-_TREC_QUERY, _TREC_SOURCE = 0, 2
+#: The fields of a TREC line holding the query and the candidate, the same
+#: in a run and in qrels (the fast reader's :data:`RUN_FIELDS` and
+#: :data:`~core.io.trec.read.QRELS_FIELDS`; run: ``query Q0 doc rank score
+#: tag``, qrels: ``query iteration doc grade``).
+_TREC_QUERY, _TREC_SOURCE = RUN_FIELDS[1:3]
 
 
 def name_the_row(exc: InputError, doc: Document, path: str | Path) -> InputError:

@@ -51,7 +51,7 @@ def load_pair(
     """
     heads = check_exist(run_a, run_b, qrels)
     if qrels is None:
-        return load_document(run_a), load_document(run_b)
+        return load_document(heads[0]), load_document(heads[1])
     with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
         if _any_parquet(*heads):
             return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
@@ -111,19 +111,17 @@ def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
 
 def read_judged_pair(
     run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T],
-    heads: Sequence[Head] = (),
 ) -> tuple[Document, Document, T, T, LeftOut]:
     """Both runs read, joined with ``qrels`` and handed to ``then`` (the
     command line evaluates them), B on a second thread while A here, the qrels
     read on a third while the runs are (the reading and the array work release
-    the GIL, so two cores share it; each file is read on one thread).
-    ``heads``: the three files' first bytes, when :func:`check_exist` read
-    them already.
+    the GIL, so two cores share it; each file is read on one thread), once
+    :func:`check_exist` found all three.
 
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
     """
-    heads = list(heads) or [sniff(name, piped=False) for name in (run_a, run_b, qrels)]
+    heads = check_exist(run_a, run_b, qrels)
     with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
         return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from core.errors import InputError
-from core.io.files import DECOMPRESSED, HEAD_BYTES, compressed, sniff
+from core.io.files import DECOMPRESSED, HEAD_BYTES, compressed, sniff, too_large
 from core.io.textfile import MAX_BYTES
 
 __all__ = ["STDIN", "STDIN_NAME", "sniff_suffix", "spooled"]
@@ -117,8 +117,7 @@ def spooled(stream: BinaryIO, *, limit: int = MAX_BYTES) -> Iterator[Path]:
             while chunk := _read(stream):
                 size += len(chunk)
                 if size > limit:
-                    raise InputError(f"standard input is larger than {limit / 1024**3:g} GiB",
-                                     file=STDIN_NAME, hint="split it into smaller files")
+                    raise too_large(STDIN_NAME, limit, "standard input is")
                 fh.write(chunk)
         with raw.open("rb") as fh:
             head = fh.read(HEAD_BYTES)

@@ -404,12 +404,14 @@ class Counted(NamedTuple):
         return self.rank_like() or self.counts_ranks()
 
 
-def counted(p: Profile, query: Profile, source: Profile) -> Counted:
-    """``p``'s values within each query of several sources, grouped once."""
+def counted(p: Profile, query: Profile, source: Profile,
+            listed: dict[str, set[str]] | None = None) -> Counted:
+    """``p``'s values within each query of several sources, grouped once
+    (``listed``: :func:`_listing`, when worked out already)."""
     if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
         return Counted(0, [])
     by_query = _groups(query.texts, p.texts)
-    several = _listing(query, source)
+    several = _listing(query, source) if listed is None else listed
     per_query = []
     for q, sources in several.items():
         try:
@@ -460,12 +462,13 @@ def _falls(p: Profile, query: Profile | None) -> bool:
     return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
 
 
-def batched(p: Profile, query: Profile, source: Profile) -> bool:
+def batched(p: Profile, query: Profile, source: Profile,
+            listed: dict[str, set[str]] | None = None) -> bool:
     """A batch's or a group's number: a few values, each over whole
     queries (one value for all of a query's sources, in two queries
     listing several at least). A grade judges one document: it varies
-    within a query across its documents."""
-    listed = _listing(query, source)
+    within a query across its documents. ``listed`` as for :func:`counted`."""
+    listed = _listing(query, source) if listed is None else listed
     if len(listed) < 2 or p.distinct < 2 or p.fill < 0.9:
         return False
     values = _groups(query.texts, p.texts)
@@ -581,10 +584,11 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         p for p in free if p.graded]
     if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
         graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
-    for p in [p for p in graded if batched(p, query, source)]:
+    listed = _listing(query, source)  # for every graded column
+    for p in [p for p in graded if batched(p, query, source, listed)]:
         graded.remove(p)  # a batch's number: no judgment of any one document
         ignored[p.col] = (_batch(p), "")
-    counts = {p.col: counted(p, query, source) for p in graded}  # grouped once
+    counts = {p.col: counted(p, query, source, listed) for p in graded}  # grouped once
     if len(graded) > 1:
         # Whole numbers counting each query's sources beside other grades
         # are no grade (grades repeat within a query); nor are they the
@@ -662,8 +666,10 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     it (``""``: none): a numeric column names the ranking's flag, since
     only a declaration makes it one (``Price: numbers 10.34 to 239.91, one
     per item; if this is the ranking, pass --map score=Price``). ``counts``:
-    its values already grouped by query (:func:`counted`)."""
-    if query is not None and source is not None and batched(p, query, source):
+    its values already grouped by query (:func:`counted`) of a column that
+    :func:`batched` found no batch's number."""
+    if counts is None and query is not None and source is not None and batched(
+            p, query, source):
         return _batch(p), ""
     if p.numeric > 0.9 and p.distinct > 1:
         ref = _flag_ref(p)
