@@ -230,10 +230,17 @@ def test_each_documented_status_in_a_real_run(tmp_path):
          "from app.cli.main import main; sys.exit(main(['evaluate', 'x']))"],
         cwd=REPO, text=True, capture_output=True, timeout=120)
     assert "Traceback" in seen[1].stderr
-    # Ctrl+C while standard input is read (once its copy is open).
-    proc = subprocess.Popen([sys.executable, "-m", "app.launcher", "evaluate", "-"], cwd=REPO,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    # Ctrl+C while standard input is read (once its copy is open), in a
+    # process started as a terminal starts one: Ctrl+C not ignored. (A suite
+    # run in the background of a shell without job control ignores it, and a
+    # process started from it would too, whatever it does.)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "app.launcher", "evaluate", "-"],
+                                cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 60
     while not any("ndcg-stdin-" in f for f in _open_files(proc.pid)):
         assert time.monotonic() < deadline
