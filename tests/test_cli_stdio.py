@@ -280,4 +280,4 @@ def test_an_output_that_cannot_be_written_is_one_line(args):
                               stderr=subprocess.PIPE, cwd=REPO, timeout=120, check=False)
     said = done.stderr.decode()
     assert done.returncode == 2, said
-    assert said == "ndcg-worksheet: error: cannot write the output: No space left on device\n"
+    assert said == "ndcg-worksheet: error: cannot write the output: the disk is full\n"

@@ -204,9 +204,11 @@ def _unwritten(exc: OSError) -> str:
             os.close(devnull)
         except (OSError, ValueError):  # a standard output with no descriptor
             pass
+    from core.io.atomic import write_reason  # (Save's words for the same failures)
+
     if exc.filename:
-        return f"cannot write {exc.filename}: {exc.strerror or exc}"
-    return f"cannot write the output: {exc.strerror or exc}"
+        return f"cannot write {exc.filename}: {write_reason(exc)}"
+    return f"cannot write the output: {write_reason(exc)}"
 
 
 if __name__ == "__main__":  # pragma: no cover

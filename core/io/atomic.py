@@ -22,7 +22,7 @@ from typing import Any
 from core.errors import InputError
 from core.io.identity import real_path
 
-__all__ = ["FirstErrorOnly", "atomic_write", "atomic_write_text", "check_writable"]
+__all__ = ["FirstErrorOnly", "atomic_write", "atomic_write_text", "check_writable", "write_reason"]
 
 _REASONS = {
     errno.ENOSPC: "the disk is full",
@@ -45,7 +45,8 @@ def _os_error(exc: BaseException) -> OSError | None:
     return None
 
 
-def _reason(exc: OSError) -> str:
+def write_reason(exc: OSError) -> str:
+    """Why a write failed, in words (a full disk, a read-only disk, ...)."""
     return _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
 
 
@@ -83,7 +84,7 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
                                         dir=target.parent)
     except OSError as exc:
         raise InputError(
-            f"cannot write here: {_reason(exc)}", file=str(path),
+            f"cannot write here: {write_reason(exc)}", file=str(path),
             hint="choose a folder you can write to",
         ) from exc
     os.close(fd)
@@ -99,7 +100,7 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         cause = _os_error(exc)
         if cause is None:
             raise
-        raise InputError(f"could not save: {_reason(cause)}; the previous file is unchanged",
+        raise InputError(f"could not save: {write_reason(cause)}; the previous file is unchanged",
                          file=str(path)) from exc
     finally:
         with contextlib.suppress(OSError):
