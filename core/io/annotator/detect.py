@@ -20,14 +20,9 @@ from core.io.annotator.cells import number_rubric, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
+from core.io.annotator.profile import Profile, profile_columns
 from core.io.annotator.read import read_table
-from core.io.annotator.roles import (
-    Profile,
-    Roles,
-    left_out,
-    profile_columns,
-    roles_from_values,
-)
+from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose

@@ -11,7 +11,8 @@ import re
 
 from core.io.annotator.model import ColumnMapping
 from core.io.annotator.names import combined_grade, name_field, quantity_header
-from core.io.annotator.roles import Profile, batched, profile_columns, rank_like, span
+from core.io.annotator.profile import Profile, profile_columns, span
+from core.io.annotator.ranks import batched, rank_like
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
