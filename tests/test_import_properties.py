@@ -395,3 +395,31 @@ def test_a_headerless_sheet_keeps_its_first_judgment(sheet: Drawn, suffix: str) 
     assert got == sheet.truth
     tally = report["rows"]
     assert tally["read"] == len(headerless.rows)
+
+
+#: Sheets imported, written as a worksheet CSV and imported again.
+ROUND_TRIP_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=ROUND_TRIP_SHEETS, phases=[Phase.generate])
+@given(sheets().filter(lambda s: not s.ambiguous and not s.extra_grade),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_the_worksheet_written_reads_back_the_same(sheet: Drawn, suffix: str) -> None:
+    """``import -o out.csv`` writes the worksheet's columns, the consensus
+    under ``grade`` and each annotator's under ``grade_<name>``: imported
+    again, it gives the same file (the same judgments, annotators and
+    scores), the consensus left out as computed from the annotators'."""
+    if sheet.layout == "transposed":
+        suffix = ".csv"
+    code, err, _, rows = _run(sheet, suffix)
+    assert code == 0, err
+    header = list(rows[0]) if rows else []
+    again = Drawn([header, *([r[h] for h in header] for r in rows)], "wide", sheet.truth)
+    code, err, report, back = _run(again, ".csv")
+    event(f"round trip of {sheet.layout}: {sum(h.startswith('grade_') for h in header)} "
+          "annotators' columns")
+    assert code == 0, err
+    assert back == rows
+    if any(h.startswith("grade_") for h in header):
+        assert report is not None
+        assert report["mapping"]["annotators"] == [h for h in header if h.startswith("grade_")]
