@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -190,6 +191,33 @@ def _batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
     return [base + sum(1 for c in cuts if q >= c) for q, _, _ in per_row]
 
 
+def _row_batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
+    """A batch's number over runs of rows (a HIT's batch of so many rows),
+    counting up down the sheet (1, 1, 1, 2, 2, ...), the runs of 2 rows or
+    more cutting through a query's rows at least once: the queries say
+    nothing of where a batch ends."""
+    base, n = rnd.choice([1, 7, 12]), len(per_row)
+    starts = {i for i in range(1, n) if per_row[i][0] == per_row[i - 1][0]}
+    inside = rnd.choice(sorted(starts - {1, n - 1}))  # one cut within a query
+    cuts = {inside} | {i for i in range(2, n - 1) if rnd.random() < 0.2}
+    kept: list[int] = []
+    for c in sorted(cuts):  # every run of 2 rows or more
+        if c == inside or (c - (kept[-1] if kept else 0) >= 2 and n - c >= 2
+                           and abs(c - inside) >= 2):
+            kept.append(c)
+    return [base + sum(1 for c in kept if i >= c) for i in range(n)]
+
+
+def _steps_up(cells: list[Any]) -> bool:
+    """Numbers in runs down the rows, each run one more than the last (0,
+    0, 1, 1, 2, 2): a batch's number as much as grades constant within
+    each query, under a header that says nothing."""
+    if not all(isinstance(c, int) for c in cells):
+        return False
+    runs = [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]]
+    return len(runs) == len(set(runs)) and all(b - a == 1 for a, b in pairwise(runs))
+
+
 def _ranks(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
     """A rank of each item within its query, 1..n (one per item, said again
     on each of its rows), in the rows' order or shuffled."""
@@ -264,18 +292,21 @@ DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "
 #: sheets the main property test draws stay the same: a count of few
 #: values (100-102), shared by several items of a query; a rank counting
 #: each query's items 1..n, under a header that names no ranking; a
-#: batch's number over whole queries.
-ASKED = ["tally", "rank", "batch"]
+#: batch's number over whole queries, or over runs of rows cutting
+#: through the queries (``row_batch``).
+ASKED = ["tally", "rank", "batch", "row_batch"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
 @st.composite
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
-           topics: bool = False) -> Drawn:
+           topics: bool = False, flat: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
-    when given, and with ``topics`` the queries written as TREC writes
-    them, numbers from 1, 51 or 301 (small ones read like grades)."""
+    when given, with ``topics`` the queries written as TREC writes
+    them, numbers from 1, 51 or 301 (small ones read like grades), and
+    with ``flat`` a tiny sheet (2-3 queries of 2-3 items) whose annotators
+    each grade all of a query's items alike."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
@@ -283,6 +314,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         return QUERIES[q] if first is None else first + q
     layout = draw(st.sampled_from(SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
+    if flat:
+        n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
     if layout != "long":
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
@@ -295,6 +328,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     truth = {(q, d): {who: rnd.choice(grades) for who in people} for q, d in items}
     for who in people:  # each grade column takes at least its scale's ends (no constant)
         truth[items[0]][who], truth[items[-1]][who] = grades[0], grades[-1]
+    if flat:  # each of a query's items graded as its first
+        truth = {(q, d): dict(truth[(q, 0)] if q < n_q - 1 else truth[items[-1]])
+                 for q, d in items}
     ranking = draw(st.sampled_from(["none", "score", "rank"]))
     named = draw(st.booleans())
     declare = ranking != "none" and not named and draw(st.booleans())
@@ -345,9 +381,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     for kind in kinds:
         if kind == "tally":
             cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
-        elif kind == "batch":  # small whole numbers of no document's judgment
-            cells, names, gradey = _batches(rnd, per_row), ["batch", "Batch", "group",
-                                                             "round"], False
+        elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
+            cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
+            names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False
         elif kind == "rank":  # small whole numbers, yet never grades: the import must know
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:
@@ -355,6 +391,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             gradey |= _reads_as_grades(cells)
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
+    if flat and layout == "long" and headers == "neutral":  # grades counting up by query
+        sheet.ambiguous |= _steps_up(next(c.cells for c in cols if c.kind == "grade"))
     rnd.shuffle(cols)
     if headers == "neutral":  # every column but a wide sheet's grades and the ranking
         for i, c in enumerate(cols):

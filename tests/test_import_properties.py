@@ -207,11 +207,12 @@ BATCH_SHEETS = 10
 # a batch of two queries each, under col4: once a second annotator's grades
 @example(replace(_tallied([1] * 6 + [2] * 3, [0, 3, 1, 2, 0, 3, 1, 1, 2], 3),
                kinds=["batch"], column_kinds=["batch", "query", "source", "grade"]), ".csv")
-@given(sheets(among=("batch",)).filter(lambda s: s.layout != "transposed"),
-       st.sampled_from([".csv", ".xlsx"]))
+@given(st.sampled_from(["batch", "row_batch"]).flatmap(lambda kind: sheets(among=(kind,))).filter(
+    lambda s: s.layout != "transposed"), st.sampled_from([".csv", ".xlsx"]))
 def test_a_batch_number_is_never_read_as_grades(sheet: Drawn, suffix: str) -> None:
     """1, 1, 1, 1, 2, 2, ... under ``batch`` or ``col6``: small whole numbers,
-    one value over whole queries, where grades vary within
+    one value over whole queries, or counting up over runs of rows that
+    cut through a query's (a HIT's batch), where grades vary within
     a query across its documents: left out saying so, never a grade column
     (one more annotator's), and the grades imported are the drawn ones."""
     code, err, report, rows = _run(sheet, suffix)
@@ -221,12 +222,35 @@ def test_a_batch_number_is_never_read_as_grades(sheet: Drawn, suffix: str) -> No
         return
     assert report is not None
     batches = {sheet.rows[0][c] for c, kind in enumerate(sheet.column_kinds)
-               if kind == "batch"}
+               if kind in ("batch", "row_batch")}
     assert batches
     for column in report["columns"]:
         if column["header"] in batches:
             assert column["role"] is None, column
             assert "a batch's or a group's number" in column["reason"], column
+
+
+#: Tiny sheets drawn with each annotator's grades the same for all of a
+#: query's items.
+FLAT_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=FLAT_SHEETS, phases=[Phase.explicit, Phase.generate])
+@example(Drawn([["query", "doc", "col3"], *([f"q{q}", f"d{q}{d}", g] for q, g in enumerate(
+    [2, 0, 3]) for d in range(2))], "long", {(f"q{q}", f"d{q}{d}"): [float(g)] for q, g in
+                                             enumerate([2, 0, 3]) for d in range(2)},
+               grade_headers=["col3"], column_kinds=["query", "source", "grade"]), ".csv")
+@given(sheets(flat=True), st.sampled_from([".csv", ".xlsx"]))
+def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str) -> None:
+    """q1's items all graded 2, q2's all 0, q3's all 3 (a tiny sheet): a
+    grade column though it does not vary within a query (it was refused as
+    'no grade column', taken for a batch's number); refused in one line
+    only where it counts up down the sheet as a batch's number does (0, 0,
+    1, 1) under a header that says nothing; the invariants hold."""
+    if sheet.layout == "transposed":
+        suffix = ".csv"
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
 
 
 #: Sheets drawn with a rank (1..n within each query) under a header naming

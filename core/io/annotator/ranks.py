@@ -17,8 +17,8 @@ from typing import NamedTuple
 
 from core.io.annotator.profile import Profile, determines, grouped, span
 
-__all__ = ["Counted", "batch_reason", "batched", "counted", "counts_ranks", "falls", "listing",
-           "numbers_rows", "rank_like", "tied"]
+__all__ = ["GROUPS", "QUERIES", "ROWS", "Counted", "batch_reading", "batch_reason", "batched",
+           "counted", "counts_ranks", "falls", "listing", "numbers_rows", "rank_like", "tied"]
 
 
 def numbers_rows(p: Profile, query: Profile) -> bool:
@@ -142,23 +142,67 @@ def falls(p: Profile, query: Profile | None) -> bool:
     return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
 
 
+#: How a column reads as a batch's or a group's number (:func:`batch_reading`).
+ROWS, QUERIES, GROUPS = "rows", "queries", "groups"
+
+
+def batch_reading(p: Profile, query: Profile, source: Profile,
+                  listed: dict[str, set[str]] | None = None) -> str:
+    """How a column reads as a batch's or a group's number, in two queries
+    listing several sources at least ("" when it does not): :data:`ROWS`,
+    whole numbers counting up down the rows in runs (each batch's rows
+    together, each batch one more than the last) that cut through a
+    query's rows, a batch of so many rows (a HIT's): never grades;
+    :data:`QUERIES`, one value over each query's sources, counting up so:
+    a batch of whole queries, or grades the same for all of a query's
+    documents; :data:`GROUPS`, one value over each query's sources in any
+    order. A grade judges one document: beside grades that vary within a
+    query, each of these is a batch's or a group's number; alone, a
+    column of groups holds grades constant within each query (tiny
+    sheets), and one counting up could be either. ``listed`` as for
+    :func:`counted`."""
+    listed = listing(query, source) if listed is None else listed
+    if len(listed) < 2 or p.distinct < 2 or p.fill < 0.9 or determines(p, source) >= 0.95:
+        return ""  # (a value naming one item each is its id: 1, 1, 2, 2 over two judges)
+    values = grouped(query.texts, p.texts)
+    up = _counts_up(p)
+    if all(len(values.get(q, ())) == 1 for q in listed):
+        return QUERIES if up else GROUPS
+    return ROWS if up and sum(1 for q in listed if q in values) >= 2 else ""
+
+
 def batched(p: Profile, query: Profile, source: Profile,
             listed: dict[str, set[str]] | None = None) -> bool:
-    """A batch's or a group's number: a few values, each over whole
-    queries (one value for all of a query's sources, in two queries
-    listing several at least). A grade judges one document: it varies
-    within a query across its documents. ``listed`` as for :func:`counted`."""
-    listed = listing(query, source) if listed is None else listed
-    if len(listed) < 2 or p.distinct < 2 or p.fill < 0.9:
+    """A batch's or a group's number beside grades (any :func:`batch_reading`)."""
+    return bool(batch_reading(p, query, source, listed))
+
+
+def _counts_up(p: Profile) -> bool:
+    """Whole numbers in runs down the rows, each run one more than the last
+    (1, 1, 1, 2, 2, 3, 3, 3), every run but the first and the last of two
+    rows or more: a batch's number as a platform writes it."""
+    full = [t for t in p.texts if t]
+    try:
+        nums = [float(t) for t in full]
+    except ValueError:
         return False
-    values = grouped(query.texts, p.texts)
-    return all(len(values.get(q, ())) == 1 for q in listed)
+    runs: list[list[float]] = []
+    for x in nums:
+        if runs and runs[-1][0] == x:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    return (len(runs) >= 2 and all(x.is_integer() for x in nums)
+            and all(b[0] - a[0] == 1 for a, b in pairwise(runs))
+            and all(len(r) >= 2 for r in runs[1:-1]))
 
 
-def batch_reason(p: Profile) -> str:
-    """Why a batch's number (:func:`batched`) is left out."""
-    return (f"{p.shown()}: {span(p)}, one value over each query's sources (a "
-            "batch's or a group's number: grades vary within a query); not imported")
+def batch_reason(p: Profile, reading: str) -> str:
+    """Why a batch's number (:func:`batch_reading`) is left out."""
+    how = ("counting up down the rows in runs that cut through a query's rows"
+           if reading == ROWS else "one value over each query's sources")
+    return (f"{p.shown()}: {span(p)}, {how} (a batch's or a group's number: grades vary "
+            "within a query); not imported")
 
 
 def tied(p: Profile, query: Profile, source: Profile) -> bool:

@@ -34,11 +34,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, span
 from core.io.annotator.ranks import (
+    QUERIES,
+    ROWS,
     Counted,
+    batch_reading,
     batch_reason,
-    batched,
     counted,
     falls,
     listing,
@@ -250,7 +253,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         # the other roles are read around the query (or either one it could be:
         # the import stops naming both, after saying what else it lacks)
         query, source = by_col[q_col], by_col[s_col]
-        _by_relations(free, query, source, found, reasons, ignored)
+        beside = any(p.graded for p in profiles if p.col in taken)
+        _by_relations(free, query, source, found, reasons, ignored, beside)
     _explain(profiles, named, found, reasons)
     return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
 
@@ -268,9 +272,12 @@ def _undecided(field: str, chosen: Profile, rival: Profile) -> str:
 
 def _by_relations(free: list[Profile], query: Profile, source: Profile,
                   found: dict[str, int], reasons: dict[str, str],
-                  ignored: dict[int, tuple[str, str]]) -> None:
+                  ignored: dict[int, tuple[str, str]], beside: bool) -> None:
     """Annotator, grade and note from how the free columns relate to the
-    query and the source (never a score or a rank: see the module's note)."""
+    query and the source (never a score or a rank: see the module's note);
+    ``beside``: grades are read elsewhere (a grade column named so, one
+    column per annotator)."""
+    beside = beside or "grade" in found
     if "annotator" not in found:
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
                           or p.email > 0.5], source)
@@ -283,9 +290,7 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
     if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
         graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
     listed = listing(query, source)  # for every graded column
-    for p in [p for p in graded if batched(p, query, source, listed)]:
-        graded.remove(p)  # a batch's number: no judgment of any one document
-        ignored[p.col] = (batch_reason(p), "")
+    graded = _batches(graded, query, source, listed, beside, ignored)
     counts = {p.col: counted(p, query, source, listed) for p in graded}  # grouped once
     if len(graded) > 1:
         # Whole numbers counting each query's sources beside other grades
@@ -309,6 +314,35 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
             found["note"] = note.col
             reasons["note"] = (f"{note.shown()}, read from its values; free text on "
                                f"{_plural(note.filled, 'row')}")
+
+
+def _batches(graded: list[Profile], query: Profile, source: Profile,
+             listed: dict[str, set[str]], beside: bool,
+             ignored: dict[int, tuple[str, str]]) -> list[Profile]:
+    """The graded columns but the batches' and groups' numbers
+    (:func:`~core.io.annotator.ranks.batch_reading`), each left out saying
+    so: a batch of rows cutting through a query's always; one value over
+    each query's sources beside grades named so (``beside``), or counting
+    up down the sheet beside a column that varies within a query. Alone,
+    such a column holds grades constant within each query (beside another
+    column of grades, the two are read as grades are), unless it counts
+    up: then nothing tells, and it is left out with the flag that makes
+    it the grade."""
+    readings = {p.col: batch_reading(p, query, source, listed) for p in graded}
+    varying = any(not readings[p.col] for p in graded)
+    kept = []
+    for p in graded:
+        reading = readings[p.col]
+        if reading == ROWS or (reading and beside) or (reading == QUERIES and varying):
+            ignored[p.col] = (batch_reason(p, reading), "")  # no judgment of one document
+        elif reading == QUERIES:
+            ref = _flag_ref(p)
+            ignored[p.col] = (f"{p.shown()}: {span(p)}, one value over each query's sources "
+                              f"counting up down the sheet: {BATCH_OR_GRADES}; if they are "
+                              f"grades, pass --map grade={ref}", f"--map grade={ref}")
+        else:
+            kept.append(p)
+    return kept
 
 
 def _spread(source: Profile, who: Profile) -> str:
@@ -366,9 +400,10 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     per item; if this is the ranking, pass --map score=Price``). ``counts``:
     its values already grouped by query (:func:`counted`) of a column that
     :func:`batched` found no batch's number."""
-    if counts is None and query is not None and source is not None and batched(
-            p, query, source):
-        return batch_reason(p), ""
+    reading = "" if counts is not None or query is None or source is None else batch_reading(
+        p, query, source)
+    if reading:
+        return batch_reason(p, reading), ""
     if p.numeric > 0.9 and p.distinct > 1:
         ref = _flag_ref(p)
         if query is not None and source is not None and (
