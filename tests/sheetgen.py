@@ -300,13 +300,17 @@ SHAPES = ["long", "long", "wide", "transposed"]
 
 @st.composite
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
-           topics: bool = False, flat: bool = False) -> Drawn:
+           topics: bool = False, flat: bool = False, latin: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
     them, numbers from 1, 51 or 301 (small ones read like grades), and
     with ``flat`` a tiny sheet (2-3 queries of 2-3 items) whose annotators
-    each grade all of a query's items alike."""
+    each grade all of a query's items alike; with ``latin`` a long sheet
+    whose workers are numbered 1..n and each judge one item per query (a
+    Latin square: worker j * items + d + 1 judges item d of every query,
+    2-3 of them each item), so that their numbers count each query's rows
+    as a rank's would."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
@@ -331,6 +335,12 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     if flat:  # each of a query's items graded as its first
         truth = {(q, d): dict(truth[(q, 0)] if q < n_q - 1 else truth[items[-1]])
                  for q, d in items}
+    if latin:
+        layout, m = "long", draw(st.integers(2, 3))
+        people = list(range(1, m * per_q + 1))
+        truth = {(q, d): {j * per_q + d + 1: rnd.choice(grades) for j in range(m)}
+                 for q, d in items}
+        truth[items[0]][1], truth[items[-1]][m * per_q] = grades[0], grades[-1]
     ranking = draw(st.sampled_from(["none", "score", "rank"]))
     named = draw(st.booleans())
     declare = ranking != "none" and not named and draw(st.booleans())
@@ -342,7 +352,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         _transposed(sheet, rnd, people, truth, ids, write, kinds)
         return sheet
     # the long table: one row per judgment (long) or per item (wide)
-    per_row = [(q, d, who) for q, d in items for who in (people if layout == "long" else [""])]
+    per_row = [(q, d, who) for q, d in items
+               for who in (list(truth[(q, d)]) if layout == "long" else [""])]
     cols = [Column(rnd.choice(QUERY_HEADERS), [said(q) for q, _, _ in per_row], "query"),
             Column(rnd.choice(SOURCE_HEADERS), [ids[(q, d)] for q, d, _ in per_row], "source")]
     if layout == "long":
@@ -410,7 +421,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
     sheet.truth = {(str(said(q)), str(ids[(q, d)])): sorted(
-        float(truth[(q, d)][w]) for w in people) for q, d in items}
+        float(g) for g in truth[(q, d)].values()) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
     return sheet

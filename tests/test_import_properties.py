@@ -253,6 +253,25 @@ def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str)
     _holds(sheet, code, err, report, rows, suffix)
 
 
+#: Long sheets drawn with workers numbered 1..n, each judging one item per query.
+LATIN_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=LATIN_SHEETS, phases=[Phase.generate])
+@given(sheets(latin=True), st.sampled_from([".csv", ".xlsx"]))
+def test_workers_numbered_one_to_n_are_who_judged(sheet: Drawn, suffix: str) -> None:
+    """Workers 1..6, each judging one item of every query (2 or 3 of them
+    each item): their numbers count each query's rows 1..n as a rank's
+    would, and read like grades; they are who judged (or the import
+    refuses in one line), never the ranking nor an annotator's grades."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code == 0:
+        assert report is not None
+        who = sheet.rows[0][sheet.column_kinds.index("who")]
+        assert report["mapping"].get("annotator") == who, report["mapping"]
+
+
 #: Sheets drawn with a rank (1..n within each query) under a header naming
 #: no ranking, and runs of no grades (qid, pid, rank).
 RANK_SHEETS = 10

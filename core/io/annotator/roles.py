@@ -95,13 +95,17 @@ def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
     # but for numbers in blocks (TREC topics 1..50): each value on one run
     # of rows listing several sources, where grades vary within a query
     topics = [p for p in cands if p.graded and p.distinct >= 2 and _runs(p) == p.distinct]
-    for q in [query] if query is not None else names + topics:
+    queries = [query] if query is not None else names + topics
+    # a column numbering the rows 1..n within each value of any column that
+    # could be the query (a rank, a position) is nobody, whichever is chosen
+    people = [p for p in who if not any(numbers_rows(p, q) for q in queries if q is not p)]
+    for q in queries:
         for s in [source] if source is not None else sources:
             if q is s or s.distinct <= q.distinct or determines(s, q) < 0.95 or (
                     q.graded and query is None and not _several(q, s)):
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
-                     + _repeats(s, who, q) - _measured(s) - 0.25 * (s.numeric > 0.9))
+                     + _repeats(s, people) - _measured(s) - 0.25 * (s.numeric > 0.9))
             scored.append((score, q, s))
     if not scored:
         return None, None
@@ -145,16 +149,14 @@ def _several(query: Profile, source: Profile) -> bool:
     return all(len(ss) > 1 for ss in grouped(query.texts, source.texts).values())
 
 
-def _repeats(s: Profile, who: list[Profile], query: Profile) -> float:
+def _repeats(s: Profile, people: list[Profile]) -> float:
     """A source id said on several rows: +0.5 when someone else judged the
     same item on each (the long layout: one row per person), -0.5 when no
     one did (a count, a group, a category: several items share its value
-    within a query, so it names none of them). A column numbering each
-    query's rows 1..n (a rank, a position, one row per item) is nobody."""
+    within a query, so it names none of them)."""
     if s.distinct >= s.filled:
         return 0.0
-    people = [p for p in who if p is not s and not numbers_rows(p, query)]
-    return 0.5 if _annotator(people, s) is not None else -0.5
+    return 0.5 if _annotator([p for p in people if p is not s], s) is not None else -0.5
 
 
 def _measured(p: Profile) -> float:
@@ -279,8 +281,11 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
     column per annotator)."""
     beside = beside or "grade" in found
     if "annotator" not in found:
+        # people are no grades, but for workers numbered 1..n each judging
+        # one item per query (a Latin square: their numbers count each
+        # query's rows, and vary within an item's, as no rank does)
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
-                          or p.email > 0.5], source)
+                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))], source)
         if who is not None:
             found["annotator"] = who[0].col
             reasons["annotator"] = f"{who[0].shown()}, read from its values; {who[1]}"
