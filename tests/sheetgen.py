@@ -491,3 +491,130 @@ def _nested(record: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+#: Survey and crowd platforms' exports drawn as kinds of their own
+#: (:func:`platform_sheets`), with their header rows, metadata columns and
+#: rows that are no judgments, as tests/data/annotators holds them
+#: (qualtrics_export.csv, mturk_batch_results.csv).
+PLATFORMS = ["qualtrics", "prolific", "mturk"]
+#: Qualtrics' four levels, as its export writes the answers.
+SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
+_QUALTRICS_META = [("StartDate", "Start Date", "startDate"), ("EndDate", "End Date", "endDate"),
+                   ("Status", "Response Type", "status"), ("IPAddress", "IP Address",
+                                                           "ipAddress"),
+                   ("Progress", "Progress", "progress"),
+                   ("Duration (in seconds)", "Duration (in seconds)", "duration"),
+                   ("Finished", "Finished", "finished"),
+                   ("RecordedDate", "Recorded Date", "recordedDate"),
+                   ("ResponseId", "Response ID", "_recordId"),
+                   ("DistributionChannel", "Distribution Channel", "distributionChannel"),
+                   ("UserLanguage", "User Language", "userLanguage")]
+_MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
+                 "AssignmentId", "WorkerId", "AssignmentStatus", "AcceptTime", "SubmitTime",
+                 "WorkTimeInSeconds", "Input.query", "Input.doc_id", "Input.url",
+                 "Answer.relevance", "Approve", "Reject"]
+
+
+@st.composite
+def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
+    """A survey's or a crowd platform's export (``platform``, else one of
+    :data:`PLATFORMS` drawn): Qualtrics' three header rows (the question
+    ids, the questions' texts naming each item's query and page, the
+    import ids), its metadata columns and preview responses, with Prolific's
+    participant, study and session ids, a timing question and an attention
+    check (``prolific``); or a Mechanical Turk batch's results, one row per
+    assignment (``mturk``). 2-3 queries of 2-4 items, 2-4 people."""
+    rnd = draw(st.randoms(use_true_random=False))
+    platform = platform or draw(st.sampled_from(PLATFORMS))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 4))
+    items = [(q, d) for q in range(n_q) for d in range(per_q)]
+    grades = {(it, who): rnd.randrange(4) for it in items for who in range(n_people)}
+    for level, it in enumerate(items[:4]):  # every level given once (the labels
+        grades[(it, 0)] = level  # say the scale only by those the sheet holds)
+    if platform == "mturk":
+        return _mturk(rnd, items, n_people, grades)
+    return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
+
+
+def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
+               grades: dict[tuple[tuple[int, int], int], int], prolific: bool) -> Drawn:
+    """A Qualtrics export (see :func:`platform_sheets`): a preview response
+    or two among the respondents', never judgments."""
+    url = {it: f"https://site{it[0]}.example/p/{QUERIES[it[0]].replace(' ', '-')}-{it[1] + 1}"
+           for it in items}
+    codes = [c for c, _, _ in _QUALTRICS_META] + [f"Q1_{i + 1}" for i in range(len(items))]
+    texts = [t for _, t, _ in _QUALTRICS_META] + [
+        f'How relevant is this page to the search "{QUERIES[q]}"? - {url[(q, d)]}'
+        for q, d in items]
+    ids = [{"ImportId": i} for _, _, i in _QUALTRICS_META] + [
+        {"ImportId": f"QID1_{i + 1}"} for i in range(len(items))]
+    codes, texts, ids = ([*codes, "Q2"], [*texts, "Anything else you would like to tell us?"],
+                         [*ids, {"ImportId": "QID2_TEXT"}])
+    if prolific:
+        timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
+        codes += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"]
+        texts += [f"Timing - {t}" for t in timing] + [
+            "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
+            "SESSION_ID"]
+        ids += [{"ImportId": f"QID3_{t.upper().replace(' ', '_')}"} for t in timing] + [
+            {"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
+            {"ImportId": "SESSION_ID"}]
+    rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
+    people = [("real", who) for who in range(n_people)]
+    for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
+        people.insert(rnd.randrange(len(people) + 1), ("preview", -1))
+    start = datetime(2024, 4, 2, 10, 10, 5)
+    for n, (kind, who) in enumerate(people):
+        began = start + timedelta(hours=5 * n, seconds=rnd.randint(0, 900))
+        took = rnd.randint(300, 900)
+        row: list[Any] = [
+            began.strftime("%Y-%m-%d %H:%M:%S"),
+            (began + timedelta(seconds=took)).strftime("%Y-%m-%d %H:%M:%S"),
+            "IP Address" if kind == "real" else "Survey Preview",
+            f"203.0.113.{rnd.randint(2, 250)}" if kind == "real" else "", "100", str(took),
+            "True", (began + timedelta(seconds=took + 1)).strftime("%Y-%m-%d %H:%M:%S"),
+            f"R_{n:02d}{rnd.getrandbits(52):013x}", "anonymous" if kind == "real" else "preview",
+            "EN", *(SURVEY_LABELS[grades[(it, who)] if kind == "real" else rnd.randrange(4)]
+                    for it in items), rnd.choice(["", "", "nice study"])]
+        if prolific:
+            # seconds to the millisecond, as Qualtrics times a page
+            row += [f"{rnd.uniform(1, 9) + 0.137:.3f}", f"{rnd.uniform(30, 60) + 0.421:.3f}",
+                    f"{rnd.uniform(60, 90) + 0.873:.3f}", str(rnd.randint(3, 12)),
+                    "Somewhat relevant",
+                    f"{n:02d}{rnd.getrandbits(88):022x}", "672b0c9a1f2e3d4c5b6a7980",
+                    f"{n:02d}{rnd.getrandbits(88):022x}"]
+        rows.append(row)
+    truth = {(QUERIES[q], url[(q, d)]): sorted(float(grades[((q, d), w)])
+                                               for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "survey", truth, kinds=["prolific" if prolific else "qualtrics"],
+                 grade_headers=codes[11:11 + len(items)])
+
+
+def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
+           grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Mechanical Turk batch's results (see :func:`platform_sheets`): one
+    HIT per item, one row per assignment, the answers as numbered labels."""
+    said = SCALES["numbered"][1]
+    workers = PEOPLE["worker"]
+    rows: list[list[Any]] = [list(_MTURK_HEADER)]
+    created = datetime(2024, 3, 4, 10, 0)
+    for n, (q, d) in enumerate(items):
+        hit = f"3HIT{n:03d}Q2K9S{q}"
+        for who in range(n_people):
+            accepted = created + timedelta(minutes=5 + 3 * n + who)
+            took = rnd.randint(20, 300)
+            rows.append([
+                hit, "3TYPE9ZK", "Rate how relevant a web page is", "$0.05",
+                created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people),
+                f"3ASG{n:03d}{who}ZZ", workers[who], rnd.choice(["Submitted", "Approved"]),
+                accepted.strftime("%a %b %d %H:%M:%S PST %Y"),
+                (accepted + timedelta(seconds=took)).strftime("%a %b %d %H:%M:%S PST %Y"),
+                str(took), QUERIES[q], f"clueweb-{q:02d}-{d:04d}",
+                f"http://example.com/clueweb-{q:02d}-{d:04d}",
+                # three levels, as the numbered labels write them
+                said(min(2, grades[((q, d), who)])), "", ""])
+    truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
+        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
-from tests.sheetgen import Drawn, Run, runs, sheets, write_sheet
+from tests.sheetgen import Drawn, Run, platform_sheets, runs, sheets, write_sheet
 
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
@@ -253,6 +253,24 @@ def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str)
     _holds(sheet, code, err, report, rows, suffix)
 
 
+#: Platforms' exports drawn: Qualtrics (alone or through Prolific), Mechanical Turk.
+PLATFORM_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=PLATFORM_SHEETS, phases=[Phase.generate])
+@given(platform_sheets(), st.sampled_from([".csv", ".xlsx"]))
+def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str) -> None:
+    """A Qualtrics export (three header rows, metadata columns, preview
+    responses; through Prolific, its ids, a timing question and an
+    attention check) or a Mechanical Turk batch (HIT and assignment
+    bookkeeping, times, Approve and Reject): the judgments drawn, no more
+    and no fewer, never refused; every column accounted for."""
+    code, err, report, rows = _run(sheet, suffix)
+    event(f"{sheet.kinds[0]} {suffix}")
+    assert code == 0, err
+    _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
+
+
 #: Long sheets drawn with workers numbered 1..n, each judging one item per query.
 LATIN_SHEETS = 10
 
@@ -373,7 +391,7 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
     assert report is not None
     # The rows add up, every column is accounted for.
     tally = report["rows"]
-    assert tally["read"] == len(sheet.rows) - 1 or sheet.layout == "transposed"
+    assert tally["read"] == len(sheet.rows) - 1 or sheet.layout in ("transposed", "survey")
     assert tally["read"] == tally["imported"] + sum(tally["skipped"].values()) \
         + tally["rejected"] + tally["blank"]
     assert [c["index"] for c in report["columns"]] == list(range(len(report["columns"])))
