@@ -463,14 +463,14 @@ ROUND_TRIP_SHEETS = 10
 
 
 @settings(PROFILE, max_examples=ROUND_TRIP_SHEETS, phases=[Phase.generate])
-@given(sheets().filter(lambda s: not s.ambiguous and not s.extra_grade),
-       st.sampled_from([".csv", ".xlsx"]))
+@given(st.one_of(sheets().filter(lambda s: not s.ambiguous and not s.extra_grade),
+                 platform_sheets()), st.sampled_from([".csv", ".xlsx"]))
 def test_the_worksheet_written_reads_back_the_same(sheet: Drawn, suffix: str) -> None:
     """``import -o out.csv`` writes the worksheet's columns, the consensus
     under ``grade`` and each annotator's under ``grade_<name>``: imported
     again, it gives the same file (the same judgments, annotators and
     scores), the consensus left out as computed from the annotators'."""
-    if sheet.layout == "transposed":
+    if sheet.layout in ("transposed", "survey"):
         suffix = ".csv"
     code, err, _, rows = _run(sheet, suffix)
     assert code == 0, err
