@@ -132,9 +132,9 @@ def wide_annotator(header: str) -> str | None:
             if m and m.group(1) not in _GRADE_WORDS and not _combined(m.group(1)) \
                     and _short(m.group(1)) and m.group(1).split("_")[-1] not in _NOT_NAMES:
                 # the name after the grade word (grade_R_01's 'r' is not grade's)
-                word = header.lower().find(alias) if after else -1
+                at = header.lower().find(alias) if after else -1
                 start = header.lower().find(m.group(1).split("_")[0],
-                                            word + len(alias) if word >= 0 else 0)
+                                            at + len(alias) if at >= 0 else 0)
                 raw = header[start:start + len(m.group(1))] if start >= 0 else m.group(1)
                 return raw.strip(" _-:()[]") or m.group(1)
     for word in _ANNOTATOR_WORDS:
