@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -190,6 +191,33 @@ def _batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
     return [base + sum(1 for c in cuts if q >= c) for q, _, _ in per_row]
 
 
+def _row_batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
+    """A batch's number over runs of rows (a HIT's batch of so many rows),
+    counting up down the sheet (1, 1, 1, 2, 2, ...), the runs of 2 rows or
+    more cutting through a query's rows at least once: the queries say
+    nothing of where a batch ends."""
+    base, n = rnd.choice([1, 7, 12]), len(per_row)
+    starts = {i for i in range(1, n) if per_row[i][0] == per_row[i - 1][0]}
+    inside = rnd.choice(sorted(starts - {1, n - 1}))  # one cut within a query
+    cuts = {inside} | {i for i in range(2, n - 1) if rnd.random() < 0.2}
+    kept: list[int] = []
+    for c in sorted(cuts):  # every run of 2 rows or more
+        if c == inside or (c - (kept[-1] if kept else 0) >= 2 and n - c >= 2
+                           and abs(c - inside) >= 2):
+            kept.append(c)
+    return [base + sum(1 for c in kept if i >= c) for i in range(n)]
+
+
+def _steps_up(cells: list[Any]) -> bool:
+    """Numbers in runs down the rows, each run one more than the last (0,
+    0, 1, 1, 2, 2): a batch's number as much as grades constant within
+    each query, under a header that says nothing."""
+    if not all(isinstance(c, int) for c in cells):
+        return False
+    runs = [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]]
+    return len(runs) == len(set(runs)) and all(b - a == 1 for a, b in pairwise(runs))
+
+
 def _ranks(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
     """A rank of each item within its query, 1..n (one per item, said again
     on each of its rows), in the rows' order or shuffled."""
@@ -264,18 +292,25 @@ DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "
 #: sheets the main property test draws stay the same: a count of few
 #: values (100-102), shared by several items of a query; a rank counting
 #: each query's items 1..n, under a header that names no ranking; a
-#: batch's number over whole queries.
-ASKED = ["tally", "rank", "batch"]
+#: batch's number over whole queries, or over runs of rows cutting
+#: through the queries (``row_batch``).
+ASKED = ["tally", "rank", "batch", "row_batch"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
 @st.composite
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
-           topics: bool = False) -> Drawn:
+           topics: bool = False, flat: bool = False, latin: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
-    when given, and with ``topics`` the queries written as TREC writes
-    them, numbers from 1, 51 or 301 (small ones read like grades)."""
+    when given, with ``topics`` the queries written as TREC writes
+    them, numbers from 1, 51 or 301 (small ones read like grades), and
+    with ``flat`` a tiny sheet (2-3 queries of 2-3 items) whose annotators
+    each grade all of a query's items alike; with ``latin`` a long sheet
+    whose workers are numbered 1..n and each judge one item per query (a
+    Latin square: worker j * items + d + 1 judges item d of every query,
+    2-3 of them each item), so that their numbers count each query's rows
+    as a rank's would."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
@@ -283,6 +318,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         return QUERIES[q] if first is None else first + q
     layout = draw(st.sampled_from(SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
+    if flat:
+        n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
     if layout != "long":
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
@@ -295,6 +332,15 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     truth = {(q, d): {who: rnd.choice(grades) for who in people} for q, d in items}
     for who in people:  # each grade column takes at least its scale's ends (no constant)
         truth[items[0]][who], truth[items[-1]][who] = grades[0], grades[-1]
+    if flat:  # each of a query's items graded as its first
+        truth = {(q, d): dict(truth[(q, 0)] if q < n_q - 1 else truth[items[-1]])
+                 for q, d in items}
+    if latin:
+        layout, m = "long", draw(st.integers(2, 3))
+        people = list(range(1, m * per_q + 1))
+        truth = {(q, d): {j * per_q + d + 1: rnd.choice(grades) for j in range(m)}
+                 for q, d in items}
+        truth[items[0]][1], truth[items[-1]][m * per_q] = grades[0], grades[-1]
     ranking = draw(st.sampled_from(["none", "score", "rank"]))
     named = draw(st.booleans())
     declare = ranking != "none" and not named and draw(st.booleans())
@@ -306,7 +352,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         _transposed(sheet, rnd, people, truth, ids, write, kinds)
         return sheet
     # the long table: one row per judgment (long) or per item (wide)
-    per_row = [(q, d, who) for q, d in items for who in (people if layout == "long" else [""])]
+    per_row = [(q, d, who) for q, d in items
+               for who in (list(truth[(q, d)]) if layout == "long" else [""])]
     cols = [Column(rnd.choice(QUERY_HEADERS), [said(q) for q, _, _ in per_row], "query"),
             Column(rnd.choice(SOURCE_HEADERS), [ids[(q, d)] for q, d, _ in per_row], "source")]
     if layout == "long":
@@ -345,9 +392,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     for kind in kinds:
         if kind == "tally":
             cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
-        elif kind == "batch":  # small whole numbers of no document's judgment
-            cells, names, gradey = _batches(rnd, per_row), ["batch", "Batch", "group",
-                                                             "round"], False
+        elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
+            cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
+            names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False
         elif kind == "rank":  # small whole numbers, yet never grades: the import must know
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:
@@ -355,6 +402,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             gradey |= _reads_as_grades(cells)
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
+    if flat and layout == "long" and headers == "neutral":  # grades counting up by query
+        sheet.ambiguous |= _steps_up(next(c.cells for c in cols if c.kind == "grade"))
     rnd.shuffle(cols)
     if headers == "neutral":  # every column but a wide sheet's grades and the ranking
         for i, c in enumerate(cols):
@@ -372,7 +421,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
     sheet.truth = {(str(said(q)), str(ids[(q, d)])): sorted(
-        float(truth[(q, d)][w]) for w in people) for q, d in items}
+        float(g) for g in truth[(q, d)].values()) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
     return sheet
@@ -442,3 +491,130 @@ def _nested(record: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+#: Survey and crowd platforms' exports drawn as kinds of their own
+#: (:func:`platform_sheets`), with their header rows, metadata columns and
+#: rows that are no judgments, as tests/data/annotators holds them
+#: (qualtrics_export.csv, mturk_batch_results.csv).
+PLATFORMS = ["qualtrics", "prolific", "mturk"]
+#: Qualtrics' four levels, as its export writes the answers.
+SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
+_QUALTRICS_META = [("StartDate", "Start Date", "startDate"), ("EndDate", "End Date", "endDate"),
+                   ("Status", "Response Type", "status"), ("IPAddress", "IP Address",
+                                                           "ipAddress"),
+                   ("Progress", "Progress", "progress"),
+                   ("Duration (in seconds)", "Duration (in seconds)", "duration"),
+                   ("Finished", "Finished", "finished"),
+                   ("RecordedDate", "Recorded Date", "recordedDate"),
+                   ("ResponseId", "Response ID", "_recordId"),
+                   ("DistributionChannel", "Distribution Channel", "distributionChannel"),
+                   ("UserLanguage", "User Language", "userLanguage")]
+_MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
+                 "AssignmentId", "WorkerId", "AssignmentStatus", "AcceptTime", "SubmitTime",
+                 "WorkTimeInSeconds", "Input.query", "Input.doc_id", "Input.url",
+                 "Answer.relevance", "Approve", "Reject"]
+
+
+@st.composite
+def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
+    """A survey's or a crowd platform's export (``platform``, else one of
+    :data:`PLATFORMS` drawn): Qualtrics' three header rows (the question
+    ids, the questions' texts naming each item's query and page, the
+    import ids), its metadata columns and preview responses, with Prolific's
+    participant, study and session ids, a timing question and an attention
+    check (``prolific``); or a Mechanical Turk batch's results, one row per
+    assignment (``mturk``). 2-3 queries of 2-4 items, 2-4 people."""
+    rnd = draw(st.randoms(use_true_random=False))
+    platform = platform or draw(st.sampled_from(PLATFORMS))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 4))
+    items = [(q, d) for q in range(n_q) for d in range(per_q)]
+    grades = {(it, who): rnd.randrange(4) for it in items for who in range(n_people)}
+    for level, it in enumerate(items[:4]):  # every level given once (the labels
+        grades[(it, 0)] = level  # say the scale only by those the sheet holds)
+    if platform == "mturk":
+        return _mturk(rnd, items, n_people, grades)
+    return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
+
+
+def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
+               grades: dict[tuple[tuple[int, int], int], int], prolific: bool) -> Drawn:
+    """A Qualtrics export (see :func:`platform_sheets`): a preview response
+    or two among the respondents', never judgments."""
+    url = {it: f"https://site{it[0]}.example/p/{QUERIES[it[0]].replace(' ', '-')}-{it[1] + 1}"
+           for it in items}
+    codes = [c for c, _, _ in _QUALTRICS_META] + [f"Q1_{i + 1}" for i in range(len(items))]
+    texts = [t for _, t, _ in _QUALTRICS_META] + [
+        f'How relevant is this page to the search "{QUERIES[q]}"? - {url[(q, d)]}'
+        for q, d in items]
+    ids = [{"ImportId": i} for _, _, i in _QUALTRICS_META] + [
+        {"ImportId": f"QID1_{i + 1}"} for i in range(len(items))]
+    codes, texts, ids = ([*codes, "Q2"], [*texts, "Anything else you would like to tell us?"],
+                         [*ids, {"ImportId": "QID2_TEXT"}])
+    if prolific:
+        timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
+        codes += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"]
+        texts += [f"Timing - {t}" for t in timing] + [
+            "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
+            "SESSION_ID"]
+        ids += [{"ImportId": f"QID3_{t.upper().replace(' ', '_')}"} for t in timing] + [
+            {"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
+            {"ImportId": "SESSION_ID"}]
+    rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
+    people = [("real", who) for who in range(n_people)]
+    for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
+        people.insert(rnd.randrange(len(people) + 1), ("preview", -1))
+    start = datetime(2024, 4, 2, 10, 10, 5)
+    for n, (kind, who) in enumerate(people):
+        began = start + timedelta(hours=5 * n, seconds=rnd.randint(0, 900))
+        took = rnd.randint(300, 900)
+        row: list[Any] = [
+            began.strftime("%Y-%m-%d %H:%M:%S"),
+            (began + timedelta(seconds=took)).strftime("%Y-%m-%d %H:%M:%S"),
+            "IP Address" if kind == "real" else "Survey Preview",
+            f"203.0.113.{rnd.randint(2, 250)}" if kind == "real" else "", "100", str(took),
+            "True", (began + timedelta(seconds=took + 1)).strftime("%Y-%m-%d %H:%M:%S"),
+            f"R_{n:02d}{rnd.getrandbits(52):013x}", "anonymous" if kind == "real" else "preview",
+            "EN", *(SURVEY_LABELS[grades[(it, who)] if kind == "real" else rnd.randrange(4)]
+                    for it in items), rnd.choice(["", "", "nice study"])]
+        if prolific:
+            # seconds to the millisecond, as Qualtrics times a page
+            row += [f"{rnd.uniform(1, 9) + 0.137:.3f}", f"{rnd.uniform(30, 60) + 0.421:.3f}",
+                    f"{rnd.uniform(60, 90) + 0.873:.3f}", str(rnd.randint(3, 12)),
+                    "Somewhat relevant",
+                    f"{n:02d}{rnd.getrandbits(88):022x}", "672b0c9a1f2e3d4c5b6a7980",
+                    f"{n:02d}{rnd.getrandbits(88):022x}"]
+        rows.append(row)
+    truth = {(QUERIES[q], url[(q, d)]): sorted(float(grades[((q, d), w)])
+                                               for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "survey", truth, kinds=["prolific" if prolific else "qualtrics"],
+                 grade_headers=codes[11:11 + len(items)])
+
+
+def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
+           grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Mechanical Turk batch's results (see :func:`platform_sheets`): one
+    HIT per item, one row per assignment, the answers as numbered labels."""
+    said = SCALES["numbered"][1]
+    workers = PEOPLE["worker"]
+    rows: list[list[Any]] = [list(_MTURK_HEADER)]
+    created = datetime(2024, 3, 4, 10, 0)
+    for n, (q, d) in enumerate(items):
+        hit = f"3HIT{n:03d}Q2K9S{q}"
+        for who in range(n_people):
+            accepted = created + timedelta(minutes=5 + 3 * n + who)
+            took = rnd.randint(20, 300)
+            rows.append([
+                hit, "3TYPE9ZK", "Rate how relevant a web page is", "$0.05",
+                created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people),
+                f"3ASG{n:03d}{who}ZZ", workers[who], rnd.choice(["Submitted", "Approved"]),
+                accepted.strftime("%a %b %d %H:%M:%S PST %Y"),
+                (accepted + timedelta(seconds=took)).strftime("%a %b %d %H:%M:%S PST %Y"),
+                str(took), QUERIES[q], f"clueweb-{q:02d}-{d:04d}",
+                f"http://example.com/clueweb-{q:02d}-{d:04d}",
+                # three levels, as the numbered labels write them
+                said(min(2, grades[((q, d), who)])), "", ""])
+    truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
+        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])

@@ -451,6 +451,8 @@ def test_numbered_labels_give_their_number() -> None:
     ("Relevance (0-3)", "grade", None), ("Rater", "annotator", None),
     ("Annotator A", None, "Annotator A"), ("Rater 2", None, "Rater 2"),
     ("grade_alice", None, "alice"), ("Bob rating", None, "Bob"),
+    # a Qualtrics response id written back as grade_<name>: its 'r' is not grade's
+    ("grade_R_01a2b3c4d5e6f70", None, "R_01a2b3c4d5e6f70"),
     ("Final grade", None, None), ("Consensus label", None, None), ("HITId", None, None),
     ("Reviewer notes", "note", None), ("Case ID", None, None), ("Title", None, None),
     ("Relevance judgments \u2013 batch 7 (sent by Vendor X \u2026)", None, None),

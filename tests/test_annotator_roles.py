@@ -11,8 +11,10 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.io.annotator import Table, detect_mapping, roles
-from core.io.annotator.roles import Counted, counted, left_out, profile_columns
+from core.io.annotator import Table, detect_mapping, ranks, roles
+from core.io.annotator.profile import profile_columns
+from core.io.annotator.ranks import Counted, counted
+from core.io.annotator.roles import left_out
 from core.io.annotator.rows import summary_row
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
@@ -128,8 +130,12 @@ def test_a_column_counting_each_querys_documents_is_no_grade_nor_a_ranking() -> 
     # The queries listing several sources are worked out once for both
     # graded columns (they were 5 times: batched and counted for each, then
     # batched again for the column left out).
-    listed, real = [], roles._listing
-    with mock.patch.object(roles, "_listing", lambda *a: listed.append(a) or real(*a)):
+    listed, real = [], ranks.listing
+
+    def counting(*a: Any) -> Any:
+        return listed.append(a) or real(*a)
+    with mock.patch.object(roles, "listing", counting), \
+            mock.patch.object(ranks, "listing", counting):
         rows[0][2] = "c"
         assert detect_mapping(Table(file="r.csv", rows=rows)).left_out == mapping_left_out
     assert len(listed) == 1

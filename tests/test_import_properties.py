@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
-from tests.sheetgen import Drawn, Run, runs, sheets, write_sheet
+from tests.sheetgen import Drawn, Run, platform_sheets, runs, sheets, write_sheet
 
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
@@ -207,11 +207,12 @@ BATCH_SHEETS = 10
 # a batch of two queries each, under col4: once a second annotator's grades
 @example(replace(_tallied([1] * 6 + [2] * 3, [0, 3, 1, 2, 0, 3, 1, 1, 2], 3),
                kinds=["batch"], column_kinds=["batch", "query", "source", "grade"]), ".csv")
-@given(sheets(among=("batch",)).filter(lambda s: s.layout != "transposed"),
-       st.sampled_from([".csv", ".xlsx"]))
+@given(st.sampled_from(["batch", "row_batch"]).flatmap(lambda kind: sheets(among=(kind,))).filter(
+    lambda s: s.layout != "transposed"), st.sampled_from([".csv", ".xlsx"]))
 def test_a_batch_number_is_never_read_as_grades(sheet: Drawn, suffix: str) -> None:
     """1, 1, 1, 1, 2, 2, ... under ``batch`` or ``col6``: small whole numbers,
-    one value over whole queries, where grades vary within
+    one value over whole queries, or counting up over runs of rows that
+    cut through a query's (a HIT's batch), where grades vary within
     a query across its documents: left out saying so, never a grade column
     (one more annotator's), and the grades imported are the drawn ones."""
     code, err, report, rows = _run(sheet, suffix)
@@ -221,12 +222,72 @@ def test_a_batch_number_is_never_read_as_grades(sheet: Drawn, suffix: str) -> No
         return
     assert report is not None
     batches = {sheet.rows[0][c] for c, kind in enumerate(sheet.column_kinds)
-               if kind == "batch"}
+               if kind in ("batch", "row_batch")}
     assert batches
     for column in report["columns"]:
         if column["header"] in batches:
             assert column["role"] is None, column
             assert "a batch's or a group's number" in column["reason"], column
+
+
+#: Tiny sheets drawn with each annotator's grades the same for all of a
+#: query's items.
+FLAT_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=FLAT_SHEETS, phases=[Phase.explicit, Phase.generate])
+@example(Drawn([["query", "doc", "col3"], *([f"q{q}", f"d{q}{d}", g] for q, g in enumerate(
+    [2, 0, 3]) for d in range(2))], "long", {(f"q{q}", f"d{q}{d}"): [float(g)] for q, g in
+                                             enumerate([2, 0, 3]) for d in range(2)},
+               grade_headers=["col3"], column_kinds=["query", "source", "grade"]), ".csv")
+@given(sheets(flat=True), st.sampled_from([".csv", ".xlsx"]))
+def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str) -> None:
+    """q1's items all graded 2, q2's all 0, q3's all 3 (a tiny sheet): a
+    grade column though it does not vary within a query (it was refused as
+    'no grade column', taken for a batch's number); refused in one line
+    only where it counts up down the sheet as a batch's number does (0, 0,
+    1, 1) under a header that says nothing; the invariants hold."""
+    if sheet.layout == "transposed":
+        suffix = ".csv"
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+
+
+#: Platforms' exports drawn: Qualtrics (alone or through Prolific), Mechanical Turk.
+PLATFORM_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=PLATFORM_SHEETS, phases=[Phase.generate])
+@given(platform_sheets(), st.sampled_from([".csv", ".xlsx"]))
+def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str) -> None:
+    """A Qualtrics export (three header rows, metadata columns, preview
+    responses; through Prolific, its ids, a timing question and an
+    attention check) or a Mechanical Turk batch (HIT and assignment
+    bookkeeping, times, Approve and Reject): the judgments drawn, no more
+    and no fewer, never refused; every column accounted for."""
+    code, err, report, rows = _run(sheet, suffix)
+    event(f"{sheet.kinds[0]} {suffix}")
+    assert code == 0, err
+    _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
+
+
+#: Long sheets drawn with workers numbered 1..n, each judging one item per query.
+LATIN_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=LATIN_SHEETS, phases=[Phase.generate])
+@given(sheets(latin=True), st.sampled_from([".csv", ".xlsx"]))
+def test_workers_numbered_one_to_n_are_who_judged(sheet: Drawn, suffix: str) -> None:
+    """Workers 1..6, each judging one item of every query (2 or 3 of them
+    each item): their numbers count each query's rows 1..n as a rank's
+    would, and read like grades; they are who judged (or the import
+    refuses in one line), never the ranking nor an annotator's grades."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code == 0:
+        assert report is not None
+        who = sheet.rows[0][sheet.column_kinds.index("who")]
+        assert report["mapping"].get("annotator") == who, report["mapping"]
 
 
 #: Sheets drawn with a rank (1..n within each query) under a header naming
@@ -330,7 +391,7 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
     assert report is not None
     # The rows add up, every column is accounted for.
     tally = report["rows"]
-    assert tally["read"] == len(sheet.rows) - 1 or sheet.layout == "transposed"
+    assert tally["read"] == len(sheet.rows) - 1 or sheet.layout in ("transposed", "survey")
     assert tally["read"] == tally["imported"] + sum(tally["skipped"].values()) \
         + tally["rejected"] + tally["blank"]
     assert [c["index"] for c in report["columns"]] == list(range(len(report["columns"])))
@@ -395,3 +456,31 @@ def test_a_headerless_sheet_keeps_its_first_judgment(sheet: Drawn, suffix: str) 
     assert got == sheet.truth
     tally = report["rows"]
     assert tally["read"] == len(headerless.rows)
+
+
+#: Sheets imported, written as a worksheet CSV and imported again.
+ROUND_TRIP_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=ROUND_TRIP_SHEETS, phases=[Phase.generate])
+@given(st.one_of(sheets().filter(lambda s: not s.ambiguous and not s.extra_grade),
+                 platform_sheets()), st.sampled_from([".csv", ".xlsx"]))
+def test_the_worksheet_written_reads_back_the_same(sheet: Drawn, suffix: str) -> None:
+    """``import -o out.csv`` writes the worksheet's columns, the consensus
+    under ``grade`` and each annotator's under ``grade_<name>``: imported
+    again, it gives the same file (the same judgments, annotators and
+    scores), the consensus left out as computed from the annotators'."""
+    if sheet.layout in ("transposed", "survey"):
+        suffix = ".csv"
+    code, err, _, rows = _run(sheet, suffix)
+    assert code == 0, err
+    header = list(rows[0]) if rows else []
+    again = Drawn([header, *([r[h] for h in header] for r in rows)], "wide", sheet.truth)
+    code, err, report, back = _run(again, ".csv")
+    event(f"round trip of {sheet.layout}: {sum(h.startswith('grade_') for h in header)} "
+          "annotators' columns")
+    assert code == 0, err
+    assert back == rows
+    if any(h.startswith("grade_") for h in header):
+        assert report is not None
+        assert report["mapping"]["annotators"] == [h for h in header if h.startswith("grade_")]

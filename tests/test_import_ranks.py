@@ -110,3 +110,48 @@ def test_four_distinct_grades_with_a_gap_stay_grades(
     grades = {"q1": (1, 2, 3, 5), "q2": (2, 1, 5, 3), "q3": (5, 3, 2, 1)}
     truth = {(q, f"{q}-d{i}"): g for q, gs in grades.items() for i, g in enumerate(gs)}
     assert _graded(tmp_path / "gap.csv", truth, capsys) == truth
+
+
+def test_grades_alike_within_each_query_stay_grades(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A tiny sheet whose queries' items were each graded alike: a grade
+    # column though it does not vary within a query (it was refused as 'no
+    # grade column', taken for a batch's number over whole queries).
+    truth = {("q1", "d1"): 2, ("q1", "d2"): 2, ("q2", "d3"): 0, ("q2", "d4"): 0,
+             ("q3", "d5"): 3, ("q3", "d6"): 3}
+    assert _graded(tmp_path / "alike.csv", truth, capsys) == truth
+
+
+def test_one_value_per_query_counting_up_is_refused_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 1, 1, 2, 2, 3, 3 over three queries: a batch's number as much as
+    # grades alike within each query; nothing tells, the import asks.
+    path = _write(tmp_path / "up.csv", ["query,doc,col3", "q1,d1,1", "q1,d2,1", "q2,d3,2",
+                                        "q2,d4,2", "q3,d5,3", "q3,d6,3"])
+    code, err = _import(path, capsys)
+    assert code == 2
+    assert err == (
+        f"ndcg-worksheet: error: {path}: no grade column found in the header on row 1 (A "
+        "(query), B (doc), C (col3)); column C (col3) holds one value over each query's rows, "
+        "counting up down the sheet: a batch's number, or grades the same for all of a "
+        "query's documents (pass --map grade=C if they are grades, or --map grade=COLUMN for "
+        "the column of grades)\n")
+    code, err = _import(path, capsys, "--map", "grade=C")
+    assert (code, err) == (0, "")
+
+
+def test_a_batch_cutting_through_queries_is_no_grade(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # col4 numbers the rows' batches, 3 rows each, across queries of 4: it
+    # varies within a query as grades do, but counts up down the rows (it
+    # was read as the grade and col3's grades left out as a ranking's).
+    grades = [2, 0, 2, 1, 0, 2, 1, 3, 0, 2, 1, 1]
+    path = _write(tmp_path / "hit.csv", ["col1,col2,col3,col4"] + [
+        f"q{i // 4},d{i},{g},{i // 3 + 1}" for i, g in enumerate(grades)])
+    code, err = _import(path, capsys, "--report", str(tmp_path / "r.json"))
+    assert code == 0, err
+    lines = path.with_suffix(".out.csv").read_text("utf-8").splitlines()[1:]
+    assert [int(line.split(",")[4]) for line in lines] == grades
+    report = (tmp_path / "r.json").read_text("utf-8")
+    assert ("col4: numbers 1 to 4, counting up down the rows in runs that cut through a "
+            "query's rows (a batch's or a group's number") in report

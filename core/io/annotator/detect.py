@@ -20,17 +20,13 @@ from core.io.annotator.cells import number_rubric, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
 from core.io.annotator.names import combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
+from core.io.annotator.profile import Profile, profile_columns
 from core.io.annotator.read import read_table
-from core.io.annotator.roles import (
-    Profile,
-    Roles,
-    left_out,
-    profile_columns,
-    roles_from_values,
-)
+from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
+from core.io.annotator.write import written_consensus
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
 
@@ -194,8 +190,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r)) and not summary_row(r, None, len(header))]
     profiles = profile_columns(sample, header, marks)
-    taken = {c for c, _ in wide} | {
-        c for c in range(len(header)) if combined_grade(header[c]) and c not in found.values()}
+    taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
     if len(wide) == 1 and "grade" not in found:
         # One column named as one person's grades: the grade column, whose
         # annotator (if any) another column names.
@@ -252,6 +247,15 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     return wide, [*reasons, *why], flags, sorted(out)
 
 
+def _combined(header: list[str], wide: list[tuple[int, str]]) -> set[int]:
+    """The columns of a grade combined from several: named so (``Final
+    grade``, ``Consensus``), or the consensus this tool wrote beside its
+    annotators' columns (``grade`` before ``grade_ana``, ``grade_ben``)."""
+    out = {c for c in range(len(header)) if combined_grade(header[c])}
+    written = written_consensus(header)
+    return out | ({written} if written is not None and wide else set())
+
+
 def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
            wide: bool) -> Roles:
     """The roles read from values, added to ``found``: a grade column named
@@ -279,8 +283,7 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     out = [(c, f"{profiles[c].shown()}: a grade combined from several, not imported (the "
             "consensus is computed from the annotators' own)",
             f"--map grade={column_letters(c + 1)}")
-           for c in sorted(combined) if c < len(profiles) and c not in found.values()
-           and combined_grade(header[c])]
+           for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     for p in profiles:
         if p.filled and p.col not in left:
             text, flag = left_out(p, query, source)
@@ -336,6 +339,9 @@ def detect_mapping(table: Table, header_row: int | None = None,
     if given:
         found = {f: c for f, c in found.items() if c not in given.values()} | given
         wide = [(c, who) for c, who in wide if c not in given.values()]
+    if "grade" in found and wide and found["grade"] == written_consensus(header) and not (
+            given and "grade" in given):
+        del found["grade"]  # the consensus this tool wrote beside its annotators' columns
     if "grade" in found and wide:
         # An exact grade column wins; per-annotator columns stay unmapped
         # unless the user maps them.

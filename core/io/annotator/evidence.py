@@ -11,8 +11,10 @@ import re
 
 from core.io.annotator.model import ColumnMapping
 from core.io.annotator.names import combined_grade, name_field, quantity_header
-from core.io.annotator.roles import Profile, batched, profile_columns, rank_like, span
+from core.io.annotator.profile import Profile, profile_columns, span
+from core.io.annotator.ranks import batched, rank_like
 from core.io.annotator.sheet import Sheet
+from core.io.annotator.write import written_consensus
 from core.io.safety import column_letters
 
 __all__ = ["check_rank", "check_sheet"]
@@ -149,7 +151,9 @@ def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profi
     never the first taken and the rest dropped."""
     marks = {m.strip().casefold() for m in mapping.unknown_marks if m.strip()}
     query, source = by_col.get(mapping.query or 0), by_col.get(mapping.source_id or 0)
+    consensus = written_consensus(sheet.header) if mapping.grades else None
     alike = [p for p in map(by_col.__getitem__, unused) if _alike(p, grades, marks)
+             and p.col != consensus  # the consensus written beside its annotators'
              and not (query is not None and source is not None
                       and (rank_like(p, query, source)  # a rank's values, left out
                            or batched(p, query, source)))]  # a batch's number

@@ -14,6 +14,7 @@ from core.model.conventions import Rubric
 from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 
 __all__ = [
+    "BATCH_OR_GRADES",
     "SINGLE_FIELDS",
     "UNKNOWN_MARKS",
     "UNRATEABLE_MARKS",
@@ -31,6 +32,9 @@ UNKNOWN_MARKS: tuple[str, ...] = ("", *sorted(UNKNOWN_WORDS))
 #: Marks that mean "looked at, could not be graded" (unrateable) by default,
 #: the grammar's words; the mark itself is kept as the reason.
 UNRATEABLE_MARKS: tuple[str, ...] = tuple(sorted(UNRATEABLE_WORDS))
+#: What a column of one value over each query's rows counting up down the
+#: sheet (1, 1, 2, 2, 3, 3) may be, alone: nothing in its values tells.
+BATCH_OR_GRADES = "a batch's number, or grades the same for all of a query's documents"
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
                  "note", "reason", "status")
 
@@ -107,16 +111,14 @@ class ColumnMapping:
         """What a sheet without a grade column holds instead, when a ranking
         is among its columns: (what the column is, what to do). A column left out as
         counting each query's sources (its flag ``--map rank=``: values never
-        make a rank the grade) or one named as the rank; None otherwise."""
+        make a rank the grade) or one named as the rank; a column left out as
+        :data:`BATCH_OR_GRADES`; None otherwise."""
         counted = next((c for c, _, flag in self.left_out if flag.startswith("--map rank=")
                         and c != self.rank), None)
         col = counted if counted is not None else self.rank
         if col is None:
-            return None
-        letter = column_letters(col + 1)
-        name = header[col].strip() if col < len(header) else ""
-        # a headerless file's first row stands for its header: a number names nothing
-        ref = letter if not name or name.replace(".", "", 1).isdigit() else f"{letter} ({name})"
+            return self._batch_or_grades(header)
+        letter, ref = column_letters(col + 1), _ref(header, col)
         run = "a run is read by `ndcg-worksheet evaluate RUN --qrels QRELS`"
         if counted is None:
             return (f"{ref} is the rank, a ranking, not a grade",
@@ -126,6 +128,16 @@ class ColumnMapping:
                 f"{run}; to import it as the ranking of graded judgments, pass "
                 f"--map rank={letter} with --map grade=COLUMN; if it does hold grades, pass "
                 f"--map grade={letter}")
+
+    def _batch_or_grades(self, header: Sequence[str]) -> tuple[str, str] | None:
+        col = next((c for c, why, _ in self.left_out if BATCH_OR_GRADES in why), None)
+        if col is None:
+            return None
+        letter = column_letters(col + 1)
+        return (f"column {_ref(header, col)} holds one value over each query's rows, counting "
+                f"up down the sheet: {BATCH_OR_GRADES}",
+                f"pass --map grade={letter} if they are grades, or --map grade=COLUMN for the "
+                "column of grades")
 
     @property
     def layout(self) -> str:
@@ -148,6 +160,14 @@ class ColumnMapping:
         out.update({c: f"grade ({who})" for c, who in self.grades})
         out.update({c: f"skip ({kind})" for c, kind, _ in self.flags if c not in out})
         return out
+
+
+def _ref(header: Sequence[str], col: int) -> str:
+    """A column as a refusal names it: its letter and header, the letter
+    alone when a headerless file's first row stands for its header (a
+    number names nothing)."""
+    name = header[col].strip() if col < len(header) else ""
+    return column_ref(col, "" if name.replace(".", "", 1).isdigit() else name)
 
 
 def column_ref(c: int, header: str) -> str:

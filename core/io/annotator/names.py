@@ -127,11 +127,14 @@ def wide_annotator(header: str) -> str | None:
     """
     key = normalize(re.sub(r"[()\[\]:]", " ", _SCALE_NOTE.sub(" ", _PREFIX.sub("", header))))
     for alias in _GRADE_WORDS:
-        for pattern in (rf"^{alias}_(.+)$", rf"^(.+)_{alias}$"):
+        for after, pattern in ((True, rf"^{alias}_(.+)$"), (False, rf"^(.+)_{alias}$")):
             m = re.match(pattern, key)
             if m and m.group(1) not in _GRADE_WORDS and not _combined(m.group(1)) \
                     and _short(m.group(1)) and m.group(1).split("_")[-1] not in _NOT_NAMES:
-                start = header.lower().find(m.group(1).split("_")[0])
+                # the name after the grade word (grade_R_01's 'r' is not grade's)
+                at = header.lower().find(alias) if after else -1
+                start = header.lower().find(m.group(1).split("_")[0],
+                                            at + len(alias) if at >= 0 else 0)
                 raw = header[start:start + len(m.group(1))] if start >= 0 else m.group(1)
                 return raw.strip(" _-:()[]") or m.group(1)
     for word in _ANNOTATOR_WORDS:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from core.io.annotator.roles import Profile
+from core.io.annotator.profile import Profile
 from core.io.headers import normalize
 
 __all__ = ["KINDS", "Flag", "find_flags", "flagged_rows", "status_kind", "status_like"]

@@ -32,153 +32,29 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
-from datetime import date, datetime
-from itertools import pairwise
-from typing import Any, NamedTuple
 
-from core.io.annotator.cells import Reject, grade_like, number
-from core.io.annotator.model import cell_text
-from core.io.annotator.names import quantity_header
+from core.io.annotator.model import BATCH_OR_GRADES
+from core.io.annotator.profile import Profile, counting, determines, grouped, span
+from core.io.annotator.ranks import (
+    QUERIES,
+    ROWS,
+    Counted,
+    batch_reading,
+    batch_reason,
+    counted,
+    falls,
+    listing,
+    numbers_rows,
+    tied,
+)
 from core.io.headers import normalize
 from core.io.safety import column_letters
 
-__all__ = ["Counted", "Profile", "Roles", "batched", "counted", "counts_ranks", "left_out",
-           "profile_columns", "rank_like", "roles_from_values", "span"]
+__all__ = ["Roles", "left_out", "roles_from_values"]
 
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_TIME = (r"\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s*[ap]\.?m\.?)?"
-         r"(\s*(z|utc|gmt|[a-z][a-z]?[sd]t|[cew]et)?\s*([+-]\d{1,2}(:?\d{2})?)?)?")
-#: A date, a date and time, or a time, as spreadsheets and platforms write
-#: them: ISO (``2024-03-04T10:00Z``), Google Forms (``2024/03/04 9:00:00 AM
-#: GMT+1``), US and European (``3/4/2024 9:00``, ``04.03.2024 09:00``),
-#: month names (``4 Mar 2024``, ``Mar 4, 2024 9:00 AM``), ``ctime`` (with a
-#: zone's abbreviation: ``Mon Mar 04 10:00:00 PST 2024``).
-_DATE = re.compile(
-    r"^((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?("
-    r"(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"
-    r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}[-.]\d{1,2}[-.]\d{4}"
-    r"|\d{1,2}[ -]" + _MONTH + r"[ -]\d{2,4}|" + _MONTH + r" \d{1,2},? \d{4})"
-    r"([T ,]+" + _TIME + r")?"
-    r"|" + _MONTH + r"\s+\d{1,2}\s+" + _TIME + r"(\s+\d{4})?"
-    r"|" + _TIME + r")$", re.I)
-_BOOLEAN = frozenset({"true", "false"})
-_URL = ("http://", "https://", "www.")
 #: The most people a sheet's annotator column names (more are item ids).
 _MAX_PEOPLE = 500
-
-
-@dataclass
-class Profile:
-    """What a sample of one column's cells looks like."""
-
-    col: int
-    name: str
-    texts: list[str]
-    filled: int
-    distinct: int
-    numeric: float
-    whole: float
-    lo: float
-    hi: float
-    url: float
-    email: float
-    dates: float
-    boolean: float
-    spaced: float
-    graded: bool
-
-    @property
-    def fill(self) -> float:
-        return self.filled / max(1, len(self.texts))
-
-    @property
-    def constant(self) -> bool:
-        return self.distinct <= 1
-
-    def shown(self) -> str:
-        return self.name or f"column {self.col + 1}"
-
-
-def _fraction(values: Sequence[str], test: Any) -> float:
-    return sum(1 for v in values if test(v)) / len(values) if values else 0.0
-
-
-def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
-                    marks: set[str], cols: Sequence[int] | None = None) -> list[Profile]:
-    """A :class:`Profile` of every column of the sample rows (of ``cols`` only
-    when given)."""
-    width = max([len(header), *map(len, sample)], default=0)
-    out = []
-    for c in range(width) if cols is None else cols:
-        raw = [r[c] if c < len(r) else None for r in sample]
-        texts = [cell_text(v).strip() for v in raw]
-        full = [t for t in texts if t]
-        nums: list[float] = []
-        for v, t in zip(raw, texts, strict=True):
-            if t:
-                with suppress(Reject):
-                    nums.append(number(v))
-        when = sum(1 for v in raw if isinstance(v, (datetime, date)))
-        out.append(Profile(
-            col=c, name=header[c].strip() if c < len(header) else "", texts=texts,
-            filled=len(full), distinct=len(set(full)),
-            numeric=len(nums) / len(full) if full else 0.0,
-            whole=_fraction([str(x) for x in nums], lambda s: float(s).is_integer())
-            if nums else 0.0,
-            lo=min(nums, default=0.0), hi=max(nums, default=0.0),
-            url=_fraction(full, lambda t: t.lower().startswith(_URL)),
-            email=_fraction(full, _EMAIL.match),
-            dates=max(when / len(full) if full else 0.0, _fraction(full, _DATE.match),
-                      1.0 if len(nums) == len(full) and _clock(nums) else 0.0),
-            boolean=_fraction(full, lambda t: t.casefold() in _BOOLEAN),
-            spaced=_fraction(full, lambda t: " " in t),
-            graded=bool(full) and not (c < len(header) and quantity_header(header[c]))
-            and not _counting(full) and grade_like([v for v in raw if cell_text(v).strip()],
-                                                   marks),
-        ))
-    return out
-
-
-#: Whole seconds, or milliseconds, since 1970 a clock writes: from
-#: 2001-09-09 (10 digits) up to 2286, in seconds or in milliseconds.
-_EPOCH_SPANS = ((1e9, 1e10), (1e12, 1e13))
-#: The widest band of times one sheet holds, as a share of their size
-#: (about 2.7 years in seconds now): ids drawn from a wide range are wider.
-_EPOCH_BAND = 0.05
-
-
-def _clock(nums: Sequence[float]) -> bool:
-    """Times written as whole seconds (or milliseconds) since 1970, as
-    crowd platforms export them, told from a numeric id by how they behave:
-    large whole numbers in a narrow band, in row order but for a few (the
-    rows come as they were submitted), few repeats, and steps that are not
-    mostly one (ids counted one by one: ``2350000100, 2350000101, ...``)."""
-    if len(nums) < 4 or not all(x.is_integer() for x in nums):
-        return False
-    lo, hi = min(nums), max(nums)
-    if not any(a <= lo and hi < b for a, b in _EPOCH_SPANS) or hi - lo > _EPOCH_BAND * lo:
-        return False
-    steps = [b - a for a, b in pairwise(nums)]
-    forward = [d for d in steps if d > 0]
-    if sum(1 for d in steps if d >= 0) < 0.8 * len(steps) or len(set(nums)) < 0.8 * len(nums):
-        return False
-    return bool(forward) and sum(1 for d in forward if d == 1) < 0.5 * len(forward)
-
-
-def _counting(full: Sequence[str | float]) -> bool:
-    """Values that count the rows (1, 2, 3, ... or a record id each one
-    more than the last): a row number, no grades, however few they are."""
-    if len(full) < 4:
-        return False
-    try:
-        nums = [float(t) for t in full]
-    except ValueError:
-        return False
-    return all(b - a == 1 for a, b in pairwise(nums))
 
 
 @dataclass
@@ -189,22 +65,6 @@ class Roles:
     found: dict[str, int]
     reasons: dict[str, str]
     ignored: dict[int, tuple[str, str]]
-
-
-def _groups(keys: Sequence[str], values: Sequence[str]) -> dict[str, set[str]]:
-    """Each key's distinct values (rows with an empty key or value left out)."""
-    out: dict[str, set[str]] = {}
-    for k, v in zip(keys, values, strict=True):
-        if k and v:
-            out.setdefault(k, set()).add(v)
-    return out
-
-
-def _determines(a: Profile, b: Profile) -> float:
-    """How far ``a``'s value fixes ``b``'s: the share of ``a``'s values seen
-    with one value of ``b`` only."""
-    groups = _groups(a.texts, b.texts)
-    return sum(1 for vs in groups.values() if len(vs) == 1) / len(groups) if groups else 0.0
 
 
 def _runs(p: Profile) -> int:
@@ -231,17 +91,21 @@ def _pair(cands: list[Profile], query: Profile | None, source: Profile | None,
     names = [p for p in cands if not p.graded]  # a handful of small numbers names nothing
     # a row number or a record id (each one more than the last) names a
     # row, not what was judged
-    sources = [p for p in names if not _counting([t for t in p.texts if t])] or names
+    sources = [p for p in names if not counting([t for t in p.texts if t])] or names
     # but for numbers in blocks (TREC topics 1..50): each value on one run
     # of rows listing several sources, where grades vary within a query
     topics = [p for p in cands if p.graded and p.distinct >= 2 and _runs(p) == p.distinct]
-    for q in [query] if query is not None else names + topics:
+    queries = [query] if query is not None else names + topics
+    # a column numbering the rows 1..n within each value of any column that
+    # could be the query (a rank, a position) is nobody, whichever is chosen
+    people = [p for p in who if not any(numbers_rows(p, q) for q in queries if q is not p)]
+    for q in queries:
         for s in [source] if source is not None else sources:
-            if q is s or s.distinct <= q.distinct or _determines(s, q) < 0.95 or (
+            if q is s or s.distinct <= q.distinct or determines(s, q) < 0.95 or (
                     q.graded and query is None and not _several(q, s)):
                 continue
             score = (2.0 * s.url + q.distinct / max(1, _runs(q)) - 0.5 * q.email - 0.5 * s.email
-                     + _repeats(s, who, q) - _measured(s) - 0.25 * (s.numeric > 0.9))
+                     + _repeats(s, people) - _measured(s) - 0.25 * (s.numeric > 0.9))
             scored.append((score, q, s))
     if not scored:
         return None, None
@@ -270,10 +134,10 @@ def _lists(queries: list[Profile], source: Profile) -> list[Profile]:
     names = [q for q in kept if not q.graded]
     texts = [q for q in names if q.numeric < 0.5]
     kept = [q for q in kept if not q.graded or (  # a batch's number over queries in words
-        all(max(_determines(q, w), _determines(w, q)) >= 0.95 for w in names)
-        and not any(_determines(w, q) >= 0.95 for w in texts))]
+        all(max(determines(q, w), determines(w, q)) >= 0.95 for w in names)
+        and not any(determines(w, q) >= 0.95 for w in texts))]
     first = kept[0]
-    if len(kept) > 1 and all(_determines(first, q) >= 0.95 and _determines(q, first) >= 0.95
+    if len(kept) > 1 and all(determines(first, q) >= 0.95 and determines(q, first) >= 0.95
                              for q in kept[1:]):
         words = [q for q in kept if not q.graded]
         return [next((q for q in words if q.numeric < 0.5), words[0])] if words else kept
@@ -282,32 +146,17 @@ def _lists(queries: list[Profile], source: Profile) -> list[Profile]:
 
 def _several(query: Profile, source: Profile) -> bool:
     """Whether each of ``query``'s values lists several sources."""
-    return all(len(ss) > 1 for ss in _groups(query.texts, source.texts).values())
+    return all(len(ss) > 1 for ss in grouped(query.texts, source.texts).values())
 
 
-def _repeats(s: Profile, who: list[Profile], query: Profile) -> float:
+def _repeats(s: Profile, people: list[Profile]) -> float:
     """A source id said on several rows: +0.5 when someone else judged the
     same item on each (the long layout: one row per person), -0.5 when no
     one did (a count, a group, a category: several items share its value
-    within a query, so it names none of them). A column numbering each
-    query's rows 1..n (a rank, a position, one row per item) is nobody."""
+    within a query, so it names none of them)."""
     if s.distinct >= s.filled:
         return 0.0
-    people = [p for p in who if p is not s and not _numbers_rows(p, query)]
-    return 0.5 if _annotator(people, s) is not None else -0.5
-
-
-def _numbers_rows(p: Profile, query: Profile) -> bool:
-    """Whole numbers 1..n (or 0..n-1) down each query's n rows, in any order."""
-    by_query: dict[str, list[str]] = {}
-    for q, v in zip(query.texts, p.texts, strict=True):
-        if q and v:
-            by_query.setdefault(q, []).append(v)
-    lists = [vs for vs in by_query.values() if len(vs) > 1]
-    try:
-        return bool(lists) and all(_exact(sorted(int(float(v)) for v in vs)) for vs in lists)
-    except ValueError:
-        return False
+    return 0.5 if _annotator([p for p in people if p is not s], s) is not None else -0.5
 
 
 def _measured(p: Profile) -> float:
@@ -326,7 +175,7 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
     for p in cands:
         if p is source or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
             continue
-        groups = _groups(source.texts, p.texts)
+        groups = grouped(source.texts, p.texts)
         multi = [vs for vs in groups.values() if len(vs) > 1]
         if not multi:
             continue
@@ -354,152 +203,6 @@ def _names_someone(name: str) -> bool:
     words = set(re.split(r"[^a-z]+", normalize(name)))
     return bool(words & _SOMEONE) or normalize(name).endswith("id")
 
-
-def _exact(got: list[int]) -> bool:
-    """1..n or 0..n-1, sorted."""
-    return got in (list(range(1, len(got) + 1)), list(range(len(got))))
-
-
-def _nearly(got: list[int]) -> bool:
-    """1..n, or in a query of 6 rows or more distinct values counting from
-    0, 1 or 2 with at most one gap: 1..n but for one value (a headerless
-    run's first row read as its header takes one of the first query's
-    ranks); 6 distinct values over 7 levels are no grades either."""
-    return _exact(got) or (len(got) >= _RANK_ROWS and len(set(got)) == len(got)
-                           and got[0] in (0, 1, 2) and got[-1] - got[0] <= len(got))
-
-
-class Counted(NamedTuple):
-    """A column's whole numbers grouped by query once, for both readings
-    of a rank (:meth:`rank_like`, :meth:`counts_ranks`): how many queries
-    of several sources the sheet holds, and the values (sorted) of each
-    of those where the column says one per source."""
-
-    several: int
-    per_query: list[list[int]]
-
-    def _sizes(self, counts: Callable[[list[int]], bool]) -> list[int] | None:
-        """The sizes of the queries ``counts`` accepts; None when under 90%."""
-        sizes = [len(got) for got in self.per_query if counts(got)]
-        return sizes if self.several and len(sizes) >= 0.9 * self.several else None
-
-    def rank_like(self) -> bool:
-        """Whole numbers counting each query's sources: 1..n (or 0..n-1)
-        within every query of several sources, one per source."""
-        return self._sizes(_exact) is not None
-
-    def counts_ranks(self) -> bool:
-        """A column that counts each query's sources beyond chance: a rank,
-        never read as grades, even as the only column that could be grades.
-        Small queries graded 1, 2 (, 3) stay grades: a 2- or 3-row query
-        counts 1..n by chance as often as not; the evidence is the whole
-        column's, a long query or several of 4 rows or more all counting
-        (nearly: a query of 6 rows or more may miss one rank)."""
-        sizes = self._sizes(_nearly)
-        return sizes is not None and (
-            max(sizes) >= _RANK_ROWS or sum(1 for n in sizes if n >= 4) >= _RANK_QUERIES)
-
-    def ranks(self) -> bool:
-        """Either reading: a rank's values."""
-        return self.rank_like() or self.counts_ranks()
-
-
-def counted(p: Profile, query: Profile, source: Profile,
-            listed: dict[str, set[str]] | None = None) -> Counted:
-    """``p``'s values within each query of several sources, grouped once
-    (``listed``: :func:`_listing`, when worked out already)."""
-    if p.numeric < 0.95 or p.whole < 0.95 or _determines(source, p) < 0.95:
-        return Counted(0, [])
-    by_query = _groups(query.texts, p.texts)
-    several = _listing(query, source) if listed is None else listed
-    per_query = []
-    for q, sources in several.items():
-        try:
-            got = sorted(int(float(v)) for v in by_query.get(q, ()))
-        except ValueError:
-            return Counted(0, [])
-        if len(got) == len(sources):
-            per_query.append(got)
-    return Counted(len(several), per_query)
-
-
-def _listing(query: Profile, source: Profile) -> dict[str, set[str]]:
-    """The queries listing several sources, each with its sources (a query
-    of one source says nothing of how a column varies within a query)."""
-    return {q: ss for q, ss in _groups(query.texts, source.texts).items() if len(ss) > 1}
-
-
-def rank_like(p: Profile, query: Profile, source: Profile) -> bool:
-    """See :meth:`Counted.rank_like`."""
-    return counted(p, query, source).rank_like()
-
-
-#: A query whose rows count 1..n with n this large holds more distinct
-#: values than a grade scale has levels (0-3, 0-4, 1-5: grades repeat
-#: within a query), so it ranks.
-_RANK_ROWS = 6
-#: Or this many queries of 4 rows or more, each counting 1..n once: grades
-#: on a 4-level scale do so by chance in 4!/4^4 = 9% of such queries, all
-#: three in under 0.1% of sheets.
-_RANK_QUERIES = 3
-
-
-def counts_ranks(p: Profile, query: Profile, source: Profile) -> bool:
-    """See :meth:`Counted.counts_ranks`."""
-    return counted(p, query, source).counts_ranks()
-
-
-def _falls(p: Profile, query: Profile | None) -> bool:
-    """Numbers that fall down each query's rows (but for a tenth of the
-    steps), as a ranker's scores do in the order it ranked."""
-    keys = query.texts if query is not None else [""] * len(p.texts)
-    by_query: dict[str, list[float]] = {}
-    for key, t in zip(keys, p.texts, strict=True):
-        with suppress(ValueError):
-            by_query.setdefault(key, []).append(float(t))
-    steps = [b - a for nums in by_query.values() for a, b in pairwise(nums)]
-    falling = sum(1 for d in steps if d <= 0)
-    return bool(steps) and falling >= 0.9 * len(steps) and min(steps) < 0
-
-
-def batched(p: Profile, query: Profile, source: Profile,
-            listed: dict[str, set[str]] | None = None) -> bool:
-    """A batch's or a group's number: a few values, each over whole
-    queries (one value for all of a query's sources, in two queries
-    listing several at least). A grade judges one document: it varies
-    within a query across its documents. ``listed`` as for :func:`counted`."""
-    listed = _listing(query, source) if listed is None else listed
-    if len(listed) < 2 or p.distinct < 2 or p.fill < 0.9:
-        return False
-    values = _groups(query.texts, p.texts)
-    return all(len(values.get(q, ())) == 1 for q in listed)
-
-
-def _batch(p: Profile) -> str:
-    """Why a batch's number (:func:`batched`) is left out."""
-    return (f"{p.shown()}: {span(p)}, one value over each query's sources (a "
-            "batch's or a group's number: grades vary within a query); not imported")
-
-
-def _tied(p: Profile, query: Profile, source: Profile) -> bool:
-    """Values that most items share with another item of their query (101,
-    101, 102 / 104, 104): a count of a few values, a group; a ranker's
-    scores tell a query's items apart, a rank is one per item."""
-    by_query: dict[str, dict[str, str]] = {}
-    for q, s, v in zip(query.texts, source.texts, p.texts, strict=True):
-        if q and s and v:
-            by_query.setdefault(q, {})[s] = v
-    lists = [Counter(items.values()) for items in by_query.values() if len(items) > 1]
-    items = sum(c.total() for c in lists)
-    return items > 0 and sum(n for c in lists for n in c.values() if n > 1) >= 0.5 * items
-
-
-def span(p: Profile) -> str:
-    """What a column's values are, in a few words (numbers lo to hi, N distinct values)."""
-    if p.numeric > 0.9:
-        lo, hi = (cell_text(float(x)) for x in (p.lo, p.hi))
-        return f"numbers {lo} to {hi}" if lo != hi else f"the number {lo}"
-    return f"{p.distinct} distinct value{'' if p.distinct == 1 else 's'}"
 
 
 def _rows_filled(p: Profile) -> str:
@@ -552,7 +255,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         # the other roles are read around the query (or either one it could be:
         # the import stops naming both, after saying what else it lacks)
         query, source = by_col[q_col], by_col[s_col]
-        _by_relations(free, query, source, found, reasons, ignored)
+        beside = any(p.graded for p in profiles if p.col in taken)
+        _by_relations(free, query, source, found, reasons, ignored, beside)
     _explain(profiles, named, found, reasons)
     return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
 
@@ -570,12 +274,18 @@ def _undecided(field: str, chosen: Profile, rival: Profile) -> str:
 
 def _by_relations(free: list[Profile], query: Profile, source: Profile,
                   found: dict[str, int], reasons: dict[str, str],
-                  ignored: dict[int, tuple[str, str]]) -> None:
+                  ignored: dict[int, tuple[str, str]], beside: bool) -> None:
     """Annotator, grade and note from how the free columns relate to the
-    query and the source (never a score or a rank: see the module's note)."""
+    query and the source (never a score or a rank: see the module's note);
+    ``beside``: grades are read elsewhere (a grade column named so, one
+    column per annotator)."""
+    beside = beside or "grade" in found
     if "annotator" not in found:
+        # people are no grades, but for workers numbered 1..n each judging
+        # one item per query (a Latin square: their numbers count each
+        # query's rows, and vary within an item's, as no rank does)
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
-                          or p.email > 0.5], source)
+                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))], source)
         if who is not None:
             found["annotator"] = who[0].col
             reasons["annotator"] = f"{who[0].shown()}, read from its values; {who[1]}"
@@ -584,10 +294,8 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         p for p in free if p.graded]
     if len(graded) > 1:  # fractional numbers beside other grades: a time, a trust score
         graded = [p for p in graded if not (p.numeric > 0.9 and p.whole < 0.5)] or graded
-    listed = _listing(query, source)  # for every graded column
-    for p in [p for p in graded if batched(p, query, source, listed)]:
-        graded.remove(p)  # a batch's number: no judgment of any one document
-        ignored[p.col] = (_batch(p), "")
+    listed = listing(query, source)  # for every graded column
+    graded = _batches(graded, query, source, listed, beside, ignored)
     counts = {p.col: counted(p, query, source, listed) for p in graded}  # grouped once
     if len(graded) > 1:
         # Whole numbers counting each query's sources beside other grades
@@ -613,9 +321,38 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
                                f"{_plural(note.filled, 'row')}")
 
 
+def _batches(graded: list[Profile], query: Profile, source: Profile,
+             listed: dict[str, set[str]], beside: bool,
+             ignored: dict[int, tuple[str, str]]) -> list[Profile]:
+    """The graded columns but the batches' and groups' numbers
+    (:func:`~core.io.annotator.ranks.batch_reading`), each left out saying
+    so: a batch of rows cutting through a query's always; one value over
+    each query's sources beside grades named so (``beside``), or counting
+    up down the sheet beside a column that varies within a query. Alone,
+    such a column holds grades constant within each query (beside another
+    column of grades, the two are read as grades are), unless it counts
+    up: then nothing tells, and it is left out with the flag that makes
+    it the grade."""
+    readings = {p.col: batch_reading(p, query, source, listed) for p in graded}
+    varying = any(not readings[p.col] for p in graded)
+    kept = []
+    for p in graded:
+        reading = readings[p.col]
+        if reading == ROWS or (reading and beside) or (reading == QUERIES and varying):
+            ignored[p.col] = (batch_reason(p, reading), "")  # no judgment of one document
+        elif reading == QUERIES:
+            ref = _flag_ref(p)
+            ignored[p.col] = (f"{p.shown()}: {span(p)}, one value over each query's sources "
+                              f"counting up down the sheet: {BATCH_OR_GRADES}; if they are "
+                              f"grades, pass --map grade={ref}", f"--map grade={ref}")
+        else:
+            kept.append(p)
+    return kept
+
+
 def _spread(source: Profile, who: Profile) -> str:
     """How many people judged each item: ``2`` or ``2-3``."""
-    per = sorted(len(vs) for vs in _groups(source.texts, who.texts).values())
+    per = sorted(len(vs) for vs in grouped(source.texts, who.texts).values())
     if not per:
         return "0"
     return f"{per[0]}" if per[0] == per[-1] else f"{per[0]}-{per[-1]}"
@@ -668,9 +405,10 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     per item; if this is the ranking, pass --map score=Price``). ``counts``:
     its values already grouped by query (:func:`counted`) of a column that
     :func:`batched` found no batch's number."""
-    if counts is None and query is not None and source is not None and batched(
-            p, query, source):
-        return _batch(p), ""
+    reading = "" if counts is not None or query is None or source is None else batch_reading(
+        p, query, source)
+    if reading:
+        return batch_reason(p, reading), ""
     if p.numeric > 0.9 and p.distinct > 1:
         ref = _flag_ref(p)
         if query is not None and source is not None and (
@@ -679,18 +417,18 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
             what = "whole numbers counting each query's sources"
         else:
             flag = f"--map score={ref}"
-            per_item = source is not None and _determines(source, p) >= 0.95
+            per_item = source is not None and determines(source, p) >= 0.95
             what = span(p) + (", one per item" if per_item else "")
             if source is not None and not per_item:
                 # a ranking scores an item once; this varies between its judgments
                 return (f"{p.shown()}: {what}, varying between one item's judgments (a "
                         "measure of each judgment: no ranking); not imported"), ""
             ids = sorted({float(t) for t in p.texts if t}) if p.whole > 0.95 else []
-            if ids and _measured(p) and not _counting(ids) and not _falls(p, query):
+            if ids and _measured(p) and not counting(ids) and not falls(p, query):
                 return (f"{p.shown()}: {what}, whole numbers of varying width that do not "
                         "fall down the rows (a duration or a count: no ranking); "
                         "not imported"), ""
-            if ids and query is not None and source is not None and _tied(p, query, source):
+            if ids and query is not None and source is not None and tied(p, query, source):
                 return (f"{p.shown()}: {what}, each shared by several of a query's items (a "
                         "count or a group: a ranking would tie them); not imported"), ""
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag

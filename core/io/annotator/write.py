@@ -7,16 +7,31 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from core.io.atomic import atomic_write_text
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["WORKSHEET_COLUMNS", "write_worksheet_csv"]
+__all__ = ["ANNOTATOR_PREFIX", "EXTRA_COLUMNS", "WORKSHEET_COLUMNS", "write_worksheet_csv",
+           "written_consensus"]
 
 #: The worksheet's own columns, first in every file written.
 WORKSHEET_COLUMNS = ("query", "source_id", "version", "score", "grade")
+#: The columns after them, then one per annotator (its name after the prefix).
+EXTRA_COLUMNS = ("state", "reason", "note")
+ANNOTATOR_PREFIX = "grade_"
+
+
+def written_consensus(header: Sequence[str]) -> int | None:
+    """The grade column of a worksheet CSV written here (its own columns
+    first), which holds the consensus of the annotators' columns after it:
+    read back, the annotators' columns are the grades, never one more."""
+    own = (*WORKSHEET_COLUMNS, *EXTRA_COLUMNS)
+    if tuple(str(h).strip() for h in header[:len(own)]) != own:
+        return None
+    return WORKSHEET_COLUMNS.index("grade")
 
 
 def _number(x: float) -> str:
@@ -39,8 +54,7 @@ def write_worksheet_csv(doc: Document, path: str | Path) -> int:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     names = list(doc.annotators) if doc.ratings is not None else []
-    w.writerow([*WORKSHEET_COLUMNS, "state", "reason", "note",
-                *(f"grade_{n}" for n in names)])
+    w.writerow([*WORKSHEET_COLUMNS, *EXTRA_COLUMNS, *(ANNOTATOR_PREFIX + n for n in names)])
     ratings = doc.ratings
     for i in range(len(doc)):
         state = GradeState(int(doc.state[i]))
