@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.ending import nothing_left
 from app.cli.evaluate import evaluate_named
 from app.cli.export import refuse_writing_over_inputs
 from app.cli.notices import say_not_carried, say_reopened
@@ -51,8 +52,13 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if len(runs) == 2 and fmt in ("table", "json") and getattr(
             args, "test", "randomization") == "randomization":
         args.run_a, args.run_b = runs
-        return _compare_two(args, out)
-    return _compare_many(args, runs, out)
+        status = _compare_two(args, out)
+    else:
+        status = _compare_many(args, runs, out)
+    # The process may end without the interpreter's teardown: its last
+    # collection and the freeing of both runs' arrays.
+    nothing_left()
+    return status
 
 
 def _runs_baseline_first(args: argparse.Namespace) -> list[str]:
