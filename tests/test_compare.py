@@ -790,3 +790,16 @@ def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch)
     # Grades that differ: s2 of q (2 / 1), s1 and s2 of r (1 / 1 same, 0 / 1).
     assert blocks.changes == whole.changes
     assert (blocks.changes.grade_differences, blocks.changes.grade_difference_queries) == (2, 2)
+
+
+def test_the_table_shows_each_cutoffs_own_movement_counts():
+    # The counts are worked out on a second thread while the lines before
+    # them are written: each cutoff's rows show its own. B swaps A's first
+    # two: at k = 1, y entered the cut and x left it; at k = all both moved.
+    a = doc_of([("q", "x", 3, 1), ("q", "y", 2, 1), ("q", "z", 1, 1)])
+    b = doc_of([("q", "y", 3, 1), ("q", "x", 2, 1), ("q", "z", 1, 1)])
+    c = compare(a, b, Conventions(cutoffs=(1, None)), resamples=10)
+    out = io.StringIO()
+    print_comparison(c, out)
+    rows = [line.split() for line in out.getvalue().splitlines() if line.startswith("q ")]
+    assert [r[-3:] for r in rows] == [["0", "1", "1"], ["2", "0", "0"]]  # moved entered left
