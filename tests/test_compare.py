@@ -762,3 +762,44 @@ def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChan
     assert got == [getattr(across, f).tolist() for f in fields]
     assert c.changes == again
     return got, c.changes
+
+
+def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch):
+    # B's ranks, gains and grades are gathered at A's rows a block of rows at
+    # a time (align._ACROSS): blocks of 2 rows, ending mid-query and
+    # mid-partner, give what one block of every row gives, and the hand count.
+    nan = math.nan
+    doc_a = doc_of([("q", "s1", 6, 3), ("q", "s2", 5, 2), ("q", "s3", 4, nan),
+                    ("q", "s4", 3, 1), ("q", "s5", 2, 0), ("q", "s6", 1, 2),
+                    ("r", "s1", 2, 1), ("r", "s2", 1, 0)])
+    doc_b = doc_of([("q", "s4", 9, 1), ("q", "s2", 8, 1), ("q", "s7", 7, 2),
+                    ("q", "s1", 6, 3), ("q", "s3", 5, nan),
+                    ("r", "s2", 2, 1), ("r", "s1", 1, 1)])
+    whole = compare(doc_a, doc_b, resamples=10)
+    monkeypatch.setattr(align, "_ACROSS", 2)
+    assert [(s.start, s.stop) for s in align.across_blocks(5)] == [(0, 2), (2, 4), (4, 5)]
+    blocks = compare(doc_a, doc_b, resamples=10)
+    fields = ("at_b", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
+    got = {f: getattr(blocks._across, f).tolist() for f in fields}
+    assert got == {f: getattr(whole._across, f).tolist() for f in fields}
+    # A's rows s1..s6 of q, then s1, s2 of r: B ranks s1 4th, s2 2nd, s3 5th,
+    # s4 1st (s5, s6 not in B); in r, s1 2nd and s2 1st.
+    assert got["rank_b"] == [4, 2, 5, 1, 0, 0, 2, 1]
+    assert got["same_gain"] == [True, False, True, True, False, False, True, False]
+    assert got["first_a_at_b"] == [4, 2, 0, 1, 3, 2, 1]  # A's ranks at B's rows
+    # Grades that differ: s2 of q (2 / 1), s1 and s2 of r (1 / 1 same, 0 / 1).
+    assert blocks.changes == whole.changes
+    assert (blocks.changes.grade_differences, blocks.changes.grade_difference_queries) == (2, 2)
+
+
+def test_the_table_shows_each_cutoffs_own_movement_counts():
+    # The counts are worked out on a second thread while the lines before
+    # them are written: each cutoff's rows show its own. B swaps A's first
+    # two: at k = 1, y entered the cut and x left it; at k = all both moved.
+    a = doc_of([("q", "x", 3, 1), ("q", "y", 2, 1), ("q", "z", 1, 1)])
+    b = doc_of([("q", "y", 3, 1), ("q", "x", 2, 1), ("q", "z", 1, 1)])
+    c = compare(a, b, Conventions(cutoffs=(1, None)), resamples=10)
+    out = io.StringIO()
+    print_comparison(c, out)
+    rows = [line.split() for line in out.getvalue().splitlines() if line.startswith("q ")]
+    assert [r[-3:] for r in rows] == [["0", "1", "1"], ["2", "0", "0"]]  # moved entered left

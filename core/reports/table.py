@@ -9,6 +9,7 @@ characters escaped, never acted on by the terminal.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, TextIO
 
 from core.analysis.aggregate import (
@@ -19,7 +20,7 @@ from core.analysis.aggregate import (
     unjudged_phrase,
 )
 from core.analysis.bounds import unresolved_bounds
-from core.engine.evaluation import Evaluation, Status
+from core.engine.evaluation import Evaluation, IntArray, Status
 from core.model.conventions import Conventions, format_cutoff
 from core.reports.text import visible
 
@@ -113,6 +114,18 @@ def _summary_text(s: CutoffSummary) -> str:
 def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: str = "") -> None:
     """The ``compare --format table`` report: the conventions, what changed,
     then per cutoff the queries' deltas, the means and the paired statistics."""
+    # Each cutoff's movement counts (numpy: they let go of the interpreter
+    # lock) on a second thread while the lines before them are written.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        counts = [pool.submit(c.movement_counts, j) for j in range(len(c.cutoffs))]
+        _write_head(c, out, name_a, name_b)
+        for j, k in enumerate(c.cutoffs):
+            _write_cutoff(c, j, k, out, counts[j].result())
+
+
+def _write_head(c: Comparison, out: TextIO, name_a: str, name_b: str) -> None:
+    """:func:`print_comparison`'s lines before the cutoffs: the inputs, the
+    conventions, the queries and what changed."""
     # Imported here: the comparison package loads only when a comparison is
     # reported, so ``evaluate`` starts without it.
     from core.analysis.compare.changes import few
@@ -139,17 +152,16 @@ def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: st
             more = c.changes.inventory_queries - len(inventory)
             if more > 0:
                 _line(out, f"    ... and {more} more queries (all in --format json)")
-    for j, k in enumerate(c.cutoffs):
-        _write_cutoff(c, j, k, out)
 
 
-def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO) -> None:
-    """One cutoff of :func:`print_comparison`."""
+def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO,
+                  counts: dict[str, IntArray]) -> None:
+    """One cutoff of :func:`print_comparison` (``counts``: its
+    :meth:`~core.analysis.compare.Comparison.movement_counts`)."""
     at = f"NDCG@{format_cutoff(k)}"
     _line(out)
     _line(out, f"{at} per query (delta = B - A, largest |delta| first; candidates that moved, "
                f"entered or left the cut at k = {format_cutoff(k)})")
-    counts = c.movement_counts(j)
     index = {q: i for i, q in enumerate(c.common)}
     kinds = ["moved", "entered", "left"]
     if counts["regraded"].any():

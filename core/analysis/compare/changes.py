@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.compare.align import Across, PartnerArray, QueryAlignment
+from core.analysis.compare.align import Across, PartnerArray, QueryAlignment, across_blocks
 from core.analysis.compare.statistics import sign
 from core.engine.evaluation import Evaluation
 from core.engine.order import id_desc_order, tied_positions
@@ -282,8 +282,11 @@ def changes_but_order(
     inv_q[row_common_a[removed]] = True
     inv_q[row_common_b[added]] = True
 
-    sa, sb = doc_a.state, doc_b.state[at_b]
-    differ = (sa != sb) | ((sa == GradeState.NUMBER) & (doc_a.grade != doc_b.grade[at_b]))
+    differ = np.empty(at_b.size, dtype=bool)
+    for part in across_blocks(at_b.size):  # B's states and grades a block at a time
+        sa, rows = doc_a.state[part], at_b[part]
+        differ[part] = (sa != doc_b.state[rows]) | (
+            (sa == GradeState.NUMBER) & (doc_a.grade[part] != doc_b.grade[rows]))
     differ &= has_b & in_a
     grade_q = np.bincount(row_common_a[differ], minlength=nc) > 0
 
