@@ -410,8 +410,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     del run_query
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
                     keep_keys=keep_keys)
-    doc.unjudged_queries = tuple(unjudged) if unshared else ()
-    doc.queries_left_out = tuple(unjudged), tuple(unranked)
+    doc.queries_left_out, doc.unshared = (tuple(unjudged), tuple(unranked)), unshared
     return doc
 
 
@@ -562,10 +561,9 @@ def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
         check=False,
     )
     unjudged = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
-    if unshared:
-        doc.unjudged_queries = unjudged
     ranked = set(run_query)
     doc.queries_left_out = unjudged, tuple(q for q in qrels if q not in ranked and not unshared)
+    doc.unshared = unshared
     dup = doc.find_duplicate()
     if dup is not None:
         first, second = dup
