@@ -372,10 +372,9 @@ class FileOps(QObject):
         before the read; ``evaluation``: ``doc``'s, worked out on the read's
         worker), its crash journal's edits recovered when the user says so."""
         before = self._file_state, self._later
+        # (None while the document is set: the journal it starts takes the
+        # digest's state once known, _settle_state.)
         self.file_state = None
-        if then is not None:  # its digest taken on a thread beside the window's work
-            self._later = _DigestLater(path, then)
-            self._later.start()
         recovered = self._recover(doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified
@@ -388,6 +387,9 @@ class FileOps(QObject):
             self._file_state, self._later = before  # the document shown stays
             show_error(self.window, self.tr("Could not open"), name_the_row(exc, doc, path))
             return
+        if then is not None:  # its digest taken on a thread beside the window's work
+            self._later = _DigestLater(path, then)
+            self._later.start()
         self.opened_as(origin_of(path, doc), path)
         report = doc.import_report
         if report is not None:  # a foreign file read strictly (build_window)
