@@ -97,3 +97,49 @@ def test_the_status_header_is_whole_once_there_is_room(qtbot: Any) -> None:
     assert not view.isColumnHidden(QueryColumn.STATUS)
     assert view.columnWidth(QueryColumn.STATUS) >= header_widths(view)[QueryColumn.STATUS] > 26
     assert elided_headers(view) == []
+
+
+#: Two ids of 40 characters (README: "up to 40 characters") told apart by their ends.
+FORTY = ("what ye sow, so shall ye reap proverb 01", "what ye sow, so shall ye reap proverb 10")
+
+
+def test_at_1280x800_ids_of_40_characters_take_the_status_column_room(
+        qtbot: Any, tmp_path: Any) -> None:
+    # At 1280x800 the ids were cut to ~16 characters ("what ye …overb 01")
+    # beside a Status column saying "? unresolved" again after the NDCG
+    # column's "unresolved": the status gives way to the ids (the NDCG
+    # column says it), the ids are cut in the middle (both ends kept: the
+    # two stay told apart) and whole on hover.
+    from PySide6.QtCore import QRect, Qt
+
+    from app.main import build_window
+
+    assert {len(q) for q in FORTY} == {40}
+    path = tmp_path / "forty.csv"
+    rows = ["query,source_id,score,grade"]
+    rows += [f'"{q}",doc{d},{4 - d},{"" if d == 1 else d % 3}' for q in FORTY for d in range(4)]
+    path.write_text("\n".join(rows) + "\n")
+    w = build_window(path)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(QRect(0, 0, 1280, 800))
+    qtbot.waitExposed(w)
+    w.fit_columns()
+    QApplication.processEvents()
+    view = w.navigator.view
+    assert view.isColumnHidden(QueryColumn.STATUS)
+    ndcg = [view.model().index(r, QueryColumn.NDCG).data() for r in range(2)]
+    assert ndcg == ["unresolved", "unresolved"]  # the status said in words
+    width = view.columnWidth(QueryColumn.QUERY)
+    metrics = view.fontMetrics()
+    # The ids take what the other columns leave (no sideways scroll): 28
+    # characters and more (they had 18, 130 px at 9 pt, beside the status).
+    assert view.horizontalScrollBar().maximum() == 0
+    assert width >= 28 * metrics.averageCharWidth()
+    shown = [metrics.elidedText(q, Qt.TextElideMode.ElideMiddle, width - 8) for q in FORTY]
+    assert shown[0] != shown[1]
+    assert [s[-2:] for s in shown] == ["01", "10"]
+    assert all(s.startswith("what ye sow") for s in shown)
+    rows_of = {view.model().index(r, QueryColumn.QUERY).data(): r for r in range(2)}
+    assert [_tip(view, rows_of[q]) for q in FORTY] == list(FORTY)
+    w.session.mark_saved()
