@@ -99,8 +99,10 @@ def test_the_status_header_is_whole_once_there_is_room(qtbot: Any) -> None:
     assert elided_headers(view) == []
 
 
-#: Two ids of 40 characters (README: "up to 40 characters") told apart by their ends.
-FORTY = ("what ye sow, so shall ye reap proverb 01", "what ye sow, so shall ye reap proverb 10")
+#: Ids of 40 characters (README: "up to 40 characters"), the first two told
+#: apart by their ends, the third wider than 40 of the font's average characters.
+FORTY = ("what ye sow, so shall ye reap proverb 01", "what ye sow, so shall ye reap proverb 10",
+         "symptoms of vitamin d deficiency adult 3")
 
 
 def test_at_1280x800_ids_of_40_characters_take_the_status_column_room(
@@ -113,6 +115,7 @@ def test_at_1280x800_ids_of_40_characters_take_the_status_column_room(
     from PySide6.QtCore import QRect, Qt
 
     from app.main import build_window
+    from app.panels.fit import text_margins
 
     assert {len(q) for q in FORTY} == {40}
     path = tmp_path / "forty.csv"
@@ -128,18 +131,28 @@ def test_at_1280x800_ids_of_40_characters_take_the_status_column_room(
     QApplication.processEvents()
     view = w.navigator.view
     assert view.isColumnHidden(QueryColumn.STATUS)
-    ndcg = [view.model().index(r, QueryColumn.NDCG).data() for r in range(2)]
-    assert ndcg == ["unresolved", "unresolved"]  # the status said in words
+    ndcg = [view.model().index(r, QueryColumn.NDCG).data() for r in range(3)]
+    assert ndcg == ["unresolved"] * 3  # the status said in words
     width = view.columnWidth(QueryColumn.QUERY)
     metrics = view.fontMetrics()
     # The ids take what the other columns leave (no sideways scroll): 28
     # characters and more (they had 18, 130 px at 9 pt, beside the status).
     assert view.horizontalScrollBar().maximum() == 0
     assert width >= 28 * metrics.averageCharWidth()
-    shown = [metrics.elidedText(q, Qt.TextElideMode.ElideMiddle, width - 8) for q in FORTY]
+    shown = [metrics.elidedText(q, Qt.TextElideMode.ElideMiddle, width - 8) for q in FORTY[:2]]
     assert shown[0] != shown[1]
     assert [s[-2:] for s in shown] == ["01", "10"]
     assert all(s.startswith("what ye sow") for s in shown)
-    rows_of = {view.model().index(r, QueryColumn.QUERY).data(): r for r in range(2)}
+    rows_of = {view.model().index(r, QueryColumn.QUERY).data(): r for r in range(3)}
     assert [_tip(view, rows_of[q]) for q in FORTY] == list(FORTY)
+    # At 1920x1080 the three are whole beside the status (the third was cut:
+    # 40 average characters were asked for).
+    w.workplace.reset(QRect(0, 0, 1920, 1080))
+    w.fit_columns()
+    QApplication.processEvents()
+    assert not view.isColumnHidden(QueryColumn.STATUS)
+    width = view.columnWidth(QueryColumn.QUERY)
+    assert max(metrics.horizontalAdvance(q) for q in FORTY) + text_margins(view) <= width
+    room = width - text_margins(view)
+    assert [metrics.elidedText(q, Qt.TextElideMode.ElideMiddle, room) for q in FORTY] == list(FORTY)
     w.session.mark_saved()
