@@ -249,5 +249,34 @@ def test_ids_with_white_space_beside_trec_text_and_parquet(tmp_path):
         load_document(run, qrels=table)
     assert str(info.value) == (
         f'{run}: ["what is x"] holds white space, which TREC text cannot hold (JSON is read as '
-        "TREC text beside a Parquet table or an annotators' sheet, and by compare) (evaluate "
-        "it beside qrels or a run of TREC text or JSON, or rename the id)")
+        "TREC text beside a Parquet table or an annotators' sheet) (give it beside qrels or "
+        "runs of TREC text or JSON, or rename the id)")
+
+
+def test_compare_reads_ids_with_white_space(tmp_path):
+    # Two runs and three, JSON with ids holding spaces: the same reports as
+    # the same dicts with "_" for each space (read through TREC text), the
+    # ids given back their spaces.
+    a = {"what is x": {"doc one": 3.0, "d2": 2.5, "d3": 1.0}, "q2": {"e 1": 0.5, "e2": 0.25}}
+    b = {"what is x": {"d3": 3.0, "d2": 2.5, "doc one": 1.0}, "q2": {"e2": 0.5, "e 1": 0.25}}
+    judged = {"what is x": {"doc one": 2, "d3": 1, "d 9": 1}, "q2": {"e2": 1}}
+    files = {}
+    for folder, space in ((tmp_path / "spaced", " "), (tmp_path / "plain", "_")):
+        folder.mkdir()
+        for name, data in (("a", a), ("b", b), ("qrels", judged)):
+            renamed = {q.replace(" ", space): {s.replace(" ", space): v for s, v in rows.items()}
+                       for q, rows in data.items()}
+            (folder / f"{name}.json").write_text(json.dumps(renamed))
+            files[space, name] = folder / f"{name}.json"
+    flags = ("--preset", "trec_eval", "--format", "json", "--resamples", "50")
+    for runs in (("a", "b"), ("a", "b", "a")):
+        want = cli("compare", *(files["_", r] for r in runs), "--qrels", files["_", "qrels"],
+                   *flags)
+        got = cli("compare", *(files[" ", r] for r in runs), "--qrels", files[" ", "qrels"],
+                  *flags)
+        assert want[0] == 0
+        assert ('"what is x"' in got[1]) == (len(runs) == 2)  # (the many runs' report: means)
+        text = want[1].replace(str(tmp_path / "plain"), str(tmp_path / "spaced"))
+        for plain in ("what_is_x", "doc_one", "e_1", "d_9"):
+            text = text.replace(plain, plain.replace("_", " "))
+        assert got == (0, text)

@@ -15,9 +15,9 @@ it holds, as pytrec_eval and ranx read both alike. An id is any text of a
 JSON string, white space too (``"what is x"``), which a TREC line cannot
 hold: a run and its qrels holding one, each JSON or TREC text, are joined
 as :func:`core.io.trec.document_from_trec` joins, on the text of every id
-(:func:`read_pair`); beside a Parquet table or an annotators' sheet, and
-in a comparison (read through the copy), such an id is refused naming its
-key path.
+(:func:`text_joins`: ``evaluate``, ``compare``, the editor); beside a
+Parquet table or an annotators' sheet (read through the copy) such an id is
+refused naming its key path.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import math
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from core.io.qrels_kind import is_score_dict
 from core.model.conventions import Conventions
 from core.model.document import Document
 
-__all__ = ["is_score_dict", "key_path", "read_pair", "trec_copies", "trec_copy"]
+__all__ = ["is_score_dict", "key_path", "read_pair", "text_joins", "trec_copies", "trec_copy"]
 
 _SPACE = re.compile(r"\s")
 #: What a refused value is, by its Python type after parsing.
@@ -150,8 +150,8 @@ def _trec_text(path: Path, role: str, rows: Rows) -> bytes:
     if spaced is not None:
         raise _refuse(path, key_path(*spaced), "holds white space, which TREC text cannot hold "
                       "(JSON is read as TREC text beside a Parquet table or an annotators' "
-                      "sheet, and by compare)", "evaluate it beside qrels or a run of TREC "
-                      "text or JSON, or rename the id")
+                      "sheet)", "give it beside qrels or runs of TREC text or JSON, or rename "
+                      "the id")
     lines = []
     rank = 0
     last = None
@@ -219,31 +219,48 @@ def _text_side(head: Head, role: str) -> bool:
     return not is_parquet(head) and (role == "run" or not is_judgment_sheet(head.path, head))
 
 
+def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
+               unshared: bool = False
+               ) -> tuple[Callable[[int], Document] | None, dict[Path, Rows]]:
+    """For runs (``heads[:-1]``) and their qrels (the last) of which one at
+    least is ranx's JSON: each run's join with the qrels on the text of
+    every id (as :func:`core.io.trec.document_from_trec` joins, ``unshared``
+    as there), by the run's index, when a JSON id holds white space and
+    every file is JSON or TREC text; None otherwise, to read the TREC copies
+    (:func:`trec_copies`). With the JSON files' rows (each parsed once)."""
+    roles = [(head, "run") for head in heads[:-1]] + [(heads[-1], "qrels")]
+    rows = {head.path: _rows(head.path, role) for head, role in roles if is_score_dict(head)}
+    if not (any(_spaced(r) is not None for r in rows.values()) and all(
+            head.path in rows or _text_side(head, role) for head, role in roles)):
+        return None, rows
+    from core.io.trec import Run, document_from_judged, read_qrels
+
+    qrels = heads[-1]
+    judged: dict[str, dict[str, float]] = {}
+    if qrels.path in rows:
+        for query, source, grade in rows[qrels.path]:
+            judged.setdefault(query, {})[source] = grade
+    else:
+        judged = read_qrels(qrels.path)[0]
+
+    def join(i: int) -> Document:
+        path = heads[i].path
+        ranked = rows.get(path)
+        run = Run(path) if ranked is None else Run.from_rows(
+            path, [r[0] for r in ranked], [r[1] for r in ranked], [r[2] for r in ranked])
+        return document_from_judged(run, judged, conventions, unshared=unshared)
+
+    return join, rows
+
+
 def read_pair(run: Head, qrels: Head, conventions: Conventions | None,
               read_copies: Callable[[Path, Path], Document]) -> Document:
     """The document of a run and its qrels, one at least ranx's JSON: joined
     on the text of every id when a JSON id holds white space and the other
-    file is JSON or TREC text (as :func:`core.io.trec.document_from_trec`
-    joins, ``unshared``), else ``read_copies`` of the TREC copies (each JSON
-    file parsed once)."""
-    roles = ((run, "run"), (qrels, "qrels"))
-    rows = {head.path: _rows(head.path, role) for head, role in roles if is_score_dict(head)}
-    if any(_spaced(r) is not None for r in rows.values()) and all(
-            head.path in rows or _text_side(head, role) for head, role in roles):
-        from core.io.trec import Run, document_from_judged, read_qrels
-
-        if run.path in rows:
-            ranked = rows[run.path]
-            the_run = Run.from_rows(run.path, [r[0] for r in ranked], [r[1] for r in ranked],
-                                    [r[2] for r in ranked])
-        else:
-            the_run = Run(run.path)
-        judged: dict[str, dict[str, float]] = {}
-        if qrels.path in rows:
-            for query, source, grade in rows[qrels.path]:
-                judged.setdefault(query, {})[source] = grade
-        else:
-            judged = read_qrels(qrels.path)[0]
-        return document_from_judged(the_run, judged, conventions, unshared=True)
-    with trec_copies(*roles, read=rows) as (run_path, qrels_path):
+    file is JSON or TREC text (:func:`text_joins`, ``unshared``), else
+    ``read_copies`` of the TREC copies."""
+    join, rows = text_joins((run, qrels), conventions, unshared=True)
+    if join is not None:
+        return join(0)
+    with trec_copies((run, "run"), (qrels, "qrels"), read=rows) as (run_path, qrels_path):
         return read_copies(run_path, qrels_path)
