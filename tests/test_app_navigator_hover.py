@@ -44,26 +44,34 @@ def test_an_elided_query_is_whole_on_hover(qtbot: Any) -> None:
 MEDIUM = "how to descale a kettle without vinegar"
 
 
+def _window_at(qtbot: Any, path: Any, width: int, height: int) -> Any:
+    """The window on ``path`` as at a first start on a ``width`` x ``height`` screen."""
+    from PySide6.QtCore import QRect
+
+    from app.main import build_window
+
+    w = build_window(path)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(QRect(0, 0, width, height))
+    qtbot.waitExposed(w)
+    w.fit_columns()
+    QApplication.processEvents()
+    return w
+
+
 def test_a_wide_screen_gives_query_texts_the_room_the_grid_spares(qtbot: Any,
                                                                    tmp_path: Any) -> None:
     # At 1920x1080 the grid shows every column with room to spare; the
     # navigator asked for 160 px of query text (20 characters) and cut a
     # 39-character query in the middle.
-    from PySide6.QtCore import QRect
 
-    from app.main import build_window
 
     path = tmp_path / "long.csv"
     rows = ["query,source_id,version,score,grade,note,reason"]
     rows += [f'"{q}",doc{d},,{4 - d},{d % 3},,' for q in (LONG, MEDIUM, "q3") for d in range(4)]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    w = build_window(path)
-    qtbot.addWidget(w)
-    w.show()
-    w.workplace.reset(QRect(0, 0, 1920, 1080))
-    qtbot.waitExposed(w)
-    w.fit_columns()
-    QApplication.processEvents()
+    w = _window_at(qtbot, path, 1920, 1080)
     view = w.navigator.view
     width = view.columnWidth(QueryColumn.QUERY)
     assert view.fontMetrics().horizontalAdvance(MEDIUM) + 8 <= width
@@ -114,7 +122,6 @@ def test_at_1280x800_ids_of_40_characters_take_the_status_column_room(
     # two stay told apart) and whole on hover.
     from PySide6.QtCore import QRect, Qt
 
-    from app.main import build_window
     from app.panels.fit import text_margins
 
     assert {len(q) for q in FORTY} == {40}
@@ -122,13 +129,7 @@ def test_at_1280x800_ids_of_40_characters_take_the_status_column_room(
     rows = ["query,source_id,score,grade"]
     rows += [f'"{q}",doc{d},{4 - d},{"" if d == 1 else d % 3}' for q in FORTY for d in range(4)]
     path.write_text("\n".join(rows) + "\n")
-    w = build_window(path)
-    qtbot.addWidget(w)
-    w.show()
-    w.workplace.reset(QRect(0, 0, 1280, 800))
-    qtbot.waitExposed(w)
-    w.fit_columns()
-    QApplication.processEvents()
+    w = _window_at(qtbot, path, 1280, 800)
     view = w.navigator.view
     assert view.isColumnHidden(QueryColumn.STATUS)
     ndcg = [view.model().index(r, QueryColumn.NDCG).data() for r in range(3)]

@@ -36,8 +36,17 @@ def test_file_open_under_the_sklearn_preset_names_the_refused_grade(
                                  "grade": [1.0, -1.0, 0.0, -0.5, 0.0]}), table)
         sheet, place = table, f"{table}, column 'grade': row 2"
     boxes = Boxes(monkeypatch)
+    _refused_by_open(qtbot, monkeypatch, sheet, boxes)
+    assert boxes.shown == [f"{place}: {NAMED}"]
+
+
+def _refused_by_open(qtbot: Any, monkeypatch: pytest.MonkeyPatch, sheet: Path,
+                     boxes: Boxes) -> None:
+    """File > Open (Ctrl+O) of ``sheet`` in a window under the sklearn
+    preset (Open reads under the window's conventions): refused, a message
+    shown, the document shown stays."""
     shown = seed_document()
-    shown.conventions = preset("sklearn")  # the window's conventions: Open reads under them
+    shown.conventions = preset("sklearn")
     window, _ = _window(qtbot, shown)
     window.show()
     qtbot.waitExposed(window)
@@ -45,7 +54,6 @@ def test_file_open_under_the_sklearn_preset_names_the_refused_grade(
                         staticmethod(lambda *a, **k: (str(sheet), "")))
     _ctrl(qtbot, window, Qt.Key.Key_O)
     qtbot.waitUntil(lambda: bool(boxes.shown), timeout=10_000)
-    assert boxes.shown == [f"{place}: {NAMED}"]
     assert window.document is shown
     assert window.path is None
 
@@ -98,18 +106,8 @@ def test_file_open_with_a_pending_journal_refused_takes_no_digest(
     monkeypatch.setattr(FileState, "as_of", classmethod(taken))
     boxes = Boxes(monkeypatch)
     boxes.answers.append(QMessageBox.StandardButton.Yes)
-    shown = seed_document()
-    shown.conventions = preset("sklearn")
-    window, _ = _window(qtbot, shown)
-    window.show()
-    qtbot.waitExposed(window)
-    monkeypatch.setattr(QFileDialog, "getOpenFileName",
-                        staticmethod(lambda *a, **k: (str(sheet), "")))
-    _ctrl(qtbot, window, Qt.Key.Key_O)
-    qtbot.waitUntil(lambda: bool(boxes.shown), timeout=10_000)
+    _refused_by_open(qtbot, monkeypatch, sheet, boxes)
     assert len(boxes.questions) == 1
     assert "1 unsaved edit " in boxes.questions[0]
     assert boxes.shown == [f"{sheet}, line 2: {NAMED}"]
-    assert window.document is shown
-    assert window.path is None
     assert digests == []
