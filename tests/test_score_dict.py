@@ -280,3 +280,24 @@ def test_compare_reads_ids_with_white_space(tmp_path):
         for plain in ("what_is_x", "doc_one", "e_1", "d_9"):
             text = text.replace(plain, plain.replace("_", " "))
         assert got == (0, text)
+
+
+def test_a_json_run_is_compared_with_the_open_document(tmp_path):
+    # The editor's comparison with the open document (and the runs view):
+    # a JSON run is graded with the document's grades as the TREC run of the
+    # same rows is (it was refused: "name the run with its qrels"); its ids
+    # may hold spaces.
+    from core.io.pairs import load_against_counted
+
+    run_path, qrels_path = _write(tmp_path / "shown", {"what is x": {"doc one": 3.0, "d2": 2.5},
+                                                      "q2": {"e1": 0.5}},
+                                  {"what is x": {"doc one": 2}, "q2": {"e1": 1, "e2": 3}})
+    shown = load_document(run_path, qrels=qrels_path)
+    run = tmp_path / "b.json"
+    run.write_text(json.dumps({"what is x": {"d2": 3.0, "doc one": 1.0}, "q9": {"z": 1.0}}))
+    doc, left = load_against_counted(run, shown)
+    assert doc.query_ids == ["what is x"]  # (q9: not in the open document)
+    assert list(doc.source_id) == ["d2", "doc one"]
+    assert doc.score.tolist() == [3.0, 1.0]
+    assert [None if math.isnan(g) else g for g in doc.grade.tolist()] == [None, 2.0]
+    assert left.unjudged == ("q9",)

@@ -21,7 +21,8 @@ from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
 from core.io.files import Head, sniff, stem
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
-from core.io.score_dict import text_joins, trec_copies
+from core.io.qrels_kind import is_score_dict
+from core.io.score_dict import json_run, text_joins, trec_copies
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec
 from core.model.document import Document, GradeState
 
@@ -301,8 +302,9 @@ def _graded_run(run: str | Path | Run, judgments: Document) -> tuple[Document, L
 def load_against(path: str | Path, judgments: Document) -> Document:
     """The second document of a comparison with the open one.
 
-    A TREC run file is graded with ``judgments`` (:func:`run_with_judgments`);
-    anything else is read as a worksheet with its own grades
+    A TREC run file, or ranx's or pytrec_eval's JSON run, is graded with
+    ``judgments`` (:func:`run_with_judgments`); anything else is read as a
+    worksheet with its own grades
     (:func:`core.io.load.load_document`).
     """
     return load_against_counted(path, judgments)[0]
@@ -317,4 +319,7 @@ def load_against_counted(path: str | Path, judgments: Document) -> tuple[Documen
     if path.is_file() and path.suffix.lower() not in WORKBOOK_SUFFIXES and (
             looks_like_trec_run(path)):
         return _graded_run(path, judgments)
-    return load_document(path), LeftOut()
+    head = sniff(path)
+    if is_score_dict(head):  # ranx's or pytrec_eval's JSON run
+        return _graded_run(json_run(path), judgments)
+    return load_document(head), LeftOut()

@@ -29,7 +29,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import InputError
 from core.io.files import Head, read_input, stem
@@ -37,7 +37,11 @@ from core.io.qrels_kind import is_score_dict
 from core.model.conventions import Conventions
 from core.model.document import Document
 
-__all__ = ["is_score_dict", "key_path", "read_pair", "text_joins", "trec_copies", "trec_copy"]
+if TYPE_CHECKING:
+    from core.io.trec import Run
+
+__all__ = ["is_score_dict", "json_run", "key_path", "read_pair", "text_joins", "trec_copies",
+           "trec_copy"]
 
 _SPACE = re.compile(r"\s")
 #: What a refused value is, by its Python type after parsing.
@@ -246,11 +250,21 @@ def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
     def join(i: int) -> Document:
         path = heads[i].path
         ranked = rows.get(path)
-        run = Run(path) if ranked is None else Run.from_rows(
-            path, [r[0] for r in ranked], [r[1] for r in ranked], [r[2] for r in ranked])
+        run = Run(path) if ranked is None else json_run(path, ranked)
         return document_from_judged(run, judged, conventions, unshared=unshared)
 
     return join, rows
+
+
+def json_run(path: str | Path, rows: Rows | None = None) -> Run:
+    """The run the JSON file ``path`` holds (its ``rows`` when read already),
+    its ids as they are (white space too), each row's "line" its number."""
+    from core.io.trec import Run
+
+    path = Path(path)
+    ranked = _rows(path, "run") if rows is None else rows
+    return Run.from_rows(path, [r[0] for r in ranked], [r[1] for r in ranked],
+                         [r[2] for r in ranked])
 
 
 def read_pair(run: Head, qrels: Head, conventions: Conventions | None,
