@@ -10,14 +10,10 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from app.file_formats import QRELS_OPEN_FILTER
 from core.errors import InputError
 
-__all__ = ["QRELS_OPEN_FILTER", "ask_for_qrels", "needs_qrels"]
-
-#: The qrels Open reads beside a run: TREC qrels, ranx's or pytrec_eval's
-#: JSON, an annotators' sheet (what ``--qrels`` reads).
-QRELS_OPEN_FILTER = ("Qrels (*.qrels *.txt *.json *.gz *.parquet *.csv *.tsv *.xlsx *.ods);;"
-                     "All files (*)")
+__all__ = ["ask_for_qrels", "needs_qrels"]
 
 
 def needs_qrels(path: Path) -> bool:

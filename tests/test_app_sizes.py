@@ -292,3 +292,42 @@ def test_the_summary_title_is_never_clipped_by_copy_sentence(qtbot, window, widt
             if not panel.title_alone():
                 assert button_box.top() == title_box.top()
     w.session.mark_saved()
+
+
+def test_the_summary_table_fits_its_columns_to_its_own_width(qtbot):
+    """The cutoff table sits in a scroll area, sized after the panel (and
+    again when a scroll bar comes or goes): its columns follow its own width.
+    A launch at 1280x800 left its Status hidden in a table with the room for
+    it (the panel's width was measured against the table's stale one). Where
+    the room is short, the DCG and the ideal DCG give way before the Status."""
+    from app.models.cutoffs import CutoffColumn
+    from app.panels.fit import columns_width
+    from app.panels.summary import SummaryPanel
+    from core.engine.evaluation import evaluate
+    from core.model.examples import seed_document
+
+    panel = SummaryPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    panel.resize(420, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_query(evaluate(seed_document()), 0)
+    table = panel.table
+
+    def hidden() -> list[CutoffColumn]:
+        return [c for c in CutoffColumn if table.isColumnHidden(c)]
+
+    widths = {c: table.columnWidth(c) for c in CutoffColumn}
+    assert hidden() == []
+    whole = columns_width(table)  # every column, the frame and a scroll bar
+    # Short of half the DCG's width: it gives way first; then the ideal DCG.
+    table.resize(whole - widths[CutoffColumn.DCG] // 2, table.height())
+    assert hidden() == [CutoffColumn.DCG]
+    table.resize(whole - widths[CutoffColumn.DCG] - widths[CutoffColumn.IDCG] // 2,
+                 table.height())
+    assert hidden() == [CutoffColumn.DCG, CutoffColumn.IDCG]
+    table.resize(120, table.height())
+    assert hidden() == [CutoffColumn.DCG, CutoffColumn.IDCG, CutoffColumn.STATUS]
+    table.resize(400, table.height())
+    assert hidden() == []
+    assert table.horizontalScrollBar().maximum() == 0

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -97,6 +97,7 @@ class SummaryPanel(QWidget):
         # numbers, not their width), so no header, number or status is ever
         # cut (a narrow dock scrolls the table instead).
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.installEventFilter(self)  # (its columns follow its width: eventFilter)
         self._fitted_for: object = None
         #: The fitted widths of the columns that give way where the table has
         #: not the room for all (:meth:`_fit_status`), the first first.
@@ -267,9 +268,17 @@ class SummaryPanel(QWidget):
             show_yielding(self.table, list(self._yielding.items()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)  # (the layout has sized the table already)
-        self._fit_status()
+        super().resizeEvent(event)
         self._place_title()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # The table's columns follow the table's own width: in its scroll
+        # area it is sized after the panel (and again when the scroll bar
+        # comes or goes), and a launch at 1280x800 left every yielding column
+        # hidden in a table that had the room for them.
+        if watched is self.table and event.type() == QEvent.Type.Resize:
+            self._fit_status()
+        return super().eventFilter(watched, event)
 
     def title_alone(self) -> bool:
         """Whether the title is on a row of its own (too long to share it
