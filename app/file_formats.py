@@ -36,6 +36,7 @@ __all__ = [
     "ODS_FILTER",
     "OPEN_FILTER",
     "QRELS_FILTER",
+    "QRELS_OPEN_FILTER",
     "TEXT_SUFFIXES",
     "TSV_FILTER",
     "WORKSHEET_FILTER",
@@ -71,7 +72,9 @@ def patterns(*suffixes: str) -> str:
 #: annotators' records (the import wizard takes those).
 _READ = patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, ".parquet", *RECORD_SUFFIXES, ".gz", ".bz2",
                  ".xz")
-OPEN_FILTER = f"Worksheets and annotators' sheets ({_READ});;All files (*)"
+OPEN_FILTER = f"Worksheets, runs and annotators' sheets ({_READ});;All files (*)"
+#: What Open reads beside a run as its qrels (app.open_run): what --qrels reads.
+QRELS_OPEN_FILTER = f"Qrels ({patterns('.qrels')} {_READ});;All files (*)"
 _ANNOTATORS = patterns(*WORKBOOK_SUFFIXES, *TEXT_SHEET_SUFFIXES, *RECORD_SUFFIXES)
 IMPORT_FILTER = f"Annotators' sheets ({_ANNOTATORS});;All files (*)"
 #: What the runs and comparison views read as a worksheet.

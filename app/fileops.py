@@ -51,6 +51,7 @@ from app.file_formats import (
 )
 from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
+from app.open_run import ask_for_qrels, needs_qrels
 from app.opening import evaluated, stat_or_none
 from app.save_checks import SaveChecks
 from app.settings import Settings
@@ -281,21 +282,28 @@ class FileOps(QObject):
     def open_path(self, path: Path, *, ask_to_save: bool = True,
                   encoding: str | None = None) -> Task | None:
         """Read ``path`` off the UI thread; show it when read (offering recovery).
-        ``encoding``: a worksheet CSV/TSV's, when not the one its bytes show."""
+        ``encoding``: a worksheet CSV/TSV's, when not the one its bytes show.
+        A run (TREC or JSON) is read with the qrels the user then chooses."""
         if ask_to_save and not self.maybe_save():
             return None
-        path = Path(path)
+        path, qrels = Path(path), None
+        if needs_qrels(path):
+            qrels = ask_for_qrels(self.window, path)
+            if qrels is None:
+                return None
         conventions = self.window.document.conventions if self.window.document else None
         gate = PaintFirst(path)  # a large file's progress shows before reading starts
 
         def work(progress: Any, cancelled: Any) -> _Read:
             from app.import_wizard.wizard import load_unless_foreign
+            from core.io.load import load_document
 
             # The file's size and time before the read (its digest is taken
             # once it is shown, off the read's way), to notice changes made later.
             then = stat_or_none(path)
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            doc = load_unless_foreign(path, conventions, encoding)
+            doc = (load_document(path, qrels=qrels, conventions=conventions) if qrels
+                   else load_unless_foreign(path, conventions, encoding))
             # Evaluated here too, as at launch (app.opening), unless a crash
             # journal may change its grades once shown (_opened recovers it).
             ev = evaluated(doc) if doc is not None and not Journal(path).exists() else None
@@ -303,7 +311,7 @@ class FileOps(QObject):
 
         self.task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
-            on_done=lambda read: self._opened_or_import(*read, path=path),
+            on_done=lambda read: self._opened_or_import(*read, path=path, qrels=qrels),
             on_error=lambda exc: show_error(self.window, self.tr("Could not open"), exc),
         )
         gate.show(self.task.dialog)
@@ -360,22 +368,23 @@ class FileOps(QObject):
         return recovered
 
     def _opened_or_import(self, doc: Document | None, then: os.stat_result | None,
-                          evaluation: Evaluation | None, *, path: Path) -> None:
+                          evaluation: Evaluation | None, *, path: Path,
+                          qrels: Path | None = None) -> None:
         if doc is None:
             self.run_import_wizard(path)
         else:
-            self._opened(doc, path, then, evaluation)
+            self._opened(doc, path, then, evaluation, qrels=qrels)
 
     def _opened(self, doc: Document, path: Path, then: os.stat_result | None = None,
-                evaluation: Evaluation | None = None) -> None:
-        """Show ``doc`` read from ``path`` (``then``: the file's ``os.stat``
-        before the read; ``evaluation``: ``doc``'s, worked out on the read's
-        worker), its crash journal's edits recovered when the user says so."""
+                evaluation: Evaluation | None = None, *, qrels: Path | None = None) -> None:
+        """Show ``doc`` read from ``path`` (with ``qrels`` for a run; ``then``:
+        the file's ``os.stat`` before the read; ``evaluation``: ``doc``'s,
+        worked out on the read's worker), its crash journal's edits recovered
+        when the user says so."""
         before = self._file_state, self._later
+        # (None while the document is set: the journal it starts takes the
+        # digest's state once known, _settle_state.)
         self.file_state = None
-        if then is not None:  # its digest taken on a thread beside the window's work
-            self._later = _DigestLater(path, then)
-            self._later.start()
         recovered = self._recover(doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified
@@ -388,7 +397,10 @@ class FileOps(QObject):
             self._file_state, self._later = before  # the document shown stays
             show_error(self.window, self.tr("Could not open"), name_the_row(exc, doc, path))
             return
-        self.opened_as(origin_of(path, doc), path)
+        if then is not None:  # its digest taken on a thread beside the window's work
+            self._later = _DigestLater(path, then)
+            self._later.start()
+        self.opened_as(origin_of(path, doc, qrels=qrels), path, qrels)
         report = doc.import_report
         if report is not None:  # a foreign file read strictly (build_window)
             self._remember_report(report)

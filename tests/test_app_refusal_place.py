@@ -36,8 +36,17 @@ def test_file_open_under_the_sklearn_preset_names_the_refused_grade(
                                  "grade": [1.0, -1.0, 0.0, -0.5, 0.0]}), table)
         sheet, place = table, f"{table}, column 'grade': row 2"
     boxes = Boxes(monkeypatch)
+    _refused_by_open(qtbot, monkeypatch, sheet, boxes)
+    assert boxes.shown == [f"{place}: {NAMED}"]
+
+
+def _refused_by_open(qtbot: Any, monkeypatch: pytest.MonkeyPatch, sheet: Path,
+                     boxes: Boxes) -> None:
+    """File > Open (Ctrl+O) of ``sheet`` in a window under the sklearn
+    preset (Open reads under the window's conventions): refused, a message
+    shown, the document shown stays."""
     shown = seed_document()
-    shown.conventions = preset("sklearn")  # the window's conventions: Open reads under them
+    shown.conventions = preset("sklearn")
     window, _ = _window(qtbot, shown)
     window.show()
     qtbot.waitExposed(window)
@@ -45,7 +54,6 @@ def test_file_open_under_the_sklearn_preset_names_the_refused_grade(
                         staticmethod(lambda *a, **k: (str(sheet), "")))
     _ctrl(qtbot, window, Qt.Key.Key_O)
     qtbot.waitUntil(lambda: bool(boxes.shown), timeout=10_000)
-    assert boxes.shown == [f"{place}: {NAMED}"]
     assert window.document is shown
     assert window.path is None
 
@@ -70,3 +78,36 @@ def test_a_launch_under_the_sklearn_preset_names_the_refused_grade(
         f"(query 'q1')): {NEGATIVE_REFUSED_BY['sklearn']} (correct the grades, or choose the "
         "trec_eval or ranx preset (negative gains count as 0) or the default conventions)"
         "\n\nThe bundled example opens instead."]
+
+
+def test_file_open_with_a_pending_journal_refused_takes_no_digest(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # A session under the default conventions edited the worksheet and
+    # ended without saving; File > Open of it under the sklearn preset
+    # (evaluated in the window, its journal recovered first) refuses it:
+    # the refused file's digest is not taken (it was, on a thread, for nothing).
+    from core.io.identity import FileState
+    from core.io.journal import Journal
+    from tests.test_app_files import _finish
+
+    sheet = tmp_path / "negative.csv"
+    sheet.write_text(WORKSHEET)
+    first, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet, ask_to_save=False))
+    assert first.set_grade(4, 2.0)  # journaled; the session then "crashes"
+    assert Journal(sheet).is_pending()
+    digests: list[str] = []
+    as_of = FileState.as_of.__func__  # type: ignore[attr-defined]
+
+    def taken(cls: type[FileState], path: Any, then: Any) -> FileState:
+        digests.append(str(path))
+        return as_of(cls, path, then)
+
+    monkeypatch.setattr(FileState, "as_of", classmethod(taken))
+    boxes = Boxes(monkeypatch)
+    boxes.answers.append(QMessageBox.StandardButton.Yes)
+    _refused_by_open(qtbot, monkeypatch, sheet, boxes)
+    assert len(boxes.questions) == 1
+    assert "1 unsaved edit " in boxes.questions[0]
+    assert boxes.shown == [f"{sheet}, line 2: {NAMED}"]
+    assert digests == []

@@ -60,10 +60,11 @@ def test_at_16_pt_on_a_1280x800_screen_rank_to_cumulative_dcg_are_in_view(qtbot,
 def test_at_16_pt_on_a_1280x800_screen_the_side_column_does_not_scroll(qtbot, window):
     """The side column keeps 331 px (the grid's key columns take the rest):
     the navigator and the summary's table scrolled sideways to show their
-    Status column (453 and 482 px of columns). Each shows its status column
-    only where it has the room, the NDCG column saying every status but ok
-    in words or its symbol, in its colour; the summary's headers name the
-    number, the k column the cutoff. At 9 pt both status columns are shown."""
+    Status column (453 and 482 px of columns). The navigator shows its
+    status column only where it has the room, the NDCG column saying every
+    status but ok in words or its symbol, in its colour; the summary keeps
+    its status, its DCG and ideal DCG giving way first. At 9 pt both status
+    columns are shown (the example's ids are short)."""
     from app.models.cutoffs import CutoffColumn
 
     w = window
@@ -92,9 +93,10 @@ def test_at_16_pt_on_a_1280x800_screen_the_side_column_does_not_scroll(qtbot, wi
             assert right <= view.viewport().width(), (dock, q)
     assert {Status.OK, Status.UNRESOLVED, Status.UNDEFINED} <= seen
     assert nav.isColumnHidden(QueryColumn.STATUS)
-    assert table.isColumnHidden(CutoffColumn.STATUS)
-    assert [table.model().headerData(c, Qt.Orientation.Horizontal) for c in range(4)] == [
-        "k", "DCG", "IDCG", "NDCG"]
+    # The summary's DCG and ideal DCG give way before its status (the grid says them).
+    shown = [c for c in CutoffColumn if not table.isColumnHidden(c)]
+    assert [table.model().headerData(c, Qt.Orientation.Horizontal) for c in shown] == [
+        "k", "NDCG", "Status"]
     undefined = w.document.query_index("case-F-zero")
     row = nav.model().mapFromSource(w.navigator.model.index(undefined, QueryColumn.NDCG))
     assert row.data() == "undefined"
@@ -290,3 +292,42 @@ def test_the_summary_title_is_never_clipped_by_copy_sentence(qtbot, window, widt
             if not panel.title_alone():
                 assert button_box.top() == title_box.top()
     w.session.mark_saved()
+
+
+def test_the_summary_table_fits_its_columns_to_its_own_width(qtbot):
+    """The cutoff table sits in a scroll area, sized after the panel (and
+    again when a scroll bar comes or goes): its columns follow its own width.
+    A launch at 1280x800 left its Status hidden in a table with the room for
+    it (the panel's width was measured against the table's stale one). Where
+    the room is short, the DCG and the ideal DCG give way before the Status."""
+    from app.models.cutoffs import CutoffColumn
+    from app.panels.fit import columns_width
+    from app.panels.summary import SummaryPanel
+    from core.engine.evaluation import evaluate
+    from core.model.examples import seed_document
+
+    panel = SummaryPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    panel.resize(420, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_query(evaluate(seed_document()), 0)
+    table = panel.table
+
+    def hidden() -> list[CutoffColumn]:
+        return [c for c in CutoffColumn if table.isColumnHidden(c)]
+
+    widths = {c: table.columnWidth(c) for c in CutoffColumn}
+    assert hidden() == []
+    whole = columns_width(table)  # every column, the frame and a scroll bar
+    # Short of half the DCG's width: it gives way first; then the ideal DCG.
+    table.resize(whole - widths[CutoffColumn.DCG] // 2, table.height())
+    assert hidden() == [CutoffColumn.DCG]
+    table.resize(whole - widths[CutoffColumn.DCG] - widths[CutoffColumn.IDCG] // 2,
+                 table.height())
+    assert hidden() == [CutoffColumn.DCG, CutoffColumn.IDCG]
+    table.resize(120, table.height())
+    assert hidden() == [CutoffColumn.DCG, CutoffColumn.IDCG, CutoffColumn.STATUS]
+    table.resize(400, table.height())
+    assert hidden() == []
+    assert table.horizontalScrollBar().maximum() == 0

@@ -3,7 +3,9 @@ number}}``) read by ``evaluate`` and the editor's reader: the numbers of
 pytrec_eval and ranx on the same dicts (differential, generated cases), the
 same report as the TREC files holding them, and one-line refusals naming
 the file and the key path (duplicate keys, NaN, Infinity, a value that is
-not a number, an id with a space, not JSON)."""
+not a number, an empty id, not JSON). An id with white space is read (a
+JSON string is any text), and refused only where it would go through TREC
+text (beside a Parquet table)."""
 
 from __future__ import annotations
 
@@ -124,8 +126,7 @@ def _refusal(tmp_path: Path, text: str, *, role: str = "qrels") -> str:
      "(a grade is a finite number)"),
     ('{"q1": {"d1": true}}', "run", '["q1"]["d1"] holds true or false, not a number '
      "(a score is a finite number)"),
-    ('{"q1": {"d 1": 2}}', "qrels", '["q1"]["d 1"] is an empty id or an id holding white '
-     "space (ids are read as TREC ids: give each a name without spaces)"),
+    ('{"q1": {"": 2}}', "qrels", '["q1"][""] is an empty id (give each a name)'),
     ('{"q1": {"d1": 2}', "qrels", "line 1: not readable JSON (Expecting ',' delimiter) "
      "(write it again with json.dump)"),
 ])
@@ -190,3 +191,113 @@ def test_a_message_about_a_json_input_names_it_never_its_copy(tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"ndcg-worksheet: error: {qrels}: no query of the run {run} has judgments in this file "
         "(check that run and qrels use the same query ids)\n")
+
+
+def _spaced(data: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """The same dicts, every id given a space inside (``"d1"`` -> ``"d 1"``,
+    order kept: the prefix is common)."""
+    return {f"q {q}": {f"d {s}": v for s, v in rows.items()} for q, rows in data.items()}
+
+
+@settings(max_examples=8, deadline=None)
+@given(case=trec_cases, ks=cutoff_sets)
+def test_ids_with_white_space_give_pytrec_evals_numbers(tmp_path_factory, case: Case,
+                                                        ks: list[int]):
+    # A JSON string is any text: "q 1" is a query id (it was refused as a TREC id).
+    run, qrels = _spaced(case.run()), _spaced(case.qrels())
+    folder = tmp_path_factory.mktemp("spaced")
+    conventions = preset("trec_eval", cutoffs=(None, *ks))
+    run_path, qrels_path = _write(folder, run, qrels)
+    ev = evaluate(load_document(run_path, qrels=qrels_path), conventions)
+    compare_trec(ev, pytrec(run, qrels, ks), ks)
+    assert all(q.startswith("q ") for q in ev.doc.query_ids)
+    # The same numbers as the ids without their spaces (read through TREC text).
+    run_path, qrels_path = _write(folder / "plain", case.run(), case.qrels())
+    plain = evaluate(load_document(run_path, qrels=qrels_path), conventions)
+    assert [f"q {q}" for q in plain.doc.query_ids] == ev.doc.query_ids
+    assert ev.ndcg.tobytes() == plain.ndcg.tobytes()
+
+
+def test_ids_with_white_space_beside_trec_text_and_parquet(tmp_path):
+    # A JSON run whose query "what is x" and source "doc one" hold spaces,
+    # beside TREC qrels (which hold no such id: q2 matches) and JSON qrels
+    # (which do); beside Parquet qrels the id would go through TREC text:
+    # refused naming its key path.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from core.io.trec import write_qrels
+
+    run, judged = _write(tmp_path, {"what is x": {"doc one": 3.0, "d2": 2.0}, "q2": {"e1": 1.0}},
+                         {"what is x": {"doc one": 2, "d9": 1}, "q2": {"e1": 1}})
+    doc = load_document(run, qrels=judged)
+    assert doc.query_ids == ["what is x", "q2"]
+    assert list(doc.source_id) == ["doc one", "d2", "e1", "d9"]
+    assert [None if math.isnan(g) else g for g in doc.grade.tolist()] == [2.0, None, 1.0, 1.0]
+    text = tmp_path / "qrels.txt"
+    text.write_text("q2 0 e1 1\nq3 0 x 1\n")
+    mixed = load_document(run, qrels=text)
+    assert (mixed.query_ids, list(mixed.source_id), mixed.grade.tolist()) == (
+        ["q2", "q3"], ["e1", "x"], [1.0, 1.0])
+    assert mixed.unjudged_queries == ("what is x",)
+    with pytest.raises(InputError, match="query id 'what is x' holds white space"):
+        write_qrels(doc, tmp_path / "out.qrels")  # TREC text out: refused naming the id
+    assert not (tmp_path / "out.qrels").exists()
+    table = tmp_path / "qrels.parquet"
+    pq.write_table(pa.table({"query": ["q2"], "source_id": ["e1"], "grade": [1]}), table)
+    with pytest.raises(InputError) as info:
+        load_document(run, qrels=table)
+    assert str(info.value) == (
+        f'{run}: ["what is x"] holds white space, which TREC text cannot hold (JSON is read as '
+        "TREC text beside a Parquet table or an annotators' sheet) (give it beside qrels or "
+        "runs of TREC text or JSON, or rename the id)")
+
+
+def test_compare_reads_ids_with_white_space(tmp_path):
+    # Two runs and three, JSON with ids holding spaces: the same reports as
+    # the same dicts with "_" for each space (read through TREC text), the
+    # ids given back their spaces.
+    a = {"what is x": {"doc one": 3.0, "d2": 2.5, "d3": 1.0}, "q2": {"e 1": 0.5, "e2": 0.25}}
+    b = {"what is x": {"d3": 3.0, "d2": 2.5, "doc one": 1.0}, "q2": {"e2": 0.5, "e 1": 0.25}}
+    judged = {"what is x": {"doc one": 2, "d3": 1, "d 9": 1}, "q2": {"e2": 1}}
+    files = {}
+    for folder, space in ((tmp_path / "spaced", " "), (tmp_path / "plain", "_")):
+        folder.mkdir()
+        for name, data in (("a", a), ("b", b), ("qrels", judged)):
+            renamed = {q.replace(" ", space): {s.replace(" ", space): v for s, v in rows.items()}
+                       for q, rows in data.items()}
+            (folder / f"{name}.json").write_text(json.dumps(renamed))
+            files[space, name] = folder / f"{name}.json"
+    flags = ("--preset", "trec_eval", "--format", "json", "--resamples", "50")
+    for runs in (("a", "b"), ("a", "b", "a")):
+        want = cli("compare", *(files["_", r] for r in runs), "--qrels", files["_", "qrels"],
+                   *flags)
+        got = cli("compare", *(files[" ", r] for r in runs), "--qrels", files[" ", "qrels"],
+                  *flags)
+        assert want[0] == 0
+        assert ('"what is x"' in got[1]) == (len(runs) == 2)  # (the many runs' report: means)
+        text = want[1].replace(str(tmp_path / "plain"), str(tmp_path / "spaced"))
+        for plain in ("what_is_x", "doc_one", "e_1", "d_9"):
+            text = text.replace(plain, plain.replace("_", " "))
+        assert got == (0, text)
+
+
+def test_a_json_run_is_compared_with_the_open_document(tmp_path):
+    # The editor's comparison with the open document (and the runs view):
+    # a JSON run is graded with the document's grades as the TREC run of the
+    # same rows is (it was refused: "name the run with its qrels"); its ids
+    # may hold spaces.
+    from core.io.pairs import load_against_counted
+
+    run_path, qrels_path = _write(tmp_path / "shown", {"what is x": {"doc one": 3.0, "d2": 2.5},
+                                                      "q2": {"e1": 0.5}},
+                                  {"what is x": {"doc one": 2}, "q2": {"e1": 1, "e2": 3}})
+    shown = load_document(run_path, qrels=qrels_path)
+    run = tmp_path / "b.json"
+    run.write_text(json.dumps({"what is x": {"d2": 3.0, "doc one": 1.0}, "q9": {"z": 1.0}}))
+    doc, left = load_against_counted(run, shown)
+    assert doc.query_ids == ["what is x"]  # (q9: not in the open document)
+    assert list(doc.source_id) == ["d2", "doc one"]
+    assert doc.score.tolist() == [3.0, 1.0]
+    assert [None if math.isnan(g) else g for g in doc.grade.tolist()] == [None, 2.0]
+    assert left.unjudged == ("q9",)

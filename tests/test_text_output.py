@@ -92,7 +92,7 @@ def test_json_written_query_by_query_is_the_whole_objects_text(n_queries: int,
                          0.0 if q % 5 == 1 else float((q + c) % 4))
     doc = Document.from_columns(query=query, source_id=source, score=[4.0, 3.0, 3.0, 1.0] *
                                 n_queries, grade=grade)
-    doc.unjudged_queries = ("ranked, never judged \x1b",) if all_open else ()
+    doc.queries_left_out, doc.unshared = (("ranked, never judged \x1b",), ()), all_open
     ev = evaluate(doc, Conventions(cutoffs=(2, None)))
     whole, streamed = io.StringIO(), io.StringIO()
     dump_json(evaluation_json(ev), whole, rows=n_queries)

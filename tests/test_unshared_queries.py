@@ -355,7 +355,8 @@ def test_each_join_names_the_queries_it_leaves_out(files: tuple[Path, Path], for
     q3), joined by the column-wise join, the line-by-line join (an id of
     600 bytes) and the Parquet join: q9 is ranked and never judged, q2 and
     q3 judged and never ranked; with ``unshared`` the document holds q2 and
-    q3 (so only q9 is left out) and names q9 among its unjudged queries."""
+    q3 (so only q9 is left out) and names q9 among its unjudged queries,
+    which are the first of the queries left out (derived, not kept twice)."""
     from core.io.columnar import document_from_tables
     from core.io.trec import Run, document_from_trec
 
@@ -372,6 +373,9 @@ def test_each_join_names_the_queries_it_leaves_out(files: tuple[Path, Path], for
     assert doc.query_ids == (["q1", "q2", "q3"] if unshared else ["q1"])
     assert doc.queries_left_out == (("q9",), () if unshared else ("q2", "q3"))
     assert doc.unjudged_queries == (("q9",) if unshared else ())
+    # Said once: the unjudged queries are the first of those left out, not a copy of them.
+    doc.queries_left_out = ("q7", "q8"), doc.queries_left_out[1]
+    assert doc.unjudged_queries == (("q7", "q8") if unshared else ())
 
 
 def test_compare_of_parquet_reads_each_file_for_its_join_only(

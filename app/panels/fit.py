@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
 __all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths",
-           "show_if_room"]
+           "show_if_room", "show_yielding", "text_margins"]
 
 
 def header_widths(view: QTableView) -> list[int]:
@@ -25,6 +27,13 @@ def header_widths(view: QTableView) -> list[int]:
     if 0 <= sorted_col < len(widths):
         widths[sorted_col] = with_arrow[sorted_col]
     return widths
+
+
+def text_margins(view: QTableView) -> int:
+    """The pixels a cell of ``view`` adds to its text's width (the style's
+    margin each side, as an item delegate's size hint adds them)."""
+    return 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view)
+                + 1) + 2
 
 
 def fit_rows_to_font(view: QTableView) -> None:
@@ -63,22 +72,37 @@ def columns_width(view: QTableView) -> int:
     return total + 2 * view.frameWidth() + scroll
 
 
-def show_if_room(view: QTableView, column: int, width: int) -> bool:
-    """Show ``column`` at ``width`` pixels when the view's other columns leave
-    it that room, else hide it (True: shown). For a column whose words the
-    view says otherwise (a status: its symbol and colour in the next cells,
-    its reason on hover): in a side column at a large font (331 px at 16 pt
-    on a 1280x800 screen) the view scrolled sideways to show it."""
+def show_if_room(view: QTableView, column: int, width: int, *, reserve: int = 0) -> bool:
+    """Show ``column`` at ``width`` pixels when the view's other columns (and
+    ``reserve`` pixels more) leave it that room, else hide it (True: shown).
+    For a column whose words the view says otherwise (a status: its symbol
+    and colour in the next cells, its reason on hover): in a side column at a
+    large font (331 px at 16 pt on a 1280x800 screen) the view scrolled
+    sideways to show it."""
+    return bool(show_yielding(view, ((column, width),), reserve=reserve))
+
+
+def show_yielding(view: QTableView, columns: Sequence[tuple[int, int]], *,
+                  reserve: int = 0) -> list[int]:
+    """Show each of ``columns`` (column, width in pixels) that the view's
+    other columns (and ``reserve`` pixels more) leave room for, the first
+    giving way first (hidden) until the rest fit: the last is the one kept
+    longest. The columns shown, in ``columns``' order."""
     header = view.horizontalHeader()
-    shown = 0 if view.isColumnHidden(column) else header.sectionSize(column)
-    fits = columns_width(view) - shown + width <= view.width()
-    if fits and view.isColumnHidden(column):
-        view.setColumnHidden(column, False)
-    if fits and header.sectionSize(column) != width:
-        header.resizeSection(column, width)
-    if not fits and not view.isColumnHidden(column):
-        view.setColumnHidden(column, True)
-    return fits
+    shown = sum(header.sectionSize(c) for c, _ in columns if not view.isColumnHidden(c))
+    room = view.width() - (columns_width(view) - shown) - reserve
+    kept = list(columns)
+    while kept and sum(w for _, w in kept) > room:
+        kept.pop(0)
+    for column, width in columns:
+        fits = (column, width) in kept
+        if fits and view.isColumnHidden(column):
+            view.setColumnHidden(column, False)
+        if fits and header.sectionSize(column) != width:
+            header.resizeSection(column, width)
+        if not fits and not view.isColumnHidden(column):
+            view.setColumnHidden(column, True)
+    return [c for c, _ in kept]
 
 
 def elided_headers(view: QTableView) -> list[str]:

@@ -29,6 +29,7 @@ from app.panels.fit import (
     fit_rows_to_font,
     header_widths,
     show_if_room,
+    text_margins,
 )
 from app.scheme import tint
 from core.engine.evaluation import Evaluation, Status
@@ -123,8 +124,9 @@ class QueryNavigator(QWidget):
         #: The status column's fitted width (it is hidden when the side column
         #: has not that room: the NDCG column says every status but ok in words).
         self._status_width = 0
-        #: The query ids' width as fitted (:meth:`fit_columns`), for :meth:`sizeHint`.
-        self._ids_width = 0
+        #: The query ids' width as fitted (:meth:`fit_columns`), for :meth:`sizeHint`,
+        #: and the widest of their first IDS_CHARACTERS characters.
+        self._ids_width = self._ids_most = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter_edit)
@@ -166,15 +168,44 @@ class QueryNavigator(QWidget):
         finally:
             view.setColumnHidden(QueryColumn.STATUS, hidden)
         self._ids_width = max(view.sizeHintForColumn(QueryColumn.QUERY), 0)
+        self._ids_most = self._widest_ids(IDS_CHARACTERS)
         self._fit_status()
 
+    def _widest_ids(self, characters: int) -> int:
+        """The widest of the first 200 query ids cut to ``characters``, with
+        a cell's margins (pixels): 40 characters of real text are wider than
+        40 of the font's average ones (at 9 pt, "symptoms of vitamin d
+        deficiency adult 3" took 283 px of the 280 asked and was cut)."""
+        model, metrics = self.model, self.view.fontMetrics()
+        rows = min(200, model.rowCount())
+        texts = (str(model.index(r, QueryColumn.QUERY).data() or "")[:characters]
+                 for r in range(rows))
+        widest = max((metrics.horizontalAdvance(t) for t in texts), default=0)
+        return widest + text_margins(self.view) if widest else 0
+
     def _fit_status(self) -> None:
-        """The status column where the other columns leave it room (with the
-        query ids at their header's width), else hidden: at 16 pt in a 331 px
-        side column it made the list scroll sideways; the NDCG column says
-        each status but ok in words, in its colour, with its reason on hover."""
+        """The status column where the other columns leave it room with the
+        query ids whole (as wide as :meth:`sizeHint` asks for them), else
+        hidden: the ids are what a reviewer tells queries by, and the NDCG
+        column says each status but ok in words, in its colour, with its
+        reason on hover (at 1280x800, ids of 40 characters were cut to 16
+        beside a status column saying "unresolved" again; at 16 pt in a 331
+        px side column it made the list scroll sideways)."""
         if self._status_width:
-            show_if_room(self.view, QueryColumn.STATUS, self._status_width)
+            show_if_room(self.view, QueryColumn.STATUS, self._status_width,
+                         reserve=self._ids_extra())
+
+    def _ids_extra(self) -> int:
+        """What the query ids ask for beyond their header's width (up to
+        :data:`IDS_ASKED` px, or :data:`IDS_CHARACTERS` characters of the
+        font; longer ones are elided in the middle, whole on hover)."""
+        most = max(IDS_ASKED, IDS_CHARACTERS * self.view.fontMetrics().averageCharWidth(),
+                   self._ids_most)
+        # As measured with the other columns (a new document, a sort, a font):
+        # 200 ids' widths, asked again by each layout of the window (2-3 times
+        # as it opens: ~7 ms each at 2,000 queries).
+        ids = min(most, self._ids_width)
+        return max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)  # (the layout has sized the list already)
@@ -193,12 +224,7 @@ class QueryNavigator(QWidget):
         """Wide enough for every column (the status too, when it is hidden)
         and the query ids (up to :data:`IDS_ASKED` px, or :data:`IDS_CHARACTERS`
         characters of the font; longer ones are elided, whole on hover)."""
-        most = max(IDS_ASKED, IDS_CHARACTERS * self.view.fontMetrics().averageCharWidth())
-        # As measured with the other columns (a new document, a sort, a font):
-        # 200 ids' widths, asked again by each layout of the window (2-3 times
-        # as it opens: ~7 ms each at 2,000 queries).
-        ids = min(most, self._ids_width)
-        extra = max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
+        extra = self._ids_extra()
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
         hidden = self._status_width if self.view.isColumnHidden(QueryColumn.STATUS) else 0

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,7 +29,13 @@ from app.accessibility import label_control, tab_order
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
-from app.panels.fit import columns_width, fit_rows_to_font, header_widths, show_if_room
+from app.panels.fit import (
+    columns_width,
+    fit_rows_to_font,
+    header_widths,
+    show_yielding,
+    text_margins,
+)
 from app.panels.scrolled import scrolled
 from app.scheme import tint
 from app.shown import CELL_SHOWN, bounded, shown_id
@@ -45,6 +51,9 @@ __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
 
 #: Quiet time after the last edit before bounds are recomputed.
 DETAILS_DELAY_MS = 150
+#: The cutoff table's columns that give way, the first first, where the
+#: table has not the room for all, before the status (:meth:`SummaryPanel._fit_status`).
+YIELDING = (CutoffColumn.DCG, CutoffColumn.IDCG)
 
 
 class SummaryPanel(QWidget):
@@ -88,9 +97,11 @@ class SummaryPanel(QWidget):
         # numbers, not their width), so no header, number or status is ever
         # cut (a narrow dock scrolls the table instead).
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.installEventFilter(self)  # (its columns follow its width: eventFilter)
         self._fitted_for: object = None
-        #: The status column's fitted width (hidden without that room).
-        self._status_width = 0
+        #: The fitted widths of the columns that give way where the table has
+        #: not the room for all (:meth:`_fit_status`), the first first.
+        self._yielding: dict[CutoffColumn, int] = {}
         fit_rows_to_font(self.table)
         self.bounds_label = _HidingLabel(self)
         self.bounds_label.setObjectName("boundsLabel")
@@ -204,8 +215,7 @@ class SummaryPanel(QWidget):
         """Wide enough for the cutoff table without a cut header or a
         sideways scroll; as tall as the current query's texts are at that
         width (or at the panel's own width once shown)."""
-        hidden = (self._status_width if self.table.isColumnHidden(CutoffColumn.STATUS)
-                  else 0)
+        hidden = sum(w for c, w in self._yielding.items() if self.table.isColumnHidden(c))
         width = max(self.minimumWidth(), columns_width(self.table) + hidden + 24)
         at = self.width() if self.isVisible() else width
         layout = self._inner.layout()
@@ -229,6 +239,8 @@ class SummaryPanel(QWidget):
         query to query, and the panel asks for it (:meth:`sizeHint`) rather
         than scrolling sideways at the query whose status is longer."""
         table = self.table
+        for column in YIELDING:  # (Qt sizes a hidden column at 0: measured shown)
+            table.setColumnHidden(column, False)
         table.resizeColumnsToContents()
         if self._ev is None:
             return
@@ -236,26 +248,37 @@ class SummaryPanel(QWidget):
         # (~30 ms) on first use, which was the first use while a run opens.
         counts = np.bincount(self._ev.status_code.ravel(), minlength=len(STATUS_BY_CODE))
         shown = {STATUS_BY_CODE[int(code)] for code in np.flatnonzero(counts)}
-        margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
-                                                None, table) + 1) + 2
-        widest = margin + max(table.fontMetrics().horizontalAdvance(STATUS_LOOK[s].label)
-                              for s in shown | {Status.OK})
-        self._status_width = max(widest, header_widths(table)[CutoffColumn.STATUS],
-                                 table.sizeHintForColumn(CutoffColumn.STATUS))
+        metrics = table.fontMetrics()
+        widest = text_margins(table) + max(metrics.horizontalAdvance(STATUS_LOOK[s].label)
+                                           for s in shown | {Status.OK})
+        self._yielding = {c: table.columnWidth(c) for c in YIELDING}
+        self._yielding[CutoffColumn.STATUS] = max(
+            widest, header_widths(table)[CutoffColumn.STATUS],
+            table.sizeHintForColumn(CutoffColumn.STATUS))
         self._fit_status()
 
     def _fit_status(self) -> None:
-        """The status column where the numbers leave it room, else hidden
-        (at 16 pt in a 331 px side column the table scrolled sideways): a
-        number that is not defined shows the status's symbol in its colour,
-        its reason on hover, and the line above says the query's status."""
-        if self._status_width:
-            show_if_room(self.table, CutoffColumn.STATUS, self._status_width)
+        """The columns the table has room for (at 16 pt in a 331 px side
+        column it scrolled sideways): the DCG, then the ideal DCG give way
+        first (the grid's cumulative DCG and ideal contribution say them),
+        the status last (it hid first: a number that is not defined shows
+        the status's symbol in its colour, its reason on hover, and the line
+        above says the query's status; the k and the NDCG are always shown."""
+        if self._yielding:
+            show_yielding(self.table, list(self._yielding.items()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)  # (the layout has sized the table already)
-        self._fit_status()
+        super().resizeEvent(event)
         self._place_title()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # The table's columns follow the table's own width: in its scroll
+        # area it is sized after the panel (and again when the scroll bar
+        # comes or goes), and a launch at 1280x800 left every yielding column
+        # hidden in a table that had the room for them.
+        if watched is self.table and event.type() == QEvent.Type.Resize:
+            self._fit_status()
+        return super().eventFilter(watched, event)
 
     def title_alone(self) -> bool:
         """Whether the title is on a row of its own (too long to share it

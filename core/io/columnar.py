@@ -363,10 +363,8 @@ def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
         check=False, copy=False,
     )
     unjudged = tuple(queries.filter(pa.array(ranked & ~judged_query)).to_pylist())
-    if unshared:
-        doc.unjudged_queries = unjudged
     unranked = () if unshared else queries.filter(pa.array(judged_query & ~ranked)).to_pylist()
-    doc.queries_left_out = unjudged, tuple(unranked)
+    doc.queries_left_out, doc.unshared = (unjudged, tuple(unranked)), unshared
     return doc, rows
 
 

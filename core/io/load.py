@@ -97,12 +97,13 @@ def load_document(
 
 def _from_score_dicts(run: Head, judged: Head, conventions: Conventions | None) -> Document:
     """A run and its qrels of which one at least is ranx's or pytrec_eval's
-    JSON, read as the TREC files they hold (:mod:`core.io.score_dict`); a
+    JSON, read as the TREC files they hold, or joined on the text of every
+    id when one holds white space (:func:`core.io.score_dict.read_pair`); a
     message names the files as given."""
-    from core.io.score_dict import trec_copies
+    from core.io.score_dict import read_pair
 
-    with trec_copies((run, "run"), (judged, "qrels")) as (run_path, qrels_path):
-        return load_document(run_path, qrels=qrels_path, conventions=conventions)
+    return read_pair(run, judged, conventions, lambda run_path, qrels_path: load_document(
+        run_path, qrels=qrels_path, conventions=conventions))
 
 
 def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Document:

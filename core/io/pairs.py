@@ -21,7 +21,8 @@ from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
 from core.io.files import Head, sniff, stem
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
-from core.io.score_dict import trec_copies
+from core.io.qrels_kind import is_score_dict
+from core.io.score_dict import json_run, text_joins, trec_copies
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec
 from core.model.document import Document, GradeState
 
@@ -52,7 +53,10 @@ def load_pair(
     heads = check_exist(run_a, run_b, qrels)
     if qrels is None:
         return load_document(heads[0]), load_document(heads[1])
-    with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
+    join, read = text_joins(heads)
+    if join is not None:  # a JSON id holding white space
+        return _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
+    with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels):
         if _any_parquet(*heads):
             return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
         judgments = QrelsColumns(qrels)
@@ -75,7 +79,11 @@ def _judged_table(run: str | Path, qrels: str | Path) -> Document:
     """A run and qrels of which one at least is Parquet (:mod:`core.io.columnar`)."""
     from core.io.columnar import document_from_tables
 
-    doc = document_from_tables(run, qrels)
+    return _judged(document_from_tables(run, qrels), run, qrels)
+
+
+def _judged(doc: Document, run: str | Path, qrels: str | Path) -> Document:
+    """``doc``, the join of ``run`` and ``qrels``, unless it holds no query."""
     if doc.n_queries == 0:
         raise InputError(
             f"no query of the run {run} has judgments in this file",
@@ -100,13 +108,7 @@ def check_exist(*paths: str | Path | None) -> list[Head]:
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
                 keep_keys: bool = False) -> Document:
     doc = document_from_trec(run, judgments, keep_keys=keep_keys)
-    if doc.n_queries == 0:
-        name = run.path if isinstance(run, Run) else run
-        raise InputError(
-            f"no query of the run {name} has judgments in this file",
-            file=str(judgments.path), hint="check that run and qrels use the same query ids",
-        )
-    return doc
+    return _judged(doc, run.path if isinstance(run, Run) else run, judgments.path)
 
 
 def read_judged_pair(
@@ -122,7 +124,12 @@ def read_judged_pair(
     files name that neither document holds (:class:`LeftOut`).
     """
     heads = check_exist(run_a, run_b, qrels)
-    with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
+    join, read = text_joins(heads)
+    if join is not None:  # a JSON id holding white space
+        doc_a, doc_b = _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
+        return (doc_a, doc_b, then(doc_a), then(doc_b),
+                _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
+    with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels):
         return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
 
 
@@ -175,7 +182,16 @@ def read_judged_runs(
     one's NDCG per query, not its rows). Returns those, in the runs' order,
     and the queries the files name that no run's document holds.
     """
-    with trec_copies(*_roles(check_exist(*runs, qrels))) as paths:
+    heads = check_exist(*runs, qrels)
+    join, read = text_joins(heads)
+    if join is not None:  # a JSON id holding white space: one run at a time
+        left, out = [], []
+        for i, run in enumerate(runs):
+            doc = _judged(join(i), run, qrels)
+            left.append(doc.queries_left_out)
+            out.append(then(doc, i))
+        return out, _left_out(*left)
+    with trec_copies(*_roles(heads), read=read) as paths:
         return _read_judged_runs(paths[:-1], paths[-1], then)
 
 
@@ -286,8 +302,9 @@ def _graded_run(run: str | Path | Run, judgments: Document) -> tuple[Document, L
 def load_against(path: str | Path, judgments: Document) -> Document:
     """The second document of a comparison with the open one.
 
-    A TREC run file is graded with ``judgments`` (:func:`run_with_judgments`);
-    anything else is read as a worksheet with its own grades
+    A TREC run file, or ranx's or pytrec_eval's JSON run, is graded with
+    ``judgments`` (:func:`run_with_judgments`); anything else is read as a
+    worksheet with its own grades
     (:func:`core.io.load.load_document`).
     """
     return load_against_counted(path, judgments)[0]
@@ -302,4 +319,7 @@ def load_against_counted(path: str | Path, judgments: Document) -> tuple[Documen
     if path.is_file() and path.suffix.lower() not in WORKBOOK_SUFFIXES and (
             looks_like_trec_run(path)):
         return _graded_run(path, judgments)
-    return load_document(path), LeftOut()
+    head = sniff(path)
+    if is_score_dict(head):  # ranx's or pytrec_eval's JSON run
+        return _graded_run(json_run(path), judgments)
+    return load_document(head), LeftOut()

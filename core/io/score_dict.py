@@ -5,13 +5,19 @@ each a finite number (a score of a run, a grade of qrels). Refused in one
 line naming the file and the key path (``["q1"]["d7"]``): a key given twice
 (JSON takes the last silently; :func:`json.loads`' ``object_pairs_hook``
 keeps both), ``NaN`` or ``Infinity`` (which Python's JSON takes), a value
-that is not a number, an id that is empty or holds white space.
+that is not a number, an empty id.
 
 A file read is written as the TREC run or qrels it holds (each number as
 its shortest exact decimal, so every number is the same bit for bit) into a
 private temporary file, which the TREC readers read with every check and
 join they make on any other (:func:`trec_copy`): a JSON run is the TREC run
-it holds, as pytrec_eval and ranx read both alike.
+it holds, as pytrec_eval and ranx read both alike. An id is any text of a
+JSON string, white space too (``"what is x"``), which a TREC line cannot
+hold: a run and its qrels holding one, each JSON or TREC text, are joined
+as :func:`core.io.trec.document_from_trec` joins, on the text of every id
+(:func:`text_joins`: ``evaluate``, ``compare``, the editor); beside a
+Parquet table or an annotators' sheet (read through the copy) such an id is
+refused naming its key path.
 """
 
 from __future__ import annotations
@@ -20,16 +26,22 @@ import math
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import InputError
 from core.io.files import Head, read_input, stem
 from core.io.qrels_kind import is_score_dict
+from core.model.conventions import Conventions
+from core.model.document import Document
 
-__all__ = ["is_score_dict", "key_path", "trec_copies", "trec_copy"]
+if TYPE_CHECKING:
+    from core.io.trec import Run
+
+__all__ = ["is_score_dict", "json_run", "key_path", "read_pair", "text_joins", "trec_copies",
+           "trec_copy"]
 
 _SPACE = re.compile(r"\s")
 #: What a refused value is, by its Python type after parsing.
@@ -75,9 +87,8 @@ def _refuse(path: Path, where: str, problem: str, hint: str) -> InputError:
 
 
 def _id(path: Path, key: str, *outer: str) -> str:
-    if not key or _SPACE.search(key):
-        raise _refuse(path, key_path(*outer, key), "is an empty id or an id holding white space",
-                      "ids are read as TREC ids: give each a name without spaces")
+    if not key:
+        raise _refuse(path, key_path(*outer, key), "is an empty id", "give each a name")
     return key
 
 
@@ -98,7 +109,15 @@ def _number(path: Path, value: Any, where: str, role: str) -> float:
     return number
 
 
-def _rows(path: Path, role: str) -> Iterator[tuple[str, str, float]]:
+#: A JSON file's (query, source, number) rows, in its order, checked.
+Rows = list[tuple[str, str, float]]
+
+
+def _rows(path: Path, role: str) -> Rows:
+    return list(_each_row(path, role))
+
+
+def _each_row(path: Path, role: str) -> Iterator[tuple[str, str, float]]:
     """Each (query, source, number) of the file, in its order, checked."""
     hint = "keep each key once"
     queries: set[str] = set()
@@ -117,14 +136,30 @@ def _rows(path: Path, role: str) -> Iterator[tuple[str, str, float]]:
             yield query, source, _number(path, value, key_path(query, source), role)
 
 
-def _trec_text(path: Path, role: str) -> bytes:
+def _spaced(rows: Rows) -> tuple[str, ...] | None:
+    """The key path of the first id holding white space, if any."""
+    for query, source, _ in rows:
+        if _SPACE.search(query):
+            return (query,)
+        if _SPACE.search(source):
+            return query, source
+    return None
+
+
+def _trec_text(path: Path, role: str, rows: Rows) -> bytes:
     """The TREC run (``query Q0 source rank score json``) or qrels (``query 0
     source grade``) the file holds; ``repr`` of a float is its shortest
     exact decimal, read back as the same float."""
+    spaced = _spaced(rows)
+    if spaced is not None:
+        raise _refuse(path, key_path(*spaced), "holds white space, which TREC text cannot hold "
+                      "(JSON is read as TREC text beside a Parquet table or an annotators' "
+                      "sheet)", "give it beside qrels or runs of TREC text or JSON, or rename "
+                      "the id")
     lines = []
     rank = 0
     last = None
-    for query, source, value in _rows(path, role):
+    for query, source, value in rows:
         if role == "run":
             rank = rank + 1 if query == last else 1
             last = query
@@ -135,13 +170,13 @@ def _trec_text(path: Path, role: str) -> bytes:
 
 
 @contextmanager
-def trec_copy(path: str | Path, role: str) -> Iterator[Path]:
+def trec_copy(path: str | Path, role: str, rows: Rows | None = None) -> Iterator[Path]:
     """A private temporary TREC file holding the run (``role`` ``run``) or
-    qrels (``qrels``) of the JSON file ``path``, checked, named as it is
-    (``run.txt`` for ``run.json``: a document read from it takes its name);
-    removed on leaving."""
+    qrels (``qrels``) of the JSON file ``path`` (its ``rows`` when read
+    already), checked, named as it is (``run.txt`` for ``run.json``: a
+    document read from it takes its name); removed on leaving."""
     path = Path(path)
-    text = _trec_text(path, role)
+    text = _trec_text(path, role, _rows(path, role) if rows is None else rows)
     folder = Path(tempfile.mkdtemp(prefix="ndcg-json-"))  # readable by its owner only
     try:
         copy = folder / f"{stem(path)}.txt"
@@ -152,10 +187,12 @@ def trec_copy(path: str | Path, role: str) -> Iterator[Path]:
 
 
 @contextmanager
-def trec_copies(*inputs: tuple[Head, str]) -> Iterator[list[Path]]:
+def trec_copies(*inputs: tuple[Head, str],
+                read: dict[Path, Rows] | None = None) -> Iterator[list[Path]]:
     """Each input's path (its first bytes ``Head``), or for ranx's JSON a
-    TREC copy of it as ``role`` (``run`` or ``qrels``: :func:`trec_copy`).
-    An :class:`InputError` raised within naming a copy names the JSON file
+    TREC copy of it as ``role`` (``run`` or ``qrels``: :func:`trec_copy`;
+    ``read``: the rows of those read already, by path). An
+    :class:`InputError` raised within naming a copy names the JSON file
     instead (without the copy's line)."""
     given: dict[str, str] = {}
     with ExitStack() as stack:
@@ -163,7 +200,7 @@ def trec_copies(*inputs: tuple[Head, str]) -> Iterator[list[Path]]:
         for head, role in inputs:
             path = head.path
             if is_score_dict(head):
-                path = stack.enter_context(trec_copy(head.path, role))
+                path = stack.enter_context(trec_copy(head.path, role, (read or {}).get(path)))
                 given[str(path)] = str(head.path)
             paths.append(path)
         try:
@@ -175,3 +212,69 @@ def trec_copies(*inputs: tuple[Head, str]) -> Iterator[list[Path]]:
                 exc.problem = exc.problem.replace(copy, name)
             exc.args = (str(exc),)
             raise
+
+
+def _text_side(head: Head, role: str) -> bool:
+    """Whether a file given beside a JSON one is TREC text (not a Parquet
+    table, nor, for qrels, an annotators' sheet)."""
+    from core.io.columnar import is_parquet
+    from core.io.qrels_kind import is_judgment_sheet
+
+    return not is_parquet(head) and (role == "run" or not is_judgment_sheet(head.path, head))
+
+
+def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
+               unshared: bool = False
+               ) -> tuple[Callable[[int], Document] | None, dict[Path, Rows]]:
+    """For runs (``heads[:-1]``) and their qrels (the last) of which one at
+    least is ranx's JSON: each run's join with the qrels on the text of
+    every id (as :func:`core.io.trec.document_from_trec` joins, ``unshared``
+    as there), by the run's index, when a JSON id holds white space and
+    every file is JSON or TREC text; None otherwise, to read the TREC copies
+    (:func:`trec_copies`). With the JSON files' rows (each parsed once)."""
+    roles = [(head, "run") for head in heads[:-1]] + [(heads[-1], "qrels")]
+    rows = {head.path: _rows(head.path, role) for head, role in roles if is_score_dict(head)}
+    if not (any(_spaced(r) is not None for r in rows.values()) and all(
+            head.path in rows or _text_side(head, role) for head, role in roles)):
+        return None, rows
+    from core.io.trec import Run, document_from_judged, read_qrels
+
+    qrels = heads[-1]
+    judged: dict[str, dict[str, float]] = {}
+    if qrels.path in rows:
+        for query, source, grade in rows[qrels.path]:
+            judged.setdefault(query, {})[source] = grade
+    else:
+        judged = read_qrels(qrels.path)[0]
+
+    def join(i: int) -> Document:
+        path = heads[i].path
+        ranked = rows.get(path)
+        run = Run(path) if ranked is None else json_run(path, ranked)
+        return document_from_judged(run, judged, conventions, unshared=unshared)
+
+    return join, rows
+
+
+def json_run(path: str | Path, rows: Rows | None = None) -> Run:
+    """The run the JSON file ``path`` holds (its ``rows`` when read already),
+    its ids as they are (white space too), each row's "line" its number."""
+    from core.io.trec import Run
+
+    path = Path(path)
+    ranked = _rows(path, "run") if rows is None else rows
+    return Run.from_rows(path, [r[0] for r in ranked], [r[1] for r in ranked],
+                         [r[2] for r in ranked])
+
+
+def read_pair(run: Head, qrels: Head, conventions: Conventions | None,
+              read_copies: Callable[[Path, Path], Document]) -> Document:
+    """The document of a run and its qrels, one at least ranx's JSON: joined
+    on the text of every id when a JSON id holds white space and the other
+    file is JSON or TREC text (:func:`text_joins`, ``unshared``), else
+    ``read_copies`` of the TREC copies."""
+    join, rows = text_joins((run, qrels), conventions, unshared=True)
+    if join is not None:
+        return join(0)
+    with trec_copies((run, "run"), (qrels, "qrels"), read=rows) as (run_path, qrels_path):
+        return read_copies(run_path, qrels_path)

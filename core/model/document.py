@@ -138,15 +138,16 @@ class Document:
     #: :data:`RANKINGS` ("rows": the user declared the sheet's row order a
     #: ranking). Kept in the workbook and said on its Report sheet.
     ranking: str = ""
-    #: The queries a run ranks that its qrels never judge, when the document
-    #: was joined from the two (left out of it, as trec_eval and ranx leave
-    #: them; counted beside every mean: ``core.analysis.aggregate``).
-    unjudged_queries: tuple[str, ...] = ()
     #: The queries the joined files named that the document does not hold:
     #: ranked by the run and never judged, then judged and never ranked,
     #: each in the order its file first names them (the joins of a run and
     #: its qrels set them; a comparison counts them without reading again).
     queries_left_out: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    #: Whether the join kept the queries the two files do not share (the
+    #: ``--unshared`` join): the judged, never ranked ones are in the
+    #: document, and the ranked, never judged ones are counted beside every
+    #: mean (:attr:`unjudged_queries`).
+    unshared: bool = False
     _members: list[IntArray] | None = field(default=None, repr=False)
     _source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = field(
         default=None, repr=False)
@@ -285,6 +286,15 @@ class Document:
     @property
     def n_queries(self) -> int:
         return len(self.query_ids)
+
+    @property
+    def unjudged_queries(self) -> tuple[str, ...]:
+        """The queries a run ranks that its qrels never judge, when the
+        document was joined from the two keeping the unshared queries (left
+        out of it, as trec_eval and ranx leave them; counted beside every
+        mean: ``core.analysis.aggregate``); () otherwise. The first of
+        :attr:`queries_left_out`, said once there."""
+        return self.queries_left_out[0] if self.unshared else ()
 
     @property
     def n_queries_named(self) -> int:

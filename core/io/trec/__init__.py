@@ -13,13 +13,14 @@ side by side), :mod:`~core.io.trec.join` (run + qrels -> document) and
 :mod:`~core.io.trec.write`.
 """
 
-from core.io.trec.join import document_from_trec
+from core.io.trec.join import document_from_judged, document_from_trec
 from core.io.trec.read import QrelsColumns, Run, read_qrels, read_run
 from core.io.trec.write import write_qrels, write_run
 
 __all__ = [
     "QrelsColumns",
     "Run",
+    "document_from_judged",
     "document_from_trec",
     "read_qrels",
     "read_run",

@@ -21,13 +21,13 @@ from core.io.files import stem
 from core.io.trec import scan
 from core.io.trec.both import read_both
 from core.io.trec.columns import Column, IntArray, Table, U64Array
-from core.io.trec.read import QRELS_FIELDS, QrelsColumns, Run, read_qrels
+from core.io.trec.read import QRELS_FIELDS, Qrels, QrelsColumns, Run, read_qrels
 from core.io.trec.scan import decode_all
 from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.ids import IdBytes
 
-__all__ = ["document_from_trec", "first_repeat", "pair_keys"]
+__all__ = ["document_from_judged", "document_from_trec", "first_repeat", "pair_keys"]
 
 
 
@@ -410,8 +410,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     del run_query
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
                     keep_keys=keep_keys)
-    doc.unjudged_queries = tuple(unjudged) if unshared else ()
-    doc.queries_left_out = tuple(unjudged), tuple(unranked)
+    doc.queries_left_out, doc.unshared = (tuple(unjudged), tuple(unranked)), unshared
     return doc
 
 
@@ -510,10 +509,19 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
 
 
 # -- the join on the text of every id ----------------------------------------------------
-def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
+def document_from_judged(run: Run, qrels: Qrels, conventions: Conventions | None = None, *,
+                         unshared: bool = False) -> Document:
+    """:func:`document_from_trec` of a run and qrels read elsewhere (ranx's
+    JSON: :mod:`core.io.score_dict`), ``{query: {source: grade}}`` in the
+    qrels' order: the same join, on the text of every id (white space too)."""
+    return _join_lines(run, qrels, conventions, stem(run.path), unshared=unshared)
+
+
+def _join_lines(run: Run, judged: Path | Qrels, conventions: Conventions | None,
                 name: str, *, unshared: bool = False) -> Document:
-    """The join on Python dicts (the text of every id)."""
-    qrels, _ = read_qrels(qrels_path)
+    """The join on Python dicts (the text of every id); ``judged``: the
+    qrels file, or what it holds."""
+    qrels = read_qrels(judged)[0] if isinstance(judged, Path) else judged
     run_query = run.query
     keep_q = set(run_query) & set(qrels)
     judged_only = [q for q in qrels if q not in keep_q] if unshared else []
@@ -562,10 +570,9 @@ def _join_lines(run: Run, qrels_path: Path, conventions: Conventions | None,
         check=False,
     )
     unjudged = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
-    if unshared:
-        doc.unjudged_queries = unjudged
     ranked = set(run_query)
     doc.queries_left_out = unjudged, tuple(q for q in qrels if q not in ranked and not unshared)
+    doc.unshared = unshared
     dup = doc.find_duplicate()
     if dup is not None:
         first, second = dup

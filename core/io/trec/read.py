@@ -9,7 +9,7 @@ line otherwise, so that a message names the line.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 
@@ -100,6 +100,19 @@ class Run:
             self._query, self._source = query, source
             self.score = np.frombuffer(score, dtype=np.float64)
             self._line = np.frombuffer(line, dtype=np.int64)
+
+    @classmethod
+    def from_rows(cls, path: str | Path, query: list[str], source: list[str],
+                  score: Sequence[float]) -> Run:
+        """A run of rows read elsewhere (ranx's JSON: :mod:`core.io.score_dict`),
+        named ``path``, each row's "line" its number (1-based); its ids any
+        text, white space too (a TREC file's cannot hold it)."""
+        run = cls.__new__(cls)
+        run.path, run.tag, run._table = Path(path), "", None
+        run._query, run._source = query, source
+        run.score = np.asarray(score, dtype=np.float64)
+        run._line = np.arange(1, len(query) + 1, dtype=np.int64)
+        return run
 
     @property
     def line(self) -> npt.NDArray[np.int32 | np.int64]:

@@ -1,0 +1,39 @@
+"""File > Open of a run: a TREC run or ranx's / pytrec_eval's JSON run is
+read with its qrels, as ``evaluate RUN --qrels QRELS`` reads it, so Open
+asks for them (a drop and Open Recent too: they open through
+:meth:`app.fileops.FileOps.open_path`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from app.file_formats import QRELS_OPEN_FILTER
+from core.errors import InputError
+
+__all__ = ["ask_for_qrels", "needs_qrels"]
+
+
+def needs_qrels(path: Path) -> bool:
+    """Whether ``path`` is a run read only with its qrels: its first line a
+    TREC run's, or the JSON ``{query: {source: number}}`` of ranx and
+    pytrec_eval (told by its first bytes; a file that cannot be read is
+    not: its reader says why)."""
+    from core.io.files import sniff
+    from core.io.load import looks_like_trec_run
+    from core.io.qrels_kind import is_score_dict
+
+    try:
+        head = sniff(path)
+    except (InputError, OSError):
+        return False
+    return is_score_dict(head) or looks_like_trec_run(path, head)
+
+
+def ask_for_qrels(parent: QWidget, run: Path) -> Path | None:
+    """The qrels the user chooses for ``run`` (None: cancelled)."""
+    title = QCoreApplication.translate("FileOps", "Open the qrels of {0}").format(run.name)
+    name, _ = QFileDialog.getOpenFileName(parent, title, str(run.parent), QRELS_OPEN_FILTER)
+    return Path(name) if name else None
