@@ -200,6 +200,18 @@ def test_evaluate_with_trec_qrels_loads_nothing_of_the_annotators_importer():
     assert out.splitlines()[1].startswith("301,all,10.7146451553")
 
 
+def test_evaluate_with_bounds_loads_no_masked_arrays_nor_the_writers():
+    # The defaults bound the queries with unknown grades: the grade scale's
+    # few gains are made distinct without np.unique, which loads numpy.ma
+    # (~10 ms of the command's serial time); reading TREC files loads none
+    # of their writers (hashlib for the atomic write, ~4 ms).
+    data = REPO / "tests" / "data" / "trec_eval"
+    out = _launch_fresh(["evaluate", str(data / "results.test"), "--qrels",
+                         str(data / "qrels.test"), "--format", "json"],
+                        ("numpy.ma.", "core.io.trec.write", "hashlib"))
+    assert '"bounds"' in out
+
+
 def test_parsing_a_command_loads_none_of_what_commands_compute_with():
     # Every command's parser is built first: it loads neither the engine nor
     # a report, the reader, the workbook checks or the installation's metadata.

@@ -265,3 +265,35 @@ def test_compare_opens_each_file_once_for_its_head_and_once_to_read_it(tmp_path)
             assert cli("compare", *names, "--resamples", "20")[0] == 0
         files_named = [Path(n).name for n in names if n != "--qrels"]
         assert sorted(opened) == sorted(files_named * 2)
+
+
+@pytest.mark.parametrize("bomb", ["run", "qrels", "run read line by line"])
+def test_a_gz_past_the_limit_is_refused_by_the_streaming_reader(tmp_path, capsys, monkeypatch,
+                                                               bomb):
+    # A small gzip holding ~100 KB of text: the column-wise reader (which
+    # streams, and takes plain files of any size) and the line-by-line one
+    # refuse it as it passes the limit (lowered here from 2 GiB), in the one
+    # line every reader gives; at the limit it reads as the plain text does.
+    import core.io.files as files
+
+    rows = range(4000)
+    text = {"run": b"".join(b"q1 Q0 d%d %d 2.5 t\n" % (i, i) for i in rows),
+            "qrels": b"".join(b"q1 0 d%d 1\n" % i for i in rows)}
+    if bomb.endswith("line by line"):
+        text["run"] = b"q1 Q0 d 1 3.5\n" + text["run"]  # 5 fields: the line reader names it
+    big = "qrels" if bomb == "qrels" else "run"
+    plain = {k: tmp_path / f"{k}.txt" for k in text}
+    for k, path in plain.items():
+        path.write_bytes(text[k])
+    archive = packed(tmp_path, plain[big])
+    assert len(archive.read_bytes()) * 4 < len(text[big])
+    given = {**plain, big: archive}
+    monkeypatch.setattr(files, "MAX_BYTES", len(text[big]))
+    want = cli("evaluate", plain["run"], "--qrels", plain["qrels"]), capsys.readouterr().err
+    got = cli("evaluate", given["run"], "--qrels", given["qrels"]), capsys.readouterr().err
+    assert got == (want[0], want[1].replace(str(plain[big]), str(archive)))
+    monkeypatch.setattr(files, "MAX_BYTES", len(text[big]) - 1)
+    assert cli("evaluate", given["run"], "--qrels", given["qrels"])[0] == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {archive}: the file is larger than "
+        f"{(len(text[big]) - 1) / 1024**3:g} GiB decompressed (split it into smaller files)\n")

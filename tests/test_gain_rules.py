@@ -123,3 +123,12 @@ def test_a_name_is_declared_once(declared: None) -> None:
 
     with pytest.raises(ConventionError, match="already declared"):
         register_gain_rule(SQUARE)
+
+
+def test_negative_as_zero_keeps_unknown_grades_unknown_bit_for_bit():
+    # Negative gains become 0 (and -0.0 too, as before), NaN (an unknown
+    # grade) stays NaN, the rest is untouched: one unmasked maximum.
+    grades = np.array([np.nan, -2.0, -0.0, 0.0, 0.5, 3.0, -1e-300, np.nan])
+    got = Gain(GainRule.LINEAR, (), negative_as_zero=True).apply(grades)
+    assert got.tobytes() == np.array([np.nan, 0.0, 0.0, 0.0, 0.5, 3.0, 0.0, np.nan]).tobytes()
+    assert np.isnan(grades[0])  # the grades are not written over

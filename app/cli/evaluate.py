@@ -20,29 +20,26 @@ from core.model.conventions import Conventions
 if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
-    from core.model.rubric import Rubric
 
 __all__ = ["cmd_evaluate", "evaluate_input", "evaluate_named", "load_input"]
 
 
-def _flag_rubric(args: argparse.Namespace) -> Rubric | None:
-    """The rubric the flags give (it also reads a table's grade labels);
-    raises what a bad convention flag says, before any file is read."""
-    return conventions_from_args(args, Conventions()).rubric
-
-
-def _read(args: argparse.Namespace, rubric: Rubric | None) -> Document:
-    """The document named by ``args.input`` (joined with ``args.qrels`` when given)."""
+def _read(args: argparse.Namespace, flags: Conventions) -> Document:
+    """The document named by ``args.input`` (joined with ``args.qrels`` when
+    given), read knowing the conventions the flags give (``flags``: the
+    rubric reads a table's grade labels; a run under trec_eval's tie order
+    is ordered beside its join)."""
     from core.io.load import load_document
 
     return load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
-                         rubric=rubric)
+                         rubric=flags.rubric, ties=flags.ties)
 
 
 def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:
     """The document named by ``args.input`` (joined with ``args.qrels`` when
-    given) and the conventions its flags give."""
-    doc = _read(args, _flag_rubric(args))
+    given) and the conventions its flags give (a bad convention flag is
+    refused before any file is read)."""
+    doc = _read(args, conventions_from_args(args, Conventions()))
     return doc, conventions_from_args(args, doc.conventions)
 
 

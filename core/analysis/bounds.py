@@ -239,7 +239,12 @@ def _placed(gains: FloatArray, cols: npt.NDArray[np.int64], fill: FloatArray) ->
 
 def _values(ev: Evaluation) -> FloatArray:
     """The gains the declared grade scale allows, ascending."""
-    return np.unique(ev.conventions.gain.apply(np.array(ev.rubric.values)))
+    # Sorted, then equal neighbours dropped: np.unique would load numpy.ma
+    # (~10 ms of the command's serial time) for these few values.
+    values = np.sort(ev.conventions.gain.apply(np.array(ev.rubric.values)))
+    keep = np.ones(values.shape, dtype=bool)
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
 
 
 def _is_exact(values: FloatArray, u: int) -> bool:
@@ -296,10 +301,12 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     same intervals, with the outer ones worked out for all queries at once
     (one pass over the document per cutoff instead of one call per query).
     """
-    values = _values(ev)
     # a query with no ranking (status unranked) has no interval to narrow
     unresolved = np.flatnonzero((ev.n_open > 0) & (ev.status_code.max(axis=1, initial=0)
                                                    == Status.UNRESOLVED.code))
+    if not unresolved.size:  # (the grade scale, a pass over every grade, is not needed)
+        return [{} for _ in ev.cutoffs]
+    values = _values(ev)
     few = ev.n_open[unresolved] <= _most_exact(values)
     exact, outer = unresolved[few].tolist(), unresolved[~few]
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None

@@ -100,7 +100,9 @@ def gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
     # (measured: 16 -> 8 ms CPU at 2.1M rows, a third numeric).
     gain = c.gain.apply(doc.grade)
     if not numeric.all():
-        np.copyto(gain, 0.0 if c.unknown is UnknownRule.ZERO else np.nan, where=~numeric)
+        # Set at the rows' indices: a copy masked by ~numeric (where=) took
+        # 9 ms at 2.7M rows against ~4 (its choice per row mispredicts).
+        gain[np.flatnonzero(~numeric)] = 0.0 if c.unknown is UnknownRule.ZERO else np.nan
     if np.isinf(gain).any():
         i = int(np.flatnonzero(np.isinf(gain))[0])
         raise InputError(

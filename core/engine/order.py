@@ -11,6 +11,7 @@ depends on a cutoff; :mod:`core.engine.evaluation` does the arithmetic.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,14 +20,17 @@ import numpy.typing as npt
 from core.engine.counts import counts_by_pair
 from core.model.conventions import Conventions, TieRule, UnknownRule
 from core.model.document import Document
+from core.model.ids import IdBytes
 
 __all__ = [
     "block_rank",
+    "give_order",
     "id_desc_order",
     "ideal_key",
     "ideal_lists",
     "list_rank",
     "list_starts",
+    "order_by_ids",
     "order_follows_grades",
     "order_ranked",
     "prefixes",
@@ -200,17 +204,54 @@ def order_ranked(
 ) -> IntArray:
     """Order the ranked candidates ``idx`` (None: every row; ``q``: their
     queries, when the caller has them): query, score descending, then ties.
-    The result may be ``idx`` itself, reordered."""
+    The result may be ``idx`` itself, reordered, or the order worked out
+    ahead for the document's first rows (:func:`give_order`)."""
     if q is None:
         q = doc.query if idx is None else doc.query[idx]
+    given = _GIVEN.pop(doc, None)
+    n = q.shape[0]
+    if given is not None and given[0] is ties and given[1].size == n and (
+            idx is None or (n > 0 and int(idx[-1]) == n - 1)):  # idx ascends: the first n rows
+        return given[1]
     if idx is None:
         neg_score = np.negative(doc.score)
     else:
         neg_score = doc.score[idx]
         np.negative(neg_score, out=neg_score)
-    if ties_follow_gains(ties):
-        g = gains if idx is None else gains[idx]
-        keys = [g if ties is TieRule.PESSIMISTIC else -g, neg_score]
+    g = None if not ties_follow_gains(ties) else gains if idx is None else gains[idx]
+    return _ordered(q, idx, neg_score, g, ties, blocks,
+                    lambda rows, group: id_desc_order(doc, rows, group))
+
+
+def order_by_ids(q: IntArray, score: FloatArray, ids: IdBytes) -> IntArray:
+    """What :func:`order_ranked` gives under trec_eval's tie rule (``id-desc``)
+    for a document whose first rows, all ranked, are these (their query
+    codes ``q``, ``score`` and ``ids`` as UTF-8 bytes): a run's, worked out
+    while it is joined with its qrels (:func:`give_order` hands it over)."""
+    return _ordered(q, None, np.negative(score), None, TieRule.ID_DESC, uniform_blocks(q),
+                    ids.sort_descending)
+
+
+def give_order(doc: Document, ties: TieRule, order: IntArray) -> None:
+    """Hand :func:`order_ranked` the order of ``doc``'s first ``order.size``
+    rows under ``ties``, worked out ahead (:func:`order_by_ids`): taken by the
+    document's next ranking if it ranks those rows under that rule, else
+    dropped."""
+    _GIVEN[doc] = (ties, order)
+
+
+#: Orders worked out ahead, by document (:func:`give_order`).
+_GIVEN: weakref.WeakKeyDictionary[Document, tuple[TieRule, IntArray]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _ordered(q: IntArray, idx: IntArray | None, neg_score: FloatArray, gains: FloatArray | None,
+             ties: TieRule, blocks: tuple[int, int] | None,
+             by_id: Callable[[IntArray, npt.NDArray[np.integer[Any]]], IntArray]) -> IntArray:
+    """:func:`order_ranked` on the rows' queries ``q``, negated scores and
+    (ties following gains) gains; ``by_id`` orders tied rows by id."""
+    if gains is not None:
+        keys = [gains if ties is TieRule.PESSIMISTIC else -gains, neg_score]
     else:
         keys = [neg_score]
     perm = _sort_within_queries(q, keys, blocks)
@@ -225,13 +266,15 @@ def order_ranked(
         del neg_score, keys
         starts = tie_starts(ss, list_starts(qs))
         del qs, ss
-        _id_desc_ties(doc, order, starts)
+        _id_desc_ties(by_id, order, starts)
     return order
 
 
-def _id_desc_ties(doc: Document, order: IntArray, starts: BoolArray) -> None:
+def _id_desc_ties(by_id: Callable[[IntArray, npt.NDArray[np.integer[Any]]], IntArray],
+                  order: IntArray, starts: BoolArray) -> None:
     """Put tied candidates of ``order`` (tie groups starting at ``starts``,
-    :func:`tie_starts`) in descending order of their ids, in place."""
+    :func:`tie_starts`) in descending order of their ids (``by_id``: rows
+    and their groups to the permutation, :func:`id_desc_order`), in place."""
     if starts.all():
         return
     # Only tied candidates need their ids compared (strings are slow).
@@ -241,7 +284,7 @@ def _id_desc_ties(doc: Document, order: IntArray, starts: BoolArray) -> None:
         # int32 beside the sort's own temporaries, where the trec_eval
         # preset's engine peaks (1.33M tied rows of 2M: 10 MB less).
         pos, rows = pos.astype(np.int32), rows.astype(np.int32)
-    perm = id_desc_order(doc, rows, group)
+    perm = by_id(rows, group)
     del group
     order[pos] = rows[perm]
 

@@ -34,8 +34,8 @@ from core.errors import InputError
 T = TypeVar("T")
 
 __all__ = [
-    "DECOMPRESSED", "HEAD_BYTES", "Head", "check_input", "compressed", "open_input", "read_input",
-    "sniff", "stem", "too_large", "unreadable",
+    "DECOMPRESSED", "HEAD_BYTES", "MAX_BYTES", "Head", "check_input", "compressed", "open_input",
+    "read_input", "sniff", "stem", "too_large", "unreadable",
 ]
 
 #: Compressed files by their first bytes: the format, its tool and the
@@ -49,6 +49,12 @@ _COMPRESSED = (
 
 #: The compressions read (the standard library's); another is refused.
 DECOMPRESSED = ("gzip", "bzip2", "xz")
+
+#: The most bytes a whole-file reader takes (:mod:`core.io.textfile`), and
+#: the most a compressed input unpacks to for any reader, the streaming TREC
+#: reader's too (a few KB of gzip can hold gigabytes of one repeated line):
+#: past it the stream refuses (:func:`too_large`) as it is read.
+MAX_BYTES = 2 * 1024**3
 
 #: The suffixes of the compressions read, which a document's name drops.
 _PACKED_SUFFIXES = (".gz", ".bz2", ".xz")
@@ -212,6 +218,7 @@ class _Unpacked(io.RawIOBase):
     def __init__(self, raw: io.BufferedReader[Any], name: str, path: Path) -> None:
         super().__init__()
         self._raw, self._name, self._path = raw, name, path
+        self._limit, self._given = MAX_BYTES, 0  # bytes handed out so far
         self._stream: io.BufferedIOBase
         if name == "gzip":
             import gzip
@@ -230,10 +237,21 @@ class _Unpacked(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        return self._guarded(lambda: self._stream.readinto(buffer))
+        return self._counted(self._guarded(lambda: self._stream.readinto(buffer)))
 
     def readall(self) -> bytes:
-        return self._guarded(lambda: self._stream.read())
+        pieces = []
+        while piece := self._guarded(lambda: self._stream.read(_PIECE)):
+            self._counted(len(piece))
+            pieces.append(piece)
+        return b"".join(pieces)
+
+    def _counted(self, n: int) -> int:
+        """``n`` bytes more handed out; refused past :data:`MAX_BYTES`."""
+        self._given += n
+        if self._given > self._limit:
+            raise too_large(str(self._path), self._limit, how=" decompressed")
+        return n
 
     def _guarded(self, read: Callable[[], T]) -> T:
         try:

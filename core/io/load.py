@@ -9,7 +9,7 @@ from core.errors import InputError, NotOwnWorkbook
 from core.io.files import Head, check_input, open_input, sniff
 from core.io.qrels_kind import is_score_dict
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
-from core.model.conventions import Conventions
+from core.model.conventions import Conventions, TieRule
 from core.model.document import Document
 from core.model.rubric import Rubric
 
@@ -29,6 +29,7 @@ def load_document(
     conventions: Conventions | None = None,
     encoding: str | None = None,
     rubric: Rubric | None = None,
+    ties: TieRule | None = None,
 ) -> Document:
     """Read a worksheet CSV/TSV, a workbook, or a TREC run with its qrels
     (TREC qrels or an annotators' sheet of judgments); a worksheet, run or
@@ -42,6 +43,9 @@ def load_document(
     looping link is refused before anything is opened
     (:func:`core.io.files.check_input`). ``path`` may be the file's
     :class:`~core.io.files.Head` when its first bytes were read already.
+    ``ties``: the tie rule the document will be evaluated under, when known
+    (a TREC run's order under trec_eval's is then worked out beside its
+    join: :func:`core.io.trec.join.document_from_trec`).
     """
     head = path if isinstance(path, Head) else sniff(path)  # read once for the checks below
     path = head.path
@@ -60,7 +64,7 @@ def load_document(
             return document_from_tables(path, qrels, conventions, unshared=True)
         from core.io.trec import document_from_trec
 
-        return document_from_trec(path, qrels, conventions, unshared=True)
+        return document_from_trec(path, qrels, conventions, unshared=True, ties=ties)
     from core.io.columnar import is_parquet, read_parquet_document
 
     if is_parquet(head):

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 from core.errors import InputError
-from core.io.files import read_input
+from core.io.files import MAX_BYTES, read_input
 
 __all__ = ["DETECT", "MAX_BYTES", "decode_text", "line_text", "position", "read_detected",
            "read_text"]
@@ -31,7 +31,6 @@ __all__ = ["DETECT", "MAX_BYTES", "decode_text", "line_text", "position", "read_
 #: saved; the command line keeps the strict rule above).
 DETECT = "detect"
 
-MAX_BYTES = 2 * 1024**3
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
     (codecs.BOM_UTF8, "utf-8-sig"),

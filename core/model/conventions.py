@@ -180,7 +180,9 @@ class Gain:
         if gains is grades:  # a rule that hands back its grades: negatives are set below
             gains = gains.copy()
         if self.negative_as_zero:
-            np.maximum(gains, 0.0, out=gains, where=~np.isnan(gains))
+            # NaN stays NaN (maximum passes it on); with where=~isnan, numpy's
+            # masked loop took 13 ms at 2.7M grades against 1 ms, same bits.
+            np.maximum(gains, 0.0, out=gains)
         return gains
 
 

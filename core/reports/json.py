@@ -161,21 +161,25 @@ def dump_json(obj: Any, out: TextIO, *, rows: int) -> None:
     Indented for a few hundred queries; compact (and written by the C
     encoder, ten times faster) beyond, where nobody reads it by eye.
     """
-    out.write(_json_text(obj, {"indent": 2} if rows <= _INDENTED_ROWS else _COMPACT))
+    out.write(_json_text(obj, _INDENTED if rows <= _INDENTED_ROWS else _COMPACT))
     out.write("\n")
 
 
 #: Up to this many rows (queries) the JSON is indented; beyond, compact.
 _INDENTED_ROWS = 500
-_COMPACT: dict[str, Any] = {"separators": (",", ":")}
+# One encoder each, made once: json.dumps with options makes one per call
+# (evaluate writes each of 2,000 queries in turn: 15.5 -> 12.5 ms, median of 9).
+_INDENTED = json.JSONEncoder(allow_nan=False, indent=2)
+_COMPACT = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
 
-def _json_text(obj: Any, options: dict[str, Any]) -> str:
-    """``obj`` as standard JSON text (:func:`dump_json`)."""
+def _json_text(obj: Any, encoder: json.JSONEncoder) -> str:
+    """``obj`` as standard JSON text (:func:`dump_json`): ``json.dumps(obj,
+    allow_nan=False, ...)`` with the encoder's options."""
     try:
-        return json.dumps(obj, allow_nan=False, **options)
+        return encoder.encode(obj)
     except ValueError:  # a float that is not finite somewhere: null, as NaN is
-        return json.dumps(_finite(obj), allow_nan=False, **options)
+        return encoder.encode(_finite(obj))
 
 
 def compare_json(c: Comparison, changes_per_query: int = 10) -> dict[str, Any]:

@@ -13,9 +13,13 @@ side by side), :mod:`~core.io.trec.join` (run + qrels -> document) and
 :mod:`~core.io.trec.write`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from core.io.trec.join import document_from_judged, document_from_trec
 from core.io.trec.read import QrelsColumns, Run, read_qrels, read_run
-from core.io.trec.write import write_qrels, write_run
+
+if TYPE_CHECKING:
+    from core.io.trec.write import write_qrels, write_run
 
 __all__ = [
     "QrelsColumns",
@@ -27,3 +31,14 @@ __all__ = [
     "write_qrels",
     "write_run",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The writers, loaded when first asked: a command that only reads
+    (evaluate) does not load them (nor hashlib for the atomic write's
+    identity check: 4-8 ms of a fresh process's start)."""
+    if name in ("write_qrels", "write_run"):
+        from core.io.trec import write
+
+        return getattr(write, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,13 +9,16 @@ ids' text (:func:`_join_lines`) for any file the fast reader leaves.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.order import uniform_blocks
+from core.engine.order import give_order, order_by_ids, uniform_blocks
 from core.errors import InputError
 from core.io.files import stem
 from core.io.trec import scan
@@ -23,7 +26,7 @@ from core.io.trec.both import read_both
 from core.io.trec.columns import Column, IntArray, Table, U64Array
 from core.io.trec.read import QRELS_FIELDS, Qrels, QrelsColumns, Run, read_qrels
 from core.io.trec.scan import decode_all
-from core.model.conventions import Conventions
+from core.model.conventions import Conventions, TieRule
 from core.model.document import Document
 from core.model.ids import IdBytes
 
@@ -39,6 +42,7 @@ def document_from_trec(
     threads: int = 2,
     unshared: bool = False,
     keep_keys: bool = False,
+    ties: TieRule | None = None,
 ) -> Document:
     """Join a run and qrels into a document.
 
@@ -58,7 +62,9 @@ def document_from_trec(
     reads the run's last part (:func:`core.io.trec.both.read_both`). With
     ``keep_keys``, the document's ids keep the keys the reader worked out
     (``IdBytes.known``: a comparison matches candidates on them; 8 bytes a
-    row held).
+    row held). ``ties``: the tie rule the document will be evaluated under,
+    when known: trec_eval's (``id-desc``) is then worked out for the run's
+    rows beside the join (:func:`_order_ahead`).
     """
     own = not isinstance(run, Run)
     table: Table | None = None
@@ -75,7 +81,7 @@ def document_from_trec(
     name = stem(run.path)
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                            release=own, unshared=unshared, keep_keys=keep_keys)
+                            release=own, unshared=unshared, keep_keys=keep_keys, ties=ties)
         if doc is not None:
             return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
@@ -361,7 +367,7 @@ def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
                   release: bool = False, unshared: bool = False,
-                  keep_keys: bool = False) -> Document | None:
+                  keep_keys: bool = False, ties: TieRule | None = None) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
     must do it (ids that are not UTF-8, a key clash). With ``release`` (a
     run read for this document only), the run's columns become the
@@ -377,15 +383,33 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     common = _common_queries(rt, qt, unshared)
     if common is None:
         return None
-    query_ids, run_to_doc, qrels_to_doc, unjudged, unranked = common
-    n_doc = len(query_ids)
-    run_query = run_to_doc[rt.query.code]
+    run_query = common.run_to_doc[rt.query.code]
     rows: IntArray | None = None
-    if (run_to_doc < 0).any():
+    if (common.run_to_doc < 0).any():
         rows = np.flatnonzero(run_query >= 0)
         run_query = run_query[rows]
+    with _order_ahead(ties if rows is None else None, run_query, rt) as ahead:
+        doc = _join_sorted(run, rt, qt, qrels_path, conventions, name, common, run_query,
+                           rows, release=release, keep_keys=keep_keys, ahead=ahead)
+    if doc is None:
+        return None
+    doc.unjudged_queries = tuple(common.unjudged) if unshared else ()
+    doc.queries_left_out = tuple(common.unjudged), tuple(common.unranked)
+    return doc
+
+
+def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
+                 conventions: Conventions | None, name: str, common: _Queries,
+                 run_query: IntArray, rows: IntArray | None, *,
+                 release: bool, keep_keys: bool, ahead: Future[IntArray] | None
+                 ) -> Document | None:
+    """:func:`_join_columns` from the run's kept rows (``rows``, None: all)
+    with their document query codes on: the sorts, the search, the
+    document. ``ahead`` (the run's ranked order, on another thread) is
+    waited for before the run's columns become the document's."""
+    query_ids, n_doc = common.query_ids, len(common.query_ids)
     run_key = rt.source_key if rows is None else rt.source_key[rows]
-    qrels_query = qrels_to_doc[qt.query.code]
+    qrels_query = common.qrels_to_doc[qt.query.code]
     # The qrels' queries the run keeps first, by their document code.
     qrels_code = np.where(qrels_query >= 0, qrels_query, qt.query.code + n_doc)
     groups = _groups(run_query), _groups(qrels_code)
@@ -408,10 +432,33 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
+    order = None if ahead is None else ahead.result()  # before _assemble takes the columns
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
                     keep_keys=keep_keys)
     doc.queries_left_out, doc.unshared = (tuple(unjudged), tuple(unranked)), unshared
+    if order is not None:
+        give_order(doc, TieRule.ID_DESC, order)
     return doc
+
+
+@contextmanager
+def _order_ahead(ties: TieRule | None, run_query: IntArray,
+                 rt: Table) -> Iterator[Future[IntArray] | None]:
+    """trec_eval's ranked order of the run's rows (every one kept, with
+    their document query codes ``run_query``) worked out on another thread
+    while the join goes on, for the document's evaluation
+    (:func:`core.engine.order.give_order`); None under other tie rules. The
+    two overlap: the sorts and gathers of both let go of the interpreter
+    lock. Measured: see docs/benchmarks.md, h39eval."""
+    if ties is not TieRule.ID_DESC or run_query.size < _AHEAD_FROM:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        yield pool.submit(order_by_ids, run_query, rt.number, rt.source)
+
+
+#: A run of fewer rows is ordered by the engine (a thread costs more than it saves).
+_AHEAD_FROM = 1 << 16
 
 
 def _qrels_repeat(qt: Table, qrels_path: Path) -> bool:

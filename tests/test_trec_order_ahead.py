@@ -1,0 +1,82 @@
+"""trec_eval's ranked order of a run, worked out beside its join
+(``document_from_trec(..., ties=TieRule.ID_DESC)``, core.engine.order's
+``order_by_ids`` and ``give_order``), is the order the engine works out
+itself, and the evaluation is the same bit for bit."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+import numpy as np
+from hypothesis import given
+
+from core.engine import order
+from core.engine.evaluation import evaluate
+from core.io.trec import document_from_trec, join
+from core.model.conventions import Conventions, TieRule
+from core.model.document import Document
+from core.model.presets import apply_preset
+from tests.test_trec_io import run_and_qrels, write
+
+TREC_EVAL = apply_preset(Conventions(), "trec_eval")
+
+
+def read(run: Path, qrels: Path, ties: TieRule | None) -> Document:
+    """The document, the order worked out ahead even for a small run."""
+    with mock.patch.object(join, "_AHEAD_FROM", 0):
+        return document_from_trec(run, qrels, unshared=True, ties=ties)
+
+
+def assert_same_evaluation(ahead: Document, plain: Document, conv: Conventions) -> None:
+    a, b = evaluate(ahead, conv, for_report=True), evaluate(plain, conv, for_report=True)
+    assert ahead not in order._GIVEN  # taken (or dropped) by the ranking
+    assert a.order.tolist() == b.order.tolist()
+    for name in ("dcg", "idcg", "ndcg", "status_code"):
+        assert getattr(a, name).tobytes() == getattr(b, name).tobytes(), name
+
+
+def test_hand_made_ties_unsorted_scores_and_unequal_depths(tmp_path):
+    # q1's scores out of order, ties in both queries (ids compared as bytes:
+    # "b10" < "b9", "é" after ASCII), a judged source the run did not rank.
+    run = write(tmp_path / "run.txt", "q1 Q0 b9 1 1 t\nq1 Q0 b10 2 2 t\nq1 Q0 a 3 1 t\n"
+                                      "q1 Q0 é 4 1 t\nq2 Q0 x 1 5 t\nq2 Q0 y 2 5 t\n")
+    qrels = write(tmp_path / "qrels.txt", "q1 0 a 2\nq1 0 b9 1\nq2 0 y 3\nq2 0 z 1\n")
+    doc = read(run, qrels, TieRule.ID_DESC)
+    given = order._GIVEN[doc]
+    assert given[0] is TieRule.ID_DESC
+    # q1: b10 (2), then the tie at 1 by id descending: é, b9, a; q2: y, x.
+    assert given[1].tolist() == [1, 3, 0, 2, 5, 4]
+    assert_same_evaluation(doc, document_from_trec(run, qrels, unshared=True), TREC_EVAL)
+
+
+def test_other_rules_and_dropped_rows_take_no_order(tmp_path):
+    run = write(tmp_path / "run.txt", "q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\nq3 Q0 c 1 1 t\n")
+    qrels = write(tmp_path / "qrels.txt", "q1 0 a 2\n")
+    # q3 is judged nowhere: its rows are not the document's, so no order ahead.
+    assert read(run, qrels, TieRule.ID_DESC) not in order._GIVEN
+    both = write(tmp_path / "qrels2.txt", "q1 0 a 2\nq3 0 c 1\n")
+    assert read(run, both, TieRule.AVERAGE) not in order._GIVEN
+    # An order given for trec_eval's rule is dropped by a ranking under another.
+    doc = read(run, both, TieRule.ID_DESC)
+    assert doc in order._GIVEN
+    averaged = Conventions()
+    assert_same_evaluation(doc, document_from_trec(run, both, unshared=True), averaged)
+
+
+@given(run_and_qrels())
+def test_order_ahead_equals_the_engines(files):
+    with tempfile.TemporaryDirectory() as tmp:
+        run = write(Path(tmp) / "run.txt", files[0])
+        qrels = write(Path(tmp) / "qrels.txt", files[1])
+        try:
+            plain = document_from_trec(run, qrels, unshared=True)
+        except Exception:  # a repeated pair: refused either way
+            return
+        ahead = read(run, qrels, TieRule.ID_DESC)
+        given = ahead in order._GIVEN
+        if given:
+            n = order._GIVEN[ahead][1].size
+            assert n == int(np.count_nonzero(~np.isnan(ahead.score)))
+        assert_same_evaluation(ahead, plain, TREC_EVAL)
