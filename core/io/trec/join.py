@@ -393,8 +393,8 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                            rows, release=release, keep_keys=keep_keys, ahead=ahead)
     if doc is None:
         return None
-    doc.unjudged_queries = tuple(common.unjudged) if unshared else ()
     doc.queries_left_out = tuple(common.unjudged), tuple(common.unranked)
+    doc.unshared = unshared
     return doc
 
 
@@ -435,7 +435,6 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     order = None if ahead is None else ahead.result()  # before _assemble takes the columns
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
                     keep_keys=keep_keys)
-    doc.queries_left_out, doc.unshared = (tuple(unjudged), tuple(unranked)), unshared
     if order is not None:
         give_order(doc, TieRule.ID_DESC, order)
     return doc
