@@ -444,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         after_first_paint(window, lambda: install_review_docks(window))
     if probe_requested():  # the start-up benchmark's, through the environment
         quit_after_first_paint(window)
-    window.show()
+    window.show()  # (while the file is still read: app.reading_state)
     if splash is not None:
         splash.finish(window)
     status = int(app.exec())
