@@ -442,3 +442,31 @@ def test_closing_while_the_run_is_read_leaves_nothing_behind(qtbot, tmp_path, mo
     assert window.document.n_queries == 0  # never shown in the closed window
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_run_that_fails_while_the_window_waits_opens_the_example(qtbot, tmp_path,
+                                                                    monkeypatch):
+    """The read fails once the window is shown and waiting: the one-line
+    message names the line, the example opens instead, the window takes
+    input again and says nothing more of reading."""
+    from PySide6.QtWidgets import QLabel
+
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        (tmp_path / "r.run").write_text("q1 Q0 a 1\n")  # four fields: line 1 named
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries > 0)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert len(warned) == 1
+    assert "line 1" in warned[0]
+    assert "example opens instead" in warned[0]
+    assert window.path is None
+    assert window.centralWidget().isEnabled()
+    assert window.statusBar().findChild(QLabel, "readingLine") is None or not \
+        window.statusBar().findChild(QLabel, "readingLine").isVisible()
