@@ -113,4 +113,5 @@ class ReadingState(QObject):
             widget.deleteLater()
         self._then()
         self._grids.show()  # (sized now: with the document's tables in them)
+        self.deleteLater()  # (nor its reading kept: its document and evaluation)
 

@@ -354,13 +354,13 @@ def _launch_held(monkeypatch, tmp_path, during):  # type: ignore[no-untyped-def]
     def event_loop(_app):  # type: ignore[no-untyped-def]
         (window,) = built
         state = window.findChild(ReadingState)
-        states.append(state)
+        states.append(state.reading)
         during(window, state.reading, gate.set)
         return 0
 
     monkeypatch.setattr(QApplication, "exec", event_loop)
     assert main_module.main([str(run), "--qrels", str(qrels)]) == 0
-    return built[0], states[0].reading
+    return built[0], states[0]
 
 
 def test_the_window_shows_while_the_run_is_read_and_takes_nothing_until_it_arrives(
@@ -406,6 +406,12 @@ def test_the_window_shows_while_the_run_is_read_and_takes_nothing_until_it_arriv
     window, reading = _launch_held(monkeypatch, tmp_path, during)
     assert not reading.busy
     assert window.centralWidget().isEnabled()
+    from PySide6.QtCore import QEvent
+
+    from app.reading_state import ReadingState
+
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert window.findChild(ReadingState) is None  # (nor the read's document kept by it)
     assert window.file_ops.actions["save_as"].isEnabled()
     assert window.statusBar().findChild(QLabel, "readingLine") is None or not \
         window.statusBar().findChild(QLabel, "readingLine").isVisible()
