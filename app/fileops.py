@@ -101,10 +101,12 @@ class FileOps(QObject):
         self.window = window
         self._file_state: FileState | None = None
         self._later: _DigestLater | None = None
+        #: The launch file's digest waits for the document (the window is
+        #: shown while the file is read: :meth:`hold_digest`).
+        self._digest_held = False
         if self.path and read_as is not None:
-            later = self._later = _DigestLater(self.path, read_as)
-            # (not for a file another one replaced before the first paint)
-            after_first_paint(window, lambda: later.start() if self._later is later else None)
+            self._later = _DigestLater(self.path, read_as)
+            self._digest_after_paint()
         elif self.path:
             self._file_state = FileState.of(self.path)
         #: What to ask before a file is written (read-only, changed, lossy).
@@ -187,6 +189,27 @@ class FileOps(QObject):
             self._file_state, self._later = self._later.result(), None
             if self.journal.base is None:  # the journal of the file read: not written yet
                 self.journal.base = self._file_state
+
+    def _digest_after_paint(self) -> None:
+        """The launch file's digest taken on its thread once the window is
+        next painted (not for a file another one replaced meanwhile, nor
+        while :meth:`hold_digest` holds it)."""
+        later = self._later
+
+        def start() -> None:
+            if self._later is later and later is not None and not self._digest_held:
+                later.start()
+
+        after_first_paint(self.window, start)
+
+    def hold_digest(self, held: bool) -> None:
+        """While ``held``, the launch file's digest waits (the window shown
+        while the file is still read: hashing the 70 MB run beside the read
+        took a core it wanted); let go, it is taken after the next paint
+        (the document's first)."""
+        self._digest_held = held
+        if not held:
+            self._digest_after_paint()
 
     @property
     def path(self) -> Path | None:

@@ -52,7 +52,7 @@ def _import_window_modules() -> None:
 
 def build_window(path: str | Path | None = None, *, qrels: str | Path | None = None,
                  preset: str | None = None, review_docks: bool = True,
-                 importing: Path | None = None) -> WindowApi:
+                 importing: Path | None = None, before_read: bool = False) -> WindowApi:
     """A ready main window: on ``path`` (with ``qrels`` for a TREC run) or on
     the bundled example, under ``preset``'s conventions when one is named.
 
@@ -70,6 +70,9 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     window has been painted). With ``importing`` (an annotators' sheet the
     import wizard is about to read) the window starts empty, saying so in
     one line, not on the example: it shows no data the user did not open.
+    With ``before_read``, a window built while its file is still read is
+    returned at once, waiting for the document (:mod:`app.reading_state`:
+    greyed, taking no edit) and showing it when it arrives.
     """
     qapp = QApplication.instance()
     if not isinstance(qapp, QApplication):
@@ -89,26 +92,61 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     docks = False
     if reading is not None and path is not None:
         window, extras, docks = _while_reading(path, reading)
+        if before_read and extras is not None and reading.busy:
+            _dress(window, extras, review_docks=review_docks and not docks)
+            _read_later(window, extras, reading, path, qrels, preset)
+            return window
         shown = _show_read(window, reading, path, qrels)
     if shown is None:
         window = _without_file(window, preset, importing)
     assert window is not None
-    from app.scheme import watch_palette
-
-    watch_palette(window)  # any palette the application is given later
-    if extras is None:
-        extras = _install_extras(window)
-    if review_docks and not docks:
-        install_review_docks(window)
-    window.workplace.restore()
-    from app.accessibility import announce_status_messages
-
-    announce_status_messages(window.statusBar())
+    extras = _dress(window, extras, review_docks=review_docks and not docks)
     if shown is not None:
         _opened(window, extras, shown, qrels)
     if importing is not None:
         _import_at_launch(window, extras.file_ops, importing)
     return window
+
+
+def _dress(window: WindowApi, extras: _Extras | None, *, review_docks: bool) -> _Extras:
+    """``window``'s palette watched, its add-ons (unless ``extras``: already
+    installed) and review docks (when asked) installed, the layout the user
+    left restored, status messages announced; its add-ons."""
+    from app.scheme import watch_palette
+
+    watch_palette(window)  # any palette the application is given later
+    if extras is None:
+        extras = _install_extras(window)
+    if review_docks:
+        install_review_docks(window)
+    window.workplace.restore()
+    from app.accessibility import announce_status_messages
+
+    announce_status_messages(window.statusBar())
+    return extras
+
+
+def _read_later(window: WindowApi, extras: _Extras, reading: Reading, path: str | Path,
+                qrels: str | Path | None, preset: str | None) -> None:
+    """``window`` waiting for the document ``reading`` reads, then showing
+    it (or, when it cannot be read, the example, as :func:`build_window`
+    does), its dock areas sized for it (the default layout's) and what it
+    calls for (:func:`_opened`). The file's digest waits for the document's
+    first paint (taken beside the read, it slowed it)."""
+    from app.reading_state import ReadingState
+
+    extras.file_ops.hold_digest(True)
+
+    def arrived() -> None:
+        shown = _show_read(window, reading, path, qrels)
+        if shown is None:
+            _without_file(window, preset, None)
+        window.workplace.size_for_document()
+        extras.file_ops.hold_digest(False)
+        if shown is not None:
+            _opened(window, extras, shown, qrels)
+
+    ReadingState(window, path, reading, arrived)  # (a child of the window: lives as long)
 
 
 def _without_file(window: WindowApi | None, preset: str | None,
@@ -394,7 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             READING[key] = Reading(args.file, args.qrels, args.preset)
     # An annotators' sheet: the window starts empty, the import wizard over it.
     window = build_window(None if foreign else args.file, qrels=args.qrels,
-                          preset=args.preset, review_docks=False, importing=foreign)
+                          preset=args.preset, review_docks=False, importing=foreign,
+                          before_read=True)
     READING.clear()
     from app.first_paint import after_first_paint
     from app.startup_probe import probe_requested, quit_after_first_paint
@@ -405,10 +444,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         after_first_paint(window, lambda: install_review_docks(window))
     if probe_requested():  # the start-up benchmark's, through the environment
         quit_after_first_paint(window)
-    window.show()
+    window.show()  # (while the file is still read: app.reading_state)
     if splash is not None:
         splash.finish(window)
-    return int(app.exec())
+    status = int(app.exec())
+    from app.reading_state import ReadingState
+
+    waiting = window.findChild(ReadingState)
+    if waiting is not None and waiting.waiting:  # closed while the file was read
+        waiting.reading.abandon()
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

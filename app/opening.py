@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -119,6 +119,10 @@ class Reading:
     def __init__(self, path: str | Path, qrels: str | Path | None,
                  preset: str | None = None) -> None:
         self._box: list[Document | BaseException] = []
+        self._lock = threading.Lock()
+        self._then: list[Callable[[], object]] = []
+        #: Set by :meth:`abandon`: the document is not wanted.
+        self._abandoned = False
         #: The file's size and time before it is read (None: not a file that
         #: can be read): the editor takes its digest after the window is up
         #: and knows it changed since it was read when these differ then.
@@ -157,15 +161,39 @@ class Reading:
                         end_ahead(path, qrels)
                 if preset is not None:
                     doc.conventions = apply_preset(doc.conventions, preset)
-                self.evaluation = evaluated(doc)
-                self._box.append(doc)
+                if not self._abandoned:
+                    self.evaluation = evaluated(doc)
+                got: Document | BaseException = doc
         except BaseException as exc:  # handed to the waiting side
-            self._box.append(exc)
+            got = exc
+        with self._lock:
+            self._box.append(got)
+            then, self._then = self._then, []
+        for call in then:
+            call()
 
     @property
     def busy(self) -> bool:
         """Still reading: the window has time for other work meanwhile."""
         return self._thread.is_alive()
+
+    def when_done(self, call: Callable[[], object]) -> None:
+        """Call ``call`` once the document (or what reading raised) is
+        ready: on the reading's thread as it ends, or here and now when it
+        has ended."""
+        with self._lock:
+            if not self._box:
+                self._then.append(call)
+                return
+        call()
+
+    def abandon(self) -> None:
+        """The document is not wanted (the window was closed while it was
+        read): it is not evaluated, and this waits for the read to end (its
+        files closed, a child process that helped it reaped: nothing is left
+        behind; core's read has no way to stop halfway)."""
+        self._abandoned = True
+        self._thread.join()
 
     def __call__(self) -> Document:
         self._thread.join()

@@ -68,7 +68,12 @@ class PlotDock:
 
     def schedule(self, *_: object) -> None:
         self.dirty = True
-        if self.holder.isVisible():
+        # On screen, not only "visible": a dock behind another's tab (the
+        # audit log's, at a first start) is visible to Qt, and the first edit
+        # or a document shown in a window on screen then loaded matplotlib
+        # and drew the plots unseen (~1 s of CPU); the tab's selection
+        # (visibilityChanged) draws them.
+        if self.holder.isVisible() and not self.holder.visibleRegion().isEmpty():
             self.timer.start()
 
     def _visibility_changed(self, visible: bool) -> None:

@@ -197,8 +197,10 @@ def test_the_review_docks_are_installed_while_the_run_is_read(qtbot, tmp_path, m
 
     monkeypatch.setattr(opening, "load", slow_load)
     monkeypatch.setattr(main_module, "install_review_docks", docks)
-    monkeypatch.setattr(QApplication, "exec", lambda self: 0)
     built = []
+    # The event loop runs until the run is shown (the window is shown while it is read).
+    monkeypatch.setattr(QApplication, "exec", lambda self: qtbot.waitUntil(
+        lambda: built[-1].document.n_queries == 2) or 0)
     build = main_module.build_window
     monkeypatch.setattr(main_module, "build_window",
                         lambda *a, **k: built.append(build(*a, **k)) or built[-1])
@@ -320,3 +322,157 @@ def test_a_run_the_reading_thread_cannot_evaluate_is_reported_by_the_window(
     assert len(warned) == 1
     assert "line 2, column 4" in warned[0]
     assert "example opens instead" in warned[0]
+
+
+def _launch_held(monkeypatch, tmp_path, during):  # type: ignore[no-untyped-def]
+    """``app.main.main`` on a TREC run whose read waits until ``during(window,
+    reading, let_go)`` (run as the event loop, the window shown) lets it go;
+    the window and the read."""
+    import threading
+
+    from PySide6.QtWidgets import QApplication
+
+    import app.main as main_module
+    import app.opening as opening
+    from app.reading_state import ReadingState
+
+    run, qrels = _trec(tmp_path)
+    gate = threading.Event()
+    original_load = opening.load
+
+    def held_load(path, qrels):  # type: ignore[no-untyped-def]
+        assert gate.wait(20)
+        return original_load(path, qrels)
+
+    monkeypatch.setattr(opening, "load", held_load)
+    built: list = []
+    build = main_module.build_window
+    monkeypatch.setattr(main_module, "build_window",
+                        lambda *a, **k: built.append(build(*a, **k)) or built[-1])
+    states: list = []
+
+    def event_loop(_app):  # type: ignore[no-untyped-def]
+        (window,) = built
+        state = window.findChild(ReadingState)
+        states.append(state.reading)
+        during(window, state.reading, gate.set)
+        return 0
+
+    monkeypatch.setattr(QApplication, "exec", event_loop)
+    assert main_module.main([str(run), "--qrels", str(qrels)]) == 0
+    return built[0], states[0]
+
+
+def test_the_window_shows_while_the_run_is_read_and_takes_nothing_until_it_arrives(
+        qtbot, tmp_path, monkeypatch):
+    """Shown at once, greyed, saying what it reads: a grade key and a menu
+    action's shortcut do nothing; Quit stays on. When the run arrives
+    everything is on again and a digit typed on a grade cell grades it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from app.models.candidates import GridColumn
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        assert reading.busy
+        assert window.document.n_queries == 0
+        line = window.statusBar().findChild(QLabel, "readingLine")
+        assert line is not None
+        assert line.isVisible()
+        assert line.text() == "Reading r.run…"
+        assert not window.centralWidget().isEnabled()
+        assert not any(d.isEnabled() for d in window.docks.values())
+        on = [a.objectName() or a.text() for a in window.findChildren(type(
+            window.app_actions["quit"])) if a.isEnabled() and a.shortcut().toString()]
+        assert window.app_actions["quit"].isEnabled()
+        assert window.app_actions["close"].isEnabled()
+        assert not window.file_ops.actions["save_as"].isEnabled()
+        assert not window.app_actions["undo"].isEnabled()
+        window.activateWindow()
+        qtbot.keyClick(window.grid, "2")  # a grade key on the greyed grid
+        qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)  # Find
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Undo
+        window.file_ops.actions["save_as"].trigger()  # (a dialog would wait here)
+        assert not window.find_bar.isVisible()
+        assert not window.session.can_undo
+        assert on  # (Close's Ctrl+W at least)
+        assert set(on) <= {a.objectName() or a.text() for a in (window.app_actions["quit"],
+                                                                window.app_actions["close"])}
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries == 2)
+
+    window, reading = _launch_held(monkeypatch, tmp_path, during)
+    assert not reading.busy
+    assert window.centralWidget().isEnabled()
+    from PySide6.QtCore import QEvent
+
+    from app.reading_state import ReadingState
+
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert window.findChild(ReadingState) is None  # (nor the read's document kept by it)
+    assert window.file_ops.actions["save_as"].isEnabled()
+    assert window.statusBar().findChild(QLabel, "readingLine") is None or not \
+        window.statusBar().findChild(QLabel, "readingLine").isVisible()
+    # A grade typed on the first candidate's grade cell, as a person types it.
+    grid = window.grid
+    grid.setFocus()
+    grid.setCurrentIndex(window.grid_model.index(0, GridColumn.GRADE))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is grid)
+    i = window.grid_model.candidate(0)
+    before = window.document.grade[i]
+    qtbot.keyClick(grid, "1")
+    assert window.document.grade[i] == 1.0 != before
+    window.session.mark_saved()
+
+
+def test_closing_while_the_run_is_read_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
+    """Quit while the run is read: the window goes, the document is dropped
+    (not evaluated, never shown) and the reading thread has ended when the
+    editor returns (a child process that helped it reaped: none is left)."""
+    import os
+    import threading
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        window.app_actions["quit"].trigger()
+        assert not window.isVisible()
+        let_go()  # (the read ends on its own: core's read cannot stop halfway)
+
+    window, reading = _launch_held(monkeypatch, tmp_path, during)
+    assert not reading.busy
+    assert "open-file" not in [t.name for t in threading.enumerate()]
+    assert reading.evaluation is None  # dropped before its evaluation
+    assert window.document.n_queries == 0  # never shown in the closed window
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_run_that_fails_while_the_window_waits_opens_the_example(qtbot, tmp_path,
+                                                                    monkeypatch):
+    """The read fails once the window is shown and waiting: the one-line
+    message names the line, the example opens instead, the window takes
+    input again and says nothing more of reading."""
+    from PySide6.QtWidgets import QLabel
+
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        (tmp_path / "r.run").write_text("q1 Q0 a 1\n")  # four fields: line 1 named
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries > 0)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert len(warned) == 1
+    assert "line 1" in warned[0]
+    assert "example opens instead" in warned[0]
+    assert window.path is None
+    assert window.centralWidget().isEnabled()
+    assert window.statusBar().findChild(QLabel, "readingLine") is None or not \
+        window.statusBar().findChild(QLabel, "readingLine").isVisible()

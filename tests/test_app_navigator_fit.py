@@ -74,3 +74,65 @@ def test_a_status_changed_by_an_edit_is_shown(qtbot: Any) -> None:
     assert doc.set_grade(2, None, GradeState.UNKNOWN, who="t")  # q2 unresolved now
     nav.set_evaluation(evaluate(doc))  # every query refreshed (the same document)
     assert status(1) == unresolved
+
+
+def _many_queries() -> Document:
+    """260 queries (more than the 200 rows Qt measures) with ids short, of 40
+    characters and more (the side column's cap), past the cells' 200 (shown
+    elided), in other scripts; every status the main cutoff can have."""
+    ids = ["q", "W" * 41, "é" * 39 + "x", "x" * 250, "東京の天気 weather", "مرحبا بالعالم",
+           "emoji 🙂🙃 mix", "a\u0301b\u0301c\u0301 combining"]
+    ids += [f"query-{n:03d}-" + "mwi"[n % 3] * (n % 47) for n in range(len(ids), 260)]
+    query, grade = [], []
+    for n, q in enumerate(ids):
+        got = [[2.0, 1.0], [0.0, 0.0], [1.0, None], [None, None], [3.0, 0.0, 1.0]][n % 5]
+        query += [q] * len(got)
+        grade += got
+    return Document.from_columns(query=query, source_id=[f"d{i}" for i in range(len(query))],
+                                 score=[float(-i) for i in range(len(query))], grade=grade)
+
+
+def test_the_columns_are_measured_as_qt_measures_them(qtbot: Any) -> None:
+    """The widths the navigator works out from its font's metrics are the
+    ones ``sizeHintForColumn`` gives, over the same rows: not shown (the
+    first 200), shown and scrolled (the rows on screen and around them),
+    sorted, with compared runs' columns, at a larger font."""
+    import numpy as np
+
+    from app.models.queries import RunColumns
+    from app.panels.fit import measured_rows, text_widths
+
+    doc = _many_queries()
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.resize(420, 500)
+    nav.set_evaluation(evaluate(doc))
+    view = nav.view
+
+    def same() -> None:
+        columns = range(nav.model.columnCount())
+        assert text_widths(view, columns) == {c: view.sizeHintForColumn(c) for c in columns}
+
+    assert measured_rows(view) == list(range(200))
+    same()
+    nav.show()
+    qtbot.waitExposed(nav)
+    view.scrollTo(nav.proxy.index(240, 0))
+    rows = measured_rows(view)
+    assert len(rows) == 200
+    assert {240, 259} <= set(rows)
+    assert 0 not in rows
+    same()
+    view.sortByColumn(QueryColumn.NDCG, Qt.SortOrder.DescendingOrder)
+    same()
+    n = doc.n_queries
+    nav.show_runs(RunColumns(["B"], ["b.run"], 10, np.linspace(0, 1, n)[None, :],
+                             np.linspace(-1, 1, n)[None, :]))
+    same()
+    large = QFont(nav.font())
+    large.setPointSizeF(large.pointSizeF() * 1.7)
+    nav.setFont(large)
+    same()
+    # The query ids: the longest shown whole up to the cap, the 250-character one elided.
+    widths = text_widths(view, [QueryColumn.QUERY], rows=[3])
+    assert widths[QueryColumn.QUERY] > text_widths(view, [QueryColumn.QUERY], rows=[1])[0]

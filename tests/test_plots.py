@@ -158,6 +158,10 @@ w = build_window(None)
 w.show()
 app.processEvents()
 print("before", "matplotlib" in sys.modules, w.plots.loaded)
+w.set_query(1)  # the plots behind the audit log's tab: not drawn unseen
+w.set_query(0)
+app.processEvents()
+print("behind", w.plots.timer.isActive(), w.plots.loaded, w.plots.dirty)
 w.docks["plotsDock"].show()
 w.docks["plotsDock"].raise_()
 for _ in range(50):
@@ -173,7 +177,8 @@ w.close()
 
 def test_the_window_opens_without_matplotlib_and_plots_draw_when_shown(tmp_path) -> None:
     """matplotlib (a second to import) is loaded when the plots are first
-    shown, not while the window opens; then they draw the current query."""
+    shown, not while the window opens nor when the query changes behind the
+    audit log's tab; then they draw the current query."""
     import os
     import subprocess
     import sys
@@ -184,8 +189,9 @@ def test_the_window_opens_without_matplotlib_and_plots_draw_when_shown(tmp_path)
                          env=env, timeout=120, check=True)
     lines = out.stdout.splitlines()
     assert lines[0] == "before False False"
+    assert lines[1] == "behind False False True"  # (no redraw waiting behind the tab)
     # case-A at the example's first cutoff, k = 1: actual B (grade 1), ideal A (grade 3).
-    assert lines[1] == "after True True False 1.0 3.0"
+    assert lines[2] == "after True True False 1.0 3.0"
 
 
 def test_a_long_query_plots_its_first_ranks(qtbot):
