@@ -9,7 +9,7 @@ are handed to :func:`core.analysis.compare.compare`; nothing here compares.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -54,7 +54,8 @@ def load_pair(
         return load_document(heads[0]), load_document(heads[1])
     with trec_copies(*_roles(heads)) as (run_a, run_b, qrels):
         if _any_parquet(*heads):
-            return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
+            doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
+            return doc_a, doc_b
         judgments = QrelsColumns(qrels)
         return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
 
@@ -71,17 +72,20 @@ def _any_parquet(*paths: str | Path | Head) -> bool:
     return any(is_parquet(p) for p in paths)
 
 
-def _judged_table(run: str | Path, qrels: str | Path) -> Document:
-    """A run and qrels of which one at least is Parquet (:mod:`core.io.columnar`)."""
-    from core.io.columnar import document_from_tables
+def _judged_tables(runs: Sequence[str | Path], qrels: str | Path) -> Iterator[Document]:
+    """Each run joined with ``qrels``, of which one at least is Parquet
+    (:func:`core.io.columnar.documents_from_tables`: the qrels read once), in
+    turn; a run none of whose queries is judged is an error."""
+    from core.io.columnar import documents_from_tables
 
-    doc = document_from_tables(run, qrels)
-    if doc.n_queries == 0:
-        raise InputError(
-            f"no query of the run {run} has judgments in this file",
-            file=str(qrels), hint="check that run and qrels use the same query ids",
-        )
-    return doc
+    for run, doc in zip(runs, documents_from_tables(runs, qrels), strict=True):
+        if doc.n_queries == 0:
+            raise InputError(
+                f"no query of the run {run} has judgments in this file",
+                file=str(qrels), hint="check that run and qrels use the same query ids",
+            )
+        yield doc
+        del doc
 
 
 def check_exist(*paths: str | Path | None) -> list[Head]:
@@ -132,7 +136,7 @@ def _read_judged_pair(
 ) -> tuple[Document, Document, T, T, LeftOut]:
     """:func:`read_judged_pair` of TREC text or (``tables``) Parquet files."""
     if tables:
-        doc_a, doc_b = _judged_table(run_a, qrels), _judged_table(run_b, qrels)
+        doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
         left_out = _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
         return doc_a, doc_b, then(doc_a), then(doc_b), left_out
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -175,8 +179,25 @@ def read_judged_runs(
     one's NDCG per query, not its rows). Returns those, in the runs' order,
     and the queries the files name that no run's document holds.
     """
-    with trec_copies(*_roles(check_exist(*runs, qrels))) as paths:
+    heads = check_exist(*runs, qrels)
+    with trec_copies(*_roles(heads)) as paths:
+        if _any_parquet(*heads):
+            return _read_judged_tables(paths[:-1], paths[-1], then)
         return _read_judged_runs(paths[:-1], paths[-1], then)
+
+
+def _read_judged_tables(
+    runs: list[Path], qrels: Path, then: Callable[[Document, int], T]
+) -> tuple[list[T], LeftOut]:
+    """:func:`read_judged_runs` where a file at least is Parquet: one run
+    at a time, the qrels read once (:func:`_judged_tables`)."""
+    out: list[T] = []
+    left: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for i, doc in enumerate(_judged_tables(runs, qrels)):
+        left.append(doc.queries_left_out)
+        out.append(then(doc, i))
+        del doc
+    return out, _left_out(*left)
 
 
 def _read_judged_runs(
