@@ -30,6 +30,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from tests.data.qualtrics_meta import QUALTRICS_META
+
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
            "what is ndcg", "cheap flights to rome", "espresso grinder", "train times"]
 #: Source ids of many shapes: (query index, doc index) -> id.
@@ -500,16 +502,6 @@ def _nested(record: dict[str, Any]) -> dict[str, Any]:
 PLATFORMS = ["qualtrics", "prolific", "mturk"]
 #: Qualtrics' four levels, as its export writes the answers.
 SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
-_QUALTRICS_META = [("StartDate", "Start Date", "startDate"), ("EndDate", "End Date", "endDate"),
-                   ("Status", "Response Type", "status"), ("IPAddress", "IP Address",
-                                                           "ipAddress"),
-                   ("Progress", "Progress", "progress"),
-                   ("Duration (in seconds)", "Duration (in seconds)", "duration"),
-                   ("Finished", "Finished", "finished"),
-                   ("RecordedDate", "Recorded Date", "recordedDate"),
-                   ("ResponseId", "Response ID", "_recordId"),
-                   ("DistributionChannel", "Distribution Channel", "distributionChannel"),
-                   ("UserLanguage", "User Language", "userLanguage")]
 _MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
                  "AssignmentId", "WorkerId", "AssignmentStatus", "AcceptTime", "SubmitTime",
                  "WorkTimeInSeconds", "Input.query", "Input.doc_id", "Input.url",
@@ -544,11 +536,11 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
     or two among the respondents', never judgments."""
     url = {it: f"https://site{it[0]}.example/p/{QUERIES[it[0]].replace(' ', '-')}-{it[1] + 1}"
            for it in items}
-    codes = [c for c, _, _ in _QUALTRICS_META] + [f"Q1_{i + 1}" for i in range(len(items))]
-    texts = [t for _, t, _ in _QUALTRICS_META] + [
+    codes = [c for c, _, _ in QUALTRICS_META] + [f"Q1_{i + 1}" for i in range(len(items))]
+    texts = [t for _, t, _ in QUALTRICS_META] + [
         f'How relevant is this page to the search "{QUERIES[q]}"? - {url[(q, d)]}'
         for q, d in items]
-    ids = [{"ImportId": i} for _, _, i in _QUALTRICS_META] + [
+    ids = [i for _, _, i in QUALTRICS_META] + [
         {"ImportId": f"QID1_{i + 1}"} for i in range(len(items))]
     codes, texts, ids = ([*codes, "Q2"], [*texts, "Anything else you would like to tell us?"],
                          [*ids, {"ImportId": "QID2_TEXT"}])

@@ -19,19 +19,19 @@ from app.cli.main import main
 from core.analysis.compare import (
     Comparison,
     WhatChanged,
+    across,
     align,
     compare,
     paired_bootstrap,
     paired_randomization,
     subset_document,
 )
+from core.analysis.compare.across import align_candidates, gather_across
 from core.analysis.compare.align import (
     KeyedRows,
     Matching,
-    align_candidates,
     align_queries,
     byte_partners,
-    gather_across,
     grouped_rows,
     keyed_rows,
     partners,
@@ -766,7 +766,7 @@ def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChan
 
 def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch):
     # B's ranks, gains and grades are gathered at A's rows a block of rows at
-    # a time (align._ACROSS): blocks of 2 rows, ending mid-query and
+    # a time (across._ACROSS): blocks of 2 rows, ending mid-query and
     # mid-partner, give what one block of every row gives, and the hand count.
     nan = math.nan
     doc_a = doc_of([("q", "s1", 6, 3), ("q", "s2", 5, 2), ("q", "s3", 4, nan),
@@ -776,8 +776,8 @@ def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch)
                     ("q", "s1", 6, 3), ("q", "s3", 5, nan),
                     ("r", "s2", 2, 1), ("r", "s1", 1, 1)])
     whole = compare(doc_a, doc_b, resamples=10)
-    monkeypatch.setattr(align, "_ACROSS", 2)
-    assert [(s.start, s.stop) for s in align.across_blocks(5)] == [(0, 2), (2, 4), (4, 5)]
+    monkeypatch.setattr(across, "_ACROSS", 2)
+    assert [(s.start, s.stop) for s in across.across_blocks(5)] == [(0, 2), (2, 4), (4, 5)]
     blocks = compare(doc_a, doc_b, resamples=10)
     fields = ("at_b", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
     got = {f: getattr(blocks._across, f).tolist() for f in fields}

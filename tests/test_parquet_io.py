@@ -244,6 +244,79 @@ def test_compare_and_export_take_parquet(tmp_path):
                                      if q in {str(x) for x in Run(DATA / "results.test").query}}
 
 
+def _second_run(tmp: Path) -> Path:
+    """results.test with every other score negated (another ranking of the
+    same candidates, some queries' NDCG changing), as TREC text."""
+    run = Run(DATA / "results.test")
+    score = np.where(np.arange(len(run.score)) % 2 == 0, -run.score, run.score).tolist()
+    return write(tmp / "b.txt", "".join(
+        f"{q} Q0 {s} 1 {v!r} b\n" for q, s, v in zip(run.query, run.source, score, strict=True)))
+
+
+def _counted_reads(monkeypatch) -> tuple[list[str], list[int]]:
+    """The files the Parquet path reads (each read's name) and the ids it
+    makes bytes (each decode's count of ids), as they happen."""
+    reads: list[str] = []
+    decoded: list[int] = []
+    read, decode = columnar.read_parquet, columnar._id_bytes
+    monkeypatch.setattr(columnar, "read_parquet", lambda path: (
+        reads.append(Path(path).name), read(path))[1])
+    monkeypatch.setattr(columnar, "_id_bytes", lambda ids: (
+        decoded.append(len(ids)), decode(ids))[1])
+    return reads, decoded
+
+
+def test_compare_reads_and_decodes_the_parquet_qrels_once(tmp_path, monkeypatch):
+    # Both runs' joins share one read of the qrels and one decode of their
+    # ids (each join read them before): the output is the TREC files' still.
+    b_text = _second_run(tmp_path)
+    run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test")
+    b_pq = parquet(tmp_path / "b.parquet", run_table(b_text))
+    n_qrels = sum(len(j) for j in read_qrels(DATA / "qrels.test")[0].values())
+    args = ["--format", "json", "--resamples", "50", "--preset", "trec_eval"]
+    text = io.StringIO()
+    assert main(["compare", str(DATA / "results.test"), str(b_text),
+                 "--qrels", str(DATA / "qrels.test"), *args], text) == 0
+    reads, decoded = _counted_reads(monkeypatch)
+    out = io.StringIO()
+    assert main(["compare", str(run_pq), str(b_pq), "--qrels", str(qrels_pq), *args], out) == 0
+    assert reads == ["run.parquet", "qrels.parquet", "b.parquet"]
+    assert decoded == [n_qrels, 1500, 1500]  # the qrels' ids, then run A's and B's
+    got, want = json.loads(out.getvalue()), json.loads(text.getvalue())
+    assert (got.pop("a"), got.pop("b")) == ("run", "b")
+    assert (want.pop("a"), want.pop("b")) == ("results", "b")
+    assert got["queries_in_both"]
+    assert got["cutoffs"][0]["mean_a"]["mean"] > 0
+    assert got == want
+
+
+def test_many_runs_read_parquet_with_the_qrels_read_once(tmp_path, monkeypatch):
+    # Three Parquet runs (the many-runs report) and Parquet qrels: the qrels
+    # read and decoded once, each run once, the numbers the TREC files'.
+    b_text = _second_run(tmp_path)
+    run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test")
+    b_pq = parquet(tmp_path / "b.parquet", run_table(b_text))
+    c_pq = parquet(tmp_path / "c.parquet", run_table(b_text))
+    args = ["--format", "json", "--resamples", "50", "--preset", "trec_eval", "--k", "10"]
+    text = io.StringIO()
+    assert main(["compare", str(DATA / "results.test"), str(b_text), str(b_text),
+                 "--qrels", str(DATA / "qrels.test"), *args], text) == 0
+    reads, decoded = _counted_reads(monkeypatch)
+    out = io.StringIO()
+    assert main(["compare", str(run_pq), str(b_pq), str(c_pq), "--qrels", str(qrels_pq),
+                 *args], out) == 0
+    assert reads == ["run.parquet", "qrels.parquet", "b.parquet", "c.parquet"]
+    assert len(decoded) == 4
+    got = json.loads(out.getvalue().replace(str(c_pq), str(b_text) + " (2)")
+                     .replace(str(b_pq), str(b_text))
+                     .replace(str(run_pq), str(DATA / "results.test")))
+    want = json.loads(text.getvalue())
+    means = got["cutoffs"][0]["means"]
+    assert len(set(means.values())) == 2
+    assert None not in means.values()
+    assert got == want
+
+
 def test_worksheet_table_equals_its_csv(tmp_path):
     csv = tmp_path / "w.csv"
     csv.write_text("query,source_id,version,score,grade\n"

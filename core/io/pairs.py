@@ -9,7 +9,7 @@ are handed to :func:`core.analysis.compare.compare`; nothing here compares.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -58,7 +58,8 @@ def load_pair(
         return _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
     with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels):
         if _any_parquet(*heads):
-            return _judged_table(run_a, qrels), _judged_table(run_b, qrels)
+            doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
+            return doc_a, doc_b
         judgments = QrelsColumns(qrels)
         return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
 
@@ -75,11 +76,15 @@ def _any_parquet(*paths: str | Path | Head) -> bool:
     return any(is_parquet(p) for p in paths)
 
 
-def _judged_table(run: str | Path, qrels: str | Path) -> Document:
-    """A run and qrels of which one at least is Parquet (:mod:`core.io.columnar`)."""
-    from core.io.columnar import document_from_tables
+def _judged_tables(runs: Sequence[str | Path], qrels: str | Path) -> Iterator[Document]:
+    """Each run joined with ``qrels``, of which one at least is Parquet
+    (:func:`core.io.columnar.documents_from_tables`: the qrels read once), in
+    turn; a run none of whose queries is judged is an error."""
+    from core.io.columnar import documents_from_tables
 
-    return _judged(document_from_tables(run, qrels), run, qrels)
+    for run, doc in zip(runs, documents_from_tables(runs, qrels), strict=True):
+        yield _judged(doc, run, qrels)
+        del doc
 
 
 def _judged(doc: Document, run: str | Path, qrels: str | Path) -> Document:
@@ -139,7 +144,7 @@ def _read_judged_pair(
 ) -> tuple[Document, Document, T, T, LeftOut]:
     """:func:`read_judged_pair` of TREC text or (``tables``) Parquet files."""
     if tables:
-        doc_a, doc_b = _judged_table(run_a, qrels), _judged_table(run_b, qrels)
+        doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
         left_out = _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
         return doc_a, doc_b, then(doc_a), then(doc_b), left_out
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -185,14 +190,25 @@ def read_judged_runs(
     heads = check_exist(*runs, qrels)
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space: one run at a time
-        left, out = [], []
-        for i, run in enumerate(runs):
-            doc = _judged(join(i), run, qrels)
-            left.append(doc.queries_left_out)
-            out.append(then(doc, i))
-        return out, _left_out(*left)
+        return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)
     with trec_copies(*_roles(heads), read=read) as paths:
+        if _any_parquet(*heads):  # one run at a time, the qrels read once
+            return _each_judged(_judged_tables(paths[:-1], paths[-1]), then)
         return _read_judged_runs(paths[:-1], paths[-1], then)
+
+
+def _each_judged(
+    docs: Iterable[Document], then: Callable[[Document, int], T]
+) -> tuple[list[T], LeftOut]:
+    """:func:`read_judged_runs` from its documents made one at a time: each
+    handed to ``then`` and let go before the next is made."""
+    out: list[T] = []
+    left: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for i, doc in enumerate(docs):
+        left.append(doc.queries_left_out)
+        out.append(then(doc, i))
+        del doc
+    return out, _left_out(*left)
 
 
 def _read_judged_runs(

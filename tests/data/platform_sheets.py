@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from corpus_spec import OUT, UNKNOWN, Spec, book, csv_text
+from qualtrics_meta import QUALTRICS_META
 
 FOUR = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 SEARCHES = [("standing desk converter", "https://www.officegear.example/p/standing-desk-{0}"),
@@ -360,24 +361,13 @@ def qualtrics_export(spec: Spec) -> None:
     spec.mapping = {"query": "query", "source_id": "source_id", "grade": "grade",
                     "annotator": "ResponseId", "status": "Status", "note": "Q2"}
     items = [(q, url.format(d)) for q, url in SEARCHES[:2] for d in range(1, 4)]
-    meta = [("StartDate", "Start Date", '{"ImportId":"startDate","timeZone":"America/Denver"}'),
-            ("EndDate", "End Date", '{"ImportId":"endDate","timeZone":"America/Denver"}'),
-            ("Status", "Response Type", '{"ImportId":"status"}'),
-            ("IPAddress", "IP Address", '{"ImportId":"ipAddress"}'),
-            ("Progress", "Progress", '{"ImportId":"progress"}'),
-            ("Duration (in seconds)", "Duration (in seconds)", '{"ImportId":"duration"}'),
-            ("Finished", "Finished", '{"ImportId":"finished"}'),
-            ("RecordedDate", "Recorded Date",
-             '{"ImportId":"recordedDate","timeZone":"America/Denver"}'),
-            ("ResponseId", "Response ID", '{"ImportId":"_recordId"}'),
-            ("DistributionChannel", "Distribution Channel", '{"ImportId":"distributionChannel"}'),
-            ("UserLanguage", "User Language", '{"ImportId":"userLanguage"}')]
     question = "How relevant is this page to the search \"{0}\"? - {1}"
     rows: list[list[Any]] = [
-        [m[0] for m in meta] + [f"Q1_{k + 1}" for k in range(len(items))] + ["Q2"],
-        [m[1] for m in meta] + [question.format(q, url) for q, url in items]
+        [m[0] for m in QUALTRICS_META] + [f"Q1_{k + 1}" for k in range(len(items))] + ["Q2"],
+        [m[1] for m in QUALTRICS_META] + [question.format(q, url) for q, url in items]
         + ["Anything else you would like to tell us?"],
-        [m[2] for m in meta] + [f'{{"ImportId":"QID1_{k + 1}"}}' for k in range(len(items))]
+        [json.dumps(m[2], separators=(",", ":")) for m in QUALTRICS_META]
+        + [f'{{"ImportId":"QID1_{k + 1}"}}' for k in range(len(items))]
         + ['{"ImportId":"QID2_TEXT"}'],
     ]
     people = [("R_3kYqB8mZ1xWvT0a", "Survey Preview", "preview", ""),

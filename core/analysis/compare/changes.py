@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.compare.align import Across, PartnerArray, QueryAlignment, across_blocks
+from core.analysis.compare.across import Across, across_blocks
+from core.analysis.compare.align import PartnerArray, QueryAlignment
 from core.analysis.compare.statistics import sign
 from core.engine.evaluation import Evaluation
 from core.engine.order import id_desc_order, tied_positions
@@ -255,7 +256,7 @@ def what_changed(
 ) -> WhatChanged:
     """Condition by condition, what differs between the two evaluated documents
     (``partner_b`` and ``across`` from
-    :func:`core.analysis.compare.align.align_candidates`)."""
+    :func:`core.analysis.compare.across.align_candidates`)."""
     return replace(changes_but_order(ev_a, ev_b, queries, across.at_b, across.has_b, partner_b),
                    order_queries=order_queries(ev_a, ev_b, queries, partner_b, across.rank_b))
 

@@ -28,9 +28,15 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
-from core.analysis.compare.align import (
+from core.analysis.compare.across import (
     Across,
     AtA,
+    first_at_b,
+    gather_across,
+    gather_at_a,
+    movement_counts,
+)
+from core.analysis.compare.align import (
     Changes,
     Cut,
     KeyedRows,
@@ -43,12 +49,8 @@ from core.analysis.compare.align import (
     changed_candidates,
     changed_rows,
     cut_contributions,
-    first_at_b,
-    gather_across,
-    gather_at_a,
     keyed_rows,
     largest_first,
-    movement_counts,
     unmatched_rows,
 )
 from core.analysis.compare.changes import (
@@ -245,7 +247,7 @@ class Comparison:
 
     @cached_property
     def _across(self) -> Across:
-        """:func:`~core.analysis.compare.align.gather_across` (worked out by
+        """:func:`~core.analysis.compare.across.gather_across` (worked out by
         :func:`compare` on its second lane)."""
         return gather_across(self.ev_a, self.ev_b, self.partner_a, self.partner_b)
 
