@@ -435,7 +435,7 @@ def test_main_parses_arguments_and_runs(qapp, monkeypatch, tmp_path):
     built = []
 
     def fake_build(path=None, *, qrels=None, preset=None, review_docks=True,
-                   importing=None):
+                   importing=None, before_read=False):
         built.append((path, qrels, preset))
         w = build_window(None, review_docks=review_docks)
         monkeypatch.setattr(w, "show", lambda: None)
