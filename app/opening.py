@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from core.io.files import Head
     from core.model.document import Document
 
-__all__ = ["READING", "Reading", "evaluated", "load", "parse_args", "reading_key", "start_reading",
-           "stat_or_none"]
+__all__ = ["READING", "Reading", "evaluated", "load", "needs_qrels", "parse_args", "reading_key",
+           "start_reading", "stat_or_none"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -98,6 +98,23 @@ def evaluated(doc: Document) -> Evaluation | None:
         return evaluate(doc)
     except Exception:  # (the window's own evaluation reports it)
         return None
+
+
+def needs_qrels(path: Path) -> bool:
+    """Whether ``path`` is a run read only with its qrels: its first line a
+    TREC run's, or the JSON ``{query: {source: number}}`` of ranx and
+    pytrec_eval (told by its first bytes; a file that cannot be read is
+    not: its reader says why)."""
+    from core.errors import InputError
+    from core.io.files import sniff
+    from core.io.load import looks_like_trec_run
+    from core.io.qrels_kind import is_score_dict
+
+    try:
+        head = sniff(path)
+    except (InputError, OSError):
+        return False
+    return is_score_dict(head) or looks_like_trec_run(path, head)
 
 
 def stat_or_none(path: str | Path) -> os.stat_result | None:
@@ -215,8 +232,9 @@ def reading_key(path: str | Path, qrels: str | Path | None,
 
 def start_reading(args: argparse.Namespace) -> bool:
     """Start reading the file ``args`` name (unless it is already being
-    read), when the window will show it: not an annotators' sheet given
-    without qrels (the import wizard reads that one). Whether it is read."""
+    read), when the window will show it: not an annotators' sheet nor a run
+    given without qrels (the import wizard reads the one, the window asks for
+    the other's qrels). Whether it is read."""
     if not args.file:
         return False
     key = reading_key(args.file, args.qrels, args.preset)
@@ -225,7 +243,9 @@ def start_reading(args: argparse.Namespace) -> bool:
     if not args.qrels:
         from core.io.load import is_annotator_sheet
 
-        if is_annotator_sheet(Path(args.file)):
+        # The import wizard reads an annotators' sheet; a run waits for the
+        # qrels the window asks for (app.main, as File > Open does).
+        if needs_qrels(Path(args.file)) or is_annotator_sheet(Path(args.file)):
             return False
     READING[key] = Reading(args.file, args.qrels, args.preset)
     return True
