@@ -138,8 +138,12 @@ class Reading:
         self._box: list[Document | BaseException] = []
         self._lock = threading.Lock()
         self._then: list[Callable[[], object]] = []
-        #: Set by :meth:`abandon`: the document is not wanted.
+        #: Set by :meth:`stop`: the document is not wanted, and its read
+        #: ends before its next piece (core.io.stop).
         self._abandoned = False
+        from core.io.stop import Stop
+
+        self._stop = Stop()
         #: The file's size and time before it is read (None: not a file that
         #: can be read): the editor takes its digest after the window is up
         #: and knows it changed since it was read when these differ then.
@@ -167,8 +171,10 @@ class Reading:
 
     def _read(self, path: str | Path, qrels: str | Path | None, preset: str | None,
               head: Head | None) -> None:
+        from core.io.stop import check, stoppable
+
         try:
-            with _SWITCHING:
+            with _SWITCHING, stoppable(self._stop):
                 try:
                     doc = load(path if head is None else head, qrels)
                 finally:
@@ -176,6 +182,7 @@ class Reading:
                         from core.io.trec.both import end_ahead
 
                         end_ahead(path, qrels)
+                check()  # stopped as its last piece was read: the document is dropped
                 if preset is not None:
                     doc.conventions = apply_preset(doc.conventions, preset)
                 if not self._abandoned:
@@ -204,12 +211,18 @@ class Reading:
                 return
         call()
 
-    def abandon(self) -> None:
+    def stop(self) -> None:
         """The document is not wanted (the window was closed while it was
-        read): it is not evaluated, and this waits for the read to end (its
-        files closed, a child process that helped it reaped: nothing is left
-        behind; core's read has no way to stop halfway)."""
+        read): the read ends before its next piece (a megabyte of the run:
+        :class:`core.io.stop.Stopped` is what it then gives), the child
+        process that helps it is killed, and it is not evaluated."""
         self._abandoned = True
+        self._stop.set()
+
+    def abandon(self) -> None:
+        """:meth:`stop`, then wait for the read to end (its files closed, a
+        child process that helped it reaped: nothing is left behind)."""
+        self.stop()
         self._thread.join()
 
     def __call__(self) -> Document:
