@@ -314,7 +314,7 @@ class FileOps(QObject):
             qrels = ask_for_qrels(self.window, path)
             if qrels is None:
                 return None
-        conventions = self.window.document.conventions if self.window.document else None
+        conventions = self.window.document.conventions  # (an empty window's: a launch's preset)
         gate = PaintFirst(path)  # a large file's progress shows before reading starts
 
         def work(progress: Any, cancelled: Any) -> _Read:

@@ -152,14 +152,20 @@ def _read_later(window: WindowApi, extras: _Extras, reading: Reading, path: str 
 def _without_file(window: WindowApi | None, preset: str | None,
                   importing: Path | None) -> WindowApi:
     """``window`` (a new one when None) when no file is shown in it: empty
-    while the import wizard reads the sheet ``importing`` (it fills it),
-    else on the bundled example under ``preset``'s conventions."""
+    while the file ``importing`` is asked for (a run's qrels, the import
+    wizard: they fill it, under ``preset``'s conventions), else on the
+    bundled example under ``preset``'s conventions."""
     from app.window import MainWindow
     from core.io.example import load_example
 
-    if importing is not None:
+    if importing is not None and preset is None:
         return window or MainWindow(None)
-    example = load_example()
+    if importing is not None:
+        from core.model.document import Document
+
+        example = Document.from_columns(query=[], source_id=[])  # (an empty one)
+    else:
+        example = load_example()
     if preset is not None:
         example.conventions = apply_preset(example.conventions, preset)
     if window is None:
@@ -169,19 +175,29 @@ def _without_file(window: WindowApi | None, preset: str | None,
 
 
 def _import_at_launch(window: WindowApi, file_ops: FileOps, sheet: Path) -> None:
-    """The import wizard on ``sheet`` once the event loop runs, over the
-    empty window, which says in one line that the sheet's worksheet appears
-    when the wizard finishes (and what to do when it was cancelled); the
-    line goes once a document is shown."""
+    """The file ``sheet`` given at launch without qrels, once the event loop
+    runs, over the empty window: a run (:func:`app.opening.needs_qrels`)
+    opened as File > Open opens it (:meth:`FileOps.open_path` asks for its
+    qrels), an annotators' sheet through the import wizard. The window says
+    in one line that the file appears when it is read (and what to do when
+    it was not: cancelled, or refused); the line goes once a document is
+    shown."""
     from PySide6.QtCore import QTimer
 
     from app.banner import Banner
+    from app.opening import needs_qrels
     from app.shown import boxed
 
     line = Banner(window, "placeholderBanner", "info", "info_border")
-    line.text.setText(line.tr(
-        "Importing {0}: its worksheet appears here when you finish the import wizard."
-    ).format(boxed(sheet.name)))
+    name = boxed(sheet.name)
+    if needs_qrels(sheet):
+        line.text.setText(line.tr(
+            "Opening {0}: a run is read with its qrels; its queries and candidates "
+            "appear here once you choose them.").format(name))
+    else:
+        line.text.setText(line.tr(
+            "Importing {0}: its worksheet appears here when you finish the import wizard."
+        ).format(name))
     window.grid_panel.add_banner(line)
     line.show()
     sized: list[bool] = []
@@ -194,11 +210,24 @@ def _import_at_launch(window: WindowApi, file_ops: FileOps, sheet: Path) -> None
 
     window.document_replaced.connect(shown)
 
+    def not_opened(*_why: object) -> None:
+        if line.isVisible():
+            line.text.setText(line.tr(
+                "{0} was not opened: a run is read with its qrels. File > Open… asks "
+                "for them.").format(name))
+
     def run() -> None:
-        if not file_ops.run_import_wizard(sheet) and line.isVisible():
+        if needs_qrels(sheet):
+            task = file_ops.open_path(sheet, ask_to_save=False)
+            if task is None:  # the qrels' dialog cancelled
+                not_opened()
+            else:
+                task.failed.connect(not_opened)
+                task.cancelled.connect(not_opened)
+        elif not file_ops.run_import_wizard(sheet) and line.isVisible():
             line.text.setText(line.tr(
                 "{0} was not imported. File > Import annotators' sheet… reads it again; "
-                "File > Open… opens a worksheet.").format(boxed(sheet.name)))
+                "File > Open… opens a worksheet.").format(name))
 
     QTimer.singleShot(0, run)
 
@@ -420,17 +449,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     early = bool(args.file) and key in READING
     foreign = None
     if args.file and not args.qrels and not early:
+        from app.opening import needs_qrels
         from core.io.load import is_annotator_sheet
 
-        if is_annotator_sheet(Path(args.file)):
-            foreign = Path(args.file)  # an annotators' sheet: the import wizard reads it
+        # A run read with the qrels the window asks for (as File > Open
+        # does); an annotators' sheet: the import wizard reads it.
+        if needs_qrels(Path(args.file)) or is_annotator_sheet(Path(args.file)):
+            foreign = Path(args.file)
     splash = None
     if args.file and not foreign:
         # Read while the window's modules load and the window is built.
         splash = _splash(Path(args.file).name)
         if not early:
             READING[key] = Reading(args.file, args.qrels, args.preset)
-    # An annotators' sheet: the window starts empty, the import wizard over it.
+    # A run without its qrels, an annotators' sheet: the window starts
+    # empty, the qrels' dialog or the import wizard over it.
     window = build_window(None if foreign else args.file, qrels=args.qrels,
                           preset=args.preset, review_docks=False, importing=foreign,
                           before_read=True)

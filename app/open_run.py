@@ -11,25 +11,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from app.file_formats import QRELS_OPEN_FILTER
-from core.errors import InputError
+from app.opening import needs_qrels
 
-__all__ = ["ask_for_qrels", "needs_qrels"]
-
-
-def needs_qrels(path: Path) -> bool:
-    """Whether ``path`` is a run read only with its qrels: its first line a
-    TREC run's, or the JSON ``{query: {source: number}}`` of ranx and
-    pytrec_eval (told by its first bytes; a file that cannot be read is
-    not: its reader says why)."""
-    from core.io.files import sniff
-    from core.io.load import looks_like_trec_run
-    from core.io.qrels_kind import is_score_dict
-
-    try:
-        head = sniff(path)
-    except (InputError, OSError):
-        return False
-    return is_score_dict(head) or looks_like_trec_run(path, head)
+__all__ = ["ask_for_qrels", "needs_qrels"]  # (needs_qrels: app.opening, Qt-free)
 
 
 def ask_for_qrels(parent: QWidget, run: Path) -> Path | None:

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from core.io.files import Head
     from core.model.document import Document
 
-__all__ = ["READING", "Reading", "evaluated", "load", "parse_args", "reading_key", "start_reading",
-           "stat_or_none"]
+__all__ = ["READING", "Reading", "evaluated", "load", "needs_qrels", "parse_args", "reading_key",
+           "start_reading", "stat_or_none"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -100,6 +100,23 @@ def evaluated(doc: Document) -> Evaluation | None:
         return None
 
 
+def needs_qrels(path: Path) -> bool:
+    """Whether ``path`` is a run read only with its qrels: its first line a
+    TREC run's, or the JSON ``{query: {source: number}}`` of ranx and
+    pytrec_eval (told by its first bytes; a file that cannot be read is
+    not: its reader says why)."""
+    from core.errors import InputError
+    from core.io.files import sniff
+    from core.io.load import looks_like_trec_run
+    from core.io.qrels_kind import is_score_dict
+
+    try:
+        head = sniff(path)
+    except (InputError, OSError):
+        return False
+    return is_score_dict(head) or looks_like_trec_run(path, head)
+
+
 def stat_or_none(path: str | Path) -> os.stat_result | None:
     """``os.stat(path)``; None when it fails (the reader says why)."""
     try:
@@ -121,8 +138,12 @@ class Reading:
         self._box: list[Document | BaseException] = []
         self._lock = threading.Lock()
         self._then: list[Callable[[], object]] = []
-        #: Set by :meth:`abandon`: the document is not wanted.
+        #: Set by :meth:`stop`: the document is not wanted, and its read
+        #: ends before its next piece (core.io.stop).
         self._abandoned = False
+        from core.io.stop import Stop
+
+        self._stop = Stop()
         #: The file's size and time before it is read (None: not a file that
         #: can be read): the editor takes its digest after the window is up
         #: and knows it changed since it was read when these differ then.
@@ -150,8 +171,10 @@ class Reading:
 
     def _read(self, path: str | Path, qrels: str | Path | None, preset: str | None,
               head: Head | None) -> None:
+        from core.io.stop import check, stoppable
+
         try:
-            with _SWITCHING:
+            with _SWITCHING, stoppable(self._stop):
                 try:
                     doc = load(path if head is None else head, qrels)
                 finally:
@@ -159,6 +182,7 @@ class Reading:
                         from core.io.trec.both import end_ahead
 
                         end_ahead(path, qrels)
+                check()  # stopped as its last piece was read: the document is dropped
                 if preset is not None:
                     doc.conventions = apply_preset(doc.conventions, preset)
                 if not self._abandoned:
@@ -187,12 +211,18 @@ class Reading:
                 return
         call()
 
-    def abandon(self) -> None:
+    def stop(self) -> None:
         """The document is not wanted (the window was closed while it was
-        read): it is not evaluated, and this waits for the read to end (its
-        files closed, a child process that helped it reaped: nothing is left
-        behind; core's read has no way to stop halfway)."""
+        read): the read ends before its next piece (a megabyte of the run:
+        :class:`core.io.stop.Stopped` is what it then gives), the child
+        process that helps it is killed, and it is not evaluated."""
         self._abandoned = True
+        self._stop.set()
+
+    def abandon(self) -> None:
+        """:meth:`stop`, then wait for the read to end (its files closed, a
+        child process that helped it reaped: nothing is left behind)."""
+        self.stop()
         self._thread.join()
 
     def __call__(self) -> Document:
@@ -215,8 +245,9 @@ def reading_key(path: str | Path, qrels: str | Path | None,
 
 def start_reading(args: argparse.Namespace) -> bool:
     """Start reading the file ``args`` name (unless it is already being
-    read), when the window will show it: not an annotators' sheet given
-    without qrels (the import wizard reads that one). Whether it is read."""
+    read), when the window will show it: not an annotators' sheet nor a run
+    given without qrels (the import wizard reads the one, the window asks for
+    the other's qrels). Whether it is read."""
     if not args.file:
         return False
     key = reading_key(args.file, args.qrels, args.preset)
@@ -225,7 +256,9 @@ def start_reading(args: argparse.Namespace) -> bool:
     if not args.qrels:
         from core.io.load import is_annotator_sheet
 
-        if is_annotator_sheet(Path(args.file)):
+        # The import wizard reads an annotators' sheet; a run waits for the
+        # qrels the window asks for (app.main, as File > Open does).
+        if needs_qrels(Path(args.file)) or is_annotator_sheet(Path(args.file)):
             return False
     READING[key] = Reading(args.file, args.qrels, args.preset)
     return True

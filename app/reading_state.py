@@ -7,7 +7,8 @@ document's own views are left to do once it arrives. Meanwhile the window
 says what it reads (a line in the status bar, one above the grid), its grid,
 panels and docks are greyed and take no key or click, and every menu action
 but Close and Quit is off (nothing may edit, save or replace the document
-that is coming); closing it drops the document (:meth:`app.opening.Reading.abandon`).
+that is coming); closing it stops the read and drops the document
+(:meth:`app.opening.Reading.stop`).
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ class ReadingState(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Close:
             self.closed = True
+            self.reading.stop()  # (app.main waits for its end, a piece away)
         return False
 
     def _end(self) -> None:

@@ -428,22 +428,36 @@ def test_the_window_shows_while_the_run_is_read_and_takes_nothing_until_it_arriv
 
 
 def test_closing_while_the_run_is_read_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
-    """Quit while the run is read: the window goes, the document is dropped
-    (not evaluated, never shown) and the reading thread has ended when the
-    editor returns (a child process that helped it reaped: none is left)."""
+    """Close (its shortcut) while the run is read: the window goes, the read
+    stops before its next piece (core.io.stop: none is read after it), the
+    document is dropped (not evaluated, never shown) and the reading thread
+    has ended when the editor returns (a child process that helped it
+    reaped: none is left; tests/test_trec_fork.py stops one mid-read)."""
     import os
     import threading
+
+    from core.io.stop import Stopped
+    from core.io.trec import scan
+
+    pieces: list[int] = []
+    read_piece = scan._read_piece
+    monkeypatch.setattr(scan, "_read_piece", lambda *a: pieces.append(1) or read_piece(*a))
 
     def during(window, reading, let_go):  # type: ignore[no-untyped-def]
         qtbot.addWidget(window)
         qtbot.waitExposed(window)
-        window.app_actions["quit"].trigger()
+        key = window.app_actions["close"].shortcut()[0]  # (Ctrl+W, or Ctrl+F4 offscreen)
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow)
+        qtbot.keyClick(window, key.key(), key.keyboardModifiers())
         assert not window.isVisible()
-        let_go()  # (the read ends on its own: core's read cannot stop halfway)
+        let_go()
 
     window, reading = _launch_held(monkeypatch, tmp_path, during)
     assert not reading.busy
     assert "open-file" not in [t.name for t in threading.enumerate()]
+    assert pieces == []  # stopped before its first piece
+    assert isinstance(reading._box[0], Stopped)
     assert reading.evaluation is None  # dropped before its evaluation
     assert window.document.n_queries == 0  # never shown in the closed window
     with pytest.raises(ChildProcessError):

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from app.file_formats import Origin
 from core.engine.evaluation import evaluate
@@ -95,4 +95,102 @@ def test_file_open_of_a_run_without_its_qrels_opens_nothing(
     assert window.file_ops.open_dialog() is None
     assert titles == ["Open worksheet", "Open the qrels of run.json"]
     assert window.document is shown
+    assert window.file_ops.task is None
+
+
+def _launch(monkeypatch: pytest.MonkeyPatch, qtbot: Any, argv: list[str],
+            during: Any) -> Any:
+    """``ndcg-worksheet ARGV`` through the launcher (``app.launcher.main``),
+    ``during(window)`` run as its event loop; the window."""
+    from PySide6.QtWidgets import QApplication
+
+    import app.launcher as launcher
+    import app.main as main_module
+
+    built: list[Any] = []
+    build = main_module.build_window
+    monkeypatch.setattr(main_module, "build_window",
+                        lambda *a, **k: built.append(build(*a, **k)) or built[-1])
+
+    def event_loop(_app: Any) -> int:
+        (window,) = built
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        during(window)
+        return 0
+
+    monkeypatch.setattr(QApplication, "exec", event_loop)
+    assert launcher.main(argv) == 0
+    return built[0]
+
+
+@pytest.mark.parametrize("kind", ["json", "trec"])
+def test_a_run_given_at_launch_without_qrels_asks_for_them(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str):
+    """``ndcg-worksheet run.json`` (or a TREC run) takes File > Open's way:
+    the window, empty, asks for the run's qrels and reads them with it (it
+    went to the import wizard, and a TREC run was refused naming --qrels)."""
+    from app.fileops import FileOps
+    from app.opening import READING
+
+    run, qrels = _files(tmp_path, kind)
+    boxes = Boxes(monkeypatch)
+    monkeypatch.setattr(FileOps, "run_import_wizard", lambda _s, p: pytest.fail(f"wizard {p}"))
+    titles: list[str] = []
+
+    def dialog(_parent: Any, title: str, *_a: Any, **_k: Any) -> tuple[str, str]:
+        titles.append(title)
+        return str(qrels), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(dialog))
+
+    def during(window: Any) -> None:
+        assert not READING  # nothing read before the qrels are known
+        qtbot.waitUntil(lambda: window.path == run, timeout=10_000)
+
+    window = _launch(monkeypatch, qtbot, [str(run), "--preset", "trec_eval"], during)
+    assert boxes.shown == []
+    assert titles == [f"Open the qrels of {run.name}"]
+    doc = window.document
+    assert doc.query_ids == ["q1", "q2"]
+    np.testing.assert_array_equal(doc.grade, [np.nan, 1.0, 2.0, 0.0, 1.0])
+    assert window.file_ops.origin is Origin.RUN
+    assert window.file_ops.qrels == qrels.resolve()
+    # The preset named at launch, as evaluate reads the same files under it.
+    from core.model.presets import apply_preset
+
+    want = load_document(run, qrels=qrels)
+    want.conventions = apply_preset(want.conventions, "trec_eval")
+    assert doc.conventions == want.conventions
+    np.testing.assert_array_equal(window.session.evaluation.ndcg, evaluate(want).ndcg)
+    assert not window.findChild(type(window.grid_panel), "placeholderBanner")
+    banner = window.findChild(QWidget, "placeholderBanner")
+    assert banner is None or not banner.isVisible()
+
+
+def test_a_run_given_at_launch_whose_qrels_are_not_chosen_opens_nothing(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Cancelling the qrels' dialog at launch leaves the window empty (no
+    data the user did not open), saying in one line what to do."""
+    from app.fileops import FileOps
+
+    run, _ = _files(tmp_path, "trec")
+    boxes = Boxes(monkeypatch)
+    monkeypatch.setattr(FileOps, "run_import_wizard", lambda _s, p: pytest.fail(f"wizard {p}"))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *_a, **_k: ("", "")))
+    lines: list[str] = []
+
+    def during(window: Any) -> None:
+        banner = window.findChild(QWidget, "placeholderBanner")
+        qtbot.waitUntil(lambda: "was not opened" in banner.text.text(), timeout=10_000)
+        assert banner.isVisible()
+        lines.append(banner.text.text())
+
+    window = _launch(monkeypatch, qtbot, [str(run)], during)
+    assert boxes.shown == []
+    assert lines == ["run.txt was not opened: a run is read with its qrels. File > Open… "
+                     "asks for them."]
+    assert window.path is None
+    assert window.document.n_queries == 0
     assert window.file_ops.task is None

@@ -53,3 +53,15 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
     assert said["read ahead"] == "read"  # the editor's launch (core.io.trec.both.read_ahead)
     assert int(lines[-1].split()[1]) >= 7 * 4 + 2  # each case forked (well, killed, raising,
     # garbled), and twice ahead
+
+
+def test_a_stopped_read_ends_at_its_next_piece_and_kills_its_child():
+    # core.io.stop: a read stopped from another thread (the editor's window
+    # closed while the run is read) while this process reads its pieces, then
+    # while it waits for a child that never ends by itself: Stopped, no piece
+    # read after the stop, the child killed and reaped.
+    lines = check("stopped")
+    assert lines[0] == "stopped while reading -> after 2 pieces, no child left"
+    assert lines[1].startswith("stopped while waiting -> after ")
+    assert lines[1].endswith(" pieces, no child left")
+    assert lines[-1] == "forked 2"

@@ -178,6 +178,74 @@ def read_ahead(run: Path, qrels: Path) -> None:
     print("read ahead -> read", flush=True)
 
 
+def _stuck(*_: Any) -> Any:
+    """A child's share that does not end (until killed; 20 s at most)."""
+    threading.Event().wait(20)
+    raise AssertionError("the stopped read's child was not killed")
+
+
+def stopped(folder: Path) -> None:
+    """The editor's launch read stopped from another thread (a window closed
+    while it reads: core.io.stop), once while this process reads its pieces
+    and once while it waits for its child (stuck: only a kill ends it): the
+    read gives Stopped, reads no piece after the stop, and leaves no child."""
+    from core.io.stop import Stop, Stopped, stoppable
+
+    run, qrels = folder / "r.txt", folder / "q.txt"
+    run.write_text("".join(f"q{i % 7} Q0 d{i} {i} {i % 5}.5 t\n" for i in range(900)))
+    qrels.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(0, 900, 2)))
+    read_piece, result = scan._read_piece, child.Child.result
+    for when in ("reading", "waiting"):
+        stop, there, gate, pieces = Stop(), threading.Event(), threading.Event(), []
+
+        def counted(*args: Any, when: str = when, pieces: list[int] = pieces,
+                    there: threading.Event = there, gate: threading.Event = gate) -> Any:
+            pieces.append(1)
+            if when == "reading" and len(pieces) == 2:
+                there.set()
+                gate.wait(20)
+            return read_piece(*args)
+
+        def waited(part: child.Child, there: threading.Event = there) -> Any:
+            there.set()
+            return result(part)
+
+        scan._read_piece, child.Child.result = counted, waited
+        try:
+            with mode("fork", 0.5, 256):
+                both._rest_and_qrels = _stuck
+                both.read_ahead(run, qrels)
+                got: list[Any] = []
+
+                def read(stop: Stop = stop, got: list[Any] = got) -> None:
+                    with stoppable(stop):
+                        try:
+                            got.append(join.document_from_trec(run, qrels, unshared=True))
+                        except Stopped as exc:
+                            got.append(exc)
+
+                reading = threading.Thread(target=read)
+                reading.start()
+                assert there.wait(20)
+                seen = len(pieces)
+                stop.set()
+                gate.set()
+                reading.join(20)
+        finally:
+            scan._read_piece, child.Child.result = read_piece, result
+        assert not reading.is_alive(), when
+        assert [type(g).__name__ for g in got] == ["Stopped"], (when, got)
+        assert len(pieces) == seen, (when, len(pieces), seen)  # none read after the stop
+        assert not both._AHEAD
+        try:
+            os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:  # no child at all: none left
+            pass
+        else:
+            raise AssertionError(f"stopped while {when}: a child left")
+        print(f"stopped while {when} -> after {seen} pieces, no child left", flush=True)
+
+
 def cases(folder: Path) -> None:
     """Hand-made cases: each line of bad input in the child's share, and
     the conditions under which the reader forks."""
@@ -233,6 +301,9 @@ def cases(folder: Path) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "property":
         forked_equals_threads()
+    elif sys.argv[1] == "stopped":
+        with TemporaryDirectory() as top:
+            stopped(Path(top))
     else:
         with TemporaryDirectory() as top:
             cases(Path(top))

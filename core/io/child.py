@@ -62,6 +62,9 @@ class Child:
     def __init__(self, pid: int, files: list[int]) -> None:
         self._pid: int | None = pid
         self._files = files
+        #: Held while the child is reaped: :meth:`kill`, from another
+        #: thread, never signals an id reaped (and perhaps reused) meanwhile.
+        self._lock = threading.Lock()
 
     def result(self) -> Any:
         """The function's result once the child has exited (waits for it),
@@ -69,8 +72,11 @@ class Child:
         cannot be read."""
         if self._pid is None:
             return FAILED
-        _, status = os.waitpid(self._pid, 0)
-        self._pid = None
+        # Waited for without reaping it (it stays ours for kill), then reaped.
+        os.waitid(os.P_PID, self._pid, os.WEXITED | os.WNOWAIT)
+        with self._lock:
+            _, status = os.waitpid(self._pid, 0)
+            self._pid = None
         try:
             if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
                 return FAILED
@@ -83,11 +89,20 @@ class Child:
 
     def cancel(self) -> None:
         """End the child (its result is not wanted) and wait for it."""
-        if self._pid is not None:
-            os.kill(self._pid, signal.SIGKILL)  # our own child, by its id
-            os.waitpid(self._pid, 0)
-            self._pid = None
-            self._close()
+        with self._lock:
+            if self._pid is not None:
+                os.kill(self._pid, signal.SIGKILL)  # our own child, by its id
+                os.waitpid(self._pid, 0)
+                self._pid = None
+                self._close()
+
+    def kill(self) -> None:
+        """End the child now, from any thread (a stopped read,
+        :mod:`core.io.stop`): :meth:`result` then gives :data:`FAILED` and
+        :meth:`cancel` reaps it."""
+        with self._lock:
+            if self._pid is not None:
+                os.kill(self._pid, signal.SIGKILL)  # our own child, not yet reaped
 
     def _close(self) -> None:
         for fd in self._files:

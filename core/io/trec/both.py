@@ -12,12 +12,16 @@ from __future__ import annotations
 import stat
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
+from contextvars import copy_context
+from functools import partial
 from pathlib import Path
 from typing import cast
 
 from core.errors import InputError
 from core.io import child
 from core.io.files import open_input
+from core.io.stop import current as current_stop
 from core.io.trec import alloc, scan
 from core.io.trec.columns import Columns, Table
 from core.io.trec.read import QRELS_FIELDS, RUN_FIELDS, Run
@@ -45,7 +49,9 @@ def read_both(run_path: Path, qrels_path: Path, threads: int) -> tuple[Run, Tabl
     # qrels' pieces are handed to it and copied out on a thread of their own.
     with (ThreadPoolExecutor(max_workers=threads) as pieces,
           ThreadPoolExecutor(max_workers=1) as lane):
-        qrels = lane.submit(scan.scan_file, qrels_path, *QRELS_FIELDS, 1, stop, pieces)
+        # (in this thread's context: a stopped read stops the qrels' too, core.io.stop)
+        qrels = lane.submit(copy_context().run, partial(
+            scan.scan_file, qrels_path, *QRELS_FIELDS, 1, stop, pieces))
         try:
             run = Run(run_path, pool=pieces)
         except BaseException:
@@ -137,6 +143,12 @@ def end_ahead(run: str | Path, qrels: str | Path) -> None:
         ahead[1].cancel()
 
 
+def _stopping(part: child.Child) -> AbstractContextManager[None]:
+    """``part`` killed if this thread's read is stopped while it runs."""
+    reading = current_stop()
+    return nullcontext() if reading is None else reading.killing(part)
+
+
 def _read_forked(run_path: Path, qrels_path: Path, split: int,
                  part: child.Child) -> tuple[Run, Table | None]:
     """The run's first ``split`` bytes read here while a forked child
@@ -153,7 +165,8 @@ def _read_forked(run_path: Path, qrels_path: Path, split: int,
         return cast(Columns | None, got[0])
 
     try:
-        run = Run(run_path, threads=1, tail=(split, rest))
+        with _stopping(part):  # a stopped read kills the child (core.io.stop)
+            run = Run(run_path, threads=1, tail=(split, rest))
     finally:
         part.cancel()  # nothing when its result was taken
     if run._table is None:  # the line-by-line join reads the qrels itself

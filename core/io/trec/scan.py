@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.io.files import open_input, unreadable
+from core.io.stop import check as check_stopped
 from core.io.trec import alloc
 from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
 from core.io.trec.text import BOM, check_head, decode
@@ -60,7 +61,8 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 def _pieces(path: Path, start: int = 0, end: int | None = None) -> Iterator[bytes]:
     """The file (its bytes from ``start`` up to ``end``, both at the start
-    of a line) in pieces of whole lines (a piece never splits ``\\r\\n``)."""
+    of a line) in pieces of whole lines (a piece never splits ``\\r\\n``);
+    :class:`core.io.stop.Stopped` before the next piece of a stopped read."""
     fh = open_input(path)  # a regular file only: a FIFO or a device is refused
     with fh:
         rest = b""
@@ -69,6 +71,7 @@ def _pieces(path: Path, start: int = 0, end: int | None = None) -> Iterator[byte
         if start:  # a child's share of a plain file (a decompressed one has no seek)
             fh.seek(start)
         while True:
+            check_stopped()  # a read stopped from another thread ends here (core.io.stop)
             try:
                 piece = fh.read(_CHUNK if left < 0 else min(_CHUNK, left))
             except OSError as exc:

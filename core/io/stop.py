@@ -1,0 +1,90 @@
+"""A read stopped from another thread, between its pieces.
+
+The editor reads a run given at launch on a thread while its window shows
+(``app.opening``); a window closed meanwhile does not want the document.
+The thread reads inside :func:`stoppable`; :meth:`Stop.set`, from any
+thread, makes the fast TREC reader raise :class:`Stopped` before its next
+piece (:func:`check`, about a megabyte apart) and kills the forked child
+that reads the run's last part and the qrels (:meth:`Stop.killing`): the
+read ends within a piece, nothing half read is returned, no child is left.
+
+The stop travels with the reading thread's context (a ``ContextVar``), not
+through every reader's arguments: a read started elsewhere (the command
+line, a test) is never stopped and pays one lookup a piece.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from core.io.child import Child
+
+__all__ = ["Stop", "Stopped", "check", "current", "stoppable"]
+
+
+class Stopped(Exception):
+    """The read was stopped (:meth:`Stop.set`): its document is not wanted."""
+
+
+class Stop:
+    """A stop for one read: set once, from any thread (``event``: an event
+    of the caller's own, e.g. a task's cancel)."""
+
+    def __init__(self, event: threading.Event | None = None) -> None:
+        self._event = event or threading.Event()
+        self._lock = threading.Lock()
+        self._children: list[Child] = []
+
+    def set(self) -> None:
+        """Stop the read: the reader raises :class:`Stopped` at its next
+        piece; the child helping it is killed (reaped by the reader)."""
+        with self._lock:
+            self._event.set()
+            children = list(self._children)
+        for part in children:
+            part.kill()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    @contextmanager
+    def killing(self, part: Child) -> Iterator[None]:
+        """``part`` killed when the read is stopped while it runs."""
+        with self._lock:
+            self._children.append(part)
+            stopped = self._event.is_set()
+        if stopped:
+            part.kill()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._children.remove(part)
+
+
+_CURRENT: ContextVar[Stop | None] = ContextVar("ndcg_worksheet_read_stop", default=None)
+
+
+def current() -> Stop | None:
+    """The stop of the read on this thread (None: none can stop it)."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def stoppable(stop: Stop) -> Iterator[Stop]:
+    """The reads made inside it, on this thread, stop when ``stop`` is set."""
+    token = _CURRENT.set(stop)
+    try:
+        yield stop
+    finally:
+        _CURRENT.reset(token)
+
+
+def check() -> None:
+    """Raise :class:`Stopped` when this thread's read was stopped."""
+    stop = _CURRENT.get()
+    if stop is not None and stop.is_set():
+        raise Stopped("the read was stopped")
