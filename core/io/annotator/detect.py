@@ -26,7 +26,7 @@ from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
-from core.io.annotator.write import written_consensus
+from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
 
@@ -155,10 +155,15 @@ def choose_sheet(heads: dict[str, list[list[Any]]]) -> str:
 
 
 def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]:
-    """Field -> column, and the annotators' grade columns, from the names."""
+    """Field -> column, and the annotators' grade columns, from the names
+    (in a worksheet CSV written here, ``grade_`` and each one's name:
+    :func:`~core.io.annotator.write.written_annotators`)."""
     offers: dict[str, list[tuple[int, int]]] = {}
-    wide: list[tuple[int, str]] = []
+    written = written_annotators(header)
+    wide: list[tuple[int, str]] = list(written)
     for col, name in enumerate(header):
+        if col in dict(written):
+            continue
         named = name_field(name)
         if named.field is not None:
             offers.setdefault(named.field, []).append((named.rank, col))
