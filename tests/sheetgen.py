@@ -521,9 +521,10 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
     """A survey's or a crowd platform's export (``platform``, else one of
     :data:`PLATFORMS` drawn): Qualtrics' three header rows (the question
     ids, the questions' texts naming each item's query and page, the
-    import ids), its metadata columns and preview responses, with Prolific's
-    participant, study and session ids, a timing question and an attention
-    check (``prolific``); or a Mechanical Turk batch's results, one row per
+    import ids), its metadata columns and preview responses, a timing
+    question half the time (its seconds whole half of those: ``14.000``),
+    with Prolific's participant, study and session ids, a timing question
+    and an attention check (``prolific``); or a Mechanical Turk batch's results, one row per
     assignment (``mturk``). 2-3 queries of 2-4 items, 2-4 people."""
     rnd = draw(st.randoms(use_true_random=False))
     platform = platform or draw(st.sampled_from(PLATFORMS))
@@ -552,15 +553,18 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
         {"ImportId": f"QID1_{i + 1}"} for i in range(len(items))]
     codes, texts, ids = ([*codes, "Q2"], [*texts, "Anything else you would like to tell us?"],
                          [*ids, {"ImportId": "QID2_TEXT"}])
+    timed = prolific or rnd.random() < 0.5  # a timing question on the page
+    whole = rnd.random() < 0.5  # its seconds all whole (1.000, 12.000), as real exports hold
+    if timed:
+        codes += [f"Q3_{t}" for t in _TIMING]
+        texts += [f"Timing - {t}" for t in _TIMING]
+        ids += [{"ImportId": f"QID3_{t.upper().replace(' ', '_')}"} for t in _TIMING]
     if prolific:
-        timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
-        codes += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"]
-        texts += [f"Timing - {t}" for t in timing] + [
-            "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
-            "SESSION_ID"]
-        ids += [{"ImportId": f"QID3_{t.upper().replace(' ', '_')}"} for t in timing] + [
-            {"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
-            {"ImportId": "SESSION_ID"}]
+        codes += ["Q4", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"]
+        texts += ["Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
+                  "SESSION_ID"]
+        ids += [{"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
+                {"ImportId": "SESSION_ID"}]
     rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
     people = [("real", who) for who in range(n_people)]
     for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
@@ -578,11 +582,10 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
             f"R_{n:02d}{rnd.getrandbits(52):013x}", "anonymous" if kind == "real" else "preview",
             "EN", *(SURVEY_LABELS[grades[(it, who)] if kind == "real" else rnd.randrange(4)]
                     for it in items), rnd.choice(["", "", "nice study"])]
+        if timed:
+            row += _timing(rnd, whole)
         if prolific:
-            # seconds to the millisecond, as Qualtrics times a page
-            row += [f"{rnd.uniform(1, 9) + 0.137:.3f}", f"{rnd.uniform(30, 60) + 0.421:.3f}",
-                    f"{rnd.uniform(60, 90) + 0.873:.3f}", str(rnd.randint(3, 12)),
-                    "Somewhat relevant",
+            row += ["Somewhat relevant",
                     f"{n:02d}{rnd.getrandbits(88):022x}", "672b0c9a1f2e3d4c5b6a7980",
                     f"{n:02d}{rnd.getrandbits(88):022x}"]
         rows.append(row)
@@ -590,6 +593,21 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
                                                for w in range(n_people)) for q, d in items}
     return Drawn(rows, "survey", truth, kinds=["prolific" if prolific else "qualtrics"],
                  grade_headers=codes[11:11 + len(items)])
+
+
+#: Qualtrics' timing question's columns (``Timing - First Click`` ...).
+_TIMING = ["First Click", "Last Click", "Page Submit", "Click Count"]
+
+
+def _timing(rnd: Random, whole: bool) -> list[str]:
+    """A respondent's answers to the timing question: seconds to the
+    millisecond, as Qualtrics times a page (with ``whole``, whole seconds
+    written so: ``1.000``, ``12.000``), and a count of clicks."""
+    first, last = rnd.uniform(1, 9), rnd.uniform(14, 60)
+    seconds = [first, last, last + rnd.uniform(0.5, 30)]
+    if whole:
+        return [f"{max(1, round(x)):.3f}" for x in seconds] + [str(rnd.randint(2, 12))]
+    return [f"{x:.3f}" for x in seconds] + [str(rnd.randint(3, 12))]
 
 
 def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,

@@ -611,14 +611,18 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     assert (kept.excluded, kept.judgments_read) == ({}, 36)
 
 
-def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path):
+@pytest.mark.parametrize("whole", [False, True])
+def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path, whole: bool):
     """The Qualtrics export as a Prolific study writes it: the participant's
     ``PROLIFIC_PID`` (whose ``pid`` is no passage id), a timing question
     (``Timing - First Click`` ... ``Timing - Click Count``: seconds and a
     count, no items) and an attention check beside the items. The same six
     items and grades are read as without them (refused before: 'the headers
     do not say which query and source each item is'; with the PID kept
-    apart, the click count was an item 'Timing', 'Click Count')."""
+    apart, the click count was an item 'Timing', 'Click Count'). Timings in
+    whole seconds (``2.000``, ``40.000``: each column alone reads like
+    grades) are no items either (they were an item 'Timing' of four
+    sources, with grades 2 to 45)."""
     with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
@@ -631,7 +635,8 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
         '{"ImportId":"QID4"}', '{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"STUDY_ID"}',
         '{"ImportId":"recipientEmail"}']
     for n, r in enumerate(rows[3:]):
-        r += [f"{2.5 + n:.3f}", f"{40.75 + n:.3f}", f"{41.125 + n:.3f}", str(6 + n),
+        seconds = [2 + 3 * n, 40 + 7 * n, 52 + 5 * n] if whole else [2.5 + n, 40.75 + n, 41.125 + n]
+        r += [*(f"{x:.3f}" for x in seconds), str(6 + n),
               "Somewhat relevant", f"5f8a1c2b3d4e5f6a7b8c9d{n:02d}", "672b0c9a1f2e3d4c5b6a7980", ""]
     sheet = tmp_path / "prolific_qualtrics.csv"
     with open(sheet, "w", newline="", encoding="utf-8") as fh:
@@ -650,7 +655,9 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
     # 'no role; not imported' once the sheet was reshaped)
     why = {c.header: c.reason for c in result.report.columns}
     assert why["StartDate"] == "StartDate: dates and times, not imported"
-    assert why["Q3_Last Click"].startswith("Q3_Last Click: numbers 40.75 to 45.75, varying")
+    assert why["Q3_Last Click"].startswith(
+        "Q3_Last Click: numbers 40 to 75, varying" if whole
+        else "Q3_Last Click: numbers 40.75 to 45.75, varying")
     assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
 
 
