@@ -653,3 +653,28 @@ def test_a_quoted_export_with_one_unclosed_quote_keeps_its_commas(tmp_path: Path
     assert list(report.unmapped_labels) == ['Relevant (see\n3ZQA0002"']
     first = next(i for i in report.issues if i.value == 'Relevant (see\n3ZQA0002"')
     assert (first.row, first.column) == (6, "Answer.relevance.label")
+
+
+def test_a_sheet_past_the_size_limit_is_refused_as_every_text_file_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One limit for every text reader (core.io.files.MAX_BYTES): a sheet
+    past it is refused in the one line a run or qrels file past it is (the
+    importer kept its own MAX_TEXT_BYTES beside it, and read the file)."""
+    import io
+
+    from app.cli.main import main
+    from core.io import files
+    from core.io.textfile import read_detected
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("query,doc_id,relevance\nq1,d1,2\nq1,d2,0\n", encoding="utf-8")
+    limit = sheet.stat().st_size - 1
+    monkeypatch.setattr(files, "MAX_BYTES", limit)
+    line = f"{sheet}: the file is larger than {limit / 1024**3:g} GiB (split it into smaller files)"
+    with pytest.raises(InputError) as caught:
+        read_detected(sheet)
+    assert str(caught.value) == line
+    assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
+    assert capsys.readouterr().err == f"ndcg-worksheet: error: {line}\n"
+    assert not (tmp_path / "out.csv").exists()
