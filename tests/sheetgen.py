@@ -361,9 +361,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
         cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
                                                        for q, d, w in per_row], "grade", ""))
-        if len(people) == 1 and draw(st.integers(0, 4)) == 0:
+        if len(people) == 1 and not flat and draw(st.integers(0, 4)) == 0:
             # a second judge's grades beside the first, under a name no
-            # rule reads as whose: used or refused, never dropped
+            # rule reads as whose: used or refused, never dropped (not on
+            # a flat sheet: beside a grade named so, grades alike within
+            # each query are a group's number, as docs/import.md says)
             extra = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
             extra[:2] = [grades[-1], grades[0]]
             cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS), [write(g) for g in extra],
@@ -440,21 +442,27 @@ def _transposed(sheet: Drawn, rnd: Random, people: list[Any],
                 truth: dict[tuple[int, int], dict[Any, int]], ids: dict[tuple[int, int], Any],
                 write: Callable[[int], Any], kinds: list[str]) -> None:
     """One row per respondent, one column per item (``query [source]``), as
-    survey tools write them; a timestamp and the respondent's e-mail."""
+    survey tools write them; a timestamp and the respondent's e-mail, and
+    half the time a Google Forms quiz's ``Score`` (each respondent's points,
+    ``3 / 6`` or ``3``: small whole numbers under a ranking's name)."""
     items = sorted(truth)
-    header = ["Timestamp", "Email Address",
+    quiz = rnd.choice(["", "", "points", "out of"])
+    header = ["Timestamp", "Email Address", *(["Score"] if quiz else []),
               *(f"{QUERIES[q]} [{ids[(q, d)]}]" for q, d in items)]
     start = datetime(2024, 3, 4, 10, 0)
     rows = [header]
     emails = PEOPLE["email"]
     for i, who in enumerate(people):
+        points = rnd.randint(0, 6)
         rows.append([(start + timedelta(minutes=9 * i)).strftime("%m/%d/%Y %H:%M:%S"),
-                     emails[i % len(emails)], *(write(truth[it][who]) for it in items)])
+                     emails[i % len(emails)],
+                     *([points if quiz == "points" else f"{points} / 6"] if quiz else []),
+                     *(write(truth[it][who]) for it in items)])
     sheet.rows = rows
-    sheet.kinds = ["timestamp"]
+    sheet.kinds = ["timestamp", *(["quiz score"] if quiz else [])]
     sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(float(truth[(q, d)][w])
                                                           for w in people) for q, d in items}
-    sheet.grade_headers = header[2:]
+    sheet.grade_headers = header[3 if quiz else 2:]
 
 
 def write_sheet(sheet: Drawn | Run, path: Path) -> Path:

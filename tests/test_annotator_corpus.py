@@ -495,6 +495,34 @@ def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
             "names are the file's own)") in notes
 
 
+@pytest.mark.parametrize("points", ["{} / 5", "{}"])
+def test_a_quiz_score_in_a_survey_is_no_ranking(tmp_path: Path, points: str):
+    """Google Forms in quiz mode writes each respondent's points under
+    ``Score`` (``3 / 5``, or ``3``) after the e-mail: one value per
+    respondent over all of its items, it ranks none of them. It is left
+    out saying so, and the grid's judgments are read as without it (the
+    points were read as the ranking's scores, each item's the first
+    respondent's; ``3 / 5`` rejected every row)."""
+    with open(DATA / "google_forms_grid.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    for n, r in enumerate(rows):
+        r.insert(2, "Score" if n == 0 else points.format((3 * n) % 6))
+    sheet = tmp_path / "quiz.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    result = import_annotations(sheet)
+    original = import_annotations(DATA / "google_forms_grid.csv").document
+    doc = result.document
+    assert list(doc.source_id) == list(original.source_id)
+    assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
+    assert np.isnan(doc.score).all()
+    assert result.report.mapping.score is None
+    why = {c.header: (c.role, c.reason) for c in result.report.columns}
+    assert why["Score"] == ("", "Score: named as a ranking's score, but one value per "
+                            "respondent (a survey's row), the same over all of its items: it "
+                            "ranks no item; not imported")
+
+
 def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     sheet = tmp_path / "survey.csv"
