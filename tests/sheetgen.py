@@ -505,7 +505,7 @@ def _nested(record: dict[str, Any]) -> dict[str, Any]:
 #: (:func:`platform_sheets`), with their header rows, metadata columns and
 #: rows that are no judgments, as tests/data/annotators holds them
 #: (qualtrics_export.csv, mturk_batch_results.csv).
-PLATFORMS = ["qualtrics", "prolific", "mturk"]
+PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio"]
 #: Qualtrics' four levels, as its export writes the answers.
 SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 _QUALTRICS_META = [("StartDate", "Start Date", "startDate"), ("EndDate", "End Date", "endDate"),
@@ -519,9 +519,10 @@ _QUALTRICS_META = [("StartDate", "Start Date", "startDate"), ("EndDate", "End Da
                    ("DistributionChannel", "Distribution Channel", "distributionChannel"),
                    ("UserLanguage", "User Language", "userLanguage")]
 _MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
-                 "AssignmentId", "WorkerId", "AssignmentStatus", "AcceptTime", "SubmitTime",
-                 "WorkTimeInSeconds", "Input.query", "Input.doc_id", "Input.url",
-                 "Answer.relevance", "Approve", "Reject"]
+                 "AssignmentDurationInSeconds", "AutoApprovalDelayInSeconds",
+                 "LifetimeInSeconds", "AssignmentId", "WorkerId", "AssignmentStatus",
+                 "AcceptTime", "SubmitTime", "WorkTimeInSeconds", "Input.query", "Input.doc_id",
+                 "Input.url", "Answer.relevance", "Approve", "Reject"]
 
 
 @st.composite
@@ -532,8 +533,10 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
     import ids), its metadata columns and preview responses, a timing
     question half the time (its seconds whole half of those: ``14.000``),
     with Prolific's participant, study and session ids, a timing question
-    and an attention check (``prolific``); or a Mechanical Turk batch's results, one row per
-    assignment (``mturk``). 2-3 queries of 2-4 items, 2-4 people."""
+    and an attention check (``prolific``); a Mechanical Turk batch's
+    results, one row per assignment (``mturk``); or a Label Studio CSV
+    export, one row per annotation (``labelstudio``). 2-3 queries of 2-4
+    items, 2-4 people."""
     rnd = draw(st.randoms(use_true_random=False))
     platform = platform or draw(st.sampled_from(PLATFORMS))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
@@ -544,6 +547,8 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
         grades[(it, 0)] = level  # say the scale only by those the sheet holds)
     if platform == "mturk":
         return _mturk(rnd, items, n_people, grades)
+    if platform == "labelstudio":
+        return _label_studio(rnd, items, n_people, grades)
     return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
 
 
@@ -626,15 +631,20 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
     workers = PEOPLE["worker"]
     rows: list[list[Any]] = [list(_MTURK_HEADER)]
     created = datetime(2024, 3, 4, 10, 0)
+    # the batch's seconds: a quick HIT's work times are small whole numbers
+    # (2-9: as grade-like as real ones get), its lifetime empty or a day
+    quick = rnd.random() < 0.5
+    lifetime = rnd.choice(["", "86400", "259200"])
     for n, (q, d) in enumerate(items):
         hit = f"3HIT{n:03d}Q2K9S{q}"
         for who in range(n_people):
             accepted = created + timedelta(minutes=5 + 3 * n + who)
-            took = rnd.randint(20, 300)
+            took = rnd.randint(2, 9) if quick else rnd.randint(20, 300)
             rows.append([
                 hit, "3TYPE9ZK", "Rate how relevant a web page is", "$0.05",
-                created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people),
-                f"3ASG{n:03d}{who}ZZ", workers[who], rnd.choice(["Submitted", "Approved"]),
+                created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people), "3600", "259200",
+                lifetime, f"3ASG{n:03d}{who}ZZ", workers[who],
+                rnd.choice(["Submitted", "Approved"]),
                 accepted.strftime("%a %b %d %H:%M:%S PST %Y"),
                 (accepted + timedelta(seconds=took)).strftime("%a %b %d %H:%M:%S PST %Y"),
                 str(took), QUERIES[q], f"clueweb-{q:02d}-{d:04d}",
@@ -644,3 +654,29 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
     truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
         float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
     return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])
+
+
+def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
+                  grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Label Studio project's CSV export (see :func:`platform_sheets`): one
+    row per annotation, its columns in alphabetical order, the annotators
+    as the users' numbers (1, 2, 3: small whole numbers) or e-mails, the
+    task's ``id``, the annotation's, and its ``lead_time`` in seconds
+    (whole half the time: ``4.0``), the choices as labels."""
+    said = SCALES["labels"][1]
+    who = list(range(1, n_people + 1)) if rnd.random() < 0.5 else PEOPLE["email"][:n_people]
+    whole = rnd.random() < 0.5
+    rows: list[list[Any]] = [["annotation_id", "annotator", "created_at", "id", "lead_time",
+                              "query", "doc", "relevance", "updated_at"]]
+    start = datetime(2024, 3, 1, 10, 0)
+    for n, (q, d) in enumerate(items):
+        for w in range(n_people):
+            at = start + timedelta(days=w, minutes=n)
+            took = rnd.randint(2, 9) if whole else rnd.uniform(1.5, 40)
+            rows.append([100 + n * n_people + w + 1, who[w],
+                         at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 1000 + n, round(took, 3),
+                         QUERIES[q], f"doc/{q}-{d}", said(min(2, grades[((q, d), w)])),
+                         (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")])
+    truth = {(QUERIES[q], f"doc/{q}-{d}"): sorted(
+        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "long", truth, kinds=["labelstudio"], grade_headers=["relevance"])
