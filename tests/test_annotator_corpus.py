@@ -495,6 +495,18 @@ def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
             "names are the file's own)") in notes
 
 
+def _data_rows(name: str) -> list[list[str]]:
+    """The rows of ``tests/data/annotators/NAME`` (a CSV file), to edit."""
+    with open(DATA / name, newline="", encoding="utf-8") as fh:
+        return list(csv.reader(fh))
+
+
+def _csv(path: Path, rows: list[list[Any]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
 @pytest.mark.parametrize("points", ["{} / 5", "{}"])
 def test_a_quiz_score_in_a_survey_is_no_ranking(tmp_path: Path, points: str):
     """Google Forms in quiz mode writes each respondent's points under
@@ -503,13 +515,10 @@ def test_a_quiz_score_in_a_survey_is_no_ranking(tmp_path: Path, points: str):
     out saying so, and the grid's judgments are read as without it (the
     points were read as the ranking's scores, each item's the first
     respondent's; ``3 / 5`` rejected every row)."""
-    with open(DATA / "google_forms_grid.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+    rows = _data_rows("google_forms_grid.csv")
     for n, r in enumerate(rows):
         r.insert(2, "Score" if n == 0 else points.format((3 * n) % 6))
-    sheet = tmp_path / "quiz.csv"
-    with open(sheet, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
+    sheet = _csv(tmp_path / "quiz.csv", rows)
     result = import_annotations(sheet)
     original = import_annotations(DATA / "google_forms_grid.csv").document
     doc = result.document
@@ -611,15 +620,12 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     told by what they hold (objects; texts over columns of grades), the items
     read from the question texts, and the preview and test responses skipped
     by the other column of statuses (DistributionChannel)."""
-    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+    rows = _data_rows("qualtrics_export.csv")
     status = rows[0].index("Status")
     for r in rows[3:]:
         r[status] = {"IP Address": "0", "Survey Preview": "1", "Survey Test": "2"}[r[status]]
     rows[2] = [c.replace('"ImportId"', '"colKey"') for c in rows[2]]
-    sheet = tmp_path / "survey_numeric.csv"
-    with open(sheet, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
+    sheet = _csv(tmp_path / "survey_numeric.csv", rows)
     report = import_annotations(sheet).report
     assert report.excluded == {"preview": 2}
     assert report.skipped_rows == [
@@ -651,8 +657,7 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path,
     whole seconds (``2.000``, ``40.000``: each column alone reads like
     grades) are no items either (they were an item 'Timing' of four
     sources, with grades 2 to 45)."""
-    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+    rows = _data_rows("qualtrics_export.csv")
     timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
     rows[0] += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID",
                                               "RecipientEmail"]
@@ -666,9 +671,7 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path,
         seconds = [2 + 3 * n, 40 + 7 * n, 52 + 5 * n] if whole else [2.5 + n, 40.75 + n, 41.125 + n]
         r += [*(f"{x:.3f}" for x in seconds), str(6 + n),
               "Somewhat relevant", f"5f8a1c2b3d4e5f6a7b8c9d{n:02d}", "672b0c9a1f2e3d4c5b6a7980", ""]
-    sheet = tmp_path / "prolific_qualtrics.csv"
-    with open(sheet, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
+    sheet = _csv(tmp_path / "prolific_qualtrics.csv", rows)
     result = import_annotations(sheet)
     original = import_annotations(DATA / "qualtrics_export.csv").document
     doc = result.document
@@ -698,9 +701,7 @@ def test_a_sheet_with_its_query_and_source_named_by_a_word_stays_as_it_is(tmp_pa
     rows = [["Topic no", "Doc URL", "Annotator A - grade", "Annotator B - grade"]]
     rows += [[str(t), f"https://ex.example/{t}/{d}", (t + d) % 4, (t + 2 * d) % 4]
              for t in (401, 402) for d in range(4)]
-    sheet = tmp_path / "two_annotators.csv"
-    with open(sheet, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
+    sheet = _csv(tmp_path / "two_annotators.csv", rows)
     result = import_annotations(sheet)
     assert result.report.layout == "wide"
     assert result.document.query_ids == ["401", "402"]
