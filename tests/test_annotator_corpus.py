@@ -18,6 +18,7 @@ import xlsxwriter
 
 from app.cli.main import main
 from core.io.annotator import import_annotations, preview, read_table
+from core.io.annotator.command import import_sheet
 from core.io.annotator.detect import read_guessed
 from core.io.annotator.overrides import guess_mapping
 from core.io.load import load_document
@@ -530,6 +531,27 @@ def test_a_quiz_score_in_a_survey_is_no_ranking(tmp_path: Path, points: str):
     assert why["Score"] == ("", "Score: named as a ranking's score, but one value per "
                             "respondent (a survey's row), the same over all of its items: it "
                             "ranks no item; not imported")
+
+
+def test_a_quiz_score_that_rejects_every_row_is_named_with_its_flag(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Google Forms' responses one judgment per submission, in quiz mode:
+    ``Score`` (``1 / 1``) is taken by its name for the ranking and rejects
+    every row; the refusal names the flag that leaves it out (it said
+    'check the header row and the column mapping'), which imports the
+    judgments as without the column."""
+    rows = _data_rows("google_forms_responses.csv")
+    for n, r in enumerate(rows):
+        r.insert(2, "Score" if n == 0 else f"{n % 2} / 1")
+    sheet = _csv(tmp_path / "quiz_responses.csv", rows)
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-worksheet: error: {sheet}: no candidate rows to import (first "
+                   "problem: row 2, column 'Score': '1 / 1' is not a number; row rejected) "
+                   "(pass --map score=none if Score holds no ranking)\n")
+    result = import_sheet(sheet, fields={"score": "none"})
+    original = import_annotations(DATA / "google_forms_responses.csv").document
+    assert np.array_equal(result.document.ratings, original.ratings, equal_nan=True)
 
 
 def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
