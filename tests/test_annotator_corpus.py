@@ -714,6 +714,26 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path,
     assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
 
 
+@pytest.mark.parametrize("timing", [False, True])
+def test_a_survey_graded_on_a_slider_keeps_its_items(tmp_path: Path, timing: bool):
+    """Items graded 0-100 on a slider spread over many levels, every query
+    alike: none is left out as a timing question is (a query's numbers on no
+    scale of few levels are no items only where the survey's other queries
+    sit on one), beside a timing question to the millisecond or not."""
+    pages = ["https://a.example/1", "https://a.example/2", "https://b.example/1"]
+    header = ["ResponseId", *(f"q{n // 2 + 1} - {u}" for n, u in enumerate(pages)),
+              *(["Timing - First Click", "Timing - Page Submit"] if timing else [])]
+    grades = [[15, 40, 85], [0, 72, 100], [33, 50, 64], [90, 7, 48]]
+    rows = [header, *([f"R_{i}", *g, *(["2.125", "41.750"] if timing else [])]
+                      for i, g in enumerate(grades))]
+    result = import_annotations(_csv(tmp_path / "slider.csv", rows))
+    doc = result.document
+    assert doc.query_ids == ["q1", "q2"]
+    assert list(doc.source_id) == pages
+    assert doc.ratings is not None
+    assert doc.ratings.T.tolist() == grades
+
+
 def test_a_sheet_with_its_query_and_source_named_by_a_word_stays_as_it_is(tmp_path: Path):
     """The other side of the Prolific case: 'Topic no' and 'Doc URL' name
     the query and the source by one word each, and the grade columns'

@@ -154,16 +154,20 @@ class _Answers:
         Count``: seconds and a count), or whose columns' numbers together sit
         on no scale of few levels (:func:`~core.io.annotator.cells.few_levels`:
         the same timings in whole seconds, ``1.000``, ``14.000``, each
-        column's alone reading like grades). A query's items are graded on
-        one scale; a column nobody answered, or one of grades with a few
-        slips of the pen, is no such sign."""
+        column's alone reading like grades) where other queries' items do
+        (labels, or 0-3: the survey's scale; a survey graded 0-100 on a
+        slider spreads all its queries alike, and none is left out). A
+        query's items are graded on one scale; a column nobody answered, or
+        one of grades with a few slips of the pen, is no such sign."""
         blocks: dict[str, list[float]] = {}
         off = set()
         for c, (query, _) in found.items():
             if c in self.measured:
                 off.add(query)
             blocks.setdefault(query, []).extend(self.numbers.get(c, ()))
-        return off | {query for query, numbers in blocks.items() if not few_levels(numbers)}
+        scaled = {query for query, numbers in blocks.items()
+                  if query not in off and few_levels(numbers)}
+        return off | (set(blocks) - scaled if scaled else set())
 
 
 def _number_or_none(value: Any) -> float | None:
