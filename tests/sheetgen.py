@@ -363,9 +363,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
         cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
                                                        for q, d, w in per_row], "grade", ""))
-        if len(people) == 1 and draw(st.integers(0, 4)) == 0:
+        if len(people) == 1 and not flat and draw(st.integers(0, 4)) == 0:
             # a second judge's grades beside the first, under a name no
-            # rule reads as whose: used or refused, never dropped
+            # rule reads as whose: used or refused, never dropped (not on
+            # a flat sheet: beside a grade named so, grades alike within
+            # each query are a group's number, as docs/import.md says)
             extra = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
             extra[:2] = [grades[-1], grades[0]]
             cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS), [write(g) for g in extra],
@@ -442,21 +444,27 @@ def _transposed(sheet: Drawn, rnd: Random, people: list[Any],
                 truth: dict[tuple[int, int], dict[Any, int]], ids: dict[tuple[int, int], Any],
                 write: Callable[[int], Any], kinds: list[str]) -> None:
     """One row per respondent, one column per item (``query [source]``), as
-    survey tools write them; a timestamp and the respondent's e-mail."""
+    survey tools write them; a timestamp and the respondent's e-mail, and
+    half the time a Google Forms quiz's ``Score`` (each respondent's points,
+    ``3 / 6`` or ``3``: small whole numbers under a ranking's name)."""
     items = sorted(truth)
-    header = ["Timestamp", "Email Address",
+    quiz = rnd.choice(["", "", "points", "out of"])
+    header = ["Timestamp", "Email Address", *(["Score"] if quiz else []),
               *(f"{QUERIES[q]} [{ids[(q, d)]}]" for q, d in items)]
     start = datetime(2024, 3, 4, 10, 0)
     rows = [header]
     emails = PEOPLE["email"]
     for i, who in enumerate(people):
+        points = rnd.randint(0, 6)
         rows.append([(start + timedelta(minutes=9 * i)).strftime("%m/%d/%Y %H:%M:%S"),
-                     emails[i % len(emails)], *(write(truth[it][who]) for it in items)])
+                     emails[i % len(emails)],
+                     *([points if quiz == "points" else f"{points} / 6"] if quiz else []),
+                     *(write(truth[it][who]) for it in items)])
     sheet.rows = rows
-    sheet.kinds = ["timestamp"]
+    sheet.kinds = ["timestamp", *(["quiz score"] if quiz else [])]
     sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(float(truth[(q, d)][w])
                                                           for w in people) for q, d in items}
-    sheet.grade_headers = header[2:]
+    sheet.grade_headers = header[3 if quiz else 2:]
 
 
 def write_sheet(sheet: Drawn | Run, path: Path) -> Path:
@@ -499,13 +507,14 @@ def _nested(record: dict[str, Any]) -> dict[str, Any]:
 #: (:func:`platform_sheets`), with their header rows, metadata columns and
 #: rows that are no judgments, as tests/data/annotators holds them
 #: (qualtrics_export.csv, mturk_batch_results.csv).
-PLATFORMS = ["qualtrics", "prolific", "mturk"]
+PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio"]
 #: Qualtrics' four levels, as its export writes the answers.
 SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 _MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
-                 "AssignmentId", "WorkerId", "AssignmentStatus", "AcceptTime", "SubmitTime",
-                 "WorkTimeInSeconds", "Input.query", "Input.doc_id", "Input.url",
-                 "Answer.relevance", "Approve", "Reject"]
+                 "AssignmentDurationInSeconds", "AutoApprovalDelayInSeconds",
+                 "LifetimeInSeconds", "AssignmentId", "WorkerId", "AssignmentStatus",
+                 "AcceptTime", "SubmitTime", "WorkTimeInSeconds", "Input.query", "Input.doc_id",
+                 "Input.url", "Answer.relevance", "Approve", "Reject"]
 
 
 @st.composite
@@ -513,10 +522,13 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
     """A survey's or a crowd platform's export (``platform``, else one of
     :data:`PLATFORMS` drawn): Qualtrics' three header rows (the question
     ids, the questions' texts naming each item's query and page, the
-    import ids), its metadata columns and preview responses, with Prolific's
-    participant, study and session ids, a timing question and an attention
-    check (``prolific``); or a Mechanical Turk batch's results, one row per
-    assignment (``mturk``). 2-3 queries of 2-4 items, 2-4 people."""
+    import ids), its metadata columns and preview responses, a timing
+    question half the time (its seconds whole half of those: ``14.000``),
+    with Prolific's participant, study and session ids, a timing question
+    and an attention check (``prolific``); a Mechanical Turk batch's
+    results, one row per assignment (``mturk``); or a Label Studio CSV
+    export, one row per annotation (``labelstudio``). 2-3 queries of 2-4
+    items, 2-4 people."""
     rnd = draw(st.randoms(use_true_random=False))
     platform = platform or draw(st.sampled_from(PLATFORMS))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
@@ -527,6 +539,8 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
         grades[(it, 0)] = level  # say the scale only by those the sheet holds)
     if platform == "mturk":
         return _mturk(rnd, items, n_people, grades)
+    if platform == "labelstudio":
+        return _label_studio(rnd, items, n_people, grades)
     return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
 
 
@@ -544,15 +558,18 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
         {"ImportId": f"QID1_{i + 1}"} for i in range(len(items))]
     codes, texts, ids = ([*codes, "Q2"], [*texts, "Anything else you would like to tell us?"],
                          [*ids, {"ImportId": "QID2_TEXT"}])
+    timed = prolific or rnd.random() < 0.5  # a timing question on the page
+    whole = rnd.random() < 0.5  # its seconds all whole (1.000, 12.000), as real exports hold
+    if timed:
+        codes += [f"Q3_{t}" for t in _TIMING]
+        texts += [f"Timing - {t}" for t in _TIMING]
+        ids += [{"ImportId": f"QID3_{t.upper().replace(' ', '_')}"} for t in _TIMING]
     if prolific:
-        timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
-        codes += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"]
-        texts += [f"Timing - {t}" for t in timing] + [
-            "Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
-            "SESSION_ID"]
-        ids += [{"ImportId": f"QID3_{t.upper().replace(' ', '_')}"} for t in timing] + [
-            {"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
-            {"ImportId": "SESSION_ID"}]
+        codes += ["Q4", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"]
+        texts += ["Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
+                  "SESSION_ID"]
+        ids += [{"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
+                {"ImportId": "SESSION_ID"}]
     rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
     people = [("real", who) for who in range(n_people)]
     for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
@@ -570,11 +587,10 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
             f"R_{n:02d}{rnd.getrandbits(52):013x}", "anonymous" if kind == "real" else "preview",
             "EN", *(SURVEY_LABELS[grades[(it, who)] if kind == "real" else rnd.randrange(4)]
                     for it in items), rnd.choice(["", "", "nice study"])]
+        if timed:
+            row += _timing(rnd, whole)
         if prolific:
-            # seconds to the millisecond, as Qualtrics times a page
-            row += [f"{rnd.uniform(1, 9) + 0.137:.3f}", f"{rnd.uniform(30, 60) + 0.421:.3f}",
-                    f"{rnd.uniform(60, 90) + 0.873:.3f}", str(rnd.randint(3, 12)),
-                    "Somewhat relevant",
+            row += ["Somewhat relevant",
                     f"{n:02d}{rnd.getrandbits(88):022x}", "672b0c9a1f2e3d4c5b6a7980",
                     f"{n:02d}{rnd.getrandbits(88):022x}"]
         rows.append(row)
@@ -582,6 +598,21 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
                                                for w in range(n_people)) for q, d in items}
     return Drawn(rows, "survey", truth, kinds=["prolific" if prolific else "qualtrics"],
                  grade_headers=codes[11:11 + len(items)])
+
+
+#: Qualtrics' timing question's columns (``Timing - First Click`` ...).
+_TIMING = ["First Click", "Last Click", "Page Submit", "Click Count"]
+
+
+def _timing(rnd: Random, whole: bool) -> list[str]:
+    """A respondent's answers to the timing question: seconds to the
+    millisecond, as Qualtrics times a page (with ``whole``, whole seconds
+    written so: ``1.000``, ``12.000``), and a count of clicks."""
+    first, last = rnd.uniform(1, 9), rnd.uniform(14, 60)
+    seconds = [first, last, last + rnd.uniform(0.5, 30)]
+    if whole:
+        return [f"{max(1, round(x)):.3f}" for x in seconds] + [str(rnd.randint(2, 12))]
+    return [f"{x:.3f}" for x in seconds] + [str(rnd.randint(3, 12))]
 
 
 def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
@@ -592,15 +623,20 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
     workers = PEOPLE["worker"]
     rows: list[list[Any]] = [list(_MTURK_HEADER)]
     created = datetime(2024, 3, 4, 10, 0)
+    # the batch's seconds: a quick HIT's work times are small whole numbers
+    # (2-9: as grade-like as real ones get), its lifetime empty or a day
+    quick = rnd.random() < 0.5
+    lifetime = rnd.choice(["", "86400", "259200"])
     for n, (q, d) in enumerate(items):
         hit = f"3HIT{n:03d}Q2K9S{q}"
         for who in range(n_people):
             accepted = created + timedelta(minutes=5 + 3 * n + who)
-            took = rnd.randint(20, 300)
+            took = rnd.randint(2, 9) if quick else rnd.randint(20, 300)
             rows.append([
                 hit, "3TYPE9ZK", "Rate how relevant a web page is", "$0.05",
-                created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people),
-                f"3ASG{n:03d}{who}ZZ", workers[who], rnd.choice(["Submitted", "Approved"]),
+                created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people), "3600", "259200",
+                lifetime, f"3ASG{n:03d}{who}ZZ", workers[who],
+                rnd.choice(["Submitted", "Approved"]),
                 accepted.strftime("%a %b %d %H:%M:%S PST %Y"),
                 (accepted + timedelta(seconds=took)).strftime("%a %b %d %H:%M:%S PST %Y"),
                 str(took), QUERIES[q], f"clueweb-{q:02d}-{d:04d}",
@@ -610,3 +646,29 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
     truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
         float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
     return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])
+
+
+def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
+                  grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Label Studio project's CSV export (see :func:`platform_sheets`): one
+    row per annotation, its columns in alphabetical order, the annotators
+    as the users' numbers (1, 2, 3: small whole numbers) or e-mails, the
+    task's ``id``, the annotation's, and its ``lead_time`` in seconds
+    (whole half the time: ``4.0``), the choices as labels."""
+    said = SCALES["labels"][1]
+    who = list(range(1, n_people + 1)) if rnd.random() < 0.5 else PEOPLE["email"][:n_people]
+    whole = rnd.random() < 0.5
+    rows: list[list[Any]] = [["annotation_id", "annotator", "created_at", "id", "lead_time",
+                              "query", "doc", "relevance", "updated_at"]]
+    start = datetime(2024, 3, 1, 10, 0)
+    for n, (q, d) in enumerate(items):
+        for w in range(n_people):
+            at = start + timedelta(days=w, minutes=n)
+            took = rnd.randint(2, 9) if whole else rnd.uniform(1.5, 40)
+            rows.append([100 + n * n_people + w + 1, who[w],
+                         at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 1000 + n, round(took, 3),
+                         QUERIES[q], f"doc/{q}-{d}", said(min(2, grades[((q, d), w)])),
+                         (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")])
+    truth = {(QUERIES[q], f"doc/{q}-{d}"): sorted(
+        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "long", truth, kinds=["labelstudio"], grade_headers=["relevance"])

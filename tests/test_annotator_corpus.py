@@ -18,6 +18,7 @@ import xlsxwriter
 
 from app.cli.main import main
 from core.io.annotator import import_annotations, preview, read_table
+from core.io.annotator.command import import_sheet
 from core.io.annotator.detect import read_guessed
 from core.io.annotator.overrides import guess_mapping
 from core.io.load import load_document
@@ -495,6 +496,64 @@ def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
             "names are the file's own)") in notes
 
 
+def _data_rows(name: str) -> list[list[str]]:
+    """The rows of ``tests/data/annotators/NAME`` (a CSV file), to edit."""
+    with open(DATA / name, newline="", encoding="utf-8") as fh:
+        return list(csv.reader(fh))
+
+
+def _csv(path: Path, rows: list[list[Any]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
+@pytest.mark.parametrize("points", ["{} / 5", "{}"])
+def test_a_quiz_score_in_a_survey_is_no_ranking(tmp_path: Path, points: str):
+    """Google Forms in quiz mode writes each respondent's points under
+    ``Score`` (``3 / 5``, or ``3``) after the e-mail: one value per
+    respondent over all of its items, it ranks none of them. It is left
+    out saying so, and the grid's judgments are read as without it (the
+    points were read as the ranking's scores, each item's the first
+    respondent's; ``3 / 5`` rejected every row)."""
+    rows = _data_rows("google_forms_grid.csv")
+    for n, r in enumerate(rows):
+        r.insert(2, "Score" if n == 0 else points.format((3 * n) % 6))
+    sheet = _csv(tmp_path / "quiz.csv", rows)
+    result = import_annotations(sheet)
+    original = import_annotations(DATA / "google_forms_grid.csv").document
+    doc = result.document
+    assert list(doc.source_id) == list(original.source_id)
+    assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
+    assert np.isnan(doc.score).all()
+    assert result.report.mapping.score is None
+    why = {c.header: (c.role, c.reason) for c in result.report.columns}
+    assert why["Score"] == ("", "Score: named as a ranking's score, but one value per "
+                            "respondent (a survey's row), the same over all of its items: it "
+                            "ranks no item; not imported")
+
+
+def test_a_quiz_score_that_rejects_every_row_is_named_with_its_flag(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Google Forms' responses one judgment per submission, in quiz mode:
+    ``Score`` (``1 / 1``) is taken by its name for the ranking and rejects
+    every row; the refusal names the flag that leaves it out (it said
+    'check the header row and the column mapping'), which imports the
+    judgments as without the column."""
+    rows = _data_rows("google_forms_responses.csv")
+    for n, r in enumerate(rows):
+        r.insert(2, "Score" if n == 0 else f"{n % 2} / 1")
+    sheet = _csv(tmp_path / "quiz_responses.csv", rows)
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-worksheet: error: {sheet}: no candidate rows to import (first "
+                   "problem: row 2, column 'Score': '1 / 1' is not a number; row rejected) "
+                   "(pass --map score=none if Score holds no ranking)\n")
+    result = import_sheet(sheet, fields={"score": "none"})
+    original = import_annotations(DATA / "google_forms_responses.csv").document
+    assert np.array_equal(result.document.ratings, original.ratings, equal_nan=True)
+
+
 def test_a_transposed_sheet_whose_headers_name_no_item_is_refused_without_useless_flags(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     sheet = tmp_path / "survey.csv"
@@ -583,15 +642,12 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     told by what they hold (objects; texts over columns of grades), the items
     read from the question texts, and the preview and test responses skipped
     by the other column of statuses (DistributionChannel)."""
-    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+    rows = _data_rows("qualtrics_export.csv")
     status = rows[0].index("Status")
     for r in rows[3:]:
         r[status] = {"IP Address": "0", "Survey Preview": "1", "Survey Test": "2"}[r[status]]
     rows[2] = [c.replace('"ImportId"', '"colKey"') for c in rows[2]]
-    sheet = tmp_path / "survey_numeric.csv"
-    with open(sheet, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
+    sheet = _csv(tmp_path / "survey_numeric.csv", rows)
     report = import_annotations(sheet).report
     assert report.excluded == {"preview": 2}
     assert report.skipped_rows == [
@@ -611,16 +667,19 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     assert (kept.excluded, kept.judgments_read) == ({}, 36)
 
 
-def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path):
+@pytest.mark.parametrize("whole", [False, True])
+def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path, whole: bool):
     """The Qualtrics export as a Prolific study writes it: the participant's
     ``PROLIFIC_PID`` (whose ``pid`` is no passage id), a timing question
     (``Timing - First Click`` ... ``Timing - Click Count``: seconds and a
     count, no items) and an attention check beside the items. The same six
     items and grades are read as without them (refused before: 'the headers
     do not say which query and source each item is'; with the PID kept
-    apart, the click count was an item 'Timing', 'Click Count')."""
-    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+    apart, the click count was an item 'Timing', 'Click Count'). Timings in
+    whole seconds (``2.000``, ``40.000``: each column alone reads like
+    grades) are no items either (they were an item 'Timing' of four
+    sources, with grades 2 to 45)."""
+    rows = _data_rows("qualtrics_export.csv")
     timing = ["First Click", "Last Click", "Page Submit", "Click Count"]
     rows[0] += [f"Q3_{t}" for t in timing] + ["Q4", "PROLIFIC_PID", "STUDY_ID",
                                               "RecipientEmail"]
@@ -631,11 +690,10 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
         '{"ImportId":"QID4"}', '{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"STUDY_ID"}',
         '{"ImportId":"recipientEmail"}']
     for n, r in enumerate(rows[3:]):
-        r += [f"{2.5 + n:.3f}", f"{40.75 + n:.3f}", f"{41.125 + n:.3f}", str(6 + n),
+        seconds = [2 + 3 * n, 40 + 7 * n, 52 + 5 * n] if whole else [2.5 + n, 40.75 + n, 41.125 + n]
+        r += [*(f"{x:.3f}" for x in seconds), str(6 + n),
               "Somewhat relevant", f"5f8a1c2b3d4e5f6a7b8c9d{n:02d}", "672b0c9a1f2e3d4c5b6a7980", ""]
-    sheet = tmp_path / "prolific_qualtrics.csv"
-    with open(sheet, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
+    sheet = _csv(tmp_path / "prolific_qualtrics.csv", rows)
     result = import_annotations(sheet)
     original = import_annotations(DATA / "qualtrics_export.csv").document
     doc = result.document
@@ -650,8 +708,30 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path)
     # 'no role; not imported' once the sheet was reshaped)
     why = {c.header: c.reason for c in result.report.columns}
     assert why["StartDate"] == "StartDate: dates and times, not imported"
-    assert why["Q3_Last Click"].startswith("Q3_Last Click: numbers 40.75 to 45.75, varying")
+    assert why["Q3_Last Click"].startswith(
+        "Q3_Last Click: numbers 40 to 75, varying" if whole
+        else "Q3_Last Click: numbers 40.75 to 45.75, varying")
     assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_a_survey_graded_on_a_slider_keeps_its_items(tmp_path: Path, timing: bool):
+    """Items graded 0-100 on a slider spread over many levels, every query
+    alike: none is left out as a timing question is (a query's numbers on no
+    scale of few levels are no items only where the survey's other queries
+    sit on one), beside a timing question to the millisecond or not."""
+    pages = ["https://a.example/1", "https://a.example/2", "https://b.example/1"]
+    header = ["ResponseId", *(f"q{n // 2 + 1} - {u}" for n, u in enumerate(pages)),
+              *(["Timing - First Click", "Timing - Page Submit"] if timing else [])]
+    grades = [[15, 40, 85], [0, 72, 100], [33, 50, 64], [90, 7, 48]]
+    rows = [header, *([f"R_{i}", *g, *(["2.125", "41.750"] if timing else [])]
+                      for i, g in enumerate(grades))]
+    result = import_annotations(_csv(tmp_path / "slider.csv", rows))
+    doc = result.document
+    assert doc.query_ids == ["q1", "q2"]
+    assert list(doc.source_id) == pages
+    assert doc.ratings is not None
+    assert doc.ratings.T.tolist() == grades
 
 
 def test_a_sheet_with_its_query_and_source_named_by_a_word_stays_as_it_is(tmp_path: Path):
@@ -663,9 +743,7 @@ def test_a_sheet_with_its_query_and_source_named_by_a_word_stays_as_it_is(tmp_pa
     rows = [["Topic no", "Doc URL", "Annotator A - grade", "Annotator B - grade"]]
     rows += [[str(t), f"https://ex.example/{t}/{d}", (t + d) % 4, (t + 2 * d) % 4]
              for t in (401, 402) for d in range(4)]
-    sheet = tmp_path / "two_annotators.csv"
-    with open(sheet, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerows(rows)
+    sheet = _csv(tmp_path / "two_annotators.csv", rows)
     result = import_annotations(sheet)
     assert result.report.layout == "wide"
     assert result.document.query_ids == ["401", "402"]

@@ -465,6 +465,25 @@ def test_headers_as_tools_write_them(header: str, field: str | None,
     assert (named.field, named.annotator) == (field, annotator)
 
 
+def test_a_worksheet_written_reads_back_annotators_of_any_name(tmp_path: Path) -> None:
+    """The worksheet CSV the import writes names each annotator's column
+    ``grade_<name>``, whatever the name: read back, those are the grades
+    and the names, even when a name reads as no annotator's (a wide sheet's
+    column ``grade_ben_at_lab_example``, read from its values, written as
+    ``grade_grade_ben_at_lab_example``: refused before as '2 more columns
+    of grades like grade's are not used')."""
+    sheet = tmp_path / "written.csv"
+    sheet.write_text(
+        "query,source_id,version,score,grade,state,reason,note,"
+        "grade_grade_ben_at_lab_example,grade_grade_ana_at_lab_example\n"
+        "q one,d1,,,1.5,number,,,1,2\nq one,d2,,,0,number,,,0,0\n"
+        "q two,d3,,,2.5,number,,,3,2\nq two,d4,,,1,number,,,2,0\n", encoding="utf-8")
+    doc = import_annotations(sheet).document
+    assert doc.annotators == ["grade_ben_at_lab_example", "grade_ana_at_lab_example"]
+    assert doc.ratings is not None
+    assert doc.ratings.tolist() == [[1, 2], [0, 0], [3, 2], [2, 0]]
+
+
 def test_the_better_name_wins_a_field() -> None:
     # Label Studio: 'id' is the task, 'doc' the document; Query ID over Query.
     table = read_table_from_rows([["annotation_id", "id", "query", "doc", "relevance"],
@@ -634,3 +653,28 @@ def test_a_quoted_export_with_one_unclosed_quote_keeps_its_commas(tmp_path: Path
     assert list(report.unmapped_labels) == ['Relevant (see\n3ZQA0002"']
     first = next(i for i in report.issues if i.value == 'Relevant (see\n3ZQA0002"')
     assert (first.row, first.column) == (6, "Answer.relevance.label")
+
+
+def test_a_sheet_past_the_size_limit_is_refused_as_every_text_file_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One limit for every text reader (core.io.files.MAX_BYTES): a sheet
+    past it is refused in the one line a run or qrels file past it is (the
+    importer kept its own MAX_TEXT_BYTES beside it, and read the file)."""
+    import io
+
+    from app.cli.main import main
+    from core.io import files
+    from core.io.textfile import read_detected
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("query,doc_id,relevance\nq1,d1,2\nq1,d2,0\n", encoding="utf-8")
+    limit = sheet.stat().st_size - 1
+    monkeypatch.setattr(files, "MAX_BYTES", limit)
+    line = f"{sheet}: the file is larger than {limit / 1024**3:g} GiB (split it into smaller files)"
+    with pytest.raises(InputError) as caught:
+        read_detected(sheet)
+    assert str(caught.value) == line
+    assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
+    assert capsys.readouterr().err == f"ndcg-worksheet: error: {line}\n"
+    assert not (tmp_path / "out.csv").exists()

@@ -253,8 +253,9 @@ def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str)
     _holds(sheet, code, err, report, rows, suffix)
 
 
-#: Platforms' exports drawn: Qualtrics (alone or through Prolific), Mechanical Turk.
-PLATFORM_SHEETS = 10
+#: Platforms' exports drawn: Qualtrics (alone or through Prolific), Mechanical
+#: Turk, Label Studio (12: each drawn twice at least).
+PLATFORM_SHEETS = 12
 
 
 @settings(PROFILE, max_examples=PLATFORM_SHEETS, phases=[Phase.generate])
@@ -262,9 +263,10 @@ PLATFORM_SHEETS = 10
 def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str) -> None:
     """A Qualtrics export (three header rows, metadata columns, preview
     responses; through Prolific, its ids, a timing question and an
-    attention check) or a Mechanical Turk batch (HIT and assignment
-    bookkeeping, times, Approve and Reject): the judgments drawn, no more
-    and no fewer, never refused; every column accounted for."""
+    attention check), a Mechanical Turk batch (HIT and assignment
+    bookkeeping, times and seconds, Approve and Reject) or a Label Studio
+    export (users' numbers, task ids, lead times): the judgments drawn, no
+    more and no fewer, never refused; every column accounted for."""
     code, err, report, rows = _run(sheet, suffix)
     event(f"{sheet.kinds[0]} {suffix}")
     assert code == 0, err

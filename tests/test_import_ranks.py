@@ -155,3 +155,27 @@ def test_a_batch_cutting_through_queries_is_no_grade(
     report = (tmp_path / "r.json").read_text("utf-8")
     assert ("col4: numbers 1 to 4, counting up down the rows in runs that cut through a "
             "query's rows (a batch's or a group's number") in report
+
+
+def test_a_rank_beside_a_query_two_columns_could_be_asks_for_the_query(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two workers' grades (1-5, under col6) beside a rank under ``output``
+    and a count of a few values per query (col2: 101, 103 | 104, 106, two
+    items each) that could be the query as col4 could: which is the query
+    decides what is a rank (a rank counts within a query), so the import
+    asks for the query, naming both; it said 'no grade column found ...
+    output is the rank', and the grades are read once the query is said."""
+    grades = [1, 1, 3, 4, 4, 1, 3, 2, 4, 3, 5, 3, 1, 5, 5, 5]
+    lines = ["col1,col2,output,col4,col5,col6,col7"]
+    for i, g in enumerate(grades):
+        q, d = divmod(i // 2, 4)
+        lines.append(f"{[41823377, 45519020][i % 2]},{[101, 103, 104, 106][q * 2 + d // 2]},"
+                     f"{4 - d},{['solar panel efficiency', 'best hiking boots'][q]},"
+                     f"{1733499586 + 97 * i},{g},https://site{q}.example/page/{d}")
+    sheet = _write(tmp_path / "sheet.csv", lines)
+    code, err = _import(sheet, capsys)
+    assert (code, err) == (2, f"ndcg-worksheet: error: {sheet}: col2 or col4: both could be the "
+                           "query (each is fixed by the source id and comes in runs, 4 and 2 "
+                           "values) and nothing in their values tells them apart (pass --map "
+                           "query=COLUMN for the one meant)\n")
+    assert _import(sheet, capsys, "--map", "query=col4") == (0, "")

@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from core.errors import InputError
+from core.io import files
 from core.io.files import MAX_BYTES, read_input
 
 __all__ = ["DETECT", "MAX_BYTES", "decode_text", "line_text", "position", "read_detected",
@@ -112,7 +113,7 @@ def read_text(path: str | Path, encoding: str | None = None) -> str:
     """A regular file's text (:func:`core.io.files.read_input`), a workbook
     refused, decoded by :func:`decode_text`."""
     path = Path(path)
-    raw = read_input(path, MAX_BYTES)
+    raw = read_input(path, files.MAX_BYTES)
     if raw.startswith(b"PK\x03\x04") or raw.startswith(b"\xd0\xcf\x11\xe0"):
         raise InputError(
             "this is a workbook, not a text file", file=str(path), hint="save it as .xlsx"
@@ -128,7 +129,7 @@ def read_detected(path: str | Path) -> tuple[str, str]:
     from core.io.annotator.read import decode_detected  # the importer's rule, shared, not copied
 
     path = Path(path)
-    raw = read_input(path, MAX_BYTES)
+    raw = read_input(path, files.MAX_BYTES)
     if raw.startswith(b"PK\x03\x04") or raw.startswith(b"\xd0\xcf\x11\xe0"):
         raise InputError(
             "this is a workbook, not a text file", file=str(path), hint="save it as .xlsx"

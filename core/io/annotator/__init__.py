@@ -66,7 +66,7 @@ from core.io.annotator.model import (
     SheetPreview,
     Table,
 )
-from core.io.annotator.read import MAX_TEXT_BYTES, read_table
+from core.io.annotator.read import read_table
 from core.io.annotator.report import (
     CELL_REJECTED,
     CONFLICT,
@@ -94,7 +94,6 @@ __all__ = [
     "KNOWN_SCALES",
     "LABEL",
     "MARK",
-    "MAX_TEXT_BYTES",
     "OUTSIDE_SCALE",
     "ROW_REJECTED",
     "SINGLE_FIELDS",

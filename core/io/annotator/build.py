@@ -58,8 +58,7 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
     if not n:
         raise sheet.fail("no candidate rows to import"
                          + (f" (first problem: {report.first_problem()})"
-                            if report.first_problem() else ""),
-                         hint="check the header row and the column mapping")
+                            if report.first_problem() else ""), hint=_no_rows_hint(sheet, report))
     doc = Document.from_columns(
         query=q_ids, query_codes=q_codes, source_id=objects(cands.source), score=cands.score,
         grade=grade,
@@ -144,3 +143,16 @@ def _query_codes(rows: Rows, cands: Candidates) -> tuple[list[str], IntArray]:
         q_index = dict(zip(dict.fromkeys(c_query), itertools.count()))
     q_codes = np.fromiter(map(q_index.__getitem__, c_query), np.int64, len(c_query))
     return list(q_index), q_codes
+
+
+def _no_rows_hint(sheet: Sheet, report: ImportReport) -> str:
+    """What to do when no row is left: a ranking's column that rejected the
+    first row (a quiz's ``Score`` of ``3 / 5``, taken by its name) left out
+    with its flag, else the header row and the mapping checked."""
+    mapping, first = sheet.mapping, report.first_problem()
+    for field in ("score", "rank"):
+        col = getattr(mapping, field)
+        if col is not None and field not in mapping.declared and first is not None \
+                and first.column == sheet.name(col):
+            return f"pass --map {field}=none if {sheet.name(col)} holds no ranking"
+    return "check the header row and the column mapping"

@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -28,11 +30,13 @@ from core.model.numbers import NumberError, number_text, read_number
 
 __all__ = [
     "FEW_VALUES",
+    "MAX_LEVELS",
     "Cell",
     "Grade",
     "GradeReader",
     "Reject",
     "codes",
+    "few_levels",
     "filled",
     "float_cells",
     "grade_like",
@@ -274,13 +278,15 @@ def text_labels(columns: Iterable[Sequence[Any]], mapping: ColumnMapping) -> dic
     return out
 
 
+#: The most levels a scale of grades has (a 0-10 scale has 11).
+MAX_LEVELS = 12
 _SCALE_KEYS = frozenset(k for scale in KNOWN_SCALES for level in scale.levels for k in level)
 
 
 def grade_like(values: Sequence[Any], marks: set[str]) -> bool:
     """Whether a column's filled cells read as grades: nearly all a grade
     mark, a small whole or half number, a numbered label or a known scale's
-    label, with at most 12 distinct values."""
+    label, with at most :data:`MAX_LEVELS` distinct values."""
     if not values:
         return False
     good = 0
@@ -301,7 +307,19 @@ def grade_like(values: Sequence[Any], marks: set[str]) -> bool:
         if -10 <= x <= 100 and (2 * x).is_integer():
             good += 1
             distinct.add(x)
-    return good >= 0.8 * len(values) and 0 < len(distinct) <= 12
+    return good >= 0.8 * len(values) and 0 < len(distinct) <= MAX_LEVELS
+
+
+def few_levels(numbers: Iterable[float]) -> bool:
+    """Whether whole or half numbers sit on a scale of few levels: at most
+    :data:`MAX_LEVELS` from the least to the greatest in the step they all
+    share (0-3, 1-5, 0-10, 0, 25, ... 100), as one question's grades do;
+    seconds (1, 14, 37) spread over many levels of which they fill few."""
+    halves = sorted({round(2 * x) for x in numbers})
+    if len(halves) < 2:
+        return True
+    step = reduce(math.gcd, (b - a for a, b in pairwise(halves)))
+    return (halves[-1] - halves[0]) // step + 1 <= MAX_LEVELS
 
 
 def number_rubric(columns: Iterable[Sequence[Any]], header: Sequence[str],

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from core.errors import InputError
-from core.io.annotator.detect import read_guessed
+from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.importer import bulk, import_table
 from core.io.annotator.model import ColumnMapping, Table
 from core.io.annotator.overrides import column_list, guess_mapping, missing_field
@@ -22,8 +22,9 @@ _NAMES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/ur
 
 
 def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
-    if need != "grade" and mapping.why(need):
-        # two columns could be it: never one picked in silence (no grades: said first)
+    if need != "grade" and mapping.why(need) and not _grades_with(table, mapping, need):
+        # two columns could be it: never one picked in silence (no grades
+        # under either: said first)
         need = missing_field(mapping.replace(**{need: 0})) or need
     if need != "grade" and mapping.why(need):
         return InputError(mapping.why(need), file=table.file, sheet=table.sheet,
@@ -54,6 +55,16 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
                       hint=hint + ("" if mapping.header_row == 0 and len(table.rows) < 2
                                    else "; --header-row N if the header is another row"
                                    if header else "; --header-row N if row N is a header"))
+
+
+def _grades_with(table: Table, mapping: ColumnMapping, need: str) -> bool:
+    """Whether the sheet has a grade column once ``need`` (the query or the
+    source id, two columns could be) is either of its candidates: the
+    grades are then read around it (a rank is told from grades within a
+    query), and the choice is what to ask for, not a grade column."""
+    flag = f"--map {need}="
+    return any(missing_field(detect_mapping(table, mapping.header_row, {need: c})) is None
+               for c, _, said in mapping.left_out if said.startswith(flag))
 
 
 def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int | None = None,

@@ -26,7 +26,7 @@ from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
-from core.io.annotator.write import written_consensus
+from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
 
@@ -155,10 +155,15 @@ def choose_sheet(heads: dict[str, list[list[Any]]]) -> str:
 
 
 def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]:
-    """Field -> column, and the annotators' grade columns, from the names."""
+    """Field -> column, and the annotators' grade columns, from the names
+    (in a worksheet CSV written here, ``grade_`` and each one's name:
+    :func:`~core.io.annotator.write.written_annotators`)."""
     offers: dict[str, list[tuple[int, int]]] = {}
-    wide: list[tuple[int, str]] = []
+    written = written_annotators(header)
+    wide: list[tuple[int, str]] = list(written)
     for col, name in enumerate(header):
+        if col in dict(written):
+            continue
         named = name_field(name)
         if named.field is not None:
             offers.setdefault(named.field, []).append((named.rank, col))
@@ -358,8 +363,26 @@ def detect_mapping(table: Table, header_row: int | None = None,
     if untold:
         reasons.insert(0, ("header", UNTOLD_HEADER))
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
+    for f, c, why in _respondents_rankings(table, header, fields, given or {}):
+        del fields[f]
+        reasons = [(k, text) for k, text in reasons if k != f]
+        left.append((c, why, ""))
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
                          flags=tuple(flags), left_out=tuple(left), **fields)
+
+
+def _respondents_rankings(table: Table, header: list[str], fields: dict[str, Any],
+                          given: dict[str, int]) -> list[tuple[str, int, str]]:
+    """The columns of a survey's sheet (one row per respondent, reshaped:
+    :mod:`~core.io.annotator.transposed`) named as a ranking, undeclared
+    (Google Forms' quiz ``Score``): a respondent's one value over all of its
+    items scores none of them, so it is no ranking: (field, column, why
+    it is left out)."""
+    if table.origin is None:
+        return []
+    return [(f, c, f"{header[c]}: named as a ranking's {f}, but one value per respondent "
+             "(a survey's row), the same over all of its items: it ranks no item; not imported")
+            for f in ("score", "rank") if (c := fields.get(f)) is not None and f not in given]
 
 
 def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:

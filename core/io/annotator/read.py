@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from core.io import files
 from core.io.annotator.model import Table
 from core.io.annotator.records import explode_list_cells, records_rows
 from core.io.files import check_input, read_input
@@ -32,10 +33,9 @@ from core.io.safety.hidden import xlsx_hidden
 from core.io.safety.ods import ods_sheet_cells
 from core.io.suffixes import RECORD_SUFFIXES
 
-__all__ = ["HEAD_ROWS", "MAX_TEXT_BYTES", "READERS", "ChooseSheet",
+__all__ = ["HEAD_ROWS", "READERS", "ChooseSheet",
            "decode_detected", "read_table", "sniff_delimiter"]
 
-MAX_TEXT_BYTES = 2 * 1024**3
 #: Rows of each sheet shown to a :data:`ChooseSheet`.
 HEAD_ROWS = 30
 #: Picks the sheet to read from each sheet's first rows (in workbook order).
@@ -86,7 +86,9 @@ def decode_detected(raw: bytes, name: str) -> tuple[str, str]:
 
 def _read_text_table(path: Path) -> Table:
     name = str(path)
-    raw = read_input(path, MAX_TEXT_BYTES)  # a FIFO or a folder is refused, never waited on
+    # the limit every text reader keeps (core.io.files, looked up as it is
+    # read); a FIFO or a folder is refused, never waited on
+    raw = read_input(path, files.MAX_BYTES)
     if not raw.strip():
         raise InputError("the file is empty", file=name, hint="add a header line and rows")
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):

@@ -35,7 +35,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.io.annotator.cells import Reject, grade_like, number
+from core.io.annotator.cells import Reject, few_levels, grade_like, number
 from core.io.annotator.model import Origin, Table, cell_text
 from core.io.annotator.names import name_field
 from core.io.annotator.report import ImportReport, Issue
@@ -124,51 +124,80 @@ def _query(text: str) -> str:
 
 def _graded_columns(rows: list[list[Any]], first: int, width: int) -> list[int]:
     """The columns whose answers (rows from ``first`` on) read as grades."""
-    return _answered_columns(rows, first, width)[0]
+    return _Answers(rows, first, width).graded
 
 
-def _answered_columns(rows: list[list[Any]], first: int, width: int,
-                      ) -> tuple[list[int], set[int]]:
-    """The columns whose answers (rows from ``first`` on) read as grades, and
-    those whose answers are numbers that do not (seconds, counts)."""
-    sample = rows[first:first + _SAMPLE]
-    graded, measured = [], set()
-    for c in range(width):
-        cells = [r[c] for r in sample if c < len(r) and cell_text(r[c]).strip()]
-        if cells and grade_like(cells, set(_MARKS)):
-            graded.append(c)
-        elif cells and sum(map(_is_number, cells)) >= 0.8 * len(cells):
-            measured.add(c)
-    return graded, measured
+class _Answers:
+    """What a survey's columns hold (rows from ``first`` on): the columns
+    whose answers read as grades (``graded``), with the numbers among them
+    (``numbers``), and those whose answers are numbers that do not
+    (``measured``: seconds, counts)."""
+
+    def __init__(self, rows: list[list[Any]], first: int, width: int) -> None:
+        sample = rows[first:first + _SAMPLE]
+        self.graded: list[int] = []
+        self.measured: set[int] = set()
+        self.numbers: dict[int, list[float]] = {}
+        for c in range(width):
+            cells = [r[c] for r in sample if c < len(r) and cell_text(r[c]).strip()]
+            numbers = [x for x in map(_number_or_none, cells) if x is not None]
+            if cells and grade_like(cells, set(_MARKS)):
+                self.graded.append(c)
+                self.numbers[c] = numbers
+            elif cells and len(numbers) >= 0.8 * len(cells):
+                self.measured.add(c)
+
+    def off_scale(self, found: dict[int, tuple[str, str]]) -> set[str]:
+        """The queries of ``found`` (column -> (query, source)) that are no
+        query of items: one some of whose columns hold numbers that are no
+        grades (Qualtrics' ``Timing - First Click`` ... ``Timing - Click
+        Count``: seconds and a count), or whose columns' numbers together sit
+        on no scale of few levels (:func:`~core.io.annotator.cells.few_levels`:
+        the same timings in whole seconds, ``1.000``, ``14.000``, each
+        column's alone reading like grades) where other queries' items do
+        (labels, or 0-3: the survey's scale; a survey graded 0-100 on a
+        slider spreads all its queries alike, and none is left out). A
+        query's items are graded on one scale; a column nobody answered, or
+        one of grades with a few slips of the pen, is no such sign."""
+        blocks: dict[str, list[float]] = {}
+        off = set()
+        for c, (query, _) in found.items():
+            if c in self.measured:
+                off.add(query)
+            blocks.setdefault(query, []).extend(self.numbers.get(c, ()))
+        scaled = {query for query, numbers in blocks.items()
+                  if query not in off and few_levels(numbers)}
+        return off | (set(blocks) - scaled if scaled else set())
 
 
-def _is_number(value: Any) -> bool:
+def _number_or_none(value: Any) -> float | None:
     try:
-        number(value)
+        return number(value)
     except Reject:
-        return False
-    return True
+        return None
 
 
-def _items(header: Sequence[str], cols: list[int], other: set[int],
-           ) -> tuple[str, dict[int, tuple[str, str]]]:
-    """The pattern that reads most of ``cols``' headers as (query, source), and those.
-    A query some of whose columns hold numbers that are no grades (``other``)
-    is no query of items (Qualtrics' ``Timing - First Click`` ... ``Timing -
-    Click Count``: seconds and a count); a column nobody answered, or one of
-    grades with a few slips of the pen, is no such sign."""
-    best: tuple[str, dict[int, tuple[str, str]]] = ("", {})
+#: A pattern as people see it, the items it reads (column -> (query,
+#: source)) and the columns of grades it names that are no items.
+_Reading = tuple[str, dict[int, tuple[str, str]], set[int]]
+
+
+def _items(header: Sequence[str], answers: _Answers) -> _Reading:
+    """The pattern that reads most of the graded columns' headers as (query,
+    source), those, and the graded columns of a query answered off any
+    scale (:meth:`_Answers.off_scale`), which are no items."""
+    best: _Reading = ("", {}, set())
     for shown, pattern in PATTERNS:
-        found, ungraded = {}, set()
+        found = {}
         for c, text in enumerate(header):
             m = pattern.match(text.strip())
-            if m and c in cols:
+            if m and (c in answers.graded or c in answers.measured):
                 found[c] = (_query(m.group("q")), m.group("s").strip())
-            elif m and c in other:
-                ungraded.add(_query(m.group("q")))
-        found = {c: item for c, item in found.items() if item[0] not in ungraded}
-        if len(found) > len(best[1]):
-            best = (shown, found)
+        off = answers.off_scale(found)
+        items = {c: item for c, item in found.items()
+                 if item[0] not in off and c in answers.graded}
+        if len(items) > len(best[1]):
+            best = (shown, items, {c for c, item in found.items() if item[0] in off})
     return best
 
 
@@ -176,15 +205,15 @@ def _header_texts(rows: list[list[Any]], at: int) -> list[str]:
     return [cell_text(c).strip() for c in rows[at]] if at < len(rows) else []
 
 
-def _best_items(rows: list[list[Any]], heads: list[int], graded: list[int], other: set[int],
-                ) -> tuple[int, str, dict[int, tuple[str, str]]]:
-    """The header row (of ``heads``) whose cells name most items, the
-    pattern and the items."""
-    best: tuple[int, str, dict[int, tuple[str, str]]] = (heads[0], "", {})
+def _best_items(rows: list[list[Any]], heads: list[int], answers: _Answers,
+                ) -> tuple[int, _Reading]:
+    """The header row (of ``heads``) whose cells name most items, and its
+    reading (:func:`_items`)."""
+    best: tuple[int, _Reading] = (heads[0], ("", {}, set()))
     for at in heads:
-        shown, items = _items(_header_texts(rows, at), graded, other)
-        if len(items) > len(best[2]):
-            best = (at, shown, items)
+        reading = _items(_header_texts(rows, at), answers)
+        if len(reading[1]) > len(best[1][1]):
+            best = (at, reading)
     return best
 
 
@@ -197,8 +226,9 @@ def untranspose(table: Table, header_row: int) -> Table | None:
     first = heads[-1] + 1
     header = _header_texts(rows, header_row)
     width = max((len(r) for r in rows[header_row:first + _SAMPLE]), default=0)
-    graded, other = _answered_columns(rows, first, width)
-    named_at, shown, items = _best_items(rows, heads, graded, other)
+    answers = _Answers(rows, first, width)
+    named_at, (shown, items, off) = _best_items(rows, heads, answers)
+    graded = [c for c in answers.graded if c not in off]
     if len(items) < _MIN_ITEMS:
         return None
     header += [""] * (width - len(header))

@@ -15,7 +15,7 @@ from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
 __all__ = ["ANNOTATOR_PREFIX", "EXTRA_COLUMNS", "WORKSHEET_COLUMNS", "write_worksheet_csv",
-           "written_consensus"]
+           "written_annotators", "written_consensus"]
 
 #: The worksheet's own columns, first in every file written.
 WORKSHEET_COLUMNS = ("query", "source_id", "version", "score", "grade")
@@ -32,6 +32,19 @@ def written_consensus(header: Sequence[str]) -> int | None:
     if tuple(str(h).strip() for h in header[:len(own)]) != own:
         return None
     return WORKSHEET_COLUMNS.index("grade")
+
+
+def written_annotators(header: Sequence[str]) -> list[tuple[int, str]]:
+    """The annotators' columns of a worksheet CSV written here, and their
+    names (``grade_<name>`` after the own columns, whatever the name:
+    ``grade_grade_ben_at_lab_example`` is ``grade_ben_at_lab_example``'s);
+    none in any other file."""
+    if written_consensus(header) is None:
+        return []
+    own = len(WORKSHEET_COLUMNS) + len(EXTRA_COLUMNS)
+    return [(c, str(h).strip()[len(ANNOTATOR_PREFIX):]) for c, h in enumerate(header)
+            if c >= own and str(h).strip().startswith(ANNOTATOR_PREFIX)
+            and str(h).strip() != ANNOTATOR_PREFIX]
 
 
 def _number(x: float) -> str:
