@@ -476,3 +476,55 @@ def test_a_run_that_fails_while_the_window_waits_opens_the_example(qtbot, tmp_pa
     assert window.centralWidget().isEnabled()
     assert window.statusBar().findChild(QLabel, "readingLine") is None or not \
         window.statusBar().findChild(QLabel, "readingLine").isVisible()
+
+
+def test_nothing_opens_another_file_while_the_run_is_read(qtbot, tmp_path, monkeypatch):
+    """While the window waits for its run, neither File > Open Recent (a
+    submenu: filled afresh each time it opens) nor a file dropped on the
+    window opens another file (the run arriving would then replace it):
+    both take files again once the run is shown."""
+    from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import Settings
+
+    other = tmp_path / "other.csv"
+    other.write_text("query,source_id,grade\nq9,d1,1\n", encoding="utf-8")
+    Settings().recent_files = [str(other)]
+    dropped: list[str] = []
+
+    def drop(window):  # type: ignore[no-untyped-def]
+        """``other`` dragged from a file manager and dropped: whether taken."""
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(str(other))])
+        taken = []
+        for kind in (QDragEnterEvent, QDropEvent):
+            event = kind(QPoint(40, 40) if kind is QDragEnterEvent else QPointF(40, 40),
+                         Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                         Qt.KeyboardModifier.NoModifier)
+            QApplication.sendEvent(window, event)
+            taken.append(event.isAccepted())
+        return any(taken)
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        window.file_drop.file_dropped.connect(dropped.append)
+        assert window.menu("file").menuAction().isEnabled()  # (Close and Quit are in it)
+        assert not window.file_ops.recent_menu.menuAction().isEnabled()
+        assert not window.acceptDrops()
+        assert not drop(window)
+        assert dropped == []
+        assert window.file_ops.task is None
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries == 2)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert window.file_ops.recent_menu.menuAction().isEnabled()
+    assert window.acceptDrops()
+    window.file_ops.maybe_save = lambda: True  # (nothing to ask: the run is a source)
+    assert drop(window)
+    assert dropped == [str(other)]
+    window.file_ops.task = None
+    window.session.mark_saved()
