@@ -23,7 +23,6 @@ written, and how, is :mod:`app.file_formats`.
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +31,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from app.actions import ActionSpec
+from app.digest_later import DigestLater
 from app.file_formats import (
     IMPORT_FILTER,
     OPEN_FILTER,
@@ -59,7 +59,7 @@ from app.shown import boxed
 from app.workers import Task, run_task, show_error
 from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
-from core.io.identity import CHANGED, FileState, real_path
+from core.io.identity import FileState, real_path
 from core.io.journal import Journal
 from core.model.document import Document
 from core.session import Changes
@@ -100,12 +100,12 @@ class FileOps(QObject):
         self.setObjectName("fileOps")
         self.window = window
         self._file_state: FileState | None = None
-        self._later: _DigestLater | None = None
+        self._later: DigestLater | None = None
         #: The launch file's digest waits for the document (the window is
         #: shown while the file is read: :meth:`hold_digest`).
         self._digest_held = False
         if self.path and read_as is not None:
-            self._later = _DigestLater(self.path, read_as)
+            self._later = DigestLater(self.path, read_as)
             self._digest_after_paint()
         elif self.path:
             self._file_state = FileState.of(self.path)
@@ -421,7 +421,7 @@ class FileOps(QObject):
             show_error(self.window, self.tr("Could not open"), name_the_row(exc, doc, path))
             return
         if then is not None:  # its digest taken on a thread beside the window's work
-            self._later = _DigestLater(path, then)
+            self._later = DigestLater(path, then)
             self._later.start()
         self.opened_as(origin_of(path, doc, qrels=qrels), path, qrels)
         report = doc.import_report
@@ -666,35 +666,6 @@ class FileOps(QObject):
 
 def _edits(n: int) -> str:
     return f"{n} unsaved edit" if n == 1 else f"{n} unsaved edits"
-
-
-class _DigestLater:
-    """The state a file had when ``os.stat`` gave ``then`` (before it was
-    read), its digest taken on a thread from :meth:`start` (once the window
-    is painted: the 70 MB run's SHA-256 took 0.055 s of the main thread's
-    CPU and a core the reading wanted) or when first asked for."""
-
-    def __init__(self, path: Path, then: os.stat_result) -> None:
-        self._path, self._then = path, then
-        self._box: list[FileState] = []
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._take, name="file-digest", daemon=True)
-            self._thread.start()
-
-    def _take(self) -> None:
-        self._box.append(FileState.as_of(self._path, self._then))
-
-    def result(self) -> FileState:
-        self.start()
-        assert self._thread is not None
-        self._thread.join()
-        if self._box:
-            return self._box[0]
-        # (the thread failed: a state that only the very size and time match)
-        return FileState(self._then.st_size, self._then.st_mtime_ns, CHANGED)
 
 
 def install_file_ops(window: WindowApi, *, read_as: os.stat_result | None = None) -> FileOps:
