@@ -244,11 +244,14 @@ def _show_read(window: WindowApi, reading: Reading, path: str | Path,
             raise name_the_row(exc, doc, qrels or path) from None
         return window.path
     except (NdcgError, OSError) as exc:
-        from app.shown import boxed
+        problem = str(exc)
+    except MemoryError:  # (a run too large for this machine: as the command line says it)
+        problem = f"{path}: not enough memory to read it"
+    from app.shown import boxed
 
-        QMessageBox.warning(  # a long id or path in the error is shown cut
-            None, APP_TITLE, boxed(f"{exc}\n\nThe bundled example opens instead."),
-        )
+    QMessageBox.warning(  # a long id or path in the error is shown cut
+        None, APP_TITLE, boxed(f"{problem}\n\nThe bundled example opens instead."),
+    )
     return None
 
 

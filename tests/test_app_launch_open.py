@@ -531,3 +531,33 @@ def test_nothing_opens_another_file_while_the_run_is_read(qtbot, tmp_path, monke
     assert window.acceptDrops()
     assert drop(window)
     assert dropped == [str(other)]
+
+
+def test_a_run_too_large_for_memory_while_the_window_waits_opens_the_example(
+        qtbot, tmp_path, monkeypatch):
+    """The read runs out of memory once the window is shown and waiting:
+    one line naming the file says so (as ``evaluate`` does), the example
+    opens instead and the window takes input again, its grids shown."""
+    import app.opening as opening
+
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+
+    def no_memory(path, qrels):  # type: ignore[no-untyped-def]
+        raise MemoryError
+
+    monkeypatch.setattr(opening, "load", no_memory)
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries > 0)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert warned == [f"{tmp_path / 'r.run'}: not enough memory to read it\n\n"
+                      "The bundled example opens instead."]
+    assert window.path is None
+    assert window.centralWidget().isEnabled()
+    assert window.grid_panel.split.isVisible()
