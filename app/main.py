@@ -306,6 +306,9 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     window.plots = install_plots(window)
     window.preferences = install_preferences(window)
     window.unjudged_banner = banner = install_banner(window)
+    # A run File > Open read with its qrels offers what to do with its
+    # unjudged candidates, as one given at launch does (_opened).
+    file_ops.opened.connect(lambda _path: banner.offer() if file_ops.qrels else None)
     window.judgments_only_banner = install_judgments_only_banner(window)
     window.outside_edits = outside = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)
