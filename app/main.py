@@ -99,6 +99,8 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         shown = _show_read(window, reading, path, qrels)
     if shown is None:
         window = _without_file(window, preset, importing)
+        if extras is not None:  # (the file not shown is not the window's to know again)
+            extras.file_ops.file_state = None
     assert window is not None
     extras = _dress(window, extras, review_docks=review_docks and not docks)
     if shown is not None:
@@ -141,6 +143,7 @@ def _read_later(window: WindowApi, extras: _Extras, reading: Reading, path: str 
         shown = _show_read(window, reading, path, qrels)
         if shown is None:
             _without_file(window, preset, None)
+            extras.file_ops.file_state = None  # (as build_window: its digest not taken)
         window.workplace.size_for_document()
         extras.file_ops.hold_digest(False)
         if shown is not None:

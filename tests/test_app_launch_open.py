@@ -322,6 +322,7 @@ def test_a_run_the_reading_thread_cannot_evaluate_is_reported_by_the_window(
     assert len(warned) == 1
     assert "line 2, column 4" in warned[0]
     assert "example opens instead" in warned[0]
+    assert window.file_ops.file_state is None  # (the run's, not the example's)
 
 
 def _launch_held(monkeypatch, tmp_path, during):  # type: ignore[no-untyped-def]
@@ -478,6 +479,8 @@ def test_a_run_that_fails_while_the_window_waits_opens_the_example(qtbot, tmp_pa
     assert "line 1" in warned[0]
     assert "example opens instead" in warned[0]
     assert window.path is None
+    # Nor is the run the file the example was read from (its digest not taken).
+    assert window.file_ops.file_state is None
     assert window.centralWidget().isEnabled()
     assert window.statusBar().findChild(QLabel, "readingLine") is None or not \
         window.statusBar().findChild(QLabel, "readingLine").isVisible()
