@@ -306,7 +306,7 @@ def test_a_whole_compressed_file_read_at_once_is_bounded_too(tmp_path, monkeypat
     # the streaming readers do, and reads a file at the limit as it is.
     import core.io.files as files
 
-    data = b'{"q1": {"d1": 1.5}}' + b" " * 4000
+    data = b'{"q1": {"d1": 1.5}}' + b" " * 200_000  # (past the first bytes peeked)
     archive = packed(tmp_path, tmp_path / "run.json", suffix, data)
     monkeypatch.setattr(files, "MAX_BYTES", len(data))
     assert read_input(archive) == data
