@@ -99,6 +99,8 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         shown = _show_read(window, reading, path, qrels)
     if shown is None:
         window = _without_file(window, preset, importing)
+        if extras is not None:  # (the file not shown is not the window's to know again)
+            extras.file_ops.file_state = None
     assert window is not None
     extras = _dress(window, extras, review_docks=review_docks and not docks)
     if shown is not None:
@@ -141,6 +143,7 @@ def _read_later(window: WindowApi, extras: _Extras, reading: Reading, path: str 
         shown = _show_read(window, reading, path, qrels)
         if shown is None:
             _without_file(window, preset, None)
+            extras.file_ops.file_state = None  # (as build_window: its digest not taken)
         window.workplace.size_for_document()
         extras.file_ops.hold_digest(False)
         if shown is not None:
@@ -273,11 +276,14 @@ def _show_read(window: WindowApi, reading: Reading, path: str | Path,
             raise name_the_row(exc, doc, qrels or path) from None
         return window.path
     except (NdcgError, OSError) as exc:
-        from app.shown import boxed
+        problem = str(exc)
+    except MemoryError:  # (a run too large for this machine: as the command line says it)
+        problem = f"{path}: not enough memory to read it"
+    from app.shown import boxed
 
-        QMessageBox.warning(  # a long id or path in the error is shown cut
-            None, APP_TITLE, boxed(f"{exc}\n\nThe bundled example opens instead."),
-        )
+    QMessageBox.warning(  # a long id or path in the error is shown cut
+        None, APP_TITLE, boxed(f"{problem}\n\nThe bundled example opens instead."),
+    )
     return None
 
 
@@ -332,6 +338,9 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     window.plots = install_plots(window)
     window.preferences = install_preferences(window)
     window.unjudged_banner = banner = install_banner(window)
+    # A run File > Open read with its qrels offers what to do with its
+    # unjudged candidates, as one given at launch does (_opened).
+    file_ops.opened.connect(lambda _path: banner.offer() if file_ops.qrels else None)
     window.judgments_only_banner = install_judgments_only_banner(window)
     window.outside_edits = outside = install_outside_edits(window)
     window.file_drop = install_drop(window, file_ops.open_path)

@@ -6,8 +6,9 @@ painted while the reading thread and its child work, so that only the
 document's own views are left to do once it arrives. Meanwhile the window
 says what it reads (a line in the status bar, one above the grid), its grid,
 panels and docks are greyed and take no key or click, and every menu action
-but Close and Quit is off (nothing may edit, save or replace the document
-that is coming); closing it stops the read and drops the document
+but Close and Quit is off, submenus (Open Recent) with them, and no file
+dropped on it opens (nothing may edit, save or replace the document that
+is coming); closing it stops the read and drops the document
 (:meth:`app.opening.Reading.stop`).
 """
 
@@ -55,7 +56,10 @@ class ReadingState(QObject):
         self.closed = False
         self.waiting = True
         keep = {window.app_actions["close"], window.app_actions["quit"]}
-        menus = {menu.menuAction() for menu in window.findChildren(QMenu)}
+        # The menu bar's menus stay on (Close and Quit are in them); a submenu
+        # goes off with its actions (Open Recent fills itself afresh each
+        # time it opens: its files would open beside the one coming).
+        menus = set(window.menuBar().actions())
         actions: list[QAction | QWidget] = [
             *window.actions(), *(a for m in window.menuBar().findChildren(QMenu)
                                  for a in m.actions())]
@@ -69,6 +73,9 @@ class ReadingState(QObject):
             if item not in keep and item not in menus and item.isEnabled()]
         for item in self._off:
             item.setEnabled(False)
+        #: Whether the window took dropped files (none while the file is read).
+        self._drops = window.acceptDrops()
+        window.setAcceptDrops(False)
         name = boxed(Path(path).name)
         self._line = QLabel(self.tr("Reading {0}…").format(name), window)
         self._line.setObjectName("readingLine")
@@ -108,6 +115,7 @@ class ReadingState(QObject):
         self._window.removeEventFilter(self)
         for item in self._off:
             item.setEnabled(True)
+        self._window.setAcceptDrops(self._drops)
         self._panel_layout().removeItem(self._room)
         self._window.statusBar().removeWidget(self._line)
         for widget in (self._line, self._banner):

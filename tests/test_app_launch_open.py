@@ -322,6 +322,7 @@ def test_a_run_the_reading_thread_cannot_evaluate_is_reported_by_the_window(
     assert len(warned) == 1
     assert "line 2, column 4" in warned[0]
     assert "example opens instead" in warned[0]
+    assert window.file_ops.file_state is None  # (the run's, not the example's)
 
 
 def _launch_held(monkeypatch, tmp_path, during):  # type: ignore[no-untyped-def]
@@ -436,6 +437,8 @@ def test_closing_while_the_run_is_read_leaves_nothing_behind(qtbot, tmp_path, mo
     import os
     import threading
 
+    from PySide6.QtWidgets import QApplication
+
     from core.io.stop import Stopped
     from core.io.trec import scan
 
@@ -459,6 +462,9 @@ def test_closing_while_the_run_is_read_leaves_nothing_behind(qtbot, tmp_path, mo
     assert pieces == []  # stopped before its first piece
     assert isinstance(reading._box[0], Stopped)
     assert reading.evaluation is None  # dropped before its evaluation
+    # What the reading's thread said as it ended, delivered (an event loop
+    # that goes on: another window open) shows nothing in the closed window.
+    QApplication.sendPostedEvents()
     assert window.document.n_queries == 0  # never shown in the closed window
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
@@ -487,6 +493,88 @@ def test_a_run_that_fails_while_the_window_waits_opens_the_example(qtbot, tmp_pa
     assert "line 1" in warned[0]
     assert "example opens instead" in warned[0]
     assert window.path is None
+    # Nor is the run the file the example was read from (its digest not taken).
+    assert window.file_ops.file_state is None
     assert window.centralWidget().isEnabled()
     assert window.statusBar().findChild(QLabel, "readingLine") is None or not \
         window.statusBar().findChild(QLabel, "readingLine").isVisible()
+
+
+def test_nothing_opens_another_file_while_the_run_is_read(qtbot, tmp_path, monkeypatch):
+    """While the window waits for its run, neither File > Open Recent (a
+    submenu: filled afresh each time it opens) nor a file dropped on the
+    window opens another file (the run arriving would then replace it):
+    both take files again once the run is shown."""
+    from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import Settings
+
+    other = tmp_path / "other.csv"
+    other.write_text("query,source_id,grade\nq9,d1,1\n", encoding="utf-8")
+    Settings().recent_files = [str(other)]
+    dropped: list[str] = []
+
+    def drop(window):  # type: ignore[no-untyped-def]
+        """``other`` dragged from a file manager and dropped: whether taken."""
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(str(other))])
+        taken = []
+        for kind in (QDragEnterEvent, QDropEvent):
+            event = kind(QPoint(40, 40) if kind is QDragEnterEvent else QPointF(40, 40),
+                         Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                         Qt.KeyboardModifier.NoModifier)
+            QApplication.sendEvent(window, event)
+            taken.append(event.isAccepted())
+        return any(taken)
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        window.file_drop.file_dropped.disconnect()  # (what a drop opens: said, not opened)
+        window.file_drop.file_dropped.connect(dropped.append)
+        assert window.menu("file").menuAction().isEnabled()  # (Close and Quit are in it)
+        assert not window.file_ops.recent_menu.menuAction().isEnabled()
+        assert not window.acceptDrops()
+        assert not drop(window)
+        assert dropped == []
+        assert window.file_ops.task is None
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries == 2)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert window.file_ops.recent_menu.menuAction().isEnabled()
+    assert window.acceptDrops()
+    assert drop(window)
+    assert dropped == [str(other)]
+
+
+def test_a_run_too_large_for_memory_while_the_window_waits_opens_the_example(
+        qtbot, tmp_path, monkeypatch):
+    """The read runs out of memory once the window is shown and waiting:
+    one line naming the file says so (as ``evaluate`` does), the example
+    opens instead and the window takes input again, its grids shown."""
+    import app.opening as opening
+
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+
+    def no_memory(path, qrels):  # type: ignore[no-untyped-def]
+        raise MemoryError
+
+    monkeypatch.setattr(opening, "load", no_memory)
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries > 0)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert warned == [f"{tmp_path / 'r.run'}: not enough memory to read it\n\n"
+                      "The bundled example opens instead."]
+    assert window.path is None
+    assert window.centralWidget().isEnabled()
+    assert window.grid_panel.split.isVisible()

@@ -194,3 +194,28 @@ def test_a_run_given_at_launch_whose_qrels_are_not_chosen_opens_nothing(
     assert window.path is None
     assert window.document.n_queries == 0
     assert window.file_ops.task is None
+
+def test_file_open_of_a_run_offers_to_count_its_unjudged_candidates(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # d1, ranked first in q1, is judged nowhere: q1 is unresolved. The
+    # launch on the run and its qrels offers the banner's choices; so does
+    # File > Open of them in a window showing the example.
+    from app.main import build_window
+
+    run, qrels = _files(tmp_path, "trec")
+    launched = build_window(run, qrels=qrels, review_docks=False)
+    qtbot.addWidget(launched)
+    assert not launched.unjudged_banner.isHidden()
+    window = build_window(None, review_docks=False)
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.unjudged_banner.isHidden()  # (the example: nothing unjudged)
+    _answers(monkeypatch, run, qrels)
+    _ctrl(qtbot, window, Qt.Key.Key_O)
+    task = window.file_ops.task
+    assert task is not None
+    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+    assert window.path == run
+    assert not window.unjudged_banner.isHidden()
+    assert "1 of 4 retrieved candidates are not in the qrels" in window.unjudged_banner.text.text()

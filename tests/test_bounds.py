@@ -341,3 +341,15 @@ def test_the_next_judgment_is_never_an_unrateable_candidate():
     ev = evaluate(only, Conventions(cutoffs=(2,), rubric=RUBRIC))
     assert ev.status(0) is Status.UNRESOLVED
     assert best_next_judgment(ev, 0, 0) is None
+
+
+def test_the_grade_scales_gains_are_each_taken_once_ascending():
+    # Grades -1, 0, 1, 1.5, 2 truncated, negatives as 0: gains 0, 0, 1, 1, 2;
+    # the bounds range over 0, 1, 2 (as np.unique gives them).
+    from core.model.conventions import Gain
+
+    doc = Document.from_columns(query=["q"] * 2, source_id=list("AB"), score=[2, 1],
+                                grade=[2, None])
+    gain = Gain(negative_as_zero=True, truncate=True)
+    ev = evaluate(doc, Conventions(rubric=Rubric.parse("-1,0,1,1.5,2"), gain=gain))
+    assert bounds._values(ev).tolist() == [0.0, 1.0, 2.0]

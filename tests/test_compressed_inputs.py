@@ -297,3 +297,20 @@ def test_a_gz_past_the_limit_is_refused_by_the_streaming_reader(tmp_path, capsys
     assert capsys.readouterr().err == (
         f"ndcg-worksheet: error: {archive}: the file is larger than "
         f"{(len(text[big]) - 1) / 1024**3:g} GiB decompressed (split it into smaller files)\n")
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_a_whole_compressed_file_read_at_once_is_bounded_too(tmp_path, monkeypatch, suffix):
+    # read_input without a limit of its own (ranx's JSON, say) reads the
+    # stream whole: it refuses past the limit (lowered here from 2 GiB) as
+    # the streaming readers do, and reads a file at the limit as it is.
+    import core.io.files as files
+
+    data = b'{"q1": {"d1": 1.5}}' + b" " * 200_000  # (past the first bytes peeked)
+    archive = packed(tmp_path, tmp_path / "run.json", suffix, data)
+    monkeypatch.setattr(files, "MAX_BYTES", len(data))
+    assert read_input(archive) == data
+    monkeypatch.setattr(files, "MAX_BYTES", len(data) - 1)
+    with pytest.raises(InputError, match=r"larger than .* GiB decompressed") as refused:
+        read_input(archive)
+    assert str(archive) in str(refused.value)

@@ -80,3 +80,26 @@ def test_order_ahead_equals_the_engines(files):
             n = order._GIVEN[ahead][1].size
             assert n == int(np.count_nonzero(~np.isnan(ahead.score)))
         assert_same_evaluation(ahead, plain, TREC_EVAL)
+
+
+def test_an_order_given_for_other_rows_is_not_taken(tmp_path):
+    # The order worked out ahead is for the run's rows 0..5, all ranked: a
+    # ranking of other rows (five of them, say one was unranked since; six,
+    # the judged row the run did not retrieve among them; the first three;
+    # every row, None) orders them itself, as the engine does for a
+    # document given no order.
+    run = write(tmp_path / "run.txt", "q1 Q0 b9 1 1 t\nq1 Q0 b10 2 2 t\nq1 Q0 a 3 1 t\n"
+                                      "q1 Q0 é 4 1 t\nq2 Q0 x 1 5 t\nq2 Q0 y 2 5 t\n")
+    qrels = write(tmp_path / "qrels.txt", "q1 0 a 2\nq1 0 b9 1\nq2 0 y 3\nq2 0 z 1\n")
+    plain = document_from_trec(run, qrels, unshared=True)
+    gains = np.zeros(plain.query.size)
+    for rows in ([0, 1, 2, 3, 5], [0, 1, 2, 3, 4, 6], [0, 1, 2], None):
+        idx = None if rows is None else np.array(rows)
+        want = order.order_ranked(plain, None if idx is None else idx.copy(), gains,
+                                  TieRule.ID_DESC, None)
+        ahead = read(run, qrels, TieRule.ID_DESC)
+        assert order._GIVEN[ahead][1].size == 6
+        got = order.order_ranked(ahead, None if idx is None else idx.copy(), gains,
+                                 TieRule.ID_DESC, None)
+        assert got.tolist() == want.tolist()
+        assert sorted(got.tolist()) == (list(range(7)) if rows is None else rows)
