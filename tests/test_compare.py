@@ -792,6 +792,27 @@ def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch)
     assert (blocks.changes.grade_differences, blocks.changes.grade_difference_queries) == (2, 2)
 
 
+def test_tie_shifted_moves_counted_a_few_rows_at_a_time(monkeypatch):
+    # Averaged ties: y keeps rank 2 and gain 1, but in A it shares a tie with
+    # z (contribution 1 x mean discount of ranks 2-3: 0.5655), in B it is alone
+    # (1 / log2(3) = 0.6309): it moved. B's contributions are compared with
+    # A's a block of rows at a time (align._ACROSS): blocks of 2 rows, ending
+    # mid-query, count what one block does, and the hand count.
+    a = doc_of([("q", "x", 3, 1), ("q", "y", 2, 1), ("q", "z", 2, 0),
+                ("r", "u", 1, 2), ("r", "v", 1, 0)])
+    b = doc_of([("q", "z", 1, 0), ("q", "y", 2, 1), ("q", "x", 3, 1),
+                ("r", "v", 1, 0), ("r", "u", 1, 2)])  # B's rows in another order
+    conv = Conventions(cutoffs=(None, 2), ties=TieRule.AVERAGE)
+    whole = compare(a, b, conv, resamples=10)
+    monkeypatch.setattr(align, "_ACROSS", 2)
+    blocks = compare(a, b, conv, resamples=10)
+    for j, left in ((0, [0, 0]), (1, [1, 0])):  # at k = 2, z left B's cut
+        counts = {kind: v.tolist() for kind, v in blocks.movement_counts(j).items()}
+        # In r, B lists v before u in their tie: each took the other's rank.
+        assert counts == {"moved": [1, 2], "regraded": [0, 0], "entered": [0, 0], "left": left}
+        assert counts == {kind: v.tolist() for kind, v in whole.movement_counts(j).items()}
+
+
 def test_the_table_shows_each_cutoffs_own_movement_counts():
     # The counts are worked out on a second thread while the lines before
     # them are written: each cutoff's rows show its own. B swaps A's first

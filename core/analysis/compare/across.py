@@ -22,6 +22,7 @@ from core.analysis.compare.align import (
     Matching,
     PartnerArray,
     QueryAlignment,
+    QueryOfRow,
     candidate_partners,
 )
 from core.engine.evaluation import Evaluation
@@ -95,7 +96,7 @@ def first_at_b(ev_a: Evaluation, pb: PartnerArray) -> PartnerArray:
     return first
 
 
-def _ranks32(values: IntArray, rows: PartnerArray) -> PartnerArray:
+def _ranks32(values: PartnerArray, rows: PartnerArray) -> PartnerArray:
     """``values[rows]`` (ranks, fewer than 2**31) as int32, a block of rows
     at a time (at 2M rows, tracemalloc: 8 MB at the peak; all rows gathered
     then narrowed 24 MB; ``np.take(..., out=int32)`` 40 MB)."""
@@ -168,16 +169,28 @@ def movement_counts(
         # Same rank and gain but another contribution: its tie group changed
         # (only averaged ties share contributions).
         _, _, xa, xb = cut
-        x_b = xb[across.at_b]
-        shifted = (xa != x_b) & ~(np.isnan(xa) & np.isnan(x_b))
-        moved |= both & same_rank & same_gain & shifted
+        same = both & same_rank & same_gain
+        for part in across_blocks(same.size):  # B's contributions a block at a time
+            x_a, x_b = xa[part], xb[across.at_b[part]]
+            same[part] &= (x_a != x_b) & ~(np.isnan(x_a) & np.isnan(x_b))
+        moved |= same
     entered = inside(ev_b.tie_first_rank)
     entered &= row_common_b >= 0
     entered &= ~inside(across.first_a_at_b)
     return {
-        "moved": np.bincount(row_common_a[moved], minlength=n),
-        "regraded": np.bincount(row_common_a[regraded], minlength=n),
-        "entered": np.bincount(row_common_b[entered], minlength=n),
-        "left": np.bincount(row_common_a[a_in & ~b_in], minlength=n),
+        "moved": _per_query(row_common_a, moved, n),
+        "regraded": _per_query(row_common_a, regraded, n),
+        "entered": _per_query(row_common_b, entered, n),
+        "left": _per_query(row_common_a, a_in & ~b_in, n),
     }
+
+
+def _per_query(row_common: QueryOfRow, mask: BoolArray, n: int) -> IntArray:
+    """How many of the rows in ``mask`` each of the ``n`` shared queries
+    holds, a block of rows at a time: bincount copies the int32 query
+    numbers to int64 (at 2M rows, most of them moved: 20 MiB at once)."""
+    counts = np.zeros(n, dtype=np.int64)
+    for part in across_blocks(mask.size):
+        counts += np.bincount(row_common[part][mask[part]], minlength=n)
+    return counts
 

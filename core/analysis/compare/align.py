@@ -449,8 +449,9 @@ def cut_contributions(
         cb = ev_b.ranked_mask & (
             True if k is None else (ev_b.tie_first_rank <= k)
         )
-        xa = np.where(ca, ev_a.contribution_at(k), 0.0)
-        xb = np.where(cb, ev_b.contribution_at(k), 0.0)
+        # contribution_at makes a new array: 0 set in it, not copied by a where (16 MB at 2M rows).
+        xa, xb = ev_a.contribution_at(k), ev_b.contribution_at(k)
+        xa[~ca], xb[~cb] = 0.0, 0.0
         out.append((np.asarray(ca), np.asarray(cb), xa, xb))
     return out
 

@@ -401,11 +401,11 @@ def compare(
     # Two lanes, each evaluating one side (its other tie rules, its ids' keys); then the
     # candidates are matched on the second while the resampling runs here (numpy frees the GIL).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        lane = pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b)
+        lane = [pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b)]
         try:
             a, keyed_a = _side(doc_a, evaluation_a, conv, queries, queries.row_common_a)
-        finally:
-            b, keyed_b = lane.result()
+        finally:  # the future let go: it held B's keys and rows (23 MiB at 2M) to the end
+            b, keyed_b = lane.pop().result()
         ev_a, ev_b = a.evaluation, b.evaluation
         matching = Matching.of(keyed_a, keyed_b)
         aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b])
