@@ -539,14 +539,24 @@ def test_an_adjudicated_grade_is_taken_or_left_out_as_the_user_says(tmp_path: Pa
 def test_a_written_consensus_under_another_rule_is_refused_under_the_mean(
         tmp_path: Path) -> None:
     """A worksheet written with ``--consensus maximum`` read back under the
-    mean: its grades are not the mean's, so refused, never recomputed; read
-    under the maximum it was written with, they are left out as its
-    consensus."""
+    mean: its grades are not the mean's, so refused, never recomputed, the
+    rules they are the consensus under named; read under the maximum it was
+    written with, they are left out as its consensus."""
     sheet = tmp_path / "maximum.csv"
     sheet.write_text(ADJUDICATED.replace("q1,d2,,2,3,", "q1,d2,,2,2,").replace(
         "q2,d4,,0.5,2.5,", "q2,d4,,0.5,3,"), encoding="utf-8")
-    with pytest.raises(InputError, match="line 3, column 'grade': grade holds 2 for query q1"):
+    with pytest.raises(InputError) as err:
         import_annotations(sheet)
+    assert "line 3, column 'grade': grade holds 2 for query q1, source d2 where the mean" in str(
+        err.value)
+    # every rule and rounding under which it is the consensus, named
+    # (half-up and ceiling take 1.5 to 2 and 2.5 to 3): none picked for the user
+    assert str(err.value).endswith(
+        "(on every row it is what --consensus mean --rounding half-up, or --consensus mean "
+        "--rounding ceiling, or --consensus median --rounding half-up, or --consensus median "
+        "--rounding ceiling, or --consensus maximum computes: pass the one it was written "
+        "with; or pass --map grade=E to take its grades, or --map grade=none to leave it out "
+        "and compute the consensus from the annotators' grades)")
     doc = import_sheet(sheet, consensus="maximum").document
     assert doc.grade[[0, 1, 3]].tolist() == [1, 2, 3]
     assert doc.state[2] == GradeState.UNKNOWN

@@ -8,6 +8,7 @@ holds and the flag to pass; a field the user declared
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.consensus import consensus as combine
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.names import combined_grade, name_field, quantity_header
@@ -24,6 +26,7 @@ from core.io.annotator.ranks import batched, rank_like
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.write import written_consensus
 from core.io.safety import column_letters
+from core.model.conventions import ConsensusRule, Rounding
 from core.model.document import Document, GradeState
 from core.model.numbers import NumberError, number_text, read_numbers
 
@@ -199,11 +202,11 @@ def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArr
         return
     marks = {m.strip().casefold() for m in mapping.unknown_marks}
     written = _written(sheet.column(col), rows.tolist(), marks)
-    grade, number_ = doc.grade[of_row], doc.state[of_row] == GradeState.NUMBER
-    differs = np.where(number_, ~(written == grade), ~np.isnan(written))
+    differs = _differs(written, doc.grade[of_row], doc.state[of_row])
     if not differs.any():
         return
     k = int(np.argmax(differs))
+    number_ = doc.state[of_row] == GradeState.NUMBER
     i, ci = int(rows[k]), int(of_row[k])
     cell = cell_text(sheet.column(col)[i]).strip()
     rule = doc.conventions
@@ -215,8 +218,38 @@ def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArr
         f"{rule.consensus.label} ({', '.join(doc.annotators)}; {rule.rounding.label}) is "
         f"{computed}: a grade given there, not their consensus, is never replaced by a "
         "computed one", line=sheet.row_number(i), column=sheet.name(col),
-        hint=f"pass --map grade={column_letters(col + 1)} to take its grades, or --map "
-        "grade=none to leave it out and compute the consensus from the annotators' grades")
+        hint=_other_rule(doc, written, of_row) + f"pass --map grade={column_letters(col + 1)} "
+        "to take its grades, or --map grade=none to leave it out and compute the consensus "
+        "from the annotators' grades")
+
+
+def _differs(written: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
+             state: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Where the written grades are not the consensus ``grade`` (``state``):
+    another number, or one where none is computed, or none where one is."""
+    return np.where(state == GradeState.NUMBER, ~(written == grade), ~np.isnan(written))
+
+
+def _other_rule(doc: Document, written: npt.NDArray[np.float64],
+                of_row: npt.NDArray[np.int64]) -> str:
+    """The flags of another consensus rule and rounding under which the
+    written grades are the annotators' consensus on every row (a worksheet
+    written with ``--consensus median``, read under the mean), if any."""
+    if doc.ratings is None:
+        return ""
+    fits: list[str] = []
+    ratings = doc.ratings
+    for rule, rounding in itertools.product(ConsensusRule, Rounding):
+        if fits and fits[-1] == f"--consensus {rule.value}":
+            continue  # the rule fits unrounded (NONE comes first): no rounding to name
+        grade, state = combine(ratings, rule, rounding)
+        if not _differs(written, grade[of_row], state[of_row]).any():
+            fits.append(f"--consensus {rule.value}" + (
+                f" --rounding {rounding.value}" if rounding is not Rounding.NONE else ""))
+    if not fits:
+        return ""
+    return f"on every row it is what {', or '.join(fits)} computes: pass the one it was " \
+        "written with; or "
 
 
 def _written(cells: Sequence[Any], rows: list[int], marks: set[str]) -> npt.NDArray[np.float64]:
