@@ -22,6 +22,7 @@ from core.io.annotator import (
     preview,
     read_table,
 )
+from core.io.annotator.command import import_sheet
 from core.io.load import load_document
 from core.model.conventions import Rubric
 from core.model.document import GradeState
@@ -482,6 +483,83 @@ def test_a_worksheet_written_reads_back_annotators_of_any_name(tmp_path: Path) -
     assert doc.annotators == ["grade_ben_at_lab_example", "grade_ana_at_lab_example"]
     assert doc.ratings is not None
     assert doc.ratings.tolist() == [[1, 2], [0, 0], [3, 2], [2, 0]]
+
+
+#: A worksheet CSV as the import writes it, whose row 3 (q1, d2) holds an
+#: adjudicated grade: 3 typed in by a lead reviewer, the annotators at 1 and 2.
+ADJUDICATED = ("query,source_id,version,score,grade,state,reason,note,grade_ana,grade_ben\n"
+               "q1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n"
+               "q2,d3,,1,,unknown,,,,\nq2,d4,,0.5,2.5,number,,,2,3\n")
+
+
+def test_an_adjudicated_grade_is_never_replaced_by_the_consensus(tmp_path: Path) -> None:
+    """The ``grade`` column of a worksheet CSV is left out as its annotators'
+    consensus only where it is that consensus on every row: 3 beside 1 and 2
+    (mean 1.5) is a judgment, refused in one line naming the file, the
+    column, the row, its query and source and both values, and what to do
+    (imported as 1.5 in silence before); the file is left as it was."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text(ADJUDICATED, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        import_annotations(sheet)
+    assert str(err.value) == (
+        f"{sheet}, line 3, column 'grade': grade holds 3 for query q1, source d2 where the "
+        "mean of the annotators' grades (ana, ben; no rounding) is 1.5: a grade given there, "
+        "not their consensus, is never replaced by a computed one (pass --map grade=E to take "
+        "its grades, or --map grade=none to leave it out and compute the consensus from the "
+        "annotators' grades)")
+    assert sheet.read_text(encoding="utf-8") == ADJUDICATED
+    # a blank consensus beside a computed number differs too, and a number
+    # beside no grade at all: each refused
+    for row, was, now in ((2, "q1,d1,,3,1,", "q1,d1,,3,,"), (4, "q2,d3,,1,,", "q2,d3,,1,2,")):
+        sheet.write_text(ADJUDICATED.replace("q1,d2,,2,3,", "q1,d2,,2,1.5,").replace(was, now),
+                         encoding="utf-8")
+        with pytest.raises(InputError, match=rf"line {row}, column 'grade': grade holds "):
+            import_annotations(sheet)
+
+
+def test_an_adjudicated_grade_is_taken_or_left_out_as_the_user_says(tmp_path: Path) -> None:
+    """The two ways the refusal names: ``--map grade=E`` takes the
+    adjudicated grades, ``--map grade=none`` leaves them out for the
+    annotators' consensus (no grade column at all before)."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text(ADJUDICATED, encoding="utf-8")
+    taken = import_sheet(sheet, fields={"grade": "E"}).document
+    assert taken.grade[:2].tolist() == [1, 3]
+    left = import_sheet(sheet, fields={"grade": "none"}).document
+    assert left.annotators == ["ana", "ben"]
+    assert left.grade[:2].tolist() == [1, 1.5]
+    # the consensus under the rule declared: the median of 1 and 2 is 1.5
+    # too, the minimum 1 (row 3's grade 3 is neither)
+    with pytest.raises(InputError, match="grade holds 3 .* where the lowest annotator grade "
+                       r"\(ana, ben; no rounding\) is 1:"):
+        import_sheet(sheet, consensus="minimum")
+
+
+def test_a_written_consensus_under_another_rule_is_refused_under_the_mean(
+        tmp_path: Path) -> None:
+    """A worksheet written with ``--consensus maximum`` read back under the
+    mean: its grades are not the mean's, so refused, never recomputed, the
+    rules they are the consensus under named; read under the maximum it was
+    written with, they are left out as its consensus."""
+    sheet = tmp_path / "maximum.csv"
+    sheet.write_text(ADJUDICATED.replace("q1,d2,,2,3,", "q1,d2,,2,2,").replace(
+        "q2,d4,,0.5,2.5,", "q2,d4,,0.5,3,"), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        import_annotations(sheet)
+    assert "line 3, column 'grade': grade holds 2 for query q1, source d2 where the mean" in str(
+        err.value)
+    # every rule and rounding under which it is the consensus, named
+    # (half-up and ceiling take 1.5 to 2 and 2.5 to 3): none picked for the user
+    assert str(err.value).endswith(
+        "(on every row it is what --consensus mean --rounding half-up, or --consensus mean "
+        "--rounding ceiling, or --consensus median --rounding half-up, or --consensus median "
+        "--rounding ceiling, or --consensus maximum computes: pass the one it was written "
+        "with; or pass --map grade=E to take its grades, or --map grade=none to leave it out "
+        "and compute the consensus from the annotators' grades)")
+    doc = import_sheet(sheet, consensus="maximum").document
+    assert doc.grade[[0, 1, 3]].tolist() == [1, 2, 3]
+    assert doc.state[2] == GradeState.UNKNOWN
 
 
 def test_the_better_name_wins_a_field() -> None:

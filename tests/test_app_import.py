@@ -740,3 +740,26 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
         "--map grade=C (or choose it in the import mapping))"]
     assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
     assert wizard.report_page.view.summary.text() == boxes.shown[0]
+
+
+def test_an_adjudicated_grade_is_refused_as_the_command_line_refuses_it(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A worksheet CSV whose grade was adjudicated (3 beside annotators at 1
+    and 2) opened in the wizard: the guess (the annotators' columns, their
+    consensus) is refused with the command line's line, never imported as
+    1.5; Finish stays off."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
+                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
+                     encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    assert [who for _, who in wizard.mapping_page.mapping().grades] == ["ana", "ben"]
+    _next(qtbot, wizard)
+    assert wizard.result_value is None
+    assert boxes.shown == [
+        f"{sheet}, line 3, column 'grade': grade holds 3 for query q1, source d2 where the "
+        "mean of the annotators' grades (ana, ben; no rounding) is 1.5: a grade given there, "
+        "not their consensus, is never replaced by a computed one (pass --map grade=E to take "
+        "its grades, or --map grade=none to leave it out and compute the consensus from the "
+        "annotators' grades)"]
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
+from core.model.numbers import number_text
 from tests.sheetgen import Drawn, Run, platform_sheets, runs, sheets, write_sheet
 
 #: The sheets tried per run (stated in docs/import.md).
@@ -465,24 +466,39 @@ ROUND_TRIP_SHEETS = 10
 
 
 @settings(PROFILE, max_examples=ROUND_TRIP_SHEETS, phases=[Phase.generate])
-@given(st.one_of(sheets().filter(lambda s: not s.ambiguous and not s.extra_grade),
-                 platform_sheets()), st.sampled_from([".csv", ".xlsx"]))
-def test_the_worksheet_written_reads_back_the_same(sheet: Drawn, suffix: str) -> None:
+@given(sheets().filter(lambda s: not s.ambiguous and not s.extra_grade),
+       st.sampled_from([".csv", ".xlsx"]), st.integers(0, 10**6))
+def test_the_worksheet_written_reads_back_the_same(sheet: Drawn, suffix: str,
+                                                   drawn_row: int) -> None:
     """``import -o out.csv`` writes the worksheet's columns, the consensus
     under ``grade`` and each annotator's under ``grade_<name>``: imported
     again, it gives the same file (the same judgments, annotators and
-    scores), the consensus left out as computed from the annotators'."""
-    if sheet.layout in ("transposed", "survey"):
+    scores), the consensus left out as computed from the annotators'. With
+    one row's grade changed after writing (adjudicated: one more, or a
+    number where none was), the import is refused naming that row, never
+    the grade replaced by the consensus."""
+    if sheet.layout == "transposed":
         suffix = ".csv"
     code, err, _, rows = _run(sheet, suffix)
     assert code == 0, err
     header = list(rows[0]) if rows else []
     again = Drawn([header, *([r[h] for h in header] for r in rows)], "wide", sheet.truth)
     code, err, report, back = _run(again, ".csv")
+    several = any(h.startswith("grade_") for h in header)
     event(f"round trip of {sheet.layout}: {sum(h.startswith('grade_') for h in header)} "
           "annotators' columns")
     assert code == 0, err
     assert back == rows
-    if any(h.startswith("grade_") for h in header):
-        assert report is not None
-        assert report["mapping"]["annotators"] == [h for h in header if h.startswith("grade_")]
+    if not several:
+        return
+    assert report is not None
+    assert report["mapping"]["annotators"] == [h for h in header if h.startswith("grade_")]
+    k = drawn_row % len(rows)
+    was = rows[k]["grade"]
+    now = number_text(float(was) + 1) if was else "2"
+    adjudicated = [list(r.values()) for r in rows]
+    adjudicated[k][header.index("grade")] = now
+    code, err, _, out = _run(replace(again, rows=[header, *adjudicated]), ".csv")
+    assert (code, out) == (2, [])
+    assert f"drawn.csv, line {k + 2}, column 'grade': grade holds {now} for query " in err
+    assert "(pass --map grade=E to take its grades, or --map grade=none" in err

@@ -1,23 +1,36 @@
 """What the import refuses to assume (issue 33): a ranking whose values
 are not one, grade columns left unused, a sheet that holds no graded
-judgments. Each refusal is one :class:`InputError` naming the file, what it
+judgments, a grade column written beside its annotators' that is not their
+consensus (an adjudicated grade). Each refusal is one :class:`InputError` naming the file, what it
 holds and the flag to pass; a field the user declared
 (:attr:`ColumnMapping.declared`) is taken as said.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
+from collections.abc import Sequence
+from typing import Any
 
-from core.io.annotator.model import ColumnMapping
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis.consensus import consensus as combine
+from core.io.annotator.cells import Reject, number
+from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.names import combined_grade, name_field, quantity_header
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.ranks import batched, rank_like
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.write import written_consensus
 from core.io.safety import column_letters
+from core.model.conventions import ConsensusRule, Rounding
+from core.model.document import Document, GradeState
+from core.model.numbers import NumberError, number_text, read_numbers
 
-__all__ = ["check_rank", "check_sheet"]
+__all__ = ["check_consensus", "check_rank", "check_sheet"]
 
 #: Cells of each column looked at to tell what it holds.
 _SAMPLE = 500
@@ -168,3 +181,97 @@ def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profi
         f"{'are' if len(alike) > 1 else 'is'} not used: {names}",
         hint=f"pass --annotators {','.join(refs)} if each is one annotator's grades, or "
         f"--map grade=COLUMN for the one grade column")
+
+
+def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArray[np.int64],
+                    doc: Document) -> None:
+    """The ``grade`` column of a worksheet CSV written here, left out as the
+    consensus of the annotators' columns after it
+    (:func:`~core.io.annotator.write.written_consensus`), is that consensus
+    on every row read (``rows``, of candidates ``of_row``), computed again
+    under the conventions declared: the same number bit for bit, blank (or
+    an unknown mark) where no number is computed. Else the grade is another
+    judgment (an adjudicated one) and the import stops in one line naming
+    the first row that differs: a judgment is never replaced by a computed
+    number. A grade column the user declared (``--map grade=...``,
+    ``--annotators``) is taken as said."""
+    mapping = sheet.mapping
+    col = written_consensus(sheet.header)
+    if col is None or not mapping.grades or "grade" in mapping.declared \
+            or col in mapping.used_columns():
+        return
+    marks = {m.strip().casefold() for m in mapping.unknown_marks}
+    written = _written(sheet.column(col), rows.tolist(), marks)
+    differs = _differs(written, doc.grade[of_row], doc.state[of_row])
+    if not differs.any():
+        return
+    k = int(np.argmax(differs))
+    number_ = doc.state[of_row] == GradeState.NUMBER
+    i, ci = int(rows[k]), int(of_row[k])
+    cell = cell_text(sheet.column(col)[i]).strip()
+    rule = doc.conventions
+    computed = (number_text(float(doc.grade[ci])) if number_[k]
+                else GradeState(int(doc.state[ci])).label)
+    raise sheet.fail(
+        f"{sheet.name(col)} holds {cell or 'no grade'} for query "
+        f"{doc.query_ids[int(doc.query[ci])]}, source {doc.source_id[ci]} where the "
+        f"{rule.consensus.label} ({', '.join(doc.annotators)}; {rule.rounding.label}) is "
+        f"{computed}: a grade given there, not their consensus, is never replaced by a "
+        "computed one", line=sheet.row_number(i), column=sheet.name(col),
+        hint=_other_rule(doc, written, of_row) + f"pass --map grade={column_letters(col + 1)} "
+        "to take its grades, or --map grade=none to leave it out and compute the consensus "
+        "from the annotators' grades")
+
+
+def _differs(written: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
+             state: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Where the written grades are not the consensus ``grade`` (``state``):
+    another number, or one where none is computed, or none where one is."""
+    return np.where(state == GradeState.NUMBER, ~(written == grade), ~np.isnan(written))
+
+
+def _other_rule(doc: Document, written: npt.NDArray[np.float64],
+                of_row: npt.NDArray[np.int64]) -> str:
+    """The flags of another consensus rule and rounding under which the
+    written grades are the annotators' consensus on every row (a worksheet
+    written with ``--consensus median``, read under the mean), if any."""
+    if doc.ratings is None:
+        return ""
+    fits: list[str] = []
+    ratings = doc.ratings
+    for rule, rounding in itertools.product(ConsensusRule, Rounding):
+        if fits and fits[-1] == f"--consensus {rule.value}":
+            continue  # the rule fits unrounded (NONE comes first): no rounding to name
+        grade, state = combine(ratings, rule, rounding)
+        if not _differs(written, grade[of_row], state[of_row]).any():
+            fits.append(f"--consensus {rule.value}" + (
+                f" --rounding {rounding.value}" if rounding is not Rounding.NONE else ""))
+    if not fits:
+        return ""
+    return f"on every row it is what {', or '.join(fits)} computes: pass the one it was " \
+        "written with; or "
+
+
+def _written(cells: Sequence[Any], rows: list[int], marks: set[str]) -> npt.NDArray[np.float64]:
+    """The grade column's cells on ``rows`` as numbers: NaN where blank or an
+    unknown mark, infinity where neither a number nor blank (never equal to
+    a consensus)."""
+    picked = list(map(cells.__getitem__, rows))
+    out = np.full(len(picked), math.nan)
+    if set(map(type, picked)) <= {str}:  # a CSV's: numbers and blanks at float's speed
+        given = np.flatnonzero(np.array(picked, dtype=object) != "")
+        try:
+            out[given] = read_numbers([picked[k] for k in given.tolist()])
+            return out
+        except NumberError:
+            pass  # a mark, a decimal comma, a word: each cell read below
+    for k, cell in enumerate(picked):
+        text = cell.strip() if type(cell) is str else None
+        if text == "" or cell is None or (text is not None and text.casefold() in marks):
+            out[k] = math.nan
+            continue
+        try:
+            out[k] = number(cell)
+        except Reject:
+            out[k] = math.inf
+    return out

@@ -16,7 +16,7 @@ from core.io.annotator.accounting import column_records, row_tally
 from core.io.annotator.build import build_document
 from core.io.annotator.cells import GradeReader, number_rubric, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
-from core.io.annotator.evidence import check_rank, check_sheet
+from core.io.annotator.evidence import check_consensus, check_rank, check_sheet
 from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.model import ColumnMapping, Table, cell_text
@@ -116,6 +116,7 @@ def import_table(
         _raise_first_problem(sheet, report)
     doc = build_document(sheet, report, conventions, grades, kept_ev, again, rows, cands,
                          c_note)
+    check_consensus(sheet, cands.rows, cands.of_row, doc)  # an adjudicated grade: refused
     report.candidates = cands.n
     report.annotators = doc.annotators
     return ImportResult(doc, report)

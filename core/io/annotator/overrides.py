@@ -61,7 +61,9 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     ``fields``: field -> column; ``annotators``: the columns of one
     annotator's grades each (a wide layout, named by their headers). A
     column the user names feeds that field only; a field mapped to ``none``
-    is left out (``rank=none``: the sheet holds no ranking).
+    is left out (``rank=none``: the sheet holds no ranking; ``grade=none``:
+    the annotators' columns are the grades, the grade column beside them
+    left out).
     """
     if header_row is not None and not 0 <= header_row <= max(len(table.rows), 1):
         raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
@@ -90,7 +92,7 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     changes["declared"] = (*chosen, *(("grade",) if grades is not None else ()))
     if grades is not None:
         changes.update(grades=grades, grade=None)
-    elif "grade" in chosen:
+    elif chosen.get("grade") is not None:
         changes["grades"] = ()
     else:
         changes["grades"] = tuple((c, who) for c, who in mapping.grades if c not in taken)
