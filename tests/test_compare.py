@@ -796,7 +796,7 @@ def test_tie_shifted_moves_counted_a_few_rows_at_a_time(monkeypatch):
     # Averaged ties: y keeps rank 2 and gain 1, but in A it shares a tie with
     # z (contribution 1 x mean discount of ranks 2-3: 0.5655), in B it is alone
     # (1 / log2(3) = 0.6309): it moved. B's contributions are compared with
-    # A's a block of rows at a time (align._ACROSS): blocks of 2 rows, ending
+    # A's a block of rows at a time (across._ACROSS): blocks of 2 rows, ending
     # mid-query, count what one block does, and the hand count.
     a = doc_of([("q", "x", 3, 1), ("q", "y", 2, 1), ("q", "z", 2, 0),
                 ("r", "u", 1, 2), ("r", "v", 1, 0)])
@@ -804,7 +804,7 @@ def test_tie_shifted_moves_counted_a_few_rows_at_a_time(monkeypatch):
                 ("r", "v", 1, 0), ("r", "u", 1, 2)])  # B's rows in another order
     conv = Conventions(cutoffs=(None, 2), ties=TieRule.AVERAGE)
     whole = compare(a, b, conv, resamples=10)
-    monkeypatch.setattr(align, "_ACROSS", 2)
+    monkeypatch.setattr(across, "_ACROSS", 2)
     blocks = compare(a, b, conv, resamples=10)
     for j, left in ((0, [0, 0]), (1, [1, 0])):  # at k = 2, z left B's cut
         counts = {kind: v.tolist() for kind, v in blocks.movement_counts(j).items()}
