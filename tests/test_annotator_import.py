@@ -518,6 +518,24 @@ def test_an_adjudicated_grade_is_never_replaced_by_the_consensus(tmp_path: Path)
             import_annotations(sheet)
 
 
+def test_a_consensus_saved_back_by_a_spreadsheet_is_still_the_consensus(
+        tmp_path: Path) -> None:
+    """A worksheet CSV opened and saved by Excel keeps 15 significant digits:
+    the mean of 1, 2 and 2 (5/3) comes back as 1.66666666666667, still the
+    consensus (left out and computed again, 5/3 to the last bit); a grade
+    that differs in the 14th digit is another number, refused."""
+    head = "query,source_id,version,score,grade,state,reason,note,grade_a,grade_b,grade_c\n"
+    rows = "q1,d1,,2,{},number,,,1,2,2\nq1,d2,,1,0,number,,,0,0,0\n"
+    sheet = tmp_path / "saved-by-excel.csv"
+    sheet.write_text(head + rows.format("1.66666666666667"), encoding="utf-8")
+    doc = import_annotations(sheet).document
+    assert doc.annotators == ["a", "b", "c"]
+    assert doc.grade.tolist() == [5 / 3, 0.0]
+    sheet.write_text(head + rows.format("1.66666666666666"), encoding="utf-8")
+    with pytest.raises(InputError, match=r"line 2, column 'grade': grade holds 1\.66666666666666 "):
+        import_annotations(sheet)
+
+
 def test_an_adjudicated_grade_is_taken_or_left_out_as_the_user_says(tmp_path: Path) -> None:
     """The two ways the refusal names: ``--map grade=E`` takes the
     adjudicated grades, ``--map grade=none`` leaves them out for the

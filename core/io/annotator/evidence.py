@@ -34,6 +34,11 @@ __all__ = ["check_consensus", "check_rank", "check_sheet"]
 
 #: Cells of each column looked at to tell what it holds.
 _SAMPLE = 500
+
+#: Significant digits a spreadsheet keeps of a number (Excel's 15; Calc
+#: writes as many): a consensus saved back through one still reads as itself.
+SPREADSHEET_DIGITS = 15
+
 def _ref(header: list[str], c: int) -> str:
     name = header[c].strip() if c < len(header) else ""
     return name if re.fullmatch(r"[\w.\-]+", name) else column_letters(c + 1)
@@ -226,8 +231,17 @@ def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArr
 def _differs(written: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
              state: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     """Where the written grades are not the consensus ``grade`` (``state``):
-    another number, or one where none is computed, or none where one is."""
-    return np.where(state == GradeState.NUMBER, ~(written == grade), ~np.isnan(written))
+    another number, or one where none is computed, or none where one is. A
+    number is the consensus when it is that number bit for bit or as a
+    spreadsheet keeps it, to :data:`SPREADSHEET_DIGITS` significant digits
+    (the worksheet saved back from Excel or LibreOffice: 5/3 written as
+    1.66666666666667)."""
+    number = state == GradeState.NUMBER
+    out: npt.NDArray[np.bool_] = np.where(number, ~(written == grade), ~np.isnan(written))
+    for i in np.flatnonzero(out & number):  # (few: a written consensus matches)
+        if written[i] == float(f"{grade[i]:.{SPREADSHEET_DIGITS}g}"):
+            out[i] = False
+    return out
 
 
 def _other_rule(doc: Document, written: npt.NDArray[np.float64],
