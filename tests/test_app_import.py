@@ -58,7 +58,7 @@ def long_xlsx(tmp_path: Path) -> Path:
     rows: list[list[Any]] = [
         ["Topic", "Document", "Rank", "Assessor", "Relevance"],
         ["t1", "a", 1, "ann", 2],
-        ["t1", "a", 2, "ben", 3],       # a different rank for the same candidate: first kept
+        ["t1", "a", 1, "ben", 3],       # the item's rank again (another is refused)
         ["t1", "b", 2, "ann", 0],
         ["t1", "b", 2, "ben", 1],
         ["t1", "b", 2, "ben", 1],       # ben again, same grade: a duplicate

@@ -502,3 +502,35 @@ def test_the_worksheet_written_reads_back_the_same(sheet: Drawn, suffix: str,
     assert (code, out) == (2, [])
     assert f"drawn.csv, line {k + 2}, column 'grade': grade holds {now} for query " in err
     assert "(pass --map grade=E to take its grades, or --map grade=none" in err
+
+
+#: Long sheets whose ranking (a score or a rank, named or declared) gives
+#: one item's judgments two values.
+SPLIT_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=SPLIT_SHEETS, phases=[Phase.generate])
+@given(sheets(split=True, headers="realistic").filter(lambda s: not s.ambiguous),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_ranking_disagreeing_with_itself_is_refused(sheet: Drawn, suffix: str) -> None:
+    """A ranking scores (or ranks) each item once: one item's second
+    judgment scored otherwise than its first is refused in one line naming
+    the item, both rows and both values and the flag that leaves the
+    column out, never one value kept (the first was kept, the other
+    reported, before)."""
+    assert sheet.split is not None
+    assert sheet.ranking is not None
+    query, source, first, second, was, now = sheet.split
+    code, err, _, rows = _run(sheet, suffix)
+    field = "score" if isinstance(was, float) else "rank"
+    event(f"split {field} in {suffix}")
+    assert (code, rows) == (2, []), err
+    assert err.count("\n") == 1, err
+    where = f"line {second}, column {sheet.ranking!r}" if suffix == ".csv" else \
+        f"sheet 'Sheet', row {second}, column "  # a workbook's column says its letter too
+    assert err.startswith(f"ndcg-worksheet: error: drawn{suffix}, {where}"), err
+    assert (f"{sheet.ranking})'" if suffix == ".xlsx" else "") in err
+    assert (f"gives query {query!r}, source {source!r} the {field} {number_text(float(was))} "
+            f"on row {first} and {number_text(float(now))} on row {second}: a ranking "
+            f"{field}s each item once") in err, err
+    assert f"pass --map {field}=none to import the judgments without it" in err
