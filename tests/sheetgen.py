@@ -592,6 +592,9 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
                   "SESSION_ID"]
         ids += [{"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
                 {"ImportId": "SESSION_ID"}]
+        codes += BOOKKEEPING  # Prolific's own export joined on (one value per participant)
+        texts += BOOKKEEPING
+        ids += [{"ImportId": b} for b in BOOKKEEPING]
     rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
     people = [("real", who) for who in range(n_people)]
     for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
@@ -615,11 +618,18 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
             row += ["Somewhat relevant",
                     f"{n:02d}{rnd.getrandbits(88):022x}", "672b0c9a1f2e3d4c5b6a7980",
                     f"{n:02d}{rnd.getrandbits(88):022x}"]
+            done, rejected = rnd.randint(5, 2400), rnd.randint(0, 6)
+            row += [str(done), str(rejected), f"{100 * done / (done + rejected):.1f}"]
         rows.append(row)
     truth = {(QUERIES[q], url[(q, d)]): sorted(float(grades[((q, d), w)])
                                                for w in range(n_people)) for q, d in items}
     return Drawn(rows, "survey", truth, kinds=["prolific" if prolific else "qualtrics"],
                  grade_headers=codes[11:11 + len(items)])
+
+
+#: Prolific's bookkeeping of each participant, joined onto its survey's
+#: export: counts of their work on the platform, no judgment.
+BOOKKEEPING = ["Total approvals", "Total rejections", "Approval rate"]
 
 
 #: Qualtrics' timing question's columns (``Timing - First Click`` ...).

@@ -812,3 +812,24 @@ def test_a_sheet_past_the_size_limit_is_refused_as_every_text_file_is(
     assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
     assert capsys.readouterr().err == f"ndcg-worksheet: error: {line}\n"
     assert not (tmp_path / "out.csv").exists()
+
+
+def test_a_platforms_bookkeeping_is_left_out_for_what_it_is(tmp_path: Path) -> None:
+    """Prolific's Total approvals (and rejections, and approval rate) joined
+    onto a long sheet: one value for each participant's rows, left out as
+    their bookkeeping (was "a grade combined from several", with --map
+    grade=E as its flag, for the word "total")."""
+    path = tmp_path / "prolific.csv"
+    rows = ["query,doc,annotator,grade,Total approvals,Total rejections,Approval rate"]
+    counts = {"5f1a": "312,2,99.4", "60b2": "1204,0,100", "6123": "87,2,97.8"}
+    for k, (q, d) in enumerate((q, d) for q in ("q1", "q2") for d in ("a", "b", "c")):
+        rows += [f"{q},{d},{who},{(k + j) % 4},{c}" for j, (who, c) in enumerate(counts.items())]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    rep = import_annotations(path).report
+    assert rep.annotators == ["5f1a", "60b2", "6123"]
+    tail = ", the platform's bookkeeping of each participant's work, one value per annotator " \
+        "(no judgment, no ranking); not imported"
+    assert [(c.letter, c.role, c.reason, c.flag) for c in rep.columns[4:]] == [
+        ("E", "", "Total approvals: numbers 87 to 1204" + tail, ""),
+        ("F", "", "Total rejections: numbers 0 to 2" + tail, ""),
+        ("G", "", "Approval rate: numbers 97.8 to 100" + tail, "")]

@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
 from core.model.numbers import number_text
-from tests.sheetgen import Drawn, Run, platform_sheets, runs, sheets, write_sheet
+from tests.sheetgen import (
+    BOOKKEEPING,
+    Drawn,
+    Run,
+    platform_sheets,
+    runs,
+    sheets,
+    write_sheet,
+)
 
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
@@ -272,6 +280,16 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
     event(f"{sheet.kinds[0]} {suffix}")
     assert code == 0, err
     _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
+    assert report is not None
+    kept = {c["header"]: c["reason"] for c in report["columns"] if c["header"] in BOOKKEEPING}
+    assert len(kept) == 3 * (sheet.kinds[0] == "prolific"), kept
+    for header, reason in kept.items():  # never "a grade combined from several"
+        if reason.endswith(" on every row, not imported"):
+            continue  # all participants alike (as drawn small): said as any constant column
+        assert reason.startswith((f"{header}: numbers ", f"{header}: the number ")), reason
+        assert reason.endswith(", the platform's bookkeeping of each participant's work, "
+                               "one value per annotator (no judgment, no ranking); not "
+                               "imported"), reason
 
 
 #: Long sheets drawn with workers numbered 1..n, each judging one item per query.
