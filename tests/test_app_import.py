@@ -742,24 +742,68 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
     assert wizard.report_page.view.summary.text() == boxes.shown[0]
 
 
-def test_an_adjudicated_grade_is_refused_as_the_command_line_refuses_it(
+def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """A worksheet CSV whose grade was adjudicated (3 beside annotators at 1
     and 2) opened in the wizard: the guess (the annotators' columns, their
-    consensus) is refused with the command line's line, never imported as
-    1.5; Finish stays off."""
+    consensus) is refused, never imported as 1.5, in the command line's
+    line with the wizard's way out instead of its flags (there was none in
+    the wide layout: `--map grade=none` had no choice on the page); Finish
+    stays off. Ticking "Leave E: grade out" (a key click) imports the
+    annotators' grades and their mean."""
     sheet = tmp_path / "adjudicated.csv"
     sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
                      "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
                      encoding="utf-8")
     wizard = _at_mapping(qtbot, sheet)
-    assert [who for _, who in wizard.mapping_page.mapping().grades] == ["ana", "ben"]
+    page = wizard.mapping_page
+    assert [who for _, who in page.mapping().grades] == ["ana", "ben"]
+    box = page.consensus_out
+    assert box.isVisible()
+    assert not box.isChecked()
+    assert box.text() == "Leave E: grade out: compute the consensus from the annotators' columns"
     _next(qtbot, wizard)
     assert wizard.result_value is None
     assert boxes.shown == [
         f"{sheet}, line 3, column 'grade': grade holds 3 for query q1, source d2 where the "
         "mean of the annotators' grades (ana, ben; no rounding) is 1.5: a grade given there, "
-        "not their consensus, is never replaced by a computed one (pass --map grade=E to take "
-        "its grades, or --map grade=none to leave it out and compute the consensus from the "
-        "annotators' grades)"]
+        "not their consensus, is never replaced by a computed one (tick “Leave E: grade out” "
+        "under the annotators' grade columns to compute the consensus from their grades, or "
+        "choose the long layout with E as the grade to take its grades)"]
     assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert wizard.report_page.view.summary.text() == boxes.shown[0]
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    assert wizard.currentPage() is page
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert box.isChecked()
+    assert "grade" in page.mapping().declared
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert len(boxes.shown) == 1
+    doc = wizard.result_value.document
+    assert doc.annotators == ["ana", "ben"]
+    np.testing.assert_array_equal(doc.grade, [1.0, 1.5])  # their mean, E left out
+    assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+
+
+def test_a_consensus_written_under_another_rule_names_the_wizards_choice(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A worksheet written under the maximum, read under the mean: the
+    wizard's line names the rule under which the column is the consensus
+    as its "Several annotators" choice, not ``--consensus maximum``."""
+    sheet = tmp_path / "maximum.csv"
+    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
+                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,2,number,,,1,2\n"
+                     "q1,d3,,1,3,number,,,3,0\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    _next(qtbot, wizard)
+    assert wizard.result_value is None
+    (shown,) = boxes.shown
+    assert shown.endswith(
+        "(on every row it is what the highest annotator grade (no rounding) computes: choose "
+        "it under “Several annotators” and “Rounding of the consensus”; or tick “Leave E: "
+        "grade out” under the annotators' grade columns to compute the consensus from their "
+        "grades, or choose the long layout with E as the grade to take its grades)"), shown
+    assert "--" not in shown
