@@ -301,6 +301,17 @@ def _at_mapping(qtbot: Any, path: Path) -> ImportWizard:
     return wizard
 
 
+def _refused_on_next(qtbot: Any, wizard: ImportWizard, boxes: Boxes) -> str:
+    """Next from the mapping page: one message box, the report page saying
+    the same, nothing imported and Finish off; the line shown."""
+    _next(qtbot, wizard)
+    assert wizard.result_value is None
+    (shown,) = boxes.shown
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert wizard.report_page.view.summary.text() == shown
+    return shown
+
+
 def test_a_mapping_without_a_query_is_one_message_and_no_finish(
         qtbot: Any, wide_csv: Path, boxes: Boxes):
     wizard = _at_mapping(qtbot, wide_csv)
@@ -729,17 +740,13 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
                            for d in range(1, 8)), encoding="utf-8")
     wizard = _at_mapping(qtbot, run)
     assert wizard.mapping_page.mapping().grade is None
-    _next(qtbot, wizard)
-    assert wizard.result_value is None
-    assert boxes.shown == [
+    assert _refused_on_next(qtbot, wizard, boxes) == (
         f"{run}: no grade column found in the columns A, B, C (no header: row 1 is data); "
         "column C counts 1, "
         "2, 3, … within each query, like a rank, not a grade (a run is read by "
         "`ndcg-worksheet evaluate RUN --qrels QRELS`; to import it as the ranking of graded "
         "judgments, pass --map rank=C with --map grade=COLUMN; if it does hold grades, pass "
-        "--map grade=C (or choose it in the import mapping))"]
-    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
-    assert wizard.report_page.view.summary.text() == boxes.shown[0]
+        "--map grade=C (or choose it in the import mapping))")
 
 
 def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
@@ -762,16 +769,12 @@ def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
     assert box.isVisible()
     assert not box.isChecked()
     assert box.text() == "Leave E: grade out: compute the consensus from the annotators' columns"
-    _next(qtbot, wizard)
-    assert wizard.result_value is None
-    assert boxes.shown == [
+    assert _refused_on_next(qtbot, wizard, boxes) == (
         f"{sheet}, line 3, column 'grade': grade holds 3 for query q1, source d2 where the "
         "mean of the annotators' grades (ana, ben; no rounding) is 1.5: a grade given there, "
         "not their consensus, is never replaced by a computed one (tick “Leave E: grade out” "
         "under the annotators' grade columns to compute the consensus from their grades, or "
-        "choose the long layout with E as the grade to take its grades)"]
-    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
-    assert wizard.report_page.view.summary.text() == boxes.shown[0]
+        "choose the long layout with E as the grade to take its grades)")
     qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
     _idle(qtbot, wizard)
     assert wizard.currentPage() is page
@@ -798,9 +801,7 @@ def test_a_consensus_written_under_another_rule_names_the_wizards_choice(
                      "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,2,number,,,1,2\n"
                      "q1,d3,,1,3,number,,,3,0\n", encoding="utf-8")
     wizard = _at_mapping(qtbot, sheet)
-    _next(qtbot, wizard)
-    assert wizard.result_value is None
-    (shown,) = boxes.shown
+    shown = _refused_on_next(qtbot, wizard, boxes)
     assert shown.endswith(
         "(on every row it is what the highest annotator grade (no rounding) computes: choose "
         "it under “Several annotators” and “Rounding of the consensus”; or tick “Leave E: "
