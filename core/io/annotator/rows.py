@@ -285,16 +285,6 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
     c_first_row = alive_idx[is_first] + sheet.start + 1
     repeats = np.flatnonzero(~is_first).tolist()
     ranked = mapping.score if mapping.score is not None else mapping.rank
-    if ranked is not None and repeats:
-        again = np.flatnonzero(~is_first)
-        then, first = rows.score[alive_idx[again]], c_score[row_ci[again]]
-        split = np.flatnonzero((then != first) & ~np.isnan(then) & ~np.isnan(first))
-        if len(split):
-            k = int(again[split[0]])
-            i, ci = int(alive_idx[k]), int(row_ci[k])
-            raise _split_ranking(sheet, ranked, (q_alive[k], s_alive[k]),
-                                 int(c_first_row[ci]), i, (float(c_score[ci]),
-                                                           float(rows.score[i])))
     if mapping.layout == "long" and mapping.annotator is None:
         for k in repeats:
             i, ci = int(alive_idx[k]), int(row_ci[k])
@@ -302,15 +292,26 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
                 DUPLICATE, sheet.row_number(i), sheet.name(mapping.source_id or 0),
                 f"query {q_alive[k]!r} lists {s_alive[k]!r} again (first on row "
                 f"{c_first_row[ci]}); the first row is kept")))
-    elif mapping.rank is None and mapping.score is not None:
-        for k in repeats:
-            i, ci = int(alive_idx[k]), int(row_ci[k])
-            x, y = float(rows.score[i]), float(c_score[ci])
-            if not (x == y or (math.isnan(x) and math.isnan(y))):
-                sheet.found.append(((i, 2, 0, 0), Issue(
-                    CONFLICT, sheet.row_number(i), sheet.name(mapping.score),
-                    f"score {cell_text(x)} differs from {cell_text(y)} on row "
-                    f"{c_first_row[ci]} for the same candidate; the first is kept")))
+    if ranked is None or not repeats:
+        return
+    again = np.flatnonzero(~is_first)
+    then, first = rows.score[alive_idx[again]], c_score[row_ci[again]]
+    blank = np.isnan(then) | np.isnan(first)
+    split = np.flatnonzero((then != first) & ~blank)
+    if len(split):
+        k = int(again[split[0]])
+        i, ci = int(alive_idx[k]), int(row_ci[k])
+        raise _split_ranking(sheet, ranked, (q_alive[k], s_alive[k]), int(c_first_row[ci]),
+                             i, (float(c_score[ci]), float(rows.score[i])))
+    if (mapping.layout == "long" and mapping.annotator is None) or mapping.score is None:
+        return
+    for k in again[blank & (np.isnan(then) != np.isnan(first))].tolist():
+        i, ci = int(alive_idx[k]), int(row_ci[k])  # a blank beside a number: the first kept
+        sheet.found.append(((i, 2, 0, 0), Issue(
+            CONFLICT, sheet.row_number(i), sheet.name(mapping.score),
+            f"score {cell_text(float(rows.score[i]))} differs from "
+            f"{cell_text(float(c_score[ci]))} on row {c_first_row[ci]} for the same "
+            "candidate; the first is kept")))
 
 
 def _split_ranking(sheet: Sheet, col: int, item: tuple[str, str], first_row: int, i: int,
