@@ -808,3 +808,31 @@ def test_a_consensus_written_under_another_rule_names_the_wizards_choice(
         "grade out” under the annotators' grade columns to compute the consensus from their "
         "grades, or choose the long layout with E as the grade to take its grades)"), shown
     assert "--" not in shown
+
+
+def test_a_split_score_is_refused_with_the_wizards_way_out(qtbot: Any, tmp_path: Path,
+                                                           boxes: Boxes):
+    """One item scored 0.9 on ann's row and 0.8 on ben's: refused in the
+    wizard with its own way out (the Score's "(none)", not --map
+    score=none); choosing it (typed into the combo) imports the judgments
+    without a ranking."""
+    sheet = tmp_path / "split.csv"
+    sheet.write_text("query,doc,annotator,grade,score\nq1,d1,ann,2,0.9\nq1,d2,ann,1,0.5\n"
+                     "q1,d1,ben,3,0.8\nq1,d2,ben,0,0.5\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.combos["score"].currentText() == "E: score"
+    assert _refused_on_next(qtbot, wizard, boxes) == (
+        f"{sheet}, line 4, column 'score': the score column 'score' gives query 'q1', source "
+        "'d1' the score 0.9 on row 2 and 0.8 on row 4: a ranking scores each item once, so "
+        "this column is not one ranking (choose “(none)” as the Score to import the judgments "
+        "without it, or fix the sheet so each item's rows give one score)")
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    _choose(qtbot, page.combos["score"], "(none)")
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    doc = wizard.result_value.document
+    np.testing.assert_array_equal(doc.grade, [2.5, 0.5])
+    assert np.isnan(doc.score).all()
+    assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()

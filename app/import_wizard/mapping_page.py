@@ -29,6 +29,7 @@ from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
 from core.io.annotator.evidence import NotConsensus
 from core.io.annotator.platform import KINDS
+from core.io.annotator.rows import SplitRanking
 from core.io.annotator.write import written_consensus
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import number_text
@@ -323,10 +324,16 @@ class MappingPage(QWizardPage):
                            if m.strip())
         return base.replace(unknown_marks=unknown, unrateable_marks=unrateable, **fields)
 
-    def consensus_way(self, refused: NotConsensus) -> str:
-        """What to do about a grade column refused as no consensus
-        (:class:`~core.io.annotator.evidence.NotConsensus`), in the page's
-        words where the command line names its flags."""
+    def way_out(self, refused: NotConsensus | SplitRanking) -> str:
+        """What to do about a refusal, in the page's words where the command
+        line names its flags: a grade column that is no consensus
+        (:class:`~core.io.annotator.evidence.NotConsensus`), a score or rank
+        giving an item two values (:class:`~core.io.annotator.rows.SplitRanking`)."""
+        if isinstance(refused, SplitRanking):
+            label = MAPPED_FIELDS[refused.field]
+            return self.tr("choose “(none)” as the {0} to import the judgments without it, or "
+                           "fix the sheet so each item's rows give one {1}").format(
+                               label, refused.field)
         rules = ", or ".join(f"the {rule.label} ({rounding.label})"
                              for rule, rounding in refused.fits)
         return (self.tr("on every row it is what {0} computes: choose it under “Several "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import repeat
 from operator import ne
 from typing import Any, NamedTuple
@@ -28,7 +29,8 @@ from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
-__all__ = ["Candidates", "Rows", "annotator_names", "find_candidates", "notes", "read_rows"]
+__all__ = ["Candidates", "Rows", "SplitRanking", "annotator_names", "find_candidates", "notes",
+           "read_rows"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -314,21 +316,30 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
             "candidate; the first is kept")))
 
 
+@dataclass(eq=False)
+class SplitRanking(InputError):
+    """A score or rank column giving one item's rows two values
+    (:func:`_split_ranking`): its ``field`` (``score``, ``rank``), so that
+    the wizard says its own way out where the command line names a flag."""
+
+    field: str = ""
+
+
 def _split_ranking(sheet: Sheet, col: int, item: tuple[str, str], first_row: int, i: int,
-                   values: tuple[float, float]) -> InputError:
+                   values: tuple[float, float]) -> SplitRanking:
     """One item scored (or ranked) twice, otherwise: a ranking scores each
     item once, so a column disagreeing with itself is not one ranking and
     neither value is picked for the user. One line naming the item, both
     rows and values, and the flag that leaves the column out."""
     field = "score" if col == sheet.mapping.score else "rank"
     first, then = (v if field == "score" else -v for v in values)
-    return sheet.fail(
+    return SplitRanking(
         f"the {field} column {sheet.name(col)!r} gives query {item[0]!r}, source {item[1]!r} "
         f"the {field} {cell_text(first)} on row {first_row} and {cell_text(then)} on row "
         f"{sheet.row_number(i)}: a ranking {field}s each item once, so this column is not one "
-        "ranking", line=sheet.row_number(i), column=sheet.name(col),
-        hint=f"pass --map {field}=none to import the judgments without it, or fix the sheet so "
-        f"each item's rows give one {field}")
+        "ranking", file=sheet.file, sheet=sheet.table.sheet, line=sheet.row_number(i),
+        column=sheet.name(col), hint=f"pass --map {field}=none to import the judgments "
+        f"without it, or fix the sheet so each item's rows give one {field}", field=field)
 
 
 def annotator_names(sheet: Sheet) -> list[str] | None:
