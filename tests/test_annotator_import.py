@@ -833,3 +833,33 @@ def test_a_platforms_bookkeeping_is_left_out_for_what_it_is(tmp_path: Path) -> N
         ("E", "", "Total approvals: numbers 87 to 1204" + tail, ""),
         ("F", "", "Total rejections: numbers 0 to 2" + tail, ""),
         ("G", "", "Approval rate: numbers 97.8 to 100" + tail, "")]
+
+
+@pytest.mark.parametrize("layout", ["long", "survey"])
+def test_a_source_listed_under_two_queries_keeps_who_judged_it(tmp_path: Path,
+                                                                layout: str) -> None:
+    """doc1 judged for two queries (a TREC docno under two topics) by three
+    participants named by PROLIFIC_PID, no header naming an annotator: who
+    judged is read from the values per item (query, source), so each
+    participant's grade is kept. Grouped by the source alone, doc1's rows
+    for q1 and q2 looked like one person judging one item twice: who judged
+    was not read, and 12 of the 18 judgments were set aside as repeats."""
+    people = ("5f1a0c3b9d8e7f6a5b4c3d2e", "60b2dd11aa22bb33cc44dd55", "6123ef9988776655443322aa")
+    items = [(q, d) for q in ("q1", "q2") for d in ("doc1", "doc2", "doc3")]
+    grade = {(it, w): (k + j) % 4 for k, it in enumerate(items) for j, w in enumerate(people)}
+    if layout == "long":
+        text = "query,doc,PROLIFIC_PID,grade\n" + "".join(
+            f"{q},{d},{w},{grade[((q, d), w)]}\n" for q, d in items for w in people)
+    else:
+        text = "PROLIFIC_PID," + ",".join(f"{q} - {d}" for q, d in items) + "\n" + "".join(
+            w + "," + ",".join(str(grade[(it, w)]) for it in items) + "\n" for w in people)
+    path = tmp_path / "shared.csv"
+    path.write_text(text, encoding="utf-8")
+    res = import_annotations(path)
+    assert res.report.judgments_imported == 18
+    assert not res.report.rejected_judgments
+    assert res.document.annotators == list(people)
+    assert res.document.source_id.tolist() == [d for _, d in items]
+    assert res.document.ratings is not None
+    np.testing.assert_array_equal(res.document.ratings, [[grade[(it, w)] for w in people]
+                                                         for it in items])
