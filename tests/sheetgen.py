@@ -112,6 +112,9 @@ class Drawn:
     kinds: list[str] = field(default_factory=list)
     #: Each column's kind, in the header's order (a long or wide sheet).
     column_kinds: list[str] = field(default_factory=list)
+    #: A ranking disagreeing with itself (``sheets(split=True)``): the
+    #: item's query and source, its two rows in the file and their values.
+    split: tuple[str, str, int, int, Any, Any] | None = None
 
 
 def _distractor(kind: str, rnd: Random, n: int,
@@ -302,7 +305,8 @@ SHAPES = ["long", "long", "wide", "transposed"]
 
 @st.composite
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
-           topics: bool = False, flat: bool = False, latin: bool = False) -> Drawn:
+           topics: bool = False, flat: bool = False, latin: bool = False,
+           split: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -312,18 +316,21 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     whose workers are numbered 1..n and each judge one item per query (a
     Latin square: worker j * items + d + 1 judges item d of every query,
     2-3 of them each item), so that their numbers count each query's rows
-    as a rank's would."""
+    as a rank's would; with ``split`` a long sheet of two judges or more
+    whose ranking (a score or a rank, under a ranking's name or declared)
+    gives one item's second judgment another value than its first (a
+    ranking disagreeing with itself: :attr:`Drawn.split`)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = draw(st.sampled_from(SHAPES))
+    layout = "long" if split else draw(st.sampled_from(SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
-    if layout != "long":
+    if layout != "long" or split:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
     scale = draw(st.sampled_from(sorted(SCALES)))
     grades, write = SCALES[scale]
@@ -343,9 +350,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         truth = {(q, d): {j * per_q + d + 1: rnd.choice(grades) for j in range(m)}
                  for q, d in items}
         truth[items[0]][1], truth[items[-1]][m * per_q] = grades[0], grades[-1]
-    ranking = draw(st.sampled_from(["none", "score", "rank"]))
+    ranking = draw(st.sampled_from(["score", "rank"] if split else ["none", "score", "rank"]))
     named = draw(st.booleans())
-    declare = ranking != "none" and not named and draw(st.booleans())
+    declare = ranking != "none" and not named and (split or draw(st.booleans()))
     kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
     if among and not set(kinds) & set(among):
         kinds.append(draw(st.sampled_from(among)))
@@ -387,6 +394,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         header = rnd.choice(SCORE_NAMES if ranking == "score" else RANK_NAMES) if named \
             else rnd.choice(UNNAMED)
         cols.append(ranked := Column(header, [values[(q, d)] for q, d, _ in per_row], ranking))
+        if split:
+            _split(sheet, rnd, ranked, per_row, said, ids)
         sheet.ranking, sheet.ranking_named = header, named
         sheet.ranking_values = {(str(said(q)), str(ids[(q, d)])): float(
             values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
@@ -429,6 +438,19 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
     return sheet
+
+
+def _split(sheet: Drawn, rnd: Random, ranked: Column, per_row: list[tuple[int, int, Any]],
+           said: Any, ids: dict[tuple[int, int], Any]) -> None:
+    """Give one item's second judgment another score (or rank) than its
+    first: the ranking (named or declared) disagrees with itself. Rows
+    counted from the header on row 1."""
+    q, d, _ = rnd.choice(per_row)
+    first, second = [i for i, (q2, d2, _) in enumerate(per_row) if (q2, d2) == (q, d)][:2]
+    was = ranked.cells[second]
+    ranked.cells[second] = round(was + 1.25, 4) if ranked.kind == "score" else was + 1
+    sheet.split = (str(said(q)), str(ids[(q, d)]), first + 2, second + 2, was,
+                   ranked.cells[second])
 
 
 def _unique_headers(cols: list[Column]) -> None:
@@ -570,6 +592,9 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
                   "SESSION_ID"]
         ids += [{"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
                 {"ImportId": "SESSION_ID"}]
+        codes += BOOKKEEPING  # Prolific's own export joined on (one value per participant)
+        texts += BOOKKEEPING
+        ids += [{"ImportId": b} for b in BOOKKEEPING]
     rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
     people = [("real", who) for who in range(n_people)]
     for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
@@ -593,11 +618,18 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
             row += ["Somewhat relevant",
                     f"{n:02d}{rnd.getrandbits(88):022x}", "672b0c9a1f2e3d4c5b6a7980",
                     f"{n:02d}{rnd.getrandbits(88):022x}"]
+            done, rejected = rnd.randint(5, 2400), rnd.randint(0, 6)
+            row += [str(done), str(rejected), f"{100 * done / (done + rejected):.1f}"]
         rows.append(row)
     truth = {(QUERIES[q], url[(q, d)]): sorted(float(grades[((q, d), w)])
                                                for w in range(n_people)) for q, d in items}
     return Drawn(rows, "survey", truth, kinds=["prolific" if prolific else "qualtrics"],
                  grade_headers=codes[11:11 + len(items)])
+
+
+#: Prolific's bookkeeping of each participant, joined onto its survey's
+#: export: counts of their work on the platform, no judgment.
+BOOKKEEPING = ["Total approvals", "Total rejections", "Approval rate"]
 
 
 #: Qualtrics' timing question's columns (``Timing - First Click`` ...).

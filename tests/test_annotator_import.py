@@ -220,7 +220,7 @@ def test_mapping_corrected_by_the_user(tmp_path: Path) -> None:
 
 def test_single_grade_column_no_annotator(tmp_path: Path) -> None:
     path = tmp_path / "plain.csv"
-    path.write_text("query;doc;relevance;score\nq1;a;1;2,5\nq1;b;-;1\nq1;c;;0\nq1;a;1;2\n",
+    path.write_text("query;doc;relevance;score\nq1;a;1;2,5\nq1;b;-;1\nq1;c;;0\nq1;a;1;2,5\n",
                     encoding="utf-8")
     res = import_annotations(path)
     doc, rep = res.document, res.report
@@ -277,6 +277,34 @@ def test_conflicting_grades_of_one_annotator(tmp_path: Path) -> None:
     rep = import_annotations(path).report
     assert [i.kind for i in rep.issues] == ["duplicate", "conflict"]
     assert [i.row for i in rep.issues] == [3, 4]
+
+
+@pytest.mark.parametrize(("field", "first", "then"), [("score", "0.9", "0.8"), ("rank", "1", "2")])
+def test_a_ranking_that_disagrees_with_itself_is_refused(tmp_path: Path, field: str, first: str,
+                                                         then: str) -> None:
+    """One item's two judgments (ann's, ben's) under a score of 0.9 and 0.8
+    (or ranks 1 and 2): not one ranking. The first was kept and the other
+    reported as a conflict (a rank's not even that); now one line naming
+    the item, both rows and values, and the way out."""
+    path = tmp_path / "long.csv"
+    other = "0.5" if field == "score" else "2"
+    path.write_text(f"query,doc,annotator,grade,{field}\nq1,d1,ann,2,{first}\nq1,d2,ann,1,"
+                    f"{other}\nq1,d1,ben,3,{then}\nq1,d2,ben,0,{other}\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        import_sheet(path)
+    assert str(caught.value) == (
+        f"{path}, line 4, column '{field}': the {field} column '{field}' gives query 'q1', "
+        f"source 'd1' the {field} {first} on row 2 and {then} on row 4: a ranking {field}s each "
+        f"item once, so this column is not one ranking (pass --map {field}=none to import the "
+        f"judgments without it, or fix the sheet so each item's rows give one {field})")
+    doc = import_sheet(path, fields={field: "none"}).document
+    assert doc.annotators == ["ann", "ben"]
+    np.testing.assert_array_equal(doc.grade, [2.5, 0.5])
+    assert np.isnan(doc.score).all()
+    # the same value on both rows is one ranking, read as before
+    path.write_text(path.read_text("utf-8").replace(f"ben,3,{then}", f"ben,3,{first}"), "utf-8")
+    doc = import_sheet(path).document
+    np.testing.assert_array_equal(doc.score, [0.9, 0.5] if field == "score" else [-1, -2])
 
 
 @pytest.mark.parametrize(("encoding", "bom"), [("utf-8", False), ("utf-8", True),
@@ -357,24 +385,26 @@ def test_load_document_routes_on_not_own_workbook(tmp_path: Path, monkeypatch) -
 
 
 def test_findings_are_reported_in_reading_order(tmp_path: Path) -> None:
-    """Row by row; in a row the score first, then each grade column left to right."""
+    """Row by row; in a row each grade column left to right (the score, one
+    per item, is the same on its second row: a score differing there is
+    refused, test_a_ranking_that_disagrees_with_itself_is_refused)."""
     path = tmp_path / "order.csv"
     path.write_text("query,doc,score,grade_a,grade_b\n"
                     "q,d1,0.5,Relevant,7\n"
-                    "q,d1,0.4,2,n/a\n"
+                    "q,d1,0.5,2,n/a\n"
                     "q,d2,0.3,Nope,1\n", encoding="utf-8")
     rep = import_annotations(path, rubric=RUBRIC).report
     assert [(i.row, i.kind, i.column) for i in rep.issues] == [
         (2, "label mapped", "grade_a"), (2, "outside scale", "grade_b"),
-        (3, "conflict", "score"), (3, "duplicate", "grade_a"), (3, "mark", "grade_b"),
+        (3, "duplicate", "grade_a"), (3, "mark", "grade_b"),
         (3, "conflict", "grade_b"),
         (4, "cell rejected", "grade_a"),
     ]
     assert rep.unmapped_labels == {"Nope": 1}
-    assert "first on row 2" in rep.issues[3].problem
+    assert "first on row 2" in rep.issues[2].problem
     # A label the declared rubric maps is not a finding to look at; the rest are.
     assert [(i.row, i.kind) for i in rep.to_review()] == [
-        (2, "outside scale"), (3, "conflict"), (3, "duplicate"), (3, "mark"), (3, "conflict"),
+        (2, "outside scale"), (3, "duplicate"), (3, "mark"), (3, "conflict"),
         (4, "cell rejected")]
     assert "label mapped" not in " ".join(rep.summary())
 
@@ -653,6 +683,14 @@ def test_every_judgment_read_is_imported_or_rejected(rows: list[tuple[str, ...]]
         with pytest.raises(InputError, match="no candidate rows"):
             import_table(table)
         return
+    scored: dict[tuple[str, str], set[str]] = {}
+    for q, d, *_, s in rows:
+        if q and d and s in ("0.5", "1"):
+            scored.setdefault((q, d), set()).add(s)
+    if any(len(v) > 1 for v in scored.values()):  # one item scored twice: no ranking
+        with pytest.raises(InputError, match="a ranking scores each item once"):
+            import_table(table)
+        return
     result = import_table(table)
     rep = result.report
     assert rep.judgments_imported + len(rep.rejected_judgments) == rep.judgments_read
@@ -774,3 +812,54 @@ def test_a_sheet_past_the_size_limit_is_refused_as_every_text_file_is(
     assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
     assert capsys.readouterr().err == f"ndcg-worksheet: error: {line}\n"
     assert not (tmp_path / "out.csv").exists()
+
+
+def test_a_platforms_bookkeeping_is_left_out_for_what_it_is(tmp_path: Path) -> None:
+    """Prolific's Total approvals (and rejections, and approval rate) joined
+    onto a long sheet: one value for each participant's rows, left out as
+    their bookkeeping (was "a grade combined from several", with --map
+    grade=E as its flag, for the word "total")."""
+    path = tmp_path / "prolific.csv"
+    rows = ["query,doc,annotator,grade,Total approvals,Total rejections,Approval rate"]
+    counts = {"5f1a": "312,2,99.4", "60b2": "1204,0,100", "6123": "87,2,97.8"}
+    for k, (q, d) in enumerate((q, d) for q in ("q1", "q2") for d in ("a", "b", "c")):
+        rows += [f"{q},{d},{who},{(k + j) % 4},{c}" for j, (who, c) in enumerate(counts.items())]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    rep = import_annotations(path).report
+    assert rep.annotators == ["5f1a", "60b2", "6123"]
+    tail = ", the platform's bookkeeping of each participant's work, one value per annotator " \
+        "(no judgment, no ranking); not imported"
+    assert [(c.letter, c.role, c.reason, c.flag) for c in rep.columns[4:]] == [
+        ("E", "", "Total approvals: numbers 87 to 1204" + tail, ""),
+        ("F", "", "Total rejections: numbers 0 to 2" + tail, ""),
+        ("G", "", "Approval rate: numbers 97.8 to 100" + tail, "")]
+
+
+@pytest.mark.parametrize("layout", ["long", "survey"])
+def test_a_source_listed_under_two_queries_keeps_who_judged_it(tmp_path: Path,
+                                                                layout: str) -> None:
+    """doc1 judged for two queries (a TREC docno under two topics) by three
+    participants named by PROLIFIC_PID, no header naming an annotator: who
+    judged is read from the values per item (query, source), so each
+    participant's grade is kept. Grouped by the source alone, doc1's rows
+    for q1 and q2 looked like one person judging one item twice: who judged
+    was not read, and 12 of the 18 judgments were set aside as repeats."""
+    people = ("5f1a0c3b9d8e7f6a5b4c3d2e", "60b2dd11aa22bb33cc44dd55", "6123ef9988776655443322aa")
+    items = [(q, d) for q in ("q1", "q2") for d in ("doc1", "doc2", "doc3")]
+    grade = {(it, w): (k + j) % 4 for k, it in enumerate(items) for j, w in enumerate(people)}
+    if layout == "long":
+        text = "query,doc,PROLIFIC_PID,grade\n" + "".join(
+            f"{q},{d},{w},{grade[((q, d), w)]}\n" for q, d in items for w in people)
+    else:
+        text = "PROLIFIC_PID," + ",".join(f"{q} - {d}" for q, d in items) + "\n" + "".join(
+            w + "," + ",".join(str(grade[(it, w)]) for it in items) + "\n" for w in people)
+    path = tmp_path / "shared.csv"
+    path.write_text(text, encoding="utf-8")
+    res = import_annotations(path)
+    assert res.report.judgments_imported == 18
+    assert not res.report.rejected_judgments
+    assert res.document.annotators == list(people)
+    assert res.document.source_id.tolist() == [d for _, d in items]
+    assert res.document.ratings is not None
+    np.testing.assert_array_equal(res.document.ratings, [[grade[(it, w)] for w in people]
+                                                         for it in items])

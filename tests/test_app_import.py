@@ -58,7 +58,7 @@ def long_xlsx(tmp_path: Path) -> Path:
     rows: list[list[Any]] = [
         ["Topic", "Document", "Rank", "Assessor", "Relevance"],
         ["t1", "a", 1, "ann", 2],
-        ["t1", "a", 2, "ben", 3],       # a different rank for the same candidate: first kept
+        ["t1", "a", 1, "ben", 3],       # the item's rank again (another is refused)
         ["t1", "b", 2, "ann", 0],
         ["t1", "b", 2, "ben", 1],
         ["t1", "b", 2, "ben", 1],       # ben again, same grade: a duplicate
@@ -299,6 +299,17 @@ def _at_mapping(qtbot: Any, path: Path) -> ImportWizard:
     _idle(qtbot, wizard)
     _next(qtbot, wizard)
     return wizard
+
+
+def _refused_on_next(qtbot: Any, wizard: ImportWizard, boxes: Boxes) -> str:
+    """Next from the mapping page: one message box, the report page saying
+    the same, nothing imported and Finish off; the line shown."""
+    _next(qtbot, wizard)
+    assert wizard.result_value is None
+    (shown,) = boxes.shown
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert wizard.report_page.view.summary.text() == shown
+    return shown
 
 
 def test_a_mapping_without_a_query_is_one_message_and_no_finish(
@@ -729,37 +740,99 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
                            for d in range(1, 8)), encoding="utf-8")
     wizard = _at_mapping(qtbot, run)
     assert wizard.mapping_page.mapping().grade is None
-    _next(qtbot, wizard)
-    assert wizard.result_value is None
-    assert boxes.shown == [
+    assert _refused_on_next(qtbot, wizard, boxes) == (
         f"{run}: no grade column found in the columns A, B, C (no header: row 1 is data); "
         "column C counts 1, "
         "2, 3, … within each query, like a rank, not a grade (a run is read by "
         "`ndcg-worksheet evaluate RUN --qrels QRELS`; to import it as the ranking of graded "
         "judgments, pass --map rank=C with --map grade=COLUMN; if it does hold grades, pass "
-        "--map grade=C (or choose it in the import mapping))"]
-    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
-    assert wizard.report_page.view.summary.text() == boxes.shown[0]
+        "--map grade=C (or choose it in the import mapping))")
 
 
-def test_an_adjudicated_grade_is_refused_as_the_command_line_refuses_it(
+def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """A worksheet CSV whose grade was adjudicated (3 beside annotators at 1
     and 2) opened in the wizard: the guess (the annotators' columns, their
-    consensus) is refused with the command line's line, never imported as
-    1.5; Finish stays off."""
+    consensus) is refused, never imported as 1.5, in the command line's
+    line with the wizard's way out instead of its flags (there was none in
+    the wide layout: `--map grade=none` had no choice on the page); Finish
+    stays off. Ticking "Leave E: grade out" (a key click) imports the
+    annotators' grades and their mean."""
     sheet = tmp_path / "adjudicated.csv"
     sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
                      "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
                      encoding="utf-8")
     wizard = _at_mapping(qtbot, sheet)
-    assert [who for _, who in wizard.mapping_page.mapping().grades] == ["ana", "ben"]
-    _next(qtbot, wizard)
-    assert wizard.result_value is None
-    assert boxes.shown == [
+    page = wizard.mapping_page
+    assert [who for _, who in page.mapping().grades] == ["ana", "ben"]
+    box = page.consensus_out
+    assert box.isVisible()
+    assert not box.isChecked()
+    assert box.text() == "Leave E: grade out: compute the consensus from the annotators' columns"
+    assert _refused_on_next(qtbot, wizard, boxes) == (
         f"{sheet}, line 3, column 'grade': grade holds 3 for query q1, source d2 where the "
         "mean of the annotators' grades (ana, ben; no rounding) is 1.5: a grade given there, "
-        "not their consensus, is never replaced by a computed one (pass --map grade=E to take "
-        "its grades, or --map grade=none to leave it out and compute the consensus from the "
-        "annotators' grades)"]
-    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+        "not their consensus, is never replaced by a computed one (tick “Leave E: grade out” "
+        "under the annotators' grade columns to compute the consensus from their grades, or "
+        "choose the long layout with E as the grade to take its grades)")
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    assert wizard.currentPage() is page
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert box.isChecked()
+    assert "grade" in page.mapping().declared
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert len(boxes.shown) == 1
+    doc = wizard.result_value.document
+    assert doc.annotators == ["ana", "ben"]
+    np.testing.assert_array_equal(doc.grade, [1.0, 1.5])  # their mean, E left out
+    assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+
+
+def test_a_consensus_written_under_another_rule_names_the_wizards_choice(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A worksheet written under the maximum, read under the mean: the
+    wizard's line names the rule under which the column is the consensus
+    as its "Several annotators" choice, not ``--consensus maximum``."""
+    sheet = tmp_path / "maximum.csv"
+    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
+                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,2,number,,,1,2\n"
+                     "q1,d3,,1,3,number,,,3,0\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    shown = _refused_on_next(qtbot, wizard, boxes)
+    assert shown.endswith(
+        "(on every row it is what the highest annotator grade (no rounding) computes: choose "
+        "it under “Several annotators” and “Rounding of the consensus”; or tick “Leave E: "
+        "grade out” under the annotators' grade columns to compute the consensus from their "
+        "grades, or choose the long layout with E as the grade to take its grades)"), shown
+    assert "--" not in shown
+
+
+def test_a_split_score_is_refused_with_the_wizards_way_out(qtbot: Any, tmp_path: Path,
+                                                           boxes: Boxes):
+    """One item scored 0.9 on ann's row and 0.8 on ben's: refused in the
+    wizard with its own way out (the Score's "(none)", not --map
+    score=none); choosing it (typed into the combo) imports the judgments
+    without a ranking."""
+    sheet = tmp_path / "split.csv"
+    sheet.write_text("query,doc,annotator,grade,score\nq1,d1,ann,2,0.9\nq1,d2,ann,1,0.5\n"
+                     "q1,d1,ben,3,0.8\nq1,d2,ben,0,0.5\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.combos["score"].currentText() == "E: score"
+    assert _refused_on_next(qtbot, wizard, boxes) == (
+        f"{sheet}, line 4, column 'score': the score column 'score' gives query 'q1', source "
+        "'d1' the score 0.9 on row 2 and 0.8 on row 4: a ranking scores each item once, so "
+        "this column is not one ranking (choose “(none)” as the Score to import the judgments "
+        "without it, or fix the sheet so each item's rows give one score)")
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    _choose(qtbot, page.combos["score"], "(none)")
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    doc = wizard.result_value.document
+    np.testing.assert_array_equal(doc.grade, [2.5, 0.5])
+    assert np.isnan(doc.score).all()
+    assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()

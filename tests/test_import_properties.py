@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
 from core.model.numbers import number_text
-from tests.sheetgen import Drawn, Run, platform_sheets, runs, sheets, write_sheet
+from tests.sheetgen import (
+    BOOKKEEPING,
+    Drawn,
+    Run,
+    platform_sheets,
+    runs,
+    sheets,
+    write_sheet,
+)
 
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
@@ -272,6 +280,16 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
     event(f"{sheet.kinds[0]} {suffix}")
     assert code == 0, err
     _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
+    assert report is not None
+    kept = {c["header"]: c["reason"] for c in report["columns"] if c["header"] in BOOKKEEPING}
+    assert len(kept) == 3 * (sheet.kinds[0] == "prolific"), kept
+    for header, reason in kept.items():  # never "a grade combined from several"
+        if reason.endswith(" on every row, not imported"):
+            continue  # all participants alike (as drawn small): said as any constant column
+        assert reason.startswith((f"{header}: numbers ", f"{header}: the number ")), reason
+        assert reason.endswith(", the platform's bookkeeping of each participant's work, "
+                               "one value per annotator (no judgment, no ranking); not "
+                               "imported"), reason
 
 
 #: Long sheets drawn with workers numbered 1..n, each judging one item per query.
@@ -502,3 +520,35 @@ def test_the_worksheet_written_reads_back_the_same(sheet: Drawn, suffix: str,
     assert (code, out) == (2, [])
     assert f"drawn.csv, line {k + 2}, column 'grade': grade holds {now} for query " in err
     assert "(pass --map grade=E to take its grades, or --map grade=none" in err
+
+
+#: Long sheets whose ranking (a score or a rank, named or declared) gives
+#: one item's judgments two values.
+SPLIT_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=SPLIT_SHEETS, phases=[Phase.generate])
+@given(sheets(split=True, headers="realistic").filter(lambda s: not s.ambiguous),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_ranking_disagreeing_with_itself_is_refused(sheet: Drawn, suffix: str) -> None:
+    """A ranking scores (or ranks) each item once: one item's second
+    judgment scored otherwise than its first is refused in one line naming
+    the item, both rows and both values and the flag that leaves the
+    column out, never one value kept (the first was kept, the other
+    reported, before)."""
+    assert sheet.split is not None
+    assert sheet.ranking is not None
+    query, source, first, second, was, now = sheet.split
+    code, err, _, rows = _run(sheet, suffix)
+    field = "score" if isinstance(was, float) else "rank"
+    event(f"split {field} in {suffix}")
+    assert (code, rows) == (2, []), err
+    assert err.count("\n") == 1, err
+    where = f"line {second}, column {sheet.ranking!r}" if suffix == ".csv" else \
+        f"sheet 'Sheet', row {second}, column "  # a workbook's column says its letter too
+    assert err.startswith(f"ndcg-worksheet: error: drawn{suffix}, {where}"), err
+    assert (f"{sheet.ranking})'" if suffix == ".xlsx" else "") in err
+    assert (f"gives query {query!r}, source {source!r} the {field} {number_text(float(was))} "
+            f"on row {first} and {number_text(float(now))} on row {second}: a ranking "
+            f"{field}s each item once") in err, err
+    assert f"pass --map {field}=none to import the judgments without it" in err

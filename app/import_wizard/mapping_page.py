@@ -27,7 +27,10 @@ from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from app.scheme import tint
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
+from core.io.annotator.evidence import NotConsensus
 from core.io.annotator.platform import KINDS
+from core.io.annotator.rows import SplitRanking
+from core.io.annotator.write import written_consensus
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import number_text
 
@@ -65,6 +68,9 @@ class MappingPage(QWizardPage):
         self._shown: SheetPreview | None = None
         #: The rubric proposed from the sheet's labels or numbers ("" when none).
         self.proposed_rubric = ""
+        #: The grade column this tool wrote before the annotators' (``E: grade``;
+        #: "" when none): read as their consensus unless left out.
+        self.written_name = ""
         outer = QVBoxLayout(self)
         columns = QHBoxLayout()
         outer.addLayout(columns, 1)
@@ -107,6 +113,15 @@ class MappingPage(QWizardPage):
         right.addWidget(buddy_label(self.tr("Annotator grade columns (wide layout):"),
                                     self.grades_view))
         right.addWidget(self.grades_view, 1)
+        self.consensus_out = QCheckBox(self)
+        self.consensus_out.setObjectName("consensusOut")
+        self.consensus_out.setToolTip(self.tr(
+            "The grade column written before the annotators' columns is read as their "
+            "consensus only where it is that consensus on every row; a grade given there "
+            "(adjudicated) is refused. Tick to leave the column out, whatever it holds: the "
+            "consensus is computed from the annotators' columns."))
+        self.consensus_out.setVisible(False)
+        right.addWidget(self.consensus_out)
         self._labels_box(right)
         self.reasons = QLabel(self)
         self.reasons.setObjectName("guessReasons")
@@ -212,6 +227,13 @@ class MappingPage(QWizardPage):
                 combo.addItem(column_name(col, header, value.letters), col)
             combo.setCurrentIndex(max(0, combo.findData(getattr(mapping, field))))
         self.grades_model.set_columns(header, mapping.grades, value.letters)
+        written = written_consensus(value.header) if mapping.grades else None
+        self.written_name = column_name(written, header, value.letters) if written is not None \
+            else ""
+        self.consensus_out.setChecked(False)
+        self.consensus_out.setText(self.tr(
+            "Leave {0} out: compute the consensus from the annotators' columns").format(
+                self.written_name))
         self.grades_view.resizeColumnsToContents()
         self.unknown_marks.setText(", ".join(m for m in mapping.unknown_marks if m))
         self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
@@ -273,6 +295,7 @@ class MappingPage(QWizardPage):
         self.combos["grade"].setEnabled(not wide)
         self.combos["annotator"].setEnabled(not wide)
         self.grades_view.setEnabled(wide)
+        self.consensus_out.setVisible(wide and bool(self.written_name))
 
     def set_column(self, field: str, col: int | None) -> None:
         """Map ``field`` to sheet column ``col`` (0-based; None = not imported)."""
@@ -292,13 +315,33 @@ class MappingPage(QWizardPage):
             fields["grades"] = ()
         # What the user changed from the guess is declared, as --map declares it.
         declared = [f for f, c in fields.items() if f in self.combos and c != getattr(base, f)]
-        if fields["grades"] != base.grades and "grade" not in declared:
-            declared.append("grade")
+        if "grade" not in declared and (fields["grades"] != base.grades or (
+                self.consensus_out.isVisibleTo(self) and self.consensus_out.isChecked())):
+            declared.append("grade")  # the written consensus left out, as --map grade=none
         fields["declared"] = (*base.declared, *declared)
         unknown = ("", *(m.strip() for m in self.unknown_marks.text().split(",") if m.strip()))
         unrateable = tuple(m.strip() for m in self.unrateable_marks.text().split(",")
                            if m.strip())
         return base.replace(unknown_marks=unknown, unrateable_marks=unrateable, **fields)
+
+    def way_out(self, refused: NotConsensus | SplitRanking) -> str:
+        """What to do about a refusal, in the page's words where the command
+        line names its flags: a grade column that is no consensus
+        (:class:`~core.io.annotator.evidence.NotConsensus`), a score or rank
+        giving an item two values (:class:`~core.io.annotator.rows.SplitRanking`)."""
+        if isinstance(refused, SplitRanking):
+            label = MAPPED_FIELDS[refused.field]
+            return self.tr("choose “(none)” as the {0} to import the judgments without it, or "
+                           "fix the sheet so each item's rows give one {1}").format(
+                               label, refused.field)
+        rules = ", or ".join(f"the {rule.label} ({rounding.label})"
+                             for rule, rounding in refused.fits)
+        return (self.tr("on every row it is what {0} computes: choose it under “Several "
+                        "annotators” and “Rounding of the consensus”; or ").format(rules)
+                if rules else "") + self.tr(
+            "tick “Leave {0} out” under the annotators' grade columns to compute the consensus "
+            "from their grades, or choose the long layout with {1} as the grade to take its "
+            "grades").format(self.written_name or refused.letter, refused.letter)
 
     def rubric_value(self) -> Rubric | None:
         """The rubric typed (None when empty); raises ConventionError when malformed."""

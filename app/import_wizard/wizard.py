@@ -4,6 +4,7 @@ reading and importing off the UI thread; and what opening a file decides
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ from core.io.annotator import (
     import_annotations,
     preview,
 )
+from core.io.annotator.evidence import NotConsensus
 from core.io.annotator.guidelines import offer_guidelines
+from core.io.annotator.rows import SplitRanking
 from core.io.load import WORKBOOK_SUFFIXES, is_annotator_sheet
 from core.model.conventions import ConsensusRule, Conventions, Rounding
 from core.model.document import Document
@@ -98,6 +101,8 @@ class ImportWizard(WizardSteps):
 
         def failed(exc: BaseException) -> None:
             self.busy = False
+            if isinstance(exc, NotConsensus | SplitRanking):  # the way out in the page's words
+                exc = replace(exc, hint=self.mapping_page.way_out(exc))
             self.error = error_text(exc)
             if self.currentId() == self.REPORT:
                 self.report_page.view.set_report(None, self.error)

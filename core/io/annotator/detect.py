@@ -18,9 +18,9 @@ from typing import Any
 
 from core.io.annotator.cells import number_rubric, text_labels
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
-from core.io.annotator.names import combined_grade, name_field
+from core.io.annotator.names import bookkeeping_header, combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
-from core.io.annotator.profile import Profile, profile_columns
+from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
@@ -289,11 +289,29 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
             "consensus is computed from the annotators' own)",
             f"--map grade={column_letters(c + 1)}")
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
+    who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
+        profiles) else None
     for p in profiles:
         if p.filled and p.col not in left:
-            text, flag = left_out(p, query, source)
+            text, flag = _bookkeeping(p, who) or left_out(p, query, source)
             out.append((p.col, text, flag))
     return out
+
+
+def _bookkeeping(p: Profile, who: Profile | None) -> tuple[str, str] | None:
+    """A platform's bookkeeping of each participant (Prolific's ``Total
+    approvals``, ``Approval rate``), named so and, beside an annotator
+    column, one value for each annotator's rows: left out for what it is
+    (a count of a participant's work, neither a judgment nor a ranking)."""
+    if not bookkeeping_header(p.name):
+        return None
+    if who is not None:
+        pairs = {(w, t) for w, t in zip(who.texts, p.texts, strict=True) if t}
+        if len(pairs) != len({w for w, _ in pairs}):
+            return None  # varies within one annotator's rows: not theirs
+    return (f"{p.shown()}: {span(p)}, the platform's bookkeeping of each participant's work"
+            + (", one value per annotator" if who is not None else "")
+            + " (no judgment, no ranking); not imported"), ""
 
 
 def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:

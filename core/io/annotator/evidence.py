@@ -12,12 +12,14 @@ import itertools
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from core.analysis.consensus import consensus as combine
+from core.errors import InputError
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.names import combined_grade, name_field, quantity_header
@@ -30,7 +32,7 @@ from core.model.conventions import ConsensusRule, Rounding
 from core.model.document import Document, GradeState
 from core.model.numbers import NumberError, number_text, read_numbers
 
-__all__ = ["check_consensus", "check_rank", "check_sheet"]
+__all__ = ["NotConsensus", "check_consensus", "check_rank", "check_sheet"]
 
 #: Cells of each column looked at to tell what it holds.
 _SAMPLE = 500
@@ -217,15 +219,16 @@ def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArr
     rule = doc.conventions
     computed = (number_text(float(doc.grade[ci])) if number_[k]
                 else GradeState(int(doc.state[ci])).label)
-    raise sheet.fail(
+    letter, fits = column_letters(col + 1), _other_rules(doc, written, of_row)
+    raise NotConsensus(
         f"{sheet.name(col)} holds {cell or 'no grade'} for query "
         f"{doc.query_ids[int(doc.query[ci])]}, source {doc.source_id[ci]} where the "
         f"{rule.consensus.label} ({', '.join(doc.annotators)}; {rule.rounding.label}) is "
         f"{computed}: a grade given there, not their consensus, is never replaced by a "
-        "computed one", line=sheet.row_number(i), column=sheet.name(col),
-        hint=_other_rule(doc, written, of_row) + f"pass --map grade={column_letters(col + 1)} "
-        "to take its grades, or --map grade=none to leave it out and compute the consensus "
-        "from the annotators' grades")
+        "computed one", file=sheet.file, sheet=sheet.table.sheet, line=sheet.row_number(i),
+        column=sheet.name(col), hint=_rule_flags(fits) + f"pass --map grade={letter} to take "
+        "its grades, or --map grade=none to leave it out and compute the consensus from the "
+        "annotators' grades", letter=letter, fits=fits)
 
 
 def _differs(written: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
@@ -244,26 +247,45 @@ def _differs(written: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
     return out
 
 
-def _other_rule(doc: Document, written: npt.NDArray[np.float64],
-                of_row: npt.NDArray[np.int64]) -> str:
-    """The flags of another consensus rule and rounding under which the
-    written grades are the annotators' consensus on every row (a worksheet
-    written with ``--consensus median``, read under the mean), if any."""
+def _other_rules(doc: Document, written: npt.NDArray[np.float64],
+                 of_row: npt.NDArray[np.int64]) -> tuple[tuple[ConsensusRule, Rounding], ...]:
+    """The other consensus rules and roundings under which the written
+    grades are the annotators' consensus on every row (a worksheet written
+    with ``--consensus median``, read under the mean), if any; a rule that
+    fits unrounded without its roundings."""
     if doc.ratings is None:
-        return ""
-    fits: list[str] = []
+        return ()
+    fits: list[tuple[ConsensusRule, Rounding]] = []
     ratings = doc.ratings
     for rule, rounding in itertools.product(ConsensusRule, Rounding):
-        if fits and fits[-1] == f"--consensus {rule.value}":
+        if fits and fits[-1] == (rule, Rounding.NONE):
             continue  # the rule fits unrounded (NONE comes first): no rounding to name
         grade, state = combine(ratings, rule, rounding)
         if not _differs(written, grade[of_row], state[of_row]).any():
-            fits.append(f"--consensus {rule.value}" + (
-                f" --rounding {rounding.value}" if rounding is not Rounding.NONE else ""))
+            fits.append((rule, rounding))
+    return tuple(fits)
+
+
+def _rule_flags(fits: tuple[tuple[ConsensusRule, Rounding], ...]) -> str:
+    """The command line's words for :func:`_other_rules`' fits."""
     if not fits:
         return ""
-    return f"on every row it is what {', or '.join(fits)} computes: pass the one it was " \
+    flags = [f"--consensus {rule.value}" + (
+        f" --rounding {rounding.value}" if rounding is not Rounding.NONE else "")
+        for rule, rounding in fits]
+    return f"on every row it is what {', or '.join(flags)} computes: pass the one it was " \
         "written with; or "
+
+
+@dataclass(eq=False)
+class NotConsensus(InputError):
+    """A worksheet's grade column that is not its annotators' consensus
+    (:func:`check_consensus`): its column's ``letter`` and the consensus
+    rules and roundings under which it is on every row (``fits``), so that
+    the wizard says its own way out where the command line names flags."""
+
+    letter: str = ""
+    fits: tuple[tuple[ConsensusRule, Rounding], ...] = ()
 
 
 def _written(cells: Sequence[Any], rows: list[int], marks: set[str]) -> npt.NDArray[np.float64]:

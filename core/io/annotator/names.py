@@ -16,8 +16,8 @@ import re
 
 from core.io.headers import ALIASES, normalize
 
-__all__ = ["FIELD_NAMES", "Named", "combined_grade", "name_field", "quantity_header",
-           "ranking_field", "wide_annotator"]
+__all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "combined_grade", "name_field",
+           "quantity_header", "ranking_field", "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -158,8 +158,33 @@ def _combined(name: str) -> bool:
 
 def combined_grade(header: str) -> bool:
     """Whether a header names a grade combined from several (``Final grade``,
-    ``Consensus``, ``Average``): never one annotator's column."""
-    return _combined(_plain(header))
+    ``Consensus``, ``Average``): never one annotator's column. A platform's
+    count of a participant's work (``Total approvals``) is none.
+
+    >>> combined_grade("Final grade"), combined_grade("Total approvals")
+    (True, False)
+    """
+    return _combined(_plain(header)) and not bookkeeping_header(header)
+
+
+#: Words of a header naming a platform's bookkeeping of each participant's
+#: work (Prolific's ``Total approvals``, ``Total rejections``; with a rate,
+#: ``Approval rate``, Mechanical Turk's ``LifetimeApprovalRate``): no
+#: judgment. (``approved`` alone is a row's status: ``platform.find_flags``.)
+_BOOKKEEPING = frozenset({"approvals", "rejections", "submissions"})
+_RATED = frozenset({"approval", "rejection", "submission"})
+
+
+def bookkeeping_header(header: str) -> bool:
+    """Whether ``header`` names a platform's bookkeeping of a participant
+    (their approvals, rejections, submissions), one value per annotator.
+
+    >>> bookkeeping_header("Total approvals"), bookkeeping_header("Approval rate")
+    (True, True)
+    """
+    words = set(_words(header))
+    return bool(words & _BOOKKEEPING or (words & _RATED and "rate" in words)) \
+        and name_field(header).field is None
 
 
 def name_field(header: str) -> Named:

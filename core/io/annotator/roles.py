@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, span
@@ -167,13 +167,22 @@ def _measured(p: Profile) -> float:
     return 1.0 if len({len(t) for t in p.texts if t}) > 1 else 0.0
 
 
+def _items(query: Profile, source: Profile) -> Profile:
+    """The source column with each row's value its item, (query, source):
+    a source id listed under two queries (a TREC docno judged for both) is
+    two items, each judged by its own people."""
+    return replace(source, texts=[q and t and f"{q}\x1f{t}" for q, t in zip(
+        query.texts, source.texts, strict=True)])
+
+
 def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | None:
     """The column of who judged: several values, each on many rows, varying
-    within one source's rows, and one row per (source, person)."""
+    within one source's (or item's: :func:`_items`) rows, and one row per
+    (source, person)."""
     best: tuple[Profile, str] | None = None
     best_key = (-1.0, False, 0)
     for p in cands:
-        if p is source or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
+        if p.col == source.col or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
             continue
         groups = grouped(source.texts, p.texts)
         multi = [vs for vs in groups.values() if len(vs) > 1]
@@ -285,7 +294,8 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         # one item per query (a Latin square: their numbers count each
         # query's rows, and vary within an item's, as no rank does)
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
-                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))], source)
+                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))],
+                         _items(query, source))
         if who is not None:
             found["annotator"] = who[0].col
             reasons["annotator"] = f"{who[0].shown()}, read from its values; {who[1]}"

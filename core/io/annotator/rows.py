@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import repeat
 from operator import ne
 from typing import Any, NamedTuple
@@ -12,6 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from core.errors import InputError
 from core.io.annotator.cells import Reject, filled, float_cells, number, objects
 from core.io.annotator.model import cell_text
 from core.io.annotator.platform import flagged_rows
@@ -27,7 +29,8 @@ from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
-__all__ = ["Candidates", "Rows", "annotator_names", "find_candidates", "notes", "read_rows"]
+__all__ = ["Candidates", "Rows", "SplitRanking", "annotator_names", "find_candidates", "notes",
+           "read_rows"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -276,10 +279,14 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
                     is_first: BoolArray, q_alive: list[str], s_alive: list[str],
                     c_score: FloatArray) -> None:
     """A repeated (query, source) row: a duplicate with one grade column and
-    no annotator (not read), else a conflict when its score differs."""
+    no annotator (not read), else one more judgment of the candidate. Its
+    score or rank, a number differing from the first row's, stops the
+    import (:func:`_split_ranking`); a blank one beside a number is
+    reported as a conflict, the first kept."""
     mapping = sheet.mapping
     c_first_row = alive_idx[is_first] + sheet.start + 1
     repeats = np.flatnonzero(~is_first).tolist()
+    ranked = mapping.score if mapping.score is not None else mapping.rank
     if mapping.layout == "long" and mapping.annotator is None:
         for k in repeats:
             i, ci = int(alive_idx[k]), int(row_ci[k])
@@ -287,15 +294,52 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
                 DUPLICATE, sheet.row_number(i), sheet.name(mapping.source_id or 0),
                 f"query {q_alive[k]!r} lists {s_alive[k]!r} again (first on row "
                 f"{c_first_row[ci]}); the first row is kept")))
-    elif mapping.rank is None and mapping.score is not None:
-        for k in repeats:
-            i, ci = int(alive_idx[k]), int(row_ci[k])
-            x, y = float(rows.score[i]), float(c_score[ci])
-            if not (x == y or (math.isnan(x) and math.isnan(y))):
-                sheet.found.append(((i, 2, 0, 0), Issue(
-                    CONFLICT, sheet.row_number(i), sheet.name(mapping.score),
-                    f"score {cell_text(x)} differs from {cell_text(y)} on row "
-                    f"{c_first_row[ci]} for the same candidate; the first is kept")))
+    if ranked is None or not repeats:
+        return
+    again = np.flatnonzero(~is_first)
+    then, first = rows.score[alive_idx[again]], c_score[row_ci[again]]
+    blank = np.isnan(then) | np.isnan(first)
+    split = np.flatnonzero((then != first) & ~blank)
+    if len(split):
+        k = int(again[split[0]])
+        i, ci = int(alive_idx[k]), int(row_ci[k])
+        raise _split_ranking(sheet, ranked, (q_alive[k], s_alive[k]), int(c_first_row[ci]),
+                             i, (float(c_score[ci]), float(rows.score[i])))
+    if (mapping.layout == "long" and mapping.annotator is None) or mapping.score is None:
+        return
+    for k in again[blank & (np.isnan(then) != np.isnan(first))].tolist():
+        i, ci = int(alive_idx[k]), int(row_ci[k])  # a blank beside a number: the first kept
+        sheet.found.append(((i, 2, 0, 0), Issue(
+            CONFLICT, sheet.row_number(i), sheet.name(mapping.score),
+            f"score {cell_text(float(rows.score[i]))} differs from "
+            f"{cell_text(float(c_score[ci]))} on row {c_first_row[ci]} for the same "
+            "candidate; the first is kept")))
+
+
+@dataclass(eq=False)
+class SplitRanking(InputError):
+    """A score or rank column giving one item's rows two values
+    (:func:`_split_ranking`): its ``field`` (``score``, ``rank``), so that
+    the wizard says its own way out where the command line names a flag."""
+
+    field: str = ""
+
+
+def _split_ranking(sheet: Sheet, col: int, item: tuple[str, str], first_row: int, i: int,
+                   values: tuple[float, float]) -> SplitRanking:
+    """One item scored (or ranked) twice, otherwise: a ranking scores each
+    item once, so a column disagreeing with itself is not one ranking and
+    neither value is picked for the user. One line naming the item, both
+    rows and values, and the flag that leaves the column out."""
+    field = "score" if col == sheet.mapping.score else "rank"
+    first, then = (v if field == "score" else -v for v in values)
+    return SplitRanking(
+        f"the {field} column {sheet.name(col)!r} gives query {item[0]!r}, source {item[1]!r} "
+        f"the {field} {cell_text(first)} on row {first_row} and {cell_text(then)} on row "
+        f"{sheet.row_number(i)}: a ranking {field}s each item once, so this column is not one "
+        "ranking", file=sheet.file, sheet=sheet.table.sheet, line=sheet.row_number(i),
+        column=sheet.name(col), hint=f"pass --map {field}=none to import the judgments "
+        f"without it, or fix the sheet so each item's rows give one {field}", field=field)
 
 
 def annotator_names(sheet: Sheet) -> list[str] | None:

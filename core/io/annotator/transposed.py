@@ -37,7 +37,7 @@ from typing import Any
 
 from core.io.annotator.cells import Reject, few_levels, grade_like, number
 from core.io.annotator.model import Origin, Table, cell_text
-from core.io.annotator.names import name_field
+from core.io.annotator.names import bookkeeping_header, name_field
 from core.io.annotator.report import ImportReport, Issue
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters, column_number
@@ -236,8 +236,10 @@ def untranspose(table: Table, header_row: int) -> Table | None:
         header = [h or (t if not metadata_cell(t) else "") for h, t in
                   zip(header, [*_header_texts(rows, at), *[""] * width], strict=False)]
     others = [c for c in range(len(header)) if c not in items]
-    # a column of small numbers its header names as a field (a status 0/1/2) is no item
-    graded = [c for c in graded if c in items or name_field(header[c]).field is None]
+    # a column of small numbers its header names as a field (a status 0/1/2), or
+    # as a platform's count of the participant's work (Total rejections), is no item
+    graded = [c for c in graded if c in items or (
+        name_field(header[c]).field is None and not bookkeeping_header(header[c]))]
     # most columns of grades are items; the others a survey's own (its
     # progress in percent, an attention check)
     if 2 * len(items) <= len(graded) or any(_names_item_field(header[c]) for c in others):
