@@ -24,8 +24,7 @@ from PySide6.QtCore import QEventLoop
 from app.workers import Task
 from core.engine.evaluation import evaluate
 from core.errors import InputError
-from core.io.safety import WORKBOOK_SUFFIXES
-from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES
+from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.io.workbook.targets import WRITTEN_WORKBOOKS
 from core.model.document import Document
 

@@ -26,14 +26,28 @@ def prepare(args: Sequence[str]) -> None:
     # The bundled example (and its workbook reader) only without a file.
     if not start_reading(parse_args(args)):
         import core.io.example
+    else:
+        # The review docks are installed while the file is read (app.main's
+        # _while_reading; after the first paint without a file): the core
+        # they use is imported here, before PySide6's import hook would read
+        # each module's source (~20 ms of the main thread's CPU, which the
+        # read's two cores pay for).
+        import core.analysis.agreement
+        import core.analysis.explain
+        import core.analysis.rounds
+        import core.io.rounds
     # PySide6 wraps every import made after it (its __feature__ check reads
     # each new module's source): the core the editor starts with, which
     # never uses Qt, is imported first (about 25 ms less to the first paint).
     import core.analysis.queue
+    import core.engine.columns
     import core.io.clipboard
     import core.io.delimited
     import core.io.journal
     import core.io.trec
+    import core.io.workbook.layout
+    import core.io.workbook.targets
+    import core.model.bundled
     import core.reports.sentences
     import core.session  # noqa: F401
 

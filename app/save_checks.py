@@ -29,7 +29,6 @@ from core.errors import InputError
 from core.io.atomic import check_writable
 from core.io.delimited import cannot_encode, not_kept, text_encoding
 from core.io.identity import FileState, real_path
-from core.io.workbook.additions import lost_by_replacing
 from core.model.document import Document
 
 if TYPE_CHECKING:
@@ -151,6 +150,10 @@ class SaveChecks(QObject):
         file as it is), "Save anyway" or Cancel."""
         if path.suffix.lower() != ".xlsx" or real_path(path) in self._drop_ok:
             return True
+        # (The workbook checker's modules are imported when a workbook is
+        # replaced, not at the editor's start.)
+        from core.io.workbook.additions import lost_by_replacing
+
         try:
             lost = lost_by_replacing(path)
         except InputError:

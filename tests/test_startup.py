@@ -75,3 +75,49 @@ def test_the_workbook_package_still_offers_every_name():
     assert callable(workbook.reopened)  # the function, not its module
     with pytest.raises(AttributeError, match="no_such_name"):
         workbook.no_such_name  # noqa: B018
+
+
+LAUNCH_CHILD = """
+import sys
+from app.launcher import prepare
+
+args = sys.argv[1:]
+prepare(args)  # as app.launcher.main: the run read from now on, the core imported
+before = set(sys.modules)
+import app.main
+import app.startup_probe as probe
+
+report = probe._report
+
+
+def after_qt_then_report():  # core modules imported after PySide6, to the first paint
+    print("after Qt:", ",".join(sorted(m for m in sys.modules if m.startswith("core.")
+                                       and m != "core.resources" and m not in before)))
+    report()
+
+
+probe._report = after_qt_then_report
+sys.exit(app.main.main(args))
+"""
+
+
+def test_a_run_launched_with_its_qrels_imports_its_core_before_qt_and_no_workbook_checker(
+        tmp_path: Path) -> None:
+    # PySide6's import hook reads the source of every module imported after
+    # it: the core the window uses is imported by app.launcher.prepare, and
+    # the workbook checker (core.io.safety, the additions' reader) only when
+    # a workbook is saved over (before, app.file_formats and app.save_checks
+    # imported them at the window's build: 19 modules after Qt).
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {30 - d} r\n"
+                           for q in range(4) for d in range(12)), encoding="utf-8")
+    qrels.write_text("".join(f"q{q} 0 d{d} {(q + d) % 4}\n"
+                             for q in range(4) for d in range(0, 12, 3)), encoding="utf-8")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "NDCG_WORKSHEET_STARTUP_PROBE": "1",
+           "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", LAUNCH_CHILD, str(run), "--qrels", str(qrels)],
+                          cwd=REPO, env=env, timeout=120, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "after Qt: "  # none
+    assert lines[1].startswith("first paint cpu=")

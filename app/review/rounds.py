@@ -52,7 +52,7 @@ from core.io.rounds import (
     write_merge_report,
     write_workbooks,
 )
-from core.io.safety import WORKBOOK_SUFFIXES
+from core.io.suffixes import WORKBOOK_SUFFIXES
 from core.io.workbook.targets import check_workbook_target
 
 if TYPE_CHECKING:
