@@ -47,6 +47,15 @@ def assert_same_evaluation(ahead: Document, plain: Document, conv: Conventions) 
         assert getattr(a, name).tobytes() == getattr(b, name).tobytes(), name
 
 
+def averaged(run: Path, qrels: Path) -> order.Ahead:
+    """What the join of ``run`` and ``qrels`` hands over with ties averaged,
+    checked to give the engine's own evaluation."""
+    doc = read(run, qrels, TieRule.AVERAGE)
+    given = order._GIVEN[doc]
+    assert_same_evaluation(doc, document_from_trec(run, qrels, unshared=True), Conventions())
+    return given
+
+
 def test_hand_made_ties_unsorted_scores_and_unequal_depths(tmp_path):
     # q1's scores out of order, ties in both queries (ids compared as bytes:
     # "b10" < "b9", "é" after ASCII), a judged source the run did not rank.
@@ -62,8 +71,7 @@ def test_hand_made_ties_unsorted_scores_and_unequal_depths(tmp_path):
     assert_same_evaluation(doc, document_from_trec(run, qrels, unshared=True), TREC_EVAL)
     # Ties averaged: the tie at 1 keeps the run's row order; its three rows
     # make one group, as q2's two do.
-    doc = read(run, qrels, TieRule.AVERAGE)
-    given = order._GIVEN[doc]
+    given = averaged(run, qrels)
     assert given.order is not None
     assert given.order.tolist() == [1, 0, 2, 3, 4, 5]
     assert given.groups is not None
@@ -71,7 +79,6 @@ def test_hand_made_ties_unsorted_scores_and_unequal_depths(tmp_path):
     assert group.tolist() == [0, 1, 1, 1, 2, 2]
     assert size.tolist() == [1, 3, 2]
     assert new_group.tolist() == [True, True, False, False, True, False]
-    assert_same_evaluation(doc, document_from_trec(run, qrels, unshared=True), Conventions())
 
 
 def test_a_run_in_score_order_gives_no_order_array(tmp_path):
@@ -80,13 +87,11 @@ def test_a_run_in_score_order_gives_no_order_array(tmp_path):
     run = write(tmp_path / "run.txt", "q1 Q0 a 1 3 t\nq1 Q0 b 2 3 t\nq1 Q0 c 3 1 t\n"
                                       "q2 Q0 x 1 5 t\nq2 Q0 y 2 4 t\nq2 Q0 w 3 4 t\n")
     qrels = write(tmp_path / "qrels.txt", "q1 0 a 2\nq1 0 c 1\nq2 0 y 3\nq2 0 z 1\n")
-    doc = read(run, qrels, TieRule.AVERAGE)
-    given = order._GIVEN[doc]
+    given = averaged(run, qrels)
     assert given.order is None
     assert given.rows == 6
     assert given.groups is not None
     assert given.groups[1].tolist() == [2, 1, 1, 2]
-    assert_same_evaluation(doc, document_from_trec(run, qrels, unshared=True), Conventions())
 
 
 def test_other_rules_and_dropped_rows_take_no_order(tmp_path):
