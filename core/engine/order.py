@@ -256,7 +256,13 @@ def order_ahead(q: IntArray, score: FloatArray, ids: IdBytes, ties: TieRule) -> 
     order: IntArray | None
     if ties is TieRule.ID_DESC:
         order = _ordered(q, None, np.negative(score), None, ties, blocks, ids.sort_descending)
-    else:  # None: the rows in order already (a run file's), no 16 MB beside the join
+    elif blocks and bool(np.all((grid := score.reshape(blocks))[:, 1:] <= grid[:, :-1])):
+        # The rows in order already (a run file's): None, and checked on the
+        # scores themselves, without the negated copy :func:`_sort_within_queries`
+        # compares (16 MB at the join's peak). NaN compares false, so a list
+        # holding one is sorted, as there.
+        order = None
+    else:
         order = _sort_within_queries(q, [np.negative(score)], blocks)
     groups = None
     if ties is TieRule.AVERAGE and q.size > 0:
