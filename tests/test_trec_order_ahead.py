@@ -1,7 +1,9 @@
-"""trec_eval's ranked order of a run, worked out beside its join
-(``document_from_trec(..., ties=TieRule.ID_DESC)``, core.engine.order's
-``order_by_ids`` and ``give_order``), is the order the engine works out
-itself, and the evaluation is the same bit for bit."""
+"""A run's ranked order, worked out beside its join
+(``document_from_trec(..., ties=...)``, core.engine.order's ``order_ahead``
+and ``give_order``): trec_eval's (``id-desc``), and the defaults' (ties
+averaged: with the tie groups) or the supplied order, is the order (and
+the tie groups) the engine works out itself, and the evaluation is the same
+bit for bit."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from unittest import mock
 
 import numpy as np
 from hypothesis import given
+from hypothesis import strategies as st
 
 from core.engine import order
 from core.engine.evaluation import evaluate
@@ -32,9 +35,25 @@ def read(run: Path, qrels: Path, ties: TieRule | None) -> Document:
 def assert_same_evaluation(ahead: Document, plain: Document, conv: Conventions) -> None:
     a, b = evaluate(ahead, conv, for_report=True), evaluate(plain, conv, for_report=True)
     assert ahead not in order._GIVEN  # taken (or dropped) by the ranking
+    assert ahead not in order._GIVEN_TIES  # and its tie groups by the evaluation
     assert a.order.tolist() == b.order.tolist()
+    for name in ("_sorted_group", "_group_size", "_new_group"):
+        mine, theirs = getattr(a, name), getattr(b, name)
+        assert (mine is None) == (theirs is None), name
+        if mine is not None:
+            assert mine.dtype == theirs.dtype, name
+            assert mine.tobytes() == theirs.tobytes(), name
     for name in ("dcg", "idcg", "ndcg", "status_code"):
         assert getattr(a, name).tobytes() == getattr(b, name).tobytes(), name
+
+
+def averaged(run: Path, qrels: Path) -> order.Ahead:
+    """What the join of ``run`` and ``qrels`` hands over with ties averaged,
+    checked to give the engine's own evaluation."""
+    doc = read(run, qrels, TieRule.AVERAGE)
+    given = order._GIVEN[doc]
+    assert_same_evaluation(doc, document_from_trec(run, qrels, unshared=True), Conventions())
+    return given
 
 
 def test_hand_made_ties_unsorted_scores_and_unequal_depths(tmp_path):
@@ -48,7 +67,31 @@ def test_hand_made_ties_unsorted_scores_and_unequal_depths(tmp_path):
     assert given[0] is TieRule.ID_DESC
     # q1: b10 (2), then the tie at 1 by id descending: é, b9, a; q2: y, x.
     assert given[1].tolist() == [1, 3, 0, 2, 5, 4]
+    assert given.groups is None
     assert_same_evaluation(doc, document_from_trec(run, qrels, unshared=True), TREC_EVAL)
+    # Ties averaged: the tie at 1 keeps the run's row order; its three rows
+    # make one group, as q2's two do.
+    given = averaged(run, qrels)
+    assert given.order is not None
+    assert given.order.tolist() == [1, 0, 2, 3, 4, 5]
+    assert given.groups is not None
+    group, size, new_group = given.groups
+    assert group.tolist() == [0, 1, 1, 1, 2, 2]
+    assert size.tolist() == [1, 3, 2]
+    assert new_group.tolist() == [True, True, False, False, True, False]
+
+
+def test_a_run_in_score_order_gives_no_order_array(tmp_path):
+    # Each query's rows (as many in each) by descending score: the rows'
+    # own order (None), made an array only when the ranking takes it.
+    run = write(tmp_path / "run.txt", "q1 Q0 a 1 3 t\nq1 Q0 b 2 3 t\nq1 Q0 c 3 1 t\n"
+                                      "q2 Q0 x 1 5 t\nq2 Q0 y 2 4 t\nq2 Q0 w 3 4 t\n")
+    qrels = write(tmp_path / "qrels.txt", "q1 0 a 2\nq1 0 c 1\nq2 0 y 3\nq2 0 z 1\n")
+    given = averaged(run, qrels)
+    assert given.order is None
+    assert given.rows == 6
+    assert given.groups is not None
+    assert given.groups[1].tolist() == [2, 1, 1, 2]
 
 
 def test_other_rules_and_dropped_rows_take_no_order(tmp_path):
@@ -57,7 +100,9 @@ def test_other_rules_and_dropped_rows_take_no_order(tmp_path):
     # q3 is judged nowhere: its rows are not the document's, so no order ahead.
     assert read(run, qrels, TieRule.ID_DESC) not in order._GIVEN
     both = write(tmp_path / "qrels2.txt", "q1 0 a 2\nq3 0 c 1\n")
-    assert read(run, both, TieRule.AVERAGE) not in order._GIVEN
+    # Ties ordered by gain: the grades are not joined yet.
+    for ties in (TieRule.PESSIMISTIC, TieRule.OPTIMISTIC, None):
+        assert read(run, both, ties) not in order._GIVEN
     # An order given for trec_eval's rule is dropped by a ranking under another.
     doc = read(run, both, TieRule.ID_DESC)
     assert doc in order._GIVEN
@@ -65,8 +110,11 @@ def test_other_rules_and_dropped_rows_take_no_order(tmp_path):
     assert_same_evaluation(doc, document_from_trec(run, both, unshared=True), averaged)
 
 
-@given(run_and_qrels())
-def test_order_ahead_equals_the_engines(files):
+RULES = [TREC_EVAL, Conventions(), Conventions(ties=TieRule.SUPPLIED)]
+
+
+@given(run_and_qrels(), st.sampled_from(RULES))
+def test_order_ahead_equals_the_engines(files, conv):
     with tempfile.TemporaryDirectory() as tmp:
         run = write(Path(tmp) / "run.txt", files[0])
         qrels = write(Path(tmp) / "qrels.txt", files[1])
@@ -74,12 +122,12 @@ def test_order_ahead_equals_the_engines(files):
             plain = document_from_trec(run, qrels, unshared=True)
         except Exception:  # a repeated pair: refused either way
             return
-        ahead = read(run, qrels, TieRule.ID_DESC)
+        ahead = read(run, qrels, conv.ties)
         given = ahead in order._GIVEN
         if given:
-            n = order._GIVEN[ahead][1].size
+            n = order._GIVEN[ahead].rows
             assert n == int(np.count_nonzero(~np.isnan(ahead.score)))
-        assert_same_evaluation(ahead, plain, TREC_EVAL)
+        assert_same_evaluation(ahead, plain, conv)
 
 
 def test_an_order_given_for_other_rows_is_not_taken(tmp_path):

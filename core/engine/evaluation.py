@@ -27,7 +27,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     list_starts,
     prefixes,
     ranked_lists,
-    score_ties,
+    ranked_ties,
     sort_within_queries,
     source_order_keys,
     tie_runs,
@@ -187,8 +187,8 @@ class Evaluation:
         self._group_size: GroupArray | None = None
         self._new_group: BoolArray | None = None
         if self.conventions.ties is TieRule.AVERAGE and order.size > 0:
-            self._sorted_group, self._group_size, self._new_group = score_ties(
-                self.doc.score, order, first)
+            self._sorted_group, self._group_size, self._new_group = ranked_ties(
+                self.doc, order, first)
         self._sorted_rank = rank
         # The first rows in their own order (a run in score order, ties
         # averaged) share the gain column rather than copy it.

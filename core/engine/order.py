@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +23,7 @@ from core.model.document import Document
 from core.model.ids import IdBytes
 
 __all__ = [
+    "Ahead",
     "block_rank",
     "give_order",
     "id_desc_order",
@@ -30,11 +31,12 @@ __all__ = [
     "ideal_lists",
     "list_rank",
     "list_starts",
-    "order_by_ids",
+    "order_ahead",
     "order_follows_grades",
     "order_ranked",
     "prefixes",
     "ranked_lists",
+    "ranked_ties",
     "score_ties",
     "segment_rank",
     "sort_within_queries",
@@ -209,10 +211,14 @@ def order_ranked(
     if q is None:
         q = doc.query if idx is None else doc.query[idx]
     given = _GIVEN.pop(doc, None)
+    _GIVEN_TIES.pop(doc, None)
     n = q.shape[0]
-    if given is not None and given[0] is ties and given[1].size == n and (
+    if given is not None and given.ties is ties and given.rows == n and (
             idx is None or (n > 0 and int(idx[-1]) == n - 1)):  # idx ascends: the first n rows
-        return given[1]
+        order = np.arange(n) if given.order is None else given.order
+        if given.groups is not None:
+            _GIVEN_TIES[doc] = order, given.groups
+        return order
     if idx is None:
         neg_score = np.negative(doc.score)
     else:
@@ -223,25 +229,72 @@ def order_ranked(
                     lambda rows, group: id_desc_order(doc, rows, group))
 
 
-def order_by_ids(q: IntArray, score: FloatArray, ids: IdBytes) -> IntArray:
-    """What :func:`order_ranked` gives under trec_eval's tie rule (``id-desc``)
-    for a document whose first rows, all ranked, are these (their query
-    codes ``q``, ``score`` and ``ids`` as UTF-8 bytes): a run's, worked out
-    while it is joined with its qrels (:func:`give_order` hands it over)."""
-    return _ordered(q, None, np.negative(score), None, TieRule.ID_DESC, uniform_blocks(q),
-                    ids.sort_descending)
+#: Tie groups of ranked lists (:func:`score_ties`): each position's group,
+#: each group's size, where groups start.
+TieGroups = tuple[GroupArray, GroupArray, BoolArray]
 
 
-def give_order(doc: Document, ties: TieRule, order: IntArray) -> None:
-    """Hand :func:`order_ranked` the order of ``doc``'s first ``order.size``
-    rows under ``ties``, worked out ahead (:func:`order_by_ids`): taken by the
-    document's next ranking if it ranks those rows under that rule, else
-    dropped."""
-    _GIVEN[doc] = (ties, order)
+class Ahead(NamedTuple):
+    """A run's ranking worked out before its document exists
+    (:func:`order_ahead`): the tie rule, the order (None: the rows in their
+    own order), the tie groups (ties averaged; else None) and the count of
+    rows ordered."""
+
+    ties: TieRule
+    order: IntArray | None
+    groups: TieGroups | None
+    rows: int
+
+
+def order_ahead(q: IntArray, score: FloatArray, ids: IdBytes, ties: TieRule) -> Ahead:
+    """What :func:`order_ranked` (and, ties averaged, :func:`score_ties`)
+    gives under ``ties`` (a rule that does not follow gains) for a document
+    whose first rows, all ranked, are these (their query codes ``q``,
+    ``score`` and ``ids`` as UTF-8 bytes): a run's, worked out while it is
+    joined with its qrels (:func:`give_order` hands it over)."""
+    blocks = uniform_blocks(q)
+    order: IntArray | None
+    if ties is TieRule.ID_DESC:
+        order = _ordered(q, None, np.negative(score), None, ties, blocks, ids.sort_descending)
+    elif blocks and bool(np.all((grid := score.reshape(blocks))[:, 1:] <= grid[:, :-1])):
+        # The rows in order already (a run file's): None, and checked on the
+        # scores themselves, without the negated copy :func:`_sort_within_queries`
+        # compares (16 MB at the join's peak). NaN compares false, so a list
+        # holding one is sorted, as there.
+        order = None
+    else:
+        order = _sort_within_queries(q, [np.negative(score)], blocks)
+    groups = None
+    if ties is TieRule.AVERAGE and q.size > 0:
+        # The starts ranked_lists gives: blocks of one query each, else runs of a query.
+        groups = score_ties(score, order,
+                            list_starts(q if blocks or order is None else q[order]))
+    return Ahead(ties, order, groups, q.size)
+
+
+def give_order(doc: Document, ahead: Ahead) -> None:
+    """Hand :func:`order_ranked` the order of ``doc``'s first
+    ``ahead.rows`` rows under ``ahead.ties``, worked out ahead
+    (:func:`order_ahead`): taken by the document's next ranking if it ranks
+    those rows under that rule, else dropped; its tie groups with it
+    (:func:`ranked_ties`)."""
+    _GIVEN[doc] = ahead
+
+
+def ranked_ties(doc: Document, order: IntArray, first: BoolArray) -> TieGroups:
+    """:func:`score_ties` of ``doc``'s ranked ``order`` (query starts
+    ``first``), or the groups worked out ahead with that very order
+    (:func:`give_order`)."""
+    given = _GIVEN_TIES.pop(doc, None)
+    if given is not None and given[0] is order:
+        return given[1]
+    return score_ties(doc.score, order, first)
 
 
 #: Orders worked out ahead, by document (:func:`give_order`).
-_GIVEN: weakref.WeakKeyDictionary[Document, tuple[TieRule, IntArray]] = (
+_GIVEN: weakref.WeakKeyDictionary[Document, Ahead] = weakref.WeakKeyDictionary()
+#: Tie groups of an order taken from :data:`_GIVEN`, until the ranking asks.
+_GIVEN_TIES: weakref.WeakKeyDictionary[Document, tuple[IntArray, TieGroups]] = (
     weakref.WeakKeyDictionary())
 
 
@@ -403,13 +456,14 @@ def ranked_lists(
 
 
 def score_ties(
-    scores: FloatArray, order: IntArray, first: BoolArray
-) -> tuple[GroupArray, GroupArray, BoolArray]:
-    """Tie groups of the ranked lists (``order``, query starts ``first``):
+    scores: FloatArray, order: IntArray | None, first: BoolArray
+) -> TieGroups:
+    """Tie groups of the ranked lists (``order``, None: the rows in their
+    own order; query starts ``first``):
     each position's group, each group's size (int32 below 2**31 positions:
     both are kept for the evaluation's life, 12 MB less at 2M positions in
     1.2M groups), and where groups start (a new query or a new score)."""
-    new_group = tie_starts(scores[order], first)
+    new_group = tie_starts(scores if order is None else scores[order], first)
     # Summed in place: numpy's cumsum of booleans makes a full-length
     # integer copy of them first, and a subtraction one more.
     kind = np.int32 if new_group.size < 2**31 else np.int64

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.order import give_order, order_by_ids, uniform_blocks
+from core.engine.order import Ahead, give_order, order_ahead, ties_follow_gains, uniform_blocks
 from core.errors import InputError
 from core.io.files import stem
 from core.io.trec import scan
@@ -401,7 +401,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
 def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
                  conventions: Conventions | None, name: str, common: _Queries,
                  run_query: IntArray, rows: IntArray | None, *,
-                 release: bool, keep_keys: bool, ahead: Future[IntArray] | None
+                 release: bool, keep_keys: bool, ahead: Future[Ahead] | None
                  ) -> Document | None:
     """:func:`_join_columns` from the run's kept rows (``rows``, None: all)
     with their document query codes on: the sorts, the search, the
@@ -432,28 +432,30 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
-    order = None if ahead is None else ahead.result()  # before _assemble takes the columns
+    ordered = None if ahead is None else ahead.result()  # before _assemble takes the columns
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
                     keep_keys=keep_keys)
-    if order is not None:
-        give_order(doc, TieRule.ID_DESC, order)
+    if ordered is not None:
+        give_order(doc, ordered)
     return doc
 
 
 @contextmanager
 def _order_ahead(ties: TieRule | None, run_query: IntArray,
-                 rt: Table) -> Iterator[Future[IntArray] | None]:
-    """trec_eval's ranked order of the run's rows (every one kept, with
-    their document query codes ``run_query``) worked out on another thread
-    while the join goes on, for the document's evaluation
-    (:func:`core.engine.order.give_order`); None under other tie rules. The
-    two overlap: the sorts and gathers of both let go of the interpreter
-    lock. Measured: see docs/benchmarks.md, h39eval."""
-    if ties is not TieRule.ID_DESC or run_query.size < _AHEAD_FROM:
+                 rt: Table) -> Iterator[Future[Ahead] | None]:
+    """The run's ranked order under ``ties`` (its rows every one kept, with
+    their document query codes ``run_query``) and, ties averaged, its tie
+    groups, worked out on another thread while the join goes on, for the
+    document's evaluation (:func:`core.engine.order.give_order`); None when
+    ties follow gains (the grades are not joined yet). The two overlap: the
+    sorts and gathers of both let go of the interpreter lock. Measured: see
+    docs/benchmarks.md, h39eval (trec_eval's order) and h39def (the defaults'
+    tie groups)."""
+    if ties is None or ties_follow_gains(ties) or run_query.size < _AHEAD_FROM:
         yield None
         return
     with ThreadPoolExecutor(max_workers=1) as pool:
-        yield pool.submit(order_by_ids, run_query, rt.number, rt.source)
+        yield pool.submit(order_ahead, run_query, rt.number, rt.source, ties)
 
 
 #: A run of fewer rows is ordered by the engine (a thread costs more than it saves).
