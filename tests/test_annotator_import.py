@@ -307,6 +307,21 @@ def test_a_ranking_that_disagrees_with_itself_is_refused(tmp_path: Path, field: 
     np.testing.assert_array_equal(doc.score, [0.9, 0.5] if field == "score" else [-1, -2])
 
 
+def test_a_ranking_disagreeing_after_a_blank_first_row_is_refused(tmp_path: Path) -> None:
+    """The item's first row gives no score, its later rows 0.5 and 1: they
+    disagree all the same (the check compared each row with the first row
+    only, so a blank first row let 0.5 and 1 through; found by the
+    hypothesis test below)."""
+    path = tmp_path / "long.csv"
+    path.write_text("query,doc,annotator,grade,score\nq2,a,x,0,\nq2,a,y,1,0.5\n"
+                    "q2,a,z,1,1\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        import_sheet(path)
+    assert str(caught.value).startswith(
+        f"{path}, line 4, column 'score': the score column 'score' gives query 'q2', source 'a' "
+        "the score 0.5 on row 3 and 1 on row 4: a ranking scores each item once")
+
+
 @pytest.mark.parametrize(("encoding", "bom"), [("utf-8", False), ("utf-8", True),
                                                ("cp1252", False)])
 def test_csv_encodings(tmp_path: Path, encoding: str, bom: bool) -> None:

@@ -296,15 +296,11 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
                 f"{c_first_row[ci]}); the first row is kept")))
     if ranked is None or not repeats:
         return
+    _stop_split(sheet, ranked, rows.score[alive_idx], row_ci, len(c_score),
+                (q_alive, s_alive), alive_idx)
     again = np.flatnonzero(~is_first)
     then, first = rows.score[alive_idx[again]], c_score[row_ci[again]]
     blank = np.isnan(then) | np.isnan(first)
-    split = np.flatnonzero((then != first) & ~blank)
-    if len(split):
-        k = int(again[split[0]])
-        i, ci = int(alive_idx[k]), int(row_ci[k])
-        raise _split_ranking(sheet, ranked, (q_alive[k], s_alive[k]), int(c_first_row[ci]),
-                             i, (float(c_score[ci]), float(rows.score[i])))
     if (mapping.layout == "long" and mapping.annotator is None) or mapping.score is None:
         return
     for k in again[blank & (np.isnan(then) != np.isnan(first))].tolist():
@@ -314,6 +310,25 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
             f"score {cell_text(float(rows.score[i]))} differs from "
             f"{cell_text(float(c_score[ci]))} on row {c_first_row[ci]} for the same "
             "candidate; the first is kept")))
+
+
+def _stop_split(sheet: Sheet, ranked: int, score: FloatArray, row_ci: IntArray, n: int,
+                names: tuple[list[str], list[str]], alive_idx: IntArray) -> None:
+    """Stop at the first row whose score (or rank) is a number other than
+    the first number its item's rows give (blank rows apart: an item whose
+    first row is blank and whose later rows give 0.5 and 1 disagrees too)."""
+    given = np.flatnonzero(~np.isnan(score))
+    items, at = np.unique(row_ci[given], return_index=True)  # each item's first number
+    first_k = np.full(n, -1, dtype=np.int64)
+    first_k[items] = given[at]
+    split = given[score[given] != score[first_k[row_ci[given]]]]
+    if len(split):
+        k = int(split[0])
+        j = int(first_k[row_ci[k]])
+        i = int(alive_idx[k])
+        raise _split_ranking(sheet, ranked, (names[0][k], names[1][k]),
+                             int(alive_idx[j]) + sheet.start + 1, i,
+                             (float(score[j]), float(score[k])))
 
 
 @dataclass(eq=False)
