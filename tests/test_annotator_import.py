@@ -307,6 +307,22 @@ def test_a_ranking_that_disagrees_with_itself_is_refused(tmp_path: Path, field: 
     np.testing.assert_array_equal(doc.score, [0.9, 0.5] if field == "score" else [-1, -2])
 
 
+def test_an_items_score_is_the_number_its_rows_give(tmp_path: Path) -> None:
+    """An item's first row gives no score, its second 0.5: the item's score
+    is 0.5 (the blank first row's was kept, and the ranking lost the item's
+    score in silence), the blank row reported as a conflict naming the row
+    that gives it; an item whose first row gives the number reads as before."""
+    path = tmp_path / "long.csv"
+    path.write_text("query,doc,annotator,grade,score\nq1,a,x,1,\nq1,a,y,2,0.5\n"
+                    "q1,b,x,0,0.3\nq1,b,y,0,\n", encoding="utf-8")
+    result = import_annotations(path)
+    np.testing.assert_array_equal(result.document.score, [0.5, 0.3])
+    conflicts = [(i.row, i.problem) for i in result.report.issues if i.kind == "conflict"]
+    assert conflicts == [
+        (2, "no score here, where row 3 gives the same candidate 0.5; that score is kept"),
+        (5, "no score here, where row 4 gives the same candidate 0.3; that score is kept")]
+
+
 def test_a_ranking_disagreeing_after_a_blank_first_row_is_refused(tmp_path: Path) -> None:
     """The item's first row gives no score, its later rows 0.5 and 1: they
     disagree all the same (the check compared each row with the first row

@@ -257,7 +257,10 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
         is_first[1:] = row_ci[1:] > np.maximum.accumulate(row_ci)[:-1]
     first_rows = alive_idx[is_first]
     c_score = rows.score[first_rows]
-    _report_repeats(sheet, rows, alive_idx, row_ci, is_first, q_alive, s_alive, c_score)
+    if not is_first.all():  # an item's score is the first number its rows give
+        first_k = _first_numbers(rows.score[alive_idx], row_ci, n)
+        c_score = np.where(first_k >= 0, rows.score[alive_idx[np.maximum(first_k, 0)]], np.nan)
+        _report_repeats(sheet, rows, alive_idx, row_ci, is_first, (q_alive, s_alive), first_k)
     if mapping.layout == "long" and mapping.annotator is None:
         rows_in, ci_in = first_rows, row_ci[is_first]
     else:
@@ -276,51 +279,57 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
 
 
 def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntArray,
-                    is_first: BoolArray, q_alive: list[str], s_alive: list[str],
-                    c_score: FloatArray) -> None:
+                    is_first: BoolArray, names: tuple[list[str], list[str]],
+                    first_k: IntArray) -> None:
     """A repeated (query, source) row: a duplicate with one grade column and
     no annotator (not read), else one more judgment of the candidate. Its
-    score or rank, a number differing from the first row's, stops the
-    import (:func:`_split_ranking`); a blank one beside a number is
-    reported as a conflict, the first kept."""
+    score or rank, a number differing from the first number the item's rows
+    give (``first_k``: :func:`_first_numbers`), stops the import
+    (:func:`_split_ranking`); a blank one beside that number is reported as
+    a conflict, the number kept (the item's score, whichever row gave it)."""
     mapping = sheet.mapping
     c_first_row = alive_idx[is_first] + sheet.start + 1
-    repeats = np.flatnonzero(~is_first).tolist()
     ranked = mapping.score if mapping.score is not None else mapping.rank
+    q_alive, s_alive = names
     if mapping.layout == "long" and mapping.annotator is None:
-        for k in repeats:
+        for k in np.flatnonzero(~is_first).tolist():
             i, ci = int(alive_idx[k]), int(row_ci[k])
             sheet.found.append(((i, 2, 0, 0), Issue(
                 DUPLICATE, sheet.row_number(i), sheet.name(mapping.source_id or 0),
                 f"query {q_alive[k]!r} lists {s_alive[k]!r} again (first on row "
                 f"{c_first_row[ci]}); the first row is kept")))
-    if ranked is None or not repeats:
+    if ranked is None:
         return
-    _stop_split(sheet, ranked, rows.score[alive_idx], row_ci, len(c_score),
-                (q_alive, s_alive), alive_idx)
-    again = np.flatnonzero(~is_first)
-    then, first = rows.score[alive_idx[again]], c_score[row_ci[again]]
-    blank = np.isnan(then) | np.isnan(first)
+    score = rows.score[alive_idx]
+    _stop_split(sheet, ranked, score, row_ci, first_k, names, alive_idx)
     if (mapping.layout == "long" and mapping.annotator is None) or mapping.score is None:
         return
-    for k in again[blank & (np.isnan(then) != np.isnan(first))].tolist():
-        i, ci = int(alive_idx[k]), int(row_ci[k])  # a blank beside a number: the first kept
+    given = first_k[row_ci]
+    for k in np.flatnonzero(np.isnan(score) & (given >= 0)).tolist():
+        i, j = int(alive_idx[k]), int(alive_idx[given[k]])  # a blank beside the item's number
         sheet.found.append(((i, 2, 0, 0), Issue(
             CONFLICT, sheet.row_number(i), sheet.name(mapping.score),
-            f"score {cell_text(float(rows.score[i]))} differs from "
-            f"{cell_text(float(c_score[ci]))} on row {c_first_row[ci]} for the same "
-            "candidate; the first is kept")))
+            f"no score here, where row {sheet.row_number(j)} gives the same candidate "
+            f"{cell_text(float(rows.score[j]))}; that score is kept")))
 
 
-def _stop_split(sheet: Sheet, ranked: int, score: FloatArray, row_ci: IntArray, n: int,
-                names: tuple[list[str], list[str]], alive_idx: IntArray) -> None:
+def _first_numbers(score: FloatArray, row_ci: IntArray, n: int) -> IntArray:
+    """For each of the ``n`` items, the first of its rows (``row_ci``: each
+    row's item) whose ``score`` is a number; -1 where none is."""
+    given = np.flatnonzero(~np.isnan(score))
+    items, at = np.unique(row_ci[given], return_index=True)
+    first_k = np.full(n, -1, dtype=np.int64)
+    first_k[items] = given[at]
+    return first_k
+
+
+def _stop_split(sheet: Sheet, ranked: int, score: FloatArray, row_ci: IntArray,
+                first_k: IntArray, names: tuple[list[str], list[str]],
+                alive_idx: IntArray) -> None:
     """Stop at the first row whose score (or rank) is a number other than
     the first number its item's rows give (blank rows apart: an item whose
     first row is blank and whose later rows give 0.5 and 1 disagrees too)."""
     given = np.flatnonzero(~np.isnan(score))
-    items, at = np.unique(row_ci[given], return_index=True)  # each item's first number
-    first_k = np.full(n, -1, dtype=np.int64)
-    first_k[items] = given[at]
     split = given[score[given] != score[first_k[row_ci[given]]]]
     if len(split):
         k = int(split[0])
