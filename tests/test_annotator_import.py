@@ -615,6 +615,34 @@ def test_an_adjudicated_grade_is_taken_or_left_out_as_the_user_says(tmp_path: Pa
         import_sheet(sheet, consensus="minimum")
 
 
+def test_a_grade_left_out_as_declared_says_so(tmp_path: Path) -> None:
+    """``--map grade=none`` leaves the adjudicated grade out: the report's
+    column says it was declared so, not that the guess took it for the
+    annotators' consensus ('a grade combined from several', which it is
+    not: 3 beside 1 and 2), and the annotators' columns, named so, say
+    why they were taken, not 'declared'; without the flag, the consensus
+    the tool wrote beside them is still said to be combined."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text(ADJUDICATED, encoding="utf-8")
+    report = import_sheet(sheet, fields={"grade": "none"}).report
+    columns = {c.header: (c.role, c.reason, c.flag) for c in report.columns}
+    assert columns["grade"] == (
+        "", "grade: left out as declared (--map grade=none), not imported: the consensus is "
+        "computed from the annotators' own grades", "--map grade=E")
+    assert columns["grade_ana"] == ("grade (ana)", "ana, ben, named so: one column of grades "
+                                    "per annotator", "")
+    assert "ignored: grade: left out as declared (--map grade=none), not imported: the " \
+        "consensus is computed from the annotators' own grades" in report.guesses()
+    written = ADJUDICATED.replace("q1,d2,,2,3,", "q1,d2,,2,1.5,").replace(
+        "q2,d4,,0.5,2.5,", "q2,d4,,0.5,2.5,")
+    sheet.write_text(written, encoding="utf-8")
+    columns = {c.header: c.reason for c in import_sheet(sheet).report.columns}
+    assert columns["grade"] == ("grade: a grade combined from several, not imported (the "
+                                "consensus is computed from the annotators' own)")
+    declared = import_sheet(sheet, annotators=["grade_ana", "grade_ben"]).report
+    assert {c.header: c.reason for c in declared.columns}["grade_ben"] == "declared"
+
+
 def test_a_written_consensus_under_another_rule_is_refused_under_the_mean(
         tmp_path: Path) -> None:
     """A worksheet written with ``--consensus maximum`` read back under the

@@ -789,6 +789,11 @@ def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
     assert doc.annotators == ["ana", "ben"]
     np.testing.assert_array_equal(doc.grade, [1.0, 1.5])  # their mean, E left out
     assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    # the report says E was left out as the user said, not as a combined grade
+    why = {c.header: c.reason for c in wizard.result_value.report.columns}
+    assert why["grade"] == ("grade: left out as declared (--map grade=none), not imported: the "
+                            "consensus is computed from the annotators' own grades")
+    assert why["grade_ana"] == "ana, ben, named so: one column of grades per annotator"
 
 
 def test_a_consensus_written_under_another_rule_names_the_wizards_choice(

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from core.io.annotator.cells import number_rubric, text_labels
-from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
+from core.io.annotator.model import (
+    COMBINED,
+    SINGLE_FIELDS,
+    ColumnMapping,
+    SheetPreview,
+    Table,
+    cell_text,
+)
 from core.io.annotator.names import bookkeeping_header, combined_grade, name_field
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.profile import Profile, profile_columns, span
@@ -285,9 +292,7 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     with data (never dropped in silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
-    out = [(c, f"{profiles[c].shown()}: a grade combined from several, not imported (the "
-            "consensus is computed from the annotators' own)",
-            f"--map grade={column_letters(c + 1)}")
+    out = [(c, f"{profiles[c].shown()}: {COMBINED}", f"--map grade={column_letters(c + 1)}")
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
         profiles) else None

@@ -89,14 +89,16 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     changes: dict[str, Any] = {f: None for f in SINGLE_FIELDS
                                if getattr(mapping, f) in taken and f not in chosen}
     changes.update(chosen)
-    changes["declared"] = (*chosen, *(("grade",) if grades is not None else ()))
+    changes["declared"] = (*chosen, *(("grade", "annotators") if grades is not None else ()))
     if grades is not None:
         changes.update(grades=grades, grade=None)
     elif chosen.get("grade") is not None:
         changes["grades"] = ()
     else:
         changes["grades"] = tuple((c, who) for c, who in mapping.grades if c not in taken)
-    return mapping.replace(**changes)
+    mapping = mapping.replace(**changes)
+    return mapping.grade_left_out() if "grade" in chosen and chosen["grade"] is None \
+        else mapping
 
 
 def missing_field(mapping: ColumnMapping) -> str | None:
