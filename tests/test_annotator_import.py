@@ -23,6 +23,7 @@ from core.io.annotator import (
     read_table,
 )
 from core.io.annotator.command import import_sheet
+from core.io.annotator.write import write_worksheet_csv
 from core.io.load import load_document
 from core.model.conventions import Rubric
 from core.model.document import GradeState
@@ -544,6 +545,31 @@ def test_a_worksheet_written_reads_back_annotators_of_any_name(tmp_path: Path) -
     assert doc.annotators == ["grade_ben_at_lab_example", "grade_ana_at_lab_example"]
     assert doc.ratings is not None
     assert doc.ratings.tolist() == [[1, 2], [0, 0], [3, 2], [2, 0]]
+
+
+def test_annotators_declared_by_their_headers_are_named_as_guessed(tmp_path: Path) -> None:
+    """``--annotators grade_ana,grade_ben`` names the annotators as the
+    guess does (ana, ben), never after the whole header: the worksheet
+    written then said ``grade_grade_ana``, and read back with the same flag
+    ``grade_grade_grade_ana``. A column whose header names no one keeps it,
+    without the writer's prefix (``grade_ben_at_lab_example``, too long for
+    a name, is ``ben_at_lab_example``'s): written, read back, the same."""
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc,grade_ana,grade_ben,grade_ben_at_lab_example\n"
+                     "q1,d1,1,1,0\nq1,d2,3,1,2\nq1,d3,0,0,1\nq2,d4,2,2,2\nq2,d5,2,3,3\n"
+                     "q2,d6,0,0,0\n", encoding="utf-8")
+    flag = ["grade_ana", "grade_ben", "grade_ben_at_lab_example"]
+    names = ["ana", "ben", "ben_at_lab_example"]
+    assert import_sheet(sheet, annotators=flag).document.annotators == names
+    out = tmp_path / "out.csv"
+    write_worksheet_csv(import_sheet(sheet, annotators=flag).document, out)
+    header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[-3:] == flag
+    again = import_sheet(out, annotators=flag).document
+    assert again.annotators == names
+    assert again.ratings is not None
+    assert again.ratings.tolist() == [[1, 1, 0], [3, 1, 2], [0, 0, 1], [2, 2, 2], [2, 3, 3],
+                                      [0, 0, 0]]
 
 
 #: A worksheet CSV as the import writes it, whose row 3 (q1, d2) holds an

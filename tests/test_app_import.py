@@ -796,6 +796,31 @@ def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
     assert why["grade_ana"] == "ana, ben, named so: one column of grades per annotator"
 
 
+def test_a_grade_column_ticked_is_named_as_the_guess_names_it(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A column of grades the guess left unticked, ticked with a key, is
+    named as the guess names its columns (``grade_ben_at_lab_example``:
+    ``ben_at_lab_example``, without the prefix the written worksheet adds
+    again), never after its whole header (written back
+    ``grade_grade_ben_at_lab_example``)."""
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc,grade_ana,grade_ben,grade_ben_at_lab_example\n"
+                     "q1,d1,1,1,0\nq1,d2,3,1,2\nq1,d3,0,0,1\nq2,d4,2,2,2\nq2,d5,2,3,3\n"
+                     "q2,d6,0,0,0\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.grades_model.grades() == ((2, "ana"), (3, "ben"))
+    view = page.grades_view
+    view.setFocus()
+    view.setCurrentIndex(page.grades_model.index(4, 0))
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert page.grades_model.grades() == ((2, "ana"), (3, "ben"), (4, "ben_at_lab_example"))
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value.document.annotators == ["ana", "ben", "ben_at_lab_example"]
+    assert boxes.shown == []
+
+
 def test_a_consensus_written_under_another_rule_names_the_wizards_choice(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """A worksheet written under the maximum, read under the mean: the

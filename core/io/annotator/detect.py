@@ -25,7 +25,12 @@ from core.io.annotator.model import (
     Table,
     cell_text,
 )
-from core.io.annotator.names import bookkeeping_header, combined_grade, name_field
+from core.io.annotator.names import (
+    bookkeeping_header,
+    column_annotator,
+    combined_grade,
+    name_field,
+)
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.read import read_table
@@ -234,8 +239,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
             if len(graded) == 1:
                 found["grade"] = graded[0]
             elif graded and "annotator" not in found:  # a long sheet's grades are one column
-                wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
-                         else column_letters(c + 1)) for c in graded]
+                wide = [(c, column_annotator(header, c)) for c in graded]
                 reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
                                 f"their values: {len(graded)} columns of grades, one per "
                                 "annotator"))
