@@ -241,7 +241,9 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
         assert counts["judgments_read"] == "12"
         assert counts["judgments_rejected"] == "3"
         assert "12 judgments read in 6 rows: 9 imported, 3 rejected" in view.summary.text()
-        _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected")
+        _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected "
+                       "and will not be imported (the first on row 4, column 'grade_alice'; "
+                       "each is listed under Issues)")
         _finish(qtbot, w)
 
     seen = _drive(monkeypatch, qtbot, steps)
@@ -818,6 +820,33 @@ def test_a_grade_column_ticked_is_named_as_the_guess_names_it(
     _next(qtbot, wizard)
     qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
     assert wizard.result_value.document.annotators == ["ana", "ben", "ben_at_lab_example"]
+    assert boxes.shown == []
+
+
+def test_a_sheet_whose_every_judgment_is_rejected_offers_no_import(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """Every judgment rejected (a grade column of formulas, never
+    evaluated): the report page lists them and says, as the command line
+    does, that there is nothing to import, with the first rejected cell;
+    no "Import anyway" (it imported a worksheet of unknown grades), Finish
+    stays off."""
+    from tests.test_annotator_corpus import computed_sheet
+
+    sheet = computed_sheet(tmp_path / "computed.xlsx")
+    wizard = _at_mapping(qtbot, sheet)
+    _next(qtbot, wizard)
+    page = wizard.report_page
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert len(wizard.result_value.report.rejected_judgments) == 3
+    assert not page.anyway.isVisible()
+    assert page.refusal.isVisible()
+    assert page.refusal.text() == (
+        f"{sheet}, sheet 'Judgments', row 2, column 'D (grade)': all 3 judgments read were "
+        "rejected, so there is nothing to import; the first: cell D2 holds the formula "
+        "'=IF(C2=\"Bad\",0,IF(C2=\"Fair\",1,2))'; formulas are never evaluated; cell not "
+        "imported; paste the cells as values in the spreadsheet to import them (each is "
+        "listed under Issues)")
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
     assert boxes.shown == []
 
 
