@@ -823,6 +823,40 @@ def test_a_grade_column_ticked_is_named_as_the_guess_names_it(
     assert boxes.shown == []
 
 
+def test_the_adjudicated_column_taken_in_the_long_layout_keeps_its_grades(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """The refusal's other way out, taken with keys: the long layout with E
+    (the adjudicated grade) as the grade. The rubric the page proposed from
+    the annotators' columns ("1,2") never refuses E's 3: left as proposed,
+    it is no declaration, and the import reads the rubric from E's own
+    numbers (1 to 3); every judgment imported, no "Import anyway"."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
+                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
+                     encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.rubric.text() == "1,2"  # read from the annotators' columns
+    assert "grade holds 3 for query q1, source d2" in _refused_on_next(qtbot, wizard, boxes)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    _choose(qtbot, page.layout_combo, "long")
+    _choose(qtbot, page.combos["grade"], "E")
+    assert page.mapping().grade == 4
+    assert page.rubric.text() == "1,2"
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    report = wizard.result_value.report
+    assert report.rejected_judgments == []
+    doc = wizard.result_value.document
+    np.testing.assert_array_equal(doc.grade, [1.0, 3.0])  # E's grades, the 3 kept
+    assert doc.conventions.rubric == Rubric.parse("1,2,3")
+    assert "rubric: 1,2,3" in report.notes
+    assert not wizard.report_page.anyway.isVisible()
+    assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert len(boxes.shown) == 1  # the refusal only
+
+
 def test_a_sheet_whose_every_judgment_is_rejected_offers_no_import(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """Every judgment rejected (a grade column of formulas, never
