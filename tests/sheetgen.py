@@ -219,6 +219,14 @@ def _row_batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
     return [base + sum(1 for c in kept if i >= c) for i in range(n)]
 
 
+def _within_queries(cells: list[Any], per_row: list[tuple[int, int, Any]]) -> bool:
+    """Whether each value's rows lie within one query."""
+    queries: dict[Any, set[int]] = {}
+    for c, (q, _, _) in zip(cells, per_row, strict=True):
+        queries.setdefault(c, set()).add(q)
+    return all(len(qs) == 1 for qs in queries.values())
+
+
 def _steps_up(cells: list[Any]) -> bool:
     """Numbers in runs down the rows, each run one more than the last (0,
     0, 1, 1, 2, 2): a batch's number as much as grades constant within
@@ -421,6 +429,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
             cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
             names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False
+            # runs that each stay within one query, under a header that says
+            # nothing, are what topic numbers beside their category in words
+            # would be: a reader could not tell which is the query either
+            sheet.ambiguous |= kind == "row_batch" and headers == "neutral" \
+                and _within_queries(cells, per_row)
         elif kind == "rank":  # small whole numbers, yet never grades: the import must know
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:

@@ -212,7 +212,23 @@ def test_numeric_query_ids_are_read_as_the_query(sheet: Drawn, suffix: str) -> N
 BATCH_SHEETS = 10
 
 
+def _batches_within_queries() -> Drawn:
+    """A HIT's batch of 2 rows under ``col2`` (12, 12, 13, 13, ...) whose
+    runs each stay within one query of 4: what topic numbers beside their
+    category in words would be, so the import names both that could be the
+    query (drawn on this branch in some runs and not others: its truth now
+    says it is ambiguous, and it is tried every run)."""
+    grades = [0, 1, 3, 2, 2, 1, 2, 3]
+    rows = [[g, 12 + i // 2, _QUERIES[i // 4], f"doc-0{i // 4}-{i:04d}"]
+            for i, g in enumerate(grades)]
+    return Drawn([["col1", "col2", "col3", "col4"], *rows], "long",
+                 {(r[2], r[3]): [float(r[0])] for r in rows}, ambiguous=True,
+                 kinds=["row_batch"], grade_headers=["col1"],
+                 column_kinds=["grade", "row_batch", "query", "source"])
+
+
 @settings(PROFILE, max_examples=BATCH_SHEETS, phases=[Phase.explicit, Phase.generate])
+@example(_batches_within_queries(), ".csv")
 # a batch of two queries each, under col4: once a second annotator's grades
 @example(replace(_tallied([1] * 6 + [2] * 3, [0, 3, 1, 2, 0, 3, 1, 1, 2], 3),
                kinds=["batch"], column_kinds=["batch", "query", "source", "grade"]), ".csv")
