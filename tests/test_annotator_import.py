@@ -487,6 +487,50 @@ def test_labels_read_on_one_known_scale_by_hand() -> None:
     assert g.grades == {"Yes": 1.0, "No": 0.0}
 
 
+#: Two annotators' labels: 3 of the 4 levels of Not relevant ... Highly
+#: relevant, never Relevant.
+THREE_OF_FOUR = ("query,doc,annotator,{}\nq1,a,x,Not relevant\nq1,b,x,Highly relevant\n"
+                 "q1,c,x,Somewhat relevant\nq2,d,x,Highly relevant\nq2,e,x,Not relevant\n"
+                 "q2,f,x,Somewhat relevant\nq1,a,y,Not relevant\nq1,b,y,Highly relevant\n"
+                 "q1,c,y,Not relevant\nq2,d,y,Somewhat relevant\nq2,e,y,Not relevant\n"
+                 "q2,f,y,Highly relevant\n")
+
+
+def test_labels_take_the_scale_their_header_lists(tmp_path: Path) -> None:
+    """Labels using 3 of a scale's 4 levels read on the 3-level scale they
+    fill best (Highly relevant = 2), and the report says it was that choice
+    and the --rubric of the 4-level scale that holds them too; where the
+    grade column's header lists the 4 levels in order, they are the scale
+    (Highly relevant = 3: it was 2, the header unread)."""
+    sheet = tmp_path / "labels.csv"
+    sheet.write_text(THREE_OF_FOUR.format("relevance"), encoding="utf-8")
+    report = import_sheet(sheet).report
+    assert report.labels == {"Not relevant": 0, "Highly relevant": 2, "Somewhat relevant": 1}
+    four = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
+    assert report.scale == (
+        "the scale not relevant / somewhat relevant / highly relevant, the one the labels "
+        "fill best (they are 3 of the 4 levels of not relevant / somewhat relevant / relevant "
+        f"/ highly relevant too: pass --rubric \"{four}\" if that is their scale)")
+    declared = import_sheet(sheet, rubric=four).document
+    assert declared.grade.tolist() == [0, 3, 0.5, 2, 0, 2]  # the means, Highly relevant 3
+    sheet.write_text(THREE_OF_FOUR.format(
+        "relevance (Not relevant; Somewhat relevant; Relevant; Highly relevant)"),
+        encoding="utf-8")
+    result = import_sheet(sheet)
+    assert result.report.labels == {"Not relevant": 0, "Highly relevant": 3,
+                                    "Somewhat relevant": 1}
+    assert result.report.scale == ("the scale not relevant / somewhat relevant / relevant / "
+                                   "highly relevant, as the sheet lists its levels")
+    assert result.document.conventions.rubric is not None
+    assert result.document.conventions.rubric.text == four
+    np.testing.assert_array_equal(result.document.grade, declared.grade)
+    # the wizard's preview reads them alike
+    proposed = preview(sheet)
+    assert proposed.label_grades["Highly relevant"] == 3.0
+    assert proposed.rubric is not None
+    assert proposed.rubric.text == four
+
+
 def test_numbered_labels_give_their_number() -> None:
     from core.io.annotator.scales import guess_labels, numbered_label
 
