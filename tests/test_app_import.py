@@ -751,6 +751,16 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
         "--map grade=C (or choose it in the import mapping))")
 
 
+def _adjudicated(tmp_path: Path) -> Path:
+    """A worksheet CSV whose row 3 grade (3) was adjudicated beside
+    annotators at 1 and 2."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
+                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
+                     encoding="utf-8")
+    return sheet
+
+
 def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """A worksheet CSV whose grade was adjudicated (3 beside annotators at 1
@@ -760,10 +770,7 @@ def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
     the wide layout: `--map grade=none` had no choice on the page); Finish
     stays off. Ticking "Leave E: grade out" (a key click) imports the
     annotators' grades and their mean."""
-    sheet = tmp_path / "adjudicated.csv"
-    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
-                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
-                     encoding="utf-8")
+    sheet = _adjudicated(tmp_path)
     wizard = _at_mapping(qtbot, sheet)
     page = wizard.mapping_page
     assert [who for _, who in page.mapping().grades] == ["ana", "ben"]
@@ -830,10 +837,7 @@ def test_the_adjudicated_column_taken_in_the_long_layout_keeps_its_grades(
     the annotators' columns ("1,2") never refuses E's 3: left as proposed,
     it is no declaration, and the import reads the rubric from E's own
     numbers (1 to 3); every judgment imported, no "Import anyway"."""
-    sheet = tmp_path / "adjudicated.csv"
-    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
-                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
-                     encoding="utf-8")
+    sheet = _adjudicated(tmp_path)
     wizard = _at_mapping(qtbot, sheet)
     page = wizard.mapping_page
     assert page.rubric.text() == "1,2"  # read from the annotators' columns
