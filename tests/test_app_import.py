@@ -861,6 +861,21 @@ def test_the_adjudicated_column_taken_in_the_long_layout_keeps_its_grades(
     assert len(boxes.shown) == 1  # the refusal only
 
 
+def test_one_rejected_judgment_is_said_in_the_singular_before_import(
+        qtbot: Any, boxes: Boxes):
+    """A sheet with one formula among 10 judgments: Finish waits for the
+    box saying that one, its row and column ('1 of the 10 judgments read is
+    rejected', was 'are rejected')."""
+    sheet = Path(__file__).resolve().parent / "data" / "annotators" / "hand_made_long.xlsx"
+    wizard = _at_mapping(qtbot, sheet)
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    _import_anyway(qtbot, wizard, "Import anyway: 1 of the 10 judgments read is rejected and "
+                   "will not be imported (row 11, column 'C (Relevance (0-3))'; listed under "
+                   "Issues)")
+    assert boxes.shown == []
+
+
 def test_a_sheet_whose_every_judgment_is_rejected_offers_no_import(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """Every judgment rejected (a grade column of formulas, never

@@ -163,10 +163,12 @@ class ReportPage(QWizardPage):
         self.anyway.setChecked(False)
         self.anyway.setVisible(n > 0 and refused is None)
         row, column, _why = report.rejected_judgments[0] if n else (0, "", "")
-        self.anyway.setText(self.tr(
+        self.anyway.setText((self.tr(
+            "Import anyway: 1 of the {1} judgments read is rejected and will not be "
+            "imported (row {2}, column '{3}'; listed under Issues)") if n == 1 else self.tr(
             "Import anyway: {0} of the {1} judgments read are rejected and will not be "
             "imported (the first on row {2}, column '{3}'; each is listed under "
-            "Issues)").format(n, report.judgments_read, row, column))
+            "Issues)")).format(n, report.judgments_read, row, column))
 
     def cleanupPage(self) -> None:
         self.wiz.result_value = None
