@@ -115,6 +115,12 @@ class Drawn:
     #: A ranking disagreeing with itself (``sheets(split=True)``): the
     #: item's query and source, its two rows in the file and their values.
     split: tuple[str, str, int, int, Any, Any] | None = None
+    #: Items whose first row leaves the ranking blank while a later row of
+    #: theirs gives it (``sheets(gaps=True)``, and a third of the long
+    #: sheets of several judges with a ranking): the item's query and
+    #: source, the blank row and the row giving the value, in the file,
+    #: and the value (a score, or a rank).
+    gaps: list[tuple[str, str, int, int, Any]] = field(default_factory=list)
 
 
 def _distractor(kind: str, rnd: Random, n: int,
@@ -213,6 +219,14 @@ def _row_batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
     return [base + sum(1 for c in kept if i >= c) for i in range(n)]
 
 
+def _within_queries(cells: list[Any], per_row: list[tuple[int, int, Any]]) -> bool:
+    """Whether each value's rows lie within one query."""
+    queries: dict[Any, set[int]] = {}
+    for c, (q, _, _) in zip(cells, per_row, strict=True):
+        queries.setdefault(c, set()).add(q)
+    return all(len(qs) == 1 for qs in queries.values())
+
+
 def _steps_up(cells: list[Any]) -> bool:
     """Numbers in runs down the rows, each run one more than the last (0,
     0, 1, 1, 2, 2): a batch's number as much as grades constant within
@@ -306,7 +320,7 @@ SHAPES = ["long", "long", "wide", "transposed"]
 @st.composite
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
-           split: bool = False) -> Drawn:
+           split: bool = False, gaps: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -319,18 +333,21 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     as a rank's would; with ``split`` a long sheet of two judges or more
     whose ranking (a score or a rank, under a ranking's name or declared)
     gives one item's second judgment another value than its first (a
-    ranking disagreeing with itself: :attr:`Drawn.split`)."""
+    ranking disagreeing with itself: :attr:`Drawn.split`); with ``gaps`` a
+    long sheet of two judges or more whose ranking (named or declared)
+    leaves some items' first row blank, a later row of theirs giving it
+    (:attr:`Drawn.gaps`; drawn in a third of such sheets anyway)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = "long" if split else draw(st.sampled_from(SHAPES))
+    layout = "long" if split or gaps else draw(st.sampled_from(SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
-    if layout != "long" or split:
+    if layout != "long" or split or gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
     scale = draw(st.sampled_from(sorted(SCALES)))
     grades, write = SCALES[scale]
@@ -350,9 +367,10 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         truth = {(q, d): {j * per_q + d + 1: rnd.choice(grades) for j in range(m)}
                  for q, d in items}
         truth[items[0]][1], truth[items[-1]][m * per_q] = grades[0], grades[-1]
-    ranking = draw(st.sampled_from(["score", "rank"] if split else ["none", "score", "rank"]))
+    ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
+                                   else ["none", "score", "rank"]))
     named = draw(st.booleans())
-    declare = ranking != "none" and not named and (split or draw(st.booleans()))
+    declare = ranking != "none" and not named and (split or gaps or draw(st.booleans()))
     kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
     if among and not set(kinds) & set(among):
         kinds.append(draw(st.sampled_from(among)))
@@ -396,6 +414,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         cols.append(ranked := Column(header, [values[(q, d)] for q, d, _ in per_row], ranking))
         if split:
             _split(sheet, rnd, ranked, per_row, said, ids)
+        elif layout == "long" and len(people) > 1 and (named or declare) and (
+                gaps or draw(st.integers(0, 2)) == 0):
+            _gaps(sheet, rnd, ranked, per_row, said, ids)
         sheet.ranking, sheet.ranking_named = header, named
         sheet.ranking_values = {(str(said(q)), str(ids[(q, d)])): float(
             values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
@@ -408,6 +429,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
             cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
             names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False
+            # runs that each stay within one query, under a header that says
+            # nothing, are what topic numbers beside their category in words
+            # would be: a reader could not tell which is the query either
+            sheet.ambiguous |= kind == "row_batch" and headers == "neutral" \
+                and _within_queries(cells, per_row)
         elif kind == "rank":  # small whole numbers, yet never grades: the import must know
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
         else:
@@ -451,6 +477,22 @@ def _split(sheet: Drawn, rnd: Random, ranked: Column, per_row: list[tuple[int, i
     ranked.cells[second] = round(was + 1.25, 4) if ranked.kind == "score" else was + 1
     sheet.split = (str(said(q)), str(ids[(q, d)]), first + 2, second + 2, was,
                    ranked.cells[second])
+
+
+def _gaps(sheet: Drawn, rnd: Random, ranked: Column, per_row: list[tuple[int, int, Any]],
+          said: Any, ids: dict[tuple[int, int], Any]) -> None:
+    """Leave the ranking's cell blank on the first row of one item or more
+    (a third of them, at random), their second row giving the value: the
+    item's score (or rank) is that value all the same. Rows counted from
+    the header on row 1."""
+    rows: dict[tuple[int, int], list[int]] = {}
+    for i, (q, d, _) in enumerate(per_row):
+        rows.setdefault((q, d), []).append(i)
+    items = sorted(rows)
+    for q, d in rnd.sample(items, max(1, len(items) // 3)):
+        first, second = rows[(q, d)][:2]
+        value, ranked.cells[first] = ranked.cells[first], None
+        sheet.gaps.append((str(said(q)), str(ids[(q, d)]), first + 2, second + 2, value))
 
 
 def _unique_headers(cols: list[Column]) -> None:

@@ -82,8 +82,18 @@ def test_command_line_import_gives_the_written_grades(name: str, tmp_path: Path,
     sheet = DATA / name
     before = sheet.read_bytes()
     out_csv, report_path = tmp_path / "out.csv", tmp_path / "report.json"
-    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--report",
-                              str(report_path), *expected["flags"]], capsys)
+    args = ["import", str(sheet), "-o", str(out_csv), "--report", str(report_path),
+            *expected["flags"]]
+    if expected["rejected"]:  # written only when the user allows the rejections
+        code, out, err = run_cli(args, capsys)
+        n = len(expected["rejected"])
+        assert (code, out, out_csv.exists()) == (2, "", False), err
+        assert f"{n} of the " in err
+        assert "rejected, so nothing was written; the first: " in err
+        assert "(pass --allow-rejected to import the other " in err
+        assert err.count("\n") == 1, err
+        args.append("--allow-rejected")
+    code, out, err = run_cli(args, capsys)
     assert (code, err) == (0, ""), err
     assert sheet.read_bytes() == before
     report = json.loads(report_path.read_text("utf-8"))
@@ -752,9 +762,11 @@ def test_a_sheet_with_its_query_and_source_named_by_a_word_stays_as_it_is(tmp_pa
 
 def test_one_formula_grade_is_one_judgment_rejected_with_what_to_do(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    """An Excel sheet whose one grade is a formula: the summary line says
-    '1 judgment rejected' (not '1 judgments'), names its cell and says what
-    to do."""
+    """An Excel sheet whose one grade is a formula: nothing is written but
+    the one line with the count, the cell and what to do (the other 3 were
+    written and the exit status was 0 before); with --allow-rejected, the
+    summary line says '1 judgment rejected' (not '1 judgments'), names its
+    cell and says what to do."""
     sheet = tmp_path / "team.xlsx"
     wb = xlsxwriter.Workbook(str(sheet))
     ws = wb.add_worksheet("Judgments")
@@ -768,6 +780,17 @@ def test_one_formula_grade_is_one_judgment_rejected_with_what_to_do(
             ws.write(n + 1, 4, {"Good": 2, "Bad": 0}[label])
     wb.close()
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv")], capsys)
+    assert (code, out) == (2, "")
+    assert err == (f"ndcg-worksheet: error: {sheet}, sheet 'Judgments', row 4, column "
+                   "'E (grade)': 1 of the 4 judgments read was rejected, so nothing was "
+                   "written; the first: cell E4 holds the formula '=IF(D4=\"Fair\",1,0)'; "
+                   "formulas are never evaluated; cell not imported; paste the cells as values "
+                   "in the spreadsheet to import them (pass --allow-rejected to import the "
+                   "other 3 without it, or fix the sheet; pass --report REPORT.json for the "
+                   "list)\n")
+    assert not (tmp_path / "o.csv").exists()
+    code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
+                              "--allow-rejected"], capsys)
     assert (code, err) == (0, "")
     assert ("\n1 judgment rejected, the first on row 4, column 'E (grade)': cell E4 holds the "
             "formula '=IF(D4=\"Fair\",1,0)'; formulas are never evaluated; cell not imported; "
@@ -870,7 +893,8 @@ def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written
     """A grade column computed by formulas (never evaluated) rejects every
     judgment: the command line refuses in one line with the count and the
     first rejected cell instead of writing a worksheet of unknown grades; the
-    report still lists each one. One judgment left standing is imported."""
+    report still lists each one, even under --allow-rejected. One judgment
+    left standing is imported when the rejection is allowed."""
     sheet = computed_sheet(tmp_path / "computed.xlsx")
     out_csv, rep = tmp_path / "o.csv", tmp_path / "r.json"
     code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--report", str(rep)],
@@ -883,6 +907,11 @@ def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written
                    f"values in the spreadsheet to import them (every one is in {rep})\n")
     assert not out_csv.exists()
     assert len(json.loads(rep.read_text("utf-8"))["rejected"]) == 3
+    code, _, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--allow-rejected"],
+                           capsys)
+    assert code == 2
+    assert "all 3 judgments read were rejected, so nothing was written" in err
+    assert not out_csv.exists()
     wb = xlsxwriter.Workbook(str(sheet))
     ws = wb.add_worksheet("Judgments")
     ws.write_row(0, 0, ["query", "doc", "grade"])
@@ -891,6 +920,10 @@ def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written
     ws.write_row(2, 0, ["q1", "d2"])
     wb.close()
     code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv)], capsys)
+    assert (code, out_csv.exists()) == (2, False)
+    assert "row 3, column 'C (grade)': 1 of the 2 judgments read was rejected" in err
+    code, out, err = run_cli(["import", str(sheet), "-o", str(out_csv), "--allow-rejected"],
+                             capsys)
     assert code == 0
     assert "2 judgments read in 2 rows: 1 imported, 1 rejected" in out
     assert out_csv.exists()

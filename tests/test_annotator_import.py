@@ -23,6 +23,7 @@ from core.io.annotator import (
     read_table,
 )
 from core.io.annotator.command import import_sheet
+from core.io.annotator.write import write_worksheet_csv
 from core.io.load import load_document
 from core.model.conventions import Rubric
 from core.model.document import GradeState
@@ -486,6 +487,50 @@ def test_labels_read_on_one_known_scale_by_hand() -> None:
     assert g.grades == {"Yes": 1.0, "No": 0.0}
 
 
+#: Two annotators' labels: 3 of the 4 levels of Not relevant ... Highly
+#: relevant, never Relevant.
+THREE_OF_FOUR = ("query,doc,annotator,{}\nq1,a,x,Not relevant\nq1,b,x,Highly relevant\n"
+                 "q1,c,x,Somewhat relevant\nq2,d,x,Highly relevant\nq2,e,x,Not relevant\n"
+                 "q2,f,x,Somewhat relevant\nq1,a,y,Not relevant\nq1,b,y,Highly relevant\n"
+                 "q1,c,y,Not relevant\nq2,d,y,Somewhat relevant\nq2,e,y,Not relevant\n"
+                 "q2,f,y,Highly relevant\n")
+
+
+def test_labels_take_the_scale_their_header_lists(tmp_path: Path) -> None:
+    """Labels using 3 of a scale's 4 levels read on the 3-level scale they
+    fill best (Highly relevant = 2), and the report says it was that choice
+    and the --rubric of the 4-level scale that holds them too; where the
+    grade column's header lists the 4 levels in order, they are the scale
+    (Highly relevant = 3: it was 2, the header unread)."""
+    sheet = tmp_path / "labels.csv"
+    sheet.write_text(THREE_OF_FOUR.format("relevance"), encoding="utf-8")
+    report = import_sheet(sheet).report
+    assert report.labels == {"Not relevant": 0, "Highly relevant": 2, "Somewhat relevant": 1}
+    four = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
+    assert report.scale == (
+        "the scale not relevant / somewhat relevant / highly relevant, the one the labels "
+        "fill best (they are 3 of the 4 levels of not relevant / somewhat relevant / relevant "
+        f"/ highly relevant too: pass --rubric \"{four}\" if that is their scale)")
+    declared = import_sheet(sheet, rubric=four).document
+    assert declared.grade.tolist() == [0, 3, 0.5, 2, 0, 2]  # the means, Highly relevant 3
+    sheet.write_text(THREE_OF_FOUR.format(
+        "relevance (Not relevant; Somewhat relevant; Relevant; Highly relevant)"),
+        encoding="utf-8")
+    result = import_sheet(sheet)
+    assert result.report.labels == {"Not relevant": 0, "Highly relevant": 3,
+                                    "Somewhat relevant": 1}
+    assert result.report.scale == ("the scale not relevant / somewhat relevant / relevant / "
+                                   "highly relevant, as the sheet lists its levels")
+    assert result.document.conventions.rubric is not None
+    assert result.document.conventions.rubric.text == four
+    np.testing.assert_array_equal(result.document.grade, declared.grade)
+    # the wizard's preview reads them alike
+    proposed = preview(sheet)
+    assert proposed.label_grades["Highly relevant"] == 3.0
+    assert proposed.rubric is not None
+    assert proposed.rubric.text == four
+
+
 def test_numbered_labels_give_their_number() -> None:
     from core.io.annotator.scales import guess_labels, numbered_label
 
@@ -544,6 +589,31 @@ def test_a_worksheet_written_reads_back_annotators_of_any_name(tmp_path: Path) -
     assert doc.annotators == ["grade_ben_at_lab_example", "grade_ana_at_lab_example"]
     assert doc.ratings is not None
     assert doc.ratings.tolist() == [[1, 2], [0, 0], [3, 2], [2, 0]]
+
+
+def test_annotators_declared_by_their_headers_are_named_as_guessed(tmp_path: Path) -> None:
+    """``--annotators grade_ana,grade_ben`` names the annotators as the
+    guess does (ana, ben), never after the whole header: the worksheet
+    written then said ``grade_grade_ana``, and read back with the same flag
+    ``grade_grade_grade_ana``. A column whose header names no one keeps it,
+    without the writer's prefix (``grade_ben_at_lab_example``, too long for
+    a name, is ``ben_at_lab_example``'s): written, read back, the same."""
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc,grade_ana,grade_ben,grade_ben_at_lab_example\n"
+                     "q1,d1,1,1,0\nq1,d2,3,1,2\nq1,d3,0,0,1\nq2,d4,2,2,2\nq2,d5,2,3,3\n"
+                     "q2,d6,0,0,0\n", encoding="utf-8")
+    flag = ["grade_ana", "grade_ben", "grade_ben_at_lab_example"]
+    names = ["ana", "ben", "ben_at_lab_example"]
+    assert import_sheet(sheet, annotators=flag).document.annotators == names
+    out = tmp_path / "out.csv"
+    write_worksheet_csv(import_sheet(sheet, annotators=flag).document, out)
+    header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[-3:] == flag
+    again = import_sheet(out, annotators=flag).document
+    assert again.annotators == names
+    assert again.ratings is not None
+    assert again.ratings.tolist() == [[1, 1, 0], [3, 1, 2], [0, 0, 1], [2, 2, 2], [2, 3, 3],
+                                      [0, 0, 0]]
 
 
 #: A worksheet CSV as the import writes it, whose row 3 (q1, d2) holds an
@@ -613,6 +683,34 @@ def test_an_adjudicated_grade_is_taken_or_left_out_as_the_user_says(tmp_path: Pa
     with pytest.raises(InputError, match="grade holds 3 .* where the lowest annotator grade "
                        r"\(ana, ben; no rounding\) is 1:"):
         import_sheet(sheet, consensus="minimum")
+
+
+def test_a_grade_left_out_as_declared_says_so(tmp_path: Path) -> None:
+    """``--map grade=none`` leaves the adjudicated grade out: the report's
+    column says it was declared so, not that the guess took it for the
+    annotators' consensus ('a grade combined from several', which it is
+    not: 3 beside 1 and 2), and the annotators' columns, named so, say
+    why they were taken, not 'declared'; without the flag, the consensus
+    the tool wrote beside them is still said to be combined."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text(ADJUDICATED, encoding="utf-8")
+    report = import_sheet(sheet, fields={"grade": "none"}).report
+    columns = {c.header: (c.role, c.reason, c.flag) for c in report.columns}
+    assert columns["grade"] == (
+        "", "grade: left out as declared (--map grade=none), not imported: the consensus is "
+        "computed from the annotators' own grades", "--map grade=E")
+    assert columns["grade_ana"] == ("grade (ana)", "ana, ben, named so: one column of grades "
+                                    "per annotator", "")
+    assert "ignored: grade: left out as declared (--map grade=none), not imported: the " \
+        "consensus is computed from the annotators' own grades" in report.guesses()
+    written = ADJUDICATED.replace("q1,d2,,2,3,", "q1,d2,,2,1.5,").replace(
+        "q2,d4,,0.5,2.5,", "q2,d4,,0.5,2.5,")
+    sheet.write_text(written, encoding="utf-8")
+    columns = {c.header: c.reason for c in import_sheet(sheet).report.columns}
+    assert columns["grade"] == ("grade: a grade combined from several, not imported (the "
+                                "consensus is computed from the annotators' own)")
+    declared = import_sheet(sheet, annotators=["grade_ana", "grade_ben"]).report
+    assert {c.header: c.reason for c in declared.columns}["grade_ben"] == "declared"
 
 
 def test_a_written_consensus_under_another_rule_is_refused_under_the_mean(

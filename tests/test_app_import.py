@@ -241,7 +241,9 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
         assert counts["judgments_read"] == "12"
         assert counts["judgments_rejected"] == "3"
         assert "12 judgments read in 6 rows: 9 imported, 3 rejected" in view.summary.text()
-        _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected")
+        _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected "
+                       "and will not be imported (the first on row 4, column 'grade_alice'; "
+                       "each is listed under Issues)")
         _finish(qtbot, w)
 
     seen = _drive(monkeypatch, qtbot, steps)
@@ -749,6 +751,16 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
         "--map grade=C (or choose it in the import mapping))")
 
 
+def _adjudicated(tmp_path: Path) -> Path:
+    """A worksheet CSV whose row 3 grade (3) was adjudicated beside
+    annotators at 1 and 2."""
+    sheet = tmp_path / "adjudicated.csv"
+    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
+                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
+                     encoding="utf-8")
+    return sheet
+
+
 def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """A worksheet CSV whose grade was adjudicated (3 beside annotators at 1
@@ -758,10 +770,7 @@ def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
     the wide layout: `--map grade=none` had no choice on the page); Finish
     stays off. Ticking "Leave E: grade out" (a key click) imports the
     annotators' grades and their mean."""
-    sheet = tmp_path / "adjudicated.csv"
-    sheet.write_text("query,source_id,version,score,grade,state,reason,note,grade_ana,"
-                     "grade_ben\nq1,d1,,3,1,number,,,1,1\nq1,d2,,2,3,number,,,1,2\n",
-                     encoding="utf-8")
+    sheet = _adjudicated(tmp_path)
     wizard = _at_mapping(qtbot, sheet)
     page = wizard.mapping_page
     assert [who for _, who in page.mapping().grades] == ["ana", "ben"]
@@ -789,6 +798,109 @@ def test_an_adjudicated_grade_is_refused_with_the_wizards_way_out(
     assert doc.annotators == ["ana", "ben"]
     np.testing.assert_array_equal(doc.grade, [1.0, 1.5])  # their mean, E left out
     assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    # the report says E was left out as the user said, not as a combined grade
+    why = {c.header: c.reason for c in wizard.result_value.report.columns}
+    assert why["grade"] == ("grade: left out as declared (--map grade=none), not imported: the "
+                            "consensus is computed from the annotators' own grades")
+    assert why["grade_ana"] == "ana, ben, named so: one column of grades per annotator"
+
+
+def test_a_grade_column_ticked_is_named_as_the_guess_names_it(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A column of grades the guess left unticked, ticked with a key, is
+    named as the guess names its columns (``grade_ben_at_lab_example``:
+    ``ben_at_lab_example``, without the prefix the written worksheet adds
+    again), never after its whole header (written back
+    ``grade_grade_ben_at_lab_example``)."""
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc,grade_ana,grade_ben,grade_ben_at_lab_example\n"
+                     "q1,d1,1,1,0\nq1,d2,3,1,2\nq1,d3,0,0,1\nq2,d4,2,2,2\nq2,d5,2,3,3\n"
+                     "q2,d6,0,0,0\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.grades_model.grades() == ((2, "ana"), (3, "ben"))
+    view = page.grades_view
+    view.setFocus()
+    view.setCurrentIndex(page.grades_model.index(4, 0))
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert page.grades_model.grades() == ((2, "ana"), (3, "ben"), (4, "ben_at_lab_example"))
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value.document.annotators == ["ana", "ben", "ben_at_lab_example"]
+    assert boxes.shown == []
+
+
+def test_the_adjudicated_column_taken_in_the_long_layout_keeps_its_grades(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """The refusal's other way out, taken with keys: the long layout with E
+    (the adjudicated grade) as the grade. The rubric the page proposed from
+    the annotators' columns ("1,2") never refuses E's 3: left as proposed,
+    it is no declaration, and the import reads the rubric from E's own
+    numbers (1 to 3); every judgment imported, no "Import anyway"."""
+    sheet = _adjudicated(tmp_path)
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.rubric.text() == "1,2"  # read from the annotators' columns
+    assert "grade holds 3 for query q1, source d2" in _refused_on_next(qtbot, wizard, boxes)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    _choose(qtbot, page.layout_combo, "long")
+    _choose(qtbot, page.combos["grade"], "E")
+    assert page.mapping().grade == 4
+    assert page.rubric.text() == "1,2"
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    report = wizard.result_value.report
+    assert report.rejected_judgments == []
+    doc = wizard.result_value.document
+    np.testing.assert_array_equal(doc.grade, [1.0, 3.0])  # E's grades, the 3 kept
+    assert doc.conventions.rubric == Rubric.parse("1,2,3")
+    assert "rubric: 1,2,3" in report.notes
+    assert not wizard.report_page.anyway.isVisible()
+    assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert len(boxes.shown) == 1  # the refusal only
+
+
+def test_one_rejected_judgment_is_said_in_the_singular_before_import(
+        qtbot: Any, boxes: Boxes):
+    """A sheet with one formula among 10 judgments: Finish waits for the
+    box saying that one, its row and column ('1 of the 10 judgments read is
+    rejected', was 'are rejected')."""
+    sheet = Path(__file__).resolve().parent / "data" / "annotators" / "hand_made_long.xlsx"
+    wizard = _at_mapping(qtbot, sheet)
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    _import_anyway(qtbot, wizard, "Import anyway: 1 of the 10 judgments read is rejected and "
+                   "will not be imported (row 11, column 'C (Relevance (0-3))'; listed under "
+                   "Issues)")
+    assert boxes.shown == []
+
+
+def test_a_sheet_whose_every_judgment_is_rejected_offers_no_import(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """Every judgment rejected (a grade column of formulas, never
+    evaluated): the report page lists them and says, as the command line
+    does, that there is nothing to import, with the first rejected cell;
+    no "Import anyway" (it imported a worksheet of unknown grades), Finish
+    stays off."""
+    from tests.test_annotator_corpus import computed_sheet
+
+    sheet = computed_sheet(tmp_path / "computed.xlsx")
+    wizard = _at_mapping(qtbot, sheet)
+    _next(qtbot, wizard)
+    page = wizard.report_page
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert len(wizard.result_value.report.rejected_judgments) == 3
+    assert not page.anyway.isVisible()
+    assert page.refusal.isVisible()
+    assert page.refusal.text() == (
+        f"{sheet}, sheet 'Judgments', row 2, column 'D (grade)': all 3 judgments read were "
+        "rejected, so there is nothing to import; the first: cell D2 holds the formula "
+        "'=IF(C2=\"Bad\",0,IF(C2=\"Fair\",1,2))'; formulas are never evaluated; cell not "
+        "imported; paste the cells as values in the spreadsheet to import them (each is "
+        "listed under Issues)")
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+    assert boxes.shown == []
 
 
 def test_a_consensus_written_under_another_rule_names_the_wizards_choice(

@@ -212,7 +212,23 @@ def test_numeric_query_ids_are_read_as_the_query(sheet: Drawn, suffix: str) -> N
 BATCH_SHEETS = 10
 
 
+def _batches_within_queries() -> Drawn:
+    """A HIT's batch of 2 rows under ``col2`` (12, 12, 13, 13, ...) whose
+    runs each stay within one query of 4: what topic numbers beside their
+    category in words would be, so the import names both that could be the
+    query (drawn on this branch in some runs and not others: its truth now
+    says it is ambiguous, and it is tried every run)."""
+    grades = [0, 1, 3, 2, 2, 1, 2, 3]
+    rows = [[g, 12 + i // 2, _QUERIES[i // 4], f"doc-0{i // 4}-{i:04d}"]
+            for i, g in enumerate(grades)]
+    return Drawn([["col1", "col2", "col3", "col4"], *rows], "long",
+                 {(r[2], r[3]): [float(r[0])] for r in rows}, ambiguous=True,
+                 kinds=["row_batch"], grade_headers=["col1"],
+                 column_kinds=["grade", "row_batch", "query", "source"])
+
+
 @settings(PROFILE, max_examples=BATCH_SHEETS, phases=[Phase.explicit, Phase.generate])
+@example(_batches_within_queries(), ".csv")
 # a batch of two queries each, under col4: once a second annotator's grades
 @example(replace(_tallied([1] * 6 + [2] * 3, [0, 3, 1, 2, 0, 3, 1, 1, 2], 3),
                kinds=["batch"], column_kinds=["batch", "query", "source", "grade"]), ".csv")
@@ -552,3 +568,34 @@ def test_a_ranking_disagreeing_with_itself_is_refused(sheet: Drawn, suffix: str)
             f"on row {first} and {number_text(float(now))} on row {second}: a ranking "
             f"{field}s each item once") in err, err
     assert f"pass --map {field}=none to import the judgments without it" in err
+
+
+#: Long sheets whose ranking leaves some items' first row blank, a later
+#: row of theirs giving it.
+GAP_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=GAP_SHEETS, phases=[Phase.generate])
+@given(sheets(gaps=True, headers="realistic").filter(lambda s: not s.ambiguous),
+       st.sampled_from([".csv", ".xlsx", ".jsonl"]))
+def test_an_items_ranking_is_the_number_its_rows_give(sheet: Drawn, suffix: str) -> None:
+    """An item whose first row leaves the score (or rank) blank takes the
+    number a later row of its gives, never the blank (its score was lost in
+    silence before 6bdef84), and each blank row is reported as a conflict
+    naming the row that gives the number; every judgment is imported."""
+    assert sheet.gaps
+    code, err, report, rows = _run(sheet, suffix)
+    field = "score" if isinstance(sheet.gaps[0][4], float) else "rank"
+    event(f"gaps in a {field} in {suffix}")
+    _holds(sheet, code, err, report, rows, suffix)
+    assert code == 0, err
+    assert report is not None
+    got = {(r["query"], r["source_id"]): float(r["score"]) for r in rows}
+    for query, source, _, _, value in sheet.gaps:
+        assert got[(query, source)] == (value if field == "score" else -value)
+    conflicts = sorted((i["row"], i["problem"]) for i in report["issues"]
+                       if i["kind"] == "conflict")
+    assert conflicts == sorted(
+        (blank, f"no {field} here, where row {giving} gives the same candidate "
+         f"{number_text(float(value))}; that {field} is kept")
+        for _, _, blank, giving, value in sheet.gaps)

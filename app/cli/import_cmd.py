@@ -76,6 +76,10 @@ def add_import_parser(sub: Any) -> None:
                    help="the workbook's sheet of grading guidelines (what each grade means), "
                    "kept with the conventions; default: a sheet that reads as levels of the "
                    "scale in sentences, if any; none: leave them out")
+    p.add_argument("--allow-rejected", action="store_true",
+                   help="write the output even though some judgments were rejected (without "
+                   "them; each is listed in --report); by default an import with rejected "
+                   "judgments writes nothing and exits with status 2")
     p.add_argument("--report", metavar="REPORT.json",
                    help="write what was read, imported and rejected (row, column, reason)")
     p.set_defaults(func=cmd_import)
@@ -109,7 +113,7 @@ def _kinds(text: str | None) -> tuple[str, ...]:
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """Import, check, write the output and the report; print what was done."""
     from core.errors import InputError
-    from core.io.annotator.command import import_sheet, nothing_imported, unreadable
+    from core.io.annotator.command import import_sheet, refused_rejections, unreadable
 
     suffix = _output_suffix(args)
     if suffix not in OUTPUTS:
@@ -129,7 +133,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     # where the rejected judgments are listed, said with the first of them
     listed = (f"every one is in {args.report}" if args.report else
               "pass --report REPORT.json for the list")
-    problem = unreadable(report) or nothing_imported(report, listed)
+    problem = unreadable(report) or refused_rejections(report, listed,
+                                                       allowed=args.allow_rejected)
     if problem is not None:
         raise problem
     guidelines = _guidelines(args.input, args.guidelines, report.sheet)

@@ -45,7 +45,8 @@ EXIT_STATUSES = (
     (1, "an internal error: a bug, shown with its traceback (please report it)"),
     (2, "a usage error (an argument the command does not take) or an input error (a file "
         "that cannot be read or written as asked, said in one line on stderr naming the "
-        "file, line and column; with --strict, a refused workbook cell)"),
+        "file, line and column; with --strict, a refused workbook cell; for import, "
+        "judgments rejected without --allow-rejected)"),
     (130, "interrupted (Ctrl+C)"),
 )
 EPILOG = "Exit status: " + "; ".join(f"{code} {what}" for code, what in EXIT_STATUSES) + "."

@@ -315,14 +315,16 @@ class MappingPage(QWizardPage):
             fields["grades"] = ()
         # What the user changed from the guess is declared, as --map declares it.
         declared = [f for f, c in fields.items() if f in self.combos and c != getattr(base, f)]
-        if "grade" not in declared and (fields["grades"] != base.grades or (
-                self.consensus_out.isVisibleTo(self) and self.consensus_out.isChecked())):
-            declared.append("grade")  # the written consensus left out, as --map grade=none
-        fields["declared"] = (*base.declared, *declared)
+        if fields["grades"] != base.grades:
+            declared += ["grade", "annotators"]  # as --annotators declares them
+        fields["declared"] = tuple(dict.fromkeys((*base.declared, *declared)))
         unknown = ("", *(m.strip() for m in self.unknown_marks.text().split(",") if m.strip()))
         unrateable = tuple(m.strip() for m in self.unrateable_marks.text().split(",")
                            if m.strip())
-        return base.replace(unknown_marks=unknown, unrateable_marks=unrateable, **fields)
+        mapping = base.replace(unknown_marks=unknown, unrateable_marks=unrateable, **fields)
+        if self.consensus_out.isVisibleTo(self) and self.consensus_out.isChecked():
+            return mapping.grade_left_out()  # the written consensus left out, as --map grade=none
+        return mapping
 
     def way_out(self, refused: NotConsensus | SplitRanking) -> str:
         """What to do about a refusal, in the page's words where the command

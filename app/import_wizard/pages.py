@@ -23,6 +23,7 @@ from app.import_wizard.report import ImportReportView
 from app.import_wizard.tables import PreviewModel
 from app.panels.fit import fit_columns, fit_rows_to_font
 from core.io.annotator import ImportReport, SheetPreview
+from core.io.annotator.command import refused_rejections
 
 if TYPE_CHECKING:
     from app.import_wizard.steps import WizardSteps
@@ -136,23 +137,38 @@ class ReportPage(QWizardPage):
         self.anyway.setVisible(False)
         self.anyway.toggled.connect(lambda _on: self.completeChanged.emit())
         layout.addWidget(self.anyway)
+        self.refusal = QLabel(self)  # every judgment rejected: nothing to import
+        self.refusal.setObjectName("nothingToImport")
+        self.refusal.setWordWrap(True)
+        self.refusal.setVisible(False)
+        layout.addWidget(self.refusal)
         self.setFinalPage(True)
 
     def initializePage(self) -> None:
         self.anyway.setChecked(False)
         self.anyway.setVisible(False)
+        self.refusal.setVisible(False)
         self.view.set_report(None, self.tr("Importing…"))
         self.wiz.run_import()
 
     def show_report(self, report: ImportReport) -> None:
-        """The report; with rejected judgments, Finish waits for "import anyway"."""
+        """The report; with rejected judgments, Finish waits for "import
+        anyway"; with every judgment rejected, there is nothing to import."""
         self.view.set_report(report)
         n = len(report.rejected_judgments)
+        refused = refused_rejections(report, self.tr("each is listed under Issues"),
+                                     allowed=True, outcome=self.tr("there is nothing to import"))
+        self.refusal.setText(str(refused or ""))
+        self.refusal.setVisible(refused is not None)
         self.anyway.setChecked(False)
-        self.anyway.setVisible(n > 0)
-        self.anyway.setText(self.tr(
+        self.anyway.setVisible(n > 0 and refused is None)
+        row, column, _why = report.rejected_judgments[0] if n else (0, "", "")
+        self.anyway.setText((self.tr(
+            "Import anyway: 1 of the {1} judgments read is rejected and will not be "
+            "imported (row {2}, column '{3}'; listed under Issues)") if n == 1 else self.tr(
             "Import anyway: {0} of the {1} judgments read are rejected and will not be "
-            "imported").format(n, report.judgments_read))
+            "imported (the first on row {2}, column '{3}'; each is listed under "
+            "Issues)")).format(n, report.judgments_read, row, column))
 
     def cleanupPage(self) -> None:
         self.wiz.result_value = None
@@ -161,4 +177,5 @@ class ReportPage(QWizardPage):
         result = self.wiz.result_value
         if result is None or self.wiz.busy:
             return False
-        return not result.report.rejected_judgments or self.anyway.isChecked()
+        return not result.report.rejected_judgments or (
+            self.anyway.isChecked() and not self.refusal.isVisibleTo(self))

@@ -13,6 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtWidgets import QWidget
 
 from core.io.annotator import ColumnMapping, ImportReport, Issue, SheetPreview
+from core.io.annotator.names import column_annotator
 from core.io.safety import column_letters
 from core.model.numbers import number_text
 
@@ -114,7 +115,8 @@ class GradeColumnsModel(QAbstractTableModel):
         self._letters = list(letters)
         chosen = dict(grades)
         self._checked = [c in chosen for c in range(len(header))]
-        self._names = [chosen.get(c, h) for c, h in enumerate(header)]
+        self._names = [chosen.get(c) or column_annotator(self._header, c)
+                       for c in range(len(header))]
         self.endResetModel()
 
     def grades(self) -> tuple[tuple[int, str], ...]:

@@ -64,10 +64,11 @@ class RowTally(NamedTuple):
 def _role_reason(mapping: ColumnMapping, role: str) -> str:
     """Why a column feeds ``role``: declared by the user, or the guess's reason."""
     field = role.split(" ", 1)[0]
+    if field == "grade" and mapping.grades:  # one annotator's column: --annotators declares them
+        field = "annotators"
     if field in mapping.declared:
         return "declared"
-    why = mapping.why("annotators" if field == "grade" and mapping.grades else field)
-    return why or "chosen"
+    return mapping.why(field) or "chosen"
 
 
 def column_records(header: list[str], mapping: ColumnMapping,

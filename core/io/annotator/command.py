@@ -15,7 +15,7 @@ from core.io.annotator.report import ImportReport, ImportResult
 from core.io.annotator.transposed import unreadable_items
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
-__all__ = ["import_sheet", "nothing_imported", "unreadable"]
+__all__ = ["import_sheet", "refused_rejections", "unreadable"]
 
 _NAMES = {"query": "query/qid/query_id/topic", "source_id": "doc/docid/doc_id/url",
           "grade": "grade/label/rating/relevance"}
@@ -123,15 +123,28 @@ def unreadable(report: ImportReport) -> InputError | None:
         hint=f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")
 
 
-def nothing_imported(report: ImportReport, listed: str) -> InputError | None:
-    """Why an import whose every judgment read was rejected is refused (a
-    worksheet of unknown grades holds nothing the user gave): the count and
-    the first rejected cell; ``listed`` says where the rest are."""
-    if report.judgments_imported or not report.rejected_judgments:
+def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = False,
+                       outcome: str = "nothing was written") -> InputError | None:
+    """Why an import with rejected judgments is not written: every
+    judgment read rejected (a worksheet of unknown grades holds nothing the
+    user gave), or some, unless the user ``allowed`` them (``--allow-rejected``,
+    the wizard's "Import anyway"); in one line, the count and the first
+    rejected cell, then the ``outcome``; ``listed`` says where the rest are."""
+    if not report.rejected_judgments:
         return None
     row, column, why = report.rejected_judgments[0]
     n = len(report.rejected_judgments)
-    every = "the one judgment read was" if n == 1 else f"all {n} judgments read were"
-    return InputError(f"{every} rejected, so nothing was written; the first: {why}",
-                      file=report.file, sheet=report.sheet, line=row, column=column,
-                      hint=listed)
+    if not report.judgments_imported:
+        every = "the one judgment read was" if n == 1 else f"all {n} judgments read were"
+        return InputError(f"{every} rejected, so {outcome}; the first: {why}",
+                          file=report.file, sheet=report.sheet, line=row, column=column,
+                          hint=listed)
+    if allowed:
+        return None
+    kept = report.judgments_imported
+    return InputError(
+        f"{n} of the {report.judgments_read} judgments read {'was' if n == 1 else 'were'} "
+        f"rejected, so {outcome}; the first: {why}", file=report.file, sheet=report.sheet,
+        line=row, column=column,
+        hint=f"pass --allow-rejected to import the other {kept} without "
+        f"{'it' if n == 1 else 'them'}, or fix the sheet; {listed}")

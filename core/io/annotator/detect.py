@@ -17,8 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from core.io.annotator.cells import number_rubric, text_labels
-from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, SheetPreview, Table, cell_text
-from core.io.annotator.names import bookkeeping_header, combined_grade, name_field
+from core.io.annotator.model import (
+    COMBINED,
+    SINGLE_FIELDS,
+    ColumnMapping,
+    SheetPreview,
+    Table,
+    cell_text,
+)
+from core.io.annotator.names import (
+    bookkeeping_header,
+    column_annotator,
+    combined_grade,
+    name_field,
+)
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.read import read_table
@@ -227,8 +239,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
             if len(graded) == 1:
                 found["grade"] = graded[0]
             elif graded and "annotator" not in found:  # a long sheet's grades are one column
-                wide = [(c, header[c].strip() if c < len(header) and header[c].strip()
-                         else column_letters(c + 1)) for c in graded]
+                wide = [(c, column_annotator(header, c)) for c in graded]
                 reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
                                 f"their values: {len(graded)} columns of grades, one per "
                                 "annotator"))
@@ -285,9 +296,7 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     with data (never dropped in silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
-    out = [(c, f"{profiles[c].shown()}: a grade combined from several, not imported (the "
-            "consensus is computed from the annotators' own)",
-            f"--map grade={column_letters(c + 1)}")
+    out = [(c, f"{profiles[c].shown()}: {COMBINED}", f"--map grade={column_letters(c + 1)}")
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
         profiles) else None
@@ -409,7 +418,9 @@ def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], L
     columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
                for c, _ in mapping.sources()]
     labels = text_labels(columns, mapping)
-    return labels, guess_labels(labels)
+    header = table.header(mapping)
+    said = " | ".join(header[c] for c, _ in mapping.sources() if c < len(header))
+    return labels, guess_labels(labels, said)
 
 
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:

@@ -35,6 +35,13 @@ UNRATEABLE_MARKS: tuple[str, ...] = tuple(sorted(UNRATEABLE_WORDS))
 #: What a column of one value over each query's rows counting up down the
 #: sheet (1, 1, 2, 2, 3, 3) may be, alone: nothing in its values tells.
 BATCH_OR_GRADES = "a batch's number, or grades the same for all of a query's documents"
+#: Why a grade column combined from several (``Final grade``, the
+#: consensus this tool wrote) is left out by the guess, and why when the
+#: user left it out (``--map grade=none``, the wizard's tick box).
+COMBINED = "a grade combined from several, not imported (the consensus is computed from the " \
+    "annotators' own)"
+LEFT_OUT_AS_DECLARED = "left out as declared (--map grade=none), not imported: the consensus " \
+    "is computed from the annotators' own grades"
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
                  "note", "reason", "status")
 
@@ -146,6 +153,16 @@ class ColumnMapping:
 
     def replace(self, **changes: Any) -> ColumnMapping:
         return replace(self, **changes)
+
+    def grade_left_out(self) -> ColumnMapping:
+        """The mapping with the grade column declared left out (``--map
+        grade=none``, the wizard's 'Leave E: grade out'): a column the guess
+        left out as a combined grade says the user's reason, not the guess's."""
+        def said(why: str) -> str:
+            return why.replace(COMBINED, LEFT_OUT_AS_DECLARED)
+        return replace(self, declared=tuple(dict.fromkeys((*self.declared, "grade"))),
+                       left_out=tuple((c, said(why), flag) for c, why, flag in self.left_out),
+                       reasons=tuple((f, said(why)) for f, why in self.reasons))
 
     def sources(self) -> list[tuple[int, str]]:
         """The grade columns with their annotators' names (a long layout's

@@ -13,11 +13,14 @@ A header that is a grade or annotator word with a name (``grade_alice``,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from core.io.annotator.write import ANNOTATOR_PREFIX, written_annotators
 from core.io.headers import ALIASES, normalize
+from core.io.safety import column_letters
 
-__all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "combined_grade", "name_field",
-           "quantity_header", "ranking_field", "wide_annotator"]
+__all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
+           "name_field", "quantity_header", "ranking_field", "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -144,6 +147,34 @@ def wide_annotator(header: str) -> str | None:
                 and _short(m.group(1)):
             return " ".join(header.split())
     return None
+
+
+def column_annotator(header: Sequence[str], col: int) -> str:
+    """The annotator whose grades column ``col`` holds, as every path names
+    them (the guess, ``--annotators``, the wizard's ticked columns): in a
+    worksheet written here, the name after ``grade_``; a header naming one
+    (``grade_ana``, ``Rater 2``), that name; else the header without the
+    writer's prefix, which the written file adds again (``grade_ben_at_x``
+    is ``ben_at_x``'s, never written ``grade_grade_ben_at_x``), or the
+    column's letter.
+
+    >>> column_annotator(["query", "grade_ana", "grade_ben_at_lab_example", "R2", ""], 1)
+    'ana'
+    >>> [column_annotator(["query", "grade_ana", "grade_ben_at_lab_example", "R2", ""], c)
+    ...  for c in (2, 3, 4)]
+    ['ben_at_lab_example', 'R2', 'E']
+    """
+    written = dict(written_annotators(header))
+    if col in written:
+        return written[col]
+    text = str(header[col]).strip() if col < len(header) else ""
+    if not text:
+        return column_letters(col + 1)
+    named = wide_annotator(text)
+    if named is not None:
+        return named
+    bare = text[len(ANNOTATOR_PREFIX):] if text.startswith(ANNOTATOR_PREFIX) else ""
+    return bare.strip() or text
 
 
 def _short(name: str) -> bool:

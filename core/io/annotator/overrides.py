@@ -11,8 +11,9 @@ from typing import Any
 from core.errors import InputError
 from core.io.annotator.detect import detect_mapping
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping, Table, column_ref
+from core.io.annotator.names import column_annotator
 from core.io.headers import normalize
-from core.io.safety import column_letters, column_number
+from core.io.safety import column_number
 
 __all__ = ["MAPPABLE", "column_list", "find_column", "guess_mapping", "missing_field"]
 
@@ -83,20 +84,21 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     grades: tuple[tuple[int, str], ...] | None = None
     if annotators:
         cols = [find_column(header, ref, **where) for ref in annotators]
-        grades = tuple((c, header[c] if c < len(header) and header[c]
-                        else column_letters(c + 1)) for c in cols)
+        grades = tuple((c, column_annotator(header, c)) for c in cols)
     taken = {c for c in chosen.values() if c is not None} | {c for c, _ in grades or ()}
     changes: dict[str, Any] = {f: None for f in SINGLE_FIELDS
                                if getattr(mapping, f) in taken and f not in chosen}
     changes.update(chosen)
-    changes["declared"] = (*chosen, *(("grade",) if grades is not None else ()))
+    changes["declared"] = (*chosen, *(("grade", "annotators") if grades is not None else ()))
     if grades is not None:
         changes.update(grades=grades, grade=None)
     elif chosen.get("grade") is not None:
         changes["grades"] = ()
     else:
         changes["grades"] = tuple((c, who) for c, who in mapping.grades if c not in taken)
-    return mapping.replace(**changes)
+    mapping = mapping.replace(**changes)
+    return mapping.grade_left_out() if "grade" in chosen and chosen["grade"] is None \
+        else mapping
 
 
 def missing_field(mapping: ColumnMapping) -> str | None:

@@ -286,7 +286,8 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
     score or rank, a number differing from the first number the item's rows
     give (``first_k``: :func:`_first_numbers`), stops the import
     (:func:`_split_ranking`); a blank one beside that number is reported as
-    a conflict, the number kept (the item's score, whichever row gave it)."""
+    a conflict, the number kept (the item's score or rank, whichever row
+    gave it)."""
     mapping = sheet.mapping
     c_first_row = alive_idx[is_first] + sheet.start + 1
     ranked = mapping.score if mapping.score is not None else mapping.rank
@@ -302,15 +303,16 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
         return
     score = rows.score[alive_idx]
     _stop_split(sheet, ranked, score, row_ci, first_k, names, alive_idx)
-    if (mapping.layout == "long" and mapping.annotator is None) or mapping.score is None:
+    if mapping.layout == "long" and mapping.annotator is None:
         return
+    field, sign = ("score", 1.0) if mapping.score is not None else ("rank", -1.0)
     given = first_k[row_ci]
     for k in np.flatnonzero(np.isnan(score) & (given >= 0)).tolist():
         i, j = int(alive_idx[k]), int(alive_idx[given[k]])  # a blank beside the item's number
         sheet.found.append(((i, 2, 0, 0), Issue(
-            CONFLICT, sheet.row_number(i), sheet.name(mapping.score),
-            f"no score here, where row {sheet.row_number(j)} gives the same candidate "
-            f"{cell_text(float(rows.score[j]))}; that score is kept")))
+            CONFLICT, sheet.row_number(i), sheet.name(ranked),
+            f"no {field} here, where row {sheet.row_number(j)} gives the same candidate "
+            f"{cell_text(sign * float(rows.score[j]))}; that {field} is kept")))
 
 
 def _first_numbers(score: FloatArray, row_ci: IntArray, n: int) -> IntArray:

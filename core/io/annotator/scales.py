@@ -146,12 +146,47 @@ class LabelGuess:
         return {label_key(text): grade for text, grade in self.grades.items()}
 
 
-def _choose_scale(keys: list[str]) -> tuple[Scale | None, list[Scale]]:
-    """The scale holding every key with the fewest levels missing, and the
-    others that hold them with as few missing but read them otherwise (the
-    user must choose); when none holds every key, the one holding most."""
+#: Where a header or a legend separates the labels it lists.
+_LISTED = re.compile(r"[,;/|()\[\]\n]+")
+
+
+def named_scale(text: str) -> Scale | None:
+    """The known scale whose every level ``text`` lists, in order (a grade
+    column's header or a legend: ``Relevance (Not relevant; Somewhat
+    relevant; Relevant; Highly relevant)``), the one of most levels; None
+    when it lists none whole.
+
+    >>> named_scale("Relevance (Not relevant; Somewhat relevant; Relevant; Highly relevant)").name
+    'not relevant / somewhat relevant / relevant / highly relevant'
+    >>> named_scale("Relevance"), named_scale("Not relevant / Relevant")  # no scale whole
+    (None, None)
+    """
+    parts = [label_key(t) for t in _LISTED.split(text)]
+    found = [scale for scale in KNOWN_SCALES if _lists_levels(scale, parts)]
+    return max(found, key=lambda sc: len(sc.levels), default=None)
+
+
+def _lists_levels(scale: Scale, parts: list[str]) -> bool:
+    """Whether ``parts`` name each of ``scale``'s levels, in its order."""
+    at = 0
+    for names in scale.levels:
+        at = next((i + 1 for i in range(at, len(parts)) if parts[i] in names), -1)
+        if at < 0:
+            return False
+    return True
+
+
+def _choose_scale(keys: list[str],
+                  named: Scale | None = None) -> tuple[Scale | None, list[Scale]]:
+    """The scale the sheet ``named`` (:func:`named_scale`) when it holds
+    every key; else the scale holding every key with the fewest levels
+    missing, and the others that hold them with as few missing but read
+    them otherwise (the user must choose); when none holds every key, the
+    one holding most."""
     if not keys:
         return None, []
+    if named is not None and all(named.grade_of(k) is not None for k in keys):
+        return named, []
     fits = []
     for scale in KNOWN_SCALES:
         grades = [scale.grade_of(k) for k in keys]
@@ -205,12 +240,14 @@ def _complete(named: dict[float, str]) -> None:
             return
 
 
-def guess_labels(labels: Mapping[str, int]) -> LabelGuess:
+def guess_labels(labels: Mapping[str, int], said: str = "") -> LabelGuess:
     """Read a sheet's distinct labels (text -> cells holding it).
 
     Numbered labels give their number; the others are read on one known
-    scale, chosen for all of them; a label of a numbered one's words (``2 -
-    Relevant`` next to ``Relevant``) takes its number.
+    scale, chosen for all of them: the one ``said`` lists whole (the grade
+    columns' headers: :func:`named_scale`), else the one they fill best; a
+    label of a numbered one's words (``2 - Relevant`` next to ``Relevant``)
+    takes its number.
 
     >>> g = guess_labels({"Highly relevant": 3, "relevant": 5, "Not relevant": 2, "meh": 1})
     >>> g.grades, g.unmapped, g.rubric.text
@@ -231,7 +268,9 @@ def guess_labels(labels: Mapping[str, int]) -> LabelGuess:
             guess.grades[text] = by_words[key]
         else:
             still.append(text)
-    scale, others = _choose_scale([label_key(t) for t in still])
+    keys = [label_key(t) for t in still]
+    named_in = named_scale(said) if said else None
+    scale, others = _choose_scale(keys, named_in)
     if scale is not None and others:
         guess.alternatives = [(o.name, scale_rubric(o)) for o in (scale, *others)]
     if scale is not None:
@@ -244,12 +283,32 @@ def guess_labels(labels: Mapping[str, int]) -> LabelGuess:
         for grade, names in enumerate(scale.levels):
             if float(grade) not in named:
                 named[float(grade)] = _level_label(seen.get(grade, []), names[0], labels)
-        guess.scale = "; ".join(x for x in (guess.scale, f"the scale {scale.name}") if x)
+        how = (", as the sheet lists its levels" if scale is named_in
+               else _filled_best(scale, keys))
+        guess.scale = "; ".join(x for x in (guess.scale, f"the scale {scale.name}{how}") if x)
     guess.unmapped = {t: labels[t] for t in labels if t not in guess.grades}
     if named:
         guess.rubric = Rubric(tuple(RubricGrade(v, _rubric_label(t))
                                     for v, t in sorted(named.items())))
     return guess
+
+
+def _filled_best(scale: Scale, keys: list[str]) -> str:
+    """What the report says of a scale chosen as the one the labels fill
+    best, when a longer known scale holds them too (Not relevant, Somewhat
+    relevant, Highly relevant: 3 of the 4 levels of the scale with
+    Relevant, where Highly relevant is 3, not 2): that it was a choice, and
+    how to declare the other."""
+    used = {scale.grade_of(k) for k in keys}
+    longer = next((o for o in KNOWN_SCALES if len(o.levels) > len(scale.levels)
+                   and all(o.grade_of(k) is not None for k in keys)
+                   and [o.grade_of(k) for k in keys] != [scale.grade_of(k) for k in keys]),
+                  None)
+    if longer is None:
+        return ""
+    return (f", the one the labels fill best (they are {len(used)} of the "
+            f"{len(longer.levels)} levels of {longer.name} too: pass --rubric "
+            f"\"{scale_rubric(longer).text}\" if that is their scale)")
 
 
 def _level_label(texts: list[str], usual: str, counts: Mapping[str, int]) -> str:
