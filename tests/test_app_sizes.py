@@ -331,3 +331,33 @@ def test_the_summary_table_fits_its_columns_to_its_own_width(qtbot):
     table.resize(400, table.height())
     assert hidden() == []
     assert table.horizontalScrollBar().maximum() == 0
+
+
+def test_the_summary_table_of_no_query_does_not_scroll_sideways(qtbot):
+    """While the window waits for a file read at launch it shows no query:
+    the cutoff table, never fitted then, kept Qt's 100 px a column (500 px)
+    and scrolled sideways in a 1920x1080 screen's side column. Its columns
+    are fitted to their headers as for any query, and those that give way
+    do where the room is short."""
+    from app.models.cutoffs import CutoffColumn
+    from app.panels.summary import SummaryPanel
+    from core.engine.evaluation import evaluate
+    from core.model.document import Document
+
+    panel = SummaryPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    panel.resize(400, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_query(evaluate(Document.from_columns(query=[], source_id=[])), -1)
+    _settle(qtbot, panel)
+    table = panel.table
+    assert panel.title.text() == "No query"
+    assert table.horizontalScrollBar().maximum() == 0
+    assert [c for c in CutoffColumn if table.isColumnHidden(c)] == []
+    header = table.horizontalHeader()
+    for column in CutoffColumn:  # (fitted to the header, not Qt's default)
+        assert table.columnWidth(column) < header.defaultSectionSize()
+    table.resize(120, table.height())
+    assert table.isColumnHidden(CutoffColumn.DCG)
+    assert table.horizontalScrollBar().maximum() == 0

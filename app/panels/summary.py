@@ -165,6 +165,9 @@ class SummaryPanel(QWidget):
         self._ev, self._q = ev, q
         self.model.set_query(ev, q)
         if q < 0 or q >= ev.doc.n_queries:
+            # (fitted to the headers too: while a file is read at launch the
+            # table kept Qt's 100 px a column and scrolled sideways)
+            self._fit_for((None, tuple(ev.cutoffs)))
             self.title.setText(self.tr("No query"))
             self.title.setToolTip("")
             self._place_title()
@@ -176,10 +179,7 @@ class SummaryPanel(QWidget):
             return
         status = ev.query_status(q)
         look = STATUS_LOOK[status]
-        shown = (q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist()))
-        if shown != self._fitted_for:
-            self._fitted_for = shown
-            self._fit_columns()
+        self._fit_for((q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist())))
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
         title = shown_id(ev.doc.query_ids[q])
@@ -210,6 +210,13 @@ class SummaryPanel(QWidget):
             self._next = None
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
         self.shown_whole.emit(status is not Status.UNRESOLVED)
+
+    def _fit_for(self, shown: object) -> None:
+        """The columns fitted when what the table shows (the query, its
+        cutoffs and statuses) is not what they were fitted for."""
+        if shown != self._fitted_for:
+            self._fitted_for = shown
+            self._fit_columns()
 
     def sizeHint(self) -> QSize:
         """Wide enough for the cutoff table without a cut header or a
