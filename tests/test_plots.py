@@ -286,3 +286,26 @@ def test_an_idle_draw_on_a_deleted_canvas_is_passed_over(qtbot, capsys):
     canvas._draw_pending = True
     canvas._draw_idle()  # matplotlib's idle path (it prints what draw raises)
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_query_without_ndcg_keeps_its_k_axis(qtbot, ev):
+    """An unresolved or undefined query has no NDCG@k to plot: the curve's
+    axis, with no finite point to fit, was matplotlib's -0.05 to 0.05 and
+    ticked a k of 0, beside the status. It spans the query's k as for any
+    query (whole-number ticks from 1, none below)."""
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    for query in ("case-F-unknown", "case-F-zero"):
+        q = ev.doc.query_index(query)
+        panel.show_query(ev, q)
+        panel.query_canvas.draw()
+        _, k_axis = panel.query_canvas.figure_.axes
+        (curve,) = panel.series["ndcg_by_k"]
+        assert curve.x
+        assert all(math.isnan(v) for v in curve.y)
+        low, high = k_axis.get_xlim()
+        assert low < min(curve.x) <= max(curve.x) < high
+        ticks = [t for t in k_axis.get_xticks() if low <= t <= high]
+        assert ticks
+        assert min(ticks) >= 1, ticks
+        assert [t.get_text() for t in k_axis.texts] == [ev.query_status(q).value]
