@@ -361,3 +361,45 @@ def test_the_summary_table_of_no_query_does_not_scroll_sideways(qtbot):
     table.resize(120, table.height())
     assert table.isColumnHidden(CutoffColumn.DCG)
     assert table.horizontalScrollBar().maximum() == 0
+
+
+def test_a_grade_set_unrateable_is_not_cut_in_the_grid(qtbot, window, monkeypatch):
+    """X on a graded row of a query whose columns were fitted to numbers:
+    its grade read ``unra…elsh`` and its gain ``unr…ble`` (at 1920x1080,
+    with room to spare), since the columns widen for the query shown, not
+    for a grade set. A grade set to a state the columns do not fit widens
+    them (never narrows), as showing another query does."""
+    from PySide6.QtWidgets import QInputDialog, QStyleOptionViewItem
+
+    from app.models.candidates import GridColumn
+
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: ("page in Welsh", True)))
+    w = window
+    _at(qtbot, w, 1920, 1080)
+    w.set_query(w.document.query_index("case-A"))
+    _settle(qtbot, w)
+    model, grid = w.grid_model, w.grid
+    grid.setFocus()
+    grid.setCurrentIndex(model.index(0, GridColumn.GRADE))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is grid)
+    qtbot.keyClick(grid, Qt.Key.Key_X)
+    _settle(qtbot, w)
+    metrics = QFontMetrics(_italic(grid.font()))
+    plain = grid.fontMetrics()
+    shown = []
+    for c in range(model.columnCount()):
+        index = model.index(0, c)
+        option = QStyleOptionViewItem()
+        grid.itemDelegateForIndex(index).initStyleOption(option, index)  # what is painted
+        shown.append(option.text)
+    assert shown[GridColumn.GRADE] == "unrateable: page in Welsh"
+    cut = []
+    for c, text in enumerate(shown):
+        if grid.isColumnHidden(c) or not text:
+            continue
+        if max(metrics.horizontalAdvance(text), plain.horizontalAdvance(text)) + 6 \
+                > grid.columnWidth(c):
+            cut.append((model.columns[c].key, text))
+    assert cut == []
+    w.session.mark_saved()
