@@ -403,3 +403,33 @@ def test_a_grade_set_unrateable_is_not_cut_in_the_grid(qtbot, window, monkeypatc
             cut.append((model.columns[c].key, text))
     assert cut == []
     w.session.mark_saved()
+
+
+def test_the_summary_status_header_is_whole_after_a_fit_in_a_narrow_table(qtbot):
+    """The columns fitted while the table was too narrow for its Status (a
+    window built before its docks are laid out) measured the hidden Status
+    header as 0 px: on a run whose statuses are all ok the column was then
+    as wide as "✓ ok" and its header read "tatu" once there was room."""
+    from app.models.cutoffs import CutoffColumn
+    from app.panels.fit import elided_headers
+    from app.panels.summary import SummaryPanel
+    from core.engine.evaluation import evaluate
+    from core.model.examples import seed_document
+
+    doc = seed_document()
+    ok = doc.query_index("case-A")
+    panel = SummaryPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    panel.resize(420, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    table = panel.table
+    table.resize(100, table.height())  # (the yielding columns hidden)
+    panel.show_query(evaluate(doc), doc.query_index("case-F-unknown"))
+    assert table.isColumnHidden(CutoffColumn.STATUS)
+    only_ok = evaluate(doc.subset(doc.members(ok)))  # (every status ok)
+    assert set(only_ok.status_code.ravel().tolist()) == {0}
+    panel.show_query(only_ok, 0)
+    table.resize(400, table.height())
+    assert not table.isColumnHidden(CutoffColumn.STATUS)
+    assert elided_headers(table) == []

@@ -246,7 +246,10 @@ class SummaryPanel(QWidget):
         query to query, and the panel asks for it (:meth:`sizeHint`) rather
         than scrolling sideways at the query whose status is longer."""
         table = self.table
-        for column in YIELDING:  # (Qt sizes a hidden column at 0: measured shown)
+        # (Qt sizes a hidden column, and its header, at 0: measured shown;
+        # the status too, which gives way last: a status measured hidden
+        # was fitted to "✓ ok" and cut its header)
+        for column in (*YIELDING, CutoffColumn.STATUS):
             table.setColumnHidden(column, False)
         table.resizeColumnsToContents()
         if self._ev is None:
