@@ -374,3 +374,19 @@ def test_the_consensus_is_said_only_of_a_document_holding_annotators_grades(
         print_table(evaluate(doc), out)
         assert (f"  consensus              {consensus}  [" in out.getvalue()) is said
         assert "  aggregation            equal-query mean" in out.getvalue()
+
+
+def test_the_audit_sheet_shows_each_change_s_time_whole(tmp_path: Path) -> None:
+    """The Audit sheet's "when" column was 21 characters wide unless an
+    edit made outside the app was dated: a grade typed in the editor is
+    stamped 2026-12-06T15:12:15+00:00 (25 characters), so LibreOffice's
+    PDF of the sheet showed "+00:0" and the query's "1" beside it, read as
+    "+00:01". The column fits the longest stamp."""
+    doc = seed_document()
+    entry = doc.set_grade(0, 2.0, who="ana")
+    path = tmp_path / "w.xlsx"
+    export_workbook(evaluate(doc), path)
+    ws = openpyxl.load_workbook(path)[SHEETS["audit"]]
+    assert ws["B2"].value == entry.when
+    assert len(entry.when) == len("2026-12-06T15:12:15+00:00")
+    assert ws.column_dimensions["B"].width >= len(entry.when) + 1
