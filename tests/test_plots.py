@@ -309,3 +309,26 @@ def test_a_query_without_ndcg_keeps_its_k_axis(qtbot, ev):
         assert ticks
         assert min(ticks) >= 1, ticks
         assert [t.get_text() for t in k_axis.texts] == [ev.query_status(q).value]
+
+
+def test_the_plots_say_they_are_being_drawn_until_they_are(qtbot):
+    """The Plots tab, clicked for the first time, stayed blank while
+    matplotlib loaded and drew (a second or more on a busy machine): it
+    says what is coming until the plots are there."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.main import build_window
+
+    window = build_window(None)
+    qtbot.addWidget(window)
+    window.show()
+    plots = window.plots
+    label = plots.holder.findChild(QLabel, "plotsPlaceholder")
+    assert label is not None
+    assert label.text() == "Drawing the plots…"
+    assert not plots.loaded
+    assert not label.isHidden()
+    plots.dock.raise_()
+    qtbot.waitUntil(lambda: plots.loaded and not plots.dirty, timeout=20_000)
+    assert label.isHidden()
+    assert plots.panel.isVisibleTo(plots.holder)
