@@ -454,9 +454,13 @@ class AggregateFooter(ElidedLabel):
         self._decimals = decimals
 
     def set_evaluation(self, ev: Evaluation) -> None:
+        n = ev.doc.n_queries_named
+        if not n:  # (an empty window, a file still read: "no mean over 0/0" said nothing)
+            _set_text(self, "")
+            self.setToolTip("")
+            return
         d = self._decimals()
         summaries = summarize(ev)
-        n = ev.doc.n_queries_named
 
         def means(s: Any) -> str:
             return f"NDCG@{format_cutoff(s.k)} " + (
