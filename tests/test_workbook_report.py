@@ -390,3 +390,28 @@ def test_the_audit_sheet_shows_each_change_s_time_whole(tmp_path: Path) -> None:
     assert ws["B2"].value == entry.when
     assert len(entry.when) == len("2026-12-06T15:12:15+00:00")
     assert ws.column_dimensions["B"].width >= len(entry.when) + 1
+
+
+def test_a_comparison_report_prints_its_distribution_table_whole(tmp_path: Path) -> None:
+    """A comparison's Report draws three charts (two rows of them) on the
+    charts' page: the distribution's table below them ran over it, its last
+    rows on the next page without its header (LibreOffice's PDF of a
+    compare --export). The table starts a page of its own there; a single
+    run's, with one row of charts, stays on the charts' page."""
+    a, b = seed_pair()
+    pair = tmp_path / "pair.xlsx"
+    export_comparison_workbook(compare(a, b), pair)
+    single = tmp_path / "one.xlsx"
+    export_workbook(evaluate(a), single)
+
+    def starts(path: Path) -> tuple[list[int], int, int]:
+        ws = openpyxl.load_workbook(path)[SHEETS["report"]]
+        column = [ws.cell(r, 1).value for r in range(1, ws.max_row + 1)]
+        charts = column.index("Charts") + 1
+        table = column.index("Queries per NDCG range (the distribution chart's data)") + 1
+        return sorted(b.id for b in ws.row_breaks.brk), charts, table
+
+    breaks, charts, table = starts(pair)
+    assert breaks == [charts - 2, table - 2]  # (each after the blank row above its heading)
+    breaks, charts, table = starts(single)
+    assert breaks == [charts - 2]
