@@ -44,6 +44,7 @@ __all__ = [
     "can_write",
     "origin_of",
     "patterns",
+    "proposed_export_path",
     "proposed_save_path",
     "save_filters",
     "snapshot",
@@ -183,6 +184,17 @@ def proposed_save_path(path: Path | None, origin: Origin | None, folder: Path) -
     if origin is not None and origin.is_source and proposed.name.lower() == path.name.lower():
         proposed = path.with_name(f"{path.stem}-graded{proposed.suffix}")
     return proposed
+
+
+def proposed_export_path(path: Path | None, folder: Path) -> Path:
+    """Where File > Export proposes the audited workbook: beside the file
+    open, ``<name>-export`` in its workbook format (:func:`workbook_suffix`);
+    ``folder/worksheet-export.xlsx`` for an untitled worksheet."""
+    if path is None:
+        return folder / "worksheet-export.xlsx"
+    from core.io.files import stem
+
+    return path.with_name(f"{stem(path)}-export{workbook_suffix(path)}")
 
 
 def can_write(path: Path) -> bool:

@@ -39,12 +39,12 @@ from app.file_formats import (
     Origin,
     can_write,
     origin_of,
+    proposed_export_path,
     proposed_save_path,
     save_filters,
     snapshot,
     wait_for,
     with_suffix,
-    workbook_suffix,
     write_document,
     written_origin,
 )
@@ -587,10 +587,8 @@ class FileOps(QObject):
     # -- export -----------------------------------------------------------------------
     def export_dialog(self) -> Task | None:
         filters, first = save_filters(self.path)
-        base = self.path.stem if self.path else "worksheet"
-        suffix = workbook_suffix(self.path)
-        start = str(Path(Settings().last_directory or Path.home()) / f"{base}-export{suffix}")
-        name, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export"), start,
+        start = proposed_export_path(self.path, Path(Settings().last_directory or Path.home()))
+        name, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export"), str(start),
                                                    ";;".join(filters), first)
         return self.export(with_suffix(Path(name), chosen)) if name else None
 

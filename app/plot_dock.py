@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
     from app.plots import DeltaStats, PlotPanel
@@ -35,7 +35,14 @@ class PlotDock:
         self.window = window
         self.holder = QWidget()
         self.holder.setObjectName("plotsHolder")
-        QVBoxLayout(self.holder).setContentsMargins(0, 0, 0, 0)
+        box = QVBoxLayout(self.holder)
+        box.setContentsMargins(0, 0, 0, 0)
+        # Until the plots are made (matplotlib loads, then they draw: a
+        # second or more) the tab says what is coming instead of staying blank.
+        self.placeholder = QLabel(window.tr("Drawing the plots…"), self.holder)
+        self.placeholder.setObjectName("plotsPlaceholder")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        box.addWidget(self.placeholder)
         self._panel: PlotPanel | None = None
         self.dock = window.add_dock("plotsDock", window.tr("Plots"), self.holder,
                                     Qt.DockWidgetArea.BottomDockWidgetArea,
@@ -58,6 +65,7 @@ class PlotDock:
             self._panel = PlotPanel(decimals=self.window.decimals)
             layout = self.holder.layout()
             assert layout is not None
+            self.placeholder.hide()
             layout.addWidget(self._panel)
         return self._panel
 

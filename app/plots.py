@@ -190,6 +190,8 @@ class PlotPanel(QWidget):
         integer_axis(right)
         if curve.y and all(math.isnan(v) for v in curve.y):
             right.text(0.5, 0.5, ev.query_status(q).value, ha="center", transform=right.transAxes)
+            # (no finite point to fit: the axis spans the query's k, not 0)
+            right.set_xlim(min(curve.x) - 0.5, max(curve.x) + 0.5)
 
     def show_distribution(self, ev: Evaluation, j: int = 0) -> None:
         hist, left_out = ndcg_distribution(ev, j)

@@ -440,6 +440,11 @@ class MainWindow(WindowApi):
                 self.fit_columns()
             elif self._fitted:
                 self.grid_panel.widen_columns()
+        elif self._fitted and changes.rows.size and (
+                self.document.state[changes.rows] != GradeState.NUMBER).any():
+            # (a grade made unknown or unrateable: its words, and a reason,
+            # are wider than the numbers the columns were fitted to)
+            self.grid_panel.widen_columns()
         if changes.document:
             self.document_replaced.emit(self.document)
         self.evaluation_changed.emit(self.evaluation)

@@ -331,3 +331,105 @@ def test_the_summary_table_fits_its_columns_to_its_own_width(qtbot):
     table.resize(400, table.height())
     assert hidden() == []
     assert table.horizontalScrollBar().maximum() == 0
+
+
+def test_the_summary_table_of_no_query_does_not_scroll_sideways(qtbot):
+    """While the window waits for a file read at launch it shows no query:
+    the cutoff table, never fitted then, kept Qt's 100 px a column (500 px)
+    and scrolled sideways in a 1920x1080 screen's side column. Its columns
+    are fitted to their headers as for any query, and those that give way
+    do where the room is short."""
+    from app.models.cutoffs import CutoffColumn
+    from app.panels.summary import SummaryPanel
+    from core.engine.evaluation import evaluate
+    from core.model.document import Document
+
+    panel = SummaryPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    panel.resize(400, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_query(evaluate(Document.from_columns(query=[], source_id=[])), -1)
+    _settle(qtbot, panel)
+    table = panel.table
+    assert panel.title.text() == "No query"
+    assert table.horizontalScrollBar().maximum() == 0
+    assert [c for c in CutoffColumn if table.isColumnHidden(c)] == []
+    header = table.horizontalHeader()
+    for column in CutoffColumn:  # (fitted to the header, not Qt's default)
+        assert table.columnWidth(column) < header.defaultSectionSize()
+    table.resize(120, table.height())
+    assert table.isColumnHidden(CutoffColumn.DCG)
+    assert table.horizontalScrollBar().maximum() == 0
+
+
+def test_a_grade_set_unrateable_is_not_cut_in_the_grid(qtbot, window, monkeypatch):
+    """X on a graded row of a query whose columns were fitted to numbers:
+    its grade read ``unra…elsh`` and its gain ``unr…ble`` (at 1920x1080,
+    with room to spare), since the columns widen for the query shown, not
+    for a grade set. A grade set to a state the columns do not fit widens
+    them (never narrows), as showing another query does."""
+    from PySide6.QtWidgets import QInputDialog, QStyleOptionViewItem
+
+    from app.models.candidates import GridColumn
+
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: ("page in Welsh", True)))
+    w = window
+    _at(qtbot, w, 1920, 1080)
+    w.set_query(w.document.query_index("case-A"))
+    _settle(qtbot, w)
+    model, grid = w.grid_model, w.grid
+    grid.setFocus()
+    grid.setCurrentIndex(model.index(0, GridColumn.GRADE))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is grid)
+    qtbot.keyClick(grid, Qt.Key.Key_X)
+    _settle(qtbot, w)
+    metrics = QFontMetrics(_italic(grid.font()))
+    plain = grid.fontMetrics()
+    shown = []
+    for c in range(model.columnCount()):
+        index = model.index(0, c)
+        option = QStyleOptionViewItem()
+        grid.itemDelegateForIndex(index).initStyleOption(option, index)  # what is painted
+        shown.append(option.text)
+    assert shown[GridColumn.GRADE] == "unrateable: page in Welsh"
+    cut = []
+    for c, text in enumerate(shown):
+        if grid.isColumnHidden(c) or not text:
+            continue
+        if max(metrics.horizontalAdvance(text), plain.horizontalAdvance(text)) + 6 \
+                > grid.columnWidth(c):
+            cut.append((model.columns[c].key, text))
+    assert cut == []
+    w.session.mark_saved()
+
+
+def test_the_summary_status_header_is_whole_after_a_fit_in_a_narrow_table(qtbot):
+    """The columns fitted while the table was too narrow for its Status (a
+    window built before its docks are laid out) measured the hidden Status
+    header as 0 px: on a run whose statuses are all ok the column was then
+    as wide as "✓ ok" and its header read "tatu" once there was room."""
+    from app.models.cutoffs import CutoffColumn
+    from app.panels.fit import elided_headers
+    from app.panels.summary import SummaryPanel
+    from core.engine.evaluation import evaluate
+    from core.model.examples import seed_document
+
+    doc = seed_document()
+    ok = doc.query_index("case-A")
+    panel = SummaryPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    panel.resize(420, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    table = panel.table
+    table.resize(100, table.height())  # (the yielding columns hidden)
+    panel.show_query(evaluate(doc), doc.query_index("case-F-unknown"))
+    assert table.isColumnHidden(CutoffColumn.STATUS)
+    only_ok = evaluate(doc.subset(doc.members(ok)))  # (every status ok)
+    assert set(only_ok.status_code.ravel().tolist()) == {0}
+    panel.show_query(only_ok, 0)
+    table.resize(400, table.height())
+    assert not table.isColumnHidden(CutoffColumn.STATUS)
+    assert elided_headers(table) == []

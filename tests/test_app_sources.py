@@ -373,3 +373,31 @@ def test_a_parquet_worksheet_opened_then_saved_stays_as_it_was(
     _saved(qtbot, window, tmp_path / "judged.xlsx")
     assert table.read_bytes() == before
     assert read_workbook(tmp_path / "judged.xlsx").grade[graded] == 2.0
+
+
+def test_export_proposes_beside_the_file_open(qtbot: Any, tmp_path: Path,
+                                              save_dialog: SaveDialog):
+    """File > Export proposed the home folder (or the last one a dialog
+    saw) for a run given at launch, where Save As proposes beside it: the
+    export is proposed beside the file open, ``<name>-export`` in its
+    workbook format (a compressed file's name without both suffixes), and
+    in the last folder for an untitled worksheet."""
+    import app.file_formats as formats
+    from app.main import build_window
+
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(RUN)
+    qrels.write_text(QRELS)
+    Settings().last_directory = str(tmp_path / "elsewhere")
+    window = _shown(qtbot, build_window(run, qrels=qrels))
+    window.file_ops.actions["export"].trigger()
+    start, _filters, selected = save_dialog.asked[0]
+    assert start == str(tmp_path / "run-export.xlsx")
+    assert selected == "Excel workbook (*.xlsx)"
+    qtbot.waitUntil((tmp_path / "run-export.xlsx").exists, timeout=10_000)
+    assert formats.proposed_export_path(tmp_path / "b.ods", tmp_path / "x") == \
+        tmp_path / "b-export.ods"
+    assert formats.proposed_export_path(tmp_path / "s.csv.gz", tmp_path / "x") == \
+        tmp_path / "s-export.xlsx"
+    assert formats.proposed_export_path(None, tmp_path / "x") == \
+        tmp_path / "x" / "worksheet-export.xlsx"

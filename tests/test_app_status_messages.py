@@ -34,3 +34,20 @@ def test_a_save_is_seen_in_the_status_bar(qtbot, window, tmp_path):
     window.statusBar().clearMessage()
     assert footer.isVisible()
     assert footer.text().startswith("equal-query mean: NDCG@1")
+
+
+def test_the_footer_says_no_mean_of_no_query(qtbot, window):
+    """An empty window (a file still read at launch, or none opened) has no
+    query: the footer said "equal-query mean: NDCG@all no mean over 0/0"
+    beside "Reading run.txt…". It is empty until there are queries, and
+    the means come back with them."""
+    from core.model.document import Document
+    from core.model.examples import seed_document
+
+    footer = window.findChild(QLabel, "aggregateFooter")
+    window.set_document(Document.from_columns(query=[], source_id=[]))
+    assert footer.text() == ""
+    assert footer.toolTip() == ""
+    window.set_document(seed_document())
+    assert footer.text().startswith("equal-query mean: NDCG@1 0.3611")
+    assert footer.toolTip()

@@ -509,3 +509,30 @@ def test_a_query_kept_open_by_unrateable_candidates_says_so(qtbot):
     assert panel.next_label.text().startswith("Only unrateable candidates keep this query open")
     assert not panel.next_button.isVisible()
     panel.details_job.wait()
+
+
+def test_the_not_retrieved_line_says_whether_they_count_in_the_ideal_list(qtbot, window):
+    """Under the ideal inventory of the ranked candidates only (the
+    defaults, scikit-learn's) the line under the grid said the judged but
+    not retrieved candidates "count in the ideal list only", beside a
+    summary that counts them nowhere. It says what the inventory chosen in
+    the Conventions panel makes of them, and follows the choice."""
+    from tests.conftest import doc_of
+
+    w = window
+    w.set_document(doc_of([("q", "a", 2.0, 3.0), ("q", "b", 1.0, 0.0),
+                           ("q", "c", math.nan, 2.0)]))
+    label = w.grid_panel.not_retrieved_label
+    assert w.conventions.ideal.value == "ranked"
+    assert label.text() == ("Judged but not retrieved: 1 candidate(s), no rank; not in the "
+                            "ideal list (ideal inventory: ranked candidates only).")
+    combo = w.conventions_panel.findChild(QComboBox, "idealCombo")
+    w.docks["conventionsPanelDock"].raise_()
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Down)
+    assert w.conventions.ideal.value == "judged"
+    assert label.text() == ("Judged but not retrieved: 1 candidate(s), no rank; they count "
+                            "in the ideal list only.")
+    qtbot.keyClick(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Undo
+    assert w.conventions.ideal.value == "ranked"
+    assert "not in the ideal list" in label.text()

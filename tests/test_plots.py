@@ -286,3 +286,49 @@ def test_an_idle_draw_on_a_deleted_canvas_is_passed_over(qtbot, capsys):
     canvas._draw_pending = True
     canvas._draw_idle()  # matplotlib's idle path (it prints what draw raises)
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_query_without_ndcg_keeps_its_k_axis(qtbot, ev):
+    """An unresolved or undefined query has no NDCG@k to plot: the curve's
+    axis, with no finite point to fit, was matplotlib's -0.05 to 0.05 and
+    ticked a k of 0, beside the status. It spans the query's k as for any
+    query (whole-number ticks from 1, none below)."""
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    for query in ("case-F-unknown", "case-F-zero"):
+        q = ev.doc.query_index(query)
+        panel.show_query(ev, q)
+        panel.query_canvas.draw()
+        _, k_axis = panel.query_canvas.figure_.axes
+        (curve,) = panel.series["ndcg_by_k"]
+        assert curve.x
+        assert all(math.isnan(v) for v in curve.y)
+        low, high = k_axis.get_xlim()
+        assert low < min(curve.x) <= max(curve.x) < high
+        ticks = [t for t in k_axis.get_xticks() if low <= t <= high]
+        assert ticks
+        assert min(ticks) >= 1, ticks
+        assert [t.get_text() for t in k_axis.texts] == [ev.query_status(q).value]
+
+
+def test_the_plots_say_they_are_being_drawn_until_they_are(qtbot):
+    """The Plots tab, clicked for the first time, stayed blank while
+    matplotlib loaded and drew (a second or more on a busy machine): it
+    says what is coming until the plots are there."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.main import build_window
+
+    window = build_window(None)
+    qtbot.addWidget(window)
+    window.show()
+    plots = window.plots
+    label = plots.holder.findChild(QLabel, "plotsPlaceholder")
+    assert label is not None
+    assert label.text() == "Drawing the plots…"
+    assert not plots.loaded
+    assert not label.isHidden()
+    plots.dock.raise_()
+    qtbot.waitUntil(lambda: plots.loaded and not plots.dirty, timeout=20_000)
+    assert label.isHidden()
+    assert plots.panel.isVisibleTo(plots.holder)

@@ -336,3 +336,34 @@ def test_the_ods_report_says_where_its_charts_are(tmp_path: Path) -> None:
     assert table - at == 18  # the charts' 16 rows and a blank one each side
     with zipfile.ZipFile(xlsx) as z:
         assert any(n.startswith("xl/charts/chart") for n in z.namelist())
+
+
+@pytest.mark.parametrize(("version", "shown"), [
+    ("seed-cases-v1", "judgment version seed-cases-v1"),
+    ("R&D <2>", "judgment version R&D <2>"),
+    ("", "judgment version not declared"),
+])
+def test_the_ods_page_header_names_the_judgment_version(tmp_path: Path, version: str,
+                                                        shown: str) -> None:
+    """A printed page of the .ods says, as the .xlsx's does (its header's
+    right part), which judgments its numbers come from: the .ods's header
+    had the file's name and the sheet only, so an audit printed from it
+    named no judgment version past its first page."""
+    doc = seed_document()
+    doc.judgment_version = version
+    path = tmp_path / "w.ods"
+    export_workbook(evaluate(doc), path)
+    with zipfile.ZipFile(path) as z:
+        styles = ElementTree.fromstring(z.read("styles.xml"))
+    text = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+    masters = list(styles.iter(f"{_S}master-page"))
+    assert len(masters) == 2
+    for master in masters:
+        header = master.find(f"{_S}header")
+        assert header is not None
+        right = header.find(f"{_S}region-right")
+        assert right is not None
+        assert "".join(right.itertext()) == shown
+        left = header.find(f"{_S}region-left")
+        assert left is not None
+        assert left.find(f"{text}p/{text}file-name") is not None

@@ -374,3 +374,44 @@ def test_the_consensus_is_said_only_of_a_document_holding_annotators_grades(
         print_table(evaluate(doc), out)
         assert (f"  consensus              {consensus}  [" in out.getvalue()) is said
         assert "  aggregation            equal-query mean" in out.getvalue()
+
+
+def test_the_audit_sheet_shows_each_change_s_time_whole(tmp_path: Path) -> None:
+    """The Audit sheet's "when" column was 21 characters wide unless an
+    edit made outside the app was dated: a grade typed in the editor is
+    stamped 2026-12-06T15:12:15+00:00 (25 characters), so LibreOffice's
+    PDF of the sheet showed "+00:0" and the query's "1" beside it, read as
+    "+00:01". The column fits the longest stamp."""
+    doc = seed_document()
+    entry = doc.set_grade(0, 2.0, who="ana")
+    path = tmp_path / "w.xlsx"
+    export_workbook(evaluate(doc), path)
+    ws = openpyxl.load_workbook(path)[SHEETS["audit"]]
+    assert ws["B2"].value == entry.when
+    assert len(entry.when) == len("2026-12-06T15:12:15+00:00")
+    assert ws.column_dimensions["B"].width >= len(entry.when) + 1
+
+
+def test_a_comparison_report_prints_its_distribution_table_whole(tmp_path: Path) -> None:
+    """A comparison's Report draws three charts (two rows of them) on the
+    charts' page: the distribution's table below them ran over it, its last
+    rows on the next page without its header (LibreOffice's PDF of a
+    compare --export). The table starts a page of its own there; a single
+    run's, with one row of charts, stays on the charts' page."""
+    a, b = seed_pair()
+    pair = tmp_path / "pair.xlsx"
+    export_comparison_workbook(compare(a, b), pair)
+    single = tmp_path / "one.xlsx"
+    export_workbook(evaluate(a), single)
+
+    def starts(path: Path) -> tuple[list[int], int, int]:
+        ws = openpyxl.load_workbook(path)[SHEETS["report"]]
+        column = [ws.cell(r, 1).value for r in range(1, ws.max_row + 1)]
+        charts = column.index("Charts") + 1
+        table = column.index("Queries per NDCG range (the distribution chart's data)") + 1
+        return sorted(b.id for b in ws.row_breaks.brk), charts, table
+
+    breaks, charts, table = starts(pair)
+    assert breaks == [charts - 2, table - 2]  # (each after the blank row above its heading)
+    breaks, charts, table = starts(single)
+    assert breaks == [charts - 2]

@@ -38,6 +38,7 @@ from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import fit_columns, fit_rows_to_font
+from core.model.conventions import IdealInventory
 from core.model.document import GradeState
 
 __all__ = ["GRADE_KEYS", "SOURCE_LEAST", "GradingTableView", "GridPanel"]
@@ -185,7 +186,9 @@ class GridPanel(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(self.split)
+        self._shown_ideal: IdealInventory | None = None
         self.not_retrieved_model.modelReset.connect(self._update_label)
+        self.not_retrieved_model.dataChanged.connect(self._follow_ideal)
         self.model.modelReset.connect(self._update_label)
 
     def add_banner(self, banner: QWidget) -> None:
@@ -346,6 +349,29 @@ class GridPanel(QWidget):
         view.setItemDelegateForColumn(GridColumn.GRADE, GradeDelegate(decimals, view))
         return view
 
+    def _ideal(self) -> IdealInventory | None:
+        ev = self.not_retrieved_model.evaluation
+        return ev.conventions.ideal if ev is not None else None
+
+    def _not_retrieved_text(self, n: int) -> str:
+        """What the judged but not retrieved candidates are to the NDCG: in
+        the ideal list only where the ideal inventory takes every judged
+        candidate, nowhere where it takes the ranked ones only."""
+        self._shown_ideal = ideal = self._ideal()
+        if not n:
+            return self.tr("Judged but not retrieved: none for this query.")
+        if ideal is IdealInventory.RANKED:
+            return self.tr("Judged but not retrieved: %n candidate(s), no rank; not in the "
+                           "ideal list (ideal inventory: {0}).", "", n).format(ideal.label)
+        return self.tr("Judged but not retrieved: %n candidate(s), no rank; they count in the "
+                       "ideal list only.", "", n)
+
+    def _follow_ideal(self) -> None:
+        """The line again when the ideal inventory changed (a convention
+        edit refreshes the rows' cells, it does not reset the model)."""
+        if self._ideal() is not self._shown_ideal:
+            self._update_label()
+
     def _update_label(self) -> None:
         n = self.not_retrieved_model.rowCount()
         # A query nothing ranks (judgments only): its judged candidates are
@@ -360,10 +386,7 @@ class GridPanel(QWidget):
                 "No ranking for this query: %n judged candidate(s) in the order of the file, "
                 "to grade here; no NDCG is claimed for that order.", "", n))
         else:
-            self.not_retrieved_label.setText(
-                self.tr("Judged but not retrieved: %n candidate(s), no rank; they count in the "
-                        "ideal list only.", "", n) if n else
-                self.tr("Judged but not retrieved: none for this query."))
+            self.not_retrieved_label.setText(self._not_retrieved_text(n))
         self.not_retrieved_label.setToolTip(self.tr(
             "Candidates the qrels or the sheet judge but the ranking does not list. The ideal "
             "gain and ideal contribution columns show what they add to the ideal list; they "

@@ -165,6 +165,9 @@ class SummaryPanel(QWidget):
         self._ev, self._q = ev, q
         self.model.set_query(ev, q)
         if q < 0 or q >= ev.doc.n_queries:
+            # (fitted to the headers too: while a file is read at launch the
+            # table kept Qt's 100 px a column and scrolled sideways)
+            self._fit_for((None, tuple(ev.cutoffs)))
             self.title.setText(self.tr("No query"))
             self.title.setToolTip("")
             self._place_title()
@@ -176,10 +179,7 @@ class SummaryPanel(QWidget):
             return
         status = ev.query_status(q)
         look = STATUS_LOOK[status]
-        shown = (q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist()))
-        if shown != self._fitted_for:
-            self._fitted_for = shown
-            self._fit_columns()
+        self._fit_for((q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist())))
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
         title = shown_id(ev.doc.query_ids[q])
@@ -211,6 +211,13 @@ class SummaryPanel(QWidget):
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
         self.shown_whole.emit(status is not Status.UNRESOLVED)
 
+    def _fit_for(self, shown: object) -> None:
+        """The columns fitted when what the table shows (the query, its
+        cutoffs and statuses) is not what they were fitted for."""
+        if shown != self._fitted_for:
+            self._fitted_for = shown
+            self._fit_columns()
+
     def sizeHint(self) -> QSize:
         """Wide enough for the cutoff table without a cut header or a
         sideways scroll; as tall as the current query's texts are at that
@@ -239,7 +246,10 @@ class SummaryPanel(QWidget):
         query to query, and the panel asks for it (:meth:`sizeHint`) rather
         than scrolling sideways at the query whose status is longer."""
         table = self.table
-        for column in YIELDING:  # (Qt sizes a hidden column at 0: measured shown)
+        # (Qt sizes a hidden column, and its header, at 0: measured shown;
+        # the status too, which gives way last: a status measured hidden
+        # was fitted to "✓ ok" and cut its header)
+        for column in (*YIELDING, CutoffColumn.STATUS):
             table.setColumnHidden(column, False)
         table.resizeColumnsToContents()
         if self._ev is None:
@@ -444,9 +454,13 @@ class AggregateFooter(ElidedLabel):
         self._decimals = decimals
 
     def set_evaluation(self, ev: Evaluation) -> None:
+        n = ev.doc.n_queries_named
+        if not n:  # (an empty window, a file still read: "no mean over 0/0" said nothing)
+            _set_text(self, "")
+            self.setToolTip("")
+            return
         d = self._decimals()
         summaries = summarize(ev)
-        n = ev.doc.n_queries_named
 
         def means(s: Any) -> str:
             return f"NDCG@{format_cutoff(s.k)} " + (

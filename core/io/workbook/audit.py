@@ -16,10 +16,10 @@ def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
     """A row per audit entry of ``doc``, user text written as text."""
     ws = wb.add_worksheet(SHEETS["audit"])
     log = doc.audit
+    # (every stamp, 2026-12-06T15:12:15+00:00, and those seen on reopening)
     when = [e.when_said() for e in log]
-    said = [w for w, e in zip(when, log, strict=True) if w != e.when]  # seen on reopening
     widths = header_widths(AUDIT_COLUMNS, [
-        text_width([e.who for e in log], 10, 24), text_width(said, 21, 46),
+        text_width([e.who for e in log], 10, 24), text_width(when, 21, 46),
         text_width([e.query for e in log], 8, 30),
         text_width([e.source_id for e in log], 8, 30), text_width([e.before for e in log], 8, 30),
         text_width([e.after for e in log], 8, 30), text_width([e.note for e in log], 12, 40),

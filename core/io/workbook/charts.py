@@ -34,18 +34,20 @@ _GAIN, _LOSS = "#2CA02C", "#D62728"
 
 def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tuple[int, int]],
                  comparison: tuple[Comparison, ComparisonPlaces, tuple[str, str]] | None,
-                 *, drawn: bool = True) -> None:
+                 *, drawn: bool = True) -> int:
     """The charts from the Report's current row, then the distribution's
-    table (only the table when not ``drawn``: a workbook written as .ods)."""
+    table (only the table when not ``drawn``: a workbook written as .ods);
+    the row the table's section starts at."""
     report = sheet_ref(SHEETS["report"])
     anchor = s.row
     if drawn:
         s.skip(CHART_ROWS * (2 if comparison is not None else 1))
+    table_at = s.row
     s.section("Queries per NDCG range (the distribution chart's data)")
     columns = [(run, j) for j in range(runs[0].n_cutoffs) for run in runs][: s.width - 1]
     first, counts = _distribution_table(s, columns, len(runs) > 1)
     if not drawn:
-        return
+        return table_at
     dist = wb.add_chart({"type": "column"})
     bins = [f"{EDGES[b]:.1f} to {EDGES[b + 1]:.1f}" for b in range(len(EDGES) - 1)]
     for c in range(1, len(columns) + 1):
@@ -84,6 +86,7 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
         pair, places, _ = comparison
         s.ws.insert_chart(anchor + CHART_ROWS, 0, _deltas_chart(wb, pair, places),
                           {"x_offset": 4, "y_offset": 4, "object_position": 1})
+    return table_at
 
 
 def _cache(chart: Any, categories: Sequence[str] | None, values: Sequence[float | None]) -> None:

@@ -510,8 +510,10 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
         built = []
         heights: set[str] = set()
         checks: dict[str, str] = {}  # the lists of choices, by name
+        right: str | None = None  # (the page header's right part: every sheet's is one)
         for name, part, _ in sheets:
             head, tail, found = _scan(src, part)
+            right = _header_right(tail) if right is None else right
             built.append(_Sheet(name, head, tail, strings))
             heights |= found
             checks = {**validation_definitions(name, tail), **checks}
@@ -540,7 +542,8 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
                     yield "<table:table-row><table:table-cell/></table:table-row>"
                 yield "</table:table>"
 
-        _write_package(out, body(), automatic, named, settings)
+        styles = _styles(right or "")
+        _write_package(out, body(), automatic, named, settings, styles)
 
 
 def _automatic_styles(styles_xml: str, widths: set[float], heights: set[str]) -> str:
@@ -616,28 +619,54 @@ def _page_layout(name: str, pages_tall: int) -> str:
             'fo:margin-top="0.1in"/></style:footer-style></style:page-layout>')
 
 
-def _master_page(name: str, layout: str) -> str:
+def _master_page(name: str, layout: str, right: str) -> str:
     # As the xlsx's page header and footer (core.io.workbook.page.print_setup):
-    # the file's name, the sheet, and "Page n of m".
+    # the file's name, the sheet, the header's right part (the judgment
+    # version), and "Page n of m".
     return (f'<style:master-page style:name="{name}" style:page-layout-name="{layout}">'
             '<style:header><style:region-left><text:p><text:file-name '
             'text:display="name-and-extension"/></text:p></style:region-left>'
             '<style:region-center><text:p><text:sheet-name/></text:p></style:region-center>'
+            f'<style:region-right><text:p>{escape(right, quote=False)}</text:p>'
+            '</style:region-right>'
             '</style:header><style:footer><style:region-center><text:p>Page '
             '<text:page-number/> of <text:page-count/></text:p></style:region-center>'
             '</style:footer></style:master-page>')
 
 
-_STYLES = (f'{_HEAD}<office:document-styles {_NS}><office:styles>'
-           '<style:default-style style:family="table-cell">'
-           '<style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt"/>'
-           '</style:default-style>'
-           '<style:style style:name="Default" style:family="table-cell"/>'
-           "</office:styles><office:automatic-styles>"
-           + _page_layout("pm1", 0) + _page_layout("pm2", 1)
-           + "</office:automatic-styles><office:master-styles>"
-           + _master_page("Default", "pm1") + _master_page("OnePage", "pm2")
-           + "</office:master-styles></office:document-styles>")
+#: A code of an xlsx page header (``&&`` is a literal ``&``).
+_HEADER_CODE = re.compile(r"&&|&[0-9]+|&.|[^&]+", re.S)
+
+
+def _header_right(tail: str) -> str | None:
+    """The literal text of the right part of the page header in a worksheet
+    part's ``tail`` (the codes dropped, ``&&`` read as ``&``); None without
+    a header."""
+    m = re.search(r"<oddHeader>([^<]*)</oddHeader>", tail)
+    if m is None:
+        return None
+    part, right = "", []
+    for code in _HEADER_CODE.findall(unescape(m.group(1))):
+        if code in ("&L", "&C", "&R"):
+            part = code
+        elif part == "&R" and (code == "&&" or not code.startswith("&")):
+            right.append(code[0] if code == "&&" else code)
+    return "".join(right)
+
+
+def _styles(right: str) -> str:
+    """``styles.xml``: two page layouts (as many pages long as it takes, one
+    page), their header's right part ``right``."""
+    return (f'{_HEAD}<office:document-styles {_NS}><office:styles>'
+            '<style:default-style style:family="table-cell">'
+            '<style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt"/>'
+            '</style:default-style>'
+            '<style:style style:name="Default" style:family="table-cell"/>'
+            "</office:styles><office:automatic-styles>"
+            + _page_layout("pm1", 0) + _page_layout("pm2", 1)
+            + "</office:automatic-styles><office:master-styles>"
+            + _master_page("Default", "pm1", right) + _master_page("OnePage", "pm2", right)
+            + "</office:master-styles></office:document-styles>")
 _MANIFEST = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest '
              'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
              'manifest:version="1.3">'
@@ -652,13 +681,13 @@ _META = (f'{_HEAD}<office:document-meta {_NS}><office:meta>'
 
 
 def _write_package(out: Any, body: Iterator[str], automatic: str, named: str,
-                   settings: str) -> None:
+                   settings: str, styles: str) -> None:
     """The zip: the mimetype first and stored (as ODF requires), then the parts."""
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
         z.writestr(zipfile.ZipInfo("mimetype"), MIMETYPE, compress_type=zipfile.ZIP_STORED)
         z.writestr("META-INF/manifest.xml", _MANIFEST)
         z.writestr("meta.xml", _META)
-        z.writestr("styles.xml", _STYLES)
+        z.writestr("styles.xml", styles)
         z.writestr("settings.xml", settings)
         with z.open("content.xml", "w", force_zip64=True) as fh:
             fh.write((f"{_HEAD}<office:document-content {_NS}><office:automatic-styles>"

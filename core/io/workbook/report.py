@@ -67,13 +67,18 @@ def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],
         _regressed(s, *comparison[:2])
     for run in runs:
         _unresolved(s, run, len(runs) > 1)
-    ws.set_h_pagebreaks([s.row])  # the charts on a page of their own
+    breaks = [s.row]  # the charts on a page of their own
     # An .ods carries no charts (docs/workbook.md): its Report says so rather
     # than print a "Charts" heading over half a page left blank for them.
     drawn = getattr(wb, "rendered_rows", None) is None
     s.section("Charts" if drawn else "Charts: in the .xlsx only (an .ods is written "
               "without them; the table below is their data)")
-    write_charts(wb, s, runs, tables, comparison, drawn=drawn)
+    table_at = write_charts(wb, s, runs, tables, comparison, drawn=drawn)
+    if drawn and comparison is not None:
+        # (two rows of charts fill the page: the table below them ran over
+        # it, its last rows on the next page without its header)
+        breaks.append(table_at)
+    ws.set_h_pagebreaks(breaks)
     audit = doc.audit
     outside = sum(1 for e in audit if e.origin == OUTSIDE_ORIGIN)
     s.section("Audit log")
