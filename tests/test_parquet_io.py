@@ -18,7 +18,7 @@ from hypothesis import given, settings
 
 from app.cli.main import main
 from core.errors import InputError
-from core.io import columnar
+from core.io import arrow_ids, columnar
 from core.io.columnar import is_parquet
 from core.io.load import load_document
 from core.io.trec import Run, document_from_trec, read_qrels
@@ -258,10 +258,10 @@ def _counted_reads(monkeypatch) -> tuple[list[str], list[int]]:
     makes bytes (each decode's count of ids), as they happen."""
     reads: list[str] = []
     decoded: list[int] = []
-    read, decode = columnar.read_parquet, columnar._id_bytes
+    read, decode = columnar.read_parquet, arrow_ids.id_bytes
     monkeypatch.setattr(columnar, "read_parquet", lambda path, *more: (
         reads.append(Path(path).name), read(path, *more))[1])
-    monkeypatch.setattr(columnar, "_id_bytes", lambda ids, *more: (
+    monkeypatch.setattr(arrow_ids, "id_bytes", lambda ids, *more: (
         decoded.append(len(ids)), decode(ids, *more))[1])
     return reads, decoded
 

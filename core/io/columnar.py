@@ -36,12 +36,13 @@ import numpy.typing as npt
 
 from core.engine.order import Ahead, give_order, order_ahead, ties_follow_gains
 from core.errors import InputError
+from core.io import arrow_ids
 from core.io.files import Head, check_input, open_input, stem
 from core.io.keytable import KeyTable
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
 from core.model.grades import PastedGrade, read_grade
-from core.model.ids import PAD, IdBytes, offset_type
+from core.model.ids import IdBytes
 from core.model.rubric import Rubric
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ __all__ = [
     "release_arrow_memory",
     "resolve_columns",
     "row_holding",
+    "side_from_file",
+    "side_from_rows",
     "side_from_table",
     "worksheet_from_table",
 ]
@@ -84,8 +87,6 @@ ROLES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 }
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-U8Array = npt.NDArray[np.uint8]
-Offsets = npt.NDArray[np.int32 | np.int64]
 
 
 def pyarrow_module() -> Any:
@@ -145,7 +146,7 @@ def resolve_columns(names: list[str], role: str, file: str) -> list[str]:
 @dataclass
 class Side:
     """One table's columns after the checks: the queries as an Arrow
-    dictionary array (:func:`_query_ids`), the source ids as
+    dictionary array (:func:`core.io.arrow_ids.query_ids`), the source ids as
     :class:`~core.model.ids.IdBytes`, numbers as float64, and each row's
     number (1-based) for messages."""
 
@@ -158,95 +159,6 @@ class Side:
 
     def row(self, i: int) -> int:
         return int(self.rows[i]) if self.rows is not None else i + 1
-
-
-def _ids(table: pa.Table, name: str, file: str) -> Any:
-    """An id column as one Arrow text array (large strings), checked."""
-    col = table.column(name).combine_chunks()
-    pa = pyarrow_module()
-    if pa.types.is_dictionary(col.type):  # pandas' categories, Parquet's dictionaries
-        col = col.dictionary_decode()
-    col = _as_text(col, name, file)
-    _refuse_missing(_missing(col), name, file)
-    return col
-
-
-def _as_text(col: Any, name: str, file: str) -> Any:
-    """An Arrow array of ids (not dictionary-encoded) as text: strings and
-    large strings as they are, whole numbers and string views (polars)
-    cast to large strings, anything else an error naming the column."""
-    pa = pyarrow_module()
-    import pyarrow.compute as pc
-
-    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
-        return col
-    if (getattr(pa.types, "is_string_view", bool)(col.type) or pa.types.is_integer(col.type)
-            or pa.types.is_null(col.type)):  # null: all missing
-        return pc.cast(col, pa.large_string())
-    raise InputError(f"ids must be text or whole numbers, not {col.type}",
-                     file=file, column=name)
-
-
-def _missing(col: Any) -> npt.NDArray[np.bool_]:
-    """Which entries of a text array are null or empty."""
-    import pyarrow.compute as pc
-
-    empty: npt.NDArray[np.bool_] = _offsets(col)[1] == 0
-    if col.null_count:
-        empty |= pc.is_null(col).to_numpy(zero_copy_only=False)
-    return empty
-
-
-def _refuse_missing(bad: npt.NDArray[np.bool_], name: str, file: str, base: int = 0) -> None:
-    """An error naming the first row (``base`` rows before these) with no id."""
-    if bad.any():
-        row = base + int(np.flatnonzero(bad)[0])
-        raise InputError(f"row {row + 1} has no id", file=file, column=name,
-                         hint="every row needs a query and a source id")
-
-
-def _offsets(col: Any) -> tuple[Offsets, Offsets, U8Array]:
-    """A text array's buffers as numpy views: where each entry starts in
-    the data (``len + 1`` offsets), each entry's length, the data bytes."""
-    pa = pyarrow_module()
-    kind = np.int64 if pa.types.is_large_string(col.type) else np.int32
-    _, offsets, data = col.buffers()
-    at: Offsets = np.zeros(1, dtype=kind)
-    if offsets is not None:  # (None: an empty array)
-        at = np.frombuffer(offsets, dtype=kind)[col.offset: col.offset + len(col) + 1]  # type: ignore[assignment]
-    raw = np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
-    length: Offsets = np.diff(at)
-    return at, length, raw
-
-
-def _query_ids(table: pa.Table, name: str, file: str) -> Any:
-    """A query column, checked, as a dictionary array whose dictionary holds
-    each id once, in the order the rows first name them. A dictionary
-    column (Parquet's, as :func:`_read_side` reads queries; pandas'
-    categories) is used as it is, its dictionary checked and made distinct:
-    no text per row (2M rows: the read 106 -> 71 ms of CPU, the codes
-    25 -> ~1 ms)."""
-    pa = pyarrow_module()
-    col = table.column(name).combine_chunks()
-    if not pa.types.is_dictionary(col.type):
-        col = _as_text(col, name, file)
-        _refuse_missing(_missing(col), name, file)
-        return col.dictionary_encode()
-    values = _as_text(col.dictionary, name, file)
-    code = col.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    _refuse_missing(np.append(_missing(values), True)[code], name, file)  # -1: null
-    distinct = values.dictionary_encode()
-    code = distinct.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)[code]
-    values = distinct.dictionary
-    seen = np.maximum.accumulate(code)
-    if code.size and not (seen[0] == 0 and bool(np.all(np.diff(seen) <= 1))
-                          and int(seen[-1]) == len(values) - 1):
-        used, first = np.unique(code, return_index=True)  # not in first-appearance order
-        used = used[np.argsort(first)]
-        rank = np.empty(len(values), dtype=np.int64)
-        rank[used] = np.arange(used.size)
-        code, values = rank[code], values.take(pa.array(used))
-    return pa.DictionaryArray.from_arrays(pa.array(code, pa.int64()), values)
 
 
 def _numbers(table: pa.Table, name: str, file: str, *, nulls: bool = False) -> FloatArray:
@@ -278,7 +190,8 @@ def _numbers(table: pa.Table, name: str, file: str, *, nulls: bool = False) -> F
 def side_from_table(table: pa.Table, role: str, file: str) -> Side:
     """A run's or qrels' columns, checked (``role`` is ``run`` or ``qrels``)."""
     q, s, v = resolve_columns(table.column_names, role, file)
-    return Side(_query_ids(table, q, file), _id_bytes(table.column(s), s, file),
+    return Side(arrow_ids.query_ids(table, q, file),
+                arrow_ids.id_bytes(table.column(s), s, file),
                 _numbers(table, v, file), file)
 
 
@@ -286,7 +199,7 @@ def _encode(a: Any, b: Any) -> tuple[IntArray, IntArray, Any]:
     """Codes of both text arrays in one dictionary (first appearance, ``a``
     first), and the dictionary. Either may be a dictionary array whose
     dictionary lists each value once in the order of first appearance
-    (:func:`_query_ids`): its codes are then read off the dictionaries."""
+    (:func:`core.io.arrow_ids.query_ids`): its codes are then read off the dictionaries."""
     pa = pyarrow_module()
     a, b = (x if pa.types.is_dictionary(x.type) else x.dictionary_encode() for x in (a, b))
     text = pa.large_string()
@@ -487,46 +400,17 @@ def _lines(ids: IdBytes) -> Any:
         len(ids), pa.py_buffer(ids.offset.astype(np.int64, copy=False)), pa.py_buffer(ids.arena))
 
 
-#: Ids copied into an :class:`~core.model.ids.IdBytes` arena at a time.
-_ID_BLOCK = 1 << 18
-
-
-def _id_bytes(column: Any, name: str, file: str) -> IdBytes:
-    """A column of ids (an Arrow array or chunked array), checked, as
-    :class:`~core.model.ids.IdBytes` (each id's UTF-8 bytes and a line
-    break, back to back): the engine orders and compares them as bytes, and
-    they are decoded only when asked, as the TREC reader's are. The bytes
-    are copied straight from each chunk's buffers (offsets and data), a
-    block of ids at a time, so the only copy of them all is the arena's
-    (2M ids: 56 -> ~30 ms of CPU, and no cast of string columns)."""
+def side_from_rows(rows: list[tuple[str, str, float]], file: str) -> Side:
+    """A run's or qrels' (query, source, number) rows, checked already
+    (ranx's JSON: :mod:`core.io.score_dict`), as columns; ids as they are,
+    white space too."""
     pa = pyarrow_module()
-    chunks = column.chunks if hasattr(column, "chunks") else [column]
-    chunks = [_as_text(c.dictionary_decode() if pa.types.is_dictionary(c.type) else c,
-                       name, file) for c in chunks]
-    base = 0
-    for chunk in chunks:
-        _refuse_missing(_missing(chunk), name, file, base)
-        base += len(chunk)
-    size = np.concatenate([np.zeros(1, dtype=np.int64)]
-                          + [_offsets(c)[1].astype(np.int64) + 1 for c in chunks])
-    offset: Offsets = np.cumsum(size).astype(offset_type(int(size.sum())), copy=False)
-    arena = np.full(int(offset[-1]) + PAD, ord("\n"), dtype=np.uint8)
-    arena[-PAD:] = 0
-    row, ascii = 0, True
-    for chunk in chunks:
-        at, _, data = _offsets(chunk)
-        for lo in range(0, len(chunk), _ID_BLOCK):
-            hi = min(lo + _ID_BLOCK, len(chunk))
-            part = arena[offset[row + lo]:offset[row + hi]]
-            keep = np.ones(part.size, dtype=bool)
-            keep[offset[row + lo + 1:row + hi + 1] - offset[row + lo] - 1] = False  # "\n"
-            part[keep] = data[at[lo]:at[hi]]
-        ascii = ascii and not (data[at[0]:at[-1]] >= 0x80).any()
-        row += len(chunk)
-    return IdBytes(arena, offset, ascii)
+    return Side(pa.array([r[0] for r in rows], pa.large_string()).dictionary_encode(),
+                IdBytes.from_texts([r[1] for r in rows]),
+                np.array([r[2] for r in rows], dtype=np.float64), file)
 
 
-def _side_from_file(path: Path, role: str) -> Side:
+def side_from_file(path: Path, role: str) -> Side:
     """A run or qrels file, Parquet or TREC text, as checked columns."""
     if is_parquet(path):
         # Queries read as Parquet keeps them (a dictionary: no text per row).
@@ -560,7 +444,7 @@ def document_from_tables(run: str | Path, qrels: str | Path,
     joined as :func:`core.io.trec.document_from_trec` joins (``unshared``
     and ``ties`` as there)."""
     run, qrels = Path(run), Path(qrels)
-    doc, _ = join_tables(_side_from_file(run, "run"), _side_from_file(qrels, "qrels"),
+    doc, _ = join_tables(side_from_file(run, "run"), side_from_file(qrels, "qrels"),
                          conventions, stem(run), unshared=unshared, ties=ties)
     release_arrow_memory()
     return doc
@@ -577,9 +461,9 @@ def documents_from_tables(runs: Iterable[str | Path], qrels: str | Path,
     judged: Side | None = None
     for run in runs:
         # The run's columns held by the join alone: they go back at its end.
-        ranked = [_side_from_file(Path(run), "run")]
+        ranked = [side_from_file(Path(run), "run")]
         if judged is None:
-            judged = _side_from_file(Path(qrels), "qrels")
+            judged = side_from_file(Path(qrels), "qrels")
         doc, _ = join_tables(ranked.pop(), judged, conventions, stem(run), unshared=unshared)
         release_arrow_memory()
         yield doc
@@ -651,7 +535,8 @@ def row_holding(path: str | Path, query: str, source: str) -> tuple[int, str] | 
         names = table.column_names
         role = "worksheet" if "grade" in names and "score" in names else "qrels"
         q, s, *_, grade = resolve_columns(names, role, file)
-        hit = pc.and_(pc.equal(_ids(table, q, file), query), pc.equal(_ids(table, s, file), source))
+        hit = pc.and_(pc.equal(arrow_ids.text_ids(table, q, file), query),
+                      pc.equal(arrow_ids.text_ids(table, s, file), source))
     except InputError:
         return None
     rows = np.flatnonzero(pc.fill_null(hit, False).to_numpy(zero_copy_only=False))
@@ -671,8 +556,8 @@ def worksheet_from_table(table: pa.Table, file: str, conventions: Conventions | 
     declared = conventions.rubric if conventions is not None else None
     grade, state, reason = _grades(table, g, file, declared or rubric)
     return Document.from_columns(
-        query=_ids(table, q, file).to_pylist(),
-        source_id=_ids(table, s, file).to_numpy(zero_copy_only=False),
+        query=arrow_ids.text_ids(table, q, file).to_pylist(),
+        source_id=arrow_ids.text_ids(table, s, file).to_numpy(zero_copy_only=False),
         score=_numbers(table, sc, file, nulls=True),
         grade=grade, state=state, reason=reason,
         version=version, conventions=conventions, name=name, source=file,
