@@ -18,7 +18,7 @@ from hypothesis import given, settings
 
 from app.cli.main import main
 from core.errors import InputError
-from core.io import columnar
+from core.io import arrow_ids, columnar
 from core.io.columnar import is_parquet
 from core.io.load import load_document
 from core.io.trec import Run, document_from_trec, read_qrels
@@ -258,11 +258,11 @@ def _counted_reads(monkeypatch) -> tuple[list[str], list[int]]:
     makes bytes (each decode's count of ids), as they happen."""
     reads: list[str] = []
     decoded: list[int] = []
-    read, decode = columnar.read_parquet, columnar._id_bytes
-    monkeypatch.setattr(columnar, "read_parquet", lambda path: (
-        reads.append(Path(path).name), read(path))[1])
-    monkeypatch.setattr(columnar, "_id_bytes", lambda ids: (
-        decoded.append(len(ids)), decode(ids))[1])
+    read, decode = columnar.read_parquet, arrow_ids.id_bytes
+    monkeypatch.setattr(columnar, "read_parquet", lambda path, *more: (
+        reads.append(Path(path).name), read(path, *more))[1])
+    monkeypatch.setattr(arrow_ids, "id_bytes", lambda ids, *more: (
+        decoded.append(len(ids)), decode(ids, *more))[1])
     return reads, decoded
 
 
@@ -281,7 +281,7 @@ def test_compare_reads_and_decodes_the_parquet_qrels_once(tmp_path, monkeypatch)
     out = io.StringIO()
     assert main(["compare", str(run_pq), str(b_pq), "--qrels", str(qrels_pq), *args], out) == 0
     assert reads == ["run.parquet", "qrels.parquet", "b.parquet"]
-    assert decoded == [n_qrels, 1500, 1500]  # the qrels' ids, then run A's and B's
+    assert decoded == [1500, n_qrels, 1500]  # as each file is read: run A, the qrels, run B
     got, want = json.loads(out.getvalue()), json.loads(text.getvalue())
     assert (got.pop("a"), got.pop("b")) == ("run", "b")
     assert (want.pop("a"), want.pop("b")) == ("results", "b")
@@ -412,3 +412,44 @@ def test_a_parquet_run_with_a_sheet_of_unknown_labels_is_one_line(tmp_path, caps
     err = error_line(capsys, "evaluate", str(run_pq), "--qrels", str(SHEETS / "unknown_labels.csv"))
     assert "labels on no known scale and in no rubric" in err
     assert "ndcg-worksheet import unknown_labels.csv -o judgments.qrels" in err
+
+
+def _join(run: pa.Table, qrels: pa.Table):
+    from core.io.columnar import join_tables, side_from_table
+
+    return join_tables(side_from_table(run, "run", "run table"),
+                       side_from_table(qrels, "qrels", "qrels table"), unshared=True)[0]
+
+
+def test_dictionary_and_chunked_columns_are_read_as_their_text():
+    # Ids arrive as dictionaries in any order (pandas' sorted categories,
+    # unused, repeated or missing entries nobody's row names), in chunks
+    # with dictionaries of their own, as string views or large strings:
+    # the document is the plain text columns' (queries in the order rows
+    # first name them), and a missing id in a later chunk names its row.
+    run = pa.table({"query": ["b", "b", "a", "c", "a"], "source_id": ["x", "y", "x", "z", "w"],
+                    "score": [3.0, 2.0, 1.0, 5.0, 4.0]})
+    qrels = pa.table({"query": ["c", "a", "b"], "source_id": ["z", "w", "q"],
+                      "grade": [1.0, 2.0, 3.0]})
+    want = _join(run, qrels)
+    assert want.query_ids == ["b", "a", "c"]
+    coded = pa.DictionaryArray.from_arrays(  # "a" twice, "" and null unused
+        pa.array([4, 4, 0, 2, 1], pa.int32()), pa.array(["a", "a", "c", "", "b", None]))
+    chunked_ids = pa.chunked_array([
+        pa.DictionaryArray.from_arrays(pa.array([1, 0], pa.int8()), pa.array(["y", "x"])),
+        pa.DictionaryArray.from_arrays(pa.array([0, 1, 2], pa.int8()), pa.array(["x", "z", "w"]))])
+    large = pa.chunked_array([pa.array(["x", "y"], pa.large_string()),
+                              pa.array(["x", "z", "w"], pa.large_string())])
+    chunked_queries = pa.chunked_array([
+        pa.DictionaryArray.from_arrays(pa.array([0, 0]), pa.array(["b", "zz"])),
+        pa.DictionaryArray.from_arrays(pa.array([1, 2, 1]), pa.array(["b", "a", "c"]))])
+    views = pa.array(run.column("source_id").to_pylist(), pa.string_view())
+    for query, source in ((coded, views), (chunked_queries, chunked_ids), (coded, large)):
+        doc = _join(run.set_column(0, "query", query).set_column(1, "source_id", source), qrels)
+        assert_same(doc, want)
+    holed = pa.chunked_array([pa.array(["x", "y"]), pa.array(["x", "", "w"])])
+    with pytest.raises(InputError, match="run table, column 'source_id': row 4 has no id"):
+        _join(run.set_column(1, "source_id", holed), qrels)
+    with pytest.raises(InputError, match="column 'query': row 2 has no id"):
+        _join(run.set_column(0, "query", pa.DictionaryArray.from_arrays(
+            pa.array([0, None, 0, 0, 0]), pa.array(["a"]))), qrels)

@@ -4,8 +4,8 @@ pytrec_eval and ranx on the same dicts (differential, generated cases), the
 same report as the TREC files holding them, and one-line refusals naming
 the file and the key path (duplicate keys, NaN, Infinity, a value that is
 not a number, an empty id, not JSON). An id with white space is read (a
-JSON string is any text), and refused only where it would go through TREC
-text (beside a Parquet table)."""
+JSON string is any text) beside TREC text, JSON, Parquet tables and
+annotators' sheets, and refused only where TREC text is written."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from app.cli.main import main
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.load import load_document
+from core.model.conventions import Conventions
 from core.model.presets import preset
 from tests.test_peers import (
     Case,
@@ -34,6 +35,7 @@ from tests.test_peers import (
     ranx_scores,
     trec_cases,
 )
+from tests.test_trec_io import assert_same
 
 DATA = Path(__file__).parent / "data" / "tools"
 
@@ -243,14 +245,34 @@ def test_ids_with_white_space_beside_trec_text_and_parquet(tmp_path):
     with pytest.raises(InputError, match="query id 'what is x' holds white space"):
         write_qrels(doc, tmp_path / "out.qrels")  # TREC text out: refused naming the id
     assert not (tmp_path / "out.qrels").exists()
+    # Beside Parquet qrels (which may hold such ids too), and a Parquet run
+    # beside the JSON qrels: the same document as the JSON files' (it was
+    # refused: "TREC text cannot hold" the id).
     table = tmp_path / "qrels.parquet"
-    pq.write_table(pa.table({"query": ["q2"], "source_id": ["e1"], "grade": [1]}), table)
-    with pytest.raises(InputError) as info:
-        load_document(run, qrels=table)
-    assert str(info.value) == (
-        f'{run}: ["what is x"] holds white space, which TREC text cannot hold (JSON is read as '
-        "TREC text beside a Parquet table or an annotators' sheet) (give it beside qrels or "
-        "runs of TREC text or JSON, or rename the id)")
+    pq.write_table(pa.table({"query": ["what is x", "what is x", "q2"],
+                             "source_id": ["doc one", "d9", "e1"], "grade": [2, 1, 1]}), table)
+    assert_same(load_document(run, qrels=table), doc)
+    ranked = tmp_path / "run.parquet"
+    pq.write_table(pa.table({"query": ["what is x", "what is x", "q2"],
+                             "source_id": ["doc one", "d2", "e1"], "score": [3.0, 2.0, 1.0]}),
+                   ranked)
+    assert_same(load_document(ranked, qrels=judged), doc)
+
+
+def test_ids_with_white_space_beside_an_annotators_sheet(tmp_path):
+    # A JSON run whose ids hold spaces, with an annotators' sheet judging
+    # them (its ids as they are): the document of the same judgments as
+    # JSON qrels (the sheet was refused as "a run's ids cannot" hold them).
+    run, judged = _write(tmp_path, {"what is x": {"doc one": 3.0, "d2": 2.0}, "q2": {"e1": 1.0}},
+                         {"what is x": {"doc one": 2, "d9": 1}, "q2": {"e1": 1}})
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("query,source_id,grade\nwhat is x,doc one,2\nwhat is x,d9,1\nq2,e1,1\n")
+    want = load_document(run, qrels=judged, conventions=Conventions())
+    got = load_document(run, qrels=sheet, conventions=Conventions())
+    assert got.query_ids == ["what is x", "q2"]
+    assert list(got.source_id) == ["doc one", "d2", "e1", "d9"]
+    assert got.grade.tobytes() == want.grade.tobytes()
+    assert got.score.tobytes() == want.score.tobytes()
 
 
 def test_compare_reads_ids_with_white_space(tmp_path):
@@ -280,6 +302,20 @@ def test_compare_reads_ids_with_white_space(tmp_path):
         for plain in ("what_is_x", "doc_one", "e_1", "d_9"):
             text = text.replace(plain, plain.replace("_", " "))
         assert got == (0, text)
+    # The qrels as a Parquet table (refused before: the runs' ids went
+    # through TREC text): the same report.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = tmp_path / "spaced" / "qrels.parquet"
+    rows = [(q, d, g) for q, graded in judged.items() for d, g in graded.items()]
+    pq.write_table(pa.table({"query": [r[0] for r in rows], "source_id": [r[1] for r in rows],
+                             "grade": [r[2] for r in rows]}), table)
+    for runs in (("a", "b"), ("a", "b", "a")):
+        want = cli("compare", *(files[" ", r] for r in runs), "--qrels", files[" ", "qrels"],
+                   *flags)
+        got = cli("compare", *(files[" ", r] for r in runs), "--qrels", table, *flags)
+        assert got == (0, want[1].replace(str(files[" ", "qrels"]), str(table)))
 
 
 def test_a_json_run_is_compared_with_the_open_document(tmp_path):

@@ -394,9 +394,9 @@ def test_compare_of_parquet_reads_each_file_once(
     read: list[str] = []
     real = columnar.read_parquet
 
-    def counted(path: str | Path) -> object:
+    def counted(path: str | Path, *more: tuple[str, ...]) -> object:
         read.append(Path(path).name)
-        return real(path)
+        return real(path, *more)
 
     monkeypatch.setattr(columnar, "read_parquet", counted)
     data = json.loads(_compare(run_a, run_b, judged, "--format", "json"))

@@ -25,6 +25,8 @@ reading a Parquet file is a clear error naming the extra.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,13 +34,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.order import Ahead, give_order, order_ahead, ties_follow_gains
 from core.errors import InputError
+from core.io import arrow_ids
 from core.io.files import Head, check_input, open_input, stem
 from core.io.keytable import KeyTable
-from core.model.conventions import Conventions
+from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
 from core.model.grades import PastedGrade, read_grade
-from core.model.ids import PAD, IdBytes
+from core.model.ids import IdBytes
 from core.model.rubric import Rubric
 
 if TYPE_CHECKING:
@@ -58,6 +62,8 @@ __all__ = [
     "release_arrow_memory",
     "resolve_columns",
     "row_holding",
+    "side_from_file",
+    "side_from_rows",
     "side_from_table",
     "worksheet_from_table",
 ]
@@ -105,14 +111,15 @@ def is_parquet(path: str | Path | Head) -> bool:
         return False
 
 
-def read_parquet(path: str | Path) -> pa.Table:
-    """A Parquet file as an Arrow table, or an error naming the file."""
+def read_parquet(path: str | Path, dictionary: tuple[str, ...] = ()) -> pa.Table:
+    """A Parquet file as an Arrow table, or an error naming the file; its
+    text columns named in ``dictionary`` read as dictionary arrays."""
     check_input(path)
     pyarrow_module()
     import pyarrow.parquet as pq
 
     try:
-        table: pa.Table = pq.read_table(str(path))
+        table: pa.Table = pq.read_table(str(path), read_dictionary=list(dictionary) or None)
     except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
         raise InputError(f"not a readable Parquet file ({exc})", file=str(path)) from None
     return table
@@ -138,10 +145,10 @@ def resolve_columns(names: list[str], role: str, file: str) -> list[str]:
 
 @dataclass
 class Side:
-    """One table's columns after the checks: ids as Arrow text arrays (the
-    source ids :class:`~core.model.ids.IdBytes` once :func:`join_tables`
-    has them), numbers as float64, and each row's number (1-based) for
-    messages."""
+    """One table's columns after the checks: the queries as an Arrow
+    dictionary array (:func:`core.io.arrow_ids.query_ids`), the source ids as
+    :class:`~core.model.ids.IdBytes`, numbers as float64, and each row's
+    number (1-based) for messages."""
 
     query: Any
     source: Any
@@ -152,28 +159,6 @@ class Side:
 
     def row(self, i: int) -> int:
         return int(self.rows[i]) if self.rows is not None else i + 1
-
-
-def _ids(table: pa.Table, name: str, file: str) -> Any:
-    pa = pyarrow_module()
-    import pyarrow.compute as pc
-
-    col = table.column(name).combine_chunks()
-    if pa.types.is_dictionary(col.type):  # pandas' categories, Parquet's dictionaries
-        col = col.dictionary_decode()
-    text = (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
-            or getattr(pa.types, "is_string_view", bool)(col.type))  # polars: string views
-    if text or pa.types.is_integer(col.type) or pa.types.is_null(col.type):  # null: all missing
-        col = pc.cast(col, pa.large_string())
-    else:
-        raise InputError(f"ids must be text or whole numbers, not {col.type}",
-                         file=file, column=name)
-    bad = pc.or_kleene(pc.is_null(col), pc.equal(pc.utf8_length(col), 0))
-    if pc.any(bad).as_py():
-        row = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
-        raise InputError(f"row {row + 1} has no id", file=file, column=name,
-                         hint="every row needs a query and a source id")
-    return col
 
 
 def _numbers(table: pa.Table, name: str, file: str, *, nulls: bool = False) -> FloatArray:
@@ -205,35 +190,24 @@ def _numbers(table: pa.Table, name: str, file: str, *, nulls: bool = False) -> F
 def side_from_table(table: pa.Table, role: str, file: str) -> Side:
     """A run's or qrels' columns, checked (``role`` is ``run`` or ``qrels``)."""
     q, s, v = resolve_columns(table.column_names, role, file)
-    return Side(_ids(table, q, file), _ids(table, s, file), _numbers(table, v, file), file)
-
-
-def _first_repeat(pair: npt.NDArray[np.int64 | np.uint64]) -> tuple[int, int] | None:
-    """The earliest row repeating an earlier row's pair, and that first row."""
-    order = np.argsort(pair, kind="stable")
-    ordered = pair[order]
-    same = np.flatnonzero(ordered[1:] == ordered[:-1])
-    if not same.size:
-        return None
-    second = int(order[same + 1].min())
-    first = int(order[np.searchsorted(ordered, pair[second])])
-    return first, second
+    return Side(arrow_ids.query_ids(table, q, file),
+                arrow_ids.id_bytes(table.column(s), s, file),
+                _numbers(table, v, file), file)
 
 
 def _encode(a: Any, b: Any) -> tuple[IntArray, IntArray, Any]:
     """Codes of both text arrays in one dictionary (first appearance, ``a``
-    first), and the dictionary. ``b`` may be dictionary-encoded (the shared
-    qrels' queries, :func:`documents_from_tables`): its dictionary lists its
-    values in their first appearance, so the codes are the same."""
+    first), and the dictionary. Either may be a dictionary array whose
+    dictionary lists each value once in the order of first appearance
+    (:func:`core.io.arrow_ids.query_ids`): its codes are then read off the dictionaries."""
     pa = pyarrow_module()
-    if pa.types.is_dictionary(b.type):
-        enc = pa.concat_arrays([a, b.dictionary]).dictionary_encode()
-        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        of_b = codes[len(a):][b.indices.to_numpy(zero_copy_only=False)]
-        return codes[: len(a)], of_b, enc.dictionary
-    enc = pa.concat_arrays([a, b]).dictionary_encode()
+    a, b = (x if pa.types.is_dictionary(x.type) else x.dictionary_encode() for x in (a, b))
+    text = pa.large_string()
+    enc = pa.concat_arrays([a.dictionary.cast(text), b.dictionary.cast(text)]).dictionary_encode()
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    return codes[: len(a)], codes[len(a):], enc.dictionary
+    n = len(a.dictionary)
+    of_a = codes[:n][a.indices.to_numpy(zero_copy_only=False)]
+    return of_a, codes[n:][b.indices.to_numpy(zero_copy_only=False)], enc.dictionary
 
 
 class _Pairs:
@@ -279,18 +253,27 @@ class _Clash(Exception):
 def _refuse_repeat(side: Side, pairs: _Pairs, which: int,
                    rows: IntArray | None = None) -> None:
     """An error naming the first pair ``side`` (the run: ``which`` 0; the
-    qrels: 1) holds twice (among its rows ``rows``, all when None)."""
+    qrels: 1) holds twice (among its rows ``rows``, all when None). Checked
+    as the TREC join checks (:func:`core.io.trec.join.first_repeat`: each
+    query's block sorted apart when the blocks are of one size, else one
+    sort, and a stable argsort only when a key repeats): 2M run rows 213 ->
+    31 ms of CPU against one stable argsort of every key."""
+    from core.io.trec.join import first_repeat
+
     pair = pairs.run if which == 0 else pairs.qrels
-    found = _first_repeat(pair if rows is None else pair[rows])
+    query = pairs.query[which]
+    if rows is not None:
+        pair, query = pair[rows], query[rows]
+    found = first_repeat(pair.view(np.uint64), query, side.source, rows)
     if found is None:
         return
-    first, second = found if rows is None else (int(rows[found[0]]), int(rows[found[1]]))
-    if not pairs.real(which, np.array([first]), which, np.array([second])):
+    if found[0] < 0:  # two different pairs share a key
         raise _Clash
-    query, source = side.query[second].as_py(), _text(side.source, second)
+    first, second = found if rows is None else (int(rows[found[0]]), int(rows[found[1]]))
+    query_id, source = side.query[second].as_py(), _text(side.source, second)
     what = "retrieves" if which == 0 else "judges"
     raise InputError(
-        f"query {query!r} {what} source {source!r} twice ({side.unit}s {side.row(first)} and "
+        f"query {query_id!r} {what} source {source!r} twice ({side.unit}s {side.row(first)} and "
         f"{side.row(second)})", file=side.file, column="source_id",
         hint="keep one row per query and source",
     )
@@ -318,7 +301,8 @@ def _matches(run: Side, qrels: Side, pairs: _Pairs, keep: npt.NDArray[np.bool_]
 
 
 def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
-                name: str = "", *, unshared: bool = False) -> tuple[Document, IntArray]:
+                name: str = "", *, unshared: bool = False,
+                ties: TieRule | None = None) -> tuple[Document, IntArray]:
     """The document of a run joined with its qrels, and the run rows it kept
     (positions in ``run``), as :func:`core.io.trec.document_from_trec` joins,
     ``unshared`` included: the queries the qrels judge and the run never
@@ -326,7 +310,10 @@ def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
     the run's queries the qrels never judge are named in
     :attr:`Document.unjudged_queries`. The sides' source ids are turned
     into :class:`~core.model.ids.IdBytes` in place; a side whose ids are
-    bytes already serves any number of joins (:func:`documents_from_tables`)."""
+    bytes already serves any number of joins (:func:`documents_from_tables`).
+    ``ties``: the tie rule the document will be evaluated under, when known
+    (the run's order under it worked out beside the join, as the TREC join
+    does: :func:`_order_ahead`)."""
     rq, jq, queries = _encode(run.query, qrels.query)
     n_query = len(queries)
     ranked = np.bincount(rq, minlength=n_query) > 0
@@ -334,16 +321,15 @@ def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
     # The dictionary lists the run's queries first: the judged-only ones follow them.
     keep = judged_query if unshared else ranked & judged_query
     to_doc = np.cumsum(keep) - 1
-    # The sides' ids become bytes (the text arrays go: the join's peak).
-    run_ids = run.source = _id_bytes(run.source)
-    qrels_ids = qrels.source = _as_id_bytes(qrels.source)
-    release_arrow_memory()
-    try:
-        rows, hit, match, judged = _matches(
-            run, qrels, _Pairs.keyed(rq, jq, run_ids, qrels_ids), keep)
-    except _Clash:
-        rows, hit, match, judged = _matches(
-            run, qrels, _Pairs.exact(rq, jq, run_ids, qrels_ids), keep)
+    run_ids, qrels_ids = run.source, qrels.source
+    with _order_ahead(ties if bool(keep[ranked].all()) else None, to_doc, rq, run) as ahead:
+        try:
+            rows, hit, match, judged = _matches(
+                run, qrels, _Pairs.keyed(rq, jq, run_ids, qrels_ids), keep)
+        except _Clash:
+            rows, hit, match, judged = _matches(
+                run, qrels, _Pairs.exact(rq, jq, run_ids, qrels_ids), keep)
+        ordered = None if ahead is None else ahead.result()  # before the ids are extended
     matched = np.zeros(jq.size, dtype=bool)
     matched[match] = True
     extra = judged[~matched[judged]]
@@ -372,10 +358,32 @@ def join_tables(run: Side, qrels: Side, conventions: Conventions | None = None,
         score=score, grade=grade, conventions=conventions, name=name, source=None,
         check=False, copy=False,
     )
+    if ordered is not None:
+        give_order(doc, ordered)
     unjudged = tuple(queries.filter(pa.array(ranked & ~judged_query)).to_pylist())
     unranked = () if unshared else queries.filter(pa.array(judged_query & ~ranked)).to_pylist()
     doc.queries_left_out, doc.unshared = (unjudged, tuple(unranked)), unshared
     return doc, rows
+
+
+@contextmanager
+def _order_ahead(ties: TieRule | None, to_doc: IntArray, rq: IntArray,
+                 run: Side) -> Iterator[Future[Ahead] | None]:
+    """The run's ranked order under ``ties`` (every run row kept: its query
+    codes ``rq``, their document codes ``to_doc``) and, ties averaged, its
+    tie groups, worked out on another thread while the pairs are matched
+    (:func:`core.engine.order.order_ahead`, as the TREC join's
+    :func:`core.io.trec.join.document_from_trec` does); None when ties
+    follow gains (the grades are not joined yet) or the run is small."""
+    if ties is None or ties_follow_gains(ties) or rq.size < _AHEAD_FROM:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        yield pool.submit(lambda: order_ahead(to_doc[rq], run.value, run.source, ties))
+
+
+#: A run of fewer rows is ordered by the engine (a thread costs more than it saves).
+_AHEAD_FROM = 1 << 16
 
 
 def _text(ids: Any, i: int) -> str:
@@ -392,46 +400,21 @@ def _lines(ids: IdBytes) -> Any:
         len(ids), pa.py_buffer(ids.offset.astype(np.int64, copy=False)), pa.py_buffer(ids.arena))
 
 
-#: Ids copied into an :class:`~core.model.ids.IdBytes` arena at a time.
-_ID_BLOCK = 1 << 18
-
-
-def _as_id_bytes(ids: Any) -> IdBytes:
-    """``ids`` as :class:`~core.model.ids.IdBytes`: as they are when they are."""
-    return ids if isinstance(ids, IdBytes) else _id_bytes(ids)
-
-
-def _id_bytes(ids: Any) -> IdBytes:
-    """Arrow text as :class:`~core.model.ids.IdBytes` (each id's UTF-8 bytes
-    and a line break, back to back): the engine orders and compares them
-    as bytes, and they are decoded only when asked, as the TREC reader's are.
-    Copied :data:`_ID_BLOCK` ids at a time, so the only copy of them all is
-    the arena's."""
+def side_from_rows(rows: list[tuple[str, str, float]], file: str) -> Side:
+    """A run's or qrels' (query, source, number) rows, checked already
+    (ranx's JSON: :mod:`core.io.score_dict`), as columns; ids as they are,
+    white space too."""
     pa = pyarrow_module()
-    import pyarrow.compute as pc
-
-    n = len(ids)
-    offset = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(pc.binary_length(ids).to_numpy(zero_copy_only=False), out=offset[1:])
-    offset[1:] += np.arange(1, n + 1)  # the line breaks
-    arena = np.zeros(int(offset[-1]) + PAD, dtype=np.uint8)
-    empty, newline = pa.scalar("", ids.type), pa.scalar("\n", ids.type)
-    for lo in range(0, n, _ID_BLOCK):
-        part = ids.slice(lo, _ID_BLOCK)
-        lines = pc.binary_join_element_wise(part, empty, newline).cast(pa.large_string())
-        _, offsets, data = lines.buffers()
-        at = np.frombuffer(offsets, dtype=np.int64)[lines.offset: lines.offset + len(lines) + 1]
-        first, last = int(at[0]), int(at[-1])
-        if data is not None:
-            arena[offset[lo]:offset[lo] + last - first] = np.frombuffer(
-                data, dtype=np.uint8)[first:last]
-    return IdBytes(arena, offset)
+    return Side(pa.array([r[0] for r in rows], pa.large_string()).dictionary_encode(),
+                IdBytes.from_texts([r[1] for r in rows]),
+                np.array([r[2] for r in rows], dtype=np.float64), file)
 
 
-def _side_from_file(path: Path, role: str) -> Side:
+def side_from_file(path: Path, role: str) -> Side:
     """A run or qrels file, Parquet or TREC text, as checked columns."""
     if is_parquet(path):
-        side = side_from_table(read_parquet(path), role, str(path))
+        # Queries read as Parquet keeps them (a dictionary: no text per row).
+        side = side_from_table(read_parquet(path, ROLES[role][0][1]), role, str(path))
         release_arrow_memory()  # the table and the checks' copies
         return side
     pa = pyarrow_module()
@@ -439,7 +422,7 @@ def _side_from_file(path: Path, role: str) -> Side:
         from core.io.trec import Run
 
         run = Run(path)
-        return Side(pa.array(run.query, pa.large_string()), pa.array(run.source, pa.large_string()),
+        return Side(pa.array(run.query, pa.large_string()), IdBytes.from_texts(list(run.source)),
                     np.asarray(run.score, dtype=np.float64), str(path),
                     np.asarray(run.line, dtype=np.int64), "line")
     from core.io.trec import read_qrels
@@ -450,19 +433,19 @@ def _side_from_file(path: Path, role: str) -> Side:
     order = np.argsort(lines, kind="stable")  # the file's order
     pairs = [pairs[i] for i in order]
     return Side(pa.array([p[0] for p in pairs], pa.large_string()),
-                pa.array([p[1] for p in pairs], pa.large_string()),
+                IdBytes.from_texts([p[1] for p in pairs]),
                 np.array([p[2] for p in pairs], dtype=np.float64), str(path), lines[order], "line")
 
 
 def document_from_tables(run: str | Path, qrels: str | Path,
                          conventions: Conventions | None = None, *,
-                         unshared: bool = False) -> Document:
+                         unshared: bool = False, ties: TieRule | None = None) -> Document:
     """A run and its qrels, either or both Parquet (the other TREC text),
     joined as :func:`core.io.trec.document_from_trec` joins (``unshared``
-    as there)."""
+    and ``ties`` as there)."""
     run, qrels = Path(run), Path(qrels)
-    doc, _ = join_tables(_side_from_file(run, "run"), _side_from_file(qrels, "qrels"),
-                         conventions, stem(run), unshared=unshared)
+    doc, _ = join_tables(side_from_file(run, "run"), side_from_file(qrels, "qrels"),
+                         conventions, stem(run), unshared=unshared, ties=ties)
     release_arrow_memory()
     return doc
 
@@ -478,13 +461,9 @@ def documents_from_tables(runs: Iterable[str | Path], qrels: str | Path,
     judged: Side | None = None
     for run in runs:
         # The run's columns held by the join alone: they go back at its end.
-        ranked = [_side_from_file(Path(run), "run")]
+        ranked = [side_from_file(Path(run), "run")]
         if judged is None:
-            judged = _side_from_file(Path(qrels), "qrels")
-            judged.source = _id_bytes(judged.source)
-            # Held encoded between the joins (:func:`_encode` reads it so):
-            # the reading's peak at 400,000 qrels rows +18 -> +9 MiB.
-            judged.query = judged.query.dictionary_encode()
+            judged = side_from_file(Path(qrels), "qrels")
         doc, _ = join_tables(ranked.pop(), judged, conventions, stem(run), unshared=unshared)
         release_arrow_memory()
         yield doc
@@ -556,7 +535,8 @@ def row_holding(path: str | Path, query: str, source: str) -> tuple[int, str] | 
         names = table.column_names
         role = "worksheet" if "grade" in names and "score" in names else "qrels"
         q, s, *_, grade = resolve_columns(names, role, file)
-        hit = pc.and_(pc.equal(_ids(table, q, file), query), pc.equal(_ids(table, s, file), source))
+        hit = pc.and_(pc.equal(arrow_ids.text_ids(table, q, file), query),
+                      pc.equal(arrow_ids.text_ids(table, s, file), source))
     except InputError:
         return None
     rows = np.flatnonzero(pc.fill_null(hit, False).to_numpy(zero_copy_only=False))
@@ -576,8 +556,8 @@ def worksheet_from_table(table: pa.Table, file: str, conventions: Conventions | 
     declared = conventions.rubric if conventions is not None else None
     grade, state, reason = _grades(table, g, file, declared or rubric)
     return Document.from_columns(
-        query=_ids(table, q, file).to_pylist(),
-        source_id=_ids(table, s, file).to_numpy(zero_copy_only=False),
+        query=arrow_ids.text_ids(table, q, file).to_pylist(),
+        source_id=arrow_ids.text_ids(table, s, file).to_numpy(zero_copy_only=False),
         score=_numbers(table, sc, file, nulls=True),
         grade=grade, state=state, reason=reason,
         version=version, conventions=conventions, name=name, source=file,

@@ -61,7 +61,7 @@ def load_document(
 
             return run_with_judgments(path, qrels, conventions)
         if is_parquet(head) or is_parquet(judged):
-            return document_from_tables(path, qrels, conventions, unshared=True)
+            return document_from_tables(path, qrels, conventions, unshared=True, ties=ties)
         from core.io.trec import document_from_trec
 
         return document_from_trec(path, qrels, conventions, unshared=True, ties=ties)

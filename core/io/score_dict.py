@@ -15,9 +15,10 @@ it holds, as pytrec_eval and ranx read both alike. An id is any text of a
 JSON string, white space too (``"what is x"``), which a TREC line cannot
 hold: a run and its qrels holding one, each JSON or TREC text, are joined
 as :func:`core.io.trec.document_from_trec` joins, on the text of every id
-(:func:`text_joins`: ``evaluate``, ``compare``, the editor); beside a
-Parquet table or an annotators' sheet (read through the copy) such an id is
-refused naming its key path.
+(:func:`text_joins`: ``evaluate``, ``compare``, the editor), beside a
+Parquet table on the bytes of every id, beside an annotators' sheet on the
+text of the sheet's judgments. Only TREC text out refuses such an id,
+naming it (:func:`core.io.trec.write.check_trec_ids`).
 """
 
 from __future__ import annotations
@@ -153,9 +154,9 @@ def _trec_text(path: Path, role: str, rows: Rows) -> bytes:
     spaced = _spaced(rows)
     if spaced is not None:
         raise _refuse(path, key_path(*spaced), "holds white space, which TREC text cannot hold "
-                      "(JSON is read as TREC text beside a Parquet table or an annotators' "
-                      "sheet)", "give it beside qrels or runs of TREC text or JSON, or rename "
-                      "the id")
+                      "(JSON is read as TREC text beside a Parquet run and an annotators' "
+                      "sheet together)", "give the runs as JSON, TREC text or Parquet alike, "
+                      "or rename the id")
     lines = []
     rank = 0
     last = None
@@ -227,19 +228,30 @@ def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
                unshared: bool = False
                ) -> tuple[Callable[[int], Document] | None, dict[Path, Rows]]:
     """For runs (``heads[:-1]``) and their qrels (the last) of which one at
-    least is ranx's JSON: each run's join with the qrels on the text of
-    every id (as :func:`core.io.trec.document_from_trec` joins, ``unshared``
-    as there), by the run's index, when a JSON id holds white space and
-    every file is JSON or TREC text; None otherwise, to read the TREC copies
-    (:func:`trec_copies`). With the JSON files' rows (each parsed once)."""
+    least is ranx's JSON: each run's join with the qrels on the ids as they
+    are (as :func:`core.io.trec.document_from_trec` joins, ``unshared`` as
+    there), by the run's index, when a JSON id holds white space: on the
+    text of every id when every file is JSON or TREC text, on the ids'
+    bytes beside a Parquet table (:func:`_table_joins`), and the sheet's
+    judgments as they are beside an annotators' sheet (:func:`_sheet_joins`);
+    None otherwise, to read the TREC copies (:func:`trec_copies`). With the
+    JSON files' rows (each parsed once)."""
     roles = [(head, "run") for head in heads[:-1]] + [(heads[-1], "qrels")]
     rows = {head.path: _rows(head.path, role) for head, role in roles if is_score_dict(head)}
-    if not (any(_spaced(r) is not None for r in rows.values()) and all(
-            head.path in rows or _text_side(head, role) for head, role in roles)):
+    if not any(_spaced(r) is not None for r in rows.values()):
         return None, rows
+    from core.io.columnar import is_parquet
+
+    runs_text = all(head.path in rows or _text_side(head, "run") for head in heads[:-1])
+    qrels = heads[-1]
+    qrels_text = qrels.path in rows or _text_side(qrels, "qrels")
+    if not qrels_text and not is_parquet(qrels):  # an annotators' sheet
+        # (beside a Parquet run too, it is joined through TREC text: refused)
+        return (_sheet_joins(heads, rows, conventions) if runs_text else None), rows
+    if not (runs_text and qrels_text):
+        return _table_joins(heads, rows, conventions, unshared), rows
     from core.io.trec import Run, document_from_judged, read_qrels
 
-    qrels = heads[-1]
     judged: dict[str, dict[str, float]] = {}
     if qrels.path in rows:
         for query, source, grade in rows[qrels.path]:
@@ -254,6 +266,45 @@ def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
         return document_from_judged(run, judged, conventions, unshared=unshared)
 
     return join, rows
+
+
+def _table_joins(heads: Sequence[Head], rows: dict[Path, Rows],
+                 conventions: Conventions | None, unshared: bool) -> Callable[[int], Document]:
+    """:func:`text_joins` beside a Parquet table: each file as the columns
+    of :func:`core.io.columnar.join_tables` (a JSON file's from its rows,
+    its ids' UTF-8 bytes as they are), the qrels' read once."""
+    from core.io.columnar import Side, join_tables, side_from_file, side_from_rows
+
+    def side(head: Head, role: str) -> Side:
+        found = rows.get(head.path)
+        return side_from_file(head.path, role) if found is None else side_from_rows(
+            found, str(head.path))
+
+    judged = side(heads[-1], "qrels")
+
+    def join(i: int) -> Document:
+        doc, _ = join_tables(side(heads[i], "run"), judged, conventions, stem(heads[i].path),
+                             unshared=unshared)
+        return doc
+
+    return join
+
+
+def _sheet_joins(heads: Sequence[Head], rows: dict[Path, Rows],
+                 conventions: Conventions | None) -> Callable[[int], Document]:
+    """:func:`text_joins` beside an annotators' sheet: each run (JSON, its
+    ids as they are, or TREC text) joined with the sheet's judgments
+    (:func:`core.io.annotator.qrels.run_with_judgments`)."""
+    from core.io.annotator.qrels import run_with_judgments
+    from core.io.trec import Run
+
+    def join(i: int) -> Document:
+        path = heads[i].path
+        ranked = rows.get(path)
+        run = Run(path) if ranked is None else json_run(path, ranked)
+        return run_with_judgments(run, heads[-1].path, conventions)
+
+    return join
 
 
 def json_run(path: str | Path, rows: Rows | None = None) -> Run:

@@ -14,13 +14,15 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 from core.errors import InputError
 from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
 from core.io.columnar import document_from_tables, is_parquet
 from core.io.qrels_kind import is_judgment_sheet  # re-exported
-from core.io.trec import document_from_trec
+from core.io.trec import Run, document_from_judged, document_from_trec
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
@@ -50,6 +52,16 @@ def _check(report: ImportReport, path: Path) -> None:
                          column=column, hint=hint)
 
 
+def _judged(doc: Document) -> dict[str, dict[str, float]]:
+    """The sheet's current grades as ``{query: {source: grade}}``, in its
+    order (the qrels lines :func:`_qrels_lines` writes, ids as they are)."""
+    judged: dict[str, dict[str, float]] = {}
+    for i in np.flatnonzero(doc.state == GradeState.NUMBER).tolist():
+        query = doc.query_ids[int(doc.query[i])]
+        judged.setdefault(query, {})[str(doc.source_id[i])] = float(doc.grade[i])
+    return judged
+
+
 def _qrels_lines(doc: Document, path: Path) -> list[str]:
     lines = []
     for i in range(len(doc)):
@@ -76,9 +88,11 @@ def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) ->
     return len(lines)
 
 
-def run_with_judgments(run: str | Path, sheet: str | Path,
+def run_with_judgments(run: str | Path | Run, sheet: str | Path,
                        conventions: Conventions | None = None) -> Document:
-    """Join a run (TREC text or Parquet) with the judgments of an annotators' sheet.
+    """Join a run (TREC text or Parquet; or read already: ranx's JSON, its
+    ids as they are, white space too) with the judgments of an annotators'
+    sheet.
 
     Raises :class:`InputError` when the sheet's labels or cells are not all
     read (rows the platform marks as not judgments are skipped, not
@@ -88,6 +102,8 @@ def run_with_judgments(run: str | Path, sheet: str | Path,
     sheet = Path(sheet)
     result = import_annotations(sheet, conventions=conventions)
     _check(result.report, sheet)
+    if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
+        return document_from_judged(run, _judged(result.document), conventions)
     lines = _qrels_lines(result.document, sheet)
     with tempfile.TemporaryDirectory(prefix="ndcg-qrels-") as tmp:
         qrels = Path(tmp) / f"{sheet.stem}.qrels"
