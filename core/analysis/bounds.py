@@ -389,7 +389,7 @@ class _OuterBounds:
         ev, nq = self.ev, b - a
         plo, phi = int(self.ranked_start[i]), int(self.ranked_start[j])
         query = ev.sorted_query[plo:phi] - a
-        gain = ev.sorted_gain[plo:phi]
+        gain = ev.sorted_gain_between(plo, phi)
         unknown = np.isnan(gain)
         ilo, ihi = int(self.ideal_start[i]), int(self.ideal_start[j])
         ideal_query = np.repeat(np.arange(nq), np.diff(self.ideal_start[i:j + 1]))

@@ -110,6 +110,10 @@ class Evaluation:
     worked out again), so :meth:`spliced` needs no list of names.
     """
 
+    #: The gain of each ranked position, kept while it shares the gain column
+    #: (:attr:`sorted_gain`).
+    _sorted_gain: FloatArray | None
+
     def __init__(self, doc: Document, conventions: Conventions, *,
                  for_report: bool = False) -> None:
         self.doc = doc
@@ -138,6 +142,12 @@ class Evaluation:
         blocks = self._rank_lists()
         self._blocks = blocks
         dcg = self._dcg_at_cutoffs()
+        # The ranked gains gathered for the sums (a copy unless the ranked
+        # rows are the first rows in their own order) are let go and gathered
+        # again when asked: 16 MB at 2M candidates (trec_eval's tie order),
+        # which sat under the ideal lists and, in compare, each side's life.
+        if not np.may_share_memory(self._sorted_gain, self.gain):
+            self._sorted_gain = None
         # Open grades, and a report to bound them: its bounds take the ideal
         # lists' gains (others, e.g. the editor's, would hold them for the
         # evaluation's life: 16 MB at 2M candidates).
@@ -209,11 +219,11 @@ class Evaluation:
         if group is not None and group_size is not None and self._new_group is not None:
             # Only groups that start within k add anything, so unknown gains
             # further down do not make DCG@k unknown.
-            return tie_group_dcg(self._sorted_gain, q_sorted, rank, group, group_size,
+            return tie_group_dcg(self.sorted_gain, q_sorted, rank, group, group_size,
                                  self._new_group, ks, nq)
         # (a chunk of whole lists at a time: no full-length copy of the gains)
         starts = np.searchsorted(q_sorted, np.arange(nq + 1))
-        return sums_in_chunks(self._sorted_gain, rank, self._blocks, starts, ks, nq)
+        return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq)
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -370,7 +380,10 @@ class Evaluation:
         eff = self.effective_discount(k)
         # (0 set in the product, the result made once eff is let go: two
         # 16 MB arrays fewer at once at 2M rows, compare's cut at each cutoff)
-        value = self._sorted_gain * eff
+        value = self.sorted_gain
+        # (a new array unless kept: then multiplied where it is)
+        value = value * eff if self._sorted_gain is not None else np.multiply(
+            value, eff, out=value)
         value[~(eff > 0)] = 0.0
         del eff
         out = np.zeros(len(self.doc))
@@ -494,8 +507,15 @@ class Evaluation:
 
     @property
     def sorted_gain(self) -> FloatArray:
-        """The gain of each position of :attr:`order` (NaN: unknown)."""
-        return self._sorted_gain
+        """The gain of each position of :attr:`order` (NaN: unknown): gathered
+        anew unless it shares the gain column."""
+        kept = self._sorted_gain
+        return kept if kept is not None else self.gain[self.order]
+
+    def sorted_gain_between(self, lo: int, hi: int) -> FloatArray:
+        """:attr:`sorted_gain`'s positions ``lo`` to ``hi`` - 1."""
+        kept = self._sorted_gain
+        return kept[lo:hi] if kept is not None else self.gain[self.order[lo:hi]]
 
     @_GradeFree
     def _ideal_rank_sorted(self) -> RankArray:
@@ -600,10 +620,12 @@ class Evaluation:
         new._kept_ideal = None  # (the gains before the edit)
         new.gain = _put(self.gain, members, part.gain, in_place)
         new._numeric = _put(self._numeric, members, part._numeric, in_place)
-        new._sorted_gain = self._sorted_gain if in_place else self._sorted_gain.copy()
-        bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
-        for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
-            new._sorted_gain[lo:hi] = new.gain[self.order[lo:hi]]
+        if self._sorted_gain is not None:  # (else gathered from the new gains when asked)
+            new._sorted_gain = kept = (self._sorted_gain if in_place
+                                       else self._sorted_gain.copy())
+            bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
+            for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
+                kept[lo:hi] = new.gain[self.order[lo:hi]]
         if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
             new.__dict__["ideal_order"] = self._spliced_ideal_order(
                 part, members, queries, in_place)
