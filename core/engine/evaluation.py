@@ -33,6 +33,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     tie_runs,
     tie_starts,
 )
+from core.engine.ranked import RankedRows
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
 from core.engine.sums import CHUNK, sums_in_chunks, tie_group_dcg, whole_chunks
 from core.model.conventions import (
@@ -110,10 +111,6 @@ class Evaluation:
     worked out again), so :meth:`spliced` needs no list of names.
     """
 
-    #: The gain of each ranked position, kept while it shares the gain column
-    #: (:attr:`sorted_gain`).
-    _sorted_gain: FloatArray | None
-
     def __init__(self, doc: Document, conventions: Conventions, *,
                  for_report: bool = False) -> None:
         self.doc = doc
@@ -147,7 +144,7 @@ class Evaluation:
         # again when asked: 16 MB at 2M candidates (trec_eval's tie order),
         # which sat under the ideal lists and, in compare, each side's life.
         if not np.may_share_memory(self._sorted_gain, self.gain):
-            self._sorted_gain = None
+            self._sorted_gain: FloatArray | None = None
         # Open grades, and a report to bound them: its bounds take the ideal
         # lists' gains (others, e.g. the editor's, would hold them for the
         # evaluation's life: 16 MB at 2M candidates).
@@ -192,7 +189,7 @@ class Evaluation:
         reuse them when they hold the same rows)."""
         order, q_sorted, rank, first, blocks = ranked_lists(
             self.doc, self.ranked_mask, self.gain, self.conventions.ties)
-        self.order = order
+        self._rows = RankedRows(order)
         self._sorted_group: GroupArray | None = None
         self._group_size: GroupArray | None = None
         self._new_group: BoolArray | None = None
@@ -201,10 +198,8 @@ class Evaluation:
                 self.doc, order, first)
         self._sorted_rank = rank
         # The first rows in their own order (a run in score order, ties
-        # averaged) share the gain column rather than copy it.
-        in_place = order.size > 0 and int(order[-1]) == order.size - 1 and bool(
-            np.all(order[1:] > order[:-1]))
-        self._sorted_gain = self.gain[: order.size] if in_place else self.gain[order]
+        # averaged) share the gain column rather than copy it, and keep no order.
+        self._sorted_gain = self._rows.take(self.gain)
         self._sorted_query = q_sorted
         return blocks
 
@@ -312,28 +307,31 @@ class Evaluation:
 
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
     def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,
-                 where: IntArray) -> npt.NDArray[np.generic]:
+                 where: IntArray | None = None) -> npt.NDArray[np.generic]:
         # Ranks and tie sizes keep the engine's int32 (a list's length
         # bounds them: order.RankArray): 8 bytes a row less than int64 for
         # each of rank, tie_first_rank and ideal_rank, 16 MB at 2M rows.
         out = np.full(len(self.doc), fill, dtype=values.dtype)
-        out[where] = values
+        if where is None:  # the ranked order
+            self._rows.put(out, values)
+        else:
+            out[where] = values
         return out
 
     @_GradeFree
     def rank(self) -> RankArray:
         """1-based rank of each candidate (int32); 0 when not ranked."""
-        return self._scatter(self._sorted_rank, 0, self.order)  # type: ignore[return-value]
+        return self._scatter(self._sorted_rank, 0)  # type: ignore[return-value]
 
     @_GradeFree
     def tie_size(self) -> RankArray:
         """Size of each ranked candidate's tie group (1 when not tied; int32)."""
         size: npt.NDArray[np.integer[Any]]
         if self._sorted_group is None or self._group_size is None:
-            size = np.ones(self.order.size, dtype=np.int32)
+            size = np.ones(self._rows.size, dtype=np.int32)
         else:
             size = self._group_size[self._sorted_group]
-        return self._scatter(size, 0, self.order)  # type: ignore[return-value]
+        return self._scatter(size, 0)  # type: ignore[return-value]
 
     @_GradeFree
     def tie_first_rank(self) -> RankArray:
@@ -341,13 +339,13 @@ class Evaluation:
         if self._sorted_group is None or self._new_group is None:
             return self.rank
         first_rank = self._sorted_rank[np.flatnonzero(self._new_group)]
-        return self._scatter(first_rank[self._sorted_group], 0, self.order)  # type: ignore[return-value]
+        return self._scatter(first_rank[self._sorted_group], 0)  # type: ignore[return-value]
 
     @_GradeFree
     def discount(self) -> FloatArray:
         """The effective (tie-averaged where declared) discount over the whole
         list; NaN when not ranked."""
-        return self._scatter(self.effective_discount(None), np.nan, self.order)  # type: ignore[return-value]
+        return self._scatter(self.effective_discount(None), np.nan)  # type: ignore[return-value]
 
     @_PerRow
     def contribution(self) -> FloatArray:
@@ -387,7 +385,7 @@ class Evaluation:
         value[~(eff > 0)] = 0.0
         del eff
         out = np.zeros(len(self.doc))
-        out[self.order] = value
+        self._rows.put(out, value)
         out[~self.ranked_mask] = np.nan
         return out
 
@@ -431,8 +429,18 @@ class Evaluation:
 
     def ranked(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in evaluated order."""
-        lo, hi = self.positions(q)
-        return self.order[lo:hi]
+        return self.ranked_between(*self.positions(q))
+
+    def ranked_between(self, lo: int, hi: int) -> IntArray:
+        """``order[lo:hi]``: the rows at those positions."""
+        return self._rows.between(lo, hi)
+
+    @property
+    def order(self) -> IntArray:
+        """The rows of the ranked lists, query by query, each in ranked order
+        (made when asked where they are the first rows in their own order:
+        :class:`~core.engine.ranked.RankedRows`)."""
+        return self._rows.rows
 
     def effective_discount(self, k: int | None, q: int | None = None, *,
                            span: tuple[int, int] | None = None,
@@ -447,7 +455,7 @@ class Evaluation:
             if span is not None:
                 lo, hi = span
             else:
-                lo, hi = self.positions(q) if q is not None else (0, self.order.size)
+                lo, hi = self.positions(q) if q is not None else (0, self._rows.size)
             if self._sorted_group is not None and hi - lo > 2 * CHUNK:
                 return self._effective_in_chunks(k, lo, hi)
             return self._effective(k, slice(lo, hi))
@@ -510,12 +518,7 @@ class Evaluation:
         """The gain of each position of :attr:`order` (NaN: unknown): gathered
         anew unless it shares the gain column."""
         kept = self._sorted_gain
-        return kept if kept is not None else self.gain[self.order]
-
-    def sorted_gain_between(self, lo: int, hi: int) -> FloatArray:
-        """:attr:`sorted_gain`'s positions ``lo`` to ``hi`` - 1."""
-        kept = self._sorted_gain
-        return kept[lo:hi] if kept is not None else self.gain[self.order[lo:hi]]
+        return kept if kept is not None else self._rows.take(self.gain)
 
     @_GradeFree
     def _ideal_rank_sorted(self) -> RankArray:
@@ -579,7 +582,7 @@ class Evaluation:
         score; :func:`core.engine.order.tie_starts`)."""
         if self._new_group is not None:
             return self._new_group
-        return tie_starts(self.doc.score[self.order], list_starts(self._sorted_query))
+        return tie_starts(self._rows.take(self.doc.score), list_starts(self._sorted_query))
 
     # -- after a grade edit ---------------------------------------------------------------
     def spliced(self, part: Evaluation, members: IntArray, *,
@@ -625,7 +628,7 @@ class Evaluation:
                                        else self._sorted_gain.copy())
             bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
             for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
-                kept[lo:hi] = new.gain[self.order[lo:hi]]
+                kept[lo:hi] = new.gain[self._rows.between(lo, hi)]
         if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
             new.__dict__["ideal_order"] = self._spliced_ideal_order(
                 part, members, queries, in_place)
