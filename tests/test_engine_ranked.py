@@ -25,6 +25,7 @@ def test_rows_in_their_own_order_keep_no_array():
     assert own.size == 4
     np.testing.assert_array_equal(own.rows, [0, 1, 2, 3])
     np.testing.assert_array_equal(own.between(1, 3), [1, 2])
+    np.testing.assert_array_equal(own.at(np.array([3, 1])), [3, 1])
     values = np.array([10.0, 11.0, 12.0, 13.0, 14.0])
     assert np.shares_memory(own.take(values), values)  # a view, not a copy
     out = np.zeros(5)
@@ -34,6 +35,7 @@ def test_rows_in_their_own_order_keep_no_array():
     assert not other.own
     np.testing.assert_array_equal(other.take(values), [10, 12, 11, 13])
     np.testing.assert_array_equal(other.between(1, 3), [2, 1])
+    np.testing.assert_array_equal(other.at(np.array([2, 0])), [1, 0])
     out[:] = 0
     other.put(out, np.array([1.0, 2.0, 3.0, 4.0]))
     np.testing.assert_array_equal(out, [1, 3, 2, 4, 0])

@@ -435,6 +435,10 @@ class Evaluation:
         """``order[lo:hi]``: the rows at those positions."""
         return self._rows.between(lo, hi)
 
+    def ranked_at(self, positions: IntArray) -> IntArray:
+        """``order[positions]``: the rows at those positions."""
+        return self._rows.at(positions)
+
     @property
     def order(self) -> IntArray:
         """The rows of the ranked lists, query by query, each in ranked order

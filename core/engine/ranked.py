@@ -47,6 +47,10 @@ class RankedRows:
         """``rows[lo:hi]``: the rows at those positions."""
         return np.arange(lo, hi) if self._order is None else self._order[lo:hi]
 
+    def at(self, positions: IntArray) -> IntArray:
+        """``rows[positions]``."""
+        return positions if self._order is None else self._order[positions]
+
     def take(self, values: npt.NDArray[_A]) -> npt.NDArray[_A]:
         """``values[rows]``: a view of ``values`` where the order is the
         rows' own (read it, or copy it before writing), else a new array."""
