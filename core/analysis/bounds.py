@@ -389,7 +389,7 @@ class _OuterBounds:
         ev, nq = self.ev, b - a
         plo, phi = int(self.ranked_start[i]), int(self.ranked_start[j])
         query = ev.sorted_query[plo:phi] - a
-        gain = ev.sorted_gain[plo:phi]
+        gain = ev.gain[ev.ranked_between(plo, phi)]  # (sorted_gain's: kept or not)
         unknown = np.isnan(gain)
         ilo, ihi = int(self.ideal_start[i]), int(self.ideal_start[j])
         ideal_query = np.repeat(np.arange(nq), np.diff(self.ideal_start[i:j + 1]))
@@ -438,7 +438,7 @@ class _OuterBounds:
         groups of two or more can make DCG (unknown gains at ``value``),
         bounded by sorting each group both ways."""
         fill = np.where(np.isnan(gain), value, gain)
-        score = self.ev.doc.score[self.ev.order[plo:phi]]
+        score = self.ev.doc.score[self.ev.ranked_between(plo, phi)]
         new = tie_starts(score, list_starts(query))
         group = np.cumsum(new) - 1
         size = np.bincount(group)

@@ -33,6 +33,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
     tie_runs,
     tie_starts,
 )
+from core.engine.ranked import RankedRows
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
 from core.engine.sums import CHUNK, sums_in_chunks, tie_group_dcg, whole_chunks
 from core.model.conventions import (
@@ -138,6 +139,12 @@ class Evaluation:
         blocks = self._rank_lists()
         self._blocks = blocks
         dcg = self._dcg_at_cutoffs()
+        # The ranked gains gathered for the sums (a copy unless the ranked
+        # rows are the first rows in their own order) are let go and gathered
+        # again when asked: 16 MB at 2M candidates (trec_eval's tie order),
+        # which sat under the ideal lists and, in compare, each side's life.
+        if not np.may_share_memory(self._sorted_gain, self.gain):
+            self._sorted_gain: FloatArray | None = None
         # Open grades, and a report to bound them: its bounds take the ideal
         # lists' gains (others, e.g. the editor's, would hold them for the
         # evaluation's life: 16 MB at 2M candidates).
@@ -182,7 +189,7 @@ class Evaluation:
         reuse them when they hold the same rows)."""
         order, q_sorted, rank, first, blocks = ranked_lists(
             self.doc, self.ranked_mask, self.gain, self.conventions.ties)
-        self.order = order
+        self._rows = RankedRows(order)
         self._sorted_group: GroupArray | None = None
         self._group_size: GroupArray | None = None
         self._new_group: BoolArray | None = None
@@ -191,10 +198,8 @@ class Evaluation:
                 self.doc, order, first)
         self._sorted_rank = rank
         # The first rows in their own order (a run in score order, ties
-        # averaged) share the gain column rather than copy it.
-        in_place = order.size > 0 and int(order[-1]) == order.size - 1 and bool(
-            np.all(order[1:] > order[:-1]))
-        self._sorted_gain = self.gain[: order.size] if in_place else self.gain[order]
+        # averaged) share the gain column rather than copy it, and keep no order.
+        self._sorted_gain = self._rows.take(self.gain)
         self._sorted_query = q_sorted
         return blocks
 
@@ -209,11 +214,11 @@ class Evaluation:
         if group is not None and group_size is not None and self._new_group is not None:
             # Only groups that start within k add anything, so unknown gains
             # further down do not make DCG@k unknown.
-            return tie_group_dcg(self._sorted_gain, q_sorted, rank, group, group_size,
+            return tie_group_dcg(self.sorted_gain, q_sorted, rank, group, group_size,
                                  self._new_group, ks, nq)
         # (a chunk of whole lists at a time: no full-length copy of the gains)
         starts = np.searchsorted(q_sorted, np.arange(nq + 1))
-        return sums_in_chunks(self._sorted_gain, rank, self._blocks, starts, ks, nq)
+        return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq)
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -302,28 +307,31 @@ class Evaluation:
 
     # -- per candidate, aligned with the document's rows (computed when asked) ------------
     def _scatter(self, values: npt.NDArray[np.generic], fill: float | int,
-                 where: IntArray) -> npt.NDArray[np.generic]:
+                 where: IntArray | None = None) -> npt.NDArray[np.generic]:
         # Ranks and tie sizes keep the engine's int32 (a list's length
         # bounds them: order.RankArray): 8 bytes a row less than int64 for
         # each of rank, tie_first_rank and ideal_rank, 16 MB at 2M rows.
         out = np.full(len(self.doc), fill, dtype=values.dtype)
-        out[where] = values
+        if where is None:  # the ranked order
+            self._rows.put(out, values)
+        else:
+            out[where] = values
         return out
 
     @_GradeFree
     def rank(self) -> RankArray:
         """1-based rank of each candidate (int32); 0 when not ranked."""
-        return self._scatter(self._sorted_rank, 0, self.order)  # type: ignore[return-value]
+        return self._scatter(self._sorted_rank, 0)  # type: ignore[return-value]
 
     @_GradeFree
     def tie_size(self) -> RankArray:
         """Size of each ranked candidate's tie group (1 when not tied; int32)."""
         size: npt.NDArray[np.integer[Any]]
         if self._sorted_group is None or self._group_size is None:
-            size = np.ones(self.order.size, dtype=np.int32)
+            size = np.ones(self._rows.size, dtype=np.int32)
         else:
             size = self._group_size[self._sorted_group]
-        return self._scatter(size, 0, self.order)  # type: ignore[return-value]
+        return self._scatter(size, 0)  # type: ignore[return-value]
 
     @_GradeFree
     def tie_first_rank(self) -> RankArray:
@@ -331,13 +339,13 @@ class Evaluation:
         if self._sorted_group is None or self._new_group is None:
             return self.rank
         first_rank = self._sorted_rank[np.flatnonzero(self._new_group)]
-        return self._scatter(first_rank[self._sorted_group], 0, self.order)  # type: ignore[return-value]
+        return self._scatter(first_rank[self._sorted_group], 0)  # type: ignore[return-value]
 
     @_GradeFree
     def discount(self) -> FloatArray:
         """The effective (tie-averaged where declared) discount over the whole
         list; NaN when not ranked."""
-        return self._scatter(self.effective_discount(None), np.nan, self.order)  # type: ignore[return-value]
+        return self._scatter(self.effective_discount(None), np.nan)  # type: ignore[return-value]
 
     @_PerRow
     def contribution(self) -> FloatArray:
@@ -370,11 +378,14 @@ class Evaluation:
         eff = self.effective_discount(k)
         # (0 set in the product, the result made once eff is let go: two
         # 16 MB arrays fewer at once at 2M rows, compare's cut at each cutoff)
-        value = self._sorted_gain * eff
+        value = self.sorted_gain
+        # (a new array unless kept: then multiplied where it is)
+        value = value * eff if self._sorted_gain is not None else np.multiply(
+            value, eff, out=value)
         value[~(eff > 0)] = 0.0
         del eff
         out = np.zeros(len(self.doc))
-        out[self.order] = value
+        self._rows.put(out, value)
         out[~self.ranked_mask] = np.nan
         return out
 
@@ -418,8 +429,22 @@ class Evaluation:
 
     def ranked(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in evaluated order."""
-        lo, hi = self.positions(q)
-        return self.order[lo:hi]
+        return self.ranked_between(*self.positions(q))
+
+    def ranked_between(self, lo: int, hi: int) -> IntArray:
+        """``order[lo:hi]``: the rows at those positions."""
+        return self._rows.between(lo, hi)
+
+    def ranked_at(self, positions: IntArray) -> IntArray:
+        """``order[positions]``: the rows at those positions."""
+        return self._rows.at(positions)
+
+    @property
+    def order(self) -> IntArray:
+        """The rows of the ranked lists, query by query, each in ranked order
+        (made when asked where they are the first rows in their own order:
+        :class:`~core.engine.ranked.RankedRows`)."""
+        return self._rows.rows
 
     def effective_discount(self, k: int | None, q: int | None = None, *,
                            span: tuple[int, int] | None = None,
@@ -434,7 +459,7 @@ class Evaluation:
             if span is not None:
                 lo, hi = span
             else:
-                lo, hi = self.positions(q) if q is not None else (0, self.order.size)
+                lo, hi = self.positions(q) if q is not None else (0, self._rows.size)
             if self._sorted_group is not None and hi - lo > 2 * CHUNK:
                 return self._effective_in_chunks(k, lo, hi)
             return self._effective(k, slice(lo, hi))
@@ -494,8 +519,10 @@ class Evaluation:
 
     @property
     def sorted_gain(self) -> FloatArray:
-        """The gain of each position of :attr:`order` (NaN: unknown)."""
-        return self._sorted_gain
+        """The gain of each position of :attr:`order` (NaN: unknown): gathered
+        anew unless it shares the gain column."""
+        kept = self._sorted_gain
+        return kept if kept is not None else self._rows.take(self.gain)
 
     @_GradeFree
     def _ideal_rank_sorted(self) -> RankArray:
@@ -559,7 +586,7 @@ class Evaluation:
         score; :func:`core.engine.order.tie_starts`)."""
         if self._new_group is not None:
             return self._new_group
-        return tie_starts(self.doc.score[self.order], list_starts(self._sorted_query))
+        return tie_starts(self._rows.take(self.doc.score), list_starts(self._sorted_query))
 
     # -- after a grade edit ---------------------------------------------------------------
     def spliced(self, part: Evaluation, members: IntArray, *,
@@ -600,10 +627,12 @@ class Evaluation:
         new._kept_ideal = None  # (the gains before the edit)
         new.gain = _put(self.gain, members, part.gain, in_place)
         new._numeric = _put(self._numeric, members, part._numeric, in_place)
-        new._sorted_gain = self._sorted_gain if in_place else self._sorted_gain.copy()
-        bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
-        for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
-            new._sorted_gain[lo:hi] = new.gain[self.order[lo:hi]]
+        if self._sorted_gain is not None:  # (else gathered from the new gains when asked)
+            new._sorted_gain = kept = (self._sorted_gain if in_place
+                                       else self._sorted_gain.copy())
+            bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
+            for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
+                kept[lo:hi] = new.gain[self._rows.between(lo, hi)]
         if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
             new.__dict__["ideal_order"] = self._spliced_ideal_order(
                 part, members, queries, in_place)

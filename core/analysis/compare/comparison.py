@@ -241,9 +241,17 @@ class Comparison:
                 values(d), sign(d)[order].tolist(), strict=True)
         ]
 
-    @cached_property
-    def _cut(self) -> list[Cut]:
-        return cut_contributions(self.ev_a, self.ev_b, self.cutoffs)
+    def _cut(self, j: int) -> Cut:
+        """:func:`cut_contributions` at cutoff index ``j``, kept until another
+        cutoff's is asked: the table and the JSON report go a cutoff at a
+        time, and every cutoff's at once held 2 x 36 MB at 2M rows a side
+        (the defaults' table peaked on them)."""
+        held: tuple[int, Cut] | None = self.__dict__.pop("_cut_held", None)
+        if held is None or held[0] != j:
+            del held  # (let go before the next is made)
+            held = (j, cut_contributions(self.ev_a, self.ev_b, (self.cutoffs[j],))[0])
+        self.__dict__["_cut_held"] = held
+        return held[1]
 
     @cached_property
     def _across(self) -> Across:
@@ -261,7 +269,7 @@ class Comparison:
         or left the cut at cutoff index ``j`` (arrays aligned with ``common``;
         the kinds of :class:`CandidateChange`)."""
         # Only averaged ties share contributions: the cut's are read then only.
-        cut = self._cut[j] if self.conventions.ties is TieRule.AVERAGE else None
+        cut = self._cut(j) if self.conventions.ties is TieRule.AVERAGE else None
         return movement_counts(self.ev_a, self.ev_b, self._queries, self._across,
                                self.cutoffs[j], cut)
 
@@ -273,7 +281,7 @@ class Comparison:
         (unknown changes last); the first ``limit`` of them when given."""
         i = self.common.index(query) if isinstance(query, str) else int(query)
         changes = changed_candidates(
-            self.ev_a, self.ev_b, self.partner_a, self.partner_b, self._cut[j],
+            self.ev_a, self.ev_b, self.partner_a, self.partner_b, self._cut(j),
             int(self.qa[i]), int(self.qb[i]),
         )
         order = largest_first(np.abs(changes[5] - changes[4]))
@@ -290,7 +298,7 @@ class Comparison:
         for lo in range(0, len(self.common), _CHANGES_BLOCK):
             block = range(lo, min(lo + _CHANGES_BLOCK, len(self.common)))
             changes = changed_rows(
-                self.ev_a, self.ev_b, self.partner_a, self.partner_b, self._cut[j],
+                self.ev_a, self.ev_b, self.partner_a, self.partner_b, self._cut(j),
                 np.concatenate([members_a(int(self.qa[i])) for i in block]),
                 np.concatenate([members_b(int(self.qb[i])) for i in block]))
             (kept_a, new_b), _kinds, _r_a, _r_b, x_a, x_b = changes

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.model.ids import PAD, IdBytes
+from core.model.ids import PAD, IdBytes, Offsets, offset_type
 
 __all__ = ["Column", "Columns", "FloatArray", "IntArray", "Piece", "Table", "U64Array"]
 
@@ -93,7 +93,11 @@ class Columns:
         self.number = np.empty(0, dtype=np.float64)
         self.code = np.empty(0, dtype=np.int32)
         self.key = np.empty(0, dtype=np.uint64)
-        self.offset = np.zeros(1, dtype=np.int64)
+        # int32 where the file is under 2 GiB (its ids' bytes are fewer than
+        # its own, offset_type's bound), as the document keeps them: 8 MB
+        # less at 2M rows through the read and the join, and no int32 copy
+        # made beside them when the document's ids are assembled.
+        self.offset: Offsets = np.zeros(1, dtype=offset_type(file_size))
         self.arena = np.empty(0, dtype=np.uint8)
         self.query_key: list[U64Array] = []
         self.query_raw: list[npt.NDArray[np.bytes_]] = []
@@ -113,7 +117,7 @@ class Columns:
             self.number = np.empty(rows, dtype=np.float64)
             self.code = np.empty(rows, dtype=np.int32)
             self.key = np.empty(rows, dtype=np.uint64)
-            self.offset = np.empty(rows + 1, dtype=np.int64)
+            self.offset = np.empty(rows + 1, dtype=self.offset.dtype)
             self.offset[0] = 0
             # Ids often lengthen down a file (q0_7 ... q1999_7): more room
             # for their bytes than the first piece promises.
