@@ -752,6 +752,40 @@ def test_runs_matched_by_their_id_bytes_as_by_a_dictionary(tmp_path, monkeypatch
     assert numbered == serial
 
 
+def test_short_ids_vouched_for_by_their_keys(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # An id of up to 8 bytes is its key's one word (a bijection): a pair of
+    # equal keys and lengths is the same id, so only the longer ids' bytes
+    # are compared. "ab" and "ab\0" give one word and one key (a word is
+    # zero-padded) but not one length: their bytes are compared, differ, and
+    # the matching declines (the ids are then numbered, as on any key clash).
+    compared: list[int] = []
+    same = IdBytes.same
+
+    def counted(self, rows, other, other_rows):  # type: ignore[no-untyped-def]
+        compared.append(len(rows))
+        return same(self, rows, other, other_rows)
+
+    monkeypatch.setattr(IdBytes, "same", counted)
+
+    def keyed(a: list[str], b: list[str]) -> list[KeyedRows | None]:
+        docs = [Document.from_columns(query=["q"] * len(ids), source_id=IdBytes.from_texts(ids),
+                                      score=list(range(len(ids), 0, -1)), grade=[1] * len(ids))
+                for ids in (a, b)]
+        queries = align_queries(*docs)
+        return [keyed_rows(d, r, 1) for d, r in zip(docs, (queries.row_common_a,
+                                                          queries.row_common_b), strict=True)]
+
+    short, long = ["x", "ab", "12345678"], ["123456789", "y-long-identifier-01"]
+    found = byte_partners(*keyed(short + long + ["only-a"], long[::-1] + short[::-1]))
+    assert found is not None
+    assert found[0].tolist() == [4, 3, 2, 1, 0, -1]
+    assert compared == [2]  # the two longer ids' pairs alone
+    compared.clear()
+    assert byte_partners(*keyed(["ab"], ["ab\0"])) is None
+    assert compared == [1]
+    assert keyed(["ab"], ["ab\0"])[0].key.tolist() == keyed(["ab\0"], ["ab"])[0].key.tolist()
+
+
 def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChanged]:
     """The comparison's values gathered across and what changed, and both
     worked out again on one thread (what_changed of gather_across), as lists."""

@@ -8,6 +8,7 @@ characters escaped, never acted on by the terminal.
 
 from __future__ import annotations
 
+import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, TextIO
@@ -53,13 +54,21 @@ def _write_conventions(conv: Conventions, out: TextIO, *, annotated: bool = True
 
 
 def _write_rows(heads: list[str], rows: list[list[str]], out: TextIO) -> None:
-    """Left-aligned columns, each as wide as its widest cell."""
-    rows = [[visible(c) for c in r] for r in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(heads)]
-    _line(out, "  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip())
+    """Left-aligned columns, each as wide as its widest cell.
+
+    The cells are checked for control characters all at once, and each row
+    is laid out by one format string (compare's whole table on bench_compare's
+    runs, 2 x 2,000 rows of 9 cells: the main thread's CPU 0.041-0.044 ->
+    0.033-0.038 s, medians of 9, 3 alternating processes a build)."""
+    if not "".join(itertools.chain.from_iterable(rows)).isprintable():
+        rows = [[visible(c) for c in r] for r in rows]
+    columns = zip(*rows, strict=True) if rows else ((),) * len(heads)
+    widths = [max(len(h), max(map(len, column), default=0))
+              for h, column in zip(heads, columns, strict=True)]
+    layout = "  ".join(f"{{:<{w}}}" for w in widths)
+    _line(out, layout.format(*heads).rstrip())
     for r in rows:
-        _line(out, "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        _line(out, layout.format(*r).rstrip())
 
 
 def print_table(ev: Evaluation, out: TextIO) -> None:
@@ -168,13 +177,14 @@ def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO,
         kinds.insert(1, "regraded")
     heads = ["query", "A", "B", "delta", "outcome", *kinds]
     rows = []
+    columns = [counts[kind].tolist() for kind in kinds]
     for qd in c.query_deltas(j):
         i = index[qd.query]
         a = _fmt(qd.ndcg_a) if qd.ndcg_a is not None else qd.status_a.value
         b = _fmt(qd.ndcg_b) if qd.ndcg_b is not None else qd.status_b.value
         rows.append([
             qd.query, a, b, _fmt(qd.delta, signed=True), qd.outcome,
-            *(str(int(counts[kind][i])) for kind in kinds),
+            *(str(column[i]) for column in columns),
         ])
     _write_rows(heads, rows, out)
     _line(out, f"mean {at} of A = {_summary_text(c.summary_a[j])}")
