@@ -426,6 +426,17 @@ def test_plain_decimals_of_one_word_by_hand():
         assert parse([b"1.5", bad]) is None, bad
 
 
+def test_numbers_of_one_byte():
+    """A qrels' grades, one digit each, are read as they stand; a lone
+    sign, dot or letter among them is refused."""
+    got = parse([b"0", b"3", b"1", b"9", b"0"])
+    assert got is not None
+    assert got.tolist() == [0.0, 3.0, 1.0, 9.0, 0.0]
+    assert not np.signbit(got).any()
+    for bad in (b"-", b".", b"+", b"e", b"x", b"/", b":"):
+        assert parse([b"1", bad]) is None, bad
+
+
 @pytest.mark.parametrize("token", [b"1,5", b"-", b".", b"1.2.3", b"nan", b"inf", b"--1", b"0x1",
                                    b"1e400", b"\xe9", b"1_000", b"1_0", b"infinity", b"NaN"])
 def test_numbers_refuse_what_the_number_grammar_refuses(token):

@@ -164,6 +164,13 @@ def parse_numbers(m: npt.NDArray[np.uint8], length: IntArray | None = None) -> F
     number.
     """
     width = m.shape[1]
+    if width == 8 and length is not None and length.size and int(length.max()) == 1:
+        # One byte each (a qrels' grades, nearly always): a digit's value
+        # as it stands, 0.85 -> 0.07 ms for 65,000 grades.
+        digit = m.view(np.uint64)[:, 0] - np.uint64(48)
+        if bool((digit < 10).all()):
+            single: FloatArray = digit.astype(np.float64)
+            return single
     digits, power, plain, negative = (_one_word(m, length) if width == 8
                                       else _plain_decimals(m))
     value = digits.astype(np.float64)
