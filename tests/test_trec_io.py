@@ -342,9 +342,15 @@ def test_very_long_id(tmp_path):
 
 
 def parse(tokens: list[bytes]) -> np.ndarray | None:
+    """The tokens parsed, their lengths not given (as the sheet scanner
+    calls it) and given (as the TREC scanner does): the same either way."""
     width = -(-max(max(len(t) for t in tokens), 1) // 8) * 8
     m = np.array(tokens, dtype=f"S{width}").view(np.uint8).reshape(len(tokens), width)
-    return scan.parse_numbers(m)
+    got = scan.parse_numbers(m.copy())
+    given = scan.parse_numbers(m, np.array([len(t) for t in tokens], dtype=np.int64))
+    assert (got is None) == (given is None)
+    assert got is None or given is None or got.tobytes() == given.tobytes()
+    return got
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=20),
@@ -404,6 +410,31 @@ def test_plain_decimals_by_hand():
     assert got.tolist() == [17.63, -0.5, 12345678.9, 123456789012345.0, 1234567890.12345,
                             0.5, 7.0, -0.0, 1.0, 1234567890123456.0]
     assert np.signbit(got[7])
+
+
+def test_plain_decimals_of_one_word_by_hand():
+    """Tokens of at most 8 bytes (read as one word): a sign, a dot at
+    either end, eight digits, a sign and seven."""
+    tokens = [b"17.63", b"-0.5", b"+1234.5", b".5", b"7.", b"-0", b"12345678", b"-1234567",
+              b"0.000001", b"9", b"-.25", b"1234567."]
+    got = parse(tokens)
+    assert got is not None
+    assert got.tolist() == [17.63, -0.5, 1234.5, 0.5, 7.0, -0.0, 12345678.0, -1234567.0,
+                            0.000001, 9.0, -0.25, 1234567.0]
+    assert np.signbit(got[5])
+    for bad in (b"1.2.", b"+", b"-.", b"1-2", b"12e", b"..5"):
+        assert parse([b"1.5", bad]) is None, bad
+
+
+def test_numbers_of_one_byte():
+    """A qrels' grades, one digit each, are read as they stand; a lone
+    sign, dot or letter among them is refused."""
+    got = parse([b"0", b"3", b"1", b"9", b"0"])
+    assert got is not None
+    assert got.tolist() == [0.0, 3.0, 1.0, 9.0, 0.0]
+    assert not np.signbit(got).any()
+    for bad in (b"-", b".", b"+", b"e", b"x", b"/", b":"):
+        assert parse([b"1", bad]) is None, bad
 
 
 @pytest.mark.parametrize("token", [b"1,5", b"-", b".", b"1.2.3", b"nan", b"inf", b"--1", b"0x1",

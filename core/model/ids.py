@@ -94,7 +94,8 @@ def _mixed(w: U64Array, place: int | None = None) -> U64Array:
     h ^= h >> np.uint64(33)
     h *= _C2
     h ^= h >> np.uint64(33)
-    h[w == 0] = 0  # padding: tokens hold no zero byte
+    h *= w != 0  # padding: tokens hold no zero byte (a product, not a masked
+    # assignment: 54 -> 19 us for a column of 30,000 words)
     return h
 
 
