@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
@@ -51,7 +51,7 @@ from app.file_formats import (
 from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
 from app.open_run import ask_for_qrels, needs_qrels
-from app.opening import evaluated, stat_or_none
+from app.opening import evaluated, out_of_memory, stat_or_none
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
@@ -331,13 +331,29 @@ class FileOps(QObject):
             ev = evaluated(doc) if doc is not None and not Journal(path).exists() else None
             return doc, then, ev
 
-        self.task = run_task(
+        def failed(exc: BaseException) -> None:
+            show_error(self.window, self.tr("Could not open"),
+                       out_of_memory(path) if isinstance(exc, MemoryError) else exc)
+
+        self.task = task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
             on_done=lambda read: self._opened_or_import(*read, path=path, qrels=qrels),
-            on_error=lambda exc: show_error(self.window, self.tr("Could not open"), exc),
+            on_error=failed,
         )
-        gate.show(self.task.dialog)
-        return self.task
+        # The window closed while the file is read: Cancel (the read stops, core.io.stop).
+        self.window.installEventFilter(self)
+        for over in (task.finished, task.failed, task.cancelled):
+            over.connect(lambda *_: self.window.removeEventFilter(self))
+        gate.show(task.dialog)
+        return task
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """(Installed on the window while File > Open reads: its close,
+        accepted, hides it; the read is not wanted then.)"""
+        if (event.type() == QEvent.Type.Hide and not event.spontaneous()
+                and self.task is not None and not self.task.done):
+            self.task.cancel()
+        return False
 
     def offer_recovery(self) -> bool:
         """Offer to replay a pending journal of the document already shown.

@@ -277,8 +277,10 @@ def _show_read(window: WindowApi, reading: Reading, path: str | Path,
         return window.path
     except (NdcgError, OSError) as exc:
         problem = str(exc)
-    except MemoryError:  # (a run too large for this machine: as the command line says it)
-        problem = f"{path}: not enough memory to read it"
+    except MemoryError:  # (a run too large for this machine)
+        from app.opening import out_of_memory
+
+        problem = str(out_of_memory(path))
     from app.shown import boxed
 
     QMessageBox.warning(  # a long id or path in the error is shown cut

@@ -23,11 +23,12 @@ from core.model.presets import PRESETS, apply_preset
 
 if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
+    from core.errors import InputError
     from core.io.files import Head
     from core.model.document import Document
 
-__all__ = ["READING", "Reading", "evaluated", "load", "needs_qrels", "parse_args", "reading_key",
-           "start_reading", "stat_or_none"]
+__all__ = ["READING", "Reading", "evaluated", "load", "needs_qrels", "out_of_memory", "parse_args",
+           "reading_key", "start_reading", "stat_or_none"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -98,6 +99,16 @@ def evaluated(doc: Document) -> Evaluation | None:
         return evaluate(doc)
     except Exception:  # (the window's own evaluation reports it)
         return None
+
+
+def out_of_memory(path: str | Path) -> InputError:
+    """What the editor says when reading ``path`` (at launch, File > Open)
+    ran out of memory: what happened and what to do, in one line."""
+    from core.errors import InputError
+
+    return InputError("not enough memory to read it", file=str(path),
+                      hint="close other programs and open it again, or open it on a machine "
+                           "with more memory")
 
 
 def needs_qrels(path: Path) -> bool:

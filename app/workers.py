@@ -3,9 +3,13 @@
 A :class:`Task` runs one plain function on :class:`QThreadPool` and reports
 back on the UI thread through Qt signals (queued across threads). The window
 keeps painting and answering while it runs; the progress dialog's Cancel
-button abandons the task: its result, if it ever comes, is dropped. Core
-functions that accept a progress callback (``progress(done, total)``) get a
-determinate bar; the others show a busy bar.
+button abandons the task: its result, if it ever comes, is dropped, and a
+reader it runs stops at its next look (the task runs inside a
+:class:`core.io.stop.Stop`: the readers of :mod:`core.io` raise
+:class:`~core.io.stop.Stopped` within a megabyte or :data:`~core.io.stop.LINES`
+lines, and a child process helping them is killed). Core functions that
+accept a progress callback (``progress(done, total)``) get a determinate
+bar; the others show a busy bar.
 
 Example::
 
@@ -15,7 +19,6 @@ Example::
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +27,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from app.shown import boxed
 from core.errors import NdcgError
+from core.io.stop import Stop, Stopped, stoppable
 
 __all__ = ["Cancelled", "LatestJob", "Task", "error_text", "run_task", "show_error"]
 
@@ -60,7 +64,7 @@ class _Signals(QObject):
 
 
 class _Runnable(QRunnable):
-    def __init__(self, work: Work, signals: _Signals, cancel: threading.Event) -> None:
+    def __init__(self, work: Work, signals: _Signals, cancel: Stop) -> None:
         super().__init__()
         self.setAutoDelete(True)
         self._work = work
@@ -75,8 +79,9 @@ class _Runnable(QRunnable):
 
         try:
             try:
-                result = self._work(progress, self._cancel.is_set)
-            except Cancelled:
+                with stoppable(self._cancel):  # Cancel stops the readers too (core.io.stop)
+                    result = self._work(progress, self._cancel.is_set)
+            except (Cancelled, Stopped):
                 self._signals.failed.emit(Cancelled())
             except Exception as exc:  # every failure goes back to the UI thread
                 self._signals.failed.emit(exc)
@@ -108,7 +113,7 @@ class Task(QObject):
                  pool: QThreadPool | None = None, show_after_ms: int = 400) -> None:
         super().__init__(parent)
         self.setObjectName("task")
-        self._cancel = threading.Event()
+        self._cancel = Stop()
         self._done = False
         self._signals = _Signals()  # lives on the UI thread: its slots run here
         self._signals.progressed.connect(self._on_progress)
@@ -134,7 +139,8 @@ class Task(QObject):
 
     @Slot()
     def cancel(self) -> None:
-        """Abandon the task: its result is dropped, :attr:`cancelled` is emitted."""
+        """Abandon the task: its result is dropped, :attr:`cancelled` is
+        emitted; a reader it runs stops at its next look (:mod:`core.io.stop`)."""
         if self._done:
             return
         self._cancel.set()
@@ -238,7 +244,7 @@ class LatestJob(QObject):
             except Exception as exc:  # reported, with its key, on the UI thread
                 return (number, key, _Failed(exc))
 
-        self._pool.start(_Runnable(tagged, self._signals, threading.Event()))
+        self._pool.start(_Runnable(tagged, self._signals, Stop()))
 
     def cancel(self) -> None:
         """Drop whatever is running or waiting."""

@@ -573,8 +573,9 @@ def test_a_run_too_large_for_memory_while_the_window_waits_opens_the_example(
         qtbot.waitUntil(lambda: window.document.n_queries > 0)
 
     window, _reading = _launch_held(monkeypatch, tmp_path, during)
-    assert warned == [f"{tmp_path / 'r.run'}: not enough memory to read it\n\n"
-                      "The bundled example opens instead."]
+    assert warned == [f"{tmp_path / 'r.run'}: not enough memory to read it (close other "
+                      "programs and open it again, or open it on a machine with more "
+                      "memory)\n\nThe bundled example opens instead."]
     assert window.path is None
     assert window.centralWidget().isEnabled()
     assert window.grid_panel.split.isVisible()

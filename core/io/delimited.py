@@ -36,6 +36,8 @@ from core.io.files import stem
 from core.io.headers import ALIASES as HEADER_ALIASES
 from core.io.headers import REQUIRED, header_delimiter, match_header, normalize
 from core.io.sheet_scan import scan_sheet
+from core.io.stop import LINES
+from core.io.stop import check as check_stopped
 from core.io.textfile import DETECT, line_text, read_detected, read_text
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -220,6 +222,8 @@ def _rows(reader: Any, header: list[str], query: int, text: str, delim: str,
     try:
         for row in reader:
             line, start = start, reader.line_num + 1
+            if not len(data) % LINES:
+                check_stopped()  # a read stopped from another thread ends here (core.io.stop)
             if len(row) != width or not row[query]:
                 if _blank(row):
                     continue

@@ -33,6 +33,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
+from core.io.stop import check as check_stopped
 from core.io.trec import alloc
 from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece
 from core.io.trec.join import first_repeat, pair_keys
@@ -228,6 +229,7 @@ def _scan(data: bytes, start: int, delim: int, width: int,
         chunks = _pieces(data, start)
         sizes: deque[int] = deque()
         while True:
+            check_stopped()  # a read stopped from another thread ends here (core.io.stop)
             while len(pending) < 2:
                 chunk = next(chunks, None)
                 if chunk is None:

@@ -21,6 +21,8 @@ import numpy.typing as npt
 from core.engine.order import Ahead, give_order, order_ahead, ties_follow_gains, uniform_blocks
 from core.errors import InputError
 from core.io.files import stem
+from core.io.stop import LINES
+from core.io.stop import check as check_stopped
 from core.io.trec import scan
 from core.io.trec.both import read_both
 from core.io.trec.columns import Column, IntArray, Table, U64Array
@@ -418,9 +420,11 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     del qrels_code
     if qrels.tied and _qrels_repeat(qt, qrels_path):
         return None
+    check_stopped()  # between the join's blocks: a stopped read ends here (core.io.stop)
     ranked = _sorted_pairs(run_query, run_key, bits, groups[0])
     if ranked.tied and _run_repeat(run, rt, query_ids, run_query, run_key, rows):
         return None
+    check_stopped()
     if release:  # no way back to the line reader now: the run's codes are spent
         rt.query.code = np.empty(0, dtype=np.int32)
         if not (ranked.tied or keep_keys):  # and its keys (the search compares them on ties only)
@@ -432,6 +436,7 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
+    check_stopped()
     ordered = None if ahead is None else ahead.result()  # before _assemble takes the columns
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
                     keep_keys=keep_keys)
@@ -586,6 +591,8 @@ def _join_lines(run: Run, judged: Path | Qrels, conventions: Conventions | None,
     grade = np.full(len(rows), np.nan)
     retrieved: dict[str, set[str]] = {q: set() for q in keep_q}
     for j in range(len(rows)):
+        if not j % LINES:
+            check_stopped()  # (core.io.stop)
         q = query[j]
         s = source[j]
         g = qrels[q].get(s)

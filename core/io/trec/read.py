@@ -17,6 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.io.stop import LINES
+from core.io.stop import check as check_stopped
 from core.io.trec import scan
 from core.io.trec.columns import Columns
 from core.io.trec.scan import FloatArray, decode_all
@@ -40,6 +42,8 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
     qrels: Qrels = {}
     where: dict[tuple[str, str], int] = {}
     for line_no, line in enumerate(read_bytes(path).splitlines(), start=1):
+        if not line_no % LINES:
+            check_stopped()  # a read stopped from another thread ends here (core.io.stop)
         parts = line.split()
         if not parts:
             continue
@@ -146,6 +150,8 @@ class Run:
         queries: dict[bytes, str] = {}
         q_app, s_app, sc_app, l_app = query.append, source.append, score.append, line.append
         for line_no, text in enumerate(raw.splitlines(), start=1):
+            if not line_no % LINES:
+                check_stopped()  # (core.io.stop)
             parts = text.split()
             if not parts:
                 continue

@@ -17,6 +17,8 @@ from core.io.safety import (
     formula_rows,
 )
 from core.io.safety.ods import ods_formula_cells
+from core.io.stop import Stopped
+from core.io.stop import check as check_stopped
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
@@ -149,7 +151,7 @@ def _reading(name: str, sheet: Callable[[], str]) -> Iterator[None]:
     the sheet being read."""
     try:
         yield
-    except InputError:
+    except (InputError, Stopped):
         raise
     except Exception as exc:  # calamine's own error classes vary by version
         raise InputError(
@@ -176,6 +178,7 @@ class _Book:
     def rows(self, sheet: str) -> list[list[Any]]:
         """A sheet's cells from A1 (rows keep their sheet positions); [] when
         the workbook has no such sheet."""
+        check_stopped()  # a read stopped from another thread ends before each sheet (core.io.stop)
         if sheet not in self.check.parts:
             return []
         if self.ods is not None:
@@ -186,6 +189,7 @@ class _Book:
     def candidates(self) -> tuple[CandidateCells, set[int]]:
         """The Candidates cells reopening reads, and the rows whose grade
         cell holds a formula (:func:`read_workbook` says how)."""
+        check_stopped()
         if self.ods is not None and self.ods.candidates is not None:
             return self.ods.candidates, self.ods.formulas
         if self.check.kind == "xlsx":
@@ -201,6 +205,7 @@ class _Book:
         column (:func:`~core.io.workbook.saved_rows.read_saved_candidates`),
         or, when some cell is in a form that reader leaves alone, the sheet
         parsed."""
+        check_stopped()
         path, check = self.path, self.check
         found = (read_saved_candidates(path, check, str(path)) if check.kind == "xlsx"
                  else None)

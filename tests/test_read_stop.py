@@ -1,0 +1,107 @@
+"""A read stopped from another thread (core.io.stop) ends at the next look of
+every reader the editor reads through, not only the fast TREC reader's: the
+line-by-line TREC readers and the join's every :data:`LINES` lines, the join
+between its blocks, the worksheet readers (fast and careful), a workbook
+before each sheet. Each test lets a given number of looks pass, then the
+stop is seen: :class:`Stopped`, and the reader looked exactly once more (a
+reader that never looks returns its document, and the test fails)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.engine.evaluation import evaluate
+from core.io.delimited import read_delimited
+from core.io.stop import LINES, Stop, Stopped, stoppable
+from core.io.trec import scan
+from core.io.trec.join import document_from_judged, document_from_trec
+from core.io.trec.read import QrelsColumns, Run, read_qrels
+from core.io.workbook import export_workbook, read_workbook
+from core.model.examples import seed_document
+
+#: Rows in the files: past two looks of a line-by-line reader.
+ROWS = 2 * LINES + 10
+
+
+class After(Stop):
+    """A stop seen set from its ``looks + 1``-th look on (the reader's
+    looks counted: a reader looking before each piece or every
+    :data:`LINES` lines)."""
+
+    def __init__(self, looks: int) -> None:
+        super().__init__()
+        self.looks, self.seen = looks, 0
+
+    def is_set(self) -> bool:
+        self.seen += 1
+        return self.seen > self.looks
+
+
+def _stopped(read, looks: int) -> int:  # type: ignore[no-untyped-def]
+    """``read()`` under a stop seen at the look after ``looks``: the looks made."""
+    stop = After(looks)
+    with stoppable(stop), pytest.raises(Stopped):
+        read()
+    return stop.seen
+
+
+@pytest.fixture(scope="module")
+def trec(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("trec")
+    run, qrels = folder / "run.txt", folder / "qrels.txt"
+    # 20 queries of ROWS // 20 candidates; every other one judged.
+    per = ROWS // 20
+    run.write_text("".join(f"q{i // per} Q0 d{i} {i % per + 1} {1.0 / (i % per + 1)} t\n"
+                           for i in range(ROWS)))
+    qrels.write_text("".join(f"q{i // per} 0 d{i} {i % 3}\n" for i in range(0, ROWS, 2)))
+    return run, qrels
+
+
+def test_the_line_by_line_run_reader_looks_every_lines(trec: tuple[Path, Path],
+                                                       monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(scan, "scan_file", lambda *a, **k: None)  # the line reader's file
+    assert _stopped(lambda: Run(trec[0]), 1) == 2  # at line 2 x LINES, not at the end
+
+
+def test_the_line_by_line_qrels_reader_looks_every_lines(trec: tuple[Path, Path]):
+    assert _stopped(lambda: read_qrels(trec[1]), 0) == 1
+
+
+def test_the_join_looks_between_its_blocks(trec: tuple[Path, Path]):
+    run, qrels = Run(trec[0]), QrelsColumns(trec[1])  # read: only the join looks
+    assert _stopped(lambda: document_from_trec(run, qrels), 0) == 1
+    # The last look is past the sorts and the search, before the document.
+    assert _stopped(lambda: document_from_trec(Run(trec[0]), qrels), 2) == 3
+    doc = document_from_trec(Run(trec[0]), qrels)  # (not stopped: the whole join)
+    assert len(doc) == ROWS
+
+
+def test_the_join_on_ids_text_looks_every_lines(trec: tuple[Path, Path]):
+    run, judged = Run(trec[0]), read_qrels(trec[1])[0]
+    assert _stopped(lambda: document_from_judged(run, judged), 1) == 2
+
+
+def _sheet(path: Path, quoted: bool, rows: int) -> Path:
+    head = '"query",source_id,score,grade\n' if quoted else "query,source_id,score,grade\n"
+    path.write_text(head + "".join(f"q{i // 1000},d{i},{i % 7},{i % 3}\n" for i in range(rows)))
+    return path
+
+
+def test_the_worksheet_readers_look_every_piece_and_every_lines(tmp_path: Path):
+    fast = _sheet(tmp_path / "fast.csv", quoted=False, rows=100_000)
+    assert fast.stat().st_size > 1 << 20  # two pieces of a megabyte: a look before the second
+    assert _stopped(lambda: read_delimited(fast), 1) == 2
+    # A quoted header: the csv module reads it.
+    careful = _sheet(tmp_path / "careful.csv", quoted=True, rows=ROWS)
+    assert _stopped(lambda: read_delimited(careful), 2) == 3  # rows 0, LINES, 2 x LINES
+
+
+def test_a_workbook_looks_before_each_sheet_and_says_stopped(tmp_path: Path):
+    book = tmp_path / "book.xlsx"
+    export_workbook(evaluate(seed_document()), book)
+    for looks in (0, 1, 2):  # the metadata, the conventions, the candidates
+        # Stopped, not "the workbook cannot be read" (core.io.workbook.reader._reading).
+        assert _stopped(lambda: read_workbook(book), looks) == looks + 1
+    assert len(read_workbook(book)) == len(seed_document())
