@@ -713,6 +713,26 @@ def test_a_grade_left_out_as_declared_says_so(tmp_path: Path) -> None:
     assert {c.header: c.reason for c in declared.columns}["grade_ben"] == "declared"
 
 
+def test_a_named_grade_column_left_out_gives_way_to_the_annotators(tmp_path: Path) -> None:
+    """A grade column named so (``relevance``) beside annotators' columns
+    named so wins the guess, and the import asks which; ``--map
+    grade=none`` leaves it out, so the annotators' columns are the grades
+    (it was refused as 'no grade column found', they named no more), the
+    column said left out as declared."""
+    sheet = tmp_path / "named.csv"
+    sheet.write_text("query,doc,relevance,grade_ana,grade_ben\nq1,d1,1,1,1\nq1,d2,3,1,2\n"
+                     "q1,d5,0,0,1\nq2,d3,2,2,2\nq2,d4,2,2,3\nq2,d6,0,0,0\n", encoding="utf-8")
+    with pytest.raises(InputError, match="2 more columns of grades like relevance's are not"):
+        import_sheet(sheet)
+    result = import_sheet(sheet, fields={"grade": "none"})
+    assert result.document.annotators == ["ana", "ben"]
+    assert result.document.grade.tolist() == [1, 1.5, 0.5, 2, 2.5, 0]
+    why = {c.header: (c.role, c.reason) for c in result.report.columns}
+    assert why["relevance"] == ("", "relevance: left out as declared (--map grade=none), not "
+                                "imported: the consensus is computed from the annotators' own "
+                                "grades")
+
+
 def test_a_written_consensus_under_another_rule_is_refused_under_the_mean(
         tmp_path: Path) -> None:
     """A worksheet written with ``--consensus maximum`` read back under the

@@ -192,7 +192,7 @@ def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]
 
 
 def _by_values(table: Table, header_row: int, header: list[str], found: dict[str, int],
-               wide: list[tuple[int, str]], marks: set[str],
+               wide: list[tuple[int, str]], marks: set[str], said_out: frozenset[int] = frozenset(),
                ) -> tuple[list[tuple[int, str]], list[tuple[str, str]], list[Flag],
                           list[tuple[int, str, str]]]:
     """The fields the names left unknown, read from the cells
@@ -201,13 +201,15 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     platform's marks of rows that are not judgments
     (:mod:`~core.io.annotator.platform`). Returns the wide columns, the
     reasons, the flag columns and the columns left out (column, why, the
-    flag that would use it)."""
+    flag that would use it); ``said_out``: a grade column the user left out
+    (``--map grade=none``), left out as a combined one."""
     # a summary row (Average, with a blank where the source id goes) counts
     # no value of any column: the rows' tally skips it
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r)) and not summary_row(r, None, len(header))]
     profiles = profile_columns(sample, header, marks)
     taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
+    taken |= said_out
     if len(wide) == 1 and "grade" not in found:
         # One column named as one person's grades: the grade column, whose
         # annotator (if any) another column names.
@@ -352,7 +354,8 @@ def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
 
 
 def detect_mapping(table: Table, header_row: int | None = None,
-                   given: dict[str, int] | None = None) -> ColumnMapping:
+                   given: dict[str, int] | None = None,
+                   grade_out: bool = False) -> ColumnMapping:
     """Guess the header row (unless given, 0-based) and which column holds what.
 
     Columns are named by their headers; an exact grade column gives a long
@@ -361,7 +364,9 @@ def detect_mapping(table: Table, header_row: int | None = None,
     Without a named grade column, the columns whose cells read as grades
     are taken. ``given``: fields whose columns the user declared, over the
     names; the rest are read around them (a query declared, the source id
-    is the column that fixes it).
+    is the column that fixes it). ``grade_out``: the user left the grade
+    column out (``--map grade=none``): a column named so gives way to the
+    annotators' columns beside it.
     """
     untold = False
     if header_row is None:
@@ -374,6 +379,8 @@ def detect_mapping(table: Table, header_row: int | None = None,
     if "grade" in found and wide and found["grade"] == written_consensus(header) and not (
             given and "grade" in given):
         del found["grade"]  # the consensus this tool wrote beside its annotators' columns
+    said_out = frozenset([found.pop("grade")]) if grade_out and "grade" in found and wide \
+        else frozenset()
     if "grade" in found and wide:
         # An exact grade column wins; per-annotator columns stay unmapped
         # unless the user maps them.
@@ -381,7 +388,8 @@ def detect_mapping(table: Table, header_row: int | None = None,
     marks = {m.strip().casefold() for m in (*ColumnMapping().unknown_marks,
                                             *ColumnMapping().unrateable_marks)}
     named_wide = list(wide)
-    wide, reasons, flags, left = _by_values(table, header_row, header, found, wide, marks)
+    wide, reasons, flags, left = _by_values(table, header_row, header, found, wide, marks,
+                                            said_out)
     if wide and wide == named_wide:
         reasons.insert(0, ("annotators", f"{', '.join(n for _, n in wide)}, named so: one "
                            "column of grades per annotator"))

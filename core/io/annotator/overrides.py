@@ -69,7 +69,10 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     if header_row is not None and not 0 <= header_row <= max(len(table.rows), 1):
         raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
                          file=table.file, sheet=table.sheet, hint="pass --header-row N")
-    mapping = detect_mapping(table, None if header_row is None else header_row - 1)
+    out = any(_field(f, file=table.file) == "grade" and ref.strip().casefold() == "none"
+              for f, ref in (fields or {}).items())  # the annotators' columns are the grades
+    mapping = detect_mapping(table, None if header_row is None else header_row - 1,
+                             grade_out=out)
     header = table.header(mapping)
     where: dict[str, Any] = {"file": table.file, "sheet": table.sheet}
     chosen: dict[str, int | None] = {
@@ -77,7 +80,7 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
         else find_column(header, ref, **where) for f, ref in (fields or {}).items()}
     given = {f: c for f, c in chosen.items() if c is not None and f in ("query", "source_id")}
     if given:  # read the others around the declared query or source
-        again = detect_mapping(table, mapping.header_row, given)
+        again = detect_mapping(table, mapping.header_row, given, grade_out=out)
         mapping = again.replace(reasons=(
             *((f, why) for f, why in mapping.reasons if f == "header"),
             *((f, why) for f, why in again.reasons if f not in given)))
