@@ -927,6 +927,14 @@ def test_a_sheet_whose_every_judgment_is_rejected_is_refused_and_nothing_written
     assert code == 0
     assert "2 judgments read in 2 rows: 1 imported, 1 rejected" in out
     assert out_csv.exists()
+    # --help says what README and docs/import.md say: never when every one was.
+    with pytest.raises(SystemExit):
+        main(["import", "--help"], io.StringIO())
+    assert (
+        "--allow-rejected write the output even though some judgments were rejected "
+        "(without them; each is listed in --report), not when every one was; by default "
+        "an import with rejected judgments writes nothing and exits with status 2") in " ".join(
+            capsys.readouterr().out.split())
 
 
 def filtered_sheet(path: Path) -> Path:

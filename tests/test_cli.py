@@ -311,3 +311,18 @@ def test_export_unknown_suffix(tmp_path, capsys):
     code, _ = run(["export", str(EXAMPLE_PATH), "-o", str(tmp_path / "x.bin")])
     assert code == 2
     assert "--to" in capsys.readouterr().err
+
+
+def test_running_out_of_memory_says_what_to_do(monkeypatch, capsys):  # type: ignore[no-untyped-def]
+    """A command that runs out of memory ends in one line with status 2,
+    saying what to do, as the editor's message does (app.opening.out_of_memory)."""
+    import app.cli.main as cli
+
+    def too_large(args, out):  # type: ignore[no-untyped-def]
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "cmd_evaluate", too_large)
+    assert main(["evaluate", str(EXAMPLE_PATH)], io.StringIO()) == 2
+    assert capsys.readouterr().err == (
+        "ndcg-worksheet: error: not enough memory for this input (close other programs and "
+        "run it again, or run it on a machine with more memory)\n")

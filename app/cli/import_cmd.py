@@ -78,8 +78,8 @@ def add_import_parser(sub: Any) -> None:
                    "scale in sentences, if any; none: leave them out")
     p.add_argument("--allow-rejected", action="store_true",
                    help="write the output even though some judgments were rejected (without "
-                   "them; each is listed in --report); by default an import with rejected "
-                   "judgments writes nothing and exits with status 2")
+                   "them; each is listed in --report), not when every one was; by default an "
+                   "import with rejected judgments writes nothing and exits with status 2")
     p.add_argument("--report", metavar="REPORT.json",
                    help="write what was read, imported and rejected (row, column, reason)")
     p.set_defaults(func=cmd_import)

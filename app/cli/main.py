@@ -178,8 +178,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         # escape sequence is shown escaped, never acted on by the terminal).
         print(f"{PROG}: error: {visible(stdin.named(str(exc)))}", file=sys.stderr)
         return 2
-    except MemoryError:
-        print(f"{PROG}: error: not enough memory for this input", file=sys.stderr)
+    except MemoryError:  # (the editor says it naming the file: app.opening.out_of_memory)
+        print(f"{PROG}: error: not enough memory for this input (close other programs and "
+              "run it again, or run it on a machine with more memory)", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -426,9 +426,7 @@ def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], L
     columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
                for c, _ in mapping.sources()]
     labels = text_labels(columns, mapping)
-    header = table.header(mapping)
-    said = " | ".join(header[c] for c, _ in mapping.sources() if c < len(header))
-    return labels, guess_labels(labels, said)
+    return labels, guess_labels(labels, mapping.sources_header(table.header(mapping)))
 
 
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:

@@ -188,9 +188,8 @@ def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
     found = text_labels([sheet.column(c) for c, _ in sheet.mapping.sources()], sheet.mapping)
     if not found and not answers:
         return None
-    said = " | ".join(sheet.header[c] for c, _ in sheet.mapping.sources()
-                      if c < len(sheet.header))  # a header listing the scale's levels
-    guessed = guess_labels({t: n for t, n in found.items() if t not in answers}, said)
+    guessed = guess_labels({t: n for t, n in found.items() if t not in answers},
+                           sheet.mapping.sources_header(sheet.header))
     if answers:
         guessed.grades = {**guessed.grades, **answers}
         guessed.scale = "; ".join(x for x in ("the grades given to the labels", guessed.scale)

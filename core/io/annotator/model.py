@@ -171,6 +171,11 @@ class ColumnMapping:
             return [(self.grade, "")] if self.grade is not None else []
         return list(self.grades)
 
+    def sources_header(self, header: Sequence[str]) -> str:
+        """The grade columns' headers, where a header may list the scale's
+        levels (:func:`core.io.annotator.scales.named_scale` reads them)."""
+        return " | ".join(str(header[c]) for c, _ in self.sources() if c < len(header))
+
     def used_columns(self) -> dict[int, str]:
         """Column index -> the field it feeds."""
         out = {getattr(self, f): f for f in SINGLE_FIELDS if getattr(self, f) is not None}
