@@ -67,6 +67,10 @@ class PlotDock:
             assert layout is not None
             self.placeholder.hide()
             layout.addWidget(self._panel)
+            # A widget added to a shown parent is shown by a queued call
+            # (QLayout::addChildWidget): shown here, the panel is in view as
+            # soon as it exists, not one turn of the event loop later.
+            self._panel.show()
         return self._panel
 
     @property
