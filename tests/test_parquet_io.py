@@ -453,3 +453,18 @@ def test_dictionary_and_chunked_columns_are_read_as_their_text():
     with pytest.raises(InputError, match="column 'query': row 2 has no id"):
         _join(run.set_column(0, "query", pa.DictionaryArray.from_arrays(
             pa.array([0, None, 0, 0, 0]), pa.array(["a"]))), qrels)
+
+
+@pytest.mark.parametrize("preset", [None, "trec_eval"])
+def test_the_order_worked_out_beside_the_join_is_the_engines(tmp_path, monkeypatch, preset):
+    # The run's ranked order (trec_eval's tie order; the defaults' averaged
+    # tie groups) worked out beside the Parquet join, as the TREC join does
+    # for a large run (forced here for a small one): the same numbers.
+    run_pq, qrels_pq = as_parquet(tmp_path, DATA / "results.test", DATA / "qrels.test")
+    flags = ["--preset", preset] if preset else []
+    text = evaluate_json(str(DATA / "results.test"), "--qrels", str(DATA / "qrels.test"), *flags)
+    monkeypatch.setattr(columnar, "_AHEAD_FROM", 0)
+    with mock.patch("core.io.columnar.give_order", wraps=columnar.give_order) as handed:
+        got = evaluate_json(str(run_pq), "--qrels", str(qrels_pq), *flags)
+    assert handed.called
+    assert got == text

@@ -104,20 +104,34 @@ def query_ids(table: pa.Table, name: str, file: str) -> Any:
         _refuse_missing(_missing(col), name, file)
         return col.dictionary_encode()
     values = as_text(col.dictionary, name, file)
-    code = col.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    _refuse_missing(np.append(_missing(values), True)[code], name, file)  # -1: null
+    code = col.indices.to_numpy(zero_copy_only=False) if not col.null_count else (
+        col.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64))
+    bad = _missing(values)
+    if col.null_count or bad.any():  # rows naming no entry, or a null or empty one
+        _refuse_missing(np.append(bad, True)[code], name, file)  # (-1: null)
     distinct = values.dictionary_encode()
-    code = distinct.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)[code]
-    values = distinct.dictionary
+    if len(distinct.dictionary) < len(values):  # an id listed twice
+        code = distinct.indices.fill_null(0).to_numpy(zero_copy_only=False)[code]  # (null: unused)
+        values = distinct.dictionary
+    return _first_appearance(code, values)
+
+
+def _first_appearance(code: npt.NDArray[np.integer[Any]], values: Any) -> Any:
+    """Rows' ``code`` among distinct ``values`` as a dictionary array whose
+    dictionary lists the values in the order the rows first name them
+    (unused ones left out): as it is when they are so (each row names a
+    value named before or the next one)."""
+    import pyarrow as pa
+
     seen = np.maximum.accumulate(code)
     if code.size and not (seen[0] == 0 and bool(np.all(np.diff(seen) <= 1))
                           and int(seen[-1]) == len(values) - 1):
-        used, first = np.unique(code, return_index=True)  # not in first-appearance order
+        used, first = np.unique(code, return_index=True)
         used = used[np.argsort(first)]
         rank = np.empty(len(values), dtype=np.int64)
         rank[used] = np.arange(used.size)
         code, values = rank[code], values.take(pa.array(used))
-    return pa.DictionaryArray.from_arrays(pa.array(code, pa.int64()), values)
+    return pa.DictionaryArray.from_arrays(pa.array(code), values)
 
 
 #: Ids copied into an :class:`~core.model.ids.IdBytes` arena at a time.
