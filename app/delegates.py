@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.models.roles import CHOICES_ROLE, LABEL_ROLE, TIE_ROLE
+from app.models.roles import CHOICES_ROLE, DIGITS_ROLE, LABEL_ROLE, TIE_ROLE
 from core.model.numbers import fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "NumberDelegate", "RankDelegate",
@@ -123,7 +123,16 @@ class GradeWordsDelegate(NumberDelegate):
 
 
 class ScoreDelegate(NumberDelegate):
-    """Rounded scores; the editor is read-only and shows the full precision."""
+    """Rounded scores, each with the digits it needs to be told apart from
+    the scores above and below it that differ (``DIGITS_ROLE``; equal scores,
+    a tie, show equal); the editor is read-only and shows the full precision."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        value = index.data(Qt.ItemDataRole.DisplayRole)
+        needed = index.data(DIGITS_ROLE)
+        if isinstance(value, float) and isinstance(needed, int) and needed > self._decimals():
+            option.text = format_number(value, needed)
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: Index) -> QWidget:

@@ -386,7 +386,8 @@ class MainWindow(WindowApi):
         """Push an undoable change of conventions; the error text if refused."""
         if new == self.conventions:
             return None
-        problem = self._push(SetConventions(new, text or "change conventions"))
+        problem = self._push(SetConventions(new, text or "change conventions",
+                                            who=self.reviewer()))
         if problem is not None:
             self.conventions_panel.set_conventions(self.conventions)
             self.conventions_panel.show_error(problem)

@@ -62,7 +62,8 @@ class Changes:
     document : bool
         The whole document was replaced (opened, recovered, imported).
     audit : tuple of AuditEntry
-        The entries this step appended to the audit log.
+        The entries this step appended to the audit log: one per row, or
+        for a change of conventions one per convention changed.
     origin : str
         ``app`` (a new edit), ``undo``, ``redo``, ``open`` or ``save``. A
         record of origin ``save`` changes nothing (:attr:`empty`): only the
@@ -242,7 +243,8 @@ class Worksheet:
             if edit.conventions == self.conventions:
                 return Changes()
             step = _Step(edit, self.conventions, next(self._states))
-            changes = self._set_conventions(edit.conventions, "app", edit.text)
+            changes = self._set_conventions(edit.conventions, "app", edit.text, edit.who,
+                                            edit.text)
         else:
             edit = self._effective(edit)
             if not edit.rows:
@@ -265,7 +267,8 @@ class Worksheet:
         edit = step.edit
         if isinstance(edit, SetConventions):
             assert isinstance(step.before, Conventions)
-            changes = self._set_conventions(step.before, "undo", edit.text)
+            changes = self._set_conventions(step.before, "undo", edit.text, edit.who,
+                                            f"undo of {edit.text}")
         else:
             assert isinstance(step.before, tuple)
             back = range(len(edit.rows) - 1, -1, -1)  # the last written is undone first
@@ -282,7 +285,8 @@ class Worksheet:
             return None
         edit = self._history[self._done].edit
         if isinstance(edit, SetConventions):
-            changes = self._set_conventions(edit.conventions, "redo", edit.text)
+            changes = self._set_conventions(edit.conventions, "redo", edit.text, edit.who,
+                                            f"redo: {edit.text}")
         else:
             notes = [f"redo: {edit.note(i)}".rstrip(": ") for i in range(len(edit.rows))]
             changes = self._set_grades(edit.rows, edit.values, edit.who, notes, "redo",
@@ -320,12 +324,13 @@ class Worksheet:
                          edit.who, tuple(edit.notes[i] for i in keep) if edit.notes else (),
                          edit.text, edit.seconds)
 
-    def _set_conventions(self, conventions: Conventions, origin: str, text: str) -> Changes:
+    def _set_conventions(self, conventions: Conventions, origin: str, text: str, who: str,
+                         note: str) -> Changes:
         ev = evaluate(self._doc, conventions)  # raises before anything changes
-        self._doc.conventions = conventions
+        entries = self._doc.set_conventions(conventions, who=who, note=note, origin=origin)
         self._ev = ev
         return Changes(queries=np.arange(self._doc.n_queries, dtype=np.int64),
-                       conventions=True, origin=origin, text=text)
+                       conventions=True, audit=tuple(entries), origin=origin, text=text)
 
     def _set_grades(self, rows: list[int] | tuple[int, ...], values: tuple[GradeValue, ...]
                     | list[GradeValue], who: str, notes: list[str], origin: str,

@@ -166,3 +166,42 @@ def test_opening_a_file_reaches_every_view_through_the_session(
     assert _edit_menu(window) == [("&Undo", False), ("&Redo", False)]
     assert window.windowTitle().startswith("other.xlsx[*]")
     assert ops.path == other
+
+
+def test_a_convention_changed_in_the_panel_is_audited_saved_and_reopened(
+        qtbot: Any, book: Path):
+    """A change of conventions (and its undo and redo) is in the audit log as
+    grades are, and the saved workbook's Audit sheet and Report say it."""
+    import openpyxl
+
+    from core.io.workbook import SHEETS
+    window, _ops = _open(qtbot, book)
+    combo = window.conventions_panel.combos["ties"]
+    was, before = window.conventions.ties, len(window.document.audit)
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Down)  # the next tie rule
+    now = window.conventions.ties
+    assert now != was
+    _keys(qtbot, window, Qt.Key.Key_Z)
+    assert window.conventions.ties == was
+    _keys(qtbot, window, Qt.Key.Key_Z, CTRL | SHIFT)
+    log = window.document.audit[before:]
+    change, back = f"ties = {was.value}", f"ties = {now.value}"
+    assert [(e.who, e.query, e.source_id, e.before, e.after, e.origin) for e in log] == [
+        ("ana", "—", "—", change, back, "app"), ("ana", "—", "—", back, change, "undo"),
+        ("ana", "—", "—", change, back, "redo")]
+    assert window.audit_model.rowCount() == before + 3  # the audit log's view shows them
+
+    _keys(qtbot, window, Qt.Key.Key_S)
+    qtbot.waitUntil(lambda: not window.isWindowModified(), timeout=20_000)
+    reopened = load_document(book)
+    assert reopened.conventions.ties == now
+    assert reopened.audit[before:] == log  # kept, not taken again as a spreadsheet edit
+    wb = openpyxl.load_workbook(book)
+    try:
+        report = [c for row in wb[SHEETS["report"]].iter_rows(values_only=True) for c in row]
+        audit = list(wb[SHEETS["audit"]].iter_rows(min_row=2, values_only=True))
+    finally:
+        wb.close()
+    assert "3 changes recorded: 3 of conventions (ties): see the Audit sheet." in report
+    assert [r[4:6] for r in audit] == [(change, back), (back, change), (change, back)]

@@ -283,3 +283,36 @@ def test_audit_log_time_follows_the_day_and_answers_only_its_roles(monkeypatch):
                  Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.EditRole):
         assert model.data(when, role) is None
         assert model.data(seconds, role) is None
+
+
+def test_scores_show_the_digits_that_tell_neighbours_apart(qtbot):
+    """At 2 decimals 0.9982, 0.9977 and 0.9958 read "1.00 1.00 1.00", a tie
+    the engine does not see: each score shows the digits that tell it from
+    the scores above and below that differ; a true tie stays equal, a score
+    apart at 2 decimals stays at 2; the model keeps the full precision."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from app.window import MainWindow
+
+    doc = Document.from_columns(
+        query=["q"] * 6, source_id=list("abcdef"),
+        score=[0.9982, 0.9977, 0.9958, 0.5, 0.5, 0.25], grade=[1, 0, 1, 0, 1, 0])
+    w = MainWindow(doc)
+    qtbot.addWidget(w)
+    w.settings.decimals = 2
+    w.refresh_display_settings()
+    assert w.decimals() == 2
+    delegate = w.grid.itemDelegateForColumn(GridColumn.SCORE)
+
+    def shown(row: int) -> str:
+        option = QStyleOptionViewItem()
+        delegate.initStyleOption(option, w.grid_model.index(row, GridColumn.SCORE))
+        return option.text
+
+    assert [shown(r) for r in range(6)] == ["0.9982", "0.9977", "0.996", "0.50", "0.50",
+                                            "0.25"]
+    assert w.grid_model.index(2, GridColumn.SCORE).data() == 0.9958
+    w.settings.decimals = 4  # more digits asked than needed: as asked
+    w.refresh_display_settings()
+    assert [shown(r) for r in range(3)] == ["0.9982", "0.9977", "0.9958"]
+    w.session.mark_saved()

@@ -433,3 +433,42 @@ def test_the_summary_status_header_is_whole_after_a_fit_in_a_narrow_table(qtbot)
     table.resize(400, table.height())
     assert not table.isColumnHidden(CutoffColumn.STATUS)
     assert elided_headers(table) == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
+def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
+        qtbot, window, monkeypatch, tmp_path, width: int, height: int):
+    """At 1280x800 the Comparison dock's per-query table cut its "delta
+    (B - A)" header and scrolled sideways to its outcome column: every
+    sortable header reserved room for a sort arrow (ResizeToContents). Its
+    headers are whole (the delta's "B − A"), each column shown in view, at
+    1280x800 and 1920x1080; the outcome gives way only where it would not fit."""
+    from app.panels.fit import elided_headers
+    from app.review.compare_view import CompareColumn
+    from tests.test_app_review import _compare, _run_lines
+
+    w = window
+    _at(qtbot, w, width, height)
+    run = tmp_path / "b.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    w.docks["compareViewDock"].show()
+    w.docks["compareViewDock"].raise_()
+    _settle(qtbot, w)
+    table = view.table
+    assert table.model().rowCount() > 0
+    assert elided_headers(table) == []
+    assert table.horizontalScrollBar().maximum() == 0
+    shown = [c for c in CompareColumn if not table.isColumnHidden(c)]
+    last = shown[-1]
+    right = table.columnViewportPosition(last) + table.columnWidth(last)
+    assert right <= table.viewport().width(), (right, table.viewport().width())
+    # the outcome gives way first (the row's colour and the delta's sign say
+    # it), only where the room lacks; the query ids are elided, whole on hover
+    assert shown[:4] == list(CompareColumn)[:4]
+    if CompareColumn.OUTCOME not in shown:
+        assert right + view._fitted[CompareColumn.OUTCOME] > table.viewport().width()
+    assert table.model().headerData(CompareColumn.DELTA, Qt.Orientation.Horizontal) == "B − A"
+    query = table.model().index(0, CompareColumn.QUERY)
+    assert query.data(Qt.ItemDataRole.ToolTipRole) == query.data()
+    w.session.mark_saved()

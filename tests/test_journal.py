@@ -257,7 +257,7 @@ def test_each_step_journals_its_rows_resulting_states(sheet: Path):
     assert (entries[0]["who"], entries[0]["note"]) == ("bo", "why")
     assert entries[1]["reason"] == "paywall"
     session.undo()  # the resulting (original) states, the last written first
-    session.apply(SetConventions(doc.conventions.replace(cutoffs=(1,))))
+    session.apply(SetConventions(doc.conventions.replace(cutoffs=(1,)), who="bo"))
     assert counts == [2, 2, 1]
     assert [e["kind"] for e in journal.entries()[3:]] == ["grade", "grade", "conventions"]
     # Row 5 held 1 before the step; the last row written is undone first.
@@ -266,6 +266,10 @@ def test_each_step_journals_its_rows_resulting_states(sheet: Path):
     assert journal.replay(fresh).applied == 6
     _same(fresh, doc)
     assert fresh.conventions.cutoffs == (1,)
+    # the change of conventions' audit entry comes back with it, as written
+    assert fresh.audit[-1] == doc.audit[-1]
+    assert (fresh.audit[-1].who, fresh.audit[-1].before, fresh.audit[-1].after) == (
+        "bo", "cutoffs = all", "cutoffs = 1")
 
 
 CHILD = textwrap.dedent(

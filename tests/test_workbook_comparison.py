@@ -394,6 +394,25 @@ def test_changed_k_moves_the_deltas(recalculated: dict[str, Any]) -> None:
 
 
 @pytest.mark.libreoffice
+def test_the_charts_gains_and_losses_follow_the_sorted_deltas(
+        recalculated: dict[str, Any]) -> None:
+    """The Report's delta chart plots the hidden columns R (gains, green) and
+    S (losses, red): as LibreOffice computes them after a grade typed into
+    Candidates B made a loss, each sorted delta (P) is in one of them and
+    #N/A (no bar) in the other."""
+    sheet = recalculated["values"]["seed_graded"][COMPARISON_SHEETS["comparison"]]
+    first = COMPARISON_HEADER_ROW + 1
+    rows = [r[15:19] for r in sheet[first:first + 7]]  # seven common queries
+    deltas = [r[0] for r in rows if isinstance(r[0], int | float)]
+    assert deltas == sorted(deltas)
+    assert len(deltas) == 5
+    assert deltas[0] == pytest.approx(-1 / 3, abs=1e-12)  # case-A's loss
+    for p, _, gain, loss in rows:
+        want = ((p, "#N/A") if p >= 0 else ("#N/A", p)) if p in deltas else ("#N/A", "#N/A")
+        assert (gain, loss) == want
+
+
+@pytest.mark.libreoffice
 def test_grade_typed_into_run_b_moves_the_delta(recalculated: dict[str, Any]) -> None:
     """case-A's A (grade 3, ranked first in B) regraded 0 in Candidates B: B's
     NDCG@1 is 0, the delta 0 - 1/3, a loss; every resampling row is stale."""

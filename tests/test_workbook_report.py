@@ -311,8 +311,15 @@ def test_comparison_report_lists_regressions_and_charts_sorted_deltas(pair_book:
     assert [type(c).__name__ for c in charts] == ["BarChart", "LineChart", "BarChart"]
     first = COMPARISON_HEADER_ROW + 2
     n_common = 7  # the seed pair shares seven queries
-    (deltas,) = charts[2].series
-    assert deltas.val.numRef.f == f"Comparison!$P${first}:$P${first + n_common - 1}"
+    # Two series overlapped, over the sorted deltas split into losses (red)
+    # and gains (green): LibreOffice ignores a single series' colour for
+    # negative values and drew losses green.
+    losses, gains = charts[2].series
+    assert losses.val.numRef.f == f"Comparison!$S${first}:$S${first + n_common - 1}"
+    assert gains.val.numRef.f == f"Comparison!$R${first}:$R${first + n_common - 1}"
+    assert (losses.spPr.solidFill.srgbClr, gains.spPr.solidFill.srgbClr) == (
+        "D62728", "2CA02C")
+    assert charts[2].overlap == 100
     assert len(charts[1].series) == 2  # runs A and B against k
     wb.close()
     texts = list(_cells(pair_book, SHEETS["report"]).values())
@@ -325,6 +332,29 @@ def test_comparison_report_lists_regressions_and_charts_sorted_deltas(pair_book:
     assert numbers == sorted(numbers)
     assert sorted_deltas[len(numbers):] == ["#N/A"] * (n_common - len(numbers))
     assert any(str(t).startswith("At k = 1: mean NDCG ") for t in texts)
+
+
+def test_the_delta_chart_draws_losses_and_gains_apart(tmp_path: Path) -> None:
+    """Each sorted delta is in the gains' column (R) or the losses' (S),
+    "#N/A" (no bar) in the other, and the chart's cached bars are the same
+    (first cutoff k = 2: case-A gains, case-B loses; at k = 1 B only gains)."""
+    a, b = seed_pair()
+    path = tmp_path / "k2.xlsx"
+    conv = a.conventions.replace(cutoffs=(2, None))
+    export_comparison_workbook(compare(a, b, conv, resamples=20, seed=3), path)
+    first = COMPARISON_HEADER_ROW + 2
+    cells = _cells(path, COMPARISON_SHEETS["comparison"])
+    numbers = [v for r in range(first, first + 7) if isinstance(v := cells.get(f"P{r}"), float)]
+    assert any(d < 0 for d in numbers)
+    assert any(d > 0 for d in numbers)
+    split = [(cells.get(f"R{r}"), cells.get(f"S{r}")) for r in range(first, first + len(numbers))]
+    assert split == [(d, "#N/A") if d >= 0 else ("#N/A", d) for d in numbers]
+    wb = openpyxl.load_workbook(path)
+    losses, gains = wb[SHEETS["report"]]._charts[2].series
+    wb.close()
+    for series, kept in ((losses, lambda d: d < 0), (gains, lambda d: d >= 0)):
+        cached = {int(p.idx): float(p.v) for p in series.val.numRef.numCache.pt}
+        assert cached == {i: d for i, d in enumerate(numbers) if kept(d)}
 
 
 def test_formula_text_within_excel_limits(seed_book: Path, pair_book: Path) -> None:

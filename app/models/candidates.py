@@ -19,6 +19,7 @@ from app.models.looks import ITALIC, brush
 from app.models.roles import (
     CANDIDATE_ROLE,
     CHOICES_ROLE,
+    DIGITS_ROLE,
     DISPLAY,
     EDIT,
     LABEL_ROLE,
@@ -33,6 +34,7 @@ from core.engine.columns import GRID_COLUMNS, Align, CandidateColumn, ShownRows
 from core.engine.evaluation import Evaluation
 from core.engine.order import order_follows_grades
 from core.model.document import GradeState, grade_text
+from core.model.numbers import digits_apart
 
 __all__ = ["CandidateModel", "GridColumn"]
 
@@ -73,7 +75,7 @@ class GridColumn(IntEnum):
 #: The roles the grid answers; painting asks for many more, answered at once.
 _GRID_ROLES = frozenset({
     DISPLAY, EDIT, TOOLTIP, SORT_ROLE, TIE_ROLE, CANDIDATE_ROLE, LABEL_ROLE, CHOICES_ROLE,
-    WHOLE_ROLE,
+    WHOLE_ROLE, DIGITS_ROLE,
     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
     Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
 })
@@ -287,6 +289,8 @@ class CandidateModel(QAbstractTableModel):
         i = int(self._rows[row])
         if role == CANDIDATE_ROLE:
             return i
+        if role == DIGITS_ROLE:
+            return self._score_digits(shown, row) if col.key == "score" else None
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
             doc = shown.ev.doc
             return self.tr("{0}, query {1}, source {2}").format(
@@ -303,6 +307,15 @@ class CandidateModel(QAbstractTableModel):
                 return ITALIC
             return brush("unrateable" if word == GradeState.UNRATEABLE.label else "muted")
         return self._grade_and_tie_roles(shown, row, i, col.key, role, state)
+
+    def _score_digits(self, shown: ShownRows, row: int) -> int:
+        """The digits row ``row``'s score needs beside the rows above and
+        below (at 2 decimals 0.9982, 0.9977 and 0.9958 read "1.00" three
+        times, a tie the engine does not see)."""
+        score = shown.ev.doc.score
+        here = float(score[shown.row(row)])
+        return max((digits_apart(here, float(score[shown.row(r)]))
+                    for r in (row - 1, row + 1) if 0 <= r < self._rows.size), default=0)
 
     def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str, role: int,
                              state: GradeState) -> Any:

@@ -34,3 +34,6 @@ CHOICES_ROLE = Qt.ItemDataRole.UserRole + 5
 #: A cell's text whole, where DisplayRole cuts a long one (:mod:`app.shown`):
 #: what a copy takes.
 WHOLE_ROLE = Qt.ItemDataRole.UserRole + 6
+#: The digits after the point a score needs to be told apart from the scores
+#: above and below it that differ from it (0: none needed; a tie shows equal).
+DIGITS_ROLE = Qt.ItemDataRole.UserRole + 7

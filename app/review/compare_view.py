@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelection,
     QObject,
     Qt,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -41,9 +43,10 @@ from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
+from app.panels.fit import fit_columns, header_widths, show_yielding
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
-from app.review.common import RowsModel, SignedDelegate, read_only_table
+from app.review.common import Index, RowsModel, SignedDelegate, read_only_table
 from app.review.compare_stats import ComparisonStats
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
@@ -96,7 +99,9 @@ class ComparisonModel(RowsModel):
             CompareColumn.QUERY: self.tr("query"),
             CompareColumn.NDCG_A: self.tr("NDCG A"),
             CompareColumn.NDCG_B: self.tr("NDCG B"),
-            CompareColumn.DELTA: self.tr("delta (B - A)"),
+            # (short: "delta (B - A)" did not fit a side dock at 1280x800;
+            # the header's tooltip and the statistics above say "delta")
+            CompareColumn.DELTA: self.tr("B − A"),
             CompareColumn.OUTCOME: self.tr("B vs A"),
         }, parent)
         self.comparison: Comparison | None = None
@@ -126,6 +131,18 @@ class ComparisonModel(RowsModel):
 
     def query_of(self, row: int) -> str:
         return str(self.row(row)[CompareColumn.QUERY])
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (role == Qt.ItemDataRole.ToolTipRole and section == CompareColumn.DELTA
+                and orientation == Qt.Orientation.Horizontal):
+            return self.tr("delta: NDCG B − NDCG A (+: B better)")
+        return super().headerData(section, orientation, role)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == CompareColumn.QUERY:
+            return super().data(index)  # the id whole, where its column elides it
+        return super().data(index, role)
 
 
 class ChangeColumn(IntEnum):
@@ -192,6 +209,15 @@ class CompareView(QWidget):
         header.setSortIndicatorShown(True)
         header.setSectionsClickable(True)
         header.sortIndicatorChanged.connect(self.model.sort)
+        # Fitted here, not by ResizeToContents: that gave every header the
+        # sort arrow's room, and at 1280x800 the delta and the outcome
+        # were out of the dock's view (_fit_table).
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)  # (a stretched column is room _fit_width has)
+        self.table.setWordWrap(False)  # an id elided on its line ("case-D-…"), not wrapped
+        header.sortIndicatorChanged.connect(lambda *_: self._fit_table())
+        self._fitted: dict[int, int] = {}
+        self.table.viewport().installEventFilter(self)  # (a scroll bar coming narrows it)
         self.changes_title = QLabel(self)
         self.changes_title.setObjectName("compareChangesTitle")
         self.changes_title.setWordWrap(True)
@@ -271,9 +297,46 @@ class CompareView(QWidget):
         c = self.comparison
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.model.set_comparison(c, self.j)
+        self._fit_table()
         self.changes_model.set_changes([])
         self.changes_title.setText(self.tr("Select a query to see its candidate changes."))
         self.show_numbers()
+
+    def _fit_table(self) -> None:
+        """The per-query table's columns fitted to their contents and their
+        headers (the sort arrow's room in the sorted column only), then to
+        the table's width (:meth:`_fit_width`)."""
+        table = self.table
+        table.setColumnHidden(CompareColumn.OUTCOME, False)  # (measured shown)
+        fit_columns(table, most=10_000)
+        self._fitted = {c: table.columnWidth(c) for c in CompareColumn}
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        """Where the table lacks the room (a side dock at 1280x800): the
+        outcome gives way first (the row's colour and the delta's sign say
+        it), then the query ids are elided, whole on hover, down to their
+        header's width; the numbers and their headers stay whole."""
+        table = self.table
+        if not self._fitted:
+            return
+        table.setColumnWidth(CompareColumn.QUERY, self._fitted[CompareColumn.QUERY])
+        show_yielding(table, [(CompareColumn.OUTCOME, self._fitted[CompareColumn.OUTCOME])])
+        others = sum(table.columnWidth(c) for c in CompareColumn
+                     if c != CompareColumn.QUERY and not table.isColumnHidden(c))
+        least = header_widths(table)[CompareColumn.QUERY]
+        room = table.viewport().width() - others
+        table.setColumnWidth(CompareColumn.QUERY, max(least, min(
+            self._fitted[CompareColumn.QUERY], room)))
+        over = table.horizontalHeader().length() - table.viewport().width()
+        if over > 0:  # (the grid's line)
+            table.setColumnWidth(CompareColumn.QUERY, max(
+                least, table.columnWidth(CompareColumn.QUERY) - over))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_width()
+        return super().eventFilter(watched, event)
 
     def show_numbers(self) -> None:
         """The header and the statistics again, at the decimals setting now

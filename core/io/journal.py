@@ -22,7 +22,7 @@ A journal file looks like::
     {"kind": "header", "format": 1, "path": "/abs/file.csv", "created": "...", ...}
     {"kind": "grade", "query": "q1", "source_id": "d3", "grade": 2.0, "state": 0, ...}
     {"kind": "note", "query": "q1", "source_id": "d3", "note": "checked twice"}
-    {"kind": "conventions", "conventions": {...}}
+    {"kind": "conventions", "conventions": {...}, "audit": [[who, when, ...], ...]}
 """
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ import os
 import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import astuple, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from core.errors import ConventionError
 from core.io.identity import FileState, real_path
 from core.model.conventions import Conventions
-from core.model.document import Document, GradeState
+from core.model.document import AuditEntry, Document, GradeState
 from core.session import Changes
 
 __all__ = [
@@ -213,12 +213,16 @@ class Journal:
         with the author and note of its audit entry; one write, one
         ``fsync``. Returns the number of entries."""
         entries: list[dict[str, Any]] = []
-        if changes.conventions:
+        if changes.conventions:  # with its audit entries, one per convention changed
             entries.append({"kind": "conventions", "conventions": doc.conventions.to_dict(),
-                            "when": _now()})
+                            "when": _now(), "audit": [astuple(e) for e in changes.audit]})
+            return self._append_all(entries)
         for row, audit in zip(changes.rows.tolist(), changes.audit, strict=True):
             entries.append(self.grade_entry(doc, row, who=audit.who, note=audit.note,
                                             seconds=audit.seconds))
+        return self._append_all(entries)
+
+    def _append_all(self, entries: list[dict[str, Any]]) -> int:
         self.append(entries)
         return len(entries)
 
@@ -442,6 +446,7 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | N
             doc.conventions = Conventions.from_dict(entry.get("conventions") or {})
         except ConventionError as exc:
             return f"conventions entry unreadable: {exc}"
+        doc.audit.extend(_audit_entries(entry.get("audit")))
         return None
     if kind not in ("grade", "note"):
         return f"unknown entry kind {kind!r}"
@@ -469,3 +474,18 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | N
         doc.audit[-1] = replace(audit, when=str(entry["when"]))
     return None
 
+
+
+def _audit_entries(rows: Any) -> list[AuditEntry]:
+    """A conventions entry's audit entries (a journal written before they
+    were kept has none; a damaged one loses its entries, never the change)."""
+    if not isinstance(rows, list):
+        return []
+    out = []
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == len(fields(AuditEntry))
+                and all(isinstance(v, str) for v in row[:-1])
+                and (row[-1] is None or isinstance(row[-1], int | float))):
+            return []
+        out.append(AuditEntry(*row))
+    return out

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.model.assignment import Assignment
+from core.model.convention_log import CONVENTION_ENTRY, convention_changes
 from core.model.conventions import Conventions, Weighting
 
 # A grade's state and text belong to the grade grammar; importers find them here too.
@@ -456,6 +457,19 @@ class Document:
         )
         self.audit.append(entry)
         return entry
+
+    def set_conventions(self, conventions: Conventions, *, who: str, note: str = "",
+                        origin: str = "app") -> list[AuditEntry]:
+        """Replace the conventions and log it: an audit entry per field
+        changed (:func:`~core.model.convention_log.convention_changes`, query
+        and source ``—``). Returns the entries."""
+        when = _now()
+        entries = [AuditEntry(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after,
+                              note, origin)
+                   for before, after in convention_changes(self.conventions, conventions)]
+        self.conventions = conventions
+        self.audit.extend(entries)
+        return entries
 
     def grades_to_edit(self) -> npt.NDArray[np.float64]:
         """The current grades, to be changed in place (the only way to).

@@ -114,10 +114,12 @@ class SetGrades:
 
 @dataclass(frozen=True)
 class SetConventions:
-    """Replace the document's conventions (every number is computed again)."""
+    """Replace the document's conventions (every number is computed again);
+    ``who`` is the reviewer the audit log names."""
 
     conventions: Conventions
     text: str = "change conventions"
+    who: str = ""
 
 
 Edit = SetGrades | SetConventions

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 __all__ = [
     "DECIMALS",
     "NumberError",
+    "digits_apart",
     "fixed_text",
     "full_text",
     "number_text",
@@ -172,6 +173,23 @@ def fixed_text(x: float, decimals: int = DECIMALS, *, signed: bool = False) -> s
     ('0.3333', '0.33', '+0.2')
     """
     return f"{x:+.{decimals}f}" if signed else f"{x:.{decimals}f}"
+
+
+def digits_apart(a: float, b: float) -> int:
+    """The fewest digits after the point at which ``a`` and ``b`` are
+    written apart (:func:`fixed_text`), up to 17; 0 for equal values (a tie
+    is shown equal) or a NaN. Display only: the scores a view shows keep
+    their full precision.
+
+    >>> digits_apart(0.9982, 0.9977), digits_apart(0.9977, 0.9958), digits_apart(0.5, 0.5)
+    (4, 3, 0)
+    """
+    if a == b or math.isnan(a) or math.isnan(b):
+        return 0
+    for d in range(18):
+        if fixed_text(a, d) != fixed_text(b, d):
+            return d
+    return 17
 
 
 def shown_text(x: float, decimals: int | None = None) -> str:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
+from core.model.convention_log import CONVENTION_ENTRY
 from core.model.conventions import FIELDS, Conventions, format_cutoff
+from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 from core.model.numbers import DECIMALS, fixed_text
 
-__all__ = ["excluded_phrase", "mean_sentence", "query_sentence", "summary_sentence"]
+__all__ = ["NO_CHANGES", "audit_sentence", "excluded_phrase", "mean_sentence", "query_sentence",
+           "summary_sentence"]
 
 
 #: The rows of :meth:`Conventions.describe` a result sentence states: the
@@ -86,3 +89,33 @@ def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,
         f"The {s.weighting.label} of {at} over {s.included} of {n_queries} queries is "
         f"{value} ({excluded_phrase(s.excluded)}) {_clause(conventions, s.k)}; {version}."
     )
+
+
+#: What the audit sentence says of an empty log.
+NO_CHANGES = "No grade or convention has been changed since the judgments were read."
+
+
+def audit_sentence(log: list[AuditEntry]) -> str:
+    """What the audit log holds, in one sentence: how many changes, of
+    grades and of which conventions, how many made outside the app.
+
+    >>> e = AuditEntry("ana", "t", "q1", "d1", "unknown", "2")
+    >>> c = AuditEntry("ana", "t", "—", "—", "ties = average", "ties = pessimistic")
+    >>> audit_sentence([e, c, c])
+    '3 changes recorded: 1 of a grade, 2 of conventions (ties): see the Audit sheet.'
+    >>> audit_sentence([]) == NO_CHANGES
+    True
+    """
+    if not log:
+        return NO_CHANGES
+    named = [e.before.split(" = ", 1)[0] for e in log
+             if e.query == CONVENTION_ENTRY and e.source_id == CONVENTION_ENTRY]
+    grades = len(log) - len(named)
+    parts = [f"{grades} of {'a grade' if grades == 1 else 'grades'}"] if grades else []
+    if named:
+        parts.append(f"{len(named)} of {'a convention' if len(named) == 1 else 'conventions'}"
+                     f" ({', '.join(dict.fromkeys(named))})")
+    outside = sum(1 for e in log if e.origin == OUTSIDE_ORIGIN)
+    where = f"; {outside} of them made outside the app" if outside else ""
+    return (f"{len(log)} change{'s' if len(log) > 1 else ''} recorded: {', '.join(parts)}"
+            f"{where}: see the Audit sheet.")

@@ -1,7 +1,7 @@
 """The Audit sheet: every grade change, who made it, when and from where, and
 for a grade typed in the editor the active seconds it took (a convention
-changed in the spreadsheet is an entry too: query and source ``—``, from and
-to ``<convention> = <value>``)."""
+changed in the window or in the spreadsheet is an entry too: query and source
+``—``, from and to ``<convention> = <value>``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from core.io.workbook.layout import AUDIT_COLUMNS, SHEETS, Formats, put_text
 from core.io.workbook.page import header_row, header_widths, print_setup, set_widths, text_width
 from core.model.document import Document
+from core.reports.sentences import NO_CHANGES
 
 
 def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
@@ -35,6 +36,5 @@ def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
         if e.seconds is not None:  # full precision in the cell, one decimal shown
             ws.write_number(r, len(AUDIT_COLUMNS) - 1, e.seconds, fmt.seconds)
     if not log:
-        ws.write_string(1, 0, "No grade or convention has been changed since the judgments "
-                        "were read.")
+        ws.write_string(1, 0, NO_CHANGES)
     print_setup(ws, doc.judgment_version, header_rows=(0, 0))

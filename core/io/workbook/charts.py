@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.analysis.aggregate import summarize
-from core.io.workbook.comparison import SORTED_DELTA, ComparisonPlaces
+from core.io.workbook.comparison import SORTED_GAINS, SORTED_LOSSES, ComparisonPlaces
 from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, sheet_ref
 from core.io.workbook.words import Text, join
 from core.model.conventions import format_cutoff
@@ -170,23 +170,28 @@ def _count(run: Run, j: int, tests: list[str], lo: float | None,
 
 def _deltas_chart(wb: Any, c: Comparison, places: ComparisonPlaces) -> Any:
     """The deltas B - A at the first cutoff, sorted from the largest loss to
-    the largest gain (the Comparison sheet's helper column)."""
+    the largest gain: two series overlapped, the losses red and the gains
+    green (the Comparison sheet's helper columns)."""
     chart = wb.add_chart({"type": "column"})
-    col = SORTED_DELTA
     n = max(places.n_common, 1)
-    chart.add_series({
-        "name": "delta B - A",
-        "values": [COMPARISON_SHEETS["comparison"], places.first - 1, col,
-                   places.first - 2 + n, col],
-        "fill": {"color": _GAIN}, "invert_if_negative": True,
-        "invert_if_negative_color": _LOSS, "gap": 30,
-    })
     d0 = c.delta[:, 0]
     shown: list[float | None] = sorted(d0[~np.isnan(d0)].tolist())
-    _cache(chart, None, shown + [None] * (n - len(shown)))
+    shown += [None] * (n - len(shown))
+    for name, col, colour, sign in (("losses", SORTED_LOSSES, _LOSS, -1),
+                                    ("gains", SORTED_GAINS, _GAIN, 1)):
+        chart.add_series({
+            "name": f"delta B - A: {name}",
+            "values": [COMPARISON_SHEETS["comparison"], places.first - 1, col,
+                       places.first - 2 + n, col],
+            "fill": {"color": colour}, "gap": 30, "overlap": 100,
+        })
+        _cache(chart, None, [d if d is not None and (d < 0) == (sign < 0) else None
+                             for d in shown])
     at = format_cutoff(c.conventions.cutoffs[0])
     _style(chart, f"Per-query delta B - A at the first cutoff (k = {at} at export), sorted",
            "queries, largest loss to largest gain", "delta B - A")
+    chart.set_x_axis({"name": "queries, largest loss to largest gain",
+                      "label_position": "low"})  # under the bars, not over the losses
     chart.set_size({"width": 900, "height": 300})
     chart.show_hidden_data()
     chart.show_na_as_empty_cell()

@@ -44,9 +44,11 @@ _QB = sheet_ref(COMPARISON_SHEETS["queries_b"])
 
 
 #: The Comparison sheet's helper columns (hidden): the deltas at the first
-#: cutoff, the same sorted (the Report's chart) and how many B losses so far
-#: (the Report's list of regressed queries).
-FIRST_DELTA, SORTED_DELTA, LOSSES_SO_FAR = 14, 15, 16
+#: cutoff, the same sorted, how many B losses so far (the Report's list of
+#: regressed queries), and the sorted deltas split into gains and losses (the
+#: Report's chart: two series, green and red; LibreOffice ignores a single
+#: series' colour for negative values).
+FIRST_DELTA, SORTED_DELTA, LOSSES_SO_FAR, SORTED_GAINS, SORTED_LOSSES = 14, 15, 16, 17, 18
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,8 @@ def _unshared(c: Comparison) -> list[tuple[str, Sequence[str]]]:
 
 class _Helpers:
     """The hidden helper cells of the per-query rows (first..last, 1-based):
-    the delta at the first cutoff, those deltas sorted, and the losses so far,
-    with their values now."""
+    the delta at the first cutoff, those deltas sorted, the losses so far,
+    and the sorted deltas' gains and losses apart, with their values now."""
 
     def __init__(self, c: Comparison, first: int, last: int) -> None:
         self.first, self.last, self.n = first, last, len(c.common)
@@ -133,9 +135,14 @@ class _Helpers:
         n = x - first + 1
         if n <= self.n:
             firsts = f"$O${first}:$O${self.last}"
+            now = self.sorted[n - 1] if n <= len(self.sorted) else None
             ws.write_formula(r, SORTED_DELTA,
                              f"=IF({n}<=COUNT({firsts}),SMALL({firsts},{n}),NA())", None,
-                             self.sorted[n - 1] if n <= len(self.sorted) else "#N/A")
+                             "#N/A" if now is None else now)
+            for col, test, kept in ((SORTED_GAINS, ">=0", now is not None and now >= 0),
+                                    (SORTED_LOSSES, "<0", now is not None and now < 0)):
+                ws.write_formula(r, col, f"=IF(ISNUMBER(P{x}),IF(P{x}{test},P{x},NA()),NA())",
+                                 None, now if kept else "#N/A")
         loss = f'IF(I{x}="loss",1,0)'
         ws.write_formula(r, LOSSES_SO_FAR, f"={loss}" if x == first else f"=Q{r}+{loss}", None,
                          float(self.losses[n - 1]))
@@ -173,7 +180,7 @@ def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str]
     header of the per-query rows."""
     widths = _widths(c)
     set_widths(ws, widths)
-    ws.set_column(FIRST_DELTA, LOSSES_SO_FAR, 11, None, {"level": 1, "hidden": True})
+    ws.set_column(FIRST_DELTA, SORTED_LOSSES, 11, None, {"level": 1, "hidden": True})
     ws.write_string(0, 0, "Comparison: B - A, both runs evaluated under the Conventions sheet",
                     fmt.title)
     last = len(COMPARISON_COLUMNS) - 1
@@ -195,7 +202,9 @@ def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str]
     header_row(ws, fmt, top, COMPARISON_COLUMNS, widths)
     for col, header in ((FIRST_DELTA, "delta at the first cutoff (for the Report)"),
                         (SORTED_DELTA, "those sorted (the Report's chart)"),
-                        (LOSSES_SO_FAR, "B losses so far (for the Report)")):
+                        (LOSSES_SO_FAR, "B losses so far (for the Report)"),
+                        (SORTED_GAINS, "the sorted gains (the chart's green)"),
+                        (SORTED_LOSSES, "the sorted losses (the chart's red)")):
         ws.write_string(top, col, header, fmt.header)
     ws.freeze_panes(top + 1, 1)
     return names

@@ -12,6 +12,7 @@ import numpy.typing as npt
 from core.analysis.aggregate import UNJUDGED
 from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
 from core.engine.results import STATUS_BY_CODE
+from core.model.convention_log import CONVENTION_ENTRY as CONVENTION_ENTRY  # one declaration
 from core.model.conventions import FIELDS
 from core.model.document import OUTSIDE_ORIGIN as OUTSIDE_ORIGIN  # declared with the audit entry
 
@@ -41,9 +42,6 @@ ALL_K = 1_000_000_000
 #: Empty rows kept in the gain table so that entries can be added in Excel.
 GAIN_TABLE_SPARE = 10
 OUTSIDE_WHO = "spreadsheet edit"
-#: The query and source id of an audit entry that records a convention (not a
-#: grade) changed: the entry's from and to say "<convention> = <value>".
-CONVENTION_ENTRY = "—"
 
 #: The Conventions sheet's named cells people read, by name: their labels
 #: (each convention's from :data:`core.model.conventions.FIELDS`; the

@@ -28,7 +28,8 @@ from core.io.workbook.report_sheet import WIDTHS, ReportSheet, Run
 from core.io.workbook.report_words import conventions_words, cutoff_text, weighting_text
 from core.io.workbook.words import Text, join, value, when
 from core.model.conventions import Weighting, format_cutoff
-from core.model.document import OUTSIDE_ORIGIN, RANKINGS
+from core.model.document import RANKINGS
+from core.reports.sentences import audit_sentence
 
 #: Rows kept for a list of queries (the rest are counted, and in their sheet).
 LISTED = 20
@@ -79,12 +80,8 @@ def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],
         # it, its last rows on the next page without its header)
         breaks.append(table_at)
     ws.set_h_pagebreaks(breaks)
-    audit = doc.audit
-    outside = sum(1 for e in audit if e.origin == OUTSIDE_ORIGIN)
     s.section("Audit log")
-    s.line(f"{len(audit)} changes recorded ({outside} of them made outside the app): see the "
-           "Audit sheet." if audit else "No grade or convention has been changed since the "
-           "judgments were read.")
+    s.line(audit_sentence(doc.audit))
     print_setup(ws, doc.judgment_version, gridlines=False)
 
 

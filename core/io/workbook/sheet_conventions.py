@@ -30,6 +30,7 @@ from core.io.workbook.layout import (
     OUTSIDE_WHO,
     SHEETS,
 )
+from core.model.convention_log import guideline_change
 from core.model.conventions import (
     FIELDS,
     ConventionField,
@@ -316,14 +317,11 @@ def _guideline_entries(stored: Guidelines, found: _Described, when: str) -> list
     """An audit entry per grade whose guideline the sheet changed."""
     entries = []
     for value, row in found.rows.items():
-        before = stored.for_grade(value) or Guideline(value)
-        now = found.guidelines.for_grade(value) or Guideline(value)
-        if now == before:
-            continue
-        label = f"guideline for grade {number_text(value)}"
-        entries.append(AuditEntry(
-            OUTSIDE_WHO, when, CONVENTION_ENTRY, CONVENTION_ENTRY, f"{label} = {before.text}",
-            f"{label} = {now.text}", f"edited in {_SHEET}!C{row}:E{row}", OUTSIDE_ORIGIN))
+        change = guideline_change(value, stored, found.guidelines)
+        if change is not None:
+            entries.append(AuditEntry(OUTSIDE_WHO, when, CONVENTION_ENTRY, CONVENTION_ENTRY,
+                                      *change, f"edited in {_SHEET}!C{row}:E{row}",
+                                      OUTSIDE_ORIGIN))
     return entries
 
 

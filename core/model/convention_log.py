@@ -1,0 +1,76 @@
+"""What a change of conventions says in the audit log: one entry per field
+changed (per grade, for the guidelines), its from and to written
+``<convention> = <value>``, the query and source ``—`` (:data:`CONVENTION_ENTRY`).
+
+The labels are :data:`~core.model.conventions.FIELDS`'; a change made in the
+window (:class:`core.session.Worksheet`) and one made on a workbook's
+Conventions sheet are written the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.model.conventions import FIELDS, ConventionField, Conventions
+from core.model.guidelines import Guideline, Guidelines
+from core.model.numbers import number_text
+
+__all__ = ["CONVENTION_ENTRY", "convention_changes", "guideline_change", "value_words"]
+
+#: The query and source id of an audit entry that records a convention (not a
+#: grade) changed: the entry's from and to say "<convention> = <value>".
+CONVENTION_ENTRY = "—"
+
+
+def value_words(value: Any) -> str:
+    """A convention's value as the audit log writes it (``TRUE``, ``(none)``,
+    a choice's value, cutoffs joined by commas).
+
+    >>> value_words(True), value_words(None), value_words(["5", "all"])
+    ('TRUE', '(none)', '5, all')
+    """
+    if value is None or value == "" or value == () or value == []:
+        return "(none)"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(getattr(value, "value", value))
+
+
+def _field_words(f: ConventionField, c: Conventions) -> str:
+    return value_words(f.write(f.get(c)))
+
+
+def guideline_change(value: float, before: Guidelines,
+                     after: Guidelines) -> tuple[str, str] | None:
+    """Grade ``value``'s guideline's from and to, or None when unchanged."""
+    was = before.for_grade(value) or Guideline(value)
+    now = after.for_grade(value) or Guideline(value)
+    if was == now:
+        return None
+    label = f"guideline for grade {number_text(value)}"
+    return f"{label} = {was.text}", f"{label} = {now.text}"
+
+
+def convention_changes(before: Conventions, after: Conventions) -> list[tuple[str, str]]:
+    """From and to of each convention ``after`` changes, in :data:`FIELDS`' order.
+
+    >>> from core.model.conventions import TieRule
+    >>> a = Conventions()
+    >>> convention_changes(a, a.replace(ties=TieRule.PESSIMISTIC, cutoffs=(5, None)))
+    [('cutoffs = all', 'cutoffs = 5, all'), ('ties = average', 'ties = pessimistic')]
+    """
+    out: list[tuple[str, str]] = []
+    for f in FIELDS:
+        if f.get(before) == f.get(after):
+            continue
+        if f.kind == "guidelines":
+            grades = sorted({g.value for g in (*before.guidelines.entries,
+                                               *after.guidelines.entries)})
+            out += [c for v in grades
+                    if (c := guideline_change(v, before.guidelines, after.guidelines))]
+            continue
+        out.append((f"{f.label} = {_field_words(f, before)}",
+                    f"{f.label} = {_field_words(f, after)}"))
+    return out
