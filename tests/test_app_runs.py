@@ -46,9 +46,11 @@ def compared(qtbot, monkeypatch, window, tmp_path):  # type: ignore[no-untyped-d
     monkeypatch.setattr(QFileDialog, "getOpenFileNames",
                         staticmethod(lambda *a, **k: (paths, "")))
     window.app_actions["compare_many"].trigger()
-    view = window.docks["runsViewDock"].widget()
+    dock = window.docks["runsViewDock"]  # (its view made when the comparison shows it)
+    qtbot.waitUntil(lambda: getattr(dock.widget(), "comparison", None) is not None,
+                    timeout=20000)
+    view = dock.widget()
     assert isinstance(view, RunsView)
-    qtbot.waitUntil(lambda: view.comparison is not None, timeout=20000)
     return window, view, paths
 
 

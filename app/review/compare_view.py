@@ -46,7 +46,7 @@ from app.file_formats import WORKSHEET_FILTER
 from app.panels.fit import fit_columns, header_widths, show_yielding
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
-from app.review.common import Index, RowsModel, SignedDelegate, read_only_table
+from app.review.common import DeferredView, Index, RowsModel, SignedDelegate, read_only_table
 from app.review.compare_stats import ComparisonStats
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
@@ -425,21 +425,31 @@ class CompareController(QObject):
         self.window = window
         self.path: Path | None = None
         self.task: Task | None = None
-        self.view = CompareView(window.decimals, window)
-        self.dock = window.add_dock("compareViewDock", window.tr("Comparison"), self.view,
+        self.dock = window.add_dock("compareViewDock", window.tr("Comparison"), QWidget(),
                                     Qt.DockWidgetArea.RightDockWidgetArea,
                                     tab_with="summaryPanelDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "compare_runs", "&Compare with another run…", "review", None,
             "Compare this document's ranking with a second worksheet or TREC run"), self.ask)
-        self.view.recompute_button.clicked.connect(self.again)
-        self.view.query_selected.connect(self._query_selected)
-        self.view.cutoff.currentIndexChanged.connect(lambda _i: self.plot())
-        window.document_replaced.connect(
-            lambda _doc: self.view.mark_stale(window.tr("Another document is open")))
-        window.evaluation_changed.connect(self._evaluation_changed)
-        window.display_changed.connect(self.view.show_numbers)  # (the decimals)
         self._shown_ev: Any = None
+        #: The dock's view, made when first shown (a comparison shows it).
+        self.deferred = DeferredView(
+            self.dock, lambda: CompareView(window.decimals, window), self._wire)
+
+    @property
+    def view(self) -> CompareView:
+        """The dock's view (made now when it is not yet)."""
+        return self.deferred()
+
+    def _wire(self, view: CompareView) -> None:
+        window = self.window
+        view.recompute_button.clicked.connect(self.again)
+        view.query_selected.connect(self._query_selected)
+        view.cutoff.currentIndexChanged.connect(lambda _i: self.plot())
+        window.document_replaced.connect(
+            lambda _doc: view.mark_stale(window.tr("Another document is open")))
+        window.evaluation_changed.connect(self._evaluation_changed)
+        window.display_changed.connect(view.show_numbers)  # (the decimals)
 
     def ask(self) -> Task | None:
         """Ask for the second ranking and compare."""

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.panels.scrolled import scrolled
-from app.review.common import RowsModel, SignedDelegate, read_only_table
+from app.review.common import DeferredView, RowsModel, SignedDelegate, read_only_table
 from app.shown import bounded, shown_id
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
@@ -232,19 +232,29 @@ class ExplainView(QWidget):
 class ExplainController:
     def __init__(self, window: WindowApi) -> None:
         self.window = window
-        self.view = ExplainView(window, window.decimals, window)
         self.dock = window.add_dock("explainViewDock", window.tr("Explain a disagreement"),
-                                    self.view, Qt.DockWidgetArea.BottomDockWidgetArea,
+                                    QWidget(), Qt.DockWidgetArea.BottomDockWidgetArea,
                                     tab_with="auditLogDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "explain_disagreement", "&Explain a disagreement…", "review", None,
             "Why a peer's conventions (trec_eval, sklearn, ranx) give other numbers, "
             "one convention at a time"), self.open)
-        window.evaluation_changed.connect(self.view.schedule)
-        window.document_replaced.connect(self.view.schedule)
+        #: The dock's view, made when first shown (dirty: it explains once shown).
+        self.deferred = DeferredView(
+            self.dock, lambda: ExplainView(window, window.decimals, window), self._wire)
+        self.dock.visibilityChanged.connect(self._visibility_changed)
+
+    @property
+    def view(self) -> ExplainView:
+        """The dock's view (made now when it is not yet)."""
+        return self.deferred()
+
+    def _wire(self, view: ExplainView) -> None:
+        window = self.window
+        window.evaluation_changed.connect(view.schedule)
+        window.document_replaced.connect(view.schedule)
         window.current_query_changed.connect(self._query_changed)
         window.display_changed.connect(lambda: self._query_changed(-1))  # (the decimals)
-        self.dock.visibilityChanged.connect(self._visibility_changed)
 
     def open(self) -> None:
         self.dock.show()
@@ -257,7 +267,7 @@ class ExplainController:
             self.view.show_query()
 
     def _visibility_changed(self, visible: bool) -> None:
-        if visible and self.view.dirty:
+        if visible and self.deferred.made is not None and self.view.dirty:
             self.view.timer.start()
 
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
-from app.review.common import RowsModel, read_only_table
+from app.review.common import DeferredView, RowsModel, read_only_table
 from app.workers import LatestJob
 from core.analysis.pace import CAP_SECONDS, IDLE_SECONDS
 from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, reviewer_progress
@@ -186,10 +186,12 @@ class QueueController(QObject):
         super().__init__(window)
         self.setObjectName("queueController")
         self.window = window
-        self.view = QueueView(window.decimals, window)
-        self.dock = window.add_dock("judgingQueueDock", window.tr("Judging queue"), self.view,
+        self.dock = window.add_dock("judgingQueueDock", window.tr("Judging queue"), QWidget(),
                                     Qt.DockWidgetArea.BottomDockWidgetArea,
                                     tab_with="auditLogDock", hidden=True)
+        #: The dock's view, made when first shown (the queue is worked out then).
+        self.deferred = DeferredView(
+            self.dock, lambda: QueueView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(
             "show_queue", "Judging &queue", "review", None,
             "The unknown candidates of every query, the one that narrows the mean NDCG "
@@ -209,12 +211,19 @@ class QueueController(QObject):
         self._timer.timeout.connect(self.refresh)
         window.session.subscribe(self._changed)
         self.dock.visibilityChanged.connect(self._shown)
-        self.view.next_button.clicked.connect(self.next)
         self.next_action = window.add_action(ActionSpec(
             "queue_next", "Judge the queue's ne&xt", "review", "Ctrl+Shift+J",
             "Show the first candidate of the judging queue whose grade is still unknown"),
             self._next_from_keyboard)
-        self.view.table.doubleClicked.connect(self._go_to)
+
+    @property
+    def view(self) -> QueueView:
+        """The dock's view (made now when it is not yet)."""
+        return self.deferred()
+
+    def _wire(self, view: QueueView) -> None:
+        view.next_button.clicked.connect(self.next)
+        view.table.doubleClicked.connect(self._go_to)
 
     def open(self) -> None:
         self.dock.show()

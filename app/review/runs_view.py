@@ -41,7 +41,7 @@ from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
 from app.models.queries import RunColumns
 from app.panels.scrolled import scrolled
-from app.review.common import RowsModel, SignedDelegate, read_only_table
+from app.review.common import DeferredView, RowsModel, SignedDelegate, read_only_table
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
 from core.model.conventions import format_cutoff
@@ -229,16 +229,25 @@ class RunsController(QObject):
         super().__init__(window)
         self.window = window
         self.task: Task | None = None
-        self.view = RunsView(window.decimals, window)
-        self.dock = window.add_dock("runsViewDock", window.tr("Runs compared"), self.view,
+        self.dock = window.add_dock("runsViewDock", window.tr("Runs compared"), QWidget(),
                                     Qt.DockWidgetArea.RightDockWidgetArea,
                                     tab_with="compareViewDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "compare_many", "Compare with &runs…", "review", None,
             "Compare this document's ranking with one or more runs: means, paired tests and "
             "corrected p-values"), self.ask)
-        self.view.in_navigator.toggled.connect(lambda _on: self.navigator_columns())
-        self.view.cutoff.currentIndexChanged.connect(lambda _i: self.navigator_columns())
+        #: The dock's view, made when first shown (a comparison shows it).
+        self.deferred = DeferredView(
+            self.dock, lambda: RunsView(window.decimals, window), self._wire)
+
+    @property
+    def view(self) -> RunsView:
+        """The dock's view (made now when it is not yet)."""
+        return self.deferred()
+
+    def _wire(self, view: RunsView) -> None:
+        view.in_navigator.toggled.connect(lambda _on: self.navigator_columns())
+        view.cutoff.currentIndexChanged.connect(lambda _i: self.navigator_columns())
 
     def ask(self) -> Task | None:
         start = str(self.window.path.parent) if self.window.path is not None else ""
