@@ -314,6 +314,9 @@ def test_comparison_report_lists_regressions_and_charts_sorted_deltas(pair_book:
     (deltas,) = charts[2].series
     assert deltas.val.numRef.f == f"Comparison!$P${first}:$P${first + n_common - 1}"
     assert len(charts[1].series) == 2  # runs A and B against k
+    # Their labels apart: A's below its points, B's above (at one cutoff the
+    # two labels were drawn over each other).
+    assert [s.dLbls.dLblPos for s in charts[1].series] == ["b", "t"]
     wb.close()
     texts = list(_cells(pair_book, SHEETS["report"]).values())
     # case-B got worse in B at k = 2 and all (hand-derived in test_workbook_comparison).
