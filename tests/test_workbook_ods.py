@@ -395,3 +395,23 @@ def test_a_grade_column_has_one_alignment(tmp_path: Path) -> None:
         got |= {(i, c.get("{urn:oasis:names:tc:opendocument:xmlns:office:1.0}value-type"),
                  align.get(c.get(f"{_T}style-name"))) for i, c in enumerate(cells)}
     assert got == {(i, t, "end") for i in (0, 1) for t in ("float", "string")}
+
+
+def test_the_rubrics_grade_column_has_one_alignment(tmp_path: Path) -> None:
+    """The Conventions sheet's rubric lists the grades (numbers) and then
+    unknown and unrateable (the dropdown's list): right-aligned, all of
+    them (the example's PDF had the words flush left under the digits)."""
+    import openpyxl
+
+    doc, conv = case(0)
+    xlsx = tmp_path / "w.xlsx"
+    export_workbook(evaluate(doc, conv), xlsx)
+    ws = openpyxl.load_workbook(xlsx)["Conventions"]
+    column = [c for (c,) in ws.iter_rows(min_col=1, max_col=1)]
+    top = next(i for i, c in enumerate(column) if c.value == "rubric: grade")
+    end = next(i for i, c in enumerate(column) if c.value == "unrateable")
+    cells = column[top + 1:end + 1]
+    assert [c.value for c in cells[-2:]] == ["unknown", "unrateable"]
+    assert len(cells) > 2
+    assert {(c.data_type, c.alignment.horizontal) for c in cells} == {("n", "right"),
+                                                                     ("s", "right")}
