@@ -242,6 +242,47 @@ def test_at_1280x800_the_audit_log_shows_every_column_without_scrolling(qtbot, w
     w.session.mark_saved()
 
 
+def test_a_grade_seen_on_reopening_leaves_its_note_readable(qtbot, window):
+    """A grade and its note edited in the spreadsheet: the log's When said
+    "seen on reopening, 16:05:08" (181 px of the log's 601 at 1280x800) and
+    the note was squeezed to its header's width, "ch…". The stamp gives way
+    first, down to the time itself ("…16:05:08", whole on hover); at
+    1920x1080 it is whole again."""
+    import datetime as dt
+
+    from app.models.audit import AuditColumn
+    from app.panels.fit import header_widths, text_margins
+    from core.model.document import OUTSIDE_ORIGIN, AuditEntry
+
+    w = window
+    _at(qtbot, w, 1280, 800)
+    stamp = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    w.document.audit.append(AuditEntry(
+        "spreadsheet edit", stamp, "case-A", "B", "1", "2",
+        note="checked the source: it states the claim", origin=OUTSIDE_ORIGIN))
+    log = w.audit_view
+    log.audit_model.sync()
+    _settle(qtbot, w)
+    log.fit_columns()
+    when = log.audit_model.index(0, AuditColumn.WHEN).data()
+    assert when.startswith("seen on reopening, ")
+    time = when.rsplit(", ", 1)[1]
+    metrics = log.fontMetrics()
+    assert log.columnWidth(AuditColumn.WHEN) >= (metrics.horizontalAdvance("\u2026" + time)
+                                                 + text_margins(log))
+    # The note's first word whole, every column still in view.
+    assert log.columnWidth(AuditColumn.NOTE) >= (metrics.horizontalAdvance("checked\u2026")
+                                                 + text_margins(log))
+    assert log.columnWidth(AuditColumn.NOTE) > header_widths(log)[AuditColumn.NOTE]
+    right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
+    assert right <= log.viewport().width(), (right, log.viewport().width())
+    _at(qtbot, w, 1920, 1080)
+    log.fit_columns()
+    assert log.columnWidth(AuditColumn.WHEN) >= log.sizeHintForColumn(AuditColumn.WHEN)
+    assert log.columnWidth(AuditColumn.NOTE) >= log.sizeHintForColumn(AuditColumn.NOTE)
+    w.session.mark_saved()
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
 def test_the_summary_title_is_never_clipped_by_copy_sentence(qtbot, window, width, height):
     """At the usual font and at 16 pt, on 1280x800 and 1920x1080 screens,

@@ -367,3 +367,51 @@ def test_the_ods_page_header_names_the_judgment_version(tmp_path: Path, version:
         left = header.find(f"{_S}region-left")
         assert left is not None
         assert left.find(f"{text}p/{text}file-name") is not None
+
+
+def test_a_grade_column_has_one_alignment(tmp_path: Path) -> None:
+    """Original and current grades hold numbers and words (unknown,
+    unrateable): each column reads right-aligned throughout, in the .xlsx
+    and the .ods (LibreOffice's PDF had "unknown" left of the digits)."""
+    import openpyxl
+
+    doc, conv = case(0)
+    assert {0, 1, 2} <= set(doc.state.tolist())  # numbers, unknown and unrateable
+    xlsx, ods = tmp_path / "w.xlsx", tmp_path / "w.ods"
+    export_workbook(evaluate(doc, conv), xlsx)
+    export_workbook(evaluate(doc, conv), ods)
+    ws = openpyxl.load_workbook(xlsx)["Candidates"]
+    kinds: set[tuple[str, str, str | None]] = set()
+    for row in ws.iter_rows(min_row=2, min_col=5, max_col=6):
+        kinds |= {(c.column_letter, c.data_type, c.alignment.horizontal) for c in row}
+    assert kinds == {(col, t, "right") for col in "EF" for t in "ns"}
+    root = _content(ods)
+    align = {s.get(f"{_S}name"): p.get(f"{_FO}text-align") for s in root.iter(f"{_S}style")
+             for p in s.iter(f"{_S}paragraph-properties")}
+    table = next(t for t in root.iter(f"{_T}table") if t.get(f"{_T}name") == "Candidates")
+    got = set()
+    for row in table.findall(f"{_T}table-row")[1:]:
+        cells = row.findall(f"{_T}table-cell")[4:6]
+        got |= {(i, c.get("{urn:oasis:names:tc:opendocument:xmlns:office:1.0}value-type"),
+                 align.get(c.get(f"{_T}style-name"))) for i, c in enumerate(cells)}
+    assert got == {(i, t, "end") for i in (0, 1) for t in ("float", "string")}
+
+
+def test_the_rubrics_grade_column_has_one_alignment(tmp_path: Path) -> None:
+    """The Conventions sheet's rubric lists the grades (numbers) and then
+    unknown and unrateable (the dropdown's list): right-aligned, all of
+    them (the example's PDF had the words flush left under the digits)."""
+    import openpyxl
+
+    doc, conv = case(0)
+    xlsx = tmp_path / "w.xlsx"
+    export_workbook(evaluate(doc, conv), xlsx)
+    ws = openpyxl.load_workbook(xlsx)["Conventions"]
+    column = [c for (c,) in ws.iter_rows(min_col=1, max_col=1)]
+    top = next(i for i, c in enumerate(column) if c.value == "rubric: grade")
+    end = next(i for i, c in enumerate(column) if c.value == "unrateable")
+    cells = column[top + 1:end + 1]
+    assert [c.value for c in cells[-2:]] == ["unknown", "unrateable"]
+    assert len(cells) > 2
+    assert {(c.data_type, c.alignment.horizontal) for c in cells} == {("n", "right"),
+                                                                     ("s", "right")}

@@ -321,6 +321,9 @@ def test_comparison_report_lists_regressions_and_charts_sorted_deltas(pair_book:
         "D62728", "2CA02C")
     assert charts[2].overlap == 100
     assert len(charts[1].series) == 2  # runs A and B against k
+    # Their labels apart: A's below its points, B's above (at one cutoff the
+    # two labels were drawn over each other).
+    assert [s.dLbls.dLblPos for s in charts[1].series] == ["b", "t"]
     wb.close()
     texts = list(_cells(pair_book, SHEETS["report"]).values())
     # case-B got worse in B at k = 2 and all (hand-derived in test_workbook_comparison).
@@ -434,14 +437,19 @@ def test_a_comparison_report_prints_its_distribution_table_whole(tmp_path: Path)
     single = tmp_path / "one.xlsx"
     export_workbook(evaluate(a), single)
 
-    def starts(path: Path) -> tuple[list[int], int, int]:
+    def starts(path: Path) -> tuple[list[int], int, int, int]:
         ws = openpyxl.load_workbook(path)[SHEETS["report"]]
         column = [ws.cell(r, 1).value for r in range(1, ws.max_row + 1)]
+        means = next(r for r, v in enumerate(column, start=1)
+                     if str(v).startswith("Means under the declared weighting"))
         charts = column.index("Charts") + 1
         table = column.index("Queries per NDCG range (the distribution chart's data)") + 1
-        return sorted(b.id for b in ws.row_breaks.brk), charts, table
+        return sorted(b.id for b in ws.row_breaks.brk), means, charts, table
 
-    breaks, charts, table = starts(pair)
-    assert breaks == [charts - 2, table - 2]  # (each after the blank row above its heading)
-    breaks, charts, table = starts(single)
+    # A comparison's tables start a page of their own too (its page 1 ran
+    # over by a line: "Unresolved queries in run B: none" alone on page 2).
+    breaks, means, charts, table = starts(pair)
+    # (each after the blank row above its heading)
+    assert breaks == [means - 2, charts - 2, table - 2]
+    breaks, means, charts, table = starts(single)
     assert breaks == [charts - 2]

@@ -63,8 +63,8 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
             put_text(ws, r, c, text, plain, quoted)
         if not math.isnan(doc.score[row]):
             ws.write_number(r, 3, doc.score[row])
-        for c, grade, state, style in ((4, doc.original_grade, doc.original_state, None),
-                                       (5, doc.grade, doc.state, fmt.edit)):
+        for c, grade, state, style in ((4, doc.original_grade, doc.original_state, fmt.grade),
+                                       (5, doc.grade, doc.state, fmt.edit_grade)):
             if state[row] == GradeState.NUMBER:
                 ws.write_number(r, c, grade[row], style)
             else:

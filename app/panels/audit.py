@@ -5,16 +5,39 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, QTimer
+from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+)
 
 from app.accessibility import label_control
 from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
-from app.panels.fit import fit_columns, header_widths
+from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins
 
 __all__ = ["AuditLogView"]
+
+
+class _TimeKept(QStyledItemDelegate):
+    """A When cell cut at its left, so the time stays whole when the column
+    gives way ("…ening, 16:05:08"; the whole stamp on hover)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideLeft
 
 
 class AuditLogView(QTableView):
@@ -29,6 +52,10 @@ class AuditLogView(QTableView):
         self.setModel(self.audit_model)
         # The time a typed grade took, to a tenth of a second (full precision kept).
         self.setItemDelegateForColumn(AuditColumn.SECONDS, NumberDelegate(lambda: 1, self))
+        self.setItemDelegateForColumn(AuditColumn.WHEN, _TimeKept(self))
+        #: The When column's width as fitted to its contents (it gives way to
+        #: the note from there: :meth:`_fit_when`).
+        self._when_width = 0
         # A consensus grade (4/3) at the display rounding, as the grid shows it.
         for column in (AuditColumn.BEFORE, AuditColumn.AFTER):
             self.setItemDelegateForColumn(column, GradeWordsDelegate(decimals, self))
@@ -53,7 +80,33 @@ class AuditLogView(QTableView):
 
     def fit_columns(self) -> None:
         fit_columns(self, most=self._widest(), skip=(AuditColumn.NOTE,))
+        self._when_width = self.horizontalHeader().sectionSize(AuditColumn.WHEN)
         self._fit_note()
+
+    def _fit_when(self) -> None:
+        """A stamp seen on reopening ("seen on reopening, 16:05:08": 181 px
+        at 9 pt) gives way to the note before the note is cut, down to the
+        time itself of the rows in view ("…16:05:08": cut at its left,
+        whole on hover). At 1280x800 the note of a grade edited in the
+        spreadsheet read "ch…" beside the whole stamp; a log of the app's
+        own entries (their time alone) is as it was."""
+        header = self.horizontalHeader()
+        when, note = AuditColumn.WHEN, AuditColumn.NOTE
+        fitted = max(self._when_width, header.sectionSize(when))
+        least = header_widths(self)
+        model, metrics = self.audit_model, self.fontMetrics()
+        times = [str(model.index(r, when).data()).rsplit(", ", 1)[-1] for r in measured_rows(self)]
+        time = max((metrics.horizontalAdvance("\u2026" + t) for t in times), default=0)
+        floor = min(fitted, max(least[when], time + text_margins(self)))
+        if floor >= fitted:
+            return
+        others = sum(header.sectionSize(c) for c in range(header.count())
+                     if c not in (when, note) and not self.isColumnHidden(c))
+        wanted = max(least[note], min(self._widest(), self.sizeHintForColumn(note)))
+        room = self.viewport().width() - others - wanted
+        width = max(floor, min(fitted, room))
+        if width != header.sectionSize(when):
+            header.resizeSection(when, width)
 
     def _fit_note(self) -> None:
         """The note takes what the other columns leave (a longer one elided,
@@ -62,6 +115,7 @@ class AuditLogView(QTableView):
         scrolls, instead of being squeezed to a cut header. (It kept 200 px
         for its text: at 16 pt on a 1280x800 screen Seconds was then cut at
         the log's edge.)"""
+        self._fit_when()
         header = self.horizontalHeader()
         note = AuditColumn.NOTE
         others = sum(header.sectionSize(c) for c in range(header.count())
@@ -99,6 +153,8 @@ class AuditLogView(QTableView):
             wanted = min(self._widest(), needed + (1 if self.showGrid() else 0))
             if wanted > header.sectionSize(col):
                 header.resizeSection(col, wanted)
+                if col == AuditColumn.WHEN:
+                    self._when_width = max(self._when_width, wanted)
         self._fit_note()
 
     def show_origin(self, origin: str) -> int:

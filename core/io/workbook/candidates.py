@@ -87,10 +87,16 @@ def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
                 (doc, ev, perm, blocks, _styles(fmt), fmt.number._get_xf_index()))
 
 
-def _styles(fmt: Formats) -> tuple[int, int, int, int]:
-    """The cell formats of text, quoted text, editable and quoted editable cells."""
+#: The cell formats of the rows' text and grades (:func:`_styles`).
+Styles = tuple[int, int, int, int, int, int]
+
+
+def _styles(fmt: Formats) -> Styles:
+    """The cell formats of text, quoted text, editable and quoted editable
+    cells, the original grades and the current (editable) grades."""
     return (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
-            fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index())
+            fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index(),
+            fmt.grade._get_xf_index(), fmt.edit_grade._get_xf_index())
 
 
 # -- the Candidates rows, rendered ---------------------------------------------------------
@@ -290,13 +296,13 @@ def block_batches(blocks: list[tuple[int, int]]) -> Iterator[list[tuple[int, int
 
 
 def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[str, np.ndarray],
-                first_row: int, styles: tuple[int, int, int, int]) -> dict[str, Sequence[Any]]:
+                first_row: int, styles: Styles) -> dict[str, Sequence[Any]]:
     """The fields of :func:`_row_templates` for consecutive sheet rows from
     ``first_row`` on, one list per field."""
     n = perm.size
     excel_row = list(range(first_row, first_row + n))
     out: dict[str, Sequence[Any]] = {"r": excel_row, "prev": [r - 1 for r in excel_row]}
-    text_fmt, text_q, edit, edit_q = styles
+    text_fmt, text_q, edit, edit_q, grade, edit_grade = styles
     qids = doc.query_ids
     for c, values, plain, quoted in (
         (0, [qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q),
@@ -317,8 +323,8 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
 
     out["c3"] = [f'<c r="D{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
         excel_row, number_text(score), strict=True)]
-    out["c4"] = graded("E", doc.original_grade[perm], doc.original_state[perm], "")
-    out["c5"] = graded("F", doc.grade[perm], doc.state[perm], f' s="{edit}"')
+    out["c4"] = graded("E", doc.original_grade[perm], doc.original_state[perm], f' s="{grade}"')
+    out["c5"] = graded("F", doc.grade[perm], doc.state[perm], f' s="{edit_grade}"')
     out["c12"] = [f'<c r="M{r}"><v>{v}</v></c>' for r, v in zip(
         excel_row, number_text(vals["ideal rank"]), strict=True)]
     tie = vals["tie group"]

@@ -68,13 +68,17 @@ def write_charts(wb: Any, s: ReportSheet, runs: Sequence[Run], tables: list[tupl
                      "major_gridlines": {"visible": True, "line": {"color": "#D9D9D9"}}})
     s.ws.insert_chart(anchor, 0, dist, {"x_offset": 4, "y_offset": 4, "object_position": 1})
     by_k = wb.add_chart({"type": "line"})
+    # Two runs' means are often close (one cutoff: one point each, side by
+    # side): run A's labels below its points, run B's above, never on each other.
+    where = ["below", "above"] if len(runs) == 2 else ["above"] * len(runs)
     for n, (run, (lo, hi)) in enumerate(zip(runs, tables, strict=True)):
         by_k.add_series({
             "name": f"run {run.label}" if len(runs) > 1 else "mean NDCG",
             "categories": [SHEETS["report"], lo, 0, hi, 0],
             "values": [SHEETS["report"], lo, 1, hi, 1],
             "marker": {"type": "circle", "size": 7},
-            "line": {"color": _COLOURS[n]}, "data_labels": {"value": True, "num_format": "0.00"},
+            "line": {"color": _COLOURS[n]}, "data_labels": {
+                "value": True, "num_format": "0.00", "position": where[n]},
         })
         _cache(by_k, [f"NDCG@{format_cutoff(k)}" for k in run.ev.cutoffs],
                [m.mean for m in summarize(run.ev)])

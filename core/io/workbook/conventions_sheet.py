@@ -200,7 +200,7 @@ def _write_rubric(ws: Any, fmt: Formats, conv: Conventions, grades: FloatArray, 
     row += 1
     first = row
     for level in conv.levels(grades):  # top-aligned, as the guideline beside it
-        ws.write_number(row, 0, level.value, fmt.wrap)
+        ws.write_number(row, 0, level.value, fmt.grade_top)
         put_text(ws, row, 1, level.label, fmt.wrap, fmt.wrap_q)
         put_text(ws, row, 2, level.description, fmt.conv, fmt.conv_q)
         examples = "\n".join(level.examples)
@@ -210,9 +210,10 @@ def _write_rubric(ws: Any, fmt: Formats, conv: Conventions, grades: FloatArray, 
     names["guidelines"] = f"={_SHEET}!$A${first + 1}:$E${row}"
     # Row by row: the sheet is written in constant memory, which drops a cell
     # of a row already left.
-    ws.write_string(row, 0, "unknown")
+    # (right-aligned as the grades above: one alignment for the column)
+    ws.write_string(row, 0, "unknown", fmt.grade)
     ws.write_string(row, 2, "the current-grade dropdown offers the grades above and "
                     "unknown, unrateable", fmt.wrap)
-    ws.write_string(row + 1, 0, "unrateable")
+    ws.write_string(row + 1, 0, "unrateable", fmt.grade)
     row += 2
     names["grade_list"] = f"={_SHEET}!$A${first + 1}:$A${row}"

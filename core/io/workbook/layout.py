@@ -151,6 +151,12 @@ class Formats:
         self.wrap_q = wb.add_format({"text_wrap": True, "valign": "top", "quote_prefix": True})
         self.edit = wb.add_format({"locked": False, "bg_color": "#FFF2CC"})
         self.edit_q = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "quote_prefix": True})
+        #: A grade column holds numbers and words (unknown, unrateable): one
+        #: alignment for both, the numbers', on screen and on paper.
+        self.grade = wb.add_format({"align": "right"})
+        self.edit_grade = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "align": "right"})
+        #: The rubric's grades (top-aligned, as the guideline beside each).
+        self.grade_top = wb.add_format({"align": "right", "valign": "top"})
         #: Full precision in the cell, four decimals on screen and paper.
         self.number = wb.add_format({"num_format": "0.0000"})
         self.signed = wb.add_format({"num_format": "+0.0000;-0.0000;0.0000"})

@@ -19,6 +19,7 @@ from core.engine.evaluation import Evaluation
 from core.io.workbook.candidates import (
     DECIMAL_COLUMNS,
     GRADE_LIST,
+    Styles,
     block_batches,
     formula_results,
     number_text,
@@ -105,11 +106,11 @@ def _results(values: Any, empty: Any = None) -> list[str]:
 
 
 def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_row: int,
-            styles: tuple[int, int, int, int]) -> dict[str, Sequence[Any]]:
+            styles: Styles) -> dict[str, Sequence[Any]]:
     """The fields of the rows from sheet row ``first_row`` on."""
     n = perm.size
     rows = list(range(first_row, first_row + n))
-    text_fmt, text_q, edit, edit_q = styles
+    text_fmt, text_q, edit, edit_q, grade, edit_grade = styles
     qids = doc.query_ids
     out: dict[str, Sequence[Any]] = {"r": rows, "prev": [r - 1 for r in rows]}
     out["c0"] = _text_cells([qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q)
@@ -119,10 +120,12 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     out["c3"] = _numbers(doc.score[perm])
     labels = {int(s): GradeState(int(s)).label for s in GradeState}
     listed = f' table:content-validation-name="{GRADE_LIST}"'  # the rubric's dropdown
-    for c, grade, state, style in ((4, doc.original_grade[perm], doc.original_state[perm], ""),
-                                   (5, doc.grade[perm], doc.state[perm],
-                                    f' table:style-name="ce{edit}"{listed}')):
-        shown = _numbers(np.where(state == GradeState.NUMBER, grade, 0.0), None, style)
+    for c, grades, state, style in (
+            (4, doc.original_grade[perm], doc.original_state[perm],
+             f' table:style-name="ce{grade}"'),
+            (5, doc.grade[perm], doc.state[perm],
+             f' table:style-name="ce{edit_grade}"{listed}')):
+        shown = _numbers(np.where(state == GradeState.NUMBER, grades, 0.0), None, style)
         out[f"c{c}"] = [
             x if s == GradeState.NUMBER else
             f'<table:table-cell{style} office:value-type="string"><text:p>{labels[s]}'
@@ -138,11 +141,12 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
 
 
 def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
-                       blocks: list[tuple[int, int]], styles: tuple[int, int, int, int],
+                       blocks: list[tuple[int, int]], styles: Styles,
                        decimal: int) -> Iterator[str]:
     """The Candidates sheet's data rows as ODF, a batch of whole query blocks
     at a time (``styles``: the cell formats of text, quoted text, editable
-    and quoted editable cells; ``decimal``: that of the four-decimal columns)."""
+    and quoted editable cells, original and current grades; ``decimal``:
+    that of the four-decimal columns)."""
     vals = candidate_values(doc, ev, perm, blocks)
     formula = formula_templates()
     first, names = _row_template(formula, True, decimal)

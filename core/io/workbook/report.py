@@ -60,6 +60,11 @@ def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],
     s.section("Conventions (as the Conventions sheet holds them now)")
     for label, text in conventions_words(ev):
         s.labelled(label, text)
+    # A comparison's tables (two runs' means, the paired means, the lists)
+    # start a page: page 1 ran over by a line or two (LibreOffice's PDF of
+    # compare --k 10 printed "Unresolved queries in run B: none" alone on
+    # page 2), or left a heading at its foot with its table overleaf.
+    breaks = [s.row] if comparison is not None else []
     tables = [_means_table(s, run, len(runs) > 1) for run in runs]
     if comparison is None and tables[0][0] != means_at:
         raise RuntimeError("the Report's sentences point at the wrong rows")
@@ -68,7 +73,7 @@ def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],
         _regressed(s, *comparison[:2])
     for run in runs:
         _unresolved(s, run, len(runs) > 1)
-    breaks = [s.row]  # the charts on a page of their own
+    breaks.append(s.row)  # the charts on a page of their own
     # An .ods carries no charts (docs/workbook.md): its Report says so rather
     # than print a "Charts" heading over half a page left blank for them.
     drawn = getattr(wb, "rendered_rows", None) is None
