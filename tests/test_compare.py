@@ -26,7 +26,7 @@ from core.analysis.compare import (
     paired_randomization,
     subset_document,
 )
-from core.analysis.compare.across import align_candidates, gather_across
+from core.analysis.compare.across import align_candidates, contributions_at, gather_across
 from core.analysis.compare.align import (
     KeyedRows,
     Matching,
@@ -845,6 +845,25 @@ def test_tie_shifted_moves_counted_a_few_rows_at_a_time(monkeypatch):
         # In r, B lists v before u in their tie: each took the other's rank.
         assert counts == {"moved": [1, 2], "regraded": [0, 0], "entered": [0, 0], "left": left}
         assert counts == {kind: v.tolist() for kind, v in whole.movement_counts(j).items()}
+
+
+@given(doc=tied_documents(), k=st.sampled_from([1, 2, 3, None]), data=st.data(),
+       unknown=st.sampled_from(["zero", "condensed", "unresolved"]))
+def test_contributions_at_some_rows_are_the_whole_columns(
+    doc: Document, k: int | None, data: st.DataObject, unknown: str
+) -> None:
+    """The movement counts' contributions made at the rows they compare (any
+    order, repeated) are the whole column's at those rows, bit for bit (NaN
+    where the gain is unknown): the same discounts summed in the same order."""
+    ev = evaluate(doc, Conventions(cutoffs=(k,), ties=TieRule.AVERAGE, unknown=unknown))  # type: ignore[arg-type]
+    first = ev.tie_first_rank
+    cut = np.flatnonzero((first > 0) & (True if k is None else first <= k))
+    some = st.lists(st.sampled_from(cut.tolist()), max_size=12) if cut.size else st.just([])
+    rows = np.asarray(data.draw(some), dtype=np.int64)
+    whole = ev.contribution_at(k)[rows]
+    got = contributions_at(ev, k, rows)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got.view(np.uint64), whole.view(np.uint64))
 
 
 def test_the_table_shows_each_cutoffs_own_movement_counts():
