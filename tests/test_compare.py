@@ -866,6 +866,18 @@ def test_contributions_at_some_rows_are_the_whole_columns(
     np.testing.assert_array_equal(got.view(np.uint64), whole.view(np.uint64))
 
 
+def test_contributions_at_a_tie_that_ends_the_last_list() -> None:
+    # y and z tie at ranks 2-3, the document's last positions: y's
+    # contribution is its gain 2 times the mean discount of ranks 2 and 3
+    # (at k = 2 only rank 2's counts, over the group's two positions).
+    doc = doc_of([("q", "x", 2.0, 1), ("q", "y", 1.0, 2), ("q", "z", 1.0, 0)])
+    for k, mean in ((None, (1 / math.log2(3) + 1 / math.log2(4)) / 2),
+                    (2, 1 / math.log2(3) / 2)):
+        ev = evaluate(doc, Conventions(cutoffs=(k,), ties=TieRule.AVERAGE))
+        got = contributions_at(ev, k, np.array([1, 0, 1]))
+        assert got.tolist() == [2 * mean, 1.0, 2 * mean]
+
+
 def test_the_table_shows_each_cutoffs_own_movement_counts():
     # The counts are worked out on a second thread while the lines before
     # them are written: each cutoff's rows show its own. B swaps A's first

@@ -195,14 +195,26 @@ def contributions_at(ev: Evaluation, k: int | None, rows: IntArray) -> FloatArra
     head = np.searchsorted(ev.sorted_query, ev.doc.query[rows])
     head += ev.tie_first_rank[rows] - 1  # each row's tie group's first position
     heads, group = np.unique(head, return_inverse=True)
-    size = np.empty(heads.size, dtype=np.int64)
-    size[group] = ev.tie_size[rows]
+    size = _group_sizes(ev.tie_start, heads)
     start = np.cumsum(size) - size  # where each group's positions begin in ``at``
     # (a group's positions share its mean discount: its first one's is read)
     eff = ev.effective_discount(k, at=prefixes(heads, size))[start[group]]
     value: FloatArray = ev.gain[rows] * eff
     value[~(eff > 0)] = 0.0
     return value
+
+
+def _group_sizes(tie_start: BoolArray, heads: IntArray) -> IntArray:
+    """The size of the tie groups starting at positions ``heads`` (ascending;
+    ``tie_start``: where each group starts) from the starts between the first
+    and the end of the last (not ``Evaluation.tie_size``: a column kept)."""
+    if heads.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    lo, last = int(heads[0]), int(heads[-1])
+    after = tie_start[last + 1:]
+    end = last + 1 + (int(np.argmax(after)) if after.any() else after.size)
+    starts = np.append(np.flatnonzero(tie_start[lo:end]) + lo, end)
+    return starts[np.searchsorted(starts, heads) + 1] - heads
 
 
 def _per_query(row_common: QueryOfRow, mask: BoolArray, n: int) -> IntArray:
