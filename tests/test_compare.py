@@ -26,7 +26,7 @@ from core.analysis.compare import (
     paired_randomization,
     subset_document,
 )
-from core.analysis.compare.across import align_candidates, gather_across
+from core.analysis.compare.across import align_candidates, contributions_at, gather_across
 from core.analysis.compare.align import (
     KeyedRows,
     Matching,
@@ -845,6 +845,37 @@ def test_tie_shifted_moves_counted_a_few_rows_at_a_time(monkeypatch):
         # In r, B lists v before u in their tie: each took the other's rank.
         assert counts == {"moved": [1, 2], "regraded": [0, 0], "entered": [0, 0], "left": left}
         assert counts == {kind: v.tolist() for kind, v in whole.movement_counts(j).items()}
+
+
+@given(doc=tied_documents(), k=st.sampled_from([1, 2, 3, None]), data=st.data(),
+       unknown=st.sampled_from(["zero", "condensed", "unresolved"]))
+def test_contributions_at_some_rows_are_the_whole_columns(
+    doc: Document, k: int | None, data: st.DataObject, unknown: str
+) -> None:
+    """The movement counts' contributions made at the rows they compare (any
+    order, repeated) are the whole column's at those rows, bit for bit (NaN
+    where the gain is unknown): the same discounts summed in the same order."""
+    ev = evaluate(doc, Conventions(cutoffs=(k,), ties=TieRule.AVERAGE, unknown=unknown))  # type: ignore[arg-type]
+    first = ev.tie_first_rank
+    cut = np.flatnonzero((first > 0) & (True if k is None else first <= k))
+    some = st.lists(st.sampled_from(cut.tolist()), max_size=12) if cut.size else st.just([])
+    rows = np.asarray(data.draw(some), dtype=np.int64)
+    whole = ev.contribution_at(k)[rows]
+    got = contributions_at(ev, k, rows)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got.view(np.uint64), whole.view(np.uint64))
+
+
+def test_contributions_at_a_tie_that_ends_the_last_list() -> None:
+    # y and z tie at ranks 2-3, the document's last positions: y's
+    # contribution is its gain 2 times the mean discount of ranks 2 and 3
+    # (at k = 2 only rank 2's counts, over the group's two positions).
+    doc = doc_of([("q", "x", 2.0, 1), ("q", "y", 1.0, 2), ("q", "z", 1.0, 0)])
+    for k, mean in ((None, (1 / math.log2(3) + 1 / math.log2(4)) / 2),
+                    (2, 1 / math.log2(3) / 2)):
+        ev = evaluate(doc, Conventions(cutoffs=(k,), ties=TieRule.AVERAGE))
+        got = contributions_at(ev, k, np.array([1, 0, 1]))
+        assert got.tolist() == [2 * mean, 1.0, 2 * mean]
 
 
 def test_the_table_shows_each_cutoffs_own_movement_counts():

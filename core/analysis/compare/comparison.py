@@ -268,10 +268,8 @@ class Comparison:
         """Per shared query: how many candidates moved, were regraded, entered
         or left the cut at cutoff index ``j`` (arrays aligned with ``common``;
         the kinds of :class:`CandidateChange`)."""
-        # Only averaged ties share contributions: the cut's are read then only.
-        cut = self._cut(j) if self.conventions.ties is TieRule.AVERAGE else None
         return movement_counts(self.ev_a, self.ev_b, self._queries, self._across,
-                               self.cutoffs[j], cut)
+                               self.cutoffs[j], self.conventions.ties is TieRule.AVERAGE)
 
     def candidate_changes(
         self, query: str | int, j: int = 0, limit: int | None = None
