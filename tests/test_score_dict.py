@@ -129,6 +129,11 @@ def _refusal(tmp_path: Path, text: str, *, role: str = "qrels") -> str:
     ('{"q1": {"d1": true}}', "run", '["q1"]["d1"] holds true or false, not a number '
      "(a score is a finite number)"),
     ('{"q1": {"": 2}}', "qrels", '["q1"][""] is an empty id (give each a name)'),
+    ('{"q1": {"d\\u0000": 2}}', "qrels", '["q1"]["d\\u0000"] holds a NUL character, which '
+     "no id may hold (remove it from the id: TREC text, CSV and workbooks cannot hold one "
+     "either)"),
+    ('{"q\\u0000": {"d1 x": 2}}', "run", '["q\\u0000"] holds a NUL character, which no id may '
+     "hold (remove it from the id: TREC text, CSV and workbooks cannot hold one either)"),
     ('{"q1": {"d1": 2}', "qrels", "line 1: not readable JSON (Expecting ',' delimiter) "
      "(write it again with json.dump)"),
 ])

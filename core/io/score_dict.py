@@ -5,7 +5,7 @@ each a finite number (a score of a run, a grade of qrels). Refused in one
 line naming the file and the key path (``["q1"]["d7"]``): a key given twice
 (JSON takes the last silently; :func:`json.loads`' ``object_pairs_hook``
 keeps both), ``NaN`` or ``Infinity`` (which Python's JSON takes), a value
-that is not a number, an empty id.
+that is not a number, an empty id, an id holding a NUL character (``"\\u0000"``).
 
 A file read is written as the TREC run or qrels it holds (each number as
 its shortest exact decimal, so every number is the same bit for bit) into a
@@ -90,6 +90,10 @@ def _refuse(path: Path, where: str, problem: str, hint: str) -> InputError:
 def _id(path: Path, key: str, *outer: str) -> str:
     if not key:
         raise _refuse(path, key_path(*outer, key), "is an empty id", "give each a name")
+    if "\0" in key:  # as a Parquet table's (core.io.arrow_ids.refuse_nul)
+        from core.io.arrow_ids import NUL, NUL_HINT
+
+        raise _refuse(path, key_path(*outer, key), NUL, NUL_HINT)
     return key
 
 
