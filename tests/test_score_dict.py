@@ -278,6 +278,16 @@ def test_ids_with_white_space_beside_an_annotators_sheet(tmp_path):
     assert list(got.source_id) == ["doc one", "d2", "e1", "d9"]
     assert got.grade.tobytes() == want.grade.tobytes()
     assert got.score.tobytes() == want.score.tobytes()
+    # A Parquet run holding the same ids beside the sheet: joined as they are
+    # (it was refused: "the query 'what is x' holds spaces: a run's ids cannot").
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    ranked = tmp_path / "run.parquet"
+    pq.write_table(pa.table({"query": ["what is x", "what is x", "q2"],
+                             "source_id": ["doc one", "d2", "e1"], "score": [3.0, 2.0, 1.0]}),
+                   ranked)
+    assert_same(load_document(ranked, qrels=sheet, conventions=Conventions()), want)
 
 
 def test_compare_reads_ids_with_white_space(tmp_path):
