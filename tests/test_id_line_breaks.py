@@ -173,3 +173,27 @@ def test_an_id_holding_a_nul_is_refused_where_it_enters(tmp_path, kind, said):
     assert "\n" not in message
     assert message.endswith("(remove it from the id: TREC text, CSV and workbooks cannot hold "
                             "one either)")
+
+
+@pytest.mark.parametrize("role", ["run", "qrels"])
+def test_trec_text_holding_a_nul_past_its_head_is_refused_naming_the_line(tmp_path, role):
+    # A NUL in the first 4 KiB: "the file is binary"; past them it was read,
+    # and "a\0" tied with "a" in the trec_eval order as the same id.
+    pad = "".join(f"q Q0 pad{i:05d} {i + 3} 0.1 r\n" for i in range(300))
+    run = tmp_path / "run.txt"
+    run.write_bytes(("q Q0 a 1 1.0 r\n" + pad + "q Q0 a\0 2 1.0 r\n").encode()
+                    if role == "run" else b"q Q0 a 1 1.0 r\n")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes(b"q 0 a 0\n" if role == "run" else (
+        "".join(f"q 0 pad{i:05d} 1\n" for i in range(400)) + "q 0 a\0 3\n").encode())
+    bad, line = (run, 302) if role == "run" else (qrels, 401)
+    # Read by the scan, and beside a JSON file whose id holds a space by the
+    # line reader (the text join).
+    spaced = (_write(tmp_path, "json", "qrels", [("q", "a b", 1)]) if role == "run"
+              else _write(tmp_path, "json", "run", [("q", "a b", 1.0)]))
+    for pair in ((run, qrels), (run, spaced) if role == "run" else (spaced, qrels)):
+        with pytest.raises(InputError) as info:
+            load_document(pair[0], qrels=pair[1])
+        assert str(info.value) == (
+            f"{bad}, line {line}: 'a\\x00' holds a NUL character, which no id may hold "
+            "(remove it from the id: a text file holds none)")
