@@ -18,14 +18,15 @@ def id_texts(heads: list[str], characters: str, longest: int) -> st.SearchStrate
 
 
 #: Short and long ids (several 8-byte words), shared prefixes, characters of
-#: one to four bytes, and the odd zero byte (which text may hold).
+#: one to four bytes, line breaks (JSON, Parquet and a sheet's cells may give
+#: one: the arena's own separator) and the odd zero byte (which text may hold).
 TEXTS = id_texts(["", "d", "doc-0000000", "https://www.example.com/very/long/path/"],
-                 "ab-é€\U0001f600\x00z9", 40)
+                 "ab-é€\U0001f600\x00z9\n\r", 40)
 #: Ids with long shared prefixes (several 8-byte words alike), prefixes of
 #: each other, and characters of one to four bytes in UTF-8 (no zero byte:
 #: the sort reads one as the end of the id).
 SORTED_TEXTS = id_texts(["", "doc-", "https://www.example.com/a/", "https://www.example.com/b"],
-                        "ab-é€\U0001f600z0", 12)
+                        "ab-é€\U0001f600z0\n\r", 12)
 
 
 @given(st.lists(TEXTS, min_size=1, max_size=40), st.data())
@@ -87,6 +88,21 @@ def test_one_id_as_text_without_decoding_the_column():
     assert type(doc.__dict__["_made_source_id"]).__name__ == "DecodedIds"  # still bytes
     assert doc.source_id.tolist() == ["d\u00e9", "caf\u00e9", "plain"]
     assert [doc.source_text(i) for i in range(3)] == doc.source_id.tolist()
+
+
+def test_ids_holding_line_breaks_come_back_whole():
+    """The arena ends each id with "\n": an id holding one itself (a JSON
+    string "a\nb", a Parquet cell) is cut where the offsets say, one text an
+    id, UTF-8 or not (the case that gave 5 texts for 4 ids and a traceback
+    beside Parquet qrels)."""
+    texts = ["a\nb", "c", "\n", "d\r\ne\r", "", "\u00e9\n"]
+    ids = IdBytes.from_texts(texts)
+    assert ids.texts() == texts
+    assert ids.texts(np.array([3, 0, 2], dtype=np.int64)) == ["d\r\ne\r", "a\nb", "\n"]
+    raw = [b"caf\xe9\nx", b"a\nb", b"\n\n"]  # Windows-1252: each id decoded alone
+    arena = np.frombuffer(b"".join(r + b"\n" for r in raw) + bytes(8), dtype=np.uint8).copy()
+    offset = np.cumsum([0, *(len(r) + 1 for r in raw)]).astype(np.int64)
+    assert IdBytes(arena, offset).texts() == ["caf\u00e9\nx", "a\nb", "\n\n"]
 
 
 @given(st.lists(SORTED_TEXTS, min_size=1, max_size=30), st.data())

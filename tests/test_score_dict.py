@@ -129,6 +129,11 @@ def _refusal(tmp_path: Path, text: str, *, role: str = "qrels") -> str:
     ('{"q1": {"d1": true}}', "run", '["q1"]["d1"] holds true or false, not a number '
      "(a score is a finite number)"),
     ('{"q1": {"": 2}}', "qrels", '["q1"][""] is an empty id (give each a name)'),
+    ('{"q1": {"d\\u0000": 2}}', "qrels", '["q1"]["d\\u0000"] holds a NUL character, which '
+     "no id may hold (remove it from the id: TREC text, CSV and workbooks cannot hold one "
+     "either)"),
+    ('{"q\\u0000": {"d1 x": 2}}', "run", '["q\\u0000"] holds a NUL character, which no id may '
+     "hold (remove it from the id: TREC text, CSV and workbooks cannot hold one either)"),
     ('{"q1": {"d1": 2}', "qrels", "line 1: not readable JSON (Expecting ',' delimiter) "
      "(write it again with json.dump)"),
 ])
@@ -273,6 +278,16 @@ def test_ids_with_white_space_beside_an_annotators_sheet(tmp_path):
     assert list(got.source_id) == ["doc one", "d2", "e1", "d9"]
     assert got.grade.tobytes() == want.grade.tobytes()
     assert got.score.tobytes() == want.score.tobytes()
+    # A Parquet run holding the same ids beside the sheet: joined as they are
+    # (it was refused: "the query 'what is x' holds spaces: a run's ids cannot").
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    ranked = tmp_path / "run.parquet"
+    pq.write_table(pa.table({"query": ["what is x", "what is x", "q2"],
+                             "source_id": ["doc one", "d2", "e1"], "score": [3.0, 2.0, 1.0]}),
+                   ranked)
+    assert_same(load_document(ranked, qrels=sheet, conventions=Conventions()), want)
 
 
 def test_compare_reads_ids_with_white_space(tmp_path):

@@ -5,7 +5,7 @@ each a finite number (a score of a run, a grade of qrels). Refused in one
 line naming the file and the key path (``["q1"]["d7"]``): a key given twice
 (JSON takes the last silently; :func:`json.loads`' ``object_pairs_hook``
 keeps both), ``NaN`` or ``Infinity`` (which Python's JSON takes), a value
-that is not a number, an empty id.
+that is not a number, an empty id, an id holding a NUL character (``"\\u0000"``).
 
 A file read is written as the TREC run or qrels it holds (each number as
 its shortest exact decimal, so every number is the same bit for bit) into a
@@ -17,7 +17,7 @@ hold: a run and its qrels holding one, each JSON or TREC text, are joined
 as :func:`core.io.trec.document_from_trec` joins, on the text of every id
 (:func:`text_joins`: ``evaluate``, ``compare``, the editor), beside a
 Parquet table on the bytes of every id, beside an annotators' sheet on the
-text of the sheet's judgments. Only TREC text out refuses such an id,
+sheet's judgments as they are (a Parquet run too). Only TREC text out refuses such an id,
 naming it (:func:`core.io.trec.write.check_trec_ids`).
 """
 
@@ -90,6 +90,10 @@ def _refuse(path: Path, where: str, problem: str, hint: str) -> InputError:
 def _id(path: Path, key: str, *outer: str) -> str:
     if not key:
         raise _refuse(path, key_path(*outer, key), "is an empty id", "give each a name")
+    if "\0" in key:  # as a Parquet table's (core.io.arrow_ids.refuse_nul)
+        from core.io.arrow_ids import NUL, NUL_HINT
+
+        raise _refuse(path, key_path(*outer, key), NUL, NUL_HINT)
     return key
 
 
@@ -153,10 +157,8 @@ def _trec_text(path: Path, role: str, rows: Rows) -> bytes:
     exact decimal, read back as the same float."""
     spaced = _spaced(rows)
     if spaced is not None:
-        raise _refuse(path, key_path(*spaced), "holds white space, which TREC text cannot hold "
-                      "(JSON is read as TREC text beside a Parquet run and an annotators' "
-                      "sheet together)", "give the runs as JSON, TREC text or Parquet alike, "
-                      "or rename the id")
+        raise _refuse(path, key_path(*spaced), "holds white space, which TREC text cannot "
+                      "hold", "rename the id")  # (text_joins joins such ids: not reached)
     lines = []
     rank = 0
     last = None
@@ -246,8 +248,7 @@ def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
     qrels = heads[-1]
     qrels_text = qrels.path in rows or _text_side(qrels, "qrels")
     if not qrels_text and not is_parquet(qrels):  # an annotators' sheet
-        # (beside a Parquet run too, it is joined through TREC text: refused)
-        return (_sheet_joins(heads, rows, conventions) if runs_text else None), rows
+        return _sheet_joins(heads, rows, conventions), rows
     if not (runs_text and qrels_text):
         return _table_joins(heads, rows, conventions, unshared), rows
     from core.io.trec import Run, document_from_judged, read_qrels
@@ -293,15 +294,17 @@ def _table_joins(heads: Sequence[Head], rows: dict[Path, Rows],
 def _sheet_joins(heads: Sequence[Head], rows: dict[Path, Rows],
                  conventions: Conventions | None) -> Callable[[int], Document]:
     """:func:`text_joins` beside an annotators' sheet: each run (JSON, its
-    ids as they are, or TREC text) joined with the sheet's judgments
+    ids as they are, TREC text or Parquet) joined with the sheet's judgments
     (:func:`core.io.annotator.qrels.run_with_judgments`)."""
     from core.io.annotator.qrels import run_with_judgments
+    from core.io.columnar import is_parquet
     from core.io.trec import Run
 
     def join(i: int) -> Document:
         path = heads[i].path
         ranked = rows.get(path)
-        run = Run(path) if ranked is None else json_run(path, ranked)
+        run: Path | Run = json_run(path, ranked) if ranked is not None else (
+            path if is_parquet(heads[i]) else Run(path))
         return run_with_judgments(run, heads[-1].path, conventions)
 
     return join

@@ -6,7 +6,9 @@ unrateable grades are left out, as :func:`core.io.trec.write_qrels` does.
 The sheet is imported as the ``import`` command reads it (guessed sheet,
 header, columns and labels), written as TREC qrels to a temporary file and
 joined with the run by :func:`core.io.trec.document_from_trec`, so that a
-sheet and a qrels file of the same judgments give the same document.
+sheet and a qrels file of the same judgments give the same document; beside
+a Parquet run (or ranx's JSON), whose ids may hold white space or a line
+break, the judgments are joined as they are, with no TREC text between.
 """
 
 from __future__ import annotations
@@ -20,7 +22,14 @@ from core.errors import InputError
 from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
-from core.io.columnar import document_from_tables, is_parquet
+from core.io.columnar import (
+    is_parquet,
+    join_tables,
+    release_arrow_memory,
+    side_from_file,
+    side_from_rows,
+)
+from core.io.files import stem
 from core.io.qrels_kind import is_judgment_sheet  # re-exported
 from core.io.trec import Run, document_from_judged, document_from_trec
 from core.model.conventions import Conventions
@@ -104,15 +113,29 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     _check(result.report, sheet)
     if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
         return document_from_judged(run, _judged(result.document), conventions)
+    if is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
+        return _table_join(Path(run), result.document, sheet, conventions)
     lines = _qrels_lines(result.document, sheet)
     with tempfile.TemporaryDirectory(prefix="ndcg-qrels-") as tmp:
         qrels = Path(tmp) / f"{sheet.stem}.qrels"
         qrels.write_text("".join(lines), encoding="utf-8")
         try:
-            if is_parquet(run):
-                return document_from_tables(run, qrels, conventions)
             return document_from_trec(run, qrels, conventions)
         except InputError as exc:
             if exc.file == str(qrels):  # name the sheet, not the file made from it
                 raise InputError(exc.problem, file=str(sheet), hint=exc.hint) from exc
             raise
+
+
+def _table_join(run: Path, judgments: Document, sheet: Path,
+                conventions: Conventions | None) -> Document:
+    """A Parquet run joined with a sheet's judgments as
+    :func:`core.io.columnar.document_from_tables` joins, the judgments' ids
+    as they are: a Parquet run's ids may hold white space, which the TREC
+    qrels the sheet's judgments are written as for a TREC run cannot."""
+    rows = [(query, source, grade) for query, sources in _judged(judgments).items()
+            for source, grade in sources.items()]
+    doc, _ = join_tables(side_from_file(run, "run"), side_from_rows(rows, str(sheet)),
+                         conventions, stem(run))
+    release_arrow_memory()
+    return doc

@@ -27,7 +27,7 @@ from core.io.files import open_input, unreadable
 from core.io.stop import check as check_stopped
 from core.io.trec import alloc
 from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
-from core.io.trec.text import BOM, check_head, decode
+from core.io.trec.text import BOM, check_head, decode, refuse_nul
 from core.model.ids import row_keys
 
 #: The scanner's steps are public: the annotators' sheet scanner
@@ -74,6 +74,7 @@ def _pieces(path: Path, start: int = 0, end: int | None = None) -> Iterator[byte
         rest = b""
         first = not start
         left = -1 if end is None else end - start
+        at = start  # where the next piece starts in the file
         if start:  # a child's share of a plain file (a decompressed one has no seek)
             fh.seek(start)
         while True:
@@ -86,6 +87,10 @@ def _pieces(path: Path, start: int = 0, end: int | None = None) -> Iterator[byte
                 left -= len(piece)
             if first:
                 check_head(piece, path)
+            if b"\0" in piece:  # (memchr: ~3 ms over the 2M run's 70 MB)
+                refuse_nul(path, at + piece.index(b"\0"))
+            at += len(piece)
+            if first:
                 if piece.startswith(BOM):
                     piece = piece[len(BOM):]
                 first = False

@@ -6,10 +6,10 @@ import codecs
 from pathlib import Path
 
 from core.errors import InputError
-from core.io.files import read_input
+from core.io.files import open_input, read_input
 from core.model.numbers import NumberError, read_number
 
-__all__ = ["BOM", "check_head", "decode", "finite", "read_bytes"]
+__all__ = ["BOM", "check_head", "decode", "finite", "read_bytes", "refuse_nul"]
 
 #: UTF-8's byte order mark: PowerShell 5's ``Out-File -Encoding utf8`` and
 #: older Notepad start a file with it. It is no part of the first query id.
@@ -24,12 +24,31 @@ def check_head(head: bytes, path: Path) -> None:
         raise InputError("the file is binary, not a TREC text file", file=str(path))
 
 
+def refuse_nul(path: Path, at: int) -> None:
+    """Refuse the file whose byte ``at`` is a NUL past its head (which
+    :func:`check_head` refuses as a binary file), naming the line and its
+    field holding it: ids keep no zero byte (the ids' tie order reads one as
+    an id's end), as JSON's and Parquet's are refused
+    (:func:`core.io.arrow_ids.refuse_nul`)."""
+    from core.io.arrow_ids import NUL
+
+    with open_input(path) as fh:
+        before = fh.read(at)
+        line = fh.readline(1 << 16)
+    start = before.rfind(b"\n") + 1
+    field = next(f for f in (before[start:] + line).split() if b"\0" in f)
+    raise InputError(f"{decode(field)!r} {NUL}", file=str(path), line=before.count(b"\n") + 1,
+                     hint="remove it from the id: a text file holds none")
+
+
 def read_bytes(path: Path) -> bytes:
     """The whole of a regular file (a FIFO or a device is refused before it
     is opened: :func:`core.io.files.read_input`), after :func:`check_head`,
     without a UTF-8 byte order mark."""
     raw = read_input(path)
     check_head(raw, path)
+    if b"\0" in raw:
+        refuse_nul(path, raw.index(b"\0"))
     return raw[len(BOM):] if raw.startswith(BOM) else raw
 
 
