@@ -74,13 +74,21 @@ def test_json_is_standard_even_with_numbers_that_are_not_finite() -> None:
 
 @pytest.mark.parametrize("n_queries", [3, 600])
 @pytest.mark.parametrize("all_open", [False, True])
+@pytest.mark.parametrize("outer", [False, True])
 def test_json_written_query_by_query_is_the_whole_objects_text(n_queries: int,
-                                                                all_open: bool) -> None:
+                                                                all_open: bool,
+                                                                outer: bool,
+                                                                monkeypatch) -> None:
     """evaluate's JSON, written a query at a time where it is compact (more
-    than 500 queries), is the text of the whole object, byte for byte: hostile
-    ids, unresolved queries with bounds, an undefined one and, when every
-    query is open, means that are not numbers (null)."""
+    than 500 queries: its text made from columns, not by the encoder), is the
+    text of the whole object, byte for byte: hostile ids, unresolved queries
+    with exact or outer bounds, an undefined one and, when every query is
+    open, means that are not numbers (null)."""
+    from core.analysis import bounds
     from core.reports.json import dump_evaluation_json
+
+    if outer:  # no completion is tried: every interval is an outer one
+        monkeypatch.setattr(bounds, "MAX_COMBINATIONS", 0)
 
     query, source, grade = [], [], []
     for q in range(n_queries):
@@ -101,6 +109,8 @@ def test_json_written_query_by_query_is_the_whole_objects_text(n_queries: int,
     parsed = json.loads(streamed.getvalue(), parse_constant=lambda c: pytest.fail(c))
     assert len(parsed["queries"]) == n_queries
     assert any("bounds" in c for q in parsed["queries"] for c in q["cutoffs"])
+    assert {c["bounds"]["exact"] for q in parsed["queries"] for c in q["cutoffs"]
+            if "bounds" in c} == {not outer}
     assert (parsed["summary"][0]["mean"] is None) == all_open
     assert ("unjudged_queries" in parsed) == all_open
 

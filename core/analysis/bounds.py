@@ -325,6 +325,27 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     return out
 
 
+def _known_and_open(query: IntArray, unknown: npt.NDArray[np.bool_], gain: FloatArray,
+                    at: IntArray | None, e_at: FloatArray, nq: int,
+                    ) -> tuple[FloatArray, FloatArray]:
+    """Per query, the sum of the known gains' discounted values and the sum
+    of the unknown ones' discounts, at positions ``at`` (all: None) with
+    discounts ``e_at``: one sum over the positions, each query's known and
+    unknown parts in bins of their own (bin 2q + unknown), in row order.
+
+    The same numbers as a sum each with the other part's terms at 0 (a sum
+    from +0.0 never is -0.0, so adding +0.0 leaves it unchanged): one pass
+    of ``np.bincount`` instead of two and no masked assignment (measured
+    with :class:`_IdealChunk`'s shared arrays: the defaults' 30 chunks at 2M
+    candidates, three cutoffs, ~115 -> ~100 ms of CPU).
+    """
+    q_at = query if at is None else query[at]
+    u_at = unknown if at is None else unknown[at]
+    weights = np.where(u_at, e_at, e_at * (gain if at is None else gain[at]))
+    both = _sums(2 * q_at + u_at, weights, 2 * nq).reshape(nq, 2)
+    return both[:, 0], both[:, 1]
+
+
 def _sums(index: IntArray, weights: FloatArray, n: int) -> FloatArray:
     """The sum of ``weights`` per ``index`` (0 to ``n`` - 1), in row order."""
     return np.bincount(index, weights=weights, minlength=n).astype(np.float64, copy=False)
@@ -409,12 +430,7 @@ class _OuterBounds:
                 e_at = ev.effective_discount(k, at=head)
                 nonzero = np.flatnonzero(e_at)
                 at, e_at = head[nonzero] - plo, e_at[nonzero]
-            q_at = query if at is None else query[at]
-            u_at = unknown if at is None else unknown[at]
-            known_part = e_at * (gain if at is None else gain[at])
-            known_part[u_at] = 0.0
-            known_sum = _sums(q_at, known_part, nq)
-            open_sum = _sums(q_at, e_at * u_at, nq)
+            known_sum, open_sum = _known_and_open(query, unknown, gain, at, e_at, nq)
             dcg_min = known_sum + self.low_value * open_sum
             dcg_max = known_sum + self.high_value * open_sum
             if self.tied:
@@ -470,25 +486,38 @@ class _IdealChunk:
         #: Where each query's list starts, and where the last one ends.
         self.starts = np.searchsorted(query, np.arange(nq + 1))
         self.rank = np.arange(1, gain.size + 1) - self.starts[query]
+        # Made once for both extreme values: how far each position moves when
+        # it does, and the gains with the unknown ones 0 (0 times a discount
+        # is the 0 a contribution of theirs was set to).
+        self.moved = self.u[query]
+        self.known_gain = np.where(self.unknown, 0.0, gain)
         self.filled: dict[float, tuple[IntArray, FloatArray, IntArray]] = {}
+        self.heads: dict[int, tuple[IntArray, IntArray]] = {}
 
     def _fill(self, value: float) -> tuple[IntArray, FloatArray, IntArray]:
         """Each known gain's rank and contribution with unknowns at ``value``,
         and how many known gains stand above it per query."""
         if value not in self.filled:
-            gain, query = self.gain, self.query
+            query = self.query
             # The gains above the value lead their lists (best first): the
             # rest are the ones whose rank exceeds their count, and move down
             # (no per-position gather of the count, no count in floats;
             # measured: _OuterBounds.at ~148 -> ~123 ms CPU at 2M candidates).
-            higher = gain > value
+            higher = self.gain > value
             above = np.bincount(query[higher], minlength=self.nq)
-            rank = self.rank + np.where(higher, 0, self.u[query])
+            rank = self.rank + np.where(higher, 0, self.moved)
             del higher
-            contribution = gain * discount(rank)
-            contribution[self.unknown] = 0.0
+            contribution = self.known_gain * discount(rank)
             self.filled[value] = rank, contribution, above
         return self.filled[value]
+
+    def _head(self, k: int) -> tuple[IntArray, IntArray]:
+        """The first ``k`` positions of each list and their queries, found
+        once for both extreme values."""
+        if k not in self.heads:
+            head = prefixes(self.starts[:-1], np.minimum(np.diff(self.starts), k))
+            self.heads[k] = head, self.query[head]
+        return self.heads[k]
 
     def idcg(self, value: float, k: int | None) -> FloatArray:
         rank, contribution, above = self._fill(value)
@@ -496,8 +525,8 @@ class _IdealChunk:
         if k is not None:
             # Only the first k of each list can stand within k (the others
             # move down, if at all); the sums skip the rest, which add 0.
-            head = prefixes(self.starts[:-1], np.minimum(np.diff(self.starts), k))
-            query, rank, contribution = query[head], rank[head], contribution[head]
+            head, query = self._head(k)
+            rank, contribution = rank[head], contribution[head]
             contribution = np.where(rank <= k, contribution, 0.0)
         idcg = _sums(query, contribution, self.nq)
         first, last = above, above + self.u

@@ -50,15 +50,15 @@ def _nullable(values: FloatArray) -> list[Any]:
 
 def evaluation_json(ev: Evaluation) -> dict[str, Any]:
     """The ``evaluate --format json`` object."""
-    head, queries, tail = _evaluation_parts(ev)
-    return {**head, "queries": list(queries), **tail}
+    head, bounds, tail = _evaluation_parts(ev)
+    return {**head, "queries": list(_queries_of(ev, bounds)), **tail}
 
 
-def _evaluation_parts(ev: Evaluation) -> tuple[dict[str, Any], Iterator[dict[str, Any]],
+def _evaluation_parts(ev: Evaluation) -> tuple[dict[str, Any], list[dict[int, Bounds]],
                                                   dict[str, Any]]:
     """The object of :func:`evaluation_json` in three parts: what comes
-    before its ``queries``, each query's object (made when asked), and what
-    comes after."""
+    before its ``queries``, the bounds its queries' objects carry
+    (:func:`_queries_of`, :func:`_compact_queries`), and what comes after."""
     doc = ev.doc
     bounds = unresolved_bounds(ev)
     summary = [
@@ -83,41 +83,86 @@ def _evaluation_parts(ev: Evaluation) -> tuple[dict[str, Any], Iterator[dict[str
     tail: dict[str, Any] = {"summary": summary}
     if doc.unjudged_queries:  # ranked by the run, never judged: not among "queries"
         tail["unjudged_queries"] = list(doc.unjudged_queries)
-    return head, _queries_of(ev, bounds), tail
+    return head, bounds, tail
+
+
+#: The keys of a query's object, of each of its cutoffs' and of their bounds,
+#: in order (the objects and their compact text are both made from them).
+_QUERY_KEYS = ("query", "status", "ranked", "judged", "unknown", "unrateable", "total")
+_CUTOFF_KEYS = ("k", "dcg", "idcg", "ndcg", "status")
+_BOUNDS_KEYS = ("low", "high", "exact")
+
+
+def _query_rows(ev: Evaluation) -> Iterator[tuple[int, tuple[Any, ...], list[Status]]]:
+    """Each query's number, the values of its :data:`_QUERY_KEYS` (its
+    status as the :class:`Status`) and its status at each cutoff."""
+    status, worst = ev.status_table()
+    counts = zip(ev.n_ranked.tolist(), ev.n_judged.tolist(), ev.n_unknown.tolist(),
+                 ev.n_unrateable.tolist(), ev.n_total.tolist(), strict=True)
+    for q, (qid, counted) in enumerate(zip(ev.doc.query_ids, counts, strict=True)):
+        yield q, (qid, worst[q], *counted), status[q]
 
 
 def _queries_of(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[dict[str, Any]]:
     """Each query's object of :func:`evaluation_json`, in order."""
-    doc = ev.doc
     # Whole columns as Python lists first: one conversion each, not one per cell.
     dcg, idcg, ndcg = _nullable(ev.dcg), _nullable(ev.idcg), _nullable(ev.ndcg)
-    status, worst = ev.status_table()
-    counts = zip(ev.n_ranked.tolist(), ev.n_judged.tolist(), ev.n_unknown.tolist(),
-                 ev.n_unrateable.tolist(), ev.n_total.tolist(), strict=True)
-    for q, (ranked, judged, unknown, unrateable, total) in enumerate(counts):
+    for q, fields, status in _query_rows(ev):
         cutoffs = []
         for j, k in enumerate(ev.cutoffs):
-            item: dict[str, Any] = {
-                "k": k,
-                "dcg": dcg[q][j],
-                "idcg": idcg[q][j],
-                "ndcg": ndcg[q][j],
-                "status": status[q][j].value,
-            }
-            if status[q][j] is Status.UNRESOLVED:
+            item = dict(zip(_CUTOFF_KEYS, (k, dcg[q][j], idcg[q][j], ndcg[q][j],
+                                           status[j].value), strict=True))
+            if status[j] is Status.UNRESOLVED:
                 b = bounds[j][q]
-                item["bounds"] = {"low": b.low, "high": b.high, "exact": b.exact}
+                item["bounds"] = dict(zip(_BOUNDS_KEYS, (b.low, b.high, b.exact), strict=True))
             cutoffs.append(item)
-        yield {
-            "query": doc.query_ids[q],
-            "status": worst[q].value,
-            "ranked": ranked,
-            "judged": judged,
-            "unknown": unknown,
-            "unrateable": unrateable,
-            "total": total,
-            "cutoffs": cutoffs,
-        }
+        yield {**dict(zip(_QUERY_KEYS, (fields[0], fields[1].value, *fields[2:]), strict=True)),
+               "cutoffs": cutoffs}
+
+
+def _template(keys: tuple[str, ...]) -> str:
+    """``"key":%s`` for each of ``keys``, comma-separated (compact JSON)."""
+    return ",".join(f"{_COMPACT.encode(key)}:%s" for key in keys)
+
+
+def _compact_queries(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[str]:
+    """Each query's object of :func:`evaluation_json` as compact JSON text,
+    the encoder's very text (``_json_text(query, _COMPACT)``), made from whole
+    columns' texts rather than an object per query (measured, 2,000 queries
+    at 2M candidates, the objects and their encoding against this: 27.7 ->
+    19.4 ms of CPU under the defaults, 24.1 -> 16.3 ms under the trec_eval
+    preset, medians of 9)."""
+    dcg, idcg, ndcg = _float_texts(ev.dcg), _float_texts(ev.idcg), _float_texts(ev.ndcg)
+    said = {s: _COMPACT.encode(s.value) for s in Status}
+    ks = [_COMPACT.encode(k) for k in ev.cutoffs]
+    query, cutoff = "{" + _template(_QUERY_KEYS) + ',"cutoffs":[', "{" + _template(_CUTOFF_KEYS)
+    bounded = ',"bounds":{' + _template(_BOUNDS_KEYS) + "}}"
+    for q, (qid, worst, *counts), status in _query_rows(ev):
+        items = []
+        for j, k in enumerate(ks):
+            item = cutoff % (k, dcg[q][j], idcg[q][j], ndcg[q][j], said[status[j]])
+            if status[j] is Status.UNRESOLVED:
+                b = bounds[j][q]
+                item += bounded % (_float_text(b.low), _float_text(b.high),
+                                   "true" if b.exact else "false")
+            else:
+                item += "}"
+            items.append(item)
+        yield query % (_COMPACT.encode(qid), said[worst], *counts) + ",".join(items) + "]}"
+
+
+def _float_texts(values: FloatArray) -> list[list[str]]:
+    """Each of a two-dimensional array's numbers as JSON text (``repr``, as
+    the encoder writes a float), ``null`` where it is not finite."""
+    texts = np.array(list(map(float.__repr__, values.ravel().tolist())), dtype=object)
+    texts[~np.isfinite(values.ravel())] = "null"
+    listed: list[list[str]] = texts.reshape(values.shape).tolist()
+    return listed
+
+
+def _float_text(value: float | None) -> str:
+    """A float (or None) as the encoder writes it, ``null`` where not finite."""
+    return "null" if value is None or not math.isfinite(value) else float.__repr__(value)
 
 
 def dump_evaluation_json(ev: Evaluation, out: TextIO) -> None:
@@ -129,15 +174,15 @@ def dump_evaluation_json(ev: Evaluation, out: TextIO) -> None:
     if rows <= _INDENTED_ROWS:
         dump_json(evaluation_json(ev), out, rows=rows)
         return
-    head, queries, tail = _evaluation_parts(ev)
+    head, bounds, tail = _evaluation_parts(ev)
     # Compact JSON of an object is "{" + "key":value, ... + "}": the parts'
     # texts without their braces, the queries' list between them.
     out.write(_json_text(head, _COMPACT)[:-1])
     out.write(',"queries":[')
-    for n, query in enumerate(queries):
+    for n, text in enumerate(_compact_queries(ev, bounds)):
         if n:
             out.write(",")
-        out.write(_json_text(query, _COMPACT))
+        out.write(text)
     out.write("],")
     out.write(_json_text(tail, _COMPACT)[1:])
     out.write("\n")
