@@ -51,7 +51,7 @@ from app.file_formats import (
 from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
 from app.open_run import ask_for_qrels, needs_qrels
-from app.opening import evaluated, out_of_memory, stat_or_none
+from app.opening import evaluated, memory_said, stat_or_none
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
@@ -332,8 +332,7 @@ class FileOps(QObject):
             return doc, then, ev
 
         def failed(exc: BaseException) -> None:
-            show_error(self.window, self.tr("Could not open"),
-                       out_of_memory(path) if isinstance(exc, MemoryError) else exc)
+            show_error(self.window, self.tr("Could not open"), memory_said(exc, path))
 
         self.task = task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
@@ -429,11 +428,13 @@ class FileOps(QObject):
             # (and evaluates the grades they changed).
             self.window.set_document(doc, path, saved=not recovered,
                                      evaluation=None if recovered else evaluation)
-        except InputError as exc:  # a grade its conventions refuse: the file and the place
+        except (InputError, MemoryError) as exc:  # the document shown stays
             from core.io.locate import name_the_row
 
-            self._file_state, self._later = before  # the document shown stays
-            show_error(self.window, self.tr("Could not open"), name_the_row(exc, doc, path))
+            self._file_state, self._later = before
+            # A grade its conventions refuse: the file and the place.
+            show_error(self.window, self.tr("Could not open"), memory_said(exc, path)
+                       if isinstance(exc, MemoryError) else name_the_row(exc, doc, path))
             return
         if then is not None:  # its digest taken on a thread beside the window's work
             self._later = DigestLater(path, then)

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from core.io.files import Head
     from core.model.document import Document
 
-__all__ = ["READING", "Reading", "evaluated", "load", "needs_qrels", "out_of_memory", "parse_args",
-           "reading_key", "start_reading", "stat_or_none"]
+__all__ = ["READING", "Reading", "evaluated", "load", "memory_said", "needs_qrels",
+           "out_of_memory", "parse_args", "reading_key", "start_reading", "stat_or_none"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -101,14 +101,24 @@ def evaluated(doc: Document) -> Evaluation | None:
         return None
 
 
-def out_of_memory(path: str | Path) -> InputError:
-    """What the editor says when reading ``path`` (at launch, File > Open)
-    ran out of memory: what happened and what to do, in one line."""
+def out_of_memory(path: str | Path | None = None, *, to: str = "read it",
+                  again: str = "open it") -> InputError:
+    """What the editor says when its work ran out of memory: reading
+    ``path`` (at launch, File > Open), or doing ``to`` (evaluating under
+    other conventions, comparing with ``path``), and what to do (``again``:
+    the work done once more), in one line."""
     from core.errors import InputError
 
-    return InputError("not enough memory to read it", file=str(path),
-                      hint="close other programs and open it again, or open it on a machine "
+    return InputError(f"not enough memory to {to}", file=None if path is None else str(path),
+                      hint=f"close other programs and {again} again, or {again} on a machine "
                            "with more memory")
+
+
+def memory_said(exc: BaseException, path: str | Path | None = None, **doing: str
+                ) -> BaseException:
+    """``exc`` as the editor shows it: a MemoryError as :func:`out_of_memory`
+    (``doing``: its ``to`` and ``again``), anything else as it is."""
+    return out_of_memory(path, **doing) if isinstance(exc, MemoryError) else exc
 
 
 def needs_qrels(path: Path) -> bool:

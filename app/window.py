@@ -36,6 +36,7 @@ from app.delegates import grade_words
 from app.judgment_clock import ActivityClock
 from app.layout import STACKED_FROM, DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
+from app.opening import out_of_memory
 from app.panels.audit import AuditLogView
 from app.panels.column_chooser import ColumnChooser
 from app.panels.conventions import ConventionsPanel
@@ -404,9 +405,13 @@ class MainWindow(WindowApi):
         try:
             step()
         except NdcgError as exc:
-            self.show_message(str(exc), 10000)
-            return str(exc)
-        return None
+            problem = str(exc)
+        except MemoryError:  # (the session's history and views stay as they were)
+            problem = str(out_of_memory(self.path, to="evaluate it", again="try it"))
+        else:
+            return None
+        self.show_message(problem, 10000)
+        return problem
 
     # -- the session's records of what changed (edits, undo, redo, open, save) -------------
     def _follow_query(self, changes: Changes) -> None:

@@ -43,6 +43,10 @@ def error_text(exc: BaseException) -> str:
     """What the user reads: the typed error's own sentence, never a traceback."""
     if isinstance(exc, NdcgError):
         return str(exc)
+    if isinstance(exc, MemoryError):
+        from app.opening import out_of_memory
+
+        return str(out_of_memory(to="finish it", again="try it"))
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror or exc}"

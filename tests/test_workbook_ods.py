@@ -415,3 +415,59 @@ def test_the_rubrics_grade_column_has_one_alignment(tmp_path: Path) -> None:
     assert len(cells) > 2
     assert {(c.data_type, c.alignment.horizontal) for c in cells} == {("n", "right"),
                                                                      ("s", "right")}
+
+
+def _ods_colours(ods: Path, sheet: str, col: int) -> list[tuple[str, dict[str, str]]]:
+    """Each data row's text in column ``col`` of ``sheet`` in ``ods``, with
+    the colours its style's conditions give a word ({word: colour}): the
+    cell's style, else its column's default (as LibreOffice reads it)."""
+    with zipfile.ZipFile(ods) as z:
+        common = ElementTree.fromstring(z.read("styles.xml"))
+    colour = {s.get(f"{_S}name"): p.get(f"{_FO}color") for s in common.iter(f"{_S}style")
+              for p in s.iter(f"{_S}text-properties")}
+    root = _content(ods)
+    conditions = {s.get(f"{_S}name"): {
+        m.get(f"{_S}condition"): colour.get(m.get(f"{_S}apply-style-name"))
+        for m in s.findall(f"{_S}map")} for s in root.iter(f"{_S}style")}
+    table = next(t for t in root.iter(f"{_T}table") if t.get(f"{_T}name") == sheet)
+    defaults = [c.get(f"{_T}default-cell-style-name")
+                for c in table.findall(f"{_T}table-column")
+                for _ in range(int(c.get(f"{_T}number-columns-repeated", "1")))]
+    out = []
+    for row in table.findall(f"{_T}table-row")[1:]:
+        cells = [c for c in row if c.tag.endswith("table-cell")
+                 for _ in range(int(c.get(f"{_T}number-columns-repeated", "1")))]
+        cell = cells[col]
+        style = cell.get(f"{_T}style-name") or defaults[col]
+        words = {re.fullmatch(r'cell-content\(\)="(\w+)"', k).group(1): v  # type: ignore[union-attr]
+                 for k, v in conditions.get(style, {}).items()}
+        out.append(("".join(cell.itertext()), words))
+    return out
+
+
+def test_grade_states_are_coloured_as_in_the_xlsx(tmp_path: Path) -> None:
+    """The Candidates' grade state column shows unknown and unrateable in
+    the app's colours (layout.STATE_COLOURS) in the .ods as in the .xlsx:
+    conditions of the column's cells (LibreOffice's PDF of the .ods had them
+    black), so a state the formula gives after an edit is coloured too; the
+    Queries' statuses alike (layout.STATUS_COLOURS)."""
+    import openpyxl
+
+    from core.io.workbook.layout import STATE_COLOURS, STATUS_COLOURS
+
+    doc, conv = case(0)
+    assert {0, 1, 2} <= set(doc.state.tolist())  # numbers, unknown and unrateable
+    xlsx, ods = tmp_path / "w.xlsx", tmp_path / "w.ods"
+    export_workbook(evaluate(doc, conv), xlsx)
+    export_workbook(evaluate(doc, conv), ods)
+    wb = openpyxl.load_workbook(xlsx)
+    for sheet, colours in (("Candidates", STATE_COLOURS), ("Queries", STATUS_COLOURS)):
+        rules = {str(r.formula[0]).strip('"'): "#" + r.dxf.font.color.rgb[2:].lower()
+                 for cf in wb[sheet].conditional_formatting for r in cf.rules}
+        want = {w: c.lower() for w, c in colours.items()}
+        assert rules == want  # the xlsx's, from the one declaration
+        cells = _ods_colours(ods, sheet, 6)
+        assert cells
+        assert all(words == want for _, words in cells)
+    states = sorted(text for text, _ in _ods_colours(ods, "Candidates", 6))
+    assert states == sorted(("number", "unknown", "unrateable")[s] for s in doc.state.tolist())

@@ -43,6 +43,7 @@ from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
+from app.opening import memory_said
 from app.panels.fit import fit_columns, header_widths, show_yielding
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
@@ -489,7 +490,8 @@ class CompareController(QObject):
         self.task = run_task(
             w, w.tr("Comparing with {0}…").format(path.name), work,
             on_done=self.show,
-            on_error=lambda exc: show_error(w, w.tr("Could not compare"), exc),
+            on_error=lambda exc: show_error(w, w.tr("Could not compare"), memory_said(
+                exc, path, to="compare it with the worksheet", again="compare it")),
         )
         return self.task
 

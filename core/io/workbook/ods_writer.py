@@ -8,10 +8,11 @@ with the result xlsxwriter cached stored as the cell's value (a reader that
 does not recalculate shows the engine's numbers), the defined names, column
 widths and hidden columns, row heights, merged cells, frozen panes, the
 cell styles (:mod:`core.io.workbook.ods_styles`: display rounding, colours,
-which cells stay editable), the lists of choices, sheet protection and
-manual page breaks (a row style breaking before it). So
+which cells stay editable), the lists of choices and the words' conditional
+colours (a grade state, a status: :mod:`core.io.workbook.ods_ranges`), sheet
+protection and manual page breaks (a row style breaking before it). So
 every sheet, formula and cached value has one source, the xlsx writer's;
-charts, comments, conditional colours and print titles are not carried
+charts, comments, other conditional formats and print titles are not carried
 (``docs/workbook.md``). The Candidates rows come rendered as ODF already
 (:class:`RenderedRows`, :mod:`core.io.workbook.ods_candidates`).
 
@@ -29,6 +30,14 @@ from html import escape, unescape
 from pathlib import Path
 from typing import Any
 
+from core.io.workbook.ods_ranges import (
+    Colours,
+    cell_range,
+    column,
+    quoted,
+    validation_definitions,
+    validations,
+)
 from core.io.workbook.ods_styles import cell_styles
 from core.io.workbook.openformula import range_address, shifted, translate
 
@@ -63,24 +72,6 @@ _PLAIN_REF = re.compile(
 _SHARED = re.compile(r'si="([0-9]+)"')
 _TEXT_RUN = re.compile(r"<t(?: [^>]*)?>([^<]*)</t>")
 _XML_BAD = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
-def _column(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    return n - 1
-
-
-def _cell_range(ref: str) -> tuple[int, int, int, int]:
-    """``A1:C3`` as 0-based (row0, col0, row1, col1)."""
-    a, _, b = ref.partition(":")
-    b = b or a
-    ma = re.fullmatch(r"([A-Z]+)([0-9]+)", a.replace("$", ""))
-    mb = re.fullmatch(r"([A-Z]+)([0-9]+)", b.replace("$", ""))
-    if ma is None or mb is None:
-        raise ValueError(f"not a cell range: {ref}")
-    return (int(ma.group(2)) - 1, _column(ma.group(1)), int(mb.group(2)) - 1, _column(mb.group(1)))
 
 
 def text_paragraphs(escaped: str) -> str:
@@ -119,19 +110,20 @@ class _Sheet:
     """One worksheet's conversion: its head (columns, frozen pane) and tail
     (merges, protection, print area) and its rows as ODF."""
 
-    def __init__(self, name: str, head: str, tail: str, shared_strings: list[str]) -> None:
+    def __init__(self, name: str, head: str, tail: str, shared_strings: list[str],
+                 colours: Colours | None = None) -> None:
         self.name = name
         self.strings = shared_strings
         self.masters: dict[str, tuple[str, tuple[int, ...], int]] = {}
         self.spans: dict[tuple[int, int], tuple[int, int]] = {}
         self.covered: set[tuple[int, int]] = set()
         for ref in re.findall(r'<mergeCell ref="([^"]+)"', tail):
-            r0, c0, r1, c1 = _cell_range(ref)
+            r0, c0, r1, c1 = cell_range(ref)
             self.spans[(r0, c0)] = (r1 - r0 + 1, c1 - c0 + 1)
             self.covered.update((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)
                                 if (r, c) != (r0, c0))
         self.protected = "<sheetProtection" in tail
-        self.validations = _validations(name, tail)
+        self.validations = validations(name, tail)
         pane = re.search(r'<pane (?:xSplit="([0-9]+)" )?(?:ySplit="([0-9]+)" )?[^>]*state="frozen"',
                          head)
         self.frozen = (int(pane.group(1) or 0), int(pane.group(2) or 0)) if pane else (0, 0)
@@ -147,6 +139,13 @@ class _Sheet:
                                  a.get("style"), a.get("hidden") == "1"))
         self.styled = {c for lo, hi, _, style, _ in self.columns if style
                        for c in range(lo, hi + 1)}
+        # Conditional colours: a column wholly in a coloured range takes its
+        # conditions as its cells' default (rows rendered without a style).
+        self.coloured = colours.ranges(tail) if colours is not None else []
+        self.column_colour = {lo: k for lo, hi, *_ in self.columns
+                              for (_, c0, _, c1), k in self.coloured if c0 <= lo and hi <= c1}
+        self.styled |= {c for lo, hi, *_ in self.columns if lo in self.column_colour
+                        for c in range(lo, hi + 1)}
         self.row = 0  # the next sheet row (0-based) to write
         # Manual page breaks (the Report's charts page): the xlsx's <brk id>
         # is the last row above one, 1-based; the row after starts a page.
@@ -171,7 +170,7 @@ class _Sheet:
                 if not open_row:
                     put("<table:table-cell/></table:table-row>")
                 continue
-            c = _column(m.group(4))
+            c = column(m.group(4))
             if c > col:
                 put(f'<table:table-cell table:number-columns-repeated="{c - col}"/>')
             put(self._cell(m, self.row - 1, c))
@@ -187,7 +186,7 @@ class _Sheet:
         for m in _ITEM.finditer(xml):
             if m.group(4) is None:
                 continue
-            c = _column(m.group(4))
+            c = column(m.group(4))
             if c > col:
                 out.append(f'<table:table-cell table:number-columns-repeated="{c - col}"/>')
             out.append(self._cell(m, r - 1, c))
@@ -241,10 +240,13 @@ class _Sheet:
         tag = "table:covered-table-cell" if self.covered and (r, c) in self.covered \
             else "table:table-cell"
         out = "<" + tag
-        if style and style != "0":
-            out += f' table:style-name="ce{style}"'
-        elif c in self.styled:
-            out += ' table:style-name="ce0"'
+        name = f"ce{style}" if style and style != "0" else "ce0" if c in self.styled else ""
+        for (r0, c0, r1, c1), k in self.coloured:
+            if r0 <= r <= r1 and c0 <= c <= c1:
+                name = f"{name or 'ce0'}k{k}"
+                break
+        if name:
+            out += f' table:style-name="{name}"'
         if self.validations:
             for name, (r0, c0, r1, c1) in self.validations:
                 if r0 <= r <= r1 and c0 <= c <= c1:
@@ -291,7 +293,10 @@ class _Sheet:
             out += f'<table:table-column table:style-name="co{_width_key(width)}"'
             if hi > lo:
                 out += f' table:number-columns-repeated="{hi - lo + 1}"'
-            if default:
+            colour = self.column_colour.get(lo)
+            if colour is not None:
+                out += f' table:default-cell-style-name="ce{default or 0}k{colour}"'
+            elif default:
                 out += f' table:default-cell-style-name="ce{default}"'
             if hidden:
                 out += ' table:visibility="collapse"'
@@ -300,55 +305,6 @@ class _Sheet:
         if not self.columns:
             out += "<table:table-column/>"
         return out
-
-
-_VALIDATION = re.compile(r"<dataValidation\b([^>]*)>(.*?)</dataValidation>", re.S)
-
-
-def _lists(sheet: str, tail: str) -> Iterator[tuple[str, str, str, dict[str, str]]]:
-    """A sheet's lists of choices (xlsx data validations of type list): per
-    cell range, (name, range, source, the validation's attributes). A list
-    drawn from a named range is named after it; the others after their
-    sheet and first cell."""
-    for attrs, body in _VALIDATION.findall(tail):
-        a = {k: unescape(v) for k, v in re.findall(r'(\w+)="([^"]*)"', attrs)}
-        found = re.search(r"<formula1>(.*?)</formula1>", body, re.S)
-        if a.get("type") != "list" or found is None:
-            continue
-        source = unescape(found.group(1))
-        for ref in a.get("sqref", "").split():
-            name = source if re.fullmatch(r"[A-Za-z_]\w*", source) else \
-                f"choices_{re.sub(r'[^A-Za-z0-9]', '_', sheet)}_{ref.split(':')[0]}"
-            yield name, ref, source, a
-
-
-def _validations(sheet: str, tail: str) -> list[tuple[str, tuple[int, int, int, int]]]:
-    """Each list of choices' name and cell range (their ODF:
-    :func:`validation_definitions`)."""
-    return [(name, _cell_range(ref)) for name, ref, _, _ in _lists(sheet, tail)]
-
-
-def validation_definitions(sheet: str, tail: str) -> dict[str, str]:
-    """The ODF ``<table:content-validation>`` elements of a sheet's lists of
-    choices, by name."""
-    out = {}
-    for name, ref, source, a in _lists(sheet, tail):
-        if source.startswith('"'):
-            choices = ";".join(f'"{c}"' for c in source.strip('"').split(","))
-        else:
-            choices = translate(source)[len("of:="):]
-        kind = {"warning": "warning", "information": "information"}.get(
-            a.get("errorStyle", ""), "stop")
-        message = (f'<table:error-message table:message-type="{kind}" table:display="true" '
-                   f'table:title="{escape(a.get("errorTitle", ""))}"><text:p>'
-                   f'{escape(a.get("error", ""), quote=False)}</text:p></table:error-message>')
-        base = range_address(f"{_quoted(sheet)}!{ref.split(':')[0]}")
-        out[name] = (
-            f'<table:content-validation table:name="{name}" '
-            f'table:condition="{escape(f"of:cell-content-is-in-list({choices})")}" '
-            'table:allow-empty-cell="true" table:display-list="unsorted" '
-            f'table:base-cell-address="{escape(base)}">{message}</table:content-validation>')
-    return out
 
 
 def carried_rows(rows: Iterable[str], cells: dict[int, str], first_col: int) -> Iterator[str]:
@@ -489,14 +445,10 @@ def _named(names: _Names, sheets: list[str]) -> tuple[str, dict[int, str]]:
                        f'table:cell-range-address="{escape(address)}"/>')
         else:
             out.append(f'<table:named-expression table:name="{escape(name)}" '
-                       f'table:base-cell-address="${_quoted(sheets[0])}.$A$1" '
+                       f'table:base-cell-address="${quoted(sheets[0])}.$A$1" '
                        f'table:expression="{escape(translate(bare))}"/>')
     body = f"<table:named-expressions>{''.join(out)}</table:named-expressions>" if out else ""
     return body, prints
-
-
-def _quoted(sheet: str) -> str:
-    return sheet if re.fullmatch(r"\w+", sheet) else "'" + sheet.replace("'", "''") + "'"
 
 
 def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> None:
@@ -506,6 +458,8 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
     with zipfile.ZipFile(xlsx) as src:
         sheets, names, active = _workbook(src)
         strings = _shared_strings(src)
+        styles_xml = src.read("xl/styles.xml").decode("utf-8")
+        colours = Colours(styles_xml)  # (the conditional colours: each sheet's rules)
         named, prints = _named(names, [s for s, _, _ in sheets])
         built = []
         heights: set[str] = set()
@@ -514,11 +468,11 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
         for name, part, _ in sheets:
             head, tail, found = _scan(src, part)
             right = _header_right(tail) if right is None else right
-            built.append(_Sheet(name, head, tail, strings))
+            built.append(_Sheet(name, head, tail, strings, colours))
             heights |= found
             checks = {**validation_definitions(name, tail), **checks}
         widths = {w for sheet in built for _, _, w, _, _ in sheet.columns}
-        automatic = _automatic_styles(src.read("xl/styles.xml").decode("utf-8"), widths, heights)
+        automatic = _automatic_styles(styles_xml, widths, heights, colours)
         settings = _settings([(s.name, s.frozen) for s in built],
                              sheets[active][0] if sheets else "")
         rows = rendered.rows if rendered is not None else {}
@@ -542,11 +496,12 @@ def xlsx_to_ods(xlsx: Path, out: Any, rendered: RenderedRows | None = None) -> N
                     yield "<table:table-row><table:table-cell/></table:table-row>"
                 yield "</table:table>"
 
-        styles = _styles(right or "")
+        styles = _styles(right or "", colours)
         _write_package(out, body(), automatic, named, settings, styles)
 
 
-def _automatic_styles(styles_xml: str, widths: set[float], heights: set[str]) -> str:
+def _automatic_styles(styles_xml: str, widths: set[float], heights: set[str],
+                      colours: Colours) -> str:
     cells, _ = cell_styles(styles_xml)
     out = ['<style:style style:name="ta" style:family="table" style:master-page-name="Default">'
            '<style:table-properties table:display="true"/>'
@@ -570,7 +525,7 @@ def _automatic_styles(styles_xml: str, widths: set[float], heights: set[str]) ->
     out.append(f'<style:style style:name="{_BREAK}" style:family="table-row">'
                '<style:table-row-properties style:use-optimal-row-height="true" '
                'fo:break-before="page"/></style:style>')
-    return "".join(out) + cells
+    return "".join(out) + cells + colours.automatic(cells)
 
 
 def _settings(frozen: list[tuple[str, tuple[int, int]]], active: str) -> str:
@@ -654,7 +609,7 @@ def _header_right(tail: str) -> str | None:
     return "".join(right)
 
 
-def _styles(right: str) -> str:
+def _styles(right: str, colours: Colours) -> str:
     """``styles.xml``: two page layouts (as many pages long as it takes, one
     page), their header's right part ``right``."""
     return (f'{_HEAD}<office:document-styles {_NS}><office:styles>'
@@ -662,6 +617,7 @@ def _styles(right: str) -> str:
             '<style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt"/>'
             '</style:default-style>'
             '<style:style style:name="Default" style:family="table-cell"/>'
+            + colours.common() +
             "</office:styles><office:automatic-styles>"
             + _page_layout("pm1", 0) + _page_layout("pm2", 1)
             + "</office:automatic-styles><office:master-styles>"
