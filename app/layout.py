@@ -254,7 +254,14 @@ class Workplace(QObject):
         if watched is self.window and event.type() == QEvent.Type.ChildPolished:
             _whole_titles(event)
         if watched is self.window and event.type() == QEvent.Type.Show and self._whole:
-            QTimer.singleShot(0, self._fit_columns)
+            # Now, before the first paint: the docks have their widths (shown
+            # after their pending resizes); a timer ran after the paint, now
+            # and then before it (at 1920x1080 the summary was painted 560 px
+            # tall, then 426: a launch looked one way or the other).
+            self._fit_columns()
+            layout = self.window.layout()
+            if layout is not None:
+                layout.activate()  # the split's geometry now, not at a later request
         if (watched is self.window
                 and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange)
                 and self._narrow() != self.one_side and not self._following):
