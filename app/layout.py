@@ -197,6 +197,8 @@ class Workplace(QObject):
         self._fitted = self._whole = False
         #: A saved layout was restored: a dock added since goes where it holds it.
         self._restored = False
+        #: The docks :meth:`make_room` made room for (once each).
+        self._roomed: set[str] = set()
         window.installEventFilter(self)
 
     def home(self, name: str) -> DockHome:
@@ -254,7 +256,14 @@ class Workplace(QObject):
         if watched is self.window and event.type() == QEvent.Type.ChildPolished:
             _whole_titles(event)
         if watched is self.window and event.type() == QEvent.Type.Show and self._whole:
-            QTimer.singleShot(0, self._fit_columns)
+            # Now, before the first paint: the docks have their widths (shown
+            # after their pending resizes); a timer ran after the paint, now
+            # and then before it (at 1920x1080 the summary was painted 560 px
+            # tall, then 426: a launch looked one way or the other).
+            self._fit_columns()
+            layout = self.window.layout()
+            if layout is not None:
+                layout.activate()  # the split's geometry now, not at a later request
         if (watched is self.window
                 and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange)
                 and self._narrow() != self.one_side and not self._following):
@@ -416,16 +425,37 @@ class Workplace(QObject):
         if not self._restored:
             self.size_docks()
 
-    def _split(self, above: QDockWidget, below: QDockWidget, height: int) -> None:
+    def make_room(self, name: str) -> None:
+        """The dock ``name``, shown in front of a tab group split above
+        another dock in its column (a comparison, tabbed with the summary
+        above the conventions at 1920x1080), gets the most of the column the
+        upper group may have, the first time it is shown: its tables had the
+        summary's share, ~470 px, their rows below the paired statistics
+        about three. A layout the user left (restored) is kept."""
+        if self._restored or name in self._roomed:
+            return
+        self._roomed.add(name)
+        front = name
+        while (tab := self.home(front).tab_with) in self.homes:
+            front = tab
+        for other in self.homes:
+            home = self.home(other)
+            if home.below == front and not home.hidden and self._stacked(home):
+                self._split(self.docks[front], self.docks[other], self.window.height(),
+                            most=True)
+
+    def _split(self, above: QDockWidget, below: QDockWidget, height: int,
+               most: bool = False) -> None:
         """Share the column of ``above`` and ``below`` (the window's
         ``height`` when not laid out yet): the upper dock gets what its
-        contents ask for (a summary's texts), within limits; the lower one
-        the rest."""
+        contents ask for (a summary's texts), or with ``most`` the most,
+        within limits; the lower one the rest."""
         column = above.height() + below.height()
         if column <= 0:
             column = height
         title = above.height() - above.widget().height()  # the dock's title bar
-        wanted = above.widget().sizeHint().height() + max(0, min(title, 40))
+        wanted = column if most else (
+            above.widget().sizeHint().height() + max(0, min(title, 40)))
         upper = max(round(column * (1 - MOST_BELOW)),
                     min(wanted, round(column * (1 - LEAST_BELOW))))
         self.window.resizeDocks([above, below], [upper, column - upper],

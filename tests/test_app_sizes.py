@@ -513,3 +513,36 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     query = table.model().index(0, CompareColumn.QUERY)
     assert query.data(Qt.ItemDataRole.ToolTipRole) == query.data()
     w.session.mark_saved()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
+def test_a_comparison_shown_has_room_for_its_per_query_table(
+        qtbot, window, monkeypatch, tmp_path, width: int, height: int):
+    """h40layout: at 1920x1080 the Comparison dock, tabbed with the summary
+    above the conventions, had the summary's share of the column (~470 px):
+    its per-query table, under the paired statistics, showed about three
+    rows (the dock scrolled). Shown, it has the most the upper group may
+    have (65 %: the conventions keep 35 %; 400 of 972 px before); at 1280x800
+    it is a tab with the column's whole height. The per-query table shows
+    seven rows or more, as in the whole column at 1280x800."""
+    from tests.test_app_review import _compare, _run_lines
+
+    w = window
+    _at(qtbot, w, width, height)
+    run = tmp_path / "b.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    _settle(qtbot, w)
+    dock, conventions = w.docks["compareViewDock"], w.docks["conventionsPanelDock"]
+    assert not dock.visibleRegion().isEmpty()
+    table = view.table
+    rows = table.viewport().height() / table.verticalHeader().defaultSectionSize()
+    assert rows >= 7, rows
+    if height >= 900:  # stacked: the conventions below, in view
+        column = dock.height() + conventions.height()
+        assert not conventions.visibleRegion().isEmpty()
+        assert dock.height() >= 0.6 * column, (dock.height(), column)
+        assert conventions.height() >= 0.3 * column
+    else:
+        assert w.tabifiedDockWidgets(dock)
+        assert dock.height() > 0.8 * w.centralWidget().height()

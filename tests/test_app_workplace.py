@@ -547,3 +547,27 @@ def test_a_review_dock_the_user_left_shown_comes_back_where_it_was(qtbot, monkey
     assert judges.isVisible()
     assert again.dockWidgetArea(judges) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert again.session.modified is False
+
+
+def test_the_window_at_1920x1080_is_shown_with_the_column_as_it_stays(qtbot):
+    """h40layout: the right column was split again to the summary's texts by
+    a timer after the window's Show, which ran after the first paint or, now
+    and then, before it: at 1920x1080 the summary was painted 560 px tall,
+    then 426 (a screenshot at usable caught one or the other). The split is
+    settled as the window is shown, before any event (a paint) is handled:
+    what is painted first stays."""
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.workplace.reset(SCREENS["1920x1080"])
+    names = ("summaryPanelDock", "conventionsPanelDock", "queryNavigatorDock")
+
+    def sizes() -> list[tuple[int, int]]:
+        return [(w.docks[n].width(), w.docks[n].height()) for n in names]
+
+    w.show()
+    shown = sizes()  # (no event handled since: the first paint is yet to come)
+    _settle(qtbot, w)
+    _settle(qtbot, w)
+    assert shown == sizes()
+    summary, conventions = (w.docks[n] for n in names[:2])
+    assert conventions.y() > summary.y() + summary.height() - 1  # stacked, at 1080 px

@@ -502,6 +502,7 @@ class CompareController(QObject):
         self._shown_ev = self.window.evaluation
         self.dock.show()
         self.dock.raise_()
+        self.window.workplace.make_room(self.dock.objectName())
         self.plot()
 
     def plot(self) -> None:

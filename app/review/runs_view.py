@@ -286,6 +286,7 @@ class RunsController(QObject):
         self.view.set_comparison(m)
         self.dock.show()
         self.dock.raise_()
+        self.window.workplace.make_room(self.dock.objectName())
         self.navigator_columns()
 
     def navigator_columns(self) -> None:
