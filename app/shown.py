@@ -40,10 +40,11 @@ _ELLIPSIS = "…"
 #: The mark an id shows for each line-break character, one mark a character
 #: so that ids differing only in their breaks ("a\\nb", "a\\r\\nb") never
 #: look alike: "⏎" (the return key's sign, what a reviewer reads as a new
-#: line) for "\\n", "␍" (the control picture of a carriage return) for
-#: "\\r"; "\\r\\n" shows "␍⏎". An id holding a mark itself is told apart
-#: by :func:`id_note`.
-BREAK_MARKS = {"\n": "⏎", "\r": "␍"}
+#: line) for "\\n", "⇤" (the carriage going back to the line's start) for
+#: "\\r"; "\\r\\n" shows "⇤⏎". Both are in DejaVu Sans; the control
+#: pictures "␊" and "␍" are in none of its faces (a box under Xvfb). An id
+#: holding a mark itself is told apart by :func:`id_note`.
+BREAK_MARKS = {"\n": "⏎", "\r": "⇤"}
 _MARKED = str.maketrans(BREAK_MARKS)
 _UNMARKED = str.maketrans({mark: brk for brk, mark in BREAK_MARKS.items()})
 
@@ -57,7 +58,7 @@ def shown_id(text: str, most: int = WORD_SHOWN) -> str:
     >>> shown_id("case-D-scrambled"), shown_id("q" * 30 + "-end", 12)
     ('case-D-scrambled', 'qqqqqq…q-end')
     >>> shown_id("a\\nb"), shown_id("x\\r\\ny")
-    ('a⏎b', 'x␍⏎y')
+    ('a⏎b', 'x⇤⏎y')
     """
     if len(text) > most:
         head = (most - 1) - (most - 1) // 2
@@ -83,7 +84,7 @@ def id_note(text: str) -> str:
     which is no line break (the two would look alike); "" for any other id.
 
     >>> id_note("a\\nb")
-    'The id holds a line break: ⏎ marks a line feed (\\\\n), ␍ a carriage return (\\\\r).'
+    'The id holds a line break: ⏎ marks a line feed (\\\\n), ⇤ a carriage return (\\\\r).'
     >>> id_note("a⏎b")
     "The id holds the character '⏎' itself, not a line break."
     >>> id_note("ab")
@@ -91,7 +92,7 @@ def id_note(text: str) -> str:
     """
     if "\n" in text or "\r" in text:
         return ("The id holds a line break: ⏎ marks a line feed (\\n), "
-                "␍ a carriage return (\\r).")
+                "⇤ a carriage return (\\r).")
     held = [mark for mark in BREAK_MARKS.values() if mark in text]
     if held:
         marks = " and ".join(map(repr, held))
@@ -118,7 +119,7 @@ def id_tip(text: str, most: int = CELL_SHOWN) -> str:
     :func:`id_note`'s when the id holds a line break or a mark.
 
     >>> id_tip("a\\rb").splitlines()[0]
-    'a␍b'
+    'a⇤b'
     """
     note = id_note(text)
     return shown_id(text, most) + (f"\n{note}" if note else "")

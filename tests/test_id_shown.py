@@ -1,5 +1,5 @@
 """An id holding a line break is shown with a mark for each break ("a\\nb"
-as "a⏎b", "x\\r\\ny" as "x␍⏎y"): the grid showed "a\\nb" as "ab" (the id
+as "a⏎b", "x\\r\\ny" as "x⇤⏎y"): the grid showed "a\\nb" as "ab" (the id
 "ab" to the eye) and the Guidelines panel on two lines. An id holding the
 mark itself is told apart on hover. Only the display: the document, a copy
 and a find keep the real text."""
@@ -32,17 +32,17 @@ from tests.test_app_sources import _ctrl
 CTRL = Qt.KeyboardModifier.ControlModifier
 #: query ids and their sources: a line feed, a CRLF, a CR, the mark itself.
 RUN = {"q\n1": {"a\nb": 3.0, "ab": 2.0, "a⏎b": 1.0}, "q2": {"x\r\ny": 2.0, "c\rd": 1.0}}
-BREAK = "The id holds a line break: ⏎ marks a line feed (\\n), ␍ a carriage return (\\r)."
+BREAK = "The id holds a line break: ⏎ marks a line feed (\\n), ⇤ a carriage return (\\r)."
 
 
 def test_an_id_shows_each_break_as_a_mark_and_says_so():
     assert [shown_id(s) for s in ("a\nb", "ab", "a⏎b", "x\r\ny", "c\rd", "x\n\ny")] == [
-        "a⏎b", "ab", "a⏎b", "x␍⏎y", "c␍d", "x⏎⏎y"]
+        "a⏎b", "ab", "a⏎b", "x⇤⏎y", "c⇤d", "x⏎⏎y"]
     assert id_note("a\nb") == id_note("c\rd") == BREAK
     assert id_note("a⏎b") == "The id holds the character '⏎' itself, not a line break."
     assert id_note("ab") == ""
     # Cut first, marked after: the shown text's length is the bound.
-    assert shown_id("q" * 50 + "\n" + "r" * 50 + "\r", 12) == "qqqqqq…rrrr␍"
+    assert shown_id("q" * 50 + "\n" + "r" * 50 + "\r", 12) == "qqqqqq…rrrr⇤"
     assert typed("a⏎b") == ("a⏎b", "a\nb")
 
 
@@ -94,7 +94,7 @@ def test_the_grid_and_the_navigator_mark_them_and_a_copy_and_a_find_keep_them(
     qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
     assert QGuiApplication.clipboard().text() == '"a\nb"\n'  # (quoted: a cell's break)
     window.set_query(1)
-    assert _sources(window, DISPLAY) == ["x␍⏎y", "c␍d"]
+    assert _sources(window, DISPLAY) == ["x⇤⏎y", "c⇤d"]
     # Typing an id as it is shown finds it (and only it: not "ab").
     qtbot.keyClick(grid, Qt.Key.Key_F, CTRL)
     field = window.findChild(QLineEdit, "findField")
