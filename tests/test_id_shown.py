@@ -20,9 +20,10 @@ from PySide6.QtWidgets import QLineEdit
 from app.clipboard_actions import install_clipboard_actions
 from app.find import install_find
 from app.guidelines_dock import install_guidelines
+from app.models.audit import AuditColumn
 from app.models.candidates import GridColumn
 from app.models.queries import QueryColumn
-from app.models.roles import DISPLAY, TOOLTIP
+from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE
 from app.shown import id_note, shown_id, typed
 from tests.test_app_files import Boxes
 from tests.test_app_open_evaluated import _window
@@ -93,6 +94,15 @@ def test_the_grid_and_the_navigator_mark_them_and_a_copy_and_a_find_keep_them(
     grid.setFocus()
     qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
     assert QGuiApplication.clipboard().text() == '"a\nb"\n'  # (quoted: a cell's break)
+    # A digit grades the row: the audit log and the undo text name it marked.
+    qtbot.keyClick(grid, Qt.Key.Key_2)
+    audit = window.audit_model
+    last = audit.rowCount() - 1
+    assert [audit.index(last, c).data(DISPLAY) for c in (AuditColumn.QUERY, AuditColumn.SOURCE)
+            ] == ["q⏎1", "a⏎b"]
+    assert audit.index(last, AuditColumn.SOURCE).data(TOOLTIP) == f"a⏎b\n{BREAK}"
+    assert audit.index(last, AuditColumn.SOURCE).data(WHOLE_ROLE) == "a\nb"
+    assert window.session.undo_text.startswith("grade q⏎1/a⏎b: ")
     window.set_query(1)
     assert _sources(window, DISPLAY) == ["x⇤⏎y", "c⇤d"]
     # Typing an id as it is shown finds it (and only it: not "ab").
