@@ -6,12 +6,9 @@ and a find keep the real text."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
@@ -25,10 +22,7 @@ from app.models.candidates import GridColumn
 from app.models.queries import QueryColumn
 from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE
 from app.shown import id_note, shown_id, typed
-from tests.test_app_files import Boxes
-from tests.test_app_open_evaluated import _window
-from tests.test_app_open_run import _answers
-from tests.test_app_sources import _ctrl
+from tests.test_id_line_breaks import _write, opened
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 #: query ids and their sources: a line feed, a CRLF, a CR, the mark itself.
@@ -48,22 +42,13 @@ def test_an_id_shows_each_break_as_a_mark_and_says_so():
 
 
 def _opened(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    run = tmp_path / "run.json"
-    run.write_text(json.dumps(RUN))
-    qrels = tmp_path / "qrels.parquet"
-    rows = [(q, s) for q, sources in RUN.items() for s in sources]
-    pq.write_table(pa.table({"query": [q for q, _ in rows], "source_id": [s for _, s in rows],
-                             "grade": [float(n % 3) for n in range(len(rows))]}), qrels)
-    boxes = Boxes(monkeypatch)
-    window = _window(qtbot)
+    rows = [(q, s, v) for q, sources in RUN.items() for s, v in sources.items()]
+    run = _write(tmp_path, "json", "run", rows)
+    qrels = _write(tmp_path, "parquet", "qrels",
+                   [(q, s, float(n % 3)) for n, (q, s, _) in enumerate(rows)])
+    window = opened(qtbot, monkeypatch, run, qrels)
     window.clipboard_actions = install_clipboard_actions(window)
     window.find_bar = install_find(window)
-    _answers(monkeypatch, run, qrels)
-    _ctrl(qtbot, window, Qt.Key.Key_O)
-    task = window.file_ops.task
-    assert task is not None
-    qtbot.waitUntil(lambda: task.done, timeout=10_000)
-    assert boxes.shown == []
     return window
 
 
