@@ -21,6 +21,7 @@ from app.models.audit import AuditColumn
 from app.models.candidates import GridColumn
 from app.models.queries import QueryColumn
 from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE
+from app.review.queue_view import QueueColumn, QueueModel
 from app.shown import id_note, shown_id, typed
 from tests.test_id_line_breaks import _write, opened
 
@@ -106,3 +107,15 @@ def test_the_grid_and_the_navigator_mark_them_and_a_copy_and_a_find_keep_them(
     assert [nav.index(r, QueryColumn.QUERY).data(DISPLAY) for r in range(nav.rowCount())] == [
         "q⏎1"]
     assert list(doc.source_id) == [s for sources in RUN.values() for s in sources]
+
+
+def test_the_review_tables_mark_their_query_and_source_columns(qtbot: Any):
+    model = QueueModel()
+    model.set_rows([(1, "q\n1", "a⏎b", 3, 0.5, None), (2, "q2", "x\r\ny", None, None, None)])
+    cell = model.index(0, QueueColumn.QUERY)
+    assert [model.index(r, c).data(DISPLAY) for r in (0, 1)
+            for c in (QueueColumn.QUERY, QueueColumn.SOURCE)] == ["q⏎1", "a⏎b", "q2", "x⇤⏎y"]
+    assert (cell.data(TOOLTIP), cell.data(WHOLE_ROLE)) == (BREAK, "q\n1")
+    assert model.index(0, QueueColumn.SOURCE).data(TOOLTIP) == id_note("a⏎b")
+    assert model.index(1, QueueColumn.QUERY).data(TOOLTIP) is None
+    assert model.index(0, QueueColumn.POSITION).data(DISPLAY) == 1
