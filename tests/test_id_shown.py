@@ -101,6 +101,11 @@ def test_the_grid_and_the_navigator_mark_them_and_a_copy_and_a_find_keep_them(
     doc = window.document
     assert [doc.source_id[i] for _, i in window.find_bar.matches()] == ["a\nb", "a⏎b"]
     assert window.current_query_id == "q\n1"
+    # Its real text pasted finds it alone.
+    field.clear()
+    QGuiApplication.clipboard().setText("a\nb")
+    qtbot.keyClick(field, Qt.Key.Key_V, CTRL)
+    assert [doc.source_id[i] for _, i in window.find_bar.matches()] == ["a\nb"]
     # The navigator's filter too.
     qtbot.keyClicks(window.navigator.filter_edit, "q")
     window.navigator.filter_edit.insert("⏎")
