@@ -53,6 +53,12 @@ def _opened(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     return window
 
 
+def grid_model_said(window: Any, row: int) -> str:
+    """What a screen reader says of the source cell on ``row``."""
+    return window.grid.model().index(row, GridColumn.SOURCE).data(
+        Qt.ItemDataRole.AccessibleDescriptionRole)
+
+
 def _sources(window: Any, role: int) -> list[Any]:
     model = window.grid.model()
     return [model.index(r, GridColumn.SOURCE).data(role) for r in range(model.rowCount())]
@@ -71,6 +77,8 @@ def test_the_grid_and_the_navigator_mark_them_and_a_copy_and_a_find_keep_them(
     assert _sources(window, DISPLAY) == ["a⏎b", "ab", "a⏎b"]
     assert _sources(window, TOOLTIP) == [
         BREAK, None, "The id holds the character '⏎' itself, not a line break."]
+    assert grid_model_said(window, 0) == f"Source, query q⏎1, source a⏎b. {BREAK}"
+    assert grid_model_said(window, 1) == f"Source, query q⏎1, source ab. {BREAK}"
     assert window.summary_panel.title.text() == "q⏎1"
     assert window.summary_panel.title.toolTip() == f"q⏎1\n{BREAK}"
     guidelines = install_guidelines(window)

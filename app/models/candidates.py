@@ -301,9 +301,12 @@ class CandidateModel(QAbstractTableModel):
             return self._score_digits(shown, row) if col.key == "score" else None
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
             doc = shown.ev.doc
-            return self.tr("{0}, query {1}, source {2}").format(
-                self.tr(col.title), shown_id(doc.query_ids[int(doc.query[i])]),
-                shown_id(doc.source_text(i)))
+            ids = doc.query_ids[int(doc.query[i])], doc.source_text(i)
+            # (what a tooltip says of the marks, spoken too)
+            notes = " ".join(dict.fromkeys(note for note in map(id_note, ids) if note))
+            said = self.tr("{0}, query {1}, source {2}").format(self.tr(col.title),
+                                                                *map(shown_id, ids))
+            return f"{said}. {notes}" if notes else said
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):
             # (the word's own state: a running DCG below an unknown grade
