@@ -6,6 +6,11 @@ took 1.3-2.5 GiB. Every id, note and sentence is cut here before a label, a
 cell, a tooltip, a title or a plot draws it; the whole text stays in the
 document (a copy, the editor and every file written get it).
 
+An id's line breaks are shown as marks (:func:`shown_id`): a label, a cell
+or a title laid "a\\nb" out as "ab" (the grid: indistinguishable from the
+id "ab") or on two lines (the Guidelines panel). Notes and sentences keep
+theirs (:func:`bounded`).
+
 Qt-free: plain strings in, plain strings out.
 """
 
@@ -13,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BOX_SHOWN", "CELL_SHOWN", "TEXT_SHOWN", "WORD_SHOWN", "bounded", "boxed", "shown_id"]
+__all__ = ["BOX_SHOWN", "BREAK_MARKS", "CELL_SHOWN", "TEXT_SHOWN", "WORD_SHOWN", "bounded",
+           "boxed", "id_note", "id_tip", "shown_id", "typed"]
 
 #: The most characters of one word (a run without a space: an id, a URL) a
 #: label or tooltip shows: about 300 px at 9 pt, what a side column holds.
@@ -31,19 +37,67 @@ TEXT_SHOWN = 2000
 
 _ELLIPSIS = "…"
 
+#: The mark an id shows for each line-break character, one mark a character
+#: so that ids differing only in their breaks ("a\\nb", "a\\r\\nb") never
+#: look alike: "⏎" (the return key's sign, what a reviewer reads as a new
+#: line) for "\\n", "⇤" (the carriage going back to the line's start) for
+#: "\\r"; "\\r\\n" shows "⇤⏎". Both are in DejaVu Sans; the control
+#: pictures "␊" and "␍" are in none of its faces (a box under Xvfb). An id
+#: holding a mark itself is told apart by :func:`id_note`.
+BREAK_MARKS = {"\n": "⏎", "\r": "⇤"}
+_MARKED = str.maketrans(BREAK_MARKS)
+_UNMARKED = str.maketrans({mark: brk for brk, mark in BREAK_MARKS.items()})
+
 
 def shown_id(text: str, most: int = WORD_SHOWN) -> str:
     """``text`` itself when at most ``most`` characters, else its start and
     end around an ellipsis, ``most`` characters in all (an id's start and its
-    end both tell ids apart).
+    end both tell ids apart); each line break marked (:data:`BREAK_MARKS`).
+    Every id (a query's, a source's) is shown through here.
 
     >>> shown_id("case-D-scrambled"), shown_id("q" * 30 + "-end", 12)
     ('case-D-scrambled', 'qqqqqq…q-end')
+    >>> shown_id("a\\nb"), shown_id("x\\r\\ny")
+    ('a⏎b', 'x⇤⏎y')
     """
-    if len(text) <= most:
-        return text
-    head = (most - 1) - (most - 1) // 2
-    return text[:head] + _ELLIPSIS + text[len(text) - (most - 1) // 2:]
+    if len(text) > most:
+        head = (most - 1) - (most - 1) // 2
+        text = text[:head] + _ELLIPSIS + text[len(text) - (most - 1) // 2:]
+    return text.translate(_MARKED) if "\n" in text or "\r" in text else text
+
+
+def typed(text: str) -> tuple[str, ...]:
+    """What a find or a filter looks for when ``text`` is typed: ``text``,
+    and where it holds marks, the text they show (typing an id as it is
+    shown finds it, as typing its real text does).
+
+    >>> typed("a⏎b"), typed("ab")
+    (('a⏎b', 'a\\nb'), ('ab',))
+    """
+    real = text.translate(_UNMARKED)
+    return (text,) if real == text else (text, real)
+
+
+def id_note(text: str) -> str:
+    """What a reviewer cannot see in :func:`shown_id`'s text: the id holds a
+    line break (and which marks stand for it), or it holds a mark itself,
+    which is no line break (the two would look alike); "" for any other id.
+
+    >>> id_note("a\\nb")
+    'The id holds a line break: ⏎ marks a line feed (\\\\n), ⇤ a carriage return (\\\\r).'
+    >>> id_note("a⏎b")
+    "The id holds the character '⏎' itself, not a line break."
+    >>> id_note("ab")
+    ''
+    """
+    if "\n" in text or "\r" in text:
+        return ("The id holds a line break: ⏎ marks a line feed (\\n), "
+                "⇤ a carriage return (\\r).")
+    held = [mark for mark in BREAK_MARKS.values() if mark in text]
+    if held:
+        marks = " and ".join(map(repr, held))
+        return f"The id holds the character {marks} itself, not a line break."
+    return ""
 
 
 def bounded(text: str, word: int = WORD_SHOWN, most: int = TEXT_SHOWN) -> str:
@@ -58,6 +112,17 @@ def bounded(text: str, word: int = WORD_SHOWN, most: int = TEXT_SHOWN) -> str:
     if len(text) <= word:
         return text
     return _cut(text, rf"\S{{{word + 1},}}", word, most)
+
+
+def id_tip(text: str, most: int = CELL_SHOWN) -> str:
+    """A tooltip naming an id: :func:`shown_id`'s text, and under it
+    :func:`id_note`'s when the id holds a line break or a mark.
+
+    >>> id_tip("a\\rb").splitlines()[0]
+    'a⇤b'
+    """
+    note = id_note(text)
+    return shown_id(text, most) + (f"\n{note}" if note else "")
 
 
 def boxed(text: str) -> str:

@@ -139,18 +139,24 @@ def test_a_worksheet_and_compare_carry_them(tmp_path):
         assert got == _as_held(want, tmp_path)
 
 
-def test_the_editor_opens_a_json_run_holding_one_beside_parquet_qrels(
-        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    run, qrels = _files(tmp_path, "json", "parquet", False)
+def opened(qtbot: Any, monkeypatch: pytest.MonkeyPatch, run: Path, qrels: Path) -> Any:
+    """A window that opened ``run`` beside ``qrels`` by Ctrl+O, saying nothing."""
     boxes = Boxes(monkeypatch)
     window = _window(qtbot)
-    conventions = window.document.conventions
     _answers(monkeypatch, run, qrels)
     _ctrl(qtbot, window, Qt.Key.Key_O)
     task = window.file_ops.task
     assert task is not None
     qtbot.waitUntil(lambda: task.done, timeout=10_000)
     assert boxes.shown == []
+    return window
+
+
+def test_the_editor_opens_a_json_run_holding_one_beside_parquet_qrels(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    run, qrels = _files(tmp_path, "json", "parquet", False)
+    window = opened(qtbot, monkeypatch, run, qrels)
+    conventions = window.document.conventions
     assert list(window.document.source_id) == [s for _, s, _ in RUN] + ["d"]
     renamed = load_document(*_files(tmp_path, "json", "parquet", True)[:1],
                             qrels=_files(tmp_path, "json", "parquet", True)[1],

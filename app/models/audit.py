@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE, Index
-from app.shown import CELL_SHOWN, bounded
+from app.shown import CELL_SHOWN, bounded, id_tip, shown_id
 from core.model.document import AuditEntry, Document
 
 __all__ = ["AuditColumn", "AuditModel", "when_text"]
@@ -126,5 +126,7 @@ class AuditModel(QAbstractTableModel):
                      e.origin)[index.column()]
             if not isinstance(value, str) or role == WHOLE_ROLE:
                 return value
+            if index.column() in (AuditColumn.QUERY, AuditColumn.SOURCE):  # ids
+                return shown_id(value, CELL_SHOWN) if role == DISPLAY else id_tip(value)
             return bounded(value, CELL_SHOWN)
         return None

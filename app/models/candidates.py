@@ -29,7 +29,7 @@ from app.models.roles import (
     WHOLE_ROLE,
     Index,
 )
-from app.shown import CELL_SHOWN, bounded, shown_id
+from app.shown import CELL_SHOWN, bounded, id_note, shown_id
 from core.engine.columns import GRID_COLUMNS, Align, CandidateColumn, ShownRows
 from core.engine.evaluation import Evaluation
 from core.engine.order import order_follows_grades
@@ -80,6 +80,9 @@ _GRID_ROLES = frozenset({
     Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
 })
 _STATES: tuple[GradeState, ...] = tuple(GradeState)
+#: The columns holding an id (a version too is a key read from a file): shown
+#: with their line breaks marked, and what the marks are said on hover.
+_ID_KEYS = frozenset({"query", "source", "version"})
 #: The grade states' words a number column shows in their place (in italics).
 _STATE_WORDS = frozenset(s.label for s in GradeState if s is not GradeState.NUMBER)
 
@@ -278,9 +281,14 @@ class CandidateModel(QAbstractTableModel):
             return col.value(shown, row)
         if role == DISPLAY:
             value = col.value(shown, row)
-            return bounded(value, CELL_SHOWN) if isinstance(value, str) else value
+            if not isinstance(value, str):
+                return value
+            shown_text = shown_id if col.key in _ID_KEYS else bounded
+            return shown_text(value, CELL_SHOWN)
         if role == TOOLTIP:
             tip = col.tooltip(shown, row)
+            if tip is None and col.key in _ID_KEYS:
+                return id_note(col.value(shown, row)) or None
             return bounded(tip, CELL_SHOWN) if isinstance(tip, str) else tip
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _ALIGN[col.align]
@@ -293,9 +301,12 @@ class CandidateModel(QAbstractTableModel):
             return self._score_digits(shown, row) if col.key == "score" else None
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
             doc = shown.ev.doc
-            return self.tr("{0}, query {1}, source {2}").format(
-                self.tr(col.title), shown_id(doc.query_ids[int(doc.query[i])]),
-                shown_id(doc.source_text(i)))
+            ids = doc.query_ids[int(doc.query[i])], doc.source_text(i)
+            # (what a tooltip says of the marks, spoken too)
+            notes = " ".join(dict.fromkeys(note for note in map(id_note, ids) if note))
+            said = self.tr("{0}, query {1}, source {2}").format(self.tr(col.title),
+                                                                *map(shown_id, ids))
+            return f"{said}. {notes}" if notes else said
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):
             # (the word's own state: a running DCG below an unknown grade

@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyMod
 
 from app.models.looks import ITALIC, STATUS_LOOK, STATUS_TOOLTIP, brush, full_text, qt_number
 from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, WHOLE_ROLE, Index
-from app.shown import CELL_SHOWN, shown_id
+from app.shown import CELL_SHOWN, id_note, shown_id, typed
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
 
@@ -167,6 +167,8 @@ class QueryListModel(QAbstractTableModel):
                 col is QueryColumn.NDCG):
             return ITALIC
         if role == TOOLTIP:
+            if col is QueryColumn.QUERY:
+                return id_note(ev.doc.query_ids[q]) or None
             if col is QueryColumn.NDCG and status is Status.OK:
                 return full_text(ev.ndcg[q, 0])
             if col in (QueryColumn.STATUS, QueryColumn.NDCG):
@@ -223,7 +225,7 @@ class QueryFilterProxy(QSortFilterProxyModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._text = ""
+        self._text: tuple[str, ...] = ("",)  # (app.shown.typed)
         self._statuses: frozenset[Status] = frozenset(Status)
         self.setSortRole(SORT_ROLE)
 
@@ -238,7 +240,7 @@ class QueryFilterProxy(QSortFilterProxyModel):
             self.invalidateFilter()
 
     def set_text(self, text: str) -> None:
-        self._refilter(lambda: setattr(self, "_text", text.strip().casefold()))
+        self._refilter(lambda: setattr(self, "_text", typed(text.strip().casefold())))
 
     def set_statuses(self, statuses: set[Status] | frozenset[Status]) -> None:
         self._refilter(lambda: setattr(self, "_statuses", frozenset(statuses)))
@@ -252,6 +254,7 @@ class QueryFilterProxy(QSortFilterProxyModel):
         if not isinstance(model, QueryListModel) or model.evaluation is None:
             return True
         ev = model.evaluation
-        if self._text and self._text not in ev.doc.query_ids[source_row].casefold():
+        qid = ev.doc.query_ids[source_row].casefold()
+        if self._text[0] and not any(text in qid for text in self._text):
             return False
         return ev.status(source_row, 0) in self._statuses

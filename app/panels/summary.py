@@ -38,7 +38,7 @@ from app.panels.fit import (
 )
 from app.panels.scrolled import scrolled
 from app.scheme import tint
-from app.shown import CELL_SHOWN, bounded, shown_id
+from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
@@ -185,7 +185,7 @@ class SummaryPanel(QWidget):
         title = shown_id(ev.doc.query_ids[q])
         if self.title.text() != title:
             self.title.setText(title)
-            self.title.setToolTip(title)
+            self.title.setToolTip(id_tip(ev.doc.query_ids[q], WORD_SHOWN))
             self._place_title()
         _set_text(self.status_label, f"{look.label}: {status.reason}")
         tint(self.status_label, "color: {}", look.tone)

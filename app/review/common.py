@@ -15,12 +15,13 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QTabl
 from app.delegates import NumberDelegate, signed_text
 from app.models.looks import brush
 from app.models.roles import WHOLE_ROLE
-from app.shown import CELL_SHOWN, bounded
+from app.shown import CELL_SHOWN, bounded, id_note, shown_id
 
 __all__ = ["DeferredView", "RowsModel", "SignedDelegate", "read_only_table"]
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
 
 
 class SignedDelegate(NumberDelegate):
@@ -42,6 +43,9 @@ class RowsModel(QAbstractTableModel):
                  parent: Any = None) -> None:
         super().__init__(parent)
         self._columns = columns
+        #: The columns holding an id (a query's, a source's): named QUERY or
+        #: SOURCE in ``columns``; shown with their line breaks marked.
+        self._ids = frozenset(int(c) for c in columns if c.name in ("QUERY", "SOURCE"))
         self._headers = headers
         self._rows: list[tuple[Any, ...]] = []
         #: Each row's background: a tone of app.models.looks (painted in the
@@ -86,9 +90,13 @@ class RowsModel(QAbstractTableModel):
             return None
         if role == WHOLE_ROLE:
             return row[index.column()]
-        if role == DISPLAY:
+        if role in (DISPLAY, TOOLTIP):
             value = row[index.column()]
-            return bounded(value, CELL_SHOWN) if isinstance(value, str) else value
+            if not isinstance(value, str):
+                return value if role == DISPLAY else None
+            if index.column() in self._ids:
+                return shown_id(value, CELL_SHOWN) if role == DISPLAY else id_note(value) or None
+            return bounded(value, CELL_SHOWN) if role == DISPLAY else None
         if role == Qt.ItemDataRole.BackgroundRole:
             shade = self._brushes[index.row()]
             return brush(shade) if isinstance(shade, str) else shade

@@ -43,12 +43,14 @@ from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
+from app.models.roles import WHOLE_ROLE
 from app.opening import memory_said
 from app.panels.fit import fit_columns, header_widths, show_yielding
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
 from app.review.common import DeferredView, Index, RowsModel, SignedDelegate, read_only_table
 from app.review.compare_stats import ComparisonStats
+from app.shown import id_tip
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
 from core.model.conventions import format_cutoff
@@ -142,7 +144,9 @@ class ComparisonModel(RowsModel):
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == CompareColumn.QUERY:
-            return super().data(index)  # the id whole, where its column elides it
+            # the id whole, where its column elides it (its line breaks marked)
+            value = super().data(index, WHOLE_ROLE)
+            return id_tip(value) if isinstance(value, str) else None
         return super().data(index, role)
 
 

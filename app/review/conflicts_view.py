@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.review.common import RowsModel, read_only_table
+from app.shown import shown_id
 from core.analysis.rounds import (
     BOTH,
     Resolution,
@@ -233,7 +234,7 @@ class ConflictsController(QObject):
         value = GradeValue.typed(choice.grade, choice.state, choice.reason)
         return self.window.set_grades(
             [i], [value], note=f"conflict resolved: {choice.text}",
-            text=f"resolve {c.query}/{c.source_id}: {choice.text}")
+            text=f"resolve {shown_id(c.query)}/{shown_id(c.source_id)}: {choice.text}")
 
     def show_candidate(self, r: int) -> None:
         conflicts = self.view.model.conflicts
