@@ -338,22 +338,24 @@ class Worksheet:
         doc = self._doc
         before = [GradeValue.of(doc, r) for r in rows]
         audit_start = len(doc.audit)
+        doc.grades_to_edit()  # (a copy of the grades read, once: if that fails, nothing is)
         try:
             for row, value, note in zip(rows, values, notes, strict=True):
                 self._write(row, value, who=who, note=note, origin=origin, seconds=seconds)
+            changed = np.fromiter(rows, np.int64, len(rows))
+            changes = Changes(rows=changed, queries=np.unique(doc.query[changed]),
+                              audit=tuple(doc.audit[audit_start:]), origin=origin, text=text)
             # The worksheet's evaluation is its own: spliced in place (an
             # edit costs its query's rows; the views read only the previous
-            # one's document, conventions and per-query numbers).
-            ev = reevaluate(self._ev, list(rows), in_place=True)
+            # one's document, conventions and per-query numbers), all or
+            # nothing, and last: once it is done, nothing is left to fail.
+            self._ev = reevaluate(self._ev, list(rows), in_place=True)
         except BaseException:
             for row, value in zip(rows, before, strict=True):  # nothing half-done stays
                 self._restore(row, value)
             del doc.audit[audit_start:]
             raise
-        self._ev = ev
-        changed = np.fromiter(rows, np.int64, len(rows))
-        return Changes(rows=changed, queries=np.unique(doc.query[changed]),
-                       audit=tuple(doc.audit[audit_start:]), origin=origin, text=text)
+        return changes
 
     def _write(self, row: int, value: GradeValue, *, who: str, note: str, origin: str,
                seconds: float | None = None) -> None:
