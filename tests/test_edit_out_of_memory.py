@@ -106,6 +106,18 @@ def test_memory_running_out_at_each_write_leaves_the_evaluation_whole(
     ws.apply(_edit(2, 1.0))  # then the edit, made
     assert ws.document.grade[2] == 1.0
     _same_as_fresh(ws)
+    _asked(ws)
+    audit = list(ws.document.audit)
+    for n in range(1, writes + 1):  # and its undo, running out alike
+        with monkeypatch.context() as m:
+            _fail_at(m, n)
+            with pytest.raises(MemoryError):
+                ws.undo()
+        assert ws.document.grade[2] == 1.0
+        assert ws.document.audit == audit
+        assert (ws.position, ws.can_redo) == (history[0] + 1, False)
+        _same_as_fresh(ws)
+        _asked(ws)
 
 
 @pytest.mark.parametrize("step", ["part", "results", "ideal"])
