@@ -80,8 +80,8 @@ def _replay(parent: QWidget, journal: Journal, doc: Document, path: Path) -> Rec
     except MemoryError as exc:
         QMessageBox.warning(parent, _tr("Unsaved edits not recovered"), boxed(
             f"{memory_said(exc, path, to='recover its unsaved edits', again='open it')}"
-            "\n\n" + _tr("It opens as it was saved; the edits are kept for the next "
-                         "time it is opened.")))
+            "\n\n" + _tr("It opens as it was saved; the edits stay in its crash journal: "
+                         "open it again before saving it to recover them.")))
         return False, None
     except InputError:  # (a grade its conventions refuse: the window says it)
         ev = None

@@ -245,8 +245,8 @@ def test_a_recovery_that_runs_out_leaves_the_file_as_saved_and_keeps_the_edits(
                       else _set_grade(doc, i, *a, **k))
         assert not ops2.offer_recovery()
     assert warned == [f"{sheet}: not enough memory to recover its unsaved edits "
-                      f"{HINT.format('open it')}\n\nIt opens as it was saved; the edits are "
-                      "kept for the next time it is opened."]
+                      f"{HINT.format('open it')}\n\nIt opens as it was saved; the edits stay in "
+                      "its crash journal: open it again before saving it to recover them."]
     np.testing.assert_array_equal(again.document.grade, original)
     assert again.document.audit == []
     assert not again.session.modified
