@@ -260,6 +260,41 @@ def test_a_recovery_that_runs_out_leaves_the_file_as_saved_and_keeps_the_edits(
     _same_as_fresh(third)
 
 
+def test_file_open_recovering_runs_out_and_opens_the_file_as_saved(
+        window: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """File > Open of a file a crash left edits of: the replay runs out at
+    its second edit; the file opens as saved (not modified, no history), the
+    journal kept."""
+    from app.file_formats import write_document
+    from core.model.examples import seed_document
+
+    boxes = Boxes(monkeypatch)
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    crashed, _ops = _on_file(qtbot, sheet)
+    _grade(crashed, 0, 2.5)
+    _grade(crashed, 3, 1.5)
+    entries = Journal(sheet).entries()
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    set_grade = Document.set_grade
+    monkeypatch.setattr(Document, "set_grade", lambda doc, i, *a, **k: _no_memory() if i == 3
+                        else set_grade(doc, i, *a, **k))
+    task = window.file_ops.open_path(sheet, ask_to_save=False)
+    assert task is not None
+    qtbot.waitUntil(lambda: window.path == sheet, timeout=10_000)
+    assert len(warned) == 1
+    assert warned[0].startswith(f"{sheet}: not enough memory to recover its unsaved edits")
+    np.testing.assert_array_equal(window.document.grade, read_delimited(sheet).grade)
+    assert window.document.audit == []
+    assert not window.session.modified
+    assert not window.session.can_undo
+    _same_as_fresh(window)
+    assert Journal(sheet).entries() == entries
+
+
 def _on_file(qtbot: Any, sheet: Path) -> tuple[Any, Any]:
     """A window built on ``sheet`` with its file actions (as at launch)."""
     window = MainWindow(read_delimited(sheet), sheet)
