@@ -219,20 +219,7 @@ def test_a_recovery_that_runs_out_leaves_the_file_as_saved_and_keeps_the_edits(
     """A crash left two edits; recovering them runs out of memory evaluating
     them, or replaying the second: the document opens as saved, says so, and
     its journal is kept: the next try recovers both."""
-    from app.file_formats import write_document
-    from core.model.examples import seed_document
-
-    boxes = Boxes(monkeypatch)
-    sheet = tmp_path / "sheet.csv"
-    write_document(seed_document(), sheet)
-    window, _ops = _on_file(qtbot, sheet)
-    _grade(window, 0, 2.5)
-    _grade(window, 3, 1.5)
-    entries = Journal(sheet).entries()
-    assert len(entries) == 2
-    warned: list[str] = []
-    monkeypatch.setattr(QMessageBox, "warning",
-                        staticmethod(lambda parent, title, text: warned.append(text)))
+    boxes, sheet, entries, warned = _crashed(qtbot, tmp_path, monkeypatch)
     again, ops2 = _on_file(qtbot, sheet)
     original = again.document.grade.copy()
     boxes.answers = [QMessageBox.StandardButton.Yes]
@@ -265,19 +252,7 @@ def test_file_open_recovering_runs_out_and_opens_the_file_as_saved(
     """File > Open of a file a crash left edits of: the replay runs out at
     its second edit; the file opens as saved (not modified, no history), the
     journal kept."""
-    from app.file_formats import write_document
-    from core.model.examples import seed_document
-
-    boxes = Boxes(monkeypatch)
-    sheet = tmp_path / "sheet.csv"
-    write_document(seed_document(), sheet)
-    crashed, _ops = _on_file(qtbot, sheet)
-    _grade(crashed, 0, 2.5)
-    _grade(crashed, 3, 1.5)
-    entries = Journal(sheet).entries()
-    warned: list[str] = []
-    monkeypatch.setattr(QMessageBox, "warning",
-                        staticmethod(lambda parent, title, text: warned.append(text)))
+    boxes, sheet, entries, warned = _crashed(qtbot, tmp_path, monkeypatch)
     boxes.answers = [QMessageBox.StandardButton.Yes]
     set_grade = Document.set_grade
     monkeypatch.setattr(Document, "set_grade", lambda doc, i, *a, **k: _no_memory() if i == 3
@@ -293,6 +268,27 @@ def test_file_open_recovering_runs_out_and_opens_the_file_as_saved(
     assert not window.session.can_undo
     _same_as_fresh(window)
     assert Journal(sheet).entries() == entries
+
+
+def _crashed(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+             ) -> tuple[Boxes, Path, list[Any], list[str]]:
+    """A sheet a crash left two edits of (rows 0 and 3: 2.5 and 1.5), in its
+    journal; message boxes patched (the warnings' texts listed)."""
+    from app.file_formats import write_document
+    from core.model.examples import seed_document
+
+    boxes = Boxes(monkeypatch)
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    crashed, _ops = _on_file(qtbot, sheet)
+    _grade(crashed, 0, 2.5)
+    _grade(crashed, 3, 1.5)
+    entries = Journal(sheet).entries()
+    assert len(entries) == 2
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+    return boxes, sheet, entries, warned
 
 
 def _on_file(qtbot: Any, sheet: Path) -> tuple[Any, Any]:
