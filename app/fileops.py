@@ -52,6 +52,7 @@ from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
 from app.open_run import ask_for_qrels, needs_qrels
 from app.opening import evaluated, memory_said, stat_or_none
+from app.recovery import recover
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
@@ -365,43 +366,11 @@ class FileOps(QObject):
             return False
         doc = self.window.document
         self.journal.close()
-        recovered = self._recover(doc, path)
-        # Recovered edits are not on disk yet: the window shows it modified.
-        self.window.set_document(doc, path, saved=not recovered)
-        return recovered
-
-    def _recover(self, doc: Document, path: Path) -> bool:
-        """Ask, then replay ``path``'s pending journal into ``doc`` (or discard
-        it); a journal made on an earlier version of the file is set aside."""
-        recovered = False
-        journal = Journal(path)
-        if journal.is_stale():
-            n = len(journal.entries())
-            aside = journal.set_aside()
-            QMessageBox.warning(
-                self.window, self.tr("Unsaved edits not recovered"),
-                boxed(self.tr("{0} has {1} from a session that ended without saving, "
-                              "but the file changed on disk since they were made, so they "
-                              "were not applied to it. They are kept in {2}.").format(
-                    path.name, _edits(n), aside)))
-        elif journal.is_pending():
-            answer = QMessageBox.question(
-                self.window, self.tr("Recover unsaved edits?"),
-                boxed(self.tr("{0} has {1} from a session that ended without saving. "
-                              "Recover them?").format(path.name, _edits(len(journal.entries())))),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.Yes,
-            )
-            if answer == QMessageBox.StandardButton.Yes:
-                result = journal.replay(doc)
-                recovered = result.applied > 0
-                if result.skipped:
-                    show_error(self.window, self.tr("Recovery"), InputError(
-                        f"{len(result.skipped)} journal entries could not be applied "
-                        f"({result.skipped[0]})", file=str(path)))
-            else:
-                journal.clear()
-        journal.close()
+        recovered, ev = recover(self.window, doc, path)
+        # Recovered edits are not on disk yet: the window shows it modified
+        # (none: the document as shown, its evaluation with it).
+        self.window.set_document(doc, path, saved=not recovered,
+                                 evaluation=ev if recovered else self.window.evaluation)
         return recovered
 
     def _opened_or_import(self, doc: Document | None, then: os.stat_result | None,
@@ -422,12 +391,12 @@ class FileOps(QObject):
         # (None while the document is set: the journal it starts takes the
         # digest's state once known, _settle_state.)
         self.file_state = None
-        recovered = self._recover(doc, path)
+        recovered, recovered_ev = recover(self.window, doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified
-            # (and evaluates the grades they changed).
+            # (and the grades they changed evaluated).
             self.window.set_document(doc, path, saved=not recovered,
-                                     evaluation=None if recovered else evaluation)
+                                     evaluation=recovered_ev if recovered else evaluation)
         except (InputError, MemoryError) as exc:  # the document shown stays
             from core.io.locate import name_the_row
 
@@ -676,10 +645,6 @@ class FileOps(QObject):
             show_after_ms=0,
         )
         return self.task
-
-
-def _edits(n: int) -> str:
-    return f"{n} unsaved edit" if n == 1 else f"{n} unsaved edits"
 
 
 def install_file_ops(window: WindowApi, *, read_as: os.stat_result | None = None) -> FileOps:

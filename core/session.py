@@ -38,7 +38,7 @@ from core.engine.incremental import reevaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions
 from core.model.document import AuditEntry, Document, GradeState
-from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
+from core.model.edits import Edit, GradeValue, Kept, SetConventions, SetGrades
 
 __all__ = ["Changes", "Listener", "Worksheet"]
 
@@ -336,33 +336,26 @@ class Worksheet:
                     | list[GradeValue], who: str, notes: list[str], origin: str,
                     text: str, *, seconds: float | None = None) -> Changes:
         doc = self._doc
-        before = [GradeValue.of(doc, r) for r in rows]
-        audit_start = len(doc.audit)
+        kept = Kept(doc)
         try:
             for row, value, note in zip(rows, values, notes, strict=True):
+                kept.keep(row)
                 self._write(row, value, who=who, note=note, origin=origin, seconds=seconds)
+            changed = np.fromiter(rows, np.int64, len(rows))
+            changes = Changes(rows=changed, queries=np.unique(doc.query[changed]),
+                              audit=tuple(doc.audit[kept.audit:]), origin=origin, text=text)
             # The worksheet's evaluation is its own: spliced in place (an
             # edit costs its query's rows; the views read only the previous
-            # one's document, conventions and per-query numbers).
-            ev = reevaluate(self._ev, list(rows), in_place=True)
+            # one's document, conventions and per-query numbers), all or
+            # nothing, and last: once it is done, nothing is left to fail.
+            self._ev = reevaluate(self._ev, list(rows), in_place=True)
         except BaseException:
-            for row, value in zip(rows, before, strict=True):  # nothing half-done stays
-                self._restore(row, value)
-            del doc.audit[audit_start:]
+            kept.put_back()  # nothing half-done stays
             raise
-        self._ev = ev
-        changed = np.fromiter(rows, np.int64, len(rows))
-        return Changes(rows=changed, queries=np.unique(doc.query[changed]),
-                       audit=tuple(doc.audit[audit_start:]), origin=origin, text=text)
+        return changes
 
     def _write(self, row: int, value: GradeValue, *, who: str, note: str, origin: str,
                seconds: float | None = None) -> None:
         self._doc.set_grade(row, value.grade, value.state, who=who, note=note,
                             reason=value.reason, origin=origin, seconds=seconds)
         self._doc.reason[row] = value.reason  # restore exactly, whatever the state
-
-    def _restore(self, row: int, value: GradeValue) -> None:
-        doc = self._doc
-        doc.grades_to_edit()[row] = np.nan if value.grade is None else value.grade
-        doc.state[row] = int(value.state)
-        doc.reason[row] = value.reason

@@ -1,20 +1,32 @@
 """Memory running out wherever the window evaluates (the launch, File >
-Open, a change of conventions and its undo, Compare) says so in one line
-naming the file, with what to do; the document shown stays, unchanged, and
-the session's history with it. The engine's evaluation is made to raise
-MemoryError for the file's document only (its query ``huge``)."""
+Open, a change of conventions and its undo, Compare, a grade typed, the
+recovery of a crash's edits) says so in one line naming the file, with what
+to do; the document shown stays, unchanged, and the session's history with
+it. The engine's evaluation is made to raise MemoryError for the file's
+document only (its query ``huge``), or the grade edit's splice at one of its
+writes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 import core.engine.evaluation as engine
+from app.fileops import install_file_ops
+from app.models.candidates import GridColumn
+from app.window import MainWindow
+from core.engine.writes import Writes
+from core.io.delimited import read_delimited
+from core.io.journal import Journal
 from core.model.choices import TieRule
+from core.model.document import Document
+from tests.test_app_files import Boxes, _grade
+from tests.test_edit_out_of_memory import ARRAYS, _same
 
 #: A close that would ask gets Discard (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("never_block")
@@ -155,3 +167,136 @@ def test_compare_says_it_naming_the_run(window: Any, qtbot: Any, tmp_path: Path,
     assert shown == [f"{run}: not enough memory to compare it with the worksheet "
                      f"{HINT.format('compare it')}"]
     assert window.compare_view.view.comparison is None
+
+
+def _same_as_fresh(window: Any) -> None:
+    """The window's evaluation is its document's, bit for bit."""
+    fresh = engine.evaluate(window.document)
+    for name in ARRAYS:
+        _same(getattr(window.evaluation, name), getattr(fresh, name), name)
+
+
+def test_a_grade_typed_as_memory_runs_out_says_it_and_leaves_the_numbers(
+        window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The splice into the window's evaluation runs out at the write after
+    the edited query's gains (its per-row results written before them): the
+    grade, the numbers shown and the history stay; typed again, it is made."""
+    window.set_grade(window.grid_model.candidate(1), 3.0)  # (the splice's arrays its own)
+    doc, i = window.document, window.grid_model.candidate(0)
+    cell = window.grid_model.index(0, GridColumn.GRADE)
+    grade, shown, ndcg = doc.grade[i], cell.data(), window.evaluation.ndcg.copy()
+    history = window.session.position, window.session.undo_text
+    window.grid.setCurrentIndex(cell)
+    window.grid.setFocus()
+    gain, real, written = window.evaluation.gain, Writes.write, []
+
+    def write(writes: Writes, whole: Any, *args: Any) -> Any:
+        if any(w is gain for w in written):
+            raise MemoryError
+        written.append(whole)
+        return real(writes, whole, *args)
+
+    with monkeypatch.context() as m:
+        m.setattr(Writes, "write", write)
+        qtbot.keyClick(window.grid, Qt.Key.Key_2)
+    assert len(written) > 3  # (per-query copies, per-row results, the gains)
+    assert window.statusBar().currentMessage() == (
+        f"not enough memory to evaluate it {HINT.format('try it')}")
+    assert doc.grade[i] == grade
+    assert cell.data() == shown
+    assert (window.session.position, window.session.undo_text) == history
+    np.testing.assert_array_equal(window.evaluation.ndcg, ndcg)
+    _same_as_fresh(window)
+    qtbot.keyClick(window.grid, Qt.Key.Key_2)
+    assert doc.grade[i] == 2.0
+    assert window.session.position == history[0] + 1
+    _same_as_fresh(window)
+
+
+@pytest.mark.parametrize("where", ["evaluating", "replaying"])
+def test_a_recovery_that_runs_out_leaves_the_file_as_saved_and_keeps_the_edits(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A crash left two edits; recovering them runs out of memory evaluating
+    them, or replaying the second: the document opens as saved, says so, and
+    its journal is kept: the next try recovers both."""
+    boxes, sheet, entries, warned = _crashed(qtbot, tmp_path, monkeypatch)
+    again, ops2 = _on_file(qtbot, sheet)
+    original = again.document.grade.copy()
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    with monkeypatch.context() as m:
+        if where == "evaluating":
+            m.setattr(engine, "evaluate", _no_memory)
+        else:
+            _set_grade = Document.set_grade
+            m.setattr(Document, "set_grade", lambda doc, i, *a, **k: _no_memory() if i == 3
+                      else _set_grade(doc, i, *a, **k))
+        assert not ops2.offer_recovery()
+    assert warned == [f"{sheet}: not enough memory to recover its unsaved edits "
+                      f"{HINT.format('open it')}\n\nIt opens as it was saved; the edits stay in "
+                      "its crash journal: open it again before saving it to recover them."]
+    np.testing.assert_array_equal(again.document.grade, original)
+    assert again.document.audit == []
+    assert not again.session.modified
+    assert not again.session.can_undo
+    _same_as_fresh(again)
+    assert Journal(sheet).entries() == entries  # kept for a later try
+    third, ops3 = _on_file(qtbot, sheet)
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    assert ops3.offer_recovery()
+    assert (third.document.grade[0], third.document.grade[3]) == (2.5, 1.5)
+    _same_as_fresh(third)
+
+
+def test_file_open_recovering_runs_out_and_opens_the_file_as_saved(
+        window: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """File > Open of a file a crash left edits of: the replay runs out at
+    its second edit; the file opens as saved (not modified, no history), the
+    journal kept."""
+    boxes, sheet, entries, warned = _crashed(qtbot, tmp_path, monkeypatch)
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    set_grade = Document.set_grade
+    monkeypatch.setattr(Document, "set_grade", lambda doc, i, *a, **k: _no_memory() if i == 3
+                        else set_grade(doc, i, *a, **k))
+    task = window.file_ops.open_path(sheet, ask_to_save=False)
+    assert task is not None
+    qtbot.waitUntil(lambda: window.path == sheet, timeout=10_000)
+    assert len(warned) == 1
+    assert warned[0].startswith(f"{sheet}: not enough memory to recover its unsaved edits")
+    np.testing.assert_array_equal(window.document.grade, read_delimited(sheet).grade)
+    assert window.document.audit == []
+    assert not window.session.modified
+    assert not window.session.can_undo
+    _same_as_fresh(window)
+    assert Journal(sheet).entries() == entries
+
+
+def _crashed(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+             ) -> tuple[Boxes, Path, list[Any], list[str]]:
+    """A sheet a crash left two edits of (rows 0 and 3: 2.5 and 1.5), in its
+    journal; message boxes patched (the warnings' texts listed)."""
+    from app.file_formats import write_document
+    from core.model.examples import seed_document
+
+    boxes = Boxes(monkeypatch)
+    sheet = tmp_path / "sheet.csv"
+    write_document(seed_document(), sheet)
+    crashed, _ops = _on_file(qtbot, sheet)
+    _grade(crashed, 0, 2.5)
+    _grade(crashed, 3, 1.5)
+    entries = Journal(sheet).entries()
+    assert len(entries) == 2
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda parent, title, text: warned.append(text)))
+    return boxes, sheet, entries, warned
+
+
+def _on_file(qtbot: Any, sheet: Path) -> tuple[Any, Any]:
+    """A window built on ``sheet`` with its file actions (as at launch)."""
+    window = MainWindow(read_delimited(sheet), sheet)
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
+    return window, install_file_ops(window)
+
+
+def _no_memory(*_a: Any, **_k: Any) -> Any:
+    raise MemoryError

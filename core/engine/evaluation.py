@@ -36,6 +36,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
 from core.engine.ranked import RankedRows
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
 from core.engine.sums import CHUNK, sums_in_chunks, tie_group_dcg, whole_chunks
+from core.engine.writes import Writes
 from core.model.conventions import (
     Conventions,
     IdealInventory,
@@ -605,10 +606,21 @@ class Evaluation:
         ``in_place``: the per-candidate arrays are written where those
         queries' rows are and shared with the result rather than copied (the
         cost follows those rows); this evaluation is then spent: only its
-        document, conventions and per-query numbers stay as they were.
+        document, conventions and per-query numbers stay as they were (all
+        of it does when this raises: :class:`~core.engine.writes.Writes`).
         """
+        writes = Writes(in_place)
+        try:
+            return self._splice(part, members, writes)
+        except BaseException:  # all or nothing: this one's arrays as they were
+            writes.undo()
+            raise
+
+    def _splice(self, part: Evaluation, members: IntArray, writes: Writes) -> Evaluation:
+        """:meth:`spliced`, writing through ``writes`` (undone if a step raises)."""
         queries = np.unique(self.doc.query[members])
         new = copy.copy(self)
+        new.results = self.results.spliced(queries, part.results)  # (writes nothing)
         for name, attr in vars(type(self)).items():
             if not isinstance(attr, cached_property):
                 continue
@@ -622,21 +634,20 @@ class Evaluation:
             # (per-query arrays are short: always copied).
             if old is not None and on_edit != "drop":
                 value = getattr(part, name)
-                new.__dict__[name] = (_put(old, queries, value) if on_edit == "queries"
-                                      else _put(old, members, value, in_place))
+                new.__dict__[name] = (Writes(False).put(old, queries, value)
+                                      if on_edit == "queries" else writes.put(old, members, value))
         new._kept_ideal = None  # (the gains before the edit)
-        new.gain = _put(self.gain, members, part.gain, in_place)
-        new._numeric = _put(self._numeric, members, part._numeric, in_place)
+        new.gain = writes.put(self.gain, members, part.gain)
+        new._numeric = writes.put(self._numeric, members, part._numeric)
         if self._sorted_gain is not None:  # (else gathered from the new gains when asked)
-            new._sorted_gain = kept = (self._sorted_gain if in_place
+            new._sorted_gain = kept = (self._sorted_gain if writes.in_place
                                        else self._sorted_gain.copy())
             bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
             for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
-                kept[lo:hi] = new.gain[self._rows.between(lo, hi)]
+                writes.write(kept, slice(lo, hi), new.gain[self._rows.between(lo, hi)])
         if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
-            new.__dict__["ideal_order"] = self._spliced_ideal_order(
-                part, members, queries, in_place)
-        new.results = self.results.spliced(queries, part.results)
+            new.__dict__["ideal_order"] = self._spliced_ideal_order(part, members, queries,
+                                                                    writes)
         # Grade-free results worked out on this one during the splice (the
         # ideal lists' starts: a count over every row) are the new one's too.
         for name, attr in vars(type(self)).items():
@@ -645,30 +656,21 @@ class Evaluation:
         return new
 
     def _spliced_ideal_order(self, part: Evaluation, members: IntArray,
-                             queries: IntArray, in_place: bool) -> IntArray:
-        """This ideal order with the lists of ``queries`` taken from ``part``
-        (written into this one's array when ``in_place``)."""
+                             queries: IntArray, writes: Writes) -> IntArray:
+        """This ideal order with ``queries``' lists from ``part`` (through ``writes``)."""
         # The ideal lists keep their places (the inventory does not follow
         # grades); the changed queries' lists are re-sorted in the part.
-        ideal: IntArray = self.ideal_order if in_place else self.ideal_order.copy()
+        ideal: IntArray = self.ideal_order if writes.in_place else self.ideal_order.copy()
         ideal_bounds = np.stack([self._ideal_start[queries], self._ideal_start[queries + 1]])
         part_ideal = members[part.ideal_order]
         at = 0
         for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):
-            ideal[lo:hi] = part_ideal[at:at + hi - lo]
+            writes.write(ideal, slice(lo, hi), part_ideal[at:at + hi - lo])
             at += hi - lo
         return ideal
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"
-
-
-def _put(whole: npt.NDArray[Any], at: IntArray, values: npt.NDArray[Any],
-         in_place: bool = False) -> npt.NDArray[Any]:
-    """``whole`` (a copy unless ``in_place``) with ``values`` at ``at``."""
-    out = whole if in_place else whole.copy()
-    out[at] = values
-    return out
 
 
 def evaluate(doc: Document, conventions: Conventions | None = None, *,

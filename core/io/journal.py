@@ -44,6 +44,7 @@ from core.errors import ConventionError
 from core.io.identity import FileState, real_path
 from core.model.conventions import Conventions
 from core.model.document import AuditEntry, Document, GradeState
+from core.model.edits import Kept
 from core.session import Changes
 
 __all__ = [
@@ -391,13 +392,15 @@ class Journal:
                 bad.append(f"line {number}: not an entry")
         return out, bad
 
-    def replay(self, doc: Document) -> ReplayResult:
+    def replay(self, doc: Document, kept: Kept | None = None) -> ReplayResult:
         """Apply the journal's edits to ``doc`` (freshly read from the file).
 
         Grades go through :meth:`Document.set_grade`, so the audit log gets
         its entries back, with the original author and time. Entries for
         candidates the document lacks are skipped and reported. A journal
-        written for a different file applies nothing.
+        written for a different file applies nothing. ``kept``: each
+        candidate's grade or note is kept there before it is written (the
+        caller puts them back if the replay, or what follows it, fails).
         """
         lines, bad = self._read()
         skipped = list(bad)
@@ -408,7 +411,7 @@ class Journal:
         locate = _Locator(doc)
         applied = 0
         for entry in lines[1:]:
-            problem = _apply(doc, entry, locate)
+            problem = _apply(doc, entry, locate, kept)
             if problem is None:
                 applied += 1
             else:
@@ -439,7 +442,8 @@ class _Locator:
         return table.get(str(source_id))
 
 
-def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | None:
+def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
+           kept: Kept | None = None) -> str | None:
     kind = entry.get("kind")
     if kind == "conventions":
         try:
@@ -453,6 +457,8 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator) -> str | N
     index = locate(entry.get("query"), entry.get("source_id"))
     if index is None:
         return f"no candidate {entry.get('source_id')!r} in query {entry.get('query')!r}"
+    if kept is not None:
+        kept.keep(index, note=kind == "note")
     if kind == "note":
         doc.set_note(index, str(entry.get("note", "")))
         return None

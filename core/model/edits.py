@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState, grade_text
 
-__all__ = ["Edit", "GradeValue", "SetConventions", "SetGrades"]
+__all__ = ["Edit", "GradeValue", "Kept", "SetConventions", "SetGrades"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,13 @@ class GradeValue:
     def text(self) -> str:
         """How the audit log and the undo menu write it."""
         return grade_text(math.nan if self.grade is None else self.grade, int(self.state))
+
+    def put(self, doc: Document, index: int) -> None:
+        """Give candidate ``index`` this value back exactly (no audit entry:
+        what it held before, put back; its grades already its own to edit)."""
+        doc.grade[index] = math.nan if self.grade is None else self.grade
+        doc.state[index] = int(self.state)
+        doc.reason[index] = self.reason
 
 
 @dataclass(frozen=True)
@@ -123,3 +130,51 @@ class SetConventions:
 
 
 Edit = SetGrades | SetConventions
+
+
+class Kept:
+    """A document's judgments as they are, to put back if what follows
+    fails partway: each candidate's grade (and note) kept before its first
+    write (:meth:`keep`), the conventions and the audit log's length now.
+
+    A session's edit (:class:`core.session.Worksheet`) and a crash journal's
+    replay (:meth:`core.io.journal.Journal.replay`) are then all or nothing:
+    what they wrote is written back (:meth:`put_back`).
+
+    Examples
+    --------
+    >>> from core.model.examples import seed_document
+    >>> doc = seed_document()
+    >>> kept = Kept(doc)
+    >>> kept.keep(0)
+    >>> _ = doc.set_grade(0, 9.0, who="ana")
+    >>> kept.put_back()
+    >>> float(doc.grade[0]) == float(doc.original_grade[0]), doc.audit
+    (True, [])
+    """
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.conventions = doc.conventions
+        self.audit = len(doc.audit)
+        self.grades: dict[int, GradeValue] = {}
+        self.notes: dict[int, str] = {}
+        doc.grades_to_edit()  # (the copy of the grades read, made now: if that fails, nothing is)
+
+    def keep(self, index: int, *, note: bool = False) -> None:
+        """Keep candidate ``index``'s grade (``note``: its note) unless kept."""
+        if note:
+            self.notes.setdefault(index, str(self.doc.note[index]))
+        elif index not in self.grades:
+            self.grades[index] = GradeValue.of(self.doc, index)
+
+    def put_back(self) -> None:
+        """The document's judgments, conventions and audit log as they were
+        (the last kept put back first)."""
+        doc = self.doc
+        for index, value in reversed(self.grades.items()):
+            value.put(doc, index)
+        for index, note in reversed(self.notes.items()):
+            doc.set_note(index, note)
+        doc.conventions = self.conventions
+        del doc.audit[self.audit:]

@@ -1,0 +1,96 @@
+"""The edits a crash left, recovered when a file opens: its crash journal
+(:mod:`core.io.journal`) replayed into the document read, if the user says
+so, all of them and their evaluation or none (:func:`recover`). Called by
+:class:`app.fileops.FileOps` at File > Open and for a window built on a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from app.opening import memory_said
+from app.shown import boxed
+from app.workers import show_error
+from core.errors import InputError
+from core.io.journal import Journal
+from core.model.document import Document
+from core.model.edits import Kept
+
+if TYPE_CHECKING:
+    from core.engine.evaluation import Evaluation
+
+__all__ = ["recover"]
+
+Recovered = tuple[bool, "Evaluation | None"]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("FileOps", text)
+
+
+def recover(parent: QWidget, doc: Document, path: Path) -> Recovered:
+    """Ask, then replay ``path``'s pending journal into ``doc`` (or discard
+    it); a journal made on an earlier version of the file is set aside.
+    Whether edits were recovered, and ``doc``'s evaluation then (None: not
+    worked out)."""
+    recovered: Recovered = False, None
+    journal = Journal(path)
+    if journal.is_stale():
+        n = len(journal.entries())
+        aside = journal.set_aside()
+        QMessageBox.warning(
+            parent, _tr("Unsaved edits not recovered"),
+            boxed(_tr("{0} has {1} from a session that ended without saving, "
+                      "but the file changed on disk since they were made, so they "
+                      "were not applied to it. They are kept in {2}.").format(
+                path.name, _edits(n), aside)))
+    elif journal.is_pending():
+        answer = QMessageBox.question(
+            parent, _tr("Recover unsaved edits?"),
+            boxed(_tr("{0} has {1} from a session that ended without saving. "
+                      "Recover them?").format(path.name, _edits(len(journal.entries())))),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            recovered = _replay(parent, journal, doc, path)
+        else:
+            journal.clear()
+    journal.close()
+    return recovered
+
+
+def _replay(parent: QWidget, journal: Journal, doc: Document, path: Path) -> Recovered:
+    """Every edit of ``journal`` applied to ``doc`` and evaluated, or none:
+    memory running out on the way puts ``doc`` back as read and says so
+    (the journal kept for the next time the file is opened)."""
+    from core.engine.evaluation import evaluate
+
+    try:
+        kept = Kept(doc)
+        try:
+            result = journal.replay(doc, kept)
+            ev = evaluate(doc) if result.applied else None
+        except MemoryError:
+            kept.put_back()
+            raise
+    except MemoryError as exc:
+        QMessageBox.warning(parent, _tr("Unsaved edits not recovered"), boxed(
+            f"{memory_said(exc, path, to='recover its unsaved edits', again='open it')}"
+            "\n\n" + _tr("It opens as it was saved; the edits stay in its crash journal: "
+                         "open it again before saving it to recover them.")))
+        return False, None
+    except InputError:  # (a grade its conventions refuse: the window says it)
+        ev = None
+    if result.skipped:
+        show_error(parent, _tr("Recovery"), InputError(
+            f"{len(result.skipped)} journal entries could not be applied "
+            f"({result.skipped[0]})", file=str(path)))
+    return result.applied > 0, ev
+
+
+def _edits(n: int) -> str:
+    return f"{n} unsaved edit" if n == 1 else f"{n} unsaved edits"
