@@ -163,3 +163,16 @@ def test_the_first_edit_copying_the_grades_read_changes_nothing_when_it_fails(
     assert ws.document.audit == []
     assert not ws.can_undo
     _same_as_fresh(ws)
+
+
+def test_a_value_put_back_into_a_document_just_read_leaves_its_grades_read() -> None:
+    """GradeValue.put writes the current grades, never the originals they
+    share an array with until the first edit (that array is read-only: the
+    write raised before)."""
+    doc = _document()
+    assert np.may_share_memory(doc.grade, doc.original_grade)
+    read = doc.original_grade.copy()
+    GradeValue(None, GradeState.UNRATEABLE, "blank page").put(doc, 2)
+    assert np.isnan(doc.grade[2]) and doc.state[2] == GradeState.UNRATEABLE
+    assert doc.reason[2] == "blank page"
+    np.testing.assert_array_equal(doc.original_grade, read)

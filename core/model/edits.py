@@ -58,8 +58,9 @@ class GradeValue:
 
     def put(self, doc: Document, index: int) -> None:
         """Give candidate ``index`` this value back exactly (no audit entry:
-        what it held before, put back; its grades already its own to edit)."""
-        doc.grade[index] = math.nan if self.grade is None else self.grade
+        what it held before, put back; the grades read never written:
+        :meth:`~core.model.document.Document.grades_to_edit`)."""
+        doc.grades_to_edit()[index] = math.nan if self.grade is None else self.grade
         doc.state[index] = int(self.state)
         doc.reason[index] = self.reason
 
