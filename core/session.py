@@ -243,6 +243,7 @@ class Worksheet:
             if edit.conventions == self.conventions:
                 return Changes()
             step = _Step(edit, self.conventions, next(self._states))
+            history = [*self._history[:self._done], step]  # (made first: see below)
             changes = self._set_conventions(edit.conventions, "app", edit.text, edit.who,
                                             edit.text)
         else:
@@ -251,11 +252,13 @@ class Worksheet:
                 return Changes()
             step = _Step(edit, tuple(GradeValue.of(self._doc, r) for r in edit.rows),
                          next(self._states))
+            history = [*self._history[:self._done], step]
             changes = self._set_grades(edit.rows, edit.values, edit.who,
                                        [edit.note(i) for i in range(len(edit.rows))],
                                        "app", edit.text, seconds=edit.row_seconds())
-        del self._history[self._done:]
-        self._history.append(step)
+        # The history with its new step is made before the change and taken
+        # after it without allocating: an edit is never made without its step.
+        self._history = history
         self._done += 1
         return self._tell(changes)
 

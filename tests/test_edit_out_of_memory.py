@@ -10,6 +10,7 @@ session's history unchanged), and the next edit is evaluated exactly.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from core.engine.incremental import reevaluate
 from core.engine.writes import Writes
 from core.model.conventions import Conventions, IdealInventory, TieRule
 from core.model.document import Document, GradeState
-from core.model.edits import GradeValue, SetGrades
+from core.model.edits import GradeValue, SetConventions, SetGrades
 from core.session import Worksheet
 from tests.test_engine_incremental import ARRAYS, _same
 
@@ -173,6 +174,41 @@ def test_a_value_put_back_into_a_document_just_read_leaves_its_grades_read() -> 
     assert np.may_share_memory(doc.grade, doc.original_grade)
     read = doc.original_grade.copy()
     GradeValue(None, GradeState.UNRATEABLE, "blank page").put(doc, 2)
-    assert np.isnan(doc.grade[2]) and doc.state[2] == GradeState.UNRATEABLE
+    assert np.isnan(doc.grade[2])
+    assert doc.state[2] == GradeState.UNRATEABLE
     assert doc.reason[2] == "blank page"
     np.testing.assert_array_equal(doc.original_grade, read)
+
+
+class _Full(list):  # type: ignore[type-arg]
+    """A history list whose growing or cutting runs out of memory."""
+
+    def append(self, _step: object) -> None:
+        raise MemoryError
+
+    def __delitem__(self, _at: object) -> None:
+        raise MemoryError
+
+
+@pytest.mark.parametrize("kind", ["grade", "conventions"])
+def test_an_edit_is_never_left_without_its_history_step(kind: str) -> None:
+    """The history's list changing in place after the edit (cut at the step
+    done, then grown) ran out of memory with the edit made and no step to
+    undo it: the grade typed stayed, undo did nothing. Now the edit and its
+    step are one: made, undone, evaluated as a fresh evaluation."""
+    ws = Worksheet(_document())
+    ws._history = _Full()
+    before = ws.conventions
+    edit = (_edit(2, 1.0) if kind == "grade" else
+            SetConventions(before.replace(ties=TieRule.PESSIMISTIC), who="t"))
+    with contextlib.suppress(MemoryError):  # (either is right: made whole, or not at all)
+        ws.apply(edit)
+    changed = ws.document.grade[2] == 1.0 if kind == "grade" else (
+        ws.conventions.ties is TieRule.PESSIMISTIC)
+    assert changed == ws.can_undo
+    assert len(ws.document.audit) == (1 if changed else 0)  # (ties alone changed)
+    _same_as_fresh(ws)
+    ws.undo()
+    assert ws.document.grade[2] == 3.0
+    assert ws.conventions == before
+    _same_as_fresh(ws)

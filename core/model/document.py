@@ -467,8 +467,8 @@ class Document:
         entries = [AuditEntry(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after,
                               note, origin)
                    for before, after in convention_changes(self.conventions, conventions)]
+        self.audit.extend(entries)  # (before: an assignment cannot fail halfway)
         self.conventions = conventions
-        self.audit.extend(entries)
         return entries
 
     def grades_to_edit(self) -> npt.NDArray[np.float64]:
