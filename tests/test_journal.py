@@ -15,7 +15,7 @@ import pytest
 
 from core.io.delimited import read_delimited, write_delimited
 from core.io.journal import Journal, journal_dir
-from core.model.conventions import GainRule
+from core.model.conventions import GainRule, TieRule
 from core.model.document import Document, GradeState
 from core.model.edits import GradeValue, SetConventions, SetGrades
 from core.model.examples import seed_document
@@ -270,6 +270,36 @@ def test_each_step_journals_its_rows_resulting_states(sheet: Path):
     assert fresh.audit[-1] == doc.audit[-1]
     assert (fresh.audit[-1].who, fresh.audit[-1].before, fresh.audit[-1].after) == (
         "bo", "cutoffs = all", "cutoffs = 1")
+
+
+def test_a_change_of_conventions_undone_and_redone_replays_its_audit_entries_once(
+        sheet: Path):
+    """Each step of a change of conventions (made, undone, redone: two
+    conventions changed each time) journals its own audit entries: the log
+    replayed is the session's, entry for entry, neither doubled nor lost,
+    written through Journal.record and Journal.record_conventions alike."""
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, counts = journaled(doc, journal)
+    before = doc.conventions
+    session.apply(SetConventions(before.replace(cutoffs=(1,), ties=TieRule.PESSIMISTIC),
+                                 who="bo"))
+    session.undo()
+    session.redo()
+    assert counts == [1, 1, 1]
+    assert [(a.origin, a.before) for a in doc.audit] == [
+        ("app", "cutoffs = all"), ("app", "ties = average"),
+        ("undo", "cutoffs = 1"), ("undo", "ties = pessimistic"),
+        ("redo", "cutoffs = all"), ("redo", "ties = average")]
+    fresh = read_delimited(sheet)
+    assert journal.replay(fresh).applied == 3
+    assert fresh.audit == doc.audit
+    assert fresh.conventions == doc.conventions
+    journal.record_conventions(before, doc.audit[2:4])  # (the undo's, written again)
+    again = read_delimited(sheet)
+    assert journal.replay(again).applied == 4
+    assert again.audit == [*doc.audit, *doc.audit[2:4]]
+    assert again.conventions == before
 
 
 CHILD = textwrap.dedent(

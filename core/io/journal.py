@@ -213,17 +213,12 @@ class Journal:
         conventions when they changed, and each changed row's resulting grade
         with the author and note of its audit entry; one write, one
         ``fsync``. Returns the number of entries."""
-        entries: list[dict[str, Any]] = []
         if changes.conventions:  # with its audit entries, one per convention changed
-            entries.append({"kind": "conventions", "conventions": doc.conventions.to_dict(),
-                            "when": _now(), "audit": [astuple(e) for e in changes.audit]})
-            return self._append_all(entries)
-        for row, audit in zip(changes.rows.tolist(), changes.audit, strict=True):
-            entries.append(self.grade_entry(doc, row, who=audit.who, note=audit.note,
-                                            seconds=audit.seconds))
-        return self._append_all(entries)
-
-    def _append_all(self, entries: list[dict[str, Any]]) -> int:
+            self.record_conventions(doc.conventions, changes.audit)
+            return 1
+        entries = [self.grade_entry(doc, row, who=audit.who, note=audit.note,
+                                    seconds=audit.seconds)
+                   for row, audit in zip(changes.rows.tolist(), changes.audit, strict=True)]
         self.append(entries)
         return len(entries)
 
@@ -235,9 +230,12 @@ class Journal:
         """Journal the current note of candidate ``index``."""
         self.append([self.note_entry(doc, index)])
 
-    def record_conventions(self, conventions: Conventions) -> None:
-        """Journal a change of the document's conventions."""
-        self.append([{"kind": "conventions", "conventions": conventions.to_dict(), "when": _now()}])
+    def record_conventions(self, conventions: Conventions,
+                           audit: Iterable[AuditEntry] = ()) -> None:
+        """Journal a change of the document's conventions, with the audit
+        entries it made (replayed with it: :func:`_audit_entries`)."""
+        self.append([{"kind": "conventions", "conventions": conventions.to_dict(),
+                      "when": _now(), "audit": [astuple(e) for e in audit]}])
 
     @staticmethod
     def grade_entry(doc: Document, index: int, *, who: str, note: str = "",
