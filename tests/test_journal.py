@@ -302,6 +302,46 @@ def test_a_change_of_conventions_undone_and_redone_replays_its_audit_entries_onc
     assert again.conventions == before
 
 
+@pytest.mark.parametrize("fails_at", [2, 3, 4])
+def test_a_replay_running_out_of_memory_puts_back_all_it_wrote(
+        sheet: Path, monkeypatch: pytest.MonkeyPatch, fails_at: int):
+    """A crash journal (a grade, a note, a change of conventions with its
+    audit entries, a grade) replayed with a Kept, memory running out at the
+    entry ``fails_at``: Kept.put_back leaves the document as read, its
+    grades, notes, conventions and audit log (the recovery then opens the
+    file as saved)."""
+    import core.io.journal as journal_module
+    from core.model.edits import Kept
+
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, _counts = journaled(doc, journal)
+    session.apply(SetGrades.of([0], [grade(2.5)], who="ana"))
+    doc.set_note(7, "checked twice")
+    journal.record_note(doc, 7)
+    session.apply(SetConventions(doc.conventions.replace(ties=TieRule.PESSIMISTIC), who="bo"))
+    session.apply(SetGrades.of([3], [grade(None, GradeState.UNKNOWN)], who="ana"))
+    read = read_delimited(sheet)
+    fresh = read_delimited(sheet)
+    real, calls = journal_module._apply, [0]
+
+    def apply_until(*args: object) -> str | None:
+        calls[0] += 1
+        if calls[0] == fails_at:
+            raise MemoryError
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(journal_module, "_apply", apply_until)
+    kept = Kept(fresh)
+    with pytest.raises(MemoryError):
+        journal.replay(fresh, kept)
+    assert calls[0] == fails_at
+    kept.put_back()
+    _same(fresh, read)
+    assert fresh.conventions == read.conventions
+    assert fresh.audit == []
+
+
 CHILD = textwrap.dedent(
     """
     import sys
