@@ -300,6 +300,14 @@ def test_a_change_of_conventions_undone_and_redone_replays_its_audit_entries_onc
     assert journal.replay(again).applied == 4
     assert again.audit == [*doc.audit, *doc.audit[2:4]]
     assert again.conventions == before
+    line = json.loads(journal.file.read_bytes().splitlines()[-1])
+    for damaged in ("NaN", "-1", "true", '"3"'):  # each a timing lost, its entry kept
+        line["audit"][0][-1] = json.loads(damaged)
+        with journal.file.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+        damaged_too = read_delimited(sheet)
+        journal.replay(damaged_too)
+        assert damaged_too.audit[-2:] == doc.audit[2:4]
 
 
 @pytest.mark.parametrize("fails_at", [2, 3, 4])

@@ -464,10 +464,7 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
         state = GradeState(int(entry["state"]))
         grade = entry.get("grade")
         value = float(grade) if grade is not None and state is GradeState.NUMBER else None
-        seconds = entry.get("seconds")
-        if seconds is not None and (isinstance(seconds, bool) or not (
-                isinstance(seconds, int | float) and math.isfinite(seconds) and seconds >= 0)):
-            seconds = None  # a damaged timing loses the timing, never the grade
+        seconds = _timing(entry.get("seconds"))
         audit = doc.set_grade(
             index, value, state, who=str(entry.get("who", "")), note=str(entry.get("note", "")),
             reason=str(entry.get("reason", "")), seconds=seconds,
@@ -479,7 +476,6 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
     return None
 
 
-
 def _audit_entries(rows: Any) -> list[AuditEntry]:
     """A conventions entry's audit entries (a journal written before they
     were kept has none; a damaged one loses its entries, never the change)."""
@@ -488,8 +484,17 @@ def _audit_entries(rows: Any) -> list[AuditEntry]:
     out = []
     for row in rows:
         if not (isinstance(row, list) and len(row) == len(fields(AuditEntry))
-                and all(isinstance(v, str) for v in row[:-1])
-                and (row[-1] is None or isinstance(row[-1], int | float))):
+                and all(isinstance(v, str) for v in row[:-1])):
             return []
-        out.append(AuditEntry(*row))
+        out.append(replace(AuditEntry(*row), seconds=_timing(row[-1])))
     return out
+
+
+def _timing(seconds: Any) -> float | None:
+    """An entry's active seconds as read, None when damaged (not a number,
+    NaN, infinite, negative): a damaged timing loses the timing, never the
+    entry (the Audit sheet writes it as a number)."""
+    if isinstance(seconds, bool) or not (
+            isinstance(seconds, int | float) and math.isfinite(seconds) and seconds >= 0):
+        return None
+    return seconds
