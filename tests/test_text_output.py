@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
+import numpy as np
 import pytest
 
 from core.engine.evaluation import evaluate
@@ -113,6 +115,21 @@ def test_json_written_query_by_query_is_the_whole_objects_text(n_queries: int,
             if "bounds" in c} == {not outer}
     assert (parsed["summary"][0]["mean"] is None) == all_open
     assert ("unjudged_queries" in parsed) == all_open
+
+
+def test_the_compact_texts_of_numbers_are_the_encoders() -> None:
+    """The numbers of evaluate's compact JSON made from columns (the
+    per-query numbers, an unresolved query's bounds) are the encoder's text
+    of each: null where not finite (NaN, an infinite bound), -0.0, the
+    smallest subnormal, shortest round trips."""
+    from core.reports.json import _COMPACT, _float_text, _float_texts, _json_text
+
+    values = [math.nan, math.inf, -math.inf, -0.0, 0.0, 5e-324, 0.1, 1 / 3, 1e300, None]
+    for v in values:
+        assert _float_text(v) == _json_text(v, _COMPACT), v
+    grid = np.array([v for v in values if v is not None] * 2).reshape(2, -1)
+    assert _float_texts(grid) == [[_json_text(v, _COMPACT) for v in row]
+                                  for row in grid.tolist()]
 
 
 def test_an_exponential_gain_beyond_the_largest_float_is_an_error() -> None:
