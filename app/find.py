@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolBar, QToolBut
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
-from app.shown import typed
+from app.shown import holds, typed
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
@@ -33,7 +33,7 @@ def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
     needles = typed(text.strip().casefold())
     if not needles[0]:
         return []
-    hits = np.fromiter((_holds(str(s).casefold(), needles) for s in doc.source_id),
+    hits = np.fromiter((holds(str(s).casefold(), needles) for s in doc.source_id),
                        dtype=bool, count=len(doc))
     found = np.flatnonzero(hits)
     by_query: dict[int, list[int]] = {}
@@ -45,14 +45,10 @@ def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
             by_query.setdefault(int(doc.query[i]), []).append(int(i))
     out: list[tuple[int, int]] = []
     for q, qid in enumerate(doc.query_ids):
-        if _holds(qid.casefold(), needles):
+        if holds(qid.casefold(), needles):
             out.append((q, -1))
         out.extend((q, i) for i in by_query.get(q, ()))
     return out
-
-
-def _holds(text: str, needles: tuple[str, ...]) -> bool:
-    return any(needle in text for needle in needles)
 
 
 class _Field(QLineEdit):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["BOX_SHOWN", "BREAK_MARKS", "CELL_SHOWN", "TEXT_SHOWN", "WORD_SHOWN", "bounded",
-           "boxed", "id_note", "id_tip", "shown_id", "typed"]
+           "boxed", "holds", "id_note", "id_tip", "shown_id", "typed"]
 
 #: The most characters of one word (a run without a space: an id, a URL) a
 #: label or tooltip shows: about 300 px at 9 pt, what a side column holds.
@@ -76,6 +76,16 @@ def typed(text: str) -> tuple[str, ...]:
     """
     real = text.translate(_UNMARKED)
     return (text,) if real == text else (text, real)
+
+
+def holds(text: str, needles: tuple[str, ...]) -> bool:
+    """Whether ``text`` holds any of :func:`typed`'s ``needles`` (a find's
+    and the query filter's one test).
+
+    >>> holds("q\\nline", typed("q⏎l")), holds("ql", typed("q⏎l"))
+    (True, False)
+    """
+    return any(needle in text for needle in needles)
 
 
 def id_note(text: str) -> str:

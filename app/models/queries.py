@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyMod
 
 from app.models.looks import ITALIC, STATUS_LOOK, STATUS_TOOLTIP, brush, full_text, qt_number
 from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, WHOLE_ROLE, Index
-from app.shown import CELL_SHOWN, id_note, shown_id, typed
+from app.shown import CELL_SHOWN, holds, id_note, shown_id, typed
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
 
@@ -255,6 +255,6 @@ class QueryFilterProxy(QSortFilterProxyModel):
             return True
         ev = model.evaluation
         qid = ev.doc.query_ids[source_row].casefold()
-        if self._text[0] and not any(text in qid for text in self._text):
+        if self._text[0] and not holds(qid, self._text):
             return False
         return ev.status(source_row, 0) in self._statuses
