@@ -477,16 +477,18 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
 
 
 def _audit_entries(rows: Any) -> list[AuditEntry]:
-    """A conventions entry's audit entries (a journal written before they
-    were kept has none; a damaged one loses its entries, never the change)."""
+    """A conventions entry's audit entries, each a convention's (a journal
+    written before they were kept has none; a damaged one loses its
+    entries, never the change)."""
     if not isinstance(rows, list):
         return []
     out = []
     for row in rows:
-        if not (isinstance(row, list) and len(row) == len(fields(AuditEntry))
-                and all(isinstance(v, str) for v in row[:-1])):
+        # (9 fields: written before an entry said it is a convention's; all are here)
+        if not (isinstance(row, list) and len(row) in (9, len(fields(AuditEntry)))
+                and all(isinstance(v, str) for v in row[:8])):
             return []
-        out.append(replace(AuditEntry(*row), seconds=_timing(row[-1])))
+        out.append(replace(AuditEntry(*row[:8]), seconds=_timing(row[8]), convention=True))
     return out
 
 
