@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -201,6 +202,20 @@ class Journal:
         target = self.file.with_name(f"{self.file.stem}.stale-{stamp}.jsonl")
         os.replace(self.file, target)
         return target
+
+    def elsewhere(self) -> Journal:
+        """The document's journal in a file of its own beside this one, for
+        the edits made while this one holds edits not recovered (memory ran
+        out replaying them): those stay as they are, to be offered again, and
+        a save or a discard of the new edits clears only the new file."""
+        other = Journal(self.path, directory=self.directory,
+                        background_fsync=self.background_fsync, base=self.base)
+        stamp = _now().replace(":", "").replace("-", "").replace(".", "")[:18]
+        for n in itertools.count(1):
+            other.file = self.file.with_name(f"{self.file.stem}.meanwhile-{stamp}-{n}.jsonl")
+            if not other.file.exists():
+                break
+        return other
 
     @classmethod
     def pending(cls, path: str | Path | None, *, directory: str | Path | None = None) -> bool:
