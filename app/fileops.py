@@ -281,6 +281,14 @@ class FileOps(QObject):
             # (None while the digest is taken: given before the first line, record.)
             self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
 
+    def _journal_beside(self, kept: bool) -> None:
+        """With edits a recovery could not replay kept in the journal (where
+        its message says they are, until the user opens the file again or
+        saves over them), the window's edits go to a journal of their own."""
+        if kept:
+            self.journal.close()
+            self.journal = self.journal.elsewhere()
+
     def record(self, changes: Changes) -> None:
         """Journal what one step changed (undo and redo included)."""
         if changes.empty or changes.document:
@@ -366,11 +374,12 @@ class FileOps(QObject):
             return False
         doc = self.window.document
         self.journal.close()
-        recovered, ev = recover(self.window, doc, path)
+        recovered, ev, kept = recover(self.window, doc, path)
         # Recovered edits are not on disk yet: the window shows it modified
         # (none: the document as shown, its evaluation with it).
         self.window.set_document(doc, path, saved=not recovered,
                                  evaluation=ev if recovered else self.window.evaluation)
+        self._journal_beside(kept)
         return recovered
 
     def _opened_or_import(self, doc: Document | None, then: os.stat_result | None,
@@ -391,7 +400,7 @@ class FileOps(QObject):
         # (None while the document is set: the journal it starts takes the
         # digest's state once known, _settle_state.)
         self.file_state = None
-        recovered, recovered_ev = recover(self.window, doc, path)
+        recovered, recovered_ev, kept = recover(self.window, doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified
             # (and the grades they changed evaluated).
@@ -405,6 +414,7 @@ class FileOps(QObject):
             show_error(self.window, self.tr("Could not open"), memory_said(exc, path)
                        if isinstance(exc, MemoryError) else name_the_row(exc, doc, path))
             return
+        self._journal_beside(kept)
         if then is not None:  # its digest taken on a thread beside the window's work
             self._later = DigestLater(path, then)
             self._later.start()

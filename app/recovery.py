@@ -6,7 +6,7 @@ so, all of them and their evaluation or none (:func:`recover`). Called by
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
@@ -24,7 +24,17 @@ if TYPE_CHECKING:
 
 __all__ = ["recover"]
 
-Recovered = tuple[bool, "Evaluation | None"]
+
+
+class Recovered(NamedTuple):
+    """What :func:`recover` did: whether edits were recovered, the
+    document's evaluation then (None: not worked out), and whether the
+    journal keeps edits not recovered (memory ran out replaying them: the
+    window journals its new edits elsewhere, :meth:`Journal.elsewhere`)."""
+
+    recovered: bool
+    evaluation: Evaluation | None
+    kept: bool = False
 
 
 def _tr(text: str) -> str:
@@ -36,7 +46,7 @@ def recover(parent: QWidget, doc: Document, path: Path) -> Recovered:
     it); a journal made on an earlier version of the file is set aside.
     Whether edits were recovered, and ``doc``'s evaluation then (None: not
     worked out)."""
-    recovered: Recovered = False, None
+    recovered = Recovered(False, None)
     journal = Journal(path)
     if journal.is_stale():
         n = len(journal.entries())
@@ -82,14 +92,14 @@ def _replay(parent: QWidget, journal: Journal, doc: Document, path: Path) -> Rec
             f"{memory_said(exc, path, to='recover its unsaved edits', again='open it')}"
             "\n\n" + _tr("It opens as it was saved; the edits stay in its crash journal: "
                          "open it again before saving it to recover them.")))
-        return False, None
+        return Recovered(False, None, kept=True)
     except InputError:  # (a grade its conventions refuse: the window says it)
         ev = None
     if result.skipped:
         show_error(parent, _tr("Recovery"), InputError(
             f"{len(result.skipped)} journal entries could not be applied "
             f"({result.skipped[0]})", file=str(path)))
-    return result.applied > 0, ev
+    return Recovered(result.applied > 0, ev)
 
 
 def _edits(n: int) -> str:

@@ -213,8 +213,21 @@ class Worksheet:
         return lambda: self._listeners.remove(listener)
 
     def _tell(self, changes: Changes) -> Changes:
+        """Tell every listener of ``changes``, in the order they subscribed.
+
+        The step is made before anyone is told, so a listener that raises (a
+        view's bug, memory running out while it refreshes) cannot undo it:
+        the listeners after it are told all the same, and the first failure
+        is raised once all were (a view left half refreshed by it is the
+        only one; the others show the step whole)."""
+        failure: Exception | None = None
         for listener in list(self._listeners):
-            listener(changes)
+            try:
+                listener(changes)
+            except Exception as exc:  # (MemoryError too: the next listener may need less)
+                failure = failure or exc
+        if failure is not None:
+            raise failure
         return changes
 
     # -- steps ---------------------------------------------------------------------------

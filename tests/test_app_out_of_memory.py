@@ -268,6 +268,7 @@ def test_file_open_recovering_runs_out_and_opens_the_file_as_saved(
     assert not window.session.can_undo
     _same_as_fresh(window)
     assert Journal(sheet).entries() == entries
+    assert window.file_ops.journal.file != Journal(sheet).file  # later edits: their own
 
 
 def _crashed(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -300,3 +301,45 @@ def _on_file(qtbot: Any, sheet: Path) -> tuple[Any, Any]:
 
 def _no_memory(*_a: Any, **_k: Any) -> Any:
     raise MemoryError
+
+
+@pytest.mark.parametrize("then", ["save", "discard"])
+def test_edits_after_a_recovery_that_ran_out_go_to_a_journal_of_their_own(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: str) -> None:
+    """The recovery runs out; a grade is typed (a key click), then the file
+    saved or the window closed discarding it: the unrecovered edits stay in
+    the crash journal the message named, untouched (the new edit went to a
+    journal of its own, which the save or the discard clears); after a
+    discard the next open recovers them, after a save they are set aside."""
+    boxes, sheet, entries, _warned = _crashed(qtbot, tmp_path, monkeypatch)
+    kept = Journal(sheet).file
+    kept_bytes = kept.read_bytes()
+    again, ops2 = _on_file(qtbot, sheet)
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    with monkeypatch.context() as m:
+        m.setattr(engine, "evaluate", _no_memory)
+        assert not ops2.offer_recovery()
+    i = again.grid_model.candidate(1)
+    again.grid.setCurrentIndex(again.grid_model.index(1, GridColumn.GRADE))
+    again.grid.setFocus()
+    qtbot.keyClick(again.grid, Qt.Key.Key_2)
+    assert again.document.grade[i] == 2.0
+    assert kept.read_bytes() == kept_bytes
+    assert ops2.journal.file != kept
+    assert [e["grade"] for e in ops2.journal.entries()] == [2.0]
+    if then == "save":
+        boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
+        assert ops2.save(blocking=True)
+    else:
+        boxes.answers = [QMessageBox.StandardButton.Discard]  # "close anyway?"
+        assert again.close()
+    assert not ops2.journal.exists()
+    assert kept.read_bytes() == kept_bytes
+    assert Journal(sheet).entries() == entries
+    if then == "save":  # the file changed since they were made: never replayed over it
+        assert Journal(sheet).is_stale()
+        return
+    third, ops3 = _on_file(qtbot, sheet)
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    assert ops3.offer_recovery()
+    assert (third.document.grade[0], third.document.grade[3]) == (2.5, 1.5)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from core.engine.evaluation import Status, evaluate
@@ -627,3 +627,32 @@ def test_tie_starts_by_hand(rows):
     assert tie_starts(s, list_starts(q)).tolist() == expected
     alone = [i == 0 or rows[i][1] != rows[i - 1][1] for i in range(len(rows))]
     assert tie_starts(s).tolist() == alone
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 20),
+                          st.sampled_from([None, 1.0, 2.0, 2.0, 3.0])), min_size=1, max_size=10),
+       st.sampled_from([-1074, -1060, -1030, -1000]), st.sampled_from(list(TieRule)),
+       st.sampled_from(list(IdealInventory)))
+@example([(0, 2, 3.0), (0, 1, 2.0), (0, 2, 1.0)], -1074, TieRule.SUPPLIED,
+         IdealInventory.RANKED)  # 1e-323, 5e-324, 1e-323: NDCG 1.333 before
+def test_gains_below_the_normal_range_give_the_ndcg_of_the_same_gains_scaled_up(
+        rows: list[tuple[int, int, float | None]], power: int, ties: TieRule,
+        ideal: IdealInventory) -> None:
+    """Grades x * 2^power (x from 0 to 20: exact, subnormal below 2^-1022)
+    give bit for bit the NDCG and status of grades x (NDCG ignores a common
+    factor of the gains), so never one above 1, and a DCG and ideal DCG that
+    are x's times 2^power rounded once (their products with the discounts
+    kept 3 digits of 1e-320: DCG 2e-323 over ideal DCG 1.5e-323 read 1.333)."""
+    query = [f"q{q}" for q, _, _ in rows]
+    source = [f"s{i}" for i in range(len(rows))]
+    score = [s for _, _, s in rows]
+    conventions = Conventions(ties=ties, ideal=ideal, cutoffs=(1, 3, None))
+    tiny = evaluate(Document.from_columns(
+        query=query, source_id=source, score=score,
+        grade=[math.ldexp(x, power) for _, x, _ in rows]), conventions)
+    whole = evaluate(Document.from_columns(query=query, source_id=source, score=score,
+                                           grade=[float(x) for _, x, _ in rows]), conventions)
+    np.testing.assert_array_equal(tiny.ndcg, whole.ndcg)
+    np.testing.assert_array_equal(tiny.status_code, whole.status_code)
+    np.testing.assert_array_equal(tiny.dcg, np.ldexp(whole.dcg, power))
+    np.testing.assert_array_equal(tiny.idcg, np.ldexp(whole.idcg, power))

@@ -302,12 +302,20 @@ def test_a_change_of_conventions_undone_and_redone_replays_its_audit_entries_onc
     assert again.conventions == before
     line = json.loads(journal.file.read_bytes().splitlines()[-1])
     for damaged in ("NaN", "-1", "true", '"3"'):  # each a timing lost, its entry kept
-        line["audit"][0][-1] = json.loads(damaged)
+        line["audit"][0][8] = json.loads(damaged)
         with journal.file.open("a", encoding="utf-8") as out:
             out.write(json.dumps(line) + "\n")
         damaged_too = read_delimited(sheet)
         journal.replay(damaged_too)
         assert damaged_too.audit[-2:] == doc.audit[2:4]
+    # Entries journaled before they said they are conventions' (9 fields): all are.
+    line["audit"] = [row[:9] for row in line["audit"]]
+    with journal.file.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\n")
+    older = read_delimited(sheet)
+    journal.replay(older)
+    assert older.audit[-2:] == doc.audit[2:4]
+    assert [a.convention for a in older.audit[-2:]] == [True, True]
 
 
 @pytest.mark.parametrize("fails_at", [2, 3, 4])

@@ -304,3 +304,41 @@ def test_modified_is_the_position_against_the_saved_one(moves: list[str],
         assert session.modified == (saved != done)
         if not session.modified:
             np.testing.assert_array_equal(session.document.grade, saved_grades)
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("a view broke"), MemoryError()])
+def test_a_failing_listener_leaves_none_untold_and_the_step_made(session: Worksheet,
+                                                                 failure: Exception):
+    """A listener raising (a view's bug, or memory running out refreshing it
+    after the edit was made) between two recording ones: both are told of
+    every step, the first failure is raised once all were told, and the
+    step stays made, in the one history (undo, redo and a save alike)."""
+    doc = session.document
+    first: list[Changes] = []
+    last: list[Changes] = []
+    session.subscribe(first.append)
+
+    def broken(_changes: Changes) -> None:
+        raise failure
+
+    session.subscribe(broken)
+    session.subscribe(last.append)
+    with pytest.raises(type(failure)) as raised:
+        session.apply(SetGrades.of([0], [num(3.0)], who="ana", text="grade case-A/B"))
+    assert raised.value is failure
+    assert len(first) == len(last) == 1
+    assert first[0] is last[0]
+    assert first[0].rows.tolist() == [0]
+    assert float(doc.grade[0]) == 3.0
+    assert [(a.before, a.after) for a in doc.audit] == [("1", "3")]
+    assert (session.position, session.undo_text) == (1, "grade case-A/B")
+    assert session.evaluation.ndcg[0, -1] == pytest.approx(1.0, abs=1e-15)
+    for step, grade in ((session.undo, 1.0), (session.redo, 3.0), (session.mark_saved, 3.0)):
+        with pytest.raises(type(failure)):
+            step()
+        assert float(doc.grade[0]) == grade
+    assert len(first) == len(last) == 4
+    assert [c.origin for c in last] == ["app", "undo", "redo", "save"]
+    assert not session.modified
+    assert [(a.before, a.after, a.origin) for a in doc.audit] == [
+        ("1", "3", "app"), ("3", "1", "undo"), ("1", "3", "redo")]

@@ -296,7 +296,9 @@ TAMPERED = [
     ("an audit entry of 3 fields", _set("audit", [["a", "b", "c"]]), "audit",
      "entry 0 is not 8 texts"),
     ("an audit entry's seconds below 0", _set("audit", [["a"] * 8 + [-3.0]]), "audit",
-     "and the seconds it took (a number, 0 or more, or null)"),
+     "the seconds it took (a number, 0 or more, or null)"),
+    ("an audit entry's convention as text", _set("audit", [["a"] * 8 + [None, "yes"]]),
+     "audit", "and whether it changed a convention (true or false)"),
     ("an audit entry's seconds as text", _set("audit", [["a"] * 8 + ["12"]]), "audit",
      "entry 0 is not 8 texts"),
     ("a missing field", lambda m: m.pop("frequency"), "frequency", "is missing"),
@@ -358,3 +360,52 @@ def test_a_session_journal_replays_over_a_workbook_edited_outside(seed_book: Pat
         (CONVENTION_ENTRY, "cutoff 2 (k) = 2", "cutoff 2 (k) = 3"), ("case-A", "1", "2")]
     assert fresh.conventions.cutoffs == (1, 3, None)
     assert fresh.grade[0] == 2.0
+
+
+@pytest.mark.parametrize("name", [CONVENTION_ENTRY, "-"])
+def test_a_grade_of_a_query_and_source_named_like_the_placeholder_is_a_grade(
+        tmp_path: Path, qapp: Any, name: str) -> None:
+    """A real query and source named ``—`` (or ``-``): its grade's entry is a
+    grade's, a change of conventions is one, in the Report's sentence, on
+    reopening, and alike in the Audit sheet and the window's audit log."""
+    from app.models.audit import AuditColumn, AuditModel
+    from app.models.roles import WHOLE_ROLE
+    from core.model.choices import TieRule
+    from core.model.document import Document
+    from core.reports.sentences import audit_sentence
+
+    doc = Document.from_columns(query=[name, name, "q"], source_id=[name, "b", "a"],
+                                score=[2.0, 1.0, 1.0], grade=[1.0, 0.0, 2.0])
+    doc.set_grade(0, 2.0, who="ana")
+    doc.set_conventions(doc.conventions.replace(ties=TieRule.PESSIMISTIC), who="ana")
+    assert [e.convention for e in doc.audit] == [False, True]
+    said = "2 changes recorded: 1 of a grade, 1 of a convention (ties): see the Audit sheet."
+    assert audit_sentence(doc.audit) == said
+    book = tmp_path / "dash.xlsx"
+    export_workbook(evaluate(doc), book)
+    wb = openpyxl.load_workbook(book)
+    report = [c for row in wb[SHEETS["report"]].iter_rows(values_only=True) for c in row]
+    sheet = [row[:6] for row in wb[SHEETS["audit"]].iter_rows(min_row=2, values_only=True)]
+    assert said in report
+    back = read_workbook(book)
+    assert back.audit == doc.audit
+    assert audit_sentence(back.audit) == said
+    model = AuditModel()
+    model.set_document(back)
+    shown = [tuple(model.index(r, c).data(WHOLE_ROLE) for c in (
+        AuditColumn.WHO, AuditColumn.WHEN, AuditColumn.QUERY, AuditColumn.SOURCE,
+        AuditColumn.BEFORE, AuditColumn.AFTER)) for r in range(model.rowCount())]
+    assert shown == sheet
+    assert [row[2:4] for row in sheet] == [(name, name), (CONVENTION_ENTRY, CONVENTION_ENTRY)]
+
+
+def test_an_audit_log_kept_before_entries_said_what_they_are_reads_as_it_did(
+        seed_book: Path, tmp_path: Path) -> None:
+    """Metadata written before an entry said it changed a convention (9
+    fields): the placeholder query and source tell it, as they did."""
+    old = tmp_path / "old.xlsx"
+    rows = [["ana", "t", CONVENTION_ENTRY, CONVENTION_ENTRY, "ties = average",
+             "ties = pessimistic", "", "app", None], ["ana", "t", "case-A", "B", "1", "2", "",
+                                                      "app", 3.0]]
+    _tamper(seed_book, old, _set("audit", rows))
+    assert [e.convention for e in read_workbook(old).audit] == [True, False]

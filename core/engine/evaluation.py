@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from core.engine.counts import counts_by_pair, counts_where
 from core.engine.discount import discount  # re-exported
-from core.engine.gains import check_totals, gains
+from core.engine.gains import check_totals, gains, lifted
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     GroupArray,
     RankArray,
@@ -113,7 +113,7 @@ class Evaluation:
     """
 
     def __init__(self, doc: Document, conventions: Conventions, *,
-                 for_report: bool = False) -> None:
+                 for_report: bool = False, lift: int = 0) -> None:
         self.doc = doc
         self.conventions = conventions
         c = conventions
@@ -121,7 +121,7 @@ class Evaluation:
         retrieved = ~np.isnan(doc.score)
         self._numeric = numeric
         self._retrieved = retrieved
-        self.gain = gains(doc, c, numeric)
+        self.gain = gains(doc, c, numeric, lift)
         ranked = retrieved & numeric if c.unknown is UnknownRule.CONDENSED else retrieved
         inventory = ranked | ~retrieved if c.ideal is IdealInventory.JUDGED else ranked.copy()
         if c.unknown is UnknownRule.CONDENSED:
@@ -151,8 +151,8 @@ class Evaluation:
         # evaluation's life: 16 MB at 2M candidates).
         idcg = self._idcg_at_cutoffs(blocks, keep=for_report and bool(n_open.any()))
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
-        self.results = QueryResults.from_sums(
-            dcg, idcg, n_open, c.zero_ideal, self.n_ranked == 0, c.unranked)
+        self.results = lifted(self, QueryResults.from_sums(
+            dcg, idcg, n_open, c.zero_ideal, self.n_ranked == 0, c.unranked))
         check_totals(self)
 
     # -- the per-query results, by name ---------------------------------------------

@@ -5,24 +5,37 @@ A gain must be a finite number: ``2^grade - 1`` is beyond the largest float
 (two grades of 1e308). Such a grade is an error naming the grade, the source,
 the query and the gain rule, never an infinite NDCG: ``Infinity`` is not JSON,
 and ``<v>inf</v>`` in a workbook cell is read by no spreadsheet.
+
+At the other end, gains below the normal range of floats (below 2^-1022,
+about 2.2e-308: a grade 1e-320) lose digits in every product with a
+discount: grades 1e-323, 5e-324, 1e-323 in that order gave DCG 2e-323 over
+ideal DCG 1.5e-323, an NDCG of 1.333. NDCG ignores a factor common to a
+list's gains, and a power of two changes none of the products and sums of
+normal floats but their exponent: a list whose gains are all below
+:data:`LIFT_BELOW` in size is worked out with them times the power of two
+that brings the largest into [0.5, 1) (:func:`lift_exponents`,
+:func:`lifted`), its DCG and ideal DCG given back at their own scale.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.results import QueryResults
 from core.errors import InputError
 from core.model.conventions import Conventions, UnknownRule
 from core.model.document import Document
 from core.model.presets import refuses_negative
 
-__all__ = ["check_totals", "gains"]
+__all__ = ["LIFT_BELOW", "check_totals", "gains", "lift_exponents", "lifted", "lifted_parts"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
 
 _LARGEST = "the largest number a computer's float holds (about 1.8e308)"
 
@@ -75,9 +88,9 @@ def _refuse_negative(doc: Document, c: Conventions, numeric: BoolArray) -> None:
     )
 
 
-def gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
+def gains(doc: Document, c: Conventions, numeric: BoolArray, lift: int = 0) -> FloatArray:
     """Each candidate's gain: NaN when its grade is unknown, unless unknown
-    grades count as 0.
+    grades count as 0; times 2^``lift`` (see :func:`lifted_parts`).
 
     Raises
     ------
@@ -110,7 +123,7 @@ def gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
             f"{_LARGEST} under {c.gain.label} ({c.gain.formula})",
             hint="correct the grade, or choose linear gain or a gain table",
         )
-    return gain
+    return np.ldexp(gain, lift) if lift else gain
 
 
 def check_totals(ev: Totals) -> None:
@@ -129,3 +142,81 @@ def check_totals(ev: Totals) -> None:
             f"{ev.conventions.gain.label}; its NDCG cannot be computed",
             hint=f"correct its grades; the largest is {largest:g}",
         )
+
+
+#: A list whose gains are all below this in size is worked out lifted (its
+#: products with discounts of 2^-6 or more, lists up to 2^64 long, and their
+#: sums are normal floats above it; a gain below the normal range in a list
+#: whose largest is above it moves the NDCG by less than 2^-160 of it).
+LIFT_BELOW = 2.0 ** -900
+#: Sums of such a list are below this in size (lists up to 2^50 long).
+_SUMS_BELOW = 2.0 ** -850
+
+
+def lift_exponents(largest: FloatArray) -> IntArray:
+    """The power of two a list's gains are lifted by, from its largest gain
+    in size: the one that brings it into [0.5, 1) when it is below
+    :data:`LIFT_BELOW`, else 0 (0, NaN and the normal range).
+
+    >>> lift_exponents(np.array([5e-324, 1e-320, 0.0, 3.0, 2.0 ** -901])).tolist()
+    [1073, 1063, 0, 0, 900]
+    """
+    size = np.nan_to_num(np.abs(largest))
+    exponent = np.frexp(size)[1]
+    out: IntArray = np.where((size > 0) & (size < LIFT_BELOW), -exponent, 0).astype(np.int64)
+    return out
+
+
+class Lifts(Protocol):
+    """What :func:`lifted_parts` reads of an evaluation."""
+
+    @property
+    def doc(self) -> Document: ...
+    @property
+    def conventions(self) -> Conventions: ...
+    @property
+    def gain(self) -> FloatArray: ...
+    @property
+    def inventory_mask(self) -> BoolArray: ...
+
+
+def lifted_parts(ev: Lifts, queries: IntArray, least: float = 0.0,
+                 ) -> Iterator[tuple[IntArray, IntArray, Any, int]]:
+    """The queries of ``queries`` (ascending) whose gains are too small for
+    the arithmetic, with those of one lift at a time: the queries, their
+    rows (in document order), their evaluation of their own with the gains
+    lifted (``type(ev)``, the queries numbered from 0 in order), and the
+    lift. ``least``: a size each list's largest counts as at least (a grade
+    scale's gains, which the bounds fill unknown gains with)."""
+    doc = ev.doc
+    evaluation: Any = type(ev)  # (the engine's Evaluation: this module is below it)
+    if not queries.size or least >= LIFT_BELOW:
+        return
+    rows = np.flatnonzero(np.isin(doc.query, queries))
+    largest = np.full(doc.n_queries, least)
+    counted = rows[ev.inventory_mask[rows]]
+    np.fmax.at(largest, doc.query[counted], np.abs(ev.gain[counted]))
+    exponents = lift_exponents(largest)
+    for lift in np.unique(exponents[queries]).tolist():
+        if lift:
+            group = queries[exponents[queries] == lift]
+            members = rows[exponents[doc.query[rows]] == lift]
+            yield group, members, evaluation(doc.subset(members), ev.conventions, lift=lift), lift
+
+
+def lifted(ev: Lifts, results: QueryResults) -> QueryResults:
+    """``results`` (:class:`~core.engine.results.QueryResults`, changed in
+    place) with the numbers of the lists whose gains are too small for the
+    arithmetic worked out lifted: their NDCG and status as lifted, their DCG
+    and ideal DCG lifted back (rounded once). Found by their ideal DCG (below
+    :data:`_SUMS_BELOW` at every cutoff, not 0 at one), then their gains."""
+    size = np.abs(results.idcg)
+    with np.errstate(invalid="ignore"):
+        maybe = np.flatnonzero((size < _SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
+    for group, _members, part, lift in lifted_parts(ev, maybe):
+        got = part.results
+        for name in ("ndcg", "status_code"):
+            getattr(results, name)[group] = getattr(got, name)
+        results.dcg[group] = np.ldexp(got.dcg, -lift)
+        results.idcg[group] = np.ldexp(got.idcg, -lift)
+    return results

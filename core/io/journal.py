@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -201,6 +202,20 @@ class Journal:
         target = self.file.with_name(f"{self.file.stem}.stale-{stamp}.jsonl")
         os.replace(self.file, target)
         return target
+
+    def elsewhere(self) -> Journal:
+        """The document's journal in a file of its own beside this one, for
+        the edits made while this one holds edits not recovered (memory ran
+        out replaying them): those stay as they are, to be offered again, and
+        a save or a discard of the new edits clears only the new file."""
+        other = Journal(self.path, directory=self.directory,
+                        background_fsync=self.background_fsync, base=self.base)
+        stamp = _now().replace(":", "").replace("-", "").replace(".", "")[:18]
+        for n in itertools.count(1):
+            other.file = self.file.with_name(f"{self.file.stem}.meanwhile-{stamp}-{n}.jsonl")
+            if not other.file.exists():
+                break
+        return other
 
     @classmethod
     def pending(cls, path: str | Path | None, *, directory: str | Path | None = None) -> bool:
@@ -477,16 +492,18 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
 
 
 def _audit_entries(rows: Any) -> list[AuditEntry]:
-    """A conventions entry's audit entries (a journal written before they
-    were kept has none; a damaged one loses its entries, never the change)."""
+    """A conventions entry's audit entries, each a convention's (a journal
+    written before they were kept has none; a damaged one loses its
+    entries, never the change)."""
     if not isinstance(rows, list):
         return []
     out = []
     for row in rows:
-        if not (isinstance(row, list) and len(row) == len(fields(AuditEntry))
-                and all(isinstance(v, str) for v in row[:-1])):
+        # (9 fields: written before an entry said it is a convention's; all are here)
+        if not (isinstance(row, list) and len(row) in (9, len(fields(AuditEntry)))
+                and all(isinstance(v, str) for v in row[:8])):
             return []
-        out.append(replace(AuditEntry(*row), seconds=_timing(row[-1])))
+        out.append(replace(AuditEntry(*row[:8]), seconds=_timing(row[8]), convention=True))
     return out
 
 

@@ -17,8 +17,10 @@ from core.model.numbers import number_text
 
 __all__ = ["CONVENTION_ENTRY", "convention_changes", "guideline_change", "value_words"]
 
-#: The query and source id of an audit entry that records a convention (not a
-#: grade) changed: the entry's from and to say "<convention> = <value>".
+#: The query and source id shown for an audit entry that records a convention
+#: (not a grade) changed: the entry's from and to say "<convention> = <value>".
+#: Text only: a real query may be named so; the entry says what it is
+#: (:attr:`core.model.document.AuditEntry.convention`).
 CONVENTION_ENTRY = "—"
 
 

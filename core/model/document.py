@@ -13,7 +13,7 @@ import datetime as _dt
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,7 +52,12 @@ FloatArray = npt.NDArray[np.float64]
 class AuditEntry:
     """One grade change: who, when, where, from, to, and why; for a grade a
     reviewer typed, the active seconds it took (``None``: not timed, e.g. an
-    undo, a merge, an edit made in a spreadsheet)."""
+    undo, a merge, an edit made in a spreadsheet).
+
+    ``convention``: the entry records a change of conventions, not of a
+    grade (made by :meth:`of_convention`; its query and source are the
+    placeholder :data:`~core.model.convention_log.CONVENTION_ENTRY`, which
+    a real query or source may be named too, so it is told by this field)."""
 
     who: str
     when: str
@@ -63,6 +68,25 @@ class AuditEntry:
     note: str = ""
     origin: str = "app"
     seconds: float | None = None
+    convention: bool = False
+
+    @classmethod
+    def of_convention(cls, who: str, when: str, before: str, after: str, note: str = "",
+                      origin: str = "app") -> AuditEntry:
+        """The entry of one convention changed, its from and to written
+        ``<convention> = <value>``."""
+        return cls(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after, note, origin,
+                   convention=True)
+
+    @classmethod
+    def read(cls, fields: Sequence[Any]) -> AuditEntry:
+        """An entry from its fields as stored, in order (a workbook's
+        metadata); stored without ``convention`` (before it was kept), a
+        change of conventions is told by its placeholder query and source."""
+        entry = cls(*fields)
+        if len(fields) > 9:
+            return entry
+        return replace(entry, convention=fields[2] == fields[3] == CONVENTION_ENTRY)
 
 
     def when_said(self, shown: Callable[[str], str] = str) -> str:
@@ -464,8 +488,7 @@ class Document:
         changed (:func:`~core.model.convention_log.convention_changes`, query
         and source ``—``). Returns the entries."""
         when = _now()
-        entries = [AuditEntry(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after,
-                              note, origin)
+        entries = [AuditEntry.of_convention(who, when, before, after, note, origin)
                    for before, after in convention_changes(self.conventions, conventions)]
         self.audit.extend(entries)  # (before: an assignment cannot fail halfway)
         self.conventions = conventions

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
-from core.model.convention_log import CONVENTION_ENTRY
 from core.model.conventions import FIELDS, Conventions, format_cutoff
 from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 from core.model.numbers import DECIMALS, fixed_text
@@ -100,7 +99,7 @@ def audit_sentence(log: list[AuditEntry]) -> str:
     grades and of which conventions, how many made outside the app.
 
     >>> e = AuditEntry("ana", "t", "q1", "d1", "unknown", "2")
-    >>> c = AuditEntry("ana", "t", "—", "—", "ties = average", "ties = pessimistic")
+    >>> c = AuditEntry.of_convention("ana", "t", "ties = average", "ties = pessimistic")
     >>> audit_sentence([e, c, c])
     '3 changes recorded: 1 of a grade, 2 of conventions (ties): see the Audit sheet.'
     >>> audit_sentence([]) == NO_CHANGES
@@ -108,8 +107,7 @@ def audit_sentence(log: list[AuditEntry]) -> str:
     """
     if not log:
         return NO_CHANGES
-    named = [e.before.split(" = ", 1)[0] for e in log
-             if e.query == CONVENTION_ENTRY and e.source_id == CONVENTION_ENTRY]
+    named = [e.before.split(" = ", 1)[0] for e in log if e.convention]
     grades = len(log) - len(named)
     parts = [f"{grades} of {'a grade' if grades == 1 else 'grades'}"] if grades else []
     if named:

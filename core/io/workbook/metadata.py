@@ -49,7 +49,7 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         "name": doc.name,
         "audit": [
             [e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin,
-             e.seconds]
+             e.seconds, e.convention]
             for e in doc.audit
         ],
         "annotators": list(doc.annotators),
@@ -142,7 +142,7 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
             conventions=stored_conventions(meta, "conventions"),
             judgment_version=meta["judgment_version"],
             name=meta["name"],
-            audit=[AuditEntry(*e) for e in meta["audit"]],
+            audit=[AuditEntry.read(e) for e in meta["audit"]],
             annotators=list(meta["annotators"]),
             ratings=ratings,
             assignment=(None if meta.get("assignment") is None

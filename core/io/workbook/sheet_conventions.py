@@ -24,7 +24,6 @@ from core.io.safety import column_letters, parse_xml
 from core.io.safety.limits import parse_ref
 from core.io.workbook.conventions_sheet import EXAMPLES_COL
 from core.io.workbook.layout import (
-    CONVENTION_ENTRY,
     CONVENTION_LABELS,
     OUTSIDE_ORIGIN,
     OUTSIDE_WHO,
@@ -319,9 +318,8 @@ def _guideline_entries(stored: Guidelines, found: _Described, when: str) -> list
     for value, row in found.rows.items():
         change = guideline_change(value, stored, found.guidelines)
         if change is not None:
-            entries.append(AuditEntry(OUTSIDE_WHO, when, CONVENTION_ENTRY, CONVENTION_ENTRY,
-                                      *change, f"edited in {_SHEET}!C{row}:E{row}",
-                                      OUTSIDE_ORIGIN))
+            entries.append(AuditEntry.of_convention(
+                OUTSIDE_WHO, when, *change, f"edited in {_SHEET}!C{row}:E{row}", OUTSIDE_ORIGIN))
     return entries
 
 
@@ -402,9 +400,8 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
             ref = f"{_SHEET}!{column_letters(col)}{row}"
         except _Refused:
             ref = _SHEET
-        out.entries.append(AuditEntry(
-            OUTSIDE_WHO, when, CONVENTION_ENTRY, CONVENTION_ENTRY,
-            f"{label} = {_words(name, before[name])}",
+        out.entries.append(AuditEntry.of_convention(
+            OUTSIDE_WHO, when, f"{label} = {_words(name, before[name])}",
             f"{label} = {_words(name, now.get(name, ()))}",
             f"edited in {ref}", OUTSIDE_ORIGIN))
     out.entries += _guideline_entries(stored.guidelines, described, when)
