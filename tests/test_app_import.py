@@ -242,7 +242,7 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
         assert counts["judgments_rejected"] == "3"
         assert "12 judgments read in 6 rows: 9 imported, 3 rejected" in view.summary.text()
         _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected "
-                       "and will not be imported (the first on row 4, column 'grade_alice'; "
+                       "and will not be imported (the first on row 4, column 'model_conf'; "
                        "each is listed under Issues)")
         _finish(qtbot, w)
 

@@ -15,11 +15,13 @@ from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from hypothesis import HealthCheck, Phase, event, example, given, settings
+import pytest
+from hypothesis import HealthCheck, Phase, assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
+from core.io.safety import column_letters
 from core.model.numbers import number_text
 from tests.sheetgen import (
     BOOKKEEPING,
@@ -653,3 +655,39 @@ def test_grades_left_unused_are_refused_saying_what_to_type(sheet: Drawn, suffix
 def _header_of(header: list[str], ref: str) -> str:
     """The header a refusal's column reference (a header or a letter) names."""
     return ref if ref in header else header[ord(ref) - ord("A")]
+
+
+#: Sheets drawn for each role with a formula in one cell of its column.
+FORMULA_SHEETS = 4
+_ROLES = ("query", "source", "who", "grade", "score", "rank")
+
+
+@pytest.mark.parametrize("role", _ROLES)
+@settings(PROFILE, max_examples=FORMULA_SHEETS, phases=[Phase.generate])
+@given(sheet=sheets().filter(lambda s: s.layout != "transposed" and not s.ambiguous
+                             and not s.extra_grade), data=st.data())
+def test_a_formula_is_reported_under_its_own_cell(role: str, sheet: Drawn,
+                                                  data: st.DataObject) -> None:
+    """A formula typed into one cell of the query, the source, who judged,
+    a grade or the ranking (a workbook's ``=A1``): the report's issue, the
+    judgments it rejects and the one-line refusal name that cell's row and
+    column, never the grade's column for a row rejected by its query (it
+    said ``column 'C (relevance)'`` for a formula in A3)."""
+    assume(role in sheet.column_kinds)
+    c = data.draw(st.sampled_from([c for c, kind in enumerate(sheet.column_kinds)
+                                   if kind == role]), label="column")
+    r = data.draw(st.integers(1, len(sheet.rows) - 1), label="row")
+    rows = [list(row) for row in sheet.rows]
+    rows[r][c] = "=A1"
+    name = f"{column_letters(c + 1)} ({sheet.rows[0][c]})"
+    code, err, report, _ = _run(replace(sheet, rows=rows), ".xlsx")
+    event(f"{sheet.column_kinds[c]}: {'refused' if code else 'imported'}")
+    if report is None:  # refused before reading the rows: the formula was not the reason
+        assert "formula" not in err, err
+        return
+    formulas = [i for i in report["issues"] if i["kind"] == "formula"]
+    assert [(i["row"], i["column"]) for i in formulas] == [(r + 1, name)], formulas
+    for rejected in report["rejected"]:
+        assert rejected["row"] == r + 1, rejected
+    if code != 0 and "rejected, so nothing was written" in err:
+        assert f"row {r + 1}, column {name!r}:" in err, err
