@@ -51,6 +51,7 @@ from app.file_formats import (
 from app.first_paint import after_first_paint
 from app.open_progress import PaintFirst
 from app.open_run import ask_for_qrels, needs_qrels
+from app.opened_conventions import KEEP_TEXT, conventions_for_opening, opened_with
 from app.opening import evaluated, memory_said, stat_or_none
 from app.recovery import recover
 from app.save_checks import SaveChecks
@@ -61,6 +62,7 @@ from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
 from core.io.identity import DigestLater, FileState, real_path
 from core.io.journal import Journal
+from core.model.conventions import Conventions
 from core.model.document import Document
 from core.session import Changes
 
@@ -125,6 +127,9 @@ class FileOps(QObject):
         #: The report of the last import (the wizard's, or a strict open's).
         self.last_import_report: Any = None
         self.import_wizard: Any = None
+        #: The preset named at launch (``--preset``): files opened declaring
+        #: no conventions are read under it (:mod:`app.opened_conventions`).
+        self.preset: str | None = None
         self.actions: dict[str, QAction] = {}
         self._make_actions()
         self._watch()
@@ -157,6 +162,11 @@ class FileOps(QObject):
         for spec, slot in specs:
             self.actions[spec.id] = self.window.add_action(spec, slot, at_top=True)
         self.actions["last_import_report"].setEnabled(False)
+        self.actions["keep_conventions"] = keep = self.window.add_action(ActionSpec(
+            "keep_conventions", KEEP_TEXT, "file", None, "Read the files opened next under "
+            "the window's conventions, not the defaults (a workbook of ours keeps its own)"),
+            lambda: None)
+        keep.setCheckable(True)
         self.recent_menu = QMenu(self.tr("Open &Recent"), self.window)
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -322,7 +332,8 @@ class FileOps(QObject):
             qrels = ask_for_qrels(self.window, path)
             if qrels is None:
                 return None
-        conventions = self.window.document.conventions  # (an empty window's: a launch's preset)
+        keep = self.actions["keep_conventions"].isChecked()
+        conventions = self.conventions_for_opening()
         gate = PaintFirst(path)  # a large file's progress shows before reading starts
 
         def work(progress: Any, cancelled: Any) -> _Read:
@@ -345,7 +356,8 @@ class FileOps(QObject):
 
         self.task = task = run_task(
             self.window, self.tr("Opening {0}…").format(path.name), gate.wrap(work),
-            on_done=lambda read: self._opened_or_import(*read, path=path, qrels=qrels),
+            on_done=lambda read: self._opened_or_import(*read, path=path, qrels=qrels,
+                                                        keep=keep),
             on_error=failed,
         )
         # The window closed while the file is read: Cancel (the read stops, core.io.stop).
@@ -382,20 +394,29 @@ class FileOps(QObject):
         self._journal_beside(kept)
         return recovered
 
+    def conventions_for_opening(self) -> Conventions:
+        """The conventions a file opened now is read under when it declares
+        none: the defaults (under the launch's preset), or the window's when
+        File > Keep Conventions for Files Opened is ticked."""
+        return conventions_for_opening(
+            self.window.document.conventions, preset=self.preset,
+            keep=self.actions["keep_conventions"].isChecked())
+
     def _opened_or_import(self, doc: Document | None, then: os.stat_result | None,
                           evaluation: Evaluation | None, *, path: Path,
-                          qrels: Path | None = None) -> None:
+                          qrels: Path | None = None, keep: bool = False) -> None:
         if doc is None:
             self.run_import_wizard(path)
-        else:
-            self._opened(doc, path, then, evaluation, qrels=qrels)
+        elif self._opened(doc, path, then, evaluation, qrels=qrels):
+            self.window.show_message(opened_with(
+                path.name, origin_of(path, doc, qrels=qrels), preset=self.preset, keep=keep))
 
     def _opened(self, doc: Document, path: Path, then: os.stat_result | None = None,
-                evaluation: Evaluation | None = None, *, qrels: Path | None = None) -> None:
+                evaluation: Evaluation | None = None, *, qrels: Path | None = None) -> bool:
         """Show ``doc`` read from ``path`` (with ``qrels`` for a run; ``then``:
         the file's ``os.stat`` before the read; ``evaluation``: ``doc``'s,
         worked out on the read's worker), its crash journal's edits recovered
-        when the user says so."""
+        when the user says so. False when it could not be shown."""
         before = self._file_state, self._later
         # (None while the document is set: the journal it starts takes the
         # digest's state once known, _settle_state.)
@@ -413,7 +434,7 @@ class FileOps(QObject):
             # A grade its conventions refuse: the file and the place.
             show_error(self.window, self.tr("Could not open"), memory_said(exc, path)
                        if isinstance(exc, MemoryError) else name_the_row(exc, doc, path))
-            return
+            return False
         self._journal_beside(kept)
         if then is not None:  # its digest taken on a thread beside the window's work
             self._later = DigestLater(path, then)
@@ -425,6 +446,7 @@ class FileOps(QObject):
         Settings().last_directory = str(path.parent)
         self.add_recent(path)
         self.opened.emit(str(path))
+        return True
 
     # -- import -----------------------------------------------------------------------
     def import_dialog(self) -> bool:
@@ -443,8 +465,7 @@ class FileOps(QObject):
         """
         from app.import_wizard.wizard import ImportWizard
 
-        doc = self.window.document
-        wizard = ImportWizard(path, doc.conventions if doc is not None else None, self.window)
+        wizard = ImportWizard(path, self.conventions_for_opening(), self.window)
         self.import_wizard = wizard
         try:
             accepted = wizard.exec() == int(ImportWizard.DialogCode.Accepted.value)

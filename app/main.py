@@ -94,6 +94,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
         window, extras, docks = _while_reading(path, reading)
         if before_read and extras is not None and reading.busy:
             _dress(window, extras, review_docks=review_docks and not docks)
+            extras.file_ops.preset = preset  # files opened later: under it (not the window's)
             _read_later(window, extras, reading, path, qrels, preset)
             return window
         shown = _show_read(window, reading, path, qrels)
@@ -103,6 +104,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
             extras.file_ops.file_state = None
     assert window is not None
     extras = _dress(window, extras, review_docks=review_docks and not docks)
+    extras.file_ops.preset = preset  # files opened later: under it (not the window's)
     if shown is not None:
         _opened(window, extras, shown, qrels)
     if importing is not None:

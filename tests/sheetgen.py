@@ -73,6 +73,8 @@ RANK_NAMES = ["rank", "rank (run A)", "position_in_serp", "Rank", "retrieval.ran
               "serp_position", "pos", "Rank in results"]
 #: Headers of a second column of grades that say nothing of whose.
 EXTRA_GRADE_HEADERS = ["R2", "second opinion", "check", "relevance (2nd pass)", "Q2"]
+#: ... and under an annotator's name (drawn with ``sheets(extra=True)``).
+NAMED_EXTRA = ["grade_Dana"] * len(EXTRA_GRADE_HEADERS)
 #: Headers that name no ranking, under which a ranking's values may come.
 UNNAMED = ["value", "weight", "model", "output", "run_a"]
 
@@ -320,7 +322,7 @@ SHAPES = ["long", "long", "wide", "transposed"]
 @st.composite
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
-           split: bool = False, gaps: bool = False) -> Drawn:
+           split: bool = False, gaps: bool = False, extra: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -336,17 +338,23 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     ranking disagreeing with itself: :attr:`Drawn.split`); with ``gaps`` a
     long sheet of two judges or more whose ranking (named or declared)
     leaves some items' first row blank, a later row of theirs giving it
-    (:attr:`Drawn.gaps`; drawn in a third of such sheets anyway)."""
+    (:attr:`Drawn.gaps`; drawn in a third of such sheets anyway); with
+    ``extra`` a long sheet of one judge with a second column of grades
+    beside the grade column (:attr:`Drawn.extra_grade`, drawn in a fifth of
+    such sheets anyway), half the time under an annotator's name
+    (``grade_Dana``)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = "long" if split or gaps else draw(st.sampled_from(SHAPES))
+    layout = "long" if split or gaps or extra else draw(st.sampled_from(SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
+    if extra:
+        people = people[:1]
     if layout != "long" or split or gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
     scale = draw(st.sampled_from(sorted(SCALES)))
@@ -388,15 +396,15 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
         cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
                                                        for q, d, w in per_row], "grade", ""))
-        if len(people) == 1 and not flat and draw(st.integers(0, 4)) == 0:
+        if len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
             # a second judge's grades beside the first, under a name no
             # rule reads as whose: used or refused, never dropped (not on
             # a flat sheet: beside a grade named so, grades alike within
             # each query are a group's number, as docs/import.md says)
-            extra = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
-            extra[:2] = [grades[-1], grades[0]]
-            cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS), [write(g) for g in extra],
-                               "extra grade"))
+            second = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
+            second[:2] = [grades[-1], grades[0]]
+            cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS + NAMED_EXTRA * extra),
+                               [write(g) for g in second], "extra grade"))
             sheet.extra_grade = True
     else:
         for who in people:

@@ -722,8 +722,13 @@ def test_a_named_grade_column_left_out_gives_way_to_the_annotators(tmp_path: Pat
     sheet = tmp_path / "named.csv"
     sheet.write_text("query,doc,relevance,grade_ana,grade_ben\nq1,d1,1,1,1\nq1,d2,3,1,2\n"
                      "q1,d5,0,0,1\nq2,d3,2,2,2\nq2,d4,2,2,3\nq2,d6,0,0,0\n", encoding="utf-8")
-    with pytest.raises(InputError, match="2 more columns of grades like relevance's are not"):
+    with pytest.raises(InputError) as refused:
         import_sheet(sheet)
+    assert str(refused.value) == (
+        f"{sheet}: 2 more columns of grades like relevance's are not used: grade_ana, "
+        "grade_ben (pass --annotators relevance,grade_ana,grade_ben if each is one "
+        "annotator's grades, --map grade=relevance to take relevance alone and leave "
+        "grade_ana, grade_ben out, or --map grade=none to leave relevance out)")
     result = import_sheet(sheet, fields={"grade": "none"})
     assert result.document.annotators == ["ana", "ben"]
     assert result.document.grade.tolist() == [1, 1.5, 0.5, 2, 2.5, 0]

@@ -242,7 +242,7 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
         assert counts["judgments_rejected"] == "3"
         assert "12 judgments read in 6 rows: 9 imported, 3 rejected" in view.summary.text()
         _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected "
-                       "and will not be imported (the first on row 4, column 'grade_alice'; "
+                       "and will not be imported (the first on row 4, column 'model_conf'; "
                        "each is listed under Issues)")
         _finish(qtbot, w)
 
@@ -833,10 +833,11 @@ def test_a_grade_column_ticked_is_named_as_the_guess_names_it(
 def test_the_adjudicated_column_taken_in_the_long_layout_keeps_its_grades(
         qtbot: Any, tmp_path: Path, boxes: Boxes):
     """The refusal's other way out, taken with keys: the long layout with E
-    (the adjudicated grade) as the grade. The rubric the page proposed from
-    the annotators' columns ("1,2") never refuses E's 3: left as proposed,
-    it is no declaration, and the import reads the rubric from E's own
-    numbers (1 to 3); every judgment imported, no "Import anyway"."""
+    (the adjudicated grade) as the grade. The rubric field shows the chosen
+    column's scale: E's numbers (1 to 3), where it kept showing the one
+    proposed from the annotators' columns ("1,2"; back to them, "1,2"
+    again); every judgment imported, no "Import anyway". A rubric the user
+    typed stays as typed whatever column is chosen."""
     sheet = _adjudicated(tmp_path)
     wizard = _at_mapping(qtbot, sheet)
     page = wizard.mapping_page
@@ -846,8 +847,24 @@ def test_the_adjudicated_column_taken_in_the_long_layout_keeps_its_grades(
     _idle(qtbot, wizard)
     _choose(qtbot, page.layout_combo, "long")
     _choose(qtbot, page.combos["grade"], "E")
+    _idle(qtbot, wizard)
     assert page.mapping().grade == 4
+    assert page.rubric.text() == "1,2,3"  # E's own scale, no longer the annotators'
+    assert page.labels_info.text() == "Rubric read from the grade columns' numbers, 1 to 3: 1,2,3"
+    page.layout_combo.setFocus()
+    qtbot.keyClick(page.layout_combo, Qt.Key.Key_Down)  # wide (typed "wide" would search on)
+    _idle(qtbot, wizard)
+    assert page.layout_combo.currentData() == "wide"
     assert page.rubric.text() == "1,2"
+    page.rubric.clear()
+    qtbot.keyClicks(page.rubric, "0,1,2,3")  # typed: kept over any column's scale
+    page.layout_combo.setFocus()
+    qtbot.keyClick(page.layout_combo, Qt.Key.Key_Up)  # long again
+    _idle(qtbot, wizard)
+    assert page.mapping().grade == 4
+    assert page.rubric.text() == "0,1,2,3"
+    page.rubric.clear()
+    qtbot.keyClicks(page.rubric, "1,2,3")
     _next(qtbot, wizard)
     qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
     report = wizard.result_value.report

@@ -61,7 +61,6 @@ def test_file_open_of_a_run_asks_for_its_qrels(qtbot: Any, tmp_path: Path,
     run, qrels = _files(tmp_path, kind)
     boxes = Boxes(monkeypatch)
     window = _window(qtbot)
-    conventions = window.document.conventions
     monkeypatch.setattr(window.file_ops, "run_import_wizard", lambda p: pytest.fail(f"wizard {p}"))
     titles = _answers(monkeypatch, run, qrels)
     _ctrl(qtbot, window, Qt.Key.Key_O)
@@ -79,8 +78,9 @@ def test_file_open_of_a_run_asks_for_its_qrels(qtbot: Any, tmp_path: Path,
     np.testing.assert_array_equal(doc.score, [3.0, 2.5, 1.0, 0.5, np.nan])
     assert window.file_ops.origin is Origin.RUN
     assert window.file_ops.qrels == qrels.resolve()
-    # What the command line reads from the same files, number for number.
-    cli = evaluate(load_document(run, qrels=qrels, conventions=conventions))
+    # What the command line reads from the same files, number for number
+    # (under the defaults, as evaluate does: not the window's previous ones).
+    cli = evaluate(load_document(run, qrels=qrels))
     np.testing.assert_array_equal(window.session.evaluation.ndcg, cli.ndcg)
 
 

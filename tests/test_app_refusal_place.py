@@ -43,11 +43,13 @@ def test_file_open_under_the_sklearn_preset_names_the_refused_grade(
 def _refused_by_open(qtbot: Any, monkeypatch: pytest.MonkeyPatch, sheet: Path,
                      boxes: Boxes) -> None:
     """File > Open (Ctrl+O) of ``sheet`` in a window under the sklearn
-    preset (Open reads under the window's conventions): refused, a message
-    shown, the document shown stays."""
+    preset, File > Keep Conventions for Files Opened ticked (Open reads
+    under the window's conventions then, else under the defaults): refused,
+    a message shown, the document shown stays."""
     shown = seed_document()
     shown.conventions = preset("sklearn")
-    window, _ = _window(qtbot, shown)
+    window, ops = _window(qtbot, shown)
+    ops.actions["keep_conventions"].trigger()
     window.show()
     qtbot.waitExposed(window)
     monkeypatch.setattr(QFileDialog, "getOpenFileName",

@@ -131,8 +131,11 @@ def test_more_grade_columns_than_used_stop_the_import(
     assert code == 2
     assert err == (
         f"ndcg-worksheet: error: {sheet}: 2 more columns of grades like relevance's are not "
-        "used: R2, R3 (pass --annotators relevance,R2,R3 if each is one annotator's grades, or "
-        "--map grade=COLUMN for the one grade column)\n")
+        "used: R2, R3 (pass --annotators relevance,R2,R3 if each is one annotator's grades, "
+        "--map grade=relevance to take relevance alone and leave R2, R3 out)\n")
+    code, err, _, out = _import(sheet, "--map", "grade=relevance", capsys=capsys)
+    assert (code, err) == (0, "")
+    assert float(out[("usb c cable", "usb3")]["grade"]) == 3
     code, err, report, out = _import(sheet, "--annotators", "relevance,R2,R3", capsys=capsys)
     assert (code, err) == (0, "")
     assert [float(out[("usb c cable", "usb3")][f"grade_{w}"]) for w in

@@ -10,15 +10,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from hypothesis import HealthCheck, Phase, event, example, given, settings
+import pytest
+from hypothesis import HealthCheck, Phase, assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
+from core.io.safety import column_letters
 from core.model.numbers import number_text
 from tests.sheetgen import (
     BOOKKEEPING,
@@ -599,3 +602,92 @@ def test_an_items_ranking_is_the_number_its_rows_give(sheet: Drawn, suffix: str)
         (blank, f"no {field} here, where row {giving} gives the same candidate "
          f"{number_text(float(value))}; that {field} is kept")
         for _, _, blank, giving, value in sheet.gaps)
+
+
+#: Long sheets of one judge drawn with a second column of grades beside theirs.
+EXTRA_SHEETS = 10
+_OFFERED = re.compile(r"--(annotators|map) ([^\s);]+[^\s);,])")
+
+
+@settings(PROFILE, max_examples=EXTRA_SHEETS, phases=[Phase.generate])
+@given(sheets(extra=True), st.sampled_from([".csv", ".xlsx"]))
+def test_grades_left_unused_are_refused_saying_what_to_type(sheet: Drawn, suffix: str) -> None:
+    """A second column of grades (``R2``, ``check``, ``grade_Dana``) beside
+    the grade column: used, or refused in one line naming the file, the
+    workbook's sheet, the column left unused and each way on: every flag
+    the line offers imports the sheet (``--annotators`` both columns,
+    ``--map grade=COLUMN`` the drawn grades alone, ``--map grade=none``
+    the other column's), and the way to take the grade column alone is
+    always among them (it said ``--map grade=COLUMN``, which no one can
+    type, and never ``--map grade=none``)."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code == 0 or "of grades like" not in err:
+        return
+    header = sheet.rows[0]
+    extra = header[sheet.column_kinds.index("extra grade")]
+    grade = header[sheet.column_kinds.index("grade")]
+    assert extra in err, err
+    assert suffix != ".xlsx" or "sheet 'Sheet'" in err, err
+    offered = _OFFERED.findall(err)
+    maps = [v for k, v in offered if k == "map"]
+    assert [m for m in maps if m != "grade=none"], err  # the grade column alone, named
+    alone = [_header_of(header, m.split("=", 1)[1]) for m in maps if m != "grade=none"]
+    assert set(alone) <= {grade, extra}, err
+    for flag, value in offered:
+        again = replace(sheet, flags=[*sheet.flags, f"--{flag}", value])
+        code2, err2, report2, rows2 = _run(again, suffix)
+        assert code2 == 0, (err, err2)
+        assert report2 is not None
+        used = report2["mapping"].get("annotators") or [report2["mapping"].get("grade")]
+        if flag == "annotators":
+            assert {grade, extra} <= set(used), (err, used)
+        elif value == "grade=none":  # the other column is the grades
+            assert used == sorted({grade, extra} - set(alone)), (err, used)
+        else:
+            assert used == alone, (err, used)
+            if used == [grade]:  # the drawn grades, no more and no fewer
+                got = {(r["query"], r["source_id"]): _grades(r, False) for r in rows2}
+                assert got == sheet.truth
+    event("grade=none offered" if "grade=none" in maps else "grade=none not offered")
+
+
+def _header_of(header: list[str], ref: str) -> str:
+    """The header a refusal's column reference (a header or a letter) names."""
+    return ref if ref in header else header[ord(ref) - ord("A")]
+
+
+#: Sheets drawn for each role with a formula in one cell of its column.
+FORMULA_SHEETS = 4
+_ROLES = ("query", "source", "who", "grade", "score", "rank")
+
+
+@pytest.mark.parametrize("role", _ROLES)
+@settings(PROFILE, max_examples=FORMULA_SHEETS, phases=[Phase.generate])
+@given(sheet=sheets().filter(lambda s: s.layout != "transposed" and not s.ambiguous
+                             and not s.extra_grade), data=st.data())
+def test_a_formula_is_reported_under_its_own_cell(role: str, sheet: Drawn,
+                                                  data: st.DataObject) -> None:
+    """A formula typed into one cell of the query, the source, who judged,
+    a grade or the ranking (a workbook's ``=A1``): the report's issue, the
+    judgments it rejects and the one-line refusal name that cell's row and
+    column, never the grade's column for a row rejected by its query (it
+    said ``column 'C (relevance)'`` for a formula in A3)."""
+    assume(role in sheet.column_kinds)
+    c = data.draw(st.sampled_from([c for c, kind in enumerate(sheet.column_kinds)
+                                   if kind == role]), label="column")
+    r = data.draw(st.integers(1, len(sheet.rows) - 1), label="row")
+    rows = [list(row) for row in sheet.rows]
+    rows[r][c] = "=A1"
+    name = f"{column_letters(c + 1)} ({sheet.rows[0][c]})"
+    code, err, report, _ = _run(replace(sheet, rows=rows), ".xlsx")
+    event(f"{sheet.column_kinds[c]}: {'refused' if code else 'imported'}")
+    if report is None:  # refused before reading the rows: the formula was not the reason
+        assert "formula" not in err, err
+        return
+    formulas = [i for i in report["issues"] if i["kind"] == "formula"]
+    assert [(i["row"], i["column"]) for i in formulas] == [(r + 1, name)], formulas
+    for rejected in report["rejected"]:
+        assert rejected["row"] == r + 1, rejected
+    if code != 0 and "rejected, so nothing was written" in err:
+        assert f"row {r + 1}, column {name!r}:" in err, err

@@ -164,8 +164,9 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
                 f"; a {suffix} file keeps no conventions: write OUT.xlsx to keep them")
         note += "" if args.guidelines else " (--guidelines none leaves them out)"
         out.write(guidelines.headline + note + "\n")
-    if report.rejected_judgments:
-        row, column, why = report.rejected_judgments[0]
+    first = report.first_rejected()
+    if first is not None:
+        row, column, why = first
         n = len(report.rejected_judgments)
         out.write(f"{n} judgment{'' if n == 1 else 's'} rejected, the first on row "
                   f"{row}, column {column!r}: {why}; {listed}\n")

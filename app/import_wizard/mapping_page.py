@@ -136,6 +136,11 @@ class MappingPage(QWizardPage):
         tint(self.problem, "color: {}", "error")
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
+        #: Filling the page from a preview (its signals are no user's choice).
+        self._filling = False
+        for changed in (self.layout_combo.currentIndexChanged,
+                        self.combos["grade"].currentIndexChanged, self.grades_model.dataChanged):
+            changed.connect(self._grades_chosen)
 
     def _scrolled(self, label: QLabel) -> QScrollArea:
         """``label`` in a box of at most six lines that scrolls: a platform's
@@ -216,6 +221,14 @@ class MappingPage(QWizardPage):
         if value is None or value is self._shown:
             return  # back and forth keeps the user's corrections
         self._shown = value
+        self._filling = True
+        try:
+            self._fill(value)
+        finally:
+            self._filling = False
+
+    def _fill(self, value: SheetPreview) -> None:
+        """The page as ``value`` (a preview) guessed it."""
         mapping = value.mapping
         # Rows wider than the header offer their extra columns too (by letter).
         width = self.wiz.preview_width()
@@ -284,6 +297,23 @@ class MappingPage(QWizardPage):
             "left without one, its cells are rejected.") if unmapped == 1 else self.tr(
             "{0} labels are on no known scale and not in the rubric. Give each its grade "
             "below; a label left without one has its cells rejected.").format(unmapped))
+
+    def _grades_chosen(self, *_args: Any) -> None:
+        """Another grade column chosen (the layout, the grade, the annotators'
+        columns ticked): the rubric field shows that column's scale, read
+        again from the sheet, unless the user typed one of their own."""
+        if self._filling or self.wiz.preview_value is None \
+                or self.rubric.text().strip() != self.proposed_rubric:
+            return
+        self.wiz.propose_scale(self.mapping())
+
+    def show_scale(self, value: SheetPreview) -> None:
+        """The labels and the rubric the sheet's grade columns (``value``'s
+        mapping) propose, unless other columns were chosen meanwhile or the
+        user typed a rubric of their own."""
+        if value.mapping.sources() == self.mapping().sources() \
+                and self.rubric.text().strip() == self.proposed_rubric:
+            self._show_labels(value)
 
     def _scale_chosen(self, *_args: Any) -> None:
         """The scale the user chose: its rubric is declared."""

@@ -162,7 +162,7 @@ class ReportPage(QWizardPage):
         self.refusal.setVisible(refused is not None)
         self.anyway.setChecked(False)
         self.anyway.setVisible(n > 0 and refused is None)
-        row, column, _why = report.rejected_judgments[0] if n else (0, "", "")
+        row, column, _why = report.first_rejected() or (0, "", "")
         self.anyway.setText((self.tr(
             "Import anyway: 1 of the {1} judgments read is rejected and will not be "
             "imported (row {2}, column '{3}'; listed under Issues)") if n == 1 else self.tr(

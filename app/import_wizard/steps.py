@@ -20,7 +20,7 @@ __all__ = ["WizardSteps"]
 
 class WizardSteps(QWizard):
     """The wizard as its pages see it: the sheet read, the import's result,
-    whether work runs, and the two steps the pages start."""
+    whether work runs, and the steps the pages start."""
 
     #: The sheet as last read and guessed (None until read).
     preview_value: SheetPreview | None
@@ -32,6 +32,11 @@ class WizardSteps(QWizard):
     def load_preview(self, *, sheet: str | None = None, mapping: ColumnMapping | None = None,
                      header_row: int | None = None) -> None:
         """Read the sheet and guess again (off the UI thread)."""
+        raise NotImplementedError
+
+    def propose_scale(self, mapping: ColumnMapping) -> None:
+        """Read the labels and the rubric of ``mapping``'s grade columns
+        again (off the UI thread); the mapping page shows them."""
         raise NotImplementedError
 
     def run_import(self) -> None:

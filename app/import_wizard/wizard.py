@@ -78,6 +78,8 @@ class ImportWizard(WizardSteps):
         self.error: str = ""
         self.busy = False
         self.task: Task | None = None
+        #: Work started so far: only the last one's result is taken (:meth:`_run`).
+        self._runs = 0
         self.sheet_page = SheetPage(self)
         self.mapping_page = MappingPage(self, self.conventions)
         self.report_page = ReportPage(self)
@@ -90,16 +92,25 @@ class ImportWizard(WizardSteps):
 
     # -- background work ------------------------------------------------------------
     def _run(self, label: str, work: Any, done: Any) -> None:
+        """``work`` off the UI thread, then ``done`` with its value; work
+        started again before it ends supersedes it (its result dropped:
+        the grade column chosen twice in a row proposes the second's scale)."""
         self.busy = True
         self._pages_changed()
+        self._runs += 1
+        this = self._runs
 
         def finished(value: Any) -> None:
+            if this != self._runs:
+                return
             self.busy = False
             done(value)
             self._pages_changed()
             self.work_finished.emit()
 
         def failed(exc: BaseException) -> None:
+            if this != self._runs:
+                return
             self.busy = False
             if isinstance(exc, NotConsensus | SplitRanking):  # the way out in the page's words
                 exc = replace(exc, hint=self.mapping_page.way_out(exc))
@@ -111,6 +122,8 @@ class ImportWizard(WizardSteps):
             show_error(self, self.tr("Import"), exc)
 
         def cancelled() -> None:
+            if this != self._runs:
+                return
             self.busy = False
             self._pages_changed()
             self.work_finished.emit()
@@ -136,6 +149,15 @@ class ImportWizard(WizardSteps):
         self._run(self.tr("Reading {0}…").format(path.name),
                   lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping,
                                                       header_row=header_row), done)
+
+    def propose_scale(self, mapping: ColumnMapping) -> None:
+        """The labels and the rubric proposed for the grade columns of
+        ``mapping`` (chosen on the mapping page), read again from the sheet."""
+        path = self.path
+        sheet = self.preview_value.sheet if self.preview_value is not None else None
+        self._run(self.tr("Reading {0}…").format(path.name),
+                  lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping),
+                  self.mapping_page.show_scale)
 
     def preview_width(self) -> int:
         return self.sheet_page.model.columnCount()

@@ -130,9 +130,10 @@ def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = Fal
     user gave), or some, unless the user ``allowed`` them (``--allow-rejected``,
     the wizard's "Import anyway"); in one line, the count and the first
     rejected cell, then the ``outcome``; ``listed`` says where the rest are."""
-    if not report.rejected_judgments:
+    first = report.first_rejected()
+    if first is None:
         return None
-    row, column, why = report.rejected_judgments[0]
+    row, column, why = first
     n = len(report.rejected_judgments)
     if not report.judgments_imported:
         every = "the one judgment read was" if n == 1 else f"all {n} judgments read were"

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from core.analysis.consensus import consensus as combine
 from core.errors import InputError
 from core.io.annotator.cells import Reject, number
+from core.io.annotator.detect import detect_mapping
 from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.names import combined_grade, name_field, quantity_header
 from core.io.annotator.profile import Profile, profile_columns, span
@@ -180,14 +181,30 @@ def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profi
     if not alike:
         return
     header = sheet.header
-    refs = [_ref(header, c) for c, _ in mapping.sources()] + [_ref(header, p.col) for p in alike]
+    used = [c for c, _ in mapping.sources()]
+    refs = [_ref(header, c) for c in used] + [_ref(header, p.col) for p in alike]
     names = ", ".join(sheet.name(p.col) for p in alike)
-    what = ", ".join(sheet.name(c) for c, _ in mapping.sources())
+    what = ", ".join(sheet.name(c) for c in used)
+    alone = (f"--map grade={refs[0]} to take {what} alone" if mapping.grade is not None
+             else f"--annotators {','.join(refs[:len(used)])} to take {what} only")
     raise sheet.fail(
         f"{len(alike)} more column{'s' if len(alike) > 1 else ''} of grades like {what}'s "
         f"{'are' if len(alike) > 1 else 'is'} not used: {names}",
-        hint=f"pass --annotators {','.join(refs)} if each is one annotator's grades, or "
-        f"--map grade=COLUMN for the one grade column")
+        hint=f"pass --annotators {','.join(refs)} if each is one annotator's grades, "
+        f"{alone} and leave {names} out" + _left_out_instead(sheet, [p.col for p in alike]))
+
+
+def _left_out_instead(sheet: Sheet, alike: list[int]) -> str:
+    """The way to leave the grade column out instead, where the columns of
+    grades left unused are then the annotators' (``--map grade=none``), in
+    the words of the refusal's hint; else nothing."""
+    mapping = sheet.mapping
+    if mapping.grade is None:
+        return ""
+    instead = detect_mapping(sheet.table, mapping.header_row, grade_out=True)
+    if instead.grade is not None or sorted(c for c, _ in instead.grades) != sorted(alike):
+        return ""
+    return f", or --map grade=none to leave {sheet.name(mapping.grade)} out"
 
 
 def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArray[np.int64],

@@ -53,9 +53,9 @@ def _check(report: ImportReport, path: Path) -> None:
         labels = ", ".join(f"{k!r} ({v})" for k, v in report.unmapped_labels.items())
         raise InputError(f"labels on no known scale and in no rubric: {labels}",
                          file=str(path), sheet=report.sheet, hint=hint)
-    refused = report.rejected_judgments
-    if refused:
-        row, column, why = refused[0]
+    refused, first = report.rejected_judgments, report.first_rejected()
+    if first is not None:
+        row, column, why = first
         more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
         raise InputError(f"{why}{more}", file=str(path), sheet=report.sheet, line=row,
                          column=column, hint=hint)

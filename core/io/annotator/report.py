@@ -173,6 +173,18 @@ class ImportReport:
         """No row or cell refused and no duplicate."""
         return not self.of_kind(*FATAL)
 
+    def first_rejected(self) -> tuple[int, str, str] | None:
+        """The first judgment not imported, as (row, column, why), its
+        column the one of the cell that rejected it: its own grade cell, or
+        the cell (the query, the source, who judged, the ranking) that
+        rejected its whole row, as the report's issue names it."""
+        if not self.rejected_judgments:
+            return None
+        row, column, why = self.rejected_judgments[0]
+        cause = next((i.column for i in self.issues
+                      if i.row == row and i.problem == why and i.column), column)
+        return row, cause, why
+
     def first_problem(self) -> Issue | None:
         fatal = self.of_kind(*FATAL)
         return min(fatal, key=lambda i: i.row) if fatal else None
