@@ -37,7 +37,8 @@ class OutsideEditsBanner(Banner):
         self.show_log = self.add_button("showAuditLog", self.tr("Show the audit log"))
         self.show_log.clicked.connect(self._show_log)
         self.close_button = self.add_button("closeOutsideEdits", self.tr("Close"))
-        self.close_button.clicked.connect(self.hide)
+        self.close_button.clicked.connect(self._close)
+        self._said = ""  # the status bar's pointer to the banner
         window.document_replaced.connect(self.offer)
 
     def offer(self, doc: Document) -> bool:
@@ -51,10 +52,18 @@ class OutsideEditsBanner(Banner):
             f"<b>{html.escape(lines[0], quote=False)}</b>"
             + "".join(f"<br>{html.escape(line.strip(), quote=False)}" for line in lines[1:]))
         self.show()
-        self.window_.show_message(self.tr("{0} was edited outside the app: see the banner "
-                                          "above the grid").format(Path(found.file).name),
-                                  12000)
+        self._said = self.tr("{0} was edited outside the app: see the banner above the "
+                             "grid").format(Path(found.file).name)
+        self.window_.show_message(self._said, 12000)
         return True
+
+    def _close(self) -> None:
+        """Hidden, and the status bar's pointer to it with it (it said 'see
+        the banner above the grid' for up to 12 s over no banner)."""
+        self.hide()
+        bar = self.window_.statusBar()
+        if bar.currentMessage() == self._said:
+            bar.clearMessage()
 
     def _show_log(self) -> None:
         """The audit log shown, its entries from the spreadsheet selected and

@@ -147,6 +147,8 @@ def test_labels_on_no_known_scale_are_asked_for(qtbot: Any, monkeypatch: pytest.
         page2 = w.mapping_page
         assert page2.unmapped_prompt.isVisible()
         assert page2.unmapped_prompt.text().startswith("3 labels are on no known scale")
+        # (above it, 'The grade columns hold no text labels.' said the opposite)
+        assert page2.labels_info.text() == "No known scale reads the grade columns' labels."
         model = page2.labels_model
         assert [model.index(r, 0).data() for r in range(3)] == ["kinda", "spot on", "meh"]
         assert [model.index(r, 1).data() for r in range(3)] == [3, 3, 2]

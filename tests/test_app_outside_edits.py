@@ -65,6 +65,8 @@ def test_conventions_edited_in_the_sheet_are_announced_at_launch(qtbot: Any, boo
     assert dock.isVisible()
     qtbot.mouseClick(banner.close_button, Qt.MouseButton.LeftButton)
     assert not banner.isVisible()
+    # (the status bar went on saying 'see the banner above the grid')
+    assert "banner" not in w.statusBar().currentMessage()
     w.session.mark_saved()
 
 

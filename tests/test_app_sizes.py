@@ -512,6 +512,15 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     assert table.model().headerData(CompareColumn.DELTA, Qt.Orientation.Horizontal) == "B − A"
     query = table.model().index(0, CompareColumn.QUERY)
     assert query.data(Qt.ItemDataRole.ToolTipRole) == query.data()
+    # Elided, each id still reads as itself: cut at its end, 'case-D-doubled',
+    # 'case-D-plus-one', 'case-F-zero' and 'case-F-unknown' all read "case-…"
+    # at 1280x800 (both ends kept, as the navigator and the grid keep them).
+    ids = [table.model().index(r, CompareColumn.QUERY).data()
+           for r in range(table.model().rowCount())]
+    room = table.columnWidth(CompareColumn.QUERY) - 8  # (the cell's margins)
+    metrics = table.fontMetrics()
+    shown_ids = {metrics.elidedText(q, table.textElideMode(), room) for q in ids}
+    assert len(shown_ids) == len(ids), sorted(shown_ids)
     w.session.mark_saved()
 
 

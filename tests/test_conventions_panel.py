@@ -142,3 +142,33 @@ def test_a_preset_button_sets_the_preset_fields(qtbot, panel, preset_name: str) 
     for f in FIELDS:
         if not f.preset and f.name != "preset":
             assert f.get(new) == f.get(start), f.name
+
+
+@pytest.mark.parametrize("preset_name", list(PRESETS))
+def test_the_gain_tables_buttons_show_only_with_its_table(qtbot, panel,
+                                                           preset_name: str) -> None:
+    """The bug: under a linear or exponential gain the table was hidden but
+    its Add and Remove stayed, and a click on Add (a row of a table not shown)
+    turned exponential gain into the table 0=0, every other grade's gain its
+    grade: linear gain under another name. Now the buttons come and go with
+    the table, and a table chosen in the combo is filled from the rubric."""
+    start = PRESETS[preset_name]
+    panel.set_conventions(start.replace(gain=replace(start.gain, rule="exponential")))
+    add = panel.findChild(QPushButton, "gainAddRow")
+    remove = panel.findChild(QPushButton, "gainRemoveRow")
+    assert not panel.gain_table.isVisibleTo(panel)
+    assert not add.isVisibleTo(panel)
+    assert not remove.isVisibleTo(panel)
+    combo = panel.gain_combo
+    combo.setFocus()
+    while combo.currentData() != "table":
+        qtbot.keyClick(combo, Qt.Key.Key_Down)
+    assert panel.edits[-1].gain.rule.takes_table
+    assert add.isVisibleTo(panel)
+    assert remove.isVisibleTo(panel)
+    rows = len(panel.edits[-1].gain.table)
+    qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
+    assert len(panel.edits[-1].gain.table) == rows + 1
+    qtbot.keyClick(combo, Qt.Key.Key_Up)  # back to a rule with no table
+    assert not panel.edits[-1].gain.rule.takes_table
+    assert not add.isVisibleTo(panel)

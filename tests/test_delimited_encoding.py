@@ -64,3 +64,25 @@ def test_an_unknown_encoding_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="'klingon' is not an encoding"):
         write_delimited(_doc(), tmp_path / "w.csv", encoding="klingon")
     assert not (tmp_path / "w.csv").exists()
+
+
+@pytest.mark.parametrize(("bom", "codec"), [
+    (b"", "utf-8"), (b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+])
+def test_a_stray_byte_is_named_as_it_is_with_or_without_a_byte_order_mark(
+        tmp_path: Path, bom: bytes, codec: str) -> None:
+    """The bug: behind a UTF-8 byte order mark (Excel's "CSV UTF-8") the
+    stray byte was placed three bytes early, so the message named the byte
+    and character before it, a comma: 'byte 0x2C (character 5)' for the 0xFF
+    that is character 8 of line 3 (the decoder counts from after the mark)."""
+    head = "query,source_id,score,grade\r\nq1,a,2,3\r\nq1,b,1,".encode(codec)
+    stray = b"\xff" if codec == "utf-8" else b"\x00\xd8" if codec == "utf-16-le" \
+        else b"\x00\x00\x11\x00"  # (a lone surrogate; past U+10FFFF)
+    path = tmp_path / "judged.csv"
+    path.write_bytes(bom + head + stray + "\r\n".encode(codec))
+    with pytest.raises(InputError) as caught:
+        read_delimited(path)
+    said = str(caught.value)
+    assert "line 3" in said, said
+    assert f"byte 0x{stray[:1].hex().upper()} (character 8)" in said, said

@@ -76,3 +76,24 @@ def test_compressed_runs_are_read_and_text_like_bzip2_is_text(tmp_path):
 def test_ranx_json_is_read(run, qrels, judged):
     # (tests/test_score_dict.py: against ranx and pytrec_eval, and refusals)
     assert load_document(DATA / run, qrels=DATA / qrels).query_ids == judged
+
+
+def test_beir_qrels_tsv_whose_corpus_ids_repeat_across_queries(tmp_path):
+    """BEIR's qrels TSV (``query-id corpus-id score``, the score being the
+    grade) where one corpus id is judged for several queries, as in
+    NFCorpus: the importer's guess, by values alone, found no source column
+    ('no source id column found in the header (query-id, corpus-id, score)')
+    since each id sat under two queries; ``corpus-id`` now names it."""
+    qrels = tmp_path / "test.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t{g}\n" for q, judged in (("q1", "B1 A3 C0"), ("q2", "C0 A3 B1"))
+        for d, g in judged.split()))
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"{q} Q0 {d} {r} {4 - r} bm25\n" for q, order in
+                           (("q1", "BAC"), ("q2", "CAB")) for r, d in enumerate(order, 1)))
+    doc = load_document(run, qrels=qrels)
+    assert doc.query_ids == ["q1", "q2"]
+    ev = evaluate(doc, preset("trec_eval"))
+    # q1 ranks grades 1, 3, 0; q2 0, 3, 1; the ideal is 3, 1, 0 in both
+    assert ev.ndcg[0, 0] == pytest.approx((1 + 3 / L3) / (3 + 1 / L3), abs=1e-12)
+    assert ev.ndcg[1, 0] == pytest.approx((3 / L3 + 1 / 2) / (3 + 1 / L3), abs=1e-12)

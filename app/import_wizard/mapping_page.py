@@ -286,6 +286,8 @@ class MappingPage(QWizardPage):
         elif value.rubric is not None:
             self.labels_info.setText(self.tr("Rubric read from {0}: {1}").format(
                 value.scale, value.rubric.text))
+        elif value.unmapped:  # (they hold labels: those asked for below)
+            self.labels_info.setText(self.tr("No known scale reads the grade columns' labels."))
         else:
             self.labels_info.setText(self.tr("The grade columns hold no text labels."))
         self.labels_model.set_labels(value.unmapped)

@@ -208,7 +208,12 @@ class ConventionsPanel(QWidget):
         self.gain_table_model.pairs_edited.connect(self._gain_table_edited)
         self.gain_formula = self.formulas[f.name] = _formula_label("gain", gain_box)
         gain_layout.addWidget(self.gain_table)
-        gain_layout.addLayout(self._pair_buttons(self.gain_table, self.gain_table_model, "gain"))
+        # Shown with the table only: an Add under a rule without one made it a table.
+        self.gain_table_buttons = QWidget(gain_box)
+        buttons = self._pair_buttons(self.gain_table, self.gain_table_model, "gain")
+        buttons.setContentsMargins(0, 0, 0, 0)
+        self.gain_table_buttons.setLayout(buttons)
+        gain_layout.addWidget(self.gain_table_buttons)
         gain_layout.addWidget(self.gain_formula)
         gain_layout.addWidget(self._field_error("gain", gain_box))
         return gain_box
@@ -383,7 +388,8 @@ class ConventionsPanel(QWidget):
                 elif f.name in self.checks:
                     self.checks[f.name].setChecked(bool(value))
             self.gain_table_model.set_pairs(list(c.gain.table))
-            self.gain_table.setVisible(c.gain.rule.takes_table)
+            for shown in (self.gain_table, self.gain_table_buttons):
+                shown.setVisible(c.gain.rule.takes_table)
             self.show_numbers()
             self.gain_combo.setAccessibleDescription(c.gain.formula)
             self.cutoffs_edit.setText(", ".join(format_cutoff(k) for k in c.cutoffs))

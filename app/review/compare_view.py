@@ -219,7 +219,10 @@ class CompareView(QWidget):
         # were out of the dock's view (_fit_table).
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)  # (a stretched column is room _fit_width has)
-        self.table.setWordWrap(False)  # an id elided on its line ("case-D-…"), not wrapped
+        self.table.setWordWrap(False)  # an id elided on its line, not wrapped,
+        # both ends kept ("ca…ed", "ca…ne"): cut at the end, four of the
+        # example's ids read "case-…" alike at 1280x800
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header.sortIndicatorChanged.connect(lambda *_: self._fit_table())
         self._fitted: dict[int, int] = {}
         self.table.viewport().installEventFilter(self)  # (a scroll bar coming narrows it)

@@ -82,9 +82,11 @@ def decode_text(raw: bytes, name: str, encoding: str | None = None) -> str:
     try:
         text = raw.decode(codec)
     except UnicodeDecodeError as exc:
-        good = raw[:exc.start].decode(codec, errors="replace")
+        # utf-8-sig counts from after its byte order mark (exc.object the rest)
+        start = exc.start + len(raw) - len(exc.object)
+        good = raw[:start].decode(codec, errors="replace")
         line, char = position(good, len(good))
-        bad = raw[exc.start:exc.start + 1].hex().upper()
+        bad = raw[start:start + 1].hex().upper()
         label = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "utf-16": "UTF-16",
                  "utf-32": "UTF-32"}.get(codec, codec)
         raise InputError(

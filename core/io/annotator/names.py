@@ -37,8 +37,9 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
     # a bare ``id`` last: a record's id (Label Studio's, Appen's ``_id``)
     # beside a ``product_id`` is not the source
     "source_id": (*(n for n in _ranked(
-        "source_id", ("doc_id", "docid", "docno", "document_id", "source_id", "doc", "document",
-                      "source", "passage_id", "pid", "passage", "doc_url", "document_url"),
+        "source_id", ("doc_id", "docid", "docno", "document_id", "corpus_id", "source_id", "doc",
+                      "document", "source", "passage_id", "pid", "passage", "doc_url",
+                      "document_url"),
         ("link", "result_id", "item_id", "product_id")) if n != "id"), "id"),
     "grade": _ranked("grade", (), ("relevance_judgment", "relevance_judgement", "answer",
                                    "assessment", "judgement_label")),
