@@ -100,7 +100,8 @@ class UnjudgedBanner(Banner):
             self.hide()
             return False
         retrieved = int(np.count_nonzero(~np.isnan(doc.score)))
-        unresolved = sum(ev.query_status(q) is Status.UNRESOLVED for q in range(doc.n_queries))
+        # Every query's worst status at once (as query_status, not a call per query).
+        unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
         self.text.setText(self.tr(
             "<b>{0} of {1} retrieved candidates are not in the qrels</b> (unjudged), so NDCG "
             "is unresolved for {2} of {3} queries. Count them as not relevant (like "

@@ -159,8 +159,11 @@ class GuidelinesController(QObject):
     def refresh_levels(self) -> None:
         """The levels of the scale (the declared rubric's, or the one the
         grades seen define) with their guidelines."""
-        c, grades = self.window.conventions, self.window.document.grade
-        self.view.show_levels(c.listed_levels(grades), scale=c.has_scale(grades))
+        ev = self.window.evaluation  # (of the window's document under its conventions)
+        c, grades = ev.conventions, ev.doc.grade
+        # The evaluation's scale, worked out once for it (the summary and the
+        # conventions panel list it too): each rubric_for looks at every grade.
+        self.view.show_levels(c.listed_levels(grades, ev.rubric), scale=c.has_scale(grades))
         self._follow_grid()
 
     def _grade_changed(self, row: int) -> None:

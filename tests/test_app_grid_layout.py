@@ -287,3 +287,49 @@ def test_the_summary_takes_the_room_its_texts_take_and_the_conventions_the_rest(
     assert not scroll.verticalScrollBar().isVisible()
     conventions = w.docks["conventionsPanelDock"]
     assert conventions.y() > w.docks["summaryPanelDock"].y()  # below it, in one column
+
+
+def test_the_grids_columns_are_measured_as_qt_measures_them(qtbot, tmp_path):
+    """The grids' text columns measured from the font's metrics (the rank,
+    score and grade by Qt: their delegates change the text) come out as
+    ``sizeHintForColumn`` gives them: long ids, unknown grades' words in
+    italics down the DCG columns, tie brackets, scores told apart by more
+    digits, grades with their rubric's labels, a column hidden, scrolled,
+    at a larger font."""
+    from PySide6.QtGui import QFont
+
+    from app.panels.grid import _contents_widths
+    from core.model.conventions import Conventions, Rubric
+    from core.model.document import Document, GradeState
+
+    w = _open(qtbot, "trec", tmp_path, "1280x800")
+    n = 40
+    scores = [10.0 - r // 2 for r in range(n)]  # ties in pairs
+    scores[30:33] = [0.9982, 0.9977, 0.9958]  # "1.00" three times at 2 decimals
+    grades = [None if r % 3 else float(r % 4) for r in range(n)]
+    grades[5:8] = [None, None, None]
+    w.set_document(Document.from_columns(
+        query=["q"] * n + ["r"], source_id=[URL.replace("42", str(r)) for r in range(n + 1)],
+        score=[*scores, None], grade=[*grades, 2.0],
+        conventions=Conventions(rubric=Rubric.parse(
+            "0=not relevant,1=on topic,2=substantial support,3=the answer"))))
+    _settle(qtbot, w)
+    try:
+        def same(view) -> None:
+            shown = [c for c in range(view.horizontalHeader().count())
+                     if not view.isColumnHidden(c)]
+            assert _contents_widths(view) == {c: view.sizeHintForColumn(c) for c in shown}
+
+        for view in (w.grid, w.not_retrieved_view):
+            same(view)
+        assert (w.document.state == GradeState.UNKNOWN).sum() > 10  # italic words
+        w.grid.setColumnHidden(GridColumn.GAIN, True)
+        same(w.grid)
+        w.grid.scrollTo(w.grid_model.index(32, 0))
+        same(w.grid)
+        large = QFont(w.grid.font())
+        large.setPointSizeF(large.pointSizeF() * 1.6)
+        w.grid.setFont(large)
+        same(w.grid)
+    finally:
+        w.session.mark_saved()

@@ -250,3 +250,37 @@ def test_without_a_scale_the_dock_says_so_and_invents_no_level(qtbot, window) ->
         assert panel.formulas["guidelines"].text().startswith("No scale yet")
     finally:
         w.session.mark_saved()
+
+
+def test_the_dock_and_the_panel_list_each_document_s_scale(qtbot, window) -> None:
+    """Both take the scale the window's evaluation worked out (one look at
+    the grades for the summary, the dock and the panel): a new document's
+    grades define a new scale in each, a rubric declared replaces it and
+    its undo brings the grades' scale back."""
+    from core.model.conventions import Rubric
+    from core.model.document import Document
+
+    w = window
+    view, panel = _view(w), w.conventions_panel
+
+    def listed() -> tuple[list[float], list[float]]:
+        shown = [float(view.levels_list.item(i).text().split()[0])
+                 for i in range(view.levels_list.count())]
+        return shown, [lv.value for lv in panel.guidelines_model.levels()]
+
+    try:
+        w.set_document(Document.from_columns(query=["q", "q"], source_id=["a", "b"],
+                                             score=[2.0, 1.0], grade=[2.0, 0.0]))
+        assert listed() == ([0.0, 1.0, 2.0], [0.0, 1.0, 2.0])
+        w.set_document(Document.from_columns(query=["q", "q", "r"], source_id=["a", "b", "c"],
+                                             score=[2.0, 1.0, 1.0], grade=[4.0, 0.0, None]))
+        assert listed() == ([0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0])
+        w.change_conventions(w.conventions.replace(rubric=Rubric.parse("0,1")), "rubric")
+        assert listed() == ([0.0, 1.0], [0.0, 1.0])
+        w.app_actions["undo"].trigger()
+        assert listed() == ([0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 4.0])
+        w.set_document(Document.from_columns(query=["q"], source_id=["a"], score=[1.0],
+                                             grade=[1.0]))
+        assert listed() == ([0.0, 1.0], [0.0, 1.0])
+    finally:
+        w.session.mark_saved()

@@ -157,6 +157,11 @@ def test_navigator_filters_by_text_and_status():
     proxy.set_statuses({Status.UNDEFINED, Status.UNRESOLVED})
     shown = {proxy.data(proxy.index(r, 0)) for r in range(proxy.rowCount())}
     assert shown == {"case-F-zero", "case-F-unknown"}
+    proxy.set_text("zero")  # both at once
+    assert [proxy.data(proxy.index(r, 0)) for r in range(proxy.rowCount())] == ["case-F-zero"]
+    proxy.set_text("")
+    proxy.set_statuses(set(Status))  # nothing filtered out: every query
+    assert proxy.rowCount() == queries.rowCount() == doc.n_queries
 
 
 def test_parse_grade_text():

@@ -136,3 +136,29 @@ def test_the_columns_are_measured_as_qt_measures_them(qtbot: Any) -> None:
     # The query ids: the longest shown whole up to the cap, the 250-character one elided.
     widths = text_widths(view, [QueryColumn.QUERY], rows=[3])
     assert widths[QueryColumn.QUERY] > text_widths(view, [QueryColumn.QUERY], rows=[1])[0]
+
+
+def test_a_text_repeated_in_another_font_is_measured_in_it(qtbot: Any) -> None:
+    """text_widths measures each text once per font: the same words in a
+    larger font (a cell's font role), in the same column and in the next,
+    come out as wide as Qt's own measure of them, not as the first seen."""
+    from PySide6.QtGui import QStandardItem, QStandardItemModel
+    from PySide6.QtWidgets import QTableView
+
+    from app.panels.fit import text_widths
+
+    model = QStandardItemModel(3, 2)
+    large = QFont()
+    large.setPointSizeF(large.pointSizeF() * 2.5)
+    for row, column, font in ((0, 0, None), (1, 0, large), (2, 0, None), (0, 1, None),
+                              (1, 1, None), (2, 1, large)):
+        item = QStandardItem("the same words")
+        if font is not None:
+            item.setFont(font)
+        model.setItem(row, column, item)
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    widths = text_widths(view, [0, 1])
+    assert widths == {c: view.sizeHintForColumn(c) for c in (0, 1)}
+    assert widths[0] > text_widths(view, [0], rows=[0])[0]

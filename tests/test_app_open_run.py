@@ -219,3 +219,25 @@ def test_file_open_of_a_run_offers_to_count_its_unjudged_candidates(
     assert window.path == run
     assert not window.unjudged_banner.isHidden()
     assert "1 of 4 retrieved candidates are not in the qrels" in window.unjudged_banner.text.text()
+
+
+def test_the_unjudged_banner_counts_the_unresolved_queries(qtbot: Any, window: Any) -> None:
+    """The banner's sentence: the unjudged candidates of the retrieved ones,
+    and the queries whose worst status is unresolved (q1 and q3, each with an
+    unjudged candidate; q2 judged whole; q4 unranked, its unjudged one not
+    retrieved)."""
+    from core.engine.evaluation import Status
+    from core.model.document import Document
+
+    w = window
+    try:
+        w.set_document(Document.from_columns(
+            query=["q1", "q1", "q2", "q2", "q3", "q4"], source_id=list("abcdef"),
+            score=[2.0, 1.0, 2.0, 1.0, 1.0, None], grade=[1.0, None, 1.0, 0.0, None, None]))
+        assert w.unjudged_banner.offer()
+        text = w.unjudged_banner.text.text()
+        assert "3 of 5 retrieved candidates are not in the qrels" in text
+        assert "NDCG is unresolved for 2 of 4 queries" in text
+        assert [w.evaluation.query_status(q) for q in range(4)].count(Status.UNRESOLVED) == 2
+    finally:
+        w.session.mark_saved()

@@ -250,11 +250,14 @@ class QueryFilterProxy(QSortFilterProxyModel):
         return self._statuses
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        # Asked for every query at each new document (2,000 calls at 2,000
+        # queries): with no text typed and every status ticked, nothing to look up.
+        if not self._text[0] and len(self._statuses) == len(Status):
+            return True
         model = self.sourceModel()
         if not isinstance(model, QueryListModel) or model.evaluation is None:
             return True
         ev = model.evaluation
-        qid = ev.doc.query_ids[source_row].casefold()
-        if self._text[0] and not holds(qid, self._text):
+        if self._text[0] and not holds(ev.doc.query_ids[source_row].casefold(), self._text):
             return False
         return ev.status(source_row, 0) in self._statuses

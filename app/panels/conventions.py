@@ -308,11 +308,13 @@ class ConventionsPanel(QWidget):
         lay.addWidget(self._field_error(f.name, box))
         return box
 
-    def set_grades_seen(self, grades: np.ndarray) -> None:
+    def set_grades_seen(self, grades: np.ndarray, rubric: Rubric | None = None) -> None:
         """The document's grades (NaN where none): without a declared rubric
-        they define the scale the guidelines editor lists."""
+        they define the scale the guidelines editor lists; ``rubric``: that
+        scale under the panel's conventions when worked out already (the
+        evaluation's), else it is worked out from ``grades``."""
         self._grades_seen = grades
-        self._show_levels()
+        self._show_levels(rubric)
 
     def grade_given(self, grades: np.ndarray, row: int) -> None:
         """A grade changed at ``row`` (the first changed): the first grade
@@ -322,11 +324,12 @@ class ConventionsPanel(QWidget):
         if not self._scale or self._c.scale_lost(grades, row):
             self.set_grades_seen(grades)
 
-    def _show_levels(self) -> None:
-        """The levels to describe; without a scale yet (no rubric, no grade)
-        none but those already described, and the note says why."""
+    def _show_levels(self, rubric: Rubric | None = None) -> None:
+        """The levels to describe (``rubric``: as for :meth:`set_grades_seen`);
+        without a scale yet (no rubric, no grade) none but those already
+        described, and the note says why."""
         grades = self._grades_seen
-        self.guidelines_model.set_levels(self._c.listed_levels(grades))
+        self.guidelines_model.set_levels(self._c.listed_levels(grades, rubric))
         self.guidelines_table.resizeRowsToContents()
         self._scale = self._c.has_scale(grades)
         self.formulas["guidelines"].setText(self.tr(

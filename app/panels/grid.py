@@ -37,7 +37,7 @@ from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDele
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
-from app.panels.fit import fit_columns, fit_rows_to_font
+from app.panels.fit import fit_columns, fit_rows_to_font, text_widths
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
 
@@ -130,6 +130,19 @@ def _measure_rows_in_view(view: QTableView) -> None:
     view.horizontalHeader().setResizeContentsPrecision(max(1, min(_MEASURED_ROWS, room)))
 
 
+def _contents_widths(view: QTableView) -> dict[int, int]:
+    """Each shown column's contents' width as ``view.sizeHintForColumn``
+    gives it: the columns the view's own :class:`NumberDelegate` shows (text
+    alone, never edited) from the font's metrics (:func:`text_widths`: a
+    grid's cell is otherwise measured through ~8 calls into Python), the
+    rank's, score's and grade's (their delegates change the text, an editor
+    may be open) by Qt."""
+    shown = [c for c in range(view.horizontalHeader().count()) if not view.isColumnHidden(c)]
+    widths = text_widths(view, [c for c in shown if view.itemDelegateForColumn(c) is None])
+    widths.update({c: view.sizeHintForColumn(c) for c in shown if c not in widths})
+    return widths
+
+
 def _choices_width(view: QTableView) -> int:
     """The width of the widest grade the editor offers (``2 - substantial
     support``), as the view draws a cell."""
@@ -201,7 +214,8 @@ class GridPanel(QWidget):
         shown from its first column."""
         for view in (self.grid, self.not_retrieved):
             _measure_rows_in_view(view)
-            fit_columns(view, most=max(160, view.viewport().width()))
+            fit_columns(view, most=max(160, view.viewport().width()),
+                        measured=_contents_widths(view))
         self._widen(measured=True)
         self.grid.horizontalScrollBar().setValue(0)
 

@@ -306,16 +306,19 @@ class Conventions:
         a view need not look at every grade after each edit."""
         return math.isnan(float(grades[row])) and not self.has_scale(grades)
 
-    def levels(self, grades: FloatArray) -> tuple[Level, ...]:
-        """Each level of the scale (:meth:`rubric_for` ``grades``) with its
-        label and guideline (:func:`core.model.guidelines.levels`)."""
-        return levels(self.rubric_for(grades), self.guidelines)
+    def levels(self, grades: FloatArray, rubric: Rubric | None = None) -> tuple[Level, ...]:
+        """Each level of the scale (:meth:`rubric_for` ``grades``, or
+        ``rubric`` when it was worked out already: an evaluation's under
+        these conventions) with its label and guideline
+        (:func:`core.model.guidelines.levels`)."""
+        return levels(self.rubric_for(grades) if rubric is None else rubric, self.guidelines)
 
-    def listed_levels(self, grades: FloatArray) -> tuple[Level, ...]:
-        """The levels a view lists: each of the scale's; without a scale
-        (:meth:`has_scale`) only those a guideline describes, never the 0
-        and 1 standing in for the arithmetic."""
-        found = self.levels(grades)
+    def listed_levels(self, grades: FloatArray,
+                      rubric: Rubric | None = None) -> tuple[Level, ...]:
+        """The levels a view lists: each of the scale's (``rubric``: as for
+        :meth:`levels`); without a scale (:meth:`has_scale`) only those a
+        guideline describes, never the 0 and 1 standing in for the arithmetic."""
+        found = self.levels(grades, rubric)
         if self.has_scale(grades):
             return found
         return tuple(lv for lv in found if lv.description or lv.examples)
