@@ -24,6 +24,7 @@ from core.analysis.compare import (
     compare,
     paired_bootstrap,
     paired_randomization,
+    statistics,
     subset_document,
 )
 from core.analysis.compare.across import align_candidates, contributions_at, gather_across
@@ -37,6 +38,7 @@ from core.analysis.compare.align import (
     partners,
 )
 from core.analysis.compare.changes import tie_rule_ndcg, what_changed
+from core.analysis.compare.statistics import randomization_columns
 from core.engine.evaluation import evaluate
 from core.io.trec import document_from_trec
 from core.model.conventions import Conventions, TieRule, Weighting
@@ -214,6 +216,24 @@ def enumerate_p_numpy(values: np.ndarray) -> float:
     return float(np.mean(sums >= abs(values.sum()) - 1e-12))
 
 
+def test_randomization_blocks_keep_the_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The sign vectors are drawn a block at a time as bytes; numpy's draws
+    # of bytes drop what is left of a 32-bit draw at the end of each call,
+    # so a block of a multiple of 4 vectors keeps the stream: 4 a block and
+    # every vector at once give the default's p-values (250 bytes a vector,
+    # the last block shorter).
+    rng = np.random.default_rng(12)
+    v = rng.normal(size=(1995, 2)) * 0.01
+    v[:, 1] += 0.0005  # a p-value well inside (0, 1), the other near 1
+    want = randomization_columns(v, 1001, 5)[0]
+    assert 0.0 < want.min() < 0.5 < want.max() < 1.0
+    for block in (4, 4096):
+        monkeypatch.setattr(statistics, "_SIGN_BLOCK", block)
+        assert randomization_columns(v, 1001, 5)[0].tolist() == want.tolist()
+    monkeypatch.setattr(statistics, "_SIGN_BLOCK", 3)  # not a multiple of 4: another stream
+    assert randomization_columns(v, 1001, 5)[0].tolist() != want.tolist()
+
+
 def test_bootstrap_hand_values() -> None:
     low, high = paired_bootstrap(np.full(7, 0.25), np.ones(7), resamples=500, seed=1)
     assert (low[0], high[0]) == (0.25, 0.25)
@@ -225,7 +245,7 @@ def test_bootstrap_hand_values() -> None:
 
 @pytest.mark.parametrize(("n", "resamples", "equal"), [(3001, 700, True), (1500, 1000, False)])
 def test_bootstrap_blocks_keep_the_stream(n: int, resamples: int, equal: bool) -> None:
-    # The draws are gathered a block of resamples at a time (174 and 349
+    # The draws are gathered a block of resamples at a time (21 and 43
     # rows here, the last block shorter): the interval is bit for bit the one
     # of every draw made at once, each resample's weighted deltas summed in
     # query order, as the interval has always been defined.
