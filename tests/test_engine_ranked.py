@@ -1,14 +1,19 @@
 """What an evaluation keeps of its ranked order and ranked gains
-(core.engine.ranked.RankedRows; 16 MB a side each at 2M candidates)."""
+(core.engine.ranked.RankedRows; 16 MB a side each at 2M candidates), and
+its gains where they are the document's grades (core.engine.gains)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from core.engine.evaluation import evaluate
+from core.engine.gains import _new_gains
+from core.engine.incremental import reevaluate
 from core.engine.ranked import RankedRows
-from core.model.conventions import Conventions, TieRule
-from core.model.document import Document
+from core.model.conventions import Conventions, Gain, TieRule, UnknownRule
+from core.model.document import Document, GradeState
+from core.model.gain_rules import GainRule
+from core.model.presets import preset
 
 
 def _doc() -> Document:
@@ -62,3 +67,60 @@ def test_the_ranked_gains_are_shared_or_let_go_and_gathered_alike():
     # The id order ranks z (grade 1) before y (grade 2): rank 2 and 3.
     np.testing.assert_array_equal(by_id.rank, [1, 3, 2, 1, 2])
     np.testing.assert_array_equal(averaged.rank, [1, 2, 3, 1, 2])
+
+
+def _bits(values: np.ndarray) -> list[int]:
+    return values.view(np.uint64).tolist()
+
+
+def _unjudged() -> Document:
+    # A run joined with its qrels: unjudged rows NaN, graded rows numbers.
+    return Document.from_columns(query=["q", "q", "q", "r", "r"],
+                                 source_id=["x", "y", "z", "u", "v"],
+                                 score=[3, 2, 1, 5, 1], grade=[1.5, None, 2, None, 0])
+
+
+def test_the_gains_are_the_grades_where_they_are_bit_for_bit():
+    doc = _unjudged()
+    defaults = evaluate(doc, Conventions())
+    assert defaults.gain is doc.grade  # no array of its own
+    assert not defaults.gain.flags.writeable
+    numeric = doc.state == GradeState.NUMBER
+    assert _bits(defaults.gain) == _bits(_new_gains(doc, Conventions(), numeric))
+    # Any other arithmetic on the grades makes its own gains, as before.
+    for conv in (preset("trec_eval"), Conventions(unknown=UnknownRule.ZERO),
+                 Conventions(gain=Gain(GainRule.EXPONENTIAL)),
+                 Conventions(gain=Gain(GainRule.LINEAR, truncate=True))):
+        ev = evaluate(doc, conv)
+        assert not np.shares_memory(ev.gain, doc.grade), conv
+        assert _bits(ev.gain) == _bits(_new_gains(doc, conv, numeric)), conv
+    # Rows not graded by a number whose grades are not the gains' NaN bit for
+    # bit: a number under another state, another NaN (its sign bit set).
+    for other in (2.0, -np.nan):
+        marked = Document.from_columns(query=["q", "q"], source_id=["x", "y"], score=[2, 1],
+                                       grade=[1.0, np.nan])
+        raw = np.array([1.0, other])
+        raw.flags.writeable = False
+        marked.grade = marked.original_grade = raw
+        marked.state[1] = GradeState.UNKNOWN
+        ev = evaluate(marked, Conventions())
+        assert not np.shares_memory(ev.gain, marked.grade), other
+        assert _bits(ev.gain) == _bits(np.array([1.0, np.nan])), other
+
+
+def test_an_edit_of_gains_shared_with_the_grades_writes_a_copy():
+    doc = _unjudged()
+    ev = evaluate(doc, Conventions())
+    assert ev.gain is doc.grade
+    before = doc.grade.copy()
+    doc.set_grade(1, 3.0, who="t")  # the document's grades copied (grades_to_edit)
+    new = reevaluate(ev, [1], in_place=True)
+    assert new.gain is not ev.gain
+    assert new.gain.flags.writeable
+    assert _bits(ev.gain) == _bits(before) == _bits(doc.original_grade)
+    fresh = evaluate(doc, Conventions())
+    assert not np.shares_memory(fresh.gain, doc.grade)  # grades that can be edited
+    for name in ("gain", "sorted_gain", "ndcg", "contribution"):
+        np.testing.assert_array_equal(getattr(new, name), getattr(fresh, name), err_msg=name)
+    assert np.shares_memory(new.sorted_gain, new.gain)
+    np.testing.assert_array_equal(new.gain, [1.5, 3.0, 2.0, np.nan, 0.0])

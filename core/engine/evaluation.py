@@ -637,14 +637,14 @@ class Evaluation:
                 new.__dict__[name] = (Writes(False).put(old, queries, value)
                                       if on_edit == "queries" else writes.put(old, members, value))
         new._kept_ideal = None  # (the gains before the edit)
+        # (a copy where the gains are the document's read-only grades)
         new.gain = writes.put(self.gain, members, part.gain)
         new._numeric = writes.put(self._numeric, members, part._numeric)
         if self._sorted_gain is not None:  # (else gathered from the new gains when asked)
-            new._sorted_gain = kept = (self._sorted_gain if writes.in_place
-                                       else self._sorted_gain.copy())
-            bounds = np.searchsorted(self._sorted_query, np.stack([queries, queries + 1]))
-            for lo, hi in zip(bounds[0].tolist(), bounds[1].tolist(), strict=True):
-                writes.write(kept, slice(lo, hi), new.gain[self._rows.between(lo, hi)])
+            # Kept only as a view of the gains (rows in their own order): the
+            # same where they were written in place, else one of the new ones.
+            new._sorted_gain = (self._sorted_gain if new.gain is self.gain
+                                else new._rows.take(new.gain))
         if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
             new.__dict__["ideal_order"] = self._spliced_ideal_order(part, members, queries,
                                                                     writes)

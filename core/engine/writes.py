@@ -49,8 +49,16 @@ class Writes:
 
     def put(self, whole: npt.NDArray[Any], at: Index, values: npt.NDArray[Any] | Any
             ) -> npt.NDArray[Any]:
-        """``whole`` (a copy unless in place) with ``values`` at ``at``."""
-        return self.write(whole if self.in_place else whole.copy(), at, values)
+        """``whole`` (a copy unless in place, or where ``whole`` is read-only)
+        with ``values`` at ``at``.
+
+        >>> ro = np.zeros(3)
+        >>> ro.flags.writeable = False
+        >>> Writes(in_place=True).put(ro, slice(0, 1), 1.0).tolist(), ro.tolist()
+        ([1.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+        """
+        own = self.in_place and whole.flags.writeable
+        return self.write(whole if own else whole.copy(), at, values)
 
     def write(self, whole: npt.NDArray[Any], at: Index, values: npt.NDArray[Any] | Any
               ) -> npt.NDArray[Any]:
