@@ -7,6 +7,12 @@ rubric's grades), and the one judgment that would narrow that interval most.
 With few unknowns every combination of grades is evaluated (the interval is
 exact); with many, a guaranteed outer interval is given instead, marked as
 not exact.
+
+Gains below the normal range of floats are lifted by a power of two as the
+engine lifts them (:func:`core.engine.gains.lifted`): each completion by its
+own largest gain, a query's outer interval and next judgment when its known
+gains and the grade scale's are all that small (:func:`_lifted`), so that an
+interval is the one of the same gains scaled up, within [0, 1] as theirs.
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ from __future__ import annotations
 import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status, discount
+from core.engine.gains import lift_exponents, lifted_parts
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
 from core.engine.sums import whole_chunks
@@ -64,7 +71,7 @@ class OpenQuery:
     interval its unknown grades leave (:meth:`outer`, :meth:`ndcg` of a grid
     of completions); :mod:`core.analysis.queue` works on it too."""
 
-    def __init__(self, ev: Evaluation, q: int, j: int) -> None:
+    def __init__(self, ev: Evaluation, q: int, j: int, lift: int = 0) -> None:
         # Only query q's slices are worked on (what the whole document needs,
         # the rubric, the evaluation works out once; the query's ideal list is
         # sorted from its own rows, not every query's: an editor asks after
@@ -82,7 +89,7 @@ class OpenQuery:
         # indexing, in the query's own size.
         self.ranked_col = _columns(self.ranked, self.unknown)
         self.inventory_col = _columns(self.inventory, self.unknown)
-        self.values = _values(ev)
+        self.values = _values(ev, lift)
         self.zero_ideal = c.zero_ideal
         #: The tie groups whose order follows the gains (positions a..b-1).
         self.groups: list[tuple[int, int]] = []
@@ -94,11 +101,16 @@ class OpenQuery:
         """NDCG for each row of ``fill`` (one gain per unknown candidate)."""
         rows = fill.shape[0]
         ranked = _placed(np.tile(self.gain[self.ranked], (rows, 1)), self.ranked_col, fill)
+        inv = _placed(np.tile(self.gain[self.inventory], (rows, 1)), self.inventory_col, fill)
+        # Each completion as the engine works it out: its gains lifted when
+        # all are below the normal range (core.engine.gains.lifted).
+        lift = lift_exponents(np.max(np.abs(inv), axis=1, initial=0.0))[:, None]
+        if lift.any():
+            ranked, inv = np.ldexp(ranked, lift), np.ldexp(inv, lift)
         for a, b in self.groups:
             part = np.sort(ranked[:, a:b], axis=1)
             ranked[:, a:b] = part[:, ::-1] if self.descending else part
         dcg = ranked @ self.eff
-        inv = _placed(np.tile(self.gain[self.inventory], (rows, 1)), self.inventory_col, fill)
         inv = -np.sort(-inv, axis=1)
         if self.k is not None:
             inv = inv[:, : self.k]
@@ -237,14 +249,28 @@ def _placed(gains: FloatArray, cols: npt.NDArray[np.int64], fill: FloatArray) ->
     return gains
 
 
-def _values(ev: Evaluation) -> FloatArray:
-    """The gains the declared grade scale allows, ascending."""
+def _values(ev: Evaluation, lift: int = 0) -> FloatArray:
+    """The gains the declared grade scale allows, ascending (times 2^``lift``:
+    those of an evaluation lifted by it, :func:`_lifted`)."""
     # Sorted, then equal neighbours dropped: np.unique would load numpy.ma
     # (~10 ms of the command's serial time) for these few values.
     values = np.sort(ev.conventions.gain.apply(np.array(ev.rubric.values)))
     keep = np.ones(values.shape, dtype=bool)
     np.not_equal(values[1:], values[:-1], out=keep[1:])
-    return values[keep]
+    return np.ldexp(values[keep], lift) if lift else values[keep]
+
+
+def _lifted(ev: Evaluation, queries: IntArray) -> list[tuple[IntArray, IntArray, Evaluation,
+                                                             int]]:
+    """The queries of ``queries`` whose known gains and grade scale are all
+    below the normal range of floats, as the engine finds them
+    (:func:`core.engine.gains.lifted_parts`, the scale's gains counted): each
+    lift's queries, rows, lifted evaluation and lift. Their intervals are
+    that evaluation's, with the scale's gains lifted too (NDCG ignores a
+    common factor; the products with the discounts keep their digits)."""
+    values = _values(ev)
+    least = float(max(abs(values[0]), abs(values[-1]))) if values.size else 0.0
+    return list(lifted_parts(ev, queries, least))
 
 
 def _is_exact(values: FloatArray, u: int) -> bool:
@@ -278,7 +304,12 @@ def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
         value = None if np.isnan(v) else float(v)
         return Bounds(k, value, value, True, 0, value is None)
     if not _is_exact(query.values, u):
-        (low, high), = _OuterBounds(ev, query.values, q).at((k,))
+        lifted = _lifted(ev, np.array([q]))
+        if lifted:  # (its evaluation lifted, where it is query 0)
+            _, _, part, lift = lifted[0]
+            (low, high), = _OuterBounds(part, _values(part, lift), 0).at((k,))
+        else:
+            (low, high), = _OuterBounds(ev, query.values, q).at((k,))
         return Bounds(k, float(low[0]), float(high[0]), False, u)
     return _exact_bounds(query)
 
@@ -310,6 +341,11 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     few = ev.n_open[unresolved] <= _most_exact(values)
     exact, outer = unresolved[few].tolist(), unresolved[~few]
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
+    for queries, _rows, part, lift in _lifted(ev, outer):
+        assert every is not None
+        for (low, high), lifted in zip(every, _OuterBounds(part, _values(part, lift)).at(
+                ev.cutoffs), strict=True):
+            low[queries], high[queries] = lifted
     n_open = ev.n_open[outer].tolist()  # (one conversion, not one per query and cutoff)
     out: list[dict[int, Bounds]] = []
     for j, k in enumerate(ev.cutoffs):
@@ -544,7 +580,17 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
     at, could not be judged) takes part in the interval but is not asked for
     again, as in :func:`core.analysis.queue.judging_queue`.
     """
-    query = OpenQuery(ev, q, j)
+    lifted = _lifted(ev, np.array([q]))
+    if not lifted:
+        return _best_next_judgment(ev, q, j)
+    _, rows, part, lift = lifted[0]
+    best = _best_next_judgment(part, 0, j, lift)  # (its rows and gains given back)
+    return None if best is None else replace(best, index=int(rows[best.index]), widths={
+        math.ldexp(v, -lift): width for v, width in best.widths.items()})
+
+
+def _best_next_judgment(ev: Evaluation, q: int, j: int, lift: int = 0) -> NextJudgment | None:
+    query = OpenQuery(ev, q, j, lift)
     asked = np.flatnonzero(ev.doc.state[query.unknown] == GradeState.UNKNOWN)[:200]
     if asked.size == 0:
         return None

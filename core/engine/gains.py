@@ -192,7 +192,8 @@ def lifted_parts(ev: Lifts, queries: IntArray, least: float = 0.0,
     evaluation: Any = type(ev)  # (the engine's Evaluation: this module is below it)
     if not queries.size or least >= LIFT_BELOW:
         return
-    rows = np.flatnonzero(np.isin(doc.query, queries))
+    rows = (doc.members(int(queries[0])) if queries.size == 1  # (an editor's one query)
+            else np.flatnonzero(np.isin(doc.query, queries)))
     largest = np.full(doc.n_queries, least)
     counted = rows[ev.inventory_mask[rows]]
     np.fmax.at(largest, doc.query[counted], np.abs(ev.gain[counted]))
