@@ -21,6 +21,7 @@ import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +35,7 @@ from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
 __all__ = ["Bounds", "NextJudgment", "OneJudgment", "OpenQuery", "best_next_judgment",
-           "ndcg_bounds", "unresolved_bounds"]
+           "ndcg_bounds", "outer_interval", "unresolved_bounds"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -223,12 +224,29 @@ class _SortedGains:
                      + self.at[m] - self.at[r + 1])
 
 
+def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
+                   idcg_max: Any) -> tuple[FloatArray, FloatArray]:
+    """The outer NDCG interval (low, high) from the extreme DCGs and ideal
+    DCGs (numbers or arrays, elementwise), the unknown gains filled with the
+    scale's lowest gain ``low_value`` and its highest: DCG at least over ideal
+    DCG at most, and DCG at most over ideal DCG at least (at most 1). With a
+    negative gain on the scale, or an ideal DCG that may be 0, only [low or
+    0 at most, 1] holds. The one rule of every outer interval: a query's, a
+    query's with one grade fixed (:class:`OneJudgment`), all queries' at
+    once (:class:`_OuterBounds`) and the judging queue's."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.divide(dcg_min, idcg_max)
+        high = np.minimum(1.0, np.divide(dcg_max, idcg_min))
+    loose = (low_value < 0) | (np.asarray(idcg_min) <= 0)
+    low = np.where(loose, np.where(np.asarray(idcg_max) > 0, np.minimum(0.0, low), 0.0), low)
+    return low, np.where(loose, 1.0, high)
+
+
 def _interval(values: FloatArray, dcg_min: float, dcg_max: float, idcg_min: float,
               idcg_max: float) -> tuple[float, float]:
-    """The outer NDCG interval from the extreme DCGs and ideal DCGs."""
-    if values[0] < 0 or idcg_min <= 0:
-        return (min(0.0, dcg_min / idcg_max) if idcg_max > 0 else 0.0), 1.0
-    return dcg_min / idcg_max, min(1.0, dcg_max / idcg_min)
+    """:func:`outer_interval` of one query, as numbers."""
+    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max)
+    return float(low), float(high)
 
 
 def _columns(rows: npt.NDArray[np.int64], unknown: npt.NDArray[np.int64],
@@ -473,15 +491,9 @@ class _OuterBounds:
                 dcg_min += self._tie_shift(query, gain, eff, plo, phi, nq, self.low_value, True)
                 dcg_max += self._tie_shift(query, gain, eff, plo, phi, nq, self.high_value,
                                            False)
-            idcg_max = ideal.idcg(self.high_value, k)
-            idcg_min = ideal.idcg(self.low_value, k)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                low = dcg_min / idcg_max
-                high = np.minimum(1.0, dcg_max / idcg_min)
-            loose = (self.low_value < 0) | (idcg_min <= 0)
-            low = np.where(loose, np.where(idcg_max > 0, np.minimum(0.0, low), 0.0), low)
-            high = np.where(loose, 1.0, high)
-            out.append((low, high))
+            out.append(outer_interval(self.low_value, dcg_min, dcg_max,
+                                      ideal.idcg(self.low_value, k),
+                                      ideal.idcg(self.high_value, k)))
         return out
 
     def _tie_shift(self, query: IntArray, gain: FloatArray, eff: FloatArray, plo: int,

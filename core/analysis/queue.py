@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 # The per-query machinery of the bounds (one unknown fixed, in O(log n) on the
 # fast path); the queue asks it for every candidate instead of the best one.
-from core.analysis.bounds import MAX_COMBINATIONS, OneJudgment, OpenQuery
+from core.analysis.bounds import MAX_COMBINATIONS, OneJudgment, OpenQuery, outer_interval
 from core.analysis.pace import Pace, reviewer_pace
 from core.engine.evaluation import Evaluation
 from core.model.document import Document, GradeState, has_weight
@@ -273,13 +273,7 @@ def _fast_worst(fast: OneJudgment, cols: IntArray) -> FloatArray:
         dcg_max = fast.dcg[fast.high] + (v - fast.high) * weight
         idcg_max = fast.ideal[fast.high].replace(fast.high, v)
         idcg_min = fast.ideal[fast.low].replace(fast.low, v)
-        # bounds._interval, over every candidate at once
-        if values[0] < 0 or idcg_min <= 0:
-            low = np.minimum(0.0, dcg_min / idcg_max) if idcg_max > 0 else np.zeros(cols.size)
-            high = np.ones(cols.size)
-        else:
-            low = dcg_min / idcg_max
-            high = np.minimum(1.0, dcg_max / idcg_min)
+        low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max)
         worst = np.maximum(worst, high - low)
     return worst
 

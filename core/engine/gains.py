@@ -41,9 +41,10 @@ _LARGEST = "the largest number a computer's float holds (about 1.8e308)"
 
 
 class Totals(Protocol):
-    """What :func:`check_totals` reads of an evaluation (its sums per query
-    and cutoff), named here so that the engine's gains need not import the
-    evaluation that uses them."""
+    """What :func:`check_totals` and :func:`lifted_parts` read of an
+    evaluation (its sums per query and cutoff, its gains and inventory),
+    named here so that the engine's gains need not import the evaluation
+    that uses them."""
 
     @property
     def doc(self) -> Document: ...
@@ -57,6 +58,10 @@ class Totals(Protocol):
     def ndcg(self) -> FloatArray: ...
     @property
     def status_code(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def gain(self) -> FloatArray: ...
+    @property
+    def inventory_mask(self) -> BoolArray: ...
 
 
 def _where(doc: Document, i: int) -> str:
@@ -167,20 +172,7 @@ def lift_exponents(largest: FloatArray) -> IntArray:
     return out
 
 
-class Lifts(Protocol):
-    """What :func:`lifted_parts` reads of an evaluation."""
-
-    @property
-    def doc(self) -> Document: ...
-    @property
-    def conventions(self) -> Conventions: ...
-    @property
-    def gain(self) -> FloatArray: ...
-    @property
-    def inventory_mask(self) -> BoolArray: ...
-
-
-def lifted_parts(ev: Lifts, queries: IntArray, least: float = 0.0,
+def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
                  ) -> Iterator[tuple[IntArray, IntArray, Any, int]]:
     """The queries of ``queries`` (ascending) whose gains are too small for
     the arithmetic, with those of one lift at a time: the queries, their
@@ -205,7 +197,7 @@ def lifted_parts(ev: Lifts, queries: IntArray, least: float = 0.0,
             yield group, members, evaluation(doc.subset(members), ev.conventions, lift=lift), lift
 
 
-def lifted(ev: Lifts, results: QueryResults) -> QueryResults:
+def lifted(ev: Totals, results: QueryResults) -> QueryResults:
     """``results`` (:class:`~core.engine.results.QueryResults`, changed in
     place) with the numbers of the lists whose gains are too small for the
     arithmetic worked out lifted: their NDCG and status as lifted, their DCG
