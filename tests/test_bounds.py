@@ -400,7 +400,8 @@ def test_grades_below_the_normal_range_bound_as_the_same_grades_scaled_up(case, 
 def test_grades_below_the_normal_range_on_a_scale_of_0_to_3(case, power):
     """Known grades below the normal range, unknown ones filled from 0 to 3:
     the exact interval is still the range of the engine's NDCG over every
-    completion, within [0, 1]."""
+    completion, within [0, 1] (up to the rounding of averaged ties' discounts,
+    1.0000000000000002 with grades 0 to 3 as well)."""
     doc, conv = case
     tiny, _ = _tiny(doc, conv, power, rubric=False)
     ev = evaluate(tiny, conv)
@@ -409,6 +410,36 @@ def test_grades_below_the_normal_range_on_a_scale_of_0_to_3(case, power):
     b = ndcg_bounds(ev, 0, 0)
     _, values = completions(tiny, conv)
     if values:
-        assert 0.0 <= b.low <= b.high <= 1.0
+        assert 0.0 <= b.low <= b.high <= 1.0 + 1e-15
         assert b.low == pytest.approx(min(values), abs=1e-12)
         assert b.high == pytest.approx(max(values), abs=1e-12)
+
+
+@given(unresolved_queries(), st.booleans())
+def test_a_completion_whose_ideal_dcg_is_below_0_has_no_ndcg_in_the_interval(case, judged):
+    """On a scale from -1 to 2, a completion whose ideal DCG is below 0 has
+    no NDCG (the engine's status ``negative``): the exact interval is the
+    range of the engine's NDCG over the others (a ratio such as -1 / -0.5
+    read 2.0 before)."""
+    doc, conv = case
+    scale = Rubric.parse("-1,0,1,2")
+    conv = conv.replace(rubric=scale, ideal=IdealInventory.JUDGED if judged else conv.ideal)
+    grades = [None if math.isnan(g) else g - 1 for g in doc.grade.tolist()]
+    doc = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
+                                score=doc.score, grade=grades)
+    ev = evaluate(doc, conv)
+    if ev.status(0) is not Status.UNRESOLVED:
+        return
+    b = ndcg_bounds(ev, 0, 0)
+    open_rows = [i for i in np.flatnonzero(ev.inventory_mask) if doc.state[i] != 0]
+    values = []
+    for combo in itertools.product(scale.values, repeat=len(open_rows)):
+        grade = doc.grade.copy()
+        grade[open_rows] = combo
+        filled = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
+                                       score=doc.score, grade=grade)
+        v = evaluate(filled, conv).ndcg[0, 0]
+        if not math.isnan(v):
+            values.append(v)
+    assert (b.low, b.high) == ((None, None) if not values else (
+        pytest.approx(min(values), abs=1e-12), pytest.approx(max(values), abs=1e-12)))

@@ -44,7 +44,9 @@ MAX_COMBINATIONS = 4096
 
 @dataclass(frozen=True)
 class Bounds:
-    """The interval of NDCG@k an unresolved query could still reach."""
+    """The interval of NDCG@k an unresolved query could still reach
+    (``low`` and ``high`` None: no completion has an NDCG;
+    ``may_be_undefined``: some has none, its ideal DCG 0 or below)."""
 
     k: int | None
     low: float | None
@@ -99,7 +101,9 @@ class OpenQuery:
             self.groups = [(a - 1, b) for a, b in ev.tie_groups(q)]
 
     def ndcg(self, fill: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-        """NDCG for each row of ``fill`` (one gain per unknown candidate)."""
+        """NDCG for each row of ``fill`` (one gain per unknown candidate), and
+        where there is none (ideal DCG 0 under the ``undefined`` rule, or
+        below 0)."""
         rows = fill.shape[0]
         ranked = _placed(np.tile(self.gain[self.ranked], (rows, 1)), self.ranked_col, fill)
         inv = _placed(np.tile(self.gain[self.inventory], (rows, 1)), self.inventory_col, fill)
@@ -122,7 +126,9 @@ class OpenQuery:
         if self.zero_ideal is ZeroIdealRule.ZERO:
             out[undefined] = 0.0
             undefined[:] = False
-        return out, undefined
+        # An ideal DCG below 0 gives no NDCG either (the engine's status
+        # negative: the ratio could pass 1), under either rule.
+        return out, undefined | (idcg < 0)
 
     def grid(self) -> FloatArray | None:
         u = self.unknown.size
