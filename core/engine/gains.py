@@ -128,7 +128,10 @@ def gains(doc: Document, c: Conventions, numeric: BoolArray, lift: int = 0) -> F
             f"{_LARGEST} under {c.gain.label} ({c.gain.formula})",
             hint="correct the grade, or choose linear gain or a gain table",
         )
-    return np.ldexp(gain, lift) if lift else gain
+    if not lift:
+        return gain
+    with np.errstate(over="ignore"):  # (a row outside the lists lifted: no sum takes it)
+        return np.ldexp(gain, lift)
 
 
 def check_totals(ev: Totals) -> None:
