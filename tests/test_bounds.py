@@ -401,7 +401,8 @@ def test_grades_below_the_normal_range_on_a_scale_of_0_to_3(case, power):
     """Known grades below the normal range, unknown ones filled from 0 to 3:
     the exact interval is still the range of the engine's NDCG over every
     completion, within [0, 1] (up to the rounding of averaged ties' discounts,
-    1.0000000000000002 with grades 0 to 3 as well)."""
+    1.0000000000000002 with grades 0 to 3 as well), and the outer one holds
+    it (one of its sums of those grades alone: [0, 1])."""
     doc, conv = case
     tiny, _ = _tiny(doc, conv, power, rubric=False)
     ev = evaluate(tiny, conv)
@@ -413,6 +414,9 @@ def test_grades_below_the_normal_range_on_a_scale_of_0_to_3(case, power):
         assert 0.0 <= b.low <= b.high <= 1.0 + 1e-15
         assert b.low == pytest.approx(min(values), abs=1e-12)
         assert b.high == pytest.approx(max(values), abs=1e-12)
+        with mock.patch.object(bounds, "MAX_COMBINATIONS", 1):
+            outer = ndcg_bounds(ev, 0, 0)
+        assert outer.low - 1e-12 <= b.low <= b.high <= outer.high + 1e-12
 
 
 @given(unresolved_queries(), st.booleans())

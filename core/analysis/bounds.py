@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status, discount
-from core.engine.gains import lift_exponents, lifted_parts
+from core.engine.gains import SUMS_BELOW, lift_exponents, lifted_parts
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
 from core.engine.sums import whole_chunks
@@ -239,11 +239,20 @@ def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
     negative gain on the scale, or an ideal DCG that may be 0, only [low or
     0 at most, 1] holds. The one rule of every outer interval: a query's, a
     query's with one grade fixed (:class:`OneJudgment`), all queries' at
-    once (:class:`_OuterBounds`) and the judging queue's."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    once (:class:`_OuterBounds`) and the judging queue's.
+
+    So it is too when one of the four sums is of gains below the normal
+    range of floats alone (known gains that small, on a grade scale that is
+    not: :func:`_lifted` lifts a query whose scale is that small too), whose
+    products with the discounts kept a few digits: its ratio could leave
+    out an NDCG a completion has."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (loose, or past 1)
         low = np.divide(dcg_min, idcg_max)
         high = np.minimum(1.0, np.divide(dcg_max, idcg_min))
     loose = (low_value < 0) | (np.asarray(idcg_min) <= 0)
+    for total in (dcg_min, dcg_max, idcg_min, idcg_max):
+        size = np.abs(total)
+        loose = loose | ((size > 0) & (size < SUMS_BELOW))
     low = np.where(loose, np.where(np.asarray(idcg_max) > 0, np.minimum(0.0, low), 0.0), low)
     return low, np.where(loose, 1.0, high)
 

@@ -31,7 +31,8 @@ from core.model.conventions import Conventions, UnknownRule
 from core.model.document import Document
 from core.model.presets import refuses_negative
 
-__all__ = ["LIFT_BELOW", "check_totals", "gains", "lift_exponents", "lifted", "lifted_parts"]
+__all__ = ["LIFT_BELOW", "SUMS_BELOW", "check_totals", "gains", "lift_exponents", "lifted",
+           "lifted_parts"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -157,8 +158,9 @@ def check_totals(ev: Totals) -> None:
 #: sums are normal floats above it; a gain below the normal range in a list
 #: whose largest is above it moves the NDCG by less than 2^-160 of it).
 LIFT_BELOW = 2.0 ** -900
-#: Sums of such a list are below this in size (lists up to 2^50 long).
-_SUMS_BELOW = 2.0 ** -850
+#: Sums of such a list are below this in size (lists up to 2^50 long); a sum
+#: of gains and discounts below it, but for 0, is one of such gains alone.
+SUMS_BELOW = 2.0 ** -850
 
 
 def lift_exponents(largest: FloatArray) -> IntArray:
@@ -205,10 +207,10 @@ def lifted(ev: Totals, results: QueryResults) -> QueryResults:
     place) with the numbers of the lists whose gains are too small for the
     arithmetic worked out lifted: their NDCG and status as lifted, their DCG
     and ideal DCG lifted back (rounded once). Found by their ideal DCG (below
-    :data:`_SUMS_BELOW` at every cutoff, not 0 at one), then their gains."""
+    :data:`SUMS_BELOW` at every cutoff, not 0 at one), then their gains."""
     size = np.abs(results.idcg)
     with np.errstate(invalid="ignore"):
-        maybe = np.flatnonzero((size < _SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
+        maybe = np.flatnonzero((size < SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
     for group, _members, part, lift in lifted_parts(ev, maybe):
         got = part.results
         for name in ("ndcg", "status_code"):
