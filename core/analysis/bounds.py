@@ -21,13 +21,14 @@ import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status, discount
-from core.engine.gains import SUMS_BELOW, lift_exponents, lifted_parts
+from core.engine.gains import LIFT_BELOW, SUMS_BELOW, lift_exponents, lifted_parts
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
 from core.engine.sums import whole_chunks
@@ -100,6 +101,17 @@ class OpenQuery:
         if ties_follow_gains(c.ties):
             self.groups = [(a - 1, b) for a, b in ev.tie_groups(q)]
 
+    @cached_property
+    def may_lift(self) -> bool:
+        """Whether a completion's gains may all be below the normal range:
+        no known one in its list is in it, and some known or on the scale is
+        below it but for 0."""
+        known = np.abs(self.gain[self.inventory])
+        with np.errstate(invalid="ignore"):  # (NaN: unknown)
+            return not (known >= LIFT_BELOW).any() and bool(
+                ((known > 0) & (known < LIFT_BELOW)).any()
+                or ((self.values != 0) & (np.abs(self.values) < LIFT_BELOW)).any())
+
     def ndcg(self, fill: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """NDCG for each row of ``fill`` (one gain per unknown candidate), and
         where there is none (ideal DCG 0 under the ``undefined`` rule, or
@@ -109,8 +121,8 @@ class OpenQuery:
         inv = _placed(np.tile(self.gain[self.inventory], (rows, 1)), self.inventory_col, fill)
         # Each completion as the engine works it out: its gains lifted when
         # all are below the normal range (core.engine.gains.lifted).
-        lift = lift_exponents(np.max(np.abs(inv), axis=1, initial=0.0))[:, None]
-        if lift.any():
+        if self.may_lift:
+            lift = lift_exponents(np.max(np.abs(inv), axis=1, initial=0.0))[:, None]
             ranked, inv = np.ldexp(ranked, lift), np.ldexp(inv, lift)
         for a, b in self.groups:
             part = np.sort(ranked[:, a:b], axis=1)
@@ -191,6 +203,23 @@ class OneJudgment:
         self.ideal = {v: _SortedGains(-np.sort(-_placed(
             query.gain[query.inventory][None, :].copy(), query.inventory_col, fills[v])[0]),
             query.k) for v in fills}
+
+    def widths(self, cols: IntArray) -> FloatArray:
+        """The width of :meth:`outer` for each of ``cols`` (places among
+        the unknown) fixed to each of the scale's gains (rows, ascending), at
+        once: with one unknown gain fixed to ``v`` the ideal DCGs do not
+        depend on which one, and the DCGs move by ``v`` times its discount."""
+        values = self.query.values
+        weight = self.weight[cols]
+        out = np.empty((values.size, cols.size))
+        for r, v in enumerate(values.tolist()):
+            low, high = outer_interval(
+                float(values[0]), self.dcg[self.low] + (v - self.low) * weight,
+                self.dcg[self.high] + (v - self.high) * weight,
+                self.ideal[self.low].replace(self.low, v),
+                self.ideal[self.high].replace(self.high, v))
+            out[r] = high - low
+        return out
 
     def outer(self, n: int, v: float) -> tuple[float, float]:
         w = float(self.weight[n])
@@ -293,15 +322,16 @@ def _values(ev: Evaluation, lift: int = 0) -> FloatArray:
     return np.ldexp(values[keep], lift) if lift else values[keep]
 
 
-def _lifted(ev: Evaluation, queries: IntArray) -> list[tuple[IntArray, IntArray, Evaluation,
-                                                             int]]:
+def _lifted(ev: Evaluation, queries: IntArray, values: FloatArray | None = None,
+            ) -> list[tuple[IntArray, IntArray, Evaluation, int]]:
     """The queries of ``queries`` whose known gains and grade scale are all
     below the normal range of floats, as the engine finds them
     (:func:`core.engine.gains.lifted_parts`, the scale's gains counted): each
     lift's queries, rows, lifted evaluation and lift. Their intervals are
     that evaluation's, with the scale's gains lifted too (NDCG ignores a
-    common factor; the products with the discounts keep their digits)."""
-    values = _values(ev)
+    common factor; the products with the discounts keep their digits).
+    ``values``: the scale's gains, when known."""
+    values = _values(ev) if values is None else values
     least = float(max(abs(values[0]), abs(values[-1]))) if values.size else 0.0
     return list(lifted_parts(ev, queries, least))
 
@@ -337,7 +367,7 @@ def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
         value = None if np.isnan(v) else float(v)
         return Bounds(k, value, value, True, 0, value is None)
     if not _is_exact(query.values, u):
-        lifted = _lifted(ev, np.array([q]))
+        lifted = _lifted(ev, np.array([q]), query.values)
         if lifted:  # (its evaluation lifted, where it is query 0)
             _, _, part, lift = lifted[0]
             (low, high), = _OuterBounds(part, _values(part, lift), 0).at((k,))
@@ -374,7 +404,7 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     few = ev.n_open[unresolved] <= _most_exact(values)
     exact, outer = unresolved[few].tolist(), unresolved[~few]
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
-    for queries, _rows, part, lift in _lifted(ev, outer):
+    for queries, _rows, part, lift in _lifted(ev, outer, values):
         assert every is not None
         for (low, high), lifted in zip(every, _OuterBounds(part, _values(part, lift)).at(
                 ev.cutoffs), strict=True):
@@ -626,17 +656,19 @@ def _best_next_judgment(ev: Evaluation, q: int, j: int, lift: int = 0) -> NextJu
         values, undefined = query.ndcg(grid)
     best: NextJudgment | None = None
     fast = OneJudgment(query) if grid is None and not query.groups else None
+    at_once = fast.widths(asked).tolist() if fast is not None else None
     rank = ev.rank
-    for n in asked.tolist():
+    for a, n in enumerate(asked.tolist()):
         i = int(query.unknown[n])
         widths: dict[float, float] = {}
-        for v in query.values:
+        for r, v in enumerate(query.values):
             if grid is not None:
                 sel = (grid[:, n] == v) & ~undefined
                 widths[float(v)] = float(np.ptp(values[sel])) if sel.any() else 0.0
+            elif at_once is not None:
+                widths[float(v)] = at_once[r][a]
             else:
-                low, high = (fast.outer(n, float(v)) if fast is not None
-                             else query.outer({n: float(v)}))
+                low, high = query.outer({n: float(v)})
                 widths[float(v)] = high - low
         worst = max(widths.values())
         key = (worst, rank[i] if rank[i] else np.iinfo(np.int64).max)

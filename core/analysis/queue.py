@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 # The per-query machinery of the bounds (one unknown fixed, in O(log n) on the
 # fast path); the queue asks it for every candidate instead of the best one.
-from core.analysis.bounds import MAX_COMBINATIONS, OneJudgment, OpenQuery, outer_interval
+from core.analysis.bounds import MAX_COMBINATIONS, OneJudgment, OpenQuery
 from core.analysis.pace import Pace, reviewer_pace
 from core.engine.evaluation import Evaluation
 from core.model.document import Document, GradeState, has_weight
@@ -263,18 +263,8 @@ def _grid_worst(values: FloatArray, undefined: npt.NDArray[np.bool_], grades: in
 
 def _fast_worst(fast: OneJudgment, cols: IntArray) -> FloatArray:
     """``max over grades of the width of fast.outer(n, grade)`` for each of
-    ``cols``, at once: with one unknown gain fixed to ``v`` the ideal DCGs do
-    not depend on which one, and the DCGs move by ``v`` times its discount."""
-    values = fast.query.values
-    weight = fast.weight[cols]
-    worst = np.zeros(cols.size)
-    for v in values.tolist():
-        dcg_min = fast.dcg[fast.low] + (v - fast.low) * weight
-        dcg_max = fast.dcg[fast.high] + (v - fast.high) * weight
-        idcg_max = fast.ideal[fast.high].replace(fast.high, v)
-        idcg_min = fast.ideal[fast.low].replace(fast.low, v)
-        low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max)
-        worst = np.maximum(worst, high - low)
+    ``cols``, at once (:meth:`OneJudgment.widths`), 0 at least."""
+    worst: FloatArray = np.maximum(0.0, fast.widths(cols).max(axis=0, initial=0.0))
     return worst
 
 

@@ -191,9 +191,16 @@ def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
         return
     rows = (doc.members(int(queries[0])) if queries.size == 1  # (an editor's one query)
             else np.flatnonzero(np.isin(doc.query, queries)))
-    largest = np.full(doc.n_queries, least)
     counted = rows[ev.inventory_mask[rows]]
-    np.fmax.at(largest, doc.query[counted], np.abs(ev.gain[counted]))
+    size, query = np.abs(ev.gain[counted]), doc.query[counted]
+    # The largest gain of each list: 1 where one is in the normal range (a
+    # count, no per-row maximum), the tiny ones' largest where none is.
+    with np.errstate(invalid="ignore"):  # (NaN: unknown, not counted)
+        tiny = (size > 0) & (size < LIFT_BELOW)
+        normal = np.bincount(query[size >= LIFT_BELOW], minlength=doc.n_queries) > 0
+    largest = np.full(doc.n_queries, least)
+    np.fmax.at(largest, query[tiny], size[tiny])
+    largest[normal] = 1.0
     exponents = lift_exponents(largest)
     for lift in np.unique(exponents[queries]).tolist():
         if lift:
