@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from unittest import mock
 
 import numpy as np
@@ -353,3 +354,96 @@ def test_the_grade_scales_gains_are_each_taken_once_ascending():
     gain = Gain(negative_as_zero=True, truncate=True)
     ev = evaluate(doc, Conventions(rubric=Rubric.parse("-1,0,1,1.5,2"), gain=gain))
     assert bounds._values(ev).tolist() == [0.0, 1.0, 2.0]
+
+
+def _tiny(doc: Document, conv: Conventions, power: int, *, rubric: bool = True,
+          ) -> tuple[Document, Conventions]:
+    """``doc`` with its grades times 2^``power`` (exact; below the normal
+    range of floats from -1022), and its rubric's too unless not ``rubric``."""
+    grades = [None if math.isnan(g) else math.ldexp(g, power) for g in doc.grade.tolist()]
+    tiny = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
+                                 score=doc.score, grade=grades)
+    if not rubric:
+        return tiny, conv
+    scale = Rubric.parse(",".join(repr(math.ldexp(v, power)) for v in conv.rubric.values))
+    return tiny, conv.replace(rubric=scale)
+
+
+def _said(b: bounds.Bounds | bounds.NextJudgment | None) -> object:
+    return None if b is None else vars(b)
+
+
+@given(unresolved_queries(), st.sampled_from([-1074, -1060, -1000]), st.booleans())
+def test_grades_below_the_normal_range_bound_as_the_same_grades_scaled_up(case, power, outer):
+    """Grades and grade scale times 2^power (down to the smallest float):
+    the very interval and next judgment of the grades themselves, exact or
+    outer, as the engine's NDCG (NDCG ignores a common factor). Their
+    products with the discounts kept a few digits: an exact interval read up
+    to 1.0005, an NDCG no completion has."""
+    doc, conv = case
+    tiny, tiny_conv = _tiny(doc, conv, power)
+    with mock.patch.object(bounds, "MAX_COMBINATIONS", 1 if outer else bounds.MAX_COMBINATIONS):
+        ev, small = evaluate(doc, conv), evaluate(tiny, tiny_conv)
+        assert _said(ndcg_bounds(small, 0, 0)) == _said(ndcg_bounds(ev, 0, 0))
+        best, next_tiny = best_next_judgment(ev, 0, 0), best_next_judgment(small, 0, 0)
+        if best is not None:  # (the grades it could get are the tiny ones)
+            assert next_tiny is not None
+            assert list(next_tiny.widths) == [math.ldexp(g, power) for g in best.widths]
+            best = replace(best, widths=dict(zip(next_tiny.widths, best.widths.values(),
+                                                 strict=True)))
+        assert _said(next_tiny) == _said(best)
+        assert [{q: vars(b) for q, b in at.items()} for at in bounds.unresolved_bounds(small)] == [
+            {q: vars(b) for q, b in at.items()} for at in bounds.unresolved_bounds(ev)]
+
+
+@given(unresolved_queries(), st.sampled_from([-1074, -1040]))
+def test_grades_below_the_normal_range_on_a_scale_of_0_to_3(case, power):
+    """Known grades below the normal range, unknown ones filled from 0 to 3:
+    the exact interval is still the range of the engine's NDCG over every
+    completion, within [0, 1] (up to the rounding of averaged ties' discounts,
+    1.0000000000000002 with grades 0 to 3 as well), and the outer one holds
+    it (one of its sums of those grades alone: [0, 1])."""
+    doc, conv = case
+    tiny, _ = _tiny(doc, conv, power, rubric=False)
+    ev = evaluate(tiny, conv)
+    if ev.status(0) is not Status.UNRESOLVED:
+        return
+    b = ndcg_bounds(ev, 0, 0)
+    _, values = completions(tiny, conv)
+    if values:
+        assert 0.0 <= b.low <= b.high <= 1.0 + 1e-15
+        assert b.low == pytest.approx(min(values), abs=1e-12)
+        assert b.high == pytest.approx(max(values), abs=1e-12)
+        with mock.patch.object(bounds, "MAX_COMBINATIONS", 1):
+            outer = ndcg_bounds(ev, 0, 0)
+        assert outer.low - 1e-12 <= b.low <= b.high <= outer.high + 1e-12
+
+
+@given(unresolved_queries(), st.booleans())
+def test_a_completion_whose_ideal_dcg_is_below_0_has_no_ndcg_in_the_interval(case, judged):
+    """On a scale from -1 to 2, a completion whose ideal DCG is below 0 has
+    no NDCG (the engine's status ``negative``): the exact interval is the
+    range of the engine's NDCG over the others (a ratio such as -1 / -0.5
+    read 2.0 before)."""
+    doc, conv = case
+    scale = Rubric.parse("-1,0,1,2")
+    conv = conv.replace(rubric=scale, ideal=IdealInventory.JUDGED if judged else conv.ideal)
+    grades = [None if math.isnan(g) else g - 1 for g in doc.grade.tolist()]
+    doc = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
+                                score=doc.score, grade=grades)
+    ev = evaluate(doc, conv)
+    if ev.status(0) is not Status.UNRESOLVED:
+        return
+    b = ndcg_bounds(ev, 0, 0)
+    open_rows = [i for i in np.flatnonzero(ev.inventory_mask) if doc.state[i] != 0]
+    values = []
+    for combo in itertools.product(scale.values, repeat=len(open_rows)):
+        grade = doc.grade.copy()
+        grade[open_rows] = combo
+        filled = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
+                                       score=doc.score, grade=grade)
+        v = evaluate(filled, conv).ndcg[0, 0]
+        if not math.isnan(v):
+            values.append(v)
+    assert (b.low, b.high) == ((None, None) if not values else (
+        pytest.approx(min(values), abs=1e-12), pytest.approx(max(values), abs=1e-12)))

@@ -7,6 +7,12 @@ rubric's grades), and the one judgment that would narrow that interval most.
 With few unknowns every combination of grades is evaluated (the interval is
 exact); with many, a guaranteed outer interval is given instead, marked as
 not exact.
+
+Gains below the normal range of floats are lifted by a power of two as the
+engine lifts them (:func:`core.engine.gains.lifted`): each completion by its
+own largest gain, a query's outer interval and next judgment when its known
+gains and the grade scale's are all that small (:func:`_lifted`), so that an
+interval is the one of the same gains scaled up, within [0, 1] as theirs.
 """
 
 from __future__ import annotations
@@ -14,12 +20,15 @@ from __future__ import annotations
 import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, Status, discount
+from core.engine.gains import LIFT_BELOW, SUMS_BELOW, lift_exponents, lifted_parts
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
 from core.engine.sums import whole_chunks
@@ -27,7 +36,7 @@ from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
 __all__ = ["Bounds", "NextJudgment", "OneJudgment", "OpenQuery", "best_next_judgment",
-           "ndcg_bounds", "unresolved_bounds"]
+           "ndcg_bounds", "outer_interval", "unresolved_bounds"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -36,7 +45,9 @@ MAX_COMBINATIONS = 4096
 
 @dataclass(frozen=True)
 class Bounds:
-    """The interval of NDCG@k an unresolved query could still reach."""
+    """The interval of NDCG@k an unresolved query could still reach
+    (``low`` and ``high`` None: no completion has an NDCG;
+    ``may_be_undefined``: some has none, its ideal DCG 0 or below)."""
 
     k: int | None
     low: float | None
@@ -64,7 +75,7 @@ class OpenQuery:
     interval its unknown grades leave (:meth:`outer`, :meth:`ndcg` of a grid
     of completions); :mod:`core.analysis.queue` works on it too."""
 
-    def __init__(self, ev: Evaluation, q: int, j: int) -> None:
+    def __init__(self, ev: Evaluation, q: int, j: int, lift: int = 0) -> None:
         # Only query q's slices are worked on (what the whole document needs,
         # the rubric, the evaluation works out once; the query's ideal list is
         # sorted from its own rows, not every query's: an editor asks after
@@ -82,7 +93,7 @@ class OpenQuery:
         # indexing, in the query's own size.
         self.ranked_col = _columns(self.ranked, self.unknown)
         self.inventory_col = _columns(self.inventory, self.unknown)
-        self.values = _values(ev)
+        self.values = _values(ev, lift)
         self.zero_ideal = c.zero_ideal
         #: The tie groups whose order follows the gains (positions a..b-1).
         self.groups: list[tuple[int, int]] = []
@@ -90,15 +101,33 @@ class OpenQuery:
         if ties_follow_gains(c.ties):
             self.groups = [(a - 1, b) for a, b in ev.tie_groups(q)]
 
+    @cached_property
+    def may_lift(self) -> bool:
+        """Whether a completion's gains may all be below the normal range:
+        no known one in its list is in it, and some known or on the scale is
+        below it but for 0."""
+        known = np.abs(self.gain[self.inventory])
+        with np.errstate(invalid="ignore"):  # (NaN: unknown)
+            return not (known >= LIFT_BELOW).any() and bool(
+                ((known > 0) & (known < LIFT_BELOW)).any()
+                or ((self.values != 0) & (np.abs(self.values) < LIFT_BELOW)).any())
+
     def ndcg(self, fill: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-        """NDCG for each row of ``fill`` (one gain per unknown candidate)."""
+        """NDCG for each row of ``fill`` (one gain per unknown candidate), and
+        where there is none (ideal DCG 0 under the ``undefined`` rule, or
+        below 0)."""
         rows = fill.shape[0]
         ranked = _placed(np.tile(self.gain[self.ranked], (rows, 1)), self.ranked_col, fill)
+        inv = _placed(np.tile(self.gain[self.inventory], (rows, 1)), self.inventory_col, fill)
+        # Each completion as the engine works it out: its gains lifted when
+        # all are below the normal range (core.engine.gains.lifted).
+        if self.may_lift:
+            lift = lift_exponents(np.max(np.abs(inv), axis=1, initial=0.0))[:, None]
+            ranked, inv = np.ldexp(ranked, lift), np.ldexp(inv, lift)
         for a, b in self.groups:
             part = np.sort(ranked[:, a:b], axis=1)
             ranked[:, a:b] = part[:, ::-1] if self.descending else part
         dcg = ranked @ self.eff
-        inv = _placed(np.tile(self.gain[self.inventory], (rows, 1)), self.inventory_col, fill)
         inv = -np.sort(-inv, axis=1)
         if self.k is not None:
             inv = inv[:, : self.k]
@@ -109,7 +138,9 @@ class OpenQuery:
         if self.zero_ideal is ZeroIdealRule.ZERO:
             out[undefined] = 0.0
             undefined[:] = False
-        return out, undefined
+        # An ideal DCG below 0 gives no NDCG either (the engine's status
+        # negative: the ratio could pass 1), under either rule.
+        return out, undefined | (idcg < 0)
 
     def grid(self) -> FloatArray | None:
         u = self.unknown.size
@@ -173,6 +204,23 @@ class OneJudgment:
             query.gain[query.inventory][None, :].copy(), query.inventory_col, fills[v])[0]),
             query.k) for v in fills}
 
+    def widths(self, cols: IntArray) -> FloatArray:
+        """The width of :meth:`outer` for each of ``cols`` (places among
+        the unknown) fixed to each of the scale's gains (rows, ascending), at
+        once: with one unknown gain fixed to ``v`` the ideal DCGs do not
+        depend on which one, and the DCGs move by ``v`` times its discount."""
+        values = self.query.values
+        weight = self.weight[cols]
+        out = np.empty((values.size, cols.size))
+        for r, v in enumerate(values.tolist()):
+            low, high = outer_interval(
+                float(values[0]), self.dcg[self.low] + (v - self.low) * weight,
+                self.dcg[self.high] + (v - self.high) * weight,
+                self.ideal[self.low].replace(self.low, v),
+                self.ideal[self.high].replace(self.high, v))
+            out[r] = high - low
+        return out
+
     def outer(self, n: int, v: float) -> tuple[float, float]:
         w = float(self.weight[n])
         dcg_min = self.dcg[self.low] + (v - self.low) * w
@@ -211,12 +259,38 @@ class _SortedGains:
                      + self.at[m] - self.at[r + 1])
 
 
+def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
+                   idcg_max: Any) -> tuple[FloatArray, FloatArray]:
+    """The outer NDCG interval (low, high) from the extreme DCGs and ideal
+    DCGs (numbers or arrays, elementwise), the unknown gains filled with the
+    scale's lowest gain ``low_value`` and its highest: DCG at least over ideal
+    DCG at most, and DCG at most over ideal DCG at least (at most 1). With a
+    negative gain on the scale, or an ideal DCG that may be 0, only [low or
+    0 at most, 1] holds. The one rule of every outer interval: a query's, a
+    query's with one grade fixed (:class:`OneJudgment`), all queries' at
+    once (:class:`_OuterBounds`) and the judging queue's.
+
+    So it is too when one of the four sums is of gains below the normal
+    range of floats alone (known gains that small, on a grade scale that is
+    not: :func:`_lifted` lifts a query whose scale is that small too), whose
+    products with the discounts kept a few digits: its ratio could leave
+    out an NDCG a completion has."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (loose, or past 1)
+        low = np.divide(dcg_min, idcg_max)
+        high = np.minimum(1.0, np.divide(dcg_max, idcg_min))
+    loose = (low_value < 0) | (np.asarray(idcg_min) <= 0)
+    for total in (dcg_min, dcg_max, idcg_min, idcg_max):
+        size = np.abs(total)
+        loose = loose | ((size > 0) & (size < SUMS_BELOW))
+    low = np.where(loose, np.where(np.asarray(idcg_max) > 0, np.minimum(0.0, low), 0.0), low)
+    return low, np.where(loose, 1.0, high)
+
+
 def _interval(values: FloatArray, dcg_min: float, dcg_max: float, idcg_min: float,
               idcg_max: float) -> tuple[float, float]:
-    """The outer NDCG interval from the extreme DCGs and ideal DCGs."""
-    if values[0] < 0 or idcg_min <= 0:
-        return (min(0.0, dcg_min / idcg_max) if idcg_max > 0 else 0.0), 1.0
-    return dcg_min / idcg_max, min(1.0, dcg_max / idcg_min)
+    """:func:`outer_interval` of one query, as numbers."""
+    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max)
+    return float(low), float(high)
 
 
 def _columns(rows: npt.NDArray[np.int64], unknown: npt.NDArray[np.int64],
@@ -237,14 +311,29 @@ def _placed(gains: FloatArray, cols: npt.NDArray[np.int64], fill: FloatArray) ->
     return gains
 
 
-def _values(ev: Evaluation) -> FloatArray:
-    """The gains the declared grade scale allows, ascending."""
+def _values(ev: Evaluation, lift: int = 0) -> FloatArray:
+    """The gains the declared grade scale allows, ascending (times 2^``lift``:
+    those of an evaluation lifted by it, :func:`_lifted`)."""
     # Sorted, then equal neighbours dropped: np.unique would load numpy.ma
     # (~10 ms of the command's serial time) for these few values.
     values = np.sort(ev.conventions.gain.apply(np.array(ev.rubric.values)))
     keep = np.ones(values.shape, dtype=bool)
     np.not_equal(values[1:], values[:-1], out=keep[1:])
-    return values[keep]
+    return np.ldexp(values[keep], lift) if lift else values[keep]
+
+
+def _lifted(ev: Evaluation, queries: IntArray, values: FloatArray | None = None,
+            ) -> list[tuple[IntArray, IntArray, Evaluation, int]]:
+    """The queries of ``queries`` whose known gains and grade scale are all
+    below the normal range of floats, as the engine finds them
+    (:func:`core.engine.gains.lifted_parts`, the scale's gains counted): each
+    lift's queries, rows, lifted evaluation and lift. Their intervals are
+    that evaluation's, with the scale's gains lifted too (NDCG ignores a
+    common factor; the products with the discounts keep their digits).
+    ``values``: the scale's gains, when known."""
+    values = _values(ev) if values is None else values
+    least = float(max(abs(values[0]), abs(values[-1]))) if values.size else 0.0
+    return list(lifted_parts(ev, queries, least))
 
 
 def _is_exact(values: FloatArray, u: int) -> bool:
@@ -278,7 +367,12 @@ def ndcg_bounds(ev: Evaluation, q: int, j: int = 0) -> Bounds:
         value = None if np.isnan(v) else float(v)
         return Bounds(k, value, value, True, 0, value is None)
     if not _is_exact(query.values, u):
-        (low, high), = _OuterBounds(ev, query.values, q).at((k,))
+        lifted = _lifted(ev, np.array([q]), query.values)
+        if lifted:  # (its evaluation lifted, where it is query 0)
+            _, _, part, lift = lifted[0]
+            (low, high), = _OuterBounds(part, _values(part, lift), 0).at((k,))
+        else:
+            (low, high), = _OuterBounds(ev, query.values, q).at((k,))
         return Bounds(k, float(low[0]), float(high[0]), False, u)
     return _exact_bounds(query)
 
@@ -310,6 +404,11 @@ def unresolved_bounds(ev: Evaluation) -> list[dict[int, Bounds]]:
     few = ev.n_open[unresolved] <= _most_exact(values)
     exact, outer = unresolved[few].tolist(), unresolved[~few]
     every = _OuterBounds(ev, values).at(ev.cutoffs) if outer.size else None
+    for queries, _rows, part, lift in _lifted(ev, outer, values):
+        assert every is not None
+        for (low, high), lifted in zip(every, _OuterBounds(part, _values(part, lift)).at(
+                ev.cutoffs), strict=True):
+            low[queries], high[queries] = lifted
     n_open = ev.n_open[outer].tolist()  # (one conversion, not one per query and cutoff)
     out: list[dict[int, Bounds]] = []
     for j, k in enumerate(ev.cutoffs):
@@ -437,15 +536,9 @@ class _OuterBounds:
                 dcg_min += self._tie_shift(query, gain, eff, plo, phi, nq, self.low_value, True)
                 dcg_max += self._tie_shift(query, gain, eff, plo, phi, nq, self.high_value,
                                            False)
-            idcg_max = ideal.idcg(self.high_value, k)
-            idcg_min = ideal.idcg(self.low_value, k)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                low = dcg_min / idcg_max
-                high = np.minimum(1.0, dcg_max / idcg_min)
-            loose = (self.low_value < 0) | (idcg_min <= 0)
-            low = np.where(loose, np.where(idcg_max > 0, np.minimum(0.0, low), 0.0), low)
-            high = np.where(loose, 1.0, high)
-            out.append((low, high))
+            out.append(outer_interval(self.low_value, dcg_min, dcg_max,
+                                      ideal.idcg(self.low_value, k),
+                                      ideal.idcg(self.high_value, k)))
         return out
 
     def _tie_shift(self, query: IntArray, gain: FloatArray, eff: FloatArray, plo: int,
@@ -544,7 +637,17 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
     at, could not be judged) takes part in the interval but is not asked for
     again, as in :func:`core.analysis.queue.judging_queue`.
     """
-    query = OpenQuery(ev, q, j)
+    lifted = _lifted(ev, np.array([q]))
+    if not lifted:
+        return _best_next_judgment(ev, q, j)
+    _, rows, part, lift = lifted[0]
+    best = _best_next_judgment(part, 0, j, lift)  # (its rows and gains given back)
+    return None if best is None else replace(best, index=int(rows[best.index]), widths={
+        math.ldexp(v, -lift): width for v, width in best.widths.items()})
+
+
+def _best_next_judgment(ev: Evaluation, q: int, j: int, lift: int = 0) -> NextJudgment | None:
+    query = OpenQuery(ev, q, j, lift)
     asked = np.flatnonzero(ev.doc.state[query.unknown] == GradeState.UNKNOWN)[:200]
     if asked.size == 0:
         return None
@@ -553,17 +656,19 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
         values, undefined = query.ndcg(grid)
     best: NextJudgment | None = None
     fast = OneJudgment(query) if grid is None and not query.groups else None
+    at_once = fast.widths(asked).tolist() if fast is not None else None
     rank = ev.rank
-    for n in asked.tolist():
+    for a, n in enumerate(asked.tolist()):
         i = int(query.unknown[n])
         widths: dict[float, float] = {}
-        for v in query.values:
+        for r, v in enumerate(query.values):
             if grid is not None:
                 sel = (grid[:, n] == v) & ~undefined
                 widths[float(v)] = float(np.ptp(values[sel])) if sel.any() else 0.0
+            elif at_once is not None:
+                widths[float(v)] = at_once[r][a]
             else:
-                low, high = (fast.outer(n, float(v)) if fast is not None
-                             else query.outer({n: float(v)}))
+                low, high = query.outer({n: float(v)})
                 widths[float(v)] = high - low
         worst = max(widths.values())
         key = (worst, rank[i] if rank[i] else np.iinfo(np.int64).max)

@@ -263,24 +263,8 @@ def _grid_worst(values: FloatArray, undefined: npt.NDArray[np.bool_], grades: in
 
 def _fast_worst(fast: OneJudgment, cols: IntArray) -> FloatArray:
     """``max over grades of the width of fast.outer(n, grade)`` for each of
-    ``cols``, at once: with one unknown gain fixed to ``v`` the ideal DCGs do
-    not depend on which one, and the DCGs move by ``v`` times its discount."""
-    values = fast.query.values
-    weight = fast.weight[cols]
-    worst = np.zeros(cols.size)
-    for v in values.tolist():
-        dcg_min = fast.dcg[fast.low] + (v - fast.low) * weight
-        dcg_max = fast.dcg[fast.high] + (v - fast.high) * weight
-        idcg_max = fast.ideal[fast.high].replace(fast.high, v)
-        idcg_min = fast.ideal[fast.low].replace(fast.low, v)
-        # bounds._interval, over every candidate at once
-        if values[0] < 0 or idcg_min <= 0:
-            low = np.minimum(0.0, dcg_min / idcg_max) if idcg_max > 0 else np.zeros(cols.size)
-            high = np.ones(cols.size)
-        else:
-            low = dcg_min / idcg_max
-            high = np.minimum(1.0, dcg_max / idcg_min)
-        worst = np.maximum(worst, high - low)
+    ``cols``, at once (:meth:`OneJudgment.widths`), 0 at least."""
+    worst: FloatArray = np.maximum(0.0, fast.widths(cols).max(axis=0, initial=0.0))
     return worst
 
 

@@ -32,7 +32,8 @@ from core.model.document import Document
 from core.model.gain_rules import GainRule
 from core.model.presets import refuses_negative
 
-__all__ = ["LIFT_BELOW", "check_totals", "gains", "lift_exponents", "lifted", "lifted_parts"]
+__all__ = ["LIFT_BELOW", "SUMS_BELOW", "check_totals", "gains", "lift_exponents", "lifted",
+           "lifted_parts"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -42,9 +43,10 @@ _LARGEST = "the largest number a computer's float holds (about 1.8e308)"
 
 
 class Totals(Protocol):
-    """What :func:`check_totals` reads of an evaluation (its sums per query
-    and cutoff), named here so that the engine's gains need not import the
-    evaluation that uses them."""
+    """What :func:`check_totals` and :func:`lifted_parts` read of an
+    evaluation (its sums per query and cutoff, its gains and inventory),
+    named here so that the engine's gains need not import the evaluation
+    that uses them."""
 
     @property
     def doc(self) -> Document: ...
@@ -58,6 +60,10 @@ class Totals(Protocol):
     def ndcg(self) -> FloatArray: ...
     @property
     def status_code(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def gain(self) -> FloatArray: ...
+    @property
+    def inventory_mask(self) -> BoolArray: ...
 
 
 def _where(doc: Document, i: int) -> str:
@@ -119,7 +125,10 @@ def gains(doc: Document, c: Conventions, numeric: BoolArray, lift: int = 0) -> F
             f"{_LARGEST} under {c.gain.label} ({c.gain.formula})",
             hint="correct the grade, or choose linear gain or a gain table",
         )
-    return np.ldexp(gain, lift) if lift else gain
+    if not lift:
+        return gain
+    with np.errstate(over="ignore"):  # (a row outside the lists lifted: no sum takes it)
+        return np.ldexp(gain, lift)
 
 
 #: The bits of the NaN :func:`_new_gains` writes where a grade is not a number.
@@ -189,8 +198,9 @@ def check_totals(ev: Totals) -> None:
 #: sums are normal floats above it; a gain below the normal range in a list
 #: whose largest is above it moves the NDCG by less than 2^-160 of it).
 LIFT_BELOW = 2.0 ** -900
-#: Sums of such a list are below this in size (lists up to 2^50 long).
-_SUMS_BELOW = 2.0 ** -850
+#: Sums of such a list are below this in size (lists up to 2^50 long); a sum
+#: of gains and discounts below it, but for 0, is one of such gains alone.
+SUMS_BELOW = 2.0 ** -850
 
 
 def lift_exponents(largest: FloatArray) -> IntArray:
@@ -207,20 +217,7 @@ def lift_exponents(largest: FloatArray) -> IntArray:
     return out
 
 
-class Lifts(Protocol):
-    """What :func:`lifted_parts` reads of an evaluation."""
-
-    @property
-    def doc(self) -> Document: ...
-    @property
-    def conventions(self) -> Conventions: ...
-    @property
-    def gain(self) -> FloatArray: ...
-    @property
-    def inventory_mask(self) -> BoolArray: ...
-
-
-def lifted_parts(ev: Lifts, queries: IntArray, least: float = 0.0,
+def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
                  ) -> Iterator[tuple[IntArray, IntArray, Any, int]]:
     """The queries of ``queries`` (ascending) whose gains are too small for
     the arithmetic, with those of one lift at a time: the queries, their
@@ -232,10 +229,18 @@ def lifted_parts(ev: Lifts, queries: IntArray, least: float = 0.0,
     evaluation: Any = type(ev)  # (the engine's Evaluation: this module is below it)
     if not queries.size or least >= LIFT_BELOW:
         return
-    rows = np.flatnonzero(np.isin(doc.query, queries))
-    largest = np.full(doc.n_queries, least)
+    rows = (doc.members(int(queries[0])) if queries.size == 1  # (an editor's one query)
+            else np.flatnonzero(np.isin(doc.query, queries)))
     counted = rows[ev.inventory_mask[rows]]
-    np.fmax.at(largest, doc.query[counted], np.abs(ev.gain[counted]))
+    size, query = np.abs(ev.gain[counted]), doc.query[counted]
+    # The largest gain of each list: 1 where one is in the normal range (a
+    # count, no per-row maximum), the tiny ones' largest where none is.
+    with np.errstate(invalid="ignore"):  # (NaN: unknown, not counted)
+        tiny = (size > 0) & (size < LIFT_BELOW)
+        normal = np.bincount(query[size >= LIFT_BELOW], minlength=doc.n_queries) > 0
+    largest = np.full(doc.n_queries, least)
+    np.fmax.at(largest, query[tiny], size[tiny])
+    largest[normal] = 1.0
     exponents = lift_exponents(largest)
     for lift in np.unique(exponents[queries]).tolist():
         if lift:
@@ -244,15 +249,15 @@ def lifted_parts(ev: Lifts, queries: IntArray, least: float = 0.0,
             yield group, members, evaluation(doc.subset(members), ev.conventions, lift=lift), lift
 
 
-def lifted(ev: Lifts, results: QueryResults) -> QueryResults:
+def lifted(ev: Totals, results: QueryResults) -> QueryResults:
     """``results`` (:class:`~core.engine.results.QueryResults`, changed in
     place) with the numbers of the lists whose gains are too small for the
     arithmetic worked out lifted: their NDCG and status as lifted, their DCG
     and ideal DCG lifted back (rounded once). Found by their ideal DCG (below
-    :data:`_SUMS_BELOW` at every cutoff, not 0 at one), then their gains."""
+    :data:`SUMS_BELOW` at every cutoff, not 0 at one), then their gains."""
     size = np.abs(results.idcg)
     with np.errstate(invalid="ignore"):
-        maybe = np.flatnonzero((size < _SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
+        maybe = np.flatnonzero((size < SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
     for group, _members, part, lift in lifted_parts(ev, maybe):
         got = part.results
         for name in ("ndcg", "status_code"):
