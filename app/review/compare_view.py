@@ -48,7 +48,14 @@ from app.opening import memory_said
 from app.panels.fit import fit_columns, header_widths, show_yielding
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
-from app.review.common import DeferredView, Index, RowsModel, SignedDelegate, read_only_table
+from app.review.common import (
+    Index,
+    MadeView,
+    RowsModel,
+    SignedDelegate,
+    deferred_dock,
+    read_only_table,
+)
 from app.review.compare_stats import ComparisonStats
 from app.shown import id_tip
 from app.workers import Task, run_task, show_error
@@ -430,21 +437,17 @@ class CompareController(QObject):
         self.window = window
         self.path: Path | None = None
         self.task: Task | None = None
-        self.dock = window.add_dock("compareViewDock", window.tr("Comparison"), QWidget(),
-                                    Qt.DockWidgetArea.RightDockWidgetArea,
-                                    tab_with="summaryPanelDock", hidden=True)
+        #: The dock's view, made when first shown (a comparison shows it).
+        self.dock, self.deferred = deferred_dock(
+            window, "compareViewDock", window.tr("Comparison"),
+            Qt.DockWidgetArea.RightDockWidgetArea, "summaryPanelDock",
+            lambda: CompareView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(
             "compare_runs", "&Compare with another run…", "review", None,
             "Compare this document's ranking with a second worksheet or TREC run"), self.ask)
         self._shown_ev: Any = None
-        #: The dock's view, made when first shown (a comparison shows it).
-        self.deferred = DeferredView(
-            self.dock, lambda: CompareView(window.decimals, window), self._wire)
 
-    @property
-    def view(self) -> CompareView:
-        """The dock's view (made now when it is not yet)."""
-        return self.deferred()
+    view = MadeView[CompareView]()
 
     def _wire(self, view: CompareView) -> None:
         window = self.window
