@@ -19,21 +19,24 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QHelpEvent
+from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QLineEdit,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolTip,
     QWidget,
 )
 
-from app.models.roles import CHOICES_ROLE, DIGITS_ROLE, LABEL_ROLE, TIE_ROLE
+from app.models.roles import CHOICES_ROLE, DIGITS_ROLE, LABEL_ROLE, TIE_ROLE, WHOLE_ROLE
+from app.shown import CELL_SHOWN, id_pieces
 from core.model.numbers import fixed_text, shown_text
 
-__all__ = ["GradeDelegate", "GradeWordsDelegate", "NumberDelegate", "RankDelegate",
+__all__ = ["GradeDelegate", "GradeWordsDelegate", "IdDelegate", "NumberDelegate", "RankDelegate",
            "ScoreDelegate", "format_number", "grade_text", "grade_words", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
@@ -105,6 +108,55 @@ class NumberDelegate(QStyledItemDelegate):
                 QToolTip.showText(event.globalPos(), text, view.viewport(), option.rect)
                 return True
         return super().helpEvent(event, view, option, index)
+
+
+class IdDelegate(NumberDelegate):
+    """An id's cell (a source's, a query's): the marks that stand for its
+    line breaks (:func:`app.shown.id_pieces`) drawn half-way between the
+    text's colour and the cell's, as an editor draws its white-space marks,
+    so that an id holding a line break and one holding the mark ``⏎``
+    itself look apart without hovering. The id's text is unchanged; an id
+    with no line break is painted as any cell (one more model call)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        whole = index.data(WHOLE_ROLE)
+        if not isinstance(whole, str) or ("\n" not in whole and "\r" not in whole):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        opt.text = ""  # the background, the selection and the focus, no text
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        rect = rect.adjusted(margin, 0, -margin, 0)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole
+        text = opt.palette.color(role.HighlightedText if selected else role.Text)
+        mark = _between(text, opt.palette.color(role.Highlight if selected else role.Base))
+        metrics, x, end = opt.fontMetrics, rect.left(), rect.left() + rect.width()
+        painter.save()
+        painter.setFont(opt.font)
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        for piece, is_mark in id_pieces(whole, CELL_SHOWN):
+            room = end - x
+            if room <= 0:
+                break
+            width = metrics.horizontalAdvance(piece)
+            if width > room:  # the rest cut at the cell's end
+                piece = metrics.elidedText(piece, Qt.TextElideMode.ElideRight, room)
+            painter.setPen(mark if is_mark else text)
+            painter.drawText(x, rect.top(), room, rect.height(), align, piece)
+            x += width
+        painter.restore()
+
+
+def _between(a: QColor, b: QColor) -> QColor:
+    """The colour half-way between ``a`` and ``b``."""
+    return QColor((a.red() + b.red()) // 2, (a.green() + b.green()) // 2,
+                  (a.blue() + b.blue()) // 2)
 
 
 class GradeWordsDelegate(NumberDelegate):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["BOX_SHOWN", "BREAK_MARKS", "CELL_SHOWN", "TEXT_SHOWN", "WORD_SHOWN", "bounded",
-           "boxed", "holds", "id_note", "id_tip", "shown_id", "typed"]
+           "boxed", "holds", "id_note", "id_pieces", "id_tip", "shown_id", "typed"]
 
 #: The most characters of one word (a run without a space: an id, a URL) a
 #: label or tooltip shows: about 300 px at 9 pt, what a side column holds.
@@ -60,10 +60,30 @@ def shown_id(text: str, most: int = WORD_SHOWN) -> str:
     >>> shown_id("a\\nb"), shown_id("x\\r\\ny")
     ('a⏎b', 'x⇤⏎y')
     """
+    text = _ends(text, most)
+    return text.translate(_MARKED) if "\n" in text or "\r" in text else text
+
+
+def _ends(text: str, most: int) -> str:
     if len(text) > most:
         head = (most - 1) - (most - 1) // 2
         text = text[:head] + _ELLIPSIS + text[len(text) - (most - 1) // 2:]
-    return text.translate(_MARKED) if "\n" in text or "\r" in text else text
+    return text
+
+
+def id_pieces(text: str, most: int = WORD_SHOWN) -> list[tuple[str, bool]]:
+    """:func:`shown_id`'s text in pieces, each with whether it is a mark
+    standing for a line break: a cell draws the marks unlike the id's own
+    characters (as editors draw white space), so that an id holding a line
+    break and one holding the mark itself look apart at a glance.
+
+    >>> id_pieces("a\\nb\\u23ce")
+    [('a', False), ('⏎', True), ('b⏎', False)]
+    >>> "".join(p for p, _ in id_pieces("x\\r\\ny")) == shown_id("x\\r\\ny")
+    True
+    """
+    parts = re.split(r"([\r\n])", _ends(text, most))
+    return [(BREAK_MARKS[p], True) if p in BREAK_MARKS else (p, False) for p in parts if p]
 
 
 def typed(text: str) -> tuple[str, ...]:

@@ -272,3 +272,50 @@ def test_find_with_no_match_says_so(qtbot: Any, window: MainWindow):
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert window.find_bar.status.text() == "no match"
     assert window.current_query == q
+
+
+def test_ids_with_tabs_breaks_and_quotes_copy_as_libreoffice_does_and_paste_back(
+        qtbot: Any, shown: list[str]):
+    # LibreOffice's copy (sc/source/ui/docshell/impex.cxx, Doc2Text) quotes a
+    # text cell, its quotes doubled, only when it holds a tab or a line
+    # break; its paste (ScanNextFieldFromString) takes a cell that begins
+    # with a quote as quoted. So: `say "hi"` is copied as it is, a cell that
+    # begins with a quote is quoted (else a paste would lose its quotes).
+    from core.io.clipboard import parse_range
+    from core.model.document import Document
+
+    ids = ["a\tb", "c\nd", 'say "hi"', '"quoted"', "e\u23ceg"]
+    doc = Document.from_columns(query=["q"] * 5, source_id=ids, score=[5, 4, 3, 2, 1],
+                                grade=[1, 2, 0, 3, 1])
+    Settings().reviewer = "ana"
+    window = MainWindow(doc)
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
+    window.clipboard_actions = install_clipboard_actions(window)
+    window.resize(1200, 700)
+    window.show()
+    with qtbot.waitActive(window):
+        window.activateWindow()
+    grid = _go(window, 0, GridColumn.SOURCE)
+    for _ in range(4):
+        qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    for _ in range(GridColumn.GRADE - GridColumn.SOURCE):
+        qtbot.keyClick(grid, Qt.Key.Key_Right, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
+    text = QGuiApplication.clipboard().text()
+    lines = ['"a\tb"\t\t5\t1\t', '"c\nd"\t\t4\t2\t', 'say "hi"\t\t3\t0\t',
+             '"""quoted"""\t\t2\t3\t', 'e\u23ceg\t\t1\t1\t']
+    starts = [0, *(i + 1 for i, ch in enumerate(text) if ch == "\n" and text[i - 1] != "c")]
+    assert [text[i:i + len(line)] for i, line in zip(starts, lines, strict=False)] == lines
+    assert [row[:4] for row in parse_range(text)] == [  # every id whole
+        [i, "", str(5 - n), str(g)] for n, (i, g) in enumerate(zip(ids, [1, 2, 0, 3, 1],
+                                                                 strict=True))]
+    # The grades copied from rows 1-2 and pasted at row 3: one step.
+    grid = _go(window, 1, GridColumn.GRADE)
+    qtbot.keyClick(grid, Qt.Key.Key_Up)  # (the selection starts here again)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
+    assert QGuiApplication.clipboard().text() == "1\n2\n"
+    grid = _go(window, 2, GridColumn.GRADE)
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert shown == []
+    assert _grades(window) == ["1", "2", "1", "2", "1"]

@@ -53,7 +53,7 @@ def test_conventions_edited_in_the_sheet_are_announced_at_launch(qtbot: Any, boo
     text = banner.text.text()
     assert text.startswith("<b>Conventions edited in the spreadsheet are now the document's")
     assert "<br>gain rule = linear → exponential (edited in Conventions!B4)" in text
-    assert "<br>cutoff 1 (k) = 1 → 3 (edited in Conventions!B8)" in text
+    assert "<br>cutoffs = 1, 2, all → 3, 2, all (edited in Conventions!B8)" in text
     assert w.conventions.gain.rule is GainRule.EXPONENTIAL
     assert w.conventions.cutoffs[0] == 3
     outside = [e for e in w.document.audit if e.origin == "outside the app"]

@@ -483,7 +483,9 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     (B - A)" header and scrolled sideways to its outcome column: every
     sortable header reserved room for a sort arrow (ResizeToContents). Its
     headers are whole (the delta's "B − A"), each column shown in view, at
-    1280x800 and 1920x1080; the outcome gives way only where it would not fit."""
+    1280x800 and 1920x1080, the outcome too (it was hidden at both: the
+    NDCG columns' words and the query ids are elided first, its "not
+    comparable" is "—", the NDCG headers "A" and "B")."""
     from app.panels.fit import elided_headers
     from app.review.compare_view import CompareColumn
     from tests.test_app_review import _compare, _run_lines
@@ -504,11 +506,14 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     last = shown[-1]
     right = table.columnViewportPosition(last) + table.columnWidth(last)
     assert right <= table.viewport().width(), (right, table.viewport().width())
-    # the outcome gives way first (the row's colour and the delta's sign say
-    # it), only where the room lacks; the query ids are elided, whole on hover
-    assert shown[:4] == list(CompareColumn)[:4]
-    if CompareColumn.OUTCOME not in shown:
-        assert right + view._fitted[CompareColumn.OUTCOME] > table.viewport().width()
+    # every column shown, the outcome whole: the NDCG columns' words and
+    # the query ids are elided, whole on hover
+    assert shown == list(CompareColumn)
+    model = table.model()
+    said = [model.index(r, CompareColumn.OUTCOME).data() for r in range(model.rowCount())]
+    assert said == ["win", *["tie"] * 5, "—", "—"]
+    assert all(table.fontMetrics().horizontalAdvance(text) < table.columnWidth(
+        CompareColumn.OUTCOME) for text in said)
     assert table.model().headerData(CompareColumn.DELTA, Qt.Orientation.Horizontal) == "B − A"
     query = table.model().index(0, CompareColumn.QUERY)
     assert query.data(Qt.ItemDataRole.ToolTipRole) == query.data()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QInputDialog,
     QMessageBox,
+    QScrollArea,
     QStyleOptionViewItem,
     QTableView,
 )
@@ -571,3 +572,42 @@ def test_the_window_at_1920x1080_is_shown_with_the_column_as_it_stays(qtbot):
     assert shown == sizes()
     summary, conventions = (w.docks[n] for n in names[:2])
     assert conventions.y() > summary.y() + summary.height() - 1  # stacked, at 1080 px
+
+
+def test_an_unresolved_first_query_keeps_the_column_as_shown(qtbot, tmp_path):
+    """The right column was split again when an unresolved first query's
+    bounds and next judgment came, after the first paint: at 1920x1080 the
+    summary went from 590 to 528 px tall (a visible jump). Their room is
+    reserved meanwhile: the split made as the window is shown stays."""
+    from core.engine.evaluation import evaluate
+    from core.io.workbook import export_workbook
+    from core.model.document import Document
+    from core.model.examples import CASES, EXAMPLE_CONVENTIONS
+
+    rows = sorted(CASES, key=lambda c: c[0] != "case-F-unknown")
+    doc = Document.from_columns(
+        query=[c[0] for c in rows], source_id=[c[1] for c in rows],
+        score=[c[2] for c in rows], grade=[c[3] for c in rows], version=["v1"] * len(rows),
+        conventions=EXAMPLE_CONVENTIONS)
+    path = tmp_path / "first_unresolved.xlsx"
+    export_workbook(evaluate(doc), path)
+    w = build_window(path)
+    qtbot.addWidget(w)
+    w.workplace.reset(SCREENS["1920x1080"])
+    names = ("summaryPanelDock", "conventionsPanelDock")
+
+    def sizes() -> list[tuple[int, int]]:
+        return [(w.docks[n].width(), w.docks[n].height()) for n in names]
+
+    w.show()
+    shown = sizes()
+    bounds = w.summary_panel.bounds_label
+    assert w.current_query_id == "case-F-unknown"
+    assert bounds.text() == "Computing bounds…"
+    qtbot.waitUntil(lambda: bounds.text().startswith("1 unknown grade(s) of 3: "),
+                    timeout=10_000)
+    _settle(qtbot, w)
+    assert sizes() == shown
+    # The texts come whole into the room kept for them (no scroll).
+    scroll = w.summary_panel.findChild(QScrollArea, "summaryScroll")
+    assert scroll.verticalScrollBar().maximum() == 0

@@ -46,11 +46,15 @@ def test_parse_range(text: str, expected: list[list[str]]):
 
 
 def test_format_range_quotes_only_what_needs_it():
-    rows = [["q1", "d 1", "0.30000000000000004"], ["tab\there", 'a "b"', "line\nbreak"]]
+    # As LibreOffice copies: a tab or a line break quotes a cell, a quote
+    # inside other text does not; one that begins it (after blanks) does.
+    rows = [["q1", "d 1", "0.30000000000000004"], ["tab\there", 'a "b"', "line\nbreak"],
+            ['"q"', ' "r', "\r"]]
     assert format_range(rows) == (
-        'q1\td 1\t0.30000000000000004\n"tab\there"\t"a ""b"""\t"line\nbreak"\n'
+        'q1\td 1\t0.30000000000000004\n"tab\there"\ta "b"\t"line\nbreak"\n'
+        '"""q"""\t" ""r"\t"\r"\n'
     )
-    assert format_range(rows, line_end="\r\n").count("\r\n") == 2
+    assert format_range(rows, line_end="\r\n").count("\r\n") == 3
 
 
 cells = st.text(alphabet=st.sampled_from(list('ab "\t\n\r1.,é')), max_size=6)

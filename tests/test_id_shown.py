@@ -132,3 +132,30 @@ def test_the_review_tables_mark_their_query_and_source_columns(qtbot: Any):
     assert model.index(0, QueueColumn.SOURCE).data(TOOLTIP) == id_note("a⏎b")
     assert model.index(1, QueueColumn.QUERY).data(TOOLTIP) is None
     assert model.index(0, QueueColumn.POSITION).data(DISPLAY) == 1
+
+
+def test_a_break_s_mark_and_the_mark_itself_look_apart_in_the_grid(qtbot: Any):
+    # The same text, "a⏎b", in both cells (rows of one parity: the same
+    # background): the mark standing for a line break is drawn in another
+    # colour than the id's own characters (IdDelegate), so the two cells'
+    # pixels differ; a row of the real character is drawn as any text.
+    from app.settings import Settings
+    from app.window import MainWindow
+    from core.model.document import Document
+
+    doc = Document.from_columns(query=["q"] * 4, source_id=["a\nb", "zz", "a⏎b", "yy"],
+                                score=[4, 3, 2, 1], grade=[1, 1, 1, 1])
+    Settings().reviewer = "ana"
+    window = MainWindow(doc)
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
+    window.resize(1000, 600)
+    window.show()
+    qtbot.waitExposed(window)
+    grid = window.grid
+    grid.setCurrentIndex(grid.model().index(3, GridColumn.GRADE))
+    cells = [grid.viewport().grab(grid.visualRect(grid.model().index(r, GridColumn.SOURCE)))
+             .toImage() for r in (0, 2)]
+    assert [grid.model().index(r, GridColumn.SOURCE).data(DISPLAY) for r in (0, 2)] == [
+        "a⏎b", "a⏎b"]
+    assert cells[0].size() == cells[1].size()
+    assert cells[0] != cells[1]

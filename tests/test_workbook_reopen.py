@@ -77,7 +77,7 @@ def test_edited_conventions_are_taken_and_logged(seed_book: Path, tmp_path: Path
          "edited in Conventions!B4", OUTSIDE_ORIGIN),
         (OUTSIDE_WHO, dash, dash, "negative gains count as 0 = FALSE",
          "negative gains count as 0 = TRUE", "edited in Conventions!B5", OUTSIDE_ORIGIN),
-        (OUTSIDE_WHO, dash, dash, "cutoff 1 (k) = 1", "cutoff 1 (k) = 5",
+        (OUTSIDE_WHO, dash, dash, "cutoffs = 1, 2, all", "cutoffs = 5, 2, all",
          "edited in Conventions!B8", OUTSIDE_ORIGIN),
         (OUTSIDE_WHO, dash, dash, "judgment version = seed-cases-v1",
          "judgment version = round 2", "edited in Conventions!B21", OUTSIDE_ORIGIN),
@@ -87,7 +87,7 @@ def test_edited_conventions_are_taken_and_logged(seed_book: Path, tmp_path: Path
     assert found.conventions == tuple(doc.audit)
     assert not found.refused
     assert not found.grades
-    assert "cutoff 1 (k) = 1 \u2192 5 (edited in Conventions!B8)" in found.message
+    assert "cutoffs = 1, 2, all \u2192 5, 2, all (edited in Conventions!B8)" in found.message
     # The numbers the app computes are those of the edited conventions:
     # case-A at k = 5 with exponential gain, hand-derived.
     ev = evaluate(doc)
@@ -154,7 +154,13 @@ def test_a_gain_table_typed_into_the_sheet(seed_book: Path, tmp_path: Path) -> N
           {f"A{row}": 3, f"B{row}": 10, f"A{row + 2}": 1, f"B{row + 2}": 2.5})
     doc = read_workbook(edited)
     assert doc.conventions.gain == Gain.parse("1=2.5,3=10")
-    assert [e.after for e in doc.audit] == ["gain rule = table", "gain table = 1=2.5,3=10"]
+    # One entry, the rule with its table, as the window says it (its note
+    # names the rule's cell and the table's rows).
+    (entry,) = doc.audit
+    assert (entry.before, entry.after) == ("gain rule = linear", "gain rule = 1=2.5,3=10")
+    last = row + 9  # (the table's ten rows)
+    assert entry.note == (f"edited in Conventions!B4, Conventions!A{row}:A{last}, "
+                          f"Conventions!B{row}:B{last}")
     # A row with a grade and no gain is refused at its row.
     _edit(seed_book, edited, {"gain_rule": "table"}, {f"A{row}": 3, f"A{row + 1}": 1,
                                                       f"B{row + 1}": 2})
@@ -357,7 +363,7 @@ def test_a_session_journal_replays_over_a_workbook_edited_outside(seed_book: Pat
     fresh = read_workbook(edited)
     assert journal.replay(fresh).applied == 1
     assert [(e.query, e.before, e.after) for e in fresh.audit] == [
-        (CONVENTION_ENTRY, "cutoff 2 (k) = 2", "cutoff 2 (k) = 3"), ("case-A", "1", "2")]
+        (CONVENTION_ENTRY, "cutoffs = 1, 2, all", "cutoffs = 1, 3, all"), ("case-A", "1", "2")]
     assert fresh.conventions.cutoffs == (1, 3, None)
     assert fresh.grade[0] == 2.0
 

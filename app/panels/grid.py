@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control
-from app.delegates import GradeDelegate, NumberDelegate, RankDelegate, ScoreDelegate
+from app.delegates import GradeDelegate, IdDelegate, NumberDelegate, RankDelegate, ScoreDelegate
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
@@ -358,6 +358,7 @@ class GridPanel(QWidget):
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         number = NumberDelegate(decimals, view)
         view.setItemDelegate(number)
+        view.setItemDelegateForColumn(GridColumn.SOURCE, IdDelegate(decimals, view))
         view.setItemDelegateForColumn(GridColumn.RANK, RankDelegate(decimals, view))
         view.setItemDelegateForColumn(GridColumn.SCORE, ScoreDelegate(decimals, view))
         view.setItemDelegateForColumn(GridColumn.GRADE, GradeDelegate(decimals, view))

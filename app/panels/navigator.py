@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control
-from app.delegates import NumberDelegate
+from app.delegates import IdDelegate, NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
 from app.panels.fit import (
@@ -119,7 +119,8 @@ class QueryNavigator(QWidget):
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
         # A query elided in its column ("what ye…ll fall") is whole on hover,
         # as a long source id in the grid is (the delegate's tooltip).
-        self.view.setItemDelegateForColumn(QueryColumn.QUERY, NumberDelegate(decimals, self))
+        # (its line breaks' marks drawn apart from its text: IdDelegate)
+        self.view.setItemDelegateForColumn(QueryColumn.QUERY, IdDelegate(decimals, self))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.setMinimumWidth(160)
         #: The status column's fitted width (it is hidden when the side column

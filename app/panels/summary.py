@@ -66,9 +66,9 @@ class SummaryPanel(QWidget):
 
     #: The reviewer asked to go to a candidate (the suggested judgment).
     candidate_requested = Signal(int)
-    #: A query shown: whether its texts are all shown (False for an
-    #: unresolved query until its bounds and next judgment, worked out a
-    #: moment later, are: then True).
+    #: A query shown, the room its texts ask for whole (True): an unresolved
+    #: query's bounds and next judgment, worked out a moment later, have
+    #: theirs reserved meanwhile (:meth:`sizeHint`).
     shown_whole = Signal(bool)
 
     def __init__(self, decimals: Callable[[], int], parent: Any = None) -> None:
@@ -79,6 +79,8 @@ class SummaryPanel(QWidget):
         self._ev: Evaluation | None = None
         self._q = -1
         self._next: int | None = None
+        #: An unresolved query's bounds and next judgment are being worked out.
+        self._pending = False
         self.title = _title(self)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("summaryStatus")
@@ -198,6 +200,7 @@ class SummaryPanel(QWidget):
         tip = bounded(self._sentence, CELL_SHOWN) if displayed != self._sentence else ""
         if self.sentence.toolTip() != tip:
             self.sentence.setToolTip(tip)
+        self._pending = status is Status.UNRESOLVED
         if status is Status.UNRESOLVED:
             self.bounds_label.setText(self.tr("Computing bounds…"))
             self.next_label.setText("")
@@ -209,7 +212,11 @@ class SummaryPanel(QWidget):
             self.next_label.clear()
             self._next = None
         self.next_button.setVisible(status is Status.UNRESOLVED and self._next is not None)
-        self.shown_whole.emit(status is not Status.UNRESOLVED)
+        # Whole as to the room it asks for: the details still worked out
+        # have theirs reserved (sizeHint), so the column is split once, as
+        # the window is shown, and stays when they come (a jump of 62 px at
+        # 1920x1080 when the first query was unresolved).
+        self.shown_whole.emit(True)
 
     def _fit_for(self, shown: object) -> None:
         """The columns fitted when what the table shows (the query, its
@@ -227,7 +234,37 @@ class SummaryPanel(QWidget):
         at = self.width() if self.isVisible() else width
         layout = self._inner.layout()
         height = layout.heightForWidth(at - 16) if layout is not None else -1
+        if height > 0:
+            height += self._pending_height(at - 16)
         return QSize(width, height if height > 0 else super().sizeHint().height())
+
+    def _pending_height(self, width: int) -> int:
+        """The height the bounds and the next judgment will add to the texts
+        of ``width`` pixels once worked out (while they are): the bounds'
+        sentence at every cutoff and a next judgment beside its button, at
+        their longest, less the "Computing bounds…" line."""
+        ev, q = self._ev, self._q
+        if not self._pending or ev is None or not 0 <= q < ev.doc.n_queries:
+            return 0
+        inner = self._inner.layout()
+        margins = inner.contentsMargins() if inner is not None else None
+        spacing = inner.spacing() if inner is not None else 6
+        room = width - (margins.left() + margins.right() if margins else 0)
+        zero = format_number(0.0, self._decimals())
+        bounds = (f"{int(ev.n_open[q])} unknown grade(s) of {int(ev.n_inventory[q])}: " + "; ".join(
+            f"NDCG@{format_cutoff(k)} between {zero} and {zero} (outer bounds), or undefined"
+            for k in ev.cutoffs))
+        judge = (f"Judge {'x' * 12!r} next: whatever its grade, the NDCG@"
+                 f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most {zero} wide.")
+        button = self.next_button.sizeHint()
+        flags = int(Qt.TextFlag.TextWordWrap)
+
+        def tall(text: str, at: int) -> int:
+            metrics = self.bounds_label.fontMetrics()
+            return metrics.boundingRect(0, 0, max(at, 1), 100_000, flags, text).height()
+
+        row = max(tall(judge, room - button.width() - spacing), button.height())
+        return tall(bounds, room) - tall(self.bounds_label.text(), room) + row + spacing
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -379,8 +416,8 @@ class SummaryPanel(QWidget):
                 f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"
                 f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most "
                 f"{format_number(best.worst_width, d)} wide.")
+        self._pending = False
         self.next_button.setVisible(best is not None)
-        self.shown_whole.emit(True)
 
     def _go_next(self) -> None:
         if self._next is not None:

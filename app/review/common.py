@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush
@@ -17,7 +17,11 @@ from app.models.looks import brush
 from app.models.roles import WHOLE_ROLE
 from app.shown import CELL_SHOWN, bounded, id_note, shown_id
 
-__all__ = ["DeferredView", "RowsModel", "SignedDelegate", "read_only_table"]
+if TYPE_CHECKING:
+    from app.window_api import WindowApi
+
+__all__ = ["DeferredView", "MadeView", "RowsModel", "SignedDelegate", "deferred_dock",
+           "read_only_table"]
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -180,3 +184,20 @@ class DeferredView(Generic[V]):
             self._wire(view)
             self._dock.visibilityChanged.disconnect(self._shown)
         return self.made
+
+
+def deferred_dock(window: WindowApi, name: str, title: str, area: Qt.DockWidgetArea,
+                  tab_with: str, make: Callable[[], V],
+                  wire: Callable[[V], object]) -> tuple[QDockWidget, DeferredView[V]]:
+    """A review dock, hidden at a first start, tabbed with dock ``tab_with``,
+    holding an empty widget until its view is made (:class:`DeferredView`)."""
+    dock = window.add_dock(name, title, QWidget(), area, tab_with=tab_with, hidden=True)
+    return dock, DeferredView(dock, make, wire)
+
+
+class MadeView(Generic[V]):
+    """A review controller's ``view``: its dock's view (its ``deferred``,
+    :func:`deferred_dock`), made now when it is not yet."""
+
+    def __get__(self, controller: Any, kind: Any = None) -> V:
+        return cast("V", controller.deferred())

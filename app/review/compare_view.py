@@ -45,10 +45,17 @@ from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
 from app.models.roles import WHOLE_ROLE
 from app.opening import memory_said
-from app.panels.fit import fit_columns, header_widths, show_yielding
+from app.panels.fit import fit_columns, header_widths, text_margins
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
-from app.review.common import DeferredView, Index, RowsModel, SignedDelegate, read_only_table
+from app.review.common import (
+    Index,
+    MadeView,
+    RowsModel,
+    SignedDelegate,
+    deferred_dock,
+    read_only_table,
+)
 from app.review.compare_stats import ComparisonStats
 from app.shown import id_tip
 from app.workers import Task, run_task, show_error
@@ -93,6 +100,10 @@ class CompareColumn(IntEnum):
     OUTCOME = 4
 
 
+#: core's outcome of a query without both NDCG values (shown "—").
+NOT_COMPARABLE = "not comparable"
+
+
 class ComparisonModel(RowsModel):
     """One row per query at one cutoff: the shared queries in core's order
     (largest |delta| first), then the queries only in A and only in B."""
@@ -100,8 +111,10 @@ class ComparisonModel(RowsModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(CompareColumn, {
             CompareColumn.QUERY: self.tr("query"),
-            CompareColumn.NDCG_A: self.tr("NDCG A"),
-            CompareColumn.NDCG_B: self.tr("NDCG B"),
+            # (short, as the delta's: "NDCG A" left no room for the outcome
+            # at 1280x800 or 1920x1080; the header's tooltip says NDCG)
+            CompareColumn.NDCG_A: self.tr("A"),
+            CompareColumn.NDCG_B: self.tr("B"),
             # (short: "delta (B - A)" did not fit a side dock at 1280x800;
             # the header's tooltip and the statistics above say "delta")
             CompareColumn.DELTA: self.tr("B − A"),
@@ -137,9 +150,15 @@ class ComparisonModel(RowsModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.ToolTipRole and section == CompareColumn.DELTA
-                and orientation == Qt.Orientation.Horizontal):
-            return self.tr("delta: NDCG B − NDCG A (+: B better)")
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            tips = {CompareColumn.NDCG_A: self.tr("NDCG of A (this document) at the cutoff"),
+                    CompareColumn.NDCG_B: self.tr("NDCG of B (the run compared) at the cutoff"),
+                    CompareColumn.DELTA: self.tr("delta: NDCG B − NDCG A (+: B better)"),
+                    CompareColumn.OUTCOME: self.tr(
+                        "B against A: win, tie or loss; — not comparable (an NDCG "
+                        "undefined or unresolved)")}
+            if section in tips:
+                return tips[CompareColumn(section)]
         return super().headerData(section, orientation, role)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -147,6 +166,12 @@ class ComparisonModel(RowsModel):
             # the id whole, where its column elides it (its line breaks marked)
             value = super().data(index, WHOLE_ROLE)
             return id_tip(value) if isinstance(value, str) else None
+        if index.column() == CompareColumn.OUTCOME and role in (
+                Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            outcome = super().data(index, WHOLE_ROLE)
+            if outcome == NOT_COMPARABLE:  # (narrow: the NDCG cells say why)
+                return "—" if role == Qt.ItemDataRole.DisplayRole else self.tr(
+                    "not comparable: an NDCG is undefined or unresolved")
         return super().data(index, role)
 
 
@@ -321,25 +346,44 @@ class CompareView(QWidget):
         self._fit_width()
 
     def _fit_width(self) -> None:
-        """Where the table lacks the room (a side dock at 1280x800): the
-        outcome gives way first (the row's colour and the delta's sign say
-        it), then the query ids are elided, whole on hover, down to their
-        header's width; the numbers and their headers stay whole."""
+        """Where the table lacks the room (a side dock at 1280x800 and at
+        1920x1080): the NDCG columns' words (``undefined``, ``unresolved``,
+        whole on hover) are elided first, down to their numbers' width, then
+        the query ids, whole on hover, down to their header's width; the
+        outcome gives way (hidden: the row's colour and the delta's sign
+        still say it) only where even then it has no room. The numbers and
+        the headers stay whole."""
         table = self.table
         if not self._fitted:
             return
-        table.setColumnWidth(CompareColumn.QUERY, self._fitted[CompareColumn.QUERY])
-        show_yielding(table, [(CompareColumn.OUTCOME, self._fitted[CompareColumn.OUTCOME])])
-        others = sum(table.columnWidth(c) for c in CompareColumn
-                     if c != CompareColumn.QUERY and not table.isColumnHidden(c))
-        least = header_widths(table)[CompareColumn.QUERY]
-        room = table.viewport().width() - others
-        table.setColumnWidth(CompareColumn.QUERY, max(least, min(
-            self._fitted[CompareColumn.QUERY], room)))
-        over = table.horizontalHeader().length() - table.viewport().width()
-        if over > 0:  # (the grid's line)
-            table.setColumnWidth(CompareColumn.QUERY, max(
-                least, table.columnWidth(CompareColumn.QUERY) - over))
+        widths, least = dict(self._fitted), self._least()
+        over = sum(widths.values()) - table.viewport().width()
+        for shrunk in ((CompareColumn.NDCG_A, CompareColumn.NDCG_B), (CompareColumn.QUERY,)):
+            if over <= 0:
+                break
+            share = -(-over // len(shrunk))  # (each its share: both NDCG columns alike)
+            for c in shrunk:
+                widths[c] -= max(min(widths[c] - least[c], share), 0)
+            over = sum(widths.values()) - table.viewport().width()
+        outcome = CompareColumn.OUTCOME
+        table.setColumnHidden(outcome, over > 0)
+        if over > 0:  # its room back to the ids
+            widths[CompareColumn.QUERY] = min(self._fitted[CompareColumn.QUERY],
+                                              widths[CompareColumn.QUERY] + widths[outcome])
+        for col, width in widths.items():
+            if col != outcome or over <= 0:
+                table.setColumnWidth(col, width)
+
+    def _least(self) -> dict[int, int]:
+        """The narrowest each column may be: its header whole and, for the
+        NDCG columns, a number at the decimals setting."""
+        table = self.table
+        least = {CompareColumn(c): w for c, w in enumerate(header_widths(table))}
+        number = table.fontMetrics().horizontalAdvance(
+            format_number(0.0, self._decimals())) + text_margins(table)
+        for c in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
+            least[c] = min(self._fitted[c], max(least[c], number))
+        return {c: min(least[c], self._fitted[c]) for c in CompareColumn}
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
@@ -433,21 +477,17 @@ class CompareController(QObject):
         self.window = window
         self.path: Path | None = None
         self.task: Task | None = None
-        self.dock = window.add_dock("compareViewDock", window.tr("Comparison"), QWidget(),
-                                    Qt.DockWidgetArea.RightDockWidgetArea,
-                                    tab_with="summaryPanelDock", hidden=True)
+        #: The dock's view, made when first shown (a comparison shows it).
+        self.dock, self.deferred = deferred_dock(
+            window, "compareViewDock", window.tr("Comparison"),
+            Qt.DockWidgetArea.RightDockWidgetArea, "summaryPanelDock",
+            lambda: CompareView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(
             "compare_runs", "&Compare with another run…", "review", None,
             "Compare this document's ranking with a second worksheet or TREC run"), self.ask)
         self._shown_ev: Any = None
-        #: The dock's view, made when first shown (a comparison shows it).
-        self.deferred = DeferredView(
-            self.dock, lambda: CompareView(window.decimals, window), self._wire)
 
-    @property
-    def view(self) -> CompareView:
-        """The dock's view (made now when it is not yet)."""
-        return self.deferred()
+    view = MadeView[CompareView]()
 
     def _wire(self, view: CompareView) -> None:
         window = self.window

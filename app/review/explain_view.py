@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.panels.scrolled import scrolled
-from app.review.common import DeferredView, RowsModel, SignedDelegate, read_only_table
+from app.review.common import MadeView, RowsModel, SignedDelegate, deferred_dock, read_only_table
 from app.shown import bounded, shown_id
 from core.analysis.explain import Explanation, explain, peer_matches
 from core.errors import NdcgError
@@ -232,22 +232,18 @@ class ExplainView(QWidget):
 class ExplainController:
     def __init__(self, window: WindowApi) -> None:
         self.window = window
-        self.dock = window.add_dock("explainViewDock", window.tr("Explain a disagreement"),
-                                    QWidget(), Qt.DockWidgetArea.BottomDockWidgetArea,
-                                    tab_with="auditLogDock", hidden=True)
+        #: The dock's view, made when first shown (dirty: it explains once shown).
+        self.dock, self.deferred = deferred_dock(
+            window, "explainViewDock", window.tr("Explain a disagreement"),
+            Qt.DockWidgetArea.BottomDockWidgetArea, "auditLogDock",
+            lambda: ExplainView(window, window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(
             "explain_disagreement", "&Explain a disagreement…", "review", None,
             "Why a peer's conventions (trec_eval, sklearn, ranx) give other numbers, "
             "one convention at a time"), self.open)
-        #: The dock's view, made when first shown (dirty: it explains once shown).
-        self.deferred = DeferredView(
-            self.dock, lambda: ExplainView(window, window.decimals, window), self._wire)
         self.dock.visibilityChanged.connect(self._visibility_changed)
 
-    @property
-    def view(self) -> ExplainView:
-        """The dock's view (made now when it is not yet)."""
-        return self.deferred()
+    view = MadeView[ExplainView]()
 
     def _wire(self, view: ExplainView) -> None:
         window = self.window

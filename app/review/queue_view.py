@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
-from app.review.common import DeferredView, RowsModel, read_only_table
+from app.review.common import MadeView, RowsModel, deferred_dock, read_only_table
 from app.workers import LatestJob
 from core.analysis.pace import CAP_SECONDS, IDLE_SECONDS
 from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, reviewer_progress
@@ -186,12 +186,11 @@ class QueueController(QObject):
         super().__init__(window)
         self.setObjectName("queueController")
         self.window = window
-        self.dock = window.add_dock("judgingQueueDock", window.tr("Judging queue"), QWidget(),
-                                    Qt.DockWidgetArea.BottomDockWidgetArea,
-                                    tab_with="auditLogDock", hidden=True)
         #: The dock's view, made when first shown (the queue is worked out then).
-        self.deferred = DeferredView(
-            self.dock, lambda: QueueView(window.decimals, window), self._wire)
+        self.dock, self.deferred = deferred_dock(
+            window, "judgingQueueDock", window.tr("Judging queue"),
+            Qt.DockWidgetArea.BottomDockWidgetArea, "auditLogDock",
+            lambda: QueueView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(
             "show_queue", "Judging &queue", "review", None,
             "The unknown candidates of every query, the one that narrows the mean NDCG "
@@ -216,10 +215,7 @@ class QueueController(QObject):
             "Show the first candidate of the judging queue whose grade is still unknown"),
             self._next_from_keyboard)
 
-    @property
-    def view(self) -> QueueView:
-        """The dock's view (made now when it is not yet)."""
-        return self.deferred()
+    view = MadeView[QueueView]()
 
     def _wire(self, view: QueueView) -> None:
         view.next_button.clicked.connect(self.next)

@@ -41,7 +41,7 @@ from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
 from app.models.queries import RunColumns
 from app.panels.scrolled import scrolled
-from app.review.common import DeferredView, RowsModel, SignedDelegate, read_only_table
+from app.review.common import MadeView, RowsModel, SignedDelegate, deferred_dock, read_only_table
 from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import excluded_phrase
 from core.model.conventions import format_cutoff
@@ -229,21 +229,17 @@ class RunsController(QObject):
         super().__init__(window)
         self.window = window
         self.task: Task | None = None
-        self.dock = window.add_dock("runsViewDock", window.tr("Runs compared"), QWidget(),
-                                    Qt.DockWidgetArea.RightDockWidgetArea,
-                                    tab_with="compareViewDock", hidden=True)
+        #: The dock's view, made when first shown (a comparison shows it).
+        self.dock, self.deferred = deferred_dock(
+            window, "runsViewDock", window.tr("Runs compared"),
+            Qt.DockWidgetArea.RightDockWidgetArea, "compareViewDock",
+            lambda: RunsView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(
             "compare_many", "Compare with &runs…", "review", None,
             "Compare this document's ranking with one or more runs: means, paired tests and "
             "corrected p-values"), self.ask)
-        #: The dock's view, made when first shown (a comparison shows it).
-        self.deferred = DeferredView(
-            self.dock, lambda: RunsView(window.decimals, window), self._wire)
 
-    @property
-    def view(self) -> RunsView:
-        """The dock's view (made now when it is not yet)."""
-        return self.deferred()
+    view = MadeView[RunsView]()
 
     def _wire(self, view: RunsView) -> None:
         view.in_navigator.toggled.connect(lambda _on: self.navigator_columns())

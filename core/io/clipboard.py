@@ -1,10 +1,13 @@
 """Rectangular ranges as spreadsheets put them on the clipboard.
 
 Excel and LibreOffice copy a range as tab-separated text: one line per row,
-cells separated by tabs, a cell that holds a tab, a line break or a quote
-wrapped in double quotes (inner quotes doubled), lines ended by ``\\r\\n``
-(Excel) or ``\\n`` (LibreOffice on Linux), usually with a line break after the
-last row. :func:`parse_range` reads that back into a rectangle of strings;
+cells separated by tabs, a cell that holds a tab or a line break wrapped in
+double quotes (inner quotes doubled), lines ended by ``\\r\\n`` (Excel) or
+``\\n`` (LibreOffice on Linux), usually with a line break after the last row.
+A cell holding a quote and neither is copied as it is (LibreOffice's
+``ScImportExport::Doc2Text``), and a pasted cell that begins with a quote is
+read as a quoted one (its ``ScanNextFieldFromString``, after any blanks).
+:func:`parse_range` reads that back into a rectangle of strings;
 :func:`format_range` writes one. What a pasted cell means as a grade is the
 model's grammar, :mod:`core.model.grades`.
 """
@@ -86,13 +89,17 @@ def _cell(text: str, i: int, n: int) -> tuple[str, int]:
 def format_range(rows: Sequence[Sequence[str]], *, line_end: str = "\n") -> str:
     """Join a rectangle of cells as clipboard text (the inverse of :func:`parse_range`).
 
-    Cells holding a tab, a line break or a quote are quoted; every row,
-    including the last, ends with ``line_end``.
+    Cells holding a tab or a line break are quoted (inner quotes doubled),
+    as LibreOffice copies them, and so are cells that begin with a quote,
+    blanks aside (which LibreOffice's paste would otherwise read as quoted,
+    losing their quotes); a
+    quote inside other text is copied as it is. Every row, including the
+    last, ends with ``line_end``.
 
     Examples
     --------
-    >>> format_range([["a", "b\\tc"], ["d", ""]])
-    'a\\t"b\\tc"\\nd\\t\\n'
+    >>> format_range([["a", "b\\tc"], ['say "hi"', ' "q']])
+    'a\\t"b\\tc"\\nsay "hi"\\t" ""q"\\n'
     """
     out: list[str] = []
     for row in rows:
@@ -101,6 +108,6 @@ def format_range(rows: Sequence[Sequence[str]], *, line_end: str = "\n") -> str:
 
 
 def _quote(cell: str) -> str:
-    if any(c in cell for c in '\t\r\n"'):
+    if cell.lstrip(" ").startswith('"') or any(c in cell for c in "\t\r\n"):
         return '"' + cell.replace('"', '""') + '"'
     return cell

@@ -15,7 +15,8 @@ from core.model.conventions import FIELDS, ConventionField, Conventions
 from core.model.guidelines import Guideline, Guidelines
 from core.model.numbers import number_text
 
-__all__ = ["CONVENTION_ENTRY", "convention_changes", "guideline_change", "value_words"]
+__all__ = ["CONVENTION_ENTRY", "convention_changes", "field_changes", "guideline_change",
+           "value_words"]
 
 #: The query and source id shown for an audit entry that records a convention
 #: (not a grade) changed: the entry's from and to say "<convention> = <value>".
@@ -55,24 +56,36 @@ def guideline_change(value: float, before: Guidelines,
     return f"{label} = {was.text}", f"{label} = {now.text}"
 
 
+def field_changes(f: ConventionField, before: Conventions,
+                  after: Conventions) -> list[tuple[str, str]]:
+    """From and to of field ``f`` where ``after`` changes it: ``<label> =
+    <value>`` (a field's whole value: every cutoff, the gain rule with its
+    table), one per grade for the guidelines; none when unchanged. The one
+    wording of a convention's change, whether made in the window or on a
+    workbook's Conventions sheet.
+
+    >>> from core.model.conventions import FIELD
+    >>> a = Conventions(cutoffs=(1, None))
+    >>> field_changes(FIELD["cutoffs"], a, a.replace(cutoffs=(5, None)))
+    [('cutoffs = 1, all', 'cutoffs = 5, all')]
+    """
+    if f.get(before) == f.get(after):
+        return []
+    if f.kind == "guidelines":
+        grades = sorted({g.value for g in (*before.guidelines.entries,
+                                           *after.guidelines.entries)})
+        return [c for v in grades
+                if (c := guideline_change(v, before.guidelines, after.guidelines))]
+    return [(f"{f.label} = {_field_words(f, before)}", f"{f.label} = {_field_words(f, after)}")]
+
+
 def convention_changes(before: Conventions, after: Conventions) -> list[tuple[str, str]]:
-    """From and to of each convention ``after`` changes, in :data:`FIELDS`' order.
+    """From and to of each convention ``after`` changes, in :data:`FIELDS`' order
+    (:func:`field_changes` of each).
 
     >>> from core.model.conventions import TieRule
     >>> a = Conventions()
     >>> convention_changes(a, a.replace(ties=TieRule.PESSIMISTIC, cutoffs=(5, None)))
     [('cutoffs = all', 'cutoffs = 5, all'), ('ties = average', 'ties = pessimistic')]
     """
-    out: list[tuple[str, str]] = []
-    for f in FIELDS:
-        if f.get(before) == f.get(after):
-            continue
-        if f.kind == "guidelines":
-            grades = sorted({g.value for g in (*before.guidelines.entries,
-                                               *after.guidelines.entries)})
-            out += [c for v in grades
-                    if (c := guideline_change(v, before.guidelines, after.guidelines))]
-            continue
-        out.append((f"{f.label} = {_field_words(f, before)}",
-                    f"{f.label} = {_field_words(f, after)}"))
-    return out
+    return [c for f in FIELDS for c in field_changes(f, before, after)]

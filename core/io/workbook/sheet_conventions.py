@@ -29,13 +29,11 @@ from core.io.workbook.layout import (
     OUTSIDE_WHO,
     SHEETS,
 )
-from core.model.convention_log import guideline_change
+from core.model.convention_log import field_changes, guideline_change, value_words
 from core.model.conventions import (
     FIELDS,
     ConventionField,
     Conventions,
-    Gain,
-    GainRule,
     Guideline,
     Guidelines,
     Rubric,
@@ -65,6 +63,10 @@ class SheetConventions:
     name: str = ""
     #: Cells not taken, each naming its cell (then nothing was taken).
     refused: list[InputError] = field(default_factory=list)
+
+
+#: The ranges read with a named range (the gain table's gains beside its grades).
+_BESIDE = {"gain_grades": ("gain_values",)}
 
 
 class _Refused(Exception):
@@ -122,6 +124,15 @@ class _Cells:
             line = self.cells[row - 1] if row <= len(self.cells) else []
             out.append((row, [line[c] if c < len(line) else "" for c in range(EXAMPLES_COL + 1)]))
         return out
+
+    def edited_in(self, names: list[str]) -> str:
+        """The note of an entry made from the cells (or ranges) ``names``."""
+        refs = []
+        for name in [n for given in names for n in (given, *_BESIDE.get(given, ()))]:
+            sheet, _, ref = self.names.get(name, "").rpartition("!")
+            on_sheet = sheet.strip("'").replace("''", "'") == _SHEET
+            refs.append(f"{_SHEET}!{ref.replace('$', '')}" if on_sheet and ref else _SHEET)
+        return "edited in " + ", ".join(dict.fromkeys(refs) or [_SHEET])
 
     def refusal(self, name: str, label: str, problem: str) -> InputError:
         try:
@@ -185,21 +196,6 @@ def _shown(value: Any) -> str:
     return repr(_text(value))
 
 
-def _words(name: str, value: Any) -> str:
-    """Named cell ``name``'s value as the audit log writes it."""
-    if name.startswith("cut_"):
-        return format_cutoff(value)
-    if value is None or value == "" or value == ():
-        return "(none)"
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, Rubric):
-        return value.text
-    if isinstance(value, tuple):
-        return Gain(GainRule.TABLE, value).text
-    return str(getattr(value, "value", value))
-
-
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
@@ -239,6 +235,15 @@ def _fields(stored: Conventions) -> dict[str, tuple[str, Any]]:
     for name in ("judgment_version", "document_name"):
         fields[name] = (CONVENTION_LABELS[name], _text)
     return fields
+
+
+def _cells_of(f: ConventionField, stored: Conventions) -> list[str]:
+    """The named cells (and ranges) field ``f`` is read from, in sheet order."""
+    if f.kind == "cutoffs":
+        return [f"cut_{j}" for j in range(1, len(stored.cutoffs) + 1)]
+    if f.kind == "gain":
+        return [f.cell, "gain_grades"]
+    return [f.cell]
 
 
 def _as_written(stored: Conventions, doc: Document) -> dict[str, Any]:
@@ -392,19 +397,21 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
         out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, hint=_KEEP))
         return out
     when = _now()
-    for name, (label, _) in fields.items():
-        if now.get(name, ()) == before[name]:
+    for f in FIELDS:
+        if f.kind == "guidelines":  # a grade's row at a time
+            out.entries += _guideline_entries(stored.guidelines, described, when)
             continue
-        try:
-            row, col = sheet.where(name)
-            ref = f"{_SHEET}!{column_letters(col)}{row}"
-        except _Refused:
-            ref = _SHEET
-        out.entries.append(AuditEntry.of_convention(
-            OUTSIDE_WHO, when, f"{label} = {_words(name, before[name])}",
-            f"{label} = {_words(name, now.get(name, ()))}",
-            f"edited in {ref}", OUTSIDE_ORIGIN))
-    out.entries += _guideline_entries(stored.guidelines, described, when)
+        edited = [n for n in _cells_of(f, stored) if n in now and now[n] != before[n]]
+        out.entries += [AuditEntry.of_convention(OUTSIDE_WHO, when, was, now_said,
+                                                 sheet.edited_in(edited), OUTSIDE_ORIGIN)
+                        for was, now_said in field_changes(f, stored, conventions)]
+    for name in ("judgment_version", "document_name"):
+        if now[name] != before[name]:
+            label = CONVENTION_LABELS[name]
+            out.entries.append(AuditEntry.of_convention(
+                OUTSIDE_WHO, when,
+                f"{label} = {value_words(before[name])}", f"{label} = {value_words(now[name])}",
+                sheet.edited_in([name]), OUTSIDE_ORIGIN))
     out.conventions = conventions
     out.judgment_version, out.name = now["judgment_version"], now["document_name"]
     return out
