@@ -132,12 +132,14 @@ def _in_rows(rows: Sequence[Sequence[Any]], where: str) -> list[Legend]:
 
 def _other_sheets(table: Table) -> list[Legend]:
     """The legends the workbook's other sheets (short ones) hold."""
-    if Path(table.file).suffix.lower() not in WORKBOOK_SUFFIXES:
-        return []
+    if Path(table.file).suffix.lower() not in WORKBOOK_SUFFIXES \
+            or not set(table.sheets) - {table.sheet}:
+        return []  # (a workbook of one sheet is not checked again)
     out: list[Legend] = []
-    for name in check_workbook(Path(table.file)).sheets:
-        if name == table.sheet:
-            continue
+    check = check_workbook(Path(table.file))
+    for name in check.sheets:
+        if name == table.sheet or check.used.get(name, (0, 0))[0] > _MAX_ROWS:
+            continue  # (a long sheet, told by its used area, is not read at all)
         try:
             other = read_table(table.file, sheet=name)
         except InputError:
