@@ -165,7 +165,7 @@ class FileOps(QObject):
         self.actions["keep_conventions"] = keep = self.window.add_action(ActionSpec(
             "keep_conventions", KEEP_TEXT, "file", None, "Read the files opened next under "
             "the window's conventions, not the defaults (a workbook of ours keeps its own)"),
-            lambda: None)
+            lambda: None, at_top=True)  # (with the file actions, not after Quit)
         keep.setCheckable(True)
         self.recent_menu = QMenu(self.tr("Open &Recent"), self.window)
         self.recent_menu.setObjectName("recentMenu")

@@ -123,6 +123,38 @@ class Drawn:
     #: source, the blank row and the row giving the value, in the file,
     #: and the value (a score, or a rank).
     gaps: list[tuple[str, str, int, int, Any]] = field(default_factory=list)
+    #: A legend of the grade scale (``sheets(legend=...)``): rows written
+    #: above the header, or a sheet of its own after the judgments' (a
+    #: workbook), and the grade it lacks when drawn wrong (else None).
+    above: list[list[Any]] = field(default_factory=list)
+    legend_sheet: list[list[Any]] | None = None
+    legend_lacks: float | None = None
+
+
+#: Each scale's levels as a legend says them.
+LEGENDS: dict[str, list[tuple[int, str]]] = {
+    "0-3": [(0, "not relevant"), (1, "partial"), (2, "relevant"), (3, "perfect")],
+    "1-5": [(1, "bad"), (2, "poor"), (3, "fair"), (4, "good"), (5, "excellent")],
+    "labels": [(0, "Not relevant"), (1, "Somewhat relevant"), (2, "Highly relevant")],
+    "numbered": [(0, "Not relevant"), (1, "Somewhat relevant"), (2, "Highly relevant")],
+}
+
+
+def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
+    """A legend of ``scale`` (without its top grade when ``wrong``): in one
+    cell, one level a row, or a grade beside its label a row; above the
+    header or on a sheet of its own."""
+    levels = LEGENDS[scale][:-1] if wrong else LEGENDS[scale]
+    form = rnd.choice(["cell", "rows", "pairs"])
+    rows: list[list[Any]] = (
+        [["Scale: " + ", ".join(f"{g} = {t}" for g, t in levels)]] if form == "cell"
+        else [[f"{g} = {t}"] for g, t in levels] if form == "rows"
+        else [[g, t] for g, t in levels])
+    if rnd.random() < 0.5:
+        sheet.above = [*rows, []]
+    else:
+        sheet.legend_sheet = [["Grade", "Meaning"] if form == "pairs" else ["Legend"], *rows]
+    sheet.legend_lacks = float(LEGENDS[scale][-1][0]) if wrong else None
 
 
 def _distractor(kind: str, rnd: Random, n: int,
@@ -322,7 +354,8 @@ SHAPES = ["long", "long", "wide", "transposed"]
 @st.composite
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
-           split: bool = False, gaps: bool = False, extra: bool = False) -> Drawn:
+           split: bool = False, gaps: bool = False, extra: bool = False,
+           legend: str | None = None) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -342,13 +375,16 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     ``extra`` a long sheet of one judge with a second column of grades
     beside the grade column (:attr:`Drawn.extra_grade`, drawn in a fifth of
     such sheets anyway), half the time under an annotator's name
-    (``grade_Dana``)."""
+    (``grade_Dana``); with ``legend`` a legend of the grade scale
+    (``"right"``, or ``"wrong"``: without the top grade the grades use), in
+    rows above the header or on a sheet of its own (:func:`_legend`)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = "long" if split or gaps or extra else draw(st.sampled_from(SHAPES))
+    layout = "long" if split or gaps or extra else draw(st.sampled_from(
+        SHAPES[:3] if legend else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
@@ -471,6 +507,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         float(g) for g in truth[(q, d)].values()) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
+    if legend:
+        _legend(sheet, rnd, scale, legend == "wrong")
     return sheet
 
 
@@ -543,17 +581,22 @@ def write_sheet(sheet: Drawn | Run, path: Path) -> Path:
     """Write the sheet as ``path``'s suffix says: .csv, .tsv, .xlsx or .jsonl
     (JSON Lines: one record per row, keyed by the header, a dotted header
     as nested keys: ``{"retrieval": {"score": 1.5}}``)."""
+    above = getattr(sheet, "above", [])
     if path.suffix in (".csv", ".tsv"):
         with open(path, "w", newline="", encoding="utf-8") as fh:
             csv.writer(fh, delimiter="\t" if path.suffix == ".tsv" else ",").writerows(
-                sheet.rows)
+                [*above, *sheet.rows])
     elif path.suffix == ".xlsx":
         from openpyxl import Workbook
 
         wb = Workbook()
         ws = wb.active
-        for row in sheet.rows:
+        for row in [*above, *sheet.rows]:
             ws.append(row)
+        if getattr(sheet, "legend_sheet", None) is not None:
+            legend = wb.create_sheet("Legend")
+            for row in sheet.legend_sheet:
+                legend.append(row)
         wb.save(path)
     else:
         header = sheet.rows[0]

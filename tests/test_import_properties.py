@@ -691,3 +691,39 @@ def test_a_formula_is_reported_under_its_own_cell(role: str, sheet: Drawn,
         assert rejected["row"] == r + 1, rejected
     if code != 0 and "rejected, so nothing was written" in err:
         assert f"row {r + 1}, column {name!r}:" in err, err
+
+
+#: Sheets drawn with a legend of their grade scale, right or lacking a grade.
+LEGEND_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=LEGEND_SHEETS, phases=[Phase.generate])
+@given(st.sampled_from(["right", "wrong"]).flatmap(lambda kind: sheets(legend=kind)),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_legend_on_the_sheet_is_the_scale(sheet: Drawn, suffix: str) -> None:
+    """"0 = not relevant, 1 = partial, ..., 3 = perfect" in one cell, one
+    level a row or a grade beside its label a row, above the header or on
+    a sheet of its own: the grades' scale, the report saying it was read
+    from the legend and where, the drawn grades imported; a legend lacking
+    a grade the sheet gives is refused in one line naming the legend, the
+    file, the row and column of a cell holding it and --rubric."""
+    if sheet.legend_sheet is not None:
+        suffix = ".xlsx"  # a sheet of its own: a workbook's
+    code, err, report, rows = _run(sheet, suffix)
+    event(f"legend {'above' if sheet.above else 'sheet'} "
+          f"{'wrong' if sheet.legend_lacks is not None else 'right'}: "
+          f"{'refused' if code else 'imported'}")
+    if sheet.legend_lacks is not None and code != 0 and "legend" in err:
+        assert len(err.strip().splitlines()) == 1, err
+        assert f"drawn{suffix}" in err, err
+        assert "--rubric" in err, err
+        assert "has no grade" in err, err
+        return
+    assert sheet.legend_lacks is None or sheet.ambiguous or sheet.extra_grade, err
+    _holds(sheet, code, err, report, rows, suffix)
+    if code == 0:
+        assert report is not None
+        assert report["header_row"] == len(sheet.above) + 1, report["header_row"]
+        assert report["scale"].startswith("the sheet's legend ("), report["scale"]
+        other = "of sheet 'Legend'" in report["scale"]
+        assert other == (sheet.legend_sheet is not None), report["scale"]

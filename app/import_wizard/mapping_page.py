@@ -136,6 +136,10 @@ class MappingPage(QWizardPage):
         tint(self.problem, "color: {}", "error")
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
+        self._watch_grade_choices()
+
+    def _watch_grade_choices(self) -> None:
+        """Another grade column chosen proposes its scale (:meth:`_grades_chosen`)."""
         #: Filling the page from a preview (its signals are no user's choice).
         self._filling = False
         for changed in (self.layout_combo.currentIndexChanged,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.annotator.cells import number_rubric, text_labels
+from core.io.annotator.legend import find_legend, legend_labels
 from core.io.annotator.model import (
     COMBINED,
     SINGLE_FIELDS,
@@ -464,6 +465,9 @@ def preview(path: str | Path, *, sheet: str | None = None,
     mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
     labels, guess = label_guess(table, mapping)
+    legend = find_legend(table, mapping)[0]
+    if legend is not None:  # the sheet's legend says the scale, as the import reads it
+        guess = legend_labels(legend, labels)
     if guess.rubric is None:
         guess.rubric, guess.scale = _number_rubric(table, mapping)
     shown = table.rows[start:start + _PREVIEW_ROWS]

@@ -19,6 +19,7 @@ from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.evidence import check_consensus, check_rank, check_sheet
 from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
+from core.io.annotator.legend import check_legend, find_legend
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
 from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
@@ -83,7 +84,12 @@ def import_table(
     check_sheet(sheet)  # grades that are none, grade columns left unused
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
-    guessed = _labels(sheet, conventions, guess, labels or {})
+    legend, why = find_legend(table, mapping) if guess and conventions.rubric is None \
+        and not labels else (None, "")
+    guessed = _labels(sheet, conventions, guess, labels or {}) if legend is None else \
+        check_legend(sheet, legend, text_labels([sheet.column(c) for c, _ in mapping.sources()],
+                                                mapping))
+    report.notes.extend([why] if why else [])
     if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
         conventions = conventions.replace(rubric=guessed.rubric)
     elif guess and conventions.rubric is None and guessed is None:

@@ -1,0 +1,208 @@
+"""A grade scale's legend on the sheet: "0 = not relevant, 1 = partial,
+2 = relevant, 3 = perfect", as annotators' templates carry it in rows above
+the header or on a sheet of its own, read as the scale of the grades.
+
+A legend is told by what its cells look like: one cell listing two levels
+or more (``0 = not relevant, 1 = partial, ...``), or a run of rows each
+naming one level (``0 = not relevant`` in one cell, or ``0`` beside
+``not relevant``), the levels whole numbers, each once. It is read only when
+the sheet holds one (all the legends found list the same levels); its
+levels must hold every grade the grade columns give, numbers and labels
+alike, or the import stops in one line naming the legend and the first
+cell it lacks (:func:`check_legend`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from core.io.annotator.cells import Reject, number
+from core.io.annotator.model import ColumnMapping, Table, cell_text
+from core.io.annotator.read import read_table
+from core.io.annotator.scales import LabelGuess, label_key, numbered_label
+from core.io.annotator.sheet import Sheet
+from core.io.safety import WORKBOOK_SUFFIXES, check_workbook, column_letters
+from core.model.rubric import Rubric, RubricGrade
+
+__all__ = ["Legend", "check_legend", "find_legend", "legend_labels"]
+
+#: A sheet longer than this holds judgments, not a legend.
+_MAX_ROWS = 200
+#: Where a legend in one cell separates its levels.
+_LEVELS = re.compile(r"[,;\n|]+")
+#: A level's words: short (a label, not a sentence of guidelines).
+_MAX_LABEL = 40
+
+
+@dataclass(frozen=True)
+class Legend:
+    """The levels a legend lists (a rubric with labels) and where it is,
+    for people (``row 1``, ``rows 1-4``, ``sheet 'Legend'``)."""
+
+    rubric: Rubric
+    where: str
+
+    @property
+    def scale(self) -> str:
+        """How the report says the scale was read."""
+        return f"the sheet's legend ({self.where}: {self.rubric.text})"
+
+
+def _level(text: str) -> tuple[float, str] | None:
+    """One level ``text`` names (``0 = not relevant``), a whole grade with a
+    short label; None otherwise."""
+    found = numbered_label(text)
+    if found is None or not found[0].is_integer() or len(found[1]) > _MAX_LABEL:
+        return None
+    return found
+
+
+def _levels(found: Sequence[tuple[float, str]]) -> Rubric | None:
+    """The rubric of two levels or more, each grade once; None otherwise."""
+    values = [v for v, _ in found]
+    if len(values) < 2 or len(set(values)) != len(values):
+        return None
+    return Rubric(tuple(RubricGrade(v, " ".join(t.replace(",", " ").split()))
+                        for v, t in sorted(found)))
+
+
+def _in_cell(text: str) -> Rubric | None:
+    """A cell listing the levels: ``Scale: 0 = not relevant, 1 = partial``."""
+    parts = [p.strip() for p in _LEVELS.split(text) if p.strip()]
+    if len(parts) < 2:
+        return None
+    _head, colon, rest = parts[0].partition(":")  # "Scale: 0 = not relevant"
+    if colon and _level(parts[0]) is None:
+        parts[0] = rest.strip()
+    levels = [_level(p) for p in parts]
+    return _levels([lv for lv in levels if lv is not None]) \
+        if all(lv is not None for lv in levels) else None
+
+
+def _row_level(row: Sequence[Any]) -> tuple[float, str] | None:
+    """The level a row names: one cell (``0 = not relevant``), or a whole
+    number beside a short label (``0`` | ``not relevant``)."""
+    cells = [cell_text(c).strip() for c in row]
+    filled = [t for t in cells if t]
+    if len(filled) == 1:
+        return _level(filled[0])
+    if len(filled) >= 2 and re.fullmatch(r"-?\d{1,3}", filled[0]) \
+            and re.search(r"[^\W\d_]", filled[1]) and len(filled[1]) <= _MAX_LABEL:
+        return float(filled[0]), filled[1]
+    return None
+
+
+def _rows_text(first: int, last: int) -> str:
+    return f"row {first}" if first == last else f"rows {first}-{last}"
+
+
+def _in_rows(rows: Sequence[Sequence[Any]], where: str) -> list[Legend]:
+    """The legends ``rows`` hold: a cell listing the levels, or a run of
+    rows naming one level each (rows counted from 1)."""
+    out: list[Legend] = []
+    run: list[tuple[int, tuple[float, str]]] = []
+
+    def close() -> None:
+        rubric = _levels([lv for _, lv in run])
+        if rubric is not None:
+            out.append(Legend(rubric, _rows_text(run[0][0], run[-1][0]) + where))
+        run.clear()
+
+    for r, row in enumerate(rows, start=1):
+        level = _row_level(row)
+        if level is not None and (not run or r == run[-1][0] + 1):
+            run.append((r, level))
+            continue
+        close()
+        if level is not None:
+            run.append((r, level))
+            continue
+        for c, cell in enumerate(row):
+            rubric = _in_cell(cell_text(cell)) if type(cell) is str else None
+            if rubric is not None:
+                out.append(Legend(rubric, f"cell {column_letters(c + 1)}{r}{where}"))
+    close()
+    return out
+
+
+def _other_sheets(table: Table) -> list[Legend]:
+    """The legends the workbook's other sheets (short ones) hold."""
+    if Path(table.file).suffix.lower() not in WORKBOOK_SUFFIXES \
+            or not set(table.sheets) - {table.sheet}:
+        return []  # (a workbook of one sheet is not checked again)
+    out: list[Legend] = []
+    check = check_workbook(Path(table.file))
+    for name in check.sheets:
+        if name == table.sheet or check.used.get(name, (0, 0))[0] > _MAX_ROWS:
+            continue  # (a long sheet, told by its used area, is not read at all)
+        try:
+            other = read_table(table.file, sheet=name)
+        except InputError:
+            continue
+        if len(other.rows) <= _MAX_ROWS:
+            out += _in_rows(other.rows, f" of sheet {name!r}")
+    return out
+
+
+def find_legend(table: Table, mapping: ColumnMapping) -> tuple[Legend | None, str]:
+    """The legend of the sheet's grade scale: in the rows above the header
+    or on another sheet of the workbook; (None, "") when there is none, and
+    (None, why) when legends found list different levels (none is read)."""
+    above = table.rows[:max(mapping.header_row, 0)] if table.origin is None else []
+    found = _in_rows(above, "") + _other_sheets(table)
+    if not found:
+        return None, ""
+    if len({lg.rubric for lg in found}) > 1:
+        return None, ("legends that list different grades ("
+                      + "; ".join(f"{lg.where}: {lg.rubric.text}" for lg in found)
+                      + "), so none was read: pass --rubric to declare the scale")
+    return found[0], ""
+
+
+def _grade_of(text: str, legend: Legend, keys: Mapping[str, float]) -> float | None:
+    """The legend's grade of a grade cell's text: its number, the number a
+    label writes, or its label; None when the legend has no such grade."""
+    try:
+        value: float | None = number(text)
+    except Reject:
+        written = numbered_label(text)
+        value = written[0] if written is not None else keys.get(label_key(text))
+    return value if value in legend.rubric.values else None
+
+
+def legend_labels(legend: Legend, labels: Mapping[str, int]) -> LabelGuess:
+    """How the sheet's labels (text -> cells holding it) read on the legend."""
+    keys = {label_key(g.label): g.value for g in legend.rubric.grades if g.label}
+    guess = LabelGuess(rubric=legend.rubric, scale=legend.scale)
+    for text, n in labels.items():
+        grade = _grade_of(text, legend, keys)
+        if grade is None:
+            guess.unmapped[text] = n
+        else:
+            guess.grades[text] = grade
+    return guess
+
+
+def check_legend(sheet: Sheet, legend: Legend, labels: Mapping[str, int]) -> LabelGuess:
+    """The labels read on ``legend``, when it holds every grade the grade
+    columns give; else the import stops in one line naming the legend and
+    the first grade cell it lacks, and what to pass."""
+    keys = {label_key(g.label): g.value for g in legend.rubric.grades if g.label}
+    mapping = sheet.mapping
+    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    for c, _ in mapping.sources():
+        for i, text in enumerate(sheet.texts(c)):
+            if not text or text.casefold() in marks or _grade_of(text, legend, keys) is not None:
+                continue
+            raise sheet.fail(
+                f"the sheet's legend ({legend.where}: {legend.rubric.text}) has no grade "
+                f"{text!r}, which {sheet.name(c)} holds", line=sheet.row_number(i),
+                column=sheet.name(c), hint=f"pass --rubric with the scale the grades are on "
+                f"(e.g. --rubric \"{legend.rubric.text}\" with the grades it lacks), or correct "
+                "the legend or the grade")
+    return legend_labels(legend, labels)
