@@ -164,6 +164,9 @@ class Formats:
         self.seconds = wb.add_format({"num_format": "0.0"})
         self.title = wb.add_format({"bold": True, "font_size": 14})
         self.section = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
+        #: A section title too long for one line (:data:`SECTION_WIDER` to measure it).
+        self.section_wrap = wb.add_format({"bold": True, "font_size": 12, "bottom": 1,
+                                           "text_wrap": True, "valign": "top"})
         self.label = wb.add_format({"bold": True, "valign": "top"})
         conv = {"bg_color": "#DDEBF7", "valign": "top", "text_wrap": True, "align": "left"}
         self.conv = wb.add_format(conv)
