@@ -32,10 +32,10 @@ from core.io.workbook.page import (
     colour_words,
     header_row,
     header_widths,
+    long_text,
     print_setup,
     set_widths,
     text_width,
-    wrapped_row,
 )
 from core.model.document import has_weight
 
@@ -161,10 +161,6 @@ def _k_value(k: int | None) -> Cell:
 #: about 1.15 of the body's: 'what changed (at export)' was cut on paper).
 _LABELS = ("run A", "run B", "what changed (at export)", "reopening", "tie tolerance")
 _BOLD = 1.15
-#: A section title's characters (bold, 12 pt) against the body's (11 pt).
-SECTION_WIDER = 1.25
-
-
 def _widths(c: Comparison) -> list[float]:
     """The Comparison sheet's column widths: the queries' ids first, as wide
     as the heading's labels at least."""
@@ -173,18 +169,6 @@ def _widths(c: Comparison) -> list[float]:
         max(labels, text_width([*c.common, *c.left_out.unranked, *c.left_out.unjudged,
                                 "queries only in A"], 12, 36)), 6, 6, 9, 10, 9, 10, 10, 11,
         11, 8, 10, 10, 10])
-
-
-def _long_text(ws: Any, fmt: Formats, row: int, cols: tuple[int, int], text: str,
-               widths: list[float], *, section: bool = False) -> None:
-    """``text`` across columns ``cols`` (first, last), wrapped, its row tall
-    enough (a section title's in its larger type)."""
-    first, last = cols
-    style = fmt.section_wrap if section else fmt.wrap
-    ws.merge_range(row, first, row, last, "", style)
-    put_text(ws, row, first, text, style, fmt.wrap_q)
-    room = sum(widths[first : last + 1])
-    wrapped_row(ws, row, text, room / SECTION_WIDER if section else room)
 
 
 def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str],
@@ -203,7 +187,7 @@ def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str]
             "Candidates); grades edited in Candidates B recompute here but are not read back"),
             strict=True), start=1):
         ws.write_string(row, 0, what, fmt.label)
-        _long_text(ws, fmt, row, (1, last), text, widths)
+        long_text(ws, fmt, row, (1, last), text, widths)
     ws.write_string(5, 0, _LABELS[-1], fmt.label)
     ws.write_number(5, 1, TIE_TOLERANCE, fmt.conv)
     ws.merge_range(5, 2, 5, last, "a |delta| up to this is a tie (floating-point noise, not a "
@@ -272,7 +256,7 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
 
     cut = rng("C")
     widths = _widths(c)
-    _long_text(ws, fmt, r, (0, len(MEANS_COLUMNS) - 1),
+    long_text(ws, fmt, r, (0, len(MEANS_COLUMNS) - 1),
                "Paired means over the queries with NDCG defined in both runs and a weight "
                "(formulas; weights are run A's under the declared weighting)", widths,
                section=True)
@@ -318,7 +302,7 @@ def _write_resampling(ws: Any, fmt: Formats, c: Comparison, means_row: list[int]
     whether it still belongs to the live means (``means_row``); returns the
     row after them and each cutoff's row (1-based)."""
     widths = _widths(c)
-    _long_text(
+    long_text(
         ws, fmt, r, (0, len(RESAMPLING_COLUMNS) - 1),
         "Randomization test and bootstrap interval: values computed by NDCG Worksheet at "
         "export, not formulas (drawing thousands of random resamples cannot be written as an "

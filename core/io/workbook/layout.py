@@ -154,6 +154,8 @@ class Formats:
         #: A grade column holds numbers and words (unknown, unrateable): one
         #: alignment for both, the numbers', on screen and on paper.
         self.grade = wb.add_format({"align": "right"})
+        #: Text read beside numbers (a W/T/L count), aligned as they are.
+        self.right = wb.add_format({"align": "right"})
         self.edit_grade = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "align": "right"})
         #: The rubric's grades (top-aligned, as the guideline beside each).
         self.grade_top = wb.add_format({"align": "right", "valign": "top"})
