@@ -332,3 +332,33 @@ def test_the_plots_say_they_are_being_drawn_until_they_are(qtbot):
     qtbot.waitUntil(lambda: plots.loaded and not plots.dirty, timeout=20_000)
     assert label.isHidden()
     assert plots.panel.isVisibleTo(plots.holder)
+
+
+def test_the_deltas_axis_label_is_whole_in_a_short_plot(qtbot):
+    """At 1280x800 the Plots dock gives the comparison's plot ~600x234 px,
+    its axes ~100 px tall under the queries' names: the y label 'delta
+    NDCG@1 (B - A)' ran past the figure's top, read 'delta NDCG@1 (B -'.
+    It is set on two lines, and drawn inside the figure. The legend, always
+    at the upper left, covered the three largest losses when every delta
+    was a loss (the bars hang from 0 at the top): it goes where the bars
+    are not."""
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    canvas = panel.compare_canvas
+    fig = canvas.figure_
+    fig.set_dpi(100)
+    fig.set_size_inches(6.0, 2.34)  # (the canvas as the dock sizes it)
+    names = ["case-A", "case-B", "case-C", "case-D-doubled", "case-D-plus-one", "case-E"]
+    panel.show_deltas(names, [-1.0, -2 / 3, -1 / 3, -1 / 3, -0.25, 0.0],
+                      "delta NDCG@1 (B - A)", (-0.4306, -0.7083, -0.1944, 0.95))
+    canvas.draw()
+    label = fig.axes[0].yaxis.label
+    assert label.get_text() == "delta NDCG@1\n(B - A)"
+    renderer = canvas.get_renderer()
+    box = label.get_window_extent(renderer)
+    assert box.y0 >= 0, box
+    assert box.y1 <= fig.bbox.height, (box, fig.bbox)
+    legend = fig.axes[0].get_legend().get_window_extent(renderer)
+    bars = [b for b in fig.axes[0].patches if b.get_height() != 0]
+    assert len(bars) == 5
+    assert not [b for b in bars if legend.overlaps(b.get_window_extent(renderer))]

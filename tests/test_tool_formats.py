@@ -97,3 +97,35 @@ def test_beir_qrels_tsv_whose_corpus_ids_repeat_across_queries(tmp_path):
     # q1 ranks grades 1, 3, 0; q2 0, 3, 1; the ideal is 3, 1, 0 in both
     assert ev.ndcg[0, 0] == pytest.approx((1 + 3 / L3) / (3 + 1 / L3), abs=1e-12)
     assert ev.ndcg[1, 0] == pytest.approx((3 / L3 + 1 / 2) / (3 + 1 / L3), abs=1e-12)
+
+
+def test_a_worksheet_saved_from_judgments_is_read_as_qrels(tmp_path):
+    """The judgments-only banner's way on: grade an annotators' sheet in the
+    editor, save it (the audited workbook), then name it as the run's qrels.
+    The workbook was read as an annotators' sheet and refused ('1 more
+    column of grades like E (original grade), F (current grade) ... is not
+    used: J (transformed gain)', with a --annotators hint naming them): its
+    current grades are the judgments now, unknown ones left out as qrels
+    leave them."""
+    from core.io.annotator import import_annotations
+    from core.io.workbook import export_workbook
+    from core.model.document import GradeState
+
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,document,relevance\nq1,B,1\nq1,A,3\nq1,C,0\n"
+                     "q2,C,0\nq2,A,3\nq2,B,\n", encoding="utf-8")
+    doc = import_annotations(sheet).document
+    b = next(i for i in range(len(doc)) if doc.query_ids[int(doc.query[i])] == "q2"
+             and doc.source_id[i] == "B")
+    assert doc.state[b] == GradeState.UNKNOWN
+    doc.grades_to_edit()[b] = 1.0  # graded in the editor
+    doc.state[b] = GradeState.NUMBER
+    book = tmp_path / "judged.xlsx"
+    export_workbook(evaluate(doc), book)
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"{q} Q0 {d} {r} {4 - r} bm25\n" for q, order in
+                           (("q1", "BAC"), ("q2", "CAB")) for r, d in enumerate(order, 1)))
+    doc = load_document(run, qrels=book)
+    ev = evaluate(doc, preset("trec_eval"))
+    assert ev.ndcg[0, 0] == pytest.approx((1 + 3 / L3) / (3 + 1 / L3), abs=1e-12)
+    assert ev.ndcg[1, 0] == pytest.approx((3 / L3 + 1 / 2) / (3 + 1 / L3), abs=1e-12)

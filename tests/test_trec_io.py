@@ -211,6 +211,31 @@ def test_bad_run_line_is_named(tmp_path, line, where, problem):
     assert str(err) == str(error_of(run, qrels, slow=True))
 
 
+@pytest.mark.parametrize(("run_line", "qrels_line", "hint"), [
+    ("q1 Q0 f 4 1.5 my run\n", None, "a run tag or an id holding a space splits the line"),
+    ("q1 f 4\n", None, "an MS MARCO run (qid pid rank) has no score: write it as a TREC run"),
+    ("q1 Q0 f 4 1.5\n", None, "each line holds query Q0 source rank score tag"),
+    (None, "# judged by A\n", "a comment line: remove it; trec_eval reads no comments"),
+    (None, "# judged by A and B\n", "a comment line: remove it"),
+    ("# run of 2026-12-06 on v2\n", None, "a comment line: remove it"),
+    (None, "q1 Q0 f 4 1.5 t\n", "this line is a run's (query Q0 source rank score tag): give "
+     "the run first and its qrels after --qrels"),
+    (None, "q1 0 f\n", "each line holds query iteration source grade"),
+])
+def test_a_line_of_too_few_or_many_fields_says_what_to_do(tmp_path, run_line, qrels_line,
+                                                          hint):
+    """The README's promise, 'refused in one line saying what to do' (a run
+    tag holding a space, comment lines in qrels, an MS MARCO run), was kept
+    as 'expected 6 fields (...), found 7' and no more."""
+    run = write(tmp_path / "r.txt", RUN + (run_line or ""))
+    qrels = write(tmp_path / "q.txt", QRELS + (qrels_line or ""))
+    err = error_of(run, qrels)
+    assert err.line == (8 if run_line else 7)
+    assert err.hint is not None
+    assert err.hint.startswith(hint), err.hint
+    assert str(err) == str(error_of(run, qrels, slow=True))
+
+
 def test_bad_qrels_line_is_named(tmp_path):
     run = write(tmp_path / "r.txt", RUN)
     qrels = write(tmp_path / "q.txt", QRELS + "q1 0 f\n")

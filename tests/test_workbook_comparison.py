@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import openpyxl
 import pytest
+from openpyxl.utils import get_column_letter
 
 from app.cli.main import main
 from core.analysis.compare import compare
@@ -33,6 +34,7 @@ from core.io.workbook import (
     export_comparison_workbook,
     read_workbook,
 )
+from core.io.workbook.page import lines_needed
 from core.model.conventions import Conventions, Gain
 from core.model.document import Document
 from core.model.examples import CASES, seed_document
@@ -263,9 +265,32 @@ def test_formulas_refer_to_both_queries_sheets(tmp_path: Path) -> None:
         "Report", "Conventions", "Comparison", "Candidates", "Queries", "Summary",
         "Candidates B", "Queries B", "Summary B", "Audit", "ndcg_metadata",
     ]
+    _assert_printed_whole(ws)
     wb.close()
     # The workbook still reopens as run A.
     _assert_same_document(read_workbook(path), a)
+
+
+def _assert_printed_whole(ws: Any) -> None:
+    """On paper (LibreOffice's PDF of compare --export) the label 'what
+    changed (at export)' read 'what changed (at e' in a column of query ids,
+    and the two long section titles ran on one line past the page's edge,
+    cut at '(drawing': their format did not wrap, and their rows were
+    measured for the body's smaller type."""
+    width_a = ws.column_dimensions["A"].width
+    for r in range(2, 7):
+        label = ws[f"A{r}"].value
+        assert len(label) * 1.15 <= width_a, (label, width_a)  # (bold)
+    titles = [ws.cell(m.min_row, m.min_col) for m in ws.merged_cells.ranges
+              if ws.cell(m.min_row, m.min_col).font.sz == 12]
+    assert [t.value.split()[0] for t in titles] == ["Paired", "Randomization"]
+    for cell in titles:
+        merged = next(m for m in ws.merged_cells.ranges if cell.coordinate in m)
+        room = sum(ws.column_dimensions[get_column_letter(c)].width
+                   for c in range(merged.min_col, merged.max_col + 1))
+        assert cell.alignment.wrap_text, cell.value
+        height = ws.row_dimensions[cell.row].height or 15
+        assert height >= 15 * lines_needed(cell.value, room / 1.25), (cell.value, height)
 
 
 def test_the_workbook_writes_the_comparison_it_is_handed(tmp_path: Path) -> None:

@@ -13,12 +13,14 @@ from typing import Any
 import numpy as np
 import openpyxl
 import pytest
+from openpyxl.utils import get_column_letter
 
 from app.cli.main import main
 from core.analysis.compare.many import ManyComparison, RunValues, compare_runs
 from core.engine.evaluation import evaluate
 from core.io.delimited import write_delimited
 from core.io.workbook import SHEETS, export_runs_workbook, read_workbook
+from core.io.workbook.page import LINE, lines_needed
 from core.io.workbook.runs import RUNS_SHEET
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -117,6 +119,32 @@ def test_cached_values_equal_the_comparison(tmp_path: Path) -> None:
     again = read_workbook(tmp_path / "runs.xlsx")
     assert again.query_ids == docs[0].query_ids
     assert np.array_equal(again.grade, docs[0].grade, equal_nan=True)
+
+
+def test_the_report_prints_whole(tmp_path: Path) -> None:
+    """LibreOffice's PDF of compare A B C --export: the note under the tests
+    read 'p random: two-sided paired randomization test (10000 sign' (one
+    cell of column A, two lines of its height) and the chart of sorted
+    deltas was cut by the page's foot, its axis on page 2; W/T/L's '1/0/1'
+    sat against the corrected p's '1', reading '11/0/1'. The note spans the
+    tests' columns in a row tall enough, the chart starts a page, and W/T/L
+    is right-aligned as the numbers beside it are."""
+    exported(tmp_path / "runs.xlsx", three_docs())
+    wb = openpyxl.load_workbook(tmp_path / "runs.xlsx")
+    ws = wb[SHEETS["report"]]
+    note = next(c for c in ws["A"] if str(c.value).startswith("p random:"))
+    merged = next(m for m in ws.merged_cells.ranges if note.coordinate in m)
+    assert (merged.min_col, merged.max_col) == (1, 10)
+    room = sum(ws.column_dimensions[get_column_letter(c)].width for c in range(1, 11))
+    assert note.alignment.wrap_text
+    assert ws.row_dimensions[note.row].height >= LINE * lines_needed(note.value, room)
+    chart_row = ws._charts[0].anchor._from.row  # 0-based
+    assert chart_row in [b.id for b in ws.row_breaks.brk]
+    tests = [r for r in ws.iter_rows() if isinstance(r[0].value, str)
+             and r[0].value[1:4] == " - " and len(r[0].value) == 5]
+    assert tests
+    assert {r[7].alignment.horizontal for r in tests} == {"right"}
+    wb.close()
 
 
 @pytest.mark.libreoffice

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.errors import InputError
+from core.errors import InputError, NotOwnWorkbook
 from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
@@ -31,6 +31,7 @@ from core.io.columnar import (
 )
 from core.io.files import stem
 from core.io.qrels_kind import is_judgment_sheet  # re-exported
+from core.io.suffixes import WORKBOOK_SUFFIXES
 from core.io.trec import Run, document_from_judged, document_from_trec
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -109,13 +110,16 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     shows them all.
     """
     sheet = Path(sheet)
-    result = import_annotations(sheet, conventions=conventions)
-    _check(result.report, sheet)
+    judgments = _own_workbook(sheet)
+    if judgments is None:
+        result = import_annotations(sheet, conventions=conventions)
+        _check(result.report, sheet)
+        judgments = result.document
     if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
-        return document_from_judged(run, _judged(result.document), conventions)
+        return document_from_judged(run, _judged(judgments), conventions)
     if is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
-        return _table_join(Path(run), result.document, sheet, conventions)
-    lines = _qrels_lines(result.document, sheet)
+        return _table_join(Path(run), judgments, sheet, conventions)
+    lines = _qrels_lines(judgments, sheet)
     with tempfile.TemporaryDirectory(prefix="ndcg-qrels-") as tmp:
         qrels = Path(tmp) / f"{sheet.stem}.qrels"
         qrels.write_text("".join(lines), encoding="utf-8")
@@ -125,6 +129,21 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
             if exc.file == str(qrels):  # name the sheet, not the file made from it
                 raise InputError(exc.problem, file=str(sheet), hint=exc.hint) from exc
             raise
+
+
+def _own_workbook(sheet: Path) -> Document | None:
+    """One of our workbooks given as qrels (a sheet graded in the editor and
+    saved, as the judgments-only banner says to do): its document, its
+    current grades the judgments; None for any other file. Read as an
+    annotators' sheet, its computed columns were taken for more graders'."""
+    if sheet.suffix.lower() not in WORKBOOK_SUFFIXES:
+        return None
+    from core.io.workbook import read_workbook
+
+    try:
+        return read_workbook(sheet)
+    except NotOwnWorkbook:
+        return None
 
 
 def _table_join(run: Path, judgments: Document, sheet: Path,

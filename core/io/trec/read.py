@@ -35,6 +35,39 @@ GRADE_HINT = ("a qrels grade is a number; grades written as words are read from 
 SCORE_HINT = "a run's score is the system's score for the source, a number"
 
 
+#: What to do about a line with too few or too many fields.
+RUN_FIELDS_HINT = "each line holds query Q0 source rank score tag, split by spaces or tabs"
+QRELS_FIELDS_HINT = "each line holds query iteration source grade (the iteration is usually 0)"
+COMMENT_HINT = "a comment line: remove it; trec_eval reads no comments either"
+
+
+def number_hint(parts: Sequence[bytes], hint: str) -> str:
+    """``hint``, or what to do about a comment line whose words fell where
+    the number is (a query id may start with '#': only a refused line is
+    taken for a comment)."""
+    return COMMENT_HINT if parts[0].startswith(b"#") else hint
+
+
+def fields_hint(parts: Sequence[bytes], expected: int) -> str:
+    """What to do about a TREC line of ``parts`` that is not ``expected``
+    fields long: the ways runs and qrels come so, as the README lists them."""
+    if parts[0].startswith(b"#"):
+        return COMMENT_HINT
+    if expected == 6 and len(parts) == 3:
+        return ("an MS MARCO run (qid pid rank) has no score: write it as a TREC run whose "
+                "score is minus the rank, awk '{print $1, \"Q0\", $2, $3, -$3, \"msmarco\"}' "
+                "run.tsv > run.txt")
+    if expected == 4 and len(parts) == 6:
+        return ("this line is a run's (query Q0 source rank score tag): give the run first "
+                "and its qrels after --qrels")
+    if len(parts) > expected and expected == 6:
+        return ("a run tag or an id holding a space splits the line: join its words (with _); "
+                "trec_eval reads the first six fields and drops the rest")
+    if len(parts) > expected:
+        return "an id or a grade holding a space splits the line: join its words (with _)"
+    return RUN_FIELDS_HINT if expected == 6 else QRELS_FIELDS_HINT
+
+
 def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
     """Read a qrels file: ``{query: {source: grade}}`` and each pair's line."""
     path = Path(path)
@@ -50,11 +83,11 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
         if len(parts) != 4:
             raise InputError(
                 f"expected 4 fields (query iteration source grade), found {len(parts)}",
-                file=name, line=line_no,
+                file=name, line=line_no, hint=fields_hint(parts, 4),
             )
         q, doc = decode(parts[0]), decode(parts[2])
         grade = finite(parts[3], file=name, line=line_no, column="grade (field 4)",
-                       hint=GRADE_HINT)
+                       hint=number_hint(parts, GRADE_HINT))
         judged = qrels.setdefault(q, {})
         if doc in judged:
             raise InputError(
@@ -158,10 +191,10 @@ class Run:
             if len(parts) != 6:
                 raise InputError(
                     f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
-                    file=name, line=line_no,
+                    file=name, line=line_no, hint=fields_hint(parts, 6),
                 )
             value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
-                           hint=SCORE_HINT)
+                           hint=number_hint(parts, SCORE_HINT))
             qb = parts[0]
             q = queries.get(qb)
             if q is None:

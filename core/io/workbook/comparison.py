@@ -32,10 +32,10 @@ from core.io.workbook.page import (
     colour_words,
     header_row,
     header_widths,
+    long_text,
     print_setup,
     set_widths,
     text_width,
-    wrapped_row,
 )
 from core.model.document import has_weight
 
@@ -157,21 +157,18 @@ def _k_value(k: int | None) -> Cell:
     return float(k) if k is not None else "all"
 
 
+#: The heading's labels, in bold in the ids' column (a bold character is
+#: about 1.15 of the body's: 'what changed (at export)' was cut on paper).
+_LABELS = ("run A", "run B", "what changed (at export)", "reopening", "tie tolerance")
+_BOLD = 1.15
 def _widths(c: Comparison) -> list[float]:
-    """The Comparison sheet's column widths: the queries' ids first."""
+    """The Comparison sheet's column widths: the queries' ids first, as wide
+    as the heading's labels at least."""
+    labels = max(len(label) for label in _LABELS) * _BOLD + 2
     return header_widths(COMPARISON_COLUMNS, [
-        text_width([*c.common, *c.left_out.unranked, *c.left_out.unjudged,
-                    "queries only in A"], 12, 36), 6, 6, 9, 10, 9, 10, 10, 11, 11,
-        8, 10, 10, 10])
-
-
-def _long_text(ws: Any, fmt: Formats, row: int, cols: tuple[int, int], text: str,
-               widths: list[float], style: Any = None) -> None:
-    """``text`` across columns ``cols`` (first, last), wrapped, its row tall enough."""
-    first, last = cols
-    ws.merge_range(row, first, row, last, "", style or fmt.wrap)
-    put_text(ws, row, first, text, style or fmt.wrap, fmt.wrap_q)
-    wrapped_row(ws, row, text, sum(widths[first : last + 1]))
+        max(labels, text_width([*c.common, *c.left_out.unranked, *c.left_out.unjudged,
+                                "queries only in A"], 12, 36)), 6, 6, 9, 10, 9, 10, 10, 11,
+        11, 8, 10, 10, 10])
 
 
 def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str],
@@ -184,16 +181,14 @@ def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str]
     ws.write_string(0, 0, "Comparison: B - A, both runs evaluated under the Conventions sheet",
                     fmt.title)
     last = len(COMPARISON_COLUMNS) - 1
-    for row, (what, text) in enumerate(
-        (("run A", labels[0]), ("run B", labels[1]),
-         ("what changed (at export)", c.changes.sentence()),
-         ("reopening", "NDCG Worksheet reopens this workbook as run A (with grades edited in "
-          "Candidates); grades edited in Candidates B recompute here but are not read back")),
-        start=1,
-    ):
+    for row, (what, text) in enumerate(zip(_LABELS[:4], (
+            labels[0], labels[1], c.changes.sentence(),
+            "NDCG Worksheet reopens this workbook as run A (with grades edited in "
+            "Candidates); grades edited in Candidates B recompute here but are not read back"),
+            strict=True), start=1):
         ws.write_string(row, 0, what, fmt.label)
-        _long_text(ws, fmt, row, (1, last), text, widths)
-    ws.write_string(5, 0, "tie tolerance", fmt.label)
+        long_text(ws, fmt, row, (1, last), text, widths)
+    ws.write_string(5, 0, _LABELS[-1], fmt.label)
     ws.write_number(5, 1, TIE_TOLERANCE, fmt.conv)
     ws.merge_range(5, 2, 5, last, "a |delta| up to this is a tie (floating-point noise, not a "
                    "change)", fmt.text)
@@ -261,10 +256,10 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
 
     cut = rng("C")
     widths = _widths(c)
-    _long_text(ws, fmt, r, (0, len(MEANS_COLUMNS) - 1),
+    long_text(ws, fmt, r, (0, len(MEANS_COLUMNS) - 1),
                "Paired means over the queries with NDCG defined in both runs and a weight "
                "(formulas; weights are run A's under the declared weighting)", widths,
-               fmt.section)
+               section=True)
     r += 1
     header_row(ws, fmt, r, MEANS_COLUMNS, widths[: len(MEANS_COLUMNS)])
     r += 1
@@ -307,13 +302,13 @@ def _write_resampling(ws: Any, fmt: Formats, c: Comparison, means_row: list[int]
     whether it still belongs to the live means (``means_row``); returns the
     row after them and each cutoff's row (1-based)."""
     widths = _widths(c)
-    _long_text(
+    long_text(
         ws, fmt, r, (0, len(RESAMPLING_COLUMNS) - 1),
         "Randomization test and bootstrap interval: values computed by NDCG Worksheet at "
         "export, not formulas (drawing thousands of random resamples cannot be written as an "
         "Excel 2007 formula). They do not follow edits to the Conventions sheet or to grades; "
         "'still current?' compares the live paired count and mean delta with those they were "
-        "computed for.", widths, fmt.section)
+        "computed for.", widths, section=True)
     r += 1
     header_row(ws, fmt, r, RESAMPLING_COLUMNS, widths[: len(RESAMPLING_COLUMNS)])
     r += 1

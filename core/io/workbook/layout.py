@@ -154,6 +154,8 @@ class Formats:
         #: A grade column holds numbers and words (unknown, unrateable): one
         #: alignment for both, the numbers', on screen and on paper.
         self.grade = wb.add_format({"align": "right"})
+        #: Text read beside numbers (a W/T/L count), aligned as they are.
+        self.right = wb.add_format({"align": "right"})
         self.edit_grade = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "align": "right"})
         #: The rubric's grades (top-aligned, as the guideline beside each).
         self.grade_top = wb.add_format({"align": "right", "valign": "top"})
@@ -164,6 +166,9 @@ class Formats:
         self.seconds = wb.add_format({"num_format": "0.0"})
         self.title = wb.add_format({"bold": True, "font_size": 14})
         self.section = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
+        #: A section title too long for one line (:data:`SECTION_WIDER` to measure it).
+        self.section_wrap = wb.add_format({"bold": True, "font_size": 12, "bottom": 1,
+                                           "text_wrap": True, "valign": "top"})
         self.label = wb.add_format({"bold": True, "valign": "top"})
         conv = {"bg_color": "#DDEBF7", "valign": "top", "text_wrap": True, "align": "left"}
         self.conv = wb.add_format(conv)

@@ -10,10 +10,12 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.io.workbook.layout import Formats
+from core.io.workbook.layout import Formats, put_text
 
 #: Points per line of 11-point text (Calibri, xlsxwriter's default font).
 LINE = 15.0
+#: A section title's characters (bold, 12 pt) against the body's (11 pt).
+SECTION_WIDER = 1.25
 #: Characters of a page header's section (Excel refuses headers over 255 in all).
 _HEADER_TEXT = 80
 
@@ -66,6 +68,18 @@ def wrapped_row(ws: Any, row: int, text: str, width: float,
     lines = max(lines_needed(t, w) for t, w in ((text, width), *more))
     if lines > 1:
         ws.set_row(row, LINE * lines + 2)
+
+
+def long_text(ws: Any, fmt: Formats, row: int, cols: tuple[int, int], text: str,
+              widths: Sequence[float], *, section: bool = False) -> None:
+    """``text`` across columns ``cols`` (first, last; ``widths`` from column
+    0), wrapped, its row tall enough (a section title's in its larger type)."""
+    first, last = cols
+    style = fmt.section_wrap if section else fmt.wrap
+    ws.merge_range(row, first, row, last, "", style)
+    put_text(ws, row, first, text, style, fmt.wrap_q)
+    room = sum(widths[first : last + 1])
+    wrapped_row(ws, row, text, room / SECTION_WIDER if section else room)
 
 
 def colour_words(ws: Any, fmt: Formats, first_row: int, last_row: int, col: int,

@@ -25,7 +25,7 @@ from core.analysis.compare.many import run_letter
 from core.analysis.compare.statistics import TIE_TOLERANCE
 from core.io.safety import column_letters
 from core.io.workbook.layout import SHEETS, Formats, num, put_text, sheet_ref
-from core.io.workbook.page import header_row, print_setup, set_widths
+from core.io.workbook.page import header_row, long_text, print_setup, set_widths
 from core.io.workbook.report_words import conventions_words
 from core.model.conventions import format_cutoff
 
@@ -259,10 +259,14 @@ def _write_means(ws: Any, fmt: Formats, m: ManyComparison, cols: _Columns,
     return out
 
 
+#: The Report's columns: the labels, then the tests' ten.
+_REPORT_WIDTHS = (30, 14, 12, 12, 12, 12, 12, 12, 12, 14)
+
+
 def write_runs_report(wb: Any, ws: Any, fmt: Formats, m: ManyComparison,
                       ev: Evaluation, places: RunsPlaces) -> None:
     """The Report of many runs (see the module's docstring)."""
-    set_widths(ws, [30, 14, 12, 12, 12, 12, 12, 12, 12, 14])
+    set_widths(ws, _REPORT_WIDTHS)
     runs = sheet_ref(RUNS_SHEET)
     ws.write_string(0, 0, f"NDCG comparison report: {len(m.runs)} runs", fmt.title)
     r = 2
@@ -285,7 +289,9 @@ def write_runs_report(wb: Any, ws: Any, fmt: Formats, m: ManyComparison,
     for j, k in enumerate(m.cutoffs):
         r = _report_cutoff(ws, fmt, m, places, runs, j, k, r + 1)
     r += 1
-    ws.write_string(r, 0, _tests_note(m), fmt.wrap)
+    long_text(ws, fmt, r, (0, len(_REPORT_WIDTHS) - 1), _tests_note(m), _REPORT_WIDTHS)
+    # (the chart on a page of its own: the page's foot cut it, its axis overleaf)
+    ws.set_h_pagebreaks([r + 2])
     _deltas_chart(wb, ws, m, places, r + 2)
     print_setup(ws, ev.doc.judgment_version, gridlines=False)
 
@@ -333,7 +339,7 @@ def _report_cutoff(ws: Any, fmt: Formats, m: ManyComparison, places: RunsPlaces,
                 ws.write_string(r, col, "")
             else:
                 ws.write_number(r, col, stat, fmt.signed if col < 4 else None)
-        ws.write_string(r, 7, f"{t.wins}/{t.ties}/{t.losses}")
+        ws.write_string(r, 7, f"{t.wins}/{t.ties}/{t.losses}", fmt.right)  # (as the numbers)
         ws.write_string(r, 8, "*" if m.significant(t) else "")
         delta = "" if t.mean_delta is None else repr(t.mean_delta)
         ws.write_formula(
