@@ -105,3 +105,43 @@ def test_a_workbook_looks_before_each_sheet_and_says_stopped(tmp_path: Path):
         # Stopped, not "the workbook cannot be read" (core.io.workbook.reader._reading).
         assert _stopped(lambda: read_workbook(book), looks) == looks + 1
     assert len(read_workbook(book)) == len(seed_document())
+
+
+def test_a_workbook_s_check_looks_before_each_piece_of_its_parts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The safety check a workbook passes before its first sheet is read
+    (core.io.safety: every part unpacked and scanned, seconds at a million
+    candidates) looks before each piece of each part, an .ods's
+    content.xml on the thread that unpacks it ahead too, and the exact
+    parse of a sheet's cells: Stopped (not "the workbook cannot be read")."""
+    import core.io.safety.check as checks
+    from core.io.safety import check_workbook
+    from core.io.safety.formulas import find_cells_not_data
+    from core.io.workbook.layout import SHEETS
+    from core.model.document import Document
+
+    monkeypatch.setattr(checks, "_LAST", [])  # (bytes that passed are not checked again)
+    n = 1000
+    ev = evaluate(Document.from_columns(
+        query=[f"q{i // 100}" for i in range(n)], source_id=[f"d{i}" for i in range(n)],
+        score=[1.0 / (i % 100 + 1) for i in range(n)], grade=[float(i % 3) for i in range(n)]))
+    for suffix in ("xlsx", "ods"):
+        book = tmp_path / f"book.{suffix}"
+        export_workbook(ev, book)
+        for looks in (0, 5, 10):  # (of 45 looks in the .xlsx, 12 in the .ods)
+            assert _stopped(lambda b=book: check_workbook(b), looks) == looks + 1
+    book = tmp_path / "book.xlsx"
+    part = check_workbook(book).parts[SHEETS["candidates"]]
+    assert _stopped(lambda: find_cells_not_data(book, part), 0) == 1
+
+    def used_area() -> object:
+        import zipfile
+
+        from core.io.safety.parts import open_part
+        from core.io.safety.sheets import SheetPart, used_area_parsed
+
+        with zipfile.ZipFile(book) as zf, open_part(zf, zf.getinfo(part), str(book)) as fh:
+            where = SheetPart(SHEETS["candidates"], part, zf.getinfo(part).file_size, False)
+            return used_area_parsed(fh, where, file=str(book))
+
+    assert _stopped(used_area, 0) == 1

@@ -8,10 +8,11 @@ File > Open reads on a worker whose Cancel is the same stop
 at its next look (:func:`check`): the fast TREC reader's and the worksheet
 reader's before each piece (about a megabyte apart), the join between its
 sorts and searches, the line-by-line readers (TREC, worksheet CSV) every
-:data:`LINES` lines, a workbook before each sheet; and it kills the forked
-child that reads the run's last part and the qrels (:meth:`Stop.killing`):
-the read ends within a piece, nothing half read is returned, no child is
-left.
+:data:`LINES` lines, a workbook's safety check before each piece of each
+part it unpacks (``core.io.safety.parts.stream_part``), a workbook before
+each sheet; and it kills the forked child that reads the run's last part
+and the qrels (:meth:`Stop.killing`): the read ends within a piece, nothing
+half read is returned, no child is left.
 
 The stop travels with the reading thread's context (a ``ContextVar``), not
 through every reader's arguments: a read started elsewhere (the command

@@ -12,6 +12,7 @@ from core.io.safety.limits import column_letters
 from core.io.safety.parts import open_part, stream_part
 from core.io.safety.scan import DIGITS
 from core.io.safety.sheets import CELL_WITHOUT_REF, unreadable, walk_cells
+from core.io.stop import Stopped
 
 #: After a cell's start tag: optional blanks, then a formula element.
 _FORMULA_NEXT = re.compile(rb"\s*<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -80,6 +81,8 @@ def find_cells_not_data(path: str | Path,
                     if elem.get("t") == "e" and not formula:
                         errors.append((ref, value.strip() or "#VALUE!"))
                     elem.clear()
+    except Stopped:  # (a read stopped between the part's pieces: core.io.stop)
+        raise
     except Exception as exc:
         raise unreadable(exc, file=name, part=part, sheet=None) from exc
     return formulas, errors

@@ -6,6 +6,7 @@ from its first bytes."""
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import io
 import queue
 import re
@@ -18,6 +19,7 @@ from typing import IO, Any
 
 from core.errors import InputError
 from core.io.safety.limits import LIMITS, crafted, damaged
+from core.io.stop import check as check_stopped
 
 #: A zip file's local header (signature ... name length, extra length).
 _LOCAL = struct.Struct("<4s2B4HL2L2H")
@@ -92,12 +94,15 @@ def stream_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> Genera
         if local != info.orig_filename:
             raise damaged(f"part {name!r} is named {local!r} in its zip header", file)
         fh.seek(extra_len, io.SEEK_CUR)
-        if info.compress_type == zipfile.ZIP_STORED:
-            if info.compress_size != info.file_size:
-                raise crafted(f"part {name!r} is stored unpacked but declares two sizes", file)
-            yield from _stored(fh, info, file)
-        else:
-            yield from _inflated(fh, info, file)
+        stored = info.compress_type == zipfile.ZIP_STORED
+        if stored and info.compress_size != info.file_size:
+            raise crafted(f"part {name!r} is stored unpacked but declares two sizes", file)
+        for piece in (_stored if stored else _inflated)(fh, info, file):
+            # A read stopped from another thread (File > Open's Cancel, the
+            # window closed) ends before the next piece: a workbook's check
+            # scans every part before its first sheet is read (core.io.stop).
+            check_stopped()
+            yield piece
 
 
 def _stored(fh: IO[bytes], info: zipfile.ZipInfo, file: str) -> Iterator[bytes]:
@@ -274,7 +279,9 @@ def read_ahead(chunks: Iterator[bytes]) -> Iterator[bytes]:
         except BaseException as exc:  # raised again in the reading thread
             pieces.put((None, exc))
 
-    worker = threading.Thread(target=unpack, name="part-ahead", daemon=True)
+    # In this thread's context: the pieces it unpacks look at this read's stop.
+    worker = threading.Thread(target=contextvars.copy_context().run, args=(unpack,),
+                              name="part-ahead", daemon=True)
     worker.start()
     try:
         while True:

@@ -23,6 +23,7 @@ from core.io.safety.limits import (
 )
 from core.io.safety.parts import iter_events, open_part, stream_part, xml_error
 from core.io.safety.scan import scan_plain
+from core.io.stop import Stopped
 
 #: A formula element, or a cell of type "e" (an error value such as #DIV/0!):
 #: a cell whose value is not data, looked at by :mod:`core.io.safety.formulas`.
@@ -164,6 +165,8 @@ def used_area_parsed(source: IO[bytes], where: SheetPart, *, file: str) -> tuple
                 max_col = max(max_col, col)
                 if max_col > EXCEL_MAX_COLUMNS or max_row > EXCEL_MAX_ROWS:
                     break
+    except Stopped:  # (a read stopped between the part's pieces: core.io.stop)
+        raise
     except Exception as exc:
         raise unreadable(exc, file=file, part=where.part, sheet=where.sheet) from exc
     return max_row, max_col
