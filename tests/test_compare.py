@@ -228,9 +228,9 @@ def test_randomization_blocks_keep_the_stream(monkeypatch: pytest.MonkeyPatch) -
     want = randomization_columns(v, 1001, 5)[0]
     assert 0.0 < want.min() < 0.5 < want.max() < 1.0
     for block in (4, 4096):
-        monkeypatch.setattr(statistics, "_SIGN_BLOCK", block)
+        monkeypatch.setattr(statistics, "_BLOCK", block)
         assert randomization_columns(v, 1001, 5)[0].tolist() == want.tolist()
-    monkeypatch.setattr(statistics, "_SIGN_BLOCK", 3)  # not a multiple of 4: another stream
+    monkeypatch.setattr(statistics, "_BLOCK", 3)  # not a multiple of 4: another stream
     assert randomization_columns(v, 1001, 5)[0].tolist() != want.tolist()
 
 
@@ -245,7 +245,7 @@ def test_bootstrap_hand_values() -> None:
 
 @pytest.mark.parametrize(("n", "resamples", "equal"), [(3001, 700, True), (1500, 1000, False)])
 def test_bootstrap_blocks_keep_the_stream(n: int, resamples: int, equal: bool) -> None:
-    # The draws are gathered a block of resamples at a time (21 and 43
+    # The draws are gathered a block of resamples at a time (43 and 87
     # rows here, the last block shorter): the interval is bit for bit the one
     # of every draw made at once, each resample's weighted deltas summed in
     # query order, as the interval has always been defined.

@@ -340,7 +340,11 @@ class Comparison:
         given): sources only in B (added) and only in A (removed), in row order."""
         rows_a, q_a = unmatched_rows(self.row_common_a, self.partner_a)
         rows_b, q_b = unmatched_rows(self.row_common_b, self.partner_b)
-        queries = np.union1d(q_a, q_b)[:limit]
+        # The queries with a difference, flagged (np.union1d sorted the 330,000 rows'
+        # queries at 2M rows a side: 10.5 -> 8.4-8.8 ms for the table's first five).
+        differ = np.zeros(len(self.common), dtype=bool)
+        differ[q_a] = differ[q_b] = True
+        queries = np.flatnonzero(differ)[:limit]
         lo_a, hi_a = np.searchsorted(q_a, queries), np.searchsorted(q_a, queries, "right")
         lo_b, hi_b = np.searchsorted(q_b, queries), np.searchsorted(q_b, queries, "right")
         # Only these queries' ids as text (a run's ids stay bytes otherwise),

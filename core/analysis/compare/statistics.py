@@ -29,26 +29,25 @@ BoolArray = npt.NDArray[np.bool_]
 
 #: Two NDCG values closer than this are a tie (floating-point noise, not a change).
 TIE_TOLERANCE = 1e-12
-#: Sign vectors enumerated (exact test) or bootstrap samples counted (many
-#: columns) per block, to bound memory.
+#: Sign-flip vectors (or bootstrap samples) drawn per block, to bound memory.
+#: A block of random sign vectors is a whole number of the generator's
+#: 32-bit draws (a multiple of 4 vectors of bytes), so its size does not
+#: change the stream (tests/test_compare.py holds it). Measured at 2,000
+#: queries x 10,000 vectors (medians of 3-9 calls): 256 a block against
+#: 1,024, one column 10.9 / 13.5 ms of CPU, two 17.9-18.1 / 16.5-22.4 ms
+#: (by set), four 31.7 / 27.4 ms, 45 (compare's ten runs, every pair) 533 /
+#: 305 ms: each column's table of sums (512 KiB) is read again each block.
 _BLOCK = 1024
-#: Random sign vectors drawn and summed per block: their looked-up sums
-#: (2 MB of indices and 2 MB a column at 2,000 queries) stay in a core's
-#: 1 MiB L2 cache. Measured at 2,000 queries x 10,000 vectors, 2 columns
-#: (medians of 9 calls): 1,024 a block 18.4 ms of CPU, 256 15.2 ms. A
-#: block's bytes are a whole number of the generator's 32-bit draws (a
-#: multiple of 4 vectors), so the sizes do not change the stream
-#: (tests/test_compare.py holds it).
-_SIGN_BLOCK = 256
 #: Bootstrap draws (resamples x queries) gathered at once: a block of
-#: resamples whose draws (512 KiB) and gathered deltas (1 MiB) stay in a
-#: core's L2 cache. Measured at 2,000 queries, 10,000 resamples (median of
-#: 9 calls, alternating sizes): 2**19 draws a block (262 resamples) 91-97
-#: ms of CPU, 2**16 (32 resamples) 66-73 ms (and 2**17 70-75 ms); h38cmp's
-#: 1,024 a block was 106-111 ms. numpy draws bounded integers one after the
-#: other, so the blocks' sizes do not change the stream (tests/test_compare.py
-#: holds it).
-_DRAWS = 1 << 16
+#: resamples whose draws (1 MiB) and gathered deltas (2 MiB) stay near a
+#: core's L2 cache. Measured at 2,000 queries, 10,000 resamples (medians of
+#: 5 calls, alternating sizes): 2**19 draws a block (262 resamples) 83.5 /
+#: 107.3 / 119.0 / 134.8 ms of CPU for 1 / 2 / 3 / 4 columns, 2**17 (65
+#: resamples) 69.2 / 78.8 / 95.8 / 105.7 ms, 2**16 73.7 / 88.8 / 97.6 /
+#: 103.2 ms; h38cmp's 1,024 a block was 106-111 ms for 2. numpy draws
+#: bounded integers one after the other, so the blocks' sizes do not change
+#: the stream (tests/test_compare.py holds it).
+_DRAWS = 1 << 17
 #: Up to this many columns the bootstrap gathers each resample's deltas;
 #: beyond, it multiplies the draw counts by all the columns at once.
 _GATHERED_COLUMNS = 4
@@ -155,7 +154,7 @@ def _randomization_columns(
     offsets = (np.arange(nb) * 256)[None, :]
     columns = [np.ascontiguousarray(table[:, :, c]).ravel() for c in range(m)]
     while done < resamples:
-        block = min(_SIGN_BLOCK, resamples - done)
+        block = min(_BLOCK, resamples - done)
         raw = rng.integers(0, 256, size=(block, nb), dtype=np.uint8)
         where = raw.astype(np.intp)
         where += offsets
