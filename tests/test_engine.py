@@ -462,16 +462,16 @@ def test_tie_group_dcg_in_chunks_is_one_bincount_bit_for_bit(sizes, chunk, cutof
     gains = np.array([0.0, -0.0, 1.0, 3.0, 0.1, 7.0, -2.0, np.nan, 1.7e308])
     gain = rng.choice(gains[:rng.integers(2, gains.size + 1)], query.size)
     rank = segment_rank(query)[0]
-    group, size, new_group = score_ties(score, np.arange(query.size), list_starts(query))
-    starts = np.flatnonzero(new_group)
+    new_group = score_ties(score, np.arange(query.size), list_starts(query))
+    group = np.cumsum(new_group) - 1
+    size, starts = np.bincount(group), np.flatnonzero(new_group)
     totals = np.bincount(group, weights=gain, minlength=starts.size)
     disc = np.bincount(group, weights=discount(rank), minlength=starts.size)
     with np.errstate(over="ignore", invalid="ignore"):
         want = np.stack([sums.group_dcg(k, starts, rank[starts], size, totals, query[starts],
                                         disc, rank, nq) for k in cutoffs], axis=1)
         with mock.patch.object(sums, "CHUNK", chunk):
-            got = sums.tie_group_dcg(gain, query, rank, group, size, new_group,
-                                     tuple(cutoffs), nq)
+            got = sums.tie_group_dcg(gain, query, rank, new_group, tuple(cutoffs), nq)
     assert got.tobytes() == want.tobytes()
 
 

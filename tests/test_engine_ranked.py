@@ -124,3 +124,26 @@ def test_an_edit_of_gains_shared_with_the_grades_writes_a_copy():
         np.testing.assert_array_equal(getattr(new, name), getattr(fresh, name), err_msg=name)
     assert np.shares_memory(new.sorted_gain, new.gain)
     np.testing.assert_array_equal(new.gain, [1.5, 3.0, 2.0, np.nan, 0.0])
+
+
+def test_an_evaluation_keeps_where_its_tie_groups_start_not_their_numbers():
+    # Averaged ties: q's three tied at score 2, r's two at 1; lists of unequal
+    # lengths in score order (a run cut at a score, the usual TREC file).
+    doc = Document.from_columns(query=["q"] * 4 + ["r"] * 2, source_id=list("abcdef"),
+                                score=[3, 2, 2, 2, 1, 1], grade=[1, None, 2, 0, None, 3])
+    ev = evaluate(doc, Conventions())
+    # Per position, its own arrays: the masks and where groups start (bool)
+    # and the ranks (int32); the gains are the grades, the order and the
+    # ranked queries the rows' own.
+    own = {name: a.dtype.str for name, a in vars(ev).items()
+           if isinstance(a, np.ndarray) and a.size == len(doc)
+           and not np.shares_memory(a, doc.grade) and not np.shares_memory(a, doc.query)}
+    assert own == {"_numeric": "|b1", "_retrieved": "|b1", "ranked_mask": "|b1",
+                   "inventory_mask": "|b1", "_new_group": "|b1", "_sorted_rank": "<i4"}
+    np.testing.assert_array_equal(ev.tie_size, [1, 3, 3, 3, 2, 2])
+    np.testing.assert_array_equal(ev.tie_first_rank, [1, 2, 2, 2, 1, 1])
+    d = 1 / np.log2(np.arange(2, 6))  # ranks 1 to 4
+    mean = (d[1] + d[2]) / 3  # the tie at ranks 2-4 cut at k = 3
+    np.testing.assert_array_equal(ev.effective_discount(3), [1, mean, mean, mean,
+                                                             (d[0] + d[1]) / 2,
+                                                             (d[0] + d[1]) / 2])

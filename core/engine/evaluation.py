@@ -18,7 +18,6 @@ from core.engine.counts import counts_by_pair, counts_where
 from core.engine.discount import discount  # re-exported
 from core.engine.gains import check_totals, gains, lifted
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
-    GroupArray,
     RankArray,
     block_rank,
     ideal_key,
@@ -35,7 +34,14 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
 )
 from core.engine.ranked import RankedRows
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
-from core.engine.sums import CHUNK, sums_in_chunks, tie_group_dcg, whole_chunks
+from core.engine.sums import (
+    CHUNK,
+    sums_in_chunks,
+    tie_group_dcg,
+    tie_group_heads,
+    tie_group_numbers,
+    whole_chunks,
+)
 from core.engine.writes import Writes
 from core.model.conventions import (
     Conventions,
@@ -191,12 +197,11 @@ class Evaluation:
         order, q_sorted, rank, first, blocks = ranked_lists(
             self.doc, self.ranked_mask, self.gain, self.conventions.ties)
         self._rows = RankedRows(order)
-        self._sorted_group: GroupArray | None = None
-        self._group_size: GroupArray | None = None
+        # (where each tie group starts: each reader numbers its positions'
+        # groups, sums.tie_group_numbers)
         self._new_group: BoolArray | None = None
         if self.conventions.ties is TieRule.AVERAGE and order.size > 0:
-            self._sorted_group, self._group_size, self._new_group = ranked_ties(
-                self.doc, order, first)
+            self._new_group = ranked_ties(self.doc, order, first)
         self._sorted_rank = rank
         # The first rows in their own order (a run in score order, ties
         # averaged) share the gain column rather than copy it, and keep no order.
@@ -210,13 +215,10 @@ class Evaluation:
         ks = self.cutoffs
         rank = self._sorted_rank
         q_sorted = self._sorted_query
-        group = self._sorted_group
-        group_size = self._group_size
-        if group is not None and group_size is not None and self._new_group is not None:
+        if self._new_group is not None:
             # Only groups that start within k add anything, so unknown gains
             # further down do not make DCG@k unknown.
-            return tie_group_dcg(self.sorted_gain, q_sorted, rank, group, group_size,
-                                 self._new_group, ks, nq)
+            return tie_group_dcg(self.sorted_gain, q_sorted, rank, self._new_group, ks, nq)
         # (a chunk of whole lists at a time: no full-length copy of the gains)
         starts = np.searchsorted(q_sorted, np.arange(nq + 1))
         return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq)
@@ -328,19 +330,20 @@ class Evaluation:
     def tie_size(self) -> RankArray:
         """Size of each ranked candidate's tie group (1 when not tied; int32)."""
         size: npt.NDArray[np.integer[Any]]
-        if self._sorted_group is None or self._group_size is None:
+        if self._new_group is None:
             size = np.ones(self._rows.size, dtype=np.int32)
         else:
-            size = self._group_size[self._sorted_group]
+            sizes = tie_group_heads(self._new_group)[1].astype(np.int32)
+            size = np.repeat(sizes, sizes)
         return self._scatter(size, 0)  # type: ignore[return-value]
 
     @_GradeFree
     def tie_first_rank(self) -> RankArray:
         """The first rank of each ranked candidate's tie group (int32)."""
-        if self._sorted_group is None or self._new_group is None:
+        if self._new_group is None:
             return self.rank
-        first_rank = self._sorted_rank[np.flatnonzero(self._new_group)]
-        return self._scatter(first_rank[self._sorted_group], 0)  # type: ignore[return-value]
+        heads, size = tie_group_heads(self._new_group)
+        return self._scatter(np.repeat(self._sorted_rank[heads], size), 0)  # type: ignore[return-value]
 
     @_GradeFree
     def discount(self) -> FloatArray:
@@ -461,7 +464,7 @@ class Evaluation:
                 lo, hi = span
             else:
                 lo, hi = self.positions(q) if q is not None else (0, self._rows.size)
-            if self._sorted_group is not None and hi - lo > 2 * CHUNK:
+            if self._new_group is not None and hi - lo > 2 * CHUNK:
                 return self._effective_in_chunks(k, lo, hi)
             return self._effective(k, slice(lo, hi))
         return self._effective(k, at)
@@ -487,15 +490,9 @@ class Evaluation:
         d = discount(rank)
         if k is not None:
             d[rank > k] = 0.0
-        if self._sorted_group is None or self._group_size is None:
+        if self._new_group is None:
             return d
-        group = self._sorted_group[at_or_span]
-        # Whole tie groups: numbered from their first one's (in bincount's
-        # own type: it would copy int32 numbers to it anyway).
-        first = int(group[0]) if group.size else 0
-        if first or group.dtype != np.intp:
-            group = np.subtract(group, first, dtype=np.intp)
-        size = self._group_size[first:(first + int(group[-1]) + 1) if group.size else 0]
+        group, _, size = tie_group_numbers(self._new_group[at_or_span])
         sums = np.bincount(group, weights=d, minlength=size.size).astype(np.float64, copy=False)
         sums /= size
         eff: FloatArray = sums[group]

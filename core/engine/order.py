@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.counts import counts_by_pair
+from core.engine.ranked import RankedRows
 from core.model.conventions import Conventions, TieRule, UnknownRule
 from core.model.document import Document
 from core.model.ids import IdBytes
@@ -56,8 +57,6 @@ BoolArray = npt.NDArray[np.bool_]
 #: Each row's place among a few distinct values (int8 when counted by
 #: comparisons, :func:`_places`).
 CodeArray = npt.NDArray[np.integer[Any]]
-#: Tie groups' numbers and sizes (:func:`score_ties`).
-GroupArray = npt.NDArray[np.int32 | np.int64]
 #: Ranks (1-based positions in a list) are int32: lists are far shorter.
 RankArray = npt.NDArray[np.int32]
 
@@ -229,16 +228,15 @@ def order_ranked(
                     lambda rows, group: id_desc_order(doc, rows, group))
 
 
-#: Tie groups of ranked lists (:func:`score_ties`): each position's group,
-#: each group's size, where groups start.
-TieGroups = tuple[GroupArray, GroupArray, BoolArray]
+#: Tie groups of ranked lists (:func:`score_ties`): where each starts.
+TieGroups = BoolArray
 
 
 class Ahead(NamedTuple):
     """A run's ranking worked out before its document exists
     (:func:`order_ahead`): the tie rule, the order (None: the rows in their
-    own order), the tie groups (ties averaged; else None) and the count of
-    rows ordered."""
+    own order), where its tie groups start (ties averaged; else None) and
+    the count of rows ordered."""
 
     ties: TieRule
     order: IntArray | None
@@ -450,7 +448,9 @@ def ranked_lists(
     if blocks:
         rank, first = block_rank(*blocks)
         return order, q_ranked, rank, first, blocks
-    q_sorted = doc.query[order]
+    # (the rows' own order, as a run in score order with lists of unequal
+    # lengths under averaged ties: a view, not 8 bytes a position more)
+    q_sorted = doc.query[: order.size] if RankedRows(order).own else doc.query[order]
     rank, first = segment_rank(q_sorted)
     return order, q_sorted, rank, first, blocks
 
@@ -459,18 +459,12 @@ def score_ties(
     scores: FloatArray, order: IntArray | None, first: BoolArray
 ) -> TieGroups:
     """Tie groups of the ranked lists (``order``, None: the rows in their
-    own order; query starts ``first``):
-    each position's group, each group's size (int32 below 2**31 positions:
-    both are kept for the evaluation's life, 12 MB less at 2M positions in
-    1.2M groups), and where groups start (a new query or a new score)."""
-    new_group = tie_starts(scores if order is None else scores[order], first)
-    # Summed in place: numpy's cumsum of booleans makes a full-length
-    # integer copy of them first, and a subtraction one more.
-    kind = np.int32 if new_group.size < 2**31 else np.int64
-    group: npt.NDArray[Any] = new_group.astype(kind)
-    np.cumsum(group, dtype=kind, out=group)
-    group -= 1
-    return group, np.bincount(group).astype(kind), new_group
+    own order; query starts ``first``): where each starts (a new query or a
+    new score). Their numbers and sizes are made by each reader for its
+    positions (:func:`core.engine.sums.tie_group_numbers`): an evaluation
+    keeps 1 byte a position, not 9 (int32 numbers and sizes as well: 15 MB
+    at 2M positions, from the join's order ahead to the evaluation's end)."""
+    return tie_starts(scores if order is None else scores[order], first)
 
 
 #: The ideal lists are laid out from counts when the gains take at most this

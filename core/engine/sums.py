@@ -17,7 +17,7 @@ from core.engine.discount import block_discounts, discount
 from core.engine.order import Blocks, block_rank, list_rank, prefixes
 
 __all__ = ["CHUNK", "group_dcg", "sums_at_cutoffs", "sums_in_chunks", "tie_group_dcg",
-           "times_discount", "whole_chunks"]
+           "tie_group_heads", "tie_group_numbers", "times_discount", "whole_chunks"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -122,16 +122,37 @@ def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any] | None, blocks: Blo
     return out
 
 
+def tie_group_numbers(starts: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray, IntArray]:
+    """The tie group of each position (``starts``: where each group starts;
+    whole groups, ascending), numbered from 0 (intp: bincount's own type),
+    where each group starts and its size.
+
+    >>> [a.tolist() for a in tie_group_numbers(np.array([True, False, True, True, False]))]
+    [[0, 0, 1, 2, 2], [0, 2, 3], [2, 1, 2]]
+    """
+    group = np.cumsum(starts, dtype=np.intp)
+    group -= 1
+    return (group, *tie_group_heads(starts))
+
+
+def tie_group_heads(starts: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+    """Where each tie group starts (``starts``: whole groups) and its size.
+
+    >>> [a.tolist() for a in tie_group_heads(np.array([True, False, True, True, False]))]
+    [[0, 2, 3], [2, 1, 2]]
+    """
+    heads = np.flatnonzero(starts)
+    return heads, np.diff(heads, append=starts.size)
+
+
 def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
-                  group: npt.NDArray[np.integer[Any]], group_size: npt.NDArray[np.integer[Any]],
                   new_group: npt.NDArray[np.bool_],
                   cutoffs: tuple[int | None, ...], nq: int) -> FloatArray:
     """DCG per query (rows) and cutoff (columns) of ranked lists whose ties
-    are averaged (``gain``, ``query``, ``rank`` and tie ``group`` of each
-    position, ascending by query; each group's size; where each group
-    starts): DCG@k is the sum over tie groups of the group's gain total
-    times the total of its positions' discounts up to k over its size
-    (:func:`group_dcg`).
+    are averaged (``gain``, ``query``, ``rank`` of each position, ascending
+    by query; where each tie group starts): DCG@k is the sum over tie
+    groups of the group's gain total times the total of its positions'
+    discounts up to k over its size (:func:`group_dcg`).
 
     A chunk of whole queries at a time: the per-group arrays (five of 9 MB
     at 2M candidates in 1.2M groups, where the default conventions' engine
@@ -144,15 +165,12 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
         lo, hi = int(starts[a]), int(starts[b])
         if lo == hi:  # (no ranked position at all)
             continue
-        first = int(group[lo])
-        local = np.subtract(group[lo:hi], first, dtype=np.intp)  # (bincount's own type)
-        heads = np.flatnonzero(new_group[lo:hi])
+        local, heads, size = tie_group_numbers(new_group[lo:hi])
         r = rank[lo:hi]
         totals = np.bincount(local, weights=gain[lo:hi], minlength=heads.size)
         discounts = np.bincount(local, weights=discount(r), minlength=heads.size)
         del local
         owner = query[lo:hi][heads] - a
-        size = group_size[first:first + heads.size]
         for j, k in enumerate(cutoffs):
             out[a:b, j] = group_dcg(k, heads, r[heads], size, totals, owner, discounts, r,
                                     b - a)
