@@ -319,6 +319,8 @@ def test_the_grids_columns_are_measured_as_qt_measures_them(qtbot, tmp_path):
             shown = [c for c in range(view.horizontalHeader().count())
                      if not view.isColumnHidden(c)]
             assert _contents_widths(view) == {c: view.sizeHintForColumn(c) for c in shown}
+            keys = [GridColumn.RANK, GridColumn.SOURCE, GridColumn.GRADE]  # (as key_width asks)
+            assert _contents_widths(view, keys) == {c: view.sizeHintForColumn(c) for c in keys}
 
         for view in (w.grid, w.not_retrieved_view):
             same(view)

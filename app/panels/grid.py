@@ -130,14 +130,15 @@ def _measure_rows_in_view(view: QTableView) -> None:
     view.horizontalHeader().setResizeContentsPrecision(max(1, min(_MEASURED_ROWS, room)))
 
 
-def _contents_widths(view: QTableView) -> dict[int, int]:
-    """Each shown column's contents' width as ``view.sizeHintForColumn``
-    gives it: the columns the view's own :class:`NumberDelegate` shows (text
-    alone, never edited) from the font's metrics (:func:`text_widths`: a
-    grid's cell is otherwise measured through ~8 calls into Python), the
-    rank's, score's and grade's (their delegates change the text, an editor
-    may be open) by Qt."""
-    shown = [c for c in range(view.horizontalHeader().count()) if not view.isColumnHidden(c)]
+def _contents_widths(view: QTableView, columns: Sequence[int] | None = None) -> dict[int, int]:
+    """Each of ``columns``' (every shown one's) contents' width as
+    ``view.sizeHintForColumn`` gives it: the columns the view's own
+    :class:`NumberDelegate` shows (text alone, never edited) from the font's
+    metrics (:func:`text_widths`: a grid's cell is otherwise measured
+    through ~8 calls into Python), the rank's, score's and grade's (their
+    delegates change the text, an editor may be open) by Qt."""
+    shown = [c for c in range(view.horizontalHeader().count())
+             if not view.isColumnHidden(c)] if columns is None else list(columns)
     widths = text_widths(view, [c for c in shown if view.itemDelegateForColumn(c) is None])
     widths.update({c: view.sizeHintForColumn(c) for c in shown if c not in widths})
     return widths
@@ -255,11 +256,12 @@ class GridPanel(QWidget):
         the font (933 px of columns at 16 pt, where 640 px was assumed)."""
         view, header = self.grid, self.grid.horizontalHeader()
         least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
+        keys = [n for n, col in enumerate(self.model.columns)
+                if col.key in KEY_COLUMNS and not view.isColumnHidden(n)]
+        contents = _contents_widths(view, keys)
         width = 0
-        for n, col in enumerate(self.model.columns):
-            if col.key not in KEY_COLUMNS or view.isColumnHidden(n):
-                continue
-            wanted = max(header.sectionSizeHint(n), view.sizeHintForColumn(n))
+        for n in keys:
+            wanted = max(header.sectionSizeHint(n), contents[n])
             if n == GridColumn.SOURCE:  # a longer id is elided (source_most)
                 width += min(least, wanted)
                 continue
