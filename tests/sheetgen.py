@@ -143,14 +143,21 @@ LEGENDS: dict[str, list[tuple[int, str]]] = {
 def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale`` (without its top grade when ``wrong``): in one
     cell, one level a row, or a grade beside its label a row; above the
-    header or on a sheet of its own."""
+    header, on a sheet of its own, or one level a row in a column beside
+    the judgments (``Legend``, blank below)."""
     levels = LEGENDS[scale][:-1] if wrong else LEGENDS[scale]
     form = rnd.choice(["cell", "rows", "pairs"])
     rows: list[list[Any]] = (
         [["Scale: " + ", ".join(f"{g} = {t}" for g, t in levels)]] if form == "cell"
         else [[f"{g} = {t}"] for g, t in levels] if form == "rows"
         else [[g, t] for g, t in levels])
-    if rnd.random() < 0.5:
+    place = rnd.random()
+    if place < 0.25 and len(sheet.rows) > len(levels) + 1:
+        column = [f"{g} = {t}" for g, t in levels]
+        sheet.rows = [[*sheet.rows[0], "Legend"], *(
+            [*r, column[i] if i < len(column) else ""] for i, r in enumerate(sheet.rows[1:]))]
+        sheet.column_kinds = [*sheet.column_kinds, "legend"]
+    elif place < 0.6:
         sheet.above = [*rows, []]
     else:
         sheet.legend_sheet = [["Grade", "Meaning"] if form == "pairs" else ["Legend"], *rows]

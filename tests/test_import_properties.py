@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, assume, event, example, given, settings
@@ -25,6 +26,7 @@ from core.io.safety import column_letters
 from core.model.numbers import number_text
 from tests.sheetgen import (
     BOOKKEEPING,
+    LEGENDS,
     Drawn,
     Run,
     platform_sheets,
@@ -694,23 +696,42 @@ def test_a_formula_is_reported_under_its_own_cell(role: str, sheet: Drawn,
 
 
 #: Sheets drawn with a legend of their grade scale, right or lacking a grade.
-LEGEND_SHEETS = 12
+LEGEND_SHEETS = 16
 
 
-@settings(PROFILE, max_examples=LEGEND_SHEETS, phases=[Phase.generate])
+def _legend_sheet_named() -> Drawn:
+    """A wide sheet under neutral headers beside a sheet ``Legend`` whose
+    header names a field (``Grade`` | ``Meaning``): the judgments' sheet is
+    read, never the legend's (it was chosen for its header, and refused as
+    having no query column; drawn in some runs and not others)."""
+    grades = [(1, 1), (1, 3), (4, 5), (1, 4), (2, 2), (4, 4), (3, 5), (2, 1), (5, 5)]
+    rows: list[list[Any]] = [["grade_ben_at_lab_example", "grade_ana_at_lab_example", "col3",
+                              "col4"]]
+    rows += [[b, a, _QUERIES[i // 3], f"B0{i // 3}00{i % 3}XK{i % 3}"]
+             for i, (b, a) in enumerate(grades)]
+    return Drawn(rows, "wide", {(r[2], r[3]): sorted([float(r[0]), float(r[1])])
+                                for r in rows[1:]}, grade_headers=rows[0][:2],
+                 column_kinds=["grade", "grade", "query", "source"],
+                 legend_sheet=[["Grade", "Meaning"], *([g, t] for g, t in LEGENDS["1-5"])])
+
+
+@settings(PROFILE, max_examples=LEGEND_SHEETS, phases=[Phase.explicit, Phase.generate])
+@example(_legend_sheet_named(), ".xlsx")
 @given(st.sampled_from(["right", "wrong"]).flatmap(lambda kind: sheets(legend=kind)),
        st.sampled_from([".csv", ".xlsx"]))
 def test_a_legend_on_the_sheet_is_the_scale(sheet: Drawn, suffix: str) -> None:
     """"0 = not relevant, 1 = partial, ..., 3 = perfect" in one cell, one
-    level a row or a grade beside its label a row, above the header or on
-    a sheet of its own: the grades' scale, the report saying it was read
-    from the legend and where, the drawn grades imported; a legend lacking
-    a grade the sheet gives is refused in one line naming the legend, the
-    file, the row and column of a cell holding it and --rubric."""
+    level a row or a grade beside its label a row, above the header, on a
+    sheet of its own or in a column beside the judgments: the grades'
+    scale, the report saying it was read from the legend and where, the
+    drawn grades imported; a legend lacking a grade the sheet gives is
+    refused in one line naming the legend, the file, the row and column
+    of a cell holding it and --rubric."""
     if sheet.legend_sheet is not None:
         suffix = ".xlsx"  # a sheet of its own: a workbook's
     code, err, report, rows = _run(sheet, suffix)
-    event(f"legend {'above' if sheet.above else 'sheet'} "
+    place = "above" if sheet.above else "sheet" if sheet.legend_sheet else "beside"
+    event(f"legend {place} "
           f"{'wrong' if sheet.legend_lacks is not None else 'right'}: "
           f"{'refused' if code else 'imported'}")
     if sheet.legend_lacks is not None and code != 0 and "legend" in err:
@@ -725,5 +746,6 @@ def test_a_legend_on_the_sheet_is_the_scale(sheet: Drawn, suffix: str) -> None:
         assert report is not None
         assert report["header_row"] == len(sheet.above) + 1, report["header_row"]
         assert report["scale"].startswith("the sheet's legend ("), report["scale"]
-        other = "of sheet 'Legend'" in report["scale"]
-        assert other == (sheet.legend_sheet is not None), report["scale"]
+        said = {"sheet": "of sheet 'Legend'", "beside": "of column "}
+        for where, words in said.items():
+            assert (words in report["scale"]) == (where == place), report["scale"]

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from core.io.annotator.cells import number_rubric, text_labels
-from core.io.annotator.legend import find_legend, legend_labels
+from core.io.annotator.legend import find_legend, legend_columns, legend_labels, legend_only
+from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.model import (
     COMBINED,
     SINGLE_FIELDS,
@@ -161,9 +162,11 @@ def header_row_of(rows: list[list[Any]]) -> tuple[int, bool]:
 
 def choose_sheet(heads: dict[str, list[list[Any]]]) -> str:
     """The sheet whose best header row scores highest (the first on a tie):
-    the data, not an Instructions sheet before it."""
+    the data, not an Instructions sheet before it, nor a sheet of the
+    scale's legend only (``Grade`` | ``Meaning``, ``0`` | ``not relevant``)."""
     names = list(heads)
-    return max(names, key=lambda n: (max(map(header_score, heads[n][:_HEADER_SCAN]),
+    return max(names, key=lambda n: (not legend_only(heads[n]),
+                                     max(map(header_score, heads[n][:_HEADER_SCAN]),
                                          default=0.0), -names.index(n)))
 
 
@@ -210,7 +213,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
               if any(map(_filled, r)) and not summary_row(r, None, len(header))]
     profiles = profile_columns(sample, header, marks)
     taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
-    taken |= said_out
+    aside = legend_columns(table, header_row)  # a legend's levels read like grades
+    taken |= said_out | set(aside)
     if len(wide) == 1 and "grade" not in found:
         # One column named as one person's grades: the grade column, whose
         # annotator (if any) another column names.
@@ -261,7 +265,10 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                 reasons = [(g, w) for g, w in reasons if g != f]
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
-    out.extend(_left_out(profiles, header, found, left, taken - {c for c, _ in wide}))
+    out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
+            for c, lg in aside.items()]
+    out.extend(_left_out(profiles, header, found, left | set(aside),
+                         taken - {c for c, _ in wide} - set(aside)))
     reasons.extend(("ignored", text) for c, text, _ in out if c not in roles.ignored)
     return wide, [*reasons, *why], flags, sorted(out)
 

@@ -22,6 +22,7 @@ from core.analysis.consensus import consensus as combine
 from core.errors import InputError
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.detect import detect_mapping
+from core.io.annotator.legend import legend_columns
 from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.names import combined_grade, name_field, quantity_header
 from core.io.annotator.profile import Profile, profile_columns, span
@@ -98,6 +99,8 @@ def check_sheet(sheet: Sheet) -> None:
     unnamed = [c for c in sources if c >= len(header) or not _named_grades(header[c])]
     width = max([len(header), *(len(r) for r in sheet.data[:_SAMPLE])], default=0)
     unused = [c for c in range(width) if c not in used]
+    if unused:  # a legend's levels are no grades left unused
+        unused = [c for c in unused if c not in legend_columns(sheet.table, mapping.header_row)]
     if not unnamed and not unused:
         return
     sample = sheet.data[:_SAMPLE]

@@ -29,7 +29,8 @@ from core.io.annotator.sheet import Sheet
 from core.io.safety import WORKBOOK_SUFFIXES, check_workbook, column_letters
 from core.model.rubric import Rubric, RubricGrade
 
-__all__ = ["Legend", "check_legend", "find_legend", "legend_labels"]
+__all__ = ["Legend", "check_legend", "find_legend", "left_out", "legend_columns",
+           "legend_labels", "legend_only"]
 
 #: A sheet longer than this holds judgments, not a legend.
 _MAX_ROWS = 200
@@ -101,9 +102,9 @@ def _rows_text(first: int, last: int) -> str:
     return f"row {first}" if first == last else f"rows {first}-{last}"
 
 
-def _in_rows(rows: Sequence[Sequence[Any]], where: str) -> list[Legend]:
+def _in_rows(rows: Sequence[Sequence[Any]], where: str, first: int = 1) -> list[Legend]:
     """The legends ``rows`` hold: a cell listing the levels, or a run of
-    rows naming one level each (rows counted from 1)."""
+    rows naming one level each (rows counted from ``first``)."""
     out: list[Legend] = []
     run: list[tuple[int, tuple[float, str]]] = []
 
@@ -113,7 +114,7 @@ def _in_rows(rows: Sequence[Sequence[Any]], where: str) -> list[Legend]:
             out.append(Legend(rubric, _rows_text(run[0][0], run[-1][0]) + where))
         run.clear()
 
-    for r, row in enumerate(rows, start=1):
+    for r, row in enumerate(rows, start=first):
         level = _row_level(row)
         if level is not None and (not run or r == run[-1][0] + 1):
             run.append((r, level))
@@ -128,6 +129,16 @@ def _in_rows(rows: Sequence[Sequence[Any]], where: str) -> list[Legend]:
                 out.append(Legend(rubric, f"cell {column_letters(c + 1)}{r}{where}"))
     close()
     return out
+
+
+def legend_only(rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether ``rows`` (a sheet's first rows) hold a legend and nothing
+    else but a title or header row: a sheet of no judgments."""
+    filled = [r for r in rows if any(cell_text(c).strip() for c in r)]
+    levels = [_row_level(r) is not None for r in filled]
+    return (sum(levels) >= 2 and all(levels[1:])) or (
+        len(filled) <= 2 and any(_in_cell(cell_text(c)) is not None
+                                 for r in filled for c in r if type(c) is str))
 
 
 def _other_sheets(table: Table) -> list[Legend]:
@@ -149,12 +160,46 @@ def _other_sheets(table: Table) -> list[Legend]:
     return out
 
 
+def legend_columns(table: Table, header_row: int) -> dict[int, Legend]:
+    """The columns beside the judgments that hold a legend and nothing
+    else: their filled cells one run of rows near the top naming a level
+    each (``0 = not relevant`` on rows 2-5 under ``Legend``), the rest of
+    the column blank. No role takes them (their levels read like grades)."""
+    if table.origin is not None or header_row < 0:
+        return {}
+    start, header = header_row + 1, table.header(ColumnMapping(header_row=header_row))
+    data = table.rows[start:]
+    width = max(len(header), *(len(r) for r in data[:_MAX_ROWS]), 0)
+    out: dict[int, Legend] = {}
+    for c in range(width):
+        # a legend near the top, its run ending before the rows looked at do
+        top = [i for i, r in enumerate(data[:_MAX_ROWS])
+               if c < len(r) and cell_text(r[c]).strip()]
+        if len(top) < 2 or top[-1] - top[0] != len(top) - 1 \
+                or top[-1] + 1 >= min(len(data), _MAX_ROWS) \
+                or any(c < len(r) and cell_text(r[c]).strip() for r in data[_MAX_ROWS:]):
+            continue
+        name = f"{column_letters(c + 1)} ({header[c]})" if c < len(header) and header[c] \
+            else column_letters(c + 1)
+        found = _in_rows([[data[i][c]] for i in top], "", first=start + top[0] + 1)
+        if len(found) == 1 and found[0].where.startswith("row"):  # a level a row, no more
+            out[c] = Legend(found[0].rubric, f"{found[0].where} of column {name}")
+    return out
+
+
+def left_out(legend: Legend) -> str:
+    """Why a column holding a legend is not imported, for the report."""
+    return f"the grade scale's legend ({legend.where}), not imported"
+
+
 def find_legend(table: Table, mapping: ColumnMapping) -> tuple[Legend | None, str]:
-    """The legend of the sheet's grade scale: in the rows above the header
-    or on another sheet of the workbook; (None, "") when there is none, and
-    (None, why) when legends found list different levels (none is read)."""
+    """The legend of the sheet's grade scale: in the rows above the header,
+    in a column beside the judgments or on another sheet of the workbook;
+    (None, "") when there is none, and (None, why) when legends found list
+    different levels (none is read)."""
     above = table.rows[:max(mapping.header_row, 0)] if table.origin is None else []
-    found = _in_rows(above, "") + _other_sheets(table)
+    found = [*_in_rows(above, ""), *legend_columns(table, mapping.header_row).values(),
+             *_other_sheets(table)]
     if not found:
         return None, ""
     if len({lg.rubric for lg in found}) > 1:
