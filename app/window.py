@@ -406,7 +406,8 @@ class MainWindow(WindowApi):
             step()
         except NdcgError as exc:
             problem = str(exc)
-        except MemoryError:  # (the session's history and views stay as they were)
+        except MemoryError:  # (a step not made changes nothing; one made, whose view ran
+            # out after, stays, every other view told of it: Worksheet._tell)
             problem = str(out_of_memory(self.path, to="evaluate it", again="try it"))
         else:
             return None

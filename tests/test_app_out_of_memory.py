@@ -343,3 +343,39 @@ def test_edits_after_a_recovery_that_ran_out_go_to_a_journal_of_their_own(
     boxes.answers = [QMessageBox.StandardButton.Yes]
     assert ops3.offer_recovery()
     assert (third.document.grade[0], third.document.grade[3]) == (2.5, 1.5)
+
+
+def test_a_view_running_out_after_a_grade_is_made_leaves_the_others_told(
+        window: Any, qtbot: Any) -> None:
+    """Memory runs out in a view told of a grade typed (a key click) once the
+    session made it: the views after it are told all the same (the grid, the
+    audit log, Undo's text, the title's modified flag), the window says it,
+    and the grade is one step of the history, undone by Ctrl+Z."""
+    doc, i = window.document, window.grid_model.candidate(0)
+    grade = 2.0 if doc.grade[i] != 2.0 else 1.0
+    cell = window.grid_model.index(0, GridColumn.GRADE)
+    entries, position = window.audit_model.rowCount(), window.session.position
+    failed: list[int] = []
+
+    def runs_out(_changes: Any) -> None:
+        if not failed:
+            failed.append(1)
+            raise MemoryError
+
+    window.session._listeners.insert(1, runs_out)  # (after the query shown, before the views)
+    window.grid.setCurrentIndex(cell)
+    window.grid.setFocus()
+    qtbot.keyClick(window.grid, Qt.Key.Key_2 if grade == 2.0 else Qt.Key.Key_1)
+    assert failed == [1]
+    assert doc.grade[i] == grade
+    assert cell.data() == grade  # (the grid told)
+    assert window.audit_model.rowCount() == entries + 1
+    assert window.session.position == position + 1
+    assert window.app_actions["undo"].isEnabled()
+    assert window.session.undo_text in window.app_actions["undo"].text()
+    assert window.isWindowModified()
+    assert window.statusBar().currentMessage().startswith("not enough memory")
+    _same_as_fresh(window)
+    qtbot.keyClick(window.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.position == position
+    assert window.audit_model.rowCount() == entries + 2
