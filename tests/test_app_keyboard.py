@@ -152,6 +152,31 @@ def test_undo_and_redo_show_the_cell_they_changed(qtbot, window):
     assert window.statusBar().currentMessage() == "Redid grade q1/a: unknown → 2"
 
 
+def test_tab_leaves_the_tables_one_reads_and_moves_in_the_grade_grid(qtbot, window):
+    """Tab and Shift+Tab move the focus on from a table one reads or edits
+    beside a form (the summary's cutoffs, the query list, the rubric and the
+    guidelines), as from any other control; only the grade grid keeps Tab
+    moving from cell to cell. Every view that takes Tab for its cells is a
+    grade grid."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    for name in ("cutoffTable", "queryList", "rubricTable", "guidelinesTable"):
+        view = window.findChild(QTableView, name)
+        view.setFocus()
+        assert QApplication.focusWidget() is view, name
+        press(qtbot, Qt.Key.Key_Tab)
+        assert not view.isAncestorOf(QApplication.focusWidget()), name  # (nor itself)
+        press(qtbot, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+        assert QApplication.focusWidget() is view, name
+    window.grid.setFocus()
+    column = window.grid.currentIndex().column()
+    press(qtbot, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is window.grid
+    assert window.grid.currentIndex().column() > column  # the next shown column
+    taking_tab = {v.objectName() for v in window.findChildren(QTableView) if v.tabKeyNavigation()}
+    assert taking_tab == {"candidateGrid", "notRetrievedGrid"}
+
+
 def test_the_queues_next_from_the_keyboard(qtbot, window):
     window.set_document(doc_with_unknowns())
     queue = window.findChild(QueueController, "queueController")

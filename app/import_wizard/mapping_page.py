@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from app.accessibility import announce, buddy_label, label_control
+from app.accessibility import announce, buddy_label, label_control, tab_passes
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from app.scheme import tint
 from core.errors import ConventionError
@@ -109,6 +109,7 @@ class MappingPage(QWizardPage):
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
         self.grades_view.setModel(self.grades_model)
+        tab_passes(self.grades_view)
         self.grades_view.horizontalHeader().setStretchLastSection(True)
         right.addWidget(buddy_label(self.tr("Annotator grade columns (wide layout):"),
                                     self.grades_view))
@@ -184,6 +185,7 @@ class MappingPage(QWizardPage):
         label_control(self.unmapped_view, self.tr("Labels without a grade"),
                       self.tr("Give each label the sheet uses a grade"))
         self.unmapped_view.setModel(self.labels_model)
+        tab_passes(self.unmapped_view)
         self.unmapped_view.horizontalHeader().setSectionResizeMode(
             LabelsModel.Column.LABEL, QHeaderView.ResizeMode.Stretch)
         into.addWidget(self.unmapped_view)

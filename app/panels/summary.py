@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import label_control, tab_order
+from app.accessibility import label_control, tab_order, tab_passes
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -92,6 +92,7 @@ class SummaryPanel(QWidget):
         self.table.setModel(self.model)
         self.table.setItemDelegate(NumberDelegate(decimals, self.table))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        tab_passes(self.table)
         self.table.verticalHeader().setVisible(False)
         self.model.modelReset.connect(self._fit_table_height)
         # A handful of cells, fitted when another query, another status or
