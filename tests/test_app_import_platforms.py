@@ -174,6 +174,12 @@ def test_the_editor_opens_judgments_for_grading_in_sheet_order(
     banner = install_judgments_only_banner(window)  # (build_window installs it)
     assert banner.isVisible()
     assert "Judgments only: join a run to evaluate" in banner.text.text()
+    # What to do, in the window's menus and controls (not the command line's flags).
+    assert banner.text.text().endswith(
+        "Grade here and save; then open a run with File > Open… and choose the saved file "
+        "when it asks for the run's qrels; or, if the sheet's row order is a ranking, import "
+        "it again with File > Import annotators' sheet… and tick “The row order is a "
+        "ranking”.")
     # The judged candidates take the grid's room: nothing ranked to show above them.
     panel = window.grid_panel
     assert not panel.grid.isVisible()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import announce, buddy_label, label_control, tab_passes
+from app.import_wizard.hints import MAPPED_FIELDS, ROWS_RANKED, in_the_wizard
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from app.scheme import tint
 from core.errors import ConventionError
@@ -41,19 +42,6 @@ __all__ = ["LONG", "MAPPED_FIELDS", "WIDE", "MappingPage"]
 
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
 
-#: Fields of a :class:`ColumnMapping` that take one column, with their labels.
-MAPPED_FIELDS: dict[str, str] = {
-    "query": "Query",
-    "source_id": "Source id",
-    "score": "Score",
-    "rank": "Rank",
-    "grade": "Grade (long layout)",
-    "annotator": "Annotator (long layout)",
-    "version": "Version",
-    "note": "Note",
-    "reason": "Unrateable reason",
-    "status": "Assignment status",
-}
 LONG, WIDE = "long", "wide"
 
 
@@ -89,7 +77,7 @@ class MappingPage(QWizardPage):
             combo.setObjectName(f"map_{field}")
             form.addRow(self.tr(text) + ":", combo)
             self.combos[field] = combo
-        self.rows_ranked = QCheckBox(self.tr("The row order is a ranking"), self)
+        self.rows_ranked = QCheckBox(self.tr(ROWS_RANKED), self)
         self.rows_ranked.setObjectName("rowsRanked")
         self.rows_ranked.setToolTip(self.tr(
             "Without a score or rank column the sheet holds judgments only: no ranking, no "
@@ -263,8 +251,8 @@ class MappingPage(QWizardPage):
             box.setText(self.tr("Keep the {0} rows marked as {1}").format(n, KINDS[kind]))
             box.setChecked(kind in mapping.keep)
             box.setVisible(bool(n))
-        self.reasons.setText(self.tr("Guessed: {0}").format("; ".join(
-            f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons))
+        self.reasons.setText(self.tr("Guessed: {0}").format(in_the_wizard("; ".join(
+            f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons)))
             if mapping.reasons else "")
         self._show_labels(value)
 
