@@ -147,7 +147,9 @@ def check_comparison(
             assert _same(got, math.nan if want is None else want), (k, got, want)
         assert row[7:10] == [t.wins, t.ties, t.losses], (k, row)
         assert row[10:13] == [
-            t.excluded.get("without a value in A", 0), t.excluded.get("without a value in B", 0),
+            t.excluded.get("without a value in A", 0)
+            + t.excluded.get("without a value in A and B", 0),  # (status A not ok)
+            t.excluded.get("without a value in B", 0),
             t.excluded.get("without a weight", 0),
         ], (k, row)
         assert row[13] == conv.weighting.value

@@ -284,7 +284,8 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
                              None, float(value))
         status_a, status_b = rng("E"), rng("G")
         ws.write_formula(r, 10, f'=COUNTIFS({cut},{j + 1},{status_a},"<>ok")', None,
-                         float(t.excluded.get("without a value in A", 0)))
+                         float(t.excluded.get("without a value in A", 0)
+                               + t.excluded.get("without a value in A and B", 0)))
         ws.write_formula(r, 11, f'=COUNTIFS({cut},{j + 1},{status_a},"ok",{status_b},"<>ok")',
                          None, float(t.excluded.get("without a value in B", 0)))
         ws.write_formula(
