@@ -66,7 +66,11 @@ def test_prolific_sheet_shows_its_guesses_and_its_own_rubric(qtbot: Any, boxes: 
     assert result is not None
     assert result.report.outside_scale == []  # no 4 or 5 "outside the rubric"
     assert all(math.isnan(x) for x in result.document.score)  # judgments only
-    assert "judgments only" in wizard.report_page.view.notes.toPlainText()
+    notes = wizard.report_page.view.notes.toPlainText()
+    assert "judgments only" in notes
+    # The command line's flag said as the box to tick (the report said "pass --order rows").
+    assert "or tick “The row order is a ranking” if the row order is a ranking" in notes
+    assert "--" not in notes
     assert boxes.shown == []
 
 

@@ -49,5 +49,6 @@ def in_the_wizard(text: str) -> str:
     """``text`` (an import's hint or reason) with the command line's flags
     said as the wizard's controls."""
     text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(r"pass \g<flag>", text))
-    text = ORDER_FLAG.sub(lambda m: _tr("tick “{0}”").format(_tr(ROWS_RANKED)), text)
+    text = ORDER_FLAG.sub(lambda m: (_tr("tick “{0}”") if m["pass"] else "“{0}”").format(
+        _tr(ROWS_RANKED)), text)
     return text.replace(RUN_COMMAND, _tr("File > Open… (it asks for the run's qrels)"))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_passes
+from app.import_wizard.hints import in_the_wizard
 from app.import_wizard.tables import ColumnsModel, IssueColumn, IssuesModel
 from core.io.annotator import ImportReport
 
@@ -168,7 +169,7 @@ class ImportReportView(QWidget):
                 label.setText("")
             self.notes.setPlainText("")
             return
-        lines = report.summary()
+        lines = [in_the_wizard(line) for line in report.summary()]  # (the flags as controls)
         hidden = 1 + bool(report.hidden_text())  # the headline, and what the sheet hides
         self.summary.setText("\n".join(lines[:hidden]))
         for key, text in report_counts(report).items():
