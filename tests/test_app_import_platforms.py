@@ -90,7 +90,8 @@ def test_control_tasks_are_skipped_unless_the_user_keeps_them(qtbot: Any, boxes:
     assert wizard.result_value is not None
     report = wizard.result_value.report
     assert report.excluded == {"control": 6, "rejected": 1}
-    assert "skipped: 6 control, 1 rejected" in wizard.report_page.view.notes.toPlainText()
+    assert ("skipped: 6 control, 1 rejected (tick their “Keep the rows marked as …” boxes to "
+            "import them)") in wizard.report_page.view.notes.toPlainText()
     # Back: the user keeps the control tasks.
     qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
     _idle(qtbot, wizard)

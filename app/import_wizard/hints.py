@@ -11,7 +11,7 @@ import re
 
 from PySide6.QtCore import QCoreApplication
 
-from core.io.annotator.model import IMPORT_FIRST, MAP_FLAG, ORDER_FLAG, RUN_COMMAND
+from core.io.annotator.model import IMPORT_FIRST, KEEP_FLAG, MAP_FLAG, ORDER_FLAG, RUN_COMMAND
 
 __all__ = ["MAPPED_FIELDS", "ROWS_RANKED", "in_the_wizard"]
 
@@ -49,6 +49,7 @@ def in_the_wizard(text: str) -> str:
     """``text`` (an import's hint or reason) with the command line's flags
     said as the wizard's controls."""
     text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(r"pass \g<flag>", text))
+    text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
     text = ORDER_FLAG.sub(lambda m: (_tr("tick “{0}”") if m["pass"] else "“{0}”").format(
         _tr(ROWS_RANKED)), text)
     return text.replace(RUN_COMMAND, _tr("File > Open… (it asks for the run's qrels)"))

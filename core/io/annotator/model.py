@@ -21,6 +21,7 @@ from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 #: written once, in the command line's words.
 MAP_FLAG = re.compile(r"(?P<pass>pass )?--map (?P<field>\w+)=(?P<ref>[^\s;,()]+)")
 ORDER_FLAG = re.compile(r"(?P<pass>pass )?--order rows")
+KEEP_FLAG = re.compile(r"pass --keep [\w,-]+")
 RUN_COMMAND = "`ndcg-worksheet evaluate RUN --qrels QRELS`"
 #: A sheet read without the import (``evaluate --qrels SHEET``) takes no
 #: ``--map``: the way to declare a column is to import it first.
