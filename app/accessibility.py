@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAccessible, QColor
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
     QAbstractSpinBox,
     QComboBox,
     QGroupBox,
@@ -27,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 __all__ = ["AA_TEXT", "announce", "announce_status_messages", "buddy_label", "contrast_ratio",
-           "label_control", "relative_luminance", "spoken_name", "tab_order", "unnamed_controls"]
+           "label_control", "relative_luminance", "spoken_name", "tab_order", "tab_passes",
+           "unnamed_controls"]
 
 #: WCAG 2.x level AA: the least contrast for normal text.
 AA_TEXT = 4.5
@@ -84,6 +86,15 @@ def tab_order(*widgets: QWidget) -> None:
     """Tab goes through ``widgets`` in this order (the order they read in)."""
     for before, after in pairwise(widgets):
         QWidget.setTabOrder(before, after)
+
+
+def tab_passes(view: QAbstractItemView) -> None:
+    """Tab and Shift+Tab move the focus on from ``view`` to the next or
+    previous control, as from any other (the arrows move within it). Qt's
+    table views take Tab to move from cell to cell, which only a grid typed
+    into wants (the grade grids): elsewhere Tab never left the table, and
+    only F6 got out."""
+    view.setTabKeyNavigation(False)
 
 
 def announce(widget: QWidget, text: str, description: str | None = None) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from app.import_wizard.hints import ROWS_RANKED
 from app.scheme import tint
 from core.engine.evaluation import Status
 from core.model.conventions import UnknownRule
@@ -148,9 +149,10 @@ class JudgmentsOnlyBanner(Banner):
         self.text.setText(self.tr(
             "<b>Judgments only: join a run to evaluate.</b> No candidate has a score or a "
             "rank, so the rows are in the sheet's order, which is no ranking, and no NDCG is "
-            "claimed for it. Grade here; then open a run with these judgments as its qrels "
-            "(<tt>ndcg-worksheet RUN --qrels THIS_FILE</tt>), or import the sheet with "
-            "<tt>--order rows</tt> if its row order is a ranking."))
+            "claimed for it. Grade here and save; then open a run with File > Open… and "
+            "choose the saved file when it asks for the run's qrels; or, if the sheet's row "
+            "order is a ranking, import it again with File > Import annotators' sheet… and "
+            "tick “{0}”.").format(self.tr(ROWS_RANKED)))
         self.show()
         return True
 

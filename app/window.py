@@ -422,8 +422,8 @@ class MainWindow(WindowApi):
         if changes.document:
             self._query = 0 if self.document.n_queries else -1
             self._query_moved = True
-        elif changes.rows.size and self._query not in changes.queries.tolist():
-            self._query = int(self.document.query[int(changes.rows[0])])
+        elif (lead := changes.lead) is not None and self._query not in changes.queries.tolist():
+            self._query = int(self.document.query[lead])
             self._query_moved = True
 
     def _show_history(self, _changes: Changes | None = None) -> None:
@@ -440,9 +440,12 @@ class MainWindow(WindowApi):
     def _announce(self, changes: Changes) -> None:
         """Once every view shows the step: the query's place in the navigator
         and the grid, and the signals add-ons listen to."""
+        if changes.origin in ("undo", "redo"):
+            self._show_step(changes)
         if self._query_moved:
             self.navigator.select_query(self._query)
-            self._show_first_row()
+            if changes.origin not in ("undo", "redo") or changes.lead is None:
+                self._show_first_row()
             if changes.document and self.isVisible():
                 self.fit_columns()
             elif self._fitted:
@@ -463,6 +466,18 @@ class MainWindow(WindowApi):
             self.current_query_changed.emit(self._query)
 
     # -- internals ----------------------------------------------------------------------
+    def _show_step(self, changes: Changes) -> None:
+        """After Undo or Redo: the grade cell it changed current and in view
+        (in its query, which the views already show), and the status bar says
+        what was undone or redone."""
+        if (lead := changes.lead) is not None:
+            self.select_candidate(lead)
+            for view in (self.grid, self.not_retrieved_view):
+                if view.hasFocus():
+                    view.scrollTo(view.currentIndex())
+        verb = self.tr("Undid {0}") if changes.origin == "undo" else self.tr("Redid {0}")
+        self.show_message(verb.format(changes.text))
+
     def _show_first_row(self) -> None:
         """The first row's grade cell current, the grid shown from its first
         column (Rank, Source) and row."""

@@ -89,6 +89,15 @@ class Changes:
     def empty(self) -> bool:
         return not (self.rows.size or self.conventions or self.document)
 
+    @property
+    def lead(self) -> int | None:
+        """The candidate a view shows for this step (None: no grade changed):
+        the first row the edit wrote, also when undone (an undo writes the
+        edit's rows back last first)."""
+        if not self.rows.size:
+            return None
+        return int(self.rows[-1] if self.origin == "undo" else self.rows[0])
+
 
 Listener = Callable[[Changes], None]
 

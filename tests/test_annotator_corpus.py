@@ -381,7 +381,7 @@ def test_keep_imports_the_rows_the_platform_marks(tmp_path: Path,
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
                               str(report_path)], capsys)
     assert (code, err) == (0, "")
-    assert "skipped: 6 control, 1 rejected (--keep control,rejected imports them)" in out
+    assert "skipped: 6 control, 1 rejected (pass --keep control,rejected to import them)" in out
     report = json.loads(report_path.read_text("utf-8"))
     assert report["imported"] == 30 - 7
     assert report["skipped"][0]["reason"] == (
@@ -807,7 +807,7 @@ def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
                               "--report", str(report_path)], capsys)
     assert (code, err) == (0, "")
-    assert "skipped: 2 skipped (--keep skipped imports them)" in out
+    assert "skipped: 2 skipped (pass --keep skipped to import them)" in out
     report = json.loads(report_path.read_text("utf-8"))
     assert [(s["row"], s["reason"]) for s in report["skipped"]] == [
         (6, "a task the annotator skipped or declined, no judgment: answer is 'ignore'"),

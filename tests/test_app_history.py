@@ -156,7 +156,7 @@ def test_opening_a_file_reaches_every_view_through_the_session(
     assert seen["grid"] == ["a", "b"]  # q1 shown, ranked by score
     assert "q1" in seen["summary"]
     # q1 ranks a (grade 0) over b (grade 2): NDCG = 1/log2(3); q2 waits for d's grade.
-    assert "NDCG@all 0.6309 over 1/2 (excluded: 1 unresolved)" in seen["footer"]
+    assert "NDCG@all 0.6309 over 1 of 2 queries (excluded: 1 unresolved)" in seen["footer"]
     assert seen["audit"] == 0  # the other file's log: empty
     assert seen["conventions"].gain.rule is GainRule.EXPONENTIAL
     assert seen["replaced"] == 1  # the same record, the views first: then add-ons hear

@@ -322,8 +322,8 @@ def test_a_mapping_without_a_query_is_one_message_and_no_finish(
     assert wizard.result_value is None
     assert boxes.shown == [
         f"{wide_csv}, line 1: no query column found in the header (query, doc, model_conf, "
-        "grade_alice, grade_bob, notes) (name it e.g. query/qid/query_id/topic, or choose it "
-        "in the import mapping)"]
+        "grade_alice, grade_bob, notes) (name it e.g. query/qid/query_id/topic, or choose its "
+        "column as the Query)"]
     assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
     assert wizard.report_page.view.summary.text() == boxes.shown[0]
 
@@ -732,6 +732,21 @@ def test_a_workbook_not_ours_goes_to_the_wizard(monkeypatch: pytest.MonkeyPatch,
         load_unless_foreign(path, None)
 
 
+def test_the_guess_says_the_wizards_controls_not_the_command_lines_flags(
+        qtbot: Any, tmp_path: Path):
+    """A numeric column no role takes is left out with the way to make it the
+    ranking: the command line's flag (``pass --map score=id``) said as the
+    page's control."""
+    sheet = tmp_path / "labelstudio.csv"
+    sheet.write_text("id,annotator,query,document,relevance\n" + "".join(
+        f"{101 + i},7,case-A,{d},{g}\n" for i, (d, g) in enumerate(
+            (("A", "relevant"), ("B", "not relevant"), ("C", "relevant")))), encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    guessed = wizard.mapping_page.reasons.text()
+    assert "if this is the ranking, choose “id” as the Score" in guessed
+    assert "--" not in guessed
+
+
 def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: Path,
                                                          boxes: Boxes):
     """An MS MARCO run (qid, pid, rank; no header) opened in the wizard: the
@@ -746,9 +761,9 @@ def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: P
         f"{run}: no grade column found in the columns A, B, C (no header: row 1 is data); "
         "column C counts 1, "
         "2, 3, … within each query, like a rank, not a grade (a run is read by "
-        "`ndcg-worksheet evaluate RUN --qrels QRELS`; to import it as the ranking of graded "
-        "judgments, pass --map rank=C with --map grade=COLUMN; if it does hold grades, pass "
-        "--map grade=C (or choose it in the import mapping))")
+        "File > Open… (it asks for the run's qrels); to import it as the ranking of graded "
+        "judgments, choose “C” as the Rank with its column as the Grade (long layout); if it "
+        "does hold grades, choose “C” as the Grade (long layout))")
 
 
 def _adjudicated(tmp_path: Path) -> Path:

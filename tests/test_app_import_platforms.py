@@ -66,7 +66,11 @@ def test_prolific_sheet_shows_its_guesses_and_its_own_rubric(qtbot: Any, boxes: 
     assert result is not None
     assert result.report.outside_scale == []  # no 4 or 5 "outside the rubric"
     assert all(math.isnan(x) for x in result.document.score)  # judgments only
-    assert "judgments only" in wizard.report_page.view.notes.toPlainText()
+    notes = wizard.report_page.view.notes.toPlainText()
+    assert "judgments only" in notes
+    # The command line's flag said as the box to tick (the report said "pass --order rows").
+    assert "or tick “The row order is a ranking” if the row order is a ranking" in notes
+    assert "--" not in notes
     assert boxes.shown == []
 
 
@@ -86,7 +90,8 @@ def test_control_tasks_are_skipped_unless_the_user_keeps_them(qtbot: Any, boxes:
     assert wizard.result_value is not None
     report = wizard.result_value.report
     assert report.excluded == {"control": 6, "rejected": 1}
-    assert "skipped: 6 control, 1 rejected" in wizard.report_page.view.notes.toPlainText()
+    assert ("skipped: 6 control, 1 rejected (tick their “Keep the rows marked as …” boxes to "
+            "import them)") in wizard.report_page.view.notes.toPlainText()
     # Back: the user keeps the control tasks.
     qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
     _idle(qtbot, wizard)
@@ -174,6 +179,12 @@ def test_the_editor_opens_judgments_for_grading_in_sheet_order(
     banner = install_judgments_only_banner(window)  # (build_window installs it)
     assert banner.isVisible()
     assert "Judgments only: join a run to evaluate" in banner.text.text()
+    # What to do, in the window's menus and controls (not the command line's flags).
+    assert banner.text.text().endswith(
+        "Grade here and save; then open a run with File > Open… and choose the saved file "
+        "when it asks for the run's qrels; or, if the sheet's row order is a ranking, import "
+        "it again with File > Import annotators' sheet… and tick “The row order is a "
+        "ranking”.")
     # The judged candidates take the grid's room: nothing ranked to show above them.
     panel = window.grid_panel
     assert not panel.grid.isVisible()

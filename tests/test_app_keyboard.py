@@ -120,6 +120,63 @@ def test_a_digit_on_a_querys_last_row_moves_on_to_the_next_query(qtbot, window):
         "Query q2: its last row graded; it is the last query in the list")
 
 
+def test_undo_and_redo_show_the_cell_they_changed(qtbot, window):
+    """Undo and Redo select the grade cell they changed, in its query, and
+    say what they did: after a query's last row graded moved the grid on to
+    the next query, Ctrl+Z goes back to that row (not the query's first),
+    and the status bar no longer says "now query q2"."""
+    window.set_document(doc_with_unknowns())
+    doc = window.document
+    window.set_query(0)
+    window.grid.setFocus()
+    for key in (Qt.Key.Key_3, Qt.Key.Key_2, Qt.Key.Key_0):  # q1: c, a, b (b was 1)
+        press(qtbot, key)
+    assert window.current_query == 1
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert doc.grade[1] == 1.0
+    assert window.current_query == 0
+    current = window.grid.currentIndex()
+    assert int(window.grid_model.candidates()[current.row()]) == 1  # b, q1's third row
+    assert current.row() == 2
+    assert QApplication.focusWidget() is window.grid
+    assert window.statusBar().currentMessage() == "Undid grade q1/b: 1 → 0"
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # a, q1's second row
+    assert doc.state[0] == GradeState.UNKNOWN
+    assert window.grid.currentIndex().row() == 1
+    assert window.statusBar().currentMessage() == "Undid grade q1/a: unknown → 2"
+    window.grid.setCurrentIndex(window.grid_model.index(0, window.grid.currentIndex().column()))
+    press(qtbot, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # Redo
+    assert doc.grade[0] == 2.0
+    assert window.current_query == 0
+    assert window.grid.currentIndex().row() == 1
+    assert window.statusBar().currentMessage() == "Redid grade q1/a: unknown → 2"
+
+
+def test_tab_leaves_the_tables_one_reads_and_moves_in_the_grade_grid(qtbot, window):
+    """Tab and Shift+Tab move the focus on from a table one reads or edits
+    beside a form (the summary's cutoffs, the query list, the rubric and the
+    guidelines), as from any other control; only the grade grid keeps Tab
+    moving from cell to cell. Every view that takes Tab for its cells is a
+    grade grid."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    for name in ("cutoffTable", "queryList", "rubricTable", "guidelinesTable"):
+        view = window.findChild(QTableView, name)
+        view.setFocus()
+        assert QApplication.focusWidget() is view, name
+        press(qtbot, Qt.Key.Key_Tab)
+        assert not view.isAncestorOf(QApplication.focusWidget()), name  # (nor itself)
+        press(qtbot, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+        assert QApplication.focusWidget() is view, name
+    window.grid.setFocus()
+    column = window.grid.currentIndex().column()
+    press(qtbot, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is window.grid
+    assert window.grid.currentIndex().column() > column  # the next shown column
+    taking_tab = {v.objectName() for v in window.findChildren(QTableView) if v.tabKeyNavigation()}
+    assert taking_tab == {"candidateGrid", "notRetrievedGrid"}
+
+
 def test_the_queues_next_from_the_keyboard(qtbot, window):
     window.set_document(doc_with_unknowns())
     queue = window.findChild(QueueController, "queueController")

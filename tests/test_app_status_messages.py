@@ -51,3 +51,18 @@ def test_the_footer_says_no_mean_of_no_query(qtbot, window):
     window.set_document(seed_document())
     assert footer.text().startswith("equal-query mean: NDCG@1 0.3611")
     assert footer.toolTip()
+
+
+def test_the_footer_says_a_mean_of_no_defined_query_as_a_sentence(qtbot, window):
+    """One query, undefined (its ideal DCG is 0): the footer said "NDCG@all
+    no mean over 0/1"; it says there is no mean and why, counting the
+    queries in words."""
+    from core.model.conventions import Conventions
+    from core.model.document import Document
+
+    footer = window.findChild(QLabel, "aggregateFooter")
+    window.set_document(Document.from_columns(
+        query=["q"], source_id=["a"], score=[1.0], grade=[0.0],
+        conventions=Conventions(cutoffs=(None,))))
+    assert footer.text() == (
+        "equal-query mean: NDCG@all: no mean (0 of 1 query counted; excluded: 1 undefined)")

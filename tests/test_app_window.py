@@ -60,7 +60,7 @@ def test_object_names_and_example(window):
     assert window.grid_model.rowCount() == 3
     assert "[*]" in window.windowTitle()
     assert not window.isWindowModified()
-    assert "6/8" in window.footer.text()
+    assert "6 of 8 queries" in window.footer.text()
     assert "1 undefined" in window.footer.text()
     assert "1 unresolved" in window.footer.text()
 
@@ -114,7 +114,7 @@ def test_grading_resolves_an_unresolved_query(qtbot, window):
     m = w.summary_panel.model
     assert m.data(m.index(2, CutoffColumn.DCG)) == pytest.approx(3 + 1 / L)
     assert "reached NDCG@1 = 1.0000" in w.summary_panel.sentence_text()
-    assert "7/8" in w.footer.text()
+    assert "7 of 8 queries" in w.footer.text()
 
 
 def test_undo_redo_round_trip_exactly_and_audit_tells_the_truth(qtbot, window):
@@ -242,7 +242,7 @@ def test_presets_and_cutoffs(qtbot, window):
     assert "trec_eval" in panel.preset_match.text()
     assert w.conventions.cutoffs == (1, 2, None)  # kept
     # Zero ideal now counts as 0, unknowns as 0: no query is excluded.
-    assert "8/8" in w.footer.text()
+    assert "8 of 8 queries" in w.footer.text()
     panel.cutoffs_edit.setText("3, all")
     panel.cutoffs_edit.editingFinished.emit()
     assert w.conventions.cutoffs == (3, None)

@@ -184,8 +184,10 @@ def test_undefined_and_unresolved_queries_are_not_paired() -> None:
     assert rows["u"].status_a.value == "unresolved"
     assert rows["u"].ndcg_b == 1.0
     assert c.tests[0].n == 1
-    assert c.tests[0].excluded == {"without a value in A": 2}
-    assert "left out: 2 without a value in A" in c.tests[0].sentence()
+    # z has no value in either run, u none in A only: the sentence says which
+    assert c.tests[0].excluded == {"without a value in A and B": 1, "without a value in A": 1}
+    assert "left out: 1 without a value in A and B, 1 without a value in A" in (
+        c.tests[0].sentence())
     assert "grades" in c.changes.changed
 
 

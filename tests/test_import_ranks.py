@@ -179,3 +179,23 @@ def test_a_rank_beside_a_query_two_columns_could_be_asks_for_the_query(
                            "values) and nothing in their values tells them apart (pass --map "
                            "query=COLUMN for the one meant)\n")
     assert _import(sheet, capsys, "--map", "query=col4") == (0, "")
+
+
+def test_a_sheet_given_as_qrels_is_told_how_to_declare_its_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``evaluate --qrels SHEET`` takes no --map: a sheet whose query column
+    is not found is told to import it first with the flag (it said "or
+    choose it in the import mapping", words of the window); and that way
+    works."""
+    sheet = _write(tmp_path / "judged.csv", ["q,doc,grade", "q1,a,1", "q1,b,0"])
+    run = _write(tmp_path / "r.run", ["q1 Q0 a 1 2.0 r", "q1 Q0 b 2 1.0 r"])
+    code = main(["evaluate", str(run), "--qrels", str(sheet)], io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == (
+        f"ndcg-worksheet: error: {sheet}, line 1: no query column found in the header (q, doc, "
+        "grade) (name it e.g. query/qid/query_id/topic, or import it first (`ndcg-worksheet "
+        "import SHEET --map query=COLUMN -o QRELS`) and give QRELS as the qrels)\n")
+    qrels = tmp_path / "judged.qrels"
+    assert main(["import", str(sheet), "--map", "query=A", "-o", str(qrels)], io.StringIO()) == 0
+    assert qrels.read_text("utf-8").split() == ["q1", "0", "a", "1", "q1", "0", "b", "0"]

@@ -180,7 +180,7 @@ def test_the_table_says_negative_and_why(sheet: Path) -> None:
     assert code == 0
     assert rows["q1"][1] == "negative"
     assert rows["q1"][-1] == "negative"
-    assert "mean NDCG@all = 1.0000 over 1 queries (equal-query mean; excluded: 1 negative)" in text
+    assert "mean NDCG@all = 1.0000 over 1 query (equal-query mean; excluded: 1 negative)" in text
     assert f"negative: {Status.NEGATIVE.reason}" in text
 
 

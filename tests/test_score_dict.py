@@ -122,8 +122,12 @@ def _refusal(tmp_path: Path, text: str, *, role: str = "qrels") -> str:
      "(a score is a finite number)"),
     ('{"q1": {"d1": -Infinity}}', "qrels", '["q1"]["d1"] holds -Infinity, not a finite '
      "number (a grade is a finite number)"),
-    ('{"q1": {"d1": 1e999}}', "qrels", '["q1"]["d1"] holds inf, not a finite number '
-     "(a grade is a finite number)"),
+    ('{"q1": {"d1": 1e999}}', "qrels", '["q1"]["d1"] holds 1e999, beyond the largest '
+     "number, about 1.8e308 (a grade is a finite number)"),
+    ('{"q1": {"d1": 3.5e400}}', "run", '["q1"]["d1"] holds 3.5e400, beyond the largest '
+     "number, about 1.8e308 (a score is a finite number)"),
+    ('{"q1": {"d1": 1' + "0" * 400 + '}}', "run", '["q1"]["d1"] holds 1' + "0" * 400
+     + ", beyond the largest number, about 1.8e308 (a score is a finite number)"),
     ('{"q1": {"d1": "2"}}', "qrels", '["q1"]["d1"] holds text, not a number '
      "(a grade is a finite number)"),
     ('{"q1": {"d1": true}}', "run", '["q1"]["d1"] holds true or false, not a number '

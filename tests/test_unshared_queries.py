@@ -51,7 +51,7 @@ def test_the_table_and_the_means_line_count_them(files: tuple[Path, Path]) -> No
             if line[:2] in ("q1", "q2", "q3", "q9")}
     assert rows == {"q1": ["ok", "2/2", f"{Q1:.4f}"], "q2": ["unranked", "1/1", "unranked"],
                     "q3": ["unranked", "2/2", "unranked"]}
-    assert (f"mean NDCG@all = {Q1:.4f} over 1 queries (equal-query mean; excluded: "
+    assert (f"mean NDCG@all = {Q1:.4f} over 1 query (equal-query mean; excluded: "
             "2 unranked, 1 unjudged)") in text
     assert ("unjudged: 1 query the run ranks and the qrels never judge, left out as "
             "trec_eval and ranx leave it ('q9')") in text
@@ -192,7 +192,8 @@ def test_the_editors_footer_counts_them(qtbot, files: tuple[Path, Path]) -> None
     qtbot.addWidget(window)
     footer = window.findChild(QLabel, "aggregateFooter")
     assert footer is not None
-    assert footer.text().endswith(f"NDCG@all {Q1:.4f} over 1/4 (excluded: 2 unranked, 1 unjudged)")
+    assert footer.text().endswith(
+        f"NDCG@all {Q1:.4f} over 1 of 4 queries (excluded: 2 unranked, 1 unjudged)")
     ev = window.evaluation
     assert [(q, ev.query_status(i)) for i, q in enumerate(ev.doc.query_ids)] == [
         ("q1", Status.OK), ("q2", Status.UNRANKED), ("q3", Status.UNRANKED)]
@@ -331,7 +332,7 @@ def test_compare_of_many_runs_names_them_in_every_format(files: tuple[Path, Path
                  "--export", str(book)], out=io.StringIO()) == 0
     first = [row[0] for row in openpyxl.load_workbook(book, read_only=True)["Report"]
              .iter_rows(values_only=True) if row]
-    assert ("1 queries held by every run are compared; 1 held by some runs only are not; "
+    assert ("1 query held by every run is compared; 1 held by some runs only is not; "
             "not compared either: " + phrase.removeprefix("Not compared: ")) in first
 
 

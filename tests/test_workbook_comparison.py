@@ -147,7 +147,9 @@ def check_comparison(
             assert _same(got, math.nan if want is None else want), (k, got, want)
         assert row[7:10] == [t.wins, t.ties, t.losses], (k, row)
         assert row[10:13] == [
-            t.excluded.get("without a value in A", 0), t.excluded.get("without a value in B", 0),
+            t.excluded.get("without a value in A", 0)
+            + t.excluded.get("without a value in A and B", 0),  # (status A not ok)
+            t.excluded.get("without a value in B", 0),
             t.excluded.get("without a weight", 0),
         ], (k, row)
         assert row[13] == conv.weighting.value
@@ -291,6 +293,17 @@ def _assert_printed_whole(ws: Any) -> None:
         assert cell.alignment.wrap_text, cell.value
         height = ws.row_dimensions[cell.row].height or 15
         assert height >= 15 * lines_needed(cell.value, room / 1.25), (cell.value, height)
+    # Every header's words whole in their column, in bold: the resampling
+    # table's 'randomization' was broken mid-word in a column fitted to the
+    # per-query table's header above it (6 wide).
+    rows = {tuple(c.value for c in row[:len(h)]): row for row in ws.iter_rows()
+            for h in (COMPARISON_COLUMNS, MEANS_COLUMNS, RESAMPLING_COLUMNS)}
+    for headers in (COMPARISON_COLUMNS, MEANS_COLUMNS, RESAMPLING_COLUMNS):
+        assert headers in rows, headers
+        for cell, header in zip(rows[headers], headers, strict=False):
+            width = ws.column_dimensions[cell.column_letter].width
+            for word in header.split():
+                assert len(word) * 1.15 <= width, (header, word, width)
 
 
 def test_the_workbook_writes_the_comparison_it_is_handed(tmp_path: Path) -> None:

@@ -149,9 +149,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if report.hidden_text():
         out.write(report.hidden_text() + "\n")
     if report.excluded:
-        out.write("rows the platform marks as not judgments, skipped: " + ", ".join(
-            f"{n} {kind}" for kind, n in report.excluded.items()) + " (--keep "
-            + ",".join(report.excluded) + " imports them)\n")
+        out.write(report.skipped_text() + "\n")
     if not report.ranking:
         out.write("judgments only: no score or rank column, so no ranking (the scores are "
                   "left empty); join a run to evaluate, or pass --order rows if the row order "

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from app.accessibility import announce, buddy_label, label_control
+from app.accessibility import announce, buddy_label, label_control, tab_passes
+from app.import_wizard.hints import MAPPED_FIELDS, ROWS_RANKED, in_the_wizard
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from app.scheme import tint
 from core.errors import ConventionError
@@ -41,19 +42,6 @@ __all__ = ["LONG", "MAPPED_FIELDS", "WIDE", "MappingPage"]
 
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
 
-#: Fields of a :class:`ColumnMapping` that take one column, with their labels.
-MAPPED_FIELDS: dict[str, str] = {
-    "query": "Query",
-    "source_id": "Source id",
-    "score": "Score",
-    "rank": "Rank",
-    "grade": "Grade (long layout)",
-    "annotator": "Annotator (long layout)",
-    "version": "Version",
-    "note": "Note",
-    "reason": "Unrateable reason",
-    "status": "Assignment status",
-}
 LONG, WIDE = "long", "wide"
 
 
@@ -89,7 +77,7 @@ class MappingPage(QWizardPage):
             combo.setObjectName(f"map_{field}")
             form.addRow(self.tr(text) + ":", combo)
             self.combos[field] = combo
-        self.rows_ranked = QCheckBox(self.tr("The row order is a ranking"), self)
+        self.rows_ranked = QCheckBox(self.tr(ROWS_RANKED), self)
         self.rows_ranked.setObjectName("rowsRanked")
         self.rows_ranked.setToolTip(self.tr(
             "Without a score or rank column the sheet holds judgments only: no ranking, no "
@@ -109,6 +97,7 @@ class MappingPage(QWizardPage):
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
         self.grades_view.setModel(self.grades_model)
+        tab_passes(self.grades_view)
         self.grades_view.horizontalHeader().setStretchLastSection(True)
         right.addWidget(buddy_label(self.tr("Annotator grade columns (wide layout):"),
                                     self.grades_view))
@@ -184,6 +173,7 @@ class MappingPage(QWizardPage):
         label_control(self.unmapped_view, self.tr("Labels without a grade"),
                       self.tr("Give each label the sheet uses a grade"))
         self.unmapped_view.setModel(self.labels_model)
+        tab_passes(self.unmapped_view)
         self.unmapped_view.horizontalHeader().setSectionResizeMode(
             LabelsModel.Column.LABEL, QHeaderView.ResizeMode.Stretch)
         into.addWidget(self.unmapped_view)
@@ -261,8 +251,8 @@ class MappingPage(QWizardPage):
             box.setText(self.tr("Keep the {0} rows marked as {1}").format(n, KINDS[kind]))
             box.setChecked(kind in mapping.keep)
             box.setVisible(bool(n))
-        self.reasons.setText(self.tr("Guessed: {0}").format("; ".join(
-            f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons))
+        self.reasons.setText(self.tr("Guessed: {0}").format(in_the_wizard("; ".join(
+            f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons)))
             if mapping.reasons else "")
         self._show_labels(value)
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from app.accessibility import label_control
+from app.accessibility import label_control, tab_passes
 from app.import_wizard.mapping_page import LONG, MAPPED_FIELDS, WIDE, MappingPage
 from app.import_wizard.report import ImportReportView
 from app.import_wizard.tables import PreviewModel
@@ -65,6 +65,7 @@ class SheetPage(QWizardPage):
         self.table.setObjectName("previewTable")
         label_control(self.table, self.tr("The sheet's first rows"))
         self.table.setModel(self.model)
+        tab_passes(self.table)
         fit_rows_to_font(self.table)  # one-line cells: Qt's default row is two lines tall
         layout.addWidget(self.table, 1)
         self.sheet.activated.connect(self._sheet_chosen)

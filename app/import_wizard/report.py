@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import label_control
+from app.accessibility import label_control, tab_passes
+from app.import_wizard.hints import in_the_wizard
 from app.import_wizard.tables import ColumnsModel, IssueColumn, IssuesModel
 from core.io.annotator import ImportReport
 
@@ -117,6 +118,7 @@ class ImportReportView(QWidget):
         self.issues.setObjectName("importIssues")
         label_control(self.issues, self.tr("Refused rows and cells"))
         self.issues.setModel(self.issues_model)
+        tab_passes(self.issues)
         self.issues.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.issues.horizontalHeader().setSectionResizeMode(
             IssueColumn.PROBLEM, QHeaderView.ResizeMode.Stretch)
@@ -132,6 +134,7 @@ class ImportReportView(QWidget):
         self.columns.setObjectName("importColumns")
         label_control(self.columns, self.tr("Every column: its role, or why it was left out"))
         self.columns.setModel(self.columns_model)
+        tab_passes(self.columns)
         self.columns.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.columns.horizontalHeader().setSectionResizeMode(
             3, QHeaderView.ResizeMode.Stretch)
@@ -166,7 +169,7 @@ class ImportReportView(QWidget):
                 label.setText("")
             self.notes.setPlainText("")
             return
-        lines = report.summary()
+        lines = [in_the_wizard(line) for line in report.summary()]  # (the flags as controls)
         hidden = 1 + bool(report.hidden_text())  # the headline, and what the sheet hides
         self.summary.setText("\n".join(lines[:hidden]))
         for key, text in report_counts(report).items():

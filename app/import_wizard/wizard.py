@@ -12,10 +12,11 @@ from PySide6.QtCore import QSize, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget, QWizard
 
+from app.import_wizard.hints import in_the_wizard
 from app.import_wizard.pages import MappingPage, ReportPage, SheetPage
 from app.import_wizard.steps import WizardSteps
 from app.workers import Task, error_text, run_task, show_error
-from core.errors import NotOwnWorkbook
+from core.errors import InputError, NotOwnWorkbook
 from core.io.annotator import (
     ColumnMapping,
     ImportReport,
@@ -114,6 +115,8 @@ class ImportWizard(WizardSteps):
             self.busy = False
             if isinstance(exc, NotConsensus | SplitRanking):  # the way out in the page's words
                 exc = replace(exc, hint=self.mapping_page.way_out(exc))
+            elif isinstance(exc, InputError) and exc.hint:  # the flags it names, as controls
+                exc = replace(exc, hint=in_the_wizard(exc.hint))
             self.error = error_text(exc)
             if self.currentId() == self.REPORT:
                 self.report_page.view.set_report(None, self.error)

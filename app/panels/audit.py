@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from app.accessibility import label_control
+from app.accessibility import label_control, tab_passes
 from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins
@@ -60,6 +60,7 @@ class AuditLogView(QTableView):
         for column in (AuditColumn.BEFORE, AuditColumn.AFTER):
             self.setItemDelegateForColumn(column, GradeWordsDelegate(decimals, self))
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        tab_passes(self)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.verticalHeader().setVisible(False)
         self.setWordWrap(False)

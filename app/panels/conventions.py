@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import announce, label_control
+from app.accessibility import announce, label_control, tab_passes
 from app.delegates import GradeWordsDelegate
 from app.models.guidelines import GuidelinesModel
 from app.models.pairs import PairTableModel
@@ -298,6 +298,7 @@ class ConventionsPanel(QWidget):
         self.guidelines_table.verticalHeader().setVisible(False)
         self.guidelines_table.horizontalHeader().setStretchLastSection(True)
         self.guidelines_table.setWordWrap(True)
+        tab_passes(self.guidelines_table)  # (a form: Tab goes on to its next field)
         self.guidelines_table.setMaximumHeight(160)
         self.guidelines_model.guideline_edited.connect(self._guideline_edited)
         self.controls[f.name] = self.guidelines_table
@@ -350,6 +351,7 @@ class ConventionsPanel(QWidget):
             view.setItemDelegateForColumn(column, numbers)
         view.verticalHeader().setVisible(False)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        tab_passes(view)
         fit_rows_to_font(view)
         # about four rows in view, at any font size (more scroll)
         view.setMaximumHeight(max(130, 5 * view.verticalHeader().defaultSectionSize() + 20))

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import label_control
+from app.accessibility import label_control, tab_passes
 from app.delegates import IdDelegate, NumberDelegate
 from app.models.looks import STATUS_LOOK
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
@@ -100,6 +100,7 @@ class QueryNavigator(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        tab_passes(self.view)
         self.view.verticalHeader().setVisible(False)
         header = self.view.horizontalHeader()
         # Column widths are fitted once per document (sampling 200 rows), not on

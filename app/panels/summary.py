@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import label_control, tab_order
+from app.accessibility import label_control, tab_order, tab_passes
 from app.delegates import NumberDelegate, format_number
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -40,7 +40,7 @@ from app.panels.scrolled import scrolled
 from app.scheme import tint
 from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
 from app.workers import LatestJob
-from core.analysis.aggregate import excluded_phrase, summarize
+from core.analysis.aggregate import counted, excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
@@ -92,6 +92,7 @@ class SummaryPanel(QWidget):
         self.table.setModel(self.model)
         self.table.setItemDelegate(NumberDelegate(decimals, self.table))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        tab_passes(self.table)
         self.table.verticalHeader().setVisible(False)
         self.model.modelReset.connect(self._fit_table_height)
         # A handful of cells, fitted when another query, another status or
@@ -500,12 +501,15 @@ class AggregateFooter(ElidedLabel):
         summaries = summarize(ev)
 
         def means(s: Any) -> str:
-            return f"NDCG@{format_cutoff(s.k)} " + (
-                format_number(s.mean, d) if s.mean is not None else "no mean")
+            return f"NDCG@{format_cutoff(s.k)}" + (
+                f" {format_number(s.mean, d)}" if s.mean is not None else ": no mean")
 
-        def over(s: Any) -> str:
+        def over(s: Any) -> str:  # "over 6 of 8 queries (excluded: ...)"
             excluded = excluded_phrase(s.excluded, empty=None)
-            return f"over {s.included}/{n}" + (f" ({excluded})" if excluded else "")
+            if s.mean is None:  # "NDCG@all: no mean (0 of 1 query counted; excluded: ...)"
+                return f"({s.included} of {counted(n)} counted" + (
+                    f"; {excluded})" if excluded else ")")
+            return f"over {s.included} of {counted(n)}" + (f" ({excluded})" if excluded else "")
 
         counts = {(s.included, tuple(s.excluded.items())) for s in summaries}
         if len(counts) == 1:  # the usual case: one "over" for every cutoff

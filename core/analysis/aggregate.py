@@ -19,8 +19,8 @@ from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import Weighting
 from core.model.document import has_weight
 
-__all__ = ["UNJUDGED", "CutoffSummary", "excluded_phrase", "summarize", "summarize_values",
-           "unjudged_phrase", "with_unjudged"]
+__all__ = ["UNJUDGED", "CutoffSummary", "counted", "excluded_phrase", "summarize",
+           "summarize_values", "unjudged_phrase", "with_unjudged"]
 
 #: Why a mean leaves out a query the run ranked and the qrels never judged
 #: (trec_eval and ranx leave such a query out too, under every option).
@@ -103,6 +103,15 @@ def unjudged_phrase(queries: tuple[str, ...], named: int = 5) -> str:
         "queries the run ranks and the qrels never judge"
     them = "it" if n == 1 else "them"
     return f"{n} {which}, left out as trec_eval and ranx leave {them} ({shown})"
+
+
+def counted(n: int, one: str = "query", many: str = "queries") -> str:
+    """``n`` things in words, the noun as many as they are.
+
+    >>> counted(1), counted(0), counted(3, "run", "runs")
+    ('1 query', '0 queries', '3 runs')
+    """
+    return f"{n} {one if n == 1 else many}"
 
 
 def excluded_phrase(

@@ -37,6 +37,7 @@ from core.io.files import Head, read_input, stem
 from core.io.qrels_kind import is_score_dict
 from core.model.conventions import Conventions
 from core.model.document import Document
+from core.model.numbers import BEYOND_FLOAT
 
 if TYPE_CHECKING:
     from core.io.trec import Run
@@ -64,6 +65,15 @@ class _Constant(str):
     """``NaN``, ``Infinity`` or ``-Infinity`` as written."""
 
 
+class _Beyond(str):
+    """A number written beyond the largest float (``3.5e400``), as written."""
+
+
+def _finite_or_beyond(read: Callable[[str], float | int]) -> Callable[[str], Any]:
+    """JSON's number reader, keeping the text of a number too large for a float."""
+    return lambda text: _Beyond(text) if math.isinf(float(text)) else read(text)
+
+
 def _parse(path: Path) -> _Object:
     import json
 
@@ -72,7 +82,8 @@ def _parse(path: Path) -> _Object:
     raw = read_input(path, MAX_BYTES)
     try:
         data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_Object,
-                          parse_constant=_Constant)
+                          parse_constant=_Constant, parse_float=_finite_or_beyond(float),
+                          parse_int=_finite_or_beyond(int))
     except (UnicodeDecodeError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         raise InputError(f"not readable JSON ({getattr(exc, 'msg', exc)})", file=str(path),
@@ -102,16 +113,12 @@ def _number(path: Path, value: Any, where: str, role: str) -> float:
     hint = f"a {what} is a finite number"
     if isinstance(value, _Constant):
         raise _refuse(path, where, f"holds {value}, not a finite number", hint)
+    if isinstance(value, _Beyond):
+        raise _refuse(path, where, f"holds {value}, {BEYOND_FLOAT}", hint)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         kind = "an object" if isinstance(value, _Object) else _KINDS.get(type(value), "text")
         raise _refuse(path, where, f"holds {kind}, not a number", hint)
-    try:
-        number = float(value)
-    except OverflowError:
-        number = math.inf
-    if not math.isfinite(number):
-        raise _refuse(path, where, f"holds {value!r}, not a finite number", hint)
-    return number
+    return float(value)  # (finite: JSON's reader kept one beyond a float as written)
 
 
 #: A JSON file's (query, source, number) rows, in its order, checked.

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = [
+    "BEYOND_FLOAT",
     "DECIMALS",
     "NumberError",
     "digits_apart",
@@ -32,6 +33,9 @@ __all__ = [
 #: chose others (the editor's decimals setting starts here): the command
 #: line's tables and sentences, the workbook's number formats.
 DECIMALS = 4
+
+#: Why a number written too large for a float is refused (``1e999``).
+BEYOND_FLOAT = "beyond the largest number, about 1.8e308"
 
 #: The grammar: an optional sign, ASCII digits with an optional decimal point
 #: (``2``, ``2.5``, ``2.``, ``.5``), an optional exponent (``1e-3``).
@@ -70,6 +74,7 @@ class NumberError(ValueError):
         """``not a number`` or ``not a finite number``, with the detail."""
         base = "not a finite number" if self.not_finite else "not a number"
         return f"{base} ({self.detail})" if self.detail else base
+
 
 
 def _why(cell: str, decimal_comma: bool) -> NumberError:
@@ -131,7 +136,7 @@ def read_number(text: str, *, decimal_comma: bool = False) -> float:
     else:
         raise _why(cell, decimal_comma)
     if math.isinf(value):
-        raise NumberError(cell, "beyond the largest number, about 1.8e308", not_finite=True)
+        raise NumberError(cell, BEYOND_FLOAT, not_finite=True)
     return value
 
 

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from core.analysis.aggregate import excluded_phrase
+from core.analysis.aggregate import counted, excluded_phrase
 from core.analysis.compare.many import run_letter
 from core.engine.results import Status
 from core.model.conventions import format_cutoff
@@ -216,11 +216,12 @@ def _best(m: ManyComparison, j: int) -> float | None:
 def _footnote(m: ManyComparison) -> list[str]:
     conv = "; ".join(f"{name}: {choice}" for name, choice, _ in m.conventions.describe())
     counts = "; ".join(
-        f"NDCG@{format_cutoff(k)} over {int(m.included[:, j].sum())} queries"
+        f"NDCG@{format_cutoff(k)} over {counted(int(m.included[:, j].sum()))}"
         + (f" ({excluded_phrase(m.excluded(j), label='left out', empty=None)})"
            if m.excluded(j) else "")
         for j, k in enumerate(m.cutoffs))
-    dropped = f" {m.dropped} queries held by some runs only were not compared." if (
+    dropped = (f" {counted(m.dropped)} held by some runs only "
+               f"{'was' if m.dropped == 1 else 'were'} not compared.") if (
         m.dropped) else ""
     if m.left_out:
         dropped += f" Not compared: {m.left_out.phrase(len(m.runs))}."

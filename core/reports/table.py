@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from core.analysis.aggregate import (
     UNJUDGED,
     CutoffSummary,
+    counted,
     excluded_phrase,
     summarize,
     unjudged_phrase,
@@ -102,7 +103,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     _write_rows(heads, rows, out)
     _line(out)
     for s in summarize(ev):
-        _line(out, f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {s.included} queries "
+        _line(out, f"mean NDCG@{format_cutoff(s.k)} = {_fmt(s.mean)} over {counted(s.included)} "
                    f"({s.weighting.label}; {excluded_phrase(s.excluded)})")
     if ev.doc.unjudged_queries:
         _line(out)
@@ -117,7 +118,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
 
 
 def _summary_text(s: CutoffSummary) -> str:
-    return f"{_fmt(s.mean)} over {s.included} queries ({excluded_phrase(s.excluded)})"
+    return f"{_fmt(s.mean)} over {counted(s.included)} ({excluded_phrase(s.excluded)})"
 
 
 def print_comparison(c: Comparison, out: TextIO, *, name_a: str = "", name_b: str = "") -> None:

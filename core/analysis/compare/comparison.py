@@ -572,12 +572,12 @@ def _paired_test(
     else:
         mean_a = mean_b = mean_d = math.nan
     s = sign(delta[rows, j])
-    no_a = np.isnan(ndcg_a[:, j])
-    no_b = np.isnan(ndcg_b[:, j]) & ~no_a
-    reasons = {
-        "without a value in A": int(np.count_nonzero(no_a)),
-        "without a value in B": int(np.count_nonzero(no_b)),
-        "without a weight": int(np.count_nonzero(~v.has_weight & ~no_a & ~no_b)),
+    in_a, in_b = ~np.isnan(ndcg_a[:, j]), ~np.isnan(ndcg_b[:, j])
+    reasons = {  # (each query once: "in A" alone is a value in B, and "in B" one in A)
+        "without a value in A and B": int(np.count_nonzero(~in_a & ~in_b)),
+        "without a value in A": int(np.count_nonzero(~in_a & in_b)),
+        "without a value in B": int(np.count_nonzero(in_a & ~in_b)),
+        "without a weight": int(np.count_nonzero(~v.has_weight & in_a & in_b)),
     }
     return PairedTest(
         k, int(rows.size), weighting, _float_or_none(mean_a), _float_or_none(mean_b),

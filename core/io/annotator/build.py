@@ -130,8 +130,8 @@ def _score_note(sheet: Sheet, report: ImportReport) -> None:
         report.ranking = ""
         report.notes.append(
             "judgments only: no score or rank column, so no ranking and no NDCG; the scores "
-            "are left empty (join a run to evaluate, or declare the row order a ranking "
-            "with --order rows)")
+            "are left empty (join a run to evaluate, or pass --order rows if the row order is "
+            "a ranking)")
 
 
 def _query_codes(rows: Rows, cands: Candidates) -> tuple[list[str], IntArray]:

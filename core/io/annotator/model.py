@@ -4,6 +4,7 @@ wizard's :class:`SheetPreview`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -12,6 +13,27 @@ from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
 from core.model.conventions import Rubric
 from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
+
+#: How the import's messages say what to declare: the command line's flags
+#: (``pass --map score=id``, ``--map grade=none``, ``--order rows``) and its
+#: command for a run. The import wizard finds them by these patterns and says
+#: its own controls instead (app/import_wizard/hints.py), so each hint is
+#: written once, in the command line's words.
+MAP_FLAG = re.compile(r"(?P<pass>pass )?--map (?P<field>\w+)=(?P<ref>[^\s;,()]+)")
+ORDER_FLAG = re.compile(r"(?P<pass>pass )?--order rows")
+KEEP_FLAG = re.compile(r"pass --keep [\w,-]+")
+RUN_COMMAND = "`ndcg-worksheet evaluate RUN --qrels QRELS`"
+#: A sheet read without the import (``evaluate --qrels SHEET``) takes no
+#: ``--map``: the way to declare a column is to import it first.
+IMPORT_FIRST = re.compile(r"import it first \(`ndcg-worksheet import SHEET (?P<flag>[^`]+) "
+                          r"-o QRELS`\) and give QRELS as the qrels")
+
+
+def import_first(flag: str) -> str:
+    """How a sheet read without the import is told to declare ``flag``
+    (matched by :data:`IMPORT_FIRST`)."""
+    return f"import it first (`ndcg-worksheet import SHEET {flag} -o QRELS`) and give QRELS " \
+        "as the qrels"
 
 __all__ = [
     "BATCH_OR_GRADES",
@@ -126,7 +148,7 @@ class ColumnMapping:
         if col is None:
             return self._batch_or_grades(header)
         letter, ref = column_letters(col + 1), _ref(header, col)
-        run = "a run is read by `ndcg-worksheet evaluate RUN --qrels QRELS`"
+        run = f"a run is read by {RUN_COMMAND}"
         if counted is None:
             return (f"{ref} is the rank, a ranking, not a grade",
                     f"{run}; to import judgments, pass --map grade=COLUMN for the column of "

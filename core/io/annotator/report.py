@@ -206,13 +206,19 @@ class ImportReport:
             f"{_counted(self.candidates, 'candidate')}"
             + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
 
+    def skipped_text(self) -> str:
+        """The rows a platform marks as no judgments, skipped, and the flag
+        that imports them ("" when none)."""
+        if not self.excluded:
+            return ""
+        return ("rows the platform marks as not judgments, skipped: " + ", ".join(
+            f"{n} {kind}" for kind, n in self.excluded.items())
+            + " (pass --keep " + ",".join(self.excluded) + " to import them)")
+
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
-        lines = [self.headline(), *filter(None, [self.hidden_text()]), *self.guesses()]
-        if self.excluded:
-            lines.append("rows the platform marks as not judgments, skipped: " + ", ".join(
-                f"{n} {kind}" for kind, n in self.excluded.items())
-                + " (--keep " + ",".join(self.excluded) + " imports them)")
+        lines = [self.headline(), *filter(None, [self.hidden_text()]), *self.guesses(),
+                 *filter(None, [self.skipped_text()])]
         counts: dict[str, int] = {}
         for issue in self.to_review():
             counts[issue.kind] = counts.get(issue.kind, 0) + 1

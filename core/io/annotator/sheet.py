@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import Any
 
 from core.errors import InputError
-from core.io.annotator.model import ColumnMapping, Table, cell_text
+from core.io.annotator.model import ColumnMapping, Table, cell_text, import_first
 from core.io.annotator.report import ImportReport, Issue
 from core.io.safety import column_letters
 
@@ -91,15 +91,15 @@ class Sheet:
             if getattr(mapping, need) is None:
                 raise self.fail(f"no {need.replace('_', ' ')} column found {where}", line=line,
                                 hint="name it e.g. " + _EXAMPLES[need]
-                                + ", or choose it in the import mapping")
+                                + ", or " + import_first(f"--map {need}=COLUMN"))
         if mapping.grade is None and not mapping.grades:
             ranking = mapping.ranking_not_grade(header)
             raise self.fail(
                 f"no grade column found {where}" + (f"; {ranking[0]}" if ranking else ""),
                 line=line,
-                hint=ranking[1] + " (or choose it in the import mapping)" if ranking else
+                hint=ranking[1] if ranking else
                 "name it grade/label/rating/relevance, one column per annotator as "
-                "grade_<name>, or choose it in the import mapping")
+                "grade_<name>, or " + import_first("--map grade=COLUMN"))
 
     def row_number(self, i: int) -> int:
         """The 1-based table row of data row ``i``."""

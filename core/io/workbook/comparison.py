@@ -163,12 +163,16 @@ _LABELS = ("run A", "run B", "what changed (at export)", "reopening", "tie toler
 _BOLD = 1.15
 def _widths(c: Comparison) -> list[float]:
     """The Comparison sheet's column widths: the queries' ids first, as wide
-    as the heading's labels at least."""
+    as the heading's labels at least; each column holding the words of the
+    three tables' headers above it (per query, means, resampling) whole."""
     labels = max(len(label) for label in _LABELS) * _BOLD + 2
-    return header_widths(COMPARISON_COLUMNS, [
+    widths = header_widths(COMPARISON_COLUMNS, [
         max(labels, text_width([*c.common, *c.left_out.unranked, *c.left_out.unjudged,
                                 "queries only in A"], 12, 36)), 6, 6, 9, 10, 9, 10, 10, 11,
         11, 8, 10, 10, 10])
+    for headers in (MEANS_COLUMNS, RESAMPLING_COLUMNS):
+        widths[: len(headers)] = header_widths(headers, widths[: len(headers)])
+    return widths
 
 
 def _write_heading(ws: Any, fmt: Formats, c: Comparison, labels: tuple[str, str],
@@ -284,7 +288,8 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
                              None, float(value))
         status_a, status_b = rng("E"), rng("G")
         ws.write_formula(r, 10, f'=COUNTIFS({cut},{j + 1},{status_a},"<>ok")', None,
-                         float(t.excluded.get("without a value in A", 0)))
+                         float(t.excluded.get("without a value in A", 0)
+                               + t.excluded.get("without a value in A and B", 0)))
         ws.write_formula(r, 11, f'=COUNTIFS({cut},{j + 1},{status_a},"ok",{status_b},"<>ok")',
                          None, float(t.excluded.get("without a value in B", 0)))
         ws.write_formula(

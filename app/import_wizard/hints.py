@@ -1,0 +1,55 @@
+"""The import's hints in the wizard's words: a message from the import names
+what to declare as the command line declares it (``pass --map score=id``,
+``--order rows``: :data:`core.io.annotator.model.MAP_FLAG`); the wizard
+says which of its controls does it instead ("choose “id” as the Score"),
+named here once: the mapping page's labels.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QCoreApplication
+
+from core.io.annotator.model import IMPORT_FIRST, KEEP_FLAG, MAP_FLAG, ORDER_FLAG, RUN_COMMAND
+
+__all__ = ["MAPPED_FIELDS", "ROWS_RANKED", "in_the_wizard"]
+
+#: Fields of a :class:`ColumnMapping` that take one column, with their labels.
+MAPPED_FIELDS: dict[str, str] = {
+    "query": "Query",
+    "source_id": "Source id",
+    "score": "Score",
+    "rank": "Rank",
+    "grade": "Grade (long layout)",
+    "annotator": "Annotator (long layout)",
+    "version": "Version",
+    "note": "Note",
+    "reason": "Unrateable reason",
+    "status": "Assignment status",
+}
+#: The check box that declares the row order a ranking (``--order rows``).
+ROWS_RANKED = "The row order is a ranking"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ImportWizard", text)
+
+
+def _choice(match: re.Match[str]) -> str:
+    field, ref = match["field"], match["ref"]
+    label = _tr(MAPPED_FIELDS.get(field, field.replace("_", " ").capitalize()))
+    what = (_tr("its column") if ref == "COLUMN"
+            else "“(none)”" if ref == "none" else f"“{ref}”")
+    return (_tr("choose {0} as the {1}") if match["pass"] else _tr("{0} as the {1}")).format(
+        what, label)
+
+
+def in_the_wizard(text: str) -> str:
+    """``text`` (an import's hint or reason) with the command line's flags
+    said as the wizard's controls."""
+    text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(r"pass \g<flag>", text))
+    text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
+    text = ORDER_FLAG.sub(lambda m: (_tr("tick “{0}”") if m["pass"] else "“{0}”").format(
+        _tr(ROWS_RANKED)), text)
+    return text.replace(RUN_COMMAND, _tr("File > Open… (it asks for the run's qrels)"))
