@@ -53,7 +53,7 @@ from app.open_progress import PaintFirst
 from app.open_run import ask_for_qrels, needs_qrels
 from app.opened_conventions import KEEP_TEXT, conventions_for_opening, opened_with
 from app.opening import evaluated, memory_said, stat_or_none
-from app.recovery import recover
+from app.recovery import Recovered, recover
 from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
@@ -117,6 +117,9 @@ class FileOps(QObject):
         # (While the digest is taken later, the journal's base is given
         # before its first line is written: record.)
         self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
+        #: The journals before :attr:`journal` whose edits the window holds,
+        #: recovered: the user's Save or Discard clears them with it.
+        self.recovered_from: list[Journal] = []
         #: How the document was read from the window's path (None: the example,
         #: or a window made on a document): a source goes to Save As.
         self.origin: Origin | None = None
@@ -279,7 +282,7 @@ class FileOps(QObject):
         self.window.session.subscribe(self.record)
         self.window.document_replaced.connect(lambda _doc: self._start_journal())
         # Discarded edits are not offered back.
-        self.window.changes_discarded.connect(lambda: self.journal.clear())
+        self.window.changes_discarded.connect(self._discard_journals)
         self.window.save_handler = lambda: self.save(blocking=True)
 
     def _start_journal(self) -> None:
@@ -291,13 +294,31 @@ class FileOps(QObject):
             # (None while the digest is taken: given before the first line, record.)
             self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
 
-    def _journal_beside(self, kept: bool) -> None:
-        """With edits a recovery could not replay kept in the journal (where
+    def _journal_after(self, recovery: Recovered) -> None:
+        """With edits a recovery could not replay kept in the journals (where
         its message says they are, until the user opens the file again or
-        saves over them), the window's edits go to a journal of their own."""
-        if kept:
+        saves over them), the window's edits go to a journal of their own.
+        With edits recovered, they go on in the last journal they came from
+        (a crash then replays them after the rest): a Save or a Discard
+        clears it and those before it."""
+        self.recovered_from = []
+        if recovery.kept:
             self.journal.close()
             self.journal = self.journal.elsewhere()
+        elif recovery.recovered:
+            *self.recovered_from, last = recovery.journals
+            self.journal.close()
+            self.journal.file = last.file
+
+    def _discard_journals(self) -> None:
+        """The window's edits discarded: never offered back."""
+        self.journal.clear()
+        self._clear_recovered()
+
+    def _clear_recovered(self) -> None:
+        for journal in self.recovered_from:
+            journal.clear()
+        self.recovered_from = []
 
     def record(self, changes: Changes) -> None:
         """Journal what one step changed (undo and redo included)."""
@@ -348,7 +369,7 @@ class FileOps(QObject):
                    else load_unless_foreign(path, conventions, encoding))
             # Evaluated here too, as at launch (app.opening), unless a crash
             # journal may change its grades once shown (_opened recovers it).
-            ev = evaluated(doc) if doc is not None and not Journal(path).exists() else None
+            ev = evaluated(doc) if doc is not None and not Journal.written(path) else None
             return doc, then, ev
 
         def failed(exc: BaseException) -> None:
@@ -382,17 +403,18 @@ class FileOps(QObject):
         does this by itself. True when edits were recovered.
         """
         path = self.path
-        if path is None or not (Journal(path).is_pending() or Journal(path).is_stale()):
+        if path is None or not any(j.is_pending() or j.is_stale()
+                                   for j in Journal.written(path)):
             return False
         doc = self.window.document
         self.journal.close()
-        recovered, ev, kept = recover(self.window, doc, path)
+        recovery = recover(self.window, doc, path)
         # Recovered edits are not on disk yet: the window shows it modified
         # (none: the document as shown, its evaluation with it).
-        self.window.set_document(doc, path, saved=not recovered,
-                                 evaluation=ev if recovered else self.window.evaluation)
-        self._journal_beside(kept)
-        return recovered
+        self.window.set_document(doc, path, saved=not recovery.recovered, evaluation=(
+            recovery.evaluation if recovery.recovered else self.window.evaluation))
+        self._journal_after(recovery)
+        return recovery.recovered
 
     def conventions_for_opening(self) -> Conventions:
         """The conventions a file opened now is read under when it declares
@@ -421,12 +443,12 @@ class FileOps(QObject):
         # (None while the document is set: the journal it starts takes the
         # digest's state once known, _settle_state.)
         self.file_state = None
-        recovered, recovered_ev, kept = recover(self.window, doc, path)
+        recovery = recover(self.window, doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified
             # (and the grades they changed evaluated).
-            self.window.set_document(doc, path, saved=not recovered,
-                                     evaluation=recovered_ev if recovered else evaluation)
+            self.window.set_document(doc, path, saved=not recovery.recovered, evaluation=(
+                recovery.evaluation if recovery.recovered else evaluation))
         except (InputError, MemoryError) as exc:  # the document shown stays
             from core.io.locate import name_the_row
 
@@ -435,7 +457,7 @@ class FileOps(QObject):
             show_error(self.window, self.tr("Could not open"), memory_said(exc, path)
                        if isinstance(exc, MemoryError) else name_the_row(exc, doc, path))
             return False
-        self._journal_beside(kept)
+        self._journal_after(recovery)
         if then is not None:  # its digest taken on a thread beside the window's work
             self._later = DigestLater(path, then)
             self._later.start()
@@ -515,7 +537,7 @@ class FileOps(QObject):
         if answer == QMessageBox.StandardButton.Cancel:
             return False
         if answer == QMessageBox.StandardButton.Discard:
-            self.journal.clear()
+            self._discard_journals()
             return True
         return self.save(blocking=True)
 
@@ -596,6 +618,7 @@ class FileOps(QObject):
             self.journal.move_to(path, self.file_state)
         else:
             self.journal.rebase(self.file_state)
+        self._clear_recovered()  # (their edits are in the file now)
         Settings().last_directory = str(path.parent)
         self.add_recent(path)
         self.window.show_message(self.tr("Saved {0}").format(path), 10000)
