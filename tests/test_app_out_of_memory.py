@@ -303,6 +303,16 @@ def _no_memory(*_a: Any, **_k: Any) -> Any:
     raise MemoryError
 
 
+def _save_or_discard(boxes: Boxes, window: Any, ops: Any, then: str) -> None:
+    """The user's decision on the window's edits: Save, or close it discarding them."""
+    if then == "save":
+        boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
+        assert ops.save(blocking=True)
+    else:
+        boxes.answers = [QMessageBox.StandardButton.Discard]  # "close anyway?"
+        assert window.close()
+
+
 @pytest.mark.parametrize("then", ["save", "discard"])
 def test_edits_after_a_recovery_that_ran_out_go_to_a_journal_of_their_own(
         qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: str) -> None:
@@ -327,12 +337,7 @@ def test_edits_after_a_recovery_that_ran_out_go_to_a_journal_of_their_own(
     assert kept.read_bytes() == kept_bytes
     assert ops2.journal.file != kept
     assert [e["grade"] for e in ops2.journal.entries()] == [2.0]
-    if then == "save":
-        boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
-        assert ops2.save(blocking=True)
-    else:
-        boxes.answers = [QMessageBox.StandardButton.Discard]  # "close anyway?"
-        assert again.close()
+    _save_or_discard(boxes, again, ops2, then)
     assert not ops2.journal.exists()
     assert kept.read_bytes() == kept_bytes
     assert Journal(sheet).entries() == entries
@@ -419,12 +424,7 @@ def test_edits_made_while_a_journal_was_kept_are_offered_with_it_next_time(
     assert third.document.grade[i] == 1.0
     assert [j.file for j in Journal.written(sheet)][:2] == files
     original = read_delimited(sheet).grade
-    if then == "save":
-        boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
-        assert ops3.save(blocking=True)
-    else:
-        boxes.answers = [QMessageBox.StandardButton.Discard]  # "close anyway?"
-        assert third.close()
+    _save_or_discard(boxes, third, ops3, then)
     assert Journal.written(sheet) == []
     saved = read_delimited(sheet).grade
     assert (saved[0], saved[3], saved[i]) == (
