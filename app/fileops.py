@@ -5,8 +5,9 @@ progress dialog that can cancel. Saving goes through
 :func:`core.io.atomic.atomic_write` (via the core writers), so a failed save
 leaves the previous file byte-identical; the error is shown as one message
 box with the :class:`~core.errors.InputError` text. Every step of the session
-is journaled (:mod:`core.io.journal`); a successful save clears the
-journal, and opening a file with a pending journal offers to recover it.
+is journaled (:mod:`core.io.journal`, the journals a window's edits are in:
+:mod:`app.journaling`); a successful save clears the journal, and opening a
+file with a pending journal offers to recover it (:mod:`app.recovery`).
 What is saved and where is read from, and written to, one place each: the
 session's saved position (:meth:`core.session.Worksheet.mark_saved`; the
 window's modified flag follows it) and the window's path
@@ -49,6 +50,7 @@ from app.file_formats import (
     written_origin,
 )
 from app.first_paint import after_first_paint
+from app.journaling import Journaling
 from app.open_progress import PaintFirst
 from app.open_run import ask_for_qrels, needs_qrels
 from app.opened_conventions import KEEP_TEXT, conventions_for_opening, opened_with
@@ -116,7 +118,7 @@ class FileOps(QObject):
         self.task: Task | None = None
         # (While the digest is taken later, the journal's base is given
         # before its first line is written: record.)
-        self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
+        self.journaling = Journaling(self.path, self._file_state)
         #: How the document was read from the window's path (None: the example,
         #: or a window made on a document): a source goes to Save As.
         self.origin: Origin | None = None
@@ -279,25 +281,17 @@ class FileOps(QObject):
         self.window.session.subscribe(self.record)
         self.window.document_replaced.connect(lambda _doc: self._start_journal())
         # Discarded edits are not offered back.
-        self.window.changes_discarded.connect(lambda: self.journal.clear())
+        self.window.changes_discarded.connect(lambda: self.journaling.discard())
         self.window.save_handler = lambda: self.save(blocking=True)
+
+    @property
+    def journal(self) -> Journal:
+        """The crash journal the window's edits are written to now."""
+        return self.journaling.journal
 
     def _start_journal(self) -> None:
         """The journal of the window's path (a new one when the path changed)."""
-        if self.journal.path != (real_path(self.path) if self.path else None):
-            self.journal.close()
-            # Written and flushed at once (survives a crash of the app), forced
-            # to disk by a helper thread so an edit never waits for the disk.
-            # (None while the digest is taken: given before the first line, record.)
-            self.journal = Journal(self.path, background_fsync=True, base=self._file_state)
-
-    def _journal_beside(self, kept: bool) -> None:
-        """With edits a recovery could not replay kept in the journal (where
-        its message says they are, until the user opens the file again or
-        saves over them), the window's edits go to a journal of their own."""
-        if kept:
-            self.journal.close()
-            self.journal = self.journal.elsewhere()
+        self.journaling.follow(self.path, self._file_state)
 
     def record(self, changes: Changes) -> None:
         """Journal what one step changed (undo and redo included)."""
@@ -348,7 +342,7 @@ class FileOps(QObject):
                    else load_unless_foreign(path, conventions, encoding))
             # Evaluated here too, as at launch (app.opening), unless a crash
             # journal may change its grades once shown (_opened recovers it).
-            ev = evaluated(doc) if doc is not None and not Journal(path).exists() else None
+            ev = evaluated(doc) if doc is not None and not Journal.written(path) else None
             return doc, then, ev
 
         def failed(exc: BaseException) -> None:
@@ -382,17 +376,18 @@ class FileOps(QObject):
         does this by itself. True when edits were recovered.
         """
         path = self.path
-        if path is None or not (Journal(path).is_pending() or Journal(path).is_stale()):
+        if path is None or not any(j.is_pending() or j.is_stale()
+                                   for j in Journal.written(path)):
             return False
         doc = self.window.document
         self.journal.close()
-        recovered, ev, kept = recover(self.window, doc, path)
+        recovery = recover(self.window, doc, path)
         # Recovered edits are not on disk yet: the window shows it modified
         # (none: the document as shown, its evaluation with it).
-        self.window.set_document(doc, path, saved=not recovered,
-                                 evaluation=ev if recovered else self.window.evaluation)
-        self._journal_beside(kept)
-        return recovered
+        self.window.set_document(doc, path, saved=not recovery.recovered, evaluation=(
+            recovery.evaluation if recovery.recovered else self.window.evaluation))
+        self.journaling.after(recovery)
+        return recovery.recovered
 
     def conventions_for_opening(self) -> Conventions:
         """The conventions a file opened now is read under when it declares
@@ -421,12 +416,12 @@ class FileOps(QObject):
         # (None while the document is set: the journal it starts takes the
         # digest's state once known, _settle_state.)
         self.file_state = None
-        recovered, recovered_ev, kept = recover(self.window, doc, path)
+        recovery = recover(self.window, doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified
             # (and the grades they changed evaluated).
-            self.window.set_document(doc, path, saved=not recovered,
-                                     evaluation=recovered_ev if recovered else evaluation)
+            self.window.set_document(doc, path, saved=not recovery.recovered, evaluation=(
+                recovery.evaluation if recovery.recovered else evaluation))
         except (InputError, MemoryError) as exc:  # the document shown stays
             from core.io.locate import name_the_row
 
@@ -435,7 +430,7 @@ class FileOps(QObject):
             show_error(self.window, self.tr("Could not open"), memory_said(exc, path)
                        if isinstance(exc, MemoryError) else name_the_row(exc, doc, path))
             return False
-        self._journal_beside(kept)
+        self.journaling.after(recovery)
         if then is not None:  # its digest taken on a thread beside the window's work
             self._later = DigestLater(path, then)
             self._later.start()
@@ -515,7 +510,7 @@ class FileOps(QObject):
         if answer == QMessageBox.StandardButton.Cancel:
             return False
         if answer == QMessageBox.StandardButton.Discard:
-            self.journal.clear()
+            self.journaling.discard()
             return True
         return self.save(blocking=True)
 
@@ -593,9 +588,9 @@ class FileOps(QObject):
         self.origin = written_origin(path)  # ours now: later Saves write it in place
         if self.path is None or real_path(path) != real_path(self.path):
             self.window.set_path(path)
-            self.journal.move_to(path, self.file_state)
+            self.journaling.saved(path, self.file_state)
         else:
-            self.journal.rebase(self.file_state)
+            self.journaling.saved(None, self.file_state)
         Settings().last_directory = str(path.parent)
         self.add_recent(path)
         self.window.show_message(self.tr("Saved {0}").format(path), 10000)

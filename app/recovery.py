@@ -28,13 +28,16 @@ __all__ = ["recover"]
 
 class Recovered(NamedTuple):
     """What :func:`recover` did: whether edits were recovered, the
-    document's evaluation then (None: not worked out), and whether the
-    journal keeps edits not recovered (memory ran out replaying them: the
-    window journals its new edits elsewhere, :meth:`Journal.elsewhere`)."""
+    document's evaluation then (None: not worked out), whether the
+    journals keep edits not recovered (memory ran out replaying them: the
+    window journals its new edits elsewhere, :meth:`Journal.elsewhere`),
+    and the journals whose edits were recovered, in the order written (the
+    window's edits go on in the last; a Save or a Discard clears them all)."""
 
     recovered: bool
     evaluation: Evaluation | None
     kept: bool = False
+    journals: tuple[Journal, ...] = ()
 
 
 def _tr(text: str) -> str:
@@ -42,47 +45,54 @@ def _tr(text: str) -> str:
 
 
 def recover(parent: QWidget, doc: Document, path: Path) -> Recovered:
-    """Ask, then replay ``path``'s pending journal into ``doc`` (or discard
-    it); a journal made on an earlier version of the file is set aside.
-    Whether edits were recovered, and ``doc``'s evaluation then (None: not
-    worked out)."""
+    """Ask, then replay ``path``'s pending journals (its own, then each
+    written while it kept edits not recovered: :meth:`Journal.written`)
+    into ``doc``, or discard them; a journal made on an earlier version of
+    the file is set aside. Whether edits were recovered, and ``doc``'s
+    evaluation then (None: not worked out)."""
     recovered = Recovered(False, None)
-    journal = Journal(path)
-    if journal.is_stale():
-        n = len(journal.entries())
-        aside = journal.set_aside()
+    journals = Journal.written(path)
+    stale = [j for j in journals if j.is_stale()]
+    if stale:
+        n = sum(len(j.entries()) for j in stale)
+        aside = ", ".join(str(j.set_aside()) for j in stale)
         QMessageBox.warning(
             parent, _tr("Unsaved edits not recovered"),
             boxed(_tr("{0} has {1} from a session that ended without saving, "
                       "but the file changed on disk since they were made, so they "
                       "were not applied to it. They are kept in {2}.").format(
                 path.name, _edits(n), aside)))
-    elif journal.is_pending():
+    pending = tuple(j for j in journals if j.is_pending())
+    if pending:
+        n = sum(len(j.entries()) for j in pending)
         answer = QMessageBox.question(
             parent, _tr("Recover unsaved edits?"),
             boxed(_tr("{0} has {1} from a session that ended without saving. "
-                      "Recover them?").format(path.name, _edits(len(journal.entries())))),
+                      "Recover them?").format(path.name, _edits(n))),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.Yes,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            recovered = _replay(parent, journal, doc, path)
+            recovered = _replay(parent, pending, doc, path)
         else:
-            journal.clear()
-    journal.close()
+            for journal in pending:
+                journal.clear()
+    for journal in journals:
+        journal.close()
     return recovered
 
 
-def _replay(parent: QWidget, journal: Journal, doc: Document, path: Path) -> Recovered:
-    """Every edit of ``journal`` applied to ``doc`` and evaluated, or none:
-    memory running out on the way puts ``doc`` back as read and says so
-    (the journal kept for the next time the file is opened)."""
+def _replay(parent: QWidget, journals: tuple[Journal, ...], doc: Document,
+            path: Path) -> Recovered:
+    """Every edit of ``journals`` applied to ``doc`` in turn and evaluated,
+    or none: memory running out on the way puts ``doc`` back as read and
+    says so (the journals kept for the next time the file is opened)."""
     from core.engine.evaluation import evaluate
 
     try:
         kept = Kept(doc)
         try:
-            result = journal.replay(doc, kept)
+            result = Journal.replay_all(journals, doc, kept)
             ev = evaluate(doc) if result.applied else None
         except MemoryError:
             kept.put_back()
@@ -99,7 +109,7 @@ def _replay(parent: QWidget, journal: Journal, doc: Document, path: Path) -> Rec
         show_error(parent, _tr("Recovery"), InputError(
             f"{len(result.skipped)} journal entries could not be applied "
             f"({result.skipped[0]})", file=str(path)))
-    return Recovered(result.applied > 0, ev)
+    return Recovered(result.applied > 0, ev, journals=journals)
 
 
 def _edits(n: int) -> str:

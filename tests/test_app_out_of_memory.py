@@ -303,6 +303,16 @@ def _no_memory(*_a: Any, **_k: Any) -> Any:
     raise MemoryError
 
 
+def _save_or_discard(boxes: Boxes, window: Any, ops: Any, then: str) -> None:
+    """The user's decision on the window's edits: Save, or close it discarding them."""
+    if then == "save":
+        boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
+        assert ops.save(blocking=True)
+    else:
+        boxes.answers = [QMessageBox.StandardButton.Discard]  # "close anyway?"
+        assert window.close()
+
+
 @pytest.mark.parametrize("then", ["save", "discard"])
 def test_edits_after_a_recovery_that_ran_out_go_to_a_journal_of_their_own(
         qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: str) -> None:
@@ -327,12 +337,7 @@ def test_edits_after_a_recovery_that_ran_out_go_to_a_journal_of_their_own(
     assert kept.read_bytes() == kept_bytes
     assert ops2.journal.file != kept
     assert [e["grade"] for e in ops2.journal.entries()] == [2.0]
-    if then == "save":
-        boxes.answers = [QMessageBox.StandardButton.Save]  # CSV keeps less: save anyway
-        assert ops2.save(blocking=True)
-    else:
-        boxes.answers = [QMessageBox.StandardButton.Discard]  # "close anyway?"
-        assert again.close()
+    _save_or_discard(boxes, again, ops2, then)
     assert not ops2.journal.exists()
     assert kept.read_bytes() == kept_bytes
     assert Journal(sheet).entries() == entries
@@ -379,3 +384,48 @@ def test_a_view_running_out_after_a_grade_is_made_leaves_the_others_told(
     qtbot.keyClick(window.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.session.position == position
     assert window.audit_model.rowCount() == entries + 2
+
+
+@pytest.mark.parametrize("then", ["save", "discard"])
+def test_edits_made_while_a_journal_was_kept_are_offered_with_it_next_time(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: str) -> None:
+    """The recovery runs out; a grade is typed (a key click) over one the
+    kept journal changed, then the app ends unsaved: the next open offers
+    both journals' edits (3), replays them in the order made (the typed
+    grade wins) and keeps them until the user's Save or Discard, which
+    clears both."""
+    boxes, sheet, _entries, _warned = _crashed(qtbot, tmp_path, monkeypatch)
+    again, ops2 = _on_file(qtbot, sheet)
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    with monkeypatch.context() as m:
+        m.setattr(engine, "evaluate", _no_memory)
+        assert not ops2.offer_recovery()
+    row = next(r for r in range(again.grid_model.rowCount()) if again.grid_model.candidate(r) == 0)
+    again.grid.setCurrentIndex(again.grid_model.index(row, GridColumn.GRADE))
+    again.grid.setFocus()
+    qtbot.keyClick(again.grid, Qt.Key.Key_2)
+    assert again.document.grade[0] == 2.0
+    ops2.journal.close()  # (the app ends here without saving)
+    files = [j.file for j in Journal.written(sheet)]
+    assert files == [Journal(sheet).file, ops2.journal.file]
+    third, ops3 = _on_file(qtbot, sheet)
+    boxes.questions.clear()
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    assert ops3.offer_recovery()
+    assert boxes.questions == ["sheet.csv has 3 unsaved edits from a session that ended "
+                               "without saving. Recover them?"]
+    assert (third.document.grade[0], third.document.grade[3]) == (2.0, 1.5)
+    assert third.session.modified
+    assert all(f.exists() for f in files)  # until the user decides
+    i = third.grid_model.candidate(1)
+    third.grid.setCurrentIndex(third.grid_model.index(1, GridColumn.GRADE))
+    third.grid.setFocus()
+    qtbot.keyClick(third.grid, Qt.Key.Key_1)  # one more edit, journaled after them
+    assert third.document.grade[i] == 1.0
+    assert [j.file for j in Journal.written(sheet)][:2] == files
+    original = read_delimited(sheet).grade
+    _save_or_discard(boxes, third, ops3, then)
+    assert Journal.written(sheet) == []
+    saved = read_delimited(sheet).grade
+    assert (saved[0], saved[3], saved[i]) == (
+        (2.0, 1.5, 1.0) if then == "save" else (original[0], original[3], original[i]))

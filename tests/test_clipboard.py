@@ -101,8 +101,8 @@ def test_parse_grade_with_rubric(text: str, expected: PastedGrade):
         ("0.87", "0.87 is not a grade of the rubric (0, 1, 2, 3)"),
         ("4", "4 is not a grade of the rubric (0, 1, 2, 3)"),
         ("-1", "-1 is not a grade of the rubric (0, 1, 2, 3)"),
-        ("relevant", "not a grade; use a number or a rubric label (0=no support,1=partial "
-                     "support,2=substantial support,3=direct support)"),
+        ("relevant", "not a grade; use a number, a rubric label (0=no support,1=partial "
+                     "support,2=substantial support,3=direct support), blank/unknown or N/A"),
         ("2=partial support", "the number and the rubric label disagree"),
         ("nan", "not a finite number"),
         ("inf", "not a finite number"),

@@ -468,3 +468,43 @@ def test_conventions_round_trip_through_the_journal(tmp_path: Path):
     assert journal.replay(doc).applied == 1
     assert doc.conventions == conventions
 
+
+
+def test_a_files_journals_replay_in_the_order_they_were_written(sheet: Path):
+    """Edits made while the file's journal kept edits not recovered went to
+    journals of their own (Journal.elsewhere): the file's journals are its
+    own, then those, by stamp and number (9 before 10); replayed in that
+    order the document is as edited. A journal set aside as stale, or
+    another file's, is none of them."""
+    doc = read_delimited(sheet)
+    own = Journal(sheet)
+    doc.set_grade(0, 2.5, who="ana")
+    own.record_grade(doc, 0, who="ana")
+    first = own.elsewhere()
+    doc.set_grade(0, 1.0, who="bo")
+    first.record_grade(doc, 0, who="bo")
+    doc.set_grade(3, 1.5, who="bo")
+    first.record_grade(doc, 3, who="bo")
+    first.close()
+    second = own.elsewhere()
+    doc.set_grade(0, 3.0, who="ana")
+    second.record_grade(doc, 0, who="ana")
+    second.close()
+    assert [j.file for j in Journal.written(sheet)] == [own.file, first.file, second.file]
+    stem = own.file.stem
+    at = "20990101T000000000"  # one stamp: the numbers order them, 9 before 10
+    first.file.rename(own.directory / f"{stem}.meanwhile-{at}-9.jsonl")
+    second.file.rename(own.directory / f"{stem}.meanwhile-{at}-10.jsonl")
+    (own.directory / f"{stem}.stale-20990101T0000.jsonl").write_bytes(own.file.read_bytes())
+    other = sheet.with_name("other.csv")
+    write_delimited(seed_document(), other)
+    Journal(other).record_grade(doc, 1, who="ana")
+    journals = Journal.written(sheet)
+    assert [j.file.name for j in journals] == [
+        own.file.name, f"{stem}.meanwhile-{at}-9.jsonl", f"{stem}.meanwhile-{at}-10.jsonl"]
+    assert [j.entries()[-1]["grade"] for j in journals] == [2.5, 1.5, 3.0]
+    fresh = read_delimited(sheet)
+    result = Journal.replay_all(journals, fresh)
+    assert (result.applied, result.skipped) == (4, [])
+    _same(fresh, doc)
+    assert [e.who for e in fresh.audit] == ["ana", "bo", "bo", "ana"]

@@ -542,6 +542,18 @@ def test_two_copies_of_the_base_merge_as_whole_base_shares():
     assert counts == {"ana": (5, 3, 3), "ben": (5, 3, 3)}  # of the 5 unknown when sent
 
 
+def test_a_copy_logs_only_the_entries_the_base_lacks():
+    """The base's entries a copy carries are logged once, as the base's."""
+    doc = base_doc([3], seed=11)
+    s1, s2, _s3 = unknown_sources(doc, "q00")
+    grade(doc, "q00", s1, 2.0, "lead")  # before the copy was sent
+    ana = copy_of(doc)
+    grade(ana, "q00", s2, 1.0, "ana")
+    log = merge(doc, [Returned("ana-copy.xlsx", ana)], who="me", when=WHEN).document.audit
+    assert [(e.who, e.source_id, e.origin) for e in log] == [
+        ("lead", s1, "app"), ("ana", s2, "app"), ("me", s2, MERGE_ORIGIN)]
+
+
 def test_a_copy_never_reverts_grades_the_base_gained_after_sending():
     doc = base_doc([2], seed=12)
     ana = copy_of(doc)

@@ -21,7 +21,8 @@ from core.io.rounds import read_base
 from core.io.workbook import OUTSIDE_ORIGIN, SHEETS, export_workbook, read_workbook
 from core.model.document import Document, GradeState
 from tests.libreoffice import recalculate
-from tests.test_rounds import base_doc, row
+from tests.test_rounds import WHEN, base_doc, row
+from tests.test_workbook_reopen import _tamper
 
 
 def run(*args: Any) -> tuple[int, str]:
@@ -297,3 +298,31 @@ def test_merge_fails_when_nothing_could_be_taken(base_file: Path, tmp_path: Path
            "other.xlsx: it is not a copy of this base" in err
     assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "m.xlsx").exists()
+
+
+def test_an_older_base_and_a_newer_copy_of_the_same_edits_merge_as_one(tmp_path: Path) -> None:
+    """A base graded on a candidate whose query and source are literally
+    named "—" (the placeholder of a change of conventions), kept in an older
+    workbook (audit entries of 9 fields: that entry is read as a change of
+    conventions) and in a newer one (10 fields: a grade's), mailed to a
+    reviewer who grades one more in Excel: merged, the lead's entry is the
+    base's (logged once, not the reviewer's: the copy is named by its file
+    and counted with one graded of two sent unknown)."""
+    from core.analysis.rounds import Returned, merge
+    from core.model.convention_log import CONVENTION_ENTRY as DASH
+
+    doc = Document.from_columns(query=[DASH, DASH, "q"], source_id=[DASH, "x", "y"],
+                                score=[3.0, 2.0, 1.0], grade=[None, None, None])
+    doc.set_grade(0, 2.0, who="lead")
+    new, old, copy = tmp_path / "new.xlsx", tmp_path / "old.xlsx", tmp_path / "copy.xlsx"
+    export_workbook(evaluate(doc), new)
+    _tamper(new, old, lambda m: m.__setitem__("audit", [e[:9] for e in m["audit"]]))
+    assert read_workbook(old).audit[0].convention  # (as an older workbook reads)
+    assert not read_workbook(new).audit[0].convention
+    edit_grades(new, {("q", "y"): 1}, dst=copy)
+    base = read_workbook(old)
+    result = merge(base, [Returned(copy.name, read_workbook(copy))], who="me", when=WHEN)
+    assert [(e.who, e.source_id, e.origin) for e in result.document.audit] == [
+        ("lead", DASH, "app"), ("copy", "y", OUTSIDE_ORIGIN), ("me", "y", MERGE_ORIGIN)]
+    (count,) = result.reviewers
+    assert (count.reviewer, count.assigned, count.graded, count.changes) == ("copy", 2, 1, 1)

@@ -415,3 +415,30 @@ def test_an_audit_log_kept_before_entries_said_what_they_are_reads_as_it_did(
                                                       "app", 3.0]]
     _tamper(seed_book, old, _set("audit", rows))
     assert [e.convention for e in read_workbook(old).audit] == [True, False]
+
+
+GRADE_HINT = ("use a number, a rubric label (0=no support,1=partial support,2=substantial "
+              "support,3=direct support), blank/unknown or N/A")
+
+
+@pytest.mark.parametrize(("typed", "problem"), [
+    ("abc", "the current grade 'abc' is not a grade"),
+    ("1,000", "the current grade '1,000' is not a grade: a thousands separator or a decimal "
+              "comma; write 1000 or 1.000"),
+    ("=1+1", "the current grade is a formula or an error value (such as #N/A); a grade must "
+             "be typed in as a value"),
+])
+def test_a_current_grade_that_is_no_grade_is_refused_with_one_hint(
+        seed_book: Path, tmp_path: Path, typed: str, problem: str) -> None:
+    """A current grade typed in the spreadsheet that is no grade: the cell
+    named (file, sheet, row, column), what is wrong, and one hint, the one
+    the grid's paste gives (core.model.grades.grade_hint), the rubric's
+    labels in it."""
+    edited = tmp_path / "edited.xlsx"
+    wb = openpyxl.load_workbook(seed_book)
+    wb[SHEETS["candidates"]]["F3"].value = typed
+    wb.save(edited)
+    with pytest.raises(InputError) as info:
+        read_workbook(edited)
+    assert str(info.value) == (f"{edited}, sheet 'Candidates', row 3, column 'F (current "
+                               f"grade)': {problem} ({GRADE_HINT})")

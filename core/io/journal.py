@@ -218,6 +218,38 @@ class Journal:
         return other
 
     @classmethod
+    def written(cls, path: str | Path | None, *,
+                directory: str | Path | None = None) -> list[Journal]:
+        """The document's journals on disk in the order they were written:
+        its own, then each it had to write :meth:`elsewhere` (by its stamp
+        and number); replayed in this order they give the edits' end state."""
+        own = cls(path, directory=directory)
+        pattern = re.compile(rf"{re.escape(own.file.stem)}\.meanwhile-([0-9T]+)-(\d+)\.jsonl")
+        found = []
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(own.directory):
+                match = pattern.fullmatch(entry.name)
+                if match:
+                    found.append((match[1], int(match[2]), entry.name))
+        out = [own] if own.exists() else []
+        for *_order, name in sorted(found):
+            other = cls(path, directory=directory)
+            other.file = own.directory / name
+            out.append(other)
+        return out
+
+    @staticmethod
+    def replay_all(journals: Iterable[Journal], doc: Document,
+                   kept: Kept | None = None) -> ReplayResult:
+        """:meth:`replay` of each journal in turn (:meth:`written`'s order)."""
+        applied, skipped = 0, []
+        for journal in journals:
+            result = journal.replay(doc, kept)
+            applied += result.applied
+            skipped += result.skipped
+        return ReplayResult(applied, skipped)
+
+    @classmethod
     def pending(cls, path: str | Path | None, *, directory: str | Path | None = None) -> bool:
         """Whether an unfinished journal newer than ``path`` exists."""
         return cls(path, directory=directory).is_pending()

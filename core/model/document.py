@@ -13,7 +13,7 @@ import datetime as _dt
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import astuple, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -77,6 +77,15 @@ class AuditEntry:
         ``<convention> = <value>``."""
         return cls(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after, note, origin,
                    convention=True)
+
+    def edit(self) -> tuple[Any, ...]:
+        """The edit the entry records, in the fields every stored entry
+        carries: all but ``convention``, which an entry stored before it was
+        kept (9 fields) lets :meth:`read` infer from the placeholders (a
+        grade of a query and source named so is taken for a convention's).
+        Entries of the same edit read from workbooks of either age give the
+        same ``edit``, not always equal entries."""
+        return astuple(self)[:-1]  # (convention: the last field)
 
     @classmethod
     def read(cls, fields: Sequence[Any]) -> AuditEntry:

@@ -28,7 +28,9 @@ __all__ = [
     "UNRATEABLE_WORDS",
     "CellError",
     "GradeState",
+    "NotAGrade",
     "PastedGrade",
+    "grade_hint",
     "grade_text",
     "parse_grade",
     "parse_grades",
@@ -96,6 +98,24 @@ class CellError:
         return f"row {self.row + 1}, column {self.column + 1}: {self.text!r}: {self.problem}"
 
 
+def grade_hint(rubric: Rubric | None) -> str:
+    """What to type instead of a text that is not a grade: the one hint of
+    the grid's paste and editor and of a workbook's grade cell."""
+    labels = f"a rubric label ({rubric.text}), " if rubric is not None else ""
+    return f"use a number, {labels}blank/unknown or N/A"
+
+
+class NotAGrade(ValueError):
+    """A text that is neither a number nor a word of the grammar: the
+    ``detail`` of why (a number's, else "") and the ``hint``
+    (:func:`grade_hint`); it reads ``not a grade; <detail>; <hint>``."""
+
+    def __init__(self, detail: str, hint: str) -> None:
+        super().__init__("; ".join(t for t in ("not a grade", detail, hint) if t))
+        self.detail = detail
+        self.hint = hint
+
+
 def read_grade(text: str, rubric: Rubric | None = None, *,
                outside_rubric: bool = False) -> PastedGrade:
     """Read text as a grade: the one grammar of the grid's editor, pasted
@@ -114,7 +134,8 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     Raises
     ------
     ValueError
-        Why the text is not a grade, in one sentence.
+        Why the text is not a grade, in one sentence (:class:`NotAGrade`
+        when it is neither a number nor a word of the grammar).
 
     Examples
     --------
@@ -144,9 +165,7 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
             ):
                 raise ValueError("the number and the rubric label disagree")
     if value is None:
-        raise ValueError("not a grade; " + (f"{why.detail}; " if why and why.detail else "") + (
-            f"use a number or a rubric label ({rubric.text})" if rubric is not None
-            else "use a number, blank/unknown or N/A"))
+        raise NotAGrade(why.detail if why else "", grade_hint(rubric))
     if rubric is not None and not outside_rubric and rubric.label_for(value) is None:
         allowed = ", ".join(number_text(v) for v in rubric.values)
         raise ValueError(f"{number_text(value)} is not a grade of the rubric ({allowed})")

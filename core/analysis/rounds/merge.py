@@ -40,8 +40,10 @@ The merged document is a copy of the base with the grades merged, the
 reviewers' ratings as new annotators, an :class:`Assignment` recording the
 round (its shares, overlap queries and open conflicts, after any the base
 had), and its audit log: the base's entries, then every entry of each
-document handed out from this base (who, when, from, to, note; an edit made
-in a spreadsheet is the reviewer's), then one entry per grade the merge
+document handed out from this base (of a copy, those the base's log lacks,
+compared on the edit they record: :meth:`AuditEntry.edit`, so a base and a
+copy in workbooks of different ages agree; who, when, from, to, note; an edit
+made in a spreadsheet is the reviewer's), then one entry per grade the merge
 changed (origin ``merge``).
 """
 
@@ -95,6 +97,9 @@ class _Source:
     moved: frozenset[int] = frozenset()  # a copy's changed rows the base regraded since
     unknown_sent: frozenset[int] = frozenset()  # a copy's rows unknown when it was sent
     reviewer: str = ""  # who the returned document names as its reviewer
+    #: A copy's audit entries the base's log lacks (None: all of them are
+    #: the reviewer's, a share handed out starting with none).
+    new: list[AuditEntry] | None = None
 
 
 def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
@@ -206,8 +211,10 @@ def _copy_source(r: Returned, base: Document, where: dict[tuple[str, str], int],
     doc = r.document
     keys = [(doc.query_ids[int(q)], str(s)) for q, s in zip(
         doc.query.tolist(), doc.source_id.tolist(), strict=True)]
-    known = set(base.audit)
-    new = [e for e in doc.audit if e not in known]
+    # (compared on the edit: the base may be an older workbook, its entries
+    # read without what a newer one stores, AuditEntry.edit)
+    known = {e.edit() for e in base.audit}
+    new = [e for e in doc.audit if e.edit() not in known]
     sent: dict[tuple[str, str], str] = {}  # each touched candidate's grade when sent
     for e in new:
         sent.setdefault((e.query, e.source_id), e.before)
@@ -228,7 +235,7 @@ def _copy_source(r: Returned, base: Document, where: dict[tuple[str, str], int],
     people = {e.who for e in new if e.who != _OUTSIDE_WHO and e.origin != MERGE_ORIGIN}
     src = _Source(r, "", changed, copy=True, moved=frozenset(moved),
                   unknown_sent=frozenset(unknown_sent),
-                  reviewer=next(iter(people)) if len(people) == 1 else "")
+                  reviewer=next(iter(people)) if len(people) == 1 else "", new=new)
     if strange:
         query, source = keys[strange[0]]
         src.reason = (f"it is not a copy of this base: {len(strange)} of its {len(doc)} "
@@ -378,13 +385,13 @@ def _annotator_columns(doc: Document, labels: list[str]) -> dict[str, int]:
 
 
 def _reviewer_entries(sources: list[_Source]) -> list[AuditEntry]:
-    """Every entry of the documents handed out from this base; an edit made
-    in a spreadsheet is their reviewer's."""
+    """Every entry of the documents handed out from this base (of a copy,
+    those the base lacks); an edit made in a spreadsheet is their reviewer's."""
     out = []
     for src in sources:
         if src.share is None:
             continue
-        for e in src.returned.document.audit:
+        for e in src.returned.document.audit if src.new is None else src.new:
             out.append(replace(e, who=src.share.reviewer) if e.who == _OUTSIDE_WHO else e)
     return out
 

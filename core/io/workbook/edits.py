@@ -20,7 +20,7 @@ from core.io.workbook.layout import (
     SHEETS,
 )
 from core.model.document import AuditEntry, Document, GradeState
-from core.model.grades import PastedGrade, read_grade
+from core.model.grades import NotAGrade, PastedGrade, grade_hint, read_grade
 from core.model.numbers import number_text
 
 
@@ -51,7 +51,7 @@ def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) 
     def bad(problem: str) -> InputError:
         return InputError(problem, file=name, sheet=SHEETS["candidates"], line=row,
                           column=column,
-                          hint="enter a rubric grade (a number), unknown or unrateable")
+                          hint=grade_hint(doc.conventions.rubric))
 
     if formula or (isinstance(value, str) and value.lstrip().startswith("=")):
         raise bad("the current grade is a formula or an error value (such as #N/A); a grade "
@@ -67,9 +67,10 @@ def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) 
     if isinstance(value, str):
         try:
             return read_grade(value, doc.conventions.rubric, outside_rubric=True)
-        except ValueError as exc:
-            raise bad(f"the current grade {value.strip()!r} is not a number, a rubric label, "
-                      f"unknown or unrateable ({exc})") from None
+        except ValueError as exc:  # (the hint is bad's, the grammar's own)
+            why = exc.detail if isinstance(exc, NotAGrade) else str(exc)
+            raise bad(f"the current grade {value.strip()!r} is not a grade"
+                      + (f": {why}" if why else "")) from None
     raise bad(f"the current grade {value!r} is not a grade")
 
 
