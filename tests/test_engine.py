@@ -349,14 +349,14 @@ def test_ideal_keys_laid_out_from_counts_equal_the_sorted_keys(sizes, n_values, 
     packed integers when the queries outnumber the rows (``few_rows``), are the
     keys a global sort gives (-0.0 and 0.0 are one value; unknown gains sort
     last as inf)."""
-    from core.engine import order
+    from core.engine import ideal
 
     rng = np.random.default_rng(seed)
     q = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
     values = np.array([-2.5, -1.0, -0.0, 1e-300, 3.0, 7.0, np.inf])[:n_values]
     key = rng.choice(values, q.size)
     n_queries = len(sizes) + (10**6 if few_rows else 0)  # trailing queries with no rows
-    laid = order._laid_out(q, key, n_queries)
+    laid = ideal._laid_out(q, key, n_queries)
     if not q.size:
         assert laid is None
         return
@@ -364,6 +364,57 @@ def test_ideal_keys_laid_out_from_counts_equal_the_sorted_keys(sizes, n_values, 
     perm = np.lexsort((key, q))
     np.testing.assert_array_equal(np.repeat(np.arange(n_queries), np.diff(laid[1])), q[perm])
     np.testing.assert_array_equal(laid[0], key[perm])
+
+
+@given(
+    st.lists(st.integers(0, 6), min_size=1, max_size=8),
+    st.integers(1, 7),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_ideal_lists_counted_a_block_at_a_time_are_those_laid_out_whole(sizes, n_values,
+                                                                        some_rows, seed):
+    """The ideal lists counted a block of rows at a time (the rows' keys
+    never made whole) give, span by span of queries, the gains laid out
+    whole from the whole keys, where each query starts too; the gains they
+    read are left as they were (the rows the first ones, or indices)."""
+    from core.engine import ideal, order
+
+    rng = np.random.default_rng(seed)
+    q = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+    gains = rng.choice(np.array([2.5, 1.0, 0.0, -0.0, -1e-300, np.nan, -7.0])[:n_values], q.size)
+    before = gains.copy()
+    rows = np.flatnonzero(rng.random(q.size) < 0.7) if some_rows else slice(0, q.size)
+    nq = len(sizes)
+    counted = ideal._counted_lists(q[rows], gains, rows, nq)
+    laid = ideal._laid_out(q[rows], order.ideal_key(gains[rows]), nq)
+    np.testing.assert_array_equal(gains, before)
+    if laid is None:
+        assert counted is None
+        return
+    assert counted is not None
+    np.testing.assert_array_equal(counted.starts, laid[1])
+    whole = np.negative(laid[0])
+    whole[np.isneginf(whole)] = np.nan
+    cut = int(rng.integers(0, nq + 1))
+    spans = np.concatenate([counted.gains(0, cut), counted.gains(cut, nq)])
+    np.testing.assert_array_equal(spans.view(np.int64), whole.view(np.int64))  # bit for bit
+
+
+def test_ideal_lists_not_counted_where_the_sample_misses_a_value():
+    """A gain the sampled rows do not hold (one row of 10,000, off the
+    sample's stride) sends the ideal lists to the whole keys' path, which
+    finds every value."""
+    from core.engine import ideal
+
+    q = np.repeat(np.arange(10), 1000)
+    gains = np.tile([0.0, 0.0, 1.0, 1.0], 2500)
+    gains[4001] = 3.0
+    assert ideal._counted_lists(q, gains, slice(0, q.size), 10) is None
+    gains[4001] = 1.0
+    counted = ideal._counted_lists(q, gains, slice(0, q.size), 10)
+    assert counted is not None
+    assert counted.gains(0, 1).tolist() == [1.0] * 500 + [0.0] * 500
 
 
 @given(
@@ -535,15 +586,15 @@ def test_places_counted_by_comparisons_are_searchsorted(values, key):
     """A key's place among a few sorted values, counted by one comparison
     per value, is the binary search's (-0.0 and 0.0 equal; more values than
     _COMPARED take the binary search)."""
-    from core.engine import order
+    from core.engine import ideal
 
     v = np.unique(np.array(values, dtype=np.float64))
     k = np.array(key, dtype=np.float64)
-    np.testing.assert_array_equal(order._places(v, k), np.searchsorted(v, k))
+    np.testing.assert_array_equal(ideal._places(v, k), np.searchsorted(v, k))
 
 
 def test_distinct_values_a_sample_misses_are_found():
-    from core.engine.order import _SAMPLE, _distinct
+    from core.engine.ideal import _SAMPLE, _distinct
 
     key = np.zeros(_SAMPLE * 3)
     key[1] = 2.0  # between the sampled rows (every third)

@@ -28,6 +28,7 @@ import pytest
 import core.analysis.aggregate
 import core.analysis.bounds
 import core.engine.evaluation
+import core.engine.ideal
 import core.engine.order
 import core.model.document
 import core.model.ids
@@ -43,7 +44,7 @@ from core.reports.json import evaluation_json
 from core.reports.table import print_table
 
 COUNTED: tuple[ModuleType, ...] = (
-    core.engine.evaluation, core.engine.order, core.analysis.bounds,
+    core.engine.evaluation, core.engine.order, core.engine.ideal, core.analysis.bounds,
     core.analysis.aggregate, core.model.ids, core.model.document, core.reports.json,
     core.reports.table,
 )

@@ -17,11 +17,11 @@ import numpy.typing as npt
 from core.engine.counts import counts_by_pair, counts_where
 from core.engine.discount import discount  # re-exported
 from core.engine.gains import check_totals, gains, lifted
+from core.engine.ideal import ideal_lists
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     RankArray,
     block_rank,
     ideal_key,
-    ideal_lists,
     list_rank,
     list_starts,
     prefixes,
@@ -235,16 +235,18 @@ class Evaluation:
         nq = self.doc.n_queries
         sorted_gain, starts, ideal_rank, ideal_order, ideal_blocks = ideal_lists(
             self.doc, self.gain, self.inventory_mask, self._inventory_is_ranked, blocks,
-            self._sorted_rank)
+            self._sorted_rank, lazy=not keep)
         if ideal_order is not None:
             self.__dict__["ideal_order"] = ideal_order
         self._ideal_blocks = ideal_blocks
         if ideal_rank is not None:  # (else worked out when asked)
             self.__dict__["_ideal_rank_sorted"] = ideal_rank
         self._kept_ideal: tuple[FloatArray, IntArray] | None = None
-        if keep:
+        if keep and isinstance(sorted_gain, np.ndarray):  # (always: lazy only if not keep)
             self._kept_ideal = sorted_gain, starts
-        # Large inputs: unless kept, the contributions take the sorted gains' place.
+        # Large inputs: unless kept, the contributions take the sorted gains'
+        # place, or each chunk's lists are laid out from their counts in turn
+        # (no whole list of negated keys or gains: 2 x 16 MB at 2M candidates).
         return sums_in_chunks(sorted_gain, ideal_rank, ideal_blocks, starts, self.cutoffs, nq,
                               overwrite=not keep)
 

@@ -1,5 +1,6 @@
-"""Ordering for the engine: the ranked lists and the ideal lists of every
-query at once.
+"""Ordering for the engine: the ranked lists of every query at once, and
+the sorts the ideal lists take where they are not counted
+(:mod:`core.engine.ideal`).
 
 Rows are sorted per query with stable integer sorts (floats are mapped to
 integers that sort the same way); rows grouped by query in blocks of one
@@ -17,7 +18,6 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.counts import counts_by_pair
 from core.engine.ranked import RankedRows
 from core.model.conventions import Conventions, TieRule, UnknownRule
 from core.model.document import Document
@@ -29,7 +29,6 @@ __all__ = [
     "give_order",
     "id_desc_order",
     "ideal_key",
-    "ideal_lists",
     "list_rank",
     "list_starts",
     "order_ahead",
@@ -54,9 +53,6 @@ Blocks = tuple[int, int] | None
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-#: Each row's place among a few distinct values (int8 when counted by
-#: comparisons, :func:`_places`).
-CodeArray = npt.NDArray[np.integer[Any]]
 #: Ranks (1-based positions in a list) are int32: lists are far shorter.
 RankArray = npt.NDArray[np.int32]
 
@@ -465,203 +461,3 @@ def score_ties(
     keeps 1 byte a position, not 9 (int32 numbers and sizes as well: 15 MB
     at 2M positions, from the join's order ahead to the evaluation's end)."""
     return tie_starts(scores if order is None else scores[order], first)
-
-
-#: The ideal lists are laid out from counts when the gains take at most this
-#: many distinct values.
-_FEW_VALUES = 1 << 16
-#: ... and the (query, value) counts are at most this many times the rows.
-_COUNTS_PER_ROW = 4
-#: Rows sampled to guess the distinct values before checking every row.
-_SAMPLE = 4096
-
-
-def _distinct(key: FloatArray) -> tuple[FloatArray, CodeArray]:
-    """The distinct values of ``key`` (ascending) and each row's place among
-    them. The values of a sample are tried first: checking that every row
-    holds one of them is linear, where finding them all is a sort."""
-    step = max(key.size // _SAMPLE, 1)
-    values = np.unique(key[::step])
-    code = _places(values, key)
-    np.minimum(code, values.size - 1, out=code)
-    if not _holds(values, code, key):
-        values = np.unique(key)
-        code = np.searchsorted(values, key)
-    return values, code
-
-
-def _holds(values: FloatArray, code: CodeArray, key: FloatArray, block: int = 1 << 18) -> bool:
-    """Whether ``values[code]`` equals ``key`` (as :func:`numpy.array_equal`),
-    a block at a time: no full-length copy (16 MB at 2M rows)."""
-    return all(bool(np.array_equal(values[code[lo:lo + block]], key[lo:lo + block]))
-               for lo in range(0, key.size, block))
-
-
-#: Up to this many sorted values, a key's place among them is counted by
-#: comparisons (one pass each) rather than found by a binary search.
-_COMPARED = 8
-
-
-def _places(values: FloatArray, key: FloatArray) -> CodeArray:
-    """How many of ``values`` (ascending) are below each of ``key``: its
-    place by :func:`numpy.searchsorted` (the same comparisons) where it is
-    not NaN (:func:`_distinct` checks every place it is given)."""
-    if values.size > _COMPARED or (values.size and np.isnan(values[-1])):  # (NaN: last)
-        found: IntArray = np.searchsorted(values, key)
-        return found
-    # (at most _COMPARED places: int8, 2 MB at 2M rows beside the keys
-    # rather than 16, where the trec_eval preset's engine peaked)
-    code = np.zeros(key.size, dtype=np.int8)
-    for v in values.tolist():
-        code += key > v
-    return code
-
-
-def _sorted_by_query(q: IntArray, code: CodeArray, values: FloatArray,
-                     n_queries: int) -> tuple[FloatArray, IntArray] | None:
-    """``values[code]`` sorted by query (``q``), then ascending, and where
-    each query's rows start (and the last one's end; ``code`` is reused);
-    None when they do not fit one integer.
-
-    Each row is one integer (its query, then its value's place among the
-    distinct values), so one plain sort orders them all.
-    """
-    bits = values.size.bit_length()
-    if n_queries.bit_length() + bits > 63:
-        return None
-    packed = (code if code.dtype == np.int64 else code.astype(np.int64)).view(np.uint64)
-    high = q.astype(np.uint64)
-    high <<= np.uint64(bits)
-    packed |= high
-    del high
-    packed.sort()
-    place = packed & np.uint64((1 << bits) - 1)
-    sorted_key: FloatArray = values[place]
-    del place
-    packed >>= np.uint64(bits)
-    return sorted_key, np.searchsorted(packed.view(np.int64), np.arange(n_queries + 1))
-
-
-def _laid_out(q: IntArray, key: FloatArray, n_queries: int
-              ) -> tuple[FloatArray, IntArray] | None:
-    """``key`` sorted by query (``q``), then ascending, and where each
-    query's rows start (and the last one's end); None when the key takes too
-    many distinct values.
-
-    Usually no sort: the rows of each (query, value) are counted, and the
-    values laid out that many times each, query by query (a key takes a
-    handful of values: the grades' gains). The result is the sorted one,
-    value for value. Many queries of few rows sort packed integers instead.
-    """
-    distinct = _few_distinct(key)
-    if distinct is None:
-        return None
-    values, code = distinct
-    counts = _value_counts(q, values, code, n_queries)
-    if counts is None:
-        return _sorted_by_query(q, code, values, n_queries)
-    return _lay_out(values, counts, n_queries)
-
-
-def _few_distinct(key: FloatArray) -> tuple[FloatArray, CodeArray] | None:
-    """:func:`_distinct` of ``key``; None when it is empty or takes too many
-    distinct values to be laid out (:func:`_laid_out`)."""
-    if not key.size:
-        return None
-    values, code = _distinct(key)
-    return None if values.size > _FEW_VALUES else (values, code)
-
-
-def _value_counts(q: IntArray, values: FloatArray, code: CodeArray, n_queries: int
-                  ) -> IntArray | None:
-    """The rows of each (query, value), from each row's place among the
-    values (``code``), query by query; None for many queries of few rows
-    (sorted instead, :func:`_sorted_by_query`)."""
-    if n_queries * values.size > _COUNTS_PER_ROW * code.size + 1024:
-        return None
-    # (counted a block of rows at a time: no full-length cell numbers beside
-    # the codes, 16 MB at 2M rows)
-    counts: IntArray = counts_by_pair(q, code, n_queries, values.size).ravel()
-    return counts
-
-
-def _lay_out(values: FloatArray, counts: IntArray, n_queries: int
-             ) -> tuple[FloatArray, IntArray]:
-    """Each query's values, ascending, each as many times as ``counts``
-    (:func:`_value_counts`) says, and where each query's start (and the last
-    one's end: no query column, 16 MB at 2M rows where the trec_eval preset
-    peaked; the sums make a chunk's at a time)."""
-    sorted_key: FloatArray = np.repeat(np.tile(values, n_queries), counts)
-    per_query = counts.reshape(n_queries, values.size).sum(axis=1)
-    return sorted_key, np.concatenate(([0], np.cumsum(per_query)))
-
-
-def _rows(mask: BoolArray) -> IntArray | slice:
-    """The rows where ``mask`` holds: a slice when they are the first rows
-    (every row; the ranked rows of a joined run, followed by the judged rows
-    it did not retrieve), else their indices."""
-    n = int(np.count_nonzero(mask))
-    return slice(0, n) if bool(mask[:n].all()) else np.flatnonzero(mask)
-
-
-def ideal_lists(
-    doc: Document, gains: FloatArray, inventory: BoolArray, same_rows: bool, blocks: Blocks,
-    ranks: RankArray | None = None,
-) -> tuple[FloatArray, IntArray, RankArray | None, IntArray | None, Blocks]:
-    """Every query's ideal list at once, highest gain first.
-
-    ``same_rows``: the inventory holds the ranked list's rows, whose
-    ``blocks`` and ``ranks`` (:func:`block_rank`, when given) are then
-    reused. Returns the gains in ideal order (NaN where
-    unknown), where each query's list starts (and where the last one ends),
-    the 1-based rank of each position when it is ``ranks`` (None otherwise:
-    :func:`list_rank` of the starts, or :func:`block_rank`, make them when
-    asked), the candidate indices in that order
-    when a sort found them (None when only the gains were laid out: which
-    candidate stands where is worked out when asked), and the lists'
-    uniform blocks (:func:`uniform_blocks`).
-    """
-    inv = _rows(inventory)
-    inv_key = (ideal_key(gains[inv], overwrite=True) if isinstance(inv, np.ndarray)
-               else ideal_key(gains[inv]))
-    inv_query = doc.query[inv]
-    if not same_rows:
-        blocks = uniform_blocks(inv_query)
-    ideal_order: IntArray | None = None
-    # Lists of one length sort as the rows of a 2-D array, faster than they
-    # are counted (measured: 36 against 49 ms at 2,000 x 1,000).
-    distinct = None if blocks else _few_distinct(inv_key)
-    laid_out = None
-    if distinct is not None:
-        # The codes stand for the keys from here: 16 MB less at 2M rows
-        # beside the laid-out lists, where the trec_eval preset peaks.
-        values, code = distinct
-        del inv_key, distinct
-        counts = _value_counts(inv_query, values, code, doc.n_queries)
-        if counts is None:
-            laid_out = _sorted_by_query(inv_query, code, values, doc.n_queries)
-            if laid_out is None:  # (packed keys too wide: sorted instead)
-                inv_key = values[code]
-        del code
-        if counts is not None:
-            laid_out = _lay_out(values, counts, doc.n_queries)
-    every_query = np.arange(doc.n_queries + 1)
-    if blocks:
-        rows, m = blocks
-        grid = inv_key.reshape(rows, m)
-        grid.sort(axis=1)
-        sorted_gain = np.negative(inv_key, out=inv_key)
-        starts = np.searchsorted(inv_query, every_query)
-    elif laid_out is not None:
-        sorted_gain, starts = laid_out
-        sorted_gain = np.negative(sorted_gain, out=sorted_gain)
-    else:
-        perm = sort_within_queries(inv_query, [inv_key], blocks)
-        ideal_order = inv[perm] if isinstance(inv, np.ndarray) else perm
-        sorted_gain = gains[ideal_order]
-        starts = np.searchsorted(doc.query[ideal_order], every_query)
-    del inv, inv_query
-    sorted_gain[np.isneginf(sorted_gain)] = np.nan  # unknown gains
-    sorted_gain = sorted_gain.astype(np.float64, copy=False)
-    ideal_rank = ranks if blocks and same_rows else None
-    return sorted_gain, starts, ideal_rank, ideal_order, blocks

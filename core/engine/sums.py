@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.discount import block_discounts, discount
+from core.engine.ideal import CountedLists
 from core.engine.order import Blocks, block_rank, list_rank, prefixes
 
 __all__ = ["CHUNK", "group_dcg", "sums_at_cutoffs", "sums_in_chunks", "tie_group_dcg",
@@ -96,7 +97,7 @@ def whole_chunks(starts: npt.NDArray[Any], size: int = CHUNK) -> list[tuple[int,
     return list(itertools.pairwise(edges))
 
 
-def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any] | None, blocks: Blocks,
+def sums_in_chunks(gains: FloatArray | CountedLists, rank: npt.NDArray[Any] | None, blocks: Blocks,
                    starts: IntArray, cutoffs: tuple[int | None, ...], nq: int, *,
                    overwrite: bool = False) -> FloatArray:
     """:func:`sums_at_cutoffs` of ``gains`` times their discounts
@@ -107,7 +108,9 @@ def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any] | None, blocks: Blo
     unless ``overwrite``. Each query's terms are summed in one chunk, in
     the same order, and a chunk gives 0.0 to the queries of the others: the
     very same bits. ``rank`` None: each chunk's ranks are made from
-    ``starts`` (or ``blocks``) too."""
+    ``starts`` (or ``blocks``) too. ``gains`` as
+    :class:`~core.engine.ideal.CountedLists`: each chunk's laid out in
+    turn (and overwritten)."""
     out = np.zeros((nq, len(cutoffs)))
     for a, b in whole_chunks(starts):
         lo, hi = int(starts[a]), int(starts[b])
@@ -115,7 +118,8 @@ def sums_in_chunks(gains: FloatArray, rank: npt.NDArray[Any] | None, blocks: Blo
         part_rank = (rank[lo:hi] if rank is not None
                      else block_rank(*part_blocks)[0] if part_blocks
                      else list_rank(starts[a:b + 1] - lo))
-        part = times_discount(gains[lo:hi] if overwrite else gains[lo:hi].copy(),
+        part = times_discount(gains.gains(a, b) if isinstance(gains, CountedLists)
+                              else gains[lo:hi] if overwrite else gains[lo:hi].copy(),
                               part_rank, part_blocks)
         query = np.repeat(np.arange(a, b), np.diff(starts[a:b + 1]))
         out += sums_at_cutoffs(part, query, part_rank, part_blocks, cutoffs, nq)

@@ -507,9 +507,7 @@ def _b_side(
 ) -> tuple[PartnerArray, WhatChanged]:
     """A's first ranks at B's rows and what changed but the ranking order,
     from the partners."""
-    has_b = pa >= 0
-    return first_at_b(ev_a, pb), changes_but_order(ev_a, ev_b, queries,
-                                                   np.where(has_b, pa, 0), has_b, pb)
+    return first_at_b(ev_a, pb), changes_but_order(ev_a, ev_b, queries, pa, pa >= 0, pb)
 
 
 def _align(
