@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.aggregate import counted
 from core.analysis.compare.across import Across, across_blocks
 from core.analysis.compare.align import PartnerArray, QueryAlignment
 from core.analysis.compare.statistics import sign
@@ -349,6 +350,14 @@ class TieSensitivity:
     @property
     def count(self) -> int:
         return len(self.queries)
+
+    def sentence(self) -> str:
+        """The tie rules' line of a comparison (the table's and the window's)."""
+        per = ", ".join(f"{r} {n}" for r, n in self.per_rule.items())
+        whose = counted(self.count, "query's", "queries'")
+        return (f"Tie rules: {whose} delta changes sign or "
+                f"vanishes under another tie rule than {self.rule.value} ({per}; "
+                f"{counted(self.with_ties, 'query has', 'queries have')} tied scores)")
 
 
 @dataclass
