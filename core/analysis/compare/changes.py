@@ -24,6 +24,7 @@ from core.analysis.compare.across import Across, across_blocks
 from core.analysis.compare.align import PartnerArray, QueryAlignment
 from core.analysis.compare.statistics import sign
 from core.engine.evaluation import Evaluation
+from core.engine.gains import small_lists
 from core.engine.order import id_desc_order, tied_positions
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
@@ -405,6 +406,11 @@ def tie_facts(
             nd = np.where(positive, dcg / idcg, ev.ndcg)
         nd[np.isnan(ev.ndcg)] = np.nan
         out[rule] = nd
+    # Gains too small for the arithmetic: those queries lifted, as the engine does.
+    for group, _members, part, _lift in small_lists(ev, idcg):
+        lifted = tie_facts(part, rules)[0]
+        for rule in rules:
+            out[rule][group] = lifted[rule]
     return out, groups.queries
 
 
