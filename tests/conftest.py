@@ -46,6 +46,26 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
         QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(home / ".config")
     )
     yield
+    _release_held_keys()
+
+
+def _release_held_keys() -> None:
+    """Let go of the modifier keys a test left held. A key click with Ctrl
+    that a shortcut takes (Ctrl+Z, Ctrl+C) leaves Qt's application-wide
+    modifier state at Ctrl until the next key event; the next test's
+    ``setCurrentIndex`` then toggled the cell instead of selecting it (a
+    grid selection made with Shift then left out its first column)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    if not isinstance(QApplication.instance(), QApplication):
+        return
+    if QGuiApplication.keyboardModifiers() != Qt.KeyboardModifier.NoModifier:
+        target = QWidget()
+        QTest.keyRelease(target, Qt.Key.Key_Control)  # (a release with no modifier held)
+        target.deleteLater()
 
 
 def doc_of(rows, **kw):  # type: ignore[no-untyped-def]

@@ -434,7 +434,7 @@ def test_order_rows_is_said_and_kept_by_the_workbook(tmp_path: Path,
         assert (code, err) == (0, "")
     said = [line for line in _report_lines(declared) if line.startswith("Ranking:")]
     assert said == ["Ranking: the sheet's row order, declared a ranking when the judgments "
-                    "were imported (--order rows; score = -row number): no run supplied it."]
+                    "were imported (score = -row number): no run supplied it."]
     assert not [line for line in _report_lines(plain) if line.startswith("Ranking:")]
     back = read_workbook(declared)
     assert back.ranking == "rows"

@@ -353,6 +353,33 @@ def test_tie_rule_shortcut_matches_the_engine(
         np.testing.assert_allclose(fast[other], direct, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("power", [-1000, -1060, -1074])
+def test_tie_rules_of_gains_too_small_give_those_of_the_same_gains_scaled_up(power: int) -> None:
+    """Grades x * 2^power give bit for bit the NDCG under every other tie
+    rule of grades x, as the engine's NDCG does (core/engine/gains.py lifts
+    such lists): the shortcut divided DCG by ideal DCG as they were, products
+    of subnormal gains with the discounts kept a few digits (2^-1060 and
+    2^-1074 failed, 4 of 9 values; 2^-1000 is in the normal range, where the
+    power of two scales every step exactly)."""
+    rows = [("q1", "a", 2.0, 3), ("q1", "b", 2.0, 1), ("q1", "c", 1.0, 2), ("q1", "d", 1.0, 0),
+            ("q2", "a", 5.0, 1), ("q2", "b", 5.0, 2), ("q2", "c", 5.0, 20), ("q2", "d", 0.5, 7),
+            ("q3", "a", 1.0, 0), ("q3", "b", 1.0, 0)]
+    conv = Conventions(cutoffs=(1, 3, None), ties=TieRule.SUPPLIED)
+    rules = list(TieRule)
+
+    def tie_ndcg(scale: int) -> dict[TieRule, np.ndarray]:
+        doc = Document.from_columns(query=[r[0] for r in rows], source_id=[r[1] for r in rows],
+                                    score=[r[2] for r in rows],
+                                    grade=[math.ldexp(r[3], scale) for r in rows])
+        return tie_rule_ndcg(evaluate(doc, conv), rules)
+
+    tiny, whole = tie_ndcg(power), tie_ndcg(0)
+    for rule in rules:
+        np.testing.assert_array_equal(tiny[rule], whole[rule], err_msg=rule.value)
+    assert whole[TieRule.PESSIMISTIC][1, 0] == 1 / 20  # q2@1: the grade 1 first, of 20
+    assert np.isnan(whole[TieRule.OPTIMISTIC][2]).all()  # q3: nothing relevant
+
+
 # -- invariants ---------------------------------------------------------------------------
 
 

@@ -134,8 +134,8 @@ def test_one_value_per_query_counting_up_is_refused_naming_it(
         f"ndcg-worksheet: error: {path}: no grade column found in the header on row 1 (A "
         "(query), B (doc), C (col3)); column C (col3) holds one value over each query's rows, "
         "counting up down the sheet: a batch's number, or grades the same for all of a "
-        "query's documents (pass --map grade=C if they are grades, or --map grade=COLUMN for "
-        "the column of grades)\n")
+        "query's documents (if they are grades, pass --map grade=C; if another column holds "
+        "them, pass --map grade=COLUMN)\n")
     code, err = _import(path, capsys, "--map", "grade=C")
     assert (code, err) == (0, "")
 
@@ -199,3 +199,35 @@ def test_a_sheet_given_as_qrels_is_told_how_to_declare_its_column(
     qrels = tmp_path / "judged.qrels"
     assert main(["import", str(sheet), "--map", "query=A", "-o", str(qrels)], io.StringIO()) == 0
     assert qrels.read_text("utf-8").split() == ["q1", "0", "a", "1", "q1", "0", "b", "0"]
+
+
+def test_a_ranking_given_as_qrels_is_told_to_import_it_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``evaluate --qrels SHEET`` on a sheet whose third column counts 1..n
+    in each query: the hint said "pass --map grade=C", a flag evaluate does
+    not take; it says the import to run first, and that way works. The
+    wizard says the same as its controls."""
+    from app.import_wizard.hints import in_the_wizard
+
+    sheet = _write(tmp_path / "run.csv", ["qid,pid,col3"] + [f"{q},{p},{r}" for q, p, r in RUN])
+    run = _write(tmp_path / "r.run", ["2 Q0 1181374 1 2.0 r", "2 Q0 1181384 2 1.0 r"])
+    code = main(["evaluate", str(run), "--qrels", str(sheet)], io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2
+    hint = (
+        "a run is read by `ndcg-worksheet evaluate RUN --qrels QRELS`; to import it as the "
+        "ranking of graded judgments, import it first (`ndcg-worksheet import SHEET --map "
+        "rank=C --map grade=COLUMN -o QRELS`) and give QRELS as the qrels; if it does hold "
+        "grades, import it first (`ndcg-worksheet import SHEET --map grade=C -o QRELS`) and "
+        "give QRELS as the qrels")
+    assert err == (
+        f"ndcg-worksheet: error: {sheet}, line 1: no grade column found in the header (qid, "
+        "pid, col3); column C (col3) counts 1, 2, 3, … within each query, like a rank, not a "
+        f"grade ({hint})\n")
+    assert in_the_wizard(hint) == (
+        "a run is read by File > Open… (it asks for the run's qrels); to import it as the "
+        "ranking of graded judgments, choose “C” as the Rank with its column as the Grade "
+        "(long layout); if it does hold grades, choose “C” as the Grade (long layout)")
+    qrels = tmp_path / "run.qrels"
+    assert main(["import", str(sheet), "--map", "grade=C", "-o", str(qrels)], io.StringIO()) == 0
+    assert main(["evaluate", str(run), "--qrels", str(qrels)], io.StringIO()) == 0

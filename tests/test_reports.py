@@ -30,3 +30,26 @@ def test_summary_sentence_carries_the_phrase():
     assert f"({excluded_phrase(s.excluded)})" in summary_sentence(ev, s)
     none = CutoffSummary(k=None, mean=0.5, included=1, weighting=Weighting.EQUAL)
     assert "(excluded: none)" in summary_sentence(ev, none)
+
+
+def test_a_count_of_queries_agrees_with_its_noun():
+    """"over 1 of 1 queries" read wrong: one query is "1 query", in the
+    mean's sentence and in a comparison's tie rules line alike."""
+    from core.analysis.compare.changes import TieSensitivity
+    from core.model.conventions import TieRule
+    from core.reports.sentences import mean_sentence
+
+    ev = evaluate(seed_document())
+    one = CutoffSummary(k=None, mean=0.5, included=1, weighting=Weighting.EQUAL)
+    assert " over 1 of 1 query is 0.5000 " in mean_sentence(one, ev.conventions, 1)
+    assert " over 1 of 2 queries is 0.5000 " in mean_sentence(one, ev.conventions, 2)
+    ties = TieSensitivity(k=10, rule=TieRule.AVERAGE, per_rule={"supplied": 1},
+                          queries=("q1",), with_ties=1)
+    assert ties.sentence() == (
+        "Tie rules: 1 query's delta changes sign or vanishes under another tie rule than "
+        "average (supplied 1; 1 query has tied scores)")
+    ties = TieSensitivity(k=10, rule=TieRule.AVERAGE, per_rule={"supplied": 0},
+                          queries=(), with_ties=2)
+    assert ties.sentence() == (
+        "Tie rules: 0 queries' delta changes sign or vanishes under another tie rule than "
+        "average (supplied 0; 2 queries have tied scores)")

@@ -85,7 +85,7 @@ def test_split_writes_one_workbook_per_reviewer(base_file: Path, tmp_path: Path)
         assert doc.query_ids == list(share.queries)
         assert len(doc) == sum(len(base.members(base.query_index(q))) for q in share.queries)
     assert "2 queries given to two reviewers" in text
-    assert "1 queries without an unknown candidate" in text
+    assert "1 query without an unknown candidate was not handed out" in text
     # the same seed, the same round
     run("split", base_file, "--reviewers", "ana,ben,cara", "--overlap", "0.4", "--seed", "3",
         "-o", tmp_path / "again")

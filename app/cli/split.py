@@ -31,6 +31,7 @@ def add_split_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     """Plan the hand-out over the judging queue and write each reviewer's workbook."""
     # Imported here: the review rounds load only for their commands.
+    from core.analysis.aggregate import counted
     from core.analysis.queue import judging_queue
     from core.analysis.rounds import now, plan_hand_out, reviewer_document
     from core.engine.evaluation import evaluate
@@ -49,12 +50,12 @@ def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"handed out {args.input} (base id {plan.base_id}) to {len(plan.shares)} "
               f"reviewers, seed {plan.seed}:\n")
     for share, path in zip(plan.shares, paths, strict=True):
-        out.write(f"  {share.reviewer}: {len(share.queries)} queries, {share.unknown} unknown "
+        out.write(f"  {share.reviewer}: {counted(len(share.queries))}, {share.unknown} unknown "
                   f"candidates -> {path}\n")
     if plan.overlap:
-        out.write(f"  {len(plan.overlap)} queries given to two reviewers (for agreement): "
+        out.write(f"  {counted(len(plan.overlap))} given to two reviewers (for agreement): "
                   f"{', '.join(plan.overlap)}\n")
     if plan.left_out:
-        out.write(f"  {len(plan.left_out)} queries without an unknown candidate were not "
-                  "handed out\n")
+        out.write(f"  {counted(len(plan.left_out))} without an unknown "
+                  f"candidate {'was' if len(plan.left_out) == 1 else 'were'} not handed out\n")
     return 0

@@ -48,7 +48,8 @@ def _choice(match: re.Match[str]) -> str:
 def in_the_wizard(text: str) -> str:
     """``text`` (an import's hint or reason) with the command line's flags
     said as the wizard's controls."""
-    text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(r"pass \g<flag>", text))
+    text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(
+        lambda m: "pass " + m["flag"].replace(" --", " with --"), text))
     text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
     text = ORDER_FLAG.sub(lambda m: (_tr("tick “{0}”") if m["pass"] else "“{0}”").format(
         _tr(ROWS_RANKED)), text)

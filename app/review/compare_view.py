@@ -59,7 +59,7 @@ from app.review.common import (
 from app.review.compare_stats import ComparisonStats
 from app.shown import id_tip
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import excluded_phrase
+from core.analysis.aggregate import counted, excluded_phrase
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 
@@ -415,18 +415,15 @@ class CompareView(QWidget):
         def mean(s: Any) -> str:
             value = format_number(s.mean, d)
             excl = excluded_phrase(s.excluded, empty=None)
-            return f"{value} over {s.included} queries" + (f" ({excl})" if excl else "")
+            return f"{value} over {counted(s.included)}" + (f" ({excl})" if excl else "")
 
         conv = "; ".join(f"{name}: {choice}" for name, choice, _f in c.conventions.describe())
-        per = ", ".join(f"{rule} {n}" for rule, n in ties.per_rule.items())
         lines = [
             f"A: {c.doc_a.name or 'this document'} — B: {c.doc_b.name or 'second run'}",
             f"Conventions applied to both: {conv}.",
             f"Mean {at}: A {mean(sa)}; B {mean(sb)}.",
             test.sentence(decimals=d),
-            f"Tie rules: {ties.count} queries' delta changes sign or vanishes under another "
-            f"tie rule than {ties.rule.value} ({per}; {ties.with_ties} queries have tied "
-            "scores).",
+            f"{ties.sentence()}.",
             f"What changed: {c.changes.sentence()}",
         ]
         if c.only_a or c.only_b:

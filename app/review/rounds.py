@@ -40,6 +40,7 @@ from app.actions import ActionSpec
 from app.file_formats import WORKBOOK_FILTERS, patterns
 from app.scheme import tint
 from app.workers import Task, run_task, show_error
+from core.analysis.aggregate import counted
 from core.analysis.queue import judging_queue
 from core.analysis.rounds import HandOut, MergeResult, Returned, merge, now, plan_hand_out
 from core.analysis.rounds import reviewer_document as make_reviewer_document
@@ -307,7 +308,7 @@ class RoundsController(QObject):
     def _handed_out(self, plan: HandOut, folder: str) -> None:
         self.last_hand_out = plan
         self.window.show_message(self.tr("Handed out to {0} in {1}").format(
-            ", ".join(f"{s.reviewer} ({len(s.queries)} queries, {s.unknown} unknown)"
+            ", ".join(f"{s.reviewer} ({counted(len(s.queries))}, {s.unknown} unknown)"
                       for s in plan.shares), folder), 20000)
 
     def merge_files(self, paths: list[str], output: str, report: str | None, *,

@@ -43,7 +43,7 @@ from app.models.queries import RunColumns
 from app.panels.scrolled import scrolled
 from app.review.common import MadeView, RowsModel, SignedDelegate, deferred_dock, read_only_table
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import excluded_phrase
+from core.analysis.aggregate import counted, excluded_phrase
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 
@@ -198,12 +198,13 @@ class RunsView(QWidget):
         means = "; ".join(f"{r.run} {format_number(r.mean, self._decimals())}"
                           for r in m.means[j])
         left = excluded_phrase(m.excluded(j), label="left out", empty="none left out")
-        dropped = (f"; {m.dropped} queries held by some runs only are not compared"
+        dropped = (f"; {counted(m.dropped)} held by some runs only "
+                   f"{'is' if m.dropped == 1 else 'are'} not compared"
                    if m.dropped else "")
         conv = "; ".join(f"{name}: {choice}" for name, choice, _f in m.conventions.describe())
         return "\n".join([
             f"Baseline: {m.baseline}. Conventions applied to every run: {conv}.",
-            f"{int(m.included[:, j].sum())} queries compared at {at} ({left}){dropped}.",
+            f"{counted(int(m.included[:, j].sum()))} compared at {at} ({left}){dropped}.",
             f"Mean {at}: {means}.",
             f"p corrected: {m.correction} over the {len(m.tests[j])} runs, of the "
             f"{m.test} p-values ({m.resamples} sign vectors at most, seed {m.seed}); "

@@ -33,7 +33,7 @@ from core.model.gain_rules import GainRule
 from core.model.presets import refuses_negative
 
 __all__ = ["LIFT_BELOW", "SUMS_BELOW", "check_totals", "gains", "lift_exponents", "lifted",
-           "lifted_parts"]
+           "lifted_parts", "small_lists"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -249,16 +249,26 @@ def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
             yield group, members, evaluation(doc.subset(members), ev.conventions, lift=lift), lift
 
 
+def small_lists(ev: Totals, idcg: FloatArray,
+                ) -> Iterator[tuple[IntArray, IntArray, Any, int]]:
+    """:func:`lifted_parts` of the lists whose gains are too small for the
+    arithmetic, found by their ideal DCG ``idcg`` (queries x cutoffs): below
+    :data:`SUMS_BELOW` at every cutoff, not 0 at one. The engine's numbers
+    (:func:`lifted`) and the comparison's under other tie rules
+    (:func:`core.analysis.compare.changes.tie_facts`) are worked out so."""
+    size = np.abs(idcg)
+    with np.errstate(invalid="ignore"):
+        maybe = np.flatnonzero((size < SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
+    return lifted_parts(ev, maybe)
+
+
 def lifted(ev: Totals, results: QueryResults) -> QueryResults:
     """``results`` (:class:`~core.engine.results.QueryResults`, changed in
     place) with the numbers of the lists whose gains are too small for the
     arithmetic worked out lifted: their NDCG and status as lifted, their DCG
     and ideal DCG lifted back (rounded once). Found by their ideal DCG (below
     :data:`SUMS_BELOW` at every cutoff, not 0 at one), then their gains."""
-    size = np.abs(results.idcg)
-    with np.errstate(invalid="ignore"):
-        maybe = np.flatnonzero((size < SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
-    for group, _members, part, lift in lifted_parts(ev, maybe):
+    for group, _members, part, lift in small_lists(ev, results.idcg):
         got = part.results
         for name in ("ndcg", "status_code"):
             getattr(results, name)[group] = getattr(got, name)

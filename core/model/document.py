@@ -37,11 +37,13 @@ __all__ = ["RANKINGS", "AuditEntry", "Document", "GradeState", "grade_text", "ha
 #: Where a document's scores came from, when not from a score column
 #: (:attr:`Document.ranking`), in words for people: the workbook's Report and
 #: the import's report say it; "" (scores as given, or no scores) says nothing.
+#: The workbook is written from the window as from the command line, so the
+#: words name neither's control (``--order rows``, the wizard's box).
 RANKINGS: dict[str, str] = {
     "": "",
     "rank": "the sheet's rank column (score = -rank)",
     "rows": "the sheet's row order, declared a ranking when the judgments were imported "
-            "(--order rows; score = -row number): no run supplied it",
+            "(score = -row number): no run supplied it",
 }
 
 IntArray = npt.NDArray[np.int64]

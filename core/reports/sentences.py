@@ -8,7 +8,7 @@ report spells it the same way.
 
 from __future__ import annotations
 
-from core.analysis.aggregate import CutoffSummary, excluded_phrase
+from core.analysis.aggregate import CutoffSummary, counted, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import FIELDS, Conventions, format_cutoff
 from core.model.document import OUTSIDE_ORIGIN, AuditEntry
@@ -85,7 +85,7 @@ def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,
     version = (f"judgment version {judgment_version!r}" if judgment_version
                else "judgment version not declared")
     return (
-        f"The {s.weighting.label} of {at} over {s.included} of {n_queries} queries is "
+        f"The {s.weighting.label} of {at} over {s.included} of {counted(n_queries)} is "
         f"{value} ({excluded_phrase(s.excluded)}) {_clause(conventions, s.k)}; {version}."
     )
 

@@ -191,10 +191,7 @@ def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO,
     _line(out, f"mean {at} of A = {_summary_text(c.summary_a[j])}")
     _line(out, f"mean {at} of B = {_summary_text(c.summary_b[j])}")
     _line(out, c.tests[j].sentence())
-    ts = c.ties[j]
-    per = ", ".join(f"{r} {n}" for r, n in ts.per_rule.items())
-    _line(out, f"Tie rules: {ts.count} queries' delta changes sign or vanishes under another "
-               f"tie rule than {ts.rule.value} ({per}; {ts.with_ties} queries have tied scores)")
+    _line(out, c.ties[j].sentence())
 
 
 #: The conventions one a line, and left-aligned columns, for the other

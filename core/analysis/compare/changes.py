@@ -19,10 +19,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.aggregate import counted
 from core.analysis.compare.across import Across, across_blocks
 from core.analysis.compare.align import PartnerArray, QueryAlignment
 from core.analysis.compare.statistics import sign
 from core.engine.evaluation import Evaluation
+from core.engine.gains import small_lists
 from core.engine.order import id_desc_order, tied_positions
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
@@ -350,6 +352,14 @@ class TieSensitivity:
     def count(self) -> int:
         return len(self.queries)
 
+    def sentence(self) -> str:
+        """The tie rules' line of a comparison (the table's and the window's)."""
+        per = ", ".join(f"{r} {n}" for r, n in self.per_rule.items())
+        whose = counted(self.count, "query's", "queries'")
+        return (f"Tie rules: {whose} delta changes sign or "
+                f"vanishes under another tie rule than {self.rule.value} ({per}; "
+                f"{counted(self.with_ties, 'query has', 'queries have')} tied scores)")
+
 
 @dataclass
 class Side:
@@ -396,6 +406,11 @@ def tie_facts(
             nd = np.where(positive, dcg / idcg, ev.ndcg)
         nd[np.isnan(ev.ndcg)] = np.nan
         out[rule] = nd
+    # Gains too small for the arithmetic: those queries lifted, as the engine does.
+    for group, _members, part, _lift in small_lists(ev, idcg):
+        lifted = tie_facts(part, rules)[0]
+        for rule in rules:
+            out[rule][group] = lifted[rule]
     return out, groups.queries
 
 

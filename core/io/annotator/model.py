@@ -5,7 +5,7 @@ wizard's :class:`SheetPreview`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,11 +29,16 @@ IMPORT_FIRST = re.compile(r"import it first \(`ndcg-worksheet import SHEET (?P<f
                           r"-o QRELS`\) and give QRELS as the qrels")
 
 
-def import_first(flag: str) -> str:
-    """How a sheet read without the import is told to declare ``flag``
+def import_first(*flags: str) -> str:
+    """How a sheet read without the import is told to declare ``flags``
     (matched by :data:`IMPORT_FIRST`)."""
-    return f"import it first (`ndcg-worksheet import SHEET {flag} -o QRELS`) and give QRELS " \
-        "as the qrels"
+    return f"import it first (`ndcg-worksheet import SHEET {' '.join(flags)} -o QRELS`) and " \
+        "give QRELS as the qrels"
+
+
+def pass_flags(*flags: str) -> str:
+    """How the import's command line is told to declare ``flags``."""
+    return "pass " + " with ".join(flags)
 
 __all__ = [
     "BATCH_OR_GRADES",
@@ -136,37 +141,41 @@ class ColumnMapping:
         """Why ``name``'s column was guessed ("" when it was not, or was chosen)."""
         return next((why for f, why in self.reasons if f == name), "")
 
-    def ranking_not_grade(self, header: Sequence[str]) -> tuple[str, str] | None:
+    def ranking_not_grade(self, header: Sequence[str], say: Callable[..., str] = pass_flags
+                          ) -> tuple[str, str] | None:
         """What a sheet without a grade column holds instead, when a ranking
         is among its columns: (what the column is, what to do). A column left out as
         counting each query's sources (its flag ``--map rank=``: values never
         make a rank the grade) or one named as the rank; a column left out as
-        :data:`BATCH_OR_GRADES`; None otherwise."""
+        :data:`BATCH_OR_GRADES`; None otherwise. ``say`` words the flags to
+        pass: :func:`pass_flags` for the import, :func:`import_first` for a
+        sheet read without it (``evaluate --qrels SHEET`` takes no ``--map``)."""
         counted = next((c for c, _, flag in self.left_out if flag.startswith("--map rank=")
                         and c != self.rank), None)
         col = counted if counted is not None else self.rank
         if col is None:
-            return self._batch_or_grades(header)
+            return self._batch_or_grades(header, say)
         letter, ref = column_letters(col + 1), _ref(header, col)
         run = f"a run is read by {RUN_COMMAND}"
         if counted is None:
             return (f"{ref} is the rank, a ranking, not a grade",
-                    f"{run}; to import judgments, pass --map grade=COLUMN for the column of "
-                    "grades")
+                    f"{run}; to import judgments from the column of grades, "
+                    + say("--map grade=COLUMN"))
         return (f"column {ref} counts 1, 2, 3, … within each query, like a rank, not a grade",
-                f"{run}; to import it as the ranking of graded judgments, pass "
-                f"--map rank={letter} with --map grade=COLUMN; if it does hold grades, pass "
-                f"--map grade={letter}")
+                f"{run}; to import it as the ranking of graded judgments, "
+                f"{say(f'--map rank={letter}', '--map grade=COLUMN')}; if it does hold grades, "
+                + say(f"--map grade={letter}"))
 
-    def _batch_or_grades(self, header: Sequence[str]) -> tuple[str, str] | None:
+    def _batch_or_grades(self, header: Sequence[str], say: Callable[..., str]
+                         ) -> tuple[str, str] | None:
         col = next((c for c, why, _ in self.left_out if BATCH_OR_GRADES in why), None)
         if col is None:
             return None
         letter = column_letters(col + 1)
         return (f"column {_ref(header, col)} holds one value over each query's rows, counting "
                 f"up down the sheet: {BATCH_OR_GRADES}",
-                f"pass --map grade={letter} if they are grades, or --map grade=COLUMN for the "
-                "column of grades")
+                f"if they are grades, {say(f'--map grade={letter}')}; if another column holds "
+                f"them, {say('--map grade=COLUMN')}")
 
     @property
     def layout(self) -> str:

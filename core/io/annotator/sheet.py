@@ -93,7 +93,7 @@ class Sheet:
                                 hint="name it e.g. " + _EXAMPLES[need]
                                 + ", or " + import_first(f"--map {need}=COLUMN"))
         if mapping.grade is None and not mapping.grades:
-            ranking = mapping.ranking_not_grade(header)
+            ranking = mapping.ranking_not_grade(header, import_first)
             raise self.fail(
                 f"no grade column found {where}" + (f"; {ranking[0]}" if ranking else ""),
                 line=line,

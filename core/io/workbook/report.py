@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.analysis.aggregate import excluded_phrase, summarize
+from core.analysis.aggregate import counted, excluded_phrase, summarize
 from core.analysis.compare import TIE_TOLERANCE, Comparison
 from core.io.safety import column_letters
 from core.io.workbook.charts import write_charts
@@ -101,13 +101,15 @@ def _heading(s: ReportSheet, runs: Sequence[Run],
             "NDCG Worksheet takes those edits when it reopens this file.")
     if comparison is None:
         s.line(f"NDCG report: {doc.name}" if doc.name else "NDCG report", s.fmt.title)
-        s.line(f"{doc.n_queries} queries, {len(doc)} candidates; {version}. {live}")
+        s.line(f"{counted(doc.n_queries)}, {counted(len(doc), 'candidate', 'candidates')}; "
+               f"{version}. {live}")
         if doc.ranking:
             s.line(f"Ranking: {RANKINGS[doc.ranking]}.")
         return
     c, _, (name_a, name_b) = comparison
     s.line("NDCG comparison report: run B against run A", s.fmt.title)
-    s.line(f"Run A: {name_a}. Run B: {name_b}. {len(c.common)} queries in both runs are "
+    s.line(f"Run A: {name_a}. Run B: {name_b}. "
+           f"{counted(len(c.common), 'query in both runs is', 'queries in both runs are')} "
            f"compared ({len(c.only_a)} only in A, {len(c.only_b)} only in B are not); "
            + (f"not compared either: {c.left_out.phrase()}; " if c.left_out else "")
            + f"{version}. {live}")
@@ -167,7 +169,7 @@ def _mean_sentence(run: Run, j: int, x: int) -> Text:
     mean = summary.mean
     return join([
         "The ", weighting_text(ev), " of NDCG@", cutoff_text(j, ev), " over ",
-        value(f"C{x}", summary.included), f" of {ev.doc.n_queries_named} queries is ",
+        value(f"C{x}", summary.included), f" of {counted(ev.doc.n_queries_named)} is ",
         when(f"ISNUMBER(B{x})", mean is not None, value(f"B{x}", "" if mean is None else mean,
                                                          "4"),
              "not defined (no query included)"),
