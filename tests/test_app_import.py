@@ -10,7 +10,14 @@ import numpy as np
 import openpyxl
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QMessageBox, QWizard
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QMessageBox,
+    QWizard,
+)
 
 from app.file_formats import Origin, write_document
 from app.fileops import FileOps, install_file_ops
@@ -744,6 +751,24 @@ def test_the_guess_says_the_wizards_controls_not_the_command_lines_flags(
     wizard = _at_mapping(qtbot, sheet)
     guessed = wizard.mapping_page.reasons.text()
     assert "if this is the ranking, choose “id” as the Score" in guessed
+    assert "--" not in guessed
+
+
+def test_the_guessed_header_says_the_sheet_pages_box_not_header_row(
+        qtbot: Any, tmp_path: Path):
+    """Row 1 taken as the header on no evidence (words over words): the
+    guess says how to read it as a judgment in the wizard's words, the sheet
+    page's box and its value for no header, as they are labelled, not the
+    command line's ``pass --header-row 0`` (said before)."""
+    sheet = tmp_path / "words.csv"
+    sheet.write_text("cats,wiki,good\ncats,news,bad\ndogs,blog,good\ndogs,shop,bad\n",
+                     encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    guessed = wizard.mapping_page.reasons.text()
+    page = wizard.sheet_page
+    box = page.header_row
+    label = page.findChild(QFormLayout).labelForField(box).text().rstrip(":")
+    assert f"set “{label}” to “{box.specialValueText()}” if row 1 is a judgment" in guessed
     assert "--" not in guessed
 
 

@@ -11,9 +11,16 @@ import re
 
 from PySide6.QtCore import QCoreApplication
 
-from core.io.annotator.model import IMPORT_FIRST, KEEP_FLAG, MAP_FLAG, ORDER_FLAG, RUN_COMMAND
+from core.io.annotator.model import (
+    HEADER_FLAG,
+    IMPORT_FIRST,
+    KEEP_FLAG,
+    MAP_FLAG,
+    ORDER_FLAG,
+    RUN_COMMAND,
+)
 
-__all__ = ["MAPPED_FIELDS", "ROWS_RANKED", "in_the_wizard"]
+__all__ = ["HEADER_ROW", "MAPPED_FIELDS", "NO_HEADER", "ROWS_RANKED", "in_the_wizard"]
 
 #: Fields of a :class:`ColumnMapping` that take one column, with their labels.
 MAPPED_FIELDS: dict[str, str] = {
@@ -30,6 +37,9 @@ MAPPED_FIELDS: dict[str, str] = {
 }
 #: The check box that declares the row order a ranking (``--order rows``).
 ROWS_RANKED = "The row order is a ranking"
+#: The sheet page's box of the header's row (``--header-row N``), and its
+#: value for no header (``--header-row 0``).
+HEADER_ROW, NO_HEADER = "Header on row:", "none (row 1 is data)"
 
 
 def _tr(text: str) -> str:
@@ -50,6 +60,9 @@ def in_the_wizard(text: str) -> str:
     said as the wizard's controls."""
     text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(r"pass \g<flag>", text))
     text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
+    text = HEADER_FLAG.sub(lambda m: (
+        _tr("set “{0}” to “{1}”").format(_tr(HEADER_ROW).rstrip(":"), _tr(NO_HEADER))
+        if m["row"] == "0" else _tr("set “{0}”").format(_tr(HEADER_ROW).rstrip(":"))), text)
     text = ORDER_FLAG.sub(lambda m: (_tr("tick “{0}”") if m["pass"] else "“{0}”").format(
         _tr(ROWS_RANKED)), text)
     return text.replace(RUN_COMMAND, _tr("File > Open… (it asks for the run's qrels)"))
