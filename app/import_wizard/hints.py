@@ -12,6 +12,7 @@ import re
 from PySide6.QtCore import QCoreApplication
 
 from core.io.annotator.model import (
+    ANNOTATORS_FLAG,
     HEADER_FLAG,
     IMPORT_FIRST,
     KEEP_FLAG,
@@ -20,7 +21,8 @@ from core.io.annotator.model import (
     RUN_COMMAND,
 )
 
-__all__ = ["HEADER_ROW", "MAPPED_FIELDS", "NO_HEADER", "ROWS_RANKED", "in_the_wizard"]
+__all__ = ["ANNOTATOR_COLUMNS", "HEADER_ROW", "MAPPED_FIELDS", "NO_HEADER", "ROWS_RANKED",
+           "in_the_wizard"]
 
 #: Fields of a :class:`ColumnMapping` that take one column, with their labels.
 MAPPED_FIELDS: dict[str, str] = {
@@ -40,6 +42,8 @@ ROWS_RANKED = "The row order is a ranking"
 #: The sheet page's box of the header's row (``--header-row N``), and its
 #: value for no header (``--header-row 0``).
 HEADER_ROW, NO_HEADER = "Header on row:", "none (row 1 is data)"
+#: The mapping page's list of a wide sheet's grade columns (``--annotators``).
+ANNOTATOR_COLUMNS = "Annotator grade columns (wide layout):"
 
 
 def _tr(text: str) -> str:
@@ -55,11 +59,20 @@ def _choice(match: re.Match[str]) -> str:
         what, label)
 
 
+def _annotators(match: re.Match[str]) -> str:
+    cols = match["cols"]
+    what = (_tr("their columns") if cols.startswith("COL,") else
+            ", ".join(f"“{c}”" for c in cols.split(",")))
+    return _tr("choose {0} as the {1}").format(
+        what, _tr(ANNOTATOR_COLUMNS).removesuffix(":"))
+
+
 def in_the_wizard(text: str) -> str:
     """``text`` (an import's hint or reason) with the command line's flags
     said as the wizard's controls."""
     text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(r"pass \g<flag>", text))
     text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
+    text = ANNOTATORS_FLAG.sub(_annotators, text)
     text = HEADER_FLAG.sub(lambda m: (
         _tr("set “{0}” to “{1}”").format(_tr(HEADER_ROW).rstrip(":"), _tr(NO_HEADER))
         if m["row"] == "0" else _tr("set “{0}”").format(_tr(HEADER_ROW).rstrip(":"))), text)
