@@ -1017,3 +1017,32 @@ def test_a_source_listed_under_two_queries_keeps_who_judged_it(tmp_path: Path,
     assert res.document.ratings is not None
     np.testing.assert_array_equal(res.document.ratings, [[grade[(it, w)] for w in people]
                                                          for it in items])
+
+
+def test_judgments_under_numbered_topics_are_never_taken_for_a_legend(
+        tmp_path: Path) -> None:
+    """A workbook of an Instructions sheet and the judgments, TREC-style:
+    numbered topics beside document numbers (``301 | FBIS3-10082 | 1``).
+    Each row reads like a legend's level (a whole number beside a label),
+    but a legend names each grade once and the topic repeats: the judgments'
+    sheet is chosen, all 12 judgments imported. Before, it was taken for a
+    sheet of the legend only, the Instructions sheet chosen and refused as
+    having no query column."""
+    path = tmp_path / "trec.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    notes = wb.add_worksheet("Instructions")
+    for r, text in enumerate(("How to grade", "Read each document, then grade it.",
+                              "Use the drop-down in the grade column.")):
+        notes.write(r, 0, text)
+    judged = wb.add_worksheet("Judgments")
+    judged.write_row(0, 0, ("topic", "docno", "grade"))
+    rows = [(t, d, (3 * i + j) % 3) for i, t in enumerate((301, 302, 303))
+            for j, d in enumerate(("FBIS3-10082", "FT921-3", "LA0101-77", "FR940104-0-1"))]
+    for r, row in enumerate(rows, start=1):
+        judged.write_row(r, 0, row)
+    wb.close()
+    res = import_annotations(path)
+    assert res.report.judgments_imported == 12
+    assert res.document.query_ids == ["301", "302", "303"]
+    assert res.document.source_id.tolist() == [d for _, d, _ in rows]
+    assert res.document.grade.tolist() == [float(g) for *_, g in rows]

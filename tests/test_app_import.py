@@ -10,7 +10,15 @@ import numpy as np
 import openpyxl
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QMessageBox, QWizard
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QMessageBox,
+    QWizard,
+)
 
 from app.file_formats import Origin, write_document
 from app.fileops import FileOps, install_file_ops
@@ -747,6 +755,24 @@ def test_the_guess_says_the_wizards_controls_not_the_command_lines_flags(
     assert "--" not in guessed
 
 
+def test_the_guessed_header_says_the_sheet_pages_box_not_header_row(
+        qtbot: Any, tmp_path: Path):
+    """Row 1 taken as the header on no evidence (words over words): the
+    guess says how to read it as a judgment in the wizard's words, the sheet
+    page's box and its value for no header, as they are labelled, not the
+    command line's ``pass --header-row 0`` (said before)."""
+    sheet = tmp_path / "words.csv"
+    sheet.write_text("cats,wiki,good\ncats,news,bad\ndogs,blog,good\ndogs,shop,bad\n",
+                     encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    guessed = wizard.mapping_page.reasons.text()
+    page = wizard.sheet_page
+    box = page.header_row
+    label = page.findChild(QFormLayout).labelForField(box).text().rstrip(":")
+    assert f"set “{label}” to “{box.specialValueText()}” if row 1 is a judgment" in guessed
+    assert "--" not in guessed
+
+
 def test_a_run_is_refused_as_the_command_line_refuses_it(qtbot: Any, tmp_path: Path,
                                                          boxes: Boxes):
     """An MS MARCO run (qid, pid, rank; no header) opened in the wizard: the
@@ -951,6 +977,24 @@ def test_a_consensus_written_under_another_rule_names_the_wizards_choice(
         "it under “Several annotators” and “Rounding of the consensus”; or tick “Leave E: "
         "grade out” under the annotators' grade columns to compute the consensus from their "
         "grades, or choose the long layout with E as the grade to take its grades)"), shown
+    assert "--" not in shown
+
+
+def test_grade_columns_left_unused_are_refused_naming_the_wizards_list(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """Three columns of grades alike, one taken: refused in the wizard naming
+    its list of annotator grade columns as labelled, not ``pass
+    --annotators grade,g2,g3`` (said before)."""
+    sheet = tmp_path / "three.csv"
+    sheet.write_text("query,doc,grade,g2,g3\nq1,a,1,2,1\nq1,b,0,1,0\nq1,c,2,2,1\n"
+                     "q2,a,1,0,1\nq2,b,2,2,2\nq2,c,0,1,0\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    shown = _refused_on_next(qtbot, wizard, boxes)
+    view = wizard.mapping_page.grades_view
+    label = next(w for w in wizard.mapping_page.findChildren(QLabel) if w.buddy() is view)
+    assert (f"(choose “grade”, “g2”, “g3” as the {label.text().removesuffix(':')} if each "
+            "is one annotator's grades, “grade” as the Grade (long layout) to take grade "
+            "alone and leave g2, g3 out)") in shown, shown
     assert "--" not in shown
 
 

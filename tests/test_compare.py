@@ -9,6 +9,7 @@ import itertools
 import json
 import math
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,6 +39,7 @@ from core.analysis.compare.align import (
     partners,
 )
 from core.analysis.compare.changes import tie_rule_ndcg, what_changed
+from core.analysis.compare.comparison import LEFT_OUT
 from core.analysis.compare.statistics import randomization_columns
 from core.engine.evaluation import evaluate
 from core.io.trec import document_from_trec
@@ -45,6 +47,7 @@ from core.model.conventions import Conventions, TieRule, Weighting
 from core.model.document import Document
 from core.model.ids import IdBytes
 from core.model.presets import preset
+from core.reports.json import compare_json
 from core.reports.table import print_comparison
 from tests.conftest import doc_of
 
@@ -189,6 +192,22 @@ def test_undefined_and_unresolved_queries_are_not_paired() -> None:
     assert "left out: 1 without a value in A and B, 1 without a value in A" in (
         c.tests[0].sentence())
     assert "grades" in c.changes.changed
+
+
+def test_the_paired_tests_reasons_are_the_jsons_documented_keys() -> None:
+    """Each query left out of the paired test is counted once, under the
+    reason that says which run lacks a value: z in neither run, u in A
+    only, v in B only. Those reasons are the JSON's keys (paired.excluded),
+    which README.md names each (it named none)."""
+    a = doc_of([("q", "x", 2.0, 1.0), ("z", "x", 1.0, 0.0), ("u", "x", 1.0, None),
+                ("v", "x", 1.0, 1.0)])
+    b = doc_of([("q", "x", 2.0, 1.0), ("z", "x", 1.0, 0.0), ("u", "x", 1.0, 1.0),
+                ("v", "x", 1.0, None)])
+    c = compare(a, b, Conventions(), resamples=10)
+    assert c.tests[0].excluded == dict.fromkeys(LEFT_OUT[:3], 1)
+    assert compare_json(c)["cutoffs"][0]["paired"]["excluded"] == dict.fromkeys(LEFT_OUT[:3], 1)
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
+    assert [why for why in LEFT_OUT if f"`{why}`" not in readme] == []
 
 
 # -- the randomization test ---------------------------------------------------------------

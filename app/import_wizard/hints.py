@@ -11,9 +11,18 @@ import re
 
 from PySide6.QtCore import QCoreApplication
 
-from core.io.annotator.model import IMPORT_FIRST, KEEP_FLAG, MAP_FLAG, ORDER_FLAG, RUN_COMMAND
+from core.io.annotator.model import (
+    ANNOTATORS_FLAG,
+    HEADER_FLAG,
+    IMPORT_FIRST,
+    KEEP_FLAG,
+    MAP_FLAG,
+    ORDER_FLAG,
+    RUN_COMMAND,
+)
 
-__all__ = ["MAPPED_FIELDS", "ROWS_RANKED", "in_the_wizard"]
+__all__ = ["ANNOTATOR_COLUMNS", "HEADER_ROW", "MAPPED_FIELDS", "NO_HEADER", "ROWS_RANKED",
+           "in_the_wizard"]
 
 #: Fields of a :class:`ColumnMapping` that take one column, with their labels.
 MAPPED_FIELDS: dict[str, str] = {
@@ -30,6 +39,11 @@ MAPPED_FIELDS: dict[str, str] = {
 }
 #: The check box that declares the row order a ranking (``--order rows``).
 ROWS_RANKED = "The row order is a ranking"
+#: The sheet page's box of the header's row (``--header-row N``), and its
+#: value for no header (``--header-row 0``).
+HEADER_ROW, NO_HEADER = "Header on row:", "none (row 1 is data)"
+#: The mapping page's list of a wide sheet's grade columns (``--annotators``).
+ANNOTATOR_COLUMNS = "Annotator grade columns (wide layout):"
 
 
 def _tr(text: str) -> str:
@@ -45,12 +59,24 @@ def _choice(match: re.Match[str]) -> str:
         what, label)
 
 
+def _annotators(match: re.Match[str]) -> str:
+    cols = match["cols"]
+    what = (_tr("their columns") if cols.startswith("COL,") else
+            ", ".join(f"“{c}”" for c in cols.split(",")))
+    return _tr("choose {0} as the {1}").format(
+        what, _tr(ANNOTATOR_COLUMNS).removesuffix(":"))
+
+
 def in_the_wizard(text: str) -> str:
     """``text`` (an import's hint or reason) with the command line's flags
     said as the wizard's controls."""
     text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(
         lambda m: "pass " + m["flag"].replace(" --", " with --"), text))
     text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
+    text = ANNOTATORS_FLAG.sub(_annotators, text)
+    text = HEADER_FLAG.sub(lambda m: (
+        _tr("set “{0}” to “{1}”").format(_tr(HEADER_ROW).rstrip(":"), _tr(NO_HEADER))
+        if m["row"] == "0" else _tr("set “{0}”").format(_tr(HEADER_ROW).rstrip(":"))), text)
     text = ORDER_FLAG.sub(lambda m: (_tr("tick “{0}”") if m["pass"] else "“{0}”").format(
         _tr(ROWS_RANKED)), text)
     return text.replace(RUN_COMMAND, _tr("File > Open… (it asks for the run's qrels)"))

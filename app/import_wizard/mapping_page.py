@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import announce, buddy_label, label_control, tab_passes
-from app.import_wizard.hints import MAPPED_FIELDS, ROWS_RANKED, in_the_wizard
+from app.import_wizard.hints import ANNOTATOR_COLUMNS, MAPPED_FIELDS, ROWS_RANKED, in_the_wizard
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from app.scheme import tint
 from core.errors import ConventionError
@@ -99,7 +99,7 @@ class MappingPage(QWizardPage):
         self.grades_view.setModel(self.grades_model)
         tab_passes(self.grades_view)
         self.grades_view.horizontalHeader().setStretchLastSection(True)
-        right.addWidget(buddy_label(self.tr("Annotator grade columns (wide layout):"),
+        right.addWidget(buddy_label(self.tr(ANNOTATOR_COLUMNS),
                                     self.grades_view))
         right.addWidget(self.grades_view, 1)
         self.consensus_out = QCheckBox(self)

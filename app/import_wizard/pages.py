@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_passes
+from app.import_wizard.hints import HEADER_ROW, NO_HEADER
 from app.import_wizard.mapping_page import LONG, MAPPED_FIELDS, WIDE, MappingPage
 from app.import_wizard.report import ImportReportView
 from app.import_wizard.tables import PreviewModel
@@ -51,13 +52,13 @@ class SheetPage(QWizardPage):
         self.header_row = QSpinBox(self)
         self.header_row.setObjectName("headerRowSpin")
         self.header_row.setMinimum(0)  # 0: no header, row 1 is data
-        self.header_row.setSpecialValueText(self.tr("none (row 1 is data)"))
+        self.header_row.setSpecialValueText(self.tr(NO_HEADER))
         self.header_row.setMaximum(1_000_000)
         self.info = QLabel(self)
         self.info.setObjectName("previewInfo")
         self.info.setWordWrap(True)
         form.addRow(self.tr("Sheet:"), self.sheet)
-        form.addRow(self.tr("Header on row:"), self.header_row)
+        form.addRow(self.tr(HEADER_ROW), self.header_row)
         layout.addLayout(form)
         layout.addWidget(self.info)
         self.model = PreviewModel(self)

@@ -74,17 +74,23 @@ def _finite_or_beyond(read: Callable[[str], float | int]) -> Callable[[str], Any
     return lambda text: _Beyond(text) if math.isinf(float(text)) else read(text)
 
 
-def _parse(path: Path) -> _Object:
+def _parse(path: Path, *, as_written: bool = False) -> _Object:
+    """The file's JSON; ``as_written``: a number beyond a float kept as its
+    text (a Python call a number, twice JSON's own time: only read so on the
+    way to refusing one, :func:`_beyond`)."""
     import json
 
     from core.io.textfile import MAX_BYTES
 
     raw = read_input(path, MAX_BYTES)
+    numbers: dict[str, Any] = {"parse_float": _finite_or_beyond(float),
+                               "parse_int": _finite_or_beyond(int)} if as_written else {}
     try:
         data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_Object,
-                          parse_constant=_Constant, parse_float=_finite_or_beyond(float),
-                          parse_int=_finite_or_beyond(int))
+                          parse_constant=_Constant, **numbers)
     except (UnicodeDecodeError, ValueError) as exc:
+        if not as_written and not isinstance(exc, UnicodeDecodeError):
+            return _parse(path, as_written=True)  # (an integer of 4,300 digits or more)
         line = getattr(exc, "lineno", None)
         raise InputError(f"not readable JSON ({getattr(exc, 'msg', exc)})", file=str(path),
                          line=line, hint="write it again with json.dump") from None
@@ -108,9 +114,9 @@ def _id(path: Path, key: str, *outer: str) -> str:
     return key
 
 
-def _number(path: Path, value: Any, where: str, role: str) -> float:
+def _number(path: Path, value: Any, query: str, source: str, role: str) -> float:
     what = "score" if role == "run" else "grade"
-    hint = f"a {what} is a finite number"
+    hint, where = f"a {what} is a finite number", key_path(query, source)
     if isinstance(value, _Constant):
         raise _refuse(path, where, f"holds {value}, not a finite number", hint)
     if isinstance(value, _Beyond):
@@ -118,7 +124,23 @@ def _number(path: Path, value: Any, where: str, role: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         kind = "an object" if isinstance(value, _Object) else _KINDS.get(type(value), "text")
         raise _refuse(path, where, f"holds {kind}, not a number", hint)
-    return float(value)  # (finite: JSON's reader kept one beyond a float as written)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond a float
+        number = math.inf
+    if math.isinf(number):  # (JSON reads a float beyond a float as inf)
+        raise _refuse(path, where, f"holds {_beyond(path, query, source)}, {BEYOND_FLOAT}",
+                      hint)
+    return number
+
+
+def _beyond(path: Path, query: str, source: str) -> str:
+    """The number beyond a float at ``query``/``source`` (its first), as written."""
+    for q, sources in _parse(path, as_written=True):
+        for s, value in sources if q == query and isinstance(sources, _Object) else ():
+            if s == source:
+                return str(value)
+    return "a number"  # (not reached: the file holds it)
 
 
 #: A JSON file's (query, source, number) rows, in its order, checked.
@@ -145,7 +167,7 @@ def _each_row(path: Path, role: str) -> Iterator[tuple[str, str, float]]:
             if source in seen:
                 raise _refuse(path, key_path(query, source), "is given twice", hint)
             seen.add(_id(path, source, query))
-            yield query, source, _number(path, value, key_path(query, source), role)
+            yield query, source, _number(path, value, query, source, role)
 
 
 def _spaced(rows: Rows) -> tuple[str, ...] | None:

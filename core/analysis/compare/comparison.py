@@ -72,7 +72,14 @@ from core.model.conventions import Conventions, TieRule, Weighting, format_cutof
 from core.model.document import Document, has_weight
 from core.model.numbers import DECIMALS, fixed_text
 
-__all__ = ["Comparison", "PairedTest", "QueryDelta", "compare"]
+__all__ = ["LEFT_OUT", "Comparison", "PairedTest", "QueryDelta", "compare"]
+
+#: Why the paired test leaves a query out, each query under one reason (in
+#: this order): :attr:`PairedTest.excluded`'s keys, also the JSON's
+#: (``paired.excluded``, documented in README.md). "in A" alone is a
+#: value in B, "in B" alone one in A.
+LEFT_OUT = ("without a value in A and B", "without a value in A",
+            "without a value in B", "without a weight")
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -571,12 +578,10 @@ def _paired_test(
         mean_a = mean_b = mean_d = math.nan
     s = sign(delta[rows, j])
     in_a, in_b = ~np.isnan(ndcg_a[:, j]), ~np.isnan(ndcg_b[:, j])
-    reasons = {  # (each query once: "in A" alone is a value in B, and "in B" one in A)
-        "without a value in A and B": int(np.count_nonzero(~in_a & ~in_b)),
-        "without a value in A": int(np.count_nonzero(~in_a & in_b)),
-        "without a value in B": int(np.count_nonzero(in_a & ~in_b)),
-        "without a weight": int(np.count_nonzero(~v.has_weight & in_a & in_b)),
-    }
+    reasons = dict(zip(LEFT_OUT, (  # (each query once)
+        int(np.count_nonzero(~in_a & ~in_b)), int(np.count_nonzero(~in_a & in_b)),
+        int(np.count_nonzero(in_a & ~in_b)),
+        int(np.count_nonzero(~v.has_weight & in_a & in_b))), strict=True))
     return PairedTest(
         k, int(rows.size), weighting, _float_or_none(mean_a), _float_or_none(mean_b),
         _float_or_none(mean_d), int(np.count_nonzero(s > 0)), int(np.count_nonzero(s == 0)),

@@ -135,8 +135,11 @@ def legend_only(rows: Sequence[Sequence[Any]]) -> bool:
     """Whether ``rows`` (a sheet's first rows) hold a legend and nothing
     else but a title or header row: a sheet of no judgments."""
     filled = [r for r in rows if any(cell_text(c).strip() for c in r)]
-    levels = [_row_level(r) is not None for r in filled]
-    return (sum(levels) >= 2 and all(levels[1:])) or (
+    levels = [_row_level(r) for r in filled]
+    # (each grade once, as a legend is read: a judgments sheet's rows
+    # ``301 | FBIS3-10082 | 1`` read like levels too, their topic repeated)
+    return (sum(lv is not None for lv in levels) >= 2 and None not in levels[1:]
+            and _levels([lv for lv in levels if lv is not None]) is not None) or (
         len(filled) <= 2 and any(_in_cell(cell_text(c)) is not None
                                  for r in filled for c in r if type(c) is str))
 
