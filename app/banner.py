@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from app.import_wizard.hints import ROWS_RANKED
 from app.scheme import tint
 from core.engine.evaluation import Status
 from core.model.conventions import UnknownRule
@@ -146,6 +145,10 @@ class JudgmentsOnlyBanner(Banner):
         if not len(doc) or bool(np.isfinite(doc.score).any()):
             self.hide()
             return False
+        # Imported here: the wizard's words (and the import they name) are not
+        # loaded at start-up (tests/test_startup.py).
+        from app.import_wizard.hints import ROWS_RANKED
+
         self.text.setText(self.tr(
             "<b>Judgments only: join a run to evaluate.</b> No candidate has a score or a "
             "rank, so the rows are in the sheet's order, which is no ranking, and no NDCG is "

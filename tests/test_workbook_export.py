@@ -426,7 +426,7 @@ def test_grade_cells_read_like_typed_and_pasted_grades(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("value", "message"), [
-    ("lots", "'lots' is not a number"),
+    ("lots", "the current grade 'lots' is not a grade (use a number, a rubric label"),
     ("=2+1", "is a formula"),
     (True, "not a grade"),
 ])
