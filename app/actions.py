@@ -27,6 +27,8 @@ class ActionSpec:
     shortcut: QKeySequence.StandardKey | str | None = None
     tip: str = ""
     toolbar: bool = False
+    #: Keys added to a standard shortcut's, wherever the platform lacks them.
+    also: tuple[str, ...] = ()
 
 
 #: Menu ids in menu-bar order, with their titles.
@@ -44,7 +46,9 @@ MENUS: dict[str, str] = {
 #: follow the session's history (the window sets them after every step).
 HISTORY: tuple[ActionSpec, ...] = (
     ActionSpec("undo", "&Undo", "edit", Key.Undo, "Undo the last step"),
-    ActionSpec("redo", "&Redo", "edit", Key.Redo, "Apply again the step last undone"),
+    # Ctrl+Y as well, as in spreadsheets: Linux desktops' Redo is Ctrl+Shift+Z alone.
+    ActionSpec("redo", "&Redo", "edit", Key.Redo, "Apply again the step last undone",
+               also=("Ctrl+Y",)),
 )
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -71,12 +75,19 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("actions", text)
 
 
+def platform_keys(key: QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The platform's keys for a standard shortcut (its desktop's scheme)."""
+    return QKeySequence.keyBindings(key)
+
+
 def make_action(spec: ActionSpec, parent: QObject) -> QAction:
     """The QAction of ``spec`` (objectName = id, shortcut, tips)."""
     action = QAction(_tr(spec.text), parent)
     action.setObjectName(spec.id)
     if isinstance(spec.shortcut, QKeySequence.StandardKey):
-        action.setShortcuts(spec.shortcut)
+        keys = platform_keys(spec.shortcut)
+        keys += [k for k in map(QKeySequence, spec.also) if k not in keys]
+        action.setShortcuts(keys)
     elif spec.shortcut:
         action.setShortcut(QKeySequence(spec.shortcut))
     if spec.tip:

@@ -101,15 +101,17 @@ class ClipboardActions(QObject):
 
     @staticmethod
     def _block(view: QTableView) -> tuple[int, int, int, int] | None:
-        """(top, left, bottom, right) of the selection, or the current cell."""
+        """(top, left, bottom, right) of the selection, or the current cell;
+        left and right are visual columns (as the header shows them: the
+        grid's Grade sits after Source, before Version and Score)."""
         indexes = view.selectionModel().selectedIndexes() if view.selectionModel() else []
         if not indexes:
             current = view.currentIndex()
             if not current.isValid():
                 return None
-            return current.row(), current.column(), current.row(), current.column()
+            indexes = [current]
         rows = [i.row() for i in indexes]
-        cols = [i.column() for i in indexes]
+        cols = [view.horizontalHeader().visualIndex(i.column()) for i in indexes]
         return min(rows), min(cols), max(rows), max(cols)
 
     # -- copy ---------------------------------------------------------------------------
@@ -123,7 +125,9 @@ class ClipboardActions(QObject):
             return ""
         top, left, bottom, right = block
         model = view.model()
-        columns = [c for c in range(left, right + 1) if not view.isColumnHidden(c)]
+        header = view.horizontalHeader()
+        columns = [header.logicalIndex(v) for v in range(left, right + 1)
+                   if not view.isColumnHidden(header.logicalIndex(v))]
         rows = [[cell_text(_whole(model.index(r, c))) for c in columns]
                 for r in range(top, bottom + 1)]
         return format_range(rows)

@@ -37,6 +37,14 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return texts
 
 
+def _model_order(window: MainWindow) -> None:
+    """The grid's columns shown in the model's order (the tests count
+    Shift+Right presses by it; a test moves its own)."""
+    header = window.grid.horizontalHeader()
+    for visual in range(header.count()):
+        header.moveSection(header.visualIndex(visual), visual)
+
+
 @pytest.fixture
 def window(qtbot: Any) -> MainWindow:
     Settings().reviewer = "ana"
@@ -44,6 +52,7 @@ def window(qtbot: Any) -> MainWindow:
     qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
     win.clipboard_actions = install_clipboard_actions(win)
     win.find_bar = install_find(win)
+    _model_order(win)
     win.resize(1200, 700)
     win.show()
     qtbot.waitExposed(win)
@@ -95,6 +104,22 @@ def test_copy_a_rectangle_with_full_precision(qtbot: Any, window: MainWindow):
     assert rows[0][6] == "1"
     assert float(rows[1][6]) == pytest.approx(1 / L, rel=1e-15)
     assert len(rows[1][6]) >= 17  # not the grid's rounded 0.6309
+
+
+def test_copy_takes_the_columns_as_shown(qtbot: Any, window: MainWindow):
+    """The editor shows Grade after Source (before Version and Score: a
+    moved section); Source and Grade selected with Shift+Right copy those
+    two, in that order. Under Xvfb the installed editor copied Source,
+    Version, Score and Grade: the columns between them in the model."""
+    header = window.grid.horizontalHeader()
+    header.moveSection(header.visualIndex(GridColumn.GRADE), GridColumn.SOURCE + 1)
+    grid = _go(window, 0, GridColumn.SOURCE)
+    source = grid.visualRect(grid.model().index(0, GridColumn.SOURCE)).center()
+    qtbot.mouseClick(grid.viewport(), Qt.MouseButton.LeftButton, pos=source)
+    qtbot.keyClick(grid, Qt.Key.Key_Right, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_Down, SHIFT)
+    qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
+    assert QGuiApplication.clipboard().text() == "B\t1\nA\t3\n"
 
 
 def test_paste_a_column_of_grades_is_one_undo_step(qtbot: Any, window: MainWindow,
@@ -291,6 +316,7 @@ def test_ids_with_tabs_breaks_and_quotes_copy_as_libreoffice_does_and_paste_back
     window = MainWindow(doc)
     qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
     window.clipboard_actions = install_clipboard_actions(window)
+    _model_order(window)
     window.resize(1200, 700)
     window.show()
     with qtbot.waitActive(window):
@@ -302,8 +328,8 @@ def test_ids_with_tabs_breaks_and_quotes_copy_as_libreoffice_does_and_paste_back
         qtbot.keyClick(grid, Qt.Key.Key_Right, SHIFT)
     qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
     text = QGuiApplication.clipboard().text()
-    lines = ['"a\tb"\t\t5\t1\t', '"c\nd"\t\t4\t2\t', 'say "hi"\t\t3\t0\t',
-             '"""quoted"""\t\t2\t3\t', 'e\u23ceg\t\t1\t1\t']
+    lines = ['"a\tb"\t\t5\t1\n', '"c\nd"\t\t4\t2\n', 'say "hi"\t\t3\t0\n',
+             '"""quoted"""\t\t2\t3\n', 'e\u23ceg\t\t1\t1\n']
     starts = [0, *(i + 1 for i, ch in enumerate(text) if ch == "\n" and text[i - 1] != "c")]
     assert [text[i:i + len(line)] for i, line in zip(starts, lines, strict=False)] == lines
     assert [row[:4] for row in parse_range(text)] == [  # every id whole

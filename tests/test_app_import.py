@@ -1024,3 +1024,28 @@ def test_a_split_score_is_refused_with_the_wizards_way_out(qtbot: Any, tmp_path:
     np.testing.assert_array_equal(doc.grade, [2.5, 0.5])
     assert np.isnan(doc.score).all()
     assert wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
+
+
+def test_a_legend_beside_the_judgments_is_the_rubric_said_once(qtbot: Any, tmp_path: Path):
+    """A legend in two columns beside the judgments (Grade | Meaning): the
+    mapping page maps neither, and says the rubric read from it once: it
+    read "Rubric read from the sheet's legend (rows 2-4 of columns ...:
+    0=no,1=partly,2=yes): 0=no,1=partly,2=yes" (the levels twice)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    legend = [("Grade", "Meaning"), (0, "no"), (1, "partly"), (2, "yes")]
+    data = [("query", "doc", "ann1", "ann2"), ("q1", "d1", 2, 2), ("q1", "d2", 2, 1),
+            ("q1", "d3", 1, 1), ("q2", "d4", 0, 0), ("q2", "d5", 0, 0), ("q2", "d6", 1, 2)]
+    for i, row in enumerate(data):
+        sheet.append([*row, None, *(legend[i] if i < len(legend) else ())])
+    path = tmp_path / "beside.xlsx"
+    book.save(path)
+    wizard = _at_mapping(qtbot, path)
+    page = wizard.mapping_page
+    assert page.mapping().grades == ((2, "ann1"), (3, "ann2"))
+    assert page.rubric.text() == "0=no,1=partly,2=yes"
+    assert page.labels_info.text() == (
+        "Rubric read from the sheet's legend (rows 2-4 of columns F (Grade) and "
+        "G (Meaning): 0=no,1=partly,2=yes)")

@@ -152,6 +152,42 @@ def test_undo_and_redo_show_the_cell_they_changed(qtbot, window):
     assert window.statusBar().currentMessage() == "Redid grade q1/a: unknown → 2"
 
 
+@pytest.fixture
+def linux_desktop_keys(monkeypatch):  # type: ignore[no-untyped-def]
+    """The standard shortcuts as a Linux desktop (X11, Wayland) gives them:
+    Redo is Ctrl+Shift+Z alone there (the offscreen platform's scheme, the
+    tests', is Windows', which has Ctrl+Y too). Asked before ``window``."""
+    from PySide6.QtGui import QKeySequence
+
+    import app.actions
+
+    Key = QKeySequence.StandardKey
+    desktop = {Key.Undo: ["Ctrl+Z"], Key.Redo: ["Ctrl+Shift+Z"]}
+    real = app.actions.platform_keys
+    monkeypatch.setattr(app.actions, "platform_keys", lambda key: (
+        [QKeySequence(k) for k in desktop[key]] if key in desktop else real(key)))
+
+
+def test_ctrl_y_redoes_on_a_linux_desktop(linux_desktop_keys, qtbot, window):
+    """Ctrl+Y redoes, as in spreadsheets, where the desktop's Redo is
+    Ctrl+Shift+Z alone (tried under Xvfb: Ctrl+Y did nothing); Ctrl+Shift+Z
+    still redoes."""
+    window.set_document(doc_with_unknowns())
+    doc = window.document
+    window.set_query(0)
+    window.grid.setFocus()
+    press(qtbot, Qt.Key.Key_3)  # q1's c, ranked first
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert doc.state[2] == GradeState.UNKNOWN
+    press(qtbot, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert doc.grade[2] == 3.0
+    assert window.statusBar().currentMessage() == "Redid grade q1/c: unknown → 3"
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    shift_ctrl = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    press(qtbot, Qt.Key.Key_Z, shift_ctrl)
+    assert doc.grade[2] == 3.0
+
+
 def test_tab_leaves_the_tables_one_reads_and_moves_in_the_grade_grid(qtbot, window):
     """Tab and Shift+Tab move the focus on from a table one reads or edits
     beside a form (the summary's cutoffs, the query list, the rubric and the

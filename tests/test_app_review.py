@@ -115,7 +115,7 @@ def test_compare_trec_run_hand_computed(qtbot, monkeypatch, window, tmp_path, qt
         "case-F-unknown": "not comparable",
     }
     unknown = next(r for r in rows if r[CompareColumn.QUERY] == "case-F-unknown")
-    assert unknown[CompareColumn.NDCG_A] == "unresolved"
+    assert unknown[CompareColumn.NDCG_A] == "? unresolved"  # (the navigator's mark)
     assert unknown[CompareColumn.DELTA] is None
     text = view.header.text()
     assert f"mean delta B - A {(1 - CASE_A_ALL) / 6:+.4f}" in text

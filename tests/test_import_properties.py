@@ -749,3 +749,43 @@ def test_a_legend_on_the_sheet_is_the_scale(sheet: Drawn, suffix: str) -> None:
         said = {"sheet": "of sheet 'Legend'", "beside": "of column "}
         for where, words in said.items():
             assert (words in report["scale"]) == (where == place), report["scale"]
+
+
+def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:
+    """A wide sheet of two annotators with its legend beside the judgments
+    as a grade beside its label a row, under ``Grade`` | ``Meaning``."""
+    grades = [(2, 2), (0, 1), (1, 1), (3, 2), (0, 0), (1, 0), (2, 3)]
+    rows: list[list[Any]] = [["query", "doc", "ann1", "ann2", "", "Grade", "Meaning"]]
+    rows += [[_QUERIES[i // 3], f"d{i}", a, b, "", *(levels[i] if i < len(levels) else ("", ""))]
+             for i, (a, b) in enumerate(grades)]
+    return Drawn(rows, "wide", {(r[0], r[1]): sorted([float(r[2]), float(r[3])])
+                                for r in rows[1:]}, grade_headers=["ann1", "ann2"])
+
+
+def test_a_legend_of_grades_beside_labels_beside_the_judgments() -> None:
+    """A legend in two columns beside the judgments (``Grade`` | ``Meaning``,
+    ``0`` | ``not relevant`` a row) is the scale, as in one column, and no
+    column of grades: its ``Grade`` was taken for the grade column, the
+    sheet refused for its annotators' columns left unused (--annotators
+    Grade,ann1,ann2 offered), and without that header its grades were
+    ignored with a hint to take them as the ranking. One lacking a grade
+    the sheet gives is refused naming it."""
+    levels = [(0, "not relevant"), (1, "partly"), (2, "relevant"), (3, "highly relevant")]
+    code, err, report, rows = _run(_pairs_beside(levels), ".xlsx")
+    assert code == 0, err
+    assert report is not None
+    assert report["scale"] == (
+        "the sheet's legend (rows 2-5 of columns F (Grade) and G (Meaning): "
+        "0=not relevant,1=partly,2=relevant,3=highly relevant)")
+    assert report["mapping"]["annotators"] == ["ann1", "ann2"]
+    assert {(r["query"], r["source_id"]): sorted([float(r["grade_ann1"]), float(r["grade_ann2"])])
+            for r in rows} == _pairs_beside(levels).truth
+    code, err, report, rows = _run(_pairs_beside(levels[:3]), ".xlsx")
+    assert code != 0
+    assert err.strip() == (
+        "ndcg-worksheet: error: drawn.xlsx, sheet 'Sheet', row 5, column 'C (ann1)': "
+        "the sheet's legend (rows 2-4 of columns F (Grade) and G (Meaning): "
+        "0=not relevant,1=partly,2=relevant) has no grade '3', which C (ann1) holds "
+        "(pass --rubric with the scale the grades are on (e.g. --rubric "
+        "\"0=not relevant,1=partly,2=relevant\" with the grades it lacks), "
+        "or correct the legend or the grade)"), err

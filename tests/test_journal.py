@@ -272,6 +272,24 @@ def test_each_step_journals_its_rows_resulting_states(sheet: Path):
         "bo", "cutoffs = all", "cutoffs = 1")
 
 
+def test_a_grade_undone_and_redone_replays_its_audit_entries_origins(sheet: Path):
+    """A grade's undo and redo come back from the journal as the audit log
+    had them, origins included (the Audit sheet's Origin): recovered after
+    a crash (kill -9 under Xvfb), an undo's entry read 'app', not 'undo'."""
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, counts = journaled(doc, journal)
+    session.apply(SetGrades.of([0], [grade(2.0)], who="bo"))
+    session.undo()
+    session.redo()
+    assert counts == [1, 1, 1]
+    fresh = read_delimited(sheet)
+    assert journal.replay(fresh).applied == 3
+    said = [(a.who, a.before, a.after, a.note, a.origin) for a in fresh.audit]
+    assert said == [(a.who, a.before, a.after, a.note, a.origin) for a in doc.audit]
+    assert [a.origin for a in fresh.audit] == ["app", "undo", "redo"]
+
+
 def test_a_change_of_conventions_undone_and_redone_replays_its_audit_entries_once(
         sheet: Path):
     """Each step of a change of conventions (made, undone, redone: two

@@ -277,6 +277,8 @@ class MappingPage(QWizardPage):
         elif value.label_grades:
             read = ", ".join(f"{k!r} = {number_text(v)}" for k, v in value.label_grades.items())
             self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(value.scale, read))
+        elif value.rubric is not None and value.rubric.text in value.scale:  # a legend's
+            self.labels_info.setText(self.tr("Rubric read from {0}").format(value.scale))
         elif value.rubric is not None:
             self.labels_info.setText(self.tr("Rubric read from {0}: {1}").format(
                 value.scale, value.rubric.text))

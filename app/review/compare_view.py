@@ -43,6 +43,7 @@ from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
+from app.models.looks import STATUS_LOOK
 from app.models.roles import WHOLE_ROLE
 from app.opening import memory_said
 from app.panels.fit import fit_columns, header_widths, text_margins
@@ -128,8 +129,10 @@ class ComparisonModel(RowsModel):
         brushes: list[str | None] = []
         if c is not None:
             for qd in c.query_deltas(j):
-                a = qd.ndcg_a if qd.ndcg_a is not None else qd.status_a.value
-                b = qd.ndcg_b if qd.ndcg_b is not None else qd.status_b.value
+                # a status with the navigator's mark ("∅ undefined", "? unresolved"):
+                # elided to a number's width, both words read "u…d"
+                a = qd.ndcg_a if qd.ndcg_a is not None else STATUS_LOOK[qd.status_a].label
+                b = qd.ndcg_b if qd.ndcg_b is not None else STATUS_LOOK[qd.status_b].label
                 rows.append((qd.query, a, b, qd.delta, qd.outcome))
                 brushes.append(_WIN if qd.outcome == "win" else
                                _LOSS if qd.outcome == "loss" else None)
@@ -139,7 +142,7 @@ class ComparisonModel(RowsModel):
                     qi = doc.query_index(q)
                     value = ev.ndcg[qi, j]
                     shown: Any = float(value) if not math.isnan(value) else (
-                        ev.status(qi, j).value)
+                        STATUS_LOOK[ev.status(qi, j)].label)
                     cells = (shown, None) if side == "A" else (None, shown)
                     rows.append((q, *cells, None, self.tr("only in {0}").format(side)))
                     brushes.append(None)

@@ -264,7 +264,7 @@ class Journal:
             self.record_conventions(doc.conventions, changes.audit)
             return 1
         entries = [self.grade_entry(doc, row, who=audit.who, note=audit.note,
-                                    seconds=audit.seconds)
+                                    seconds=audit.seconds, origin=audit.origin)
                    for row, audit in zip(changes.rows.tolist(), changes.audit, strict=True)]
         self.append(entries)
         return len(entries)
@@ -286,9 +286,10 @@ class Journal:
 
     @staticmethod
     def grade_entry(doc: Document, index: int, *, who: str, note: str = "",
-                    seconds: float | None = None) -> dict[str, Any]:
+                    seconds: float | None = None, origin: str = "app") -> dict[str, Any]:
         """The journal line for candidate ``index``'s current grade (and the
-        active seconds the judgment took, when timed)."""
+        active seconds the judgment took, when timed; the audit entry's
+        origin, an undo's or a redo's, when not the app's)."""
         entry: dict[str, Any] = {
             "kind": "grade",
             "query": doc.query_ids[int(doc.query[index])],
@@ -302,6 +303,8 @@ class Journal:
         }
         if seconds is not None:
             entry["seconds"] = seconds
+        if origin != "app":
+            entry["origin"] = origin
         return entry
 
     @staticmethod
@@ -515,6 +518,7 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
         audit = doc.set_grade(
             index, value, state, who=str(entry.get("who", "")), note=str(entry.get("note", "")),
             reason=str(entry.get("reason", "")), seconds=seconds,
+            origin=str(entry.get("origin") or "app"),
         )
     except (KeyError, ValueError, TypeError) as exc:
         return f"grade entry unreadable: {exc}"

@@ -381,6 +381,9 @@ def detect_mapping(table: Table, header_row: int | None = None,
         header_row, untold = header_row_of(table.rows)
     header = table.header(ColumnMapping(header_row=header_row))
     found, wide = _by_names(header)
+    aside = legend_columns(table, header_row)  # a legend's "Grade" names no grade column
+    found = {f: c for f, c in found.items() if c not in aside}
+    wide = [(c, who) for c, who in wide if c not in aside]
     if given:
         found = {f: c for f, c in found.items() if c not in given.values()} | given
         wide = [(c, who) for c, who in wide if c not in given.values()]

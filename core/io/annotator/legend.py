@@ -163,30 +163,48 @@ def _other_sheets(table: Table) -> list[Legend]:
     return out
 
 
+def _top_run(data: Sequence[Sequence[Any]], c: int) -> list[int] | None:
+    """The rows of column ``c`` filled, when they are one run of rows near
+    the top ending before the rows looked at do, the rest of the column blank."""
+    top = [i for i, r in enumerate(data[:_MAX_ROWS]) if c < len(r) and cell_text(r[c]).strip()]
+    if len(top) < 2 or top[-1] - top[0] != len(top) - 1 \
+            or top[-1] + 1 >= min(len(data), _MAX_ROWS) \
+            or any(c < len(r) and cell_text(r[c]).strip() for r in data[_MAX_ROWS:]):
+        return None
+    return top
+
+
 def legend_columns(table: Table, header_row: int) -> dict[int, Legend]:
     """The columns beside the judgments that hold a legend and nothing
     else: their filled cells one run of rows near the top naming a level
-    each (``0 = not relevant`` on rows 2-5 under ``Legend``), the rest of
-    the column blank. No role takes them (their levels read like grades)."""
+    each (``0 = not relevant`` on rows 2-5 under ``Legend``), or two such
+    columns side by side, a grade beside its label (``Grade`` | ``Meaning``),
+    the rest of the columns blank. No role takes them (their levels read
+    like grades, and ``Grade`` names one)."""
     if table.origin is not None or header_row < 0:
         return {}
     start, header = header_row + 1, table.header(ColumnMapping(header_row=header_row))
     data = table.rows[start:]
     width = max(len(header), *(len(r) for r in data[:_MAX_ROWS]), 0)
+
+    def name(c: int) -> str:
+        return f"{column_letters(c + 1)} ({header[c]})" if c < len(header) and header[c] \
+            else column_letters(c + 1)
+
     out: dict[int, Legend] = {}
     for c in range(width):
-        # a legend near the top, its run ending before the rows looked at do
-        top = [i for i, r in enumerate(data[:_MAX_ROWS])
-               if c < len(r) and cell_text(r[c]).strip()]
-        if len(top) < 2 or top[-1] - top[0] != len(top) - 1 \
-                or top[-1] + 1 >= min(len(data), _MAX_ROWS) \
-                or any(c < len(r) and cell_text(r[c]).strip() for r in data[_MAX_ROWS:]):
+        top = _top_run(data, c)
+        if c in out or top is None:
             continue
-        name = f"{column_letters(c + 1)} ({header[c]})" if c < len(header) and header[c] \
-            else column_letters(c + 1)
-        found = _in_rows([[data[i][c]] for i in top], "", first=start + top[0] + 1)
-        if len(found) == 1 and found[0].where.startswith("row"):  # a level a row, no more
-            out[c] = Legend(found[0].rubric, f"{found[0].where} of column {name}")
+        cols = [c, c + 1] if c + 1 < width and _top_run(data, c + 1) == top else [c]
+        found = _in_rows([[data[i][k] for k in cols] for i in top], "", first=start + top[0] + 1)
+        if len(found) != 1 or not found[0].where.startswith("row"):  # a level a row, no more
+            cols = [c]
+            found = _in_rows([[data[i][c]] for i in top], "", first=start + top[0] + 1)
+        if len(found) == 1 and found[0].where.startswith("row"):
+            where = f"column {name(c)}" if len(cols) == 1 \
+                else f"columns {name(c)} and {name(c + 1)}"
+            out.update((k, Legend(found[0].rubric, f"{found[0].where} of {where}")) for k in cols)
     return out
 
 
