@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.models.roles import CHOICES_ROLE, DIGITS_ROLE, LABEL_ROLE, TIE_ROLE, WHOLE_ROLE
-from app.shown import CELL_SHOWN, id_pieces
+from app.shown import CELL_SHOWN, id_pieces, marked
 from core.model.numbers import fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "IdDelegate", "NumberDelegate", "RankDelegate",
@@ -112,15 +112,15 @@ class NumberDelegate(QStyledItemDelegate):
 
 class IdDelegate(NumberDelegate):
     """An id's cell (a source's, a query's): the marks that stand for its
-    line breaks (:func:`app.shown.id_pieces`) drawn half-way between the
+    line breaks and tabs (:func:`app.shown.id_pieces`) drawn half-way between the
     text's colour and the cell's, as an editor draws its white-space marks,
     so that an id holding a line break and one holding the mark ``⏎``
     itself look apart without hovering. The id's text is unchanged; an id
-    with no line break is painted as any cell (one more model call)."""
+    with no line break or tab is painted as any cell (one more model call)."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         whole = index.data(WHOLE_ROLE)
-        if not isinstance(whole, str) or ("\n" not in whole and "\r" not in whole):
+        if not isinstance(whole, str) or not marked(whole):
             super().paint(painter, option, index)
             return
         opt = QStyleOptionViewItem(option)

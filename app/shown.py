@@ -6,10 +6,11 @@ took 1.3-2.5 GiB. Every id, note and sentence is cut here before a label, a
 cell, a tooltip, a title or a plot draws it; the whole text stays in the
 document (a copy, the editor and every file written get it).
 
-An id's line breaks are shown as marks (:func:`shown_id`): a label, a cell
-or a title laid "a\\nb" out as "ab" (the grid: indistinguishable from the
-id "ab") or on two lines (the Guidelines panel). Notes and sentences keep
-theirs (:func:`bounded`).
+An id's line breaks and tabs are shown as marks (:func:`shown_id`): a
+label, a cell or a title laid "a\\nb" out as "ab" (the grid:
+indistinguishable from the id "ab") or on two lines (the Guidelines panel),
+and "a\\tb" with a wide blank gap. Notes and sentences keep theirs
+(:func:`bounded`).
 
 Qt-free: plain strings in, plain strings out.
 """
@@ -18,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BOX_SHOWN", "BREAK_MARKS", "CELL_SHOWN", "TEXT_SHOWN", "WORD_SHOWN", "bounded",
-           "boxed", "holds", "id_note", "id_pieces", "id_tip", "shown_id", "typed"]
+__all__ = ["BOX_SHOWN", "CELL_SHOWN", "ID_MARKS", "TEXT_SHOWN", "WORD_SHOWN", "bounded",
+           "boxed", "holds", "id_note", "id_pieces", "id_tip", "marked", "shown_id", "typed"]
 
 #: The most characters of one word (a run without a space: an id, a URL) a
 #: label or tooltip shows: about 300 px at 9 pt, what a side column holds.
@@ -37,31 +38,43 @@ TEXT_SHOWN = 2000
 
 _ELLIPSIS = "…"
 
-#: The mark an id shows for each line-break character, one mark a character
-#: so that ids differing only in their breaks ("a\\nb", "a\\r\\nb") never
-#: look alike: "⏎" (the return key's sign, what a reviewer reads as a new
-#: line) for "\\n", "⇤" (the carriage going back to the line's start) for
-#: "\\r"; "\\r\\n" shows "⇤⏎". Both are in DejaVu Sans; the control
-#: pictures "␊" and "␍" are in none of its faces (a box under Xvfb). An id
-#: holding a mark itself is told apart by :func:`id_note`.
-BREAK_MARKS = {"\n": "⏎", "\r": "⇤"}
-_MARKED = str.maketrans(BREAK_MARKS)
-_UNMARKED = str.maketrans({mark: brk for brk, mark in BREAK_MARKS.items()})
+#: The mark an id shows for each line-break character and for a tab, one
+#: mark a character so that ids differing only in them ("a\\nb", "a\\r\\nb")
+#: never look alike: "⏎" (the return key's sign, what a reviewer reads as a
+#: new line) for "\\n", "⇤" (the carriage going back to the line's start)
+#: for "\\r" ("\\r\\n" shows "⇤⏎"), "⇥" (the tab key's sign) for "\\t",
+#: which was laid out as a wide blank gap. All three are in DejaVu Sans; the
+#: control pictures "␊", "␍" and "␉" are in none of its faces (a box under
+#: Xvfb). An id holding a mark itself is told apart by :func:`id_note`.
+ID_MARKS = {"\n": "⏎", "\r": "⇤", "\t": "⇥"}
+_BREAKS = ("\n", "\r")
+_MARKED = str.maketrans(ID_MARKS)
+_UNMARKED = str.maketrans({mark: real for real, mark in ID_MARKS.items()})
+_SPLIT = re.compile("([" + "".join(ID_MARKS) + "])")
 
 
 def shown_id(text: str, most: int = WORD_SHOWN) -> str:
     """``text`` itself when at most ``most`` characters, else its start and
     end around an ellipsis, ``most`` characters in all (an id's start and its
-    end both tell ids apart); each line break marked (:data:`BREAK_MARKS`).
+    end both tell ids apart); each line break and tab marked (:data:`ID_MARKS`).
     Every id (a query's, a source's) is shown through here.
 
     >>> shown_id("case-D-scrambled"), shown_id("q" * 30 + "-end", 12)
     ('case-D-scrambled', 'qqqqqq…q-end')
-    >>> shown_id("a\\nb"), shown_id("x\\r\\ny")
-    ('a⏎b', 'x⇤⏎y')
+    >>> shown_id("a\\nb"), shown_id("x\\r\\ny"), shown_id("a\\tb")
+    ('a⏎b', 'x⇤⏎y', 'a⇥b')
     """
     text = _ends(text, most)
-    return text.translate(_MARKED) if "\n" in text or "\r" in text else text
+    return text.translate(_MARKED) if marked(text) else text
+
+
+def marked(text: str) -> bool:
+    """Whether ``text`` holds a character :func:`shown_id` marks.
+
+    >>> marked("a\\tb"), marked("a⇥b")
+    (True, False)
+    """
+    return any(real in text for real in ID_MARKS)
 
 
 def _ends(text: str, most: int) -> str:
@@ -73,7 +86,7 @@ def _ends(text: str, most: int) -> str:
 
 def id_pieces(text: str, most: int = WORD_SHOWN) -> list[tuple[str, bool]]:
     """:func:`shown_id`'s text in pieces, each with whether it is a mark
-    standing for a line break: a cell draws the marks unlike the id's own
+    standing for a line break or a tab: a cell draws the marks unlike the id's own
     characters (as editors draw white space), so that an id holding a line
     break and one holding the mark itself look apart at a glance.
 
@@ -82,8 +95,8 @@ def id_pieces(text: str, most: int = WORD_SHOWN) -> list[tuple[str, bool]]:
     >>> "".join(p for p, _ in id_pieces("x\\r\\ny")) == shown_id("x\\r\\ny")
     True
     """
-    parts = re.split(r"([\r\n])", _ends(text, most))
-    return [(BREAK_MARKS[p], True) if p in BREAK_MARKS else (p, False) for p in parts if p]
+    parts = _SPLIT.split(_ends(text, most))
+    return [(ID_MARKS[p], True) if p in ID_MARKS else (p, False) for p in parts if p]
 
 
 def typed(text: str) -> tuple[str, ...]:
@@ -110,23 +123,32 @@ def holds(text: str, needles: tuple[str, ...]) -> bool:
 
 def id_note(text: str) -> str:
     """What a reviewer cannot see in :func:`shown_id`'s text: the id holds a
-    line break (and which marks stand for it), or it holds a mark itself,
-    which is no line break (the two would look alike); "" for any other id.
+    line break or a tab (and which marks stand for them), or it holds a mark
+    itself, which is no break or tab (the two would look alike); "" for any
+    other id.
 
     >>> id_note("a\\nb")
     'The id holds a line break: ⏎ marks a line feed (\\\\n), ⇤ a carriage return (\\\\r).'
     >>> id_note("a⏎b")
     "The id holds the character '⏎' itself, not a line break."
+    >>> id_note("a\\tb")
+    'The id holds a tab: ⇥ marks it (\\\\t).'
     >>> id_note("ab")
     ''
     """
-    if "\n" in text or "\r" in text:
-        return ("The id holds a line break: ⏎ marks a line feed (\\n), "
-                "⇤ a carriage return (\\r).")
-    held = [mark for mark in BREAK_MARKS.values() if mark in text]
+    notes = []
+    if any(brk in text for brk in _BREAKS):
+        notes.append("The id holds a line break: ⏎ marks a line feed (\\n), "
+                     "⇤ a carriage return (\\r).")
+    if "\t" in text:
+        notes.append("The id holds a tab: ⇥ marks it (\\t).")
+    if notes:
+        return " ".join(notes)
+    held = [(real, mark) for real, mark in ID_MARKS.items() if mark in text]
     if held:
-        marks = " and ".join(map(repr, held))
-        return f"The id holds the character {marks} itself, not a line break."
+        marks = " and ".join(repr(mark) for _, mark in held)
+        kinds = dict.fromkeys("a tab" if real == "\t" else "a line break" for real, _ in held)
+        return f"The id holds the character {marks} itself, not {' or '.join(kinds)}."
     return ""
 
 
@@ -146,7 +168,7 @@ def bounded(text: str, word: int = WORD_SHOWN, most: int = TEXT_SHOWN) -> str:
 
 def id_tip(text: str, most: int = CELL_SHOWN) -> str:
     """A tooltip naming an id: :func:`shown_id`'s text, and under it
-    :func:`id_note`'s when the id holds a line break or a mark.
+    :func:`id_note`'s when the id holds a line break, a tab or a mark.
 
     >>> id_tip("a\\rb").splitlines()[0]
     'a⇤b'

@@ -547,7 +547,14 @@ def test_a_comparison_shown_has_room_for_its_per_query_table(
     rows (the dock scrolled). Shown, it has the most the upper group may
     have (65 %: the conventions keep 35 %; 400 of 972 px before); at 1280x800
     it is a tab with the column's whole height. The per-query table shows
-    seven rows or more, as in the whole column at 1280x800."""
+    seven rows or more, as in the whole column at 1280x800.
+
+    h43win: the dock scrolls, and at 1920x1080 its last line in view, "Select
+    a query to see its candidate changes.", was cut at the dock's bottom (8
+    of its 14 px shown under Xvfb): it is whole in view, above the fold."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QScrollArea
+
     from tests.test_app_review import _compare, _run_lines
 
     w = window
@@ -561,6 +568,14 @@ def test_a_comparison_shown_has_room_for_its_per_query_table(
     table = view.table
     rows = table.viewport().height() / table.verticalHeader().defaultSectionSize()
     assert rows >= 7, rows
+    area = view.findChild(QScrollArea, "compareScroll")
+    title = view.changes_title
+    assert title.text() == "Select a query to see its candidate changes."
+    top = title.mapTo(area.viewport(), QPoint(0, 0)).y()
+    bottom = top + title.heightForWidth(title.width())
+    assert title.height() >= title.heightForWidth(title.width())
+    assert top >= 0
+    assert bottom <= area.viewport().height(), (top, bottom, area.viewport().height())
     if height >= 900:  # stacked: the conventions below, in view
         column = dock.height() + conventions.height()
         assert not conventions.visibleRegion().isEmpty()
@@ -569,3 +584,61 @@ def test_a_comparison_shown_has_room_for_its_per_query_table(
     else:
         assert w.tabifiedDockWidgets(dock)
         assert dock.height() > 0.8 * w.centralWidget().height()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
+def test_the_audit_log_of_convention_changes_shows_every_column_without_scrolling(
+        qtbot, window, width: int, height: int):
+    """h43win: a convention changed in the side panel and one edited on the
+    workbook's Conventions sheet (seen on reopening): at 1280x800 the log's
+    Before and After held their whole ``<convention> = <value>`` (260 px
+    each), the Note read "ed…", Origin "outs…", When "…19:06:53", and the
+    log scrolled sideways. Before and After give way now, elided in their
+    middle (whole on hover), so that every column is in view, the note's
+    first word and the origin whole; at 1920x1080 too."""
+    import datetime as dt
+
+    from app.models.audit import AuditColumn
+    from app.panels.fit import elided_headers, text_margins
+    from core.model.conventions import UnrankedRule
+    from core.model.document import OUTSIDE_ORIGIN, AuditEntry
+
+    w = window
+    _at(qtbot, w, width, height)
+    doc = w.document
+    assert w.change_conventions(doc.conventions.replace(unranked=UnrankedRule.ZERO)) is None
+    stamp = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    doc.audit.append(AuditEntry.of_convention(
+        "spreadsheet edit", stamp, "query with no ranking = zero",
+        "query with no ranking = undefined", "edited in Conventions!B12", OUTSIDE_ORIGIN))
+    log = w.audit_view
+    log.audit_model.sync()
+    _settle(qtbot, w)
+    log.fit_columns()
+    model, metrics, margins = log.audit_model, log.fontMetrics(), text_margins(log)
+    assert model.rowCount() == 2
+    assert model.index(0, AuditColumn.BEFORE).data() == "query with no ranking = undefined"
+    right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
+    assert right <= log.viewport().width(), (right, log.viewport().width())
+    assert log.horizontalScrollBar().maximum() == 0
+    assert elided_headers(log) == []
+
+    def whole(column: int, text: str) -> bool:
+        return log.columnWidth(column) >= metrics.horizontalAdvance(text) + margins
+
+    assert whole(AuditColumn.ORIGIN, OUTSIDE_ORIGIN)
+    assert whole(AuditColumn.NOTE, "edited\u2026")
+    when = model.index(1, AuditColumn.WHEN).data()
+    assert whole(AuditColumn.WHEN, "\u2026" + when.rsplit(", ", 1)[-1])
+    # Before and After, cut, keep both ends: which convention, and its value.
+    for row, column in ((0, AuditColumn.BEFORE), (1, AuditColumn.AFTER)):
+        index = model.index(row, column)
+        shown = metrics.elidedText(index.data(), Qt.TextElideMode.ElideMiddle,
+                                   log.columnWidth(column) - margins)
+        assert (shown[0], shown[-1]) == ("q", "d"), shown
+        assert index.data(Qt.ItemDataRole.ToolTipRole) == "query with no ranking = undefined"
+    if height >= 900:  # room for every text whole but the stamp's words
+        for c in set(AuditColumn) - {AuditColumn.WHEN}:
+            assert log.columnWidth(c) >= log.sizeHintForColumn(c) - 1, c
+    w.session.mark_saved()
+

@@ -81,3 +81,36 @@ def test_members_by_hand_in_runs_of_ascending_queries_and_shuffled(monkeypatch):
     assert [shuffled.members(q).tolist() for q in range(3)] == [[0, 2, 5], [1, 4], [3]]
     assert shuffled._members is not None
     assert shuffled._members.order is not None
+
+
+def test_an_audit_entry_s_edit_compares_every_field_but_convention():
+    from dataclasses import fields, replace
+
+    from core.model.document import AuditEntry
+
+    entry = AuditEntry("ann", "2026-01-02 03:04:05", "q1", "d1", "1", "2", "why", "app", 3.5)
+    others = {"who": "ben", "when": "2026-01-02 03:04:06", "query": "q2", "source_id": "d2",
+              "before": "0", "after": "3", "note": "", "origin": "outside the app",
+              "seconds": None}
+    names = [f.name for f in fields(AuditEntry)]
+    assert sorted(names) == sorted([*others, "convention"])  # a new field needs a line here
+    for name, value in others.items():
+        assert replace(entry, **{name: value}).edit() != entry.edit(), name
+    assert replace(entry, convention=True).edit() == entry.edit()
+    # an entry stored before ``convention`` was kept (9 fields) gives the same edit
+    stored = [getattr(entry, n) for n in names if n != "convention"]
+    assert AuditEntry.read(stored).edit() == entry.edit() == tuple(stored)
+
+
+def test_a_field_added_after_convention_is_compared_and_convention_is_not():
+    from dataclasses import dataclass, replace
+
+    from core.model.document import AuditEntry
+
+    @dataclass(frozen=True)
+    class Later(AuditEntry):
+        extra: str = ""
+
+    entry = Later("ann", "t", "q1", "d1", "1", "2")
+    assert replace(entry, extra="x").edit() != entry.edit()  # by position: dropped
+    assert replace(entry, convention=True).edit() == entry.edit()  # by position: compared

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QApplication, QLineEdit
 
 from app.clipboard_actions import install_clipboard_actions
 from app.find import install_find
@@ -159,3 +159,45 @@ def test_a_break_s_mark_and_the_mark_itself_look_apart_in_the_grid(qtbot: Any):
         "a⏎b", "a⏎b"]
     assert cells[0].size() == cells[1].size()
     assert cells[0] != cells[1]
+
+
+def test_a_tab_in_an_id_is_marked_as_a_break_is_and_a_copy_keeps_it(qtbot: Any):
+    # A tab was laid out as a wide blank gap (the grid's Source, the
+    # Guidelines' title): "⇥" now, drawn paler than the id's own "⇥" in the
+    # grid (IdDelegate); the id's text, a copy and the tooltip's news as such.
+    from app.settings import Settings
+    from app.window import MainWindow
+    from core.model.document import Document
+
+    assert [shown_id(s) for s in ("a\tb", "a\t\r\nb")] == ["a⇥b", "a⇥⇤⏎b"]
+    assert id_note("a\tb") == "The id holds a tab: ⇥ marks it (\\t)."
+    assert id_note("a\t\nb") == f"{BREAK} The id holds a tab: ⇥ marks it (\\t)."
+    assert id_note("a⇥b") == "The id holds the character '⇥' itself, not a tab."
+    assert typed("a⇥b") == ("a⇥b", "a\tb")
+    doc = Document.from_columns(query=["q\tr"] * 4, source_id=["a\tb", "zz", "a⇥b", "yy"],
+                                score=[4, 3, 2, 1], grade=[1, 1, 1, 1])
+    Settings().reviewer = "ana"
+    window = MainWindow(doc)
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.mark_saved())
+    window.clipboard_actions = install_clipboard_actions(window)
+    guidelines = install_guidelines(window)
+    window.resize(1000, 600)
+    window.show()
+    qtbot.waitExposed(window)
+    grid = window.grid
+    model = grid.model()
+    grid.setCurrentIndex(model.index(3, GridColumn.GRADE))
+    cells = [grid.viewport().grab(grid.visualRect(model.index(r, GridColumn.SOURCE)))
+             .toImage() for r in (0, 2)]
+    assert [model.index(r, GridColumn.SOURCE).data(DISPLAY) for r in (0, 2)] == ["a⇥b", "a⇥b"]
+    assert cells[0] != cells[1]
+    assert model.index(0, GridColumn.SOURCE).data(TOOLTIP) == id_note("a\tb")
+    grid.setCurrentIndex(model.index(0, GridColumn.SOURCE))
+    assert guidelines.view.current_label.text().startswith("q⇥r / a⇥b: ")
+    window.activateWindow()
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    grid.setFocus()
+    qtbot.keyClick(grid, Qt.Key.Key_C, CTRL)
+    assert QGuiApplication.clipboard().text() == '"a\tb"\n'  # (quoted: a cell's tab)
+    assert list(window.document.source_id) == ["a\tb", "zz", "a⇥b", "yy"]

@@ -787,5 +787,38 @@ def test_a_legend_of_grades_beside_labels_beside_the_judgments() -> None:
         "the sheet's legend (rows 2-4 of columns F (Grade) and G (Meaning): "
         "0=not relevant,1=partly,2=relevant) has no grade '3', which C (ann1) holds "
         "(pass --rubric with the scale the grades are on (e.g. --rubric "
-        "\"0=not relevant,1=partly,2=relevant\" with the grades it lacks), "
+        "\"0=not relevant,1=partly,2=relevant,3\"), "
         "or correct the legend or the grade)"), err
+    # the hint followed as shown: the example's rubric reads every grade
+    hinted = _pairs_beside(levels[:3])
+    hinted.flags = [*hinted.flags, "--rubric", "0=not relevant,1=partly,2=relevant,3"]
+    code, err, report, rows = _run(hinted, ".xlsx")
+    assert code == 0, err
+    assert report is not None
+    assert report["issues"] == []  # (the legend's rubric alone: 3 flagged outside the scale)
+    assert {(r["query"], r["source_id"]): sorted([float(r["grade_ann1"]), float(r["grade_ann2"])])
+            for r in rows} == hinted.truth
+
+
+def test_a_legend_lacking_a_label_hints_a_rubric_that_reads_it() -> None:
+    """Grades written as the legend's labels, one the legend lacks: the hint's
+    example is the legend with that label as the next grade, and the import
+    run with it as shown reads every grade (the legend alone left the label
+    unread)."""
+    levels = [(0, "not relevant"), (1, "partly"), (2, "relevant"), (3, "highly relevant")]
+    sheet = _pairs_beside(levels[:3])
+    for row in sheet.rows[1:]:
+        row[2:4] = [levels[g][1] for g in row[2:4]]
+    flags = sheet.flags = [*sheet.flags, "--annotators", "ann1,ann2"]
+    code, err, _, _ = _run(sheet, ".xlsx")
+    assert code != 0
+    example = "0=not relevant,1=partly,2=relevant,3=highly relevant"
+    assert f'(e.g. --rubric "{example}")' in err, err
+    for rubric, read in (("0=not relevant,1=partly,2=relevant", False), (example, True)):
+        sheet.flags = [*flags, "--rubric", rubric]
+        code, err, report, rows = _run(sheet, ".xlsx")
+        assert (code == 0 and report is not None and not report["unmapped_labels"]
+                and {i["kind"] for i in report["issues"]} == {"label mapped"}) == read, (
+            rubric, err, report)
+    assert {(r["query"], r["source_id"]): sorted([float(r["grade_ann1"]), float(r["grade_ann2"])])
+            for r in rows} == sheet.truth

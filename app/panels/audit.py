@@ -40,6 +40,17 @@ class _TimeKept(QStyledItemDelegate):
         option.textElideMode = Qt.TextElideMode.ElideLeft
 
 
+class _BothEnds(GradeWordsDelegate):
+    """A Before or After cell cut in its middle when the column gives way, so
+    a convention's change keeps which convention and its value ("query
+    with…= undefined"; the whole on hover)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
 class AuditLogView(QTableView):
     """The document's audit log (objectName ``auditLog``); while it is empty
     it says what will appear in it."""
@@ -58,7 +69,7 @@ class AuditLogView(QTableView):
         self._when_width = 0
         # A consensus grade (4/3) at the display rounding, as the grid shows it.
         for column in (AuditColumn.BEFORE, AuditColumn.AFTER):
-            self.setItemDelegateForColumn(column, GradeWordsDelegate(decimals, self))
+            self.setItemDelegateForColumn(column, _BothEnds(decimals, self))
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         tab_passes(self)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -90,24 +101,64 @@ class AuditLogView(QTableView):
         time itself of the rows in view ("…16:05:08": cut at its left,
         whole on hover). At 1280x800 the note of a grade edited in the
         spreadsheet read "ch…" beside the whole stamp; a log of the app's
-        own entries (their time alone) is as it was."""
+        own entries (their time alone) is as it was. Then Before and After
+        give way (:meth:`_fit_changes`)."""
         header = self.horizontalHeader()
-        when, note = AuditColumn.WHEN, AuditColumn.NOTE
+        when = AuditColumn.WHEN
         fitted = max(self._when_width, header.sectionSize(when))
         least = header_widths(self)
         model, metrics = self.audit_model, self.fontMetrics()
         times = [str(model.index(r, when).data()).rsplit(", ", 1)[-1] for r in measured_rows(self)]
         time = max((metrics.horizontalAdvance("\u2026" + t) for t in times), default=0)
         floor = min(fitted, max(least[when], time + text_margins(self)))
-        if floor >= fitted:
+        if floor < fitted:
+            room = self.viewport().width() - self._others(when) - self._note_wanted()
+            width = max(floor, min(fitted, room))
+            if width != header.sectionSize(when):
+                header.resizeSection(when, width)
+        self._fit_changes()
+
+    def _fit_changes(self) -> None:
+        """Before and After give way, the room left shared alike by them and
+        the note (one wanting less keeps its want), down to their headers'
+        widths (the note's: its first word), cut in their middle (whole on hover): a convention's
+        change (``query with no ranking = undefined``: 215 px at 9 pt) filled
+        both with its whole text, and at 1280x800 the note read "ed…",
+        Origin "outs…", and the log scrolled sideways. A grade's change
+        (``2``, ``unknown``) is as it was."""
+        header = self.horizontalHeader()
+        changes = (AuditColumn.BEFORE, AuditColumn.AFTER)
+        least = header_widths(self)
+        model, metrics = self.audit_model, self.fontMetrics()
+        words = [str(model.index(r, AuditColumn.NOTE).data() or "").split(" ", 1)[0]
+                 for r in measured_rows(self)]
+        least[AuditColumn.NOTE] = max([least[AuditColumn.NOTE], *(
+            metrics.horizontalAdvance(w + "\u2026") + text_margins(self) for w in words if w)])
+        wants = {c: header.sectionSize(c) for c in changes}
+        wants[AuditColumn.NOTE] = self._note_wanted()
+        room = self.viewport().width() - self._others(*changes)
+        if sum(wants.values()) <= room:
             return
-        others = sum(header.sectionSize(c) for c in range(header.count())
-                     if c not in (when, note) and not self.isColumnHidden(c))
-        wanted = max(least[note], min(self._widest(), self.sizeHintForColumn(note)))
-        room = self.viewport().width() - others - wanted
-        width = max(floor, min(fitted, room))
-        if width != header.sectionSize(when):
-            header.resizeSection(when, width)
+        # Shared alike, a column wanting less than its share keeping its want.
+        left, given = room, {}
+        for n, c in enumerate(sorted(wants, key=wants.__getitem__)):
+            given[c] = max(least[c], min(wants[c], left // (len(wants) - n)))
+            left -= given[c]
+        for c in changes:
+            if given[c] != header.sectionSize(c):
+                header.resizeSection(c, given[c])
+
+    def _others(self, *columns: int) -> int:
+        """The width of the shown columns but the note and ``columns``."""
+        header = self.horizontalHeader()
+        return sum(header.sectionSize(c) for c in range(header.count())
+                   if c not in (*columns, AuditColumn.NOTE) and not self.isColumnHidden(c))
+
+    def _note_wanted(self) -> int:
+        """The note's width as it asks: its text up to :meth:`_widest`, its
+        header's at least."""
+        note = AuditColumn.NOTE
+        return max(header_widths(self)[note], min(self._widest(), self.sizeHintForColumn(note)))
 
     def _fit_note(self) -> None:
         """The note takes what the other columns leave (a longer one elided,

@@ -23,7 +23,9 @@ from PySide6.QtCore import (
     QEvent,
     QItemSelection,
     QObject,
+    QPoint,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtWidgets import (
@@ -313,7 +315,10 @@ class CompareView(QWidget):
         layout.addWidget(split, 1)
         # In a short dock (a 1920x1080 screen at 2x) the view scrolls, rather
         # than asking the window for ~500 px of height it does not have.
-        scrolled(self, body, "compareScroll").setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._area = scrolled(self, body, "compareScroll")
+        self._area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._split = split
+        self._area.viewport().installEventFilter(self)  # (the fold moves: _title_whole)
 
     @property
     def j(self) -> int:
@@ -337,6 +342,7 @@ class CompareView(QWidget):
         self.changes_model.set_changes([])
         self.changes_title.setText(self.tr("Select a query to see its candidate changes."))
         self.show_numbers()
+        QTimer.singleShot(0, self._title_whole)  # (the statistics' height may change)
 
     def _fit_table(self) -> None:
         """The per-query table's columns fitted to their contents and their
@@ -391,7 +397,28 @@ class CompareView(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self._fit_width()
+        elif watched is self._area.viewport() and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self._title_whole)  # (once the body is laid out)
         return super().eventFilter(watched, event)
+
+    def _title_whole(self) -> None:
+        """The changes' title whole when the view's fold would cut it: the
+        view scrolls (the per-query table keeps its rows), and at 1920x1080
+        its last line in view, "Select a query to see its candidate
+        changes.", showed 8 of its 14 px. The per-query table gives the
+        title the pixels it lacks (down to the table's least height; else
+        the title goes below the fold whole)."""
+        area, title, split = self._area, self.changes_title, self._split
+        fold = area.viewport().height()
+        top = title.mapTo(area.viewport(), QPoint(0, 0)).y()
+        bottom = top + max(title.height(), title.heightForWidth(title.width()))
+        if not top < fold < bottom:
+            return
+        sizes = split.sizes()
+        move = bottom - fold  # the table gives it up
+        if sizes[0] - move < self.table.minimumSizeHint().height():
+            move = top - fold  # (negative: the table takes the title's pixels in view)
+        split.setSizes([sizes[0] - move, sizes[1] + move, *sizes[2:]])
 
     def show_numbers(self) -> None:
         """The header and the statistics again, at the decimals setting now

@@ -13,7 +13,7 @@ import datetime as _dt
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import astuple, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -86,8 +86,9 @@ class AuditEntry:
         kept (9 fields) lets :meth:`read` infer from the placeholders (a
         grade of a query and source named so is taken for a convention's).
         Entries of the same edit read from workbooks of either age give the
-        same ``edit``, not always equal entries."""
-        return astuple(self)[:-1]  # (convention: the last field)
+        same ``edit``, not always equal entries. The fields are taken by
+        name, so one added later is compared too, wherever it stands."""
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "convention")
 
     @classmethod
     def read(cls, fields: Sequence[Any]) -> AuditEntry:

@@ -15,7 +15,7 @@ cell it lacks (:func:`check_legend`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -241,6 +241,20 @@ def _grade_of(text: str, legend: Legend, keys: Mapping[str, float]) -> float | N
     return value if value in legend.rubric.values else None
 
 
+def _with_lacking(rubric: Rubric, texts: Iterable[str]) -> Rubric:
+    """``rubric`` with a grade for each text it lacks: a number as itself, a
+    number with words as both (``3 - perfect``: ``3=perfect``), words alone
+    as the next grade above the scale's top."""
+    grades = {g.value: g for g in rubric.grades}
+    for text in texts:
+        try:
+            value, label = number(text), ""
+        except Reject:
+            value, label = numbered_label(text) or (max(grades) + 1, text)
+        grades.setdefault(value, RubricGrade(value, label.replace(",", " ").strip()))
+    return Rubric(tuple(grades.values()))
+
+
 def legend_labels(legend: Legend, labels: Mapping[str, int]) -> LabelGuess:
     """How the sheet's labels (text -> cells holding it) read on the legend."""
     keys = {label_key(g.label): g.value for g in legend.rubric.grades if g.label}
@@ -257,18 +271,25 @@ def legend_labels(legend: Legend, labels: Mapping[str, int]) -> LabelGuess:
 def check_legend(sheet: Sheet, legend: Legend, labels: Mapping[str, int]) -> LabelGuess:
     """The labels read on ``legend``, when it holds every grade the grade
     columns give; else the import stops in one line naming the legend and
-    the first grade cell it lacks, and what to pass."""
+    the first grade cell it lacks, and what to pass: a --rubric of the
+    legend with every grade it lacks, which typed as shown reads them."""
     keys = {label_key(g.label): g.value for g in legend.rubric.grades if g.label}
     mapping = sheet.mapping
     marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    first: tuple[int, int, str] | None = None
+    lacking: dict[str, None] = {}  # the texts the legend lacks, first seen first
     for c, _ in mapping.sources():
         for i, text in enumerate(sheet.texts(c)):
             if not text or text.casefold() in marks or _grade_of(text, legend, keys) is not None:
                 continue
-            raise sheet.fail(
-                f"the sheet's legend ({legend.where}: {legend.rubric.text}) has no grade "
-                f"{text!r}, which {sheet.name(c)} holds", line=sheet.row_number(i),
-                column=sheet.name(c), hint=f"pass --rubric with the scale the grades are on "
-                f"(e.g. --rubric \"{legend.rubric.text}\" with the grades it lacks), or correct "
-                "the legend or the grade")
+            first = first or (c, i, text)
+            lacking[text] = None
+    if first is not None:
+        c, i, text = first
+        raise sheet.fail(
+            f"the sheet's legend ({legend.where}: {legend.rubric.text}) has no grade "
+            f"{text!r}, which {sheet.name(c)} holds", line=sheet.row_number(i),
+            column=sheet.name(c), hint=f"pass --rubric with the scale the grades are on "
+            f"(e.g. --rubric \"{_with_lacking(legend.rubric, lacking).text}\"), or correct "
+            "the legend or the grade")
     return legend_labels(legend, labels)
