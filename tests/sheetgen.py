@@ -143,8 +143,9 @@ LEGENDS: dict[str, list[tuple[int, str]]] = {
 def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale`` (without its top grade when ``wrong``): in one
     cell, one level a row, or a grade beside its label a row; above the
-    header, on a sheet of its own, or one level a row in a column beside
-    the judgments (``Legend``, blank below)."""
+    header, on a sheet of its own, or beside the judgments, blank below:
+    one level a row in a column (``Legend``), or a grade beside its label
+    in two (``Grade`` | ``Meaning``)."""
     levels = LEGENDS[scale][:-1] if wrong else LEGENDS[scale]
     form = rnd.choice(["cell", "rows", "pairs"])
     rows: list[list[Any]] = (
@@ -153,10 +154,14 @@ def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
         else [[g, t] for g, t in levels])
     place = rnd.random()
     if place < 0.25 and len(sheet.rows) > len(levels) + 1:
-        column = [f"{g} = {t}" for g, t in levels]
-        sheet.rows = [[*sheet.rows[0], "Legend"], *(
-            [*r, column[i] if i < len(column) else ""] for i, r in enumerate(sheet.rows[1:]))]
-        sheet.column_kinds = [*sheet.column_kinds, "legend"]
+        # one level a row under "Legend", or a grade beside its label under
+        # "Grade" | "Meaning" (a header naming the grade's role)
+        beside = ([["Grade", "Meaning"], *([g, t] for g, t in levels)] if form == "pairs"
+                  else [["Legend"], *([f"{g} = {t}"] for g, t in levels)])
+        blank = [""] * len(beside[0])
+        sheet.rows = [[*r, *(beside[i] if i < len(beside) else blank)]
+                      for i, r in enumerate(sheet.rows)]
+        sheet.column_kinds = [*sheet.column_kinds, *(["legend"] * len(beside[0]))]
     elif place < 0.6:
         sheet.above = [*rows, []]
     else:

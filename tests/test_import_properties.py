@@ -746,7 +746,7 @@ def test_a_legend_on_the_sheet_is_the_scale(sheet: Drawn, suffix: str) -> None:
         assert report is not None
         assert report["header_row"] == len(sheet.above) + 1, report["header_row"]
         assert report["scale"].startswith("the sheet's legend ("), report["scale"]
-        said = {"sheet": "of sheet 'Legend'", "beside": "of column "}
+        said = {"sheet": "of sheet 'Legend'", "beside": "of column"}  # (or columns)
         for where, words in said.items():
             assert (words in report["scale"]) == (where == place), report["scale"]
 
