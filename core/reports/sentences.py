@@ -115,5 +115,5 @@ def audit_sentence(log: list[AuditEntry]) -> str:
                      f" ({', '.join(dict.fromkeys(named))})")
     outside = sum(1 for e in log if e.origin == OUTSIDE_ORIGIN)
     where = f"; {outside} of them made outside the app" if outside else ""
-    return (f"{len(log)} change{'s' if len(log) > 1 else ''} recorded: {', '.join(parts)}"
+    return (f"{counted(len(log), 'change')} recorded: {', '.join(parts)}"
             f"{where}: see the Audit sheet.")
