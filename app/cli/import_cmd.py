@@ -165,9 +165,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     first = report.first_rejected()
     if first is not None:
         row, column, why = first
-        n = len(report.rejected_judgments)
-        out.write(f"{n} judgment{'' if n == 1 else 's'} rejected, the first on row "
-                  f"{row}, column {column!r}: {why}; {listed}\n")
+        from core.analysis.aggregate import counted
+
+        n = counted(len(report.rejected_judgments), "judgment")
+        out.write(f"{n} rejected, the first on row {row}, column {column!r}: {why}; {listed}\n")
     name = "standard output" if args.output == STDIN else args.output
     out.write(f"wrote {name}: {len(result.document)} candidates\n")
     return 0
