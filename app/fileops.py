@@ -41,6 +41,7 @@ from app.file_formats import (
     can_write,
     origin_of,
     proposed_export_path,
+    proposed_qrels_path,
     proposed_save_path,
     save_filters,
     snapshot,
@@ -621,13 +622,8 @@ class FileOps(QObject):
                 QMessageBox.StandardButton.Save)
             if answer != QMessageBox.StandardButton.Save:
                 return None
-        qrels = self.qrels
-        if qrels is not None:
-            suffix = qrels.suffix if qrels.suffix.lower() in (".qrels", ".txt") else ".qrels"
-            start = qrels.with_name(f"{qrels.stem}-graded{suffix}")
-        else:
-            base = self.path or Path(Settings().last_directory or Path.home()) / "worksheet"
-            start = base.with_suffix(".qrels")
+        start = proposed_qrels_path(self.qrels, self.path,
+                                    Path(Settings().last_directory or Path.home()))
         name, chosen = QFileDialog.getSaveFileName(
             self.window, self.tr("Export TREC qrels"), str(start), QRELS_FILTER)
         return self.export_qrels(with_suffix(Path(name), chosen)) if name else None
