@@ -4,9 +4,11 @@ of a thing and two of them, in each sentence that counts them
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from core.analysis.aggregate import agreed, counted
+from core.analysis.agreement import agreement
 from core.analysis.explain import explain
 from core.analysis.queue import judging_queue
 from core.analysis.rounds.handout import plan_hand_out
@@ -16,7 +18,7 @@ from core.io.delimited import not_kept
 from core.io.safety.hidden import HiddenLines
 from core.model.conventions import Conventions, Gain
 from core.model.document import AuditEntry, Document
-from core.reports.sentences import audit_sentence
+from core.reports.sentences import audit_sentence, query_sentence
 
 ONE_TWO = [(1, "query", "was", "entry"), (2, "queries", "were", "entries")]
 
@@ -71,3 +73,24 @@ def test_hidden_lines_and_the_audit_are_counted(n: int) -> None:
         f"{n} row{s} ({', '.join(map(str, range(1, n + 1)))}) and {n} column{s} (")
     grade = AuditEntry("ana", "t", "q1", "d1", "unknown", "2")
     assert audit_sentence([grade] * n).startswith(f"{n} change{s} recorded: ")
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_query_sentence_counts_its_candidates_and_unknown_grades(n: int) -> None:
+    s = "s" * (n - 1)
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"d{i}" for i in range(n)],
+                                score=[float(n - i) for i in range(n)], grade=[None] * n)
+    text = query_sentence(evaluate(doc), 0)
+    assert f"({n} ranked candidate{s})" in text
+    assert f"has no NDCG@all yet: {n} of {n} grade{s} {'is' if n == 1 else 'are'} not known" in text
+    assert f"; {n} candidate{s} in the ideal inventory;" in text
+
+
+def test_agreement_over_one_candidate_says_one() -> None:
+    doc = Document.from_columns(query=["q"], source_id=["a"], score=[1.0], grade=[1.0])
+    doc.annotators = ["ann", "bob"]
+    doc.ratings = np.array([[1.0, 2.0]])
+    lines = agreement(doc).sentences()
+    assert lines[0] == "1 of 1 candidate with two or more grades has annotators who disagree."
+    assert lines[1].endswith(" over 1 candidate both graded.")
+    assert lines[2].endswith(" over 1 candidate with two or more grades (2 grades).")

@@ -235,8 +235,8 @@ class Explanation:
             )
         if self.regraded:
             text += (
-                f" The consensus step recomputed {self.regraded} grades from the annotators' "
-                "kept grades, where the two consensus rules disagree."
+                f" The consensus step recomputed {counted(self.regraded, 'grade')} from the "
+                "annotators' kept grades, where the two consensus rules disagree."
             )
         if self.not_applied:
             names = ", ".join(f"{f} ({x} -> {y})" for f, x, y in self.not_applied)
