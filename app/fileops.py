@@ -61,6 +61,7 @@ from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
 from app.workers import Task, run_task, show_error
+from core.analysis.aggregate import counted
 from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
 from core.io.identity import DigestLater, FileState, real_path
@@ -646,7 +647,7 @@ class FileOps(QObject):
         self.task = run_task(
             self.window, self.tr("Exporting {0}…").format(path.name), work,
             on_done=lambda n: self.window.show_message(
-                self.tr("Exported {0}: {1} judgments").format(path, n), 10000),
+                self.tr("Exported {0}: {1}").format(path, counted(n, "judgment")), 10000),
             on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),
             show_after_ms=0,
         )

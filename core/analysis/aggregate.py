@@ -94,20 +94,20 @@ def unjudged_phrase(queries: tuple[str, ...], named: int = 5) -> str:
     """What the queries a run ranked and its qrels never judged are, and the
     first ``named`` of them.
 
-    >>> unjudged_phrase(("q9",)).endswith("as trec_eval and ranx leave it ('q9')")
-    True
+    >>> print(unjudged_phrase(("q9",)))
+    1 query the run ranks and the qrels never judge, left out as ... leave it ('q9')
+    >>> print(unjudged_phrase(("q9", "q8")))
+    2 queries the run ranks and the qrels never judge, left out as ... leave them ('q9', 'q8')
     """
     n = len(queries)
     shown = ", ".join(repr(q) for q in queries[:named]) + (", ..." if n > named else "")
-    which = "query the run ranks and the qrels never judge" if n == 1 else \
-        "queries the run ranks and the qrels never judge"
-    them = "it" if n == 1 else "them"
-    return f"{n} {which}, left out as trec_eval and ranx leave {them} ({shown})"
+    return (f"{counted(n)} the run ranks and the qrels never judge, left out as trec_eval "
+            f"and ranx leave {agreed(n, 'it')} ({shown})")
 
 
-#: The verbs a count agrees with (:func:`agreed`): each one's form after one
-#: thing and after any other number of them.
-VERBS = {"is": "are", "was": "were", "has": "have"}
+#: The verbs (and the pronoun) a count agrees with (:func:`agreed`): each
+#: one's form for one thing and for any other number of them.
+VERBS = {"is": "are", "was": "were", "has": "have", "follows": "follow", "it": "them"}
 
 
 def counted(n: int, one: str = "query", many: str | None = None, *,

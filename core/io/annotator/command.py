@@ -149,4 +149,4 @@ def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = Fal
         f"rejected, so {outcome}; the first: {why}", file=report.file, sheet=report.sheet,
         line=row, column=column,
         hint=f"pass --allow-rejected to import the other {kept} without "
-        f"{'it' if n == 1 else 'them'}, or fix the sheet; {listed}")
+        f"{agreed(n, 'it')}, or fix the sheet; {listed}")
