@@ -75,17 +75,12 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("actions", text)
 
 
-def platform_keys(key: QKeySequence.StandardKey) -> list[QKeySequence]:
-    """The platform's keys for a standard shortcut (its desktop's scheme)."""
-    return QKeySequence.keyBindings(key)
-
-
 def make_action(spec: ActionSpec, parent: QObject) -> QAction:
     """The QAction of ``spec`` (objectName = id, shortcut, tips)."""
     action = QAction(_tr(spec.text), parent)
     action.setObjectName(spec.id)
     if isinstance(spec.shortcut, QKeySequence.StandardKey):
-        keys = platform_keys(spec.shortcut)
+        keys = QKeySequence.keyBindings(spec.shortcut)  # (the desktop's scheme)
         keys += [k for k in map(QKeySequence, spec.also) if k not in keys]
         action.setShortcuts(keys)
     elif spec.shortcut:

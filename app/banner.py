@@ -20,6 +20,7 @@ import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from app.scheme import tint
+from core.analysis.aggregate import agreed, counted
 from core.engine.evaluation import Status
 from core.model.conventions import UnknownRule
 from core.model.document import GradeState
@@ -103,12 +104,13 @@ class UnjudgedBanner(Banner):
         # Every query's worst status at once (as query_status, not a call per query).
         unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
         self.text.setText(self.tr(
-            "<b>{0} of {1} retrieved candidates are not in the qrels</b> (unjudged), so NDCG "
-            "is unresolved for {2} of {3} queries. Count them as not relevant (like "
+            "<b>{0} of {1} {2} not in the qrels</b> (unjudged), so NDCG "
+            "is unresolved for {3} of {4}. Count them as not relevant (like "
             "trec_eval), drop them (condensed lists), or keep the queries unresolved and "
             "judge the candidates.").format(
-                f"{n_unknown:,}", f"{max(retrieved, n_unknown):,}", f"{unresolved:,}",
-                f"{doc.n_queries:,}"))
+                f"{n_unknown:,}", counted(max(retrieved, n_unknown), "retrieved candidate",
+                                          grouped=True), agreed(n_unknown, "is"),
+                f"{unresolved:,}", counted(doc.n_queries, grouped=True)))
         self.show()
         return True
 

@@ -26,6 +26,7 @@ from app.actions import ActionSpec
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE, WHOLE_ROLE
 from app.shown import boxed
+from core.analysis.aggregate import agreed, counted
 from core.io.clipboard import format_range, parse_range
 from core.model.edits import GradeValue
 from core.model.grades import CellError, parse_grades
@@ -167,15 +168,18 @@ class ClipboardActions(QObject):
         available = model.rowCount() - top
         if len(grid) > available:
             return self._refuse(self.tr(
-                "The paste has {0} rows but only {1} candidates follow the selected row; "
-                "nothing was pasted.").format(len(grid), available))
+                "The paste has {0} but only {1} {2} the selected row; "
+                "nothing was pasted.").format(counted(len(grid), "row"),
+                                              counted(available, "candidate"),
+                                              agreed(available, "follows")))
         targets = [int(model.index(top + r, GridColumn.GRADE).data(CANDIDATE_ROLE))
                    for r in range(len(grid))]
         if errors:
             return self._report(errors, view, top)
         values = [row[0] for row in grid]
         grades = [GradeValue.typed(v.grade, v.state, v.reason) for v in values if v is not None]
-        return self._apply(targets, grades, self.tr("paste {0} grades").format(len(targets)))
+        return self._apply(targets, grades,
+                           self.tr("paste {0}").format(counted(len(targets), "grade")))
 
     def _apply(self, targets: list[int], values: list[GradeValue], text: str) -> bool:
         """Set the grades through the window as one step (one undo, one
@@ -195,8 +199,9 @@ class ClipboardActions(QObject):
                 e.row + 1, row + 1, source, e.text, e.problem))
         if len(errors) > MAX_LISTED:
             lines.append(self.tr("… and {0} more").format(len(errors) - MAX_LISTED))
-        return self._refuse(self.tr("Nothing was pasted: {0} cells are not grades.\n\n{1}").format(
-            len(errors), "\n".join(lines)))
+        return self._refuse(self.tr("Nothing was pasted: {0}.\n\n{1}").format(
+            counted(len(errors), "cell is not a grade", "cells are not grades"),
+            "\n".join(lines)))
 
     def _refuse(self, text: str) -> bool:
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Paste grades"), boxed(text),
@@ -224,7 +229,7 @@ class ClipboardActions(QObject):
         first = source_row + 1
         targets = [int(model.index(r, 0).data(CANDIDATE_ROLE)) for r in range(first, bottom + 1)]
         return self._apply(targets, [source] * len(targets),
-                           self.tr("fill down {0} grades").format(len(targets)))
+                           self.tr("fill down {0}").format(counted(len(targets), "grade")))
 
 
 def install_clipboard_actions(window: WindowApi) -> ClipboardActions:

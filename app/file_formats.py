@@ -197,6 +197,17 @@ def proposed_export_path(path: Path | None, folder: Path) -> Path:
     return path.with_name(f"{stem(path)}-export{workbook_suffix(path)}")
 
 
+def proposed_qrels_path(qrels: Path | None, path: Path | None, folder: Path) -> Path:
+    """Where File > Export TREC qrels proposes them: beside the qrels the
+    run was read with, ``<qrels>-graded`` in their own format (``.qrels``
+    unless theirs is ``.txt``); else beside the file open, or
+    ``folder/worksheet``, as ``.qrels``."""
+    if qrels is not None:
+        suffix = qrels.suffix if qrels.suffix.lower() in (".qrels", ".txt") else ".qrels"
+        return qrels.with_name(f"{qrels.stem}-graded{suffix}")
+    return (path or folder / "worksheet").with_suffix(".qrels")
+
+
 def can_write(path: Path) -> bool:
     """Whether :func:`write_document` knows the format of ``path``."""
     suffix = path.suffix.lower()

@@ -41,6 +41,7 @@ from app.file_formats import (
     can_write,
     origin_of,
     proposed_export_path,
+    proposed_qrels_path,
     proposed_save_path,
     save_filters,
     snapshot,
@@ -60,6 +61,7 @@ from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
 from app.workers import Task, run_task, show_error
+from core.analysis.aggregate import counted
 from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
 from core.io.identity import DigestLater, FileState, real_path
@@ -621,13 +623,8 @@ class FileOps(QObject):
                 QMessageBox.StandardButton.Save)
             if answer != QMessageBox.StandardButton.Save:
                 return None
-        qrels = self.qrels
-        if qrels is not None:
-            suffix = qrels.suffix if qrels.suffix.lower() in (".qrels", ".txt") else ".qrels"
-            start = qrels.with_name(f"{qrels.stem}-graded{suffix}")
-        else:
-            base = self.path or Path(Settings().last_directory or Path.home()) / "worksheet"
-            start = base.with_suffix(".qrels")
+        start = proposed_qrels_path(self.qrels, self.path,
+                                    Path(Settings().last_directory or Path.home()))
         name, chosen = QFileDialog.getSaveFileName(
             self.window, self.tr("Export TREC qrels"), str(start), QRELS_FILTER)
         return self.export_qrels(with_suffix(Path(name), chosen)) if name else None
@@ -650,7 +647,7 @@ class FileOps(QObject):
         self.task = run_task(
             self.window, self.tr("Exporting {0}…").format(path.name), work,
             on_done=lambda n: self.window.show_message(
-                self.tr("Exported {0}: {1} judgments").format(path, n), 10000),
+                self.tr("Exported {0}: {1}").format(path, counted(n, "judgment")), 10000),
             on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),
             show_after_ms=0,
         )

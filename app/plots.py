@@ -36,6 +36,7 @@ from shiboken6 import isValid
 from app.delegates import signed_text
 from app.models.looks import colour
 from app.shown import shown_id
+from core.analysis.aggregate import counted
 from core.analysis.plotdata import (
     Series,
     contribution_series,
@@ -207,8 +208,8 @@ class PlotPanel(QWidget):
             ax.set_xlabel(hist.name)
             ax.set_ylabel(self.tr("queries"))
             integer_axis(ax, "y")
-            ax.set_title(self.tr("{0} queries; {1} without NDCG left out").format(
-                int(sum(hist.y)), left_out))
+            ax.set_title(self.tr("{0}; {1} without NDCG left out").format(
+                counted(int(sum(hist.y))), left_out))
 
         self._draw(self.all_canvas, paint)
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from app.opening import memory_said
 from app.shown import boxed
 from app.workers import show_error
+from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.io.journal import Journal
 from core.model.document import Document
@@ -113,4 +114,4 @@ def _replay(parent: QWidget, journals: tuple[Journal, ...], doc: Document,
 
 
 def _edits(n: int) -> str:
-    return f"{n} unsaved edit" if n == 1 else f"{n} unsaved edits"
+    return counted(n, "unsaved edit")

@@ -46,6 +46,7 @@ from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
 from app.shown import CELL_SHOWN, bounded, shown_id
 from app.window_api import WindowApi
+from core.analysis.aggregate import counted
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import NdcgError
 from core.model.conventions import Conventions
@@ -380,7 +381,7 @@ class MainWindow(WindowApi):
         reason is in the status bar). ``seconds``: the active time a typed
         grade took (a paste or fill-down is not timed)."""
         return self._push(SetGrades.of(rows, values, who=self.reviewer(), note=note,
-                                       text=text or f"set {len(rows)} grades",
+                                       text=text or f"set {counted(len(rows), 'grade')}",
                                        seconds=seconds)) is None
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:

@@ -198,6 +198,9 @@ def test_a_paste_with_bad_cells_applies_nothing_and_names_them(qtbot: Any, windo
     assert shown[0].startswith("Nothing was pasted: 2 cells are not grades.")
     assert "pasted row 2 (grid row 2, A): 'bogus': not a grade" in shown[0]
     assert "pasted row 3 (grid row 3, C): '0.87': 0.87 is not a grade of the rubric" in shown[0]
+    QGuiApplication.clipboard().setText("2\nbogus\n")  # one: the noun and verb agree
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    assert shown[1].startswith("Nothing was pasted: 1 cell is not a grade.\n")
 
 
 def test_paste_refuses_too_many_rows_and_several_columns(qtbot: Any, window: MainWindow,
@@ -207,9 +210,13 @@ def test_paste_refuses_too_many_rows_and_several_columns(qtbot: Any, window: Mai
     qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
     QGuiApplication.clipboard().setText("1\t2\n")
     qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
+    grid = _go(window, 2, GridColumn.GRADE)
+    QGuiApplication.clipboard().setText("1\n2\n")
+    qtbot.keyClick(grid, Qt.Key.Key_V, CTRL)
     assert shown == [
         "The paste has 3 rows but only 2 candidates follow the selected row; nothing was pasted.",
         "Paste one column of grades: the clipboard holds 2 columns.",
+        "The paste has 2 rows but only 1 candidate follows the selected row; nothing was pasted.",
     ]
     assert window.session.position == 0
 

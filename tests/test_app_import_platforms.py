@@ -190,7 +190,7 @@ def test_the_editor_opens_judgments_for_grading_in_sheet_order(
     assert not panel.grid.isVisible()
     assert panel.not_retrieved.isVisible()
     assert panel.not_retrieved_label.text().startswith(
-        "No ranking for this query: 3 judged candidate(s) in the order of the file")
+        "No ranking for this query: 3 judged candidates in the order of the file")
     # Graded with the keyboard there, as in the ranked grid.
     view = panel.not_retrieved
     view.setFocus()

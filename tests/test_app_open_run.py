@@ -218,7 +218,7 @@ def test_file_open_of_a_run_offers_to_count_its_unjudged_candidates(
     qtbot.waitUntil(lambda: task.done, timeout=10_000)
     assert window.path == run
     assert not window.unjudged_banner.isHidden()
-    assert "1 of 4 retrieved candidates are not in the qrels" in window.unjudged_banner.text.text()
+    assert "1 of 4 retrieved candidates is not in the qrels" in window.unjudged_banner.text.text()
 
 
 def test_the_unjudged_banner_counts_the_unresolved_queries(qtbot: Any, window: Any) -> None:
@@ -239,5 +239,11 @@ def test_the_unjudged_banner_counts_the_unresolved_queries(qtbot: Any, window: A
         assert "3 of 5 retrieved candidates are not in the qrels" in text
         assert "NDCG is unresolved for 2 of 4 queries" in text
         assert [w.evaluation.query_status(q) for q in range(4)].count(Status.UNRESOLVED) == 2
+        # One of each: the nouns and the verb agree with 1.
+        w.set_document(Document.from_columns(query=["q1"], source_id=["a"], score=[1.0],
+                                             grade=[None]))
+        assert w.unjudged_banner.offer()
+        assert ("<b>1 of 1 retrieved candidate is not in the qrels</b> (unjudged), so NDCG is "
+                "unresolved for 1 of 1 query. ") in w.unjudged_banner.text.text()
     finally:
         w.session.mark_saved()

@@ -229,11 +229,15 @@ def test_selecting_a_row_shows_changes_and_switches_query(qtbot, monkeypatch, wi
                                                            ("B", "moved", 1, 2)]
     assert changes[0][ChangeColumn.GAINED] == pytest.approx(3 - 3 / L, abs=1e-12)
     assert changes[1][ChangeColumn.GAINED] == pytest.approx(1 / L - 1, abs=1e-12)
+    assert view.changes_title.text() == (
+        "case-A: 2 candidates moved, entered, left or were regraded at NDCG@all")
     # Another row: a tie has no changes, and the window follows.
     row = next(i for i, r in enumerate(view.model.rows()) if r[CompareColumn.QUERY] == "case-E")
     _click_row(qtbot, view.table, row)
     assert w.current_query_id == "case-E"
     assert view.changes_model.rowCount() == 0
+    assert view.changes_title.text() == (
+        "case-E: 0 candidates moved, entered, left or were regraded at NDCG@all")
 
 
 def test_plots_dock_shows_sorted_deltas(qtbot, monkeypatch, window, tmp_path):

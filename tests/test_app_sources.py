@@ -331,6 +331,14 @@ def test_save_as_proposes_beside_the_file_in_its_own_format(tmp_path: Path):
     assert proposed("sheet.csv", Origin.WORKSHEET) == "sheet.xlsx"  # the audited workbook
     assert proposed("sheet.csv.gz", Origin.ARCHIVE) == "sheet.xlsx"
     assert formats.proposed_save_path(None, None, tmp_path) == tmp_path / "worksheet.xlsx"
+    # TREC qrels: beside the run's qrels in their format, else beside the file as .qrels.
+    home = tmp_path / "home"
+    assert [formats.proposed_qrels_path(tmp_path / q, tmp_path / "run.txt", home).name
+            for q in ("q.txt", "q.qrels", "q.tsv")] == [
+        "q-graded.txt", "q-graded.qrels", "q-graded.qrels"]
+    assert formats.proposed_qrels_path(None, tmp_path / "book.xlsx", home) == (
+        tmp_path / "book.qrels")
+    assert formats.proposed_qrels_path(None, None, home) == home / "worksheet.qrels"
     assert formats.save_filters(tmp_path / "book.ods") == (
         [ODS_FILTER, XLSX_FILTER, CSV_FILTER, TSV_FILTER], ODS_FILTER)
     assert formats.save_filters(tmp_path / "run.txt") == (

@@ -480,7 +480,7 @@ def test_bounds_of_a_long_query_are_worked_out_off_the_ui_thread(qtbot, monkeypa
     panel = w.summary_panel
     assert panel.bounds_label.text() == "Computing bounds…"
     qtbot.waitUntil(lambda: "between" in panel.bounds_label.text(), timeout=60_000)
-    assert "39999 unknown grade(s) of 40000" in panel.bounds_label.text()
+    assert "39999 unknown grades of 40000" in panel.bounds_label.text()
     assert "'https://x.org/0'" in panel.next_label.text()
     assert threads
     assert threading.main_thread().name not in threads

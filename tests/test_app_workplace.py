@@ -604,7 +604,7 @@ def test_an_unresolved_first_query_keeps_the_column_as_shown(qtbot, tmp_path):
     bounds = w.summary_panel.bounds_label
     assert w.current_query_id == "case-F-unknown"
     assert bounds.text() == "Computing bounds…"
-    qtbot.waitUntil(lambda: bounds.text().startswith("1 unknown grade(s) of 3: "),
+    qtbot.waitUntil(lambda: bounds.text().startswith("1 unknown grade of 3: "),
                     timeout=10_000)
     _settle(qtbot, w)
     assert sizes() == shown

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from core.analysis import bounds
 from core.analysis.bounds import best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Status, evaluate
+from core.engine.splice import spliced
 from core.model.conventions import Conventions, IdealInventory, Rubric, TieRule
 from core.model.document import Document, GradeState
 
@@ -299,7 +300,7 @@ def test_the_ideal_gains_the_engine_hands_over_are_those_laid_out_again(case):
     assert first_starts.tolist() == [0, *np.cumsum(ev.n_inventory).tolist()]
     ev = evaluate(doc, conv, for_report=True)
     rows = doc.members(0)
-    edited = ev.spliced(evaluate(doc.subset(rows), conv), rows)
+    edited = spliced(ev, evaluate(doc.subset(rows), conv), rows)
     assert ev._kept_ideal is not None or not (ev.n_open > 0).any()
     assert edited._kept_ideal is None
 

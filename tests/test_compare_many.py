@@ -254,6 +254,9 @@ def test_queries_missing_or_undefined_are_left_out_and_said(tmp_path: Path) -> N
     write_runs(m, "table", out)
     text = out.getvalue()
     assert "Queries compared: 38 held by every run; 2 held by some runs only" in text
+    out = io.StringIO()
+    write_runs(m, "markdown", out)
+    assert " 2 queries held by some runs only were not compared." in out.getvalue()
     assert "run1 lacks 1 (q7)" in text
     assert "37 compared, left out: 1 undefined in run0" in text
 

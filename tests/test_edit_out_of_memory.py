@@ -1,7 +1,7 @@
 """A grade edit that runs out of memory partway leaves the numbers whole.
 
 The session writes the grades, then splices the edited query's numbers into
-its evaluation in place (:meth:`core.engine.evaluation.Evaluation.spliced`).
+its evaluation in place (:func:`core.engine.splice.spliced`).
 Memory is made to run out at each of the splice's writes in turn, and in the
 steps before them: the evaluation then equals, bit for bit, a fresh
 evaluation of the document as it was (its grades, audit log and the
@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import core.engine.evaluation as engine
+import core.engine.splice as splice
 from core.engine.evaluation import QueryResults, evaluate
 from core.engine.incremental import reevaluate
 from core.engine.writes import Writes
@@ -136,7 +137,7 @@ def test_memory_running_out_before_the_writes_writes_nothing(
         raise MemoryError
 
     target = {"part": (engine.Evaluation, "__init__"), "results": (QueryResults, "spliced"),
-              "ideal": (engine.Evaluation, "_spliced_ideal_order")}[step]
+              "ideal": (splice, "_spliced_ideal_order")}[step]
     doc.set_grade(3, 3.0, who="t")
     with monkeypatch.context() as m:
         m.setattr(*target, no_memory)

@@ -379,9 +379,14 @@ def test_a_label_outside_the_rubric_gets_one_line(tmp_path, capsys):
         "query": ["a", "a"], "source_id": ["x", "y"], "score": [1.0, 2.0],
         "grade": ["relevant", "maybe"]}))
     err = error_line(capsys, "evaluate", str(path), "--rubric", "0=not relevant,1=relevant")
-    assert "column 'grade'" in err
-    assert "row 2 holds 'maybe': not a grade" in err
-    assert "0=not relevant" in err
+    # One hint, the grade grammar's (it carried two: the grammar's and its own).
+    assert err.endswith(
+        f"{path}, column 'grade': row 2 holds 'maybe', not a grade (use a number, a rubric "
+        "label (0=not relevant,1=relevant), blank/unknown or N/A)\n")
+    err = error_line(capsys, "evaluate", str(path))  # no rubric: where the labels go
+    assert err.endswith("column 'grade': row 1 holds 'relevant', not a grade (use a number, "
+                        "blank/unknown or N/A, or declare the labels with --rubric "
+                        "G=LABEL,...)\n")
 
 
 SHEETS = Path(__file__).parent / "data" / "annotators"

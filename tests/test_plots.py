@@ -111,6 +111,12 @@ def test_integer_axes_get_whole_number_ticks(qtbot, ev):
         assert len(ticks) >= 1
         assert all(float(t).is_integer() for t in ticks), list(ticks)
     assert 1.0 in list(rank_axis.get_xticks())
+    # The title counts the queries drawn, the noun as many as they are.
+    assert counts.get_title() == "6 queries; 2 without NDCG left out"
+    panel.show_distribution(evaluate(Document.from_columns(
+        query=["q"], source_id=["a"], score=[1.0], grade=[1.0])), 0)
+    panel.all_canvas.draw()
+    assert panel.all_canvas.figure_.axes[0].get_title() == "1 query; 0 without NDCG left out"
 
 
 def test_delta_plot_draws_the_mean_and_its_interval(qtbot):

@@ -251,7 +251,7 @@ def test_merge_takes_identical_conflicts_and_overlap_ratings():
     counts = {c.reviewer: (c.assigned, c.graded, c.changes) for c in result.reviewers}
     na, nb = p.share("ana").unknown, p.share("ben").unknown
     assert counts == {"ana": (na, 4, 4), "ben": (nb, 5, 5), "cara": (nb, 2, 2)}
-    assert result.summary().startswith("11 changes found: 3 taken, 1 identical, 1 conflicts")
+    assert result.summary().startswith("11 changes found: 3 taken, 1 identical, 1 conflict (")
 
 
 def test_audit_log_after_a_merge():

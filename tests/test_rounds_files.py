@@ -162,7 +162,7 @@ def test_conflicts_are_kept_in_the_merged_workbook(base_file: Path, tmp_path: Pa
     code, text = run("merge", base_file, books["ben"], cara, "-o", tmp_path / "merged.xlsx",
                      "--report", tmp_path / "merge.json")
     assert code == 0
-    assert "1 conflicts left open" in text
+    assert "1 conflict left open" in text
     data = json.loads((tmp_path / "merge.json").read_text())
     assert data["conflicts"] == [{"query": q, "source_id": x, "base": "unknown",
                                   "values": {"ben": 0.0, "cara": 2.0}}]
@@ -275,7 +275,7 @@ def test_copies_of_the_base_sent_without_split_merge(base_file: Path, tmp_path: 
     assert merged.grade[row(merged, q, s[0])] == 2.0
     assert merged.state[row(merged, q, s[1])] == GradeState.UNKNOWN  # open conflict
     assert merged.grade[row(merged, q, s[2])] == 0.0
-    assert "1 conflicts left open" in text
+    assert "1 conflict left open" in text
     # --as-ratings: the copies' grades are ratings, the grade their consensus (mean)
     code, text = run("merge", base_file, ana, ben, "-o", tmp_path / "rated.xlsx",
                      "--as-ratings")

@@ -322,7 +322,7 @@ def test_compare_of_many_runs_names_them_in_every_format(files: tuple[Path, Path
     text = report("table")
     assert "Queries compared: 1 held by every run; 1 held by some runs only, not compared\n" in text
     assert f"\n{phrase}\n" in text
-    assert f" {phrase}." in report("markdown")
+    assert f" 1 query held by some runs only was not compared. {phrase}." in report("markdown")
     data = json.loads(report("json"))
     assert (data["queries_compared"], data["queries_dropped"]) == (1, 1)
     assert data["queries_not_compared"] == {"judged_ranked_by_neither": ["q3"],

@@ -112,6 +112,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 def _write_text(doc: Document, kind: str, target: str) -> str:
     """Write ``doc`` to ``target`` as CSV, TSV, qrels or run; what was
     written, ``{}`` standing for the output's name."""
+    from core.analysis.aggregate import counted
     from core.engine.readback import check_computable
 
     if kind in ("csv", "tsv"):
@@ -119,7 +120,7 @@ def _write_text(doc: Document, kind: str, target: str) -> str:
 
         check_computable(doc, target)  # what we write, we read
         write_delimited(doc, target, delimiter="," if kind == "csv" else "\t")
-        return f"wrote {{}}: {len(doc)} candidates"
+        return f"wrote {{}}: {counted(len(doc), 'candidate')}"
     if kind == "qrels":
         from core.io.delimited import qrels_not_kept
         from core.io.trec.write import qrels_rows, write_qrels
@@ -128,7 +129,7 @@ def _write_text(doc: Document, kind: str, target: str) -> str:
         qrels_rows(doc, target)  # an id qrels cannot hold: refused before anything
         say_not_carried(qrels_not_kept(doc), written="the qrels")  # named before writing
         n = write_qrels(doc, target)
-        return (f"wrote {{}}: {n} judgments from the current grades "
+        return (f"wrote {{}}: {counted(n, 'judgment')} from the current grades "
                 "(unknown and unrateable left out)")
     from core.io.trec import write_run
 

@@ -112,6 +112,7 @@ def _kinds(text: str | None) -> tuple[str, ...]:
 
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """Import, check, write the output and the report; print what was done."""
+    from core.analysis.aggregate import counted
     from core.errors import InputError
     from core.io.annotator.command import import_sheet, refused_rejections, unreadable
 
@@ -165,11 +166,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     first = report.first_rejected()
     if first is not None:
         row, column, why = first
-        n = len(report.rejected_judgments)
-        out.write(f"{n} judgment{'' if n == 1 else 's'} rejected, the first on row "
-                  f"{row}, column {column!r}: {why}; {listed}\n")
+        n = counted(len(report.rejected_judgments), "judgment")
+        out.write(f"{n} rejected, the first on row {row}, column {column!r}: {why}; {listed}\n")
     name = "standard output" if args.output == STDIN else args.output
-    out.write(f"wrote {name}: {len(result.document)} candidates\n")
+    out.write(f"wrote {name}: {counted(len(result.document), 'candidate')}\n")
     return 0
 
 

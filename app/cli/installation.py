@@ -46,7 +46,9 @@ def _uninstall() -> str:
 
 
 def _listing(paths: list[Path]) -> str:
-    return f"{len(paths)} files ({paths[0].parent}/{paths[0].name}, …)"
+    from core.analysis.aggregate import counted
+
+    return f"{counted(len(paths), 'file')} ({paths[0].parent}/{paths[0].name}, …)"
 
 
 def _action(run: Callable[[], str]) -> type[argparse.Action]:

@@ -41,6 +41,7 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     """Merge, write the merged workbook (and the report), print what was done."""
     # Imported here: the review rounds load only for their commands, so
     # evaluate and export start without them.
+    from core.analysis.aggregate import agreed, counted
     from core.analysis.rounds import Returned, merge, now
     from core.engine.evaluation import evaluate
     from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
@@ -67,15 +68,18 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     if args.report:
         write_merge_report(result.to_dict(base=str(args.base), merged=str(args.output)),
                            args.report)
-    out.write(f"merged {len(returned)} workbooks into {args.output}: {result.summary()}\n")
+    out.write(f"merged {counted(len(returned), 'workbook')} into {args.output}: "
+              f"{result.summary()}\n")
     for c in result.reviewers:
         out.write(f"  {c.reviewer} ({c.workbook}): graded {c.graded} of {c.assigned}, "
-                  f"{c.changes} changes\n")
+                  f"{counted(c.changes, 'change')}\n")
     for r in result.refused:
-        out.write(f"  refused {r.workbook}: {r.reason} ({r.changes} changes not taken)\n")
+        out.write(f"  refused {r.workbook}: {r.reason} "
+                  f"({counted(r.changes, 'change')} not taken)\n")
     if result.conflicts:
-        out.write(f"  {len(result.conflicts)} conflicts left open: open {args.output} in the "
-                  "editor (Review > Conflicts) to resolve them\n")
+        n = len(result.conflicts)
+        out.write(f"  {counted(n, 'conflict')} left open: open {args.output} in the editor "
+                  f"(Review > Conflicts) to resolve {agreed(n, 'it')}\n")
     if args.report:
         out.write(f"wrote {args.report}\n")
     return 0

@@ -57,9 +57,11 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
                       f"{visible(entry.before)} -> {visible(entry.after.partition(' = ')[2])} "
                       "(taken from the spreadsheet)\n")
         if found.grades or found.notes:
+            from core.analysis.aggregate import counted  # (here: parsing loads no analysis)
+
             grades, notes = len(found.grades), found.notes
-            err.write(f"{PROG}: note: {visible(found.file)}: {grades} grade"
-                      f"{'' if grades == 1 else 's'} and {notes} note{'' if notes == 1 else 's'}"
+            err.write(f"{PROG}: note: {visible(found.file)}: {counted(grades, 'grade')} and "
+                      f"{counted(notes, 'note')}"
                       " edited in the spreadsheet taken (sheet Audit lists the grades)\n")
 
 

@@ -31,7 +31,7 @@ def add_split_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     """Plan the hand-out over the judging queue and write each reviewer's workbook."""
     # Imported here: the review rounds load only for their commands.
-    from core.analysis.aggregate import counted
+    from core.analysis.aggregate import agreed, counted
     from core.analysis.queue import judging_queue
     from core.analysis.rounds import now, plan_hand_out, reviewer_document
     from core.engine.evaluation import evaluate
@@ -57,5 +57,5 @@ def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
                   f"{', '.join(plan.overlap)}\n")
     if plan.left_out:
         out.write(f"  {counted(len(plan.left_out))} without an unknown "
-                  f"candidate {'was' if len(plan.left_out) == 1 else 'were'} not handed out\n")
+                  f"candidate {agreed(len(plan.left_out), 'was')} not handed out\n")
     return 0

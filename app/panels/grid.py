@@ -38,6 +38,7 @@ from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import fit_columns, fit_rows_to_font, text_widths
+from core.analysis.aggregate import counted
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
 
@@ -378,10 +379,11 @@ class GridPanel(QWidget):
         if not n:
             return self.tr("Judged but not retrieved: none for this query.")
         if ideal is IdealInventory.RANKED:
-            return self.tr("Judged but not retrieved: %n candidate(s), no rank; not in the "
-                           "ideal list (ideal inventory: {0}).", "", n).format(ideal.label)
-        return self.tr("Judged but not retrieved: %n candidate(s), no rank; they count in the "
-                       "ideal list only.", "", n)
+            return self.tr("Judged but not retrieved: {0}, no rank; not in the "
+                           "ideal list (ideal inventory: {1}).").format(
+                               counted(n, "candidate"), ideal.label)
+        return self.tr("Judged but not retrieved: {0}, no rank; they count in the "
+                       "ideal list only.").format(counted(n, "candidate"))
 
     def _follow_ideal(self) -> None:
         """The line again when the ideal inventory changed (a convention
@@ -400,8 +402,9 @@ class GridPanel(QWidget):
         self.grid.setVisible(not unranked)
         if unranked:
             self.not_retrieved_label.setText(self.tr(
-                "No ranking for this query: %n judged candidate(s) in the order of the file, "
-                "to grade here; no NDCG is claimed for that order.", "", n))
+                "No ranking for this query: {0} in the order of the file, "
+                "to grade here; no NDCG is claimed for that order.").format(
+                    counted(n, "judged candidate")))
         else:
             self.not_retrieved_label.setText(self._not_retrieved_text(n))
         self.not_retrieved_label.setToolTip(self.tr(

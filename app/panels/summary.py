@@ -252,7 +252,8 @@ class SummaryPanel(QWidget):
         spacing = inner.spacing() if inner is not None else 6
         room = width - (margins.left() + margins.right() if margins else 0)
         zero = format_number(0.0, self._decimals())
-        bounds = (f"{int(ev.n_open[q])} unknown grade(s) of {int(ev.n_inventory[q])}: " + "; ".join(
+        unknown = counted(int(ev.n_open[q]), "unknown grade")
+        bounds = (f"{unknown} of {int(ev.n_inventory[q])}: " + "; ".join(
             f"NDCG@{format_cutoff(k)} between {zero} and {zero} (outer bounds), or undefined"
             for k in ev.cutoffs))
         judge = (f"Judge {'x' * 12!r} next: whatever its grade, the NDCG@"
@@ -404,7 +405,7 @@ class SummaryPanel(QWidget):
                     span += ", or undefined"
             parts.append(f"NDCG@{format_cutoff(k)} {span}")
         self.bounds_label.setText(
-            f"{int(ev.n_open[q])} unknown grade(s) of {int(ev.n_inventory[q])}: "
+            f"{counted(int(ev.n_open[q]), 'unknown grade')} of {int(ev.n_inventory[q])}: "
             + "; ".join(parts))
         self._next = None if best is None else best.index
         if best is None:

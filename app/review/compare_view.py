@@ -62,7 +62,7 @@ from app.review.common import (
 from app.review.compare_stats import ComparisonStats
 from app.shown import id_tip
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import counted, excluded_phrase
+from core.analysis.aggregate import agreed, counted, excluded_phrase
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 
@@ -480,8 +480,9 @@ class CompareView(QWidget):
             changes = c.candidate_changes(query, self.j)
             self.changes_model.set_changes(changes)
             self.changes_title.setText(self.tr(
-                "{0}: {1} candidates moved, entered, left or were regraded at {2}").format(
-                    query, len(changes), f"NDCG@{format_cutoff(c.cutoffs[self.j])}"))
+                "{0}: {1} moved, entered, left or {2} regraded at {3}").format(
+                    query, counted(len(changes), "candidate"), agreed(len(changes), "was"),
+                    f"NDCG@{format_cutoff(c.cutoffs[self.j])}"))
         else:
             self.changes_model.set_changes([])
             self.changes_title.setText(self.tr("{0} is in one run only.").format(query))

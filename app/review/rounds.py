@@ -298,7 +298,7 @@ class RoundsController(QObject):
         check_outputs(paths, [w.path] if w.path is not None else [])
         docs = [make_reviewer_document(doc, ev, plan, s.reviewer) for s in plan.shares]
         self.task = run_task(
-            w, self.tr("Handing out to {0} reviewers…").format(len(paths)),
+            w, self.tr("Handing out to {0}…").format(counted(len(paths), "reviewer")),
             lambda _p, _c: write_workbooks([(p, evaluate(d)) for p, d in zip(
                 paths, docs, strict=True)]),
             on_done=lambda _written: self._handed_out(plan, folder),

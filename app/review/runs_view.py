@@ -43,7 +43,7 @@ from app.models.queries import RunColumns
 from app.panels.scrolled import scrolled
 from app.review.common import MadeView, RowsModel, SignedDelegate, deferred_dock, read_only_table
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import counted, excluded_phrase
+from core.analysis.aggregate import agreed, counted, excluded_phrase
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 
@@ -199,7 +199,7 @@ class RunsView(QWidget):
                           for r in m.means[j])
         left = excluded_phrase(m.excluded(j), label="left out", empty="none left out")
         dropped = (f"; {counted(m.dropped)} held by some runs only "
-                   f"{'is' if m.dropped == 1 else 'are'} not compared"
+                   f"{agreed(m.dropped, 'is')} not compared"
                    if m.dropped else "")
         conv = "; ".join(f"{name}: {choice}" for name, choice, _f in m.conventions.describe())
         return "\n".join([

@@ -19,6 +19,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.aggregate import agreed, counted
 from core.model.document import Document
 from core.model.numbers import DECIMALS, fixed_text
 
@@ -276,22 +277,22 @@ class AgreementReport:
     def sentences(self, *, decimals: int = DECIMALS) -> list[str]:
         """One line per coefficient, each with the items it is based on (at
         ``decimals`` digits: the editor's decimals setting)."""
-        out = [
-            f"{self.n_disagreements} of {int(np.count_nonzero(self.graded >= 2))} candidates "
-            "with two or more grades have annotators who disagree."
-        ]
+        n, graded = self.n_disagreements, int(np.count_nonzero(self.graded >= 2))
+        out = [f"{n} of {counted(graded, 'candidate')} with two or more grades "
+               f"{agreed(n, 'has')} annotators who disagree."]
         for k in self.kappas:
             value = "not defined" if k.kappa is None else fixed_text(k.kappa, decimals)
             w = "" if k.weights is KappaWeights.NONE else f" ({k.weights.value} weights)"
             out.append(
                 f"Cohen's kappa{w} of {k.annotator_a} and {k.annotator_b}: {value} over "
-                f"{k.items} candidates both graded."
+                f"{counted(k.items, 'candidate')} both graded."
             )
         for metric, a in self.alphas.items():
             value = "not defined" if a.alpha is None else fixed_text(a.alpha, decimals)
             out.append(
-                f"Krippendorff's alpha ({metric.value}): {value} over {a.units} candidates "
-                f"with two or more grades ({a.values} grades)."
+                f"Krippendorff's alpha ({metric.value}): {value} over "
+                f"{counted(a.units, 'candidate')} with two or more grades "
+                f"({counted(a.values, 'grade')})."
             )
         return out
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.aggregate import excluded_phrase
+from core.analysis.aggregate import counted, excluded_phrase
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions, format_cutoff
@@ -206,7 +206,7 @@ class Explanation:
         left = excluded_phrase(self.excluded(j), label="left out", empty=None)
         text = (
             f"Mean {at} goes from {fixed_text(a, decimals)} to {fixed_text(b, decimals)} "
-            f"({fixed_text(b - a, decimals, signed=True)}) over the {n} queries with a "
+            f"({fixed_text(b - a, decimals, signed=True)}) over the {counted(n)} with a "
             f"value under both conventions"
             + (f" ({left})" if left else "")
             + f". Changing one convention at a time, in the order {', '.join(STEP_ORDER)}: "
@@ -235,8 +235,8 @@ class Explanation:
             )
         if self.regraded:
             text += (
-                f" The consensus step recomputed {self.regraded} grades from the annotators' "
-                "kept grades, where the two consensus rules disagree."
+                f" The consensus step recomputed {counted(self.regraded, 'grade')} from the "
+                "annotators' kept grades, where the two consensus rules disagree."
             )
         if self.not_applied:
             names = ", ".join(f"{f} ({x} -> {y})" for f, x, y in self.not_applied)

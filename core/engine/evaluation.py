@@ -7,9 +7,7 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 
 from __future__ import annotations
 
-import copy
-from functools import cached_property
-from typing import Any, ClassVar, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +16,7 @@ from core.engine.counts import counts_by_pair, counts_where
 from core.engine.discount import discount  # re-exported
 from core.engine.gains import check_totals, gains, lifted
 from core.engine.ideal import ideal_lists
+from core.engine.lazy import GradeFree, Lazy, PerQuery, PerRow
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     RankArray,
     block_rank,
@@ -42,7 +41,6 @@ from core.engine.sums import (
     tie_group_numbers,
     whole_chunks,
 )
-from core.engine.writes import Writes
 from core.model.conventions import (
     Conventions,
     IdealInventory,
@@ -68,39 +66,6 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-_T = TypeVar("_T")
-
-
-# -- what a grade edit does to a result worked out when asked ---------------------------
-# An evaluation re-evaluated after a grade edit (Evaluation.spliced) keeps what
-# follows from scores, ranks and the inventory, splices in the edited queries'
-# part of what it had worked out, and works the rest out again when asked.
-class _Lazy(cached_property[_T]):
-    """A result worked out when first asked; a grade edit drops it."""
-
-    #: What :meth:`Evaluation.spliced` does with it: keep, splice or drop.
-    on_edit: ClassVar[str] = "drop"
-
-
-class _GradeFree(_Lazy[_T]):
-    """A result that follows from scores, ranks and the inventory only: a
-    grade edit keeps it."""
-
-    on_edit = "keep"
-
-
-class _PerQuery(_Lazy[_T]):
-    """An array with a value per query: a grade edit splices in the edited
-    queries' values."""
-
-    on_edit = "queries"
-
-
-class _PerRow(_Lazy[_T]):
-    """An array with a value per candidate: a grade edit splices in the edited
-    queries' rows."""
-
-    on_edit = "rows"
 
 
 class Evaluation:
@@ -113,9 +78,9 @@ class Evaluation:
     ``tie_size``. Per query and cutoff: ``dcg``, ``idcg``, ``ndcg`` (NaN where
     not determined) and ``status``, kept in :attr:`results`.
 
-    Grade-dependent results worked out when asked say what a grade edit does
-    to them (``_GradeFree``, ``_PerQuery``, ``_PerRow``; plain ``_Lazy``:
-    worked out again), so :meth:`spliced` needs no list of names.
+    Results worked out when asked say what a grade edit does to them
+    (:mod:`core.engine.lazy`), so the splice after an edit
+    (:func:`core.engine.splice.spliced`) needs no list of names.
     """
 
     def __init__(self, doc: Document, conventions: Conventions, *,
@@ -254,23 +219,23 @@ class Evaluation:
     def _count(self, mask: BoolArray) -> IntArray:
         return counts_where(self.doc.query, mask, self.doc.n_queries)
 
-    @_GradeFree
+    @GradeFree
     def n_total(self) -> IntArray:
         """Candidates per query."""
         counts: IntArray = np.bincount(self.doc.query, minlength=self.doc.n_queries)
         return counts.astype(np.int64)
 
-    @_GradeFree
+    @GradeFree
     def n_ranked(self) -> IntArray:
         """Candidates in each ranked list."""
         return self._count(self.ranked_mask)
 
-    @_GradeFree
+    @GradeFree
     def n_retrieved(self) -> IntArray:
         """Candidates with a predicted score."""
         return self._count(self._retrieved)
 
-    @_PerQuery
+    @PerQuery
     def _state_counts(self) -> IntArray:
         """Candidates per query (rows) in each grade state (columns, by
         :class:`~core.model.document.GradeState` value), in one count."""
@@ -279,31 +244,31 @@ class Evaluation:
             return np.stack([self._count(state == s) for s in GradeState], axis=1)
         return counts_by_pair(self.doc.query, state, nq, n)
 
-    @_PerQuery
+    @PerQuery
     def n_judged(self) -> IntArray:
         """Candidates with a numeric grade."""
         return self._state_counts[:, GradeState.NUMBER].copy()
 
-    @_PerQuery
+    @PerQuery
     def n_unknown(self) -> IntArray:
         return self._state_counts[:, GradeState.UNKNOWN].copy()
 
-    @_PerQuery
+    @PerQuery
     def n_unrateable(self) -> IntArray:
         return self._state_counts[:, GradeState.UNRATEABLE].copy()
 
-    @_GradeFree
+    @GradeFree
     def n_inventory(self) -> IntArray:
         """Candidates in each ideal inventory."""
         return self._count(self.inventory_mask)
 
-    @_Lazy
+    @Lazy
     def rubric(self) -> Rubric:
         """The grade scale: the declared rubric, or the one the document's
         grades imply (:meth:`~core.model.conventions.Conventions.rubric_for`)."""
         return self.conventions.rubric_for(self.doc.grade)
 
-    @_PerRow
+    @PerRow
     def outside_rubric(self) -> BoolArray:
         """Numeric grades that the declared rubric does not permit (see
         :func:`core.model.rubric.outside_rubric`)."""
@@ -323,12 +288,12 @@ class Evaluation:
             out[where] = values
         return out
 
-    @_GradeFree
+    @GradeFree
     def rank(self) -> RankArray:
         """1-based rank of each candidate (int32); 0 when not ranked."""
         return self._scatter(self._sorted_rank, 0)  # type: ignore[return-value]
 
-    @_GradeFree
+    @GradeFree
     def tie_size(self) -> RankArray:
         """Size of each ranked candidate's tie group (1 when not tied; int32)."""
         size: npt.NDArray[np.integer[Any]]
@@ -339,7 +304,7 @@ class Evaluation:
             size = np.repeat(sizes, sizes)
         return self._scatter(size, 0)  # type: ignore[return-value]
 
-    @_GradeFree
+    @GradeFree
     def tie_first_rank(self) -> RankArray:
         """The first rank of each ranked candidate's tie group (int32)."""
         if self._new_group is None:
@@ -347,19 +312,19 @@ class Evaluation:
         heads, size = tie_group_heads(self._new_group)
         return self._scatter(np.repeat(self._sorted_rank[heads], size), 0)  # type: ignore[return-value]
 
-    @_GradeFree
+    @GradeFree
     def discount(self) -> FloatArray:
         """The effective (tie-averaged where declared) discount over the whole
         list; NaN when not ranked."""
         return self._scatter(self.effective_discount(None), np.nan)  # type: ignore[return-value]
 
-    @_PerRow
+    @PerRow
     def contribution(self) -> FloatArray:
         """gain x discount over the whole list (NaN when either is unknown)."""
         out: FloatArray = self.gain * self.discount
         return out
 
-    @_Lazy
+    @Lazy
     def ideal_order(self) -> IntArray:
         """Candidate indices of every ideal list, query by query, best first."""
         inv = np.flatnonzero(self.inventory_mask)
@@ -367,12 +332,12 @@ class Evaluation:
         order: IntArray = inv[perm]
         return order
 
-    @_PerRow
+    @PerRow
     def ideal_rank(self) -> RankArray:
         """Rank in the ideal list (int32); 0 when not in the ideal inventory."""
         return self._scatter(self._ideal_rank_sorted, 0, self.ideal_order)  # type: ignore[return-value]
 
-    @_PerRow
+    @PerRow
     def ideal_contribution(self) -> FloatArray:
         """gain x discount at the ideal rank; NaN outside the inventory."""
         values = self.gain[self.ideal_order] * discount(self._ideal_rank_sorted)
@@ -524,7 +489,7 @@ class Evaluation:
         kept = self._sorted_gain
         return kept if kept is not None else self._rows.take(self.gain)
 
-    @_GradeFree
+    @GradeFree
     def _ideal_rank_sorted(self) -> RankArray:
         """The 1-based rank of each position of the ideal lists, worked out
         when first asked (the command line's evaluate never asks: 8 MB at 2M
@@ -532,7 +497,7 @@ class Evaluation:
         blocks = self._ideal_blocks
         return block_rank(*blocks)[0] if blocks else list_rank(self._ideal_start)
 
-    @_GradeFree
+    @GradeFree
     def _ideal_start(self) -> IntArray:
         """Where each query's ideal list starts in :attr:`ideal_order` (the
         lists follow the queries in order, :attr:`n_inventory` long each)."""
@@ -580,93 +545,13 @@ class Evaluation:
         first, last = tie_runs(tie_starts(self.doc.score[self.ranked(q)]))
         return list(zip((first + 1).tolist(), (last + 1).tolist(), strict=True))
 
-    @_GradeFree
+    @GradeFree
     def tie_start(self) -> BoolArray:
         """Where each tie group of :attr:`order` starts (a new query or a new
         score; :func:`core.engine.order.tie_starts`)."""
         if self._new_group is not None:
             return self._new_group
         return tie_starts(self._rows.take(self.doc.score), list_starts(self._sorted_query))
-
-    # -- after a grade edit ---------------------------------------------------------------
-    def spliced(self, part: Evaluation, members: IntArray, *,
-                in_place: bool = False) -> Evaluation:
-        """This evaluation with the grade-dependent results of some queries
-        taken from ``part``, an evaluation of ``doc.subset(members)`` under the
-        same conventions (``members``: every row of those queries, in document
-        order). This one is left as it was, unless ``in_place``.
-
-        Valid only while the ranked order and the ideal inventory do not depend
-        on grades (:func:`core.engine.order.order_follows_grades`): what
-        follows from scores and ranks alone is kept; gains, the ideal order
-        within each query and the per-query numbers are spliced in; results
-        worked out when asked say what an edit does to them (:class:`_Lazy`).
-
-        ``in_place``: the per-candidate arrays are written where those
-        queries' rows are and shared with the result rather than copied (the
-        cost follows those rows); this evaluation is then spent: only its
-        document, conventions and per-query numbers stay as they were (all
-        of it does when this raises: :class:`~core.engine.writes.Writes`).
-        """
-        writes = Writes(in_place)
-        try:
-            return self._splice(part, members, writes)
-        except BaseException:  # all or nothing: this one's arrays as they were
-            writes.undo()
-            raise
-
-    def _splice(self, part: Evaluation, members: IntArray, writes: Writes) -> Evaluation:
-        """:meth:`spliced`, writing through ``writes`` (undone if a step raises)."""
-        queries = np.unique(self.doc.query[members])
-        new = copy.copy(self)
-        new.results = self.results.spliced(queries, part.results)  # (writes nothing)
-        for name, attr in vars(type(self)).items():
-            if not isinstance(attr, cached_property):
-                continue
-            # A plain cached_property says nothing: it is worked out again.
-            on_edit = attr.on_edit if isinstance(attr, _Lazy) else "drop"
-            if on_edit == "keep":
-                continue
-            old = new.__dict__.pop(name, None)
-            # What this evaluation worked out already is spliced too (the
-            # editor asks for it after every edit), per query or per row
-            # (per-query arrays are short: always copied).
-            if old is not None and on_edit != "drop":
-                value = getattr(part, name)
-                new.__dict__[name] = (Writes(False).put(old, queries, value)
-                                      if on_edit == "queries" else writes.put(old, members, value))
-        new._kept_ideal = None  # (the gains before the edit)
-        # (a copy where the gains are the document's read-only grades)
-        new.gain = writes.put(self.gain, members, part.gain)
-        new._numeric = writes.put(self._numeric, members, part._numeric)
-        if self._sorted_gain is not None:  # (else gathered from the new gains when asked)
-            # Kept only as a view of the gains (rows in their own order): the
-            # same where they were written in place, else one of the new ones.
-            new._sorted_gain = (self._sorted_gain if new.gain is self.gain
-                                else new._rows.take(new.gain))
-        if "ideal_order" in self.__dict__:  # else worked out when asked, from the new gains
-            new.__dict__["ideal_order"] = self._spliced_ideal_order(part, members, queries,
-                                                                    writes)
-        # Grade-free results worked out on this one during the splice (the
-        # ideal lists' starts: a count over every row) are the new one's too.
-        for name, attr in vars(type(self)).items():
-            if isinstance(attr, _GradeFree) and name in self.__dict__:
-                new.__dict__.setdefault(name, self.__dict__[name])
-        return new
-
-    def _spliced_ideal_order(self, part: Evaluation, members: IntArray,
-                             queries: IntArray, writes: Writes) -> IntArray:
-        """This ideal order with ``queries``' lists from ``part`` (through ``writes``)."""
-        # The ideal lists keep their places (the inventory does not follow
-        # grades); the changed queries' lists are re-sorted in the part.
-        ideal: IntArray = self.ideal_order if writes.in_place else self.ideal_order.copy()
-        ideal_bounds = np.stack([self._ideal_start[queries], self._ideal_start[queries + 1]])
-        part_ideal = members[part.ideal_order]
-        at = 0
-        for lo, hi in zip(ideal_bounds[0].tolist(), ideal_bounds[1].tolist(), strict=True):
-            writes.write(ideal, slice(lo, hi), part_ideal[at:at + hi - lo])
-            at += hi - lo
-        return ideal
 
     def describe_k(self, k: int | None) -> str:
         return f"NDCG@{format_cutoff(k)}"

@@ -4,7 +4,7 @@ An editor re-evaluates after every grade edit. Where the ranked order and
 the ideal inventory do not depend on grades (not
 :func:`~core.engine.order.order_follows_grades`), only the queries holding
 the changed rows are evaluated again, and their numbers are spliced into a
-copy of the previous evaluation (:meth:`~core.engine.evaluation.Evaluation.spliced`);
+copy of the previous evaluation (:func:`~core.engine.splice.spliced`);
 otherwise the whole document is evaluated.
 """
 
@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, evaluate
 from core.engine.order import order_follows_grades
+from core.engine.splice import spliced
 
 __all__ = ["reevaluate"]
 
@@ -40,7 +41,7 @@ def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike, *,
         Write the changed queries' rows into ``ev``'s per-candidate arrays
         and share them with the result instead of copying them (an edit then
         costs its queries' rows, not the document's length); ``ev`` is spent
-        (see :meth:`~core.engine.evaluation.Evaluation.spliced`). Nothing is
+        (see :func:`~core.engine.splice.spliced`). Nothing is
         written when the re-evaluation raises.
 
     Raises
@@ -68,5 +69,5 @@ def reevaluate(ev: Evaluation, rows: Sequence[int] | npt.ArrayLike, *,
     # The changed queries alone, rows in document order: the same sorts and
     # sums run over the same values in the same order as in the whole.
     # The part is worked out (and may raise) before anything is written.
-    return ev.spliced(Evaluation(doc.subset(members), c), members, in_place=in_place)
+    return spliced(ev, Evaluation(doc.subset(members), c), members, in_place=in_place)
 

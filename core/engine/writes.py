@@ -1,7 +1,7 @@
 """Writes into arrays that can be taken back: an update made in place is
 all or nothing.
 
-An edit's re-evaluation (:meth:`core.engine.evaluation.Evaluation.spliced`)
+An edit's re-evaluation (:func:`core.engine.splice.spliced`)
 writes the changed queries' rows into the arrays the previous evaluation
 holds, so that an edit costs its queries' rows rather than the document's
 length. Each write keeps the values it replaces (its rows only), and when a

@@ -41,7 +41,7 @@ from core.io.files import Head, check_input, open_input, stem
 from core.io.keytable import KeyTable
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
-from core.model.grades import PastedGrade, read_grade
+from core.model.grades import NotAGrade, PastedGrade, grade_hint, read_grade
 from core.model.ids import IdBytes
 from core.model.rubric import Rubric
 
@@ -501,12 +501,13 @@ def _grades(table: pa.Table, name: str, file: str, rubric: Rubric | None
     for text in coded.dictionary.to_pylist():
         try:
             read.append(read_grade(text, rubric, outside_rubric=True))
-        except ValueError as exc:
+        except ValueError as exc:  # (the hint is the grammar's own, said once)
             row = int(np.flatnonzero(_rows_holding(col, text))[0])
+            why = exc.detail if isinstance(exc, NotAGrade) else str(exc)
+            labels = ", or declare the labels with --rubric G=LABEL,..." if rubric is None else ""
             raise InputError(
-                f"row {row + 1} holds {text!r}: {exc}", file=file, column=name,
-                hint="grades are numbers, labels of the rubric (--rubric G=LABEL,...), "
-                     "unknown or unrateable") from None
+                f"row {row + 1} holds {text!r}, not a grade" + (f": {why}" if why else ""),
+                file=file, column=name, hint=grade_hint(rubric) + labels) from None
     read.append(PastedGrade(None, GradeState.UNKNOWN))  # null
     codes = coded.indices.fill_null(len(read) - 1).to_numpy(zero_copy_only=False)
     grade = np.array([np.nan if r.grade is None else r.grade for r in read])[codes]

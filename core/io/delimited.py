@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.io.files import stem
 from core.io.headers import ALIASES as HEADER_ALIASES
@@ -427,11 +428,10 @@ def not_kept(doc: Document) -> list[str]:
         lost.append("the conventions declared (" + "; ".join(declared) + ")")
     if doc.audit:
         n = len(doc.audit)
-        lost.append(f"the audit log ({n} {'entry' if n == 1 else 'entries'})")
+        lost.append(f"the audit log ({counted(n, 'entry')})")
     edited = int(doc.changed().sum())
     if edited:
-        lost.append(f"the original grade of {edited} edited "
-                    f"{'candidate' if edited == 1 else 'candidates'}")
+        lost.append(f"the original grade of {counted(edited, 'edited candidate')}")
     if doc.annotators:
         lost.append(f"the individual grades of {len(doc.annotators)} annotators")
     if doc.judgment_version:
@@ -440,9 +440,6 @@ def not_kept(doc: Document) -> list[str]:
         lost.append("the query weights (frequency, importance)")
     return lost
 
-
-def _many(n: int, one: str, more: str) -> str:
-    return f"{n:,} {one if n == 1 else more}"
 
 
 def qrels_not_kept(doc: Document) -> list[str]:
@@ -466,19 +463,19 @@ def qrels_not_kept(doc: Document) -> list[str]:
                                                   "unrateable candidates"))):
         n = int(np.count_nonzero(doc.state == state))
         if n:
-            lost.append(_many(n, *words) + ": left out")
+            lost.append(counted(n, *words, grouped=True) + ": left out")
     scored = int(np.count_nonzero(~np.isnan(doc.score)))
     if scored:
-        lost.append(f"the ranking (the scores of {_many(scored, 'candidate', 'candidates')})")
+        lost.append(f"the ranking (the scores of {counted(scored, 'candidate', grouped=True)})")
     for column, one, more in ((doc.note, "note", "notes"), (doc.reason, "reason", "reasons"),
                               (doc.version, "version of a candidate", "versions of candidates")):
         n = int(np.count_nonzero(column != ""))
         if n:
-            lost.append(_many(n, one, more))
+            lost.append(counted(n, one, more, grouped=True))
     graded = doc.grade[doc.state == GradeState.NUMBER]
     fractional = int(np.count_nonzero(graded != np.round(graded)))
     if fractional:
-        lost.append(_many(fractional, "grade that is not a whole number (written with its",
-                          "grades that are not whole numbers (written with their")
+        lost.append(counted(fractional, "grade that is not a whole number (written with its",
+                            "grades that are not whole numbers (written with their", grouped=True)
                     + " decimals; trec_eval reads whole numbers)")
     return lost + not_kept(doc)

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from core.analysis.aggregate import counted, excluded_phrase
+from core.analysis.aggregate import agreed, counted, excluded_phrase
 from core.analysis.compare.many import run_letter
 from core.engine.results import Status
 from core.model.conventions import format_cutoff
@@ -221,7 +221,7 @@ def _footnote(m: ManyComparison) -> list[str]:
            if m.excluded(j) else "")
         for j, k in enumerate(m.cutoffs))
     dropped = (f" {counted(m.dropped)} held by some runs only "
-               f"{'was' if m.dropped == 1 else 'were'} not compared.") if (
+               f"{agreed(m.dropped, 'was')} not compared.") if (
         m.dropped) else ""
     if m.left_out:
         dropped += f" Not compared: {m.left_out.phrase(len(m.runs))}."

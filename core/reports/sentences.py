@@ -8,7 +8,7 @@ report spells it the same way.
 
 from __future__ import annotations
 
-from core.analysis.aggregate import CutoffSummary, counted, excluded_phrase
+from core.analysis.aggregate import CutoffSummary, agreed, counted, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import FIELDS, Conventions, format_cutoff
 from core.model.document import OUTSIDE_ORIGIN, AuditEntry
@@ -48,8 +48,9 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0, *, decimals: int = DECIMA
     k = ev.cutoffs[j]
     doc = ev.doc
     name = f"ranked list {doc.name!r}" if doc.name else "the ranked list"
-    head = f"For query {doc.query_ids[q]!r}, {name} ({int(ev.n_ranked[q])} ranked candidates)"
-    inv = f"{int(ev.n_inventory[q])} candidates in the ideal inventory"
+    head = (f"For query {doc.query_ids[q]!r}, {name} "
+            f"({counted(int(ev.n_ranked[q]), 'ranked candidate')})")
+    inv = f"{counted(int(ev.n_inventory[q]), 'candidate')} in the ideal inventory"
     st = ev.status(q, j)
     at = f"NDCG@{format_cutoff(k)}"
     if st is Status.OK:
@@ -61,10 +62,9 @@ def query_sentence(ev: Evaluation, q: int, j: int = 0, *, decimals: int = DECIMA
     elif st is not Status.UNRESOLVED:
         body = f"has no {at}: {st.reason}"
     else:
-        body = (
-            f"has no {at} yet: {int(ev.n_open[q])} of {int(ev.n_inventory[q])} grades are "
-            "not known"
-        )
+        n_open = int(ev.n_open[q])
+        body = (f"has no {at} yet: {n_open} of {counted(int(ev.n_inventory[q]), 'grade')} "
+                f"{agreed(n_open, 'is')} not known")
     clause = _clause(ev.conventions, k, conventions_decimals)
     return f"{head} {body} {clause}; {inv}; {_version(ev)}."
 
@@ -115,5 +115,5 @@ def audit_sentence(log: list[AuditEntry]) -> str:
                      f" ({', '.join(dict.fromkeys(named))})")
     outside = sum(1 for e in log if e.origin == OUTSIDE_ORIGIN)
     where = f"; {outside} of them made outside the app" if outside else ""
-    return (f"{len(log)} change{'s' if len(log) > 1 else ''} recorded: {', '.join(parts)}"
+    return (f"{counted(len(log), 'change')} recorded: {', '.join(parts)}"
             f"{where}: see the Audit sheet.")

@@ -228,7 +228,7 @@ class LeftOut:
         """What was left out and why, for the line ``Not compared: ...``
         (of a comparison of ``runs`` runs)."""
         by = "neither run" if runs == 2 else "no run"
-        parts = [f"{len(ids)} {'query' if len(ids) == 1 else 'queries'} {why}{few(ids)}"
+        parts = [f"{counted(len(ids))} {why}{few(ids)}"
                  for ids, why in ((self.unranked, f"judged but ranked by {by}"),
                                   (self.unjudged, "ranked but never judged")) if ids]
         return ", ".join(parts)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.analysis.aggregate import counted
 from core.analysis.queue import JudgingQueue
 from core.analysis.rounds.base import base_id
 from core.engine.evaluation import Evaluation
@@ -128,7 +129,7 @@ def plan_hand_out(doc: Document, queue: JudgingQueue, reviewers: Sequence[str], 
     doubled = {handed[int(i)] for i in rng.choice(len(handed), n_overlap, replace=False)}
     if len(handed) + len(doubled) < len(names):
         raise InputError(
-            f"{len(names)} reviewers but only {len(handed)} queries with unknown candidates "
+            f"{len(names)} reviewers but only {counted(len(handed))} with unknown candidates "
             "to hand out", column="--reviewers",
             hint="name fewer reviewers, or give more queries to two (--overlap)")
     given = _balance(handed, doubled, unknown, len(names), rng)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from core.analysis.aggregate import counted
 from core.model.assignment import Conflict, Given
 from core.model.document import Document, GradeState
 
@@ -78,10 +79,11 @@ class MergeResult:
 
     def summary(self) -> str:
         """One line: every count."""
-        text = (f"{self.changes_found} changes found: {self.taken} taken, {self.identical} "
-                f"identical, {len(self.conflicts)} conflicts ({self.conflicting} grades), "
-                f"{self.overlap_ratings} overlap ratings, {self.refused_changes} refused; "
-                f"{self.unknown_left} unknown left")
+        text = (f"{counted(self.changes_found, 'change')} found: {self.taken} taken, "
+                f"{self.identical} identical, {counted(len(self.conflicts), 'conflict')} "
+                f"({counted(self.conflicting, 'grade')}), "
+                f"{counted(self.overlap_ratings, 'overlap rating')}, {self.refused_changes} "
+                f"refused; {self.unknown_left} unknown left")
         return text
 
     def to_dict(self, *, base: str = "", merged: str = "") -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from core.analysis.aggregate import agreed, counted
 from core.errors import InputError
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.importer import bulk, import_table
@@ -110,7 +111,7 @@ def unreadable(report: ImportReport) -> InputError | None:
                 f"--rubric \"{text}\"" for _, text in scales))
     if not report.unmapped_labels:
         return None
-    labels = ", ".join(f"{k!r} ({v} cell{'' if v == 1 else 's'})"
+    labels = ", ".join(f"{k!r} ({counted(v, 'cell')})"
                        for k, v in report.unmapped_labels.items())
     known = ",".join(f"{g:g}={t}" for t, g in sorted(report.labels.items(), key=lambda x: x[1]))
     example = ",".join(x for x in (known, *(f"N={k}" for k in report.unmapped_labels)) if x)
@@ -144,8 +145,8 @@ def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = Fal
         return None
     kept = report.judgments_imported
     return InputError(
-        f"{n} of the {report.judgments_read} judgments read {'was' if n == 1 else 'were'} "
+        f"{n} of the {report.judgments_read} judgments read {agreed(n, 'was')} "
         f"rejected, so {outcome}; the first: {why}", file=report.file, sheet=report.sheet,
         line=row, column=column,
         hint=f"pass --allow-rejected to import the other {kept} without "
-        f"{'it' if n == 1 else 'them'}, or fix the sheet; {listed}")
+        f"{agreed(n, 'it')}, or fix the sheet; {listed}")

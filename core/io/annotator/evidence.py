@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.analysis.aggregate import agreed, counted
 from core.analysis.consensus import consensus as combine
 from core.errors import InputError
 from core.io.annotator.cells import Reject, number
@@ -191,8 +192,8 @@ def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profi
     alone = (f"--map grade={refs[0]} to take {what} alone" if mapping.grade is not None
              else f"--annotators {','.join(refs[:len(used)])} to take {what} only")
     raise sheet.fail(
-        f"{len(alike)} more column{'s' if len(alike) > 1 else ''} of grades like {what}'s "
-        f"{'are' if len(alike) > 1 else 'is'} not used: {names}",
+        f"{counted(len(alike), 'more column')} of grades like {what}'s "
+        f"{agreed(len(alike), 'is')} not used: {names}",
         hint=f"pass --annotators {','.join(refs)} if each is one annotator's grades, "
         f"{alone} and leave {names} out" + _left_out_instead(sheet, [p.col for p in alike]))
 

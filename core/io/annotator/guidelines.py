@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.io.annotator.model import cell_text
 from core.io.annotator.read import read_table
@@ -45,7 +46,7 @@ class FoundGuidelines:
     @property
     def headline(self) -> str:
         n = len(self.guidelines.entries)
-        return f"guidelines: {n} grade{'' if n == 1 else 's'} described, from sheet {self.sheet!r}"
+        return f"guidelines: {counted(n, 'grade')} described, from sheet {self.sheet!r}"
 
 
 def _grade(value: Any) -> float | None:

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from itertools import pairwise
 from typing import Any
 
+from core.analysis.aggregate import counted
 from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import cell_text
 from core.io.annotator.names import quantity_header
@@ -172,4 +173,4 @@ def span(p: Profile) -> str:
     if p.numeric > 0.9:
         lo, hi = (cell_text(float(x)) for x in (p.lo, p.hi))
         return f"numbers {lo} to {hi}" if lo != hi else f"the number {lo}"
-    return f"{p.distinct} distinct value{'' if p.distinct == 1 else 's'}"
+    return counted(p.distinct, "distinct value")

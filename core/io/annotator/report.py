@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from core.analysis.aggregate import counted
 from core.io.annotator.accounting import ColumnRecord, RowTally
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
 from core.io.annotator.scales import label_key
@@ -197,13 +198,13 @@ class ImportReport:
             f"{where}: {self.layout} layout, "
             + (f"header on row {self.header_row}; " if self.header_row > 0
                else "no header (row 1 is data, columns go by their letters); ") +
-            f"{_counted(self.judgments_read, 'judgment')} read in "
-            f"{_counted(self.rows_read, 'row')}: "
+            f"{counted(self.judgments_read, 'judgment')} read in "
+            f"{counted(self.rows_read, 'row')}: "
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
-            f"{_counted(self.blank_rows, 'blank row')}"
-            + (f" and {_counted(skipped, 'row')} without a judgment" if skipped else "")
+            f"{counted(self.blank_rows, 'blank row')}"
+            + (f" and {counted(skipped, 'row')} without a judgment" if skipped else "")
             + " skipped; "
-            f"{_counted(self.candidates, 'candidate')}"
+            f"{counted(self.candidates, 'candidate')}"
             + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
 
     def skipped_text(self) -> str:
@@ -282,10 +283,3 @@ class ImportResult:
     report: ImportReport
 
 
-def _counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, in the plural unless ``n`` is 1 ("1 row", "0 rows").
-
-    >>> _counted(1, "blank row"), _counted(3, "judgment")
-    ('1 blank row', '3 judgments')
-    """
-    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from core.analysis import aggregate
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, span
 from core.io.annotator.ranks import (
@@ -328,7 +329,7 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         if note is not None:
             found["note"] = note.col
             reasons["note"] = (f"{note.shown()}, read from its values; free text on "
-                               f"{_plural(note.filled, 'row')}")
+                               f"{aggregate.counted(note.filled, 'row')}")
 
 
 def _batches(graded: list[Profile], query: Profile, source: Profile,
@@ -368,10 +369,6 @@ def _spread(source: Profile, who: Profile) -> str:
     return f"{per[0]}" if per[0] == per[-1] else f"{per[0]}-{per[-1]}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, int],
              reasons: dict[str, str]) -> None:
     """The reason of each field without one yet: its name and its values."""
@@ -383,17 +380,17 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
         p = by_col[c]
         how = "named so" if f in named else "read from its values"
         if f == "annotator":
-            what = "1 person" if p.distinct == 1 else f"{p.distinct} people"
+            what = aggregate.counted(p.distinct, "person", "people")
             if source is not None:
                 what += f", each item judged by {_spread(source, p)} of them"
         elif f in ("query", "source_id"):
             per = p.filled / max(1, p.distinct)
-            what = (f"{_plural(p.distinct, 'value')}, each on "
+            what = (f"{aggregate.counted(p.distinct, 'value')}, each on "
                     + (f"{per:.3g} rows on average" if per != 1 else "one row"))
         elif f in ("grade", "score", "rank"):
             what = span(p)
         else:
-            what = f"{_plural(p.filled, 'cell')} filled"
+            what = f"{aggregate.counted(p.filled, 'cell')} filled"
         reasons[f] = f"{p.shown()}, {how}; {what}"
 
 

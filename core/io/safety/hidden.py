@@ -10,6 +10,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.analysis.aggregate import counted
 from core.io.safety.limits import column_letters
 from core.io.safety.parts import stream_part
 
@@ -48,11 +49,9 @@ class HiddenLines:
         if self.rows:
             named = ", ".join(map(str, self.rows[:_NAMED]))
             more = f" and {len(self.rows) - _NAMED} more" if len(self.rows) > _NAMED else ""
-            one = len(self.rows) == 1
-            parts.append(f"{len(self.rows)} row{'' if one else 's'} ({named}{more})")
+            parts.append(f"{counted(len(self.rows), 'row')} ({named}{more})")
         if self.columns:
-            one = len(self.columns) == 1
-            parts.append(f"{len(self.columns)} column{'' if one else 's'} ("
+            parts.append(f"{counted(len(self.columns), 'column')} ("
                          + ", ".join(column_letters(c) for c in self.columns[:_NAMED])
                          + (" ..." if len(self.columns) > _NAMED else "") + ")")
         if not parts:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.analysis.aggregate import counted
 from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
 
 __all__ = [
@@ -108,13 +109,13 @@ class Additions:
         added = {cell.col for cell in c.header} | {
             cell.col for cells in c.cells.values() for cell in cells}
         if added:
-            parts.append(f"{len(added)} added Candidates column{'s' if len(added) > 1 else ''}")
+            parts.append(counted(len(added), "added Candidates column"))
         n = sum(len(v) for v in c.comments.values()) + len(c.header_comments)
         if n:
-            parts.append(f"{n} Candidates comment{'s' if n > 1 else ''}")
+            parts.append(counted(n, "Candidates comment"))
         n = sum(len(v) for v in c.fills.values())
         if n:
-            parts.append(f"{n} Candidates cell colour{'s' if n > 1 else ''}")
+            parts.append(counted(n, "Candidates cell colour"))
         return ", ".join(parts)
 
 

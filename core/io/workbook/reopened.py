@@ -12,6 +12,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.model.document import AuditEntry, Document
 
@@ -51,10 +52,10 @@ class Reopened:
             out += [f"  {_where(err)}{err.problem}" for err in self.refused]
         if self.grades:
             n = len(self.grades)
-            out.append(f"{n} grade{'s' if n != 1 else ''} edited in the spreadsheet "
+            out.append(f"{counted(n, 'grade')} edited in the spreadsheet "
                        "(recorded in the audit log).")
         if self.notes:
-            out.append(f"{self.notes} note{'s' if self.notes != 1 else ''} edited in the "
+            out.append(f"{counted(self.notes, 'note')} edited in the "
                        "spreadsheet.")
         return out
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from core.analysis.aggregate import counted
+from core.analysis.aggregate import agreed, counted
 from core.analysis.compare.many import run_letter
 from core.analysis.compare.statistics import TIE_TOLERANCE
 from core.io.safety import column_letters
@@ -277,9 +277,9 @@ def write_runs_report(wb: Any, ws: Any, fmt: Formats, m: ManyComparison,
         put_text(ws, r, 1, name, fmt.text, fmt.text_q)
         r += 1
     ws.write_string(r, 0, f"{counted(len(m.common))} held by every run "
-                    + ("is" if len(m.common) == 1 else "are") + " compared"
+                    + agreed(len(m.common), "is") + " compared"
                     + (f"; {m.dropped} held by some runs only "
-                       + ("is" if m.dropped == 1 else "are") + " not" if m.dropped else "")
+                       + agreed(m.dropped, "is") + " not" if m.dropped else "")
                     + (f"; not compared either: {m.left_out.phrase(len(m.runs))}"
                        if m.left_out else ""))
     r += 2
