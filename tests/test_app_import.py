@@ -1049,3 +1049,33 @@ def test_a_legend_beside_the_judgments_is_the_rubric_said_once(qtbot: Any, tmp_p
     assert page.labels_info.text() == (
         "Rubric read from the sheet's legend (rows 2-4 of columns F (Grade) and "
         "G (Meaning): 0=no,1=partly,2=yes)")
+
+
+def test_a_legend_lacking_a_grade_is_refused_naming_the_rubric_field(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A legend above the header lacking the 3 a grade cell holds: refused
+    in the wizard naming its Rubric field as labelled, the example as text
+    to type (it said ``pass --rubric with the scale ... (e.g. --rubric
+    "...")``, the command line's flag); the example typed there imports."""
+    sheet = tmp_path / "lacking.csv"
+    sheet.write_text('"Scale: 0 = not relevant, 1 = partial, 2 = relevant"\n\n'
+                     "query,doc,relevance\nq1,d1,2\nq1,d2,1\nq1,d3,0\nq2,d4,3\nq2,d5,1\n"
+                     "q2,d6,0\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.rubric.text() == "0=not relevant,1=partial,2=relevant"
+    shown = _refused_on_next(qtbot, wizard, boxes)
+    field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
+    example = "0=not relevant,1=partial,2=relevant,3"
+    assert shown.endswith(
+        f"(type in “{field.text().removesuffix(':')}” the scale the grades are on (e.g. "
+        f"“{example}”), or correct the legend or the grade)"), shown
+    assert "--" not in shown, shown
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    page.rubric.setFocus()
+    qtbot.keyClick(page.rubric, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(page.rubric, example)
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    np.testing.assert_array_equal(wizard.result_value.document.grade, [2, 1, 0, 3, 1, 0])

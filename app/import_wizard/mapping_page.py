@@ -23,7 +23,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import announce, buddy_label, label_control, tab_passes
-from app.import_wizard.hints import ANNOTATOR_COLUMNS, MAPPED_FIELDS, ROWS_RANKED, in_the_wizard
+from app.import_wizard.hints import (
+    ANNOTATOR_COLUMNS,
+    MAPPED_FIELDS,
+    ROWS_RANKED,
+    RUBRIC,
+    in_the_wizard,
+)
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from app.scheme import tint
 from core.errors import ConventionError
@@ -203,7 +209,7 @@ class MappingPage(QWizardPage):
         self.unknown_marks.setObjectName("unknownMarks")
         self.unrateable_marks = QLineEdit(self)
         self.unrateable_marks.setObjectName("unrateableMarks")
-        conv_form.addRow(self.tr("Rubric:"), self.rubric)
+        conv_form.addRow(self.tr(RUBRIC), self.rubric)
         conv_form.addRow(self.tr("Several annotators:"), self.consensus)
         conv_form.addRow(self.tr("Rounding of the consensus:"), self.rounding)
         conv_form.addRow(self.tr("Marks read as unknown (blank always):"), self.unknown_marks)
@@ -276,7 +282,8 @@ class MappingPage(QWizardPage):
                 "choose the one the annotators used.").format(len(value.alternatives)))
         elif value.label_grades:
             read = ", ".join(f"{k!r} = {number_text(v)}" for k, v in value.label_grades.items())
-            self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(value.scale, read))
+            self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(
+                in_the_wizard(value.scale), read))  # (a longer scale's --rubric: the field)
         elif value.rubric is not None and value.rubric.text in value.scale:  # a legend's
             self.labels_info.setText(self.tr("Rubric read from {0}").format(value.scale))
         elif value.rubric is not None:

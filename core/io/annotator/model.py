@@ -16,7 +16,7 @@ from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 
 #: How the import's messages say what to declare: the command line's flags
 #: (``pass --map score=id``, ``--map grade=none``, ``--order rows``,
-#: ``--header-row N``, ``--annotators COL,COL``) and its
+#: ``--header-row N``, ``--annotators COL,COL``, ``--rubric "G=LABEL,..."``) and its
 #: command for a run. The import wizard finds them by these patterns and says
 #: its own controls instead (app/import_wizard/hints.py), so each hint is
 #: written once, in the command line's words.
@@ -25,6 +25,9 @@ ORDER_FLAG = re.compile(r"(?P<pass>pass )?--order rows")
 KEEP_FLAG = re.compile(r"pass --keep [\w,-]+")
 HEADER_FLAG = re.compile(r"(?P<pass>pass )?--header-row (?P<row>N|\d+)")
 ANNOTATORS_FLAG = re.compile(r"(?P<pass>pass )?--annotators (?P<cols>[^\s;()]+)")
+#: ``pass --rubric with the scale ...``, ``pass --rubric "0=no,1=yes" if ...``,
+#: ``(e.g. --rubric "0=no,1=yes")``.
+RUBRIC_FLAG = re.compile(r'(?P<pass>pass )?--rubric(?: with| "(?P<text>[^"]*)")?')
 RUN_COMMAND = "`ndcg-worksheet evaluate RUN --qrels QRELS`"
 #: A sheet read without the import (``evaluate --qrels SHEET``) takes no
 #: ``--map``: the way to declare a column is to import it first.
