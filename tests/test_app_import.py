@@ -992,10 +992,23 @@ def test_grade_columns_left_unused_are_refused_naming_the_wizards_list(
     shown = _refused_on_next(qtbot, wizard, boxes)
     view = wizard.mapping_page.grades_view
     label = next(w for w in wizard.mapping_page.findChildren(QLabel) if w.buddy() is view)
+    alone = wizard.mapping_page.grade_alone
     assert (f"(choose “grade”, “g2”, “g3” as the {label.text().removesuffix(':')} if each "
-            "is one annotator's grades, “grade” as the Grade (long layout) to take grade "
+            f"is one annotator's grades, tick “{alone.text()}” to take grade "
             "alone and leave g2, g3 out)") in shown, shown
     assert "--" not in shown
+    # the way out taken: the box ticked with a key (“grade” was the Grade
+    # already: choosing it again declared nothing, and the sheet was refused)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    alone.setFocus()
+    qtbot.keyClick(alone, Qt.Key.Key_Space)
+    assert alone.isChecked()
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    np.testing.assert_array_equal(wizard.result_value.document.grade, [1, 0, 2, 1, 2, 0])
+    roles = {c.header: c.role for c in wizard.result_value.report.columns}
+    assert (roles["grade"], roles["g2"], roles["g3"]) == ("grade", "", ""), roles
 
 
 def test_a_split_score_is_refused_with_the_wizards_way_out(qtbot: Any, tmp_path: Path,

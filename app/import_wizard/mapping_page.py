@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import announce, buddy_label, label_control, tab_passes
 from app.import_wizard.hints import (
     ANNOTATOR_COLUMNS,
+    GRADE_ALONE,
     MAPPED_FIELDS,
     ROWS_RANKED,
     RUBRIC,
@@ -72,33 +73,7 @@ class MappingPage(QWizardPage):
         columns.addLayout(form, 1)
         right = QVBoxLayout()
         columns.addLayout(right, 1)
-        self.layout_combo = QComboBox(self)
-        self.layout_combo.setObjectName("layoutCombo")
-        self.layout_combo.addItem(self.tr("long: one row per judgment"), LONG)
-        self.layout_combo.addItem(self.tr("wide: one grade column per annotator"), WIDE)
-        form.addRow(self.tr("Layout:"), self.layout_combo)
-        self.combos: dict[str, QComboBox] = {}
-        for field, text in MAPPED_FIELDS.items():
-            combo = QComboBox(self)
-            combo.setObjectName(f"map_{field}")
-            form.addRow(self.tr(text) + ":", combo)
-            self.combos[field] = combo
-        self.rows_ranked = QCheckBox(self.tr(ROWS_RANKED), self)
-        self.rows_ranked.setObjectName("rowsRanked")
-        self.rows_ranked.setToolTip(self.tr(
-            "Without a score or rank column the sheet holds judgments only: no ranking, no "
-            "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
-            "score = -row number."))
-        form.addRow("", self.rows_ranked)
-        self.keep_boxes: dict[str, QCheckBox] = {}
-        for kind, words in KINDS.items():
-            box = QCheckBox(self)
-            box.setObjectName(f"keep_{kind}")
-            box.setToolTip(self.tr("Rows marked as {0} are skipped and counted; tick to "
-                                   "import them as judgments all the same").format(words))
-            box.setVisible(False)
-            form.addRow("", box)
-            self.keep_boxes[kind] = box
+        self._roles_form(form)
         self.grades_model = GradeColumnsModel(self)
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
@@ -132,6 +107,49 @@ class MappingPage(QWizardPage):
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
         self._watch_grade_choices()
+
+    def _roles_form(self, form: QFormLayout) -> None:
+        """The layout, a column for each role, and the boxes beside them."""
+        self.layout_combo = QComboBox(self)
+        self.layout_combo.setObjectName("layoutCombo")
+        self.layout_combo.addItem(self.tr("long: one row per judgment"), LONG)
+        self.layout_combo.addItem(self.tr("wide: one grade column per annotator"), WIDE)
+        form.addRow(self.tr("Layout:"), self.layout_combo)
+        self.combos: dict[str, QComboBox] = {}
+        for field, text in MAPPED_FIELDS.items():
+            combo = QComboBox(self)
+            combo.setObjectName(f"map_{field}")
+            form.addRow(self.tr(text) + ":", combo)
+            self.combos[field] = combo
+            if field == "grade":
+                self._grade_alone_box(form)
+        self.rows_ranked = QCheckBox(self.tr(ROWS_RANKED), self)
+        self.rows_ranked.setObjectName("rowsRanked")
+        self.rows_ranked.setToolTip(self.tr(
+            "Without a score or rank column the sheet holds judgments only: no ranking, no "
+            "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
+            "score = -row number."))
+        form.addRow("", self.rows_ranked)
+        self.keep_boxes: dict[str, QCheckBox] = {}
+        for kind, words in KINDS.items():
+            box = QCheckBox(self)
+            box.setObjectName(f"keep_{kind}")
+            box.setToolTip(self.tr("Rows marked as {0} are skipped and counted; tick to "
+                                   "import them as judgments all the same").format(words))
+            box.setVisible(False)
+            form.addRow("", box)
+            self.keep_boxes[kind] = box
+
+    def _grade_alone_box(self, form: QFormLayout) -> None:
+        """The box that takes the Grade column alone (``--map grade=C`` of the
+        guessed column): its grades only, other columns of grades left out."""
+        self.grade_alone = QCheckBox(self.tr(GRADE_ALONE), self)
+        self.grade_alone.setObjectName("gradeAlone")
+        self.grade_alone.setToolTip(self.tr(
+            "Columns of grades like the Grade column's that no role takes stop the import "
+            "(never one taken and the rest dropped in silence). Tick to take the Grade "
+            "column's grades alone: the other columns are left out, as declared."))
+        form.addRow("", self.grade_alone)
 
     def _watch_grade_choices(self) -> None:
         """Another grade column chosen proposes its scale (:meth:`_grades_chosen`)."""
@@ -244,6 +262,7 @@ class MappingPage(QWizardPage):
         self.written_name = column_name(written, header, value.letters) if written is not None \
             else ""
         self.consensus_out.setChecked(False)
+        self.grade_alone.setChecked(False)
         self.consensus_out.setText(self.tr(
             "Leave {0} out: compute the consensus from the annotators' columns").format(
                 self.written_name))
@@ -329,6 +348,7 @@ class MappingPage(QWizardPage):
         wide = self.layout_combo.currentData() == WIDE
         self.combos["grade"].setEnabled(not wide)
         self.combos["annotator"].setEnabled(not wide)
+        self.grade_alone.setEnabled(not wide)
         self.grades_view.setEnabled(wide)
         self.consensus_out.setVisible(wide and bool(self.written_name))
 
@@ -352,6 +372,8 @@ class MappingPage(QWizardPage):
         declared = [f for f, c in fields.items() if f in self.combos and c != getattr(base, f)]
         if fields["grades"] != base.grades:
             declared += ["grade", "annotators"]  # as --annotators declares them
+        elif fields["grade"] is not None and self.grade_alone.isChecked():
+            declared.append("grade")  # taken alone, as --map grade=C declares it
         fields["declared"] = tuple(dict.fromkeys((*base.declared, *declared)))
         unknown = ("", *(m.strip() for m in self.unknown_marks.text().split(",") if m.strip()))
         unrateable = tuple(m.strip() for m in self.unrateable_marks.text().split(",")

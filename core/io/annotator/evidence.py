@@ -23,7 +23,7 @@ from core.errors import InputError
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.detect import detect_mapping
 from core.io.annotator.legend import legend_columns
-from core.io.annotator.model import ColumnMapping, cell_text
+from core.io.annotator.model import ColumnMapping, cell_text, take_alone
 from core.io.annotator.names import combined_grade, name_field, quantity_header
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.ranks import batched, rank_like
@@ -188,7 +188,7 @@ def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profi
     refs = [_ref(header, c) for c in used] + [_ref(header, p.col) for p in alike]
     names = ", ".join(sheet.name(p.col) for p in alike)
     what = ", ".join(sheet.name(c) for c in used)
-    alone = (f"--map grade={refs[0]} to take {what} alone" if mapping.grade is not None
+    alone = (take_alone(refs[0], what) if mapping.grade is not None
              else f"--annotators {','.join(refs[:len(used)])} to take {what} only")
     raise sheet.fail(
         f"{len(alike)} more column{'s' if len(alike) > 1 else ''} of grades like {what}'s "

@@ -28,6 +28,9 @@ ANNOTATORS_FLAG = re.compile(r"(?P<pass>pass )?--annotators (?P<cols>[^\s;()]+)"
 #: ``pass --rubric with the scale ...``, ``pass --rubric "0=no,1=yes" if ...``,
 #: ``(e.g. --rubric "0=no,1=yes")``.
 RUBRIC_FLAG = re.compile(r'(?P<pass>pass )?--rubric(?: with| "(?P<text>[^"]*)")?')
+#: The grade column taken alone, other columns of grades like it left out
+#: (:func:`take_alone`): the guessed column declared as the grade.
+TAKE_ALONE = re.compile(r"--map grade=(?P<ref>[^\s;,()]+) to take (?P<what>.+?) alone")
 RUN_COMMAND = "`ndcg-worksheet evaluate RUN --qrels QRELS`"
 #: A sheet read without the import (``evaluate --qrels SHEET``) takes no
 #: ``--map``: the way to declare a column is to import it first.
@@ -40,6 +43,12 @@ def import_first(*flags: str) -> str:
     (matched by :data:`IMPORT_FIRST`)."""
     return f"import it first (`ndcg-worksheet import SHEET {' '.join(flags)} -o QRELS`) and " \
         "give QRELS as the qrels"
+
+
+def take_alone(ref: str, what: str) -> str:
+    """How the import is told to take grade column ``ref`` (said ``what``)
+    alone, other columns of grades left out (matched by :data:`TAKE_ALONE`)."""
+    return f"--map grade={ref} to take {what} alone"
 
 
 def pass_flags(*flags: str) -> str:
