@@ -822,3 +822,37 @@ def test_a_legend_lacking_a_label_hints_a_rubric_that_reads_it() -> None:
             rubric, err, report)
     assert {(r["query"], r["source_id"]): sorted([float(r["grade_ann1"]), float(r["grade_ann2"])])
             for r in rows} == sheet.truth
+
+
+def test_legends_that_disagree_are_named_in_one_line(tmp_path: Path) -> None:
+    """A legend above the header (0-3) and one on a sheet of its own (0-4):
+    none is read, and the command line says so in one line naming each
+    legend's sheet and place, its levels and what to do (it was a note in
+    --report only, naming neither sheet)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Judgments"
+    for row in (["Scale: 0 = not relevant, 1 = partial, 2 = relevant, 3 = perfect"], [],
+                ["query", "doc_id", "relevance"], ["q1", "d1", 2], ["q1", "d2", 1],
+                ["q1", "d3", 0], ["q2", "d4", 3], ["q2", "d5", 1], ["q2", "d6", 0]):
+        sheet.append(row)
+    legend = book.create_sheet("Legend")
+    for row in (["Grade", "Meaning"], [0, "bad"], [1, "fair"], [2, "good"], [3, "excellent"],
+                [4, "perfect"]):
+        legend.append(row)
+    path = tmp_path / "two legends.xlsx"
+    book.save(path)
+    out, report = io.StringIO(), tmp_path / "report.json"
+    assert main(["import", str(path), "-o", str(tmp_path / "out.csv"), "--report",
+                 str(report)], out) == 0
+    line = ("the sheet's legends list different grades: cell A1 of sheet 'Judgments' "
+            "(0=not relevant,1=partial,2=relevant,3=perfect) and rows 2-6 of sheet 'Legend' "
+            "(0=bad,1=fair,2=good,3=excellent,4=perfect), so none was read as the scale: "
+            "pass --rubric with the scale the grades are on, or correct the legend that is "
+            "wrong")
+    assert line in out.getvalue().splitlines(), out.getvalue()
+    data = json.loads(report.read_text("utf-8"))
+    assert line in data["notes"]
+    assert data["scale"] == "the grade columns' numbers, 0 to 3", data["scale"]

@@ -90,6 +90,7 @@ def import_table(
         check_legend(sheet, legend, text_labels([sheet.column(c) for c, _ in mapping.sources()],
                                                 mapping))
     report.notes.extend([why] if why else [])
+    report.warnings.extend([why] if why else [])
     if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
         conventions = conventions.replace(rubric=guessed.rubric)
     elif guess and conventions.rubric is None and guessed is None:

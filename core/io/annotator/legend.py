@@ -224,10 +224,20 @@ def find_legend(table: Table, mapping: ColumnMapping) -> tuple[Legend | None, st
     if not found:
         return None, ""
     if len({lg.rubric for lg in found}) > 1:
-        return None, ("legends that list different grades ("
-                      + "; ".join(f"{lg.where}: {lg.rubric.text}" for lg in found)
-                      + "), so none was read: pass --rubric to declare the scale")
+        return None, _conflict(found, table)
     return found[0], ""
+
+
+def _conflict(found: Sequence[Legend], table: Table) -> str:
+    """The one line that says which legends list different grades (each
+    legend's place, the sheet's named in a workbook, and its levels) and
+    what to do: none is read, never one picked."""
+    sheet = f" of sheet {table.sheet!r}" if table.sheet else ""
+    said = [f"{lg.where}{'' if ' of sheet ' in lg.where else sheet} ({lg.rubric.text})"
+            for lg in found]
+    return (f"the sheet's legends list different grades: {', '.join(said[:-1])} and "
+            f"{said[-1]}, so none was read as the scale: pass --rubric with the scale the "
+            "grades are on, or correct the legend that is wrong")
 
 
 def _grade_of(text: str, legend: Legend, keys: Mapping[str, float]) -> float | None:

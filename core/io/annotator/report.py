@@ -83,6 +83,9 @@ class ImportReport:
     issues: list[Issue] = field(default_factory=list)
     unmapped_labels: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: The notes the command line says on its output too (legends that
+    #: disagree: the scale the user may have counted on was not read).
+    warnings: list[str] = field(default_factory=list)
     mapping: ColumnMapping | None = None
     #: Rows that hold no judgment (a total row, a row without source id and
     #: grades), skipped: (row, why).
