@@ -443,7 +443,8 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
     ranking_cols = [mapping.get("score"), mapping.get("rank")]
     for header in filter(None, ranking_cols):
         assert ranking_field(header) is not None or "--map" in sheet.flags, header
-    if sheet.ranking is not None and (sheet.ranking_named or sheet.flags):
+    declared = any(f.startswith(("score=", "rank=")) for f in sheet.flags)
+    if sheet.ranking is not None and (sheet.ranking_named or declared):
         assert sheet.ranking in ranking_cols
         for row in rows:
             assert float(row["score"]) == sheet.ranking_values[(row["query"], row["source_id"])]
@@ -749,6 +750,61 @@ def test_a_legend_on_the_sheet_is_the_scale(sheet: Drawn, suffix: str) -> None:
         said = {"sheet": "of sheet 'Legend'", "beside": "of column"}  # (or columns)
         for where, words in said.items():
             assert (words in report["scale"]) == (where == place), report["scale"]
+
+
+#: Sheets drawn with a legend of their labels without grades.
+WORD_LEGEND_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=WORD_LEGEND_SHEETS, phases=[Phase.explicit, Phase.generate])
+@given(st.sampled_from(["labels", "labels wrong"]).flatmap(lambda kind: sheets(legend=kind)),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_legend_of_labels_is_their_vocabulary_never_their_grades(sheet: Drawn,
+                                                                   suffix: str) -> None:
+    """"From best to worst: Vital / Useful / Marginal / Useless" (or
+    stating no order), in one cell or a label a row, above the header, on a
+    sheet of its own or in a column beside the judgments: labels on a known
+    scale read on the scale it lists, the report naming it; labels on none
+    refused in one line naming the legend and a --rubric, the legend's
+    stated order proposed one grade apart (and so imported as drawn), never
+    read as grades without it; a label the legend lacks refused naming it."""
+    if sheet.legend_sheet is not None:
+        suffix = ".xlsx"  # a sheet of its own: a workbook's
+    code, err, report, rows = _run(sheet, suffix)
+    place = "above" if sheet.above else "sheet" if sheet.legend_sheet else "beside"
+    known = "Highly relevant" in sheet.legend_words or sheet.legend_lacks_label == (
+        "Highly relevant")
+    event(f"labels legend {place} {'known' if known else 'words'} "
+          f"{sheet.legend_order or 'no order'} "
+          f"{'wrong' if sheet.legend_lacks_label else 'right'}: "
+          f"{'refused' if code else 'imported'}")
+    if code != 0 and "legend" not in err:  # refused before: a distractor like grades
+        assert sheet.ambiguous or sheet.extra_grade, err
+        return
+    assert "legend" not in err or len(err.strip().splitlines()) == 1, err
+    if sheet.legend_lacks_label is not None:
+        assert code != 0, report
+        assert f"has no label {sheet.legend_lacks_label!r}" in err, err
+        assert f"drawn{suffix}" in err, err
+        assert "--rubric" in err, err
+        return
+    if known:
+        _holds(sheet, code, err, report, rows, suffix)
+        assert report is not None
+        assert code == 0
+        assert report["legend_labels"]["labels"] == list(sheet.legend_words), report
+        assert "as the sheet's legend (" in report["scale"], report["scale"]
+        return
+    assert code != 0
+    assert "lists the labels, not their grades" in err, err
+    example = re.search(r'--rubric "([^"]+)"', err)
+    assert example is not None, err
+    if not sheet.legend_order:
+        assert example[1] == ",".join(f"N={w}" for w in sheet.legend_words), err
+        return
+    assert example[1] == "0=Useless,1=Marginal,2=Useful,3=Vital", err  # the drawn truth
+    sheet.flags = [*sheet.flags, "--rubric", example[1]]
+    _holds(sheet, *_run(sheet, suffix), suffix)
 
 
 def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:

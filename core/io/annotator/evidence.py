@@ -22,7 +22,7 @@ from core.analysis.consensus import consensus as combine
 from core.errors import InputError
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.detect import detect_mapping
-from core.io.annotator.legend import legend_columns
+from core.io.annotator.legend import legend_columns, legend_words
 from core.io.annotator.model import ColumnMapping, cell_text, take_alone
 from core.io.annotator.names import combined_grade, name_field, quantity_header
 from core.io.annotator.profile import Profile, profile_columns, span
@@ -107,7 +107,8 @@ def check_sheet(sheet: Sheet) -> None:
     marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
     keys = [c for c in (mapping.query, mapping.source_id) if c is not None]
     cols = sorted({*sources, *unused, *keys})
-    by_col = {p.col: p for p in profile_columns(sample, header, marks, cols)}
+    by_col = {p.col: p for p in profile_columns(
+        sample, header, marks, cols, legend_words(sheet.table, mapping.header_row))}
     for c in unnamed:
         p = by_col.get(c)
         if p is not None and p.filled and _no_grades(p):

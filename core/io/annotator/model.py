@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.io.annotator.scales import Vocabulary
 from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
 from core.model.conventions import Rubric
@@ -362,4 +363,7 @@ class SheetPreview:
     #: sheet read as it is.
     letters: list[str] = field(default_factory=list)
     judgments: int = 0
+    #: The sheet's legend of labels without grades (the labels the grades
+    #: may take; its stated order a proposal the user confirms), or None.
+    vocabulary: Vocabulary | None = None
 
