@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -145,24 +146,38 @@ def legend_only(rows: Sequence[Sequence[Any]]) -> bool:
                                  for r in filled for c in r if type(c) is str))
 
 
-def _other_sheets(table: Table) -> list[Legend | Vocabulary]:
+def _other_sheets(table: Table) -> tuple[Legend | Vocabulary, ...]:
     """The legends the workbook's other sheets (short ones) hold."""
     if Path(table.file).suffix.lower() not in WORKBOOK_SUFFIXES \
             or not set(table.sheets) - {table.sheet}:
-        return []  # (a workbook of one sheet is not checked again)
+        return ()  # (a workbook of one sheet is not checked again)
+    try:
+        stat = Path(table.file).stat()
+    except OSError:
+        return ()
+    return _sheets_legends(table.file, table.sheet,
+                           (stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=4)
+def _sheets_legends(file: str, sheet: str | None, _version: tuple[int, ...],
+                    ) -> tuple[Legend | Vocabulary, ...]:
+    """The legends of the workbook's sheets but ``sheet``, read once for
+    the file as it is (the guess and the import both ask: the workbook's
+    check costs some 30 ms for 20,000 rows)."""
     out: list[Legend | Vocabulary] = []
-    check = check_workbook(Path(table.file))
+    check = check_workbook(Path(file))
     for name in check.sheets:
-        if name == table.sheet or check.used.get(name, (0, 0))[0] > _MAX_ROWS:
+        if name == sheet or check.used.get(name, (0, 0))[0] > _MAX_ROWS:
             continue  # (a long sheet, told by its used area, is not read at all)
         try:
-            other = read_table(table.file, sheet=name)
+            other = read_table(file, sheet=name)
         except InputError:
             continue
         if len(other.rows) <= _MAX_ROWS:
             out += [*_in_rows(other.rows, f" of sheet {name!r}"),
                     *in_cells(other.rows, f" of sheet {name!r}")]
-    return out
+    return tuple(out)
 
 
 def _top_run(data: Sequence[Sequence[Any]], c: int) -> list[int] | None:
