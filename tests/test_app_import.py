@@ -1092,3 +1092,44 @@ def test_a_legend_lacking_a_grade_is_refused_naming_the_rubric_field(
     _next(qtbot, wizard)
     qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
     np.testing.assert_array_equal(wizard.result_value.document.grade, [2, 1, 0, 3, 1, 0])
+
+
+_WORDS = ("query,doc,relevance\nq1,d1,Vital\nq1,d2,Useful\nq1,d3,Useless\nq2,d4,Marginal\n"
+          "q2,d5,Useful\nq2,d6,Useless\n")
+
+
+def test_a_legend_of_labels_in_order_is_a_proposal_taken_by_name(
+        qtbot: Any, tmp_path: Path):
+    """A legend stating its order, labels on no known scale: the page names
+    the legend, the labels stay without grades (never applied in silence),
+    and a button naming each label's grade gives them when pressed (the
+    space key); imported so. A legend stating no order offers no button."""
+    sheet = tmp_path / "ordered.csv"
+    sheet.write_text("From best to worst: Vital / Useful / Marginal / Useless\n\n" + _WORDS,
+                     encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.labels_info.text() == (
+        "The sheet's legend (cell A1: Vital / Useful / Marginal / Useless, best first, no "
+        "grades) names the labels, not their grades, and no known scale reads them.")
+    assert page.labels_model.answers() == {}
+    button = page.legend_order
+    assert button.isVisible()
+    assert button.text() == "Give the labels these grades"
+    said = ("The legend lists them best first; one grade apart, that is: Useless = 0, "
+            "Marginal = 1, Useful = 2, Vital = 3")
+    assert page.legend_proposal.text() == said
+    assert button.accessibleDescription() == said
+    button.setFocus()
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert page.labels_model.answers() == {"Vital": 3, "Useful": 2, "Useless": 0, "Marginal": 1}
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    np.testing.assert_array_equal(wizard.result_value.document.grade, [3, 2, 0, 1, 2, 0])
+    plain = tmp_path / "plain.csv"
+    plain.write_text("Scale: Vital / Useful / Marginal / Useless\n\n" + _WORDS, encoding="utf-8")
+    page = _at_mapping(qtbot, plain).mapping_page
+    assert "names the labels, not their grades" in page.labels_info.text()
+    assert not page.legend_order.isVisible()
+    assert not page.legend_proposal.isVisible()
+    assert page.labels_model.answers() == {}

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QTableView,
     QVBoxLayout,
@@ -38,6 +39,7 @@ from core.io.annotator import ColumnMapping, SheetPreview
 from core.io.annotator.evidence import NotConsensus
 from core.io.annotator.platform import KINDS
 from core.io.annotator.rows import SplitRanking
+from core.io.annotator.scales import Vocabulary, label_key
 from core.io.annotator.write import written_consensus
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import number_text
@@ -61,6 +63,8 @@ class MappingPage(QWizardPage):
         self.setTitle(self.tr("Columns and grades"))
         self.wiz = wizard
         self._shown: SheetPreview | None = None
+        #: The grades the legend's stated order proposes (compared label -> grade).
+        self._proposed: dict[str, float] = {}
         #: The rubric proposed from the sheet's labels or numbers ("" when none).
         self.proposed_rubric = ""
         #: The grade column this tool wrote before the annotators' (``E: grade``;
@@ -191,6 +195,18 @@ class MappingPage(QWizardPage):
         self.unmapped_prompt.setObjectName("unmappedPrompt")
         self.unmapped_prompt.setWordWrap(True)
         into.addWidget(self.unmapped_prompt)
+        self.legend_proposal = QLabel(self)
+        self.legend_proposal.setObjectName("legendProposal")
+        self.legend_proposal.setWordWrap(True)
+        into.addWidget(self.legend_proposal)
+        self.legend_order = QPushButton(self.tr("Give the labels these grades"), self)
+        self.legend_order.setObjectName("legendOrder")
+        self.legend_order.setToolTip(self.tr(
+            "The sheet's legend lists the labels in a stated order but gives no grades: this "
+            "gives them grades one apart, 0 for the worst, as the button says. An order gives "
+            "no numbers by itself (each grade's gain changes NDCG): check them below."))
+        self.legend_order.clicked.connect(self._legend_order_taken)
+        into.addWidget(self.legend_order, 0, Qt.AlignmentFlag.AlignLeft)
         self.labels_model = LabelsModel(self)
         self.unmapped_view = QTableView(self)
         self.unmapped_view.setObjectName("unmappedLabels")
@@ -308,11 +324,16 @@ class MappingPage(QWizardPage):
         elif value.rubric is not None:
             self.labels_info.setText(self.tr("Rubric read from {0}: {1}").format(
                 value.scale, value.rubric.text))
+        elif value.unmapped and value.vocabulary is not None:  # a legend of labels only
+            self.labels_info.setText(self.tr(
+                "{0} names the labels, not their grades, and no known scale reads them.").format(
+                    value.vocabulary.said[0].upper() + value.vocabulary.said[1:]))
         elif value.unmapped:  # (they hold labels: those asked for below)
             self.labels_info.setText(self.tr("No known scale reads the grade columns' labels."))
         else:
             self.labels_info.setText(self.tr("The grade columns hold no text labels."))
         self.labels_model.set_labels(value.unmapped)
+        self._show_legend_order(value.vocabulary if value.unmapped else None)
         unmapped = len(value.unmapped)
         self.unmapped_prompt.setVisible(bool(unmapped))
         self.unmapped_view.setVisible(bool(unmapped))
@@ -321,6 +342,25 @@ class MappingPage(QWizardPage):
             "left without one, its cells are rejected.") if unmapped == 1 else self.tr(
             "{0} labels are on no known scale and not in the rubric. Give each its grade "
             "below; a label left without one has its cells rejected.").format(unmapped))
+
+    def _show_legend_order(self, legend: Vocabulary | None) -> None:
+        """The button that gives the labels the grades the legend's stated
+        order proposes, naming each (hidden when it states none)."""
+        proposal = legend.proposal() if legend is not None else None
+        self._proposed = {label_key(g.label): g.value for g in proposal.grades} \
+            if proposal is not None else {}
+        self.legend_order.setVisible(proposal is not None)
+        self.legend_proposal.setVisible(proposal is not None)
+        if legend is not None and proposal is not None:
+            self.legend_proposal.setText(self.tr(
+                "The legend lists them {0}; one grade apart, that is: {1}").format(
+                    legend.order, ", ".join(f"{g.label} = {number_text(g.value)}"
+                                            for g in proposal.grades)))
+            self.legend_order.setAccessibleDescription(self.legend_proposal.text())
+
+    def _legend_order_taken(self) -> None:
+        """The legend's proposal confirmed: each label given its grade."""
+        self.labels_model.give(self._proposed)
 
     def _grades_chosen(self, *_args: Any) -> None:
         """Another grade column chosen (the layout, the grade, the annotators'
