@@ -1009,6 +1009,12 @@ def test_grade_columns_left_unused_are_refused_naming_the_wizards_list(
     np.testing.assert_array_equal(wizard.result_value.document.grade, [1, 0, 2, 1, 2, 0])
     roles = {c.header: c.role for c in wizard.result_value.report.columns}
     assert (roles["grade"], roles["g2"], roles["g3"]) == ("grade", "", ""), roles
+    # the report's columns say why g2 and g3 are left out, in the wizard's words
+    # (they said 'numbers 0 to 2, varying between one item's judgments ...')
+    table = wizard.report_page.view.columns_model
+    why = {table.index(r, 0).data(): table.index(r, 3).data() for r in range(table.rowCount())}
+    assert why["D"] == (f"g2: grades like grade's, left out as declared (tick “{alone.text()}” "
+                        "to take grade alone); not imported"), why
 
 
 def test_a_split_score_is_refused_with_the_wizards_way_out(qtbot: Any, tmp_path: Path,

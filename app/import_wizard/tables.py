@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QWidget
 
+from app.import_wizard.hints import in_the_wizard
 from core.io.annotator import ColumnMapping, ImportReport, Issue, SheetPreview
 from core.io.annotator.names import column_annotator
 from core.io.annotator.scales import label_key
@@ -334,8 +335,9 @@ class ColumnsModel(QAbstractTableModel):
 
     def set_report(self, report: ImportReport | None) -> None:
         self.beginResetModel()
-        self._rows = [(c.letter, c.header, c.role or self.tr("not imported"), c.reason,
-                       c.flag) for c in (report.columns if report is not None else ())]
+        self._rows = [(c.letter, c.header, c.role or self.tr("not imported"),
+                       in_the_wizard(c.reason), in_the_wizard(c.flag))  # (flags as controls)
+                      for c in (report.columns if report is not None else ())]
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008

@@ -16,7 +16,7 @@ from core.io.annotator.accounting import column_records, row_tally
 from core.io.annotator.build import build_document
 from core.io.annotator.cells import GradeReader, number_rubric, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
-from core.io.annotator.evidence import check_consensus, check_rank, check_sheet
+from core.io.annotator.evidence import check_consensus, check_rank, check_sheet, taken_alone
 from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.legend import check_legend, find_legend
@@ -83,6 +83,7 @@ def import_table(
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     _refuse_lists(sheet)
     check_sheet(sheet)  # grades that are none, grade columns left unused
+    sheet.mapping = taken_alone(sheet)  # those left out by a grade column declared, said so
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
     guessed = _read_labels(sheet, conventions, guess, labels or {}, report)
