@@ -1139,3 +1139,28 @@ def test_a_legend_of_labels_in_order_is_a_proposal_taken_by_name(
     assert not page.legend_order.isVisible()
     assert not page.legend_proposal.isVisible()
     assert page.labels_model.answers() == {}
+
+
+def test_legends_that_disagree_are_said_on_the_mapping_page(qtbot: Any, tmp_path: Path):
+    """A legend above the header (0-2) and one on a sheet of its own (0-3):
+    the mapping page says which disagree and what to do with its Rubric
+    field, before the import (it said only the numbers' rubric)."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Judgments"
+    for row in (["Scale: 0 = no, 1 = partly, 2 = yes"], [], ["query", "doc", "relevance"],
+                ["q1", "d1", 2], ["q1", "d2", 1], ["q2", "d3", 0], ["q2", "d4", 2]):
+        sheet.append(row)
+    legend = book.create_sheet("Legend")
+    for row in (["Grade", "Meaning"], [0, "bad"], [1, "fair"], [2, "good"], [3, "perfect"]):
+        legend.append(row)
+    path = tmp_path / "two legends.xlsx"
+    book.save(path)
+    page = _at_mapping(qtbot, path).mapping_page
+    field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
+    assert page.labels_info.text().splitlines()[-1] == (
+        "The sheet's legends list different grades: cell A1 of sheet 'Judgments' (0=no,"
+        "1=partly,2=yes) and rows 2-5 of sheet 'Legend' (0=bad,1=fair,2=good,3=perfect), so "
+        f"none was read as the scale: type in “{field.text().removesuffix(':')}” the scale the "
+        "grades are on, or correct the legend that is wrong")
+    assert page.rubric.text() == "0,1,2"

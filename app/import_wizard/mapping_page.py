@@ -332,6 +332,9 @@ class MappingPage(QWizardPage):
             self.labels_info.setText(self.tr("No known scale reads the grade columns' labels."))
         else:
             self.labels_info.setText(self.tr("The grade columns hold no text labels."))
+        if value.legend_note:  # legends that disagree: said before the import, as it says
+            self.labels_info.setText(self.labels_info.text() + "\n" + in_the_wizard(
+                value.legend_note[0].upper() + value.legend_note[1:]))
         self.labels_model.set_labels(value.unmapped)
         self._show_legend_order(value.vocabulary if value.unmapped else None)
         unmapped = len(value.unmapped)

@@ -506,6 +506,7 @@ def preview(path: str | Path, *, sheet: str | None = None,
         judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
         alternatives=guess.alternatives, marked=_marked(table, mapping), vocabulary=words,
+        legend_note=legends.why,
     )
 
 

@@ -366,4 +366,7 @@ class SheetPreview:
     #: The sheet's legend of labels without grades (the labels the grades
     #: may take; its stated order a proposal the user confirms), or None.
     vocabulary: Vocabulary | None = None
+    #: Why the sheet's legends give no scale (several listing different
+    #: grades: each named, and what to do), or "".
+    legend_note: str = ""
 
