@@ -159,8 +159,9 @@ WORD_SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
 def _words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale``'s labels without grades (without its top label
     when ``wrong``): in one cell (``From best to worst: Vital / Useful /
-    ...``, or under ``Scale:`` stating no order), or a label a row under a
-    title (``Legend (best first)``, or ``Legend``); above the header, on a
+    ...``, or under ``Scale:`` stating no order), a label a row under a
+    title (``Legend (best first)``, or ``Legend``), or a label a cell across
+    a row after that title; above the header, on a
     sheet of its own, or in a column beside the judgments, blank below."""
     grades, write = WORD_SCALES[scale]
     words = [str(write(g)) for g in grades]
@@ -170,13 +171,14 @@ def _words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     if wrong:
         listed = [w for w in listed if w != words[-1]]
     said = {"best first": "from best to worst", "worst first": "from worst to best"}
-    form = rnd.choice(["cell", "rows"])
+    form = rnd.choice(["cell", "rows", "across"])
     title = f"Legend ({said[order]})" if order else "Legend"
     rows: list[list[Any]] = (
         [[(said[order].capitalize() if order else "Scale") + ": " + " / ".join(listed)]]
-        if form == "cell" else [[title], *([w] for w in listed)])
+        if form == "cell" else [[title + ":", *listed]] if form == "across"
+        else [[title], *([w] for w in listed)])
     place = rnd.random()
-    if place < 0.3 and len(sheet.rows) > len(listed) + 1:
+    if place < 0.3 and len(sheet.rows) > len(listed) + 1 and form != "across":
         column = [title, *listed]  # a label a row under the title, as the column's header
         sheet.rows = [[*r, column[i] if i < len(column) else ""]
                       for i, r in enumerate(sheet.rows)]
@@ -191,18 +193,21 @@ def _words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
 
 def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale`` (without its top grade when ``wrong``): in one
-    cell, one level a row, or a grade beside its label a row; above the
+    cell, one level a row, a grade beside its label a row, or a level a
+    cell across a row after ``Scale:`` (as a CSV line of the legend typed
+    without quotes is split); above the
     header, on a sheet of its own, or beside the judgments, blank below:
     one level a row in a column (``Legend``), or a grade beside its label
     in two (``Grade`` | ``Meaning``)."""
     levels = LEGENDS[scale][:-1] if wrong else LEGENDS[scale]
-    form = rnd.choice(["cell", "rows", "pairs"])
+    form = rnd.choice(["cell", "rows", "pairs", "across"])
     rows: list[list[Any]] = (
         [["Scale: " + ", ".join(f"{g} = {t}" for g, t in levels)]] if form == "cell"
         else [[f"{g} = {t}"] for g, t in levels] if form == "rows"
+        else [["Scale:", *(f"{g} = {t}" for g, t in levels)]] if form == "across"
         else [[g, t] for g, t in levels])
     place = rnd.random()
-    if place < 0.25 and len(sheet.rows) > len(levels) + 1:
+    if place < 0.25 and len(sheet.rows) > len(levels) + 1 and form != "across":
         # one level a row under "Legend", or a grade beside its label under
         # "Grade" | "Meaning" (a header naming the grade's role)
         beside = ([["Grade", "Meaning"], *([g, t] for g, t in levels)] if form == "pairs"

@@ -7,6 +7,7 @@ Per CI run: 60 sheets (one fixed, derandomized profile), a few seconds.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -912,3 +913,32 @@ def test_legends_that_disagree_are_named_in_one_line(tmp_path: Path) -> None:
     data = json.loads(report.read_text("utf-8"))
     assert line in data["notes"]
     assert data["scale"] == "the grade columns' numbers, 0 to 3", data["scale"]
+
+
+def test_a_legend_typed_into_a_csv_without_quotes_is_read(tmp_path: Path) -> None:
+    """``Scale: 0 = not relevant, 1 = partial, ...`` typed as a CSV line with
+    no quotes is split into cells: read as one legend across them (it was
+    not read, and a 4 beside a 0-3 legend imported in silence); a legend of
+    labels across a row after its title alike."""
+    sheet = tmp_path / "typed.csv"
+    sheet.write_text("Scale: 0 = not relevant, 1 = partial, 2 = relevant, 3 = perfect\n\n"
+                     "query,doc,relevance\nq1,d1,2\nq1,d2,1\nq2,d3,0\nq2,d4,4\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
+    assert err.getvalue() == (
+        f"ndcg-worksheet: error: {sheet}, line 7, column 'relevance': the sheet's legend "
+        "(cells A1-D1: 0=not relevant,1=partial,2=relevant,3=perfect) has no grade '4', which "
+        "relevance holds (pass --rubric with the scale the grades are on (e.g. --rubric "
+        "\"0=not relevant,1=partial,2=relevant,3=perfect,4\"), or correct the legend or the "
+        "grade)\n")
+    sheet.write_text("Legend (worst first):,Useless,Marginal,Useful,Vital\n\n"
+                     "query,doc,relevance\nq1,d1,Vital\nq1,d2,Useful\nq2,d3,Useless\n"
+                     "q2,d4,Marginal\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
+    assert "the sheet's legend (cells A1-E1: Useless / Marginal / Useful / Vital, worst " \
+        "first, no grades) lists the labels, not their grades" in err.getvalue(), err.getvalue()
+    assert '--rubric "0=Useless,1=Marginal,2=Useful,3=Vital" if they are one grade apart' \
+        in err.getvalue()

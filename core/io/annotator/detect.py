@@ -109,7 +109,7 @@ def _header_row(rows: list[list[Any]]) -> int:
     head = rows[:_HEADER_SCAN + 10]
     for i, row in enumerate(head[:_HEADER_SCAN]):
         score = header_score(row)
-        if score <= best:
+        if score <= best or legend_only([row]):  # (a legend across a row: no header)
             continue
         others = [r for r in head[:i] + head[i + 1:] if r != row]  # a header said again
         again = sum(1 for c, v in enumerate(row) if _filled(v) and any(

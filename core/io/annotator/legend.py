@@ -27,7 +27,7 @@ from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.read import read_table
 from core.io.annotator.scales import LabelGuess, Vocabulary, label_key, numbered_label
 from core.io.annotator.sheet import Sheet
-from core.io.annotator.vocabulary import in_cells, in_column
+from core.io.annotator.vocabulary import in_cells, in_column, row_listing
 from core.io.safety import WORKBOOK_SUFFIXES, check_workbook, column_letters
 from core.model.rubric import Rubric, RubricGrade
 
@@ -82,6 +82,7 @@ def _in_cell(text: str) -> Rubric | None:
     _head, colon, rest = parts[0].partition(":")  # "Scale: 0 = not relevant"
     if colon and _level(parts[0]) is None:
         parts[0] = rest.strip()
+        parts = [p for p in parts if p]  # ("Scale:" a cell of its own)
     levels = [_level(p) for p in parts]
     return _levels([lv for lv in levels if lv is not None]) \
         if all(lv is not None for lv in levels) else None
@@ -125,10 +126,15 @@ def _in_rows(rows: Sequence[Sequence[Any]], where: str, first: int = 1) -> list[
         if level is not None:
             run.append((r, level))
             continue
+        seen = len(out)
         for c, cell in enumerate(row):
             rubric = _in_cell(cell_text(cell)) if type(cell) is str else None
             if rubric is not None:
                 out.append(Legend(rubric, f"cell {column_letters(c + 1)}{r}{where}"))
+        joined = row_listing(row, r) if len(out) == seen else None
+        rubric = _in_cell(joined[0]) if joined is not None else None
+        if joined is not None and rubric is not None:
+            out.append(Legend(rubric, joined[1] + where))
     close()
     return out
 
@@ -142,8 +148,7 @@ def legend_only(rows: Sequence[Sequence[Any]]) -> bool:
     # ``301 | FBIS3-10082 | 1`` read like levels too, their topic repeated)
     return (sum(lv is not None for lv in levels) >= 2 and None not in levels[1:]
             and _levels([lv for lv in levels if lv is not None]) is not None) or (
-        len(filled) <= 2 and any(_in_cell(cell_text(c)) is not None
-                                 for r in filled for c in r if type(c) is str))
+        len(filled) <= 2 and bool(_in_rows(filled, "") or in_cells(filled, "")))
 
 
 def _other_sheets(table: Table) -> tuple[Legend | Vocabulary, ...]:

@@ -27,7 +27,7 @@ from core.io.annotator.scales import Vocabulary, label_key, numbered_label
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
-__all__ = ["check_vocabulary", "evidenced", "in_cells", "in_column", "order_of"]
+__all__ = ["check_vocabulary", "evidenced", "in_cells", "in_column", "order_of", "row_listing"]
 
 #: A level's words: short (a label, not a sentence of guidelines).
 _MAX_LABEL = 40
@@ -42,6 +42,10 @@ _WORST_FIRST = re.compile(
 _TITLE = re.compile(r"^\W*(?:relevance\s+|grading\s+|rating\s+|grade\s+)?(?:legend|scale|"
                     r"labels?|key|grades?|ratings?|levels|options|categories)\b",
                     re.IGNORECASE)
+#: A legend's title when no colon ends it (``Legend`` | ``Vital`` | ``Useful``;
+#: ``label`` | ``query`` | ``doc_id`` is a header).
+_TITLES = frozenset({"legend", "scale", "key", "rating scale", "relevance scale",
+                     "grading scale", "grade scale"})
 #: Where a cell listing labels separates them.
 _SEPARATORS = re.compile(r"\s*(?:[,;/|\n]|\s>\s)\s*")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -77,15 +81,32 @@ def _labels(parts: Iterable[str]) -> tuple[str, ...] | None:
     return labels if len({label_key(t) for t in labels}) == len(labels) else None
 
 
-def _in_cell(text: str) -> tuple[tuple[str, ...], str] | None:
+def _in_cell(text: str, titled: bool = False) -> tuple[tuple[str, ...], str] | None:
     """A cell listing labels (``From best to worst: Perfect / Good / Bad``)
-    and the order it states."""
+    and the order it states; with ``titled`` only under a title (a row's
+    cells joined: ``query | doc | relevance`` is a header, not a legend)."""
     head, colon, rest = text.partition(":")
-    listed = rest if colon else text
-    labels = _labels(p for p in _SEPARATORS.split(listed.strip()) if p)
-    if labels is None or (colon and not (_TITLE.match(head) or order_of(head))):
+    parts = [p for p in _SEPARATORS.split((rest if colon else text).strip()) if p]
+    if not colon and parts and (order_of(parts[0]) or label_key(parts[0]) in _TITLES):
+        head, parts = parts[0], parts[1:]  # a title of its own: ``Legend``, ``Scale``
+    labels = _labels(parts)
+    if labels is None or (head != text and not (_TITLE.match(head) or order_of(head))) \
+            or (titled and head == text):
         return None
-    return labels, order_of(head if colon else "")
+    return labels, order_of(head if head != text else "")
+
+
+def row_listing(row: Sequence[Any], r: int) -> tuple[str, str] | None:
+    """A row's cells read as one cell listing levels, as a legend typed
+    into a CSV without quotes is split (``Scale: 0 = no`` | ``1 = yes``) or
+    laid across a row (``Scale:`` | ``Vital`` | ``Useful``): their texts
+    joined, and where they are (``cells A1-C1``); None for fewer than two."""
+    filled = [(c, cell_text(v).strip()) for c, v in enumerate(row)
+              if type(v) is str and v.strip()]
+    if len(filled) < 2 or len(filled) < sum(cell_text(v).strip() != "" for v in row):
+        return None
+    where = f"cells {column_letters(filled[0][0] + 1)}{r}-{column_letters(filled[-1][0] + 1)}{r}"
+    return ", ".join(t for _, t in filled), where
 
 
 def in_cells(rows: Sequence[Sequence[Any]], where: str, first: int = 1) -> list[Vocabulary]:
@@ -111,11 +132,16 @@ def in_cells(rows: Sequence[Sequence[Any]], where: str, first: int = 1) -> list[
             continue
         close()
         title = filled[0] if len(filled) == 1 and _title(filled[0]) else ""
+        seen = len(out)
         for c, cell in enumerate(row):
             found = _in_cell(cell_text(cell)) if type(cell) is str else None
             if found is not None:
                 out.append(Vocabulary(found[0], f"cell {column_letters(c + 1)}{r}{where}",
                                       found[1]))
+        joined = row_listing(row, r) if len(out) == seen else None
+        found = _in_cell(joined[0], titled=True) if joined is not None else None
+        if joined is not None and found is not None:
+            out.append(Vocabulary(found[0], joined[1] + where, found[1]))
     close()
     return out
 
