@@ -1164,3 +1164,24 @@ def test_legends_that_disagree_are_said_on_the_mapping_page(qtbot: Any, tmp_path
         f"none was read as the scale: type in “{field.text().removesuffix(':')}” the scale the "
         "grades are on, or correct the legend that is wrong")
     assert page.rubric.text() == "0,1,2"
+
+
+def test_a_label_the_legend_lacks_is_refused_in_the_wizards_words(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A grade cell's label that the sheet's legend of labels lacks, no
+    label given a grade: refused naming the legend, the cell's label and the
+    Rubric field as labelled, no flag."""
+    sheet = tmp_path / "lacking labels.csv"
+    sheet.write_text("Scale: Vital / Useful / Marginal / Useless\n\n"
+                     + _WORDS.replace("q2,d5,Useful", "q2,d5,Helpful"), encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.labels_model.unanswered() == ["Vital", "Useful", "Useless", "Marginal",
+                                              "Helpful"]
+    shown = _refused_on_next(qtbot, wizard, boxes)
+    field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
+    assert shown == (
+        f"{sheet}, line 8, column 'relevance': the sheet's legend (cell A1: Vital / Useful / "
+        "Marginal / Useless, no grades) has no label 'Helpful', which relevance holds (give "
+        f"each label its grade with “{field.text().removesuffix(':')}” (e.g. “N=Vital,"
+        "N=Useful,N=Marginal,N=Useless,N=Helpful”), or correct the legend or the grade)")
