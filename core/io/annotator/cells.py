@@ -313,6 +313,8 @@ def grade_like(values: Sequence[Any], marks: set[str], words: AbstractSet[str] =
             distinct.add(x)
     if good >= 0.8 * len(values) and 0 < len(distinct) <= MAX_LEVELS:
         return True
+    if not words:
+        return False
     # a column of a few labels, two of them at least the legend's: graded,
     # its labels the legend lacks refused by name (never the column dropped)
     keys = {label_key(cell_text(v).strip()) for v in values} - marks
