@@ -129,6 +129,13 @@ class Drawn:
     above: list[list[Any]] = field(default_factory=list)
     legend_sheet: list[list[Any]] | None = None
     legend_lacks: float | None = None
+    #: A legend of labels without grades (``sheets(legend="labels")``): its
+    #: labels as it lists them, the order it states (``best first``,
+    #: ``worst first`` or ""), and the label it lacks that the grades use
+    #: (``legend="labels wrong"``; else None).
+    legend_words: tuple[str, ...] = ()
+    legend_order: str = ""
+    legend_lacks_label: str | None = None
 
 
 #: Each scale's levels as a legend says them.
@@ -140,20 +147,67 @@ LEGENDS: dict[str, list[tuple[int, str]]] = {
 }
 
 
+#: Labels on no known scale, worst first (grades 0-3): a legend of them
+#: without grades gives the import no numbers (``sheets(legend="labels")``).
+WORDS = ["Useless", "Marginal", "Useful", "Vital"]
+#: The scales of words a legend of labels is drawn for: a known one, and
+#: one no known scale reads.
+WORD_SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
+    "labels": SCALES["labels"], "words": ([0, 1, 2, 3], lambda g: WORDS[g])}
+
+
+def _words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
+    """A legend of ``scale``'s labels without grades (without its top label
+    when ``wrong``): in one cell (``From best to worst: Vital / Useful /
+    ...``, or under ``Scale:`` stating no order), a label a row under a
+    title (``Legend (best first)``, or ``Legend``), or a label a cell across
+    a row after that title; above the header, on a
+    sheet of its own, or in a column beside the judgments, blank below."""
+    grades, write = WORD_SCALES[scale]
+    words = [str(write(g)) for g in grades]
+    order = rnd.choice(["best first", "worst first", ""])
+    listed = words[::-1] if order == "best first" or (not order and rnd.random() < 0.5) \
+        else words
+    if wrong:
+        listed = [w for w in listed if w != words[-1]]
+    said = {"best first": "from best to worst", "worst first": "from worst to best"}
+    form = rnd.choice(["cell", "rows", "across"])
+    title = f"Legend ({said[order]})" if order else "Legend"
+    rows: list[list[Any]] = (
+        [[(said[order].capitalize() if order else "Scale") + ": " + " / ".join(listed)]]
+        if form == "cell" else [[title + ":", *listed]] if form == "across"
+        else [[title], *([w] for w in listed)])
+    place = rnd.random()
+    if place < 0.3 and len(sheet.rows) > len(listed) + 1 and form != "across":
+        column = [title, *listed]  # a label a row under the title, as the column's header
+        sheet.rows = [[*r, column[i] if i < len(column) else ""]
+                      for i, r in enumerate(sheet.rows)]
+        sheet.column_kinds = [*sheet.column_kinds, "legend"]
+    elif place < 0.65:
+        sheet.above = [*rows, []]
+    else:
+        sheet.legend_sheet = rows
+    sheet.legend_words, sheet.legend_order = tuple(listed), order
+    sheet.legend_lacks_label = words[-1] if wrong else None
+
+
 def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale`` (without its top grade when ``wrong``): in one
-    cell, one level a row, or a grade beside its label a row; above the
+    cell, one level a row, a grade beside its label a row, or a level a
+    cell across a row after ``Scale:`` (as a CSV line of the legend typed
+    without quotes is split); above the
     header, on a sheet of its own, or beside the judgments, blank below:
     one level a row in a column (``Legend``), or a grade beside its label
     in two (``Grade`` | ``Meaning``)."""
     levels = LEGENDS[scale][:-1] if wrong else LEGENDS[scale]
-    form = rnd.choice(["cell", "rows", "pairs"])
+    form = rnd.choice(["cell", "rows", "pairs", "across"])
     rows: list[list[Any]] = (
         [["Scale: " + ", ".join(f"{g} = {t}" for g, t in levels)]] if form == "cell"
         else [[f"{g} = {t}"] for g, t in levels] if form == "rows"
+        else [["Scale:", *(f"{g} = {t}" for g, t in levels)]] if form == "across"
         else [[g, t] for g, t in levels])
     place = rnd.random()
-    if place < 0.25 and len(sheet.rows) > len(levels) + 1:
+    if place < 0.25 and len(sheet.rows) > len(levels) + 1 and form != "across":
         # one level a row under "Legend", or a grade beside its label under
         # "Grade" | "Meaning" (a header naming the grade's role)
         beside = ([["Grade", "Meaning"], *([g, t] for g, t in levels)] if form == "pairs"
@@ -389,7 +443,10 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     such sheets anyway), half the time under an annotator's name
     (``grade_Dana``); with ``legend`` a legend of the grade scale
     (``"right"``, or ``"wrong"``: without the top grade the grades use), in
-    rows above the header or on a sheet of its own (:func:`_legend`)."""
+    rows above the header or on a sheet of its own (:func:`_legend`); with
+    ``legend="labels"`` (or ``"labels wrong"``, lacking the top label) a
+    legend of the grades' labels without grades, the labels on a known
+    scale or on none (:func:`_words_legend`)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
@@ -405,8 +462,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         people = people[:1]
     if layout != "long" or split or gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
-    scale = draw(st.sampled_from(sorted(SCALES)))
-    grades, write = SCALES[scale]
+    words = legend is not None and legend.startswith("labels")
+    scale = draw(st.sampled_from(sorted(WORD_SCALES if words else SCALES)))
+    grades, write = (WORD_SCALES if words else SCALES)[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
     headers = headers or draw(st.sampled_from(["realistic", "realistic", "neutral"]))
     items = [(q, d) for q in range(n_q) for d in range(per_q)]
@@ -519,7 +577,9 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         float(g) for g in truth[(q, d)].values()) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
-    if legend:
+    if words:
+        _words_legend(sheet, rnd, scale, legend == "labels wrong")
+    elif legend:
         _legend(sheet, rnd, scale, legend == "wrong")
     return sheet
 

@@ -992,10 +992,29 @@ def test_grade_columns_left_unused_are_refused_naming_the_wizards_list(
     shown = _refused_on_next(qtbot, wizard, boxes)
     view = wizard.mapping_page.grades_view
     label = next(w for w in wizard.mapping_page.findChildren(QLabel) if w.buddy() is view)
+    alone = wizard.mapping_page.grade_alone
     assert (f"(choose “grade”, “g2”, “g3” as the {label.text().removesuffix(':')} if each "
-            "is one annotator's grades, “grade” as the Grade (long layout) to take grade "
+            f"is one annotator's grades, tick “{alone.text()}” to take grade "
             "alone and leave g2, g3 out)") in shown, shown
     assert "--" not in shown
+    # the way out taken: the box ticked with a key (“grade” was the Grade
+    # already: choosing it again declared nothing, and the sheet was refused)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    alone.setFocus()
+    qtbot.keyClick(alone, Qt.Key.Key_Space)
+    assert alone.isChecked()
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    np.testing.assert_array_equal(wizard.result_value.document.grade, [1, 0, 2, 1, 2, 0])
+    roles = {c.header: c.role for c in wizard.result_value.report.columns}
+    assert (roles["grade"], roles["g2"], roles["g3"]) == ("grade", "", ""), roles
+    # the report's columns say why g2 and g3 are left out, in the wizard's words
+    # (they said 'numbers 0 to 2, varying between one item's judgments ...')
+    table = wizard.report_page.view.columns_model
+    why = {table.index(r, 0).data(): table.index(r, 3).data() for r in range(table.rowCount())}
+    assert why["D"] == (f"g2: grades like grade's, left out as declared (tick “{alone.text()}” "
+                        "to take grade alone); not imported"), why
 
 
 def test_a_split_score_is_refused_with_the_wizards_way_out(qtbot: Any, tmp_path: Path,
@@ -1049,3 +1068,120 @@ def test_a_legend_beside_the_judgments_is_the_rubric_said_once(qtbot: Any, tmp_p
     assert page.labels_info.text() == (
         "Rubric read from the sheet's legend (rows 2-4 of columns F (Grade) and "
         "G (Meaning): 0=no,1=partly,2=yes)")
+
+
+def test_a_legend_lacking_a_grade_is_refused_naming_the_rubric_field(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A legend above the header lacking the 3 a grade cell holds: refused
+    in the wizard naming its Rubric field as labelled, the example as text
+    to type (it said ``pass --rubric with the scale ... (e.g. --rubric
+    "...")``, the command line's flag); the example typed there imports."""
+    sheet = tmp_path / "lacking.csv"
+    sheet.write_text('"Scale: 0 = not relevant, 1 = partial, 2 = relevant"\n\n'
+                     "query,doc,relevance\nq1,d1,2\nq1,d2,1\nq1,d3,0\nq2,d4,3\nq2,d5,1\n"
+                     "q2,d6,0\n", encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.rubric.text() == "0=not relevant,1=partial,2=relevant"
+    shown = _refused_on_next(qtbot, wizard, boxes)
+    field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
+    example = "0=not relevant,1=partial,2=relevant,3"
+    assert shown.endswith(
+        f"(type in “{field.text().removesuffix(':')}” the scale the grades are on (e.g. "
+        f"“{example}”), or correct the legend or the grade)"), shown
+    assert "--" not in shown, shown
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    page.rubric.setFocus()
+    qtbot.keyClick(page.rubric, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(page.rubric, example)
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    np.testing.assert_array_equal(wizard.result_value.document.grade, [2, 1, 0, 3, 1, 0])
+
+
+_WORDS = ("query,doc,relevance\nq1,d1,Vital\nq1,d2,Useful\nq1,d3,Useless\nq2,d4,Marginal\n"
+          "q2,d5,Useful\nq2,d6,Useless\n")
+
+
+def test_a_legend_of_labels_in_order_is_a_proposal_taken_by_name(
+        qtbot: Any, tmp_path: Path):
+    """A legend stating its order, labels on no known scale: the page names
+    the legend, the labels stay without grades (never applied in silence),
+    and a button naming each label's grade gives them when pressed (the
+    space key); imported so. A legend stating no order offers no button."""
+    sheet = tmp_path / "ordered.csv"
+    sheet.write_text("From best to worst: Vital / Useful / Marginal / Useless\n\n" + _WORDS,
+                     encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.labels_info.text() == (
+        "The sheet's legend (cell A1: Vital / Useful / Marginal / Useless, best first, no "
+        "grades) names the labels, not their grades, and no known scale reads them.")
+    assert page.labels_model.answers() == {}
+    button = page.legend_order
+    assert button.isVisible()
+    assert button.text() == "Give the labels these grades"
+    said = ("The legend lists them best first; one grade apart, that is: Useless = 0, "
+            "Marginal = 1, Useful = 2, Vital = 3")
+    assert page.legend_proposal.text() == said
+    assert button.accessibleDescription() == said
+    button.setFocus()
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    assert page.labels_model.answers() == {"Vital": 3, "Useful": 2, "Useless": 0, "Marginal": 1}
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    np.testing.assert_array_equal(wizard.result_value.document.grade, [3, 2, 0, 1, 2, 0])
+    plain = tmp_path / "plain.csv"
+    plain.write_text("Scale: Vital / Useful / Marginal / Useless\n\n" + _WORDS, encoding="utf-8")
+    page = _at_mapping(qtbot, plain).mapping_page
+    assert "names the labels, not their grades" in page.labels_info.text()
+    assert not page.legend_order.isVisible()
+    assert not page.legend_proposal.isVisible()
+    assert page.labels_model.answers() == {}
+
+
+def test_legends_that_disagree_are_said_on_the_mapping_page(qtbot: Any, tmp_path: Path):
+    """A legend above the header (0-2) and one on a sheet of its own (0-3):
+    the mapping page says which disagree and what to do with its Rubric
+    field, before the import (it said only the numbers' rubric)."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Judgments"
+    for row in (["Scale: 0 = no, 1 = partly, 2 = yes"], [], ["query", "doc", "relevance"],
+                ["q1", "d1", 2], ["q1", "d2", 1], ["q2", "d3", 0], ["q2", "d4", 2]):
+        sheet.append(row)
+    legend = book.create_sheet("Legend")
+    for row in (["Grade", "Meaning"], [0, "bad"], [1, "fair"], [2, "good"], [3, "perfect"]):
+        legend.append(row)
+    path = tmp_path / "two legends.xlsx"
+    book.save(path)
+    page = _at_mapping(qtbot, path).mapping_page
+    field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
+    assert page.labels_info.text().splitlines()[-1] == (
+        "The sheet's legends list different grades: cell A1 of sheet 'Judgments' (0=no,"
+        "1=partly,2=yes) and rows 2-5 of sheet 'Legend' (0=bad,1=fair,2=good,3=perfect), so "
+        f"none was read as the scale: type in “{field.text().removesuffix(':')}” the scale the "
+        "grades are on, or correct the legend that is wrong")
+    assert page.rubric.text() == "0,1,2"
+
+
+def test_a_label_the_legend_lacks_is_refused_in_the_wizards_words(
+        qtbot: Any, tmp_path: Path, boxes: Boxes):
+    """A grade cell's label that the sheet's legend of labels lacks, no
+    label given a grade: refused naming the legend, the cell's label and the
+    Rubric field as labelled, no flag."""
+    sheet = tmp_path / "lacking labels.csv"
+    sheet.write_text("Scale: Vital / Useful / Marginal / Useless\n\n"
+                     + _WORDS.replace("q2,d5,Useful", "q2,d5,Helpful"), encoding="utf-8")
+    wizard = _at_mapping(qtbot, sheet)
+    page = wizard.mapping_page
+    assert page.labels_model.unanswered() == ["Vital", "Useful", "Useless", "Marginal",
+                                              "Helpful"]
+    shown = _refused_on_next(qtbot, wizard, boxes)
+    field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
+    assert shown == (
+        f"{sheet}, line 8, column 'relevance': the sheet's legend (cell A1: Vital / Useful / "
+        "Marginal / Useless, no grades) has no label 'Helpful', which relevance holds (give "
+        f"each label its grade with “{field.text().removesuffix(':')}” (e.g. “N=Vital,"
+        "N=Useful,N=Marginal,N=Useless,N=Helpful”), or correct the legend or the grade)")

@@ -50,9 +50,9 @@ def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
     assert [row[:3] for row in shown] == [
         ["A", "query", "query"], ["B", "product_id", "source_id"],
         ["C", "Price", "not imported"], ["D", "relevance", "grade"]]
-    assert shown[2][3:] == [
-        "Price: numbers 10.34 to 241.89, one per item; if this is the ranking, pass "
-        "--map score=Price", "--map score=Price"]
+    assert shown[2][3:] == [  # the wizard's control, not the command line's --map score=Price
+        "Price: numbers 10.34 to 241.89, one per item; if this is the ranking, choose "
+        "“Price” as the Score", "“Price” as the Score"]
     assert view.rows_tally.text() == (
         "Rows: 20 read = 18 imported + 1 skipped (a summary row, not a judgment: 1) + 0 rejected "
         "+ 1 blank")

@@ -7,6 +7,7 @@ Per CI run: 60 sheets (one fixed, derandomized profile), a few seconds.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -443,7 +444,8 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
     ranking_cols = [mapping.get("score"), mapping.get("rank")]
     for header in filter(None, ranking_cols):
         assert ranking_field(header) is not None or "--map" in sheet.flags, header
-    if sheet.ranking is not None and (sheet.ranking_named or sheet.flags):
+    declared = any(f.startswith(("score=", "rank=")) for f in sheet.flags)
+    if sheet.ranking is not None and (sheet.ranking_named or declared):
         assert sheet.ranking in ranking_cols
         for row in rows:
             assert float(row["score"]) == sheet.ranking_values[(row["query"], row["source_id"])]
@@ -751,6 +753,61 @@ def test_a_legend_on_the_sheet_is_the_scale(sheet: Drawn, suffix: str) -> None:
             assert (words in report["scale"]) == (where == place), report["scale"]
 
 
+#: Sheets drawn with a legend of their labels without grades.
+WORD_LEGEND_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=WORD_LEGEND_SHEETS, phases=[Phase.explicit, Phase.generate])
+@given(st.sampled_from(["labels", "labels wrong"]).flatmap(lambda kind: sheets(legend=kind)),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_legend_of_labels_is_their_vocabulary_never_their_grades(sheet: Drawn,
+                                                                   suffix: str) -> None:
+    """"From best to worst: Vital / Useful / Marginal / Useless" (or
+    stating no order), in one cell or a label a row, above the header, on a
+    sheet of its own or in a column beside the judgments: labels on a known
+    scale read on the scale it lists, the report naming it; labels on none
+    refused in one line naming the legend and a --rubric, the legend's
+    stated order proposed one grade apart (and so imported as drawn), never
+    read as grades without it; a label the legend lacks refused naming it."""
+    if sheet.legend_sheet is not None:
+        suffix = ".xlsx"  # a sheet of its own: a workbook's
+    code, err, report, rows = _run(sheet, suffix)
+    place = "above" if sheet.above else "sheet" if sheet.legend_sheet else "beside"
+    known = "Highly relevant" in sheet.legend_words or sheet.legend_lacks_label == (
+        "Highly relevant")
+    event(f"labels legend {place} {'known' if known else 'words'} "
+          f"{sheet.legend_order or 'no order'} "
+          f"{'wrong' if sheet.legend_lacks_label else 'right'}: "
+          f"{'refused' if code else 'imported'}")
+    if code != 0 and "legend" not in err:  # refused before: a distractor like grades
+        assert sheet.ambiguous or sheet.extra_grade, err
+        return
+    assert "legend" not in err or len(err.strip().splitlines()) == 1, err
+    if sheet.legend_lacks_label is not None:
+        assert code != 0, report
+        assert f"has no label {sheet.legend_lacks_label!r}" in err, err
+        assert f"drawn{suffix}" in err, err
+        assert "--rubric" in err, err
+        return
+    if known:
+        _holds(sheet, code, err, report, rows, suffix)
+        assert report is not None
+        assert code == 0
+        assert report["legend_labels"]["labels"] == list(sheet.legend_words), report
+        assert "as the sheet's legend (" in report["scale"], report["scale"]
+        return
+    assert code != 0
+    assert "lists the labels, not their grades" in err, err
+    example = re.search(r'--rubric "([^"]+)"', err)
+    assert example is not None, err
+    if not sheet.legend_order:
+        assert example[1] == ",".join(f"N={w}" for w in sheet.legend_words), err
+        return
+    assert example[1] == "0=Useless,1=Marginal,2=Useful,3=Vital", err  # the drawn truth
+    sheet.flags = [*sheet.flags, "--rubric", example[1]]
+    _holds(sheet, *_run(sheet, suffix), suffix)
+
+
 def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:
     """A wide sheet of two annotators with its legend beside the judgments
     as a grade beside its label a row, under ``Grade`` | ``Meaning``."""
@@ -822,3 +879,66 @@ def test_a_legend_lacking_a_label_hints_a_rubric_that_reads_it() -> None:
             rubric, err, report)
     assert {(r["query"], r["source_id"]): sorted([float(r["grade_ann1"]), float(r["grade_ann2"])])
             for r in rows} == sheet.truth
+
+
+def test_legends_that_disagree_are_named_in_one_line(tmp_path: Path) -> None:
+    """A legend above the header (0-3) and one on a sheet of its own (0-4):
+    none is read, and the command line says so in one line naming each
+    legend's sheet and place, its levels and what to do (it was a note in
+    --report only, naming neither sheet)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Judgments"
+    for row in (["Scale: 0 = not relevant, 1 = partial, 2 = relevant, 3 = perfect"], [],
+                ["query", "doc_id", "relevance"], ["q1", "d1", 2], ["q1", "d2", 1],
+                ["q1", "d3", 0], ["q2", "d4", 3], ["q2", "d5", 1], ["q2", "d6", 0]):
+        sheet.append(row)
+    legend = book.create_sheet("Legend")
+    for row in (["Grade", "Meaning"], [0, "bad"], [1, "fair"], [2, "good"], [3, "excellent"],
+                [4, "perfect"]):
+        legend.append(row)
+    path = tmp_path / "two legends.xlsx"
+    book.save(path)
+    out, report = io.StringIO(), tmp_path / "report.json"
+    assert main(["import", str(path), "-o", str(tmp_path / "out.csv"), "--report",
+                 str(report)], out) == 0
+    line = ("the sheet's legends list different grades: cell A1 of sheet 'Judgments' "
+            "(0=not relevant,1=partial,2=relevant,3=perfect) and rows 2-6 of sheet 'Legend' "
+            "(0=bad,1=fair,2=good,3=excellent,4=perfect), so none was read as the scale: "
+            "pass --rubric with the scale the grades are on, or correct the legend that is "
+            "wrong")
+    assert line in out.getvalue().splitlines(), out.getvalue()
+    data = json.loads(report.read_text("utf-8"))
+    assert line in data["notes"]
+    assert data["scale"] == "the grade columns' numbers, 0 to 3", data["scale"]
+
+
+def test_a_legend_typed_into_a_csv_without_quotes_is_read(tmp_path: Path) -> None:
+    """``Scale: 0 = not relevant, 1 = partial, ...`` typed as a CSV line with
+    no quotes is split into cells: read as one legend across them (it was
+    not read, and a 4 beside a 0-3 legend imported in silence); a legend of
+    labels across a row after its title alike."""
+    sheet = tmp_path / "typed.csv"
+    sheet.write_text("Scale: 0 = not relevant, 1 = partial, 2 = relevant, 3 = perfect\n\n"
+                     "query,doc,relevance\nq1,d1,2\nq1,d2,1\nq2,d3,0\nq2,d4,4\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
+    assert err.getvalue() == (
+        f"ndcg-worksheet: error: {sheet}, line 7, column 'relevance': the sheet's legend "
+        "(cells A1-D1: 0=not relevant,1=partial,2=relevant,3=perfect) has no grade '4', which "
+        "relevance holds (pass --rubric with the scale the grades are on (e.g. --rubric "
+        "\"0=not relevant,1=partial,2=relevant,3=perfect,4\"), or correct the legend or the "
+        "grade)\n")
+    sheet.write_text("Legend (worst first):,Useless,Marginal,Useful,Vital\n\n"
+                     "query,doc,relevance\nq1,d1,Vital\nq1,d2,Useful\nq2,d3,Useless\n"
+                     "q2,d4,Marginal\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], io.StringIO()) == 2
+    assert "the sheet's legend (cells A1-E1: Useless / Marginal / Useful / Vital, worst " \
+        "first, no grades) lists the labels, not their grades" in err.getvalue(), err.getvalue()
+    assert '--rubric "0=Useless,1=Marginal,2=Useful,3=Vital" if they are one grade apart' \
+        in err.getvalue()

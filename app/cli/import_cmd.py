@@ -151,6 +151,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         out.write(report.hidden_text() + "\n")
     if report.excluded:
         out.write(report.skipped_text() + "\n")
+    out.writelines(line + "\n" for line in report.warnings)
     if not report.ranking:
         out.write("judgments only: no score or rank column, so no ranking (the scores are "
                   "left empty); join a run to evaluate, or pass --order rows if the row order "

@@ -18,11 +18,21 @@ from core.io.annotator.model import (
     KEEP_FLAG,
     MAP_FLAG,
     ORDER_FLAG,
+    RUBRIC_FLAG,
     RUN_COMMAND,
+    TAKE_ALONE,
 )
 
-__all__ = ["ANNOTATOR_COLUMNS", "HEADER_ROW", "MAPPED_FIELDS", "NO_HEADER", "ROWS_RANKED",
-           "in_the_wizard"]
+__all__ = [
+    "ANNOTATOR_COLUMNS",
+    "GRADE_ALONE",
+    "HEADER_ROW",
+    "MAPPED_FIELDS",
+    "NO_HEADER",
+    "ROWS_RANKED",
+    "RUBRIC",
+    "in_the_wizard",
+]
 
 #: Fields of a :class:`ColumnMapping` that take one column, with their labels.
 MAPPED_FIELDS: dict[str, str] = {
@@ -44,6 +54,11 @@ ROWS_RANKED = "The row order is a ranking"
 HEADER_ROW, NO_HEADER = "Header on row:", "none (row 1 is data)"
 #: The mapping page's list of a wide sheet's grade columns (``--annotators``).
 ANNOTATOR_COLUMNS = "Annotator grade columns (wide layout):"
+#: The mapping page's box that takes the Grade column alone, other columns of
+#: grades left out (``--map grade=C`` of the guessed column).
+GRADE_ALONE = "Take the Grade column alone (leave other columns of grades out)"
+#: The mapping page's field of the rubric (``--rubric``).
+RUBRIC = "Rubric:"
 
 
 def _tr(text: str) -> str:
@@ -67,13 +82,26 @@ def _annotators(match: re.Match[str]) -> str:
         what, _tr(ANNOTATOR_COLUMNS).removesuffix(":"))
 
 
+def _rubric(match: re.Match[str]) -> str:
+    """``pass --rubric with the scale ...`` said as typing into the field;
+    a rubric's text said as itself (``e.g. “0=no,1=yes”``)."""
+    field, text = _tr(RUBRIC).rstrip(":"), match["text"]
+    if not match["pass"]:
+        return f"“{text}”" if text is not None else f"“{field}”"
+    return (_tr("type “{0}” in “{1}”").format(text, field) if text is not None
+            else _tr("type in “{0}”").format(field))
+
+
 def in_the_wizard(text: str) -> str:
     """``text`` (an import's hint or reason) with the command line's flags
     said as the wizard's controls."""
+    text = TAKE_ALONE.sub(lambda m: _tr("tick “{0}” to take {1} alone").format(
+        _tr(GRADE_ALONE), m["what"]), text)  # (the column is the Grade already)
     text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(
         lambda m: "pass " + m["flag"].replace(" --", " with --"), text))
     text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
     text = ANNOTATORS_FLAG.sub(_annotators, text)
+    text = RUBRIC_FLAG.sub(_rubric, text)
     text = HEADER_FLAG.sub(lambda m: (
         _tr("set “{0}” to “{1}”").format(_tr(HEADER_ROW).rstrip(":"), _tr(NO_HEADER))
         if m["row"] == "0" else _tr("set “{0}”").format(_tr(HEADER_ROW).rstrip(":"))), text)

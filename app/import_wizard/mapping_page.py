@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QTableView,
     QVBoxLayout,
@@ -23,7 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import announce, buddy_label, label_control, tab_passes
-from app.import_wizard.hints import ANNOTATOR_COLUMNS, MAPPED_FIELDS, ROWS_RANKED, in_the_wizard
+from app.import_wizard.hints import (
+    ANNOTATOR_COLUMNS,
+    GRADE_ALONE,
+    MAPPED_FIELDS,
+    ROWS_RANKED,
+    RUBRIC,
+    in_the_wizard,
+)
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
 from app.scheme import tint
 from core.errors import ConventionError
@@ -31,6 +39,7 @@ from core.io.annotator import ColumnMapping, SheetPreview
 from core.io.annotator.evidence import NotConsensus
 from core.io.annotator.platform import KINDS
 from core.io.annotator.rows import SplitRanking
+from core.io.annotator.scales import Vocabulary, label_key
 from core.io.annotator.write import written_consensus
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import number_text
@@ -54,6 +63,8 @@ class MappingPage(QWizardPage):
         self.setTitle(self.tr("Columns and grades"))
         self.wiz = wizard
         self._shown: SheetPreview | None = None
+        #: The grades the legend's stated order proposes (compared label -> grade).
+        self._proposed: dict[str, float] = {}
         #: The rubric proposed from the sheet's labels or numbers ("" when none).
         self.proposed_rubric = ""
         #: The grade column this tool wrote before the annotators' (``E: grade``;
@@ -66,33 +77,7 @@ class MappingPage(QWizardPage):
         columns.addLayout(form, 1)
         right = QVBoxLayout()
         columns.addLayout(right, 1)
-        self.layout_combo = QComboBox(self)
-        self.layout_combo.setObjectName("layoutCombo")
-        self.layout_combo.addItem(self.tr("long: one row per judgment"), LONG)
-        self.layout_combo.addItem(self.tr("wide: one grade column per annotator"), WIDE)
-        form.addRow(self.tr("Layout:"), self.layout_combo)
-        self.combos: dict[str, QComboBox] = {}
-        for field, text in MAPPED_FIELDS.items():
-            combo = QComboBox(self)
-            combo.setObjectName(f"map_{field}")
-            form.addRow(self.tr(text) + ":", combo)
-            self.combos[field] = combo
-        self.rows_ranked = QCheckBox(self.tr(ROWS_RANKED), self)
-        self.rows_ranked.setObjectName("rowsRanked")
-        self.rows_ranked.setToolTip(self.tr(
-            "Without a score or rank column the sheet holds judgments only: no ranking, no "
-            "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
-            "score = -row number."))
-        form.addRow("", self.rows_ranked)
-        self.keep_boxes: dict[str, QCheckBox] = {}
-        for kind, words in KINDS.items():
-            box = QCheckBox(self)
-            box.setObjectName(f"keep_{kind}")
-            box.setToolTip(self.tr("Rows marked as {0} are skipped and counted; tick to "
-                                   "import them as judgments all the same").format(words))
-            box.setVisible(False)
-            form.addRow("", box)
-            self.keep_boxes[kind] = box
+        self._roles_form(form)
         self.grades_model = GradeColumnsModel(self)
         self.grades_view = QTableView(self)
         self.grades_view.setObjectName("gradeColumns")
@@ -126,6 +111,49 @@ class MappingPage(QWizardPage):
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
         self._watch_grade_choices()
+
+    def _roles_form(self, form: QFormLayout) -> None:
+        """The layout, a column for each role, and the boxes beside them."""
+        self.layout_combo = QComboBox(self)
+        self.layout_combo.setObjectName("layoutCombo")
+        self.layout_combo.addItem(self.tr("long: one row per judgment"), LONG)
+        self.layout_combo.addItem(self.tr("wide: one grade column per annotator"), WIDE)
+        form.addRow(self.tr("Layout:"), self.layout_combo)
+        self.combos: dict[str, QComboBox] = {}
+        for field, text in MAPPED_FIELDS.items():
+            combo = QComboBox(self)
+            combo.setObjectName(f"map_{field}")
+            form.addRow(self.tr(text) + ":", combo)
+            self.combos[field] = combo
+            if field == "grade":
+                self._grade_alone_box(form)
+        self.rows_ranked = QCheckBox(self.tr(ROWS_RANKED), self)
+        self.rows_ranked.setObjectName("rowsRanked")
+        self.rows_ranked.setToolTip(self.tr(
+            "Without a score or rank column the sheet holds judgments only: no ranking, no "
+            "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
+            "score = -row number."))
+        form.addRow("", self.rows_ranked)
+        self.keep_boxes: dict[str, QCheckBox] = {}
+        for kind, words in KINDS.items():
+            box = QCheckBox(self)
+            box.setObjectName(f"keep_{kind}")
+            box.setToolTip(self.tr("Rows marked as {0} are skipped and counted; tick to "
+                                   "import them as judgments all the same").format(words))
+            box.setVisible(False)
+            form.addRow("", box)
+            self.keep_boxes[kind] = box
+
+    def _grade_alone_box(self, form: QFormLayout) -> None:
+        """The box that takes the Grade column alone (``--map grade=C`` of the
+        guessed column): its grades only, other columns of grades left out."""
+        self.grade_alone = QCheckBox(self.tr(GRADE_ALONE), self)
+        self.grade_alone.setObjectName("gradeAlone")
+        self.grade_alone.setToolTip(self.tr(
+            "Columns of grades like the Grade column's that no role takes stop the import "
+            "(never one taken and the rest dropped in silence). Tick to take the Grade "
+            "column's grades alone: the other columns are left out, as declared."))
+        form.addRow("", self.grade_alone)
 
     def _watch_grade_choices(self) -> None:
         """Another grade column chosen proposes its scale (:meth:`_grades_chosen`)."""
@@ -167,6 +195,18 @@ class MappingPage(QWizardPage):
         self.unmapped_prompt.setObjectName("unmappedPrompt")
         self.unmapped_prompt.setWordWrap(True)
         into.addWidget(self.unmapped_prompt)
+        self.legend_proposal = QLabel(self)
+        self.legend_proposal.setObjectName("legendProposal")
+        self.legend_proposal.setWordWrap(True)
+        into.addWidget(self.legend_proposal)
+        self.legend_order = QPushButton(self.tr("Give the labels these grades"), self)
+        self.legend_order.setObjectName("legendOrder")
+        self.legend_order.setToolTip(self.tr(
+            "The sheet's legend lists the labels in a stated order but gives no grades: this "
+            "gives them grades one apart, 0 for the worst, as the button says. An order gives "
+            "no numbers by itself (each grade's gain changes NDCG): check them below."))
+        self.legend_order.clicked.connect(self._legend_order_taken)
+        into.addWidget(self.legend_order, 0, Qt.AlignmentFlag.AlignLeft)
         self.labels_model = LabelsModel(self)
         self.unmapped_view = QTableView(self)
         self.unmapped_view.setObjectName("unmappedLabels")
@@ -203,7 +243,7 @@ class MappingPage(QWizardPage):
         self.unknown_marks.setObjectName("unknownMarks")
         self.unrateable_marks = QLineEdit(self)
         self.unrateable_marks.setObjectName("unrateableMarks")
-        conv_form.addRow(self.tr("Rubric:"), self.rubric)
+        conv_form.addRow(self.tr(RUBRIC), self.rubric)
         conv_form.addRow(self.tr("Several annotators:"), self.consensus)
         conv_form.addRow(self.tr("Rounding of the consensus:"), self.rounding)
         conv_form.addRow(self.tr("Marks read as unknown (blank always):"), self.unknown_marks)
@@ -238,6 +278,7 @@ class MappingPage(QWizardPage):
         self.written_name = column_name(written, header, value.letters) if written is not None \
             else ""
         self.consensus_out.setChecked(False)
+        self.grade_alone.setChecked(False)
         self.consensus_out.setText(self.tr(
             "Leave {0} out: compute the consensus from the annotators' columns").format(
                 self.written_name))
@@ -276,17 +317,26 @@ class MappingPage(QWizardPage):
                 "choose the one the annotators used.").format(len(value.alternatives)))
         elif value.label_grades:
             read = ", ".join(f"{k!r} = {number_text(v)}" for k, v in value.label_grades.items())
-            self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(value.scale, read))
+            self.labels_info.setText(self.tr("Labels read ({0}): {1}").format(
+                in_the_wizard(value.scale), read))  # (a longer scale's --rubric: the field)
         elif value.rubric is not None and value.rubric.text in value.scale:  # a legend's
             self.labels_info.setText(self.tr("Rubric read from {0}").format(value.scale))
         elif value.rubric is not None:
             self.labels_info.setText(self.tr("Rubric read from {0}: {1}").format(
                 value.scale, value.rubric.text))
+        elif value.unmapped and value.vocabulary is not None:  # a legend of labels only
+            self.labels_info.setText(self.tr(
+                "{0} names the labels, not their grades, and no known scale reads them.").format(
+                    value.vocabulary.said[0].upper() + value.vocabulary.said[1:]))
         elif value.unmapped:  # (they hold labels: those asked for below)
             self.labels_info.setText(self.tr("No known scale reads the grade columns' labels."))
         else:
             self.labels_info.setText(self.tr("The grade columns hold no text labels."))
+        if value.legend_note:  # legends that disagree: said before the import, as it says
+            self.labels_info.setText(self.labels_info.text() + "\n" + in_the_wizard(
+                value.legend_note[0].upper() + value.legend_note[1:]))
         self.labels_model.set_labels(value.unmapped)
+        self._show_legend_order(value.vocabulary if value.unmapped else None)
         unmapped = len(value.unmapped)
         self.unmapped_prompt.setVisible(bool(unmapped))
         self.unmapped_view.setVisible(bool(unmapped))
@@ -295,6 +345,25 @@ class MappingPage(QWizardPage):
             "left without one, its cells are rejected.") if unmapped == 1 else self.tr(
             "{0} labels are on no known scale and not in the rubric. Give each its grade "
             "below; a label left without one has its cells rejected.").format(unmapped))
+
+    def _show_legend_order(self, legend: Vocabulary | None) -> None:
+        """The button that gives the labels the grades the legend's stated
+        order proposes, naming each (hidden when it states none)."""
+        proposal = legend.proposal() if legend is not None else None
+        self._proposed = {label_key(g.label): g.value for g in proposal.grades} \
+            if proposal is not None else {}
+        self.legend_order.setVisible(proposal is not None)
+        self.legend_proposal.setVisible(proposal is not None)
+        if legend is not None and proposal is not None:
+            self.legend_proposal.setText(self.tr(
+                "The legend lists them {0}; one grade apart, that is: {1}").format(
+                    legend.order, ", ".join(f"{g.label} = {number_text(g.value)}"
+                                            for g in proposal.grades)))
+            self.legend_order.setAccessibleDescription(self.legend_proposal.text())
+
+    def _legend_order_taken(self) -> None:
+        """The legend's proposal confirmed: each label given its grade."""
+        self.labels_model.give(self._proposed)
 
     def _grades_chosen(self, *_args: Any) -> None:
         """Another grade column chosen (the layout, the grade, the annotators'
@@ -322,6 +391,7 @@ class MappingPage(QWizardPage):
         wide = self.layout_combo.currentData() == WIDE
         self.combos["grade"].setEnabled(not wide)
         self.combos["annotator"].setEnabled(not wide)
+        self.grade_alone.setEnabled(not wide)
         self.grades_view.setEnabled(wide)
         self.consensus_out.setVisible(wide and bool(self.written_name))
 
@@ -345,6 +415,8 @@ class MappingPage(QWizardPage):
         declared = [f for f, c in fields.items() if f in self.combos and c != getattr(base, f)]
         if fields["grades"] != base.grades:
             declared += ["grade", "annotators"]  # as --annotators declares them
+        elif fields["grade"] is not None and self.grade_alone.isChecked():
+            declared.append("grade")  # taken alone, as --map grade=C declares it
         fields["declared"] = tuple(dict.fromkeys((*base.declared, *declared)))
         unknown = ("", *(m.strip() for m in self.unknown_marks.text().split(",") if m.strip()))
         unrateable = tuple(m.strip() for m in self.unrateable_marks.text().split(",")

@@ -5,15 +5,17 @@ an import report's issues and columns."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QWidget
 
+from app.import_wizard.hints import in_the_wizard
 from core.io.annotator import ColumnMapping, ImportReport, Issue, SheetPreview
 from core.io.annotator.names import column_annotator
+from core.io.annotator.scales import label_key
 from core.io.safety import column_letters
 from core.model.numbers import number_text
 
@@ -203,6 +205,16 @@ class LabelsModel(QAbstractTableModel):
     def unanswered(self) -> list[str]:
         return [t for t, _ in self._labels if t not in self._grades]
 
+    def give(self, grades: Mapping[str, float]) -> None:
+        """Give each listed label the grade ``grades`` holds for its
+        compared form (:func:`~core.io.annotator.scales.label_key`)."""
+        for row, (text, _) in enumerate(self._labels):
+            grade = grades.get(label_key(text))
+            if grade is not None:
+                self._grades[text] = grade
+                at = self.index(row, self.Column.GRADE)
+                self.dataChanged.emit(at, at, [DISPLAY, EDIT])
+
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._labels)
 
@@ -323,8 +335,9 @@ class ColumnsModel(QAbstractTableModel):
 
     def set_report(self, report: ImportReport | None) -> None:
         self.beginResetModel()
-        self._rows = [(c.letter, c.header, c.role or self.tr("not imported"), c.reason,
-                       c.flag) for c in (report.columns if report is not None else ())]
+        self._rows = [(c.letter, c.header, c.role or self.tr("not imported"),
+                       in_the_wizard(c.reason), in_the_wizard(c.flag))  # (flags as controls)
+                      for c in (report.columns if report is not None else ())]
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008

@@ -7,6 +7,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import reduce
 from itertools import pairwise
@@ -283,10 +284,13 @@ MAX_LEVELS = 12
 _SCALE_KEYS = frozenset(k for scale in KNOWN_SCALES for level in scale.levels for k in level)
 
 
-def grade_like(values: Sequence[Any], marks: set[str]) -> bool:
+def grade_like(values: Sequence[Any], marks: set[str], words: AbstractSet[str] = frozenset(),
+               ) -> bool:
     """Whether a column's filled cells read as grades: nearly all a grade
-    mark, a small whole or half number, a numbered label or a known scale's
-    label, with at most :data:`MAX_LEVELS` distinct values."""
+    mark, a small whole or half number, a numbered label, a known scale's
+    label or one of ``words`` (the labels a legend on the sheet lists,
+    compared by :func:`label_key`), with at most :data:`MAX_LEVELS`
+    distinct values."""
     if not values:
         return False
     good = 0
@@ -300,14 +304,21 @@ def grade_like(values: Sequence[Any], marks: set[str]) -> bool:
             x = number(v)
         except Reject:
             key = label_key(text)
-            if key in _SCALE_KEYS or numbered_label(text) is not None:
+            if key in _SCALE_KEYS or key in words or numbered_label(text) is not None:
                 good += 1
                 distinct.add(key)
             continue
         if -10 <= x <= 100 and (2 * x).is_integer():
             good += 1
             distinct.add(x)
-    return good >= 0.8 * len(values) and 0 < len(distinct) <= MAX_LEVELS
+    if good >= 0.8 * len(values) and 0 < len(distinct) <= MAX_LEVELS:
+        return True
+    if not words:
+        return False
+    # a column of a few labels, two of them at least the legend's: graded,
+    # its labels the legend lacks refused by name (never the column dropped)
+    keys = {label_key(cell_text(v).strip()) for v in values} - marks
+    return len(keys & words) >= 2 and len(keys) <= MAX_LEVELS
 
 
 def few_levels(numbers: Iterable[float]) -> bool:

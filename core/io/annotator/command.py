@@ -13,6 +13,7 @@ from core.io.annotator.importer import bulk, import_table
 from core.io.annotator.model import ColumnMapping, Table
 from core.io.annotator.overrides import column_list, guess_mapping, missing_field
 from core.io.annotator.report import ImportReport, ImportResult
+from core.io.annotator.scales import Vocabulary
 from core.io.annotator.transposed import unreadable_items
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
@@ -117,11 +118,25 @@ def unreadable(report: ImportReport) -> InputError | None:
     example = ",".join(x for x in (known, *(f"N={k}" for k in report.unmapped_labels)) if x)
     first = next((i for i in report.issues if str(i.value).strip() in report.unmapped_labels),
                  None)  # the file's row and column of the first such label
-    return InputError(
-        f"labels on no known scale and not in the rubric: {labels}", file=report.file,
-        sheet=report.sheet, line=first.row if first else None,
-        column=first.column if first else None,
-        hint=f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")
+    problem, hint = (f"labels on no known scale and not in the rubric: {labels}",
+                     f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")
+    if report.vocabulary is not None:  # a legend of labels: named, its order a proposal
+        problem, hint = _vocabulary_unread(report.vocabulary, labels)
+    return InputError(problem, file=report.file, sheet=report.sheet,
+                      line=first.row if first else None,
+                      column=first.column if first else None, hint=hint)
+
+
+def _vocabulary_unread(legend: Vocabulary, labels: str) -> tuple[str, str]:
+    """The refusal of labels a legend lists without grades and no known
+    scale reads, and what to type: a --rubric in the legend's stated order,
+    one grade apart, to check; else one with ``N`` for each grade."""
+    problem = (f"{legend.said} lists the labels, not their grades, and no known scale reads "
+               f"them: {labels}")
+    said = (f"if they are one grade apart; the legend lists them {legend.order}" if legend.order
+            else "with each N its grade; the legend states no order")
+    return problem, (f"give every label its grade with --rubric, e.g. --rubric "
+                     f"\"{legend.example()}\" {said}")
 
 
 def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = False,

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from core.io.annotator.cells import number_rubric, text_labels
-from core.io.annotator.legend import find_legend, legend_columns, legend_labels, legend_only
+from core.io.annotator.legend import (
+    find_legend,
+    legend_columns,
+    legend_labels,
+    legend_only,
+    legend_words,
+)
 from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.model import (
     COMBINED,
@@ -40,6 +46,7 @@ from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
+from core.io.annotator.vocabulary import evidenced
 from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
 from core.model.conventions import Rubric
@@ -102,7 +109,7 @@ def _header_row(rows: list[list[Any]]) -> int:
     head = rows[:_HEADER_SCAN + 10]
     for i, row in enumerate(head[:_HEADER_SCAN]):
         score = header_score(row)
-        if score <= best:
+        if score <= best or legend_only([row]):  # (a legend across a row: no header)
             continue
         others = [r for r in head[:i] + head[i + 1:] if r != row]  # a header said again
         again = sum(1 for c, v in enumerate(row) if _filled(v) and any(
@@ -211,7 +218,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     # no value of any column: the rows' tally skips it
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r)) and not summary_row(r, None, len(header))]
-    profiles = profile_columns(sample, header, marks)
+    profiles = profile_columns(sample, header, marks, words=legend_words(table, header_row))
     taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
     aside = legend_columns(table, header_row)  # a legend's levels read like grades
     taken |= said_out | set(aside)
@@ -475,9 +482,12 @@ def preview(path: str | Path, *, sheet: str | None = None,
     mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
     labels, guess = label_guess(table, mapping)
-    legend = find_legend(table, mapping)[0]
-    if legend is not None:  # the sheet's legend says the scale, as the import reads it
-        guess = legend_labels(legend, labels)
+    legends = find_legend(table, mapping)
+    words = evidenced(legends.labels, labels) if legends.legend is None else None
+    if legends.legend is not None:  # the sheet's legend says the scale, as the import reads it
+        guess = legend_labels(legends.legend, labels)
+    elif words is not None:  # a legend of labels: the known scale it lists, if any
+        guess = guess_labels(labels, mapping.sources_header(table.header(mapping)), words)
     if guess.rubric is None:
         guess.rubric, guess.scale = _number_rubric(table, mapping)
     shown = table.rows[start:start + _PREVIEW_ROWS]
@@ -495,7 +505,8 @@ def preview(path: str | Path, *, sheet: str | None = None,
         n_rows=file_rows, letters=origin.letters() if origin is not None else [],
         judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
-        alternatives=guess.alternatives, marked=_marked(table, mapping),
+        alternatives=guess.alternatives, marked=_marked(table, mapping), vocabulary=words,
+        legend_note=legends.why,
     )
 
 

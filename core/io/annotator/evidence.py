@@ -23,8 +23,8 @@ from core.analysis.consensus import consensus as combine
 from core.errors import InputError
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.detect import detect_mapping
-from core.io.annotator.legend import legend_columns
-from core.io.annotator.model import ColumnMapping, cell_text
+from core.io.annotator.legend import legend_columns, legend_words
+from core.io.annotator.model import ColumnMapping, cell_text, take_alone
 from core.io.annotator.names import combined_grade, name_field, quantity_header
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.ranks import batched, rank_like
@@ -94,21 +94,12 @@ def check_sheet(sheet: Sheet) -> None:
     mapping = sheet.mapping
     if "grade" in mapping.declared:
         return
-    header = sheet.header
-    used = mapping.used_columns()
-    sources = [c for c, _ in mapping.sources()]
-    unnamed = [c for c in sources if c >= len(header) or not _named_grades(header[c])]
-    width = max([len(header), *(len(r) for r in sheet.data[:_SAMPLE])], default=0)
-    unused = [c for c in range(width) if c not in used]
-    if unused:  # a legend's levels are no grades left unused
-        unused = [c for c in unused if c not in legend_columns(sheet.table, mapping.header_row)]
+    unnamed = [c for c, _ in mapping.sources()
+               if c >= len(sheet.header) or not _named_grades(sheet.header[c])]
+    unused = _unused(sheet)
     if not unnamed and not unused:
         return
-    sample = sheet.data[:_SAMPLE]
-    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
-    keys = [c for c in (mapping.query, mapping.source_id) if c is not None]
-    cols = sorted({*sources, *unused, *keys})
-    by_col = {p.col: p for p in profile_columns(sample, header, marks, cols)}
+    by_col = _profiles(sheet, unused)
     for c in unnamed:
         p = by_col.get(c)
         if p is not None and p.filled and _no_grades(p):
@@ -118,8 +109,49 @@ def check_sheet(sheet: Sheet) -> None:
                 hint="pass --map grade=COLUMN for the column of grades, or "
                 "--annotators COL,COL,... for one column per annotator")
     if unused:
-        _unused_grades(sheet, mapping, by_col, [by_col[c] for c in sources if c in by_col],
-                       unused)
+        _unused_grades(sheet, _alike_unused(sheet, by_col, unused))
+
+
+def _unused(sheet: Sheet) -> list[int]:
+    """The columns no role takes (but a legend's)."""
+    mapping, header = sheet.mapping, sheet.header
+    used = mapping.used_columns()
+    width = max([len(header), *(len(r) for r in sheet.data[:_SAMPLE])], default=0)
+    unused = [c for c in range(width) if c not in used]
+    if unused:  # a legend's levels are no grades left unused
+        unused = [c for c in unused if c not in legend_columns(sheet.table, mapping.header_row)]
+    return unused
+
+
+def _profiles(sheet: Sheet, unused: list[int]) -> dict[int, Profile]:
+    """The profiles of the grade columns, the query, the source id and ``unused``."""
+    mapping = sheet.mapping
+    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    keys = [c for c in (mapping.query, mapping.source_id) if c is not None]
+    cols = sorted({*(c for c, _ in mapping.sources()), *unused, *keys})
+    return {p.col: p for p in profile_columns(
+        sheet.data[:_SAMPLE], sheet.header, marks, cols,
+        legend_words(sheet.table, mapping.header_row))}
+
+
+def taken_alone(sheet: Sheet) -> ColumnMapping:
+    """The mapping of a grade column declared (``--map grade=C``, the
+    wizard's box that takes it alone) beside columns of grades like it: each
+    of those says it is left out for that, not for what its values are
+    taken for (``numbers 0 to 2, varying between one item's judgments``)."""
+    mapping = sheet.mapping
+    if "grade" not in mapping.declared or mapping.grade is None:
+        return mapping
+    unused = _unused(sheet)
+    alike = {p.col for p in _alike_unused(sheet, _profiles(sheet, unused), unused)} \
+        if unused else set()
+    if not alike:
+        return mapping
+    what, ref = sheet.name(mapping.grade), _ref(sheet.header, mapping.grade)
+    return mapping.replace(left_out=tuple(
+        (c, f"{sheet.name(c)}: grades like {what}'s, left out as declared "
+         f"({take_alone(ref, what)}); not imported", "") if c in alike else (c, why, flag)
+        for c, why, flag in mapping.left_out))
 
 
 def _named_grades(header: str) -> bool:
@@ -170,10 +202,13 @@ def _alike(p: Profile, grades: list[Profile], marks: set[str]) -> bool:
     return False
 
 
-def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profile],
-                   grades: list[Profile], unused: list[int]) -> None:
-    """Columns of grades like the used ones and not used stop the import:
-    never the first taken and the rest dropped."""
+def _alike_unused(sheet: Sheet, by_col: dict[int, Profile], unused: list[int]
+                  ) -> list[Profile]:
+    """The columns of ``unused`` whose values are grades like the used grade
+    columns' (not a rank's, nor a batch's number, nor the consensus written
+    beside its annotators')."""
+    mapping = sheet.mapping
+    grades = [by_col[c] for c, _ in mapping.sources() if c in by_col]
     marks = {m.strip().casefold() for m in mapping.unknown_marks if m.strip()}
     query, source = by_col.get(mapping.query or 0), by_col.get(mapping.source_id or 0)
     consensus = written_consensus(sheet.header) if mapping.grades else None
@@ -182,14 +217,20 @@ def _unused_grades(sheet: Sheet, mapping: ColumnMapping, by_col: dict[int, Profi
              and not (query is not None and source is not None
                       and (rank_like(p, query, source)  # a rank's values, left out
                            or batched(p, query, source)))]  # a batch's number
+    return alike
+
+
+def _unused_grades(sheet: Sheet, alike: list[Profile]) -> None:
+    """Columns of grades like the used ones and not used stop the import:
+    never the first taken and the rest dropped."""
     if not alike:
         return
-    header = sheet.header
+    mapping, header = sheet.mapping, sheet.header
     used = [c for c, _ in mapping.sources()]
     refs = [_ref(header, c) for c in used] + [_ref(header, p.col) for p in alike]
     names = ", ".join(sheet.name(p.col) for p in alike)
     what = ", ".join(sheet.name(c) for c in used)
-    alone = (f"--map grade={refs[0]} to take {what} alone" if mapping.grade is not None
+    alone = (take_alone(refs[0], what) if mapping.grade is not None
              else f"--annotators {','.join(refs[:len(used)])} to take {what} only")
     raise sheet.fail(
         f"{counted(len(alike), 'more column')} of grades like {what}'s "

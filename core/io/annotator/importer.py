@@ -16,7 +16,7 @@ from core.io.annotator.accounting import column_records, row_tally
 from core.io.annotator.build import build_document
 from core.io.annotator.cells import GradeReader, number_rubric, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
-from core.io.annotator.evidence import check_consensus, check_rank, check_sheet
+from core.io.annotator.evidence import check_consensus, check_rank, check_sheet, taken_alone
 from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.legend import check_legend, find_legend
@@ -24,9 +24,10 @@ from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
 from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
 from core.io.annotator.rows import Rows, annotator_names, find_candidates, notes, read_rows
-from core.io.annotator.scales import LabelGuess, guess_labels
+from core.io.annotator.scales import LabelGuess, Vocabulary, guess_labels
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.transposed import restore_places
+from core.io.annotator.vocabulary import check_vocabulary, evidenced
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
@@ -82,14 +83,10 @@ def import_table(
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     _refuse_lists(sheet)
     check_sheet(sheet)  # grades that are none, grade columns left unused
+    sheet.mapping = taken_alone(sheet)  # those left out by a grade column declared, said so
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
-    legend, why = find_legend(table, mapping) if guess and conventions.rubric is None \
-        and not labels else (None, "")
-    guessed = _labels(sheet, conventions, guess, labels or {}) if legend is None else \
-        check_legend(sheet, legend, text_labels([sheet.column(c) for c, _ in mapping.sources()],
-                                                mapping))
-    report.notes.extend([why] if why else [])
+    guessed = _read_labels(sheet, conventions, guess, labels or {}, report)
     if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
         conventions = conventions.replace(rubric=guessed.rubric)
     elif guess and conventions.rubric is None and guessed is None:
@@ -182,8 +179,30 @@ def _refuse_lists(sheet: Sheet) -> None:
                     "users), or one row per rating")
 
 
+def _read_labels(sheet: Sheet, conventions: Conventions, guess: bool,
+                 answers: Mapping[str, float], report: ImportReport) -> LabelGuess | None:
+    """How the labels read: on the sheet's legend of its grades when it
+    holds one (no rubric declared, no grades given to labels), else as
+    :func:`_labels` reads them, within a legend of labels without grades
+    when the grade columns bear one out (a label it lacks stops the import)."""
+    if not (guess and conventions.rubric is None and not answers):
+        return _labels(sheet, conventions, guess, answers)
+    found = find_legend(sheet.table, sheet.mapping)
+    report.notes.extend([found.why] if found.why else [])
+    report.warnings.extend([found.why] if found.why else [])
+    texts = text_labels([sheet.column(c) for c, _ in sheet.mapping.sources()], sheet.mapping)
+    if found.legend is not None:
+        return check_legend(sheet, found.legend, texts)
+    words = evidenced(found.labels, texts)
+    if words is not None:
+        check_vocabulary(sheet, words, texts)
+        report.vocabulary = words
+    return _labels(sheet, conventions, guess, answers, words)
+
+
 def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
-            answers: Mapping[str, float]) -> LabelGuess | None:
+            answers: Mapping[str, float], listed: Vocabulary | None = None
+            ) -> LabelGuess | None:
     """How the sheet's labels read: the user's answers, then (when no
     rubric with labels is declared and ``guess``) the guess."""
     declared = conventions.rubric
@@ -195,7 +214,7 @@ def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
     if not found and not answers:
         return None
     guessed = guess_labels({t: n for t, n in found.items() if t not in answers},
-                           sheet.mapping.sources_header(sheet.header))
+                           sheet.mapping.sources_header(sheet.header), listed)
     if answers:
         guessed.grades = {**guessed.grades, **answers}
         guessed.scale = "; ".join(x for x in ("the grades given to the labels", guessed.scale)

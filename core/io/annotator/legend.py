@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +25,14 @@ from core.errors import InputError
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.read import read_table
-from core.io.annotator.scales import LabelGuess, label_key, numbered_label
+from core.io.annotator.scales import LabelGuess, Vocabulary, label_key, numbered_label
 from core.io.annotator.sheet import Sheet
+from core.io.annotator.vocabulary import in_cells, in_column, row_listing
 from core.io.safety import WORKBOOK_SUFFIXES, check_workbook, column_letters
 from core.model.rubric import Rubric, RubricGrade
 
-__all__ = ["Legend", "check_legend", "find_legend", "left_out", "legend_columns",
-           "legend_labels", "legend_only"]
+__all__ = ["Legend", "Legends", "check_legend", "find_legend", "left_out", "legend_columns",
+           "legend_labels", "legend_only", "legend_words"]
 
 #: A sheet longer than this holds judgments, not a legend.
 _MAX_ROWS = 200
@@ -80,6 +82,7 @@ def _in_cell(text: str) -> Rubric | None:
     _head, colon, rest = parts[0].partition(":")  # "Scale: 0 = not relevant"
     if colon and _level(parts[0]) is None:
         parts[0] = rest.strip()
+        parts = [p for p in parts if p]  # ("Scale:" a cell of its own)
     levels = [_level(p) for p in parts]
     return _levels([lv for lv in levels if lv is not None]) \
         if all(lv is not None for lv in levels) else None
@@ -123,10 +126,15 @@ def _in_rows(rows: Sequence[Sequence[Any]], where: str, first: int = 1) -> list[
         if level is not None:
             run.append((r, level))
             continue
+        seen = len(out)
         for c, cell in enumerate(row):
             rubric = _in_cell(cell_text(cell)) if type(cell) is str else None
             if rubric is not None:
                 out.append(Legend(rubric, f"cell {column_letters(c + 1)}{r}{where}"))
+        joined = row_listing(row, r) if len(out) == seen else None
+        rubric = _in_cell(joined[0]) if joined is not None else None
+        if joined is not None and rubric is not None:
+            out.append(Legend(rubric, joined[1] + where))
     close()
     return out
 
@@ -140,27 +148,41 @@ def legend_only(rows: Sequence[Sequence[Any]]) -> bool:
     # ``301 | FBIS3-10082 | 1`` read like levels too, their topic repeated)
     return (sum(lv is not None for lv in levels) >= 2 and None not in levels[1:]
             and _levels([lv for lv in levels if lv is not None]) is not None) or (
-        len(filled) <= 2 and any(_in_cell(cell_text(c)) is not None
-                                 for r in filled for c in r if type(c) is str))
+        len(filled) <= 2 and bool(_in_rows(filled, "") or in_cells(filled, "")))
 
 
-def _other_sheets(table: Table) -> list[Legend]:
+def _other_sheets(table: Table) -> tuple[Legend | Vocabulary, ...]:
     """The legends the workbook's other sheets (short ones) hold."""
     if Path(table.file).suffix.lower() not in WORKBOOK_SUFFIXES \
             or not set(table.sheets) - {table.sheet}:
-        return []  # (a workbook of one sheet is not checked again)
-    out: list[Legend] = []
-    check = check_workbook(Path(table.file))
+        return ()  # (a workbook of one sheet is not checked again)
+    try:
+        stat = Path(table.file).stat()
+    except OSError:
+        return ()
+    return _sheets_legends(table.file, table.sheet,
+                           (stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=4)
+def _sheets_legends(file: str, sheet: str | None, _version: tuple[int, ...],
+                    ) -> tuple[Legend | Vocabulary, ...]:
+    """The legends of the workbook's sheets but ``sheet``, read once for
+    the file as it is (the guess and the import both ask: the workbook's
+    check costs some 30 ms for 20,000 rows)."""
+    out: list[Legend | Vocabulary] = []
+    check = check_workbook(Path(file))
     for name in check.sheets:
-        if name == table.sheet or check.used.get(name, (0, 0))[0] > _MAX_ROWS:
+        if name == sheet or check.used.get(name, (0, 0))[0] > _MAX_ROWS:
             continue  # (a long sheet, told by its used area, is not read at all)
         try:
-            other = read_table(table.file, sheet=name)
+            other = read_table(file, sheet=name)
         except InputError:
             continue
         if len(other.rows) <= _MAX_ROWS:
-            out += _in_rows(other.rows, f" of sheet {name!r}")
-    return out
+            out += [*_in_rows(other.rows, f" of sheet {name!r}"),
+                    *in_cells(other.rows, f" of sheet {name!r}")]
+    return tuple(out)
 
 
 def _top_run(data: Sequence[Sequence[Any]], c: int) -> list[int] | None:
@@ -174,13 +196,15 @@ def _top_run(data: Sequence[Sequence[Any]], c: int) -> list[int] | None:
     return top
 
 
-def legend_columns(table: Table, header_row: int) -> dict[int, Legend]:
+def legend_columns(table: Table, header_row: int) -> dict[int, Legend | Vocabulary]:
     """The columns beside the judgments that hold a legend and nothing
     else: their filled cells one run of rows near the top naming a level
     each (``0 = not relevant`` on rows 2-5 under ``Legend``), or two such
     columns side by side, a grade beside its label (``Grade`` | ``Meaning``),
-    the rest of the columns blank. No role takes them (their levels read
-    like grades, and ``Grade`` names one)."""
+    the rest of the columns blank; or a run of labels without grades, two
+    of them at least labels another column holds (a legend of labels:
+    :func:`~core.io.annotator.vocabulary.in_column`). No role takes them
+    (their levels read like grades, and ``Grade`` names one)."""
     if table.origin is not None or header_row < 0:
         return {}
     start, header = header_row + 1, table.header(ColumnMapping(header_row=header_row))
@@ -191,10 +215,16 @@ def legend_columns(table: Table, header_row: int) -> dict[int, Legend]:
         return f"{column_letters(c + 1)} ({header[c]})" if c < len(header) and header[c] \
             else column_letters(c + 1)
 
-    out: dict[int, Legend] = {}
+    out: dict[int, Legend | Vocabulary] = {}
     for c in range(width):
         top = _top_run(data, c)
         if c in out or top is None:
+            continue
+        rows = _rows_text(start + top[0] + 1, start + top[-1] + 1)
+        words = in_column([data[i][c] for i in top], header[c] if c < len(header) else "",
+                          f"{rows} of column {name(c)}", _other_labels(data, c))
+        if words is not None:
+            out[c] = words
             continue
         cols = [c, c + 1] if c + 1 < width and _top_run(data, c + 1) == top else [c]
         found = _in_rows([[data[i][k] for k in cols] for i in top], "", first=start + top[0] + 1)
@@ -208,26 +238,64 @@ def legend_columns(table: Table, header_row: int) -> dict[int, Legend]:
     return out
 
 
-def left_out(legend: Legend) -> str:
+def _other_labels(data: Sequence[Sequence[Any]], c: int) -> set[str]:
+    """The labels (compared) the columns but ``c`` hold in their first rows."""
+    return {label_key(v) for r in data[:_MAX_ROWS] for k, v in enumerate(r)
+            if k != c and type(v) is str and v.strip()}
+
+
+@dataclass(frozen=True)
+class Legends:
+    """The sheet's legends: the one of its grades (``legend``; None when
+    there is none, or ``why`` not: several listing different grades), and
+    those listing labels without grades (``labels``: the scale's
+    vocabulary, when the grade columns bear one out)."""
+
+    legend: Legend | None
+    why: str
+    labels: list[Vocabulary]
+
+
+def left_out(legend: Legend | Vocabulary) -> str:
     """Why a column holding a legend is not imported, for the report."""
     return f"the grade scale's legend ({legend.where}), not imported"
 
 
-def find_legend(table: Table, mapping: ColumnMapping) -> tuple[Legend | None, str]:
-    """The legend of the sheet's grade scale: in the rows above the header,
+def find_legend(table: Table, mapping: ColumnMapping) -> Legends:
+    """The legends of the sheet's grade scale: in the rows above the header,
     in a column beside the judgments or on another sheet of the workbook;
-    (None, "") when there is none, and (None, why) when legends found list
-    different levels (none is read)."""
+    the legend of grades is none when legends found list different levels
+    (none is read, ``why`` says so)."""
     above = table.rows[:max(mapping.header_row, 0)] if table.origin is None else []
-    found = [*_in_rows(above, ""), *legend_columns(table, mapping.header_row).values(),
-             *_other_sheets(table)]
-    if not found:
-        return None, ""
+    every = [*_in_rows(above, ""), *in_cells(above, ""),
+             *legend_columns(table, mapping.header_row).values(), *_other_sheets(table)]
+    found = [lg for lg in every if isinstance(lg, Legend)]
+    words = [lg for lg in every if isinstance(lg, Vocabulary)]
     if len({lg.rubric for lg in found}) > 1:
-        return None, ("legends that list different grades ("
-                      + "; ".join(f"{lg.where}: {lg.rubric.text}" for lg in found)
-                      + "), so none was read: pass --rubric to declare the scale")
-    return found[0], ""
+        return Legends(None, _conflict(found, table), words)
+    return Legends(found[0] if found else None, "", words)
+
+
+def _conflict(found: Sequence[Legend], table: Table) -> str:
+    """The one line that says which legends list different grades (each
+    legend's place, the sheet's named in a workbook, and its levels) and
+    what to do: none is read, never one picked."""
+    sheet = f" of sheet {table.sheet!r}" if table.sheet else ""
+    said = [f"{lg.where}{'' if ' of sheet ' in lg.where else sheet} ({lg.rubric.text})"
+            for lg in found]
+    return (f"the sheet's legends list different grades: {', '.join(said[:-1])} and "
+            f"{said[-1]}, so none was read as the scale: pass --rubric with the scale the "
+            "grades are on, or correct the legend that is wrong")
+
+
+def legend_words(table: Table, header_row: int) -> frozenset[str]:
+    """The labels (compared: :func:`label_key`) the sheet's legends of
+    labels without grades list: a column holding them holds grades, as one
+    of a known scale's labels does, under any header."""
+    if header_row < 0:
+        return frozenset()
+    found = find_legend(table, ColumnMapping(header_row=header_row)).labels
+    return frozenset(k for v in found for k in v.label_keys())
 
 
 def _grade_of(text: str, legend: Legend, keys: Mapping[str, float]) -> float | None:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.io.annotator.scales import Vocabulary
 from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
 from core.model.conventions import Rubric
@@ -16,7 +17,7 @@ from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 
 #: How the import's messages say what to declare: the command line's flags
 #: (``pass --map score=id``, ``--map grade=none``, ``--order rows``,
-#: ``--header-row N``, ``--annotators COL,COL``) and its
+#: ``--header-row N``, ``--annotators COL,COL``, ``--rubric "G=LABEL,..."``) and its
 #: command for a run. The import wizard finds them by these patterns and says
 #: its own controls instead (app/import_wizard/hints.py), so each hint is
 #: written once, in the command line's words.
@@ -25,6 +26,12 @@ ORDER_FLAG = re.compile(r"(?P<pass>pass )?--order rows")
 KEEP_FLAG = re.compile(r"pass --keep [\w,-]+")
 HEADER_FLAG = re.compile(r"(?P<pass>pass )?--header-row (?P<row>N|\d+)")
 ANNOTATORS_FLAG = re.compile(r"(?P<pass>pass )?--annotators (?P<cols>[^\s;()]+)")
+#: ``pass --rubric with the scale ...``, ``pass --rubric "0=no,1=yes" if ...``,
+#: ``(e.g. --rubric "0=no,1=yes")``.
+RUBRIC_FLAG = re.compile(r'(?P<pass>pass )?--rubric(?: with| "(?P<text>[^"]*)")?')
+#: The grade column taken alone, other columns of grades like it left out
+#: (:func:`take_alone`): the guessed column declared as the grade.
+TAKE_ALONE = re.compile(r"--map grade=(?P<ref>[^\s;,()]+) to take (?P<what>.+?) alone")
 RUN_COMMAND = "`ndcg-worksheet evaluate RUN --qrels QRELS`"
 #: A sheet read without the import (``evaluate --qrels SHEET``) takes no
 #: ``--map``: the way to declare a column is to import it first.
@@ -37,6 +44,12 @@ def import_first(*flags: str) -> str:
     (matched by :data:`IMPORT_FIRST`)."""
     return f"import it first (`ndcg-worksheet import SHEET {' '.join(flags)} -o QRELS`) and " \
         "give QRELS as the qrels"
+
+
+def take_alone(ref: str, what: str) -> str:
+    """How the import is told to take grade column ``ref`` (said ``what``)
+    alone, other columns of grades left out (matched by :data:`TAKE_ALONE`)."""
+    return f"--map grade={ref} to take {what} alone"
 
 
 def pass_flags(*flags: str) -> str:
@@ -350,4 +363,10 @@ class SheetPreview:
     #: sheet read as it is.
     letters: list[str] = field(default_factory=list)
     judgments: int = 0
+    #: The sheet's legend of labels without grades (the labels the grades
+    #: may take; its stated order a proposal the user confirms), or None.
+    vocabulary: Vocabulary | None = None
+    #: Why the sheet's legends give no scale (several listing different
+    #: grades: each named, and what to do), or "".
+    legend_note: str = ""
 

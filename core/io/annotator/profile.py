@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -80,9 +81,11 @@ def _fraction(values: Sequence[str], test: Any) -> float:
 
 
 def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
-                    marks: set[str], cols: Sequence[int] | None = None) -> list[Profile]:
+                    marks: set[str], cols: Sequence[int] | None = None,
+                    words: AbstractSet[str] = frozenset()) -> list[Profile]:
     """A :class:`Profile` of every column of the sample rows (of ``cols`` only
-    when given)."""
+    when given); ``words``: the labels a legend on the sheet lists, read as
+    grades as a known scale's are."""
     width = max([len(header), *map(len, sample)], default=0)
     out = []
     for c in range(width) if cols is None else cols:
@@ -110,7 +113,7 @@ def profile_columns(sample: Sequence[Sequence[Any]], header: Sequence[str],
             spaced=_fraction(full, lambda t: " " in t),
             graded=bool(full) and not (c < len(header) and quantity_header(header[c]))
             and not counting(full) and grade_like([v for v in raw if cell_text(v).strip()],
-                                                   marks),
+                                                   marks, words),
         ))
     return out
 

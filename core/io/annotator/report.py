@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 from core.analysis.aggregate import counted
 from core.io.annotator.accounting import ColumnRecord, RowTally
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
-from core.io.annotator.scales import label_key
+from core.io.annotator.scales import Vocabulary, label_key
 from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
 from core.model.document import Document
@@ -84,6 +84,12 @@ class ImportReport:
     issues: list[Issue] = field(default_factory=list)
     unmapped_labels: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: The notes the command line says on its output too (legends that
+    #: disagree: the scale the user may have counted on was not read).
+    warnings: list[str] = field(default_factory=list)
+    #: The sheet's legend of labels without grades, read as the labels the
+    #: grades may take (None when there is none, or the rubric was declared).
+    vocabulary: Vocabulary | None = None
     mapping: ColumnMapping | None = None
     #: Rows that hold no judgment (a total row, a row without source id and
     #: grades), skipped: (row, why).
@@ -268,6 +274,9 @@ class ImportReport:
             "issues": [{"kind": i.kind, "row": i.row, "column": i.column,
                         "problem": i.problem, "value": i.value} for i in self.issues],
             "notes": list(self.notes),
+            "legend_labels": None if self.vocabulary is None else {
+                "labels": list(self.vocabulary.labels), "where": self.vocabulary.where,
+                "order": self.vocabulary.order or None},
             "hidden": None if not self.hidden_text() else {
                 "rows": self.hidden.rows if self.hidden else [],
                 "columns": [column_letters(c) for c in self.hidden.columns] if self.hidden

@@ -19,7 +19,7 @@ relevant`` and 2 next to ``Partially relevant`` and ``Irrelevant``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.model.conventions import Rubric, RubricGrade
@@ -28,8 +28,10 @@ __all__ = [
     "KNOWN_SCALES",
     "LabelGuess",
     "Scale",
+    "Vocabulary",
     "guess_labels",
     "label_key",
+    "listed_scale",
     "number_range",
     "numbered_label",
     "scale_rubric",
@@ -146,6 +148,69 @@ class LabelGuess:
         return {label_key(text): grade for text, grade in self.grades.items()}
 
 
+@dataclass(frozen=True)
+class Vocabulary:
+    """A legend listing the labels without grades (``Perfect / Excellent /
+    Good / Fair / Bad``): the sheet's scale vocabulary, never its grades (an
+    order of labels gives no numbers, and a level's number changes NDCG).
+    ``where`` it is (``row 1``, ``rows 2-5 of sheet 'Legend'``), and its
+    ``order`` when it states one: ``best first`` or ``worst first``."""
+
+    labels: tuple[str, ...]
+    where: str
+    order: str = ""
+
+    @property
+    def said(self) -> str:
+        """The legend as the import's messages name it."""
+        return (f"the sheet's legend ({self.where}: {' / '.join(self.labels)}, "
+                + (f"{self.order}, " if self.order else "") + "no grades)")
+
+    def label_keys(self) -> set[str]:
+        """Its labels as they are compared (:func:`label_key`)."""
+        return {label_key(t) for t in self.labels}
+
+    def rising(self) -> tuple[str, ...] | None:
+        """The labels worst first, when the legend states its order."""
+        if not self.order:
+            return None
+        return self.labels[::-1] if self.order == "best first" else self.labels
+
+    def proposal(self) -> Rubric | None:
+        """The grades the legend's stated order proposes, one apart from 0
+        for the worst: for the user to confirm (never read as the grades)."""
+        rising = self.rising()
+        return None if rising is None else Rubric(tuple(
+            RubricGrade(float(g), _rubric_label(t)) for g, t in enumerate(rising)))
+
+    def example(self, also: Sequence[str] = ()) -> str:
+        """A --rubric giving each label its grade: the proposal's, else ``N``
+        for each (``also``: labels the sheet uses that the legend lacks)."""
+        proposal = self.proposal()
+        if proposal is not None and not also:
+            return proposal.text
+        return ",".join(f"N={_rubric_label(t)}" for t in (*(self.rising() or self.labels),
+                                                        *also))
+
+
+def listed_scale(labels: Sequence[str]) -> Scale | None:
+    """The known scale whose levels ``labels`` name, each level once and
+    each label a level, in any order (a legend's labels: ``Perfect /
+    Excellent / Good / Fair / Bad``); None otherwise.
+
+    >>> listed_scale(["Perfect", "Excellent", "Good", "Fair", "Bad"]).name
+    'bad / fair / good / excellent / perfect'
+    >>> listed_scale(["Vital", "Useful"]) is None
+    True
+    """
+    keys = [label_key(t) for t in labels]
+    for scale in KNOWN_SCALES:
+        grades = [scale.grade_of(k) for k in keys]
+        if sorted(g if g is not None else -1 for g in grades) == list(range(len(scale.levels))):
+            return scale
+    return None
+
+
 #: Where a header or a legend separates the labels it lists.
 _LISTED = re.compile(r"[,;/|()\[\]\n]+")
 
@@ -240,12 +305,14 @@ def _complete(named: dict[float, str]) -> None:
             return
 
 
-def guess_labels(labels: Mapping[str, int], said: str = "") -> LabelGuess:
+def guess_labels(labels: Mapping[str, int], said: str = "",
+                 listed: Vocabulary | None = None) -> LabelGuess:
     """Read a sheet's distinct labels (text -> cells holding it).
 
     Numbered labels give their number; the others are read on one known
     scale, chosen for all of them: the one ``said`` lists whole (the grade
-    columns' headers: :func:`named_scale`), else the one they fill best; a
+    columns' headers: :func:`named_scale`) or the sheet's legend of labels
+    names (``listed``: :func:`listed_scale`), else the one they fill best; a
     label of a numbered one's words (``2 - Relevant`` next to ``Relevant``)
     takes its number.
 
@@ -269,7 +336,8 @@ def guess_labels(labels: Mapping[str, int], said: str = "") -> LabelGuess:
         else:
             still.append(text)
     keys = [label_key(t) for t in still]
-    named_in = named_scale(said) if said else None
+    in_legend = listed_scale(listed.labels) if listed is not None else None
+    named_in = in_legend or (named_scale(said) if said else None)
     scale, others = _choose_scale(keys, named_in)
     if scale is not None and others:
         guess.alternatives = [(o.name, scale_rubric(o)) for o in (scale, *others)]
@@ -283,8 +351,9 @@ def guess_labels(labels: Mapping[str, int], said: str = "") -> LabelGuess:
         for grade, names in enumerate(scale.levels):
             if float(grade) not in named:
                 named[float(grade)] = _level_label(seen.get(grade, []), names[0], labels)
-        how = (", as the sheet lists its levels" if scale is named_in
-               else _filled_best(scale, keys))
+        how = (f", as {listed.said} lists its levels" if listed is not None
+               and scale is in_legend else ", as the sheet lists its levels"
+               if scale is named_in else _filled_best(scale, keys))
         guess.scale = "; ".join(x for x in (guess.scale, f"the scale {scale.name}{how}") if x)
     guess.unmapped = {t: labels[t] for t in labels if t not in guess.grades}
     if named:
