@@ -6,11 +6,12 @@ whole and the summary's table never scrolls sideways, whatever the status."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import QApplication, QStyle
 
 from app.models.queries import QueryColumn
@@ -593,10 +594,14 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
     workbook's Conventions sheet (seen on reopening): at 1280x800 the log's
     Before and After held their whole ``<convention> = <value>`` (260 px
     each), the Note read "ed…", Origin "outs…", When "…19:06:53", and the
-    log scrolled sideways. Before and After give way now, elided in their
-    middle (whole on hover), so that every column is in view, the note's
-    first word and the origin whole; at 1920x1080 too."""
+    log scrolled sideways. h50win: cut in their middle then, Before and
+    After read "q…d" in ~45 px each (whole only on hover); now a
+    convention's row wraps its texts at their words, no word cut, every
+    column in view, the note's first word and the origin whole, and so does
+    the entry Ctrl+Z adds; at 1920x1080 too."""
     import datetime as dt
+
+    from PySide6.QtCore import QRect
 
     from app.models.audit import AuditColumn
     from app.panels.fit import elided_headers, text_margins
@@ -613,10 +618,13 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
         "query with no ranking = undefined", "edited in Conventions!B12", OUTSIDE_ORIGIN))
     log = w.audit_view
     log.audit_model.sync()
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     _settle(qtbot, w)
     log.fit_columns()
     model, metrics, margins = log.audit_model, log.fontMetrics(), text_margins(log)
-    assert model.rowCount() == 2
+    assert model.rowCount() == 3
+    assert model.index(2, AuditColumn.ORIGIN).data() == "undo"
     assert model.index(0, AuditColumn.BEFORE).data() == "query with no ranking = undefined"
     right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
     assert right <= log.viewport().width(), (right, log.viewport().width())
@@ -626,19 +634,25 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
     def whole(column: int, text: str) -> bool:
         return log.columnWidth(column) >= metrics.horizontalAdvance(text) + margins
 
-    assert whole(AuditColumn.ORIGIN, OUTSIDE_ORIGIN)
+    def readable(row: int, column: int) -> bool:
+        """The cell's text wrapped at its words in its row, no word cut."""
+        text = model.index(row, column).data()
+        room = log.columnWidth(column) - margins
+        words = all(math.ceil(QFontMetricsF(log.font()).horizontalAdvance(word)) <= room
+                    for word in text.split())
+        lines = metrics.boundingRect(QRect(0, 0, room, 10_000), Qt.TextFlag.TextWordWrap, text)
+        return words and lines.height() <= log.rowHeight(row)
+
     assert whole(AuditColumn.NOTE, "edited\u2026")
     when = model.index(1, AuditColumn.WHEN).data()
     assert whole(AuditColumn.WHEN, "\u2026" + when.rsplit(", ", 1)[-1])
-    # Before and After, cut, keep both ends: which convention, and its value.
-    for row, column in ((0, AuditColumn.BEFORE), (1, AuditColumn.AFTER)):
-        index = model.index(row, column)
-        shown = metrics.elidedText(index.data(), Qt.TextElideMode.ElideMiddle,
-                                   log.columnWidth(column) - margins)
-        assert (shown[0], shown[-1]) == ("q", "d"), shown
-        assert index.data(Qt.ItemDataRole.ToolTipRole) == "query with no ranking = undefined"
+    for row in range(3):
+        for column in (AuditColumn.BEFORE, AuditColumn.AFTER, AuditColumn.WHO,
+                       AuditColumn.ORIGIN):
+            assert readable(row, column), (row, column, model.index(row, column).data())
+    assert model.index(1, AuditColumn.ORIGIN).data() == OUTSIDE_ORIGIN
     if height >= 900:  # room for every text whole but the stamp's words
         for c in set(AuditColumn) - {AuditColumn.WHEN}:
             assert log.columnWidth(c) >= log.sizeHintForColumn(c) - 1, c
+        assert log.rowHeight(0) == log.verticalHeader().defaultSectionSize()
     w.session.mark_saved()
-
