@@ -116,6 +116,13 @@ class AuditLogView(QTableView):
 
     def fit_columns(self) -> None:
         fit_columns(self, most=self._widest(), skip=(AuditColumn.NOTE,))
+        # (a tall row out of view still has its words whole: _fit_rows wraps them)
+        header = self.horizontalHeader()
+        for c in (AuditColumn.WHEN, AuditColumn.WHO, AuditColumn.BEFORE, AuditColumn.AFTER,
+                  AuditColumn.ORIGIN):
+            word = self._widest_word(c)
+            if word > header.sectionSize(c):
+                header.resizeSection(c, word)
         self._when_width = self.horizontalHeader().sectionSize(AuditColumn.WHEN)
         self._fit_note()
 
@@ -134,7 +141,7 @@ class AuditLogView(QTableView):
         model, metrics = self.audit_model, self.fontMetrics()
         times = [str(model.index(r, when).data()).rsplit(", ", 1)[-1] for r in measured_rows(self)]
         time = max((metrics.horizontalAdvance("\u2026" + t) for t in times), default=0)
-        floor = min(fitted, max(least[when], time + text_margins(self)))
+        floor = min(fitted, max(least[when], time + text_margins(self), self._widest_word(when)))
         if floor < fitted:
             room = self.viewport().width() - self._others(when) - self._note_wanted()
             width = max(floor, min(fitted, room))
@@ -270,7 +277,7 @@ class AuditLogView(QTableView):
         (only its own cells are measured: one entry per edit)."""
         model = self.audit_model
         self._tall_rows += [r for r in range(first, last + 1) if _tall(model.entry(r))]
-        self.scrollToBottom()
+        self.scrollToBottom()  # (the rows in view are the ones measured)
         row = self.audit_model.rowCount() - 1
         header = self.horizontalHeader()
         for col in range(self.audit_model.columnCount()):
@@ -283,6 +290,10 @@ class AuditLogView(QTableView):
                 if col == AuditColumn.WHEN:
                     self._when_width = max(self._when_width, wanted)
         self._fit_note()
+        # Once the tall rows have their heights, and the scroll bar its new range
+        # (laid out later otherwise: an undo's last entries were cut at the foot).
+        self.updateGeometries()
+        self.scrollToBottom()
 
     def show_origin(self, origin: str) -> int:
         """Select the entries recorded from ``origin`` (a workbook's edits
