@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -94,6 +94,12 @@ class AuditLogView(QTableView):
         self.setWordWrap(True)
         #: The rows of entries whose texts wrap (:func:`_tall`), in order.
         self._tall_rows: list[int] = []
+        #: How many of them :meth:`_fit_rows` fitted, and at which widths.
+        self._rows_fitted = 0
+        self._rows_widths: tuple[object, ...] = ()
+        #: The widest word of each column's tall rows, by column and font:
+        #: how many tall rows it covers, and its width (:meth:`_widest_word`).
+        self._tall_words: dict[tuple[int, str], tuple[int, int]] = {}
         # Fitted to the rows in view whenever entries come (one per edit) or
         # the view is shown; the note takes what is left.
         header = self.horizontalHeader()
@@ -112,6 +118,8 @@ class AuditLogView(QTableView):
     def _entries_reset(self) -> None:
         model = self.audit_model
         self._tall_rows = [r for r in range(model.rowCount()) if _tall(model.entry(r))]
+        self._rows_fitted, self._rows_widths = 0, ()  # (a reset's rows are a line each)
+        self._tall_words.clear()
         self.fit_columns()
 
     def fit_columns(self) -> None:
@@ -190,40 +198,59 @@ class AuditLogView(QTableView):
 
     def _widest_word(self, column: int, *, first: bool = False) -> int:
         """The width of the widest word of ``column``'s texts in the rows in
-        view (``first``: of each text's first word, with an ellipsis after
-        it), with the cell's margins; 0 for none."""
+        view and in the tall rows (:func:`_tall`: their heights change which
+        rows are in view; ``first``: of each text's first word, with an
+        ellipsis after it, in the rows in view), with the cell's margins; 0
+        for none."""
+        widest = self._words_width(column, measured_rows(self), first=first)
+        if first:
+            return widest
+        # The tall rows' words measured once each (the log only grows), per font.
+        key = (column, self.font().key())
+        done, width = self._tall_words.get(key, (0, 0))
+        if done < len(self._tall_rows):
+            width = max(width, self._words_width(column, self._tall_rows[done:]))
+            self._tall_words[key] = (len(self._tall_rows), width)
+        return max(widest, width)
+
+    def _words_width(self, column: int, rows: Sequence[int], *, first: bool = False) -> int:
         model, metrics = self.audit_model, QFontMetricsF(self.font())
-        words = []
-        # The tall rows too (their heights change which rows are in view).
-        for r in {*measured_rows(self), *self._tall_rows[-200:]}:
+        words: set[str] = set()
+        for r in rows:
             text = str(model.index(r, column).data() or "")
-            words += [text.split(" ", 1)[0] + "\u2026"] if first and text else text.split()
+            words.update([text.split(" ", 1)[0] + "\u2026"] if first and text else text.split())
         return max((math.ceil(metrics.horizontalAdvance(w)) + text_margins(self) for w in words),
                    default=0)
 
     def _fit_rows(self) -> None:
         """The tall rows (:func:`_tall`) as high as their texts wrapped in
         their columns, up to :data:`TALL_LINES` lines; the others a line.
-        Each text is measured once per width (a spreadsheet's edits repeat
-        theirs: "spreadsheet edit", "outside the app"); ids are not measured
-        (a long one wraps within the lines the others take)."""
+        The rows of the same texts are measured once (a spreadsheet's edits
+        repeat theirs: "spreadsheet edit", "outside the app"), and while the
+        widths stay, only the rows not fitted yet (an edit's entry); ids are
+        not measured (a long one wraps within the lines the others take)."""
         header = self.verticalHeader()
         line, metrics = header.defaultSectionSize(), self.fontMetrics()
         spacing, margins, model = metrics.lineSpacing(), text_margins(self), self.audit_model
         columns = [(c, self.columnWidth(c) - margins) for c in (
             AuditColumn.WHEN, AuditColumn.WHO, AuditColumn.BEFORE, AuditColumn.AFTER,
             AuditColumn.NOTE, AuditColumn.ORIGIN)]
+        # Only the rows not fitted yet while the widths stay (an edit's one entry).
+        done = self._rows_fitted if self._rows_widths == (columns, line, spacing) else 0
+        self._rows_widths, self._rows_fitted = (columns, line, spacing), len(self._tall_rows)
         flags = int(Qt.TextFlag.TextWordWrap)
-        lines: dict[tuple[str, int], int] = {}
-        for row in self._tall_rows:
-            most = 1
-            for c, room in columns:
-                text = str(model.index(row, c).data() or "")
-                if (text, room) not in lines:
-                    height = metrics.boundingRect(0, 0, max(1, room), 1 << 20, flags, text).height()
-                    lines[text, room] = max(1, -(-height // spacing))
-                most = max(most, lines[text, room])
-            height = max(line, min(most, TALL_LINES) * spacing + 6)
+        heights: dict[tuple[object, ...], int] = {}  # by the texts measured
+        for row in self._tall_rows[done:]:
+            e = model.entry(row)
+            key = (e.when, e.who, e.before, e.after, e.note, e.origin, e.convention)
+            height = heights.get(key, 0)
+            if not height:
+                most = 1
+                for c, room in columns:
+                    text = str(model.index(row, c).data() or "")
+                    box = metrics.boundingRect(0, 0, max(1, room), 1 << 20, flags, text)
+                    most = max(most, -(-box.height() // spacing))
+                height = heights[key] = max(line, min(most, TALL_LINES) * spacing + 6)
             if height != header.sectionSize(row):
                 header.resizeSection(row, height)
 
