@@ -64,6 +64,7 @@ from app.workers import Task, run_task, show_error
 from core.analysis.aggregate import counted
 from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
+from core.io.first_seen import keep_first_seen
 from core.io.identity import DigestLater, FileState, real_path
 from core.io.journal import Journal
 from core.model.conventions import Conventions
@@ -418,6 +419,7 @@ class FileOps(QObject):
         # (None while the document is set: the journal it starts takes the
         # digest's state once known, _settle_state.)
         self.file_state = None
+        keep_first_seen(doc, path)  # a spreadsheet's edit seen on an earlier opening
         recovery = recover(self.window, doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified

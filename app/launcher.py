@@ -43,6 +43,7 @@ def prepare(args: Sequence[str]) -> None:
     import core.engine.columns
     import core.io.clipboard
     import core.io.delimited
+    import core.io.first_seen
     import core.io.journal
     import core.io.trec
     import core.io.workbook.layout

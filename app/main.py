@@ -270,6 +270,9 @@ def _show_read(window: WindowApi, reading: Reading, path: str | Path,
 
     try:
         doc = reading()
+        from core.io.first_seen import keep_first_seen
+
+        keep_first_seen(doc, path)  # a spreadsheet's edit seen on an earlier opening
         try:
             window.set_document(doc, Path(path), evaluation=reading.evaluation)
         except InputError as exc:  # a grade its conventions refuse

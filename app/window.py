@@ -332,15 +332,17 @@ class MainWindow(WindowApi):
             self.grid_panel.widen_columns()
         self.current_query_changed.emit(q)
 
-    def select_candidate(self, index: int) -> None:
-        """Show candidate ``index``'s query and make its grade cell current."""
+    def select_candidate(self, index: int, *, focus: bool = True) -> None:
+        """Show candidate ``index``'s query and make its grade cell current
+        (and its view the keyboard's focus, unless not ``focus``)."""
         self.set_query(int(self.document.query[index]))
         for view, model in ((self.grid, self.grid_model),
                             (self.not_retrieved_view, self.not_retrieved_model)):
             row = model.row_of(index)
             if row is not None:
                 view.setCurrentIndex(model.index(row, GridColumn.GRADE))
-                view.setFocus()
+                if focus:
+                    view.setFocus()
                 return
 
     def reviewer(self) -> str:
@@ -470,10 +472,14 @@ class MainWindow(WindowApi):
     def _show_step(self, changes: Changes) -> None:
         """After Undo or Redo: the grade cell it changed current and in view
         (in its query, which the views already show), and the status bar says
-        what was undone or redone."""
+        what was undone or redone. The keyboard's focus stays where it was,
+        from the Edit menu as from Ctrl+Z (as LibreOffice Calc's): in the
+        grid's views it follows the cell; a panel the reviewer was typing
+        in keeps it (the menu's Undo took it to the grid)."""
         if (lead := changes.lead) is not None:
-            self.select_candidate(lead)
-            for view in (self.grid, self.not_retrieved_view):
+            views = (self.grid, self.not_retrieved_view)
+            self.select_candidate(lead, focus=any(view.hasFocus() for view in views))
+            for view in views:
                 if view.hasFocus():
                     view.scrollTo(view.currentIndex())
         verb = self.tr("Undid {0}") if changes.origin == "undo" else self.tr("Redid {0}")

@@ -249,3 +249,57 @@ def test_f1_lists_the_keyboard_grading_keys(qtbot, window):
     assert by_what["Next unknown candidate"][0] == "Ctrl+J"
     assert by_what["Judge the queue's next"][0] == "Ctrl+Shift+J"
     assert any(keys.startswith("Alt+1") and where == "Conflicts" for keys, _w, where in rows)
+
+
+def _from_the_menu(qtbot, window, action_id: str) -> None:  # type: ignore[no-untyped-def]
+    """Edit > ``action_id`` as a person picks it: the menu opened with Alt+E,
+    the item reached with the Down key, Enter."""
+    menu = window.menus["edit"]
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(menu.isVisible)
+    action = window.app_actions[action_id]
+    for _ in range(len(menu.actions())):
+        if menu.activeAction() is action:
+            break
+        qtbot.keyClick(menu, Qt.Key.Key_Down)
+    assert menu.activeAction() is action
+    qtbot.keyClick(menu, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not menu.isVisible())
+
+
+def test_undo_from_the_edit_menu_leaves_the_focus_where_it_was(qtbot, window):
+    """As in LibreOffice Calc, Edit > Undo and Redo from the menu do what
+    Ctrl+Z and Ctrl+Y do: the cell they changed current and in view, the
+    keyboard focus where it was. The menu's Undo moved the focus from the
+    navigator's filter, where the reviewer was typing, to the grid (the next
+    digit typed graded a candidate there); from the grid it stays in the
+    grid; and Ctrl+Z from the navigator's list leaves it there too."""
+    window.set_document(doc_with_unknowns())
+    doc = window.document
+    window.set_query(0)
+    window.grid.setFocus()
+    press(qtbot, Qt.Key.Key_3)  # q1's c: 3
+    press(qtbot, Qt.Key.Key_2)  # q1's a: 2
+    typed = window.navigator.filter_edit
+    typed.setFocus()
+    qtbot.keyClicks(typed, "q")
+    _from_the_menu(qtbot, window, "undo")
+    assert doc.state[0] == GradeState.UNKNOWN  # a's 2 undone
+    assert QApplication.focusWidget() is typed
+    assert window.grid.currentIndex().row() == 1  # a, q1's second row
+    qtbot.keyClicks(typed, "1")
+    assert typed.text() == "q1"
+    assert doc.state[0] == GradeState.UNKNOWN
+    _from_the_menu(qtbot, window, "redo")
+    assert doc.grade[0] == 2.0
+    assert QApplication.focusWidget() is typed
+    window.grid.setFocus()
+    _from_the_menu(qtbot, window, "undo")
+    assert doc.state[0] == GradeState.UNKNOWN
+    assert QApplication.focusWidget() is window.grid
+    queries = window.navigator.view
+    queries.setFocus()
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # c's 3 undone
+    assert doc.state[2] == GradeState.UNKNOWN
+    assert QApplication.focusWidget() is queries
+    assert window.grid.currentIndex().row() == 0  # c, q1's first row

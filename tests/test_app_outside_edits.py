@@ -136,3 +136,52 @@ def test_show_the_audit_log_brings_the_spreadsheet_edits_into_view(qtbot: Any,
     assert seen.data(Qt.ItemDataRole.ToolTipRole) == f"seen on reopening, {entry.when}"
     assert view.audit_model.index(39, 0).data() == when_text("2026-12-06T09:39:00+00:00")
     w.session.mark_saved()
+
+
+def test_an_edit_in_the_spreadsheet_is_logged_once_over_unsaved_reopens(
+        qtbot: Any, book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grade and the gain rule changed in the spreadsheet, the workbook
+    opened, closed unsaved and opened again twice: the log holds each edit
+    once, at the time it was first seen (each reopen logged it anew, 'seen
+    on reopening' a later time each time); saved with Ctrl+S and reopened,
+    still once, at that time. Each reading is a later second here."""
+    ticks = iter(range(10, 60))
+
+    def later() -> str:
+        return f"2026-12-06T21:00:{next(ticks)}+00:00"
+
+    monkeypatch.setattr("core.model.document._now", later)
+    monkeypatch.setattr("core.io.workbook.sheet_conventions._now", later)
+    edited = tmp_path / "edited.xlsx"
+    _edit(book, edited, {"gain_rule": "exponential"})
+    wb = openpyxl.load_workbook(edited)
+    ws = wb["Candidates"]
+    column = [c.value for c in ws[1]].index("current grade") + 1
+    ws.cell(2, column).value = 2  # case-A, B: 1 -> 2
+    wb.save(edited)
+
+    def outside(w: Any) -> list[tuple[str, str, str, str]]:
+        return [(e.query, e.before, e.after, e.when) for e in w.document.audit
+                if e.origin == "outside the app"]
+
+    logged = [("—", "gain rule = linear", "gain rule = exponential", "2026-12-06T21:00:10+00:00"),
+              ("case-A", "1", "2", "2026-12-06T21:00:11+00:00")]
+    w = _window(qtbot, edited)  # at launch
+    assert outside(w) == logged
+
+    def reopen() -> None:  # File > Open, the document unmodified
+        task = w.file_ops.open_path(edited, ask_to_save=False)
+        assert task is not None
+        qtbot.waitUntil(lambda: task.done, timeout=10_000)
+
+    reopen()
+    reopen()
+    assert outside(w) == logged
+    assert w.outside_edits.isVisible()  # still announced
+    before = edited.read_bytes()
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: edited.read_bytes() != before, timeout=10_000)
+    reopen()
+    assert outside(w) == logged
+    assert not w.outside_edits.isVisible()  # the workbook holds them now

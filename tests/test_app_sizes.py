@@ -6,11 +6,12 @@ whole and the summary's table never scrolls sideways, whatever the status."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import QApplication, QStyle
 
 from app.models.queries import QueryColumn
@@ -486,7 +487,7 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     1280x800 and 1920x1080, the outcome too (it was hidden at both: the
     NDCG columns' words and the query ids are elided first, its "not
     comparable" is "—", the NDCG headers "A" and "B")."""
-    from app.panels.fit import elided_headers
+    from app.panels.fit import elided_headers, text_margins
     from app.review.compare_view import CompareColumn
     from tests.test_app_review import _compare, _run_lines
 
@@ -526,15 +527,41 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     metrics = table.fontMetrics()
     shown_ids = {metrics.elidedText(q, table.textElideMode(), room) for q in ids}
     assert len(shown_ids) == len(ids), sorted(shown_ids)
-    # An undefined NDCG and an unresolved one, elided, still differ: both
-    # read "u…d" at 1280x800 (under Xvfb); their marks, as the navigator's, stay.
-    statuses = {ids.index("case-F-zero"): "undefined", ids.index("case-F-unknown"): "unresolved"}
-    for c in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
-        room = table.columnWidth(c) - 8
-        cells = [model.index(r, c).data() for r in statuses]
-        assert [cell.split()[-1] for cell in cells] == list(statuses.values())
-        shown_cells = {metrics.elidedText(t, table.textElideMode(), room) for t in cells}
-        assert len(shown_cells) == 2, shown_cells
+    # An undefined NDCG and an unresolved one are whole words, apart, at
+    # every cutoff (the combo box stepped with the Down key): elided, both
+    # read "u…d" at 1280x800 (under Xvfb), whole only on hover.
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from app.models.looks import LOOK_OF_LABEL
+
+    def statuses_shown() -> list[str]:
+        out = []
+        for r in range(model.rowCount()):
+            for c in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
+                index = model.index(r, c)
+                if not isinstance(index.data(), str):
+                    continue
+                option = QStyleOptionViewItem()
+                option.initFrom(table)
+                option.rect = table.visualRect(index)
+                option.widget = table
+                table.itemDelegateForColumn(c).initStyleOption(option, index)
+                look = LOOK_OF_LABEL[index.data()]
+                assert option.text in (look.label, look.text, look.short), option.text
+                assert option.fontMetrics.horizontalAdvance(option.text) + text_margins(
+                    table) <= table.columnWidth(c), (option.text, table.columnWidth(c))
+                out.append(option.text)
+        return out
+
+    assert statuses_shown() in (["∅ undefined"] * 2 + ["? unresolved"] * 2,
+                                ["undefined"] * 2 + ["unresolved"] * 2,
+                                ["undef."] * 2 + ["unres."] * 2)
+    view.cutoff.setFocus()
+    qtbot.keyClick(view.cutoff, Qt.Key.Key_Down)
+    qtbot.waitUntil(lambda: view.cutoff.currentIndex() == 1)
+    _settle(qtbot, w)
+    assert len(statuses_shown()) == 4
+    assert elided_headers(table) == []
     w.session.mark_saved()
 
 
@@ -593,31 +620,43 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
     workbook's Conventions sheet (seen on reopening): at 1280x800 the log's
     Before and After held their whole ``<convention> = <value>`` (260 px
     each), the Note read "ed…", Origin "outs…", When "…19:06:53", and the
-    log scrolled sideways. Before and After give way now, elided in their
-    middle (whole on hover), so that every column is in view, the note's
-    first word and the origin whole; at 1920x1080 too."""
+    log scrolled sideways. h50win: cut in their middle then, Before and
+    After read "q…d" in ~45 px each (whole only on hover); now a
+    convention's row wraps its texts at their words, no word cut, every
+    column in view, the note's first word and the origin whole, and so does
+    the entry Ctrl+Z adds; at 1920x1080 too."""
     import datetime as dt
+
+    from PySide6.QtCore import QRect
 
     from app.models.audit import AuditColumn
     from app.panels.fit import elided_headers, text_margins
-    from core.model.conventions import UnrankedRule
+    from core.model.conventions import TieRule, UnrankedRule
     from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 
     w = window
     _at(qtbot, w, width, height)
     doc = w.document
-    assert w.change_conventions(doc.conventions.replace(unranked=UnrankedRule.ZERO)) is None
     stamp = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     doc.audit.append(AuditEntry.of_convention(
         "spreadsheet edit", stamp, "query with no ranking = zero",
         "query with no ranking = undefined", "edited in Conventions!B12", OUTSIDE_ORIGIN))
+    assert w.change_conventions(doc.conventions.replace(
+        unranked=UnrankedRule.ZERO, ties=TieRule.PESSIMISTIC)) is None
     log = w.audit_view
-    log.audit_model.sync()
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     _settle(qtbot, w)
-    log.fit_columns()
     model, metrics, margins = log.audit_model, log.fontMetrics(), text_margins(log)
-    assert model.rowCount() == 2
-    assert model.index(0, AuditColumn.BEFORE).data() == "query with no ranking = undefined"
+    assert model.rowCount() == 5
+    assert [model.index(r, AuditColumn.ORIGIN).data() for r in range(5)] == [
+        OUTSIDE_ORIGIN, "app", "app", "undo", "undo"]
+    # Undo's last entry whole in view (the log scrolled to it before its row grew)
+    last = log.visualRect(model.index(4, 0))
+    assert last.top() >= 0, last
+    assert last.bottom() < log.viewport().height(), last
+    log.fit_columns()
+    assert model.index(0, AuditColumn.AFTER).data() == "query with no ranking = undefined"
     right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
     assert right <= log.viewport().width(), (right, log.viewport().width())
     assert log.horizontalScrollBar().maximum() == 0
@@ -626,19 +665,23 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
     def whole(column: int, text: str) -> bool:
         return log.columnWidth(column) >= metrics.horizontalAdvance(text) + margins
 
-    assert whole(AuditColumn.ORIGIN, OUTSIDE_ORIGIN)
+    def readable(row: int, column: int) -> bool:
+        """The cell's text wrapped at its words in its row, no word cut."""
+        text = model.index(row, column).data()
+        room = log.columnWidth(column) - margins
+        words = all(math.ceil(QFontMetricsF(log.font()).horizontalAdvance(word)) <= room
+                    for word in text.split())
+        lines = metrics.boundingRect(QRect(0, 0, room, 10_000), Qt.TextFlag.TextWordWrap, text)
+        return words and lines.height() <= log.rowHeight(row)
+
     assert whole(AuditColumn.NOTE, "edited\u2026")
-    when = model.index(1, AuditColumn.WHEN).data()
-    assert whole(AuditColumn.WHEN, "\u2026" + when.rsplit(", ", 1)[-1])
-    # Before and After, cut, keep both ends: which convention, and its value.
-    for row, column in ((0, AuditColumn.BEFORE), (1, AuditColumn.AFTER)):
-        index = model.index(row, column)
-        shown = metrics.elidedText(index.data(), Qt.TextElideMode.ElideMiddle,
-                                   log.columnWidth(column) - margins)
-        assert (shown[0], shown[-1]) == ("q", "d"), shown
-        assert index.data(Qt.ItemDataRole.ToolTipRole) == "query with no ranking = undefined"
+    assert whole(AuditColumn.WHEN, model.index(4, AuditColumn.WHEN).data())
+    for row in range(5):
+        for column in (AuditColumn.BEFORE, AuditColumn.AFTER, AuditColumn.WHO,
+                       AuditColumn.ORIGIN):
+            assert readable(row, column), (row, column, model.index(row, column).data())
     if height >= 900:  # room for every text whole but the stamp's words
         for c in set(AuditColumn) - {AuditColumn.WHEN}:
             assert log.columnWidth(c) >= log.sizeHintForColumn(c) - 1, c
+        assert log.rowHeight(1) == log.verticalHeader().defaultSectionSize()
     w.session.mark_saved()
-

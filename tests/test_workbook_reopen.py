@@ -442,3 +442,32 @@ def test_a_current_grade_that_is_no_grade_is_refused_with_one_hint(
         read_workbook(edited)
     assert str(info.value) == (f"{edited}, sheet 'Candidates', row 3, column 'F (current "
                                f"grade)': {problem} ({GRADE_HINT})")
+
+
+def test_an_edit_seen_on_an_earlier_reopening_keeps_its_time(
+        seed_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """keep_first_seen: the second reading of an edited workbook gives the
+    edit the first reading's time; a damaged record is read as none (the
+    entries as found, no error); a workbook with no edit forgets it."""
+    from core.io.first_seen import keep_first_seen
+
+    ticks = iter(range(10, 20))
+    monkeypatch.setattr("core.io.workbook.sheet_conventions._now",
+                        lambda: f"2026-12-06T21:00:{next(ticks)}+00:00")
+    edited, folder = tmp_path / "edited.xlsx", tmp_path / "seen"
+    _edit(seed_book, edited, {"cut_1": 5})
+    first = read_workbook(edited)
+    assert keep_first_seen(first, edited, directory=folder) == 0
+    again = read_workbook(edited)
+    assert keep_first_seen(again, edited, directory=folder) == 1
+    assert [e.when for e in again.audit] == ["2026-12-06T21:00:10+00:00"]
+    found = reopened(again)
+    assert found is not None
+    assert found.conventions == tuple(first.audit)
+    (record,) = folder.iterdir()
+    record.write_text("[[1, 2", encoding="utf-8")
+    damaged = read_workbook(edited)
+    assert keep_first_seen(damaged, edited, directory=folder) == 0
+    assert [e.when for e in damaged.audit] == ["2026-12-06T21:00:12+00:00"]
+    assert keep_first_seen(read_workbook(seed_book), edited, directory=folder) == 0
+    assert not record.exists()

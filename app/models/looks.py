@@ -4,6 +4,7 @@ declared once, with its light and dark variant); full precision."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -11,8 +12,8 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from core.engine.evaluation import Status
 from core.model.numbers import full_text  # re-exported
 
-__all__ = ["ITALIC", "STATUS_LOOK", "STATUS_TOOLTIP", "TONES", "StatusLook", "Tone", "brush",
-           "colour", "dark_in_use", "full_text", "qt_number", "use_dark"]
+__all__ = ["ITALIC", "LOOK_OF_LABEL", "STATUS_LOOK", "STATUS_TOOLTIP", "TONES", "StatusLook",
+           "Tone", "brush", "colour", "dark_in_use", "full_text", "qt_number", "use_dark"]
 
 ITALIC = QFont()
 ITALIC.setItalic(True)
@@ -97,15 +98,23 @@ def brush(name: str) -> QBrush:
 
 @dataclass(frozen=True)
 class StatusLook:
-    """How a status is shown: a symbol and a word as well as a colour."""
+    """How a status is shown: a symbol and a word as well as a colour, and
+    the word cut short where a number's width is all there is (the
+    Comparison dock's NDCG cells at 1280x800: :meth:`fitting`)."""
 
     symbol: str
     text: str
     tone: str
+    short: str
 
     @property
     def label(self) -> str:
         return f"{self.symbol} {self.text}"
+
+    def fitting(self, fits: Callable[[str], bool]) -> str:
+        """The longest of the status's forms that ``fits`` (the label, the
+        word, the short word), else its symbol: never a word cut."""
+        return next((f for f in (self.label, self.text, self.short) if fits(f)), self.symbol)
 
     @property
     def colour(self) -> str:
@@ -114,12 +123,15 @@ class StatusLook:
 
 
 STATUS_LOOK: dict[Status, StatusLook] = {
-    Status.OK: StatusLook("✓", "ok", "ok"),
-    Status.UNDEFINED: StatusLook("∅", "undefined", "undefined"),
-    Status.NEGATIVE: StatusLook("<0", "negative", "negative"),
-    Status.UNRESOLVED: StatusLook("?", "unresolved", "unresolved"),
-    Status.UNRANKED: StatusLook("–", "no ranking", "unranked"),
+    Status.OK: StatusLook("✓", "ok", "ok", "ok"),
+    Status.UNDEFINED: StatusLook("∅", "undefined", "undefined", "undef."),
+    Status.NEGATIVE: StatusLook("<0", "negative", "negative", "neg."),
+    Status.UNRESOLVED: StatusLook("?", "unresolved", "unresolved", "unres."),
+    Status.UNRANKED: StatusLook("–", "no ranking", "unranked", "no rank"),
 }
+
+#: Each status's look by its label (a cell showing "∅ undefined").
+LOOK_OF_LABEL: dict[str, StatusLook] = {look.label: look for look in STATUS_LOOK.values()}
 
 #: The Status column's tooltip: every status with its reason.
 STATUS_TOOLTIP = "\n".join(f"{STATUS_LOOK[st].label}: {st.reason}" for st in Status)

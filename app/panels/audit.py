@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -13,7 +14,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QShowEvent
+from PySide6.QtGui import QFontMetricsF, QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -26,8 +27,22 @@ from app.accessibility import label_control, tab_passes
 from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins
+from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 
-__all__ = ["AuditLogView"]
+__all__ = ["TALL_LINES", "AuditLogView"]
+
+#: The most lines a row of a convention's change or of an edit made outside
+#: the app takes, its texts wrapped at their words (a longer text is cut at
+#: the last line's end, whole on hover): a grade's row keeps one line.
+TALL_LINES = 4
+
+
+def _tall(entry: AuditEntry) -> bool:
+    """Whether ``entry``'s row wraps its texts: a convention's change
+    (``<convention> = <value>`` before and after) or an edit made outside
+    the app ("seen on reopening, <time>", "spreadsheet edit", "outside the
+    app")."""
+    return entry.convention or entry.origin == OUTSIDE_ORIGIN
 
 
 class _TimeKept(QStyledItemDelegate):
@@ -74,7 +89,17 @@ class AuditLogView(QTableView):
         tab_passes(self)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.verticalHeader().setVisible(False)
-        self.setWordWrap(False)
+        # Only the tall rows (_tall) are taller than a line: there the texts
+        # wrap at their words; elsewhere a line is cut as each column says.
+        self.setWordWrap(True)
+        #: The rows of entries whose texts wrap (:func:`_tall`), in order.
+        self._tall_rows: list[int] = []
+        #: How many of them :meth:`_fit_rows` fitted, and at which widths.
+        self._rows_fitted = 0
+        self._rows_widths: tuple[object, ...] = ()
+        #: The widest word of each column's tall rows, by column and font:
+        #: how many tall rows it covers, and its width (:meth:`_widest_word`).
+        self._tall_words: dict[tuple[int, str], tuple[int, int]] = {}
         # Fitted to the rows in view whenever entries come (one per edit) or
         # the view is shown; the note takes what is left.
         header = self.horizontalHeader()
@@ -84,14 +109,28 @@ class AuditLogView(QTableView):
         # Only the rows in view are measured (Qt's default also measures up to
         # 1000 more: far too slow once per edit on a long log).
         header.setResizeContentsPrecision(0)
-        self.audit_model.rowsInserted.connect(lambda *_: self._entries_added())
-        self.audit_model.modelReset.connect(self.fit_columns)
+        self.audit_model.rowsInserted.connect(self._entries_added)
+        self.audit_model.modelReset.connect(self._entries_reset)
         self.placeholder = self.tr(
             "No grade changes yet. Every grade you set, paste or undo is listed here with "
             "your name and the time, and saved with the workbook.")
 
+    def _entries_reset(self) -> None:
+        model = self.audit_model
+        self._tall_rows = [r for r in range(model.rowCount()) if _tall(model.entry(r))]
+        self._rows_fitted, self._rows_widths = 0, ()  # (a reset's rows are a line each)
+        self._tall_words.clear()
+        self.fit_columns()
+
     def fit_columns(self) -> None:
         fit_columns(self, most=self._widest(), skip=(AuditColumn.NOTE,))
+        # (a tall row out of view still has its words whole: _fit_rows wraps them)
+        header = self.horizontalHeader()
+        for c in (AuditColumn.WHEN, AuditColumn.WHO, AuditColumn.BEFORE, AuditColumn.AFTER,
+                  AuditColumn.ORIGIN):
+            word = self._widest_word(c)
+            if word > header.sectionSize(c):
+                header.resizeSection(c, word)
         self._when_width = self.horizontalHeader().sectionSize(AuditColumn.WHEN)
         self._fit_note()
 
@@ -110,7 +149,7 @@ class AuditLogView(QTableView):
         model, metrics = self.audit_model, self.fontMetrics()
         times = [str(model.index(r, when).data()).rsplit(", ", 1)[-1] for r in measured_rows(self)]
         time = max((metrics.horizontalAdvance("\u2026" + t) for t in times), default=0)
-        floor = min(fitted, max(least[when], time + text_margins(self)))
+        floor = min(fitted, max(least[when], time + text_margins(self), self._widest_word(when)))
         if floor < fitted:
             room = self.viewport().width() - self._others(when) - self._note_wanted()
             width = max(floor, min(fitted, room))
@@ -120,25 +159,26 @@ class AuditLogView(QTableView):
 
     def _fit_changes(self) -> None:
         """Before and After give way, the room left shared alike by them and
-        the note (one wanting less keeps its want), down to their headers'
-        widths (the note's: its first word), cut in their middle (whole on hover): a convention's
-        change (``query with no ranking = undefined``: 215 px at 9 pt) filled
-        both with its whole text, and at 1280x800 the note read "ed…",
-        Origin "outs…", and the log scrolled sideways. A grade's change
-        (``2``, ``unknown``) is as it was."""
+        the note (one wanting less keeps its want), down to their widest
+        word (the note: its first word), a convention's change wrapped at
+        its words in its row (:data:`TALL_LINES`); then Who and Origin, down
+        to theirs. A convention's change (``query with no ranking =
+        undefined``: 215 px at 9 pt) filled both with its whole text, and at
+        1280x800 the note read "ed…", Origin "outs…", and the log scrolled
+        sideways; cut in its middle then, it read "q…d" in ~45 px (whole only
+        on hover). A grade's change (``2``, ``unknown``) is as it was."""
         header = self.horizontalHeader()
         changes = (AuditColumn.BEFORE, AuditColumn.AFTER)
-        least = header_widths(self)
-        model, metrics = self.audit_model, self.fontMetrics()
-        words = [str(model.index(r, AuditColumn.NOTE).data() or "").split(" ", 1)[0]
-                 for r in measured_rows(self)]
-        least[AuditColumn.NOTE] = max([least[AuditColumn.NOTE], *(
-            metrics.horizontalAdvance(w + "\u2026") + text_margins(self) for w in words if w)])
         wants = {c: header.sectionSize(c) for c in changes}
         wants[AuditColumn.NOTE] = self._note_wanted()
         room = self.viewport().width() - self._others(*changes)
         if sum(wants.values()) <= room:
             return
+        least = header_widths(self)
+        for c in (*changes, AuditColumn.WHO, AuditColumn.ORIGIN):
+            least[c] = max(least[c], self._widest_word(c))
+        least[AuditColumn.NOTE] = max(least[AuditColumn.NOTE],
+                                      self._widest_word(AuditColumn.NOTE, first=True))
         # Shared alike, a column wanting less than its share keeping its want.
         left, given = room, {}
         for n, c in enumerate(sorted(wants, key=wants.__getitem__)):
@@ -147,6 +187,72 @@ class AuditLogView(QTableView):
         for c in changes:
             if given[c] != header.sectionSize(c):
                 header.resizeSection(c, given[c])
+        for c in (AuditColumn.WHO, AuditColumn.ORIGIN):  # then they wrap too
+            over = -left
+            if over <= 0:
+                return
+            width = header.sectionSize(c)
+            narrower = max(least[c], width - over)
+            header.resizeSection(c, narrower)
+            left += width - narrower
+
+    def _widest_word(self, column: int, *, first: bool = False) -> int:
+        """The width of the widest word of ``column``'s texts in the rows in
+        view and in the tall rows (:func:`_tall`: their heights change which
+        rows are in view; ``first``: of each text's first word, with an
+        ellipsis after it, in the rows in view), with the cell's margins; 0
+        for none."""
+        widest = self._words_width(column, measured_rows(self), first=first)
+        if first:
+            return widest
+        # The tall rows' words measured once each (the log only grows), per font.
+        key = (column, self.font().key())
+        done, width = self._tall_words.get(key, (0, 0))
+        if done < len(self._tall_rows):
+            width = max(width, self._words_width(column, self._tall_rows[done:]))
+            self._tall_words[key] = (len(self._tall_rows), width)
+        return max(widest, width)
+
+    def _words_width(self, column: int, rows: Sequence[int], *, first: bool = False) -> int:
+        model, metrics = self.audit_model, QFontMetricsF(self.font())
+        words: set[str] = set()
+        for r in rows:
+            text = str(model.index(r, column).data() or "")
+            words.update([text.split(" ", 1)[0] + "\u2026"] if first and text else text.split())
+        return max((math.ceil(metrics.horizontalAdvance(w)) + text_margins(self) for w in words),
+                   default=0)
+
+    def _fit_rows(self) -> None:
+        """The tall rows (:func:`_tall`) as high as their texts wrapped in
+        their columns, up to :data:`TALL_LINES` lines; the others a line.
+        The rows of the same texts are measured once (a spreadsheet's edits
+        repeat theirs: "spreadsheet edit", "outside the app"), and while the
+        widths stay, only the rows not fitted yet (an edit's entry); ids are
+        not measured (a long one wraps within the lines the others take)."""
+        header = self.verticalHeader()
+        line, metrics = header.defaultSectionSize(), self.fontMetrics()
+        spacing, margins, model = metrics.lineSpacing(), text_margins(self), self.audit_model
+        columns = [(c, self.columnWidth(c) - margins) for c in (
+            AuditColumn.WHEN, AuditColumn.WHO, AuditColumn.BEFORE, AuditColumn.AFTER,
+            AuditColumn.NOTE, AuditColumn.ORIGIN)]
+        # Only the rows not fitted yet while the widths stay (an edit's one entry).
+        done = self._rows_fitted if self._rows_widths == (columns, line, spacing) else 0
+        self._rows_widths, self._rows_fitted = (columns, line, spacing), len(self._tall_rows)
+        flags = int(Qt.TextFlag.TextWordWrap)
+        heights: dict[tuple[object, ...], int] = {}  # by the texts measured
+        for row in self._tall_rows[done:]:
+            e = model.entry(row)
+            key = (e.when, e.who, e.before, e.after, e.note, e.origin, e.convention)
+            height = heights.get(key, 0)
+            if not height:
+                most = 1
+                for c, room in columns:
+                    text = str(model.index(row, c).data() or "")
+                    box = metrics.boundingRect(0, 0, max(1, room), 1 << 20, flags, text)
+                    most = max(most, -(-box.height() // spacing))
+                height = heights[key] = max(line, min(most, TALL_LINES) * spacing + 6)
+            if height != header.sectionSize(row):
+                header.resizeSection(row, height)
 
     def _others(self, *columns: int) -> int:
         """The width of the shown columns but the note and ``columns``."""
@@ -178,10 +284,11 @@ class AuditLogView(QTableView):
         if room >= least:
             if header.sectionResizeMode(note) != stretch:
                 header.setSectionResizeMode(note, stretch)
-            return
-        if header.sectionResizeMode(note) == stretch:
-            header.setSectionResizeMode(note, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(note, least)
+        else:
+            if header.sectionResizeMode(note) == stretch:
+                header.setSectionResizeMode(note, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(note, least)
+        self._fit_rows()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -192,10 +299,12 @@ class AuditLogView(QTableView):
         date and time in a larger font."""
         return max(260, self.fontMetrics().horizontalAdvance("0000-00-00 00:00") + 16)
 
-    def _entries_added(self) -> None:
+    def _entries_added(self, _parent: QModelIndex, first: int, last: int) -> None:
         """Scroll to the new entry and widen the columns it does not fit
         (only its own cells are measured: one entry per edit)."""
-        self.scrollToBottom()
+        model = self.audit_model
+        self._tall_rows += [r for r in range(first, last + 1) if _tall(model.entry(r))]
+        self.scrollToBottom()  # (the rows in view are the ones measured)
         row = self.audit_model.rowCount() - 1
         header = self.horizontalHeader()
         for col in range(self.audit_model.columnCount()):
@@ -208,6 +317,10 @@ class AuditLogView(QTableView):
                 if col == AuditColumn.WHEN:
                     self._when_width = max(self._when_width, wanted)
         self._fit_note()
+        # Once the tall rows have their heights, and the scroll bar its new range
+        # (laid out later otherwise: an undo's last entries were cut at the foot).
+        self.updateGeometries()
+        self.scrollToBottom()
 
     def show_origin(self, origin: str) -> int:
         """Select the entries recorded from ``origin`` (a workbook's edits

@@ -37,6 +37,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyleOptionViewItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -45,7 +47,7 @@ from app.accessibility import buddy_label, label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
-from app.models.looks import STATUS_LOOK
+from app.models.looks import LOOK_OF_LABEL, STATUS_LOOK, StatusLook
 from app.models.roles import WHOLE_ROLE
 from app.opening import memory_said
 from app.panels.fit import fit_columns, header_widths, text_margins
@@ -95,6 +97,22 @@ COMPARE_FILTER = (
 _WIN, _LOSS = "win", "loss"  # tones of app.models.looks
 
 
+class _StatusFits(NumberDelegate):
+    """An NDCG cell: a number, or a query's status in the longest of its
+    forms the cell holds whole ("∅ undefined", "undefined", "undef.", "∅":
+    :meth:`StatusLook.fitting`; the label on hover). Elided, "∅ undefined"
+    and "? unresolved" both read "u…d" in a number's width at 1280x800."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        look, view = LOOK_OF_LABEL.get(option.text), option.widget
+        if look is None or option.rect.width() <= 0 or not isinstance(view, QTableView):
+            return  # (a size hint asks with no cell: the label whole)
+        room = option.rect.width() - text_margins(view)
+        metrics = option.fontMetrics
+        option.text = look.fitting(lambda text: metrics.horizontalAdvance(text) <= room)
+
+
 class CompareColumn(IntEnum):
     QUERY = 0
     NDCG_A = 1
@@ -131,8 +149,8 @@ class ComparisonModel(RowsModel):
         brushes: list[str | None] = []
         if c is not None:
             for qd in c.query_deltas(j):
-                # a status with the navigator's mark ("∅ undefined", "? unresolved"):
-                # elided to a number's width, both words read "u…d"
+                # a status with the navigator's mark ("∅ undefined", "? unresolved"),
+                # shown in the longest form its cell holds (_StatusFits)
                 a = qd.ndcg_a if qd.ndcg_a is not None else STATUS_LOOK[qd.status_a].label
                 b = qd.ndcg_b if qd.ndcg_b is not None else STATUS_LOOK[qd.status_b].label
                 rows.append((qd.query, a, b, qd.delta, qd.outcome))
@@ -255,6 +273,8 @@ class CompareView(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header.sortIndicatorChanged.connect(lambda *_: self._fit_table())
         self._fitted: dict[int, int] = {}
+        #: The statuses each NDCG column shows (their short words' room: _least).
+        self._statuses: dict[int, set[StatusLook]] = {}
         self.table.viewport().installEventFilter(self)  # (a scroll bar coming narrows it)
         self.changes_title = QLabel(self)
         self.changes_title.setObjectName("compareChangesTitle")
@@ -265,7 +285,7 @@ class CompareView(QWidget):
         number = NumberDelegate(decimals, self)
         signed = SignedDelegate(decimals, self)
         for col in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
-            self.table.setItemDelegateForColumn(col, number)
+            self.table.setItemDelegateForColumn(col, _StatusFits(decimals, self))
         self.table.setItemDelegateForColumn(CompareColumn.DELTA, signed)
         for change_col in (ChangeColumn.CONTRIBUTION_A, ChangeColumn.CONTRIBUTION_B):
             self.changes.setItemDelegateForColumn(change_col, number)
@@ -352,12 +372,16 @@ class CompareView(QWidget):
         table.setColumnHidden(CompareColumn.OUTCOME, False)  # (measured shown)
         fit_columns(table, most=10_000)
         self._fitted = {c: table.columnWidth(c) for c in CompareColumn}
+        rows = self.model.rows()
+        self._statuses = {c: {LOOK_OF_LABEL[r[c]] for r in rows if isinstance(r[c], str)}
+                          for c in (CompareColumn.NDCG_A, CompareColumn.NDCG_B)}
         self._fit_width()
 
     def _fit_width(self) -> None:
         """Where the table lacks the room (a side dock at 1280x800 and at
-        1920x1080): the NDCG columns' words (``undefined``, ``unresolved``,
-        whole on hover) are elided first, down to their numbers' width, then
+        1920x1080): the NDCG columns' statuses (``∅ undefined``, ``?
+        unresolved``, whole on hover) give way first, shown shorter, down to
+        their numbers' width or their short words' (:class:`_StatusFits`), then
         the query ids, whole on hover, down to their header's width; the
         outcome gives way (hidden: the row's colour and the delta's sign
         still say it) only where even then it has no room. The numbers and
@@ -385,13 +409,16 @@ class CompareView(QWidget):
 
     def _least(self) -> dict[int, int]:
         """The narrowest each column may be: its header whole and, for the
-        NDCG columns, a number at the decimals setting."""
+        NDCG columns, a number at the decimals setting and the short word of
+        each status they show ("undef.", "unres.")."""
         table = self.table
         least = {CompareColumn(c): w for c, w in enumerate(header_widths(table))}
-        number = table.fontMetrics().horizontalAdvance(
-            format_number(0.0, self._decimals())) + text_margins(table)
+        metrics, margins = table.fontMetrics(), text_margins(table)
+        number = metrics.horizontalAdvance(format_number(0.0, self._decimals())) + margins
         for c in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
-            least[c] = min(self._fitted[c], max(least[c], number))
+            words = [metrics.horizontalAdvance(look.short) + margins
+                     for look in self._statuses.get(c, ())]
+            least[c] = min(self._fitted[c], max(least[c], number, *words))
         return {c: min(least[c], self._fitted[c]) for c in CompareColumn}
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -52,6 +52,7 @@ __all__ = [
     "FORMAT",
     "Journal",
     "ReplayResult",
+    "file_key",
     "journal_dir",
 ]
 
@@ -73,7 +74,10 @@ def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
 
 
-def _key(path: Path | None) -> str:
+def file_key(path: Path | None) -> str:
+    """The name a file's journal (and its record of edits seen outside the
+    app, :mod:`core.io.first_seen`) goes by: its name and a digest of its
+    real path, or ``untitled``."""
     if path is None:
         return "untitled"
     text = str(path)
@@ -135,7 +139,7 @@ class Journal:
         #: when not given).
         self.base = base
         self.directory = Path(directory) if directory is not None else journal_dir()
-        self.file = self.directory / f"{_key(self.path)}.jsonl"
+        self.file = self.directory / f"{file_key(self.path)}.jsonl"
         self._fh: Any = None
         #: With ``background_fsync`` an edit is written and flushed to the
         #: operating system at once (it survives the process being killed) and
@@ -408,7 +412,7 @@ class Journal:
         """Key the journal by a new path (after Save As); the old one is removed."""
         self.clear()
         self.path = real_path(path) if path is not None else None
-        self.file = self.directory / f"{_key(self.path)}.jsonl"
+        self.file = self.directory / f"{file_key(self.path)}.jsonl"
         self.base = base
 
     def rebase(self, base: FileState | None) -> None:

@@ -1,0 +1,91 @@
+"""Edits made outside the app keep the time they were first seen.
+
+Reopening a workbook edited in a spreadsheet logs each grade or convention
+changed there as an audit entry from outside the app, stamped with the time
+the reopening saw it (:mod:`core.io.workbook.reopened`). Until the workbook is
+saved from the app its own log lacks them, so every reopen found them again
+and logged them anew, each time with a new time ("seen on reopening, 21:02",
+then "21:09" for the same cell edited once). The editor keeps the entries a
+reopening logged beside the file's crash journal (``first-seen/<key>.json``
+under :func:`core.io.journal.journal_dir`'s parent, the journal's key); the
+next reopening of that file gives an entry for the same edit (the same cell
+or convention, from and to, note and origin) the time it was first seen
+instead of logging it again. A reopening that finds no edit (the workbook
+saved from the app holds them in its log) forgets the record.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import astuple, replace
+from pathlib import Path
+from typing import Any
+
+from core.io.atomic import atomic_write_text
+from core.io.identity import real_path
+from core.io.journal import file_key, journal_dir
+from core.io.workbook.reopened import remember, reopened
+from core.model.document import AuditEntry, Document
+
+__all__ = ["keep_first_seen"]
+
+
+def _record(path: Path, directory: Path | None) -> Path:
+    folder = directory if directory is not None else journal_dir().parent / "first-seen"
+    return folder / f"{file_key(real_path(path))}.json"
+
+
+def _same_edit(entry: AuditEntry) -> tuple[Any, ...]:
+    """What tells one edit from another: every field but the time."""
+    return replace(entry, when="").edit()
+
+
+def _read(record: Path) -> dict[tuple[Any, ...], str]:
+    """The time each edit recorded was first seen (nothing when the record
+    is missing or unreadable: the entries are then logged as found)."""
+    try:
+        rows = json.loads(record.read_text(encoding="utf-8"))
+        entries = [AuditEntry.read(row) for row in rows]
+    except (OSError, ValueError, TypeError):
+        return {}
+    return {_same_edit(e): e.when for e in entries if isinstance(e.when, str)}
+
+
+def keep_first_seen(doc: Document, path: str | Path, *,
+                    directory: str | Path | None = None) -> int:
+    """Give the edits made outside the app that reopening ``path`` found
+    for ``doc`` the time an earlier reopening first saw them, and record
+    them for the next; how many were seen before. A document not read
+    from a workbook is left alone.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from core.model.examples import seed_document
+    >>> keep_first_seen(seed_document(), "seed.xlsx", directory=tempfile.mkdtemp())
+    0
+    """
+    found = reopened(doc)
+    if found is None:
+        return 0
+    record = _record(Path(path), Path(directory) if directory is not None else None)
+    if not (found.conventions or found.grades):
+        record.unlink(missing_ok=True)
+        return 0
+    first = _read(record)
+    kept: dict[int, AuditEntry] = {}
+    for entry in (*found.conventions, *found.grades):
+        when = first.get(_same_edit(entry))
+        if when is not None and when != entry.when:
+            kept[id(entry)] = replace(entry, when=when)
+    conventions, grades = (tuple(kept.get(id(e), e) for e in part)
+                           for part in (found.conventions, found.grades))
+    if kept:
+        doc.audit[:] = [kept.get(id(e), e) for e in doc.audit]
+        remember(doc, replace(found, conventions=conventions, grades=grades))
+    try:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(record, json.dumps([list(astuple(e)) for e in (*conventions, *grades)]))
+    except OSError:
+        pass  # (the entries are logged as found: only their time is at stake)
+    return len(kept)
