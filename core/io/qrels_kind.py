@@ -14,7 +14,7 @@ from core.errors import InputError
 from core.io.files import Head, sniff
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
-__all__ = ["is_judgment_sheet", "is_score_dict"]
+__all__ = ["is_judgment_sheet", "is_score_dict", "looks_like_trec_qrels"]
 
 #: The start of ranx's and pytrec_eval's JSON: ``{"q1": {"d1": 2.5, ...}}``.
 _SCORE_DICT = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
@@ -51,11 +51,21 @@ def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
     return _sheet_head(head.data, suffix)
 
 
+def _first_line(head: bytes) -> str:
+    text = head.decode("utf-8-sig", errors="replace")
+    return next((ln for ln in text.splitlines() if ln.strip()), "")
+
+
+def looks_like_trec_qrels(head: Head) -> bool:
+    """Whether an input's first line that is not blank is a TREC qrels line
+    (``query iteration source grade``)."""
+    return _trec_line(_first_line(head.data))
+
+
 def _sheet_head(head: bytes, suffix: str) -> bool:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return True  # UTF-16 text: a spreadsheet's export, never a qrels file
-    text = head.decode("utf-8-sig", errors="replace")
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    first = _first_line(head)
     if not first or _trec_line(first):
         return False
     return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
