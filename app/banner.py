@@ -20,9 +20,8 @@ import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from app.scheme import tint
-from core.engine.evaluation import Status
+from core.analysis.aggregate import unjudged_candidates
 from core.model.conventions import UnknownRule
-from core.model.document import GradeState
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
@@ -92,23 +91,17 @@ class UnjudgedBanner(Banner):
     def offer(self) -> bool:
         """Show the banner when candidates are unjudged and leave queries
         unresolved; True when shown."""
-        w = self.window_
-        doc, ev = w.document, w.evaluation
-        unknown = doc.state == int(GradeState.UNKNOWN)
-        n_unknown = int(np.count_nonzero(unknown))
-        if not n_unknown or w.conventions.unknown is not UnknownRule.UNRESOLVED:
+        found = unjudged_candidates(self.window_.evaluation)
+        if found is None:
             self.hide()
             return False
-        retrieved = int(np.count_nonzero(~np.isnan(doc.score)))
-        # Every query's worst status at once (as query_status, not a call per query).
-        unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
         self.text.setText(self.tr(
             "<b>{0} of {1} retrieved candidates are not in the qrels</b> (unjudged), so NDCG "
             "is unresolved for {2} of {3} queries. Count them as not relevant (like "
             "trec_eval), drop them (condensed lists), or keep the queries unresolved and "
             "judge the candidates.").format(
-                f"{n_unknown:,}", f"{max(retrieved, n_unknown):,}", f"{unresolved:,}",
-                f"{doc.n_queries:,}"))
+                f"{found.unknown:,}", f"{found.retrieved:,}", f"{found.unresolved:,}",
+                f"{found.queries:,}"))
         self.show()
         return True
 

@@ -153,6 +153,29 @@ def test_a_run_given_as_qrels_is_named_so(tmp_path, capsys, swapped):
         assert "give the run's judgments as the qrels: TREC qrels (query 0 source grade)" in err
 
 
+def test_unjudged_candidates_are_noted_with_the_flags_that_resolve_them(tmp_path, capsys):
+    """A run whose candidates the qrels do not all judge leaves, under the
+    defaults, every query unresolved and the means over 0 queries: a note on
+    stderr says how many and names --unjudged zero|condensed, as the
+    editor's banner does; not once --unjudged or a preset decides."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\nq2 Q0 d1 1 1 t\n")
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 2\n")
+    note = (f"ndcg-worksheet: note: {run_file}: 2 of 4 retrieved candidates are not in the "
+            "qrels (unjudged), so NDCG is unresolved for 1 of 2 queries; --unjudged zero "
+            "counts them as not relevant (as trec_eval does), --unjudged condensed drops "
+            "them before ranking\n")
+    code, text = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    assert code == 0
+    assert "mean NDCG@all = 1.0000 over 1 query" in text
+    assert capsys.readouterr().err == note
+    code, _ = run(["compare", str(run_file), str(run_file), "--qrels", str(qrels)])
+    assert (code, capsys.readouterr().err) == (0, note * 2)
+    for flags in (["--unjudged", "unresolved"], ["--preset", "trec_eval"]):
+        code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels), *flags])
+        assert (code, capsys.readouterr().err) == (0, "")
+
+
 def test_bad_trec_score(tmp_path, capsys):
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run_file.write_text("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 x tag\n")
