@@ -176,6 +176,22 @@ def test_unjudged_candidates_are_noted_with_the_flags_that_resolve_them(tmp_path
         assert (code, capsys.readouterr().err) == (0, "")
 
 
+def test_every_argument_of_every_command_says_what_it_takes():
+    """A newcomer reading ``COMMAND --help`` finds each argument explained:
+    compare's --qrels, --resamples and --seed, evaluate's --format, export's
+    INPUT and --qrels and import's SHEET were listed bare."""
+    import argparse
+
+    from app.cli.main import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [(name, a.dest) for name, command in commands.choices.items()
+            for a in command._actions if not a.help]
+    assert len(commands.choices) == 6
+    assert bare == []
+
+
 def test_bad_trec_score(tmp_path, capsys):
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run_file.write_text("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 x tag\n")
