@@ -192,6 +192,21 @@ def test_every_argument_of_every_command_says_what_it_takes():
     assert bare == []
 
 
+def test_a_second_cutoff_after_k_says_how_cutoffs_are_given(capsys):
+    """``--k 5 10`` (trec_eval lists cutoffs as ndcg_cut.5,10) was refused
+    with the program's usage and 'unrecognized arguments: 10' alone."""
+    with pytest.raises(SystemExit) as ended:
+        run(["evaluate", str(EXAMPLE_PATH), "--k", "5", "10"])
+    err = capsys.readouterr().err
+    assert ended.value.code == 2
+    assert err.startswith("usage: ndcg-worksheet evaluate ")
+    assert err.endswith("ndcg-worksheet evaluate: error: unrecognized arguments: 10 (a flag "
+                        "takes one value: give several cutoffs as --k 5 --k 10, or --k 5,10)\n")
+    with pytest.raises(SystemExit):
+        run(["evaluate", str(EXAMPLE_PATH), "10"])
+    assert capsys.readouterr().err.endswith("error: unrecognized arguments: 10\n")
+
+
 def test_bad_trec_score(tmp_path, capsys):
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run_file.write_text("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 x tag\n")

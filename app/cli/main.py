@@ -174,7 +174,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run one command; returns the exit status."""
     out = out or sys.stdout
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _unrecognized(parser, args.command, extra,
+                      cutoffs="--k" in (sys.argv[1:] if argv is None else argv))
     stdin = StdinInput(args)
     try:
         with stdin:
@@ -195,6 +198,19 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _unrecognized(parser: argparse.ArgumentParser, command: str, extra: list[str], *,
+                  cutoffs: bool) -> None:
+    """Exit as argparse does for arguments no flag took, with the command's
+    usage (not the program's); a second number after ``--k`` (``--k 5 10``,
+    as trec_eval's ``-m ndcg_cut.5,10`` lists them; ``cutoffs``: --k was
+    given) says how cutoffs are given."""
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    hint = ""
+    if cutoffs and any(x == "all" or x.isdigit() for x in extra):
+        hint = " (a flag takes one value: give several cutoffs as --k 5 --k 10, or --k 5,10)"
+    commands.choices[command].error(f"unrecognized arguments: {' '.join(extra)}{hint}")
 
 
 def _unwritten(exc: OSError) -> str:
