@@ -153,6 +153,24 @@ def test_a_run_given_as_qrels_is_named_so(tmp_path, capsys, swapped):
         assert "give the run's judgments as the qrels: TREC qrels (query 0 source grade)" in err
 
 
+@pytest.mark.parametrize(("line", "found"), [("q1\t0\td1", 3), ("q1\t0\td1\t2\t0.9", 5)])
+def test_tab_separated_qrels_short_or_long_of_a_field_name_their_fields(tmp_path, capsys,
+                                                                        line, found):
+    """A tab-separated qrels line of 3 or 5 fields, the iteration 0 second,
+    is a TREC qrels line wanting its fourth or holding a fifth field: read as
+    an annotators' sheet it was 'no query column found in the header (q1, 0,
+    d1)'."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 2.5 t\n")
+    qrels.write_text(f"{line}\n")
+    code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert (f"{qrels}, line 1: expected 4 fields (query iteration source grade), found "
+            f"{found}") in err
+    assert "header" not in err
+
+
 def test_unjudged_candidates_are_noted_with_the_flags_that_resolve_them(tmp_path, capsys):
     """A run whose candidates the qrels do not all judge leaves, under the
     defaults, every query unresolved and the means over 0 queries: a note on

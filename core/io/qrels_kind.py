@@ -62,11 +62,23 @@ def looks_like_trec_qrels(head: Head) -> bool:
     return _trec_line(_first_line(head.data))
 
 
+def _short_or_long_trec_line(line: str) -> bool:
+    """A TREC qrels line short of or past its four fields (``q 0 d``, ``q 0
+    d 2 0.9``): whitespace between them, the second the iteration ``0``.
+    Read as TREC qrels, the line is refused naming its fields; read as a
+    sheet, it was a header naming no query column."""
+    parts = line.split()
+    return (len(parts) in (3, 5) and parts[1] == "0"
+            and not any(d in line for d in (",", ";")))
+
+
 def _sheet_head(head: bytes, suffix: str) -> bool:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return True  # UTF-16 text: a spreadsheet's export, never a qrels file
     first = _first_line(head)
     if not first or _trec_line(first):
+        return False
+    if suffix not in _SHEET_SUFFIXES and _short_or_long_trec_line(first):
         return False
     return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
 
