@@ -135,22 +135,25 @@ def test_trec_run_needs_qrels(tmp_path, capsys):
 
 @pytest.mark.parametrize("swapped", [False, True])
 def test_a_run_given_as_qrels_is_named_so(tmp_path, capsys, swapped):
-    """A TREC run given as the qrels (the two swapped, or a second run) is
-    said to be a run, not read as an annotators' sheet whose rank column is
-    'like a rank, not a grade' with an import to try."""
+    """A TREC run given as the qrels (the two swapped, or a second run),
+    tab-separated, is read as TREC text and refused saying to give the run
+    first, as compare says it: not read as an annotators' sheet whose rank
+    column counts 'like a rank, not a grade' with two imports to try."""
     run_file, other = tmp_path / "run.txt", tmp_path / "other.txt"
     run_file.write_text("q1\tQ0\td1\t1\t2.5\tbm25\r\nq1\tQ0\td2\t2\t1.5\tbm25\r\n")
-    other.write_text("q1 0 d1 1\n" if swapped else "q1 Q0 d2 1 9 dense\n")
+    other.write_text("q1\t0\td1\t1\n" if swapped else "q1 Q0 d2 1 9 dense\n")
     code, _ = run(["evaluate", str(other if swapped else run_file), "--qrels", str(run_file)])
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1
-    assert f"{run_file}: this is a TREC run (query Q0 source rank score tag), not judgments" in err
     assert "like a rank" not in err
-    if swapped:
-        assert f"(evaluate {run_file} --qrels {other})" in err
+    if swapped:  # whichever file is refused first, each says so
+        assert err.endswith(": give the run first and its qrels after --qrels)\n")
     else:
-        assert "give the run's judgments as the qrels: TREC qrels (query 0 source grade)" in err
+        assert err == (f"ndcg-worksheet: error: {run_file}, line 1: expected 4 fields (query "
+                       "iteration source grade), found 6 (this line is a run's (query Q0 "
+                       "source rank score tag): give the run first and its qrels after "
+                       "--qrels)\n")
 
 
 @pytest.mark.parametrize(("line", "found"), [("q1\t0\td1", 3), ("q1\t0\td1\t2\t0.9", 5)])

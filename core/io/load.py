@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.files import Head, check_input, open_input, sniff
-from core.io.qrels_kind import is_score_dict, looks_like_trec_qrels
+from core.io.qrels_kind import is_score_dict
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document
@@ -51,8 +51,6 @@ def load_document(
     path = head.path
     if qrels is not None:
         judged = sniff(qrels)
-        if looks_like_trec_run(judged.path, judged):
-            raise _run_as_qrels(head, judged)
         if is_score_dict(head) or is_score_dict(judged):
             return _from_score_dicts(head, judged, conventions)
         from core.io.columnar import document_from_tables, is_parquet
@@ -99,20 +97,6 @@ def load_document(
     from core.io.delimited import read_delimited
 
     return read_delimited(path, conventions, encoding=encoding)
-
-
-def _run_as_qrels(run: Head, judged: Head) -> InputError:
-    """The refusal of a TREC run given as the judgments: read as an
-    annotators' sheet, its rank column was said to count like a rank, not a
-    grade, with a way to import it. When the input is TREC qrels, the two
-    were swapped, and the hint says so."""
-    hint = ("give the run's judgments as the qrels: TREC qrels (query 0 source grade) or an "
-            "annotators' sheet")
-    if looks_like_trec_qrels(run):
-        hint = (f"the two are swapped: {judged.path} is the run and {run.path} its qrels "
-                f"(evaluate {judged.path} --qrels {run.path})")
-    return InputError("this is a TREC run (query Q0 source rank score tag), not judgments",
-                      file=str(judged.path), hint=hint)
 
 
 def _from_score_dicts(run: Head, judged: Head, conventions: Conventions | None) -> Document:

@@ -14,7 +14,7 @@ from core.errors import InputError
 from core.io.files import Head, sniff
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
-__all__ = ["is_judgment_sheet", "is_score_dict", "looks_like_trec_qrels"]
+__all__ = ["is_judgment_sheet", "is_score_dict"]
 
 #: The start of ranx's and pytrec_eval's JSON: ``{"q1": {"d1": 2.5, ...}}``.
 _SCORE_DICT = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
@@ -56,20 +56,18 @@ def _first_line(head: bytes) -> str:
     return next((ln for ln in text.splitlines() if ln.strip()), "")
 
 
-def looks_like_trec_qrels(head: Head) -> bool:
-    """Whether an input's first line that is not blank is a TREC qrels line
-    (``query iteration source grade``)."""
-    return _trec_line(_first_line(head.data))
-
-
-def _short_or_long_trec_line(line: str) -> bool:
+def _trec_text_line(line: str) -> bool:
     """A TREC qrels line short of or past its four fields (``q 0 d``, ``q 0
-    d 2 0.9``): whitespace between them, the second the iteration ``0``.
-    Read as TREC qrels, the line is refused naming its fields; read as a
-    sheet, it was a header naming no query column."""
+    d 2 0.9``, the second the iteration ``0``) or a TREC run's line (``q Q0
+    d 1 2.5 tag``), whitespace between the fields. Read as TREC qrels, the
+    line is refused naming its fields (a run's: give the run first); read as
+    a sheet, it was a header naming no query column, or a rank column
+    counting 'like a rank, not a grade'."""
     parts = line.split()
-    return (len(parts) in (3, 5) and parts[1] == "0"
-            and not any(d in line for d in (",", ";")))
+    if any(d in line for d in (",", ";")):
+        return False
+    return ((len(parts) in (3, 5) and parts[1] == "0")
+            or (len(parts) == 6 and parts[1] in ("Q0", "q0", "0")))
 
 
 def _sheet_head(head: bytes, suffix: str) -> bool:
@@ -78,7 +76,7 @@ def _sheet_head(head: bytes, suffix: str) -> bool:
     first = _first_line(head)
     if not first or _trec_line(first):
         return False
-    if suffix not in _SHEET_SUFFIXES and _short_or_long_trec_line(first):
+    if suffix not in _SHEET_SUFFIXES and _trec_text_line(first):
         return False
     return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
 
