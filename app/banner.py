@@ -20,10 +20,8 @@ import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from app.scheme import tint
-from core.analysis.aggregate import agreed, counted
-from core.engine.evaluation import Status
+from core.analysis.aggregate import agreed, counted, unjudged_candidates
 from core.model.conventions import UnknownRule
-from core.model.document import GradeState
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
@@ -93,24 +91,18 @@ class UnjudgedBanner(Banner):
     def offer(self) -> bool:
         """Show the banner when candidates are unjudged and leave queries
         unresolved; True when shown."""
-        w = self.window_
-        doc, ev = w.document, w.evaluation
-        unknown = doc.state == int(GradeState.UNKNOWN)
-        n_unknown = int(np.count_nonzero(unknown))
-        if not n_unknown or w.conventions.unknown is not UnknownRule.UNRESOLVED:
+        found = unjudged_candidates(self.window_.evaluation)
+        if found is None:
             self.hide()
             return False
-        retrieved = int(np.count_nonzero(~np.isnan(doc.score)))
-        # Every query's worst status at once (as query_status, not a call per query).
-        unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
         self.text.setText(self.tr(
             "<b>{0} of {1} {2} not in the qrels</b> (unjudged), so NDCG "
             "is unresolved for {3} of {4}. Count them as not relevant (like "
             "trec_eval), drop them (condensed lists), or keep the queries unresolved and "
             "judge the candidates.").format(
-                f"{n_unknown:,}", counted(max(retrieved, n_unknown), "retrieved candidate",
-                                          grouped=True), agreed(n_unknown, "is"),
-                f"{unresolved:,}", counted(doc.n_queries, grouped=True)))
+                f"{found.unknown:,}", counted(found.retrieved, "retrieved candidate",
+                                              grouped=True), agreed(found.unknown, "is"),
+                f"{found.unresolved:,}", counted(found.queries, grouped=True)))
         self.show()
         return True
 

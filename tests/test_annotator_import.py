@@ -563,6 +563,11 @@ def test_numbered_labels_give_their_number() -> None:
     ("Final grade", None, None), ("Consensus label", None, None), ("HITId", None, None),
     ("Reviewer notes", "note", None), ("Case ID", None, None), ("Title", None, None),
     ("Relevance judgments \u2013 batch 7 (sent by Vendor X \u2026)", None, None),
+    # Label Studio's JSON export: counts of comments, not notes ('1: 0; 3: 0' was
+    # the note of every candidate)
+    ("comment_count", None, None), ("unresolved_comment_count", None, None),
+    # and its choice, the grade ('no grade column found' without --map grade=D)
+    ("annotations.result.value.choices", "grade", None),
 ])
 def test_headers_as_tools_write_them(header: str, field: str | None,
                                      annotator: str | None) -> None:

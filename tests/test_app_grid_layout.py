@@ -335,3 +335,36 @@ def test_the_grids_columns_are_measured_as_qt_measures_them(qtbot, tmp_path):
         same(w.grid)
     finally:
         w.session.mark_saved()
+
+
+def test_the_judged_grid_of_a_sheet_without_ranking_is_fitted_to_its_rows(qtbot):
+    """An annotators' sheet opened over a shown window (the wizard's Finish):
+    its queries have no ranking, so the judged grid takes the ranked grid's
+    room in the same model reset; its columns were fitted while it was 0 px
+    tall, one row measured, and 'D99231' below 'D1842' was shown 'D…1' (seen
+    under Xvfb at 1280x800) until another query was chosen."""
+    from app.window import MainWindow
+    from core.model.document import Document
+    from core.model.examples import seed_document
+
+    w = MainWindow(seed_document())
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    _settle(qtbot, w)
+    ids = ["D1842", "D99231", "D5", "D77012", "D4"]
+    w.set_document(Document.from_columns(
+        query=["what is the capital of australia"] * 5, source_id=ids,
+        score=[None] * 5, grade=[1.0, 2.0, 0.0, 3.0, 1.0]))
+    _settle(qtbot, w)
+    try:
+        view = w.not_retrieved_view
+        assert w.grid.isHidden()
+        assert view.model().rowCount() == 5
+        header = view.horizontalHeader()
+        header.setResizeContentsPrecision(-1)  # every row measured
+        whole = view.sizeHintForColumn(GridColumn.SOURCE)
+        assert whole > view.fontMetrics().horizontalAdvance("D1842")
+        assert header.sectionSize(GridColumn.SOURCE) >= whole
+    finally:
+        w.session.mark_saved()

@@ -133,6 +133,101 @@ def test_trec_run_needs_qrels(tmp_path, capsys):
     assert "--qrels" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("swapped", [False, True])
+def test_a_run_given_as_qrels_is_named_so(tmp_path, capsys, swapped):
+    """A TREC run given as the qrels (the two swapped, or a second run),
+    tab-separated, is read as TREC text and refused saying to give the run
+    first, as compare says it: not read as an annotators' sheet whose rank
+    column counts 'like a rank, not a grade' with two imports to try."""
+    run_file, other = tmp_path / "run.txt", tmp_path / "other.txt"
+    run_file.write_text("q1\tQ0\td1\t1\t2.5\tbm25\r\nq1\tQ0\td2\t2\t1.5\tbm25\r\n")
+    other.write_text("q1\t0\td1\t1\n" if swapped else "q1 Q0 d2 1 9 dense\n")
+    code, _ = run(["evaluate", str(other if swapped else run_file), "--qrels", str(run_file)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "like a rank" not in err
+    if swapped:  # whichever file is refused first, each says so
+        assert err.endswith(": give the run first and its qrels after --qrels)\n")
+    else:
+        assert err == (f"ndcg-worksheet: error: {run_file}, line 1: expected 4 fields (query "
+                       "iteration source grade), found 6 (this line is a run's (query Q0 "
+                       "source rank score tag): give the run first and its qrels after "
+                       "--qrels)\n")
+
+
+@pytest.mark.parametrize(("line", "found"), [("q1\t0\td1", 3), ("q1\t0\td1\t2\t0.9", 5)])
+def test_tab_separated_qrels_short_or_long_of_a_field_name_their_fields(tmp_path, capsys,
+                                                                        line, found):
+    """A tab-separated qrels line of 3 or 5 fields, the iteration 0 second,
+    is a TREC qrels line wanting its fourth or holding a fifth field: read as
+    an annotators' sheet it was 'no query column found in the header (q1, 0,
+    d1)'."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 2.5 t\n")
+    qrels.write_text(f"{line}\n")
+    code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert (f"{qrels}, line 1: expected 4 fields (query iteration source grade), found "
+            f"{found}") in err
+    assert "header" not in err
+
+
+def test_unjudged_candidates_are_noted_with_the_flags_that_resolve_them(tmp_path, capsys):
+    """A run whose candidates the qrels do not all judge leaves, under the
+    defaults, every query unresolved and the means over 0 queries: a note on
+    stderr says how many and names --unjudged zero|condensed, as the
+    editor's banner does; not once --unjudged or a preset decides."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\nq2 Q0 d1 1 1 t\n")
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 2\n")
+    note = (f"ndcg-worksheet: note: {run_file}: 2 of 4 retrieved candidates are not in the "
+            "qrels (unjudged), so NDCG is unresolved for 1 of 2 queries; --unjudged zero "
+            "counts them as not relevant (as trec_eval does), --unjudged condensed drops "
+            "them before ranking\n")
+    code, text = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    assert code == 0
+    assert "mean NDCG@all = 1.0000 over 1 query" in text
+    assert capsys.readouterr().err == note
+    code, _ = run(["compare", str(run_file), str(run_file), "--qrels", str(qrels)])
+    assert (code, capsys.readouterr().err) == (0, note * 2)
+    for flags in (["--unjudged", "unresolved"], ["--preset", "trec_eval"]):
+        code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels), *flags])
+        assert (code, capsys.readouterr().err) == (0, "")
+
+
+def test_every_argument_of_every_command_says_what_it_takes():
+    """A newcomer reading ``COMMAND --help`` finds each argument explained:
+    compare's --qrels, --resamples and --seed, evaluate's --format, export's
+    INPUT and --qrels and import's SHEET were listed bare."""
+    import argparse
+
+    from app.cli.main import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [(name, a.dest) for name, command in commands.choices.items()
+            for a in command._actions if not a.help]
+    assert len(commands.choices) == 6
+    assert bare == []
+
+
+def test_a_second_cutoff_after_k_says_how_cutoffs_are_given(capsys):
+    """``--k 5 10`` (trec_eval lists cutoffs as ndcg_cut.5,10) was refused
+    with the program's usage and 'unrecognized arguments: 10' alone."""
+    with pytest.raises(SystemExit) as ended:
+        run(["evaluate", str(EXAMPLE_PATH), "--k", "5", "10"])
+    err = capsys.readouterr().err
+    assert ended.value.code == 2
+    assert err.startswith("usage: ndcg-worksheet evaluate ")
+    assert err.endswith("ndcg-worksheet evaluate: error: unrecognized arguments: 10 (a flag "
+                        "takes one value: give several cutoffs as --k 5 --k 10, or --k 5,10)\n")
+    with pytest.raises(SystemExit):
+        run(["evaluate", str(EXAMPLE_PATH), "10"])
+    assert capsys.readouterr().err.endswith("error: unrecognized arguments: 10\n")
+
+
 def test_bad_trec_score(tmp_path, capsys):
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run_file.write_text("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 x tag\n")

@@ -259,6 +259,13 @@ def test_queries_missing_or_undefined_are_left_out_and_said(tmp_path: Path) -> N
     assert " 2 queries held by some runs only were not compared." in out.getvalue()
     assert "run1 lacks 1 (q7)" in text
     assert "37 compared, left out: 1 undefined in run0" in text
+    # Under zero ideal = 0 q3 counts: nothing left out, said once ("left out:
+    # none left out" before).
+    zero = compare_runs(evaluations(docs, preset("trec_eval").replace(cutoffs=(2,))),
+                        resamples=100)
+    out = io.StringIO()
+    write_runs(zero, "table", out)
+    assert "  at NDCG@2: 38 compared, left out: none\n" in out.getvalue()
 
 
 def test_baseline_named_moves_first_and_bad_choices_are_refused(tmp_path: Path,

@@ -17,7 +17,7 @@ from typing import TextIO
 from app.cli.ending import nothing_left
 from app.cli.evaluate import evaluate_named
 from app.cli.export import refuse_writing_over_inputs
-from app.cli.notices import say_not_carried, say_reopened
+from app.cli.notices import say_not_carried, say_reopened, say_unjudged
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare
 from core.analysis.compare.many import RunValues, compare_runs
@@ -114,6 +114,8 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         dump_json(compare_json(result), out, rows=len(result.common))
     else:
         print_comparison(result, out, name_a=args.run_a, name_b=args.run_b)
+    for ev, name in ((result.ev_a, args.run_a), (result.ev_b, args.run_b)):
+        say_unjudged(ev, name, args)
     if export is not None:
         from core.io.workbook import export_comparison_workbook
         from core.io.workbook.additions import additions_to_keep
@@ -149,6 +151,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
     kept: dict[int, Evaluation] = {}
 
     def values(ev: Evaluation, i: int) -> RunValues:
+        say_unjudged(ev, runs[i], args)
         if export is not None:
             kept[i] = ev
         return RunValues.of(ev, runs[i])

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from app.cli.evaluate import evaluate_input, load_input
 from app.cli.notices import add_strict, say_not_carried, say_reopened
-from app.cli.options import add_convention_arguments, add_encoding
+from app.cli.options import INPUT_HELP, QRELS_HELP, add_convention_arguments, add_encoding
 from app.cli.stdio import STDIN, text_output
 from core.errors import InputError, NdcgError
 
@@ -46,13 +46,13 @@ def refuse_writing_over_inputs(output: str | Path, *inputs: str | Path | None) -
 
 def add_export_arguments(x: argparse.ArgumentParser) -> None:
     """The export command's arguments."""
-    x.add_argument("input")
+    x.add_argument("input", help=INPUT_HELP)
     x.add_argument("-o", "--output", required=True,
                    help="the file to write: .xlsx, .ods, .csv, .tsv, .qrels or .run; - writes "
                    "standard output (a text format, named with --to)")
     x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
                    help="the format, when the suffix does not tell")
-    x.add_argument("--qrels")
+    x.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
     add_encoding(x)
     add_convention_arguments(x)
     add_strict(x)

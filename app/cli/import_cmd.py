@@ -37,7 +37,9 @@ def add_import_parser(sub: Any) -> None:
         "import", help="read an annotators' sheet (guessed) into a worksheet CSV or workbook",
         description="Read an annotators' sheet (.xlsx, .csv, .tsv). Without flags the sheet, "
         "header row, layout, columns and rubric are guessed.")
-    p.add_argument("input", metavar="SHEET")
+    p.add_argument("input", metavar="SHEET",
+                   help="the annotators' sheet: .xlsx, .ods, CSV, TSV, Excel's UTF-16 text, "
+                   "JSON or JSON Lines")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="OUT.csv: the worksheet CSV (query,source_id,version,score,grade and "
                    "each annotator's grade); OUT.xlsx or OUT.ods: the audited workbook; "

@@ -25,7 +25,7 @@ from app.cli.import_cmd import add_import_parser
 from app.cli.installation import add_installation_arguments
 from app.cli.merge import add_merge_arguments, cmd_merge
 from app.cli.notices import add_strict
-from app.cli.options import add_convention_arguments, add_encoding
+from app.cli.options import INPUT_HELP, QRELS_HELP, add_convention_arguments, add_encoding
 from app.cli.split import add_split_arguments, cmd_split
 from app.cli.stdio import StdinInput
 from core.errors import NdcgError
@@ -90,12 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
 
     e = sub.add_parser("evaluate", help="print NDCG per query and the means")
-    e.add_argument("input", help="worksheet CSV/TSV, workbook .xlsx, Parquet, or a run "
-                   "(TREC or Parquet, with --qrels)")
-    e.add_argument("--qrels", help="TREC qrels or Parquet file; INPUT is then a run")
+    e.add_argument("input", help=INPUT_HELP)
+    e.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
     add_encoding(e)
     add_convention_arguments(e)
-    e.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    e.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                   help="table (default): conventions, NDCG per query, means; json: also "
+                   "the DCG, the ideal DCG and an unresolved query's bounds; csv: a row per "
+                   "query and cutoff")
     add_engine_arguments(e)
     add_strict(e)
     e.set_defaults(func=cmd_evaluate)
@@ -116,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("runs", nargs="+", metavar="RUN",
                    help="two or more runs or worksheets; the first is the baseline")
-    c.add_argument("--qrels")
+    c.add_argument("--qrels", help=QRELS_HELP.format(run="each RUN is then a run"))
     add_convention_arguments(c)
     c.add_argument("--format", choices=["table", "json", "csv", "markdown", "latex"],
                    default="table",
@@ -132,8 +134,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the test whose corrected p-values mark significance")
     c.add_argument("--alpha", type=float, default=0.05,
                    help="corrected p-values at or under this are marked significant")
-    c.add_argument("--resamples", type=int, default=10000)
-    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--resamples", type=int, default=10000,
+                   help="resamples of the randomization test and the bootstrap interval "
+                   "(default 10000; n queries with 2^n at most this take every sign vector: "
+                   "13 or fewer at the default)")
+    c.add_argument("--seed", type=int, default=0,
+                   help="the seed of the resamples (default 0: the same p-values every time)")
     c.add_argument(
         "--export", metavar="OUT.xlsx",
         help="also write a workbook (.xlsx, or .ods for LibreOffice): both runs' audited "
@@ -168,7 +174,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run one command; returns the exit status."""
     out = out or sys.stdout
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _unrecognized(parser, args.command, extra,
+                      cutoffs="--k" in (sys.argv[1:] if argv is None else argv))
     stdin = StdinInput(args)
     try:
         with stdin:
@@ -189,6 +198,19 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _unrecognized(parser: argparse.ArgumentParser, command: str, extra: list[str], *,
+                  cutoffs: bool) -> None:
+    """Exit as argparse does for arguments no flag took, with the command's
+    usage (not the program's); a second number after ``--k`` (``--k 5 10``,
+    as trec_eval's ``-m ndcg_cut.5,10`` lists them; ``cutoffs``: --k was
+    given) says how cutoffs are given."""
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    hint = ""
+    if cutoffs and any(x == "all" or x.isdigit() for x in extra):
+        hint = " (a flag takes one value: give several cutoffs as --k 5 --k 10, or --k 5,10)"
+    commands.choices[command].error(f"unrecognized arguments: {' '.join(extra)}{hint}")
 
 
 def _unwritten(exc: OSError) -> str:

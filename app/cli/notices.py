@@ -14,9 +14,10 @@ from core.errors import NdcgError
 from core.reports.text import visible
 
 if TYPE_CHECKING:
+    from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["add_strict", "say_not_carried", "say_reopened"]
+__all__ = ["add_strict", "say_not_carried", "say_reopened", "say_unjudged"]
 
 PROG = "ndcg-worksheet"
 
@@ -72,3 +73,24 @@ def say_not_carried(lost: list[str], err: TextIO | None = None, *,
     err = err or sys.stderr
     for what in lost:
         err.write(f"{PROG}: warning: not kept in {written} written: {visible(what)}\n")
+
+
+def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
+                 err: TextIO | None = None) -> None:
+    """One note on stderr when the run ``name``, joined with ``--qrels``,
+    has candidates the qrels do not judge and they leave queries unresolved
+    under the default rule (``--unjudged`` not given): how many, and the
+    flags that give every query an NDCG (the editor's banner says the same)."""
+    if getattr(args, "qrels", None) is None or getattr(args, "convention_unknown", None):
+        return
+    from core.analysis.aggregate import unjudged_candidates
+
+    found = unjudged_candidates(ev)
+    if found is None or not found.unresolved:
+        return
+    err = err or sys.stderr
+    err.write(f"{PROG}: note: {visible(name)}: {found.unknown:,} of {found.retrieved:,} "
+              f"retrieved candidates are not in the qrels (unjudged), so NDCG is unresolved "
+              f"for {found.unresolved:,} of {found.queries:,} queries; --unjudged zero counts "
+              "them as not relevant (as trec_eval does), --unjudged condensed drops them "
+              "before ranking\n")

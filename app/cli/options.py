@@ -10,7 +10,15 @@ import argparse
 from core.model.conventions import FIELDS, ConventionField, Conventions
 from core.model.presets import PRESETS, apply_preset
 
-__all__ = ["add_convention_arguments", "add_encoding", "conventions_from_args"]
+__all__ = ["INPUT_HELP", "QRELS_HELP", "add_convention_arguments", "add_encoding",
+           "conventions_from_args"]
+
+#: What evaluate's and export's INPUT is.
+INPUT_HELP = ("a worksheet CSV/TSV, an audited workbook (.xlsx, .ods), Parquet, or a run "
+              "(TREC, Parquet or JSON, with --qrels)")
+#: What ``--qrels`` takes (``run``: what the input is then).
+QRELS_HELP = ("the judgments: TREC qrels, an annotators' sheet, an audited workbook, "
+              "Parquet or JSON ({{query: {{source: grade}}}}); {run} (TREC, Parquet or JSON)")
 
 
 def add_encoding(p: argparse.ArgumentParser) -> None:

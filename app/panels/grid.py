@@ -123,11 +123,13 @@ SOURCE_LEAST = 16
 _MEASURED_ROWS = 50
 
 
-def _measure_rows_in_view(view: QTableView) -> None:
+def _measure_rows_in_view(view: QTableView, height: int | None = None) -> None:
     """Fit ``view``'s columns to the rows it has room for (at least one, at
     most :data:`_MEASURED_ROWS`), from the first one on screen: what is seen
-    is measured, and each measured cell costs several calls into Python."""
-    room = view.viewport().height() // max(1, view.verticalHeader().defaultSectionSize()) + 1
+    is measured, and each measured cell costs several calls into Python.
+    ``height``: the room in pixels, when not yet its viewport's."""
+    height = view.viewport().height() if height is None else height
+    room = height // max(1, view.verticalHeader().defaultSectionSize()) + 1
     view.horizontalHeader().setResizeContentsPrecision(max(1, min(_MEASURED_ROWS, room)))
 
 
@@ -215,11 +217,21 @@ class GridPanel(QWidget):
         capped, see :meth:`source_most`, its full text on hover); the grid
         shown from its first column."""
         for view in (self.grid, self.not_retrieved):
-            _measure_rows_in_view(view)
+            _measure_rows_in_view(view, self._room(view))
             fit_columns(view, most=max(160, view.viewport().width()),
                         measured=_contents_widths(view))
         self._widen(measured=True)
         self.grid.horizontalScrollBar().setValue(0)
+
+    def _room(self, view: QTableView) -> int:
+        """The height ``view``'s rows have: its viewport's, or for the judged
+        grid of a query nothing ranks (the ranked grid hidden in the same
+        model reset, :meth:`_update_label`) the splitter's, which it takes
+        once laid out (its viewport was 0 px tall when the columns were
+        fitted, so one row was measured and a longer id shown elided)."""
+        if view is self.not_retrieved and self.grid.isHidden():
+            return max(view.viewport().height(), self.split.height())
+        return view.viewport().height()
 
     def widen_columns(self) -> None:
         """Widen (never narrow) the text columns for the query now shown (a
@@ -278,7 +290,7 @@ class GridPanel(QWidget):
         for view in (self.grid, self.not_retrieved):
             header = view.horizontalHeader()
             if not measured:
-                _measure_rows_in_view(view)
+                _measure_rows_in_view(view, self._room(view))
             # (a number column widens for the grade state's word it shows:
             # "unknown" read "u…n" in the gain column fitted to numbers)
             words = [n for n, c in enumerate(self.model.columns)

@@ -43,7 +43,7 @@ from app.models.queries import RunColumns
 from app.panels.scrolled import scrolled
 from app.review.common import MadeView, RowsModel, SignedDelegate, deferred_dock, read_only_table
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import agreed, counted, excluded_phrase
+from core.analysis.aggregate import agreed, counted
 from core.model.conventions import format_cutoff
 from core.model.document import Document
 
@@ -197,7 +197,9 @@ class RunsView(QWidget):
         at = f"NDCG@{format_cutoff(m.cutoffs[j])}"
         means = "; ".join(f"{r.run} {format_number(r.mean, self._decimals())}"
                           for r in m.means[j])
-        left = excluded_phrase(m.excluded(j), label="left out", empty="none left out")
+        from core.reports.runs import left_out_phrase  # (loaded with a comparison only)
+
+        left = left_out_phrase(m, j)
         dropped = (f"; {counted(m.dropped)} held by some runs only "
                    f"{agreed(m.dropped, 'is')} not compared"
                    if m.dropped else "")

@@ -14,13 +14,14 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.discount import FloatArray
-from core.engine.evaluation import Evaluation
+from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
-from core.model.conventions import Weighting
-from core.model.document import has_weight
+from core.model.conventions import UnknownRule, Weighting
+from core.model.document import GradeState, has_weight
 
-__all__ = ["UNJUDGED", "VERBS", "CutoffSummary", "agreed", "counted", "excluded_phrase",
-           "summarize", "summarize_values", "unjudged_phrase", "with_unjudged"]
+__all__ = ["UNJUDGED", "VERBS", "CutoffSummary", "Unjudged", "agreed", "counted",
+           "excluded_phrase", "summarize", "summarize_values", "unjudged_candidates",
+           "unjudged_phrase", "with_unjudged"]
 
 #: Why a mean leaves out a query the run ranked and the qrels never judged
 #: (trec_eval and ranx leave such a query out too, under every option).
@@ -60,6 +61,34 @@ def with_unjudged(summaries: list[CutoffSummary], unjudged: int) -> list[CutoffS
     if not unjudged:
         return summaries
     return [replace(s, excluded={**s.excluded, UNJUDGED: unjudged}) for s in summaries]
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    """Candidates with an unknown grade that leave queries unresolved (a run
+    joined with qrels that do not judge all it retrieved): what the editor's
+    banner and the command line's note say."""
+
+    unknown: int
+    retrieved: int
+    unresolved: int
+    queries: int
+
+
+def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
+    """How many candidates are unknown, of how many retrieved, and the
+    queries they leave unresolved; None when the unknown rule is not
+    ``unresolved`` or no candidate is unknown."""
+    if ev.conventions.unknown is not UnknownRule.UNRESOLVED:
+        return None
+    doc = ev.doc
+    unknown = int(np.count_nonzero(doc.state == int(GradeState.UNKNOWN)))
+    if not unknown:
+        return None
+    retrieved = int(np.count_nonzero(~np.isnan(doc.score)))
+    # Every query's worst status at once (as query_status, not a call per query).
+    unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
+    return Unjudged(unknown, max(retrieved, unknown), unresolved, doc.n_queries)
 
 
 def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],

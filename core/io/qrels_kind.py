@@ -51,12 +51,32 @@ def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
     return _sheet_head(head.data, suffix)
 
 
+def _first_line(head: bytes) -> str:
+    text = head.decode("utf-8-sig", errors="replace")
+    return next((ln for ln in text.splitlines() if ln.strip()), "")
+
+
+def _trec_text_line(line: str) -> bool:
+    """A TREC qrels line short of or past its four fields (``q 0 d``, ``q 0
+    d 2 0.9``, the second the iteration ``0``) or a TREC run's line (``q Q0
+    d 1 2.5 tag``), whitespace between the fields. Read as TREC qrels, the
+    line is refused naming its fields (a run's: give the run first); read as
+    a sheet, it was a header naming no query column, or a rank column
+    counting 'like a rank, not a grade'."""
+    parts = line.split()
+    if any(d in line for d in (",", ";")):
+        return False
+    return ((len(parts) in (3, 5) and parts[1] == "0")
+            or (len(parts) == 6 and parts[1] in ("Q0", "q0", "0")))
+
+
 def _sheet_head(head: bytes, suffix: str) -> bool:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return True  # UTF-16 text: a spreadsheet's export, never a qrels file
-    text = head.decode("utf-8-sig", errors="replace")
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    first = _first_line(head)
     if not first or _trec_line(first):
+        return False
+    if suffix not in _SHEET_SUFFIXES and _trec_text_line(first):
         return False
     return suffix in _SHEET_SUFFIXES or any(d in first for d in (",", ";", "\t"))
 

@@ -26,7 +26,7 @@ from core.reports.text import csv_line, protect, visible
 if TYPE_CHECKING:
     from core.analysis.compare.many import ManyComparison, PairTest
 
-__all__ = ["RUN_FORMATS", "runs_json", "write_runs"]
+__all__ = ["RUN_FORMATS", "left_out_phrase", "runs_json", "write_runs"]
 
 #: The formats of a comparison of many runs (``compare --format``).
 RUN_FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -76,6 +76,12 @@ def _test_phrase(m: ManyComparison) -> str:
             f"cutoff ({_pairs_phrase(m)})")
 
 
+def left_out_phrase(m: ManyComparison, j: int) -> str:
+    """The shared queries left out at cutoff index ``j``, by reason
+    (``left out: none`` when every one was compared)."""
+    return excluded_phrase(m.excluded(j), label="left out")
+
+
 def _queries_lines(m: ManyComparison) -> list[str]:
     """What was compared and what was left out, for every format."""
     lines = [f"Queries compared: {len(m.common)} held by every run"
@@ -84,9 +90,8 @@ def _queries_lines(m: ManyComparison) -> list[str]:
         shown = ", ".join(qs[:5]) + (", ..." if len(qs) > 5 else "")
         lines.append(f"  {name} lacks {len(qs)} ({shown})")
     for j, k in enumerate(m.cutoffs):
-        left = excluded_phrase(m.excluded(j), label="left out", empty="none left out")
         lines.append(f"  at NDCG@{format_cutoff(k)}: {int(m.included[:, j].sum())} compared, "
-                     f"{left}")
+                     f"{left_out_phrase(m, j)}")
     if m.left_out:
         lines.append(f"Not compared: {m.left_out.phrase(len(m.runs))}")
     return lines

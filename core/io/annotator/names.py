@@ -42,7 +42,7 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
                       "document_url"),
         ("link", "result_id", "item_id", "product_id")) if n != "id"), "id"),
     "grade": _ranked("grade", (), ("relevance_judgment", "relevance_judgement", "answer",
-                                   "assessment", "judgement_label")),
+                                   "assessment", "judgement_label", "choices")),
     "annotator": _ranked("annotator", (), (
         "annotator_name", "annotator_email", "rater_id", "rater_name", "assessor_id",
         "judge_id", "reviewer_id", "user_id", "worker", "workerid", "worker_id",
@@ -235,6 +235,8 @@ def name_field(header: str) -> Named:
     # The last word that names a field is the header's head (``passage
     # version`` is a version, ``Doc URL`` a source).
     tokens = _words(header)
+    if tokens and tokens[-1] == "count":  # (Label Studio's ``comment_count``: no note)
+        return Named()
     for token in reversed(tokens):
         for f, words in _TOKENS.items():
             if token in words:

@@ -60,6 +60,9 @@ def fields_hint(parts: Sequence[bytes], expected: int) -> str:
     if expected == 4 and len(parts) == 6:
         return ("this line is a run's (query Q0 source rank score tag): give the run first "
                 "and its qrels after --qrels")
+    if expected == 6 and len(parts) == 4 and parts[1].upper() != b"Q0":
+        return ("this line is a qrels line (query iteration source grade): give the run "
+                "first and its qrels after --qrels")
     if len(parts) > expected and expected == 6:
         return ("a run tag or an id holding a space splits the line: join its words (with _); "
                 "trec_eval reads the first six fields and drops the rest")
