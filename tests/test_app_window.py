@@ -524,14 +524,14 @@ def test_the_not_retrieved_line_says_whether_they_count_in_the_ideal_list(qtbot,
                            ("q", "c", math.nan, 2.0)]))
     label = w.grid_panel.not_retrieved_label
     assert w.conventions.ideal.value == "ranked"
-    assert label.text() == ("Judged but not retrieved: 1 candidate(s), no rank; not in the "
+    assert label.text() == ("Judged but not retrieved: 1 candidate, no rank; not in the "
                             "ideal list (ideal inventory: ranked candidates only).")
     combo = w.conventions_panel.findChild(QComboBox, "idealCombo")
     w.docks["conventionsPanelDock"].raise_()
     combo.setFocus()
     qtbot.keyClick(combo, Qt.Key.Key_Down)
     assert w.conventions.ideal.value == "judged"
-    assert label.text() == ("Judged but not retrieved: 1 candidate(s), no rank; they count "
+    assert label.text() == ("Judged but not retrieved: 1 candidate, no rank; they count "
                             "in the ideal list only.")
     qtbot.keyClick(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Undo
     assert w.conventions.ideal.value == "ranked"
