@@ -680,16 +680,18 @@ def test_tie_starts_by_hand(rows):
     assert tie_starts(s).tolist() == alone
 
 
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 20),
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(-20, 20),
                           st.sampled_from([None, 1.0, 2.0, 2.0, 3.0])), min_size=1, max_size=10),
        st.sampled_from([-1074, -1060, -1030, -1000]), st.sampled_from(list(TieRule)),
        st.sampled_from(list(IdealInventory)))
 @example([(0, 2, 3.0), (0, 1, 2.0), (0, 2, 1.0)], -1074, TieRule.SUPPLIED,
          IdealInventory.RANKED)  # 1e-323, 5e-324, 1e-323: NDCG 1.333 before
+@example([(0, 0, 3.0), (0, 0, 2.0), (0, -1, 1.0)], -1074, TieRule.SUPPLIED,
+         IdealInventory.RANKED)  # 0, 0, -5e-324: "undefined" before (-5e-324 / 2 is 0)
 def test_gains_below_the_normal_range_give_the_ndcg_of_the_same_gains_scaled_up(
         rows: list[tuple[int, int, float | None]], power: int, ties: TieRule,
         ideal: IdealInventory) -> None:
-    """Grades x * 2^power (x from 0 to 20: exact, subnormal below 2^-1022)
+    """Grades x * 2^power (x from -20 to 20: exact, subnormal below 2^-1022)
     give bit for bit the NDCG and status of grades x (NDCG ignores a common
     factor of the gains), so never one above 1, and a DCG and ideal DCG that
     are x's times 2^power rounded once (their products with the discounts

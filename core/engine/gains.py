@@ -258,8 +258,24 @@ def small_lists(ev: Totals, idcg: FloatArray,
     (:func:`core.analysis.compare.changes.tie_facts`) are worked out so."""
     size = np.abs(idcg)
     with np.errstate(invalid="ignore"):
-        maybe = np.flatnonzero((size < SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
-    return lifted_parts(ev, maybe)
+        small = (size < SUMS_BELOW).all(axis=1)
+        # An ideal DCG 0 at every cutoff is one of gains 0, or of negative
+        # gains so small that each product with its discount rounded to 0
+        # (0, 0, -5e-324: -5e-324 / 2 is 0): a twin of 0, 0, -1 reads
+        # "negative", so such lists are lifted too, when the gains hold any.
+        maybe = small & (size > 0).any(axis=1)
+        if _tiny_negative(ev.gain):
+            maybe |= small & (idcg == 0).all(axis=1)
+    return lifted_parts(ev, np.flatnonzero(maybe))
+
+
+def _tiny_negative(gain: FloatArray) -> bool:
+    """Whether a gain is negative and below :data:`LIFT_BELOW` in size (one
+    pass; most gains are not negative, and then a minimum alone)."""
+    if not gain.size or not np.fmin.reduce(gain) < 0:
+        return False
+    return any(bool(((block < 0) & (block > -LIFT_BELOW)).any())
+               for block in (gain[lo:lo + _BLOCK] for lo in range(0, gain.size, _BLOCK)))
 
 
 def lifted(ev: Totals, results: QueryResults) -> QueryResults:
