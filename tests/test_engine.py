@@ -709,3 +709,25 @@ def test_gains_below_the_normal_range_give_the_ndcg_of_the_same_gains_scaled_up(
     np.testing.assert_array_equal(tiny.status_code, whole.status_code)
     np.testing.assert_array_equal(tiny.dcg, np.ldexp(whole.dcg, power))
     np.testing.assert_array_equal(tiny.idcg, np.ldexp(whole.idcg, power))
+
+
+def test_the_ndcgs_above_1_that_docs_conventions_md_names() -> None:
+    """The two cases docs/conventions.md names, by hand. Averaged ties: 0.1,
+    0.1, 0.1 tied, a perfect ranking: DCG (0.1 + 0.1 + 0.1) x (1 + 1/log2(3)
+    + 1/2) / 3 rounds above the ideal's 0.1 + 0.1/log2(3) + 0.1/2 by one
+    unit in the last place. The judged inventory with negative gains: grades
+    1, 0 ranked, -1 judged but not retrieved: DCG 1, ideal DCG 1 + 0 - 1/2,
+    NDCG 2; trec_eval's preset counts the -1 as 0: ideal DCG 1, NDCG 1."""
+    tied = Document.from_columns(query=["q"] * 3, source_id=["a", "b", "c"],
+                                 score=[1.0, 1.0, 1.0], grade=[0.1, 0.1, 0.1])
+    for c in (Conventions(), preset("sklearn")):
+        ev = evaluate(tied, c)
+        assert ev.ndcg[0, 0] == 1.0 + 2.0 ** -52
+        assert ev.idcg[0, 0] == 0.1 + 0.1 / math.log2(3) + 0.1 / 2
+    doc = Document.from_columns(query=["q"] * 3, source_id=["a", "b", "c"],
+                                score=[2.0, 1.0, math.nan], grade=[1.0, 0.0, -1.0])
+    ev = evaluate(doc, Conventions(ideal=IdealInventory.JUDGED))
+    assert (ev.dcg[0, 0], ev.idcg[0, 0], ev.ndcg[0, 0]) == (1.0, 0.5, 2.0)
+    assert ev.status(0, 0).value == "ok"
+    ev = evaluate(doc, preset("trec_eval"))
+    assert (ev.dcg[0, 0], ev.idcg[0, 0], ev.ndcg[0, 0]) == (1.0, 1.0, 1.0)
