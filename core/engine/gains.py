@@ -264,8 +264,9 @@ def small_lists(ev: Totals, idcg: FloatArray,
         # (0, 0, -5e-324: -5e-324 / 2 is 0): a twin of 0, 0, -1 reads
         # "negative", so such lists are lifted too, when the gains hold any.
         maybe = small & (size > 0).any(axis=1)
-        if _tiny_negative(ev.gain):
-            maybe |= small & (idcg == 0).all(axis=1)
+        zero = small & (idcg == 0).all(axis=1)
+        if zero.any() and _tiny_negative(ev.gain):
+            maybe |= zero
     return lifted_parts(ev, np.flatnonzero(maybe))
 
 
