@@ -156,11 +156,17 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                                  else GradeState.UNRATEABLE, who="t")
     jobs["graded"] = (src / "graded.xlsx", edited_doc, conv)
 
-    # Gains below 2^-900 (core.engine.gains.lifted), in .xlsx and .ods.
+    # Gains below 2^-900 (core.engine.gains.lifted), in .xlsx and .ods; and
+    # a grade of the normal range typed among them (their lift then 1).
     for name in ("tiny", "tiny_ods"):
         path = src / f"{name}.{'ods' if name.endswith('ods') else 'xlsx'}"
         export_workbook(evaluate(TINY, TINY_CONVENTIONS), path)
         jobs[name] = (path, TINY, TINY_CONVENTIONS)
+    typed = tiny_document()
+    typed.set_grade(0, 3.0, who="t")
+    _set_cells(jobs["tiny"][0], src / "tiny_typed.xlsx",
+               {f"F{_grade_rows(jobs['tiny'][0], TINY)[0]}": 3.0})
+    jobs["tiny_typed"] = (src / "tiny_typed.xlsx", typed, TINY_CONVENTIONS)
 
     paths = recalculate([p for p, _, _ in jobs.values()], out)
     return {"jobs": jobs, "out": dict(zip(jobs, paths, strict=True)), "edits": edits}
@@ -170,12 +176,16 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 #: 1e-323, 5e-324, 1e-323 (NDCG 1.333 in the formulas before, 0.9652 in the
 #: engine: that of 2, 1, 2); tied scores (their mean gain too); 0, 0,
 #: -5e-324 (an ideal DCG below 0 at k = all, 0 at k = 1).
-TINY = Document.from_columns(
-    query=["tiny"] * 3 + ["tied"] * 4 + ["neg"] * 3 + ["whole"] * 3,
-    source_id=list("abcdefghijklm"),
-    score=[3.0, 2.0, 1.0, 2.0, 2.0, 2.0, 1.0, 3.0, 2.0, 1.0, 3.0, 2.0, 1.0],
-    grade=[1e-323, 5e-324, 1e-323, 1e-320, 3e-320, 2e-320, 5e-324, 0.0, 0.0, -5e-324,
-           1.0, 0.0, 2.0])
+def tiny_document() -> Document:
+    return Document.from_columns(
+        query=["tiny"] * 3 + ["tied"] * 4 + ["neg"] * 3 + ["whole"] * 3,
+        source_id=list("abcdefghijklm"),
+        score=[3.0, 2.0, 1.0, 2.0, 2.0, 2.0, 1.0, 3.0, 2.0, 1.0, 3.0, 2.0, 1.0],
+        grade=[1e-323, 5e-324, 1e-323, 1e-320, 3e-320, 2e-320, 5e-324, 0.0, 0.0, -5e-324,
+               1.0, 0.0, 2.0])
+
+
+TINY = tiny_document()
 TINY_CONVENTIONS = Conventions(cutoffs=(1, None))
 
 
@@ -191,19 +201,22 @@ def test_recalculated_formulas_equal_the_engine(recalculated: dict[str, Any], na
                           ("q2", 1): "ok", ("q2", "all"): "ok"}
 
 
-@pytest.mark.parametrize("name", ["tiny", "tiny_ods"])
+@pytest.mark.parametrize("name", ["tiny", "tiny_ods", "tiny_typed"])
 def test_recalculated_formulas_of_tiny_gains_equal_the_engine(
         recalculated: dict[str, Any], name: str) -> None:
     """The formulas of a query whose gains the engine lifted lift them too
     (by 2^1023): LibreOffice's DCG, ideal DCG, NDCG and status are the
     engine's (grades 1e-323, 5e-324, 1e-323 read 1.3333 before, 0.9652 now),
     the lifted cells the values the export stored; the whole-grade query's
-    formulas are those of any export (no lift)."""
+    formulas are those of any export (no lift). A grade 3 typed among the
+    tiny ones: the query is no longer lifted, in the engine or the sheet
+    (a constant lift made its cells #NUM!)."""
     values = read_values(recalculated["out"][name])
-    ev = evaluate(TINY, TINY_CONVENTIONS)
-    assert lifted_queries(ev).tolist() == [True, True, True, False]
+    _, doc, conv = recalculated["jobs"][name]
+    ev = evaluate(doc, conv)
+    assert lifted_queries(ev).tolist() == [name != "tiny_typed", True, True, False]
     got = {(r[0], r[2]): r[3:7] for r in values[SHEETS["queries"]][1:]}
-    for q, qid in enumerate(TINY.query_ids):
+    for q, qid in enumerate(doc.query_ids):
         for j in range(2):
             dcg, idcg, ndcg, status = got[(qid, j + 1)]
             where = (qid, j)
@@ -212,9 +225,10 @@ def test_recalculated_formulas_of_tiny_gains_equal_the_engine(
                 abs(ndcg - ev.ndcg[q, j]) <= 1e-12, (where, ndcg)
             for mine, want in ((dcg, ev.dcg[q, j]), (idcg, ev.idcg[q, j])):
                 assert abs(mine - want) <= 1e-12 * abs(want), (where, mine, want)
-    assert got[("tiny", 2)][2] == pytest.approx(0.9651954696014428, abs=1e-12)
-    perm, blocks = row_layout(TINY, ev)
-    stored = candidate_values(TINY, ev, perm, blocks)
+    if name != "tiny_typed":
+        assert got[("tiny", 2)][2] == pytest.approx(0.9651954696014428, abs=1e-12)
+    perm, blocks = row_layout(doc, ev)
+    stored = candidate_values(doc, ev, perm, blocks)
     cells = values[SHEETS["candidates"]][1:]
     for c, key in ((14, "ideal contribution"), (23, "avg gain"), (24, "avg x discount")):
         mine = np.array([np.nan if row[c] in (None, "") else row[c] for row in cells], dtype=float)

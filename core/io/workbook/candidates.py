@@ -279,7 +279,7 @@ def _block_templates(t: _Templates, first: int, last: int, si: int, lift: bool,
     its shared formulas numbered from ``si``, and lifted (``lift``) or not."""
     out = [t.single, t.first, t.second, t.second_of_two, t.other]
     letters = [c for c, _ in CANDIDATE_COLUMNS]
-    fill = {"{" + k + "}": v for k, v in block_fields(first, last, lift).items()}
+    fill = {"{" + k + "}": _escape_xml(v) for k, v in block_fields(first, last, lift).items()}
     fill.update(t.looks[lift])
     for n, (c, _) in enumerate(FORMULAS):
         top = first + 1 if c == SO_FAR_COL else first

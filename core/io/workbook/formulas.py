@@ -3,6 +3,9 @@ names and the query's block of rows."""
 
 from __future__ import annotations
 
+import math
+
+from core.engine.gains import LIFT_BELOW
 from core.model.gain_rules import GainRule, gain_rules
 
 #: The column of the gain formula (J).
@@ -14,6 +17,9 @@ GAIN_COL = 9
 #: normal float gives the same NDCG bit for bit, and 2^1023 does (gains of
 #: 2^-1074 to 2^-900 lifted to 2^-51 to 2^123).
 LIFT = 1023
+#: Gains all below 2^this in size are lifted: the engine's
+#: :data:`core.engine.gains.LIFT_BELOW` (2^-900).
+LIFT_BELOW_POWER = math.frexp(LIFT_BELOW)[1] - 1
 #: The columns whose formulas take the lift in such a query's block: the
 #: tie-averaged gain (X, and with it Y: its product with the position
 #: discount) and the ideal contribution (O), shown with
@@ -81,16 +87,21 @@ def formulas() -> tuple[tuple[int, str], ...]:
     return tuple((c, gain_formula() if c == GAIN_COL else t) for c, t in FORMULAS)
 
 
-def lift_factor(lift: bool) -> str:
-    """What a lifted formula multiplies or divides by (nothing when not lifted)."""
-    return f"POWER(2,{LIFT})" if lift else ""
+def lift_factor(gains: str) -> str:
+    """What a lifted query's formulas multiply (and divide back) by, from
+    its block's inventory gains ``gains`` (column W's range): 2^:data:`LIFT`
+    while they are all below 2^-900 in size, as the engine's are, else 1 (a
+    grade of the normal range typed there then reads as in any block, where
+    a constant lift would overflow)."""
+    largest = f"MAX(MAX({gains}),-MIN({gains}))"
+    return f"IF({largest}<POWER(2,{LIFT_BELOW_POWER}),POWER(2,{LIFT}),1)"
 
 
 def block_fields(first: int, last: int, lift: bool = False) -> dict[str, str]:
     """The fields {J} {P} {Q} {S} {V} {W}: those columns' ranges over sheet
     rows first..last; and {lift} (:data:`FORMULAS`)."""
     fields = {c: f"${c}${first}:${c}${last}" for c in _BLOCK_COLUMNS}
-    fields["lift"] = f"*{lift_factor(True)}" if lift else ""
+    fields["lift"] = f"*{lift_factor(fields['W'])}" if lift else ""
     return fields
 
 

@@ -100,7 +100,7 @@ def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[i
 
     dcg = f'SUMIFS({blk("Y")},{blk("I")},"<="&{kn})'
     ideal = f'SUMIFS({blk("O")},{blk("M")},"<="&{kn})'
-    back = f"/{lift_factor(True)}" if lift else ""
+    back = f'/{lift_factor(blk("W"))}' if lift else ""
     ideal_read = ideal if lift else f"E{x}"  # (brought back, a lifted sum may round to 0)
     ws.write_string(r, 0, doc.query_ids[q])
     ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
