@@ -680,16 +680,18 @@ def test_tie_starts_by_hand(rows):
     assert tie_starts(s).tolist() == alone
 
 
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 20),
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(-20, 20),
                           st.sampled_from([None, 1.0, 2.0, 2.0, 3.0])), min_size=1, max_size=10),
        st.sampled_from([-1074, -1060, -1030, -1000]), st.sampled_from(list(TieRule)),
        st.sampled_from(list(IdealInventory)))
 @example([(0, 2, 3.0), (0, 1, 2.0), (0, 2, 1.0)], -1074, TieRule.SUPPLIED,
          IdealInventory.RANKED)  # 1e-323, 5e-324, 1e-323: NDCG 1.333 before
+@example([(0, 0, 3.0), (0, 0, 2.0), (0, -1, 1.0)], -1074, TieRule.SUPPLIED,
+         IdealInventory.RANKED)  # 0, 0, -5e-324: "undefined" before (-5e-324 / 2 is 0)
 def test_gains_below_the_normal_range_give_the_ndcg_of_the_same_gains_scaled_up(
         rows: list[tuple[int, int, float | None]], power: int, ties: TieRule,
         ideal: IdealInventory) -> None:
-    """Grades x * 2^power (x from 0 to 20: exact, subnormal below 2^-1022)
+    """Grades x * 2^power (x from -20 to 20: exact, subnormal below 2^-1022)
     give bit for bit the NDCG and status of grades x (NDCG ignores a common
     factor of the gains), so never one above 1, and a DCG and ideal DCG that
     are x's times 2^power rounded once (their products with the discounts
@@ -707,3 +709,25 @@ def test_gains_below_the_normal_range_give_the_ndcg_of_the_same_gains_scaled_up(
     np.testing.assert_array_equal(tiny.status_code, whole.status_code)
     np.testing.assert_array_equal(tiny.dcg, np.ldexp(whole.dcg, power))
     np.testing.assert_array_equal(tiny.idcg, np.ldexp(whole.idcg, power))
+
+
+def test_the_ndcgs_above_1_that_docs_conventions_md_names() -> None:
+    """The two cases docs/conventions.md names, by hand. Averaged ties: 0.1,
+    0.1, 0.1 tied, a perfect ranking: DCG (0.1 + 0.1 + 0.1) x (1 + 1/log2(3)
+    + 1/2) / 3 rounds above the ideal's 0.1 + 0.1/log2(3) + 0.1/2 by one
+    unit in the last place. The judged inventory with negative gains: grades
+    1, 0 ranked, -1 judged but not retrieved: DCG 1, ideal DCG 1 + 0 - 1/2,
+    NDCG 2; trec_eval's preset counts the -1 as 0: ideal DCG 1, NDCG 1."""
+    tied = Document.from_columns(query=["q"] * 3, source_id=["a", "b", "c"],
+                                 score=[1.0, 1.0, 1.0], grade=[0.1, 0.1, 0.1])
+    for c in (Conventions(), preset("sklearn")):
+        ev = evaluate(tied, c)
+        assert ev.ndcg[0, 0] == 1.0 + 2.0 ** -52
+        assert ev.idcg[0, 0] == 0.1 + 0.1 / math.log2(3) + 0.1 / 2
+    doc = Document.from_columns(query=["q"] * 3, source_id=["a", "b", "c"],
+                                score=[2.0, 1.0, math.nan], grade=[1.0, 0.0, -1.0])
+    ev = evaluate(doc, Conventions(ideal=IdealInventory.JUDGED))
+    assert (ev.dcg[0, 0], ev.idcg[0, 0], ev.ndcg[0, 0]) == (1.0, 0.5, 2.0)
+    assert ev.status(0, 0).value == "ok"
+    ev = evaluate(doc, preset("trec_eval"))
+    assert (ev.dcg[0, 0], ev.idcg[0, 0], ev.ndcg[0, 0]) == (1.0, 1.0, 1.0)

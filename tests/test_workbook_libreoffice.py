@@ -11,17 +11,20 @@ pays LibreOffice's cold start once. A missing LibreOffice fails these tests.
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import openpyxl
 import pytest
 import xlsxwriter
 
 from core.analysis.compare import compare
 from core.engine.evaluation import evaluate
+from core.engine.gains import lifted_queries
 from core.io.workbook import (
     CONVENTION_ENTRY,
     OUTSIDE_ORIGIN,
@@ -31,6 +34,7 @@ from core.io.workbook import (
     read_workbook,
     reopened,
 )
+from core.io.workbook.values import candidate_values, row_layout
 from core.model.conventions import Conventions, Gain, Guideline
 from core.model.document import Document, GradeState
 from core.model.examples import seed_document
@@ -152,8 +156,37 @@ def recalculated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                                  else GradeState.UNRATEABLE, who="t")
     jobs["graded"] = (src / "graded.xlsx", edited_doc, conv)
 
+    # Gains below 2^-900 (core.engine.gains.lifted), in .xlsx and .ods; and
+    # a grade of the normal range typed among them (their lift then 1).
+    for name in ("tiny", "tiny_ods"):
+        path = src / f"{name}.{'ods' if name.endswith('ods') else 'xlsx'}"
+        export_workbook(evaluate(TINY, TINY_CONVENTIONS), path)
+        jobs[name] = (path, TINY, TINY_CONVENTIONS)
+    typed = tiny_document()
+    typed.set_grade(0, 3.0, who="t")
+    _set_cells(jobs["tiny"][0], src / "tiny_typed.xlsx",
+               {f"F{_grade_rows(jobs['tiny'][0], TINY)[0]}": 3.0})
+    jobs["tiny_typed"] = (src / "tiny_typed.xlsx", typed, TINY_CONVENTIONS)
+
     paths = recalculate([p for p, _, _ in jobs.values()], out)
     return {"jobs": jobs, "out": dict(zip(jobs, paths, strict=True)), "edits": edits}
+
+
+#: Queries whose gains are all below 2^-900, and one of whole grades:
+#: 1e-323, 5e-324, 1e-323 (NDCG 1.333 in the formulas before, 0.9652 in the
+#: engine: that of 2, 1, 2); tied scores (their mean gain too); 0, 0,
+#: -5e-324 (an ideal DCG below 0 at k = all, 0 at k = 1).
+def tiny_document() -> Document:
+    return Document.from_columns(
+        query=["tiny"] * 3 + ["tied"] * 4 + ["neg"] * 3 + ["whole"] * 3,
+        source_id=list("abcdefghijklm"),
+        score=[3.0, 2.0, 1.0, 2.0, 2.0, 2.0, 1.0, 3.0, 2.0, 1.0, 3.0, 2.0, 1.0],
+        grade=[1e-323, 5e-324, 1e-323, 1e-320, 3e-320, 2e-320, 5e-324, 0.0, 0.0, -5e-324,
+               1.0, 0.0, 2.0])
+
+
+TINY = tiny_document()
+TINY_CONVENTIONS = Conventions(cutoffs=(1, None))
 
 
 @pytest.mark.parametrize("name", [f"case{n}" for n in range(len(CONVENTIONS))]
@@ -166,6 +199,42 @@ def test_recalculated_formulas_equal_the_engine(recalculated: dict[str, Any], na
         status = {(r[0], r[1]): r[6] for r in values["Queries"][1:]}
         assert status == {("q1", 1): "undefined", ("q1", "all"): "negative",
                           ("q2", 1): "ok", ("q2", "all"): "ok"}
+
+
+@pytest.mark.parametrize("name", ["tiny", "tiny_ods", "tiny_typed"])
+def test_recalculated_formulas_of_tiny_gains_equal_the_engine(
+        recalculated: dict[str, Any], name: str) -> None:
+    """The formulas of a query whose gains the engine lifted lift them too
+    (by 2^1023): LibreOffice's DCG, ideal DCG, NDCG and status are the
+    engine's (grades 1e-323, 5e-324, 1e-323 read 1.3333 before, 0.9652 now),
+    the lifted cells the values the export stored; the whole-grade query's
+    formulas are those of any export (no lift). A grade 3 typed among the
+    tiny ones: the query is no longer lifted, in the engine or the sheet
+    (a constant lift made its cells #NUM!)."""
+    values = read_values(recalculated["out"][name])
+    _, doc, conv = recalculated["jobs"][name]
+    ev = evaluate(doc, conv)
+    assert lifted_queries(ev).tolist() == [name != "tiny_typed", True, True, False]
+    got = {(r[0], r[2]): r[3:7] for r in values[SHEETS["queries"]][1:]}
+    for q, qid in enumerate(doc.query_ids):
+        for j in range(2):
+            dcg, idcg, ndcg, status = got[(qid, j + 1)]
+            where = (qid, j)
+            assert status == ev.status(q, j).value, where
+            assert ndcg in (None, "") if status != "ok" else \
+                abs(ndcg - ev.ndcg[q, j]) <= 1e-12, (where, ndcg)
+            for mine, want in ((dcg, ev.dcg[q, j]), (idcg, ev.idcg[q, j])):
+                assert abs(mine - want) <= 1e-12 * abs(want), (where, mine, want)
+    if name != "tiny_typed":
+        assert got[("tiny", 2)][2] == pytest.approx(0.9651954696014428, abs=1e-12)
+    perm, blocks = row_layout(doc, ev)
+    stored = candidate_values(doc, ev, perm, blocks)
+    cells = values[SHEETS["candidates"]][1:]
+    for c, key in ((14, "ideal contribution"), (23, "avg gain"), (24, "avg x discount")):
+        mine = np.array([np.nan if row[c] in (None, "") else row[c] for row in cells], dtype=float)
+        np.testing.assert_allclose(mine, stored[key], rtol=1e-13, err_msg=key)
+    whole = [row[14] for row in cells if row[0] == "whole"]
+    assert whole[:2] == pytest.approx([2.0, 1 / math.log2(3)], rel=1e-13)
 
 
 @pytest.mark.parametrize("name", ["k_changed", "rules_changed", "table_changed"])

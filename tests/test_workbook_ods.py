@@ -32,6 +32,7 @@ from core.io.workbook.formulas import row_formulas
 from core.io.workbook.ods_writer import MIMETYPE
 from core.io.workbook.openformula import shifted, translate
 from core.io.workbook.runs import RUNS_SHEET
+from core.model.document import Document
 from core.model.examples import seed_document
 from tests.libreoffice import read_values, recalculate
 from tests.test_workbook_export import CONVENTIONS, case, check_values
@@ -132,15 +133,26 @@ def test_package_and_sheets(tmp_path: Path) -> None:
     assert 'of:cell-content-is-in-list("linear";"exponential";"table")' in checks.values()
 
 
-def test_candidates_formulas_are_the_declared_ones(tmp_path: Path) -> None:
-    """Each Candidates formula is the declaration's, translated: row by row."""
+@pytest.mark.parametrize("tiny", [False, True])
+def test_candidates_formulas_are_the_declared_ones(tmp_path: Path, tiny: bool) -> None:
+    """Each Candidates formula is the declaration's, translated: row by row;
+    with ``tiny``, beside a query whose gains are lifted (its block's
+    formulas lifted, its lifted cells in a style of their own)."""
     doc, conv = case(3)
+    if tiny:
+        doc = Document.from_columns(
+            query=["tiny"] * 3 + ["whole"] * 2, source_id=list("abcde"),
+            score=[2.0, 2.0, 1.0, 2.0, 1.0], grade=[1e-323, 5e-324, 1e-320, 1.0, 2.0])
     path = tmp_path / "w.ods"
     ev = evaluate(doc, conv)
     export_workbook(ev, path)
+    from core.engine.gains import lifted_queries
     from core.io.workbook.values import row_layout
 
-    _, blocks = row_layout(doc, ev)
+    perm, blocks = row_layout(doc, ev)
+    lifted = lifted_queries(ev)[doc.query[perm]]
+    assert lifted.any() == tiny
+    looks: dict[bool, set[str | None]] = {False: set(), True: set()}
     table = next(t for t in _content(path).iter(f"{_T}table")
                  if t.get(f"{_T}name") == SHEETS["candidates"])
     rows = table.findall(f"{_T}table-row")[1:]
@@ -148,12 +160,19 @@ def test_candidates_formulas_are_the_declared_ones(tmp_path: Path) -> None:
     checked = 0
     for lo, hi in blocks:
         for i in range(lo, hi):
-            got = {c: cell.get(f"{_T}formula") for c, cell in enumerate(
-                rows[i].findall(f"{_T}table-cell")) if cell.get(f"{_T}formula")}
-            want = {c: translate(f) for c, f in row_formulas(i + 2, lo + 2, hi + 1)}
+            cells = rows[i].findall(f"{_T}table-cell")
+            got = {c: cell.get(f"{_T}formula") for c, cell in enumerate(cells)
+                   if cell.get(f"{_T}formula")}
+            want = {c: translate(f) for c, f in row_formulas(i + 2, lo + 2, hi + 1,
+                                                             bool(lifted[i]))}
             assert got == want
+            looks[bool(lifted[i])].add(cells[23].get(f"{_T}style-name"))
             checked += 1
     assert checked == len(doc)
+    if tiny:  # the lifted tie-averaged gain has a style (its factor), the others none
+        assert looks[False] == {None}
+        (style,) = looks[True]
+        assert style is not None
 
 
 def test_text_is_kept_as_typed(tmp_path: Path) -> None:

@@ -18,11 +18,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.engine.evaluation import Evaluation, evaluate
+from core.engine.gains import lifted_queries
 from core.errors import InputError
 from core.io.workbook import SHEETS, export_workbook, read_workbook
 from core.io.workbook import candidates as candidates_sheet
 from core.io.workbook import export as export_module
-from core.io.workbook.formulas import row_formulas
+from core.io.workbook.formulas import LIFTED_COLUMNS, row_formulas
 from core.io.workbook.layout import put_text
 from core.io.workbook.values import candidate_values
 from core.model.conventions import Conventions
@@ -72,8 +73,10 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
         ws.write_number(r, 12, pos[i])
         if tie[i]:
             ws.write_number(r, 15, tie[i])
-        for col, formula in row_formulas(r + 1, lo + 2, hi + 1):
-            ws.write_formula(r, col, formula, None, cached[col][i])
+        lift = bool(vals["lifted"][i])  # (its lifted cells read with their factor)
+        for col, formula in row_formulas(r + 1, lo + 2, hi + 1, lift):
+            look = fmt.lifted if lift and col in LIFTED_COLUMNS else None
+            ws.write_formula(r, col, formula, look, cached[col][i])
 
 
 _MASTER = re.compile(r'<c r="([A-Z]+\d+)"([^>]*)><f t="shared" ref="[^"]+" si="(\d+)">([^<]*)</f>')
@@ -143,6 +146,21 @@ def test_rendered_rows_are_what_xlsxwriter_writes(tmp_path: Path, monkeypatch: p
         assert rendered[name] == cells[name], name
 
 
+def test_rendered_rows_of_lifted_gains_are_what_xlsxwriter_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A query whose gains are all below 2^-900 (its formulas lifted, its
+    lifted cells in their own format) beside whole grades, in one block and
+    in blocks of one row."""
+    doc = Document.from_columns(
+        query=["tiny"] * 3 + ["one"] + ["whole"] * 2, source_id=list("abcdef"),
+        score=[3.0, 3.0, 1.0, 1.0, 2.0, 1.0], grade=[1e-323, 5e-324, 2.0 ** -950, 1e-310, 1.0, 2.0])
+    assert lifted_queries(evaluate(doc)).tolist() == [True, True, False]
+    rendered, cells = _both(doc, tmp_path, monkeypatch)
+    assert 'POWER(2,1023)' in rendered[SHEETS["candidates"]]
+    for name in rendered:
+        assert rendered[name] == cells[name], name
+
+
 # Text the writers must escape: XML specials, control characters, Excel's own
 # _xHHHH_ escapes, whitespace at the ends, formula-like starts, non-ASCII.
 _TEXT = st.text(
@@ -207,3 +225,16 @@ def test_a_document_beyond_a_sheet_is_refused_by_name(tmp_path: Path,
     assert info.value.file == str(out)
     assert "CSV" in (info.value.hint or "")
     assert not out.exists()
+
+
+def test_numbers_below_the_normal_range_are_written_as_the_float_itself() -> None:
+    """A reader with more precision than a float's (Gnumeric) takes the
+    text for the number it names: a tiny grade's text names the float to 17
+    digits, not its shortest form ("1e-320" is 1.1e-5 away from the float
+    9.99988671826831e-321), and a float reads it back bit for bit."""
+    from decimal import Decimal
+
+    values = [1e-320, 5e-324, -3e-310, 2.0 ** -1022 * 0.75, 0.1, 3.0]
+    for x, text in zip(values, candidates_sheet.number_text(values), strict=True):
+        assert float(text) == x
+        assert abs(Decimal(text) - Decimal(x)) <= Decimal("1e-16") * abs(Decimal(x)), text

@@ -33,7 +33,7 @@ from core.model.gain_rules import GainRule
 from core.model.presets import refuses_negative
 
 __all__ = ["LIFT_BELOW", "SUMS_BELOW", "check_totals", "gains", "lift_exponents", "lifted",
-           "lifted_parts", "small_lists"]
+           "lifted_parts", "lifted_queries", "small_lists"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -217,18 +217,14 @@ def lift_exponents(largest: FloatArray) -> IntArray:
     return out
 
 
-def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
-                 ) -> Iterator[tuple[IntArray, IntArray, Any, int]]:
-    """The queries of ``queries`` (ascending) whose gains are too small for
-    the arithmetic, with those of one lift at a time: the queries, their
-    rows (in document order), their evaluation of their own with the gains
-    lifted (``type(ev)``, the queries numbered from 0 in order), and the
-    lift. ``least``: a size each list's largest counts as at least (a grade
-    scale's gains, which the bounds fill unknown gains with)."""
+def _lifts(ev: Totals, queries: IntArray, least: float = 0.0,
+           ) -> tuple[IntArray, IntArray] | None:
+    """The rows of ``queries`` (ascending) and each query's lift
+    (:func:`lift_exponents` of its counted gains' largest in size, at least
+    ``least``), or None when none can be lifted."""
     doc = ev.doc
-    evaluation: Any = type(ev)  # (the engine's Evaluation: this module is below it)
     if not queries.size or least >= LIFT_BELOW:
-        return
+        return None
     rows = (doc.members(int(queries[0])) if queries.size == 1  # (an editor's one query)
             else np.flatnonzero(np.isin(doc.query, queries)))
     counted = rows[ev.inventory_mask[rows]]
@@ -241,7 +237,23 @@ def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
     largest = np.full(doc.n_queries, least)
     np.fmax.at(largest, query[tiny], size[tiny])
     largest[normal] = 1.0
-    exponents = lift_exponents(largest)
+    return rows, lift_exponents(largest)
+
+
+def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
+                 ) -> Iterator[tuple[IntArray, IntArray, Any, int]]:
+    """The queries of ``queries`` (ascending) whose gains are too small for
+    the arithmetic, with those of one lift at a time: the queries, their
+    rows (in document order), their evaluation of their own with the gains
+    lifted (``type(ev)``, the queries numbered from 0 in order), and the
+    lift. ``least``: a size each list's largest counts as at least (a grade
+    scale's gains, which the bounds fill unknown gains with)."""
+    doc = ev.doc
+    evaluation: Any = type(ev)  # (the engine's Evaluation: this module is below it)
+    found = _lifts(ev, queries, least)
+    if found is None:
+        return
+    rows, exponents = found
     for lift in np.unique(exponents[queries]).tolist():
         if lift:
             group = queries[exponents[queries] == lift]
@@ -249,17 +261,53 @@ def lifted_parts(ev: Totals, queries: IntArray, least: float = 0.0,
             yield group, members, evaluation(doc.subset(members), ev.conventions, lift=lift), lift
 
 
+def _small(ev: Totals, idcg: FloatArray) -> IntArray:
+    """The queries whose lists may be too small for the arithmetic, by their
+    ideal DCG ``idcg`` (queries x cutoffs): below :data:`SUMS_BELOW` at
+    every cutoff, and not 0 at one or of a tiny negative gain."""
+    size = np.abs(idcg)
+    with np.errstate(invalid="ignore"):
+        small = (size < SUMS_BELOW).all(axis=1)
+        # An ideal DCG 0 at every cutoff is one of gains 0, or of negative
+        # gains so small that each product with its discount rounded to 0
+        # (0, 0, -5e-324: -5e-324 / 2 is 0): a twin of 0, 0, -1 reads
+        # "negative", so such lists are lifted too, when the gains hold any.
+        maybe = small & (size > 0).any(axis=1)
+        zero = small & (idcg == 0).all(axis=1)
+        if zero.any() and _tiny_negative(ev.gain):
+            maybe |= zero
+    return np.flatnonzero(maybe)
+
+
 def small_lists(ev: Totals, idcg: FloatArray,
                 ) -> Iterator[tuple[IntArray, IntArray, Any, int]]:
     """:func:`lifted_parts` of the lists whose gains are too small for the
     arithmetic, found by their ideal DCG ``idcg`` (queries x cutoffs): below
-    :data:`SUMS_BELOW` at every cutoff, not 0 at one. The engine's numbers
-    (:func:`lifted`) and the comparison's under other tie rules
+    :data:`SUMS_BELOW` at every cutoff, not 0 at one (or 0 at every one, of
+    a tiny negative gain). The engine's numbers (:func:`lifted`) and the
+    comparison's under other tie rules
     (:func:`core.analysis.compare.changes.tie_facts`) are worked out so."""
-    size = np.abs(idcg)
-    with np.errstate(invalid="ignore"):
-        maybe = np.flatnonzero((size < SUMS_BELOW).all(axis=1) & (size > 0).any(axis=1))
-    return lifted_parts(ev, maybe)
+    return lifted_parts(ev, _small(ev, idcg))
+
+
+def lifted_queries(ev: Totals) -> BoolArray:
+    """Per query: whether the engine worked its numbers out with its gains
+    lifted (:func:`lifted`), as the workbook's formulas do too."""
+    out = np.zeros(ev.doc.n_queries, dtype=bool)
+    queries = _small(ev, ev.idcg)
+    found = _lifts(ev, queries)
+    if found is not None:
+        out[queries] = found[1][queries] != 0
+    return out
+
+
+def _tiny_negative(gain: FloatArray) -> bool:
+    """Whether a gain is negative and below :data:`LIFT_BELOW` in size (one
+    pass; most gains are not negative, and then a minimum alone)."""
+    if not gain.size or not np.fmin.reduce(gain) < 0:
+        return False
+    return any(bool(((block < 0) & (block > -LIFT_BELOW)).any())
+               for block in (gain[lo:lo + _BLOCK] for lo in range(0, gain.size, _BLOCK)))
 
 
 def lifted(ev: Totals, results: QueryResults) -> QueryResults:

@@ -12,9 +12,25 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation
+from core.engine.gains import lifted_queries
 from core.errors import InputError
-from core.io.workbook.formulas import FIRST_SO_FAR, FORMULAS, SO_FAR_COL, block_fields, formulas
-from core.io.workbook.layout import CANDIDATE_COLUMNS, RISKY, SHEETS, FloatArray, Formats
+from core.io.workbook.formulas import (
+    FIRST_SO_FAR,
+    FORMULAS,
+    LIFTED_COLUMNS,
+    SO_FAR_COL,
+    block_fields,
+    formulas,
+)
+from core.io.workbook.layout import (
+    CANDIDATE_COLUMNS,
+    RISKY,
+    SHEETS,
+    SMALLEST_NORMAL,
+    FloatArray,
+    Formats,
+    number_form,
+)
 from core.io.workbook.page import (
     colour_words,
     header_row,
@@ -33,6 +49,10 @@ GRADE_LIST = "grade_list"
 #: Columns shown with four decimals (full precision in the cell): gain,
 #: discount, contribution, ideal gain and ideal contribution.
 DECIMAL_COLUMNS = (9, 10, 11, 13, 14)
+#: The ideal contribution's width in a workbook with a lifted query: room
+#: for a number as :data:`~core.io.workbook.formulas.LIFTED_FORMAT` shows
+#: it ("-8.8818E-16 x 2^-1023").
+LIFTED_WIDTH = 22.0
 
 
 def write_candidates(
@@ -44,7 +64,10 @@ def write_candidates(
     ws = wb.add_worksheet(sheet)
     ws.freeze_panes(1, 2)
     headers = [h for _, h in CANDIDATE_COLUMNS]
-    shown = header_widths(headers[:15], _widths(doc))
+    widths = _widths(doc)
+    if lifted_queries(ev).any():  # a lifted ideal contribution reads with its factor
+        widths[14] = LIFTED_WIDTH
+    shown = header_widths(headers[:15], widths)
     set_widths(ws, shown, formats=dict.fromkeys(DECIMAL_COLUMNS, fmt.number))
     ws.set_column(15, len(CANDIDATE_COLUMNS) - 1, 12, None, {"level": 1, "hidden": True})
     header_row(ws, fmt, 0, headers[:15], shown)
@@ -84,7 +107,16 @@ def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
     :func:`core.io.workbook.ods_candidates.ods_candidate_rows`'s arguments)."""
     ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1,
                 _candidate_rows(doc, ev, perm, blocks, fmt),
-                (doc, ev, perm, blocks, _styles(fmt), fmt.number._get_xf_index()))
+                (doc, ev, perm, blocks, _styles(fmt), _looks(fmt, ev)))
+
+
+def _looks(fmt: Formats, ev: Evaluation) -> tuple[int, int]:
+    """The style indices of the four-decimal columns and of a lifted query's
+    lifted cells (:data:`~core.io.workbook.formulas.LIFTED_COLUMNS`); the
+    latter is the former when no query is lifted, so that no workbook
+    without one holds its format."""
+    decimal = fmt.number._get_xf_index()
+    return decimal, fmt.lifted._get_xf_index() if lifted_queries(ev).any() else decimal
 
 
 #: The cell formats of the rows' text and grades (:func:`_styles`).
@@ -150,9 +182,13 @@ def text_columns(values: Sequence[str], plain: int, quoted: int,
 
 def number_text(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = None,
                 ) -> list[str]:
-    """Numbers as written (every digit); "" where NaN or ``empty``."""
+    """Numbers as written (:func:`~core.io.workbook.layout.number_form`);
+    "" where NaN or ``empty``."""
     a = np.asarray(values, dtype=np.float64)
     out = list(map(repr, a.tolist()))
+    with np.errstate(invalid="ignore"):  # (below the normal range: few, if any)
+        for i in np.flatnonzero((np.abs(a) < SMALLEST_NORMAL) & (a != 0)).tolist():
+            out[i] = number_form(float(a[i]))
     blank = np.isnan(a) if empty is None else np.isnan(a) | empty
     for i in np.flatnonzero(blank).tolist():
         out[i] = ""
@@ -173,14 +209,18 @@ class _Templates(NamedTuple):
     second_of_two: str
     other: str
     names: tuple[str, ...]
+    #: The styles of :data:`LIFTED_COLUMNS`' cells ({look<c>}): a block's
+    #: as written, and a lifted query's block's.
+    looks: tuple[dict[str, str], dict[str, str]]
 
 
-def _row_templates(decimal: int) -> _Templates:
+def _row_templates(decimal: int, lifted: int) -> _Templates:
     """See :class:`_Templates`. Besides the positional fields, the block's
     ranges ({J} ...), each shared formula's range ({ref<c>}) and index
     ({si<c>}) are filled in per block. ``decimal``: the style index of the
     columns shown with four decimals (:data:`DECIMAL_COLUMNS`), the style
-    xlsxwriter gives a cell of a column with a default format."""
+    xlsxwriter gives a cell of a column with a default format; ``lifted``:
+    that of a lifted query's lifted cells."""
     letters = [c for c, _ in CANDIDATE_COLUMNS]
     templates = dict(formulas())
     names: list[str] = ["r", "prev"]
@@ -198,6 +238,8 @@ def _row_templates(decimal: int) -> _Templates:
         t = ' t="str"' if c == 6 else ""  # the grade state is text
         if c in DECIMAL_COLUMNS:
             t = f' s="{decimal}"'
+        if c in LIFTED_COLUMNS:
+            t = "{look" + str(c) + "}"  # (a block's: _block_templates)
         body = _escape_xml(template[1:])
         f = {"plain": f"<f>{body}</f>",
              "master": f'<f t="shared" ref="{{ref{c}}}" si="{{si{c}}}">{body}</f>',
@@ -225,15 +267,20 @@ def _row_templates(decimal: int) -> _Templates:
     for i, name in enumerate(names):  # positional fields format faster
         out = [t.replace("{" + name + "}", "{" + str(i) + "}") for t in out]
     single, first, second, second_of_two, other = out
-    return _Templates(single, first, second, second_of_two, other, tuple(names))
+    plain = {"{look" + str(c) + "}": f' s="{decimal}"' if c in DECIMAL_COLUMNS else ""
+             for c in LIFTED_COLUMNS}
+    raised = {"{look" + str(c) + "}": f' s="{lifted}"' for c in LIFTED_COLUMNS}
+    return _Templates(single, first, second, second_of_two, other, tuple(names), (plain, raised))
 
 
-def _block_templates(t: _Templates, first: int, last: int, si: int) -> tuple[str, ...]:
+def _block_templates(t: _Templates, first: int, last: int, si: int, lift: bool,
+                     ) -> tuple[str, ...]:
     """The templates of one block (sheet rows first..last) with its ranges,
-    and its shared formulas numbered from ``si``."""
+    its shared formulas numbered from ``si``, and lifted (``lift``) or not."""
     out = [t.single, t.first, t.second, t.second_of_two, t.other]
     letters = [c for c, _ in CANDIDATE_COLUMNS]
-    fill = {"{" + k + "}": v for k, v in block_fields(first, last).items()}
+    fill = {"{" + k + "}": _escape_xml(v) for k, v in block_fields(first, last, lift).items()}
+    fill.update(t.looks[lift])
     for n, (c, _) in enumerate(FORMULAS):
         top = first + 1 if c == SO_FAR_COL else first
         fill["{ref" + str(c) + "}"] = f"{letters[c]}{top}:{letters[c]}{last}"
@@ -258,8 +305,9 @@ def _candidate_rows(
     score = doc.score[perm]
     vals = candidate_values(doc, ev, perm, blocks)
     styles = _styles(fmt)
-    templates = _row_templates(fmt.number._get_xf_index())
+    templates = _row_templates(*_looks(fmt, ev))
     names = templates.names
+    lifted = vals["lifted"]
     si = 0
     for batch in block_batches(blocks):
         a, b = batch[0][0], batch[-1][1]
@@ -270,7 +318,7 @@ def _candidate_rows(
         for lo_b, hi_b in batch:
             n = hi_b - lo_b
             single, first, second, second_of_two, other = _block_templates(
-                templates, lo_b + 2, hi_b + 1, si)
+                templates, lo_b + 2, hi_b + 1, si, bool(lifted[lo_b]))
             if n == 1:
                 piece.append(single.format(*next(rows)))
                 continue

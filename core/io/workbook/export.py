@@ -24,7 +24,7 @@ from core.io.workbook.candidates import write_candidates
 from core.io.workbook.carry import CandidateExtras, write_carried_sheets
 from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
-from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, sheet_ref
+from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, number_form, sheet_ref
 from core.io.workbook.metadata import write_metadata
 from core.io.workbook.ods_candidates import ods_candidate_rows
 from core.io.workbook.ods_writer import RenderedRows, carried_rows, xlsx_to_ods
@@ -341,7 +341,14 @@ def _worksheet_class(extras: CandidateExtras | None = None,
             self, number: float, attributes: Sequence[tuple[str, Any]] = ()
         ) -> None:
             attr = "".join(f' {k}="{self._escape_attributes(v)}"' for k, v in attributes)
-            self.fh.write(f"<c{attr}><v>{float(number)!r}</v></c>")
+            self.fh.write(f"<c{attr}><v>{number_form(float(number))}</v></c>")
+
+        def _xml_formula_element(self, formula: str, result: Any,
+                                 attributes: Sequence[tuple[str, Any]] = ()) -> None:
+            # A result stored as the numbers are (str() of a float is its repr).
+            if isinstance(result, float):
+                result = number_form(result)
+            super()._xml_formula_element(formula, result, list(attributes))
 
         def _prepare_formula(self, formula: str, expand_future_functions: bool = False) -> str:
             # Our formulas use Excel-2007 functions only, so xlsxwriter's 29

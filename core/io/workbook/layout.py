@@ -12,6 +12,7 @@ import numpy.typing as npt
 from core.analysis.aggregate import UNJUDGED
 from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
 from core.engine.results import STATUS_BY_CODE
+from core.io.workbook.formulas import LIFTED_FORMAT
 from core.model.convention_log import CONVENTION_ENTRY as CONVENTION_ENTRY  # one declaration
 from core.model.conventions import FIELDS
 from core.model.document import OUTSIDE_ORIGIN as OUTSIDE_ORIGIN  # declared with the audit entry
@@ -133,6 +134,25 @@ AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "ori
 Cell = float | str
 
 
+#: The smallest positive float of the normal range (2^-1022).
+SMALLEST_NORMAL = float(np.finfo(np.float64).tiny)
+
+
+def number_form(x: float) -> str:
+    """A number as a cell holds it: every digit (Python's shortest form that
+    reads back as the same float); below the normal range (a grade 1e-320)
+    17 digits: a spreadsheet that reads numbers with more precision than a
+    float's (Gnumeric) takes the shortest form for another number ("1e-320"
+    is not the float 9.99988671826831e-321: the NDCG of such grades moved by
+    6e-8), the 17 digits for the float to 1e-16.
+
+    >>> number_form(0.1 + 0.2), number_form(1e-320), float(number_form(1e-320)) == 1e-320
+    ('0.30000000000000004', '9.9998886718268301e-321', True)
+    """
+    x = float(x)  # (a numpy float's repr names its type)
+    return f"{x:.17g}" if 0 < abs(x) < SMALLEST_NORMAL else repr(x)
+
+
 def num(x: float) -> Cell:
     """A cached formula result: the number, or "" where the engine has none."""
     return "" if math.isnan(x) else float(x)
@@ -161,6 +181,9 @@ class Formats:
         self.grade_top = wb.add_format({"align": "right", "valign": "top"})
         #: Full precision in the cell, four decimals on screen and paper.
         self.number = wb.add_format({"num_format": "0.0000"})
+        #: A number of a query whose gains are lifted, read with the factor
+        #: that brings it back (used only in a workbook that has one).
+        self.lifted = wb.add_format({"num_format": LIFTED_FORMAT})
         self.signed = wb.add_format({"num_format": "+0.0000;-0.0000;0.0000"})
         self.whole = wb.add_format({"num_format": "0"})
         self.seconds = wb.add_format({"num_format": "0.0"})

@@ -25,7 +25,13 @@ from core.io.workbook.candidates import (
     number_text,
     text_columns,
 )
-from core.io.workbook.formulas import FIRST_SO_FAR, SO_FAR_COL, block_fields, formulas
+from core.io.workbook.formulas import (
+    FIRST_SO_FAR,
+    LIFTED_COLUMNS,
+    SO_FAR_COL,
+    block_fields,
+    formulas,
+)
 from core.io.workbook.layout import CANDIDATE_COLUMNS
 from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.openformula import translate
@@ -40,11 +46,11 @@ __all__ = ["formula_templates", "ods_candidate_rows"]
 _ROW, _PREV, _FIRST, _LAST = 987_653, 987_652, 876_541, 876_542
 
 
-def formula_templates() -> dict[int, str]:
+def formula_templates(lift: bool = False) -> dict[int, str]:
     """Each formula column's OpenFormula (XML-escaped, for ``table:formula``)
     with the fields {r} {prev} {first} {last}; column R's first-row formula
-    under key ``-1``."""
-    fields = block_fields(_FIRST, _LAST)
+    under key ``-1``; those of a lifted query's block (``lift``)."""
+    fields = block_fields(_FIRST, _LAST, lift)
     out = {}
     for c, template in [*formulas(), (-1, FIRST_SO_FAR)]:
         text = escape(translate(template.format(r=_ROW, prev=_PREV, **fields)))
@@ -55,8 +61,10 @@ def formula_templates() -> dict[int, str]:
     return out
 
 
-def _row_template(formula: dict[int, str], first_row: bool, decimal: int) -> tuple[str, list[str]]:
-    """A row's template with positional fields, and the fields' names."""
+def _row_template(formula: dict[int, str], first_row: bool, decimal: int,
+                  lifted: int | None = None) -> tuple[str, list[str]]:
+    """A row's template with positional fields, and the fields' names
+    (``lifted``: the style of a lifted query's lifted cells, in its block)."""
     names: list[str] = []
 
     def field(name: str) -> str:
@@ -72,6 +80,8 @@ def _row_template(formula: dict[int, str], first_row: bool, decimal: int) -> tup
         text = formula[-1 if c == SO_FAR_COL and first_row else c]
         text = text.replace("{r}", field("r")).replace("{prev}", field("prev"))
         style = f' table:style-name="ce{decimal}"' if c in DECIMAL_COLUMNS else ""
+        if lifted is not None and c in LIFTED_COLUMNS:
+            style = f' table:style-name="ce{lifted}"'
         cells.append(f'<table:table-cell{style} table:formula="{text}"{field(f"v{c}")}')
     cells.append("</table:table-row>")
     return "".join(cells), names
@@ -142,15 +152,19 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
 
 def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
                        blocks: list[tuple[int, int]], styles: Styles,
-                       decimal: int) -> Iterator[str]:
+                       looks: tuple[int, int]) -> Iterator[str]:
     """The Candidates sheet's data rows as ODF, a batch of whole query blocks
     at a time (``styles``: the cell formats of text, quoted text, editable
-    and quoted editable cells, original and current grades; ``decimal``:
-    that of the four-decimal columns)."""
+    and quoted editable cells, original and current grades; ``looks``: that
+    of the four-decimal columns and a lifted query's lifted cells')."""
     vals = candidate_values(doc, ev, perm, blocks)
-    formula = formula_templates()
-    first, names = _row_template(formula, True, decimal)
-    other, other_names = _row_template(formula, False, decimal)
+    decimal, lifted = looks
+    templates = {}
+    for lift in (False, True) if vals["lifted"].any() else (False,):
+        formula = formula_templates(lift)
+        style = lifted if lift else None
+        templates[lift] = (_row_template(formula, True, decimal, style),
+                           _row_template(formula, False, decimal, style))
     for batch in block_batches(blocks):
         a, b = batch[0][0], batch[-1][1]
         fields = _fields(doc, perm[a:b], {key: v[a:b] for key, v in vals.items()}, a + 2,
@@ -158,7 +172,7 @@ def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
         piece: list[str] = []
         for lo_b, hi_b in batch:
             span = {"{first}": str(lo_b + 2), "{last}": str(hi_b + 1)}
-            top, rest = first, other
+            (top, names), (rest, other_names) = templates[bool(vals["lifted"][lo_b])]
             for key, value in span.items():
                 top, rest = top.replace(key, value), rest.replace(key, value)
             at = lo_b - a

@@ -35,9 +35,14 @@ def _rgb(xml: str, tag: str) -> str | None:
 def _section(name: str, code: str) -> str:
     """One section of an Excel number format as an ODF number style."""
     parts: list[str] = []
-    for m in re.finditer(r'"([^"]*)"|([0#][0#,]*(?:\.([0#]+))?%?)|\\(.)|([^"0#\\]+)', code):
-        literal, number, decimals, escaped, other = m.groups()
-        if number is not None:
+    for m in re.finditer(r'"([^"]*)"|([0#][0#,]*(?:\.([0#]+))?(?:E\+(0+))?%?)|\\(.)'
+                         r'|([^"0#\\]+)', code):
+        literal, number, decimals, exponent, escaped, other = m.groups()
+        if number is not None and exponent is not None:  # (0.0000E+00: scientific)
+            parts.append(f'<number:scientific-number number:decimal-places='
+                         f'"{len(decimals or "")}" number:min-integer-digits="1" '
+                         f'number:min-exponent-digits="{len(exponent)}"/>')
+        elif number is not None:
             places = len(decimals or "")
             parts.append(f'<number:number number:decimal-places="{places}" '
                          f'number:min-decimal-places="{places}" number:min-integer-digits="1"/>')

@@ -11,7 +11,9 @@ import numpy as np
 
 from core.analysis.aggregate import UNJUDGED, summarize
 from core.engine.evaluation import Evaluation
+from core.engine.gains import lifted_queries
 from core.engine.results import Status as S
+from core.io.workbook.formulas import lift_factor
 from core.io.workbook.layout import (
     QUERY_COLUMNS,
     SHEETS,
@@ -65,11 +67,12 @@ def write_queries(
     cands = sheet_ref(candidates)
     r = 1
     unresolved = 0
+    lifted = lifted_queries(ev)
     for q, (lo, hi) in enumerate(blocks):
         for j in range(len(ev.cutoffs)):
             if j == 0 and ev.status(q, 0).value == "unresolved":
                 unresolved += 1
-            _query_row(ws, fmt, doc, ev, (q, j), r, cands, (lo + 2, hi + 1))
+            _query_row(ws, fmt, doc, ev, (q, j), r, cands, (lo + 2, hi + 1), bool(lifted[q]))
             so_far = f"IF(AND(C{r + 1}=1,G{r + 1}=\"unresolved\"),1,0)"
             ws.write_formula(r, UNRESOLVED_SO_FAR,
                              f"={so_far}" if r == 1 else f"=Q{r}+{so_far}", None,
@@ -81,9 +84,11 @@ def write_queries(
 
 
 def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[int, int],
-               r: int, cands: str, block: tuple[int, int]) -> None:
+               r: int, cands: str, block: tuple[int, int], lift: bool) -> None:
     """Row ``r`` (0-based): query ``q`` at cutoff ``j`` over its block of
-    Candidates rows (1-based first, last)."""
+    Candidates rows (1-based first, last); ``lift``: its gains are lifted
+    there (its sums are of lifted numbers: the DCG and ideal DCG are brought
+    back, the NDCG and status read off the lifted sums)."""
     q, j = at
     x = r + 1
     first, last = block
@@ -93,22 +98,25 @@ def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[i
     def blk(col: str) -> str:
         return f"{cands}!${col}${first}:${col}${last}"
 
+    dcg = f'SUMIFS({blk("Y")},{blk("I")},"<="&{kn})'
+    ideal = f'SUMIFS({blk("O")},{blk("M")},"<="&{kn})'
+    back = f'/{lift_factor(blk("W"))}' if lift else ""
+    ideal_read = ideal if lift else f"E{x}"  # (brought back, a lifted sum may round to 0)
     ws.write_string(r, 0, doc.query_ids[q])
     ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
                      float(k) if k is not None else "all")
     ws.write_number(r, 2, j + 1)
-    ws.write_formula(
-        r, 3, f'=IF(COUNTIFS({blk("I")},"<="&{kn},{blk("Z")},0)>0,"",'
-        f'SUMIFS({blk("Y")},{blk("I")},"<="&{kn}))', fmt.number, num(ev.dcg[q, j]))
-    ws.write_formula(r, 4, f'=IF(J{x}>0,"",SUMIFS({blk("O")},{blk("M")},"<="&{kn}))',
-                     fmt.number, num(ev.idcg[q, j]))
-    ws.write_formula(r, 5, f'=IF(G{x}="ok",IF(E{x}=0,0,D{x}/E{x}),"")', fmt.number,
+    ws.write_formula(r, 3, f'=IF(COUNTIFS({blk("I")},"<="&{kn},{blk("Z")},0)>0,"",{dcg}{back})',
+                     fmt.number, num(ev.dcg[q, j]))
+    ws.write_formula(r, 4, f'=IF(J{x}>0,"",{ideal}{back})', fmt.number, num(ev.idcg[q, j]))
+    ratio = f"{dcg}/{ideal}" if lift else f"D{x}/E{x}"
+    ws.write_formula(r, 5, f'=IF(G{x}="ok",IF({ideal_read}=0,0,{ratio}),"")', fmt.number,
                      num(ev.ndcg[q, j]))
     # no ranked candidate (column Q of the block all 0): unranked unless declared an empty list
     ws.write_formula(
         r, 6, f'=IF(AND(unranked_rule<>"zero",SUM({blk("Q")})=0),"{S.UNRANKED}",'
-        f'IF(J{x}>0,"{S.UNRESOLVED}",IF(E{x}<0,"{S.NEGATIVE}",'
-        f'IF(AND(E{x}=0,zero_ideal_rule<>"zero"),"{S.UNDEFINED}","{S.OK}"))))',
+        f'IF(J{x}>0,"{S.UNRESOLVED}",IF({ideal_read}<0,"{S.NEGATIVE}",'
+        f'IF(AND({ideal_read}=0,zero_ideal_rule<>"zero"),"{S.UNDEFINED}","{S.OK}"))))',
         None, ev.status(q, j).value)
     ws.write_formula(r, 7, f'=SUM({blk("U")})', None, float(ev.n_judged[q]))
     ws.write_formula(r, 8, f'=ROWS({blk("A")})', None, float(ev.n_total[q]))

@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from core.engine.evaluation import Evaluation
+from core.engine.gains import lifted_queries
 from core.engine.order import tie_starts
+from core.io.workbook.formulas import LIFT
 from core.model.document import Document, GradeState
 
 
@@ -40,13 +42,18 @@ def row_layout(doc: Document, ev: Evaluation) -> tuple[np.ndarray, list[tuple[in
 def candidate_values(
     doc: Document, ev: Evaluation, perm: np.ndarray, blocks: list[tuple[int, int]]
 ) -> dict[str, np.ndarray]:
-    """The engine's result for every formula column, in sheet order."""
+    """The engine's result for every formula column, in sheet order; and
+    ``lifted``, whether the row's query's gains are lifted (by 2^:data:`LIFT`
+    in the tie-averaged gain, its product with the discount and the ideal
+    contribution, as the formulas are)."""
     n = perm.size
     score = doc.score[perm]
     retrieved = ~np.isnan(score)
     ranked = ev.ranked_mask[perm]
     known = doc.state[perm] == GradeState.NUMBER
     gain = ev.gain[perm]
+    lifted = lifted_queries(ev)[doc.query[perm]]
+    by = np.where(lifted, LIFT, 0)
     inventory = ev.inventory_mask[perm]
     tie_group = np.zeros(n, dtype=np.int64)
     so_far = np.zeros(n, dtype=np.int64)
@@ -68,17 +75,18 @@ def candidate_values(
     with np.errstate(divide="ignore"):
         pos_discount = np.where(ranked, 1.0 / np.log2(so_far + 1.0), np.nan)
     gain_known = ~np.isnan(gain)
+    up = np.ldexp(gain, by)  # (as the formulas lift them; exact)
     if ev.conventions.ties.value == "average":
         g = np.where(ranked, tie_group, 0)
-        sums = np.bincount(g, weights=np.where(ranked & gain_known, gain, 0.0))
+        sums = np.bincount(g, weights=np.where(ranked & gain_known, up, 0.0))
         counts = np.bincount(g, weights=ranked.astype(np.float64))
         unknown = np.bincount(g, weights=(ranked & ~gain_known).astype(np.float64))
         with np.errstate(invalid="ignore", divide="ignore"):
             avg = np.where(unknown[g] > 0, np.nan, sums[g] / counts[g])
         avg_gain = np.where(ranked, avg, np.nan)
     else:
-        avg_gain = np.where(ranked, gain, np.nan)
-    ideal_contribution = ideal_gain * (1.0 / np.log2(position + 1.0))
+        avg_gain = np.where(ranked, up, np.nan)
+    ideal_contribution = np.ldexp(ideal_gain, by) * (1.0 / np.log2(position + 1.0))
     used = np.where(known, doc.grade[perm], np.nan)
     if ev.conventions.gain.truncate:
         used = np.trunc(used)
@@ -102,4 +110,5 @@ def candidate_values(
         "avg x discount": avg_gain * pos_discount,
         "avg known": ~np.isnan(avg_gain),
         "grade used": used,
+        "lifted": lifted,
     }
