@@ -434,6 +434,7 @@ def test_the_activity_watch_waits_for_the_run_s_first_paint(qtbot, tmp_path, mon
     the window's first show, ~55 ms of it at 2M candidates) starts once the
     run is shown and painted, and then hears a key wherever it goes."""
     from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
 
     heard: list[float] = []
 
@@ -441,7 +442,8 @@ def test_the_activity_watch_waits_for_the_run_s_first_paint(qtbot, tmp_path, mon
         qtbot.addWidget(window)
         qtbot.waitExposed(window)
         window.activity_clock.clock.active = heard.append
-        qtbot.wait(50)  # painted greyed, its events delivered
+        for _ in range(2):  # painted greyed, the events it posted delivered
+            QApplication.processEvents()
         assert not window.activity_clock.watching
         qtbot.keyClick(window.navigator.view, Qt.Key.Key_Down)
         assert heard == []
