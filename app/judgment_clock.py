@@ -5,13 +5,21 @@ The clock's arithmetic lives in core; this adapter only tells it when the
 reviewer did something and when a grade was typed. It watches the whole
 application (a key in a dock or a dialog is work on a judgment too) and looks
 at nothing but the event's type, so every other event passes untouched.
+
+An application-wide filter written in Python is called for every event of
+every object, each call wrapping the object for Python (about 28 us, most of
+them Qt's own objects of a window's first show: polish, layout and property
+events); the watch therefore starts once the window has been painted taking
+input, not while it is built, shown and first laid out, nor while it waits
+greyed for the file given at launch (:mod:`app.reading_state`).
 """
 
 from __future__ import annotations
 
 from time import monotonic
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtWidgets import QMainWindow
 
 from core.analysis.pace import JudgmentClock
 from core.session import Changes, Worksheet
@@ -32,13 +40,19 @@ class ActivityClock(QObject):
         self.clock = JudgmentClock(start=monotonic())
         session.subscribe(self._on_changes)
         # A filter on the application is called for every event of every
-        # object (about 40 ms of a window's building and first paint): the
-        # window's input starts when it is shown, and so does the watch.
+        # object (about 40 ms of a window's building and first paint, 55 ms
+        # of the greyed window's while a large run is read): the window's
+        # input starts once it is painted taking input, and so does the watch.
         self._everywhere = parent is None
         if parent is None:
             self._watch_the_application()
         else:
             parent.installEventFilter(self)
+
+    @property
+    def watching(self) -> bool:
+        """Whether the reviewer's input is watched (the application's events)."""
+        return self._everywhere
 
     def _watch_the_application(self) -> None:
         app = QCoreApplication.instance()
@@ -52,10 +66,12 @@ class ActivityClock(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if not self._everywhere:  # the window, until it is shown
-            if kind == QEvent.Type.Show and watched is self.parent():
+        if not self._everywhere:  # the window, until it is painted taking input
+            if kind == QEvent.Type.Paint and watched is self.parent() and _takes_input(watched):
                 watched.removeEventFilter(self)
-                self._watch_the_application()
+                # Once this paint is done (its children's paints come after
+                # the window's own): none of its events pass the watch.
+                QTimer.singleShot(0, self, self._watch_the_application)
             return False
         if kind in _INPUT:
             self.clock.active(monotonic())
@@ -68,3 +84,10 @@ class ActivityClock(QObject):
     def restart(self) -> None:
         """Count afresh (another document opened)."""
         self.clock.restart(monotonic())
+
+
+def _takes_input(window: QObject) -> bool:
+    """Whether ``window`` takes the reviewer's input: its grid is not greyed
+    (as while the file given at launch is read)."""
+    central = window.centralWidget() if isinstance(window, QMainWindow) else None
+    return central is None or central.isEnabled()

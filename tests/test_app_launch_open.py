@@ -428,6 +428,59 @@ def test_the_window_shows_while_the_run_is_read_and_takes_nothing_until_it_arriv
     window.session.mark_saved()
 
 
+def test_the_activity_watch_waits_for_the_run_s_first_paint(qtbot, tmp_path, monkeypatch):
+    """The greyed window shown while the run is read takes no input: the
+    judgment clock's application-wide watch (a Python call for every event of
+    the window's first show, ~55 ms of it at 2M candidates) starts once the
+    run is shown and painted, and then hears a key wherever it goes."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    heard: list[float] = []
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        window.activity_clock.clock.active = heard.append
+        for _ in range(2):  # painted greyed, the events it posted delivered
+            QApplication.processEvents()
+        assert not window.activity_clock.watching
+        qtbot.keyClick(window.navigator.view, Qt.Key.Key_Down)
+        assert heard == []
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries == 2)
+        qtbot.waitUntil(lambda: window.activity_clock.watching)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    for view in (window.navigator.view, window.grid):  # (a key a view passes on: heard again)
+        heard.clear()
+        qtbot.keyClick(view, Qt.Key.Key_Down)
+        assert heard
+    window.session.mark_saved()
+
+
+def test_what_the_start_made_is_out_of_the_collector_s_reach_while_the_editor_runs(
+        qtbot, tmp_path, monkeypatch):
+    """The modules and classes the start imported are frozen for the event
+    loop's life (a full collection walked them: ~25 ms of every start), and
+    given back to the collector when it ends."""
+    import gc
+
+    frozen: list[int] = []
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        frozen.append(gc.get_freeze_count())
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries == 2)
+
+    assert gc.get_freeze_count() == 0
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert frozen[0] > 10_000  # (every module's functions and classes)
+    assert gc.get_freeze_count() == 0
+    window.session.mark_saved()
+
+
 def test_closing_while_the_run_is_read_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
     """Close (its shortcut) while the run is read: the window goes, the read
     stops before its next piece (core.io.stop: none is read after it), the
