@@ -29,10 +29,13 @@ QRELS = b"q1 0 a 2\nq1 0 b 0\nq2 0 c 1\n"
 
 
 def _zip(first: str, data: bytes) -> bytes:
+    """A zip of two members with a fixed time: the bytes are a parameter's id,
+    the same in every pytest-xdist worker's collection (the clock's second
+    in a member's header made two workers collect different tests)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr(first, data)
-        z.writestr("content.xml", b"<x/>")
+        for name, member in ((first, data), ("content.xml", b"<x/>")):
+            z.writestr(zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), member)
     return buf.getvalue()
 
 
