@@ -772,6 +772,41 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     assert ids.extend(IdBytes.from_texts(["v"])).known is None
 
 
+def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # compare's read hands each Run it made to its join and lets go of it:
+    # the run's scores, ids and keys become the document's (not copied beside
+    # them: ~50 MB a side at 2M rows, every row kept); the document is the one
+    # read from the path, every column and kept key alike, and a Run not spent
+    # keeps its own.
+    from core.io.pairs import _judged_run
+    from core.io.trec import QrelsColumns, Run
+
+    rows_a = [("q1", "é-x", 3.0, 0), ("q1", "y", 2.0, 0), ("q2", "z", 1.0, 0),
+              ("q2", "v", 1.0, 0), ("q2", "n", 0.5, 0)]
+    qrels = [("q1", "é-x", 1), ("q1", "w", 2), ("q2", "z", 1), ("q2", "only-judged", 3)]
+    a, _b, q = write_trec(tmp_path, rows_a, rows_a[:1], qrels)
+    want = document_from_trec(a, q, keep_keys=True)
+    kept = Run(a, threads=1)
+    doc_kept = document_from_trec(kept, QrelsColumns(q), keep_keys=True)
+    spent = Run(a, threads=1)
+    doc = _judged_run(spent, QrelsColumns(q), keep_keys=True)
+    assert spent.score.size == 0
+    assert kept.score.size == 5
+    for got in (doc, doc_kept):
+        assert got.query.tolist() == want.query.tolist()
+        assert np.array_equal(got.score, want.score, equal_nan=True)
+        assert np.array_equal(got.grade, want.grade, equal_nan=True)
+        assert list(got.source_id) == list(want.source_id)
+        ids, ids_want = got.source_bytes(), want.source_bytes()
+        assert ids is not None
+        assert ids_want is not None
+        assert ids.known is not None
+        assert ids_want.known is not None
+        assert ids.known.tolist() == ids_want.known.tolist()
+    assert len(doc) == 7
+    assert doc.queries_left_out == want.queries_left_out
+
+
 def _dictionary_partners(a: Document, b: Document) -> tuple[list[int], list[int]]:
     """Each row's partner found with a dictionary of (query id, source id)."""
     row_b = {(b.query_ids[int(q)], s): r for r, (q, s) in enumerate(zip(b.query, b.source_id,
