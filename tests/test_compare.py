@@ -917,9 +917,10 @@ def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChan
     worked out again on one thread (what_changed of gather_across), as lists."""
     across = gather_across(c.ev_a, c.ev_b, c.partner_a, c.partner_b)
     again = what_changed(c.ev_a, c.ev_b, c._queries, c.partner_b, across)
-    fields = ("at_b", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
+    fields = ("partner", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
     got = [getattr(c._across, f).tolist() for f in fields]
     assert got == [getattr(across, f).tolist() for f in fields]
+    assert c._across.partner is c.partner_a  # the partners themselves, no clamped copy
     assert c.changes == again
     return got, c.changes
 
@@ -939,12 +940,13 @@ def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch)
     monkeypatch.setattr(across, "_ACROSS", 2)
     assert [(s.start, s.stop) for s in across.across_blocks(5)] == [(0, 2), (2, 4), (4, 5)]
     blocks = compare(doc_a, doc_b, resamples=10)
-    fields = ("at_b", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
+    fields = ("partner", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
     got = {f: getattr(blocks._across, f).tolist() for f in fields}
     assert got == {f: getattr(whole._across, f).tolist() for f in fields}
     # A's rows s1..s6 of q, then s1, s2 of r: B ranks s1 4th, s2 2nd, s3 5th,
     # s4 1st (s5, s6 not in B); in r, s1 2nd and s2 1st.
     assert got["rank_b"] == [4, 2, 5, 1, 0, 0, 2, 1]
+    assert got["partner"] == [3, 1, 4, 0, -1, -1, 6, 5]  # (read as row 0 where -1)
     assert got["same_gain"] == [True, False, True, True, False, False, True, False]
     assert got["first_a_at_b"] == [4, 2, 0, 1, 3, 2, 1]  # A's ranks at B's rows
     # Grades that differ: s2 of q (2 / 1), s1 and s2 of r (1 / 1 same, 0 / 1).

@@ -259,7 +259,8 @@ def what_changed(
     """Condition by condition, what differs between the two evaluated documents
     (``partner_b`` and ``across`` from
     :func:`core.analysis.compare.across.align_candidates`)."""
-    return replace(changes_but_order(ev_a, ev_b, queries, across.at_b, across.has_b, partner_b),
+    return replace(changes_but_order(ev_a, ev_b, queries, across.partner, across.has_b,
+                                     partner_b),
                    order_queries=order_queries(ev_a, ev_b, queries, partner_b, across.rank_b))
 
 
@@ -272,9 +273,9 @@ def changes_but_order(
     partner_b: PartnerArray,
 ) -> WhatChanged:
     """:func:`what_changed` but the ranking order (``order_queries`` 0: see
-    :func:`order_queries`), from the partners alone (``at_b`` and ``has_b``
-    as :class:`Across`'s, or ``at_b`` the partners themselves: -1 where
-    ``has_b`` does not hold is read as row 0, as :class:`Across` has it):
+    :func:`order_queries`), from the partners alone (``at_b`` A's rows'
+    partners, -1 where ``has_b`` does not hold, read as row 0, as
+    :class:`Across`'s ``partner`` and ``has_b``):
     compare's first lane works it out while the second gathers B's ranks."""
     doc_a, doc_b = ev_a.doc, ev_b.doc
     qa, qb, nc = queries.qa, queries.qb, len(queries.common)
