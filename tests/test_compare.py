@@ -772,6 +772,41 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     assert ids.extend(IdBytes.from_texts(["v"])).known is None
 
 
+def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # compare's read hands each Run it made to its join and lets go of it:
+    # the run's scores, ids and keys become the document's (not copied beside
+    # them: ~50 MB a side at 2M rows, every row kept); the document is the one
+    # read from the path, every column and kept key alike, and a Run not spent
+    # keeps its own.
+    from core.io.pairs import _judged_run
+    from core.io.trec import QrelsColumns, Run
+
+    rows_a = [("q1", "é-x", 3.0, 0), ("q1", "y", 2.0, 0), ("q2", "z", 1.0, 0),
+              ("q2", "v", 1.0, 0), ("q2", "n", 0.5, 0)]
+    qrels = [("q1", "é-x", 1), ("q1", "w", 2), ("q2", "z", 1), ("q2", "only-judged", 3)]
+    a, _b, q = write_trec(tmp_path, rows_a, rows_a[:1], qrels)
+    want = document_from_trec(a, q, keep_keys=True)
+    kept = Run(a, threads=1)
+    doc_kept = document_from_trec(kept, QrelsColumns(q), keep_keys=True)
+    spent = Run(a, threads=1)
+    doc = _judged_run(spent, QrelsColumns(q), keep_keys=True)
+    assert spent.score.size == 0
+    assert kept.score.size == 5
+    for got in (doc, doc_kept):
+        assert got.query.tolist() == want.query.tolist()
+        assert np.array_equal(got.score, want.score, equal_nan=True)
+        assert np.array_equal(got.grade, want.grade, equal_nan=True)
+        assert list(got.source_id) == list(want.source_id)
+        ids, ids_want = got.source_bytes(), want.source_bytes()
+        assert ids is not None
+        assert ids_want is not None
+        assert ids.known is not None
+        assert ids_want.known is not None
+        assert ids.known.tolist() == ids_want.known.tolist()
+    assert len(doc) == 7
+    assert doc.queries_left_out == want.queries_left_out
+
+
 def _dictionary_partners(a: Document, b: Document) -> tuple[list[int], list[int]]:
     """Each row's partner found with a dictionary of (query id, source id)."""
     row_b = {(b.query_ids[int(q)], s): r for r, (q, s) in enumerate(zip(b.query, b.source_id,
@@ -882,9 +917,10 @@ def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChan
     worked out again on one thread (what_changed of gather_across), as lists."""
     across = gather_across(c.ev_a, c.ev_b, c.partner_a, c.partner_b)
     again = what_changed(c.ev_a, c.ev_b, c._queries, c.partner_b, across)
-    fields = ("at_b", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
+    fields = ("partner", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
     got = [getattr(c._across, f).tolist() for f in fields]
     assert got == [getattr(across, f).tolist() for f in fields]
+    assert c._across.partner is c.partner_a  # the partners themselves, no clamped copy
     assert c.changes == again
     return got, c.changes
 
@@ -904,12 +940,13 @@ def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch)
     monkeypatch.setattr(across, "_ACROSS", 2)
     assert [(s.start, s.stop) for s in across.across_blocks(5)] == [(0, 2), (2, 4), (4, 5)]
     blocks = compare(doc_a, doc_b, resamples=10)
-    fields = ("at_b", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
+    fields = ("partner", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
     got = {f: getattr(blocks._across, f).tolist() for f in fields}
     assert got == {f: getattr(whole._across, f).tolist() for f in fields}
     # A's rows s1..s6 of q, then s1, s2 of r: B ranks s1 4th, s2 2nd, s3 5th,
     # s4 1st (s5, s6 not in B); in r, s1 2nd and s2 1st.
     assert got["rank_b"] == [4, 2, 5, 1, 0, 0, 2, 1]
+    assert got["partner"] == [3, 1, 4, 0, -1, -1, 6, 5]  # (read as row 0 where -1)
     assert got["same_gain"] == [True, False, True, True, False, False, True, False]
     assert got["first_a_at_b"] == [4, 2, 0, 1, 3, 2, 1]  # A's ranks at B's rows
     # Grades that differ: s2 of q (2 / 1), s1 and s2 of r (1 / 1 same, 0 / 1).

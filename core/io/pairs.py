@@ -112,7 +112,9 @@ def check_exist(*paths: str | Path | None) -> list[Head]:
 
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
                 keep_keys: bool = False) -> Document:
-    doc = document_from_trec(run, judgments, keep_keys=keep_keys)
+    """``run`` joined with ``judgments``; a :class:`Run` given is spent (its
+    columns become the document's: every caller lets go of it)."""
+    doc = document_from_trec(run, judgments, keep_keys=keep_keys, spent=True)
     return _judged(doc, run.path if isinstance(run, Run) else run, judgments.path)
 
 

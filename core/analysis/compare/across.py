@@ -44,15 +44,16 @@ __all__ = [
 @dataclass
 class Across:
     """Each side's values at its partner rows, gathered once for every cutoff
-    (:func:`gather_across`). For A's rows: ``at_b`` the partner row (0 where
-    none, see ``has_b``), B's ``rank_b`` and ``first_b`` (first rank of the
-    tie group), 0 without a partner, and ``same_gain`` (B's gain equals A's,
+    (:func:`gather_across`). For A's rows: ``partner`` the partner row (-1
+    where none, see ``has_b``: the partners themselves, not a copy), B's
+    ``rank_b`` and ``first_b`` (first rank of the tie group), 0 without a
+    partner, and ``same_gain`` (B's gain equals A's,
     or both are unknown; an unknown gain of A's counts as equal to a missing
     partner's); for B's rows A's ``first_a_at_b`` (0 without a partner).
     Rank 0: not ranked. (The gains are compared once here rather than B's
     kept: 2 MB held instead of 16 at 2M rows.)"""
 
-    at_b: PartnerArray
+    partner: PartnerArray
     has_b: BoolArray
     rank_b: PartnerArray
     first_b: PartnerArray
@@ -72,39 +73,40 @@ AtA = tuple[PartnerArray, BoolArray, PartnerArray, PartnerArray, BoolArray]
 
 
 def gather_at_a(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray) -> AtA:
-    """:class:`Across`'s fields of A's rows (``at_b`` to ``same_gain``)."""
+    """:class:`Across`'s fields of A's rows (``partner`` to ``same_gain``).
+    The partners are clamped to row 0 a block at a time where read (a clamped
+    copy of them was 8 MB at 2M rows, kept beside them in :class:`Across`)."""
     no_a = pa < 0
-    pc = np.where(no_a, 0, pa)
-    rank_b = _ranks32(ev_b.rank, pc)
+    rank_b = _ranks32(ev_b.rank, pa)
     rank_b[no_a] = 0
     if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
         first_b = rank_b
     else:
-        first_b = _ranks32(ev_b.tie_first_rank, pc)
+        first_b = _ranks32(ev_b.tie_first_rank, pa)
         first_b[no_a] = 0
-    same_gain = np.empty(pc.size, dtype=bool)
-    for part in across_blocks(pc.size):  # B's gains a block at a time
-        ga, gb = ev_a.gain[part], ev_b.gain[pc[part]]
+    same_gain = np.empty(pa.size, dtype=bool)
+    for part in across_blocks(pa.size):  # B's gains a block at a time
+        ga, gb = ev_a.gain[part], ev_b.gain[np.maximum(pa[part], 0)]
         gb[no_a[part]] = np.nan
         same_gain[part] = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
-    return pc, ~no_a, rank_b, first_b, same_gain
+    return pa, ~no_a, rank_b, first_b, same_gain
 
 
 def first_at_b(ev_a: Evaluation, pb: PartnerArray) -> PartnerArray:
     """:attr:`Across.first_a_at_b`: A's first ranks at B's rows (0 without a partner)."""
-    no_b = pb < 0
-    first = _ranks32(ev_a.tie_first_rank, np.where(no_b, 0, pb))
-    first[no_b] = 0
+    first = _ranks32(ev_a.tie_first_rank, pb)
+    first[pb < 0] = 0
     return first
 
 
 def _ranks32(values: PartnerArray, rows: PartnerArray) -> PartnerArray:
     """``values[rows]`` (ranks, fewer than 2**31) as int32, a block of rows
     at a time (at 2M rows, tracemalloc: 8 MB at the peak; all rows gathered
-    then narrowed 24 MB; ``np.take(..., out=int32)`` 40 MB)."""
+    then narrowed 24 MB; ``np.take(..., out=int32)`` 40 MB); a row -1 (no
+    partner) reads row 0."""
     out = np.empty(rows.size, dtype=np.int32)
     for part in across_blocks(rows.size):
-        out[part] = values[rows[part]]
+        out[part] = values[np.maximum(rows[part], 0)]
     return out
 
 
@@ -173,7 +175,7 @@ def movement_counts(
         for part in across_blocks(same.size):
             rows = np.flatnonzero(same[part]) + part.start
             x_a = contributions_at(ev_a, k, rows)
-            x_b = contributions_at(ev_b, k, across.at_b[rows])
+            x_b = contributions_at(ev_b, k, across.partner[rows])  # (each has one)
             moved[rows[(x_a != x_b) & ~(np.isnan(x_a) & np.isnan(x_b))]] = True
     entered = inside(ev_b.tie_first_rank)
     entered &= row_common_b >= 0

@@ -267,9 +267,11 @@ def _sorted_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray
 class KeyedRows:
     """One side's candidates of the shared queries, for :func:`byte_partners`:
     ``rows`` grouped by shared query (:func:`grouped_rows`, with ``count``
-    and ``start`` per shared query), their ids' ``key``
-    (:meth:`IdBytes.keys`) and ``length`` in bytes (up to :data:`_ONE_WORD`;
-    a longer id's as one more), None when most ids are longer."""
+    and ``start`` per shared query), every row's id ``key``
+    (:meth:`IdBytes.keys`) in the document's row order (read at ``rows``
+    where a block needs them) and the grouped rows' id ``length`` in bytes
+    (up to :data:`_ONE_WORD`; a longer id's as one more), None when most ids
+    are longer."""
 
     ids: IdBytes
     size: int
@@ -300,8 +302,13 @@ def keyed_rows(doc: Document, row_common: QueryOfRow, n: int) -> KeyedRows | Non
     if ids is None or not ids.is_utf8():
         return None
     rows, count, start = grouped_rows(row_common, n)
-    key = ids.keys(rows)  # the reader's, when it kept them (read_judged_pair)
-    ids.known = None  # spent: 8 bytes a row given back
+    # The reader's keys when it kept them (read_judged_pair), spent here, as
+    # they are: gathered in grouped order they were a second copy beside
+    # them (16 MB a side at 2M rows, both sides at once at compare()'s peak
+    # under the trec_eval preset); each block of the matching gathers its own.
+    known = ids.known
+    key = known if known is not None and known.size == len(ids) else ids.keys()
+    ids.known = None
     length = _lengths(ids)[rows]
     # Mostly longer ids: the keys would vouch for few pairs, every pair's bytes are compared.
     few = 2 * np.count_nonzero(length <= _ONE_WORD) < length.size
@@ -445,8 +452,8 @@ def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
     """
     if a.length is None or b.length is None:
         return bool(a.ids.same(row_a, b.ids, row_b).all())
-    key = a.key[at_a]
-    if not np.array_equal(key, b.key[at_b]):
+    key = a.key[row_a]
+    if not np.array_equal(key, b.key[row_b]):
         return False
     length = a.length[at_a]
     sure = length == b.length[at_b]
@@ -476,7 +483,8 @@ def _grid_pairs(
     for side, column in ((a, 0), (b, wa)):
         first, last = int(side.start[lo]), int(side.start[hi - 1] + side.count[hi - 1])
         cell = side.cells(lo, hi, width, column)
-        key = side.key[first:last] >> low
+        key = side.key[side.rows[first:last]]
+        key >>= low
         key <<= low
         key |= np.arange(place, place + last - first, dtype=np.uint64)
         grid[cell] = key
