@@ -158,11 +158,12 @@ WORD_SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
 
 def _words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale``'s labels without grades (without its top label
-    when ``wrong``): in one cell (``From best to worst: Vital / Useful /
-    ...``, or under ``Scale:`` stating no order), a label a row under a
-    title (``Legend (best first)``, or ``Legend``), or a label a cell across
-    a row after that title; above the header, on a
-    sheet of its own, or in a column beside the judgments, blank below."""
+    when ``wrong``), each as the cells write it or in other case: in one
+    cell (``From best to worst: Vital / Useful / ...``, or under ``Scale:``
+    stating no order), a label a row under a title (``Legend (best
+    first)``, or ``Legend``), or a label a cell across a row after that
+    title; above the header, on a sheet of its own, or in a column beside
+    the judgments, blank below."""
     grades, write = WORD_SCALES[scale]
     words = [str(write(g)) for g in grades]
     order = rnd.choice(["best first", "worst first", ""])
@@ -170,6 +171,8 @@ def _words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
         else words
     if wrong:
         listed = [w for w in listed if w != words[-1]]
+    # the legend typed apart from the cells: a label's case may differ
+    listed = [rnd.choice([w, w, w.lower(), w.upper()]) for w in listed]
     said = {"best first": "from best to worst", "worst first": "from worst to best"}
     form = rnd.choice(["cell", "rows", "across"])
     title = f"Legend ({said[order]})" if order else "Legend"

@@ -176,7 +176,7 @@ def test_tab_separated_qrels_short_or_long_of_a_field_name_their_fields(tmp_path
 
 def test_unjudged_candidates_are_noted_with_the_flags_that_resolve_them(tmp_path, capsys):
     """A run whose candidates the qrels do not all judge leaves, under the
-    defaults, every query unresolved and the means over 0 queries: a note on
+    defaults, a query unresolved and out of the means: a note on
     stderr says how many and names --unjudged zero|condensed, as the
     editor's banner does; not once --unjudged or a preset decides."""
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
@@ -195,6 +195,19 @@ def test_unjudged_candidates_are_noted_with_the_flags_that_resolve_them(tmp_path
     for flags in (["--unjudged", "unresolved"], ["--preset", "trec_eval"]):
         code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels), *flags])
         assert (code, capsys.readouterr().err) == (0, "")
+
+
+def test_one_unjudged_candidate_is_noted_in_the_singular(tmp_path, capsys):
+    """The note counts as the editor's banner does (counted, agreed): one
+    candidate of one, in one query, is it, not them."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 3 t\n")
+    qrels.write_text("q1 0 d2 1\n")
+    code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    assert (code, capsys.readouterr().err) == (0, (
+        f"ndcg-worksheet: note: {run_file}: 1 of 1 retrieved candidate is not in the qrels "
+        "(unjudged), so NDCG is unresolved for 1 of 1 query; --unjudged zero counts it as "
+        "not relevant (as trec_eval does), --unjudged condensed drops it before ranking\n"))
 
 
 def test_every_argument_of_every_command_says_what_it_takes():

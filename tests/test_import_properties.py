@@ -773,8 +773,8 @@ def test_a_legend_of_labels_is_their_vocabulary_never_their_grades(sheet: Drawn,
         suffix = ".xlsx"  # a sheet of its own: a workbook's
     code, err, report, rows = _run(sheet, suffix)
     place = "above" if sheet.above else "sheet" if sheet.legend_sheet else "beside"
-    known = "Highly relevant" in sheet.legend_words or sheet.legend_lacks_label == (
-        "Highly relevant")
+    known = "highly relevant" in {w.casefold() for w in sheet.legend_words} or (
+        sheet.legend_lacks_label == "Highly relevant")
     event(f"labels legend {place} {'known' if known else 'words'} "
           f"{sheet.legend_order or 'no order'} "
           f"{'wrong' if sheet.legend_lacks_label else 'right'}: "
@@ -803,7 +803,9 @@ def test_a_legend_of_labels_is_their_vocabulary_never_their_grades(sheet: Drawn,
     if not sheet.legend_order:
         assert example[1] == ",".join(f"N={w}" for w in sheet.legend_words), err
         return
-    assert example[1] == "0=Useless,1=Marginal,2=Useful,3=Vital", err  # the drawn truth
+    rising = sheet.legend_words[::-1 if sheet.legend_order == "best first" else 1]
+    assert example[1] == ",".join(f"{g}={w}" for g, w in enumerate(rising)), err
+    assert [w.casefold() for w in rising] == ["useless", "marginal", "useful", "vital"]
     sheet.flags = [*sheet.flags, "--rubric", example[1]]
     _holds(sheet, *_run(sheet, suffix), suffix)
 

@@ -444,11 +444,11 @@ def test_a_current_grade_that_is_no_grade_is_refused_with_one_hint(
                                f"grade)': {problem} ({GRADE_HINT})")
 
 
-def test_an_edit_seen_on_an_earlier_reopening_keeps_its_time(
-        seed_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """keep_first_seen: the second reading of an edited workbook gives the
-    edit the first reading's time; a damaged record is read as none (the
-    entries as found, no error); a workbook with no edit forgets it."""
+def _seen_once(seed_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+               ) -> tuple[Path, Path, Any]:
+    """The seed's workbook with a cutoff edited in the spreadsheet, read once
+    (the reopening's clock ticking from 21:00:10), its first sighting
+    recorded: the workbook, the records' folder, the document read."""
     from core.io.first_seen import keep_first_seen
 
     ticks = iter(range(10, 20))
@@ -456,8 +456,19 @@ def test_an_edit_seen_on_an_earlier_reopening_keeps_its_time(
                         lambda: f"2026-12-06T21:00:{next(ticks)}+00:00")
     edited, folder = tmp_path / "edited.xlsx", tmp_path / "seen"
     _edit(seed_book, edited, {"cut_1": 5})
-    first = read_workbook(edited)
-    assert keep_first_seen(first, edited, directory=folder) == 0
+    doc = read_workbook(edited)
+    assert keep_first_seen(doc, edited, directory=folder) == 0
+    return edited, folder, doc
+
+
+def test_an_edit_seen_on_an_earlier_reopening_keeps_its_time(
+        seed_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """keep_first_seen: the second reading of an edited workbook gives the
+    edit the first reading's time; a damaged record is read as none (the
+    entries as found, no error); a workbook with no edit forgets it."""
+    from core.io.first_seen import keep_first_seen
+
+    edited, folder, first = _seen_once(seed_book, tmp_path, monkeypatch)
     again = read_workbook(edited)
     assert keep_first_seen(again, edited, directory=folder) == 1
     assert [e.when for e in again.audit] == ["2026-12-06T21:00:10+00:00"]
@@ -471,3 +482,55 @@ def test_an_edit_seen_on_an_earlier_reopening_keeps_its_time(
     assert [e.when for e in damaged.audit] == ["2026-12-06T21:00:12+00:00"]
     assert keep_first_seen(read_workbook(seed_book), edited, directory=folder) == 0
     assert not record.exists()
+
+
+@pytest.mark.parametrize("record", [
+    '[["a", "b", "c", "d", "e", "f", "g", "h", [1]]]',  # a field no entry holds
+    '[["a", "b", "c", "d", "e", "f", "g", "h", {"s": 1}]]',
+    None,  # a folder where the record goes
+])
+def test_a_damaged_first_seen_record_is_read_as_none(
+        seed_book: Path, tmp_path: Path, record: str | None) -> None:
+    """A record of edits seen before that is not one (foreign, damaged, a
+    folder) neither stops the reading nor raises: the entries are logged as
+    found, and a reopening with no edit leaves the folder it cannot remove."""
+    from core.io.first_seen import _record, keep_first_seen
+
+    edited, folder = tmp_path / "edited.xlsx", tmp_path / "seen"
+    _edit(seed_book, edited, {"cut_1": 5})
+    path = _record(edited, folder)
+    path.parent.mkdir()
+    if record is None:
+        path.mkdir()
+    else:
+        path.write_text(record, encoding="utf-8")
+    doc = read_workbook(edited)
+    found = [e.when for e in doc.audit]
+    assert keep_first_seen(doc, edited, directory=folder) == 0
+    assert [e.when for e in doc.audit] == found
+    assert keep_first_seen(read_workbook(seed_book), edited, directory=folder) == 0
+    assert path.exists() == (record is None)
+
+
+def test_a_first_seen_record_outlived_by_a_save_gives_no_time(
+        seed_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edit seen on reopening, saved from the app, undone there and made
+    again in the spreadsheet is a new edit: it takes the time this reopening
+    sees it, not the first one's (which would stand before the app's undoing
+    of it in the log)."""
+    from dataclasses import replace
+
+    from core.io.first_seen import keep_first_seen
+    from core.model.document import AuditEntry
+
+    edited, folder, doc = _seen_once(seed_book, tmp_path, monkeypatch)
+    (seen,) = doc.audit
+    doc.conventions = replace(doc.conventions, cutoffs=(1, 2, None))
+    doc.audit.append(AuditEntry.of_convention("tester", "2026-12-06T21:05:00+00:00",
+                                              seen.after, seen.before))
+    export_workbook(evaluate(doc), edited)
+    _edit(edited, edited, {"cut_1": 5})
+    again = read_workbook(edited)
+    assert keep_first_seen(again, edited, directory=folder) == 0
+    assert [e.when for e in again.audit] == [seen.when, "2026-12-06T21:05:00+00:00",
+                                             "2026-12-06T21:00:11+00:00"]

@@ -83,14 +83,16 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
     flags that give every query an NDCG (the editor's banner says the same)."""
     if getattr(args, "qrels", None) is None or getattr(args, "convention_unknown", None):
         return
-    from core.analysis.aggregate import unjudged_candidates
+    from core.analysis.aggregate import agreed, counted, unjudged_candidates
 
     found = unjudged_candidates(ev)
     if found is None or not found.unresolved:
         return
     err = err or sys.stderr
-    err.write(f"{PROG}: note: {visible(name)}: {found.unknown:,} of {found.retrieved:,} "
-              f"retrieved candidates are not in the qrels (unjudged), so NDCG is unresolved "
-              f"for {found.unresolved:,} of {found.queries:,} queries; --unjudged zero counts "
-              "them as not relevant (as trec_eval does), --unjudged condensed drops them "
-              "before ranking\n")
+    them = agreed(found.unknown, "it")
+    err.write(f"{PROG}: note: {visible(name)}: {found.unknown:,} of "
+              f"{counted(found.retrieved, 'retrieved candidate', grouped=True)} "
+              f"{agreed(found.unknown, 'is')} not in the qrels (unjudged), so NDCG is "
+              f"unresolved for {found.unresolved:,} of {counted(found.queries, grouped=True)}; "
+              f"--unjudged zero counts {them} as not relevant (as trec_eval does), "
+              f"--unjudged condensed drops {them} before ranking\n")
