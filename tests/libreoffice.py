@@ -2,10 +2,13 @@
 
 A throw-away profile forces recalculation on load (``OOXMLRecalcMode`` and
 ``ODFRecalcMode`` = 0, "always"), otherwise LibreOffice would keep the cached
-results xlsxwriter stored; :func:`to_pdf` prints workbooks to PDF as
-LibreOffice lays out their pages. Several workbooks go through one ``soffice`` call,
-since a cold start costs about 1-2 s. A missing ``soffice`` raises
-(``FileNotFoundError``): the tests that need it fail, never skip.
+results xlsxwriter stored; and it calculates formula groups in threads
+(``UseThreadedCalculationForFormulaGroups``), as LibreOffice does for its
+users by default, stated so that the tests keep the users' way;
+:func:`to_pdf` prints workbooks to PDF as LibreOffice lays out their pages.
+Several workbooks go through one ``soffice`` call, since a cold start costs
+about 1-2 s. A missing ``soffice`` raises (``FileNotFoundError``): the tests
+that need it fail, never skip.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ _XCU = """<?xml version="1.0" encoding="UTF-8"?>
 oor:op="fuse"><value>0</value></prop></item>
 <item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" \
 oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Calculation"><prop \
+oor:name="UseThreadedCalculationForFormulaGroups" oor:op="fuse"><value>true</value></prop></item>
 </oor:items>
 """
 
