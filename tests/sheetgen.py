@@ -421,7 +421,7 @@ SHAPES = ["long", "long", "wide", "transposed"]
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
            split: bool = False, gaps: bool = False, extra: bool = False,
-           legend: str | None = None) -> Drawn:
+           legend: str | None = None, unread: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -446,27 +446,34 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     rows above the header or on a sheet of its own (:func:`_legend`); with
     ``legend="labels"`` (or ``"labels wrong"``, lacking the top label) a
     legend of the grades' labels without grades, the labels on a known
-    scale or on none (:func:`_words_legend`)."""
+    scale or on none (:func:`_words_legend`); with ``unread`` a long sheet
+    of one judge graded in labels on no known scale (:data:`WORDS`, no
+    legend) under a grade's name, beside a column of whole numbers 1 to 4
+    under a header naming nothing (kind ``numbers``, no judgment: drawn
+    apart from the grades), which the import must never take for the
+    grades."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = "long" if split or gaps or extra else draw(st.sampled_from(
+    layout = "long" if split or gaps or extra or unread else draw(st.sampled_from(
         SHAPES[:3] if legend else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
-    if extra:
+    if extra or unread:
         people = people[:1]
     if layout != "long" or split or gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
-    words = legend is not None and legend.startswith("labels")
-    scale = draw(st.sampled_from(sorted(WORD_SCALES if words else SCALES)))
+    words = (legend is not None and legend.startswith("labels")) or unread
+    scale = "words" if unread else draw(st.sampled_from(sorted(WORD_SCALES if words
+                                                               else SCALES)))
     grades, write = (WORD_SCALES if words else SCALES)[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
-    headers = headers or draw(st.sampled_from(["realistic", "realistic", "neutral"]))
+    headers = "realistic" if unread else headers or draw(
+        st.sampled_from(["realistic", "realistic", "neutral"]))
     items = [(q, d) for q in range(n_q) for d in range(per_q)]
     ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
     truth = {(q, d): {who: rnd.choice(grades) for who in people} for q, d in items}
@@ -502,7 +509,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
         cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
                                                        for q, d, w in per_row], "grade", ""))
-        if len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
+        if unread:  # numbers like grades, drawn apart from them
+            numbers = [rnd.randint(1, 4) for _ in per_row]
+            numbers[:2] = [4, 1]
+            cols.append(Column(rnd.choice(UNNAMED), numbers, "numbers"))
+        elif len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
             # a second judge's grades beside the first, under a name no
             # rule reads as whose: used or refused, never dropped (not on
             # a flat sheet: beside a grade named so, grades alike within
@@ -577,7 +588,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         float(g) for g in truth[(q, d)].values()) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
-    if words:
+    if words and not unread:
         _words_legend(sheet, rnd, scale, legend == "labels wrong")
     elif legend:
         _legend(sheet, rnd, scale, legend == "wrong")

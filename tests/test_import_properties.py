@@ -808,6 +808,47 @@ def test_a_legend_of_labels_is_their_vocabulary_never_their_grades(sheet: Drawn,
     _holds(sheet, *_run(sheet, suffix), suffix)
 
 
+#: Sheets of labels on no known scale beside numbers like grades drawn per run.
+UNREAD_SHEETS = 8
+
+
+@settings(PROFILE, max_examples=UNREAD_SHEETS, phases=[Phase.generate])
+@given(sheets(unread=True), st.sampled_from([".csv", ".xlsx"]))
+def test_labels_no_scale_reads_are_never_passed_over_for_numbers(sheet: Drawn,
+                                                                 suffix: str) -> None:
+    """A grade column named so (``relevance``) of labels on no known scale
+    (Vital / Useful / ...) beside a column of numbers 1 to 4 named as
+    nothing: never imported with the numbers as the grades (it was, the
+    labels ignored): refused in one line naming the grade column and a
+    --rubric, and the numbers' column with the ``--map grade=`` that takes
+    them; each way imports what it says: the rubric of the drawn truth the
+    drawn grades, ``--map grade=`` the numbers."""
+    code, err, _, rows = _run(sheet, suffix)
+    header = sheet.rows[0]
+    grade = header[sheet.column_kinds.index("grade")]
+    numbers = sheet.column_kinds.index("numbers")
+    assert code != 0, rows
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"column '{grade}'" in err or f"({grade})'" in err, err
+    assert "labels on no known scale" in err, err
+    assert "--rubric" in err, err
+    maps = [v for k, v in _OFFERED.findall(err) if k == "map"]
+    event("numbers named" if maps else "numbers not named (another column like grades)")
+    if maps:
+        ours = f"grade={column_letters(numbers + 1)}"
+        assert ours in maps, err  # and any other column like grades
+        assert f"{column_letters(numbers + 1)} ({header[numbers]})" in err, err
+        code2, err2, _, rows2 = _run(replace(sheet, flags=[*sheet.flags, "--map", ours]),
+                                     suffix)
+        assert code2 == 0, err2
+        q, d = sheet.column_kinds.index("query"), sheet.column_kinds.index("source")
+        assert {(r["query"], r["source_id"]): _grades(r, False) for r in rows2} == {
+            (str(r[q]), str(r[d])): [float(r[numbers])] for r in sheet.rows[1:]}
+    truth = replace(sheet, flags=[*sheet.flags, "--rubric",
+                                  "0=Useless,1=Marginal,2=Useful,3=Vital"])
+    _holds(truth, *_run(truth, suffix), suffix)
+
+
 def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:
     """A wide sheet of two annotators with its legend beside the judgments
     as a grade beside its label a row, under ``Grade`` | ``Meaning``."""

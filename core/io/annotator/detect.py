@@ -39,7 +39,7 @@ from core.io.annotator.names import (
     combined_grade,
     name_field,
 )
-from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
+from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Roles, left_out, roles_from_values
@@ -295,8 +295,11 @@ def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
     so that holds none gives way, and beside annotators' columns named so
     (``wide``) no grade column is read from values (the column is left
     out, saying what it holds)."""
-    switched = _grade_by_values(profiles, found, taken)
-    roles = roles_from_values(profiles, found, taken)
+    beside = _numbers_beside_labels(profiles, found, taken)
+    switched = "" if beside else _grade_by_values(profiles, found, taken)
+    roles = roles_from_values(profiles, found, taken | {p.col for p in beside})
+    for p in beside:
+        roles.ignored[p.col] = _beside_labels(p, profiles[found["grade"]])
     if wide and "grade" not in found and "grade" in roles.found:
         del roles.found["grade"]
         roles.reasons.pop("grade", None)
@@ -354,6 +357,45 @@ def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[
     found["grade"] = others[0].col
     return (f"{others[0].shown()}, read from its values ({profiles[col].shown()} is named so "
             "but holds no grades)")
+
+
+def _labels(p: Profile) -> bool:
+    """A column of a few labels repeated (``Vital``, ``Useful``, ...), none
+    a platform's status (Prodigy's ``answer`` of accept / reject / ignore
+    marks rows, and gives way to the grades beside it)."""
+    values = {t for t in p.texts if t}
+    return (p.numeric < 0.1 and p.boolean < 0.5 and 2 <= len(values) <= 12
+            and p.filled > len(values) and not any(status_kind(v) for v in values)
+            and not values & _PRODIGY_ANSWERS)
+
+
+#: Prodigy's answers, where the answer is no label of a scale.
+_PRODIGY_ANSWERS = frozenset({"accept", "reject", "ignore"})
+
+
+def _numbers_beside_labels(profiles: list[Profile], found: dict[str, int],
+                           taken: set[int]) -> list[Profile]:
+    """The columns of numbers that read as grades beside a column named as
+    the grade holding labels no scale reads (``relevance`` of Vital /
+    Useful / ... beside an unnamed 1..4): none is picked over the labels
+    (the grades named so; the numbers may be their grades, or anything
+    else on a small scale), each is left out with the flag that takes it,
+    which the labels' refusal names."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles) or profiles[col].graded or not _labels(
+            profiles[col]):
+        return []
+    return [p for p in profiles if p.graded and not p.constant and p.col not in taken
+            and p.col not in found.values() and not _fractional(p) and p.numeric > 0.9]
+
+
+def _beside_labels(p: Profile, labels: Profile) -> tuple[str, str]:
+    """Why the numbers beside a grade column of labels are left out, and
+    the flag that takes them."""
+    return (f"{p.shown()}: {span(p)}, like grades, beside {labels.shown()}'s labels, the "
+            f"column named as the grade; not imported (if {p.shown()} holds the grades, "
+            f"pass --map grade={column_letters(p.col + 1)})",
+            f"--map grade={column_letters(p.col + 1)}")
 
 
 def _fractional(p: Profile) -> bool:
