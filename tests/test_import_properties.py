@@ -303,6 +303,11 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
     assert code == 0, err
     _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
     assert report is not None
+    radio = [n for n in report["notes"] if "one answer per column" in n]
+    assert radio == ["columns S-U (Answer.rel.0 ... Answer.rel.2): one answer per column, "
+                     "true in the one chosen; read as one grade column 'Answer.rel' in S, "
+                     "each row's grade the number its true column ends with"] * (
+                         sheet.kinds[0] == "mturk radio"), report["notes"]
     kept = {c["header"]: c["reason"] for c in report["columns"] if c["header"] in BOOKKEEPING}
     assert len(kept) == 3 * (sheet.kinds[0] == "prolific"), kept
     for header, reason in kept.items():  # never "a grade combined from several"
@@ -312,6 +317,29 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
         assert reason.endswith(", the platform's bookkeeping of each participant's work, "
                                "one value per annotator (no judgment, no ranking); not "
                                "imported"), reason
+
+
+def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
+    """MTurk's radio button a column per choice (``Answer.rel.0`` ...): a
+    row with two choices true, or none, has no known grade: refused in one
+    line naming the row and the columns, never read as the first true
+    (nor as labels ``true`` / ``false`` with a rubric of ``N=true``)."""
+    head = "WorkerId,Input.query,Input.doc_id,Answer.rel.0,Answer.rel.1,Answer.rel.2\n"
+    rows = ["w1,q1,d1,false,true,false", "w1,q1,d2,true,false,false",
+            "w1,q2,d3,false,false,true", "w1,q2,d4,false,true,false"]
+    for bad, said in (("w1,q2,d5,false,true,true", "true in E, F"),
+                      ("w1,q2,d5,false,false,false", "no column true")):
+        sheet = tmp_path / "batch.csv"
+        sheet.write_text(head + "\n".join([*rows, bad]) + "\n", encoding="utf-8")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], io.StringIO())
+        assert code == 2
+        assert err.getvalue() == (
+            f"ndcg-worksheet: error: {sheet}, line 6, column 'D': columns D-F (Answer.rel.0 "
+            f"... Answer.rel.2) hold one answer per column, true in the one chosen, and this "
+            f"row has {said}, so its grade is not known (mark the one answer chosen on this "
+            "row, or delete the row)\n")
 
 
 #: Long sheets drawn with workers numbered 1..n, each judging one item per query.
@@ -847,6 +875,26 @@ def test_labels_no_scale_reads_are_never_passed_over_for_numbers(sheet: Drawn,
     truth = replace(sheet, flags=[*sheet.flags, "--rubric",
                                   "0=Useless,1=Marginal,2=Useful,3=Vital"])
     _holds(truth, *_run(truth, suffix), suffix)
+
+
+#: Sheets of checkboxes (one column per annotator) drawn per run.
+CHECKBOX_SHEETS = 6
+
+
+@settings(PROFILE, max_examples=CHECKBOX_SHEETS, phases=[Phase.generate])
+@given(sheets(checkbox=True), st.sampled_from([".csv", ".xlsx"]))
+def test_checkbox_columns_are_each_annotators_binary_grades(sheet: Drawn, suffix: str) -> None:
+    """Google Sheets' checkboxes, a column per annotator (``Relevant?
+    (Alice)``, true or false): each annotator's binary grades, true 1, the
+    annotator named by the header's name (it was refused: 'no grade column
+    found'), the report saying the scale."""
+    code, err, report, rows = _run(sheet, suffix)
+    assert code == 0, err
+    _holds(sheet, code, err, report, rows, suffix)
+    assert report is not None
+    assert report["annotators"] == [h.removeprefix("Relevant? (").removesuffix(")")
+                                    for h in sheet.grade_headers], report["annotators"]
+    assert report["scale"] == "the scale false / true (a checkbox: true 1)", report["scale"]
 
 
 def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:

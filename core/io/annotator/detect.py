@@ -39,6 +39,7 @@ from core.io.annotator.names import (
     combined_grade,
     name_field,
 )
+from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.read import read_table
@@ -492,7 +493,8 @@ def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], L
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     """The sheet's cells: ``sheet``, else the workbook's sheet that holds the
     data; a transposed sheet (one row per respondent, one column per item)
-    in the long layout (:mod:`~core.io.annotator.transposed`)."""
+    in the long layout (:mod:`~core.io.annotator.transposed`); a radio
+    button's choices a column each as one column (:mod:`~core.io.annotator.onehot`)."""
     table = read_table(path, sheet=sheet, choose=choose_sheet)
     header_row = header_row_of(table.rows)[0]
     if header_row < 0:  # no header: nothing transposed or stacked under one
@@ -508,7 +510,7 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
             f"row{'s' if len(stacked) > 1 else ''} {', '.join(str(r + 1) for r in stacked)} "
             f"below the header on row {header_row + 1} read as more header rows (texts no "
             "answer repeats, where the rows below hold grades and numbers), not as judgments")
-    return table
+    return one_answer_per_column(table, header_row)
 
 
 def preview(path: str | Path, *, sheet: str | None = None,
