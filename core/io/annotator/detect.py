@@ -27,6 +27,7 @@ from core.io.annotator.legend import (
 from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.model import (
     COMBINED,
+    GOLD,
     SINGLE_FIELDS,
     ColumnMapping,
     SheetPreview,
@@ -37,6 +38,7 @@ from core.io.annotator.names import (
     bookkeeping_header,
     column_annotator,
     combined_grade,
+    gold_header,
     name_field,
 )
 from core.io.annotator.onehot import one_answer_per_column
@@ -317,7 +319,8 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     with data (never dropped in silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
-    out = [(c, f"{profiles[c].shown()}: {COMBINED}", f"--map grade={column_letters(c + 1)}")
+    out = [(c, f"{profiles[c].shown()}: {GOLD if gold_header(header[c]) else COMBINED}",
+            f"--map grade={column_letters(c + 1)}")
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
         profiles) else None
@@ -458,6 +461,8 @@ def detect_mapping(table: Table, header_row: int | None = None,
         found.pop("grade", None)
     if untold:
         reasons.insert(0, ("header", UNTOLD_HEADER))
+    if table.origin is not None:  # one row per respondent: its items' columns, not names
+        reasons = [(f, _from_items(f, why)) for f, why in reasons]
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
     for f, c, why in _respondents_rankings(table, header, fields, given or {}):
         del fields[f]
@@ -465,6 +470,19 @@ def detect_mapping(table: Table, header_row: int | None = None,
         left.append((c, why, ""))
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
                          flags=tuple(flags), left_out=tuple(left), **fields)
+
+
+#: Where a sheet of one row per respondent gives the columns read from its
+#: items (:mod:`~core.io.annotator.transposed`): no header names them.
+_FROM_ITEMS = {"query": "read from the items' headers", "source_id": "read from the items' "
+               "headers", "grade": "read from the items' cells"}
+
+
+def _from_items(field: str, why: str) -> str:
+    """A reason of a reshaped table's query, source or grade, said as where
+    its values come from (``query, read from the items' headers; ...``)."""
+    said = _FROM_ITEMS.get(field)
+    return why.replace(", named so;", f", {said};", 1) if said else why
 
 
 def _respondents_rankings(table: Table, header: list[str], fields: dict[str, Any],

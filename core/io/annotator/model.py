@@ -83,6 +83,11 @@ BATCH_OR_GRADES = "a batch's number, or grades the same for all of a query's doc
 #: user left it out (``--map grade=none``, the wizard's tick box).
 COMBINED = "a grade combined from several, not imported (the consensus is computed from the " \
     "annotators' own)"
+#: Why a gold column (Mechanical Turk's ``Input.gold``) is left out: the
+#: known answer a task is given to check its workers, no annotator's grade
+#: and no consensus of theirs.
+GOLD = "a known answer given with the task (gold, to check the workers), not a grade of " \
+    "this sheet's annotators; not imported"
 LEFT_OUT_AS_DECLARED = "left out as declared (--map grade=none), not imported: the consensus " \
     "is computed from the annotators' own grades"
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",

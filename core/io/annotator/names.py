@@ -20,7 +20,7 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "name_field", "quantity_header", "ranking_field", "wide_annotator"]
+           "gold_header", "name_field", "quantity_header", "ranking_field", "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -202,6 +202,16 @@ def combined_grade(header: str) -> bool:
     (True, False)
     """
     return _combined(_plain(header)) and not bookkeeping_header(header)
+
+
+def gold_header(header: str) -> bool:
+    """Whether a header names a gold answer (``Input.gold``, ``gold_label``):
+    the known answer of a task, not a grade combined from the annotators'.
+
+    >>> gold_header("Input.gold"), gold_header("Final grade")
+    (True, False)
+    """
+    return "gold" in _plain(header).split("_")
 
 
 #: Words of a header naming a platform's bookkeeping of each participant's
