@@ -327,6 +327,17 @@ def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
     head = "WorkerId,Input.query,Input.doc_id,Answer.rel.0,Answer.rel.1,Answer.rel.2\n"
     rows = ["w1,q1,d1,false,true,false", "w1,q1,d2,true,false,false",
             "w1,q2,d3,false,false,true", "w1,q2,d4,false,true,false"]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                 str(report)], io.StringIO()) == 0
+    columns = json.loads(report.read_text("utf-8"))["columns"]
+    assert [(c["column"], c["role"], c["reason"]) for c in columns[3:]] == [
+        ("D", "grade", "Answer.rel, named so; numbers 0 to 2")] + [
+        (x, None, f"Answer.rel.{n}: columns D-F (Answer.rel.0 ... Answer.rel.2), one answer per "
+         "column, read as one grade column 'Answer.rel' in D; not imported as a column of its "
+         "own") for n, x in ((1, "E"), (2, "F"))]  # never 'empty: no row holds a value'
     for bad, said in (("w1,q2,d5,false,true,true", "true in E, F"),
                       ("w1,q2,d5,false,false,false", "no column true")):
         sheet = tmp_path / "batch.csv"

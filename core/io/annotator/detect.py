@@ -464,6 +464,7 @@ def detect_mapping(table: Table, header_row: int | None = None,
     if table.origin is not None:  # one row per respondent: its items' columns, not names
         reasons = [(f, _from_items(f, why)) for f, why in reasons]
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
+    left.extend((c, why, "") for c, why in table.merged.items())
     for f, c, why in _respondents_rankings(table, header, fields, given or {}):
         del fields[f]
         reasons = [(k, text) for k, text in reasons if k != f]

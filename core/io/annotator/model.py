@@ -318,6 +318,9 @@ class Table:
     origin: Origin | None = None
     #: The rows and columns the sheet hides (read all the same; a workbook's).
     hidden: HiddenLines | None = None
+    #: Columns read into another and emptied (a radio button's choices a
+    #: column each: :mod:`~core.io.annotator.onehot`), with why, for the report.
+    merged: dict[int, str] = field(default_factory=dict)
 
     def unnamed(self) -> str:
         """A headerless table's columns as messages list them: ``the columns

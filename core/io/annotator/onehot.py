@@ -86,6 +86,9 @@ def one_answer_per_column(table: Table, header_row: int) -> Table:
             for c in cols:
                 row[c] = None
             row[cols[0]] = group if r == header_row else grades[r - first]
+        table.merged.update({c: f"{header[c]}: {where}, one answer per column, read as one "
+                             f"grade column {group!r} in {column_letters(cols[0] + 1)}; not "
+                             "imported as a column of its own" for c in cols[1:]})
         table.notes.append(
             f"{where}: one answer per column, true in the one chosen; read as one grade "
             f"column {group!r} in {column_letters(cols[0] + 1)}, each row's grade the number "
