@@ -516,6 +516,24 @@ def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
             "names are the file's own)") in notes
 
 
+def test_labels_beside_a_grade_named_so_are_said_left_out(tmp_path: Path):
+    """``relevance`` of labels on no known scale beside ``grade`` of numbers:
+    the column named ``grade`` is the grades, and the labels' column says
+    why it is left out and the flag that takes it (it said '4 distinct
+    values, no role read from them')."""
+    labels = ["Vital", "Useful", "Marginal", "Useless"]
+    rows = [["query", "doc", "relevance", "grade"]]
+    rows += [[f"q{q}", f"d{q}{d}", labels[(q + d) % 4], 1 + (q * d) % 4]
+             for q in range(2) for d in range(4)]
+    report = import_annotations(_csv(tmp_path / "both.csv", rows)).report
+    assert report.mapping is not None
+    assert report.mapping.grade == 3
+    assert [(c.reason, c.flag) for c in report.columns if c.header == "relevance"] == [(
+        "relevance: labels on no known scale (Marginal, Useful, Useless, Vital), beside grade, "
+        "the grade column by its name; not imported (if relevance holds the grades, pass "
+        "--map grade=C with --rubric giving each label its grade)", "--map grade=C")]
+
+
 def test_a_gold_answer_is_said_as_one(tmp_path: Path):
     """Mechanical Turk's ``Input.gold`` (a control task's known answer, given
     with the task) is left out as what it is, never as 'a grade combined

@@ -303,6 +303,7 @@ def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
     roles = roles_from_values(profiles, found, taken | {p.col for p in beside})
     for p in beside:
         roles.ignored[p.col] = _beside_labels(p, profiles[found["grade"]])
+    roles.ignored.update(_labels_named_too(profiles, found, taken))
     if wide and "grade" not in found and "grade" in roles.found:
         del roles.found["grade"]
         roles.reasons.pop("grade", None)
@@ -400,6 +401,24 @@ def _beside_labels(p: Profile, labels: Profile) -> tuple[str, str]:
             f"column named as the grade; not imported (if {p.shown()} holds the grades, "
             f"pass --map grade={column_letters(p.col + 1)})",
             f"--map grade={column_letters(p.col + 1)}")
+
+
+def _labels_named_too(profiles: list[Profile], found: dict[str, int], taken: set[int],
+                      ) -> dict[int, tuple[str, str]]:
+    """Columns named as the grade too (``relevance`` beside ``grade``) that
+    hold labels no scale reads, beside the grade column taken for its
+    better name: left out saying so, with the flag that takes them."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles) or not profiles[col].graded:
+        return {}
+    grade = profiles[col].shown()
+    return {p.col: (
+        f"{p.shown()}: labels on no known scale ({', '.join(sorted(set(filter(None, p.texts))))}"
+        f"), beside {grade}, the grade column by its name; not imported "
+        f"(if {p.shown()} holds the grades, pass --map grade={column_letters(p.col + 1)} "
+        "with --rubric giving each label its grade)", f"--map grade={column_letters(p.col + 1)}")
+        for p in profiles if p.col != col and p.col not in taken and p.col not in found.values()
+        and not p.graded and _labels(p) and name_field(p.name).field == "grade"}
 
 
 def _fractional(p: Profile) -> bool:
