@@ -147,6 +147,10 @@ LEGENDS: dict[str, list[tuple[int, str]]] = {
 }
 
 
+#: Google Sheets' checkboxes: false 0, true 1 (a workbook's booleans, or
+#: the words as a CSV export writes them).
+CHECKBOXES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
+    "checkbox": ([0, 1], lambda g: bool(g))}
 #: Labels on no known scale, worst first (grades 0-3): a legend of them
 #: without grades gives the import no numbers (``sheets(legend="labels")``).
 WORDS = ["Useless", "Marginal", "Useful", "Vital"]
@@ -424,7 +428,8 @@ SHAPES = ["long", "long", "wide", "transposed"]
 def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
            split: bool = False, gaps: bool = False, extra: bool = False,
-           legend: str | None = None) -> Drawn:
+           legend: str | None = None, unread: bool = False,
+           checkbox: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -449,27 +454,38 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     rows above the header or on a sheet of its own (:func:`_legend`); with
     ``legend="labels"`` (or ``"labels wrong"``, lacking the top label) a
     legend of the grades' labels without grades, the labels on a known
-    scale or on none (:func:`_words_legend`)."""
+    scale or on none (:func:`_words_legend`); with ``unread`` a long sheet
+    of one judge graded in labels on no known scale (:data:`WORDS`, no
+    legend) under a grade's name, beside a column of whole numbers 1 to 4
+    under a header naming nothing (kind ``numbers``, no judgment: drawn
+    apart from the grades), which the import must never take for the
+    grades; with ``checkbox`` a wide sheet of Google Sheets' checkboxes,
+    one column per annotator (``Relevant? (Ana)``), true or false (a
+    workbook's booleans, or the words): a binary grade, true 1."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = "long" if split or gaps or extra else draw(st.sampled_from(
-        SHAPES[:3] if legend else SHAPES))
+    layout = "wide" if checkbox else "long" if split or gaps or extra or unread else draw(
+        st.sampled_from(SHAPES[:3] if legend else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
-    if extra:
+    if extra or unread:
         people = people[:1]
     if layout != "long" or split or gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
-    words = legend is not None and legend.startswith("labels")
-    scale = draw(st.sampled_from(sorted(WORD_SCALES if words else SCALES)))
-    grades, write = (WORD_SCALES if words else SCALES)[scale]
+    if checkbox:  # a form's checkbox per person, named by their name
+        people = PEOPLE["name"][:len(people)]
+    words = (legend is not None and legend.startswith("labels")) or unread
+    drawn_scales = WORD_SCALES if words else CHECKBOXES if checkbox else SCALES
+    scale = "words" if unread else draw(st.sampled_from(sorted(drawn_scales)))
+    grades, write = drawn_scales[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
-    headers = headers or draw(st.sampled_from(["realistic", "realistic", "neutral"]))
+    headers = "realistic" if unread or checkbox else headers or draw(
+        st.sampled_from(["realistic", "realistic", "neutral"]))
     items = [(q, d) for q in range(n_q) for d in range(per_q)]
     ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
     truth = {(q, d): {who: rnd.choice(grades) for who in people} for q, d in items}
@@ -505,7 +521,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
         cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
                                                        for q, d, w in per_row], "grade", ""))
-        if len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
+        if unread:  # numbers like grades, drawn apart from them
+            numbers = [rnd.randint(1, 4) for _ in per_row]
+            numbers[:2] = [4, 1]
+            cols.append(Column(rnd.choice(UNNAMED), numbers, "numbers"))
+        elif len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
             # a second judge's grades beside the first, under a name no
             # rule reads as whose: used or refused, never dropped (not on
             # a flat sheet: beside a grade named so, grades alike within
@@ -517,7 +537,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             sheet.extra_grade = True
     else:
         for who in people:
-            cols.append(Column(f"grade_{who}".replace("@", "_at_").replace(".", "_"),
+            cols.append(Column(f"Relevant? ({who})" if checkbox else
+                               f"grade_{who}".replace("@", "_at_").replace(".", "_"),
                                [write(truth[(q, d)][who]) for q, d, _ in per_row], "grade",
                                str(who)))
     if ranking != "none":
@@ -580,7 +601,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         float(g) for g in truth[(q, d)].values()) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
-    if words:
+    if words and not unread:
         _words_legend(sheet, rnd, scale, legend == "labels wrong")
     elif legend:
         _legend(sheet, rnd, scale, legend == "wrong")
@@ -716,7 +737,8 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
     question half the time (its seconds whole half of those: ``14.000``),
     with Prolific's participant, study and session ids, a timing question
     and an attention check (``prolific``); a Mechanical Turk batch's
-    results, one row per assignment (``mturk``); or a Label Studio CSV
+    results, one row per assignment (``mturk``; half of them answered with a
+    radio button exported a column per choice, ``mturk radio``); or a Label Studio CSV
     export, one row per annotation (``labelstudio``). 2-3 queries of 2-4
     items, 2-4 people."""
     rnd = draw(st.randoms(use_true_random=False))
@@ -845,7 +867,24 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
                 said(min(2, grades[((q, d), who)])), "", ""])
     truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
         float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+    if rnd.random() < 0.5:  # a radio button's answers, one column each: true in the chosen
+        return _radio(rows, truth, rnd.choice([("true", "false"), (True, False)]))
     return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])
+
+
+def _radio(rows: list[list[Any]], truth: dict[tuple[str, str], list[float]],
+           marks: tuple[Any, Any]) -> Drawn:
+    """A Mechanical Turk batch whose answer is a radio button exported one
+    column per choice (``Answer.rel.0`` ... ``Answer.rel.2``), true (a word
+    or a workbook's boolean) in the one chosen: the same judgments."""
+    at = rows[0].index("Answer.relevance")
+    choices = [f"Answer.rel.{n}" for n in range(3)]
+    out = [[*rows[0][:at], *choices, *rows[0][at + 1:]]]
+    for r in rows[1:]:
+        grade = int(str(r[at]).split(" - ")[0])  # the numbered label's number
+        out.append([*r[:at], *(marks[0] if n == grade else marks[1] for n in range(3)),
+                    *r[at + 1:]])
+    return Drawn(out, "long", truth, kinds=["mturk radio"], grade_headers=["Answer.rel"])
 
 
 def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,

@@ -495,15 +495,58 @@ def test_lists_that_do_not_pair_are_one_line_naming_file_row_and_columns(
 def test_a_transposed_sheet_says_the_pattern_its_items_were_read_by(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     report_path = tmp_path / "r.json"
-    code, _out, err = run_cli(["import", str(DATA / "google_forms_grid.csv"), "-o",
-                               str(tmp_path / "o.csv"), "--report", str(report_path)], capsys)
+    code, out, err = run_cli(["import", str(DATA / "google_forms_grid.csv"), "-o",
+                              str(tmp_path / "o.csv"), "--report", str(report_path)], capsys)
     assert (code, err) == (0, "")
-    notes = json.loads(report_path.read_text("utf-8"))["notes"]
+    # the sheet is said as it is (it said 'long layout'), and so are the
+    # columns read from its items (they said 'query, named so')
+    assert out.startswith(f"{DATA / 'google_forms_grid.csv'}: one row per respondent (read as "
+                          "one row per respondent and item), header on row 1; 20 judgments "
+                          "read in 4 rows: "), out
+    report = json.loads(report_path.read_text("utf-8"))
+    assert report["guesses"][1:4] == [
+        "query: query, read from the items' headers; 2 values, each on 10 rows on average",
+        "source id: source_id, read from the items' headers; 5 values, each on 4 rows on "
+        "average", "grade: grade, read from the items' cells; 4 distinct values"]
+    notes = report["notes"]
     assert ("one row per respondent, one column per item: the 5 items of columns 'Rate each "
             "result for: cheap flights to rome [https://fly.example/rome]' ... 'Rate each "
             "result for: wool socks [https://blog.example/merino]' read from their headers as "
             "query [source], one row per respondent and item (the rows and columns this report "
             "names are the file's own)") in notes
+
+
+def test_labels_beside_a_grade_named_so_are_said_left_out(tmp_path: Path):
+    """``relevance`` of labels on no known scale beside ``grade`` of numbers:
+    the column named ``grade`` is the grades, and the labels' column says
+    why it is left out and the flag that takes it (it said '4 distinct
+    values, no role read from them')."""
+    labels = ["Vital", "Useful", "Marginal", "Useless"]
+    rows = [["query", "doc", "relevance", "grade"]]
+    rows += [[f"q{q}", f"d{q}{d}", labels[(q + d) % 4], 1 + (q * d) % 4]
+             for q in range(2) for d in range(4)]
+    report = import_annotations(_csv(tmp_path / "both.csv", rows)).report
+    assert report.mapping is not None
+    assert report.mapping.grade == 3
+    assert [(c.reason, c.flag) for c in report.columns if c.header == "relevance"] == [(
+        "relevance: labels on no known scale (Marginal, Useful, Useless, Vital), beside grade, "
+        "the grade column by its name; not imported (if relevance holds the grades, pass "
+        "--map grade=C with --rubric giving each label its grade)", "--map grade=C")]
+
+
+def test_a_gold_answer_is_said_as_one(tmp_path: Path):
+    """Mechanical Turk's ``Input.gold`` (a control task's known answer, given
+    with the task) is left out as what it is, never as 'a grade combined
+    from several' (the annotators' consensus it is not)."""
+    rows = [["HITId", "WorkerId", "Input.query", "Input.doc_id", "Input.gold",
+             "Answer.relevance"]]
+    rows += [[f"H{q}{d}", w, f"q{q}", f"d{q}{d}", 2 if d == 0 else "", (q + d + k) % 4]
+             for q in range(2) for d in range(3) for k, w in enumerate(("W1", "W2"))]
+    report = import_annotations(_csv(tmp_path / "gold.csv", rows)).report
+    assert [c.reason for c in report.columns if c.header == "Input.gold"] == [
+        "Input.gold: a known answer given with the task (gold, to check the workers), not a "
+        "grade of this sheet's annotators; not imported"]
+    assert report.judgments_imported == 12
 
 
 def _data_rows(name: str) -> list[list[str]]:

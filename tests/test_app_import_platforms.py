@@ -272,14 +272,15 @@ def test_a_long_export_leaves_the_columns_page_its_boxes_at_1280x800(
 def test_a_survey_sheet_is_shown_by_the_files_rows_and_letters(qtbot: Any, boxes: Boxes):
     """Qualtrics' export, one row per respondent (6) and one column per item
     (L to Q), read as 36 judgments: the first page counts the file's rows
-    (it said '36 rows after the header'), the boxes name the file's letters
+    (it said '36 rows after the header') and says the sheet as it is (it
+    said 'layout long'), the boxes name the file's letters
     (ResponseId is the file's column I; it was offered as 'K: ResponseId',
     the reshaped table's letter), the grade its items' L–Q and the query
     and the source say they are read from the items' headers."""
     wizard = _wizard(qtbot, DATA / "qualtrics_export.csv")
     info = wizard.sheet_page.info.text()
-    assert info.endswith("; 6 rows after the header, layout long; 36 judgments after "
-                         "reshaping (one row per respondent and item)"), info
+    assert info.endswith("; 6 rows after the header, one row per respondent; 36 judgments "
+                         "after reshaping (one row per respondent and item)"), info
     header = wizard.sheet_page.model.headerData(10, Qt.Orientation.Horizontal)
     assert header.startswith("I: ResponseId"), header
     wizard.sheet_page.header_row.setFocus()

@@ -303,6 +303,11 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
     assert code == 0, err
     _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
     assert report is not None
+    radio = [n for n in report["notes"] if "one answer per column" in n]
+    assert radio == ["columns S-U (Answer.rel.0 ... Answer.rel.2): one answer per column, "
+                     "true in the one chosen; read as one grade column 'Answer.rel' in S, "
+                     "each row's grade the number its true column ends with"] * (
+                         sheet.kinds[0] == "mturk radio"), report["notes"]
     kept = {c["header"]: c["reason"] for c in report["columns"] if c["header"] in BOOKKEEPING}
     assert len(kept) == 3 * (sheet.kinds[0] == "prolific"), kept
     for header, reason in kept.items():  # never "a grade combined from several"
@@ -312,6 +317,40 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
         assert reason.endswith(", the platform's bookkeeping of each participant's work, "
                                "one value per annotator (no judgment, no ranking); not "
                                "imported"), reason
+
+
+def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
+    """MTurk's radio button a column per choice (``Answer.rel.0`` ...): a
+    row with two choices true, or none, has no known grade: refused in one
+    line naming the row and the columns, never read as the first true
+    (nor as labels ``true`` / ``false`` with a rubric of ``N=true``)."""
+    head = "WorkerId,Input.query,Input.doc_id,Answer.rel.0,Answer.rel.1,Answer.rel.2\n"
+    rows = ["w1,q1,d1,false,true,false", "w1,q1,d2,true,false,false",
+            "w1,q2,d3,false,false,true", "w1,q2,d4,false,true,false"]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                 str(report)], io.StringIO()) == 0
+    columns = json.loads(report.read_text("utf-8"))["columns"]
+    assert [(c["column"], c["role"], c["reason"]) for c in columns[3:]] == [
+        ("D", "grade", "Answer.rel, named so; numbers 0 to 2")] + [
+        (x, None, f"Answer.rel.{n}: columns D-F (Answer.rel.0 ... Answer.rel.2), one answer per "
+         "column, read as one grade column 'Answer.rel' in D; not imported as a column of its "
+         "own") for n, x in ((1, "E"), (2, "F"))]  # never 'empty: no row holds a value'
+    for bad, said in (("w1,q2,d5,false,true,true", "true in E, F"),
+                      ("w1,q2,d5,false,false,false", "no column true")):
+        sheet = tmp_path / "batch.csv"
+        sheet.write_text(head + "\n".join([*rows, bad]) + "\n", encoding="utf-8")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], io.StringIO())
+        assert code == 2
+        assert err.getvalue() == (
+            f"ndcg-worksheet: error: {sheet}, line 6, column 'D': columns D-F (Answer.rel.0 "
+            f"... Answer.rel.2) hold one answer per column, true in the one chosen, and this "
+            f"row has {said}, so its grade is not known (mark the one answer chosen on this "
+            "row, or delete the row)\n")
 
 
 #: Long sheets drawn with workers numbered 1..n, each judging one item per query.
@@ -808,6 +847,67 @@ def test_a_legend_of_labels_is_their_vocabulary_never_their_grades(sheet: Drawn,
     assert [w.casefold() for w in rising] == ["useless", "marginal", "useful", "vital"]
     sheet.flags = [*sheet.flags, "--rubric", example[1]]
     _holds(sheet, *_run(sheet, suffix), suffix)
+
+
+#: Sheets of labels on no known scale beside numbers like grades drawn per run.
+UNREAD_SHEETS = 8
+
+
+@settings(PROFILE, max_examples=UNREAD_SHEETS, phases=[Phase.generate])
+@given(sheets(unread=True), st.sampled_from([".csv", ".xlsx"]))
+def test_labels_no_scale_reads_are_never_passed_over_for_numbers(sheet: Drawn,
+                                                                 suffix: str) -> None:
+    """A grade column named so (``relevance``) of labels on no known scale
+    (Vital / Useful / ...) beside a column of numbers 1 to 4 named as
+    nothing: never imported with the numbers as the grades (it was, the
+    labels ignored): refused in one line naming the grade column and a
+    --rubric, and the numbers' column with the ``--map grade=`` that takes
+    them; each way imports what it says: the rubric of the drawn truth the
+    drawn grades, ``--map grade=`` the numbers."""
+    code, err, _, rows = _run(sheet, suffix)
+    header = sheet.rows[0]
+    grade = header[sheet.column_kinds.index("grade")]
+    numbers = sheet.column_kinds.index("numbers")
+    assert code != 0, rows
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"column '{grade}'" in err or f"({grade})'" in err, err
+    assert "labels on no known scale" in err, err
+    assert "--rubric" in err, err
+    maps = [v for k, v in _OFFERED.findall(err) if k == "map"]
+    event("numbers named" if maps else "numbers not named (another column like grades)")
+    if maps:
+        ours = f"grade={column_letters(numbers + 1)}"
+        assert ours in maps, err  # and any other column like grades
+        assert f"{column_letters(numbers + 1)} ({header[numbers]})" in err, err
+        code2, err2, _, rows2 = _run(replace(sheet, flags=[*sheet.flags, "--map", ours]),
+                                     suffix)
+        assert code2 == 0, err2
+        q, d = sheet.column_kinds.index("query"), sheet.column_kinds.index("source")
+        assert {(r["query"], r["source_id"]): _grades(r, False) for r in rows2} == {
+            (str(r[q]), str(r[d])): [float(r[numbers])] for r in sheet.rows[1:]}
+    truth = replace(sheet, flags=[*sheet.flags, "--rubric",
+                                  "0=Useless,1=Marginal,2=Useful,3=Vital"])
+    _holds(truth, *_run(truth, suffix), suffix)
+
+
+#: Sheets of checkboxes (one column per annotator) drawn per run.
+CHECKBOX_SHEETS = 6
+
+
+@settings(PROFILE, max_examples=CHECKBOX_SHEETS, phases=[Phase.generate])
+@given(sheets(checkbox=True), st.sampled_from([".csv", ".xlsx"]))
+def test_checkbox_columns_are_each_annotators_binary_grades(sheet: Drawn, suffix: str) -> None:
+    """Google Sheets' checkboxes, a column per annotator (``Relevant?
+    (Alice)``, true or false): each annotator's binary grades, true 1, the
+    annotator named by the header's name (it was refused: 'no grade column
+    found'), the report saying the scale."""
+    code, err, report, rows = _run(sheet, suffix)
+    assert code == 0, err
+    _holds(sheet, code, err, report, rows, suffix)
+    assert report is not None
+    assert report["annotators"] == [h.removeprefix("Relevant? (").removesuffix(")")
+                                    for h in sheet.grade_headers], report["annotators"]
+    assert report["scale"] == "the scale false / true (a checkbox: true 1)", report["scale"]
 
 
 def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:

@@ -92,6 +92,8 @@ class SheetPage(QWizardPage):
             where.append(self.tr("delimiter {0}").format(repr(value.delimiter)))
         rows = (self.tr("{0} rows, no header (row 1 is data), layout {1}")
                 if value.header_row < 0 else self.tr("{0} rows after the header, layout {1}"))
+        if value.judgments:  # a survey's sheet said as it is: no layout of judgments
+            rows = self.tr("{0} rows after the header, one row per respondent")
         where.append(rows.format(value.n_rows, value.mapping.layout))
         if value.judgments:  # a survey's rows, one per respondent, reshaped
             where.append(self.tr("{0} judgments after reshaping (one row per respondent and "

@@ -24,7 +24,7 @@ from core.io.annotator.report import (
     MARK,
     OUTSIDE_SCALE,
 )
-from core.io.annotator.scales import KNOWN_SCALES, label_key, number_range, numbered_label
+from core.io.annotator.scales import CHECKBOX, KNOWN_SCALES, label_key, number_range, numbered_label
 from core.model.conventions import Rubric
 from core.model.document import GradeState
 from core.model.numbers import NumberError, number_text, read_number
@@ -266,11 +266,12 @@ def _number_text(text: str) -> bool:
 
 def text_labels(columns: Iterable[Sequence[Any]], mapping: ColumnMapping) -> dict[str, int]:
     """The labels of grade cells (text -> cells holding it, stripped): the
-    texts that are neither a number nor one of the mapping's marks."""
+    texts that are neither a number nor one of the mapping's marks, and a
+    workbook's true/false values (a checkbox's: ``True``, ``False``)."""
     marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
     counts: Counter[str] = Counter()
     for cells in columns:
-        counts.update(v for v in cells if type(v) is str)
+        counts.update(v if type(v) is str else str(v) for v in cells if type(v) in (str, bool))
     out: dict[str, int] = {}
     for value, n in counts.items():
         text = value.strip()
@@ -281,7 +282,8 @@ def text_labels(columns: Iterable[Sequence[Any]], mapping: ColumnMapping) -> dic
 
 #: The most levels a scale of grades has (a 0-10 scale has 11).
 MAX_LEVELS = 12
-_SCALE_KEYS = frozenset(k for scale in KNOWN_SCALES for level in scale.levels for k in level)
+_SCALE_KEYS = frozenset(k for scale in KNOWN_SCALES if scale.name != CHECKBOX
+                        for level in scale.levels for k in level)
 
 
 def grade_like(values: Sequence[Any], marks: set[str], words: AbstractSet[str] = frozenset(),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from core.analysis.aggregate import agreed, counted
 from core.errors import InputError
+from core.io.annotator.accounting import ColumnRecord
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.importer import bulk, import_table
 from core.io.annotator.model import ColumnMapping, Table
@@ -122,9 +123,17 @@ def unreadable(report: ImportReport) -> InputError | None:
                      f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")
     if report.vocabulary is not None:  # a legend of labels: named, its order a proposal
         problem, hint = _vocabulary_unread(report.vocabulary, labels)
+    hint += "".join(  # a column left out that may hold the grades (numbers beside the labels)
+        f"; or, if {_named(c)} holds the grades, pass {c.flag}"
+        for c in report.columns if c.flag and c.flag.startswith("--map grade="))
     return InputError(problem, file=report.file, sheet=report.sheet,
                       line=first.row if first else None,
                       column=first.column if first else None, hint=hint)
+
+
+def _named(c: ColumnRecord) -> str:
+    """A column as the messages name it: ``D (col4)``, or ``D`` without a header."""
+    return f"{c.letter} ({c.header})" if c.header and c.header != c.letter else c.letter
 
 
 def _vocabulary_unread(legend: Vocabulary, labels: str) -> tuple[str, str]:

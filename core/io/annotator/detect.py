@@ -27,6 +27,7 @@ from core.io.annotator.legend import (
 from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.model import (
     COMBINED,
+    GOLD,
     SINGLE_FIELDS,
     ColumnMapping,
     SheetPreview,
@@ -37,9 +38,11 @@ from core.io.annotator.names import (
     bookkeeping_header,
     column_annotator,
     combined_grade,
+    gold_header,
     name_field,
 )
-from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_like
+from core.io.annotator.onehot import one_answer_per_column
+from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
 from core.io.annotator.profile import Profile, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Roles, left_out, roles_from_values
@@ -295,8 +298,12 @@ def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
     so that holds none gives way, and beside annotators' columns named so
     (``wide``) no grade column is read from values (the column is left
     out, saying what it holds)."""
-    switched = _grade_by_values(profiles, found, taken)
-    roles = roles_from_values(profiles, found, taken)
+    beside = _numbers_beside_labels(profiles, found, taken)
+    switched = "" if beside else _grade_by_values(profiles, found, taken)
+    roles = roles_from_values(profiles, found, taken | {p.col for p in beside})
+    for p in beside:
+        roles.ignored[p.col] = _beside_labels(p, profiles[found["grade"]])
+    roles.ignored.update(_labels_named_too(profiles, found, taken))
     if wide and "grade" not in found and "grade" in roles.found:
         del roles.found["grade"]
         roles.reasons.pop("grade", None)
@@ -313,7 +320,8 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     with data (never dropped in silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
-    out = [(c, f"{profiles[c].shown()}: {COMBINED}", f"--map grade={column_letters(c + 1)}")
+    out = [(c, f"{profiles[c].shown()}: {GOLD if gold_header(header[c]) else COMBINED}",
+            f"--map grade={column_letters(c + 1)}")
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
         profiles) else None
@@ -354,6 +362,63 @@ def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[
     found["grade"] = others[0].col
     return (f"{others[0].shown()}, read from its values ({profiles[col].shown()} is named so "
             "but holds no grades)")
+
+
+def _labels(p: Profile) -> bool:
+    """A column of a few labels repeated (``Vital``, ``Useful``, ...), none
+    a platform's status (Prodigy's ``answer`` of accept / reject / ignore
+    marks rows, and gives way to the grades beside it)."""
+    values = {t for t in p.texts if t}
+    return (p.numeric < 0.1 and p.boolean < 0.5 and 2 <= len(values) <= 12
+            and p.filled > len(values) and not any(status_kind(v) for v in values)
+            and not values & _PRODIGY_ANSWERS)
+
+
+#: Prodigy's answers, where the answer is no label of a scale.
+_PRODIGY_ANSWERS = frozenset({"accept", "reject", "ignore"})
+
+
+def _numbers_beside_labels(profiles: list[Profile], found: dict[str, int],
+                           taken: set[int]) -> list[Profile]:
+    """The columns of numbers that read as grades beside a column named as
+    the grade holding labels no scale reads (``relevance`` of Vital /
+    Useful / ... beside an unnamed 1..4): none is picked over the labels
+    (the grades named so; the numbers may be their grades, or anything
+    else on a small scale), each is left out with the flag that takes it,
+    which the labels' refusal names."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles) or profiles[col].graded or not _labels(
+            profiles[col]):
+        return []
+    return [p for p in profiles if p.graded and not p.constant and p.col not in taken
+            and p.col not in found.values() and not _fractional(p) and p.numeric > 0.9]
+
+
+def _beside_labels(p: Profile, labels: Profile) -> tuple[str, str]:
+    """Why the numbers beside a grade column of labels are left out, and
+    the flag that takes them."""
+    return (f"{p.shown()}: {span(p)}, like grades, beside {labels.shown()}'s labels, the "
+            f"column named as the grade; not imported (if {p.shown()} holds the grades, "
+            f"pass --map grade={column_letters(p.col + 1)})",
+            f"--map grade={column_letters(p.col + 1)}")
+
+
+def _labels_named_too(profiles: list[Profile], found: dict[str, int], taken: set[int],
+                      ) -> dict[int, tuple[str, str]]:
+    """Columns named as the grade too (``relevance`` beside ``grade``) that
+    hold labels no scale reads, beside the grade column taken for its
+    better name: left out saying so, with the flag that takes them."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles) or not profiles[col].graded:
+        return {}
+    grade = profiles[col].shown()
+    return {p.col: (
+        f"{p.shown()}: labels on no known scale ({', '.join(sorted(set(filter(None, p.texts))))}"
+        f"), beside {grade}, the grade column by its name; not imported "
+        f"(if {p.shown()} holds the grades, pass --map grade={column_letters(p.col + 1)} "
+        "with --rubric giving each label its grade)", f"--map grade={column_letters(p.col + 1)}")
+        for p in profiles if p.col != col and p.col not in taken and p.col not in found.values()
+        and not p.graded and _labels(p) and name_field(p.name).field == "grade"}
 
 
 def _fractional(p: Profile) -> bool:
@@ -415,13 +480,29 @@ def detect_mapping(table: Table, header_row: int | None = None,
         found.pop("grade", None)
     if untold:
         reasons.insert(0, ("header", UNTOLD_HEADER))
+    if table.origin is not None:  # one row per respondent: its items' columns, not names
+        reasons = [(f, _from_items(f, why)) for f, why in reasons]
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
+    left.extend((c, why, "") for c, why in table.merged.items())
     for f, c, why in _respondents_rankings(table, header, fields, given or {}):
         del fields[f]
         reasons = [(k, text) for k, text in reasons if k != f]
         left.append((c, why, ""))
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
                          flags=tuple(flags), left_out=tuple(left), **fields)
+
+
+#: Where a sheet of one row per respondent gives the columns read from its
+#: items (:mod:`~core.io.annotator.transposed`): no header names them.
+_FROM_ITEMS = {"query": "read from the items' headers", "source_id": "read from the items' "
+               "headers", "grade": "read from the items' cells"}
+
+
+def _from_items(field: str, why: str) -> str:
+    """A reason of a reshaped table's query, source or grade, said as where
+    its values come from (``query, read from the items' headers; ...``)."""
+    said = _FROM_ITEMS.get(field)
+    return why.replace(", named so;", f", {said};", 1) if said else why
 
 
 def _respondents_rankings(table: Table, header: list[str], fields: dict[str, Any],
@@ -450,7 +531,8 @@ def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], L
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     """The sheet's cells: ``sheet``, else the workbook's sheet that holds the
     data; a transposed sheet (one row per respondent, one column per item)
-    in the long layout (:mod:`~core.io.annotator.transposed`)."""
+    in the long layout (:mod:`~core.io.annotator.transposed`); a radio
+    button's choices a column each as one column (:mod:`~core.io.annotator.onehot`)."""
     table = read_table(path, sheet=sheet, choose=choose_sheet)
     header_row = header_row_of(table.rows)[0]
     if header_row < 0:  # no header: nothing transposed or stacked under one
@@ -466,7 +548,7 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
             f"row{'s' if len(stacked) > 1 else ''} {', '.join(str(r + 1) for r in stacked)} "
             f"below the header on row {header_row + 1} read as more header rows (texts no "
             "answer repeats, where the rows below hold grades and numbers), not as judgments")
-    return table
+    return one_answer_per_column(table, header_row)
 
 
 def preview(path: str | Path, *, sheet: str | None = None,

@@ -79,7 +79,8 @@ def import_table(
     mapping = mapping or detect_mapping(table)
     report = ImportReport(file=table.file, sheet=table.sheet, layout=mapping.layout,
                           encoding=table.encoding, delimiter=table.delimiter,
-                          header_row=mapping.header_row + 1, mapping=mapping)
+                          header_row=mapping.header_row + 1, mapping=mapping,
+                          per_respondent=table.origin is not None)
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     _refuse_lists(sheet)
     check_sheet(sheet)  # grades that are none, grade columns left unused

@@ -83,6 +83,11 @@ BATCH_OR_GRADES = "a batch's number, or grades the same for all of a query's doc
 #: user left it out (``--map grade=none``, the wizard's tick box).
 COMBINED = "a grade combined from several, not imported (the consensus is computed from the " \
     "annotators' own)"
+#: Why a gold column (Mechanical Turk's ``Input.gold``) is left out: the
+#: known answer a task is given to check its workers, no annotator's grade
+#: and no consensus of theirs.
+GOLD = "a known answer given with the task (gold, to check the workers), not a grade of " \
+    "this sheet's annotators; not imported"
 LEFT_OUT_AS_DECLARED = "left out as declared (--map grade=none), not imported: the consensus " \
     "is computed from the annotators' own grades"
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
@@ -313,6 +318,9 @@ class Table:
     origin: Origin | None = None
     #: The rows and columns the sheet hides (read all the same; a workbook's).
     hidden: HiddenLines | None = None
+    #: Columns read into another and emptied (a radio button's choices a
+    #: column each: :mod:`~core.io.annotator.onehot`), with why, for the report.
+    merged: dict[int, str] = field(default_factory=dict)
 
     def unnamed(self) -> str:
         """A headerless table's columns as messages list them: ``the columns

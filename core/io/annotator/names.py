@@ -20,7 +20,7 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "name_field", "quantity_header", "ranking_field", "wide_annotator"]
+           "gold_header", "name_field", "quantity_header", "ranking_field", "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -78,6 +78,9 @@ _NOT_RANKING = frozenset({"quality", "trust", "confidence", "agreement", "approv
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _FIELD_WORDS = frozenset().union(*_TOKENS.values())
 _GRADE_WORDS = FIELD_NAMES["grade"]
+#: A form's checkbox question (``Relevant? (Ana)``): a grade's word only
+#: before a name (``Not relevant`` is a label, not Not's grades).
+_CHECKBOX_WORD = "relevant"
 _ANNOTATOR_WORDS = ("annotator", "rater", "assessor", "judge", "reviewer", "worker",
                     "labeler", "labeller", "grader")
 #: Columns of a combined grade, never one annotator's.
@@ -123,15 +126,17 @@ def _plain(header: str) -> str:
 def wide_annotator(header: str) -> str | None:
     """The annotator whose grades the column holds, or None.
 
-    ``grade_alice`` / ``alice grade`` / ``rating (bob)`` give the name;
+    ``grade_alice`` / ``alice grade`` / ``rating (bob)`` / ``Relevant? (Ana)``
+    give the name;
     ``Annotator A`` / ``Rater 2`` give the whole header.
 
     >>> wide_annotator("Grade (Chen)"), wide_annotator("Annotator B"), wide_annotator("Topic")
     ('Chen', 'Annotator B', None)
     """
-    key = normalize(re.sub(r"[()\[\]:]", " ", _SCALE_NOTE.sub(" ", _PREFIX.sub("", header))))
-    for alias in _GRADE_WORDS:
-        for after, pattern in ((True, rf"^{alias}_(.+)$"), (False, rf"^(.+)_{alias}$")):
+    key = normalize(re.sub(r"[()\[\]:?]", " ", _SCALE_NOTE.sub(" ", _PREFIX.sub("", header))))
+    for alias in (*_GRADE_WORDS, _CHECKBOX_WORD):
+        for after, pattern in ((True, rf"^{alias}_(.+)$"), (False, rf"^(.+)_{alias}$"))[
+                :1 if alias == _CHECKBOX_WORD else 2]:
             m = re.match(pattern, key)
             if m and m.group(1) not in _GRADE_WORDS and not _combined(m.group(1)) \
                     and _short(m.group(1)) and m.group(1).split("_")[-1] not in _NOT_NAMES:
@@ -197,6 +202,16 @@ def combined_grade(header: str) -> bool:
     (True, False)
     """
     return _combined(_plain(header)) and not bookkeeping_header(header)
+
+
+def gold_header(header: str) -> bool:
+    """Whether a header names a gold answer (``Input.gold``, ``gold_label``):
+    the known answer of a task, not a grade combined from the annotators'.
+
+    >>> gold_header("Input.gold"), gold_header("Final grade")
+    (True, False)
+    """
+    return "gold" in _plain(header).split("_")
 
 
 #: Words of a header naming a platform's bookkeeping of each participant's

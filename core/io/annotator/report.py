@@ -73,6 +73,9 @@ class ImportReport:
     file: str
     sheet: str | None = None
     layout: str = "long"
+    #: The sheet has one row per respondent, one column per item (read in
+    #: the long layout: :mod:`~core.io.annotator.transposed`).
+    per_respondent: bool = False
     encoding: str | None = None
     delimiter: str | None = None
     header_row: int = 1
@@ -201,7 +204,9 @@ class ImportReport:
         where = self.file + (f", sheet {self.sheet!r}" if self.sheet else "")
         skipped = len(self.skipped_rows)
         return (
-            f"{where}: {self.layout} layout, "
+            f"{where}: "
+            + ("one row per respondent (read as one row per respondent and item), "
+               if self.per_respondent else f"{self.layout} layout, ")
             + (f"header on row {self.header_row}; " if self.header_row > 0
                else "no header (row 1 is data, columns go by their letters); ") +
             f"{counted(self.judgments_read, 'judgment')} read in "

@@ -58,6 +58,10 @@ _PARTLY = ("somewhat relevant", "partially relevant", "partly relevant", "partia
            "marginally relevant", "slightly relevant")
 _HIGHLY = ("highly relevant", "very relevant")
 
+#: A checkbox's scale (Google Sheets' ``TRUE`` / ``FALSE``): read only in a
+#: column named as grades, its values alone never grades (a true/false
+#: column of a sheet is ``is_mobile`` as often: :func:`cells.grade_like`).
+CHECKBOX = "false / true (a checkbox: true 1)"
 #: The scales a label is read on: of those holding every label of the sheet,
 #: the one whose levels the labels miss fewest of (a sheet's three levels
 #: are a three-level scale, not three of four); otherwise the one holding
@@ -79,6 +83,7 @@ KNOWN_SCALES: tuple[Scale, ...] = (
           (("fails to meet", "fails"), ("slightly meets",), ("moderately meets",),
            ("highly meets",), ("fully meets",))),
     Scale("no / yes", (("no",), ("yes",))),
+    Scale(CHECKBOX, (("false",), ("true",))),
 )
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015.]+")

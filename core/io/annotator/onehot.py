@@ -1,0 +1,96 @@
+"""One answer per column: a radio button's choices exported as a column
+each, true in the one chosen (MTurk's ``Answer.rel.0`` ... ``Answer.rel.3``
+of ``true`` / ``false``), read as one column of the chosen choice's number.
+
+The number is the column's own suffix (``Answer.rel.2`` true: grade 2), so
+nothing is guessed; a row of the group with no choice true, or several,
+stops the import in one line naming it. The group's first column takes
+the grade under the group's name (``Answer.rel``), its other columns are
+emptied, so every other column keeps its letter and the report names the
+file's own cells; the report's notes say so.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.errors import InputError
+from core.io.annotator.model import Table, cell_text
+from core.io.safety import column_letters
+
+__all__ = ["one_answer_per_column"]
+
+#: A choice's column: the group's name, a dot, the choice's whole number.
+_CHOICE = re.compile(r"^(?P<group>.*\S)\.(?P<n>\d{1,2})$")
+_TRUE, _FALSE = frozenset({"true"}), frozenset({"false", ""})
+
+
+def _groups(header: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Each group's choices (column, number), by the group's name, of two
+    choices at least, numbered apart."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for c, name in enumerate(header):
+        m = _CHOICE.match(name.strip())
+        if m:
+            out.setdefault(m["group"], []).append((c, int(m["n"])))
+    return {g: cs for g, cs in out.items()
+            if len(cs) >= 2 and len({n for _, n in cs}) == len(cs)}
+
+
+def _truth(v: Any) -> str:
+    return cell_text(v).strip().casefold()
+
+
+def _all_true_false(table: Table, first: int, cols: list[int]) -> bool:
+    """Whether the group's cells are true or false (or blank), a true among them."""
+    seen = {_truth(r[c]) if c < len(r) else "" for r in table.rows[first:] for c in cols}
+    return "true" in seen and seen <= _TRUE | _FALSE
+
+
+def _chosen(table: Table, r: int, choices: list[tuple[int, int]], where: str) -> int | None:
+    """The number of the one choice true on row ``r``; None on a row blank
+    in the group; refused on a row with none true, or several."""
+    row = table.rows[r]
+    cells = [(c, n, _truth(row[c]) if c < len(row) else "") for c, n in choices]
+    if all(t == "" for _, _, t in cells):
+        return None
+    true = [(c, n) for c, n, t in cells if t in _TRUE]
+    if len(true) == 1:
+        return true[0][1]
+    said = ("no column true" if not true else
+            "true in " + ", ".join(column_letters(c + 1) for c, _ in true))
+    raise InputError(
+        f"{where} hold one answer per column, true in the one chosen, and this row has "
+        f"{said}, so its grade is not known", file=table.file, sheet=table.sheet, line=r + 1,
+        column=column_letters(choices[0][0] + 1),
+        hint="mark the one answer chosen on this row, or delete the row")
+
+
+def one_answer_per_column(table: Table, header_row: int) -> Table:
+    """The table with each group of one-answer columns read as one grade
+    column (in place), the notes saying so."""
+    header = [cell_text(v) for v in table.rows[header_row]]
+    first = header_row + 1
+    for group, choices in _groups(header).items():
+        cols = [c for c, _ in choices]
+        if not _all_true_false(table, first, cols):
+            continue
+        where = (f"columns {column_letters(cols[0] + 1)}-{column_letters(cols[-1] + 1)} "
+                 f"({header[cols[0]]} ... {header[cols[-1]]})")
+        grades = [_chosen(table, r, choices, where) for r in range(first, len(table.rows))]
+        width = max(cols) + 1
+        for r in range(header_row, len(table.rows)):
+            row = table.rows[r]
+            row.extend([None] * (width - len(row)))
+            for c in cols:
+                row[c] = None
+            row[cols[0]] = group if r == header_row else grades[r - first]
+        table.merged.update({c: f"{header[c]}: {where}, one answer per column, read as one "
+                             f"grade column {group!r} in {column_letters(cols[0] + 1)}; not "
+                             "imported as a column of its own" for c in cols[1:]})
+        table.notes.append(
+            f"{where}: one answer per column, true in the one chosen; read as one grade "
+            f"column {group!r} in {column_letters(cols[0] + 1)}, each row's grade the number "
+            "its true column ends with")
+    return table
