@@ -272,6 +272,7 @@ def test_the_command_line_takes_folders_of_parts(spark, dask_client, tmp_path, c
                    ["--engine", "dask", "--cluster", dask_client.scheduler.address]):
         assert cli(str(run), "--qrels", str(qrels), "--format", "json", *engine) == local
     (qrels / "notes.txt").write_text("not a table")
+    capsys.readouterr()  # (the runs above said their unjudged candidates' note)
     err = error(capsys, str(run), "--qrels", str(qrels), "--engine", "spark")
     assert "reads a folder of Parquet part files; notes.txt is not one" in err
     assert str(qrels) in err
