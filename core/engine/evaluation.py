@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.counts import counts_by_pair, counts_where
-from core.engine.discount import discount  # re-exported
+from core.engine.discount import discount, divides  # discount: re-exported
 from core.engine.gains import check_totals, gains, lifted
 from core.engine.ideal import ideal_lists
 from core.engine.lazy import GradeFree, Lazy, PerQuery, PerRow
@@ -186,7 +186,8 @@ class Evaluation:
             return tie_group_dcg(self.sorted_gain, q_sorted, rank, self._new_group, ks, nq)
         # (a chunk of whole lists at a time: no full-length copy of the gains)
         starts = np.searchsorted(q_sorted, np.arange(nq + 1))
-        return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq)
+        return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq,
+                              divide=divides(self.conventions))
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -213,7 +214,7 @@ class Evaluation:
         # place, or each chunk's lists are laid out from their counts in turn
         # (no whole list of negated keys or gains: 2 x 16 MB at 2M candidates).
         return sums_in_chunks(sorted_gain, ideal_rank, ideal_blocks, starts, self.cutoffs, nq,
-                              overwrite=not keep)
+                              overwrite=not keep, divide=divides(self.conventions))
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:
