@@ -30,32 +30,24 @@ def times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks, *,
     ``blocks`` (:func:`core.engine.order.block_rank`) repeat one block's
     discounts. ``divide``: divided by ``log2(rank + 1)`` instead, as the
     peers of :data:`core.engine.discount.DIVIDING_PRESETS` do."""
-    if divide:
-        return _over_log2(gain, rank, blocks)
-    one = block_discounts(blocks[1], rank.size) if blocks else None
-    if one is None or not blocks:
-        # A chunk at a time: no full-length discounts beside the gains (16 MB
-        # at 2M, where the trec_eval preset's engine peaked).
-        edges = np.append(np.arange(0, rank.size, CHUNK), rank.size)
-        for a, b in whole_chunks(edges):
-            lo, hi = int(edges[a]), int(edges[b])
-            gain[lo:hi] *= discount(rank[lo:hi])
-    else:
-        grid = gain.reshape(blocks)
-        grid *= one
-    return gain
-
-
-def _over_log2(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
-    """:func:`times_discount`'s ``divide``: ``gain / log2(rank + 1)`` in place."""
     if blocks:
-        grid = gain.reshape(blocks)
-        grid /= log2_block(blocks[1])
-        return gain
+        one = log2_block(blocks[1]) if divide else block_discounts(blocks[1], rank.size)
+        if one is not None:
+            grid = gain.reshape(blocks)
+            if divide:
+                grid /= one
+            else:
+                grid *= one
+            return gain
+    # A chunk at a time: no full-length discounts beside the gains (16 MB
+    # at 2M, where the trec_eval preset's engine peaked).
     edges = np.append(np.arange(0, rank.size, CHUNK), rank.size)
     for a, b in whole_chunks(edges):
         lo, hi = int(edges[a]), int(edges[b])
-        gain[lo:hi] /= log2_of(rank[lo:hi])
+        if divide:
+            gain[lo:hi] /= log2_of(rank[lo:hi])
+        else:
+            gain[lo:hi] *= discount(rank[lo:hi])
     return gain
 
 
