@@ -5,7 +5,8 @@
   judged-but-not-retrieved and retrieved-but-unjudged documents, queries
   without a relevant document (0, averaged in).
 - ``sklearn`` preset vs ``sklearn.metrics.ndcg_score`` (ties averaged,
-  ``ignore_ties=False``): rectangular data, ideal from the listed columns.
+  ``ignore_ties=False``): rectangular data, ideal from the listed columns,
+  fractional grades.
 - ``ranx`` preset vs ranx ``ndcg@k`` and ``ndcg_burges@k`` (exponential gain)
   on tie-free scores (ranx orders ties arbitrarily), fractional grades included
   (both truncate them).
@@ -13,10 +14,12 @@
 The trec_eval and ranx presets equal their peers bit for bit (``==``), per
 query and in the means: they divide each gain by C's ``log2(rank + 1)`` and
 sum position by position, as the peers do (``core.engine.discount.divides``).
-The sklearn preset is compared to 1e-9 (:data:`TOL`): scikit-learn's ideal DCG
-is a BLAS product whose additions' order follows the call's batch shape, so
-``ndcg_score`` itself gives a query alone and among others values an ulp or
-two apart (about 29% of drawn rows): no one order is the peer's.
+The sklearn preset equals ``ndcg_score`` of each query alone bit for bit
+(``core.engine.sklearn_sums``); its mean is compared to 1e-9 (:data:`TOL`)
+with one call for all queries, whose ideal DCG is a BLAS matrix product: its
+order of additions follows the call's batch shape, so ``ndcg_score`` itself
+gives a query alone and among others values an ulp or two apart (about 29%
+of drawn rows).
 
 What the peers do, measured (see also the hand cases below): pytrec_eval and
 ranx give negative grades gain 0 (ranx keeps only grades >= 1 as relevant);
@@ -319,7 +322,10 @@ def test_sklearn_preset_matches_ndcg_score(
                   preset("sklearn", cutoffs=(k,)))
     for q in range(y_true.shape[0]):
         theirs = ndcg_score(y_peer[q:q + 1], y_score[q:q + 1], k=k, ignore_ties=False)
-        assert_close(float(ev.ndcg[q, 0]), float(theirs), f"query {q}, k={k}")
+        assert_same(float(ev.ndcg[q, 0]), float(theirs), f"query {q}, k={k}")
+    # (One call for all queries: its ideal DCGs are one BLAS matrix product,
+    # whose order of additions differs from the one-query calls' dot
+    # products, so its values can differ from them in the last bit.)
     theirs_mean = ndcg_score(y_peer, y_score, k=k, ignore_ties=False)
     assert_close(mean_at(ev, 0), float(theirs_mean), f"mean, k={k}")
 
@@ -338,6 +344,14 @@ def test_sklearn_hand_cases() -> None:
     ev = evaluate(sklearn_document(y_true, np.ones((2, 3), bool), y_score),
                   preset("sklearn"))
     assert_close(mean_at(ev, 0), 0.25, "mean with a zero ideal")
+    # Grades 0.1 tied in a perfect ranking: 1.0 in scikit-learn (the group's
+    # mean gain times its discounts), so under the preset too (the defaults,
+    # gain total x discount total / size, read 1.0000000000000002).
+    y_true, y_score = np.array([[0.1, 0.1, 0.1]]), np.array([[1.0, 1.0, 1.0]])
+    assert ndcg_score(y_true, y_score) == 1.0
+    tied = sklearn_document(y_true, np.ones((1, 3), bool), y_score)
+    assert evaluate(tied, preset("sklearn")).ndcg[0, 0] == 1.0
+    assert evaluate(tied).ndcg[0, 0] == 1.0000000000000002
     # sklearn refuses negative grades, so the preset is compared on grades >= 0.
     with pytest.raises(ValueError, match="negative"):
         ndcg_score(np.array([[1.0, -1.0]]), np.array([[1.0, 2.0]]))
