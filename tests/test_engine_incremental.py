@@ -25,6 +25,7 @@ from core.model.conventions import (
     ZeroIdealRule,
 )
 from core.model.document import Document, GradeState
+from core.model.presets import PRESETS, preset
 
 #: Every result worked out when asked (so a new one is compared without being
 #: listed here), the per-query record's fields, and the arrays made at once.
@@ -67,6 +68,8 @@ def cases(draw):  # type: ignore[no-untyped-def]
         unknown=draw(st.sampled_from(list(UnknownRule))),
         zero_ideal=draw(st.sampled_from(list(ZeroIdealRule))),
     )
+    if draw(st.integers(0, 3)) == 0:  # a preset: its own order of arithmetic (core.engine)
+        conventions = preset(draw(st.sampled_from(sorted(PRESETS))), cutoffs=conventions.cutoffs)
     edits = draw(st.lists(st.tuples(st.integers(0, n - 1), GRADES), min_size=1, max_size=3))
     # Ids in a drawn order, so id-desc ties do not follow the row order.
     ids = [f"d{k}" for k in draw(st.permutations(range(n)))]

@@ -1,12 +1,19 @@
-"""The discount of a rank: ``1 / log2(rank + 1)`` (each candidate's gain:
+"""The discount of a rank: ``1 / log2(rank + 1)``, and ``log2(rank + 1)`` as C's
+``log2`` gives it for the peers that divide by it (each candidate's gain:
 :mod:`core.engine.gains`; what a query's numbers are: :mod:`core.engine.results`)."""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["block_discounts", "discount"]
+from core.model.conventions import Conventions
+from core.model.presets import matching_presets
+
+__all__ = ["block_discounts", "discount", "divides", "log2_block", "log2_of"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -38,6 +45,44 @@ def block_discounts(m: int, total: int) -> FloatArray | None:
     return _table_to(m)[1:m + 1]
 
 
+#: The presets whose peer divides each gain by ``log2(rank + 1)`` from C's
+#: ``log2`` (trec_eval's ``m_ndcg.c`` and ``m_ndcg_cut.c``; ranx's numba
+#: ``_dcg``) rather than multiply it by the discount: conventions that match
+#: one (:func:`core.model.presets.matching_presets`) have their sums divide
+#: too (:func:`log2_of`), so that each term, and so each sum made in the same
+#: order (position by position from 0.0, as the peers' loops), is the peer's
+#: bit for bit. (The product differs from the quotient by an ulp in about
+#: one term of two where the gain is not a power of 2; numpy's ``log2``
+#: differs from C's at rank 1620 and some larger ranks.)
+DIVIDING_PRESETS = frozenset({"trec_eval", "ranx"})
+
+
+def divides(conventions: Conventions) -> bool:
+    """Whether the sums under ``conventions`` divide each gain by
+    :func:`log2_of` (:data:`DIVIDING_PRESETS`)."""
+    return not DIVIDING_PRESETS.isdisjoint(matching_presets(conventions))
+
+
+def log2_of(rank: npt.NDArray[np.integer[Any]]) -> FloatArray:
+    """``log2(rank + 1)`` for 1-based whole-number ranks, each as C's
+    ``log2`` gives it (:data:`DIVIDING_PRESETS`), from a table grown to the
+    largest rank asked."""
+    global _LOG2
+    table = _LOG2
+    high = int(rank.max(initial=0))
+    if table.size <= high:
+        n = max(high + 1, 2 * table.size)
+        table = _LOG2 = np.array([math.log2(r + 1) for r in range(n)], dtype=np.float64)
+    out: FloatArray = table[rank]
+    return out
+
+
+def log2_block(m: int) -> FloatArray:
+    """:func:`log2_of` ranks 1 to ``m`` (lists of one length), not to be
+    written to."""
+    return log2_of(np.arange(m + 1))[1:]
+
+
 def _table_to(high: int) -> FloatArray:
     """The table of discounts, grown to hold rank ``high``."""
     global _TABLE
@@ -62,5 +107,7 @@ def _table(n: int) -> FloatArray:
 #: beyond the limit are computed).
 _TABLE = _table(1024)
 _TABLE_LIMIT = 1 << 24
+#: C's log2(rank + 1) of ranks 0, 1, 2, ... (:func:`log2_of`).
+_LOG2 = np.array([math.log2(r + 1) for r in range(1024)], dtype=np.float64)
 #: This many ranks or fewer are computed, not looked up.
 _FEW = 256

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.counts import counts_by_pair, counts_where
-from core.engine.discount import discount  # re-exported
+from core.engine.discount import discount, divides  # discount: re-exported
 from core.engine.gains import check_totals, gains, lifted
 from core.engine.ideal import ideal_lists
 from core.engine.lazy import GradeFree, Lazy, PerQuery, PerRow
@@ -33,6 +33,7 @@ from core.engine.order import (  # sort_within_queries, source_order_keys: re-ex
 )
 from core.engine.ranked import RankedRows
 from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
+from core.engine.sklearn_sums import SKLEARN, sklearn_dcg, sklearn_idcg
 from core.engine.sums import (
     CHUNK,
     sums_in_chunks,
@@ -50,6 +51,7 @@ from core.model.conventions import (
     format_cutoff,
 )
 from core.model.document import Document, GradeState
+from core.model.presets import matching_presets
 from core.model.rubric import outside_rubric
 
 __all__ = [
@@ -108,6 +110,8 @@ class Evaluation:
         )
         # One step at a time, so that few full-length temporaries of large
         # inputs are alive at once.
+        #: scikit-learn's own order of arithmetic (:mod:`core.engine.sklearn_sums`).
+        self._sklearn = SKLEARN in matching_presets(c)
         blocks = self._rank_lists()
         self._blocks = blocks
         dcg = self._dcg_at_cutoffs()
@@ -183,10 +187,13 @@ class Evaluation:
         if self._new_group is not None:
             # Only groups that start within k add anything, so unknown gains
             # further down do not make DCG@k unknown.
+            if self._sklearn:
+                return sklearn_dcg(self.sorted_gain, q_sorted, rank, self._new_group, ks, nq)
             return tie_group_dcg(self.sorted_gain, q_sorted, rank, self._new_group, ks, nq)
         # (a chunk of whole lists at a time: no full-length copy of the gains)
         starts = np.searchsorted(q_sorted, np.arange(nq + 1))
-        return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq)
+        return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq,
+                              divide=divides(self.conventions))
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -212,8 +219,11 @@ class Evaluation:
         # Large inputs: unless kept, the contributions take the sorted gains'
         # place, or each chunk's lists are laid out from their counts in turn
         # (no whole list of negated keys or gains: 2 x 16 MB at 2M candidates).
+        if self._sklearn:
+            laid = sorted_gain if isinstance(sorted_gain, np.ndarray) else sorted_gain.gains(0, nq)
+            return sklearn_idcg(laid, starts, self.cutoffs, nq)
         return sums_in_chunks(sorted_gain, ideal_rank, ideal_blocks, starts, self.cutoffs, nq,
-                              overwrite=not keep)
+                              overwrite=not keep, divide=divides(self.conventions))
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:

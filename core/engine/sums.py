@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.discount import block_discounts, discount
+from core.engine.discount import block_discounts, discount, log2_block, log2_of
 from core.engine.ideal import CountedLists
 from core.engine.order import Blocks, block_rank, list_rank, prefixes
 
@@ -24,21 +24,30 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 
-def times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks) -> FloatArray:
+def times_discount(gain: FloatArray, rank: npt.NDArray[Any], blocks: Blocks, *,
+                   divide: bool = False) -> FloatArray:
     """``gain`` (in place) times the discount of ``rank``; ranks in uniform
     ``blocks`` (:func:`core.engine.order.block_rank`) repeat one block's
-    discounts."""
-    one = block_discounts(blocks[1], rank.size) if blocks else None
-    if one is None or not blocks:
-        # A chunk at a time: no full-length discounts beside the gains (16 MB
-        # at 2M, where the trec_eval preset's engine peaked).
-        edges = np.append(np.arange(0, rank.size, CHUNK), rank.size)
-        for a, b in whole_chunks(edges):
-            lo, hi = int(edges[a]), int(edges[b])
+    discounts. ``divide``: divided by ``log2(rank + 1)`` instead, as the
+    peers of :data:`core.engine.discount.DIVIDING_PRESETS` do."""
+    if blocks:
+        one = log2_block(blocks[1]) if divide else block_discounts(blocks[1], rank.size)
+        if one is not None:
+            grid = gain.reshape(blocks)
+            if divide:
+                grid /= one
+            else:
+                grid *= one
+            return gain
+    # A chunk at a time: no full-length discounts beside the gains (16 MB
+    # at 2M, where the trec_eval preset's engine peaked).
+    edges = np.append(np.arange(0, rank.size, CHUNK), rank.size)
+    for a, b in whole_chunks(edges):
+        lo, hi = int(edges[a]), int(edges[b])
+        if divide:
+            gain[lo:hi] /= log2_of(rank[lo:hi])
+        else:
             gain[lo:hi] *= discount(rank[lo:hi])
-    else:
-        grid = gain.reshape(blocks)
-        grid *= one
     return gain
 
 
@@ -99,7 +108,7 @@ def whole_chunks(starts: npt.NDArray[Any], size: int = CHUNK) -> list[tuple[int,
 
 def sums_in_chunks(gains: FloatArray | CountedLists, rank: npt.NDArray[Any] | None, blocks: Blocks,
                    starts: IntArray, cutoffs: tuple[int | None, ...], nq: int, *,
-                   overwrite: bool = False) -> FloatArray:
+                   overwrite: bool = False, divide: bool = False) -> FloatArray:
     """:func:`sums_at_cutoffs` of ``gains`` times their discounts
     (:func:`times_discount`) of lists laid out query by query (``starts``:
     where each query's list starts, and where the last one ends), a chunk
@@ -110,7 +119,7 @@ def sums_in_chunks(gains: FloatArray | CountedLists, rank: npt.NDArray[Any] | No
     very same bits. ``rank`` None: each chunk's ranks are made from
     ``starts`` (or ``blocks``) too. ``gains`` as
     :class:`~core.engine.ideal.CountedLists`: each chunk's laid out in
-    turn (and overwritten)."""
+    turn (and overwritten). ``divide``: as :func:`times_discount`'s."""
     out = np.zeros((nq, len(cutoffs)))
     for a, b in whole_chunks(starts):
         lo, hi = int(starts[a]), int(starts[b])
@@ -120,7 +129,7 @@ def sums_in_chunks(gains: FloatArray | CountedLists, rank: npt.NDArray[Any] | No
                      else list_rank(starts[a:b + 1] - lo))
         part = times_discount(gains.gains(a, b) if isinstance(gains, CountedLists)
                               else gains[lo:hi] if overwrite else gains[lo:hi].copy(),
-                              part_rank, part_blocks)
+                              part_rank, part_blocks, divide=divide)
         query = np.repeat(np.arange(a, b), np.diff(starts[a:b + 1]))
         out += sums_at_cutoffs(part, query, part_rank, part_blocks, cutoffs, nq)
     return out
