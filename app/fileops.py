@@ -160,7 +160,7 @@ class FileOps(QObject):
             (ActionSpec("import_annotations", "&Import annotators' sheet…", "file", None,
                         "Import an annotators' spreadsheet: choose the columns, read the "
                         "report, then open the result"), self.import_dialog),
-            (ActionSpec("last_import_report", "Last import &report…", "file", None,
+            (ActionSpec("last_import_report", "Last import re&port…", "file", None,
                         "Show what the last import read, refused and flagged"),
              self.show_import_report),
         )
@@ -168,7 +168,7 @@ class FileOps(QObject):
             self.actions[spec.id] = self.window.add_action(spec, slot, at_top=True)
         self.actions["last_import_report"].setEnabled(False)
         self.actions["keep_conventions"] = keep = self.window.add_action(ActionSpec(
-            "keep_conventions", KEEP_TEXT, "file", None, "Read the files opened next under "
+            "keep_conventions", "&" + KEEP_TEXT, "file", None, "Read the files opened next under "
             "the window's conventions, not the defaults (a workbook of ours keeps its own)"),
             lambda: None, at_top=True)  # (with the file actions, not after Quit)
         keep.setCheckable(True)

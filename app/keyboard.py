@@ -40,7 +40,7 @@ class KeyboardNavigation(QObject):
             "previous_pane", "Pre&vious pane", "view", "Shift+F6",
             "Move the keyboard focus to the previous panel"), lambda: self.cycle(-1))
         window.add_action(ActionSpec(
-            "next_unknown", "Next &unknown candidate", "query", "Ctrl+J",
+            "next_unknown", "Next unknown &candidate", "query", "Ctrl+J",
             "Show the next candidate whose grade is unknown, in the grid's order, "
             "query after query"), self.next_unknown)
 

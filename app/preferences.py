@@ -98,7 +98,7 @@ class Preferences(QObject):
         self.button.clicked.connect(self.open)
         window.statusBar().addPermanentWidget(self.button)
         self.action = window.add_action(ActionSpec(
-            "preferences", "&Preferences…", "edit", QKeySequence.StandardKey.Preferences,
+            "preferences", "Pr&eferences…", "edit", QKeySequence.StandardKey.Preferences,
             "The reviewer's name, the digits shown, moving on after a grade"), self.open)
         self.show_reviewer()
 

@@ -1,13 +1,16 @@
 """Grading without the mouse (pytest-qt, real key clicks): F6 and Shift+F6
 through the panels in screen order, Ctrl+J to the next unknown candidate and
 a digit to grade it, Ctrl+Shift+J for the judging queue's next, Alt+1 to take
-a conflict's first choice, and every one of these keys listed under F1."""
+a conflict's first choice, every one of these keys listed under F1, and each
+menu's items taken by their underlined letters (no letter twice in a menu)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QApplication, QDockWidget, QTableView
+from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QTableView
 
 from app.keyboard import KeyboardNavigation
 from app.review.conflicts_view import ConflictsController
@@ -303,3 +306,49 @@ def test_undo_from_the_edit_menu_leaves_the_focus_where_it_was(qtbot, window):
     assert doc.state[2] == GradeState.UNKNOWN
     assert QApplication.focusWidget() is queries
     assert window.grid.currentIndex().row() == 0  # c, q1's first row
+
+
+def mnemonics(menu: QMenu, path: str) -> list[tuple[str, str]]:
+    """(where, letter) for every visible item of ``menu`` and its submenus
+    that has an underlined letter (``&&`` is a literal ampersand)."""
+    found = []
+    for action in menu.actions():
+        if action.isSeparator() or not action.isVisible():
+            continue
+        letter = re.search(r"&(.)", action.text().replace("&&", ""))
+        if letter:
+            found.append((path, letter.group(1).lower()))
+        if action.menu():
+            found += mnemonics(action.menu(), f"{path} > {action.text()}")
+    return found
+
+
+def test_no_menu_underlines_one_letter_twice(window):
+    """A letter underlined twice in a menu does not take an item: Qt moves
+    between the two and the reviewer must press Return (Query: 'Next
+    &unresolved query' and 'Next &unknown candidate'; File, Edit and Review
+    had one such pair each)."""
+    seen = [(path, letter) for top in window.menuBar().actions()
+            for path, letter in mnemonics(top.menu(), top.text())]
+    twice = sorted({entry for entry in seen if seen.count(entry) > 1})
+    assert twice == []
+    assert len(seen) > 30  # (every menu's items were read)
+
+
+def test_query_menu_items_by_their_letters(qtbot, window):
+    """Alt+Q then U takes the next unresolved query, Alt+Q then C the next
+    unknown candidate, each at once (U highlighted one of two items)."""
+    window.set_document(doc_with_unknowns())
+    window.set_query(0)
+    window.grid.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
+    for key, query, candidate in ((Qt.Key.Key_U, 1, 3), (Qt.Key.Key_C, 1, 4)):
+        press(qtbot, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(lambda: isinstance(QApplication.activePopupWidget(), QMenu))
+        menu = QApplication.activePopupWidget()
+        assert menu.title() == "&Query"
+        qtbot.keyClick(menu, key)
+        qtbot.waitUntil(lambda: QApplication.activePopupWidget() is None)
+        assert window.current_query == query
+        shown = window.grid_model.candidates()
+        assert int(shown[window.grid.currentIndex().row()]) == candidate

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 from app.models.queries import QueryColumn
 from app.panels.column_chooser import KEY_COLUMNS
 from core.engine.evaluation import Status
+from core.io.pairs import load_pair
 from tests.test_app_grid_layout import _outside
 
 #: A query id this long or longer may be elided in the navigator (whole on hover).
@@ -684,4 +685,45 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
         for c in set(AuditColumn) - {AuditColumn.WHEN}:
             assert log.columnWidth(c) >= log.sizeHintForColumn(c) - 1, c
         assert log.rowHeight(1) == log.verticalHeader().defaultSectionSize()
+    w.session.mark_saved()
+
+
+def test_the_comparisons_numbers_are_whole_beside_a_runs_unresolved_queries(
+        qtbot, window, monkeypatch, tmp_path):
+    """At 10 pt and 1280x800 (a GTK desktop's font under Xvfb) run A's NDCG
+    read "0.…99" beside B's "unresolved": the NDCG columns gave way down to a
+    number's width measured in whole pixels (45 px for 45.4), one short of
+    what the cell needs. Every column of numbers is as wide as Qt's own
+    size hint for it."""
+    from app.review.compare_view import CompareColumn
+    from tests.test_app_review import _compare
+
+    w = window
+    large = QFont(w.font())
+    large.setPointSizeF(10)
+    w.setFont(large)
+    runs = {"a": [], "b": []}
+    qrels = []
+    for q in range(1, 6):  # B ranks documents the qrels do not judge: unresolved
+        for r in range(10):
+            runs["a"].append(f"{q} Q0 D{q}{r:02d} {r + 1} {20 - r} a")
+            runs["b"].append(f"{q} Q0 D{q}{(r * 3) % 17:02d} {r + 1} {20 - r} b")
+            qrels.append(f"{q} 0 D{q}{r:02d} {(r * 7 + q) % 4}")
+    for name, lines in {**runs, "qrels": qrels}.items():
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    a, _b = load_pair(tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "qrels.txt")
+    w.set_document(a)
+    _at(qtbot, w, 1280, 800)
+    view = _compare(qtbot, monkeypatch, w, tmp_path / "b.txt")
+    w.docks["compareViewDock"].show()
+    w.docks["compareViewDock"].raise_()
+    _settle(qtbot, w)
+    table, model = view.table, view.table.model()
+    column_a = [model.index(r, CompareColumn.NDCG_A).data() for r in range(model.rowCount())]
+    assert all(isinstance(v, float) for v in column_a), column_a
+    assert {model.index(r, CompareColumn.NDCG_B).data()
+            for r in range(model.rowCount())} == {"? unresolved"}
+    assert table.columnWidth(CompareColumn.NDCG_A) < table.columnWidth(CompareColumn.NDCG_B)
+    assert table.columnWidth(CompareColumn.NDCG_A) >= table.sizeHintForColumn(
+        CompareColumn.NDCG_A)
     w.session.mark_saved()

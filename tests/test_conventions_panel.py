@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QApplication, QFormLayout, QLabel, QPushButton
 
 from app.panels.conventions import ConventionsPanel
 from core.model.conventions import FIELD, FIELDS, Conventions, format_cutoff
@@ -172,3 +172,23 @@ def test_the_gain_tables_buttons_show_only_with_its_table(qtbot, panel,
     qtbot.keyClick(combo, Qt.Key.Key_Up)  # back to a rule with no table
     assert not panel.edits[-1].gain.rule.takes_table
     assert not add.isVisibleTo(panel)
+
+
+def test_no_wrapped_text_is_a_row_of_a_form(panel) -> None:
+    """The cutoffs' formula and error were rows of a QFormLayout, which gave
+    a wrapped label the height of its lines at a wider box: at 10 pt in a
+    1280x800 side column (Xvfb, the window opened empty and an annotators'
+    sheet imported into it) the formula's four lines got three lines' height,
+    drawn centred, its first and last line cut. Every wrapped text of the
+    panel is laid out by a column, which follows the label's height for its
+    width."""
+    in_forms = [label.objectName() for label in panel.findChildren(QLabel)
+                if label.wordWrap() and any(
+                    form.indexOf(label) >= 0 for form in panel.findChildren(QFormLayout))]
+    assert in_forms == []
+    panel.set_conventions(Conventions())
+    formula = panel.findChild(QLabel, "cutoffsFormula")
+    assert formula.text().startswith("the same k cuts")
+    panel.resize(300, 900)
+    QApplication.processEvents()
+    assert formula.height() >= formula.heightForWidth(formula.width())

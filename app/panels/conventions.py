@@ -230,7 +230,13 @@ class ConventionsPanel(QWidget):
 
     def _build_cutoffs(self, inner: QWidget) -> QGroupBox:
         cut_box = QGroupBox(self.tr(FIELD["cutoffs"].title), inner)
-        cut_layout = QFormLayout(cut_box)
+        # The wrapped texts go in a column, not in the form's rows: a form
+        # gave its spanning row the height of a wider box's lines (the
+        # formula's fourth line cut, at 10 pt in a 1280x800 side column).
+        column = QVBoxLayout(cut_box)
+        cut_layout = QFormLayout()
+        cut_layout.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(cut_layout)
         self.cutoffs_edit = QLineEdit(cut_box)
         self.cutoffs_edit.setObjectName("cutoffsEdit")
         self.cutoffs_edit.setToolTip(self.tr("One or more cutoffs, comma separated: 1, 5, all"))
@@ -240,8 +246,8 @@ class ConventionsPanel(QWidget):
         self.controls["cutoffs"] = self.cutoffs_edit
         cut_layout.addRow(self.tr("k ="), self.cutoffs_edit)
         label_control(self.cutoffs_edit, self.tr("Cutoffs k"), self.cutoffs_edit.toolTip())
-        cut_layout.addRow(self._field_error("cutoffs", cut_box))
-        cut_layout.addRow(self.cutoffs_formula)
+        column.addWidget(self._field_error("cutoffs", cut_box))
+        column.addWidget(self.cutoffs_formula)
         return cut_box
 
     def _build_choice(self, f: ConventionField, inner: QWidget) -> QGroupBox:

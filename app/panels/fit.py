@@ -10,7 +10,8 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
 
 __all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths",
-           "measured_rows", "show_if_room", "show_yielding", "text_margins", "text_widths"]
+           "measured_rows", "show_if_room", "show_yielding", "text_margins", "text_width",
+           "text_widths"]
 
 
 def header_widths(view: QTableView) -> list[int]:
@@ -40,6 +41,14 @@ def text_margins(view: QTableView) -> int:
     grid = 1 if view.showGrid() else 0
     return 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view)
                 + 1) + grid
+
+
+def text_width(font: QFont, text: str) -> int:
+    """The pixels ``text`` takes in ``font``, rounded up as Qt's size hints
+    and :func:`text_widths` round it: ``QFontMetrics.horizontalAdvance``
+    rounds to the nearest pixel, so a cell sized by it (a number's "0.9499"
+    at 10 pt, 45 px of 45.4) read "0.…99"."""
+    return math.ceil(QFontMetricsF(font).horizontalAdvance(text))
 
 
 def fit_rows_to_font(view: QTableView) -> None:

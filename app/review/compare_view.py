@@ -50,7 +50,7 @@ from app.file_formats import WORKSHEET_FILTER
 from app.models.looks import LOOK_OF_LABEL, STATUS_LOOK, StatusLook
 from app.models.roles import WHOLE_ROLE
 from app.opening import memory_said
-from app.panels.fit import fit_columns, header_widths, text_margins
+from app.panels.fit import fit_columns, header_widths, text_margins, text_width
 from app.panels.scrolled import scrolled
 from app.panels.wheel import guard_wheel
 from app.review.common import (
@@ -108,9 +108,8 @@ class _StatusFits(NumberDelegate):
         look, view = LOOK_OF_LABEL.get(option.text), option.widget
         if look is None or option.rect.width() <= 0 or not isinstance(view, QTableView):
             return  # (a size hint asks with no cell: the label whole)
-        room = option.rect.width() - text_margins(view)
-        metrics = option.fontMetrics
-        option.text = look.fitting(lambda text: metrics.horizontalAdvance(text) <= room)
+        room, font = option.rect.width() - text_margins(view), option.font
+        option.text = look.fitting(lambda text: text_width(font, text) <= room)
 
 
 class CompareColumn(IntEnum):
@@ -413,10 +412,10 @@ class CompareView(QWidget):
         each status they show ("undef.", "unres.")."""
         table = self.table
         least = {CompareColumn(c): w for c, w in enumerate(header_widths(table))}
-        metrics, margins = table.fontMetrics(), text_margins(table)
-        number = metrics.horizontalAdvance(format_number(0.0, self._decimals())) + margins
+        font, margins = table.font(), text_margins(table)
+        number = text_width(font, format_number(0.0, self._decimals())) + margins
         for c in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
-            words = [metrics.horizontalAdvance(look.short) + margins
+            words = [text_width(font, look.short) + margins
                      for look in self._statuses.get(c, ())]
             least[c] = min(self._fitted[c], max(least[c], number, *words))
         return {c: min(least[c], self._fitted[c]) for c in CompareColumn}

@@ -167,7 +167,7 @@ class ConflictsController(QObject):
                                     Qt.DockWidgetArea.BottomDockWidgetArea,
                                     tab_with="auditLogDock", hidden=True)
         self.action = window.add_action(ActionSpec(
-            "show_conflicts", "&Conflicts of the merge", "review", None,
+            "show_conflicts", "Con&flicts of the merge", "review", None,
             "The candidates reviewers graded differently: take one grade or keep both"),
             self.open)
         window.document_replaced.connect(self.document_replaced)
