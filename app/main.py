@@ -483,10 +483,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         splash = _splash(Path(args.file).name)
         if not early:
             READING[key] = Reading(args.file, args.qrels, args.preset)
-    # What the start makes lives as long as the event loop (modules, classes,
-    # the window): frozen out of the collector's reach, a full collection no
-    # longer walks it (one fell in every start: ~25 ms of the main thread
-    # before the first paint, or after a run's arrival).
+    # What the start imported lives as long as the event loop (modules,
+    # functions, classes): frozen out of the collector's reach, a full
+    # collection no longer walks it (one fell in every start: ~25 ms of the
+    # main thread before the first paint, or after a run's arrival). The
+    # window, built after, is not frozen (a document replaced later stays
+    # collectable); an exception of its build unfreezes too.
     gc.freeze()
     try:
         return _run(app, args, foreign, splash)

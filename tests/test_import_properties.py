@@ -353,6 +353,26 @@ def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
             "row, or delete the row)\n")
 
 
+def test_a_checkbox_per_choice_beside_the_grades_is_no_radio_button(tmp_path: Path) -> None:
+    """A question of several answers exported a column per choice
+    (``Answer.flags.0`` ...: two true on a row, or none) beside the grades'
+    radio button is no grade's radio button: left as its columns, the
+    grades imported (it stopped the import naming its row)."""
+    head = ("WorkerId,Input.query,Input.doc_id,Answer.rel.0,Answer.rel.1,Answer.rel.2,"
+            "Answer.flags.0,Answer.flags.1\n")
+    rows = ["w1,q1,d1,false,true,false,true,true", "w1,q1,d2,true,false,false,false,false",
+            "w1,q2,d3,false,false,true,true,false", "w1,q2,d4,false,true,false,false,true"]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    grades = [line.split(",")[:5:4] for line in out.read_text("utf-8").splitlines()[1:]]
+    assert grades == [["q1", "1"], ["q1", "0"], ["q2", "2"], ["q2", "1"]]
+    columns = json.loads(report.read_text("utf-8"))["columns"]
+    assert [(c["column"], c["role"]) for c in columns[6:]] == [("G", None), ("H", None)]
+
+
 #: Long sheets drawn with workers numbered 1..n, each judging one item per query.
 LATIN_SHEETS = 10
 

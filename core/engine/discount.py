@@ -67,20 +67,28 @@ def log2_of(rank: npt.NDArray[np.integer[Any]]) -> FloatArray:
     """``log2(rank + 1)`` for 1-based whole-number ranks, each as C's
     ``log2`` gives it (:data:`DIVIDING_PRESETS`), from a table grown to the
     largest rank asked."""
-    global _LOG2
-    table = _LOG2
-    high = int(rank.max(initial=0))
-    if table.size <= high:
-        n = max(high + 1, 2 * table.size)
-        table = _LOG2 = np.array([math.log2(r + 1) for r in range(n)], dtype=np.float64)
-    out: FloatArray = table[rank]
+    out: FloatArray = _log2_to(int(rank.max(initial=0)))[rank]
     return out
 
 
 def log2_block(m: int) -> FloatArray:
-    """:func:`log2_of` ranks 1 to ``m`` (lists of one length), not to be
-    written to."""
-    return log2_of(np.arange(m + 1))[1:]
+    """:func:`log2_of` ranks 1 to ``m`` (lists of one length): a slice of
+    its table, not to be written to."""
+    return _log2_to(m)[1:m + 1]
+
+
+def _log2_to(high: int) -> FloatArray:
+    """The table of C's ``log2(rank + 1)``, grown to hold rank ``high``: the
+    ranks it lacks are worked out and appended, one ``math.log2`` each (no
+    list of them: at 2M ranks, 0.12 s instead of 0.23 s and a 64 MB list)."""
+    global _LOG2
+    table = _LOG2  # (threads may grow it at once: each uses its own)
+    if table.size <= high:
+        n = max(high + 1, 2 * table.size)
+        more = np.fromiter(map(math.log2, range(table.size + 1, n + 1)), dtype=np.float64,
+                           count=n - table.size)
+        table = _LOG2 = np.concatenate((table, more))
+    return table
 
 
 def _table_to(high: int) -> FloatArray:
@@ -108,6 +116,6 @@ def _table(n: int) -> FloatArray:
 _TABLE = _table(1024)
 _TABLE_LIMIT = 1 << 24
 #: C's log2(rank + 1) of ranks 0, 1, 2, ... (:func:`log2_of`).
-_LOG2 = np.array([math.log2(r + 1) for r in range(1024)], dtype=np.float64)
+_LOG2 = np.fromiter(map(math.log2, range(1, 1025)), dtype=np.float64, count=1024)
 #: This many ranks or fewer are computed, not looked up.
 _FEW = 256

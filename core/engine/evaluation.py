@@ -110,8 +110,11 @@ class Evaluation:
         )
         # One step at a time, so that few full-length temporaries of large
         # inputs are alive at once.
-        #: scikit-learn's own order of arithmetic (:mod:`core.engine.sklearn_sums`).
+        #: A peer's own order of arithmetic, where the conventions match its
+        #: preset: scikit-learn's sums (:mod:`core.engine.sklearn_sums`), or
+        #: each gain divided by C's log2 (:func:`core.engine.discount.divides`).
         self._sklearn = SKLEARN in matching_presets(c)
+        self._divide = divides(c)
         blocks = self._rank_lists()
         self._blocks = blocks
         dcg = self._dcg_at_cutoffs()
@@ -193,7 +196,7 @@ class Evaluation:
         # (a chunk of whole lists at a time: no full-length copy of the gains)
         starts = np.searchsorted(q_sorted, np.arange(nq + 1))
         return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq,
-                              divide=divides(self.conventions))
+                              divide=self._divide)
 
     def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
         """Ideal DCG per query and cutoff (open grades not yet set to NaN).
@@ -223,7 +226,7 @@ class Evaluation:
             laid = sorted_gain if isinstance(sorted_gain, np.ndarray) else sorted_gain.gains(0, nq)
             return sklearn_idcg(laid, starts, self.cutoffs, nq)
         return sums_in_chunks(sorted_gain, ideal_rank, ideal_blocks, starts, self.cutoffs, nq,
-                              overwrite=not keep, divide=divides(self.conventions))
+                              overwrite=not keep, divide=self._divide)
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:

@@ -71,10 +71,11 @@ def sklearn_idcg(gain: FloatArray, starts: npt.NDArray[Any], cutoffs: tuple[int 
     query by query; ``starts``: where each list starts, and where the last
     one ends), as ``discount.dot(ranked.T)``."""
     out = np.zeros((nq, len(cutoffs)))
-    longest = int(np.diff(starts).max(initial=0))
+    every = _discount(int(np.diff(starts).max(initial=0)))
+    spans = list(itertools.pairwise(starts.tolist()))
     for j, k in enumerate(cutoffs):
-        disc = _discount(longest)
+        disc = every.copy()
         if k is not None:
             disc[k:] = 0
-        out[:, j] = [disc[:b - a].dot(gain[a:b]) for a, b in itertools.pairwise(starts.tolist())]
+        out[:, j] = [disc[:b - a].dot(gain[a:b]) for a, b in spans]
     return out

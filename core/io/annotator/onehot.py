@@ -3,8 +3,11 @@ each, true in the one chosen (MTurk's ``Answer.rel.0`` ... ``Answer.rel.3``
 of ``true`` / ``false``), read as one column of the chosen choice's number.
 
 The number is the column's own suffix (``Answer.rel.2`` true: grade 2), so
-nothing is guessed; a row of the group with no choice true, or several,
-stops the import in one line naming it. The group's first column takes
+nothing is guessed; in a group named as the grade (``Answer.rel``), a row
+with no choice true, or several, stops the import in one line naming it.
+A group otherwise named with such a row is a checkbox per choice (several
+answers allowed: ``Answer.flags.0`` ...), no radio button: its columns are
+left as they are. The group's first column takes
 the grade under the group's name (``Answer.rel``), its other columns are
 emptied, so every other column keeps its letter and the report names the
 file's own cells; the report's notes say so.
@@ -17,6 +20,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table, cell_text
+from core.io.annotator.names import name_field
 from core.io.safety import column_letters
 
 __all__ = ["one_answer_per_column"]
@@ -48,14 +52,22 @@ def _all_true_false(table: Table, first: int, cols: list[int]) -> bool:
     return "true" in seen and seen <= _TRUE | _FALSE
 
 
-def _chosen(table: Table, r: int, choices: list[tuple[int, int]], where: str) -> int | None:
-    """The number of the one choice true on row ``r``; None on a row blank
-    in the group; refused on a row with none true, or several."""
-    row = table.rows[r]
+def _answers(row: list[Any], choices: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    """The choices (column, number) true on ``row``; None on a row blank in
+    the group."""
     cells = [(c, n, _truth(row[c]) if c < len(row) else "") for c, n in choices]
     if all(t == "" for _, _, t in cells):
         return None
-    true = [(c, n) for c, n, t in cells if t in _TRUE]
+    return [(c, n) for c, n, t in cells if t in _TRUE]
+
+
+def _chosen(table: Table, r: int, true: list[tuple[int, int]] | None,
+            choices: list[tuple[int, int]], where: str) -> int | None:
+    """The number of the one choice ``true`` on row ``r`` (:func:`_answers`);
+    None on a row blank in the group; refused on a row with none true, or
+    several."""
+    if true is None:
+        return None
     if len(true) == 1:
         return true[0][1]
     said = ("no column true" if not true else
@@ -78,7 +90,11 @@ def one_answer_per_column(table: Table, header_row: int) -> Table:
             continue
         where = (f"columns {column_letters(cols[0] + 1)}-{column_letters(cols[-1] + 1)} "
                  f"({header[cols[0]]} ... {header[cols[-1]]})")
-        grades = [_chosen(table, r, choices, where) for r in range(first, len(table.rows))]
+        answers = [_answers(table.rows[r], choices) for r in range(first, len(table.rows))]
+        if name_field(group).field != "grade" and any(
+                a is not None and len(a) != 1 for a in answers):
+            continue  # a checkbox per choice (several answers, or none), no grade's radio button
+        grades = [_chosen(table, first + i, a, choices, where) for i, a in enumerate(answers)]
         width = max(cols) + 1
         for r in range(header_row, len(table.rows)):
             row = table.rows[r]
