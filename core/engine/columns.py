@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.discount import discount
+from core.engine.discount import discount, terms
 from core.engine.evaluation import Evaluation
 from core.engine.query_values import QueryValues, query_ideal, query_values
 from core.model.conventions import Conventions, Rubric
@@ -326,7 +326,10 @@ def _ideal_list_gain(shown: ShownRows, row: int) -> float | None:
 
 def _ideal_list_contribution(shown: ShownRows, row: int) -> float | None:
     gain = _ideal_list_gain(shown, row)
-    return None if gain is None else gain * float(discount(np.array([row + 1]))[0])
+    if gain is None:
+        return None
+    rank = np.array([row + 1])
+    return float(terms(np.array([gain]), discount(rank), rank, shown.ev.divides)[0])
 
 
 def _score_text(shown: ShownRows, row: int) -> str:

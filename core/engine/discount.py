@@ -13,7 +13,7 @@ import numpy.typing as npt
 from core.model.conventions import Conventions
 from core.model.presets import matching_presets
 
-__all__ = ["block_discounts", "discount", "divides", "log2_block", "log2_of"]
+__all__ = ["block_discounts", "discount", "divides", "log2_block", "log2_of", "terms"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -69,6 +69,20 @@ def log2_of(rank: npt.NDArray[np.integer[Any]]) -> FloatArray:
     largest rank asked."""
     out: FloatArray = _log2_to(int(rank.max(initial=0)))[rank]
     return out
+
+
+def terms(gain: FloatArray, discounts: FloatArray, rank: npt.NDArray[np.integer[Any]],
+          divide: bool) -> FloatArray:
+    """The DCG's terms of ``gain`` at 1-based ``rank`` (each > 0): times
+    ``discounts`` (the effective discount, 0 past k), or, where the sums
+    divide (:func:`divides`: presets that never average ties, so a
+    discount is its rank's own up to k), divided by :func:`log2_of` the rank
+    where the discount is not 0: the terms the sums add, so a running sum of
+    them ends at the DCG bit for bit."""
+    if not divide:
+        out: FloatArray = gain * discounts
+        return out
+    return np.where(discounts > 0, gain / log2_of(rank), gain * discounts)
 
 
 def log2_block(m: int) -> FloatArray:

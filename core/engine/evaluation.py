@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.counts import counts_by_pair, counts_where
-from core.engine.discount import discount, divides  # discount: re-exported
+from core.engine.discount import discount, divides, terms  # discount: re-exported
 from core.engine.gains import check_totals, gains, lifted
 from core.engine.ideal import ideal_lists
 from core.engine.lazy import GradeFree, Lazy, PerQuery, PerRow
@@ -333,9 +333,12 @@ class Evaluation:
 
     @PerRow
     def contribution(self) -> FloatArray:
-        """gain x discount over the whole list (NaN when either is unknown)."""
-        out: FloatArray = self.gain * self.discount
-        return out
+        """gain x discount over the whole list (NaN when either is unknown;
+        :func:`~core.engine.discount.terms`: the sums' own terms)."""
+        if not self._divide:
+            out: FloatArray = self.gain * self.discount
+            return out
+        return terms(self.gain, self.discount, np.maximum(self.rank, 1), divide=True)
 
     @Lazy
     def ideal_order(self) -> IntArray:
@@ -353,7 +356,8 @@ class Evaluation:
     @PerRow
     def ideal_contribution(self) -> FloatArray:
         """gain x discount at the ideal rank; NaN outside the inventory."""
-        values = self.gain[self.ideal_order] * discount(self._ideal_rank_sorted)
+        rank = self._ideal_rank_sorted
+        values = terms(self.gain[self.ideal_order], discount(rank), rank, self._divide)
         return self._scatter(values, np.nan, self.ideal_order)  # type: ignore[return-value]
 
     def contribution_at(self, k: int | None) -> FloatArray:
@@ -363,9 +367,11 @@ class Evaluation:
         # (0 set in the product, the result made once eff is let go: two
         # 16 MB arrays fewer at once at 2M rows, compare's cut at each cutoff)
         value = self.sorted_gain
-        # (a new array unless kept: then multiplied where it is)
-        value = value * eff if self._sorted_gain is not None else np.multiply(
-            value, eff, out=value)
+        if self._divide:  # (the sums' own terms: core.engine.discount.terms)
+            value = terms(value, eff, self._sorted_rank, divide=True)
+        else:  # (a new array unless kept: then multiplied where it is)
+            value = value * eff if self._sorted_gain is not None else np.multiply(
+                value, eff, out=value)
         value[~(eff > 0)] = 0.0
         del eff
         out = np.zeros(len(self.doc))
@@ -380,6 +386,12 @@ class Evaluation:
         return np.cumsum(self.contribution[self.ranked(q)])
 
     # -- per query views ------------------------------------------------------------------
+    @property
+    def divides(self) -> bool:
+        """Whether the sums divide each gain by C's ``log2(rank + 1)``
+        (:func:`core.engine.discount.divides`): the terms to show with them."""
+        return self._divide
+
     @property
     def cutoffs(self) -> tuple[int | None, ...]:
         return self.conventions.cutoffs

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.discount import discount
+from core.engine.discount import discount, terms
 from core.engine.evaluation import Evaluation
 from core.engine.order import ideal_key
 
@@ -90,14 +90,17 @@ def query_values(ev: Evaluation, q: int, rows: npt.ArrayLike) -> QueryValues:
     pos, found = _place(rows, ranked)
     rank = np.where(found, pos + 1, 0).astype(np.int64)
     disc = np.where(found, eff[pos] if eff.size else 0.0, np.nan)
-    cumulative: FloatArray = np.cumsum(ev.gain[ranked] * eff)
+    # (the sums' own terms, divided where they divide: core.engine.discount.terms)
+    cumulative: FloatArray = np.cumsum(
+        terms(ev.gain[ranked], eff, np.arange(1, ranked.size + 1), ev.divides))
     ideal = query_ideal(ev, q)
     ipos, ifound = _place(rows, ideal)
     ideal_rank = np.where(ifound, ipos + 1, 0).astype(np.int64)
     ideal_disc = discount(ideal_rank[ifound])
     ideal_contribution = np.full(rows.size, np.nan)
-    ideal_contribution[ifound] = gain[ifound] * ideal_disc
-    return QueryValues(rows=rows, rank=rank, discount=disc, contribution=gain * disc,
+    ideal_contribution[ifound] = terms(gain[ifound], ideal_disc, ideal_rank[ifound], ev.divides)
+    contribution = terms(gain, disc, np.maximum(rank, 1), ev.divides)
+    return QueryValues(rows=rows, rank=rank, discount=disc, contribution=contribution,
                        ideal_rank=ideal_rank, ideal_contribution=ideal_contribution,
                        cumulative=cumulative)
 

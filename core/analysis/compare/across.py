@@ -25,6 +25,7 @@ from core.analysis.compare.align import (
     QueryOfRow,
     candidate_partners,
 )
+from core.engine.discount import terms
 from core.engine.evaluation import Evaluation
 from core.engine.order import prefixes
 
@@ -201,7 +202,10 @@ def contributions_at(ev: Evaluation, k: int | None, rows: IntArray) -> FloatArra
     start = np.cumsum(size) - size  # where each group's positions begin in ``at``
     # (a group's positions share its mean discount: its first one's is read)
     eff = ev.effective_discount(k, at=prefixes(heads, size))[start[group]]
-    value: FloatArray = ev.gain[rows] * eff
+    # (the sums' own terms where they divide: core.engine.discount.terms; the
+    # ranks read then only, not a column made for every comparison)
+    value = (terms(ev.gain[rows], eff, ev.rank[rows], divide=True) if ev.divides
+             else ev.gain[rows] * eff)
     value[~(eff > 0)] = 0.0
     return value
 
