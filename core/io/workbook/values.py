@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.engine.discount import terms
 from core.engine.evaluation import Evaluation
 from core.engine.gains import lifted_queries
 from core.engine.order import tie_starts
@@ -86,7 +87,9 @@ def candidate_values(
         avg_gain = np.where(ranked, avg, np.nan)
     else:
         avg_gain = np.where(ranked, up, np.nan)
-    ideal_contribution = np.ldexp(ideal_gain, by) * (1.0 / np.log2(position + 1.0))
+    # (the engine's terms, divided where its sums divide: core.engine.discount.terms)
+    ideal_contribution = terms(np.ldexp(ideal_gain, by), 1.0 / np.log2(position + 1.0),
+                               position, ev.divides)
     used = np.where(known, doc.grade[perm], np.nan)
     if ev.conventions.gain.truncate:
         used = np.trunc(used)
