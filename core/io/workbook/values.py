@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.engine.discount import terms
+from core.engine.discount import discount, terms
 from core.engine.evaluation import Evaluation
 from core.engine.gains import lifted_queries
 from core.engine.order import tie_starts
@@ -88,7 +88,7 @@ def candidate_values(
     else:
         avg_gain = np.where(ranked, up, np.nan)
     # (the engine's terms, divided where its sums divide: core.engine.discount.terms)
-    ideal_contribution = terms(np.ldexp(ideal_gain, by), 1.0 / np.log2(position + 1.0),
+    ideal_contribution = terms(np.ldexp(ideal_gain, by), discount(position),
                                position, ev.divides)
     used = np.where(known, doc.grade[perm], np.nan)
     if ev.conventions.gain.truncate:
