@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen, QWidget
 
+from app.collector import collect_in_main_thread
 from app.opening import READING, Reading, parse_args, reading_key
 from app.settings import APPLICATION, ORGANIZATION, ensure_identity
 from core.errors import InputError, NdcgError
@@ -84,6 +85,7 @@ def build_window(path: str | Path | None = None, *, qrels: str | Path | None = N
     from app.scheme import follow_color_scheme
 
     follow_color_scheme(qapp)  # the system's light or dark scheme, readable at WCAG AA
+    collect_in_main_thread(qapp)  # no Qt object deleted by a reading or task thread
     reading = None
     if path is not None:
         key = reading_key(path, qrels, preset)
@@ -463,6 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     _warn_broken_qt()
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APPLICATION])
+    collect_in_main_thread(app)  # before the read's thread, if not yet started, is
     QApplication.setOrganizationName(ORGANIZATION)
     QApplication.setApplicationName(APPLICATION)
     # The launcher may have started reading the file already (app.opening).

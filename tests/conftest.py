@@ -47,6 +47,12 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     )
     yield
     _release_held_keys()
+    # A window turns automatic collection off for the process (the GUI
+    # thread collects from its event loop: app/collector.py); a test that
+    # runs no event loop gets the collections it is due here, in this thread.
+    from app.collector import collect_due
+
+    collect_due()
 
 
 def _release_held_keys() -> None:

@@ -136,11 +136,21 @@ def test_spark_command_line_prints_what_evaluate_prints(spark, files, fmt):
 
 
 def test_dask_command_line_on_a_local_cluster(files):
+    """The local cluster the command starts ends with it: its worker
+    processes and their watching threads do not outlive the command (they
+    did until the calling process ended, a client given a cluster leaves it
+    running)."""
+    import multiprocessing
+    import threading
+
     run, qrels, _, _ = files["generated"]
     local = cli(str(run), "--qrels", str(qrels), "--format", "json")
+    before = set(multiprocessing.active_children())
     on_dask = cli(str(run), "--qrels", str(qrels), "--format", "json", "--engine", "dask",
                   "--workers", "1")
     assert on_dask == local
+    assert set(multiprocessing.active_children()) - before == set()
+    assert not [t.name for t in threading.enumerate() if "Nanny" in t.name]
 
 
 def test_a_bad_row_on_a_worker_is_one_line(spark, dask_client, tmp_path, capsys):

@@ -45,13 +45,16 @@ def client(address: str | None = None, workers: int | None = None) -> Any:
     """A client of the scheduler at ``address``, or of a new local cluster
     of ``workers`` processes (2 when not given)."""
     require("dask", "dask.dataframe", "distributed", "pyarrow", "pandas")
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     if address is not None:
         return Client(address, timeout="10s")
-    cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
-    return Client(cluster)
+    # The client starts the local cluster itself, so that closing the client
+    # closes the cluster and its worker processes: a client given a cluster
+    # leaves it running (its nannies outlived the command until the process
+    # ended).
+    return Client(n_workers=workers or 2, threads_per_worker=1, dashboard_address=":0",
+                  silence_logs=logging.ERROR)
 
 
 #: The most of a Parquet file's uncompressed bytes one input partition
