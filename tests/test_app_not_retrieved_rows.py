@@ -89,6 +89,14 @@ def test_every_not_retrieved_row_shows_below_a_short_ranked_list(
     window.set_query(1)  # (the next query: the same)
     qtbot.wait(1)
     assert _whole_rows(panel.not_retrieved) == 6
+    lower = panel.split.sizes()[1]
+    for height in (1000, 800):  # (the window taller, then as it was: the same rows)
+        window.resize(window.width(), height)
+        qtbot.waitUntil(lambda h=height: window.height() == h)
+        QApplication.processEvents()
+        assert _whole_rows(panel.not_retrieved) == 6
+        assert _whole_rows(panel.grid) == 10
+        assert panel.split.sizes()[1] == lower
 
 
 def test_a_long_list_leaves_the_not_retrieved_rows_their_least(
