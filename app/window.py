@@ -556,9 +556,11 @@ class MainWindow(WindowApi):
             QTimer.singleShot(0, self.fit_columns)
 
     def reset_layout(self) -> None:
-        """View > Reset layout: the first-start window, docks and grid columns."""
+        """View > Reset layout: the first-start window, docks and grid columns,
+        and the grids' heights following their rows again."""
         self.workplace.reset()
         self.grid_columns.reset()
+        self.grid_panel.follow_rows()
 
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the

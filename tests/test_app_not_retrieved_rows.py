@@ -108,11 +108,15 @@ def test_a_long_list_leaves_the_not_retrieved_rows_their_least(
     assert _whole_rows(lower) >= NOT_RETRIEVED_LEAST
     assert lower.verticalScrollBar().maximum() > 0  # the rest scroll
     assert _whole_rows(panel.grid) > _whole_rows(lower)
-    # Dragged by the reviewer: the heights are theirs, from query to query.
+    # Dragged by the reviewer (down to a row): the heights are theirs, from
+    # query to query, until View > Reset layout.
     sizes = panel.split.sizes()
-    panel.split.moveSplitter(sizes[0] - 60, 1)
+    panel.split.moveSplitter(sum(sizes) - 80, 1)
     moved = panel.split.sizes()
     assert moved != sizes
+    assert _whole_rows(lower) < NOT_RETRIEVED_LEAST
     window.set_query(1)
     qtbot.wait(1)
     assert panel.split.sizes() == moved
+    window.app_actions["reset_layout"].trigger()
+    qtbot.waitUntil(lambda: _whole_rows(lower) >= NOT_RETRIEVED_LEAST)

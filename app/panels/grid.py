@@ -457,6 +457,12 @@ class GridPanel(QWidget):
     def _handle_dragged(self) -> None:
         self._dragged = True
 
+    def follow_rows(self) -> None:
+        """The splitter's heights follow the rows again (View > Reset layout),
+        a handle dragged before forgotten."""
+        self._dragged = False
+        self._share_height()
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.split and event.type() == QEvent.Type.Resize:
             self._share_height()
