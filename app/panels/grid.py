@@ -177,7 +177,9 @@ def _rows_height(view: QTableView, rows: int) -> int:
     header, the rows, its frame and a horizontal scroll bar where its
     columns are wider than it."""
     header = view.verticalHeader()
-    height = sum(header.sectionSize(header.logicalIndex(r)) for r in range(rows))
+    # (every row: the header's length, not a call per row of a long list)
+    height = (header.length() if rows >= header.count()
+              else sum(header.sectionSize(header.logicalIndex(r)) for r in range(rows)))
     columns = view.horizontalHeader()
     if columns.length() > view.viewport().width():
         height += view.horizontalScrollBar().sizeHint().height()
