@@ -9,6 +9,7 @@ bundled data *inside that installation* (its ``core/resources``), so the
 checks prove the data shipped. It checks:
 
 * ``--version`` prints the project's version;
+* ``example`` prints the bundled example's path inside the installation;
 * ``evaluate`` on the bundled example gives case A's NDCG@2 (0.7967075809905066,
   hand-derived in docs/conventions.md: DCG 1 + 3/log2 3 over the ideal 3 + 1/log2 3);
 * ``export`` writes the example as a TREC run and qrels;
@@ -58,7 +59,10 @@ def check_commands(exe: str, resources: Path, work: Path) -> tuple[Path, Path]:
     got = run([exe, "--version"], work).strip()
     if got != f"ndcg-worksheet {project['version']}":
         raise SmokeError(f"--version printed {got!r}")
-    example = resources / "example.xlsx"
+    # The README's way to the bundled example: ``ndcg-worksheet example``.
+    example = Path(run([exe, "example", "--format", "xlsx"], work).strip())
+    if example != resources / "example.xlsx":
+        raise SmokeError(f"example printed {example}, not {resources / 'example.xlsx'}")
     out = run([exe, "evaluate", str(example), "--format", "csv"], work)
     if CASE_A_NDCG_AT_2 not in out.splitlines():
         raise SmokeError(f"evaluate {example}: case A's NDCG@2 is not 0.7967…:\n{out}")

@@ -10,6 +10,7 @@ the variant that reads best, and the tests hold every colour to AA.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from PySide6.QtCore import QObject, Qt
@@ -28,8 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 __all__ = ["AA_TEXT", "announce", "announce_status_messages", "buddy_label", "contrast_ratio",
-           "label_control", "relative_luminance", "spoken_name", "tab_order", "tab_passes",
-           "unnamed_controls"]
+           "label_control", "mnemonic", "relative_luminance", "spoken_name", "tab_order",
+           "tab_passes", "unnamed_controls", "with_mnemonics", "without_mnemonic"]
 
 #: WCAG 2.x level AA: the least contrast for normal text.
 AA_TEXT = 4.5
@@ -57,7 +58,43 @@ def contrast_ratio(a: QColor | str, b: QColor | str) -> float:
 # -- names --------------------------------------------------------------------------------
 def _plain(text: str) -> str:
     """A label's text as spoken: no mnemonic ampersand, no trailing colon."""
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").strip().rstrip(":").strip()
+    return without_mnemonic(text).strip().rstrip(":").strip()
+
+
+def without_mnemonic(text: str) -> str:
+    """``text`` with its mnemonic's ampersand taken out (``&&``, a literal
+    ampersand, becomes ``&``): a menu item's text where it titles a dock."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def mnemonic(text: str) -> str | None:
+    """The letter ``text`` underlines (lower case), None if none."""
+    at = text.replace("&&", "").find("&")
+    rest = text.replace("&&", "")[at + 1:at + 2] if at >= 0 else ""
+    return rest.lower() or None
+
+
+def with_mnemonics(texts: Sequence[str], taken: Iterable[str] = ()) -> list[str]:
+    """``texts`` (menu items made from data, a grid's column titles) each
+    given the first letter not ``taken`` nor given to an earlier text: a
+    word's first letter first, then any letter; a text that has one keeps
+    it, one with no letter left stays without."""
+    used = {letter.lower() for letter in taken}
+    used |= {m for m in map(mnemonic, texts) if m}
+    out = []
+    for text in texts:
+        if mnemonic(text) is not None:
+            out.append(text)
+            continue
+        starts = [i for i, c in enumerate(text) if c.isalnum() and (i == 0 or text[i - 1] == " ")]
+        others = [i for i, c in enumerate(text) if c.isalnum() and i not in starts]
+        free = next((i for i in (*starts, *others) if text[i].lower() not in used), None)
+        if free is None or "&" in text:
+            out.append(text)
+            continue
+        used.add(text[free].lower())
+        out.append(f"{text[:free]}&{text[free:]}")
+    return out
 
 
 def label_control(control: QWidget, label: QWidget | str | None, description: str = "") -> None:

@@ -142,7 +142,7 @@ class GuidelinesController(QObject):
         super().__init__(window)
         self.window = window
         self.view = GuidelinesView(decimals=window.decimals)
-        self.dock = window.add_dock("guidelinesDock", window.tr("Guidelines"), self.view,
+        self.dock = window.add_dock("guidelinesDock", window.tr("&Guidelines"), self.view,
                                     Qt.DockWidgetArea.BottomDockWidgetArea)
         self._candidate: int | None = None
         self._grids: list[QTableView] = [window.grid, window.not_retrieved_view]

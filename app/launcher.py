@@ -1,7 +1,7 @@
 """The ``ndcg-worksheet`` entry point.
 
 Commands (``evaluate``, ``export``, ``compare``, ``import``, ``split``,
-``merge``) run without loading Qt; any other invocation opens the desktop editor.
+``merge``, ``example``) run without loading Qt; any other invocation opens the desktop editor.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-COMMANDS = frozenset({"evaluate", "export", "compare", "import", "split", "merge", "-h",
+COMMANDS = frozenset({"evaluate", "export", "compare", "import", "split", "merge", "example",
+                      "-h",
                       "--help",
                       # app.cli.installation: about the installation, no window
                       "--version", "--install-desktop-entry", "--uninstall-desktop-entry"})

@@ -44,7 +44,7 @@ class PlotDock:
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         box.addWidget(self.placeholder)
         self._panel: PlotPanel | None = None
-        self.dock = window.add_dock("plotsDock", window.tr("Plots"), self.holder,
+        self.dock = window.add_dock("plotsDock", window.tr("P&lots"), self.holder,
                                     Qt.DockWidgetArea.BottomDockWidgetArea,
                                     tab_with="auditLogDock")
         self.timer = QTimer(self.holder)

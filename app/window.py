@@ -31,6 +31,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
 
+from app.accessibility import without_mnemonic
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
 from app.delegates import grade_words
 from app.judgment_clock import ActivityClock
@@ -140,17 +141,17 @@ class MainWindow(WindowApi):
         self.add_submenu("view", self.grid_columns.menu, after=self.app_actions["reset_layout"])
         self.grid_columns.restore()
         area = Qt.DockWidgetArea
-        self.add_dock("queryNavigatorDock", self.tr("Queries"), self.navigator,
+        self.add_dock("queryNavigatorDock", self.tr("&Queries"), self.navigator,
                       area.LeftDockWidgetArea)
-        self.add_dock("summaryPanelDock", self.tr("Summary"), self.summary_panel,
+        self.add_dock("summaryPanelDock", self.tr("&Summary"), self.summary_panel,
                       area.RightDockWidgetArea)
         # Below the summary where the window is tall enough (a convention's
         # effect shows as it changes); on a laptop's screen behind it, a tab
         # each with the column's whole height, rather than two cramped halves.
-        self.add_dock("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
+        self.add_dock("conventionsPanelDock", self.tr("Co&nventions"), self.conventions_panel,
                       area.RightDockWidgetArea, below="summaryPanelDock",
                       stacked_from=STACKED_FROM)
-        self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
+        self.add_dock("auditLogDock", self.tr("&Audit log"), self.audit_view,
                       area.BottomDockWidgetArea)
 
     # -- wiring (the one place) -------------------------------------------------------
@@ -279,10 +280,14 @@ class MainWindow(WindowApi):
         the View menu) in ``area``: with ``tab_with``, tabbed behind that dock;
         with ``below``, under that dock in its column (behind it in a window
         less than ``stacked_from`` pixels tall); ``hidden`` until shown.
-        That is its home: View > Reset layout puts it back there."""
-        dock = self.workplace.add_dock(name, title, widget,
+        That is its home: View > Reset layout puts it back there. ``title``
+        underlines the View menu item's letter (``&Queries``: Alt+V, Q);
+        the dock's title bar and tab read it without the ampersand."""
+        dock = self.workplace.add_dock(name, without_mnemonic(title), widget,
                                        DockHome(area, tab_with, below, hidden, stacked_from))
-        self.menus["view"].addAction(dock.toggleViewAction())
+        toggle = dock.toggleViewAction()
+        toggle.setText(title)  # (Qt sets it again only if the title changes)
+        self.menus["view"].addAction(toggle)
         return dock
 
     def set_path(self, path: str | Path | None) -> None:
@@ -551,9 +556,11 @@ class MainWindow(WindowApi):
             QTimer.singleShot(0, self.fit_columns)
 
     def reset_layout(self) -> None:
-        """View > Reset layout: the first-start window, docks and grid columns."""
+        """View > Reset layout: the first-start window, docks and grid columns,
+        and the grids' heights following their rows again."""
         self.workplace.reset()
         self.grid_columns.reset()
+        self.grid_panel.follow_rows()
 
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the

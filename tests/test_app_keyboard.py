@@ -308,9 +308,12 @@ def test_undo_from_the_edit_menu_leaves_the_focus_where_it_was(qtbot, window):
     assert window.grid.currentIndex().row() == 0  # c, q1's first row
 
 
-def mnemonics(menu: QMenu, path: str) -> list[tuple[str, str]]:
+def mnemonics(menu: QMenu, path: str,
+              without: list[str] | None = None) -> list[tuple[str, str]]:
     """(where, letter) for every visible item of ``menu`` and its submenus
-    that has an underlined letter (``&&`` is a literal ampersand)."""
+    that has an underlined letter (``&&`` is a literal ampersand); those
+    that have none are added to ``without`` (but a placeholder: an item
+    off that is no check box, "(no recent files)")."""
     found = []
     for action in menu.actions():
         if action.isSeparator() or not action.isVisible():
@@ -318,8 +321,10 @@ def mnemonics(menu: QMenu, path: str) -> list[tuple[str, str]]:
         letter = re.search(r"&(.)", action.text().replace("&&", ""))
         if letter:
             found.append((path, letter.group(1).lower()))
+        elif without is not None and (action.isEnabled() or action.isCheckable()):
+            without.append(f"{path} > {action.text()}")
         if action.menu():
-            found += mnemonics(action.menu(), f"{path} > {action.text()}")
+            found += mnemonics(action.menu(), f"{path} > {action.text()}", without)
     return found
 
 
@@ -328,11 +333,44 @@ def test_no_menu_underlines_one_letter_twice(window):
     between the two and the reviewer must press Return (Query: 'Next
     &unresolved query' and 'Next &unknown candidate'; File, Edit and Review
     had one such pair each)."""
+    without: list[str] = []
     seen = [(path, letter) for top in window.menuBar().actions()
-            for path, letter in mnemonics(top.menu(), top.text())]
+            for path, letter in mnemonics(top.menu(), top.text(), without)]
     twice = sorted({entry for entry in seen if seen.count(entry) > 1})
     assert twice == []
     assert len(seen) > 30  # (every menu's items were read)
+    # Every item has one: the View menu's panels (Queries, Summary, ...)
+    # and the grid's columns had none, so Alt+V could not reach them.
+    assert without == []
+
+
+def test_view_menu_items_by_their_letters(qtbot, window):
+    """Alt+V then Q hides the query list and shows it again; Alt+V, C, V
+    shows the grid's Version column; the dock's title has no ampersand."""
+    dock = window.docks["queryNavigatorDock"]
+    assert dock.windowTitle() == "Queries"
+
+    def by_letters(*keys: Qt.Key) -> None:
+        window.grid.setFocus()
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
+        press(qtbot, Qt.Key.Key_V, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(lambda: isinstance(QApplication.activePopupWidget(), QMenu))
+        assert QApplication.activePopupWidget().title() == "&View"
+        for key in keys:
+            qtbot.keyClick(QApplication.activePopupWidget(), key)
+        qtbot.waitUntil(lambda: QApplication.activePopupWidget() is None)
+
+    assert dock.isVisible()
+    by_letters(Qt.Key.Key_Q)
+    assert not dock.isVisible()
+    by_letters(Qt.Key.Key_Q)
+    assert dock.isVisible()
+    action = window.grid_columns.actions["version"]
+    shown = action.isChecked()
+    by_letters(Qt.Key.Key_C, Qt.Key.Key_V)
+    assert action.isChecked() is not shown
+    column = [c.key for c in window.grid_columns.columns].index("version")
+    assert window.grid.isColumnHidden(column) is shown
 
 
 def test_query_menu_items_by_their_letters(qtbot, window):

@@ -162,3 +162,24 @@ def test_a_text_repeated_in_another_font_is_measured_in_it(qtbot: Any) -> None:
     widths = text_widths(view, [0, 1])
     assert widths == {c: view.sizeHintForColumn(c) for c in (0, 1)}
     assert widths[0] > text_widths(view, [0], rows=[0])[0]
+
+
+def test_a_long_id_is_asked_for_as_wide_as_qt_measures_it(qtbot: Any) -> None:
+    """An id of 40 characters wider than the least the ids ask for
+    (:data:`IDS_ASKED`) is asked for whole: 40 W's at 9 pt, 474.4 px, were
+    measured in whole pixels rounded to the nearest (474), one short of the
+    cell Qt sizes for them, and the id read "WWWW…WWWW"."""
+    from app.panels.fit import header_widths
+    from app.panels.navigator import IDS_ASKED
+
+    doc = Document.from_columns(query=["W" * 40, "q2"], source_id=["a", "b"],
+                                score=[1.0, 1.0], grade=[1.0, 2.0])
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.set_evaluation(evaluate(doc))
+    nav.show()
+    qtbot.waitExposed(nav)
+    whole = _live_ids_width(nav)
+    assert whole > IDS_ASKED
+    asked = nav._ids_extra() + header_widths(nav.view)[QueryColumn.QUERY]
+    assert asked == whole

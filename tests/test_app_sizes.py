@@ -6,12 +6,11 @@ whole and the summary's table never scrolls sideways, whatever the status."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle
 
 from app.models.queries import QueryColumn
@@ -244,19 +243,25 @@ def test_at_1280x800_the_audit_log_shows_every_column_without_scrolling(qtbot, w
     w.session.mark_saved()
 
 
-def test_a_grade_seen_on_reopening_leaves_its_note_readable(qtbot, window):
+@pytest.mark.parametrize("points", [None, 10.0])
+def test_a_grade_seen_on_reopening_leaves_its_note_readable(qtbot, window, points):
     """A grade and its note edited in the spreadsheet: the log's When said
     "seen on reopening, 16:05:08" (181 px of the log's 601 at 1280x800) and
     the note was squeezed to its header's width, "ch…". The stamp gives way
     first, down to the time itself ("…16:05:08", whole on hover); at
-    1920x1080 it is whole again."""
+    1920x1080 it is whole again. At 10 pt the time (71.3 px) was measured in
+    whole pixels rounded to the nearest (71), and read "…16:05:…"."""
     import datetime as dt
 
     from app.models.audit import AuditColumn
-    from app.panels.fit import header_widths, text_margins
+    from app.panels.fit import header_widths, text_margins, text_width
     from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 
     w = window
+    if points is not None:
+        font = QFont(w.font())
+        font.setPointSizeF(points)
+        w.setFont(font)
     _at(qtbot, w, 1280, 800)
     stamp = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     w.document.audit.append(AuditEntry(
@@ -269,11 +274,11 @@ def test_a_grade_seen_on_reopening_leaves_its_note_readable(qtbot, window):
     when = log.audit_model.index(0, AuditColumn.WHEN).data()
     assert when.startswith("seen on reopening, ")
     time = when.rsplit(", ", 1)[1]
-    metrics = log.fontMetrics()
-    assert log.columnWidth(AuditColumn.WHEN) >= (metrics.horizontalAdvance("\u2026" + time)
+    font = log.font()
+    assert log.columnWidth(AuditColumn.WHEN) >= (text_width(font, "\u2026" + time)
                                                  + text_margins(log))
     # The note's first word whole, every column still in view.
-    assert log.columnWidth(AuditColumn.NOTE) >= (metrics.horizontalAdvance("checked\u2026")
+    assert log.columnWidth(AuditColumn.NOTE) >= (text_width(font, "checked\u2026")
                                                  + text_margins(log))
     assert log.columnWidth(AuditColumn.NOTE) > header_widths(log)[AuditColumn.NOTE]
     right = log.columnViewportPosition(AuditColumn.SECONDS) + log.columnWidth(AuditColumn.SECONDS)
@@ -631,7 +636,7 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
     from PySide6.QtCore import QRect
 
     from app.models.audit import AuditColumn
-    from app.panels.fit import elided_headers, text_margins
+    from app.panels.fit import elided_headers, text_margins, text_width
     from core.model.conventions import TieRule, UnrankedRule
     from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 
@@ -664,13 +669,13 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
     assert elided_headers(log) == []
 
     def whole(column: int, text: str) -> bool:
-        return log.columnWidth(column) >= metrics.horizontalAdvance(text) + margins
+        return log.columnWidth(column) >= text_width(log.font(), text) + margins
 
     def readable(row: int, column: int) -> bool:
         """The cell's text wrapped at its words in its row, no word cut."""
         text = model.index(row, column).data()
         room = log.columnWidth(column) - margins
-        words = all(math.ceil(QFontMetricsF(log.font()).horizontalAdvance(word)) <= room
+        words = all(text_width(log.font(), word) <= room
                     for word in text.split())
         lines = metrics.boundingRect(QRect(0, 0, room, 10_000), Qt.TextFlag.TextWordWrap, text)
         return words and lines.height() <= log.rowHeight(row)
@@ -727,3 +732,34 @@ def test_the_comparisons_numbers_are_whole_beside_a_runs_unresolved_queries(
     assert table.columnWidth(CompareColumn.NDCG_A) >= table.sizeHintForColumn(
         CompareColumn.NDCG_A)
     w.session.mark_saved()
+
+
+@pytest.mark.parametrize("points", [9.0, 13.0])
+def test_the_summary_status_column_keeps_its_width_from_query_to_query(qtbot, points):
+    """The status column is as wide as the widest status of any query, so
+    the table keeps its width from query to query. Those statuses were
+    measured in whole pixels rounded to the nearest ("? unresolved", 76.4 px
+    at 9 pt, took 76): on case A (every status ok) the column was 1 px
+    narrower than on case F, where Qt measures the status it shows (77)."""
+    from app.models.cutoffs import CutoffColumn
+    from app.panels.summary import SummaryPanel
+    from core.engine.evaluation import evaluate
+    from core.model.examples import seed_document
+
+    doc = seed_document()
+    ev = evaluate(doc)
+    panel = SummaryPanel(lambda: 4)
+    qtbot.addWidget(panel)
+    font = QFont(panel.font())
+    font.setPointSizeF(points)
+    panel.setFont(font)
+    panel.resize(600, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    table = panel.table
+    panel.show_query(ev, doc.query_index("case-A"))
+    on_ok = table.columnWidth(CutoffColumn.STATUS)
+    panel.show_query(ev, doc.query_index("case-F-unknown"))
+    assert not table.isColumnHidden(CutoffColumn.STATUS)
+    assert table.columnWidth(CutoffColumn.STATUS) == on_ok
+    assert on_ok >= table.sizeHintForColumn(CutoffColumn.STATUS)

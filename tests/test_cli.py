@@ -49,6 +49,26 @@ def test_json_shape_and_values():
     assert s["excluded"] == {"undefined": 1, "unresolved": 1}
 
 
+@pytest.mark.parametrize("form", ["csv", "xlsx"])
+def test_example_prints_the_bundled_examples_path(form):
+    """``ndcg-worksheet example`` prints where the bundled example is in
+    this installation (an installed wheel has no resources/example.csv in
+    the folder the README's commands run from), and evaluate takes it:
+    case A's NDCG is the hand-derived value."""
+    from app.launcher import COMMANDS
+    from core.model.examples import EXAMPLE_WORKBOOK
+
+    assert "example" in COMMANDS  # (run without loading Qt)
+    code, text = run(["example", *(["--format", form] if form == "xlsx" else [])])
+    assert code == 0
+    path = text.removesuffix("\n")
+    assert path == str(EXAMPLE_PATH if form == "csv" else EXAMPLE_WORKBOOK)
+    code, text = run(["evaluate", path, "--k", "all", "--format", "json"])
+    assert code == 0
+    a = next(q for q in json.loads(text)["queries"] if q["query"] == "case-A")
+    assert a["cutoffs"][0]["ndcg"] == pytest.approx((1 + 3 / L) / (3 + 1 / L), abs=1e-15)
+
+
 def test_preset_and_flags_override():
     _, text = run([
         "evaluate", str(EXAMPLE_PATH), "--preset", "sklearn", "--ties", "pessimistic",
@@ -222,7 +242,10 @@ def test_every_argument_of_every_command_says_what_it_takes():
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     bare = [(name, a.dest) for name, command in commands.choices.items()
             for a in command._actions if not a.help]
-    assert len(commands.choices) == 6
+    from app.launcher import COMMANDS  # (the commands run without loading Qt)
+
+    assert set(commands.choices) == {c for c in COMMANDS if not c.startswith("-")}
+    assert len(commands.choices) == 7
     assert bare == []
 
 

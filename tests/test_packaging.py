@@ -79,6 +79,20 @@ def test_the_readme_first_commands_are_unchanged():
     assert "    pip install -e '.[test]' && python -m pytest" in lines[:10]
 
 
+def test_the_readmes_commands_need_no_clone():
+    """The README's commands take the bundled example by ``ndcg-worksheet
+    example`` (its first commands ran ``evaluate resources/example.csv``,
+    a path an installed wheel does not have), and its first lines say how
+    to install and run the wheel."""
+    text = (REPO / "README.md").read_text()
+    commands = [line.strip() for line in text.splitlines()
+                if line.startswith("    ndcg-worksheet ") or line.startswith("    pip install")]
+    assert [c for c in commands if "resources/" in c] == []
+    first = text.splitlines()[:20]
+    assert "    ndcg-worksheet evaluate \"$(ndcg-worksheet example)\" --k 1 --k 2 --k all" in first
+    assert "    pip install ndcg_worksheet-*.whl && ndcg-worksheet" in first
+
+
 def test_a_stale_editable_install_says_what_to_do(monkeypatch: pytest.MonkeyPatch):
     import core.model.bundled as module
 

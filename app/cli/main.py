@@ -1,8 +1,9 @@
-"""The command line: ``ndcg-worksheet evaluate|export|compare|import|split|merge ...``.
+"""The command line: ``ndcg-worksheet evaluate|export|compare|import|split|merge|example ...``.
 
 The parser and the dispatch; the commands are :mod:`app.cli.evaluate`,
-:mod:`app.cli.export`, :mod:`app.cli.compare`, :mod:`app.cli.import_cmd`, and
-the review round's :mod:`app.cli.split` and :mod:`app.cli.merge`; the
+:mod:`app.cli.export`, :mod:`app.cli.compare`, :mod:`app.cli.import_cmd`,
+the review round's :mod:`app.cli.split` and :mod:`app.cli.merge`, and
+:mod:`app.cli.example` (the bundled example's path); the
 convention flags :mod:`app.cli.options`. Pure Python: no Qt is imported here.
 Bad input ends with one line naming the file, line and column (control
 characters in it shown escaped), and exit status 2; never a traceback. An
@@ -20,6 +21,7 @@ from typing import TextIO
 from app.cli.ending import end
 from app.cli.engine import add_engine_arguments
 from app.cli.evaluate import cmd_evaluate
+from app.cli.example import add_example_parser
 from app.cli.export import add_export_arguments, cmd_export
 from app.cli.import_cmd import add_import_parser
 from app.cli.installation import add_installation_arguments
@@ -158,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_merge_arguments(m)
     add_strict(m)
     m.set_defaults(func=cmd_merge)
+    add_example_parser(sub)
     _add_epilogs(p, sub.choices)
     return p
 
@@ -167,7 +170,8 @@ def _add_epilogs(parser: argparse.ArgumentParser,
     """Every --help ends with the exit statuses; those of the commands that
     take ``-`` say so first."""
     for name, command in (("", parser), *commands.items()):
-        command.epilog = EPILOG if name in ("split", "merge") else f"{STDIN_HELP} {EPILOG}"
+        command.epilog = (EPILOG if name in ("split", "merge", "example")
+                          else f"{STDIN_HELP} {EPILOG}")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

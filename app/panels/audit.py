@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,7 +25,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import label_control, tab_passes
 from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
-from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins
+from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins, text_width
 from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 
 __all__ = ["TALL_LINES", "AuditLogView"]
@@ -146,9 +145,9 @@ class AuditLogView(QTableView):
         when = AuditColumn.WHEN
         fitted = max(self._when_width, header.sectionSize(when))
         least = header_widths(self)
-        model, metrics = self.audit_model, self.fontMetrics()
+        model, metrics = self.audit_model, QFontMetricsF(self.font())
         times = [str(model.index(r, when).data()).rsplit(", ", 1)[-1] for r in measured_rows(self)]
-        time = max((metrics.horizontalAdvance("\u2026" + t) for t in times), default=0)
+        time = max((text_width(metrics, "\u2026" + t) for t in times), default=0)
         floor = min(fitted, max(least[when], time + text_margins(self), self._widest_word(when)))
         if floor < fitted:
             room = self.viewport().width() - self._others(when) - self._note_wanted()
@@ -219,7 +218,7 @@ class AuditLogView(QTableView):
         for r in rows:
             text = str(model.index(r, column).data() or "")
             words.update([text.split(" ", 1)[0] + "\u2026"] if first and text else text.split())
-        return max((math.ceil(metrics.horizontalAdvance(w)) + text_margins(self) for w in words),
+        return max((text_width(metrics, w) + text_margins(self) for w in words),
                    default=0)
 
     def _fit_rows(self) -> None:

@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QTableView
 
+from app.accessibility import mnemonic, with_mnemonics
 from app.settings import Settings
 from core.engine.columns import CandidateColumn
 
@@ -66,8 +67,12 @@ class ColumnChooser(QObject):
         self.menu.setObjectName("columnsMenu")
         self.menu.setToolTipsVisible(True)
         self.actions: dict[str, QAction] = {}
-        for n, col in enumerate(self.columns):
-            action = self.menu.addAction(col.title)
+        default_text = self.tr("&Default columns")
+        # (each column taken by a letter too: Alt+V, C, then its letter)
+        texts = with_mnemonics([col.title for col in self.columns], taken=[
+            m for m in [mnemonic(default_text)] if m])
+        for n, (col, text) in enumerate(zip(self.columns, texts, strict=True)):
+            action = self.menu.addAction(text)
             action.setObjectName(f"column_{col.key}")
             action.setCheckable(True)
             action.setChecked(True)
@@ -76,7 +81,7 @@ class ColumnChooser(QObject):
             action.toggled.connect(lambda on, n=n: self._set_shown(n, on))
             self.actions[col.key] = action
         self.menu.addSeparator()
-        self.default_action = self.menu.addAction(self.tr("&Default columns"))
+        self.default_action = self.menu.addAction(default_text)
         self.default_action.setObjectName("defaultColumns")
         self.default_action.triggered.connect(self.reset)
         header = grid.horizontalHeader()

@@ -43,12 +43,14 @@ def text_margins(view: QTableView) -> int:
                 + 1) + grid
 
 
-def text_width(font: QFont, text: str) -> int:
-    """The pixels ``text`` takes in ``font``, rounded up as Qt's size hints
-    and :func:`text_widths` round it: ``QFontMetrics.horizontalAdvance``
-    rounds to the nearest pixel, so a cell sized by it (a number's "0.9499"
-    at 10 pt, 45 px of 45.4) read "0.…99"."""
-    return math.ceil(QFontMetricsF(font).horizontalAdvance(text))
+def text_width(font: QFont | QFontMetricsF, text: str) -> int:
+    """The pixels ``text`` takes in ``font`` (or in metrics made once for
+    many texts), rounded up as Qt's size hints round it: the one place a
+    text's width is rounded (``QFontMetrics.horizontalAdvance`` rounds to
+    the nearest pixel, so a cell sized by it, a number's "0.9499" at 10 pt,
+    45 px of 45.4, read "0.…99")."""
+    metrics = font if isinstance(font, QFontMetricsF) else QFontMetricsF(font)
+    return math.ceil(metrics.horizontalAdvance(text))
 
 
 def fit_rows_to_font(view: QTableView) -> None:
@@ -146,7 +148,7 @@ def text_widths(view: QTableView, columns: Sequence[int],
             text = delegate.displayText(value, locale)
             width = widths.get((key, text))
             if width is None:
-                width = widths[key, text] = math.ceil(metrics[key].horizontalAdvance(text))
+                width = widths[key, text] = text_width(metrics[key], text)
             widest = max(widest, width)
         out[col] = widest + margins if widest >= 0 else int(view.showGrid())
     return out

@@ -13,8 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSize,
     Qt,
@@ -42,7 +44,11 @@ from core.analysis.aggregate import counted
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
 
-__all__ = ["GRADE_KEYS", "SOURCE_LEAST", "GradingTableView", "GridPanel"]
+__all__ = ["GRADE_KEYS", "NOT_RETRIEVED_LEAST", "SOURCE_LEAST", "GradingTableView", "GridPanel"]
+
+#: The rows of judged but not retrieved candidates shown at least (when
+#: there are as many) below a ranked list too long for both: the rest scroll.
+NOT_RETRIEVED_LEAST = 4
 
 _DIGITS = {getattr(Qt.Key, f"Key_{d}"): float(d) for d in range(10)}
 #: Keys that set a grade without opening an editor: key -> (grade, state).
@@ -166,6 +172,20 @@ def _choices_width(view: QTableView) -> int:
     return widest + (1 if view.showGrid() else 0)
 
 
+def _rows_height(view: QTableView, rows: int) -> int:
+    """The height ``view`` needs to show its first ``rows`` rows whole: its
+    header, the rows, its frame and a horizontal scroll bar where its
+    columns are wider than it."""
+    header = view.verticalHeader()
+    # (every row: the header's length, not a call per row of a long list)
+    height = (header.length() if rows >= header.count()
+              else sum(header.sectionSize(header.logicalIndex(r)) for r in range(rows)))
+    columns = view.horizontalHeader()
+    if columns.length() > view.viewport().width():
+        height += view.horizontalScrollBar().sizeHint().height()
+    return height + columns.sizeHint().height() + 2 * view.frameWidth()
+
+
 class GridPanel(QWidget):
     """The ranked grid (``candidateGrid``) over the not-retrieved one
     (``notRetrievedGrid``)."""
@@ -200,6 +220,10 @@ class GridPanel(QWidget):
         self.split.setStretchFactor(0, 4)
         self.split.setStretchFactor(1, 1)
         self.split.setCollapsible(0, False)
+        # The heights follow the rows until the reviewer drags the handle.
+        self._dragged = False
+        self.split.splitterMoved.connect(self._handle_dragged)
+        self.split.installEventFilter(self)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(self.split)
@@ -309,6 +333,7 @@ class GridPanel(QWidget):
                     wanted = min(most, wanted)
                 if wanted > header.sectionSize(col):
                     header.resizeSection(col, wanted)
+        self._share_height()  # (a scroll bar below columns now wider than the view)
 
     def grade_row(self, view: GradingTableView, row: int, grade: float | None,
                   state: GradeState, apply: Callable[[int, float | None, GradeState], bool],
@@ -429,3 +454,43 @@ class GridPanel(QWidget):
         self.not_retrieved_label.setWordWrap(n > 0)
         most = self.not_retrieved_label.sizeHint().height()
         self._lower.setMaximumHeight(16777215 if n else most)  # (16777215: Qt's no limit)
+        self._share_height()
+
+    def _handle_dragged(self) -> None:
+        self._dragged = True
+
+    def follow_rows(self) -> None:
+        """The splitter's heights follow the rows again (View > Reset layout),
+        a handle dragged before forgotten."""
+        self._dragged = False
+        self._share_height()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.split and event.type() == QEvent.Type.Resize:
+            self._share_height()
+        return super().eventFilter(watched, event)
+
+    def _share_height(self) -> None:
+        """The splitter's height shared by the rows: where both lists fit,
+        the judged but not retrieved one as tall as its rows and the ranked
+        one the rest; where they do not, the not retrieved one as tall as
+        the ranked one leaves it, but :data:`NOT_RETRIEVED_LEAST` rows (up
+        to half the height), the rest scrolled. Its stretch factor alone
+        gave it a fifth of the height: at 10 pt and 1280x800 it showed one
+        of 6 rows below a ranked list of 10 with 200 px to spare. Once the
+        reviewer drags the handle, the heights are theirs."""
+        n = self.not_retrieved_model.rowCount()
+        if self._dragged or not n or self.grid.isHidden() or not self.split.isVisible():
+            return
+        total = self.split.height() - self.split.handleWidth()
+        label = self.not_retrieved_label
+        box = self._lower.layout()
+        spacing = max(box.spacing(), 0) if box is not None else 0
+        above = label.heightForWidth(self._lower.width()) if label.wordWrap() else -1
+        above = (above if above > 0 else label.sizeHint().height()) + spacing
+        lower_all = above + _rows_height(self.not_retrieved, n)
+        lower_least = above + _rows_height(self.not_retrieved, min(n, NOT_RETRIEVED_LEAST))
+        ranked = _rows_height(self.grid, self.model.rowCount())
+        lower = min(lower_all, max(total - ranked, min(lower_least, total // 2)))
+        if self.split.sizes() != [total - lower, lower]:
+            self.split.setSizes([total - lower, lower])

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -30,6 +30,7 @@ from app.panels.fit import (
     header_widths,
     show_if_room,
     text_margins,
+    text_width,
     text_widths,
 )
 from app.scheme import tint
@@ -182,11 +183,11 @@ class QueryNavigator(QWidget):
         a cell's margins (pixels): 40 characters of real text are wider than
         40 of the font's average ones (at 9 pt, "symptoms of vitamin d
         deficiency adult 3" took 283 px of the 280 asked and was cut)."""
-        model, metrics = self.model, self.view.fontMetrics()
+        model, metrics = self.model, QFontMetricsF(self.view.font())
         rows = min(200, model.rowCount())
         texts = (str(model.index(r, QueryColumn.QUERY).data() or "")[:characters]
                  for r in range(rows))
-        widest = max((metrics.horizontalAdvance(t) for t in texts), default=0)
+        widest = max((text_width(metrics, t) for t in texts), default=0)
         return widest + text_margins(self.view) if widest else 0
 
     def _fit_status(self) -> None:

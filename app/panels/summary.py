@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetricsF, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -35,6 +35,7 @@ from app.panels.fit import (
     header_widths,
     show_yielding,
     text_margins,
+    text_width,
 )
 from app.panels.scrolled import scrolled
 from app.scheme import tint
@@ -297,8 +298,8 @@ class SummaryPanel(QWidget):
         # (~30 ms) on first use, which was the first use while a run opens.
         counts = np.bincount(self._ev.status_code.ravel(), minlength=len(STATUS_BY_CODE))
         shown = {STATUS_BY_CODE[int(code)] for code in np.flatnonzero(counts)}
-        metrics = table.fontMetrics()
-        widest = text_margins(table) + max(metrics.horizontalAdvance(STATUS_LOOK[s].label)
+        metrics = QFontMetricsF(table.font())
+        widest = text_margins(table) + max(text_width(metrics, STATUS_LOOK[s].label)
                                            for s in shown | {Status.OK})
         self._yielding = {c: table.columnWidth(c) for c in YIELDING}
         self._yielding[CutoffColumn.STATUS] = max(

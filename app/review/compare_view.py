@@ -533,7 +533,7 @@ class CompareController(QObject):
         self.task: Task | None = None
         #: The dock's view, made when first shown (a comparison shows it).
         self.dock, self.deferred = deferred_dock(
-            window, "compareViewDock", window.tr("Comparison"),
+            window, "compareViewDock", window.tr("C&omparison"),
             Qt.DockWidgetArea.RightDockWidgetArea, "summaryPanelDock",
             lambda: CompareView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(

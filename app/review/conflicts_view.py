@@ -163,7 +163,7 @@ class ConflictsController(QObject):
         self.setObjectName("conflictsController")
         self.window = window
         self.view = ConflictsView(window)
-        self.dock = window.add_dock("conflictsDock", window.tr("Conflicts"), self.view,
+        self.dock = window.add_dock("conflictsDock", window.tr("Con&flicts"), self.view,
                                     Qt.DockWidgetArea.BottomDockWidgetArea,
                                     tab_with="auditLogDock", hidden=True)
         self.action = window.add_action(ActionSpec(

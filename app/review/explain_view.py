@@ -234,7 +234,7 @@ class ExplainController:
         self.window = window
         #: The dock's view, made when first shown (dirty: it explains once shown).
         self.dock, self.deferred = deferred_dock(
-            window, "explainViewDock", window.tr("Explain a disagreement"),
+            window, "explainViewDock", window.tr("&Explain a disagreement"),
             Qt.DockWidgetArea.BottomDockWidgetArea, "auditLogDock",
             lambda: ExplainView(window, window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(

@@ -223,7 +223,7 @@ class JudgesController:
     def __init__(self, window: WindowApi) -> None:
         self.window = window
         self.view = JudgesView(window.decimals, window)
-        self.dock = window.add_dock("judgesViewDock", window.tr("Judges"), self.view,
+        self.dock = window.add_dock("judgesViewDock", window.tr("&Judges"), self.view,
                                     Qt.DockWidgetArea.RightDockWidgetArea,
                                     tab_with="conventionsPanelDock", hidden=True)
         self.action = window.add_action(ActionSpec(

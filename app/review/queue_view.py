@@ -188,7 +188,7 @@ class QueueController(QObject):
         self.window = window
         #: The dock's view, made when first shown (the queue is worked out then).
         self.dock, self.deferred = deferred_dock(
-            window, "judgingQueueDock", window.tr("Judging queue"),
+            window, "judgingQueueDock", window.tr("Ju&dging queue"),
             Qt.DockWidgetArea.BottomDockWidgetArea, "auditLogDock",
             lambda: QueueView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(

@@ -234,7 +234,7 @@ class RunsController(QObject):
         self.task: Task | None = None
         #: The dock's view, made when first shown (a comparison shows it).
         self.dock, self.deferred = deferred_dock(
-            window, "runsViewDock", window.tr("Runs compared"),
+            window, "runsViewDock", window.tr("R&uns compared"),
             Qt.DockWidgetArea.RightDockWidgetArea, "compareViewDock",
             lambda: RunsView(window.decimals, window), self._wire)
         self.action = window.add_action(ActionSpec(
