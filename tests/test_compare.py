@@ -746,8 +746,8 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     # A run read with keep_keys hands its reader's id keys to the document
     # (run rows, q9 unjudged and left out, then the judged rows it did not
     # retrieve): each is the key worked out from the id's bytes, so the
-    # matching finds the same partners; keyed_rows spends them, and ids made
-    # longer drop them.
+    # matching (which reads them where kept, else works each block's out)
+    # finds the same partners; ids made longer drop them.
     from core.io.trec import Run
 
     rows_a = [("q1", "é-x", 3.0, 0), ("q9", "n", 2.0, 0), ("q1", "y-long-identifier-01", 2.0, 0),
@@ -766,12 +766,15 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     assert kept.tolist() == ids.keys().tolist()
     ids.known = kept
     queries = align_queries(*docs)
-    keyed = [keyed_rows(d, r, len(queries.common))
-             for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
-    assert ids.known is None
-    found = byte_partners(*keyed)
-    assert found is not None
-    assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
+    for kept_keys in (True, False):
+        for d in docs:
+            if not kept_keys:
+                d.source_bytes().known = None  # type: ignore[union-attr]
+        keyed = [keyed_rows(d, r, len(queries.common))
+                 for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
+        found = byte_partners(*keyed)
+        assert found is not None
+        assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
     plain = document_from_trec(a, q).source_bytes()
     assert plain is not None
     assert plain.known is None
@@ -916,7 +919,10 @@ def test_short_ids_vouched_for_by_their_keys(monkeypatch) -> None:  # type: igno
     compared.clear()
     assert byte_partners(*keyed(["ab"], ["ab\0"])) is None
     assert compared == [1]
-    assert keyed(["ab"], ["ab\0"])[0].key.tolist() == keyed(["ab\0"], ["ab"])[0].key.tolist()
+    one, other = keyed(["ab"], ["ab\0"])
+    assert one is not None
+    assert other is not None
+    assert one.ids.keys().tolist() == other.ids.keys().tolist()  # one word, one key
 
 
 def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChanged]:

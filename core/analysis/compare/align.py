@@ -267,18 +267,18 @@ def _sorted_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray
 class KeyedRows:
     """One side's candidates of the shared queries, for :func:`byte_partners`:
     ``rows`` grouped by shared query (:func:`grouped_rows`, with ``count``
-    and ``start`` per shared query), every row's id ``key``
-    (:meth:`IdBytes.keys`) in the document's row order (read at ``rows``
-    where a block needs them) and the grouped rows' id ``length`` in bytes
-    (up to :data:`_ONE_WORD`; a longer id's as one more), None when most ids
-    are longer."""
+    and ``start`` per shared query) and the grouped rows' id ``length`` in
+    bytes (up to :data:`_ONE_WORD`; a longer id's as one more), None when
+    most ids are longer. The ids' keys (:meth:`IdBytes.keys`) are worked out
+    a block of the matching at a time, from the bytes (kept whole from the
+    read to the matching they were 16 MB a side at 2M rows, at both the
+    read's and ``compare()``'s peaks)."""
 
     ids: IdBytes
     size: int
     rows: PartnerArray
     count: IntArray
     start: IntArray
-    key: U64Array
     length: npt.NDArray[np.uint8] | None
 
     def cells(self, lo: int, hi: int, width: int, column: int) -> IntArray:
@@ -302,17 +302,10 @@ def keyed_rows(doc: Document, row_common: QueryOfRow, n: int) -> KeyedRows | Non
     if ids is None or not ids.is_utf8():
         return None
     rows, count, start = grouped_rows(row_common, n)
-    # The reader's keys when it kept them (read_judged_pair), spent here, as
-    # they are: gathered in grouped order they were a second copy beside
-    # them (16 MB a side at 2M rows, both sides at once at compare()'s peak
-    # under the trec_eval preset); each block of the matching gathers its own.
-    known = ids.known
-    key = known if known is not None and known.size == len(ids) else ids.keys()
-    ids.known = None
     length = _lengths(ids)[rows]
     # Mostly longer ids: the keys would vouch for few pairs, every pair's bytes are compared.
     few = 2 * np.count_nonzero(length <= _ONE_WORD) < length.size
-    return KeyedRows(ids, len(doc), rows, count, start, key, None if few else length)
+    return KeyedRows(ids, len(doc), rows, count, start, None if few else length)
 
 
 def _lengths(ids: IdBytes) -> npt.NDArray[np.uint8]:
@@ -434,11 +427,12 @@ class Matching:
 
 
 def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
-          at_a: IntArray, at_b: IntArray) -> bool:
+          at_a: IntArray, at_b: IntArray, key_a: U64Array, key_b: U64Array) -> bool:
     """Whether every pair of A's and B's candidates (``row_a``, ``row_b``;
-    at ``at_a`` and ``at_b`` of their keyed rows) has the very same id: their
-    full keys equal (the grid sorts a key's high bits only), and their bytes
-    too where the keys cannot vouch for them.
+    at ``at_a`` and ``at_b`` of their keyed rows; ``key_a`` and ``key_b``
+    their ids' keys) has the very same id: their full keys equal (the grid
+    sorts a key's high bits only), and their bytes too where the keys cannot
+    vouch for them.
 
     An id of at most :data:`_ONE_WORD` bytes is one word of
     :func:`core.model.ids.row_keys`, zero-padded (ids of one word and of no
@@ -452,24 +446,23 @@ def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
     """
     if a.length is None or b.length is None:
         return bool(a.ids.same(row_a, b.ids, row_b).all())
-    key = a.key[row_a]
-    if not np.array_equal(key, b.key[row_b]):
+    if not np.array_equal(key_a, key_b):
         return False
     length = a.length[at_a]
     sure = length == b.length[at_b]
     sure &= length <= _ONE_WORD
-    sure &= key != 0
+    sure &= key_a != 0
     unsure = np.flatnonzero(~sure)
     return bool(a.ids.same(row_a[unsure], b.ids, row_b[unsure]).all())
 
 
 def _grid_pairs(
     a: KeyedRows, b: KeyedRows, lo: int, hi: int, wa: int, width: int, bits: int
-) -> tuple[PartnerArray, PartnerArray, IntArray, IntArray] | None:
+) -> tuple[PartnerArray, PartnerArray, IntArray, IntArray, U64Array, U64Array] | None:
     """The rows of A and of B whose keys are equal in the shared queries
-    ``lo`` to ``hi`` (:func:`byte_partners`), and where they are in each
-    side's keyed rows; None when three candidates, or two of one side, share
-    a key.
+    ``lo`` to ``hi`` (:func:`byte_partners`), where they are in each side's
+    keyed rows and their ids' keys; None when three candidates, or two of
+    one side, share a key.
 
     A cell's low ``bits`` hold the candidate's place among the block's (A's
     then B's), so a pair's rows are read off the sorted cells without
@@ -480,11 +473,12 @@ def _grid_pairs(
     low = np.uint64(bits)
     grid = np.full((hi - lo) * width, _PAD, dtype=np.uint64)
     place = 0
+    full = []  # each side's block's keys (:meth:`IdBytes.keys` of its rows)
     for side, column in ((a, 0), (b, wa)):
         first, last = int(side.start[lo]), int(side.start[hi - 1] + side.count[hi - 1])
         cell = side.cells(lo, hi, width, column)
-        key = side.key[side.rows[first:last]]
-        key >>= low
+        full.append(side.ids.keys(side.rows[first:last]))
+        key = full[-1] >> low
         key <<= low
         key |= np.arange(place, place + last - first, dtype=np.uint64)
         grid[cell] = key
@@ -503,9 +497,10 @@ def _grid_pairs(
     place_b = (flat[at + 1] & mask).astype(np.int64) - na
     if bool(np.any(place_a >= na)) or bool(np.any(place_b < 0)):
         return None  # two candidates of one side share a key
+    key_a, key_b = full[0][place_a], full[1][place_b]
     place_a += int(a.start[lo])
     place_b += int(b.start[lo])
-    return a.rows[place_a], b.rows[place_b], place_a, place_b
+    return a.rows[place_a], b.rows[place_b], place_a, place_b, key_a, key_b
 
 
 def cut_contributions(
