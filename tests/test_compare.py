@@ -739,6 +739,17 @@ def test_grouped_rows_as_a_stable_sort(runs: list[tuple[int, int]]) -> None:
     assert rows.tolist() == want.tolist()
     assert counts.tolist() == np.bincount(row_common[shared], minlength=6).tolist()
     assert start.tolist() == (np.cumsum(counts) - counts).tolist()
+    # The matching's blocks of queries take their rows one block at a time:
+    # every block's are the grouped rows of its queries.
+    ids = IdBytes.from_texts([f"s{i}" for i in range(row_common.size)])
+    doc = Document.from_columns(query=[str(q) for q in row_common.tolist()], source_id=ids,
+                                score=[1.0] * row_common.size, grade=[0] * row_common.size)
+    keyed = keyed_rows(doc, row_common, 6)
+    assert keyed is not None
+    assert (keyed.count.tolist(), keyed.start.tolist()) == (counts.tolist(), start.tolist())
+    for lo, hi in itertools.combinations(range(7), 2):
+        want_block = rows[start[lo]:start[lo] + counts[lo:hi].sum()]
+        assert keyed.block_rows(lo, hi).tolist() == want_block.tolist()
 
 
 @pytest.mark.parametrize("given_as", ["path", "Run"])
