@@ -182,7 +182,7 @@ def moves_at_a(
               for _ in cutoffs]
     order_q = np.zeros(n, dtype=bool)
     for part in across_blocks(pa.size):
-        _, has_b, rank_b, first_b, same_gain = _at_a(ev_a, ev_b, pa[part], part)
+        _, _, rank_b, first_b, same_gain = _at_a(ev_a, ev_b, pa[part], part)
         q = queries.row_common_a[part]
         shared = q >= 0
         same_rank = ev_a.rank[part] == rank_b
@@ -204,7 +204,6 @@ def moves_at_a(
             out["moved"] += np.bincount(q[moved], minlength=n)
             out["regraded"] += np.bincount(q[both & same_rank & ~same_gain], minlength=n)
             out["left"] += np.bincount(q[a_in & ~b_in], minlength=n)
-        del has_b
     return counts, order_q
 
 
