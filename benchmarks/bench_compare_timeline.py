@@ -44,9 +44,9 @@ WRAPPED: list[tuple[Any, tuple[str, ...]]] = [
     (alloc, ("hand_back",)),
     (command, ("evaluate_named", "compare", "print_comparison", "read_judged_pair")),
     (comparison, ("align_queries", "_side", "tie_facts", "keyed_rows", "_align",
-                  "candidate_partners", "gather_at_a", "order_queries", "_statistics",
+                  "candidate_partners", "moves_at_a", "_statistics",
                   "resampling", "tie_sensitivity", "_after_matching", "_b_side",
-                  "first_at_b", "changes_but_order")),
+                  "moves_at_b", "changes_but_order")),
     (comparison.Comparison, ("movement_counts", "query_deltas", "inventory")),
     (align.Matching, ("work",)),
 ]

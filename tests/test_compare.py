@@ -28,7 +28,12 @@ from core.analysis.compare import (
     statistics,
     subset_document,
 )
-from core.analysis.compare.across import align_candidates, contributions_at, gather_across
+from core.analysis.compare.across import (
+    Across,
+    align_candidates,
+    contributions_at,
+    gather_across,
+)
 from core.analysis.compare.align import (
     KeyedRows,
     Matching,
@@ -734,6 +739,17 @@ def test_grouped_rows_as_a_stable_sort(runs: list[tuple[int, int]]) -> None:
     assert rows.tolist() == want.tolist()
     assert counts.tolist() == np.bincount(row_common[shared], minlength=6).tolist()
     assert start.tolist() == (np.cumsum(counts) - counts).tolist()
+    # The matching's blocks of queries take their rows one block at a time:
+    # every block's are the grouped rows of its queries.
+    ids = IdBytes.from_texts([f"s{i}" for i in range(row_common.size)])
+    doc = Document.from_columns(query=[str(q) for q in row_common.tolist()], source_id=ids,
+                                score=[1.0] * row_common.size, grade=[0] * row_common.size)
+    keyed = keyed_rows(doc, row_common, 6)
+    assert keyed is not None
+    assert (keyed.count.tolist(), keyed.start.tolist()) == (counts.tolist(), start.tolist())
+    for lo, hi in itertools.combinations(range(7), 2):
+        want_block = rows[start[lo]:start[lo] + counts[lo:hi].sum()]
+        assert keyed.block_rows(lo, hi).tolist() == want_block.tolist()
 
 
 @pytest.mark.parametrize("given_as", ["path", "Run"])
@@ -741,8 +757,8 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     # A run read with keep_keys hands its reader's id keys to the document
     # (run rows, q9 unjudged and left out, then the judged rows it did not
     # retrieve): each is the key worked out from the id's bytes, so the
-    # matching finds the same partners; keyed_rows spends them, and ids made
-    # longer drop them.
+    # matching (which reads them where kept, else works each block's out)
+    # finds the same partners; ids made longer drop them.
     from core.io.trec import Run
 
     rows_a = [("q1", "é-x", 3.0, 0), ("q9", "n", 2.0, 0), ("q1", "y-long-identifier-01", 2.0, 0),
@@ -761,12 +777,15 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     assert kept.tolist() == ids.keys().tolist()
     ids.known = kept
     queries = align_queries(*docs)
-    keyed = [keyed_rows(d, r, len(queries.common))
-             for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
-    assert ids.known is None
-    found = byte_partners(*keyed)
-    assert found is not None
-    assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
+    for kept_keys in (True, False):
+        for d in docs:
+            if not kept_keys:
+                d.source_bytes().known = None  # type: ignore[union-attr]
+        keyed = [keyed_rows(d, r, len(queries.common))
+                 for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
+        found = byte_partners(*keyed)
+        assert found is not None
+        assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
     plain = document_from_trec(a, q).source_bytes()
     assert plain is not None
     assert plain.known is None
@@ -911,20 +930,56 @@ def test_short_ids_vouched_for_by_their_keys(monkeypatch) -> None:  # type: igno
     compared.clear()
     assert byte_partners(*keyed(["ab"], ["ab\0"])) is None
     assert compared == [1]
-    assert keyed(["ab"], ["ab\0"])[0].key.tolist() == keyed(["ab\0"], ["ab"])[0].key.tolist()
+    one, other = keyed(["ab"], ["ab\0"])
+    assert one is not None
+    assert other is not None
+    assert one.ids.keys().tolist() == other.ids.keys().tolist()  # one word, one key
 
 
 def _serial_across_and_changes(c: Comparison) -> tuple[list[list[int]], WhatChanged]:
-    """The comparison's values gathered across and what changed, and both
-    worked out again on one thread (what_changed of gather_across), as lists."""
+    """The values gathered across and what changed, worked out again on one
+    thread (what_changed of gather_across), as lists; the comparison's
+    movement counts (counted a block of rows at a time as it matched) are
+    those of the whole gathered columns (:func:`_whole_counts`)."""
     across = gather_across(c.ev_a, c.ev_b, c.partner_a, c.partner_b)
     again = what_changed(c.ev_a, c.ev_b, c._queries, c.partner_b, across)
     fields = ("partner", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
-    got = [getattr(c._across, f).tolist() for f in fields]
-    assert got == [getattr(across, f).tolist() for f in fields]
-    assert c._across.partner is c.partner_a  # the partners themselves, no clamped copy
+    got = [getattr(across, f).tolist() for f in fields]
+    assert across.partner is c.partner_a  # the partners themselves, no clamped copy
     assert c.changes == again
+    for j in range(len(c.cutoffs)):
+        counts = {kind: v.tolist() for kind, v in c.movement_counts(j).items()}
+        assert counts == _whole_counts(c, across, j)
     return got, c.changes
+
+
+def _whole_counts(c: Comparison, across: Across, j: int) -> dict[str, list[int]]:
+    """The movement counts at cutoff index ``j`` from the whole columns
+    gathered across and each side's whole contributions (the oracle of the
+    counts made a block of rows at a time)."""
+    k, n = c.cutoffs[j], len(c.common)
+    ev_a, ev_b = c.ev_a, c.ev_b
+
+    def inside(first: np.ndarray) -> np.ndarray:
+        return (first > 0) & (True if k is None else first <= k)
+
+    def per_query(rows_q: np.ndarray, mask: np.ndarray) -> list[int]:
+        return np.bincount(rows_q[mask], minlength=n).tolist()
+
+    qa, qb = c.row_common_a, c.row_common_b
+    a_in = inside(ev_a.tie_first_rank) & (qa >= 0)
+    b_in = inside(across.first_b)
+    both, same_rank = a_in & b_in, ev_a.rank == across.rank_b
+    moved = both & ~same_rank
+    if c.conventions.ties is TieRule.AVERAGE:
+        x_a = ev_a.contribution_at(k)
+        x_b = ev_b.contribution_at(k)[np.maximum(across.partner, 0)]
+        shifted = (x_a != x_b) & ~(np.isnan(x_a) & np.isnan(x_b))
+        moved |= both & same_rank & across.same_gain & shifted
+    entered = inside(ev_b.tie_first_rank) & (qb >= 0) & ~inside(across.first_a_at_b)
+    return {"moved": per_query(qa, moved),
+            "regraded": per_query(qa, both & same_rank & ~across.same_gain),
+            "entered": per_query(qb, entered), "left": per_query(qa, a_in & ~b_in)}
 
 
 def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch):
@@ -943,8 +998,14 @@ def test_values_gathered_across_a_few_rows_at_a_time_are_every_rows(monkeypatch)
     assert [(s.start, s.stop) for s in across.across_blocks(5)] == [(0, 2), (2, 4), (4, 5)]
     blocks = compare(doc_a, doc_b, resamples=10)
     fields = ("partner", "has_b", "rank_b", "first_b", "same_gain", "first_a_at_b")
-    got = {f: getattr(blocks._across, f).tolist() for f in fields}
-    assert got == {f: getattr(whole._across, f).tolist() for f in fields}
+    gathered = gather_across(blocks.ev_a, blocks.ev_b, blocks.partner_a, blocks.partner_b)
+    got = {f: getattr(gathered, f).tolist() for f in fields}
+    assert got == {f: getattr(gather_across(whole.ev_a, whole.ev_b, whole.partner_a,
+                                            whole.partner_b), f).tolist() for f in fields}
+    for j in range(len(whole.cutoffs)):
+        counts = {kind: v.tolist() for kind, v in blocks.movement_counts(j).items()}
+        assert counts == {kind: v.tolist() for kind, v in whole.movement_counts(j).items()}
+        assert counts == _whole_counts(blocks, gathered, j)
     # A's rows s1..s6 of q, then s1, s2 of r: B ranks s1 4th, s2 2nd, s3 5th,
     # s4 1st (s5, s6 not in B); in r, s1 2nd and s2 1st.
     assert got["rank_b"] == [4, 2, 5, 1, 0, 0, 2, 1]

@@ -154,7 +154,7 @@ def _read_judged_pair(
 
         def one(path: str | Path) -> tuple[Document, T]:
             run = Run(path, threads=1)
-            doc = _judged_run(run, judgments.result(), keep_keys=True)  # compare's matching
+            doc = _judged_run(run, judgments.result())
             del run
             return doc, then(doc)
 

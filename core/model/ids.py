@@ -215,9 +215,12 @@ class IdBytes:
         known = self.known  # once: another thread may let them go meanwhile
         if known is not None and known.size == len(self):
             return known.copy() if rows is None else known[rows]
-        start, length = self.start, self.length
-        if rows is not None:
-            start, length = start[rows], length[rows]
+        if rows is None:
+            start, length = self.start, self.length
+        else:  # (the rows' lengths only: every id's is a pass over the offsets)
+            start = self.offset[rows]
+            length = self.offset[rows + 1] - start
+            length -= 1
         return token_keys(words(self.arena), start, length)
 
     def take(self, rows: IntArray) -> IdBytes:

@@ -1,11 +1,14 @@
-"""Each run's values at its partner rows in the other: gathered once, then counted.
+"""Each run's values at its partner rows in the other, and the moves counted from them.
 
 Once :mod:`~core.analysis.compare.align` has matched each candidate of A
-with its partner in B (and B's with A's), B's ranks and gains are gathered
-at A's rows and A's first ranks at B's (:class:`Across`, a block of rows at
-a time: :func:`across_blocks`), once for every cutoff; the movement of
-candidates in and out of the cut at each cutoff is counted from those
-arrays (:func:`movement_counts`).
+with its partner in B (and B's with A's), B's ranks and gains are read at
+A's rows and A's first ranks at B's a block of rows at a time
+(:func:`across_blocks`), and the candidates that moved, were regraded,
+entered or left the cut are counted per shared query for every cutoff
+(:func:`moves_at_a`, :func:`moves_at_b`): compare keeps the counts, not the
+values read across (at 2M rows a side they were 20-27 MiB held through the
+report). :func:`gather_across` gathers those values whole (:class:`Across`)
+for :func:`~core.analysis.compare.changes.what_changed`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from core.analysis.compare.align import (
     Matching,
     PartnerArray,
     QueryAlignment,
-    QueryOfRow,
     candidate_partners,
 )
 from core.engine.discount import terms
@@ -30,6 +32,7 @@ from core.engine.evaluation import Evaluation
 from core.engine.order import prefixes
 
 __all__ = [
+    "MOVES",
     "Across",
     "AtA",
     "across_blocks",
@@ -38,7 +41,8 @@ __all__ = [
     "first_at_b",
     "gather_across",
     "gather_at_a",
-    "movement_counts",
+    "moves_at_a",
+    "moves_at_b",
 ]
 
 
@@ -74,40 +78,53 @@ AtA = tuple[PartnerArray, BoolArray, PartnerArray, PartnerArray, BoolArray]
 
 
 def gather_at_a(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray) -> AtA:
-    """:class:`Across`'s fields of A's rows (``partner`` to ``same_gain``).
-    The partners are clamped to row 0 a block at a time where read (a clamped
-    copy of them was 8 MB at 2M rows, kept beside them in :class:`Across`)."""
-    no_a = pa < 0
-    rank_b = _ranks32(ev_b.rank, pa)
-    rank_b[no_a] = 0
+    """:class:`Across`'s fields of A's rows (``partner`` to ``same_gain``),
+    :func:`_at_a` a block of rows at a time (the partners clamped where
+    read: a clamped copy of them was 8 MB at 2M rows)."""
+    has_b = np.empty(pa.size, dtype=bool)
+    rank_b = np.empty(pa.size, dtype=np.int32)
+    averaged = ev_b.tie_first_rank is not ev_b.rank
+    first_b = np.empty(pa.size, dtype=np.int32) if averaged else rank_b
+    same_gain = np.empty(pa.size, dtype=bool)
+    for part in across_blocks(pa.size):
+        _, has_b[part], rank_b[part], first_b[part], same_gain[part] = _at_a(
+            ev_a, ev_b, pa[part], part)
+    return pa, has_b, rank_b, first_b, same_gain
+
+
+def _at_a(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, part: slice) -> AtA:
+    """:class:`Across`'s fields of A's rows ``part`` (``pa``: their partners):
+    B's ranks and first ranks (int32; 0 without a partner), and whether the
+    gains are the same (an unknown gain of A's counts as equal to a missing
+    partner's)."""
+    no_b = pa < 0
+    rows = np.maximum(pa, 0)
+    rank_b = ev_b.rank[rows].astype(np.int32, copy=False)
+    rank_b[no_b] = 0
     if ev_b.tie_first_rank is ev_b.rank:  # ties not averaged: each its own group
         first_b = rank_b
     else:
-        first_b = _ranks32(ev_b.tie_first_rank, pa)
-        first_b[no_a] = 0
-    same_gain = np.empty(pa.size, dtype=bool)
-    for part in across_blocks(pa.size):  # B's gains a block at a time
-        ga, gb = ev_a.gain[part], ev_b.gain[np.maximum(pa[part], 0)]
-        gb[no_a[part]] = np.nan
-        same_gain[part] = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
-    return pa, ~no_a, rank_b, first_b, same_gain
+        first_b = ev_b.tie_first_rank[rows].astype(np.int32, copy=False)
+        first_b[no_b] = 0
+    ga, gb = ev_a.gain[part], ev_b.gain[rows]
+    gb[no_b] = np.nan
+    same_gain = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
+    return pa, ~no_b, rank_b, first_b, same_gain
 
 
 def first_at_b(ev_a: Evaluation, pb: PartnerArray) -> PartnerArray:
     """:attr:`Across.first_a_at_b`: A's first ranks at B's rows (0 without a partner)."""
-    first = _ranks32(ev_a.tie_first_rank, pb)
-    first[pb < 0] = 0
-    return first
+    out = np.empty(pb.size, dtype=np.int32)
+    for part in across_blocks(pb.size):
+        out[part] = _first_at(ev_a.tie_first_rank, pb[part])
+    return out
 
 
-def _ranks32(values: PartnerArray, rows: PartnerArray) -> PartnerArray:
-    """``values[rows]`` (ranks, fewer than 2**31) as int32, a block of rows
-    at a time (at 2M rows, tracemalloc: 8 MB at the peak; all rows gathered
-    then narrowed 24 MB; ``np.take(..., out=int32)`` 40 MB); a row -1 (no
-    partner) reads row 0."""
-    out = np.empty(rows.size, dtype=np.int32)
-    for part in across_blocks(rows.size):
-        out[part] = values[np.maximum(rows[part], 0)]
+def _first_at(first: PartnerArray, rows: PartnerArray) -> PartnerArray:
+    """``first[rows]`` (ranks, fewer than 2**31) as int32, 0 where a row is
+    -1 (no partner)."""
+    out = first[np.maximum(rows, 0)].astype(np.int32, copy=False)
+    out[rows < 0] = 0
     return out
 
 
@@ -138,58 +155,96 @@ def align_candidates(
     return pa, pb, gather_across(ev_a, ev_b, pa, pb)
 
 
-def movement_counts(
+#: The kinds of :func:`moves_at_a` and :func:`moves_at_b` per shared query, in
+#: the order :meth:`Comparison.movement_counts` gives them.
+MOVES = ("moved", "regraded", "entered", "left")
+
+
+def moves_at_a(
     ev_a: Evaluation,
     ev_b: Evaluation,
     queries: QueryAlignment,
-    across: Across,
-    k: int | None,
+    pa: PartnerArray,
+    cutoffs: tuple[int | None, ...],
     average: bool,
-) -> dict[str, IntArray]:
-    """Per shared query: how many candidates moved, were regraded, entered or
-    left the cut at ``k`` (arrays aligned with ``queries.common``).
+) -> tuple[list[dict[str, IntArray]], BoolArray]:
+    """Per cutoff and shared query, how many of A's candidates moved, were
+    regraded or left the cut (B's ranks and gains read at A's rows through
+    the partners ``pa``, a block of rows at a time: none of them kept), and
+    which shared queries hold a candidate of A at another rank in B (rank 0:
+    not ranked, or no partner).
 
-    ``average``: ties are averaged (a candidate at the same rank with the same
-    gain then moved if its tie group, and so its contribution, changed).
+    ``average``: ties are averaged (a candidate at the same rank with the
+    same gain then moved if its tie group, and so its contribution, changed).
     """
     n = len(queries.common)
-    row_common_a, row_common_b = queries.row_common_a, queries.row_common_b
-
-    def inside(first: IntArray | PartnerArray) -> BoolArray:  # ranked, its group starting by k
-        out: BoolArray = first > 0
-        if k is not None:
-            out &= first <= k
-        return out
-
-    a_in = inside(ev_a.tie_first_rank)
-    a_in &= row_common_a >= 0
-    b_in = inside(across.first_b)  # A's rows whose partner is in B's cut
-    both = a_in & b_in
-    same_gain = across.same_gain
-    same_rank = ev_a.rank == across.rank_b
-    moved = both & ~same_rank
-    regraded = both & same_rank & ~same_gain
-    if average:
-        # Same rank and gain but another contribution: its tie group changed
-        # (only averaged ties share contributions), made at those rows only.
-        same = both & same_rank & same_gain
-        for part in across_blocks(same.size):
-            rows = np.flatnonzero(same[part]) + part.start
-            x_a = contributions_at(ev_a, k, rows)
-            x_b = contributions_at(ev_b, k, across.partner[rows])  # (each has one)
-            moved[rows[(x_a != x_b) & ~(np.isnan(x_a) & np.isnan(x_b))]] = True
-    entered = inside(ev_b.tie_first_rank)
-    entered &= row_common_b >= 0
-    entered &= ~inside(across.first_a_at_b)
-    return {
-        "moved": _per_query(row_common_a, moved, n),
-        "regraded": _per_query(row_common_a, regraded, n),
-        "entered": _per_query(row_common_b, entered, n),
-        "left": _per_query(row_common_a, a_in & ~b_in, n),
-    }
+    counts = [{kind: np.zeros(n, dtype=np.int64) for kind in ("moved", "regraded", "left")}
+              for _ in cutoffs]
+    order_q = np.zeros(n, dtype=bool)
+    for part in across_blocks(pa.size):
+        _, _, rank_b, first_b, same_gain = _at_a(ev_a, ev_b, pa[part], part)
+        q = queries.row_common_a[part]
+        shared = q >= 0
+        same_rank = ev_a.rank[part] == rank_b
+        order_q[q[shared & ~same_rank]] = True
+        first_a = ev_a.tie_first_rank[part]
+        for k, out in zip(cutoffs, counts, strict=True):
+            a_in = _inside(first_a, k)
+            a_in &= shared
+            b_in = _inside(first_b, k)  # A's rows whose partner is in B's cut
+            both = a_in & b_in
+            moved = both & ~same_rank
+            if average:
+                # Same rank and gain but another contribution: its tie group
+                # changed (only averaged ties share contributions).
+                rows = np.flatnonzero(both & same_rank & same_gain)
+                x_a = contributions_at(ev_a, k, rows + part.start)
+                x_b = contributions_at(ev_b, k, pa[part][rows])  # (each has one)
+                moved[rows[(x_a != x_b) & ~(np.isnan(x_a) & np.isnan(x_b))]] = True
+            out["moved"] += np.bincount(q[moved], minlength=n)
+            out["regraded"] += np.bincount(q[both & same_rank & ~same_gain], minlength=n)
+            out["left"] += np.bincount(q[a_in & ~b_in], minlength=n)
+    return counts, order_q
 
 
-def contributions_at(ev: Evaluation, k: int | None, rows: IntArray) -> FloatArray:
+def moves_at_b(
+    ev_a: Evaluation,
+    ev_b: Evaluation,
+    queries: QueryAlignment,
+    pb: PartnerArray,
+    cutoffs: tuple[int | None, ...],
+) -> tuple[list[IntArray], BoolArray]:
+    """Per cutoff and shared query, how many of B's candidates entered the
+    cut (A's first ranks read at B's rows through the partners ``pb``, a
+    block of rows at a time), and which shared queries hold a candidate
+    ranked in B without a partner in A."""
+    n = len(queries.common)
+    entered = [np.zeros(n, dtype=np.int64) for _ in cutoffs]
+    order_q = np.zeros(n, dtype=bool)
+    for part in across_blocks(pb.size):
+        q = queries.row_common_b[part]
+        shared = q >= 0
+        first_a = _first_at(ev_a.tie_first_rank, pb[part])
+        order_q[q[shared & (pb[part] < 0) & ev_b.ranked_mask[part]]] = True
+        first_b = ev_b.tie_first_rank[part]
+        for k, out in zip(cutoffs, entered, strict=True):
+            mask = _inside(first_b, k)
+            mask &= shared
+            mask &= ~_inside(first_a, k)
+            out += np.bincount(q[mask], minlength=n)
+    return entered, order_q
+
+
+def _inside(first: IntArray | PartnerArray, k: int | None) -> BoolArray:
+    """Ranked, its tie group starting by ``k``."""
+    out: BoolArray = first > 0
+    if k is not None:
+        out &= first <= k
+    return out
+
+
+def contributions_at(ev: Evaluation, k: int | None, rows: IntArray | PartnerArray,
+                     ) -> FloatArray:
     """``ev.contribution_at(k)[rows]`` for ranked ``rows`` (their tie groups
     starting by ``k``), made at their tie groups' positions only: the same
     discounts summed in the same order, times the same gains. (The whole
@@ -221,14 +276,3 @@ def _group_sizes(tie_start: BoolArray, heads: IntArray) -> IntArray:
     end = last + 1 + (int(np.argmax(after)) if after.any() else after.size)
     starts = np.append(np.flatnonzero(tie_start[lo:end]) + lo, end)
     return starts[np.searchsorted(starts, heads) + 1] - heads
-
-
-def _per_query(row_common: QueryOfRow, mask: BoolArray, n: int) -> IntArray:
-    """How many of the rows in ``mask`` each of the ``n`` shared queries
-    holds, a block of rows at a time: bincount copies the int32 query
-    numbers to int64 (at 2M rows, most of them moved: 20 MiB at once)."""
-    counts = np.zeros(n, dtype=np.int64)
-    for part in across_blocks(mask.size):
-        counts += np.bincount(row_common[part][mask[part]], minlength=n)
-    return counts
-

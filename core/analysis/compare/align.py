@@ -28,6 +28,7 @@ __all__ = [
     "Matching",
     "QueryAlignment",
     "QueryOfRow",
+    "QueryRuns",
     "align_queries",
     "byte_partners",
     "candidate_partners",
@@ -231,6 +232,39 @@ def grouped_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray
     ms of CPU against a stable sort of every row, and 16 MB instead of ~56 MB
     of temporaries); rows mostly of alternating queries are sorted instead.
     """
+    grouped = _grouped(row_common, n)
+    if isinstance(grouped[0], QueryRuns):
+        runs, counts = grouped
+        return runs.rows(0, n), counts, np.cumsum(counts) - counts
+    return grouped
+
+
+@dataclass(frozen=True)
+class QueryRuns:
+    """A document's runs of rows of one shared query, ordered by shared
+    query (stably: row order within each): each run's ``first`` row and
+    ``length``, and ``at``, each shared query's first run (and the end)."""
+
+    first: IntArray
+    length: IntArray
+    at: IntArray
+
+    def rows(self, lo: int, hi: int) -> PartnerArray:
+        """The rows of the shared queries ``lo`` to ``hi``, grouped (int32)."""
+        r0, r1 = int(self.at[lo]), int(self.at[hi])
+        first, length = self.first[r0:r1], self.length[r0:r1]
+        # Each run's rows: its first row plus their places after the rows of
+        # the runs before it (the rows it moves by, repeated, plus a count).
+        before = np.cumsum(length) - length
+        rows = np.repeat((first - before).astype(np.int32), length)
+        rows += np.arange(rows.size, dtype=np.int32)
+        return rows
+
+
+def _grouped(row_common: QueryOfRow, n: int,
+             ) -> tuple[QueryRuns, IntArray] | tuple[PartnerArray, IntArray, IntArray]:
+    """:func:`grouped_rows`' runs and counts where the rows come in runs of
+    one query, else its rows, counts and starts (:func:`_sorted_rows`)."""
     heads = np.flatnonzero(row_common[1:] != row_common[:-1])
     if not row_common.size or heads.size > row_common.size // 8:
         return _sorted_rows(row_common, n)
@@ -243,12 +277,7 @@ def grouped_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray
     first, length, query = first[shared], length[shared], query[shared]
     counts = np.zeros(n, dtype=np.int64)
     np.add.at(counts, query, length)
-    # Each run's rows: its first row plus their places after the rows of
-    # the runs before it (the rows it moves by, repeated, plus a count).
-    before = np.cumsum(length) - length
-    rows = np.repeat((first - before).astype(np.int32), length)
-    rows += np.arange(rows.size, dtype=np.int32)
-    return rows, counts, np.cumsum(counts) - counts
+    return QueryRuns(first, length, np.searchsorted(query, np.arange(n + 1))), counts
 
 
 def _sorted_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray, IntArray]:
@@ -266,20 +295,32 @@ def _sorted_rows(row_common: QueryOfRow, n: int) -> tuple[PartnerArray, IntArray
 @dataclass(frozen=True)
 class KeyedRows:
     """One side's candidates of the shared queries, for :func:`byte_partners`:
-    ``rows`` grouped by shared query (:func:`grouped_rows`, with ``count``
-    and ``start`` per shared query), every row's id ``key``
-    (:meth:`IdBytes.keys`) in the document's row order (read at ``rows``
-    where a block needs them) and the grouped rows' id ``length`` in bytes
-    (up to :data:`_ONE_WORD`; a longer id's as one more), None when most ids
-    are longer."""
+    how many rows each shared query has (``count``) and where its group of
+    rows starts (``start``) once grouped by shared query
+    (:func:`grouped_rows`), the grouped ``rows`` themselves only where the
+    document's rows do not come in ``runs`` of one query (otherwise each
+    block of the matching makes its own: :meth:`block_rows`), and each row's
+    id ``length`` in bytes (up to :data:`_ONE_WORD`; a longer id's as one
+    more), None when most ids are longer. The ids' keys
+    (:meth:`IdBytes.keys`) are worked out a block of the matching at a time
+    too, from the bytes. (Kept whole, the keys from the read to the matching
+    and the grouped rows, were 16 + 8 MB a side at 2M rows, at the read's
+    and ``compare()``'s peaks.)"""
 
     ids: IdBytes
     size: int
-    rows: PartnerArray
     count: IntArray
     start: IntArray
-    key: U64Array
+    rows: PartnerArray | None
+    runs: QueryRuns | None
     length: npt.NDArray[np.uint8] | None
+
+    def block_rows(self, lo: int, hi: int) -> PartnerArray:
+        """The grouped rows of the shared queries ``lo`` to ``hi``."""
+        if self.runs is not None:
+            return self.runs.rows(lo, hi)
+        assert self.rows is not None
+        return self.rows[int(self.start[lo]):int(self.start[hi - 1] + self.count[hi - 1])]
 
     def cells(self, lo: int, hi: int, width: int, column: int) -> IntArray:
         """Where the rows of the shared queries ``lo`` to ``hi`` go in a grid
@@ -301,18 +342,19 @@ def keyed_rows(doc: Document, row_common: QueryOfRow, n: int) -> KeyedRows | Non
     ids = doc.source_bytes()
     if ids is None or not ids.is_utf8():
         return None
-    rows, count, start = grouped_rows(row_common, n)
-    # The reader's keys when it kept them (read_judged_pair), spent here, as
-    # they are: gathered in grouped order they were a second copy beside
-    # them (16 MB a side at 2M rows, both sides at once at compare()'s peak
-    # under the trec_eval preset); each block of the matching gathers its own.
-    known = ids.known
-    key = known if known is not None and known.size == len(ids) else ids.keys()
-    ids.known = None
-    length = _lengths(ids)[rows]
+    grouped = _grouped(row_common, n)
+    if isinstance(grouped[0], QueryRuns):
+        (runs, count), rows = grouped, None
+        start = np.cumsum(count) - count
+    else:
+        rows, count, start = grouped
+        runs = None
+    length = _lengths(ids)
+    shared = length if row_common is doc.query else length[row_common >= 0]
     # Mostly longer ids: the keys would vouch for few pairs, every pair's bytes are compared.
-    few = 2 * np.count_nonzero(length <= _ONE_WORD) < length.size
-    return KeyedRows(ids, len(doc), rows, count, start, key, None if few else length)
+    few = 2 * np.count_nonzero(shared <= _ONE_WORD) < shared.size
+    del shared
+    return KeyedRows(ids, len(doc), count, start, rows, runs, None if few else length)
 
 
 def _lengths(ids: IdBytes) -> npt.NDArray[np.uint8]:
@@ -392,7 +434,7 @@ class Matching:
             return None
         n, wa = a.count.size, int(a.count.max(initial=0))
         width = wa + int(b.count.max(initial=0))
-        if n * width > 2 * (a.rows.size + b.rows.size) + 1_000_000:
+        if n * width > 2 * int(a.count.sum() + b.count.sum()) + 1_000_000:
             return None  # a few long queries among short ones: mostly padding
         return cls(a, b, wa, width)
 
@@ -434,9 +476,9 @@ class Matching:
 
 
 def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
-          at_a: IntArray, at_b: IntArray) -> bool:
+          key_a: U64Array, key_b: U64Array) -> bool:
     """Whether every pair of A's and B's candidates (``row_a``, ``row_b``;
-    at ``at_a`` and ``at_b`` of their keyed rows) has the very same id: their
+    ``key_a`` and ``key_b`` their ids' keys) has the very same id: their
     full keys equal (the grid sorts a key's high bits only), and their bytes
     too where the keys cannot vouch for them.
 
@@ -452,24 +494,22 @@ def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
     """
     if a.length is None or b.length is None:
         return bool(a.ids.same(row_a, b.ids, row_b).all())
-    key = a.key[row_a]
-    if not np.array_equal(key, b.key[row_b]):
+    if not np.array_equal(key_a, key_b):
         return False
-    length = a.length[at_a]
-    sure = length == b.length[at_b]
+    length = a.length[row_a]
+    sure = length == b.length[row_b]
     sure &= length <= _ONE_WORD
-    sure &= key != 0
+    sure &= key_a != 0
     unsure = np.flatnonzero(~sure)
     return bool(a.ids.same(row_a[unsure], b.ids, row_b[unsure]).all())
 
 
 def _grid_pairs(
     a: KeyedRows, b: KeyedRows, lo: int, hi: int, wa: int, width: int, bits: int
-) -> tuple[PartnerArray, PartnerArray, IntArray, IntArray] | None:
+) -> tuple[PartnerArray, PartnerArray, U64Array, U64Array] | None:
     """The rows of A and of B whose keys are equal in the shared queries
-    ``lo`` to ``hi`` (:func:`byte_partners`), and where they are in each
-    side's keyed rows; None when three candidates, or two of one side, share
-    a key.
+    ``lo`` to ``hi`` (:func:`byte_partners`) and their ids' keys; None when
+    three candidates, or two of one side, share a key.
 
     A cell's low ``bits`` hold the candidate's place among the block's (A's
     then B's), so a pair's rows are read off the sorted cells without
@@ -480,15 +520,16 @@ def _grid_pairs(
     low = np.uint64(bits)
     grid = np.full((hi - lo) * width, _PAD, dtype=np.uint64)
     place = 0
+    rows, full = [], []  # each side's block's rows and their ids' keys
     for side, column in ((a, 0), (b, wa)):
-        first, last = int(side.start[lo]), int(side.start[hi - 1] + side.count[hi - 1])
+        rows.append(side.block_rows(lo, hi))
         cell = side.cells(lo, hi, width, column)
-        key = side.key[side.rows[first:last]]
-        key >>= low
+        full.append(side.ids.keys(rows[-1]))
+        key = full[-1] >> low
         key <<= low
-        key |= np.arange(place, place + last - first, dtype=np.uint64)
+        key |= np.arange(place, place + rows[-1].size, dtype=np.uint64)
         grid[cell] = key
-        place += last - first
+        place += rows[-1].size
         del cell, key
     grid.reshape(hi - lo, width).sort(axis=1)  # in place: a view of the cells
     flat = grid
@@ -498,14 +539,12 @@ def _grid_pairs(
     at = np.flatnonzero(pair)
     if at.size and bool(np.any(at[1:] == at[:-1] + 1)):
         return None  # three candidates share a key
-    na = int(a.start[hi - 1] + a.count[hi - 1] - a.start[lo])
+    na = rows[0].size
     place_a = (flat[at] & mask).astype(np.int64)
     place_b = (flat[at + 1] & mask).astype(np.int64) - na
     if bool(np.any(place_a >= na)) or bool(np.any(place_b < 0)):
         return None  # two candidates of one side share a key
-    place_a += int(a.start[lo])
-    place_b += int(b.start[lo])
-    return a.rows[place_a], b.rows[place_b], place_a, place_b
+    return rows[0][place_a], rows[1][place_b], full[0][place_a], full[1][place_b]
 
 
 def cut_contributions(

@@ -22,20 +22,12 @@ import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
-from core.analysis.compare.across import (
-    Across,
-    AtA,
-    first_at_b,
-    gather_across,
-    gather_at_a,
-    movement_counts,
-)
+from core.analysis.compare.across import MOVES, moves_at_a, moves_at_b
 from core.analysis.compare.align import (
     Changes,
     Cut,
@@ -61,7 +53,6 @@ from core.analysis.compare.changes import (
     TieSensitivity,
     WhatChanged,
     changes_but_order,
-    order_queries,
     tie_facts,
     tie_sensitivity,
 )
@@ -219,6 +210,8 @@ class Comparison:
     partner_b: PartnerArray = field(repr=False)
     row_common_a: QueryOfRow = field(repr=False)
     row_common_b: QueryOfRow = field(repr=False)
+    #: Per cutoff, :meth:`movement_counts`.
+    moves: list[dict[str, IntArray]] = field(repr=False, default_factory=list)
     left_out: LeftOut = field(default_factory=LeftOut)
 
     @property
@@ -260,12 +253,6 @@ class Comparison:
         self.__dict__["_cut_held"] = held
         return held[1]
 
-    @cached_property
-    def _across(self) -> Across:
-        """:func:`~core.analysis.compare.across.gather_across` (worked out by
-        :func:`compare` on its second lane)."""
-        return gather_across(self.ev_a, self.ev_b, self.partner_a, self.partner_b)
-
     @property
     def _queries(self) -> QueryAlignment:
         return QueryAlignment(self.common, self.only_a, self.only_b, self.qa, self.qb,
@@ -274,9 +261,10 @@ class Comparison:
     def movement_counts(self, j: int = 0) -> dict[str, IntArray]:
         """Per shared query: how many candidates moved, were regraded, entered
         or left the cut at cutoff index ``j`` (arrays aligned with ``common``;
-        the kinds of :class:`CandidateChange`)."""
-        return movement_counts(self.ev_a, self.ev_b, self._queries, self._across,
-                               self.cutoffs[j], self.conventions.ties is TieRule.AVERAGE)
+        the kinds of :class:`CandidateChange`; counted by :func:`compare`
+        for every cutoff as it matched the candidates, a block of rows at a
+        time, so that B's ranks and gains at A's rows are never kept whole)."""
+        return self.moves[j]
 
     def candidate_changes(
         self, query: str | int, j: int = 0, limit: int | None = None
@@ -421,30 +409,43 @@ def compare(
         lane = [pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b)]
         try:
             a, keyed_a = _side(doc_a, evaluation_a, conv, queries, queries.row_common_a)
-        finally:  # the future let go: it held B's keys and rows (23 MiB at 2M) to the end
+        finally:  # the future let go: it held B's rows (10 MiB at 2M) to the end
             b, keyed_b = lane.pop().result()
         ev_a, ev_b = a.evaluation, b.evaluation
         matching = Matching.of(keyed_a, keyed_b)
-        aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b])
+        aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b], conv)
         del keyed_a, keyed_b  # the lane lets them go once the partners are found
         try:
             values, tests, ties, summaries = _statistics(
                 conv, a, b, queries, matching, (resamples, seed, boot_n, confidence))
-            mine = _after_matching(ev_a, ev_b, queries, matching)
+            mine = _after_matching(ev_a, ev_b, queries, matching, conv.cutoffs)
         finally:
             del matching
-            partner_a, partner_b, at_a, order = aligned.result()
-    first_a_at_b, changes = mine or _b_side(ev_a, ev_b, queries, partner_a, partner_b)
-    across, changes = Across(*at_a, first_a_at_b), replace(changes, order_queries=order)
-    result = Comparison(
+            partner_a, partner_b, at_a = aligned.result()
+    at_b, changes = mine or _b_side(ev_a, ev_b, queries, partner_a, partner_b, conv.cutoffs)
+    changes, moves = _merged(changes, at_a, at_b)
+    return Comparison(
         doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=queries.common,
         qa=queries.qa, qb=queries.qb, only_a=queries.only_a, only_b=queries.only_b,
         ndcg_a=values.ndcg_a, ndcg_b=values.ndcg_b, delta=values.delta, summary_a=summaries[0],
         summary_b=summaries[1], tests=tests, ties=ties, changes=changes, partner_a=partner_a,
         partner_b=partner_b, row_common_a=queries.row_common_a,
-        row_common_b=queries.row_common_b, left_out=left_out or LeftOut())
-    result.__dict__["_across"] = across
-    return result
+        row_common_b=queries.row_common_b,
+        moves=moves, left_out=left_out or LeftOut())
+
+
+def _merged(
+    changes: WhatChanged, at_a: tuple[list[dict[str, IntArray]], BoolArray],
+    at_b: tuple[list[IntArray], BoolArray],
+) -> tuple[WhatChanged, list[dict[str, IntArray]]]:
+    """What changed with the queries whose ranking order differs, and the
+    movement counts per cutoff, from :func:`moves_at_a`'s and
+    :func:`moves_at_b`'s."""
+    (counts_a, order_a), (entered, order_b) = at_a, at_b
+    order = int(np.count_nonzero(order_a | order_b))
+    return replace(changes, order_queries=order), [
+        {kind: b_in if kind == "entered" else counts[kind] for kind in MOVES}
+        for counts, b_in in zip(counts_a, entered, strict=True)]
 
 
 def _check_arguments(
@@ -500,32 +501,36 @@ def _statistics(
 
 def _after_matching(
     ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment, matching: Matching | None,
-) -> tuple[PartnerArray, WhatChanged] | None:
+    cutoffs: tuple[int | None, ...],
+) -> tuple[tuple[list[IntArray], BoolArray], WhatChanged] | None:
     """:func:`_b_side` on :func:`compare`'s first lane once the matching is
-    done, while the second gathers B's values at A's rows; None when the
-    matching declined (the second lane then numbers the ids)."""
+    done, while the second counts A's rows' moves; None when the matching
+    declined (the second lane then numbers the ids)."""
     found = matching.result() if matching is not None else None
-    return None if found is None else _b_side(ev_a, ev_b, queries, *found)
+    return None if found is None else _b_side(ev_a, ev_b, queries, *found, cutoffs)
 
 
 def _b_side(
     ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment, pa: PartnerArray,
-    pb: PartnerArray,
-) -> tuple[PartnerArray, WhatChanged]:
-    """A's first ranks at B's rows and what changed but the ranking order,
-    from the partners."""
-    return first_at_b(ev_a, pb), changes_but_order(ev_a, ev_b, queries, pa, pa >= 0, pb)
+    pb: PartnerArray, cutoffs: tuple[int | None, ...],
+) -> tuple[tuple[list[IntArray], BoolArray], WhatChanged]:
+    """B's candidates that entered each cut and the queries where B ranks a
+    candidate A does not hold (:func:`moves_at_b`), and what changed but the
+    ranking order, from the partners."""
+    return (moves_at_b(ev_a, ev_b, queries, pb, cutoffs),
+            changes_but_order(ev_a, ev_b, queries, pa, pa >= 0, pb))
 
 
 def _align(
     ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
-    keyed: list[KeyedRows | None] | Matching,
-) -> tuple[PartnerArray, PartnerArray, AtA, int]:
-    """The other lane of :func:`compare`: the candidates matched, B's values
-    gathered at A's rows, and in how many queries the order changed."""
+    keyed: list[KeyedRows | None] | Matching, conv: Conventions,
+) -> tuple[PartnerArray, PartnerArray, tuple[list[dict[str, IntArray]], BoolArray]]:
+    """The other lane of :func:`compare`: the candidates matched, and A's
+    candidates that moved, were regraded or left each cut, with the queries
+    where one is at another rank in B (:func:`moves_at_a`)."""
     pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
-    at_a = gather_at_a(ev_a, ev_b, pa)
-    return pa, pb, at_a, order_queries(ev_a, ev_b, queries, pb, at_a[2])
+    return pa, pb, moves_at_a(ev_a, ev_b, queries, pa, conv.cutoffs,
+                              conv.ties is TieRule.AVERAGE)
 
 
 @dataclass
