@@ -136,6 +136,9 @@ class Drawn:
     legend_words: tuple[str, ...] = ()
     legend_order: str = ""
     legend_lacks_label: str | None = None
+    #: The notes the import's report must hold (a radio button read as
+    #: one grade column: :func:`_radio`).
+    notes: list[str] = field(default_factory=list)
 
 
 #: Each scale's levels as a legend says them.
@@ -868,23 +871,51 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
     truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
         float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
     if rnd.random() < 0.5:  # a radio button's answers, one column each: true in the chosen
-        return _radio(rows, truth, rnd.choice([("true", "false"), (True, False)]))
+        return _radio(rows, truth, rnd.choice([("true", "false"), (True, False)]),
+                      rnd.choice(sorted(RADIO_HEADERS)))
     return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])
 
 
+#: How a radio button's choice columns are headed (``n`` the choice's
+#: number, ``w`` its label as an identifier): ``NAME.N``; MTurk's crowd
+#: radio buttons, each marking its choice ``.on``, numbered or by word;
+#: a choice and ``-yes``.
+RADIO_HEADERS = {"dotted": "Answer.rel.{n}", "on": "Answer.rel.{n}.on",
+                 "joined": "Answer.rel{n}.on", "words": "Answer.{w}.on", "yes": "rel-{w}-yes"}
+
+
 def _radio(rows: list[list[Any]], truth: dict[tuple[str, str], list[float]],
-           marks: tuple[Any, Any]) -> Drawn:
+           marks: tuple[Any, Any], style: str = "dotted") -> Drawn:
     """A Mechanical Turk batch whose answer is a radio button exported one
-    column per choice (``Answer.rel.0`` ... ``Answer.rel.2``), true (a word
-    or a workbook's boolean) in the one chosen: the same judgments."""
+    column per choice (``Answer.rel.0`` ... ``Answer.rel.2``, or headed as
+    :data:`RADIO_HEADERS` ``style`` says), true (a word or a workbook's
+    boolean) in the one chosen: the same judgments."""
     at = rows[0].index("Answer.relevance")
-    choices = [f"Answer.rel.{n}" for n in range(3)]
+    words = [SCALES["labels"][1](n).lower().replace(" ", "_") for n in range(3)]
+    choices = [RADIO_HEADERS[style].format(n=n, w=words[n]) for n in range(3)]
     out = [[*rows[0][:at], *choices, *rows[0][at + 1:]]]
     for r in rows[1:]:
         grade = int(str(r[at]).split(" - ")[0])  # the numbered label's number
         out.append([*r[:at], *(marks[0] if n == grade else marks[1] for n in range(3)),
                     *r[at + 1:]])
-    return Drawn(out, "long", truth, kinds=["mturk radio"], grade_headers=["Answer.rel"])
+    group = {"words": "Answer", "yes": "rel"}.get(style, "Answer.rel")
+    said = "the word its true column names, a label read as the grade column's are" \
+        if style in ("words", "yes") else "the number its true column ends with"
+    letters = [_letters(at + 1), _letters(at + 3)]
+    note = (f"columns {letters[0]}-{letters[1]} ({choices[0]} ... {choices[-1]}): one answer "
+            f"per column, true in the one chosen; read as one grade column {group!r} in "
+            f"{letters[0]}, each row's grade {said}")
+    return Drawn(out, "long", truth, kinds=["mturk radio"], grade_headers=[group],
+                 notes=[note])
+
+
+def _letters(n: int) -> str:
+    """Column ``n``'s letters (1: A)."""
+    out = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
 
 
 def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,

@@ -304,10 +304,7 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
     _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
     assert report is not None
     radio = [n for n in report["notes"] if "one answer per column" in n]
-    assert radio == ["columns S-U (Answer.rel.0 ... Answer.rel.2): one answer per column, "
-                     "true in the one chosen; read as one grade column 'Answer.rel' in S, "
-                     "each row's grade the number its true column ends with"] * (
-                         sheet.kinds[0] == "mturk radio"), report["notes"]
+    assert radio == sheet.notes, report["notes"]  # (a radio button's: the one expected)
     kept = {c["header"]: c["reason"] for c in report["columns"] if c["header"] in BOOKKEEPING}
     assert len(kept) == 3 * (sheet.kinds[0] == "prolific"), kept
     for header, reason in kept.items():  # never "a grade combined from several"
@@ -351,6 +348,45 @@ def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
             f"... Answer.rel.2) hold one answer per column, true in the one chosen, and this "
             f"row has {said}, so its grade is not known (mark the one answer chosen on this "
             "row, or delete the row)\n")
+
+
+@pytest.mark.parametrize(("choices", "column", "said"), [
+    (["Answer.rel.0.on", "Answer.rel.1.on", "Answer.rel.2.on"], "Answer.rel", "the number"),
+    (["Answer.rel0.on", "Answer.rel1.on", "Answer.rel2.on"], "Answer.rel", "the number"),
+    (["rel_0", "rel_1", "rel_2"], "rel", "the number"),
+    (["Answer.not_relevant.on", "Answer.relevant.on", "Answer.highly_relevant.on"], "Answer",
+     "the word"),
+    (["rel-not relevant-yes", "rel-relevant-yes", "rel-highly relevant-yes"], "rel",
+     "the word")])
+def test_a_radio_buttons_choices_with_suffixes_are_one_grade_column(
+        tmp_path: Path, choices: list[str], column: str, said: str) -> None:
+    """MTurk's crowd radio buttons mark each choice ``.on`` (``Answer.rel.0.on``,
+    ``Answer.rel2.on``, ``Answer.relevant.on``), others ``-yes`` or ``_N``: one
+    grade column all the same, a numbered choice's grade its number, a
+    word's the label it names. They were each one annotator's true/false
+    grades (15 of 30 judgments rejected as repeats), or the first a
+    checkbox of grade 1 and the others left out."""
+    rows = ["w1,q1,d1,false,true,false", "w1,q1,d2,true,false,false",
+            "w1,q2,d3,false,false,true", "w1,q2,d4,false,true,false",
+            "w2,q1,d1,false,false,true", "w2,q2,d3,true,false,false"]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text("WorkerId,Input.query,Input.doc_id," + ",".join(choices) + "\n"
+                     + "\n".join(rows) + "\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
+    assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
+    data = json.loads(report.read_text("utf-8"))
+    assert [(c["column"], c["role"]) for c in data["columns"][3:]] == [
+        ("D", "grade"), ("E", None), ("F", None)]
+    assert data["columns"][3]["header"] == column
+    assert [n for n in data["notes"] if "one answer per column" in n] == [
+        f"columns D-F ({choices[0]} ... {choices[-1]}): one answer per column, true in the "
+        f"one chosen; read as one grade column {column!r} in D, each row's grade {said} "
+        + ("its true column ends with" if said == "the number" else
+           "its true column names, a label read as the grade column's are")]
 
 
 def test_a_checkbox_per_choice_beside_the_grades_is_no_radio_button(tmp_path: Path) -> None:
