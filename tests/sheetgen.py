@@ -233,6 +233,34 @@ def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     sheet.legend_lacks = float(LEGENDS[scale][-1][0]) if wrong else None
 
 
+#: What a key beside the judgments says each level means.
+MEANINGS = ["off topic", "some of it", "answers it", "the best answer", "nothing better"]
+
+
+def _key(sheet: Drawn, rnd: Random, scale: str) -> None:
+    """A key of the scale's labels without grades in a column beside the
+    judgments (``Legend``, ``Key``, or no header), a label a row from the
+    first row down, blank below: bare or given its meaning (``Not
+    relevant = off topic``), under a title cell or not (``Key:``, ``Legend
+    (best first)``), best or worst first. It holds no judgment: it is the
+    legend, never one more annotator's grades, a note or a grade column
+    left unused (it was each)."""
+    labels = [t for _, t in LEGENDS[scale]]
+    if rnd.random() < 0.5:
+        labels = labels[::-1]
+    described = rnd.random() < 0.5
+    entries = [f"{t}{rnd.choice([' = ', ': ', ' - '])}{MEANINGS[i]}" if described else t
+               for i, t in enumerate(labels)]
+    title = rnd.choice(["", "", "Key:", "Legend (best first)"])
+    entries = [title, *entries] if title else entries
+    header = rnd.choice(["Legend", "Key", ""])
+    if len(entries) >= len(sheet.rows) - 1:  # as long as the sheet: named a legend
+        header = "Legend"
+    column = [header, *entries]
+    sheet.rows = [[*r, column[i] if i < len(column) else ""] for i, r in enumerate(sheet.rows)]
+    sheet.column_kinds = [*sheet.column_kinds, "key"]
+
+
 def _distractor(kind: str, rnd: Random, n: int,
                 start: datetime) -> tuple[list[Any], list[str], bool]:
     """A distractor's cells (one per row), its realistic headers and
@@ -432,7 +460,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
            split: bool = False, gaps: bool = False, extra: bool = False,
            legend: str | None = None, unread: bool = False,
-           checkbox: bool = False) -> Drawn:
+           checkbox: bool = False, key: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -464,14 +492,16 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     apart from the grades), which the import must never take for the
     grades; with ``checkbox`` a wide sheet of Google Sheets' checkboxes,
     one column per annotator (``Relevant? (Ana)``), true or false (a
-    workbook's booleans, or the words): a binary grade, true 1."""
+    workbook's booleans, or the words): a binary grade, true 1; with
+    ``key`` a key of the scale's labels in a column beside the judgments
+    (:func:`_key`)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
     layout = "wide" if checkbox else "long" if split or gaps or extra or unread else draw(
-        st.sampled_from(SHAPES[:3] if legend else SHAPES))
+        st.sampled_from(SHAPES[:3] if legend or key else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
@@ -604,6 +634,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         float(g) for g in truth[(q, d)].values()) for q, d in items}
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
+    if key:
+        _key(sheet, rnd, scale)
     if words and not unread:
         _words_legend(sheet, rnd, scale, legend == "labels wrong")
     elif legend:

@@ -966,6 +966,64 @@ def test_checkbox_columns_are_each_annotators_binary_grades(sheet: Drawn, suffix
     assert report["scale"] == "the scale false / true (a checkbox: true 1)", report["scale"]
 
 
+#: Sheets drawn with a key of their scale's labels beside the judgments.
+KEY_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=KEY_SHEETS, phases=[Phase.generate])
+@given(sheets(key=True), st.sampled_from([".csv", ".xlsx"]))
+def test_a_key_of_labels_beside_the_judgments_is_a_legend(sheet: Drawn, suffix: str) -> None:
+    """A key of the scale's labels in a column beside the judgments
+    (``Legend``, ``Key`` or no header; a label a row, given its meaning or
+    not, under a title or not): accounted for as the scale's legend, never
+    a role; the drawn grades imported."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code != 0:
+        return
+    assert report is not None
+    record = report["columns"][sheet.column_kinds.index("key")]
+    event(f"key {record['header'] or '(no header)'}")
+    assert record["role"] is None, record
+    assert "the grade scale's legend (rows 2-" in record["reason"], record
+
+
+_KEYED = [["query", "doc_id", "relevance"], *(
+    [q, f"d{i}", g] for i, (q, g) in enumerate(
+        [("solar", 2), ("solar", 1), ("solar", 0), ("solar", 2), ("boots", 0), ("boots", 1),
+         ("boots", 2), ("boots", 0)]))]
+
+
+@pytest.mark.parametrize(("key", "rows"), [
+    (["Legend", "Highly relevant", "Somewhat relevant", "Not relevant"], 9),  # a note's
+    (["Key", "Key:", "Highly relevant", "Somewhat relevant", "Not relevant"], 9),  # a note's
+    (["Legend", "Highly relevant = the answer", "Somewhat relevant = partly",
+      "Not relevant = off topic"], 9),  # read as a note on 3 rows
+    (["", "Highly relevant", "Somewhat relevant", "Not relevant"], 9),  # no header
+    (["Legend", "Highly relevant", "Somewhat relevant", "Not relevant"], 4),  # to the end
+    (["Legend", "Legend (best first)", "relevant", "partly", "not"], 9)])
+def test_a_key_of_labels_beside_the_judgments_is_its_legend(
+        tmp_path: Path, key: list[str], rows: int) -> None:
+    """A key beside the judgments (``Legend`` | ``Highly relevant`` ...) of
+    labels the grades, numbers, do not hold: the grade scale's legend, left
+    out saying so. It was a note of the rows beside it, a column left out
+    as '3 distinct values', or (as long as the sheet) a grade column left
+    unused, the sheet refused."""
+    table = [[*r, key[i] if i < len(key) else ""] for i, r in enumerate(_KEYED[:rows])]
+    sheet = tmp_path / "keyed.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(table)
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    record = json.loads(report.read_text("utf-8"))["columns"][3]
+    assert (record["role"], record["reason"]) == (None, (
+        f"{key[0] or 'D'}: the grade scale's legend (rows 2-{len(key)} of column D"
+        f"{f' ({key[0]})' if key[0] else ''}), not imported"))
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == [str(r[2]) for r in _KEYED[1:rows]]
+
+
 def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:
     """A wide sheet of two annotators with its legend beside the judgments
     as a grade beside its label a row, under ``Grade`` | ``Meaning``."""

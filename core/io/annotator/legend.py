@@ -27,7 +27,7 @@ from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.read import read_table
 from core.io.annotator.scales import LabelGuess, Vocabulary, label_key, numbered_label
 from core.io.annotator.sheet import Sheet
-from core.io.annotator.vocabulary import in_cells, in_column, row_listing
+from core.io.annotator.vocabulary import in_cells, in_column, legend_header, row_listing
 from core.io.safety import WORKBOOK_SUFFIXES, check_workbook, column_letters
 from core.model.rubric import Rubric, RubricGrade
 
@@ -185,12 +185,14 @@ def _sheets_legends(file: str, sheet: str | None, _version: tuple[int, ...],
     return tuple(out)
 
 
-def _top_run(data: Sequence[Sequence[Any]], c: int) -> list[int] | None:
+def _top_run(data: Sequence[Sequence[Any]], c: int, to_end: bool = False) -> list[int] | None:
     """The rows of column ``c`` filled, when they are one run of rows near
-    the top ending before the rows looked at do, the rest of the column blank."""
+    the top ending before the rows looked at do (or with them, ``to_end``:
+    a column named as a legend beside a sheet no longer than it), the rest
+    of the column blank."""
     top = [i for i, r in enumerate(data[:_MAX_ROWS]) if c < len(r) and cell_text(r[c]).strip()]
     if len(top) < 2 or top[-1] - top[0] != len(top) - 1 \
-            or top[-1] + 1 >= min(len(data), _MAX_ROWS) \
+            or top[-1] + 1 >= min(len(data), _MAX_ROWS) + to_end \
             or any(c < len(r) and cell_text(r[c]).strip() for r in data[_MAX_ROWS:]):
         return None
     return top
@@ -217,7 +219,8 @@ def legend_columns(table: Table, header_row: int) -> dict[int, Legend | Vocabula
 
     out: dict[int, Legend | Vocabulary] = {}
     for c in range(width):
-        top = _top_run(data, c)
+        top = _top_run(data, c) or (_top_run(data, c, to_end=True) if c < len(header)
+                                    and legend_header(header[c]) else None)
         if c in out or top is None:
             continue
         rows = _rows_text(start + top[0] + 1, start + top[-1] + 1)
