@@ -136,6 +136,8 @@ class Drawn:
     legend_words: tuple[str, ...] = ()
     legend_order: str = ""
     legend_lacks_label: str | None = None
+    #: Grade cells drawn blank (``sheets(blanks=True)``): no judgment.
+    blank_cells: int = 0
     #: The notes the import's report must hold (a radio button read as
     #: one grade column: :func:`_radio`).
     notes: list[str] = field(default_factory=list)
@@ -460,7 +462,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
            split: bool = False, gaps: bool = False, extra: bool = False,
            legend: str | None = None, unread: bool = False,
-           checkbox: bool = False, key: bool = False) -> Drawn:
+           checkbox: bool = False, key: bool = False, blanks: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -494,14 +496,16 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     one column per annotator (``Relevant? (Ana)``), true or false (a
     workbook's booleans, or the words): a binary grade, true 1; with
     ``key`` a key of the scale's labels in a column beside the judgments
-    (:func:`_key`)."""
+    (:func:`_key`); with ``blanks`` a long or wide sheet with a fifth of its
+    grade cells left blank (no judgment: each judgment drawn there is no
+    more in the truth; ``blank_cells`` counts them)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
     layout = "wide" if checkbox else "long" if split or gaps or extra or unread else draw(
-        st.sampled_from(SHAPES[:3] if legend or key else SHAPES))
+        st.sampled_from(SHAPES[:3] if legend or key or blanks else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
@@ -533,6 +537,14 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         truth = {(q, d): {j * per_q + d + 1: rnd.choice(grades) for j in range(m)}
                  for q, d in items}
         truth[items[0]][1], truth[items[-1]][m * per_q] = grades[0], grades[-1]
+    blanked: set[tuple[int, int, Any]] = set()
+    if blanks:  # (never an end of the scale that keeps a column from being constant)
+        cells = sorted(((q, d, w) for (q, d), by in truth.items() for w in by
+                        if (q, d) not in (items[0], items[-1])), key=str)
+        blanked = set(rnd.sample(cells, max(1, len(cells) // 5)))
+
+    def written(q: int, d: int, w: Any) -> Any:  # a grade cell as the sheet holds it
+        return "" if (q, d, w) in blanked else write(truth[(q, d)][w])
     ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
                                    else ["none", "score", "rank"]))
     named = draw(st.booleans())
@@ -552,7 +564,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     if layout == "long":
         if len(people) > 1:
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
-        cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
+        cols.append(Column(rnd.choice(GRADE_HEADERS), [written(q, d, w)
                                                        for q, d, w in per_row], "grade", ""))
         if unread:  # numbers like grades, drawn apart from them
             numbers = [rnd.randint(1, 4) for _ in per_row]
@@ -572,7 +584,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         for who in people:
             cols.append(Column(f"Relevant? ({who})" if checkbox else
                                f"grade_{who}".replace("@", "_at_").replace(".", "_"),
-                               [write(truth[(q, d)][who]) for q, d, _ in per_row], "grade",
+                               [written(q, d, who) for q, d, _ in per_row], "grade",
                                str(who)))
     if ranking != "none":
         scores = {it: round(rnd.uniform(0.05, 40.0) + 0.0137 * k, 4)  # distinct
@@ -631,7 +643,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
     sheet.truth = {(str(said(q)), str(ids[(q, d)])): sorted(
-        float(g) for g in truth[(q, d)].values()) for q, d in items}
+        float(g) for w, g in truth[(q, d)].items() if (q, d, w) not in blanked) for q, d in items}
+    sheet.blank_cells = len(blanked)
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
     if key:

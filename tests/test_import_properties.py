@@ -966,6 +966,42 @@ def test_checkbox_columns_are_each_annotators_binary_grades(sheet: Drawn, suffix
     assert report["scale"] == "the scale false / true (a checkbox: true 1)", report["scale"]
 
 
+#: Sheets drawn with a fifth of their grade cells blank.
+BLANK_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=BLANK_SHEETS, phases=[Phase.generate])
+@given(sheets(blanks=True), st.sampled_from([".csv", ".xlsx", ".jsonl"]))
+def test_a_blank_grade_cell_is_no_judgment_read(sheet: Drawn, suffix: str) -> None:
+    """A grade cell left blank is no judgment: the report counts the
+    judgments read as the cells that hold one, and the blank cells apart
+    (each an unknown grade); the drawn judgments imported. A blank cell
+    was counted as a judgment read and imported."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code != 0:
+        return
+    assert report is not None
+    event(f"{sheet.layout}: {sheet.blank_cells} blank")
+    judgments = sum(len(v) for v in sheet.truth.values())
+    assert (report["judgments_read"], report["imported"], report["blank_grades"]) == (
+        judgments, judgments, sheet.blank_cells)
+
+
+def test_blank_grade_cells_are_said_in_the_headline(tmp_path: Path) -> None:
+    """The command line's first line says the blank grade cells apart from
+    the judgments read (it said 8 judgments read and imported of 6)."""
+    sheet = tmp_path / "blanks.csv"
+    sheet.write_text("query,doc_id,relevance\nq1,d1,2\nq1,d2,\nq1,d3,0\nq1,d4,2\nq2,d5,0\n"
+                     "q2,d6,\nq2,d7,2\nq2,d8,1\n", encoding="utf-8")
+    out = io.StringIO()
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], out) == 0
+    assert out.getvalue().splitlines()[0] == (
+        f"{sheet}: long layout, header on row 1; 6 judgments read in 8 rows: 6 imported, "
+        "0 rejected; 2 grade cells blank (no judgment: unknown grades); 0 blank rows "
+        "skipped; 8 candidates")
+
+
 #: Sheets drawn with a key of their scale's labels beside the judgments.
 KEY_SHEETS = 10
 
