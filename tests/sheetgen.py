@@ -75,6 +75,8 @@ RANK_NAMES = ["rank", "rank (run A)", "position_in_serp", "Rank", "retrieval.ran
 EXTRA_GRADE_HEADERS = ["R2", "second opinion", "check", "relevance (2nd pass)", "Q2"]
 #: ... and under an annotator's name (drawn with ``sheets(extra=True)``).
 NAMED_EXTRA = ["grade_Dana"] * len(EXTRA_GRADE_HEADERS)
+#: Headers naming no grade, under which a column of labels may come.
+UNNAMED_LABELS = ["verdict", "outcome", "decision", "call"]
 #: Headers that name no ranking, under which a ranking's values may come.
 UNNAMED = ["value", "weight", "model", "output", "run_a"]
 
@@ -462,7 +464,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
            split: bool = False, gaps: bool = False, extra: bool = False,
            legend: str | None = None, unread: bool = False,
-           checkbox: bool = False, key: bool = False, blanks: bool = False) -> Drawn:
+           checkbox: bool = False, key: bool = False, blanks: bool = False,
+           unnamed: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -498,13 +501,17 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     ``key`` a key of the scale's labels in a column beside the judgments
     (:func:`_key`); with ``blanks`` a long or wide sheet with a fifth of its
     grade cells left blank (no judgment: each judgment drawn there is no
-    more in the truth; ``blank_cells`` counts them)."""
+    more in the truth; ``blank_cells`` counts them); with ``unnamed`` a long
+    sheet graded in labels (a known scale's, or :data:`WORDS`) under a
+    header naming no grade (:data:`UNNAMED_LABELS`), no other column of
+    grades beside them."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = "wide" if checkbox else "long" if split or gaps or extra or unread else draw(
+    layout = "wide" if checkbox else "long" if split or gaps or extra or unread or unnamed \
+        else draw(
         st.sampled_from(SHAPES[:3] if legend or key or blanks else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
@@ -516,12 +523,12 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
     if checkbox:  # a form's checkbox per person, named by their name
         people = PEOPLE["name"][:len(people)]
-    words = (legend is not None and legend.startswith("labels")) or unread
+    words = (legend is not None and legend.startswith("labels")) or unread or unnamed
     drawn_scales = WORD_SCALES if words else CHECKBOXES if checkbox else SCALES
     scale = "words" if unread else draw(st.sampled_from(sorted(drawn_scales)))
     grades, write = drawn_scales[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
-    headers = "realistic" if unread or checkbox else headers or draw(
+    headers = "realistic" if unread or checkbox or unnamed else headers or draw(
         st.sampled_from(["realistic", "realistic", "neutral"]))
     items = [(q, d) for q in range(n_q) for d in range(per_q)]
     ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
@@ -570,6 +577,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             numbers = [rnd.randint(1, 4) for _ in per_row]
             numbers[:2] = [4, 1]
             cols.append(Column(rnd.choice(UNNAMED), numbers, "numbers"))
+        elif unnamed:  # the labels under a header that names no grade
+            cols[-1].header = rnd.choice(UNNAMED_LABELS)
         elif len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
             # a second judge's grades beside the first, under a name no
             # rule reads as whose: used or refused, never dropped (not on
@@ -649,7 +658,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
     if key:
         _key(sheet, rnd, scale)
-    if words and not unread:
+    if words and not (unread or unnamed):
         _words_legend(sheet, rnd, scale, legend == "labels wrong")
     elif legend:
         _legend(sheet, rnd, scale, legend == "wrong")

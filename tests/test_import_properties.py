@@ -946,6 +946,55 @@ def test_labels_no_scale_reads_are_never_passed_over_for_numbers(sheet: Drawn,
     _holds(truth, *_run(truth, suffix), suffix)
 
 
+#: Sheets graded in labels under a header that names no grade, drawn per run.
+UNNAMED_SHEETS = 8
+
+
+@settings(PROFILE, max_examples=UNNAMED_SHEETS, phases=[Phase.generate])
+@given(sheets(unnamed=True), st.sampled_from([".csv", ".xlsx"]))
+def test_labels_under_a_header_naming_no_grade_are_read_by_their_values(
+        sheet: Drawn, suffix: str) -> None:
+    """A long sheet's grades in labels under ``verdict``, ``outcome``, ...:
+    the one column of a few labels repeated, varying within a query, is
+    the grade column, its labels read as labels are: a known scale's
+    imported as drawn; labels on none refused in one line naming the
+    column and a --rubric, which given imports the drawn grades. They were
+    refused as 'no grade column found', the column unnamed."""
+    code, err, _, _ = _run(sheet, suffix)
+    grade = sheet.rows[0][sheet.column_kinds.index("grade")]
+    event(f"{'refused' if code else 'imported'}")
+    if code == 0:
+        _holds(sheet, *_run(sheet, suffix), suffix)
+        return
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"column '{grade}'" in err or f"({grade})'" in err, err
+    assert "labels on no known scale" in err, err
+    assert "--rubric" in err, err
+    truth = replace(sheet, flags=[*sheet.flags, "--rubric",
+                                  "0=Useless,1=Marginal,2=Useful,3=Vital"])
+    _holds(truth, *_run(truth, suffix), suffix)
+
+
+def test_several_columns_of_labels_none_named_are_refused_naming_each(tmp_path: Path) -> None:
+    """Two columns of a few labels repeated under headers naming nothing
+    (``verdict``, ``device``), no other grades: neither is picked; the
+    refusal names both and the flags that take one."""
+    sheet = tmp_path / "two.csv"
+    sheet.write_text("query,doc_id,verdict,device\n" + "".join(
+        f"q{i // 4},d{i},{v},{d}\n" for i, (v, d) in enumerate(zip(
+            ["relevant", "partly", "not", "relevant", "not", "partly", "relevant", "not"],
+            ["mobile", "desktop"] * 4, strict=True))), encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], io.StringIO()) == 2
+    assert err.getvalue() == (
+        f"ndcg-worksheet: error: {sheet}: no grade column found in the header on row 1 (A "
+        "(query), B (doc_id), C (verdict), D (device)); columns C (verdict) and D (device) "
+        "each hold a few labels repeated, varying within a query as grades do, so none was "
+        "taken for the grades (if one holds them, pass --map grade=C and --rubric giving each "
+        "label its grade)\n")
+
+
 #: Sheets of checkboxes (one column per annotator) drawn per run.
 CHECKBOX_SHEETS = 6
 

@@ -28,6 +28,7 @@ from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.model import (
     COMBINED,
     GOLD,
+    LABELS_OR_GRADES,
     SINGLE_FIELDS,
     ColumnMapping,
     SheetPreview,
@@ -43,7 +44,7 @@ from core.io.annotator.names import (
 )
 from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
-from core.io.annotator.profile import Profile, profile_columns, span
+from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
@@ -253,6 +254,18 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                       and p.col not in used]
             if len(graded) > 1:
                 graded = [c for c in graded if not _fractional(profiles[c])] or graded
+            words = [] if graded else _labels_as_grades(profiles, found, used)
+            if len(words) == 1:  # the one column of labels: the grades, their labels read
+                found["grade"] = words[0].col  # as labels are (a known scale, or refused)
+                reasons.append(("grade", f"{words[0].shown()}, read from its values: "
+                                f"{LABELS_OR_GRADES} ({_listed(words[0])})"))
+            for p in words if len(words) > 1 else []:  # none picked, each said, and refused
+                ref = column_letters(p.col + 1)
+                roles.ignored[p.col] = (
+                    f"{p.shown()}: {LABELS_OR_GRADES} ({_listed(p)}), as another column's do; "
+                    f"not imported (if {p.shown()} holds the grades, pass --map grade={ref} "
+                    "with --rubric giving each label its grade)", f"--map grade={ref}")
+                reasons.append(("ignored", roles.ignored[p.col][0]))
             if len(graded) == 1:
                 found["grade"] = graded[0]
             elif graded and "annotator" not in found:  # a long sheet's grades are one column
@@ -419,6 +432,23 @@ def _labels_named_too(profiles: list[Profile], found: dict[str, int], taken: set
         "with --rubric giving each label its grade)", f"--map grade={column_letters(p.col + 1)}")
         for p in profiles if p.col != col and p.col not in taken and p.col not in found.values()
         and not p.graded and _labels(p) and name_field(p.name).field == "grade"}
+
+
+def _labels_as_grades(profiles: list[Profile], found: dict[str, int], used: set[int],
+                      ) -> list[Profile]:
+    """The columns of a few labels repeated, under a header naming no field,
+    that vary within a query as grades do (``verdict`` of relevant / partly
+    / not), where no column holds grades: the grades' only candidates."""
+    at = found.get("query")
+    query = profiles[at] if at is not None and at < len(profiles) else None
+    return [p for p in profiles if p.col not in used and p.col not in found.values()
+            and _labels(p) and name_field(p.name).field is None and (query is None or any(
+                len(v) > 1 for v in grouped(query.texts, p.texts).values()))]
+
+
+def _listed(p: Profile) -> str:
+    """A column's labels (``not, partly, relevant``)."""
+    return ", ".join(sorted({t for t in p.texts if t}))
 
 
 def _fractional(p: Profile) -> bool:
