@@ -22,6 +22,12 @@ from hypothesis import HealthCheck, Phase, assume, event, example, given, settin
 from hypothesis import strategies as st
 
 from app.cli.main import main
+from core.errors import InputError
+from core.io.annotator import detect as detect_module
+from core.io.annotator import import_annotations
+from core.io.annotator import importer as importer_module
+from core.io.annotator.detect import preview
+from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
 from core.io.safety import column_letters
 from core.model.numbers import number_text
@@ -993,6 +999,58 @@ def test_several_columns_of_labels_none_named_are_refused_naming_each(tmp_path: 
         "each hold a few labels repeated, varying within a query as grades do, so none was "
         "taken for the grades (if one holds them, pass --map grade=C and --rubric giving each "
         "label its grade)\n")
+
+
+#: Sheets drawn with labels, legends and keys, whose preview is compared with the import.
+READ_ALIKE_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=READ_ALIKE_SHEETS, phases=[Phase.generate])
+@given(st.sampled_from([{"legend": "right"}, {"legend": "labels"}, {"key": True},
+                        {"unnamed": True}, {}]).flatmap(lambda kw: sheets(**kw)))
+def test_the_preview_reads_the_labels_as_the_import_does(sheet: Drawn) -> None:
+    """The wizard's preview and the import read a sheet's labels by one
+    rule (``legend.read_labels``: the sheet's legend of its grades, else
+    the known scales within a legend of labels, else the numbers' range):
+    the same grade for each label, the same rubric, the same words."""
+    with TemporaryDirectory() as tmp:
+        path = write_sheet(sheet, Path(tmp) / "drawn.xlsx")
+        try:
+            result = import_annotations(path)
+        except InputError:
+            return  # refused: nothing read to compare
+        seen = preview(path)
+    report = result.report
+    event(report.scale.split(" (")[0][:40] or "no scale")
+    assert seen.label_grades == report.labels
+    assert seen.rubric == result.document.conventions.rubric
+    assert seen.scale == report.scale
+    assert seen.vocabulary == report.vocabulary
+
+
+def test_the_label_rule_is_declared_once(monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    """The preview and the import each ask ``legend.read_labels`` how the
+    labels read (the rule was written twice, in ``detect.preview`` and in
+    ``importer._read_labels``), once, for the same grade columns."""
+    asked: list[tuple[str, list[list[str]]]] = []
+
+    def spy(who: str) -> Any:
+        def read(*args: Any) -> LabelsRead:
+            asked.append((who, [[str(c) for c in col] for col in args[2]]))
+            return read_labels(*args)
+        return read
+
+    monkeypatch.setattr(detect_module, "read_labels", spy("preview"))
+    monkeypatch.setattr(importer_module, "read_labels", spy("import"))
+    sheet = tmp_path / "labels.csv"
+    sheet.write_text("query,doc_id,relevance\nq1,d1,Relevant\nq1,d2,Not relevant\n"
+                     "q2,d3,Highly relevant\n", encoding="utf-8")
+    seen, result = preview(sheet), import_annotations(sheet)
+    assert [who for who, _ in asked] == ["preview", "import"]
+    assert asked[0][1] == asked[1][1] == [["Relevant", "Not relevant", "Highly relevant"]]
+    assert seen.label_grades == result.report.labels == {
+        "Relevant": 1.0, "Not relevant": 0.0, "Highly relevant": 2.0}
 
 
 #: Sheets of checkboxes (one column per annotator) drawn per run.

@@ -16,15 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.io.annotator.cells import number_rubric, text_labels
+from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.legend import (
-    find_legend,
     legend_columns,
-    legend_labels,
     legend_only,
     legend_words,
+    read_labels,
 )
-from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.model import (
     COMBINED,
     GOLD,
@@ -48,15 +46,13 @@ from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
-from core.io.annotator.scales import LabelGuess, guess_labels
+from core.io.annotator.scales import LabelGuess
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
-from core.io.annotator.vocabulary import evidenced
 from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
-from core.model.conventions import Rubric
 
 __all__ = ["choose_sheet", "detect_mapping", "header_score",
-           "label_guess", "preview", "read_guessed"]
+           "preview", "read_guessed"]
 
 _HEADER_SCAN = 30
 _PREVIEW_ROWS = 20
@@ -549,15 +545,6 @@ def _respondents_rankings(table: Table, header: list[str], fields: dict[str, Any
             for f in ("score", "rank") if (c := fields.get(f)) is not None and f not in given]
 
 
-def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:
-    """The grade columns' labels (text -> cells holding it) and how they read."""
-    start = mapping.header_row + 1
-    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
-               for c, _ in mapping.sources()]
-    labels = text_labels(columns, mapping)
-    return labels, guess_labels(labels, mapping.sources_header(table.header(mapping)))
-
-
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     """The sheet's cells: ``sheet``, else the workbook's sheet that holds the
     data; a transposed sheet (one row per respondent, one column per item)
@@ -593,15 +580,12 @@ def preview(path: str | Path, *, sheet: str | None = None,
     table = read_guessed(path, sheet)
     mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
-    labels, guess = label_guess(table, mapping)
-    legends = find_legend(table, mapping)
-    words = evidenced(legends.labels, labels) if legends.legend is None else None
-    if legends.legend is not None:  # the sheet's legend says the scale, as the import reads it
-        guess = legend_labels(legends.legend, labels)
-    elif words is not None:  # a legend of labels: the known scale it lists, if any
-        guess = guess_labels(labels, mapping.sources_header(table.header(mapping)), words)
-    if guess.rubric is None:
-        guess.rubric, guess.scale = _number_rubric(table, mapping)
+    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
+               for c, _ in mapping.sources()]
+    read = read_labels(table, mapping, columns, table.header(mapping))  # as the import reads
+    labels, words, guess = read.texts, read.words, read.guess or LabelGuess()
+    if read.guess is None:
+        guess.rubric, guess.scale = read.numbers
     shown = table.rows[start:start + _PREVIEW_ROWS]
     origin = table.origin
     n_rows = max(0, len(table.rows) - start)
@@ -618,7 +602,7 @@ def preview(path: str | Path, *, sheet: str | None = None,
         judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
         alternatives=guess.alternatives, marked=_marked(table, mapping), vocabulary=words,
-        legend_note=legends.why,
+        legend_note=read.legends.why,
     )
 
 
@@ -637,11 +621,3 @@ def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
         counts[kind] = counts.get(kind, 0) + 1
     per_row = table.origin.per_row if table.origin is not None else 1  # the file's rows
     return {kind: n // per_row for kind, n in counts.items()}
-
-
-def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:
-    """The rubric the grade columns' numbers give (see :func:`number_rubric`)."""
-    start = mapping.header_row + 1
-    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
-               for c, _ in mapping.sources()]
-    return number_rubric(columns, table.header(mapping), mapping)
