@@ -33,7 +33,7 @@ COUNT_LABELS: dict[str, str] = {
     "judgments_read": "Judgments read",
     "judgments_imported": "Judgments imported",
     "judgments_rejected": "Judgments rejected",
-    "blank_grades": "Blank grade cells (no judgment: unknown grades)",
+    "blank_grades": "Blank grade cells",
     "rows_read": "Rows holding judgments",
     "rows_imported": "Rows imported",
     "rows_rejected": "Rows rejected",
