@@ -454,8 +454,11 @@ DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "
 #: values (100-102), shared by several items of a query; a rank counting
 #: each query's items 1..n, under a header that names no ranking; a
 #: batch's number over whole queries, or over runs of rows cutting
-#: through the queries (``row_batch``).
-ASKED = ["tally", "rank", "batch", "row_batch"]
+#: through the queries (``row_batch``); each row's grade said again in
+#: words of its own (``worded``: the grades again, no judgment of its own).
+ASKED = ["tally", "rank", "batch", "row_batch", "worded"]
+#: Words a column saying each grade again comes in (``worded``), one per grade.
+WORDED = ["nope", "meh", "ok", "good", "great"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
@@ -618,6 +621,13 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     for kind in kinds:
         if kind == "tally":
             cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
+        elif kind == "worded":  # each row's grade again, in words of its own
+            graded = next((c.cells for c in cols if c.kind == "grade"), None)
+            if graded is None or layout != "long":
+                continue
+            levels = sorted(set(map(str, graded)))
+            cells = [WORDED[levels.index(str(g))] for g in graded]
+            names, gradey = ["verdict_words", "in_words", "wording"], False
         elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
             cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
             names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False

@@ -1109,6 +1109,58 @@ def test_blank_grade_cells_are_said_in_the_headline(tmp_path: Path) -> None:
         "skipped; 8 candidates")
 
 
+def test_labels_beside_the_grades_saying_them_again_are_said_so(tmp_path: Path) -> None:
+    """A column of labels each always beside one grade of the grade column
+    (``relevant`` by every 2, ``partly`` by every 1, ``not`` by every 0):
+    the grades again in words, accounted for as such (it was '3 distinct
+    values, no role read from them'); the grades imported from the
+    numbers. Labels that do not follow the grades stay a column no role
+    reads."""
+    table = [[*r, {2: "relevant", 1: "partly", 0: "not"}[r[2]]] for r in _KEYED[1:]]
+    sheet = tmp_path / "worded.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["query", "doc_id", "relevance", "col4"], *table])
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    record = json.loads(report.read_text("utf-8"))["columns"][3]
+    assert (record["role"], record["reason"]) == (None, (
+        "col4: labels each always beside one grade of relevance (not = 0, partly = 1, "
+        "relevant = 2): the grades again in words; not imported"))
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == [str(r[2]) for r in _KEYED[1:]]
+    table[0][3] = "partly"  # a 2 beside partly: the labels follow no grade
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["query", "doc_id", "relevance", "col4"], *table])
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    record = json.loads(report.read_text("utf-8"))["columns"][3]
+    assert record["reason"] == "col4: 3 distinct values, no role read from them; not imported"
+
+
+#: Long sheets drawn with each row's grade said again in words of its own.
+WORDED_SHEETS = 8
+
+
+@settings(PROFILE, max_examples=WORDED_SHEETS, phases=[Phase.generate])
+@given(sheets(among=("worded",)).filter(lambda s: "worded" in s.column_kinds),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_the_grades_again_in_words_are_accounted_for(sheet: Drawn, suffix: str) -> None:
+    """A column saying each row's grade again in words of its own (``nope``
+    by every 0, ``ok`` by every 2): the invariants hold, and beside a grade
+    column of numbers it is accounted for as the grades again in words."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code != 0 or report is None or report["mapping"].get("annotators"):
+        return
+    record = report["columns"][sheet.column_kinds.index("worded")]
+    grade = sheet.rows[1][sheet.column_kinds.index("grade")]
+    numbers = isinstance(grade, int)
+    event(f"grades in {'numbers' if numbers else 'labels'}: {record['reason'][:60]}")
+    assert record["role"] is None, record
+    assert ("the grades again in words" in record["reason"]) == numbers, record
+
+
 #: Sheets drawn with a key of their scale's labels beside the judgments.
 KEY_SHEETS = 10
 

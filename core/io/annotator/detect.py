@@ -334,11 +334,32 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
         profiles) else None
+    grade = profiles[found["grade"]] if found.get("grade", len(profiles)) < len(
+        profiles) else None
     for p in profiles:
         if p.filled and p.col not in left:
-            text, flag = _bookkeeping(p, who) or left_out(p, query, source)
+            text, flag = _bookkeeping(p, who) or _in_words(p, grade) or left_out(
+                p, query, source)
             out.append((p.col, text, flag))
     return out
+
+
+def _in_words(p: Profile, grade: Profile | None) -> tuple[str, str] | None:
+    """A column of labels each always beside one grade of the grade column,
+    each grade beside one label (``relevant`` by every 2, ``partly`` by
+    every 1): the grades again in words, said so (it was 'N distinct
+    values, no role read from them')."""
+    if grade is None or grade.numeric < 0.9 or not _labels(p):
+        return None
+    pairs = {(t, g) for t, g in zip(p.texts, grade.texts, strict=True) if t and g}
+    words = {t: g for t, g in pairs}
+    if len(words) != len(pairs) or len(set(words.values())) != len(words) or len(words) < 2:
+        return None
+    said = ", ".join(f"{t} = {g}" for t, g in sorted(words.items(), key=lambda tg: (
+        not _numeric(tg[1]), float(tg[1].replace(",", ".")) if _numeric(tg[1]) else 0.0,
+        tg[1])))
+    return (f"{p.shown()}: labels each always beside one grade of {grade.shown()} ({said}): "
+            "the grades again in words; not imported"), ""
 
 
 def _bookkeeping(p: Profile, who: Profile | None) -> tuple[str, str] | None:
