@@ -359,7 +359,7 @@ def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("choices", "column", "said"), [
     (["Answer.rel.0.on", "Answer.rel.1.on", "Answer.rel.2.on"], "Answer.rel", "the number"),
     (["Answer.rel0.on", "Answer.rel1.on", "Answer.rel2.on"], "Answer.rel", "the number"),
-    (["rel_0", "rel_1", "rel_2"], "rel", "the number"),
+    (["rel_0-yes", "rel_1-yes", "rel_2-yes"], "rel", "the number"),
     (["Answer.not_relevant.on", "Answer.relevant.on", "Answer.highly_relevant.on"], "Answer",
      "the word"),
     (["rel-not relevant-yes", "rel-relevant-yes", "rel-highly relevant-yes"], "rel",
@@ -393,6 +393,24 @@ def test_a_radio_buttons_choices_with_suffixes_are_one_grade_column(
         f"one chosen; read as one grade column {column!r} in D, each row's grade {said} "
         + ("its true column ends with" if said == "the number" else
            "its true column names, a label read as the grade column's are")]
+
+
+def test_annotators_checkboxes_numbered_are_no_radio_button(tmp_path: Path) -> None:
+    """Google Sheets' checkboxes of two annotators numbered (``grade_1``,
+    ``relevance 2``: no dot, no suffix marking a choice) are each one's
+    binary grades, never one radio button's choices refused for rows of
+    two trues (the suffixes' change first read them so)."""
+    for a, b in (("grade_1", "grade_2"), ("relevance 1", "relevance 2")):
+        sheet = tmp_path / "boxes.csv"
+        sheet.write_text(f"query,doc_id,{a},{b}\nq1,d1,TRUE,TRUE\nq1,d2,FALSE,TRUE\n"
+                         "q1,d3,TRUE,FALSE\nq2,d4,FALSE,FALSE\nq2,d5,TRUE,TRUE\n",
+                         encoding="utf-8")
+        out = tmp_path / "o.csv"
+        assert main(["import", str(sheet), "-o", str(out)], io.StringIO()) == 0
+        with open(out, newline="", encoding="utf-8") as fh:
+            got = [[v for k, v in r.items() if k.startswith("grade_")]
+                   for r in csv.DictReader(fh)]
+        assert got == [["1", "1"], ["0", "1"], ["1", "0"], ["0", "0"], ["1", "1"]], (a, got)
 
 
 def test_a_checkbox_per_choice_beside_the_grades_is_no_radio_button(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@ each, true in the one chosen (MTurk's ``Answer.rel.0`` ... ``Answer.rel.3``
 of ``true`` / ``false``), read as one column of the chosen choice.
 
 A choice's column is the group's name, a separator and the choice: a whole
-number (``Answer.rel.2``, ``rel_2``), or, where a suffix says the column
+number after a dot (``Answer.rel.2``), or, where a suffix says the column
 marks a choice taken (MTurk's crowd radio buttons ``Answer.relevant.on``,
 ``rel-partly-yes``, ``Answer.rel2.on``), a number or a word. A numbered
 choice's grade is its number (``Answer.rel.2`` true: grade 2), so nothing
@@ -32,8 +32,11 @@ __all__ = ["one_answer_per_column"]
 
 #: A column marking a choice taken: a separator and ``on``, ``yes``, ... last.
 _MARKED = re.compile(r"^(?P<rest>.*\S)[.\-_ ](?:on|yes|selected|checked|chosen)$", re.I)
-#: A numbered choice: the group's name, a separator, the choice's whole number.
-_NUMBERED = re.compile(r"^(?P<group>.*\S)[.\-_ ](?P<n>\d{1,2})$")
+#: A numbered choice: the group's name, a dot, the choice's whole number;
+#: where a suffix marks the column, a dash, an underscore or a space too
+#: (unmarked, ``grade_1`` | ``grade_2`` are two annotators' checkboxes).
+_NUMBERED = re.compile(r"^(?P<group>.*\S)\.(?P<n>\d{1,2})$")
+_SEPARATED = re.compile(r"^(?P<group>.*\S)[.\-_ ](?P<n>\d{1,2})$")
 #: ... with no separator, where a suffix marks the column (``Answer.rel2.on``).
 _JOINED = re.compile(r"^(?P<group>.*[^\W\d_])(?P<n>\d{1,2})$")
 #: A word choice, where a suffix marks the column: after the last dot (or dash).
@@ -46,7 +49,7 @@ def _choice(name: str) -> tuple[str, int | str] | None:
     """The group and the choice a column's header names, None for no choice."""
     marked = _MARKED.match(name)
     rest = marked["rest"] if marked else name
-    found = _NUMBERED.match(rest) or (_JOINED.match(rest) if marked else None)
+    found = (_SEPARATED.match(rest) or _JOINED.match(rest)) if marked else _NUMBERED.match(rest)
     if found:
         return found["group"], int(found["n"])
     word = (_WORD.match(rest) or _DASHED.match(rest)) if marked else None
