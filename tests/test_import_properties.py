@@ -413,6 +413,26 @@ def test_annotators_checkboxes_numbered_are_no_radio_button(tmp_path: Path) -> N
         assert got == [["1", "1"], ["0", "1"], ["1", "0"], ["0", "0"], ["1", "1"]], (a, got)
 
 
+def test_crowd_checkboxes_beside_the_grades_are_no_radio_button(tmp_path: Path) -> None:
+    """MTurk's crowd checkboxes (``Answer.broken.on``, ``Answer.paywall.on``:
+    none true on most rows, both on some) beside the grades are no radio
+    button's words, though their prefix ``Answer`` names an answer: left as
+    their columns, the grades imported (the suffixes' change first refused
+    the sheet at its first row of no true)."""
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text("WorkerId,Input.query,Input.doc_id,Answer.relevance,Answer.broken.on,"
+                     "Answer.paywall.on\nw1,q1,d1,2,false,false\nw1,q1,d2,0,true,true\n"
+                     "w1,q2,d3,3,false,false\nw1,q2,d4,1,true,false\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == ["2", "0", "3", "1"]
+    columns = json.loads(report.read_text("utf-8"))["columns"]
+    assert [(c["header"], c["role"]) for c in columns[3:]] == [
+        ("Answer.relevance", "grade"), ("Answer.broken.on", None), ("Answer.paywall.on", None)]
+
+
 def test_a_checkbox_per_choice_beside_the_grades_is_no_radio_button(tmp_path: Path) -> None:
     """A question of several answers exported a column per choice
     (``Answer.flags.0`` ...: two true on a row, or none) beside the grades'

@@ -9,8 +9,9 @@ marks a choice taken (MTurk's crowd radio buttons ``Answer.relevant.on``,
 choice's grade is its number (``Answer.rel.2`` true: grade 2), so nothing
 is guessed; a word's is the word, a label read as the grade column's
 labels are (a scale, a legend, ``--rubric``). In a group named as the
-grade (``Answer.rel``), a row with no choice true, or several, stops the
-import in one line naming it. A group otherwise named with such a row is
+grade (``Answer.rel``), a numbered one, a row with no choice true, or
+several, stops the import in one line naming it. A group of words, or one
+otherwise named, with such a row is
 a checkbox per choice (several answers allowed: ``Answer.flags.0`` ...),
 no radio button: its columns are left as they are. The group's first
 column takes the grade under the group's name (``Answer.rel``), its other
@@ -119,9 +120,12 @@ def one_answer_per_column(table: Table, header_row: int) -> Table:
         where = (f"columns {column_letters(cols[0] + 1)}-{column_letters(cols[-1] + 1)} "
                  f"({header[cols[0]]} ... {header[cols[-1]]})")
         answers = [_answers(table.rows[r], choices) for r in range(first, len(table.rows))]
-        if name_field(group).field != "grade" and any(
+        # a checkbox per choice (several answers, or none), no grade's radio
+        # button; words always so (MTurk's Answer.broken.on | Answer.paywall.on
+        # are checkboxes under the HIT's one prefix, named as any answer is)
+        if (type(choices[0][1]) is str or name_field(group).field != "grade") and any(
                 a is not None and len(a) != 1 for a in answers):
-            continue  # a checkbox per choice (several answers, or none), no grade's radio button
+            continue
         grades = [_chosen(table, first + i, a, choices, where) for i, a in enumerate(answers)]
         width = max(cols) + 1
         for r in range(header_row, len(table.rows)):
