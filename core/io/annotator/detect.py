@@ -250,18 +250,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                       and p.col not in used]
             if len(graded) > 1:
                 graded = [c for c in graded if not _fractional(profiles[c])] or graded
-            words = [] if graded else _labels_as_grades(profiles, found, used)
-            if len(words) == 1:  # the one column of labels: the grades, their labels read
-                found["grade"] = words[0].col  # as labels are (a known scale, or refused)
-                reasons.append(("grade", f"{words[0].shown()}, read from its values: "
-                                f"{LABELS_OR_GRADES} ({_listed(words[0])})"))
-            for p in words if len(words) > 1 else []:  # none picked, each said, and refused
-                ref = column_letters(p.col + 1)
-                roles.ignored[p.col] = (
-                    f"{p.shown()}: {LABELS_OR_GRADES} ({_listed(p)}), as another column's do; "
-                    f"not imported (if {p.shown()} holds the grades, pass --map grade={ref} "
-                    "with --rubric giving each label its grade)", f"--map grade={ref}")
-                reasons.append(("ignored", roles.ignored[p.col][0]))
+            if not graded:
+                reasons += _grade_of_labels(profiles, found, used, roles)
             if len(graded) == 1:
                 found["grade"] = graded[0]
             elif graded and "annotator" not in found:  # a long sheet's grades are one column
@@ -449,6 +439,27 @@ def _labels_named_too(profiles: list[Profile], found: dict[str, int], taken: set
         "with --rubric giving each label its grade)", f"--map grade={column_letters(p.col + 1)}")
         for p in profiles if p.col != col and p.col not in taken and p.col not in found.values()
         and not p.graded and _labels(p) and name_field(p.name).field == "grade"}
+
+
+def _grade_of_labels(profiles: list[Profile], found: dict[str, int], used: set[int],
+                     roles: Roles) -> list[tuple[str, str]]:
+    """Where no column holds grades, the one column of labels read as
+    grades (:func:`_labels_as_grades`) is the grade column (added to
+    ``found``), its labels read as labels are (a known scale, or refused);
+    of several, none is picked, each left out with the flag that takes it,
+    and the refusal names them. Returns the reasons."""
+    words = _labels_as_grades(profiles, found, used)
+    if len(words) == 1:
+        found["grade"] = words[0].col
+        return [("grade", f"{words[0].shown()}, read from its values: {LABELS_OR_GRADES} "
+                 f"({_listed(words[0])})")]
+    for p in words if len(words) > 1 else []:
+        ref = column_letters(p.col + 1)
+        roles.ignored[p.col] = (
+            f"{p.shown()}: {LABELS_OR_GRADES} ({_listed(p)}), as another column's do; "
+            f"not imported (if {p.shown()} holds the grades, pass --map grade={ref} "
+            "with --rubric giving each label its grade)", f"--map grade={ref}")
+    return [("ignored", roles.ignored[p.col][0]) for p in words if len(words) > 1]
 
 
 def _labels_as_grades(profiles: list[Profile], found: dict[str, int], used: set[int],
