@@ -75,6 +75,8 @@ RANK_NAMES = ["rank", "rank (run A)", "position_in_serp", "Rank", "retrieval.ran
 EXTRA_GRADE_HEADERS = ["R2", "second opinion", "check", "relevance (2nd pass)", "Q2"]
 #: ... and under an annotator's name (drawn with ``sheets(extra=True)``).
 NAMED_EXTRA = ["grade_Dana"] * len(EXTRA_GRADE_HEADERS)
+#: Headers naming no grade, under which a column of labels may come.
+UNNAMED_LABELS = ["verdict", "outcome", "decision", "call"]
 #: Headers that name no ranking, under which a ranking's values may come.
 UNNAMED = ["value", "weight", "model", "output", "run_a"]
 
@@ -136,6 +138,11 @@ class Drawn:
     legend_words: tuple[str, ...] = ()
     legend_order: str = ""
     legend_lacks_label: str | None = None
+    #: Grade cells drawn blank (``sheets(blanks=True)``): no judgment.
+    blank_cells: int = 0
+    #: The notes the import's report must hold (a radio button read as
+    #: one grade column: :func:`_radio`).
+    notes: list[str] = field(default_factory=list)
 
 
 #: Each scale's levels as a legend says them.
@@ -228,6 +235,34 @@ def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     else:
         sheet.legend_sheet = [["Grade", "Meaning"] if form == "pairs" else ["Legend"], *rows]
     sheet.legend_lacks = float(LEGENDS[scale][-1][0]) if wrong else None
+
+
+#: What a key beside the judgments says each level means.
+MEANINGS = ["off topic", "some of it", "answers it", "the best answer", "nothing better"]
+
+
+def _key(sheet: Drawn, rnd: Random, scale: str) -> None:
+    """A key of the scale's labels without grades in a column beside the
+    judgments (``Legend``, ``Key``, or no header), a label a row from the
+    first row down, blank below: bare or given its meaning (``Not
+    relevant = off topic``), under a title cell or not (``Key:``, ``Legend
+    (best first)``), best or worst first. It holds no judgment: it is the
+    legend, never one more annotator's grades, a note or a grade column
+    left unused (it was each)."""
+    labels = [t for _, t in LEGENDS[scale]]
+    if rnd.random() < 0.5:
+        labels = labels[::-1]
+    described = rnd.random() < 0.5
+    entries = [f"{t}{rnd.choice([' = ', ': ', ' - '])}{MEANINGS[i]}" if described else t
+               for i, t in enumerate(labels)]
+    title = rnd.choice(["", "", "Key:", "Legend (best first)"])
+    entries = [title, *entries] if title else entries
+    header = rnd.choice(["Legend", "Key", ""])
+    if len(entries) >= len(sheet.rows) - 1:  # as long as the sheet: named a legend
+        header = "Legend"
+    column = [header, *entries]
+    sheet.rows = [[*r, column[i] if i < len(column) else ""] for i, r in enumerate(sheet.rows)]
+    sheet.column_kinds = [*sheet.column_kinds, "key"]
 
 
 def _distractor(kind: str, rnd: Random, n: int,
@@ -419,8 +454,11 @@ DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "
 #: values (100-102), shared by several items of a query; a rank counting
 #: each query's items 1..n, under a header that names no ranking; a
 #: batch's number over whole queries, or over runs of rows cutting
-#: through the queries (``row_batch``).
-ASKED = ["tally", "rank", "batch", "row_batch"]
+#: through the queries (``row_batch``); each row's grade said again in
+#: words of its own (``worded``: the grades again, no judgment of its own).
+ASKED = ["tally", "rank", "batch", "row_batch", "worded"]
+#: Words a column saying each grade again comes in (``worded``), one per grade.
+WORDED = ["nope", "meh", "ok", "good", "great"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
@@ -429,7 +467,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            topics: bool = False, flat: bool = False, latin: bool = False,
            split: bool = False, gaps: bool = False, extra: bool = False,
            legend: str | None = None, unread: bool = False,
-           checkbox: bool = False) -> Drawn:
+           checkbox: bool = False, key: bool = False, blanks: bool = False,
+           unnamed: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -461,14 +500,22 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     apart from the grades), which the import must never take for the
     grades; with ``checkbox`` a wide sheet of Google Sheets' checkboxes,
     one column per annotator (``Relevant? (Ana)``), true or false (a
-    workbook's booleans, or the words): a binary grade, true 1."""
+    workbook's booleans, or the words): a binary grade, true 1; with
+    ``key`` a key of the scale's labels in a column beside the judgments
+    (:func:`_key`); with ``blanks`` a long or wide sheet with a fifth of its
+    grade cells left blank (no judgment: each judgment drawn there is no
+    more in the truth; ``blank_cells`` counts them); with ``unnamed`` a long
+    sheet graded in labels (a known scale's, or :data:`WORDS`) under a
+    header naming no grade (:data:`UNNAMED_LABELS`), no other column of
+    grades beside them."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
-    layout = "wide" if checkbox else "long" if split or gaps or extra or unread else draw(
-        st.sampled_from(SHAPES[:3] if legend else SHAPES))
+    layout = "wide" if checkbox else "long" if split or gaps or extra or unread or unnamed \
+        else draw(
+        st.sampled_from(SHAPES[:3] if legend or key or blanks else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
@@ -479,12 +526,12 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
     if checkbox:  # a form's checkbox per person, named by their name
         people = PEOPLE["name"][:len(people)]
-    words = (legend is not None and legend.startswith("labels")) or unread
+    words = (legend is not None and legend.startswith("labels")) or unread or unnamed
     drawn_scales = WORD_SCALES if words else CHECKBOXES if checkbox else SCALES
     scale = "words" if unread else draw(st.sampled_from(sorted(drawn_scales)))
     grades, write = drawn_scales[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
-    headers = "realistic" if unread or checkbox else headers or draw(
+    headers = "realistic" if unread or checkbox or unnamed else headers or draw(
         st.sampled_from(["realistic", "realistic", "neutral"]))
     items = [(q, d) for q in range(n_q) for d in range(per_q)]
     ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
@@ -500,6 +547,14 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         truth = {(q, d): {j * per_q + d + 1: rnd.choice(grades) for j in range(m)}
                  for q, d in items}
         truth[items[0]][1], truth[items[-1]][m * per_q] = grades[0], grades[-1]
+    blanked: set[tuple[int, int, Any]] = set()
+    if blanks:  # (never an end of the scale that keeps a column from being constant)
+        cells = sorted(((q, d, w) for (q, d), by in truth.items() for w in by
+                        if (q, d) not in (items[0], items[-1])), key=str)
+        blanked = set(rnd.sample(cells, max(1, len(cells) // 5)))
+
+    def written(q: int, d: int, w: Any) -> Any:  # a grade cell as the sheet holds it
+        return "" if (q, d, w) in blanked else write(truth[(q, d)][w])
     ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
                                    else ["none", "score", "rank"]))
     named = draw(st.booleans())
@@ -519,12 +574,14 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     if layout == "long":
         if len(people) > 1:
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
-        cols.append(Column(rnd.choice(GRADE_HEADERS), [write(truth[(q, d)][w])
+        cols.append(Column(rnd.choice(GRADE_HEADERS), [written(q, d, w)
                                                        for q, d, w in per_row], "grade", ""))
         if unread:  # numbers like grades, drawn apart from them
             numbers = [rnd.randint(1, 4) for _ in per_row]
             numbers[:2] = [4, 1]
             cols.append(Column(rnd.choice(UNNAMED), numbers, "numbers"))
+        elif unnamed:  # the labels under a header that names no grade
+            cols[-1].header = rnd.choice(UNNAMED_LABELS)
         elif len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
             # a second judge's grades beside the first, under a name no
             # rule reads as whose: used or refused, never dropped (not on
@@ -539,7 +596,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         for who in people:
             cols.append(Column(f"Relevant? ({who})" if checkbox else
                                f"grade_{who}".replace("@", "_at_").replace(".", "_"),
-                               [write(truth[(q, d)][who]) for q, d, _ in per_row], "grade",
+                               [written(q, d, who) for q, d, _ in per_row], "grade",
                                str(who)))
     if ranking != "none":
         scores = {it: round(rnd.uniform(0.05, 40.0) + 0.0137 * k, 4)  # distinct
@@ -564,6 +621,13 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     for kind in kinds:
         if kind == "tally":
             cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
+        elif kind == "worded":  # each row's grade again, in words of its own
+            graded = next((c.cells for c in cols if c.kind == "grade"), None)
+            if graded is None or layout != "long":
+                continue
+            levels = sorted(set(map(str, graded)))
+            cells = [WORDED[levels.index(str(g))] for g in graded]
+            names, gradey = ["verdict_words", "in_words", "wording"], False
         elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
             cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
             names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False
@@ -598,10 +662,13 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
     sheet.truth = {(str(said(q)), str(ids[(q, d)])): sorted(
-        float(g) for g in truth[(q, d)].values()) for q, d in items}
+        float(g) for w, g in truth[(q, d)].items() if (q, d, w) not in blanked) for q, d in items}
+    sheet.blank_cells = len(blanked)
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
-    if words and not unread:
+    if key:
+        _key(sheet, rnd, scale)
+    if words and not (unread or unnamed):
         _words_legend(sheet, rnd, scale, legend == "labels wrong")
     elif legend:
         _legend(sheet, rnd, scale, legend == "wrong")
@@ -868,23 +935,51 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
     truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
         float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
     if rnd.random() < 0.5:  # a radio button's answers, one column each: true in the chosen
-        return _radio(rows, truth, rnd.choice([("true", "false"), (True, False)]))
+        return _radio(rows, truth, rnd.choice([("true", "false"), (True, False)]),
+                      rnd.choice(sorted(RADIO_HEADERS)))
     return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])
 
 
+#: How a radio button's choice columns are headed (``n`` the choice's
+#: number, ``w`` its label as an identifier): ``NAME.N``; MTurk's crowd
+#: radio buttons, each marking its choice ``.on``, numbered or by word;
+#: a choice and ``-yes``.
+RADIO_HEADERS = {"dotted": "Answer.rel.{n}", "on": "Answer.rel.{n}.on",
+                 "joined": "Answer.rel{n}.on", "words": "Answer.{w}.on", "yes": "rel-{w}-yes"}
+
+
 def _radio(rows: list[list[Any]], truth: dict[tuple[str, str], list[float]],
-           marks: tuple[Any, Any]) -> Drawn:
+           marks: tuple[Any, Any], style: str = "dotted") -> Drawn:
     """A Mechanical Turk batch whose answer is a radio button exported one
-    column per choice (``Answer.rel.0`` ... ``Answer.rel.2``), true (a word
-    or a workbook's boolean) in the one chosen: the same judgments."""
+    column per choice (``Answer.rel.0`` ... ``Answer.rel.2``, or headed as
+    :data:`RADIO_HEADERS` ``style`` says), true (a word or a workbook's
+    boolean) in the one chosen: the same judgments."""
     at = rows[0].index("Answer.relevance")
-    choices = [f"Answer.rel.{n}" for n in range(3)]
+    words = [SCALES["labels"][1](n).lower().replace(" ", "_") for n in range(3)]
+    choices = [RADIO_HEADERS[style].format(n=n, w=words[n]) for n in range(3)]
     out = [[*rows[0][:at], *choices, *rows[0][at + 1:]]]
     for r in rows[1:]:
         grade = int(str(r[at]).split(" - ")[0])  # the numbered label's number
         out.append([*r[:at], *(marks[0] if n == grade else marks[1] for n in range(3)),
                     *r[at + 1:]])
-    return Drawn(out, "long", truth, kinds=["mturk radio"], grade_headers=["Answer.rel"])
+    group = {"words": "Answer", "yes": "rel"}.get(style, "Answer.rel")
+    said = "the word its true column names, a label read as the grade column's are" \
+        if style in ("words", "yes") else "the number its true column ends with"
+    letters = [_letters(at + 1), _letters(at + 3)]
+    note = (f"columns {letters[0]}-{letters[1]} ({choices[0]} ... {choices[-1]}): one answer "
+            f"per column, true in the one chosen; read as one grade column {group!r} in "
+            f"{letters[0]}, each row's grade {said}")
+    return Drawn(out, "long", truth, kinds=["mturk radio"], grade_headers=[group],
+                 notes=[note])
+
+
+def _letters(n: int) -> str:
+    """Column ``n``'s letters (1: A)."""
+    out = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
 
 
 def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,

@@ -708,7 +708,8 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
         (8, "a preview response, not a respondent's: DistributionChannel is 'test'")]
     assert any("read from their headers as query - source; header rows 1, 2, 3, the items "
                "named on row 2" in n for n in report.notes)
-    assert (report.judgments_read, report.rows_read) == (24, 4)
+    # respondent 3 left one item blank: no judgment (it was counted as one read)
+    assert (report.judgments_read, report.blank_grades, report.rows_read) == (23, 1, 4)
     assert preview(sheet).marked == {"preview": 2}  # what the wizard offers to keep
     original = import_annotations(DATA / "qualtrics_export.csv").document
     doc = import_annotations(sheet).document
@@ -717,7 +718,7 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
     kept = import_annotations(
         sheet, guess_mapping(read_guessed(sheet)).replace(keep=("preview",))).report
-    assert (kept.excluded, kept.judgments_read) == ({}, 36)
+    assert (kept.excluded, kept.judgments_read, kept.blank_grades) == ({}, 35, 1)
 
 
 @pytest.mark.parametrize("whole", [False, True])
@@ -754,7 +755,8 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path,
                                                    "how to descale a kettle"]
     assert list(doc.source_id) == list(original.source_id)
     assert np.array_equal(doc.ratings, original.ratings, equal_nan=True)
-    assert (result.report.judgments_read, result.report.excluded) == (24, {"preview": 2})
+    assert (result.report.judgments_read, result.report.blank_grades,
+            result.report.excluded) == (23, 1, {"preview": 2})
     roles = {c.header: c.role for c in result.report.columns}
     assert roles["PROLIFIC_PID"] == roles["Q3_Click Count"] == ""  # not imported
     # each column left out says why, as in a sheet read as it is (all said
@@ -865,7 +867,8 @@ def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
                               "--report", str(report_path), "--keep", "skipped"], capsys)
     assert (code, err) == (0, "")
     report = json.loads(report_path.read_text("utf-8"))
-    assert (report["excluded"], report["judgments_read"]) == ({}, 15)
+    # the tasks ignored or declined hold no grade: no judgment read (they were 2 more)
+    assert (report["excluded"], report["judgments_read"], report["blank_grades"]) == ({}, 13, 2)
     # a binary task: the answer is the grade (accept / reject), ignore is no grade
     binary = tmp_path / "binary.jsonl"
     binary.write_text("".join(json.dumps(

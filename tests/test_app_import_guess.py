@@ -70,7 +70,9 @@ def test_the_issue_s_sheet_is_guessed_and_imported(qtbot: Any, monkeypatch: pyte
         qtbot.waitUntil(lambda: w.result_value is not None, timeout=10_000)
         view = w.report_page.view
         seen["summary"] = view.summary.text()
-        assert view.counts["judgments_read"].text() == "60"
+        # 20 rows of 3 grade cells, 7 of them blank: no judgment (they were counted as read)
+        assert view.counts["judgments_read"].text() == "53"
+        assert view.counts["blank_grades"].text() == "7"
         assert view.counts["judgments_rejected"].text() == "0"
         assert not w.report_page.anyway.isVisible()
         finish = w.button(QWizard.WizardButton.FinishButton)
@@ -79,7 +81,8 @@ def test_the_issue_s_sheet_is_guessed_and_imported(qtbot: Any, monkeypatch: pyte
 
     _drive(monkeypatch, qtbot, steps)
     assert ops.run_import_wizard(path)
-    assert "60 judgments read in 20 rows: 60 imported, 0 rejected" in seen["summary"]
+    assert ("53 judgments read in 20 rows: 53 imported, 0 rejected; 7 grade cells blank (no "
+            "judgment: unknown grades)") in seen["summary"]
     doc = window.document
     assert doc.annotators == ["Annotator A", "Annotator B", "Annotator C"]
     assert doc.conventions.rubric == Rubric.parse("0=Not relevant,1=Relevant,2=Highly relevant")

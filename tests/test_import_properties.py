@@ -22,6 +22,12 @@ from hypothesis import HealthCheck, Phase, assume, event, example, given, settin
 from hypothesis import strategies as st
 
 from app.cli.main import main
+from core.errors import InputError
+from core.io.annotator import detect as detect_module
+from core.io.annotator import import_annotations
+from core.io.annotator import importer as importer_module
+from core.io.annotator.detect import preview
+from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
 from core.io.safety import column_letters
 from core.model.numbers import number_text
@@ -304,10 +310,7 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
     _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
     assert report is not None
     radio = [n for n in report["notes"] if "one answer per column" in n]
-    assert radio == ["columns S-U (Answer.rel.0 ... Answer.rel.2): one answer per column, "
-                     "true in the one chosen; read as one grade column 'Answer.rel' in S, "
-                     "each row's grade the number its true column ends with"] * (
-                         sheet.kinds[0] == "mturk radio"), report["notes"]
+    assert radio == sheet.notes, report["notes"]  # (a radio button's: the one expected)
     kept = {c["header"]: c["reason"] for c in report["columns"] if c["header"] in BOOKKEEPING}
     assert len(kept) == 3 * (sheet.kinds[0] == "prolific"), kept
     for header, reason in kept.items():  # never "a grade combined from several"
@@ -351,6 +354,83 @@ def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
             f"... Answer.rel.2) hold one answer per column, true in the one chosen, and this "
             f"row has {said}, so its grade is not known (mark the one answer chosen on this "
             "row, or delete the row)\n")
+
+
+@pytest.mark.parametrize(("choices", "column", "said"), [
+    (["Answer.rel.0.on", "Answer.rel.1.on", "Answer.rel.2.on"], "Answer.rel", "the number"),
+    (["Answer.rel0.on", "Answer.rel1.on", "Answer.rel2.on"], "Answer.rel", "the number"),
+    (["rel_0-yes", "rel_1-yes", "rel_2-yes"], "rel", "the number"),
+    (["Answer.not_relevant.on", "Answer.relevant.on", "Answer.highly_relevant.on"], "Answer",
+     "the word"),
+    (["rel-not relevant-yes", "rel-relevant-yes", "rel-highly relevant-yes"], "rel",
+     "the word")])
+def test_a_radio_buttons_choices_with_suffixes_are_one_grade_column(
+        tmp_path: Path, choices: list[str], column: str, said: str) -> None:
+    """MTurk's crowd radio buttons mark each choice ``.on`` (``Answer.rel.0.on``,
+    ``Answer.rel2.on``, ``Answer.relevant.on``), others ``-yes`` or ``_N``: one
+    grade column all the same, a numbered choice's grade its number, a
+    word's the label it names. They were each one annotator's true/false
+    grades (15 of 30 judgments rejected as repeats), or the first a
+    checkbox of grade 1 and the others left out."""
+    rows = ["w1,q1,d1,false,true,false", "w1,q1,d2,true,false,false",
+            "w1,q2,d3,false,false,true", "w1,q2,d4,false,true,false",
+            "w2,q1,d1,false,false,true", "w2,q2,d3,true,false,false"]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text("WorkerId,Input.query,Input.doc_id," + ",".join(choices) + "\n"
+                     + "\n".join(rows) + "\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
+    assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
+    data = json.loads(report.read_text("utf-8"))
+    assert [(c["column"], c["role"]) for c in data["columns"][3:]] == [
+        ("D", "grade"), ("E", None), ("F", None)]
+    assert data["columns"][3]["header"] == column
+    assert [n for n in data["notes"] if "one answer per column" in n] == [
+        f"columns D-F ({choices[0]} ... {choices[-1]}): one answer per column, true in the "
+        f"one chosen; read as one grade column {column!r} in D, each row's grade {said} "
+        + ("its true column ends with" if said == "the number" else
+           "its true column names, a label read as the grade column's are")]
+
+
+def test_annotators_checkboxes_numbered_are_no_radio_button(tmp_path: Path) -> None:
+    """Google Sheets' checkboxes of two annotators numbered (``grade_1``,
+    ``relevance 2``: no dot, no suffix marking a choice) are each one's
+    binary grades, never one radio button's choices refused for rows of
+    two trues (the suffixes' change first read them so)."""
+    for a, b in (("grade_1", "grade_2"), ("relevance 1", "relevance 2")):
+        sheet = tmp_path / "boxes.csv"
+        sheet.write_text(f"query,doc_id,{a},{b}\nq1,d1,TRUE,TRUE\nq1,d2,FALSE,TRUE\n"
+                         "q1,d3,TRUE,FALSE\nq2,d4,FALSE,FALSE\nq2,d5,TRUE,TRUE\n",
+                         encoding="utf-8")
+        out = tmp_path / "o.csv"
+        assert main(["import", str(sheet), "-o", str(out)], io.StringIO()) == 0
+        with open(out, newline="", encoding="utf-8") as fh:
+            got = [[v for k, v in r.items() if k.startswith("grade_")]
+                   for r in csv.DictReader(fh)]
+        assert got == [["1", "1"], ["0", "1"], ["1", "0"], ["0", "0"], ["1", "1"]], (a, got)
+
+
+def test_crowd_checkboxes_beside_the_grades_are_no_radio_button(tmp_path: Path) -> None:
+    """MTurk's crowd checkboxes (``Answer.broken.on``, ``Answer.paywall.on``:
+    none true on most rows, both on some) beside the grades are no radio
+    button's words, though their prefix ``Answer`` names an answer: left as
+    their columns, the grades imported (the suffixes' change first refused
+    the sheet at its first row of no true)."""
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text("WorkerId,Input.query,Input.doc_id,Answer.relevance,Answer.broken.on,"
+                     "Answer.paywall.on\nw1,q1,d1,2,false,false\nw1,q1,d2,0,true,true\n"
+                     "w1,q2,d3,3,false,false\nw1,q2,d4,1,true,false\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == ["2", "0", "3", "1"]
+    columns = json.loads(report.read_text("utf-8"))["columns"]
+    assert [(c["header"], c["role"]) for c in columns[3:]] == [
+        ("Answer.relevance", "grade"), ("Answer.broken.on", None), ("Answer.paywall.on", None)]
 
 
 def test_a_checkbox_per_choice_beside_the_grades_is_no_radio_button(tmp_path: Path) -> None:
@@ -910,6 +990,107 @@ def test_labels_no_scale_reads_are_never_passed_over_for_numbers(sheet: Drawn,
     _holds(truth, *_run(truth, suffix), suffix)
 
 
+#: Sheets graded in labels under a header that names no grade, drawn per run.
+UNNAMED_SHEETS = 8
+
+
+@settings(PROFILE, max_examples=UNNAMED_SHEETS, phases=[Phase.generate])
+@given(sheets(unnamed=True), st.sampled_from([".csv", ".xlsx"]))
+def test_labels_under_a_header_naming_no_grade_are_read_by_their_values(
+        sheet: Drawn, suffix: str) -> None:
+    """A long sheet's grades in labels under ``verdict``, ``outcome``, ...:
+    the one column of a few labels repeated, varying within a query, is
+    the grade column, its labels read as labels are: a known scale's
+    imported as drawn; labels on none refused in one line naming the
+    column and a --rubric, which given imports the drawn grades. They were
+    refused as 'no grade column found', the column unnamed."""
+    code, err, _, _ = _run(sheet, suffix)
+    grade = sheet.rows[0][sheet.column_kinds.index("grade")]
+    event(f"{'refused' if code else 'imported'}")
+    if code == 0:
+        _holds(sheet, *_run(sheet, suffix), suffix)
+        return
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"column '{grade}'" in err or f"({grade})'" in err, err
+    assert "labels on no known scale" in err, err
+    assert "--rubric" in err, err
+    truth = replace(sheet, flags=[*sheet.flags, "--rubric",
+                                  "0=Useless,1=Marginal,2=Useful,3=Vital"])
+    _holds(truth, *_run(truth, suffix), suffix)
+
+
+def test_several_columns_of_labels_none_named_are_refused_naming_each(tmp_path: Path) -> None:
+    """Two columns of a few labels repeated under headers naming nothing
+    (``verdict``, ``device``), no other grades: neither is picked; the
+    refusal names both and the flags that take one."""
+    sheet = tmp_path / "two.csv"
+    sheet.write_text("query,doc_id,verdict,device\n" + "".join(
+        f"q{i // 4},d{i},{v},{d}\n" for i, (v, d) in enumerate(zip(
+            ["relevant", "partly", "not", "relevant", "not", "partly", "relevant", "not"],
+            ["mobile", "desktop"] * 4, strict=True))), encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], io.StringIO()) == 2
+    assert err.getvalue() == (
+        f"ndcg-worksheet: error: {sheet}: no grade column found in the header on row 1 (A "
+        "(query), B (doc_id), C (verdict), D (device)); columns C (verdict) and D (device) "
+        "each hold a few labels repeated, varying within a query as grades do, so none was "
+        "taken for the grades (if one holds them, pass --map grade=C and --rubric giving each "
+        "label its grade)\n")
+
+
+#: Sheets drawn with labels, legends and keys, whose preview is compared with the import.
+READ_ALIKE_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=READ_ALIKE_SHEETS, phases=[Phase.generate])
+@given(st.sampled_from([{"legend": "right"}, {"legend": "labels"}, {"key": True},
+                        {"unnamed": True}, {}]).flatmap(lambda kw: sheets(**kw)))
+def test_the_preview_reads_the_labels_as_the_import_does(sheet: Drawn) -> None:
+    """The wizard's preview and the import read a sheet's labels by one
+    rule (``legend.read_labels``: the sheet's legend of its grades, else
+    the known scales within a legend of labels, else the numbers' range):
+    the same grade for each label, the same rubric, the same words."""
+    with TemporaryDirectory() as tmp:
+        path = write_sheet(sheet, Path(tmp) / "drawn.xlsx")
+        try:
+            result = import_annotations(path)
+        except InputError:
+            return  # refused: nothing read to compare
+        seen = preview(path)
+    report = result.report
+    event(report.scale.split(" (")[0][:40] or "no scale")
+    assert seen.label_grades == report.labels
+    assert seen.rubric == result.document.conventions.rubric
+    assert seen.scale == report.scale
+    assert seen.vocabulary == report.vocabulary
+
+
+def test_the_label_rule_is_declared_once(monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    """The preview and the import each ask ``legend.read_labels`` how the
+    labels read (the rule was written twice, in ``detect.preview`` and in
+    ``importer._read_labels``), once, for the same grade columns."""
+    asked: list[tuple[str, list[list[str]]]] = []
+
+    def spy(who: str) -> Any:
+        def read(*args: Any) -> LabelsRead:
+            asked.append((who, [[str(c) for c in col] for col in args[2]]))
+            return read_labels(*args)
+        return read
+
+    monkeypatch.setattr(detect_module, "read_labels", spy("preview"))
+    monkeypatch.setattr(importer_module, "read_labels", spy("import"))
+    sheet = tmp_path / "labels.csv"
+    sheet.write_text("query,doc_id,relevance\nq1,d1,Relevant\nq1,d2,Not relevant\n"
+                     "q2,d3,Highly relevant\n", encoding="utf-8")
+    seen, result = preview(sheet), import_annotations(sheet)
+    assert [who for who, _ in asked] == ["preview", "import"]
+    assert asked[0][1] == asked[1][1] == [["Relevant", "Not relevant", "Highly relevant"]]
+    assert seen.label_grades == result.report.labels == {
+        "Relevant": 1.0, "Not relevant": 0.0, "Highly relevant": 2.0}
+
+
 #: Sheets of checkboxes (one column per annotator) drawn per run.
 CHECKBOX_SHEETS = 6
 
@@ -928,6 +1109,152 @@ def test_checkbox_columns_are_each_annotators_binary_grades(sheet: Drawn, suffix
     assert report["annotators"] == [h.removeprefix("Relevant? (").removesuffix(")")
                                     for h in sheet.grade_headers], report["annotators"]
     assert report["scale"] == "the scale false / true (a checkbox: true 1)", report["scale"]
+
+
+#: Sheets drawn with a fifth of their grade cells blank.
+BLANK_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=BLANK_SHEETS, phases=[Phase.generate])
+@given(sheets(blanks=True), st.sampled_from([".csv", ".xlsx", ".jsonl"]))
+def test_a_blank_grade_cell_is_no_judgment_read(sheet: Drawn, suffix: str) -> None:
+    """A grade cell left blank is no judgment: the report counts the
+    judgments read as the cells that hold one, and the blank cells apart
+    (each an unknown grade); the drawn judgments imported. A blank cell
+    was counted as a judgment read and imported."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code != 0:
+        return
+    assert report is not None
+    event(f"{sheet.layout}: {sheet.blank_cells} blank")
+    judgments = sum(len(v) for v in sheet.truth.values())
+    assert (report["judgments_read"], report["imported"], report["blank_grades"]) == (
+        judgments, judgments, sheet.blank_cells)
+
+
+def test_blank_grade_cells_are_said_in_the_headline(tmp_path: Path) -> None:
+    """The command line's first line says the blank grade cells apart from
+    the judgments read (it said 8 judgments read and imported of 6)."""
+    sheet = tmp_path / "blanks.csv"
+    sheet.write_text("query,doc_id,relevance\nq1,d1,2\nq1,d2,\nq1,d3,0\nq1,d4,2\nq2,d5,0\n"
+                     "q2,d6,\nq2,d7,2\nq2,d8,1\n", encoding="utf-8")
+    out = io.StringIO()
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], out) == 0
+    assert out.getvalue().splitlines()[0] == (
+        f"{sheet}: long layout, header on row 1; 6 judgments read in 8 rows: 6 imported, "
+        "0 rejected; 2 grade cells blank (no judgment: unknown grades); 0 blank rows "
+        "skipped; 8 candidates")
+
+
+def test_labels_beside_the_grades_saying_them_again_are_said_so(tmp_path: Path) -> None:
+    """A column of labels each always beside one grade of the grade column
+    (``relevant`` by every 2, ``partly`` by every 1, ``not`` by every 0):
+    the grades again in words, accounted for as such (it was '3 distinct
+    values, no role read from them'); the grades imported from the
+    numbers. Labels that do not follow the grades stay a column no role
+    reads."""
+    table = [[*r, {2: "relevant", 1: "partly", 0: "not"}[r[2]]] for r in _KEYED[1:]]
+    sheet = tmp_path / "worded.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["query", "doc_id", "relevance", "col4"], *table])
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    record = json.loads(report.read_text("utf-8"))["columns"][3]
+    assert (record["role"], record["reason"]) == (None, (
+        "col4: labels each always beside one grade of relevance (not = 0, partly = 1, "
+        "relevant = 2): the grades again in words; not imported"))
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == [str(r[2]) for r in _KEYED[1:]]
+    table[0][3] = "partly"  # a 2 beside partly: the labels follow no grade
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["query", "doc_id", "relevance", "col4"], *table])
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    record = json.loads(report.read_text("utf-8"))["columns"][3]
+    assert record["reason"] == "col4: 3 distinct values, no role read from them; not imported"
+
+
+#: Long sheets drawn with each row's grade said again in words of its own.
+WORDED_SHEETS = 8
+
+
+@settings(PROFILE, max_examples=WORDED_SHEETS, phases=[Phase.generate])
+@given(sheets(among=("worded",)).filter(lambda s: "worded" in s.column_kinds),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_the_grades_again_in_words_are_accounted_for(sheet: Drawn, suffix: str) -> None:
+    """A column saying each row's grade again in words of its own (``nope``
+    by every 0, ``ok`` by every 2): the invariants hold, and beside a grade
+    column of numbers it is accounted for as the grades again in words."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code != 0 or report is None or report["mapping"].get("annotators"):
+        return
+    record = report["columns"][sheet.column_kinds.index("worded")]
+    grade = sheet.rows[1][sheet.column_kinds.index("grade")]
+    numbers = isinstance(grade, int)
+    event(f"grades in {'numbers' if numbers else 'labels'}: {record['reason'][:60]}")
+    assert record["role"] is None, record
+    assert ("the grades again in words" in record["reason"]) == numbers, record
+
+
+#: Sheets drawn with a key of their scale's labels beside the judgments.
+KEY_SHEETS = 10
+
+
+@settings(PROFILE, max_examples=KEY_SHEETS, phases=[Phase.generate])
+@given(sheets(key=True), st.sampled_from([".csv", ".xlsx"]))
+def test_a_key_of_labels_beside_the_judgments_is_a_legend(sheet: Drawn, suffix: str) -> None:
+    """A key of the scale's labels in a column beside the judgments
+    (``Legend``, ``Key`` or no header; a label a row, given its meaning or
+    not, under a title or not): accounted for as the scale's legend, never
+    a role; the drawn grades imported."""
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    if code != 0:
+        return
+    assert report is not None
+    record = report["columns"][sheet.column_kinds.index("key")]
+    event(f"key {record['header'] or '(no header)'}")
+    assert record["role"] is None, record
+    assert "the grade scale's legend (rows 2-" in record["reason"], record
+
+
+_KEYED = [["query", "doc_id", "relevance"], *(
+    [q, f"d{i}", g] for i, (q, g) in enumerate(
+        [("solar", 2), ("solar", 1), ("solar", 0), ("solar", 2), ("boots", 0), ("boots", 1),
+         ("boots", 2), ("boots", 0)]))]
+
+
+@pytest.mark.parametrize(("key", "rows"), [
+    (["Legend", "Highly relevant", "Somewhat relevant", "Not relevant"], 9),  # a note's
+    (["Key", "Key:", "Highly relevant", "Somewhat relevant", "Not relevant"], 9),  # a note's
+    (["Legend", "Highly relevant = the answer", "Somewhat relevant = partly",
+      "Not relevant = off topic"], 9),  # read as a note on 3 rows
+    (["", "Highly relevant", "Somewhat relevant", "Not relevant"], 9),  # no header
+    (["Legend", "Highly relevant", "Somewhat relevant", "Not relevant"], 4),  # to the end
+    (["Legend", "Legend (best first)", "relevant", "partly", "not"], 9)])
+def test_a_key_of_labels_beside_the_judgments_is_its_legend(
+        tmp_path: Path, key: list[str], rows: int) -> None:
+    """A key beside the judgments (``Legend`` | ``Highly relevant`` ...) of
+    labels the grades, numbers, do not hold: the grade scale's legend, left
+    out saying so. It was a note of the rows beside it, a column left out
+    as '3 distinct values', or (as long as the sheet) a grade column left
+    unused, the sheet refused."""
+    table = [[*r, key[i] if i < len(key) else ""] for i, r in enumerate(_KEYED[:rows])]
+    sheet = tmp_path / "keyed.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(table)
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    record = json.loads(report.read_text("utf-8"))["columns"][3]
+    assert (record["role"], record["reason"]) == (None, (
+        f"{key[0] or 'D'}: the grade scale's legend (rows 2-{len(key)} of column D"
+        f"{f' ({key[0]})' if key[0] else ''}), not imported"))
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == [str(r[2]) for r in _KEYED[1:rows]]
 
 
 def _pairs_beside(levels: list[tuple[int, str]]) -> Drawn:

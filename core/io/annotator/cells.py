@@ -24,7 +24,12 @@ from core.io.annotator.report import (
     MARK,
     OUTSIDE_SCALE,
 )
-from core.io.annotator.scales import CHECKBOX, KNOWN_SCALES, label_key, number_range, numbered_label
+from core.io.annotator.scales import (
+    LEVEL_NAMES,
+    label_key,
+    number_range,
+    numbered_label,
+)
 from core.model.conventions import Rubric
 from core.model.document import GradeState
 from core.model.numbers import NumberError, number_text, read_number
@@ -282,8 +287,6 @@ def text_labels(columns: Iterable[Sequence[Any]], mapping: ColumnMapping) -> dic
 
 #: The most levels a scale of grades has (a 0-10 scale has 11).
 MAX_LEVELS = 12
-_SCALE_KEYS = frozenset(k for scale in KNOWN_SCALES if scale.name != CHECKBOX
-                        for level in scale.levels for k in level)
 
 
 def grade_like(values: Sequence[Any], marks: set[str], words: AbstractSet[str] = frozenset(),
@@ -306,7 +309,7 @@ def grade_like(values: Sequence[Any], marks: set[str], words: AbstractSet[str] =
             x = number(v)
         except Reject:
             key = label_key(text)
-            if key in _SCALE_KEYS or key in words or numbered_label(text) is not None:
+            if key in LEVEL_NAMES or key in words or numbered_label(text) is not None:
                 good += 1
                 distinct.add(key)
             continue

@@ -16,18 +16,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.io.annotator.cells import number_rubric, text_labels
+from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.legend import (
-    find_legend,
     legend_columns,
-    legend_labels,
     legend_only,
     legend_words,
+    read_labels,
 )
-from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.model import (
     COMBINED,
     GOLD,
+    LABELS_OR_GRADES,
     SINGLE_FIELDS,
     ColumnMapping,
     SheetPreview,
@@ -43,19 +42,17 @@ from core.io.annotator.names import (
 )
 from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
-from core.io.annotator.profile import Profile, profile_columns, span
+from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
-from core.io.annotator.scales import LabelGuess, guess_labels
+from core.io.annotator.scales import LabelGuess
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
-from core.io.annotator.vocabulary import evidenced
 from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
-from core.model.conventions import Rubric
 
 __all__ = ["choose_sheet", "detect_mapping", "header_score",
-           "label_guess", "preview", "read_guessed"]
+           "preview", "read_guessed"]
 
 _HEADER_SCAN = 30
 _PREVIEW_ROWS = 20
@@ -253,6 +250,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                       and p.col not in used]
             if len(graded) > 1:
                 graded = [c for c in graded if not _fractional(profiles[c])] or graded
+            if not graded:
+                reasons += _grade_of_labels(profiles, found, used, roles)
             if len(graded) == 1:
                 found["grade"] = graded[0]
             elif graded and "annotator" not in found:  # a long sheet's grades are one column
@@ -325,11 +324,32 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
         profiles) else None
+    grade = profiles[found["grade"]] if found.get("grade", len(profiles)) < len(
+        profiles) else None
     for p in profiles:
         if p.filled and p.col not in left:
-            text, flag = _bookkeeping(p, who) or left_out(p, query, source)
+            text, flag = _bookkeeping(p, who) or _in_words(p, grade) or left_out(
+                p, query, source)
             out.append((p.col, text, flag))
     return out
+
+
+def _in_words(p: Profile, grade: Profile | None) -> tuple[str, str] | None:
+    """A column of labels each always beside one grade of the grade column,
+    each grade beside one label (``relevant`` by every 2, ``partly`` by
+    every 1): the grades again in words, said so (it was 'N distinct
+    values, no role read from them')."""
+    if grade is None or grade.numeric < 0.9 or not _labels(p):
+        return None
+    pairs = {(t, g) for t, g in zip(p.texts, grade.texts, strict=True) if t and g}
+    words = {t: g for t, g in pairs}
+    if len(words) != len(pairs) or len(set(words.values())) != len(words) or len(words) < 2:
+        return None
+    said = ", ".join(f"{t} = {g}" for t, g in sorted(words.items(), key=lambda tg: (
+        not _numeric(tg[1]), float(tg[1].replace(",", ".")) if _numeric(tg[1]) else 0.0,
+        tg[1])))
+    return (f"{p.shown()}: labels each always beside one grade of {grade.shown()} ({said}): "
+            "the grades again in words; not imported"), ""
 
 
 def _bookkeeping(p: Profile, who: Profile | None) -> tuple[str, str] | None:
@@ -419,6 +439,44 @@ def _labels_named_too(profiles: list[Profile], found: dict[str, int], taken: set
         "with --rubric giving each label its grade)", f"--map grade={column_letters(p.col + 1)}")
         for p in profiles if p.col != col and p.col not in taken and p.col not in found.values()
         and not p.graded and _labels(p) and name_field(p.name).field == "grade"}
+
+
+def _grade_of_labels(profiles: list[Profile], found: dict[str, int], used: set[int],
+                     roles: Roles) -> list[tuple[str, str]]:
+    """Where no column holds grades, the one column of labels read as
+    grades (:func:`_labels_as_grades`) is the grade column (added to
+    ``found``), its labels read as labels are (a known scale, or refused);
+    of several, none is picked, each left out with the flag that takes it,
+    and the refusal names them. Returns the reasons."""
+    words = _labels_as_grades(profiles, found, used)
+    if len(words) == 1:
+        found["grade"] = words[0].col
+        return [("grade", f"{words[0].shown()}, read from its values: {LABELS_OR_GRADES} "
+                 f"({_listed(words[0])})")]
+    for p in words if len(words) > 1 else []:
+        ref = column_letters(p.col + 1)
+        roles.ignored[p.col] = (
+            f"{p.shown()}: {LABELS_OR_GRADES} ({_listed(p)}), as another column's do; "
+            f"not imported (if {p.shown()} holds the grades, pass --map grade={ref} "
+            "with --rubric giving each label its grade)", f"--map grade={ref}")
+    return [("ignored", roles.ignored[p.col][0]) for p in words if len(words) > 1]
+
+
+def _labels_as_grades(profiles: list[Profile], found: dict[str, int], used: set[int],
+                      ) -> list[Profile]:
+    """The columns of a few labels repeated, under a header naming no field,
+    that vary within a query as grades do (``verdict`` of relevant / partly
+    / not), where no column holds grades: the grades' only candidates."""
+    at = found.get("query")
+    query = profiles[at] if at is not None and at < len(profiles) else None
+    return [p for p in profiles if p.col not in used and p.col not in found.values()
+            and _labels(p) and name_field(p.name).field is None and (query is None or any(
+                len(v) > 1 for v in grouped(query.texts, p.texts).values()))]
+
+
+def _listed(p: Profile) -> str:
+    """A column's labels (``not, partly, relevant``)."""
+    return ", ".join(sorted({t for t in p.texts if t}))
 
 
 def _fractional(p: Profile) -> bool:
@@ -519,15 +577,6 @@ def _respondents_rankings(table: Table, header: list[str], fields: dict[str, Any
             for f in ("score", "rank") if (c := fields.get(f)) is not None and f not in given]
 
 
-def label_guess(table: Table, mapping: ColumnMapping) -> tuple[dict[str, int], LabelGuess]:
-    """The grade columns' labels (text -> cells holding it) and how they read."""
-    start = mapping.header_row + 1
-    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
-               for c, _ in mapping.sources()]
-    labels = text_labels(columns, mapping)
-    return labels, guess_labels(labels, mapping.sources_header(table.header(mapping)))
-
-
 def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     """The sheet's cells: ``sheet``, else the workbook's sheet that holds the
     data; a transposed sheet (one row per respondent, one column per item)
@@ -563,15 +612,12 @@ def preview(path: str | Path, *, sheet: str | None = None,
     table = read_guessed(path, sheet)
     mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
-    labels, guess = label_guess(table, mapping)
-    legends = find_legend(table, mapping)
-    words = evidenced(legends.labels, labels) if legends.legend is None else None
-    if legends.legend is not None:  # the sheet's legend says the scale, as the import reads it
-        guess = legend_labels(legends.legend, labels)
-    elif words is not None:  # a legend of labels: the known scale it lists, if any
-        guess = guess_labels(labels, mapping.sources_header(table.header(mapping)), words)
-    if guess.rubric is None:
-        guess.rubric, guess.scale = _number_rubric(table, mapping)
+    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
+               for c, _ in mapping.sources()]
+    read = read_labels(table, mapping, columns, table.header(mapping))  # as the import reads
+    labels, words, guess = read.texts, read.words, read.guess or LabelGuess()
+    if read.guess is None:
+        guess.rubric, guess.scale = read.numbers
     shown = table.rows[start:start + _PREVIEW_ROWS]
     origin = table.origin
     n_rows = max(0, len(table.rows) - start)
@@ -588,7 +634,7 @@ def preview(path: str | Path, *, sheet: str | None = None,
         judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
         alternatives=guess.alternatives, marked=_marked(table, mapping), vocabulary=words,
-        legend_note=legends.why,
+        legend_note=read.legends.why,
     )
 
 
@@ -607,11 +653,3 @@ def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
         counts[kind] = counts.get(kind, 0) + 1
     per_row = table.origin.per_row if table.origin is not None else 1  # the file's rows
     return {kind: n // per_row for kind, n in counts.items()}
-
-
-def _number_rubric(table: Table, mapping: ColumnMapping) -> tuple[Rubric | None, str]:
-    """The rubric the grade columns' numbers give (see :func:`number_rubric`)."""
-    start = mapping.header_row + 1
-    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
-               for c, _ in mapping.sources()]
-    return number_rubric(columns, table.header(mapping), mapping)

@@ -14,20 +14,20 @@ from core.errors import InputError
 from core.io.annotator.accounting import REPEAT as _REPEAT
 from core.io.annotator.accounting import column_records, row_tally
 from core.io.annotator.build import build_document
-from core.io.annotator.cells import GradeReader, number_rubric, text_labels
+from core.io.annotator.cells import GradeReader, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.evidence import check_consensus, check_rank, check_sheet, taken_alone
 from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
-from core.io.annotator.legend import check_legend, find_legend
+from core.io.annotator.legend import check_legend, read_labels
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
 from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
 from core.io.annotator.rows import Rows, annotator_names, find_candidates, notes, read_rows
-from core.io.annotator.scales import LabelGuess, Vocabulary, guess_labels
+from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.transposed import restore_places
-from core.io.annotator.vocabulary import check_vocabulary, evidenced
+from core.io.annotator.vocabulary import check_vocabulary
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 
@@ -87,16 +87,12 @@ def import_table(
     sheet.mapping = taken_alone(sheet)  # those left out by a grade column declared, said so
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}
-    guessed = _read_labels(sheet, conventions, guess, labels or {}, report)
+    guessed, (numbers, how) = _read_labels(sheet, conventions, guess, labels or {}, report)
     if guessed is not None and conventions.rubric is None and guessed.rubric is not None:
         conventions = conventions.replace(rubric=guessed.rubric)
-    elif guess and conventions.rubric is None and guessed is None:
-        # Whole-number grades: the rubric is their range, read from the file.
-        rubric, how = number_rubric([sheet.column(c) for c, _ in mapping.sources()],
-                                    sheet.header, mapping)
-        if rubric is not None:
-            conventions = conventions.replace(rubric=rubric)
-            report.scale = how
+    elif numbers is not None:  # whole-number grades: the rubric is their range, as read
+        conventions = conventions.replace(rubric=numbers)
+        report.scale = how
     reader = GradeReader(mapping, conventions.rubric, guessed.keys() if guessed else None)
     # Rows: blank, formulas in key cells, empty query or source, bad score;
     # then the candidates, each from its first row.
@@ -181,31 +177,33 @@ def _refuse_lists(sheet: Sheet) -> None:
 
 
 def _read_labels(sheet: Sheet, conventions: Conventions, guess: bool,
-                 answers: Mapping[str, float], report: ImportReport) -> LabelGuess | None:
-    """How the labels read: on the sheet's legend of its grades when it
-    holds one (no rubric declared, no grades given to labels), else as
-    :func:`_labels` reads them, within a legend of labels without grades
-    when the grade columns bear one out (a label it lacks stops the import)."""
+                 answers: Mapping[str, float], report: ImportReport,
+                 ) -> tuple[LabelGuess | None, tuple[Rubric | None, str]]:
+    """How the labels read, and the whole numbers' rubric where there are
+    no labels: with no rubric declared and no grades given to labels, as
+    :func:`~core.io.annotator.legend.read_labels` reads them (the preview's
+    rule too), a grade the sheet's legend lacks, or a label its legend of
+    labels lacks, stopping the import; else as :func:`_labels` reads them."""
     if not (guess and conventions.rubric is None and not answers):
-        return _labels(sheet, conventions, guess, answers)
-    found = find_legend(sheet.table, sheet.mapping)
-    report.notes.extend([found.why] if found.why else [])
-    report.warnings.extend([found.why] if found.why else [])
-    texts = text_labels([sheet.column(c) for c, _ in sheet.mapping.sources()], sheet.mapping)
-    if found.legend is not None:
-        return check_legend(sheet, found.legend, texts)
-    words = evidenced(found.labels, texts)
-    if words is not None:
-        check_vocabulary(sheet, words, texts)
-        report.vocabulary = words
-    return _labels(sheet, conventions, guess, answers, words)
+        return _labels(sheet, conventions, guess, answers), (None, "")
+    read = read_labels(sheet.table, sheet.mapping,
+                       [sheet.column(c) for c, _ in sheet.mapping.sources()], sheet.header)
+    why = read.legends.why
+    report.notes.extend([why] if why else [])
+    report.warnings.extend([why] if why else [])
+    if read.legends.legend is not None:
+        check_legend(sheet, read.legends.legend)
+    elif read.words is not None:
+        check_vocabulary(sheet, read.words, read.texts)
+        report.vocabulary = read.words
+    return read.guess, read.numbers
 
 
 def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
-            answers: Mapping[str, float], listed: Vocabulary | None = None
-            ) -> LabelGuess | None:
-    """How the sheet's labels read: the user's answers, then (when no
-    rubric with labels is declared and ``guess``) the guess."""
+            answers: Mapping[str, float]) -> LabelGuess | None:
+    """How the sheet's labels read under a rubric with labels declared,
+    or the user's answers: the answers, then (when no rubric with labels
+    is declared and ``guess``) the guess."""
     declared = conventions.rubric
     if not guess or (declared is not None and any(g.label for g in declared.grades)):
         if not answers:
@@ -215,7 +213,7 @@ def _labels(sheet: Sheet, conventions: Conventions, guess: bool,
     if not found and not answers:
         return None
     guessed = guess_labels({t: n for t, n in found.items() if t not in answers},
-                           sheet.mapping.sources_header(sheet.header), listed)
+                           sheet.mapping.sources_header(sheet.header))
     if answers:
         guessed.grades = {**guessed.grades, **answers}
         guessed.scale = "; ".join(x for x in ("the grades given to the labels", guessed.scale)

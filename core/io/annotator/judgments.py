@@ -1,7 +1,11 @@
 """The judgments of an import, counted: each grade cell of each row read is
-one judgment, imported or rejected with its reason, never dropped."""
+one judgment, imported or rejected with its reason, never dropped; a grade
+cell left blank is none (no one judged: the candidate's grade is unknown),
+counted apart."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -9,23 +13,51 @@ from core.io.annotator.grades import Grades, IntArray
 from core.io.annotator.report import FATAL, FORMULA, ImportReport
 from core.io.annotator.rows import Rows
 from core.io.annotator.sheet import Sheet
+from core.model.document import GradeState
 
 __all__ = ["count_judgments"]
 
 
+def _blank(cell: object) -> bool:
+    return cell is None or (type(cell) is str and not cell.strip())
+
+
+def _cells(sheet: Sheet, c: int, bad_cells: dict[int, set[int]]) -> Sequence[object]:
+    """Grade column ``c``'s cells, a formula's refused cell as no blank (its
+    value, never stored, reads blank: the cell held a judgment, refused)."""
+    bad = [i for i, cs in bad_cells.items() if c in cs]
+    if not bad:
+        return sheet.column(c)
+    cells = list(sheet.column(c))
+    for i in bad:
+        cells[i] = "(a formula)"
+    return cells
+
+
 def count_judgments(sheet: Sheet, report: ImportReport, rows: Rows, g: Grades,
                     kept_ev: IntArray) -> None:
-    """Fill the report's judgments read, imported and rejected (the
-    findings must be in the report already: they give the reasons)."""
+    """Fill the report's judgments read, imported and rejected, and the
+    grade cells left blank on the rows read (no judgment: each an unknown
+    grade, never counted as one read); the findings must be in the report
+    already: they give the reasons."""
     n_cols = len(g.sources)
     judged = rows.judged
-    report.judgments_read = int(judged.sum()) * n_cols
-    report.judgments_imported = len(kept_ev)
-    if report.judgments_imported == report.judgments_read:
+    columns = [_cells(sheet, c, rows.bad_cells) for c, _ in g.sources]
+    unknown = kept_ev[g.state[kept_ev] == GradeState.UNKNOWN]  # (blank cells among them)
+    blank_kept = sum(sum(map(_blank, map(columns[p].__getitem__, g.rows[unknown[
+        g.column[unknown] == p]].tolist()))) for p in range(n_cols)) if len(unknown) else 0
+    report.judgments_imported = len(kept_ev) - blank_kept
+    cells = int(judged.sum()) * n_cols
+    if len(kept_ev) == cells:
+        report.blank_grades = blank_kept
+        report.judgments_read = cells - blank_kept
         return
     imported = np.zeros((sheet.n_rows, n_cols), dtype=bool)
     imported[g.rows[kept_ev], g.column[kept_ev]] = True
-    missing_r, missing_p = np.nonzero(judged[:, None] & ~imported)
+    missing = [(i, p) for i, p in zip(*map(np.ndarray.tolist, np.nonzero(
+        judged[:, None] & ~imported)), strict=True) if not _blank(columns[p][i])]
+    report.blank_grades = cells - len(kept_ev) - len(missing) + blank_kept
+    report.judgments_read = cells - report.blank_grades
     names = [sheet.name(c) for c, _ in g.sources]
     grade_names = set(names)
     by_cell: dict[tuple[int, str], str] = {}
@@ -39,7 +71,7 @@ def count_judgments(sheet: Sheet, report: ImportReport, rows: Rows, g: Grades,
         elif issue.kind != FORMULA or "row rejected" in issue.problem:
             by_row.setdefault(issue.row, issue.problem)
     base = sheet.start + 1
-    for i, p in zip(missing_r.tolist(), missing_p.tolist(), strict=True):
+    for i, p in missing:
         row, column = i + base, names[p]
         why = by_cell.get((row, column)) or by_row.get(row) or "not imported"
         report.rejected_judgments.append((row, column, why))

@@ -22,17 +22,34 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
-from core.io.annotator.cells import Reject, number
+from core.io.annotator.cells import Reject, number, number_rubric, text_labels
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.read import read_table
-from core.io.annotator.scales import LabelGuess, Vocabulary, label_key, numbered_label
+from core.io.annotator.scales import LabelGuess, Vocabulary, guess_labels, label_key, numbered_label
 from core.io.annotator.sheet import Sheet
-from core.io.annotator.vocabulary import in_cells, in_column, row_listing
+from core.io.annotator.vocabulary import (
+    evidenced,
+    in_cells,
+    in_column,
+    legend_header,
+    row_listing,
+)
 from core.io.safety import WORKBOOK_SUFFIXES, check_workbook, column_letters
 from core.model.rubric import Rubric, RubricGrade
 
-__all__ = ["Legend", "Legends", "check_legend", "find_legend", "left_out", "legend_columns",
-           "legend_labels", "legend_only", "legend_words"]
+__all__ = [
+    "LabelsRead",
+    "Legend",
+    "Legends",
+    "check_legend",
+    "find_legend",
+    "left_out",
+    "legend_columns",
+    "legend_labels",
+    "legend_only",
+    "legend_words",
+    "read_labels",
+]
 
 #: A sheet longer than this holds judgments, not a legend.
 _MAX_ROWS = 200
@@ -185,12 +202,14 @@ def _sheets_legends(file: str, sheet: str | None, _version: tuple[int, ...],
     return tuple(out)
 
 
-def _top_run(data: Sequence[Sequence[Any]], c: int) -> list[int] | None:
+def _top_run(data: Sequence[Sequence[Any]], c: int, to_end: bool = False) -> list[int] | None:
     """The rows of column ``c`` filled, when they are one run of rows near
-    the top ending before the rows looked at do, the rest of the column blank."""
+    the top ending before the rows looked at do (or with them, ``to_end``:
+    a column named as a legend beside a sheet no longer than it), the rest
+    of the column blank."""
     top = [i for i, r in enumerate(data[:_MAX_ROWS]) if c < len(r) and cell_text(r[c]).strip()]
     if len(top) < 2 or top[-1] - top[0] != len(top) - 1 \
-            or top[-1] + 1 >= min(len(data), _MAX_ROWS) \
+            or top[-1] + 1 >= min(len(data), _MAX_ROWS) + to_end \
             or any(c < len(r) and cell_text(r[c]).strip() for r in data[_MAX_ROWS:]):
         return None
     return top
@@ -217,7 +236,8 @@ def legend_columns(table: Table, header_row: int) -> dict[int, Legend | Vocabula
 
     out: dict[int, Legend | Vocabulary] = {}
     for c in range(width):
-        top = _top_run(data, c)
+        top = _top_run(data, c) or (_top_run(data, c, to_end=True) if c < len(header)
+                                    and legend_header(header[c]) else None)
         if c in out or top is None:
             continue
         rows = _rows_text(start + top[0] + 1, start + top[-1] + 1)
@@ -336,11 +356,11 @@ def legend_labels(legend: Legend, labels: Mapping[str, int]) -> LabelGuess:
     return guess
 
 
-def check_legend(sheet: Sheet, legend: Legend, labels: Mapping[str, int]) -> LabelGuess:
-    """The labels read on ``legend``, when it holds every grade the grade
-    columns give; else the import stops in one line naming the legend and
-    the first grade cell it lacks, and what to pass: a --rubric of the
-    legend with every grade it lacks, which typed as shown reads them."""
+def check_legend(sheet: Sheet, legend: Legend) -> None:
+    """Whether ``legend`` holds every grade the grade columns give; else the
+    import stops in one line naming the legend and the first grade cell it
+    lacks, and what to pass: a --rubric of the legend with every grade it
+    lacks, which typed as shown reads them."""
     keys = {label_key(g.label): g.value for g in legend.rubric.grades if g.label}
     mapping = sheet.mapping
     marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
@@ -360,4 +380,41 @@ def check_legend(sheet: Sheet, legend: Legend, labels: Mapping[str, int]) -> Lab
             column=sheet.name(c), hint=f"pass --rubric with the scale the grades are on "
             f"(e.g. --rubric \"{_with_lacking(legend.rubric, lacking).text}\"), or correct "
             "the legend or the grade")
-    return legend_labels(legend, labels)
+
+
+@dataclass(frozen=True)
+class LabelsRead:
+    """How a sheet's grades read (:func:`read_labels`): the grade cells'
+    labels (``texts``: text -> cells holding it), the sheet's ``legends``,
+    the legend of labels without grades the labels bear out (``words``),
+    the labels' reading (``guess``: None when there is no label and no
+    legend of the grades) and then the whole numbers' rubric (``numbers``:
+    their range and how it was read, ``(None, "")`` otherwise)."""
+
+    texts: dict[str, int]
+    legends: Legends
+    words: Vocabulary | None
+    guess: LabelGuess | None
+    numbers: tuple[Rubric | None, str] = (None, "")
+
+
+def read_labels(table: Table, mapping: ColumnMapping, columns: Sequence[Sequence[Any]],
+                header: Sequence[str]) -> LabelsRead:
+    """How the grade ``columns`` read when the user declared no rubric, the
+    one rule of the import and of the wizard's preview: on the sheet's
+    legend of its grades when it holds one (:func:`legend_labels`); else
+    the labels on the known scales (:func:`~core.io.annotator.scales.guess_labels`),
+    within a legend of labels without grades they bear out (two of its
+    labels at least among theirs: :func:`~core.io.annotator.vocabulary.evidenced`);
+    with no label, the whole numbers' range. The import then refuses a
+    grade the legend lacks (:func:`check_legend`) or a label the legend of
+    labels lacks (:func:`~core.io.annotator.vocabulary.check_vocabulary`)."""
+    texts = text_labels(columns, mapping)
+    legends = find_legend(table, mapping)
+    if legends.legend is not None:
+        return LabelsRead(texts, legends, None, legend_labels(legends.legend, texts))
+    words = evidenced(legends.labels, texts)
+    if not texts:
+        return LabelsRead(texts, legends, words, None, number_rubric(columns, header, mapping))
+    return LabelsRead(texts, legends, words, guess_labels(
+        texts, mapping.sources_header(list(header)), words))

@@ -58,6 +58,7 @@ def pass_flags(*flags: str) -> str:
 
 __all__ = [
     "BATCH_OR_GRADES",
+    "LABELS_OR_GRADES",
     "SINGLE_FIELDS",
     "UNKNOWN_MARKS",
     "UNRATEABLE_MARKS",
@@ -78,6 +79,10 @@ UNRATEABLE_MARKS: tuple[str, ...] = tuple(sorted(UNRATEABLE_WORDS))
 #: What a column of one value over each query's rows counting up down the
 #: sheet (1, 1, 2, 2, 3, 3) may be, alone: nothing in its values tells.
 BATCH_OR_GRADES = "a batch's number, or grades the same for all of a query's documents"
+#: What each of several columns of a few labels is, where no column holds
+#: grades (``verdict`` of relevant / partly / not beside ``device``): nothing
+#: tells which holds them.
+LABELS_OR_GRADES = "a few labels repeated, varying within a query as grades do"
 #: Why a grade column combined from several (``Final grade``, the
 #: consensus this tool wrote) is left out by the guess, and why when the
 #: user left it out (``--map grade=none``, the wizard's tick box).
@@ -175,7 +180,7 @@ class ColumnMapping:
                         and c != self.rank), None)
         col = counted if counted is not None else self.rank
         if col is None:
-            return self._batch_or_grades(header, say)
+            return self._batch_or_grades(header, say) or self._labels_or_grades(header, say)
         letter, ref = column_letters(col + 1), _ref(header, col)
         run = f"a run is read by {RUN_COMMAND}"
         if counted is None:
@@ -197,6 +202,16 @@ class ColumnMapping:
                 f"up down the sheet: {BATCH_OR_GRADES}",
                 f"if they are grades, {say(f'--map grade={letter}')}; if another column holds "
                 f"them, {say('--map grade=COLUMN')}")
+
+    def _labels_or_grades(self, header: Sequence[str], say: Callable[..., str]
+                          ) -> tuple[str, str] | None:
+        cols = [c for c, why, _ in self.left_out if LABELS_OR_GRADES in why]
+        if not cols:
+            return None
+        return (f"columns {' and '.join(_ref(header, c) for c in cols)} each hold "
+                f"{LABELS_OR_GRADES}, so none was taken for the grades",
+                f"if one holds them, {say(f'--map grade={column_letters(cols[0] + 1)}')} "
+                "and --rubric giving each label its grade")
 
     @property
     def layout(self) -> str:

@@ -107,6 +107,10 @@ class ImportReport:
     #: ``judgments_imported + len(rejected_judgments) == judgments_read``.
     judgments_read: int = 0
     judgments_imported: int = 0
+    #: Grade cells left blank on the rows read: no judgment (no one graded
+    #: the candidate there), each read as an unknown grade, not counted in
+    #: ``judgments_read``.
+    blank_grades: int = 0
     #: Each judgment not imported: (row, column, why).
     rejected_judgments: list[tuple[int, str, str]] = field(default_factory=list)
     #: Each label read -> its grade, and how the labels were read.
@@ -212,6 +216,9 @@ class ImportReport:
             f"{counted(self.judgments_read, 'judgment')} read in "
             f"{counted(self.rows_read, 'row')}: "
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
+            + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
+               f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'}); "
+               if self.blank_grades else "") +
             f"{counted(self.blank_rows, 'blank row')}"
             + (f" and {counted(skipped, 'row')} without a judgment" if skipped else "")
             + " skipped; "
@@ -268,7 +275,7 @@ class ImportReport:
             "columns": [c.to_json() for c in self.columns],
             "rows": self.row_tally.to_json() if self.row_tally is not None else None,
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
-            "imported": self.judgments_imported,
+            "imported": self.judgments_imported, "blank_grades": self.blank_grades,
             "rejected": [{"row": r, "column": c, "reason": why}
                          for r, c, why in self.rejected_judgments],
             "blank_rows": self.blank_rows,

@@ -26,6 +26,7 @@ from core.model.conventions import Rubric, RubricGrade
 
 __all__ = [
     "KNOWN_SCALES",
+    "LEVEL_NAMES",
     "LabelGuess",
     "Scale",
     "Vocabulary",
@@ -85,6 +86,10 @@ KNOWN_SCALES: tuple[Scale, ...] = (
     Scale("no / yes", (("no",), ("yes",))),
     Scale(CHECKBOX, (("false",), ("true",))),
 )
+#: Every known scale's levels' names (:func:`label_key`), the checkbox's
+#: true / false but: a label among them is a grade's.
+LEVEL_NAMES = frozenset(k for scale in KNOWN_SCALES if scale.name != CHECKBOX
+                        for level in scale.levels for k in level)
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015.]+")
 _NUMBER = r"([+-]?\d+(?:[.,]\d+)?)"

@@ -23,11 +23,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.io.annotator.model import cell_text
-from core.io.annotator.scales import Vocabulary, label_key, numbered_label
+from core.io.annotator.names import name_field
+from core.io.annotator.scales import LEVEL_NAMES, Vocabulary, label_key, numbered_label
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
-__all__ = ["check_vocabulary", "evidenced", "in_cells", "in_column", "order_of", "row_listing"]
+__all__ = ["check_vocabulary", "evidenced", "in_cells", "in_column", "legend_header", "order_of",
+           "row_listing"]
 
 #: A level's words: short (a label, not a sentence of guidelines).
 _MAX_LABEL = 40
@@ -146,15 +148,48 @@ def in_cells(rows: Sequence[Sequence[Any]], where: str, first: int = 1) -> list[
     return out
 
 
+#: Where a key's entry gives its label's meaning (``Not relevant = off topic``).
+_MEANING = re.compile(r"\s*(?:=|:|\s[-\u2013\u2014]\s)\s*")
+#: A scale's level names that are also a yes / no answer's: no evidence of a scale.
+_ANSWERS = frozenset({"yes", "no", "true", "false"})
+
+
+def legend_header(header: str) -> bool:
+    """Whether a column's header names a legend (``Legend``, ``Key``,
+    ``Scale (best first)``, ``Legend:``)."""
+    bare = re.sub(r"\([^()]*\)", "", header).strip().rstrip(":").strip()
+    return label_key(bare) in _TITLES
+
+
+def _entry(text: str) -> str:
+    """A key's entry as its label: the words before a meaning given
+    (``Highly relevant = perfect answer``: ``Highly relevant``)."""
+    head = _MEANING.split(" ".join(text.split()), maxsplit=1)[0]
+    return head if _label(head) is not None else text
+
+
 def in_column(cells: Sequence[Any], header: str, where: str, others: set[str]
               ) -> Vocabulary | None:
-    """A column's run of labels near the top (``cells``, under ``header``),
-    as a legend beside the judgments: when two of them at least are labels
-    another column holds (``others``: their :func:`label_key`)."""
-    labels = _labels(cell_text(c) for c in cells)
-    if labels is None or len({label_key(t) for t in labels} & others) < 2:
+    """A column's run of labels near the top (``cells``, under ``header``;
+    a title first or not: ``Key:``, ``Legend (best first)``; each label
+    alone or given its meaning, ``Not relevant = off topic``), as a legend
+    beside the judgments: when two of them at least are labels another
+    column holds (``others``: their :func:`label_key`) or, under a header
+    naming no field, a known scale's levels; or the header names a legend
+    (``Legend``, ``Key``)."""
+    texts = [cell_text(c).strip() for c in cells]
+    title = texts[0] if texts and _title(texts[0]) and _label(_entry(texts[0])) is None \
+        else ""
+    labels = _labels(_entry(t) for t in texts[1 if title else 0:])
+    if labels is None:
         return None
-    return Vocabulary(labels, where, order_of(header))
+    keys = {label_key(t) for t in labels}
+    named = name_field(header)  # (a grade column graded on its first rows only is no legend)
+    scale = len(keys & (LEVEL_NAMES - _ANSWERS)) >= 2 and named.field is None \
+        and named.annotator is None
+    if len(keys & others) < 2 and not scale and not legend_header(header):
+        return None
+    return Vocabulary(labels, where, order_of(title) or order_of(header))
 
 
 def evidenced(found: Sequence[Vocabulary], labels: Mapping[str, int]) -> Vocabulary | None:
