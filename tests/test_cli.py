@@ -457,3 +457,28 @@ def test_running_out_of_memory_says_what_to_do(monkeypatch, capsys):  # type: ig
     assert capsys.readouterr().err == (
         "ndcg-worksheet: error: not enough memory for this input (close other programs and "
         "run it again, or run it on a machine with more memory)\n")
+
+
+@pytest.mark.parametrize("content", ["", "\n \n"])
+def test_a_run_with_no_line_is_said_so_naming_it(tmp_path, capsys, content):
+    """An empty run (or one of blank lines) with --qrels: evaluate notes in
+    one line that the run has no line (it reported every query unranked
+    and said nothing of why); compare refuses it naming the run (it named
+    the qrels: 'no query of the run ... has judgments in this file')."""
+    qrels, run, empty = tmp_path / "qrels.txt", tmp_path / "run.txt", tmp_path / "empty.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    run.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")
+    empty.write_text(content)
+    out = io.StringIO()
+    assert main(["evaluate", str(empty), "--qrels", str(qrels)], out=out) == 0
+    assert "q1     unranked" in out.getvalue()
+    assert capsys.readouterr().err == (f"ndcg-worksheet: note: {empty}: the run has no line, so "
+                                       "every query of the qrels is unranked\n")
+    assert main(["evaluate", str(run), "--qrels", str(qrels)], out=io.StringIO()) == 0
+    assert capsys.readouterr().err == ""
+    for runs in ([run, empty], [run, run, empty]):
+        assert main(["compare", *map(str, runs), "--qrels", str(qrels)], out=io.StringIO()) == 2
+        err = capsys.readouterr().err
+        assert err.splitlines() == [f"ndcg-worksheet: error: {empty}: the run has no line (it "
+                                    "ranks no query) (name a run with a line per query, "
+                                    "candidate and score)"]

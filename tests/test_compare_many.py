@@ -341,3 +341,27 @@ def test_csv_holds_every_query_per_run(tmp_path: Path) -> None:
     assert float(row[4]) == ev.ndcg[q, 1]
     ev0 = evaluate(document_from_trec(runs[0], qrels), conv)
     assert float(row[-2]) == ev.ndcg[q, 1] - ev0.ndcg[ev0.doc.query_ids.index("q7"), 1]
+
+
+def test_the_consensus_of_annotators_is_named_only_for_runs_that_hold_them(
+        tmp_path: Path) -> None:
+    """Three TREC runs judged by qrels hold no annotators' grades: the table,
+    markdown and LaTeX reports list the conventions without 'consensus' (it
+    read 'consensus  mean of the annotators' grades, no rounding' before,
+    where a comparison of two runs and evaluate never say it); a run whose
+    document holds annotators names it."""
+    for fmt, words in (("table", "consensus "), ("markdown", "consensus: "),
+                       ("latex", "consensus: ")):
+        text = three_runs(tmp_path, fmt)
+        assert "gain" in text
+        assert words not in text
+        assert "annotators' grades" not in text
+    docs = [random_run(1), random_run(2), random_run(3)]
+    docs[1].annotators = ["ann"]
+    docs[1].ratings = np.zeros((len(docs[1]), 1))
+    m = compare_runs(evaluations(docs, Conventions()), resamples=100)
+    assert m.annotated
+    out = io.StringIO()
+    write_runs(m, "table", out)
+    assert "  consensus " in out.getvalue()
+    assert not compare_runs(evaluations(docs[::2], Conventions()), resamples=100).annotated

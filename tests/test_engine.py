@@ -712,17 +712,20 @@ def test_gains_below_the_normal_range_give_the_ndcg_of_the_same_gains_scaled_up(
 
 
 def test_the_ndcgs_above_1_that_docs_conventions_md_names() -> None:
-    """The two cases docs/conventions.md names, by hand. Averaged ties: 0.1,
-    0.1, 0.1 tied, a perfect ranking: DCG (0.1 + 0.1 + 0.1) x (1 + 1/log2(3)
-    + 1/2) / 3 rounds above the ideal's 0.1 + 0.1/log2(3) + 0.1/2 by one
-    unit in the last place. The judged inventory with negative gains: grades
-    1, 0 ranked, -1 judged but not retrieved: DCG 1, ideal DCG 1 + 0 - 1/2,
-    NDCG 2; trec_eval's preset counts the -1 as 0: ideal DCG 1, NDCG 1."""
+    """The case docs/conventions.md names, by hand, and the one it no longer
+    does. Averaged ties: 0.1, 0.1, 0.1 tied, a perfect ranking: every order
+    of the group is the same list, so its DCG is its gains times their own
+    discounts added one by one, the ideal's 0.1 + 0.1/log2(3) + 0.1/2 bit
+    for bit: NDCG 1.0 (the group total times its discounts' total over its
+    size, (0.1 + 0.1 + 0.1) x (1 + 1/log2(3) + 1/2) / 3, read
+    1.0000000000000002 before). The judged inventory with negative gains:
+    grades 1, 0 ranked, -1 judged but not retrieved: DCG 1, ideal DCG 1 + 0
+    - 1/2, NDCG 2; trec_eval's preset counts the -1 as 0: ideal DCG 1, NDCG 1."""
     tied = Document.from_columns(query=["q"] * 3, source_id=["a", "b", "c"],
                                  score=[1.0, 1.0, 1.0], grade=[0.1, 0.1, 0.1])
     ev = evaluate(tied, Conventions())
-    assert ev.ndcg[0, 0] == 1.0 + 2.0 ** -52
-    assert ev.idcg[0, 0] == 0.1 + 0.1 / math.log2(3) + 0.1 / 2
+    assert ev.ndcg[0, 0] == 1.0
+    assert ev.dcg[0, 0] == ev.idcg[0, 0] == 0.1 + 0.1 / math.log2(3) + 0.1 / 2
     # The sklearn preset works as scikit-learn: the group's mean gain first
     # (0.30000000000000004 / 3 = 0.1) times its discounts: NDCG 1.0.
     assert evaluate(tied, preset("sklearn")).ndcg[0, 0] == 1.0
@@ -773,3 +776,51 @@ def test_the_running_dcg_ends_at_the_dcg_bit_for_bit_under_the_presets(name: str
         assert np.cumsum(ev.ideal_contribution[ideal])[-1] == at_all.idcg
         checked += 1
     assert checked > 50
+
+
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.1, 1.0, 1 / 3, 2.0, 3.0]), min_size=1,
+                         max_size=14), min_size=1, max_size=4),
+       st.sampled_from([1, 2, 3, 5, None]))
+def test_a_perfect_ranking_tied_by_grade_reads_1_bit_for_bit_under_averaged_ties(
+        lists: list[list[float]], k: int | None) -> None:
+    """A perfect ranking whose ties are of candidates of one grade (scores
+    the grades): every order of each tie group is the same list, so the
+    defaults' averaged ties give DCG the ideal DCG bit for bit and NDCG
+    exactly 1 (or undefined, all grades 0). Before, a group's DCG was its
+    gain total times its discounts' total over its size: 56% of 20,000 such
+    lists of 12 grades 0-3 read 1 + 2^-52 or more at k = all, 5% below 1."""
+    rows = []
+    for q, grades in enumerate(lists):
+        for i, g in enumerate(sorted(grades, reverse=True)):
+            rows.append((f"q{q}", f"d{i}", g, g))
+    doc = Document.from_columns(query=[r[0] for r in rows], source_id=[r[1] for r in rows],
+                                score=[r[2] for r in rows], grade=[r[3] for r in rows])
+    ev = evaluate(doc, Conventions(cutoffs=(k,)))
+    np.testing.assert_array_equal(ev.dcg, ev.idcg)
+    assert set(ev.ndcg[~np.isnan(ev.ndcg)].tolist()) <= {1.0}
+
+
+def test_averaged_ties_of_equal_and_of_different_grades_by_hand() -> None:
+    """List a: grades 3, 1 tied (scores 5, 5), 2, 2 tied (4, 4), then 0: a
+    tie group mixes grades, so every group's DCG is its gain total times
+    its discounts' total over its size, (3 + 1) x (d1 + d2) / 2, then
+    (2 + 2) x (d3 + d4) / 2, added in position order from 0.0 (the bits as
+    before). List b: 0.7, 0.7 tied, 0.3, then 0.1, 0.1 tied: each group
+    holds one grade, so the list's DCG is its gains times their own
+    discounts added one by one, the ideal DCG bit for bit; at k = 3 the
+    last group is cut after its first position (0.1 x d3: every order puts
+    a 0.1 at rank 3)."""
+    d = [1 / math.log2(r + 1) for r in range(1, 6)]
+    doc = Document.from_columns(
+        query=["a"] * 5 + ["b"] * 5, source_id=list("abcdefghij"),
+        score=[5.0, 5.0, 4.0, 4.0, 3.0, 5.0, 5.0, 4.0, 3.0, 3.0],
+        grade=[3.0, 1.0, 2.0, 2.0, 0.0, 0.7, 0.7, 0.3, 0.1, 0.1])
+    ev = evaluate(doc, Conventions(cutoffs=(None, 4)))
+    mixed = (0.0 + 4.0 * (d[0] + d[1]) / 2) + 4.0 * (d[2] + d[3]) / 2
+    assert ev.dcg[0, 0] == mixed + 0.0 * (d[4] + 0.0) / 1
+    assert ev.dcg[0, 1] == mixed
+    one = (((0.0 + 0.7 * d[0]) + 0.7 * d[1]) + 0.3 * d[2]) + 0.1 * d[3]
+    assert ev.dcg[1, 0] == one + 0.1 * d[4]
+    assert ev.dcg[1, 1] == one
+    np.testing.assert_array_equal(ev.dcg[1], ev.idcg[1])
+    assert ev.ndcg[1].tolist() == [1.0, 1.0]

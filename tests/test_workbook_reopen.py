@@ -534,3 +534,33 @@ def test_a_first_seen_record_outlived_by_a_save_gives_no_time(
     assert keep_first_seen(again, edited, directory=folder) == 0
     assert [e.when for e in again.audit] == [seen.when, "2026-12-06T21:05:00+00:00",
                                              "2026-12-06T21:00:11+00:00"]
+
+
+def test_a_renamed_workbooks_first_seen_record_follows_it(
+        seed_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A workbook renamed outside the app after a reopening recorded its
+    edit: the next reopening under the new name gives the edit the first
+    time seen (21:00:10, not 21:00:12: the record was keyed on the old path
+    and left behind), and the folder holds its record alone. A copy (its
+    original still there) takes no record; a record of a file deleted is
+    removed on that look."""
+    import shutil
+
+    from core.io.first_seen import _record, keep_first_seen
+
+    edited, folder, _ = _seen_once(seed_book, tmp_path, monkeypatch)
+    other = tmp_path / "other.xlsx"
+    _edit(seed_book, other, {"cut_1": 3})
+    assert keep_first_seen(read_workbook(other), other, directory=folder) == 0
+    other.unlink()
+    copy = tmp_path / "copy.xlsx"
+    shutil.copy(edited, copy)
+    assert keep_first_seen(read_workbook(copy), copy, directory=folder) == 0
+    assert sorted(folder.iterdir()) == sorted(_record(p, folder) for p in (edited, copy))
+    copy.unlink()
+    moved = tmp_path / "moved.xlsx"
+    edited.rename(moved)
+    doc = read_workbook(moved)
+    assert keep_first_seen(doc, moved, directory=folder) == 1
+    assert [e.when for e in doc.audit] == ["2026-12-06T21:00:10+00:00"]
+    assert list(folder.iterdir()) == [_record(moved, folder)]

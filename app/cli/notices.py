@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["add_strict", "say_not_carried", "say_reopened", "say_unjudged"]
+__all__ = ["add_strict", "say_empty_run", "say_not_carried", "say_reopened", "say_unjudged"]
 
 PROG = "ndcg-worksheet"
 
@@ -96,3 +96,16 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
               f"unresolved for {found.unresolved:,} of {counted(found.queries, grouped=True)}; "
               f"--unjudged zero counts {them} as not relevant (as trec_eval does), "
               f"--unjudged condensed drops {them} before ranking\n")
+
+
+def say_empty_run(name: str, args: argparse.Namespace, err: TextIO | None = None) -> None:
+    """One note on stderr when the run ``name``, joined with ``--qrels``,
+    has no line (:func:`core.io.files.holds_no_line`): every query of the
+    qrels is then unranked, which the report alone leaves unexplained."""
+    if getattr(args, "qrels", None) is None:
+        return
+    from core.io.files import holds_no_line, sniff
+
+    if holds_no_line(sniff(name, piped=False)):
+        (err or sys.stderr).write(f"{PROG}: note: {visible(name)}: the run has no line, so "
+                                  "every query of the qrels is unranked\n")

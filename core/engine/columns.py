@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.discount import discount, terms
+from core.engine.discount import discount, divides, log2_of, terms
 from core.engine.evaluation import Evaluation
 from core.engine.query_values import QueryValues, query_ideal, query_values
 from core.model.conventions import Conventions, Rubric
@@ -259,9 +259,18 @@ def _contribution(shown: ShownRows, row: int) -> Any:
 
 
 def _contribution_tip(shown: ShownRows, row: int) -> str:
+    """The contribution worked out with the numbers that give it: under the
+    presets whose sums divide (:func:`core.engine.discount.divides`) the
+    gain over C's log2(rank + 1), which the product with the discount
+    shown can miss by an ulp (3 x 0.6309297535714574 is not 3 / log2(3))."""
     v = shown.values
-    return (f"gain × discount = {full_text(shown.ev.gain[shown.row(row)])} × "
-            f"{full_text(v.discount[row])} = {full_text(v.contribution[row])}")
+    gain = full_text(shown.ev.gain[shown.row(row)])
+    if shown.ev.divides and v.discount[row] > 0:
+        log2 = log2_of(np.array([int(v.rank[row])]))[0]
+        return (f"gain / log2(rank + 1) = {gain} / {full_text(log2)} = "
+                f"{full_text(v.contribution[row])}")
+    return f"gain × discount = {gain} × {full_text(v.discount[row])} = " \
+        f"{full_text(v.contribution[row])}"
 
 
 def _first_not_known(shown: ShownRows, row: int) -> int | None:
@@ -388,7 +397,9 @@ COLUMNS: tuple[CandidateColumn, ...] = (
     CandidateColumn(
         "contribution", "Contribution", _contribution, tooltip=_contribution_tip,
         state_words=True, sheet=("L", "contribution"), ranked_only=True,
-        formula=lambda c: "contribution = gain × discount"),
+        formula=lambda c: "contribution = gain / log2(rank + 1) (= gain × discount, "
+                          "divided as the peer divides)" if divides(c)
+                          else "contribution = gain × discount"),
     CandidateColumn(
         "cumulative", "Cumulative DCG", _cumulative, tooltip=_cumulative_tip,
         state_words=True, follows=lambda s: s.cumulative, ranked_only=True,

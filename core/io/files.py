@@ -34,8 +34,8 @@ from core.errors import InputError
 T = TypeVar("T")
 
 __all__ = [
-    "DECOMPRESSED", "HEAD_BYTES", "MAX_BYTES", "Head", "check_input", "compressed", "open_input",
-    "read_input", "sniff", "stem", "too_large", "unreadable",
+    "DECOMPRESSED", "HEAD_BYTES", "MAX_BYTES", "Head", "check_input", "compressed", "holds_no_line",
+    "open_input", "read_input", "sniff", "stem", "too_large", "unreadable",
 ]
 
 #: Compressed files by their first bytes: the format, its tool and the
@@ -307,6 +307,18 @@ def sniff(path: str | Path, *, piped: bool = True) -> Head:
         except OSError as exc:
             raise unreadable(path, exc) from exc
     return Head(path, data, compression)
+
+
+def holds_no_line(head: Head) -> bool:
+    """Whether the input whose first bytes are ``head`` holds no line:
+    nothing, or white space alone (those bytes are all of it; a run's
+    reader skips blank lines). Such a run ranks no query: the commands say
+    so, naming it.
+
+    >>> holds_no_line(Head(Path("run.txt"), b" \\n\\n", None))
+    True
+    """
+    return len(head.data) < HEAD_BYTES and not head.data.strip()
 
 
 def read_input(path: str | Path, limit: int | None = None) -> bytes:

@@ -15,6 +15,12 @@ record was made beside (once the app saved it, an edit found again was made
 again). A reopening that finds no edit (the workbook saved from the app holds
 them in its log) forgets the record. A record that cannot be read or written
 (damaged, foreign, a folder) is none: the entries keep the time found.
+
+A record names the file it was made for: a workbook renamed or moved
+outside the app (its record, keyed on the old path, no longer found) takes
+over the records of files that are gone whose log is its own, and the
+records of files that are gone are removed (:func:`_follow`), on the
+reopening that finds edits and no record of its own.
 """
 
 from __future__ import annotations
@@ -56,17 +62,46 @@ def _log(doc: Document, found: set[int]) -> str:
     return hashlib.sha256(repr((len(own), last)).encode()).hexdigest()
 
 
-def _read(record: Path, log: str) -> dict[tuple[Any, ...], str]:
-    """The time each edit recorded was first seen (nothing when the record
-    is missing, unreadable or made beside another log: the entries are then
-    logged as found)."""
+def _stored(record: Path) -> dict[str, Any] | None:
+    """A record's contents, or None when it cannot be read as one."""
     try:
         stored = json.loads(record.read_text(encoding="utf-8"))
-        if not isinstance(stored, dict) or stored.get("log") != log:
+    except (OSError, ValueError):
+        return None
+    return stored if isinstance(stored, dict) else None
+
+
+def _follow(folder: Path, log: str, path: Path) -> dict[tuple[Any, ...], str]:
+    """The time each edit was first seen by the records of files that are
+    gone whose log is ``log`` (the workbook at ``path`` renamed or moved:
+    the same log, the old name gone; a copy's original is still there), the
+    earliest where several saw it; every record of a file that is gone is
+    removed. One look through the records' folder (a record per workbook
+    edited outside the app)."""
+    first: dict[tuple[Any, ...], str] = {}
+    with suppress(OSError):
+        for other in sorted(folder.glob("*.json")):
+            stored = _stored(other)
+            named = stored.get("path") if stored is not None else None
+            if not isinstance(named, str) or named == str(path) or Path(named).exists():
+                continue
+            for edit, when in _seen(stored, log).items():
+                first[edit] = min(when, first.get(edit, when))
+            with suppress(OSError):
+                other.unlink()
+    return first
+
+
+def _seen(stored: dict[str, Any] | None, log: str) -> dict[tuple[Any, ...], str]:
+    """The time each edit a record's contents ``stored`` holds was first
+    seen (nothing when they are none or were made beside another log: the
+    entries are then logged as found)."""
+    try:
+        if stored is None or stored.get("log") != log:
             return {}
         entries = [AuditEntry.read(row) for row in stored["seen"]]
         return {_same_edit(e): e.when for e in entries if isinstance(e.when, str)}
-    except (OSError, ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError):
         return {}
 
 
@@ -87,13 +122,15 @@ def keep_first_seen(doc: Document, path: str | Path, *,
     found = reopened(doc)
     if found is None:
         return 0
-    record = _record(Path(path), Path(directory) if directory is not None else None)
+    where = real_path(path)
+    record = _record(where, Path(directory) if directory is not None else None)
     if not (found.conventions or found.grades):
         with suppress(OSError):  # (a folder of that name: no record to forget)
             record.unlink(missing_ok=True)
         return 0
     log = _log(doc, {id(e) for e in (*found.conventions, *found.grades)})
-    first = _read(record, log)
+    first = (_seen(_stored(record), log) if record.exists()
+             else _follow(record.parent, log, where))
     kept: dict[int, AuditEntry] = {}
     for entry in (*found.conventions, *found.grades):
         when = first.get(_same_edit(entry))
@@ -107,7 +144,8 @@ def keep_first_seen(doc: Document, path: str | Path, *,
     try:
         record.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(record, json.dumps(
-            {"log": log, "seen": [list(astuple(e)) for e in (*conventions, *grades)]}))
+            {"log": log, "path": str(where),
+             "seen": [list(astuple(e)) for e in (*conventions, *grades)]}))
     except (OSError, InputError):
         pass  # (the entries are logged as found: only their time is at stake)
     return len(kept)

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
-from core.io.files import Head, sniff, stem
+from core.io.files import Head, holds_no_line, sniff, stem
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
 from core.io.qrels_kind import is_score_dict
 from core.io.score_dict import json_run, text_joins, trec_copies
@@ -88,8 +88,12 @@ def _judged_tables(runs: Sequence[str | Path], qrels: str | Path) -> Iterator[Do
 
 
 def _judged(doc: Document, run: str | Path, qrels: str | Path) -> Document:
-    """``doc``, the join of ``run`` and ``qrels``, unless it holds no query."""
+    """``doc``, the join of ``run`` and ``qrels``, unless it holds no query
+    (a run with no line said so, naming it, not the qrels)."""
     if doc.n_queries == 0:
+        if holds_no_line(sniff(run, piped=False)):
+            raise InputError("the run has no line (it ranks no query)", file=str(run),
+                             hint="name a run with a line per query, candidate and score")
         raise InputError(
             f"no query of the run {run} has judgments in this file",
             file=str(qrels), hint="check that run and qrels use the same query ids",

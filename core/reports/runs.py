@@ -106,7 +106,7 @@ def _table(m: ManyComparison, out: TextIO) -> None:
         line(f"  {run_letter(i)}  {name}")
     line()
     line("Conventions (applied to every run)")
-    write_conventions(m.conventions, out)
+    write_conventions(m.conventions, out, annotated=m.annotated)
     line()
     for text in _queries_lines(m):
         line(text)
@@ -219,7 +219,8 @@ def _best(m: ManyComparison, j: int) -> float | None:
 
 
 def _footnote(m: ManyComparison) -> list[str]:
-    conv = "; ".join(f"{name}: {choice}" for name, choice, _ in m.conventions.describe())
+    conv = "; ".join(f"{name}: {choice}" for name, choice, _ in m.conventions.describe(
+        annotated=m.annotated))
     counts = "; ".join(
         f"NDCG@{format_cutoff(k)} over {counted(int(m.included[:, j].sum()))}"
         + (f" ({excluded_phrase(m.excluded(j), label='left out', empty=None)})"

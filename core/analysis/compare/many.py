@@ -73,8 +73,9 @@ def run_letter(i: int) -> str:
 @dataclass(frozen=True)
 class RunValues:
     """What a comparison of many runs keeps of one evaluated run: its name,
-    query ids, NDCG and status codes (queries x cutoffs) and query weights
-    under the conventions' weighting."""
+    query ids, NDCG and status codes (queries x cutoffs), query weights
+    under the conventions' weighting, and whether its document holds
+    annotators' grades (their consensus is then one of its conventions)."""
 
     name: str
     query_ids: list[str]
@@ -82,12 +83,14 @@ class RunValues:
     status_code: npt.NDArray[np.int8]
     weights: FloatArray
     conventions: Conventions
+    annotated: bool = False
 
     @classmethod
     def of(cls, ev: Evaluation, name: str = "") -> RunValues:
         conv = ev.conventions
         return cls(name or ev.doc.name or "run", list(ev.doc.query_ids), ev.ndcg,
-                   ev.status_code, ev.doc.query_weights(conv.weighting), conv)
+                   ev.status_code, ev.doc.query_weights(conv.weighting), conv,
+                   bool(ev.doc.annotators))
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,10 @@ class ManyComparison:
     alpha: float
     #: The queries the files named that no run's document holds (the reader's).
     left_out: LeftOut = field(default_factory=LeftOut)
+    #: Whether a run's document holds annotators' grades: the reports name
+    #: the consensus of annotators among the conventions only then (TREC
+    #: runs judged by qrels have none), as a comparison of two does.
+    annotated: bool = False
 
     @property
     def cutoffs(self) -> tuple[int | None, ...]:
@@ -272,7 +279,7 @@ def compare_runs(
         weights=weights, included=included, missing=missing, means=means, tests=tests,
         pairs=pairs, correction=correction, test=test, resamples=resamples,
         bootstrap_resamples=boot_n, seed=seed, confidence=confidence, alpha=alpha,
-        left_out=left_out or LeftOut(),
+        left_out=left_out or LeftOut(), annotated=any(v.annotated for v in values),
     )
 
 

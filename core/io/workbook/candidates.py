@@ -21,6 +21,7 @@ from core.io.workbook.formulas import (
     SO_FAR_COL,
     block_fields,
     formulas,
+    lift_off,
 )
 from core.io.workbook.layout import (
     CANDIDATE_COLUMNS,
@@ -85,9 +86,31 @@ def write_candidates(
             "error_message": "Enter a rubric grade, unknown or unrateable.",
         })
     colour_words(ws, fmt, 1, n, 6, ("unknown", "unrateable"))
+    _unlift_labels(ws, fmt, doc, ev, perm, blocks)
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
     ws.print_area(0, 0, max(n, 1), 14)  # the columns people read, not the helpers
     ws.protect("", {"autofilter": True, "format_columns": True})
+
+
+def _unlift_labels(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, perm: np.ndarray,
+                   blocks: list[tuple[int, int]]) -> None:
+    """A lifted query's lifted cells read with the factor that brings them
+    back (" x 2^-1023", their number format) while the block is lifted: a
+    grade of the normal range typed into it lifts it no more (its factor 1,
+    :func:`~core.io.workbook.formulas.lift_factor`), and a conditional
+    format (:func:`~core.io.workbook.formulas.lift_off`) then gives them the
+    four decimals of any block's, so that the label follows the grades."""
+    lifted = lifted_queries(ev)
+    if not lifted.any():
+        return
+    query = doc.query[perm]
+    for lo, hi in blocks:
+        if hi > lo and lifted[query[lo]]:
+            rule = {"type": "formula", "criteria": "=" + lift_off(lo + 2, hi + 1),
+                    "format": fmt.number}
+            for first, last in ((LIFTED_COLUMNS[0], LIFTED_COLUMNS[0]),
+                                (LIFTED_COLUMNS[1], LIFTED_COLUMNS[-1])):
+                ws.conditional_format(lo + 1, first, hi, last, dict(rule))
 
 
 def _widths(doc: Document) -> list[float]:
@@ -107,7 +130,7 @@ def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
     :func:`core.io.workbook.ods_candidates.ods_candidate_rows`'s arguments)."""
     ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1,
                 _candidate_rows(doc, ev, perm, blocks, fmt),
-                (doc, ev, perm, blocks, _styles(fmt), _looks(fmt, ev)))
+                (doc, ev, perm, blocks, _styles(fmt), _looks(fmt, ev), ws.name))
 
 
 def _looks(fmt: Formats, ev: Evaluation) -> tuple[int, int]:

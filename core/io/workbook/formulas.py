@@ -97,6 +97,15 @@ def lift_factor(gains: str) -> str:
     return f"IF({largest}<POWER(2,{LIFT_BELOW_POWER}),POWER(2,{LIFT}),1)"
 
 
+def lift_off(first: int, last: int) -> str:
+    """The condition under which a lifted query's block (sheet rows
+    first..last) is lifted no more, a grade of the normal range typed into
+    it (:func:`lift_factor` 1): its lifted cells then read as any block's,
+    without the factor their number format names (a conditional format)."""
+    gains = block_fields(first, last)["W"]
+    return f"MAX(MAX({gains}),-MIN({gains}))>=POWER(2,{LIFT_BELOW_POWER})"
+
+
 def block_fields(first: int, last: int, lift: bool = False) -> dict[str, str]:
     """The fields {J} {P} {Q} {S} {V} {W}: those columns' ranges over sheet
     rows first..last; and {lift} (:data:`FORMULAS`)."""

@@ -33,6 +33,7 @@ from core.io.workbook.formulas import (
     formulas,
 )
 from core.io.workbook.layout import CANDIDATE_COLUMNS
+from core.io.workbook.ods_ranges import condition_set
 from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.openformula import translate
 from core.io.workbook.values import candidate_values
@@ -62,9 +63,11 @@ def formula_templates(lift: bool = False) -> dict[int, str]:
 
 
 def _row_template(formula: dict[int, str], first_row: bool, decimal: int,
-                  lifted: int | None = None) -> tuple[str, list[str]]:
+                  lifted: int | None = None, sheet: str = "") -> tuple[str, list[str]]:
     """A row's template with positional fields, and the fields' names
-    (``lifted``: the style of a lifted query's lifted cells, in its block)."""
+    (``lifted``: the style of a lifted query's lifted cells, in its block of
+    ``sheet``, with the condition that reads them as any block's once it is
+    lifted no more)."""
     names: list[str] = []
 
     def field(name: str) -> str:
@@ -81,7 +84,7 @@ def _row_template(formula: dict[int, str], first_row: bool, decimal: int,
         text = text.replace("{r}", field("r")).replace("{prev}", field("prev"))
         style = f' table:style-name="ce{decimal}"' if c in DECIMAL_COLUMNS else ""
         if lifted is not None and c in LIFTED_COLUMNS:
-            style = f' table:style-name="ce{lifted}"'
+            style = f' table:style-name="ce{lifted}k{condition_set("{first}", sheet)}"'
         cells.append(f'<table:table-cell{style} table:formula="{text}"{field(f"v{c}")}')
     cells.append("</table:table-row>")
     return "".join(cells), names
@@ -152,19 +155,20 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
 
 def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
                        blocks: list[tuple[int, int]], styles: Styles,
-                       looks: tuple[int, int]) -> Iterator[str]:
+                       looks: tuple[int, int], sheet: str = "") -> Iterator[str]:
     """The Candidates sheet's data rows as ODF, a batch of whole query blocks
     at a time (``styles``: the cell formats of text, quoted text, editable
     and quoted editable cells, original and current grades; ``looks``: that
-    of the four-decimal columns and a lifted query's lifted cells')."""
+    of the four-decimal columns and a lifted query's lifted cells'; ``sheet``:
+    its name)."""
     vals = candidate_values(doc, ev, perm, blocks)
     decimal, lifted = looks
     templates = {}
     for lift in (False, True) if vals["lifted"].any() else (False,):
         formula = formula_templates(lift)
         style = lifted if lift else None
-        templates[lift] = (_row_template(formula, True, decimal, style),
-                           _row_template(formula, False, decimal, style))
+        templates[lift] = (_row_template(formula, True, decimal, style, sheet),
+                           _row_template(formula, False, decimal, style, sheet))
     for batch in block_batches(blocks):
         a, b = batch[0][0], batch[-1][1]
         fields = _fields(doc, perm[a:b], {key: v[a:b] for key, v in vals.items()}, a + 2,

@@ -11,9 +11,11 @@ import re
 from collections.abc import Iterator
 from html import escape, unescape
 
+from core.io.workbook.ods_styles import number_style
 from core.io.workbook.openformula import range_address, translate
 
-__all__ = ["Colours", "cell_range", "column", "quoted", "validation_definitions", "validations"]
+__all__ = ["Colours", "cell_range", "column", "condition_set", "quoted",
+           "validation_definitions", "validations"]
 
 Range = tuple[int, int, int, int]
 
@@ -95,8 +97,19 @@ _FORMATS = re.compile(r'<conditionalFormatting sqref="([^"]+)">(.*?)</conditiona
                       re.S)
 _EQUAL = re.compile(r'<cfRule type="cellIs" dxfId="([0-9]+)"[^>]*operator="equal"[^>]*>'
                     r"<formula>([^<]*)</formula></cfRule>")
+_EXPRESSION = re.compile(r'<cfRule type="expression" dxfId="([0-9]+)"[^>]*>'
+                         r"<formula>([^<]*)</formula></cfRule>")
 _CELL_STYLE = re.compile(r'<style:style style:name="ce([0-9]+)"([^>]*)>(.*?)</style:style>', re.S)
 _Rules = tuple[tuple[int, str], ...]
+
+
+def condition_set(first_row: int | str, sheet: str) -> str:
+    """The name of the set of conditions of a number format's conditional
+    format whose range starts at row ``first_row`` of ``sheet`` (a lifted
+    query's block, :func:`core.io.workbook.formulas.lift_off`): its cell
+    styles are ``ce<i>k`` + this, which the Candidates rows rendered as ODF
+    name too."""
+    return f"u{first_row}_{re.sub(r'[^A-Za-z0-9]', '_', sheet)}"
 
 
 def _rgb(xml: str, tag: str) -> str | None:
@@ -112,23 +125,42 @@ class Colours:
     styles (``ce<i>k<set>``, :meth:`automatic`), applying the common styles
     ``cf<dxf>`` (:meth:`common`): LibreOffice reads them as conditional
     formats, so a word the cell's formula gives later takes its colour too.
-    Rules of other kinds (an expression's) are not carried."""
+    A formula's number format (a lifted block's four decimals) becomes a
+    ``style:map`` on the formula's truth (``is-true-formula``) in copies
+    ``ce<i>k<set>`` named by :func:`condition_set`; rules of other kinds (a
+    formula's colours) are not carried."""
 
     def __init__(self, styles_xml: str) -> None:
         found = re.search(r"<dxfs\b[^>]*>(.*?)</dxfs>", styles_xml, re.S)
         self._dxfs = re.findall(r"<dxf>(.*?)</dxf>", found.group(1), re.S) if found else []
         self.sets: dict[_Rules, int] = {}
+        #: The sets of one formula's condition, by name: the format's dxf,
+        #: the ODF condition and the cell its references are relative to.
+        self.conditions: dict[str, tuple[int, str, str]] = {}
 
-    def ranges(self, tail: str) -> list[tuple[Range, int]]:
+    def ranges(self, tail: str, sheet: str = "") -> list[tuple[Range, int | str]]:
         """A sheet's (its xlsx ``tail``: what follows its rows) coloured
-        ranges, each with its set of rules' number."""
-        out: list[tuple[Range, int]] = []
+        ranges, each with its set of rules' number; and its ranges whose
+        number format a formula's truth applies (``sheet``: its name), each
+        with its set's name (:func:`condition_set`). Rules of other kinds
+        (a formula's colours) are not carried."""
+        out: list[tuple[Range, int | str]] = []
         for sqref, body in _FORMATS.findall(tail):
             rules = tuple((int(d), unescape(f)) for d, f in _EQUAL.findall(body))
-            if not rules:
+            if rules:
+                k = self.sets.setdefault(rules, len(self.sets))
+                out.extend((cell_range(ref), k) for ref in sqref.split())
                 continue
-            k = self.sets.setdefault(rules, len(self.sets))
-            out.extend((cell_range(ref), k) for ref in sqref.split())
+            for d, formula in _EXPRESSION.findall(body)[:1]:
+                if "<numFmt" not in self._dxfs[int(d)]:
+                    continue  # (a formula's colours are not carried)
+                first = sqref.split()[0].split(":")[0]
+                name = condition_set(cell_range(first)[0] + 1, sheet)
+                condition = "is-true-formula(" + translate("=" + unescape(formula))[
+                    len("of:="):] + ")"
+                base = range_address(f"{quoted(sheet)}!{first}")
+                self.conditions[name] = (int(d), condition, base)
+                out.extend((cell_range(ref), name) for ref in sqref.split())
         return out
 
     def automatic(self, cells: str) -> str:
@@ -140,12 +172,25 @@ class Colours:
                            f'style:apply-style-name="cf{d}"/>' for d, word in rules)
             out.extend(f'<style:style style:name="ce{i}k{k}"{attrs}>{body}{maps}</style:style>'
                        for i, attrs, body in _CELL_STYLE.findall(cells))
+        for name, (d, condition, base) in self.conditions.items():
+            maps = (f'<style:map style:condition="{escape(condition)}" '
+                    f'style:apply-style-name="cf{d}" '
+                    f'style:base-cell-address="{escape(base)}"/>')
+            out.extend(f'<style:style style:name="ce{i}k{name}"{attrs}>{body}{maps}'
+                       "</style:style>" for i, attrs, body in _CELL_STYLE.findall(cells))
         return "".join(out)
 
     def common(self) -> str:
-        """The colours as common cell styles ``cf<dxf>`` (for ``styles.xml``)."""
+        """The colours as common cell styles ``cf<dxf>`` (for ``styles.xml``),
+        and a number format's (a formula's condition's: four decimals) with
+        its data style ``CN<dxf>`` beside it."""
         out = []
         for d, dxf in enumerate(self._dxfs):
+            number = ""
+            code = re.search(r'<numFmt\b[^>]*formatCode="([^"]*)"', dxf)
+            if code:
+                out.append(number_style(f"CN{d}", unescape(code.group(1))))
+                number = f' style:data-style-name="CN{d}"'
             text = []
             colour = _rgb(dxf, "color")
             if colour:
@@ -157,5 +202,5 @@ class Colours:
             if text:
                 body += f"<style:text-properties {' '.join(text)}/>"
             out.append(f'<style:style style:name="cf{d}" style:family="table-cell" '
-                       f'style:parent-style-name="Default">{body}</style:style>')
+                       f'style:parent-style-name="Default"{number}>{body}</style:style>')
         return "".join(out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-__all__ = ["cell_styles"]
+__all__ = ["cell_styles", "number_style"]
 
 _ATTR = re.compile(r'(\w+)="([^"]*)"')
 
@@ -52,7 +52,7 @@ def _section(name: str, code: str) -> str:
     return f'<number:number-style style:name="{name}">{"".join(parts)}</number:number-style>'
 
 
-def _number_style(name: str, code: str) -> str:
+def number_style(name: str, code: str) -> str:
     """An Excel number format (up to three sections, an ``[=N]`` condition)
     as ODF number styles: the sections as ``<name>P<i>`` maps of ``name``."""
     sections = code.split(";")
@@ -98,7 +98,7 @@ def cell_styles(styles: str) -> tuple[str, int]:
         if code and code != "General" and code != "@":
             key = f"N{a['numFmtId']}"
             if key not in data:
-                data[key] = _number_style(key, code)
+                data[key] = number_style(key, code)
             number = f' style:data-style-name="{key}"'
         cell = []
         fill = fills[int(a.get("fillId", "0"))] if fills else ""

@@ -141,9 +141,10 @@ class _Sheet:
                        for c in range(lo, hi + 1)}
         # Conditional colours: a column wholly in a coloured range takes its
         # conditions as its cells' default (rows rendered without a style).
-        self.coloured = colours.ranges(tail) if colours is not None else []
+        self.coloured = colours.ranges(tail, name) if colours is not None else []
         self.column_colour = {lo: k for lo, hi, *_ in self.columns
-                              for (_, c0, _, c1), k in self.coloured if c0 <= lo and hi <= c1}
+                              for (_, c0, _, c1), k in self.coloured
+                              if c0 <= lo and hi <= c1 and isinstance(k, int)}
         self.styled |= {c for lo, hi, *_ in self.columns if lo in self.column_colour
                         for c in range(lo, hi + 1)}
         self.row = 0  # the next sheet row (0-based) to write
