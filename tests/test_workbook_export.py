@@ -636,4 +636,4 @@ def test_the_conventions_sheet_counts_what_was_ranked_and_never_judged(tmp_path:
     formula = all_cells(tmp_path / "seed.xlsx")[SHEETS["conventions"]][at][1]
     last = len(doc) + 1
     assert formula == (f'=SUMPRODUCT((Candidates!$G$2:$G${last}="unknown")'
-                       f"*ISNUMBER(Candidates!$D$2:$D${last}))")
+                       f'*(Candidates!$D$2:$D${last}<>""))')

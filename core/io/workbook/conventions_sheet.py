@@ -150,7 +150,7 @@ def _put_unjudged(s: _Settings, doc: Document) -> None:
     cand = sheet_ref(SHEETS["candidates"])
     score, state = (f"{cand}!${c}$2:${c}${last}" for c in (_SCORE, _STATE))
     s.ws.write_string(s.row, 0, UNJUDGED_LABEL, s.fmt.label)
-    s.ws.write_formula(s.row, 1, f'=SUMPRODUCT(({state}="unknown")*ISNUMBER({score}))'
+    s.ws.write_formula(s.row, 1, f'=SUMPRODUCT(({state}="unknown")*({score}<>""))'
                        if len(doc) else "=0", s.fmt.whole, int(unknown))
     s.ws.write_string(s.row, 2, "candidates with a predicted score and an unknown grade (not "
                       "0: unknown is a grade state), counted on the Candidates sheet",

@@ -51,7 +51,11 @@ def gain_formula() -> str:
 #: so far) starts a block with =Q{r}. Within a block each column's formula is the same but for the
 #: row, so the rows share it (Excel's shared formulas). The gain column's
 #: formula is that of the rules registered at import; :func:`formulas` has
-#: those registered now.
+#: those registered now. Column Z (the row's tie group has every ranked gain
+#: known) counts the block's unknown gains itself and X reads it (Z read X
+#: before): a range-free Z, the same in every row as AA beside it, was
+#: calculated with AA in one go by LibreOffice 7.4's threads, which then read
+#: gains before computing them (Err:522 or 0; docs/workbook.md).
 FORMULAS: tuple[tuple[int, str], ...] = (
     (6, '=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
         'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
@@ -70,10 +74,10 @@ FORMULAS: tuple[tuple[int, str], ...] = (
     (20, '=IF(G{r}="number",1,0)'),
     (21, "=IF(ISNUMBER(J{r}),1,0)"),
     (22, '=IF(AND(T{r}=1,ISNUMBER(J{r})),J{r},"")'),
-    (23, '=IF(Q{r}=1,IF(tie_rule="average",IF(COUNTIFS({P},P{r},{Q},1,{V},0)>0,"",'
-         'SUMIFS({J},{P},P{r},{Q},1){lift}/COUNTIFS({P},P{r},{Q},1)),J{r}{lift}),"")'),
+    (23, '=IF(Z{r}=1,IF(tie_rule="average",'
+         'SUMIFS({J},{P},P{r},{Q},1){lift}/COUNTIFS({P},P{r},{Q},1),J{r}{lift}),"")'),
     (24, '=IF(ISNUMBER(X{r}),X{r}*S{r},"")'),
-    (25, "=IF(ISNUMBER(X{r}),1,0)"),
+    (25, '=IF(Q{r}=1,IF(tie_rule="average",IF(COUNTIFS({P},P{r},{Q},1,{V},0)>0,0,1),V{r}),0)'),
     (26, '=IF(G{r}="number",IF(truncate_grades,TRUNC(F{r}),F{r}),"")'),
 )
 _BLOCK_COLUMNS = "JPQSVW"
