@@ -41,11 +41,12 @@ from app.panels.scrolled import scrolled
 from app.scheme import tint
 from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
 from app.workers import LatestJob
-from core.analysis.aggregate import counted, excluded_phrase, summarize
+from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
+from core.model.numbers import counted
 from core.reports.sentences import query_sentence, summary_sentence
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]

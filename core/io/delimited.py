@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.io.files import stem
 from core.io.headers import ALIASES as HEADER_ALIASES
@@ -42,7 +41,7 @@ from core.io.stop import check as check_stopped
 from core.io.textfile import DETECT, line_text, read_detected, read_text
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
-from core.model.numbers import NumberError, read_numbers
+from core.model.numbers import NumberError, counted, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
 __all__ = ["HEADER_ALIASES", "cannot_encode", "keep_text_encoding", "not_kept",

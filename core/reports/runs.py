@@ -15,10 +15,11 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from core.analysis.aggregate import agreed, counted, excluded_phrase
+from core.analysis.aggregate import excluded_phrase
 from core.analysis.compare.many import run_letter
 from core.engine.results import Status
 from core.model.conventions import format_cutoff
+from core.model.numbers import agreed, counted
 from core.reports.json import conventions_json, dump_json
 from core.reports.table import write_aligned, write_conventions
 from core.reports.text import csv_line, protect, visible

@@ -30,6 +30,7 @@ from core.io.annotator.transposed import restore_places
 from core.io.annotator.vocabulary import check_vocabulary
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
+from core.model.numbers import counted
 
 __all__ = ["bulk", "import_annotations", "import_table"]
 
@@ -243,8 +244,9 @@ def _raise_first_problem(sheet: Sheet, report: ImportReport) -> None:
     first = report.first_problem()
     if first is not None:
         n_fatal = len(report.of_kind(*FATAL))
+        more = f" (and {counted(n_fatal - 1, 'more problem')})" if n_fatal > 1 else ""
         raise InputError(
-            first.problem + (f" (and {n_fatal - 1} more problems)" if n_fatal > 1 else ""),
+            first.problem + more,
             file=sheet.file, sheet=sheet.table.sheet, line=first.row,
             column=first.column or None,
             hint="fix the file, or import it in the app to see every problem",

@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from core.analysis.aggregate import counted
 from core.io.annotator.accounting import ColumnRecord, RowTally
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
 from core.io.annotator.scales import Vocabulary, label_key
 from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
 from core.model.document import Document
-from core.model.numbers import number_text
+from core.model.numbers import counted, number_text
 
 __all__ = [
     "CELL_REJECTED",
