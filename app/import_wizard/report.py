@@ -34,8 +34,9 @@ COUNT_LABELS: dict[str, str] = {
     "judgments_imported": "Judgments imported",
     "judgments_rejected": "Judgments rejected",
     "blank_grades": "Blank grade cells",
-    "rows_read": "Rows holding judgments",
+    "rows_read": "Rows read",
     "rows_imported": "Rows imported",
+    "rows_ungraded": "Rows with every grade blank",
     "rows_rejected": "Rows rejected",
     "cells_rejected": "Rows and cells refused",
     "blank_rows": "Blank rows skipped",
@@ -58,6 +59,7 @@ def report_counts(report: ImportReport) -> dict[str, str]:
         "blank_grades": str(report.blank_grades),
         "rows_read": str(report.rows_read),
         "rows_imported": str(report.rows_imported),
+        "rows_ungraded": str(report.rows_ungraded),
         "rows_rejected": str(report.rows_rejected),
         "cells_rejected": str(len(report.rejected)),
         "blank_rows": str(report.blank_rows),
@@ -73,14 +75,16 @@ def report_counts(report: ImportReport) -> dict[str, str]:
 
 
 def rows_line(report: ImportReport) -> str:
-    """The rows' tally in one line: read = imported + skipped (by reason) +
-    rejected + blank."""
+    """The rows' tally in one line: read = imported + ungraded (every grade
+    blank) + skipped (by reason) + rejected + blank."""
     tally = report.row_tally
     if tally is None:
         return ""
     skipped = sum(n for _, n in tally.skipped)
     why = "; ".join(f"{kind}: {n}" for kind, n in tally.skipped)
-    return (f"Rows: {tally.read} read = {tally.imported} imported + {skipped} skipped"
+    return (f"Rows: {tally.read} read = {tally.imported} imported"
+            + (f" + {tally.ungraded} with every grade blank" if tally.ungraded else "")
+            + f" + {skipped} skipped"
             + (f" ({why})" if why else "") + f" + {tally.rejected} rejected + {tally.blank} "
             "blank")
 

@@ -23,7 +23,14 @@ from core.io.annotator.legend import check_legend, read_labels
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
 from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
-from core.io.annotator.rows import Rows, annotator_names, find_candidates, notes, read_rows
+from core.io.annotator.rows import (
+    BoolArray,
+    Rows,
+    annotator_names,
+    find_candidates,
+    notes,
+    read_rows,
+)
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.transposed import restore_places
@@ -107,8 +114,8 @@ def import_table(
     grades = read_grades(sheet, reader, rows.bad_cells, cands, who_all)
     kept_ev, again = first_grades(sheet, grades, cands)
     sheet.report_findings(report)
-    count_judgments(sheet, report, rows, grades, kept_ev)
-    _account(sheet, report, rows, cands.rows)
+    ungraded = count_judgments(sheet, report, rows, grades, kept_ev)
+    _account(sheet, report, rows, cands.rows, ungraded)
     _label_report(report, conventions, guessed)
     restore_places(report, sheet)  # a reshaped table's places: the file's own
     report.notes.extend(table.notes)
@@ -123,20 +130,25 @@ def import_table(
     return ImportResult(doc, report)
 
 
-def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray) -> None:
+def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
+             ungraded: BoolArray) -> None:
     """Every column and every row accounted for; a tally that does not add
     up, or disagrees with the counts the steps made, is a bug, raised
-    before anything is written."""
+    before anything is written. The rows imported whose every grade cell is
+    blank (``ungraded``) are counted apart: no judgment imported."""
     origin = sheet.table.origin
     file_rows = None if origin is None else [
         origin.rows[i + sheet.start] for i in range(sheet.n_rows)]
     report.columns = column_records(sheet.header, sheet.mapping, origin)
+    report.rows_ungraded = int(ungraded[imported].sum())
+    report.rows_imported -= report.rows_ungraded
     tally = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
-                      rows.alive, imported, file_rows)
+                      rows.alive, imported, file_rows, ungraded)
     repeats = _REPEAT in dict(tally.skipped)
     agree = tally.adds_up() and (origin is not None or (
         tally.read == sheet.n_rows and tally.blank == report.blank_rows
         and tally.rejected == _rows_rejected(report) and tally.imported == report.rows_imported
+        and tally.ungraded == report.rows_ungraded
         and sum(n for _, n in tally.skipped) - dict(tally.skipped).get(_REPEAT, 0) * repeats
         == len(report.skipped_rows)))
     if not agree:
