@@ -10,11 +10,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+from app.import_wizard.tables import IssueColumn
 from app.import_wizard.wizard import ImportWizard
 from core.model.conventions import Conventions
 from tests.test_app_import import _choose, _idle, _next
 
 GRADES = [2, 0, 1, 3, 1, 2]
+DATA = Path(__file__).parent / "data" / "annotators"
 
 
 def _sheet(path: Path) -> Path:
@@ -160,3 +162,34 @@ def test_the_report_page_says_what_the_sheet_hides(qtbot: Any, tmp_path: Path) -
     assert "12 judgments read in 12 rows: 12 imported, 0 rejected" in headline
     assert said == HIDDEN_SAID
     assert HIDDEN_SAID not in view.notes.toPlainText()
+
+
+def test_the_report_dialog_keeps_the_annotators_names_on_one_line(qtbot: Any) -> None:
+    """The report dialog (760 px wide) shows the annotators' names on a line
+    of their own across the counts, elided where they do not fit and whole
+    on hover; the issues' cells on one line (the names wrapped onto three
+    lines beside the candidates' count, "C (Annotator A)" onto two)."""
+    from app.import_wizard.report import ImportReportDialog
+    from core.io.annotator import import_annotations
+
+    report = import_annotations(DATA / "issue_batch7.xlsx").report
+    dialog = ImportReportDialog(report)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    view = dialog.view
+    names = view.counts["annotators"]
+    line = names.fontMetrics().height()
+    assert names.text() == names.toolTip() == "Annotator A, Annotator B, Annotator C"
+    assert names.shown_text() == names.text()  # it fits whole at 760 px
+    assert names.height() < 2 * line
+    assert not view.issues.wordWrap()
+    assert view.issues.columnWidth(IssueColumn.COLUMN) >= view.issues.sizeHintForColumn(
+        IssueColumn.COLUMN)
+    # Many names elide at the end, whole on hover, still one line.
+    report.annotators = [f"Annotator with a long name {i}" for i in range(12)]
+    view.set_report(report)
+    whole = ", ".join(report.annotators)
+    assert (names.text(), names.toolTip()) == (whole, whole)
+    assert names.shown_text().endswith("…")
+    assert names.height() < 2 * line
