@@ -341,3 +341,16 @@ def test_csv_holds_every_query_per_run(tmp_path: Path) -> None:
     assert float(row[4]) == ev.ndcg[q, 1]
     ev0 = evaluate(document_from_trec(runs[0], qrels), conv)
     assert float(row[-2]) == ev.ndcg[q, 1] - ev0.ndcg[ev0.doc.query_ids.index("q7"), 1]
+
+
+@pytest.mark.parametrize(("runs", "pairs"), [(2, "1 pair"), (3, "2 pairs")])
+def test_the_tests_phrase_counts_its_pairs(runs: int, pairs: str) -> None:
+    # Two runs make one pair (it said "over the 1 pairs tested").
+    docs = [random_run(i + 1) for i in range(runs)]
+    conv = Conventions(cutoffs=(3,))
+    for correction, said in (("holm", f"over the {pairs} tested at each cutoff"),
+                             ("none", f"not corrected ({pairs} tested at each cutoff")):
+        m = compare_runs(evaluations(docs, conv), correction=correction, resamples=200, seed=1)
+        out = io.StringIO()
+        write_runs(m, "table", out)
+        assert said in out.getvalue()

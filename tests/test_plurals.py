@@ -61,9 +61,12 @@ def test_what_a_qrels_file_loses_counts_the_edits(n: int, query: str, was: str,
     doc = _queries(n)
     for q in range(n):
         assert doc.set_grade(2 * q + 1, 2.0, who="ana")
+    doc.annotators = [f"judge{i}" for i in range(n)]
+    doc.ratings = np.ones((len(doc), n))
     lost = not_kept(doc)
     assert f"the audit log ({n} {entry})" in lost
     assert f"the original grade of {n} edited candidate{'s' * (n - 1)}" in lost
+    assert f"the individual grades of {n} annotator{'s' * (n - 1)}" in lost
 
 
 @pytest.mark.parametrize("n", [1, 2])

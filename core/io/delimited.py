@@ -432,7 +432,7 @@ def not_kept(doc: Document) -> list[str]:
     if edited:
         lost.append(f"the original grade of {counted(edited, 'edited candidate')}")
     if doc.annotators:
-        lost.append(f"the individual grades of {len(doc.annotators)} annotators")
+        lost.append(f"the individual grades of {counted(len(doc.annotators), 'annotator')}")
     if doc.judgment_version:
         lost.append(f"the judgment version ({doc.judgment_version})")
     if not (np.isnan(doc.frequency).all() and np.isnan(doc.importance).all()):

@@ -71,10 +71,10 @@ def _test_phrase(m: ManyComparison) -> str:
                 f"seed {m.seed})")
     n = len(m.tests[0]) if m.tests else 0
     if m.correction == "none":
-        return (f"{test}, p-values not corrected ({n} pairs tested at each cutoff: "
-                f"{_pairs_phrase(m)})")
-    return (f"{test}, p-values {_CORRECTED[m.correction]} over the {n} pairs tested at each "
-            f"cutoff ({_pairs_phrase(m)})")
+        return (f"{test}, p-values not corrected ({counted(n, 'pair')} tested at each "
+                f"cutoff: {_pairs_phrase(m)})")
+    return (f"{test}, p-values {_CORRECTED[m.correction]} over the {counted(n, 'pair')} tested "
+            f"at each cutoff ({_pairs_phrase(m)})")
 
 
 def left_out_phrase(m: ManyComparison, j: int) -> str:
