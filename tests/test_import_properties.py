@@ -1168,6 +1168,28 @@ def test_a_row_of_annotators_all_blank_is_counted_ungraded(tmp_path: Path) -> No
     assert (got["rows"]["imported"], got["rows"]["ungraded"], got["blank_grades"]) == (2, 1, 3)
 
 
+def test_a_respondent_who_left_every_item_blank_is_a_row_ungraded(tmp_path: Path) -> None:
+    """One row per respondent: the rows counted are the file's, as the rows
+    read are (the rows imported counted each respondent's items: 20 of 4
+    rows read); a respondent with every item blank is a row ungraded."""
+    grid = Path(__file__).parent / "data" / "annotators" / "google_forms_grid.csv"
+    lines = grid.read_text(encoding="utf-8").splitlines()
+    cells = lines[2].split(",")
+    lines[2] = ",".join(cells[:2] + [""] * (len(cells) - 2))  # omar.s left every item blank
+    sheet = tmp_path / "grid.csv"
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, report = io.StringIO(), tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                 str(report)], out) == 0
+    assert ("15 judgments read in 4 rows: 15 imported, 0 rejected; 5 grade cells blank (no "
+            "judgment: unknown grades), 1 row with every grade blank listed, not imported; "
+            ) in out.getvalue().splitlines()[0]
+    got = json.loads(report.read_text(encoding="utf-8"))
+    assert (got["rows_read"], got["rows"]["imported"], got["rows"]["ungraded"]) == (4, 3, 1)
+    rep = import_annotations(sheet).report  # the wizard's counts
+    assert (rep.rows_read, rep.rows_imported, rep.rows_ungraded) == (4, 3, 1)
+
+
 def test_labels_beside_the_grades_saying_them_again_are_said_so(tmp_path: Path) -> None:
     """A column of labels each always beside one grade of the grade column
     (``relevant`` by every 2, ``partly`` by every 1, ``not`` by every 0):

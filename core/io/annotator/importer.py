@@ -155,6 +155,8 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
         raise RuntimeError(f"import accounting of {sheet.file} does not add up: {tally} "
                            f"(blank {report.blank_rows}, skipped {len(report.skipped_rows)}, "
                            f"rejected {report.rows_rejected}, imported {report.rows_imported})")
+    if origin is not None:  # one row per respondent: the file's rows, as rows_read says
+        report.rows_imported, report.rows_ungraded = tally.imported, tally.ungraded
     report.row_tally = tally
 
 

@@ -80,7 +80,8 @@ class ImportReport:
     header_row: int = 1
     rows_read: int = 0
     #: Rows read with a judgment imported (the first of a candidate's rows,
-    #: in a long layout of one grade per candidate).
+    #: in a long layout of one grade per candidate; the file's rows, of one
+    #: respondent each, where it has one row per respondent).
     rows_imported: int = 0
     #: Rows read whose every grade cell is blank: no judgment imported, the
     #: candidate listed with an unknown grade (not in ``rows_imported``).
