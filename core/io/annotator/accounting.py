@@ -52,10 +52,10 @@ class RowTally(NamedTuple):
 
     read: int
     imported: int
+    ungraded: int
     skipped: tuple[tuple[str, int], ...]
     rejected: int
     blank: int
-    ungraded: int = 0
 
     def adds_up(self) -> bool:
         return self.read == self.imported + self.ungraded + sum(n for _, n in self.skipped) \
@@ -114,23 +114,23 @@ def _reason_kind(why: str) -> str:
 
 def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
               judged: npt.NDArray[np.bool_], alive: npt.NDArray[np.bool_],
-              imported: npt.NDArray[np.int64], file_rows: list[int] | None,
-              ungraded: npt.NDArray[np.bool_] | None = None) -> RowTally:
+              imported: npt.NDArray[np.int64], ungraded: npt.NDArray[np.bool_],
+              file_rows: list[int] | None) -> RowTally:
     """The tally of the data rows: ``skipped`` are (1-based table row, why),
     ``judged`` the rows neither blank nor skipped, ``alive`` those not
     rejected, ``imported`` the rows whose grades are read (a repeat of an
     earlier row's query and source is skipped, the first kept), ``ungraded``
     those whose every grade cell is blank (counted apart from the imported);
     ``file_rows`` maps each data row to its file row (a transposed sheet,
-    whose file row is imported when any of its items is)."""
+    whose file row is imported when any of its items is, else ungraded when
+    any of its items is)."""
     # 0 imported, 1 rejected, 2 repeat, 3 skipped, 4 blank, 5 ungraded (its
     # candidate listed: a file row of items, some ungraded, is imported)
     status = np.full(n_rows, 4, dtype=np.int8)
     status[judged] = 2
     status[judged & ~alive] = 1
     status[imported] = 0
-    if ungraded is not None:
-        status[imported[ungraded[imported]]] = 5
+    status[imported[ungraded[imported]]] = 5
     reasons: dict[int, str] = {}
     for row, why in skipped:
         i = row - row_number
@@ -153,8 +153,8 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
     if (kept == 2).any():
         kinds[REPEAT] = int((kept == 2).sum())
     counts = np.bincount(status[keep], minlength=6)
-    return RowTally(len(keep), int(counts[0]), tuple(kinds.items()), int(counts[1]),
-                    int(counts[4]), int(counts[5]))
+    return RowTally(len(keep), int(counts[0]), int(counts[5]), tuple(kinds.items()),
+                    int(counts[1]), int(counts[4]))
 
 
 #: Which of its data rows' statuses a file row of items takes: imported if

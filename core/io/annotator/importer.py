@@ -143,7 +143,7 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
     report.rows_ungraded = int(ungraded[imported].sum())
     report.rows_imported -= report.rows_ungraded
     tally = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
-                      rows.alive, imported, file_rows, ungraded)
+                      rows.alive, imported, ungraded, file_rows)
     repeats = _REPEAT in dict(tally.skipped)
     agree = tally.adds_up() and (origin is not None or (
         tally.read == sheet.n_rows and tally.blank == report.blank_rows
