@@ -20,8 +20,9 @@ import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from app.scheme import tint
-from core.analysis.aggregate import agreed, counted, unjudged_candidates
+from core.analysis.aggregate import unjudged_candidates
 from core.model.conventions import UnknownRule
+from core.model.numbers import agreed, counted
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi

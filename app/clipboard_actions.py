@@ -26,10 +26,10 @@ from app.actions import ActionSpec
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE, WHOLE_ROLE
 from app.shown import boxed
-from core.analysis.aggregate import agreed, counted
 from core.io.clipboard import format_range, parse_range
 from core.model.edits import GradeValue
 from core.model.grades import CellError, parse_grades
+from core.model.numbers import agreed, counted
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi

@@ -61,7 +61,6 @@ from app.save_checks import SaveChecks
 from app.settings import Settings
 from app.shown import boxed
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import counted
 from core.errors import InputError, NdcgError
 from core.io.delimited import keep_text_encoding
 from core.io.first_seen import keep_first_seen
@@ -69,6 +68,7 @@ from core.io.identity import DigestLater, FileState, real_path
 from core.io.journal import Journal
 from core.model.conventions import Conventions
 from core.model.document import Document
+from core.model.numbers import counted
 from core.session import Changes
 
 if TYPE_CHECKING:

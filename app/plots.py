@@ -36,7 +36,6 @@ from shiboken6 import isValid
 from app.delegates import signed_text
 from app.models.looks import colour
 from app.shown import shown_id
-from core.analysis.aggregate import counted
 from core.analysis.plotdata import (
     Series,
     contribution_series,
@@ -45,6 +44,7 @@ from core.analysis.plotdata import (
     sorted_deltas,
 )
 from core.engine.evaluation import Evaluation
+from core.model.numbers import counted
 
 __all__ = ["DeltaStats", "PlotPanel", "ground", "integer_axis"]
 

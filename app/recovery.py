@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from app.opening import memory_said
 from app.shown import boxed
 from app.workers import show_error
-from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.io.journal import Journal
 from core.model.document import Document
 from core.model.edits import Kept
+from core.model.numbers import counted
 
 if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation

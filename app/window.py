@@ -47,12 +47,12 @@ from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
 from app.shown import CELL_SHOWN, bounded, shown_id
 from app.window_api import WindowApi
-from core.analysis.aggregate import counted
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import NdcgError
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
+from core.model.numbers import counted
 from core.session import Changes, Listener, Worksheet
 
 __all__ = ["APP_TITLE", "MainWindow"]

@@ -10,11 +10,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+from app.import_wizard.tables import IssueColumn
 from app.import_wizard.wizard import ImportWizard
 from core.model.conventions import Conventions
 from tests.test_app_import import _choose, _idle, _next
 
 GRADES = [2, 0, 1, 3, 1, 2]
+DATA = Path(__file__).parent / "data" / "annotators"
 
 
 def _sheet(path: Path) -> Path:
@@ -63,6 +65,23 @@ def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
     qtbot.keyClick(view.columns, Qt.Key.Key_Down)
     assert view.columns.currentIndex().row() == 2
     assert model.index(2, 1).data() == "Price"
+
+
+def test_rows_with_a_blank_grade_are_counted_apart(qtbot: Any, tmp_path: Path) -> None:
+    """A row whose grade cell is blank holds no judgment: the rows line and
+    the counts say it apart from the rows imported, as the judgments' counts
+    say its cell blank (it said 20 read = 18 imported)."""
+    sheet = _sheet(tmp_path / "esci.csv")
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2].rsplit(",", 1)[0] + ","  # row 3's grade left blank
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    view = _report(qtbot, sheet)
+    assert view.rows_tally.text() == (
+        "Rows: 20 read = 17 imported + 1 with every grade blank + 1 skipped (a summary row, "
+        "not a judgment: 1) + 0 rejected + 1 blank")
+    counts = {k: label.text() for k, label in view.counts.items()}
+    assert (counts["rows_imported"], counts["rows_ungraded"], counts["blank_grades"],
+            counts["judgments_imported"]) == ("17", "1", "1", "17")
 
 
 def test_a_column_the_user_picks_as_the_score_is_declared(qtbot: Any, tmp_path: Path) -> None:
@@ -143,3 +162,34 @@ def test_the_report_page_says_what_the_sheet_hides(qtbot: Any, tmp_path: Path) -
     assert "12 judgments read in 12 rows: 12 imported, 0 rejected" in headline
     assert said == HIDDEN_SAID
     assert HIDDEN_SAID not in view.notes.toPlainText()
+
+
+def test_the_report_dialog_keeps_the_annotators_names_on_one_line(qtbot: Any) -> None:
+    """The report dialog (760 px wide) shows the annotators' names on a line
+    of their own across the counts, elided where they do not fit and whole
+    on hover; the issues' cells on one line (the names wrapped onto three
+    lines beside the candidates' count, "C (Annotator A)" onto two)."""
+    from app.import_wizard.report import ImportReportDialog
+    from core.io.annotator import import_annotations
+
+    report = import_annotations(DATA / "issue_batch7.xlsx").report
+    dialog = ImportReportDialog(report)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    view = dialog.view
+    names = view.counts["annotators"]
+    line = names.fontMetrics().height()
+    assert names.text() == names.toolTip() == "Annotator A, Annotator B, Annotator C"
+    assert names.shown_text() == names.text()  # it fits whole at 760 px
+    assert names.height() < 2 * line
+    assert not view.issues.wordWrap()
+    assert view.issues.columnWidth(IssueColumn.COLUMN) >= view.issues.sizeHintForColumn(
+        IssueColumn.COLUMN)
+    # Many names elide at the end, whole on hover, still one line.
+    report.annotators = [f"Annotator with a long name {i}" for i in range(12)]
+    view.set_report(report)
+    whole = ", ".join(report.annotators)
+    assert (names.text(), names.toolTip()) == (whole, whole)
+    assert names.shown_text().endswith("…")
+    assert names.height() < 2 * line

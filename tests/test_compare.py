@@ -753,12 +753,11 @@ def test_grouped_rows_as_a_stable_sort(runs: list[tuple[int, int]]) -> None:
 
 
 @pytest.mark.parametrize("given_as", ["path", "Run"])
-def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # type: ignore[no-untyped-def]
-    # A run read with keep_keys hands its reader's id keys to the document
-    # (run rows, q9 unjudged and left out, then the judged rows it did not
-    # retrieve): each is the key worked out from the id's bytes, so the
-    # matching (which reads them where kept, else works each block's out)
-    # finds the same partners; ids made longer drop them.
+def test_the_matching_works_out_the_joined_ids_keys(tmp_path, given_as: str) -> None:  # type: ignore[no-untyped-def]
+    # A run joined with its qrels (run rows, q9 unjudged and left out, then
+    # the judged rows it did not retrieve) keeps no keys of its ids: the
+    # matching works each block's out from the ids' bytes and finds the
+    # partners a dictionary of the ids finds.
     from core.io.trec import Run
 
     rows_a = [("q1", "é-x", 3.0, 0), ("q9", "n", 2.0, 0), ("q1", "y-long-identifier-01", 2.0, 0),
@@ -766,39 +765,25 @@ def test_reader_keys_kept_for_the_matching(tmp_path, given_as: str) -> None:  # 
     rows_b = [("q1", "y-long-identifier-01", 3.0, 0), ("q2", "z", 2.0, 0)]
     qrels = [("q1", "é-x", 1), ("q1", "w", 2), ("q2", "z", 1), ("q2", "only-judged", 3)]
     a, b, q = write_trec(tmp_path, rows_a, rows_b, qrels)
-    docs = [document_from_trec(p if given_as == "path" else Run(p), q, keep_keys=True)
-            for p in (a, b)]
+    docs = [document_from_trec(p if given_as == "path" else Run(p), q) for p in (a, b)]
     ids = docs[0].source_bytes()
     assert ids is not None
-    assert ids.known is not None
     assert ids.texts() == ["é-x", "y-long-identifier-01", "z", "w", "only-judged"]
-    kept = ids.known.copy()
-    ids.known = None
-    assert kept.tolist() == ids.keys().tolist()
-    ids.known = kept
     queries = align_queries(*docs)
-    for kept_keys in (True, False):
-        for d in docs:
-            if not kept_keys:
-                d.source_bytes().known = None  # type: ignore[union-attr]
-        keyed = [keyed_rows(d, r, len(queries.common))
-                 for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
-        found = byte_partners(*keyed)
-        assert found is not None
-        assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
-    plain = document_from_trec(a, q).source_bytes()
-    assert plain is not None
-    assert plain.known is None
-    ids.known = kept
-    assert ids.extend(IdBytes.from_texts(["v"])).known is None
+    keyed = [keyed_rows(d, r, len(queries.common))
+             for d, r in ((docs[0], queries.row_common_a), (docs[1], queries.row_common_b))]
+    found = byte_partners(*keyed)
+    assert found is not None
+    assert (found[0].tolist(), found[1].tolist()) == _dictionary_partners(*docs)
+    assert (found[0].tolist(), found[1].tolist()) == ([2, 0, 1, 3, 4], [1, 2, 0, 3, 4])
 
 
 def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # compare's read hands each Run it made to its join and lets go of it:
     # the run's scores, ids and keys become the document's (not copied beside
     # them: ~50 MB a side at 2M rows, every row kept); the document is the one
-    # read from the path, every column and kept key alike, and a Run not spent
-    # keeps its own.
+    # read from the path, every column alike, and a Run not spent keeps its
+    # own.
     from core.io.pairs import _judged_run
     from core.io.trec import QrelsColumns, Run
 
@@ -806,11 +791,11 @@ def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type
               ("q2", "v", 1.0, 0), ("q2", "n", 0.5, 0)]
     qrels = [("q1", "é-x", 1), ("q1", "w", 2), ("q2", "z", 1), ("q2", "only-judged", 3)]
     a, _b, q = write_trec(tmp_path, rows_a, rows_a[:1], qrels)
-    want = document_from_trec(a, q, keep_keys=True)
+    want = document_from_trec(a, q)
     kept = Run(a, threads=1)
-    doc_kept = document_from_trec(kept, QrelsColumns(q), keep_keys=True)
+    doc_kept = document_from_trec(kept, QrelsColumns(q))
     spent = Run(a, threads=1)
-    doc = _judged_run(spent, QrelsColumns(q), keep_keys=True)
+    doc = _judged_run(spent, QrelsColumns(q))
     assert spent.score.size == 0
     assert kept.score.size == 5
     for got in (doc, doc_kept):
@@ -818,12 +803,6 @@ def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type
         assert np.array_equal(got.score, want.score, equal_nan=True)
         assert np.array_equal(got.grade, want.grade, equal_nan=True)
         assert list(got.source_id) == list(want.source_id)
-        ids, ids_want = got.source_bytes(), want.source_bytes()
-        assert ids is not None
-        assert ids_want is not None
-        assert ids.known is not None
-        assert ids_want.known is not None
-        assert ids.known.tolist() == ids_want.known.tolist()
     assert len(doc) == 7
     assert doc.queries_left_out == want.queries_left_out
 

@@ -365,3 +365,16 @@ def test_the_consensus_of_annotators_is_named_only_for_runs_that_hold_them(
     write_runs(m, "table", out)
     assert "  consensus " in out.getvalue()
     assert not compare_runs(evaluations(docs[::2], Conventions()), resamples=100).annotated
+
+
+@pytest.mark.parametrize(("runs", "pairs"), [(2, "1 pair"), (3, "2 pairs")])
+def test_the_tests_phrase_counts_its_pairs(runs: int, pairs: str) -> None:
+    # Two runs make one pair (it said "over the 1 pairs tested").
+    docs = [random_run(i + 1) for i in range(runs)]
+    conv = Conventions(cutoffs=(3,))
+    for correction, said in (("holm", f"over the {pairs} tested at each cutoff"),
+                             ("none", f"not corrected ({pairs} tested at each cutoff")):
+        m = compare_runs(evaluations(docs, conv), correction=correction, resamples=200, seed=1)
+        out = io.StringIO()
+        write_runs(m, "table", out)
+        assert said in out.getvalue()

@@ -117,7 +117,8 @@ def test_appen_s_unit_id_is_no_score(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert float(out[("red running shoes", "D03")]["grade_41823377"]) == 3
     assert _column(report, "_unit_id")["flag"] == "--map score=_unit_id"
     tally = report["rows"]
-    assert tally == {"read": 36, "imported": 36, "skipped": {}, "rejected": 0, "blank": 0}
+    assert tally == {"read": 36, "imported": 36, "ungraded": 0, "skipped": {}, "rejected": 0,
+                     "blank": 0}
 
 
 def test_more_grade_columns_than_used_stop_the_import(

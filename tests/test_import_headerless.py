@@ -45,7 +45,7 @@ def test_a_headerless_sheet_of_grades_imports_row_1(
            for r in lines[1:]]
     assert got == GRADED  # 5 judgments, q1/doc1 graded 2 among them
     assert report["header_row"] == 0
-    assert report["rows"] == {"read": 5, "imported": 5, "skipped": {}, "rejected": 0,
+    assert report["rows"] == {"read": 5, "imported": 5, "ungraded": 0, "skipped": {}, "rejected": 0,
                               "blank": 0}
     assert [(c["column"], c["header"], c["role"]) for c in report["columns"]] == [
         ("A", "", "query"), ("B", "", "source_id"), ("C", "", "grade")]

@@ -574,8 +574,8 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
     # The rows add up, every column is accounted for.
     tally = report["rows"]
     assert tally["read"] == len(sheet.rows) - 1 or sheet.layout in ("transposed", "survey")
-    assert tally["read"] == tally["imported"] + sum(tally["skipped"].values()) \
-        + tally["rejected"] + tally["blank"]
+    assert tally["read"] == tally["imported"] + tally["ungraded"] \
+        + sum(tally["skipped"].values()) + tally["rejected"] + tally["blank"]
     assert [c["index"] for c in report["columns"]] == list(range(len(report["columns"])))
     assert all(c["role"] or c["reason"] for c in report["columns"])
     # No ranking without a name or a declaration; the one named or declared is used.
@@ -1135,16 +1135,59 @@ def test_a_blank_grade_cell_is_no_judgment_read(sheet: Drawn, suffix: str) -> No
 
 def test_blank_grade_cells_are_said_in_the_headline(tmp_path: Path) -> None:
     """The command line's first line says the blank grade cells apart from
-    the judgments read (it said 8 judgments read and imported of 6)."""
+    the judgments read (it said 8 judgments read and imported of 6), and
+    the rows that hold nothing else apart from the rows imported, as the
+    report's tally does (it counted them imported: 8 of 8)."""
     sheet = tmp_path / "blanks.csv"
     sheet.write_text("query,doc_id,relevance\nq1,d1,2\nq1,d2,\nq1,d3,0\nq1,d4,2\nq2,d5,0\n"
                      "q2,d6,\nq2,d7,2\nq2,d8,1\n", encoding="utf-8")
     out = io.StringIO()
-    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], out) == 0
+    report = tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                 str(report)], out) == 0
     assert out.getvalue().splitlines()[0] == (
         f"{sheet}: long layout, header on row 1; 6 judgments read in 8 rows: 6 imported, "
-        "0 rejected; 2 grade cells blank (no judgment: unknown grades); 0 blank rows "
-        "skipped; 8 candidates")
+        "0 rejected; 2 grade cells blank (no judgment: unknown grades), 2 rows with every "
+        "grade blank listed, not imported; 0 blank rows skipped; 8 candidates")
+    got = json.loads(report.read_text(encoding="utf-8"))
+    assert got["rows"] == {"read": 8, "imported": 6, "ungraded": 2, "skipped": {},
+                           "rejected": 0, "blank": 0}
+    assert (got["judgments_read"], got["imported"], got["blank_grades"]) == (6, 6, 2)
+
+
+def test_a_row_of_annotators_all_blank_is_counted_ungraded(tmp_path: Path) -> None:
+    """One grade per annotator: a row with one blank cell of two imports the
+    other judgment; a row with both blank imports none, counted apart."""
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc_id,grade_ana,grade_ben\nq1,d1,2,1\nq1,d2,,1\nq1,d3,,\n",
+                     encoding="utf-8")
+    report = tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                 str(report)], io.StringIO()) == 0
+    got = json.loads(report.read_text(encoding="utf-8"))
+    assert (got["rows"]["imported"], got["rows"]["ungraded"], got["blank_grades"]) == (2, 1, 3)
+
+
+def test_a_respondent_who_left_every_item_blank_is_a_row_ungraded(tmp_path: Path) -> None:
+    """One row per respondent: the rows counted are the file's, as the rows
+    read are (the rows imported counted each respondent's items: 20 of 4
+    rows read); a respondent with every item blank is a row ungraded."""
+    grid = Path(__file__).parent / "data" / "annotators" / "google_forms_grid.csv"
+    lines = grid.read_text(encoding="utf-8").splitlines()
+    cells = lines[2].split(",")
+    lines[2] = ",".join(cells[:2] + [""] * (len(cells) - 2))  # omar.s left every item blank
+    sheet = tmp_path / "grid.csv"
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, report = io.StringIO(), tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
+                 str(report)], out) == 0
+    assert ("15 judgments read in 4 rows: 15 imported, 0 rejected; 5 grade cells blank (no "
+            "judgment: unknown grades), 1 row with every grade blank listed, not imported; "
+            ) in out.getvalue().splitlines()[0]
+    got = json.loads(report.read_text(encoding="utf-8"))
+    assert (got["rows_read"], got["rows"]["imported"], got["rows"]["ungraded"]) == (4, 3, 1)
+    rep = import_annotations(sheet).report  # the wizard's counts
+    assert (rep.rows_read, rep.rows_imported, rep.rows_ungraded) == (4, 3, 1)
 
 
 def test_labels_beside_the_grades_saying_them_again_are_said_so(tmp_path: Path) -> None:

@@ -1,13 +1,12 @@
 """A count agrees with its noun and its verb wherever one is written: one
 of a thing and two of them, in each sentence that counts them
-(``core.analysis.aggregate.counted`` and ``agreed``)."""
+(``core.model.numbers.counted`` and ``agreed``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from core.analysis.aggregate import agreed, counted
 from core.analysis.agreement import agreement
 from core.analysis.explain import explain
 from core.analysis.queue import judging_queue
@@ -18,6 +17,7 @@ from core.io.delimited import not_kept
 from core.io.safety.hidden import HiddenLines
 from core.model.conventions import Conventions, Gain
 from core.model.document import AuditEntry, Document
+from core.model.numbers import agreed, counted
 from core.reports.sentences import audit_sentence, query_sentence
 
 ONE_TWO = [(1, "query", "was", "entry"), (2, "queries", "were", "entries")]
@@ -61,9 +61,12 @@ def test_what_a_qrels_file_loses_counts_the_edits(n: int, query: str, was: str,
     doc = _queries(n)
     for q in range(n):
         assert doc.set_grade(2 * q + 1, 2.0, who="ana")
+    doc.annotators = [f"judge{i}" for i in range(n)]
+    doc.ratings = np.ones((len(doc), n))
     lost = not_kept(doc)
     assert f"the audit log ({n} {entry})" in lost
     assert f"the original grade of {n} edited candidate{'s' * (n - 1)}" in lost
+    assert f"the individual grades of {n} annotator{'s' * (n - 1)}" in lost
 
 
 @pytest.mark.parametrize("n", [1, 2])
@@ -94,3 +97,32 @@ def test_agreement_over_one_candidate_says_one() -> None:
     assert lines[0] == "1 of 1 candidate with two or more grades has annotators who disagree."
     assert lines[1].endswith(" over 1 candidate both graded.")
     assert lines[2].endswith(" over 1 candidate with two or more grades (2 grades).")
+
+
+@pytest.mark.parametrize(("n", "more"), [(2, "1 more problem"), (3, "2 more problems")])
+def test_a_refused_import_counts_its_other_problems(tmp_path, n: int, more: str) -> None:  # type: ignore[no-untyped-def]
+    # A strict import refuses at the first problem and counts the rest (it
+    # said "and 1 more problems").
+    from core.io.annotator import import_annotations
+
+    path = tmp_path / "again.csv"
+    path.write_text("query,doc,grade\n" + "".join(f"q,a,{g}\n" for g in range(n + 1)),
+                    encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        import_annotations(path, strict=True)
+    assert str(caught.value).startswith(f"{path}, line 3")
+    assert f"(and {more})" in str(caught.value)
+
+
+@pytest.mark.parametrize(("n", "cells"), [(1, "1 cell"), (2, "2 cells")])
+def test_an_unread_labels_tip_counts_its_cells(qapp, n: int, cells: str) -> None:  # type: ignore[no-untyped-def]
+    # The import wizard's unread labels: each one's tip counts the cells a
+    # grade left empty rejects (it said "its 1 cells").
+    from PySide6.QtCore import Qt
+
+    from app.import_wizard.tables import LabelsModel
+
+    model = LabelsModel()
+    model.set_labels({"meh": n})
+    tip = model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+    assert tip == f"'meh': give it a grade, or leave it empty to reject its {cells}"

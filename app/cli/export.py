@@ -112,8 +112,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 def _write_text(doc: Document, kind: str, target: str) -> str:
     """Write ``doc`` to ``target`` as CSV, TSV, qrels or run; what was
     written, ``{}`` standing for the output's name."""
-    from core.analysis.aggregate import counted
     from core.engine.readback import check_computable
+    from core.model.numbers import counted
 
     if kind in ("csv", "tsv"):
         from core.io.delimited import write_delimited

@@ -46,7 +46,7 @@ def _uninstall() -> str:
 
 
 def _listing(paths: list[Path]) -> str:
-    from core.analysis.aggregate import counted
+    from core.model.numbers import counted
 
     return f"{counted(len(paths), 'file')} ({paths[0].parent}/{paths[0].name}, …)"
 

@@ -41,12 +41,12 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     """Merge, write the merged workbook (and the report), print what was done."""
     # Imported here: the review rounds load only for their commands, so
     # evaluate and export start without them.
-    from core.analysis.aggregate import agreed, counted
     from core.analysis.rounds import Returned, merge, now
     from core.engine.evaluation import evaluate
     from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
     from core.io.workbook import check_workbook_target, export_workbook
     from core.io.workbook.additions import additions_of_all
+    from core.model.numbers import agreed, counted
 
     check_workbook_target(args.output)  # MERGED.xlsx or MERGED.ods
     outputs = [args.output] + ([args.report] if args.report else [])

@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from core.errors import NdcgError
+from core.model.numbers import counted
 from core.reports.text import visible
 
 if TYPE_CHECKING:
@@ -58,8 +59,6 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
                       f"{visible(entry.before)} -> {visible(entry.after.partition(' = ')[2])} "
                       "(taken from the spreadsheet)\n")
         if found.grades or found.notes:
-            from core.analysis.aggregate import counted  # (here: parsing loads no analysis)
-
             grades, notes = len(found.grades), found.notes
             err.write(f"{PROG}: note: {visible(found.file)}: {counted(grades, 'grade')} and "
                       f"{counted(notes, 'note')}"
@@ -83,7 +82,8 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
     flags that give every query an NDCG (the editor's banner says the same)."""
     if getattr(args, "qrels", None) is None or getattr(args, "convention_unknown", None):
         return
-    from core.analysis.aggregate import agreed, counted, unjudged_candidates
+    from core.analysis.aggregate import unjudged_candidates
+    from core.model.numbers import agreed, counted
 
     found = unjudged_candidates(ev)
     if found is None or not found.unresolved:

@@ -31,11 +31,11 @@ def add_split_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     """Plan the hand-out over the judging queue and write each reviewer's workbook."""
     # Imported here: the review rounds load only for their commands.
-    from core.analysis.aggregate import agreed, counted
     from core.analysis.queue import judging_queue
     from core.analysis.rounds import now, plan_hand_out, reviewer_document
     from core.engine.evaluation import evaluate
     from core.io.rounds import check_outputs, read_base, reviewer_path, write_workbooks
+    from core.model.numbers import agreed, counted
 
     base = read_base(args.input, qrels=args.qrels)
     ev = evaluate(base)

@@ -42,7 +42,7 @@ from core.io.annotator.rows import SplitRanking
 from core.io.annotator.scales import Vocabulary, label_key
 from core.io.annotator.write import written_consensus
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
-from core.model.numbers import number_text
+from core.model.numbers import counted, number_text
 
 if TYPE_CHECKING:
     from app.import_wizard.steps import WizardSteps
@@ -289,7 +289,8 @@ class MappingPage(QWizardPage):
         self._layout_changed()
         for kind, box in self.keep_boxes.items():
             n = value.marked.get(kind, 0)
-            box.setText(self.tr("Keep the {0} rows marked as {1}").format(n, KINDS[kind]))
+            box.setText(self.tr("Keep the {0} marked as {1}").format(counted(n, "row"),
+                                                                     KINDS[kind]))
             box.setChecked(kind in mapping.keep)
             box.setVisible(bool(n))
         self.reasons.setText(self.tr("Guessed: {0}").format(in_the_wizard("; ".join(

@@ -25,6 +25,7 @@ from app.import_wizard.tables import PreviewModel
 from app.panels.fit import fit_columns, fit_rows_to_font
 from core.io.annotator import ImportReport, SheetPreview
 from core.io.annotator.command import refused_rejections
+from core.model.numbers import counted
 
 if TYPE_CHECKING:
     from app.import_wizard.steps import WizardSteps
@@ -90,14 +91,14 @@ class SheetPage(QWizardPage):
             where.append(self.tr("encoding {0}").format(value.encoding))
         if value.delimiter:
             where.append(self.tr("delimiter {0}").format(repr(value.delimiter)))
-        rows = (self.tr("{0} rows, no header (row 1 is data), layout {1}")
-                if value.header_row < 0 else self.tr("{0} rows after the header, layout {1}"))
+        rows = (self.tr("{0}, no header (row 1 is data), layout {1}")
+                if value.header_row < 0 else self.tr("{0} after the header, layout {1}"))
         if value.judgments:  # a survey's sheet said as it is: no layout of judgments
-            rows = self.tr("{0} rows after the header, one row per respondent")
-        where.append(rows.format(value.n_rows, value.mapping.layout))
+            rows = self.tr("{0} after the header, one row per respondent")
+        where.append(rows.format(counted(value.n_rows, "row"), value.mapping.layout))
         if value.judgments:  # a survey's rows, one per respondent, reshaped
-            where.append(self.tr("{0} judgments after reshaping (one row per respondent and "
-                                 "item)").format(value.judgments))
+            where.append(self.tr("{0} after reshaping (one row per respondent and "
+                                 "item)").format(counted(value.judgments, "judgment")))
         self.info.setText("; ".join(where))
         self.model.set_preview(value)
         # Each header whole ("B: Email Address", "E: How relevant is ...?" over

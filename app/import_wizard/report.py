@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_passes
+from app.elided import ElidedLabel
 from app.import_wizard.hints import in_the_wizard
 from app.import_wizard.tables import ColumnsModel, IssueColumn, IssuesModel
 from core.io.annotator import ImportReport
@@ -34,8 +35,9 @@ COUNT_LABELS: dict[str, str] = {
     "judgments_imported": "Judgments imported",
     "judgments_rejected": "Judgments rejected",
     "blank_grades": "Blank grade cells",
-    "rows_read": "Rows holding judgments",
+    "rows_read": "Rows read",
     "rows_imported": "Rows imported",
+    "rows_ungraded": "Rows with every grade blank",
     "rows_rejected": "Rows rejected",
     "cells_rejected": "Rows and cells refused",
     "blank_rows": "Blank rows skipped",
@@ -49,6 +51,13 @@ COUNT_LABELS: dict[str, str] = {
 }
 
 
+#: The counts that are names, not numbers: each on a line of its own across
+#: the counts' width, elided where it does not fit and whole on hover (in
+#: a pair's column the annotators' names wrapped onto three lines in the
+#: 760 px report dialog, pushing the issues down).
+NAMED_COUNTS = ("unmapped", "annotators")
+
+
 def report_counts(report: ImportReport) -> dict[str, str]:
     """What each count label shows for ``report`` (texts straight from the report)."""
     return {
@@ -58,6 +67,7 @@ def report_counts(report: ImportReport) -> dict[str, str]:
         "blank_grades": str(report.blank_grades),
         "rows_read": str(report.rows_read),
         "rows_imported": str(report.rows_imported),
+        "rows_ungraded": str(report.rows_ungraded),
         "rows_rejected": str(report.rows_rejected),
         "cells_rejected": str(len(report.rejected)),
         "blank_rows": str(report.blank_rows),
@@ -73,14 +83,16 @@ def report_counts(report: ImportReport) -> dict[str, str]:
 
 
 def rows_line(report: ImportReport) -> str:
-    """The rows' tally in one line: read = imported + skipped (by reason) +
-    rejected + blank."""
+    """The rows' tally in one line: read = imported + ungraded (every grade
+    blank) + skipped (by reason) + rejected + blank."""
     tally = report.row_tally
     if tally is None:
         return ""
     skipped = sum(n for _, n in tally.skipped)
     why = "; ".join(f"{kind}: {n}" for kind, n in tally.skipped)
-    return (f"Rows: {tally.read} read = {tally.imported} imported + {skipped} skipped"
+    return (f"Rows: {tally.read} read = {tally.imported} imported"
+            + (f" + {tally.ungraded} with every grade blank" if tally.ungraded else "")
+            + f" + {skipped} skipped"
             + (f" ({why})" if why else "") + f" + {tally.rejected} rejected + {tally.blank} "
             "blank")
 
@@ -97,17 +109,7 @@ class ImportReportView(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.summary)
-        grid = QGridLayout()  # three label/value pairs a line: the issue table keeps its room
-        self.counts: dict[str, QLabel] = {}
-        for n, (key, text) in enumerate(COUNT_LABELS.items()):
-            label = QLabel(self)
-            label.setObjectName(f"count_{key}")
-            label.setWordWrap(True)
-            line, pair = divmod(n, 3)
-            grid.addWidget(QLabel(self.tr(text) + ":", self), line, 2 * pair)
-            grid.addWidget(label, line, 2 * pair + 1)
-            self.counts[key] = label
-        layout.addLayout(grid)
+        layout.addLayout(self._counts_grid())
         # The issues, the columns and the notes, a tab each with the whole
         # height below the counts: one under the other, the columns table
         # showed 2-4 rows in the wizard on a 1280x800 screen.
@@ -124,6 +126,10 @@ class ImportReportView(QWidget):
         self.issues.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.issues.horizontalHeader().setSectionResizeMode(
             IssueColumn.PROBLEM, QHeaderView.ResizeMode.Stretch)
+        # A cell on one line, elided in its middle, whole on hover (the
+        # model's tooltip): "C (Annotator A)" wrapped onto two lines.
+        self.issues.setWordWrap(False)
+        self.issues.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.lists.addTab(self.issues, "")
         columns_tab = QWidget(self)
         columns_layout = QVBoxLayout(columns_tab)
@@ -150,6 +156,37 @@ class ImportReportView(QWidget):
         self.report: ImportReport | None = None
         self._name_tabs()
 
+    def _counts_grid(self) -> QGridLayout:
+        """Three label/value pairs a line (the issue table keeps its room),
+        then each of :data:`NAMED_COUNTS` on a line of its own."""
+        grid = QGridLayout()
+        self.counts: dict[str, QLabel] = {}
+        numbers = [key for key in COUNT_LABELS if key not in NAMED_COUNTS]
+        for n, key in enumerate(numbers):
+            label = QLabel(self)
+            line, pair = divmod(n, 3)
+            grid.addWidget(QLabel(self.tr(COUNT_LABELS[key]) + ":", self), line, 2 * pair)
+            grid.addWidget(label, line, 2 * pair + 1)
+            self.counts[key] = label
+        below = -(-len(numbers) // 3)
+        for n, key in enumerate(NAMED_COUNTS):
+            label = ElidedLabel(Qt.TextElideMode.ElideRight, self)
+            grid.addWidget(QLabel(self.tr(COUNT_LABELS[key]) + ":", self), below + n, 0)
+            grid.addWidget(label, below + n, 1, 1, 5)
+            self.counts[key] = label
+        for key, label in self.counts.items():
+            label.setObjectName(f"count_{key}")
+        return grid
+
+    def _fit_issue_columns(self) -> None:
+        """The issues' kind, row and column as wide as their cells, up to a
+        quarter of the table each (a longer one elided): the problem takes
+        the rest."""
+        most = max(self.issues.viewport().width() // 4, 120)
+        for column in (IssueColumn.KIND, IssueColumn.ROW, IssueColumn.COLUMN):
+            self.issues.resizeColumnToContents(column)
+            self.issues.setColumnWidth(column, min(self.issues.columnWidth(column), most))
+
     def _name_tabs(self) -> None:
         """Each tab named with how many rows it lists; the columns in front
         unless there are issues to read."""
@@ -164,11 +201,13 @@ class ImportReportView(QWidget):
         self.issues_model.set_report(report)
         self.columns_model.set_report(report)
         self.rows_tally.setText(rows_line(report) if report is not None else "")
+        self._fit_issue_columns()
         self._name_tabs()
         if report is None:
             self.summary.setText(error)
             for label in self.counts.values():
                 label.setText("")
+                label.setToolTip("")
             self.notes.setPlainText("")
             return
         lines = [in_the_wizard(line) for line in report.summary()]  # (the flags as controls)
@@ -176,6 +215,8 @@ class ImportReportView(QWidget):
         self.summary.setText("\n".join(lines[:hidden]))
         for key, text in report_counts(report).items():
             self.counts[key].setText(text)
+            if key in NAMED_COUNTS:  # whole on hover, where the line elides it
+                self.counts[key].setToolTip(text)
         self.notes.setPlainText("\n".join([*lines[hidden:]]))
 
 

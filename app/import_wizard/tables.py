@@ -17,7 +17,7 @@ from core.io.annotator import ColumnMapping, ImportReport, Issue, SheetPreview
 from core.io.annotator.names import column_annotator
 from core.io.annotator.scales import label_key
 from core.io.safety import column_letters
-from core.model.numbers import number_text
+from core.model.numbers import counted, number_text
 
 __all__ = [
     "ColumnsModel",
@@ -233,7 +233,8 @@ class LabelsModel(QAbstractTableModel):
         text, cells = self._labels[index.row()]
         col = self.Column(index.column())
         if role == TOOLTIP:
-            return f"{text!r}: give it a grade, or leave it empty to reject its {cells} cells"
+            return (f"{text!r}: give it a grade, or leave it empty to reject its "
+                    f"{counted(cells, 'cell')}")
         if col is self.Column.LABEL:
             return text
         if col is self.Column.CELLS:

@@ -40,9 +40,9 @@ from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import fit_columns, fit_rows_to_font, text_widths
-from core.analysis.aggregate import counted
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
+from core.model.numbers import counted
 
 __all__ = ["GRADE_KEYS", "NOT_RETRIEVED_LEAST", "SOURCE_LEAST", "GradingTableView", "GridPanel"]
 

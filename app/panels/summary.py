@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetricsF, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetricsF, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QStatusBar,
     QStyle,
     QTableView,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import label_control, tab_order, tab_passes
 from app.delegates import NumberDelegate, format_number
+from app.elided import ElidedLabel
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
 from app.panels.fit import (
@@ -41,11 +41,12 @@ from app.panels.scrolled import scrolled
 from app.scheme import tint
 from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
 from app.workers import LatestJob
-from core.analysis.aggregate import counted, excluded_phrase, summarize
+from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
+from core.model.numbers import counted
 from core.reports.sentences import query_sentence, summary_sentence
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
@@ -455,31 +456,6 @@ def _title(parent: QWidget) -> ElidedLabel:
 def _set_text(label: QLabel, text: str) -> None:
     if label.text() != text:
         label.setText(text)
-
-
-class ElidedLabel(QLabel):
-    """One line of plain text never wider than its room: what does not fit
-    is elided (``mode``: its end or its middle); :meth:`text` stays whole."""
-
-    def __init__(self, mode: Qt.TextElideMode, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._mode = mode
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(0, super().minimumSizeHint().height())
-
-    def shown_text(self) -> str:
-        """The text as painted at the label's width now."""
-        return self.fontMetrics().elidedText(self.text(), self._mode,
-                                             self.contentsRect().width())
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.drawText(self.contentsRect(),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         self.shown_text())
 
 
 class AggregateFooter(ElidedLabel):

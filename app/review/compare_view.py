@@ -64,9 +64,10 @@ from app.review.common import (
 from app.review.compare_stats import ComparisonStats
 from app.shown import id_tip
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import agreed, counted, excluded_phrase
+from core.analysis.aggregate import excluded_phrase
 from core.model.conventions import format_cutoff
 from core.model.document import Document
+from core.model.numbers import agreed, counted
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi

@@ -40,7 +40,6 @@ from app.actions import ActionSpec
 from app.file_formats import WORKBOOK_FILTERS, patterns
 from app.scheme import tint
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import counted
 from core.analysis.queue import judging_queue
 from core.analysis.rounds import HandOut, MergeResult, Returned, merge, now, plan_hand_out
 from core.analysis.rounds import reviewer_document as make_reviewer_document
@@ -55,6 +54,7 @@ from core.io.rounds import (
 )
 from core.io.suffixes import WORKBOOK_SUFFIXES
 from core.io.workbook.targets import check_workbook_target
+from core.model.numbers import counted
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi

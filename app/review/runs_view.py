@@ -43,9 +43,9 @@ from app.models.queries import RunColumns
 from app.panels.scrolled import scrolled
 from app.review.common import MadeView, RowsModel, SignedDelegate, deferred_dock, read_only_table
 from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import agreed, counted
 from core.model.conventions import format_cutoff
 from core.model.document import Document
+from core.model.numbers import agreed, counted
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi

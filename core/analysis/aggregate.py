@@ -18,10 +18,10 @@ from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import UnknownRule, Weighting
 from core.model.document import GradeState, has_weight
+from core.model.numbers import agreed, counted
 
-__all__ = ["UNJUDGED", "VERBS", "CutoffSummary", "Unjudged", "agreed", "counted",
-           "excluded_phrase", "summarize", "summarize_values", "unjudged_candidates",
-           "unjudged_phrase", "with_unjudged"]
+__all__ = ["UNJUDGED", "CutoffSummary", "Unjudged", "excluded_phrase", "summarize",
+           "summarize_values", "unjudged_candidates", "unjudged_phrase", "with_unjudged"]
 
 #: Why a mean leaves out a query the run ranked and the qrels never judged
 #: (trec_eval and ranx leave such a query out too, under every option).
@@ -132,41 +132,6 @@ def unjudged_phrase(queries: tuple[str, ...], named: int = 5) -> str:
     shown = ", ".join(repr(q) for q in queries[:named]) + (", ..." if n > named else "")
     return (f"{counted(n)} the run ranks and the qrels never judge, left out as trec_eval "
             f"and ranx leave {agreed(n, 'it')} ({shown})")
-
-
-#: The verbs (and the pronoun) a count agrees with (:func:`agreed`): each
-#: one's form for one thing and for any other number of them.
-VERBS = {"is": "are", "was": "were", "has": "have", "follows": "follow", "it": "them"}
-
-
-def counted(n: int, one: str = "query", many: str | None = None, *,
-            grouped: bool = False) -> str:
-    """``n`` things in words, the noun as many as they are.
-
-    ``many``: the noun for any number but 1; by default ``one`` with an "s"
-    (a last "y" after a consonant as "ies"). ``grouped``: the number's
-    thousands apart (``1,234``).
-
-    >>> counted(1), counted(0), counted(3, "run"), counted(2, "entry")
-    ('1 query', '0 queries', '3 runs', '2 entries')
-    >>> counted(1234, "blank row", grouped=True), counted(2, "query's", "queries'")
-    ('1,234 blank rows', "2 queries'")
-    """
-    if many is None:
-        many = one[:-1] + "ies" if one[-2:-1] not in "aeiou" and one.endswith("y") else one + "s"
-    return (f"{n:,}" if grouped else f"{n}") + " " + (one if n == 1 else many)
-
-
-def agreed(n: int, verb: str) -> str:
-    """``verb`` (its form after one thing: a key of :data:`VERBS`) agreeing
-    with ``n`` things, where it stands apart from :func:`counted`'s noun.
-
-    >>> f"{counted(1)} held by one run only {agreed(1, 'was')} not compared"
-    '1 query held by one run only was not compared'
-    >>> agreed(2, "was"), agreed(0, "is"), agreed(2, "has")
-    ('were', 'are', 'have')
-    """
-    return verb if n == 1 else VERBS[verb]
 
 
 def excluded_phrase(

@@ -19,9 +19,8 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.aggregate import agreed, counted
 from core.model.document import Document
-from core.model.numbers import DECIMALS, fixed_text
+from core.model.numbers import DECIMALS, agreed, counted, fixed_text
 
 __all__ = [
     "AgreementReport",

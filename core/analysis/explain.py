@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.aggregate import counted, excluded_phrase
+from core.analysis.aggregate import excluded_phrase
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import ConventionError
 from core.model.conventions import Conventions, format_cutoff
 from core.model.document import Document, has_weight
-from core.model.numbers import DECIMALS, fixed_text
+from core.model.numbers import DECIMALS, counted, fixed_text
 from core.model.presets import PRESETS, matching_presets, peer_command
 
 __all__ = [

@@ -30,6 +30,7 @@ from core.errors import InputError
 from core.model.conventions import Conventions, UnknownRule
 from core.model.document import Document
 from core.model.gain_rules import GainRule
+from core.model.numbers import counted
 from core.model.presets import refuses_negative
 
 __all__ = ["LIFT_BELOW", "SUMS_BELOW", "check_totals", "gains", "lift_exponents", "lifted",
@@ -87,7 +88,7 @@ def _refuse_negative(doc: Document, c: Conventions, numeric: BoolArray) -> None:
                       for i in bad[:_NAMED].tolist())
     more = f" and {bad.size - _NAMED} more" if bad.size > _NAMED else ""
     raise InputError(
-        f"{bad.size} negative grade{'s' if bad.size > 1 else ''} under the {c.preset} preset "
+        f"{counted(int(bad.size), 'negative grade')} under the {c.preset} preset "
         f"({named}{more}): {why}",
         hint="correct the grades, or choose the trec_eval or ranx preset (negative gains "
              "count as 0) or the default conventions",

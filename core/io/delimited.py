@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.io.files import stem
 from core.io.headers import ALIASES as HEADER_ALIASES
@@ -42,7 +41,7 @@ from core.io.stop import check as check_stopped
 from core.io.textfile import DETECT, line_text, read_detected, read_text
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
-from core.model.numbers import NumberError, read_numbers
+from core.model.numbers import NumberError, counted, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
 __all__ = ["HEADER_ALIASES", "cannot_encode", "keep_text_encoding", "not_kept",
@@ -433,7 +432,7 @@ def not_kept(doc: Document) -> list[str]:
     if edited:
         lost.append(f"the original grade of {counted(edited, 'edited candidate')}")
     if doc.annotators:
-        lost.append(f"the individual grades of {len(doc.annotators)} annotators")
+        lost.append(f"the individual grades of {counted(len(doc.annotators), 'annotator')}")
     if doc.judgment_version:
         lost.append(f"the judgment version ({doc.judgment_version})")
     if not (np.isnan(doc.frequency).all() and np.isnan(doc.importance).all()):

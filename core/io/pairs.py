@@ -114,11 +114,10 @@ def check_exist(*paths: str | Path | None) -> list[Head]:
     return [sniff(name, piped=False) for name in given]
 
 
-def _judged_run(run: str | Path | Run, judgments: QrelsColumns, *,
-                keep_keys: bool = False) -> Document:
+def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
     """``run`` joined with ``judgments``; a :class:`Run` given is spent (its
     columns become the document's: every caller lets go of it)."""
-    doc = document_from_trec(run, judgments, keep_keys=keep_keys, spent=True)
+    doc = document_from_trec(run, judgments, spent=True)
     return _judged(doc, run.path if isinstance(run, Run) else run, judgments.path)
 
 

@@ -140,9 +140,6 @@ class IdBytes:
         self.arena = arena
         self.offset = offset
         self.ascii = ascii
-        #: Every id's key, when the reader that made them kept its own
-        #: (:meth:`keys` then reads them; :meth:`extend` drops them).
-        self.known: U64Array | None = None
 
     @classmethod
     def from_texts(cls, texts: list[str]) -> IdBytes:
@@ -212,9 +209,6 @@ class IdBytes:
 
     def keys(self, rows: Rows | None = None) -> U64Array:
         """:func:`token_keys` of the ids (of ``rows``)."""
-        known = self.known  # once: another thread may let them go meanwhile
-        if known is not None and known.size == len(self):
-            return known.copy() if rows is None else known[rows]
         if rows is None:
             start, length = self.start, self.length
         else:  # (the rows' lengths only: every id's is a pass over the offsets)
@@ -277,7 +271,6 @@ class IdBytes:
         size, more = int(self.offset[-1]), int(other.offset[-1])
         n, m = len(self), len(other)
         kind = offset_type(size + more)
-        self.known = None
         try:
             self.arena.resize(size + more + PAD, refcheck=False)
             if self.offset.dtype == kind:

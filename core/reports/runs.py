@@ -15,10 +15,11 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from core.analysis.aggregate import agreed, counted, excluded_phrase
+from core.analysis.aggregate import excluded_phrase
 from core.analysis.compare.many import run_letter
 from core.engine.results import Status
 from core.model.conventions import format_cutoff
+from core.model.numbers import agreed, counted
 from core.reports.json import conventions_json, dump_json
 from core.reports.table import write_aligned, write_conventions
 from core.reports.text import csv_line, protect, visible
@@ -70,10 +71,10 @@ def _test_phrase(m: ManyComparison) -> str:
                 f"seed {m.seed})")
     n = len(m.tests[0]) if m.tests else 0
     if m.correction == "none":
-        return (f"{test}, p-values not corrected ({n} pairs tested at each cutoff: "
-                f"{_pairs_phrase(m)})")
-    return (f"{test}, p-values {_CORRECTED[m.correction]} over the {n} pairs tested at each "
-            f"cutoff ({_pairs_phrase(m)})")
+        return (f"{test}, p-values not corrected ({counted(n, 'pair')} tested at each "
+                f"cutoff: {_pairs_phrase(m)})")
+    return (f"{test}, p-values {_CORRECTED[m.correction]} over the {counted(n, 'pair')} tested "
+            f"at each cutoff ({_pairs_phrase(m)})")
 
 
 def left_out_phrase(m: ManyComparison, j: int) -> str:

@@ -8,11 +8,11 @@ report spells it the same way.
 
 from __future__ import annotations
 
-from core.analysis.aggregate import CutoffSummary, agreed, counted, excluded_phrase
+from core.analysis.aggregate import CutoffSummary, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import FIELDS, Conventions, format_cutoff
 from core.model.document import OUTSIDE_ORIGIN, AuditEntry
-from core.model.numbers import DECIMALS, fixed_text
+from core.model.numbers import DECIMALS, agreed, counted, fixed_text
 
 __all__ = ["NO_CHANGES", "audit_sentence", "excluded_phrase", "mean_sentence", "query_sentence",
            "summary_sentence"]

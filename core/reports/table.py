@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, TextIO
 from core.analysis.aggregate import (
     UNJUDGED,
     CutoffSummary,
-    counted,
     excluded_phrase,
     summarize,
     unjudged_phrase,
@@ -24,6 +23,7 @@ from core.analysis.aggregate import (
 from core.analysis.bounds import unresolved_bounds
 from core.engine.evaluation import Evaluation, IntArray, Status
 from core.model.conventions import Conventions, format_cutoff
+from core.model.numbers import counted
 from core.reports.text import visible
 
 if TYPE_CHECKING:

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.aggregate import counted
 from core.analysis.compare.across import Across, across_blocks
 from core.analysis.compare.align import PartnerArray, QueryAlignment
 from core.analysis.compare.statistics import sign
@@ -28,6 +27,7 @@ from core.engine.gains import small_lists
 from core.engine.order import id_desc_order, tied_positions
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
+from core.model.numbers import counted
 
 __all__ = [
     "CandidateChange",

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.analysis.aggregate import counted
 from core.analysis.queue import JudgingQueue
 from core.analysis.rounds.base import base_id
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
 from core.model.assignment import Assignment, Share
 from core.model.document import Document, GradeState
+from core.model.numbers import counted
 
 __all__ = ["HandOut", "check_reviewers", "plan_hand_out", "reviewer_document"]
 

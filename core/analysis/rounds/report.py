@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.analysis.aggregate import counted
 from core.model.assignment import Conflict, Given
 from core.model.document import Document, GradeState
+from core.model.numbers import counted
 
 __all__ = ["MergeResult", "Refusal", "ReviewerCount"]
 

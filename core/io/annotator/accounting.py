@@ -1,7 +1,8 @@
 """Every column and every row of an import accounted for (issue 33): each
 column with its role or the reason it was left out (and the flag that would
-use it), and the rows read as imported + skipped (by reason) + rejected +
-blank, checked before anything is written.
+use it), and the rows read as imported + ungraded (every grade cell blank:
+no judgment, the candidate listed with an unknown grade) + skipped (by
+reason) + rejected + blank, checked before anything is written.
 
 Plain values (:class:`ColumnRecord`, :class:`RowTally`) on the
 :class:`~core.io.annotator.report.ImportReport`, for the JSON report and
@@ -43,22 +44,26 @@ class ColumnRecord(NamedTuple):
 
 
 class RowTally(NamedTuple):
-    """The file's data rows: ``read`` = ``imported`` + the ``skipped`` ones
-    (by reason) + ``rejected`` + ``blank``."""
+    """The file's data rows: ``read`` = ``imported`` + ``ungraded`` + the
+    ``skipped`` ones (by reason) + ``rejected`` + ``blank``. ``ungraded``:
+    rows read whose every grade cell is blank, no judgment (their candidate
+    is listed, its grade unknown, as :attr:`ImportReport.blank_grades` says
+    of their cells)."""
 
     read: int
     imported: int
+    ungraded: int
     skipped: tuple[tuple[str, int], ...]
     rejected: int
     blank: int
 
     def adds_up(self) -> bool:
-        return self.read == self.imported + sum(n for _, n in self.skipped) + self.rejected \
-            + self.blank
+        return self.read == self.imported + self.ungraded + sum(n for _, n in self.skipped) \
+            + self.rejected + self.blank
 
     def to_json(self) -> dict[str, object]:
-        return {"read": self.read, "imported": self.imported, "skipped": dict(self.skipped),
-                "rejected": self.rejected, "blank": self.blank}
+        return {"read": self.read, "imported": self.imported, "ungraded": self.ungraded,
+                "skipped": dict(self.skipped), "rejected": self.rejected, "blank": self.blank}
 
 
 def _role_reason(mapping: ColumnMapping, role: str) -> str:
@@ -109,17 +114,23 @@ def _reason_kind(why: str) -> str:
 
 def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
               judged: npt.NDArray[np.bool_], alive: npt.NDArray[np.bool_],
-              imported: npt.NDArray[np.int64], file_rows: list[int] | None) -> RowTally:
+              imported: npt.NDArray[np.int64], ungraded: npt.NDArray[np.bool_],
+              file_rows: list[int] | None) -> RowTally:
     """The tally of the data rows: ``skipped`` are (1-based table row, why),
     ``judged`` the rows neither blank nor skipped, ``alive`` those not
     rejected, ``imported`` the rows whose grades are read (a repeat of an
-    earlier row's query and source is skipped, the first kept);
+    earlier row's query and source is skipped, the first kept), ``ungraded``
+    those whose every grade cell is blank (counted apart from the imported);
     ``file_rows`` maps each data row to its file row (a transposed sheet,
-    whose file row is imported when any of its items is)."""
-    status = np.full(n_rows, 4, dtype=np.int8)  # 0 imported, 1 rejected, 2 repeat, 3 skipped
+    whose file row is imported when any of its items is, else ungraded when
+    any of its items is)."""
+    # 0 imported, 1 rejected, 2 repeat, 3 skipped, 4 blank, 5 ungraded (its
+    # candidate listed: a file row of items, some ungraded, is imported)
+    status = np.full(n_rows, 4, dtype=np.int8)
     status[judged] = 2
     status[judged & ~alive] = 1
     status[imported] = 0
+    status[imported[ungraded[imported]]] = 5
     reasons: dict[int, str] = {}
     for row, why in skipped:
         i = row - row_number
@@ -129,7 +140,7 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
     if file_rows is not None:
         best: dict[int, int] = {}
         for i, f in enumerate(file_rows[:n_rows]):
-            if f not in best or status[i] < status[best[f]]:
+            if f not in best or _RANK[status[i]] < _RANK[status[best[f]]]:
                 best[f] = i
         keep = np.array(sorted(best.values()), dtype=np.int64)
     else:
@@ -141,6 +152,11 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
         kinds[kind] = kinds.get(kind, 0) + 1
     if (kept == 2).any():
         kinds[REPEAT] = int((kept == 2).sum())
-    counts = np.bincount(status[keep], minlength=5)
-    return RowTally(len(keep), int(counts[0]), tuple(kinds.items()), int(counts[1]),
-                    int(counts[4]))
+    counts = np.bincount(status[keep], minlength=6)
+    return RowTally(len(keep), int(counts[0]), int(counts[5]), tuple(kinds.items()),
+                    int(counts[1]), int(counts[4]))
+
+
+#: Which of its data rows' statuses a file row of items takes: imported if
+#: any is, else ungraded if any is, else the first by code.
+_RANK = (0, 2, 3, 4, 5, 1)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from core.analysis.aggregate import agreed, counted
 from core.errors import InputError
 from core.io.annotator.accounting import ColumnRecord
 from core.io.annotator.detect import detect_mapping, read_guessed
@@ -17,6 +16,7 @@ from core.io.annotator.report import ImportReport, ImportResult
 from core.io.annotator.scales import Vocabulary
 from core.io.annotator.transposed import unreadable_items
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
+from core.model.numbers import agreed, counted
 
 __all__ = ["import_sheet", "refused_rejections", "unreadable"]
 

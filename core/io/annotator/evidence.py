@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis.aggregate import agreed, counted
 from core.analysis.consensus import consensus as combine
 from core.errors import InputError
 from core.io.annotator.cells import Reject, number
@@ -33,7 +32,7 @@ from core.io.annotator.write import written_consensus
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Rounding
 from core.model.document import Document, GradeState
-from core.model.numbers import NumberError, number_text, read_numbers
+from core.model.numbers import NumberError, agreed, counted, number_text, read_numbers
 
 __all__ = ["NotConsensus", "check_consensus", "check_rank", "check_sheet"]
 

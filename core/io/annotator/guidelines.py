@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.io.annotator.model import cell_text
 from core.io.annotator.read import read_table
 from core.io.annotator.report import ImportResult
 from core.io.safety import WORKBOOK_SUFFIXES, check_workbook
 from core.model.guidelines import Guideline, Guidelines
+from core.model.numbers import counted
 
 __all__ = ["FoundGuidelines", "find_guidelines", "offer_guidelines", "read_guidelines"]
 

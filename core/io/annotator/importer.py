@@ -23,13 +23,21 @@ from core.io.annotator.legend import check_legend, read_labels
 from core.io.annotator.model import ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
 from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
-from core.io.annotator.rows import Rows, annotator_names, find_candidates, notes, read_rows
+from core.io.annotator.rows import (
+    BoolArray,
+    Rows,
+    annotator_names,
+    find_candidates,
+    notes,
+    read_rows,
+)
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.transposed import restore_places
 from core.io.annotator.vocabulary import check_vocabulary
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
+from core.model.numbers import counted
 
 __all__ = ["bulk", "import_annotations", "import_table"]
 
@@ -106,8 +114,8 @@ def import_table(
     grades = read_grades(sheet, reader, rows.bad_cells, cands, who_all)
     kept_ev, again = first_grades(sheet, grades, cands)
     sheet.report_findings(report)
-    count_judgments(sheet, report, rows, grades, kept_ev)
-    _account(sheet, report, rows, cands.rows)
+    ungraded = count_judgments(sheet, report, rows, grades, kept_ev)
+    _account(sheet, report, rows, cands.rows, ungraded)
     _label_report(report, conventions, guessed)
     restore_places(report, sheet)  # a reshaped table's places: the file's own
     report.notes.extend(table.notes)
@@ -122,26 +130,33 @@ def import_table(
     return ImportResult(doc, report)
 
 
-def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray) -> None:
+def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
+             ungraded: BoolArray) -> None:
     """Every column and every row accounted for; a tally that does not add
     up, or disagrees with the counts the steps made, is a bug, raised
-    before anything is written."""
+    before anything is written. The rows imported whose every grade cell is
+    blank (``ungraded``) are counted apart: no judgment imported."""
     origin = sheet.table.origin
     file_rows = None if origin is None else [
         origin.rows[i + sheet.start] for i in range(sheet.n_rows)]
     report.columns = column_records(sheet.header, sheet.mapping, origin)
+    report.rows_ungraded = int(ungraded[imported].sum())
+    report.rows_imported -= report.rows_ungraded
     tally = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
-                      rows.alive, imported, file_rows)
+                      rows.alive, imported, ungraded, file_rows)
     repeats = _REPEAT in dict(tally.skipped)
     agree = tally.adds_up() and (origin is not None or (
         tally.read == sheet.n_rows and tally.blank == report.blank_rows
         and tally.rejected == _rows_rejected(report) and tally.imported == report.rows_imported
+        and tally.ungraded == report.rows_ungraded
         and sum(n for _, n in tally.skipped) - dict(tally.skipped).get(_REPEAT, 0) * repeats
         == len(report.skipped_rows)))
     if not agree:
         raise RuntimeError(f"import accounting of {sheet.file} does not add up: {tally} "
                            f"(blank {report.blank_rows}, skipped {len(report.skipped_rows)}, "
                            f"rejected {report.rows_rejected}, imported {report.rows_imported})")
+    if origin is not None:  # one row per respondent: the file's rows, as rows_read says
+        report.rows_imported, report.rows_ungraded = tally.imported, tally.ungraded
     report.row_tally = tally
 
 
@@ -243,8 +258,9 @@ def _raise_first_problem(sheet: Sheet, report: ImportReport) -> None:
     first = report.first_problem()
     if first is not None:
         n_fatal = len(report.of_kind(*FATAL))
+        more = f" (and {counted(n_fatal - 1, 'more problem')})" if n_fatal > 1 else ""
         raise InputError(
-            first.problem + (f" (and {n_fatal - 1} more problems)" if n_fatal > 1 else ""),
+            first.problem + more,
             file=sheet.file, sheet=sheet.table.sheet, line=first.row,
             column=first.column or None,
             hint="fix the file, or import it in the app to see every problem",

@@ -11,7 +11,7 @@ import numpy as np
 
 from core.io.annotator.grades import Grades, IntArray
 from core.io.annotator.report import FATAL, FORMULA, ImportReport
-from core.io.annotator.rows import Rows
+from core.io.annotator.rows import BoolArray, Rows
 from core.io.annotator.sheet import Sheet
 from core.model.document import GradeState
 
@@ -35,11 +35,12 @@ def _cells(sheet: Sheet, c: int, bad_cells: dict[int, set[int]]) -> Sequence[obj
 
 
 def count_judgments(sheet: Sheet, report: ImportReport, rows: Rows, g: Grades,
-                    kept_ev: IntArray) -> None:
+                    kept_ev: IntArray) -> BoolArray:
     """Fill the report's judgments read, imported and rejected, and the
     grade cells left blank on the rows read (no judgment: each an unknown
     grade, never counted as one read); the findings must be in the report
-    already: they give the reasons."""
+    already: they give the reasons. Returns the rows read whose every grade
+    cell is blank (:func:`_ungraded`)."""
     n_cols = len(g.sources)
     judged = rows.judged
     columns = [_cells(sheet, c, rows.bad_cells) for c, _ in g.sources]
@@ -51,7 +52,7 @@ def count_judgments(sheet: Sheet, report: ImportReport, rows: Rows, g: Grades,
     if len(kept_ev) == cells:
         report.blank_grades = blank_kept
         report.judgments_read = cells - blank_kept
-        return
+        return _ungraded(columns, judged, report.blank_grades)
     imported = np.zeros((sheet.n_rows, n_cols), dtype=bool)
     imported[g.rows[kept_ev], g.column[kept_ev]] = True
     missing = [(i, p) for i, p in zip(*map(np.ndarray.tolist, np.nonzero(
@@ -75,3 +76,18 @@ def count_judgments(sheet: Sheet, report: ImportReport, rows: Rows, g: Grades,
         row, column = i + base, names[p]
         why = by_cell.get((row, column)) or by_row.get(row) or "not imported"
         report.rejected_judgments.append((row, column, why))
+    return _ungraded(columns, judged, report.blank_grades)
+
+
+def _ungraded(columns: list[Sequence[object]], judged: BoolArray, blank: int) -> BoolArray:
+    """The rows read (``judged``) whose every grade cell is blank: rows with
+    no judgment, their candidate listed with an unknown grade (the rows'
+    tally counts them apart from the rows imported). Looked for only where
+    ``blank`` grade cells were found."""
+    out = np.zeros(judged.size, dtype=bool)
+    if not blank:
+        return out
+    out[:] = judged
+    for cells in columns:
+        out &= np.fromiter(map(_blank, cells), dtype=bool, count=judged.size)
+    return out

@@ -16,10 +16,10 @@ from datetime import date, datetime
 from itertools import pairwise
 from typing import Any
 
-from core.analysis.aggregate import counted
 from core.io.annotator.cells import Reject, grade_like, number
 from core.io.annotator.model import cell_text
 from core.io.annotator.names import quantity_header
+from core.model.numbers import counted
 
 __all__ = ["Profile", "counting", "determines", "grouped", "profile_columns", "span"]
 

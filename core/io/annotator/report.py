@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from core.analysis.aggregate import counted
 from core.io.annotator.accounting import ColumnRecord, RowTally
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
 from core.io.annotator.scales import Vocabulary, label_key
 from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
 from core.model.document import Document
-from core.model.numbers import number_text
+from core.model.numbers import counted, number_text
 
 __all__ = [
     "CELL_REJECTED",
@@ -80,7 +79,13 @@ class ImportReport:
     delimiter: str | None = None
     header_row: int = 1
     rows_read: int = 0
+    #: Rows read with a judgment imported (the first of a candidate's rows,
+    #: in a long layout of one grade per candidate; the file's rows, of one
+    #: respondent each, where it has one row per respondent).
     rows_imported: int = 0
+    #: Rows read whose every grade cell is blank: no judgment imported, the
+    #: candidate listed with an unknown grade (not in ``rows_imported``).
+    rows_ungraded: int = 0
     blank_rows: int = 0
     candidates: int = 0
     annotators: list[str] = field(default_factory=list)
@@ -128,7 +133,8 @@ class ImportReport:
     #: Every column of the file with its role or why it was left out, and
     #: the flag that would use it (:mod:`~core.io.annotator.accounting`).
     columns: tuple[ColumnRecord, ...] = ()
-    #: The data rows: imported + skipped (by reason) + rejected + blank.
+    #: The data rows: imported + ungraded + skipped (by reason) + rejected +
+    #: blank.
     row_tally: RowTally | None = None
     #: The rows and columns the sheet hides, read all the same (a workbook's).
     hidden: HiddenLines | None = None
@@ -217,7 +223,9 @@ class ImportReport:
             f"{counted(self.rows_read, 'row')}: "
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
             + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
-               f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'}); "
+               f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
+               + (f", {counted(self.rows_ungraded, 'row')} with every grade blank listed, "
+                  "not imported" if self.rows_ungraded else "") + "; "
                if self.blank_grades else "") +
             f"{counted(self.blank_rows, 'blank row')}"
             + (f" and {counted(skipped, 'row')} without a judgment" if skipped else "")

@@ -34,7 +34,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from core.analysis import aggregate
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, span
 from core.io.annotator.ranks import (
@@ -51,6 +50,7 @@ from core.io.annotator.ranks import (
 )
 from core.io.headers import normalize
 from core.io.safety import column_letters
+from core.model import numbers
 
 __all__ = ["Roles", "left_out", "roles_from_values"]
 
@@ -329,7 +329,7 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         if note is not None:
             found["note"] = note.col
             reasons["note"] = (f"{note.shown()}, read from its values; free text on "
-                               f"{aggregate.counted(note.filled, 'row')}")
+                               f"{numbers.counted(note.filled, 'row')}")
 
 
 def _batches(graded: list[Profile], query: Profile, source: Profile,
@@ -380,17 +380,17 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
         p = by_col[c]
         how = "named so" if f in named else "read from its values"
         if f == "annotator":
-            what = aggregate.counted(p.distinct, "person", "people")
+            what = numbers.counted(p.distinct, "person", "people")
             if source is not None:
                 what += f", each item judged by {_spread(source, p)} of them"
         elif f in ("query", "source_id"):
             per = p.filled / max(1, p.distinct)
-            what = (f"{aggregate.counted(p.distinct, 'value')}, each on "
+            what = (f"{numbers.counted(p.distinct, 'value')}, each on "
                     + (f"{per:.3g} rows on average" if per != 1 else "one row"))
         elif f in ("grade", "score", "rank"):
             what = span(p)
         else:
-            what = f"{aggregate.counted(p.filled, 'cell')} filled"
+            what = f"{numbers.counted(p.filled, 'cell')} filled"
         reasons[f] = f"{p.shown()}, {how}; {what}"
 
 

@@ -10,9 +10,9 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.analysis.aggregate import counted
 from core.io.safety.limits import column_letters
 from core.io.safety.parts import stream_part
+from core.model.numbers import counted
 
 __all__ = ["HiddenLines", "xlsx_hidden"]
 

@@ -43,7 +43,6 @@ def document_from_trec(
     *,
     threads: int = 2,
     unshared: bool = False,
-    keep_keys: bool = False,
     ties: TieRule | None = None,
     spent: bool = False,
 ) -> Document:
@@ -62,15 +61,13 @@ def document_from_trec(
     ``threads`` read a run given as a path (one when another file is read at
     the same time); qrels given as a path are scanned on one more thread
     while the run is read, or, for a large run, by a forked child that also
-    reads the run's last part (:func:`core.io.trec.both.read_both`). With
-    ``keep_keys``, the document's ids keep the keys the reader worked out
-    (``IdBytes.known``: a comparison matches candidates on them; 8 bytes a
-    row held). ``ties``: the tie rule the document will be evaluated under,
-    when known: trec_eval's (``id-desc``) is then worked out for the run's
-    rows beside the join (:func:`_order_ahead`). ``spent``: the caller lets
-    go of ``run`` (a :class:`Run`) once it is joined, so its columns become
-    the document's as those of a run read here from a path do (no copy of
-    its query codes, scores and ids beside them: ~50 MB at 2M rows).
+    reads the run's last part (:func:`core.io.trec.both.read_both`).
+    ``ties``: the tie rule the document will be evaluated under, when known:
+    trec_eval's (``id-desc``) is then worked out for the run's rows beside
+    the join (:func:`_order_ahead`). ``spent``: the caller lets go of
+    ``run`` (a :class:`Run`) once it is joined, so its columns become the
+    document's as those of a run read here from a path do (no copy of its
+    query codes, scores and ids beside them: ~50 MB at 2M rows).
     """
     own = spent or not isinstance(run, Run)
     table: Table | None = None
@@ -87,7 +84,7 @@ def document_from_trec(
     name = stem(run.path)
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                            release=own, unshared=unshared, keep_keys=keep_keys, ties=ties)
+                            release=own, unshared=unshared, ties=ties)
         if doc is not None:
             return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
@@ -373,7 +370,7 @@ def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
                   release: bool = False, unshared: bool = False,
-                  keep_keys: bool = False, ties: TieRule | None = None) -> Document | None:
+                  ties: TieRule | None = None) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
     must do it (ids that are not UTF-8, a key clash). With ``release`` (a
     run read for this document only), the run's columns become the
@@ -396,7 +393,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
         run_query = run_query[rows]
     with _order_ahead(ties if rows is None else None, run_query, rt) as ahead:
         doc = _join_sorted(run, rt, qt, qrels_path, conventions, name, common, run_query,
-                           rows, release=release, keep_keys=keep_keys, ahead=ahead)
+                           rows, release=release, ahead=ahead)
     if doc is None:
         return None
     doc.queries_left_out = tuple(common.unjudged), tuple(common.unranked)
@@ -407,7 +404,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
 def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
                  conventions: Conventions | None, name: str, common: _Queries,
                  run_query: IntArray, rows: IntArray | None, *,
-                 release: bool, keep_keys: bool, ahead: Future[Ahead] | None
+                 release: bool, ahead: Future[Ahead] | None
                  ) -> Document | None:
     """:func:`_join_columns` from the run's kept rows (``rows``, None: all)
     with their document query codes on: the sorts, the search, the
@@ -431,7 +428,7 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     check_stopped()
     if release:  # no way back to the line reader now: the run's codes are spent
         rt.query.code = np.empty(0, dtype=np.int32)
-        if not (ranked.tied or keep_keys):  # and its keys (the search compares them on ties only)
+        if not ranked.tied:  # and its keys (the search compares them on ties only)
             rt.source_key = run_key = np.empty(0, dtype=np.uint64)
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
     hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
@@ -442,8 +439,7 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     del run_query
     check_stopped()
     ordered = None if ahead is None else ahead.result()  # before _assemble takes the columns
-    doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release,
-                    keep_keys=keep_keys)
+    doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
     if ordered is not None:
         give_order(doc, ordered)
     return doc
@@ -522,7 +518,7 @@ def _grow(a: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
 
 def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
               conventions: Conventions | None, name: str, j: _Join, *,
-              release: bool, keep_keys: bool = False) -> Document:
+              release: bool) -> Document:
     """The document: the run's rows, then the judged rows it did not
     retrieve, query by query in the qrels' order. With ``release`` and every
     run row kept, the run's scores, ids and query codes are lengthened into
@@ -537,8 +533,6 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
         extra_rows = extra_rows[np.argsort(extra_query, kind="stable")]
     total = n_run + extra_rows.size
     extra_ids = qt.source.take(extra_rows)
-    known = np.concatenate([rt.source_key if j.rows is None else rt.source_key[j.rows],
-                            qt.source_key[extra_rows]]) if keep_keys else None
     if release and j.rows is None:
         query = _grow(j.run_query, total)
         score = _grow(run.score, total)
@@ -553,7 +547,6 @@ def _assemble(run: Run, rt: Table, qt: Table, query_ids: list[str],
         score[:n_run] = run.score if j.rows is None else run.score[j.rows]
         run_ids = rt.source if j.rows is None else rt.source.take(j.rows)
         ids = IdBytes.concat([run_ids, extra_ids])
-    ids.known = known
     query[n_run:] = j.qrels_query[extra_rows]
     score[n_run:] = np.nan
     grade = np.full(total, np.nan)

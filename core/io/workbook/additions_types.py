@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.analysis.aggregate import counted
 from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+from core.model.numbers import counted
 
 __all__ = [
     "FIRST_ADDED_COLUMN",

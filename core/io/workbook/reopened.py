@@ -12,9 +12,9 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from core.analysis.aggregate import counted
 from core.errors import InputError
 from core.model.document import AuditEntry, Document
+from core.model.numbers import counted
 
 __all__ = ["Reopened", "remember", "reopened"]
 

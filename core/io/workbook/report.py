@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.analysis.aggregate import counted, excluded_phrase, summarize
+from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.compare import TIE_TOLERANCE, Comparison
 from core.io.safety import column_letters
 from core.io.workbook.charts import write_charts
@@ -29,6 +29,7 @@ from core.io.workbook.report_words import conventions_words, cutoff_text, weight
 from core.io.workbook.words import Text, join, value, when
 from core.model.conventions import Weighting, format_cutoff
 from core.model.document import RANKINGS
+from core.model.numbers import counted
 from core.reports.sentences import audit_sentence
 
 #: Rows kept for a list of queries (the rest are counted, and in their sheet).
@@ -232,17 +233,17 @@ def _paired_table(s: ReportSheet, c: Comparison, places: ComparisonPlaces) -> No
         s.row += 1
 
 
-def _listed(s: ReportSheet, counted: tuple[str, int], rows: int,
+def _listed(s: ReportSheet, how_many: tuple[str, int], rows: int,
             columns: Sequence[tuple[str, str, Any]], sheet_rows: tuple[str, str, int, int],
             values: Sequence[Sequence[Any]], more: str) -> None:
     """Up to ``rows`` items found by their running number (``sheet_rows``:
     the sheet, the running-count column's letter, its first and last rows,
     1-based), each with ``columns`` (header, column letter, style) of the
-    sheet; ``counted``: the formula of how many there are and their number now,
+    sheet; ``how_many``: the formula of how many there are and their number now,
     ``values``: the items' values now. The rows beyond those filled at export
     are hidden (they fill in, and a line says so, when edits add items)."""
     sheet, so_far, top, last = sheet_rows
-    count, count_now = counted
+    count, count_now = how_many
     s.headers([h for h, _, _ in columns])
     if not count_now:
         s.ws.set_row(s.row - 1, None, None, {"hidden": True})
@@ -258,7 +259,7 @@ def _listed(s: ReportSheet, counted: tuple[str, int], rows: int,
                 f'MATCH({i},{span},0)),"")', style, now)
         s.row += 1
     if shown < last - top + 1:
-        hidden = f" ({rows - shown} rows hidden above)" if rows > shown else ""
+        hidden = f" ({counted(rows - shown, 'row')} hidden above)" if rows > shown else ""
         s.line(Text(f'IF({count}>{shown},{count}-{shown}&" more{hidden}: {more}","")',
                     f"{count_now - shown} more{hidden}: {more}" if count_now > shown else ""))
 

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from core.analysis.aggregate import agreed, counted
 from core.analysis.compare.many import run_letter
 from core.analysis.compare.statistics import TIE_TOLERANCE
 from core.io.safety import column_letters
@@ -29,6 +28,7 @@ from core.io.workbook.layout import SHEETS, Formats, num, put_text, sheet_ref
 from core.io.workbook.page import header_row, long_text, print_setup, set_widths
 from core.io.workbook.report_words import conventions_words
 from core.model.conventions import format_cutoff
+from core.model.numbers import agreed, counted
 
 if TYPE_CHECKING:
     from core.analysis.compare.many import ManyComparison
