@@ -148,14 +148,17 @@ def test_a_truncated_or_corrupt_archive_is_refused_naming_the_file(tmp_path, suf
 
 
 def test_an_empty_archive_says_what_an_empty_file_says(tmp_path, capsys):
-    # An empty run against qrels: every judged query unranked; an empty file
-    # alone: refused as empty. A 0-byte file named .gz is an empty file.
+    # An empty run against qrels: every judged query unranked, said in a
+    # note naming it; an empty file alone: refused as empty. A 0-byte file
+    # named .gz is an empty file.
     qrels = DATA / "qrels_bom_crlf.txt"
     empty = tmp_path / "run.txt"
     empty.write_bytes(b"")
     zero = tmp_path / "zero.txt.gz"
     zero.write_bytes(b"")
-    for args, code, said in ((("--qrels", qrels, "--format", "json"), 0, ""),
+    note = (f"ndcg-worksheet: note: {empty}: the run has no line, so every query of the "
+            "qrels is unranked\n")
+    for args, code, said in ((("--qrels", qrels, "--format", "json"), 0, note),
                              ((), 2, f"ndcg-worksheet: error: {empty}: the file is empty "
                                      "(add a header line)\n")):
         want = cli("evaluate", empty, *args), capsys.readouterr().err
