@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QTableView
 
 from app.panels.grid import NOT_RETRIEVED_LEAST
 from app.scheme import apply_palette, dark_palette, is_dark
-from tests.test_app_open_run import _answers
-from tests.test_app_sources import _ctrl
+from tests.test_app_open_run import open_by_keys
 
 pytestmark = pytest.mark.usefixtures("never_block")
 
@@ -56,11 +55,7 @@ def _opened(qtbot: Any, window: Any, monkeypatch: pytest.MonkeyPatch, run: Path,
     apply_palette(app, dark_palette())
     window.workplace.reset(QRect(0, 0, 1280, 800))
     qtbot.waitExposed(window)
-    _answers(monkeypatch, run, qrels)
-    _ctrl(qtbot, window, Qt.Key.Key_O)
-    task = window.file_ops.task
-    assert task is not None
-    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+    open_by_keys(qtbot, window, monkeypatch, run, qrels)
     assert window.path == run
     for _ in range(3):
         qtbot.wait(1)

@@ -55,6 +55,18 @@ def _answers(monkeypatch: pytest.MonkeyPatch, run: Path, qrels: Path | None) -> 
     return titles
 
 
+def open_by_keys(qtbot: Any, window: Any, monkeypatch: pytest.MonkeyPatch, run: Path,
+                 qrels: Path | None) -> list[str]:
+    """File > Open by Ctrl+O, the dialogs answering ``run`` then ``qrels``
+    (:func:`_answers`), its read waited for; the dialogs' titles."""
+    titles = _answers(monkeypatch, run, qrels)
+    _ctrl(qtbot, window, Qt.Key.Key_O)
+    task = window.file_ops.task
+    assert task is not None
+    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+    return titles
+
+
 @pytest.mark.parametrize("kind", ["json", "trec"])
 def test_file_open_of_a_run_asks_for_its_qrels(qtbot: Any, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch, kind: str):
@@ -62,11 +74,7 @@ def test_file_open_of_a_run_asks_for_its_qrels(qtbot: Any, tmp_path: Path,
     boxes = Boxes(monkeypatch)
     window = _window(qtbot)
     monkeypatch.setattr(window.file_ops, "run_import_wizard", lambda p: pytest.fail(f"wizard {p}"))
-    titles = _answers(monkeypatch, run, qrels)
-    _ctrl(qtbot, window, Qt.Key.Key_O)
-    task = window.file_ops.task
-    assert task is not None
-    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+    titles = open_by_keys(qtbot, window, monkeypatch, run, qrels)
     assert boxes.shown == []
     assert titles == ["Open worksheet", f"Open the qrels of {run.name}"]
     doc = window.document
@@ -211,11 +219,7 @@ def test_file_open_of_a_run_offers_to_count_its_unjudged_candidates(
     window.show()
     qtbot.waitExposed(window)
     assert window.unjudged_banner.isHidden()  # (the example: nothing unjudged)
-    _answers(monkeypatch, run, qrels)
-    _ctrl(qtbot, window, Qt.Key.Key_O)
-    task = window.file_ops.task
-    assert task is not None
-    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+    open_by_keys(qtbot, window, monkeypatch, run, qrels)
     assert window.path == run
     assert not window.unjudged_banner.isHidden()
     assert "1 of 4 retrieved candidates is not in the qrels" in window.unjudged_banner.text.text()
