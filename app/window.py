@@ -32,6 +32,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
 
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
+from app.deferred import DeferredView, Unmade
 from app.delegates import grade_words
 from app.judgment_clock import ActivityClock
 from app.layout import STACKED_FROM, DockHome, Workplace
@@ -111,8 +112,6 @@ class MainWindow(WindowApi):
                                           self.grid_model.columns, self.settings, self)
 
         self.navigator = QueryNavigator(decimals, self)
-        self.conventions_panel = ConventionsPanel(self, decimals)
-        self.summary_panel = SummaryPanel(decimals, self)
         self.audit_view = AuditLogView(self, decimals)
         self.audit_model = self.audit_view.audit_model
         self.footer = AggregateFooter(decimals, self)
@@ -142,14 +141,21 @@ class MainWindow(WindowApi):
         area = Qt.DockWidgetArea
         self.add_dock("queryNavigatorDock", self.tr("Queries"), self.navigator,
                       area.LeftDockWidgetArea)
-        self.add_dock("summaryPanelDock", self.tr("Summary"), self.summary_panel,
-                      area.RightDockWidgetArea)
+        # The summary and the conventions are made when first seen or
+        # sized (app.deferred): behind the Queries tab in one side column,
+        # not at every launch (docs/benchmarks.md, hopen).
+        summary = self.add_dock("summaryPanelDock", self.tr("Summary"), Unmade(),
+                                area.RightDockWidgetArea)
+        self._summary = DeferredView(summary, lambda: SummaryPanel(self.decimals, self),
+                                     self._wire_summary)
         # Below the summary where the window is tall enough (a convention's
         # effect shows as it changes); on a laptop's screen behind it, a tab
         # each with the column's whole height, rather than two cramped halves.
-        self.add_dock("conventionsPanelDock", self.tr("Conventions"), self.conventions_panel,
-                      area.RightDockWidgetArea, below="summaryPanelDock",
-                      stacked_from=STACKED_FROM)
+        conventions = self.add_dock("conventionsPanelDock", self.tr("Conventions"), Unmade(),
+                                    area.RightDockWidgetArea, below="summaryPanelDock",
+                                    stacked_from=STACKED_FROM)
+        self._conventions = DeferredView(
+            conventions, lambda: ConventionsPanel(self, self.decimals), self._wire_conventions)
         self.add_dock("auditLogDock", self.tr("Audit log"), self.audit_view,
                       area.BottomDockWidgetArea)
 
@@ -165,9 +171,6 @@ class MainWindow(WindowApi):
             model.grade_edit_requested.connect(
                 lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
                                                                reason=reason))
-        self.conventions_panel.conventions_edited.connect(self.change_conventions)
-        self.summary_panel.candidate_requested.connect(self.select_candidate)
-        self.summary_panel.shown_whole.connect(self.workplace.contents_shown)
         a = self.app_actions
         a["undo"].triggered.connect(lambda: self._step(self.session.undo))
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
@@ -180,7 +183,7 @@ class MainWindow(WindowApi):
         # So is the grid's room, when the side columns become one or two again.
         self.workplace.sides_changed.connect(
             lambda _one: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
-        a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
+        a["copy_sentence"].triggered.connect(lambda: self.summary_panel.copy_sentence())
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):
             a[action].triggered.connect(lambda _c=False, s=state: self.grid_panel.grade_current(
@@ -210,12 +213,11 @@ class MainWindow(WindowApi):
             s.evaluation, queries=None if c.everything else c.queries.tolist()))
         data(grid(self.grid_model))
         data(grid(self.not_retrieved_model))
-        data(lambda c: self.summary_panel.show_query(s.evaluation, self._query))
+        data(lambda c: self._show_summary())
         data(lambda c: self.footer.set_evaluation(s.evaluation))
         data(lambda c: self.audit_model.set_document(s.document) if c.document
              else self.audit_model.sync())
-        data(lambda c: self.conventions_panel.set_conventions(s.conventions)
-             if c.everything else None)
+        data(self._show_conventions)
         s.subscribe(self._show_history)
         data(self._announce)
 
@@ -233,6 +235,16 @@ class MainWindow(WindowApi):
     def current_query_id(self) -> str | None:
         q = self._query
         return self.document.query_ids[q] if 0 <= q < self.document.n_queries else None
+
+    @property
+    def summary_panel(self) -> SummaryPanel:
+        """The current query's summary, made now when it is not yet."""
+        return self._summary()
+
+    @property
+    def conventions_panel(self) -> ConventionsPanel:
+        """The conventions panel, made now when it is not yet."""
+        return self._conventions()
 
     def menu(self, menu_id: str) -> QMenu:
         """The menu ``file``, ``edit``, ``grade``, ``query``, ``review`` or ``view``."""
@@ -325,7 +337,7 @@ class MainWindow(WindowApi):
         ev = self.evaluation
         self.grid_model.set_evaluation(ev, q)
         self.not_retrieved_model.set_evaluation(ev, q)
-        self.summary_panel.show_query(ev, q)
+        self._show_summary()
         self.navigator.select_query(q)
         self._show_first_row()
         if self._fitted:
@@ -392,9 +404,9 @@ class MainWindow(WindowApi):
             return None
         problem = self._push(SetConventions(new, text or "change conventions",
                                             who=self.reviewer()))
-        if problem is not None:
-            self.conventions_panel.set_conventions(self.conventions)
-            self.conventions_panel.show_error(problem)
+        if problem is not None and (panel := self._conventions.made) is not None:
+            panel.set_conventions(self.conventions)
+            panel.show_error(problem)
         return problem
 
     def _push(self, edit: Edit) -> str | None:
@@ -468,6 +480,44 @@ class MainWindow(WindowApi):
         if self._query_moved:
             self.current_query_changed.emit(self._query)
 
+    # -- the summary and the conventions, once made --------------------------------------
+    def _wire_summary(self, panel: SummaryPanel) -> None:
+        """The summary just made: connected, showing the current query."""
+        panel.candidate_requested.connect(self.select_candidate)
+        panel.shown_whole.connect(self.workplace.contents_shown)
+        panel.show_query(self.evaluation, self._query)
+
+    def _show_summary(self) -> None:
+        """The current query in the summary, once made; until then it is not
+        on screen and its contents are not waited for (the columns' split)."""
+        panel = self._summary.made
+        if panel is not None:
+            panel.show_query(self.evaluation, self._query)
+        else:
+            self.workplace.contents_shown(True)
+
+    def _wire_conventions(self, panel: ConventionsPanel) -> None:
+        """The conventions panel just made: connected, showing the conventions
+        and the scale of the grades seen."""
+        panel.conventions_edited.connect(self.change_conventions)
+        panel.set_conventions(self.conventions)
+        panel.set_grades_seen(self.document.grade, self.evaluation.rubric)
+
+    def _show_conventions(self, changes: Changes) -> None:
+        """The conventions panel, once made, after a step: the conventions
+        when they may have changed; the scale its guidelines editor lists
+        when no rubric is declared, worked out per document and conventions
+        (the evaluation's, which the summary and the guidelines dock use
+        too), or when a grade given defines one or takes it back."""
+        panel = self._conventions.made
+        if panel is None:
+            return
+        if changes.everything:
+            panel.set_conventions(self.conventions)
+            panel.set_grades_seen(self.document.grade, self.evaluation.rubric)
+        elif changes.rows.size:
+            panel.grade_given(self.document.grade, int(changes.rows[0]))
+
     # -- internals ----------------------------------------------------------------------
     def _show_step(self, changes: Changes) -> None:
         """After Undo or Redo: the grade cell it changed current and in view
@@ -503,9 +553,10 @@ class MainWindow(WindowApi):
         self._decimals = self.settings.decimals
         for view in (self.grid, self.not_retrieved_view, self.navigator.view):
             view.viewport().update()
-        self.summary_panel.show_query(self.evaluation, self._query)
+        self._show_summary()
         self.footer.set_evaluation(self.evaluation)
-        self.conventions_panel.show_numbers()
+        if (panel := self._conventions.made) is not None:
+            panel.show_numbers()
         self.display_changed.emit()  # the add-ons' sentences
 
     def _update_title(self) -> None:
