@@ -72,8 +72,6 @@ class MainWindow(WindowApi):
         #: The document, its evaluation, the history of edits and the saved
         #: position (Qt-free); every view follows its records of what changed.
         self.session = Worksheet(_empty_document())  # (shown by set_document below)
-        #: The active seconds each typed grade took (the audit's time per judgment).
-        self.activity_clock = ActivityClock(self.session, self)
         #: The file the document is saved to: this is its one owner (set_path).
         self._path: Path | None = None
         self._query = -1
@@ -105,6 +103,8 @@ class MainWindow(WindowApi):
         self.grid: GradingTableView = self.grid_panel.grid
         self.not_retrieved_view: GradingTableView = self.grid_panel.not_retrieved
         self.grid_model = self.grid_panel.model
+        #: The active seconds each typed grade took (the audit's time per judgment).
+        self.activity_clock = ActivityClock(self.session, self, grid=self.grid.viewport())
         self.not_retrieved_model = self.grid_panel.not_retrieved_model
         self.setCentralWidget(self.grid_panel)
         #: The grids' visual column order and hidden columns (View > Columns).
