@@ -617,6 +617,7 @@ class MainWindow(WindowApi):
             return
         self.workplace.save()  # the next start opens as the user left it
         event.accept()
+        self.closing.emit()
 
     def _may_close(self) -> bool:
         """Ask what to do with unsaved changes; True to close."""

@@ -69,6 +69,8 @@ class WindowApi(QMainWindow):
     conventions_changed = Signal(object)
     #: The user closed the window discarding unsaved changes.
     changes_discarded = Signal()
+    #: The window's close was accepted: it closes now.
+    closing = Signal()
 
     session: Worksheet
     settings: Settings
