@@ -29,6 +29,7 @@ from PySide6.QtCore import QChildEvent, QEvent, QObject, QRect, Qt, QTimer, Sign
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
 
+from app.deferred import Unmade, view_of
 from app.settings import Settings
 
 __all__ = ["FULL_UP_TO", "LAYOUT_VERSION", "ONE_SIDE_BELOW", "SCREEN_SHARE", "STACKED_FROM",
@@ -166,6 +167,7 @@ def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int,
 
 
 _VERTICAL = (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
+_SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
 
 
 class Workplace(QObject):
@@ -287,6 +289,7 @@ class Workplace(QObject):
         for name in moving:
             w.removeDockWidget(self.docks[name])
         self.one_side = self._narrow()
+        self._asked()  # (as reset_docks)
         for name in moving:
             self._place(name)
             self.docks[name].setVisible(shown[name])
@@ -337,6 +340,7 @@ class Workplace(QObject):
             dock.setFloating(False)
             w.removeDockWidget(dock)
         self.one_side = self._narrow()
+        self._asked()  # (the views whose size counts made before the docks are placed)
         for name, home in self.homes.items():
             self._place(name)
             self.docks[name].setVisible(not home.hidden)
@@ -354,14 +358,38 @@ class Workplace(QObject):
             if front in self.docks and not self._behind(self.home(front)):
                 self.docks[front].raise_()
 
+    def _size(self, area: Qt.DockWidgetArea) -> tuple[float, float, int]:
+        """``area``'s (share of the window, most, least) in this window."""
+        return ONE_SIDE_SIZE if self.one_side and area not in _VERTICAL else AREA_SIZE[area]
+
     def _asked(self) -> dict[Qt.DockWidgetArea, int]:
-        """Per side area, the widest size hint of the docks shown there."""
+        """Per side area, the widest size hint of the docks shown there. A
+        dock whose view is not made yet (:class:`app.deferred.Unmade`, behind
+        another's tab) is asked last, and only while its hint may still
+        count: an area asked for the most pixels it may have already takes
+        no more (:func:`_share`), so its view is not made for the asking
+        (the summary's and the conventions' behind the Queries tab in one
+        side column; the sizes are those of the views made). Called before
+        the docks are placed too (:meth:`reset_docks`): a view set into a
+        dock already placed left the bottom docks split otherwise (the
+        audit log 35 px narrower at 1280x800)."""
+        width = self.window.width()
+        most = {area: round(width * self._size(area)[1]) for area in _SIDES}
         asked: dict[Qt.DockWidgetArea, int] = {}
+        unmade: list[tuple[Qt.DockWidgetArea, Unmade]] = []
         for name in self.homes:
             home = self.home(name)
-            if not home.hidden and home.area not in _VERTICAL:
-                hint = self.docks[name].widget().sizeHint().width()
-                asked[home.area] = max(asked.get(home.area, 0), hint)
+            if home.hidden or home.area in _VERTICAL:
+                continue
+            widget = self.docks[name].widget()
+            if isinstance(widget, Unmade):
+                unmade.append((home.area, widget))
+                continue
+            asked[home.area] = max(asked.get(home.area, 0), widget.sizeHint().width())
+        for area, placeholder in unmade:
+            if asked.get(area, 0) < most.get(area, 0):
+                hint = placeholder.make().sizeHint().width()
+                asked[area] = max(asked.get(area, 0), hint)
         return asked
 
     def size_docks(self) -> None:
@@ -370,13 +398,12 @@ class Workplace(QObject):
         each column its split."""
         w = self.window
         width, height = w.width(), w.height()
-        asked = self._asked()
         homes = {name: self.home(name) for name in self.homes}
         fronts = {name: home for name, home in homes.items() if _front(home)}
+        asked = self._asked()
         sizes = _give_way({home.area: _share(
             home.area, height if home.area in _VERTICAL else width, asked.get(home.area, 0),
-            ONE_SIDE_SIZE if self.one_side and home.area not in _VERTICAL else None)
-            for home in fronts.values()}, width, self.grid_least())
+            self._size(home.area)) for home in fronts.values()}, width, self.grid_least())
         for name, home in fronts.items():
             vertical = home.area in _VERTICAL
             w.resizeDocks([self.docks[name]], [sizes[home.area]],
@@ -453,9 +480,9 @@ class Workplace(QObject):
         column = above.height() + below.height()
         if column <= 0:
             column = height
-        title = above.height() - above.widget().height()  # the dock's title bar
-        wanted = column if most else (
-            above.widget().sizeHint().height() + max(0, min(title, 40)))
+        view = view_of(above) or above  # (made now when it is not yet: its texts count)
+        title = above.height() - view.height()  # the dock's title bar
+        wanted = column if most else view.sizeHint().height() + max(0, min(title, 40))
         upper = max(round(column * (1 - MOST_BELOW)),
                     min(wanted, round(column * (1 - LEAST_BELOW))))
         self.window.resizeDocks([above, below], [upper, column - upper],
@@ -474,6 +501,14 @@ class Workplace(QObject):
         :data:`LAYOUT_VERSION` (its window size too: the old default's)."""
         geometry = self.settings.geometry
         state = self.settings.window_state
+        if not (geometry.isEmpty() or state.isEmpty()):
+            # The views of the docks shown at a first start, made before the
+            # saved layout places them (set into placed docks, they left the
+            # summary's text 10 px narrower at 1920x1080 and a column's tab
+            # bar elsewhere); the review docks' wait to be seen, as before.
+            for name, home in self.homes.items():
+                if not home.hidden:
+                    view_of(self.docks[name])
         if (geometry.isEmpty() or state.isEmpty()
                 or not self.window.restoreGeometry(geometry)
                 or not self.window.restoreState(state, LAYOUT_VERSION)):

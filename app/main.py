@@ -359,15 +359,6 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     window.keyboard = install_keyboard(window)
     install_encoding_status(window, file_ops)
     install_guidelines(window)  # a child of the window: lives as long
-    # The conventions panel's guidelines editor lists the scale the grades define
-    # when no rubric is declared (worked out per document and conventions, not
-    # per grade: the evaluation's, which the summary and the guidelines use too).
-    panel = window.conventions_panel
-    for signal in (window.document_replaced, window.conventions_changed):
-        signal.connect(lambda _v: panel.set_grades_seen(window.document.grade,
-                                                        window.evaluation.rubric))
-    panel.set_grades_seen(window.document.grade, window.evaluation.rubric)
-    window.grade_changed.connect(lambda row: panel.grade_given(window.document.grade, row))
     # Help > Keyboard shortcuts lists every action's shortcut when opened
     # (the review docks' too, installed after it).
     window.help_menu = install_help(window)

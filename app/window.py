@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWi
 
 from app.accessibility import without_mnemonic
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
+from app.deferred import DeferredView, Unmade
 from app.delegates import grade_words
 from app.judgment_clock import ActivityClock
 from app.layout import STACKED_FROM, DockHome, Workplace
@@ -72,8 +73,6 @@ class MainWindow(WindowApi):
         #: The document, its evaluation, the history of edits and the saved
         #: position (Qt-free); every view follows its records of what changed.
         self.session = Worksheet(_empty_document())  # (shown by set_document below)
-        #: The active seconds each typed grade took (the audit's time per judgment).
-        self.activity_clock = ActivityClock(self.session, self)
         #: The file the document is saved to: this is its one owner (set_path).
         self._path: Path | None = None
         self._query = -1
@@ -105,6 +104,8 @@ class MainWindow(WindowApi):
         self.grid: GradingTableView = self.grid_panel.grid
         self.not_retrieved_view: GradingTableView = self.grid_panel.not_retrieved
         self.grid_model = self.grid_panel.model
+        #: The active seconds each typed grade took (the audit's time per judgment).
+        self.activity_clock = ActivityClock(self.session, self, grid=self.grid.viewport())
         self.not_retrieved_model = self.grid_panel.not_retrieved_model
         self.setCentralWidget(self.grid_panel)
         #: The grids' visual column order and hidden columns (View > Columns).
@@ -112,8 +113,6 @@ class MainWindow(WindowApi):
                                           self.grid_model.columns, self.settings, self)
 
         self.navigator = QueryNavigator(decimals, self)
-        self.conventions_panel = ConventionsPanel(self, decimals)
-        self.summary_panel = SummaryPanel(decimals, self)
         self.audit_view = AuditLogView(self, decimals)
         self.audit_model = self.audit_view.audit_model
         self.footer = AggregateFooter(decimals, self)
@@ -143,14 +142,21 @@ class MainWindow(WindowApi):
         area = Qt.DockWidgetArea
         self.add_dock("queryNavigatorDock", self.tr("&Queries"), self.navigator,
                       area.LeftDockWidgetArea)
-        self.add_dock("summaryPanelDock", self.tr("&Summary"), self.summary_panel,
-                      area.RightDockWidgetArea)
+        # The summary and the conventions are made when first seen or
+        # sized (app.deferred): behind the Queries tab in one side column,
+        # not at every launch (docs/benchmarks.md, hopen).
+        summary = self.add_dock("summaryPanelDock", self.tr("&Summary"), Unmade(),
+                                area.RightDockWidgetArea)
+        self._summary = DeferredView(summary, lambda: SummaryPanel(self.decimals, self),
+                                     self._wire_summary)
         # Below the summary where the window is tall enough (a convention's
         # effect shows as it changes); on a laptop's screen behind it, a tab
         # each with the column's whole height, rather than two cramped halves.
-        self.add_dock("conventionsPanelDock", self.tr("Co&nventions"), self.conventions_panel,
-                      area.RightDockWidgetArea, below="summaryPanelDock",
-                      stacked_from=STACKED_FROM)
+        conventions = self.add_dock("conventionsPanelDock", self.tr("Co&nventions"), Unmade(),
+                                    area.RightDockWidgetArea, below="summaryPanelDock",
+                                    stacked_from=STACKED_FROM)
+        self._conventions = DeferredView(
+            conventions, lambda: ConventionsPanel(self, self.decimals), self._wire_conventions)
         self.add_dock("auditLogDock", self.tr("&Audit log"), self.audit_view,
                       area.BottomDockWidgetArea)
 
@@ -166,9 +172,6 @@ class MainWindow(WindowApi):
             model.grade_edit_requested.connect(
                 lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
                                                                reason=reason))
-        self.conventions_panel.conventions_edited.connect(self.change_conventions)
-        self.summary_panel.candidate_requested.connect(self.select_candidate)
-        self.summary_panel.shown_whole.connect(self.workplace.contents_shown)
         a = self.app_actions
         a["undo"].triggered.connect(lambda: self._step(self.session.undo))
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
@@ -181,7 +184,7 @@ class MainWindow(WindowApi):
         # So is the grid's room, when the side columns become one or two again.
         self.workplace.sides_changed.connect(
             lambda _one: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
-        a["copy_sentence"].triggered.connect(self.summary_panel.copy_sentence)
+        a["copy_sentence"].triggered.connect(lambda: self.summary_panel.copy_sentence())
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):
             a[action].triggered.connect(lambda _c=False, s=state: self.grid_panel.grade_current(
@@ -211,12 +214,11 @@ class MainWindow(WindowApi):
             s.evaluation, queries=None if c.everything else c.queries.tolist()))
         data(grid(self.grid_model))
         data(grid(self.not_retrieved_model))
-        data(lambda c: self.summary_panel.show_query(s.evaluation, self._query))
+        data(lambda c: self._show_summary())
         data(lambda c: self.footer.set_evaluation(s.evaluation))
         data(lambda c: self.audit_model.set_document(s.document) if c.document
              else self.audit_model.sync())
-        data(lambda c: self.conventions_panel.set_conventions(s.conventions)
-             if c.everything else None)
+        data(self._show_conventions)
         s.subscribe(self._show_history)
         data(self._announce)
 
@@ -234,6 +236,16 @@ class MainWindow(WindowApi):
     def current_query_id(self) -> str | None:
         q = self._query
         return self.document.query_ids[q] if 0 <= q < self.document.n_queries else None
+
+    @property
+    def summary_panel(self) -> SummaryPanel:
+        """The current query's summary, made now when it is not yet."""
+        return self._summary()
+
+    @property
+    def conventions_panel(self) -> ConventionsPanel:
+        """The conventions panel, made now when it is not yet."""
+        return self._conventions()
 
     def menu(self, menu_id: str) -> QMenu:
         """The menu ``file``, ``edit``, ``grade``, ``query``, ``review`` or ``view``."""
@@ -330,7 +342,7 @@ class MainWindow(WindowApi):
         ev = self.evaluation
         self.grid_model.set_evaluation(ev, q)
         self.not_retrieved_model.set_evaluation(ev, q)
-        self.summary_panel.show_query(ev, q)
+        self._show_summary()
         self.navigator.select_query(q)
         self._show_first_row()
         if self._fitted:
@@ -397,9 +409,9 @@ class MainWindow(WindowApi):
             return None
         problem = self._push(SetConventions(new, text or "change conventions",
                                             who=self.reviewer()))
-        if problem is not None:
-            self.conventions_panel.set_conventions(self.conventions)
-            self.conventions_panel.show_error(problem)
+        if problem is not None and (panel := self._conventions.made) is not None:
+            panel.set_conventions(self.conventions)
+            panel.show_error(problem)
         return problem
 
     def _push(self, edit: Edit) -> str | None:
@@ -473,6 +485,44 @@ class MainWindow(WindowApi):
         if self._query_moved:
             self.current_query_changed.emit(self._query)
 
+    # -- the summary and the conventions, once made --------------------------------------
+    def _wire_summary(self, panel: SummaryPanel) -> None:
+        """The summary just made: connected, showing the current query."""
+        panel.candidate_requested.connect(self.select_candidate)
+        panel.shown_whole.connect(self.workplace.contents_shown)
+        panel.show_query(self.evaluation, self._query)
+
+    def _show_summary(self) -> None:
+        """The current query in the summary, once made; until then it is not
+        on screen and its contents are not waited for (the columns' split)."""
+        panel = self._summary.made
+        if panel is not None:
+            panel.show_query(self.evaluation, self._query)
+        else:
+            self.workplace.contents_shown(True)
+
+    def _wire_conventions(self, panel: ConventionsPanel) -> None:
+        """The conventions panel just made: connected, showing the conventions
+        and the scale of the grades seen."""
+        panel.conventions_edited.connect(self.change_conventions)
+        panel.set_conventions(self.conventions)
+        panel.set_grades_seen(self.document.grade, self.evaluation.rubric)
+
+    def _show_conventions(self, changes: Changes) -> None:
+        """The conventions panel, once made, after a step: the conventions
+        when they may have changed; the scale its guidelines editor lists
+        when no rubric is declared, worked out per document and conventions
+        (the evaluation's, which the summary and the guidelines dock use
+        too), or when a grade given defines one or takes it back."""
+        panel = self._conventions.made
+        if panel is None:
+            return
+        if changes.everything:
+            panel.set_conventions(self.conventions)
+            panel.set_grades_seen(self.document.grade, self.evaluation.rubric)
+        elif changes.rows.size:
+            panel.grade_given(self.document.grade, int(changes.rows[0]))
+
     # -- internals ----------------------------------------------------------------------
     def _show_step(self, changes: Changes) -> None:
         """After Undo or Redo: the grade cell it changed current and in view
@@ -508,9 +558,10 @@ class MainWindow(WindowApi):
         self._decimals = self.settings.decimals
         for view in (self.grid, self.not_retrieved_view, self.navigator.view):
             view.viewport().update()
-        self.summary_panel.show_query(self.evaluation, self._query)
+        self._show_summary()
         self.footer.set_evaluation(self.evaluation)
-        self.conventions_panel.show_numbers()
+        if (panel := self._conventions.made) is not None:
+            panel.show_numbers()
         self.display_changed.emit()  # the add-ons' sentences
 
     def _update_title(self) -> None:
@@ -573,6 +624,7 @@ class MainWindow(WindowApi):
             return
         self.workplace.save()  # the next start opens as the user left it
         event.accept()
+        self.closing.emit()
 
     def _may_close(self) -> bool:
         """Ask what to do with unsaved changes; True to close."""

@@ -69,6 +69,8 @@ class WindowApi(QMainWindow):
     conventions_changed = Signal(object)
     #: The user closed the window discarding unsaved changes.
     changes_discarded = Signal()
+    #: The window's close was accepted: it closes now.
+    closing = Signal()
 
     session: Worksheet
     settings: Settings
@@ -77,13 +79,11 @@ class WindowApi(QMainWindow):
     grid: GradingTableView
     not_retrieved_view: GradingTableView
     grid_panel: GridPanel
-    summary_panel: SummaryPanel
     navigator: QueryNavigator
     app_actions: dict[str, QAction]
     menus: dict[str, QMenu]
     docks: dict[str, QDockWidget]
     workplace: Workplace
-    conventions_panel: ConventionsPanel
     #: Called to save before closing; returns True when saved (set by file operations).
     save_handler: Callable[[], bool] | None
     #: Where :func:`app.main.build_window` keeps each add-on it installs (the
@@ -115,6 +115,17 @@ class WindowApi(QMainWindow):
     @property
     def conventions(self) -> Conventions:
         return self.session.conventions
+
+    @property
+    def summary_panel(self) -> SummaryPanel:
+        """The current query's summary (made now when it is not yet: it is
+        made when first seen, :mod:`app.deferred`)."""
+        raise NotImplementedError
+
+    @property
+    def conventions_panel(self) -> ConventionsPanel:
+        """The conventions panel (made now when it is not yet)."""
+        raise NotImplementedError
 
     @property
     def path(self) -> Path | None:

@@ -430,9 +430,10 @@ def test_the_window_shows_while_the_run_is_read_and_takes_nothing_until_it_arriv
 
 def test_the_activity_watch_waits_for_the_run_s_first_paint(qtbot, tmp_path, monkeypatch):
     """The greyed window shown while the run is read takes no input: the
-    judgment clock's application-wide watch (a Python call for every event of
-    the window's first show, ~55 ms of it at 2M candidates) starts once the
-    run is shown and painted, and then hears a key wherever it goes."""
+    judgment clock's watch (once a Python call for every event of the
+    window's first show, ~55 ms of it at 2M candidates; now the windows'
+    own events) starts once the run is shown and painted, and then hears a
+    key wherever it goes."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
@@ -445,17 +446,71 @@ def test_the_activity_watch_waits_for_the_run_s_first_paint(qtbot, tmp_path, mon
         for _ in range(2):  # painted greyed, the events it posted delivered
             QApplication.processEvents()
         assert not window.activity_clock.watching
-        qtbot.keyClick(window.navigator.view, Qt.Key.Key_Down)
+        window.navigator.view.setFocus()
+        qtbot.keyClick(window.windowHandle(), Qt.Key.Key_Down)
         assert heard == []
         let_go()
         qtbot.waitUntil(lambda: window.document.n_queries == 2)
         qtbot.waitUntil(lambda: window.activity_clock.watching)
 
+    from PySide6.QtGui import QWindow
+
+    import app.window as window_module
+    from app.judgment_clock import ActivityClock
+
+    passed: list[object] = []  # what the clock's filter is called for (from the start)
+
+    class Counted(ActivityClock):
+        def eventFilter(self, watched, event):  # type: ignore[no-untyped-def]
+            passed.append(watched)
+            return super().eventFilter(watched, event)
+
+    monkeypatch.setattr(window_module, "ActivityClock", Counted)
     window, _reading = _launch_held(monkeypatch, tmp_path, during)
-    for view in (window.navigator.view, window.grid):  # (a key a view passes on: heard again)
+    for view in (window.navigator.view, window.grid):  # (through the window, to its focus)
         heard.clear()
-        qtbot.keyClick(view, Qt.Key.Key_Down)
+        view.setFocus()
+        qtbot.keyClick(window.windowHandle(), Qt.Key.Key_Down)
         assert heard
+    # Only the grid's viewport (its first paint taking input), then the
+    # windows: not every event of the window while it waited (~260 calls at
+    # 2M candidates), nor of every widget after (9-53 an edit).
+    viewport = window.grid.viewport()
+    assert passed
+    assert all(w is viewport or isinstance(w, QWindow) for w in passed)
+    window.session.mark_saved()
+
+
+def test_the_reading_hears_of_the_window_s_close_without_a_filter(qtbot, tmp_path,
+                                                                  monkeypatch):
+    """While the run is read the window's close reaches the reading state by
+    the window's signal: its Python filter on the window was called for each
+    of the window's events while it waited (~260 at 2M candidates, beside
+    the read). Closing it still stops the read (the test below)."""
+    from PySide6.QtWidgets import QApplication
+
+    import app.reading_state as reading_state
+
+    passed: list[object] = []
+
+    class Counted(reading_state.ReadingState):
+        def eventFilter(self, watched, event):  # type: ignore[no-untyped-def]
+            passed.append(event.type())
+            return super().eventFilter(watched, event)
+
+    monkeypatch.setattr(reading_state, "ReadingState", Counted)
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        window.resize(900, 700)
+        for _ in range(3):
+            QApplication.processEvents()
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries == 2)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    assert passed == []
     window.session.mark_saved()
 
 

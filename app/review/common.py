@@ -1,18 +1,19 @@
 """What the review docks share: read-only row tables, signed numbers, and
-views made when their dock is first shown."""
+views made when their dock is first shown (:mod:`app.deferred`)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QTableView, QWidget
 
 from app.accessibility import tab_passes
+from app.deferred import DeferredView, MadeView, Unmade
 from app.delegates import NumberDelegate, signed_text
 from app.models.looks import brush
 from app.models.roles import WHOLE_ROLE
@@ -149,57 +150,10 @@ def read_only_table(name: str, model: RowsModel, parent: QWidget) -> QTableView:
 V = TypeVar("V", bound=QWidget)
 
 
-class DeferredView(Generic[V]):
-    """A dock's view made when it is first needed, not with the window: the
-    dock first shown (the View menu, a saved layout that shows it) or its
-    view first asked for (a result to show: calling this). Until then the
-    dock holds an empty widget, and nothing the window does reaches a view
-    that is not there (:attr:`made` is None: its controller skips it).
-
-    The review docks are hidden at a first start, yet their views were
-    built at every launch, on the main thread while the file given at launch
-    is read (~15 ms of CPU for six views: docs/benchmarks.md, h40open).
-    ``wire`` connects the new view to its controller, once."""
-
-    def __init__(self, dock: QDockWidget, make: Callable[[], V],
-                 wire: Callable[[V], object]) -> None:
-        self._dock, self._make, self._wire = dock, make, wire
-        #: The view, once made.
-        self.made: V | None = None
-        dock.visibilityChanged.connect(self._shown)
-        if dock.isVisible():  # (restored shown into a window on screen)
-            self()
-
-    def _shown(self, visible: bool) -> None:
-        if visible:
-            self()
-
-    def __call__(self) -> V:
-        """The view, made now when it is not yet."""
-        if self.made is None:
-            view = self._make()
-            placeholder = self._dock.widget()
-            self.made = view
-            self._dock.setWidget(view)
-            if placeholder is not None:
-                placeholder.deleteLater()
-            self._wire(view)
-            self._dock.visibilityChanged.disconnect(self._shown)
-        return self.made
-
-
 def deferred_dock(window: WindowApi, name: str, title: str, area: Qt.DockWidgetArea,
                   tab_with: str, make: Callable[[], V],
                   wire: Callable[[V], object]) -> tuple[QDockWidget, DeferredView[V]]:
     """A review dock, hidden at a first start, tabbed with dock ``tab_with``,
     holding an empty widget until its view is made (:class:`DeferredView`)."""
-    dock = window.add_dock(name, title, QWidget(), area, tab_with=tab_with, hidden=True)
+    dock = window.add_dock(name, title, Unmade(), area, tab_with=tab_with, hidden=True)
     return dock, DeferredView(dock, make, wire)
-
-
-class MadeView(Generic[V]):
-    """A review controller's ``view``: its dock's view (its ``deferred``,
-    :func:`deferred_dock`), made now when it is not yet."""
-
-    def __get__(self, controller: Any, kind: Any = None) -> V:
-        return cast("V", controller.deferred())
