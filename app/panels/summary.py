@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_order, tab_passes
-from app.delegates import NumberDelegate, format_number
+from app.delegates import NumberDelegate, bound_text, format_number
 from app.elided import ElidedLabel
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -400,9 +400,11 @@ class SummaryPanel(QWidget):
             if b.low is None or b.high is None:
                 span = "undefined whatever the unknown grades are"
             else:
-                span = f"between {format_number(b.low, d)} and {format_number(b.high, d)}"
+                span = f"between {bound_text(b.low, d)} and {bound_text(b.high, d)}"
                 if not b.exact:
-                    span += " (outer bounds)"
+                    span += (" (outer bounds; unbounded: no finite bound on that side, a gain "
+                             "may be negative and the ideal DCG just above 0)" if b.unbounded
+                             else " (outer bounds)")
                 if b.may_be_undefined:
                     span += ", or undefined"
             parts.append(f"NDCG@{format_cutoff(k)} {span}")

@@ -35,19 +35,32 @@ from core.engine.sums import whole_chunks
 from core.model.conventions import TieRule, ZeroIdealRule
 from core.model.grades import GradeState
 
-__all__ = ["Bounds", "NextJudgment", "OneJudgment", "OpenQuery", "best_next_judgment",
-           "ndcg_bounds", "outer_interval", "unresolved_bounds"]
+__all__ = ["UNBOUNDED", "UNBOUNDED_TEXT", "Bounds", "NextJudgment", "OneJudgment", "OpenQuery",
+           "best_next_judgment", "ndcg_bounds", "outer_interval", "unresolved_bounds"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 MAX_COMBINATIONS = 4096
+#: An outer bound no finite number is known to hold (its side's sign: -inf
+#: below, inf above): an ideal DCG just above 0 is not ruled out, so an NDCG
+#: of any size is not (:func:`outer_interval`). The reports name it
+#: :data:`UNBOUNDED_TEXT`, never a number or JSON null (no NDCG).
+UNBOUNDED = math.inf
+UNBOUNDED_TEXT = "unbounded"
 
 
 @dataclass(frozen=True)
 class Bounds:
     """The interval of NDCG@k an unresolved query could still reach
     (``low`` and ``high`` None: no completion has an NDCG;
-    ``may_be_undefined``: some has none, its ideal DCG 0 or below)."""
+    ``may_be_undefined``: some has none, its ideal DCG 0 or below; an
+    outer ``low`` -inf or ``high`` inf: :data:`UNBOUNDED`, no finite bound
+    on that side, where a gain may be negative)."""
+
+    @property
+    def unbounded(self) -> bool:
+        """Whether a side has no finite bound (:data:`UNBOUNDED`)."""
+        return any(v is not None and math.isinf(v) for v in (self.low, self.high))
 
     k: int | None
     low: float | None
@@ -94,6 +107,11 @@ class OpenQuery:
         self.ranked_col = _columns(self.ranked, self.unknown)
         self.inventory_col = _columns(self.inventory, self.unknown)
         self.values = _values(ev, lift)
+        #: Whether a known gain is below 0 (the DCG may be negative, the
+        #: NDCG past 1, whatever the scale: :func:`outer_interval`).
+        with np.errstate(invalid="ignore"):  # (NaN: unknown)
+            self.signed = bool((self.gain[self.inventory] < 0).any()
+                               or (self.gain[self.ranked] < 0).any())
         self.zero_ideal = c.zero_ideal
         #: The tie groups whose order follows the gains (positions a..b-1).
         self.groups: list[tuple[int, int]] = []
@@ -179,7 +197,7 @@ class OpenQuery:
 
         dcg_min, idcg_max = totals(low_fill, high_fill)
         dcg_max, idcg_min = totals(high_fill, low_fill)
-        return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max)
+        return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max, self.signed)
 
 
 class OneJudgment:
@@ -217,7 +235,7 @@ class OneJudgment:
                 float(values[0]), self.dcg[self.low] + (v - self.low) * weight,
                 self.dcg[self.high] + (v - self.high) * weight,
                 self.ideal[self.low].replace(self.low, v),
-                self.ideal[self.high].replace(self.high, v))
+                self.ideal[self.high].replace(self.high, v), self.query.signed)
             out[r] = high - low
         return out
 
@@ -227,7 +245,8 @@ class OneJudgment:
         dcg_max = self.dcg[self.high] + (v - self.high) * w
         idcg_max = self.ideal[self.high].replace(self.high, v)
         idcg_min = self.ideal[self.low].replace(self.low, v)
-        return _interval(self.query.values, dcg_min, dcg_max, idcg_min, idcg_max)
+        return _interval(self.query.values, dcg_min, dcg_max, idcg_min, idcg_max,
+                         self.query.signed)
 
 
 class _SortedGains:
@@ -260,15 +279,23 @@ class _SortedGains:
 
 
 def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
-                   idcg_max: Any) -> tuple[FloatArray, FloatArray]:
+                   idcg_max: Any, signed: Any = False) -> tuple[FloatArray, FloatArray]:
     """The outer NDCG interval (low, high) from the extreme DCGs and ideal
     DCGs (numbers or arrays, elementwise), the unknown gains filled with the
     scale's lowest gain ``low_value`` and its highest: DCG at least over ideal
-    DCG at most, and DCG at most over ideal DCG at least (at most 1). With a
-    negative gain on the scale, or an ideal DCG that may be 0, only [low or
-    0 at most, 1] holds. The one rule of every outer interval: a query's, a
-    query's with one grade fixed (:class:`OneJudgment`), all queries' at
-    once (:class:`_OuterBounds`) and the judging queue's.
+    DCG at most, and DCG at most over ideal DCG at least (at most 1). With an
+    ideal DCG that may be 0, only [low or 0 at most, 1] holds. The one rule
+    of every outer interval: a query's, a query's with one grade fixed
+    (:class:`OneJudgment`), all queries' at once (:class:`_OuterBounds`) and
+    the judging queue's.
+
+    Where a gain may be below 0 (a negative gain on the scale, or
+    ``signed``: a known one), the DCG may be negative and the NDCG past 1:
+    the interval is the four sums' corners (DCG over an ideal DCG in
+    [at least, at most]) while the ideal DCG at least is above 0. Below,
+    an ideal DCG just above 0 is not ruled out and no finite bound holds on
+    a side the DCG can reach: that side is :data:`UNBOUNDED` (-inf or
+    inf), a status the reports name, never a number.
 
     So it is too when one of the four sums is of gains below the normal
     range of floats alone (known gains that small, on a grade scale that is
@@ -277,19 +304,30 @@ def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
     out an NDCG a completion has."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (loose, or past 1)
         low = np.divide(dcg_min, idcg_max)
-        high = np.minimum(1.0, np.divide(dcg_max, idcg_min))
-    loose = (low_value < 0) | (np.asarray(idcg_min) <= 0)
+        high = np.divide(dcg_max, idcg_min)
+        # The corners, where the DCG may be negative (the smaller ideal DCG
+        # makes a negative DCG's ratio smaller, a positive one's larger).
+        low_signed = np.where(np.asarray(dcg_min) >= 0, low, np.divide(dcg_min, idcg_min))
+        high_signed = np.where(np.asarray(dcg_max) >= 0, high, np.divide(dcg_max, idcg_max))
+    loose = np.asarray(idcg_min) <= 0
     for total in (dcg_min, dcg_max, idcg_min, idcg_max):
         size = np.abs(total)
         loose = loose | ((size > 0) & (size < SUMS_BELOW))
-    low = np.where(loose, np.where(np.asarray(idcg_max) > 0, np.minimum(0.0, low), 0.0), low)
-    return low, np.where(loose, 1.0, high)
+    signed = (low_value < 0) | np.asarray(signed)
+    low_loose = np.where(np.asarray(idcg_max) > 0, np.minimum(0.0, low), 0.0)
+    low = np.where(signed, np.where(loose, np.where(np.asarray(dcg_min) >= 0, 0.0, -UNBOUNDED),
+                                    low_signed),
+                   np.where(loose, low_loose, low))
+    high = np.where(signed, np.where(loose, np.where(np.asarray(dcg_max) <= 0, 0.0, UNBOUNDED),
+                                     high_signed),
+                    np.where(loose, 1.0, np.minimum(1.0, high)))
+    return low, high
 
 
 def _interval(values: FloatArray, dcg_min: float, dcg_max: float, idcg_min: float,
-              idcg_max: float) -> tuple[float, float]:
+              idcg_max: float, signed: bool) -> tuple[float, float]:
     """:func:`outer_interval` of one query, as numbers."""
-    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max)
+    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max, signed)
     return float(low), float(high)
 
 
@@ -514,6 +552,14 @@ class _OuterBounds:
         ilo, ihi = int(self.ideal_start[i]), int(self.ideal_start[j])
         ideal_query = np.repeat(np.arange(nq), np.diff(self.ideal_start[i:j + 1]))
         ideal = _IdealChunk(self.ideal_gain[ilo:ihi], ideal_query, nq, self.cumulative)
+        # Queries with a known gain below 0 (NaN, unknown, is not): their
+        # DCG may be negative whatever the scale (one pass each, where the
+        # scale is not negative already).
+        signed: Any = self.low_value < 0
+        if not signed:
+            with np.errstate(invalid="ignore"):
+                signed = ((np.bincount(query[gain < 0], minlength=nq) > 0)
+                          | (np.bincount(ideal_query[ideal.gain < 0], minlength=nq) > 0))
         out = []
         for k in cutoffs:
             # Positions past k add nothing (their discount is 0): the sums
@@ -538,7 +584,7 @@ class _OuterBounds:
                                            False)
             out.append(outer_interval(self.low_value, dcg_min, dcg_max,
                                       ideal.idcg(self.low_value, k),
-                                      ideal.idcg(self.high_value, k)))
+                                      ideal.idcg(self.high_value, k), signed))
         return out
 
     def _tie_shift(self, query: IntArray, gain: FloatArray, eff: FloatArray, plo: int,
