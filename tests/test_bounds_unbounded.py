@@ -96,3 +96,20 @@ def test_the_window_names_an_unbounded_side(qtbot) -> None:  # type: ignore[no-u
         "1 unknown grade of 2: NDCG@1 between unbounded and 0.0000 (outer bounds; unbounded: "
         "no finite bound on that side, a gain may be negative and the ideal DCG just above 0)")
     w.summary_panel.details_job.wait()
+
+
+@pytest.mark.usefixtures("outer")
+def test_the_json_of_a_clusters_rows_names_an_unbounded_side_as_evaluate_does() -> None:
+    """The per-query table's -inf (what a cluster's workers hand back) in
+    the JSON made from it (:func:`core.reports.per_query.rows_json`): the
+    same "unbounded" as evaluate's, where it was -inf (not JSON at all)."""
+    from core.analysis.per_query import per_query_rows
+    from core.reports.per_query import rows_json
+
+    ev = evaluate(_doc())
+    rows = per_query_rows(ev)
+    assert (rows["low"].tolist(), rows["high"].tolist()) == ([-math.inf], [0.0])
+    made = rows_json(rows, CONV)["queries"][0]["cutoffs"][0]["bounds"]
+    assert made == json_report.evaluation_json(ev)["queries"][0]["cutoffs"][0]["bounds"] == {
+        "low": "unbounded", "high": 0.0, "exact": False}
+    json_report.dump_json(rows_json(rows, CONV), io.StringIO(), rows=1)

@@ -23,7 +23,7 @@ from core.reports.sentences import summary_sentence
 if TYPE_CHECKING:
     from core.analysis.compare import CandidateChange, Comparison
 
-__all__ = ["compare_json", "conventions_json", "dump_evaluation_json", "dump_json",
+__all__ = ["bound_json", "compare_json", "conventions_json", "dump_evaluation_json", "dump_json",
            "evaluation_json"]
 
 
@@ -114,8 +114,8 @@ def _queries_of(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[dic
                                            status[j].value), strict=True))
             if status[j] is Status.UNRESOLVED:
                 b = bounds[j][q]
-                item["bounds"] = dict(zip(_BOUNDS_KEYS, (_bound(b.low), _bound(b.high), b.exact),
-                                          strict=True))
+                item["bounds"] = dict(zip(_BOUNDS_KEYS, (bound_json(b.low), bound_json(b.high),
+                                                         b.exact), strict=True))
             cutoffs.append(item)
         yield {**dict(zip(_QUERY_KEYS, (fields[0], fields[1].value, *fields[2:]), strict=True)),
                "cutoffs": cutoffs}
@@ -161,7 +161,7 @@ def _float_texts(values: FloatArray) -> list[list[str]]:
     return listed
 
 
-def _bound(value: float | None) -> float | str | None:
+def bound_json(value: float | None) -> float | str | None:
     """An interval's bound as the JSON holds it: an unbounded side
     (:data:`core.analysis.bounds.UNBOUNDED`, -inf or inf) as the text
     ``"unbounded"``, which neither a number nor ``null`` (no NDCG) can be
@@ -170,7 +170,7 @@ def _bound(value: float | None) -> float | str | None:
 
 
 def _bound_text(value: float | None) -> str:
-    """:func:`_bound` as compact JSON text."""
+    """:func:`bound_json` as compact JSON text."""
     return (_COMPACT.encode(UNBOUNDED_TEXT) if value is not None and math.isinf(value)
             else _float_text(value))
 
