@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.analysis import bounds
+from core.analysis import outer as outer_module
 from core.analysis.bounds import best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Status, evaluate
 from core.engine.splice import spliced
@@ -271,7 +272,7 @@ def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
     (OpenQuery.outer)."""
     doc, conv = case
     with mock.patch.object(bounds, "MAX_COMBINATIONS", 0 if outer else bounds.MAX_COMBINATIONS), \
-            mock.patch.object(bounds._OuterBounds, "CHUNK", chunk):
+            mock.patch.object(outer_module.OuterBounds, "CHUNK", chunk):
         ev = evaluate(doc, conv)
         every = bounds.unresolved_bounds(ev)
         # a query nothing ranks is unranked whatever its open grades: no bounds
