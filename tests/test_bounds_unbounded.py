@@ -113,3 +113,33 @@ def test_the_json_of_a_clusters_rows_names_an_unbounded_side_as_evaluate_does() 
     assert made == json_report.evaluation_json(ev)["queries"][0]["cutoffs"][0]["bounds"] == {
         "low": "unbounded", "high": 0.0, "exact": False}
     json_report.dump_json(rows_json(rows, CONV), io.StringIO(), rows=1)
+
+
+@pytest.mark.usefixtures("outer")
+def test_the_judging_queue_names_an_unbounded_mean(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Query q unbounded below beside r ([0.5, 1.0]): the mean's low is
+    unbounded, q's judgment narrows by an amount not known (NaN, after r's
+    0.25), and the queue's message says 'unbounded', not '-inf'."""
+    import warnings
+
+    from app.review.queue_view import QueueView
+    from core.analysis import queue as queue_module
+
+    monkeypatch.setattr(queue_module, "MAX_COMBINATIONS", 0)
+    doc = Document.from_columns(query=["q", "q", "r", "r"], source_id=["a", "b", "a", "b"],
+                                score=[1.0, 3.0, 1.0, 2.0], grade=[None, -1.0, None, 1.0],
+                                conventions=CONV)
+    ev = evaluate(doc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        queue = queue_module.judging_queue(ev)
+    assert (queue.low, queue.high, queue.exact) == (-math.inf, 0.5, False)
+    assert queue.rows.tolist() == [2, 0]
+    assert queue.narrowing[0] == 0.25
+    assert math.isnan(queue.narrowing[1])
+    view = QueueView(lambda: 4)
+    qtbot.addWidget(view)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text() == (
+        "Mean NDCG@1 between unbounded and 0.5000 (outer bounds); 2 unknown grades. Judging "
+        "the first narrows it by at least 0.2500.")
