@@ -95,6 +95,10 @@ def test_the_window_names_an_unbounded_side(qtbot) -> None:  # type: ignore[no-u
     assert label.text() == (
         "1 unknown grade of 2: NDCG@1 between unbounded and 0.0000 (outer bounds; unbounded: "
         "no finite bound on that side, a gain may be negative and the ideal DCG just above 0)")
+    # a at -1 or 0 leaves it unbounded: no width to say ('inf wide' before)
+    assert w.summary_panel.next_label.text() == (
+        "Judge 'a' next (the best ranked): no one judgment surely bounds the NDCG@1 interval; "
+        "some of its grades leave it unbounded.")
     w.summary_panel.details_job.wait()
 
 

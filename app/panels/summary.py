@@ -4,6 +4,7 @@ the result sentence (with Copy); and the footer with the mean over queries."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -42,7 +43,13 @@ from app.scheme import tint
 from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
-from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
+from core.analysis.bounds import (
+    UNBOUNDED_TEXT,
+    Bounds,
+    NextJudgment,
+    best_next_judgment,
+    ndcg_bounds,
+)
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
@@ -417,6 +424,11 @@ class SummaryPanel(QWidget):
                 "Only unrateable candidates keep this query open: grade them if you can, "
                 "or choose how unknown grades count in the Conventions panel."
                 if int(ev.n_unrateable[q]) else "")
+        elif math.isinf(best.worst_width):  # (an unbounded side: core.analysis.outer)
+            self.next_label.setText(
+                f"Judge {shown_id(best.source_id)!r} next (the best ranked): no one judgment "
+                f"surely bounds the NDCG@{format_cutoff(ev.cutoffs[0])} interval; some of "
+                f"its grades leave it {UNBOUNDED_TEXT}.")
         else:
             self.next_label.setText(
                 f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"
