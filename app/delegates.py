@@ -34,10 +34,12 @@ from PySide6.QtWidgets import (
 
 from app.models.roles import CHOICES_ROLE, DIGITS_ROLE, LABEL_ROLE, TIE_ROLE, WHOLE_ROLE
 from app.shown import CELL_SHOWN, id_pieces, marked
+from core.analysis.bounds import UNBOUNDED_TEXT
 from core.model.numbers import fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "IdDelegate", "NumberDelegate", "RankDelegate",
-           "ScoreDelegate", "format_number", "grade_text", "grade_words", "signed_text"]
+           "ScoreDelegate", "bound_text", "format_number", "grade_text", "grade_words",
+           "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -53,6 +55,12 @@ def format_number(value: Any, decimals: int) -> str:
             return "—"
         return fixed_text(value, decimals)
     return str(value)
+
+
+def bound_text(value: float, decimals: int) -> str:
+    """An interval's bound as display text: a side with no finite bound
+    (:data:`core.analysis.bounds.UNBOUNDED`) named, never a number."""
+    return UNBOUNDED_TEXT if math.isinf(value) else format_number(value, decimals)
 
 
 def grade_text(value: float, decimals: int) -> str:

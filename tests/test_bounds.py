@@ -13,10 +13,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.analysis import bounds
+from core.analysis import outer as outer_module
 from core.analysis.bounds import best_next_judgment, ndcg_bounds
 from core.engine.evaluation import Status, evaluate
 from core.engine.splice import spliced
-from core.model.conventions import Conventions, IdealInventory, Rubric, TieRule
+from core.model.conventions import (
+    Conventions,
+    Gain,
+    IdealInventory,
+    Rubric,
+    TieRule,
+    ZeroIdealRule,
+)
 from core.model.document import Document, GradeState
 
 RUBRIC = Rubric.parse("0,1,2,3")
@@ -264,7 +272,7 @@ def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
     (OpenQuery.outer)."""
     doc, conv = case
     with mock.patch.object(bounds, "MAX_COMBINATIONS", 0 if outer else bounds.MAX_COMBINATIONS), \
-            mock.patch.object(bounds._OuterBounds, "CHUNK", chunk):
+            mock.patch.object(outer_module.OuterBounds, "CHUNK", chunk):
         ev = evaluate(doc, conv)
         every = bounds.unresolved_bounds(ev)
         # a query nothing ranks is unranked whatever its open grades: no bounds
@@ -450,8 +458,6 @@ def test_a_completion_whose_ideal_dcg_is_below_0_has_no_ndcg_in_the_interval(cas
         pytest.approx(min(values), abs=1e-12), pytest.approx(max(values), abs=1e-12)))
 
 
-@pytest.mark.xfail(strict=True, reason="the outer interval assumes NDCG >= DCG at least / "
-                   "ideal DCG at most when a gain can be negative: not fixed yet")
 def test_the_outer_interval_holds_every_completion_when_a_gain_can_be_negative() -> None:
     """b (-1) ranked first, a (unknown, on -1, 0, 1, 2) second, k = 1, the
     judged inventory: DCG@1 is -1; the ideal DCG@1 is a's grade where it
@@ -474,3 +480,70 @@ def test_the_outer_interval_holds_every_completion_when_a_gain_can_be_negative()
     assert not outer.exact
     assert outer.low <= -1.0
     assert outer.high >= -0.5
+
+
+@st.composite
+def signed_queries(draw):
+    """An unresolved query where a gain may be below 0: a scale with negative
+    grades, a gain table giving one a negative gain, or a known grade below
+    0 outside a scale of 0 to 2; under either zero-ideal rule."""
+    doc, conv = draw(unresolved_queries())
+    kind = draw(st.sampled_from(["scale", "table", "outside"]))
+    scale = {"scale": draw(st.sampled_from(["-1,0,1,2", "-2,-1,0,1", "-1,0", "-2,-1"])),
+             "table": "0,1,2,3", "outside": "0,1,2"}[kind]
+    rubric = Rubric.parse(scale)
+    grades = [None if math.isnan(g) else draw(st.sampled_from(rubric.values))
+              for g in doc.grade.tolist()]
+    if kind == "outside":
+        known = [i for i, g in enumerate(grades) if g is not None]
+        if known:
+            grades[draw(st.sampled_from(known))] = -1.0
+    gain = Gain.parse("1=-2,2=0.5,3=4") if kind == "table" else Gain()
+    conv = conv.replace(rubric=rubric, gain=gain,
+                        zero_ideal=draw(st.sampled_from(list(ZeroIdealRule))))
+    doc = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
+                                score=doc.score, grade=grades)
+    return doc, conv
+
+
+def _within(b: bounds.Bounds, values: list[float]) -> bool:
+    return all(b.low - 1e-12 <= v <= b.high + 1e-12 for v in values)
+
+
+@given(signed_queries())
+def test_every_completion_lies_within_the_bounds_when_a_gain_can_be_negative(case):
+    """Every completion's NDCG lies within the exact interval, the outer one
+    of the query alone (:func:`ndcg_bounds`), the one of all queries at
+    once (:func:`bounds.unresolved_bounds`) and the judging queue's
+    (:meth:`bounds.OpenQuery.outer`): an outer side that no finite number
+    bounds is infinite (-inf below, inf above), never a number that misses
+    one (the outer interval missed 429 of 2,777 random queries' completions
+    before)."""
+    doc, conv = case
+    ev = evaluate(doc, conv)
+    if ev.status(0) is not Status.UNRESOLVED:
+        return
+    open_rows = [i for i in np.flatnonzero(ev.inventory_mask) if doc.state[i] != 0]
+    values = []
+    for combo in itertools.product(conv.rubric.values, repeat=len(open_rows)):
+        grade = doc.grade.copy()
+        grade[open_rows] = combo
+        filled = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
+                                       score=doc.score, grade=grade)
+        v = evaluate(filled, conv).ndcg[0, 0]
+        if not math.isnan(v):
+            values.append(float(v))
+    exact = ndcg_bounds(ev, 0, 0)
+    assert exact.exact
+    assert not exact.unbounded
+    if values:
+        assert (exact.low, exact.high) == (pytest.approx(min(values), abs=1e-12),
+                                           pytest.approx(max(values), abs=1e-12))
+    with mock.patch.object(bounds, "MAX_COMBINATIONS", 1):
+        outer = ndcg_bounds(ev, 0, 0)
+        every = bounds.unresolved_bounds(ev)[0][0]
+        low, high = bounds.OpenQuery(ev, 0, 0).outer()
+    assert not outer.exact
+    assert (every.low, every.high) == (outer.low, outer.high)
+    assert _within(outer, values)
+    assert _within(bounds.Bounds(0, low, high, False, 0), values)

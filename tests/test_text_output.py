@@ -157,3 +157,18 @@ def test_gains_that_add_up_beyond_the_largest_float_are_an_error() -> None:
     doc = Document.from_columns(query=["q1", "q1"], source_id=["a", "b"], score=[2.0, 1.0],
                                 grade=[1e308, 1e308])  # 1e308 (1 + 1/log2 3): still a float
     assert evaluate(doc).ndcg[0, 0] == 1.0
+
+
+def test_an_ndcg_beyond_the_largest_float_is_an_error_that_says_so() -> None:
+    """-1 ranked first beside 5e-324 at k = 1: DCG -1 over an ideal DCG of
+    5e-324 is beyond the largest float; the gains themselves add up to
+    nothing like it (the message said they did)."""
+    doc = Document.from_columns(query=["q1", "q1", "q2"], source_id=["a", "b", "a"],
+                                score=[2.0, 1.0, 1.0], grade=[-1.0, 5e-324, 1.0])
+    with pytest.raises(InputError) as info:
+        evaluate(doc, Conventions(cutoffs=(1,)))
+    assert str(info.value) == (
+        "the NDCG@1 of query 'q1' is beyond the largest number a computer's float holds "
+        "(about 1.8e308): its DCG -1.0 over its ideal DCG 5e-324 under linear gain (correct "
+        "its grades: the ideal DCG rests on gains far smaller than the DCG's; its smallest "
+        "grade in size but for 0, 5e-324, may be meant as 0)")

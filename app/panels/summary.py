@@ -4,6 +4,7 @@ the result sentence (with Copy); and the footer with the mean over queries."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_order, tab_passes
-from app.delegates import NumberDelegate, format_number
+from app.delegates import NumberDelegate, bound_text, format_number
 from app.elided import ElidedLabel
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -42,7 +43,13 @@ from app.scheme import tint
 from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
-from core.analysis.bounds import Bounds, NextJudgment, best_next_judgment, ndcg_bounds
+from core.analysis.bounds import (
+    UNBOUNDED_TEXT,
+    Bounds,
+    NextJudgment,
+    best_next_judgment,
+    ndcg_bounds,
+)
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
@@ -400,9 +407,11 @@ class SummaryPanel(QWidget):
             if b.low is None or b.high is None:
                 span = "undefined whatever the unknown grades are"
             else:
-                span = f"between {format_number(b.low, d)} and {format_number(b.high, d)}"
+                span = f"between {bound_text(b.low, d)} and {bound_text(b.high, d)}"
                 if not b.exact:
-                    span += " (outer bounds)"
+                    span += (" (outer bounds; unbounded: no finite bound on that side, a gain "
+                             "may be negative and the ideal DCG just above 0)" if b.unbounded
+                             else " (outer bounds)")
                 if b.may_be_undefined:
                     span += ", or undefined"
             parts.append(f"NDCG@{format_cutoff(k)} {span}")
@@ -415,6 +424,11 @@ class SummaryPanel(QWidget):
                 "Only unrateable candidates keep this query open: grade them if you can, "
                 "or choose how unknown grades count in the Conventions panel."
                 if int(ev.n_unrateable[q]) else "")
+        elif math.isinf(best.worst_width):  # (an unbounded side: core.analysis.outer)
+            self.next_label.setText(
+                f"Judge {shown_id(best.source_id)!r} next (the best ranked): no one judgment "
+                f"surely bounds the NDCG@{format_cutoff(ev.cutoffs[0])} interval; some of "
+                f"its grades leave it {UNBOUNDED_TEXT}.")
         else:
             self.next_label.setText(
                 f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
-from app.delegates import NumberDelegate, format_number
+from app.delegates import NumberDelegate, bound_text, format_number
 from app.review.common import MadeView, RowsModel, deferred_dock, read_only_table
 from app.workers import LatestJob
 from core.analysis.pace import CAP_SECONDS, IDLE_SECONDS
@@ -166,7 +166,7 @@ class QueueView(QWidget):
             first = queue.narrowing[0]
             text = self.tr("Mean NDCG@{0} between {1} and {2}{3}; {4} unknown grades. Judging "
                            "the first narrows it by at least {5}.").format(
-                k, format_number(queue.low, d), format_number(queue.high, d),
+                k, bound_text(queue.low, d), bound_text(queue.high, d),
                 "" if queue.exact else self.tr(" (outer bounds)"), len(queue),
                 format_number(float(first), d) if first == first else self.tr("(not worked out)"))
         self.message.setText(text)

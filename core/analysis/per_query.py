@@ -29,7 +29,8 @@ __all__ = ["COLUMNS", "STATUS_TEXT", "per_query_rows", "summarize_rows"]
 #: (float64, NaN where there is none), ``count`` (int64) or ``flag`` (bool).
 #: ``k`` is the cutoff as written (``10``, ``all``); ``low``, ``high`` and
 #: ``exact`` are the interval of an unresolved query (NaN, NaN, False for
-#: the others); ``weight`` is the query's weight under the conventions'
+#: the others; -inf or inf: an outer side with no finite bound,
+#: :data:`core.analysis.bounds.UNBOUNDED`); ``weight`` is the query's weight under the conventions'
 #: weighting.
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("query", "text"), ("k", "text"), ("dcg", "number"), ("idcg", "number"),

@@ -208,8 +208,11 @@ def judging_queue(ev: Evaluation, j: int = 0, *,
     exact = all(p.exact for p, c in zip(per_query, counted.tolist(), strict=True) if c)
     rows = [p.rows for p in per_query]
     worst = [p.worst for p in per_query]
-    weighted = [(float(w[p.query]) if counted[p.query] else 0.0) * (p.width - p.worst)
-                for p in per_query]
+    # An unbounded interval (core.analysis.outer.UNBOUNDED) still unbounded
+    # once judged narrows by an amount not known: NaN, not worked out.
+    with np.errstate(invalid="ignore"):
+        weighted = [(float(w[p.query]) if counted[p.query] else 0.0) * (p.width - p.worst)
+                    for p in per_query]
     all_rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
     all_worst = np.concatenate(worst) if worst else np.zeros(0)
     gain = np.concatenate(weighted) if weighted else np.zeros(0)

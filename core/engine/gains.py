@@ -2,9 +2,12 @@
 
 A gain must be a finite number: ``2^grade - 1`` is beyond the largest float
 (about 1.8e308) from grade 1024 on, and the sum of finite gains can be too
-(two grades of 1e308). Such a grade is an error naming the grade, the source,
-the query and the gain rule, never an infinite NDCG: ``Infinity`` is not JSON,
-and ``<v>inf</v>`` in a workbook cell is read by no spreadsheet.
+(two grades of 1e308), and so can an NDCG of finite sums (a DCG of -1 over an
+ideal DCG of 5e-324: -1 ranked first beside 5e-324 at k = 1). Such a grade is
+an error naming the grade, the source, the query and the gain rule (a sum or
+an NDCG: the query, its sums and the grades to look at), never an infinite
+NDCG: ``Infinity`` is not JSON, and ``<v>inf</v>`` in a workbook cell is read
+by no spreadsheet.
 
 At the other end, gains below the normal range of floats (below 2^-1022,
 about 2.2e-308: a grade 1e-320) lose digits in every product with a
@@ -27,7 +30,7 @@ import numpy.typing as npt
 
 from core.engine.results import QueryResults
 from core.errors import InputError
-from core.model.conventions import Conventions, UnknownRule
+from core.model.conventions import Conventions, UnknownRule, format_cutoff
 from core.model.document import Document
 from core.model.gain_rules import GainRule
 from core.model.numbers import counted
@@ -179,18 +182,33 @@ def _new_gains(doc: Document, c: Conventions, numeric: BoolArray) -> FloatArray:
 def check_totals(ev: Totals) -> None:
     """Raise :class:`InputError` naming the first query whose DCG or ideal
     DCG is beyond the largest float (its gains, each finite, add up beyond
-    it), so that no NDCG is infinite or silently undefined."""
-    over = (np.isinf(ev.dcg) | np.isinf(ev.idcg)
-            | ((ev.status_code == 0) & ~np.isfinite(ev.ndcg))).any(axis=1)
-    if over.any():
-        q = int(np.flatnonzero(over)[0])
-        doc = ev.doc
+    it), or whose NDCG is (a DCG over an ideal DCG far smaller: a gain
+    below 0 beside a tiny positive one), so that no NDCG is infinite or
+    silently undefined."""
+    doc = ev.doc
+    sums = (np.isinf(ev.dcg) | np.isinf(ev.idcg)).any(axis=1)
+    if sums.any():
+        q = int(np.flatnonzero(sums)[0])
         members = doc.members(q)
         largest = float(np.nanmax(np.abs(doc.grade[members])))
         raise InputError(
             f"the gains of query {doc.query_ids[q]!r} add up beyond {_LARGEST} under "
             f"{ev.conventions.gain.label}; its NDCG cannot be computed",
             hint=f"correct its grades; the largest is {largest:g}",
+        )
+    ratio = (ev.status_code == 0) & ~np.isfinite(ev.ndcg)
+    if ratio.any():
+        q, j = (int(x) for x in np.argwhere(ratio)[0])
+        members = doc.members(q)
+        grades = np.abs(doc.grade[members])
+        smallest = float(np.nanmin(np.where(grades > 0, grades, np.nan)))
+        raise InputError(
+            f"the NDCG@{format_cutoff(ev.conventions.cutoffs[j])} of query "
+            f"{doc.query_ids[q]!r} is beyond {_LARGEST}: its DCG {float(ev.dcg[q, j])!r} "
+            f"over its ideal DCG {float(ev.idcg[q, j])!r} under {ev.conventions.gain.label}",
+            hint=f"correct its grades: the ideal DCG rests on gains far smaller than the "
+                 f"DCG's; its smallest grade in size but for 0, {smallest!r}, may be meant "
+                 f"as 0",
         )
 
 

@@ -98,7 +98,8 @@ class QueryResults:
         the run."""
         unresolved = n_open > 0
         idcg[unresolved, :] = np.nan
-        with np.errstate(divide="ignore", invalid="ignore"):
+        # (a ratio past the largest float: core.engine.gains.check_totals says so)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             ndcg = dcg / idcg
         zero = idcg == 0
         ndcg[zero] = 0.0 if zero_ideal is ZeroIdealRule.ZERO else np.nan

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from core.analysis.aggregate import summarize
-from core.analysis.bounds import Bounds, unresolved_bounds
+from core.analysis.bounds import UNBOUNDED_TEXT, Bounds, unresolved_bounds
 from core.engine.evaluation import Evaluation, FloatArray, Status
 from core.model.conventions import Conventions
 from core.model.presets import matching_presets
@@ -23,7 +23,7 @@ from core.reports.sentences import summary_sentence
 if TYPE_CHECKING:
     from core.analysis.compare import CandidateChange, Comparison
 
-__all__ = ["compare_json", "conventions_json", "dump_evaluation_json", "dump_json",
+__all__ = ["bound_json", "compare_json", "conventions_json", "dump_evaluation_json", "dump_json",
            "evaluation_json"]
 
 
@@ -114,7 +114,8 @@ def _queries_of(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[dic
                                            status[j].value), strict=True))
             if status[j] is Status.UNRESOLVED:
                 b = bounds[j][q]
-                item["bounds"] = dict(zip(_BOUNDS_KEYS, (b.low, b.high, b.exact), strict=True))
+                item["bounds"] = dict(zip(_BOUNDS_KEYS, (bound_json(b.low), bound_json(b.high),
+                                                         b.exact), strict=True))
             cutoffs.append(item)
         yield {**dict(zip(_QUERY_KEYS, (fields[0], fields[1].value, *fields[2:]), strict=True)),
                "cutoffs": cutoffs}
@@ -143,7 +144,7 @@ def _compact_queries(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterato
             item = cutoff % (k, dcg[q][j], idcg[q][j], ndcg[q][j], said[status[j]])
             if status[j] is Status.UNRESOLVED:
                 b = bounds[j][q]
-                item += bounded % (_float_text(b.low), _float_text(b.high),
+                item += bounded % (_bound_text(b.low), _bound_text(b.high),
                                    "true" if b.exact else "false")
             else:
                 item += "}"
@@ -158,6 +159,20 @@ def _float_texts(values: FloatArray) -> list[list[str]]:
     texts[~np.isfinite(values.ravel())] = "null"
     listed: list[list[str]] = texts.reshape(values.shape).tolist()
     return listed
+
+
+def bound_json(value: float | None) -> float | str | None:
+    """An interval's bound as the JSON holds it: an unbounded side
+    (:data:`core.analysis.bounds.UNBOUNDED`, -inf or inf) as the text
+    ``"unbounded"``, which neither a number nor ``null`` (no NDCG) can be
+    taken for."""
+    return UNBOUNDED_TEXT if value is not None and math.isinf(value) else value
+
+
+def _bound_text(value: float | None) -> str:
+    """:func:`bound_json` as compact JSON text."""
+    return (_COMPACT.encode(UNBOUNDED_TEXT) if value is not None and math.isinf(value)
+            else _float_text(value))
 
 
 def _float_text(value: float | None) -> str:

@@ -12,7 +12,7 @@ from core.analysis.per_query import STATUS_TEXT, Rows, summarize_rows
 from core.engine.evaluation import Status
 from core.model.conventions import Conventions, parse_cutoff
 from core.model.presets import matching_presets
-from core.reports.json import conventions_json
+from core.reports.json import bound_json, conventions_json
 from core.reports.sentences import mean_sentence
 from core.reports.text import csv_line, protect
 
@@ -47,7 +47,8 @@ def rows_json(rows: Rows, conventions: Conventions,
                 "status": rows["status"][i],
             }
             if rows["status"][i] == Status.UNRESOLVED.value:
-                item["bounds"] = {"low": _num(rows["low"][i]), "high": _num(rows["high"][i]),
+                item["bounds"] = {"low": bound_json(_num(rows["low"][i])),
+                                  "high": bound_json(_num(rows["high"][i])),
                                   "exact": bool(rows["exact"][i])}
             cutoffs.append(item)
         queries.append({

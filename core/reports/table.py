@@ -20,7 +20,7 @@ from core.analysis.aggregate import (
     summarize,
     unjudged_phrase,
 )
-from core.analysis.bounds import unresolved_bounds
+from core.analysis.bounds import UNBOUNDED_TEXT, unresolved_bounds
 from core.engine.evaluation import Evaluation, IntArray, Status
 from core.model.conventions import Conventions, format_cutoff
 from core.model.numbers import counted
@@ -36,6 +36,11 @@ def _fmt(x: float | None, signed: bool = False) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     return f"{x:+.4f}" if signed else f"{x:.4f}"
+
+
+def _bound(x: float | None) -> str:
+    """An interval's bound: an unbounded side named, never a number."""
+    return UNBOUNDED_TEXT if x is not None and math.isinf(x) else _fmt(x)
 
 
 def _line(out: TextIO, text: str = "") -> None:
@@ -83,6 +88,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     heads = ["query", "status", "judged"] + [f"NDCG@{format_cutoff(k)}" for k in ev.cutoffs]
     rows = []
     bounds = unresolved_bounds(ev)
+    unbounded = False
     for q in range(ev.doc.n_queries):
         cells = [
             ev.doc.query_ids[q],
@@ -96,7 +102,8 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
             elif st is Status.UNRESOLVED:
                 b = bounds[j][q]
                 approx = "" if b.exact else "~"
-                cells.append(f"[{_fmt(b.low)}, {_fmt(b.high)}]{approx}")
+                cells.append(f"[{_bound(b.low)}, {_bound(b.high)}]{approx}")
+                unbounded = unbounded or b.unbounded
             else:
                 cells.append(st.value)
         rows.append(cells)
@@ -115,6 +122,9 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
         _line(out)
         _line(out, "[low, high]: the interval unknown grades could still produce "
                    "(~ marks an outer interval)")
+    if unbounded:
+        _line(out, f"{UNBOUNDED_TEXT}: no finite outer bound on that side (a gain may be "
+                   "negative and the ideal DCG just above 0)")
 
 
 def _summary_text(s: CutoffSummary) -> str:

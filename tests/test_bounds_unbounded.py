@@ -1,0 +1,149 @@
+"""An outer bound no finite number holds (a gain may be negative and the
+ideal DCG just above 0) as the reports and the window name it: the word
+``unbounded``, never a number and never JSON null (no NDCG)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import pytest
+
+from core.analysis import bounds
+from core.analysis.bounds import ndcg_bounds
+from core.engine.evaluation import evaluate
+from core.model.conventions import Conventions, IdealInventory, Rubric, TieRule
+from core.model.document import Document
+from core.reports import json as json_report
+from core.reports.table import print_table
+
+CONV = Conventions(cutoffs=(1,), ties=TieRule.SUPPLIED, ideal=IdealInventory.JUDGED,
+                   rubric=Rubric.parse("-1,0,1,2"))
+
+
+def _doc() -> Document:
+    """b (-1) ranked first, a (unknown, on -1 to 2) second: at k = 1 the DCG
+    is -1 and the ideal DCG a's grade or -1, so the outer interval (every
+    completion not tried) has no finite lower bound (an ideal DCG just above
+    0 is not ruled out by the four sums) and 0 above; the exact one is
+    [-1.0, -0.5]."""
+    return Document.from_columns(query=["q"] * 2, source_id=["a", "b"], score=[1.0, 3.0],
+                                 grade=[None, -1.0], conventions=CONV)
+
+
+@pytest.fixture
+def outer(monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(bounds, "MAX_COMBINATIONS", 0)  # no completion is tried
+
+
+@pytest.mark.usefixtures("outer")
+def test_an_outer_bound_with_no_finite_value_is_infinite_in_the_core() -> None:
+    b = ndcg_bounds(evaluate(_doc()), 0, 0)
+    assert (b.low, b.high, b.exact, b.unbounded) == (-math.inf, 0.0, False, True)
+    assert bounds.unresolved_bounds(evaluate(_doc()))[0][0] == b
+
+
+@pytest.mark.usefixtures("outer")
+def test_the_table_names_an_unbounded_side() -> None:
+    out = io.StringIO()
+    print_table(evaluate(_doc()), out)
+    text = out.getvalue()
+    assert "[unbounded, 0.0000]~" in text
+    assert ("unbounded: no finite outer bound on that side (a gain may be negative and the "
+            "ideal DCG just above 0)") in text
+    assert "inf" not in text
+
+
+@pytest.mark.usefixtures("outer")
+@pytest.mark.parametrize("compact", [False, True])
+def test_the_json_names_an_unbounded_side_as_text_not_null(compact: bool, monkeypatch) -> None:
+    """In both the indented JSON and the compact one written query by query
+    (many queries: its text made from columns)."""
+    if compact:
+        monkeypatch.setattr(json_report, "_INDENTED_ROWS", 0)
+    ev = evaluate(_doc())
+    whole, streamed = io.StringIO(), io.StringIO()
+    json_report.dump_json(json_report.evaluation_json(ev), whole, rows=1)
+    json_report.dump_evaluation_json(ev, streamed)
+    assert streamed.getvalue() == whole.getvalue()
+    parsed = json.loads(streamed.getvalue(), parse_constant=lambda c: pytest.fail(c))
+    assert parsed["queries"][0]["cutoffs"][0]["bounds"] == {
+        "low": "unbounded", "high": 0.0, "exact": False}
+
+
+def test_an_exact_interval_is_numbers() -> None:
+    b = ndcg_bounds(evaluate(_doc()), 0, 0)
+    assert (b.low, b.high, b.exact, b.unbounded) == (-1.0, -0.5, True, False)
+    parsed = json_report.evaluation_json(evaluate(_doc()))
+    assert parsed["queries"][0]["cutoffs"][0]["bounds"] == {
+        "low": -1.0, "high": -0.5, "exact": True}
+
+
+@pytest.mark.usefixtures("outer")
+def test_the_window_names_an_unbounded_side(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.main import build_window
+    from app.settings import Settings
+
+    Settings().reviewer = "tester"
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.set_document(_doc())
+    w.show()
+    label = w.summary_panel.bounds_label
+    qtbot.waitUntil(lambda: "between" in label.text(), timeout=60_000)
+    assert label.text() == (
+        "1 unknown grade of 2: NDCG@1 between unbounded and 0.0000 (outer bounds; unbounded: "
+        "no finite bound on that side, a gain may be negative and the ideal DCG just above 0)")
+    # a at -1 or 0 leaves it unbounded: no width to say ('inf wide' before)
+    assert w.summary_panel.next_label.text() == (
+        "Judge 'a' next (the best ranked): no one judgment surely bounds the NDCG@1 interval; "
+        "some of its grades leave it unbounded.")
+    w.summary_panel.details_job.wait()
+
+
+@pytest.mark.usefixtures("outer")
+def test_the_json_of_a_clusters_rows_names_an_unbounded_side_as_evaluate_does() -> None:
+    """The per-query table's -inf (what a cluster's workers hand back) in
+    the JSON made from it (:func:`core.reports.per_query.rows_json`): the
+    same "unbounded" as evaluate's, where it was -inf (not JSON at all)."""
+    from core.analysis.per_query import per_query_rows
+    from core.reports.per_query import rows_json
+
+    ev = evaluate(_doc())
+    rows = per_query_rows(ev)
+    assert (rows["low"].tolist(), rows["high"].tolist()) == ([-math.inf], [0.0])
+    made = rows_json(rows, CONV)["queries"][0]["cutoffs"][0]["bounds"]
+    assert made == json_report.evaluation_json(ev)["queries"][0]["cutoffs"][0]["bounds"] == {
+        "low": "unbounded", "high": 0.0, "exact": False}
+    json_report.dump_json(rows_json(rows, CONV), io.StringIO(), rows=1)
+
+
+@pytest.mark.usefixtures("outer")
+def test_the_judging_queue_names_an_unbounded_mean(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Query q unbounded below beside r ([0.5, 1.0]): the mean's low is
+    unbounded, q's judgment narrows by an amount not known (NaN, after r's
+    0.25), and the queue's message says 'unbounded', not '-inf'."""
+    import warnings
+
+    from app.review.queue_view import QueueView
+    from core.analysis import queue as queue_module
+
+    monkeypatch.setattr(queue_module, "MAX_COMBINATIONS", 0)
+    doc = Document.from_columns(query=["q", "q", "r", "r"], source_id=["a", "b", "a", "b"],
+                                score=[1.0, 3.0, 1.0, 2.0], grade=[None, -1.0, None, 1.0],
+                                conventions=CONV)
+    ev = evaluate(doc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        queue = queue_module.judging_queue(ev)
+    assert (queue.low, queue.high, queue.exact) == (-math.inf, 0.5, False)
+    assert queue.rows.tolist() == [2, 0]
+    assert queue.narrowing[0] == 0.25
+    assert math.isnan(queue.narrowing[1])
+    view = QueueView(lambda: 4)
+    qtbot.addWidget(view)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text() == (
+        "Mean NDCG@1 between unbounded and 0.5000 (outer bounds); 2 unknown grades. Judging "
+        "the first narrows it by at least 0.2500.")
