@@ -285,9 +285,12 @@ def test_all_bounds_at_once_are_each_querys_bounds(case, outer, chunk):
                 assert b == ndcg_bounds(ev, q, j)
                 assert ev.status(q, j) is Status.UNRESOLVED
                 if not b.exact:
+                    # The same sums added in another order: equal to the
+                    # last bits, relative to their size (with negative
+                    # gains the bounds pass 1: 136.6 read 136.6 + 1.3e-12)
                     low, high = bounds.OpenQuery(ev, q, j).outer()
-                    assert b.low == pytest.approx(low, abs=1e-12)
-                    assert b.high == pytest.approx(high, abs=1e-12)
+                    assert b.low == pytest.approx(low, rel=1e-13, abs=1e-12)
+                    assert b.high == pytest.approx(high, rel=1e-13, abs=1e-12)
 
 
 @given(unresolved_documents())
