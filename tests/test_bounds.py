@@ -51,11 +51,15 @@ def unresolved_queries(draw):
     return doc, conv
 
 
-def completions(doc: Document, conv: Conventions, fixed: dict[int, float] | None = None):
+def completions(doc: Document, conv: Conventions, fixed: dict[int, float] | None = None,
+                scale: tuple[float, ...] = RUBRIC.values) -> tuple[list[int], list[float]]:
+    """The open rows of the one query, and the NDCG at the first cutoff of
+    every completion of their grades over ``scale`` (those agreeing with
+    ``fixed``), the completions with no NDCG left out."""
     ev = evaluate(doc, conv)
     open_rows = [i for i in np.flatnonzero(ev.inventory_mask) if doc.state[i] != 0]
     values = []
-    for combo in itertools.product(RUBRIC.values, repeat=len(open_rows)):
+    for combo in itertools.product(scale, repeat=len(open_rows)):
         grade = doc.grade.copy()
         grade[open_rows] = combo
         if fixed and any(grade[i] != v for i, v in fixed.items()):
@@ -66,7 +70,7 @@ def completions(doc: Document, conv: Conventions, fixed: dict[int, float] | None
         )
         v = evaluate(filled, conv).ndcg[0, 0]
         if not math.isnan(v):
-            values.append(v)
+            values.append(float(v))
     return open_rows, values
 
 
@@ -447,16 +451,7 @@ def test_a_completion_whose_ideal_dcg_is_below_0_has_no_ndcg_in_the_interval(cas
     if ev.status(0) is not Status.UNRESOLVED:
         return
     b = ndcg_bounds(ev, 0, 0)
-    open_rows = [i for i in np.flatnonzero(ev.inventory_mask) if doc.state[i] != 0]
-    values = []
-    for combo in itertools.product(scale.values, repeat=len(open_rows)):
-        grade = doc.grade.copy()
-        grade[open_rows] = combo
-        filled = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
-                                       score=doc.score, grade=grade)
-        v = evaluate(filled, conv).ndcg[0, 0]
-        if not math.isnan(v):
-            values.append(v)
+    values = completions(doc, conv, scale=scale.values)[1]
     assert (b.low, b.high) == ((None, None) if not values else (
         pytest.approx(min(values), abs=1e-12), pytest.approx(max(values), abs=1e-12)))
 
@@ -526,16 +521,7 @@ def test_every_completion_lies_within_the_bounds_when_a_gain_can_be_negative(cas
     ev = evaluate(doc, conv)
     if ev.status(0) is not Status.UNRESOLVED:
         return
-    open_rows = [i for i in np.flatnonzero(ev.inventory_mask) if doc.state[i] != 0]
-    values = []
-    for combo in itertools.product(conv.rubric.values, repeat=len(open_rows)):
-        grade = doc.grade.copy()
-        grade[open_rows] = combo
-        filled = Document.from_columns(query=["q"] * len(doc), source_id=doc.source_id.tolist(),
-                                       score=doc.score, grade=grade)
-        v = evaluate(filled, conv).ndcg[0, 0]
-        if not math.isnan(v):
-            values.append(float(v))
+    values = completions(doc, conv, scale=conv.rubric.values)[1]
     exact = ndcg_bounds(ev, 0, 0)
     assert exact.exact
     assert not exact.unbounded
