@@ -19,17 +19,27 @@ Example::
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QCoreApplication,
+    QObject,
+    QRunnable,
+    Qt,
+    QThreadPool,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from app.shown import boxed
 from core.errors import NdcgError
 from core.io.stop import Stop, Stopped, stoppable
 
-__all__ = ["Cancelled", "LatestJob", "Task", "error_text", "run_task", "show_error"]
+__all__ = ["Cancelled", "LatestJob", "Task", "drain", "error_text", "run_task", "show_error"]
 
 Progress = Callable[[int, int], None]
 Work = Callable[[Progress, Callable[[], bool]], Any]
@@ -99,6 +109,37 @@ class _Runnable(QRunnable):
 
 #: Tasks still running, kept alive here when nobody else holds them.
 _LIVE: set[Task] = set()
+#: The pools work was started on (the global one, each LatestJob's).
+_POOLS: weakref.WeakSet[QThreadPool] = weakref.WeakSet()
+#: How long a quit waits for the work still running (a reader stops within
+#: a megabyte or :data:`~core.io.stop.LINES` lines once told).
+DRAIN_MS = 10_000
+_DRAINED = "ndcgWorkersDrainedAtQuit"
+
+
+def drain() -> None:
+    """Every running task told to stop and every pool's running work waited
+    for (at most :data:`DRAIN_MS` each), when the application quits: after
+    the event loop, PySide deletes the objects Python holds in any order,
+    and a worker still running then emitted its result on a signal object
+    deleted under it (the process crashed at exit, about once in 100-150
+    launches of the 2M run that quit right after it was shown: a
+    ``QThreadPool`` worker in ``QMetaObject::metacall`` while the main
+    thread's ``~QThreadPool`` waited in ``PySide::destroyQCoreApplication``).
+    The results are not delivered: nothing is left to take them."""
+    for task in list(_LIVE):
+        task._cancel.set()  # the readers stop; no callback runs now
+    for pool in list(_POOLS):
+        pool.waitForDone(DRAIN_MS)
+
+
+def _drained_at_quit(pool: QThreadPool) -> None:
+    """``pool``'s work waited for when the application quits (:func:`drain`)."""
+    qapp = QCoreApplication.instance()
+    if qapp is not None and not qapp.property(_DRAINED):
+        qapp.setProperty(_DRAINED, True)  # once per application
+        qapp.aboutToQuit.connect(drain)
+    _POOLS.add(pool)
 
 
 class Task(QObject):
@@ -134,6 +175,7 @@ class Task(QObject):
         self.dialog = dialog
         _LIVE.add(self)
         self._pool = pool or QThreadPool.globalInstance()
+        _drained_at_quit(self._pool)
         self._pool.start(_Runnable(work, self._signals, self._cancel))
 
     @property
@@ -229,6 +271,7 @@ class LatestJob(QObject):
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
+        _drained_at_quit(self._pool)
         self._latest = 0
         self._signals = _Signals()
         self._signals.succeeded.connect(self._on_success)
