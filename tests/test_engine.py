@@ -497,13 +497,12 @@ def test_sums_in_chunks_are_the_sums_of_the_whole_bit_for_bit(sizes, uniform, cu
        st.integers(0, 2**32 - 1))
 def test_tie_group_dcg_in_chunks_is_one_bincount_bit_for_bit(sizes, chunk, cutoffs, seed):
     """DCG of averaged ties worked a chunk of whole queries at a time is, bit
-    for bit, the DCG of every tie group at once: each group's gain total
-    and discount total one bincount over all positions (queries without a
-    ranked candidate, NaN, -0.0 and huge gains among them)."""
+    for bit, every position's term (sums.position_terms) at once, added per
+    query in position order by one bincount (queries without a ranked
+    candidate, NaN, -0.0 and huge gains among them)."""
     from unittest import mock
 
     from core.engine import sums
-    from core.engine.discount import discount
     from core.engine.order import list_starts, score_ties, segment_rank
 
     rng = np.random.default_rng(seed)
@@ -514,13 +513,11 @@ def test_tie_group_dcg_in_chunks_is_one_bincount_bit_for_bit(sizes, chunk, cutof
     gain = rng.choice(gains[:rng.integers(2, gains.size + 1)], query.size)
     rank = segment_rank(query)[0]
     new_group = score_ties(score, np.arange(query.size), list_starts(query))
-    group = np.cumsum(new_group) - 1
-    size, starts = np.bincount(group), np.flatnonzero(new_group)
-    totals = np.bincount(group, weights=gain, minlength=starts.size)
-    disc = np.bincount(group, weights=discount(rank), minlength=starts.size)
+    groups = sums.TieGroups.of(gain, new_group)
     with np.errstate(over="ignore", invalid="ignore"):
-        want = np.stack([sums.group_dcg(k, starts, rank[starts], size, totals, query[starts],
-                                        disc, rank, nq) for k in cutoffs], axis=1)
+        want = np.stack([np.bincount(query, weights=sums.position_terms(gain, rank, k,
+                                                                        groups=groups),
+                                     minlength=nq) for k in cutoffs], axis=1)
         with mock.patch.object(sums, "CHUNK", chunk):
             got = sums.tie_group_dcg(gain, query, rank, new_group, tuple(cutoffs), nq)
     assert got.tobytes() == want.tobytes()

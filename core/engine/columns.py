@@ -25,7 +25,8 @@ import numpy.typing as npt
 from core.engine.discount import discount, divides, log2_of, terms
 from core.engine.evaluation import Evaluation
 from core.engine.query_values import QueryValues, query_ideal, query_values
-from core.model.conventions import Conventions, Rubric
+from core.engine.sums import mixed_groups
+from core.model.conventions import Conventions, Rubric, TieRule
 from core.model.document import GradeState, grade_text
 from core.model.guidelines import digit_keys
 from core.model.numbers import full_text
@@ -262,15 +263,44 @@ def _contribution_tip(shown: ShownRows, row: int) -> str:
     """The contribution worked out with the numbers that give it: under the
     presets whose sums divide (:func:`core.engine.discount.divides`) the
     gain over C's log2(rank + 1), which the product with the discount
-    shown can miss by an ulp (3 x 0.6309297535714574 is not 3 / log2(3))."""
+    shown can miss by an ulp (3 x 0.6309297535714574 is not 3 / log2(3));
+    in a tie group of one grade under averaged ties the gain times its own
+    rank's discount (:func:`core.engine.sums.position_terms`)."""
     v = shown.values
     gain = full_text(shown.ev.gain[shown.row(row)])
     if shown.ev.divides and v.discount[row] > 0:
         log2 = log2_of(np.array([int(v.rank[row])]))[0]
         return (f"gain / log2(rank + 1) = {gain} / {full_text(log2)} = "
                 f"{full_text(v.contribution[row])}")
+    tie = shown.ties.get(shown.row(row))
+    if tie is not None and _one_grade(shown, tie):
+        own = discount(np.array([int(v.rank[row])]))[0]
+        return (f"gain × discount(rank {int(v.rank[row])}) = {gain} × {full_text(own)} = "
+                f"{full_text(v.contribution[row])} (a tie group of one grade is the same list "
+                "in every order: each rank takes its own discount, not the group's mean)")
     return f"gain × discount = {gain} × {full_text(v.discount[row])} = " \
         f"{full_text(v.contribution[row])}"
+
+
+def _one_grade(shown: ShownRows, tie: TieMark) -> bool:
+    """Whether ``tie``'s group is averaged and holds one gain
+    (:func:`core.engine.sums.mixed_groups`)."""
+    if shown.ev.conventions.ties is not TieRule.AVERAGE:
+        return False
+    gains = shown.ev.gain[shown.ev.ranked(shown.q)[tie.first - 1:tie.last]]
+    starts = np.zeros(gains.size, dtype=bool)
+    starts[0] = True
+    return not bool(mixed_groups(gains, starts, np.array([0]))[0])
+
+
+def _contribution_formula(c: Conventions) -> str:
+    if divides(c):
+        return ("contribution = gain / log2(rank + 1) (= gain × discount, divided as the "
+                "peer divides)")
+    if c.ties is TieRule.AVERAGE:
+        return ("contribution = gain × discount (the tie group's mean); in a tie group of one "
+                "grade, gain × its own rank's discount (the same list in every order)")
+    return "contribution = gain × discount"
 
 
 def _first_not_known(shown: ShownRows, row: int) -> int | None:
@@ -397,9 +427,7 @@ COLUMNS: tuple[CandidateColumn, ...] = (
     CandidateColumn(
         "contribution", "Contribution", _contribution, tooltip=_contribution_tip,
         state_words=True, sheet=("L", "contribution"), ranked_only=True,
-        formula=lambda c: "contribution = gain / log2(rank + 1) (= gain × discount, "
-                          "divided as the peer divides)" if divides(c)
-                          else "contribution = gain × discount"),
+        formula=_contribution_formula),
     CandidateColumn(
         "cumulative", "Cumulative DCG", _cumulative, tooltip=_cumulative_tip,
         state_words=True, follows=lambda s: s.cumulative, ranked_only=True,

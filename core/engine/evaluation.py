@@ -36,6 +36,8 @@ from core.engine.results import QueryCutoff, QueryResults, Status  # re-exported
 from core.engine.sklearn_sums import SKLEARN, sklearn_dcg, sklearn_idcg
 from core.engine.sums import (
     CHUNK,
+    TieGroups,
+    position_terms,
     sums_in_chunks,
     tie_group_dcg,
     tie_group_heads,
@@ -333,12 +335,10 @@ class Evaluation:
 
     @PerRow
     def contribution(self) -> FloatArray:
-        """gain x discount over the whole list (NaN when either is unknown;
-        :func:`~core.engine.discount.terms`: the sums' own terms)."""
-        if not self._divide:
-            out: FloatArray = self.gain * self.discount
-            return out
-        return terms(self.gain, self.discount, np.maximum(self.rank, 1), divide=True)
+        """Each candidate's term of the whole list's DCG (NaN when its gain
+        is unknown or it is not ranked): :meth:`position_terms` (gain x discount,
+        divided or taken at its own rank where the sums do so)."""
+        return self._scatter(self.position_terms(None), np.nan)  # type: ignore[return-value]
 
     @Lazy
     def ideal_order(self) -> IntArray:
@@ -361,21 +361,12 @@ class Evaluation:
         return self._scatter(values, np.nan, self.ideal_order)  # type: ignore[return-value]
 
     def contribution_at(self, k: int | None) -> FloatArray:
-        """Each candidate's contribution to DCG@k (0 beyond k, NaN when its
-        gain is unknown and it counts)."""
-        eff = self.effective_discount(k)
-        # (0 set in the product, the result made once eff is let go: two
-        # 16 MB arrays fewer at once at 2M rows, compare's cut at each cutoff)
-        value = self.sorted_gain
-        if self._divide:  # (the sums' own terms: core.engine.discount.terms)
-            value = terms(value, eff, self._sorted_rank, divide=True)
-        else:  # (a new array unless kept: then multiplied where it is)
-            value = value * eff if self._sorted_gain is not None else np.multiply(
-                value, eff, out=value)
-        value[~(eff > 0)] = 0.0
-        del eff
+        """Each candidate's contribution to DCG@k (:meth:`position_terms`: 0 beyond
+        k, NaN when its gain is unknown and it counts; NaN when not ranked)."""
+        value = self.position_terms(k)
         out = np.zeros(len(self.doc))
         self._rows.put(out, value)
+        del value
         out[~self.ranked_mask] = np.nan
         return out
 
@@ -489,6 +480,38 @@ class Evaluation:
         sums /= size
         eff: FloatArray = sums[group]
         return eff
+
+    def position_terms(self, k: int | None, q: int | None = None, *,
+              at: IntArray | None = None) -> FloatArray:
+        """The term each position of :attr:`order` adds to DCG@k (with ``q``:
+        of :meth:`positions` ``(q)`` only; with ``at``: of those positions,
+        ascending, in whole tie groups): :func:`core.engine.sums.position_terms`,
+        the values the sums add in position order, so that a list's terms
+        added down it end at its DCG bit for bit (not under the sklearn
+        preset, whose sums are scikit-learn's: :mod:`core.engine.sklearn_sums`).
+        A chunk of whole queries at a time, as :meth:`effective_discount`."""
+        if at is not None:
+            return self._position_terms(k, at)
+        lo, hi = self.positions(q) if q is not None else (0, self._rows.size)
+        if hi - lo <= 2 * CHUNK:
+            return self._position_terms(k, slice(lo, hi))
+        qs = self._sorted_query
+        starts = np.searchsorted(qs, np.arange(int(qs[lo]), int(qs[hi - 1]) + 2))
+        out = np.empty(hi - lo)
+        for a, b in whole_chunks(starts):
+            s, e = int(starts[a]), int(starts[b])
+            out[s - lo:e - lo] = self._position_terms(k, slice(s, e))
+        return out
+
+    def _position_terms(self, k: int | None, at_or_span: IntArray | slice) -> FloatArray:
+        """:meth:`position_terms` of the positions ``at_or_span`` (whole tie groups)."""
+        rows = (self.ranked_between(at_or_span.start, at_or_span.stop)
+                if isinstance(at_or_span, slice) else self.ranked_at(at_or_span))
+        gain = self.gain[rows]
+        groups = (None if self._new_group is None
+                  else TieGroups.of(gain, self._new_group[at_or_span]))
+        return position_terms(gain, self._sorted_rank[at_or_span], k, groups=groups,
+                              divide=self._divide)
 
     def within(self, k: int, starts: IntArray) -> IntArray:
         """The positions of :attr:`order` whose effective discount at ``k``

@@ -32,7 +32,9 @@ class QueryValues:
     ``rank``, ``discount``, ``contribution``, ``ideal_rank`` and
     ``ideal_contribution`` equal the evaluation's whole-document arrays at
     ``rows``; ``cumulative`` is the running DCG down the query's ranked list
-    (:meth:`Evaluation.cumulative_dcg`).
+    (:meth:`Evaluation.cumulative_dcg`): the contributions added in rank
+    order, ending at the query's DCG bit for bit where its sums add them in
+    that order (every preset but sklearn's).
     """
 
     rows: IntArray
@@ -90,16 +92,17 @@ def query_values(ev: Evaluation, q: int, rows: npt.ArrayLike) -> QueryValues:
     pos, found = _place(rows, ranked)
     rank = np.where(found, pos + 1, 0).astype(np.int64)
     disc = np.where(found, eff[pos] if eff.size else 0.0, np.nan)
-    # (the sums' own terms, divided where they divide: core.engine.discount.terms)
-    cumulative: FloatArray = np.cumsum(
-        terms(ev.gain[ranked], eff, np.arange(1, ranked.size + 1), ev.divides))
+    # (the sums' own terms, core.engine.sums.position_terms: added down the
+    # list they end at the DCG bit for bit)
+    own = ev.position_terms(None, q)
+    cumulative: FloatArray = np.cumsum(own)
+    contribution = np.where(found, own[pos] if own.size else 0.0, np.nan)
     ideal = query_ideal(ev, q)
     ipos, ifound = _place(rows, ideal)
     ideal_rank = np.where(ifound, ipos + 1, 0).astype(np.int64)
     ideal_disc = discount(ideal_rank[ifound])
     ideal_contribution = np.full(rows.size, np.nan)
     ideal_contribution[ifound] = terms(gain[ifound], ideal_disc, ideal_rank[ifound], ev.divides)
-    contribution = terms(gain, disc, np.maximum(rank, 1), ev.divides)
     return QueryValues(rows=rows, rank=rank, discount=disc, contribution=contribution,
                        ideal_rank=ideal_rank, ideal_contribution=ideal_contribution,
                        cumulative=cumulative)

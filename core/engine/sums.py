@@ -13,12 +13,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.engine.discount import block_discounts, discount, log2_block, log2_of
+from core.engine.discount import block_discounts, discount, log2_block, log2_of, terms
 from core.engine.ideal import CountedLists
-from core.engine.order import Blocks, block_rank, list_rank, prefixes
+from core.engine.order import Blocks, block_rank, list_rank
 
-__all__ = ["CHUNK", "group_dcg", "sums_at_cutoffs", "sums_in_chunks", "tie_group_dcg",
-           "tie_group_heads", "tie_group_numbers", "times_discount", "whole_chunks"]
+__all__ = ["CHUNK", "TieGroups", "mixed_groups", "position_terms", "sums_at_cutoffs",
+           "sums_in_chunks", "tie_group_dcg", "tie_group_heads", "tie_group_numbers",
+           "times_discount", "whole_chunks"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -163,18 +164,15 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
                   cutoffs: tuple[int | None, ...], nq: int) -> FloatArray:
     """DCG per query (rows) and cutoff (columns) of ranked lists whose ties
     are averaged (``gain``, ``query``, ``rank`` of each position, ascending
-    by query; where each tie group starts): DCG@k is the sum over tie
-    groups of the group's gain total times the total of its positions'
-    discounts up to k over its size (:func:`group_dcg`). A list whose every
-    tie group holds one gain is the same list in every order of its ties:
-    its DCG is the sum of its gains times their own discounts, added in
-    position order as the ideal list's are (:func:`_one_gain_lists`), so
-    that a perfect ranking of tied equal grades reads NDCG 1 bit for bit.
+    by query; where each tie group starts): the sum of each position's term
+    (:func:`position_terms`), added in position order from 0.0, so that the
+    contributions the editor shows, added down a list, end at the DCG bit
+    for bit.
 
-    A chunk of whole queries at a time: the per-group arrays (five of 9 MB
-    at 2M candidates in 1.2M groups, where the default conventions' engine
-    peaked) are a chunk's. Each group's totals and each query's sum are
-    added in position order within its chunk: the very bits of one
+    A chunk of whole queries at a time: the per-position arrays (the
+    terms, discounts, group numbers: 16 MB each at 2M candidates, where the
+    default conventions' engine peaked) are a chunk's. Each query's terms
+    are added in position order within its chunk: the very bits of one
     bincount over the whole."""
     out = np.zeros((nq, len(cutoffs)))
     starts = np.searchsorted(query, np.arange(nq + 1))
@@ -182,80 +180,105 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
         lo, hi = int(starts[a]), int(starts[b])
         if lo == hi:  # (no ranked position at all)
             continue
-        local, heads, size = tie_group_numbers(new_group[lo:hi])
-        r, g = rank[lo:hi], gain[lo:hi]
-        totals = np.bincount(local, weights=g, minlength=heads.size)
-        d = discount(r)
-        discounts = np.bincount(local, weights=d, minlength=heads.size)
-        del local
-        owner = query[lo:hi][heads] - a
-        plain = _one_gain_lists(g, d, new_group[lo:hi], starts[a:b] - lo, query[lo:hi] - a, r)
+        g, r = gain[lo:hi], rank[lo:hi]
+        groups = TieGroups.of(g, new_group[lo:hi])
+        owner = query[lo:hi] - a
+        d = discount(r)  # (once for every cutoff)
+        first = r[groups.heads][groups.group]  # (each position's group's first rank)
         for j, k in enumerate(cutoffs):
-            out[a:b, j] = group_dcg(k, heads, r[heads], size, totals, owner, discounts, r,
-                                    b - a)
-            if plain is not None:
-                lists, term, term_rank, term_query = plain
-                at = term if k is None else np.where(term_rank <= k, term, 0.0)
-                out[a + lists, j] = np.bincount(term_query, weights=at, minlength=b - a)[lists]
+            if k is None:
+                t = position_terms(g, r, None, groups=groups, disc=d)
+                out[a:b, j] = np.bincount(owner, weights=t, minlength=b - a)
+                continue
+            # Only the groups that start by k add anything: the others'
+            # terms are 0.0, and a sum from 0.0 is the same without them.
+            at = np.flatnonzero(first <= k)
+            t = position_terms(g[at], r[at], k, groups=groups.take(at), disc=d[at])
+            out[a:b, j] = np.bincount(owner[at], weights=t, minlength=b - a)
     return out
 
 
-def _one_gain_lists(gain: FloatArray, disc: FloatArray, new_group: npt.NDArray[np.bool_],
-                    first: IntArray, query: npt.NDArray[Any], rank: npt.NDArray[Any],
-                    ) -> tuple[IntArray, FloatArray, npt.NDArray[Any], npt.NDArray[Any]] | None:
-    """The lists (``first``: where each starts, numbered from 0 in
-    ``query``) with a tie group of two or more whose every such group
-    holds one gain (no position but a group's first has a gain other than
-    the one before; NaN equals nothing), and their positions' gains times
-    discounts ``disc``, ranks and lists, in position order; None when there
-    is none. Each a pass over the positions reduced per list (a mask
-    gathered took 1.1 ms a chunk of 2^18 positions at 1,000 a list)."""
-    tied = ~new_group
+class TieGroups:
+    """The tie groups of some positions (whole groups): each position's
+    group (numbered from 0), where each group starts, its size, and whether
+    each position's group mixes gains (:func:`mixed_groups`)."""
+
+    __slots__ = ("group", "heads", "mixed", "size")
+
+    def __init__(self, group: IntArray, heads: IntArray, size: IntArray,
+                 mixed: npt.NDArray[np.bool_]) -> None:
+        self.group, self.heads, self.size, self.mixed = group, heads, size, mixed
+
+    def take(self, at: IntArray) -> TieGroups:
+        """The groups of positions ``at`` (whole groups, ascending), numbered
+        as here."""
+        return TieGroups(self.group[at], self.heads, self.size, self.mixed[at])
+
+    @classmethod
+    def of(cls, gain: FloatArray, new_group: npt.NDArray[np.bool_]) -> TieGroups:
+        """The groups of positions of ``gain`` (``new_group``: where each
+        group starts)."""
+        group, heads, size = tie_group_numbers(new_group)
+        return cls(group, heads, size, mixed_groups(gain, new_group, heads)[group])
+
+
+def mixed_groups(gain: FloatArray, new_group: npt.NDArray[np.bool_],
+                 heads: IntArray) -> npt.NDArray[np.bool_]:
+    """Whether each tie group (``heads``: where each starts; ``new_group``:
+    whole groups) holds more than one gain: a position but its group's
+    first has a gain other than the one before (NaN equals nothing, so a
+    group with an unknown gain mixes). A group of one gain is the same list
+    in every order of its ties.
+
+    >>> mixed_groups(np.array([1.0, 1.0, 2.0, 3.0]), np.array([True, False, True, False]),
+    ...              np.array([0, 2])).tolist()
+    [False, True]
+    """
     moved = np.zeros(gain.size, dtype=bool)
     np.not_equal(gain[1:], gain[:-1], out=moved[1:])
-    moved &= tied
-    filled = np.flatnonzero(np.diff(first, append=gain.size) > 0)  # (reduceat: no empty list)
-    one = np.zeros(first.size, dtype=bool)
-    one[filled] = np.logical_or.reduceat(tied, first[filled]) & ~np.logical_or.reduceat(
-        moved, first[filled])
-    lists = np.flatnonzero(one)
-    if not lists.size:
-        return None
-    rows = np.flatnonzero(one[query])
-    return lists, gain[rows] * disc[rows], rank[rows], query[rows]
+    moved &= ~new_group
+    if not heads.size:
+        return np.zeros(0, dtype=bool)
+    out: npt.NDArray[np.bool_] = np.logical_or.reduceat(moved, heads)
+    return out
 
 
-def group_dcg(k: int | None, starts: IntArray, first_rank: npt.NDArray[Any],
-               size: npt.NDArray[np.integer[Any]], gain: npt.NDArray[Any], query: npt.NDArray[Any],
-               disc_all: npt.NDArray[Any], rank: npt.NDArray[Any], nq: int) -> FloatArray:
-    """DCG@k per query from tie groups (their first positions ``starts`` and
-    ranks, sizes, gain totals, queries and discount totals; ``rank``: each
-    position's): groups wholly
-    within k take their discount total, the one group per query that k cuts
-    the sum of its positions up to k (in position order, as the totals), the
-    groups after k nothing; only the groups that start within k are summed."""
-    if k is None:
-        disc = disc_all
+def position_terms(gain: FloatArray, rank: npt.NDArray[Any], k: int | None, *,
+                   groups: TieGroups | None = None, divide: bool = False,
+                   disc: FloatArray | None = None) -> FloatArray:
+    """The term each position adds to DCG@k: its contribution, the one
+    declared value the sums add (in position order) and the editor shows
+    and adds down a list. ``gain``, 1-based ``rank`` of positions in whole
+    lists (or whole tie groups, ``groups``: where ties are averaged);
+    ``disc``: their discounts, when known (not written to).
+
+    - Ties not averaged (``groups`` None): the gain times its rank's
+      discount, or divided by C's ``log2(rank + 1)`` where the sums divide
+      (``divide``: :func:`core.engine.discount.terms`).
+    - Ties averaged: in a group of mixed gains, the gain times the group's
+      mean discount up to k (the expected value over every order of the
+      group); in a group of one gain, the gain times its rank's own discount
+      (every order is the same list: so a perfect ranking of tied equal
+      grades sums as its ideal list does, to NDCG 1 bit for bit).
+
+    0 where the discount is 0 (past k; a tie group starting past k), whatever
+    the gain (unknown gains further down do not make DCG@k unknown).
+
+    >>> position_terms(np.array([3.0, 1.0, 1.0]), np.array([1, 2, 3]), 2).tolist()
+    [3.0, 0.6309297535714575, 0.0]
+    """
+    d = discount(rank) if disc is None else disc
+    if k is not None:
+        d = np.where(rank > k, 0.0, d)
+    if groups is None:
+        out = terms(gain, d, rank, divide)
     else:
-        within = np.flatnonzero(first_rank <= k)
-        disc = disc_all[within]
-        cut = np.flatnonzero(first_rank[within] + size[within] - 1 > k)
-        if cut.size:
-            disc = disc.astype(np.float64)  # a copy
-            g = within[cut]
-            n = k - first_rank[g] + 1  # positions of each cut group within k
-            pos = prefixes(starts[g], n)
-            owner = np.repeat(np.arange(cut.size), n)
-            disc[cut] = np.bincount(owner, weights=discount(rank[pos]), minlength=cut.size)
-    if k is not None:  # the groups that start within k
-        gain = gain[within]
-        size = size[within]
-        query = query[within]
-    # In place: one array as long as the groups, not three.
-    with np.errstate(invalid="ignore"):  # an infinite gain times a zero discount
-        per_group = np.multiply(gain, disc, dtype=np.float64)
-        per_group /= size
-    per_group[disc <= 0] = 0.0
-    sums = np.bincount(query, weights=per_group, minlength=nq)
-    out: FloatArray = sums.astype(np.float64, copy=False)
+        mean = np.bincount(groups.group, weights=d, minlength=groups.heads.size).astype(
+            np.float64, copy=False)
+        mean /= groups.size
+        d = np.where(groups.mixed, mean[groups.group], d)
+        with np.errstate(invalid="ignore"):  # an infinite gain times a zero discount
+            out = gain * d
+    if k is not None:  # (every discount of a whole list is above 0)
+        out[~(d > 0)] = 0.0
     return out

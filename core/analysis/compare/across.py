@@ -27,7 +27,6 @@ from core.analysis.compare.align import (
     QueryAlignment,
     candidate_partners,
 )
-from core.engine.discount import terms
 from core.engine.evaluation import Evaluation
 from core.engine.order import prefixes
 
@@ -247,7 +246,8 @@ def contributions_at(ev: Evaluation, k: int | None, rows: IntArray | PartnerArra
                      ) -> FloatArray:
     """``ev.contribution_at(k)[rows]`` for ranked ``rows`` (their tie groups
     starting by ``k``), made at their tie groups' positions only: the same
-    discounts summed in the same order, times the same gains. (The whole
+    terms (:meth:`~core.engine.evaluation.Evaluation.position_terms`) of
+    whole tie groups, so the same bits. (The whole
     column of both sides was 2 x 16 MB at 2M rows, held while the table was
     counted, and its making as much again beside it.)"""
     head = np.searchsorted(ev.sorted_query, ev.doc.query[rows])
@@ -255,14 +255,10 @@ def contributions_at(ev: Evaluation, k: int | None, rows: IntArray | PartnerArra
     heads, group = np.unique(head, return_inverse=True)
     size = _group_sizes(ev.tie_start, heads)
     start = np.cumsum(size) - size  # where each group's positions begin in ``at``
-    # (a group's positions share its mean discount: its first one's is read)
-    eff = ev.effective_discount(k, at=prefixes(heads, size))[start[group]]
-    # (the sums' own terms where they divide: core.engine.discount.terms; the
-    # ranks read then only, not a column made for every comparison)
-    value = (terms(ev.gain[rows], eff, ev.rank[rows], divide=True) if ev.divides
-             else ev.gain[rows] * eff)
-    value[~(eff > 0)] = 0.0
-    return value
+    # (each row's place among its groups' positions: its group's start there
+    # plus its place in its group)
+    place = start[group] + (ev.rank[rows] - ev.tie_first_rank[rows])
+    return ev.position_terms(k, at=prefixes(heads, size))[place]
 
 
 def _group_sizes(tie_start: BoolArray, heads: IntArray) -> IntArray:
