@@ -55,7 +55,11 @@ def gain_formula() -> str:
 #: known) counts the block's unknown gains itself and X reads it (Z read X
 #: before): a range-free Z, the same in every row as AA beside it, was
 #: calculated with AA in one go by LibreOffice 7.4's threads, which then read
-#: gains before computing them (Err:522 or 0; docs/workbook.md).
+#: gains before computing them (Err:522 or 0; docs/workbook.md). The
+#: contribution (L) is the gain times the discount (K), but in a tie group
+#: whose ranked gains are all the row's own (one grade: the same list in
+#: every order) times its own position's discount (S), as the engine's
+#: (:func:`core.engine.sums.position_terms`).
 FORMULAS: tuple[tuple[int, str], ...] = (
     (6, '=IF(ISNUMBER(F{r}),"number",IF(F{r}="unrateable","unrateable",'
         'IF(OR(F{r}="",F{r}="unknown"),"unknown","invalid")))'),
@@ -63,7 +67,8 @@ FORMULAS: tuple[tuple[int, str], ...] = (
     (GAIN_COL, gain_formula()),
     (10, '=IF(Q{r}=1,IF(tie_rule="average",SUMIFS({S},{P},P{r},{Q},1)'
          '/COUNTIFS({P},P{r},{Q},1),S{r}),"")'),
-    (11, '=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*K{r},"")'),
+    (11, '=IF(AND(ISNUMBER(J{r}),ISNUMBER(K{r})),J{r}*IF(COUNTIFS({P},P{r},{Q},1,{J},J{r})'
+         '=COUNTIFS({P},P{r},{Q},1),S{r},K{r}),"")'),
     (13, '=IF(M{r}<=COUNT({W}),LARGE({W},M{r}),"")'),
     (14, '=IF(ISNUMBER(N{r}),N{r}{lift}*(1/LOG(M{r}+1,2)),"")'),
     (16, '=IF(AND(ISNUMBER(D{r}),OR(unknown_rule<>"condensed",G{r}="number")),1,0)'),
