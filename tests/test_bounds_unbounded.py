@@ -7,8 +7,11 @@ from __future__ import annotations
 import io
 import json
 import math
+from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.analysis import bounds
 from core.analysis.bounds import ndcg_bounds
@@ -26,8 +29,8 @@ def _doc() -> Document:
     """b (-1) ranked first, a (unknown, on -1 to 2) second: at k = 1 the DCG
     is -1 and the ideal DCG a's grade or -1, so the outer interval (every
     completion not tried) has no finite lower bound (an ideal DCG just above
-    0 is not ruled out by the four sums) and 0 above; the exact one is
-    [-1.0, -0.5]."""
+    0 is not ruled out by the four sums) and above, the DCG at most over the
+    ideal DCG at most, -1 / 2 (0 before); the exact one is [-1.0, -0.5]."""
     return Document.from_columns(query=["q"] * 2, source_id=["a", "b"], score=[1.0, 3.0],
                                  grade=[None, -1.0], conventions=CONV)
 
@@ -40,7 +43,7 @@ def outer(monkeypatch):  # type: ignore[no-untyped-def]
 @pytest.mark.usefixtures("outer")
 def test_an_outer_bound_with_no_finite_value_is_infinite_in_the_core() -> None:
     b = ndcg_bounds(evaluate(_doc()), 0, 0)
-    assert (b.low, b.high, b.exact, b.unbounded) == (-math.inf, 0.0, False, True)
+    assert (b.low, b.high, b.exact, b.unbounded) == (-math.inf, -0.5, False, True)
     assert bounds.unresolved_bounds(evaluate(_doc()))[0][0] == b
 
 
@@ -49,7 +52,7 @@ def test_the_table_names_an_unbounded_side() -> None:
     out = io.StringIO()
     print_table(evaluate(_doc()), out)
     text = out.getvalue()
-    assert "[unbounded, 0.0000]~" in text
+    assert "[unbounded, -0.5000]~" in text
     assert ("unbounded: no finite outer bound on that side (a gain may be negative and the "
             "ideal DCG just above 0)") in text
     assert "inf" not in text
@@ -69,7 +72,7 @@ def test_the_json_names_an_unbounded_side_as_text_not_null(compact: bool, monkey
     assert streamed.getvalue() == whole.getvalue()
     parsed = json.loads(streamed.getvalue(), parse_constant=lambda c: pytest.fail(c))
     assert parsed["queries"][0]["cutoffs"][0]["bounds"] == {
-        "low": "unbounded", "high": 0.0, "exact": False}
+        "low": "unbounded", "high": -0.5, "exact": False}
 
 
 def test_an_exact_interval_is_numbers() -> None:
@@ -93,7 +96,7 @@ def test_the_window_names_an_unbounded_side(qtbot) -> None:  # type: ignore[no-u
     label = w.summary_panel.bounds_label
     qtbot.waitUntil(lambda: "between" in label.text(), timeout=60_000)
     assert label.text() == (
-        "1 unknown grade of 2: NDCG@1 between unbounded and 0.0000 (outer bounds; unbounded: "
+        "1 unknown grade of 2: NDCG@1 between unbounded and -0.5000 (outer bounds; unbounded: "
         "no finite bound on that side, a gain may be negative and the ideal DCG just above 0)")
     # a at -1 or 0 leaves it unbounded: no width to say ('inf wide' before)
     assert w.summary_panel.next_label.text() == (
@@ -112,16 +115,16 @@ def test_the_json_of_a_clusters_rows_names_an_unbounded_side_as_evaluate_does() 
 
     ev = evaluate(_doc())
     rows = per_query_rows(ev)
-    assert (rows["low"].tolist(), rows["high"].tolist()) == ([-math.inf], [0.0])
+    assert (rows["low"].tolist(), rows["high"].tolist()) == ([-math.inf], [-0.5])
     made = rows_json(rows, CONV)["queries"][0]["cutoffs"][0]["bounds"]
     assert made == json_report.evaluation_json(ev)["queries"][0]["cutoffs"][0]["bounds"] == {
-        "low": "unbounded", "high": 0.0, "exact": False}
+        "low": "unbounded", "high": -0.5, "exact": False}
     json_report.dump_json(rows_json(rows, CONV), io.StringIO(), rows=1)
 
 
 @pytest.mark.usefixtures("outer")
 def test_the_judging_queue_names_an_unbounded_mean(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Query q unbounded below beside r ([0.5, 1.0]): the mean's low is
+    """Query q unbounded below (and -0.5 above) beside r ([0.5, 1.0]): the mean's low is
     unbounded, q's judgment narrows by an amount not known (NaN, after r's
     0.25), and the queue's message says 'unbounded', not '-inf'."""
     import warnings
@@ -137,7 +140,7 @@ def test_the_judging_queue_names_an_unbounded_mean(qtbot, monkeypatch) -> None: 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         queue = queue_module.judging_queue(ev)
-    assert (queue.low, queue.high, queue.exact) == (-math.inf, 0.5, False)
+    assert (queue.low, queue.high, queue.exact) == (-math.inf, 0.25, False)
     assert queue.rows.tolist() == [2, 0]
     assert queue.narrowing[0] == 0.25
     assert math.isnan(queue.narrowing[1])
@@ -145,5 +148,56 @@ def test_the_judging_queue_names_an_unbounded_mean(qtbot, monkeypatch) -> None: 
     qtbot.addWidget(view)
     view.show_queue(doc, ev, queue)
     assert view.message.text() == (
-        "Mean NDCG@1 between unbounded and 0.5000 (outer bounds); 2 unknown grades. Judging "
+        "Mean NDCG@1 between unbounded and 0.2500 (outer bounds); 2 unknown grades. Judging "
         "the first narrows it by at least 0.2500.")
+
+
+def _completions(ev, j: int = 0):  # type: ignore[no-untyped-def]
+    """Query 0's outer interval and every completion's NDCG (those it has)."""
+    query = bounds.OpenQuery(ev, 0, j)
+    values, undefined = query.ndcg(query.grid())
+    return query.outer(), values[~undefined]
+
+
+_MOST = 2 + 2 / math.log2(3) + 1 / 2  # (the ideal DCG at most: 2, 2, 1)
+
+
+@pytest.mark.parametrize(("zero_ideal", "expected"), [("undefined", 1 / _MOST), ("zero", 0.0)])
+def test_the_side_the_dcg_cannot_cross_0_on_is_its_ratio_over_the_most_ideal(
+        zero_ideal: str, expected: float) -> None:
+    """a (1) ranked alone; b and c judged-not-retrieved, unknown on -1 to 2
+    (the judged inventory): the DCG is 1 whatever b and c are, the ideal DCG
+    from 1 - 1/log2(3) - 1/2 (below 0) to 2 + 2/log2(3) + 1/2. Above, no
+    finite bound (an ideal DCG just above 0 is not ruled out); below, every
+    completion with an NDCG has it at least 1 over that (b and c 2), where the
+    outer interval said 0. Under the zero rule an ideal DCG of 0 reads 0, so
+    0 is the bound there."""
+    doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
+                                score=[1.0, None, None], grade=[1.0, None, None],
+                                conventions=CONV)
+    ev = evaluate(doc, replace(CONV, cutoffs=(None,), zero_ideal=zero_ideal))  # type: ignore[arg-type]
+    (low, high), ndcg = _completions(ev)
+    assert (low, high) == (pytest.approx(expected, rel=1e-15), math.inf)
+    assert ndcg.min() >= low
+    assert ndcg.min() == pytest.approx(1 / _MOST, rel=1e-15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1.0, 2.0, 3.0, None]),
+                          st.sampled_from([-1.0, 0.0, 1.0, 2.0, None])), min_size=1, max_size=5),
+       st.sampled_from([1, 2, None]), st.sampled_from(["undefined", "zero"]))
+def test_an_outer_interval_holds_every_completion(rows, k, zero_ideal) -> None:  # type: ignore[no-untyped-def]
+    """Random lists on -1 to 2 (scores None: judged, not retrieved): every
+    completion's NDCG lies in the outer interval, its finite sides too."""
+    doc = Document.from_columns(query=["q"] * len(rows),
+                                source_id=[f"s{i}" for i in range(len(rows))],
+                                score=[s for s, _ in rows], grade=[g for _, g in rows],
+                                conventions=CONV)
+    ev = evaluate(doc, replace(CONV, cutoffs=(k,), zero_ideal=zero_ideal))  # type: ignore[arg-type]
+    if not ev.n_open[0] or not ev.n_ranked[0]:
+        return
+    (low, high), ndcg = _completions(ev)
+    if ndcg.size:
+        least, most = float(ndcg.min()), float(ndcg.max())
+        assert low <= least + 1e-12 * max(1.0, abs(least))
+        assert most <= high + 1e-12 * max(1.0, abs(most))

@@ -189,7 +189,8 @@ class OpenQuery:
 
         dcg_min, idcg_max = totals(low_fill, high_fill)
         dcg_max, idcg_min = totals(high_fill, low_fill)
-        return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max, self.signed)
+        return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max, self.signed,
+                         self.zero_ideal)
 
 
 class OneJudgment:
@@ -227,7 +228,8 @@ class OneJudgment:
                 float(values[0]), self.dcg[self.low] + (v - self.low) * weight,
                 self.dcg[self.high] + (v - self.high) * weight,
                 self.ideal[self.low].replace(self.low, v),
-                self.ideal[self.high].replace(self.high, v), self.query.signed)
+                self.ideal[self.high].replace(self.high, v), self.query.signed,
+                zero_reads_zero=self.query.zero_ideal is ZeroIdealRule.ZERO)
             out[r] = high - low
         return out
 
@@ -238,7 +240,7 @@ class OneJudgment:
         idcg_max = self.ideal[self.high].replace(self.high, v)
         idcg_min = self.ideal[self.low].replace(self.low, v)
         return _interval(self.query.values, dcg_min, dcg_max, idcg_min, idcg_max,
-                         self.query.signed)
+                         self.query.signed, self.query.zero_ideal)
 
 
 class _SortedGains:
@@ -271,9 +273,11 @@ class _SortedGains:
 
 
 def _interval(values: FloatArray, dcg_min: float, dcg_max: float, idcg_min: float,
-              idcg_max: float, signed: bool) -> tuple[float, float]:
+              idcg_max: float, signed: bool, zero_ideal: ZeroIdealRule,
+              ) -> tuple[float, float]:
     """:func:`outer_interval` of one query, as numbers."""
-    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max, signed)
+    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max, signed,
+                               zero_reads_zero=zero_ideal is ZeroIdealRule.ZERO)
     return float(low), float(high)
 
 

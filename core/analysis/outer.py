@@ -23,6 +23,7 @@ from core.engine.gains import SUMS_BELOW
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
 from core.engine.sums import whole_chunks
+from core.model.conventions import ZeroIdealRule
 
 __all__ = ["UNBOUNDED", "UNBOUNDED_TEXT", "OuterBounds", "outer_interval"]
 
@@ -37,7 +38,8 @@ UNBOUNDED_TEXT = "unbounded"
 
 
 def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
-                   idcg_max: Any, signed: Any = False) -> tuple[FloatArray, FloatArray]:
+                   idcg_max: Any, signed: Any = False, *,
+                   zero_reads_zero: Any = True) -> tuple[FloatArray, FloatArray]:
     """The outer NDCG interval (low, high) from the extreme DCGs and ideal
     DCGs (numbers or arrays, elementwise), the unknown gains filled with the
     scale's lowest gain ``low_value`` and its highest: DCG at least over ideal
@@ -53,30 +55,46 @@ def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
     [at least, at most]) while the ideal DCG at least is above 0. Below,
     an ideal DCG just above 0 is not ruled out and no finite bound holds on
     a side the DCG can reach: that side is :data:`UNBOUNDED` (-inf or
-    inf), a status the reports name, never a number.
+    inf), a status the reports name, never a number. The other side, where
+    the DCG cannot cross 0 (at least 0: the low side; at most 0: the high
+    one), is the DCG there over the ideal DCG at most: every completion
+    with an NDCG has an ideal DCG in (0, at most], so its ratio is on that
+    side of it. It is 0 instead where an ideal DCG of 0 reads NDCG 0
+    (``zero_reads_zero``: the ``zero`` rule; a completion's may be 0), and
+    where no ideal DCG above 0 is possible (no completion has an NDCG).
 
     So it is too when one of the four sums is of gains below the normal
     range of floats alone (known gains that small, on a grade scale that is
     not: :func:`core.analysis.bounds._lifted` lifts a query whose scale is
     that small too), whose products with the discounts kept a few digits:
-    its ratio could leave out an NDCG a completion has."""
+    its ratio could leave out an NDCG a completion has (the side that
+    cannot cross 0 is then 0, the one value sure to hold)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (loose, or past 1)
         low = np.divide(dcg_min, idcg_max)
         high = np.divide(dcg_max, idcg_min)
         # The corners, where the DCG may be negative (the smaller ideal DCG
         # makes a negative DCG's ratio smaller, a positive one's larger).
         low_signed = np.where(np.asarray(dcg_min) >= 0, low, np.divide(dcg_min, idcg_min))
-        high_signed = np.where(np.asarray(dcg_max) >= 0, high, np.divide(dcg_max, idcg_max))
-    loose = np.asarray(idcg_min) <= 0
+        over_most = np.divide(dcg_max, idcg_max)
+        high_signed = np.where(np.asarray(dcg_max) >= 0, high, over_most)
+    tiny: Any = False
     for total in (dcg_min, dcg_max, idcg_min, idcg_max):
         size = np.abs(total)
-        loose = loose | ((size > 0) & (size < SUMS_BELOW))
+        tiny = tiny | ((size > 0) & (size < SUMS_BELOW))
+    loose = (np.asarray(idcg_min) <= 0) | tiny
     signed = (low_value < 0) | np.asarray(signed)
     low_loose = np.where(np.asarray(idcg_max) > 0, np.minimum(0.0, low), 0.0)
-    low = np.where(signed, np.where(loose, np.where(np.asarray(dcg_min) >= 0, 0.0, -UNBOUNDED),
+    # The side of a loose signed interval the DCG cannot cross 0 on: its
+    # ratio over the ideal DCG at most, where that holds (the docstring).
+    ratio_holds = ~tiny & (np.asarray(idcg_max) > 0) & ~np.asarray(zero_reads_zero)
+    low = np.where(signed, np.where(loose, np.where(np.asarray(dcg_min) >= 0,
+                                                    np.where(ratio_holds, low, 0.0),
+                                                    -UNBOUNDED),
                                     low_signed),
                    np.where(loose, low_loose, low))
-    high = np.where(signed, np.where(loose, np.where(np.asarray(dcg_max) <= 0, 0.0, UNBOUNDED),
+    high = np.where(signed, np.where(loose, np.where(np.asarray(dcg_max) <= 0,
+                                                     np.where(ratio_holds, over_most, 0.0),
+                                                     UNBOUNDED),
                                      high_signed),
                     np.where(loose, 1.0, np.minimum(1.0, high)))
     return low, high
@@ -126,6 +144,7 @@ class OuterBounds:
         self.ev, self.q = ev, q
         self.low_value, self.high_value = float(values[0]), float(values[-1])
         self.tied = ties_follow_gains(ev.conventions.ties)
+        self.zero_reads_zero = ev.conventions.zero_ideal is ZeroIdealRule.ZERO
         if q is None:
             nq = ev.doc.n_queries
             # The engine's own ideal lists (not sorted again), and only where
@@ -204,7 +223,8 @@ class OuterBounds:
                                            False)
             out.append(outer_interval(self.low_value, dcg_min, dcg_max,
                                       ideal.idcg(self.low_value, k),
-                                      ideal.idcg(self.high_value, k), signed))
+                                      ideal.idcg(self.high_value, k), signed,
+                                      zero_reads_zero=self.zero_reads_zero))
         return out
 
     def _tie_shift(self, query: IntArray, gain: FloatArray, eff: FloatArray, plo: int,
