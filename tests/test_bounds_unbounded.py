@@ -98,10 +98,12 @@ def test_the_window_names_an_unbounded_side(qtbot) -> None:  # type: ignore[no-u
     assert label.text() == (
         "1 unknown grade of 2: NDCG@1 between unbounded and -0.5000 (outer bounds; unbounded: "
         "no finite bound on that side, a gain may be negative and the ideal DCG just above 0)")
-    # a at -1 or 0 leaves it unbounded: no width to say ('inf wide' before)
+    # a at -1 or 0 leaves it unbounded: no width to say ('inf wide' before),
+    # and why a is named (core.analysis.bounds.NextJudgment.why)
     assert w.summary_panel.next_label.text() == (
-        "Judge 'a' next (the best ranked): no one judgment surely bounds the NDCG@1 interval; "
-        "some of its grades leave it unbounded.")
+        "Judge 'a' next, for the NDCG@1 interval: chosen by rank (the best ranked, rank 2): "
+        "every unknown candidate tried has a grade that leaves the interval unbounded (a gain "
+        "may be negative and the ideal DCG just above 0), so no width tells them apart.")
     w.summary_panel.details_job.wait()
 
 
@@ -201,3 +203,29 @@ def test_an_outer_interval_holds_every_completion(rows, k, zero_ideal) -> None: 
         least, most = float(ndcg.min()), float(ndcg.max())
         assert low <= least + 1e-12 * max(1.0, abs(least))
         assert most <= high + 1e-12 * max(1.0, abs(most))
+
+
+@pytest.mark.usefixtures("outer")
+def test_judge_next_by_rank_names_the_best_ranked_and_says_why() -> None:
+    """Three unknowns on -1..2 (c judged, not retrieved, listed first; a
+    ranked 3rd; b ranked 2nd) under a known -1 ranked first, k = 1: each has
+    a grade that leaves the interval unbounded, so the best ranked, b, is
+    named by rank, and says so. With more than 200 unknowns the 200 tried
+    are the best ranked (the first 200 listed before), so the one named is
+    the best ranked of all."""
+    from core.analysis.bounds import best_next_judgment
+
+    doc = Document.from_columns(query=["q"] * 4, source_id=list("cabd"),
+                                score=[None, 1.0, 2.0, 3.0], grade=[None, None, None, -1.0],
+                                conventions=CONV)
+    best = best_next_judgment(evaluate(doc), 0, 0)
+    assert best is not None
+    assert (best.source_id, best.rank, best.by_rank) == ("b", 2, True)
+    assert best.why.startswith("chosen by rank (the best ranked, rank 2): every unknown")
+    n = 230  # 229 unknowns listed before the best ranked one (rank 2)
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"s{i}" for i in range(n)],
+                                score=[float(i) for i in range(n - 2)] + [1000.0, 2000.0],
+                                grade=[None] * (n - 1) + [-1.0], conventions=CONV)
+    best = best_next_judgment(evaluate(doc), 0, 0)
+    assert best is not None
+    assert (best.source_id, best.rank, best.by_rank) == (f"s{n - 2}", 2, True)

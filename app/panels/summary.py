@@ -4,7 +4,6 @@ the result sentence (with Copy); and the footer with the mean over queries."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -44,7 +43,6 @@ from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import (
-    UNBOUNDED_TEXT,
     Bounds,
     NextJudgment,
     best_next_judgment,
@@ -424,11 +422,10 @@ class SummaryPanel(QWidget):
                 "Only unrateable candidates keep this query open: grade them if you can, "
                 "or choose how unknown grades count in the Conventions panel."
                 if int(ev.n_unrateable[q]) else "")
-        elif math.isinf(best.worst_width):  # (an unbounded side: core.analysis.outer)
+        elif best.by_rank:  # (an unbounded side: core.analysis.outer)
             self.next_label.setText(
-                f"Judge {shown_id(best.source_id)!r} next (the best ranked): no one judgment "
-                f"surely bounds the NDCG@{format_cutoff(ev.cutoffs[0])} interval; some of "
-                f"its grades leave it {UNBOUNDED_TEXT}.")
+                f"Judge {shown_id(best.source_id)!r} next, for the NDCG@"
+                f"{format_cutoff(ev.cutoffs[0])} interval: {best.why}.")
         else:
             self.next_label.setText(
                 f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"

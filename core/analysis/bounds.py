@@ -66,13 +66,35 @@ class Bounds:
 class NextJudgment:
     """The unknown judgment whose answer narrows the interval most.
 
-    ``widths`` maps each grade it could get to the interval width left.
+    ``widths`` maps each grade it could get to the interval width left;
+    ``rank`` is the candidate's (0: judged but not retrieved).
+    :attr:`by_rank`: every candidate tried has a grade that leaves the
+    interval unbounded (:data:`UNBOUNDED`), so no width tells them apart and
+    the best-ranked one is named; :attr:`why` says so in words.
     """
 
     index: int
     source_id: str
     worst_width: float
     widths: dict[float, float]
+    rank: int = 0
+
+    @property
+    def by_rank(self) -> bool:
+        """Whether it was chosen for its rank alone (no finite width)."""
+        return math.isinf(self.worst_width)
+
+    @property
+    def why(self) -> str:
+        """Why this candidate: the width it surely narrows the interval to
+        is said by the caller (its rounding); here, the choice by rank."""
+        if not self.by_rank:
+            return "whatever its grade, the interval narrows most"
+        place = (f"the best ranked, rank {self.rank}" if self.rank
+                 else "judged but not retrieved, the first listed")
+        return (f"chosen by rank ({place}): every unknown candidate tried has a grade that "
+                f"leaves the interval {UNBOUNDED_TEXT} (a gain may be negative and the ideal "
+                "DCG just above 0), so no width tells them apart")
 
 
 class OpenQuery:
@@ -431,7 +453,12 @@ def best_next_judgment(ev: Evaluation, q: int, j: int = 0) -> NextJudgment | Non
 
 def _best_next_judgment(ev: Evaluation, q: int, j: int, lift: int = 0) -> NextJudgment | None:
     query = OpenQuery(ev, q, j, lift)
-    asked = np.flatnonzero(ev.doc.state[query.unknown] == GradeState.UNKNOWN)[:200]
+    rank = ev.rank
+    # The 200 best ranked (then the judged-not-retrieved, as listed): so the
+    # one named by rank when no width tells them apart is the best ranked.
+    asked = np.flatnonzero(ev.doc.state[query.unknown] == GradeState.UNKNOWN)
+    ranks = rank[query.unknown[asked]].astype(np.int64)
+    asked = asked[np.lexsort((asked, np.where(ranks > 0, ranks, np.iinfo(np.int64).max)))][:200]
     if asked.size == 0:
         return None
     grid = query.grid()
@@ -440,7 +467,6 @@ def _best_next_judgment(ev: Evaluation, q: int, j: int, lift: int = 0) -> NextJu
     best: NextJudgment | None = None
     fast = OneJudgment(query) if grid is None and not query.groups else None
     at_once = fast.widths(asked).tolist() if fast is not None else None
-    rank = ev.rank
     for a, n in enumerate(asked.tolist()):
         i = int(query.unknown[n])
         widths: dict[float, float] = {}
@@ -456,5 +482,5 @@ def _best_next_judgment(ev: Evaluation, q: int, j: int, lift: int = 0) -> NextJu
         worst = max(widths.values())
         key = (worst, rank[i] if rank[i] else np.iinfo(np.int64).max)
         if best is None or key < (best.worst_width, rank[best.index] or np.iinfo(np.int64).max):
-            best = NextJudgment(int(i), ev.doc.source_text(i), worst, widths)
+            best = NextJudgment(int(i), ev.doc.source_text(i), worst, widths, int(rank[i]))
     return best
