@@ -353,3 +353,32 @@ def test_the_running_dcg_ends_at_the_dcg_bit_for_bit(lists: list[list[tuple[int,
         for x in at_k[ev.ranked(q)].tolist():
             total += x
         assert total.hex() == float(ev.dcg[q, 0]).hex()
+
+
+def test_an_edit_in_a_tie_group_refreshes_its_others_contributions(qtmodeltester: Any) -> None:
+    """a, b, c tied, grades 2, 2, 2 (one grade: each its own rank's
+    discount); b edited to 3 mixes the group, so a's and c's contributions
+    turn to the group's mean discount: the grid names their cells changed
+    (before, only the edited row's and the running DCG's)."""
+    from core.engine.incremental import reevaluate
+    from tests.conftest import doc_of
+
+    doc = doc_of([("q", "a", 1.0, 2.0), ("q", "b", 1.0, 2.0), ("q", "c", 1.0, 2.0),
+                  ("q", "d", 0.0, 1.0)])
+    ev = evaluate(doc)
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(ev, 0)
+    col = [c.key for c in GRID_COLUMNS].index("contribution")
+    before = [grid.data(grid.index(r, col)) for r in range(4)]
+    assert before[:3] == [2.0, 2.0 / np.log2(3), 2.0 / np.log2(4)]
+    changed: list[tuple[int, int, int, int]] = []
+    grid.dataChanged.connect(lambda a, b, roles: changed.append(
+        (a.row(), b.row(), a.column(), b.column())))
+    doc.set_grade(1, 3.0, who="t")
+    grid.set_evaluation(reevaluate(ev, [1]), changed=[1])
+    mean = (1 + 1 / np.log2(3) + 0.5) / 3
+    assert grid.data(grid.index(0, col)) == 2.0 * mean
+    assert grid.data(grid.index(2, col)) == 2.0 * mean
+    for r in (0, 2):
+        assert any(r0 <= r <= r1 and c0 <= col <= c1 for r0, r1, c0, c1 in changed), r
+    qtmodeltester.check(grid)

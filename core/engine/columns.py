@@ -427,6 +427,9 @@ COLUMNS: tuple[CandidateColumn, ...] = (
     CandidateColumn(
         "contribution", "Contribution", _contribution, tooltip=_contribution_tip,
         state_words=True, sheet=("L", "contribution"), ranked_only=True,
+        # (a grade edited in a tie group of one grade, or of two grades, turns
+        # its others' contributions to the mean discount, or to their own)
+        follows=lambda s: s.values.contribution,
         formula=_contribution_formula),
     CandidateColumn(
         "cumulative", "Cumulative DCG", _cumulative, tooltip=_cumulative_tip,
