@@ -321,12 +321,13 @@ _TIED_LISTS = st.lists(  # (a list of (score, grade) per query): few scores, so 
 
 
 @settings(max_examples=300, deadline=None)
-@given(lists=_TIED_LISTS, name=st.sampled_from(["defaults", "trec_eval", "ranx"]),
+@given(lists=_TIED_LISTS, name=st.sampled_from(["defaults", "trec_eval", "ranx", "pessimistic",
+                                                 "optimistic", "supplied"]),
        k=st.sampled_from([1, 2, 3, 5, None]))
 def test_the_running_dcg_ends_at_the_dcg_bit_for_bit(lists: list[list[tuple[int, float]]],
                                                         name: str, k: int | None) -> None:
     """Under the presets whose sums add their terms in position order (the
-    defaults, averaged ties; trec_eval; ranx) the grid's contributions are
+    defaults, averaged ties; trec_eval; ranx; the other tie rules) the grid's contributions are
     the engine's own terms (core.engine.sums.position_terms): added down
     the ranked rows from 0.0 they, and the running DCG, end at the query's
     DCG bit for bit, with tie groups of one grade and of mixed grades; the
@@ -338,7 +339,8 @@ def test_the_running_dcg_ends_at_the_dcg_bit_for_bit(lists: list[list[tuple[int,
 
     rows = [(f"q{q}", f"d{i}", float(score), grade)
             for q, pairs in enumerate(lists) for i, (score, grade) in enumerate(pairs)]
-    conv = Conventions() if name == "defaults" else preset(name)
+    conv = (Conventions() if name == "defaults" else preset(name) if name in ("trec_eval", "ranx")
+            else Conventions(ties=name))  # type: ignore[arg-type]
     ev = evaluate(doc_of(rows), dataclasses.replace(conv, cutoffs=(k, None) if k else (None,)))
     contribution = {c.key: c for c in COLUMNS}["contribution"]
     at_k = ev.contribution_at(k)
