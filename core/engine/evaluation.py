@@ -78,7 +78,8 @@ class Evaluation:
     Per candidate (aligned with the document's rows): ``rank`` (0 when not
     ranked), ``gain`` (NaN when unknown), ``discount`` (the effective,
     tie-averaged discount over the whole list; NaN when not ranked),
-    ``contribution`` (gain x discount), ``ideal_rank``, ``ideal_contribution``,
+    ``contribution`` (gain x discount; the term the DCG adds,
+    :meth:`position_terms`), ``ideal_rank``, ``ideal_contribution``,
     ``tie_size``. Per query and cutoff: ``dcg``, ``idcg``, ``ndcg`` (NaN where
     not determined) and ``status``, kept in :attr:`results`.
 

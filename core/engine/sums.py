@@ -184,7 +184,8 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
         groups = TieGroups.of(g, new_group[lo:hi])
         owner = query[lo:hi] - a
         d = discount(r)  # (once for every cutoff)
-        first = r[groups.heads][groups.group]  # (each position's group's first rank)
+        first = (r[groups.heads][groups.group] if any(k is not None for k in cutoffs)
+                 else None)  # (each position's group's first rank)
         for j, k in enumerate(cutoffs):
             if k is None:
                 t = position_terms(g, r, None, groups=groups, disc=d)
@@ -192,6 +193,7 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
                 continue
             # Only the groups that start by k add anything: the others'
             # terms are 0.0, and a sum from 0.0 is the same without them.
+            assert first is not None
             at = np.flatnonzero(first <= k)
             t = position_terms(g[at], r[at], k, groups=groups.take(at), disc=d[at])
             out[a:b, j] = np.bincount(owner[at], weights=t, minlength=b - a)
