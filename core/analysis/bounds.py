@@ -126,6 +126,10 @@ class OpenQuery:
         with np.errstate(invalid="ignore"):  # (NaN: unknown)
             self.signed = bool((self.gain[self.inventory] < 0).any()
                                or (self.gain[self.ranked] < 0).any())
+            #: Whether a known gain is below the normal range (its products
+            #: with the discounts keep a few digits: :func:`outer_interval`).
+            size = np.abs(np.concatenate((self.gain[self.inventory], self.gain[self.ranked])))
+            self.few_digits = bool(((size > 0) & (size < LIFT_BELOW)).any())
         self.zero_ideal = c.zero_ideal
         #: The tie groups whose order follows the gains (positions a..b-1).
         self.groups: list[tuple[int, int]] = []
@@ -211,8 +215,7 @@ class OpenQuery:
 
         dcg_min, idcg_max = totals(low_fill, high_fill)
         dcg_max, idcg_min = totals(high_fill, low_fill)
-        return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max, self.signed,
-                         self.zero_ideal)
+        return _interval(self.values, dcg_min, dcg_max, idcg_min, idcg_max, self)
 
 
 class OneJudgment:
@@ -251,7 +254,8 @@ class OneJudgment:
                 self.dcg[self.high] + (v - self.high) * weight,
                 self.ideal[self.low].replace(self.low, v),
                 self.ideal[self.high].replace(self.high, v), self.query.signed,
-                zero_reads_zero=self.query.zero_ideal is ZeroIdealRule.ZERO)
+                zero_reads_zero=self.query.zero_ideal is ZeroIdealRule.ZERO,
+                few_digits=self.query.few_digits)
             out[r] = high - low
         return out
 
@@ -261,8 +265,7 @@ class OneJudgment:
         dcg_max = self.dcg[self.high] + (v - self.high) * w
         idcg_max = self.ideal[self.high].replace(self.high, v)
         idcg_min = self.ideal[self.low].replace(self.low, v)
-        return _interval(self.query.values, dcg_min, dcg_max, idcg_min, idcg_max,
-                         self.query.signed, self.query.zero_ideal)
+        return _interval(self.query.values, dcg_min, dcg_max, idcg_min, idcg_max, self.query)
 
 
 class _SortedGains:
@@ -295,11 +298,12 @@ class _SortedGains:
 
 
 def _interval(values: FloatArray, dcg_min: float, dcg_max: float, idcg_min: float,
-              idcg_max: float, signed: bool, zero_ideal: ZeroIdealRule,
-              ) -> tuple[float, float]:
-    """:func:`outer_interval` of one query, as numbers."""
-    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max, signed,
-                               zero_reads_zero=zero_ideal is ZeroIdealRule.ZERO)
+              idcg_max: float, query: OpenQuery) -> tuple[float, float]:
+    """:func:`outer_interval` of one query (its signs, zero-ideal rule and
+    gains of few digits), as numbers."""
+    low, high = outer_interval(float(values[0]), dcg_min, dcg_max, idcg_min, idcg_max,
+                               query.signed, few_digits=query.few_digits,
+                               zero_reads_zero=query.zero_ideal is ZeroIdealRule.ZERO)
     return float(low), float(high)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine.evaluation import Evaluation, discount
-from core.engine.gains import SUMS_BELOW
+from core.engine.gains import LIFT_BELOW, SUMS_BELOW
 from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
 from core.engine.sums import whole_chunks
@@ -38,8 +38,8 @@ UNBOUNDED_TEXT = "unbounded"
 
 
 def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
-                   idcg_max: Any, signed: Any = False, *,
-                   zero_reads_zero: Any = True) -> tuple[FloatArray, FloatArray]:
+                   idcg_max: Any, signed: Any = False, *, zero_reads_zero: Any = True,
+                   few_digits: Any = False) -> tuple[FloatArray, FloatArray]:
     """The outer NDCG interval (low, high) from the extreme DCGs and ideal
     DCGs (numbers or arrays, elementwise), the unknown gains filled with the
     scale's lowest gain ``low_value`` and its highest: DCG at least over ideal
@@ -68,7 +68,13 @@ def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
     not: :func:`core.analysis.bounds._lifted` lifts a query whose scale is
     that small too), whose products with the discounts kept a few digits:
     its ratio could leave out an NDCG a completion has (the side that
-    cannot cross 0 is then 0, the one value sure to hold)."""
+    cannot cross 0 is then 0, the one value sure to hold). Where a known
+    gain is below the normal range (``few_digits``: nonzero, below
+    :data:`core.engine.gains.LIFT_BELOW` in size) a DCG sum below
+    ``SUMS_BELOW`` in size, 0 included, has no sure sign (its terms' products
+    with the discounts lost their digits: 5e-324 at rank 2 adds 5e-324, not
+    3.2e-324, so -5e-324, 5e-324 ranked sum to 0 for a DCG below 0): such a
+    loose side is unbounded too, where 0 was said."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (loose, or past 1)
         low = np.divide(dcg_min, idcg_max)
         high = np.divide(dcg_max, idcg_min)
@@ -87,17 +93,33 @@ def outer_interval(low_value: float, dcg_min: Any, dcg_max: Any, idcg_min: Any,
     # The side of a loose signed interval the DCG cannot cross 0 on: its
     # ratio over the ideal DCG at most, where that holds (the docstring).
     ratio_holds = ~tiny & (np.asarray(idcg_max) > 0) & ~np.asarray(zero_reads_zero)
-    low = np.where(signed, np.where(loose, np.where(np.asarray(dcg_min) >= 0,
+    # A DCG sum of no sure sign (few digits, below the normal range): either.
+    unsure_min = np.asarray(few_digits) & (np.abs(dcg_min) < SUMS_BELOW)
+    unsure_max = np.asarray(few_digits) & (np.abs(dcg_max) < SUMS_BELOW)
+    low = np.where(signed, np.where(loose, np.where((np.asarray(dcg_min) >= 0) & ~unsure_min,
                                                     np.where(ratio_holds, low, 0.0),
                                                     -UNBOUNDED),
                                     low_signed),
                    np.where(loose, low_loose, low))
-    high = np.where(signed, np.where(loose, np.where(np.asarray(dcg_max) <= 0,
+    high = np.where(signed, np.where(loose, np.where((np.asarray(dcg_max) <= 0) & ~unsure_max,
                                                      np.where(ratio_holds, over_most, 0.0),
                                                      UNBOUNDED),
                                      high_signed),
                     np.where(loose, 1.0, np.minimum(1.0, high)))
     return low, high
+
+
+def _few_digits(query: IntArray, gain: FloatArray, nq: int) -> npt.NDArray[np.bool_]:
+    """Per query, whether a known gain is below the normal range of floats
+    (nonzero, below :data:`core.engine.gains.LIFT_BELOW` in size): its
+    products with the discounts keep a few digits (:func:`outer_interval`)."""
+    with np.errstate(invalid="ignore"):  # (NaN: unknown)
+        size = np.abs(gain)
+        few = (size > 0) & (size < LIFT_BELOW)
+    if not few.any():
+        return np.zeros(nq, dtype=bool)
+    out: npt.NDArray[np.bool_] = np.bincount(query[few], minlength=nq) > 0
+    return out
 
 
 def _known_and_open(query: IntArray, unknown: npt.NDArray[np.bool_], gain: FloatArray,
@@ -199,6 +221,7 @@ class OuterBounds:
             with np.errstate(invalid="ignore"):
                 signed = ((np.bincount(query[gain < 0], minlength=nq) > 0)
                           | (np.bincount(ideal_query[ideal.gain < 0], minlength=nq) > 0))
+        few_digits = _few_digits(query, gain, nq) | _few_digits(ideal_query, ideal.gain, nq)
         out = []
         for k in cutoffs:
             # Positions past k add nothing (their discount is 0): the sums
@@ -224,7 +247,8 @@ class OuterBounds:
             out.append(outer_interval(self.low_value, dcg_min, dcg_max,
                                       ideal.idcg(self.low_value, k),
                                       ideal.idcg(self.high_value, k), signed,
-                                      zero_reads_zero=self.zero_reads_zero))
+                                      zero_reads_zero=self.zero_reads_zero,
+                                      few_digits=few_digits))
         return out
 
     def _tie_shift(self, query: IntArray, gain: FloatArray, eff: FloatArray, plo: int,
