@@ -341,7 +341,10 @@ class FileOps(QObject):
             # once it is shown, off the read's way), to notice changes made later.
             then = stat_or_none(path)
             # None: an annotators' sheet, not a file of our own: the wizard imports it.
-            doc = (load_document(path, qrels=qrels, conventions=conventions) if qrels
+            # A run's ranked order under the conventions it opens with is worked
+            # out beside its join (as at launch: app.opening.run_ties).
+            doc = (load_document(path, qrels=qrels, conventions=conventions,
+                                 ties=conventions.ties) if qrels
                    else load_unless_foreign(path, conventions, encoding))
             # Evaluated here too, as at launch (app.opening), unless a crash
             # journal may change its grades once shown (_opened recovers it).

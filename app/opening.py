@@ -25,10 +25,12 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.errors import InputError
     from core.io.files import Head
+    from core.model.conventions import TieRule
     from core.model.document import Document
 
 __all__ = ["READING", "Reading", "evaluated", "load", "memory_said", "needs_qrels",
-           "out_of_memory", "parse_args", "reading_key", "start_reading", "stat_or_none"]
+           "out_of_memory", "parse_args", "reading_key", "run_ties", "start_reading",
+           "stat_or_none"]
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -45,14 +47,29 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
-def load(path: str | Path | Head, qrels: str | Path | None) -> Document:
+def load(path: str | Path | Head, qrels: str | Path | None,
+         preset: str | None = None) -> Document:
     """The document the editor opens ``path`` (with ``qrels`` for a run) as
-    (``path`` may be the file's first bytes read already)."""
+    (``path`` may be the file's first bytes read already), to be evaluated
+    under ``preset``'s conventions when one is named."""
     from core.io.load import load_document
     from core.io.textfile import DETECT
 
     # A worksheet CSV/TSV in the encoding its bytes show (the status bar says which).
-    return load_document(path, qrels=qrels, encoding=DETECT)
+    return load_document(path, qrels=qrels, encoding=DETECT,
+                         ties=None if qrels is None else run_ties(preset))
+
+
+def run_ties(preset: str | None) -> TieRule:
+    """The tie rule a run read with its qrels is evaluated under: the
+    defaults' (its join's conventions), or ``preset``'s. Given to the read,
+    the run's ranked order (and, ties averaged, its tie groups) is worked
+    out beside its join, on a core the join leaves idle, as ``evaluate``'s
+    is (:func:`core.io.trec.join.document_from_trec`): the evaluation after
+    the join, on the launch's serial path, does not rank the run again."""
+    from core.model.conventions import Conventions
+
+    return (Conventions() if preset is None else apply_preset(Conventions(), preset)).ties
 
 
 #: The interpreter's switch interval while a file is read beside the
@@ -197,7 +214,7 @@ class Reading:
         try:
             with _SWITCHING, stoppable(self._stop):
                 try:
-                    doc = load(path if head is None else head, qrels)
+                    doc = load(path if head is None else head, qrels, preset)
                 finally:
                     if qrels is not None:
                         from core.io.trec.both import end_ahead

@@ -186,9 +186,9 @@ def test_the_review_docks_are_installed_while_the_run_is_read(qtbot, tmp_path, m
     original_load, original_docks = opening.load, main_module.install_review_docks
     installed: list[bool] = []
 
-    def slow_load(path, qrels):  # type: ignore[no-untyped-def]
+    def slow_load(path, qrels, preset=None):  # type: ignore[no-untyped-def]
         assert docks_in.wait(20)  # the read ends only once the docks are in
-        return original_load(path, qrels)
+        return original_load(path, qrels, preset)
 
     def docks(window):  # type: ignore[no-untyped-def]
         installed.append(window.document.n_queries == 2)  # the run not shown yet: False
@@ -229,9 +229,9 @@ def test_the_switch_interval_is_shorter_while_a_file_is_read(tmp_path, monkeypat
     seen: list[float] = []
     original = opening.load
 
-    def load(path, qrels):  # type: ignore[no-untyped-def]
+    def load(path, qrels, preset=None):  # type: ignore[no-untyped-def]
         seen.append(sys.getswitchinterval())
-        return original(path, qrels)
+        return original(path, qrels, preset)
 
     monkeypatch.setattr(opening, "load", load)
     assert opening.Reading(run, qrels)().n_queries == 2
@@ -341,9 +341,9 @@ def _launch_held(monkeypatch, tmp_path, during):  # type: ignore[no-untyped-def]
     gate = threading.Event()
     original_load = opening.load
 
-    def held_load(path, qrels):  # type: ignore[no-untyped-def]
+    def held_load(path, qrels, preset=None):  # type: ignore[no-untyped-def]
         assert gate.wait(20)
-        return original_load(path, qrels)
+        return original_load(path, qrels, preset)
 
     monkeypatch.setattr(opening, "load", held_load)
     built: list = []
@@ -675,7 +675,7 @@ def test_a_run_too_large_for_memory_while_the_window_waits_opens_the_example(
     monkeypatch.setattr(QMessageBox, "warning",
                         staticmethod(lambda parent, title, text: warned.append(text)))
 
-    def no_memory(path, qrels):  # type: ignore[no-untyped-def]
+    def no_memory(path, qrels, preset=None):  # type: ignore[no-untyped-def]
         raise MemoryError
 
     monkeypatch.setattr(opening, "load", no_memory)

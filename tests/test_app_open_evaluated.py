@@ -101,3 +101,33 @@ def test_file_open_with_a_pending_journal_evaluates_the_recovered_grades(
     assert ev.doc is second.document
     np.testing.assert_array_equal(ev.ndcg, evaluate(second.document).ndcg)
     assert not np.array_equal(ev.ndcg, before, equal_nan=True)
+
+
+def test_file_open_of_a_run_ranks_it_beside_its_join(qtbot, tmp_path, monkeypatch):
+    # A run opened with its qrels: the join is given the tie rule the
+    # document is evaluated under (the conventions it opens with), so its
+    # ranked order is worked out beside the join and the evaluation on the
+    # worker takes it, as at launch (app.opening.run_ties) and in evaluate.
+    from core.io.trec import join
+
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("q1 Q0 b 1 2 t\nq1 Q0 a 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 x 1 5 t\n")
+    qrels.write_text("q1 0 a 2\nq1 0 c 1\nq2 0 x 3\n")
+    window = _window(qtbot)
+    answers = iter([run, qrels])  # the run, then its qrels
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *_a, **_k: (str(next(answers)), "")))
+    monkeypatch.setattr(join, "_AHEAD_FROM", 0)
+    handed: list[Any] = []
+    monkeypatch.setattr(join, "give_order", lambda doc, ahead: handed.append(ahead))
+    window.activateWindow()
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    window.grid.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
+    qtbot.keyClick(window.grid, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    task = window.file_ops.task
+    assert task is not None
+    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+    assert window.path == run
+    assert [ahead.ties for ahead in handed] == [window.document.conventions.ties]

@@ -153,3 +153,26 @@ def test_an_order_given_for_other_rows_is_not_taken(tmp_path):
                                  TieRule.ID_DESC, None)
         assert got.tolist() == want.tolist()
         assert sorted(got.tolist()) == (list(range(7)) if rows is None else rows)
+
+
+def test_the_editors_launch_read_ranks_the_run_beside_its_join(tmp_path):
+    # The launch's read (app.opening, on its reading thread) gives the join
+    # the tie rule the document is evaluated under, the defaults' or the
+    # preset's, as evaluate's read does: the evaluation after the join (on
+    # the launch's serial path) takes the order instead of ranking again.
+    from app.opening import Reading, load
+
+    run = write(tmp_path / "run.txt", "q1 Q0 b9 1 1 t\nq1 Q0 b10 2 2 t\nq1 Q0 a 3 1 t\n"
+                                      "q2 Q0 x 1 5 t\nq2 Q0 y 2 5 t\n")
+    qrels = write(tmp_path / "qrels.txt", "q1 0 a 2\nq1 0 b9 1\nq2 0 y 3\nq2 0 z 1\n")
+    with mock.patch.object(join, "_AHEAD_FROM", 0):
+        assert order._GIVEN[load(run, qrels)][0] is TieRule.AVERAGE
+        assert order._GIVEN[load(run, qrels, "sklearn")][0] is TieRule.AVERAGE
+        assert order._GIVEN[load(run, qrels, "trec_eval")][0] is TieRule.ID_DESC
+        reading = Reading(run, qrels, "trec_eval")
+        doc = reading()
+    assert reading.evaluation is not None
+    assert doc not in order._GIVEN  # taken by the evaluation on the reading thread
+    plain = document_from_trec(run, qrels, unshared=True)
+    assert_same_evaluation(doc, plain, TREC_EVAL)
+    assert reading.evaluation.ndcg.tobytes() == evaluate(plain, TREC_EVAL).ndcg.tobytes()

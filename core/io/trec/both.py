@@ -75,10 +75,14 @@ _FORK_FROM = 8 << 20
 _HEAD = 0.72
 #: The same for a child forked ahead of a read on a thread beside the
 #: editor's start (:func:`read_ahead`): that thread shares the interpreter
-#: with Qt's loading, so the child takes more. bench_app.py's launch, 4
-#: turns, two rounds each (load 3-5): usable after 1.45 / 1.56 s at 0.72,
-#: 1.33 / 1.19 / 1.30 / 1.30 s at 0.55, 1.36 / 1.27 s at 0.4.
-_HEAD_AHEAD = 0.55
+#: with Qt's loading (the main thread's imports and window want it while the
+#: thread scans), so the child, which shares nothing, takes most of the run.
+#: The editor's launch on the 2M run (docs/benchmarks.md, hopen3; 6 rotating
+#: turns a share, load 4-5, autogroup nice -20): usable after 1.11 / 1.23 s
+#: at 0.55, 1.15 at 0.25, 1.02 / 1.08 s at 0.2, 1.24 s at 0.1 (the thread
+#: then waits ~0.4 s for the child); at 0.55 the child was done 0.2-0.4 s
+#: before the thread.
+_HEAD_AHEAD = 0.2
 
 
 def _split_at(path: Path, head: float) -> int | None:
