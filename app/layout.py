@@ -17,7 +17,9 @@ window across that width moves them over and back. The
 geometry and dock layout the user leaves are saved on close
 (:meth:`Workplace.save`) and restored on the next start
 (:meth:`Workplace.restore`, unless saved under an older
-:data:`LAYOUT_VERSION`); View > Reset layout brings the default back.
+:data:`LAYOUT_VERSION`); View > Reset layout brings the default back. The
+window's own docks are placed once, by the restored layout or the default
+one, never first at the size the window is built at.
 """
 
 from __future__ import annotations
@@ -201,6 +203,9 @@ class Workplace(QObject):
         self._restored = False
         #: The docks :meth:`make_room` made room for (once each).
         self._roomed: set[str] = set()
+        #: The docks were placed (:meth:`restore`, :meth:`reset_docks`): until
+        #: then a dock added is not (see :meth:`add_dock`).
+        self._placed = False
         window.installEventFilter(self)
 
     def home(self, name: str) -> DockHome:
@@ -220,7 +225,14 @@ class Workplace(QObject):
     def add_dock(self, name: str, title: str, widget: QWidget, home: DockHome) -> QDockWidget:
         """A dock around ``widget`` (objectName ``name``) put at ``home``, or,
         added after :meth:`restore` restored a saved layout that holds it,
-        where that layout has it (docked, floating, shown or hidden)."""
+        where that layout has it (docked, floating, shown or hidden). Added
+        before :meth:`restore` or :meth:`reset` (the window's own docks, at
+        its construction), it is placed by them, once: placed at once, at
+        the window's construction size (640x480, one side column), and again
+        by the layout shown, it left that first placement's tab bars of the
+        hidden window painted over the navigator (restoring a layout into a
+        window not yet shown leaves the tab bars of the placement it
+        replaces, and so did placing the docks again)."""
         dock = QDockWidget(title, self.window)
         dock.setObjectName(name)
         dock.setWidget(widget)
@@ -228,10 +240,21 @@ class Workplace(QObject):
         self.homes[name] = home
         if self._restored and self.window.restoreDockWidget(dock):
             return dock
-        self._place(name)
+        if self._placed:
+            self._place(name)
         if home.hidden:
             dock.hide()
         return dock
+
+    def _place_unplaced(self) -> None:
+        """The docks a restored layout does not hold (added since it was
+        saved) placed at home, shown or hidden as added."""
+        for name, home in self.homes.items():
+            dock = self.docks[name]
+            if (not dock.isFloating()
+                    and self.window.dockWidgetArea(dock) == Qt.DockWidgetArea.NoDockWidgetArea):
+                self._place(name)
+                dock.setVisible(not home.hidden)
 
     def _stacked(self, home: DockHome) -> bool:
         """``home`` puts its dock below another (not behind it) in this window."""
@@ -257,6 +280,8 @@ class Workplace(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.ChildPolished:
             _whole_titles(event)
+        if watched is self.window and event.type() == QEvent.Type.Show and not self._placed:
+            self.reset_docks()  # (a window shown neither restored nor reset)
         if watched is self.window and event.type() == QEvent.Type.Show and self._whole:
             # Now, before the first paint: the docks have their widths (shown
             # after their pending resizes); a timer ran after the paint, now
@@ -339,6 +364,7 @@ class Workplace(QObject):
         for dock in self.docks.values():
             dock.setFloating(False)
             w.removeDockWidget(dock)
+        self._placed = True
         self.one_side = self._narrow()
         self._asked()  # (the views whose size counts made before the docks are placed)
         for name, home in self.homes.items():
@@ -514,7 +540,8 @@ class Workplace(QObject):
                 or not self.window.restoreState(state, LAYOUT_VERSION)):
             self.reset(available)
             return False
-        self._restored = True
+        self._restored = self._placed = True
+        self._place_unplaced()
         # One side column or two, as the restored docks are (a resize across
         # one_side_below() then moves them).
         self.one_side = any(

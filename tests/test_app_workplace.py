@@ -184,6 +184,53 @@ def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
     assert again.frameGeometry() == again.screen().availableGeometry()
 
 
+#: Run in its own process (the real path: a layout saved by one start and
+#: restored by the next): the window's dock tab bars shown over a docked
+#: panel or the grid, where no tab group of the layout is, and the tab groups.
+_TAB_BARS_SCRIPT = textwrap.dedent("""
+    import json
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QTabBar
+    app = QApplication([])
+    from app.main import build_window
+    w = build_window(None)
+    w.show()
+    for _ in range(5):
+        app.processEvents()
+    panels = [d.geometry() for d in w.docks.values() if d.isVisible() and not d.isFloating()]
+    panels.append(w.centralWidget().geometry())
+    bars = [b for b in w.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if b.isVisible() and b.geometry().intersects(w.rect())]
+    titles = lambda b: [b.tabText(i) for i in range(b.count())]
+    print(json.dumps({
+        "restored": w.workplace._restored,
+        "over": [[b.geometry().getRect(), titles(b)] for b in bars
+                 if any(b.geometry().intersects(p) for p in panels)],
+        "groups": sorted(titles(b) for b in bars)}))
+    w.session.mark_saved()
+    w.close()
+""")
+
+
+def test_no_dock_tab_bar_is_left_over_the_panels_first_start_or_restored(tmp_path):
+    """The docks are placed once, where the window shows them: placed first at
+    the window's construction size (640x480: one side column), then again
+    by the first start's layout or the restored one, they left that first
+    placement's tab bars shown over the navigator ("Queries | Summary |
+    Conventions | Judges", "Audit log | Plots | Conflicts" on a restored
+    layout; "Audit log | Plots" at a first start)."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path))
+    starts = [json.loads(subprocess.run(
+        [sys.executable, "-c", _TAB_BARS_SCRIPT], cwd=REPO, env=env, check=True,
+        capture_output=True, text=True, timeout=120).stdout.strip().splitlines()[-1])
+        for _ in range(2)]
+    assert [start["restored"] for start in starts] == [False, True]
+    for start in starts:
+        assert start["over"] == []
+        # The layout's own tab groups (1280x800: tabbed in the right column and below).
+        assert start["groups"] == [["Audit log", "Plots"], ["Summary", "Conventions"]]
+
+
 def test_a_layout_saved_by_an_older_version_gives_the_new_default(qtbot):
     """A layout saved under an older LAYOUT_VERSION (e.g. the old 85 % window
     with its wide navigator) would keep a laptop's grid at 400 px: the next
