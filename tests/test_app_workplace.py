@@ -15,11 +15,12 @@ from fnmatch import fnmatch
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QWheelEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QWheelEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QInputDialog,
+    QLineEdit,
     QMessageBox,
     QScrollArea,
     QStyleOptionViewItem,
@@ -156,6 +157,31 @@ def test_first_start_on_a_1280x800_screen_in_its_own_process(tmp_path):
     assert got["maximized"]
     assert got["window"] == [0, 0, 1280, 800]
     assert got["grid"][0] * got["grid"][1] > got["nav"][0] * got["nav"][1]
+
+
+def test_the_find_field_shows_its_hint_whole(qtbot, window):
+    """Ctrl+F's field at 1280x800 read "query id or source id (Enter: next,
+    Shift+Enter: pr…)": inside its frame it shows what a field with room to
+    spare shows."""
+    window.workplace.reset(SCREENS["1280x800"])
+    window.find_bar.open_bar()
+    _settle(qtbot, window)
+    field = window.find_bar.field
+    assert field.text() == ""
+    assert field.placeholderText().endswith("previous)")
+    wide = QLineEdit()
+    wide.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    qtbot.addWidget(wide)
+    wide.setPlaceholderText(field.placeholderText())
+    wide.setClearButtonEnabled(True)
+    wide.resize(2000, field.height())
+    wide.show()
+    qtbot.waitExposed(wide)
+    field.clearFocus()  # (drawn alike: no focus frame, no cursor)
+    _settle(qtbot, window)
+    shown, whole = (w.grab().toImage().convertToFormat(QImage.Format.Format_RGB32).copy(
+        3, 3, field.width() - 6, field.height() - 6) for w in (field, wide))
+    assert shown == whole
 
 
 # -- remembered ------------------------------------------------------------------------------
