@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
     QComboBox,
+    QDialogButtonBox,
     QGroupBox,
     QLabel,
     QMainWindow,
@@ -30,7 +31,8 @@ from PySide6.QtWidgets import (
 
 __all__ = ["AA_TEXT", "announce", "announce_status_messages", "buddy_label", "contrast_ratio",
            "label_control", "mnemonic", "relative_luminance", "spoken_name", "tab_order",
-           "tab_passes", "unnamed_controls", "with_mnemonics", "without_mnemonic"]
+           "tab_passes", "underline_letters", "unnamed_controls", "with_mnemonics",
+           "without_mnemonic"]
 
 #: WCAG 2.x level AA: the least contrast for normal text.
 AA_TEXT = 4.5
@@ -95,6 +97,37 @@ def with_mnemonics(texts: Sequence[str], taken: Iterable[str] = ()) -> list[str]
         used.add(text[free].lower())
         out.append(f"{text[:free]}&{text[free:]}")
     return out
+
+
+def underline_letters(root: QWidget, taken: Iterable[str] = ()) -> None:
+    """Every label of a control (a QLabel with a buddy) and every button or
+    check box in ``root`` (a dialog, a wizard's page) that underlines no
+    letter given one (:func:`with_mnemonics`, in the order Tab reaches them),
+    none that ``taken`` holds (a wizard's &Next) or a text there underlines
+    already (its OK and Cancel): Alt+letter reaches each control. Call it
+    once the controls and their labels are made."""
+    chain: list[QWidget] = []
+    at = root.nextInFocusChain()
+    while at is not None and at is not root and at not in chain:
+        if root.isAncestorOf(at):
+            chain.append(at)
+        at = at.nextInFocusChain()
+    labels = {id(label.buddy()): label for label in root.findChildren(QLabel)
+              if label.buddy() is not None}
+    texts: list[QLabel | QAbstractButton] = []
+    for widget in chain:
+        label = labels.get(id(widget))
+        if label is not None:
+            texts.append(label)
+        elif (isinstance(widget, QAbstractButton) and widget.text()
+              and not isinstance(widget.parent(), QDialogButtonBox)):
+            texts.append(widget)
+    shown = [w.text() for w in root.findChildren(QLabel)]
+    shown += [w.text() for w in root.findChildren(QAbstractButton)]
+    given = with_mnemonics([w.text() for w in texts],
+                           taken=[*taken, *filter(None, map(mnemonic, shown))])
+    for widget, text in zip(texts, given, strict=True):
+        widget.setText(text)
 
 
 def label_control(control: QWidget, label: QWidget | str | None, description: str = "") -> None:

@@ -70,6 +70,15 @@ class _Field(QLineEdit):
         super().keyPressEvent(event)
 
 
+def _placeholder_width(field: QLineEdit) -> int:
+    """The width ``field`` shows its placeholder text whole in: the text, and
+    what the field adds around its text (its frame and margins, as its size
+    hint adds them to 17 x's, and the clear button's room, a square)."""
+    metrics = field.fontMetrics()
+    around = field.sizeHint().width() - metrics.horizontalAdvance("x" * 17)
+    return metrics.horizontalAdvance(field.placeholderText()) + around + field.sizeHint().height()
+
+
 class FindBar(QToolBar):
     """The find bar (a bottom tool bar, hidden until Ctrl+F)."""
 
@@ -87,7 +96,8 @@ class FindBar(QToolBar):
         self.field.setPlaceholderText(self.tr("query id or source id (Enter: next, "
                                               "Shift+Enter: previous)"))
         self.field.setClearButtonEnabled(True)
-        self.field.setMinimumWidth(320)
+        # Its hint whole (at 320 px it read "... Shift+Enter: pr..." at 1280x800).
+        self.field.setMinimumWidth(max(320, _placeholder_width(self.field)))
         label.setBuddy(self.field)
         self.status = QLabel("", box)
         self.status.setObjectName("findStatus")

@@ -17,7 +17,9 @@ window across that width moves them over and back. The
 geometry and dock layout the user leaves are saved on close
 (:meth:`Workplace.save`) and restored on the next start
 (:meth:`Workplace.restore`, unless saved under an older
-:data:`LAYOUT_VERSION`); View > Reset layout brings the default back.
+:data:`LAYOUT_VERSION`); View > Reset layout brings the default back. The
+window's own docks are placed once, by the restored layout or the default
+one, never first at the size the window is built at.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, Q
 from app.deferred import Unmade, view_of
 from app.settings import Settings
 
-__all__ = ["FULL_UP_TO", "LAYOUT_VERSION", "ONE_SIDE_BELOW", "SCREEN_SHARE", "STACKED_FROM",
-           "DockHome", "Workplace", "default_geometry", "fills_screen", "one_side_home"]
+__all__ = ["BESIDE_MOST", "FULL_UP_TO", "LAYOUT_VERSION", "ONE_SIDE_BELOW", "SCREEN_SHARE",
+           "STACKED_FROM", "DockHome", "Workplace", "default_geometry", "fills_screen",
+           "one_side_home"]
 
 #: Bumped when the docks change so much that an old saved layout would mislead
 #: (3: the window fills a laptop's screen, a narrower navigator and right
@@ -77,6 +80,10 @@ STACKED_FROM = 900
 #: and cut query ids and the summary's table at 16 pt on a 1920 px screen;
 #: buttons, filter boxes and tab titles are cut.
 ONE_SIDE_BELOW = 190
+#: The most of the window's width a dock beside the bottom area's first (the
+#: guidelines beside the audit log) takes, when its view asks for more: 352
+#: px at 1280, 528 at 1920; the audit log keeps the rest.
+BESIDE_MOST = 0.275
 #: The one side column's (share of the window, most, least), as AREA_SIZE.
 ONE_SIDE_SIZE = (0.3, 0.4, 240)
 
@@ -201,6 +208,9 @@ class Workplace(QObject):
         self._restored = False
         #: The docks :meth:`make_room` made room for (once each).
         self._roomed: set[str] = set()
+        #: The docks were placed (:meth:`restore`, :meth:`reset_docks`): until
+        #: then a dock added is not (see :meth:`add_dock`).
+        self._placed = False
         window.installEventFilter(self)
 
     def home(self, name: str) -> DockHome:
@@ -220,7 +230,14 @@ class Workplace(QObject):
     def add_dock(self, name: str, title: str, widget: QWidget, home: DockHome) -> QDockWidget:
         """A dock around ``widget`` (objectName ``name``) put at ``home``, or,
         added after :meth:`restore` restored a saved layout that holds it,
-        where that layout has it (docked, floating, shown or hidden)."""
+        where that layout has it (docked, floating, shown or hidden). Added
+        before :meth:`restore` or :meth:`reset` (the window's own docks, at
+        its construction), it is placed by them, once: placed at once, at
+        the window's construction size (640x480, one side column), and again
+        by the layout shown, it left that first placement's tab bars of the
+        hidden window painted over the navigator (restoring a layout into a
+        window not yet shown leaves the tab bars of the placement it
+        replaces, and so did placing the docks again)."""
         dock = QDockWidget(title, self.window)
         dock.setObjectName(name)
         dock.setWidget(widget)
@@ -228,10 +245,21 @@ class Workplace(QObject):
         self.homes[name] = home
         if self._restored and self.window.restoreDockWidget(dock):
             return dock
-        self._place(name)
+        if self._placed:
+            self._place(name)
         if home.hidden:
             dock.hide()
         return dock
+
+    def _place_unplaced(self) -> None:
+        """The docks a restored layout does not hold (added since it was
+        saved) placed at home, shown or hidden as added."""
+        for name, home in self.homes.items():
+            dock = self.docks[name]
+            if (not dock.isFloating()
+                    and self.window.dockWidgetArea(dock) == Qt.DockWidgetArea.NoDockWidgetArea):
+                self._place(name)
+                dock.setVisible(not home.hidden)
 
     def _stacked(self, home: DockHome) -> bool:
         """``home`` puts its dock below another (not behind it) in this window."""
@@ -257,6 +285,8 @@ class Workplace(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.ChildPolished:
             _whole_titles(event)
+        if watched is self.window and event.type() == QEvent.Type.Show and not self._placed:
+            self.reset_docks()  # (a window shown neither restored nor reset)
         if watched is self.window and event.type() == QEvent.Type.Show and self._whole:
             # Now, before the first paint: the docks have their widths (shown
             # after their pending resizes); a timer ran after the paint, now
@@ -339,6 +369,7 @@ class Workplace(QObject):
         for dock in self.docks.values():
             dock.setFloating(False)
             w.removeDockWidget(dock)
+        self._placed = True
         self.one_side = self._narrow()
         self._asked()  # (the views whose size counts made before the docks are placed)
         for name, home in self.homes.items():
@@ -442,6 +473,25 @@ class Workplace(QObject):
             return
         self._fitted = True
         self._split_columns()
+        self._share_bottom()
+
+    def _share_bottom(self) -> None:
+        """A dock beside the bottom area's first (the guidelines beside the
+        audit log) gets what its view asks for, at most :data:`BESIDE_MOST`
+        of the window's width; the first the rest. Placed once (in a window
+        built at 640x480 and laid out again, the split happened to give the
+        guidelines 394 px at 1920x1080), Qt shared the area by the views'
+        size hints: the audit log 478 px, the guidelines 1046."""
+        bottom = [self.docks[name] for name in self.homes
+                  if _front(home := self.home(name))
+                  and home.area == Qt.DockWidgetArea.BottomDockWidgetArea]
+        if len(bottom) < 2:
+            return
+        beside = [min(dock.sizeHint().width(), round(self.window.width() * BESIDE_MOST))
+                  for dock in bottom[1:]]
+        total = sum(dock.width() for dock in bottom)
+        self.window.resizeDocks(bottom, [total - sum(beside), *beside],
+                                Qt.Orientation.Horizontal)
 
     def size_for_document(self) -> None:
         """The default layout's dock areas sized again for the document the
@@ -514,7 +564,8 @@ class Workplace(QObject):
                 or not self.window.restoreState(state, LAYOUT_VERSION)):
             self.reset(available)
             return False
-        self._restored = True
+        self._restored = self._placed = True
+        self._place_unplaced()
         # One side column or two, as the restored docks are (a resize across
         # one_side_below() then moves them).
         self.one_side = any(

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import underline_letters
 from app.actions import ActionSpec
 from app.panels.wheel import guard_wheel
 from app.settings import Settings, login_name
@@ -75,6 +76,7 @@ class PreferencesDialog(QDialog):
                                         "in the audit log keep their name."), self))
         layout.addWidget(buttons)
         guard_wheel(self)
+        underline_letters(self)  # (Alt+R: the name, Alt+D: the decimals, ...)
 
     def apply(self) -> None:
         self.settings.reviewer = self.reviewer.text()

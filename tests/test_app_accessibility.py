@@ -9,11 +9,27 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QDialog, QPushButton, QWidget, QWizard
+from PySide6.QtGui import QColor, QKeySequence, QPalette
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPushButton,
+    QWidget,
+    QWizard,
+)
 
 import app.scheme as scheme_module
-from app.accessibility import contrast_ratio, relative_luminance, spoken_name, unnamed_controls
+from app.accessibility import (
+    contrast_ratio,
+    mnemonic,
+    relative_luminance,
+    spoken_name,
+    unnamed_controls,
+)
 from app.help import HelpMenu
 from app.import_wizard.report import ImportReportDialog
 from app.import_wizard.wizard import ImportWizard
@@ -445,3 +461,60 @@ def test_tab_follows_the_reading_order_in_every_dialog(qtbot: Any, window: Any, 
         page = wizard.currentPage()
         assert (page.objectName(), tab_order_problems(page)) == (page.objectName(), [])
         wizard.button(QWizard.WizardButton.NextButton).click()
+
+
+def _letters(root: QWidget) -> tuple[list[str], list[str]]:
+    """The texts of ``root``'s labels of a control and of its buttons and
+    boxes (but its OK and Cancel) that underline no letter, and the letters
+    underlined twice among them, its OK and Cancel, and ``root``'s wizard's
+    buttons."""
+    texts = [w.text() for w in root.findChildren(QLabel) if w.buddy() is not None]
+    texts += [w.text() for w in root.findChildren(QAbstractButton)
+              if w.text() and not isinstance(w.parent(), QDialogButtonBox)]
+    others = [b.text() for b in root.findChildren(QAbstractButton)
+              if isinstance(b.parent(), QDialogButtonBox)]
+    wizard = root.window()
+    if isinstance(wizard, QWizard):
+        others += [wizard.buttonText(b) for b in (QWizard.WizardButton.NextButton,
+                                                  QWizard.WizardButton.BackButton,
+                                                  QWizard.WizardButton.FinishButton)]
+    letters = [m for m in map(mnemonic, texts + others) if m]
+    return ([t for t in texts if mnemonic(t) is None],
+            sorted({m for m in letters if letters.count(m) > 1}))
+
+
+def test_alt_and_a_letter_reaches_every_field_of_the_dialogs(qtbot: Any, window: Any,
+                                                            wide_csv: Path):
+    """Each label of a field and each button and box of the dialogs
+    underlines a letter of its own (Preferences, Hand out and Merge
+    underlined none but Merge's "ratings"; the wizard's pages none), and
+    Alt+letter typed moves the focus there."""
+    prefs = PreferencesDialog(window.settings, window)
+    dialogs: list[QDialog] = [prefs, _opened(qtbot, window, "hand_out", HandOutDialog),
+                              _opened(qtbot, window, "merge_returned", MergeDialog)]
+    for dialog in dialogs:
+        qtbot.addWidget(dialog)
+        assert (dialog.objectName(), _letters(dialog)) == (dialog.objectName(), ([], []))
+    for dialog in dialogs[1:]:
+        dialog.reject()  # (window-modal: keys typed in Preferences would wait)
+    prefs.show()
+    qtbot.waitExposed(prefs)
+    prefs.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is prefs.reviewer)
+    assert [w.text() for w in prefs.findChildren(QLabel) if w.buddy() is not None] == [
+        "&Reviewer name:", "&Decimals shown:"]
+    # (typed as the window system hands it on, through the shortcuts)
+    QTest.keySequence(QApplication.focusWidget(), QKeySequence("Alt+D"))
+    assert QApplication.focusWidget() is prefs.decimals
+    QTest.keySequence(QApplication.focusWidget(), QKeySequence("Alt+M"))
+    assert QApplication.focusWidget() is prefs.advance
+    wizard = ImportWizard(wide_csv, Conventions(), window)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
+    sheet, _ = _letters(wizard.sheet_page)
+    mapping, twice = _letters(wizard.mapping_page)
+    assert (sheet, twice) == ([], [])
+    # The conventions' last three boxes find no letter left (the alphabet is
+    # taken by the columns' roles, Next, Back and Finish): Tab reaches them.
+    assert mapping == ["Rubric:", "Several annotators:", "Rounding of the consensus:"]

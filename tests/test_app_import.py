@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWizard,
 )
 
+from app.accessibility import without_mnemonic
 from app.file_formats import Origin, write_document
 from app.fileops import FileOps, install_file_ops
 from app.import_wizard.report import ImportReportDialog
@@ -768,7 +769,7 @@ def test_the_guessed_header_says_the_sheet_pages_box_not_header_row(
     guessed = wizard.mapping_page.reasons.text()
     page = wizard.sheet_page
     box = page.header_row
-    label = page.findChild(QFormLayout).labelForField(box).text().rstrip(":")
+    label = without_mnemonic(page.findChild(QFormLayout).labelForField(box).text()).rstrip(":")
     assert f"set “{label}” to “{box.specialValueText()}” if row 1 is a judgment" in guessed
     assert "--" not in guessed
 
@@ -993,8 +994,10 @@ def test_grade_columns_left_unused_are_refused_naming_the_wizards_list(
     view = wizard.mapping_page.grades_view
     label = next(w for w in wizard.mapping_page.findChildren(QLabel) if w.buddy() is view)
     alone = wizard.mapping_page.grade_alone
-    assert (f"(choose “grade”, “g2”, “g3” as the {label.text().removesuffix(':')} if each "
-            f"is one annotator's grades, tick “{alone.text()}” to take grade "
+    listed = without_mnemonic(label.text()).removesuffix(":")
+    ticked = without_mnemonic(alone.text())
+    assert (f"(choose “grade”, “g2”, “g3” as the {listed} if each "
+            f"is one annotator's grades, tick “{ticked}” to take grade "
             "alone and leave g2, g3 out)") in shown, shown
     assert "--" not in shown
     # the way out taken: the box ticked with a key (“grade” was the Grade
@@ -1013,7 +1016,7 @@ def test_grade_columns_left_unused_are_refused_naming_the_wizards_list(
     # (they said 'numbers 0 to 2, varying between one item's judgments ...')
     table = wizard.report_page.view.columns_model
     why = {table.index(r, 0).data(): table.index(r, 3).data() for r in range(table.rowCount())}
-    assert why["D"] == (f"g2: grades like grade's, left out as declared (tick “{alone.text()}” "
+    assert why["D"] == (f"g2: grades like grade's, left out as declared (tick “{ticked}” "
                         "to take grade alone); not imported"), why
 
 
@@ -1121,7 +1124,7 @@ def test_a_legend_of_labels_in_order_is_a_proposal_taken_by_name(
     assert page.labels_model.answers() == {}
     button = page.legend_order
     assert button.isVisible()
-    assert button.text() == "Give the labels these grades"
+    assert without_mnemonic(button.text()) == "Give the labels these grades"
     said = ("The legend lists them best first; one grade apart, that is: Useless = 0, "
             "Marginal = 1, Useful = 2, Vital = 3")
     assert page.legend_proposal.text() == said
@@ -1183,5 +1186,6 @@ def test_a_label_the_legend_lacks_is_refused_in_the_wizards_words(
     assert shown == (
         f"{sheet}, line 8, column 'relevance': the sheet's legend (cell A1: Vital / Useful / "
         "Marginal / Useless, no grades) has no label 'Helpful', which relevance holds (give "
-        f"each label its grade with “{field.text().removesuffix(':')}” (e.g. “N=Vital,"
+        f"each label its grade with “{without_mnemonic(field.text()).removesuffix(':')}” "
+        "(e.g. “N=Vital,"
         "N=Useful,N=Marginal,N=Useless,N=Helpful”), or correct the legend or the grade)")

@@ -70,18 +70,24 @@ def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
 def test_rows_with_a_blank_grade_are_counted_apart(qtbot: Any, tmp_path: Path) -> None:
     """A row whose grade cell is blank holds no judgment: the rows line and
     the counts say it apart from the rows imported, as the judgments' counts
-    say its cell blank (it said 20 read = 18 imported)."""
+    say its cell blank (it said 20 read = 18 imported); the summary's first
+    line says what became of the row and what to do (it said "1 row with
+    every grade blank listed, not imported")."""
     sheet = _sheet(tmp_path / "esci.csv")
     lines = sheet.read_text(encoding="utf-8").splitlines()
     lines[2] = lines[2].rsplit(",", 1)[0] + ","  # row 3's grade left blank
     sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
     view = _report(qtbot, sheet)
     assert view.rows_tally.text() == (
-        "Rows: 20 read = 17 imported + 1 with every grade blank + 1 skipped (a summary row, "
+        "Rows: 20 read = 17 imported + 1 with no grade at all + 1 skipped (a summary row, "
         "not a judgment: 1) + 0 rejected + 1 blank")
     counts = {k: label.text() for k, label in view.counts.items()}
     assert (counts["rows_imported"], counts["rows_ungraded"], counts["blank_grades"],
             counts["judgments_imported"]) == ("17", "1", "1", "17")
+    # What became of the row and what to do, as the command line's first line says it.
+    assert ("1 grade cell blank (no judgment: an unknown grade), 1 row with no grade at all "
+            "(its candidate kept with an unknown grade: grade it in the editor); "
+            ) in view.summary.text()
 
 
 def test_a_column_the_user_picks_as_the_score_is_declared(qtbot: Any, tmp_path: Path) -> None:

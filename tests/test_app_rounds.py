@@ -10,12 +10,14 @@ from pathlib import Path
 import openpyxl
 import pytest
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QDialogButtonBox, QPushButton
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QPushButton
 
+from app.accessibility import without_mnemonic
 from app.models.candidates import GridColumn
 from app.review.conflicts_view import ConflictColumn, ConflictsController
 from app.review.queue_view import QueueColumn, QueueController
-from app.review.rounds import RoundsController
+from app.review.rounds import NOTE_WIDTH, RoundsController
 from core.analysis.queue import judging_queue
 from core.analysis.rounds import Returned, merge
 from core.engine.evaluation import evaluate
@@ -169,6 +171,25 @@ def _ok(dialog) -> None:  # type: ignore[no-untyped-def]
     dialog.button_box.button(QDialogButtonBox.StandardButton.Ok).click()
 
 
+def test_the_round_dialogs_show_their_note_wide_and_no_empty_room(qtbot, window):
+    """Hand out opened 305 px wide at 1280x800 (its note in six lines, the
+    folder's field 120 px), and a dialog sized for a narrower width than
+    it shows kept the difference empty above its buttons: both at least
+    NOTE_WIDTH average characters wide, the notes in three and four lines,
+    as tall as their contents at that width."""
+    rounds = controller(window, RoundsController)
+    for dialog, note_lines in ((rounds.show_hand_out(), 3), (rounds.show_merge(), 4)):
+        qtbot.addWidget(dialog)
+        qtbot.waitExposed(dialog)
+        least = round(QFontMetricsF(dialog.font()).averageCharWidth() * NOTE_WIDTH)
+        assert dialog.width() >= least
+        assert dialog.height() == dialog.layout().totalHeightForWidth(dialog.width())
+        note = max(dialog.findChildren(QLabel), key=lambda label: len(label.text()))
+        lines = note.height() / QFontMetricsF(note.font()).lineSpacing()
+        assert (dialog.objectName(), round(lines)) == (dialog.objectName(), note_lines)
+        dialog.reject()
+
+
 def test_hand_out_and_merge_from_the_review_menu(qtbot, window, tmp_path: Path):
     doc = base_doc([3, 2, 4], seed=2)
     window.set_document(doc)
@@ -284,7 +305,7 @@ def test_merge_takes_and_writes_ods_as_the_command_line_does(qtbot, window, tmp_
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
     dialog = controller(window, RoundsController).show_merge()
     add, browse = (b for b in dialog.findChildren(QPushButton)
-                   if b.text() in ("Add…", "Browse…") and b.accessibleName() in (
+                   if without_mnemonic(b.text()) in ("Add…", "Browse…") and b.accessibleName() in (
                        "Add returned workbooks", "Browse for the merged workbook file"))
     add.setFocus()
     qtbot.keyClick(add, Qt.Key.Key_Space)

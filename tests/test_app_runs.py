@@ -77,6 +77,19 @@ def test_the_pairs_statistics_are_core_numbers(compared) -> None:  # type: ignor
     assert "Mean NDCG@1" in view.header.text()
 
 
+def test_the_header_counts_the_pairs_tested_not_the_runs(compared) -> None:  # type: ignore[no-untyped-def]
+    """Three runs (the window's and two files), two pairs against the
+    baseline: the correction is over 2 pairs (it said "over the 2 runs")."""
+    _window, view, _paths = compared
+    m = view.comparison
+    assert (len(m.runs), len(m.tests[0])) == (3, 2)
+    assert view.header.text().splitlines()[-1] == (
+        f"p corrected at most 0.05: two-sided paired randomization test "
+        f"({m.resamples} sign vectors at most, seed {m.seed}), p-values Holm-corrected "
+        f"over the 2 pairs tested at each cutoff (the baseline ({m.baseline}) against "
+        "each other run).")
+
+
 def test_the_navigator_shows_each_run_and_its_delta(qtbot, qtmodeltester, compared) -> None:  # type: ignore[no-untyped-def]
     window, view, _paths = compared
     model = window.navigator.model

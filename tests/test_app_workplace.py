@@ -15,17 +15,19 @@ from fnmatch import fnmatch
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QWheelEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QWheelEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QInputDialog,
+    QLineEdit,
     QMessageBox,
     QScrollArea,
     QStyleOptionViewItem,
     QTableView,
 )
 
+from app.layout import BESIDE_MOST
 from app.main import build_window
 from app.models.candidates import GridColumn
 from app.panels.fit import elided_headers
@@ -95,6 +97,13 @@ def test_first_start_layout_on_real_screen_sizes(qtbot, window, screen):
         window.width())
     # The bottom area (audit log, plots) starts small.
     assert window.docks["auditLogDock"].height() <= 0.22 * window.height()
+    # The guidelines beside it get what their text asks, at most BESIDE_MOST
+    # of the window (352 px at 1280, 528 at 1920); the audit log the rest
+    # (by the views' size hints alone, at 1920: 478 px, the guidelines 1046).
+    audit, guidelines = window.docks["auditLogDock"], window.docks["guidelinesDock"]
+    assert guidelines.width() == min(guidelines.sizeHint().width(),
+                                     round(window.width() * BESIDE_MOST))
+    assert audit.width() > guidelines.width()
     _grid_is_largest_and_nothing_is_cut(window)
     # Long status-bar means are elided, never widening the window.
     assert window.footer.minimumSizeHint().width() == 0
@@ -150,6 +159,31 @@ def test_first_start_on_a_1280x800_screen_in_its_own_process(tmp_path):
     assert got["grid"][0] * got["grid"][1] > got["nav"][0] * got["nav"][1]
 
 
+def test_the_find_field_shows_its_hint_whole(qtbot, window):
+    """Ctrl+F's field at 1280x800 read "query id or source id (Enter: next,
+    Shift+Enter: pr…)": inside its frame it shows what a field with room to
+    spare shows."""
+    window.workplace.reset(SCREENS["1280x800"])
+    window.find_bar.open_bar()
+    _settle(qtbot, window)
+    field = window.find_bar.field
+    assert field.text() == ""
+    assert field.placeholderText().endswith("previous)")
+    wide = QLineEdit()
+    wide.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    qtbot.addWidget(wide)
+    wide.setPlaceholderText(field.placeholderText())
+    wide.setClearButtonEnabled(True)
+    wide.resize(2000, field.height())
+    wide.show()
+    qtbot.waitExposed(wide)
+    field.clearFocus()  # (drawn alike: no focus frame, no cursor)
+    _settle(qtbot, window)
+    shown, whole = (w.grab().toImage().convertToFormat(QImage.Format.Format_RGB32).copy(
+        3, 3, field.width() - 6, field.height() - 6) for w in (field, wide))
+    assert shown == whole
+
+
 # -- remembered ------------------------------------------------------------------------------
 def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
     w = build_window(None)
@@ -182,6 +216,53 @@ def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
     assert not again.docks["conventionsPanelDock"].isHidden()
     assert again.isMaximized()  # on its screen (up to 1920 px wide): filled
     assert again.frameGeometry() == again.screen().availableGeometry()
+
+
+#: Run in its own process (the real path: a layout saved by one start and
+#: restored by the next): the window's dock tab bars shown over a docked
+#: panel or the grid, where no tab group of the layout is, and the tab groups.
+_TAB_BARS_SCRIPT = textwrap.dedent("""
+    import json
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QTabBar
+    app = QApplication([])
+    from app.main import build_window
+    w = build_window(None)
+    w.show()
+    for _ in range(5):
+        app.processEvents()
+    panels = [d.geometry() for d in w.docks.values() if d.isVisible() and not d.isFloating()]
+    panels.append(w.centralWidget().geometry())
+    bars = [b for b in w.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if b.isVisible() and b.geometry().intersects(w.rect())]
+    titles = lambda b: [b.tabText(i) for i in range(b.count())]
+    print(json.dumps({
+        "restored": w.workplace._restored,
+        "over": [[b.geometry().getRect(), titles(b)] for b in bars
+                 if any(b.geometry().intersects(p) for p in panels)],
+        "groups": sorted(titles(b) for b in bars)}))
+    w.session.mark_saved()
+    w.close()
+""")
+
+
+def test_no_dock_tab_bar_is_left_over_the_panels_first_start_or_restored(tmp_path):
+    """The docks are placed once, where the window shows them: placed first at
+    the window's construction size (640x480: one side column), then again
+    by the first start's layout or the restored one, they left that first
+    placement's tab bars shown over the navigator ("Queries | Summary |
+    Conventions | Judges", "Audit log | Plots | Conflicts" on a restored
+    layout; "Audit log | Plots" at a first start)."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path))
+    starts = [json.loads(subprocess.run(
+        [sys.executable, "-c", _TAB_BARS_SCRIPT], cwd=REPO, env=env, check=True,
+        capture_output=True, text=True, timeout=120).stdout.strip().splitlines()[-1])
+        for _ in range(2)]
+    assert [start["restored"] for start in starts] == [False, True]
+    for start in starts:
+        assert start["over"] == []
+        # The layout's own tab groups (1280x800: tabbed in the right column and below).
+        assert start["groups"] == [["Audit log", "Plots"], ["Summary", "Conventions"]]
 
 
 def test_a_layout_saved_by_an_older_version_gives_the_new_default(qtbot):

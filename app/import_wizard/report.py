@@ -24,7 +24,7 @@ from app.accessibility import label_control, tab_passes
 from app.elided import ElidedLabel
 from app.import_wizard.hints import in_the_wizard
 from app.import_wizard.tables import ColumnsModel, IssueColumn, IssuesModel
-from core.io.annotator import ImportReport
+from core.io.annotator import NO_GRADE, ImportReport
 
 __all__ = ["COUNT_LABELS", "ImportReportDialog", "ImportReportView", "report_counts",
            "rows_line"]
@@ -37,7 +37,7 @@ COUNT_LABELS: dict[str, str] = {
     "blank_grades": "Blank grade cells",
     "rows_read": "Rows read",
     "rows_imported": "Rows imported",
-    "rows_ungraded": "Rows with every grade blank",
+    "rows_ungraded": f"Rows {NO_GRADE}",
     "rows_rejected": "Rows rejected",
     "cells_rejected": "Rows and cells refused",
     "blank_rows": "Blank rows skipped",
@@ -84,14 +84,14 @@ def report_counts(report: ImportReport) -> dict[str, str]:
 
 def rows_line(report: ImportReport) -> str:
     """The rows' tally in one line: read = imported + ungraded (every grade
-    blank) + skipped (by reason) + rejected + blank."""
+    cell blank: :data:`NO_GRADE`) + skipped (by reason) + rejected + blank."""
     tally = report.row_tally
     if tally is None:
         return ""
     skipped = sum(n for _, n in tally.skipped)
     why = "; ".join(f"{kind}: {n}" for kind, n in tally.skipped)
     return (f"Rows: {tally.read} read = {tally.imported} imported"
-            + (f" + {tally.ungraded} with every grade blank" if tally.ungraded else "")
+            + (f" + {tally.ungraded} {NO_GRADE}" if tally.ungraded else "")
             + f" + {skipped} skipped"
             + (f" ({why})" if why else "") + f" + {tally.rejected} rejected + {tally.blank} "
             "blank")

@@ -12,6 +12,7 @@ from PySide6.QtCore import QSize, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget, QWizard
 
+from app.accessibility import mnemonic, underline_letters
 from app.import_wizard.hints import in_the_wizard
 from app.import_wizard.pages import MappingPage, ReportPage, SheetPage
 from app.import_wizard.steps import WizardSteps
@@ -88,6 +89,14 @@ class ImportWizard(WizardSteps):
         self.setPage(self.MAPPING, self.mapping_page)
         self.setPage(self.REPORT, self.report_page)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        # Alt and a letter reaches every field and box of a page (none of
+        # Next's, Back's or Finish's letters: they would take it).
+        wizard_letters = [letter for button in (
+            QWizard.WizardButton.NextButton, QWizard.WizardButton.BackButton,
+            QWizard.WizardButton.FinishButton, QWizard.WizardButton.CancelButton)
+            if (letter := mnemonic(self.buttonText(button)))]
+        for page in (self.sheet_page, self.mapping_page, self.report_page):
+            underline_letters(page, taken=wizard_letters)
         self.resize(wizard_size(parent))
         self.load_preview()
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -35,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import announce, label_control, tab_order
+from app.accessibility import announce, label_control, tab_order, underline_letters
 from app.actions import ActionSpec
 from app.file_formats import WORKBOOK_FILTERS, patterns
 from app.scheme import tint
@@ -61,6 +62,9 @@ if TYPE_CHECKING:
 
 __all__ = ["HandOutDialog", "MergeDialog", "RoundsController", "install_rounds"]
 
+#: The least width of a round's dialog, in average characters of its font.
+NOTE_WIDTH = 80
+
 
 def _lay_out(dialog: QDialog, note: str, form: QFormLayout, error_name: str,
             ok: Callable[[], None]) -> tuple[QLabel, QDialogButtonBox]:
@@ -81,6 +85,16 @@ def _lay_out(dialog: QDialog, note: str, form: QFormLayout, error_name: str,
     layout.addLayout(form)
     layout.addWidget(error)
     layout.addWidget(buttons)
+    # Wide enough for the note in a few lines and a folder's path in view
+    # (Hand out was 305 px wide: its note in six lines, the folder's field
+    # 120 px); every field and button reached by Alt and a letter.
+    width = round(QFontMetricsF(dialog.font()).averageCharWidth() * NOTE_WIDTH)
+    dialog.setMinimumWidth(width)
+    # Its height for that width (from its size hint's narrower one, the note
+    # in three lines left 50 px empty above the buttons).
+    width = max(width, layout.sizeHint().width())
+    dialog.resize(width, layout.totalHeightForWidth(width))
+    underline_letters(dialog)
     return error, buttons
 
 

@@ -189,7 +189,8 @@ class RunsView(QWidget):
         self.header.setText(self.header_text())
 
     def header_text(self) -> str:
-        """The runs, the queries compared and left out, each run's mean, the test."""
+        """The runs, the queries compared and left out, each run's mean, the test
+        and the pairs it counted (core's footnote of the table)."""
         m = self.comparison
         if m is None:
             return ""
@@ -197,7 +198,8 @@ class RunsView(QWidget):
         at = f"NDCG@{format_cutoff(m.cutoffs[j])}"
         means = "; ".join(f"{r.run} {format_number(r.mean, self._decimals())}"
                           for r in m.means[j])
-        from core.reports.runs import left_out_phrase  # (loaded with a comparison only)
+        # (loaded with a comparison only)
+        from core.reports.runs import left_out_phrase, significance_line
 
         left = left_out_phrase(m, j)
         dropped = (f"; {counted(m.dropped)} held by some runs only "
@@ -208,9 +210,7 @@ class RunsView(QWidget):
             f"Baseline: {m.baseline}. Conventions applied to every run: {conv}.",
             f"{counted(int(m.included[:, j].sum()))} compared at {at} ({left}){dropped}.",
             f"Mean {at}: {means}.",
-            f"p corrected: {m.correction} over the {len(m.tests[j])} runs, of the "
-            f"{m.test} p-values ({m.resamples} sign vectors at most, seed {m.seed}); "
-            f"significant at {m.alpha:g}.",
+            significance_line(m),
         ])
 
     def copy(self, fmt: str) -> str:

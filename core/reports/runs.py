@@ -27,7 +27,7 @@ from core.reports.text import csv_line, protect, visible
 if TYPE_CHECKING:
     from core.analysis.compare.many import ManyComparison, PairTest
 
-__all__ = ["RUN_FORMATS", "left_out_phrase", "runs_json", "write_runs"]
+__all__ = ["RUN_FORMATS", "left_out_phrase", "runs_json", "significance_line", "write_runs"]
 
 #: The formats of a comparison of many runs (``compare --format``).
 RUN_FORMATS = ("table", "json", "csv", "markdown", "latex")
@@ -75,6 +75,13 @@ def _test_phrase(m: ManyComparison) -> str:
                 f"cutoff: {_pairs_phrase(m)})")
     return (f"{test}, p-values {_CORRECTED[m.correction]} over the {counted(n, 'pair')} tested "
             f"at each cutoff ({_pairs_phrase(m)})")
+
+
+def significance_line(m: ManyComparison) -> str:
+    """Which pairs are marked significant and how their p-values were
+    computed and corrected, counting the pairs tested (the table's footnote,
+    the editor's dock)."""
+    return f"p corrected at most {m.alpha:g}: {_test_phrase(m)}."
 
 
 def left_out_phrase(m: ManyComparison, j: int) -> str:
@@ -127,7 +134,7 @@ def _table(m: ManyComparison, out: TextIO) -> None:
               _p(t.p_t_test), _p(t.p_corrected), f"{t.wins}/{t.ties}/{t.losses}",
               "*" if m.significant(t) else ""] for t in m.tests[j]], out)
     line()
-    line(f"* p corrected at most {m.alpha:g}: {_test_phrase(m)}.")
+    line(f"* {significance_line(m)}")
     line(f"CI: bootstrap percentile interval of the mean delta ({m.bootstrap_resamples} "
          f"resamples, seed {m.seed}). W/T/L: queries where B is higher, equal (within 1e-12), "
          "lower.")

@@ -75,11 +75,13 @@ from core.io.annotator.report import (
     FRACTIONAL,
     LABEL,
     MARK,
+    NO_GRADE,
     OUTSIDE_SCALE,
     ROW_REJECTED,
     ImportReport,
     ImportResult,
     Issue,
+    ungraded_rows,
 )
 from core.io.annotator.scales import KNOWN_SCALES, LabelGuess, guess_labels
 from core.io.headers import ALIASES
@@ -94,6 +96,7 @@ __all__ = [
     "KNOWN_SCALES",
     "LABEL",
     "MARK",
+    "NO_GRADE",
     "OUTSIDE_SCALE",
     "ROW_REJECTED",
     "SINGLE_FIELDS",
@@ -114,4 +117,5 @@ __all__ = [
     "preview",
     "read_guessed",
     "read_table",
+    "ungraded_rows",
 ]

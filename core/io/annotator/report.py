@@ -23,12 +23,31 @@ __all__ = [
     "FRACTIONAL",
     "LABEL",
     "MARK",
+    "NO_GRADE",
     "OUTSIDE_SCALE",
     "ROW_REJECTED",
     "ImportReport",
     "ImportResult",
     "Issue",
+    "ungraded_rows",
 ]
+
+#: The rows whose every grade cell is blank, as the import's counts name
+#: them (the report's first line, the wizard's counts and rows line).
+NO_GRADE = "with no grade at all"
+
+
+def ungraded_rows(n: int) -> str:
+    """``n`` rows with every grade cell blank: what became of them (their
+    candidates are in the worksheet, each with an unknown grade; no judgment
+    of theirs is imported) and what to do, in one phrase: ``2 rows with no
+    grade at all (their candidates kept with unknown grades: grade them in
+    the editor)``."""
+    if n == 1:
+        return (f"1 row {NO_GRADE} (its candidate kept with an unknown grade: "
+                "grade it in the editor)")
+    return (f"{counted(n, 'row')} {NO_GRADE} (their candidates kept with unknown grades: "
+            "grade them in the editor)")
 
 
 class Issue(NamedTuple):
@@ -224,8 +243,8 @@ class ImportReport:
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
             + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
                f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
-               + (f", {counted(self.rows_ungraded, 'row')} with every grade blank listed, "
-                  "not imported" if self.rows_ungraded else "") + "; "
+               + (f", {ungraded_rows(self.rows_ungraded)}" if self.rows_ungraded else "")
+               + "; "
                if self.blank_grades else "") +
             f"{counted(self.blank_rows, 'blank row')}"
             + (f" and {counted(skipped, 'row')} without a judgment" if skipped else "")
