@@ -90,10 +90,12 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # A run joined with qrels has the default conventions: they are known
         # before the runs are read, so each run is evaluated as it is read.
         conv = conventions_from_args(args, Conventions())
+        alloc.map_from(alloc.PAIR_READ_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
             args.run_a, args.run_b, args.qrels,
             lambda doc: evaluate_named(doc, conv, args.qrels),
         )
+        alloc.map_from(alloc.PAIR_MAP_FROM)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(

@@ -32,13 +32,25 @@ import ctypes
 import sys
 from typing import Any
 
-__all__ = ["hand_back", "tune"]
+__all__ = ["PAIR_MAP_FROM", "PAIR_READ_MAP_FROM", "hand_back", "map_from", "tune"]
 
 # mallopt parameters (glibc's malloc.h).
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
 _SETTINGS = ((_M_MMAP_THRESHOLD, 32 << 20), (_M_TRIM_THRESHOLD, 64 << 20), (_M_ARENA_MAX, 1))
 
 _tuned: bool | None = None  # None until tune() is first called
+
+#: The block sizes from which the command line's ``compare`` of two runs
+#: maps blocks on their own (given back when freed) while it reads the two
+#: runs side by side (the joins' few temporaries past 16 MiB), then once
+#: they are read (the comparison's full-length temporaries, 8-16 MB at 2M
+#: rows a side), instead of raising the heap's high-water mark above the two
+#: documents: at 2M rows a side peak RSS 344-357 -> 292-314 MB (defaults),
+#: 357-360 -> 340-344 MB (trec_eval preset) for ~5-20,000 more page faults
+#: of ~115,000; 4 MiB during the read too took ~45,000 more, ~0.1 s of
+#: system time (docs/benchmarks.md, hcmpmem). The reader's pieces (~1 MiB)
+#: stay in the heap either way.
+PAIR_READ_MAP_FROM, PAIR_MAP_FROM = 16 << 20, 4 << 20
 
 
 def _libc() -> Any | None:
@@ -62,6 +74,14 @@ def tune() -> bool:
         _tuned = libc is not None and all(
             libc.mallopt(parameter, value) == 1 for parameter, value in _SETTINGS)
     return _tuned
+
+
+def map_from(size: int) -> bool:
+    """Set the allocator as :func:`tune` does, then map blocks of ``size``
+    bytes and more on their own (given back to the system when freed) for
+    the rest of the process; whether it is set (False without glibc)."""
+    libc = _libc()
+    return tune() and libc is not None and libc.mallopt(_M_MMAP_THRESHOLD, size) == 1
 
 
 def hand_back() -> None:
