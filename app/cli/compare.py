@@ -101,10 +101,9 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
                 doc.release_scores()
             return made
 
-        alloc.map_from(alloc.PAIR_READ_MAP_FROM)
+        alloc.map_from(alloc.PAIR_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
             args.run_a, args.run_b, args.qrels, side)
-        alloc.map_from(alloc.PAIR_MAP_FROM)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(

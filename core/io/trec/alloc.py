@@ -32,7 +32,7 @@ import ctypes
 import sys
 from typing import Any
 
-__all__ = ["PAIR_MAP_FROM", "PAIR_READ_MAP_FROM", "hand_back", "map_from", "tune"]
+__all__ = ["PAIR_MAP_FROM", "hand_back", "map_from", "tune"]
 
 # mallopt parameters (glibc's malloc.h).
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
@@ -40,17 +40,17 @@ _SETTINGS = ((_M_MMAP_THRESHOLD, 32 << 20), (_M_TRIM_THRESHOLD, 64 << 20), (_M_A
 
 _tuned: bool | None = None  # None until tune() is first called
 
-#: The block sizes from which the command line's ``compare`` of two runs
-#: maps blocks on their own (given back when freed) while it reads the two
-#: runs side by side (the joins' few temporaries past 16 MiB), then once
-#: they are read (the comparison's full-length temporaries, 8-16 MB at 2M
-#: rows a side), instead of raising the heap's high-water mark above the two
-#: documents: at 2M rows a side peak RSS 344-357 -> 292-314 MB (defaults),
-#: 357-360 -> 340-344 MB (trec_eval preset) for ~5-20,000 more page faults
-#: of ~115,000; 4 MiB during the read too took ~45,000 more, ~0.1 s of
-#: system time (docs/benchmarks.md, hcmpmem). The reader's pieces (~1 MiB)
-#: stay in the heap either way.
-PAIR_READ_MAP_FROM, PAIR_MAP_FROM = 16 << 20, 4 << 20
+#: The block size from which the command line's ``compare`` of two runs
+#: maps blocks on their own (given back when freed), from before it reads
+#: both runs side by side: the few temporaries past 16 MiB (the joins', the
+#: comparison's) no longer raise the heap's high-water mark above the two
+#: documents. At 2M rows a side peak RSS 345.6 -> 308.7 MB (defaults),
+#: 360.8 -> 333.7 MB (trec_eval preset) with the scores released, no more
+#: page faults, no CPU told; 4 MiB once the runs are read saved no more
+#: and took ~22,000 more faults, ~0.2 s of CPU (docs/benchmarks.md,
+#: hcmpmem). The reader's pieces (~1 MiB) and the 2M-row columns (15.5
+#: MiB) stay in the heap.
+PAIR_MAP_FROM = 16 << 20
 
 
 def _libc() -> Any | None:
