@@ -23,6 +23,7 @@ from core.analysis.compare import (
     across,
     align,
     compare,
+    compare_side,
     paired_bootstrap,
     paired_randomization,
     statistics,
@@ -434,6 +435,34 @@ def test_swapping_the_runs_negates_the_deltas(a: Document, b: Document, seed: in
         if x.ci_low is not None and y.ci_high is not None:
             assert x.ci_low == pytest.approx(-y.ci_high, abs=1e-12)
     assert [t.count for t in ab.ties] == [t.count for t in ba.ties]
+
+
+@given(a=tied_documents(), b=tied_documents(), rule=st.sampled_from(list(TieRule)),
+       unknown=st.sampled_from(["zero", "unresolved"]))
+def test_sides_given_with_their_scores_released_compare_as_the_documents(
+    a: Document, b: Document, rule: TieRule, unknown: str
+) -> None:
+    """The command line's compare of two runs hands :func:`compare` each
+    run's :func:`compare_side` and releases the documents' scores
+    (:meth:`Document.release_scores`): both reports are those of the
+    documents compared whole, bit for bit."""
+    conv = Conventions(cutoffs=(1, None), ties=rule, unknown=unknown)  # type: ignore[arg-type]
+    whole = compare(a, b, conv, resamples=40, seed=1)
+    a2, b2 = a.subset(np.arange(len(a))), b.subset(np.arange(len(b)))
+    side_a, side_b = compare_side(evaluate(a2, conv)), compare_side(evaluate(b2, conv))
+    a2.release_scores()
+    b2.release_scores()
+    released = compare(a2, b2, conv, resamples=40, seed=1, evaluation_a=side_a,
+                       evaluation_b=side_b)
+    assert json.dumps(compare_json(released)) == json.dumps(compare_json(whole))
+    tables = []
+    for c in (whole, released):
+        out = io.StringIO()
+        print_comparison(c, out, name_a="a", name_b="b")
+        tables.append(out.getvalue())
+    assert tables[0] == tables[1]
+    with pytest.raises(RuntimeError, match="scores were released"):
+        _ = a2.score
 
 
 def test_subset_document_keeps_rows_and_results() -> None:

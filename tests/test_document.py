@@ -114,3 +114,22 @@ def test_a_field_added_after_convention_is_compared_and_convention_is_not():
     entry = Later("ann", "t", "q1", "d1", "1", "2")
     assert replace(entry, extra="x").edit() != entry.edit()  # by position: dropped
     assert replace(entry, convention=True).edit() == entry.edit()  # by position: compared
+
+
+def test_released_scores_say_so_and_every_other_column_stays():
+    """Document.release_scores lets the score column go (the command line's
+    compare of two runs, once each run's evaluation and tie facts are made):
+    reading it, or a subset's, is an error that names the release; the
+    other columns, the ids, the queries' rows stay as they were."""
+    doc = Document.from_columns(query=["q", "q", "r"], source_id=["a", "b", "a"],
+                                score=[2.0, None, 1.0], grade=[1.0, 0.0, None])
+    doc.release_scores()
+    with pytest.raises(RuntimeError, match="scores were released"):
+        _ = doc.score
+    with pytest.raises(RuntimeError, match="scores were released"):
+        doc.subset(np.array([0]))
+    assert doc.source_id.tolist() == ["a", "b", "a"]
+    assert doc.grade.tolist()[:2] == [1.0, 0.0]
+    assert doc.state.tolist() == [0, 0, 1]
+    assert doc.members(0).tolist() == [0, 1]
+    assert len(doc) == 3

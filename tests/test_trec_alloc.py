@@ -4,10 +4,14 @@ no-op that never raises where it is not."""
 from __future__ import annotations
 
 import ctypes
+import io
 import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 
+from app.cli.main import main
 from core.io.trec import alloc
 
 
@@ -33,3 +37,68 @@ def test_tune_without_glibc_is_a_no_op(monkeypatch: pytest.MonkeyPatch, missing:
     else:
         monkeypatch.setattr(sys, "platform", "darwin")
     assert alloc.tune() is False
+
+
+class _Mallinfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (2.33 on): ``hblkhd``, the bytes in
+    blocks mapped on their own."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _mapped_bytes() -> int:
+    libc = ctypes.CDLL(None)
+    libc.mallinfo2.restype = _Mallinfo2
+    return int(libc.mallinfo2().hblkhd)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt is Linux's")
+def test_map_from_maps_blocks_of_that_size_on_their_own() -> None:
+    """Under :func:`alloc.tune`'s 32 MiB a 24 MiB array comes from the heap;
+    from ``map_from(16 MiB)`` on it is a block of its own (given back when
+    freed, so it leaves no hole to raise the heap's high-water mark). A
+    block the heap's free memory holds is taken from there either way: it
+    is handed back first."""
+    try:
+        assert alloc.map_from(32 << 20) is True
+        alloc.hand_back()
+        before = _mapped_bytes()
+        block = np.ones(3 << 20)  # 24 MiB
+        assert _mapped_bytes() == before
+        del block
+        assert alloc.map_from(alloc.PAIR_MAP_FROM) is True
+        alloc.hand_back()
+        block = np.ones(3 << 20)
+        assert _mapped_bytes() >= before + (24 << 20)
+        del block
+        assert _mapped_bytes() == before  # given back
+    finally:
+        alloc.map_from(32 << 20)  # tune()'s, for the tests after this one
+
+
+def test_map_from_without_glibc_is_a_no_op(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(alloc, "_tuned", None)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert alloc.map_from(alloc.PAIR_MAP_FROM) is False
+
+
+def test_compare_of_two_runs_maps_large_blocks_before_its_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's compare of two runs sets the allocator
+    (:data:`alloc.PAIR_MAP_FROM`) before it reads both runs."""
+    import app.cli.compare as command
+
+    calls: list[object] = []
+    monkeypatch.setattr(command.alloc, "map_from", lambda size: calls.append(size) or True)
+    read = command.read_judged_pair
+    monkeypatch.setattr(command, "read_judged_pair",
+                        lambda *a, **k: calls.append("read") or read(*a, **k))
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\n")
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    out = io.StringIO()
+    assert main(["compare", str(run_file), str(run_file), "--qrels", str(qrels)], out=out) == 0
+    assert calls == [alloc.PAIR_MAP_FROM, "read"]
+    assert "mean delta" in out.getvalue()

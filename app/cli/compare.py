@@ -19,7 +19,8 @@ from app.cli.evaluate import evaluate_named
 from app.cli.export import refuse_writing_over_inputs
 from app.cli.notices import say_not_carried, say_reopened, say_unjudged
 from app.cli.options import conventions_from_args
-from core.analysis.compare import compare
+from core.analysis.compare import compare, compare_side
+from core.analysis.compare.changes import Side
 from core.analysis.compare.many import RunValues, compare_runs
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
@@ -90,10 +91,19 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # A run joined with qrels has the default conventions: they are known
         # before the runs are read, so each run is evaluated as it is read.
         conv = conventions_from_args(args, Conventions())
+
+        def side(doc: Document) -> Side:
+            # All compare reads of the scores, made as each run is read; the
+            # scores then let go unless the workbook writes them (16 MB a
+            # side at 2M rows, held through compare and the report).
+            made = compare_side(evaluate_named(doc, conv, args.qrels))
+            if export is None:
+                doc.release_scores()
+            return made
+
+        alloc.map_from(alloc.PAIR_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
-            args.run_a, args.run_b, args.qrels,
-            lambda doc: evaluate_named(doc, conv, args.qrels),
-        )
+            args.run_a, args.run_b, args.qrels, side)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(

@@ -85,7 +85,7 @@ def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
     unknown = int(np.count_nonzero(doc.state == int(GradeState.UNKNOWN)))
     if not unknown:
         return None
-    retrieved = int(np.count_nonzero(~np.isnan(doc.score)))
+    retrieved = int(ev.n_retrieved.sum())  # (the evaluation's: a document's scores may be released)
     # Every query's worst status at once (as query_status, not a call per query).
     unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
     return Unjudged(unknown, max(retrieved, unknown), unresolved, doc.n_queries)

@@ -30,6 +30,7 @@ from core.model.ids import IdBytes
 from core.model.lazy import Column as _Column
 from core.model.lazy import DecodedIds as _DecodedIds
 from core.model.lazy import EmptyTexts as _EmptyTexts
+from core.model.lazy import Released as _Released
 from core.model.lazy import Unmade
 
 __all__ = ["RANKINGS", "AuditEntry", "Document", "GradeState", "grade_text", "has_weight"]
@@ -138,14 +139,16 @@ class Document:
 
     query_ids: list[str]
     query: IntArray
-    # Text columns may be given Unmade (made when first read: _Column).
+    # Text columns may be given Unmade (made when first read: _Column); the
+    # scores may be released (release_scores).
     if TYPE_CHECKING:
         source_id: npt.NDArray[np.object_]
         version: npt.NDArray[np.object_]
+        score: npt.NDArray[np.float64]
     else:
         source_id: npt.NDArray[np.object_] = _Column()
         version: npt.NDArray[np.object_] = _Column()
-    score: npt.NDArray[np.float64]
+        score: npt.NDArray[np.float64] = _Column()
     grade: npt.NDArray[np.float64]
     state: npt.NDArray[np.int8]
     original_grade: npt.NDArray[np.float64]
@@ -384,6 +387,24 @@ class Document:
     def source_bytes(self) -> IdBytes | None:
         """The source ids as the file's bytes (a TREC run's); None otherwise."""
         return self._id_bytes
+
+    def release_scores(self) -> None:
+        """Let go of the score column (8 bytes a row) for the rest of the
+        document's life, for a caller that has worked out all it reads of
+        the scores: the command line's compare of two runs, once each run's
+        evaluation and tie facts are made
+        (:func:`core.analysis.compare.compare_side`). Reading :attr:`score`
+        then raises RuntimeError; a document that is edited, shown or
+        written keeps them.
+
+        >>> doc = Document.from_columns(query=["q"], source_id=["a"], score=[1.0])
+        >>> doc.release_scores()
+        >>> doc.score  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        RuntimeError: this document's scores were released ...
+        """
+        self.score = _Released("scores")  # type: ignore[assignment]  # (a _Column)
 
     def members(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in row order."""

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from core.model.ids import IdBytes
 
-__all__ = ["Column", "DecodedIds", "EmptyTexts", "Unmade"]
+__all__ = ["Column", "DecodedIds", "EmptyTexts", "Released", "Unmade"]
 
 _T = TypeVar("_T")
 
@@ -59,6 +59,22 @@ class DecodedIds(Unmade):
 
     def take(self, rows: npt.NDArray[np.int64]) -> Unmade:
         return DecodedIds(self.ids.take(rows))
+
+
+class Released(Unmade):
+    """A column let go of for the rest of the document's life
+    (:meth:`~core.model.document.Document.release_scores`): reading it is an
+    error that says so, never a column made anew."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def make(self) -> npt.NDArray[np.object_]:
+        raise RuntimeError(f"this document's {self.what} were released (a caller that had "
+                           "read all it needed of them let them go): keep them to read them")
+
+    def take(self, rows: npt.NDArray[np.int64]) -> Unmade:
+        return self
 
 
 class Column(Generic[_T]):

@@ -20,7 +20,13 @@ from core.analysis.compare.changes import (
     TieSensitivity,
     WhatChanged,
 )
-from core.analysis.compare.comparison import Comparison, PairedTest, QueryDelta, compare
+from core.analysis.compare.comparison import (
+    Comparison,
+    PairedTest,
+    QueryDelta,
+    compare,
+    compare_side,
+)
 from core.analysis.compare.statistics import (
     TIE_TOLERANCE,
     paired_bootstrap,
@@ -37,6 +43,7 @@ __all__ = [
     "TieSensitivity",
     "WhatChanged",
     "compare",
+    "compare_side",
     "paired_bootstrap",
     "paired_randomization",
     "subset_document",

@@ -63,7 +63,7 @@ from core.model.conventions import Conventions, TieRule, Weighting, format_cutof
 from core.model.document import Document, has_weight
 from core.model.numbers import DECIMALS, fixed_text
 
-__all__ = ["LEFT_OUT", "Comparison", "PairedTest", "QueryDelta", "compare"]
+__all__ = ["LEFT_OUT", "Comparison", "PairedTest", "QueryDelta", "compare", "compare_side"]
 
 #: Why the paired test leaves a query out, each query under one reason (in
 #: this order): :attr:`PairedTest.excluded`'s keys, also the JSON's
@@ -362,8 +362,8 @@ def compare(
     seed: int = 0,
     confidence: float = 0.95,
     bootstrap_resamples: int | None = None,
-    evaluation_a: Evaluation | None = None,
-    evaluation_b: Evaluation | None = None,
+    evaluation_a: Evaluation | Side | None = None,
+    evaluation_b: Evaluation | Side | None = None,
     left_out: LeftOut | None = None,
 ) -> Comparison:
     """Compare the rankings of ``doc_a`` (A) and ``doc_b`` (B).
@@ -383,9 +383,12 @@ def compare(
         Of the bootstrap percentile interval.
     bootstrap_resamples : int, optional
         Defaults to ``resamples``.
-    evaluation_a, evaluation_b : Evaluation, optional
+    evaluation_a, evaluation_b : Evaluation or Side, optional
         ``evaluate(doc_a, conventions)`` (and of ``doc_b``) when the caller has it already
-        (the command line evaluates each run as it is read).
+        (the command line evaluates each run as it is read), or its
+        :func:`compare_side`, which reads all that ``compare`` reads of the
+        document's scores (the caller may then release them:
+        :meth:`Document.release_scores`).
     left_out : LeftOut, optional
         The queries the inputs named that neither document holds (the reader's).
 
@@ -450,27 +453,43 @@ def _merged(
 
 def _check_arguments(
     resamples: int, confidence: float, conv: Conventions,
-    *given: tuple[Evaluation | None, Document],
+    *given: tuple[Evaluation | Side | None, Document],
 ) -> None:
     if resamples < 1:
         raise InputError("the number of resamples must be at least 1")
     if not 0.0 < confidence < 1.0:
         raise InputError("the confidence level must lie strictly between 0 and 1")
-    for ev, doc in given:
+    for side, doc in given:
+        ev = side.evaluation if isinstance(side, Side) else side
         if ev is not None and (ev.doc is not doc or ev.conventions != conv):
             raise ValueError("an evaluation given is not of its document under these conventions")
 
 
+def compare_side(ev: Evaluation) -> Side:
+    """What :func:`compare` reads of one side's scores, worked out: the
+    evaluation's tie starts and the side's NDCG under the other tie rules
+    (:func:`tie_facts`). Given to :func:`compare` instead of ``ev``, the
+    document's scores are no longer read (the command line releases them as
+    each run is read: 16 MB a side at 2M rows)."""
+    ev.tie_start  # noqa: B018 - read by the movement counts; the tie facts may not ask
+    return Side(ev, *tie_facts(ev, [r for r in TieRule if r is not ev.conventions.ties]))
+
+
 def _side(
-    doc: Document, ev: Evaluation | None, conv: Conventions, queries: QueryAlignment,
+    doc: Document, given: Evaluation | Side | None, conv: Conventions, queries: QueryAlignment,
     row_common: QueryOfRow,
 ) -> tuple[Side, KeyedRows | None]:
     """One lane of :func:`compare`: the evaluation, NDCG under the other tie
-    rules, and the side's half of the candidates' alignment (``row_common``:
-    each row's shared query, this side's of ``queries``)."""
-    ev = evaluate(doc, conv) if ev is None else ev
-    ev.tie_first_rank  # noqa: B018 - what the alignment reads, worked out in this lane
-    side = Side(ev, *tie_facts(ev, [r for r in TieRule if r is not conv.ties]))
+    rules (unless ``given`` has them), and the side's half of the candidates'
+    alignment (``row_common``: each row's shared query, this side's of
+    ``queries``)."""
+    if isinstance(given, Side):
+        given.evaluation.tie_first_rank  # noqa: B018 - what the alignment reads
+        side = given
+    else:
+        ev = evaluate(doc, conv) if given is None else given
+        ev.tie_first_rank  # noqa: B018 - what the alignment reads, worked out in this lane
+        side = compare_side(ev)
     return side, keyed_rows(doc, row_common, len(queries.common))
 
 
