@@ -61,7 +61,9 @@ def integer_axis(ax: Axes, which: str = "x") -> None:
     """Ticks on whole numbers only (ranks, cutoffs, counts are never 2.5)."""
     axis = ax.xaxis if which == "x" else ax.yaxis
     # min_n_ticks=1: integers even when the view holds only one (a single rank)
-    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    # nbins="auto": as many as the axis's length holds (10, the default, ran the
+    # labels of 1,000 ranks together on a 240 px axis)
+    axis.set_major_locator(MaxNLocator(nbins="auto", integer=True, min_n_ticks=1))
 
 
 def ground(palette: QPalette) -> dict[RcKeyType, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import pytest
 
@@ -368,3 +369,35 @@ def test_the_deltas_axis_label_is_whole_in_a_short_plot(qtbot):
     bars = [b for b in fig.axes[0].patches if b.get_height() != 0]
     assert len(bars) == 5
     assert not [b for b in bars if legend.overlaps(b.get_window_extent(renderer))]
+
+
+def test_the_rank_and_k_ticks_stay_apart_in_a_narrow_plot(qtbot):
+    """At 1280x800 the Plots dock gives This query's two plots ~600x230 px,
+    each axis ~220 px wide: on a run of 1,000 ranks both axes ticked every
+    25 ranks and the labels ran together ("100125150175200", seen under Xvfb
+    on the installed wheel). The ticks are as many as the axis's width holds,
+    whole numbers still, at least half an em apart."""
+    n = 1000
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"d{i}" for i in range(n)],
+                                score=list(range(n, 0, -1)), grade=[i % 4 for i in range(n)])
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    canvas = panel.query_canvas
+    fig = canvas.figure_
+    fig.set_dpi(100)
+    fig.set_size_inches(6.0, 2.3)  # (the canvas as the dock sizes it)
+    panel.show_query(evaluate(doc), 0)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    for ax in fig.axes:
+        low, high = ax.get_xlim()
+        labels = sorted((t for t in ax.xaxis.get_ticklabels()
+                         if t.get_text() and low <= t.get_position()[0] <= high),
+                        key=lambda t: t.get_position()[0])
+        assert len(labels) >= 3, [t.get_text() for t in labels]
+        assert all(float(t).is_integer() for t in ax.get_xticks())
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        gaps = [b.x0 - a.x1 for a, b in pairwise(boxes)]
+        # At least half an em apart: 0.3 px between them read as one number.
+        em = labels[0].get_fontsize() * fig.dpi / 72
+        assert min(gaps) >= em / 2, ([t.get_text() for t in labels], gaps)
