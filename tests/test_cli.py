@@ -137,6 +137,24 @@ def test_bad_input_one_line(tmp_path, capsys, name, text, problem, where):
     assert path.read_bytes() == before
 
 
+def test_a_word_in_the_grade_column_names_the_grade_words_read(tmp_path, capsys):
+    """'N/A' in a worksheet's grade column: the hint named numbers alone
+    ('use a plain decimal number'), and a grade not known was then written 0
+    (tried on the installed wheel); it names the words a grade cell may hold.
+    A score's hint stays the number's."""
+    path = tmp_path / "words.csv"
+    path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,0.5,N/A\n")
+    code, _ = run(["evaluate", str(path)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {path}, line 3, column 'grade': 'N/A' is not a number "
+        "(a grade is a number; a grade not known is left empty or written 'unknown', "
+        "one that cannot be judged 'unrateable')\n")
+    path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,abc,1\n")
+    code, _ = run(["evaluate", str(path)])
+    assert capsys.readouterr().err.endswith("'abc' is not a number (use a plain decimal number)\n")
+
+
 def test_negative_grade_under_exponential(tmp_path, capsys):
     path = tmp_path / "neg.csv"
     path.write_text("query,source_id,score,grade\nq,a,1,-1\n")
