@@ -155,6 +155,27 @@ def test_a_word_in_the_grade_column_names_the_grade_words_read(tmp_path, capsys)
     assert capsys.readouterr().err.endswith("'abc' is not a number (use a plain decimal number)\n")
 
 
+def test_a_qrels_file_given_as_the_run_or_worksheet_says_it_is_qrels(tmp_path, capsys):
+    """A TREC qrels file given where a run or a worksheet goes (`evaluate
+    QRELS`, or compared as the second run, in the editor's Compare too) was
+    read as a worksheet CSV: "line 1: no 'query' column in the header (q1 0
+    d1 2)", with `import` to read annotators' judgments (tried on the
+    installed wheel). It says what the file is, as a run given alone does."""
+    sheet, qrels = tmp_path / "sheet.csv", tmp_path / "qrels.txt"
+    sheet.write_text("query,source_id,score,grade\nq1,d1,3.0,2\nq1,d2,2.0,1\n")
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 1\n")
+    before = qrels.read_bytes()
+    said = (f"ndcg-worksheet: error: {qrels}: this looks like a TREC qrels file (query "
+            "iteration source grade), not a run or a worksheet (give it as a run's "
+            "judgments: evaluate RUN --qrels QRELS)\n")
+    for args in (["evaluate", str(qrels)],
+                 ["compare", str(sheet), str(qrels)]):
+        code, _ = run(args)
+        assert code == 2, args
+        assert capsys.readouterr().err == said, args
+    assert qrels.read_bytes() == before
+
+
 def test_negative_grade_under_exponential(tmp_path, capsys):
     path = tmp_path / "neg.csv"
     path.write_text("query,source_id,score,grade\nq,a,1,-1\n")
