@@ -181,9 +181,10 @@ class PlotPanel(QWidget):
         if unknown:
             left.plot(unknown, [0.0] * len(unknown), "x", color=colour("unresolved"),
                       label=self.tr("unknown grade"))
-        ranked = int(ev.n_ranked[q])
-        left.set_xlabel(self.tr("rank") if ranked <= PLOT_RANKS else
-                        self.tr("rank (the first {0} of {1})").format(PLOT_RANKS, ranked))
+        # The ranks drawn: the cutoff's (NDCG@10: 10), at most PLOT_RANKS.
+        ranked, drawn = int(ev.n_ranked[q]), max(len(actual.x), len(ideal.x))
+        left.set_xlabel(self.tr("rank") if drawn >= ranked else
+                        self.tr("rank (the first {0} of {1})").format(drawn, ranked))
         integer_axis(left)
         left.set_ylabel(self.tr("gain × discount"))
         left.set_title(shown_id(ev.doc.query_ids[q]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from itertools import pairwise
 
+import numpy as np
 import pytest
 
 from app.plots import PLOT_RANKS, PlotPanel
@@ -401,3 +402,28 @@ def test_the_rank_and_k_ticks_stay_apart_in_a_narrow_plot(qtbot):
         # At least half an em apart: 0.3 px between them read as one number.
         em = labels[0].get_fontsize() * fig.dpi / 72
         assert min(gaps) >= em / 2, ([t.get_text() for t in labels], gaps)
+
+
+def test_the_rank_axis_says_how_many_ranks_a_cutoff_draws(qtbot):
+    """At NDCG@10 the contributions plot draws ranks 1-10 of a run of 1,000;
+    its axis said "rank (the first 200 of 1000)" (seen under Xvfb, cutoffs
+    set to 10, all): it says the first 10. At k = all, the first 200 as
+    before; a query drawn whole says rank alone."""
+    from core.model.conventions import Conventions
+
+    n = 1000
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"d{i}" for i in range(n)],
+                                score=list(range(n, 0, -1)), grade=[i % 4 for i in range(n)])
+    ev = evaluate(doc, Conventions(cutoffs=(10, None)))
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.show_query(ev, 0, 0)
+    left = panel.query_canvas.figure_.axes[0]
+    assert left.get_xlabel() == "rank (the first 10 of 1000)"
+    assert max(panel.series["contribution"][0].x) == 10.0
+    panel.show_query(ev, 0, 1)
+    assert panel.query_canvas.figure_.axes[0].get_xlabel() == (
+        f"rank (the first {PLOT_RANKS} of 1000)")
+    small = evaluate(doc.subset(np.arange(5)), Conventions(cutoffs=(10,)))
+    panel.show_query(small, 0, 0)
+    assert panel.query_canvas.figure_.axes[0].get_xlabel() == "rank"
