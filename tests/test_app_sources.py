@@ -168,9 +168,9 @@ def test_a_run_and_its_qrels_are_never_replaced_by_save(qtbot: Any, tmp_path: Pa
     assert (run.read_bytes(), qrels.read_bytes()) == before
 
 
-def test_closing_a_graded_run_asks_to_save_a_worksheet_not_the_run(
+def test_opening_over_a_graded_run_asks_to_save_a_worksheet_not_the_run(
         qtbot: Any, tmp_path: Path, save_dialog: SaveDialog, boxes: Boxes):
-    """A run graded, then the window closed (or another file opened): the
+    """A run graded, then another file opened or imported over it: the
     question says the changes go to a worksheet and the run stays as it is;
     it asked "Save the changes to run.txt?" (tried under Xvfb, 100,000
     candidates graded), which Save never does, and a reviewer fearing for
