@@ -176,6 +176,24 @@ def test_a_qrels_file_given_as_the_run_or_worksheet_says_it_is_qrels(tmp_path, c
     assert qrels.read_bytes() == before
 
 
+def test_an_ods_named_xlsx_says_to_rename_it(tmp_path, capsys):
+    """An OpenDocument spreadsheet under an .xlsx name said "the workbook
+    lacks its [Content_Types].xml part (this is a zip file but not an .xlsx
+    workbook)" (tried on the installed wheel), and nothing about what it is;
+    an .xlsx under an .ods name already says to rename it. Now the same."""
+    ods = tmp_path / "book.ods"
+    assert run(["export", str(EXAMPLE_PATH), "-o", str(ods)])[0] == 0
+    named = tmp_path / "book.xlsx"
+    named.write_bytes(ods.read_bytes())
+    capsys.readouterr()
+    code, _ = run(["evaluate", str(named)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {named}: this is an OpenDocument spreadsheet (.ods) under an "
+        ".xlsx name (rename it to .ods)\n")
+    assert named.read_bytes() == ods.read_bytes()
+
+
 def test_negative_grade_under_exponential(tmp_path, capsys):
     path = tmp_path / "neg.csv"
     path.write_text("query,source_id,score,grade\nq,a,1,-1\n")
