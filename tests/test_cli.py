@@ -194,6 +194,20 @@ def test_an_ods_named_xlsx_says_to_rename_it(tmp_path, capsys):
     assert named.read_bytes() == ods.read_bytes()
 
 
+@pytest.mark.parametrize("suffix", ["xlsx", "ods"])
+def test_an_empty_workbook_file_says_it_is_empty(tmp_path, capsys, suffix):
+    """A workbook file of 0 bytes (a copy or a download cut short) said
+    "this is not an .xlsx workbook (it is not a zip file)" (tried on the
+    installed wheel); an empty CSV says it is empty. Now a workbook too."""
+    path = tmp_path / f"book.{suffix}"
+    path.write_bytes(b"")
+    code, _ = run(["evaluate", str(path)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {path}: the file is empty (0 bytes) (save the workbook "
+        f"again as .{suffix}: a copy or a download may have been cut short)\n")
+
+
 def test_negative_grade_under_exponential(tmp_path, capsys):
     path = tmp_path / "neg.csv"
     path.write_text("query,source_id,score,grade\nq,a,1,-1\n")
