@@ -167,6 +167,11 @@ class PlotPanel(QWidget):
         curve = ndcg_by_k(ev, q, max_k=PLOT_RANKS)
         self.series["contribution"] = [actual, ideal]
         self.series["ndcg_by_k"] = [curve]
+        if not ev.n_ranked[q]:  # (two empty plots said nothing of why)
+            self._message(self.query_canvas, self.tr(
+                "{0}: no ranking, so no contribution per rank and no NDCG@k to plot").format(
+                    shown_id(ev.doc.query_ids[q])))
+            return
         self._draw(self.query_canvas, partial(self._paint_query, ev, q, actual, ideal, curve))
 
     def _paint_query(self, ev: Evaluation, q: int, actual: Series, ideal: Series,

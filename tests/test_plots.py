@@ -427,3 +427,21 @@ def test_the_rank_axis_says_how_many_ranks_a_cutoff_draws(qtbot):
     small = evaluate(doc.subset(np.arange(5)), Conventions(cutoffs=(10,)))
     panel.show_query(small, 0, 0)
     assert panel.query_canvas.figure_.axes[0].get_xlabel() == "rank"
+
+
+def test_a_query_with_no_ranking_says_so_instead_of_empty_axes(qtbot):
+    """An annotators' sheet imported alone: its query has no ranking, and This
+    query drew two empty plots, a gain axis from -0.05 to 0.05 and a rank
+    axis ticked 0 (seen under Xvfb on the installed wheel). It says why
+    there is nothing to draw, as the comparison's plot does before a run."""
+    doc = Document.from_columns(query=["q1", "q1"], source_id=["a", "b"],
+                                score=[None, None], grade=[2.0, 1.0])
+    ev = evaluate(doc)
+    assert int(ev.n_ranked[0]) == 0
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.show_query(ev, 0)
+    fig = panel.query_canvas.figure_
+    assert fig.axes == []
+    assert [t.get_text() for t in fig.texts] == [
+        "q1: no ranking, so no contribution per rank and no NDCG@k to plot"]
