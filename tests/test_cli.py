@@ -208,6 +208,21 @@ def test_an_empty_workbook_file_says_it_is_empty(tmp_path, capsys, suffix):
         f"again as .{suffix}: a copy or a download may have been cut short)\n")
 
 
+def test_an_empty_qrels_file_is_said_as_an_empty_run_is(tmp_path, capsys):
+    """A run evaluated with an empty qrels file (a redirect gone wrong) gave
+    'mean NDCG@all = - over 0 queries' and nothing on stderr (tried on the
+    installed wheel), where an empty run gets a note. It gets one too."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 2 2.0 tag\n")
+    qrels.write_bytes(b"")
+    code, text = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    assert code == 0
+    assert "over 0 queries" in text
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: note: {qrels}: the qrels have no line, so every query of the run "
+        "is unjudged and left out\n")
+
+
 def test_negative_grade_under_exponential(tmp_path, capsys):
     path = tmp_path / "neg.csv"
     path.write_text("query,source_id,score,grade\nq,a,1,-1\n")
