@@ -300,6 +300,25 @@ def test_f1_lists_the_keyboard_grading_keys(qtbot, window):
     assert any(keys.startswith("Alt+1") and where == "Conflicts" for keys, _w, where in rows)
 
 
+def test_f1_lists_undo_and_redo_by_their_verbs_not_the_step_at_hand(qtbot, window):
+    """F1 after a change undone listed Ctrl+Shift+Z as "Redo gain: exponential
+    gain" (seen under Xvfb on the installed wheel): the menu item's text
+    names the step at hand; the list says what the keys do."""
+    window.set_document(doc_with_unknowns())
+    window.set_query(0)
+    window.grid.setFocus()
+    press(qtbot, Qt.Key.Key_3)
+    press(qtbot, Qt.Key.Key_2)
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.app_actions["undo"].text().startswith("&Undo grade ")
+    assert window.app_actions["redo"].text().startswith("&Redo grade ")
+    dialog = window.help_menu.shortcuts_dialog()
+    qtbot.addWidget(dialog)
+    rows = dialog.findChild(QTableView, "shortcutsTable").model().rows()
+    edit = [what for _keys, what, where in rows if where == "Edit"]
+    assert edit[:2] == ["Undo", "Redo"]
+
+
 def _from_the_menu(qtbot, window, action_id: str) -> None:  # type: ignore[no-untyped-def]
     """Edit > ``action_id`` as a person picks it: the menu opened with Alt+E,
     the item reached with the Down key, Enter."""
