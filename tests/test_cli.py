@@ -223,6 +223,27 @@ def test_an_empty_qrels_file_is_said_as_an_empty_run_is(tmp_path, capsys):
         "is unjudged and left out\n")
 
 
+def test_import_never_writes_over_the_sheet_it_reads(tmp_path, capsys):
+    """`import annot.csv -o annot.csv` replaced the annotators' sheet with
+    the worksheet CSV (tried on the installed wheel: the raw grades, the
+    sheet's own columns, gone); export already refuses its input as output.
+    Refused the same, by any path to the file, the report too; nothing is
+    written."""
+    sheet = tmp_path / "annot.csv"
+    sheet.write_text("Topic,Document,Relevance (Ana),Relevance (Ben)\n"
+                     "q1,d1,2,2\nq1,d2,0,3\nq1,d3,1,0\n")
+    before = sheet.read_bytes()
+    for extra in (["-o", str(sheet)], ["-o", str(tmp_path / "." / "annot.csv")],
+                  ["-o", str(tmp_path / "out.csv"), "--report", str(sheet)]):
+        code, _ = run(["import", str(sheet), *extra])
+        assert code == 2, extra
+        err = capsys.readouterr().err
+        assert err.endswith(": the output is the input file; nothing was written "
+                            "(name another output file)\n"), err
+        assert sheet.read_bytes() == before
+    assert not (tmp_path / "out.csv").exists()
+
+
 def test_negative_grade_under_exponential(tmp_path, capsys):
     path = tmp_path / "neg.csv"
     path.write_text("query,source_id,score,grade\nq,a,1,-1\n")
