@@ -507,10 +507,16 @@ class FileOps(QObject):
         """Ask to save unsaved changes; False when the user cancelled."""
         if not self.window.session.modified:
             return True
+        if self.path is not None and self.origin is not None and self.origin.is_source:
+            # Save keeps a source as it is and asks where the worksheet goes:
+            # "Save the changes to run.txt?" said otherwise.
+            text = self.tr("Save the changes in a worksheet? {0} ({1}) stays as it is.").format(
+                self.path.name, self.origin.words)
+        else:
+            text = self.tr("Save the changes to {0}?").format(
+                self.path.name if self.path else self.tr("the untitled worksheet"))
         answer = QMessageBox.question(
-            self.window, self.tr("Unsaved changes"),
-            boxed(self.tr("Save the changes to {0}?").format(
-                self.path.name if self.path else self.tr("the untitled worksheet"))),
+            self.window, self.tr("Unsaved changes"), boxed(text),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save,
         )

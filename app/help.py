@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QVBoxLayout
 
 from app.accessibility import label_control
-from app.actions import ActionSpec
+from app.actions import HISTORY, ActionSpec, history_text
 from app.review.common import RowsModel, read_only_table
 from core.model.guidelines import digit_keys
 
@@ -75,12 +75,15 @@ def shortcut_rows(window: WindowApi) -> list[tuple[str, str, str]]:
     """(keys, what they do, where) for every action with a shortcut, by menu,
     then the keys the grid and the other panels read themselves."""
     rows: list[tuple[str, str, str]] = []
+    # Undo's and Redo's items name the step at hand ("Redo gain: exponential
+    # gain"); the list says what the keys do.
+    verbs = {spec.id: history_text(spec, None) for spec in HISTORY}
     for menu_id, menu in window.menus.items():
         for action in menu.actions():
             keys = _keys_text(action)
             if keys and not action.isSeparator():
-                rows.append((keys, _plain(action.text()), _plain(menu.title())
-                             or menu_id))
+                what = verbs.get(action.objectName(), action.text())
+                rows.append((keys, _plain(what), _plain(menu.title()) or menu_id))
     rows += [(keys, what, window.tr("Grid")) for keys, what in GRID_KEYS]
     # Each digit's level, as the grade column's header says it (the declared
     # rubric's labels and the guidelines' descriptions).

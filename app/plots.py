@@ -61,7 +61,9 @@ def integer_axis(ax: Axes, which: str = "x") -> None:
     """Ticks on whole numbers only (ranks, cutoffs, counts are never 2.5)."""
     axis = ax.xaxis if which == "x" else ax.yaxis
     # min_n_ticks=1: integers even when the view holds only one (a single rank)
-    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    # nbins="auto": as many as the axis's length holds (10, the default, ran the
+    # labels of 1,000 ranks together on a 240 px axis)
+    axis.set_major_locator(MaxNLocator(nbins="auto", integer=True, min_n_ticks=1))
 
 
 def ground(palette: QPalette) -> dict[RcKeyType, str]:
@@ -165,6 +167,11 @@ class PlotPanel(QWidget):
         curve = ndcg_by_k(ev, q, max_k=PLOT_RANKS)
         self.series["contribution"] = [actual, ideal]
         self.series["ndcg_by_k"] = [curve]
+        if not ev.n_ranked[q]:  # (two empty plots said nothing of why)
+            self._message(self.query_canvas, self.tr(
+                "{0}: no ranking, so no contribution per rank and no NDCG@k to plot").format(
+                    shown_id(ev.doc.query_ids[q])))
+            return
         self._draw(self.query_canvas, partial(self._paint_query, ev, q, actual, ideal, curve))
 
     def _paint_query(self, ev: Evaluation, q: int, actual: Series, ideal: Series,
@@ -179,9 +186,10 @@ class PlotPanel(QWidget):
         if unknown:
             left.plot(unknown, [0.0] * len(unknown), "x", color=colour("unresolved"),
                       label=self.tr("unknown grade"))
-        ranked = int(ev.n_ranked[q])
-        left.set_xlabel(self.tr("rank") if ranked <= PLOT_RANKS else
-                        self.tr("rank (the first {0} of {1})").format(PLOT_RANKS, ranked))
+        # The ranks drawn: the cutoff's (NDCG@10: 10), at most PLOT_RANKS.
+        ranked, drawn = int(ev.n_ranked[q]), max(len(actual.x), len(ideal.x))
+        left.set_xlabel(self.tr("rank") if drawn >= ranked else
+                        self.tr("rank (the first {0} of {1})").format(drawn, ranked))
         integer_axis(left)
         left.set_ylabel(self.tr("gain × discount"))
         left.set_title(shown_id(ev.doc.query_ids[q]))

@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QTabBar
 
+from app.models.candidates import GridColumn
 from app.review.compare_view import CompareView
 from app.review.explain_view import ExplainView
 from app.review.queue_view import QueueController, QueueView
@@ -88,8 +89,15 @@ def test_a_comparison_shown_in_a_view_made_then_follows_the_window(
     assert view.isVisible()  # shown and raised with its comparison
     assert view.stale.text() == ""
     window.set_document(window.document)  # (wired once made: as main says it)
-    assert view.stale.text() == ("Grades or conventions changed: compare again to update "
-                                 "these numbers.")
+    # The document opened is said to be another, not an edit (the new
+    # document's evaluation, announced after it, said "Grades or conventions
+    # changed"), and stays so said as it is graded.
+    said = "Another document is open: compare again to update these numbers."
+    assert view.stale.text() == said
+    window.grid.setCurrentIndex(window.grid_model.index(0, GridColumn.GRADE))
+    qtbot.keyClick(window.grid, Qt.Key.Key_2)
+    assert window.session.modified
+    assert view.stale.text() == said
 
 
 def test_a_saved_layout_with_the_docks_makes_their_views_when_seen(qtbot: Any,

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QScrollArea
 
 from app.models.candidates import GridColumn
 from app.models.looks import TONES
@@ -499,3 +499,33 @@ def test_review_views_share_only_common():
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         review = {m for m in imported if m.startswith("app.review")}
         assert review <= {"app.review.common"} | own.get(name, set()), (name, review)
+
+
+def test_the_judges_view_wraps_its_texts_in_a_narrow_dock(qtbot):
+    """At 1280x800 the Judges tab is ~300 px wide: the current query's title
+    ("q00000: the annotators disagree on 20 of 30 candidates ...") did not
+    wrap, the body took its width, and every wrapped text above it was cut
+    at the dock's edge ("... with two or more grades ha", seen under Xvfb on
+    the installed wheel). The body is as wide as the dock; the texts wrap."""
+    from app.review.judges_view import JudgesView
+
+    view = JudgesView(lambda: 4)
+    qtbot.addWidget(view)
+    view.resize(300, 700)
+    long = "a-query-with-a-longer-name"
+    doc = Document.from_columns(
+        query=[long] * 4 + ["q2"], source_id=["a", "b", "c", "d", "a"],
+        score=[4, 3, 2, 1, 1], grade=[0, 1, 1.5, 2, 1], name="two judges")
+    doc.annotators = ["ann", "bob"]
+    doc.ratings = _two_annotators().ratings
+    view.set_document(doc)
+    ev = evaluate(doc)
+    view.show_query(doc, ev.ranked(0), 0)
+    view.show()
+    qtbot.waitExposed(view)
+    area = view.findChild(QScrollArea, "judgesScroll")
+    body = area.widget()
+    qtbot.waitUntil(lambda: body.width() <= area.viewport().width())
+    assert view.query_title.text().startswith("a-query-with-a-longer-name: ")
+    for label in (view.message, view.query_title):
+        assert label.geometry().right() < area.viewport().width(), label.objectName()

@@ -168,6 +168,37 @@ def test_a_run_and_its_qrels_are_never_replaced_by_save(qtbot: Any, tmp_path: Pa
     assert (run.read_bytes(), qrels.read_bytes()) == before
 
 
+def test_opening_over_a_graded_run_asks_to_save_a_worksheet_not_the_run(
+        qtbot: Any, tmp_path: Path, save_dialog: SaveDialog, boxes: Boxes):
+    """A run graded, then another file opened or imported over it: the
+    question says the changes go to a worksheet and the run stays as it is;
+    it asked "Save the changes to run.txt?" (tried under Xvfb, 100,000
+    candidates graded), which Save never does, and a reviewer fearing for
+    the run would discard the grades. Save then asks where, as Ctrl+S does."""
+    from app.main import build_window
+
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(RUN)
+    qrels.write_text(QRELS)
+    before = run.read_bytes(), qrels.read_bytes()
+    window = _shown(qtbot, build_window(run, qrels=qrels))
+    graded = _type_grade(qtbot, window, 1, Qt.Key.Key_3)
+    boxes.answers.append(QMessageBox.StandardButton.Save)
+    assert window.file_ops.maybe_save()
+    assert boxes.questions == [
+        "Save the changes in a worksheet? run.txt (the run) stays as it is."]
+    worksheet = tmp_path / "run.xlsx"
+    _saved(qtbot, window, worksheet)
+    assert save_dialog.asked[0][0] == str(worksheet)
+    assert read_workbook(worksheet).grade[graded] == 3.0
+    assert (run.read_bytes(), qrels.read_bytes()) == before
+    # The window works on the worksheet now: the question names it again.
+    _type_grade(qtbot, window, 2, Qt.Key.Key_1)
+    boxes.answers.append(QMessageBox.StandardButton.Cancel)
+    assert not window.file_ops.maybe_save()
+    assert boxes.questions[1] == "Save the changes to run.xlsx?"
+
+
 def test_save_as_and_export_refuse_the_sources_by_any_name(
         qtbot: Any, tmp_path: Path, save_dialog: SaveDialog, boxes: Boxes):
     from app.main import build_window

@@ -137,6 +137,113 @@ def test_bad_input_one_line(tmp_path, capsys, name, text, problem, where):
     assert path.read_bytes() == before
 
 
+def test_a_word_in_the_grade_column_names_the_grade_words_read(tmp_path, capsys):
+    """'N/A' in a worksheet's grade column: the hint named numbers alone
+    ('use a plain decimal number'), and a grade not known was then written 0
+    (tried on the installed wheel); it names the words a grade cell may hold.
+    A score's hint stays the number's."""
+    path = tmp_path / "words.csv"
+    path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,0.5,N/A\n")
+    code, _ = run(["evaluate", str(path)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {path}, line 3, column 'grade': 'N/A' is not a number "
+        "(a grade is a number; a grade not known is left empty or written 'unknown', "
+        "one that cannot be judged 'unrateable')\n")
+    path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,abc,1\n")
+    code, _ = run(["evaluate", str(path)])
+    assert capsys.readouterr().err.endswith("'abc' is not a number (use a plain decimal number)\n")
+
+
+def test_a_qrels_file_given_as_the_run_or_worksheet_says_it_is_qrels(tmp_path, capsys):
+    """A TREC qrels file given where a run or a worksheet goes (`evaluate
+    QRELS`, or compared as the second run, in the editor's Compare too) was
+    read as a worksheet CSV: "line 1: no 'query' column in the header (q1 0
+    d1 2)", with `import` to read annotators' judgments (tried on the
+    installed wheel). It says what the file is, as a run given alone does."""
+    sheet, qrels = tmp_path / "sheet.csv", tmp_path / "qrels.txt"
+    sheet.write_text("query,source_id,score,grade\nq1,d1,3.0,2\nq1,d2,2.0,1\n")
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 1\n")
+    before = qrels.read_bytes()
+    said = (f"ndcg-worksheet: error: {qrels}: this looks like a TREC qrels file (query "
+            "iteration source grade), not a run or a worksheet (give it as a run's "
+            "judgments: evaluate RUN --qrels QRELS)\n")
+    for args in (["evaluate", str(qrels)],
+                 ["compare", str(sheet), str(qrels)]):
+        code, _ = run(args)
+        assert code == 2, args
+        assert capsys.readouterr().err == said, args
+    assert qrels.read_bytes() == before
+
+
+def test_an_ods_named_xlsx_says_to_rename_it(tmp_path, capsys):
+    """An OpenDocument spreadsheet under an .xlsx name said "the workbook
+    lacks its [Content_Types].xml part (this is a zip file but not an .xlsx
+    workbook)" (tried on the installed wheel), and nothing about what it is;
+    an .xlsx under an .ods name already says to rename it. Now the same."""
+    ods = tmp_path / "book.ods"
+    assert run(["export", str(EXAMPLE_PATH), "-o", str(ods)])[0] == 0
+    named = tmp_path / "book.xlsx"
+    named.write_bytes(ods.read_bytes())
+    capsys.readouterr()
+    code, _ = run(["evaluate", str(named)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {named}: this is an OpenDocument spreadsheet (.ods) under an "
+        ".xlsx name (rename it to .ods)\n")
+    assert named.read_bytes() == ods.read_bytes()
+
+
+@pytest.mark.parametrize("suffix", ["xlsx", "ods"])
+def test_an_empty_workbook_file_says_it_is_empty(tmp_path, capsys, suffix):
+    """A workbook file of 0 bytes (a copy or a download cut short) said
+    "this is not an .xlsx workbook (it is not a zip file)" (tried on the
+    installed wheel); an empty CSV says it is empty. Now a workbook too."""
+    path = tmp_path / f"book.{suffix}"
+    path.write_bytes(b"")
+    code, _ = run(["evaluate", str(path)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {path}: the file is empty (0 bytes) (save the workbook "
+        f"again as .{suffix}: a copy or a download may have been cut short)\n")
+
+
+def test_an_empty_qrels_file_is_said_as_an_empty_run_is(tmp_path, capsys):
+    """A run evaluated with an empty qrels file (a redirect gone wrong) gave
+    'mean NDCG@all = - over 0 queries' and nothing on stderr (tried on the
+    installed wheel), where an empty run gets a note. It gets one too."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 3.0 tag\nq1 Q0 d2 2 2.0 tag\n")
+    qrels.write_bytes(b"")
+    code, text = run(["evaluate", str(run_file), "--qrels", str(qrels)])
+    assert code == 0
+    assert "over 0 queries" in text
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: note: {qrels}: the qrels have no line, so every query of the run "
+        "is unjudged and left out\n")
+
+
+def test_import_never_writes_over_the_sheet_it_reads(tmp_path, capsys):
+    """`import annot.csv -o annot.csv` replaced the annotators' sheet with
+    the worksheet CSV (tried on the installed wheel: the raw grades, the
+    sheet's own columns, gone); export already refuses its input as output.
+    Refused the same, by any path to the file, the report too; nothing is
+    written."""
+    sheet = tmp_path / "annot.csv"
+    sheet.write_text("Topic,Document,Relevance (Ana),Relevance (Ben)\n"
+                     "q1,d1,2,2\nq1,d2,0,3\nq1,d3,1,0\n")
+    before = sheet.read_bytes()
+    for extra in (["-o", str(sheet)], ["-o", str(tmp_path / "." / "annot.csv")],
+                  ["-o", str(tmp_path / "out.csv"), "--report", str(sheet)]):
+        code, _ = run(["import", str(sheet), *extra])
+        assert code == 2, extra
+        err = capsys.readouterr().err
+        assert err.endswith(": the output is the input file; nothing was written "
+                            "(name another output file)\n"), err
+        assert sheet.read_bytes() == before
+    assert not (tmp_path / "out.csv").exists()
+
+
 def test_negative_grade_under_exponential(tmp_path, capsys):
     path = tmp_path / "neg.csv"
     path.write_text("query,source_id,score,grade\nq,a,1,-1\n")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
+import numpy as np
 import pytest
 
 from app.plots import PLOT_RANKS, PlotPanel
@@ -368,3 +370,78 @@ def test_the_deltas_axis_label_is_whole_in_a_short_plot(qtbot):
     bars = [b for b in fig.axes[0].patches if b.get_height() != 0]
     assert len(bars) == 5
     assert not [b for b in bars if legend.overlaps(b.get_window_extent(renderer))]
+
+
+def test_the_rank_and_k_ticks_stay_apart_in_a_narrow_plot(qtbot):
+    """At 1280x800 the Plots dock gives This query's two plots ~600x230 px,
+    each axis ~220 px wide: on a run of 1,000 ranks both axes ticked every
+    25 ranks and the labels ran together ("100125150175200", seen under Xvfb
+    on the installed wheel). The ticks are as many as the axis's width holds,
+    whole numbers still, at least half an em apart."""
+    n = 1000
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"d{i}" for i in range(n)],
+                                score=list(range(n, 0, -1)), grade=[i % 4 for i in range(n)])
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    canvas = panel.query_canvas
+    fig = canvas.figure_
+    fig.set_dpi(100)
+    fig.set_size_inches(6.0, 2.3)  # (the canvas as the dock sizes it)
+    panel.show_query(evaluate(doc), 0)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    for ax in fig.axes:
+        low, high = ax.get_xlim()
+        labels = sorted((t for t in ax.xaxis.get_ticklabels()
+                         if t.get_text() and low <= t.get_position()[0] <= high),
+                        key=lambda t: t.get_position()[0])
+        assert len(labels) >= 3, [t.get_text() for t in labels]
+        assert all(float(t).is_integer() for t in ax.get_xticks())
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        gaps = [b.x0 - a.x1 for a, b in pairwise(boxes)]
+        # At least half an em apart: 0.3 px between them read as one number.
+        em = labels[0].get_fontsize() * fig.dpi / 72
+        assert min(gaps) >= em / 2, ([t.get_text() for t in labels], gaps)
+
+
+def test_the_rank_axis_says_how_many_ranks_a_cutoff_draws(qtbot):
+    """At NDCG@10 the contributions plot draws ranks 1-10 of a run of 1,000;
+    its axis said "rank (the first 200 of 1000)" (seen under Xvfb, cutoffs
+    set to 10, all): it says the first 10. At k = all, the first 200 as
+    before; a query drawn whole says rank alone."""
+    from core.model.conventions import Conventions
+
+    n = 1000
+    doc = Document.from_columns(query=["q"] * n, source_id=[f"d{i}" for i in range(n)],
+                                score=list(range(n, 0, -1)), grade=[i % 4 for i in range(n)])
+    ev = evaluate(doc, Conventions(cutoffs=(10, None)))
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.show_query(ev, 0, 0)
+    left = panel.query_canvas.figure_.axes[0]
+    assert left.get_xlabel() == "rank (the first 10 of 1000)"
+    assert max(panel.series["contribution"][0].x) == 10.0
+    panel.show_query(ev, 0, 1)
+    assert panel.query_canvas.figure_.axes[0].get_xlabel() == (
+        f"rank (the first {PLOT_RANKS} of 1000)")
+    small = evaluate(doc.subset(np.arange(5)), Conventions(cutoffs=(10,)))
+    panel.show_query(small, 0, 0)
+    assert panel.query_canvas.figure_.axes[0].get_xlabel() == "rank"
+
+
+def test_a_query_with_no_ranking_says_so_instead_of_empty_axes(qtbot):
+    """An annotators' sheet imported alone: its query has no ranking, and This
+    query drew two empty plots, a gain axis from -0.05 to 0.05 and a rank
+    axis ticked 0 (seen under Xvfb on the installed wheel). It says why
+    there is nothing to draw, as the comparison's plot does before a run."""
+    doc = Document.from_columns(query=["q1", "q1"], source_id=["a", "b"],
+                                score=[None, None], grade=[2.0, 1.0])
+    ev = evaluate(doc)
+    assert int(ev.n_ranked[0]) == 0
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.show_query(ev, 0)
+    fig = panel.query_canvas.figure_
+    assert fig.axes == []
+    assert [t.get_text() for t in fig.texts] == [
+        "q1: no ranking, so no contribution per rank and no NDCG@k to plot"]

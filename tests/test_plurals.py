@@ -51,7 +51,7 @@ def test_the_explanation_counts_its_queries(n: int, query: str, was: str, entry:
 def test_a_hand_out_to_too_many_reviewers_counts_the_queries(
         n: int, query: str, was: str, entry: str) -> None:
     doc = _queries(n, grade=None)
-    with pytest.raises(InputError, match=f": 3 reviewers but only {n} {query} with unknown "):
+    with pytest.raises(InputError, match=f"^3 reviewers but only {n} {query} with unknown "):
         plan_hand_out(doc, judging_queue(evaluate(doc)), ["ana", "ben", "cy"], when="now")
 
 

@@ -97,6 +97,18 @@ def test_split_writes_one_workbook_per_reviewer(base_file: Path, tmp_path: Path)
         assert (first.shares, first.overlap) == (again.shares, again.overlap)
 
 
+def test_split_to_one_reviewer_counts_in_the_singular(tmp_path: Path) -> None:
+    """The bundled example split to one reviewer (tried on the installed
+    wheel): it said "to 1 reviewers" and "1 unknown candidates"."""
+    from core.model.examples import EXAMPLE_WORKBOOK
+
+    code, text = run("split", EXAMPLE_WORKBOOK, "--reviewers", "ana", "-o", tmp_path)
+    assert code == 0
+    lines = text.splitlines()
+    assert lines[0].endswith(") to 1 reviewer, seed 0:")
+    assert lines[1] == f"  ana: 1 query, 1 unknown candidate -> {tmp_path / 'example-ana.xlsx'}"
+
+
 def test_merge_takes_excel_edits_and_refuses_another_base(base_file: Path,
                                                           tmp_path: Path) -> None:
     books = split(base_file, tmp_path / "round", "--overlap", "0.5", "--seed", "1")

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from app.cli.export import output_kind
+from app.cli.export import output_kind, refuse_writing_over_inputs
 from app.cli.stdio import STDIN, text_output
 
 __all__ = ["CONSENSUS", "OUTPUTS", "ROUNDING", "add_import_parser", "cmd_import"]
@@ -122,6 +122,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if suffix not in OUTPUTS:
         raise InputError(f"cannot write {args.output!r}: name it .csv (the worksheet CSV), "
                          ".xlsx or .ods (the audited workbook) or .qrels")
+    # The sheet read is never replaced (`-o annot.csv` wrote the worksheet over it).
+    for written in (args.output, args.report):
+        if written is not None and written != STDIN:
+            refuse_writing_over_inputs(written, args.input)
     annotators = [c for c in (args.annotators or "").split(",") if c.strip()]
     result = import_sheet(
         args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),

@@ -101,11 +101,18 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
 def say_empty_run(name: str, args: argparse.Namespace, err: TextIO | None = None) -> None:
     """One note on stderr when the run ``name``, joined with ``--qrels``,
     has no line (:func:`core.io.files.holds_no_line`): every query of the
-    qrels is then unranked, which the report alone leaves unexplained."""
-    if getattr(args, "qrels", None) is None:
+    qrels is then unranked, which the report alone leaves unexplained; and
+    one when the qrels have none: every query of the run is then unjudged,
+    left out (the report said "over 0 queries" and no more)."""
+    qrels = getattr(args, "qrels", None)
+    if qrels is None:
         return
     from core.io.files import holds_no_line, sniff
 
+    err = err or sys.stderr
     if holds_no_line(sniff(name, piped=False)):
-        (err or sys.stderr).write(f"{PROG}: note: {visible(name)}: the run has no line, so "
-                                  "every query of the qrels is unranked\n")
+        err.write(f"{PROG}: note: {visible(name)}: the run has no line, so every query of "
+                  "the qrels is unranked\n")
+    if holds_no_line(sniff(qrels, piped=False)):
+        err.write(f"{PROG}: note: {visible(qrels)}: the qrels have no line, so every query of "
+                  "the run is unjudged and left out\n")

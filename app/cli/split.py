@@ -47,11 +47,11 @@ def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     check_outputs(paths, [p for p in (args.input, args.qrels) if p is not None])
     docs = [reviewer_document(base, ev, plan, s.reviewer) for s in plan.shares]
     write_workbooks([(p, evaluate(d)) for p, d in zip(paths, docs, strict=True)])
-    out.write(f"handed out {args.input} (base id {plan.base_id}) to {len(plan.shares)} "
-              f"reviewers, seed {plan.seed}:\n")
+    out.write(f"handed out {args.input} (base id {plan.base_id}) to "
+              f"{counted(len(plan.shares), 'reviewer')}, seed {plan.seed}:\n")
     for share, path in zip(plan.shares, paths, strict=True):
-        out.write(f"  {share.reviewer}: {counted(len(share.queries))}, {share.unknown} unknown "
-                  f"candidates -> {path}\n")
+        out.write(f"  {share.reviewer}: {counted(len(share.queries))}, "
+                  f"{counted(share.unknown, 'unknown candidate')} -> {path}\n")
     if plan.overlap:
         out.write(f"  {counted(len(plan.overlap))} given to two reviewers (for agreement): "
                   f"{', '.join(plan.overlap)}\n")

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -91,6 +92,28 @@ def _combo(name: str, parent: QWidget) -> QComboBox:
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(16)
     return combo
+
+
+class _DocumentField(QLineEdit):
+    """A line edit for a convention typed in: while it shows what the document
+    holds (``pending()`` false: nothing typed, or the change made), Ctrl+Z and
+    Ctrl+Shift+Z are the document's Undo and Redo, as everywhere in the
+    window; a line edit takes them for its own typing history, empty once
+    the change is shown (tried under Xvfb: cutoffs typed, Enter, Ctrl+Z did
+    nothing), or holding a text refused before (Ctrl+Z showed it back)."""
+
+    def __init__(self, pending: Callable[[], bool], parent: QWidget) -> None:
+        super().__init__(parent)
+        self._pending = pending
+
+    def event(self, e: QEvent) -> bool:
+        if (e.type() == QEvent.Type.ShortcutOverride and isinstance(e, QKeyEvent)
+                and (e.matches(QKeySequence.StandardKey.Undo)
+                     or e.matches(QKeySequence.StandardKey.Redo))
+                and not self._pending()):
+            e.ignore()  # left to the window's Undo and Redo
+            return True
+        return super().event(e)
 
 
 class ConventionsPanel(QWidget):
@@ -237,7 +260,8 @@ class ConventionsPanel(QWidget):
         cut_layout = QFormLayout()
         cut_layout.setContentsMargins(0, 0, 0, 0)
         column.addLayout(cut_layout)
-        self.cutoffs_edit = QLineEdit(cut_box)
+        self.cutoffs_edit = _DocumentField(
+            lambda: self._read_cutoffs()[0] != self._c.cutoffs, cut_box)
         self.cutoffs_edit.setObjectName("cutoffsEdit")
         self.cutoffs_edit.setToolTip(self.tr("One or more cutoffs, comma separated: 1, 5, all"))
         self.cutoffs_edit.editingFinished.connect(self._cutoffs_edited)

@@ -549,8 +549,7 @@ class CompareController(QObject):
         view.recompute_button.clicked.connect(self.again)
         view.query_selected.connect(self._query_selected)
         view.cutoff.currentIndexChanged.connect(lambda _i: self.plot())
-        window.document_replaced.connect(
-            lambda _doc: view.mark_stale(window.tr("Another document is open")))
+        window.document_replaced.connect(lambda _doc: self._document_replaced(view))
         window.evaluation_changed.connect(self._evaluation_changed)
         window.display_changed.connect(view.show_numbers)  # (the decimals)
 
@@ -617,6 +616,14 @@ class CompareController(QObject):
             test.mean_delta, test.ci_low, test.ci_high, test.confidence)
         self.deltas_shown.emit(list(c.common), [float(x) for x in c.delta[:, j]],
                                f"delta NDCG@{format_cutoff(c.cutoffs[j])} (B - A)", stats)
+
+    def _document_replaced(self, view: CompareView) -> None:
+        """The comparison shown is the previous document's: said so, and the
+        new document's evaluation, announced next, does not say it otherwise
+        (it said "Grades or conventions changed" over an annotators' sheet
+        imported after comparing two runs)."""
+        self._shown_ev = None
+        view.mark_stale(self.window.tr("Another document is open"))
 
     def _evaluation_changed(self, ev: Any) -> None:
         if self._shown_ev is not None and ev is not self._shown_ev:

@@ -159,6 +159,9 @@ class JudgesView(QWidget):
         self.alpha_table.setItemDelegateForColumn(AlphaColumn.ALPHA, number)
         self.query_title = QLabel(self)
         self.query_title.setObjectName("judgesQueryTitle")
+        # Wrapped as the texts above it: one line, it set the body's width
+        # and cut every wrapped text at a narrow dock's edge.
+        self.query_title.setWordWrap(True)
         self.candidate_model = CandidateAgreementModel(self)
         self.candidate_table = read_only_table("judgesCandidates", self.candidate_model, self)
         label_control(self.candidate_table, self.tr("Annotators' grades of the current query"))

@@ -140,16 +140,24 @@ def _columns(header: list[str], name: str, line: int) -> dict[str, int]:
     return cols
 
 
-def _numbers(texts: list[str], lines: list[int], name: str, column: str) -> list[float]:
+#: What a grade cell may hold, said where one holds none of it: "use a plain
+#: decimal number" alone had a grade not known written 0.
+_GRADE_HINT = ("a grade is a number; a grade not known is left empty or written 'unknown', "
+               "one that cannot be judged 'unrateable'")
+
+
+def _numbers(texts: list[str], lines: list[int], name: str, column: str,
+             hint: str = "use a plain decimal number") -> list[float]:
     """The numbers of a column (each text stripped, none empty), else an
-    error naming the line of the first that is not one."""
+    error naming the line of the first that is not one (with ``hint``, what
+    the column may hold, for a text that is no number at all)."""
     try:
         return read_numbers(texts)
     except NumberError as exc:
-        hint = None if exc.detail else (
-            "leave the cell empty instead" if exc.not_finite else "use a plain decimal number")
+        said = None if exc.detail else (
+            "leave the cell empty instead" if exc.not_finite else hint)
         raise InputError(f"{exc.text!r} is {exc.reason}", file=name, line=lines[exc.index],
-                         column=column, hint=hint) from exc
+                         column=column, hint=said) from exc
 
 
 def _optional_numbers(cells: Sequence[str], lines: list[int], name: str,
@@ -177,11 +185,11 @@ def _grades(cells: Sequence[str], lines: list[int], name: str,
     texts = [c.strip() for c in cells]
     state = [int(_GRADE_WORDS.get(t.lower(), GradeState.NUMBER)) for t in texts]
     if not any(state):
-        return list(_numbers(texts, lines, name, column)), state
+        return list(_numbers(texts, lines, name, column, _GRADE_HINT)), state
     at = [i for i, st in enumerate(state) if st == GradeState.NUMBER]
     grade: list[float | None] = [None] * len(texts)
     for i, value in zip(at, _numbers([texts[i] for i in at], [lines[i] for i in at], name,
-                                     column), strict=True):
+                                     column, _GRADE_HINT), strict=True):
         grade[i] = value
     return grade, state
 

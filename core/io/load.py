@@ -94,6 +94,14 @@ def load_document(
             "this looks like a TREC run file", file=str(path),
             hint="name its judgments with --qrels QRELS",
         )
+    from core.io.qrels_kind import looks_like_trec_qrels
+
+    if looks_like_trec_qrels(head):  # (read as a worksheet: "no 'query' column")
+        raise InputError(
+            "this looks like a TREC qrels file (query iteration source grade), not a run "
+            "or a worksheet", file=str(path),
+            hint="give it as a run's judgments: evaluate RUN --qrels QRELS",
+        )
     from core.io.delimited import read_delimited
 
     return read_delimited(path, conventions, encoding=encoding)

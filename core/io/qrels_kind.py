@@ -14,7 +14,7 @@ from core.errors import InputError
 from core.io.files import Head, sniff
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
-__all__ = ["is_judgment_sheet", "is_score_dict"]
+__all__ = ["is_judgment_sheet", "is_score_dict", "looks_like_trec_qrels"]
 
 #: The start of ranx's and pytrec_eval's JSON: ``{"q1": {"d1": 2.5, ...}}``.
 _SCORE_DICT = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
@@ -54,6 +54,12 @@ def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
 def _first_line(head: bytes) -> str:
     text = head.decode("utf-8-sig", errors="replace")
     return next((ln for ln in text.splitlines() if ln.strip()), "")
+
+
+def looks_like_trec_qrels(head: Head) -> bool:
+    """Whether the first line of ``head`` (not blank) is a TREC qrels line
+    (``query iteration source grade``): no worksheet's header is one."""
+    return _trec_line(_first_line(head.data[:4096]))
 
 
 def _trec_text_line(line: str) -> bool:

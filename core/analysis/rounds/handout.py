@@ -84,18 +84,16 @@ def check_reviewers(reviewers: Sequence[str]) -> list[str]:
     (ignoring case) or not usable in a file name."""
     names = [r.strip() for r in reviewers]
     if not names or any(not n for n in names):
-        raise InputError("a reviewer's name is empty", column="--reviewers",
+        raise InputError("a reviewer's name is empty",
                          hint="name the reviewers separated by commas: ana,ben")
     for n in names:
         if not _NAME.match(n):
             raise InputError(f"the reviewer's name {n!r} cannot name a file",
-                             column="--reviewers",
                              hint="use letters, digits, spaces and . @ + - _")
     folded = [n.casefold() for n in names]
     for n, f in zip(names, folded, strict=True):
         if folded.count(f) > 1:
-            raise InputError(f"the reviewer {n!r} is named twice", column="--reviewers",
-                             hint="name each reviewer once")
+            raise InputError(f"the reviewer {n!r} is named twice", hint="name each reviewer once")
     return names
 
 
@@ -114,9 +112,9 @@ def plan_hand_out(doc: Document, queue: JudgingQueue, reviewers: Sequence[str], 
     names = check_reviewers(reviewers)
     if not 0.0 <= overlap <= 1.0:
         raise InputError(f"the overlap {overlap:g} is not a share between 0 and 1",
-                         column="--overlap", hint="e.g. --overlap 0.2 for a fifth of the queries")
+                         hint="e.g. 0.2 for a fifth of the queries")
     if overlap > 0 and len(names) < 2:
-        raise InputError("an overlap needs two reviewers at least", column="--overlap",
+        raise InputError("an overlap needs two reviewers at least",
                          hint="name another reviewer, or leave the overlap out")
     unknown = np.bincount(doc.query[doc.state == GradeState.UNKNOWN], minlength=doc.n_queries)
     order = _queue_query_order(doc, queue)
@@ -130,8 +128,8 @@ def plan_hand_out(doc: Document, queue: JudgingQueue, reviewers: Sequence[str], 
     if len(handed) + len(doubled) < len(names):
         raise InputError(
             f"{len(names)} reviewers but only {counted(len(handed))} with unknown candidates "
-            "to hand out", column="--reviewers",
-            hint="name fewer reviewers, or give more queries to two (--overlap)")
+            "to hand out",
+            hint="name fewer reviewers, or give more queries to two (a larger overlap)")
     given = _balance(handed, doubled, unknown, len(names), rng)
     position = {q: n for n, q in enumerate(order)}
     shares = tuple(

@@ -27,6 +27,10 @@ def check_file(path: Path, name: str, kind: str = "xlsx") -> int:
             magic = fh.read(8)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", file=name) from exc
+    if size == 0:  # (no zip file either, but that says less)
+        raise InputError("the file is empty (0 bytes)", file=name,
+                         hint=f"save the workbook again as .{kind}: a copy or a download may "
+                              "have been cut short")
     if magic.startswith(b"\xd0\xcf\x11\xe0"):
         raise InputError(
             "this is an old .xls workbook or an encrypted (password-protected) one",

@@ -136,6 +136,9 @@ def read_package(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
     point outside the package or at parts it lacks."""
     pkg = Package(file, {i.filename: i for i in infos})
     if CONTENT_TYPES not in pkg.infos:
+        if "mimetype" in pkg.infos and "content.xml" in pkg.infos:  # (as the .ods side says)
+            raise InputError("this is an OpenDocument spreadsheet (.ods) under an .xlsx name",
+                             file=file, hint="rename it to .ods")
         raise InputError(f"the workbook lacks its {CONTENT_TYPES} part", file=file,
                          hint="this is a zip file but not an .xlsx workbook")
     for local, attrs in _load(zf, pkg, CONTENT_TYPES, ("Default", "Override"), "content types"):
