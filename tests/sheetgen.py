@@ -143,6 +143,9 @@ class Drawn:
     #: The notes the import's report must hold (a radio button read as
     #: one grade column: :func:`_radio`).
     notes: list[str] = field(default_factory=list)
+    #: A checkbox's header beside a radio button's choices (``Answer.unsure.on``):
+    #: no grade, left out saying so (:func:`_radio`).
+    checkbox: str | None = None
 
 
 #: Each scale's levels as a legend says them.
@@ -805,7 +808,8 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
     with Prolific's participant, study and session ids, a timing question
     and an attention check (``prolific``); a Mechanical Turk batch's
     results, one row per assignment (``mturk``; half of them answered with a
-    radio button exported a column per choice, ``mturk radio``); or a Label Studio CSV
+    radio button exported a column per choice, ``mturk radio``, which draws
+    only those); or a Label Studio CSV
     export, one row per annotation (``labelstudio``). 2-3 queries of 2-4
     items, 2-4 people."""
     rnd = draw(st.randoms(use_true_random=False))
@@ -816,8 +820,8 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
     grades = {(it, who): rnd.randrange(4) for it in items for who in range(n_people)}
     for level, it in enumerate(items[:4]):  # every level given once (the labels
         grades[(it, 0)] = level  # say the scale only by those the sheet holds)
-    if platform == "mturk":
-        return _mturk(rnd, items, n_people, grades)
+    if platform in ("mturk", "mturk radio"):
+        return _mturk(rnd, items, n_people, grades, radio=platform == "mturk radio")
     if platform == "labelstudio":
         return _label_studio(rnd, items, n_people, grades)
     return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
@@ -905,9 +909,10 @@ def _timing(rnd: Random, whole: bool) -> list[str]:
 
 
 def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
-           grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+           grades: dict[tuple[tuple[int, int], int], int], radio: bool = False) -> Drawn:
     """A Mechanical Turk batch's results (see :func:`platform_sheets`): one
-    HIT per item, one row per assignment, the answers as numbered labels."""
+    HIT per item, one row per assignment, the answers as numbered labels
+    (with ``radio``, always a radio button's choices a column each)."""
     said = SCALES["numbered"][1]
     workers = PEOPLE["worker"]
     rows: list[list[Any]] = [list(_MTURK_HEADER)]
@@ -934,43 +939,62 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
                 said(min(2, grades[((q, d), who)])), "", ""])
     truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
         float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
-    if rnd.random() < 0.5:  # a radio button's answers, one column each: true in the chosen
-        return _radio(rows, truth, rnd.choice([("true", "false"), (True, False)]),
-                      rnd.choice(sorted(RADIO_HEADERS)))
+    if radio or rnd.random() < 0.5:  # a radio button's answers, a column each: true in one
+        return _radio(rows, truth, rnd.choice(RADIO_MARKS), rnd.choice(sorted(RADIO_HEADERS)),
+                      rnd)
     return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])
 
 
 #: How a radio button's choice columns are headed (``n`` the choice's
 #: number, ``w`` its label as an identifier): ``NAME.N``; MTurk's crowd
 #: radio buttons, each marking its choice ``.on``, numbered or by word;
-#: a choice and ``-yes``.
+#: a choice and ``-yes``; ``NAME.WORD`` with no suffix (an HTML form's
+#: checkbox a choice, ``Answer.rel.not_relevant``).
 RADIO_HEADERS = {"dotted": "Answer.rel.{n}", "on": "Answer.rel.{n}.on",
-                 "joined": "Answer.rel{n}.on", "words": "Answer.{w}.on", "yes": "rel-{w}-yes"}
+                 "joined": "Answer.rel{n}.on", "words": "Answer.{w}.on", "yes": "rel-{w}-yes",
+                 "bare words": "Answer.rel.{w}"}
+#: How the choice taken and the others are written: words, a workbook's
+#: booleans, or an HTML checkbox's ``on`` and nothing.
+RADIO_MARKS: list[tuple[Any, Any]] = [("true", "false"), (True, False), ("on", "")]
+#: A checkbox beside the choices (``unsure``), headed as each style's
+#: choices are, in their group or as an answer of its own.
+RADIO_BOXES = {"dotted": ["Answer.rel.unsure", "Answer.unsure"],
+               "on": ["Answer.rel.unsure.on", "Answer.unsure.on"],
+               "joined": ["Answer.rel.unsure.on", "Answer.unsure.on"],
+               "words": ["Answer.unsure.on"], "yes": ["rel-unsure-yes"],
+               "bare words": ["Answer.rel.unsure", "Answer.unsure"]}
 
 
 def _radio(rows: list[list[Any]], truth: dict[tuple[str, str], list[float]],
-           marks: tuple[Any, Any], style: str = "dotted") -> Drawn:
+           marks: tuple[Any, Any], style: str = "dotted", rnd: Random | None = None) -> Drawn:
     """A Mechanical Turk batch whose answer is a radio button exported one
     column per choice (``Answer.rel.0`` ... ``Answer.rel.2``, or headed as
-    :data:`RADIO_HEADERS` ``style`` says), true (a word or a workbook's
-    boolean) in the one chosen: the same judgments."""
+    :data:`RADIO_HEADERS` ``style`` says), true (a word, a workbook's
+    boolean, or ``on``) in the one chosen: the same judgments. With
+    ``rnd``, half the time a checkbox after the choices
+    (:data:`RADIO_BOXES`: ``Answer.unsure.on``), ticked beside the choice on
+    some rows: no grade (``Drawn.checkbox``)."""
     at = rows[0].index("Answer.relevance")
     words = [SCALES["labels"][1](n).lower().replace(" ", "_") for n in range(3)]
     choices = [RADIO_HEADERS[style].format(n=n, w=words[n]) for n in range(3)]
-    out = [[*rows[0][:at], *choices, *rows[0][at + 1:]]]
-    for r in rows[1:]:
+    box = rnd.choice(RADIO_BOXES[style]) if rnd is not None and rnd.random() < 0.5 else None
+    ticked: set[int] = set()
+    if rnd is not None and box is not None:
+        ticked = {i for i in range(1, len(rows)) if rnd.random() < 0.3} or {len(rows) - 1}
+    out = [[*rows[0][:at], *choices, *([box] if box else []), *rows[0][at + 1:]]]
+    for i, r in enumerate(rows[1:], 1):
         grade = int(str(r[at]).split(" - ")[0])  # the numbered label's number
         out.append([*r[:at], *(marks[0] if n == grade else marks[1] for n in range(3)),
-                    *r[at + 1:]])
+                    *([marks[0] if i in ticked else marks[1]] if box else []), *r[at + 1:]])
     group = {"words": "Answer", "yes": "rel"}.get(style, "Answer.rel")
     said = "the word its true column names, a label read as the grade column's are" \
-        if style in ("words", "yes") else "the number its true column ends with"
+        if style in ("words", "yes", "bare words") else "the number its true column ends with"
     letters = [_letters(at + 1), _letters(at + 3)]
     note = (f"columns {letters[0]}-{letters[1]} ({choices[0]} ... {choices[-1]}): one answer "
             f"per column, true in the one chosen; read as one grade column {group!r} in "
             f"{letters[0]}, each row's grade {said}")
     return Drawn(out, "long", truth, kinds=["mturk radio"], grade_headers=[group],
-                 notes=[note])
+                 notes=[note], checkbox=box)
 
 
 def _letters(n: int) -> str:

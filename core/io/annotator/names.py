@@ -20,7 +20,8 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "gold_header", "name_field", "quantity_header", "ranking_field", "wide_annotator"]
+           "gold_header", "name_field", "names_grade_itself", "quantity_header", "ranking_field",
+           "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -91,7 +92,9 @@ _NOT_ANNOTATORS = frozenset({"consensus", "final", "agreed", "gold", "average", 
 #: (Argilla's ``relevance.responses.users`` and ``.status``).
 _NOT_NAMES = frozenset({"users", "user", "status", "id", "ids", "time", "at", "count"})
 #: Tool prefixes (Mechanical Turk's ``Input.`` and ``Answer.``).
-_PREFIX = re.compile(r"^\s*(?:input|answer|answers|output|data|meta)\s*[.:]\s*", re.I)
+_PREFIXES = r"^\s*(?:input|answer|answers|output|data|meta)\s*"
+_PREFIX = re.compile(_PREFIXES + r"[.:]\s*", re.I)
+_BARE_PREFIX = re.compile(_PREFIXES + "$", re.I)
 #: A bracketed scale in a header: ``Relevance (0-3)``, ``Grade [1 to 5]``.
 _SCALE_NOTE = re.compile(r"\s*[(\[][^()\[\]]*\d[^()\[\]]*[)\]]\s*")
 _INDEX = {f: {n: i for i, n in enumerate(names)} for f, names in FIELD_NAMES.items()}
@@ -259,6 +262,17 @@ def name_field(header: str) -> Named:
                     return Named()
                 return Named(f, _TOKEN_RANK)
     return Named()
+
+
+def names_grade_itself(header: str) -> bool:
+    """Whether ``header`` names the grade by more than a tool's prefix
+    (``Answer.rel``, ``relevance``; not Mechanical Turk's bare ``Answer``,
+    which every answer of a HIT is under).
+
+    >>> names_grade_itself("Answer.rel"), names_grade_itself("Answer")
+    (True, False)
+    """
+    return not _BARE_PREFIX.match(header) and name_field(header).field == "grade"
 
 
 def _words(header: str) -> list[str]:
