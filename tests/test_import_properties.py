@@ -1300,6 +1300,24 @@ def test_a_blank_grade_cell_is_no_judgment_read(sheet: Drawn, suffix: str) -> No
         judgments, judgments, sheet.blank_cells)
 
 
+def test_blank_grade_cells_counted_as_read_hold_on_rows_not_read(tmp_path: Path) -> None:
+    """The blank grade cells and the rows of every grade blank, told as the
+    grades are read, hold on the rows whose cells are not all read: a row
+    rejected for its score (its grades blank: no judgment), a candidate's
+    second row, spaces for a blank, an unrateable mark beside a blank."""
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc,score,grade_ana,grade_ben\n"
+                     "q1,d1,0.9,2,1\nq1,d2,0.8,,\nq1,d3,0.7, ,3\nq2,d4,abc,,\nq2,d5,0.5,3,\n"
+                     "q2,d5,0.5,,\nq2,d6,0.4,N/A,\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report", str(report),
+                 "--allow-rejected"], io.StringIO()) == 0
+    data = json.loads(report.read_text("utf-8"))
+    assert {k: data[k] for k in ("judgments_read", "imported", "blank_grades", "rows")} == {
+        "judgments_read": 5, "imported": 5, "blank_grades": 9, "rows": {
+            "read": 7, "imported": 4, "ungraded": 2, "skipped": {}, "rejected": 1, "blank": 0}}
+
+
 def test_blank_grade_cells_are_said_in_the_headline(tmp_path: Path) -> None:
     """The command line's first line says the blank grade cells apart from
     the judgments read (it said 8 judgments read and imported of 6), and
