@@ -146,6 +146,10 @@ class Drawn:
     #: A checkbox's header beside a radio button's choices (``Answer.unsure.on``):
     #: no grade, left out saying so (:func:`_radio`).
     checkbox: str | None = None
+    #: The file's own text, written as it is (a JSON export of nested
+    #: records: :func:`label_studio_json`); its annotations cancelled.
+    text: str | None = None
+    cancelled: int = 0
 
 
 #: Each scale's levels as a legend says them.
@@ -748,7 +752,9 @@ def write_sheet(sheet: Drawn | Run, path: Path) -> Path:
     (JSON Lines: one record per row, keyed by the header, a dotted header
     as nested keys: ``{"retrieval": {"score": 1.5}}``)."""
     above = getattr(sheet, "above", [])
-    if path.suffix in (".csv", ".tsv"):
+    if getattr(sheet, "text", None) is not None:
+        path.write_text(sheet.text, encoding="utf-8")  # type: ignore[union-attr]
+    elif path.suffix in (".csv", ".tsv"):
         with open(path, "w", newline="", encoding="utf-8") as fh:
             csv.writer(fh, delimiter="\t" if path.suffix == ".tsv" else ",").writerows(
                 [*above, *sheet.rows])
@@ -1030,3 +1036,74 @@ def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
     truth = {(QUERIES[q], f"doc/{q}-{d}"): sorted(
         float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
     return Drawn(rows, "long", truth, kinds=["labelstudio"], grade_headers=["relevance"])
+
+
+@st.composite
+def label_studio_json(draw: Any) -> Drawn:
+    """A Label Studio project's JSON export, as its Export button writes it:
+    a task a record, its ``annotations`` a list of objects (who completed
+    it, a user's number; its ``result``'s choices; ``was_cancelled`` and a
+    result empty for one skipped), beside the task's own bookkeeping
+    (``inner_id``, ``project``, ``updated_by``, counts, empty ``drafts``
+    and ``predictions``). A small project numbers its tasks, annotations
+    and users from 1, so a task's ``id`` or ``inner_id`` is often one of
+    its annotations' ids (half the projects drawn; the others' ids are
+    large). 2-3 queries of 2-4 items, 2-3 people, the labels of
+    ``SCALES["labels"]``."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 3))
+    small = rnd.random() < 0.5
+    said = SCALES["labels"][1]
+    users = [rnd.randint(1, 4) + 4 * w if small else rnd.randint(100, 999) * 10 + w
+             for w in range(n_people)]
+    project = rnd.randint(1, 3) if small else rnd.randint(40, 90)
+    task_id, ann_id = (1, 1) if small else (rnd.randint(10000, 20000), rnd.randint(50000, 60000))
+    tasks: list[dict[str, Any]] = []
+    truth: dict[tuple[str, str], list[float]] = {}
+    cancelled = 0
+    start = datetime(2024, 3, 1, 9, 0)
+    for q in range(n_q):
+        for d in range(per_q):
+            doc = f"doc/{q}-{d}"
+            annotations = []
+            for w, user in enumerate(users):
+                at = (start + timedelta(days=w, minutes=len(tasks))).strftime(
+                    "%Y-%m-%dT%H:%M:%S.%fZ")
+                skip = w > 0 and rnd.random() < 0.1  # (the first person's never)
+                # every level given once (the labels say the scale by those held)
+                grade = len(tasks) if w == 0 and len(tasks) < 3 else rnd.randrange(3)
+                if skip:
+                    cancelled += 1
+                else:
+                    truth.setdefault((QUERIES[q], doc), []).append(float(grade))
+                annotations.append({
+                    "id": ann_id, "completed_by": user,
+                    "result": [] if skip else [{
+                        "value": {"choices": [said(grade)]}, "id": f"{ann_id:x}Qz{w}",
+                        "from_name": "relevance", "to_name": "text", "type": "choices",
+                        "origin": "manual"}],
+                    "was_cancelled": skip, "ground_truth": False, "created_at": at,
+                    "updated_at": at, "draft_created_at": None,
+                    "lead_time": round(rnd.uniform(1.5, 40), 3), "prediction": {},
+                    "result_count": 0, "import_id": None, "last_action": None,
+                    "task": task_id, "project": project, "updated_by": user,
+                    "parent_prediction": None, "parent_annotation": None,
+                    "last_created_by": None})
+                ann_id += 1
+            tasks.append({
+                "id": task_id, "annotations": annotations, "file_upload": "tasks.json",
+                "drafts": [], "predictions": [],
+                "data": {"query": QUERIES[q], "doc": doc}, "meta": {},
+                "created_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                "updated_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                "inner_id": len(tasks) + 1, "total_annotations": n_people,
+                "cancelled_annotations": sum(a["was_cancelled"] for a in annotations),
+                "total_predictions": 0, "comment_count": 0, "unresolved_comment_count": 0,
+                "last_comment_updated_at": None, "project": project,
+                "updated_by": users[-1], "comment_authors": []})
+            task_id += 1
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn([], "long", truth, kinds=["labelstudio json"],
+                 grade_headers=["annotations.result.value.choices"],
+                 text=json.dumps(tasks, indent=1), cancelled=cancelled)

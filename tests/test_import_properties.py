@@ -36,6 +36,7 @@ from tests.sheetgen import (
     LEGENDS,
     Drawn,
     Run,
+    label_studio_json,
     platform_sheets,
     runs,
     sheets,
@@ -356,6 +357,35 @@ def test_a_radio_buttons_choices_are_one_grade_column(sheet: Drawn, suffix: str)
     _holds(sheet, code, err, report, rows, suffix)
     assert report is not None
     _radio_holds(sheet, report)
+
+
+#: Label Studio projects' JSON exports drawn (half of them numbering from 1).
+LABEL_STUDIO_JSON = 10
+
+
+@settings(PROFILE, max_examples=LABEL_STUDIO_JSON, phases=[Phase.generate])
+@given(label_studio_json())
+def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -> None:
+    """A Label Studio JSON export (a task a record, its annotations a list
+    of objects with their own ids): every annotation is a row, its choice
+    the grade of its user, a cancelled one skipped; never a task's
+    annotations taken for a list of choices' names because the task's
+    ``id`` or ``inner_id`` is one of their ids (a project numbering from 1:
+    task 1's annotations 1 and 2 were dropped, its grades unknown, and an
+    annotator '(no name)' added, exit 0)."""
+    code, err, report, rows = _run(sheet, ".json")
+    event("small ids" if '"id": 1,' in (sheet.text or "") else "large ids")
+    assert code == 0, err
+    assert report is not None
+    tally = report["rows"]
+    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.cancelled, tally
+    assert tally["imported"] == tally["read"] - sheet.cancelled, tally
+    assert sum(tally["skipped"].values()) == sheet.cancelled, tally
+    assert all(c["role"] or c["reason"] for c in report["columns"])
+    assert report["mapping"]["grade"] == "annotations.result.value.choices", report["mapping"]
+    assert report["ranking"] == "none: judgments only"
+    got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
+    assert got == sheet.truth
 
 
 def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:

@@ -60,8 +60,10 @@ def _legends(record: dict[str, Any]) -> dict[str, Any]:
     become the objects' texts and the legend goes."""
     out = dict(record)
     for key, legend in record.items():
+        # only objects naming choices: Label Studio's annotations have ids
+        # too, 1, 2, ... as its task's id, inner_id or updated_by may be
         if not (isinstance(legend, list) and legend and all(
-                isinstance(o, dict) and "id" in o for o in legend)):
+                isinstance(o, dict) and "id" in o for o in legend) and _options(legend)):
             continue
         texts = {o["id"]: o.get("text", o.get("label", o["id"])) for o in legend
                  if isinstance(o["id"], (str, int, float))}
@@ -72,7 +74,7 @@ def _legends(record: dict[str, Any]) -> dict[str, Any]:
                     for x in chosen):
                 out[other] = [texts[x] for x in chosen] if isinstance(v, list) else texts[v]
                 out.pop(key, None)
-        if key in out and _options(legend) and any(
+        if key in out and any(
                 v == [] for other, v in record.items() if other != key):
             out.pop(key)  # nothing chosen from the options (a task skipped): still a legend
     return out
