@@ -150,6 +150,9 @@ class Drawn:
     #: records: :func:`label_studio_json`); its annotations cancelled.
     text: str | None = None
     cancelled: int = 0
+    #: Rows of a model's predictions apart from the annotations (two or
+    #: more a task: :func:`label_studio_json`), no judgment.
+    predicted_rows: int = 0
 
 
 #: Each scale's levels as a legend says them.
@@ -1048,8 +1051,9 @@ def label_studio_json(draw: Any) -> Drawn:
     and ``predictions``). A small project numbers its tasks, annotations
     and users from 1, so a task's ``id`` or ``inner_id`` is often one of
     its annotations' ids (half the projects drawn; the others' ids are
-    large). 2-3 queries of 2-4 items, 2-3 people, the labels of
-    ``SCALES["labels"]``."""
+    large); half the projects with a model's predictions (0-2 a task: the
+    model's choice, its score, its ``model_version``), no judgment. 2-3
+    queries of 2-4 items, 2-3 people, the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
         st.integers(2, 3))
@@ -1061,7 +1065,8 @@ def label_studio_json(draw: Any) -> Drawn:
     task_id, ann_id = (1, 1) if small else (rnd.randint(10000, 20000), rnd.randint(50000, 60000))
     tasks: list[dict[str, Any]] = []
     truth: dict[tuple[str, str], list[float]] = {}
-    cancelled = 0
+    cancelled = predicted = 0
+    models = rnd.choice([0, 0, 1, 2])  # predictions a task (at most), by model
     start = datetime(2024, 3, 1, 9, 0)
     for q in range(n_q):
         for d in range(per_q):
@@ -1091,19 +1096,29 @@ def label_studio_json(draw: Any) -> Drawn:
                     "parent_prediction": None, "parent_annotation": None,
                     "last_created_by": None})
                 ann_id += 1
+            predictions = [{
+                "id": 3000 + 2 * len(tasks) + m, "model_version": f"ranker-v{m + 1}",
+                "created_ago": "2 days", "score": round(rnd.uniform(0.2, 0.99), 4),
+                "result": [{"value": {"choices": [said(rnd.randrange(3))]},
+                            "from_name": "relevance", "to_name": "text", "type": "choices"}],
+                "cluster": None, "neighbors": None, "mislabeling": 0.0,
+                "task": task_id, "project": project} for m in range(rnd.randint(0, models))]
+            predicted += len(predictions) if len(predictions) > 1 else 0
             tasks.append({
                 "id": task_id, "annotations": annotations, "file_upload": "tasks.json",
-                "drafts": [], "predictions": [],
+                "drafts": [], "predictions": predictions,
                 "data": {"query": QUERIES[q], "doc": doc}, "meta": {},
                 "created_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                 "updated_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                 "inner_id": len(tasks) + 1, "total_annotations": n_people,
                 "cancelled_annotations": sum(a["was_cancelled"] for a in annotations),
-                "total_predictions": 0, "comment_count": 0, "unresolved_comment_count": 0,
+                "total_predictions": len(predictions), "comment_count": 0,
+                "unresolved_comment_count": 0,
                 "last_comment_updated_at": None, "project": project,
                 "updated_by": users[-1], "comment_authors": []})
             task_id += 1
     truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn([], "long", truth, kinds=["labelstudio json"],
                  grade_headers=["annotations.result.value.choices"],
-                 text=json.dumps(tasks, indent=1), cancelled=cancelled)
+                 text=json.dumps(tasks, indent=1), cancelled=cancelled,
+                 predicted_rows=predicted)

@@ -372,18 +372,29 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     annotations taken for a list of choices' names because the task's
     ``id`` or ``inner_id`` is one of their ids (a project numbering from 1:
     task 1's annotations 1 and 2 were dropped, its grades unknown, and an
-    annotator '(no name)' added, exit 0)."""
+    annotator '(no name)' added, exit 0). A model's predictions beside the
+    annotations are none of them: their choice left out as a model's
+    answer, their score no ranking (it was the ranking, named so; two
+    predictions a task doubled every annotation, refused as graded again)."""
     code, err, report, rows = _run(sheet, ".json")
     event("small ids" if '"id": 1,' in (sheet.text or "") else "large ids")
+    event(f"{sheet.predicted_rows} predicted rows")
     assert code == 0, err
     assert report is not None
     tally = report["rows"]
-    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.cancelled, tally
-    assert tally["imported"] == tally["read"] - sheet.cancelled, tally
+    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.cancelled \
+        + sheet.predicted_rows, tally
+    assert tally["imported"] == tally["read"] - sheet.cancelled - sheet.predicted_rows, tally
+    assert tally["ungraded"] == sheet.predicted_rows, tally
     assert sum(tally["skipped"].values()) == sheet.cancelled, tally
     assert all(c["role"] or c["reason"] for c in report["columns"])
     assert report["mapping"]["grade"] == "annotations.result.value.choices", report["mapping"]
     assert report["ranking"] == "none: judgments only"
+    for c in report["columns"]:
+        if c["header"] == "predictions.result.value.choices":
+            assert c["reason"].endswith(": a model's answer given with the task (a prediction, "
+                                        "to pre-annotate it), not a grade of this sheet's "
+                                        "annotators; not imported"), c
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert got == sheet.truth
 

@@ -27,6 +27,7 @@ from core.io.annotator.model import (
     COMBINED,
     GOLD,
     LABELS_OR_GRADES,
+    PREDICTED,
     SINGLE_FIELDS,
     ColumnMapping,
     SheetPreview,
@@ -39,6 +40,7 @@ from core.io.annotator.names import (
     combined_grade,
     gold_header,
     name_field,
+    predicted_header,
 )
 from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
@@ -319,7 +321,8 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     with data (never dropped in silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
-    out = [(c, f"{profiles[c].shown()}: {GOLD if gold_header(header[c]) else COMBINED}",
+    out = [(c, f"{profiles[c].shown()}: " + (GOLD if gold_header(header[c]) else PREDICTED
+                                              if predicted_header(header[c]) else COMBINED),
             f"--map grade={column_letters(c + 1)}")
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(

@@ -38,13 +38,25 @@ def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
     if isinstance(value, dict):
         value = _legends(value)
         rows: list[dict[str, Any]] = [{}]
+        several: list[list[dict[str, Any]]] = []  # the parts giving several rows each
+        order: dict[str, None] = {}  # the columns in the record's order
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
             part = _flatten(item, name)
-            rows = [{**a, **b} for a, b in itertools.product(rows, part)]
-            if len(rows) > _MAX_PER_RECORD:
-                raise ValueError(f"{name}: nested lists give over {_MAX_PER_RECORD} rows")
-        return rows
+            for row in part:
+                order.update(dict.fromkeys(row))
+            if len(part) > 1:
+                several.append(part)
+            else:
+                rows = [{**a, **b} for a, b in itertools.product(rows, part)]
+        # lists side by side (Label Studio's annotations and predictions,
+        # several each) pair nothing: each of their rows stands alone
+        stacked = [r for part in several for r in part] if several else [{}]
+        if len(stacked) > _MAX_PER_RECORD:
+            raise ValueError(f"{prefix or 'a record'}: nested lists give over "
+                             f"{_MAX_PER_RECORD} rows")
+        return [{k: row[k] for k in order if k in row}
+                for row in ({**a, **b} for a, b in itertools.product(rows, stacked))]
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value):
             return [row for v in value for row in _flatten(v, prefix)]
