@@ -162,14 +162,15 @@ def records_rows(text: str, name: str) -> list[list[Any]]:
 
 
 def _cell(value: Any) -> Any:
-    """A JSON value as a cell: numbers and text as they are, true/false as
-    text, objects left (an empty object) as their JSON."""
+    """A JSON value as a cell: numbers and text as they are (a whole number
+    too large for a float's 53 bits, a tweet's id, as its text: exact),
+    true/false as text, objects left (an empty object) as their JSON."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, int):
-        return float(value)
+    if isinstance(value, int):  # (an id past 2**53, exact in JSON, kept so as its text)
+        return float(value) if abs(value) < 2**53 else str(value)
     return value
 
 

@@ -1,0 +1,74 @@
+"""Files as platforms and spreadsheets really leave them: an export opened
+in Excel or Google Sheets and saved as a workbook, a JSON export's own
+numbers. Each written here in code, as the program that makes it does."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+from pathlib import Path
+
+from openpyxl import Workbook
+
+from app.cli.main import main
+
+#: Tweets' ids: 19 digits, more than a spreadsheet's number keeps.
+TWEETS = [1734567890123456789 + k for k in range(6)]
+
+
+def _batch(ids: list[object]) -> list[list[object]]:
+    """A Mechanical Turk batch of two workers judging six tweets for two
+    queries: header first."""
+    rows: list[list[object]] = [["WorkerId", "Input.query", "Input.doc_id", "Answer.relevance"]]
+    for w in ("A1X9QW2LMZ3K7P", "A2B7NC4RT8VE1D"):
+        rows += [[w, "q1" if k < 3 else "q2", i, (k + len(w)) % 3] for k, i in enumerate(ids)]
+    return rows
+
+
+def _import(path: Path, out: Path) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["import", str(path), "-o", str(out)], io.StringIO())
+    return code, err.getvalue()
+
+
+def test_long_ids_saved_as_numbers_are_refused(tmp_path: Path) -> None:
+    """A batch's CSV of tweet ids opened in Excel and saved as a workbook
+    holds each id as a number of 15 digits (1.73456789012346e+18): the six
+    ids are one. Refused in one line naming the cell and what to do; it
+    was refused as 8 of 12 judgments graded again, the id shown garbled."""
+    wb = Workbook()
+    for row in _batch([float(f"{i:.15g}") for i in TWEETS]):  # as Excel stores them
+        wb.active.append(row)
+    path = tmp_path / "batch.xlsx"
+    wb.save(path)
+    code, err = _import(path, tmp_path / "o.csv")
+    assert code == 2
+    assert err == (
+        f"ndcg-worksheet: error: {path}, sheet 'Sheet', row 2, column 'C (Input.doc_id)': the "
+        "id 1.73456789012346e+18 is a number of more than 15 digits: a spreadsheet keeps 15 "
+        "digits of a number, so ids stored as numbers this long have lost their last digits "
+        "(two of them may now be one) (store the column as text: import the file the sheet was "
+        "made from (a CSV), or format the column as Text before the ids are pasted in)\n")
+
+
+def test_long_ids_as_text_are_read_exactly(tmp_path: Path) -> None:
+    """The same batch as its CSV (ids as text), and as JSON Lines whose ids
+    are JSON numbers: each id exact, six items (JSON's were made floats,
+    1.7345678901234568e+18, the ids one: 8 of 12 judgments refused as
+    graded again)."""
+    path = tmp_path / "batch.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(_batch([str(i) for i in TWEETS]))
+    lines = tmp_path / "batch.jsonl"
+    header, *rows = _batch(list(TWEETS))
+    lines.write_text("".join(json.dumps(dict(zip(header, r, strict=True))) + "\n"
+                             for r in rows), encoding="utf-8")
+    for sheet in (path, lines):
+        out = tmp_path / "o.csv"
+        code, err = _import(sheet, out)
+        assert code == 0, err
+        with open(out, newline="", encoding="utf-8") as fh:
+            assert [r["source_id"] for r in csv.DictReader(fh)] == [str(i) for i in TWEETS]
