@@ -123,8 +123,9 @@ def _exact_ids(sheet: Sheet, c: int, distinct: Sequence[str] | set[str] | dict[s
     more (a tweet's id in a CSV opened in Excel and saved as a workbook:
     ``1.73456789012346e+18``): a spreadsheet keeps 15 digits of a number,
     so such an id has lost its last ones, and two ids may have become one.
-    Only ids whose text is so long are looked at (text ids are exact)."""
-    if not any(len(t) > _DIGITS_KEPT and (t.isdigit() or "e+" in t) for t in distinct):
+    A column of text only (``Sheet.textual``) is exact, never looked at."""
+    if c in sheet.textual or not any(
+            len(t) > _DIGITS_KEPT and (t.isdigit() or "e+" in t) for t in distinct):
         return
     for i, v in enumerate(sheet.column(c)):
         if type(v) in (int, float) and abs(v) >= 10 ** _DIGITS_KEPT:
