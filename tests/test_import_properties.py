@@ -31,13 +31,11 @@ from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
 from core.io.safety import column_letters
 from core.model.numbers import number_text
+from tests.platformgen import BOOKKEEPING, label_studio_json, platform_sheets
 from tests.sheetgen import (
-    BOOKKEEPING,
     LEGENDS,
     Drawn,
     Run,
-    label_studio_json,
-    platform_sheets,
     runs,
     sheets,
     write_sheet,
