@@ -10,6 +10,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from openpyxl import Workbook
 
 from app.cli.main import main
@@ -72,3 +73,54 @@ def test_long_ids_as_text_are_read_exactly(tmp_path: Path) -> None:
         assert code == 0, err
         with open(out, newline="", encoding="utf-8") as fh:
             assert [r["source_id"] for r in csv.DictReader(fh)] == [str(i) for i in TWEETS]
+
+
+#: Each item's two workers' grades (0-2), as the batch below answers them.
+_GRADES = {("q1", "d1"): [1, 2], ("q1", "d2"): [0, 0], ("q2", "d3"): [2, 1], ("q2", "d4"): [1, 0]}
+_LEVELS = ["Not relevant", "Somewhat relevant", "Highly relevant"]
+
+
+def _task_answers(form: str) -> list[list[object]]:
+    """A Mechanical Turk batch of a Crowd HTML form, its answers one JSON
+    cell a row (``Answer.taskAnswers``): a crowd-classifier's label, or a
+    radio group's choices true / false with a checkbox beside them."""
+    rows: list[list[object]] = [["HITId", "AssignmentId", "WorkerId", "AssignmentStatus",
+                                 "WorkTimeInSeconds", "Input.query", "Input.doc_id",
+                                 "Answer.taskAnswers", "Approve", "Reject"]]
+    for n, ((q, d), grades) in enumerate(_GRADES.items()):
+        for w, grade in enumerate(grades):
+            answer = ({"relevance": {"label": _LEVELS[grade]}} if form == "classifier" else
+                      {"rel": {str(k): k == grade for k in range(3)},
+                       "unsure": {"on": n == w}})
+            rows.append([f"3HIT{n}", f"3ASG{n}{w}", ["A1X9QW2LMZ3K7P", "A2B7NC4RT8VE1D"][w],
+                         "Submitted", 30 + n, q, d, json.dumps([answer]), "", ""])
+    return rows
+
+
+@pytest.mark.parametrize(("form", "grade", "left"), [
+    ("classifier", "Answer.taskAnswers.relevance.label", []),
+    ("radio", "Answer.taskAnswers.rel", ["Answer.taskAnswers.unsure.on"])])
+def test_a_crowd_forms_json_answers_are_read_as_their_fields(
+        tmp_path: Path, form: str, grade: str, left: list[str]) -> None:
+    """A Crowd HTML form's batch holds each row's answers as JSON in one
+    column, ``Answer.taskAnswers``: read as a column per answer, the grade
+    among them (a radio group's choices one grade column, its checkbox left
+    out). It was refused as 'no grade column found', HITId and
+    Answer.taskAnswers each said to hold a few labels."""
+    path = tmp_path / "batch.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(_task_answers(form))
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(path), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = {(r["query"], r["source_id"]): [int(r["grade_A1X9QW2LMZ3K7P"]),
+                                              int(r["grade_A2B7NC4RT8VE1D"])]
+               for r in csv.DictReader(fh)}
+    assert got == _GRADES
+    data = json.loads(report.read_text("utf-8"))
+    assert data["mapping"]["grade"] == grade
+    assert [c["header"] for c in data["columns"] if c["header"] in left
+            and c["role"] is None and "a checkbox beside the radio button" in c["reason"]] == left
+    assert any(n.startswith("column H (Answer.taskAnswers): each row's answers as JSON, read "
+                            f"as a column per answer: H ({grade}") for n in data["notes"])

@@ -46,6 +46,7 @@ from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
 from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
+from core.io.annotator.records import expand_json_cells
 from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess
@@ -600,7 +601,7 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
             f"row{'s' if len(stacked) > 1 else ''} {', '.join(str(r + 1) for r in stacked)} "
             f"below the header on row {header_row + 1} read as more header rows (texts no "
             "answer repeats, where the rows below hold grades and numbers), not as judgments")
-    return one_answer_per_column(table, header_row)
+    return one_answer_per_column(expand_json_cells(table, header_row), header_row)
 
 
 def preview(path: str | Path, *, sheet: str | None = None,

@@ -26,8 +26,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from core.errors import InputError
+from core.io.annotator.model import Table, cell_text
+from core.io.safety import column_letters
 
-__all__ = ["explode_list_cells", "list_cell", "records_rows"]
+__all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows"]
 
 #: The most rows one record may give (a product of nested lists).
 _MAX_PER_RECORD = 10_000
@@ -222,3 +224,71 @@ def explode_list_cells(rows: list[list[Any]], header_row: int, name: str) -> lis
         for k in range(lengths.pop()):
             out.append([_cell(lists[c][k]) if c in lists else v for c, v in enumerate(row)])
     return out
+
+
+#: Data rows looked at to tell a column of JSON answers (the first ones filled).
+_SAMPLE = 20
+
+
+def _answers_in(cell: Any) -> dict[str, Any] | None:
+    """A cell of one row's answers as JSON (Mechanical Turk's
+    ``Answer.taskAnswers``: ``[{"relevance": {"label": "Relevant"}}]``, an
+    object or a list of one) as dotted field -> cell; None for anything
+    else (a list of ratings, text, an object giving several rows)."""
+    text = cell.strip() if isinstance(cell, str) else ""
+    if not text.startswith(("{", "[{")):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, dict):
+        return None
+    try:
+        rows = _flatten(value, "")
+    except ValueError:
+        return None
+    return {k: _cell(v) for k, v in rows[0].items()} if len(rows) == 1 else None
+
+
+def expand_json_cells(table: Table, header_row: int) -> Table:
+    """The table with each column of JSON answers (every filled cell one
+    object: Mechanical Turk's ``Answer.taskAnswers`` of a Crowd HTML form)
+    read as a column per field, in place: ``Answer.taskAnswers.relevance.label``
+    in the column's own place, the other fields after the last column, the
+    notes saying so. A column otherwise filled is left as it is."""
+    rows = table.rows
+    if header_row < 0 or header_row >= len(rows):
+        return table
+    header = [cell_text(v) for v in rows[header_row]]
+    for c in range(len(header)):
+        cells = [r[c] if c < len(r) else None for r in rows[header_row + 1:]]
+        filled = [v for v in cells if cell_text(v).strip()]
+        if not filled or any(_answers_in(v) is None for v in filled[:_SAMPLE]):
+            continue
+        answers = [_answers_in(v) if cell_text(v).strip() else {} for v in cells]
+        if any(a is None for a in answers):
+            continue
+        _spread_answers(table, header_row, c, header[c], answers)
+    return table
+
+
+def _spread_answers(table: Table, header_row: int, c: int, name: str,
+                    answers: list[dict[str, Any] | None]) -> None:
+    """Write column ``c``'s answers (one dict a data row) as their fields'
+    columns: the first in ``c``, the others after the table's last column."""
+    fields = list(dict.fromkeys(k for a in answers if a for k in a))
+    width = max(map(len, table.rows))
+    at = [c, *range(width, width + len(fields) - 1)]
+    for i, row in enumerate(table.rows[header_row:]):
+        row.extend([None] * (width + len(fields) - 1 - len(row)))
+        got = answers[i - 1] or {} if i else None
+        for f, col in zip(fields, at, strict=True):
+            row[col] = f"{name}.{f}" if got is None else got.get(f)
+    table.rectangular = False
+    shown = ", ".join(f"{column_letters(col + 1)} ({name}.{f})" for f, col in zip(
+        fields, at, strict=True))
+    table.notes.append(f"column {column_letters(c + 1)} ({name}): each row's answers as "
+                       f"JSON, read as a column per answer: {shown}")
