@@ -226,8 +226,9 @@ def explode_list_cells(rows: list[list[Any]], header_row: int, name: str) -> lis
     return out
 
 
-#: Data rows looked at to tell a column of JSON answers (the first ones filled).
-_SAMPLE = 20
+#: Cells looked at to tell a column of JSON answers: the first filled of
+#: the first rows (a form's answers fill nearly every row).
+_SAMPLE, _HEAD = 20, 500
 
 
 def _answers_in(cell: Any) -> dict[str, Any] | None:
@@ -264,10 +265,12 @@ def expand_json_cells(table: Table, header_row: int) -> Table:
         return table
     header = [cell_text(v) for v in rows[header_row]]
     for c in range(len(header)):
-        cells = [r[c] if c < len(r) else None for r in rows[header_row + 1:]]
-        filled = [v for v in cells if cell_text(v).strip()]
-        if not filled or any(_answers_in(v) is None for v in filled[:_SAMPLE]):
+        head = itertools.islice(rows, header_row + 1, header_row + 1 + _HEAD)
+        sample = list(itertools.islice((v for r in head if c < len(r) and (
+            v := r[c]) is not None and cell_text(v).strip()), _SAMPLE))  # (the first filled)
+        if not sample or any(_answers_in(v) is None for v in sample):
             continue
+        cells = [r[c] if c < len(r) else None for r in rows[header_row + 1:]]
         answers = [_answers_in(v) if cell_text(v).strip() else {} for v in cells]
         if any(a is None for a in answers):
             continue
