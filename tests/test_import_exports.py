@@ -124,3 +124,27 @@ def test_a_crowd_forms_json_answers_are_read_as_their_fields(
             and c["role"] is None and "a checkbox beside the radio button" in c["reason"]] == left
     assert any(n.startswith("column H (Answer.taskAnswers): each row's answers as JSON, read "
                             f"as a column per answer: H ({grade}") for n in data["notes"])
+
+
+def test_label_studio_csv_of_a_multiple_choice_control(tmp_path: Path) -> None:
+    """Label Studio's CSV export writes a choice control that allows several
+    answers as JSON, ``{"choices": ["Highly relevant"]}``: one choice is
+    that label, read on its scale (it was refused as labels on no known
+    scale, '{"choices": ["Somewhat relevant"]}' and two more)."""
+    rows: list[list[object]] = [["annotation_id", "annotator", "created_at", "id", "lead_time",
+                                 "query", "doc", "relevance", "updated_at"]]
+    for k, ((q, d), grades) in enumerate(_GRADES.items()):
+        for w, grade in enumerate(grades):
+            rows.append([len(rows), w + 1, "2024-03-01T10:00:00.000000Z", k + 1, 3.5 + w, q, d,
+                         json.dumps({"choices": [_LEVELS[grade]]}),
+                         "2024-03-01T10:00:30.000000Z"])
+    path = tmp_path / "project-3-at-2024-03-01.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    out = tmp_path / "o.csv"
+    code, err = _import(path, out)
+    assert code == 0, err
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = {(r["query"], r["source_id"]): [int(r["grade_1"]), int(r["grade_2"])]
+               for r in csv.DictReader(fh)}
+    assert got == _GRADES

@@ -234,7 +234,8 @@ _SAMPLE, _HEAD = 20, 500
 def _answers_in(cell: Any) -> dict[str, Any] | None:
     """A cell of one row's answers as JSON (Mechanical Turk's
     ``Answer.taskAnswers``: ``[{"relevance": {"label": "Relevant"}}]``, an
-    object or a list of one) as dotted field -> cell; None for anything
+    object or a list of one; Label Studio's CSV of a choice of several
+    answers, ``{"choices": ["Relevant"]}``) as dotted field -> cell; None for anything
     else (a list of ratings, text, an object giving several rows)."""
     text = cell.strip() if isinstance(cell, str) else ""
     if not text.startswith(("{", "[{")):
@@ -247,8 +248,8 @@ def _answers_in(cell: Any) -> dict[str, Any] | None:
         value = value[0]
     if not isinstance(value, dict):
         return None
-    try:
-        rows = _flatten(value, "")
+    try:  # (a list of one value, Label Studio's {"choices": ["Relevant"]}, is that value)
+        rows = [r for row in _flatten(value, "") for r in _spread(row)]
     except ValueError:
         return None
     return {k: _cell(v) for k, v in rows[0].items()} if len(rows) == 1 else None
