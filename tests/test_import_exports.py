@@ -148,3 +148,17 @@ def test_label_studio_csv_of_a_multiple_choice_control(tmp_path: Path) -> None:
         got = {(r["query"], r["source_id"]): [int(r["grade_1"]), int(r["grade_2"])]
                for r in csv.DictReader(fh)}
     assert got == _GRADES
+
+
+def test_a_column_of_empty_json_objects_is_left_as_it_is(tmp_path: Path) -> None:
+    """A column of ``{}`` on every row (an export's empty ``meta``) holds
+    no answers: left as it is, the grades beside it imported (reading JSON
+    answers raised a ValueError on it: no field to write)."""
+    path = tmp_path / "export.csv"
+    path.write_text("query,doc,relevance,meta\nq1,d1,2,{}\nq1,d2,0,{}\nq2,d3,1,{}\n",
+                    encoding="utf-8")
+    out = tmp_path / "o.csv"
+    code, err = _import(path, out)
+    assert code == 0, err
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == ["2", "0", "1"]

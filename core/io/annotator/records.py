@@ -252,7 +252,8 @@ def _answers_in(cell: Any) -> dict[str, Any] | None:
         rows = [r for row in _flatten(value, "") for r in _spread(row)]
     except ValueError:
         return None
-    return {k: _cell(v) for k, v in rows[0].items()} if len(rows) == 1 else None
+    # (an empty object, Label Studio's meta of {}, holds no answer)
+    return {k: _cell(v) for k, v in rows[0].items()} if len(rows) == 1 and rows[0] else None
 
 
 def expand_json_cells(table: Table, header_row: int) -> Table:
