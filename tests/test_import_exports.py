@@ -124,6 +124,9 @@ def test_a_crowd_forms_json_answers_are_read_as_their_fields(
             and c["role"] is None and "a checkbox beside the radio button" in c["reason"]] == left
     assert any(n.startswith("column H (Answer.taskAnswers): each row's answers as JSON, read "
                             f"as a column per answer: H ({grade}") for n in data["notes"])
+    if form == "radio":  # its choices in H, K and L (the other answers after J): not H-L
+        assert any(n.startswith("columns H, K, L (Answer.taskAnswers.rel.0 ... Answer."
+                                "taskAnswers.rel.2): one answer per column") for n in data["notes"])
 
 
 def test_label_studio_csv_of_a_multiple_choice_control(tmp_path: Path) -> None:

@@ -207,8 +207,10 @@ def _read_group(table: Table, header_row: int, header: list[str], name: str,
         boxes.append(box)
         group = _Group([(c, n) for c, n in group.choices if c != box])
     cols = [c for c, _ in group.choices]
-    where = (f"columns {column_letters(cols[0] + 1)}-{column_letters(cols[-1] + 1)} "
-             f"({header[cols[0]]} ... {header[cols[-1]]})")
+    span = (f"{column_letters(cols[0] + 1)}-{column_letters(cols[-1] + 1)}"
+            if cols == list(range(cols[0], cols[-1] + 1)) else  # (side by side, or not)
+            ", ".join(column_letters(c + 1) for c in cols))
+    where = f"columns {span} ({header[cols[0]]} ... {header[cols[-1]]})"
     answers = [_answers(table.rows[r], group.choices, boxes)
                for r in range(first, len(table.rows))]
     # a checkbox per choice (several answers, or none), no grade's radio
