@@ -31,12 +31,11 @@ from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
 from core.io.safety import column_letters
 from core.model.numbers import number_text
+from tests.platformgen import BOOKKEEPING, label_studio_json, platform_sheets
 from tests.sheetgen import (
-    BOOKKEEPING,
     LEGENDS,
     Drawn,
     Run,
-    platform_sheets,
     runs,
     sheets,
     write_sheet,
@@ -309,8 +308,7 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
     assert code == 0, err
     _holds(sheet, code, err, report, rows, suffix)  # each respondent's grades, no preview's
     assert report is not None
-    radio = [n for n in report["notes"] if "one answer per column" in n]
-    assert radio == sheet.notes, report["notes"]  # (a radio button's: the one expected)
+    _radio_holds(sheet, report)
     kept = {c["header"]: c["reason"] for c in report["columns"] if c["header"] in BOOKKEEPING}
     assert len(kept) == 3 * (sheet.kinds[0] == "prolific"), kept
     for header, reason in kept.items():  # never "a grade combined from several"
@@ -320,6 +318,83 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
         assert reason.endswith(", the platform's bookkeeping of each participant's work, "
                                "one value per annotator (no judgment, no ranking); not "
                                "imported"), reason
+
+
+def _radio_holds(sheet: Drawn, report: dict) -> None:
+    """The radio button's note is the one expected, and a checkbox beside
+    its choices is left out as one, never a grade."""
+    radio = [n for n in report["notes"] if "one answer per column" in n]
+    assert radio == sheet.notes, report["notes"]  # (a radio button's: the one expected)
+    if sheet.checkbox is not None:
+        box = next(c for c in report["columns"] if c["header"] == sheet.checkbox)
+        assert box["role"] is None, box
+        assert box["reason"].startswith(
+            f"{sheet.checkbox}: a checkbox beside the radio button "
+            f"{sheet.grade_headers[0]!r} of {sheet.notes[0].split(': ')[0]}, ticked on "), box
+
+
+#: Mechanical Turk batches drawn answered with a radio button a column per
+#: choice (numbered or by word, marked ``.on`` or ``-yes`` or not; true,
+#: a workbook's boolean or ``on``), half with a checkbox beside it.
+RADIO_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=RADIO_SHEETS, phases=[Phase.generate])
+@given(platform_sheets("mturk radio"), st.sampled_from([".csv", ".xlsx"]))
+def test_a_radio_buttons_choices_are_one_grade_column(sheet: Drawn, suffix: str) -> None:
+    """A radio button's choices a column each, however headed and marked
+    (``Answer.rel.0``, ``Answer.rel.not_relevant`` of ``on`` / nothing,
+    ``rel-highly_relevant-yes``), are one grade column, the drawn
+    judgments; a checkbox beside them (``Answer.unsure.on``, in the
+    choices' group or not) is left out as a checkbox, never a grade (a
+    group by word with one was read as checkboxes, the grades lost, or
+    beside numbered choices dropped the whole group)."""
+    code, err, report, rows = _run(sheet, suffix)
+    event(f"{sheet.rows[0][18]} {sheet.checkbox} {sheet.rows[1][18]!r}")
+    assert code == 0, err
+    _holds(sheet, code, err, report, rows, suffix)
+    assert report is not None
+    _radio_holds(sheet, report)
+
+
+#: Label Studio projects' JSON exports drawn (half of them numbering from 1).
+LABEL_STUDIO_JSON = 10
+
+
+@settings(PROFILE, max_examples=LABEL_STUDIO_JSON, phases=[Phase.generate])
+@given(label_studio_json())
+def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -> None:
+    """A Label Studio JSON export (a task a record, its annotations a list
+    of objects with their own ids): every annotation is a row, its choice
+    the grade of its user, a cancelled one skipped; never a task's
+    annotations taken for a list of choices' names because the task's
+    ``id`` or ``inner_id`` is one of their ids (a project numbering from 1:
+    task 1's annotations 1 and 2 were dropped, its grades unknown, and an
+    annotator '(no name)' added, exit 0). A model's predictions beside the
+    annotations are none of them: their choice left out as a model's
+    answer, their score no ranking (it was the ranking, named so; two
+    predictions a task doubled every annotation, refused as graded again)."""
+    code, err, report, rows = _run(sheet, ".json")
+    event("small ids" if '"id": 1,' in (sheet.text or "") else "large ids")
+    event(f"{sheet.predicted_rows} predicted rows")
+    assert code == 0, err
+    assert report is not None
+    tally = report["rows"]
+    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.cancelled \
+        + sheet.predicted_rows, tally
+    assert tally["imported"] == tally["read"] - sheet.cancelled - sheet.predicted_rows, tally
+    assert tally["ungraded"] == sheet.predicted_rows, tally
+    assert sum(tally["skipped"].values()) == sheet.cancelled, tally
+    assert all(c["role"] or c["reason"] for c in report["columns"])
+    assert report["mapping"]["grade"] == "annotations.result.value.choices", report["mapping"]
+    assert report["ranking"] == "none: judgments only"
+    for c in report["columns"]:
+        if c["header"] == "predictions.result.value.choices":
+            assert c["reason"].endswith(": a model's answer given with the task (a prediction, "
+                                        "to pre-annotate it), not a grade of this sheet's "
+                                        "annotators; not imported"), c
+    got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
+    assert got == sheet.truth
 
 
 def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
@@ -393,6 +468,137 @@ def test_a_radio_buttons_choices_with_suffixes_are_one_grade_column(
         f"one chosen; read as one grade column {column!r} in D, each row's grade {said} "
         + ("its true column ends with" if said == "the number" else
            "its true column names, a label read as the grade column's are")]
+
+
+#: A radio button's six answers (w1's four, w2's two): the chosen choice's
+#: place among three, and whether a checkbox beside it is ticked.
+_CHOSEN = [("w1", "q1", "d1", 1, False), ("w1", "q1", "d2", 0, True),
+           ("w1", "q2", "d3", 2, False), ("w1", "q2", "d4", 1, False),
+           ("w2", "q1", "d1", 2, True), ("w2", "q2", "d3", 0, False)]
+
+
+@pytest.mark.parametrize(("choices", "box", "marks", "column"), [
+    (["Answer.rel.not_relevant", "Answer.rel.relevant", "Answer.rel.highly_relevant"], None,
+     ("true", "false"), "Answer.rel"),
+    (["Answer.rel.not_relevant", "Answer.rel.relevant", "Answer.rel.highly_relevant"], None,
+     ("on", ""), "Answer.rel"),
+    (["Answer.q1.not relevant", "Answer.q1.relevant", "Answer.q1.highly relevant"], None,
+     ("on", ""), "Answer.q1"),
+    (["Answer.rel.0.on", "Answer.rel.1.on", "Answer.rel.2.on"], "Answer.unsure.on",
+     ("true", "false"), "Answer.rel"),
+    (["Answer.rel.0.on", "Answer.rel.1.on", "Answer.rel.2.on"], "Answer.rel.unsure.on",
+     ("true", "false"), "Answer.rel"),
+    (["Answer.rel.0", "Answer.rel.1", "Answer.rel.2"], "Answer.rel.unsure", ("on", ""),
+     "Answer.rel"),
+    (["Answer.not_relevant.on", "Answer.relevant.on", "Answer.highly_relevant.on"],
+     "Answer.unsure.on", ("true", "false"), "Answer"),
+    (["rel-not relevant-yes", "rel-relevant-yes", "rel-highly relevant-yes"],
+     "rel-unsure-yes", ("true", "false"), "rel")])
+def test_radio_buttons_unmarked_or_beside_a_checkbox(
+        tmp_path: Path, choices: list[str], box: str | None, marks: tuple[str, str],
+        column: str) -> None:
+    """A radio button's choices by word with no suffix (an HTML form's
+    ``Answer.rel.relevant``, true / false or ``on`` / nothing) are one grade
+    column (each its own annotator's grades before, 6 of 18 judgments
+    rejected as repeats, or refused as labels ``on``); a checkbox beside
+    numbered or worded choices (``Answer.unsure.on``, in their group or
+    not) is no grade: left out saying so (beside ``Answer.rel.N.on`` in
+    the group it dropped the group, 8 of 24 judgments rejected; among
+    words it made them checkboxes, ``Answer.relevant.on`` read alone as a
+    checkbox's grades, 0 or 1, in silence)."""
+    head = ["WorkerId", "Input.query", "Input.doc_id", *choices, *([box] if box else [])]
+    rows = [[w, q, d, *(marks[n != chosen] for n in range(3)),
+             *([marks[not ticked]] if box else [])] for w, q, d, chosen, ticked in _CHOSEN]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text("\n".join(",".join(r) for r in [head, *rows]) + "\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
+    assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
+    data = json.loads(report.read_text("utf-8"))
+    assert [(c["column"], c["role"]) for c in data["columns"][3:]] == [
+        ("D", "grade"), ("E", None), ("F", None), *([("G", None)] if box else [])]
+    assert data["columns"][3]["header"] == column
+    if box:
+        assert data["columns"][6]["reason"] == (
+            f"{box}: a checkbox beside the radio button {column!r} of columns D-F "
+            f"({choices[0]} ... {choices[-1]}), ticked on 2 rows: not one of its grades; not "
+            "imported")
+
+
+def test_a_checkbox_ticked_instead_of_a_choice_is_no_judgment(tmp_path: Path) -> None:
+    """``Answer.unsure.on`` ticked where no choice is: the row holds no
+    judgment (its grade unknown), never refused as a row of no choice,
+    nor a grade; a row of no choice and nothing ticked is still refused."""
+    head = "WorkerId,Input.query,Input.doc_id,Answer.rel.0.on,Answer.rel.1.on,Answer.rel.2.on," \
+        "Answer.unsure.on\n"
+    rows = ["w1,q1,d1,false,true,false,true", "w1,q1,d2,true,false,false,false",
+            "w1,q2,d3,false,false,false,true", "w1,q2,d4,false,false,true,false"]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [(r["source_id"], r["grade"]) for r in csv.DictReader(fh)] == [
+            ("d1", "1"), ("d2", "0"), ("d3", ""), ("d4", "2")]
+    data = json.loads(report.read_text("utf-8"))
+    assert (data["judgments_read"], data["blank_grades"]) == (3, 1)
+    sheet.write_text(head + "\n".join([*rows, "w1,q2,d5,false,false,false,false"]) + "\n",
+                     encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(out)], io.StringIO()) == 2
+    assert "line 6, column 'D'" in err.getvalue()
+    assert "no column true" in err.getvalue()
+
+
+def test_radio_buttons_words_on_no_scale_are_refused_naming_them(tmp_path: Path) -> None:
+    """``Answer.rel.irrelevant`` | ``.partially`` | ``.relevant`` (no suffix,
+    a group named as the grade): one grade column, ``partially`` on no
+    known scale, refused in one line naming the column and the --rubric
+    (it was refused as 6 of 18 judgments repeated: each column taken for
+    an annotator named ``irrelevant``, ``partially``, ...); given, imported."""
+    head = "WorkerId,Input.query,Input.doc_id,Answer.rel.irrelevant,Answer.rel.partially," \
+        "Answer.rel.relevant"
+    rows = [",".join([w, q, d, *("true" if n == c else "false" for n in range(3))])
+            for w, q, d, c, _ in _CHOSEN]
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text("\n".join([head, *rows]) + "\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], io.StringIO())
+    assert code == 2
+    assert err.getvalue() == (
+        f"ndcg-worksheet: error: {sheet}, line 2, column 'Answer.rel': labels on no known "
+        "scale and not in the rubric: 'partially' (2 cells) (give every label its grade with "
+        "--rubric, e.g. --rubric \"0=irrelevant,2=relevant,N=partially\")\n")
+    out = tmp_path / "o.csv"
+    assert main(["import", str(sheet), "-o", str(out), "--rubric",
+                 "0=irrelevant,1=partially,2=relevant"], io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
+    assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
+
+
+def test_one_hot_columns_of_no_grade_stay_their_columns(tmp_path: Path) -> None:
+    """``Input.is_mobile`` | ``Input.is_desktop`` (true in one a row, no
+    suffix, words of no scale under a name of no grade) are no radio
+    button of grades: their columns, the grades beside them imported."""
+    sheet = tmp_path / "batch.csv"
+    sheet.write_text("WorkerId,Input.query,Input.doc_id,Answer.relevance,Input.is_mobile,"
+                     "Input.is_desktop\nw1,q1,d1,2,true,false\nw1,q1,d2,0,false,true\n"
+                     "w1,q2,d3,3,false,true\nw1,q2,d4,1,true,false\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["grade"] for r in csv.DictReader(fh)] == ["2", "0", "3", "1"]
+    columns = json.loads(report.read_text("utf-8"))["columns"]
+    assert [(c["header"], c["role"]) for c in columns[3:]] == [
+        ("Answer.relevance", "grade"), ("Input.is_mobile", None), ("Input.is_desktop", None)]
 
 
 def test_annotators_checkboxes_numbered_are_no_radio_button(tmp_path: Path) -> None:
@@ -1131,6 +1337,24 @@ def test_a_blank_grade_cell_is_no_judgment_read(sheet: Drawn, suffix: str) -> No
     judgments = sum(len(v) for v in sheet.truth.values())
     assert (report["judgments_read"], report["imported"], report["blank_grades"]) == (
         judgments, judgments, sheet.blank_cells)
+
+
+def test_blank_grade_cells_counted_as_read_hold_on_rows_not_read(tmp_path: Path) -> None:
+    """The blank grade cells and the rows of every grade blank, told as the
+    grades are read, hold on the rows whose cells are not all read: a row
+    rejected for its score (its grades blank: no judgment), a candidate's
+    second row, spaces for a blank, an unrateable mark beside a blank."""
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc,score,grade_ana,grade_ben\n"
+                     "q1,d1,0.9,2,1\nq1,d2,0.8,,\nq1,d3,0.7, ,3\nq2,d4,abc,,\nq2,d5,0.5,3,\n"
+                     "q2,d5,0.5,,\nq2,d6,0.4,N/A,\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report", str(report),
+                 "--allow-rejected"], io.StringIO()) == 0
+    data = json.loads(report.read_text("utf-8"))
+    assert {k: data[k] for k in ("judgments_read", "imported", "blank_grades", "rows")} == {
+        "judgments_read": 5, "imported": 5, "blank_grades": 9, "rows": {
+            "read": 7, "imported": 4, "ungraded": 2, "skipped": {}, "rejected": 1, "blank": 0}}
 
 
 def test_blank_grade_cells_are_said_in_the_headline(tmp_path: Path) -> None:

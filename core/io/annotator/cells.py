@@ -41,6 +41,7 @@ __all__ = [
     "Grade",
     "GradeReader",
     "Reject",
+    "blank_cell",
     "codes",
     "few_levels",
     "filled",
@@ -51,6 +52,11 @@ __all__ = [
     "objects",
     "text_labels",
 ]
+
+
+def blank_cell(cell: object) -> bool:
+    """Whether a grade cell is left blank (nothing, or spaces): no judgment."""
+    return cell is None or (type(cell) is str and not cell.strip())
 
 
 def filled(raw: Sequence[Any], *cols: int | None) -> bool:

@@ -27,6 +27,7 @@ from core.io.annotator.model import (
     COMBINED,
     GOLD,
     LABELS_OR_GRADES,
+    PREDICTED,
     SINGLE_FIELDS,
     ColumnMapping,
     SheetPreview,
@@ -39,11 +40,13 @@ from core.io.annotator.names import (
     combined_grade,
     gold_header,
     name_field,
+    predicted_header,
 )
 from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
 from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
+from core.io.annotator.records import expand_json_cells
 from core.io.annotator.roles import Roles, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess
@@ -319,7 +322,8 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     with data (never dropped in silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
-    out = [(c, f"{profiles[c].shown()}: {GOLD if gold_header(header[c]) else COMBINED}",
+    out = [(c, f"{profiles[c].shown()}: " + (GOLD if gold_header(header[c]) else PREDICTED
+                                              if predicted_header(header[c]) else COMBINED),
             f"--map grade={column_letters(c + 1)}")
            for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
@@ -597,7 +601,7 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
             f"row{'s' if len(stacked) > 1 else ''} {', '.join(str(r + 1) for r in stacked)} "
             f"below the header on row {header_row + 1} read as more header rows (texts no "
             "answer repeats, where the rows below hold grades and numbers), not as judgments")
-    return one_answer_per_column(table, header_row)
+    return one_answer_per_column(expand_json_cells(table, header_row), header_row)
 
 
 def preview(path: str | Path, *, sheet: str | None = None,

@@ -10,7 +10,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from core.io.annotator.cells import FEW_VALUES, Cell, GradeReader, codes, float_cells
+from core.io.annotator.cells import FEW_VALUES, Cell, GradeReader, blank_cell, codes, float_cells
 from core.io.annotator.model import ColumnMapping
 from core.io.annotator.report import CONFLICT, DUPLICATE, Issue
 from core.io.annotator.rows import Candidates
@@ -20,6 +20,7 @@ from core.model.document import GradeState
 __all__ = ["Grades", "first_grades", "read_grades"]
 
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
 StateArray = npt.NDArray[np.int8]
 _S = TypeVar("_S", bound=np.generic)
@@ -28,7 +29,8 @@ _S = TypeVar("_S", bound=np.generic)
 class Grades(NamedTuple):
     """Every grade read, in arrays with one entry per grade: its data row,
     grade column (index into ``sources``), candidate, annotator (index into
-    ``names``), value and state.
+    ``names``), value, state, and whether its cell is blank (found as the
+    cells are read: one look per distinct value).
 
     ``sources``: the grade columns with their annotator's name (empty in a
     long layout); ``names``: the annotators in the order their first grade
@@ -42,6 +44,7 @@ class Grades(NamedTuple):
     annotator: IntArray
     value: FloatArray
     state: StateArray
+    blank: BoolArray
     sources: list[tuple[int, str]]
     names: list[str]
     reason: dict[tuple[int, int], str]
@@ -59,7 +62,7 @@ def read_grades(sheet: Sheet, reader: GradeReader, bad_cells: dict[int, set[int]
     sources = mapping.sources()
     reason_text = sheet.texts(mapping.reason) if mapping.reason is not None else None
     ev_reason: dict[tuple[int, int], str] = {}
-    read: list[tuple[IntArray, IntArray, FloatArray, StateArray]] = []
+    read: list[tuple[IntArray, IntArray, FloatArray, StateArray, BoolArray]] = []
     for p, (col, _ann) in enumerate(sources):
         rows_p, ci_p = cands.rows, cands.of_row
         bad = [i for i, cs in bad_cells.items() if col in cs]
@@ -77,6 +80,7 @@ def read_grades(sheet: Sheet, reader: GradeReader, bad_cells: dict[int, set[int]
         annotator=_joined(ev_a, np.zeros(0, dtype=np.int64)),
         value=_joined([r[2] for r in read], np.zeros(0)),
         state=_joined([r[3] for r in read], np.zeros(0, dtype=np.int8)),
+        blank=_joined([r[4] for r in read], np.zeros(0, dtype=bool)),
         sources=sources, names=names, reason=ev_reason,
     )
 
@@ -84,9 +88,10 @@ def read_grades(sheet: Sheet, reader: GradeReader, bad_cells: dict[int, set[int]
 def _read_column(sheet: Sheet, reader: GradeReader, p: int, col: int, rows_p: IntArray,
                  ci_p: IntArray, reason_text: list[str] | None,
                  ev_reason: dict[tuple[int, int], str],
-                 ) -> tuple[IntArray, IntArray, FloatArray, StateArray]:
+                 ) -> tuple[IntArray, IntArray, FloatArray, StateArray, BoolArray]:
     """One grade column over the data rows ``rows_p`` (candidates ``ci_p``):
-    the rows, candidates, values and states of the grades it gives."""
+    the rows, candidates, values and states of the grades it gives, and
+    which of their cells are blank."""
     cells_g = sheet.column(col)
     values = cells_g if len(rows_p) == sheet.n_rows else [cells_g[i] for i in rows_p.tolist()]
     code, firsts = codes(values, signed_zero=not reader.zero_plain)
@@ -101,18 +106,21 @@ def _read_column(sheet: Sheet, reader: GradeReader, p: int, col: int, rows_p: In
     k_state = np.array([c.state for c in kinds], dtype=np.int8)[code]
     k_valid = np.array([c.grade is not None for c in kinds], dtype=bool)[code]
     wordy = np.flatnonzero(np.array([c.wordy for c in kinds], dtype=bool)[code])
+    k_blank = np.array([blank_cell(v) for v in firsts], dtype=bool)[code]
     if other is None:
-        value, state, valid = k_value, k_state, k_valid
+        value, state, valid, blank = k_value, k_state, k_valid, k_blank
         wordy_rows = rows_p[wordy]
     else:
         value = floats + 0.0
         state = np.full(len(values), GradeState.NUMBER, dtype=np.int8)
         valid = np.ones(len(values), dtype=bool)
         value[other], state[other], valid[other] = k_value, k_state, k_valid
+        blank = np.zeros(len(values), dtype=bool)  # (a number of the scale is no blank)
+        blank[other] = k_blank
         wordy_rows = rows_p[other[wordy]]
     if len(wordy):
         _report_words(sheet, p, col, kinds, code[wordy], wordy_rows, reason_text, ev_reason)
-    return rows_p[valid], ci_p[valid], value[valid], state[valid]
+    return rows_p[valid], ci_p[valid], value[valid], state[valid], blank[valid]
 
 
 def _report_words(sheet: Sheet, p: int, col: int, kinds: list[Cell], w_code: IntArray,

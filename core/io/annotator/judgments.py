@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from core.io.annotator.cells import blank_cell as _blank
 from core.io.annotator.grades import Grades, IntArray
 from core.io.annotator.report import FATAL, FORMULA, ImportReport
 from core.io.annotator.rows import BoolArray, Rows
@@ -16,10 +17,6 @@ from core.io.annotator.sheet import Sheet
 from core.model.document import GradeState
 
 __all__ = ["count_judgments"]
-
-
-def _blank(cell: object) -> bool:
-    return cell is None or (type(cell) is str and not cell.strip())
 
 
 def _cells(sheet: Sheet, c: int, bad_cells: dict[int, set[int]]) -> Sequence[object]:
@@ -44,15 +41,14 @@ def count_judgments(sheet: Sheet, report: ImportReport, rows: Rows, g: Grades,
     n_cols = len(g.sources)
     judged = rows.judged
     columns = [_cells(sheet, c, rows.bad_cells) for c, _ in g.sources]
-    unknown = kept_ev[g.state[kept_ev] == GradeState.UNKNOWN]  # (blank cells among them)
-    blank_kept = sum(sum(map(_blank, map(columns[p].__getitem__, g.rows[unknown[
-        g.column[unknown] == p]].tolist()))) for p in range(n_cols)) if len(unknown) else 0
+    # the unknown grades kept whose cells are blank (told as the cells were read)
+    blank_kept = int(np.count_nonzero(g.blank[kept_ev] & (g.state[kept_ev] == GradeState.UNKNOWN)))
     report.judgments_imported = len(kept_ev) - blank_kept
     cells = int(judged.sum()) * n_cols
     if len(kept_ev) == cells:
         report.blank_grades = blank_kept
         report.judgments_read = cells - blank_kept
-        return _ungraded(columns, judged, report.blank_grades)
+        return _ungraded(columns, judged, report.blank_grades, g)
     imported = np.zeros((sheet.n_rows, n_cols), dtype=bool)
     imported[g.rows[kept_ev], g.column[kept_ev]] = True
     missing = [(i, p) for i, p in zip(*map(np.ndarray.tolist, np.nonzero(
@@ -76,18 +72,23 @@ def count_judgments(sheet: Sheet, report: ImportReport, rows: Rows, g: Grades,
         row, column = i + base, names[p]
         why = by_cell.get((row, column)) or by_row.get(row) or "not imported"
         report.rejected_judgments.append((row, column, why))
-    return _ungraded(columns, judged, report.blank_grades)
+    return _ungraded(columns, judged, report.blank_grades, g)
 
 
-def _ungraded(columns: list[Sequence[object]], judged: BoolArray, blank: int) -> BoolArray:
+def _ungraded(columns: list[Sequence[object]], judged: BoolArray, blank: int,
+              g: Grades) -> BoolArray:
     """The rows read (``judged``) whose every grade cell is blank: rows with
     no judgment, their candidate listed with an unknown grade (the rows'
     tally counts them apart from the rows imported). Looked for only where
-    ``blank`` grade cells were found."""
-    out = np.zeros(judged.size, dtype=bool)
+    ``blank`` grade cells were found: from the grades read (``g.blank``),
+    the cells looked at only on rows some of whose cells were not read (a
+    repeated or rejected row, a value no grade) and every one read blank."""
     if not blank:
-        return out
-    out[:] = judged
-    for cells in columns:
-        out &= np.fromiter(map(_blank, cells), dtype=bool, count=judged.size)
+        return np.zeros(judged.size, dtype=bool)
+    n_cols = len(columns)
+    blanks = np.bincount(g.rows[g.blank], minlength=judged.size)
+    read = np.bincount(g.rows, minlength=judged.size)
+    out: BoolArray = judged & (blanks == n_cols)
+    for i in np.flatnonzero(judged & (read < n_cols) & (blanks == read)).tolist():
+        out[i] = all(_blank(cells[i]) for cells in columns)
     return out

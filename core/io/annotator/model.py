@@ -93,6 +93,10 @@ COMBINED = "a grade combined from several, not imported (the consensus is comput
 #: and no consensus of theirs.
 GOLD = "a known answer given with the task (gold, to check the workers), not a grade of " \
     "this sheet's annotators; not imported"
+#: Why a model's answer given with the task (Label Studio's
+#: ``predictions.result.value.choices``) is left out: a pre-annotation.
+PREDICTED = "a model's answer given with the task (a prediction, to pre-annotate it), not a " \
+    "grade of this sheet's annotators; not imported"
 LEFT_OUT_AS_DECLARED = "left out as declared (--map grade=none), not imported: the consensus " \
     "is computed from the annotators' own grades"
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",

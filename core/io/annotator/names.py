@@ -20,7 +20,8 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "gold_header", "name_field", "quantity_header", "ranking_field", "wide_annotator"]
+           "gold_header", "name_field", "names_grade_itself", "predicted_header",
+           "quantity_header", "ranking_field", "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -70,9 +71,18 @@ _TOKENS: dict[str, frozenset[str]] = {
 _TOKEN_RANK = 1000
 #: Words beside ``score`` or ``rank`` that make it something else than a
 #: ranker's: a worker's trust or quality, an annotator's confidence, a count.
+#: A model's pre-annotation given with the task (Label Studio's
+#: ``predictions``, Argilla's ``suggestion``): its answer is no annotator's
+#: grade, its score the model's confidence in it, no ranking.
+_PREDICTED = frozenset({"prediction", "predictions", "suggestion", "suggestions"})
 _NOT_RANKING = frozenset({"quality", "trust", "confidence", "agreement", "approval", "worker",
                           "annotator", "rater", "count", "num", "number", "n", "gold",
-                          "accuracy", "reputation", "credit", "skill"})
+                          "accuracy", "reputation", "credit", "skill", *_PREDICTED})
+#: Words that make a header naming a field name something else (a
+#: prediction's version is its model's, no candidate's).
+_ASIDE = {"score": _NOT_RANKING, "rank": _NOT_RANKING,
+          **dict.fromkeys(("grade", "annotator", "version", "note", "reason", "status"),
+                          _PREDICTED)}
 #: A lower case letter or digit followed by a capital (``bm25Score``): a
 #: camelCase word boundary.
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -91,7 +101,9 @@ _NOT_ANNOTATORS = frozenset({"consensus", "final", "agreed", "gold", "average", 
 #: (Argilla's ``relevance.responses.users`` and ``.status``).
 _NOT_NAMES = frozenset({"users", "user", "status", "id", "ids", "time", "at", "count"})
 #: Tool prefixes (Mechanical Turk's ``Input.`` and ``Answer.``).
-_PREFIX = re.compile(r"^\s*(?:input|answer|answers|output|data|meta)\s*[.:]\s*", re.I)
+_PREFIXES = r"^\s*(?:input|answer|answers|output|data|meta)\s*"
+_PREFIX = re.compile(_PREFIXES + r"[.:]\s*", re.I)
+_BARE_PREFIX = re.compile(_PREFIXES + "$", re.I)
 #: A bracketed scale in a header: ``Relevance (0-3)``, ``Grade [1 to 5]``.
 _SCALE_NOTE = re.compile(r"\s*[(\[][^()\[\]]*\d[^()\[\]]*[)\]]\s*")
 _INDEX = {f: {n: i for i, n in enumerate(names)} for f, names in FIELD_NAMES.items()}
@@ -195,12 +207,15 @@ def _combined(name: str) -> bool:
 
 def combined_grade(header: str) -> bool:
     """Whether a header names a grade combined from several (``Final grade``,
-    ``Consensus``, ``Average``): never one annotator's column. A platform's
+    ``Consensus``, ``Average``), or a model's answer given with the task
+    (:func:`predicted_header`): never one annotator's column. A platform's
     count of a participant's work (``Total approvals``) is none.
 
     >>> combined_grade("Final grade"), combined_grade("Total approvals")
     (True, False)
     """
+    if set(_words(header)) & _PREDICTED:  # (predictions.score: no final score)
+        return predicted_header(header)
     return _combined(_plain(header)) and not bookkeeping_header(header)
 
 
@@ -235,7 +250,37 @@ def bookkeeping_header(header: str) -> bool:
 
 
 def name_field(header: str) -> Named:
-    """What ``header`` names (a :class:`Named`, false when nothing)."""
+    """What ``header`` names (a :class:`Named`, false when nothing): a
+    model's prediction names no grade (Label Studio's
+    ``predictions.result.value.choices``), nor its score a ranking
+    (``predictions.score``: :func:`predicted_header`).
+
+    >>> name_field("annotations.result.value.choices").field, name_field(
+    ...     "predictions.result.value.choices").field, name_field("predictions.score").field
+    ('grade', None, None)
+    """
+    named = _named(header)
+    if named.field in _ASIDE and set(_words(header)) & _ASIDE[named.field]:
+        return Named()
+    return named
+
+
+def predicted_header(header: str) -> bool:
+    """Whether ``header`` names a model's answer given with the task (Label
+    Studio's ``predictions.result.value.choices``, Argilla's
+    ``relevance.suggestion``): a pre-annotation, no annotator's grade.
+
+    >>> predicted_header("predictions.result.value.choices"), predicted_header(
+    ...     "relevance.suggestion"), predicted_header("predictions.score")
+    (True, True, False)
+    """
+    words = _words(header)
+    return bool(set(words) & _PREDICTED) and (words[-1] in _PREDICTED
+                                               or _named(header).field == "grade")
+
+
+def _named(header: str) -> Named:
+    """What ``header`` names, by its words alone (:func:`name_field`)."""
     if not header.strip():
         return Named()
     # A tool's dotted path (``annotations.completed_by``) ends with the name.
@@ -259,6 +304,17 @@ def name_field(header: str) -> Named:
                     return Named()
                 return Named(f, _TOKEN_RANK)
     return Named()
+
+
+def names_grade_itself(header: str) -> bool:
+    """Whether ``header`` names the grade by more than a tool's prefix
+    (``Answer.rel``, ``relevance``; not Mechanical Turk's bare ``Answer``,
+    which every answer of a HIT is under).
+
+    >>> names_grade_itself("Answer.rel"), names_grade_itself("Answer")
+    (True, False)
+    """
+    return not _BARE_PREFIX.match(header) and name_field(header).field == "grade"
 
 
 def _words(header: str) -> list[str]:

@@ -26,8 +26,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from core.errors import InputError
+from core.io.annotator.model import Table, cell_text
+from core.io.safety import column_letters
 
-__all__ = ["explode_list_cells", "list_cell", "records_rows"]
+__all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows"]
 
 #: The most rows one record may give (a product of nested lists).
 _MAX_PER_RECORD = 10_000
@@ -38,13 +40,25 @@ def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
     if isinstance(value, dict):
         value = _legends(value)
         rows: list[dict[str, Any]] = [{}]
+        several: list[list[dict[str, Any]]] = []  # the parts giving several rows each
+        order: dict[str, None] = {}  # the columns in the record's order
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
             part = _flatten(item, name)
-            rows = [{**a, **b} for a, b in itertools.product(rows, part)]
-            if len(rows) > _MAX_PER_RECORD:
-                raise ValueError(f"{name}: nested lists give over {_MAX_PER_RECORD} rows")
-        return rows
+            for row in part:
+                order.update(dict.fromkeys(row))
+            if len(part) > 1:
+                several.append(part)
+            else:
+                rows = [{**a, **b} for a, b in itertools.product(rows, part)]
+        # lists side by side (Label Studio's annotations and predictions,
+        # several each) pair nothing: each of their rows stands alone
+        stacked = [r for part in several for r in part] if several else [{}]
+        if len(stacked) > _MAX_PER_RECORD:
+            raise ValueError(f"{prefix or 'a record'}: nested lists give over "
+                             f"{_MAX_PER_RECORD} rows")
+        return [{k: row[k] for k in order if k in row}
+                for row in ({**a, **b} for a, b in itertools.product(rows, stacked))]
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value):
             return [row for v in value for row in _flatten(v, prefix)]
@@ -60,8 +74,10 @@ def _legends(record: dict[str, Any]) -> dict[str, Any]:
     become the objects' texts and the legend goes."""
     out = dict(record)
     for key, legend in record.items():
+        # only objects naming choices: Label Studio's annotations have ids
+        # too, 1, 2, ... as its task's id, inner_id or updated_by may be
         if not (isinstance(legend, list) and legend and all(
-                isinstance(o, dict) and "id" in o for o in legend)):
+                isinstance(o, dict) and "id" in o for o in legend) and _options(legend)):
             continue
         texts = {o["id"]: o.get("text", o.get("label", o["id"])) for o in legend
                  if isinstance(o["id"], (str, int, float))}
@@ -72,7 +88,7 @@ def _legends(record: dict[str, Any]) -> dict[str, Any]:
                     for x in chosen):
                 out[other] = [texts[x] for x in chosen] if isinstance(v, list) else texts[v]
                 out.pop(key, None)
-        if key in out and _options(legend) and any(
+        if key in out and any(
                 v == [] for other, v in record.items() if other != key):
             out.pop(key)  # nothing chosen from the options (a task skipped): still a legend
     return out
@@ -148,14 +164,15 @@ def records_rows(text: str, name: str) -> list[list[Any]]:
 
 
 def _cell(value: Any) -> Any:
-    """A JSON value as a cell: numbers and text as they are, true/false as
-    text, objects left (an empty object) as their JSON."""
+    """A JSON value as a cell: numbers and text as they are (a whole number
+    too large for a float's 53 bits, a tweet's id, as its text: exact),
+    true/false as text, objects left (an empty object) as their JSON."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, int):
-        return float(value)
+    if isinstance(value, int):  # (an id past 2**53, exact in JSON, kept so as its text)
+        return float(value) if abs(value) < 2**53 else str(value)
     return value
 
 
@@ -207,3 +224,76 @@ def explode_list_cells(rows: list[list[Any]], header_row: int, name: str) -> lis
         for k in range(lengths.pop()):
             out.append([_cell(lists[c][k]) if c in lists else v for c, v in enumerate(row)])
     return out
+
+
+#: Cells looked at to tell a column of JSON answers: the first filled of
+#: the first rows (a form's answers fill nearly every row).
+_SAMPLE, _HEAD = 20, 500
+
+
+def _answers_in(cell: Any) -> dict[str, Any] | None:
+    """A cell of one row's answers as JSON (Mechanical Turk's
+    ``Answer.taskAnswers``: ``[{"relevance": {"label": "Relevant"}}]``, an
+    object or a list of one; Label Studio's CSV of a choice of several
+    answers, ``{"choices": ["Relevant"]}``) as dotted field -> cell; None for anything
+    else (a list of ratings, text, an object giving several rows)."""
+    text = cell.strip() if isinstance(cell, str) else ""
+    if not text.startswith(("{", "[{")):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, dict):
+        return None
+    try:  # (a list of one value, Label Studio's {"choices": ["Relevant"]}, is that value)
+        rows = [r for row in _flatten(value, "") for r in _spread(row)]
+    except ValueError:
+        return None
+    # (an empty object, Label Studio's meta of {}, holds no answer)
+    return {k: _cell(v) for k, v in rows[0].items()} if len(rows) == 1 and rows[0] else None
+
+
+def expand_json_cells(table: Table, header_row: int) -> Table:
+    """The table with each column of JSON answers (every filled cell one
+    object: Mechanical Turk's ``Answer.taskAnswers`` of a Crowd HTML form)
+    read as a column per field, in place: ``Answer.taskAnswers.relevance.label``
+    in the column's own place, the other fields after the last column, the
+    notes saying so. A column otherwise filled is left as it is."""
+    rows = table.rows
+    if header_row < 0 or header_row >= len(rows):
+        return table
+    header = [cell_text(v) for v in rows[header_row]]
+    for c in range(len(header)):
+        head = itertools.islice(rows, header_row + 1, header_row + 1 + _HEAD)
+        sample = list(itertools.islice((v for r in head if c < len(r) and (
+            v := r[c]) is not None and cell_text(v).strip()), _SAMPLE))  # (the first filled)
+        if not sample or any(_answers_in(v) is None for v in sample):
+            continue
+        cells = [r[c] if c < len(r) else None for r in rows[header_row + 1:]]
+        answers = [_answers_in(v) if cell_text(v).strip() else {} for v in cells]
+        if any(a is None for a in answers):
+            continue
+        _spread_answers(table, header_row, c, header[c], answers)
+    return table
+
+
+def _spread_answers(table: Table, header_row: int, c: int, name: str,
+                    answers: list[dict[str, Any] | None]) -> None:
+    """Write column ``c``'s answers (one dict a data row) as their fields'
+    columns: the first in ``c``, the others after the table's last column."""
+    fields = list(dict.fromkeys(k for a in answers if a for k in a))
+    width = max(map(len, table.rows))
+    at = [c, *range(width, width + len(fields) - 1)]
+    for i, row in enumerate(table.rows[header_row:]):
+        row.extend([None] * (width + len(fields) - 1 - len(row)))
+        got = answers[i - 1] or {} if i else None
+        for f, col in zip(fields, at, strict=True):
+            row[col] = f"{name}.{f}" if got is None else got.get(f)
+    table.rectangular = False
+    shown = ", ".join(f"{column_letters(col + 1)} ({name}.{f})" for f, col in zip(
+        fields, at, strict=True))
+    table.notes.append(f"column {column_letters(c + 1)} ({name}): each row's answers as "
+                       f"JSON, read as a column per answer: {shown}")

@@ -112,6 +112,33 @@ def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None
     return None
 
 
+#: The digits a spreadsheet keeps of a number (Excel's, Google Sheets'):
+#: an id of more stored as a number has lost its last ones.
+_DIGITS_KEPT = 15
+
+
+def _exact_ids(sheet: Sheet, c: int, distinct: Sequence[str] | set[str] | dict[str, None],
+               ) -> None:
+    """Refuse a query or source id column holding a number of 16 digits or
+    more (a tweet's id in a CSV opened in Excel and saved as a workbook:
+    ``1.73456789012346e+18``): a spreadsheet keeps 15 digits of a number,
+    so such an id has lost its last ones, and two ids may have become one.
+    A column of text only (``Sheet.textual``) is exact, never looked at."""
+    if c in sheet.textual or not any(
+            len(t) > _DIGITS_KEPT and (t.isdigit() or "e+" in t) for t in distinct):
+        return
+    for i, v in enumerate(sheet.column(c)):
+        if type(v) in (int, float) and abs(v) >= 10 ** _DIGITS_KEPT:
+            raise sheet.fail(
+                f"the id {cell_text(v)} is a number of more than {_DIGITS_KEPT} digits: a "
+                f"spreadsheet keeps {_DIGITS_KEPT} digits of a number, so ids stored as "
+                "numbers this long have lost their last digits (two of them may now be one)",
+                line=sheet.row_number(i), column=sheet.name(c),
+                hint="store the column as text: import the file the "
+                "sheet was made from (a CSV), or format the column as Text before the ids "
+                "are pasted in")
+
+
 def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
     """Blank rows, rows without a judgment and rows the platform marks as
     none, formulas, empty query or source cells, bad scores."""
@@ -124,6 +151,8 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
     # and used again below (empty cells, candidates, the document's codes).
     q_first = dict.fromkeys(q_text)
     s_set = set(s_text)
+    _exact_ids(sheet, mapping.query, q_first)
+    _exact_ids(sheet, mapping.source_id, s_set)
     empty = (np.flatnonzero((objects(q_text) == "") | (objects(s_text) == "")).tolist()
              if "" in q_first or "" in s_set else [])
     skip = np.zeros(sheet.n_rows, dtype=bool)

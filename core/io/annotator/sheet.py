@@ -47,6 +47,8 @@ class Sheet:
         self.start = mapping.header_row + 1
         self._columns: dict[int, Sequence[Any]] = {}
         self._stripped: dict[int, list[str]] = {}
+        #: Columns whose every cell is text (found as :meth:`texts` reads them).
+        self.textual: set[int] = set()
         self.data: list[list[Any]] = self._rows(max(mapping.used_columns()) + 1)
         self.n_rows = len(self.data)
         self.found: list[tuple[SortKey, Issue]] = []
@@ -119,6 +121,7 @@ class Sheet:
             cells = self.column(c)
             try:
                 got = list(map(str.strip, cells))
+                self.textual.add(c)
             except TypeError:  # not all text
                 got = [v.strip() if type(v) is str else cell_text(v).strip() for v in cells]
             self._stripped[c] = got

@@ -1,0 +1,349 @@
+"""Survey and crowd platforms' exports as they write them, drawn as kinds
+of their own (Qualtrics, through Prolific or not; a Mechanical Turk batch,
+its answer a radio button a column per choice or not; a Label Studio CSV
+or JSON export): their header rows, bookkeeping columns and rows that are
+no judgments, the truth of each judgment kept aside in a
+:class:`~tests.sheetgen.Drawn`, written by :func:`~tests.sheetgen.write_sheet`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from random import Random
+from typing import Any
+
+from hypothesis import strategies as st
+
+from tests.data.qualtrics_meta import QUALTRICS_META
+from tests.sheetgen import PEOPLE, QUERIES, SCALES, Drawn
+
+#: Survey and crowd platforms' exports drawn as kinds of their own
+#: (:func:`platform_sheets`), with their header rows, metadata columns and
+#: rows that are no judgments, as tests/data/annotators holds them
+#: (qualtrics_export.csv, mturk_batch_results.csv).
+PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio"]
+#: Qualtrics' four levels, as its export writes the answers.
+SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
+_MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
+                 "AssignmentDurationInSeconds", "AutoApprovalDelayInSeconds",
+                 "LifetimeInSeconds", "AssignmentId", "WorkerId", "AssignmentStatus",
+                 "AcceptTime", "SubmitTime", "WorkTimeInSeconds", "Input.query", "Input.doc_id",
+                 "Input.url", "Answer.relevance", "Approve", "Reject"]
+
+
+@st.composite
+def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
+    """A survey's or a crowd platform's export (``platform``, else one of
+    :data:`PLATFORMS` drawn): Qualtrics' three header rows (the question
+    ids, the questions' texts naming each item's query and page, the
+    import ids), its metadata columns and preview responses, a timing
+    question half the time (its seconds whole half of those: ``14.000``),
+    with Prolific's participant, study and session ids, a timing question
+    and an attention check (``prolific``); a Mechanical Turk batch's
+    results, one row per assignment (``mturk``; half of them answered with a
+    radio button exported a column per choice, ``mturk radio``, which draws
+    only those); or a Label Studio CSV
+    export, one row per annotation (``labelstudio``). 2-3 queries of 2-4
+    items, 2-4 people."""
+    rnd = draw(st.randoms(use_true_random=False))
+    platform = platform or draw(st.sampled_from(PLATFORMS))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 4))
+    items = [(q, d) for q in range(n_q) for d in range(per_q)]
+    grades = {(it, who): rnd.randrange(4) for it in items for who in range(n_people)}
+    for level, it in enumerate(items[:4]):  # every level given once (the labels
+        grades[(it, 0)] = level  # say the scale only by those the sheet holds)
+    if platform in ("mturk", "mturk radio"):
+        return _mturk(rnd, items, n_people, grades, radio=platform == "mturk radio")
+    if platform == "labelstudio":
+        return _label_studio(rnd, items, n_people, grades)
+    return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
+
+
+def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
+               grades: dict[tuple[tuple[int, int], int], int], prolific: bool) -> Drawn:
+    """A Qualtrics export (see :func:`platform_sheets`): a preview response
+    or two among the respondents', never judgments."""
+    url = {it: f"https://site{it[0]}.example/p/{QUERIES[it[0]].replace(' ', '-')}-{it[1] + 1}"
+           for it in items}
+    codes = [c for c, _, _ in QUALTRICS_META] + [f"Q1_{i + 1}" for i in range(len(items))]
+    texts = [t for _, t, _ in QUALTRICS_META] + [
+        f'How relevant is this page to the search "{QUERIES[q]}"? - {url[(q, d)]}'
+        for q, d in items]
+    ids = [i for _, _, i in QUALTRICS_META] + [
+        {"ImportId": f"QID1_{i + 1}"} for i in range(len(items))]
+    codes, texts, ids = ([*codes, "Q2"], [*texts, "Anything else you would like to tell us?"],
+                         [*ids, {"ImportId": "QID2_TEXT"}])
+    timed = prolific or rnd.random() < 0.5  # a timing question on the page
+    whole = rnd.random() < 0.5  # its seconds all whole (1.000, 12.000), as real exports hold
+    if timed:
+        codes += [f"Q3_{t}" for t in _TIMING]
+        texts += [f"Timing - {t}" for t in _TIMING]
+        ids += [{"ImportId": f"QID3_{t.upper().replace(' ', '_')}"} for t in _TIMING]
+    if prolific:
+        codes += ["Q4", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"]
+        texts += ["Attention check: choose Somewhat relevant", "PROLIFIC_PID", "STUDY_ID",
+                  "SESSION_ID"]
+        ids += [{"ImportId": "QID4"}, {"ImportId": "PROLIFIC_PID"}, {"ImportId": "STUDY_ID"},
+                {"ImportId": "SESSION_ID"}]
+        codes += BOOKKEEPING  # Prolific's own export joined on (one value per participant)
+        texts += BOOKKEEPING
+        ids += [{"ImportId": b} for b in BOOKKEEPING]
+    rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
+    people = [("real", who) for who in range(n_people)]
+    for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
+        people.insert(rnd.randrange(len(people) + 1), ("preview", -1))
+    start = datetime(2024, 4, 2, 10, 10, 5)
+    for n, (kind, who) in enumerate(people):
+        began = start + timedelta(hours=5 * n, seconds=rnd.randint(0, 900))
+        took = rnd.randint(300, 900)
+        row: list[Any] = [
+            began.strftime("%Y-%m-%d %H:%M:%S"),
+            (began + timedelta(seconds=took)).strftime("%Y-%m-%d %H:%M:%S"),
+            "IP Address" if kind == "real" else "Survey Preview",
+            f"203.0.113.{rnd.randint(2, 250)}" if kind == "real" else "", "100", str(took),
+            "True", (began + timedelta(seconds=took + 1)).strftime("%Y-%m-%d %H:%M:%S"),
+            f"R_{n:02d}{rnd.getrandbits(52):013x}", "anonymous" if kind == "real" else "preview",
+            "EN", *(SURVEY_LABELS[grades[(it, who)] if kind == "real" else rnd.randrange(4)]
+                    for it in items), rnd.choice(["", "", "nice study"])]
+        if timed:
+            row += _timing(rnd, whole)
+        if prolific:
+            row += ["Somewhat relevant",
+                    f"{n:02d}{rnd.getrandbits(88):022x}", "672b0c9a1f2e3d4c5b6a7980",
+                    f"{n:02d}{rnd.getrandbits(88):022x}"]
+            done, rejected = rnd.randint(5, 2400), rnd.randint(0, 6)
+            row += [str(done), str(rejected), f"{100 * done / (done + rejected):.1f}"]
+        rows.append(row)
+    truth = {(QUERIES[q], url[(q, d)]): sorted(float(grades[((q, d), w)])
+                                               for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "survey", truth, kinds=["prolific" if prolific else "qualtrics"],
+                 grade_headers=codes[11:11 + len(items)])
+
+
+#: Prolific's bookkeeping of each participant, joined onto its survey's
+#: export: counts of their work on the platform, no judgment.
+BOOKKEEPING = ["Total approvals", "Total rejections", "Approval rate"]
+
+
+#: Qualtrics' timing question's columns (``Timing - First Click`` ...).
+_TIMING = ["First Click", "Last Click", "Page Submit", "Click Count"]
+
+
+def _timing(rnd: Random, whole: bool) -> list[str]:
+    """A respondent's answers to the timing question: seconds to the
+    millisecond, as Qualtrics times a page (with ``whole``, whole seconds
+    written so: ``1.000``, ``12.000``), and a count of clicks."""
+    first, last = rnd.uniform(1, 9), rnd.uniform(14, 60)
+    seconds = [first, last, last + rnd.uniform(0.5, 30)]
+    if whole:
+        return [f"{max(1, round(x)):.3f}" for x in seconds] + [str(rnd.randint(2, 12))]
+    return [f"{x:.3f}" for x in seconds] + [str(rnd.randint(3, 12))]
+
+
+def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
+           grades: dict[tuple[tuple[int, int], int], int], radio: bool = False) -> Drawn:
+    """A Mechanical Turk batch's results (see :func:`platform_sheets`): one
+    HIT per item, one row per assignment, the answers as numbered labels
+    (with ``radio``, always a radio button's choices a column each)."""
+    said = SCALES["numbered"][1]
+    workers = PEOPLE["worker"]
+    rows: list[list[Any]] = [list(_MTURK_HEADER)]
+    created = datetime(2024, 3, 4, 10, 0)
+    # the batch's seconds: a quick HIT's work times are small whole numbers
+    # (2-9: as grade-like as real ones get), its lifetime empty or a day
+    quick = rnd.random() < 0.5
+    lifetime = rnd.choice(["", "86400", "259200"])
+    for n, (q, d) in enumerate(items):
+        hit = f"3HIT{n:03d}Q2K9S{q}"
+        for who in range(n_people):
+            accepted = created + timedelta(minutes=5 + 3 * n + who)
+            took = rnd.randint(2, 9) if quick else rnd.randint(20, 300)
+            rows.append([
+                hit, "3TYPE9ZK", "Rate how relevant a web page is", "$0.05",
+                created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people), "3600", "259200",
+                lifetime, f"3ASG{n:03d}{who}ZZ", workers[who],
+                rnd.choice(["Submitted", "Approved"]),
+                accepted.strftime("%a %b %d %H:%M:%S PST %Y"),
+                (accepted + timedelta(seconds=took)).strftime("%a %b %d %H:%M:%S PST %Y"),
+                str(took), QUERIES[q], f"clueweb-{q:02d}-{d:04d}",
+                f"http://example.com/clueweb-{q:02d}-{d:04d}",
+                # three levels, as the numbered labels write them
+                said(min(2, grades[((q, d), who)])), "", ""])
+    truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
+        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+    if radio or rnd.random() < 0.5:  # a radio button's answers, a column each: true in one
+        return _radio(rows, truth, rnd.choice(RADIO_MARKS), rnd.choice(sorted(RADIO_HEADERS)),
+                      rnd)
+    return Drawn(rows, "long", truth, kinds=["mturk"], grade_headers=["Answer.relevance"])
+
+
+#: How a radio button's choice columns are headed (``n`` the choice's
+#: number, ``w`` its label as an identifier): ``NAME.N``; MTurk's crowd
+#: radio buttons, each marking its choice ``.on``, numbered or by word;
+#: a choice and ``-yes``; ``NAME.WORD`` with no suffix (an HTML form's
+#: checkbox a choice, ``Answer.rel.not_relevant``).
+RADIO_HEADERS = {"dotted": "Answer.rel.{n}", "on": "Answer.rel.{n}.on",
+                 "joined": "Answer.rel{n}.on", "words": "Answer.{w}.on", "yes": "rel-{w}-yes",
+                 "bare words": "Answer.rel.{w}"}
+#: How the choice taken and the others are written: words, a workbook's
+#: booleans, or an HTML checkbox's ``on`` and nothing.
+RADIO_MARKS: list[tuple[Any, Any]] = [("true", "false"), (True, False), ("on", "")]
+#: A checkbox beside the choices (``unsure``), headed as each style's
+#: choices are, in their group or as an answer of its own.
+RADIO_BOXES = {"dotted": ["Answer.rel.unsure", "Answer.unsure"],
+               "on": ["Answer.rel.unsure.on", "Answer.unsure.on"],
+               "joined": ["Answer.rel.unsure.on", "Answer.unsure.on"],
+               "words": ["Answer.unsure.on"], "yes": ["rel-unsure-yes"],
+               "bare words": ["Answer.rel.unsure", "Answer.unsure"]}
+
+
+def _radio(rows: list[list[Any]], truth: dict[tuple[str, str], list[float]],
+           marks: tuple[Any, Any], style: str = "dotted", rnd: Random | None = None) -> Drawn:
+    """A Mechanical Turk batch whose answer is a radio button exported one
+    column per choice (``Answer.rel.0`` ... ``Answer.rel.2``, or headed as
+    :data:`RADIO_HEADERS` ``style`` says), true (a word, a workbook's
+    boolean, or ``on``) in the one chosen: the same judgments. With
+    ``rnd``, half the time a checkbox after the choices
+    (:data:`RADIO_BOXES`: ``Answer.unsure.on``), ticked beside the choice on
+    some rows: no grade (``Drawn.checkbox``)."""
+    at = rows[0].index("Answer.relevance")
+    words = [SCALES["labels"][1](n).lower().replace(" ", "_") for n in range(3)]
+    choices = [RADIO_HEADERS[style].format(n=n, w=words[n]) for n in range(3)]
+    box = rnd.choice(RADIO_BOXES[style]) if rnd is not None and rnd.random() < 0.5 else None
+    ticked: set[int] = set()
+    if rnd is not None and box is not None:
+        ticked = {i for i in range(1, len(rows)) if rnd.random() < 0.3} or {len(rows) - 1}
+    out = [[*rows[0][:at], *choices, *([box] if box else []), *rows[0][at + 1:]]]
+    for i, r in enumerate(rows[1:], 1):
+        grade = int(str(r[at]).split(" - ")[0])  # the numbered label's number
+        out.append([*r[:at], *(marks[0] if n == grade else marks[1] for n in range(3)),
+                    *([marks[0] if i in ticked else marks[1]] if box else []), *r[at + 1:]])
+    group = {"words": "Answer", "yes": "rel"}.get(style, "Answer.rel")
+    said = "the word its true column names, a label read as the grade column's are" \
+        if style in ("words", "yes", "bare words") else "the number its true column ends with"
+    letters = [_letters(at + 1), _letters(at + 3)]
+    note = (f"columns {letters[0]}-{letters[1]} ({choices[0]} ... {choices[-1]}): one answer "
+            f"per column, true in the one chosen; read as one grade column {group!r} in "
+            f"{letters[0]}, each row's grade {said}")
+    return Drawn(out, "long", truth, kinds=["mturk radio"], grade_headers=[group],
+                 notes=[note], checkbox=box)
+
+
+def _letters(n: int) -> str:
+    """Column ``n``'s letters (1: A)."""
+    out = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
+                  grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Label Studio project's CSV export (see :func:`platform_sheets`): one
+    row per annotation, its columns in alphabetical order, the annotators
+    as the users' numbers (1, 2, 3: small whole numbers) or e-mails, the
+    task's ``id``, the annotation's, and its ``lead_time`` in seconds
+    (whole half the time: ``4.0``), the choices as labels."""
+    said = SCALES["labels"][1]
+    who = list(range(1, n_people + 1)) if rnd.random() < 0.5 else PEOPLE["email"][:n_people]
+    whole = rnd.random() < 0.5
+    rows: list[list[Any]] = [["annotation_id", "annotator", "created_at", "id", "lead_time",
+                              "query", "doc", "relevance", "updated_at"]]
+    start = datetime(2024, 3, 1, 10, 0)
+    for n, (q, d) in enumerate(items):
+        for w in range(n_people):
+            at = start + timedelta(days=w, minutes=n)
+            took = rnd.randint(2, 9) if whole else rnd.uniform(1.5, 40)
+            rows.append([100 + n * n_people + w + 1, who[w],
+                         at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 1000 + n, round(took, 3),
+                         QUERIES[q], f"doc/{q}-{d}", said(min(2, grades[((q, d), w)])),
+                         (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")])
+    truth = {(QUERIES[q], f"doc/{q}-{d}"): sorted(
+        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+    return Drawn(rows, "long", truth, kinds=["labelstudio"], grade_headers=["relevance"])
+
+
+@st.composite
+def label_studio_json(draw: Any) -> Drawn:
+    """A Label Studio project's JSON export, as its Export button writes it:
+    a task a record, its ``annotations`` a list of objects (who completed
+    it, a user's number; its ``result``'s choices; ``was_cancelled`` and a
+    result empty for one skipped), beside the task's own bookkeeping
+    (``inner_id``, ``project``, ``updated_by``, counts, empty ``drafts``
+    and ``predictions``). A small project numbers its tasks, annotations
+    and users from 1, so a task's ``id`` or ``inner_id`` is often one of
+    its annotations' ids (half the projects drawn; the others' ids are
+    large); half the projects with a model's predictions (0-2 a task: the
+    model's choice, its score, its ``model_version``), no judgment. 2-3
+    queries of 2-4 items, 2-3 people, the labels of ``SCALES["labels"]``."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 3))
+    small = rnd.random() < 0.5
+    said = SCALES["labels"][1]
+    users = [rnd.randint(1, 4) + 4 * w if small else rnd.randint(100, 999) * 10 + w
+             for w in range(n_people)]
+    project = rnd.randint(1, 3) if small else rnd.randint(40, 90)
+    task_id, ann_id = (1, 1) if small else (rnd.randint(10000, 20000), rnd.randint(50000, 60000))
+    tasks: list[dict[str, Any]] = []
+    truth: dict[tuple[str, str], list[float]] = {}
+    cancelled = predicted = 0
+    models = rnd.choice([0, 0, 1, 2])  # predictions a task (at most), by model
+    start = datetime(2024, 3, 1, 9, 0)
+    for q in range(n_q):
+        for d in range(per_q):
+            doc = f"doc/{q}-{d}"
+            annotations = []
+            for w, user in enumerate(users):
+                at = (start + timedelta(days=w, minutes=len(tasks))).strftime(
+                    "%Y-%m-%dT%H:%M:%S.%fZ")
+                skip = w > 0 and rnd.random() < 0.1  # (the first person's never)
+                # every level given once (the labels say the scale by those held)
+                grade = len(tasks) if w == 0 and len(tasks) < 3 else rnd.randrange(3)
+                if skip:
+                    cancelled += 1
+                else:
+                    truth.setdefault((QUERIES[q], doc), []).append(float(grade))
+                annotations.append({
+                    "id": ann_id, "completed_by": user,
+                    "result": [] if skip else [{
+                        "value": {"choices": [said(grade)]}, "id": f"{ann_id:x}Qz{w}",
+                        "from_name": "relevance", "to_name": "text", "type": "choices",
+                        "origin": "manual"}],
+                    "was_cancelled": skip, "ground_truth": False, "created_at": at,
+                    "updated_at": at, "draft_created_at": None,
+                    "lead_time": round(rnd.uniform(1.5, 40), 3), "prediction": {},
+                    "result_count": 0, "import_id": None, "last_action": None,
+                    "task": task_id, "project": project, "updated_by": user,
+                    "parent_prediction": None, "parent_annotation": None,
+                    "last_created_by": None})
+                ann_id += 1
+            predictions = [{
+                "id": 3000 + 2 * len(tasks) + m, "model_version": f"ranker-v{m + 1}",
+                "created_ago": "2 days", "score": round(rnd.uniform(0.2, 0.99), 4),
+                "result": [{"value": {"choices": [said(rnd.randrange(3))]},
+                            "from_name": "relevance", "to_name": "text", "type": "choices"}],
+                "cluster": None, "neighbors": None, "mislabeling": 0.0,
+                "task": task_id, "project": project} for m in range(rnd.randint(0, models))]
+            predicted += len(predictions) if len(predictions) > 1 else 0
+            tasks.append({
+                "id": task_id, "annotations": annotations, "file_upload": "tasks.json",
+                "drafts": [], "predictions": predictions,
+                "data": {"query": QUERIES[q], "doc": doc}, "meta": {},
+                "created_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                "updated_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                "inner_id": len(tasks) + 1, "total_annotations": n_people,
+                "cancelled_annotations": sum(a["was_cancelled"] for a in annotations),
+                "total_predictions": len(predictions), "comment_count": 0,
+                "unresolved_comment_count": 0,
+                "last_comment_updated_at": None, "project": project,
+                "updated_by": users[-1], "comment_authors": []})
+            task_id += 1
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn([], "long", truth, kinds=["labelstudio json"],
+                 grade_headers=["annotations.result.value.choices"],
+                 text=json.dumps(tasks, indent=1), cancelled=cancelled,
+                 predicted_rows=predicted)
