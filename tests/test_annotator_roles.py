@@ -54,8 +54,12 @@ def long_sheets(draw: Any) -> tuple[list[list[Any]], dict[str, int]]:
         for d in range(per_q):
             doc = f"https://site{qi}.example/page/{d}" if url else f"doc-{qi:02d}-{d:04d}"
             first = rnd.randrange(len(people))
-            for j in range(rnd.randint(2, 3)):
-                g = rnd.randrange(3)
+            # The first item judged by two people who differ, the next by
+            # three: the grades vary and the spread reads "2-3" (a random
+            # draw may shrink to one grade, or to three judges an item).
+            judges = 2 + d if qi == 0 and d < 2 else rnd.randint(2, 3)
+            for j in range(judges):
+                g = j if qi == 0 and d == 0 else rnd.randrange(3)
                 rows.append({
                     "query": QUERIES[qi], "source": doc,
                     "annotator": people[(first + j) % len(people)],
@@ -90,7 +94,7 @@ def test_neutral_headers_still_give_every_role(sheet: tuple[list[list[Any]], dic
     # Each guess says why, naming its column and what its values showed.
     why = mapping.why("annotator")
     assert why.startswith(f"col{where['annotator'] + 1}, ")
-    assert "people, each item judged by 2" in why
+    assert "people, each item judged by 2-3 of them" in why
     assert "read from its values" in mapping.why("query")
 
 
