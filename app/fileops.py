@@ -285,6 +285,9 @@ class FileOps(QObject):
         self.window.document_replaced.connect(lambda _doc: self._start_journal())
         # Discarded edits are not offered back.
         self.window.changes_discarded.connect(lambda: self.journaling.discard())
+        # Closed, the window's journal lets its helper thread go (a window
+        # closed, even unmodified after an undo, left it waiting for ever).
+        self.window.closing.connect(lambda: self.journaling.close())
         self.window.save_handler = lambda: self.save(blocking=True)
 
     @property

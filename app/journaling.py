@@ -78,6 +78,12 @@ class Journaling:
             self.journal.rebase(base)
         self._clear_recovered()
 
+    def close(self) -> None:
+        """The window closed: its journal's file closed and its helper
+        thread ended and joined, never started again (the journal stays on
+        disk, offered at the next open if it holds unsaved edits)."""
+        self.journal.close_for_good()
+
     def _clear_recovered(self) -> None:
         for journal in self.recovered_from:
             journal.clear()

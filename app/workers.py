@@ -19,6 +19,7 @@ Example::
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -39,7 +40,8 @@ from app.shown import boxed
 from core.errors import NdcgError
 from core.io.stop import Stop, Stopped, stoppable
 
-__all__ = ["Cancelled", "LatestJob", "Task", "drain", "error_text", "run_task", "show_error"]
+__all__ = ["Cancelled", "LatestJob", "Task", "drain", "error_text", "quit_notice", "run_task",
+           "show_error"]
 
 Progress = Callable[[int, int], None]
 Work = Callable[[Progress, Callable[[], bool]], Any]
@@ -111,26 +113,82 @@ class _Runnable(QRunnable):
 _LIVE: set[Task] = set()
 #: The pools work was started on (the global one, each LatestJob's).
 _POOLS: weakref.WeakSet[QThreadPool] = weakref.WeakSet()
-#: How long a quit waits for the work still running (a reader stops within
-#: a megabyte or :data:`~core.io.stop.LINES` lines once told).
+#: How long a quit waits, in all, for the work still running (a reader
+#: stops within a megabyte or :data:`~core.io.stop.LINES` lines once told,
+#: an export within a batch of rows or a write: :mod:`core.io.stop`).
 DRAIN_MS = 10_000
+#: How long a quit waits for that work before it says so
+#: (:func:`quit_notice`): a stopped export of 100,000 candidates ended
+#: within 0.1-1 s of its stop at load 6.
+SAY_AFTER_MS = 300
 _DRAINED = "ndcgWorkersDrainedAtQuit"
 
 
 def drain() -> None:
-    """Every running task told to stop and every pool's running work waited
-    for (at most :data:`DRAIN_MS` each), when the application quits: after
-    the event loop, PySide deletes the objects Python holds in any order,
-    and a worker still running then emitted its result on a signal object
-    deleted under it (the process crashed at exit, about once in 100-150
-    launches of the 2M run that quit right after it was shown: a
-    ``QThreadPool`` worker in ``QMetaObject::metacall`` while the main
-    thread's ``~QThreadPool`` waited in ``PySide::destroyQCoreApplication``).
-    The results are not delivered: nothing is left to take them."""
+    """Every running task stopped (:meth:`Task.stop`) and every pool's
+    running work waited for, when the application quits: at most
+    :data:`DRAIN_MS` in all, the quit saying what it waits for after
+    :data:`SAY_AFTER_MS` (:func:`quit_notice`). After the event loop,
+    PySide deletes the objects Python holds in any order, and a worker
+    still running then emitted its result on a signal object deleted under
+    it (the process crashed at exit, about once in 100-150 launches of the
+    2M run that quit right after it was shown: a ``QThreadPool`` worker in
+    ``QMetaObject::metacall`` while the main thread's ``~QThreadPool``
+    waited in ``PySide::destroyQCoreApplication``). The results are not
+    delivered: nothing is left to take them."""
+    stopped = [task.label for task in list(_LIVE)]
     for task in list(_LIVE):
-        task._cancel.set()  # the readers stop; no callback runs now
-    for pool in list(_POOLS):
-        pool.waitForDone(DRAIN_MS)
+        task.stop()
+    pools = list(_POOLS)
+    start = _now()
+    if _wait(pools, start + SAY_AFTER_MS / 1000):
+        return
+    notice = quit_notice(stopped)
+    try:
+        _wait(pools, start + DRAIN_MS / 1000, notice)
+    finally:
+        notice.close()
+        notice.deleteLater()
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+def _wait(pools: list[QThreadPool], deadline: float, notice: QWidget | None = None) -> bool:
+    """``pools`` waited for until ``deadline`` (one for all; ``notice``
+    painted meanwhile); True when all are idle."""
+    for pool in pools:
+        while True:
+            left = int((deadline - _now()) * 1000)
+            step = min(left, 50) if notice is not None else left
+            try:
+                if pool.waitForDone(max(step, 0)):
+                    break
+            except RuntimeError:  # deleted with its owner (a LatestJob's): idle
+                break
+            if left <= 0:
+                return False
+            if notice is not None:
+                QCoreApplication.processEvents()
+    return True
+
+
+def quit_notice(labels: list[str]) -> QWidget:
+    """A small window saying the quit waits for the work still running
+    (``labels``: the tasks stopped, e.g. "Exporting book.xlsx…"), shown at
+    once."""
+    doing = "\n".join(labels) or QCoreApplication.translate("drain", "the work in progress")
+    notice = QProgressDialog(
+        QCoreApplication.translate("drain", "Finishing before quitting:\n{0}").format(doing),
+        "", 0, 0)
+    notice.setObjectName("quitNotice")
+    notice.setWindowTitle(QCoreApplication.translate("drain", "Quitting…"))
+    notice.setCancelButton(None)  # (it ends on its own within DRAIN_MS)
+    notice.setMinimumDuration(0)
+    notice.show()
+    QCoreApplication.processEvents()
+    return notice
 
 
 def _drained_at_quit(pool: QThreadPool) -> None:
@@ -147,7 +205,8 @@ class Task(QObject):
 
     Signals (on the UI thread): :attr:`finished` with the result,
     :attr:`failed` with the exception, :attr:`cancelled` when the user
-    cancelled. Exactly one of them is emitted, once.
+    cancelled. Exactly one of them is emitted, once, unless it was
+    :meth:`stop`-ped: then none.
     """
 
     finished = Signal(object)
@@ -173,6 +232,8 @@ class Task(QObject):
         dialog.setAutoReset(False)
         dialog.canceled.connect(self.cancel)
         self.dialog = dialog
+        #: What it does, as its dialog says ("Exporting book.xlsx…").
+        self.label = label
         _LIVE.add(self)
         self._pool = pool or QThreadPool.globalInstance()
         _drained_at_quit(self._pool)
@@ -192,6 +253,16 @@ class Task(QObject):
         self._cancel.set()
         self._finish()
         self.cancelled.emit()
+
+    def stop(self) -> None:
+        """Tell the work to stop (a reader or an export stops at its next
+        look, :mod:`core.io.stop`) and drop its result, emitting nothing:
+        no :attr:`cancelled` callback runs (the application quitting:
+        :func:`drain`)."""
+        if self._done:
+            return
+        self._cancel.set()
+        self._finish()
 
     def _finish(self) -> None:
         self._done = True

@@ -435,3 +435,30 @@ def test_a_window_built_on_a_file_offers_recovery(qtbot: Any, sheet: Path, boxes
     assert again.evaluation.doc is again.document
     _grade(again, 1, 0.0)
     assert len(Journal(sheet).entries()) == 2  # the journal goes on where it was
+
+
+def _journal_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "journal-fsync" and t.is_alive()]
+
+
+def test_a_closed_window_leaves_no_journal_thread(qtbot: Any, tmp_path: Path):
+    """Each window's journal forces its edits to disk on a helper thread
+    (core.io.journal._sync_loop); a window closed unmodified (its edit
+    undone, or marked saved as the tests' windows are) left it waiting for
+    ever: six were found alive in one test worker."""
+    from app.main import build_window
+
+    Settings().reviewer = "ana"
+    before = set(_journal_threads())
+    for n in range(4):
+        sheet = tmp_path / f"sheet{n}.csv"  # (each its own journal: none offered back)
+        write_document(seed_document(), sheet)
+        window = build_window(sheet, review_docks=False)
+        qtbot.addWidget(window)
+        window.show()
+        _grade(window, 0, 2.0)
+        assert window.file_ops.journal._syncer is not None  # started by the edit
+        window.session.undo()  # back to the file: closing does not ask
+        assert not window.session.modified
+        assert window.close()
+    assert len(set(_journal_threads()) - before) == 0

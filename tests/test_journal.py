@@ -469,13 +469,40 @@ def test_background_fsync_writes_the_same_journal(sheet: Path):
     assert counts == [1] * len(doc)
     # Readable at once (flushed to the OS), before the helper thread ran.
     assert len(journal.entries()) == len(doc)
-    journal.close()
-    assert journal._syncer is not None
-    journal._syncer.join(5)
-    assert not journal._syncer.is_alive()
+    syncer = journal._syncer
+    assert syncer is not None
+    assert syncer.is_alive()
+    journal.close()  # the helper thread ended and joined
+    assert journal._syncer is None
+    assert not syncer.is_alive()
     fresh = read_delimited(sheet)
     assert journal.replay(fresh).applied == len(doc)
     _same(fresh, doc)
+
+
+def test_a_journal_let_go_ends_its_helper_thread(tmp_path: Path):
+    """The helper thread holds its journal weakly: a journal nobody keeps
+    (a window's, never closed) is freed and its thread ends."""
+    journal = Journal(tmp_path / "a.csv", directory=tmp_path, background_fsync=True)
+    journal.record_note(seed_document(), 0)
+    syncer = journal._syncer
+    assert syncer is not None
+    assert syncer.is_alive()
+    del journal
+    syncer.join(10)  # (ends at once; the bound only keeps a failure from hanging)
+    assert not syncer.is_alive()
+
+
+def test_a_journal_closed_for_good_starts_no_thread(tmp_path: Path):
+    journal = Journal(tmp_path / "a.csv", directory=tmp_path, background_fsync=True)
+    doc = seed_document()
+    journal.record_note(doc, 0)
+    journal.close_for_good()
+    assert journal._syncer is None
+    journal.record_note(doc, 1)  # a late entry: written and forced to disk, no thread
+    assert journal._syncer is None
+    assert [e["source_id"] for e in journal.entries()] == [doc.source_text(0), doc.source_text(1)]
+    journal.close()
 
 
 def test_conventions_round_trip_through_the_journal(tmp_path: Path):

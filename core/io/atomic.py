@@ -21,6 +21,8 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.identity import real_path
+from core.io.stop import Stopped
+from core.io.stop import check as check_stopped
 
 __all__ = ["FirstErrorOnly", "atomic_write", "atomic_write_text", "check_writable", "write_reason"]
 
@@ -113,13 +115,17 @@ class FirstErrorOnly(io.RawIOBase):
     "Exception ignored ... No space left on device" after the one-line
     message): the first error of a write, seek or flush is raised as usual,
     and from then on every call is a silent no-op; so is every call once it
-    is closed. Closing it closes the file underneath."""
+    is closed. Closing it closes the file underneath. Each call looks at
+    the thread's stop first (:mod:`core.io.stop`): an export stopped from
+    another thread (its task cancelled, the application quitting) raises
+    :class:`~core.io.stop.Stopped` at its next write, and
+    :func:`atomic_write` leaves the target as it was."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()
         self._fh = open(path, "wb")  # noqa: SIM115 (closed by close())
         self._pos = 0
-        self.failed: OSError | None = None
+        self.failed: OSError | Stopped | None = None
 
     @property
     def _quiet(self) -> bool:
@@ -129,8 +135,9 @@ class FirstErrorOnly(io.RawIOBase):
         if self._quiet:
             return self._pos
         try:
+            check_stopped()  # an export stopped from another thread ends here (core.io.stop)
             got = call()
-        except OSError as exc:
+        except (OSError, Stopped) as exc:
             self.failed = exc
             raise
         return got if isinstance(got, int) else self._pos

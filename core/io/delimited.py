@@ -388,6 +388,8 @@ def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",",
     parts = [csv_line(["query", "source_id", "version", "score", "grade", "note", "reason"],
                       delimiter)]
     for i in range(len(doc)):
+        if i % LINES == 0:
+            check_stopped()  # a write stopped from another thread ends here (core.io.stop)
         st = int(doc.state[i])
         grade = repr(float(doc.grade[i])) if st == GradeState.NUMBER else GradeState(st).label
         score = "" if math.isnan(doc.score[i]) else repr(float(doc.score[i]))

@@ -36,6 +36,7 @@ import math
 import os
 import re
 import threading
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, field, fields, replace
 from pathlib import Path
@@ -334,26 +335,30 @@ class Journal:
             if not self.background_fsync:
                 os.fsync(fh.fileno())
                 return
-        if self._syncer is None or not self._syncer.is_alive():
-            self._syncer = threading.Thread(target=self._sync_loop, name="journal-fsync",
-                                            daemon=True)
-            self._syncer.start()
+            if self._syncer is None:
+                self._syncer = threading.Thread(
+                    target=_sync_loop, args=(weakref.ref(self), self._wake),
+                    name="journal-fsync", daemon=True)
+                self._syncer.start()
+                # Let go without close(), the journal wakes it: the thread
+                # finds it gone and ends.
+                weakref.finalize(self, self._wake.set)
         self._wake.set()
 
-    def _sync_loop(self) -> None:
-        while True:
-            self._wake.wait()
-            self._wake.clear()
-            with self._lock:
-                if self._fh is None or self._fh.closed:
-                    return
-                with contextlib.suppress(OSError, ValueError):
-                    os.fsync(self._fh.fileno())
+    def _sync(self) -> bool:
+        """The open file forced to disk (the helper thread's step); False
+        once it is closed: the thread ends."""
+        with self._lock:
+            if self._fh is None or self._fh.closed:
+                return False
+            with contextlib.suppress(OSError, ValueError):
+                os.fsync(self._fh.fileno())
+            return True
 
     def _open(self) -> Any:
         if self._fh is not None and not self._fh.closed and self.file.exists():
             return self._fh
-        self.close()
+        self._close_file()  # (a helper thread goes on with the new file)
         self.directory.mkdir(parents=True, exist_ok=True)
         fresh = not self.file.exists() or self.file.stat().st_size == 0
         if not fresh:
@@ -391,7 +396,17 @@ class Journal:
             fh.truncate(data.rfind(b"\n") + 1)
 
     def close(self) -> None:
-        """Force pending entries to disk and close the file (the journal stays)."""
+        """Force pending entries to disk and close the file (the journal
+        stays); the helper thread of ``background_fsync`` ends and is joined
+        (the next entry, if one comes, opens the file and starts another)."""
+        with self._lock:
+            self._close_file()
+            syncer, self._syncer = self._syncer, None
+        if syncer is not None:
+            self._wake.set()  # it sees the closed file and ends
+            syncer.join()
+
+    def _close_file(self) -> None:
         with self._lock:
             if self._fh is not None:
                 with contextlib.suppress(OSError, ValueError):
@@ -400,7 +415,13 @@ class Journal:
                 with contextlib.suppress(OSError):
                     self._fh.close()
             self._fh = None
-        self._wake.set()  # lets a helper thread see the closed file and end
+
+    def close_for_good(self) -> None:
+        """:meth:`close`, and no helper thread ever again (its document's
+        window closed): an entry that still comes is forced to disk at once,
+        as without ``background_fsync``."""
+        self.background_fsync = False
+        self.close()
 
     def clear(self) -> None:
         """Delete the journal: call after the document was saved."""
@@ -472,6 +493,19 @@ class Journal:
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.entries())
+
+
+def _sync_loop(journal: weakref.ref[Journal], wake: threading.Event) -> None:
+    """A ``background_fsync`` journal's helper thread: its file forced to
+    disk each time an entry wakes it, until the journal is closed or let go
+    (the thread holds it weakly, so a journal nobody keeps is freed)."""
+    while True:
+        wake.wait()
+        wake.clear()
+        owner = journal()
+        if owner is None or not owner._sync():
+            return
+        del owner  # held only while syncing
 
 
 class _Locator:

@@ -17,6 +17,14 @@ half read is returned, no child is left.
 The stop travels with the reading thread's context (a ``ContextVar``), not
 through every reader's arguments: a read started elsewhere (the command
 line, a test) is never stopped and pays one lookup a piece.
+
+Writes look at it too: an export or a save (the editor's run on a task)
+raises :class:`Stopped` before
+each batch of Candidates rows and each sheet, at each write of the
+workbook's file (:class:`core.io.atomic.FirstErrorOnly`), every
+:data:`LINES` lines of a CSV and before each sheet of the workbook it
+replaces (reading what people added); the file written is a temporary one,
+so the target stays as it was.
 """
 
 from __future__ import annotations

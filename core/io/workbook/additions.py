@@ -34,6 +34,8 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.safety import WorkbookCheck, check_xlsx
+from core.io.stop import Stopped
+from core.io.stop import check as check_stopped
 from core.io.workbook.additions_copy import reduced_copy
 from core.io.workbook.additions_ods import read_ods_additions
 from core.io.workbook.additions_types import (
@@ -440,6 +442,7 @@ def _read_into(out: Additions, path: Path, name: str) -> None:
             book = openpyxl.load_workbook(path, rich_text=False, keep_links=False)
         with python_calamine.CalamineWorkbook.from_path(str(path)) as values:
             for ws in book.worksheets:
+                check_stopped()  # a write stopped from another thread ends here (core.io.stop)
                 if ws.title == SHEETS["candidates"]:
                     out.candidates, lost = _candidate_additions(
                         ws, _cached_values(values, ws.title, FIRST_ADDED_COLUMN))
@@ -447,7 +450,7 @@ def _read_into(out: Additions, path: Path, name: str) -> None:
                 elif ws.title not in OUR_SHEETS:
                     out.sheets.append(_foreign_sheet(ws, _cached_values(values, ws.title),
                                                      ws.sheet_state != "visible"))
-    except InputError:
+    except (InputError, Stopped):
         raise
     except Exception as exc:  # openpyxl's and calamine's errors vary
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",

@@ -24,6 +24,8 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.safety import check_ods
+from core.io.stop import LINES, Stopped
+from core.io.stop import check as check_stopped
 from core.io.workbook.additions_types import (
     FIRST_ADDED_COLUMN,
     OUR_SHEETS,
@@ -61,7 +63,7 @@ def _reading(path: Path) -> Iterator[None]:
     """calamine's failures (they vary) as one InputError naming the file."""
     try:
         yield
-    except InputError:
+    except (InputError, Stopped):  # (stopped: not a failure, core.io.stop)
         raise
     except Exception as exc:
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
@@ -87,6 +89,8 @@ def _candidates(rows: list[list[Any]]) -> tuple[CandidateAdditions, list[str]]:
     out = CandidateAdditions()
     stray = []
     for r, row in enumerate(rows):
+        if not r % LINES:
+            check_stopped()  # a write stopped from another thread ends here (core.io.stop)
         key = None
         if r > 0 and len(row) > 1 and row[0] not in (None, "") and row[1] not in (None, ""):
             key = (key_text(row[0]), key_text(row[1]))
@@ -121,6 +125,7 @@ def read_ods_additions(path: str | Path) -> Additions:
     with _reading(path):
         book = _book(path)
         for meta in book.sheets_metadata:
+            check_stopped()  # before each sheet (core.io.stop)
             name = meta.name
             if name == SHEETS["candidates"]:
                 out.candidates, lost = _candidates(_rows(book, name))
@@ -128,6 +133,8 @@ def read_ods_additions(path: str | Path) -> Additions:
             elif name not in OUR_SHEETS:
                 sheet = CarriedSheet(name, hidden="visible" not in str(meta.visible).lower())
                 for r, row in enumerate(_rows(book, name)):
+                    if not r % LINES:
+                        check_stopped()
                     sheet.cells.extend(c for j, v in enumerate(row)
                                        if (c := _cell(r, j, v)) is not None)
                 out.sheets.append(sheet)

@@ -14,6 +14,7 @@ import numpy.typing as npt
 from core.engine.evaluation import Evaluation
 from core.engine.gains import lifted_queries
 from core.errors import InputError
+from core.io.stop import check as check_stopped
 from core.io.workbook.formulas import (
     FIRST_SO_FAR,
     FORMULAS,
@@ -333,6 +334,7 @@ def _candidate_rows(
     lifted = vals["lifted"]
     si = 0
     for batch in block_batches(blocks):
+        check_stopped()  # an export stopped from another thread ends here (core.io.stop)
         a, b = batch[0][0], batch[-1][1]
         fields = _row_fields(doc, perm[a:b], score[a:b],
                              {key: v[a:b] for key, v in vals.items()}, a + 2, styles)

@@ -17,6 +17,7 @@ from core.engine.evaluation import Evaluation
 from core.errors import InputError
 from core.io.atomic import FirstErrorOnly, atomic_write
 from core.io.safety import EXCEL_MAX_ROWS
+from core.io.stop import check as check_stopped
 from core.io.workbook.additions import Additions
 from core.io.workbook.additions_types import FIRST_ADDED_COLUMN
 from core.io.workbook.audit import write_audit
@@ -164,6 +165,7 @@ def _write_book(
         names = write_conventions(wb, fmt, doc, ev.conventions, grades)
         cs = COMPARISON_SHEETS
         compared = wb.add_worksheet(cs["comparison"]) if comparison is not None else None
+        check_stopped()  # between sheets (core.io.stop)
         write_candidates(wb, fmt, doc, ev, perm, blocks)
         qrows = write_queries(wb, fmt, doc, ev, blocks)
         write_summary(wb, fmt, ev, qrows)
@@ -179,8 +181,10 @@ def _write_book(
             runs.append(Run("B", ev_b, cs["queries_b"], cs["summary_b"], qrows_b))
             places = write_comparison(compared, fmt, comparison, labels)
             names.update(places.names)
+        check_stopped()  # between sheets (core.io.stop)
         write_audit(wb, fmt, doc)
         write_carried_sheets(wb, keep)
+        check_stopped()  # between sheets (core.io.stop)
         write_metadata(wb, doc, ev.conventions, perm)
         write_report(wb, report, fmt, runs, None if comparison is None or places is None
                      else (comparison, places, labels))
