@@ -35,19 +35,20 @@ holder = QWidget()
 job = LatestJob(holder)
 job.submit("key", lambda: time.sleep(1.0))
 
+ended = []
+
 def work(progress, cancelled):
-    end = time.monotonic() + 5.0
+    end = time.monotonic() + 30.0
     while time.monotonic() < end and not cancelled():
         time.sleep(0.01)
-    return "told to stop" if cancelled() else "ran out"
+    ended.append("told to stop" if cancelled() else "ran out")
 
 task = run_task(holder, "Working", work, on_done=print)
 QTimer.singleShot(100, app.quit)
-started = time.monotonic()
 app.exec()
 print("job busy", job._pool.activeThreadCount())
 print("tasks busy", QThreadPool.globalInstance().activeThreadCount())
-print("waited under 3 s", time.monotonic() - started < 3.0)
+print("task", *ended)
 """
 
 
@@ -57,8 +58,8 @@ def test_work_still_running_at_quit_is_stopped_and_waited_for() -> None:
                           env=env, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr
     # The job (a second of work) waited for; the task, polling its stop,
-    # stopped and waited for, not left to run its five seconds.
-    assert done.stdout.splitlines() == ["job busy 0", "tasks busy 0", "waited under 3 s True"]
+    # stopped and waited for (its thirty seconds not run out), no callback.
+    assert done.stdout.splitlines() == ["job busy 0", "tasks busy 0", "task told to stop"]
 
 
 def test_stop_tells_the_work_and_runs_no_callback(qtbot: Any) -> None:
