@@ -199,3 +199,54 @@ def test_the_report_dialog_keeps_the_annotators_names_on_one_line(qtbot: Any) ->
     assert (names.text(), names.toolTip()) == (whole, whole)
     assert names.shown_text().endswith("…")
     assert names.height() < 2 * line
+
+
+def test_the_columns_table_gives_the_headers_what_they_ask_up_to_a_share(
+        qtbot: Any) -> None:
+    """A form's long headers ("Rate each result for: wool socks
+    [https://...]") get what their text asks while the Why column keeps
+    what its text asks, and at least HEADER_SHARE of the table: in the
+    wizard at 1024x720 they are on one line, elided in the middle (the
+    start and the item's address shown), whole on hover, the Why column's
+    grade reasons whole; in the report dialog made wide enough, whole. They
+    were cut at Qt's 100 px onto two lines ("Rate each / result for: wo…")
+    with the Why column wide and half empty."""
+    from app.import_wizard.report import HEADER_SHARE, ImportReportDialog
+    from app.import_wizard.tables import HEADER_COLUMN, WHY_COLUMN
+    from app.panels.fit import text_margins, text_width
+
+    view = _report(qtbot, DATA / "google_forms_grid.csv")
+    view.lists.setCurrentIndex(1)
+    table, model = view.columns, view.columns_model
+    qtbot.waitUntil(table.isVisible)
+    room, font = table.viewport().width(), table.font()
+    rows = range(model.rowCount())
+    headers = [model.index(r, HEADER_COLUMN).data() for r in rows]
+    assert headers[6] == "Rate each result for: wool socks [https://blog.example/merino]"
+    ask = max(text_width(font, h) for h in headers) + text_margins(table)
+    assert ask > room * HEADER_SHARE  # (the case: the headers ask more than the share)
+    assert not table.wordWrap()
+    assert table.textElideMode() is Qt.TextElideMode.ElideMiddle
+    assert table.columnWidth(HEADER_COLUMN) == int(room * HEADER_SHARE)  # (was 100)
+    assert model.index(6, HEADER_COLUMN).data(Qt.ItemDataRole.ToolTipRole) == headers[6]
+    shown = table.fontMetrics().elidedText(
+        headers[6], Qt.TextElideMode.ElideMiddle,
+        table.columnWidth(HEADER_COLUMN) - text_margins(table))
+    assert shown.startswith("Rate each result for: wool so")
+    assert shown.endswith("example/merino]")
+    grade_why = model.index(6, WHY_COLUMN).data()
+    assert table.columnWidth(WHY_COLUMN) >= text_width(font, grade_why) + text_margins(table)
+    assert sum(table.columnWidth(c) for c in range(model.columnCount())) <= room
+
+    # The report dialog made wide: the Why column asks less than it is
+    # left, and the headers get all they ask (refitted as the table grows).
+    dialog = ImportReportDialog(view.report)
+    qtbot.addWidget(dialog)
+    dialog.view.lists.setCurrentIndex(1)
+    dialog.resize(1260, 520)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    wide = dialog.view.columns
+    qtbot.waitUntil(lambda: wide.columnWidth(HEADER_COLUMN) == ask)
+    assert wide.columnWidth(WHY_COLUMN) >= max(
+        text_width(font, model.index(r, WHY_COLUMN).data()) for r in rows)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -18,7 +19,9 @@ from app.window import MainWindow
 from core.engine import evaluation
 from core.engine.evaluation import evaluate
 from core.io.journal import Journal
+from core.model.conventions import Conventions
 from core.model.examples import seed_document
+from core.model.presets import apply_preset
 
 
 def _window(qtbot: Any) -> MainWindow:
@@ -31,10 +34,13 @@ def _window(qtbot: Any) -> MainWindow:
     return window
 
 
-def _open_with_ctrl_o(qtbot: Any, window: MainWindow, path: Path, monkeypatch: Any) -> None:
-    """File > Open… by its shortcut, the dialog answering ``path``."""
+def _open_with_ctrl_o(qtbot: Any, window: MainWindow, path: Path | tuple[Path, Path],
+                      monkeypatch: Any) -> None:
+    """File > Open… by its shortcut, the dialog answering ``path`` (a run
+    and its qrels: the one, then the other)."""
+    answers = iter(path if isinstance(path, tuple) else [path])
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
-                        staticmethod(lambda *_a, **_k: (str(path), "")))
+                        staticmethod(lambda *_a, **_k: (str(next(answers)), "")))
     window.activateWindow()
     window.windowHandle().requestActivate()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
@@ -103,31 +109,36 @@ def test_file_open_with_a_pending_journal_evaluates_the_recovered_grades(
     assert not np.array_equal(ev.ndcg, before, equal_nan=True)
 
 
-def test_file_open_of_a_run_ranks_it_beside_its_join(qtbot, tmp_path, monkeypatch):
+@pytest.mark.parametrize("preset", [None, "trec_eval", "sklearn", "ranx"])
+def test_file_open_of_a_run_ranks_it_beside_its_join(qtbot, tmp_path, monkeypatch, preset):
     # A run opened with its qrels: the join is given the tie rule the
-    # document is evaluated under (the conventions it opens with), so its
-    # ranked order is worked out beside the join and the evaluation on the
-    # worker takes it, as at launch (app.opening.run_ties) and in evaluate.
+    # document is evaluated under (the conventions it opens with: the
+    # defaults under the launch's preset), so its ranked order is worked out
+    # beside the join and the evaluation on the worker takes it, as at launch
+    # (app.opening.run_ties) and in evaluate: the evaluation a fresh read's.
+    from core.engine import order
+    from core.io.load import load_document
     from core.io.trec import join
 
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
-    run.write_text("q1 Q0 b 1 2 t\nq1 Q0 a 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 x 1 5 t\n")
-    qrels.write_text("q1 0 a 2\nq1 0 c 1\nq2 0 x 3\n")
+    run.write_text("q1 Q0 b 1 2 t\nq1 Q0 a 2 2 t\nq1 Q0 c 3 1 t\nq1 Q0 d 4 3 t\n"
+                   "q2 Q0 x 1 5 t\nq2 Q0 y 2 5 t\n")
+    qrels.write_text("q1 0 a 2\nq1 0 c 1\nq1 0 b 0\nq1 0 d 2\nq2 0 x 3\nq2 0 y 1\n")
     window = _window(qtbot)
-    answers = iter([run, qrels])  # the run, then its qrels
-    monkeypatch.setattr(QFileDialog, "getOpenFileName",
-                        staticmethod(lambda *_a, **_k: (str(next(answers)), "")))
+    window.file_ops.preset = preset
     monkeypatch.setattr(join, "_AHEAD_FROM", 0)
     handed: list[Any] = []
-    monkeypatch.setattr(join, "give_order", lambda doc, ahead: handed.append(ahead))
-    window.activateWindow()
-    window.windowHandle().requestActivate()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
-    window.grid.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
-    qtbot.keyClick(window.grid, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
-    task = window.file_ops.task
-    assert task is not None
-    qtbot.waitUntil(lambda: task.done, timeout=10_000)
+    give = join.give_order
+    monkeypatch.setattr(join, "give_order",
+                        lambda doc, ahead: (handed.append(ahead), give(doc, ahead)))
+    _open_with_ctrl_o(qtbot, window, (run, qrels), monkeypatch)
     assert window.path == run
-    assert [ahead.ties for ahead in handed] == [window.document.conventions.ties]
+    doc, conv = window.document, window.document.conventions
+    assert conv.ties is (Conventions() if preset is None
+                         else apply_preset(Conventions(), preset)).ties
+    assert [ahead.ties for ahead in handed] == [conv.ties]
+    assert doc not in order._GIVEN  # taken by the evaluation on the worker
+    ev, fresh = window.session.evaluation, evaluate(load_document(run, qrels=qrels), conv)
+    assert ev.order.tolist() == fresh.order.tolist()
+    for name in ("dcg", "idcg", "ndcg", "status_code"):
+        assert getattr(ev, name).tobytes() == getattr(fresh, name).tobytes(), name

@@ -126,21 +126,27 @@ def test_a_screen_wider_than_1920_is_not_filled():
     assert default_geometry(SCREENS["1920x1080"]) == SCREENS["1920x1080"]
 
 
+#: The start of a script that starts the editor in a process of its own
+#: (the real path: its screen, its saved layout), as ``w``, shown.
+_STARTED = textwrap.dedent("""
+    import json
+    from PySide6.QtWidgets import QApplication
+    app = QApplication([])
+    from app.main import build_window
+    w = build_window(None)
+    w.show()
+    for _ in range(5):
+        app.processEvents()
+""")
+
+
 def test_first_start_on_a_1280x800_screen_in_its_own_process(tmp_path):
     """The real path: the screen reports 1280x800 and nothing is passed in."""
     config = tmp_path / "screen.json"
     config.write_text(json.dumps({"screens": [{
         "name": "s", "x": 0, "y": 0, "width": 1280, "height": 800, "logicalDpi": 96,
         "logicalBaseDpi": 96, "dpr": 1}]}))
-    script = textwrap.dedent("""
-        import json
-        from PySide6.QtWidgets import QApplication
-        app = QApplication([])
-        from app.main import build_window
-        w = build_window(None)
-        w.show()
-        for _ in range(5):
-            app.processEvents()
+    script = _STARTED + textwrap.dedent("""
         g = w.frameGeometry()
         print(json.dumps({"window": [g.x(), g.y(), g.width(), g.height()],
                           "maximized": w.isMaximized(),
@@ -221,16 +227,9 @@ def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
 #: Run in its own process (the real path: a layout saved by one start and
 #: restored by the next): the window's dock tab bars shown over a docked
 #: panel or the grid, where no tab group of the layout is, and the tab groups.
-_TAB_BARS_SCRIPT = textwrap.dedent("""
-    import json
+_TAB_BARS_SCRIPT = _STARTED + textwrap.dedent("""
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication, QTabBar
-    app = QApplication([])
-    from app.main import build_window
-    w = build_window(None)
-    w.show()
-    for _ in range(5):
-        app.processEvents()
+    from PySide6.QtWidgets import QTabBar
     panels = [d.geometry() for d in w.docks.values() if d.isVisible() and not d.isFloating()]
     panels.append(w.centralWidget().geometry())
     bars = [b for b in w.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)

@@ -101,9 +101,10 @@ def test_the_window_names_an_unbounded_side(qtbot) -> None:  # type: ignore[no-u
     # a at -1 or 0 leaves it unbounded: no width to say ('inf wide' before),
     # and why a is named (core.analysis.bounds.NextJudgment.why)
     assert w.summary_panel.next_label.text() == (
-        "Judge 'a' next, for the NDCG@1 interval: chosen by rank (the best ranked, rank 2): "
-        "every unknown candidate tried has a grade that leaves the interval unbounded (a gain "
-        "may be negative and the ideal DCG just above 0), so no width tells them apart.")
+        "Judge 'a' next for the NDCG@1 interval: it is the best-ranked unknown candidate "
+        "(rank 2); no single judgment surely narrows the interval, since each unknown "
+        "candidate tried has a grade that would leave it unbounded (a gain may be negative "
+        "and the ideal DCG just above 0).")
     w.summary_panel.details_job.wait()
 
 
@@ -221,7 +222,7 @@ def test_judge_next_by_rank_names_the_best_ranked_and_says_why() -> None:
     best = best_next_judgment(evaluate(doc), 0, 0)
     assert best is not None
     assert (best.source_id, best.rank, best.by_rank) == ("b", 2, True)
-    assert best.why.startswith("chosen by rank (the best ranked, rank 2): every unknown")
+    assert best.why.startswith("it is the best-ranked unknown candidate (rank 2); no single")
     n = 230  # 229 unknowns listed before the best ranked one (rank 2)
     doc = Document.from_columns(query=["q"] * n, source_id=[f"s{i}" for i in range(n)],
                                 score=[float(i) for i in range(n - 2)] + [1000.0, 2000.0],

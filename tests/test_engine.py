@@ -540,8 +540,19 @@ def test_effective_discounts_in_chunks_are_each_querys(sizes, chunk, k, seed):
     ev = evaluate(doc, Conventions(cutoffs=(k,), ties=TieRule.AVERAGE))
     with mock.patch.object(evaluation, "CHUNK", chunk), mock.patch.object(sums, "CHUNK", chunk):
         every = ev.effective_discount(k)
+        terms = ev.position_terms(k)
     each = [ev.effective_discount(k, q) for q in range(doc.n_queries)]
     assert every.tobytes() == np.concatenate([np.empty(0), *each]).tobytes()
+    # So are their terms of DCG@k; in a tie group of mixed gains each is
+    # its gain times the discount shown, bit for bit (one mean: sums.group_means).
+    each_terms = [ev.position_terms(k, q) for q in range(doc.n_queries)]
+    assert terms.tobytes() == np.concatenate([np.empty(0), *each_terms]).tobytes()
+    if not len(query):
+        return
+    gain = ev.gain[ev.order]
+    mixed = sums.TieGroups.of(gain, ev._new_group).mixed
+    product = gain * every
+    assert terms[mixed].tobytes() == np.where(every > 0, product, 0.0)[mixed].tobytes()
 
 
 @given(st.lists(st.integers(0, 50), min_size=1, max_size=30), st.integers(1, 120))

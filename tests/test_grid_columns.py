@@ -29,6 +29,7 @@ from core.engine.evaluation import Evaluation, evaluate
 from core.io.workbook import export_workbook
 from core.io.workbook.layout import CANDIDATE_COLUMNS, SHEETS
 from core.model.conventions import Conventions
+from core.model.document import Document
 from core.model.examples import seed_document
 from core.model.presets import preset
 from tests.test_app_models import mixed_document
@@ -384,3 +385,22 @@ def test_an_edit_in_a_tie_group_refreshes_its_others_contributions(qtmodeltester
     for r in (0, 2):
         assert any(r0 <= r <= r1 and c0 <= col <= c1 for r0, r1, c0, c1 in changed), r
     qtmodeltester.check(grid)
+
+
+def test_a_tie_group_of_one_gain_and_two_grade_states_says_gain_not_grade() -> None:
+    """Unknown grades counted as 0 beside a 0 in a tie group: two grade
+    states, one gain, so each rank takes its own discount (the engine
+    compares gains: core.engine.sums.mixed_groups); the contribution's
+    tooltip and the column's formula say "one gain" (they said "a tie
+    group of one grade", which the group is not)."""
+    doc = Document.from_columns(query=["q"] * 3, source_id=["a", "b", "c"],
+                                score=[2.0, 1.0, 1.0], grade=[2.0, 0.0, None])
+    conv = Conventions(unknown="zero")
+    ev = evaluate(doc, conv)
+    by_key = {c.key: c for c in COLUMNS}
+    (shown,) = [s for s in _shown(ev) if s.rows.size and ev.ranked_mask[s.row(0)]]
+    tip = by_key["contribution"].tooltip(shown, 2)
+    assert tip.startswith("gain × discount(rank 3) = 0.0 × 0.5 = 0.0 (")
+    assert "(a tie group of one gain is the same list in every order" in tip
+    assert "in a tie group of one gain, gain × its own rank's discount" in (
+        by_key["contribution"].formula(conv))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -23,11 +23,23 @@ from PySide6.QtWidgets import (
 from app.accessibility import label_control, tab_passes
 from app.elided import ElidedLabel
 from app.import_wizard.hints import in_the_wizard
-from app.import_wizard.tables import ColumnsModel, IssueColumn, IssuesModel
+from app.import_wizard.tables import (
+    HEADER_COLUMN,
+    WHY_COLUMN,
+    ColumnsModel,
+    IssueColumn,
+    IssuesModel,
+)
+from app.panels.fit import header_widths
 from core.io.annotator import NO_GRADE, ImportReport
 
-__all__ = ["COUNT_LABELS", "ImportReportDialog", "ImportReportView", "report_counts",
-           "rows_line"]
+__all__ = ["COUNT_LABELS", "HEADER_SHARE", "ImportReportDialog", "ImportReportView",
+           "report_counts", "rows_line"]
+
+#: The share of the columns table the file's headers get at the most while
+#: the Why column wants the rest: a longer header is elided in its middle
+#: (its start and its end, where a form's headers differ) and whole on hover.
+HEADER_SHARE = 0.4
 
 #: The counts shown above the issue table: objectName suffix -> label.
 COUNT_LABELS: dict[str, str] = {
@@ -145,7 +157,13 @@ class ImportReportView(QWidget):
         tab_passes(self.columns)
         self.columns.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.columns.horizontalHeader().setSectionResizeMode(
-            3, QHeaderView.ResizeMode.Stretch)
+            WHY_COLUMN, QHeaderView.ResizeMode.Stretch)
+        # A cell on one line, elided in its middle, whole on hover (the
+        # model's tooltip), as the issues': a form's long headers wrapped
+        # onto two lines and were cut ("Rate each / result for: wo...").
+        self.columns.setWordWrap(False)
+        self.columns.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.columns.viewport().installEventFilter(self)  # (refitted as it is resized)
         columns_layout.addWidget(self.columns, 1)
         self.lists.addTab(columns_tab, "")
         self.notes = QPlainTextEdit(self)
@@ -187,6 +205,33 @@ class ImportReportView(QWidget):
             self.issues.resizeColumnToContents(column)
             self.issues.setColumnWidth(column, min(self.issues.columnWidth(column), most))
 
+    def _fit_column_columns(self) -> None:
+        """The columns table's columns as wide as their cells and titles, up
+        to a quarter of the table each, but the headers', which get what
+        their text asks while the Why column keeps what its text asks, and
+        up to :data:`HEADER_SHARE` of the table beyond that (a longer one
+        elided): Why takes the rest."""
+        table = self.columns
+        room = table.viewport().width()
+        titles = header_widths(table)
+        wants = {c: max(titles[c], table.sizeHintForColumn(c))
+                 for c in range(self.columns_model.columnCount())}
+        others = 0
+        for column, want in wants.items():
+            if column not in (HEADER_COLUMN, WHY_COLUMN):
+                table.setColumnWidth(column, min(want, max(room // 4, titles[column])))
+                others += table.columnWidth(column)
+        spare = room - others - wants[WHY_COLUMN]  # what Why leaves
+        table.setColumnWidth(HEADER_COLUMN, max(titles[HEADER_COLUMN], min(
+            wants[HEADER_COLUMN], max(int(room * HEADER_SHARE), spare))))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """(Installed on the columns table's viewport: its columns refitted
+        to its width.)"""
+        if event.type() == QEvent.Type.Resize and watched is self.columns.viewport():
+            self._fit_column_columns()
+        return False
+
     def _name_tabs(self) -> None:
         """Each tab named with how many rows it lists; the columns in front
         unless there are issues to read."""
@@ -202,6 +247,7 @@ class ImportReportView(QWidget):
         self.columns_model.set_report(report)
         self.rows_tally.setText(rows_line(report) if report is not None else "")
         self._fit_issue_columns()
+        self._fit_column_columns()
         self._name_tabs()
         if report is None:
             self.summary.setText(error)

@@ -20,6 +20,8 @@ from core.io.safety import column_letters
 from core.model.numbers import counted, number_text
 
 __all__ = [
+    "HEADER_COLUMN",
+    "WHY_COLUMN",
     "ColumnsModel",
     "GradeColumnsModel",
     "IssueColumn",
@@ -324,6 +326,8 @@ class IssuesModel(QAbstractTableModel):
 
 #: The columns table's titles, one per field of a column record.
 COLUMN_TITLES = ("Column", "Header", "Role", "Why", "To use it")
+#: The columns of the file's headers and of why a column has its role.
+HEADER_COLUMN, WHY_COLUMN = COLUMN_TITLES.index("Header"), COLUMN_TITLES.index("Why")
 
 
 class ColumnsModel(QAbstractTableModel):

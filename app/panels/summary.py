@@ -424,7 +424,7 @@ class SummaryPanel(QWidget):
                 if int(ev.n_unrateable[q]) else "")
         elif best.by_rank:  # (an unbounded side: core.analysis.outer)
             self.next_label.setText(
-                f"Judge {shown_id(best.source_id)!r} next, for the NDCG@"
+                f"Judge {shown_id(best.source_id)!r} next for the NDCG@"
                 f"{format_cutoff(ev.cutoffs[0])} interval: {best.why}.")
         else:
             self.next_label.setText(

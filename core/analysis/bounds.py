@@ -86,15 +86,16 @@ class NextJudgment:
 
     @property
     def why(self) -> str:
-        """Why this candidate: the width it surely narrows the interval to
-        is said by the caller (its rounding); here, the choice by rank."""
+        """Why this candidate, in words, where it is named by rank
+        (:attr:`by_rank`); else empty (the caller says the width its
+        judgment narrows the interval to, rounded as it shows numbers)."""
         if not self.by_rank:
-            return "whatever its grade, the interval narrows most"
-        place = (f"the best ranked, rank {self.rank}" if self.rank
-                 else "judged but not retrieved, the first listed")
-        return (f"chosen by rank ({place}): every unknown candidate tried has a grade that "
-                f"leaves the interval {UNBOUNDED_TEXT} (a gain may be negative and the ideal "
-                "DCG just above 0), so no width tells them apart")
+            return ""
+        place = (f"the best-ranked unknown candidate (rank {self.rank})" if self.rank
+                 else "the first listed unknown candidate, judged but not retrieved")
+        return (f"it is {place}; no single judgment surely narrows the interval, since each "
+                f"unknown candidate tried has a grade that would leave it {UNBOUNDED_TEXT} "
+                "(a gain may be negative and the ideal DCG just above 0)")
 
 
 class OpenQuery:

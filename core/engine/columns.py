@@ -264,8 +264,9 @@ def _contribution_tip(shown: ShownRows, row: int) -> str:
     presets whose sums divide (:func:`core.engine.discount.divides`) the
     gain over C's log2(rank + 1), which the product with the discount
     shown can miss by an ulp (3 x 0.6309297535714574 is not 3 / log2(3));
-    in a tie group of one grade under averaged ties the gain times its own
-    rank's discount (:func:`core.engine.sums.position_terms`)."""
+    in a tie group of one gain under averaged ties (one grade, or grades
+    of equal gain) the gain times its own rank's discount
+    (:func:`core.engine.sums.position_terms`)."""
     v = shown.values
     gain = full_text(shown.ev.gain[shown.row(row)])
     if shown.ev.divides and v.discount[row] > 0:
@@ -273,16 +274,16 @@ def _contribution_tip(shown: ShownRows, row: int) -> str:
         return (f"gain / log2(rank + 1) = {gain} / {full_text(log2)} = "
                 f"{full_text(v.contribution[row])}")
     tie = shown.ties.get(shown.row(row))
-    if tie is not None and _one_grade(shown, tie):
+    if tie is not None and _one_gain(shown, tie):
         own = discount(np.array([int(v.rank[row])]))[0]
         return (f"gain × discount(rank {int(v.rank[row])}) = {gain} × {full_text(own)} = "
-                f"{full_text(v.contribution[row])} (a tie group of one grade is the same list "
+                f"{full_text(v.contribution[row])} (a tie group of one gain is the same list "
                 "in every order: each rank takes its own discount, not the group's mean)")
     return f"gain × discount = {gain} × {full_text(v.discount[row])} = " \
         f"{full_text(v.contribution[row])}"
 
 
-def _one_grade(shown: ShownRows, tie: TieMark) -> bool:
+def _one_gain(shown: ShownRows, tie: TieMark) -> bool:
     """Whether ``tie``'s group is averaged and holds one gain
     (:func:`core.engine.sums.mixed_groups`)."""
     if shown.ev.conventions.ties is not TieRule.AVERAGE:
@@ -299,7 +300,7 @@ def _contribution_formula(c: Conventions) -> str:
                 "peer divides)")
     if c.ties is TieRule.AVERAGE:
         return ("contribution = gain × discount (the tie group's mean); in a tie group of one "
-                "grade, gain × its own rank's discount (the same list in every order)")
+                "gain, gain × its own rank's discount (the same list in every order)")
     return "contribution = gain × discount"
 
 
@@ -427,7 +428,7 @@ COLUMNS: tuple[CandidateColumn, ...] = (
     CandidateColumn(
         "contribution", "Contribution", _contribution, tooltip=_contribution_tip,
         state_words=True, sheet=("L", "contribution"), ranked_only=True,
-        # (a grade edited in a tie group of one grade, or of two grades, turns
+        # (a grade edited in a tie group of one gain, or of two gains, turns
         # its others' contributions to the mean discount, or to their own)
         follows=lambda s: s.values.contribution,
         formula=_contribution_formula),

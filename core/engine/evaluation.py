@@ -7,6 +7,7 @@ ranked lists, one for the ideal lists); no Python loop runs per candidate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from core.engine.sklearn_sums import SKLEARN, sklearn_dcg, sklearn_idcg
 from core.engine.sums import (
     CHUNK,
     TieGroups,
+    group_means,
     position_terms,
     sums_in_chunks,
     tie_group_dcg,
@@ -459,12 +461,18 @@ class Evaluation:
         means beside the result are a chunk's (and so are the int64 copies
         numpy's bincount makes of int32 group numbers); each group's mean is
         made in its chunk, from the same sum in the same order."""
+        return self._in_chunks(lo, hi, lambda span: self._effective(k, span))
+
+    def _in_chunks(self, lo: int, hi: int,
+                   part: Callable[[slice], FloatArray]) -> FloatArray:
+        """``part`` of positions ``lo`` to ``hi`` - 1 (whole queries), made a
+        chunk of whole queries at a time (:func:`core.engine.sums.whole_chunks`)."""
         qs = self._sorted_query
         starts = np.searchsorted(qs, np.arange(int(qs[lo]), int(qs[hi - 1]) + 2))
         out = np.empty(hi - lo)
         for a, b in whole_chunks(starts):
             s, e = int(starts[a]), int(starts[b])
-            out[s - lo:e - lo] = self._effective(k, slice(s, e))
+            out[s - lo:e - lo] = part(slice(s, e))
         return out
 
     def _effective(self, k: int | None, at_or_span: IntArray | slice) -> FloatArray:
@@ -477,9 +485,7 @@ class Evaluation:
         if self._new_group is None:
             return d
         group, _, size = tie_group_numbers(self._new_group[at_or_span])
-        sums = np.bincount(group, weights=d, minlength=size.size).astype(np.float64, copy=False)
-        sums /= size
-        eff: FloatArray = sums[group]
+        eff: FloatArray = group_means(group, d, size)[group]
         return eff
 
     def position_terms(self, k: int | None, q: int | None = None, *,
@@ -496,13 +502,7 @@ class Evaluation:
         lo, hi = self.positions(q) if q is not None else (0, self._rows.size)
         if hi - lo <= 2 * CHUNK:
             return self._position_terms(k, slice(lo, hi))
-        qs = self._sorted_query
-        starts = np.searchsorted(qs, np.arange(int(qs[lo]), int(qs[hi - 1]) + 2))
-        out = np.empty(hi - lo)
-        for a, b in whole_chunks(starts):
-            s, e = int(starts[a]), int(starts[b])
-            out[s - lo:e - lo] = self._position_terms(k, slice(s, e))
-        return out
+        return self._in_chunks(lo, hi, lambda span: self._position_terms(k, span))
 
     def _position_terms(self, k: int | None, at_or_span: IntArray | slice) -> FloatArray:
         """:meth:`position_terms` of the positions ``at_or_span`` (whole tie groups)."""

@@ -17,7 +17,7 @@ from core.engine.discount import block_discounts, discount, log2_block, log2_of,
 from core.engine.ideal import CountedLists
 from core.engine.order import Blocks, block_rank, list_rank
 
-__all__ = ["CHUNK", "TieGroups", "mixed_groups", "position_terms", "sums_at_cutoffs",
+__all__ = ["CHUNK", "TieGroups", "group_means", "mixed_groups", "position_terms", "sums_at_cutoffs",
            "sums_in_chunks", "tie_group_dcg", "tie_group_heads", "tie_group_numbers",
            "times_discount", "whole_chunks"]
 
@@ -245,6 +245,21 @@ def mixed_groups(gain: FloatArray, new_group: npt.NDArray[np.bool_],
     return out
 
 
+def group_means(group: npt.NDArray[np.integer[Any]], values: FloatArray,
+                size: npt.NDArray[np.integer[Any]]) -> FloatArray:
+    """Each tie group's mean of ``values`` (positions numbered by ``group``,
+    the groups' sizes ``size``): their sum in position order over the size.
+    The mean discount up to k of a group is this, for the discount shown
+    (:meth:`core.engine.evaluation.Evaluation.effective_discount`) and the
+    contributions of a group of mixed gains (:func:`position_terms`) alike,
+    so that such a contribution is its gain times the discount shown, bit
+    for bit."""
+    sums: FloatArray = np.bincount(group, weights=values, minlength=size.size).astype(
+        np.float64, copy=False)
+    sums /= size
+    return sums
+
+
 def position_terms(gain: FloatArray, rank: npt.NDArray[Any], k: int | None, *,
                    groups: TieGroups | None = None, divide: bool = False,
                    disc: FloatArray | None = None) -> FloatArray:
@@ -275,10 +290,7 @@ def position_terms(gain: FloatArray, rank: npt.NDArray[Any], k: int | None, *,
     if groups is None:
         out = terms(gain, d, rank, divide)
     else:
-        mean = np.bincount(groups.group, weights=d, minlength=groups.heads.size).astype(
-            np.float64, copy=False)
-        mean /= groups.size
-        d = np.where(groups.mixed, mean[groups.group], d)
+        d = np.where(groups.mixed, group_means(groups.group, d, groups.size)[groups.group], d)
         with np.errstate(invalid="ignore"):  # an infinite gain times a zero discount
             out = gain * d
     if k is not None:  # (every discount of a whole list is above 0)

@@ -57,7 +57,7 @@ def gain_formula() -> str:
 #: calculated with AA in one go by LibreOffice 7.4's threads, which then read
 #: gains before computing them (Err:522 or 0; docs/workbook.md). The
 #: contribution (L) is the gain times the discount (K), but in a tie group
-#: whose ranked gains are all the row's own (one grade: the same list in
+#: whose ranked gains are all the row's own (one gain: the same list in
 #: every order) times its own position's discount (S), as the engine's
 #: (:func:`core.engine.sums.position_terms`).
 FORMULAS: tuple[tuple[int, str], ...] = (
